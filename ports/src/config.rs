@@ -1,0 +1,157 @@
+//! Configuration files and their errors.
+//!
+//! A configuration file is TOML with one table per unit, holding parameter
+//! overrides by their spec names (upper case):
+//!
+//! ```toml
+//! [ba_tag_array]
+//! SETS = 32
+//! WAYS = 4
+//!
+//! [caps_prefetcher]
+//! N_CTA = 16
+//! ```
+//!
+//! Parameters not named keep the paper's default. An unknown unit or
+//! parameter name is an error, as is a value outside the allowed range.
+
+use std::path::{Path, PathBuf};
+
+use crate::Params;
+
+/// A configuration that cannot be built, naming what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// A parameter outside its allowed range.
+    #[error("parameter {param} = {value} is out of range: allowed {allowed}")]
+    Range {
+        /// Parameter name.
+        param: String,
+        /// The value given.
+        value: String,
+        /// What would be accepted.
+        allowed: String,
+    },
+    /// The file could not be read or parsed.
+    #[error("configuration file {path}: {message}")]
+    File {
+        /// Path of the file.
+        path: PathBuf,
+        /// What went wrong (parser message, with line and column).
+        message: String,
+    },
+}
+
+impl ConfigError {
+    /// A range error.
+    pub fn range(param: &str, value: impl ToString, allowed: impl Into<String>) -> Self {
+        ConfigError::Range {
+            param: param.to_string(),
+            value: value.to_string(),
+            allowed: allowed.into(),
+        }
+    }
+}
+
+/// Check `lo <= v <= hi`.
+pub fn check_range(param: &str, v: u64, lo: u64, hi: u64) -> Result<(), ConfigError> {
+    if v < lo || v > hi {
+        Err(ConfigError::range(param, v, format!("{lo}..={hi}")))
+    } else {
+        Ok(())
+    }
+}
+
+/// Check that `v` is a power of two within `lo..=hi`.
+pub fn check_pow2(param: &str, v: u64, lo: u64, hi: u64) -> Result<(), ConfigError> {
+    if v < lo || v > hi || !v.is_power_of_two() {
+        Err(ConfigError::range(
+            param,
+            v,
+            format!("a power of two in {lo}..={hi}"),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// A parsed configuration file: one TOML table per unit.
+#[derive(Clone, Debug, Default)]
+pub struct ConfigFile {
+    path: Option<PathBuf>,
+    table: toml::Table,
+}
+
+/// Units a configuration file may name.
+pub const KNOWN_UNITS: &[&str] = &["ba_tag_array", "caps_prefetcher"];
+
+impl ConfigFile {
+    /// Read and parse a file; reject unknown unit tables.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::File {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        Self::parse(&text, Some(path))
+    }
+
+    /// Parse configuration text (`path` only labels errors).
+    pub fn parse(text: &str, path: Option<&Path>) -> Result<Self, ConfigError> {
+        let label = path
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("<inline>"));
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| ConfigError::File {
+            path: label.clone(),
+            message: e.to_string(),
+        })?;
+        for (k, v) in &table {
+            if !KNOWN_UNITS.contains(&k.as_str()) {
+                return Err(ConfigError::File {
+                    path: label,
+                    message: format!(
+                        "unknown unit table [{k}]; known units: {}",
+                        KNOWN_UNITS.join(", ")
+                    ),
+                });
+            }
+            if !v.is_table() {
+                return Err(ConfigError::File {
+                    path: label,
+                    message: format!("[{k}] must be a table of PARAMETER = value lines"),
+                });
+            }
+        }
+        Ok(ConfigFile {
+            path: path.map(Path::to_path_buf),
+            table,
+        })
+    }
+
+    /// The parameters of `unit`: defaults overridden by the file's table,
+    /// then validated.
+    pub fn params<P: Params>(&self, unit: &str) -> Result<P, ConfigError> {
+        let label = self
+            .path
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("<inline>"));
+        let p: P = match self.table.get(unit) {
+            None => P::default(),
+            Some(v) => {
+                let t = v.as_table().cloned().unwrap_or_default();
+                toml::Value::Table(t)
+                    .try_into()
+                    .map_err(|e: toml::de::Error| ConfigError::File {
+                        path: label,
+                        message: format!("[{unit}]: {}", e.message()),
+                    })?
+            }
+        };
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// Whether the file names `unit` at all.
+    pub fn mentions(&self, unit: &str) -> bool {
+        self.table.contains_key(unit)
+    }
+}
