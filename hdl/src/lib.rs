@@ -1,1 +1,60 @@
-//! RTL units.
+//! RustHDL descriptions of the warpgen units and their Verilog emission.
+//!
+//! Each unit is a rust-hdl block whose widths are const generics. Which
+//! width combinations exist is decided at compile time: [`registry`] holds
+//! the compiled-in instantiations and builds the one a configuration needs
+//! (or says which configurations it can build). Everything else about a
+//! configuration (numbers of entries, shift amounts, policy constants) is
+//! set when the block is built, so one instantiation serves many
+//! configurations.
+
+use rust_hdl::prelude::*;
+
+pub mod ba_tag_array;
+pub mod emit;
+pub mod reg;
+pub mod registry;
+pub mod util;
+
+/// A built unit, driven directly (no threaded test bench) and emitted as
+/// Verilog. Port values are flattened as in `ports::UnitSpec`.
+pub trait RtlUnit: Send {
+    /// The rust-hdl block (for waveform probes).
+    fn block(&self) -> &dyn Block;
+    /// Emit the unit's Verilog (`emit::emit_unit`).
+    fn verilog(&mut self, header: &[String]) -> Result<String, String>;
+    /// Put these values on the input ports.
+    fn set_inputs(&mut self, values: &[u64]);
+    /// Drive the clock.
+    fn set_clock(&mut self, high: bool);
+    /// Propagate until stable; false if the logic does not settle.
+    fn settle(&mut self) -> bool;
+    /// Read the output ports.
+    fn outputs(&self, out: &mut [u64]);
+}
+
+/// Converts port values between `u64` and rust-hdl signal types.
+pub trait PortValue: Synth {
+    /// From a flattened port value.
+    fn from_u64(v: u64) -> Self;
+    /// To a flattened port value.
+    fn to_u64(&self) -> u64;
+}
+
+impl PortValue for Bit {
+    fn from_u64(v: u64) -> Self {
+        v & 1 != 0
+    }
+    fn to_u64(&self) -> u64 {
+        *self as u64
+    }
+}
+
+impl<const N: usize> PortValue for Bits<N> {
+    fn from_u64(v: u64) -> Self {
+        Bits::<N>::from(v & ports::mask(N as u32))
+    }
+    fn to_u64(&self) -> u64 {
+        self.index() as u64
+    }
+}

@@ -1,0 +1,607 @@
+//! Yosys synthesis: cell, flip-flop and latch counts, and area.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::EdaError;
+use crate::liberty::LibertyInfo;
+use crate::run::{input_file, run_checked, work_dir};
+use crate::tool::{require_tool, Tool};
+
+/// What a cell stores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum CellKind {
+    /// No state.
+    Combinational,
+    /// An edge-triggered flip-flop (one bit).
+    FlipFlop,
+    /// A level-sensitive latch (one bit), which `conventions.md` forbids.
+    Latch,
+}
+
+/// Where [`SynthReport::area_um2`] comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AreaKind {
+    /// Yosys `stat -liberty` ("Chip area for module") after mapping to the
+    /// cells of a Liberty file ([`SynthReport::liberty`]).
+    Liberty,
+    /// A library-free **estimate**: the generic Yosys cells counted with the
+    /// NanGate45-like per-cell areas of [`ESTIMATE_AREAS`]. Not a
+    /// synthesized area; typically within about 10-20 % of the Liberty figure.
+    Estimate,
+}
+
+/// One row of the library-free area table [`ESTIMATE_AREAS`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct EstimateEntry {
+    /// Yosys generic cell type; each `?` matches one polarity character
+    /// (`P`, `N`, `0`, `1`), e.g. `$_SDFF_???_` covers `$_SDFF_PP0_`.
+    pub pattern: &'static str,
+    /// Estimated area in square micrometres.
+    pub area_um2: f64,
+    /// What the cell stores.
+    pub kind: CellKind,
+    /// The NanGate45 X1 cells whose areas make up the figure.
+    pub basis: &'static str,
+}
+
+const fn entry(
+    pattern: &'static str,
+    area_um2: f64,
+    kind: CellKind,
+    basis: &'static str,
+) -> EstimateEntry {
+    EstimateEntry {
+        pattern,
+        area_um2,
+        kind,
+        basis,
+    }
+}
+
+use CellKind::{Combinational as C, FlipFlop as F, Latch as L};
+
+/// Per-cell areas (µm²) for the library-free [`AreaKind::Estimate`], taken
+/// from the NanGate45 Open Cell Library's X1 cells (INV_X1 0.532, BUF_X1 /
+/// NAND2_X1 / NOR2_X1 0.798, AND2_X1 / OR2_X1 / AOI21_X1 / OAI21_X1 1.064,
+/// AOI22_X1 / OAI22_X1 1.330, XOR2_X1 / XNOR2_X1 1.596, MUX2_X1 1.862,
+/// DFF_X1 4.522, DFFR_X1 / DFFS_X1 5.320, DFFRS_X1 6.384, DLH_X1 2.660,
+/// TBUF_X1 2.128).
+///
+/// Cells without a direct NanGate45 counterpart are a sum of cells (the
+/// `basis`): a synchronous-reset flip-flop is DFF_X1 plus an AND2_X1 for the
+/// reset gating, an enable flip-flop is DFF_X1 plus a MUX2_X1 for the hold
+/// path. Negative-polarity variants cost the same as positive ones.
+/// Generic types not in the table count [`ESTIMATE_FALLBACK_AREA_UM2`] each,
+/// with a note in the report.
+pub const ESTIMATE_AREAS: &[EstimateEntry] = &[
+    entry("$_BUF_", 0.798, C, "BUF_X1"),
+    entry("$_NOT_", 0.532, C, "INV_X1"),
+    entry("$_AND_", 1.064, C, "AND2_X1"),
+    entry("$_NAND_", 0.798, C, "NAND2_X1"),
+    entry("$_OR_", 1.064, C, "OR2_X1"),
+    entry("$_NOR_", 0.798, C, "NOR2_X1"),
+    entry("$_XOR_", 1.596, C, "XOR2_X1"),
+    entry("$_XNOR_", 1.596, C, "XNOR2_X1"),
+    entry("$_ANDNOT_", 1.330, C, "INV_X1 + NOR2_X1"),
+    entry("$_ORNOT_", 1.330, C, "INV_X1 + NAND2_X1"),
+    entry("$_MUX_", 1.862, C, "MUX2_X1"),
+    entry("$_NMUX_", 2.394, C, "MUX2_X1 + INV_X1"),
+    entry("$_AOI3_", 1.064, C, "AOI21_X1"),
+    entry("$_OAI3_", 1.064, C, "OAI21_X1"),
+    entry("$_AOI4_", 1.330, C, "AOI22_X1"),
+    entry("$_OAI4_", 1.330, C, "OAI22_X1"),
+    entry("$_MUX4_", 5.586, C, "3 x MUX2_X1"),
+    entry("$_MUX8_", 13.034, C, "7 x MUX2_X1"),
+    entry("$_MUX16_", 27.930, C, "15 x MUX2_X1"),
+    entry("$_TBUF_", 2.128, C, "TBUF_X1"),
+    entry("$_FF_", 4.522, F, "DFF_X1"),
+    entry("$_DFF_?_", 4.522, F, "DFF_X1"),
+    entry("$_DFF_???_", 5.320, F, "DFFR_X1 / DFFS_X1"),
+    entry("$_DFFE_??_", 6.384, F, "DFF_X1 + MUX2_X1"),
+    entry("$_DFFE_????_", 7.182, F, "DFFR_X1 + MUX2_X1"),
+    entry("$_SDFF_???_", 5.586, F, "DFF_X1 + AND2_X1"),
+    entry("$_SDFFE_????_", 7.448, F, "DFF_X1 + MUX2_X1 + AND2_X1"),
+    entry("$_SDFFCE_????_", 7.448, F, "DFF_X1 + MUX2_X1 + AND2_X1"),
+    entry("$_DFFSR_???_", 6.384, F, "DFFRS_X1"),
+    entry("$_DFFSRE_????_", 8.246, F, "DFFRS_X1 + MUX2_X1"),
+    entry("$_ALDFF_??_", 6.384, F, "DFFRS_X1"),
+    entry("$_ALDFFE_???_", 8.246, F, "DFFRS_X1 + MUX2_X1"),
+    entry("$_DLATCH_?_", 2.660, L, "DLH_X1"),
+    entry("$_DLATCH_???_", 3.724, L, "DLH_X1 + AND2_X1"),
+    entry("$_DLATCHSR_???_", 4.788, L, "DLH_X1 + 2 x AND2_X1"),
+    entry("$_SR_??_", 1.596, L, "2 x NOR2_X1"),
+];
+
+/// Area counted for a generic cell type missing from [`ESTIMATE_AREAS`]
+/// (one 2-input gate, AND2_X1).
+pub const ESTIMATE_FALLBACK_AREA_UM2: f64 = 1.064;
+
+/// Word-level (pre-`techmap`) storage cells, as `proc` creates them.
+const WORD_FLIP_FLOPS: &[&str] = &[
+    "$ff", "$dff", "$dffe", "$adff", "$adffe", "$sdff", "$sdffe", "$sdffce", "$dffsr", "$dffsre",
+    "$aldff", "$aldffe",
+];
+const WORD_LATCHES: &[&str] = &["$dlatch", "$adlatch", "$dlatchsr", "$sr"];
+
+fn glob_match(pattern: &str, name: &str) -> bool {
+    let (p, n) = (pattern.as_bytes(), name.as_bytes());
+    p.len() == n.len()
+        && p.iter().zip(n).all(|(&pc, &nc)| {
+            if pc == b'?' {
+                matches!(nc, b'P' | b'N' | b'0' | b'1')
+            } else {
+                pc == nc
+            }
+        })
+}
+
+fn estimate_entry(cell_type: &str) -> Option<&'static EstimateEntry> {
+    ESTIMATE_AREAS
+        .iter()
+        .find(|e| glob_match(e.pattern, cell_type))
+}
+
+/// The [`ESTIMATE_AREAS`] area of a generic Yosys cell type, if it is in the table.
+pub fn estimate_cell_area(cell_type: &str) -> Option<f64> {
+    estimate_entry(cell_type).map(|e| e.area_um2)
+}
+
+/// What a Yosys internal cell type (`$_DFF_P_`, `$_AND_`, `$dlatch`, ...)
+/// stores; `None` for names that are not Yosys internal cells (library cells,
+/// user modules).
+pub fn classify_generic_cell(cell_type: &str) -> Option<CellKind> {
+    if let Some(e) = estimate_entry(cell_type) {
+        return Some(e.kind);
+    }
+    if WORD_LATCHES.contains(&cell_type)
+        || cell_type.starts_with("$_DLATCH")
+        || cell_type.starts_with("$_SR_")
+    {
+        return Some(CellKind::Latch);
+    }
+    if WORD_FLIP_FLOPS.contains(&cell_type)
+        || ["$_DFF", "$_SDFF", "$_ALDFF", "$_FF_"]
+            .iter()
+            .any(|p| cell_type.starts_with(p))
+    {
+        return Some(CellKind::FlipFlop);
+    }
+    cell_type
+        .starts_with('$')
+        .then_some(CellKind::Combinational)
+}
+
+/// The result of [`synth_yosys`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SynthReport {
+    /// Cells in the final (flattened; Liberty-mapped if a library was given) netlist.
+    pub cells: u64,
+    /// Flip-flop bits in the final netlist: generic `$_DFF_*`, `$_DFFE_*`,
+    /// `$_SDFF*`, `$_DFFSR*`, `$_ALDFF*` cells and Liberty cells with an `ff`
+    /// group (e.g. `DFF_X1`).
+    pub flip_flops: u64,
+    /// Latch bits: the larger of the latch cells after synthesis (generic
+    /// `$_DLATCH*`/`$_SR_*` before and after mapping, Liberty cells with a
+    /// `latch` group) and the word-level latches `proc` inferred
+    /// (`$dlatch`, `$adlatch`, `$dlatchsr`, `$sr`). Must be 0 by `conventions.md`.
+    pub latches: u64,
+    /// Cell count per type in the final netlist.
+    pub cell_types: BTreeMap<String, u64>,
+    /// Cell count per type after `synth` (generic Yosys gates), before any
+    /// Liberty mapping. Equal to `cell_types` without a library.
+    pub generic_cell_types: BTreeMap<String, u64>,
+    /// Area in µm²: see `area_kind`. `None` if Yosys printed no chip area
+    /// (some cell had no Liberty area; see `notes`).
+    pub area_um2: Option<f64>,
+    /// Whether `area_um2` is a Liberty figure or a library-free estimate.
+    pub area_kind: AreaKind,
+    /// The Liberty file used, if any.
+    pub liberty: Option<PathBuf>,
+    /// Caveats about the figures (estimate, unknown cell areas, cross-check
+    /// differences). Empty notes mean nothing unusual.
+    pub notes: Vec<String>,
+    /// Yosys's log of the run.
+    pub log: String,
+}
+
+/// Counts from one `stat -json` report.
+#[derive(Debug, Default)]
+struct Stat {
+    cells: u64,
+    by_type: BTreeMap<String, u64>,
+}
+
+fn parse_stat_json(text: &str, top: &str, what: &str) -> Result<Stat, EdaError> {
+    let v: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| EdaError::parse(what, format!("invalid JSON: {e}")))?;
+    let modules = v
+        .get("modules")
+        .and_then(|m| m.as_object())
+        .ok_or_else(|| EdaError::parse(what, "no \"modules\" object"))?;
+    let escaped = format!("\\{top}");
+    let module = modules
+        .get(&escaped)
+        .or_else(|| modules.get(top))
+        .ok_or_else(|| {
+            EdaError::parse(
+                what,
+                format!(
+                    "module `{top}` not in the report (has: {})",
+                    modules.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            )
+        })?;
+    let cells = module
+        .get("num_cells")
+        .and_then(|n| n.as_u64())
+        .ok_or_else(|| EdaError::parse(what, "no \"num_cells\" count"))?;
+    let mut by_type = BTreeMap::new();
+    if let Some(types) = module.get("num_cells_by_type").and_then(|t| t.as_object()) {
+        for (name, n) in types {
+            let n = n.as_u64().ok_or_else(|| {
+                EdaError::parse(what, format!("count of `{name}` is not an integer"))
+            })?;
+            by_type.insert(name.clone(), n);
+        }
+    }
+    let sum: u64 = by_type.values().sum();
+    if sum != cells {
+        return Err(EdaError::parse(
+            what,
+            format!("num_cells is {cells} but the per-type counts add up to {sum}"),
+        ));
+    }
+    Ok(Stat { cells, by_type })
+}
+
+/// Parses "Chip area for module '\TOP': 27.664000" from `stat -liberty` text.
+fn parse_chip_area(text: &str, top: &str) -> Option<f64> {
+    let value = |line: &str| line.rsplit(':').next()?.trim().parse::<f64>().ok();
+    let exact = format!("Chip area for module '\\{top}':");
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    lines
+        .iter()
+        .find(|l| l.starts_with(&exact))
+        .or_else(|| {
+            lines
+                .iter()
+                .find(|l| l.starts_with("Chip area for top module"))
+        })
+        .or_else(|| {
+            lines
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("Chip area for module"))
+        })
+        .and_then(|l| value(l))
+}
+
+/// Cell types `stat -liberty` reports as "Area for cell type X is unknown!".
+fn unknown_area_types(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("Area for cell type ")?
+                .strip_suffix(" is unknown!")
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+fn count_kind(types: &BTreeMap<String, u64>, kind: CellKind, lib: Option<&LibertyInfo>) -> u64 {
+    types
+        .iter()
+        .filter(|(name, _)| {
+            lib.and_then(|l| l.kind(name))
+                .or_else(|| classify_generic_cell(name))
+                == Some(kind)
+        })
+        .map(|(_, n)| n)
+        .sum()
+}
+
+fn read_output(dir: &Path, name: &str) -> Result<String, EdaError> {
+    let path = dir.join(name);
+    std::fs::read_to_string(&path)
+        .map_err(|e| EdaError::io(format!("reading Yosys output {}", path.display()), e))
+}
+
+#[cfg(unix)]
+fn link_or_copy(src: &Path, dst: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(src, dst).or_else(|_| std::fs::copy(src, dst).map(|_| ()))
+}
+
+#[cfg(not(unix))]
+fn link_or_copy(src: &Path, dst: &Path) -> std::io::Result<()> {
+    std::fs::copy(src, dst).map(|_| ())
+}
+
+/// The Yosys script [`synth_yosys`] runs (the design itself is read with
+/// `-f verilog <file>` on the command line). `liberty` is the library's name
+/// inside the working directory.
+fn yosys_script(top: &str, liberty: Option<&str>) -> String {
+    let mut s = vec![
+        format!("hierarchy -check -top {top}"),
+        "proc".to_string(),
+        "tee -q -o proc.json stat -json".to_string(),
+        format!("synth -flatten -top {top}"),
+        "tee -q -o generic.json stat -json".to_string(),
+    ];
+    match liberty {
+        Some(lib) => s.extend([
+            format!("dfflibmap -liberty {lib}"),
+            format!("abc -liberty {lib}"),
+            "opt_clean".to_string(),
+            "tee -q -o mapped.json stat -json".to_string(),
+            format!("tee -o mapped.txt stat -liberty {lib}"),
+        ]),
+        None => s.push("stat".to_string()),
+    }
+    s.join("; ")
+}
+
+/// Synthesizes `verilog` with Yosys and reports cells, flip-flops, latches
+/// and area.
+///
+/// Runs, in a temporary directory,
+/// `yosys -q -f verilog <file> -p "hierarchy -check -top TOP; proc;
+/// synth -flatten -top TOP; ..."`. With a Liberty file, the netlist is then
+/// mapped as in `shared/pdk/README.md` (`dfflibmap -liberty L; abc -liberty L;
+/// opt_clean; stat -liberty L`) and `area_um2` is Yosys's "Chip area" figure
+/// ([`AreaKind::Liberty`]). Without one, `area_um2` is the library-free
+/// [`AreaKind::Estimate`] from [`ESTIMATE_AREAS`].
+///
+/// Counts come from `stat -json`; the chip area from the text `stat -liberty`
+/// output, because Yosys 0.23's `stat -json` omits it. Note that small tables
+/// map to flip-flops, not SRAM macros.
+///
+/// A parse or elaboration error (including a missing module under
+/// `hierarchy -check`) is [`EdaError::ToolFailed`] with Yosys's messages.
+pub fn synth_yosys(
+    verilog: &Path,
+    top: &str,
+    liberty: Option<&Path>,
+) -> Result<SynthReport, EdaError> {
+    crate::validate_top(top)?;
+    require_tool(Tool::Yosys)?;
+    let file = input_file(verilog)?;
+    let dir = work_dir()?;
+    let (liberty_abs, lib_info) = match liberty {
+        Some(l) => {
+            let abs = input_file(l)?;
+            let info = LibertyInfo::read(&abs)?;
+            link_or_copy(&abs, &dir.path().join("cells.lib"))
+                .map_err(|e| EdaError::io("linking the Liberty file into the work directory", e))?;
+            (Some(abs), Some(info))
+        }
+        None => (None, None),
+    };
+    let script = yosys_script(top, liberty_abs.as_ref().map(|_| "cells.lib"));
+    let mut cmd = Command::new("yosys");
+    cmd.current_dir(dir.path())
+        .args(["-q", "-l", "yosys.log", "-f", "verilog", "-p", &script])
+        .arg(&file);
+    run_checked(Tool::Yosys, &mut cmd, None)?;
+    let log = std::fs::read_to_string(dir.path().join("yosys.log")).unwrap_or_default();
+
+    let proc_stat = parse_stat_json(
+        &read_output(dir.path(), "proc.json")?,
+        top,
+        "Yosys stat after proc",
+    )?;
+    let generic = parse_stat_json(
+        &read_output(dir.path(), "generic.json")?,
+        top,
+        "Yosys stat after synth",
+    )?;
+    let mut notes = Vec::new();
+
+    let (final_stat, area_um2, area_kind) = match &lib_info {
+        Some(info) => {
+            let mapped = parse_stat_json(
+                &read_output(dir.path(), "mapped.json")?,
+                top,
+                "Yosys stat after Liberty mapping",
+            )?;
+            let text = read_output(dir.path(), "mapped.txt")?;
+            let area = parse_chip_area(&text, top);
+            let unknown = unknown_area_types(&text);
+            if !unknown.is_empty() {
+                notes.push(format!(
+                    "cells without a Liberty area (not mapped to the library): {}; \
+                     Yosys printed {}",
+                    unknown.join(", "),
+                    if area.is_some() {
+                        "a chip area that excludes them"
+                    } else {
+                        "no chip area"
+                    }
+                ));
+            }
+            if let Some(area) = area {
+                // Cross-check Yosys's figure against the library's own areas.
+                let sum: f64 = mapped
+                    .by_type
+                    .iter()
+                    .filter_map(|(t, n)| Some(info.cells.get(t)?.area? * *n as f64))
+                    .sum();
+                if (sum - area).abs() > 1e-3 * area.max(1.0) {
+                    notes.push(format!(
+                        "Yosys chip area {area} differs from the Liberty cell areas summed \
+                         by this crate ({sum:.3})"
+                    ));
+                }
+            } else if unknown.is_empty() {
+                notes.push("Yosys printed no \"Chip area\" line".to_string());
+            }
+            (mapped, area, AreaKind::Liberty)
+        }
+        None => {
+            let mut area = 0.0;
+            let mut unknown = Vec::new();
+            for (t, n) in &generic.by_type {
+                match estimate_cell_area(t) {
+                    Some(a) => area += a * *n as f64,
+                    None => {
+                        area += ESTIMATE_FALLBACK_AREA_UM2 * *n as f64;
+                        unknown.push(format!("{t} x{n}"));
+                    }
+                }
+            }
+            notes.push(
+                "area is a library-free ESTIMATE from generic Yosys cell counts and \
+                 NanGate45-like per-cell areas (eda::ESTIMATE_AREAS), not a mapped area"
+                    .to_string(),
+            );
+            if !unknown.is_empty() {
+                notes.push(format!(
+                    "cell types not in the estimate table, counted at {ESTIMATE_FALLBACK_AREA_UM2} µm² each: {}",
+                    unknown.join(", ")
+                ));
+            }
+            let stat = Stat {
+                cells: generic.cells,
+                by_type: generic.by_type.clone(),
+            };
+            (stat, Some(area), AreaKind::Estimate)
+        }
+    };
+
+    let lib = lib_info.as_ref();
+    let flip_flops = count_kind(&final_stat.by_type, CellKind::FlipFlop, lib);
+    let generic_ffs = count_kind(&generic.by_type, CellKind::FlipFlop, None);
+    if flip_flops != generic_ffs {
+        notes.push(format!(
+            "flip-flop count changed in Liberty mapping: {generic_ffs} generic, {flip_flops} mapped"
+        ));
+    }
+    let proc_latches = count_kind(&proc_stat.by_type, CellKind::Latch, None);
+    let synth_latches = count_kind(&generic.by_type, CellKind::Latch, None).max(count_kind(
+        &final_stat.by_type,
+        CellKind::Latch,
+        lib,
+    ));
+    if proc_latches > 0 && synth_latches == 0 {
+        notes.push(format!(
+            "proc inferred {proc_latches} latch cell(s) that synthesis later removed"
+        ));
+    }
+    let unclassified: Vec<&str> = final_stat
+        .by_type
+        .keys()
+        .filter(|t| {
+            lib.and_then(|l| l.kind(t))
+                .or_else(|| classify_generic_cell(t))
+                .is_none()
+        })
+        .map(String::as_str)
+        .collect();
+    if !unclassified.is_empty() {
+        notes.push(format!(
+            "cell types neither Yosys internal nor in the Liberty file (not counted as \
+             flip-flops or latches): {}",
+            unclassified.join(", ")
+        ));
+    }
+
+    Ok(SynthReport {
+        cells: final_stat.cells,
+        flip_flops,
+        latches: synth_latches.max(proc_latches),
+        cell_types: final_stat.by_type,
+        generic_cell_types: generic.by_type,
+        area_um2,
+        area_kind,
+        liberty: liberty_abs,
+        notes,
+        log,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_patterns() {
+        assert_eq!(estimate_cell_area("$_SDFF_PP0_"), Some(5.586));
+        assert_eq!(estimate_cell_area("$_DFF_P_"), Some(4.522));
+        assert_eq!(estimate_cell_area("$_DFF_PN0_"), Some(5.320));
+        assert_eq!(estimate_cell_area("$_DFFE_PP_"), Some(6.384));
+        assert_eq!(estimate_cell_area("$_DFFE_PN0P_"), Some(7.182));
+        assert_eq!(estimate_cell_area("$_XOR_"), Some(1.596));
+        assert_eq!(estimate_cell_area("$_DFF_PX_"), None);
+        assert_eq!(estimate_cell_area("DFF_X1"), None);
+        for e in ESTIMATE_AREAS {
+            assert!(e.area_um2 > 0.0 && !e.basis.is_empty(), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn classification() {
+        assert_eq!(
+            classify_generic_cell("$_SDFFCE_PP0P_"),
+            Some(CellKind::FlipFlop)
+        );
+        assert_eq!(
+            classify_generic_cell("$_SDFFE_PN1N_"),
+            Some(CellKind::FlipFlop)
+        );
+        assert_eq!(classify_generic_cell("$_DLATCH_P_"), Some(CellKind::Latch));
+        assert_eq!(
+            classify_generic_cell("$_DLATCH_NN1_"),
+            Some(CellKind::Latch)
+        );
+        assert_eq!(classify_generic_cell("$dlatch"), Some(CellKind::Latch));
+        assert_eq!(classify_generic_cell("$adff"), Some(CellKind::FlipFlop));
+        assert_eq!(
+            classify_generic_cell("$_AND_"),
+            Some(CellKind::Combinational)
+        );
+        assert_eq!(classify_generic_cell("$add"), Some(CellKind::Combinational));
+        assert_eq!(classify_generic_cell("DFF_X1"), None);
+    }
+
+    const STAT_JSON: &str = r#"{
+   "creator": "Yosys 0.23 (git sha1 7ce5011c24b)",
+   "invocation": "stat -json ",
+   "modules": {
+      "\\counter": {
+         "num_wires":         7,
+         "num_cells":         10,
+         "num_cells_by_type": {
+            "$_AND_": 2,
+            "$_NOT_": 1,
+            "$_SDFF_PP0_": 4,
+            "$_XOR_": 3
+         }
+      }
+   },
+      "design": {
+         "num_cells":         10
+      }
+}"#;
+
+    #[test]
+    fn stat_json() {
+        let s = parse_stat_json(STAT_JSON, "counter", "t").unwrap();
+        assert_eq!(s.cells, 10);
+        assert_eq!(s.by_type["$_SDFF_PP0_"], 4);
+        assert_eq!(count_kind(&s.by_type, CellKind::FlipFlop, None), 4);
+        assert!(parse_stat_json(STAT_JSON, "other", "t").is_err());
+        assert!(parse_stat_json("{", "counter", "t").is_err());
+    }
+
+    #[test]
+    fn chip_area_text() {
+        let text = "   Number of cells:                 13\n     DFF_X1   4\n\n   Chip area for module '\\counter': 27.664000\n";
+        assert_eq!(parse_chip_area(text, "counter"), Some(27.664));
+        let text = "   Area for cell type $_DLATCH_P_ is unknown!\n";
+        assert_eq!(parse_chip_area(text, "x"), None);
+        assert_eq!(unknown_area_types(text), vec!["$_DLATCH_P_".to_string()]);
+    }
+}

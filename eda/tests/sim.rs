@@ -1,0 +1,55 @@
+//! Self-checking test benches under Icarus Verilog and Verilator --binary.
+
+mod common;
+
+use common::{counter_tb, have, COUNTER};
+use eda::{run_iverilog_testbench, run_verilator_binary, EdaError, TempVerilog, Tool};
+
+#[test]
+fn testbench_passes_under_iverilog() {
+    if !have(&[Tool::Iverilog]) {
+        return;
+    }
+    let dut = TempVerilog::new(COUNTER, "counter").unwrap();
+    let tb = TempVerilog::new(&counter_tb(0), "counter_tb").unwrap();
+    let out = run_iverilog_testbench(&[tb.path(), dut.path()], "counter_tb").unwrap();
+    assert!(out.lines().any(|l| l.trim() == "PASS"), "{out}");
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
+#[test]
+fn testbench_passes_under_verilator_binary() {
+    if !have(&[Tool::Verilator]) {
+        return;
+    }
+    let dut = TempVerilog::new(COUNTER, "counter").unwrap();
+    let tb = TempVerilog::new(&counter_tb(0), "counter_tb").unwrap();
+    let out = run_verilator_binary(&[tb.path(), dut.path()], "counter_tb").unwrap();
+    assert!(out.lines().any(|l| l.trim() == "PASS"), "{out}");
+    assert!(!out.contains("FAIL"), "{out}");
+}
+
+#[test]
+fn failing_testbench_is_an_error() {
+    let dut = TempVerilog::new(COUNTER, "counter").unwrap();
+    let tb = TempVerilog::new(&counter_tb(1), "counter_tb").unwrap();
+    let files = [tb.path(), dut.path()];
+    if have(&[Tool::Iverilog]) {
+        let err = run_iverilog_testbench(&files, "counter_tb").unwrap_err();
+        assert!(matches!(err, EdaError::ToolFailed { .. }), "{err:?}");
+        assert!(err.tool_output().unwrap().contains("FAIL"), "{err}");
+    }
+    if have(&[Tool::Verilator]) {
+        let err = run_verilator_binary(&files, "counter_tb").unwrap_err();
+        assert!(matches!(err, EdaError::ToolFailed { .. }), "{err:?}");
+        assert!(err.tool_output().unwrap().contains("FAIL"), "{err}");
+    }
+}
+
+#[test]
+fn no_files_is_an_error() {
+    assert!(matches!(
+        run_iverilog_testbench(&[], "tb"),
+        Err(EdaError::Input { .. }) | Err(EdaError::NotInstalled { .. })
+    ));
+}

@@ -1,0 +1,108 @@
+//! Compiled-in instantiations of the units.
+//!
+//! rust-hdl widths are const generics, so a configuration read at run time
+//! can only reach RTL whose widths were instantiated when warpgen was built.
+//! Each unit's widths follow from a few parameters (for `ba_tag_array`:
+//! `ADDR_W`, `LINE_BYTES`, `SETS`, `WAYS`); every other parameter (entry
+//! counts, `BA_ENABLE`, `REUSE_THRESHOLD`, ...) is a run-time constant of
+//! the built block. This module lists the width combinations compiled in,
+//! builds the block for a configuration, and otherwise answers with
+//! [`Unsupported`], which lists what can be built.
+//!
+//! To add a combination, add a line to the unit's table below and rebuild.
+
+use ports::ba::BaParams;
+use ports::Params;
+
+use crate::ba_tag_array::BaTagArrayRtl;
+use crate::RtlUnit;
+
+/// A valid configuration whose widths are not compiled in.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{unit}: configuration ({given}) is valid but its RTL widths are not compiled into warpgen.\n\
+     Configurations that can be built:\n  {supported}\n\
+     (other parameters are free within their ranges; to add a width combination, \
+     extend the table in hdl/src/registry.rs and rebuild)"
+)]
+pub struct Unsupported {
+    /// Unit name.
+    pub unit: &'static str,
+    /// The width-determining parameters given.
+    pub given: String,
+    /// Human-readable list of what is supported.
+    pub supported: String,
+}
+
+/// Width-determining parameters of `ba_tag_array` that are compiled in:
+/// `ADDR_W = 32`, `LINE_BYTES = 128`, every power-of-two `SETS` in
+/// 1..=256 and every power-of-two `WAYS` in 1..=16.
+pub const BA_SUPPORTED: &str =
+    "ADDR_W = 32, LINE_BYTES = 128, SETS in {1, 2, 4, ..., 256}, WAYS in {1, 2, 4, 8, 16}";
+
+macro_rules! ba_table {
+    ($p:expr, $( ($t:literal, $s:literal, $w:literal) ),* $(,)?) => {{
+        let p: &BaParams = $p;
+        let key = (p.ADDR_W, p.LINE_BYTES, p.tag_bits(), p.set_bits().max(1), p.way_bits());
+        match key {
+            $( (32, 128, $t, $s, $w) => Some(Box::new(BaTagArrayRtl::<32, $t, $s, $w>::new(p)) as Box<dyn RtlUnit>), )*
+            _ => None,
+        }
+    }};
+}
+
+/// Build `ba_tag_array` for `p` (which must be valid).
+pub fn build_ba(p: &BaParams) -> Result<Box<dyn RtlUnit>, Unsupported> {
+    debug_assert!(p.validate().is_ok());
+    #[rustfmt::skip]
+    let unit = ba_table!(p,
+        (25, 1, 1), (25, 1, 2), (25, 1, 3), (25, 1, 4),
+        (24, 1, 1), (24, 1, 2), (24, 1, 3), (24, 1, 4),
+        (23, 2, 1), (23, 2, 2), (23, 2, 3), (23, 2, 4),
+        (22, 3, 1), (22, 3, 2), (22, 3, 3), (22, 3, 4),
+        (21, 4, 1), (21, 4, 2), (21, 4, 3), (21, 4, 4),
+        (20, 5, 1), (20, 5, 2), (20, 5, 3), (20, 5, 4),
+        (19, 6, 1), (19, 6, 2), (19, 6, 3), (19, 6, 4),
+        (18, 7, 1), (18, 7, 2), (18, 7, 3), (18, 7, 4),
+        (17, 8, 1), (17, 8, 2), (17, 8, 3), (17, 8, 4),
+    );
+    unit.ok_or_else(|| Unsupported {
+        unit: "ba_tag_array",
+        given: format!(
+            "ADDR_W = {}, LINE_BYTES = {}, SETS = {}, WAYS = {}",
+            p.ADDR_W, p.LINE_BYTES, p.SETS, p.WAYS
+        ),
+        supported: BA_SUPPORTED.into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_ba_geometry_builds() {
+        for sets in [1u64, 2, 4, 8, 16, 32, 64, 128, 256] {
+            for ways in [1u64, 2, 4, 8, 16] {
+                let p = BaParams {
+                    SETS: sets,
+                    WAYS: ways,
+                    ..Default::default()
+                };
+                p.validate().unwrap();
+                assert!(build_ba(&p).is_ok(), "SETS={sets} WAYS={ways}");
+            }
+        }
+    }
+
+    #[test]
+    fn unsupported_geometry_lists_what_is_supported() {
+        let p = BaParams {
+            LINE_BYTES: 64,
+            ..Default::default()
+        };
+        let e = build_ba(&p).err().unwrap().to_string();
+        assert!(e.contains("LINE_BYTES = 64"), "{e}");
+        assert!(e.contains(BA_SUPPORTED), "{e}");
+    }
+}
