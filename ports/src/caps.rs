@@ -64,7 +64,7 @@ impl CapsParams {
 
 impl Params for CapsParams {
     fn validate(&self) -> Result<(), ConfigError> {
-        check_pow2("N_CTA", self.N_CTA, 1, 64)?;
+        check_pow2("N_CTA", self.N_CTA, 2, 64)?;
         check_range("PERCTA_ENTRIES", self.PERCTA_ENTRIES, 1, 64)?;
         check_range("DIST_ENTRIES", self.DIST_ENTRIES, 1, 64)?;
         check_range("MAX_ADDRS", self.MAX_ADDRS, 1, MAX_ADDR_PORTS as u64)?;
