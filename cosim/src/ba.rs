@@ -1,0 +1,142 @@
+//! `ba_tag_array` in the co-simulation framework: random stimulus biased to
+//! hits, full sets, bypasses, pseudo-hits, stores, flushes and resets; and
+//! the spec scenario.
+
+use hdl::registry::{build_ba, Unsupported};
+use hdl::RtlUnit;
+use ports::ba::{BaIn, BaOut, BaParams, BaTagArray};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sim_model::ba::BaModel;
+
+use crate::stimulus::Stimulus;
+use crate::units::CosimUnit;
+
+/// Random stimulus for the tag array. Each run picks a few "hot" sets and,
+/// per hot set, a pool of `WAYS + 3` tags, so sets fill, lines get reused,
+/// bypass tags get touched again (pseudo-hits) and victims are chosen among
+/// mixed reuse bits. A small share of requests go to random addresses
+/// (including bits above `ADDR_W`), about 15 % are stores, and flushes and
+/// resets happen rarely in the middle of the run.
+pub struct BaRandom {
+    p: BaParams,
+    seed: u64,
+    rng: ChaCha8Rng,
+    hot_sets: Vec<u64>,
+    tags: Vec<Vec<u64>>,
+    /// Probability of a request in a cycle.
+    pub p_req: f64,
+}
+
+impl BaRandom {
+    /// A generator for `p` with `seed`.
+    pub fn new(p: &BaParams, seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let n_hot = rng.gen_range(1..=3.min(p.SETS as usize));
+        let hot_sets: Vec<u64> = (0..n_hot).map(|_| rng.gen_range(0..p.SETS)).collect();
+        let max_tag = 1u64 << p.tag_bits().min(63);
+        let tags = hot_sets
+            .iter()
+            .map(|_| {
+                (0..p.WAYS + 3)
+                    .map(|_| rng.gen_range(0..max_tag))
+                    .collect::<Vec<u64>>()
+            })
+            .collect();
+        BaRandom {
+            p: p.clone(),
+            seed,
+            rng,
+            hot_sets,
+            tags,
+            p_req: 0.85,
+        }
+    }
+
+    fn addr(&mut self) -> u64 {
+        let p = &self.p;
+        if self.rng.gen_bool(0.05) {
+            // Anything, including bits above ADDR_W.
+            return self.rng.gen();
+        }
+        let h = self.rng.gen_range(0..self.hot_sets.len());
+        let pool = &self.tags[h];
+        // Skewed choice: low-index tags are reused far more often.
+        let i = {
+            let a = self.rng.gen_range(0..pool.len());
+            let b = self.rng.gen_range(0..pool.len());
+            if self.rng.gen_bool(0.6) {
+                a.min(b)
+            } else {
+                a
+            }
+        };
+        let line = pool[i] * p.SETS + self.hot_sets[h];
+        line * p.LINE_BYTES + self.rng.gen_range(0..p.LINE_BYTES)
+    }
+}
+
+impl Stimulus<BaTagArray> for BaRandom {
+    fn next(&mut self, _cycle: u64, _last: &BaOut) -> BaIn {
+        let req_valid = self.rng.gen_bool(self.p_req);
+        let req_addr = if req_valid { self.addr() } else { 0 };
+        BaIn {
+            reset: self.rng.gen_bool(0.0005),
+            req_valid,
+            req_addr,
+            req_write: req_valid && self.rng.gen_bool(0.15),
+            flush: self.rng.gen_bool(0.002),
+        }
+    }
+    fn describe(&self) -> String {
+        format!("random(seed={})", self.seed)
+    }
+}
+
+/// A load to `addr`.
+pub fn load(addr: u64) -> BaIn {
+    BaIn {
+        req_valid: true,
+        req_addr: addr,
+        ..Default::default()
+    }
+}
+
+/// The spec scenario: one set, WAYS = 2, REUSE_THRESHOLD = 1; lines A, B,
+/// C, D: A MISS, B MISS, A HIT, C BYPASS, C PSEUDO_HIT, D BYPASS, C HIT.
+/// Returns the parameters, the inputs (two reset cycles first) and the
+/// line addresses A..D.
+pub fn spec_scenario() -> (BaParams, Vec<BaIn>, [u64; 4]) {
+    let p = BaParams {
+        SETS: 1,
+        WAYS: 2,
+        REUSE_THRESHOLD: Some(1),
+        ..Default::default()
+    };
+    let lines = [0x1000u64, 0x2000, 0x3000, 0x4000];
+    let [a, b, c, d] = lines;
+    let reset = BaIn {
+        reset: true,
+        ..Default::default()
+    };
+    let mut seq = vec![reset, reset];
+    for addr in [a, b, a, c, c, d, c] {
+        seq.push(load(addr));
+    }
+    seq.push(BaIn::default());
+    (p, seq, lines)
+}
+
+impl CosimUnit for BaTagArray {
+    type Model = BaModel;
+    fn build_rtl(p: &BaParams) -> Result<Box<dyn RtlUnit>, Unsupported> {
+        build_ba(p)
+    }
+    fn random_stimulus(p: &BaParams, seed: u64) -> Box<dyn Stimulus<Self>> {
+        Box::new(BaRandom::new(p, seed))
+    }
+    fn scenarios() -> Vec<(String, BaParams, Vec<BaIn>)> {
+        let (p, seq, _) = spec_scenario();
+        vec![("ba_cache.md scenario".into(), p, seq)]
+    }
+}
