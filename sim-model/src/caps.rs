@@ -44,7 +44,20 @@
 //!   the output queue is full.
 //! * Rule 4 with `n != P.n` invalidates P before `|delta|` is looked at (so
 //!   also for a non-power-of-two distance).
-//! * A reset discards the queued prefetches and jobs; the statistics
+//! * Jobs never re-check the misprediction counter: the threshold is applied
+//!   only when a job is created (rules 1 and 3). Job A keeps its captured
+//!   stride even if its DIST entry is replaced; job B ends only when its
+//!   PerCTA or DIST entry is gone (or past the last warp).
+//! * `ld_warp` is not checked against `cfg_warps_per_cta`: a load of a warp
+//!   index `>= cfg_warps_per_cta` follows the rules like any other; job B
+//!   stops at `cfg_warps_per_cta` (ends at once when it is 0).
+//! * A stride of 0 is never stored (rule 4), so a DIST stride is nonzero.
+//! * The Figure 9b outcome ("A1 prefetches nothing") needs B0 to arrive at
+//!   edge `t + 2` or later when A1 is accepted at edge `t`: job A reads the
+//!   tables when each prefetch is produced and otherwise also finds B0's
+//!   (and C0's) entry, prefetching B1 (C1) before the jobs B do it again.
+//! * A reset discards the queued prefetches and jobs (a `pf_ready` at the
+//!   reset edge transfers nothing); the statistics
 //!   ([`CapsStats`]) are not port-visible state and are not cleared by reset.
 //! * Not visible at the ports: invalidated or cleared entries have all their
 //!   fields 0, and bases `base[k]` for `k >= n` are stored as 0.
@@ -1931,7 +1944,8 @@ mod tests {
         proptest::collection::vec(cycle, 1..max_len)
     }
 
-    /// Per-PC strides: positive, negative, zero (broadcast), large.
+    /// Per-PC strides: positive, negative, large (PC 2 is a broadcast load,
+    /// stride 0, in its iteration 0).
     const STRIDES: [u64; 3] = [0x80, 0xffff_ffc0, 0x200];
 
     fn to_inputs(p: &CapsParams, warps_per_cta: u64, c: &Cycle) -> CapsIn {
