@@ -1,1 +1,288 @@
-fn main() {}
+//! `warpgen`: emit Verilog of GPU memory-side units, co-simulate it against
+//! golden models, and report storage, cells and area.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use cosim::BackendKind;
+use gen::commands::{self, all_unit, bench_unit, configs_unit, cosim_unit, report_unit, CosimArgs};
+use gen::units::{load_config, UnitName};
+use gen::with_unit;
+
+#[derive(Parser)]
+#[command(
+    name = "warpgen",
+    version,
+    about = "Synthesizable RTL of GPU memory-side units, checked cycle for cycle against golden models",
+    after_help = "Examples:
+  warpgen all                                   emit, co-simulate and summarise every unit
+  warpgen verilog --unit ba_tag_array --out rtl/
+  warpgen verilog --config my.toml              parameters from a TOML file ([unit] tables)
+  warpgen cosim --unit ba_tag_array --cycles 1000000 --seed 7 --vcd fail.vcd
+  warpgen cosim --unit ba_tag_array --backend rusthdl --scenario
+  warpgen report --unit ba_tag_array --format json
+  warpgen configs                               what each unit can be built for
+  warpgen bench                                 golden model vs Verilator vs RustHDL speed"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Backend {
+    Verilator,
+    Rusthdl,
+}
+
+impl From<Backend> for BackendKind {
+    fn from(b: Backend) -> Self {
+        match b {
+            Backend::Verilator => BackendKind::Verilator,
+            Backend::Rusthdl => BackendKind::RustHdl,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Emit Verilog: `<out>/<unit>.v`, top module `<unit>`.
+    Verilog {
+        /// One unit (default: all).
+        #[arg(long)]
+        unit: Option<UnitName>,
+        /// TOML file of parameter overrides, one `[unit]` table per unit.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Output folder.
+        #[arg(long, default_value = "verilog-out")]
+        out: PathBuf,
+    },
+    /// Co-simulate a unit's RTL against its golden model, cycle by cycle.
+    Cosim {
+        /// The unit.
+        #[arg(long)]
+        unit: UnitName,
+        /// TOML file of parameter overrides.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// RTL simulator (default: verilator if installed, else rusthdl).
+        #[arg(long)]
+        backend: Option<Backend>,
+        /// Cycles of random stimulus.
+        #[arg(long, default_value_t = 100_000)]
+        cycles: u64,
+        /// Seed of the random stimulus and of the random power-up state.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// VCD of the run up to the first difference (RTL + `golden` scope).
+        #[arg(long)]
+        vcd: Option<PathBuf>,
+        /// Write the VCD even when the run passes.
+        #[arg(long)]
+        vcd_always: bool,
+        /// Run the spec scenario instead of random stimulus.
+        #[arg(long)]
+        scenario: bool,
+    },
+    /// Storage table, Yosys cells and flip-flops, area.
+    Report {
+        /// One unit (default: all).
+        #[arg(long)]
+        unit: Option<UnitName>,
+        /// TOML file of parameter overrides.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Skip Yosys (storage only).
+        #[arg(long)]
+        no_synth: bool,
+    },
+    /// List each unit's parameters and the configurations its RTL builds for.
+    Configs,
+    /// Cycles per second: golden model, Verilator and RustHDL on one stimulus.
+    Bench {
+        /// One unit (default: all).
+        #[arg(long)]
+        unit: Option<UnitName>,
+        /// TOML file of parameter overrides.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Cycles for the golden model and Verilator.
+        #[arg(long, default_value_t = 1_000_000)]
+        cycles: u64,
+        /// Cycles for the (slower) RustHDL back-end.
+        #[arg(long, default_value_t = 20_000)]
+        rusthdl_cycles: u64,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Emit every unit, co-simulate each, print a summary table.
+    All {
+        /// Cycles of random co-simulation per unit (RustHDL runs a tenth).
+        #[arg(long, default_value_t = 100_000)]
+        cycles: u64,
+        /// Output folder for the Verilog.
+        #[arg(long, default_value = "verilog-out")]
+        out: PathBuf,
+        /// TOML file of parameter overrides.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Skip Yosys (no cell counts).
+        #[arg(long)]
+        no_synth: bool,
+    },
+}
+
+fn units(u: Option<UnitName>) -> Vec<UnitName> {
+    u.map(|u| vec![u]).unwrap_or_else(|| UnitName::ALL.to_vec())
+}
+
+fn run(cli: Cli) -> anyhow::Result<bool> {
+    match cli.cmd {
+        Cmd::Verilog { unit, config, out } => {
+            let cfg = load_config(config.as_deref())?;
+            for p in commands::verilog(&units(unit), &cfg, &out)? {
+                println!("wrote {}", p.display());
+            }
+            Ok(true)
+        }
+        Cmd::Cosim {
+            unit,
+            config,
+            backend,
+            cycles,
+            seed,
+            vcd,
+            vcd_always,
+            scenario,
+        } => {
+            let cfg = load_config(config.as_deref())?;
+            let backend = commands::choose_backend(backend.map(Into::into))?;
+            let args = CosimArgs {
+                backend,
+                cycles,
+                seed,
+                vcd,
+                vcd_always,
+                scenario,
+            };
+            let o = with_unit!(unit, cosim_unit(&cfg, &args))?;
+            match o.result {
+                Ok(()) => {
+                    println!(
+                        "PASS {}: {} cycles on {}, every output equal every cycle ({:.0} cycles/s)",
+                        o.unit, o.cycles, o.backend, o.cycles_per_second
+                    );
+                    Ok(true)
+                }
+                Err(report) => {
+                    println!("{report}");
+                    Ok(false)
+                }
+            }
+        }
+        Cmd::Report {
+            unit,
+            config,
+            format,
+            no_synth,
+        } => {
+            let cfg = load_config(config.as_deref())?;
+            let mut reports = Vec::new();
+            for u in units(unit) {
+                reports.push(with_unit!(u, report_unit(&cfg, !no_synth))?);
+            }
+            println!(
+                "{}",
+                commands::render_reports(&reports, format == Format::Json)?
+            );
+            Ok(true)
+        }
+        Cmd::Configs => {
+            for u in UnitName::ALL {
+                print!("{}", with_unit!(*u, configs_unit()));
+            }
+            Ok(true)
+        }
+        Cmd::Bench {
+            unit,
+            config,
+            cycles,
+            rusthdl_cycles,
+            seed,
+        } => {
+            let cfg = load_config(config.as_deref())?;
+            for u in units(unit) {
+                let rows = with_unit!(u, bench_unit(&cfg, cycles, rusthdl_cycles, seed))?;
+                println!("{}", commands::render_bench(u.name(), &rows));
+            }
+            Ok(true)
+        }
+        Cmd::All {
+            cycles,
+            out,
+            config,
+            no_synth,
+        } => {
+            let cfg = load_config(config.as_deref())?;
+            let backend = commands::choose_backend(None)?;
+            let n = if backend == BackendKind::RustHdl {
+                (cycles / 10).max(1)
+            } else {
+                cycles
+            };
+            let mut ok = true;
+            println!(
+                "{:<16} {:<10} {:>9} {:<7} {:>12} {:>13} {:>8}",
+                "unit", "backend", "cycles", "result", "cycles/s", "storage bits", "cells"
+            );
+            let mut failures = Vec::new();
+            for u in UnitName::ALL {
+                let row = with_unit!(*u, all_unit(&cfg, &out, backend, n, !no_synth))?;
+                let res = if row.cosim.result.is_ok() { "PASS" } else { "FAIL" };
+                ok &= row.cosim.result.is_ok();
+                println!(
+                    "{:<16} {:<10} {:>9} {:<7} {:>12.0} {:>13} {:>8}",
+                    u.name(),
+                    row.cosim.backend,
+                    row.cosim.cycles,
+                    res,
+                    row.cosim.cycles_per_second,
+                    row.storage_bits,
+                    row.cells.map(|c| c.to_string()).unwrap_or_else(|| "-".into())
+                );
+                if let Err(r) = row.cosim.result {
+                    failures.push(r);
+                }
+            }
+            println!("Verilog written to {}/", out.display());
+            for f in failures {
+                println!("\n{f}");
+            }
+            Ok(ok)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

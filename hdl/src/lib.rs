@@ -14,6 +14,7 @@ pub mod ba_tag_array;
 pub mod emit;
 pub mod reg;
 pub mod registry;
+pub mod storage;
 pub mod util;
 
 /// A built unit, driven directly (no threaded test bench) and emitted as

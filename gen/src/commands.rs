@@ -1,0 +1,339 @@
+//! The subcommands of `warpgen`, as library functions.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use cosim::{BackendKind, RunOptions};
+use ports::{ConfigFile, Params};
+use sim_model::GoldenModel;
+
+use crate::report::{render_text, synth_cached, unit_report, UnitReport};
+use crate::units::{emit, label, params_of, write_atomic, GenUnit, UnitName};
+use crate::with_unit;
+
+/// Resolve the back-end: the one asked for, or Verilator when installed and
+/// the embedded one otherwise (saying so on stderr).
+pub fn choose_backend(asked: Option<BackendKind>) -> anyhow::Result<BackendKind> {
+    let have = cosim::verilator::verilator_available();
+    match asked {
+        Some(BackendKind::Verilator) if !have => bail!(
+            "the Verilator back-end was requested but `verilator` is not installed; {} \
+             (or use --backend rusthdl, which needs no tool)",
+            cosim::verilator::install_hint()
+        ),
+        Some(k) => Ok(k),
+        None if have => Ok(BackendKind::Verilator),
+        None => {
+            eprintln!(
+                "note: verilator not found ({}); using the embedded rusthdl back-end",
+                cosim::verilator::install_hint()
+            );
+            Ok(BackendKind::RustHdl)
+        }
+    }
+}
+
+/// `warpgen verilog`: emit every selected unit (all in memory first, so a
+/// bad configuration writes nothing), then write `<out>/<unit>.v`.
+pub fn verilog(units: &[UnitName], cfg: &ConfigFile, out: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut texts = Vec::new();
+    for &u in units {
+        texts.push((u, with_unit!(u, emit(cfg))?));
+    }
+    let mut written = Vec::new();
+    for (u, text) in texts {
+        let path = out.join(format!("{}.v", u.name()));
+        write_atomic(&path, &text)?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Options of `warpgen cosim`.
+#[derive(Clone, Debug)]
+pub struct CosimArgs {
+    /// Back-end.
+    pub backend: BackendKind,
+    /// Cycles.
+    pub cycles: u64,
+    /// Random seed.
+    pub seed: u64,
+    /// VCD of a failing run (or of every run with `vcd_always`).
+    pub vcd: Option<PathBuf>,
+    /// Write the VCD even when the run passes.
+    pub vcd_always: bool,
+    /// Run the spec scenario(s) instead of random stimulus.
+    pub scenario: bool,
+}
+
+/// Result of one co-simulation, for tables.
+#[derive(Clone, Debug)]
+pub struct CosimOutcome {
+    /// Unit.
+    pub unit: &'static str,
+    /// Back-end.
+    pub backend: &'static str,
+    /// Cycles run.
+    pub cycles: u64,
+    /// `PASS` or the mismatch report.
+    pub result: Result<(), String>,
+    /// Cycles per second of the lock-step loop.
+    pub cycles_per_second: f64,
+}
+
+/// Co-simulate `U` as `args` says.
+pub fn cosim_unit<U: GenUnit>(cfg: &ConfigFile, args: &CosimArgs) -> anyhow::Result<CosimOutcome> {
+    let runs: Vec<(U::Params, Box<dyn cosim::stimulus::Stimulus<U>>, u64, String)> =
+        if args.scenario {
+            U::scenarios()
+                .into_iter()
+                .map(|(name, p, seq)| {
+                    let n = seq.len() as u64;
+                    let lbl = label(&p);
+                    (
+                        p,
+                        Box::new(cosim::stimulus::Sequence::<U>::new(name, seq))
+                            as Box<dyn cosim::stimulus::Stimulus<U>>,
+                        n,
+                        lbl,
+                    )
+                })
+                .collect()
+        } else {
+            let p = params_of::<U>(cfg)?;
+            let stim = U::random_stimulus(&p, args.seed);
+            let lbl = label(&p);
+            vec![(p, stim, args.cycles, lbl)]
+        };
+    let mut total = 0;
+    let mut rate = 0.0;
+    let mut backend = args.backend.name();
+    for (p, mut stim, cycles, lbl) in runs {
+        let factory =
+            cosim::backend_factory::<U>(args.backend, &p, Some(args.seed as u32), None)?;
+        let opts = RunOptions {
+            cycles,
+            config_label: lbl,
+            vcd_on_mismatch: if args.vcd_always { None } else { args.vcd.clone() },
+            vcd_always: if args.vcd_always { args.vcd.clone() } else { None },
+            ..Default::default()
+        };
+        match cosim::run_lockstep::<U, U::Model>(&p, factory.as_ref(), stim.as_mut(), &opts)? {
+            Ok(s) => {
+                total += s.cycles;
+                rate = s.cycles_per_second();
+                backend = s.backend;
+            }
+            Err(m) => {
+                return Ok(CosimOutcome {
+                    unit: U::NAME,
+                    backend,
+                    cycles: m.cycle,
+                    result: Err(m.to_string()),
+                    cycles_per_second: 0.0,
+                })
+            }
+        }
+    }
+    Ok(CosimOutcome {
+        unit: U::NAME,
+        backend,
+        cycles: total,
+        result: Ok(()),
+        cycles_per_second: rate,
+    })
+}
+
+/// `warpgen report` for one unit.
+pub fn report_unit<U: GenUnit>(cfg: &ConfigFile, synth: bool) -> anyhow::Result<UnitReport> {
+    let p = params_of::<U>(cfg)?;
+    unit_report::<U>(&p, synth)
+}
+
+/// Render reports as text or JSON.
+pub fn render_reports(reports: &[UnitReport], json: bool) -> anyhow::Result<String> {
+    if json {
+        Ok(serde_json::to_string_pretty(reports)?)
+    } else {
+        Ok(reports.iter().map(render_text).collect::<Vec<_>>().join("\n"))
+    }
+}
+
+/// `warpgen configs` for one unit: parameters, defaults and what the RTL
+/// can be built for.
+pub fn configs_unit<U: GenUnit>() -> String {
+    let p = U::Params::default();
+    let mut s = format!("{}\n  defaults: {}\n", U::NAME, label(&p));
+    s.push_str(&format!("  RTL compiled in for: {}\n", U::supported()));
+    s
+}
+
+/// One row of the benchmark table.
+#[derive(Clone, Debug)]
+pub struct BenchRow {
+    /// What ran.
+    pub what: String,
+    /// Cycles.
+    pub cycles: u64,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+impl BenchRow {
+    /// Cycles per second.
+    pub fn rate(&self) -> f64 {
+        self.cycles as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Benchmark `U`: the golden model alone, and lock-step co-simulation on
+/// each back-end, all on the same seeded stimulus.
+pub fn bench_unit<U: GenUnit>(
+    cfg: &ConfigFile,
+    cycles: u64,
+    rusthdl_cycles: u64,
+    seed: u64,
+) -> anyhow::Result<Vec<BenchRow>> {
+    let p = params_of::<U>(cfg)?;
+    let mut rows = Vec::new();
+    // Golden model alone.
+    {
+        let mut stim = U::random_stimulus(&p, seed);
+        let mut m = U::Model::new(&p);
+        let mut last = U::Out::default();
+        let t = Instant::now();
+        for c in 0..cycles {
+            let inp = stim.next(c, &last);
+            last = m.outputs();
+            m.step(&inp);
+        }
+        std::hint::black_box(&last);
+        rows.push(BenchRow {
+            what: "golden model alone".into(),
+            cycles,
+            seconds: t.elapsed().as_secs_f64(),
+        });
+    }
+    let mut kinds = vec![(BackendKind::RustHdl, rusthdl_cycles)];
+    if cosim::verilator::verilator_available() {
+        kinds.insert(0, (BackendKind::Verilator, cycles));
+    }
+    for (kind, n) in kinds {
+        let factory = cosim::backend_factory::<U>(kind, &p, Some(seed as u32), None)?;
+        // Raw back-end speed on the recorded stimulus, then lock-step.
+        let mut stim = U::random_stimulus(&p, seed);
+        let mut recorded = Vec::with_capacity(n as usize);
+        let last = U::Out::default();
+        for c in 0..n {
+            let mut flat = U::in_values(&p, &stim.next(c, &last));
+            if c < 2 {
+                flat[0] = 1;
+            }
+            for (v, port) in flat.iter_mut().zip(U::inputs(&p)) {
+                *v &= ports::mask(port.width);
+            }
+            recorded.push(flat);
+        }
+        let mut rtl = factory()?;
+        let mut out = vec![0u64; U::outputs(&p).len()];
+        let t = Instant::now();
+        for flat in &recorded {
+            rtl.cycle(flat, &mut out);
+        }
+        rows.push(BenchRow {
+            what: format!("{} RTL alone", kind.name()),
+            cycles: n,
+            seconds: t.elapsed().as_secs_f64(),
+        });
+        let mut stim = U::random_stimulus(&p, seed);
+        let opts = RunOptions {
+            cycles: n,
+            history: 0,
+            ..Default::default()
+        };
+        match cosim::run_lockstep::<U, U::Model>(&p, factory.as_ref(), stim.as_mut(), &opts)? {
+            Ok(s) => rows.push(BenchRow {
+                what: format!("lock-step {} + golden", kind.name()),
+                cycles: n,
+                seconds: s.elapsed.as_secs_f64(),
+            }),
+            Err(m) => bail!("benchmark run mismatched:\n{m}"),
+        }
+    }
+    Ok(rows)
+}
+
+/// Render a benchmark table with ratios to the first row.
+pub fn render_bench(unit: &str, rows: &[BenchRow]) -> String {
+    let base = rows.first().map(BenchRow::rate).unwrap_or(1.0);
+    let mut s = format!(
+        "{unit}\n  {:<32} {:>10} {:>9} {:>14} {:>12}\n",
+        "run", "cycles", "seconds", "cycles/s", "vs golden"
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "  {:<32} {:>10} {:>9.3} {:>14.0} {:>11.3}x\n",
+            r.what,
+            r.cycles,
+            r.seconds,
+            r.rate(),
+            r.rate() / base
+        ));
+    }
+    s
+}
+
+/// Summary row of `warpgen all`.
+#[derive(Clone, Debug)]
+pub struct AllRow {
+    /// Co-simulation outcome.
+    pub cosim: CosimOutcome,
+    /// Storage bits.
+    pub storage_bits: u64,
+    /// Cells from Yosys, if run.
+    pub cells: Option<u64>,
+}
+
+/// `warpgen all` for one unit: emit, co-simulate, storage, cells.
+pub fn all_unit<U: GenUnit>(
+    cfg: &ConfigFile,
+    out: &Path,
+    backend: BackendKind,
+    cycles: u64,
+    synth: bool,
+) -> anyhow::Result<AllRow> {
+    let p = params_of::<U>(cfg)?;
+    let v = emit::<U>(cfg)?;
+    write_atomic(&out.join(format!("{}.v", U::NAME)), &v)?;
+    let outcome = cosim_unit::<U>(
+        cfg,
+        &CosimArgs {
+            backend,
+            cycles,
+            seed: 1,
+            vcd: None,
+            vcd_always: false,
+            scenario: false,
+        },
+    )?;
+    let cells = if synth && eda::tool_available(eda::Tool::Yosys) {
+        Some(
+            synth_cached(&v, U::NAME)
+                .with_context(|| format!("synthesizing {}", U::NAME))?
+                .cells,
+        )
+    } else {
+        None
+    };
+    Ok(AllRow {
+        cosim: outcome,
+        storage_bits: U::storage(&p).total_bits(),
+        cells,
+    })
+}
+
+/// Check that `p` is valid (used by tests and the CLI alike).
+pub fn validate<P: Params>(p: &P) -> anyhow::Result<()> {
+    p.validate().map_err(|e| anyhow::anyhow!("{e}"))
+}

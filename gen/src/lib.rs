@@ -1,0 +1,6 @@
+//! The `warpgen` command line as a library: unit dispatch, subcommands and
+//! reports, so that the integration tests exercise exactly what users run.
+
+pub mod commands;
+pub mod report;
+pub mod units;
