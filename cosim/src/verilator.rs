@@ -109,11 +109,12 @@ const CXX_COMMON_FLAGS: &[&str] = &[
 /// Optimisation level of the Verilator run-time library.
 const RUNTIME_OPT: &str = "-O2";
 
-/// Optimisation level of each model's translation unit. Measured on a
-/// 2800-line design (120-entry tag array, 2 cores): `-O1` compiles in ~10 s
-/// and runs ~0.40 M cycles/s, `-O2` needs 17-21 s for 0.37-0.49 M cycles/s,
-/// `-Os` 16 s for 0.38 M cycles/s. `-O2` only pays off after some 15 M
-/// cycles, far more than a co-simulation run, so `-O1` it is.
+/// Optimisation level of each model's translation unit. Measured on 2 cores
+/// with the 2719-line `ba_tag_array`: `-O1` compiles in 15 s and runs
+/// 0.136 M cycles/s, `-O2` needs 25 s for 0.133 M cycles/s; on a synthetic
+/// 2800-line tag array `-O1` took ~10 s for ~0.40 M cycles/s, `-O2` 17-21 s
+/// for 0.37-0.49 M cycles/s (`-Os`: 16 s, 0.38 M cycles/s). `-O2` would
+/// only pay off after tens of millions of cycles, so `-O1` it is.
 const MODEL_OPT: &str = "-O1";
 
 /// Run-time sources Verilator 5 needs for a single-threaded `--cc --trace`
@@ -593,7 +594,7 @@ fn run_logged(
     log.push_str(&String::from_utf8_lossy(&out.stdout));
     log.push_str(&String::from_utf8_lossy(&out.stderr));
     if !out.status.success() {
-        let _ = writeln!(log, "[exit status: {}]", out.status);
+        let _ = writeln!(log, "[{}]", out.status);
     }
     fs::write(log_path, &log).map_err(io_err(format!("cannot write {}", log_path.display())))?;
     Ok((out.status.success(), log))
@@ -676,7 +677,7 @@ fn ensure_runtime(
         log.push_str(&String::from_utf8_lossy(&out.stdout));
         log.push_str(&String::from_utf8_lossy(&out.stderr));
         if !out.status.success() {
-            let _ = writeln!(log, "[exit status: {}]", out.status);
+            let _ = writeln!(log, "[{}]", out.status);
             ok = false;
         }
     }
@@ -1166,7 +1167,13 @@ impl VerilatorModel {
         let vl_version = require_verilator()?;
         let cxx = cxx_command();
         let cxx_id = cxx_identity(&cxx)?;
-        let cache = opts.cache_dir.clone().unwrap_or_else(default_cache_dir);
+        let mut cache = opts.cache_dir.clone().unwrap_or_else(default_cache_dir);
+        if cache.is_relative() {
+            // The tools run in the build directory: make every path absolute.
+            let cwd = std::env::current_dir()
+                .map_err(io_err("cannot resolve the relative cache directory"))?;
+            cache = cwd.join(cache);
+        }
         let vdir = cache.join("verilator");
 
         let mut h = Sha256::new();
@@ -1398,12 +1405,15 @@ fn build_into(
     // Verilate.
     let t0 = Instant::now();
     let mut cmd = Command::new(VERILATOR);
-    cmd.args(VERILATOR_FLAGS)
+    // Run inside the build directory with relative paths, so messages
+    // read `<top>.v:LINE:COL` rather than naming the temporary directory.
+    cmd.current_dir(tmp)
+        .args(VERILATOR_FLAGS)
         .arg("--top-module")
         .arg(top)
         .arg("--Mdir")
-        .arg(&obj)
-        .arg(&src);
+        .arg("obj")
+        .arg(format!("{top}.v"));
     let (ok, log) = run_logged(&mut cmd, &tmp.join("verilate.log"), |detail| {
         VerilatorError::NotInstalled {
             program: VERILATOR.to_string(),
@@ -1453,18 +1463,18 @@ fn build_into(
 
     // Compile and link.
     let t1 = Instant::now();
-    let out_lib = tmp.join("model.so");
     let mut cmd = Command::new(&cxx[0]);
-    cmd.args(&cxx[1..])
+    cmd.current_dir(&obj)
+        .args(&cxx[1..])
         .args(CXX_COMMON_FLAGS)
         .arg(MODEL_OPT)
-        .arg(format!("-I{}", obj.display()))
+        .arg("-I.")
         .arg(format!("-I{}", include.display()))
         .arg(format!("-I{}", include.join("vltstd").display()))
-        .arg(&unity_path)
+        .arg("warpgen_all.cpp")
         .arg(runtime)
         .arg("-o")
-        .arg(&out_lib)
+        .arg("../model.so")
         .args(LINK_FLAGS);
     let (ok, log) = run_logged(&mut cmd, &tmp.join("compile.log"), |detail| {
         VerilatorError::CompilerNotFound {

@@ -309,6 +309,7 @@ fn syntax_error_is_a_verilate_error_with_the_message() {
     assert!(msg.contains("%Error"), "{msg}");
     assert!(msg.contains("syntax error"), "{msg}");
     assert!(msg.contains("wg_bad.v:3"), "{msg}");
+    eprintln!("{msg}");
     if let VerilatorError::Verilate { log_path, .. } = &e {
         assert!(log_path.is_file(), "{}", log_path.display());
     }
@@ -479,33 +480,4 @@ fn default_cache_dir_is_under_the_target_dir() {
     }
     let d = default_cache_dir();
     assert!(d.ends_with("target/warpgen-cache"), "{}", d.display());
-}
-
-#[test]
-#[ignore]
-fn tmp_ba_measure() {
-    use ports::UnitSpec;
-    let src = std::fs::read_to_string(std::env::var("BA_V").unwrap()).unwrap();
-    let p = ports::ba::BaParams::default();
-    let ins = ports::ba::BaTagArray::inputs(&p);
-    let outs = ports::ba::BaTagArray::outputs(&p);
-    let o = BuildOptions { cache_dir: Some(PathBuf::from("/tmp/bameasure")), ..opts() };
-    let mut m = VerilatorModel::build(&src, "ba_tag_array", &ins, &outs, &o).unwrap();
-    eprintln!("BA build {:?}", m.build_info());
-    let mut rng = Rng(7);
-    let mut i = vec![0u64; ins.len()];
-    let mut out = vec![0u64; outs.len()];
-    let n = 1_000_000u64;
-    let t = Instant::now();
-    let mut acc = 0u64;
-    for k in 0..n {
-        for (j, p) in ins.iter().enumerate() {
-            i[j] = rng.next() & ports::mask(p.width);
-        }
-        i[0] = u64::from(k < 2 || k % 5000 == 0);
-        m.cycle(&i, &mut out);
-        acc = acc.wrapping_add(out.iter().sum::<u64>());
-    }
-    let dt = t.elapsed();
-    eprintln!("BA {n} cycles {:.3}s = {:.3} M/s acc {acc:x}", dt.as_secs_f64(), n as f64 / dt.as_secs_f64() / 1e6);
 }

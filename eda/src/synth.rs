@@ -215,7 +215,21 @@ struct Stat {
     by_type: BTreeMap<String, u64>,
 }
 
+/// Yosys 0.23 prints the text hierarchy summary (`  name   count` lines)
+/// into `stat -json` output for hierarchical designs, which makes it
+/// invalid JSON. Drop every line that has no JSON punctuation in it.
+fn sanitize_stat_json(text: &str) -> String {
+    text.lines()
+        .filter(|l| {
+            let t = l.trim();
+            t.is_empty() || t.contains('"') || t.starts_with(['{', '}', '[', ']'])
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn parse_stat_json(text: &str, top: &str, what: &str) -> Result<Stat, EdaError> {
+    let text = &sanitize_stat_json(text);
     let v: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| EdaError::parse(what, format!("invalid JSON: {e}")))?;
     let modules = v
@@ -327,6 +341,8 @@ fn yosys_script(top: &str, liberty: Option<&str>) -> String {
     let mut s = vec![
         format!("hierarchy -check -top {top}"),
         "proc".to_string(),
+        // Fails on combinational loops, multiple drivers, undriven wires.
+        "check -assert".to_string(),
         "tee -q -o proc.json stat -json".to_string(),
         format!("synth -flatten -top {top}"),
         "tee -q -o generic.json stat -json".to_string(),
@@ -520,6 +536,16 @@ pub fn synth_yosys(
         notes,
         log,
     })
+}
+
+#[cfg(test)]
+mod sanitize_tests {
+    #[test]
+    fn hierarchy_text_lines_are_dropped() {
+        let bad = "{\n  \"a\": {\n  },\n       sub__x           24\n  \"b\": 1\n}\n";
+        let good = super::sanitize_stat_json(bad);
+        assert!(!good.contains("sub__x"));
+    }
 }
 
 #[cfg(test)]

@@ -82,41 +82,55 @@ pub struct CosimOutcome {
     pub cycles_per_second: f64,
 }
 
+/// One co-simulation run: parameters, stimulus, cycles, label.
+type Run<U> = (
+    <U as ports::UnitSpec>::Params,
+    Box<dyn cosim::stimulus::Stimulus<U>>,
+    u64,
+    String,
+);
+
 /// Co-simulate `U` as `args` says.
 pub fn cosim_unit<U: GenUnit>(cfg: &ConfigFile, args: &CosimArgs) -> anyhow::Result<CosimOutcome> {
-    let runs: Vec<(U::Params, Box<dyn cosim::stimulus::Stimulus<U>>, u64, String)> =
-        if args.scenario {
-            U::scenarios()
-                .into_iter()
-                .map(|(name, p, seq)| {
-                    let n = seq.len() as u64;
-                    let lbl = label(&p);
-                    (
-                        p,
-                        Box::new(cosim::stimulus::Sequence::<U>::new(name, seq))
-                            as Box<dyn cosim::stimulus::Stimulus<U>>,
-                        n,
-                        lbl,
-                    )
-                })
-                .collect()
-        } else {
-            let p = params_of::<U>(cfg)?;
-            let stim = U::random_stimulus(&p, args.seed);
-            let lbl = label(&p);
-            vec![(p, stim, args.cycles, lbl)]
-        };
+    let runs: Vec<Run<U>> = if args.scenario {
+        U::scenarios()
+            .into_iter()
+            .map(|(name, p, seq)| {
+                let n = seq.len() as u64;
+                let lbl = label(&p);
+                (
+                    p,
+                    Box::new(cosim::stimulus::Sequence::<U>::new(name, seq))
+                        as Box<dyn cosim::stimulus::Stimulus<U>>,
+                    n,
+                    lbl,
+                )
+            })
+            .collect()
+    } else {
+        let p = params_of::<U>(cfg)?;
+        let stim = U::random_stimulus(&p, args.seed);
+        let lbl = label(&p);
+        vec![(p, stim, args.cycles, lbl)]
+    };
     let mut total = 0;
     let mut rate = 0.0;
     let mut backend = args.backend.name();
     for (p, mut stim, cycles, lbl) in runs {
-        let factory =
-            cosim::backend_factory::<U>(args.backend, &p, Some(args.seed as u32), None)?;
+        let factory = cosim::backend_factory::<U>(args.backend, &p, Some(args.seed as u32), None)?;
         let opts = RunOptions {
             cycles,
             config_label: lbl,
-            vcd_on_mismatch: if args.vcd_always { None } else { args.vcd.clone() },
-            vcd_always: if args.vcd_always { args.vcd.clone() } else { None },
+            vcd_on_mismatch: if args.vcd_always {
+                None
+            } else {
+                args.vcd.clone()
+            },
+            vcd_always: if args.vcd_always {
+                args.vcd.clone()
+            } else {
+                None
+            },
             ..Default::default()
         };
         match cosim::run_lockstep::<U, U::Model>(&p, factory.as_ref(), stim.as_mut(), &opts)? {
@@ -156,7 +170,11 @@ pub fn render_reports(reports: &[UnitReport], json: bool) -> anyhow::Result<Stri
     if json {
         Ok(serde_json::to_string_pretty(reports)?)
     } else {
-        Ok(reports.iter().map(render_text).collect::<Vec<_>>().join("\n"))
+        Ok(reports
+            .iter()
+            .map(render_text)
+            .collect::<Vec<_>>()
+            .join("\n"))
     }
 }
 

@@ -250,7 +250,11 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let mut failures = Vec::new();
             for u in UnitName::ALL {
                 let row = with_unit!(*u, all_unit(&cfg, &out, backend, n, !no_synth))?;
-                let res = if row.cosim.result.is_ok() { "PASS" } else { "FAIL" };
+                let res = if row.cosim.result.is_ok() {
+                    "PASS"
+                } else {
+                    "FAIL"
+                };
                 ok &= row.cosim.result.is_ok();
                 println!(
                     "{:<16} {:<10} {:>9} {:<7} {:>12.0} {:>13} {:>8}",
@@ -260,7 +264,9 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                     res,
                     row.cosim.cycles_per_second,
                     row.storage_bits,
-                    row.cells.map(|c| c.to_string()).unwrap_or_else(|| "-".into())
+                    row.cells
+                        .map(|c| c.to_string())
+                        .unwrap_or_else(|| "-".into())
                 );
                 if let Err(r) = row.cosim.result {
                     failures.push(r);

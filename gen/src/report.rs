@@ -92,7 +92,12 @@ pub fn synth_cached(verilog: &str, top: &str) -> anyhow::Result<SynthSummary> {
     h.update(top.as_bytes());
     if let Some(l) = &liberty {
         h.update(l.to_string_lossy().as_bytes());
-        h.update(std::fs::metadata(l).map(|m| m.len()).unwrap_or(0).to_le_bytes());
+        h.update(
+            std::fs::metadata(l)
+                .map(|m| m.len())
+                .unwrap_or(0)
+                .to_le_bytes(),
+        );
     }
     let key: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
     let dir = cosim::verilator::default_cache_dir().join("synth");
@@ -145,8 +150,8 @@ pub fn render_text(r: &UnitReport) -> String {
     let _ = writeln!(s, "\nstorage (flip-flops):");
     let _ = writeln!(
         s,
-        "  {:<12} {:<16} {:>6} {:>7} {:>9}  {}",
-        "table", "field", "bits", "count", "total", "in paper"
+        "  {:<12} {:<16} {:>6} {:>7} {:>9}  in paper",
+        "table", "field", "bits", "count", "total"
     );
     for f in &r.storage.fields {
         let _ = writeln!(
@@ -157,7 +162,11 @@ pub fn render_text(r: &UnitReport) -> String {
             f.bits,
             f.count,
             f.total(),
-            if f.in_paper { "yes" } else { "no (added by this design)" }
+            if f.in_paper {
+                "yes"
+            } else {
+                "no (added by this design)"
+            }
         );
     }
     let _ = writeln!(

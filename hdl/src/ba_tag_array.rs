@@ -193,8 +193,9 @@ impl<const T: usize, const W: usize> Logic for BaSet<T, W> {
         // The state a request sees: a flush in the same cycle comes first.
         for w in 0..self._ways {
             self.ev[w].next = self.valid[w].q.val() & !self.flush.val();
-            self.hit[w].next =
-                self.valid[w].q.val() & !self.flush.val() & (self.tag[w].q.val() == self.req_tag.val());
+            self.hit[w].next = self.valid[w].q.val()
+                & !self.flush.val()
+                & (self.tag[w].q.val() == self.req_tag.val());
             self.inval[w].next = !(self.valid[w].q.val() & !self.flush.val());
             self.noreuse[w].next =
                 self.valid[w].q.val() & !self.flush.val() & !self.reuse[w].q.val();
@@ -253,10 +254,7 @@ impl<const T: usize, const W: usize> Logic for BaSet<T, W> {
         for w in 0..self._ways {
             self.is_victim[w].next = self.vcand[w].val();
             for u in 0..self._ways {
-                if (u != w)
-                    & self.vcand[u].val()
-                    & !(self.rank[u].q.val() < self.rank[w].q.val())
-                {
+                if (u != w) & self.vcand[u].val() & (self.rank[u].q.val() >= self.rank[w].q.val()) {
                     self.is_victim[w].next = false;
                 }
             }
@@ -475,9 +473,7 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize> BaTagArrayR
                 .map(|s| Constant::new(Bits::<S>::from(s as u64)))
                 .collect(),
             off_amt: Constant::new(Bits::<A>::from(p.offset_bits() as u64)),
-            tag_amt: Constant::new(Bits::<A>::from(
-                (p.offset_bits() + p.set_bits()) as u64,
-            )),
+            tag_amt: Constant::new(Bits::<A>::from((p.offset_bits() + p.set_bits()) as u64)),
             set_mask: Constant::new(Bits::<S>::from(p.SETS - 1)),
             addr_zero: Constant::new(Bits::<A>::from(0u64)),
             way_zero: Constant::new(Bits::<W>::from(0u64)),
@@ -501,7 +497,15 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, r_valid, r_outcome, r_way, r_evict_valid, r_evict_addr);
+        dff_setup!(
+            self,
+            clock,
+            r_valid,
+            r_outcome,
+            r_way,
+            r_evict_valid,
+            r_evict_addr
+        );
         self.r_valid.reset.next = self.reset.val();
         self.r_outcome.reset.next = self.reset.val();
         self.r_way.reset.next = self.reset.val();
@@ -515,7 +519,10 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize> Logic
             .val()
             .get_bits::<S>(self.off_amt.val().index())
             & self.set_mask.val();
-        self.req_tag.next = self.req_addr.val().get_bits::<T>(self.tag_amt.val().index());
+        self.req_tag.next = self
+            .req_addr
+            .val()
+            .get_bits::<T>(self.tag_amt.val().index());
         self.unused_addr_bits.next = self.req_addr.val().any();
         self.zext_tag.narrow.next = self.m_evict_tag.val();
         self.zext_set.narrow.next = self.set_idx.val();

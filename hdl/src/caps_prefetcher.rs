@@ -322,10 +322,12 @@ pub struct CapsCta<const A: usize, const P: usize, const WI: usize, const RP: us
     first_inval: Vec<Signal<Local, Bit>>,
     victim: Vec<Signal<Local, Bit>>,
     tgt: Vec<Signal<Local, Bit>>,
+    wr: Vec<Signal<Local, Bit>>,
     any_inval: Signal<Local, Bit>,
     hit_rank: Signal<Local, Bits<RP>>,
 
     _ne: usize,
+    _ne1: usize,
 }
 
 impl<const A: usize, const P: usize, const WI: usize, const RP: usize> CapsCta<A, P, WI, RP> {
@@ -385,9 +387,11 @@ impl<const A: usize, const P: usize, const WI: usize, const RP: usize> CapsCta<A
             first_inval: sigs(ne),
             victim: sigs(ne),
             tgt: sigs(ne),
+            wr: sigs(ne),
             any_inval: Default::default(),
             hit_rank: Default::default(),
             _ne: ne,
+            _ne1: ne + 1,
         }
     }
 }
@@ -437,10 +441,8 @@ impl<const A: usize, const P: usize, const WI: usize, const RP: usize> Logic
             self.victim[e].next = self.ev[e].val() & (self.rank[e].q.val() == self.rank_last.val());
         }
         self.any_inval.next = false;
-        for e in 0..self._ne {
-            if !self.ev[e].val() {
-                self.any_inval.next = true;
-            }
+        for t in self._ne..self._ne1 {
+            self.any_inval.next = self.inval_below[t].val();
         }
         for e in 0..self._ne {
             if self.any_inval.val() {
@@ -494,16 +496,24 @@ impl<const A: usize, const P: usize, const WI: usize, const RP: usize> Logic
                 self.valid[e].d.next = false;
                 self.rank[e].d.next = self.rank_zero.val();
             }
+            // Data: written by an allocation or the leading warp's rewrite.
+            self.wr[e].next =
+                (self.alloc.val() & self.tgt[e].val()) | (self.touch.val() & self.lhit[e].val());
+            if self.wr[e].val() {
+                self.n[e].d.next = self.l_n.val();
+                self.base0[e].d.next = self.a0.val();
+                self.base1[e].d.next = self.a1.val();
+                self.base2[e].d.next = self.a2.val();
+                self.base3[e].d.next = self.a3.val();
+            }
+            if self.alloc.val() & self.tgt[e].val() {
+                self.pc[e].d.next = self.l_pc.val();
+                self.lead[e].d.next = self.l_warp.val();
+            }
+            // Valid bits and ranks.
             if self.alloc.val() {
                 if self.tgt[e].val() {
                     self.valid[e].d.next = true;
-                    self.pc[e].d.next = self.l_pc.val();
-                    self.lead[e].d.next = self.l_warp.val();
-                    self.n[e].d.next = self.l_n.val();
-                    self.base0[e].d.next = self.a0.val();
-                    self.base1[e].d.next = self.a1.val();
-                    self.base2[e].d.next = self.a2.val();
-                    self.base3[e].d.next = self.a3.val();
                     self.rank[e].d.next = self.rank_zero.val();
                 } else if self.ev[e].val() {
                     self.rank[e].d.next = self.rank[e].q.val() + self.rank_one.val();
@@ -511,11 +521,6 @@ impl<const A: usize, const P: usize, const WI: usize, const RP: usize> Logic
             }
             if self.touch.val() {
                 if self.lhit[e].val() {
-                    self.n[e].d.next = self.l_n.val();
-                    self.base0[e].d.next = self.a0.val();
-                    self.base1[e].d.next = self.a1.val();
-                    self.base2[e].d.next = self.a2.val();
-                    self.base3[e].d.next = self.a3.val();
                     self.rank[e].d.next = self.rank_zero.val();
                 } else if self.ev[e].val() & (self.rank[e].q.val() < self.hit_rank.val()) {
                     self.rank[e].d.next = self.rank[e].q.val() + self.rank_one.val();
@@ -543,8 +548,13 @@ impl<const A: usize, const P: usize, const WI: usize, const RP: usize> Logic
 /// least recently allocated) with `cnt = 0`; `inc` increments the `lh`
 /// entry's counter, saturating at `2^CW - 1`.
 #[derive(LogicBlock)]
-pub struct CapsDist<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: usize>
-{
+pub struct CapsDist<
+    const A: usize,
+    const P: usize,
+    const C: usize,
+    const CW: usize,
+    const RD: usize,
+> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset.
@@ -599,6 +609,7 @@ pub struct CapsDist<const A: usize, const P: usize, const C: usize, const CW: us
     any_inval: Signal<Local, Bit>,
 
     _nd: usize,
+    _nd1: usize,
 }
 
 impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: usize>
@@ -645,8 +656,10 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             tgt: sigs(nd),
             any_inval: Default::default(),
             _nd: nd,
+            _nd1: nd + 1,
         }
     }
+}
 
 impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: usize> Logic
     for CapsDist<A, P, C, CW, RD>
@@ -682,9 +695,9 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             self.inval_below[e + 1].next = self.inval_below[e].val() | !self.valid[e].q.val();
             self.victim[e].next =
                 self.valid[e].q.val() & (self.rank[e].q.val() == self.rank_last.val());
-            if !self.valid[e].q.val() {
-                self.any_inval.next = true;
-            }
+        }
+        for t in self._nd..self._nd1 {
+            self.any_inval.next = self.inval_below[t].val();
         }
         for e in 0..self._nd {
             if self.any_inval.val() {
@@ -898,7 +911,8 @@ impl<const A: usize, const P: usize, const WI: usize, const C: usize> Logic
 /// The output prefetch queue: a shift queue of `PFQ_DEPTH` entries (entry
 /// 0 oldest, shown on `o_*`). A push is accepted only if the queue was not
 /// full at the start of the cycle (`o_full`); `pop` (only while `o_valid`)
-/// removes entry 0 at the same edge.
+/// removes entry 0 at the same edge. `o_addr`, `o_cta`, `o_warp` are 0
+/// while the queue is empty.
 #[derive(LogicBlock)]
 pub struct CapsPfq<const A: usize, const WI: usize, const C: usize> {
     /// Clock.
@@ -931,6 +945,10 @@ pub struct CapsPfq<const A: usize, const WI: usize, const C: usize> {
     cta: Vec<Reg<Bits<C>>>,
     warp: Vec<Reg<Bits<WI>>>,
 
+    addr_zero: Constant<Bits<A>>,
+    cta_zero: Constant<Bits<C>>,
+    warp_zero: Constant<Bits<WI>>,
+
     push_ok: Signal<Local, Bit>,
     vsh: Vec<Signal<Local, Bit>>,
     put: Vec<Signal<Local, Bit>>,
@@ -960,6 +978,9 @@ impl<const A: usize, const WI: usize, const C: usize> CapsPfq<A, WI, C> {
             addr: regs(depth),
             cta: regs(depth),
             warp: regs(depth),
+            addr_zero: konst(0),
+            cta_zero: konst(0),
+            warp_zero: konst(0),
             push_ok: Default::default(),
             vsh: sigs(depth),
             put: sigs(depth),
@@ -1022,10 +1043,16 @@ impl<const A: usize, const WI: usize, const C: usize> Logic for CapsPfq<A, WI, C
                 self.warp[i].d.next = self.i_warp.val();
             }
         }
+        // Outputs are all zero while the queue is empty.
         self.o_valid.next = self.valid[0].q.val();
-        self.o_addr.next = self.addr[0].q.val();
-        self.o_cta.next = self.cta[0].q.val();
-        self.o_warp.next = self.warp[0].q.val();
+        self.o_addr.next = self.addr_zero.val();
+        self.o_cta.next = self.cta_zero.val();
+        self.o_warp.next = self.warp_zero.val();
+        if self.valid[0].q.val() {
+            self.o_addr.next = self.addr[0].q.val();
+            self.o_cta.next = self.cta[0].q.val();
+            self.o_warp.next = self.warp[0].q.val();
+        }
     }
 }
 
@@ -1170,6 +1197,7 @@ pub struct CapsPrefetcherRtl<
     pf_push: Signal<Local, Bit>,
 
     _ncta: usize,
+    _ncta1: usize,
     _m: usize,
     _lanes: usize,
 }
@@ -1199,7 +1227,10 @@ impl<
         assert_eq!(RD as u32, clog2(p.DIST_ENTRIES), "clog2(DIST_ENTRIES)");
         assert_eq!(CW as u64, p.CNT_W, "CNT_W");
         assert!(p.N_CTA >= 2 && p.N_CTA <= 1 << C, "N_CTA");
-        assert!(p.MAX_ADDRS >= 1 && p.MAX_ADDRS as usize <= LANES, "MAX_ADDRS");
+        assert!(
+            p.MAX_ADDRS >= 1 && p.MAX_ADDRS as usize <= LANES,
+            "MAX_ADDRS"
+        );
         assert!(
             p.MISPRED_THRESHOLD >= 1 && p.MISPRED_THRESHOLD <= ports::mask(CW as u32),
             "MISPRED_THRESHOLD"
@@ -1306,6 +1337,7 @@ impl<
             g_end: Default::default(),
             pf_push: Default::default(),
             _ncta: ncta,
+            _ncta1: ncta + 1,
             _m: m,
             _lanes: LANES,
         }
@@ -1430,8 +1462,8 @@ impl<
         for s in 0..self._ncta {
             self.slots[s].clock.next = self.clock.val();
             self.slots[s].reset.next = self.reset.val();
-            self.slots[s].clear.next = self.cta_launch_valid.val()
-                & (self.slot_c[s].val() == self.cta_launch_slot.val());
+            self.slots[s].clear.next =
+                self.cta_launch_valid.val() & (self.slot_c[s].val() == self.cta_launch_slot.val());
             self.slots[s].alloc.next = self.r1.val() & self.sel_l[s].val();
             self.slots[s].touch.next = self.r2.val() & self.sel_l[s].val();
             self.slots[s].inval.next = self.r4_inval.val() & self.sel_l[s].val();
@@ -1473,18 +1505,18 @@ impl<
             self.cand[s].next = (self.slot_c[s].val() != self.j_cta.q.val())
                 & self.slots[s].gh_hit.val()
                 & (self.slots[s].gh_lead.val() != self.j_warp.q.val())
-                & ((self.slot_cp[s].val() > self.posa.q.val())
-                    | ((self.slot_cp[s].val() == self.posa.q.val())
-                        & (self.kk.q.val() < self.slots[s].gh_n.val())));
+                & (self.posa.q.val() <= self.slot_cp[s].val())
+                & ((self.posa.q.val() != self.slot_cp[s].val())
+                    | (self.kk.q.val() < self.slots[s].gh_n.val()));
             if self.j_kind.q.val() {
                 self.gsel[s].next = self.slot_c[s].val() == self.j_cta.q.val();
             } else {
                 self.gsel[s].next = self.cand[s].val() & !self.cand_below[s].val();
             }
             self.cand_below[s + 1].next = self.cand_below[s].val() | self.cand[s].val();
-            if self.cand[s].val() {
-                self.found_a.next = true;
-            }
+        }
+        for t in self._ncta..self._ncta1 {
+            self.found_a.next = self.cand_below[t].val();
         }
         self.s_hit.next = false;
         self.s_lead.next = self.wi_zero.val();
@@ -1511,9 +1543,8 @@ impl<
         } else {
             self.wb.next = self.posb.q.val();
         }
-        self.b_end.next = !self.s_hit.val()
-            | !self.dtab.gh_hit.val()
-            | (self.wb.val() >= self.zx_cfg.wide.val());
+        self.b_end.next =
+            !self.s_hit.val() | !self.dtab.gh_hit.val() | (self.wb.val() >= self.zx_cfg.wide.val());
         self.b_skip.next = self.kk.q.val() >= self.s_n.val();
         // The address k* of the prefetch and the one after it.
         if self.j_kind.q.val() | (self.s_cp.val() == self.posa.q.val()) {
@@ -1661,5 +1692,278 @@ impl<
         out[1] = self.pf_addr.val().to_u64();
         out[2] = self.pf_cta.val().to_u64();
         out[3] = self.pf_warp.val().to_u64();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RtlUnit;
+    use ports::caps::{CapsIn, CapsOut, CapsPrefetcher};
+    use ports::{Params, UnitSpec};
+
+    /// Drives a built unit cycle by cycle as `cosim` does.
+    struct Drv {
+        p: CapsParams,
+        u: Box<dyn RtlUnit>,
+    }
+
+    impl Drv {
+        fn new(p: &CapsParams) -> Self {
+            p.validate().unwrap();
+            let mut u = crate::registry::build_caps(p).unwrap();
+            u.set_clock(false);
+            assert!(u.settle());
+            Drv { p: p.clone(), u }
+        }
+
+        /// Apply `i`, sample the outputs, clock a rising edge.
+        fn cycle(&mut self, i: &CapsIn) -> CapsOut {
+            let v = CapsPrefetcher::in_values(&self.p, i);
+            self.u.set_clock(false);
+            self.u.set_inputs(&v);
+            assert!(self.u.settle(), "did not settle");
+            let mut o = vec![0; 4];
+            self.u.outputs(&mut o);
+            self.u.set_clock(true);
+            assert!(self.u.settle(), "did not settle");
+            CapsPrefetcher::out_from_values(&self.p, &o)
+        }
+    }
+
+    const PC: u64 = 0x0000_0a40;
+    const BASES: [u64; 3] = [0x1000_0000, 0x2345_6700, 0x0abc_0000];
+
+    fn load(cta: u64, warp: u64) -> CapsIn {
+        CapsIn {
+            cfg_warps_per_cta: 3,
+            pf_ready: true,
+            ld_valid: true,
+            ld_pc: PC,
+            ld_cta: cta,
+            ld_warp: warp,
+            ld_count: 1,
+            ld_addr: [BASES[cta as usize] + 0x100 * warp, 0, 0, 0],
+            ..Default::default()
+        }
+    }
+
+    /// Run `loads` (cycle, cta, warp) after a reset in cycle 0 with
+    /// `pf_ready = 1`; every prefetch as (cycle seen, addr, cta, warp).
+    fn run(p: &CapsParams, loads: &[(u64, u64, u64)], cycles: u64) -> Vec<(u64, u64, u64, u64)> {
+        let mut d = Drv::new(p);
+        let mut out = Vec::new();
+        for t in 0..cycles {
+            let mut i = CapsIn {
+                cfg_warps_per_cta: 3,
+                pf_ready: true,
+                reset: t == 0,
+                ..Default::default()
+            };
+            if let Some(&(_, c, w)) = loads.iter().find(|l| l.0 == t) {
+                i = load(c, w);
+            }
+            let o = d.cycle(&i);
+            if o.pf_valid {
+                out.push((t, o.pf_addr, o.pf_cta, o.pf_warp));
+            } else {
+                assert_eq!((o.pf_addr, o.pf_cta, o.pf_warp), (0, 0, 0), "cycle {t}");
+            }
+        }
+        out
+    }
+
+    fn pf(t: u64, cta: u64, warp: u64) -> (u64, u64, u64, u64) {
+        (t, BASES[cta as usize] + 0x100 * warp, cta, warp)
+    }
+
+    #[test]
+    fn figure9a_spaced() {
+        let p = CapsParams::default();
+        // A0, B0, C0, then A1 at edge 10 and A2 at edge 20.
+        let got = run(
+            &p,
+            &[(2, 0, 0), (3, 1, 0), (4, 2, 0), (10, 0, 1), (20, 0, 2)],
+            40,
+        );
+        // First prefetch during the cycle after edge t+2.
+        let want = vec![pf(13, 1, 1), pf(14, 2, 1), pf(23, 1, 2), pf(24, 2, 2)];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn figure9a_back_to_back() {
+        let p = CapsParams::default();
+        let got = run(
+            &p,
+            &[(2, 0, 0), (3, 1, 0), (4, 2, 0), (5, 0, 1), (6, 0, 2)],
+            30,
+        );
+        // Job A1: taken at 6, B1 pushed at 7, C1 at 8, ends at 9; job A2
+        // taken at 10, B2 at 11, C2 at 12.
+        let want = vec![pf(8, 1, 1), pf(9, 2, 1), pf(12, 1, 2), pf(13, 2, 2)];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn figure9b_spaced() {
+        let p = CapsParams::default();
+        let got = run(&p, &[(2, 0, 0), (10, 0, 1), (20, 1, 0), (30, 2, 0)], 45);
+        // A1 trains, prefetches nothing; B0 -> B1, B2; C0 -> C1, C2.
+        let want = vec![pf(23, 1, 1), pf(24, 1, 2), pf(33, 2, 1), pf(34, 2, 2)];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn figure9b_back_to_back_sees_later_ctas() {
+        // Contract, further choice 6: job A of A1 runs after B0 and C0
+        // registered their bases.
+        let p = CapsParams::default();
+        let got = run(&p, &[(2, 0, 0), (3, 0, 1), (4, 1, 0), (5, 2, 0)], 30);
+        let want = vec![
+            pf(6, 1, 1),
+            pf(7, 2, 1),
+            pf(10, 1, 1),
+            pf(11, 1, 2),
+            pf(14, 2, 1),
+            pf(15, 2, 2),
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn small_configuration_runs_figure9a() {
+        let p = CapsParams {
+            N_CTA: 2,
+            PERCTA_ENTRIES: 2,
+            DIST_ENTRIES: 1,
+            MAX_ADDRS: 2,
+            JOBQ_DEPTH: 1,
+            PFQ_DEPTH: 1,
+            ..Default::default()
+        };
+        // Two CTAs: A0, B0, A1, A2 spaced, then A1', A2' back to back:
+        // with one job slot, the job of A2' is dropped while A1''s job
+        // is still queued (A1's job is taken only at edge 31).
+        let got = run(
+            &p,
+            &[
+                (2, 0, 0),
+                (3, 1, 0),
+                (10, 0, 1),
+                (20, 0, 2),
+                (30, 0, 1),
+                (31, 0, 2),
+            ],
+            45,
+        );
+        let want = vec![pf(13, 1, 1), pf(23, 1, 2), pf(33, 1, 1)];
+        assert_eq!(got, want);
+    }
+
+    fn tool(name: &str) -> bool {
+        std::process::Command::new(name)
+            .arg(if name == "yosys" { "-V" } else { "--version" })
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    }
+
+    fn emit_to_dir(p: &CapsParams, tag: &str) -> std::path::PathBuf {
+        let mut u = crate::registry::build_caps(p).unwrap();
+        let v = u.verilog(&[format!("test {tag}")]).unwrap();
+        assert!(!v.contains('$'), "identifier with `$`");
+        for k in 0..p.MAX_ADDRS {
+            assert!(v.contains(&format!(" ld_addr{k};")), "port ld_addr{k}");
+        }
+        assert!(!v.contains("ld_addr__"));
+        let dir = std::env::temp_dir().join(format!("caps_rtl_{}_{tag}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("caps_prefetcher.v"), v).unwrap();
+        dir
+    }
+
+    fn lint(p: &CapsParams, tag: &str) {
+        if !tool("verilator") {
+            eprintln!("verilator not found: lint skipped");
+            return;
+        }
+        let dir = emit_to_dir(p, tag);
+        let out = std::process::Command::new("verilator")
+            .current_dir(&dir)
+            .args([
+                "--lint-only",
+                "-Wall",
+                "-Wno-UNOPTFLAT",
+                "-Wno-DECLFILENAME",
+                "--top-module",
+                "caps_prefetcher",
+                "caps_prefetcher.v",
+            ])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && !err.contains("%Warning"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Writes the Verilog of a few configurations to `$CAPS_DUMP/<tag>/`.
+    #[test]
+    #[ignore]
+    fn dump_verilog() {
+        let Some(root) = std::env::var_os("CAPS_DUMP") else {
+            return;
+        };
+        for (tag, p) in [
+            ("paper", CapsParams::default()),
+            (
+                "small",
+                CapsParams {
+                    N_CTA: 2,
+                    PERCTA_ENTRIES: 2,
+                    DIST_ENTRIES: 1,
+                    MAX_ADDRS: 1,
+                    JOBQ_DEPTH: 1,
+                    PFQ_DEPTH: 1,
+                    ..Default::default()
+                },
+            ),
+            (
+                "n16",
+                CapsParams {
+                    N_CTA: 16,
+                    ..Default::default()
+                },
+            ),
+        ] {
+            let t0 = std::time::Instant::now();
+            let mut u = crate::registry::build_caps(&p).unwrap();
+            let v = u.verilog(&[format!("dump {tag}")]).unwrap();
+            eprintln!("{tag}: emitted in {:?}", t0.elapsed());
+            let dir = std::path::Path::new(&root).join(tag);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("caps_prefetcher.v"), v).unwrap();
+        }
+    }
+
+    #[test]
+    fn verilog_lints_clean_paper() {
+        lint(&CapsParams::default(), "paper");
+    }
+
+    #[test]
+    fn verilog_lints_clean_small() {
+        lint(
+            &CapsParams {
+                N_CTA: 2,
+                PERCTA_ENTRIES: 2,
+                DIST_ENTRIES: 1,
+                MAX_ADDRS: 1,
+                JOBQ_DEPTH: 1,
+                PFQ_DEPTH: 1,
+                ..Default::default()
+            },
+            "small",
+        );
     }
 }

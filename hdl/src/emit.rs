@@ -250,7 +250,10 @@ mod tests {
 
     #[test]
     fn word_replacement_respects_boundaries() {
-        assert_eq!(replace_word("top$a top topx (top)", "top", "u"), "top$a u topx (u)");
+        assert_eq!(
+            replace_word("top$a top topx (top)", "top", "u"),
+            "top$a u topx (u)"
+        );
     }
 
     #[test]
@@ -270,7 +273,11 @@ endmodule // top$a$1
         let v = finish_verilog("u", raw, &[]);
         assert!(v.contains("module u(clock);"), "{v}");
         assert!(v.contains("module u__a(clock);"), "{v}");
-        assert_eq!(v.lines().filter(|l| l.starts_with("module ")).count(), 2, "{v}");
+        assert_eq!(
+            v.lines().filter(|l| l.starts_with("module ")).count(),
+            2,
+            "{v}"
+        );
         assert!(v.contains("u__a a__0("), "{v}");
         assert!(!v.contains('$'), "{v}");
     }

@@ -11,6 +11,7 @@
 use rust_hdl::prelude::*;
 
 pub mod ba_tag_array;
+pub mod caps_prefetcher;
 pub mod emit;
 pub mod reg;
 pub mod registry;

@@ -106,3 +106,61 @@ mod tests {
         assert!(e.contains(BA_SUPPORTED), "{e}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// caps_prefetcher
+
+use ports::caps::CapsParams;
+use ports::clog2;
+
+use crate::caps_prefetcher::CapsPrefetcherRtl;
+
+/// Width-determining parameters of `caps_prefetcher` that are compiled in.
+/// Its widths follow from `ADDR_W`, `PC_W`, `WARP_IDX_W`, `clog2(N_CTA)`,
+/// `clog2(PERCTA_ENTRIES)`, `clog2(DIST_ENTRIES)` and `CNT_W`; `MAX_ADDRS`,
+/// `MISPRED_THRESHOLD`, `JOBQ_DEPTH` and `PFQ_DEPTH` are free.
+pub const CAPS_SUPPORTED: &str = "ADDR_W = 32, PC_W = 32, WARP_IDX_W = 6, CNT_W in 4..=8, and \
+     (N_CTA, PERCTA_ENTRIES, DIST_ENTRIES) in {(8, 3..=4, 3..=4) (the paper's), \
+     (2, 1..=2, 1..=2), (16, 3..=4, 3..=4)}";
+
+macro_rules! caps_table {
+    ($p:expr, $( ($c:literal, $rp:literal, $rd:literal, $cw:literal) ),* $(,)?) => {{
+        let p: &CapsParams = $p;
+        let key = (
+            p.ADDR_W,
+            p.PC_W,
+            p.WARP_IDX_W,
+            p.cta_bits(),
+            clog2(p.PERCTA_ENTRIES),
+            clog2(p.DIST_ENTRIES),
+            p.CNT_W,
+        );
+        match key {
+            $( (32, 32, 6, $c, $rp, $rd, $cw) => Some(Box::new(
+                CapsPrefetcherRtl::<32, 32, 6, 7, $c, { $c + 1 }, $rp, $rd, $cw>::new(p),
+            ) as Box<dyn RtlUnit>), )*
+            _ => None,
+        }
+    }};
+}
+
+/// Build `caps_prefetcher` for `p` (which must be valid).
+pub fn build_caps(p: &CapsParams) -> Result<Box<dyn RtlUnit>, Unsupported> {
+    debug_assert!(p.validate().is_ok());
+    // (clog2(N_CTA), clog2(PERCTA_ENTRIES), clog2(DIST_ENTRIES), CNT_W)
+    #[rustfmt::skip]
+    let unit = caps_table!(p,
+        (3, 2, 2, 8),
+        (1, 1, 1, 8),
+        (4, 2, 2, 8),
+    );
+    unit.ok_or_else(|| Unsupported {
+        unit: "caps_prefetcher",
+        given: format!(
+            "ADDR_W = {}, PC_W = {}, WARP_IDX_W = {}, N_CTA = {}, PERCTA_ENTRIES = {}, \
+             DIST_ENTRIES = {}, CNT_W = {}",
+            p.ADDR_W, p.PC_W, p.WARP_IDX_W, p.N_CTA, p.PERCTA_ENTRIES, p.DIST_ENTRIES, p.CNT_W
+        ),
+        supported: CAPS_SUPPORTED.into(),
+    })
+}

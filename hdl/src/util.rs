@@ -27,10 +27,7 @@ impl<const N: usize, const M: usize> Logic for ZeroExt<N, M> {
         if M == N {
             Verilog::Custom("always @(*) wide = narrow;".into())
         } else {
-            Verilog::Custom(format!(
-                "always @(*) wide = {{{}'d0, narrow}};",
-                M - N
-            ))
+            Verilog::Custom(format!("always @(*) wide = {{{}'d0, narrow}};", M - N))
         }
     }
 }

@@ -100,10 +100,12 @@ impl ConfigFile {
         let label = path
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("<inline>"));
-        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| ConfigError::File {
-            path: label.clone(),
-            message: e.to_string(),
-        })?;
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| ConfigError::File {
+                path: label.clone(),
+                message: e.to_string(),
+            })?;
         for (k, v) in &table {
             if !KNOWN_UNITS.contains(&k.as_str()) {
                 return Err(ConfigError::File {

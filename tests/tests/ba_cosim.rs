@@ -1,32 +1,294 @@
-//! `ba_tag_array`: RTL against the golden model, both back-ends.
+//! `ba_tag_array`: RTL against the golden model on both back-ends, the spec
+//! scenario against the spec's own outcomes, property tests that shrink,
+//! and a deliberately broken golden model that the framework must catch.
 
-use cosim::{cosim_random, BackendKind, RunOptions};
-use ports::ba::{BaParams, BaTagArray};
+use cosim::ba::spec_scenario;
+use cosim::stimulus::{Sequence, Stimulus};
+use cosim::{backend_factory, cosim_random, run_lockstep, BackendKind, RunOptions};
+use ports::ba::{outcome, BaIn, BaOut, BaParams, BaTagArray};
+use ports::UnitSpec;
+use proptest::prelude::*;
+use sim_model::ba::BaModel;
+use sim_model::GoldenModel;
+
+fn verilator() -> bool {
+    let ok = cosim::verilator::verilator_available();
+    if !ok {
+        if std::env::var_os("WARPGEN_REQUIRE_EDA_TOOLS").is_some() {
+            panic!("verilator is required (WARPGEN_REQUIRE_EDA_TOOLS is set)");
+        }
+        eprintln!("SKIPPED: verilator not installed");
+    }
+    ok
+}
 
 fn run(kind: BackendKind, p: &BaParams, seed: u64, cycles: u64) {
     let opts = RunOptions {
         cycles,
-        config_label: format!("{:?}", p),
+        config_label: gen::units::label(p),
         ..Default::default()
     };
     match cosim_random::<BaTagArray>(kind, p, seed, &opts).expect("backend builds") {
-        Ok(s) => eprintln!(
-            "{} {} cycles in {:?} ({:.0} cycles/s)",
-            s.backend,
-            s.cycles,
-            s.elapsed,
-            s.cycles_per_second()
-        ),
+        Ok(s) => {
+            assert_eq!(s.cycles, cycles);
+            eprintln!(
+                "{} {}: {} cycles, {:.0} cycles/s",
+                s.backend,
+                gen::units::label(p),
+                s.cycles,
+                s.cycles_per_second()
+            );
+        }
         Err(m) => panic!("{m}"),
     }
 }
 
+/// The configurations of the issue: paper, 32 x 4, 1 x 2; each with the
+/// bypass-aware policy on and off.
+fn configs() -> Vec<BaParams> {
+    let mut v = Vec::new();
+    for (sets, ways) in [(16, 8), (32, 4), (1, 2)] {
+        for ba in [1, 0] {
+            v.push(BaParams {
+                SETS: sets,
+                WAYS: ways,
+                BA_ENABLE: ba,
+                ..Default::default()
+            });
+        }
+    }
+    v
+}
+
+const CYCLES: u64 = 100_000;
+
 #[test]
-fn paper_config_rusthdl_quick() {
-    run(BackendKind::RustHdl, &BaParams::default(), 1, 5_000);
+fn verilator_agrees_with_golden_on_all_configs() {
+    if !verilator() {
+        return;
+    }
+    for (i, p) in configs().iter().enumerate() {
+        run(BackendKind::Verilator, p, 100 + i as u64, CYCLES);
+    }
 }
 
 #[test]
-fn paper_config_verilator_quick() {
-    run(BackendKind::Verilator, &BaParams::default(), 1, 100_000);
+fn rusthdl_agrees_with_golden_paper_config() {
+    run(BackendKind::RustHdl, &configs()[0], 200, CYCLES);
+}
+
+#[test]
+fn rusthdl_agrees_with_golden_paper_config_lru() {
+    run(BackendKind::RustHdl, &configs()[1], 201, CYCLES);
+}
+
+#[test]
+fn rusthdl_agrees_with_golden_32x4() {
+    run(BackendKind::RustHdl, &configs()[2], 202, CYCLES);
+    run(BackendKind::RustHdl, &configs()[3], 203, CYCLES);
+}
+
+#[test]
+fn rusthdl_agrees_with_golden_1x2() {
+    run(BackendKind::RustHdl, &configs()[4], 204, CYCLES);
+    run(BackendKind::RustHdl, &configs()[5], 205, CYCLES);
+}
+
+/// Run the spec scenario on an RTL back-end and check every response
+/// against the outcomes the spec lists (not against the golden model).
+fn scenario_on(kind: BackendKind) {
+    let (p, seq, [a, b, _c, _d]) = spec_scenario();
+    let factory = backend_factory::<BaTagArray>(kind, &p, Some(3), None).unwrap();
+    let mut rtl = factory().unwrap();
+    let mut outs = Vec::new();
+    let mut o = vec![0u64; 5];
+    for inp in &seq {
+        rtl.cycle(&BaTagArray::in_values(&p, inp), &mut o);
+        outs.push(BaTagArray::out_from_values(&p, &o));
+    }
+    // Responses appear one cycle after each request (requests start at cycle 2).
+    let got: Vec<(u64, bool, u64)> = outs[3..10]
+        .iter()
+        .map(|r| {
+            assert!(r.rsp_valid);
+            (r.rsp_outcome, r.rsp_evict_valid, r.rsp_evict_addr)
+        })
+        .collect();
+    use outcome::*;
+    assert_eq!(
+        got,
+        vec![
+            (MISS, false, 0),
+            (MISS, false, 0),
+            (HIT, false, 0),
+            (BYPASS, true, b),
+            (PSEUDO_HIT, false, 0),
+            (BYPASS, true, a),
+            (HIT, false, 0),
+        ],
+        "{} back-end",
+        kind.name()
+    );
+}
+
+#[test]
+fn spec_scenario_rusthdl() {
+    scenario_on(BackendKind::RustHdl);
+}
+
+#[test]
+fn spec_scenario_verilator() {
+    if verilator() {
+        scenario_on(BackendKind::Verilator);
+    }
+}
+
+/// A golden model with a planted bug: a HIT whose way is 1 is reported as
+/// way 0. The framework must stop at the first such response.
+struct BrokenBa(BaModel);
+
+impl GoldenModel<BaTagArray> for BrokenBa {
+    fn new(p: &BaParams) -> Self {
+        BrokenBa(BaModel::new(p))
+    }
+    fn outputs(&self) -> BaOut {
+        let mut o = self.0.outputs();
+        if o.rsp_valid && o.rsp_outcome == outcome::HIT && o.rsp_way == 1 {
+            o.rsp_way = 0;
+        }
+        o
+    }
+    fn step(&mut self, i: &BaIn) {
+        self.0.step(i)
+    }
+}
+
+fn broken_model_is_caught(kind: BackendKind) {
+    let (p, mut seq, [a, b, ..]) = spec_scenario();
+    // After the scenario's A, B fills: B sits in way 1; hitting it trips the bug.
+    seq.truncate(4); // reset, reset, A, B
+    seq.push(cosim::ba::load(b));
+    seq.push(cosim::ba::load(a));
+    seq.push(BaIn::default());
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("fail.vcd");
+    let factory = backend_factory::<BaTagArray>(kind, &p, Some(5), None).unwrap();
+    let mut stim = Sequence::<BaTagArray>::new("planted bug", seq);
+    let opts = RunOptions {
+        cycles: 7,
+        vcd_on_mismatch: Some(vcd.clone()),
+        ..Default::default()
+    };
+    let m = run_lockstep::<BaTagArray, BrokenBa>(&p, factory.as_ref(), &mut stim, &opts)
+        .unwrap()
+        .expect_err("the planted bug must be caught");
+    assert_eq!(m.cycle, 5, "{m}");
+    assert_eq!(m.diffs.len(), 1, "{m}");
+    assert_eq!(m.diffs[0].port, "rsp_way");
+    assert_eq!((m.diffs[0].expected, m.diffs[0].actual), (0, 1));
+    let text = m.to_string();
+    assert!(
+        text.contains("cycle 5") && text.contains("planted bug"),
+        "{text}"
+    );
+    assert!(!m.recent_inputs.is_empty());
+    let wave = std::fs::read_to_string(&vcd).expect("VCD written");
+    assert!(wave.contains("$scope module golden $end"), "golden scope");
+    assert!(wave.contains("rsp_way"));
+    assert!(wave.contains("#50\n"), "timestamps up to the failing cycle");
+}
+
+#[test]
+fn broken_golden_model_is_caught_rusthdl() {
+    broken_model_is_caught(BackendKind::RustHdl);
+}
+
+#[test]
+fn broken_golden_model_is_caught_verilator() {
+    if verilator() {
+        broken_model_is_caught(BackendKind::Verilator);
+    }
+}
+
+/// One abstract request: which of a few tags, which of two sets, load or
+/// store, or a flush.
+#[derive(Clone, Debug)]
+enum Op {
+    Load(u64, u64),
+    Store(u64, u64),
+    Flush,
+    Idle,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (0u64..5, 0u64..2).prop_map(|(t, s)| Op::Load(t, s)),
+        2 => (0u64..5, 0u64..2).prop_map(|(t, s)| Op::Store(t, s)),
+        1 => Just(Op::Flush),
+        1 => Just(Op::Idle),
+    ]
+}
+
+fn to_inputs(p: &BaParams, ops: &[Op]) -> Vec<BaIn> {
+    let addr = |t: u64, s: u64| (t * p.SETS + s) * p.LINE_BYTES;
+    let mut v = vec![
+        BaIn {
+            reset: true,
+            ..Default::default()
+        };
+        2
+    ];
+    for o in ops {
+        v.push(match *o {
+            Op::Load(t, s) => cosim::ba::load(addr(t, s)),
+            Op::Store(t, s) => BaIn {
+                req_write: true,
+                ..cosim::ba::load(addr(t, s))
+            },
+            Op::Flush => BaIn {
+                flush: true,
+                ..Default::default()
+            },
+            Op::Idle => BaIn::default(),
+        });
+    }
+    v.push(BaIn::default());
+    v
+}
+
+fn prop_run(kind: BackendKind, ba: u64, ops: &[Op]) -> Result<(), TestCaseError> {
+    let p = BaParams {
+        SETS: 2,
+        WAYS: 2,
+        BA_ENABLE: ba,
+        ..Default::default()
+    };
+    let seq = to_inputs(&p, ops);
+    let n = seq.len() as u64;
+    let factory = backend_factory::<BaTagArray>(kind, &p, Some(9), None).unwrap();
+    let mut stim = Sequence::<BaTagArray>::new("proptest", seq);
+    let opts = RunOptions {
+        cycles: n,
+        ..Default::default()
+    };
+    let r = run_lockstep::<BaTagArray, BaModel>(&p, factory.as_ref(), &mut stim, &opts).unwrap();
+    prop_assert!(r.is_ok(), "{}", r.err().unwrap());
+    let _ = stim.describe();
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn rusthdl_matches_golden_on_any_short_sequence(ba in 0u64..2, ops in prop::collection::vec(op(), 1..60)) {
+        prop_run(BackendKind::RustHdl, ba, &ops)?;
+    }
+
+    #[test]
+    fn verilator_matches_golden_on_any_short_sequence(ba in 0u64..2, ops in prop::collection::vec(op(), 1..200)) {
+        if cosim::verilator::verilator_available() {
+            prop_run(BackendKind::Verilator, ba, &ops)?;
+        }
+    }
 }
