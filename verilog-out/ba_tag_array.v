@@ -511,7 +511,6 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         set_idx = req_addr[(off_amt)+:(4)] & set_mask;
         req_tag = req_addr[(tag_amt)+:(21)];
         unused_addr_bits = |req_addr;
-        zext_tag__narrow = m_evict_tag;
         zext_set__narrow = set_idx;
         m_outcome = code_zero;
         m_way = way_zero;
@@ -725,6 +724,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
             m_evict_valid = sets__15__o_evict_valid;
             m_evict_tag = sets__15__o_evict_tag;
         end
+        zext_tag__narrow = m_evict_tag;
         r_valid__d = req_valid;
         r_outcome__d = code_zero;
         r_way__d = way_zero;
@@ -1940,203 +1940,203 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
             vcand__7 = ev__7;
         end
         is_victim__0 = vcand__0;
-        if ((0 != 0) & vcand__0 & ~(rank__0__q < rank__0__q)) begin
+        if ((0 != 0) & vcand__0 & (rank__0__q >= rank__0__q)) begin
             is_victim__0 = 1'b0;
         end
-        if ((1 != 0) & vcand__1 & ~(rank__1__q < rank__0__q)) begin
+        if ((1 != 0) & vcand__1 & (rank__1__q >= rank__0__q)) begin
             is_victim__0 = 1'b0;
         end
-        if ((2 != 0) & vcand__2 & ~(rank__2__q < rank__0__q)) begin
+        if ((2 != 0) & vcand__2 & (rank__2__q >= rank__0__q)) begin
             is_victim__0 = 1'b0;
         end
-        if ((3 != 0) & vcand__3 & ~(rank__3__q < rank__0__q)) begin
+        if ((3 != 0) & vcand__3 & (rank__3__q >= rank__0__q)) begin
             is_victim__0 = 1'b0;
         end
-        if ((4 != 0) & vcand__4 & ~(rank__4__q < rank__0__q)) begin
+        if ((4 != 0) & vcand__4 & (rank__4__q >= rank__0__q)) begin
             is_victim__0 = 1'b0;
         end
-        if ((5 != 0) & vcand__5 & ~(rank__5__q < rank__0__q)) begin
+        if ((5 != 0) & vcand__5 & (rank__5__q >= rank__0__q)) begin
             is_victim__0 = 1'b0;
         end
-        if ((6 != 0) & vcand__6 & ~(rank__6__q < rank__0__q)) begin
+        if ((6 != 0) & vcand__6 & (rank__6__q >= rank__0__q)) begin
             is_victim__0 = 1'b0;
         end
-        if ((7 != 0) & vcand__7 & ~(rank__7__q < rank__0__q)) begin
+        if ((7 != 0) & vcand__7 & (rank__7__q >= rank__0__q)) begin
             is_victim__0 = 1'b0;
         end
         is_victim__1 = vcand__1;
-        if ((0 != 1) & vcand__0 & ~(rank__0__q < rank__1__q)) begin
+        if ((0 != 1) & vcand__0 & (rank__0__q >= rank__1__q)) begin
             is_victim__1 = 1'b0;
         end
-        if ((1 != 1) & vcand__1 & ~(rank__1__q < rank__1__q)) begin
+        if ((1 != 1) & vcand__1 & (rank__1__q >= rank__1__q)) begin
             is_victim__1 = 1'b0;
         end
-        if ((2 != 1) & vcand__2 & ~(rank__2__q < rank__1__q)) begin
+        if ((2 != 1) & vcand__2 & (rank__2__q >= rank__1__q)) begin
             is_victim__1 = 1'b0;
         end
-        if ((3 != 1) & vcand__3 & ~(rank__3__q < rank__1__q)) begin
+        if ((3 != 1) & vcand__3 & (rank__3__q >= rank__1__q)) begin
             is_victim__1 = 1'b0;
         end
-        if ((4 != 1) & vcand__4 & ~(rank__4__q < rank__1__q)) begin
+        if ((4 != 1) & vcand__4 & (rank__4__q >= rank__1__q)) begin
             is_victim__1 = 1'b0;
         end
-        if ((5 != 1) & vcand__5 & ~(rank__5__q < rank__1__q)) begin
+        if ((5 != 1) & vcand__5 & (rank__5__q >= rank__1__q)) begin
             is_victim__1 = 1'b0;
         end
-        if ((6 != 1) & vcand__6 & ~(rank__6__q < rank__1__q)) begin
+        if ((6 != 1) & vcand__6 & (rank__6__q >= rank__1__q)) begin
             is_victim__1 = 1'b0;
         end
-        if ((7 != 1) & vcand__7 & ~(rank__7__q < rank__1__q)) begin
+        if ((7 != 1) & vcand__7 & (rank__7__q >= rank__1__q)) begin
             is_victim__1 = 1'b0;
         end
         is_victim__2 = vcand__2;
-        if ((0 != 2) & vcand__0 & ~(rank__0__q < rank__2__q)) begin
+        if ((0 != 2) & vcand__0 & (rank__0__q >= rank__2__q)) begin
             is_victim__2 = 1'b0;
         end
-        if ((1 != 2) & vcand__1 & ~(rank__1__q < rank__2__q)) begin
+        if ((1 != 2) & vcand__1 & (rank__1__q >= rank__2__q)) begin
             is_victim__2 = 1'b0;
         end
-        if ((2 != 2) & vcand__2 & ~(rank__2__q < rank__2__q)) begin
+        if ((2 != 2) & vcand__2 & (rank__2__q >= rank__2__q)) begin
             is_victim__2 = 1'b0;
         end
-        if ((3 != 2) & vcand__3 & ~(rank__3__q < rank__2__q)) begin
+        if ((3 != 2) & vcand__3 & (rank__3__q >= rank__2__q)) begin
             is_victim__2 = 1'b0;
         end
-        if ((4 != 2) & vcand__4 & ~(rank__4__q < rank__2__q)) begin
+        if ((4 != 2) & vcand__4 & (rank__4__q >= rank__2__q)) begin
             is_victim__2 = 1'b0;
         end
-        if ((5 != 2) & vcand__5 & ~(rank__5__q < rank__2__q)) begin
+        if ((5 != 2) & vcand__5 & (rank__5__q >= rank__2__q)) begin
             is_victim__2 = 1'b0;
         end
-        if ((6 != 2) & vcand__6 & ~(rank__6__q < rank__2__q)) begin
+        if ((6 != 2) & vcand__6 & (rank__6__q >= rank__2__q)) begin
             is_victim__2 = 1'b0;
         end
-        if ((7 != 2) & vcand__7 & ~(rank__7__q < rank__2__q)) begin
+        if ((7 != 2) & vcand__7 & (rank__7__q >= rank__2__q)) begin
             is_victim__2 = 1'b0;
         end
         is_victim__3 = vcand__3;
-        if ((0 != 3) & vcand__0 & ~(rank__0__q < rank__3__q)) begin
+        if ((0 != 3) & vcand__0 & (rank__0__q >= rank__3__q)) begin
             is_victim__3 = 1'b0;
         end
-        if ((1 != 3) & vcand__1 & ~(rank__1__q < rank__3__q)) begin
+        if ((1 != 3) & vcand__1 & (rank__1__q >= rank__3__q)) begin
             is_victim__3 = 1'b0;
         end
-        if ((2 != 3) & vcand__2 & ~(rank__2__q < rank__3__q)) begin
+        if ((2 != 3) & vcand__2 & (rank__2__q >= rank__3__q)) begin
             is_victim__3 = 1'b0;
         end
-        if ((3 != 3) & vcand__3 & ~(rank__3__q < rank__3__q)) begin
+        if ((3 != 3) & vcand__3 & (rank__3__q >= rank__3__q)) begin
             is_victim__3 = 1'b0;
         end
-        if ((4 != 3) & vcand__4 & ~(rank__4__q < rank__3__q)) begin
+        if ((4 != 3) & vcand__4 & (rank__4__q >= rank__3__q)) begin
             is_victim__3 = 1'b0;
         end
-        if ((5 != 3) & vcand__5 & ~(rank__5__q < rank__3__q)) begin
+        if ((5 != 3) & vcand__5 & (rank__5__q >= rank__3__q)) begin
             is_victim__3 = 1'b0;
         end
-        if ((6 != 3) & vcand__6 & ~(rank__6__q < rank__3__q)) begin
+        if ((6 != 3) & vcand__6 & (rank__6__q >= rank__3__q)) begin
             is_victim__3 = 1'b0;
         end
-        if ((7 != 3) & vcand__7 & ~(rank__7__q < rank__3__q)) begin
+        if ((7 != 3) & vcand__7 & (rank__7__q >= rank__3__q)) begin
             is_victim__3 = 1'b0;
         end
         is_victim__4 = vcand__4;
-        if ((0 != 4) & vcand__0 & ~(rank__0__q < rank__4__q)) begin
+        if ((0 != 4) & vcand__0 & (rank__0__q >= rank__4__q)) begin
             is_victim__4 = 1'b0;
         end
-        if ((1 != 4) & vcand__1 & ~(rank__1__q < rank__4__q)) begin
+        if ((1 != 4) & vcand__1 & (rank__1__q >= rank__4__q)) begin
             is_victim__4 = 1'b0;
         end
-        if ((2 != 4) & vcand__2 & ~(rank__2__q < rank__4__q)) begin
+        if ((2 != 4) & vcand__2 & (rank__2__q >= rank__4__q)) begin
             is_victim__4 = 1'b0;
         end
-        if ((3 != 4) & vcand__3 & ~(rank__3__q < rank__4__q)) begin
+        if ((3 != 4) & vcand__3 & (rank__3__q >= rank__4__q)) begin
             is_victim__4 = 1'b0;
         end
-        if ((4 != 4) & vcand__4 & ~(rank__4__q < rank__4__q)) begin
+        if ((4 != 4) & vcand__4 & (rank__4__q >= rank__4__q)) begin
             is_victim__4 = 1'b0;
         end
-        if ((5 != 4) & vcand__5 & ~(rank__5__q < rank__4__q)) begin
+        if ((5 != 4) & vcand__5 & (rank__5__q >= rank__4__q)) begin
             is_victim__4 = 1'b0;
         end
-        if ((6 != 4) & vcand__6 & ~(rank__6__q < rank__4__q)) begin
+        if ((6 != 4) & vcand__6 & (rank__6__q >= rank__4__q)) begin
             is_victim__4 = 1'b0;
         end
-        if ((7 != 4) & vcand__7 & ~(rank__7__q < rank__4__q)) begin
+        if ((7 != 4) & vcand__7 & (rank__7__q >= rank__4__q)) begin
             is_victim__4 = 1'b0;
         end
         is_victim__5 = vcand__5;
-        if ((0 != 5) & vcand__0 & ~(rank__0__q < rank__5__q)) begin
+        if ((0 != 5) & vcand__0 & (rank__0__q >= rank__5__q)) begin
             is_victim__5 = 1'b0;
         end
-        if ((1 != 5) & vcand__1 & ~(rank__1__q < rank__5__q)) begin
+        if ((1 != 5) & vcand__1 & (rank__1__q >= rank__5__q)) begin
             is_victim__5 = 1'b0;
         end
-        if ((2 != 5) & vcand__2 & ~(rank__2__q < rank__5__q)) begin
+        if ((2 != 5) & vcand__2 & (rank__2__q >= rank__5__q)) begin
             is_victim__5 = 1'b0;
         end
-        if ((3 != 5) & vcand__3 & ~(rank__3__q < rank__5__q)) begin
+        if ((3 != 5) & vcand__3 & (rank__3__q >= rank__5__q)) begin
             is_victim__5 = 1'b0;
         end
-        if ((4 != 5) & vcand__4 & ~(rank__4__q < rank__5__q)) begin
+        if ((4 != 5) & vcand__4 & (rank__4__q >= rank__5__q)) begin
             is_victim__5 = 1'b0;
         end
-        if ((5 != 5) & vcand__5 & ~(rank__5__q < rank__5__q)) begin
+        if ((5 != 5) & vcand__5 & (rank__5__q >= rank__5__q)) begin
             is_victim__5 = 1'b0;
         end
-        if ((6 != 5) & vcand__6 & ~(rank__6__q < rank__5__q)) begin
+        if ((6 != 5) & vcand__6 & (rank__6__q >= rank__5__q)) begin
             is_victim__5 = 1'b0;
         end
-        if ((7 != 5) & vcand__7 & ~(rank__7__q < rank__5__q)) begin
+        if ((7 != 5) & vcand__7 & (rank__7__q >= rank__5__q)) begin
             is_victim__5 = 1'b0;
         end
         is_victim__6 = vcand__6;
-        if ((0 != 6) & vcand__0 & ~(rank__0__q < rank__6__q)) begin
+        if ((0 != 6) & vcand__0 & (rank__0__q >= rank__6__q)) begin
             is_victim__6 = 1'b0;
         end
-        if ((1 != 6) & vcand__1 & ~(rank__1__q < rank__6__q)) begin
+        if ((1 != 6) & vcand__1 & (rank__1__q >= rank__6__q)) begin
             is_victim__6 = 1'b0;
         end
-        if ((2 != 6) & vcand__2 & ~(rank__2__q < rank__6__q)) begin
+        if ((2 != 6) & vcand__2 & (rank__2__q >= rank__6__q)) begin
             is_victim__6 = 1'b0;
         end
-        if ((3 != 6) & vcand__3 & ~(rank__3__q < rank__6__q)) begin
+        if ((3 != 6) & vcand__3 & (rank__3__q >= rank__6__q)) begin
             is_victim__6 = 1'b0;
         end
-        if ((4 != 6) & vcand__4 & ~(rank__4__q < rank__6__q)) begin
+        if ((4 != 6) & vcand__4 & (rank__4__q >= rank__6__q)) begin
             is_victim__6 = 1'b0;
         end
-        if ((5 != 6) & vcand__5 & ~(rank__5__q < rank__6__q)) begin
+        if ((5 != 6) & vcand__5 & (rank__5__q >= rank__6__q)) begin
             is_victim__6 = 1'b0;
         end
-        if ((6 != 6) & vcand__6 & ~(rank__6__q < rank__6__q)) begin
+        if ((6 != 6) & vcand__6 & (rank__6__q >= rank__6__q)) begin
             is_victim__6 = 1'b0;
         end
-        if ((7 != 6) & vcand__7 & ~(rank__7__q < rank__6__q)) begin
+        if ((7 != 6) & vcand__7 & (rank__7__q >= rank__6__q)) begin
             is_victim__6 = 1'b0;
         end
         is_victim__7 = vcand__7;
-        if ((0 != 7) & vcand__0 & ~(rank__0__q < rank__7__q)) begin
+        if ((0 != 7) & vcand__0 & (rank__0__q >= rank__7__q)) begin
             is_victim__7 = 1'b0;
         end
-        if ((1 != 7) & vcand__1 & ~(rank__1__q < rank__7__q)) begin
+        if ((1 != 7) & vcand__1 & (rank__1__q >= rank__7__q)) begin
             is_victim__7 = 1'b0;
         end
-        if ((2 != 7) & vcand__2 & ~(rank__2__q < rank__7__q)) begin
+        if ((2 != 7) & vcand__2 & (rank__2__q >= rank__7__q)) begin
             is_victim__7 = 1'b0;
         end
-        if ((3 != 7) & vcand__3 & ~(rank__3__q < rank__7__q)) begin
+        if ((3 != 7) & vcand__3 & (rank__3__q >= rank__7__q)) begin
             is_victim__7 = 1'b0;
         end
-        if ((4 != 7) & vcand__4 & ~(rank__4__q < rank__7__q)) begin
+        if ((4 != 7) & vcand__4 & (rank__4__q >= rank__7__q)) begin
             is_victim__7 = 1'b0;
         end
-        if ((5 != 7) & vcand__5 & ~(rank__5__q < rank__7__q)) begin
+        if ((5 != 7) & vcand__5 & (rank__5__q >= rank__7__q)) begin
             is_victim__7 = 1'b0;
         end
-        if ((6 != 7) & vcand__6 & ~(rank__6__q < rank__7__q)) begin
+        if ((6 != 7) & vcand__6 & (rank__6__q >= rank__7__q)) begin
             is_victim__7 = 1'b0;
         end
-        if ((7 != 7) & vcand__7 & ~(rank__7__q < rank__7__q)) begin
+        if ((7 != 7) & vcand__7 & (rank__7__q >= rank__7__q)) begin
             is_victim__7 = 1'b0;
         end
         hit_way = rank_zero;

@@ -6,6 +6,7 @@ pub mod backend;
 pub mod lockstep;
 pub mod rusthdl;
 pub mod stimulus;
+pub mod testbench;
 pub mod units;
 pub mod vcd;
 pub mod verilator;

@@ -524,7 +524,6 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize> Logic
             .val()
             .get_bits::<T>(self.tag_amt.val().index());
         self.unused_addr_bits.next = self.req_addr.val().any();
-        self.zext_tag.narrow.next = self.m_evict_tag.val();
         self.zext_set.narrow.next = self.set_idx.val();
         // Broadcast to the sets; select the addressed set's answer.
         self.m_outcome.next = self.code_zero.val();
@@ -546,6 +545,10 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize> Logic
                 self.m_evict_tag.next = self.sets[s].o_evict_tag.val();
             }
         }
+        // Written only after m_evict_tag: in one always block every signal
+        // must be assigned before it is read (event-driven simulators do
+        // not re-run a block for its own writes).
+        self.zext_tag.narrow.next = self.m_evict_tag.val();
         // Response registers: all zero when no request was accepted.
         self.r_valid.d.next = self.req_valid.val();
         self.r_outcome.d.next = self.code_zero.val();

@@ -37,7 +37,105 @@ pub fn emit_unit<B: Block>(unit: &str, block: &mut B, header: &[String]) -> Resu
     rust_hdl::core::check_write_inputs::check_inputs_not_written(block)
         .map_err(|e| format!("{unit}: inputs written: {e:?}"))?;
     let raw = generate_verilog_unchecked(block);
+    let problems = check_comb_order(&raw);
+    if !problems.is_empty() {
+        return Err(format!(
+            "{unit}: combinational statements out of order (a signal is read before this \
+             block assigns it; event-driven simulators would use a stale value):\n  {}",
+            problems.join("\n  ")
+        ));
+    }
     Ok(finish_verilog(unit, &raw, header))
+}
+
+/// Identifiers read and written by one line of an `always @(*)` block.
+fn line_idents(line: &str) -> (Option<String>, Vec<String>) {
+    let idents = |t: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        let b = t.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if c.is_ascii_alphabetic() || c == b'_' {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$')
+                {
+                    i += 1;
+                }
+                // Skip literal digits such as the `h7` of `32'h7`.
+                if start > 0 && b[start - 1] == b'\'' {
+                    continue;
+                }
+                let w = &t[start..i];
+                if !matches!(
+                    w,
+                    "if" | "else" | "begin" | "end" | "case" | "endcase" | "default"
+                ) {
+                    out.push(w.to_string());
+                }
+            } else if c.is_ascii_digit() {
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'\'' || b[i] == b'_')
+                {
+                    i += 1;
+                }
+            } else {
+                i += 1;
+            }
+        }
+        out
+    };
+    let t = line.trim();
+    if let Some(pos) = t.find(" = ") {
+        let lhs = &t[..pos];
+        if !lhs.contains('(') || lhs.contains("+:") {
+            let mut l = idents(lhs);
+            let target = if l.is_empty() {
+                None
+            } else {
+                Some(l.remove(0))
+            };
+            let mut reads = idents(&t[pos + 3..]);
+            reads.extend(l);
+            return (target, reads);
+        }
+    }
+    (None, idents(t))
+}
+
+/// Find reads, in a module's `always @(*)` block, of a signal that the
+/// block assigns only later. Returns one message per offence.
+pub fn check_comb_order(raw: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    for m in split_modules(raw) {
+        let Some(start) = m.text.find("always @(*) begin") else {
+            continue;
+        };
+        let lines: Vec<&str> = m.text[start..].lines().skip(1).collect();
+        let parsed: Vec<(Option<String>, Vec<String>)> =
+            lines.iter().map(|l| line_idents(l)).collect();
+        let mut first_write: BTreeMap<&str, usize> = BTreeMap::new();
+        for (i, (w, _)) in parsed.iter().enumerate() {
+            if let Some(w) = w {
+                first_write.entry(w.as_str()).or_insert(i);
+            }
+        }
+        let mut reported = BTreeSet::new();
+        for (i, (_, reads)) in parsed.iter().enumerate() {
+            for r in reads {
+                if let Some(&fw) = first_write.get(r.as_str()) {
+                    if fw > i && reported.insert(r.clone()) {
+                        problems.push(format!(
+                            "module {}: `{}` read in `{}` before its first assignment",
+                            m.name,
+                            r,
+                            lines[i].trim()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    problems
 }
 
 /// One `module ... endmodule` block.
@@ -239,6 +337,17 @@ pub fn finish_verilog(unit: &str, raw: &str, header: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn read_before_write_is_found() {
+        let raw = "module top(a);\n    always @(*) begin\n        x = y;\n        y = a;\n        if (z) begin\n        end\n        z = 1'b1;\n    end\nendmodule // top\n";
+        let p = check_comb_order(raw);
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert!(p[0].contains("`y`"));
+        assert!(p[1].contains("`z`"));
+        let ok = "module top(a);\n    always @(*) begin\n        y = a;\n        x = y;\n        y = 32'h7 + y;\n    end\nendmodule // top\n";
+        assert!(check_comb_order(ok).is_empty());
+    }
 
     #[test]
     fn dollars_become_double_underscores_but_system_calls_stay() {

@@ -1,0 +1,466 @@
+//! `warpgen run`: one kernel file on the golden SM harness, with the units'
+//! golden models plugged in; a metrics table on stdout and, with `--json`,
+//! the metrics as JSON. Also the harness benchmark ([`bench_harness`]) and
+//! the all-kernels comparison ([`compare_kernels`]).
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Context};
+use ports::ba::BaTagArray;
+use ports::caps::CapsPrefetcher;
+use sim_model::harness::{Harness, Kernel, Lockstep, MachineConfig, Metrics};
+
+/// `--prefetcher`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PrefetcherArg {
+    /// No prefetcher.
+    None,
+    /// The CTA-aware prefetcher's golden model.
+    Caps,
+}
+
+/// `--l1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum L1Arg {
+    /// The harness' LRU tag array.
+    Lru,
+    /// The bypass-aware tag array's golden model.
+    Ba,
+    /// The bypass-aware tag array's golden model with bypassing off (LRU).
+    BaLru,
+}
+
+/// `--sched`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SchedArg {
+    /// Loose round robin.
+    Lrr,
+    /// Greedy then oldest.
+    Gto,
+    /// Two-level (ready queue of 8).
+    TwoLevel,
+    /// Prefetch-aware scheduler (CAPS).
+    Pas,
+}
+
+/// `--preset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PresetArg {
+    /// Fermi-like baseline (CAPS, DAC, BA papers).
+    Fermi,
+    /// Volta-like (Snake, CATT papers).
+    Volta,
+}
+
+/// Arguments of `warpgen run`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct RunArgs {
+    /// Kernel file (TOML; format in kernels/README.md).
+    #[arg(long)]
+    pub kernel: PathBuf,
+    /// Prefetcher.
+    #[arg(long, value_enum, default_value = "none")]
+    pub prefetcher: PrefetcherArg,
+    /// L1 tag array (default: the preset's, lru).
+    #[arg(long, value_enum)]
+    pub l1: Option<L1Arg>,
+    /// Warp scheduler (default: the preset's; fermi: two-level, volta: gto).
+    #[arg(long, value_enum)]
+    pub sched: Option<SchedArg>,
+    /// Machine preset.
+    #[arg(long, value_enum, default_value = "fermi")]
+    pub preset: PresetArg,
+    /// Override a machine value (`l1_ways=8`, `mem_latency=300`,
+    /// `caps.MISPRED_THRESHOLD=64`, `ba.REUSE_THRESHOLD=2`) or a kernel
+    /// parameter (`param.N=4096`). Repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Seed of the synthetic array contents (default 1).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write the metrics as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Co-simulate a unit's RTL in lock-step (`caps_prefetcher`,
+    /// `ba_tag_array`); enables that unit.
+    #[arg(long, value_name = "UNIT")]
+    pub cosim: Option<String>,
+    /// Record the caps_prefetcher inputs/outputs of every cycle (JSON lines).
+    #[arg(long, value_name = "FILE")]
+    pub record_caps: Option<PathBuf>,
+    /// Record the ba_tag_array inputs/outputs of every cycle (JSON lines).
+    #[arg(long, value_name = "FILE")]
+    pub record_ba: Option<PathBuf>,
+    /// Do not print the table (only errors and the JSON file).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl RunArgs {
+    /// Arguments for `kernel` with every option at its default.
+    pub fn new(kernel: impl Into<PathBuf>) -> Self {
+        RunArgs {
+            kernel: kernel.into(),
+            prefetcher: PrefetcherArg::None,
+            l1: None,
+            sched: None,
+            preset: PresetArg::Fermi,
+            set: Vec::new(),
+            seed: None,
+            json: None,
+            cosim: None,
+            record_caps: None,
+            record_ba: None,
+            quiet: false,
+        }
+    }
+}
+
+/// The lock-step hooks `--cosim` attaches.
+#[derive(Default)]
+pub struct CosimAttach {
+    /// Beside the CAPS golden model.
+    pub caps: Option<Box<dyn Lockstep<CapsPrefetcher>>>,
+    /// Beside the BA golden model.
+    pub ba: Option<Box<dyn Lockstep<BaTagArray>>>,
+}
+
+/// Builds the lock-step hooks for `--cosim UNIT`, given the unit name, the
+/// machine (its `caps_params(warps_per_cta)` / `ba_params()` are the unit
+/// configurations the harness uses) and the kernel.
+pub type CosimHook = dyn Fn(&str, &MachineConfig, &Kernel) -> anyhow::Result<CosimAttach>;
+
+/// The machine configuration and kernel of a `run`.
+pub fn prepare(args: &RunArgs) -> anyhow::Result<(MachineConfig, Kernel)> {
+    let mut cfg = match args.preset {
+        PresetArg::Fermi => MachineConfig::fermi(),
+        PresetArg::Volta => MachineConfig::volta(),
+    };
+    if args.prefetcher == PrefetcherArg::Caps {
+        cfg.set("prefetcher", "caps")?;
+    }
+    if let Some(l1) = args.l1 {
+        cfg.set(
+            "l1",
+            match l1 {
+                L1Arg::Lru => "lru",
+                L1Arg::Ba => "ba",
+                L1Arg::BaLru => "ba-lru",
+            },
+        )?;
+    }
+    if let Some(s) = args.sched {
+        cfg.set(
+            "sched",
+            match s {
+                SchedArg::Lrr => "lrr",
+                SchedArg::Gto => "gto",
+                SchedArg::TwoLevel => "two-level",
+                SchedArg::Pas => "pas",
+            },
+        )?;
+    }
+    if let Some(seed) = args.seed {
+        cfg.seed = seed;
+    }
+    match args.cosim.as_deref() {
+        None => {}
+        Some("caps_prefetcher") => cfg.set("prefetcher", "caps")?,
+        Some("ba_tag_array") => {
+            if !cfg.l1.uses_ba_model() {
+                cfg.set("l1", "ba")?;
+            }
+        }
+        Some(u) => bail!("--cosim {u}: the harness co-simulates caps_prefetcher or ba_tag_array"),
+    }
+    let mut params = Vec::new();
+    for kv in &args.set {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--set {kv}: expected KEY=VALUE"))?;
+        if let Some(p) = k.strip_prefix("param.") {
+            let x: i64 = parse_i64(v).ok_or_else(|| anyhow!("--set {kv}: not an integer"))?;
+            params.push((p.to_string(), x));
+        } else {
+            cfg.set(k, v)?;
+        }
+    }
+    cfg.validate()?;
+    let kernel = Kernel::from_file(&args.kernel, &params, cfg.seed)?;
+    Ok((cfg, kernel))
+}
+
+fn parse_i64(s: &str) -> Option<i64> {
+    let s = s.trim().replace('_', "");
+    if let Some(h) = s.strip_prefix("0x") {
+        i64::from_str_radix(h, 16).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
+/// Run a prepared kernel with the options of `args` (recording, cosim
+/// hooks, progress on a terminal).
+pub fn run_prepared(
+    args: &RunArgs,
+    cfg: &MachineConfig,
+    kernel: &Kernel,
+    cosim: Option<&CosimHook>,
+) -> anyhow::Result<Metrics> {
+    let mut h = Harness::new(kernel, cfg);
+    if let Some(unit) = &args.cosim {
+        let hook = cosim.ok_or_else(|| anyhow!("co-simulation in the harness is wired by gen"))?;
+        let att = hook(unit, cfg, kernel)?;
+        if let Some(c) = att.caps {
+            h = h.caps_lockstep(c);
+        }
+        if let Some(b) = att.ba {
+            h = h.ba_lockstep(b);
+        }
+    }
+    if let Some(p) = &args.record_caps {
+        h = h.record_caps(p);
+    }
+    if let Some(p) = &args.record_ba {
+        h = h.record_ba(p);
+    }
+    let show = !args.quiet && std::io::stderr().is_terminal();
+    let start = Instant::now();
+    if show {
+        let name = kernel.name.clone();
+        h = h.progress(1 << 18, move |p| {
+            if start.elapsed().as_millis() >= 500 {
+                let mut e = std::io::stderr();
+                let _ = write!(
+                    e,
+                    "\r{name}: cycle {:>10}, CTAs {:>5} / {:<5}",
+                    p.cycle, p.ctas_done, p.ctas
+                );
+                let _ = e.flush();
+            }
+        });
+    }
+    let r = h.run();
+    if show && start.elapsed().as_millis() >= 500 {
+        eprint!("\r{:60}\r", "");
+    }
+    Ok(r?)
+}
+
+/// `warpgen run` (no co-simulation hook: `--cosim` is an error).
+pub fn run_command(args: &RunArgs) -> anyhow::Result<()> {
+    run_command_with(args, None)
+}
+
+/// `warpgen run` with the co-simulation hook that `--cosim` uses.
+pub fn run_command_with(args: &RunArgs, cosim: Option<&CosimHook>) -> anyhow::Result<()> {
+    if args.cosim.is_some() && cosim.is_none() {
+        bail!("co-simulation in the harness is wired by gen");
+    }
+    let (cfg, kernel) = prepare(args)?;
+    let m = run_prepared(args, &cfg, &kernel, cosim)?;
+    if !args.quiet {
+        print!("{}", m.table());
+    }
+    if let Some(path) = &args.json {
+        write_json(path, &m)?;
+    }
+    Ok(())
+}
+
+/// Write `value` as pretty JSON to `path` through a temporary file in the
+/// same folder, renamed into place.
+pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    serde_json::to_writer_pretty(&mut tmp, value)?;
+    tmp.write_all(b"\n")?;
+    tmp.flush()?;
+    tmp.persist(path)
+        .map_err(|e| anyhow!("writing {}: {}", path.display(), e.error))?;
+    Ok(())
+}
+
+/// The bundled kernel files of a folder (`*.toml`, sorted).
+pub fn kernel_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+/// One line of the harness benchmark.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BenchRow {
+    /// Kernel name.
+    pub kernel: String,
+    /// Configuration (`baseline`, `no-skip`, `caps`, `ba`, `caps+ba`, ...).
+    pub variant: String,
+    /// Simulated SM cycles.
+    pub cycles: u64,
+    /// Wall-clock seconds (best of the repetitions).
+    pub seconds: f64,
+    /// Simulated SM cycles per second.
+    pub cycles_per_second: f64,
+}
+
+/// Benchmark of the harness: simulated SM cycles per second for each
+/// kernel file under each variant: `baseline` (no unit, idle cycles
+/// skipped), `no-skip` (no unit, every cycle simulated), `caps` (CAPS
+/// golden model + PAS), `ba` (BA golden model), `caps+ba`, and, when a
+/// co-simulation hook is given, `cosim-caps` / `cosim-ba` (the hook's RTL
+/// in lock-step). Each measurement is the best of `repeat` runs.
+pub fn bench_harness(
+    kernels: &[PathBuf],
+    repeat: u32,
+    cosim: Option<&CosimHook>,
+) -> anyhow::Result<Vec<BenchRow>> {
+    let mut variants: Vec<(&str, Vec<&str>, Option<&str>)> = vec![
+        ("baseline", vec![], None),
+        ("no-skip", vec!["fast_forward=false"], None),
+        ("caps", vec!["prefetcher=caps", "sched=pas"], None),
+        ("ba", vec!["l1=ba"], None),
+        ("caps+ba", vec!["prefetcher=caps", "sched=pas", "l1=ba"], None),
+    ];
+    if cosim.is_some() {
+        variants.push(("cosim-caps", vec!["prefetcher=caps", "sched=pas"], Some("caps_prefetcher")));
+        variants.push(("cosim-ba", vec!["l1=ba"], Some("ba_tag_array")));
+    }
+    let mut rows = Vec::new();
+    for path in kernels {
+        for (name, sets, unit) in &variants {
+            let mut args = RunArgs::new(path);
+            args.set = sets.iter().map(|s| s.to_string()).collect();
+            args.quiet = true;
+            args.cosim = unit.map(|u| u.to_string());
+            let (cfg, kernel) = prepare(&args)?;
+            let mut best = f64::INFINITY;
+            let mut cycles = 0;
+            for _ in 0..repeat.max(1) {
+                let t = Instant::now();
+                let m = run_prepared(&args, &cfg, &kernel, cosim)?;
+                best = best.min(t.elapsed().as_secs_f64());
+                cycles = m.cycles;
+            }
+            rows.push(BenchRow {
+                kernel: kernel.name.clone(),
+                variant: name.to_string(),
+                cycles,
+                seconds: best,
+                cycles_per_second: cycles as f64 / best.max(1e-9),
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// The benchmark as a table: one row per kernel, one column per variant
+/// (millions of simulated cycles per second), plus the cycles.
+pub fn bench_table(rows: &[BenchRow]) -> String {
+    let mut variants: Vec<&str> = Vec::new();
+    let mut kernels: Vec<&str> = Vec::new();
+    for r in rows {
+        if !variants.contains(&r.variant.as_str()) {
+            variants.push(&r.variant);
+        }
+        if !kernels.contains(&r.kernel.as_str()) {
+            kernels.push(&r.kernel);
+        }
+    }
+    let mut s = format!("{:<20} {:>10}", "kernel (Mcycles/s)", "cycles");
+    for v in &variants {
+        s += &format!(" {v:>11}");
+    }
+    s.push('\n');
+    for k in kernels {
+        let cyc = rows.iter().find(|r| r.kernel == k).map(|r| r.cycles).unwrap_or(0);
+        s += &format!("{k:<20} {cyc:>10}");
+        for v in &variants {
+            match rows.iter().find(|r| r.kernel == k && r.variant == *v) {
+                Some(r) => s += &format!(" {:>11.2}", r.cycles_per_second / 1e6),
+                None => s += &format!(" {:>11}", "-"),
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// One kernel under the four CAPS x BA combinations.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CompareRow {
+    /// Kernel name.
+    pub kernel: String,
+    /// Metrics: no prefetch + LRU, CAPS (PAS) + LRU, no prefetch + BA, CAPS (PAS) + BA.
+    pub runs: Vec<Metrics>,
+}
+
+/// Run every kernel file with and without CAPS (with PAS) and with LRU and
+/// BA (`warpgen all`'s comparison); `sets` apply to every run.
+pub fn compare_kernels(kernels: &[PathBuf], sets: &[String]) -> anyhow::Result<Vec<CompareRow>> {
+    let combos: [&[&str]; 4] = [
+        &[],
+        &["prefetcher=caps", "sched=pas"],
+        &["l1=ba"],
+        &["prefetcher=caps", "sched=pas", "l1=ba"],
+    ];
+    let mut out = Vec::new();
+    for path in kernels {
+        let mut runs = Vec::new();
+        let mut name = String::new();
+        for c in combos {
+            let mut args = RunArgs::new(path);
+            args.quiet = true;
+            args.set = sets.to_vec();
+            args.set.extend(c.iter().map(|s| s.to_string()));
+            let (cfg, kernel) = prepare(&args)?;
+            name = kernel.name.clone();
+            runs.push(run_prepared(&args, &cfg, &kernel, None)?);
+        }
+        out.push(CompareRow { kernel: name, runs });
+    }
+    Ok(out)
+}
+
+/// The comparison as a table: cycles, L1 miss rate and, for CAPS, accuracy
+/// and coverage, per combination; speed-ups against the baseline.
+pub fn compare_table(rows: &[CompareRow]) -> String {
+    let mut s = format!(
+        "{:<20} {:>9} {:>6} | {:>9} {:>6} {:>5} {:>5} | {:>9} {:>6} | {:>9} {:>6}\n",
+        "kernel", "base cyc", "miss%", "CAPS cyc", "miss%", "acc%", "cov%", "BA cyc", "miss%",
+        "both cyc", "miss%"
+    );
+    for r in rows {
+        let m = &r.runs;
+        let miss = |i: usize| 100.0 * m[i].l1.miss_rate;
+        let (acc, cov) = m[1]
+            .prefetch
+            .as_ref()
+            .map(|p| (100.0 * p.accuracy, 100.0 * p.coverage))
+            .unwrap_or((0.0, 0.0));
+        s += &format!(
+            "{:<20} {:>9} {:>6.1} | {:>9} {:>6.1} {:>5.1} {:>5.1} | {:>9} {:>6.1} | {:>9} {:>6.1}\n",
+            r.kernel,
+            m[0].cycles,
+            miss(0),
+            m[1].cycles,
+            miss(1),
+            acc,
+            cov,
+            m[2].cycles,
+            miss(2),
+            m[3].cycles,
+            miss(3)
+        );
+    }
+    s
+}
