@@ -159,6 +159,26 @@ pub fn cosim_unit<U: GenUnit>(cfg: &ConfigFile, args: &CosimArgs) -> anyhow::Res
     })
 }
 
+/// Export a self-checking Verilog test bench of `cycles` random cycles
+/// (seed `seed`) with the unit's Verilog into `dir`; returns the files.
+pub fn export_tb_unit<U: GenUnit>(
+    cfg: &ConfigFile,
+    dir: &Path,
+    cycles: u64,
+    seed: u64,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let p = params_of::<U>(cfg)?;
+    let v = cosim::emit_verilog::<U>(&p)?;
+    let mut stim = U::random_stimulus(&p, seed);
+    let rec = cosim::testbench::record::<U, U::Model>(&p, stim.as_mut(), cycles, 2);
+    let tb = cosim::testbench::testbench::<U>(&p, &rec, &stim.describe());
+    let dut = dir.join(format!("{}.v", U::NAME));
+    let tbf = dir.join(format!("tb_{}.v", U::NAME));
+    write_atomic(&dut, &v)?;
+    write_atomic(&tbf, &tb)?;
+    Ok(vec![tbf, dut])
+}
+
 /// `warpgen report` for one unit.
 pub fn report_unit<U: GenUnit>(cfg: &ConfigFile, synth: bool) -> anyhow::Result<UnitReport> {
     let p = params_of::<U>(cfg)?;

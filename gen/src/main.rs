@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use cosim::BackendKind;
-use gen::commands::{self, all_unit, bench_unit, configs_unit, cosim_unit, report_unit, CosimArgs};
+use gen::commands::{
+    self, all_unit, bench_unit, configs_unit, cosim_unit, export_tb_unit, report_unit, CosimArgs,
+};
 use gen::units::{load_config, UnitName};
 use gen::with_unit;
 
@@ -21,6 +23,7 @@ use gen::with_unit;
   warpgen verilog --config my.toml              parameters from a TOML file ([unit] tables)
   warpgen cosim --unit ba_tag_array --cycles 1000000 --seed 7 --vcd fail.vcd
   warpgen cosim --unit ba_tag_array --backend rusthdl --scenario
+  warpgen cosim --unit ba_tag_array --cycles 5000 --export-tb tb/   self-checking Verilog test bench
   warpgen report --unit ba_tag_array --format json
   warpgen configs                               what each unit can be built for
   warpgen bench                                 golden model vs Verilator vs RustHDL speed"
@@ -91,6 +94,10 @@ enum Cmd {
         /// Run the spec scenario instead of random stimulus.
         #[arg(long)]
         scenario: bool,
+        /// Instead of co-simulating, write a self-checking Verilog test bench
+        /// of the random stimulus (and the unit's Verilog) into this folder.
+        #[arg(long)]
+        export_tb: Option<PathBuf>,
     },
     /// Storage table, Yosys cells and flip-flops, area.
     Report {
@@ -166,8 +173,20 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             vcd,
             vcd_always,
             scenario,
+            export_tb,
         } => {
             let cfg = load_config(config.as_deref())?;
+            if let Some(dir) = export_tb {
+                let files = with_unit!(unit, export_tb_unit(&cfg, &dir, cycles, seed))?;
+                let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+                println!("wrote {}", names.join(" "));
+                println!(
+                    "run: iverilog -g2005 -s tb_{u} -o tb.vvp {f} && vvp -n tb.vvp\n  or: verilator --binary --top-module tb_{u} {f} && ./obj_dir/Vtb_{u}",
+                    u = unit.name(),
+                    f = names.join(" ")
+                );
+                return Ok(true);
+            }
             let backend = commands::choose_backend(backend.map(Into::into))?;
             let args = CosimArgs {
                 backend,
