@@ -150,23 +150,20 @@ pub fn render_text(r: &UnitReport) -> String {
     let _ = writeln!(s, "\nstorage (flip-flops):");
     let _ = writeln!(
         s,
-        "  {:<12} {:<16} {:>6} {:>7} {:>9}  in paper",
-        "table", "field", "bits", "count", "total"
+        "  {:<12} {:<16} {:>6} {:>7} {:>9}  {:<8} note",
+        "table", "field", "bits", "count", "total", "in paper"
     );
     for f in &r.storage.fields {
         let _ = writeln!(
             s,
-            "  {:<12} {:<16} {:>6} {:>7} {:>9}  {}",
+            "  {:<12} {:<16} {:>6} {:>7} {:>9}  {:<8} {}",
             f.table,
             f.field,
             f.bits,
             f.count,
             f.total(),
-            if f.in_paper {
-                "yes"
-            } else {
-                "no (added by this design)"
-            }
+            if f.in_paper { "yes" } else { "no" },
+            f.note
         );
     }
     let _ = writeln!(

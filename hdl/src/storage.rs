@@ -17,16 +17,28 @@ pub struct StorageField {
     pub count: u64,
     /// Whether the paper's storage figure includes this field.
     pub in_paper: bool,
+    /// What the field is, relative to the paper (e.g. "baseline tag
+    /// array", "added by this design").
+    pub note: String,
 }
 
 impl StorageField {
-    fn new(table: &str, field: &str, bits: u64, count: u64, in_paper: bool) -> Self {
+    /// A field; `note` says what it is relative to the paper.
+    pub fn new(
+        table: &str,
+        field: &str,
+        bits: u64,
+        count: u64,
+        in_paper: bool,
+        note: &str,
+    ) -> Self {
         StorageField {
             table: table.into(),
             field: field.into(),
             bits,
             count,
             in_paper,
+            note: note.into(),
         }
     }
     /// `bits * count`.
@@ -67,21 +79,23 @@ impl StorageReport {
 /// (reuse and bypass): 256 bits for the 16 KB, 128-line baseline. The
 /// baseline tag array (valid, tag, LRU rank) is listed too but is not extra.
 pub fn ba_storage(p: &BaParams) -> StorageReport {
+    const BASE: &str = "baseline tag array (any cache has it)";
+    const RESP: &str = "response register, added by this design";
     let lines = p.lines();
     let w = p.way_bits() as u64;
     StorageReport {
         unit: "ba_tag_array".into(),
         fields: vec![
-            StorageField::new("line", "valid", 1, lines, false),
-            StorageField::new("line", "tag", p.tag_bits() as u64, lines, false),
-            StorageField::new("line", "lru rank", w, lines, false),
-            StorageField::new("line", "reuse", 1, lines, true),
-            StorageField::new("line", "bypass", 1, lines, true),
-            StorageField::new("response", "valid", 1, 1, false),
-            StorageField::new("response", "outcome", 3, 1, false),
-            StorageField::new("response", "way", w, 1, false),
-            StorageField::new("response", "evict valid", 1, 1, false),
-            StorageField::new("response", "evict addr", p.ADDR_W, 1, false),
+            StorageField::new("line", "valid", 1, lines, false, BASE),
+            StorageField::new("line", "tag", p.tag_bits() as u64, lines, false, BASE),
+            StorageField::new("line", "lru rank", w, lines, false, BASE),
+            StorageField::new("line", "reuse", 1, lines, true, "thesis extra bit"),
+            StorageField::new("line", "bypass", 1, lines, true, "thesis extra bit"),
+            StorageField::new("response", "valid", 1, 1, false, RESP),
+            StorageField::new("response", "outcome", 3, 1, false, RESP),
+            StorageField::new("response", "way", w, 1, false, RESP),
+            StorageField::new("response", "evict valid", 1, 1, false, RESP),
+            StorageField::new("response", "evict addr", p.ADDR_W, 1, false, RESP),
         ],
         paper_bits: 2 * lines,
         paper_note: format!(
