@@ -2,6 +2,7 @@
 //! (`cosim.md`): back-ends, comparison, reports, waveforms and stimulus.
 
 pub mod ba;
+pub mod caps;
 pub mod backend;
 pub mod lockstep;
 pub mod rusthdl;

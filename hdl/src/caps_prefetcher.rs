@@ -40,6 +40,21 @@
 //! counts `n` and the address index `k` are 3 bits (`MAX_ADDRS <= 4`); the
 //! four address lanes always exist inside, lanes `k >= MAX_ADDRS` carry
 //! zeros (they have no port) and synthesis removes their registers.
+//!
+//! Ports: the address ports are a `Vec` field, which rust-hdl names
+//! `ld_addr$<k>`; [`crate::RtlUnit::verilog`] renames them to the spec's
+//! `ld_addr<k>` (calling `emit::emit_unit` directly leaves `ld_addr__<k>`).
+//!
+//! Timing as in the contract: a job is taken at the edge after its push,
+//! the generator makes one decision per cycle from the registered tables
+//! (neither that cycle's launch nor its load is visible to it), job A skips
+//! non-matching slots without spending cycles (lowest candidate slot by a
+//! prefix chain), job B skips the leading warp without spending a cycle
+//! but spends one cycle on a warp whose entry now has fewer addresses
+//! (`k >= n`). Whether the job FIFO or the output queue is full is judged
+//! at the start of the cycle. Multiplication: shift-and-add (WARP_IDX_W adders of
+//! ADDR_W bits, one subtractor for the sign bit) rather than a sign
+//! extension and an ADDR_W x ADDR_W multiplier.
 
 use ports::caps::CapsParams;
 use ports::clog2;
@@ -1863,7 +1878,11 @@ mod tests {
 
     fn tool(name: &str) -> bool {
         std::process::Command::new(name)
-            .arg(if name == "yosys" { "-V" } else { "--version" })
+            .arg(if name == "verilator" {
+                "--version"
+            } else {
+                "-V"
+            })
             .output()
             .map(|o| o.status.success())
             .unwrap_or(false)
@@ -1872,6 +1891,11 @@ mod tests {
     fn emit_to_dir(p: &CapsParams, tag: &str) -> std::path::PathBuf {
         let mut u = crate::registry::build_caps(p).unwrap();
         let v = u.verilog(&[format!("test {tag}")]).unwrap();
+        let mut again = crate::registry::build_caps(p).unwrap();
+        assert!(
+            v == again.verilog(&[format!("test {tag}")]).unwrap(),
+            "not deterministic"
+        );
         assert!(!v.contains('$'), "identifier with `$`");
         for k in 0..p.MAX_ADDRS {
             assert!(v.contains(&format!(" ld_addr{k};")), "port ld_addr{k}");
@@ -1965,5 +1989,584 @@ mod tests {
             },
             "small",
         );
+    }
+
+    // -----------------------------------------------------------------
+    // A plain cycle model of the contract, written from
+    // `docs/units/caps_prefetcher.md` for this test only (LRU by update
+    // time stamps, rule 4 by per-address division), and random stimulus.
+
+    #[derive(Clone, Copy, Default)]
+    struct MEntry {
+        valid: bool,
+        pc: u64,
+        lead: u64,
+        n: usize,
+        base: [u64; 4],
+        stamp: u64,
+    }
+
+    #[derive(Clone, Copy, Default)]
+    struct MDist {
+        valid: bool,
+        pc: u64,
+        stride: u64,
+        cnt: u64,
+        lead_cta: u64,
+        stamp: u64,
+    }
+
+    #[derive(Clone, Copy, Debug)]
+    enum MJob {
+        A { pc: u64, w: u64, c: u64, s: u64 },
+        B { c: u64, pc: u64 },
+    }
+
+    struct Model {
+        p: CapsParams,
+        cta: Vec<Vec<MEntry>>,
+        dist: Vec<MDist>,
+        jobs: std::collections::VecDeque<MJob>,
+        job: Option<MJob>,
+        pos: u64,
+        k: u64,
+        pfq: std::collections::VecDeque<(u64, u64, u64)>,
+        time: u64,
+        /// Events seen (coverage of the stimulus).
+        ev: std::collections::BTreeMap<&'static str, usize>,
+    }
+
+    fn victim(stamps: &[(bool, u64)]) -> usize {
+        if let Some(i) = stamps.iter().position(|e| !e.0) {
+            return i;
+        }
+        (0..stamps.len()).min_by_key(|&i| stamps[i].1).unwrap()
+    }
+
+    impl Model {
+        fn new(p: &CapsParams) -> Self {
+            Model {
+                p: p.clone(),
+                cta: vec![vec![MEntry::default(); p.PERCTA_ENTRIES as usize]; p.N_CTA as usize],
+                dist: vec![MDist::default(); p.DIST_ENTRIES as usize],
+                jobs: Default::default(),
+                job: None,
+                pos: 0,
+                k: 0,
+                pfq: Default::default(),
+                time: 0,
+                ev: Default::default(),
+            }
+        }
+
+        fn amask(&self) -> u64 {
+            ports::mask(self.p.ADDR_W as u32)
+        }
+
+        fn find(&self, c: u64, pc: u64) -> Option<usize> {
+            self.cta[c as usize]
+                .iter()
+                .position(|e| e.valid && e.pc == pc)
+        }
+
+        fn dfind(&self, pc: u64) -> Option<usize> {
+            self.dist.iter().position(|d| d.valid && d.pc == pc)
+        }
+
+        /// Warp distance times stride, modulo 2^ADDR_W.
+        fn mul(&self, w: u64, lead: u64, s: u64) -> u64 {
+            (w.wrapping_sub(lead)).wrapping_mul(s) & self.amask()
+        }
+
+        /// The generator's step on the current tables: (prefetch, next
+        /// job state (job, pos, k)).
+        #[allow(clippy::type_complexity)]
+        fn gen(&self, cfg: u64) -> (Option<(u64, u64, u64)>, (Option<MJob>, u64, u64), bool) {
+            let job = self.job.unwrap();
+            let (pos, k) = (self.pos, self.k);
+            match job {
+                MJob::A { pc, w, c, s } => {
+                    for c2 in 0..self.p.N_CTA {
+                        if c2 == c || c2 < pos {
+                            continue;
+                        }
+                        let Some(e) = self.find(c2, pc) else { continue };
+                        let e = self.cta[c2 as usize][e];
+                        if e.lead == w || (c2 == pos && k as usize >= e.n) {
+                            continue;
+                        }
+                        let ks = if c2 == pos { k } else { 0 };
+                        let addr = (e.base[ks as usize] + self.mul(w, e.lead, s)) & self.amask();
+                        let next = if (ks as usize + 1) < e.n {
+                            (Some(job), c2, ks + 1)
+                        } else {
+                            (Some(job), c2 + 1, 0)
+                        };
+                        return (Some((addr, c2, w)), next, false);
+                    }
+                    (None, (None, pos, k), false)
+                }
+                MJob::B { c, pc } => {
+                    let (Some(e), Some(d)) = (self.find(c, pc), self.dfind(pc)) else {
+                        return (None, (None, pos, k), false);
+                    };
+                    let e = self.cta[c as usize][e];
+                    let stride = self.dist[d].stride;
+                    let w2 = if pos != e.lead { pos } else { pos + 1 };
+                    if w2 >= cfg {
+                        return (None, (None, pos, k), false);
+                    }
+                    if k as usize >= e.n {
+                        return (None, (Some(job), w2 + 1, 0), true);
+                    }
+                    let addr = (e.base[k as usize] + self.mul(w2, e.lead, stride)) & self.amask();
+                    let next = if (k as usize + 1) < e.n {
+                        (Some(job), w2, k + 1)
+                    } else {
+                        (Some(job), w2 + 1, 0)
+                    };
+                    (Some((addr, c, w2)), next, false)
+                }
+            }
+        }
+
+        fn cycle(&mut self, i: &CapsIn) -> CapsOut {
+            let out = match self.pfq.front() {
+                Some(&(a, c, w)) => CapsOut {
+                    pf_valid: true,
+                    pf_addr: a,
+                    pf_cta: c,
+                    pf_warp: w,
+                },
+                None => CapsOut::default(),
+            };
+            if i.reset {
+                let ev = std::mem::take(&mut self.ev);
+                *self = Model::new(&self.p);
+                self.ev = ev;
+                return out;
+            }
+            self.time += 1;
+            let wmask = ports::mask(self.p.WARP_IDX_W as u32);
+            let cmask = self.p.N_CTA - 1;
+            let cfg = i.cfg_warps_per_cta & wmask;
+            // Generator, on the tables at the start of the cycle.
+            let pfq_full = self.pfq.len() >= self.p.PFQ_DEPTH as usize;
+            let jobs_full = self.jobs.len() >= self.p.JOBQ_DEPTH as usize;
+            let mut push_pf = None;
+            if self.job.is_some() {
+                let (pf, (job, pos, k), skip) = self.gen(cfg);
+                if skip || job.is_none() {
+                    *self.ev.entry("gen skip/end").or_default() += 1;
+                    self.job = job;
+                    self.pos = pos;
+                    self.k = k;
+                } else if pfq_full {
+                    *self.ev.entry("gen stall").or_default() += 1;
+                } else {
+                    *self.ev.entry("gen push").or_default() += 1;
+                    push_pf = pf;
+                    self.job = job;
+                    self.pos = pos;
+                    self.k = k;
+                }
+            } else if let Some(j) = self.jobs.pop_front() {
+                *self.ev.entry("job taken").or_default() += 1;
+                self.job = Some(j);
+                self.pos = 0;
+                self.k = 0;
+            }
+            if out.pf_valid && i.pf_ready {
+                self.pfq.pop_front();
+            }
+            if let Some(x) = push_pf {
+                self.pfq.push_back(x);
+            }
+            // Launch, then the load.
+            if i.cta_launch_valid {
+                for e in self.cta[(i.cta_launch_slot & cmask) as usize].iter_mut() {
+                    e.valid = false;
+                }
+            }
+            let n = (i.ld_count & 63) as usize;
+            if !(i.ld_valid && !i.ld_indirect && n >= 1 && n <= self.p.MAX_ADDRS as usize) {
+                return out;
+            }
+            let am = self.amask();
+            let pc = i.ld_pc & ports::mask(self.p.PC_W as u32);
+            let c = i.ld_cta & cmask;
+            let w = i.ld_warp & wmask;
+            let mut a = [0u64; 4];
+            for (x, y) in a.iter_mut().zip(i.ld_addr).take(n) {
+                *x = y & am;
+            }
+            let d = self.dfind(pc);
+            let thr = self.p.MISPRED_THRESHOLD;
+            let mut job = None;
+            let now = self.time;
+            match self.find(c, pc) {
+                None => {
+                    let t = &mut self.cta[c as usize];
+                    let v = victim(&t.iter().map(|e| (e.valid, e.stamp)).collect::<Vec<_>>());
+                    t[v] = MEntry {
+                        valid: true,
+                        pc,
+                        lead: w,
+                        n,
+                        base: a,
+                        stamp: now,
+                    };
+                    if let Some(d) = d {
+                        if self.dist[d].cnt < thr {
+                            *self.ev.entry("rule1 job B").or_default() += 1;
+                            job = Some(MJob::B { c, pc });
+                        }
+                    }
+                }
+                Some(e) => {
+                    let pe = self.cta[c as usize][e];
+                    if w == pe.lead {
+                        *self.ev.entry("rule2").or_default() += 1;
+                        let ent = &mut self.cta[c as usize][e];
+                        ent.base = a;
+                        ent.n = n;
+                        ent.stamp = now;
+                    } else if let Some(d) = d {
+                        let dd = self.dist[d];
+                        let bad = n != pe.n
+                            || (0..n).any(|k| {
+                                (pe.base[k] + self.mul(w, pe.lead, dd.stride)) & am != a[k]
+                            });
+                        if bad && dd.cnt < ports::mask(self.p.CNT_W as u32) {
+                            *self.ev.entry("rule3 mispredict").or_default() += 1;
+                            self.dist[d].cnt += 1;
+                        }
+                        if c == dd.lead_cta && self.dist[d].cnt < thr {
+                            *self.ev.entry("rule3 job A").or_default() += 1;
+                            job = Some(MJob::A {
+                                pc,
+                                w,
+                                c,
+                                s: dd.stride,
+                            });
+                        }
+                    } else if n != pe.n {
+                        *self.ev.entry("rule4 n differs").or_default() += 1;
+                        self.cta[c as usize][e].valid = false;
+                    } else {
+                        let delta = w as i64 - pe.lead as i64;
+                        let ad = delta.unsigned_abs();
+                        if ad.is_power_of_two() {
+                            let m = ad.trailing_zeros();
+                            let bits = self.p.ADDR_W as u32;
+                            let mut ss = Vec::new();
+                            let mut ok = true;
+                            for (x, b) in a.iter().zip(pe.base).take(n) {
+                                let diff = x.wrapping_sub(b) & am;
+                                if diff & ((1u64 << m) - 1) != 0 {
+                                    ok = false;
+                                }
+                                // Sign-extend to 64 bits, shift arithmetically.
+                                let sx = ((diff << (64 - bits)) as i64) >> (64 - bits);
+                                let mut q = (sx >> m) as u64;
+                                if delta < 0 {
+                                    q = q.wrapping_neg();
+                                }
+                                ss.push(q & am);
+                            }
+                            if !ok || ss.iter().any(|&x| x != ss[0]) {
+                                *self.ev.entry("rule4 invalidate").or_default() += 1;
+                                self.cta[c as usize][e].valid = false;
+                            } else if ss[0] != 0 {
+                                *self.ev.entry("rule4 train").or_default() += 1;
+                                let v = victim(
+                                    &self
+                                        .dist
+                                        .iter()
+                                        .map(|e| (e.valid, e.stamp))
+                                        .collect::<Vec<_>>(),
+                                );
+                                self.dist[v] = MDist {
+                                    valid: true,
+                                    pc,
+                                    stride: ss[0],
+                                    cnt: 0,
+                                    lead_cta: c,
+                                    stamp: now,
+                                };
+                                job = Some(MJob::A { pc, w, c, s: ss[0] });
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some(j) = job {
+                if !jobs_full {
+                    *self.ev.entry("job pushed").or_default() += 1;
+                    self.jobs.push_back(j);
+                } else {
+                    *self.ev.entry("job dropped").or_default() += 1;
+                }
+            }
+            out
+        }
+    }
+
+    /// xorshift64*: deterministic stimulus without extra dependencies.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+        fn chance(&mut self, percent: u64) -> bool {
+            self.below(100) < percent
+        }
+    }
+
+    /// Random loads from a few striding PCs (plus noise, broadcasts,
+    /// indirect and ineligible loads, launches, back-pressure, resets).
+    fn random_inputs(p: &CapsParams, seed: u64, cycles: usize) -> Vec<CapsIn> {
+        const NPC: u64 = 6;
+        let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let ncta = p.N_CTA;
+        let strides: [u64; NPC as usize] = [0x80, 0xffff_ff00, 0, 0x180, 0x40, 0x200];
+        let mut bases: Vec<u64> = (0..ncta * NPC).map(|_| r.next() & 0xffff_ff80).collect();
+        let mut cfg = 3 + r.below(5);
+        let mut v = Vec::with_capacity(cycles);
+        for t in 0..cycles {
+            let mut i = CapsIn {
+                reset: t == 0 || r.below(1000) < 3,
+                cfg_warps_per_cta: cfg,
+                pf_ready: r.chance(70),
+                ..Default::default()
+            };
+            if r.chance(2) {
+                let slot = r.below(ncta);
+                i.cta_launch_valid = true;
+                i.cta_launch_slot = slot;
+                for j in 0..NPC {
+                    bases[(slot * NPC + j) as usize] = r.next() & 0xffff_ff80;
+                }
+            }
+            if r.chance(1) {
+                cfg = r.below(9);
+                i.cfg_warps_per_cta = cfg;
+            }
+            if r.chance(60) {
+                let c = r.below(ncta);
+                let j = r.below(NPC);
+                let w = r.below(cfg + 2);
+                let base = bases[(c * NPC + j) as usize];
+                let n = match r.below(100) {
+                    0..=84 => 1 + j % p.MAX_ADDRS,
+                    85..=94 => 1 + r.below(p.MAX_ADDRS),
+                    _ => r.below(40),
+                };
+                i.ld_valid = true;
+                i.ld_pc = 0x100 + 8 * j;
+                i.ld_cta = c;
+                i.ld_warp = w;
+                i.ld_count = n;
+                i.ld_indirect = r.chance(3);
+                for k in 0..4 {
+                    let mut a = base
+                        .wrapping_add(0x80 * k as u64)
+                        .wrapping_add(w.wrapping_mul(strides[j as usize]));
+                    if r.chance(2) {
+                        a ^= 1 << r.below(12);
+                    }
+                    i.ld_addr[k] = a & 0xffff_ffff;
+                }
+            }
+            v.push(i);
+        }
+        v
+    }
+
+    fn compare_with_model(p: &CapsParams, seed: u64, cycles: usize) -> usize {
+        let ins = random_inputs(p, seed, cycles);
+        let mut d = Drv::new(p);
+        let mut m = Model::new(p);
+        let mut pfs = 0;
+        for (t, i) in ins.iter().enumerate() {
+            let got = d.cycle(i);
+            let want = m.cycle(i);
+            assert_eq!(got, want, "seed {seed} cycle {t}: inputs {i:?}");
+            pfs += (got.pf_valid && i.pf_ready) as usize;
+        }
+        eprintln!("seed {seed}: {pfs} prefetches, events {:?}", m.ev);
+        pfs
+    }
+
+    #[test]
+    fn random_against_contract_model_paper() {
+        let p = CapsParams {
+            MISPRED_THRESHOLD: 6,
+            ..Default::default()
+        };
+        let mut pfs = 0;
+        for seed in 1..=4 {
+            pfs += compare_with_model(&p, seed, 3000);
+        }
+        assert!(pfs > 300, "too few prefetches ({pfs}) to mean anything");
+    }
+
+    #[test]
+    fn random_against_contract_model_odd_sizes() {
+        for (seed, n_cta, ent) in [(21, 16, 3), (22, 8, 3), (23, 16, 4)] {
+            let p = CapsParams {
+                N_CTA: n_cta,
+                PERCTA_ENTRIES: ent,
+                DIST_ENTRIES: 7 - ent,
+                MISPRED_THRESHOLD: 20,
+                JOBQ_DEPTH: 3,
+                PFQ_DEPTH: 2,
+                ..Default::default()
+            };
+            let pfs = compare_with_model(&p, seed, 2000);
+            assert!(pfs > 100, "too few prefetches ({pfs})");
+        }
+    }
+
+    /// The emitted Verilog, simulated by Icarus Verilog, gives the outputs
+    /// of the rust-hdl simulation cycle for cycle (random stimulus).
+    #[test]
+    fn iverilog_matches_rust_simulation() {
+        if !tool("iverilog") {
+            eprintln!("iverilog not found: skipped");
+            return;
+        }
+        for (tag, p) in [
+            (
+                "iv_paper",
+                CapsParams {
+                    MISPRED_THRESHOLD: 6,
+                    ..Default::default()
+                },
+            ),
+            (
+                "iv_small",
+                CapsParams {
+                    N_CTA: 2,
+                    PERCTA_ENTRIES: 2,
+                    DIST_ENTRIES: 1,
+                    MAX_ADDRS: 2,
+                    JOBQ_DEPTH: 1,
+                    PFQ_DEPTH: 3,
+                    MISPRED_THRESHOLD: 3,
+                    ..Default::default()
+                },
+            ),
+        ] {
+            let cycles = 1500;
+            let ins = random_inputs(&p, 77, cycles);
+            let mut d = Drv::new(&p);
+            let mut vin = String::new();
+            let mut vout = String::new();
+            let nin = CapsPrefetcher::inputs(&p).len();
+            for i in &ins {
+                let o = d.cycle(i);
+                for x in CapsPrefetcher::in_values(&p, i) {
+                    vin.push_str(&format!("{x:x}\n"));
+                }
+                for x in CapsPrefetcher::out_values(&p, &o) {
+                    vout.push_str(&format!("{x:x}\n"));
+                }
+            }
+            let dir = emit_to_dir(&p, tag);
+            std::fs::write(dir.join("in.hex"), vin).unwrap();
+            std::fs::write(dir.join("out.hex"), vout).unwrap();
+            std::fs::write(dir.join("tb.v"), testbench(&p, cycles, nin)).unwrap();
+            let c = std::process::Command::new("iverilog")
+                .current_dir(&dir)
+                .args([
+                    "-g2005",
+                    "-s",
+                    "tb",
+                    "-o",
+                    "tb.vvp",
+                    "tb.v",
+                    "caps_prefetcher.v",
+                ])
+                .output()
+                .unwrap();
+            assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+            let r = std::process::Command::new("vvp")
+                .current_dir(&dir)
+                .args(["-n", "tb.vvp"])
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&r.stdout);
+            assert!(text.contains("DONE errors=0"), "{tag}: {text}");
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+
+    /// A test bench applying `in.hex` and checking against `out.hex`
+    /// (cycle 0, before the first reset edge, is not checked).
+    fn testbench(p: &CapsParams, cycles: usize, nin: usize) -> String {
+        let ins = CapsPrefetcher::inputs(p);
+        let outs = CapsPrefetcher::outputs(p);
+        let nout = outs.len();
+        let mut t = String::from("`timescale 1ns/1ps\nmodule tb;\n    reg clock;\n");
+        for q in &ins {
+            t.push_str(&format!("    reg [{}:0] {};\n", q.width - 1, q.name));
+        }
+        for q in &outs {
+            t.push_str(&format!("    wire [{}:0] {};\n", q.width - 1, q.name));
+        }
+        t.push_str("    caps_prefetcher dut(.clock(clock)");
+        for q in ins.iter().chain(outs.iter()) {
+            t.push_str(&format!(", .{0}({0})", q.name));
+        }
+        t.push_str(");\n");
+        t.push_str(&format!(
+            "    reg [63:0] vin [0:{}];\n    reg [63:0] vout [0:{}];\n    integer c, errors;\n",
+            nin * cycles - 1,
+            nout * cycles - 1
+        ));
+        t.push_str("    initial begin\n        $readmemh(\"in.hex\", vin);\n        $readmemh(\"out.hex\", vout);\n        errors = 0;\n        clock = 0;\n");
+        t.push_str(&format!(
+            "        for (c = 0; c < {cycles}; c = c + 1) begin\n"
+        ));
+        for (k, q) in ins.iter().enumerate() {
+            t.push_str(&format!("            {} = vin[c*{nin}+{k}];\n", q.name));
+        }
+        t.push_str("            #1;\n");
+        for (k, q) in outs.iter().enumerate() {
+            t.push_str(&format!(
+                "            if (c > 0 && {0} !== vout[c*{nout}+{k}][{1}:0]) begin errors = errors + 1; if (errors < 10) $display(\"cycle %0d {0} %h want %h\", c, {0}, vout[c*{nout}+{k}]); end\n",
+                q.name,
+                q.width - 1
+            ));
+        }
+        t.push_str("            clock = 1; #1; clock = 0; #1;\n        end\n");
+        t.push_str("        $display(\"DONE errors=%0d\", errors);\n        $finish;\n    end\nendmodule\n");
+        t
+    }
+
+    #[test]
+    fn random_against_contract_model_small() {
+        for (seed, m, jq, pq) in [(11, 1, 1, 1), (12, 2, 1, 2), (13, 4, 3, 1), (14, 3, 2, 5)] {
+            let p = CapsParams {
+                N_CTA: 2,
+                PERCTA_ENTRIES: 1 + seed % 2,
+                DIST_ENTRIES: 1 + (seed / 2) % 2,
+                MAX_ADDRS: m,
+                JOBQ_DEPTH: jq,
+                PFQ_DEPTH: pq,
+                MISPRED_THRESHOLD: 3,
+                ..Default::default()
+            };
+            let pfs = compare_with_model(&p, seed, 3000);
+            assert!(pfs > 50, "too few prefetches ({pfs})");
+        }
     }
 }

@@ -76,6 +76,65 @@ pub fn build_ba(p: &BaParams) -> Result<Box<dyn RtlUnit>, Unsupported> {
     })
 }
 
+// ---------------------------------------------------------------------------
+// caps_prefetcher
+
+use ports::caps::CapsParams;
+use ports::clog2;
+
+use crate::caps_prefetcher::CapsPrefetcherRtl;
+
+/// Width-determining parameters of `caps_prefetcher` that are compiled in.
+/// Its widths follow from `ADDR_W`, `PC_W`, `WARP_IDX_W`, `clog2(N_CTA)`,
+/// `clog2(PERCTA_ENTRIES)`, `clog2(DIST_ENTRIES)` and `CNT_W`; `MAX_ADDRS`,
+/// `MISPRED_THRESHOLD` (within `1..2^CNT_W`), `JOBQ_DEPTH` and `PFQ_DEPTH`
+/// are free. Each line of the table costs a few seconds of compile time.
+pub const CAPS_SUPPORTED: &str = "ADDR_W = 32, PC_W = 32, WARP_IDX_W = 6, and \
+     (N_CTA, PERCTA_ENTRIES, DIST_ENTRIES, CNT_W) in {(8, 3..=4, 3..=4, 4..=8) (the paper's), \
+     (2, 1..=2, 1..=2, 4 or 8), (16, 3..=4, 3..=4, 8)}";
+
+macro_rules! caps_table {
+    ($p:expr, $( ($c:literal, $rp:literal, $rd:literal, $cw:literal) ),* $(,)?) => {{
+        let p: &CapsParams = $p;
+        let key = (
+            p.ADDR_W,
+            p.PC_W,
+            p.WARP_IDX_W,
+            p.cta_bits(),
+            clog2(p.PERCTA_ENTRIES),
+            clog2(p.DIST_ENTRIES),
+            p.CNT_W,
+        );
+        match key {
+            $( (32, 32, 6, $c, $rp, $rd, $cw) => Some(Box::new(
+                CapsPrefetcherRtl::<32, 32, 6, 7, $c, { $c + 1 }, $rp, $rd, $cw>::new(p),
+            ) as Box<dyn RtlUnit>), )*
+            _ => None,
+        }
+    }};
+}
+
+/// Build `caps_prefetcher` for `p` (which must be valid).
+pub fn build_caps(p: &CapsParams) -> Result<Box<dyn RtlUnit>, Unsupported> {
+    debug_assert!(p.validate().is_ok());
+    // (clog2(N_CTA), clog2(PERCTA_ENTRIES), clog2(DIST_ENTRIES), CNT_W)
+    #[rustfmt::skip]
+    let unit = caps_table!(p,
+        (3, 2, 2, 4), (3, 2, 2, 5), (3, 2, 2, 6), (3, 2, 2, 7), (3, 2, 2, 8),
+        (1, 1, 1, 4), (1, 1, 1, 8),
+        (4, 2, 2, 8),
+    );
+    unit.ok_or_else(|| Unsupported {
+        unit: "caps_prefetcher",
+        given: format!(
+            "ADDR_W = {}, PC_W = {}, WARP_IDX_W = {}, N_CTA = {}, PERCTA_ENTRIES = {}, \
+             DIST_ENTRIES = {}, CNT_W = {}",
+            p.ADDR_W, p.PC_W, p.WARP_IDX_W, p.N_CTA, p.PERCTA_ENTRIES, p.DIST_ENTRIES, p.CNT_W
+        ),
+        supported: CAPS_SUPPORTED.into(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,60 +166,44 @@ mod tests {
     }
 }
 
-// ---------------------------------------------------------------------------
-// caps_prefetcher
+#[cfg(test)]
+mod caps_tests {
+    use super::*;
 
-use ports::caps::CapsParams;
-use ports::clog2;
-
-use crate::caps_prefetcher::CapsPrefetcherRtl;
-
-/// Width-determining parameters of `caps_prefetcher` that are compiled in.
-/// Its widths follow from `ADDR_W`, `PC_W`, `WARP_IDX_W`, `clog2(N_CTA)`,
-/// `clog2(PERCTA_ENTRIES)`, `clog2(DIST_ENTRIES)` and `CNT_W`; `MAX_ADDRS`,
-/// `MISPRED_THRESHOLD`, `JOBQ_DEPTH` and `PFQ_DEPTH` are free.
-pub const CAPS_SUPPORTED: &str = "ADDR_W = 32, PC_W = 32, WARP_IDX_W = 6, CNT_W in 4..=8, and \
-     (N_CTA, PERCTA_ENTRIES, DIST_ENTRIES) in {(8, 3..=4, 3..=4) (the paper's), \
-     (2, 1..=2, 1..=2), (16, 3..=4, 3..=4)}";
-
-macro_rules! caps_table {
-    ($p:expr, $( ($c:literal, $rp:literal, $rd:literal, $cw:literal) ),* $(,)?) => {{
-        let p: &CapsParams = $p;
-        let key = (
-            p.ADDR_W,
-            p.PC_W,
-            p.WARP_IDX_W,
-            p.cta_bits(),
-            clog2(p.PERCTA_ENTRIES),
-            clog2(p.DIST_ENTRIES),
-            p.CNT_W,
-        );
-        match key {
-            $( (32, 32, 6, $c, $rp, $rd, $cw) => Some(Box::new(
-                CapsPrefetcherRtl::<32, 32, 6, 7, $c, { $c + 1 }, $rp, $rd, $cw>::new(p),
-            ) as Box<dyn RtlUnit>), )*
-            _ => None,
+    #[test]
+    fn every_listed_caps_configuration_builds() {
+        for (n_cta, entries, cnt_ws) in [
+            (8u64, [3u64, 4], &[4u64, 5, 6, 7, 8][..]),
+            (2, [1, 2], &[4, 8][..]),
+            (16, [3, 4], &[8][..]),
+        ] {
+            for &cnt_w in cnt_ws {
+                for pe in entries {
+                    for de in entries {
+                        let p = CapsParams {
+                            N_CTA: n_cta,
+                            PERCTA_ENTRIES: pe,
+                            DIST_ENTRIES: de,
+                            CNT_W: cnt_w,
+                            MISPRED_THRESHOLD: (1 << cnt_w) / 2,
+                            ..Default::default()
+                        };
+                        p.validate().unwrap();
+                        assert!(build_caps(&p).is_ok(), "{p:?}");
+                    }
+                }
+            }
         }
-    }};
-}
+    }
 
-/// Build `caps_prefetcher` for `p` (which must be valid).
-pub fn build_caps(p: &CapsParams) -> Result<Box<dyn RtlUnit>, Unsupported> {
-    debug_assert!(p.validate().is_ok());
-    // (clog2(N_CTA), clog2(PERCTA_ENTRIES), clog2(DIST_ENTRIES), CNT_W)
-    #[rustfmt::skip]
-    let unit = caps_table!(p,
-        (3, 2, 2, 8),
-        (1, 1, 1, 8),
-        (4, 2, 2, 8),
-    );
-    unit.ok_or_else(|| Unsupported {
-        unit: "caps_prefetcher",
-        given: format!(
-            "ADDR_W = {}, PC_W = {}, WARP_IDX_W = {}, N_CTA = {}, PERCTA_ENTRIES = {}, \
-             DIST_ENTRIES = {}, CNT_W = {}",
-            p.ADDR_W, p.PC_W, p.WARP_IDX_W, p.N_CTA, p.PERCTA_ENTRIES, p.DIST_ENTRIES, p.CNT_W
-        ),
-        supported: CAPS_SUPPORTED.into(),
-    })
+    #[test]
+    fn unsupported_caps_configuration_lists_what_is_supported() {
+        let p = CapsParams {
+            N_CTA: 4,
+            ..Default::default()
+        };
+        let e = build_caps(&p).err().unwrap().to_string();
+        assert!(e.contains("N_CTA = 4"), "{e}");
+        assert!(e.contains(CAPS_SUPPORTED), "{e}");
+    }
 }
