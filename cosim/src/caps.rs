@@ -16,7 +16,7 @@ use crate::units::CosimUnit;
 enum PcKind {
     /// Base per CTA plus a per-warp stride: what CAPS is for.
     Strided,
-    /// Strided, but 1 load in 8 is off: mispredictions cross the threshold.
+    /// Strided, but 3 loads in 10 are off: mispredictions cross the threshold.
     Noisy,
     /// Every warp reads the same addresses (stride 0).
     Broadcast,
@@ -58,12 +58,19 @@ impl CapsRandom {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let max_w = (1u64 << p.WARP_IDX_W) - 1;
         let warps = rng.gen_range(2.min(max_w)..=max_w.min(12)).max(1);
-        let n_pcs = rng.gen_range(1..=4usize.min(p.DIST_ENTRIES as usize + 2));
-        let kinds = [PcKind::Strided, PcKind::Noisy, PcKind::Broadcast, PcKind::Random];
+        let n_pcs = rng.gen_range(2..=4usize.min(p.DIST_ENTRIES as usize + 2).max(2));
+        let kinds = [
+            PcKind::Strided,
+            PcKind::Noisy,
+            PcKind::Broadcast,
+            PcKind::Random,
+        ];
         let pcs = (0..n_pcs)
             .map(|i| {
                 let kind = if i == 0 {
                     PcKind::Strided
+                } else if i == 1 {
+                    PcKind::Noisy
                 } else {
                     kinds[rng.gen_range(0..kinds.len())]
                 };
@@ -152,7 +159,7 @@ impl Stimulus<CapsPrefetcher> for CapsRandom {
                 *a = match pc.kind {
                     PcKind::Strided => base.wrapping_add(w.wrapping_mul(pc.stride)) + line,
                     PcKind::Noisy => {
-                        let off = if self.rng.gen_bool(0.125) { 0x40 } else { 0 };
+                        let off = if self.rng.gen_bool(0.3) { 0x40 } else { 0 };
                         base.wrapping_add(w.wrapping_mul(pc.stride)) + line + off
                     }
                     PcKind::Broadcast => base + line,

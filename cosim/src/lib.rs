@@ -2,8 +2,8 @@
 //! (`cosim.md`): back-ends, comparison, reports, waveforms and stimulus.
 
 pub mod ba;
-pub mod caps;
 pub mod backend;
+pub mod caps;
 pub mod lockstep;
 pub mod rusthdl;
 pub mod stimulus;

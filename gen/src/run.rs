@@ -57,7 +57,9 @@ pub enum PresetArg {
 /// Arguments of `warpgen run`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct RunArgs {
-    /// Kernel file (TOML; format in kernels/README.md).
+    /// Kernel file (TOML; format in kernels/README.md), or an Accel-Sim
+    /// trace: a `kernel-N.traceg` file or a folder with `kernelslist.g`
+    /// (every kernel listed is run in turn).
     #[arg(long)]
     pub kernel: PathBuf,
     /// Prefetcher.
@@ -132,8 +134,15 @@ pub struct CosimAttach {
 /// configurations the harness uses) and the kernel.
 pub type CosimHook = dyn Fn(&str, &MachineConfig, &Kernel) -> anyhow::Result<CosimAttach>;
 
-/// The machine configuration and kernel of a `run`.
+/// The machine configuration and kernel of a `run` (the first kernel of a
+/// trace folder).
 pub fn prepare(args: &RunArgs) -> anyhow::Result<(MachineConfig, Kernel)> {
+    let (cfg, mut ks) = prepare_all(args)?;
+    Ok((cfg, ks.remove(0)))
+}
+
+/// The machine configuration and every kernel of a `run`.
+pub fn prepare_all(args: &RunArgs) -> anyhow::Result<(MachineConfig, Vec<Kernel>)> {
     let mut cfg = match args.preset {
         PresetArg::Fermi => MachineConfig::fermi(),
         PresetArg::Volta => MachineConfig::volta(),
@@ -188,8 +197,35 @@ pub fn prepare(args: &RunArgs) -> anyhow::Result<(MachineConfig, Kernel)> {
         }
     }
     cfg.validate()?;
-    let kernel = Kernel::from_file(&args.kernel, &params, cfg.seed)?;
-    Ok((cfg, kernel))
+    let kernels = load_kernels(&args.kernel, &params, cfg.seed, cfg.l1_line)?;
+    Ok((cfg, kernels))
+}
+
+/// A kernel file, a `.traceg` trace, or a trace folder (`kernelslist.g`).
+pub fn load_kernels(
+    path: &Path,
+    params: &[(String, i64)],
+    seed: u64,
+    line_bytes: u32,
+) -> anyhow::Result<Vec<Kernel>> {
+    use sim_model::harness::trace::{read_kernel_trace, read_kernelslist};
+    let trace = |p: &Path| -> anyhow::Result<Kernel> {
+        if !params.is_empty() {
+            bail!("--set param.NAME does not apply to a trace");
+        }
+        Ok(Kernel::from_trace(&read_kernel_trace(p)?, line_bytes))
+    };
+    if path.is_dir() {
+        let list = read_kernelslist(path)?;
+        if list.is_empty() {
+            bail!("{}: kernelslist.g lists no kernel", path.display());
+        }
+        list.iter().map(|p| trace(p)).collect()
+    } else if path.extension().is_some_and(|e| e == "traceg") {
+        Ok(vec![trace(path)?])
+    } else {
+        Ok(vec![Kernel::from_file(path, params, seed)?])
+    }
 }
 
 fn parse_i64(s: &str) -> Option<i64> {
@@ -259,13 +295,24 @@ pub fn run_command_with(args: &RunArgs, cosim: Option<&CosimHook>) -> anyhow::Re
     if args.cosim.is_some() && cosim.is_none() {
         bail!("co-simulation in the harness is wired by gen");
     }
-    let (cfg, kernel) = prepare(args)?;
-    let m = run_prepared(args, &cfg, &kernel, cosim)?;
-    if !args.quiet {
-        print!("{}", m.table());
+    let (cfg, kernels) = prepare_all(args)?;
+    let mut all = Vec::new();
+    for kernel in &kernels {
+        let m = run_prepared(args, &cfg, kernel, cosim)?;
+        if !args.quiet {
+            if kernels.len() > 1 {
+                println!();
+            }
+            print!("{}", m.table());
+        }
+        all.push(m);
     }
     if let Some(path) = &args.json {
-        write_json(path, &m)?;
+        if all.len() == 1 {
+            write_json(path, &all[0])?;
+        } else {
+            write_json(path, &all)?;
+        }
     }
     Ok(())
 }
@@ -329,10 +376,18 @@ pub fn bench_harness(
         ("no-skip", vec!["fast_forward=false"], None),
         ("caps", vec!["prefetcher=caps", "sched=pas"], None),
         ("ba", vec!["l1=ba"], None),
-        ("caps+ba", vec!["prefetcher=caps", "sched=pas", "l1=ba"], None),
+        (
+            "caps+ba",
+            vec!["prefetcher=caps", "sched=pas", "l1=ba"],
+            None,
+        ),
     ];
     if cosim.is_some() {
-        variants.push(("cosim-caps", vec!["prefetcher=caps", "sched=pas"], Some("caps_prefetcher")));
+        variants.push((
+            "cosim-caps",
+            vec!["prefetcher=caps", "sched=pas"],
+            Some("caps_prefetcher"),
+        ));
         variants.push(("cosim-ba", vec!["l1=ba"], Some("ba_tag_array")));
     }
     let mut rows = Vec::new();
@@ -382,7 +437,11 @@ pub fn bench_table(rows: &[BenchRow]) -> String {
     }
     s.push('\n');
     for k in kernels {
-        let cyc = rows.iter().find(|r| r.kernel == k).map(|r| r.cycles).unwrap_or(0);
+        let cyc = rows
+            .iter()
+            .find(|r| r.kernel == k)
+            .map(|r| r.cycles)
+            .unwrap_or(0);
         s += &format!("{k:<20} {cyc:>10}");
         for v in &variants {
             match rows.iter().find(|r| r.kernel == k && r.variant == *v) {
@@ -436,8 +495,17 @@ pub fn compare_kernels(kernels: &[PathBuf], sets: &[String]) -> anyhow::Result<V
 pub fn compare_table(rows: &[CompareRow]) -> String {
     let mut s = format!(
         "{:<20} {:>9} {:>6} | {:>9} {:>6} {:>5} {:>5} | {:>9} {:>6} | {:>9} {:>6}\n",
-        "kernel", "base cyc", "miss%", "CAPS cyc", "miss%", "acc%", "cov%", "BA cyc", "miss%",
-        "both cyc", "miss%"
+        "kernel",
+        "base cyc",
+        "miss%",
+        "CAPS cyc",
+        "miss%",
+        "acc%",
+        "cov%",
+        "BA cyc",
+        "miss%",
+        "both cyc",
+        "miss%"
     );
     for r in rows {
         let m = &r.runs;

@@ -24,22 +24,35 @@ impl GenUnit for ports::ba::BaTagArray {
     }
 }
 
+impl GenUnit for ports::caps::CapsPrefetcher {
+    fn storage(p: &ports::caps::CapsParams) -> StorageReport {
+        hdl::storage::caps_storage(p)
+    }
+    fn supported() -> &'static str {
+        hdl::registry::CAPS_SUPPORTED
+    }
+}
+
 /// Unit names, as on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
 pub enum UnitName {
     /// Bypass-aware L1 tag array.
     #[value(name = "ba_tag_array")]
     BaTagArray,
+    /// CTA-aware prefetcher.
+    #[value(name = "caps_prefetcher")]
+    CapsPrefetcher,
 }
 
 impl UnitName {
     /// Every unit, in report order.
-    pub const ALL: &'static [UnitName] = &[UnitName::BaTagArray];
+    pub const ALL: &'static [UnitName] = &[UnitName::BaTagArray, UnitName::CapsPrefetcher];
 
     /// The unit's name.
     pub fn name(self) -> &'static str {
         match self {
             UnitName::BaTagArray => "ba_tag_array",
+            UnitName::CapsPrefetcher => "caps_prefetcher",
         }
     }
 }
@@ -50,6 +63,9 @@ macro_rules! with_unit {
     ($unit:expr, $f:ident ( $($arg:expr),* $(,)? )) => {
         match $unit {
             $crate::units::UnitName::BaTagArray => $f::<ports::ba::BaTagArray>($($arg),*),
+            $crate::units::UnitName::CapsPrefetcher => {
+                $f::<ports::caps::CapsPrefetcher>($($arg),*)
+            }
         }
     };
 }
