@@ -150,13 +150,13 @@ pub fn render_text(r: &UnitReport) -> String {
     let _ = writeln!(s, "\nstorage (flip-flops):");
     let _ = writeln!(
         s,
-        "  {:<12} {:<16} {:>6} {:>7} {:>9}  {:<8} note",
+        "  {:<14} {:<36} {:>6} {:>7} {:>9}  {:<8} note",
         "table", "field", "bits", "count", "total", "in paper"
     );
     for f in &r.storage.fields {
         let _ = writeln!(
             s,
-            "  {:<12} {:<16} {:>6} {:>7} {:>9}  {:<8} {}",
+            "  {:<14} {:<36} {:>6} {:>7} {:>9}  {:<8} {}",
             f.table,
             f.field,
             f.bits,
@@ -199,6 +199,13 @@ pub fn render_text(r: &UnitReport) -> String {
                 s,
                 "  note: tables are mapped to flip-flops and gates, not SRAM macros"
             );
+            if let (Some((mm2, how)), Some(a)) = (&r.storage.paper_area, y.area_um2) {
+                let _ = writeln!(
+                    s,
+                    "  paper area  {mm2} mm^2; ours / paper = {:.2} ({how})",
+                    a / 1e6 / mm2
+                );
+            }
             for n in &y.notes {
                 let _ = writeln!(s, "  note: {n}");
             }
