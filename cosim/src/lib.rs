@@ -13,6 +13,6 @@ pub mod vcd;
 pub mod verilator;
 
 pub use backend::{RtlBackend, CYCLE_TIME};
-pub use lockstep::{run_lockstep, Mismatch, RunOptions, RunSummary};
+pub use lockstep::{run_lockstep, Mismatch, PortDiff, RunOptions, RunSummary};
 pub use units::{backend_factory, cosim_random, emit_verilog, BackendKind, CosimUnit};
 pub use verilator::{BuildOptions, VerilatorError, VerilatorModel};

@@ -67,7 +67,7 @@ fn packed_hex(ports: &[PortDesc], vals: &[u64]) -> String {
             bits.push((v >> b) & 1 == 1);
         }
     }
-    while bits.len() % 4 != 0 {
+    while !bits.len().is_multiple_of(4) {
         bits.insert(0, false);
     }
     bits.chunks(4)

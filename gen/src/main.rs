@@ -26,7 +26,10 @@ use gen::with_unit;
   warpgen cosim --unit ba_tag_array --cycles 5000 --export-tb tb/   self-checking Verilog test bench
   warpgen report --unit ba_tag_array --format json
   warpgen configs                               what each unit can be built for
-  warpgen bench                                 golden model vs Verilator vs RustHDL speed"
+  warpgen bench                                 golden model vs Verilator vs RustHDL speed
+  warpgen run --kernel kernels/lps.toml --prefetcher caps --sched pas
+  warpgen run --kernel kernels/matrix_mul.toml --prefetcher caps --cosim caps_prefetcher
+  warpgen run --kernel kernels/reuse.toml --l1 ba --cosim ba_tag_array --json out.json"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -134,6 +137,21 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Run a kernel (TOML file, or an Accel-Sim trace) on the SM harness.
+    Run(gen::run::RunArgs),
+    /// Speed of the SM harness on the bundled kernels (simulated cycles/s),
+    /// with and without lock-step co-simulation of the units' RTL.
+    BenchHarness {
+        /// Folder of kernel files.
+        #[arg(long, default_value = "kernels")]
+        kernels: PathBuf,
+        /// Runs per kernel (best is kept).
+        #[arg(long, default_value_t = 3)]
+        repeat: u32,
+        /// Also run with each unit's RTL in lock-step.
+        #[arg(long)]
+        cosim: bool,
+    },
     /// Emit every unit, co-simulate each, print a summary table.
     All {
         /// Cycles of random co-simulation per unit (RustHDL runs a tenth).
@@ -148,6 +166,9 @@ enum Cmd {
         /// Skip Yosys (no cell counts).
         #[arg(long)]
         no_synth: bool,
+        /// Folder of kernels for the harness comparison.
+        #[arg(long, default_value = "kernels")]
+        kernels: PathBuf,
     },
 }
 
@@ -248,11 +269,44 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             }
             Ok(true)
         }
+        Cmd::Run(args) => {
+            let kind = match args.backend.as_deref() {
+                None => None,
+                Some("verilator") => Some(BackendKind::Verilator),
+                Some("rusthdl") => Some(BackendKind::RustHdl),
+                Some(b) => anyhow::bail!("--backend takes verilator or rusthdl, not `{b}`"),
+            };
+            if args.cosim.is_some() {
+                let backend = commands::choose_backend(kind)?;
+                let hook = gen::harness_cosim::hook(backend, args.vcd.clone());
+                gen::run::run_command_with(&args, Some(&hook))?;
+            } else {
+                gen::run::run_command_with(&args, None)?;
+            }
+            Ok(true)
+        }
+        Cmd::BenchHarness {
+            kernels,
+            repeat,
+            cosim,
+        } => {
+            let files = gen::run::kernel_files(&kernels)?;
+            let rows = if cosim {
+                let backend = commands::choose_backend(None)?;
+                let hook = gen::harness_cosim::hook(backend, None);
+                gen::run::bench_harness(&files, repeat, Some(&hook))?
+            } else {
+                gen::run::bench_harness(&files, repeat, None)?
+            };
+            println!("{}", gen::run::bench_table(&rows));
+            Ok(true)
+        }
         Cmd::All {
             cycles,
             out,
             config,
             no_synth,
+            kernels,
         } => {
             let cfg = load_config(config.as_deref())?;
             let backend = commands::choose_backend(None)?;
@@ -292,6 +346,15 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 }
             }
             println!("Verilog written to {}/", out.display());
+            if kernels.is_dir() {
+                let files = gen::run::kernel_files(&kernels)?;
+                let rows = gen::run::compare_kernels(&files, &[])?;
+                println!(
+                    "\nSM harness ({}): each bundled kernel without and with CAPS (PAS), with LRU and BA L1",
+                    kernels.display()
+                );
+                println!("{}", gen::run::compare_table(&rows));
+            }
             for f in failures {
                 println!("\n{f}");
             }

@@ -90,6 +90,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "UNIT")]
     pub cosim: Option<String>,
     /// Record the caps_prefetcher inputs/outputs of every cycle (JSON lines).
+    /// With `--cosim`: write the run's waveform here if the RTL and the
+    /// golden model differ (RTL signals and a `golden` scope).
+    #[arg(long, value_name = "FILE")]
+    pub vcd: Option<PathBuf>,
+    /// With `--cosim`: RTL simulator (default: verilator if installed).
+    #[arg(long, value_name = "BACKEND")]
+    pub backend: Option<String>,
     #[arg(long, value_name = "FILE")]
     pub record_caps: Option<PathBuf>,
     /// Record the ba_tag_array inputs/outputs of every cycle (JSON lines).
@@ -113,6 +120,8 @@ impl RunArgs {
             seed: None,
             json: None,
             cosim: None,
+            vcd: None,
+            backend: None,
             record_caps: None,
             record_ba: None,
             quiet: false,
@@ -177,11 +186,8 @@ pub fn prepare_all(args: &RunArgs) -> anyhow::Result<(MachineConfig, Vec<Kernel>
     match args.cosim.as_deref() {
         None => {}
         Some("caps_prefetcher") => cfg.set("prefetcher", "caps")?,
-        Some("ba_tag_array") => {
-            if !cfg.l1.uses_ba_model() {
-                cfg.set("l1", "ba")?;
-            }
-        }
+        Some("ba_tag_array") if !cfg.l1.uses_ba_model() => cfg.set("l1", "ba")?,
+        Some("ba_tag_array") => {}
         Some(u) => bail!("--cosim {u}: the harness co-simulates caps_prefetcher or ba_tag_array"),
     }
     let mut params = Vec::new();

@@ -1,0 +1,568 @@
+//! The machine the harness models: every number of `sm_harness.md`'s
+//! baseline table as a configuration value, two presets, and `key=value`
+//! overrides.
+//!
+//! | key | meaning | Fermi | Volta |
+//! |---|---|---|---|
+//! | `n_sm` | SMs of the modelled GPU (CTA distribution) | 15 | 80 |
+//! | `sm_id` | which SM this harness is | 0 | 0 |
+//! | `max_warps` | warp slots per SM (at most 64) | 48 | 64 |
+//! | `cta_slots` | CTA slots per SM | 8 | 32 |
+//! | `shared_mem_bytes` | shared memory per SM (limits CTAs of kernels with `smem_bytes`) | 49152 | 98304 |
+//! | `sched` | `lrr`, `gto`, `two-level`, `pas` | two-level | gto |
+//! | `ready_queue` | ready-queue size of two-level and PAS | 8 | 8 |
+//! | `l1` | `lru` (native), `ba` (BA golden model), `ba-lru` (BA golden model with `BA_ENABLE = 0`) | lru | lru |
+//! | `l1_bytes`, `l1_line`, `l1_ways` | L1 data cache geometry | 16384, 128, 4 | 131072, 128, 4 |
+//! | `l1_hit_latency` | cycles from the L1 access to the data (>= 1) | 1 | 1 |
+//! | `mshr_entries`, `mshr_merges` | MSHRs and requests merged per MSHR | 32, 8 | 64, 8 |
+//! | `miss_queue` | requests waiting for the lower memory | 8 | 16 |
+//! | `mem_latency` | cycles from acceptance to data | 400 | 400 |
+//! | `mem_interval` | cycles between accepted requests (bandwidth limit) | 2 | 1 |
+//! | `prefetcher` | `none` or `caps` | none | none |
+//! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
+//! | `caps_hint` | drive `ld_indirect` from the classification (else always 0) | true | true |
+//! | `reuse_analysis` | classify the L1 access stream by reuse distance | true | true |
+//! | `fast_forward` | skip idle cycles when no unit model is attached | true | true |
+//! | `max_cycles` | a run longer than this is an error | 50000000 | 50000000 |
+//! | `reset_cycles` | cycles with `reset = 1` at the start | 1 | 1 |
+//! | `seed` | seed of the synthetic array contents | 1 | 1 |
+//! | `caps.NAME` | a `caps_prefetcher` parameter (spec names) | derived | derived |
+//! | `ba.NAME` | a `ba_tag_array` parameter (`REUSE_THRESHOLD`, ...) | derived | derived |
+//!
+//! The CAPS parameters default to the paper's, with `N_CTA` raised to the
+//! next power of two of `cta_slots` and `WARP_IDX_W` widened when a kernel
+//! has more warps per CTA than it can count; the BA geometry follows the L1
+//! geometry.
+
+use ports::ba::BaParams;
+use ports::caps::CapsParams;
+use ports::{clog2, Params};
+use serde::{Deserialize, Serialize};
+
+/// Warp scheduling policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SchedPolicy {
+    /// Loose round robin: the first ready warp after the last one issued.
+    Lrr,
+    /// Greedy then oldest: the last warp while it can issue, else the oldest.
+    Gto,
+    /// Two-level: a ready queue of `ready_queue` warps (oldest first); a
+    /// warp waiting on memory goes to the pending queue.
+    TwoLevel,
+    /// Prefetch-aware (CAPS): two-level with one leading warp per CTA
+    /// promoted and issued first.
+    Pas,
+}
+
+impl SchedPolicy {
+    /// Name as on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            SchedPolicy::Lrr => "lrr",
+            SchedPolicy::Gto => "gto",
+            SchedPolicy::TwoLevel => "two-level",
+            SchedPolicy::Pas => "pas",
+        }
+    }
+    /// Parse a command-line name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "lrr" => SchedPolicy::Lrr,
+            "gto" => SchedPolicy::Gto,
+            "two-level" | "two_level" | "2lev" => SchedPolicy::TwoLevel,
+            "pas" => SchedPolicy::Pas,
+            _ => return None,
+        })
+    }
+}
+
+/// The L1 tag array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum L1Policy {
+    /// The harness' own LRU tag array (allocate on miss).
+    Lru,
+    /// `ba_tag_array`'s golden model, bypass-aware (`BA_ENABLE = 1`).
+    Ba,
+    /// `ba_tag_array`'s golden model as plain LRU (`BA_ENABLE = 0`); behaves
+    /// exactly like [`L1Policy::Lru`].
+    BaLru,
+}
+
+impl L1Policy {
+    /// Name as on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            L1Policy::Lru => "lru",
+            L1Policy::Ba => "ba",
+            L1Policy::BaLru => "ba-lru",
+        }
+    }
+    /// Parse a command-line name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "lru" => L1Policy::Lru,
+            "ba" => L1Policy::Ba,
+            "ba-lru" | "ba_lru" => L1Policy::BaLru,
+            _ => return None,
+        })
+    }
+    /// Whether the tag array is `ba_tag_array`'s golden model.
+    pub fn uses_ba_model(self) -> bool {
+        matches!(self, L1Policy::Ba | L1Policy::BaLru)
+    }
+}
+
+/// The prefetcher plugged into the L1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PrefetcherKind {
+    /// No prefetching.
+    None,
+    /// `caps_prefetcher`'s golden model.
+    Caps,
+}
+
+impl PrefetcherKind {
+    /// Name as on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            PrefetcherKind::None => "none",
+            PrefetcherKind::Caps => "caps",
+        }
+    }
+    /// Parse a command-line name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "none" => PrefetcherKind::None,
+            "caps" => PrefetcherKind::Caps,
+            _ => return None,
+        })
+    }
+}
+
+/// A configuration value that cannot be used: the key, the value and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("configuration `{key}` = {value}: {reason}")]
+pub struct MachineConfigError {
+    /// The configuration key (`l1_ways`, `caps.N_CTA`, ...).
+    pub key: String,
+    /// The value given.
+    pub value: String,
+    /// What is wrong, or what would be accepted.
+    pub reason: String,
+}
+
+impl MachineConfigError {
+    fn new(key: &str, value: impl ToString, reason: impl Into<String>) -> Self {
+        MachineConfigError {
+            key: key.to_string(),
+            value: value.to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Every number of the modelled SM (see the module documentation for the
+/// keys and the presets).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MachineConfig {
+    /// Preset this configuration started from (`fermi`, `volta`).
+    pub preset: String,
+    /// SMs of the modelled GPU.
+    pub n_sm: u32,
+    /// Index of the modelled SM (0..n_sm).
+    pub sm_id: u32,
+    /// Warp slots per SM (1..=64).
+    pub max_warps: u32,
+    /// CTA slots per SM.
+    pub cta_slots: u32,
+    /// Shared memory per SM in bytes.
+    pub shared_mem_bytes: u32,
+    /// Warp scheduler.
+    pub sched: SchedPolicy,
+    /// Ready-queue size of the two-level and PAS schedulers.
+    pub ready_queue: u32,
+    /// L1 tag array.
+    pub l1: L1Policy,
+    /// L1 capacity in bytes.
+    pub l1_bytes: u32,
+    /// L1 line size in bytes (the coalescing granularity).
+    pub l1_line: u32,
+    /// L1 associativity.
+    pub l1_ways: u32,
+    /// Cycles from an L1 hit to the data (>= 1).
+    pub l1_hit_latency: u32,
+    /// MSHR entries.
+    pub mshr_entries: u32,
+    /// Requests merged into one MSHR entry (including the first).
+    pub mshr_merges: u32,
+    /// Requests waiting for the lower memory.
+    pub miss_queue: u32,
+    /// Lower-memory latency in cycles.
+    pub mem_latency: u32,
+    /// Cycles between two requests accepted by the lower memory.
+    pub mem_interval: u32,
+    /// Prefetcher.
+    pub prefetcher: PrefetcherKind,
+    /// Eager warp wake-up on prefetch return (two-level and PAS).
+    pub eager_wakeup: bool,
+    /// Drive `ld_indirect` from the expression classification.
+    pub caps_hint: bool,
+    /// Reuse-distance classification of the L1 access stream.
+    pub reuse_analysis: bool,
+    /// Skip idle cycles when no unit model is attached.
+    pub fast_forward: bool,
+    /// Upper bound on simulated cycles.
+    pub max_cycles: u64,
+    /// Cycles with `reset = 1` at the start (>= 1).
+    pub reset_cycles: u32,
+    /// Seed of the synthetic array contents.
+    pub seed: u64,
+    /// Overrides of `caps_prefetcher` parameters (spec names).
+    #[serde(default)]
+    pub caps: std::collections::BTreeMap<String, u64>,
+    /// Overrides of `ba_tag_array` parameters (spec names).
+    #[serde(default)]
+    pub ba: std::collections::BTreeMap<String, u64>,
+}
+
+impl Default for MachineConfig {
+    fn default() -> Self {
+        MachineConfig::fermi()
+    }
+}
+
+impl MachineConfig {
+    /// The Fermi-like baseline of the CAPS, DAC and BA-cache papers.
+    pub fn fermi() -> Self {
+        MachineConfig {
+            preset: "fermi".into(),
+            n_sm: 15,
+            sm_id: 0,
+            max_warps: 48,
+            cta_slots: 8,
+            shared_mem_bytes: 48 * 1024,
+            sched: SchedPolicy::TwoLevel,
+            ready_queue: 8,
+            l1: L1Policy::Lru,
+            l1_bytes: 16 * 1024,
+            l1_line: 128,
+            l1_ways: 4,
+            l1_hit_latency: 1,
+            mshr_entries: 32,
+            mshr_merges: 8,
+            miss_queue: 8,
+            mem_latency: 400,
+            mem_interval: 2,
+            prefetcher: PrefetcherKind::None,
+            eager_wakeup: true,
+            caps_hint: true,
+            reuse_analysis: true,
+            fast_forward: true,
+            max_cycles: 50_000_000,
+            reset_cycles: 1,
+            seed: 1,
+            caps: Default::default(),
+            ba: Default::default(),
+        }
+    }
+
+    /// The Volta-like machine of the Snake and CATT papers (64 warps, 32
+    /// CTAs, 128 KB L1, GTO).
+    pub fn volta() -> Self {
+        MachineConfig {
+            preset: "volta".into(),
+            n_sm: 80,
+            max_warps: 64,
+            cta_slots: 32,
+            shared_mem_bytes: 96 * 1024,
+            sched: SchedPolicy::Gto,
+            l1_bytes: 128 * 1024,
+            mshr_entries: 64,
+            miss_queue: 16,
+            mem_interval: 1,
+            ..MachineConfig::fermi()
+        }
+    }
+
+    /// A preset by name (`fermi`, `volta`).
+    pub fn preset(name: &str) -> Option<Self> {
+        match name {
+            "fermi" => Some(Self::fermi()),
+            "volta" => Some(Self::volta()),
+            _ => None,
+        }
+    }
+
+    /// Set one value by its key (module documentation). Values are integers
+    /// (decimal or `0x` hex), `true`/`false`, or the policy names.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), MachineConfigError> {
+        let v = value.trim();
+        let int = |k: &str| -> Result<u64, MachineConfigError> {
+            parse_u64(v).ok_or_else(|| MachineConfigError::new(k, v, "expected an integer"))
+        };
+        let int32 = |k: &str| -> Result<u32, MachineConfigError> {
+            let x = int(k)?;
+            u32::try_from(x).map_err(|_| MachineConfigError::new(k, v, "too large"))
+        };
+        let boolean = |k: &str| -> Result<bool, MachineConfigError> {
+            match v {
+                "true" | "1" | "yes" | "on" => Ok(true),
+                "false" | "0" | "no" | "off" => Ok(false),
+                _ => Err(MachineConfigError::new(k, v, "expected true or false")),
+            }
+        };
+        if let Some(p) = key.strip_prefix("caps.") {
+            let names: Vec<&str> = CapsParams::default().list().iter().map(|x| x.0).collect();
+            if !names.contains(&p) {
+                return Err(MachineConfigError::new(
+                    key,
+                    v,
+                    format!(
+                        "unknown caps_prefetcher parameter; known: {}",
+                        names.join(", ")
+                    ),
+                ));
+            }
+            self.caps.insert(p.to_string(), int(key)?);
+            return Ok(());
+        }
+        if let Some(p) = key.strip_prefix("ba.") {
+            let names: Vec<&str> = BaParams::default().list().iter().map(|x| x.0).collect();
+            if !names.contains(&p) {
+                return Err(MachineConfigError::new(
+                    key,
+                    v,
+                    format!(
+                        "unknown ba_tag_array parameter; known: {}",
+                        names.join(", ")
+                    ),
+                ));
+            }
+            self.ba.insert(p.to_string(), int(key)?);
+            return Ok(());
+        }
+        match key {
+            "n_sm" => self.n_sm = int32(key)?,
+            "sm_id" => self.sm_id = int32(key)?,
+            "max_warps" => self.max_warps = int32(key)?,
+            "cta_slots" => self.cta_slots = int32(key)?,
+            "shared_mem_bytes" => self.shared_mem_bytes = int32(key)?,
+            "sched" => {
+                self.sched = SchedPolicy::parse(v).ok_or_else(|| {
+                    MachineConfigError::new(key, v, "expected lrr, gto, two-level or pas")
+                })?
+            }
+            "ready_queue" => self.ready_queue = int32(key)?,
+            "l1" => {
+                self.l1 = L1Policy::parse(v)
+                    .ok_or_else(|| MachineConfigError::new(key, v, "expected lru, ba or ba-lru"))?
+            }
+            "l1_bytes" => self.l1_bytes = int32(key)?,
+            "l1_line" => self.l1_line = int32(key)?,
+            "l1_ways" => self.l1_ways = int32(key)?,
+            "l1_hit_latency" => self.l1_hit_latency = int32(key)?,
+            "mshr_entries" => self.mshr_entries = int32(key)?,
+            "mshr_merges" => self.mshr_merges = int32(key)?,
+            "miss_queue" => self.miss_queue = int32(key)?,
+            "mem_latency" => self.mem_latency = int32(key)?,
+            "mem_interval" => self.mem_interval = int32(key)?,
+            "prefetcher" => {
+                self.prefetcher = PrefetcherKind::parse(v)
+                    .ok_or_else(|| MachineConfigError::new(key, v, "expected none or caps"))?
+            }
+            "eager_wakeup" => self.eager_wakeup = boolean(key)?,
+            "caps_hint" => self.caps_hint = boolean(key)?,
+            "reuse_analysis" => self.reuse_analysis = boolean(key)?,
+            "fast_forward" => self.fast_forward = boolean(key)?,
+            "max_cycles" => self.max_cycles = int(key)?,
+            "reset_cycles" => self.reset_cycles = int32(key)?,
+            "seed" => self.seed = int(key)?,
+            _ => return Err(MachineConfigError::new(
+                key,
+                v,
+                "unknown key; known: n_sm, sm_id, max_warps, cta_slots, shared_mem_bytes, sched, \
+                     ready_queue, l1, l1_bytes, l1_line, l1_ways, l1_hit_latency, mshr_entries, \
+                     mshr_merges, miss_queue, mem_latency, mem_interval, prefetcher, eager_wakeup, \
+                     caps_hint, reuse_analysis, fast_forward, max_cycles, reset_cycles, seed, \
+                     caps.NAME, ba.NAME (and param.NAME for kernel parameters)",
+            )),
+        }
+        Ok(())
+    }
+
+    /// Number of L1 sets.
+    pub fn l1_sets(&self) -> u32 {
+        self.l1_bytes / (self.l1_line * self.l1_ways)
+    }
+
+    /// Reject a configuration the harness cannot model.
+    pub fn validate(&self) -> Result<(), MachineConfigError> {
+        let range = |k: &str, v: u64, lo: u64, hi: u64| {
+            if v < lo || v > hi {
+                Err(MachineConfigError::new(
+                    k,
+                    v,
+                    format!("allowed {lo}..={hi}"),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        let pow2 = |k: &str, v: u64| {
+            if v.is_power_of_two() {
+                Ok(())
+            } else {
+                Err(MachineConfigError::new(k, v, "must be a power of two"))
+            }
+        };
+        range("n_sm", self.n_sm as u64, 1, 1 << 16)?;
+        range("sm_id", self.sm_id as u64, 0, self.n_sm as u64 - 1)?;
+        range("max_warps", self.max_warps as u64, 1, 64)?;
+        range("cta_slots", self.cta_slots as u64, 1, 64)?;
+        range("ready_queue", self.ready_queue as u64, 1, 64)?;
+        pow2("l1_line", self.l1_line as u64)?;
+        range("l1_line", self.l1_line as u64, 32, 4096)?;
+        range("l1_ways", self.l1_ways as u64, 1, 64)?;
+        if !self.l1_bytes.is_multiple_of(self.l1_line * self.l1_ways) || self.l1_sets() == 0 {
+            return Err(MachineConfigError::new(
+                "l1_bytes",
+                self.l1_bytes,
+                format!(
+                    "must be a multiple of l1_line * l1_ways = {}",
+                    self.l1_line * self.l1_ways
+                ),
+            ));
+        }
+        if self.l1.uses_ba_model() {
+            pow2("l1_ways (with the BA tag array)", self.l1_ways as u64)?;
+            pow2(
+                "l1_bytes / (l1_line * l1_ways) (sets, with the BA tag array)",
+                self.l1_sets() as u64,
+            )?;
+        }
+        range("l1_hit_latency", self.l1_hit_latency as u64, 1, 10_000)?;
+        range("mshr_entries", self.mshr_entries as u64, 1, 4096)?;
+        range("mshr_merges", self.mshr_merges as u64, 1, 64)?;
+        range("miss_queue", self.miss_queue as u64, 1, 4096)?;
+        range("mem_latency", self.mem_latency as u64, 1, 1_000_000)?;
+        range("mem_interval", self.mem_interval as u64, 1, 1_000_000)?;
+        range("reset_cycles", self.reset_cycles as u64, 1, 1000)?;
+        range("max_cycles", self.max_cycles, 1, u64::MAX)?;
+        if self.l1.uses_ba_model() {
+            self.ba_params()
+                .validate()
+                .map_err(|e| MachineConfigError::new("ba", "", e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    /// `ba_tag_array` parameters for this L1: the L1 geometry, `BA_ENABLE`
+    /// from the policy, then the `ba.NAME` overrides.
+    pub fn ba_params(&self) -> BaParams {
+        let mut p = BaParams {
+            SETS: self.l1_sets() as u64,
+            WAYS: self.l1_ways as u64,
+            LINE_BYTES: self.l1_line as u64,
+            ADDR_W: 32,
+            BA_ENABLE: (self.l1 == L1Policy::Ba) as u64,
+            REUSE_THRESHOLD: None,
+        };
+        for (k, &v) in &self.ba {
+            match k.as_str() {
+                "SETS" => p.SETS = v,
+                "WAYS" => p.WAYS = v,
+                "LINE_BYTES" => p.LINE_BYTES = v,
+                "ADDR_W" => p.ADDR_W = v,
+                "BA_ENABLE" => p.BA_ENABLE = v,
+                "REUSE_THRESHOLD" => p.REUSE_THRESHOLD = Some(v),
+                _ => {}
+            }
+        }
+        p
+    }
+
+    /// `caps_prefetcher` parameters for a kernel with `warps_per_cta` warps
+    /// per CTA: the paper's, with `N_CTA` >= `cta_slots` and `WARP_IDX_W`
+    /// wide enough, then the `caps.NAME` overrides.
+    pub fn caps_params(&self, warps_per_cta: u32) -> CapsParams {
+        let mut p = CapsParams {
+            N_CTA: (self.cta_slots as u64).next_power_of_two().max(8),
+            ..CapsParams::default()
+        };
+        let need = clog2(warps_per_cta as u64 + 1) as u64;
+        p.WARP_IDX_W = p.WARP_IDX_W.max(need);
+        for (k, &v) in &self.caps {
+            match k.as_str() {
+                "N_CTA" => p.N_CTA = v,
+                "PERCTA_ENTRIES" => p.PERCTA_ENTRIES = v,
+                "DIST_ENTRIES" => p.DIST_ENTRIES = v,
+                "MAX_ADDRS" => p.MAX_ADDRS = v,
+                "WARP_IDX_W" => p.WARP_IDX_W = v,
+                "CNT_W" => p.CNT_W = v,
+                "MISPRED_THRESHOLD" => p.MISPRED_THRESHOLD = v,
+                "JOBQ_DEPTH" => p.JOBQ_DEPTH = v,
+                "PFQ_DEPTH" => p.PFQ_DEPTH = v,
+                "ADDR_W" => p.ADDR_W = v,
+                "PC_W" => p.PC_W = v,
+                _ => {}
+            }
+        }
+        p
+    }
+}
+
+/// Parse a decimal or `0x` hexadecimal unsigned integer (underscores allowed).
+pub(crate) fn parse_u64(s: &str) -> Option<u64> {
+    let s: String = s.chars().filter(|&c| c != '_').collect();
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_validate() {
+        MachineConfig::fermi().validate().unwrap();
+        MachineConfig::volta().validate().unwrap();
+        assert_eq!(MachineConfig::fermi().l1_sets(), 32);
+    }
+
+    #[test]
+    fn set_names_key_and_value() {
+        let mut c = MachineConfig::fermi();
+        c.set("l1_ways", "8").unwrap();
+        c.set("sched", "pas").unwrap();
+        c.set("caps.MISPRED_THRESHOLD", "64").unwrap();
+        assert_eq!(c.l1_ways, 8);
+        assert_eq!(c.caps_params(4).MISPRED_THRESHOLD, 64);
+        let e = c.set("l1_wayz", "8").unwrap_err();
+        assert_eq!(e.key, "l1_wayz");
+        let e = c.set("sched", "fifo").unwrap_err().to_string();
+        assert!(e.contains("sched") && e.contains("fifo"), "{e}");
+        c.set("l1_ways", "3").unwrap();
+        assert!(c.validate().unwrap_err().to_string().contains("l1_bytes"));
+        c.set("l1_ways", "6").unwrap();
+        c.set("l1_bytes", "49152").unwrap();
+        c.validate().unwrap();
+        c.set("l1", "ba").unwrap();
+        assert!(c.validate().unwrap_err().to_string().contains("l1_ways"));
+    }
+
+    #[test]
+    fn caps_params_follow_machine() {
+        let c = MachineConfig::volta();
+        let p = c.caps_params(40);
+        assert_eq!(p.N_CTA, 32);
+        assert_eq!(p.WARP_IDX_W, 6);
+        p.validate().unwrap();
+    }
+}

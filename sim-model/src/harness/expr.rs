@@ -1,0 +1,874 @@
+//! Integer expressions of kernel files: lexer, parser, classification
+//! (scalar / affine / non-affine, and whether loaded data is involved), and
+//! a small stack bytecode evaluated on all 32 lanes of a warp at once.
+//!
+//! Grammar (lowest precedence first):
+//! ```text
+//! expr    := or
+//! or      := and ('||' and)*
+//! and     := cmp ('&&' cmp)*
+//! cmp     := sum (('<' | '<=' | '>' | '>=' | '==' | '!=') sum)?
+//! sum     := product (('+' | '-') product)*
+//! product := unary (('*' | '/' | '%') unary)*
+//! unary   := '-' unary | '!' unary | primary
+//! primary := INT | '(' expr ')' | ('min' | 'max') '(' expr ',' expr ')'
+//!          | NAME '.' ('x' | 'y' | 'z')      built-ins: tid threadIdx ctaid blockIdx
+//!                                            ntid blockDim nctaid gridDim
+//!          | NAME '[' expr ']'               a value loaded from an array
+//!          | NAME                            a parameter or a variable
+//! ```
+//! Integers are 64-bit two's complement (wrapping); `/` and `%` truncate
+//! toward zero and give 0 for a zero divisor; comparisons and `&&`, `||`,
+//! `!` give 0 or 1.
+
+use std::fmt;
+
+/// Where a token is: line within the text (0-based) and column (0-based,
+/// in characters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pos {
+    /// Line within the text the token came from (0-based).
+    pub line: u32,
+    /// Column (0-based).
+    pub col: u32,
+}
+
+/// A lexical token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Tok {
+    Int(i64),
+    Ident(String),
+    /// Punctuation and operators.
+    P(&'static str),
+    /// End of a statement (a newline outside brackets, or `;`).
+    Newline,
+    Eof,
+}
+
+impl fmt::Display for Tok {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tok::Int(v) => write!(f, "`{v}`"),
+            Tok::Ident(s) => write!(f, "`{s}`"),
+            Tok::P(p) => write!(f, "`{p}`"),
+            Tok::Newline => write!(f, "end of line"),
+            Tok::Eof => write!(f, "end of text"),
+        }
+    }
+}
+
+/// A syntax or name error at a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExprError {
+    /// Where.
+    pub pos: Pos,
+    /// What.
+    pub msg: String,
+}
+
+impl ExprError {
+    pub(crate) fn new(pos: Pos, msg: impl Into<String>) -> Self {
+        ExprError {
+            pos,
+            msg: msg.into(),
+        }
+    }
+}
+
+const PUNCT: [&str; 27] = [
+    "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "..", "+", "-", "*", "/", "%", "(", ")",
+    "[", "]", "{", "}", ",", "<", ">", "!", "=", "@",
+];
+
+/// Operators after which a line continues on the next.
+const CONTINUE: [&str; 19] = [
+    "+", "-", "*", "/", "%", "&&", "||", "<", "<=", ">", ">=", "==", "!=", "=", "+=", "-=", "*=",
+    ",", "..",
+];
+
+/// Split text into tokens. Newlines inside `(` `)` or `[` `]` are ignored;
+/// `#` and `//` start comments.
+pub(crate) fn lex(text: &str) -> Result<Vec<(Tok, Pos)>, ExprError> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    for (ln, line) in text.lines().enumerate() {
+        let chars: Vec<char> = line.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            let pos = Pos {
+                line: ln as u32,
+                col: i as u32,
+            };
+            if c.is_whitespace() {
+                i += 1;
+                continue;
+            }
+            if c == '#' || (c == '/' && chars.get(i + 1) == Some(&'/')) {
+                break;
+            }
+            if c.is_ascii_digit() {
+                let start = i;
+                while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+                    i += 1;
+                }
+                let s: String = chars[start..i].iter().collect();
+                let v = parse_int(&s)
+                    .ok_or_else(|| ExprError::new(pos, format!("bad integer `{s}`")))?;
+                out.push((Tok::Int(v), pos));
+                continue;
+            }
+            if c.is_alphabetic() || c == '_' {
+                let start = i;
+                while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                    i += 1;
+                }
+                out.push((Tok::Ident(chars[start..i].iter().collect()), pos));
+                continue;
+            }
+            if c == ';' {
+                out.push((Tok::Newline, pos));
+                i += 1;
+                continue;
+            }
+            if c == '.' && chars.get(i + 1) != Some(&'.') {
+                out.push((Tok::P("."), pos));
+                i += 1;
+                continue;
+            }
+            let rest: String = chars[i..(i + 2).min(chars.len())].iter().collect();
+            let p = PUNCT
+                .iter()
+                .find(|p| rest.starts_with(**p))
+                .ok_or_else(|| ExprError::new(pos, format!("unexpected character `{c}`")))?;
+            match *p {
+                "(" | "[" => depth += 1,
+                ")" | "]" => depth -= 1,
+                _ => {}
+            }
+            out.push((Tok::P(p), pos));
+            i += p.len();
+        }
+        let continues = matches!(
+            out.last(),
+            Some((Tok::P(p), _)) if CONTINUE.contains(p)
+        );
+        if depth <= 0 && !continues {
+            out.push((
+                Tok::Newline,
+                Pos {
+                    line: ln as u32,
+                    col: chars.len() as u32,
+                },
+            ));
+        }
+    }
+    let end = Pos {
+        line: text.lines().count() as u32,
+        col: 0,
+    };
+    out.push((Tok::Eof, end));
+    Ok(out)
+}
+
+fn parse_int(s: &str) -> Option<i64> {
+    let s: String = s.chars().filter(|&c| c != '_').collect();
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok().map(|v| v as i64)
+    } else {
+        s.parse::<i64>().ok()
+    }
+}
+
+/// Binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (truncating; 0 for a zero divisor)
+    Div,
+    /// `%` (truncating; 0 for a zero divisor)
+    Rem,
+    /// `min(a, b)`
+    Min,
+    /// `max(a, b)`
+    Max,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+}
+
+impl BinOp {
+    /// Apply to two values.
+    #[inline(always)]
+    pub fn apply(self, a: i64, b: i64) -> i64 {
+        match self {
+            BinOp::Add => a.wrapping_add(b),
+            BinOp::Sub => a.wrapping_sub(b),
+            BinOp::Mul => a.wrapping_mul(b),
+            BinOp::Div => {
+                if b == 0 {
+                    0
+                } else {
+                    a.wrapping_div(b)
+                }
+            }
+            BinOp::Rem => {
+                if b == 0 {
+                    0
+                } else {
+                    a.wrapping_rem(b)
+                }
+            }
+            BinOp::Min => a.min(b),
+            BinOp::Max => a.max(b),
+            BinOp::Lt => (a < b) as i64,
+            BinOp::Le => (a <= b) as i64,
+            BinOp::Gt => (a > b) as i64,
+            BinOp::Ge => (a >= b) as i64,
+            BinOp::Eq => (a == b) as i64,
+            BinOp::Ne => (a != b) as i64,
+            BinOp::And => (a != 0 && b != 0) as i64,
+            BinOp::Or => (a != 0 || b != 0) as i64,
+        }
+    }
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-a`
+    Neg,
+    /// `!a` (1 when a = 0)
+    Not,
+}
+
+impl UnOp {
+    #[inline(always)]
+    fn apply(self, a: i64) -> i64 {
+        match self {
+            UnOp::Neg => a.wrapping_neg(),
+            UnOp::Not => (a == 0) as i64,
+        }
+    }
+}
+
+/// Parsed expression (names not yet resolved).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Ast {
+    Int(i64),
+    /// A parameter, a variable, or a built-in (`tid.x`).
+    Name(String, Pos),
+    /// `array[index]`: a loaded value.
+    Index(String, Box<Ast>, Pos),
+    Un(UnOp, Box<Ast>),
+    Bin(BinOp, Box<Ast>, Box<Ast>),
+}
+
+/// A token cursor shared by the expression and statement parsers.
+pub(crate) struct Parser {
+    toks: Vec<(Tok, Pos)>,
+    i: usize,
+}
+
+impl Parser {
+    pub(crate) fn new(toks: Vec<(Tok, Pos)>) -> Self {
+        Parser { toks, i: 0 }
+    }
+    pub(crate) fn peek(&self) -> &Tok {
+        &self.toks[self.i].0
+    }
+    pub(crate) fn peek_at(&self, k: usize) -> &Tok {
+        &self.toks[(self.i + k).min(self.toks.len() - 1)].0
+    }
+    pub(crate) fn pos(&self) -> Pos {
+        self.toks[self.i].1
+    }
+    pub(crate) fn next(&mut self) -> (Tok, Pos) {
+        let t = self.toks[self.i].clone();
+        if self.i + 1 < self.toks.len() {
+            self.i += 1;
+        }
+        t
+    }
+    pub(crate) fn eat(&mut self, p: &str) -> bool {
+        if matches!(self.peek(), Tok::P(q) if *q == p) {
+            self.next();
+            true
+        } else {
+            false
+        }
+    }
+    pub(crate) fn expect(&mut self, p: &str) -> Result<(), ExprError> {
+        if self.eat(p) {
+            Ok(())
+        } else {
+            Err(ExprError::new(
+                self.pos(),
+                format!("expected `{p}`, found {}", self.peek()),
+            ))
+        }
+    }
+    pub(crate) fn ident(&mut self, what: &str) -> Result<(String, Pos), ExprError> {
+        match self.next() {
+            (Tok::Ident(s), p) => Ok((s, p)),
+            (t, p) => Err(ExprError::new(p, format!("expected {what}, found {t}"))),
+        }
+    }
+    pub(crate) fn skip_newlines(&mut self) {
+        while *self.peek() == Tok::Newline {
+            self.next();
+        }
+    }
+
+    pub(crate) fn expr(&mut self) -> Result<Ast, ExprError> {
+        self.or()
+    }
+    fn or(&mut self) -> Result<Ast, ExprError> {
+        let mut a = self.and()?;
+        while self.eat("||") {
+            a = Ast::Bin(BinOp::Or, Box::new(a), Box::new(self.and()?));
+        }
+        Ok(a)
+    }
+    fn and(&mut self) -> Result<Ast, ExprError> {
+        let mut a = self.cmp()?;
+        while self.eat("&&") {
+            a = Ast::Bin(BinOp::And, Box::new(a), Box::new(self.cmp()?));
+        }
+        Ok(a)
+    }
+    fn cmp(&mut self) -> Result<Ast, ExprError> {
+        let a = self.sum()?;
+        let op = match self.peek() {
+            Tok::P("<") => BinOp::Lt,
+            Tok::P("<=") => BinOp::Le,
+            Tok::P(">") => BinOp::Gt,
+            Tok::P(">=") => BinOp::Ge,
+            Tok::P("==") => BinOp::Eq,
+            Tok::P("!=") => BinOp::Ne,
+            _ => return Ok(a),
+        };
+        self.next();
+        Ok(Ast::Bin(op, Box::new(a), Box::new(self.sum()?)))
+    }
+    fn sum(&mut self) -> Result<Ast, ExprError> {
+        let mut a = self.product()?;
+        loop {
+            let op = match self.peek() {
+                Tok::P("+") => BinOp::Add,
+                Tok::P("-") => BinOp::Sub,
+                _ => return Ok(a),
+            };
+            self.next();
+            a = Ast::Bin(op, Box::new(a), Box::new(self.product()?));
+        }
+    }
+    fn product(&mut self) -> Result<Ast, ExprError> {
+        let mut a = self.unary()?;
+        loop {
+            let op = match self.peek() {
+                Tok::P("*") => BinOp::Mul,
+                Tok::P("/") => BinOp::Div,
+                Tok::P("%") => BinOp::Rem,
+                _ => return Ok(a),
+            };
+            self.next();
+            a = Ast::Bin(op, Box::new(a), Box::new(self.unary()?));
+        }
+    }
+    fn unary(&mut self) -> Result<Ast, ExprError> {
+        if self.eat("-") {
+            return Ok(Ast::Un(UnOp::Neg, Box::new(self.unary()?)));
+        }
+        if self.eat("!") {
+            return Ok(Ast::Un(UnOp::Not, Box::new(self.unary()?)));
+        }
+        self.primary()
+    }
+    fn primary(&mut self) -> Result<Ast, ExprError> {
+        let (t, pos) = self.next();
+        match t {
+            Tok::Int(v) => Ok(Ast::Int(v)),
+            Tok::P("(") => {
+                let e = self.expr()?;
+                self.expect(")")?;
+                Ok(e)
+            }
+            Tok::Ident(name) if (name == "min" || name == "max") && *self.peek() == Tok::P("(") => {
+                self.next();
+                let a = self.expr()?;
+                self.expect(",")?;
+                let b = self.expr()?;
+                self.expect(")")?;
+                let op = if name == "min" {
+                    BinOp::Min
+                } else {
+                    BinOp::Max
+                };
+                Ok(Ast::Bin(op, Box::new(a), Box::new(b)))
+            }
+            Tok::Ident(name) => {
+                if self.eat("[") {
+                    let idx = self.expr()?;
+                    self.expect("]")?;
+                    return Ok(Ast::Index(name, Box::new(idx), pos));
+                }
+                if self.eat(".") {
+                    let (field, fpos) = self.ident("`x`, `y` or `z`")?;
+                    if !matches!(field.as_str(), "x" | "y" | "z") {
+                        return Err(ExprError::new(
+                            fpos,
+                            format!("expected `x`, `y` or `z` after `{name}.`, found `{field}`"),
+                        ));
+                    }
+                    return Ok(Ast::Name(format!("{name}.{field}"), pos));
+                }
+                Ok(Ast::Name(name, pos))
+            }
+            t => Err(ExprError::new(
+                pos,
+                format!("expected an expression, found {t}"),
+            )),
+        }
+    }
+}
+
+/// Parse a whole text as one expression.
+pub(crate) fn parse_expr(text: &str) -> Result<Ast, ExprError> {
+    let toks = lex(text)?;
+    let mut p = Parser::new(toks);
+    p.skip_newlines();
+    let e = p.expr()?;
+    p.skip_newlines();
+    if *p.peek() != Tok::Eof {
+        return Err(ExprError::new(
+            p.pos(),
+            format!("unexpected {} after the expression", p.peek()),
+        ));
+    }
+    Ok(e)
+}
+
+/// How an expression varies across the threads of a kernel launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    /// The same for every thread (literals, parameters, dimensions, loop
+    /// counters of uniform loops).
+    Scalar,
+    /// Linear in the thread and CTA indices with scalar coefficients.
+    Affine,
+    /// Anything else (products of thread-varying values, `/`, `%`, `min`,
+    /// `max` of them, loaded values).
+    NonAffine,
+}
+
+/// The classification of an expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct ExprClass {
+    /// Scalar, affine or non-affine.
+    pub class: Class,
+    /// The value depends on data loaded from memory (an *indirect*
+    /// address when used as an index). Implies [`Class::NonAffine`].
+    pub indirect: bool,
+}
+
+impl ExprClass {
+    /// A scalar.
+    pub const SCALAR: ExprClass = ExprClass {
+        class: Class::Scalar,
+        indirect: false,
+    };
+    /// An affine value.
+    pub const AFFINE: ExprClass = ExprClass {
+        class: Class::Affine,
+        indirect: false,
+    };
+    /// A loaded value.
+    pub const LOADED: ExprClass = ExprClass {
+        class: Class::NonAffine,
+        indirect: true,
+    };
+    /// The least class containing both.
+    pub fn join(self, o: ExprClass) -> ExprClass {
+        ExprClass {
+            class: self.class.max(o.class),
+            indirect: self.indirect || o.indirect,
+        }
+    }
+    fn nonaffine(self) -> ExprClass {
+        ExprClass {
+            class: Class::NonAffine,
+            indirect: self.indirect,
+        }
+    }
+}
+
+/// A resolved expression: names replaced by constants or registers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum RExpr {
+    Const(i64),
+    Reg(u16),
+    Un(UnOp, Box<RExpr>),
+    Bin(BinOp, Box<RExpr>, Box<RExpr>),
+}
+
+impl RExpr {
+    /// Fold constant sub-expressions.
+    pub(crate) fn fold(self) -> RExpr {
+        match self {
+            RExpr::Un(op, a) => match a.fold() {
+                RExpr::Const(v) => RExpr::Const(op.apply(v)),
+                a => RExpr::Un(op, Box::new(a)),
+            },
+            RExpr::Bin(op, a, b) => match (a.fold(), b.fold()) {
+                (RExpr::Const(x), RExpr::Const(y)) => RExpr::Const(op.apply(x, y)),
+                (a, RExpr::Const(0)) if matches!(op, BinOp::Add | BinOp::Sub) => a,
+                (RExpr::Const(0), b) if op == BinOp::Add => b,
+                (a, RExpr::Const(1)) if matches!(op, BinOp::Mul | BinOp::Div) => a,
+                (RExpr::Const(1), b) if op == BinOp::Mul => b,
+                (a, b) => RExpr::Bin(op, Box::new(a), Box::new(b)),
+            },
+            e => e,
+        }
+    }
+
+    /// Classify, given the class of every register.
+    pub(crate) fn classify(&self, regs: &dyn Fn(u16) -> ExprClass) -> ExprClass {
+        match self {
+            RExpr::Const(_) => ExprClass::SCALAR,
+            RExpr::Reg(r) => regs(*r),
+            RExpr::Un(_, a) => a.classify(regs),
+            RExpr::Bin(op, a, b) => {
+                let ca = a.classify(regs);
+                let cb = b.classify(regs);
+                let j = ca.join(cb);
+                match op {
+                    BinOp::Add | BinOp::Sub => j,
+                    BinOp::Mul => {
+                        if ca.class == Class::Scalar || cb.class == Class::Scalar {
+                            j
+                        } else {
+                            j.nonaffine()
+                        }
+                    }
+                    BinOp::Div | BinOp::Rem | BinOp::Min | BinOp::Max => {
+                        if j.class == Class::Scalar {
+                            j
+                        } else {
+                            j.nonaffine()
+                        }
+                    }
+                    // A predicate keeps the class of its operands (an
+                    // "affine predicate" in DAC's terms).
+                    _ => j,
+                }
+            }
+        }
+    }
+
+    /// The constant value, if the expression is a constant.
+    pub(crate) fn as_const(&self) -> Option<i64> {
+        match self {
+            RExpr::Const(v) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+/// Warp width.
+pub const LANES: usize = 32;
+
+/// One value per lane.
+pub type Lanes = [i64; LANES];
+
+/// Bytecode of the vector stack machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Op {
+    /// Push a constant.
+    Const(i64),
+    /// Push a register.
+    Reg(u16),
+    /// Apply a unary operator to the top.
+    Un(UnOp),
+    /// Pop b, pop a, push `a op b`.
+    Bin(BinOp),
+    /// Top := top op constant.
+    BinImm(BinOp, i64),
+    /// Push `reg op constant`.
+    RegImm(u16, BinOp, i64),
+}
+
+/// Compiled code: a range of an [`Op`] vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Code {
+    pub start: u32,
+    pub len: u32,
+    /// The value if the expression is a constant.
+    pub konst: Option<i64>,
+}
+
+/// Append the bytecode of `e` to `ops`, returning its range and the stack
+/// depth it needs.
+pub(crate) fn compile(e: &RExpr, ops: &mut Vec<Op>) -> (Code, usize) {
+    let start = ops.len();
+    let depth = emit(e, ops);
+    (
+        Code {
+            start: start as u32,
+            len: (ops.len() - start) as u32,
+            konst: e.as_const(),
+        },
+        depth,
+    )
+}
+
+fn emit(e: &RExpr, ops: &mut Vec<Op>) -> usize {
+    match e {
+        RExpr::Const(v) => {
+            ops.push(Op::Const(*v));
+            1
+        }
+        RExpr::Reg(r) => {
+            ops.push(Op::Reg(*r));
+            1
+        }
+        RExpr::Un(op, a) => {
+            let d = emit(a, ops);
+            ops.push(Op::Un(*op));
+            d
+        }
+        RExpr::Bin(op, a, b) => {
+            if let RExpr::Const(k) = **b {
+                if let RExpr::Reg(r) = **a {
+                    ops.push(Op::RegImm(r, *op, k));
+                    return 1;
+                }
+                let d = emit(a, ops);
+                ops.push(Op::BinImm(*op, k));
+                return d;
+            }
+            let da = emit(a, ops);
+            let db = emit(b, ops);
+            ops.push(Op::Bin(*op));
+            da.max(db + 1)
+        }
+    }
+}
+
+/// Evaluate `code` on all lanes. `stack` must hold at least the depth the
+/// code needs; the result is in `stack[0]`.
+#[inline]
+pub(crate) fn eval(ops: &[Op], code: Code, regs: &[Lanes], stack: &mut [Lanes]) {
+    if let Some(k) = code.konst {
+        stack[0] = [k; LANES];
+        return;
+    }
+    let mut sp = 0usize;
+    for op in &ops[code.start as usize..(code.start + code.len) as usize] {
+        match *op {
+            Op::Const(k) => {
+                stack[sp] = [k; LANES];
+                sp += 1;
+            }
+            Op::Reg(r) => {
+                stack[sp] = regs[r as usize];
+                sp += 1;
+            }
+            Op::RegImm(r, bop, k) => {
+                let src = &regs[r as usize];
+                let dst = &mut stack[sp];
+                lanes_imm(bop, src, k, dst);
+                sp += 1;
+            }
+            Op::Un(u) => {
+                for v in stack[sp - 1].iter_mut() {
+                    *v = u.apply(*v);
+                }
+            }
+            Op::BinImm(bop, k) => {
+                let top = stack[sp - 1];
+                lanes_imm(bop, &top, k, &mut stack[sp - 1]);
+            }
+            Op::Bin(bop) => {
+                let (lo, hi) = stack.split_at_mut(sp - 1);
+                let a = &mut lo[sp - 2];
+                let b = &hi[0];
+                lanes_bin(bop, a, b);
+                sp -= 1;
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn lanes_imm(op: BinOp, src: &Lanes, k: i64, dst: &mut Lanes) {
+    match op {
+        BinOp::Add => {
+            for i in 0..LANES {
+                dst[i] = src[i].wrapping_add(k);
+            }
+        }
+        BinOp::Sub => {
+            for i in 0..LANES {
+                dst[i] = src[i].wrapping_sub(k);
+            }
+        }
+        BinOp::Mul => {
+            for i in 0..LANES {
+                dst[i] = src[i].wrapping_mul(k);
+            }
+        }
+        _ => {
+            for i in 0..LANES {
+                dst[i] = op.apply(src[i], k);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn lanes_bin(op: BinOp, a: &mut Lanes, b: &Lanes) {
+    match op {
+        BinOp::Add => {
+            for i in 0..LANES {
+                a[i] = a[i].wrapping_add(b[i]);
+            }
+        }
+        BinOp::Sub => {
+            for i in 0..LANES {
+                a[i] = a[i].wrapping_sub(b[i]);
+            }
+        }
+        BinOp::Mul => {
+            for i in 0..LANES {
+                a[i] = a[i].wrapping_mul(b[i]);
+            }
+        }
+        _ => {
+            for i in 0..LANES {
+                a[i] = op.apply(a[i], b[i]);
+            }
+        }
+    }
+}
+
+/// Evaluate a resolved expression for one set of register values (used for
+/// scalar fields such as grid dimensions and for tests).
+pub(crate) fn eval_scalar(e: &RExpr, regs: &dyn Fn(u16) -> i64) -> i64 {
+    match e {
+        RExpr::Const(v) => *v,
+        RExpr::Reg(r) => regs(*r),
+        RExpr::Un(op, a) => op.apply(eval_scalar(a, regs)),
+        RExpr::Bin(op, a, b) => op.apply(eval_scalar(a, regs), eval_scalar(b, regs)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolve_simple(a: &Ast) -> RExpr {
+        match a {
+            Ast::Int(v) => RExpr::Const(*v),
+            Ast::Name(n, _) => match n.as_str() {
+                "tid.x" => RExpr::Reg(0),
+                "ctaid.x" => RExpr::Reg(1),
+                "ld" => RExpr::Reg(2),
+                "N" => RExpr::Const(100),
+                other => panic!("{other}"),
+            },
+            Ast::Index(..) => RExpr::Reg(2),
+            Ast::Un(op, a) => RExpr::Un(*op, Box::new(resolve_simple(a))),
+            Ast::Bin(op, a, b) => RExpr::Bin(
+                *op,
+                Box::new(resolve_simple(a)),
+                Box::new(resolve_simple(b)),
+            ),
+        }
+    }
+
+    fn classes(r: u16) -> ExprClass {
+        match r {
+            0 | 1 => ExprClass::AFFINE,
+            _ => ExprClass::LOADED,
+        }
+    }
+
+    fn class_of(s: &str) -> ExprClass {
+        resolve_simple(&parse_expr(s).unwrap())
+            .fold()
+            .classify(&classes)
+    }
+
+    #[test]
+    fn precedence_and_values() {
+        let e = resolve_simple(&parse_expr("1 + 2 * 3 - -4 % 3").unwrap()).fold();
+        assert_eq!(e, RExpr::Const(1 + 6 + 1));
+        let e = resolve_simple(&parse_expr("min(7, N) + max(2, 3) * (1 < 2) + 7 / 0").unwrap());
+        assert_eq!(e.fold(), RExpr::Const(10));
+        let e = resolve_simple(&parse_expr("0x10 == 16 && !(3 >= 4) || 0").unwrap());
+        assert_eq!(e.fold(), RExpr::Const(1));
+    }
+
+    #[test]
+    fn classification() {
+        assert_eq!(class_of("N * 4 + 3").class, Class::Scalar);
+        assert_eq!(class_of("ctaid.x * N + tid.x").class, Class::Affine);
+        assert_eq!(class_of("tid.x * tid.x").class, Class::NonAffine);
+        assert_eq!(class_of("tid.x / 32").class, Class::NonAffine);
+        let c = class_of("A[tid.x] + 1");
+        assert!(c.indirect && c.class == Class::NonAffine);
+        assert!(!class_of("tid.x % 7").indirect);
+    }
+
+    #[test]
+    fn vector_eval_matches_scalar() {
+        let e = resolve_simple(
+            &parse_expr("(ctaid.x * 256 + tid.x) * 4 - tid.x / 3 + min(tid.x, 7)").unwrap(),
+        )
+        .fold();
+        let mut ops = Vec::new();
+        let (code, depth) = compile(&e, &mut ops);
+        let mut regs = vec![[0i64; LANES]; 3];
+        for (l, v) in regs[0].iter_mut().enumerate() {
+            *v = l as i64;
+        }
+        regs[1] = [5; LANES];
+        let mut stack = vec![[0i64; LANES]; depth];
+        eval(&ops, code, &regs, &mut stack);
+        for l in 0..LANES {
+            let want = eval_scalar(&e, &|r| regs[r as usize][l]);
+            assert_eq!(stack[0][l], want);
+        }
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let e = parse_expr("1 +\n (2 * )").unwrap_err();
+        assert_eq!(e.pos.line, 1);
+        assert!(e.msg.contains("expected an expression"), "{}", e.msg);
+        let e = parse_expr("tid.w").unwrap_err();
+        assert!(e.msg.contains("`w`"));
+        let e = parse_expr("3 $ 4").unwrap_err();
+        assert!(e.msg.contains('$'));
+    }
+}

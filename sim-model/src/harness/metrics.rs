@@ -1,0 +1,450 @@
+//! Metrics of a harness run (`sm_harness.md`, "Metrics"), their table and
+//! the reuse-distance classifier.
+//!
+//! # Definitions used by every printed figure
+//! - **L1 accesses** are demand *load* line requests that reached the L1
+//!   (one per coalesced line; reservation fails are retried and counted
+//!   only in `reservation_fails`). They split into `hits`, `misses`
+//!   (tag absent; a line is allocated), `bypasses` and `pseudo_hits` (BA
+//!   only) and `pending_hits` (the line was already in flight in an MSHR:
+//!   the request merged). `miss_rate = 1 - hits / accesses`.
+//! - **Stores** are counted apart (`store_lines`, `write_evicts`).
+//! - **Bandwidth utilisation** = requests accepted by the lower memory x
+//!   `mem_interval` / cycles (1.0 = the memory accepted a request every
+//!   time it could).
+//! - **Prefetches**: `issued` = sent to memory (a prefetch whose line is
+//!   present or in flight is `dropped`, not issued); `useful` = a demand
+//!   access found the prefetched line present and not yet used; `late` = a
+//!   demand access found it still in flight; `early_evicted` = evicted (or
+//!   never installed: BA bypass, write-evict) before any demand used it;
+//!   `unused_at_end` = neither used nor evicted when the kernel ended.
+//!   `coverage = (useful + late) / L1 accesses` (demand line requests),
+//!   `accuracy = (useful + late) / issued` (the CAPS paper's accuracy; its
+//!   "coverage" is issued / demand, printed as `issued_per_demand`), and
+//!   `avg_distance` = mean cycles from issue to the first demand access
+//!   (useful and late prefetches).
+//! - **Reuse distance** (BA-cache thesis): for each L1 access, the number
+//!   of distinct lines accessed since the previous access to the same
+//!   line. Per set with associativity n (Table 1): `rd0` = [0, n) (would
+//!   hit in LRU), `rd1` = [n, inf), `rd2` = first access. In one fully
+//!   associative stack (Figure 6): [0,8), [8,16), [16,32), [32,64),
+//!   [64,128), [128, inf), inf.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+/// The configuration a run used (echoed in the metrics).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RunInfo {
+    /// Kernel name.
+    pub kernel: String,
+    /// Kernel file.
+    pub file: String,
+    /// Machine preset.
+    pub preset: String,
+    /// Scheduler.
+    pub sched: String,
+    /// L1 tag array.
+    pub l1: String,
+    /// Prefetcher.
+    pub prefetcher: String,
+    /// Run seed.
+    pub seed: u64,
+    /// SMs modelled for the CTA distribution, and this SM's index.
+    pub n_sm: u32,
+    /// This SM.
+    pub sm_id: u32,
+    /// Grid and block of the kernel.
+    pub grid: [u32; 3],
+    /// Block dimensions.
+    pub block: [u32; 3],
+    /// CTAs resident at once on this SM.
+    pub ctas_per_sm: u32,
+}
+
+/// L1 outcomes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct L1Metrics {
+    /// Demand load line requests that reached the L1.
+    pub accesses: u64,
+    /// Tag present with data.
+    pub hits: u64,
+    /// Tag absent, line allocated.
+    pub misses: u64,
+    /// Line in flight: merged into its MSHR.
+    pub pending_hits: u64,
+    /// BA: set full, the request bypassed.
+    pub bypasses: u64,
+    /// BA: bypass tag found, the line is now fetched into the cache.
+    pub pseudo_hits: u64,
+    /// Requests (loads, stores, not prefetches) refused for lack of an MSHR,
+    /// a merge slot or miss-queue room; retried.
+    pub reservation_fails: u64,
+    /// Store line requests.
+    pub store_lines: u64,
+    /// Stores that invalidated a line.
+    pub write_evicts: u64,
+    /// Lines holding data displaced by a fill decision (not by stores).
+    pub evictions: u64,
+    /// `1 - hits / accesses`.
+    pub miss_rate: f64,
+}
+
+/// Lower-memory traffic.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MemMetrics {
+    /// Read requests (demand and prefetch).
+    pub reads: u64,
+    /// Of which prefetches.
+    pub prefetch_reads: u64,
+    /// Write requests.
+    pub writes: u64,
+    /// Requests accepted x `mem_interval` / cycles.
+    pub bandwidth_utilisation: f64,
+}
+
+/// Prefetcher outcomes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PrefetchMetrics {
+    /// Prefetch requests offered by the prefetcher and taken by the L1.
+    pub offered: u64,
+    /// Sent to memory.
+    pub issued: u64,
+    /// Dropped: the line was present.
+    pub dropped_present: u64,
+    /// Dropped: the line was in flight.
+    pub dropped_in_flight: u64,
+    /// A demand found the line present.
+    pub useful: u64,
+    /// A demand found the line in flight.
+    pub late: u64,
+    /// Evicted (or not installed) before use.
+    pub early_evicted: u64,
+    /// Neither used nor evicted at the end.
+    pub unused_at_end: u64,
+    /// `(useful + late) / L1 accesses`.
+    pub coverage: f64,
+    /// `(useful + late) / issued`.
+    pub accuracy: f64,
+    /// `issued / L1 accesses` (the CAPS paper's "coverage").
+    pub issued_per_demand: f64,
+    /// Mean cycles from issue to first demand (useful and late).
+    pub avg_distance: f64,
+    /// Cycles the prefetcher offered a prefetch the L1 could not take.
+    pub stall_cycles: u64,
+    /// Warps promoted by eager wake-up.
+    pub eager_wakeups: u64,
+    /// The CAPS model's own counts.
+    pub caps: CapsCounts,
+}
+
+/// Event counts of the CAPS golden model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CapsCounts {
+    /// Loads presented to the prefetcher.
+    pub loads: u64,
+    /// Of which with `ld_indirect = 1`.
+    pub indirect_loads: u64,
+    /// Jobs A queued.
+    pub jobs_a: u64,
+    /// Jobs B queued.
+    pub jobs_b: u64,
+    /// Jobs dropped (job FIFO full).
+    pub jobs_dropped: u64,
+    /// Prefetches generated.
+    pub prefetches: u64,
+    /// Verifications that failed.
+    pub mispredictions: u64,
+    /// Strides learnt.
+    pub trainings: u64,
+    /// PerCTA entries invalidated.
+    pub invalidations: u64,
+}
+
+/// Reuse-distance classification of the L1 access stream.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ReuseMetrics {
+    /// Per set: distance below the associativity.
+    pub rd0: u64,
+    /// Per set: distance at least the associativity.
+    pub rd1: u64,
+    /// First accesses.
+    pub rd2: u64,
+    /// Fully associative: [0,8), [8,16), [16,32), [32,64), [64,128),
+    /// [128,inf), inf.
+    pub intervals: [u64; 7],
+}
+
+/// Per-array traffic.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ArrayMetrics {
+    /// Array name.
+    pub name: String,
+    /// Base address.
+    pub base: u64,
+    /// Demand load line requests.
+    pub load_lines: u64,
+    /// Of which hits.
+    pub hits: u64,
+    /// Store line requests.
+    pub store_lines: u64,
+    /// Prefetches issued for lines of this array.
+    pub prefetches: u64,
+    /// Of which useful or late.
+    pub prefetches_used: u64,
+}
+
+/// Scheduler figures.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SchedMetrics {
+    /// Cycles in which no warp issued.
+    pub idle_cycles: u64,
+    /// Cycles in which a warp with a memory instruction waited for the
+    /// load/store unit.
+    pub ldst_stall_cycles: u64,
+    /// Barriers completed (per CTA).
+    pub barriers: u64,
+}
+
+/// Everything measured in one run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Metrics {
+    /// The run's configuration.
+    pub run: RunInfo,
+    /// Cycles until the last CTA of this SM finished.
+    pub cycles: u64,
+    /// Warp instructions issued.
+    pub warp_instructions: u64,
+    /// Thread instructions (active lanes of issued warp instructions).
+    pub thread_instructions: u64,
+    /// Warp instructions per cycle.
+    pub ipc: f64,
+    /// CTAs run on this SM.
+    pub ctas: u64,
+    /// Memory instructions (warp level).
+    pub mem_instructions: u64,
+    /// Lanes whose index was outside their array.
+    pub out_of_bounds: u64,
+    /// L1.
+    pub l1: L1Metrics,
+    /// Lower memory.
+    pub memory: MemMetrics,
+    /// Prefetcher (absent without one).
+    pub prefetch: Option<PrefetchMetrics>,
+    /// Reuse distances (absent when disabled).
+    pub reuse: Option<ReuseMetrics>,
+    /// Scheduler.
+    pub sched: SchedMetrics,
+    /// Per array.
+    pub arrays: Vec<ArrayMetrics>,
+}
+
+pub(crate) fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+impl Metrics {
+    /// A printable table (two columns: metric, value).
+    pub fn table(&self) -> String {
+        let mut rows: Vec<(String, String)> = Vec::new();
+        let mut r = |k: &str, v: String| rows.push((k.to_string(), v));
+        let pct = |x: f64| format!("{:.1} %", 100.0 * x);
+        r("kernel", format!("{} ({})", self.run.kernel, self.run.file));
+        r(
+            "machine",
+            format!(
+                "{}, sched {}, L1 {}, prefetcher {}, seed {}",
+                self.run.preset, self.run.sched, self.run.l1, self.run.prefetcher, self.run.seed
+            ),
+        );
+        r(
+            "CTAs on SM",
+            format!(
+                "{} of grid {:?} (SM {} of {}, {} resident)",
+                self.ctas, self.run.grid, self.run.sm_id, self.run.n_sm, self.run.ctas_per_sm
+            ),
+        );
+        r("cycles", self.cycles.to_string());
+        r("warp instructions", self.warp_instructions.to_string());
+        r("IPC", format!("{:.3}", self.ipc));
+        r("memory instructions", self.mem_instructions.to_string());
+        let l = &self.l1;
+        r("L1 accesses", l.accesses.to_string());
+        r(
+            "  hits",
+            format!("{} ({})", l.hits, pct(ratio(l.hits, l.accesses))),
+        );
+        r("  misses", l.misses.to_string());
+        r("  pending hits", l.pending_hits.to_string());
+        r("  bypasses", l.bypasses.to_string());
+        r("  pseudo-hits", l.pseudo_hits.to_string());
+        r("  miss rate", pct(l.miss_rate));
+        r("reservation fails", l.reservation_fails.to_string());
+        r(
+            "store lines",
+            format!("{} ({} write-evicts)", l.store_lines, l.write_evicts),
+        );
+        let m = &self.memory;
+        r(
+            "memory requests",
+            format!(
+                "{} reads ({} prefetch), {} writes",
+                m.reads, m.prefetch_reads, m.writes
+            ),
+        );
+        r("bandwidth utilisation", pct(m.bandwidth_utilisation));
+        if let Some(p) = &self.prefetch {
+            r(
+                "prefetches issued",
+                format!(
+                    "{} (dropped {} present, {} in flight)",
+                    p.issued, p.dropped_present, p.dropped_in_flight
+                ),
+            );
+            r("  useful / late", format!("{} / {}", p.useful, p.late));
+            r(
+                "  early-evicted / unused",
+                format!("{} / {}", p.early_evicted, p.unused_at_end),
+            );
+            r("  coverage", pct(p.coverage));
+            r("  accuracy", pct(p.accuracy));
+            r("  avg distance", format!("{:.1} cycles", p.avg_distance));
+            r("  eager wake-ups", p.eager_wakeups.to_string());
+            r(
+                "  CAPS",
+                format!(
+                    "{} loads ({} indirect), jobs A {} B {} dropped {}, {} mispredictions",
+                    p.caps.loads,
+                    p.caps.indirect_loads,
+                    p.caps.jobs_a,
+                    p.caps.jobs_b,
+                    p.caps.jobs_dropped,
+                    p.caps.mispredictions
+                ),
+            );
+        }
+        if let Some(u) = &self.reuse {
+            let n = (u.rd0 + u.rd1 + u.rd2).max(1) as f64;
+            r(
+                "reuse rd0/rd1/rd2",
+                format!(
+                    "{:.1} / {:.1} / {:.1} %",
+                    100.0 * u.rd0 as f64 / n,
+                    100.0 * u.rd1 as f64 / n,
+                    100.0 * u.rd2 as f64 / n
+                ),
+            );
+            r(
+                "reuse intervals",
+                u.intervals
+                    .iter()
+                    .map(|&x| format!("{:.1}", 100.0 * x as f64 / n))
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+                    + " %",
+            );
+        }
+        if self.out_of_bounds > 0 {
+            r("out-of-bounds lanes", self.out_of_bounds.to_string());
+        }
+        let w = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+        let mut s = String::new();
+        for (k, v) in rows {
+            let _ = writeln!(s, "{k:<w$}  {v}");
+        }
+        s
+    }
+}
+
+/// Reuse-distance classifier (module documentation).
+pub(crate) struct ReuseTracker {
+    sets: usize,
+    ways: usize,
+    line_shift: u32,
+    /// Per set, most recent first, at most `ways` lines.
+    set_stacks: Vec<Vec<u64>>,
+    /// Fully associative, most recent first, at most 128 lines.
+    global: Vec<u64>,
+    seen: HashSet<u64, super::sm::FxBuild>,
+    pub(crate) m: ReuseMetrics,
+}
+
+impl ReuseTracker {
+    pub(crate) fn new(sets: usize, ways: usize, line_bytes: u32) -> Self {
+        ReuseTracker {
+            sets,
+            ways,
+            line_shift: line_bytes.trailing_zeros(),
+            set_stacks: vec![Vec::with_capacity(ways + 1); sets],
+            global: Vec::with_capacity(129),
+            seen: HashSet::default(),
+            m: ReuseMetrics::default(),
+        }
+    }
+
+    pub(crate) fn access(&mut self, line: u64) {
+        let ln = line >> self.line_shift;
+        let first = self.seen.insert(ln);
+        let st = &mut self.set_stacks[(ln % self.sets as u64) as usize];
+        match st.iter().position(|&x| x == ln) {
+            Some(p) => {
+                st.remove(p);
+                self.m.rd0 += 1;
+            }
+            None if first => self.m.rd2 += 1,
+            None => self.m.rd1 += 1,
+        }
+        st.insert(0, ln);
+        st.truncate(self.ways);
+        let g = &mut self.global;
+        let interval = match g.iter().position(|&x| x == ln) {
+            Some(p) => {
+                g.remove(p);
+                match p {
+                    0..=7 => 0,
+                    8..=15 => 1,
+                    16..=31 => 2,
+                    32..=63 => 3,
+                    _ => 4,
+                }
+            }
+            None if first => 6,
+            None => 5,
+        };
+        self.m.intervals[interval] += 1;
+        g.insert(0, ln);
+        g.truncate(128);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reuse_classes() {
+        // One set, 2 ways: A B A C B  -> rd2 rd2 rd0 rd2 rd1
+        let mut t = ReuseTracker::new(1, 2, 128);
+        for l in [0u64, 1, 0, 2, 1] {
+            t.access(l * 128);
+        }
+        assert_eq!((t.m.rd0, t.m.rd1, t.m.rd2), (1, 1, 3));
+        assert_eq!(t.m.intervals[0], 2);
+        assert_eq!(t.m.intervals[6], 3);
+        // 200 distinct lines then the first again: [128, inf).
+        let mut t = ReuseTracker::new(4, 4, 128);
+        for l in 0..200u64 {
+            t.access(l * 128);
+        }
+        t.access(0);
+        assert_eq!(t.m.intervals[5], 1);
+        t.access(190 * 128);
+        assert_eq!(t.m.intervals[1], 1);
+    }
+}

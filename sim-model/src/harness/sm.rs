@@ -1,0 +1,1663 @@
+//! The cycle-level model of one SM: CTA distribution, warps with a SIMT
+//! mask stack, the scheduler, the coalescer and the load/store unit, the L1
+//! with its MSHRs, the lower memory, and the units (CAPS, BA) driven every
+//! cycle.
+//!
+//! # One cycle
+//! After the reset cycles, every cycle does, in this order:
+//! 1. lower-memory returns due this cycle fill their MSHRs (waking the
+//!    warps waiting on them; a prefetch's return may eagerly wake its
+//!    target warp);
+//! 2. the L1 tag array's response to the previous cycle's request is
+//!    processed (outcome counts, evictions, hit completions);
+//! 3. hits whose latency has elapsed are delivered;
+//! 4. the lower memory accepts the oldest queued request if its bandwidth
+//!    allows;
+//! 5. one CTA may launch into a free slot;
+//! 6. the L1 port serves one line of the load/store unit's instruction, or,
+//!    when the unit has none, the prefetcher's offered prefetch (demand
+//!    first);
+//! 7. the scheduler issues at most one warp instruction; a memory
+//!    instruction is coalesced into the load/store unit (one at a time) and
+//!    a load is shown to the prefetcher;
+//! 8. the units see this cycle's inputs: the lock-step hooks and recorders
+//!    are called with exactly those inputs and the outputs sampled before
+//!    the edge, then the golden models take the clock edge.
+//!
+//! A load request that needs memory but finds no free MSHR (or merge slot)
+//! or no miss-queue room is a *reservation fail*: nothing changes and the
+//! line is retried next cycle. A prefetch that finds the line present or in
+//! flight is dropped; one that finds no room waits (`pf_ready = 0`).
+
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use ports::ba::outcome;
+use ports::caps::{CapsIn, CapsOut, CapsParams, CapsPrefetcher, MAX_ADDR_PORTS};
+
+use super::config::{MachineConfig, PrefetcherKind, SchedPolicy};
+use super::expr::{eval, Lanes, LANES};
+use super::kernel::{Instr, Kernel, Program, REG_CTAID, REG_TID};
+use super::l1::L1Tags;
+use super::lockstep::{Lockstep, StimulusWriter};
+use super::metrics::{
+    ratio, ArrayMetrics, CapsCounts, L1Metrics, MemMetrics, Metrics, PrefetchMetrics, ReuseTracker,
+    RunInfo,
+};
+use super::{HarnessError, Progress, RunOptions};
+use crate::caps::CapsModel;
+use crate::GoldenModel;
+
+/// A fast, deterministic hasher for line addresses.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// Builder of [`FxHasher`]s.
+pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WState {
+    /// No CTA in this slot.
+    Free,
+    /// Can issue.
+    Ready,
+    /// Waiting for the lines of a load.
+    Mem,
+    /// Waiting at a barrier.
+    Barrier,
+    /// Exited.
+    Done,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    saved: u32,
+    other: u32,
+}
+
+struct Warp {
+    state: WState,
+    cta: u16,
+    widx: u16,
+    age: u64,
+    pc: u32,
+    active: u32,
+    stack: Vec<Frame>,
+    regs: Vec<Lanes>,
+    /// Lines of the current load not yet delivered.
+    pending: u32,
+    /// Of which went to memory.
+    pending_misses: u32,
+    /// Issue slots left of the current `compute`.
+    compute_left: u32,
+    /// PAS leading-warp marker (warp 0 of each CTA, for its lifetime).
+    leading: bool,
+    /// Trace replay: index of the CTA in the trace (`u32::MAX`: untraced)
+    /// and of the next instruction.
+    tcta: u32,
+    tpos: u32,
+}
+
+struct CtaSlot {
+    live: bool,
+    warps: Vec<u16>,
+    done: u32,
+    at_barrier: u32,
+}
+
+struct Mshr {
+    valid: bool,
+    line: u64,
+    waiters: Vec<u16>,
+    prefetch: bool,
+    demanded: bool,
+    target: (u64, u64),
+}
+
+#[derive(Clone, Copy)]
+struct MemReq {
+    line: u64,
+    write: bool,
+}
+
+struct Memory {
+    latency: u64,
+    interval: u64,
+    cap: usize,
+    queue: VecDeque<MemReq>,
+    next_accept: u64,
+    inflight: VecDeque<(u64, MemReq)>,
+    accepted: u64,
+}
+
+impl Memory {
+    fn room(&self) -> bool {
+        self.queue.len() < self.cap
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Access {
+    Demand {
+        warp: u16,
+        array: u16,
+        merged: bool,
+        expect_hit: bool,
+    },
+    Prefetch,
+    Store,
+}
+
+struct LdSt {
+    busy: bool,
+    warp: u16,
+    store: bool,
+    array: u16,
+    lines: [u64; LANES],
+    n: usize,
+    next: usize,
+}
+
+struct PfInfo {
+    issued: u64,
+    in_flight: bool,
+    array: Option<usize>,
+}
+
+struct CapsUnit {
+    model: CapsModel,
+    input: CapsIn,
+    out: CapsOut,
+    lockstep: Option<Box<dyn Lockstep<CapsPrefetcher>>>,
+    recorder: Option<StimulusWriter<CapsPrefetcher>>,
+    loads: u64,
+    indirect_loads: u64,
+}
+
+pub(crate) struct Sm<'k> {
+    k: &'k Kernel,
+    prog: &'k Program,
+    cfg: &'k MachineConfig,
+    now: u64,
+    line_mask: u64,
+    warps: Vec<Warp>,
+    ctas: Vec<CtaSlot>,
+    wpc: u32,
+    occ: u32,
+    /// Bit per warp slot: free.
+    free_warps: u64,
+    /// Bit per warp slot: state Ready.
+    ready: u64,
+    /// Bit per warp slot: the next instruction is a load or a store.
+    mem_next: u64,
+    next_cta_k: u64,
+    ctas_here: u64,
+    ctas_done: u64,
+    live_ctas: u32,
+    age: u64,
+    // scheduler
+    last: Option<u16>,
+    age_order: Vec<u16>,
+    rq: Vec<u16>,
+    pq: VecDeque<u16>,
+    // memory side
+    ldst: LdSt,
+    tags: L1Tags,
+    mshr: Vec<Mshr>,
+    mshr_used: usize,
+    mem: Memory,
+    hitq: VecDeque<(u64, u16)>,
+    last_access: Option<Access>,
+    pf: HashMap<u64, PfInfo, FxBuild>,
+    caps: Option<CapsUnit>,
+    reuse: Option<ReuseTracker>,
+    stack: Vec<Lanes>,
+    // metrics
+    m: Metrics,
+    pfm: PrefetchMetrics,
+    distance_sum: u64,
+    arrays: Vec<ArrayMetrics>,
+}
+
+const FULL: u32 = u32::MAX;
+
+impl<'k> Sm<'k> {
+    pub(crate) fn new(
+        k: &'k Kernel,
+        cfg: &'k MachineConfig,
+        opts: &mut RunOptions,
+    ) -> Result<Sm<'k>, HarnessError> {
+        cfg.validate().map_err(HarnessError::Config)?;
+        let wpc = k.warps_per_cta();
+        if wpc > cfg.max_warps {
+            return Err(HarnessError::Unsupported(format!(
+                "kernel {}: {} warps per CTA, the SM has {} warp slots",
+                k.name, wpc, cfg.max_warps
+            )));
+        }
+        let mut occ = cfg.cta_slots.min(cfg.max_warps / wpc);
+        if let Some(by_smem) = cfg.shared_mem_bytes.checked_div(k.smem_bytes) {
+            occ = occ.min(by_smem);
+        }
+        if occ == 0 {
+            return Err(HarnessError::Unsupported(format!(
+                "kernel {}: a CTA needs {} bytes of shared memory, the SM has {}",
+                k.name, k.smem_bytes, cfg.shared_mem_bytes
+            )));
+        }
+        let total = k.total_ctas();
+        let ctas_here = if total > cfg.sm_id as u64 {
+            (total - cfg.sm_id as u64).div_ceil(cfg.n_sm as u64)
+        } else {
+            0
+        };
+        let prog = &k.program;
+        let nregs = prog.n_regs;
+        let warps = (0..cfg.max_warps)
+            .map(|_| Warp {
+                state: WState::Free,
+                cta: 0,
+                widx: 0,
+                age: 0,
+                pc: 0,
+                active: 0,
+                stack: Vec::with_capacity(prog.max_nesting + 1),
+                regs: vec![[0; LANES]; nregs],
+                pending: 0,
+                pending_misses: 0,
+                compute_left: 0,
+                leading: false,
+                tcta: u32::MAX,
+                tpos: 0,
+            })
+            .collect();
+        let ctas = (0..occ)
+            .map(|_| CtaSlot {
+                live: false,
+                warps: Vec::with_capacity(wpc as usize),
+                done: 0,
+                at_barrier: 0,
+            })
+            .collect();
+        let sets = cfg.l1_sets() as usize;
+        let tags = if cfg.l1.uses_ba_model() {
+            let p = cfg.ba_params();
+            let rec = match &opts.record_ba {
+                Some(path) => Some(
+                    StimulusWriter::create(path, &p)
+                        .map_err(|e| HarnessError::Io(format!("{}: {e}", path.display())))?,
+                ),
+                None => None,
+            };
+            L1Tags::ba(&p, opts.ba_lockstep.take(), rec)
+        } else {
+            if opts.ba_lockstep.is_some() || opts.record_ba.is_some() {
+                return Err(HarnessError::Unsupported(
+                    "ba_tag_array lock-step or recording needs the BA tag array (--l1 ba or ba-lru)"
+                        .into(),
+                ));
+            }
+            L1Tags::lru(sets, cfg.l1_ways as usize, cfg.l1_line)
+        };
+        let caps = match cfg.prefetcher {
+            PrefetcherKind::Caps => {
+                let p: CapsParams = cfg.caps_params(wpc);
+                ports::Params::validate(&p)
+                    .map_err(|e| HarnessError::Unsupported(format!("caps_prefetcher: {e}")))?;
+                if p.N_CTA < occ as u64 {
+                    return Err(HarnessError::Unsupported(format!(
+                        "caps_prefetcher: N_CTA = {} < {} resident CTAs",
+                        p.N_CTA, occ
+                    )));
+                }
+                let rec = match &opts.record_caps {
+                    Some(path) => Some(
+                        StimulusWriter::create(path, &p)
+                            .map_err(|e| HarnessError::Io(format!("{}: {e}", path.display())))?,
+                    ),
+                    None => None,
+                };
+                Some(CapsUnit {
+                    model: CapsModel::new(&p),
+                    input: CapsIn::default(),
+                    out: CapsOut::default(),
+                    lockstep: opts.caps_lockstep.take(),
+                    recorder: rec,
+                    loads: 0,
+                    indirect_loads: 0,
+                })
+            }
+            PrefetcherKind::None => {
+                if opts.caps_lockstep.is_some() || opts.record_caps.is_some() {
+                    return Err(HarnessError::Unsupported(
+                        "caps_prefetcher lock-step or recording needs --prefetcher caps".into(),
+                    ));
+                }
+                None
+            }
+        };
+        let mshr = (0..cfg.mshr_entries)
+            .map(|_| Mshr {
+                valid: false,
+                line: 0,
+                waiters: Vec::with_capacity(cfg.mshr_merges as usize),
+                prefetch: false,
+                demanded: false,
+                target: (0, 0),
+            })
+            .collect();
+        let arrays = k
+            .arrays
+            .iter()
+            .map(|a| ArrayMetrics {
+                name: a.name.clone(),
+                base: a.base,
+                ..Default::default()
+            })
+            .collect();
+        let m = Metrics {
+            run: RunInfo {
+                kernel: k.name.clone(),
+                file: k.file.clone(),
+                preset: cfg.preset.clone(),
+                sched: cfg.sched.name().into(),
+                l1: cfg.l1.name().into(),
+                prefetcher: cfg.prefetcher.name().into(),
+                seed: cfg.seed,
+                n_sm: cfg.n_sm,
+                sm_id: cfg.sm_id,
+                grid: k.grid,
+                block: k.block,
+                ctas_per_sm: occ,
+            },
+            ..Default::default()
+        };
+        Ok(Sm {
+            k,
+            prog,
+            cfg,
+            now: 0,
+            line_mask: !(cfg.l1_line as u64 - 1),
+            warps,
+            ctas,
+            wpc,
+            occ,
+            free_warps: if cfg.max_warps == 64 {
+                u64::MAX
+            } else {
+                (1u64 << cfg.max_warps) - 1
+            },
+            ready: 0,
+            mem_next: 0,
+            next_cta_k: 0,
+            ctas_here,
+            ctas_done: 0,
+            live_ctas: 0,
+            age: 0,
+            last: None,
+            age_order: Vec::with_capacity(cfg.max_warps as usize),
+            rq: Vec::with_capacity(cfg.ready_queue as usize + 1),
+            pq: VecDeque::with_capacity(cfg.max_warps as usize),
+            ldst: LdSt {
+                busy: false,
+                warp: 0,
+                store: false,
+                array: 0,
+                lines: [0; LANES],
+                n: 0,
+                next: 0,
+            },
+            tags,
+            mshr,
+            mshr_used: 0,
+            mem: Memory {
+                latency: cfg.mem_latency as u64,
+                interval: cfg.mem_interval as u64,
+                cap: cfg.miss_queue as usize,
+                queue: VecDeque::with_capacity(cfg.miss_queue as usize),
+                next_accept: 0,
+                inflight: VecDeque::new(),
+                accepted: 0,
+            },
+            hitq: VecDeque::new(),
+            last_access: None,
+            pf: HashMap::default(),
+            caps,
+            reuse: cfg
+                .reuse_analysis
+                .then(|| ReuseTracker::new(sets, cfg.l1_ways as usize, cfg.l1_line)),
+            stack: vec![[0; LANES]; prog.stack_depth.max(1)],
+            m,
+            pfm: PrefetchMetrics::default(),
+            distance_sum: 0,
+            arrays,
+        })
+    }
+
+    /// Run to completion.
+    pub(crate) fn run(
+        mut self,
+        progress: &mut Option<super::ProgressFn<'_>>,
+        progress_interval: u64,
+    ) -> Result<Metrics, HarnessError> {
+        let reset_cycles = self.cfg.reset_cycles as u64;
+        let can_skip = self.cfg.fast_forward && self.caps.is_none() && !self.tags.is_model();
+        let mut next_progress = progress_interval.max(1);
+        loop {
+            let in_reset = self.now < reset_cycles;
+            if let Some(c) = self.caps.as_mut() {
+                c.out = c.model.outputs();
+                c.input = CapsIn {
+                    reset: in_reset,
+                    cfg_warps_per_cta: self.wpc as u64,
+                    ..CapsIn::default()
+                };
+            }
+            let mut issued = false;
+            if !in_reset {
+                self.mem_returns();
+                self.l1_response()?;
+                self.hit_completions();
+                self.mem_accept();
+                self.launch_cta();
+                self.l1_port();
+                issued = self.schedule();
+            }
+            self.step_units(in_reset)?;
+            if !in_reset && self.ctas_done == self.ctas_here && !self.ldst.busy {
+                self.now += 1;
+                break;
+            }
+            if !in_reset && !issued {
+                self.check_idle(can_skip)?;
+            }
+            self.now += 1;
+            if self.now > self.cfg.max_cycles {
+                return Err(HarnessError::CycleLimit {
+                    cycles: self.cfg.max_cycles,
+                    ctas_done: self.ctas_done,
+                    ctas: self.ctas_here,
+                });
+            }
+            if self.now >= next_progress {
+                if let Some(cb) = progress.as_mut() {
+                    cb(&Progress {
+                        cycle: self.now,
+                        ctas_done: self.ctas_done,
+                        ctas: self.ctas_here,
+                    });
+                }
+                next_progress = self.now + progress_interval.max(1);
+            }
+        }
+        self.finish()
+    }
+
+    // ------------------------------------------------------------ memory side
+
+    fn mem_returns(&mut self) {
+        while let Some(&(t, req)) = self.mem.inflight.front() {
+            if t > self.now {
+                break;
+            }
+            self.mem.inflight.pop_front();
+            self.fill(req.line);
+        }
+    }
+
+    fn find_mshr(&self, line: u64) -> Option<usize> {
+        if self.mshr_used == 0 {
+            return None;
+        }
+        self.mshr.iter().position(|e| e.valid && e.line == line)
+    }
+
+    fn fill(&mut self, line: u64) {
+        let Some(i) = self.find_mshr(line) else {
+            return;
+        };
+        let installed = self.tags.holds_data(line);
+        let waiters = std::mem::take(&mut self.mshr[i].waiters);
+        for &w in &waiters {
+            let wp = &mut self.warps[w as usize];
+            wp.pending -= 1;
+            wp.pending_misses -= 1;
+            if wp.pending == 0 && wp.state == WState::Mem {
+                self.make_ready(w);
+            }
+        }
+        let mut waiters = waiters;
+        waiters.clear();
+        let e = &mut self.mshr[i];
+        e.waiters = waiters;
+        e.valid = false;
+        self.mshr_used -= 1;
+        if e.prefetch && !e.demanded {
+            let target = e.target;
+            if let Some(info) = self.pf.get_mut(&line) {
+                info.in_flight = false;
+                if !installed {
+                    self.pfm.early_evicted += 1;
+                    self.pf.remove(&line);
+                }
+            }
+            self.eager_wakeup(target);
+        }
+    }
+
+    fn mem_accept(&mut self) {
+        if self.now >= self.mem.next_accept {
+            if let Some(req) = self.mem.queue.pop_front() {
+                self.mem.accepted += 1;
+                self.mem.next_accept = self.now + self.mem.interval;
+                if !req.write {
+                    self.mem
+                        .inflight
+                        .push_back((self.now + self.mem.latency, req));
+                }
+            }
+        }
+    }
+
+    fn mem_push(&mut self, line: u64, write: bool, prefetch: bool) {
+        self.mem.queue.push_back(MemReq { line, write });
+        if write {
+            self.m.memory.writes += 1;
+        } else {
+            self.m.memory.reads += 1;
+            if prefetch {
+                self.m.memory.prefetch_reads += 1;
+            }
+        }
+    }
+
+    fn hit_completions(&mut self) {
+        while let Some(&(t, w)) = self.hitq.front() {
+            if t > self.now {
+                break;
+            }
+            self.hitq.pop_front();
+            self.deliver(w);
+        }
+    }
+
+    fn deliver(&mut self, w: u16) {
+        let wp = &mut self.warps[w as usize];
+        wp.pending -= 1;
+        if wp.pending == 0 && wp.state == WState::Mem {
+            self.make_ready(w);
+        }
+    }
+
+    fn l1_response(&mut self) -> Result<(), HarnessError> {
+        let rsp = self.tags.response();
+        let Some(acc) = self.last_access.take() else {
+            return Ok(());
+        };
+        if !rsp.rsp_valid {
+            return Err(HarnessError::Internal(format!(
+                "cycle {}: the L1 tag array gave no response to the previous request",
+                self.now
+            )));
+        }
+        if rsp.rsp_evict_valid {
+            let line = rsp.rsp_evict_addr & self.line_mask;
+            if rsp.rsp_outcome != outcome::WRITE_EVICT {
+                self.m.l1.evictions += 1;
+            }
+            if let Some(info) = self.pf.get(&line) {
+                if !info.in_flight {
+                    self.pf.remove(&line);
+                    self.pfm.early_evicted += 1;
+                }
+            }
+        }
+        match acc {
+            Access::Demand {
+                warp,
+                array,
+                merged,
+                expect_hit,
+            } => {
+                if merged {
+                    self.m.l1.pending_hits += 1;
+                    return Ok(());
+                }
+                let hit = rsp.rsp_outcome == outcome::HIT;
+                if hit != expect_hit {
+                    return Err(HarnessError::Internal(format!(
+                        "cycle {}: L1 outcome {} but the tag look-up predicted {}",
+                        self.now,
+                        ports::ba::outcome::NAMES
+                            .get(rsp.rsp_outcome as usize)
+                            .unwrap_or(&"?"),
+                        if expect_hit { "a hit" } else { "a miss" }
+                    )));
+                }
+                match rsp.rsp_outcome {
+                    outcome::HIT => {
+                        self.m.l1.hits += 1;
+                        if let Some(a) = self.arrays.get_mut(array as usize) {
+                            a.hits += 1;
+                        }
+                        let ready = self.now - 1 + self.cfg.l1_hit_latency as u64;
+                        if ready <= self.now {
+                            self.deliver(warp);
+                        } else {
+                            self.hitq.push_back((ready, warp));
+                        }
+                    }
+                    outcome::MISS => self.m.l1.misses += 1,
+                    outcome::BYPASS => self.m.l1.bypasses += 1,
+                    outcome::PSEUDO_HIT => self.m.l1.pseudo_hits += 1,
+                    _ => {}
+                }
+            }
+            Access::Prefetch => {}
+            Access::Store => {
+                if rsp.rsp_outcome == outcome::WRITE_EVICT {
+                    self.m.l1.write_evicts += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn alloc_mshr(&mut self, line: u64) -> usize {
+        let i = self
+            .mshr
+            .iter()
+            .position(|e| !e.valid)
+            .expect("a free MSHR was checked");
+        let e = &mut self.mshr[i];
+        e.valid = true;
+        e.line = line;
+        e.waiters.clear();
+        e.prefetch = false;
+        e.demanded = false;
+        self.mshr_used += 1;
+        i
+    }
+
+    /// The L1 port: one demand line, else one prefetch.
+    fn l1_port(&mut self) {
+        if self.ldst.busy {
+            let line = self.ldst.lines[self.ldst.next];
+            let ok = if self.ldst.store {
+                self.store_line(line)
+            } else {
+                self.demand_line(line, self.ldst.warp, self.ldst.array)
+            };
+            if ok {
+                self.ldst.next += 1;
+                if self.ldst.next == self.ldst.n {
+                    self.ldst.busy = false;
+                }
+            } else {
+                self.m.l1.reservation_fails += 1;
+            }
+            return;
+        }
+        let Some(c) = self.caps.as_ref() else {
+            return;
+        };
+        let out = c.out;
+        if !out.pf_valid {
+            return;
+        }
+        let line = out.pf_addr & self.line_mask & 0xFFFF_FFFF;
+        let take = if self.find_mshr(line).is_some() {
+            self.pfm.dropped_in_flight += 1;
+            true
+        } else if self.tags.holds_data(line) {
+            self.pfm.dropped_present += 1;
+            true
+        } else if self.mshr_used < self.mshr.len() && self.mem.room() {
+            let i = self.alloc_mshr(line);
+            let e = &mut self.mshr[i];
+            e.prefetch = true;
+            e.target = (out.pf_cta, out.pf_warp);
+            self.mem_push(line, false, true);
+            self.tags.request(line, false);
+            self.last_access = Some(Access::Prefetch);
+            let array = self.k.array_at(line);
+            if let Some(a) = array {
+                self.arrays[a].prefetches += 1;
+            }
+            self.pf.insert(
+                line,
+                PfInfo {
+                    issued: self.now,
+                    in_flight: true,
+                    array,
+                },
+            );
+            self.pfm.issued += 1;
+            true
+        } else {
+            self.pfm.stall_cycles += 1;
+            false
+        };
+        if take {
+            self.pfm.offered += 1;
+            if let Some(c) = self.caps.as_mut() {
+                c.input.pf_ready = true;
+            }
+        }
+    }
+
+    fn used_prefetch(&mut self, line: u64) {
+        if let Some(info) = self.pf.remove(&line) {
+            self.distance_sum += self.now - info.issued;
+            if let Some(a) = info.array {
+                self.arrays[a].prefetches_used += 1;
+            }
+            if info.in_flight {
+                self.pfm.late += 1;
+            } else {
+                self.pfm.useful += 1;
+            }
+        }
+    }
+
+    fn demand_line(&mut self, line: u64, warp: u16, array: u16) -> bool {
+        let merged;
+        let expect_hit;
+        if let Some(i) = self.find_mshr(line) {
+            if self.mshr[i].waiters.len() >= self.cfg.mshr_merges as usize {
+                return false;
+            }
+            self.mshr[i].waiters.push(warp);
+            self.warps[warp as usize].pending_misses += 1;
+            if self.mshr[i].prefetch && !self.mshr[i].demanded {
+                self.used_prefetch(line);
+            }
+            self.mshr[i].demanded = true;
+            merged = true;
+            expect_hit = false;
+        } else if self.tags.holds_data(line) {
+            if !self.pf.is_empty() {
+                self.used_prefetch(line);
+            }
+            merged = false;
+            expect_hit = true;
+        } else {
+            if self.mshr_used >= self.mshr.len() || !self.mem.room() {
+                return false;
+            }
+            let i = self.alloc_mshr(line);
+            self.mshr[i].waiters.push(warp);
+            self.mshr[i].demanded = true;
+            self.warps[warp as usize].pending_misses += 1;
+            self.mem_push(line, false, false);
+            merged = false;
+            expect_hit = false;
+        }
+        self.tags.request(line, false);
+        self.last_access = Some(Access::Demand {
+            warp,
+            array,
+            merged,
+            expect_hit,
+        });
+        self.m.l1.accesses += 1;
+        if let Some(a) = self.arrays.get_mut(array as usize) {
+            a.load_lines += 1;
+        }
+        if let Some(r) = self.reuse.as_mut() {
+            r.access(line);
+        }
+        true
+    }
+
+    fn store_line(&mut self, line: u64) -> bool {
+        if !self.mem.room() {
+            return false;
+        }
+        self.tags.request(line, true);
+        self.mem_push(line, true, false);
+        self.last_access = Some(Access::Store);
+        self.m.l1.store_lines += 1;
+        if let Some(a) = self.arrays.get_mut(self.ldst.array as usize) {
+            a.store_lines += 1;
+        }
+        true
+    }
+
+    // ------------------------------------------------------------ units
+
+    fn step_units(&mut self, in_reset: bool) -> Result<(), HarnessError> {
+        let now = self.now;
+        if let Some(c) = self.caps.as_mut() {
+            if let Some(ls) = c.lockstep.as_mut() {
+                ls.cycle(&c.input, &c.out)
+                    .map_err(|message| HarnessError::Lockstep {
+                        unit: "caps_prefetcher",
+                        cycle: now,
+                        message,
+                    })?;
+            }
+            if let Some(rec) = c.recorder.as_mut() {
+                rec.record(&c.input, &c.out)
+                    .map_err(|e| HarnessError::Io(format!("caps_prefetcher stimulus: {e}")))?;
+            }
+            c.model.step(&c.input);
+        }
+        self.tags
+            .step(in_reset)
+            .map_err(|message| HarnessError::Lockstep {
+                unit: "ba_tag_array",
+                cycle: now,
+                message,
+            })
+    }
+
+    // ------------------------------------------------------------ CTAs
+
+    fn can_launch(&self) -> bool {
+        self.next_cta_k < self.ctas_here
+            && self.live_ctas < self.occ
+            && self.free_warps.count_ones() >= self.wpc
+    }
+
+    fn launch_cta(&mut self) {
+        if !self.can_launch() {
+            return;
+        }
+        let slot = self.ctas.iter().position(|c| !c.live).expect("free slot");
+        let cta_id = self.cfg.sm_id as u64 + self.next_cta_k * self.cfg.n_sm as u64;
+        self.next_cta_k += 1;
+        self.live_ctas += 1;
+        let g = self.k.grid;
+        let b = self.k.block;
+        let ctaid = [
+            (cta_id % g[0] as u64) as i64,
+            ((cta_id / g[0] as u64) % g[1] as u64) as i64,
+            (cta_id / (g[0] as u64 * g[1] as u64)) as i64,
+        ];
+        let threads = self.k.threads_per_cta();
+        let tcta = self
+            .k
+            .trace
+            .as_ref()
+            .and_then(|t| t.cta_index(cta_id))
+            .map(|i| i as u32)
+            .unwrap_or(u32::MAX);
+        let mut ws = std::mem::take(&mut self.ctas[slot].warps);
+        ws.clear();
+        let pas = self.cfg.sched == SchedPolicy::Pas;
+        for widx in 0..self.wpc {
+            let w = self.free_warps.trailing_zeros() as u16;
+            self.free_warps &= !(1u64 << w);
+            ws.push(w);
+            self.age += 1;
+            let wp = &mut self.warps[w as usize];
+            wp.cta = slot as u16;
+            wp.widx = widx as u16;
+            wp.age = self.age;
+            wp.pc = 0;
+            wp.stack.clear();
+            wp.pending = 0;
+            wp.pending_misses = 0;
+            wp.compute_left = 0;
+            wp.leading = pas && widx == 0;
+            wp.tcta = tcta;
+            wp.tpos = 0;
+            for r in wp.regs.iter_mut() {
+                *r = [0; LANES];
+            }
+            let mut active = 0u32;
+            for lane in 0..LANES {
+                let t = widx * 32 + lane as u32;
+                if t < threads {
+                    active |= 1 << lane;
+                }
+                wp.regs[REG_TID as usize][lane] = (t % b[0]) as i64;
+                wp.regs[REG_TID as usize + 1][lane] = ((t / b[0]) % b[1]) as i64;
+                wp.regs[REG_TID as usize + 2][lane] = (t / (b[0] * b[1])) as i64;
+                for (d, &c) in ctaid.iter().enumerate() {
+                    wp.regs[REG_CTAID as usize + d][lane] = c;
+                }
+            }
+            wp.active = active;
+            wp.state = WState::Mem; // becomes Ready below
+            self.age_order.push(w);
+            if matches!(self.cfg.sched, SchedPolicy::TwoLevel | SchedPolicy::Pas) {
+                self.pq.push_back(w);
+            }
+        }
+        let c = &mut self.ctas[slot];
+        c.warps = ws;
+        c.live = true;
+        c.done = 0;
+        c.at_barrier = 0;
+        for i in 0..self.wpc as usize {
+            let w = self.ctas[slot].warps[i];
+            self.settle(w);
+            if self.k.trace.is_some() && self.trace_instr(&self.warps[w as usize]).is_none() {
+                // An untraced warp has nothing to do.
+                self.warps[w as usize].pc = 1;
+            }
+            self.make_ready(w);
+        }
+        if let Some(cu) = self.caps.as_mut() {
+            cu.input.cta_launch_valid = true;
+            cu.input.cta_launch_slot = slot as u64;
+        }
+    }
+
+    fn make_ready(&mut self, w: u16) {
+        let wp = &mut self.warps[w as usize];
+        if matches!(self.prog.instrs[wp.pc as usize], Instr::Exit) {
+            self.exit_warp(w);
+            return;
+        }
+        wp.state = WState::Ready;
+        self.ready |= 1u64 << w;
+        self.update_mem_next(w);
+    }
+
+    fn update_mem_next(&mut self, w: u16) {
+        let wp = &self.warps[w as usize];
+        let is_mem = match self.prog.instrs[wp.pc as usize] {
+            Instr::Load { .. } | Instr::Store { .. } => true,
+            Instr::Trace => self
+                .trace_instr(wp)
+                .is_some_and(|i| i.op != super::trace::TraceOp::Compute),
+            _ => false,
+        };
+        if is_mem {
+            self.mem_next |= 1u64 << w;
+        } else {
+            self.mem_next &= !(1u64 << w);
+        }
+    }
+
+    fn block(&mut self, w: u16, s: WState) {
+        self.warps[w as usize].state = s;
+        self.ready &= !(1u64 << w);
+    }
+
+    fn exit_warp(&mut self, w: u16) {
+        self.block(w, WState::Done);
+        let wp = &mut self.warps[w as usize];
+        wp.leading = false;
+        let slot = wp.cta as usize;
+        self.age_order.retain(|&x| x != w);
+        let c = &mut self.ctas[slot];
+        c.done += 1;
+        if c.done == self.wpc {
+            // The CTA is complete.
+            c.live = false;
+            for &x in &c.warps {
+                self.warps[x as usize].state = WState::Free;
+                self.free_warps |= 1u64 << x;
+            }
+            self.live_ctas -= 1;
+            self.ctas_done += 1;
+            self.m.ctas += 1;
+        } else {
+            self.check_barrier(slot);
+        }
+    }
+
+    fn check_barrier(&mut self, slot: usize) {
+        let c = &self.ctas[slot];
+        if c.at_barrier > 0 && c.at_barrier == self.wpc - c.done {
+            self.ctas[slot].at_barrier = 0;
+            self.m.sched.barriers += 1;
+            for i in 0..self.ctas[slot].warps.len() {
+                let x = self.ctas[slot].warps[i];
+                if self.warps[x as usize].state == WState::Barrier {
+                    self.make_ready(x);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ scheduling
+
+    /// Pick and issue one warp instruction; false when none issued.
+    fn schedule(&mut self) -> bool {
+        let mut elig = self.ready;
+        if self.ldst.busy {
+            if elig & self.mem_next != 0 {
+                self.m.sched.ldst_stall_cycles += 1;
+            }
+            elig &= !self.mem_next;
+        }
+        let pick = match self.cfg.sched {
+            SchedPolicy::Lrr => {
+                if elig == 0 {
+                    None
+                } else {
+                    let start = self.last.map(|l| l as u32 + 1).unwrap_or(0);
+                    let hi = if start >= 64 {
+                        0
+                    } else {
+                        elig & (u64::MAX << start)
+                    };
+                    let w = if hi != 0 {
+                        hi.trailing_zeros()
+                    } else {
+                        elig.trailing_zeros()
+                    };
+                    Some(w as u16)
+                }
+            }
+            SchedPolicy::Gto => {
+                if elig == 0 {
+                    None
+                } else {
+                    match self.last {
+                        Some(l) if elig & (1u64 << l) != 0 => Some(l),
+                        _ => self
+                            .age_order
+                            .iter()
+                            .copied()
+                            .find(|&w| elig & (1u64 << w) != 0),
+                    }
+                }
+            }
+            SchedPolicy::TwoLevel | SchedPolicy::Pas => self.two_level(elig),
+        };
+        match pick {
+            Some(w) => {
+                self.last = Some(w);
+                self.issue(w);
+                true
+            }
+            None => {
+                self.m.sched.idle_cycles += 1;
+                false
+            }
+        }
+    }
+
+    fn two_level(&mut self, elig: u64) -> Option<u16> {
+        let pas = self.cfg.sched == SchedPolicy::Pas;
+        // Demote warps waiting on memory or a barrier; drop exited ones.
+        let mut i = 0;
+        while i < self.rq.len() {
+            let w = self.rq[i];
+            let wp = &self.warps[w as usize];
+            let (remove, to_pending) = match wp.state {
+                WState::Ready => (false, false),
+                WState::Mem => (wp.pending_misses > 0, wp.pending_misses > 0),
+                WState::Barrier => (true, true),
+                WState::Done | WState::Free => (true, false),
+            };
+            if remove {
+                self.rq.remove(i);
+                if to_pending {
+                    self.pq.push_back(w);
+                }
+            } else {
+                i += 1;
+            }
+        }
+        // Refill from the pending queue: ready warps, leading ones first
+        // under PAS.
+        let cap = self.cfg.ready_queue as usize;
+        while self.rq.len() < cap && !self.pq.is_empty() {
+            let mut found = None;
+            let mut j = 0;
+            while j < self.pq.len() {
+                let w = self.pq[j];
+                let wp = &self.warps[w as usize];
+                match wp.state {
+                    WState::Done | WState::Free => {
+                        self.pq.remove(j);
+                        continue;
+                    }
+                    WState::Ready => {
+                        if !pas || wp.leading {
+                            found = Some(j);
+                            break;
+                        }
+                        if found.is_none() {
+                            found = Some(j);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            match found {
+                Some(j) => {
+                    let w = self.pq.remove(j).unwrap();
+                    self.rq.push(w);
+                }
+                None => break,
+            }
+        }
+        if pas {
+            if let Some(&w) = self
+                .rq
+                .iter()
+                .find(|&&w| elig & (1u64 << w) != 0 && self.warps[w as usize].leading)
+            {
+                return Some(w);
+            }
+        }
+        self.rq.iter().copied().find(|&w| elig & (1u64 << w) != 0)
+    }
+
+    fn eager_wakeup(&mut self, target: (u64, u64)) {
+        if !self.cfg.eager_wakeup
+            || !matches!(self.cfg.sched, SchedPolicy::TwoLevel | SchedPolicy::Pas)
+        {
+            return;
+        }
+        let (slot, widx) = (target.0 as usize, target.1 as usize);
+        let Some(c) = self.ctas.get(slot) else {
+            return;
+        };
+        if !c.live || widx >= c.warps.len() {
+            return;
+        }
+        let w = c.warps[widx];
+        if self.warps[w as usize].state != WState::Ready {
+            return;
+        }
+        let Some(j) = self.pq.iter().position(|&x| x == w) else {
+            return;
+        };
+        self.pq.remove(j);
+        if self.rq.len() >= self.cfg.ready_queue as usize {
+            if let Some(out) = self.rq.pop() {
+                self.pq.push_front(out);
+            }
+        }
+        self.rq.insert(0, w);
+        self.pfm.eager_wakeups += 1;
+    }
+
+    // ------------------------------------------------------------ execution
+
+    /// Execute the free control instructions at the warp's PC.
+    fn settle(&mut self, w: u16) {
+        let wp = &mut self.warps[w as usize];
+        loop {
+            match self.prog.instrs[wp.pc as usize] {
+                Instr::Else { end_at } => {
+                    let f = *wp.stack.last().expect("if frame");
+                    wp.active = f.other;
+                    if wp.active == 0 {
+                        wp.pc = end_at;
+                    } else {
+                        wp.pc += 1;
+                    }
+                }
+                Instr::EndIf => {
+                    let f = wp.stack.pop().expect("if frame");
+                    wp.active = f.saved;
+                    wp.pc += 1;
+                }
+                _ => break,
+            }
+        }
+    }
+
+    fn issue(&mut self, w: u16) {
+        let prog = self.prog;
+        let wi = w as usize;
+        let pc = self.warps[wi].pc;
+        let ins = prog.instrs[pc as usize];
+        self.m.warp_instructions += 1;
+        self.m.thread_instructions += self.warps[wi].active.count_ones() as u64;
+        match ins {
+            Instr::Compute { n } => {
+                let wp = &mut self.warps[wi];
+                if wp.compute_left == 0 {
+                    wp.compute_left = n;
+                }
+                wp.compute_left -= 1;
+                if wp.compute_left > 0 {
+                    return;
+                }
+                wp.pc += 1;
+            }
+            Instr::Let { dst, code } => {
+                let wp = &mut self.warps[wi];
+                eval(&prog.ops, code, &wp.regs, &mut self.stack);
+                write_masked(&mut wp.regs[dst as usize], &self.stack[0], wp.active);
+                wp.pc += 1;
+            }
+            Instr::If { cond, else_at } => {
+                let wp = &mut self.warps[wi];
+                eval(&prog.ops, cond, &wp.regs, &mut self.stack);
+                let m = truth_mask(&self.stack[0]) & wp.active;
+                let other = wp.active & !m;
+                wp.stack.push(Frame {
+                    saved: wp.active,
+                    other,
+                });
+                if m == 0 {
+                    wp.pc = else_at;
+                } else {
+                    wp.active = m;
+                    wp.pc += 1;
+                }
+            }
+            Instr::LoopBegin {
+                var,
+                end,
+                start,
+                bound,
+                step,
+                exit_at,
+            } => {
+                let wp = &mut self.warps[wi];
+                eval(&prog.ops, start, &wp.regs, &mut self.stack);
+                write_masked(&mut wp.regs[var as usize], &self.stack[0], wp.active);
+                eval(&prog.ops, bound, &wp.regs, &mut self.stack);
+                write_masked(&mut wp.regs[end as usize], &self.stack[0], wp.active);
+                let m = loop_mask(&wp.regs[var as usize], &wp.regs[end as usize], step) & wp.active;
+                if m == 0 {
+                    wp.pc = exit_at;
+                } else {
+                    wp.stack.push(Frame {
+                        saved: wp.active,
+                        other: 0,
+                    });
+                    wp.active = m;
+                    wp.pc += 1;
+                }
+            }
+            Instr::LoopEnd {
+                var,
+                end,
+                step,
+                body_at,
+            } => {
+                let wp = &mut self.warps[wi];
+                let active = wp.active;
+                let v = &mut wp.regs[var as usize];
+                for (lane, x) in v.iter_mut().enumerate() {
+                    if active & (1 << lane) != 0 {
+                        *x = x.wrapping_add(step);
+                    }
+                }
+                let m = loop_mask(&wp.regs[var as usize], &wp.regs[end as usize], step) & active;
+                if m == 0 {
+                    let f = wp.stack.pop().expect("loop frame");
+                    wp.active = f.saved;
+                    wp.pc += 1;
+                } else {
+                    wp.active = m;
+                    wp.pc = body_at;
+                }
+            }
+            Instr::Barrier => {
+                let slot = self.warps[wi].cta as usize;
+                self.warps[wi].pc += 1;
+                self.settle(w);
+                self.block(w, WState::Barrier);
+                self.ctas[slot].at_barrier += 1;
+                self.check_barrier(slot);
+                return;
+            }
+            Instr::Load {
+                array,
+                index,
+                dst,
+                mem,
+            } => {
+                self.mem_instr(w, array, index, dst, mem, false);
+                self.warps[wi].pc += 1;
+                self.settle(w);
+                self.update_mem_next(w);
+                return;
+            }
+            Instr::Store { array, index, mem } => {
+                self.mem_instr(w, array, index, None, mem, true);
+                self.warps[wi].pc += 1;
+            }
+            Instr::Trace => {
+                self.trace_issue(w);
+                return;
+            }
+            Instr::Else { .. } | Instr::EndIf | Instr::Exit => {
+                unreachable!("free instructions are settled")
+            }
+        }
+        self.settle(w);
+        if self.warps[wi].state == WState::Ready {
+            if matches!(prog.instrs[self.warps[wi].pc as usize], Instr::Exit) {
+                self.exit_warp(w);
+            } else {
+                self.update_mem_next(w);
+            }
+        }
+    }
+
+    /// The warp's next traced instruction, if any.
+    fn trace_instr<'a>(&'a self, wp: &Warp) -> Option<&'a super::trace::ReplayInstr> {
+        let t = self.k.trace.as_ref()?;
+        t.ctas
+            .get(wp.tcta as usize)?
+            .1
+            .get(wp.widx as usize)?
+            .get(wp.tpos as usize)
+    }
+
+    fn trace_issue(&mut self, w: u16) {
+        use super::trace::TraceOp;
+        let wi = w as usize;
+        let kernel = self.k;
+        let Some(ins) = kernel.trace.as_ref().and_then(|t| {
+            let wp = &self.warps[wi];
+            t.ctas
+                .get(wp.tcta as usize)?
+                .1
+                .get(wp.widx as usize)?
+                .get(wp.tpos as usize)
+        }) else {
+            self.warps[wi].pc += 1;
+            self.exit_warp(w);
+            return;
+        };
+        // Issued with its own mask (the count above used the launch mask).
+        self.m.thread_instructions -= self.warps[wi].active.count_ones() as u64;
+        self.m.thread_instructions += ins.mask.count_ones() as u64;
+        self.warps[wi].tpos += 1;
+        if ins.op != TraceOp::Compute {
+            let n = ins.lines.len().min(LANES);
+            self.ldst.lines[..n].copy_from_slice(&ins.lines[..n]);
+            self.ldst.busy = true;
+            self.ldst.warp = w;
+            self.ldst.store = ins.op == TraceOp::Store;
+            self.ldst.array = u16::MAX;
+            self.ldst.n = n;
+            self.ldst.next = 0;
+            self.m.mem_instructions += 1;
+            if ins.op == TraceOp::Load {
+                let wp = &mut self.warps[wi];
+                wp.pending = n as u32;
+                wp.pending_misses = 0;
+                let (cta, widx) = (wp.cta, wp.widx);
+                self.block(w, WState::Mem);
+                if let Some(c) = self.caps.as_mut() {
+                    let mut addr = [0u64; MAX_ADDR_PORTS];
+                    for (k, slot) in addr.iter_mut().enumerate().take(n.min(MAX_ADDR_PORTS)) {
+                        *slot = ins.lines[k];
+                    }
+                    c.input.ld_valid = true;
+                    c.input.ld_pc = ins.pc as u64;
+                    c.input.ld_cta = cta as u64;
+                    c.input.ld_warp = widx as u64;
+                    c.input.ld_count = n as u64;
+                    c.input.ld_addr = addr;
+                    c.input.ld_indirect = false;
+                    c.loads += 1;
+                }
+            }
+        }
+        let done = self.trace_instr(&self.warps[wi]).is_none();
+        if done {
+            // The warp exits after its last traced instruction (once its
+            // last load has returned).
+            self.warps[wi].pc += 1;
+        }
+        if self.warps[wi].state == WState::Ready {
+            if done {
+                self.exit_warp(w);
+            } else {
+                self.update_mem_next(w);
+            }
+        } else {
+            self.update_mem_next(w);
+        }
+    }
+
+    fn mem_instr(
+        &mut self,
+        w: u16,
+        array: u16,
+        index: super::expr::Code,
+        dst: Option<u16>,
+        mem: u16,
+        store: bool,
+    ) {
+        let prog = self.prog;
+        let kernel = self.k;
+        let wi = w as usize;
+        let a = &kernel.arrays[array as usize];
+        let wp = &mut self.warps[wi];
+        eval(&prog.ops, index, &wp.regs, &mut self.stack);
+        let idx = &self.stack[0];
+        let active = wp.active;
+        let base = a.base;
+        let elem = a.elem as u64;
+        let len = a.len;
+        let lm = self.line_mask;
+        let mut n = 0usize;
+        let mut oob = 0u64;
+        let lines = &mut self.ldst.lines;
+        let mut sorted = true;
+        for (lane, &ix) in idx.iter().enumerate() {
+            if active & (1 << lane) == 0 {
+                continue;
+            }
+            if ix < 0 || ix as u64 >= len {
+                oob += 1;
+            }
+            let addr = base.wrapping_add((ix as u64).wrapping_mul(elem)) & 0xFFFF_FFFF;
+            let line = addr & lm;
+            if n > 0 && line == lines[n - 1] {
+                continue;
+            }
+            if n > 0 && line < lines[n - 1] {
+                sorted = false;
+            }
+            lines[n] = line;
+            n += 1;
+        }
+        if !sorted {
+            lines[..n].sort_unstable();
+            let mut m = 1;
+            for i in 1..n {
+                if lines[i] != lines[m - 1] {
+                    lines[m] = lines[i];
+                    m += 1;
+                }
+            }
+            n = m;
+        }
+        if let Some(d) = dst {
+            let regs = &mut wp.regs[d as usize];
+            for lane in 0..LANES {
+                if active & (1 << lane) != 0 {
+                    regs[lane] = a.value(idx[lane]);
+                }
+            }
+        }
+        self.m.out_of_bounds += oob;
+        self.m.mem_instructions += 1;
+        self.ldst.busy = true;
+        self.ldst.warp = w;
+        self.ldst.store = store;
+        self.ldst.array = array;
+        self.ldst.n = n;
+        self.ldst.next = 0;
+        if store {
+            return;
+        }
+        wp.pending = n as u32;
+        wp.pending_misses = 0;
+        let (cta, widx) = (wp.cta, wp.widx);
+        self.block(w, WState::Mem);
+        if let Some(c) = self.caps.as_mut() {
+            let info = &prog.mems[mem as usize];
+            let indirect = self.cfg.caps_hint && info.indirect;
+            let mut addr = [0u64; MAX_ADDR_PORTS];
+            for (k, slot) in addr.iter_mut().enumerate().take(n.min(MAX_ADDR_PORTS)) {
+                *slot = self.ldst.lines[k];
+            }
+            c.input.ld_valid = true;
+            c.input.ld_pc = prog.pcs_of_mem(mem) as u64;
+            c.input.ld_cta = cta as u64;
+            c.input.ld_warp = widx as u64;
+            c.input.ld_count = n as u64;
+            c.input.ld_addr = addr;
+            c.input.ld_indirect = indirect;
+            c.loads += 1;
+            if indirect {
+                c.indirect_loads += 1;
+            }
+        }
+    }
+
+    fn check_idle(&mut self, can_skip: bool) -> Result<(), HarnessError> {
+        if self.ready != 0 || self.ldst.busy || self.last_access.is_some() || self.can_launch() {
+            return Ok(());
+        }
+        let mut next = u64::MAX;
+        if let Some(&(t, _)) = self.hitq.front() {
+            next = next.min(t);
+        }
+        if let Some(&(t, _)) = self.mem.inflight.front() {
+            next = next.min(t);
+        }
+        if !self.mem.queue.is_empty() {
+            next = next.min(self.mem.next_accept.max(self.now + 1));
+        }
+        if next == u64::MAX {
+            if self.caps.as_ref().is_some_and(|c| {
+                c.out.pf_valid || c.model.jobs_pending() > 0 || c.model.generator().is_some()
+            }) {
+                return Ok(());
+            }
+            let waiting: Vec<String> = self
+                .warps
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| matches!(w.state, WState::Mem | WState::Barrier))
+                .map(|(i, w)| format!("warp {i} ({:?} at instruction {})", w.state, w.pc))
+                .take(8)
+                .collect();
+            return Err(HarnessError::Deadlock {
+                cycle: self.now,
+                detail: format!(
+                    "no warp can issue and nothing is in flight; waiting: {}",
+                    waiting.join(", ")
+                ),
+            });
+        }
+        if can_skip && next > self.now + 1 {
+            // The skipped cycles are idle ones.
+            self.m.sched.idle_cycles += next - 1 - self.now;
+            self.now = next - 1;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Metrics, HarnessError> {
+        let cycles = self.now;
+        let m = &mut self.m;
+        m.cycles = cycles;
+        m.ipc = ratio(m.warp_instructions, cycles);
+        let l: &mut L1Metrics = &mut m.l1;
+        l.miss_rate = if l.accesses == 0 {
+            0.0
+        } else {
+            1.0 - ratio(l.hits, l.accesses)
+        };
+        let mm: &mut MemMetrics = &mut m.memory;
+        mm.bandwidth_utilisation = ratio(self.mem.accepted * self.mem.interval, cycles);
+        if let Some(c) = self.caps.as_mut() {
+            if let Some(rec) = c.recorder.as_mut() {
+                rec.finish()
+                    .map_err(|e| HarnessError::Io(format!("caps_prefetcher stimulus: {e}")))?;
+            }
+            let s = c.model.stats();
+            let mut p = std::mem::take(&mut self.pfm);
+            p.unused_at_end = self.pf.len() as u64;
+            let used = p.useful + p.late;
+            p.coverage = ratio(used, m.l1.accesses);
+            p.accuracy = ratio(used, p.issued);
+            p.issued_per_demand = ratio(p.issued, m.l1.accesses);
+            p.avg_distance = ratio(self.distance_sum, used);
+            p.caps = CapsCounts {
+                loads: c.loads,
+                indirect_loads: c.indirect_loads,
+                jobs_a: s.jobs_a,
+                jobs_b: s.jobs_b,
+                jobs_dropped: s.jobs_dropped,
+                prefetches: s.prefetches,
+                mispredictions: s.mispredictions,
+                trainings: s.trainings,
+                invalidations: s.invalidations,
+            };
+            m.prefetch = Some(p);
+        }
+        if let super::l1::L1Tags::Ba(b) = &mut self.tags {
+            if let Some(rec) = b.recorder.as_mut() {
+                rec.finish()
+                    .map_err(|e| HarnessError::Io(format!("ba_tag_array stimulus: {e}")))?;
+            }
+        }
+        m.reuse = self.reuse.take().map(|r| r.m);
+        m.arrays = std::mem::take(&mut self.arrays);
+        Ok(std::mem::take(&mut self.m))
+    }
+}
+
+impl Program {
+    /// PC of memory instruction `mem`.
+    #[inline]
+    pub(crate) fn pcs_of_mem(&self, mem: u16) -> u32 {
+        self.mems[mem as usize].pc
+    }
+}
+
+#[inline]
+fn write_masked(dst: &mut Lanes, src: &Lanes, active: u32) {
+    if active == FULL {
+        *dst = *src;
+    } else {
+        for lane in 0..LANES {
+            if active & (1 << lane) != 0 {
+                dst[lane] = src[lane];
+            }
+        }
+    }
+}
+
+#[inline]
+fn truth_mask(v: &Lanes) -> u32 {
+    let mut m = 0u32;
+    for (lane, &x) in v.iter().enumerate() {
+        m |= ((x != 0) as u32) << lane;
+    }
+    m
+}
+
+#[inline]
+fn loop_mask(var: &Lanes, end: &Lanes, step: i64) -> u32 {
+    let mut m = 0u32;
+    for lane in 0..LANES {
+        let go = if step > 0 {
+            var[lane] < end[lane]
+        } else {
+            var[lane] > end[lane]
+        };
+        m |= (go as u32) << lane;
+    }
+    m
+}
