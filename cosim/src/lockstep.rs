@@ -82,6 +82,20 @@ pub struct PortDiff {
     pub actual: u64,
 }
 
+/// The outputs whose expected and actual values differ.
+pub fn diff_ports(ports: &[ports::PortDesc], expected: &[u64], actual: &[u64]) -> Vec<PortDiff> {
+    ports
+        .iter()
+        .zip(expected.iter().zip(actual))
+        .filter(|(_, (e, a))| e != a)
+        .map(|(p, (e, a))| PortDiff {
+            port: p.name.clone(),
+            expected: *e,
+            actual: *a,
+        })
+        .collect()
+}
+
 /// The first cycle at which RTL and golden model differed.
 #[derive(Clone, Debug)]
 pub struct Mismatch {
@@ -200,16 +214,7 @@ where
         if cycle >= reset_cycles {
             compared += exp_flat.len() as u64;
             if exp_flat != rtl_out {
-                let diffs: Vec<PortDiff> = out_ports
-                    .iter()
-                    .zip(exp_flat.iter().zip(&rtl_out))
-                    .filter(|(_, (e, a))| e != a)
-                    .map(|(p, (e, a))| PortDiff {
-                        port: p.name.clone(),
-                        expected: *e,
-                        actual: *a,
-                    })
-                    .collect();
+                let diffs = diff_ports(&out_ports, &exp_flat, &rtl_out);
                 let mut vcd = None;
                 if let Some(path) = opts.vcd_always.clone() {
                     rtl.finish_vcd()?;

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::path::PathBuf;
 
 use anyhow::bail;
-use cosim::{BackendKind, Mismatch, PortDiff, RtlBackend};
+use cosim::{BackendKind, Mismatch, RtlBackend};
 use ports::ba::BaTagArray;
 use ports::caps::CapsPrefetcher;
 use ports::{PortDesc, UnitSpec};
@@ -78,17 +78,7 @@ impl<U: UnitSpec> Lockstep<U> for RtlLockstep<U> {
         self.history.push_back((self.cycle, flat));
         // Outputs are compared from the first cycle after a reset edge.
         if self.armed && exp != self.out {
-            let diffs = self
-                .outs
-                .iter()
-                .zip(exp.iter().zip(&self.out))
-                .filter(|(_, (e, a))| e != a)
-                .map(|(d, (e, a))| PortDiff {
-                    port: d.name.clone(),
-                    expected: *e,
-                    actual: *a,
-                })
-                .collect();
+            let diffs = cosim::lockstep::diff_ports(&self.outs, &exp, &self.out);
             let mut vcd_written = None;
             if let Some(path) = &self.vcd {
                 let ok = self.rtl.finish_vcd().is_ok()
