@@ -6,6 +6,21 @@ fn warpgen() -> Command {
     Command::new(env!("CARGO_BIN_EXE_warpgen"))
 }
 
+/// `warpgen verilog --config <text> --out <dir>/o` in a fresh folder.
+fn verilog_with_config(text: &str) -> (tempfile::TempDir, std::process::Output) {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let out = warpgen()
+        .args(["verilog", "--config"])
+        .arg(&cfg)
+        .arg("--out")
+        .arg(dir.path().join("o"))
+        .output()
+        .unwrap();
+    (dir, out)
+}
+
 #[test]
 fn help_lists_examples() {
     let out = warpgen().arg("--help").output().unwrap();
@@ -19,29 +34,18 @@ fn help_lists_examples() {
 
 #[test]
 fn bad_parameter_names_it_and_writes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let cfg = dir.path().join("c.toml");
-    std::fs::write(&cfg, "[ba_tag_array]\nWAYS = 6\n").unwrap();
-    let out_dir = dir.path().join("out");
-    let out = warpgen()
-        .args(["verilog", "--config"])
-        .arg(&cfg)
-        .arg("--out")
-        .arg(&out_dir)
-        .output()
-        .unwrap();
+    let (dir, out) = verilog_with_config("[ba_tag_array]\nWAYS = 6\n");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("WAYS = 6") && err.contains("power of two"),
         "{err}"
     );
-    assert!(!out_dir.exists(), "nothing may be written");
+    assert!(!dir.path().join("o").exists(), "nothing may be written");
 }
 
 #[test]
 fn unknown_unit_table_and_parameter_are_errors() {
-    let dir = tempfile::tempdir().unwrap();
     for (text, needle) in [
         (
             "[ba_tag_arry]\nWAYS = 4\n",
@@ -50,15 +54,7 @@ fn unknown_unit_table_and_parameter_are_errors() {
         ("[ba_tag_array]\nWAYZ = 4\n", "WAYZ"),
         ("[ba_tag_array\n", "c.toml"),
     ] {
-        let cfg = dir.path().join("c.toml");
-        std::fs::write(&cfg, text).unwrap();
-        let out = warpgen()
-            .args(["verilog", "--config"])
-            .arg(&cfg)
-            .arg("--out")
-            .arg(dir.path().join("o"))
-            .output()
-            .unwrap();
+        let (_dir, out) = verilog_with_config(text);
         assert_eq!(out.status.code(), Some(2), "{text}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(needle), "{text}: {err}");
@@ -67,16 +63,7 @@ fn unknown_unit_table_and_parameter_are_errors() {
 
 #[test]
 fn unsupported_geometry_lists_what_can_be_built() {
-    let dir = tempfile::tempdir().unwrap();
-    let cfg = dir.path().join("c.toml");
-    std::fs::write(&cfg, "[ba_tag_array]\nLINE_BYTES = 64\n").unwrap();
-    let out = warpgen()
-        .args(["verilog", "--config"])
-        .arg(&cfg)
-        .arg("--out")
-        .arg(dir.path().join("o"))
-        .output()
-        .unwrap();
+    let (_dir, out) = verilog_with_config("[ba_tag_array]\nLINE_BYTES = 64\n");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("Configurations that can be built"), "{err}");

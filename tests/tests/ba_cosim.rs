@@ -2,25 +2,17 @@
 //! scenario against the spec's own outcomes, property tests that shrink,
 //! and a deliberately broken golden model that the framework must catch.
 
+mod common;
+use common::verilator;
+
 use cosim::ba::spec_scenario;
-use cosim::stimulus::{Sequence, Stimulus};
+use cosim::stimulus::Sequence;
 use cosim::{backend_factory, cosim_random, run_lockstep, BackendKind, RunOptions};
 use ports::ba::{outcome, BaIn, BaOut, BaParams, BaTagArray};
 use ports::UnitSpec;
 use proptest::prelude::*;
 use sim_model::ba::BaModel;
 use sim_model::GoldenModel;
-
-fn verilator() -> bool {
-    let ok = cosim::verilator::verilator_available();
-    if !ok {
-        if std::env::var_os("WARPGEN_REQUIRE_EDA_TOOLS").is_some() {
-            panic!("verilator is required (WARPGEN_REQUIRE_EDA_TOOLS is set)");
-        }
-        eprintln!("SKIPPED: verilator not installed");
-    }
-    ok
-}
 
 fn run(kind: BackendKind, p: &BaParams, seed: u64, cycles: u64) {
     let opts = RunOptions {
@@ -273,7 +265,6 @@ fn prop_run(kind: BackendKind, ba: u64, ops: &[Op]) -> Result<(), TestCaseError>
     };
     let r = run_lockstep::<BaTagArray, BaModel>(&p, factory.as_ref(), &mut stim, &opts).unwrap();
     prop_assert!(r.is_ok(), "{}", r.err().unwrap());
-    let _ = stim.describe();
     Ok(())
 }
 

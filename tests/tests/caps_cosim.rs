@@ -2,6 +2,9 @@
 //! Figure 9 scenarios against the paper's prefetch sequences, and a check
 //! that the random stimulus really exercises CAPS.
 
+mod common;
+use common::verilator;
+
 use cosim::caps::{figure9, CapsRandom};
 use cosim::stimulus::Stimulus;
 use cosim::{backend_factory, cosim_random, BackendKind, RunOptions};
@@ -9,18 +12,6 @@ use ports::caps::{CapsOut, CapsParams, CapsPrefetcher};
 use ports::UnitSpec;
 use sim_model::caps::CapsModel;
 use sim_model::GoldenModel;
-
-fn verilator() -> bool {
-    let ok = cosim::verilator::verilator_available();
-    if !ok {
-        assert!(
-            std::env::var_os("WARPGEN_REQUIRE_EDA_TOOLS").is_none(),
-            "verilator required"
-        );
-        eprintln!("SKIPPED: verilator not installed");
-    }
-    ok
-}
 
 /// Paper; 2 CTAs x 2 PerCTA x 1 DIST with depth-1 queues; 16 CTAs; a
 /// 4-bit counter with threshold 3 (mispredictions cross it quickly).
@@ -105,7 +96,6 @@ fn prefetches(kind: BackendKind, order: &[(u64, u64)], gap: usize) -> Vec<(u64, 
 }
 
 fn figure9_on(kind: BackendKind) {
-    let a = 0x1000_0000u64;
     let b = 0x2000_0000u64;
     let c = 0x3000_0000u64;
     // (a) A0, B0, C0, A1, A2: after A1: B1, C1; after A2: B2, C2.
@@ -128,7 +118,6 @@ fn figure9_on(kind: BackendKind) {
             (c + 0x200, 2, 2)
         ]
     );
-    let _ = a;
 }
 
 #[test]

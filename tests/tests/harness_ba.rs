@@ -1,29 +1,13 @@
 //! The bypass-aware tag array's golden model as the harness' L1.
 
-use std::path::PathBuf;
+mod common;
+use common::{kernel, run};
 
-use sim_model::harness::{Harness, Kernel, MachineConfig, Metrics};
-
-fn kernel(name: &str) -> Kernel {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../kernels")
-        .join(name);
-    Kernel::from_file(&p, &[], 1).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn run(k: &Kernel, sets: &[(&str, &str)]) -> Metrics {
-    let mut c = MachineConfig::fermi();
-    for (a, b) in sets {
-        c.set(a, b).unwrap();
-    }
-    Harness::new(k, &c)
-        .run()
-        .unwrap_or_else(|e| panic!("{}: {e}", k.name))
-}
+use sim_model::harness::Metrics;
 
 #[test]
 fn ba_lowers_the_miss_rate_on_a_thrashing_kernel() {
-    let k = kernel("reuse.toml");
+    let k = kernel("reuse.toml", &[]);
     // The Fermi L1 (32 x 4) and the thesis' geometry (16 x 8).
     for ways in ["4", "8"] {
         let lru = run(&k, &[("l1", "lru"), ("l1_ways", ways)]);
@@ -54,7 +38,7 @@ fn ba_lowers_the_miss_rate_on_a_thrashing_kernel() {
 
 #[test]
 fn ba_gains_nothing_on_a_streaming_kernel() {
-    let k = kernel("stream.toml");
+    let k = kernel("stream.toml", &[]);
     let lru = run(&k, &[("l1", "lru")]);
     let ba = run(&k, &[("l1", "ba")]);
     let r = lru.reuse.as_ref().unwrap();
@@ -71,7 +55,7 @@ fn native_lru_and_the_ba_model_without_bypass_agree() {
     // The harness' own LRU array and ba_tag_array's golden model with
     // BA_ENABLE = 0 take the same decisions, so whole runs match.
     for name in ["matrix_mul.toml", "bfs.toml", "reuse.toml"] {
-        let k = kernel(name);
+        let k = kernel(name, &[]);
         for extra in [vec![], vec![("prefetcher", "caps"), ("sched", "pas")]] {
             let mut a = extra.clone();
             a.push(("l1", "lru"));
@@ -86,7 +70,7 @@ fn native_lru_and_the_ba_model_without_bypass_agree() {
 
 #[test]
 fn ba_runs_every_cycle_and_counts_outcomes() {
-    let k = kernel("bfs.toml");
+    let k = kernel("bfs.toml", &[]);
     let m = run(&k, &[("l1", "ba")]);
     let l = &m.l1;
     assert_eq!(

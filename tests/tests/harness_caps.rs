@@ -2,34 +2,14 @@
 //! with the indirect hint from the classification, its prefetches enter the
 //! L1 below demand priority, and PAS / eager wake-up schedule around it.
 
+mod common;
+use common::{config, kernel, run};
+
 use std::cell::RefCell;
-use std::path::PathBuf;
 use std::rc::Rc;
 
 use ports::caps::{CapsIn, CapsOut, CapsPrefetcher};
-use sim_model::harness::{Harness, Kernel, Lockstep, MachineConfig, Metrics};
-
-fn kernel(name: &str, params: &[(&str, i64)]) -> Kernel {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../kernels")
-        .join(name);
-    let ps: Vec<(String, i64)> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    Kernel::from_file(&p, &ps, 1).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn config(sets: &[(&str, &str)]) -> MachineConfig {
-    let mut c = MachineConfig::fermi();
-    for (k, v) in sets {
-        c.set(k, v).unwrap();
-    }
-    c
-}
-
-fn run(k: &Kernel, sets: &[(&str, &str)]) -> Metrics {
-    Harness::new(k, &config(sets))
-        .run()
-        .unwrap_or_else(|e| panic!("{}: {e}", k.name))
-}
+use sim_model::harness::{Harness, Lockstep};
 
 /// A 48 KB L1 (64 sets x 6 ways: Fermi's large-L1 geometry), shared memory
 /// left at 48 KB so that the CTAs per SM do not change: an L1 that holds a

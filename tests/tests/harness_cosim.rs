@@ -1,21 +1,16 @@
 //! Lock-step co-simulation inside the SM harness: each unit's RTL beside
 //! its golden model over two paper kernels (issue item 7).
 
+mod common;
+use common::{root, verilator};
+
 use cosim::BackendKind;
 use gen::run::{run_command_with, PrefetcherArg, RunArgs};
 
-fn root() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
 fn backend() -> BackendKind {
-    if cosim::verilator::verilator_available() {
+    if verilator() {
         BackendKind::Verilator
     } else {
-        assert!(std::env::var_os("WARPGEN_REQUIRE_EDA_TOOLS").is_none());
         BackendKind::RustHdl
     }
 }

@@ -2,32 +2,14 @@
 //! their classification, CTA distribution and coalescing are as the papers'
 //! code implies.
 
-use std::path::PathBuf;
+mod common;
+use common::{kernel, kernels_dir, run};
 
-use sim_model::harness::{Class, Harness, Kernel, MachineConfig, Metrics};
-
-fn dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../kernels")
-}
-
-fn kernel(name: &str, params: &[(&str, i64)]) -> Kernel {
-    let ps: Vec<(String, i64)> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-    Kernel::from_file(&dir().join(name), &ps, 1).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn run(k: &Kernel, sets: &[(&str, &str)]) -> Metrics {
-    let mut c = MachineConfig::fermi();
-    for (a, b) in sets {
-        c.set(a, b).unwrap();
-    }
-    Harness::new(k, &c)
-        .run()
-        .unwrap_or_else(|e| panic!("{}: {e}", k.name))
-}
+use sim_model::harness::{Class, Harness, Kernel, MachineConfig};
 
 #[test]
 fn every_bundled_kernel_runs_with_every_unit_combination() {
-    let mut names: Vec<String> = std::fs::read_dir(dir())
+    let mut names: Vec<String> = std::fs::read_dir(kernels_dir())
         .unwrap()
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().to_string())

@@ -1,33 +1,18 @@
 //! The lock-step hook and the stimulus recorder: what an RTL co-simulation
 //! inside the harness sees, and a recorded run replayed alone.
 
+mod common;
+use common::{config, kernel};
+
 use std::cell::RefCell;
-use std::path::PathBuf;
 use std::rc::Rc;
 
 use ports::ba::{BaIn, BaOut, BaTagArray};
 use ports::caps::{CapsIn, CapsOut, CapsPrefetcher};
 use sim_model::ba::BaModel;
 use sim_model::caps::CapsModel;
-use sim_model::harness::{
-    read_stimulus, replay, Harness, HarnessError, Kernel, Lockstep, MachineConfig,
-};
+use sim_model::harness::{read_stimulus, replay, Harness, HarnessError, Lockstep};
 use sim_model::GoldenModel;
-
-fn kernel(name: &str) -> Kernel {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../kernels")
-        .join(name);
-    Kernel::from_file(&p, &[], 1).unwrap()
-}
-
-fn config(sets: &[(&str, &str)]) -> MachineConfig {
-    let mut c = MachineConfig::fermi();
-    for (a, b) in sets {
-        c.set(a, b).unwrap();
-    }
-    c
-}
 
 /// A stand-in for the RTL: an independent golden model fed the hook's
 /// inputs, compared with the harness' model every cycle.
@@ -71,7 +56,7 @@ impl Lockstep<BaTagArray> for Shadow<BaModel> {
 
 #[test]
 fn hooks_see_every_cycle_with_the_golden_inputs_and_outputs() {
-    let k = kernel("matrix_mul.toml");
+    let k = kernel("matrix_mul.toml", &[]);
     let c = config(&[("prefetcher", "caps"), ("sched", "pas"), ("l1", "ba")]);
     let (cc, cr) = (Rc::new(RefCell::new(0)), Rc::new(RefCell::new(0)));
     let (bc, br) = (Rc::new(RefCell::new(0)), Rc::new(RefCell::new(0)));
@@ -115,7 +100,7 @@ impl Lockstep<BaTagArray> for FailAt {
 
 #[test]
 fn a_hook_error_stops_the_run_with_its_message() {
-    let k = kernel("reuse.toml");
+    let k = kernel("reuse.toml", &[]);
     let c = config(&[("l1", "ba")]);
     let e = Harness::new(&k, &c)
         .ba_lockstep(Box::new(FailAt(1000, 0)))
@@ -141,7 +126,7 @@ fn a_hook_error_stops_the_run_with_its_message() {
 
 #[test]
 fn a_hook_needs_its_unit() {
-    let k = kernel("reuse.toml");
+    let k = kernel("reuse.toml", &[]);
     let e = Harness::new(&k, &config(&[]))
         .ba_lockstep(Box::new(FailAt(10, 0)))
         .run()
@@ -154,7 +139,7 @@ fn recorded_stimulus_replays_alone() {
     let dir = tempfile::tempdir().unwrap();
     let caps_file = dir.path().join("caps.jsonl");
     let ba_file = dir.path().join("ba.jsonl");
-    let k = kernel("lps.toml");
+    let k = kernel("lps.toml", &[]);
     let c = config(&[("prefetcher", "caps"), ("sched", "pas"), ("l1", "ba")]);
     let m = Harness::new(&k, &c)
         .record_caps(&caps_file)

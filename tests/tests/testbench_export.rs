@@ -2,23 +2,14 @@
 //! Verilator `--binary`, pass on the real RTL and fail on a corrupted
 //! expectation.
 
+mod common;
+use common::tool;
+
 use cosim::testbench::{record, testbench};
 use cosim::CosimUnit;
 use eda::Tool;
 use ports::ba::{BaParams, BaTagArray};
 use sim_model::ba::BaModel;
-
-fn have(t: Tool) -> bool {
-    let ok = eda::tool_available(t);
-    if !ok {
-        assert!(
-            std::env::var_os("WARPGEN_REQUIRE_EDA_TOOLS").is_none(),
-            "{t:?} required"
-        );
-        eprintln!("SKIPPED: {t:?} not installed");
-    }
-    ok
-}
 
 fn files(corrupt: bool) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
     let p = BaParams::default();
@@ -38,7 +29,7 @@ fn files(corrupt: bool) -> (tempfile::TempDir, std::path::PathBuf, std::path::Pa
 
 #[test]
 fn exported_testbench_passes_under_icarus() {
-    if !have(Tool::Iverilog) {
+    if !tool(Tool::Iverilog) {
         return;
     }
     let (_d, dut, tb) = files(false);
@@ -48,7 +39,7 @@ fn exported_testbench_passes_under_icarus() {
 
 #[test]
 fn exported_testbench_passes_under_verilator_binary() {
-    if !have(Tool::Verilator) {
+    if !tool(Tool::Verilator) {
         return;
     }
     let (_d, dut, tb) = files(false);
@@ -58,7 +49,7 @@ fn exported_testbench_passes_under_verilator_binary() {
 
 #[test]
 fn corrupted_expectation_fails() {
-    if !have(Tool::Iverilog) {
+    if !tool(Tool::Iverilog) {
         return;
     }
     let (_d, dut, tb) = files(true);

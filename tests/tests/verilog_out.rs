@@ -4,36 +4,21 @@
 //! Tool tests skip (with a notice) when a tool is absent, unless
 //! `WARPGEN_REQUIRE_EDA_TOOLS` is set (as in CI), when they fail.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::{root, tool};
+
+use std::path::PathBuf;
 
 use eda::Tool;
 use gen::units::{emit, GenUnit, UnitName};
 use gen::with_unit;
 use ports::ConfigFile;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
 fn checked_in(u: UnitName) -> (PathBuf, String) {
     let p = root().join("verilog-out").join(format!("{}.v", u.name()));
     let text = std::fs::read_to_string(&p)
         .unwrap_or_else(|e| panic!("{}: {e}; run `cargo run -p gen -- verilog`", p.display()));
     (p, text)
-}
-
-fn tool(t: Tool) -> bool {
-    if eda::tool_available(t) {
-        return true;
-    }
-    if std::env::var_os("WARPGEN_REQUIRE_EDA_TOOLS").is_some() {
-        panic!("{t:?} is required (WARPGEN_REQUIRE_EDA_TOOLS is set) but not installed");
-    }
-    eprintln!("SKIPPED: {t:?} not installed");
-    false
 }
 
 fn fresh<U: GenUnit>() -> String {

@@ -1,0 +1,63 @@
+//! Helpers shared by the integration tests. Each test file compiles this
+//! module on its own and uses only part of it, hence the `dead_code` allow.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use eda::Tool;
+use sim_model::harness::{Harness, Kernel, MachineConfig, Metrics};
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// The bundled kernels' folder.
+pub fn kernels_dir() -> PathBuf {
+    root().join("kernels")
+}
+
+/// A bundled kernel with parameter overrides, seed 1.
+pub fn kernel(name: &str, params: &[(&str, i64)]) -> Kernel {
+    let ps: Vec<(String, i64)> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    Kernel::from_file(&kernels_dir().join(name), &ps, 1).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The Fermi preset with `key=value` settings.
+pub fn config(sets: &[(&str, &str)]) -> MachineConfig {
+    let mut c = MachineConfig::fermi();
+    for (k, v) in sets {
+        c.set(k, v).unwrap();
+    }
+    c
+}
+
+/// Run `k` on the Fermi preset with `sets`.
+pub fn run(k: &Kernel, sets: &[(&str, &str)]) -> Metrics {
+    Harness::new(k, &config(sets))
+        .run()
+        .unwrap_or_else(|e| panic!("{}: {e}", k.name))
+}
+
+/// Whether `t` is installed. When it is not, the calling test returns early
+/// with a notice — unless `WARPGEN_REQUIRE_EDA_TOOLS` is set (as
+/// `scripts/test` does), when the test fails instead.
+pub fn tool(t: Tool) -> bool {
+    if eda::tool_available(t) {
+        return true;
+    }
+    assert!(
+        std::env::var_os("WARPGEN_REQUIRE_EDA_TOOLS").is_none(),
+        "{t:?} is required (WARPGEN_REQUIRE_EDA_TOOLS is set) but not installed"
+    );
+    eprintln!("SKIPPED: {t:?} not installed");
+    false
+}
+
+/// [`tool`] for Verilator.
+pub fn verilator() -> bool {
+    tool(Tool::Verilator)
+}
