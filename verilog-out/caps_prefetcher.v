@@ -72,6 +72,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  wd_one = 7'b1;
     localparam  wi_zero = 6'b0;
     localparam  c_zero = 3'b0;
+    localparam  joff_pc = 32'h1;
+    localparam  joff_cta = 32'h21;
+    localparam  joff_warp = 32'h24;
+    localparam  joff_stride = 32'h2a;
+    localparam  qoff_cta = 32'h20;
+    localparam  qoff_warp = 32'h23;
 
     // Stub signals
     reg  slots__0__clock;
@@ -300,29 +306,18 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  jobq__reset;
     reg  jobq__push;
     reg  jobq__pop;
-    reg  jobq__i_kind;
-    reg  [31:0] jobq__i_pc;
-    reg  [2:0] jobq__i_cta;
-    reg  [5:0] jobq__i_warp;
-    reg  [31:0] jobq__i_stride;
+    reg  [73:0] jobq__i_data;
+    wire  jobq__o_full;
     wire  jobq__o_valid;
-    wire  jobq__o_kind;
-    wire  [31:0] jobq__o_pc;
-    wire  [2:0] jobq__o_cta;
-    wire  [5:0] jobq__o_warp;
-    wire  [31:0] jobq__o_stride;
+    wire  [73:0] jobq__o_data;
     reg  pfq__clock;
     reg  pfq__reset;
     reg  pfq__push;
     reg  pfq__pop;
-    reg  [31:0] pfq__i_addr;
-    reg  [2:0] pfq__i_cta;
-    reg  [5:0] pfq__i_warp;
+    reg  [40:0] pfq__i_data;
     wire  pfq__o_full;
     wire  pfq__o_valid;
-    wire  [31:0] pfq__o_addr;
-    wire  [2:0] pfq__o_cta;
-    wire  [5:0] pfq__o_warp;
+    wire  [40:0] pfq__o_data;
     reg  [6:0] mul_l__d;
     reg  [31:0] mul_l__s;
     wire  [31:0] mul_l__p;
@@ -344,6 +339,22 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [6:0] zx_jwarp__wide;
     reg  [5:0] zx_cfg__narrow;
     wire  [6:0] zx_cfg__wide;
+    reg  jp_kind__narrow;
+    wire  [73:0] jp_kind__wide;
+    reg  [31:0] jp_pc__narrow;
+    wire  [73:0] jp_pc__wide;
+    reg  [2:0] jp_cta__narrow;
+    wire  [73:0] jp_cta__wide;
+    reg  [5:0] jp_warp__narrow;
+    wire  [73:0] jp_warp__wide;
+    reg  [31:0] jp_stride__narrow;
+    wire  [73:0] jp_stride__wide;
+    reg  [31:0] qp_addr__narrow;
+    wire  [40:0] qp_addr__wide;
+    reg  [2:0] qp_cta__narrow;
+    wire  [40:0] qp_cta__wide;
+    reg  [5:0] qp_warp__narrow;
+    wire  [40:0] qp_warp__wide;
     reg  busy__d;
     wire  busy__q;
     reg  busy__clock;
@@ -713,31 +724,20 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .reset(jobq__reset),
         .push(jobq__push),
         .pop(jobq__pop),
-        .i_kind(jobq__i_kind),
-        .i_pc(jobq__i_pc),
-        .i_cta(jobq__i_cta),
-        .i_warp(jobq__i_warp),
-        .i_stride(jobq__i_stride),
+        .i_data(jobq__i_data),
+        .o_full(jobq__o_full),
         .o_valid(jobq__o_valid),
-        .o_kind(jobq__o_kind),
-        .o_pc(jobq__o_pc),
-        .o_cta(jobq__o_cta),
-        .o_warp(jobq__o_warp),
-        .o_stride(jobq__o_stride)
+        .o_data(jobq__o_data)
     );
     caps_prefetcher__pfq pfq(
         .clock(pfq__clock),
         .reset(pfq__reset),
         .push(pfq__push),
         .pop(pfq__pop),
-        .i_addr(pfq__i_addr),
-        .i_cta(pfq__i_cta),
-        .i_warp(pfq__i_warp),
+        .i_data(pfq__i_data),
         .o_full(pfq__o_full),
         .o_valid(pfq__o_valid),
-        .o_addr(pfq__o_addr),
-        .o_cta(pfq__o_cta),
-        .o_warp(pfq__o_warp)
+        .o_data(pfq__o_data)
     );
     caps_prefetcher__mul_g mul_l(
         .d(mul_l__d),
@@ -775,6 +775,38 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     caps_prefetcher__zx_cfg zx_cfg(
         .narrow(zx_cfg__narrow),
         .wide(zx_cfg__wide)
+    );
+    caps_prefetcher__jp_kind jp_kind(
+        .narrow(jp_kind__narrow),
+        .wide(jp_kind__wide)
+    );
+    caps_prefetcher__jp_pc jp_pc(
+        .narrow(jp_pc__narrow),
+        .wide(jp_pc__wide)
+    );
+    caps_prefetcher__jp_cta jp_cta(
+        .narrow(jp_cta__narrow),
+        .wide(jp_cta__wide)
+    );
+    caps_prefetcher__jp_warp jp_warp(
+        .narrow(jp_warp__narrow),
+        .wide(jp_warp__wide)
+    );
+    caps_prefetcher__jp_pc jp_stride(
+        .narrow(jp_stride__narrow),
+        .wide(jp_stride__wide)
+    );
+    caps_prefetcher__qp_addr qp_addr(
+        .narrow(qp_addr__narrow),
+        .wide(qp_addr__wide)
+    );
+    caps_prefetcher__qp_cta qp_cta(
+        .narrow(qp_cta__narrow),
+        .wide(qp_cta__wide)
+    );
+    caps_prefetcher__qp_warp qp_warp(
+        .narrow(qp_warp__narrow),
+        .wide(qp_warp__wide)
     );
     caps_prefetcher__reg1 busy(
         .d(busy__d),
@@ -1183,18 +1215,19 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         take = ~busy__q & jobq__o_valid;
         jobq__clock = clock;
         jobq__reset = reset;
-        jobq__push = job_a | job_b;
+        jobq__push = (job_a | job_b) & ~jobq__o_full;
         jobq__pop = take;
-        jobq__i_kind = job_b;
-        jobq__i_pc = ld_pc;
-        jobq__i_cta = ld_cta;
-        jobq__i_warp = ld_warp;
+        jp_kind__narrow = job_b;
+        jp_pc__narrow = ld_pc;
+        jp_cta__narrow = ld_cta;
+        jp_warp__narrow = ld_warp;
         if (r4_alloc) begin
-            jobq__i_stride = train__stride;
+            jp_stride__narrow = train__stride;
         end
         else begin
-            jobq__i_stride = dtab__lh_stride;
+            jp_stride__narrow = dtab__lh_stride;
         end
+        jobq__i_data = jp_kind__wide | (jp_pc__wide << joff_pc) | (jp_cta__wide << joff_cta) | (jp_warp__wide << joff_warp) | (jp_stride__wide << joff_stride);
         found_a = 1'b0;
         cand_below__0 = 1'b0;
         cand__0 = (slot_c__0 != j_cta__q) & slots__0__gh_hit & (slots__0__gh_lead != j_warp__q) & (posa__q <= slot_cp__0) & ((posa__q != slot_cp__0) | (kk__q < slots__0__gh_n));
@@ -1365,11 +1398,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         pf_push = have_pf & ~pfq__o_full;
         if (take) begin
             busy__d = 1'b1;
-            j_kind__d = jobq__o_kind;
-            j_pc__d = jobq__o_pc;
-            j_cta__d = jobq__o_cta;
-            j_warp__d = jobq__o_warp;
-            j_stride__d = jobq__o_stride;
+            j_kind__d = jobq__o_data[32'h0];
+            j_pc__d = jobq__o_data[(joff_pc)+:(32)];
+            j_cta__d = jobq__o_data[(joff_cta)+:(3)];
+            j_warp__d = jobq__o_data[(joff_warp)+:(6)];
+            j_stride__d = jobq__o_data[(joff_stride)+:(32)];
             posa__d = cp_zero;
             posb__d = wd_zero;
             kk__d = k_zero;
@@ -1397,19 +1430,20 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         pfq__reset = reset;
         pfq__push = pf_push;
         pfq__pop = pfq__o_valid & pf_ready;
-        pfq__i_addr = s_base + mul_g__p;
+        qp_addr__narrow = s_base + mul_g__p;
         if (j_kind__q) begin
-            pfq__i_cta = j_cta__q;
-            pfq__i_warp = wb[(32'h0)+:(6)];
+            qp_cta__narrow = j_cta__q;
+            qp_warp__narrow = wb[(32'h0)+:(6)];
         end
         else begin
-            pfq__i_cta = s_c;
-            pfq__i_warp = j_warp__q;
+            qp_cta__narrow = s_c;
+            qp_warp__narrow = j_warp__q;
         end
+        pfq__i_data = qp_addr__wide | (qp_cta__wide << qoff_cta) | (qp_warp__wide << qoff_warp);
         pf_valid = pfq__o_valid;
-        pf_addr = pfq__o_addr;
-        pf_cta = pfq__o_cta;
-        pf_warp = pfq__o_warp;
+        pf_addr = pfq__o_data[(32'h0)+:(32)];
+        pf_cta = pfq__o_data[(qoff_cta)+:(3)];
+        pf_warp = pfq__o_data[(qoff_warp)+:(6)];
     end
 
 endmodule // caps_prefetcher
@@ -2039,24 +2073,20 @@ module caps_prefetcher__reg6(d,q,clock,reset);
     end
 endmodule // caps_prefetcher__reg6
 
-module caps_prefetcher__jobq(clock,reset,push,pop,i_kind,i_pc,i_cta,i_warp,i_stride,o_valid,o_kind,o_pc,o_cta,o_warp,o_stride);
+module caps_prefetcher__jobq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  push;
     input wire  pop;
-    input wire  i_kind;
-    input wire  [31:0] i_pc;
-    input wire  [2:0] i_cta;
-    input wire  [5:0] i_warp;
-    input wire  [31:0] i_stride;
+    input wire  [73:0] i_data;
+    output reg  o_full;
     output reg  o_valid;
-    output reg  o_kind;
-    output reg  [31:0] o_pc;
-    output reg  [2:0] o_cta;
-    output reg  [5:0] o_warp;
-    output reg  [31:0] o_stride;
+    output reg  [73:0] o_data;
+
+    // Constant declarations
+    localparam  data_zero = 74'h0;
 
     // Stub signals
     reg  valid__0__d;
@@ -2067,46 +2097,14 @@ module caps_prefetcher__jobq(clock,reset,push,pop,i_kind,i_pc,i_cta,i_warp,i_str
     wire  valid__1__q;
     reg  valid__1__clock;
     reg  valid__1__reset;
-    reg  kind__0__d;
-    wire  kind__0__q;
-    reg  kind__0__clock;
-    reg  kind__0__reset;
-    reg  kind__1__d;
-    wire  kind__1__q;
-    reg  kind__1__clock;
-    reg  kind__1__reset;
-    reg  [31:0] pc__0__d;
-    wire  [31:0] pc__0__q;
-    reg  pc__0__clock;
-    reg  pc__0__reset;
-    reg  [31:0] pc__1__d;
-    wire  [31:0] pc__1__q;
-    reg  pc__1__clock;
-    reg  pc__1__reset;
-    reg  [2:0] cta__0__d;
-    wire  [2:0] cta__0__q;
-    reg  cta__0__clock;
-    reg  cta__0__reset;
-    reg  [2:0] cta__1__d;
-    wire  [2:0] cta__1__q;
-    reg  cta__1__clock;
-    reg  cta__1__reset;
-    reg  [5:0] warp__0__d;
-    wire  [5:0] warp__0__q;
-    reg  warp__0__clock;
-    reg  warp__0__reset;
-    reg  [5:0] warp__1__d;
-    wire  [5:0] warp__1__q;
-    reg  warp__1__clock;
-    reg  warp__1__reset;
-    reg  [31:0] stride__0__d;
-    wire  [31:0] stride__0__q;
-    reg  stride__0__clock;
-    reg  stride__0__reset;
-    reg  [31:0] stride__1__d;
-    wire  [31:0] stride__1__q;
-    reg  stride__1__clock;
-    reg  stride__1__reset;
+    reg  [73:0] data__0__d;
+    wire  [73:0] data__0__q;
+    reg  data__0__clock;
+    reg  data__0__reset;
+    reg  [73:0] data__1__d;
+    wire  [73:0] data__1__q;
+    reg  data__1__clock;
+    reg  data__1__reset;
 
     // Local signals
     reg  push_ok;
@@ -2128,65 +2126,17 @@ module caps_prefetcher__jobq(clock,reset,push,pop,i_kind,i_pc,i_cta,i_warp,i_str
         .clock(valid__1__clock),
         .reset(valid__1__reset)
     );
-    caps_prefetcher__reg1 kind__0(
-        .d(kind__0__d),
-        .q(kind__0__q),
-        .clock(kind__0__clock),
-        .reset(kind__0__reset)
+    caps_prefetcher__reg74 data__0(
+        .d(data__0__d),
+        .q(data__0__q),
+        .clock(data__0__clock),
+        .reset(data__0__reset)
     );
-    caps_prefetcher__reg1 kind__1(
-        .d(kind__1__d),
-        .q(kind__1__q),
-        .clock(kind__1__clock),
-        .reset(kind__1__reset)
-    );
-    caps_prefetcher__reg32 pc__0(
-        .d(pc__0__d),
-        .q(pc__0__q),
-        .clock(pc__0__clock),
-        .reset(pc__0__reset)
-    );
-    caps_prefetcher__reg32 pc__1(
-        .d(pc__1__d),
-        .q(pc__1__q),
-        .clock(pc__1__clock),
-        .reset(pc__1__reset)
-    );
-    caps_prefetcher__reg3 cta__0(
-        .d(cta__0__d),
-        .q(cta__0__q),
-        .clock(cta__0__clock),
-        .reset(cta__0__reset)
-    );
-    caps_prefetcher__reg3 cta__1(
-        .d(cta__1__d),
-        .q(cta__1__q),
-        .clock(cta__1__clock),
-        .reset(cta__1__reset)
-    );
-    caps_prefetcher__reg6 warp__0(
-        .d(warp__0__d),
-        .q(warp__0__q),
-        .clock(warp__0__clock),
-        .reset(warp__0__reset)
-    );
-    caps_prefetcher__reg6 warp__1(
-        .d(warp__1__d),
-        .q(warp__1__q),
-        .clock(warp__1__clock),
-        .reset(warp__1__reset)
-    );
-    caps_prefetcher__reg32 stride__0(
-        .d(stride__0__d),
-        .q(stride__0__q),
-        .clock(stride__0__clock),
-        .reset(stride__0__reset)
-    );
-    caps_prefetcher__reg32 stride__1(
-        .d(stride__1__d),
-        .q(stride__1__q),
-        .clock(stride__1__clock),
-        .reset(stride__1__reset)
+    caps_prefetcher__reg74 data__1(
+        .d(data__1__d),
+        .q(data__1__q),
+        .clock(data__1__clock),
+        .reset(data__1__reset)
     );
 
     // Update code
@@ -2194,41 +2144,18 @@ module caps_prefetcher__jobq(clock,reset,push,pop,i_kind,i_pc,i_cta,i_warp,i_str
         valid__0__clock = clock;
         valid__0__reset = reset;
         valid__0__d = valid__0__q;
-        kind__0__clock = clock;
-        kind__0__reset = reset;
-        kind__0__d = kind__0__q;
-        pc__0__clock = clock;
-        pc__0__reset = reset;
-        pc__0__d = pc__0__q;
-        cta__0__clock = clock;
-        cta__0__reset = reset;
-        cta__0__d = cta__0__q;
-        warp__0__clock = clock;
-        warp__0__reset = reset;
-        warp__0__d = warp__0__q;
-        stride__0__clock = clock;
-        stride__0__reset = reset;
-        stride__0__d = stride__0__q;
+        data__0__clock = clock;
+        data__0__reset = reset;
+        data__0__d = data__0__q;
         valid__1__clock = clock;
         valid__1__reset = reset;
         valid__1__d = valid__1__q;
-        kind__1__clock = clock;
-        kind__1__reset = reset;
-        kind__1__d = kind__1__q;
-        pc__1__clock = clock;
-        pc__1__reset = reset;
-        pc__1__d = pc__1__q;
-        cta__1__clock = clock;
-        cta__1__reset = reset;
-        cta__1__d = cta__1__q;
-        warp__1__clock = clock;
-        warp__1__reset = reset;
-        warp__1__d = warp__1__q;
-        stride__1__clock = clock;
-        stride__1__reset = reset;
-        stride__1__d = stride__1__q;
-        push_ok = push;
-        push_ok = push & ~valid__1__q;
+        data__1__clock = clock;
+        data__1__reset = reset;
+        data__1__d = data__1__q;
+        o_full = 1'b0;
+        o_full = valid__1__q;
+        push_ok = push & ~o_full;
         if (pop) begin
             vsh__0 = valid__1__q;
         end
@@ -2241,35 +2168,77 @@ module caps_prefetcher__jobq(clock,reset,push,pop,i_kind,i_pc,i_cta,i_warp,i_str
         valid__0__d = vsh__0 | put__0;
         valid__1__d = vsh__1 | put__1;
         if (pop) begin
-            kind__0__d = kind__1__q;
-            pc__0__d = pc__1__q;
-            cta__0__d = cta__1__q;
-            warp__0__d = warp__1__q;
-            stride__0__d = stride__1__q;
+            data__0__d = data__1__q;
         end
         if (put__0) begin
-            kind__0__d = i_kind;
-            pc__0__d = i_pc;
-            cta__0__d = i_cta;
-            warp__0__d = i_warp;
-            stride__0__d = i_stride;
+            data__0__d = i_data;
         end
         if (put__1) begin
-            kind__1__d = i_kind;
-            pc__1__d = i_pc;
-            cta__1__d = i_cta;
-            warp__1__d = i_warp;
-            stride__1__d = i_stride;
+            data__1__d = i_data;
         end
         o_valid = valid__0__q;
-        o_kind = kind__0__q;
-        o_pc = pc__0__q;
-        o_cta = cta__0__q;
-        o_warp = warp__0__q;
-        o_stride = stride__0__q;
+        o_data = data_zero;
+        if (valid__0__q) begin
+            o_data = data__0__q;
+        end
     end
 
 endmodule // caps_prefetcher__jobq
+
+module caps_prefetcher__reg74(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [73:0] d;
+    output reg  [73:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 74'h0;
+        else q <= d;
+    end
+endmodule // caps_prefetcher__reg74
+
+module caps_prefetcher__jp_cta(narrow,wide);
+
+    // Module arguments
+    input wire  [2:0] narrow;
+    output reg  [73:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {71'd0, narrow};
+endmodule // caps_prefetcher__jp_cta
+
+module caps_prefetcher__jp_kind(narrow,wide);
+
+    // Module arguments
+    input wire  narrow;
+    output reg  [73:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {73'd0, narrow};
+endmodule // caps_prefetcher__jp_kind
+
+module caps_prefetcher__jp_pc(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [73:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {42'd0, narrow};
+endmodule // caps_prefetcher__jp_pc
+
+module caps_prefetcher__jp_warp(narrow,wide);
+
+    // Module arguments
+    input wire  [5:0] narrow;
+    output reg  [73:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {68'd0, narrow};
+endmodule // caps_prefetcher__jp_warp
 
 module caps_prefetcher__mul_g(d,s,p);
 
@@ -2347,26 +2316,20 @@ module caps_prefetcher__mul_g(d,s,p);
 
 endmodule // caps_prefetcher__mul_g
 
-module caps_prefetcher__pfq(clock,reset,push,pop,i_addr,i_cta,i_warp,o_full,o_valid,o_addr,o_cta,o_warp);
+module caps_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  push;
     input wire  pop;
-    input wire  [31:0] i_addr;
-    input wire  [2:0] i_cta;
-    input wire  [5:0] i_warp;
+    input wire  [40:0] i_data;
     output reg  o_full;
     output reg  o_valid;
-    output reg  [31:0] o_addr;
-    output reg  [2:0] o_cta;
-    output reg  [5:0] o_warp;
+    output reg  [40:0] o_data;
 
     // Constant declarations
-    localparam  addr_zero = 32'h0;
-    localparam  cta_zero = 3'b0;
-    localparam  warp_zero = 6'b0;
+    localparam  data_zero = 41'h0;
 
     // Stub signals
     reg  valid__0__d;
@@ -2385,54 +2348,22 @@ module caps_prefetcher__pfq(clock,reset,push,pop,i_addr,i_cta,i_warp,o_full,o_va
     wire  valid__3__q;
     reg  valid__3__clock;
     reg  valid__3__reset;
-    reg  [31:0] addr__0__d;
-    wire  [31:0] addr__0__q;
-    reg  addr__0__clock;
-    reg  addr__0__reset;
-    reg  [31:0] addr__1__d;
-    wire  [31:0] addr__1__q;
-    reg  addr__1__clock;
-    reg  addr__1__reset;
-    reg  [31:0] addr__2__d;
-    wire  [31:0] addr__2__q;
-    reg  addr__2__clock;
-    reg  addr__2__reset;
-    reg  [31:0] addr__3__d;
-    wire  [31:0] addr__3__q;
-    reg  addr__3__clock;
-    reg  addr__3__reset;
-    reg  [2:0] cta__0__d;
-    wire  [2:0] cta__0__q;
-    reg  cta__0__clock;
-    reg  cta__0__reset;
-    reg  [2:0] cta__1__d;
-    wire  [2:0] cta__1__q;
-    reg  cta__1__clock;
-    reg  cta__1__reset;
-    reg  [2:0] cta__2__d;
-    wire  [2:0] cta__2__q;
-    reg  cta__2__clock;
-    reg  cta__2__reset;
-    reg  [2:0] cta__3__d;
-    wire  [2:0] cta__3__q;
-    reg  cta__3__clock;
-    reg  cta__3__reset;
-    reg  [5:0] warp__0__d;
-    wire  [5:0] warp__0__q;
-    reg  warp__0__clock;
-    reg  warp__0__reset;
-    reg  [5:0] warp__1__d;
-    wire  [5:0] warp__1__q;
-    reg  warp__1__clock;
-    reg  warp__1__reset;
-    reg  [5:0] warp__2__d;
-    wire  [5:0] warp__2__q;
-    reg  warp__2__clock;
-    reg  warp__2__reset;
-    reg  [5:0] warp__3__d;
-    wire  [5:0] warp__3__q;
-    reg  warp__3__clock;
-    reg  warp__3__reset;
+    reg  [40:0] data__0__d;
+    wire  [40:0] data__0__q;
+    reg  data__0__clock;
+    reg  data__0__reset;
+    reg  [40:0] data__1__d;
+    wire  [40:0] data__1__q;
+    reg  data__1__clock;
+    reg  data__1__reset;
+    reg  [40:0] data__2__d;
+    wire  [40:0] data__2__q;
+    reg  data__2__clock;
+    reg  data__2__reset;
+    reg  [40:0] data__3__d;
+    wire  [40:0] data__3__q;
+    reg  data__3__clock;
+    reg  data__3__reset;
 
     // Local signals
     reg  push_ok;
@@ -2470,77 +2401,29 @@ module caps_prefetcher__pfq(clock,reset,push,pop,i_addr,i_cta,i_warp,o_full,o_va
         .clock(valid__3__clock),
         .reset(valid__3__reset)
     );
-    caps_prefetcher__reg32 addr__0(
-        .d(addr__0__d),
-        .q(addr__0__q),
-        .clock(addr__0__clock),
-        .reset(addr__0__reset)
+    caps_prefetcher__reg41 data__0(
+        .d(data__0__d),
+        .q(data__0__q),
+        .clock(data__0__clock),
+        .reset(data__0__reset)
     );
-    caps_prefetcher__reg32 addr__1(
-        .d(addr__1__d),
-        .q(addr__1__q),
-        .clock(addr__1__clock),
-        .reset(addr__1__reset)
+    caps_prefetcher__reg41 data__1(
+        .d(data__1__d),
+        .q(data__1__q),
+        .clock(data__1__clock),
+        .reset(data__1__reset)
     );
-    caps_prefetcher__reg32 addr__2(
-        .d(addr__2__d),
-        .q(addr__2__q),
-        .clock(addr__2__clock),
-        .reset(addr__2__reset)
+    caps_prefetcher__reg41 data__2(
+        .d(data__2__d),
+        .q(data__2__q),
+        .clock(data__2__clock),
+        .reset(data__2__reset)
     );
-    caps_prefetcher__reg32 addr__3(
-        .d(addr__3__d),
-        .q(addr__3__q),
-        .clock(addr__3__clock),
-        .reset(addr__3__reset)
-    );
-    caps_prefetcher__reg3 cta__0(
-        .d(cta__0__d),
-        .q(cta__0__q),
-        .clock(cta__0__clock),
-        .reset(cta__0__reset)
-    );
-    caps_prefetcher__reg3 cta__1(
-        .d(cta__1__d),
-        .q(cta__1__q),
-        .clock(cta__1__clock),
-        .reset(cta__1__reset)
-    );
-    caps_prefetcher__reg3 cta__2(
-        .d(cta__2__d),
-        .q(cta__2__q),
-        .clock(cta__2__clock),
-        .reset(cta__2__reset)
-    );
-    caps_prefetcher__reg3 cta__3(
-        .d(cta__3__d),
-        .q(cta__3__q),
-        .clock(cta__3__clock),
-        .reset(cta__3__reset)
-    );
-    caps_prefetcher__reg6 warp__0(
-        .d(warp__0__d),
-        .q(warp__0__q),
-        .clock(warp__0__clock),
-        .reset(warp__0__reset)
-    );
-    caps_prefetcher__reg6 warp__1(
-        .d(warp__1__d),
-        .q(warp__1__q),
-        .clock(warp__1__clock),
-        .reset(warp__1__reset)
-    );
-    caps_prefetcher__reg6 warp__2(
-        .d(warp__2__d),
-        .q(warp__2__q),
-        .clock(warp__2__clock),
-        .reset(warp__2__reset)
-    );
-    caps_prefetcher__reg6 warp__3(
-        .d(warp__3__d),
-        .q(warp__3__q),
-        .clock(warp__3__clock),
-        .reset(warp__3__reset)
+    caps_prefetcher__reg41 data__3(
+        .d(data__3__d),
+        .q(data__3__q),
+        .clock(data__3__clock),
+        .reset(data__3__reset)
     );
 
     // Update code
@@ -2548,51 +2431,27 @@ module caps_prefetcher__pfq(clock,reset,push,pop,i_addr,i_cta,i_warp,o_full,o_va
         valid__0__clock = clock;
         valid__0__reset = reset;
         valid__0__d = valid__0__q;
-        addr__0__clock = clock;
-        addr__0__reset = reset;
-        addr__0__d = addr__0__q;
-        cta__0__clock = clock;
-        cta__0__reset = reset;
-        cta__0__d = cta__0__q;
-        warp__0__clock = clock;
-        warp__0__reset = reset;
-        warp__0__d = warp__0__q;
+        data__0__clock = clock;
+        data__0__reset = reset;
+        data__0__d = data__0__q;
         valid__1__clock = clock;
         valid__1__reset = reset;
         valid__1__d = valid__1__q;
-        addr__1__clock = clock;
-        addr__1__reset = reset;
-        addr__1__d = addr__1__q;
-        cta__1__clock = clock;
-        cta__1__reset = reset;
-        cta__1__d = cta__1__q;
-        warp__1__clock = clock;
-        warp__1__reset = reset;
-        warp__1__d = warp__1__q;
+        data__1__clock = clock;
+        data__1__reset = reset;
+        data__1__d = data__1__q;
         valid__2__clock = clock;
         valid__2__reset = reset;
         valid__2__d = valid__2__q;
-        addr__2__clock = clock;
-        addr__2__reset = reset;
-        addr__2__d = addr__2__q;
-        cta__2__clock = clock;
-        cta__2__reset = reset;
-        cta__2__d = cta__2__q;
-        warp__2__clock = clock;
-        warp__2__reset = reset;
-        warp__2__d = warp__2__q;
+        data__2__clock = clock;
+        data__2__reset = reset;
+        data__2__d = data__2__q;
         valid__3__clock = clock;
         valid__3__reset = reset;
         valid__3__d = valid__3__q;
-        addr__3__clock = clock;
-        addr__3__reset = reset;
-        addr__3__d = addr__3__q;
-        cta__3__clock = clock;
-        cta__3__reset = reset;
-        cta__3__d = cta__3__q;
-        warp__3__clock = clock;
-        warp__3__reset = reset;
-        warp__3__d = warp__3__q;
+        data__3__clock = clock;
+        data__3__reset = reset;
+        data__3__d = data__3__q;
         o_full = 1'b0;
         o_full = valid__3__q;
         push_ok = push & ~o_full;
@@ -2624,52 +2483,49 @@ module caps_prefetcher__pfq(clock,reset,push,pop,i_addr,i_cta,i_warp,o_full,o_va
         valid__2__d = vsh__2 | put__2;
         valid__3__d = vsh__3 | put__3;
         if (pop) begin
-            addr__0__d = addr__1__q;
-            cta__0__d = cta__1__q;
-            warp__0__d = warp__1__q;
+            data__0__d = data__1__q;
         end
         if (pop) begin
-            addr__1__d = addr__2__q;
-            cta__1__d = cta__2__q;
-            warp__1__d = warp__2__q;
+            data__1__d = data__2__q;
         end
         if (pop) begin
-            addr__2__d = addr__3__q;
-            cta__2__d = cta__3__q;
-            warp__2__d = warp__3__q;
+            data__2__d = data__3__q;
         end
         if (put__0) begin
-            addr__0__d = i_addr;
-            cta__0__d = i_cta;
-            warp__0__d = i_warp;
+            data__0__d = i_data;
         end
         if (put__1) begin
-            addr__1__d = i_addr;
-            cta__1__d = i_cta;
-            warp__1__d = i_warp;
+            data__1__d = i_data;
         end
         if (put__2) begin
-            addr__2__d = i_addr;
-            cta__2__d = i_cta;
-            warp__2__d = i_warp;
+            data__2__d = i_data;
         end
         if (put__3) begin
-            addr__3__d = i_addr;
-            cta__3__d = i_cta;
-            warp__3__d = i_warp;
+            data__3__d = i_data;
         end
         o_valid = valid__0__q;
-        o_addr = addr_zero;
-        o_cta = cta_zero;
-        o_warp = warp_zero;
+        o_data = data_zero;
         if (valid__0__q) begin
-            o_addr = addr__0__q;
-            o_cta = cta__0__q;
-            o_warp = warp__0__q;
+            o_data = data__0__q;
         end
     end
 
 endmodule // caps_prefetcher__pfq
+
+module caps_prefetcher__reg41(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [40:0] d;
+    output reg  [40:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 41'h0;
+        else q <= d;
+    end
+endmodule // caps_prefetcher__reg41
 
 module caps_prefetcher__reg4(d,q,clock,reset);
 
@@ -2700,6 +2556,36 @@ module caps_prefetcher__reg7(d,q,clock,reset);
         else q <= d;
     end
 endmodule // caps_prefetcher__reg7
+
+module caps_prefetcher__qp_addr(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [40:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {9'd0, narrow};
+endmodule // caps_prefetcher__qp_addr
+
+module caps_prefetcher__qp_cta(narrow,wide);
+
+    // Module arguments
+    input wire  [2:0] narrow;
+    output reg  [40:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {38'd0, narrow};
+endmodule // caps_prefetcher__qp_cta
+
+module caps_prefetcher__qp_warp(narrow,wide);
+
+    // Module arguments
+    input wire  [5:0] narrow;
+    output reg  [40:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {35'd0, narrow};
+endmodule // caps_prefetcher__qp_warp
 
 module caps_prefetcher__slots(clock,reset,clear,alloc,touch,inval,l_pc,l_warp,l_n,a0,a1,a2,a3,g_pc,g_k,lh_hit,lh_lead,lh_n,lh_base0,lh_base1,lh_base2,lh_base3,gh_hit,gh_lead,gh_n,gh_base);
 

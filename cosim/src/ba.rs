@@ -2,12 +2,9 @@
 //! hits, full sets, bypasses, pseudo-hits, stores, flushes and resets; and
 //! the spec scenario.
 
-use hdl::registry::{build_ba, Unsupported};
-use hdl::RtlUnit;
 use ports::ba::{BaIn, BaOut, BaParams, BaTagArray};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim_model::ba::BaModel;
 
 use crate::stimulus::Stimulus;
 use crate::units::CosimUnit;
@@ -128,10 +125,9 @@ pub fn spec_scenario() -> (BaParams, Vec<BaIn>, [u64; 4]) {
 }
 
 impl CosimUnit for BaTagArray {
-    type Model = BaModel;
-    fn build_rtl(p: &BaParams) -> Result<Box<dyn RtlUnit>, Unsupported> {
-        build_ba(p)
-    }
+    const SUMMARY: &'static str = "Bypass-Aware L1 tag array (reuse + bypass bit per line)";
+    const SPEC: &'static str = "spec/ba_cache.md";
+    const DOC: &'static str = "docs/units/ba_tag_array.md";
     fn random_stimulus(p: &BaParams, seed: u64) -> Box<dyn Stimulus<Self>> {
         Box::new(BaRandom::new(p, seed))
     }

@@ -1,12 +1,9 @@
 //! `caps_prefetcher` in the co-simulation framework: random stimulus biased
 //! to real CAPS situations, and the spec's Figure 9 scenarios.
 
-use hdl::registry::{build_caps, Unsupported};
-use hdl::RtlUnit;
 use ports::caps::{CapsIn, CapsOut, CapsParams, CapsPrefetcher, MAX_ADDR_PORTS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sim_model::caps::CapsModel;
 
 use crate::stimulus::Stimulus;
 use crate::units::CosimUnit;
@@ -231,10 +228,9 @@ pub fn figure9(order: &[(u64, u64)], gap: usize) -> (CapsParams, Vec<CapsIn>) {
 }
 
 impl CosimUnit for CapsPrefetcher {
-    type Model = CapsModel;
-    fn build_rtl(p: &CapsParams) -> Result<Box<dyn RtlUnit>, Unsupported> {
-        build_caps(p)
-    }
+    const SUMMARY: &'static str = "CTA-aware prefetcher (PerCTA, DIST, generator)";
+    const SPEC: &'static str = "spec/caps.md";
+    const DOC: &'static str = "docs/units/caps_prefetcher.md";
     fn random_stimulus(p: &CapsParams, seed: u64) -> Box<dyn Stimulus<Self>> {
         Box::new(CapsRandom::new(p, seed))
     }

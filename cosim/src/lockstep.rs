@@ -1,13 +1,29 @@
 //! Lock-step comparison of an RTL back-end with a golden model
 //! (`cosim.md`, "One cycle" and "On a difference").
+//!
+//! [`Checker`] is the one lock-step checker: every cycle it steps the RTL
+//! with exactly the inputs the golden model gets and compares every output.
+//! It is a [`Probe`], so the same checker runs beside a golden model driven
+//! by a stimulus ([`run_lockstep`], `warpgen cosim`) and beside the golden
+//! model inside the SM harness (`warpgen run --cosim UNIT`). On the first
+//! difference it returns the structured [`Mismatch`] (unit, back-end,
+//! configuration, stimulus, cycle, each differing port, all golden outputs,
+//! the inputs of the last cycles) and, when asked, writes the waveform with
+//! the golden outputs merged in.
+//!
+//! Outputs are compared on every cycle after the first cycle with `reset`
+//! high (the outputs before any reset edge come from the power-up state,
+//! which is random on the Verilator back-end).
 
 use std::collections::VecDeque;
-use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use ports::UnitSpec;
+use ports::{PortDesc, UnitSpec};
+use sim_model::check::{Probe, ProbeError};
 use sim_model::GoldenModel;
+
+pub use sim_model::check::{diff_ports, Mismatch, PortDiff};
 
 use crate::backend::RtlBackend;
 use crate::stimulus::Stimulus;
@@ -16,7 +32,246 @@ use crate::stimulus::Stimulus;
 /// failing run with waveforms on).
 pub type BackendFactory<'a> = dyn Fn() -> anyhow::Result<Box<dyn RtlBackend>> + 'a;
 
-/// How to run.
+/// Which waveform a [`Checker`] writes.
+#[derive(Clone, Debug, Default)]
+pub enum Waveform {
+    /// None.
+    #[default]
+    Off,
+    /// The whole run, pass or fail, to this file.
+    Always(PathBuf),
+    /// Only when the run fails: with a back-end factory the failing run is
+    /// replayed with tracing on (no tracing cost while passing); without
+    /// one the run is traced from the start.
+    OnMismatch(PathBuf),
+}
+
+/// What a [`Checker`] reports and records.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// Input cycles shown before a difference.
+    pub history: usize,
+    /// Waveform to write.
+    pub waveform: Waveform,
+    /// Describes the configuration in reports (`NAME=value ...`).
+    pub config_label: String,
+    /// Describes the stimulus in reports (`random(seed=7)`, `SM harness`).
+    pub stimulus: String,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            history: 8,
+            waveform: Waveform::Off,
+            config_label: "default".into(),
+            stimulus: "unknown".into(),
+        }
+    }
+}
+
+/// The lock-step checker of one unit's RTL (module documentation).
+pub struct Checker<'f> {
+    unit: &'static str,
+    rtl: Option<Box<dyn RtlBackend>>,
+    backend: &'static str,
+    factory: Option<&'f BackendFactory<'f>>,
+    ins: Vec<PortDesc>,
+    outs: Vec<PortDesc>,
+    reset_idx: Option<usize>,
+    out: Vec<u64>,
+    cycle: u64,
+    armed: bool,
+    history: VecDeque<(u64, Vec<u64>)>,
+    /// Inputs of every cycle (to replay a failing run with tracing on).
+    recorded: Option<Vec<Vec<u64>>>,
+    /// Golden outputs of every cycle (for the waveform's `golden` scope).
+    golden_rows: Option<Vec<Vec<u64>>>,
+    opts: CheckOptions,
+    compared: u64,
+    failed: bool,
+}
+
+impl<'f> Checker<'f> {
+    /// A checker of unit `U` with parameters `p` around a fresh RTL
+    /// instance. `factory`, when given, makes instances to replay a failing
+    /// run with the waveform on.
+    pub fn new<U: UnitSpec>(
+        p: &U::Params,
+        mut rtl: Box<dyn RtlBackend>,
+        factory: Option<&'f BackendFactory<'f>>,
+        opts: CheckOptions,
+    ) -> anyhow::Result<Self> {
+        let ins = U::inputs(p);
+        let outs = U::outputs(p);
+        let (trace_now, replay) = match &opts.waveform {
+            Waveform::Off => (None, false),
+            Waveform::Always(path) => (Some(path.clone()), false),
+            Waveform::OnMismatch(path) if factory.is_none() => (Some(path.clone()), false),
+            Waveform::OnMismatch(_) => (None, true),
+        };
+        if let Some(path) = &trace_now {
+            rtl.start_vcd(path)?;
+        }
+        let tracing = !matches!(opts.waveform, Waveform::Off);
+        Ok(Checker {
+            unit: U::NAME,
+            backend: rtl.name(),
+            rtl: Some(rtl),
+            factory,
+            reset_idx: ins.iter().position(|d| d.name == "reset"),
+            out: vec![0; outs.len()],
+            ins,
+            outs,
+            cycle: 0,
+            armed: false,
+            history: VecDeque::with_capacity(opts.history + 1),
+            recorded: replay.then(Vec::new),
+            golden_rows: tracing.then(Vec::new),
+            opts,
+            compared: 0,
+            failed: false,
+        })
+    }
+
+    /// Output values compared so far.
+    pub fn compared(&self) -> u64 {
+        self.compared
+    }
+
+    /// Cycles checked so far.
+    pub fn cycles(&self) -> u64 {
+        self.cycle
+    }
+
+    /// The back-end's name.
+    pub fn backend(&self) -> &'static str {
+        self.backend
+    }
+
+    /// One cycle: step the RTL with `inputs` (masked to the port widths)
+    /// and compare its outputs with `golden`.
+    pub fn check(&mut self, inputs: &[u64], golden: &[u64]) -> Result<(), ProbeError> {
+        if self.failed {
+            return Err(ProbeError::Io(
+                "the lock-step checker already reported a difference".into(),
+            ));
+        }
+        let mut flat = inputs.to_vec();
+        for (v, d) in flat.iter_mut().zip(&self.ins) {
+            *v &= ports::mask(d.width);
+        }
+        let rtl = self.rtl.as_mut().expect("the RTL instance is live");
+        rtl.cycle(&flat, &mut self.out);
+        if let Some(rows) = self.golden_rows.as_mut() {
+            rows.push(golden.to_vec());
+        }
+        if self.opts.history > 0 {
+            if self.history.len() == self.opts.history {
+                self.history.pop_front();
+            }
+            self.history.push_back((self.cycle, flat.clone()));
+        }
+        let reset = self.reset_idx.is_some_and(|i| flat[i] != 0);
+        if let Some(rec) = self.recorded.as_mut() {
+            rec.push(flat);
+        }
+        if self.armed {
+            self.compared += golden.len() as u64;
+            if golden != self.out.as_slice() {
+                self.failed = true;
+                let m = self.mismatch(golden)?;
+                return Err(ProbeError::Mismatch(m));
+            }
+        }
+        if reset {
+            self.armed = true;
+        }
+        self.cycle += 1;
+        Ok(())
+    }
+
+    /// The report of a difference at the current cycle, writing the
+    /// waveform if one was asked for.
+    fn mismatch(&mut self, golden: &[u64]) -> Result<Box<Mismatch>, ProbeError> {
+        let io = |e: anyhow::Error| ProbeError::Io(format!("{e:#}"));
+        let diffs = diff_ports(&self.outs, golden, &self.out);
+        let mut vcd = None;
+        match self.opts.waveform.clone() {
+            Waveform::Off => {}
+            Waveform::Always(path) => {
+                self.close_vcd(&path).map_err(io)?;
+                vcd = Some(path);
+            }
+            Waveform::OnMismatch(path) => {
+                if let (Some(factory), Some(recorded)) = (self.factory, self.recorded.take()) {
+                    self.rtl = None;
+                    replay_with_vcd(factory, &recorded, self.outs.len(), &path).map_err(io)?;
+                    merge_into(
+                        &path,
+                        &self.outs,
+                        self.golden_rows.as_deref().unwrap_or(&[]),
+                    )
+                    .map_err(io)?;
+                } else {
+                    self.close_vcd(&path).map_err(io)?;
+                }
+                vcd = Some(path);
+            }
+        }
+        let named = |ports: &[PortDesc], vals: &[u64]| -> Vec<(String, u64)> {
+            ports
+                .iter()
+                .zip(vals)
+                .map(|(p, v)| (p.name.clone(), *v))
+                .collect()
+        };
+        Ok(Box::new(Mismatch {
+            unit: self.unit,
+            backend: self.backend,
+            config: self.opts.config_label.clone(),
+            stimulus: self.opts.stimulus.clone(),
+            cycle: self.cycle,
+            diffs,
+            expected: named(&self.outs, golden),
+            recent_inputs: self
+                .history
+                .iter()
+                .map(|(c, v)| (*c, named(&self.ins, v)))
+                .collect(),
+            vcd,
+        }))
+    }
+
+    /// Close the RTL's waveform and merge the golden scope into it.
+    fn close_vcd(&mut self, path: &Path) -> anyhow::Result<()> {
+        if let Some(rtl) = self.rtl.as_mut() {
+            rtl.finish_vcd()?;
+        }
+        merge_into(path, &self.outs, self.golden_rows.as_deref().unwrap_or(&[]))
+    }
+
+    /// The run ended: write the whole-run waveform, if asked for.
+    pub fn finish(&mut self) -> anyhow::Result<()> {
+        if let Waveform::Always(path) = self.opts.waveform.clone() {
+            if !self.failed {
+                self.close_vcd(&path)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Probe for Checker<'_> {
+    fn cycle(&mut self, inputs: &[u64], golden: &[u64]) -> Result<(), ProbeError> {
+        self.check(inputs, golden)
+    }
+    fn finish(&mut self) -> Result<(), ProbeError> {
+        Checker::finish(self).map_err(|e| ProbeError::Io(format!("{e:#}")))
+    }
+}
+
+/// How to run [`run_lockstep`].
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     /// Cycles to run, including the reset cycles.
@@ -71,92 +326,9 @@ impl RunSummary {
     }
 }
 
-/// One output that differed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PortDiff {
-    /// Port name.
-    pub port: String,
-    /// Golden model's value.
-    pub expected: u64,
-    /// RTL's value.
-    pub actual: u64,
-}
-
-/// The outputs whose expected and actual values differ.
-pub fn diff_ports(ports: &[ports::PortDesc], expected: &[u64], actual: &[u64]) -> Vec<PortDiff> {
-    ports
-        .iter()
-        .zip(expected.iter().zip(actual))
-        .filter(|(_, (e, a))| e != a)
-        .map(|(p, (e, a))| PortDiff {
-            port: p.name.clone(),
-            expected: *e,
-            actual: *a,
-        })
-        .collect()
-}
-
-/// The first cycle at which RTL and golden model differed.
-#[derive(Clone, Debug)]
-pub struct Mismatch {
-    /// Unit name.
-    pub unit: &'static str,
-    /// Back-end name.
-    pub backend: &'static str,
-    /// Configuration label.
-    pub config: String,
-    /// Stimulus description (source and seed).
-    pub stimulus: String,
-    /// Cycle number (from 0; reset cycles included).
-    pub cycle: u64,
-    /// Every differing output.
-    pub diffs: Vec<PortDiff>,
-    /// All outputs of the golden model at that cycle.
-    pub expected: Vec<(String, u64)>,
-    /// Inputs of the last cycles, oldest first: (cycle, [(port, value)]).
-    pub recent_inputs: Vec<(u64, Vec<(String, u64)>)>,
-    /// Waveform written, if any.
-    pub vcd: Option<PathBuf>,
-}
-
-impl fmt::Display for Mismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "MISMATCH in {} ({} back-end), configuration {}, stimulus {}, at cycle {}:",
-            self.unit, self.backend, self.config, self.stimulus, self.cycle
-        )?;
-        for d in &self.diffs {
-            writeln!(
-                f,
-                "  {:<18} expected {:#x} ({}), RTL gave {:#x} ({})",
-                d.port, d.expected, d.expected, d.actual, d.actual
-            )?;
-        }
-        writeln!(f, "inputs of the last {} cycles:", self.recent_inputs.len())?;
-        for (c, vals) in &self.recent_inputs {
-            let line: Vec<String> = vals
-                .iter()
-                .filter(|(_, v)| *v != 0)
-                .map(|(n, v)| format!("{n}={v:#x}"))
-                .collect();
-            writeln!(f, "  cycle {c:>8}: {}", line.join(" "))?;
-        }
-        match &self.vcd {
-            Some(p) => writeln!(
-                f,
-                "waveform (RTL signals, golden outputs in scope `golden`): {}",
-                p.display()
-            ),
-            None => writeln!(f, "(no waveform requested: pass --vcd FILE)"),
-        }
-    }
-}
-
-impl std::error::Error for Mismatch {}
-
-/// Run `stimulus` through a fresh RTL instance and `M` for `opts.cycles`
-/// cycles, comparing every output every cycle after the reset cycles.
+/// Run `stimulus` through a fresh RTL instance and the golden model `M` for
+/// `opts.cycles` cycles, with `reset` forced high in the first
+/// `opts.reset_cycles`, checking every cycle with a [`Checker`].
 pub fn run_lockstep<U, M>(
     params: &U::Params,
     factory: &BackendFactory<'_>,
@@ -167,26 +339,30 @@ where
     U: UnitSpec,
     M: GoldenModel<U>,
 {
-    let in_ports = U::inputs(params);
-    let out_ports = U::outputs(params);
-    let reset_idx = in_ports
+    let reset_idx = U::inputs(params)
         .iter()
         .position(|p| p.name == "reset")
-        .expect("every unit has a reset input");
-    let mut rtl = factory()?;
-    if let Some(p) = &opts.vcd_always {
-        rtl.start_vcd(p)?;
-    }
+        .ok_or_else(|| anyhow::anyhow!("{}: no `reset` input port", U::NAME))?;
+    let waveform = match (&opts.vcd_always, &opts.vcd_on_mismatch) {
+        (Some(p), _) => Waveform::Always(p.clone()),
+        (None, Some(p)) => Waveform::OnMismatch(p.clone()),
+        (None, None) => Waveform::Off,
+    };
+    let mut checker = Checker::new::<U>(
+        params,
+        factory()?,
+        Some(factory),
+        CheckOptions {
+            history: opts.history,
+            waveform,
+            config_label: opts.config_label.clone(),
+            stimulus: stimulus.describe(),
+        },
+    )?;
     let mut golden = M::new(params);
-    let mut rtl_out = vec![0u64; out_ports.len()];
-    let mut recorded: Vec<Vec<u64>> = Vec::new();
-    let record = opts.vcd_on_mismatch.is_some() || opts.vcd_always.is_some();
-    let mut golden_rows: Vec<Vec<u64>> = Vec::new();
-    let mut history: VecDeque<(u64, Vec<u64>)> = VecDeque::with_capacity(opts.history + 1);
     let mut last_out = U::Out::default();
-    let mut compared = 0u64;
-    let start = Instant::now();
     let reset_cycles = opts.reset_cycles.max(1);
+    let start = Instant::now();
     for cycle in 0..opts.cycles {
         let mut inp = stimulus.next(cycle, &last_out);
         let mut flat = U::in_values(params, &inp);
@@ -194,83 +370,26 @@ where
             flat[reset_idx] = 1;
             inp = U::in_from_values(params, &flat);
         }
-        // Mask each input to its port width: both sides see the same bits.
-        for (v, p) in flat.iter_mut().zip(&in_ports) {
-            *v &= ports::mask(p.width);
-        }
         let expected = golden.outputs();
-        rtl.cycle(&flat, &mut rtl_out);
         let exp_flat = U::out_values(params, &expected);
-        if record {
-            recorded.push(flat.clone());
-            golden_rows.push(exp_flat.clone());
-        }
-        if opts.history > 0 {
-            if history.len() == opts.history {
-                history.pop_front();
-            }
-            history.push_back((cycle, flat.clone()));
-        }
-        if cycle >= reset_cycles {
-            compared += exp_flat.len() as u64;
-            if exp_flat != rtl_out {
-                let diffs = diff_ports(&out_ports, &exp_flat, &rtl_out);
-                let mut vcd = None;
-                if let Some(path) = opts.vcd_always.clone() {
-                    rtl.finish_vcd()?;
-                    merge_into(&path, &out_ports, &golden_rows)?;
-                    vcd = Some(path);
-                } else if let Some(path) = opts.vcd_on_mismatch.clone() {
-                    drop(rtl);
-                    replay_with_vcd(factory, &recorded, out_ports.len(), &path)?;
-                    merge_into(&path, &out_ports, &golden_rows)?;
-                    vcd = Some(path);
-                }
-                let name_vals = |vals: &[u64]| -> Vec<(String, u64)> {
-                    in_ports
-                        .iter()
-                        .zip(vals)
-                        .map(|(p, v)| (p.name.clone(), *v))
-                        .collect()
-                };
-                return Ok(Err(Box::new(Mismatch {
-                    unit: U::NAME,
-                    backend: backend_name(factory),
-                    config: opts.config_label.clone(),
-                    stimulus: stimulus.describe(),
-                    cycle,
-                    diffs,
-                    expected: out_ports
-                        .iter()
-                        .zip(&exp_flat)
-                        .map(|(p, v)| (p.name.clone(), *v))
-                        .collect(),
-                    recent_inputs: history.iter().map(|(c, v)| (*c, name_vals(v))).collect(),
-                    vcd,
-                })));
-            }
+        match checker.check(&flat, &exp_flat) {
+            Ok(()) => {}
+            Err(ProbeError::Mismatch(m)) => return Ok(Err(m)),
+            Err(ProbeError::Io(e)) => anyhow::bail!("{e}"),
         }
         golden.step(&inp);
         last_out = expected;
     }
     let elapsed = start.elapsed();
-    let name = rtl.name();
-    if let Some(path) = &opts.vcd_always {
-        rtl.finish_vcd()?;
-        merge_into(path, &out_ports, &golden_rows)?;
-    }
+    checker.finish()?;
     Ok(Ok(RunSummary {
         unit: U::NAME,
-        backend: name,
+        backend: checker.backend(),
         cycles: opts.cycles,
-        compared,
+        compared: checker.compared(),
         elapsed,
         stimulus: stimulus.describe(),
     }))
-}
-
-fn backend_name(factory: &BackendFactory<'_>) -> &'static str {
-    factory().map(|b| b.name()).unwrap_or("?")
 }
 
 /// Re-run the recorded inputs on a fresh instance with the VCD on.
@@ -278,7 +397,7 @@ fn replay_with_vcd(
     factory: &BackendFactory<'_>,
     recorded: &[Vec<u64>],
     n_out: usize,
-    path: &std::path::Path,
+    path: &Path,
 ) -> anyhow::Result<()> {
     let mut rtl = factory()?;
     rtl.start_vcd(path)?;
@@ -290,11 +409,7 @@ fn replay_with_vcd(
 }
 
 /// Add the golden scope to the VCD at `path` (temp file, then rename).
-fn merge_into(
-    path: &std::path::Path,
-    out_ports: &[ports::PortDesc],
-    golden_rows: &[Vec<u64>],
-) -> anyhow::Result<()> {
+fn merge_into(path: &Path, out_ports: &[PortDesc], golden_rows: &[Vec<u64>]) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(path)?;
     let merged = crate::vcd::merge_golden(&text, out_ports, golden_rows);
     let tmp = path.with_extension("vcd.tmp");

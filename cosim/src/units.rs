@@ -2,30 +2,42 @@
 
 use std::path::PathBuf;
 
-use hdl::registry::Unsupported;
-use hdl::RtlUnit;
-use ports::{Params, UnitSpec};
-use sim_model::GoldenModel;
+use hdl::registry::RtlDecl;
+use ports::Params;
+use sim_model::check::Probe;
+use sim_model::harness::{HarnessUnit, Kernel, MachineConfig};
 
 use crate::backend::RtlBackend;
-use crate::lockstep::{run_lockstep, Mismatch, RunOptions, RunSummary};
+use crate::lockstep::{
+    run_lockstep, CheckOptions, Checker, Mismatch, RunOptions, RunSummary, Waveform,
+};
 use crate::rusthdl::RustHdlBackend;
 use crate::stimulus::Stimulus;
 use crate::verilator::{BuildOptions, VerilatorModel};
 
-/// A unit the framework can co-simulate: its golden model, its RTL builder
-/// and its random stimulus.
-pub trait CosimUnit: UnitSpec + Sized {
-    /// The golden model.
-    type Model: GoldenModel<Self>;
-    /// Build the unit's rust-hdl block for these parameters.
-    fn build_rtl(p: &Self::Params) -> Result<Box<dyn RtlUnit>, Unsupported>;
+/// Everything the tools know of a unit, declared once, in the unit's own
+/// files: its ports and parameters (`ports::UnitSpec`), its compiled-in RTL
+/// and storage table ([`hdl::registry::RtlDecl`], `hdl/src/<unit>/`), its
+/// golden model and harness role ([`sim_model::harness::HarnessUnit`],
+/// `sim-model/src/<unit>/`), and here its stimulus, scenarios and
+/// documents (`cosim/src/<unit>.rs`). The unit table of the command line is
+/// built from `ports::for_each_unit!`, which lists every unit once.
+pub trait CosimUnit: RtlDecl + HarnessUnit + Sized {
+    /// One line: what the unit is (tables, `--help`).
+    const SUMMARY: &'static str;
+    /// Its specification, relative to the shared folder (`spec/caps.md`).
+    const SPEC: &'static str;
+    /// Its document, relative to the repository root.
+    const DOC: &'static str;
     /// Seeded random stimulus biased to the unit's interesting cases.
     fn random_stimulus(p: &Self::Params, seed: u64) -> Box<dyn Stimulus<Self>>;
     /// The spec's scenario(s) as input sequences, with the parameters they
     /// need.
     fn scenarios() -> Vec<(String, Self::Params, Vec<Self::In>)>;
 }
+
+/// The golden model of `U`.
+pub type ModelOf<U> = <U as HarnessUnit>::Model;
 
 /// Makes fresh back-end instances (owned; see [`crate::lockstep::BackendFactory`]).
 pub type Factory = Box<dyn Fn() -> anyhow::Result<Box<dyn RtlBackend>>>;
@@ -63,7 +75,7 @@ pub fn verilog_header<P: Params>(unit: &str, p: &P) -> Vec<String> {
 
 /// Emit the Verilog of `U` for `p`.
 pub fn emit_verilog<U: CosimUnit>(p: &U::Params) -> anyhow::Result<String> {
-    let mut rtl = U::build_rtl(p)?;
+    let mut rtl = U::build(p)?;
     rtl.verilog(&verilog_header(U::NAME, p))
         .map_err(|e| anyhow::anyhow!(e))
 }
@@ -80,10 +92,10 @@ pub fn backend_factory<U: CosimUnit>(
     match kind {
         BackendKind::RustHdl => {
             // Fail early on an unsupported configuration.
-            U::build_rtl(p)?;
+            U::build(p)?;
             let p = p.clone();
             Ok(Box::new(move || {
-                Ok(Box::new(RustHdlBackend::new(U::build_rtl(&p)?)) as Box<dyn RtlBackend>)
+                Ok(Box::new(RustHdlBackend::new(U::build(&p)?)) as Box<dyn RtlBackend>)
             }))
         }
         BackendKind::Verilator => {
@@ -119,5 +131,41 @@ pub fn cosim_random<U: CosimUnit>(
 ) -> anyhow::Result<Result<RunSummary, Box<Mismatch>>> {
     let factory = backend_factory::<U>(kind, p, Some(seed as u32), None)?;
     let mut stim = U::random_stimulus(p, seed);
-    run_lockstep::<U, U::Model>(p, factory.as_ref(), stim.as_mut(), opts)
+    run_lockstep::<U, ModelOf<U>>(p, factory.as_ref(), stim.as_mut(), opts)
+}
+
+/// One-line label of a parameter set (`NAME=value ...`), as reports show it.
+pub fn params_label<P: Params>(p: &P) -> String {
+    p.list()
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `U`'s RTL as the lock-step checker of a harness run: built for exactly
+/// the parameters the harness gives `U`'s golden model in `machine` with
+/// `kernel`, from its reset state (seed 1 of the random power-up state on
+/// Verilator). With `vcd`, the run is traced and the waveform (with the
+/// golden outputs merged in) is written if the RTL differs.
+pub fn harness_checker<U: CosimUnit>(
+    kind: BackendKind,
+    machine: &MachineConfig,
+    kernel: &Kernel,
+    vcd: Option<PathBuf>,
+) -> anyhow::Result<Box<dyn Probe>> {
+    let p = sim_model::harness::unit_params::<U>(machine, kernel)?;
+    let factory = backend_factory::<U>(kind, &p, Some(1), None)?;
+    let checker = Checker::new::<U>(
+        &p,
+        factory()?,
+        None,
+        CheckOptions {
+            history: 8,
+            waveform: vcd.map(Waveform::OnMismatch).unwrap_or_default(),
+            config_label: params_label(&p),
+            stimulus: "SM harness".into(),
+        },
+    )?;
+    Ok(Box::new(checker))
 }

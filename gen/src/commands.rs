@@ -4,13 +4,12 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use cosim::{BackendKind, RunOptions};
+use cosim::{BackendKind, CosimUnit, Mismatch, ModelOf, RunOptions};
 use ports::{ConfigFile, Params};
 use sim_model::GoldenModel;
 
-use crate::report::{render_text, synth_cached, unit_report, UnitReport};
-use crate::units::{emit, label, params_of, write_atomic, GenUnit, UnitName};
-use crate::with_unit;
+use crate::report::{render_text, synth_cached, UnitReport};
+use crate::units::{emit, label, params_of, write_atomic, UnitEntry};
 
 /// Resolve the back-end: the one asked for, or Verilator when installed and
 /// the embedded one otherwise (saying so on stderr).
@@ -36,10 +35,14 @@ pub fn choose_backend(asked: Option<BackendKind>) -> anyhow::Result<BackendKind>
 
 /// `warpgen verilog`: emit every selected unit (all in memory first, so a
 /// bad configuration writes nothing), then write `<out>/<unit>.v`.
-pub fn verilog(units: &[UnitName], cfg: &ConfigFile, out: &Path) -> anyhow::Result<Vec<PathBuf>> {
+pub fn verilog(
+    units: &[&dyn UnitEntry],
+    cfg: &ConfigFile,
+    out: &Path,
+) -> anyhow::Result<Vec<PathBuf>> {
     let mut texts = Vec::new();
     for &u in units {
-        texts.push((u, with_unit!(u, emit(cfg))?));
+        texts.push((u, u.emit(cfg)?));
     }
     let mut written = Vec::new();
     for (u, text) in texts {
@@ -77,7 +80,7 @@ pub struct CosimOutcome {
     /// Cycles run.
     pub cycles: u64,
     /// `PASS` or the mismatch report.
-    pub result: Result<(), String>,
+    pub result: Result<(), Box<Mismatch>>,
     /// Cycles per second of the lock-step loop.
     pub cycles_per_second: f64,
 }
@@ -90,8 +93,30 @@ type Run<U> = (
     String,
 );
 
+/// Reset cycles at the start of every random co-simulation and exported
+/// test bench.
+pub const RESET_CYCLES: u64 = 2;
+
+/// Reject a cycle count that would compare nothing.
+fn check_cycles(cycles: u64) -> anyhow::Result<()> {
+    if cycles <= RESET_CYCLES {
+        bail!(
+            "--cycles {cycles}: the first {RESET_CYCLES} cycles are reset cycles; give at least {} \
+             so that outputs are compared",
+            RESET_CYCLES + 1
+        );
+    }
+    Ok(())
+}
+
 /// Co-simulate `U` as `args` says.
-pub fn cosim_unit<U: GenUnit>(cfg: &ConfigFile, args: &CosimArgs) -> anyhow::Result<CosimOutcome> {
+pub fn cosim_unit<U: CosimUnit>(
+    cfg: &ConfigFile,
+    args: &CosimArgs,
+) -> anyhow::Result<CosimOutcome> {
+    if !args.scenario {
+        check_cycles(args.cycles)?;
+    }
     let runs: Vec<Run<U>> = if args.scenario {
         U::scenarios()
             .into_iter()
@@ -120,6 +145,7 @@ pub fn cosim_unit<U: GenUnit>(cfg: &ConfigFile, args: &CosimArgs) -> anyhow::Res
         let factory = cosim::backend_factory::<U>(args.backend, &p, Some(args.seed as u32), None)?;
         let opts = RunOptions {
             cycles,
+            reset_cycles: RESET_CYCLES,
             config_label: lbl,
             vcd_on_mismatch: if args.vcd_always {
                 None
@@ -133,7 +159,7 @@ pub fn cosim_unit<U: GenUnit>(cfg: &ConfigFile, args: &CosimArgs) -> anyhow::Res
             },
             ..Default::default()
         };
-        match cosim::run_lockstep::<U, U::Model>(&p, factory.as_ref(), stim.as_mut(), &opts)? {
+        match cosim::run_lockstep::<U, ModelOf<U>>(&p, factory.as_ref(), stim.as_mut(), &opts)? {
             Ok(s) => {
                 total += s.cycles;
                 rate = s.cycles_per_second();
@@ -144,7 +170,7 @@ pub fn cosim_unit<U: GenUnit>(cfg: &ConfigFile, args: &CosimArgs) -> anyhow::Res
                     unit: U::NAME,
                     backend,
                     cycles: m.cycle,
-                    result: Err(m.to_string()),
+                    result: Err(m),
                     cycles_per_second: 0.0,
                 })
             }
@@ -161,28 +187,23 @@ pub fn cosim_unit<U: GenUnit>(cfg: &ConfigFile, args: &CosimArgs) -> anyhow::Res
 
 /// Export a self-checking Verilog test bench of `cycles` random cycles
 /// (seed `seed`) with the unit's Verilog into `dir`; returns the files.
-pub fn export_tb_unit<U: GenUnit>(
+pub fn export_tb_unit<U: CosimUnit>(
     cfg: &ConfigFile,
     dir: &Path,
     cycles: u64,
     seed: u64,
 ) -> anyhow::Result<Vec<PathBuf>> {
+    check_cycles(cycles)?;
     let p = params_of::<U>(cfg)?;
     let v = cosim::emit_verilog::<U>(&p)?;
     let mut stim = U::random_stimulus(&p, seed);
-    let rec = cosim::testbench::record::<U, U::Model>(&p, stim.as_mut(), cycles, 2);
+    let rec = cosim::testbench::record::<U, ModelOf<U>>(&p, stim.as_mut(), cycles, RESET_CYCLES);
     let tb = cosim::testbench::testbench::<U>(&p, &rec, &stim.describe());
     let dut = dir.join(format!("{}.v", U::NAME));
     let tbf = dir.join(format!("tb_{}.v", U::NAME));
     write_atomic(&dut, &v)?;
     write_atomic(&tbf, &tb)?;
     Ok(vec![tbf, dut])
-}
-
-/// `warpgen report` for one unit.
-pub fn report_unit<U: GenUnit>(cfg: &ConfigFile, synth: bool) -> anyhow::Result<UnitReport> {
-    let p = params_of::<U>(cfg)?;
-    unit_report::<U>(&p, synth)
 }
 
 /// Render reports as text or JSON.
@@ -200,10 +221,10 @@ pub fn render_reports(reports: &[UnitReport], json: bool) -> anyhow::Result<Stri
 
 /// `warpgen configs` for one unit: parameters, defaults and what the RTL
 /// can be built for.
-pub fn configs_unit<U: GenUnit>() -> String {
+pub fn configs_unit<U: CosimUnit>() -> String {
     let p = U::Params::default();
     let mut s = format!("{}\n  defaults: {}\n", U::NAME, label(&p));
-    s.push_str(&format!("  RTL compiled in for: {}\n", U::supported()));
+    s.push_str(&format!("  RTL compiled in for: {}\n", U::SUPPORTED));
     s
 }
 
@@ -227,7 +248,7 @@ impl BenchRow {
 
 /// Benchmark `U`: the golden model alone, and lock-step co-simulation on
 /// each back-end, all on the same seeded stimulus.
-pub fn bench_unit<U: GenUnit>(
+pub fn bench_unit<U: CosimUnit>(
     cfg: &ConfigFile,
     cycles: u64,
     rusthdl_cycles: u64,
@@ -238,7 +259,7 @@ pub fn bench_unit<U: GenUnit>(
     // Golden model alone.
     {
         let mut stim = U::random_stimulus(&p, seed);
-        let mut m = U::Model::new(&p);
+        let mut m = ModelOf::<U>::new(&p);
         let mut last = U::Out::default();
         let t = Instant::now();
         for c in 0..cycles {
@@ -263,10 +284,14 @@ pub fn bench_unit<U: GenUnit>(
         let mut stim = U::random_stimulus(&p, seed);
         let mut recorded = Vec::with_capacity(n as usize);
         let last = U::Out::default();
+        let reset = U::inputs(&p)
+            .iter()
+            .position(|d| d.name == "reset")
+            .context("the unit has no reset input")?;
         for c in 0..n {
             let mut flat = U::in_values(&p, &stim.next(c, &last));
-            if c < 2 {
-                flat[0] = 1;
+            if c < RESET_CYCLES {
+                flat[reset] = 1;
             }
             for (v, port) in flat.iter_mut().zip(U::inputs(&p)) {
                 *v &= ports::mask(port.width);
@@ -290,7 +315,7 @@ pub fn bench_unit<U: GenUnit>(
             history: 0,
             ..Default::default()
         };
-        match cosim::run_lockstep::<U, U::Model>(&p, factory.as_ref(), stim.as_mut(), &opts)? {
+        match cosim::run_lockstep::<U, ModelOf<U>>(&p, factory.as_ref(), stim.as_mut(), &opts)? {
             Ok(s) => rows.push(BenchRow {
                 what: format!("lock-step {} + golden", kind.name()),
                 cycles: n,
@@ -334,7 +359,7 @@ pub struct AllRow {
 }
 
 /// `warpgen all` for one unit: emit, co-simulate, storage, cells.
-pub fn all_unit<U: GenUnit>(
+pub fn all_unit<U: CosimUnit>(
     cfg: &ConfigFile,
     out: &Path,
     backend: BackendKind,

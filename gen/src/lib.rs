@@ -2,7 +2,6 @@
 //! reports, so that the integration tests exercise exactly what users run.
 
 pub mod commands;
-pub mod harness_cosim;
 pub mod report;
 pub mod run;
 pub mod units;

@@ -6,11 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use cosim::BackendKind;
-use gen::commands::{
-    self, all_unit, bench_unit, configs_unit, cosim_unit, export_tb_unit, report_unit, CosimArgs,
-};
-use gen::units::{load_config, UnitName};
-use gen::with_unit;
+use gen::commands::{self, CosimArgs};
+use gen::run::{unit_parser, BackendArg};
+use gen::units::{load_config, selected, UNITS};
 
 #[derive(Parser)]
 #[command(
@@ -36,24 +34,12 @@ struct Cli {
     cmd: Cmd,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum Backend {
-    Verilator,
-    Rusthdl,
-}
-
-impl From<Backend> for BackendKind {
-    fn from(b: Backend) -> Self {
-        match b {
-            Backend::Verilator => BackendKind::Verilator,
-            Backend::Rusthdl => BackendKind::RustHdl,
-        }
-    }
-}
-
+/// `--format`.
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
 enum Format {
+    /// Tables for reading.
     Text,
+    /// JSON for scripts.
     Json,
 }
 
@@ -62,8 +48,8 @@ enum Cmd {
     /// Emit Verilog: `<out>/<unit>.v`, top module `<unit>`.
     Verilog {
         /// One unit (default: all).
-        #[arg(long)]
-        unit: Option<UnitName>,
+        #[arg(long, value_parser = unit_parser())]
+        unit: Option<String>,
         /// TOML file of parameter overrides, one `[unit]` table per unit.
         #[arg(long)]
         config: Option<PathBuf>,
@@ -74,15 +60,15 @@ enum Cmd {
     /// Co-simulate a unit's RTL against its golden model, cycle by cycle.
     Cosim {
         /// The unit.
-        #[arg(long)]
-        unit: UnitName,
+        #[arg(long, value_parser = unit_parser())]
+        unit: String,
         /// TOML file of parameter overrides.
         #[arg(long)]
         config: Option<PathBuf>,
         /// RTL simulator (default: verilator if installed, else rusthdl).
-        #[arg(long)]
-        backend: Option<Backend>,
-        /// Cycles of random stimulus.
+        #[arg(long, value_enum)]
+        backend: Option<BackendArg>,
+        /// Cycles of random stimulus (the first 2 are reset cycles).
         #[arg(long, default_value_t = 100_000)]
         cycles: u64,
         /// Seed of the random stimulus and of the random power-up state.
@@ -105,8 +91,8 @@ enum Cmd {
     /// Storage table, Yosys cells and flip-flops, area.
     Report {
         /// One unit (default: all).
-        #[arg(long)]
-        unit: Option<UnitName>,
+        #[arg(long, value_parser = unit_parser())]
+        unit: Option<String>,
         /// TOML file of parameter overrides.
         #[arg(long)]
         config: Option<PathBuf>,
@@ -122,8 +108,8 @@ enum Cmd {
     /// Cycles per second: golden model, Verilator and RustHDL on one stimulus.
     Bench {
         /// One unit (default: all).
-        #[arg(long)]
-        unit: Option<UnitName>,
+        #[arg(long, value_parser = unit_parser())]
+        unit: Option<String>,
         /// TOML file of parameter overrides.
         #[arg(long)]
         config: Option<PathBuf>,
@@ -172,15 +158,11 @@ enum Cmd {
     },
 }
 
-fn units(u: Option<UnitName>) -> Vec<UnitName> {
-    u.map(|u| vec![u]).unwrap_or_else(|| UnitName::ALL.to_vec())
-}
-
 fn run(cli: Cli) -> anyhow::Result<bool> {
     match cli.cmd {
         Cmd::Verilog { unit, config, out } => {
             let cfg = load_config(config.as_deref())?;
-            for p in commands::verilog(&units(unit), &cfg, &out)? {
+            for p in commands::verilog(&selected(unit.as_deref())?, &cfg, &out)? {
                 println!("wrote {}", p.display());
             }
             Ok(true)
@@ -197,8 +179,9 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             export_tb,
         } => {
             let cfg = load_config(config.as_deref())?;
+            let unit = gen::units::unit(&unit)?;
             if let Some(dir) = export_tb {
-                let files = with_unit!(unit, export_tb_unit(&cfg, &dir, cycles, seed))?;
+                let files = unit.export_tb(&cfg, &dir, cycles, seed)?;
                 let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
                 println!("wrote {}", names.join(" "));
                 println!(
@@ -217,7 +200,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 vcd_always,
                 scenario,
             };
-            let o = with_unit!(unit, cosim_unit(&cfg, &args))?;
+            let o = unit.cosim(&cfg, &args)?;
             match o.result {
                 Ok(()) => {
                     println!(
@@ -240,8 +223,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
         } => {
             let cfg = load_config(config.as_deref())?;
             let mut reports = Vec::new();
-            for u in units(unit) {
-                reports.push(with_unit!(u, report_unit(&cfg, !no_synth))?);
+            for u in selected(unit.as_deref())? {
+                reports.push(u.report(&cfg, !no_synth)?);
             }
             println!(
                 "{}",
@@ -250,8 +233,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             Ok(true)
         }
         Cmd::Configs => {
-            for u in UnitName::ALL {
-                print!("{}", with_unit!(*u, configs_unit()));
+            for u in UNITS {
+                print!("{}", u.configs());
             }
             Ok(true)
         }
@@ -263,26 +246,14 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             seed,
         } => {
             let cfg = load_config(config.as_deref())?;
-            for u in units(unit) {
-                let rows = with_unit!(u, bench_unit(&cfg, cycles, rusthdl_cycles, seed))?;
+            for u in selected(unit.as_deref())? {
+                let rows = u.bench(&cfg, cycles, rusthdl_cycles, seed)?;
                 println!("{}", commands::render_bench(u.name(), &rows));
             }
             Ok(true)
         }
         Cmd::Run(args) => {
-            let kind = match args.backend.as_deref() {
-                None => None,
-                Some("verilator") => Some(BackendKind::Verilator),
-                Some("rusthdl") => Some(BackendKind::RustHdl),
-                Some(b) => anyhow::bail!("--backend takes verilator or rusthdl, not `{b}`"),
-            };
-            if args.cosim.is_some() {
-                let backend = commands::choose_backend(kind)?;
-                let hook = gen::harness_cosim::hook(backend, args.vcd.clone());
-                gen::run::run_command_with(&args, Some(&hook))?;
-            } else {
-                gen::run::run_command_with(&args, None)?;
-            }
+            gen::run::run_command(&args)?;
             Ok(true)
         }
         Cmd::BenchHarness {
@@ -291,13 +262,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             cosim,
         } => {
             let files = gen::run::kernel_files(&kernels)?;
-            let rows = if cosim {
-                let backend = commands::choose_backend(None)?;
-                let hook = gen::harness_cosim::hook(backend, None);
-                gen::run::bench_harness(&files, repeat, Some(&hook))?
-            } else {
-                gen::run::bench_harness(&files, repeat, None)?
-            };
+            let rows = gen::run::bench_harness(&files, repeat, cosim)?;
             println!("{}", gen::run::bench_table(&rows));
             Ok(true)
         }
@@ -321,8 +286,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 "unit", "backend", "cycles", "result", "cycles/s", "storage bits", "cells"
             );
             let mut failures = Vec::new();
-            for u in UnitName::ALL {
-                let row = with_unit!(*u, all_unit(&cfg, &out, backend, n, !no_synth))?;
+            for u in UNITS {
+                let row = u.all(&cfg, &out, backend, n, !no_synth)?;
                 let res = if row.cosim.result.is_ok() {
                     "PASS"
                 } else {

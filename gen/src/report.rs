@@ -8,7 +8,7 @@ use hdl::storage::StorageReport;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::units::GenUnit;
+use cosim::CosimUnit;
 
 /// Verilator lint categories waived for every unit, each with its reason
 /// (`conventions.md`: any waiver is a named category with a reason; WIDTH is
@@ -118,7 +118,7 @@ pub fn synth_cached(verilog: &str, top: &str) -> anyhow::Result<SynthSummary> {
 }
 
 /// Build the report of `U` for `p`.
-pub fn unit_report<U: GenUnit>(p: &U::Params, synth: bool) -> anyhow::Result<UnitReport> {
+pub fn unit_report<U: CosimUnit>(p: &U::Params, synth: bool) -> anyhow::Result<UnitReport> {
     use ports::Params;
     let storage = U::storage(p);
     let (synth, skipped) = if !synth {

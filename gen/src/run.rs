@@ -8,28 +8,27 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context};
-use ports::ba::BaTagArray;
-use ports::caps::CapsPrefetcher;
-use sim_model::harness::{Harness, Kernel, Lockstep, MachineConfig, Metrics};
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use cosim::BackendKind;
+use sim_model::harness::{role_choices, Harness, Kernel, MachineConfig, Metrics, Role};
 
-/// `--prefetcher`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum PrefetcherArg {
-    /// No prefetcher.
-    None,
-    /// The CTA-aware prefetcher's golden model.
-    Caps,
+/// The choices of a harness role (`--prefetcher`, `--l1`), from the unit
+/// table, each with its help line.
+fn role_parser(role: Role) -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        role_choices(role)
+            .into_iter()
+            .map(|(name, help)| PossibleValue::new(name).help(help)),
+    )
 }
 
-/// `--l1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum L1Arg {
-    /// The harness' LRU tag array.
-    Lru,
-    /// The bypass-aware tag array's golden model.
-    Ba,
-    /// The bypass-aware tag array's golden model with bypassing off (LRU).
-    BaLru,
+/// `--unit`, `--cosim`, `--record`: every unit's name.
+pub fn unit_parser() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        crate::units::UNITS
+            .iter()
+            .map(|u| PossibleValue::new(u.name()).help(u.summary())),
+    )
 }
 
 /// `--sched`.
@@ -41,7 +40,7 @@ pub enum SchedArg {
     Gto,
     /// Two-level (ready queue of 8).
     TwoLevel,
-    /// Prefetch-aware scheduler (CAPS).
+    /// Prefetch-aware scheduler (CAPS): two-level, leading warps first.
     Pas,
 }
 
@@ -54,6 +53,24 @@ pub enum PresetArg {
     Volta,
 }
 
+/// `--backend`: the RTL simulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendArg {
+    /// Verilator on the emitted Verilog (the reference).
+    Verilator,
+    /// The rust-hdl block driven directly (no tool needed).
+    Rusthdl,
+}
+
+impl From<BackendArg> for BackendKind {
+    fn from(b: BackendArg) -> Self {
+        match b {
+            BackendArg::Verilator => BackendKind::Verilator,
+            BackendArg::Rusthdl => BackendKind::RustHdl,
+        }
+    }
+}
+
 /// Arguments of `warpgen run`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct RunArgs {
@@ -63,11 +80,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub kernel: PathBuf,
     /// Prefetcher.
-    #[arg(long, value_enum, default_value = "none")]
-    pub prefetcher: PrefetcherArg,
+    #[arg(long, default_value = "none", value_parser = role_parser(Role::Prefetcher))]
+    pub prefetcher: String,
     /// L1 tag array (default: the preset's, lru).
-    #[arg(long, value_enum)]
-    pub l1: Option<L1Arg>,
+    #[arg(long, value_parser = role_parser(Role::L1))]
+    pub l1: Option<String>,
     /// Warp scheduler (default: the preset's; fermi: two-level, volta: gto).
     #[arg(long, value_enum)]
     pub sched: Option<SchedArg>,
@@ -85,23 +102,23 @@ pub struct RunArgs {
     /// Write the metrics as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Co-simulate a unit's RTL in lock-step (`caps_prefetcher`,
-    /// `ba_tag_array`); enables that unit.
-    #[arg(long, value_name = "UNIT")]
+    /// Co-simulate a unit's RTL in lock-step beside its golden model on the
+    /// harness's own stimulus (enables the unit in its role if needed); the
+    /// first difference stops the run with a report.
+    #[arg(long, value_name = "UNIT", value_parser = unit_parser())]
     pub cosim: Option<String>,
-    /// Record the caps_prefetcher inputs/outputs of every cycle (JSON lines).
     /// With `--cosim`: write the run's waveform here if the RTL and the
     /// golden model differ (RTL signals and a `golden` scope).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", requires = "cosim")]
     pub vcd: Option<PathBuf>,
     /// With `--cosim`: RTL simulator (default: verilator if installed).
-    #[arg(long, value_name = "BACKEND")]
-    pub backend: Option<String>,
-    #[arg(long, value_name = "FILE")]
-    pub record_caps: Option<PathBuf>,
-    /// Record the ba_tag_array inputs/outputs of every cycle (JSON lines).
-    #[arg(long, value_name = "FILE")]
-    pub record_ba: Option<PathBuf>,
+    #[arg(long, value_enum, requires = "cosim")]
+    pub backend: Option<BackendArg>,
+    /// Record a unit's inputs and golden outputs of every cycle to FILE
+    /// (JSON lines, replayable alone; format in the harness's `stimulus`
+    /// module). The unit must be part of the run. Repeatable.
+    #[arg(long, num_args = 2, value_names = ["UNIT", "FILE"], action = clap::ArgAction::Append)]
+    pub record: Vec<String>,
     /// Do not print the table (only errors and the JSON file).
     #[arg(long)]
     pub quiet: bool,
@@ -112,7 +129,7 @@ impl RunArgs {
     pub fn new(kernel: impl Into<PathBuf>) -> Self {
         RunArgs {
             kernel: kernel.into(),
-            prefetcher: PrefetcherArg::None,
+            prefetcher: "none".into(),
             l1: None,
             sched: None,
             preset: PresetArg::Fermi,
@@ -122,26 +139,22 @@ impl RunArgs {
             cosim: None,
             vcd: None,
             backend: None,
-            record_caps: None,
-            record_ba: None,
+            record: Vec::new(),
             quiet: false,
         }
     }
-}
 
-/// The lock-step hooks `--cosim` attaches.
-#[derive(Default)]
-pub struct CosimAttach {
-    /// Beside the CAPS golden model.
-    pub caps: Option<Box<dyn Lockstep<CapsPrefetcher>>>,
-    /// Beside the BA golden model.
-    pub ba: Option<Box<dyn Lockstep<BaTagArray>>>,
+    /// `--record` as (unit, file) pairs, each unit checked.
+    pub fn records(&self) -> anyhow::Result<Vec<(&'static str, PathBuf)>> {
+        self.record
+            .chunks(2)
+            .map(|c| match c {
+                [u, f] => Ok((crate::units::unit(u)?.name(), PathBuf::from(f))),
+                _ => bail!("--record takes a unit and a file"),
+            })
+            .collect()
+    }
 }
-
-/// Builds the lock-step hooks for `--cosim UNIT`, given the unit name, the
-/// machine (its `caps_params(warps_per_cta)` / `ba_params()` are the unit
-/// configurations the harness uses) and the kernel.
-pub type CosimHook = dyn Fn(&str, &MachineConfig, &Kernel) -> anyhow::Result<CosimAttach>;
 
 /// The machine configuration and kernel of a `run` (the first kernel of a
 /// trace folder).
@@ -152,22 +165,16 @@ pub fn prepare(args: &RunArgs) -> anyhow::Result<(MachineConfig, Kernel)> {
 
 /// The machine configuration and every kernel of a `run`.
 pub fn prepare_all(args: &RunArgs) -> anyhow::Result<(MachineConfig, Vec<Kernel>)> {
+    if args.vcd.is_some() && args.cosim.is_none() {
+        bail!("--vcd FILE writes the waveform of a lock-step run: add --cosim UNIT");
+    }
     let mut cfg = match args.preset {
         PresetArg::Fermi => MachineConfig::fermi(),
         PresetArg::Volta => MachineConfig::volta(),
     };
-    if args.prefetcher == PrefetcherArg::Caps {
-        cfg.set("prefetcher", "caps")?;
-    }
-    if let Some(l1) = args.l1 {
-        cfg.set(
-            "l1",
-            match l1 {
-                L1Arg::Lru => "lru",
-                L1Arg::Ba => "ba",
-                L1Arg::BaLru => "ba-lru",
-            },
-        )?;
+    cfg.set("prefetcher", &args.prefetcher)?;
+    if let Some(l1) = &args.l1 {
+        cfg.set("l1", l1)?;
     }
     if let Some(s) = args.sched {
         cfg.set(
@@ -183,12 +190,8 @@ pub fn prepare_all(args: &RunArgs) -> anyhow::Result<(MachineConfig, Vec<Kernel>
     if let Some(seed) = args.seed {
         cfg.seed = seed;
     }
-    match args.cosim.as_deref() {
-        None => {}
-        Some("caps_prefetcher") => cfg.set("prefetcher", "caps")?,
-        Some("ba_tag_array") if !cfg.l1.uses_ba_model() => cfg.set("l1", "ba")?,
-        Some("ba_tag_array") => {}
-        Some(u) => bail!("--cosim {u}: the harness co-simulates caps_prefetcher or ba_tag_array"),
+    if let Some(u) = &args.cosim {
+        cfg.enable_unit(crate::units::unit(u)?.name())?;
     }
     let mut params = Vec::new();
     for kv in &args.set {
@@ -243,30 +246,24 @@ fn parse_i64(s: &str) -> Option<i64> {
     }
 }
 
-/// Run a prepared kernel with the options of `args` (recording, cosim
-/// hooks, progress on a terminal).
+/// Run a prepared kernel with the options of `args`: the lock-step checker
+/// of `--cosim`, the recorders of `--record`, progress on a terminal.
 pub fn run_prepared(
     args: &RunArgs,
     cfg: &MachineConfig,
     kernel: &Kernel,
-    cosim: Option<&CosimHook>,
 ) -> anyhow::Result<Metrics> {
     let mut h = Harness::new(kernel, cfg);
     if let Some(unit) = &args.cosim {
-        let hook = cosim.ok_or_else(|| anyhow!("co-simulation in the harness is wired by gen"))?;
-        let att = hook(unit, cfg, kernel)?;
-        if let Some(c) = att.caps {
-            h = h.caps_lockstep(c);
-        }
-        if let Some(b) = att.ba {
-            h = h.ba_lockstep(b);
-        }
+        let u = crate::units::unit(unit)?;
+        let backend = crate::commands::choose_backend(args.backend.map(Into::into))?;
+        h = h.probe(
+            u.name(),
+            u.harness_checker(backend, cfg, kernel, args.vcd.clone())?,
+        );
     }
-    if let Some(p) = &args.record_caps {
-        h = h.record_caps(p);
-    }
-    if let Some(p) = &args.record_ba {
-        h = h.record_ba(p);
+    for (unit, path) in args.records()? {
+        h = h.record(unit, path);
     }
     let show = !args.quiet && std::io::stderr().is_terminal();
     let start = Instant::now();
@@ -291,20 +288,12 @@ pub fn run_prepared(
     Ok(r?)
 }
 
-/// `warpgen run` (no co-simulation hook: `--cosim` is an error).
+/// `warpgen run`.
 pub fn run_command(args: &RunArgs) -> anyhow::Result<()> {
-    run_command_with(args, None)
-}
-
-/// `warpgen run` with the co-simulation hook that `--cosim` uses.
-pub fn run_command_with(args: &RunArgs, cosim: Option<&CosimHook>) -> anyhow::Result<()> {
-    if args.cosim.is_some() && cosim.is_none() {
-        bail!("co-simulation in the harness is wired by gen");
-    }
     let (cfg, kernels) = prepare_all(args)?;
     let mut all = Vec::new();
     for kernel in &kernels {
-        let m = run_prepared(args, &cfg, kernel, cosim)?;
+        let m = run_prepared(args, &cfg, kernel)?;
         if !args.quiet {
             if kernels.len() > 1 {
                 println!();
@@ -369,32 +358,30 @@ pub struct BenchRow {
 /// Benchmark of the harness: simulated SM cycles per second for each
 /// kernel file under each variant: `baseline` (no unit, idle cycles
 /// skipped), `no-skip` (no unit, every cycle simulated), `caps` (CAPS
-/// golden model + PAS), `ba` (BA golden model), `caps+ba`, and, when a
-/// co-simulation hook is given, `cosim-caps` / `cosim-ba` (the hook's RTL
-/// in lock-step). Each measurement is the best of `repeat` runs.
+/// golden model + PAS), `ba` (BA golden model), `caps+ba`, and, with
+/// `cosim`, `cosim-UNIT` for every unit of the table (its RTL in lock-step
+/// beside its golden model, the unit enabled in its role). Each
+/// measurement is the best of `repeat` runs.
 pub fn bench_harness(
     kernels: &[PathBuf],
     repeat: u32,
-    cosim: Option<&CosimHook>,
+    cosim: bool,
 ) -> anyhow::Result<Vec<BenchRow>> {
-    let mut variants: Vec<(&str, Vec<&str>, Option<&str>)> = vec![
-        ("baseline", vec![], None),
-        ("no-skip", vec!["fast_forward=false"], None),
-        ("caps", vec!["prefetcher=caps", "sched=pas"], None),
-        ("ba", vec!["l1=ba"], None),
+    let mut variants: Vec<(String, Vec<&str>, Option<&str>)> = vec![
+        ("baseline".into(), vec![], None),
+        ("no-skip".into(), vec!["fast_forward=false"], None),
+        ("caps".into(), vec!["prefetcher=caps", "sched=pas"], None),
+        ("ba".into(), vec!["l1=ba"], None),
         (
-            "caps+ba",
+            "caps+ba".into(),
             vec!["prefetcher=caps", "sched=pas", "l1=ba"],
             None,
         ),
     ];
-    if cosim.is_some() {
-        variants.push((
-            "cosim-caps",
-            vec!["prefetcher=caps", "sched=pas"],
-            Some("caps_prefetcher"),
-        ));
-        variants.push(("cosim-ba", vec!["l1=ba"], Some("ba_tag_array")));
+    if cosim {
+        for u in crate::units::UNITS {
+            variants.push((format!("cosim-{}", u.name()), vec![], Some(u.name())));
+        }
     }
     let mut rows = Vec::new();
     for path in kernels {
@@ -408,13 +395,13 @@ pub fn bench_harness(
             let mut cycles = 0;
             for _ in 0..repeat.max(1) {
                 let t = Instant::now();
-                let m = run_prepared(&args, &cfg, &kernel, cosim)?;
+                let m = run_prepared(&args, &cfg, &kernel)?;
                 best = best.min(t.elapsed().as_secs_f64());
                 cycles = m.cycles;
             }
             rows.push(BenchRow {
                 kernel: kernel.name.clone(),
-                variant: name.to_string(),
+                variant: name.clone(),
                 cycles,
                 seconds: best,
                 cycles_per_second: cycles as f64 / best.max(1e-9),
@@ -489,7 +476,7 @@ pub fn compare_kernels(kernels: &[PathBuf], sets: &[String]) -> anyhow::Result<V
             args.set.extend(c.iter().map(|s| s.to_string()));
             let (cfg, kernel) = prepare(&args)?;
             name = kernel.name.clone();
-            runs.push(run_prepared(&args, &cfg, &kernel, None)?);
+            runs.push(run_prepared(&args, &cfg, &kernel)?);
         }
         out.push(CompareRow { kernel: name, runs });
     }

@@ -1,76 +1,190 @@
-//! The units warpgen knows, and per-unit operations dispatched by name.
+//! The units warpgen knows, as one table built from `ports::for_each_unit!`,
+//! and the helpers every subcommand shares.
+//!
+//! Each entry of [`UNITS`] is the same generic code instantiated for one
+//! unit type; nothing here names a unit. The command line's unit choices
+//! (`--unit`, `--cosim`, `--record`), `warpgen configs`, `report`, `bench`
+//! and `all` iterate this table.
 
-use std::path::Path;
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use cosim::CosimUnit;
-use hdl::storage::StorageReport;
+use cosim::{BackendKind, CosimUnit};
 use ports::{ConfigFile, Params};
+use sim_model::check::Probe;
+use sim_model::harness::{Kernel, MachineConfig};
 
-/// A unit warpgen can generate, co-simulate and report.
-pub trait GenUnit: CosimUnit {
-    /// The unit's storage table.
-    fn storage(p: &Self::Params) -> StorageReport;
-    /// What the compiled-in RTL can be built for.
-    fn supported() -> &'static str;
+use crate::commands::{self, AllRow, BenchRow, CosimArgs, CosimOutcome};
+use crate::report::{unit_report, UnitReport};
+
+/// One unit, with every operation of the command line (the generic
+/// functions of [`crate::commands`] instantiated for its type).
+pub trait UnitEntry: Sync {
+    /// The unit's name (`ports::UnitSpec::NAME`).
+    fn name(&self) -> &'static str;
+    /// One line: what the unit is.
+    fn summary(&self) -> &'static str;
+    /// Its specification file (relative to the shared folder).
+    fn spec(&self) -> &'static str;
+    /// Its document (relative to the repository root).
+    fn doc(&self) -> &'static str;
+    /// Check the unit's table of a configuration file.
+    fn validate(&self, cfg: &ConfigFile) -> anyhow::Result<()>;
+    /// The unit's Verilog for `cfg` (in memory).
+    fn emit(&self, cfg: &ConfigFile) -> anyhow::Result<String>;
+    /// `warpgen cosim`.
+    fn cosim(&self, cfg: &ConfigFile, args: &CosimArgs) -> anyhow::Result<CosimOutcome>;
+    /// `warpgen cosim --export-tb`.
+    fn export_tb(
+        &self,
+        cfg: &ConfigFile,
+        dir: &Path,
+        cycles: u64,
+        seed: u64,
+    ) -> anyhow::Result<Vec<PathBuf>>;
+    /// `warpgen report`.
+    fn report(&self, cfg: &ConfigFile, synth: bool) -> anyhow::Result<UnitReport>;
+    /// `warpgen configs`.
+    fn configs(&self) -> String;
+    /// `warpgen bench`.
+    fn bench(
+        &self,
+        cfg: &ConfigFile,
+        cycles: u64,
+        rusthdl_cycles: u64,
+        seed: u64,
+    ) -> anyhow::Result<Vec<BenchRow>>;
+    /// `warpgen all`'s row.
+    fn all(
+        &self,
+        cfg: &ConfigFile,
+        out: &Path,
+        backend: BackendKind,
+        cycles: u64,
+        synth: bool,
+    ) -> anyhow::Result<AllRow>;
+    /// The unit's RTL in lock-step beside its golden model in a harness
+    /// run (`warpgen run --cosim UNIT`): the RTL is built for exactly the
+    /// parameters the harness gives the golden model.
+    fn harness_checker(
+        &self,
+        backend: BackendKind,
+        machine: &MachineConfig,
+        kernel: &Kernel,
+        vcd: Option<PathBuf>,
+    ) -> anyhow::Result<Box<dyn Probe>>;
 }
 
-impl GenUnit for ports::ba::BaTagArray {
-    fn storage(p: &ports::ba::BaParams) -> StorageReport {
-        hdl::storage::ba_storage(p)
+/// The [`UnitEntry`] of unit type `U`.
+pub struct Entry<U>(PhantomData<fn() -> U>);
+
+impl<U> Entry<U> {
+    /// The entry (a constant; it holds nothing).
+    pub const NEW: Self = Entry(PhantomData);
+}
+
+impl<U: CosimUnit> UnitEntry for Entry<U> {
+    fn name(&self) -> &'static str {
+        U::NAME
     }
-    fn supported() -> &'static str {
-        hdl::registry::BA_SUPPORTED
+    fn summary(&self) -> &'static str {
+        U::SUMMARY
+    }
+    fn spec(&self) -> &'static str {
+        U::SPEC
+    }
+    fn doc(&self) -> &'static str {
+        U::DOC
+    }
+    fn validate(&self, cfg: &ConfigFile) -> anyhow::Result<()> {
+        params_of::<U>(cfg).map(|_| ())
+    }
+    fn emit(&self, cfg: &ConfigFile) -> anyhow::Result<String> {
+        emit::<U>(cfg)
+    }
+    fn cosim(&self, cfg: &ConfigFile, args: &CosimArgs) -> anyhow::Result<CosimOutcome> {
+        commands::cosim_unit::<U>(cfg, args)
+    }
+    fn export_tb(
+        &self,
+        cfg: &ConfigFile,
+        dir: &Path,
+        cycles: u64,
+        seed: u64,
+    ) -> anyhow::Result<Vec<PathBuf>> {
+        commands::export_tb_unit::<U>(cfg, dir, cycles, seed)
+    }
+    fn report(&self, cfg: &ConfigFile, synth: bool) -> anyhow::Result<UnitReport> {
+        let p = params_of::<U>(cfg)?;
+        unit_report::<U>(&p, synth)
+    }
+    fn configs(&self) -> String {
+        commands::configs_unit::<U>()
+    }
+    fn bench(
+        &self,
+        cfg: &ConfigFile,
+        cycles: u64,
+        rusthdl_cycles: u64,
+        seed: u64,
+    ) -> anyhow::Result<Vec<BenchRow>> {
+        commands::bench_unit::<U>(cfg, cycles, rusthdl_cycles, seed)
+    }
+    fn all(
+        &self,
+        cfg: &ConfigFile,
+        out: &Path,
+        backend: BackendKind,
+        cycles: u64,
+        synth: bool,
+    ) -> anyhow::Result<AllRow> {
+        commands::all_unit::<U>(cfg, out, backend, cycles, synth)
+    }
+    fn harness_checker(
+        &self,
+        backend: BackendKind,
+        machine: &MachineConfig,
+        kernel: &Kernel,
+        vcd: Option<PathBuf>,
+    ) -> anyhow::Result<Box<dyn Probe>> {
+        cosim::units::harness_checker::<U>(backend, machine, kernel, vcd)
     }
 }
 
-impl GenUnit for ports::caps::CapsPrefetcher {
-    fn storage(p: &ports::caps::CapsParams) -> StorageReport {
-        hdl::storage::caps_storage(p)
-    }
-    fn supported() -> &'static str {
-        hdl::registry::CAPS_SUPPORTED
-    }
-}
-
-/// Unit names, as on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
-pub enum UnitName {
-    /// Bypass-aware L1 tag array.
-    #[value(name = "ba_tag_array")]
-    BaTagArray,
-    /// CTA-aware prefetcher.
-    #[value(name = "caps_prefetcher")]
-    CapsPrefetcher,
-}
-
-impl UnitName {
-    /// Every unit, in report order.
-    pub const ALL: &'static [UnitName] = &[UnitName::BaTagArray, UnitName::CapsPrefetcher];
-
-    /// The unit's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            UnitName::BaTagArray => "ba_tag_array",
-            UnitName::CapsPrefetcher => "caps_prefetcher",
-        }
-    }
-}
-
-/// Call `$f::<U>(args...)` with `U` the unit type named by `$unit`.
-#[macro_export]
-macro_rules! with_unit {
-    ($unit:expr, $f:ident ( $($arg:expr),* $(,)? )) => {
-        match $unit {
-            $crate::units::UnitName::BaTagArray => $f::<ports::ba::BaTagArray>($($arg),*),
-            $crate::units::UnitName::CapsPrefetcher => {
-                $f::<ports::caps::CapsPrefetcher>($($arg),*)
-            }
-        }
+macro_rules! table {
+    ($($u:path),* $(,)?) => {
+        &[$(&Entry::<$u>::NEW as &dyn UnitEntry),*]
     };
 }
 
-/// Load a configuration file, or the defaults when none is given.
+/// Every unit, in report order (from `ports::for_each_unit!`).
+pub static UNITS: &[&dyn UnitEntry] = ports::for_each_unit!(table);
+
+/// The unit named `name`, or an error listing the units.
+pub fn unit(name: &str) -> anyhow::Result<&'static dyn UnitEntry> {
+    UNITS
+        .iter()
+        .copied()
+        .find(|u| u.name() == name)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "unknown unit `{name}`; units: {}",
+                ports::UNIT_NAMES.join(", ")
+            )
+        })
+}
+
+/// The units named, or every unit when `name` is `None`.
+pub fn selected(name: Option<&str>) -> anyhow::Result<Vec<&'static dyn UnitEntry>> {
+    match name {
+        None => Ok(UNITS.to_vec()),
+        Some(n) => Ok(vec![unit(n)?]),
+    }
+}
+
+/// Load a configuration file (checked whole: every unit's table), or the
+/// defaults when none is given.
 pub fn load_config(path: Option<&Path>) -> anyhow::Result<ConfigFile> {
     match path {
         None => Ok(ConfigFile::default()),
@@ -79,22 +193,18 @@ pub fn load_config(path: Option<&Path>) -> anyhow::Result<ConfigFile> {
 }
 
 /// The parameters of `U` from `cfg`, validated.
-pub fn params_of<U: GenUnit>(cfg: &ConfigFile) -> anyhow::Result<U::Params> {
+pub fn params_of<U: CosimUnit>(cfg: &ConfigFile) -> anyhow::Result<U::Params> {
     cfg.params::<U::Params>(U::NAME)
         .map_err(|e| anyhow::anyhow!("{}: {e}", U::NAME))
 }
 
 /// One-line label of a parameter set.
 pub fn label<P: Params>(p: &P) -> String {
-    p.list()
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+    cosim::units::params_label(p)
 }
 
 /// Emit `U`'s Verilog for `cfg` (into memory).
-pub fn emit<U: GenUnit>(cfg: &ConfigFile) -> anyhow::Result<String> {
+pub fn emit<U: CosimUnit>(cfg: &ConfigFile) -> anyhow::Result<String> {
     let p = params_of::<U>(cfg)?;
     cosim::emit_verilog::<U>(&p).with_context(|| format!("emitting {}", U::NAME))
 }

@@ -122,3 +122,147 @@ fn report_json_has_the_papers_256_bits() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v[0]["storage"]["paper_bits"], 256);
 }
+
+fn kernel(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../kernels")
+        .join(name)
+}
+
+#[test]
+fn vcd_without_cosim_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("w.vcd");
+    let out = warpgen()
+        .args(["run", "--quiet", "--kernel"])
+        .arg(kernel("vector_add.toml"))
+        .arg("--vcd")
+        .arg(&vcd)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--cosim"), "{err}");
+    assert!(!vcd.exists());
+}
+
+#[test]
+fn cosim_with_no_compared_cycle_is_an_error() {
+    for n in ["0", "2"] {
+        let out = warpgen()
+            .args([
+                "cosim",
+                "--unit",
+                "ba_tag_array",
+                "--backend",
+                "rusthdl",
+                "--cycles",
+                n,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--cycles {n}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--cycles") && err.contains("reset"), "{err}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("PASS"));
+    }
+}
+
+#[test]
+fn a_bad_table_of_another_unit_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.toml");
+    std::fs::write(&cfg, "[caps_prefetcher]\nN_CTA = 3\n").unwrap();
+    let out = warpgen()
+        .args(["verilog", "--unit", "ba_tag_array", "--config"])
+        .arg(&cfg)
+        .arg("--out")
+        .arg(dir.path().join("o"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("c.toml") && err.contains("[caps_prefetcher]") && err.contains("N_CTA = 3"),
+        "{err}"
+    );
+    assert!(!dir.path().join("o").exists());
+}
+
+#[test]
+fn unit_and_role_choices_come_from_the_unit_table() {
+    let out = warpgen().args(["run", "--help"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    // Every unit is a `--cosim` / `--record` choice; the roles list the
+    // units that fill them, with the native choices.
+    for u in ports::UNIT_NAMES {
+        assert!(text.contains(u), "{u} missing from run --help:\n{text}");
+    }
+    for needle in [
+        "--record <UNIT> <FILE>",
+        "none",
+        "caps",
+        "lru",
+        "ba-lru",
+        "two-level",
+    ] {
+        assert!(text.contains(needle), "{needle} missing:\n{text}");
+    }
+    // An unknown choice is refused by the parser with the list.
+    for args in [
+        vec!["cosim", "--unit", "snake"],
+        vec!["run", "--kernel", "k.toml", "--prefetcher", "snake"],
+        vec!["run", "--kernel", "k.toml", "--l1", "decoupled"],
+        vec!["run", "--kernel", "k.toml", "--cosim", "snake"],
+        vec!["run", "--kernel", "k.toml", "--backend", "iverilog"],
+    ] {
+        let out = warpgen().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("possible values"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn record_writes_a_replayable_stimulus_for_any_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = warpgen();
+    cmd.args([
+        "run",
+        "--quiet",
+        "--prefetcher",
+        "caps",
+        "--l1",
+        "ba",
+        "--kernel",
+    ])
+    .arg(kernel("vector_add.toml"));
+    for u in ports::UNIT_NAMES {
+        cmd.arg("--record")
+            .arg(u)
+            .arg(dir.path().join(format!("{u}.jsonl")));
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for u in ports::UNIT_NAMES {
+        let text = std::fs::read_to_string(dir.path().join(format!("{u}.jsonl"))).unwrap();
+        let header = text.lines().next().unwrap();
+        assert!(header.contains(&format!("\"unit\":\"{u}\"")), "{header}");
+        assert!(text.lines().count() > 100);
+    }
+    // A unit that is not in the run cannot be recorded.
+    let out = warpgen()
+        .args(["run", "--quiet", "--kernel"])
+        .arg(kernel("vector_add.toml"))
+        .args(["--record", "caps_prefetcher"])
+        .arg(dir.path().join("x.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--prefetcher"));
+}

@@ -1,18 +1,28 @@
 //! RustHDL descriptions of the warpgen units and their Verilog emission.
 //!
-//! Each unit is a rust-hdl block whose widths are const generics. Which
-//! width combinations exist is decided at compile time: [`registry`] holds
-//! the compiled-in instantiations and builds the one a configuration needs
-//! (or says which configurations it can build). Everything else about a
-//! configuration (numbers of entries, shift amounts, policy constants) is
-//! set when the block is built, so one instantiation serves many
-//! configurations.
+//! Each unit is a rust-hdl block whose widths are const generics, in its
+//! own folder (`ba/`, `caps/`): its blocks, its top with the [`RtlUnit`]
+//! impl, its storage table, and in `build.rs` the width combinations
+//! compiled in and the [`registry::RtlDecl`] impl that builds the one a
+//! configuration needs (or says which configurations it can build).
+//! Everything else about a configuration (numbers of entries, shift
+//! amounts, policy constants, queue depths) is set when the block is built,
+//! so one instantiation serves many configurations.
+//!
+//! Shared machinery: [`registry`] (the [`registry::RtlDecl`] trait),
+//! [`storage`] (storage-table types), [`queue`] (the shift queue every unit
+//! uses), [`reg`] (the register with synchronous reset), [`util`], and
+//! [`emit`] (Verilog emission).
+//!
+//! Adding a unit: its folder here, `pub mod <unit>;` below, and its line in
+//! `ports::for_each_unit!`.
 
 use rust_hdl::prelude::*;
 
-pub mod ba_tag_array;
-pub mod caps_prefetcher;
+pub mod ba;
+pub mod caps;
 pub mod emit;
+pub mod queue;
 pub mod reg;
 pub mod registry;
 pub mod storage;

@@ -1,7 +1,10 @@
-//! Small custom-Verilog building blocks that rust-hdl cannot express
-//! without width warnings.
+//! Small building blocks shared by the units: custom-Verilog blocks that
+//! rust-hdl cannot express without width warnings, and constructors of
+//! signal, register and constant vectors.
 
 use rust_hdl::prelude::*;
+
+use crate::reg::Reg;
 
 /// Zero-extends an `N`-bit value to `M` bits (`M >= N`) with a Verilog
 /// concatenation, so the emitted text has no implicit width change.
@@ -30,4 +33,24 @@ impl<const N: usize, const M: usize> Logic for ZeroExt<N, M> {
             Verilog::Custom(format!("always @(*) wide = {{{}'d0, narrow}};", M - N))
         }
     }
+}
+
+/// `n` local signals (one per entry of a table, lane, ...).
+pub fn sigs<T: Synth>(n: usize) -> Vec<Signal<Local, T>> {
+    (0..n).map(|_| Signal::default()).collect()
+}
+
+/// `n` registers ([`Reg`]).
+pub fn regs<T: Synth>(n: usize) -> Vec<Reg<T>> {
+    (0..n).map(|_| Reg::default()).collect()
+}
+
+/// An `N`-bit constant (a Verilog `localparam`).
+pub fn konst<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(Bits::<N>::from(v))
+}
+
+/// One `N`-bit constant per value.
+pub fn konsts<const N: usize>(vals: impl Iterator<Item = u64>) -> Vec<Constant<Bits<N>>> {
+    vals.map(konst::<N>).collect()
 }

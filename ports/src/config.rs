@@ -17,6 +17,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::units::{UNIT_NAMES, VALIDATORS};
 use crate::Params;
 
 /// A configuration that cannot be built, naming what is wrong.
@@ -82,11 +83,10 @@ pub struct ConfigFile {
     table: toml::Table,
 }
 
-/// Units a configuration file may name.
-pub const KNOWN_UNITS: &[&str] = &["ba_tag_array", "caps_prefetcher"];
-
 impl ConfigFile {
-    /// Read and parse a file; reject unknown unit tables.
+    /// Read and parse a file; reject unknown unit tables and any unit's
+    /// impossible parameters (the whole file is checked, whichever unit a
+    /// command then uses).
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
         let text = std::fs::read_to_string(path).map_err(|e| ConfigError::File {
             path: path.to_path_buf(),
@@ -107,12 +107,12 @@ impl ConfigFile {
                 message: e.to_string(),
             })?;
         for (k, v) in &table {
-            if !KNOWN_UNITS.contains(&k.as_str()) {
+            if !UNIT_NAMES.contains(&k.as_str()) {
                 return Err(ConfigError::File {
                     path: label,
                     message: format!(
                         "unknown unit table [{k}]; known units: {}",
-                        KNOWN_UNITS.join(", ")
+                        UNIT_NAMES.join(", ")
                     ),
                 });
             }
@@ -123,10 +123,22 @@ impl ConfigFile {
                 });
             }
         }
-        Ok(ConfigFile {
+        let cfg = ConfigFile {
             path: path.map(Path::to_path_buf),
             table,
-        })
+        };
+        for (unit, check) in VALIDATORS {
+            if cfg.mentions(unit) {
+                check(&cfg).map_err(|e| match e {
+                    ConfigError::Range { .. } => ConfigError::File {
+                        path: label.clone(),
+                        message: format!("[{unit}]: {e}"),
+                    },
+                    other => other,
+                })?;
+            }
+        }
+        Ok(cfg)
     }
 
     /// The parameters of `unit`: defaults overridden by the file's table,
@@ -155,5 +167,43 @@ impl ConfigFile {
     /// Whether the file names `unit` at all.
     pub fn mentions(&self, unit: &str) -> bool {
         self.table.contains_key(unit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_units_table_is_checked_whichever_unit_is_used() {
+        // A bad table of one unit is an error when the file is read, before
+        // any command picks a unit.
+        for (text, unit) in [
+            (
+                "[caps_prefetcher]\nN_CTA = 3\n[ba_tag_array]\nWAYS = 4\n",
+                "caps_prefetcher",
+            ),
+            (
+                "[caps_prefetcher]\nN_CTA = 8\n[ba_tag_array]\nWAYS = 5\n",
+                "ba_tag_array",
+            ),
+        ] {
+            let e = ConfigFile::parse(text, Some(Path::new("c.toml")))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("c.toml") && e.contains(unit), "{e}");
+        }
+        let ok = ConfigFile::parse("[ba_tag_array]\nWAYS = 4\n", None).unwrap();
+        assert!(ok.mentions("ba_tag_array") && !ok.mentions("caps_prefetcher"));
+    }
+
+    #[test]
+    fn unknown_unit_lists_the_units() {
+        let e = ConfigFile::parse("[snake]\n", None)
+            .unwrap_err()
+            .to_string();
+        for u in UNIT_NAMES {
+            assert!(e.contains(u), "{e}");
+        }
     }
 }

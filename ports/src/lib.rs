@@ -13,8 +13,10 @@
 pub mod ba;
 pub mod caps;
 pub mod config;
+pub mod units;
 
 pub use config::{ConfigError, ConfigFile};
+pub use units::UNIT_NAMES;
 
 /// Number of bits needed to index `n` items, minimum 1 (`conventions.md`).
 pub fn clog2(n: u64) -> u32 {

@@ -11,6 +11,7 @@ use ports::UnitSpec;
 
 pub mod ba;
 pub mod caps;
+pub mod check;
 pub mod harness;
 
 /// A cycle-accurate golden model of one unit.

@@ -87,8 +87,10 @@ fn prefetches(kind: BackendKind, order: &[(u64, u64)], gap: usize) -> Vec<(u64, 
     for inp in &seq {
         rtl.cycle(&CapsPrefetcher::in_values(&p, inp), &mut o);
         let out: CapsOut = CapsPrefetcher::out_from_values(&p, &o);
+        // Outputs during a reset cycle are the power-up state (random under
+        // Verilator's `--x-initial unique`): not part of the behaviour.
         // pf_ready is 1 throughout: each valid cycle is one transfer.
-        if out.pf_valid {
+        if !inp.reset && out.pf_valid {
             got.push((out.pf_addr, out.pf_cta, out.pf_warp));
         }
     }

@@ -3,13 +3,15 @@
 //! L1 below demand priority, and PAS / eager wake-up schedule around it.
 
 mod common;
-use common::{config, kernel, run};
+use common::{config, counter, kernel, run};
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use ports::caps::{CapsIn, CapsOut, CapsPrefetcher};
-use sim_model::harness::{Harness, Lockstep};
+use ports::caps::{CapsIn, CapsOut, CapsParams, CapsPrefetcher};
+use ports::UnitSpec;
+use sim_model::check::{Probe, ProbeError};
+use sim_model::harness::{unit_params, Harness};
 
 /// A 48 KB L1 (64 sets x 6 ways: Fermi's large-L1 geometry), shared memory
 /// left at 48 KB so that the CTAs per SM do not change: an L1 that holds a
@@ -37,9 +39,9 @@ fn caps_accuracy_is_high_on_matrix_mul() {
     assert!(p.useful > 0 && p.late > 0);
     // The stride was learnt and the PerCTA bases were verified, with few
     // mispredictions relative to the loads presented.
-    assert!(p.caps.trainings >= 2);
-    eprintln!("{:?}", p.caps);
-    assert!(p.caps.mispredictions * 4 < p.caps.loads);
+    assert!(counter(p, "trainings") >= 2);
+    eprintln!("{:?}", p.counts);
+    assert!(counter(p, "mispredictions") * 4 < counter(p, "loads"));
 }
 
 #[test]
@@ -77,16 +79,19 @@ struct Log {
     taken: Vec<CapsOut>,
 }
 
-struct Observer(Rc<RefCell<Log>>);
+/// A probe on CAPS: rebuilds the port structs from the flattened values.
+struct Observer(CapsParams, Rc<RefCell<Log>>);
 
-impl Lockstep<CapsPrefetcher> for Observer {
-    fn cycle(&mut self, i: &CapsIn, o: &CapsOut) -> Result<(), String> {
-        let mut l = self.0.borrow_mut();
+impl Probe for Observer {
+    fn cycle(&mut self, inputs: &[u64], golden: &[u64]) -> Result<(), ProbeError> {
+        let i = CapsPrefetcher::in_from_values(&self.0, inputs);
+        let o = CapsPrefetcher::out_from_values(&self.0, golden);
+        let mut l = self.1.borrow_mut();
         if i.ld_valid {
-            l.loads.push(*i);
+            l.loads.push(i);
         }
         if o.pf_valid && i.pf_ready {
-            l.taken.push(*o);
+            l.taken.push(o);
         }
         Ok(())
     }
@@ -117,8 +122,10 @@ fn caps_issues_nothing_for_bfs_indirect_loads() {
     assert_eq!(indirect_pcs.len(), 2);
 
     let log = Rc::new(RefCell::new(Log::default()));
-    let m = Harness::new(&k, &config(&caps_pas(&[])))
-        .caps_lockstep(Box::new(Observer(log.clone())))
+    let c = config(&caps_pas(&[]));
+    let params = unit_params::<CapsPrefetcher>(&c, &k).unwrap();
+    let m = Harness::new(&k, &c)
+        .probe("caps_prefetcher", Box::new(Observer(params, log.clone())))
         .run()
         .unwrap();
     let log = log.borrow();
@@ -131,7 +138,7 @@ fn caps_issues_nothing_for_bfs_indirect_loads() {
     }
     assert!(n_ind > 1000, "only {n_ind} indirect loads");
     let p = m.prefetch.as_ref().unwrap();
-    assert_eq!(p.caps.indirect_loads, n_ind);
+    assert_eq!(counter(p, "indirect_loads"), n_ind);
     // No prefetch goes to the arrays only reached through indirect loads.
     for name in ["g_graph_edges", "g_graph_visited", "g_updating_graph_mask"] {
         let a = k.array(name).unwrap();
@@ -146,12 +153,12 @@ fn caps_issues_nothing_for_bfs_indirect_loads() {
         assert_eq!(am.prefetches, 0);
     }
     // CAPS did work on the strided loads of the same kernel.
-    assert!(p.caps.trainings > 0);
+    assert!(counter(p, "trainings") > 0);
 
     // Without the hint the indirect loads are offered to CAPS as ordinary
     // loads (and rejected by its own checks or mispredicted).
     let m2 = run(&k, &caps_pas(&[("caps_hint", "false")]));
-    assert_eq!(m2.prefetch.unwrap().caps.indirect_loads, 0);
+    assert_eq!(counter(&m2.prefetch.unwrap(), "indirect_loads"), 0);
 }
 
 #[test]
@@ -201,4 +208,49 @@ fn prefetches_stay_below_demand_and_are_dropped_when_present() {
         "every prefetch taken is issued or dropped"
     );
     assert_eq!(m.memory.prefetch_reads, p.issued);
+}
+
+#[test]
+fn caps_counters_keep_their_table_line_and_json_shape() {
+    let k = kernel("matrix_mul.toml", &[]);
+    let m = run(&k, &caps_pas(&[]));
+    let p = m.prefetch.as_ref().unwrap();
+    let line = format!(
+        "{} loads ({} indirect), jobs A {} B {} dropped {}, {} mispredictions",
+        counter(p, "loads"),
+        counter(p, "indirect_loads"),
+        counter(p, "jobs_a"),
+        counter(p, "jobs_b"),
+        counter(p, "jobs_dropped"),
+        counter(p, "mispredictions")
+    );
+    let table = m.table();
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("  CAPS ") && l.ends_with(&format!("  {line}"))),
+        "{table}"
+    );
+    // JSON: `prefetch.caps` holds the counters, in the model's order.
+    let v = serde_json::to_value(&m).unwrap();
+    let caps = v["prefetch"]["caps"].as_object().unwrap();
+    let names: Vec<&str> = caps.keys().map(|s| s.as_str()).collect();
+    let mut want = vec![
+        "loads",
+        "indirect_loads",
+        "jobs_a",
+        "jobs_b",
+        "jobs_dropped",
+        "prefetches",
+        "mispredictions",
+        "trainings",
+        "invalidations",
+    ];
+    want.sort();
+    let mut got = names.clone();
+    got.sort();
+    assert_eq!(got, want);
+    assert_eq!(caps["trainings"].as_u64(), Some(counter(p, "trainings")));
+    // Without a prefetcher there is no prefetch section.
+    assert!(run(&k, &[]).prefetch.is_none());
 }

@@ -4,14 +4,13 @@
 mod common;
 use common::{root, verilator};
 
-use cosim::BackendKind;
-use gen::run::{run_command_with, PrefetcherArg, RunArgs};
+use gen::run::{run_command, BackendArg, RunArgs};
 
-fn backend() -> BackendKind {
+fn backend() -> BackendArg {
     if verilator() {
-        BackendKind::Verilator
+        BackendArg::Verilator
     } else {
-        BackendKind::RustHdl
+        BackendArg::Rusthdl
     }
 }
 
@@ -19,12 +18,12 @@ fn run(kernel: &str, unit: &str, caps: bool, l1: &str) {
     let mut a = RunArgs::new(root().join("kernels").join(kernel));
     a.cosim = Some(unit.into());
     a.quiet = true;
+    a.backend = Some(backend());
     if caps {
-        a.prefetcher = PrefetcherArg::Caps;
+        a.prefetcher = "caps".into();
     }
     a.set = vec![format!("l1={l1}")];
-    let hook = gen::harness_cosim::hook(backend(), None);
-    run_command_with(&a, Some(&hook)).unwrap_or_else(|e| panic!("{kernel} {unit}: {e:#}"));
+    run_command(&a).unwrap_or_else(|e| panic!("{kernel} {unit}: {e:#}"));
 }
 
 #[test]
@@ -45,9 +44,63 @@ fn cosim_enables_its_unit_and_rejects_unknown_ones() {
     let mut a = RunArgs::new(root().join("kernels").join("vector_add.toml"));
     a.cosim = Some("caps_prefetcher".into());
     a.quiet = true;
-    let hook = gen::harness_cosim::hook(BackendKind::RustHdl, None);
-    run_command_with(&a, Some(&hook)).unwrap();
+    a.backend = Some(BackendArg::Rusthdl);
+    run_command(&a).unwrap();
     a.cosim = Some("snake".into());
-    let e = run_command_with(&a, Some(&hook)).unwrap_err().to_string();
-    assert!(e.contains("caps_prefetcher or ba_tag_array"), "{e}");
+    let e = run_command(&a).unwrap_err().to_string();
+    assert!(
+        e.contains("unknown unit `snake`") && ports::UNIT_NAMES.iter().all(|u| e.contains(u)),
+        "{e}"
+    );
+}
+
+/// The harness's lock-step checker is the same one `warpgen cosim` uses:
+/// a planted difference comes back as the structured report, with the
+/// unit, the cycle, the differing port and the waveform.
+#[test]
+fn a_difference_in_the_harness_is_the_structured_report() {
+    use cosim::{BackendKind, CheckOptions, Checker, Waveform};
+    use ports::ba::BaTagArray;
+    use sim_model::harness::{unit_params, Harness, HarnessError};
+
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("h.vcd");
+    let mut a = RunArgs::new(root().join("kernels").join("reuse.toml"));
+    a.cosim = Some("ba_tag_array".into());
+    let (cfg, kernel) = gen::run::prepare(&a).unwrap();
+    let p = unit_params::<BaTagArray>(&cfg, &kernel).unwrap();
+    // The RTL of another configuration (no bypassing) stands in for a bug.
+    let mut q = p.clone();
+    q.BA_ENABLE = 1 - q.BA_ENABLE;
+    let f = cosim::backend_factory::<BaTagArray>(BackendKind::RustHdl, &q, None, None).unwrap();
+    let checker = Checker::new::<BaTagArray>(
+        &p,
+        f().unwrap(),
+        None,
+        CheckOptions {
+            waveform: Waveform::OnMismatch(vcd.clone()),
+            stimulus: "SM harness".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let e = Harness::new(&kernel, &cfg)
+        .probe("ba_tag_array", Box::new(checker))
+        .run()
+        .unwrap_err();
+    match e {
+        HarnessError::Lockstep {
+            unit,
+            cycle,
+            mismatch,
+        } => {
+            assert_eq!(unit, "ba_tag_array");
+            assert_eq!(mismatch.cycle, cycle);
+            assert!(!mismatch.diffs.is_empty());
+            assert_eq!(mismatch.vcd.as_deref(), Some(vcd.as_path()));
+            let text = std::fs::read_to_string(&vcd).unwrap();
+            assert!(text.contains("golden"), "no golden scope");
+        }
+        other => panic!("expected a lock-step report, got {other}"),
+    }
 }

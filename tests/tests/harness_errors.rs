@@ -1,6 +1,8 @@
-//! Malformed kernel files give errors naming the file, the line and the field.
+//! Malformed kernel files give errors naming the file, the line and the
+//! field; unusable machine settings name the key, the value and what would
+//! be accepted.
 
-use sim_model::harness::{Kernel, KernelError};
+use sim_model::harness::{role_choices, Kernel, KernelError, MachineConfig, Role};
 
 const GOOD: &str = r#"name = "k"
 grid = ["N / 64"]
@@ -232,4 +234,87 @@ fn body_errors_name_the_body_line() {
         "body",
         "PC 0x10",
     );
+}
+
+#[test]
+fn machine_settings_name_what_would_be_accepted() {
+    let mut c = MachineConfig::fermi();
+    let e = c.set("prefetcher", "foo").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "configuration `prefetcher` = foo: expected none or caps"
+    );
+    let e = c.set("l1", "xx").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "configuration `l1` = xx: expected lru, ba or ba-lru"
+    );
+    // The choices come from the unit table, the native one first.
+    assert_eq!(role_choices(Role::L1)[0].0, "lru");
+    assert_eq!(role_choices(Role::Prefetcher)[0].0, "none");
+    let e = c.set("caps.FOO", "1").unwrap_err();
+    assert_eq!(e.key, "caps.FOO");
+    assert!(
+        e.reason
+            .starts_with("unknown caps_prefetcher parameter; known: N_CTA, PERCTA_ENTRIES"),
+        "{e}"
+    );
+    let e = c.set("ba.BAR", "2").unwrap_err();
+    assert!(
+        e.reason
+            .starts_with("unknown ba_tag_array parameter; known: SETS, WAYS"),
+        "{e}"
+    );
+    let e = c.set("caps.N_CTA", "x").unwrap_err();
+    assert_eq!(e.reason, "expected an integer");
+    let e = c.set("zzz", "1").unwrap_err();
+    assert!(
+        e.reason.contains("caps.NAME, ba.NAME (and param.NAME"),
+        "{e}"
+    );
+    // Accepted forms.
+    c.set("l1", "ba_lru").unwrap();
+    assert_eq!(c.l1, "ba-lru");
+    c.set("caps.MISPRED_THRESHOLD", "64").unwrap();
+    c.set("ba.REUSE_THRESHOLD", "2").unwrap();
+    c.validate().unwrap();
+}
+
+#[test]
+fn unit_parameters_are_checked_when_the_unit_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k.toml");
+    std::fs::write(&path, GOOD).unwrap();
+    let k = Kernel::from_file(&path, &[], 1).unwrap();
+    let run = |sets: &[(&str, &str)]| {
+        let mut c = MachineConfig::fermi();
+        for (a, b) in sets {
+            c.set(a, b).unwrap();
+        }
+        sim_model::harness::run(&k, &c)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        run(&[("prefetcher", "caps"), ("caps.N_CTA", "4")]),
+        "caps_prefetcher: N_CTA = 4 < 8 resident CTAs"
+    );
+    assert_eq!(
+        run(&[("prefetcher", "caps"), ("caps.N_CTA", "3")]),
+        "caps_prefetcher: parameter N_CTA = 3 is out of range: allowed a power of two in 2..=64"
+    );
+    assert_eq!(
+        run(&[("l1", "ba"), ("ba.WAYS", "3")]),
+        "configuration `ba` = : parameter WAYS = 3 is out of range: allowed a power of two in \
+         1..=32"
+    );
+    assert_eq!(
+        run(&[("l1", "ba"), ("l1_ways", "3"), ("l1_bytes", "12288")]),
+        "configuration `l1_ways (with the BA tag array)` = 3: must be a power of two"
+    );
+    // Overrides of a unit that is not in the run are not checked.
+    let mut c = MachineConfig::fermi();
+    c.set("caps.N_CTA", "3").unwrap();
+    sim_model::harness::run(&k, &c).unwrap();
 }

@@ -1,5 +1,5 @@
-//! The lock-step hook and the stimulus recorder: what an RTL co-simulation
-//! inside the harness sees, and a recorded run replayed alone.
+//! Probes and the stimulus recorder: what an RTL co-simulation inside the
+//! harness sees, and a recorded run replayed alone.
 
 mod common;
 use common::{config, kernel};
@@ -7,72 +7,92 @@ use common::{config, kernel};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use ports::ba::{BaIn, BaOut, BaTagArray};
-use ports::caps::{CapsIn, CapsOut, CapsPrefetcher};
+use ports::ba::BaTagArray;
+use ports::caps::CapsPrefetcher;
 use sim_model::ba::BaModel;
 use sim_model::caps::CapsModel;
-use sim_model::harness::{read_stimulus, replay, Harness, HarnessError, Lockstep};
+use sim_model::check::{diff_ports, Mismatch, PortDiff, Probe, ProbeError};
+use sim_model::harness::{
+    read_stimulus, replay, unit_params, Harness, HarnessError, HarnessUnit, Kernel, MachineConfig,
+};
 use sim_model::GoldenModel;
 
-/// A stand-in for the RTL: an independent golden model fed the hook's
-/// inputs, compared with the harness' model every cycle.
-struct Shadow<M> {
-    model: M,
+/// A stand-in for the RTL: an independent golden model fed the probe's
+/// inputs, compared with the harness's model every cycle.
+struct Shadow<U: HarnessUnit> {
+    params: U::Params,
+    model: U::Model,
+    /// Index of the `reset` input.
+    reset_at: usize,
     cycles: Rc<RefCell<u64>>,
     resets: Rc<RefCell<u64>>,
 }
 
-impl Lockstep<CapsPrefetcher> for Shadow<CapsModel> {
-    fn cycle(&mut self, i: &CapsIn, golden: &CapsOut) -> Result<(), String> {
-        let mine = self.model.outputs();
-        if mine != *golden {
-            return Err(format!(
-                "cycle {}: {mine:?} != {golden:?}",
-                self.cycles.borrow()
-            ));
+impl<U: HarnessUnit> Shadow<U> {
+    fn new(params: U::Params, cycles: Rc<RefCell<u64>>, resets: Rc<RefCell<u64>>) -> Self {
+        Shadow {
+            model: U::Model::new(&params),
+            reset_at: U::inputs(&params)
+                .iter()
+                .position(|p| p.name == "reset")
+                .unwrap(),
+            params,
+            cycles,
+            resets,
         }
-        *self.resets.borrow_mut() += i.reset as u64;
-        self.model.step(i);
+    }
+
+    /// Built for exactly the parameters the harness gives `U`.
+    fn for_run(
+        c: &MachineConfig,
+        k: &Kernel,
+        cycles: Rc<RefCell<u64>>,
+        resets: Rc<RefCell<u64>>,
+    ) -> Self {
+        Self::new(unit_params::<U>(c, k).unwrap(), cycles, resets)
+    }
+}
+
+impl<U: HarnessUnit> Probe for Shadow<U> {
+    fn cycle(&mut self, inputs: &[u64], golden: &[u64]) -> Result<(), ProbeError> {
+        let mine = U::out_values(&self.params, &self.model.outputs());
+        let cycle = *self.cycles.borrow();
+        if mine != golden {
+            let outs = U::outputs(&self.params);
+            return Err(ProbeError::Mismatch(Box::new(Mismatch {
+                unit: U::NAME,
+                backend: "shadow model",
+                config: String::new(),
+                stimulus: "SM harness".into(),
+                cycle,
+                diffs: diff_ports(&outs, golden, &mine),
+                expected: Vec::new(),
+                recent_inputs: Vec::new(),
+                vcd: None,
+            })));
+        }
+        *self.resets.borrow_mut() += inputs[self.reset_at];
+        self.model.step(&U::in_from_values(&self.params, inputs));
         *self.cycles.borrow_mut() += 1;
         Ok(())
     }
 }
 
-impl Lockstep<BaTagArray> for Shadow<BaModel> {
-    fn cycle(&mut self, i: &BaIn, golden: &BaOut) -> Result<(), String> {
-        let mine = self.model.outputs();
-        if mine != *golden {
-            return Err(format!(
-                "cycle {}: {mine:?} != {golden:?}",
-                self.cycles.borrow()
-            ));
-        }
-        *self.resets.borrow_mut() += i.reset as u64;
-        self.model.step(i);
-        *self.cycles.borrow_mut() += 1;
-        Ok(())
-    }
+fn counters() -> (Rc<RefCell<u64>>, Rc<RefCell<u64>>) {
+    (Rc::new(RefCell::new(0)), Rc::new(RefCell::new(0)))
 }
 
 #[test]
-fn hooks_see_every_cycle_with_the_golden_inputs_and_outputs() {
+fn probes_see_every_cycle_with_the_golden_inputs_and_outputs() {
     let k = kernel("matrix_mul.toml", &[]);
     let c = config(&[("prefetcher", "caps"), ("sched", "pas"), ("l1", "ba")]);
-    let (cc, cr) = (Rc::new(RefCell::new(0)), Rc::new(RefCell::new(0)));
-    let (bc, br) = (Rc::new(RefCell::new(0)), Rc::new(RefCell::new(0)));
-    let caps = Shadow {
-        model: CapsModel::new(&c.caps_params(k.warps_per_cta())),
-        cycles: cc.clone(),
-        resets: cr.clone(),
-    };
-    let ba = Shadow {
-        model: BaModel::new(&c.ba_params()),
-        cycles: bc.clone(),
-        resets: br.clone(),
-    };
+    let (cc, cr) = counters();
+    let (bc, br) = counters();
+    let caps = Shadow::<CapsPrefetcher>::for_run(&c, &k, cc.clone(), cr.clone());
+    let ba = Shadow::<BaTagArray>::for_run(&c, &k, bc.clone(), br.clone());
     let m = Harness::new(&k, &c)
-        .caps_lockstep(Box::new(caps))
-        .ba_lockstep(Box::new(ba))
+        .probe("caps_prefetcher", Box::new(caps))
+        .probe("ba_tag_array", Box::new(ba))
         .run()
         .unwrap();
     // Every cycle of the run, reset cycles included, idle ones too.
@@ -80,58 +100,125 @@ fn hooks_see_every_cycle_with_the_golden_inputs_and_outputs() {
     assert_eq!(*bc.borrow(), m.cycles);
     assert_eq!(*cr.borrow(), c.reset_cycles as u64);
     assert_eq!(*br.borrow(), c.reset_cycles as u64);
-    // The hooks do not change the run.
+    // The probes do not change the run.
     let plain = Harness::new(&k, &c).run().unwrap();
     assert_eq!(plain, m);
 }
 
-struct FailAt(u64, u64);
+/// A probe that reports a difference after `after` cycles.
+struct FailAt {
+    after: u64,
+    seen: u64,
+}
 
-impl Lockstep<BaTagArray> for FailAt {
-    fn cycle(&mut self, _i: &BaIn, _g: &BaOut) -> Result<(), String> {
-        self.1 += 1;
-        if self.1 > self.0 {
-            Err("ba_tag_array: rsp_outcome differs (expected 1, RTL 2)".into())
-        } else {
-            Ok(())
+impl Probe for FailAt {
+    fn cycle(&mut self, _inputs: &[u64], _golden: &[u64]) -> Result<(), ProbeError> {
+        self.seen += 1;
+        if self.seen <= self.after {
+            return Ok(());
         }
+        Err(ProbeError::Mismatch(Box::new(Mismatch {
+            unit: "ba_tag_array",
+            backend: "test",
+            config: "SETS=32".into(),
+            stimulus: "SM harness".into(),
+            cycle: self.seen - 1,
+            diffs: vec![PortDiff {
+                port: "rsp_outcome".into(),
+                expected: 1,
+                actual: 2,
+            }],
+            expected: Vec::new(),
+            recent_inputs: Vec::new(),
+            vcd: None,
+        })))
     }
 }
 
 #[test]
-fn a_hook_error_stops_the_run_with_its_message() {
+fn a_probe_difference_stops_the_run_with_its_report() {
     let k = kernel("reuse.toml", &[]);
     let c = config(&[("l1", "ba")]);
     let e = Harness::new(&k, &c)
-        .ba_lockstep(Box::new(FailAt(1000, 0)))
+        .probe(
+            "ba_tag_array",
+            Box::new(FailAt {
+                after: 1000,
+                seen: 0,
+            }),
+        )
         .run()
         .unwrap_err();
     match &e {
         HarnessError::Lockstep {
             unit,
             cycle,
-            message,
+            mismatch,
         } => {
             assert_eq!(*unit, "ba_tag_array");
             assert_eq!(*cycle, 1000);
-            assert!(message.contains("rsp_outcome"));
+            assert_eq!(mismatch.cycle, 1000);
+            assert_eq!(mismatch.diffs[0].port, "rsp_outcome");
+            // Displayed as the report itself.
+            assert_eq!(e.to_string(), mismatch.to_string());
+            assert!(e.to_string().contains("rsp_outcome"));
         }
         other => panic!("{other}"),
     }
-    assert_eq!(
-        e.to_string(),
-        "ba_tag_array: rsp_outcome differs (expected 1, RTL 2)"
+}
+
+/// A probe whose files fail.
+struct BrokenFile;
+
+impl Probe for BrokenFile {
+    fn cycle(&mut self, _inputs: &[u64], _golden: &[u64]) -> Result<(), ProbeError> {
+        Err(ProbeError::Io("disk full".into()))
+    }
+}
+
+#[test]
+fn a_probe_io_error_is_an_io_error() {
+    let k = kernel("reuse.toml", &[]);
+    let c = config(&[("prefetcher", "caps")]);
+    let e = Harness::new(&k, &c)
+        .probe("caps_prefetcher", Box::new(BrokenFile))
+        .run()
+        .unwrap_err();
+    assert!(
+        matches!(&e, HarnessError::Io(m) if m.contains("disk full")),
+        "{e}"
     );
 }
 
 #[test]
-fn a_hook_needs_its_unit() {
+fn a_probe_needs_its_unit() {
     let k = kernel("reuse.toml", &[]);
+    let fail = || Box::new(FailAt { after: 10, seen: 0 });
     let e = Harness::new(&k, &config(&[]))
-        .ba_lockstep(Box::new(FailAt(10, 0)))
+        .probe("ba_tag_array", fail())
         .run()
         .unwrap_err();
     assert!(matches!(e, HarnessError::Unsupported(_)), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "ba_tag_array lock-step or recording needs --l1 ba or ba-lru"
+    );
+    let e = Harness::new(&k, &config(&[("l1", "ba")]))
+        .record("caps_prefetcher", "/nonexistent/never-written.jsonl")
+        .run()
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "caps_prefetcher lock-step or recording needs --prefetcher caps"
+    );
+    let e = Harness::new(&k, &config(&[]))
+        .probe("snake", fail())
+        .run()
+        .unwrap_err();
+    assert!(
+        matches!(&e, HarnessError::Unsupported(m) if m.contains("unknown unit `snake`")),
+        "{e}"
+    );
 }
 
 #[test]
@@ -142,24 +229,20 @@ fn recorded_stimulus_replays_alone() {
     let k = kernel("lps.toml", &[]);
     let c = config(&[("prefetcher", "caps"), ("sched", "pas"), ("l1", "ba")]);
     let m = Harness::new(&k, &c)
-        .record_caps(&caps_file)
-        .record_ba(&ba_file)
+        .record("caps_prefetcher", &caps_file)
+        .record("ba_tag_array", &ba_file)
         .run()
         .unwrap();
 
     let s = read_stimulus::<CapsPrefetcher>(&caps_file).unwrap();
-    assert_eq!(s.params, c.caps_params(k.warps_per_cta()));
+    assert_eq!(s.params, unit_params::<CapsPrefetcher>(&c, &k).unwrap());
     assert_eq!(s.cycles.len() as u64, m.cycles);
     assert!(s.cycles[0].0.reset);
     assert!(s.cycles.iter().any(|(i, _)| i.ld_valid));
     assert!(s.cycles.iter().any(|(_, o)| o.pf_valid));
-    // Replayed into a fresh model (and a hook) it reproduces every output.
-    let (cc, cr) = (Rc::new(RefCell::new(0)), Rc::new(RefCell::new(0)));
-    let mut shadow = Shadow {
-        model: CapsModel::new(&s.params),
-        cycles: cc.clone(),
-        resets: cr,
-    };
+    // Replayed into a fresh model (and a probe) it reproduces every output.
+    let (cc, cr) = counters();
+    let mut shadow = Shadow::<CapsPrefetcher>::new(s.params.clone(), cc.clone(), cr);
     assert_eq!(
         replay::<CapsPrefetcher, CapsModel>(&s, Some(&mut shadow)).unwrap(),
         m.cycles
@@ -167,6 +250,7 @@ fn recorded_stimulus_replays_alone() {
     assert_eq!(*cc.borrow(), m.cycles);
 
     let s = read_stimulus::<BaTagArray>(&ba_file).unwrap();
+    assert_eq!(s.params, unit_params::<BaTagArray>(&c, &k).unwrap());
     assert_eq!(s.cycles.len() as u64, m.cycles);
     assert_eq!(
         s.cycles
@@ -193,9 +277,33 @@ fn recorded_stimulus_replays_alone() {
     std::fs::write(&ba_file, bad.join("\n")).unwrap();
     let s = read_stimulus::<BaTagArray>(&ba_file).unwrap();
     let e = replay::<BaTagArray, BaModel>(&s, None).unwrap_err();
-    assert!(e.contains("cycle 49"), "{e}");
+    assert!(
+        matches!(&e, HarnessError::Replay(m) if m.contains("cycle 49")),
+        "{e}"
+    );
     // The wrong unit is refused.
     assert!(read_stimulus::<CapsPrefetcher>(&ba_file)
         .unwrap_err()
         .contains("ba_tag_array"));
+}
+
+#[test]
+fn a_replay_probe_difference_is_the_structured_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ba.jsonl");
+    let k = kernel("reuse.toml", &[]);
+    let c = config(&[("l1", "ba")]);
+    Harness::new(&k, &c)
+        .record("ba_tag_array", &file)
+        .run()
+        .unwrap();
+    let s = read_stimulus::<BaTagArray>(&file).unwrap();
+    let mut fail = FailAt { after: 20, seen: 0 };
+    match replay::<BaTagArray, BaModel>(&s, Some(&mut fail)).unwrap_err() {
+        HarnessError::Lockstep { unit, cycle, .. } => {
+            assert_eq!(unit, "ba_tag_array");
+            assert_eq!(cycle, 20);
+        }
+        other => panic!("{other}"),
+    }
 }

@@ -112,8 +112,8 @@ fn traces_replay_on_the_harness() {
             assert_eq!(m.ctas, kt.ctas.len() as u64);
             assert!(m.l1.accesses > 0 && m.memory.reads > 0);
             if let Some(p) = &m.prefetch {
-                assert_eq!(p.caps.indirect_loads, 0);
-                assert!(p.caps.loads > 0);
+                assert_eq!(p.counts.get("indirect_loads"), Some(0));
+                assert!(p.counts.get("loads").unwrap() > 0);
             }
         }
     }

@@ -10,26 +10,25 @@ use common::{root, tool};
 use std::path::PathBuf;
 
 use eda::Tool;
-use gen::units::{emit, GenUnit, UnitName};
-use gen::with_unit;
+use gen::units::{UnitEntry, UNITS};
 use ports::ConfigFile;
 
-fn checked_in(u: UnitName) -> (PathBuf, String) {
+fn checked_in(u: &dyn UnitEntry) -> (PathBuf, String) {
     let p = root().join("verilog-out").join(format!("{}.v", u.name()));
     let text = std::fs::read_to_string(&p)
         .unwrap_or_else(|e| panic!("{}: {e}; run `cargo run -p gen -- verilog`", p.display()));
     (p, text)
 }
 
-fn fresh<U: GenUnit>() -> String {
-    emit::<U>(&ConfigFile::default()).unwrap()
+fn fresh(u: &dyn UnitEntry) -> String {
+    u.emit(&ConfigFile::default()).unwrap()
 }
 
 #[test]
 fn checked_in_verilog_matches_a_fresh_emission() {
-    for &u in UnitName::ALL {
+    for &u in UNITS {
         let (path, text) = checked_in(u);
-        let now = with_unit!(u, fresh());
+        let now = fresh(u);
         assert!(
             now == text,
             "{} is stale: regenerate it with `cargo run -p gen -- verilog` and commit",
@@ -40,9 +39,9 @@ fn checked_in_verilog_matches_a_fresh_emission() {
 
 #[test]
 fn emission_is_deterministic_and_follows_the_naming_rules() {
-    for &u in UnitName::ALL {
-        let a = with_unit!(u, fresh());
-        let b = with_unit!(u, fresh());
+    for &u in UNITS {
+        let a = fresh(u);
+        let b = fresh(u);
         assert_eq!(a, b, "{} emission differs between runs", u.name());
         assert!(!a.contains("initial"), "initial block in {}", u.name());
         for line in a.lines() {
@@ -72,7 +71,7 @@ fn verilator_lint_is_clean() {
     if !tool(Tool::Verilator) {
         return;
     }
-    for &u in UnitName::ALL {
+    for &u in UNITS {
         let (path, _) = checked_in(u);
         let r = eda::lint_verilator(&path, u.name(), gen::report::LINT_WAIVERS).unwrap();
         assert!(r.clean, "{} lint:\n{}", u.name(), r.raw);
@@ -84,7 +83,7 @@ fn icarus_accepts_it() {
     if !tool(Tool::Iverilog) {
         return;
     }
-    for &u in UnitName::ALL {
+    for &u in UNITS {
         let (path, _) = checked_in(u);
         eda::check_iverilog(&path, u.name()).unwrap();
     }
@@ -95,7 +94,7 @@ fn yosys_synthesizes_it_without_latches() {
     if !tool(Tool::Yosys) {
         return;
     }
-    for &u in UnitName::ALL {
+    for &u in UNITS {
         let (path, _) = checked_in(u);
         let r = eda::synth_yosys(&path, u.name(), None).unwrap();
         assert_eq!(r.latches, 0, "{} has latches", u.name());

@@ -11,33 +11,36 @@
 //! | `shared_mem_bytes` | shared memory per SM (limits CTAs of kernels with `smem_bytes`) | 49152 | 98304 |
 //! | `sched` | `lrr`, `gto`, `two-level`, `pas` | two-level | gto |
 //! | `ready_queue` | ready-queue size of two-level and PAS | 8 | 8 |
-//! | `l1` | `lru` (native), `ba` (BA golden model), `ba-lru` (BA golden model with `BA_ENABLE = 0`) | lru | lru |
+//! | `l1` | the L1 tag array: `lru` (native) or a unit's choice ([`role_choices`]`(Role::L1)`) | lru | lru |
 //! | `l1_bytes`, `l1_line`, `l1_ways` | L1 data cache geometry | 16384, 128, 4 | 131072, 128, 4 |
 //! | `l1_hit_latency` | cycles from the L1 access to the data (>= 1) | 1 | 1 |
 //! | `mshr_entries`, `mshr_merges` | MSHRs and requests merged per MSHR | 32, 8 | 64, 8 |
 //! | `miss_queue` | requests waiting for the lower memory | 8 | 16 |
 //! | `mem_latency` | cycles from acceptance to data | 400 | 400 |
 //! | `mem_interval` | cycles between accepted requests (bandwidth limit) | 2 | 1 |
-//! | `prefetcher` | `none` or `caps` | none | none |
+//! | `prefetcher` | `none` or a unit's choice ([`role_choices`]`(Role::Prefetcher)`) | none | none |
 //! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
-//! | `caps_hint` | drive `ld_indirect` from the classification (else always 0) | true | true |
+//! | `caps_hint` | show the prefetcher the kernel's indirect-load classification (else never indirect) | true | true |
 //! | `reuse_analysis` | classify the L1 access stream by reuse distance | true | true |
 //! | `fast_forward` | skip idle cycles when no unit model is attached | true | true |
 //! | `max_cycles` | a run longer than this is an error | 50000000 | 50000000 |
 //! | `reset_cycles` | cycles with `reset = 1` at the start | 1 | 1 |
 //! | `seed` | seed of the synthetic array contents | 1 | 1 |
-//! | `caps.NAME` | a `caps_prefetcher` parameter (spec names) | derived | derived |
-//! | `ba.NAME` | a `ba_tag_array` parameter (`REUSE_THRESHOLD`, ...) | derived | derived |
+//! | `KEY.NAME` | parameter `NAME` (spec name) of the unit whose override key is `KEY` (`caps.MISPRED_THRESHOLD`, `ba.REUSE_THRESHOLD`) | derived | derived |
 //!
-//! The CAPS parameters default to the paper's, with `N_CTA` raised to the
-//! next power of two of `cta_slots` and `WARP_IDX_W` widened when a kernel
-//! has more warps per CTA than it can count; the BA geometry follows the L1
-//! geometry.
+//! A unit's parameters follow the machine and the kernel as its declaration
+//! says ([`HarnessUnit::params`], in the unit's `role.rs`), then the
+//! `KEY.NAME` overrides apply; [`unit_params`] gives the result.
+//!
+//! [`HarnessUnit::params`]: super::units::HarnessUnit::params
+//! [`unit_params`]: super::units::unit_params
 
-use ports::ba::BaParams;
-use ports::caps::CapsParams;
-use ports::{clog2, Params};
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+
+use super::roles::Role;
+use super::units::{self, canonical_choice, or_list, role_choices};
 
 /// Warp scheduling policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,7 +53,8 @@ pub enum SchedPolicy {
     /// Two-level: a ready queue of `ready_queue` warps (oldest first); a
     /// warp waiting on memory goes to the pending queue.
     TwoLevel,
-    /// Prefetch-aware (CAPS): two-level with one leading warp per CTA
+    /// Prefetch-aware (the CAPS paper's PAS): two-level with the leading
+    /// warps of each CTA (as the prefetcher marks them; warp 0 by default)
     /// promoted and issued first.
     Pas,
 }
@@ -77,71 +81,6 @@ impl SchedPolicy {
     }
 }
 
-/// The L1 tag array.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum L1Policy {
-    /// The harness' own LRU tag array (allocate on miss).
-    Lru,
-    /// `ba_tag_array`'s golden model, bypass-aware (`BA_ENABLE = 1`).
-    Ba,
-    /// `ba_tag_array`'s golden model as plain LRU (`BA_ENABLE = 0`); behaves
-    /// exactly like [`L1Policy::Lru`].
-    BaLru,
-}
-
-impl L1Policy {
-    /// Name as on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            L1Policy::Lru => "lru",
-            L1Policy::Ba => "ba",
-            L1Policy::BaLru => "ba-lru",
-        }
-    }
-    /// Parse a command-line name.
-    pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "lru" => L1Policy::Lru,
-            "ba" => L1Policy::Ba,
-            "ba-lru" | "ba_lru" => L1Policy::BaLru,
-            _ => return None,
-        })
-    }
-    /// Whether the tag array is `ba_tag_array`'s golden model.
-    pub fn uses_ba_model(self) -> bool {
-        matches!(self, L1Policy::Ba | L1Policy::BaLru)
-    }
-}
-
-/// The prefetcher plugged into the L1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum PrefetcherKind {
-    /// No prefetching.
-    None,
-    /// `caps_prefetcher`'s golden model.
-    Caps,
-}
-
-impl PrefetcherKind {
-    /// Name as on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            PrefetcherKind::None => "none",
-            PrefetcherKind::Caps => "caps",
-        }
-    }
-    /// Parse a command-line name.
-    pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "none" => PrefetcherKind::None,
-            "caps" => PrefetcherKind::Caps,
-            _ => return None,
-        })
-    }
-}
-
 /// A configuration value that cannot be used: the key, the value and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("configuration `{key}` = {value}: {reason}")]
@@ -155,7 +94,9 @@ pub struct MachineConfigError {
 }
 
 impl MachineConfigError {
-    fn new(key: &str, value: impl ToString, reason: impl Into<String>) -> Self {
+    /// The error for `key` = `value`, with the reason (also used by units'
+    /// machine checks, `HarnessUnit::check_machine`).
+    pub fn new(key: &str, value: impl ToString, reason: impl Into<String>) -> Self {
         MachineConfigError {
             key: key.to_string(),
             value: value.to_string(),
@@ -185,8 +126,9 @@ pub struct MachineConfig {
     pub sched: SchedPolicy,
     /// Ready-queue size of the two-level and PAS schedulers.
     pub ready_queue: u32,
-    /// L1 tag array.
-    pub l1: L1Policy,
+    /// L1 tag array: `lru` (native) or a unit's choice for [`Role::L1`]
+    /// (canonical name, as [`MachineConfig::set`] stores it).
+    pub l1: String,
     /// L1 capacity in bytes.
     pub l1_bytes: u32,
     /// L1 line size in bytes (the coalescing granularity).
@@ -205,11 +147,12 @@ pub struct MachineConfig {
     pub mem_latency: u32,
     /// Cycles between two requests accepted by the lower memory.
     pub mem_interval: u32,
-    /// Prefetcher.
-    pub prefetcher: PrefetcherKind,
+    /// Prefetcher: `none` or a unit's choice for [`Role::Prefetcher`].
+    pub prefetcher: String,
     /// Eager warp wake-up on prefetch return (two-level and PAS).
     pub eager_wakeup: bool,
-    /// Drive `ld_indirect` from the expression classification.
+    /// Show the prefetcher which loads are indirect (from the expression
+    /// classification); else every load is shown as direct.
     pub caps_hint: bool,
     /// Reuse-distance classification of the L1 access stream.
     pub reuse_analysis: bool,
@@ -221,12 +164,10 @@ pub struct MachineConfig {
     pub reset_cycles: u32,
     /// Seed of the synthetic array contents.
     pub seed: u64,
-    /// Overrides of `caps_prefetcher` parameters (spec names).
+    /// Unit parameter overrides (`KEY.NAME=value`): by the unit's override
+    /// key, then by parameter name (spec names).
     #[serde(default)]
-    pub caps: std::collections::BTreeMap<String, u64>,
-    /// Overrides of `ba_tag_array` parameters (spec names).
-    #[serde(default)]
-    pub ba: std::collections::BTreeMap<String, u64>,
+    pub overrides: BTreeMap<String, BTreeMap<String, u64>>,
 }
 
 impl Default for MachineConfig {
@@ -247,7 +188,7 @@ impl MachineConfig {
             shared_mem_bytes: 48 * 1024,
             sched: SchedPolicy::TwoLevel,
             ready_queue: 8,
-            l1: L1Policy::Lru,
+            l1: Role::L1.native().name.into(),
             l1_bytes: 16 * 1024,
             l1_line: 128,
             l1_ways: 4,
@@ -257,7 +198,7 @@ impl MachineConfig {
             miss_queue: 8,
             mem_latency: 400,
             mem_interval: 2,
-            prefetcher: PrefetcherKind::None,
+            prefetcher: Role::Prefetcher.native().name.into(),
             eager_wakeup: true,
             caps_hint: true,
             reuse_analysis: true,
@@ -265,8 +206,7 @@ impl MachineConfig {
             max_cycles: 50_000_000,
             reset_cycles: 1,
             seed: 1,
-            caps: Default::default(),
-            ba: Default::default(),
+            overrides: BTreeMap::new(),
         }
     }
 
@@ -315,36 +255,33 @@ impl MachineConfig {
                 _ => Err(MachineConfigError::new(k, v, "expected true or false")),
             }
         };
-        if let Some(p) = key.strip_prefix("caps.") {
-            let names: Vec<&str> = CapsParams::default().list().iter().map(|x| x.0).collect();
-            if !names.contains(&p) {
-                return Err(MachineConfigError::new(
-                    key,
-                    v,
-                    format!(
-                        "unknown caps_prefetcher parameter; known: {}",
-                        names.join(", ")
-                    ),
-                ));
+        if let Some((prefix, name)) = key.split_once('.') {
+            if let Some(u) = units::unit_by_key(prefix) {
+                let names = u.param_names();
+                if !names.contains(&name) {
+                    return Err(MachineConfigError::new(
+                        key,
+                        v,
+                        format!(
+                            "unknown {} parameter; known: {}",
+                            u.name(),
+                            names.join(", ")
+                        ),
+                    ));
+                }
+                let x = int(key)?;
+                self.overrides
+                    .entry(prefix.to_string())
+                    .or_default()
+                    .insert(name.to_string(), x);
+                return Ok(());
             }
-            self.caps.insert(p.to_string(), int(key)?);
-            return Ok(());
         }
-        if let Some(p) = key.strip_prefix("ba.") {
-            let names: Vec<&str> = BaParams::default().list().iter().map(|x| x.0).collect();
-            if !names.contains(&p) {
-                return Err(MachineConfigError::new(
-                    key,
-                    v,
-                    format!(
-                        "unknown ba_tag_array parameter; known: {}",
-                        names.join(", ")
-                    ),
-                ));
-            }
-            self.ba.insert(p.to_string(), int(key)?);
-            return Ok(());
-        }
+        let choice = |role: Role| -> Result<String, MachineConfigError> {
+            canonical_choice(role, v)
+                .map(str::to_string)
+                .ok_or_else(|| choice_error(role, v))
+        };
         match key {
             "n_sm" => self.n_sm = int32(key)?,
             "sm_id" => self.sm_id = int32(key)?,
@@ -357,10 +294,7 @@ impl MachineConfig {
                 })?
             }
             "ready_queue" => self.ready_queue = int32(key)?,
-            "l1" => {
-                self.l1 = L1Policy::parse(v)
-                    .ok_or_else(|| MachineConfigError::new(key, v, "expected lru, ba or ba-lru"))?
-            }
+            "l1" => self.l1 = choice(Role::L1)?,
             "l1_bytes" => self.l1_bytes = int32(key)?,
             "l1_line" => self.l1_line = int32(key)?,
             "l1_ways" => self.l1_ways = int32(key)?,
@@ -370,10 +304,7 @@ impl MachineConfig {
             "miss_queue" => self.miss_queue = int32(key)?,
             "mem_latency" => self.mem_latency = int32(key)?,
             "mem_interval" => self.mem_interval = int32(key)?,
-            "prefetcher" => {
-                self.prefetcher = PrefetcherKind::parse(v)
-                    .ok_or_else(|| MachineConfigError::new(key, v, "expected none or caps"))?
-            }
+            "prefetcher" => self.prefetcher = choice(Role::Prefetcher)?,
             "eager_wakeup" => self.eager_wakeup = boolean(key)?,
             "caps_hint" => self.caps_hint = boolean(key)?,
             "reuse_analysis" => self.reuse_analysis = boolean(key)?,
@@ -381,15 +312,7 @@ impl MachineConfig {
             "max_cycles" => self.max_cycles = int(key)?,
             "reset_cycles" => self.reset_cycles = int32(key)?,
             "seed" => self.seed = int(key)?,
-            _ => return Err(MachineConfigError::new(
-                key,
-                v,
-                "unknown key; known: n_sm, sm_id, max_warps, cta_slots, shared_mem_bytes, sched, \
-                     ready_queue, l1, l1_bytes, l1_line, l1_ways, l1_hit_latency, mshr_entries, \
-                     mshr_merges, miss_queue, mem_latency, mem_interval, prefetcher, eager_wakeup, \
-                     caps_hint, reuse_analysis, fast_forward, max_cycles, reset_cycles, seed, \
-                     caps.NAME, ba.NAME (and param.NAME for kernel parameters)",
-            )),
+            _ => return Err(MachineConfigError::new(key, v, unknown_key_reason())),
         }
         Ok(())
     }
@@ -437,13 +360,6 @@ impl MachineConfig {
                 ),
             ));
         }
-        if self.l1.uses_ba_model() {
-            pow2("l1_ways (with the BA tag array)", self.l1_ways as u64)?;
-            pow2(
-                "l1_bytes / (l1_line * l1_ways) (sets, with the BA tag array)",
-                self.l1_sets() as u64,
-            )?;
-        }
         range("l1_hit_latency", self.l1_hit_latency as u64, 1, 10_000)?;
         range("mshr_entries", self.mshr_entries as u64, 1, 4096)?;
         range("mshr_merges", self.mshr_merges as u64, 1, 64)?;
@@ -452,67 +368,98 @@ impl MachineConfig {
         range("mem_interval", self.mem_interval as u64, 1, 1_000_000)?;
         range("reset_cycles", self.reset_cycles as u64, 1, 1000)?;
         range("max_cycles", self.max_cycles, 1, u64::MAX)?;
-        if self.l1.uses_ba_model() {
-            self.ba_params()
-                .validate()
-                .map_err(|e| MachineConfigError::new("ba", "", e.to_string()))?;
+        for key in self.overrides.keys() {
+            if units::unit_by_key(key).is_none() {
+                let keys: Vec<&str> = units::UNITS.iter().map(|u| u.key()).collect();
+                return Err(MachineConfigError::new(
+                    &format!("{key}.*"),
+                    "",
+                    format!(
+                        "no unit has the override key {key}; keys: {}",
+                        keys.join(", ")
+                    ),
+                ));
+            }
+        }
+        for role in Role::ALL {
+            let c = self.choice(role);
+            if c == role.native().name {
+                continue;
+            }
+            match units::unit_for_choice(role, c) {
+                Some((u, canonical)) if canonical == c => u.check_machine(self, c)?,
+                _ => return Err(choice_error(role, c)),
+            }
         }
         Ok(())
     }
 
-    /// `ba_tag_array` parameters for this L1: the L1 geometry, `BA_ENABLE`
-    /// from the policy, then the `ba.NAME` overrides.
-    pub fn ba_params(&self) -> BaParams {
-        let mut p = BaParams {
-            SETS: self.l1_sets() as u64,
-            WAYS: self.l1_ways as u64,
-            LINE_BYTES: self.l1_line as u64,
-            ADDR_W: 32,
-            BA_ENABLE: (self.l1 == L1Policy::Ba) as u64,
-            REUSE_THRESHOLD: None,
-        };
-        for (k, &v) in &self.ba {
-            match k.as_str() {
-                "SETS" => p.SETS = v,
-                "WAYS" => p.WAYS = v,
-                "LINE_BYTES" => p.LINE_BYTES = v,
-                "ADDR_W" => p.ADDR_W = v,
-                "BA_ENABLE" => p.BA_ENABLE = v,
-                "REUSE_THRESHOLD" => p.REUSE_THRESHOLD = Some(v),
-                _ => {}
-            }
+    /// The choice selected for `role` (`none` / `lru` when native; the
+    /// expander slot is not modelled yet and is always `none`).
+    pub fn choice(&self, role: Role) -> &str {
+        match role {
+            Role::Prefetcher => &self.prefetcher,
+            Role::L1 => &self.l1,
+            Role::Expander => Role::Expander.native().name,
         }
-        p
     }
 
-    /// `caps_prefetcher` parameters for a kernel with `warps_per_cta` warps
-    /// per CTA: the paper's, with `N_CTA` >= `cta_slots` and `WARP_IDX_W`
-    /// wide enough, then the `caps.NAME` overrides.
-    pub fn caps_params(&self, warps_per_cta: u32) -> CapsParams {
-        let mut p = CapsParams {
-            N_CTA: (self.cta_slots as u64).next_power_of_two().max(8),
-            ..CapsParams::default()
-        };
-        let need = clog2(warps_per_cta as u64 + 1) as u64;
-        p.WARP_IDX_W = p.WARP_IDX_W.max(need);
-        for (k, &v) in &self.caps {
-            match k.as_str() {
-                "N_CTA" => p.N_CTA = v,
-                "PERCTA_ENTRIES" => p.PERCTA_ENTRIES = v,
-                "DIST_ENTRIES" => p.DIST_ENTRIES = v,
-                "MAX_ADDRS" => p.MAX_ADDRS = v,
-                "WARP_IDX_W" => p.WARP_IDX_W = v,
-                "CNT_W" => p.CNT_W = v,
-                "MISPRED_THRESHOLD" => p.MISPRED_THRESHOLD = v,
-                "JOBQ_DEPTH" => p.JOBQ_DEPTH = v,
-                "PFQ_DEPTH" => p.PFQ_DEPTH = v,
-                "ADDR_W" => p.ADDR_W = v,
-                "PC_W" => p.PC_W = v,
-                _ => {}
+    /// Make unit `unit` part of the run (`--cosim UNIT`): if its role is
+    /// not already filled by one of its choices, select its first choice
+    /// (the CAPS prefetcher: `prefetcher = caps`; `ba_tag_array` with
+    /// `l1 = lru`: `l1 = ba`, with `l1 = ba-lru`: unchanged).
+    pub fn enable_unit(&mut self, unit: &str) -> Result<(), MachineConfigError> {
+        let u = units::unit(unit).ok_or_else(|| {
+            MachineConfigError::new(
+                "unit",
+                unit,
+                format!("unknown unit; units: {}", ports::UNIT_NAMES.join(", ")),
+            )
+        })?;
+        let role = u.role();
+        let current = self.choice(role);
+        if u.choices().iter().any(|c| c.name == current) {
+            return Ok(());
+        }
+        let first = u.choices()[0].name;
+        match role {
+            Role::Prefetcher => self.prefetcher = first.into(),
+            Role::L1 => self.l1 = first.into(),
+            Role::Expander => {
+                return Err(MachineConfigError::new(
+                    "unit",
+                    unit,
+                    "the expander slot is not modelled by the harness yet",
+                ))
             }
         }
-        p
+        Ok(())
     }
+}
+
+/// The error for a name that is no choice of `role`, listing the choices.
+fn choice_error(role: Role, v: &str) -> MachineConfigError {
+    let names: Vec<&str> = role_choices(role).iter().map(|c| c.0).collect();
+    MachineConfigError::new(role.key(), v, format!("expected {}", or_list(&names)))
+}
+
+/// The reason given for an unknown key: every key, the units' override
+/// prefixes included (by role, then table order).
+fn unknown_key_reason() -> String {
+    let mut s = String::from(
+        "unknown key; known: n_sm, sm_id, max_warps, cta_slots, shared_mem_bytes, sched, \
+         ready_queue, l1, l1_bytes, l1_line, l1_ways, l1_hit_latency, mshr_entries, \
+         mshr_merges, miss_queue, mem_latency, mem_interval, prefetcher, eager_wakeup, \
+         caps_hint, reuse_analysis, fast_forward, max_cycles, reset_cycles, seed, ",
+    );
+    for role in Role::ALL {
+        for u in units::role_units(role) {
+            s += &format!("{}.NAME, ", u.key());
+        }
+    }
+    s.truncate(s.len() - 2);
+    s += " (and param.NAME for kernel parameters)";
+    s
 }
 
 /// Parse a decimal or `0x` hexadecimal unsigned integer (underscores allowed).
@@ -543,7 +490,7 @@ mod tests {
         c.set("sched", "pas").unwrap();
         c.set("caps.MISPRED_THRESHOLD", "64").unwrap();
         assert_eq!(c.l1_ways, 8);
-        assert_eq!(c.caps_params(4).MISPRED_THRESHOLD, 64);
+        assert_eq!(c.overrides["caps"]["MISPRED_THRESHOLD"], 64);
         let e = c.set("l1_wayz", "8").unwrap_err();
         assert_eq!(e.key, "l1_wayz");
         let e = c.set("sched", "fifo").unwrap_err().to_string();
@@ -558,11 +505,30 @@ mod tests {
     }
 
     #[test]
-    fn caps_params_follow_machine() {
-        let c = MachineConfig::volta();
-        let p = c.caps_params(40);
-        assert_eq!(p.N_CTA, 32);
-        assert_eq!(p.WARP_IDX_W, 6);
-        p.validate().unwrap();
+    fn role_choices_and_units() {
+        let mut c = MachineConfig::fermi();
+        let e = c.set("prefetcher", "fancy").unwrap_err().to_string();
+        assert!(e.contains("expected none or "), "{e}");
+        let e = c.set("l1", "fancy").unwrap_err().to_string();
+        assert!(e.contains("expected lru, "), "{e}");
+        c.set("l1", "ba_lru").unwrap();
+        assert_eq!(c.l1, "ba-lru");
+        c.enable_unit("ba_tag_array").unwrap();
+        assert_eq!(c.l1, "ba-lru");
+        c.set("l1", "lru").unwrap();
+        c.enable_unit("ba_tag_array").unwrap();
+        assert_eq!(c.l1, "ba");
+        assert!(c.enable_unit("nothing").is_err());
+        c.l1 = "fancy".into();
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("expected lru"));
+        let e = MachineConfig::fermi().set("zzz", "1").unwrap_err().reason;
+        assert!(
+            e.ends_with(".NAME (and param.NAME for kernel parameters)"),
+            "{e}"
+        );
     }
 }

@@ -33,6 +33,7 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
+use serde::ser::SerializeMap;
 use serde::Serialize;
 
 /// The configuration a run used (echoed in the metrics).
@@ -136,31 +137,62 @@ pub struct PrefetchMetrics {
     pub stall_cycles: u64,
     /// Warps promoted by eager wake-up.
     pub eager_wakeups: u64,
-    /// The CAPS model's own counts.
-    pub caps: CapsCounts,
+    /// The prefetcher's own event counters. In JSON they appear as one
+    /// more field of this object, named by the prefetcher's key
+    /// (`"caps": {"loads": ..., ...}`).
+    #[serde(flatten)]
+    pub counts: UnitCounts,
 }
 
-/// Event counts of the CAPS golden model.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct CapsCounts {
-    /// Loads presented to the prefetcher.
-    pub loads: u64,
-    /// Of which with `ld_indirect = 1`.
-    pub indirect_loads: u64,
-    /// Jobs A queued.
-    pub jobs_a: u64,
-    /// Jobs B queued.
-    pub jobs_b: u64,
-    /// Jobs dropped (job FIFO full).
-    pub jobs_dropped: u64,
-    /// Prefetches generated.
-    pub prefetches: u64,
-    /// Verifications that failed.
-    pub mispredictions: u64,
-    /// Strides learnt.
-    pub trainings: u64,
-    /// PerCTA entries invalidated.
-    pub invalidations: u64,
+/// A unit's own event counters (in the unit's order) and the line the
+/// metrics table prints for them; filled by the unit's role adapter.
+///
+/// Serialized as a map with one entry, the unit's key mapped to its
+/// counters (nothing when `key` is empty).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UnitCounts {
+    /// The unit's override key (`HarnessUnit::KEY`): the JSON field name.
+    pub key: &'static str,
+    /// The table row's label (`CAPS`).
+    pub label: &'static str,
+    /// The counters, by name, in the unit's order.
+    pub counters: Vec<(&'static str, u64)>,
+    /// The table row's text.
+    pub summary: String,
+}
+
+impl UnitCounts {
+    /// The counter `name`, if the unit has it.
+    pub fn get(&self, name: &str) -> Option<u64> {
+        self.counters
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, v)| v)
+    }
+}
+
+/// The counters as an ordered JSON object.
+struct Ordered<'a>(&'a [(&'static str, u64)]);
+
+impl Serialize for Ordered<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl Serialize for UnitCounts {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let empty = self.key.is_empty();
+        let mut m = s.serialize_map(Some(usize::from(!empty)))?;
+        if !empty {
+            m.serialize_entry(self.key, &Ordered(&self.counters))?;
+        }
+        m.end()
+    }
 }
 
 /// Reuse-distance classification of the L1 access stream.
@@ -316,18 +348,9 @@ impl Metrics {
             r("  accuracy", pct(p.accuracy));
             r("  avg distance", format!("{:.1} cycles", p.avg_distance));
             r("  eager wake-ups", p.eager_wakeups.to_string());
-            r(
-                "  CAPS",
-                format!(
-                    "{} loads ({} indirect), jobs A {} B {} dropped {}, {} mispredictions",
-                    p.caps.loads,
-                    p.caps.indirect_loads,
-                    p.caps.jobs_a,
-                    p.caps.jobs_b,
-                    p.caps.jobs_dropped,
-                    p.caps.mispredictions
-                ),
-            );
+            if !p.counts.label.is_empty() {
+                r(&format!("  {}", p.counts.label), p.counts.summary.clone());
+            }
         }
         if let Some(u) = &self.reuse {
             let n = (u.rd0 + u.rd1 + u.rd2).max(1) as f64;

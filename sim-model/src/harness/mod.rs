@@ -1,7 +1,8 @@
 //! The golden SM harness (`sm_harness.md`): a cycle-level model of one
 //! streaming multiprocessor that runs kernels written in a small TOML
-//! format and drives the golden models of the units (`caps_prefetcher`,
-//! `ba_tag_array`) every cycle — and, through [`Lockstep`], their RTL.
+//! format and drives the golden models of the units every cycle, each in
+//! its role slot (prefetcher, L1) — and, through [`Probe`]s, their RTL in
+//! lock-step and stimulus recorders.
 //!
 //! ```no_run
 //! use sim_model::harness::{Harness, Kernel, MachineConfig};
@@ -16,28 +17,50 @@
 //! Modules: [`config`] (the machine and its presets), [`kernel`] (the file
 //! format, its errors and the compiler), [`expr`] (expressions and their
 //! classification), [`metrics`] (what a run measures, with the definitions
-//! of every figure), [`lockstep`] (the co-simulation hook and the stimulus
-//! files), [`trace`] (Accel-Sim trace reading). The cycle loop itself is
-//! documented in the `sm` module source.
+//! of every figure), [`roles`] (the role slots the cycle loop talks to),
+//! [`units`] (how a unit declares itself for a role, the generic wrapper
+//! of its golden model and probes, the table of units), [`stimulus`] (the
+//! stimulus files), [`trace`] (Accel-Sim trace reading). The cycle loop
+//! itself is documented in the `sm` module source.
+//!
+//! Probes and recorders attach to a unit by name:
+//!
+//! ```no_run
+//! # use sim_model::harness::{Harness, Kernel, MachineConfig};
+//! # let kernel = Kernel::from_file("kernels/lps.toml".as_ref(), &[], 1).unwrap();
+//! let mut cfg = MachineConfig::fermi();
+//! cfg.enable_unit("ba_tag_array").unwrap(); // l1 = ba
+//! let metrics = Harness::new(&kernel, &cfg)
+//!     .record("ba_tag_array", "ba.jsonl")
+//!     .run()
+//!     .unwrap();
+//! ```
 
 pub mod config;
 pub mod expr;
 pub mod kernel;
 pub(crate) mod l1;
-pub mod lockstep;
 pub mod metrics;
+pub mod roles;
 pub(crate) mod sm;
+pub mod stimulus;
 pub mod trace;
+pub mod units;
 
 use std::path::PathBuf;
 
-pub use config::{L1Policy, MachineConfig, MachineConfigError, PrefetcherKind, SchedPolicy};
+pub use config::{MachineConfig, MachineConfigError, SchedPolicy};
 pub use expr::{Class, ExprClass};
 pub use kernel::{ArrayInfo, Kernel, KernelError, MemInstrInfo};
-pub use lockstep::{read_stimulus, replay, Lockstep, Stimulus, StimulusWriter};
-pub use metrics::Metrics;
-use ports::ba::BaTagArray;
-use ports::caps::CapsPrefetcher;
+pub use metrics::{Metrics, UnitCounts};
+pub use roles::{
+    Choice, L1Outcome, L1Response, L1Role, LoadInfo, PrefetchOffer, PrefetcherRole, Role,
+    RoleObject,
+};
+pub use stimulus::{read_stimulus, replay, Stimulus, StimulusWriter};
+pub use units::{role_choices, unit_params, Attached, HarnessUnit, UnitContext, UnitEntry, UNITS};
+
+use crate::check::{Mismatch, Probe};
 
 /// Why a run stopped without metrics.
 #[derive(Debug, thiserror::Error)]
@@ -51,15 +74,16 @@ pub enum HarnessError {
     /// The kernel or the options cannot run on this machine.
     #[error("{0}")]
     Unsupported(String),
-    /// A lock-step hook reported a difference; `message` is its message.
-    #[error("{message}")]
+    /// A lock-step probe found a difference between the unit's RTL and its
+    /// golden model; the report is kept structured up to the command line.
+    #[error("{mismatch}")]
     Lockstep {
-        /// The unit whose hook failed.
+        /// The unit whose probe failed.
         unit: &'static str,
-        /// The cycle (0-based, reset cycles included).
+        /// The harness cycle (0-based, reset cycles included).
         cycle: u64,
-        /// The hook's message.
-        message: String,
+        /// The probe's report.
+        mismatch: Box<Mismatch>,
     },
     /// The run exceeded `max_cycles`.
     #[error("the kernel did not finish within {cycles} cycles ({ctas_done} of {ctas} CTAs done)")]
@@ -79,9 +103,13 @@ pub enum HarnessError {
         /// What is waiting.
         detail: String,
     },
-    /// A stimulus file could not be written.
+    /// A stimulus file (or another probe's file or back-end) failed.
     #[error("{0}")]
     Io(String),
+    /// A replayed stimulus's recorded outputs differ from the golden
+    /// model's ([`replay`]).
+    #[error("{0}")]
+    Replay(String),
     /// A harness invariant broke (a bug).
     #[error("internal harness error: {0}")]
     Internal(String),
@@ -116,14 +144,12 @@ pub type ProgressFn<'a> = Box<dyn FnMut(&Progress) + 'a>;
 /// Optional attachments of a run.
 #[derive(Default)]
 pub struct RunOptions<'a> {
-    /// Runs beside the CAPS golden model (needs `prefetcher = caps`).
-    pub caps_lockstep: Option<Box<dyn Lockstep<CapsPrefetcher>>>,
-    /// Runs beside the BA golden model (needs `l1 = ba` or `ba-lru`).
-    pub ba_lockstep: Option<Box<dyn Lockstep<BaTagArray>>>,
-    /// Record the CAPS inputs and outputs of every cycle to this file.
-    pub record_caps: Option<PathBuf>,
-    /// Record the BA inputs and outputs of every cycle to this file.
-    pub record_ba: Option<PathBuf>,
+    /// Probes by unit name (`ports::UnitSpec::NAME`): each runs beside that
+    /// unit's golden model (the unit must be part of the run).
+    pub probes: Vec<(String, Box<dyn Probe>)>,
+    /// Stimulus recordings by unit name: the unit's inputs and outputs of
+    /// every cycle are written to the file ([`stimulus`]).
+    pub records: Vec<(String, PathBuf)>,
     /// Called every `progress_interval` cycles.
     pub progress: Option<ProgressFn<'a>>,
     /// Cycles between progress calls (default 65536).
@@ -150,27 +176,19 @@ impl<'a> Harness<'a> {
         }
     }
 
-    /// Attach the CAPS lock-step hook.
-    pub fn caps_lockstep(mut self, l: Box<dyn Lockstep<CapsPrefetcher>>) -> Self {
-        self.opts.caps_lockstep = Some(l);
+    /// Run `p` beside the golden model of unit `unit` (the RTL lock-step
+    /// checker of `cosim`, or any other [`Probe`]). The run fails with
+    /// [`HarnessError::Unsupported`] if the unit is not part of it.
+    pub fn probe(mut self, unit: &str, p: Box<dyn Probe>) -> Self {
+        self.opts.probes.push((unit.to_string(), p));
         self
     }
 
-    /// Attach the BA lock-step hook.
-    pub fn ba_lockstep(mut self, l: Box<dyn Lockstep<BaTagArray>>) -> Self {
-        self.opts.ba_lockstep = Some(l);
-        self
-    }
-
-    /// Record the CAPS stimulus of the run.
-    pub fn record_caps(mut self, path: impl Into<PathBuf>) -> Self {
-        self.opts.record_caps = Some(path.into());
-        self
-    }
-
-    /// Record the BA stimulus of the run.
-    pub fn record_ba(mut self, path: impl Into<PathBuf>) -> Self {
-        self.opts.record_ba = Some(path.into());
+    /// Record unit `unit`'s stimulus of the run to `path` (a
+    /// [`StimulusWriter`] probe). The run fails with
+    /// [`HarnessError::Unsupported`] if the unit is not part of it.
+    pub fn record(mut self, unit: &str, path: impl Into<PathBuf>) -> Self {
+        self.opts.records.push((unit.to_string(), path.into()));
         self
     }
 

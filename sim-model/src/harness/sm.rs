@@ -1,7 +1,7 @@
 //! The cycle-level model of one SM: CTA distribution, warps with a SIMT
 //! mask stack, the scheduler, the coalescer and the load/store unit, the L1
-//! with its MSHRs, the lower memory, and the units (CAPS, BA) driven every
-//! cycle.
+//! with its MSHRs, the lower memory, and the units in their role slots
+//! (prefetcher, L1 tag array: `roles.rs`) driven every cycle.
 //!
 //! # One cycle
 //! After the reset cycles, every cycle does, in this order:
@@ -20,9 +20,10 @@
 //! 7. the scheduler issues at most one warp instruction; a memory
 //!    instruction is coalesced into the load/store unit (one at a time) and
 //!    a load is shown to the prefetcher;
-//! 8. the units see this cycle's inputs: the lock-step hooks and recorders
-//!    are called with exactly those inputs and the outputs sampled before
-//!    the edge, then the golden models take the clock edge.
+//! 8. the units see this cycle's inputs: their probes (lock-step checkers,
+//!    recorders) are called with exactly those inputs and the outputs
+//!    sampled before the edge, then the golden models take the clock edge
+//!    (prefetcher first, then the L1).
 //!
 //! A load request that needs memory but finds no free MSHR (or merge slot)
 //! or no miss-queue room is a *reservation fail*: nothing changes and the
@@ -32,21 +33,18 @@
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use ports::ba::outcome;
-use ports::caps::{CapsIn, CapsOut, CapsParams, CapsPrefetcher, MAX_ADDR_PORTS};
-
-use super::config::{MachineConfig, PrefetcherKind, SchedPolicy};
+use super::config::{MachineConfig, SchedPolicy};
 use super::expr::{eval, Lanes, LANES};
 use super::kernel::{Instr, Kernel, Program, REG_CTAID, REG_TID};
-use super::l1::L1Tags;
-use super::lockstep::{Lockstep, StimulusWriter};
+use super::l1::LruTags;
 use super::metrics::{
-    ratio, ArrayMetrics, CapsCounts, L1Metrics, MemMetrics, Metrics, PrefetchMetrics, ReuseTracker,
-    RunInfo,
+    ratio, ArrayMetrics, L1Metrics, MemMetrics, Metrics, PrefetchMetrics, ReuseTracker, RunInfo,
 };
+use super::roles::{
+    default_leading_warp, L1Outcome, L1Role, LoadInfo, PrefetcherRole, Role, RoleObject,
+};
+use super::units::{self, not_in_run, UnitContext, UnitEntry};
 use super::{HarnessError, Progress, RunOptions};
-use crate::caps::CapsModel;
-use crate::GoldenModel;
 
 /// A fast, deterministic hasher for line addresses.
 #[derive(Default, Clone, Copy)]
@@ -178,16 +176,6 @@ struct PfInfo {
     array: Option<usize>,
 }
 
-struct CapsUnit {
-    model: CapsModel,
-    input: CapsIn,
-    out: CapsOut,
-    lockstep: Option<Box<dyn Lockstep<CapsPrefetcher>>>,
-    recorder: Option<StimulusWriter<CapsPrefetcher>>,
-    loads: u64,
-    indirect_loads: u64,
-}
-
 pub(crate) struct Sm<'k> {
     k: &'k Kernel,
     prog: &'k Program,
@@ -216,14 +204,14 @@ pub(crate) struct Sm<'k> {
     pq: VecDeque<u16>,
     // memory side
     ldst: LdSt,
-    tags: L1Tags,
+    tags: Box<dyn L1Role>,
     mshr: Vec<Mshr>,
     mshr_used: usize,
     mem: Memory,
     hitq: VecDeque<(u64, u16)>,
     last_access: Option<Access>,
     pf: HashMap<u64, PfInfo, FxBuild>,
-    caps: Option<CapsUnit>,
+    prefetcher: Option<Box<dyn PrefetcherRole>>,
     reuse: Option<ReuseTracker>,
     stack: Vec<Lanes>,
     // metrics
@@ -243,22 +231,7 @@ impl<'k> Sm<'k> {
     ) -> Result<Sm<'k>, HarnessError> {
         cfg.validate().map_err(HarnessError::Config)?;
         let wpc = k.warps_per_cta();
-        if wpc > cfg.max_warps {
-            return Err(HarnessError::Unsupported(format!(
-                "kernel {}: {} warps per CTA, the SM has {} warp slots",
-                k.name, wpc, cfg.max_warps
-            )));
-        }
-        let mut occ = cfg.cta_slots.min(cfg.max_warps / wpc);
-        if let Some(by_smem) = cfg.shared_mem_bytes.checked_div(k.smem_bytes) {
-            occ = occ.min(by_smem);
-        }
-        if occ == 0 {
-            return Err(HarnessError::Unsupported(format!(
-                "kernel {}: a CTA needs {} bytes of shared memory, the SM has {}",
-                k.name, k.smem_bytes, cfg.shared_mem_bytes
-            )));
-        }
+        let occ = occupancy(k, cfg)?;
         let total = k.total_ctas();
         let ctas_here = if total > cfg.sm_id as u64 {
             (total - cfg.sm_id as u64).div_ceil(cfg.n_sm as u64)
@@ -294,62 +267,10 @@ impl<'k> Sm<'k> {
             })
             .collect();
         let sets = cfg.l1_sets() as usize;
-        let tags = if cfg.l1.uses_ba_model() {
-            let p = cfg.ba_params();
-            let rec = match &opts.record_ba {
-                Some(path) => Some(
-                    StimulusWriter::create(path, &p)
-                        .map_err(|e| HarnessError::Io(format!("{}: {e}", path.display())))?,
-                ),
-                None => None,
-            };
-            L1Tags::ba(&p, opts.ba_lockstep.take(), rec)
-        } else {
-            if opts.ba_lockstep.is_some() || opts.record_ba.is_some() {
-                return Err(HarnessError::Unsupported(
-                    "ba_tag_array lock-step or recording needs the BA tag array (--l1 ba or ba-lru)"
-                        .into(),
-                ));
-            }
-            L1Tags::lru(sets, cfg.l1_ways as usize, cfg.l1_line)
-        };
-        let caps = match cfg.prefetcher {
-            PrefetcherKind::Caps => {
-                let p: CapsParams = cfg.caps_params(wpc);
-                ports::Params::validate(&p)
-                    .map_err(|e| HarnessError::Unsupported(format!("caps_prefetcher: {e}")))?;
-                if p.N_CTA < occ as u64 {
-                    return Err(HarnessError::Unsupported(format!(
-                        "caps_prefetcher: N_CTA = {} < {} resident CTAs",
-                        p.N_CTA, occ
-                    )));
-                }
-                let rec = match &opts.record_caps {
-                    Some(path) => Some(
-                        StimulusWriter::create(path, &p)
-                            .map_err(|e| HarnessError::Io(format!("{}: {e}", path.display())))?,
-                    ),
-                    None => None,
-                };
-                Some(CapsUnit {
-                    model: CapsModel::new(&p),
-                    input: CapsIn::default(),
-                    out: CapsOut::default(),
-                    lockstep: opts.caps_lockstep.take(),
-                    recorder: rec,
-                    loads: 0,
-                    indirect_loads: 0,
-                })
-            }
-            PrefetcherKind::None => {
-                if opts.caps_lockstep.is_some() || opts.record_caps.is_some() {
-                    return Err(HarnessError::Unsupported(
-                        "caps_prefetcher lock-step or recording needs --prefetcher caps".into(),
-                    ));
-                }
-                None
-            }
-        };
+        let (prefetcher, tags) = attach_units(k, cfg, wpc, occ, opts)?;
+        let tags = tags.unwrap_or_else(|| {
+            Box::new(LruTags::new(sets, cfg.l1_ways as usize, cfg.l1_line)) as Box<dyn L1Role>
+        });
         let mshr = (0..cfg.mshr_entries)
             .map(|_| Mshr {
                 valid: false,
@@ -375,8 +296,8 @@ impl<'k> Sm<'k> {
                 file: k.file.clone(),
                 preset: cfg.preset.clone(),
                 sched: cfg.sched.name().into(),
-                l1: cfg.l1.name().into(),
-                prefetcher: cfg.prefetcher.name().into(),
+                l1: cfg.l1.clone(),
+                prefetcher: cfg.prefetcher.clone(),
                 seed: cfg.seed,
                 n_sm: cfg.n_sm,
                 sm_id: cfg.sm_id,
@@ -436,7 +357,7 @@ impl<'k> Sm<'k> {
             hitq: VecDeque::new(),
             last_access: None,
             pf: HashMap::default(),
-            caps,
+            prefetcher,
             reuse: cfg
                 .reuse_analysis
                 .then(|| ReuseTracker::new(sets, cfg.l1_ways as usize, cfg.l1_line)),
@@ -455,18 +376,15 @@ impl<'k> Sm<'k> {
         progress_interval: u64,
     ) -> Result<Metrics, HarnessError> {
         let reset_cycles = self.cfg.reset_cycles as u64;
-        let can_skip = self.cfg.fast_forward && self.caps.is_none() && !self.tags.is_model();
+        let can_skip = self.cfg.fast_forward
+            && !self
+                .prefetcher
+                .as_ref()
+                .is_some_and(|p| p.needs_every_cycle())
+            && !self.tags.needs_every_cycle();
         let mut next_progress = progress_interval.max(1);
         loop {
             let in_reset = self.now < reset_cycles;
-            if let Some(c) = self.caps.as_mut() {
-                c.out = c.model.outputs();
-                c.input = CapsIn {
-                    reset: in_reset,
-                    cfg_warps_per_cta: self.wpc as u64,
-                    ..CapsIn::default()
-                };
-            }
             let mut issued = false;
             if !in_reset {
                 self.mem_returns();
@@ -608,15 +526,15 @@ impl<'k> Sm<'k> {
         let Some(acc) = self.last_access.take() else {
             return Ok(());
         };
-        if !rsp.rsp_valid {
+        let Some(rsp) = rsp else {
             return Err(HarnessError::Internal(format!(
                 "cycle {}: the L1 tag array gave no response to the previous request",
                 self.now
             )));
-        }
-        if rsp.rsp_evict_valid {
-            let line = rsp.rsp_evict_addr & self.line_mask;
-            if rsp.rsp_outcome != outcome::WRITE_EVICT {
+        };
+        if let Some(evicted) = rsp.evicted {
+            let line = evicted & self.line_mask;
+            if rsp.outcome != L1Outcome::WriteEvict {
                 self.m.l1.evictions += 1;
             }
             if let Some(info) = self.pf.get(&line) {
@@ -637,19 +555,17 @@ impl<'k> Sm<'k> {
                     self.m.l1.pending_hits += 1;
                     return Ok(());
                 }
-                let hit = rsp.rsp_outcome == outcome::HIT;
+                let hit = rsp.outcome == L1Outcome::Hit;
                 if hit != expect_hit {
                     return Err(HarnessError::Internal(format!(
                         "cycle {}: L1 outcome {} but the tag look-up predicted {}",
                         self.now,
-                        ports::ba::outcome::NAMES
-                            .get(rsp.rsp_outcome as usize)
-                            .unwrap_or(&"?"),
+                        rsp.outcome.name(),
                         if expect_hit { "a hit" } else { "a miss" }
                     )));
                 }
-                match rsp.rsp_outcome {
-                    outcome::HIT => {
+                match rsp.outcome {
+                    L1Outcome::Hit => {
                         self.m.l1.hits += 1;
                         if let Some(a) = self.arrays.get_mut(array as usize) {
                             a.hits += 1;
@@ -661,15 +577,15 @@ impl<'k> Sm<'k> {
                             self.hitq.push_back((ready, warp));
                         }
                     }
-                    outcome::MISS => self.m.l1.misses += 1,
-                    outcome::BYPASS => self.m.l1.bypasses += 1,
-                    outcome::PSEUDO_HIT => self.m.l1.pseudo_hits += 1,
-                    _ => {}
+                    L1Outcome::Miss => self.m.l1.misses += 1,
+                    L1Outcome::Bypass => self.m.l1.bypasses += 1,
+                    L1Outcome::PseudoHit => self.m.l1.pseudo_hits += 1,
+                    L1Outcome::WriteEvict | L1Outcome::WriteMiss => {}
                 }
             }
             Access::Prefetch => {}
             Access::Store => {
-                if rsp.rsp_outcome == outcome::WRITE_EVICT {
+                if rsp.outcome == L1Outcome::WriteEvict {
                     self.m.l1.write_evicts += 1;
                 }
             }
@@ -712,14 +628,10 @@ impl<'k> Sm<'k> {
             }
             return;
         }
-        let Some(c) = self.caps.as_ref() else {
+        let Some(out) = self.prefetcher.as_ref().and_then(|p| p.offer()) else {
             return;
         };
-        let out = c.out;
-        if !out.pf_valid {
-            return;
-        }
-        let line = out.pf_addr & self.line_mask & 0xFFFF_FFFF;
+        let line = out.addr & self.line_mask & 0xFFFF_FFFF;
         let take = if self.find_mshr(line).is_some() {
             self.pfm.dropped_in_flight += 1;
             true
@@ -730,7 +642,7 @@ impl<'k> Sm<'k> {
             let i = self.alloc_mshr(line);
             let e = &mut self.mshr[i];
             e.prefetch = true;
-            e.target = (out.pf_cta, out.pf_warp);
+            e.target = (out.cta_slot, out.warp);
             self.mem_push(line, false, true);
             self.tags.request(line, false);
             self.last_access = Some(Access::Prefetch);
@@ -754,8 +666,8 @@ impl<'k> Sm<'k> {
         };
         if take {
             self.pfm.offered += 1;
-            if let Some(c) = self.caps.as_mut() {
-                c.input.pf_ready = true;
+            if let Some(p) = self.prefetcher.as_mut() {
+                p.accept();
             }
         }
     }
@@ -841,29 +753,10 @@ impl<'k> Sm<'k> {
     // ------------------------------------------------------------ units
 
     fn step_units(&mut self, in_reset: bool) -> Result<(), HarnessError> {
-        let now = self.now;
-        if let Some(c) = self.caps.as_mut() {
-            if let Some(ls) = c.lockstep.as_mut() {
-                ls.cycle(&c.input, &c.out)
-                    .map_err(|message| HarnessError::Lockstep {
-                        unit: "caps_prefetcher",
-                        cycle: now,
-                        message,
-                    })?;
-            }
-            if let Some(rec) = c.recorder.as_mut() {
-                rec.record(&c.input, &c.out)
-                    .map_err(|e| HarnessError::Io(format!("caps_prefetcher stimulus: {e}")))?;
-            }
-            c.model.step(&c.input);
+        if let Some(p) = self.prefetcher.as_mut() {
+            p.step(in_reset)?;
         }
-        self.tags
-            .step(in_reset)
-            .map_err(|message| HarnessError::Lockstep {
-                unit: "ba_tag_array",
-                cycle: now,
-                message,
-            })
+        self.tags.step(in_reset)
     }
 
     // ------------------------------------------------------------ CTAs
@@ -914,7 +807,11 @@ impl<'k> Sm<'k> {
             wp.pending = 0;
             wp.pending_misses = 0;
             wp.compute_left = 0;
-            wp.leading = pas && widx == 0;
+            wp.leading = pas
+                && match &self.prefetcher {
+                    Some(p) => p.leading_warp(widx),
+                    None => default_leading_warp(widx),
+                };
             wp.tcta = tcta;
             wp.tpos = 0;
             for r in wp.regs.iter_mut() {
@@ -954,9 +851,8 @@ impl<'k> Sm<'k> {
             }
             self.make_ready(w);
         }
-        if let Some(cu) = self.caps.as_mut() {
-            cu.input.cta_launch_valid = true;
-            cu.input.cta_launch_slot = slot as u64;
+        if let Some(p) = self.prefetcher.as_mut() {
+            p.cta_launch(slot as u32);
         }
     }
 
@@ -1392,19 +1288,14 @@ impl<'k> Sm<'k> {
                 wp.pending_misses = 0;
                 let (cta, widx) = (wp.cta, wp.widx);
                 self.block(w, WState::Mem);
-                if let Some(c) = self.caps.as_mut() {
-                    let mut addr = [0u64; MAX_ADDR_PORTS];
-                    for (k, slot) in addr.iter_mut().enumerate().take(n.min(MAX_ADDR_PORTS)) {
-                        *slot = ins.lines[k];
-                    }
-                    c.input.ld_valid = true;
-                    c.input.ld_pc = ins.pc as u64;
-                    c.input.ld_cta = cta as u64;
-                    c.input.ld_warp = widx as u64;
-                    c.input.ld_count = n as u64;
-                    c.input.ld_addr = addr;
-                    c.input.ld_indirect = false;
-                    c.loads += 1;
+                if let Some(p) = self.prefetcher.as_mut() {
+                    p.load(&LoadInfo {
+                        pc: ins.pc as u64,
+                        cta_slot: cta as u32,
+                        warp: widx as u32,
+                        lines: &ins.lines[..n],
+                        indirect: false,
+                    });
                 }
             }
         }
@@ -1502,24 +1393,15 @@ impl<'k> Sm<'k> {
         wp.pending_misses = 0;
         let (cta, widx) = (wp.cta, wp.widx);
         self.block(w, WState::Mem);
-        if let Some(c) = self.caps.as_mut() {
+        if let Some(p) = self.prefetcher.as_mut() {
             let info = &prog.mems[mem as usize];
-            let indirect = self.cfg.caps_hint && info.indirect;
-            let mut addr = [0u64; MAX_ADDR_PORTS];
-            for (k, slot) in addr.iter_mut().enumerate().take(n.min(MAX_ADDR_PORTS)) {
-                *slot = self.ldst.lines[k];
-            }
-            c.input.ld_valid = true;
-            c.input.ld_pc = prog.pcs_of_mem(mem) as u64;
-            c.input.ld_cta = cta as u64;
-            c.input.ld_warp = widx as u64;
-            c.input.ld_count = n as u64;
-            c.input.ld_addr = addr;
-            c.input.ld_indirect = indirect;
-            c.loads += 1;
-            if indirect {
-                c.indirect_loads += 1;
-            }
+            p.load(&LoadInfo {
+                pc: prog.pcs_of_mem(mem) as u64,
+                cta_slot: cta as u32,
+                warp: widx as u32,
+                lines: &self.ldst.lines[..n],
+                indirect: self.cfg.caps_hint && info.indirect,
+            });
         }
     }
 
@@ -1538,9 +1420,7 @@ impl<'k> Sm<'k> {
             next = next.min(self.mem.next_accept.max(self.now + 1));
         }
         if next == u64::MAX {
-            if self.caps.as_ref().is_some_and(|c| {
-                c.out.pf_valid || c.model.jobs_pending() > 0 || c.model.generator().is_some()
-            }) {
+            if self.prefetcher.as_ref().is_some_and(|p| p.busy()) {
                 return Ok(());
             }
             let waiting: Vec<String> = self
@@ -1580,12 +1460,8 @@ impl<'k> Sm<'k> {
         };
         let mm: &mut MemMetrics = &mut m.memory;
         mm.bandwidth_utilisation = ratio(self.mem.accepted * self.mem.interval, cycles);
-        if let Some(c) = self.caps.as_mut() {
-            if let Some(rec) = c.recorder.as_mut() {
-                rec.finish()
-                    .map_err(|e| HarnessError::Io(format!("caps_prefetcher stimulus: {e}")))?;
-            }
-            let s = c.model.stats();
+        if let Some(pf) = self.prefetcher.as_mut() {
+            pf.finish()?;
             let mut p = std::mem::take(&mut self.pfm);
             p.unused_at_end = self.pf.len() as u64;
             let used = p.useful + p.late;
@@ -1593,29 +1469,103 @@ impl<'k> Sm<'k> {
             p.accuracy = ratio(used, p.issued);
             p.issued_per_demand = ratio(p.issued, m.l1.accesses);
             p.avg_distance = ratio(self.distance_sum, used);
-            p.caps = CapsCounts {
-                loads: c.loads,
-                indirect_loads: c.indirect_loads,
-                jobs_a: s.jobs_a,
-                jobs_b: s.jobs_b,
-                jobs_dropped: s.jobs_dropped,
-                prefetches: s.prefetches,
-                mispredictions: s.mispredictions,
-                trainings: s.trainings,
-                invalidations: s.invalidations,
-            };
+            p.counts = pf.counts();
             m.prefetch = Some(p);
         }
-        if let super::l1::L1Tags::Ba(b) = &mut self.tags {
-            if let Some(rec) = b.recorder.as_mut() {
-                rec.finish()
-                    .map_err(|e| HarnessError::Io(format!("ba_tag_array stimulus: {e}")))?;
-            }
-        }
+        self.tags.finish()?;
         m.reuse = self.reuse.take().map(|r| r.m);
         m.arrays = std::mem::take(&mut self.arrays);
         Ok(std::mem::take(&mut self.m))
     }
+}
+
+/// CTAs of `k` resident at once on the SM of `cfg` (warp slots, CTA slots
+/// and shared memory), or why none fits.
+pub(crate) fn occupancy(k: &Kernel, cfg: &MachineConfig) -> Result<u32, HarnessError> {
+    let wpc = k.warps_per_cta();
+    if wpc > cfg.max_warps {
+        return Err(HarnessError::Unsupported(format!(
+            "kernel {}: {} warps per CTA, the SM has {} warp slots",
+            k.name, wpc, cfg.max_warps
+        )));
+    }
+    let mut occ = cfg.cta_slots.min(cfg.max_warps / wpc);
+    if let Some(by_smem) = cfg.shared_mem_bytes.checked_div(k.smem_bytes) {
+        occ = occ.min(by_smem);
+    }
+    if occ == 0 {
+        return Err(HarnessError::Unsupported(format!(
+            "kernel {}: a CTA needs {} bytes of shared memory, the SM has {}",
+            k.name, k.smem_bytes, cfg.shared_mem_bytes
+        )));
+    }
+    Ok(occ)
+}
+
+/// The units of the run, each built with its probes and recorders (from
+/// `opts`, by unit name) as its role object: the prefetcher and the L1 tag
+/// array (`None`: the native choice). A probe or recording for a unit that
+/// is not in the run is an error naming the option that would add it.
+#[allow(clippy::type_complexity)]
+fn attach_units(
+    k: &Kernel,
+    cfg: &MachineConfig,
+    wpc: u32,
+    occ: u32,
+    opts: &mut RunOptions,
+) -> Result<(Option<Box<dyn PrefetcherRole>>, Option<Box<dyn L1Role>>), HarnessError> {
+    let mut chosen: Vec<(&'static dyn UnitEntry, &'static str)> = Vec::new();
+    for role in Role::ALL {
+        if let Some(u) = units::unit_for_choice(role, cfg.choice(role)) {
+            chosen.push(u);
+        }
+    }
+    let attached = opts
+        .probes
+        .iter()
+        .map(|(u, _)| u)
+        .chain(opts.records.iter().map(|(u, _)| u));
+    for name in attached {
+        match units::unit(name) {
+            None => {
+                return Err(HarnessError::Unsupported(format!(
+                    "unknown unit `{name}`; units: {}",
+                    ports::UNIT_NAMES.join(", ")
+                )))
+            }
+            Some(u) if !chosen.iter().any(|(c, _)| c.name() == u.name()) => {
+                return Err(not_in_run(u))
+            }
+            Some(_) => {}
+        }
+    }
+    let mut prefetcher = None;
+    let mut tags = None;
+    for (u, choice) in chosen {
+        let ctx = UnitContext {
+            machine: cfg,
+            kernel: k,
+            choice,
+            warps_per_cta: wpc,
+            ctas_per_sm: occ,
+        };
+        let (probes, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut opts.probes)
+            .into_iter()
+            .partition(|(n, _)| n == u.name());
+        opts.probes = rest;
+        let records: Vec<std::path::PathBuf> = opts
+            .records
+            .iter()
+            .filter(|(n, _)| n == u.name())
+            .map(|(_, p)| p.clone())
+            .collect();
+        let probes = probes.into_iter().map(|(_, p)| p).collect();
+        match u.build(&ctx, probes, &records)? {
+            RoleObject::Prefetcher(p) => prefetcher = Some(p),
+            RoleObject::L1(t) => tags = Some(t),
+        }
+    }
+    Ok((prefetcher, tags))
 }
 
 impl Program {

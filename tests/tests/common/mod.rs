@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use eda::Tool;
+use sim_model::harness::metrics::PrefetchMetrics;
 use sim_model::harness::{Harness, Kernel, MachineConfig, Metrics};
 
 /// The workspace root.
@@ -42,6 +43,14 @@ pub fn run(k: &Kernel, sets: &[(&str, &str)]) -> Metrics {
         .unwrap_or_else(|e| panic!("{}: {e}", k.name))
 }
 
+/// The prefetcher's own counter `name` (`trainings`, `loads`, ...), which
+/// must exist.
+pub fn counter(p: &PrefetchMetrics, name: &str) -> u64 {
+    p.counts
+        .get(name)
+        .unwrap_or_else(|| panic!("the prefetcher has no counter `{name}`: {:?}", p.counts))
+}
+
 /// Whether `t` is installed. When it is not, the calling test returns early
 /// with a notice — unless `WARPGEN_REQUIRE_EDA_TOOLS` is set (as
 /// `scripts/test` does), when the test fails instead.
@@ -60,4 +69,12 @@ pub fn tool(t: Tool) -> bool {
 /// [`tool`] for Verilator.
 pub fn verilator() -> bool {
     tool(Tool::Verilator)
+}
+
+/// `verilator --lint-only -Wall` on Verilog text (top module `top`) with
+/// the project's waivers (`gen::report::LINT_WAIVERS`). Call only when
+/// [`verilator`] says Verilator is installed.
+pub fn lint_text(verilog: &str, top: &str) -> eda::LintReport {
+    let file = eda::TempVerilog::new(verilog, top).unwrap();
+    eda::lint_verilator(file.path(), top, gen::report::LINT_WAIVERS).unwrap()
 }

@@ -1,56 +1,54 @@
-//! The lock-step hook through which a unit's RTL runs beside its golden
-//! model inside the harness, and the stimulus files that let a recorded
-//! run be replayed alone.
+//! Stimulus files: a unit's inputs and golden outputs of every cycle of a
+//! harness run, recorded by a [`Probe`] ([`StimulusWriter`]), read back
+//! ([`read_stimulus`]) and replayed alone into a golden model and a probe
+//! ([`replay`]).
 //!
 //! # Stimulus file format (JSON lines)
 //! The first line is a header object:
 //! ```json
-//! {"format":"warpgen-stimulus","version":1,"unit":"caps_prefetcher",
-//!  "params":{"N_CTA":8,...},"inputs":["reset","cfg_warps_per_cta",...],
-//!  "outputs":["pf_valid","pf_addr",...]}
+//! {"format":"warpgen-stimulus","version":1,"unit":"ba_tag_array",
+//!  "params":{"SETS":32,...},"inputs":["reset","req_valid",...],
+//!  "outputs":["rsp_valid","rsp_outcome",...]}
 //! ```
 //! `params` are the unit's parameters (spec names), `inputs` and `outputs`
 //! the port names in the unit's fixed order (`UnitSpec::inputs/outputs`).
 //! Every further line is one clock cycle, in order from the first cycle of
 //! the run (reset cycles included):
 //! ```json
-//! {"c":0,"in":[1,4,0,...],"out":[0,0,0,0]}
+//! {"c":0,"in":[1,0,0,0,0],"out":[0,0,0,0,0]}
 //! ```
 //! `c` is the cycle number, `in` the value of every input port during the
-//! cycle (applied before the rising edge) and `out` the golden model's
-//! outputs sampled during that cycle, before the edge. Values are unsigned
-//! integers. Replaying the `in` column into a model built from `params`
-//! reproduces the `out` column.
+//! cycle (applied before the rising edge; taken modulo 2^(its width), as
+//! every probe sees it) and `out` the golden model's outputs sampled during
+//! that cycle, before the edge. Values are unsigned integers. Replaying the
+//! `in` column into a model built from `params` reproduces the `out`
+//! column.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::marker::PhantomData;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use ports::UnitSpec;
 
+use super::units::probe_error;
+use super::HarnessError;
+use crate::check::{Probe, ProbeError};
 use crate::GoldenModel;
 
-/// Something that runs beside a unit's golden model, cycle by cycle (the
-/// RTL of the unit, in a co-simulation).
-pub trait Lockstep<U: ports::UnitSpec> {
-    /// One cycle: `inputs` are exactly the inputs given to the golden model
-    /// this cycle (before its clock edge), `golden` its outputs sampled
-    /// during the cycle, before the edge. An error stops the harness run
-    /// with this message.
-    fn cycle(&mut self, inputs: &U::In, golden: &U::Out) -> Result<(), String>;
-}
-
-/// Writes a stimulus file (module documentation) cycle by cycle.
-pub struct StimulusWriter<U: UnitSpec> {
+/// Writes a stimulus file (module documentation) cycle by cycle: a
+/// [`Probe`], attached to a unit in a harness run with
+/// `Harness::record(unit, path)`.
+pub struct StimulusWriter {
     w: BufWriter<File>,
-    params: U::Params,
+    path: PathBuf,
     cycle: u64,
 }
 
-impl<U: UnitSpec> StimulusWriter<U> {
-    /// Create the file and write its header.
-    pub fn create(path: &Path, params: &U::Params) -> std::io::Result<Self> {
+impl StimulusWriter {
+    /// Create the file for unit `U` with parameters `params` and write its
+    /// header.
+    pub fn create<U: UnitSpec>(path: &Path, params: &U::Params) -> std::io::Result<Self> {
         let mut w = BufWriter::new(File::create(path)?);
         let header = serde_json::json!({
             "format": "warpgen-stimulus",
@@ -63,22 +61,23 @@ impl<U: UnitSpec> StimulusWriter<U> {
         writeln!(w, "{header}")?;
         Ok(StimulusWriter {
             w,
-            params: params.clone(),
+            path: path.to_path_buf(),
             cycle: 0,
         })
     }
 
-    /// Append one cycle.
-    pub fn record(&mut self, inputs: &U::In, outputs: &U::Out) -> std::io::Result<()> {
+    /// Append one cycle: one value per input port and per output port, in
+    /// the unit's port order.
+    pub fn record(&mut self, inputs: &[u64], outputs: &[u64]) -> std::io::Result<()> {
         write!(self.w, "{{\"c\":{},\"in\":[", self.cycle)?;
-        for (i, v) in U::in_values(&self.params, inputs).iter().enumerate() {
+        for (i, v) in inputs.iter().enumerate() {
             if i > 0 {
                 self.w.write_all(b",")?;
             }
             write!(self.w, "{v}")?;
         }
         self.w.write_all(b"],\"out\":[")?;
-        for (i, v) in U::out_values(&self.params, outputs).iter().enumerate() {
+        for (i, v) in outputs.iter().enumerate() {
             if i > 0 {
                 self.w.write_all(b",")?;
             }
@@ -89,9 +88,21 @@ impl<U: UnitSpec> StimulusWriter<U> {
         Ok(())
     }
 
-    /// Flush the file.
-    pub fn finish(&mut self) -> std::io::Result<()> {
-        self.w.flush()
+    fn io(&self, e: std::io::Error) -> ProbeError {
+        ProbeError::Io(format!(
+            "writing the stimulus file {}: {e}",
+            self.path.display()
+        ))
+    }
+}
+
+impl Probe for StimulusWriter {
+    fn cycle(&mut self, inputs: &[u64], golden: &[u64]) -> Result<(), ProbeError> {
+        self.record(inputs, golden).map_err(|e| self.io(e))
+    }
+
+    fn finish(&mut self) -> Result<(), ProbeError> {
+        self.w.flush().map_err(|e| self.io(e))
     }
 }
 
@@ -181,30 +192,45 @@ pub fn read_stimulus<U: UnitSpec>(path: &Path) -> Result<Stimulus<U>, String> {
     })
 }
 
-/// Replay a stimulus into a fresh golden model `M` (and `lockstep`, if
-/// given, exactly as the harness drives it). Checks that the model
-/// reproduces the recorded outputs; returns the number of cycles.
+/// Replay a stimulus into a fresh golden model `M` (and `probe`, if
+/// given, exactly as the harness drives it: inputs masked to their port
+/// widths, outputs sampled before the edge). Checks that the model
+/// reproduces the recorded outputs ([`HarnessError::Replay`] otherwise);
+/// returns the number of cycles.
 pub fn replay<U, M>(
     stim: &Stimulus<U>,
-    mut lockstep: Option<&mut dyn Lockstep<U>>,
-) -> Result<u64, String>
+    mut probe: Option<&mut dyn Probe>,
+) -> Result<u64, HarnessError>
 where
     U: UnitSpec,
     M: GoldenModel<U>,
 {
     let mut m = M::new(&stim.params);
+    let masks: Vec<u64> = U::inputs(&stim.params)
+        .iter()
+        .map(|p| ports::mask(p.width))
+        .collect();
     for (c, (inp, want)) in stim.cycles.iter().enumerate() {
         let out = m.outputs();
         if out != *want {
-            return Err(format!(
+            return Err(HarnessError::Replay(format!(
                 "{}: cycle {c}: golden outputs {out:?} differ from the recorded {want:?}",
                 U::NAME
-            ));
+            )));
         }
-        if let Some(ls) = lockstep.as_deref_mut() {
-            ls.cycle(inp, &out)?;
+        if let Some(p) = probe.as_deref_mut() {
+            let mut ins = U::in_values(&stim.params, inp);
+            for (v, k) in ins.iter_mut().zip(&masks) {
+                *v &= k;
+            }
+            p.cycle(&ins, &U::out_values(&stim.params, &out))
+                .map_err(|e| probe_error(U::NAME, c as u64, e))?;
         }
         m.step(inp);
+    }
+    if let Some(p) = probe {
+        p.finish()
+            .map_err(|e| probe_error(U::NAME, stim.cycles.len() as u64, e))?;
     }
     Ok(stim.cycles.len() as u64)
 }

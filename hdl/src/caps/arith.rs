@@ -1,0 +1,161 @@
+//! The arithmetic blocks: warp distance x stride ([`CapsMul`]) and rule 4's
+//! training ([`CapsTrain`]).
+
+use rust_hdl::prelude::*;
+
+use crate::util::{konst, konsts, sigs};
+
+/// `p = d * s mod 2^A` for a signed `WD`-bit `d` (two's complement) and an
+/// `A`-bit `s`: the sum of `s << j` over the set bits `j < WD-1` of `d`,
+/// minus `s << (WD-1)` when the sign bit is set.
+#[derive(LogicBlock)]
+pub struct CapsMul<const WD: usize, const A: usize> {
+    /// Signed warp distance.
+    pub d: Signal<In, Bits<WD>>,
+    /// Stride (any sign; modular arithmetic).
+    pub s: Signal<In, Bits<A>>,
+    /// Product modulo `2^A`.
+    pub p: Signal<Out, Bits<A>>,
+
+    sh: Vec<Constant<Bits<A>>>,
+    zero_a: Constant<Bits<A>>,
+    acc: Vec<Signal<Local, Bits<A>>>,
+    _wi: usize,
+    _wd: usize,
+}
+
+impl<const WD: usize, const A: usize> Default for CapsMul<WD, A> {
+    fn default() -> Self {
+        assert!(WD >= 2 && WD <= A, "warp distance needs 2..=ADDR_W bits");
+        CapsMul {
+            d: Default::default(),
+            s: Default::default(),
+            p: Default::default(),
+            sh: konsts::<A>(0..WD as u64),
+            zero_a: konst(0),
+            acc: sigs(WD),
+            _wi: WD - 1,
+            _wd: WD,
+        }
+    }
+}
+
+impl<const WD: usize, const A: usize> Logic for CapsMul<WD, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.acc[0].next = self.zero_a.val();
+        for j in 0..self._wi {
+            if self.d.val().get_bit(j) {
+                self.acc[j + 1].next = self.acc[j].val() + (self.s.val() << self.sh[j].val());
+            } else {
+                self.acc[j + 1].next = self.acc[j].val();
+            }
+        }
+        self.p.next = self.acc[0].val();
+        for t in self._wi..self._wd {
+            if self.d.val().get_bit(t) {
+                self.p.next = self.acc[t].val() - (self.s.val() << self.sh[t].val());
+            } else {
+                self.p.next = self.acc[t].val();
+            }
+        }
+    }
+}
+
+/// Rule 4: `pow2` = `|delta|` is a power of two `2^m`; `div` = the low `m`
+/// bits of `diff` are zero; `stride` = `diff` shifted right arithmetically
+/// by `m`, negated when `delta < 0` (all modulo `2^A`).
+#[derive(LogicBlock)]
+pub struct CapsTrain<const WD: usize, const A: usize> {
+    /// `w - lead`, signed `WD` bits (nonzero).
+    pub delta: Signal<In, Bits<WD>>,
+    /// `a[0] - base[0]`.
+    pub diff: Signal<In, Bits<A>>,
+    /// `|delta|` is a power of two.
+    pub pow2: Signal<Out, Bit>,
+    /// `diff` is divisible by `delta` (meaningful when `pow2`).
+    pub div: Signal<Out, Bit>,
+    /// `diff / delta` (meaningful when `pow2 & div`).
+    pub stride: Signal<Out, Bits<A>>,
+
+    half_wd: Constant<Bits<WD>>,
+    zero_wd: Constant<Bits<WD>>,
+    sign_a: Constant<Bits<A>>,
+    zero_a: Constant<Bits<A>>,
+    pow_c: Vec<Constant<Bits<WD>>>,
+    low_c: Vec<Constant<Bits<A>>>,
+    high_c: Vec<Constant<Bits<A>>>,
+    sh_c: Vec<Constant<Bits<A>>>,
+
+    neg: Signal<Local, Bit>,
+    absd: Signal<Local, Bits<WD>>,
+    dneg: Signal<Local, Bit>,
+    sra: Signal<Local, Bits<A>>,
+    _wi: usize,
+}
+
+impl<const WD: usize, const A: usize> Default for CapsTrain<WD, A> {
+    fn default() -> Self {
+        let wi = WD - 1;
+        assert!(wi < A, "WARP_IDX_W must be below ADDR_W");
+        let mask = |bits: usize| -> u64 {
+            if bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            }
+        };
+        CapsTrain {
+            delta: Default::default(),
+            diff: Default::default(),
+            pow2: Default::default(),
+            div: Default::default(),
+            stride: Default::default(),
+            half_wd: konst(1u64 << wi),
+            zero_wd: konst(0),
+            sign_a: konst(1u64 << (A - 1)),
+            zero_a: konst(0),
+            pow_c: konsts((0..wi).map(|m| 1u64 << m)),
+            low_c: konsts((0..wi).map(mask)),
+            high_c: konsts((0..wi).map(|m| mask(A) & !(mask(A) >> m))),
+            sh_c: konsts((0..wi).map(|m| m as u64)),
+            neg: Default::default(),
+            absd: Default::default(),
+            dneg: Default::default(),
+            sra: Default::default(),
+            _wi: wi,
+        }
+    }
+}
+
+impl<const WD: usize, const A: usize> Logic for CapsTrain<WD, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.neg.next = self.delta.val() >= self.half_wd.val();
+        if self.neg.val() {
+            self.absd.next = self.zero_wd.val() - self.delta.val();
+        } else {
+            self.absd.next = self.delta.val();
+        }
+        self.dneg.next = self.diff.val() >= self.sign_a.val();
+        self.pow2.next = false;
+        self.div.next = false;
+        self.sra.next = self.zero_a.val();
+        for m in 0..self._wi {
+            if self.absd.val() == self.pow_c[m].val() {
+                self.pow2.next = true;
+                self.div.next = (self.diff.val() & self.low_c[m].val()) == self.zero_a.val();
+                if self.dneg.val() {
+                    self.sra.next = (self.diff.val() >> self.sh_c[m].val()) | self.high_c[m].val();
+                } else {
+                    self.sra.next = self.diff.val() >> self.sh_c[m].val();
+                }
+            }
+        }
+        if self.neg.val() {
+            self.stride.next = self.zero_a.val() - self.sra.val();
+        } else {
+            self.stride.next = self.sra.val();
+        }
+    }
+}

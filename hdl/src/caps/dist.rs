@@ -1,0 +1,210 @@
+//! The DIST table ([`CapsDist`]).
+
+use ports::caps::CapsParams;
+use rust_hdl::prelude::*;
+
+use crate::reg::Reg;
+use crate::util::{konst, regs, sigs};
+
+/// The DIST table, shared by all CTAs.
+///
+/// Look-up `lh_*` by the load's pc and `gh_*` by the generator's pc, both on
+/// the registered state. `alloc` writes a new entry (lowest invalid, else
+/// least recently allocated) with `cnt = 0`; `inc` increments the `lh`
+/// entry's counter, saturating at `2^CW - 1`.
+#[derive(LogicBlock)]
+pub struct CapsDist<
+    const A: usize,
+    const P: usize,
+    const C: usize,
+    const CW: usize,
+    const RD: usize,
+> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset.
+    pub reset: Signal<In, Bit>,
+    /// Load pc.
+    pub l_pc: Signal<In, Bits<P>>,
+    /// Allocate an entry for `l_pc`.
+    pub alloc: Signal<In, Bit>,
+    /// Stride of the new entry.
+    pub a_stride: Signal<In, Bits<A>>,
+    /// Training CTA slot of the new entry.
+    pub a_lead_cta: Signal<In, Bits<C>>,
+    /// Count a misprediction for the `lh` entry.
+    pub inc: Signal<In, Bit>,
+    /// Generator pc.
+    pub g_pc: Signal<In, Bits<P>>,
+    /// The load's pc has an entry.
+    pub lh_hit: Signal<Out, Bit>,
+    /// Its stride.
+    pub lh_stride: Signal<Out, Bits<A>>,
+    /// Its misprediction counter.
+    pub lh_cnt: Signal<Out, Bits<CW>>,
+    /// Its training CTA slot.
+    pub lh_lead_cta: Signal<Out, Bits<C>>,
+    /// The generator's pc has an entry.
+    pub gh_hit: Signal<Out, Bit>,
+    /// Its stride.
+    pub gh_stride: Signal<Out, Bits<A>>,
+
+    valid: Vec<Reg<Bit>>,
+    pc: Vec<Reg<Bits<P>>>,
+    stride: Vec<Reg<Bits<A>>>,
+    cnt: Vec<Reg<Bits<CW>>>,
+    lead_cta: Vec<Reg<Bits<C>>>,
+    rank: Vec<Reg<Bits<RD>>>,
+
+    rank_zero: Constant<Bits<RD>>,
+    rank_one: Constant<Bits<RD>>,
+    rank_last: Constant<Bits<RD>>,
+    cnt_zero: Constant<Bits<CW>>,
+    cnt_one: Constant<Bits<CW>>,
+    cnt_max: Constant<Bits<CW>>,
+    cta_zero: Constant<Bits<C>>,
+    addr_zero: Constant<Bits<A>>,
+
+    lhit: Vec<Signal<Local, Bit>>,
+    ghit: Vec<Signal<Local, Bit>>,
+    inval_below: Vec<Signal<Local, Bit>>,
+    first_inval: Vec<Signal<Local, Bit>>,
+    victim: Vec<Signal<Local, Bit>>,
+    tgt: Vec<Signal<Local, Bit>>,
+    any_inval: Signal<Local, Bit>,
+
+    _nd: usize,
+    _nd1: usize,
+}
+
+impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: usize>
+    CapsDist<A, P, C, CW, RD>
+{
+    /// A table of `p.DIST_ENTRIES` entries.
+    pub fn new(p: &CapsParams) -> Self {
+        let nd = p.DIST_ENTRIES as usize;
+        assert!(nd >= 1 && nd <= 1 << RD, "DIST_ENTRIES does not fit RD");
+        CapsDist {
+            clock: Default::default(),
+            reset: Default::default(),
+            l_pc: Default::default(),
+            alloc: Default::default(),
+            a_stride: Default::default(),
+            a_lead_cta: Default::default(),
+            inc: Default::default(),
+            g_pc: Default::default(),
+            lh_hit: Default::default(),
+            lh_stride: Default::default(),
+            lh_cnt: Default::default(),
+            lh_lead_cta: Default::default(),
+            gh_hit: Default::default(),
+            gh_stride: Default::default(),
+            valid: regs(nd),
+            pc: regs(nd),
+            stride: regs(nd),
+            cnt: regs(nd),
+            lead_cta: regs(nd),
+            rank: regs(nd),
+            rank_zero: konst(0),
+            rank_one: konst(1),
+            rank_last: konst(nd as u64 - 1),
+            cnt_zero: konst(0),
+            cnt_one: konst(1),
+            cnt_max: konst(ports::mask(CW as u32)),
+            cta_zero: konst(0),
+            addr_zero: konst(0),
+            lhit: sigs(nd),
+            ghit: sigs(nd),
+            inval_below: sigs(nd + 1),
+            first_inval: sigs(nd),
+            victim: sigs(nd),
+            tgt: sigs(nd),
+            any_inval: Default::default(),
+            _nd: nd,
+            _nd1: nd + 1,
+        }
+    }
+}
+
+impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: usize> Logic
+    for CapsDist<A, P, C, CW, RD>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        for e in 0..self._nd {
+            self.valid[e].clock.next = self.clock.val();
+            self.valid[e].reset.next = self.reset.val();
+            self.valid[e].d.next = self.valid[e].q.val();
+            self.pc[e].clock.next = self.clock.val();
+            self.pc[e].reset.next = self.reset.val();
+            self.pc[e].d.next = self.pc[e].q.val();
+            self.stride[e].clock.next = self.clock.val();
+            self.stride[e].reset.next = self.reset.val();
+            self.stride[e].d.next = self.stride[e].q.val();
+            self.cnt[e].clock.next = self.clock.val();
+            self.cnt[e].reset.next = self.reset.val();
+            self.cnt[e].d.next = self.cnt[e].q.val();
+            self.lead_cta[e].clock.next = self.clock.val();
+            self.lead_cta[e].reset.next = self.reset.val();
+            self.lead_cta[e].d.next = self.lead_cta[e].q.val();
+            self.rank[e].clock.next = self.clock.val();
+            self.rank[e].reset.next = self.reset.val();
+            self.rank[e].d.next = self.rank[e].q.val();
+        }
+        self.inval_below[0].next = false;
+        self.any_inval.next = false;
+        for e in 0..self._nd {
+            self.lhit[e].next = self.valid[e].q.val() & (self.pc[e].q.val() == self.l_pc.val());
+            self.ghit[e].next = self.valid[e].q.val() & (self.pc[e].q.val() == self.g_pc.val());
+            self.first_inval[e].next = !self.valid[e].q.val() & !self.inval_below[e].val();
+            self.inval_below[e + 1].next = self.inval_below[e].val() | !self.valid[e].q.val();
+            self.victim[e].next =
+                self.valid[e].q.val() & (self.rank[e].q.val() == self.rank_last.val());
+        }
+        for t in self._nd..self._nd1 {
+            self.any_inval.next = self.inval_below[t].val();
+        }
+        for e in 0..self._nd {
+            if self.any_inval.val() {
+                self.tgt[e].next = self.first_inval[e].val();
+            } else {
+                self.tgt[e].next = self.victim[e].val();
+            }
+        }
+        self.lh_hit.next = false;
+        self.lh_stride.next = self.addr_zero.val();
+        self.lh_cnt.next = self.cnt_zero.val();
+        self.lh_lead_cta.next = self.cta_zero.val();
+        self.gh_hit.next = false;
+        self.gh_stride.next = self.addr_zero.val();
+        for e in 0..self._nd {
+            if self.lhit[e].val() {
+                self.lh_hit.next = true;
+                self.lh_stride.next = self.stride[e].q.val();
+                self.lh_cnt.next = self.cnt[e].q.val();
+                self.lh_lead_cta.next = self.lead_cta[e].q.val();
+            }
+            if self.ghit[e].val() {
+                self.gh_hit.next = true;
+                self.gh_stride.next = self.stride[e].q.val();
+            }
+        }
+        for e in 0..self._nd {
+            if self.alloc.val() {
+                if self.tgt[e].val() {
+                    self.valid[e].d.next = true;
+                    self.pc[e].d.next = self.l_pc.val();
+                    self.stride[e].d.next = self.a_stride.val();
+                    self.cnt[e].d.next = self.cnt_zero.val();
+                    self.lead_cta[e].d.next = self.a_lead_cta.val();
+                    self.rank[e].d.next = self.rank_zero.val();
+                } else if self.valid[e].q.val() {
+                    self.rank[e].d.next = self.rank[e].q.val() + self.rank_one.val();
+                }
+            }
+            if self.inc.val() & self.lhit[e].val() & (self.cnt[e].q.val() != self.cnt_max.val()) {
+                self.cnt[e].d.next = self.cnt[e].q.val() + self.cnt_one.val();
+            }
+        }
+    }
+}

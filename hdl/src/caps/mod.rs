@@ -1,0 +1,82 @@
+//! `caps_prefetcher` — the CTA-aware prefetcher (spec `caps.md`,
+//! micro-architecture `docs/units/caps_prefetcher.md`).
+//!
+//! Files: `arith.rs` ([`CapsMul`], [`CapsTrain`]), `percta.rs`
+//! ([`CapsCta`]), `dist.rs` ([`CapsDist`]), `top.rs`
+//! ([`CapsPrefetcherRtl`] and its [`crate::RtlUnit`] impl), `build.rs` (the
+//! compiled-in width table and the [`crate::registry::RtlDecl`] of
+//! [`ports::caps::CapsPrefetcher`]), `storage.rs` (the storage table).
+//!
+//! Structure (every piece of state is a [`crate::reg::Reg`], synchronous
+//! reset):
+//!
+//! - [`CapsCta`], one per CTA slot: the slot's PerCTA table (per entry
+//!   `valid`, `pc`, `lead`, `n`, `base0..base3`, least-recently-updated
+//!   `rank`), two look-ups (the incoming load's pc, after the launch
+//!   clearing of the same cycle; the generator's pc on the registered state)
+//!   and the allocation / rewrite / invalidation of the load's entry.
+//! - [`CapsDist`]: the DIST table (`valid`, `pc`, `stride`, `cnt`,
+//!   `lead_cta`, `rank`), looked up by the load and by the generator;
+//!   allocation and the saturating misprediction count.
+//! - The job FIFO and the output queue: two [`crate::queue::ShiftQueue`]s
+//!   (entry 0 is the oldest; a pop shifts every entry down, a push fills the
+//!   lowest free entry), so their depths are run-time values of the built
+//!   block and `pf_*` come straight from entry 0's registers. A job is
+//!   packed as `{stride, warp, cta, pc, kind}` (`kind` in bit 0) into `JW`
+//!   bits, a prefetch as `{warp, cta, addr}` into `QW` bits.
+//! - [`CapsMul`]: `(signed WARP_IDX_W+1-bit warp distance) x stride` modulo
+//!   `2^ADDR_W` as a shift-and-add over the distance's bits (the top bit
+//!   has negative weight), one instance for the load's verification and one
+//!   for the generator.
+//! - [`CapsTrain`]: rule 4's `|delta|` power-of-two test, the divisibility
+//!   test and `s = diff / delta` (arithmetic shift, negated for a negative
+//!   delta).
+//! - [`CapsPrefetcherRtl`]: the top; it applies the rules of the spec to
+//!   the load, pushes the job, runs the generator FSM (`busy`, the current
+//!   job, cursors `pos` and `k`) and drives the output queue.
+//!
+//! Rule 4 needs only `diff[0]`: when every `diff[k]` is divisible by
+//! `delta = ±2^m`, the `s[k]` are equal exactly when the `diff[k]` are
+//! equal (the exact division is injective) and `s = 0` exactly when
+//! `diff[0] = 0`, so the RTL checks `diff[k] == diff[0]` for `k < n`, the
+//! divisibility of `diff[0]` and computes one quotient.
+//!
+//! Widths are const generics: `A` = `ADDR_W`, `P` = `PC_W`, `WI` =
+//! `WARP_IDX_W`, `WD` = `WI + 1`, `C` = `clog2(N_CTA)`, `CP` = `C + 1`,
+//! `RP` = `clog2(PERCTA_ENTRIES)`, `RD` = `clog2(DIST_ENTRIES)`, `CW` =
+//! `CNT_W`, `JW` = `1 + P + C + WI + A` (a packed job), `QW` = `A + C + WI`
+//! (a packed prefetch). `N_CTA`, the entry counts, `MAX_ADDRS`, `MISPRED_THRESHOLD` and
+//! the two queue depths are run-time values of the built block. Address
+//! counts `n` and the address index `k` are 3 bits (`MAX_ADDRS <= 4`); the
+//! four address lanes always exist inside, lanes `k >= MAX_ADDRS` carry
+//! zeros (they have no port) and synthesis removes their registers.
+//!
+//! Ports: the address ports are a `Vec` field, which rust-hdl names
+//! `ld_addr$<k>`; [`crate::RtlUnit::verilog`] renames them to the spec's
+//! `ld_addr<k>` (calling `emit::emit_unit` directly leaves `ld_addr__<k>`).
+//!
+//! Timing as in the contract: a job is taken at the edge after its push,
+//! the generator makes one decision per cycle from the registered tables
+//! (neither that cycle's launch nor its load is visible to it), job A skips
+//! non-matching slots without spending cycles (lowest candidate slot by a
+//! prefix chain), job B skips the leading warp without spending a cycle
+//! but spends one cycle on a warp whose entry now has fewer addresses
+//! (`k >= n`). Whether the job FIFO or the output queue is full is judged
+//! at the start of the cycle. Multiplication: shift-and-add (WARP_IDX_W
+//! adders of ADDR_W bits, one subtractor for the sign bit) rather than a sign
+//! extension and an ADDR_W x ADDR_W multiplier.
+
+mod arith;
+mod build;
+mod dist;
+mod percta;
+mod storage;
+mod top;
+
+pub use arith::{CapsMul, CapsTrain};
+pub use dist::CapsDist;
+pub use percta::CapsCta;
+pub use top::CapsPrefetcherRtl;
+
+/// Address lanes inside the unit (`MAX_ADDRS <= LANES`).
+pub const LANES: usize = ports::caps::MAX_ADDR_PORTS;

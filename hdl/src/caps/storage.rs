@@ -1,0 +1,95 @@
+//! The storage table of `caps_prefetcher`, per the RTL's registers.
+
+use ports::caps::CapsParams;
+
+use crate::storage::{StorageField, StorageReport};
+
+/// Storage of `caps_prefetcher`, per the RTL's registers. The paper's
+/// fields (Tables I/II): PerCTA entry = PC 4 B + leading warp 1 B + 4 bases
+/// x 4 B = 21 B; DIST entry = PC 4 B + stride 4 B + counter 1 B = 9 B;
+/// 708 B per SM for 8 CTAs x 4 entries and 4 DIST entries.
+pub(super) fn storage(p: &CapsParams) -> StorageReport {
+    const ADD: &str = "added by this design";
+    let pe = p.N_CTA * p.PERCTA_ENTRIES;
+    let de = p.DIST_ENTRIES;
+    let cta = p.cta_bits() as u64;
+    let w = p.WARP_IDX_W;
+    let rp = ports::clog2(p.PERCTA_ENTRIES) as u64;
+    let rd = ports::clog2(p.DIST_ENTRIES) as u64;
+    let f = StorageField::new;
+    let fields = vec![
+        f("PerCTA", "pc", p.PC_W, pe, true, "paper: 4 B"),
+        f("PerCTA", "lead warp", w, pe, true, "paper: 1 B"),
+        f(
+            "PerCTA",
+            "bases",
+            p.ADDR_W * p.MAX_ADDRS,
+            pe,
+            true,
+            "paper: 4 x 4 B",
+        ),
+        f("PerCTA", "valid", 1, pe, false, ADD),
+        f("PerCTA", "n (address count)", 3, pe, false, ADD),
+        f("PerCTA", "LRU rank", rp, pe, false, ADD),
+        f("DIST", "pc", p.PC_W, de, true, "paper: 4 B"),
+        f("DIST", "stride", p.ADDR_W, de, true, "paper: 4 B"),
+        f(
+            "DIST",
+            "mispredict counter",
+            p.CNT_W,
+            de,
+            true,
+            "paper: 1 B",
+        ),
+        f("DIST", "valid", 1, de, false, ADD),
+        f("DIST", "leading CTA", cta, de, false, ADD),
+        f("DIST", "LRU rank", rd, de, false, ADD),
+        f(
+            "job FIFO",
+            "valid, kind, pc, cta, warp, stride",
+            2 + p.PC_W + cta + w + p.ADDR_W,
+            p.JOBQ_DEPTH,
+            false,
+            ADD,
+        ),
+        f(
+            "prefetch queue",
+            "valid, addr, cta, warp",
+            1 + p.ADDR_W + cta + w,
+            p.PFQ_DEPTH,
+            false,
+            ADD,
+        ),
+        f(
+            "generator",
+            "busy, job, cursors",
+            2 + p.PC_W + cta + w + p.ADDR_W + (cta + 1) + (w + 1) + 3,
+            1,
+            false,
+            ADD,
+        ),
+    ];
+    let paper_bytes = de * 9 + pe * (5 + 4 * p.MAX_ADDRS);
+    StorageReport {
+        unit: "caps_prefetcher".into(),
+        fields,
+        paper_bits: paper_bytes * 8,
+        paper_note: format!(
+            "paper Tables I/II: {} DIST x 9 B + {} PerCTA entries x {} B = {} B per SM \
+             (708 B for the paper configuration); the paper's leading-warp field is 1 B, \
+             ours WARP_IDX_W bits",
+            de,
+            pe,
+            5 + 4 * p.MAX_ADDRS,
+            paper_bytes
+        ),
+        paper_area: Some((
+            0.018,
+            "CAPS paper, FreePDK45 synthesis with the PerCTA tables as CACTI SRAM; \
+             here every table is flip-flops (6,223 DFF_X1 = 0.028 mm^2 alone in the \
+             paper configuration) plus read multiplexers, tag comparators and the \
+             stride arithmetic"
+                .into(),
+        )),
+    }
+}

@@ -1,0 +1,58 @@
+//! The one list of units.
+//!
+//! Every crate builds its own table of units from this list: the
+//! configuration tables (this crate), the compiled-in RTL and storage tables
+//! (`hdl`), the golden models and their harness roles (`sim-model`), and the
+//! co-simulation, stimulus and command-line table (`cosim`, `gen`). Each
+//! crate's trait must be implemented for every unit listed, so a unit that
+//! misses a piece fails to compile, naming the trait.
+//!
+//! Adding a unit: its own files in each crate (port structs and parameters
+//! here, RTL in `hdl/src/<unit>/`, golden model in `sim-model/src/<unit>/`,
+//! stimulus and scenarios in `cosim/src/<unit>.rs`, a document in
+//! `docs/units/`), their module declarations, and one line below.
+
+/// Calls `$m! { Unit1, Unit2, ... }` with the path of every unit's
+/// [`crate::UnitSpec`] type, in report order.
+///
+/// ```
+/// macro_rules! names { ($($u:path),* $(,)?) => { vec![$(<$u as ports::UnitSpec>::NAME),*] } }
+/// let v: Vec<&str> = ports::for_each_unit!(names);
+/// assert!(v.contains(&"ba_tag_array"));
+/// ```
+#[macro_export]
+macro_rules! for_each_unit {
+    ($m:ident) => {
+        $m! {
+            $crate::ba::BaTagArray,
+            $crate::caps::CapsPrefetcher,
+        }
+    };
+}
+
+macro_rules! names {
+    ($($u:path),* $(,)?) => { &[$(<$u as $crate::UnitSpec>::NAME),*] };
+}
+
+/// Every unit's name, in report order.
+pub const UNIT_NAMES: &[&str] = for_each_unit!(names);
+
+macro_rules! validators {
+    ($($u:path),* $(,)?) => {
+        &[$(
+            (
+                <$u as $crate::UnitSpec>::NAME,
+                (|cfg: &$crate::ConfigFile| {
+                    cfg.params::<<$u as $crate::UnitSpec>::Params>(<$u as $crate::UnitSpec>::NAME)
+                        .map(|_| ())
+                }) as $crate::units::Validator,
+            )
+        ),*]
+    };
+}
+
+/// A check of one unit's table in a configuration file.
+pub(crate) type Validator = fn(&crate::ConfigFile) -> Result<(), crate::ConfigError>;
+
+/// Per unit: its name and the check of its table.
+pub(crate) const VALIDATORS: &[(&str, Validator)] = for_each_unit!(validators);

@@ -1,0 +1,398 @@
+//! Golden model of `ba_tag_array`, the bypass-aware L1 data cache tag array
+//! (spec `ba_cache.md`).
+//!
+//! The model is written from the specification only, as plain Rust: a `Vec`
+//! of sets, each a `Vec` of lines holding `valid`, `tag`, `reuse`, `bypass`
+//! and an LRU rank (0 = most recently used). It is the reference the RTL is
+//! checked against cycle for cycle.
+//!
+//! Timing: the request accepted at edge *t* is decided against the state left
+//! by every earlier edge, updates the state at edge *t*, and its response is
+//! on the outputs during the cycle after *t*. A cycle without an accepted
+//! request (no `req_valid`, or `reset` at that edge) leaves every output 0 in
+//! the next cycle.
+//!
+//! Decisions taken where the spec is silent (they are also what the RTL
+//! does):
+//! * `reset` clears every line completely (valid, tag, reuse, bypass, rank)
+//!   and the response; a request or flush in a reset cycle is ignored.
+//! * `flush` clears every line completely; a request in the same cycle is
+//!   then processed against the empty array. A flush alone gives no response.
+//! * `rsp_way`: the way found (HIT, PSEUDO_HIT, WRITE_EVICT), the filled way
+//!   (MISS), the victim way (BYPASS), 0 for WRITE_MISS.
+//! * `rsp_evict_valid` is 1 exactly when a valid line with `bypass = 0` was
+//!   displaced; `rsp_evict_addr` is then its line address
+//!   `(tag * SETS + set) * LINE_BYTES` (modulo 2^ADDR_W), else 0.
+//! * Request addresses are taken modulo 2^ADDR_W.
+//! * A line invalidated by WRITE_EVICT has all its fields cleared to 0, as
+//!   after reset (not visible at the ports).
+
+use ports::ba::{outcome, BaIn, BaOut, BaParams, BaTagArray};
+use ports::{mask, Params};
+
+use crate::GoldenModel;
+
+/// The state of one line (one way of one set) of the tag array.
+///
+/// An invalid line has every field 0 (reset, flush and WRITE_EVICT clear the
+/// whole line); its `rank` carries no meaning.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineState {
+    /// The line holds a tag (with data, or as a bypass tag).
+    pub valid: bool,
+    /// Stored tag: `addr / (LINE_BYTES * SETS)`.
+    pub tag: u64,
+    /// The line was hit (HIT or PSEUDO_HIT) since its tag entered the set.
+    pub reuse: bool,
+    /// The tag was recorded for a bypassed request: no data is held.
+    pub bypass: bool,
+    /// LRU rank among the valid ways of the set; 0 = most recently used.
+    pub rank: u64,
+}
+
+impl LineState {
+    /// The line is valid and holds data (`bypass = 0`).
+    pub fn holds_data(&self) -> bool {
+        self.valid && !self.bypass
+    }
+}
+
+/// Cycle-accurate golden model of `ba_tag_array`.
+///
+/// Build it with [`GoldenModel::new`] (or [`BaModel::with_params`]), read the
+/// outputs of the current cycle with [`GoldenModel::outputs`] and advance one
+/// clock edge with [`GoldenModel::step`]. The inspection helpers
+/// ([`BaModel::line`], [`BaModel::valid_ways`], ...) only read the state.
+#[derive(Clone, Debug)]
+pub struct BaModel {
+    /// The configuration the model was built for.
+    params: BaParams,
+    /// `sets[set][way]`: the tag array.
+    sets: Vec<Vec<LineState>>,
+    /// The response registers: the outputs during the current cycle.
+    response: BaOut,
+}
+
+/// What a request decided, before it is written to the response registers.
+struct Decision {
+    outcome: u64,
+    way: usize,
+    /// Line address of the displaced line holding data, if any.
+    evicted_addr: Option<u64>,
+}
+
+impl BaModel {
+    /// A model in its reset state (every line invalid, outputs all 0).
+    ///
+    /// # Panics
+    /// If `params` is not a configuration the generator accepts
+    /// ([`Params::validate`] fails).
+    pub fn with_params(params: &BaParams) -> Self {
+        if let Err(e) = params.validate() {
+            panic!("BaModel: invalid ba_tag_array configuration: {e}");
+        }
+        let sets = vec![vec![LineState::default(); params.WAYS as usize]; params.SETS as usize];
+        BaModel {
+            params: params.clone(),
+            sets,
+            response: BaOut::default(),
+        }
+    }
+
+    /// The configuration of this model.
+    pub fn params(&self) -> &BaParams {
+        &self.params
+    }
+
+    /// The state of line `way` of set `set`.
+    ///
+    /// # Panics
+    /// If `set >= SETS` or `way >= WAYS`.
+    pub fn line(&self, set: usize, way: usize) -> LineState {
+        self.sets[set][way]
+    }
+
+    /// All the lines of set `set`, indexed by way.
+    ///
+    /// # Panics
+    /// If `set >= SETS`.
+    pub fn set_lines(&self, set: usize) -> &[LineState] {
+        &self.sets[set]
+    }
+
+    /// Number of valid ways (data or bypass tags) in set `set`.
+    ///
+    /// # Panics
+    /// If `set >= SETS`.
+    pub fn valid_ways(&self, set: usize) -> usize {
+        self.sets[set].iter().filter(|line| line.valid).count()
+    }
+
+    /// Number of valid lines (data or bypass tags) in the whole array.
+    pub fn valid_lines(&self) -> usize {
+        (0..self.sets.len()).map(|set| self.valid_ways(set)).sum()
+    }
+
+    /// Number of lines holding data (valid with `bypass = 0`) in the whole
+    /// array.
+    pub fn data_lines(&self) -> usize {
+        self.sets
+            .iter()
+            .flatten()
+            .filter(|line| line.holds_data())
+            .count()
+    }
+
+    /// `(set index, tag)` of a byte address (taken modulo 2^ADDR_W), as the
+    /// unit computes them.
+    pub fn set_and_tag(&self, addr: u64) -> (usize, u64) {
+        let addr = addr & mask(self.params.ADDR_W as u32);
+        let line_number = addr / self.params.LINE_BYTES;
+        let set = (line_number % self.params.SETS) as usize;
+        let tag = line_number / self.params.SETS;
+        (set, tag)
+    }
+
+    /// Line address (offset bits zero, modulo 2^ADDR_W) of the line with tag
+    /// `tag` in set `set`: `(tag * SETS + set) * LINE_BYTES`.
+    pub fn line_addr(&self, set: usize, tag: u64) -> u64 {
+        let line_number = tag * self.params.SETS + set as u64;
+        (line_number * self.params.LINE_BYTES) & mask(self.params.ADDR_W as u32)
+    }
+
+    /// The way of the set of `addr` whose valid tag matches `addr` (a data
+    /// line or a bypass tag), if any. Read-only: no LRU update.
+    pub fn lookup(&self, addr: u64) -> Option<usize> {
+        let (set, tag) = self.set_and_tag(addr);
+        self.find_tag(set, tag)
+    }
+
+    /// The line of `addr` is in the array and holds data (a load of it now
+    /// would be a HIT).
+    pub fn holds_data(&self, addr: u64) -> bool {
+        let (set, _) = self.set_and_tag(addr);
+        match self.lookup(addr) {
+            Some(way) => self.sets[set][way].holds_data(),
+            None => false,
+        }
+    }
+
+    /// Lowest-numbered valid way of `set` with tag `tag`.
+    fn find_tag(&self, set: usize, tag: u64) -> Option<usize> {
+        self.sets[set]
+            .iter()
+            .position(|line| line.valid && line.tag == tag)
+    }
+
+    /// Clear every line to its reset value.
+    fn clear_all_lines(&mut self) {
+        for set in &mut self.sets {
+            for line in set.iter_mut() {
+                *line = LineState::default();
+            }
+        }
+    }
+
+    /// Decide a request against the current state and update the state.
+    fn process_request(&mut self, addr: u64, write: bool) -> Decision {
+        let (set_index, tag) = self.set_and_tag(addr);
+        let hit_way = self.find_tag(set_index, tag);
+        if write {
+            self.process_store(set_index, hit_way)
+        } else {
+            self.process_load(set_index, tag, hit_way)
+        }
+    }
+
+    /// Stores: write-through, write-evict, no write-allocate (rules 5, 6).
+    fn process_store(&mut self, set_index: usize, hit_way: Option<usize>) -> Decision {
+        match hit_way {
+            Some(way) => {
+                let old = self.sets[set_index][way];
+                let evicted_addr = old.holds_data().then(|| self.line_addr(set_index, old.tag));
+                remove_from_lru(&mut self.sets[set_index], way);
+                Decision {
+                    outcome: outcome::WRITE_EVICT,
+                    way,
+                    evicted_addr,
+                }
+            }
+            None => Decision {
+                outcome: outcome::WRITE_MISS,
+                way: 0,
+                evicted_addr: None,
+            },
+        }
+    }
+
+    /// Loads (rules 1 to 4).
+    fn process_load(&mut self, set_index: usize, tag: u64, hit_way: Option<usize>) -> Decision {
+        let ba_enable = self.params.BA_ENABLE != 0;
+        let reuse_threshold = self.params.reuse_threshold();
+
+        // Rules 1 and 2: tag present.
+        if let Some(way) = hit_way {
+            let set = &mut self.sets[set_index];
+            let was_bypass = set[way].bypass;
+            make_most_recent(set, way);
+            set[way].reuse = true;
+            set[way].bypass = false;
+            let outcome = if was_bypass {
+                outcome::PSEUDO_HIT
+            } else {
+                outcome::HIT
+            };
+            return Decision {
+                outcome,
+                way,
+                evicted_addr: None,
+            };
+        }
+
+        // Rule 3: tag absent, an invalid way exists.
+        let first_invalid = self.sets[set_index].iter().position(|line| !line.valid);
+        if let Some(way) = first_invalid {
+            let set = &mut self.sets[set_index];
+            make_most_recent(set, way);
+            set[way] = LineState {
+                valid: true,
+                tag,
+                reuse: false,
+                bypass: false,
+                rank: 0,
+            };
+            return Decision {
+                outcome: outcome::MISS,
+                way,
+                evicted_addr: None,
+            };
+        }
+
+        // The set is full.
+        let (victim, outcome, new_bypass) = if ba_enable {
+            // Rule 4: BYPASS, victim chosen from the reuse bits.
+            let set = &self.sets[set_index];
+            let not_reused = set.iter().filter(|line| !line.reuse).count() as u64;
+            let victim = if not_reused >= reuse_threshold && not_reused > 0 {
+                least_recent_where(set, |line| !line.reuse)
+            } else {
+                least_recent_where(set, |line| line.reuse)
+                    .or_else(|| least_recent_where(set, |_| true))
+            };
+            (victim, outcome::BYPASS, true)
+        } else {
+            // Rule 3, BA_ENABLE = 0: MISS replacing the least recently used.
+            let victim = least_recent_where(&self.sets[set_index], |_| true);
+            (victim, outcome::MISS, false)
+        };
+        let victim = victim.expect("a full set has a valid way");
+
+        let old = self.sets[set_index][victim];
+        let evicted_addr = old.holds_data().then(|| self.line_addr(set_index, old.tag));
+        let set = &mut self.sets[set_index];
+        make_most_recent(set, victim);
+        set[victim] = LineState {
+            valid: true,
+            tag,
+            reuse: false,
+            bypass: new_bypass,
+            rank: 0,
+        };
+        Decision {
+            outcome,
+            way: victim,
+            evicted_addr,
+        }
+    }
+}
+
+/// Make way `way` the most recently used of its set: every valid way ranked
+/// before it (every valid way, if `way` is invalid) gains one; `way` gets
+/// rank 0.
+fn make_most_recent(set: &mut [LineState], way: usize) {
+    let old_rank = if set[way].valid {
+        Some(set[way].rank)
+    } else {
+        None
+    };
+    for (other, line) in set.iter_mut().enumerate() {
+        if other == way || !line.valid {
+            continue;
+        }
+        let ranked_before = match old_rank {
+            Some(rank) => line.rank < rank,
+            None => true,
+        };
+        if ranked_before {
+            line.rank += 1;
+        }
+    }
+    set[way].rank = 0;
+}
+
+/// Invalidate way `way` (every field cleared); valid ways ranked after it
+/// lose one, so the ranks of the valid ways stay a permutation.
+fn remove_from_lru(set: &mut [LineState], way: usize) {
+    let old_rank = set[way].rank;
+    for (other, line) in set.iter_mut().enumerate() {
+        if other != way && line.valid && line.rank > old_rank {
+            line.rank -= 1;
+        }
+    }
+    set[way] = LineState::default();
+}
+
+/// The least recently used (largest rank) valid way among those satisfying
+/// `in_group`; the lowest-numbered one on a tie (ties cannot arise when the
+/// ranks are a permutation).
+fn least_recent_where(set: &[LineState], in_group: impl Fn(&LineState) -> bool) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (way, line) in set.iter().enumerate() {
+        if !line.valid || !in_group(line) {
+            continue;
+        }
+        match best {
+            Some(b) if set[b].rank >= line.rank => {}
+            _ => best = Some(way),
+        }
+    }
+    best
+}
+
+impl GoldenModel<BaTagArray> for BaModel {
+    fn new(params: &BaParams) -> Self {
+        BaModel::with_params(params)
+    }
+
+    fn outputs(&self) -> BaOut {
+        self.response
+    }
+
+    fn step(&mut self, inputs: &BaIn) {
+        if inputs.reset {
+            self.clear_all_lines();
+            self.response = BaOut::default();
+            return;
+        }
+        if inputs.flush {
+            self.clear_all_lines();
+        }
+        self.response = if inputs.req_valid {
+            let decision = self.process_request(inputs.req_addr, inputs.req_write);
+            BaOut {
+                rsp_valid: true,
+                rsp_outcome: decision.outcome,
+                rsp_way: decision.way as u64,
+                rsp_evict_valid: decision.evicted_addr.is_some(),
+                rsp_evict_addr: decision.evicted_addr.unwrap_or(0),
+            }
+        } else {
+            BaOut::default()
+        };
+    }
+}
+
+pub mod role;
+
+#[cfg(test)]
+mod tests;

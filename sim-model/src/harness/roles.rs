@@ -1,0 +1,235 @@
+//! The role slots of the modelled SM: what the cycle loop (`sm.rs`) asks of
+//! the unit in each slot, and nothing about which unit fills it.
+//!
+//! A slot is filled either by the harness's own native behaviour (no
+//! prefetcher; the harness's LRU tag array) or by a unit's golden model
+//! wrapped in its role adapter (`sim-model/src/<unit>/role.rs`), chosen by
+//! name in the machine configuration (`prefetcher = caps`, `l1 = ba`). The
+//! adapters turn these calls into the unit's port values; the harness never
+//! sees a unit's ports, so a new prefetcher or L1 policy is its own files
+//! plus one line in `ports::for_each_unit!`.
+//!
+//! The calls of one cycle follow the cycle order documented in the `sm`
+//! module: requests and observations during the cycle, then one `step`
+//! (the clock edge) per unit, prefetcher first.
+
+use super::metrics::UnitCounts;
+use super::HarnessError;
+
+/// A slot of the SM that a unit can fill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Role {
+    /// The L1 prefetcher ([`PrefetcherRole`]): sees CTA launches and the
+    /// coalesced demand loads; its prefetches enter the L1 below demand
+    /// priority. Machine key `prefetcher`; native choice `none`.
+    Prefetcher,
+    /// The L1 tag array ([`L1Role`]): decides hit, miss, bypass and
+    /// evictions for every line request. Machine key `l1`; native choice
+    /// `lru`.
+    L1,
+    /// The slot beside the warp scheduler where an expansion unit (DAC's
+    /// affine warp, `dac.md`) executes the affine stream ahead of the other
+    /// warps. No unit fills it yet: the DAC issue adds its role trait, its
+    /// [`RoleObject`] variant and its machine key; until then it only
+    /// exists so that a unit can declare it, and its one choice is the
+    /// native `none`.
+    Expander,
+}
+
+impl Role {
+    /// Every role, in the order the harness steps and lists them.
+    pub const ALL: [Role; 3] = [Role::Prefetcher, Role::L1, Role::Expander];
+
+    /// The machine-configuration key (and command-line option) that
+    /// selects the slot's choice: `prefetcher`, `l1`, `expander`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Role::Prefetcher => "prefetcher",
+            Role::L1 => "l1",
+            Role::Expander => "expander",
+        }
+    }
+
+    /// The choice that fills the slot with the harness's own behaviour
+    /// (no unit model), with its one-line help.
+    pub fn native(self) -> Choice {
+        match self {
+            Role::Prefetcher => Choice {
+                name: "none",
+                help: "no prefetching",
+            },
+            Role::L1 => Choice {
+                name: "lru",
+                help: "the harness's own LRU tag array (allocate on a load miss)",
+            },
+            Role::Expander => Choice {
+                name: "none",
+                help: "no expansion unit",
+            },
+        }
+    }
+}
+
+/// One name a role slot can be set to, with its one-line help (for
+/// `--prefetcher` / `--l1` and their `--help`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The name in the machine configuration and on the command line.
+    pub name: &'static str,
+    /// What choosing it means, in one line.
+    pub help: &'static str,
+}
+
+/// A unit attached to the run, as the role object the SM talks to.
+///
+/// The DAC issue adds an `Expander` variant with its role trait.
+pub enum RoleObject {
+    /// Fills [`Role::Prefetcher`].
+    Prefetcher(Box<dyn PrefetcherRole>),
+    /// Fills [`Role::L1`].
+    L1(Box<dyn L1Role>),
+}
+
+impl RoleObject {
+    /// The role this object fills.
+    pub fn role(&self) -> Role {
+        match self {
+            RoleObject::Prefetcher(_) => Role::Prefetcher,
+            RoleObject::L1(_) => Role::L1,
+        }
+    }
+}
+
+/// A demand load issued this cycle, as the prefetcher observes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadInfo<'a> {
+    /// The load instruction's PC.
+    pub pc: u64,
+    /// CTA slot of the issuing warp (0..resident CTAs).
+    pub cta_slot: u32,
+    /// Index of the issuing warp within its CTA.
+    pub warp: u32,
+    /// The coalesced line addresses of the load, ascending.
+    pub lines: &'a [u64],
+    /// The address depends on loaded data (the machine's `caps_hint` and
+    /// the kernel's classification; always false for traces).
+    pub indirect: bool,
+}
+
+/// The prefetch a prefetcher offers during this cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrefetchOffer {
+    /// Byte address to prefetch (the harness takes its line).
+    pub addr: u64,
+    /// CTA slot of the warp the prefetch is for (eager wake-up).
+    pub cta_slot: u64,
+    /// Index within that CTA of the warp the prefetch is for.
+    pub warp: u64,
+}
+
+/// Whether warp `warp` (index within its CTA) is a leading warp for the
+/// prefetch-aware scheduler when no prefetcher says otherwise: warp 0 of
+/// each CTA.
+pub fn default_leading_warp(warp: u32) -> bool {
+    warp == 0
+}
+
+/// The prefetcher slot: what the SM tells a prefetcher and asks of it.
+pub trait PrefetcherRole {
+    /// A CTA was placed in slot `slot` this cycle (its warps are ready).
+    fn cta_launch(&mut self, slot: u32);
+    /// A demand load issued this cycle (at most one per cycle).
+    fn load(&mut self, ld: &LoadInfo<'_>);
+    /// The prefetch offered during this cycle (from the state at the start
+    /// of the cycle), if any. It stays offered until [`Self::accept`]ed.
+    fn offer(&self) -> Option<PrefetchOffer>;
+    /// The L1 took the offered prefetch this cycle (issued it, or dropped
+    /// it because its line is present or in flight). Without this call the
+    /// offer is held: back-pressure.
+    fn accept(&mut self);
+    /// Whether the prefetcher still has work that will produce a prefetch
+    /// (an offer, queued jobs, a busy generator): the harness does not
+    /// report a deadlock while it has.
+    fn busy(&self) -> bool;
+    /// Whether every cycle must be simulated (a golden model stepped every
+    /// cycle); when false, idle cycles may be skipped (`fast_forward`).
+    fn needs_every_cycle(&self) -> bool;
+    /// Whether warp `warp` (index within its CTA) is a leading warp, which
+    /// the prefetch-aware scheduler (`sched = pas`) promotes and issues
+    /// first. The default marks warp 0 of each CTA, as without a
+    /// prefetcher ([`default_leading_warp`]).
+    fn leading_warp(&self, warp: u32) -> bool {
+        default_leading_warp(warp)
+    }
+    /// The clock edge of this cycle; `reset` is this cycle's reset input.
+    /// An error is a probe's (lock-step difference, stimulus file).
+    fn step(&mut self, reset: bool) -> Result<(), HarnessError>;
+    /// The prefetcher's own event counters and their table line, for the
+    /// run's metrics.
+    fn counts(&self) -> UnitCounts;
+    /// The run ended normally: finish the probes (flush recordings).
+    fn finish(&mut self) -> Result<(), HarnessError>;
+}
+
+/// What the L1 tag array decided for a line request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum L1Outcome {
+    /// Load: the tag is present and holds data.
+    Hit,
+    /// Load: the tag is absent; a line is allocated.
+    Miss,
+    /// Load: the tag is absent and the request is not cached (BA).
+    Bypass,
+    /// Load: a bypass tag is present; the line is now fetched into the
+    /// cache (BA).
+    PseudoHit,
+    /// Store: the tag was present and is invalidated.
+    WriteEvict,
+    /// Store: the tag is absent.
+    WriteMiss,
+}
+
+impl L1Outcome {
+    /// Upper-case name, as in `ba_cache.md`'s outcome table (`HIT`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            L1Outcome::Hit => "HIT",
+            L1Outcome::Miss => "MISS",
+            L1Outcome::Bypass => "BYPASS",
+            L1Outcome::PseudoHit => "PSEUDO_HIT",
+            L1Outcome::WriteEvict => "WRITE_EVICT",
+            L1Outcome::WriteMiss => "WRITE_MISS",
+        }
+    }
+}
+
+/// The tag array's response to the previous cycle's request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct L1Response {
+    /// The decision.
+    pub outcome: L1Outcome,
+    /// Line address of a line holding data that the request displaced.
+    pub evicted: Option<u64>,
+}
+
+/// The L1 slot: the tag array, with the port timing of `ba_tag_array`: a
+/// request made in a cycle is decided against the state at the start of
+/// the cycle, updates the state at the edge, and its response is read
+/// during the next cycle.
+pub trait L1Role {
+    /// A load of `addr` now would hit (the tag is present and holds data).
+    fn holds_data(&self, addr: u64) -> bool;
+    /// Make a request this cycle (at most one per cycle).
+    fn request(&mut self, addr: u64, write: bool);
+    /// The response during this cycle to the previous cycle's request
+    /// (`None` when there was none).
+    fn response(&self) -> Option<L1Response>;
+    /// The clock edge of this cycle; `reset` is this cycle's reset input.
+    /// An error is a probe's.
+    fn step(&mut self, reset: bool) -> Result<(), HarnessError>;
+    /// Whether every cycle must be simulated (see
+    /// [`PrefetcherRole::needs_every_cycle`]).
+    fn needs_every_cycle(&self) -> bool;
+    /// The run ended normally: finish the probes.
+    fn finish(&mut self) -> Result<(), HarnessError>;
+}

@@ -1,0 +1,108 @@
+//! The RTL declarations of the units (`hdl::registry::RtlDecl`, moved from
+//! `hdl/src/registry.rs` and `hdl/src/storage.rs`): every listed width
+//! combination builds, an unlisted one is refused with the list and the
+//! file of the unit's table, and the storage tables of the paper
+//! configurations.
+
+mod common;
+use common::root;
+
+use hdl::registry::RtlDecl;
+use ports::ba::{BaParams, BaTagArray};
+use ports::caps::{CapsParams, CapsPrefetcher};
+use ports::Params;
+
+#[test]
+fn every_listed_ba_geometry_builds() {
+    for sets in [1u64, 2, 4, 8, 16, 32, 64, 128, 256] {
+        for ways in [1u64, 2, 4, 8, 16] {
+            let p = BaParams {
+                SETS: sets,
+                WAYS: ways,
+                ..Default::default()
+            };
+            p.validate().unwrap();
+            assert!(BaTagArray::build(&p).is_ok(), "SETS={sets} WAYS={ways}");
+        }
+    }
+}
+
+/// The refusal names the unit's own table file, which exists.
+fn names_its_table(e: &hdl::registry::Unsupported, unit_dir: &str) {
+    assert_eq!(e.table, format!("hdl/src/{unit_dir}/build.rs"));
+    assert!(root().join(e.table).is_file(), "{}", e.table);
+    assert!(e.to_string().contains(e.table), "{e}");
+}
+
+#[test]
+fn unsupported_geometry_lists_what_is_supported() {
+    let p = BaParams {
+        LINE_BYTES: 64,
+        ..Default::default()
+    };
+    let u = BaTagArray::build(&p).err().unwrap();
+    let e = u.to_string();
+    assert!(e.contains("LINE_BYTES = 64"), "{e}");
+    assert!(e.contains(BaTagArray::SUPPORTED), "{e}");
+    assert_eq!(u.unit, "ba_tag_array");
+    names_its_table(&u, "ba");
+}
+
+#[test]
+fn every_listed_caps_configuration_builds() {
+    for (n_cta, entries, cnt_ws) in [
+        (8u64, [3u64, 4], &[4u64, 5, 6, 7, 8][..]),
+        (2, [1, 2], &[4, 8][..]),
+        (16, [3, 4], &[8][..]),
+    ] {
+        for &cnt_w in cnt_ws {
+            for pe in entries {
+                for de in entries {
+                    let p = CapsParams {
+                        N_CTA: n_cta,
+                        PERCTA_ENTRIES: pe,
+                        DIST_ENTRIES: de,
+                        CNT_W: cnt_w,
+                        MISPRED_THRESHOLD: (1 << cnt_w) / 2,
+                        ..Default::default()
+                    };
+                    p.validate().unwrap();
+                    assert!(CapsPrefetcher::build(&p).is_ok(), "{p:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn unsupported_caps_configuration_lists_what_is_supported() {
+    let p = CapsParams {
+        N_CTA: 4,
+        ..Default::default()
+    };
+    let u = CapsPrefetcher::build(&p).err().unwrap();
+    let e = u.to_string();
+    assert!(e.contains("N_CTA = 4"), "{e}");
+    assert!(e.contains(CapsPrefetcher::SUPPORTED), "{e}");
+    assert_eq!(u.unit, "caps_prefetcher");
+    names_its_table(&u, "caps");
+}
+
+#[test]
+fn ba_paper_configuration_has_256_extra_bits() {
+    let r = BaTagArray::storage(&BaParams::default());
+    assert_eq!(r.paper_field_bits(), 256);
+    assert_eq!(r.paper_bits, 256);
+    // 128 lines x (1 + 21 + 3 + 2) + response 1 + 3 + 3 + 1 + 32.
+    assert_eq!(r.total_bits(), 128 * 27 + 40);
+}
+
+#[test]
+fn caps_paper_configuration_is_708_bytes() {
+    let r = CapsPrefetcher::storage(&CapsParams::default());
+    assert_eq!(r.paper_bits, 708 * 8);
+    // Our paper fields: lead is 6 bits instead of 8.
+    assert_eq!(r.paper_field_bits(), 708 * 8 - 32 * 2);
+    // Every register of the RTL: 6,223 flip-flops after Yosys.
+    assert_eq!(r.total_bits(), 6223);
+}
