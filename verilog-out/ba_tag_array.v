@@ -492,258 +492,376 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
     );
 
     // Update code
+    always @(*) r_valid__clock = clock;
+    always @(*) r_outcome__clock = clock;
+    always @(*) r_way__clock = clock;
+    always @(*) r_evict_valid__clock = clock;
+    always @(*) r_evict_addr__clock = clock;
     always @(*) begin
-        r_valid__clock = clock;
-        r_outcome__clock = clock;
-        r_way__clock = clock;
-        r_evict_valid__clock = clock;
-        r_evict_addr__clock = clock;
         r_valid__d = r_valid__q;
-        r_outcome__d = r_outcome__q;
-        r_way__d = r_way__q;
-        r_evict_valid__d = r_evict_valid__q;
-        r_evict_addr__d = r_evict_addr__q;
-        r_valid__reset = reset;
-        r_outcome__reset = reset;
-        r_way__reset = reset;
-        r_evict_valid__reset = reset;
-        r_evict_addr__reset = reset;
-        set_idx = req_addr[(off_amt)+:(4)] & set_mask;
-        req_tag = req_addr[(tag_amt)+:(21)];
-        unused_addr_bits = |req_addr;
-        zext_set__narrow = set_idx;
-        m_outcome = code_zero;
-        m_way = way_zero;
-        m_evict_valid = 1'b0;
-        m_evict_tag = tag_zero;
-        set_sel__0 = set_idx == set_id__0;
-        sets__0__clock = clock;
-        sets__0__reset = reset;
-        sets__0__flush = flush;
-        sets__0__sel = req_valid & set_sel__0;
-        sets__0__is_write = req_write;
-        sets__0__req_tag = req_tag;
-        if (set_sel__0) begin
-            m_outcome = sets__0__o_outcome;
-            m_way = sets__0__o_way;
-            m_evict_valid = sets__0__o_evict_valid;
-            m_evict_tag = sets__0__o_evict_tag;
-        end
-        set_sel__1 = set_idx == set_id__1;
-        sets__1__clock = clock;
-        sets__1__reset = reset;
-        sets__1__flush = flush;
-        sets__1__sel = req_valid & set_sel__1;
-        sets__1__is_write = req_write;
-        sets__1__req_tag = req_tag;
-        if (set_sel__1) begin
-            m_outcome = sets__1__o_outcome;
-            m_way = sets__1__o_way;
-            m_evict_valid = sets__1__o_evict_valid;
-            m_evict_tag = sets__1__o_evict_tag;
-        end
-        set_sel__2 = set_idx == set_id__2;
-        sets__2__clock = clock;
-        sets__2__reset = reset;
-        sets__2__flush = flush;
-        sets__2__sel = req_valid & set_sel__2;
-        sets__2__is_write = req_write;
-        sets__2__req_tag = req_tag;
-        if (set_sel__2) begin
-            m_outcome = sets__2__o_outcome;
-            m_way = sets__2__o_way;
-            m_evict_valid = sets__2__o_evict_valid;
-            m_evict_tag = sets__2__o_evict_tag;
-        end
-        set_sel__3 = set_idx == set_id__3;
-        sets__3__clock = clock;
-        sets__3__reset = reset;
-        sets__3__flush = flush;
-        sets__3__sel = req_valid & set_sel__3;
-        sets__3__is_write = req_write;
-        sets__3__req_tag = req_tag;
-        if (set_sel__3) begin
-            m_outcome = sets__3__o_outcome;
-            m_way = sets__3__o_way;
-            m_evict_valid = sets__3__o_evict_valid;
-            m_evict_tag = sets__3__o_evict_tag;
-        end
-        set_sel__4 = set_idx == set_id__4;
-        sets__4__clock = clock;
-        sets__4__reset = reset;
-        sets__4__flush = flush;
-        sets__4__sel = req_valid & set_sel__4;
-        sets__4__is_write = req_write;
-        sets__4__req_tag = req_tag;
-        if (set_sel__4) begin
-            m_outcome = sets__4__o_outcome;
-            m_way = sets__4__o_way;
-            m_evict_valid = sets__4__o_evict_valid;
-            m_evict_tag = sets__4__o_evict_tag;
-        end
-        set_sel__5 = set_idx == set_id__5;
-        sets__5__clock = clock;
-        sets__5__reset = reset;
-        sets__5__flush = flush;
-        sets__5__sel = req_valid & set_sel__5;
-        sets__5__is_write = req_write;
-        sets__5__req_tag = req_tag;
-        if (set_sel__5) begin
-            m_outcome = sets__5__o_outcome;
-            m_way = sets__5__o_way;
-            m_evict_valid = sets__5__o_evict_valid;
-            m_evict_tag = sets__5__o_evict_tag;
-        end
-        set_sel__6 = set_idx == set_id__6;
-        sets__6__clock = clock;
-        sets__6__reset = reset;
-        sets__6__flush = flush;
-        sets__6__sel = req_valid & set_sel__6;
-        sets__6__is_write = req_write;
-        sets__6__req_tag = req_tag;
-        if (set_sel__6) begin
-            m_outcome = sets__6__o_outcome;
-            m_way = sets__6__o_way;
-            m_evict_valid = sets__6__o_evict_valid;
-            m_evict_tag = sets__6__o_evict_tag;
-        end
-        set_sel__7 = set_idx == set_id__7;
-        sets__7__clock = clock;
-        sets__7__reset = reset;
-        sets__7__flush = flush;
-        sets__7__sel = req_valid & set_sel__7;
-        sets__7__is_write = req_write;
-        sets__7__req_tag = req_tag;
-        if (set_sel__7) begin
-            m_outcome = sets__7__o_outcome;
-            m_way = sets__7__o_way;
-            m_evict_valid = sets__7__o_evict_valid;
-            m_evict_tag = sets__7__o_evict_tag;
-        end
-        set_sel__8 = set_idx == set_id__8;
-        sets__8__clock = clock;
-        sets__8__reset = reset;
-        sets__8__flush = flush;
-        sets__8__sel = req_valid & set_sel__8;
-        sets__8__is_write = req_write;
-        sets__8__req_tag = req_tag;
-        if (set_sel__8) begin
-            m_outcome = sets__8__o_outcome;
-            m_way = sets__8__o_way;
-            m_evict_valid = sets__8__o_evict_valid;
-            m_evict_tag = sets__8__o_evict_tag;
-        end
-        set_sel__9 = set_idx == set_id__9;
-        sets__9__clock = clock;
-        sets__9__reset = reset;
-        sets__9__flush = flush;
-        sets__9__sel = req_valid & set_sel__9;
-        sets__9__is_write = req_write;
-        sets__9__req_tag = req_tag;
-        if (set_sel__9) begin
-            m_outcome = sets__9__o_outcome;
-            m_way = sets__9__o_way;
-            m_evict_valid = sets__9__o_evict_valid;
-            m_evict_tag = sets__9__o_evict_tag;
-        end
-        set_sel__10 = set_idx == set_id__10;
-        sets__10__clock = clock;
-        sets__10__reset = reset;
-        sets__10__flush = flush;
-        sets__10__sel = req_valid & set_sel__10;
-        sets__10__is_write = req_write;
-        sets__10__req_tag = req_tag;
-        if (set_sel__10) begin
-            m_outcome = sets__10__o_outcome;
-            m_way = sets__10__o_way;
-            m_evict_valid = sets__10__o_evict_valid;
-            m_evict_tag = sets__10__o_evict_tag;
-        end
-        set_sel__11 = set_idx == set_id__11;
-        sets__11__clock = clock;
-        sets__11__reset = reset;
-        sets__11__flush = flush;
-        sets__11__sel = req_valid & set_sel__11;
-        sets__11__is_write = req_write;
-        sets__11__req_tag = req_tag;
-        if (set_sel__11) begin
-            m_outcome = sets__11__o_outcome;
-            m_way = sets__11__o_way;
-            m_evict_valid = sets__11__o_evict_valid;
-            m_evict_tag = sets__11__o_evict_tag;
-        end
-        set_sel__12 = set_idx == set_id__12;
-        sets__12__clock = clock;
-        sets__12__reset = reset;
-        sets__12__flush = flush;
-        sets__12__sel = req_valid & set_sel__12;
-        sets__12__is_write = req_write;
-        sets__12__req_tag = req_tag;
-        if (set_sel__12) begin
-            m_outcome = sets__12__o_outcome;
-            m_way = sets__12__o_way;
-            m_evict_valid = sets__12__o_evict_valid;
-            m_evict_tag = sets__12__o_evict_tag;
-        end
-        set_sel__13 = set_idx == set_id__13;
-        sets__13__clock = clock;
-        sets__13__reset = reset;
-        sets__13__flush = flush;
-        sets__13__sel = req_valid & set_sel__13;
-        sets__13__is_write = req_write;
-        sets__13__req_tag = req_tag;
-        if (set_sel__13) begin
-            m_outcome = sets__13__o_outcome;
-            m_way = sets__13__o_way;
-            m_evict_valid = sets__13__o_evict_valid;
-            m_evict_tag = sets__13__o_evict_tag;
-        end
-        set_sel__14 = set_idx == set_id__14;
-        sets__14__clock = clock;
-        sets__14__reset = reset;
-        sets__14__flush = flush;
-        sets__14__sel = req_valid & set_sel__14;
-        sets__14__is_write = req_write;
-        sets__14__req_tag = req_tag;
-        if (set_sel__14) begin
-            m_outcome = sets__14__o_outcome;
-            m_way = sets__14__o_way;
-            m_evict_valid = sets__14__o_evict_valid;
-            m_evict_tag = sets__14__o_evict_tag;
-        end
-        set_sel__15 = set_idx == set_id__15;
-        sets__15__clock = clock;
-        sets__15__reset = reset;
-        sets__15__flush = flush;
-        sets__15__sel = req_valid & set_sel__15;
-        sets__15__is_write = req_write;
-        sets__15__req_tag = req_tag;
-        if (set_sel__15) begin
-            m_outcome = sets__15__o_outcome;
-            m_way = sets__15__o_way;
-            m_evict_valid = sets__15__o_evict_valid;
-            m_evict_tag = sets__15__o_evict_tag;
-        end
-        zext_tag__narrow = m_evict_tag;
         r_valid__d = req_valid;
+    end
+    always @(*) begin
+        r_outcome__d = r_outcome__q;
         r_outcome__d = code_zero;
-        r_way__d = way_zero;
-        r_evict_valid__d = 1'b0;
-        r_evict_addr__d = addr_zero;
         if (req_valid) begin
             r_outcome__d = m_outcome;
+        end
+    end
+    always @(*) begin
+        r_way__d = r_way__q;
+        r_way__d = way_zero;
+        if (req_valid) begin
             r_way__d = m_way;
+        end
+    end
+    always @(*) begin
+        r_evict_valid__d = r_evict_valid__q;
+        r_evict_valid__d = 1'b0;
+        if (req_valid) begin
             r_evict_valid__d = m_evict_valid;
+        end
+    end
+    always @(*) begin
+        r_evict_addr__d = r_evict_addr__q;
+        r_evict_addr__d = addr_zero;
+        if (req_valid) begin
             if (m_evict_valid) begin
                 r_evict_addr__d = (zext_tag__wide << tag_amt) | (zext_set__wide << off_amt);
             end
         end
-        rsp_valid = r_valid__q;
-        rsp_outcome = r_outcome__q;
-        rsp_way = r_way__q;
-        rsp_evict_valid = r_evict_valid__q;
-        rsp_evict_addr = r_evict_addr__q;
     end
+    always @(*) r_valid__reset = reset;
+    always @(*) r_outcome__reset = reset;
+    always @(*) r_way__reset = reset;
+    always @(*) r_evict_valid__reset = reset;
+    always @(*) r_evict_addr__reset = reset;
+    always @(*) set_idx = req_addr[(off_amt)+:(4)] & set_mask;
+    always @(*) req_tag = req_addr[(tag_amt)+:(21)];
+    always @(*) unused_addr_bits = |req_addr;
+    always @(*) zext_set__narrow = set_idx;
+    always @(*) begin
+        m_outcome = code_zero;
+        if (set_sel__0) begin
+            m_outcome = sets__0__o_outcome;
+        end
+        if (set_sel__1) begin
+            m_outcome = sets__1__o_outcome;
+        end
+        if (set_sel__2) begin
+            m_outcome = sets__2__o_outcome;
+        end
+        if (set_sel__3) begin
+            m_outcome = sets__3__o_outcome;
+        end
+        if (set_sel__4) begin
+            m_outcome = sets__4__o_outcome;
+        end
+        if (set_sel__5) begin
+            m_outcome = sets__5__o_outcome;
+        end
+        if (set_sel__6) begin
+            m_outcome = sets__6__o_outcome;
+        end
+        if (set_sel__7) begin
+            m_outcome = sets__7__o_outcome;
+        end
+        if (set_sel__8) begin
+            m_outcome = sets__8__o_outcome;
+        end
+        if (set_sel__9) begin
+            m_outcome = sets__9__o_outcome;
+        end
+        if (set_sel__10) begin
+            m_outcome = sets__10__o_outcome;
+        end
+        if (set_sel__11) begin
+            m_outcome = sets__11__o_outcome;
+        end
+        if (set_sel__12) begin
+            m_outcome = sets__12__o_outcome;
+        end
+        if (set_sel__13) begin
+            m_outcome = sets__13__o_outcome;
+        end
+        if (set_sel__14) begin
+            m_outcome = sets__14__o_outcome;
+        end
+        if (set_sel__15) begin
+            m_outcome = sets__15__o_outcome;
+        end
+    end
+    always @(*) begin
+        m_way = way_zero;
+        if (set_sel__0) begin
+            m_way = sets__0__o_way;
+        end
+        if (set_sel__1) begin
+            m_way = sets__1__o_way;
+        end
+        if (set_sel__2) begin
+            m_way = sets__2__o_way;
+        end
+        if (set_sel__3) begin
+            m_way = sets__3__o_way;
+        end
+        if (set_sel__4) begin
+            m_way = sets__4__o_way;
+        end
+        if (set_sel__5) begin
+            m_way = sets__5__o_way;
+        end
+        if (set_sel__6) begin
+            m_way = sets__6__o_way;
+        end
+        if (set_sel__7) begin
+            m_way = sets__7__o_way;
+        end
+        if (set_sel__8) begin
+            m_way = sets__8__o_way;
+        end
+        if (set_sel__9) begin
+            m_way = sets__9__o_way;
+        end
+        if (set_sel__10) begin
+            m_way = sets__10__o_way;
+        end
+        if (set_sel__11) begin
+            m_way = sets__11__o_way;
+        end
+        if (set_sel__12) begin
+            m_way = sets__12__o_way;
+        end
+        if (set_sel__13) begin
+            m_way = sets__13__o_way;
+        end
+        if (set_sel__14) begin
+            m_way = sets__14__o_way;
+        end
+        if (set_sel__15) begin
+            m_way = sets__15__o_way;
+        end
+    end
+    always @(*) begin
+        m_evict_valid = 1'b0;
+        if (set_sel__0) begin
+            m_evict_valid = sets__0__o_evict_valid;
+        end
+        if (set_sel__1) begin
+            m_evict_valid = sets__1__o_evict_valid;
+        end
+        if (set_sel__2) begin
+            m_evict_valid = sets__2__o_evict_valid;
+        end
+        if (set_sel__3) begin
+            m_evict_valid = sets__3__o_evict_valid;
+        end
+        if (set_sel__4) begin
+            m_evict_valid = sets__4__o_evict_valid;
+        end
+        if (set_sel__5) begin
+            m_evict_valid = sets__5__o_evict_valid;
+        end
+        if (set_sel__6) begin
+            m_evict_valid = sets__6__o_evict_valid;
+        end
+        if (set_sel__7) begin
+            m_evict_valid = sets__7__o_evict_valid;
+        end
+        if (set_sel__8) begin
+            m_evict_valid = sets__8__o_evict_valid;
+        end
+        if (set_sel__9) begin
+            m_evict_valid = sets__9__o_evict_valid;
+        end
+        if (set_sel__10) begin
+            m_evict_valid = sets__10__o_evict_valid;
+        end
+        if (set_sel__11) begin
+            m_evict_valid = sets__11__o_evict_valid;
+        end
+        if (set_sel__12) begin
+            m_evict_valid = sets__12__o_evict_valid;
+        end
+        if (set_sel__13) begin
+            m_evict_valid = sets__13__o_evict_valid;
+        end
+        if (set_sel__14) begin
+            m_evict_valid = sets__14__o_evict_valid;
+        end
+        if (set_sel__15) begin
+            m_evict_valid = sets__15__o_evict_valid;
+        end
+    end
+    always @(*) begin
+        m_evict_tag = tag_zero;
+        if (set_sel__0) begin
+            m_evict_tag = sets__0__o_evict_tag;
+        end
+        if (set_sel__1) begin
+            m_evict_tag = sets__1__o_evict_tag;
+        end
+        if (set_sel__2) begin
+            m_evict_tag = sets__2__o_evict_tag;
+        end
+        if (set_sel__3) begin
+            m_evict_tag = sets__3__o_evict_tag;
+        end
+        if (set_sel__4) begin
+            m_evict_tag = sets__4__o_evict_tag;
+        end
+        if (set_sel__5) begin
+            m_evict_tag = sets__5__o_evict_tag;
+        end
+        if (set_sel__6) begin
+            m_evict_tag = sets__6__o_evict_tag;
+        end
+        if (set_sel__7) begin
+            m_evict_tag = sets__7__o_evict_tag;
+        end
+        if (set_sel__8) begin
+            m_evict_tag = sets__8__o_evict_tag;
+        end
+        if (set_sel__9) begin
+            m_evict_tag = sets__9__o_evict_tag;
+        end
+        if (set_sel__10) begin
+            m_evict_tag = sets__10__o_evict_tag;
+        end
+        if (set_sel__11) begin
+            m_evict_tag = sets__11__o_evict_tag;
+        end
+        if (set_sel__12) begin
+            m_evict_tag = sets__12__o_evict_tag;
+        end
+        if (set_sel__13) begin
+            m_evict_tag = sets__13__o_evict_tag;
+        end
+        if (set_sel__14) begin
+            m_evict_tag = sets__14__o_evict_tag;
+        end
+        if (set_sel__15) begin
+            m_evict_tag = sets__15__o_evict_tag;
+        end
+    end
+    always @(*) set_sel__0 = set_idx == set_id__0;
+    always @(*) sets__0__clock = clock;
+    always @(*) sets__0__reset = reset;
+    always @(*) sets__0__flush = flush;
+    always @(*) sets__0__sel = req_valid & set_sel__0;
+    always @(*) sets__0__is_write = req_write;
+    always @(*) sets__0__req_tag = req_tag;
+    always @(*) set_sel__1 = set_idx == set_id__1;
+    always @(*) sets__1__clock = clock;
+    always @(*) sets__1__reset = reset;
+    always @(*) sets__1__flush = flush;
+    always @(*) sets__1__sel = req_valid & set_sel__1;
+    always @(*) sets__1__is_write = req_write;
+    always @(*) sets__1__req_tag = req_tag;
+    always @(*) set_sel__2 = set_idx == set_id__2;
+    always @(*) sets__2__clock = clock;
+    always @(*) sets__2__reset = reset;
+    always @(*) sets__2__flush = flush;
+    always @(*) sets__2__sel = req_valid & set_sel__2;
+    always @(*) sets__2__is_write = req_write;
+    always @(*) sets__2__req_tag = req_tag;
+    always @(*) set_sel__3 = set_idx == set_id__3;
+    always @(*) sets__3__clock = clock;
+    always @(*) sets__3__reset = reset;
+    always @(*) sets__3__flush = flush;
+    always @(*) sets__3__sel = req_valid & set_sel__3;
+    always @(*) sets__3__is_write = req_write;
+    always @(*) sets__3__req_tag = req_tag;
+    always @(*) set_sel__4 = set_idx == set_id__4;
+    always @(*) sets__4__clock = clock;
+    always @(*) sets__4__reset = reset;
+    always @(*) sets__4__flush = flush;
+    always @(*) sets__4__sel = req_valid & set_sel__4;
+    always @(*) sets__4__is_write = req_write;
+    always @(*) sets__4__req_tag = req_tag;
+    always @(*) set_sel__5 = set_idx == set_id__5;
+    always @(*) sets__5__clock = clock;
+    always @(*) sets__5__reset = reset;
+    always @(*) sets__5__flush = flush;
+    always @(*) sets__5__sel = req_valid & set_sel__5;
+    always @(*) sets__5__is_write = req_write;
+    always @(*) sets__5__req_tag = req_tag;
+    always @(*) set_sel__6 = set_idx == set_id__6;
+    always @(*) sets__6__clock = clock;
+    always @(*) sets__6__reset = reset;
+    always @(*) sets__6__flush = flush;
+    always @(*) sets__6__sel = req_valid & set_sel__6;
+    always @(*) sets__6__is_write = req_write;
+    always @(*) sets__6__req_tag = req_tag;
+    always @(*) set_sel__7 = set_idx == set_id__7;
+    always @(*) sets__7__clock = clock;
+    always @(*) sets__7__reset = reset;
+    always @(*) sets__7__flush = flush;
+    always @(*) sets__7__sel = req_valid & set_sel__7;
+    always @(*) sets__7__is_write = req_write;
+    always @(*) sets__7__req_tag = req_tag;
+    always @(*) set_sel__8 = set_idx == set_id__8;
+    always @(*) sets__8__clock = clock;
+    always @(*) sets__8__reset = reset;
+    always @(*) sets__8__flush = flush;
+    always @(*) sets__8__sel = req_valid & set_sel__8;
+    always @(*) sets__8__is_write = req_write;
+    always @(*) sets__8__req_tag = req_tag;
+    always @(*) set_sel__9 = set_idx == set_id__9;
+    always @(*) sets__9__clock = clock;
+    always @(*) sets__9__reset = reset;
+    always @(*) sets__9__flush = flush;
+    always @(*) sets__9__sel = req_valid & set_sel__9;
+    always @(*) sets__9__is_write = req_write;
+    always @(*) sets__9__req_tag = req_tag;
+    always @(*) set_sel__10 = set_idx == set_id__10;
+    always @(*) sets__10__clock = clock;
+    always @(*) sets__10__reset = reset;
+    always @(*) sets__10__flush = flush;
+    always @(*) sets__10__sel = req_valid & set_sel__10;
+    always @(*) sets__10__is_write = req_write;
+    always @(*) sets__10__req_tag = req_tag;
+    always @(*) set_sel__11 = set_idx == set_id__11;
+    always @(*) sets__11__clock = clock;
+    always @(*) sets__11__reset = reset;
+    always @(*) sets__11__flush = flush;
+    always @(*) sets__11__sel = req_valid & set_sel__11;
+    always @(*) sets__11__is_write = req_write;
+    always @(*) sets__11__req_tag = req_tag;
+    always @(*) set_sel__12 = set_idx == set_id__12;
+    always @(*) sets__12__clock = clock;
+    always @(*) sets__12__reset = reset;
+    always @(*) sets__12__flush = flush;
+    always @(*) sets__12__sel = req_valid & set_sel__12;
+    always @(*) sets__12__is_write = req_write;
+    always @(*) sets__12__req_tag = req_tag;
+    always @(*) set_sel__13 = set_idx == set_id__13;
+    always @(*) sets__13__clock = clock;
+    always @(*) sets__13__reset = reset;
+    always @(*) sets__13__flush = flush;
+    always @(*) sets__13__sel = req_valid & set_sel__13;
+    always @(*) sets__13__is_write = req_write;
+    always @(*) sets__13__req_tag = req_tag;
+    always @(*) set_sel__14 = set_idx == set_id__14;
+    always @(*) sets__14__clock = clock;
+    always @(*) sets__14__reset = reset;
+    always @(*) sets__14__flush = flush;
+    always @(*) sets__14__sel = req_valid & set_sel__14;
+    always @(*) sets__14__is_write = req_write;
+    always @(*) sets__14__req_tag = req_tag;
+    always @(*) set_sel__15 = set_idx == set_id__15;
+    always @(*) sets__15__clock = clock;
+    always @(*) sets__15__reset = reset;
+    always @(*) sets__15__flush = flush;
+    always @(*) sets__15__sel = req_valid & set_sel__15;
+    always @(*) sets__15__is_write = req_write;
+    always @(*) sets__15__req_tag = req_tag;
+    always @(*) zext_tag__narrow = m_evict_tag;
+    always @(*) rsp_valid = r_valid__q;
+    always @(*) rsp_outcome = r_outcome__q;
+    always @(*) rsp_way = r_way__q;
+    always @(*) rsp_evict_valid = r_evict_valid__q;
+    always @(*) rsp_evict_addr = r_evict_addr__q;
 
 endmodule // ba_tag_array
 
@@ -1048,7 +1166,7 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
     reg  first_inval__5;
     reg  first_inval__6;
     reg  first_inval__7;
-    reg  [7:0] zcnt__0;
+    wire  [7:0] zcnt__0;
     reg  [7:0] zcnt__1;
     reg  [7:0] zcnt__2;
     reg  [7:0] zcnt__3;
@@ -1340,242 +1458,1040 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
     );
 
     // Update code
+    always @(*) valid__0__clock = clock;
+    always @(*) valid__0__reset = reset;
     always @(*) begin
-        valid__0__clock = clock;
-        valid__0__reset = reset;
         valid__0__d = valid__0__q;
-        tag__0__clock = clock;
-        tag__0__reset = reset;
+        if (flush) begin
+            valid__0__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__0) begin
+                    valid__0__d = 1'b0;
+                end
+            end
+            else if (tgt__0) begin
+                if (any_hit) begin
+                end
+                else begin
+                    valid__0__d = 1'b1;
+                end
+            end
+        end
+    end
+    always @(*) tag__0__clock = clock;
+    always @(*) tag__0__reset = reset;
+    always @(*) begin
         tag__0__d = tag__0__q;
-        reuse__0__clock = clock;
-        reuse__0__reset = reset;
+        if (flush) begin
+            tag__0__d = tag_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__0) begin
+                    tag__0__d = tag_zero;
+                end
+            end
+            else if (tgt__0) begin
+                if (any_hit) begin
+                end
+                else begin
+                    tag__0__d = req_tag;
+                end
+            end
+        end
+    end
+    always @(*) reuse__0__clock = clock;
+    always @(*) reuse__0__reset = reset;
+    always @(*) begin
         reuse__0__d = reuse__0__q;
-        bypass__0__clock = clock;
-        bypass__0__reset = reset;
+        if (flush) begin
+            reuse__0__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__0) begin
+                    reuse__0__d = 1'b0;
+                end
+            end
+            else if (tgt__0) begin
+                if (any_hit) begin
+                    reuse__0__d = 1'b1;
+                end
+                else begin
+                    reuse__0__d = 1'b0;
+                end
+            end
+        end
+    end
+    always @(*) bypass__0__clock = clock;
+    always @(*) bypass__0__reset = reset;
+    always @(*) begin
         bypass__0__d = bypass__0__q;
-        rank__0__clock = clock;
-        rank__0__reset = reset;
+        if (flush) begin
+            bypass__0__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__0) begin
+                    bypass__0__d = 1'b0;
+                end
+            end
+            else if (tgt__0) begin
+                if (any_hit) begin
+                    bypass__0__d = 1'b0;
+                end
+                else begin
+                    bypass__0__d = ~any_inval & ba_enable;
+                end
+            end
+        end
+    end
+    always @(*) rank__0__clock = clock;
+    always @(*) rank__0__reset = reset;
+    always @(*) begin
         rank__0__d = rank__0__q;
-        valid__1__clock = clock;
-        valid__1__reset = reset;
+        if (flush) begin
+            rank__0__d = rank_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__0) begin
+                    rank__0__d = rank_zero;
+                end
+                else if (any_hit & ev__0 & (rank__0__q > hit_rank)) begin
+                    rank__0__d = rank__0__q - rank_one;
+                end
+            end
+            else if (tgt__0) begin
+                rank__0__d = rank_zero;
+            end
+            else if (ev__0 & (~tgt_valid | (rank__0__q < tgt_rank))) begin
+                rank__0__d = rank__0__q + rank_one;
+            end
+        end
+    end
+    always @(*) valid__1__clock = clock;
+    always @(*) valid__1__reset = reset;
+    always @(*) begin
         valid__1__d = valid__1__q;
-        tag__1__clock = clock;
-        tag__1__reset = reset;
+        if (flush) begin
+            valid__1__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__1) begin
+                    valid__1__d = 1'b0;
+                end
+            end
+            else if (tgt__1) begin
+                if (any_hit) begin
+                end
+                else begin
+                    valid__1__d = 1'b1;
+                end
+            end
+        end
+    end
+    always @(*) tag__1__clock = clock;
+    always @(*) tag__1__reset = reset;
+    always @(*) begin
         tag__1__d = tag__1__q;
-        reuse__1__clock = clock;
-        reuse__1__reset = reset;
+        if (flush) begin
+            tag__1__d = tag_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__1) begin
+                    tag__1__d = tag_zero;
+                end
+            end
+            else if (tgt__1) begin
+                if (any_hit) begin
+                end
+                else begin
+                    tag__1__d = req_tag;
+                end
+            end
+        end
+    end
+    always @(*) reuse__1__clock = clock;
+    always @(*) reuse__1__reset = reset;
+    always @(*) begin
         reuse__1__d = reuse__1__q;
-        bypass__1__clock = clock;
-        bypass__1__reset = reset;
+        if (flush) begin
+            reuse__1__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__1) begin
+                    reuse__1__d = 1'b0;
+                end
+            end
+            else if (tgt__1) begin
+                if (any_hit) begin
+                    reuse__1__d = 1'b1;
+                end
+                else begin
+                    reuse__1__d = 1'b0;
+                end
+            end
+        end
+    end
+    always @(*) bypass__1__clock = clock;
+    always @(*) bypass__1__reset = reset;
+    always @(*) begin
         bypass__1__d = bypass__1__q;
-        rank__1__clock = clock;
-        rank__1__reset = reset;
+        if (flush) begin
+            bypass__1__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__1) begin
+                    bypass__1__d = 1'b0;
+                end
+            end
+            else if (tgt__1) begin
+                if (any_hit) begin
+                    bypass__1__d = 1'b0;
+                end
+                else begin
+                    bypass__1__d = ~any_inval & ba_enable;
+                end
+            end
+        end
+    end
+    always @(*) rank__1__clock = clock;
+    always @(*) rank__1__reset = reset;
+    always @(*) begin
         rank__1__d = rank__1__q;
-        valid__2__clock = clock;
-        valid__2__reset = reset;
+        if (flush) begin
+            rank__1__d = rank_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__1) begin
+                    rank__1__d = rank_zero;
+                end
+                else if (any_hit & ev__1 & (rank__1__q > hit_rank)) begin
+                    rank__1__d = rank__1__q - rank_one;
+                end
+            end
+            else if (tgt__1) begin
+                rank__1__d = rank_zero;
+            end
+            else if (ev__1 & (~tgt_valid | (rank__1__q < tgt_rank))) begin
+                rank__1__d = rank__1__q + rank_one;
+            end
+        end
+    end
+    always @(*) valid__2__clock = clock;
+    always @(*) valid__2__reset = reset;
+    always @(*) begin
         valid__2__d = valid__2__q;
-        tag__2__clock = clock;
-        tag__2__reset = reset;
+        if (flush) begin
+            valid__2__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__2) begin
+                    valid__2__d = 1'b0;
+                end
+            end
+            else if (tgt__2) begin
+                if (any_hit) begin
+                end
+                else begin
+                    valid__2__d = 1'b1;
+                end
+            end
+        end
+    end
+    always @(*) tag__2__clock = clock;
+    always @(*) tag__2__reset = reset;
+    always @(*) begin
         tag__2__d = tag__2__q;
-        reuse__2__clock = clock;
-        reuse__2__reset = reset;
+        if (flush) begin
+            tag__2__d = tag_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__2) begin
+                    tag__2__d = tag_zero;
+                end
+            end
+            else if (tgt__2) begin
+                if (any_hit) begin
+                end
+                else begin
+                    tag__2__d = req_tag;
+                end
+            end
+        end
+    end
+    always @(*) reuse__2__clock = clock;
+    always @(*) reuse__2__reset = reset;
+    always @(*) begin
         reuse__2__d = reuse__2__q;
-        bypass__2__clock = clock;
-        bypass__2__reset = reset;
+        if (flush) begin
+            reuse__2__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__2) begin
+                    reuse__2__d = 1'b0;
+                end
+            end
+            else if (tgt__2) begin
+                if (any_hit) begin
+                    reuse__2__d = 1'b1;
+                end
+                else begin
+                    reuse__2__d = 1'b0;
+                end
+            end
+        end
+    end
+    always @(*) bypass__2__clock = clock;
+    always @(*) bypass__2__reset = reset;
+    always @(*) begin
         bypass__2__d = bypass__2__q;
-        rank__2__clock = clock;
-        rank__2__reset = reset;
+        if (flush) begin
+            bypass__2__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__2) begin
+                    bypass__2__d = 1'b0;
+                end
+            end
+            else if (tgt__2) begin
+                if (any_hit) begin
+                    bypass__2__d = 1'b0;
+                end
+                else begin
+                    bypass__2__d = ~any_inval & ba_enable;
+                end
+            end
+        end
+    end
+    always @(*) rank__2__clock = clock;
+    always @(*) rank__2__reset = reset;
+    always @(*) begin
         rank__2__d = rank__2__q;
-        valid__3__clock = clock;
-        valid__3__reset = reset;
+        if (flush) begin
+            rank__2__d = rank_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__2) begin
+                    rank__2__d = rank_zero;
+                end
+                else if (any_hit & ev__2 & (rank__2__q > hit_rank)) begin
+                    rank__2__d = rank__2__q - rank_one;
+                end
+            end
+            else if (tgt__2) begin
+                rank__2__d = rank_zero;
+            end
+            else if (ev__2 & (~tgt_valid | (rank__2__q < tgt_rank))) begin
+                rank__2__d = rank__2__q + rank_one;
+            end
+        end
+    end
+    always @(*) valid__3__clock = clock;
+    always @(*) valid__3__reset = reset;
+    always @(*) begin
         valid__3__d = valid__3__q;
-        tag__3__clock = clock;
-        tag__3__reset = reset;
+        if (flush) begin
+            valid__3__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__3) begin
+                    valid__3__d = 1'b0;
+                end
+            end
+            else if (tgt__3) begin
+                if (any_hit) begin
+                end
+                else begin
+                    valid__3__d = 1'b1;
+                end
+            end
+        end
+    end
+    always @(*) tag__3__clock = clock;
+    always @(*) tag__3__reset = reset;
+    always @(*) begin
         tag__3__d = tag__3__q;
-        reuse__3__clock = clock;
-        reuse__3__reset = reset;
+        if (flush) begin
+            tag__3__d = tag_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__3) begin
+                    tag__3__d = tag_zero;
+                end
+            end
+            else if (tgt__3) begin
+                if (any_hit) begin
+                end
+                else begin
+                    tag__3__d = req_tag;
+                end
+            end
+        end
+    end
+    always @(*) reuse__3__clock = clock;
+    always @(*) reuse__3__reset = reset;
+    always @(*) begin
         reuse__3__d = reuse__3__q;
-        bypass__3__clock = clock;
-        bypass__3__reset = reset;
+        if (flush) begin
+            reuse__3__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__3) begin
+                    reuse__3__d = 1'b0;
+                end
+            end
+            else if (tgt__3) begin
+                if (any_hit) begin
+                    reuse__3__d = 1'b1;
+                end
+                else begin
+                    reuse__3__d = 1'b0;
+                end
+            end
+        end
+    end
+    always @(*) bypass__3__clock = clock;
+    always @(*) bypass__3__reset = reset;
+    always @(*) begin
         bypass__3__d = bypass__3__q;
-        rank__3__clock = clock;
-        rank__3__reset = reset;
+        if (flush) begin
+            bypass__3__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__3) begin
+                    bypass__3__d = 1'b0;
+                end
+            end
+            else if (tgt__3) begin
+                if (any_hit) begin
+                    bypass__3__d = 1'b0;
+                end
+                else begin
+                    bypass__3__d = ~any_inval & ba_enable;
+                end
+            end
+        end
+    end
+    always @(*) rank__3__clock = clock;
+    always @(*) rank__3__reset = reset;
+    always @(*) begin
         rank__3__d = rank__3__q;
-        valid__4__clock = clock;
-        valid__4__reset = reset;
+        if (flush) begin
+            rank__3__d = rank_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__3) begin
+                    rank__3__d = rank_zero;
+                end
+                else if (any_hit & ev__3 & (rank__3__q > hit_rank)) begin
+                    rank__3__d = rank__3__q - rank_one;
+                end
+            end
+            else if (tgt__3) begin
+                rank__3__d = rank_zero;
+            end
+            else if (ev__3 & (~tgt_valid | (rank__3__q < tgt_rank))) begin
+                rank__3__d = rank__3__q + rank_one;
+            end
+        end
+    end
+    always @(*) valid__4__clock = clock;
+    always @(*) valid__4__reset = reset;
+    always @(*) begin
         valid__4__d = valid__4__q;
-        tag__4__clock = clock;
-        tag__4__reset = reset;
+        if (flush) begin
+            valid__4__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__4) begin
+                    valid__4__d = 1'b0;
+                end
+            end
+            else if (tgt__4) begin
+                if (any_hit) begin
+                end
+                else begin
+                    valid__4__d = 1'b1;
+                end
+            end
+        end
+    end
+    always @(*) tag__4__clock = clock;
+    always @(*) tag__4__reset = reset;
+    always @(*) begin
         tag__4__d = tag__4__q;
-        reuse__4__clock = clock;
-        reuse__4__reset = reset;
+        if (flush) begin
+            tag__4__d = tag_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__4) begin
+                    tag__4__d = tag_zero;
+                end
+            end
+            else if (tgt__4) begin
+                if (any_hit) begin
+                end
+                else begin
+                    tag__4__d = req_tag;
+                end
+            end
+        end
+    end
+    always @(*) reuse__4__clock = clock;
+    always @(*) reuse__4__reset = reset;
+    always @(*) begin
         reuse__4__d = reuse__4__q;
-        bypass__4__clock = clock;
-        bypass__4__reset = reset;
+        if (flush) begin
+            reuse__4__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__4) begin
+                    reuse__4__d = 1'b0;
+                end
+            end
+            else if (tgt__4) begin
+                if (any_hit) begin
+                    reuse__4__d = 1'b1;
+                end
+                else begin
+                    reuse__4__d = 1'b0;
+                end
+            end
+        end
+    end
+    always @(*) bypass__4__clock = clock;
+    always @(*) bypass__4__reset = reset;
+    always @(*) begin
         bypass__4__d = bypass__4__q;
-        rank__4__clock = clock;
-        rank__4__reset = reset;
+        if (flush) begin
+            bypass__4__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__4) begin
+                    bypass__4__d = 1'b0;
+                end
+            end
+            else if (tgt__4) begin
+                if (any_hit) begin
+                    bypass__4__d = 1'b0;
+                end
+                else begin
+                    bypass__4__d = ~any_inval & ba_enable;
+                end
+            end
+        end
+    end
+    always @(*) rank__4__clock = clock;
+    always @(*) rank__4__reset = reset;
+    always @(*) begin
         rank__4__d = rank__4__q;
-        valid__5__clock = clock;
-        valid__5__reset = reset;
+        if (flush) begin
+            rank__4__d = rank_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__4) begin
+                    rank__4__d = rank_zero;
+                end
+                else if (any_hit & ev__4 & (rank__4__q > hit_rank)) begin
+                    rank__4__d = rank__4__q - rank_one;
+                end
+            end
+            else if (tgt__4) begin
+                rank__4__d = rank_zero;
+            end
+            else if (ev__4 & (~tgt_valid | (rank__4__q < tgt_rank))) begin
+                rank__4__d = rank__4__q + rank_one;
+            end
+        end
+    end
+    always @(*) valid__5__clock = clock;
+    always @(*) valid__5__reset = reset;
+    always @(*) begin
         valid__5__d = valid__5__q;
-        tag__5__clock = clock;
-        tag__5__reset = reset;
+        if (flush) begin
+            valid__5__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__5) begin
+                    valid__5__d = 1'b0;
+                end
+            end
+            else if (tgt__5) begin
+                if (any_hit) begin
+                end
+                else begin
+                    valid__5__d = 1'b1;
+                end
+            end
+        end
+    end
+    always @(*) tag__5__clock = clock;
+    always @(*) tag__5__reset = reset;
+    always @(*) begin
         tag__5__d = tag__5__q;
-        reuse__5__clock = clock;
-        reuse__5__reset = reset;
+        if (flush) begin
+            tag__5__d = tag_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__5) begin
+                    tag__5__d = tag_zero;
+                end
+            end
+            else if (tgt__5) begin
+                if (any_hit) begin
+                end
+                else begin
+                    tag__5__d = req_tag;
+                end
+            end
+        end
+    end
+    always @(*) reuse__5__clock = clock;
+    always @(*) reuse__5__reset = reset;
+    always @(*) begin
         reuse__5__d = reuse__5__q;
-        bypass__5__clock = clock;
-        bypass__5__reset = reset;
+        if (flush) begin
+            reuse__5__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__5) begin
+                    reuse__5__d = 1'b0;
+                end
+            end
+            else if (tgt__5) begin
+                if (any_hit) begin
+                    reuse__5__d = 1'b1;
+                end
+                else begin
+                    reuse__5__d = 1'b0;
+                end
+            end
+        end
+    end
+    always @(*) bypass__5__clock = clock;
+    always @(*) bypass__5__reset = reset;
+    always @(*) begin
         bypass__5__d = bypass__5__q;
-        rank__5__clock = clock;
-        rank__5__reset = reset;
+        if (flush) begin
+            bypass__5__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__5) begin
+                    bypass__5__d = 1'b0;
+                end
+            end
+            else if (tgt__5) begin
+                if (any_hit) begin
+                    bypass__5__d = 1'b0;
+                end
+                else begin
+                    bypass__5__d = ~any_inval & ba_enable;
+                end
+            end
+        end
+    end
+    always @(*) rank__5__clock = clock;
+    always @(*) rank__5__reset = reset;
+    always @(*) begin
         rank__5__d = rank__5__q;
-        valid__6__clock = clock;
-        valid__6__reset = reset;
+        if (flush) begin
+            rank__5__d = rank_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__5) begin
+                    rank__5__d = rank_zero;
+                end
+                else if (any_hit & ev__5 & (rank__5__q > hit_rank)) begin
+                    rank__5__d = rank__5__q - rank_one;
+                end
+            end
+            else if (tgt__5) begin
+                rank__5__d = rank_zero;
+            end
+            else if (ev__5 & (~tgt_valid | (rank__5__q < tgt_rank))) begin
+                rank__5__d = rank__5__q + rank_one;
+            end
+        end
+    end
+    always @(*) valid__6__clock = clock;
+    always @(*) valid__6__reset = reset;
+    always @(*) begin
         valid__6__d = valid__6__q;
-        tag__6__clock = clock;
-        tag__6__reset = reset;
+        if (flush) begin
+            valid__6__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__6) begin
+                    valid__6__d = 1'b0;
+                end
+            end
+            else if (tgt__6) begin
+                if (any_hit) begin
+                end
+                else begin
+                    valid__6__d = 1'b1;
+                end
+            end
+        end
+    end
+    always @(*) tag__6__clock = clock;
+    always @(*) tag__6__reset = reset;
+    always @(*) begin
         tag__6__d = tag__6__q;
-        reuse__6__clock = clock;
-        reuse__6__reset = reset;
+        if (flush) begin
+            tag__6__d = tag_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__6) begin
+                    tag__6__d = tag_zero;
+                end
+            end
+            else if (tgt__6) begin
+                if (any_hit) begin
+                end
+                else begin
+                    tag__6__d = req_tag;
+                end
+            end
+        end
+    end
+    always @(*) reuse__6__clock = clock;
+    always @(*) reuse__6__reset = reset;
+    always @(*) begin
         reuse__6__d = reuse__6__q;
-        bypass__6__clock = clock;
-        bypass__6__reset = reset;
+        if (flush) begin
+            reuse__6__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__6) begin
+                    reuse__6__d = 1'b0;
+                end
+            end
+            else if (tgt__6) begin
+                if (any_hit) begin
+                    reuse__6__d = 1'b1;
+                end
+                else begin
+                    reuse__6__d = 1'b0;
+                end
+            end
+        end
+    end
+    always @(*) bypass__6__clock = clock;
+    always @(*) bypass__6__reset = reset;
+    always @(*) begin
         bypass__6__d = bypass__6__q;
-        rank__6__clock = clock;
-        rank__6__reset = reset;
+        if (flush) begin
+            bypass__6__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__6) begin
+                    bypass__6__d = 1'b0;
+                end
+            end
+            else if (tgt__6) begin
+                if (any_hit) begin
+                    bypass__6__d = 1'b0;
+                end
+                else begin
+                    bypass__6__d = ~any_inval & ba_enable;
+                end
+            end
+        end
+    end
+    always @(*) rank__6__clock = clock;
+    always @(*) rank__6__reset = reset;
+    always @(*) begin
         rank__6__d = rank__6__q;
-        valid__7__clock = clock;
-        valid__7__reset = reset;
+        if (flush) begin
+            rank__6__d = rank_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__6) begin
+                    rank__6__d = rank_zero;
+                end
+                else if (any_hit & ev__6 & (rank__6__q > hit_rank)) begin
+                    rank__6__d = rank__6__q - rank_one;
+                end
+            end
+            else if (tgt__6) begin
+                rank__6__d = rank_zero;
+            end
+            else if (ev__6 & (~tgt_valid | (rank__6__q < tgt_rank))) begin
+                rank__6__d = rank__6__q + rank_one;
+            end
+        end
+    end
+    always @(*) valid__7__clock = clock;
+    always @(*) valid__7__reset = reset;
+    always @(*) begin
         valid__7__d = valid__7__q;
-        tag__7__clock = clock;
-        tag__7__reset = reset;
+        if (flush) begin
+            valid__7__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__7) begin
+                    valid__7__d = 1'b0;
+                end
+            end
+            else if (tgt__7) begin
+                if (any_hit) begin
+                end
+                else begin
+                    valid__7__d = 1'b1;
+                end
+            end
+        end
+    end
+    always @(*) tag__7__clock = clock;
+    always @(*) tag__7__reset = reset;
+    always @(*) begin
         tag__7__d = tag__7__q;
-        reuse__7__clock = clock;
-        reuse__7__reset = reset;
+        if (flush) begin
+            tag__7__d = tag_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__7) begin
+                    tag__7__d = tag_zero;
+                end
+            end
+            else if (tgt__7) begin
+                if (any_hit) begin
+                end
+                else begin
+                    tag__7__d = req_tag;
+                end
+            end
+        end
+    end
+    always @(*) reuse__7__clock = clock;
+    always @(*) reuse__7__reset = reset;
+    always @(*) begin
         reuse__7__d = reuse__7__q;
-        bypass__7__clock = clock;
-        bypass__7__reset = reset;
+        if (flush) begin
+            reuse__7__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__7) begin
+                    reuse__7__d = 1'b0;
+                end
+            end
+            else if (tgt__7) begin
+                if (any_hit) begin
+                    reuse__7__d = 1'b1;
+                end
+                else begin
+                    reuse__7__d = 1'b0;
+                end
+            end
+        end
+    end
+    always @(*) bypass__7__clock = clock;
+    always @(*) bypass__7__reset = reset;
+    always @(*) begin
         bypass__7__d = bypass__7__q;
-        rank__7__clock = clock;
-        rank__7__reset = reset;
+        if (flush) begin
+            bypass__7__d = 1'b0;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__7) begin
+                    bypass__7__d = 1'b0;
+                end
+            end
+            else if (tgt__7) begin
+                if (any_hit) begin
+                    bypass__7__d = 1'b0;
+                end
+                else begin
+                    bypass__7__d = ~any_inval & ba_enable;
+                end
+            end
+        end
+    end
+    always @(*) rank__7__clock = clock;
+    always @(*) rank__7__reset = reset;
+    always @(*) begin
         rank__7__d = rank__7__q;
-        ev__0 = valid__0__q & ~flush;
-        hit__0 = valid__0__q & ~flush & (tag__0__q == req_tag);
-        inval__0 = ~(valid__0__q & ~flush);
-        noreuse__0 = valid__0__q & ~flush & ~reuse__0__q;
-        withreuse__0 = valid__0__q & ~flush & reuse__0__q;
-        ev__1 = valid__1__q & ~flush;
-        hit__1 = valid__1__q & ~flush & (tag__1__q == req_tag);
-        inval__1 = ~(valid__1__q & ~flush);
-        noreuse__1 = valid__1__q & ~flush & ~reuse__1__q;
-        withreuse__1 = valid__1__q & ~flush & reuse__1__q;
-        ev__2 = valid__2__q & ~flush;
-        hit__2 = valid__2__q & ~flush & (tag__2__q == req_tag);
-        inval__2 = ~(valid__2__q & ~flush);
-        noreuse__2 = valid__2__q & ~flush & ~reuse__2__q;
-        withreuse__2 = valid__2__q & ~flush & reuse__2__q;
-        ev__3 = valid__3__q & ~flush;
-        hit__3 = valid__3__q & ~flush & (tag__3__q == req_tag);
-        inval__3 = ~(valid__3__q & ~flush);
-        noreuse__3 = valid__3__q & ~flush & ~reuse__3__q;
-        withreuse__3 = valid__3__q & ~flush & reuse__3__q;
-        ev__4 = valid__4__q & ~flush;
-        hit__4 = valid__4__q & ~flush & (tag__4__q == req_tag);
-        inval__4 = ~(valid__4__q & ~flush);
-        noreuse__4 = valid__4__q & ~flush & ~reuse__4__q;
-        withreuse__4 = valid__4__q & ~flush & reuse__4__q;
-        ev__5 = valid__5__q & ~flush;
-        hit__5 = valid__5__q & ~flush & (tag__5__q == req_tag);
-        inval__5 = ~(valid__5__q & ~flush);
-        noreuse__5 = valid__5__q & ~flush & ~reuse__5__q;
-        withreuse__5 = valid__5__q & ~flush & reuse__5__q;
-        ev__6 = valid__6__q & ~flush;
-        hit__6 = valid__6__q & ~flush & (tag__6__q == req_tag);
-        inval__6 = ~(valid__6__q & ~flush);
-        noreuse__6 = valid__6__q & ~flush & ~reuse__6__q;
-        withreuse__6 = valid__6__q & ~flush & reuse__6__q;
-        ev__7 = valid__7__q & ~flush;
-        hit__7 = valid__7__q & ~flush & (tag__7__q == req_tag);
-        inval__7 = ~(valid__7__q & ~flush);
-        noreuse__7 = valid__7__q & ~flush & ~reuse__7__q;
-        withreuse__7 = valid__7__q & ~flush & reuse__7__q;
+        if (flush) begin
+            rank__7__d = rank_zero;
+        end
+        if (sel) begin
+            if (is_write) begin
+                if (hit__7) begin
+                    rank__7__d = rank_zero;
+                end
+                else if (any_hit & ev__7 & (rank__7__q > hit_rank)) begin
+                    rank__7__d = rank__7__q - rank_one;
+                end
+            end
+            else if (tgt__7) begin
+                rank__7__d = rank_zero;
+            end
+            else if (ev__7 & (~tgt_valid | (rank__7__q < tgt_rank))) begin
+                rank__7__d = rank__7__q + rank_one;
+            end
+        end
+    end
+    always @(*) ev__0 = valid__0__q & ~flush;
+    always @(*) hit__0 = valid__0__q & ~flush & (tag__0__q == req_tag);
+    always @(*) inval__0 = ~(valid__0__q & ~flush);
+    always @(*) noreuse__0 = valid__0__q & ~flush & ~reuse__0__q;
+    always @(*) withreuse__0 = valid__0__q & ~flush & reuse__0__q;
+    always @(*) ev__1 = valid__1__q & ~flush;
+    always @(*) hit__1 = valid__1__q & ~flush & (tag__1__q == req_tag);
+    always @(*) inval__1 = ~(valid__1__q & ~flush);
+    always @(*) noreuse__1 = valid__1__q & ~flush & ~reuse__1__q;
+    always @(*) withreuse__1 = valid__1__q & ~flush & reuse__1__q;
+    always @(*) ev__2 = valid__2__q & ~flush;
+    always @(*) hit__2 = valid__2__q & ~flush & (tag__2__q == req_tag);
+    always @(*) inval__2 = ~(valid__2__q & ~flush);
+    always @(*) noreuse__2 = valid__2__q & ~flush & ~reuse__2__q;
+    always @(*) withreuse__2 = valid__2__q & ~flush & reuse__2__q;
+    always @(*) ev__3 = valid__3__q & ~flush;
+    always @(*) hit__3 = valid__3__q & ~flush & (tag__3__q == req_tag);
+    always @(*) inval__3 = ~(valid__3__q & ~flush);
+    always @(*) noreuse__3 = valid__3__q & ~flush & ~reuse__3__q;
+    always @(*) withreuse__3 = valid__3__q & ~flush & reuse__3__q;
+    always @(*) ev__4 = valid__4__q & ~flush;
+    always @(*) hit__4 = valid__4__q & ~flush & (tag__4__q == req_tag);
+    always @(*) inval__4 = ~(valid__4__q & ~flush);
+    always @(*) noreuse__4 = valid__4__q & ~flush & ~reuse__4__q;
+    always @(*) withreuse__4 = valid__4__q & ~flush & reuse__4__q;
+    always @(*) ev__5 = valid__5__q & ~flush;
+    always @(*) hit__5 = valid__5__q & ~flush & (tag__5__q == req_tag);
+    always @(*) inval__5 = ~(valid__5__q & ~flush);
+    always @(*) noreuse__5 = valid__5__q & ~flush & ~reuse__5__q;
+    always @(*) withreuse__5 = valid__5__q & ~flush & reuse__5__q;
+    always @(*) ev__6 = valid__6__q & ~flush;
+    always @(*) hit__6 = valid__6__q & ~flush & (tag__6__q == req_tag);
+    always @(*) inval__6 = ~(valid__6__q & ~flush);
+    always @(*) noreuse__6 = valid__6__q & ~flush & ~reuse__6__q;
+    always @(*) withreuse__6 = valid__6__q & ~flush & reuse__6__q;
+    always @(*) ev__7 = valid__7__q & ~flush;
+    always @(*) hit__7 = valid__7__q & ~flush & (tag__7__q == req_tag);
+    always @(*) inval__7 = ~(valid__7__q & ~flush);
+    always @(*) noreuse__7 = valid__7__q & ~flush & ~reuse__7__q;
+    always @(*) withreuse__7 = valid__7__q & ~flush & reuse__7__q;
+    always @(*) begin
         any_hit = 1'b0;
-        any_inval = 1'b0;
-        any_reuse = 1'b0;
         if (hit__0) begin
             any_hit = 1'b1;
-        end
-        if (inval__0) begin
-            any_inval = 1'b1;
-        end
-        if (withreuse__0) begin
-            any_reuse = 1'b1;
         end
         if (hit__1) begin
             any_hit = 1'b1;
         end
-        if (inval__1) begin
-            any_inval = 1'b1;
-        end
-        if (withreuse__1) begin
-            any_reuse = 1'b1;
-        end
         if (hit__2) begin
             any_hit = 1'b1;
-        end
-        if (inval__2) begin
-            any_inval = 1'b1;
-        end
-        if (withreuse__2) begin
-            any_reuse = 1'b1;
         end
         if (hit__3) begin
             any_hit = 1'b1;
         end
-        if (inval__3) begin
-            any_inval = 1'b1;
-        end
-        if (withreuse__3) begin
-            any_reuse = 1'b1;
-        end
         if (hit__4) begin
             any_hit = 1'b1;
-        end
-        if (inval__4) begin
-            any_inval = 1'b1;
-        end
-        if (withreuse__4) begin
-            any_reuse = 1'b1;
         end
         if (hit__5) begin
             any_hit = 1'b1;
         end
-        if (inval__5) begin
-            any_inval = 1'b1;
-        end
-        if (withreuse__5) begin
-            any_reuse = 1'b1;
-        end
         if (hit__6) begin
             any_hit = 1'b1;
-        end
-        if (inval__6) begin
-            any_inval = 1'b1;
-        end
-        if (withreuse__6) begin
-            any_reuse = 1'b1;
         end
         if (hit__7) begin
             any_hit = 1'b1;
         end
+    end
+    always @(*) begin
+        any_inval = 1'b0;
+        if (inval__0) begin
+            any_inval = 1'b1;
+        end
+        if (inval__1) begin
+            any_inval = 1'b1;
+        end
+        if (inval__2) begin
+            any_inval = 1'b1;
+        end
+        if (inval__3) begin
+            any_inval = 1'b1;
+        end
+        if (inval__4) begin
+            any_inval = 1'b1;
+        end
+        if (inval__5) begin
+            any_inval = 1'b1;
+        end
+        if (inval__6) begin
+            any_inval = 1'b1;
+        end
         if (inval__7) begin
             any_inval = 1'b1;
+        end
+    end
+    always @(*) begin
+        any_reuse = 1'b0;
+        if (withreuse__0) begin
+            any_reuse = 1'b1;
+        end
+        if (withreuse__1) begin
+            any_reuse = 1'b1;
+        end
+        if (withreuse__2) begin
+            any_reuse = 1'b1;
+        end
+        if (withreuse__3) begin
+            any_reuse = 1'b1;
+        end
+        if (withreuse__4) begin
+            any_reuse = 1'b1;
+        end
+        if (withreuse__5) begin
+            any_reuse = 1'b1;
+        end
+        if (withreuse__6) begin
+            any_reuse = 1'b1;
         end
         if (withreuse__7) begin
             any_reuse = 1'b1;
         end
+    end
+    always @(*) begin
         inval_below__0 = 1'b0;
         if ((0 < 0) & inval__0) begin
             inval_below__0 = 1'b1;
@@ -1601,7 +2517,9 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 < 0) & inval__7) begin
             inval_below__0 = 1'b1;
         end
-        first_inval__0 = inval__0 & ~inval_below__0;
+    end
+    always @(*) first_inval__0 = inval__0 & ~inval_below__0;
+    always @(*) begin
         inval_below__1 = 1'b0;
         if ((0 < 1) & inval__0) begin
             inval_below__1 = 1'b1;
@@ -1627,7 +2545,9 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 < 1) & inval__7) begin
             inval_below__1 = 1'b1;
         end
-        first_inval__1 = inval__1 & ~inval_below__1;
+    end
+    always @(*) first_inval__1 = inval__1 & ~inval_below__1;
+    always @(*) begin
         inval_below__2 = 1'b0;
         if ((0 < 2) & inval__0) begin
             inval_below__2 = 1'b1;
@@ -1653,7 +2573,9 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 < 2) & inval__7) begin
             inval_below__2 = 1'b1;
         end
-        first_inval__2 = inval__2 & ~inval_below__2;
+    end
+    always @(*) first_inval__2 = inval__2 & ~inval_below__2;
+    always @(*) begin
         inval_below__3 = 1'b0;
         if ((0 < 3) & inval__0) begin
             inval_below__3 = 1'b1;
@@ -1679,7 +2601,9 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 < 3) & inval__7) begin
             inval_below__3 = 1'b1;
         end
-        first_inval__3 = inval__3 & ~inval_below__3;
+    end
+    always @(*) first_inval__3 = inval__3 & ~inval_below__3;
+    always @(*) begin
         inval_below__4 = 1'b0;
         if ((0 < 4) & inval__0) begin
             inval_below__4 = 1'b1;
@@ -1705,7 +2629,9 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 < 4) & inval__7) begin
             inval_below__4 = 1'b1;
         end
-        first_inval__4 = inval__4 & ~inval_below__4;
+    end
+    always @(*) first_inval__4 = inval__4 & ~inval_below__4;
+    always @(*) begin
         inval_below__5 = 1'b0;
         if ((0 < 5) & inval__0) begin
             inval_below__5 = 1'b1;
@@ -1731,7 +2657,9 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 < 5) & inval__7) begin
             inval_below__5 = 1'b1;
         end
-        first_inval__5 = inval__5 & ~inval_below__5;
+    end
+    always @(*) first_inval__5 = inval__5 & ~inval_below__5;
+    always @(*) begin
         inval_below__6 = 1'b0;
         if ((0 < 6) & inval__0) begin
             inval_below__6 = 1'b1;
@@ -1757,7 +2685,9 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 < 6) & inval__7) begin
             inval_below__6 = 1'b1;
         end
-        first_inval__6 = inval__6 & ~inval_below__6;
+    end
+    always @(*) first_inval__6 = inval__6 & ~inval_below__6;
+    always @(*) begin
         inval_below__7 = 1'b0;
         if ((0 < 7) & inval__0) begin
             inval_below__7 = 1'b1;
@@ -1783,66 +2713,86 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 < 7) & inval__7) begin
             inval_below__7 = 1'b1;
         end
-        first_inval__7 = inval__7 & ~inval_below__7;
-        zcnt__0 = zero8;
+    end
+    always @(*) first_inval__7 = inval__7 & ~inval_below__7;
+    assign zcnt__0 = zero8;
+    always @(*) begin
         zsum = zero8;
+        zsum = zcnt__1;
+        zsum = zcnt__2;
+        zsum = zcnt__3;
+        zsum = zcnt__4;
+        zsum = zcnt__5;
+        zsum = zcnt__6;
+        zsum = zcnt__7;
+        zsum = zcnt__8;
+    end
+    always @(*) begin
         if (noreuse__0) begin
             zcnt__1 = zcnt__0 + one8;
         end
         else begin
             zcnt__1 = zcnt__0;
         end
-        zsum = zcnt__1;
+    end
+    always @(*) begin
         if (noreuse__1) begin
             zcnt__2 = zcnt__1 + one8;
         end
         else begin
             zcnt__2 = zcnt__1;
         end
-        zsum = zcnt__2;
+    end
+    always @(*) begin
         if (noreuse__2) begin
             zcnt__3 = zcnt__2 + one8;
         end
         else begin
             zcnt__3 = zcnt__2;
         end
-        zsum = zcnt__3;
+    end
+    always @(*) begin
         if (noreuse__3) begin
             zcnt__4 = zcnt__3 + one8;
         end
         else begin
             zcnt__4 = zcnt__3;
         end
-        zsum = zcnt__4;
+    end
+    always @(*) begin
         if (noreuse__4) begin
             zcnt__5 = zcnt__4 + one8;
         end
         else begin
             zcnt__5 = zcnt__4;
         end
-        zsum = zcnt__5;
+    end
+    always @(*) begin
         if (noreuse__5) begin
             zcnt__6 = zcnt__5 + one8;
         end
         else begin
             zcnt__6 = zcnt__5;
         end
-        zsum = zcnt__6;
+    end
+    always @(*) begin
         if (noreuse__6) begin
             zcnt__7 = zcnt__6 + one8;
         end
         else begin
             zcnt__7 = zcnt__6;
         end
-        zsum = zcnt__7;
+    end
+    always @(*) begin
         if (noreuse__7) begin
             zcnt__8 = zcnt__7 + one8;
         end
         else begin
             zcnt__8 = zcnt__7;
         end
-        zsum = zcnt__8;
-        use_noreuse = (zsum >= threshold) & (zsum != zero8);
+    end
+    always @(*) use_noreuse = (zsum >= threshold) & (zsum != zero8);
+    always @(*) begin
         if (~ba_enable) begin
             vcand__0 = ev__0;
         end
@@ -1855,6 +2805,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             vcand__0 = ev__0;
         end
+    end
+    always @(*) begin
         if (~ba_enable) begin
             vcand__1 = ev__1;
         end
@@ -1867,6 +2819,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             vcand__1 = ev__1;
         end
+    end
+    always @(*) begin
         if (~ba_enable) begin
             vcand__2 = ev__2;
         end
@@ -1879,6 +2833,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             vcand__2 = ev__2;
         end
+    end
+    always @(*) begin
         if (~ba_enable) begin
             vcand__3 = ev__3;
         end
@@ -1891,6 +2847,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             vcand__3 = ev__3;
         end
+    end
+    always @(*) begin
         if (~ba_enable) begin
             vcand__4 = ev__4;
         end
@@ -1903,6 +2861,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             vcand__4 = ev__4;
         end
+    end
+    always @(*) begin
         if (~ba_enable) begin
             vcand__5 = ev__5;
         end
@@ -1915,6 +2875,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             vcand__5 = ev__5;
         end
+    end
+    always @(*) begin
         if (~ba_enable) begin
             vcand__6 = ev__6;
         end
@@ -1927,6 +2889,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             vcand__6 = ev__6;
         end
+    end
+    always @(*) begin
         if (~ba_enable) begin
             vcand__7 = ev__7;
         end
@@ -1939,6 +2903,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             vcand__7 = ev__7;
         end
+    end
+    always @(*) begin
         is_victim__0 = vcand__0;
         if ((0 != 0) & vcand__0 & (rank__0__q >= rank__0__q)) begin
             is_victim__0 = 1'b0;
@@ -1964,6 +2930,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 != 0) & vcand__7 & (rank__7__q >= rank__0__q)) begin
             is_victim__0 = 1'b0;
         end
+    end
+    always @(*) begin
         is_victim__1 = vcand__1;
         if ((0 != 1) & vcand__0 & (rank__0__q >= rank__1__q)) begin
             is_victim__1 = 1'b0;
@@ -1989,6 +2957,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 != 1) & vcand__7 & (rank__7__q >= rank__1__q)) begin
             is_victim__1 = 1'b0;
         end
+    end
+    always @(*) begin
         is_victim__2 = vcand__2;
         if ((0 != 2) & vcand__0 & (rank__0__q >= rank__2__q)) begin
             is_victim__2 = 1'b0;
@@ -2014,6 +2984,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 != 2) & vcand__7 & (rank__7__q >= rank__2__q)) begin
             is_victim__2 = 1'b0;
         end
+    end
+    always @(*) begin
         is_victim__3 = vcand__3;
         if ((0 != 3) & vcand__0 & (rank__0__q >= rank__3__q)) begin
             is_victim__3 = 1'b0;
@@ -2039,6 +3011,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 != 3) & vcand__7 & (rank__7__q >= rank__3__q)) begin
             is_victim__3 = 1'b0;
         end
+    end
+    always @(*) begin
         is_victim__4 = vcand__4;
         if ((0 != 4) & vcand__0 & (rank__0__q >= rank__4__q)) begin
             is_victim__4 = 1'b0;
@@ -2064,6 +3038,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 != 4) & vcand__7 & (rank__7__q >= rank__4__q)) begin
             is_victim__4 = 1'b0;
         end
+    end
+    always @(*) begin
         is_victim__5 = vcand__5;
         if ((0 != 5) & vcand__0 & (rank__0__q >= rank__5__q)) begin
             is_victim__5 = 1'b0;
@@ -2089,6 +3065,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 != 5) & vcand__7 & (rank__7__q >= rank__5__q)) begin
             is_victim__5 = 1'b0;
         end
+    end
+    always @(*) begin
         is_victim__6 = vcand__6;
         if ((0 != 6) & vcand__0 & (rank__0__q >= rank__6__q)) begin
             is_victim__6 = 1'b0;
@@ -2114,6 +3092,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 != 6) & vcand__7 & (rank__7__q >= rank__6__q)) begin
             is_victim__6 = 1'b0;
         end
+    end
+    always @(*) begin
         is_victim__7 = vcand__7;
         if ((0 != 7) & vcand__0 & (rank__0__q >= rank__7__q)) begin
             is_victim__7 = 1'b0;
@@ -2139,126 +3119,224 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         if ((7 != 7) & vcand__7 & (rank__7__q >= rank__7__q)) begin
             is_victim__7 = 1'b0;
         end
+    end
+    always @(*) begin
         hit_way = rank_zero;
-        hit_rank = rank_zero;
-        hit_bypass = 1'b0;
-        fi_way = rank_zero;
-        victim_way = rank_zero;
-        victim_rank = rank_zero;
-        victim_bypass = 1'b0;
-        victim_tag = tag_zero;
         if (hit__0) begin
             hit_way = way_id__0;
-            hit_rank = rank__0__q;
-            hit_bypass = bypass__0__q;
-        end
-        if (first_inval__0) begin
-            fi_way = way_id__0;
-        end
-        if (is_victim__0) begin
-            victim_way = way_id__0;
-            victim_rank = rank__0__q;
-            victim_bypass = bypass__0__q;
-            victim_tag = tag__0__q;
         end
         if (hit__1) begin
             hit_way = way_id__1;
+        end
+        if (hit__2) begin
+            hit_way = way_id__2;
+        end
+        if (hit__3) begin
+            hit_way = way_id__3;
+        end
+        if (hit__4) begin
+            hit_way = way_id__4;
+        end
+        if (hit__5) begin
+            hit_way = way_id__5;
+        end
+        if (hit__6) begin
+            hit_way = way_id__6;
+        end
+        if (hit__7) begin
+            hit_way = way_id__7;
+        end
+    end
+    always @(*) begin
+        hit_rank = rank_zero;
+        if (hit__0) begin
+            hit_rank = rank__0__q;
+        end
+        if (hit__1) begin
             hit_rank = rank__1__q;
+        end
+        if (hit__2) begin
+            hit_rank = rank__2__q;
+        end
+        if (hit__3) begin
+            hit_rank = rank__3__q;
+        end
+        if (hit__4) begin
+            hit_rank = rank__4__q;
+        end
+        if (hit__5) begin
+            hit_rank = rank__5__q;
+        end
+        if (hit__6) begin
+            hit_rank = rank__6__q;
+        end
+        if (hit__7) begin
+            hit_rank = rank__7__q;
+        end
+    end
+    always @(*) begin
+        hit_bypass = 1'b0;
+        if (hit__0) begin
+            hit_bypass = bypass__0__q;
+        end
+        if (hit__1) begin
             hit_bypass = bypass__1__q;
+        end
+        if (hit__2) begin
+            hit_bypass = bypass__2__q;
+        end
+        if (hit__3) begin
+            hit_bypass = bypass__3__q;
+        end
+        if (hit__4) begin
+            hit_bypass = bypass__4__q;
+        end
+        if (hit__5) begin
+            hit_bypass = bypass__5__q;
+        end
+        if (hit__6) begin
+            hit_bypass = bypass__6__q;
+        end
+        if (hit__7) begin
+            hit_bypass = bypass__7__q;
+        end
+    end
+    always @(*) begin
+        fi_way = rank_zero;
+        if (first_inval__0) begin
+            fi_way = way_id__0;
         end
         if (first_inval__1) begin
             fi_way = way_id__1;
         end
-        if (is_victim__1) begin
-            victim_way = way_id__1;
-            victim_rank = rank__1__q;
-            victim_bypass = bypass__1__q;
-            victim_tag = tag__1__q;
-        end
-        if (hit__2) begin
-            hit_way = way_id__2;
-            hit_rank = rank__2__q;
-            hit_bypass = bypass__2__q;
-        end
         if (first_inval__2) begin
             fi_way = way_id__2;
-        end
-        if (is_victim__2) begin
-            victim_way = way_id__2;
-            victim_rank = rank__2__q;
-            victim_bypass = bypass__2__q;
-            victim_tag = tag__2__q;
-        end
-        if (hit__3) begin
-            hit_way = way_id__3;
-            hit_rank = rank__3__q;
-            hit_bypass = bypass__3__q;
         end
         if (first_inval__3) begin
             fi_way = way_id__3;
         end
-        if (is_victim__3) begin
-            victim_way = way_id__3;
-            victim_rank = rank__3__q;
-            victim_bypass = bypass__3__q;
-            victim_tag = tag__3__q;
-        end
-        if (hit__4) begin
-            hit_way = way_id__4;
-            hit_rank = rank__4__q;
-            hit_bypass = bypass__4__q;
-        end
         if (first_inval__4) begin
             fi_way = way_id__4;
-        end
-        if (is_victim__4) begin
-            victim_way = way_id__4;
-            victim_rank = rank__4__q;
-            victim_bypass = bypass__4__q;
-            victim_tag = tag__4__q;
-        end
-        if (hit__5) begin
-            hit_way = way_id__5;
-            hit_rank = rank__5__q;
-            hit_bypass = bypass__5__q;
         end
         if (first_inval__5) begin
             fi_way = way_id__5;
         end
-        if (is_victim__5) begin
-            victim_way = way_id__5;
-            victim_rank = rank__5__q;
-            victim_bypass = bypass__5__q;
-            victim_tag = tag__5__q;
-        end
-        if (hit__6) begin
-            hit_way = way_id__6;
-            hit_rank = rank__6__q;
-            hit_bypass = bypass__6__q;
-        end
         if (first_inval__6) begin
             fi_way = way_id__6;
-        end
-        if (is_victim__6) begin
-            victim_way = way_id__6;
-            victim_rank = rank__6__q;
-            victim_bypass = bypass__6__q;
-            victim_tag = tag__6__q;
-        end
-        if (hit__7) begin
-            hit_way = way_id__7;
-            hit_rank = rank__7__q;
-            hit_bypass = bypass__7__q;
         end
         if (first_inval__7) begin
             fi_way = way_id__7;
         end
+    end
+    always @(*) begin
+        victim_way = rank_zero;
+        if (is_victim__0) begin
+            victim_way = way_id__0;
+        end
+        if (is_victim__1) begin
+            victim_way = way_id__1;
+        end
+        if (is_victim__2) begin
+            victim_way = way_id__2;
+        end
+        if (is_victim__3) begin
+            victim_way = way_id__3;
+        end
+        if (is_victim__4) begin
+            victim_way = way_id__4;
+        end
+        if (is_victim__5) begin
+            victim_way = way_id__5;
+        end
+        if (is_victim__6) begin
+            victim_way = way_id__6;
+        end
         if (is_victim__7) begin
             victim_way = way_id__7;
+        end
+    end
+    always @(*) begin
+        victim_rank = rank_zero;
+        if (is_victim__0) begin
+            victim_rank = rank__0__q;
+        end
+        if (is_victim__1) begin
+            victim_rank = rank__1__q;
+        end
+        if (is_victim__2) begin
+            victim_rank = rank__2__q;
+        end
+        if (is_victim__3) begin
+            victim_rank = rank__3__q;
+        end
+        if (is_victim__4) begin
+            victim_rank = rank__4__q;
+        end
+        if (is_victim__5) begin
+            victim_rank = rank__5__q;
+        end
+        if (is_victim__6) begin
+            victim_rank = rank__6__q;
+        end
+        if (is_victim__7) begin
             victim_rank = rank__7__q;
+        end
+    end
+    always @(*) begin
+        victim_bypass = 1'b0;
+        if (is_victim__0) begin
+            victim_bypass = bypass__0__q;
+        end
+        if (is_victim__1) begin
+            victim_bypass = bypass__1__q;
+        end
+        if (is_victim__2) begin
+            victim_bypass = bypass__2__q;
+        end
+        if (is_victim__3) begin
+            victim_bypass = bypass__3__q;
+        end
+        if (is_victim__4) begin
+            victim_bypass = bypass__4__q;
+        end
+        if (is_victim__5) begin
+            victim_bypass = bypass__5__q;
+        end
+        if (is_victim__6) begin
+            victim_bypass = bypass__6__q;
+        end
+        if (is_victim__7) begin
             victim_bypass = bypass__7__q;
+        end
+    end
+    always @(*) begin
+        victim_tag = tag_zero;
+        if (is_victim__0) begin
+            victim_tag = tag__0__q;
+        end
+        if (is_victim__1) begin
+            victim_tag = tag__1__q;
+        end
+        if (is_victim__2) begin
+            victim_tag = tag__2__q;
+        end
+        if (is_victim__3) begin
+            victim_tag = tag__3__q;
+        end
+        if (is_victim__4) begin
+            victim_tag = tag__4__q;
+        end
+        if (is_victim__5) begin
+            victim_tag = tag__5__q;
+        end
+        if (is_victim__6) begin
+            victim_tag = tag__6__q;
+        end
+        if (is_victim__7) begin
             victim_tag = tag__7__q;
         end
+    end
+    always @(*) begin
         if (any_hit) begin
             tgt__0 = hit__0;
         end
@@ -2268,6 +3346,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             tgt__0 = is_victim__0;
         end
+    end
+    always @(*) begin
         if (any_hit) begin
             tgt__1 = hit__1;
         end
@@ -2277,6 +3357,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             tgt__1 = is_victim__1;
         end
+    end
+    always @(*) begin
         if (any_hit) begin
             tgt__2 = hit__2;
         end
@@ -2286,6 +3368,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             tgt__2 = is_victim__2;
         end
+    end
+    always @(*) begin
         if (any_hit) begin
             tgt__3 = hit__3;
         end
@@ -2295,6 +3379,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             tgt__3 = is_victim__3;
         end
+    end
+    always @(*) begin
         if (any_hit) begin
             tgt__4 = hit__4;
         end
@@ -2304,6 +3390,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             tgt__4 = is_victim__4;
         end
+    end
+    always @(*) begin
         if (any_hit) begin
             tgt__5 = hit__5;
         end
@@ -2313,6 +3401,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             tgt__5 = is_victim__5;
         end
+    end
+    always @(*) begin
         if (any_hit) begin
             tgt__6 = hit__6;
         end
@@ -2322,6 +3412,8 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             tgt__6 = is_victim__6;
         end
+    end
+    always @(*) begin
         if (any_hit) begin
             tgt__7 = hit__7;
         end
@@ -2331,25 +3423,21 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else begin
             tgt__7 = is_victim__7;
         end
-        tgt_valid = any_hit | ~any_inval;
+    end
+    always @(*) tgt_valid = any_hit | ~any_inval;
+    always @(*) begin
         if (any_hit) begin
             tgt_rank = hit_rank;
         end
         else begin
             tgt_rank = victim_rank;
         end
+    end
+    always @(*) begin
         o_outcome = c_hit;
-        o_way = rank_zero;
-        o_evict_valid = 1'b0;
-        o_evict_tag = tag_zero;
         if (is_write) begin
             if (any_hit) begin
                 o_outcome = c_wevict;
-                o_way = hit_way;
-                o_evict_valid = ~hit_bypass;
-                if (~hit_bypass) begin
-                    o_evict_tag = req_tag;
-                end
             end
             else begin
                 o_outcome = c_wmiss;
@@ -2362,11 +3450,9 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
             else begin
                 o_outcome = c_hit;
             end
-            o_way = hit_way;
         end
         else if (any_inval) begin
             o_outcome = c_miss;
-            o_way = fi_way;
         end
         else begin
             if (ba_enable) begin
@@ -2375,306 +3461,56 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
             else begin
                 o_outcome = c_miss;
             end
+        end
+    end
+    always @(*) begin
+        o_way = rank_zero;
+        if (is_write) begin
+            if (any_hit) begin
+                o_way = hit_way;
+            end
+        end
+        else if (any_hit) begin
+            o_way = hit_way;
+        end
+        else if (any_inval) begin
+            o_way = fi_way;
+        end
+        else begin
             o_way = victim_way;
+        end
+    end
+    always @(*) begin
+        o_evict_valid = 1'b0;
+        if (is_write) begin
+            if (any_hit) begin
+                o_evict_valid = ~hit_bypass;
+            end
+        end
+        else if (any_hit) begin
+        end
+        else if (any_inval) begin
+        end
+        else begin
             o_evict_valid = ~victim_bypass;
+        end
+    end
+    always @(*) begin
+        o_evict_tag = tag_zero;
+        if (is_write) begin
+            if (any_hit) begin
+                if (~hit_bypass) begin
+                    o_evict_tag = req_tag;
+                end
+            end
+        end
+        else if (any_hit) begin
+        end
+        else if (any_inval) begin
+        end
+        else begin
             if (~victim_bypass) begin
                 o_evict_tag = victim_tag;
-            end
-        end
-        if (flush) begin
-            valid__0__d = 1'b0;
-            tag__0__d = tag_zero;
-            reuse__0__d = 1'b0;
-            bypass__0__d = 1'b0;
-            rank__0__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__0) begin
-                    valid__0__d = 1'b0;
-                    tag__0__d = tag_zero;
-                    reuse__0__d = 1'b0;
-                    bypass__0__d = 1'b0;
-                    rank__0__d = rank_zero;
-                end
-                else if (any_hit & ev__0 & (rank__0__q > hit_rank)) begin
-                    rank__0__d = rank__0__q - rank_one;
-                end
-            end
-            else if (tgt__0) begin
-                rank__0__d = rank_zero;
-                if (any_hit) begin
-                    reuse__0__d = 1'b1;
-                    bypass__0__d = 1'b0;
-                end
-                else begin
-                    valid__0__d = 1'b1;
-                    tag__0__d = req_tag;
-                    reuse__0__d = 1'b0;
-                    bypass__0__d = ~any_inval & ba_enable;
-                end
-            end
-            else if (ev__0 & (~tgt_valid | (rank__0__q < tgt_rank))) begin
-                rank__0__d = rank__0__q + rank_one;
-            end
-        end
-        if (flush) begin
-            valid__1__d = 1'b0;
-            tag__1__d = tag_zero;
-            reuse__1__d = 1'b0;
-            bypass__1__d = 1'b0;
-            rank__1__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__1) begin
-                    valid__1__d = 1'b0;
-                    tag__1__d = tag_zero;
-                    reuse__1__d = 1'b0;
-                    bypass__1__d = 1'b0;
-                    rank__1__d = rank_zero;
-                end
-                else if (any_hit & ev__1 & (rank__1__q > hit_rank)) begin
-                    rank__1__d = rank__1__q - rank_one;
-                end
-            end
-            else if (tgt__1) begin
-                rank__1__d = rank_zero;
-                if (any_hit) begin
-                    reuse__1__d = 1'b1;
-                    bypass__1__d = 1'b0;
-                end
-                else begin
-                    valid__1__d = 1'b1;
-                    tag__1__d = req_tag;
-                    reuse__1__d = 1'b0;
-                    bypass__1__d = ~any_inval & ba_enable;
-                end
-            end
-            else if (ev__1 & (~tgt_valid | (rank__1__q < tgt_rank))) begin
-                rank__1__d = rank__1__q + rank_one;
-            end
-        end
-        if (flush) begin
-            valid__2__d = 1'b0;
-            tag__2__d = tag_zero;
-            reuse__2__d = 1'b0;
-            bypass__2__d = 1'b0;
-            rank__2__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__2) begin
-                    valid__2__d = 1'b0;
-                    tag__2__d = tag_zero;
-                    reuse__2__d = 1'b0;
-                    bypass__2__d = 1'b0;
-                    rank__2__d = rank_zero;
-                end
-                else if (any_hit & ev__2 & (rank__2__q > hit_rank)) begin
-                    rank__2__d = rank__2__q - rank_one;
-                end
-            end
-            else if (tgt__2) begin
-                rank__2__d = rank_zero;
-                if (any_hit) begin
-                    reuse__2__d = 1'b1;
-                    bypass__2__d = 1'b0;
-                end
-                else begin
-                    valid__2__d = 1'b1;
-                    tag__2__d = req_tag;
-                    reuse__2__d = 1'b0;
-                    bypass__2__d = ~any_inval & ba_enable;
-                end
-            end
-            else if (ev__2 & (~tgt_valid | (rank__2__q < tgt_rank))) begin
-                rank__2__d = rank__2__q + rank_one;
-            end
-        end
-        if (flush) begin
-            valid__3__d = 1'b0;
-            tag__3__d = tag_zero;
-            reuse__3__d = 1'b0;
-            bypass__3__d = 1'b0;
-            rank__3__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__3) begin
-                    valid__3__d = 1'b0;
-                    tag__3__d = tag_zero;
-                    reuse__3__d = 1'b0;
-                    bypass__3__d = 1'b0;
-                    rank__3__d = rank_zero;
-                end
-                else if (any_hit & ev__3 & (rank__3__q > hit_rank)) begin
-                    rank__3__d = rank__3__q - rank_one;
-                end
-            end
-            else if (tgt__3) begin
-                rank__3__d = rank_zero;
-                if (any_hit) begin
-                    reuse__3__d = 1'b1;
-                    bypass__3__d = 1'b0;
-                end
-                else begin
-                    valid__3__d = 1'b1;
-                    tag__3__d = req_tag;
-                    reuse__3__d = 1'b0;
-                    bypass__3__d = ~any_inval & ba_enable;
-                end
-            end
-            else if (ev__3 & (~tgt_valid | (rank__3__q < tgt_rank))) begin
-                rank__3__d = rank__3__q + rank_one;
-            end
-        end
-        if (flush) begin
-            valid__4__d = 1'b0;
-            tag__4__d = tag_zero;
-            reuse__4__d = 1'b0;
-            bypass__4__d = 1'b0;
-            rank__4__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__4) begin
-                    valid__4__d = 1'b0;
-                    tag__4__d = tag_zero;
-                    reuse__4__d = 1'b0;
-                    bypass__4__d = 1'b0;
-                    rank__4__d = rank_zero;
-                end
-                else if (any_hit & ev__4 & (rank__4__q > hit_rank)) begin
-                    rank__4__d = rank__4__q - rank_one;
-                end
-            end
-            else if (tgt__4) begin
-                rank__4__d = rank_zero;
-                if (any_hit) begin
-                    reuse__4__d = 1'b1;
-                    bypass__4__d = 1'b0;
-                end
-                else begin
-                    valid__4__d = 1'b1;
-                    tag__4__d = req_tag;
-                    reuse__4__d = 1'b0;
-                    bypass__4__d = ~any_inval & ba_enable;
-                end
-            end
-            else if (ev__4 & (~tgt_valid | (rank__4__q < tgt_rank))) begin
-                rank__4__d = rank__4__q + rank_one;
-            end
-        end
-        if (flush) begin
-            valid__5__d = 1'b0;
-            tag__5__d = tag_zero;
-            reuse__5__d = 1'b0;
-            bypass__5__d = 1'b0;
-            rank__5__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__5) begin
-                    valid__5__d = 1'b0;
-                    tag__5__d = tag_zero;
-                    reuse__5__d = 1'b0;
-                    bypass__5__d = 1'b0;
-                    rank__5__d = rank_zero;
-                end
-                else if (any_hit & ev__5 & (rank__5__q > hit_rank)) begin
-                    rank__5__d = rank__5__q - rank_one;
-                end
-            end
-            else if (tgt__5) begin
-                rank__5__d = rank_zero;
-                if (any_hit) begin
-                    reuse__5__d = 1'b1;
-                    bypass__5__d = 1'b0;
-                end
-                else begin
-                    valid__5__d = 1'b1;
-                    tag__5__d = req_tag;
-                    reuse__5__d = 1'b0;
-                    bypass__5__d = ~any_inval & ba_enable;
-                end
-            end
-            else if (ev__5 & (~tgt_valid | (rank__5__q < tgt_rank))) begin
-                rank__5__d = rank__5__q + rank_one;
-            end
-        end
-        if (flush) begin
-            valid__6__d = 1'b0;
-            tag__6__d = tag_zero;
-            reuse__6__d = 1'b0;
-            bypass__6__d = 1'b0;
-            rank__6__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__6) begin
-                    valid__6__d = 1'b0;
-                    tag__6__d = tag_zero;
-                    reuse__6__d = 1'b0;
-                    bypass__6__d = 1'b0;
-                    rank__6__d = rank_zero;
-                end
-                else if (any_hit & ev__6 & (rank__6__q > hit_rank)) begin
-                    rank__6__d = rank__6__q - rank_one;
-                end
-            end
-            else if (tgt__6) begin
-                rank__6__d = rank_zero;
-                if (any_hit) begin
-                    reuse__6__d = 1'b1;
-                    bypass__6__d = 1'b0;
-                end
-                else begin
-                    valid__6__d = 1'b1;
-                    tag__6__d = req_tag;
-                    reuse__6__d = 1'b0;
-                    bypass__6__d = ~any_inval & ba_enable;
-                end
-            end
-            else if (ev__6 & (~tgt_valid | (rank__6__q < tgt_rank))) begin
-                rank__6__d = rank__6__q + rank_one;
-            end
-        end
-        if (flush) begin
-            valid__7__d = 1'b0;
-            tag__7__d = tag_zero;
-            reuse__7__d = 1'b0;
-            bypass__7__d = 1'b0;
-            rank__7__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__7) begin
-                    valid__7__d = 1'b0;
-                    tag__7__d = tag_zero;
-                    reuse__7__d = 1'b0;
-                    bypass__7__d = 1'b0;
-                    rank__7__d = rank_zero;
-                end
-                else if (any_hit & ev__7 & (rank__7__q > hit_rank)) begin
-                    rank__7__d = rank__7__q - rank_one;
-                end
-            end
-            else if (tgt__7) begin
-                rank__7__d = rank_zero;
-                if (any_hit) begin
-                    reuse__7__d = 1'b1;
-                    bypass__7__d = 1'b0;
-                end
-                else begin
-                    valid__7__d = 1'b1;
-                    tag__7__d = req_tag;
-                    reuse__7__d = 1'b0;
-                    bypass__7__d = ~any_inval & ba_enable;
-                end
-            end
-            else if (ev__7 & (~tgt_valid | (rank__7__q < tgt_rank))) begin
-                rank__7__d = rank__7__q + rank_one;
             end
         end
     end

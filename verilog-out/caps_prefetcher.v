@@ -445,7 +445,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cand__5;
     reg  cand__6;
     reg  cand__7;
-    reg  cand_below__0;
+    wire  cand_below__0;
     reg  cand_below__1;
     reg  cand_below__2;
     reg  cand_below__3;
@@ -864,587 +864,925 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     );
 
     // Update code
+    always @(*) busy__clock = clock;
+    always @(*) j_kind__clock = clock;
+    always @(*) j_pc__clock = clock;
+    always @(*) j_cta__clock = clock;
+    always @(*) j_warp__clock = clock;
+    always @(*) j_stride__clock = clock;
+    always @(*) posa__clock = clock;
+    always @(*) posb__clock = clock;
+    always @(*) kk__clock = clock;
     always @(*) begin
-        busy__clock = clock;
-        j_kind__clock = clock;
-        j_pc__clock = clock;
-        j_cta__clock = clock;
-        j_warp__clock = clock;
-        j_stride__clock = clock;
-        posa__clock = clock;
-        posb__clock = clock;
-        kk__clock = clock;
         busy__d = busy__q;
+        if (take) begin
+            busy__d = 1'b1;
+        end
+        else if (g_end) begin
+            busy__d = 1'b0;
+        end
+    end
+    always @(*) begin
         j_kind__d = j_kind__q;
+        if (take) begin
+            j_kind__d = jobq__o_data[32'h0];
+        end
+    end
+    always @(*) begin
         j_pc__d = j_pc__q;
+        if (take) begin
+            j_pc__d = jobq__o_data[(joff_pc)+:(32)];
+        end
+    end
+    always @(*) begin
         j_cta__d = j_cta__q;
+        if (take) begin
+            j_cta__d = jobq__o_data[(joff_cta)+:(3)];
+        end
+    end
+    always @(*) begin
         j_warp__d = j_warp__q;
+        if (take) begin
+            j_warp__d = jobq__o_data[(joff_warp)+:(6)];
+        end
+    end
+    always @(*) begin
         j_stride__d = j_stride__q;
+        if (take) begin
+            j_stride__d = jobq__o_data[(joff_stride)+:(32)];
+        end
+    end
+    always @(*) begin
         posa__d = posa__q;
+        if (take) begin
+            posa__d = cp_zero;
+        end
+        else if (g_end) begin
+        end
+        else if (busy__q & j_kind__q & b_skip) begin
+        end
+        else if (pf_push) begin
+            if (k_next < s_n) begin
+                posa__d = s_cp;
+            end
+            else begin
+                posa__d = s_cp + cp_one;
+            end
+        end
+    end
+    always @(*) begin
         posb__d = posb__q;
+        if (take) begin
+            posb__d = wd_zero;
+        end
+        else if (g_end) begin
+        end
+        else if (busy__q & j_kind__q & b_skip) begin
+            posb__d = wb + wd_one;
+        end
+        else if (pf_push) begin
+            if (k_next < s_n) begin
+                posb__d = wb;
+            end
+            else begin
+                posb__d = wb + wd_one;
+            end
+        end
+    end
+    always @(*) begin
         kk__d = kk__q;
-        busy__reset = reset;
-        j_kind__reset = reset;
-        j_pc__reset = reset;
-        j_cta__reset = reset;
-        j_warp__reset = reset;
-        j_stride__reset = reset;
-        posa__reset = reset;
-        posb__reset = reset;
-        kk__reset = reset;
-        elig = ld_valid & ~ld_indirect & (ld_count != count_zero) & (ld_count <= count_max);
-        n3 = ld_count[(32'h0)+:(3)];
+        if (take) begin
+            kk__d = k_zero;
+        end
+        else if (g_end) begin
+        end
+        else if (busy__q & j_kind__q & b_skip) begin
+            kk__d = k_zero;
+        end
+        else if (pf_push) begin
+            if (k_next < s_n) begin
+                kk__d = k_next;
+            end
+            else begin
+                kk__d = k_zero;
+            end
+        end
+    end
+    always @(*) busy__reset = reset;
+    always @(*) j_kind__reset = reset;
+    always @(*) j_pc__reset = reset;
+    always @(*) j_cta__reset = reset;
+    always @(*) j_warp__reset = reset;
+    always @(*) j_stride__reset = reset;
+    always @(*) posa__reset = reset;
+    always @(*) posb__reset = reset;
+    always @(*) kk__reset = reset;
+    always @(*) elig = ld_valid & ~ld_indirect & (ld_count != count_zero) & (ld_count <= count_max);
+    always @(*) n3 = ld_count[(32'h0)+:(3)];
+    always @(*) begin
         a__0 = addr_zero;
-        a__1 = addr_zero;
-        a__2 = addr_zero;
-        a__3 = addr_zero;
         a__0 = ld_addr0;
+    end
+    always @(*) begin
+        a__1 = addr_zero;
         a__1 = ld_addr1;
+    end
+    always @(*) begin
+        a__2 = addr_zero;
         a__2 = ld_addr2;
+    end
+    always @(*) begin
+        a__3 = addr_zero;
         a__3 = ld_addr3;
+    end
+    always @(*) begin
         m_hit = 1'b0;
-        m_lead = wi_zero;
-        m_n = k_zero;
-        m_base__0 = addr_zero;
-        m_base__1 = addr_zero;
-        m_base__2 = addr_zero;
-        m_base__3 = addr_zero;
-        sel_l__0 = slot_c__0 == ld_cta;
         if (sel_l__0) begin
             m_hit = slots__0__lh_hit;
-            m_lead = slots__0__lh_lead;
-            m_n = slots__0__lh_n;
-            m_base__0 = slots__0__lh_base0;
-            m_base__1 = slots__0__lh_base1;
-            m_base__2 = slots__0__lh_base2;
-            m_base__3 = slots__0__lh_base3;
         end
-        sel_l__1 = slot_c__1 == ld_cta;
         if (sel_l__1) begin
             m_hit = slots__1__lh_hit;
-            m_lead = slots__1__lh_lead;
-            m_n = slots__1__lh_n;
-            m_base__0 = slots__1__lh_base0;
-            m_base__1 = slots__1__lh_base1;
-            m_base__2 = slots__1__lh_base2;
-            m_base__3 = slots__1__lh_base3;
         end
-        sel_l__2 = slot_c__2 == ld_cta;
         if (sel_l__2) begin
             m_hit = slots__2__lh_hit;
-            m_lead = slots__2__lh_lead;
-            m_n = slots__2__lh_n;
-            m_base__0 = slots__2__lh_base0;
-            m_base__1 = slots__2__lh_base1;
-            m_base__2 = slots__2__lh_base2;
-            m_base__3 = slots__2__lh_base3;
         end
-        sel_l__3 = slot_c__3 == ld_cta;
         if (sel_l__3) begin
             m_hit = slots__3__lh_hit;
-            m_lead = slots__3__lh_lead;
-            m_n = slots__3__lh_n;
-            m_base__0 = slots__3__lh_base0;
-            m_base__1 = slots__3__lh_base1;
-            m_base__2 = slots__3__lh_base2;
-            m_base__3 = slots__3__lh_base3;
         end
-        sel_l__4 = slot_c__4 == ld_cta;
         if (sel_l__4) begin
             m_hit = slots__4__lh_hit;
-            m_lead = slots__4__lh_lead;
-            m_n = slots__4__lh_n;
-            m_base__0 = slots__4__lh_base0;
-            m_base__1 = slots__4__lh_base1;
-            m_base__2 = slots__4__lh_base2;
-            m_base__3 = slots__4__lh_base3;
         end
-        sel_l__5 = slot_c__5 == ld_cta;
         if (sel_l__5) begin
             m_hit = slots__5__lh_hit;
-            m_lead = slots__5__lh_lead;
-            m_n = slots__5__lh_n;
-            m_base__0 = slots__5__lh_base0;
-            m_base__1 = slots__5__lh_base1;
-            m_base__2 = slots__5__lh_base2;
-            m_base__3 = slots__5__lh_base3;
         end
-        sel_l__6 = slot_c__6 == ld_cta;
         if (sel_l__6) begin
             m_hit = slots__6__lh_hit;
-            m_lead = slots__6__lh_lead;
-            m_n = slots__6__lh_n;
-            m_base__0 = slots__6__lh_base0;
-            m_base__1 = slots__6__lh_base1;
-            m_base__2 = slots__6__lh_base2;
-            m_base__3 = slots__6__lh_base3;
         end
-        sel_l__7 = slot_c__7 == ld_cta;
         if (sel_l__7) begin
             m_hit = slots__7__lh_hit;
+        end
+    end
+    always @(*) begin
+        m_lead = wi_zero;
+        if (sel_l__0) begin
+            m_lead = slots__0__lh_lead;
+        end
+        if (sel_l__1) begin
+            m_lead = slots__1__lh_lead;
+        end
+        if (sel_l__2) begin
+            m_lead = slots__2__lh_lead;
+        end
+        if (sel_l__3) begin
+            m_lead = slots__3__lh_lead;
+        end
+        if (sel_l__4) begin
+            m_lead = slots__4__lh_lead;
+        end
+        if (sel_l__5) begin
+            m_lead = slots__5__lh_lead;
+        end
+        if (sel_l__6) begin
+            m_lead = slots__6__lh_lead;
+        end
+        if (sel_l__7) begin
             m_lead = slots__7__lh_lead;
+        end
+    end
+    always @(*) begin
+        m_n = k_zero;
+        if (sel_l__0) begin
+            m_n = slots__0__lh_n;
+        end
+        if (sel_l__1) begin
+            m_n = slots__1__lh_n;
+        end
+        if (sel_l__2) begin
+            m_n = slots__2__lh_n;
+        end
+        if (sel_l__3) begin
+            m_n = slots__3__lh_n;
+        end
+        if (sel_l__4) begin
+            m_n = slots__4__lh_n;
+        end
+        if (sel_l__5) begin
+            m_n = slots__5__lh_n;
+        end
+        if (sel_l__6) begin
+            m_n = slots__6__lh_n;
+        end
+        if (sel_l__7) begin
             m_n = slots__7__lh_n;
+        end
+    end
+    always @(*) begin
+        m_base__0 = addr_zero;
+        if (sel_l__0) begin
+            m_base__0 = slots__0__lh_base0;
+        end
+        if (sel_l__1) begin
+            m_base__0 = slots__1__lh_base0;
+        end
+        if (sel_l__2) begin
+            m_base__0 = slots__2__lh_base0;
+        end
+        if (sel_l__3) begin
+            m_base__0 = slots__3__lh_base0;
+        end
+        if (sel_l__4) begin
+            m_base__0 = slots__4__lh_base0;
+        end
+        if (sel_l__5) begin
+            m_base__0 = slots__5__lh_base0;
+        end
+        if (sel_l__6) begin
+            m_base__0 = slots__6__lh_base0;
+        end
+        if (sel_l__7) begin
             m_base__0 = slots__7__lh_base0;
+        end
+    end
+    always @(*) begin
+        m_base__1 = addr_zero;
+        if (sel_l__0) begin
+            m_base__1 = slots__0__lh_base1;
+        end
+        if (sel_l__1) begin
+            m_base__1 = slots__1__lh_base1;
+        end
+        if (sel_l__2) begin
+            m_base__1 = slots__2__lh_base1;
+        end
+        if (sel_l__3) begin
+            m_base__1 = slots__3__lh_base1;
+        end
+        if (sel_l__4) begin
+            m_base__1 = slots__4__lh_base1;
+        end
+        if (sel_l__5) begin
+            m_base__1 = slots__5__lh_base1;
+        end
+        if (sel_l__6) begin
+            m_base__1 = slots__6__lh_base1;
+        end
+        if (sel_l__7) begin
             m_base__1 = slots__7__lh_base1;
+        end
+    end
+    always @(*) begin
+        m_base__2 = addr_zero;
+        if (sel_l__0) begin
+            m_base__2 = slots__0__lh_base2;
+        end
+        if (sel_l__1) begin
+            m_base__2 = slots__1__lh_base2;
+        end
+        if (sel_l__2) begin
+            m_base__2 = slots__2__lh_base2;
+        end
+        if (sel_l__3) begin
+            m_base__2 = slots__3__lh_base2;
+        end
+        if (sel_l__4) begin
+            m_base__2 = slots__4__lh_base2;
+        end
+        if (sel_l__5) begin
+            m_base__2 = slots__5__lh_base2;
+        end
+        if (sel_l__6) begin
+            m_base__2 = slots__6__lh_base2;
+        end
+        if (sel_l__7) begin
             m_base__2 = slots__7__lh_base2;
+        end
+    end
+    always @(*) begin
+        m_base__3 = addr_zero;
+        if (sel_l__0) begin
+            m_base__3 = slots__0__lh_base3;
+        end
+        if (sel_l__1) begin
+            m_base__3 = slots__1__lh_base3;
+        end
+        if (sel_l__2) begin
+            m_base__3 = slots__2__lh_base3;
+        end
+        if (sel_l__3) begin
+            m_base__3 = slots__3__lh_base3;
+        end
+        if (sel_l__4) begin
+            m_base__3 = slots__4__lh_base3;
+        end
+        if (sel_l__5) begin
+            m_base__3 = slots__5__lh_base3;
+        end
+        if (sel_l__6) begin
+            m_base__3 = slots__6__lh_base3;
+        end
+        if (sel_l__7) begin
             m_base__3 = slots__7__lh_base3;
         end
-        w_is_lead = ld_warp == m_lead;
-        n_same = n3 == m_n;
-        zx_ldw__narrow = ld_warp;
-        zx_llead__narrow = m_lead;
-        delta_l = zx_ldw__wide - zx_llead__wide;
-        mul_l__d = delta_l;
-        mul_l__s = dtab__lh_stride;
+    end
+    always @(*) sel_l__0 = slot_c__0 == ld_cta;
+    always @(*) sel_l__1 = slot_c__1 == ld_cta;
+    always @(*) sel_l__2 = slot_c__2 == ld_cta;
+    always @(*) sel_l__3 = slot_c__3 == ld_cta;
+    always @(*) sel_l__4 = slot_c__4 == ld_cta;
+    always @(*) sel_l__5 = slot_c__5 == ld_cta;
+    always @(*) sel_l__6 = slot_c__6 == ld_cta;
+    always @(*) sel_l__7 = slot_c__7 == ld_cta;
+    always @(*) w_is_lead = ld_warp == m_lead;
+    always @(*) n_same = n3 == m_n;
+    always @(*) zx_ldw__narrow = ld_warp;
+    always @(*) zx_llead__narrow = m_lead;
+    always @(*) delta_l = zx_ldw__wide - zx_llead__wide;
+    always @(*) mul_l__d = delta_l;
+    always @(*) mul_l__s = dtab__lh_stride;
+    always @(*) begin
         mism = ~n_same;
-        eq_all = 1'b1;
-        diff__0 = a__0 - m_base__0;
-        in_n__0 = lane_k__0 < n3;
         if (in_n__0 & ((m_base__0 + mul_l__p) != a__0)) begin
             mism = 1'b1;
         end
-        if (in_n__0 & (diff__0 != diff__0)) begin
-            eq_all = 1'b0;
-        end
-        diff__1 = a__1 - m_base__1;
-        in_n__1 = lane_k__1 < n3;
         if (in_n__1 & ((m_base__1 + mul_l__p) != a__1)) begin
             mism = 1'b1;
+        end
+        if (in_n__2 & ((m_base__2 + mul_l__p) != a__2)) begin
+            mism = 1'b1;
+        end
+        if (in_n__3 & ((m_base__3 + mul_l__p) != a__3)) begin
+            mism = 1'b1;
+        end
+    end
+    always @(*) begin
+        eq_all = 1'b1;
+        if (in_n__0 & (diff__0 != diff__0)) begin
+            eq_all = 1'b0;
         end
         if (in_n__1 & (diff__1 != diff__0)) begin
             eq_all = 1'b0;
         end
-        diff__2 = a__2 - m_base__2;
-        in_n__2 = lane_k__2 < n3;
-        if (in_n__2 & ((m_base__2 + mul_l__p) != a__2)) begin
-            mism = 1'b1;
-        end
         if (in_n__2 & (diff__2 != diff__0)) begin
             eq_all = 1'b0;
-        end
-        diff__3 = a__3 - m_base__3;
-        in_n__3 = lane_k__3 < n3;
-        if (in_n__3 & ((m_base__3 + mul_l__p) != a__3)) begin
-            mism = 1'b1;
         end
         if (in_n__3 & (diff__3 != diff__0)) begin
             eq_all = 1'b0;
         end
-        train__delta = delta_l;
-        train__diff = diff__0;
-        r1 = elig & ~m_hit;
-        r2 = elig & m_hit & w_is_lead;
-        r3 = elig & m_hit & ~w_is_lead & dtab__lh_hit;
-        r4 = elig & m_hit & ~w_is_lead & ~dtab__lh_hit;
-        r4_inval = r4 & (~n_same | (train__pow2 & (~train__div | ~eq_all)));
-        r4_alloc = r4 & n_same & train__pow2 & train__div & eq_all & (diff__0 != addr_zero);
+    end
+    always @(*) diff__0 = a__0 - m_base__0;
+    always @(*) in_n__0 = lane_k__0 < n3;
+    always @(*) diff__1 = a__1 - m_base__1;
+    always @(*) in_n__1 = lane_k__1 < n3;
+    always @(*) diff__2 = a__2 - m_base__2;
+    always @(*) in_n__2 = lane_k__2 < n3;
+    always @(*) diff__3 = a__3 - m_base__3;
+    always @(*) in_n__3 = lane_k__3 < n3;
+    always @(*) train__delta = delta_l;
+    always @(*) train__diff = diff__0;
+    always @(*) r1 = elig & ~m_hit;
+    always @(*) r2 = elig & m_hit & w_is_lead;
+    always @(*) r3 = elig & m_hit & ~w_is_lead & dtab__lh_hit;
+    always @(*) r4 = elig & m_hit & ~w_is_lead & ~dtab__lh_hit;
+    always @(*) r4_inval = r4 & (~n_same | (train__pow2 & (~train__div | ~eq_all)));
+    always @(*) r4_alloc = r4 & n_same & train__pow2 & train__div & eq_all & (diff__0 != addr_zero);
+    always @(*) begin
         cnt_after = dtab__lh_cnt;
         if (r3 & mism & (dtab__lh_cnt != cnt_max)) begin
             cnt_after = dtab__lh_cnt + cnt_one;
         end
-        job_b = r1 & dtab__lh_hit & (dtab__lh_cnt < thr);
-        job_a = (r3 & (ld_cta == dtab__lh_lead_cta) & (cnt_after < thr)) | r4_alloc;
-        dtab__clock = clock;
-        dtab__reset = reset;
-        dtab__l_pc = ld_pc;
-        dtab__alloc = r4_alloc;
-        dtab__a_stride = train__stride;
-        dtab__a_lead_cta = ld_cta;
-        dtab__inc = r3 & mism;
-        dtab__g_pc = j_pc__q;
-        slots__0__clock = clock;
-        slots__0__reset = reset;
-        slots__0__clear = cta_launch_valid & (slot_c__0 == cta_launch_slot);
-        slots__0__alloc = r1 & sel_l__0;
-        slots__0__touch = r2 & sel_l__0;
-        slots__0__inval = r4_inval & sel_l__0;
-        slots__0__l_pc = ld_pc;
-        slots__0__l_warp = ld_warp;
-        slots__0__l_n = n3;
-        slots__0__a0 = a__0;
-        slots__0__a1 = a__1;
-        slots__0__a2 = a__2;
-        slots__0__a3 = a__3;
-        slots__0__g_pc = j_pc__q;
+    end
+    always @(*) job_b = r1 & dtab__lh_hit & (dtab__lh_cnt < thr);
+    always @(*) job_a = (r3 & (ld_cta == dtab__lh_lead_cta) & (cnt_after < thr)) | r4_alloc;
+    always @(*) dtab__clock = clock;
+    always @(*) dtab__reset = reset;
+    always @(*) dtab__l_pc = ld_pc;
+    always @(*) dtab__alloc = r4_alloc;
+    always @(*) dtab__a_stride = train__stride;
+    always @(*) dtab__a_lead_cta = ld_cta;
+    always @(*) dtab__inc = r3 & mism;
+    always @(*) dtab__g_pc = j_pc__q;
+    always @(*) slots__0__clock = clock;
+    always @(*) slots__0__reset = reset;
+    always @(*) slots__0__clear = cta_launch_valid & (slot_c__0 == cta_launch_slot);
+    always @(*) slots__0__alloc = r1 & sel_l__0;
+    always @(*) slots__0__touch = r2 & sel_l__0;
+    always @(*) slots__0__inval = r4_inval & sel_l__0;
+    always @(*) slots__0__l_pc = ld_pc;
+    always @(*) slots__0__l_warp = ld_warp;
+    always @(*) slots__0__l_n = n3;
+    always @(*) slots__0__a0 = a__0;
+    always @(*) slots__0__a1 = a__1;
+    always @(*) slots__0__a2 = a__2;
+    always @(*) slots__0__a3 = a__3;
+    always @(*) slots__0__g_pc = j_pc__q;
+    always @(*) begin
         if (j_kind__q | (slot_cp__0 == posa__q)) begin
             slots__0__g_k = kk__q;
         end
         else begin
             slots__0__g_k = k_zero;
         end
-        slots__1__clock = clock;
-        slots__1__reset = reset;
-        slots__1__clear = cta_launch_valid & (slot_c__1 == cta_launch_slot);
-        slots__1__alloc = r1 & sel_l__1;
-        slots__1__touch = r2 & sel_l__1;
-        slots__1__inval = r4_inval & sel_l__1;
-        slots__1__l_pc = ld_pc;
-        slots__1__l_warp = ld_warp;
-        slots__1__l_n = n3;
-        slots__1__a0 = a__0;
-        slots__1__a1 = a__1;
-        slots__1__a2 = a__2;
-        slots__1__a3 = a__3;
-        slots__1__g_pc = j_pc__q;
+    end
+    always @(*) slots__1__clock = clock;
+    always @(*) slots__1__reset = reset;
+    always @(*) slots__1__clear = cta_launch_valid & (slot_c__1 == cta_launch_slot);
+    always @(*) slots__1__alloc = r1 & sel_l__1;
+    always @(*) slots__1__touch = r2 & sel_l__1;
+    always @(*) slots__1__inval = r4_inval & sel_l__1;
+    always @(*) slots__1__l_pc = ld_pc;
+    always @(*) slots__1__l_warp = ld_warp;
+    always @(*) slots__1__l_n = n3;
+    always @(*) slots__1__a0 = a__0;
+    always @(*) slots__1__a1 = a__1;
+    always @(*) slots__1__a2 = a__2;
+    always @(*) slots__1__a3 = a__3;
+    always @(*) slots__1__g_pc = j_pc__q;
+    always @(*) begin
         if (j_kind__q | (slot_cp__1 == posa__q)) begin
             slots__1__g_k = kk__q;
         end
         else begin
             slots__1__g_k = k_zero;
         end
-        slots__2__clock = clock;
-        slots__2__reset = reset;
-        slots__2__clear = cta_launch_valid & (slot_c__2 == cta_launch_slot);
-        slots__2__alloc = r1 & sel_l__2;
-        slots__2__touch = r2 & sel_l__2;
-        slots__2__inval = r4_inval & sel_l__2;
-        slots__2__l_pc = ld_pc;
-        slots__2__l_warp = ld_warp;
-        slots__2__l_n = n3;
-        slots__2__a0 = a__0;
-        slots__2__a1 = a__1;
-        slots__2__a2 = a__2;
-        slots__2__a3 = a__3;
-        slots__2__g_pc = j_pc__q;
+    end
+    always @(*) slots__2__clock = clock;
+    always @(*) slots__2__reset = reset;
+    always @(*) slots__2__clear = cta_launch_valid & (slot_c__2 == cta_launch_slot);
+    always @(*) slots__2__alloc = r1 & sel_l__2;
+    always @(*) slots__2__touch = r2 & sel_l__2;
+    always @(*) slots__2__inval = r4_inval & sel_l__2;
+    always @(*) slots__2__l_pc = ld_pc;
+    always @(*) slots__2__l_warp = ld_warp;
+    always @(*) slots__2__l_n = n3;
+    always @(*) slots__2__a0 = a__0;
+    always @(*) slots__2__a1 = a__1;
+    always @(*) slots__2__a2 = a__2;
+    always @(*) slots__2__a3 = a__3;
+    always @(*) slots__2__g_pc = j_pc__q;
+    always @(*) begin
         if (j_kind__q | (slot_cp__2 == posa__q)) begin
             slots__2__g_k = kk__q;
         end
         else begin
             slots__2__g_k = k_zero;
         end
-        slots__3__clock = clock;
-        slots__3__reset = reset;
-        slots__3__clear = cta_launch_valid & (slot_c__3 == cta_launch_slot);
-        slots__3__alloc = r1 & sel_l__3;
-        slots__3__touch = r2 & sel_l__3;
-        slots__3__inval = r4_inval & sel_l__3;
-        slots__3__l_pc = ld_pc;
-        slots__3__l_warp = ld_warp;
-        slots__3__l_n = n3;
-        slots__3__a0 = a__0;
-        slots__3__a1 = a__1;
-        slots__3__a2 = a__2;
-        slots__3__a3 = a__3;
-        slots__3__g_pc = j_pc__q;
+    end
+    always @(*) slots__3__clock = clock;
+    always @(*) slots__3__reset = reset;
+    always @(*) slots__3__clear = cta_launch_valid & (slot_c__3 == cta_launch_slot);
+    always @(*) slots__3__alloc = r1 & sel_l__3;
+    always @(*) slots__3__touch = r2 & sel_l__3;
+    always @(*) slots__3__inval = r4_inval & sel_l__3;
+    always @(*) slots__3__l_pc = ld_pc;
+    always @(*) slots__3__l_warp = ld_warp;
+    always @(*) slots__3__l_n = n3;
+    always @(*) slots__3__a0 = a__0;
+    always @(*) slots__3__a1 = a__1;
+    always @(*) slots__3__a2 = a__2;
+    always @(*) slots__3__a3 = a__3;
+    always @(*) slots__3__g_pc = j_pc__q;
+    always @(*) begin
         if (j_kind__q | (slot_cp__3 == posa__q)) begin
             slots__3__g_k = kk__q;
         end
         else begin
             slots__3__g_k = k_zero;
         end
-        slots__4__clock = clock;
-        slots__4__reset = reset;
-        slots__4__clear = cta_launch_valid & (slot_c__4 == cta_launch_slot);
-        slots__4__alloc = r1 & sel_l__4;
-        slots__4__touch = r2 & sel_l__4;
-        slots__4__inval = r4_inval & sel_l__4;
-        slots__4__l_pc = ld_pc;
-        slots__4__l_warp = ld_warp;
-        slots__4__l_n = n3;
-        slots__4__a0 = a__0;
-        slots__4__a1 = a__1;
-        slots__4__a2 = a__2;
-        slots__4__a3 = a__3;
-        slots__4__g_pc = j_pc__q;
+    end
+    always @(*) slots__4__clock = clock;
+    always @(*) slots__4__reset = reset;
+    always @(*) slots__4__clear = cta_launch_valid & (slot_c__4 == cta_launch_slot);
+    always @(*) slots__4__alloc = r1 & sel_l__4;
+    always @(*) slots__4__touch = r2 & sel_l__4;
+    always @(*) slots__4__inval = r4_inval & sel_l__4;
+    always @(*) slots__4__l_pc = ld_pc;
+    always @(*) slots__4__l_warp = ld_warp;
+    always @(*) slots__4__l_n = n3;
+    always @(*) slots__4__a0 = a__0;
+    always @(*) slots__4__a1 = a__1;
+    always @(*) slots__4__a2 = a__2;
+    always @(*) slots__4__a3 = a__3;
+    always @(*) slots__4__g_pc = j_pc__q;
+    always @(*) begin
         if (j_kind__q | (slot_cp__4 == posa__q)) begin
             slots__4__g_k = kk__q;
         end
         else begin
             slots__4__g_k = k_zero;
         end
-        slots__5__clock = clock;
-        slots__5__reset = reset;
-        slots__5__clear = cta_launch_valid & (slot_c__5 == cta_launch_slot);
-        slots__5__alloc = r1 & sel_l__5;
-        slots__5__touch = r2 & sel_l__5;
-        slots__5__inval = r4_inval & sel_l__5;
-        slots__5__l_pc = ld_pc;
-        slots__5__l_warp = ld_warp;
-        slots__5__l_n = n3;
-        slots__5__a0 = a__0;
-        slots__5__a1 = a__1;
-        slots__5__a2 = a__2;
-        slots__5__a3 = a__3;
-        slots__5__g_pc = j_pc__q;
+    end
+    always @(*) slots__5__clock = clock;
+    always @(*) slots__5__reset = reset;
+    always @(*) slots__5__clear = cta_launch_valid & (slot_c__5 == cta_launch_slot);
+    always @(*) slots__5__alloc = r1 & sel_l__5;
+    always @(*) slots__5__touch = r2 & sel_l__5;
+    always @(*) slots__5__inval = r4_inval & sel_l__5;
+    always @(*) slots__5__l_pc = ld_pc;
+    always @(*) slots__5__l_warp = ld_warp;
+    always @(*) slots__5__l_n = n3;
+    always @(*) slots__5__a0 = a__0;
+    always @(*) slots__5__a1 = a__1;
+    always @(*) slots__5__a2 = a__2;
+    always @(*) slots__5__a3 = a__3;
+    always @(*) slots__5__g_pc = j_pc__q;
+    always @(*) begin
         if (j_kind__q | (slot_cp__5 == posa__q)) begin
             slots__5__g_k = kk__q;
         end
         else begin
             slots__5__g_k = k_zero;
         end
-        slots__6__clock = clock;
-        slots__6__reset = reset;
-        slots__6__clear = cta_launch_valid & (slot_c__6 == cta_launch_slot);
-        slots__6__alloc = r1 & sel_l__6;
-        slots__6__touch = r2 & sel_l__6;
-        slots__6__inval = r4_inval & sel_l__6;
-        slots__6__l_pc = ld_pc;
-        slots__6__l_warp = ld_warp;
-        slots__6__l_n = n3;
-        slots__6__a0 = a__0;
-        slots__6__a1 = a__1;
-        slots__6__a2 = a__2;
-        slots__6__a3 = a__3;
-        slots__6__g_pc = j_pc__q;
+    end
+    always @(*) slots__6__clock = clock;
+    always @(*) slots__6__reset = reset;
+    always @(*) slots__6__clear = cta_launch_valid & (slot_c__6 == cta_launch_slot);
+    always @(*) slots__6__alloc = r1 & sel_l__6;
+    always @(*) slots__6__touch = r2 & sel_l__6;
+    always @(*) slots__6__inval = r4_inval & sel_l__6;
+    always @(*) slots__6__l_pc = ld_pc;
+    always @(*) slots__6__l_warp = ld_warp;
+    always @(*) slots__6__l_n = n3;
+    always @(*) slots__6__a0 = a__0;
+    always @(*) slots__6__a1 = a__1;
+    always @(*) slots__6__a2 = a__2;
+    always @(*) slots__6__a3 = a__3;
+    always @(*) slots__6__g_pc = j_pc__q;
+    always @(*) begin
         if (j_kind__q | (slot_cp__6 == posa__q)) begin
             slots__6__g_k = kk__q;
         end
         else begin
             slots__6__g_k = k_zero;
         end
-        slots__7__clock = clock;
-        slots__7__reset = reset;
-        slots__7__clear = cta_launch_valid & (slot_c__7 == cta_launch_slot);
-        slots__7__alloc = r1 & sel_l__7;
-        slots__7__touch = r2 & sel_l__7;
-        slots__7__inval = r4_inval & sel_l__7;
-        slots__7__l_pc = ld_pc;
-        slots__7__l_warp = ld_warp;
-        slots__7__l_n = n3;
-        slots__7__a0 = a__0;
-        slots__7__a1 = a__1;
-        slots__7__a2 = a__2;
-        slots__7__a3 = a__3;
-        slots__7__g_pc = j_pc__q;
+    end
+    always @(*) slots__7__clock = clock;
+    always @(*) slots__7__reset = reset;
+    always @(*) slots__7__clear = cta_launch_valid & (slot_c__7 == cta_launch_slot);
+    always @(*) slots__7__alloc = r1 & sel_l__7;
+    always @(*) slots__7__touch = r2 & sel_l__7;
+    always @(*) slots__7__inval = r4_inval & sel_l__7;
+    always @(*) slots__7__l_pc = ld_pc;
+    always @(*) slots__7__l_warp = ld_warp;
+    always @(*) slots__7__l_n = n3;
+    always @(*) slots__7__a0 = a__0;
+    always @(*) slots__7__a1 = a__1;
+    always @(*) slots__7__a2 = a__2;
+    always @(*) slots__7__a3 = a__3;
+    always @(*) slots__7__g_pc = j_pc__q;
+    always @(*) begin
         if (j_kind__q | (slot_cp__7 == posa__q)) begin
             slots__7__g_k = kk__q;
         end
         else begin
             slots__7__g_k = k_zero;
         end
-        take = ~busy__q & jobq__o_valid;
-        jobq__clock = clock;
-        jobq__reset = reset;
-        jobq__push = (job_a | job_b) & ~jobq__o_full;
-        jobq__pop = take;
-        jp_kind__narrow = job_b;
-        jp_pc__narrow = ld_pc;
-        jp_cta__narrow = ld_cta;
-        jp_warp__narrow = ld_warp;
+    end
+    always @(*) take = ~busy__q & jobq__o_valid;
+    always @(*) jobq__clock = clock;
+    always @(*) jobq__reset = reset;
+    always @(*) jobq__push = (job_a | job_b) & ~jobq__o_full;
+    always @(*) jobq__pop = take;
+    always @(*) jp_kind__narrow = job_b;
+    always @(*) jp_pc__narrow = ld_pc;
+    always @(*) jp_cta__narrow = ld_cta;
+    always @(*) jp_warp__narrow = ld_warp;
+    always @(*) begin
         if (r4_alloc) begin
             jp_stride__narrow = train__stride;
         end
         else begin
             jp_stride__narrow = dtab__lh_stride;
         end
-        jobq__i_data = jp_kind__wide | (jp_pc__wide << joff_pc) | (jp_cta__wide << joff_cta) | (jp_warp__wide << joff_warp) | (jp_stride__wide << joff_stride);
+    end
+    always @(*) jobq__i_data = jp_kind__wide | (jp_pc__wide << joff_pc) | (jp_cta__wide << joff_cta) | (jp_warp__wide << joff_warp) | (jp_stride__wide << joff_stride);
+    always @(*) begin
         found_a = 1'b0;
-        cand_below__0 = 1'b0;
-        cand__0 = (slot_c__0 != j_cta__q) & slots__0__gh_hit & (slots__0__gh_lead != j_warp__q) & (posa__q <= slot_cp__0) & ((posa__q != slot_cp__0) | (kk__q < slots__0__gh_n));
+        found_a = cand_below__8;
+    end
+    assign cand_below__0 = 1'b0;
+    always @(*) cand__0 = (slot_c__0 != j_cta__q) & slots__0__gh_hit & (slots__0__gh_lead != j_warp__q) & (posa__q <= slot_cp__0) & ((posa__q != slot_cp__0) | (kk__q < slots__0__gh_n));
+    always @(*) begin
         if (j_kind__q) begin
             gsel__0 = slot_c__0 == j_cta__q;
         end
         else begin
             gsel__0 = cand__0 & ~cand_below__0;
         end
-        cand_below__1 = cand_below__0 | cand__0;
-        cand__1 = (slot_c__1 != j_cta__q) & slots__1__gh_hit & (slots__1__gh_lead != j_warp__q) & (posa__q <= slot_cp__1) & ((posa__q != slot_cp__1) | (kk__q < slots__1__gh_n));
+    end
+    always @(*) cand_below__1 = cand_below__0 | cand__0;
+    always @(*) cand__1 = (slot_c__1 != j_cta__q) & slots__1__gh_hit & (slots__1__gh_lead != j_warp__q) & (posa__q <= slot_cp__1) & ((posa__q != slot_cp__1) | (kk__q < slots__1__gh_n));
+    always @(*) begin
         if (j_kind__q) begin
             gsel__1 = slot_c__1 == j_cta__q;
         end
         else begin
             gsel__1 = cand__1 & ~cand_below__1;
         end
-        cand_below__2 = cand_below__1 | cand__1;
-        cand__2 = (slot_c__2 != j_cta__q) & slots__2__gh_hit & (slots__2__gh_lead != j_warp__q) & (posa__q <= slot_cp__2) & ((posa__q != slot_cp__2) | (kk__q < slots__2__gh_n));
+    end
+    always @(*) cand_below__2 = cand_below__1 | cand__1;
+    always @(*) cand__2 = (slot_c__2 != j_cta__q) & slots__2__gh_hit & (slots__2__gh_lead != j_warp__q) & (posa__q <= slot_cp__2) & ((posa__q != slot_cp__2) | (kk__q < slots__2__gh_n));
+    always @(*) begin
         if (j_kind__q) begin
             gsel__2 = slot_c__2 == j_cta__q;
         end
         else begin
             gsel__2 = cand__2 & ~cand_below__2;
         end
-        cand_below__3 = cand_below__2 | cand__2;
-        cand__3 = (slot_c__3 != j_cta__q) & slots__3__gh_hit & (slots__3__gh_lead != j_warp__q) & (posa__q <= slot_cp__3) & ((posa__q != slot_cp__3) | (kk__q < slots__3__gh_n));
+    end
+    always @(*) cand_below__3 = cand_below__2 | cand__2;
+    always @(*) cand__3 = (slot_c__3 != j_cta__q) & slots__3__gh_hit & (slots__3__gh_lead != j_warp__q) & (posa__q <= slot_cp__3) & ((posa__q != slot_cp__3) | (kk__q < slots__3__gh_n));
+    always @(*) begin
         if (j_kind__q) begin
             gsel__3 = slot_c__3 == j_cta__q;
         end
         else begin
             gsel__3 = cand__3 & ~cand_below__3;
         end
-        cand_below__4 = cand_below__3 | cand__3;
-        cand__4 = (slot_c__4 != j_cta__q) & slots__4__gh_hit & (slots__4__gh_lead != j_warp__q) & (posa__q <= slot_cp__4) & ((posa__q != slot_cp__4) | (kk__q < slots__4__gh_n));
+    end
+    always @(*) cand_below__4 = cand_below__3 | cand__3;
+    always @(*) cand__4 = (slot_c__4 != j_cta__q) & slots__4__gh_hit & (slots__4__gh_lead != j_warp__q) & (posa__q <= slot_cp__4) & ((posa__q != slot_cp__4) | (kk__q < slots__4__gh_n));
+    always @(*) begin
         if (j_kind__q) begin
             gsel__4 = slot_c__4 == j_cta__q;
         end
         else begin
             gsel__4 = cand__4 & ~cand_below__4;
         end
-        cand_below__5 = cand_below__4 | cand__4;
-        cand__5 = (slot_c__5 != j_cta__q) & slots__5__gh_hit & (slots__5__gh_lead != j_warp__q) & (posa__q <= slot_cp__5) & ((posa__q != slot_cp__5) | (kk__q < slots__5__gh_n));
+    end
+    always @(*) cand_below__5 = cand_below__4 | cand__4;
+    always @(*) cand__5 = (slot_c__5 != j_cta__q) & slots__5__gh_hit & (slots__5__gh_lead != j_warp__q) & (posa__q <= slot_cp__5) & ((posa__q != slot_cp__5) | (kk__q < slots__5__gh_n));
+    always @(*) begin
         if (j_kind__q) begin
             gsel__5 = slot_c__5 == j_cta__q;
         end
         else begin
             gsel__5 = cand__5 & ~cand_below__5;
         end
-        cand_below__6 = cand_below__5 | cand__5;
-        cand__6 = (slot_c__6 != j_cta__q) & slots__6__gh_hit & (slots__6__gh_lead != j_warp__q) & (posa__q <= slot_cp__6) & ((posa__q != slot_cp__6) | (kk__q < slots__6__gh_n));
+    end
+    always @(*) cand_below__6 = cand_below__5 | cand__5;
+    always @(*) cand__6 = (slot_c__6 != j_cta__q) & slots__6__gh_hit & (slots__6__gh_lead != j_warp__q) & (posa__q <= slot_cp__6) & ((posa__q != slot_cp__6) | (kk__q < slots__6__gh_n));
+    always @(*) begin
         if (j_kind__q) begin
             gsel__6 = slot_c__6 == j_cta__q;
         end
         else begin
             gsel__6 = cand__6 & ~cand_below__6;
         end
-        cand_below__7 = cand_below__6 | cand__6;
-        cand__7 = (slot_c__7 != j_cta__q) & slots__7__gh_hit & (slots__7__gh_lead != j_warp__q) & (posa__q <= slot_cp__7) & ((posa__q != slot_cp__7) | (kk__q < slots__7__gh_n));
+    end
+    always @(*) cand_below__7 = cand_below__6 | cand__6;
+    always @(*) cand__7 = (slot_c__7 != j_cta__q) & slots__7__gh_hit & (slots__7__gh_lead != j_warp__q) & (posa__q <= slot_cp__7) & ((posa__q != slot_cp__7) | (kk__q < slots__7__gh_n));
+    always @(*) begin
         if (j_kind__q) begin
             gsel__7 = slot_c__7 == j_cta__q;
         end
         else begin
             gsel__7 = cand__7 & ~cand_below__7;
         end
-        cand_below__8 = cand_below__7 | cand__7;
-        found_a = cand_below__8;
+    end
+    always @(*) cand_below__8 = cand_below__7 | cand__7;
+    always @(*) begin
         s_hit = 1'b0;
-        s_lead = wi_zero;
-        s_n = k_zero;
-        s_base = addr_zero;
-        s_cp = cp_zero;
-        s_c = c_zero;
         if (gsel__0) begin
             s_hit = slots__0__gh_hit;
-            s_lead = slots__0__gh_lead;
-            s_n = slots__0__gh_n;
-            s_base = slots__0__gh_base;
-            s_cp = slot_cp__0;
-            s_c = slot_c__0;
         end
         if (gsel__1) begin
             s_hit = slots__1__gh_hit;
-            s_lead = slots__1__gh_lead;
-            s_n = slots__1__gh_n;
-            s_base = slots__1__gh_base;
-            s_cp = slot_cp__1;
-            s_c = slot_c__1;
         end
         if (gsel__2) begin
             s_hit = slots__2__gh_hit;
-            s_lead = slots__2__gh_lead;
-            s_n = slots__2__gh_n;
-            s_base = slots__2__gh_base;
-            s_cp = slot_cp__2;
-            s_c = slot_c__2;
         end
         if (gsel__3) begin
             s_hit = slots__3__gh_hit;
-            s_lead = slots__3__gh_lead;
-            s_n = slots__3__gh_n;
-            s_base = slots__3__gh_base;
-            s_cp = slot_cp__3;
-            s_c = slot_c__3;
         end
         if (gsel__4) begin
             s_hit = slots__4__gh_hit;
-            s_lead = slots__4__gh_lead;
-            s_n = slots__4__gh_n;
-            s_base = slots__4__gh_base;
-            s_cp = slot_cp__4;
-            s_c = slot_c__4;
         end
         if (gsel__5) begin
             s_hit = slots__5__gh_hit;
-            s_lead = slots__5__gh_lead;
-            s_n = slots__5__gh_n;
-            s_base = slots__5__gh_base;
-            s_cp = slot_cp__5;
-            s_c = slot_c__5;
         end
         if (gsel__6) begin
             s_hit = slots__6__gh_hit;
-            s_lead = slots__6__gh_lead;
-            s_n = slots__6__gh_n;
-            s_base = slots__6__gh_base;
-            s_cp = slot_cp__6;
-            s_c = slot_c__6;
         end
         if (gsel__7) begin
             s_hit = slots__7__gh_hit;
+        end
+    end
+    always @(*) begin
+        s_lead = wi_zero;
+        if (gsel__0) begin
+            s_lead = slots__0__gh_lead;
+        end
+        if (gsel__1) begin
+            s_lead = slots__1__gh_lead;
+        end
+        if (gsel__2) begin
+            s_lead = slots__2__gh_lead;
+        end
+        if (gsel__3) begin
+            s_lead = slots__3__gh_lead;
+        end
+        if (gsel__4) begin
+            s_lead = slots__4__gh_lead;
+        end
+        if (gsel__5) begin
+            s_lead = slots__5__gh_lead;
+        end
+        if (gsel__6) begin
+            s_lead = slots__6__gh_lead;
+        end
+        if (gsel__7) begin
             s_lead = slots__7__gh_lead;
+        end
+    end
+    always @(*) begin
+        s_n = k_zero;
+        if (gsel__0) begin
+            s_n = slots__0__gh_n;
+        end
+        if (gsel__1) begin
+            s_n = slots__1__gh_n;
+        end
+        if (gsel__2) begin
+            s_n = slots__2__gh_n;
+        end
+        if (gsel__3) begin
+            s_n = slots__3__gh_n;
+        end
+        if (gsel__4) begin
+            s_n = slots__4__gh_n;
+        end
+        if (gsel__5) begin
+            s_n = slots__5__gh_n;
+        end
+        if (gsel__6) begin
+            s_n = slots__6__gh_n;
+        end
+        if (gsel__7) begin
             s_n = slots__7__gh_n;
+        end
+    end
+    always @(*) begin
+        s_base = addr_zero;
+        if (gsel__0) begin
+            s_base = slots__0__gh_base;
+        end
+        if (gsel__1) begin
+            s_base = slots__1__gh_base;
+        end
+        if (gsel__2) begin
+            s_base = slots__2__gh_base;
+        end
+        if (gsel__3) begin
+            s_base = slots__3__gh_base;
+        end
+        if (gsel__4) begin
+            s_base = slots__4__gh_base;
+        end
+        if (gsel__5) begin
+            s_base = slots__5__gh_base;
+        end
+        if (gsel__6) begin
+            s_base = slots__6__gh_base;
+        end
+        if (gsel__7) begin
             s_base = slots__7__gh_base;
+        end
+    end
+    always @(*) begin
+        s_cp = cp_zero;
+        if (gsel__0) begin
+            s_cp = slot_cp__0;
+        end
+        if (gsel__1) begin
+            s_cp = slot_cp__1;
+        end
+        if (gsel__2) begin
+            s_cp = slot_cp__2;
+        end
+        if (gsel__3) begin
+            s_cp = slot_cp__3;
+        end
+        if (gsel__4) begin
+            s_cp = slot_cp__4;
+        end
+        if (gsel__5) begin
+            s_cp = slot_cp__5;
+        end
+        if (gsel__6) begin
+            s_cp = slot_cp__6;
+        end
+        if (gsel__7) begin
             s_cp = slot_cp__7;
+        end
+    end
+    always @(*) begin
+        s_c = c_zero;
+        if (gsel__0) begin
+            s_c = slot_c__0;
+        end
+        if (gsel__1) begin
+            s_c = slot_c__1;
+        end
+        if (gsel__2) begin
+            s_c = slot_c__2;
+        end
+        if (gsel__3) begin
+            s_c = slot_c__3;
+        end
+        if (gsel__4) begin
+            s_c = slot_c__4;
+        end
+        if (gsel__5) begin
+            s_c = slot_c__5;
+        end
+        if (gsel__6) begin
+            s_c = slot_c__6;
+        end
+        if (gsel__7) begin
             s_c = slot_c__7;
         end
-        zx_glead__narrow = s_lead;
-        zx_jwarp__narrow = j_warp__q;
-        zx_cfg__narrow = cfg_warps_per_cta;
+    end
+    always @(*) zx_glead__narrow = s_lead;
+    always @(*) zx_jwarp__narrow = j_warp__q;
+    always @(*) zx_cfg__narrow = cfg_warps_per_cta;
+    always @(*) begin
         if (posb__q == zx_glead__wide) begin
             wb = posb__q + wd_one;
         end
         else begin
             wb = posb__q;
         end
-        b_end = ~s_hit | ~dtab__gh_hit | (wb >= zx_cfg__wide);
-        b_skip = kk__q >= s_n;
+    end
+    always @(*) b_end = ~s_hit | ~dtab__gh_hit | (wb >= zx_cfg__wide);
+    always @(*) b_skip = kk__q >= s_n;
+    always @(*) begin
         if (j_kind__q | (s_cp == posa__q)) begin
             k_cur = kk__q;
         end
         else begin
             k_cur = k_zero;
         end
-        k_next = k_cur + k_one;
+    end
+    always @(*) k_next = k_cur + k_one;
+    always @(*) begin
         if (j_kind__q) begin
             mul_g__d = wb - zx_glead__wide;
-            mul_g__s = dtab__gh_stride;
-            have_pf = busy__q & ~b_end & ~b_skip;
-            g_end = busy__q & b_end;
         end
         else begin
             mul_g__d = zx_jwarp__wide - zx_glead__wide;
+        end
+    end
+    always @(*) begin
+        if (j_kind__q) begin
+            mul_g__s = dtab__gh_stride;
+        end
+        else begin
             mul_g__s = j_stride__q;
+        end
+    end
+    always @(*) begin
+        if (j_kind__q) begin
+            have_pf = busy__q & ~b_end & ~b_skip;
+        end
+        else begin
             have_pf = busy__q & found_a;
+        end
+    end
+    always @(*) begin
+        if (j_kind__q) begin
+            g_end = busy__q & b_end;
+        end
+        else begin
             g_end = busy__q & ~found_a;
         end
-        pf_push = have_pf & ~pfq__o_full;
-        if (take) begin
-            busy__d = 1'b1;
-            j_kind__d = jobq__o_data[32'h0];
-            j_pc__d = jobq__o_data[(joff_pc)+:(32)];
-            j_cta__d = jobq__o_data[(joff_cta)+:(3)];
-            j_warp__d = jobq__o_data[(joff_warp)+:(6)];
-            j_stride__d = jobq__o_data[(joff_stride)+:(32)];
-            posa__d = cp_zero;
-            posb__d = wd_zero;
-            kk__d = k_zero;
-        end
-        else if (g_end) begin
-            busy__d = 1'b0;
-        end
-        else if (busy__q & j_kind__q & b_skip) begin
-            posb__d = wb + wd_one;
-            kk__d = k_zero;
-        end
-        else if (pf_push) begin
-            if (k_next < s_n) begin
-                kk__d = k_next;
-                posa__d = s_cp;
-                posb__d = wb;
-            end
-            else begin
-                kk__d = k_zero;
-                posa__d = s_cp + cp_one;
-                posb__d = wb + wd_one;
-            end
-        end
-        pfq__clock = clock;
-        pfq__reset = reset;
-        pfq__push = pf_push;
-        pfq__pop = pfq__o_valid & pf_ready;
-        qp_addr__narrow = s_base + mul_g__p;
+    end
+    always @(*) pf_push = have_pf & ~pfq__o_full;
+    always @(*) pfq__clock = clock;
+    always @(*) pfq__reset = reset;
+    always @(*) pfq__push = pf_push;
+    always @(*) pfq__pop = pfq__o_valid & pf_ready;
+    always @(*) qp_addr__narrow = s_base + mul_g__p;
+    always @(*) begin
         if (j_kind__q) begin
             qp_cta__narrow = j_cta__q;
-            qp_warp__narrow = wb[(32'h0)+:(6)];
         end
         else begin
             qp_cta__narrow = s_c;
+        end
+    end
+    always @(*) begin
+        if (j_kind__q) begin
+            qp_warp__narrow = wb[(32'h0)+:(6)];
+        end
+        else begin
             qp_warp__narrow = j_warp__q;
         end
-        pfq__i_data = qp_addr__wide | (qp_cta__wide << qoff_cta) | (qp_warp__wide << qoff_warp);
-        pf_valid = pfq__o_valid;
-        pf_addr = pfq__o_data[(32'h0)+:(32)];
-        pf_cta = pfq__o_data[(qoff_cta)+:(3)];
-        pf_warp = pfq__o_data[(qoff_warp)+:(6)];
     end
+    always @(*) pfq__i_data = qp_addr__wide | (qp_cta__wide << qoff_cta) | (qp_warp__wide << qoff_warp);
+    always @(*) pf_valid = pfq__o_valid;
+    always @(*) pf_addr = pfq__o_data[(32'h0)+:(32)];
+    always @(*) pf_cta = pfq__o_data[(qoff_cta)+:(3)];
+    always @(*) pf_warp = pfq__o_data[(qoff_warp)+:(6)];
 
 endmodule // caps_prefetcher
 
@@ -1598,7 +1936,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     reg  ghit__1;
     reg  ghit__2;
     reg  ghit__3;
-    reg  inval_below__0;
+    wire  inval_below__0;
     reg  inval_below__1;
     reg  inval_below__2;
     reg  inval_below__3;
@@ -1764,235 +2102,415 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     );
 
     // Update code
+    always @(*) valid__0__clock = clock;
+    always @(*) valid__0__reset = reset;
     always @(*) begin
-        valid__0__clock = clock;
-        valid__0__reset = reset;
         valid__0__d = valid__0__q;
-        pc__0__clock = clock;
-        pc__0__reset = reset;
-        pc__0__d = pc__0__q;
-        stride__0__clock = clock;
-        stride__0__reset = reset;
-        stride__0__d = stride__0__q;
-        cnt__0__clock = clock;
-        cnt__0__reset = reset;
-        cnt__0__d = cnt__0__q;
-        lead_cta__0__clock = clock;
-        lead_cta__0__reset = reset;
-        lead_cta__0__d = lead_cta__0__q;
-        rank__0__clock = clock;
-        rank__0__reset = reset;
-        rank__0__d = rank__0__q;
-        valid__1__clock = clock;
-        valid__1__reset = reset;
-        valid__1__d = valid__1__q;
-        pc__1__clock = clock;
-        pc__1__reset = reset;
-        pc__1__d = pc__1__q;
-        stride__1__clock = clock;
-        stride__1__reset = reset;
-        stride__1__d = stride__1__q;
-        cnt__1__clock = clock;
-        cnt__1__reset = reset;
-        cnt__1__d = cnt__1__q;
-        lead_cta__1__clock = clock;
-        lead_cta__1__reset = reset;
-        lead_cta__1__d = lead_cta__1__q;
-        rank__1__clock = clock;
-        rank__1__reset = reset;
-        rank__1__d = rank__1__q;
-        valid__2__clock = clock;
-        valid__2__reset = reset;
-        valid__2__d = valid__2__q;
-        pc__2__clock = clock;
-        pc__2__reset = reset;
-        pc__2__d = pc__2__q;
-        stride__2__clock = clock;
-        stride__2__reset = reset;
-        stride__2__d = stride__2__q;
-        cnt__2__clock = clock;
-        cnt__2__reset = reset;
-        cnt__2__d = cnt__2__q;
-        lead_cta__2__clock = clock;
-        lead_cta__2__reset = reset;
-        lead_cta__2__d = lead_cta__2__q;
-        rank__2__clock = clock;
-        rank__2__reset = reset;
-        rank__2__d = rank__2__q;
-        valid__3__clock = clock;
-        valid__3__reset = reset;
-        valid__3__d = valid__3__q;
-        pc__3__clock = clock;
-        pc__3__reset = reset;
-        pc__3__d = pc__3__q;
-        stride__3__clock = clock;
-        stride__3__reset = reset;
-        stride__3__d = stride__3__q;
-        cnt__3__clock = clock;
-        cnt__3__reset = reset;
-        cnt__3__d = cnt__3__q;
-        lead_cta__3__clock = clock;
-        lead_cta__3__reset = reset;
-        lead_cta__3__d = lead_cta__3__q;
-        rank__3__clock = clock;
-        rank__3__reset = reset;
-        rank__3__d = rank__3__q;
-        inval_below__0 = 1'b0;
-        any_inval = 1'b0;
-        lhit__0 = valid__0__q & (pc__0__q == l_pc);
-        ghit__0 = valid__0__q & (pc__0__q == g_pc);
-        first_inval__0 = ~valid__0__q & ~inval_below__0;
-        inval_below__1 = inval_below__0 | ~valid__0__q;
-        victim__0 = valid__0__q & (rank__0__q == rank_last);
-        lhit__1 = valid__1__q & (pc__1__q == l_pc);
-        ghit__1 = valid__1__q & (pc__1__q == g_pc);
-        first_inval__1 = ~valid__1__q & ~inval_below__1;
-        inval_below__2 = inval_below__1 | ~valid__1__q;
-        victim__1 = valid__1__q & (rank__1__q == rank_last);
-        lhit__2 = valid__2__q & (pc__2__q == l_pc);
-        ghit__2 = valid__2__q & (pc__2__q == g_pc);
-        first_inval__2 = ~valid__2__q & ~inval_below__2;
-        inval_below__3 = inval_below__2 | ~valid__2__q;
-        victim__2 = valid__2__q & (rank__2__q == rank_last);
-        lhit__3 = valid__3__q & (pc__3__q == l_pc);
-        ghit__3 = valid__3__q & (pc__3__q == g_pc);
-        first_inval__3 = ~valid__3__q & ~inval_below__3;
-        inval_below__4 = inval_below__3 | ~valid__3__q;
-        victim__3 = valid__3__q & (rank__3__q == rank_last);
-        any_inval = inval_below__4;
-        if (any_inval) begin
-            tgt__0 = first_inval__0;
-        end
-        else begin
-            tgt__0 = victim__0;
-        end
-        if (any_inval) begin
-            tgt__1 = first_inval__1;
-        end
-        else begin
-            tgt__1 = victim__1;
-        end
-        if (any_inval) begin
-            tgt__2 = first_inval__2;
-        end
-        else begin
-            tgt__2 = victim__2;
-        end
-        if (any_inval) begin
-            tgt__3 = first_inval__3;
-        end
-        else begin
-            tgt__3 = victim__3;
-        end
-        lh_hit = 1'b0;
-        lh_stride = addr_zero;
-        lh_cnt = cnt_zero;
-        lh_lead_cta = cta_zero;
-        gh_hit = 1'b0;
-        gh_stride = addr_zero;
-        if (lhit__0) begin
-            lh_hit = 1'b1;
-            lh_stride = stride__0__q;
-            lh_cnt = cnt__0__q;
-            lh_lead_cta = lead_cta__0__q;
-        end
-        if (ghit__0) begin
-            gh_hit = 1'b1;
-            gh_stride = stride__0__q;
-        end
-        if (lhit__1) begin
-            lh_hit = 1'b1;
-            lh_stride = stride__1__q;
-            lh_cnt = cnt__1__q;
-            lh_lead_cta = lead_cta__1__q;
-        end
-        if (ghit__1) begin
-            gh_hit = 1'b1;
-            gh_stride = stride__1__q;
-        end
-        if (lhit__2) begin
-            lh_hit = 1'b1;
-            lh_stride = stride__2__q;
-            lh_cnt = cnt__2__q;
-            lh_lead_cta = lead_cta__2__q;
-        end
-        if (ghit__2) begin
-            gh_hit = 1'b1;
-            gh_stride = stride__2__q;
-        end
-        if (lhit__3) begin
-            lh_hit = 1'b1;
-            lh_stride = stride__3__q;
-            lh_cnt = cnt__3__q;
-            lh_lead_cta = lead_cta__3__q;
-        end
-        if (ghit__3) begin
-            gh_hit = 1'b1;
-            gh_stride = stride__3__q;
-        end
         if (alloc) begin
             if (tgt__0) begin
                 valid__0__d = 1'b1;
+            end
+        end
+    end
+    always @(*) pc__0__clock = clock;
+    always @(*) pc__0__reset = reset;
+    always @(*) begin
+        pc__0__d = pc__0__q;
+        if (alloc) begin
+            if (tgt__0) begin
                 pc__0__d = l_pc;
+            end
+        end
+    end
+    always @(*) stride__0__clock = clock;
+    always @(*) stride__0__reset = reset;
+    always @(*) begin
+        stride__0__d = stride__0__q;
+        if (alloc) begin
+            if (tgt__0) begin
                 stride__0__d = a_stride;
+            end
+        end
+    end
+    always @(*) cnt__0__clock = clock;
+    always @(*) cnt__0__reset = reset;
+    always @(*) begin
+        cnt__0__d = cnt__0__q;
+        if (alloc) begin
+            if (tgt__0) begin
                 cnt__0__d = cnt_zero;
+            end
+        end
+        if (inc & lhit__0 & (cnt__0__q != cnt_max)) begin
+            cnt__0__d = cnt__0__q + cnt_one;
+        end
+    end
+    always @(*) lead_cta__0__clock = clock;
+    always @(*) lead_cta__0__reset = reset;
+    always @(*) begin
+        lead_cta__0__d = lead_cta__0__q;
+        if (alloc) begin
+            if (tgt__0) begin
                 lead_cta__0__d = a_lead_cta;
+            end
+        end
+    end
+    always @(*) rank__0__clock = clock;
+    always @(*) rank__0__reset = reset;
+    always @(*) begin
+        rank__0__d = rank__0__q;
+        if (alloc) begin
+            if (tgt__0) begin
                 rank__0__d = rank_zero;
             end
             else if (valid__0__q) begin
                 rank__0__d = rank__0__q + rank_one;
             end
         end
-        if (inc & lhit__0 & (cnt__0__q != cnt_max)) begin
-            cnt__0__d = cnt__0__q + cnt_one;
-        end
+    end
+    always @(*) valid__1__clock = clock;
+    always @(*) valid__1__reset = reset;
+    always @(*) begin
+        valid__1__d = valid__1__q;
         if (alloc) begin
             if (tgt__1) begin
                 valid__1__d = 1'b1;
+            end
+        end
+    end
+    always @(*) pc__1__clock = clock;
+    always @(*) pc__1__reset = reset;
+    always @(*) begin
+        pc__1__d = pc__1__q;
+        if (alloc) begin
+            if (tgt__1) begin
                 pc__1__d = l_pc;
+            end
+        end
+    end
+    always @(*) stride__1__clock = clock;
+    always @(*) stride__1__reset = reset;
+    always @(*) begin
+        stride__1__d = stride__1__q;
+        if (alloc) begin
+            if (tgt__1) begin
                 stride__1__d = a_stride;
+            end
+        end
+    end
+    always @(*) cnt__1__clock = clock;
+    always @(*) cnt__1__reset = reset;
+    always @(*) begin
+        cnt__1__d = cnt__1__q;
+        if (alloc) begin
+            if (tgt__1) begin
                 cnt__1__d = cnt_zero;
+            end
+        end
+        if (inc & lhit__1 & (cnt__1__q != cnt_max)) begin
+            cnt__1__d = cnt__1__q + cnt_one;
+        end
+    end
+    always @(*) lead_cta__1__clock = clock;
+    always @(*) lead_cta__1__reset = reset;
+    always @(*) begin
+        lead_cta__1__d = lead_cta__1__q;
+        if (alloc) begin
+            if (tgt__1) begin
                 lead_cta__1__d = a_lead_cta;
+            end
+        end
+    end
+    always @(*) rank__1__clock = clock;
+    always @(*) rank__1__reset = reset;
+    always @(*) begin
+        rank__1__d = rank__1__q;
+        if (alloc) begin
+            if (tgt__1) begin
                 rank__1__d = rank_zero;
             end
             else if (valid__1__q) begin
                 rank__1__d = rank__1__q + rank_one;
             end
         end
-        if (inc & lhit__1 & (cnt__1__q != cnt_max)) begin
-            cnt__1__d = cnt__1__q + cnt_one;
-        end
+    end
+    always @(*) valid__2__clock = clock;
+    always @(*) valid__2__reset = reset;
+    always @(*) begin
+        valid__2__d = valid__2__q;
         if (alloc) begin
             if (tgt__2) begin
                 valid__2__d = 1'b1;
+            end
+        end
+    end
+    always @(*) pc__2__clock = clock;
+    always @(*) pc__2__reset = reset;
+    always @(*) begin
+        pc__2__d = pc__2__q;
+        if (alloc) begin
+            if (tgt__2) begin
                 pc__2__d = l_pc;
+            end
+        end
+    end
+    always @(*) stride__2__clock = clock;
+    always @(*) stride__2__reset = reset;
+    always @(*) begin
+        stride__2__d = stride__2__q;
+        if (alloc) begin
+            if (tgt__2) begin
                 stride__2__d = a_stride;
+            end
+        end
+    end
+    always @(*) cnt__2__clock = clock;
+    always @(*) cnt__2__reset = reset;
+    always @(*) begin
+        cnt__2__d = cnt__2__q;
+        if (alloc) begin
+            if (tgt__2) begin
                 cnt__2__d = cnt_zero;
+            end
+        end
+        if (inc & lhit__2 & (cnt__2__q != cnt_max)) begin
+            cnt__2__d = cnt__2__q + cnt_one;
+        end
+    end
+    always @(*) lead_cta__2__clock = clock;
+    always @(*) lead_cta__2__reset = reset;
+    always @(*) begin
+        lead_cta__2__d = lead_cta__2__q;
+        if (alloc) begin
+            if (tgt__2) begin
                 lead_cta__2__d = a_lead_cta;
+            end
+        end
+    end
+    always @(*) rank__2__clock = clock;
+    always @(*) rank__2__reset = reset;
+    always @(*) begin
+        rank__2__d = rank__2__q;
+        if (alloc) begin
+            if (tgt__2) begin
                 rank__2__d = rank_zero;
             end
             else if (valid__2__q) begin
                 rank__2__d = rank__2__q + rank_one;
             end
         end
-        if (inc & lhit__2 & (cnt__2__q != cnt_max)) begin
-            cnt__2__d = cnt__2__q + cnt_one;
-        end
+    end
+    always @(*) valid__3__clock = clock;
+    always @(*) valid__3__reset = reset;
+    always @(*) begin
+        valid__3__d = valid__3__q;
         if (alloc) begin
             if (tgt__3) begin
                 valid__3__d = 1'b1;
+            end
+        end
+    end
+    always @(*) pc__3__clock = clock;
+    always @(*) pc__3__reset = reset;
+    always @(*) begin
+        pc__3__d = pc__3__q;
+        if (alloc) begin
+            if (tgt__3) begin
                 pc__3__d = l_pc;
+            end
+        end
+    end
+    always @(*) stride__3__clock = clock;
+    always @(*) stride__3__reset = reset;
+    always @(*) begin
+        stride__3__d = stride__3__q;
+        if (alloc) begin
+            if (tgt__3) begin
                 stride__3__d = a_stride;
+            end
+        end
+    end
+    always @(*) cnt__3__clock = clock;
+    always @(*) cnt__3__reset = reset;
+    always @(*) begin
+        cnt__3__d = cnt__3__q;
+        if (alloc) begin
+            if (tgt__3) begin
                 cnt__3__d = cnt_zero;
+            end
+        end
+        if (inc & lhit__3 & (cnt__3__q != cnt_max)) begin
+            cnt__3__d = cnt__3__q + cnt_one;
+        end
+    end
+    always @(*) lead_cta__3__clock = clock;
+    always @(*) lead_cta__3__reset = reset;
+    always @(*) begin
+        lead_cta__3__d = lead_cta__3__q;
+        if (alloc) begin
+            if (tgt__3) begin
                 lead_cta__3__d = a_lead_cta;
+            end
+        end
+    end
+    always @(*) rank__3__clock = clock;
+    always @(*) rank__3__reset = reset;
+    always @(*) begin
+        rank__3__d = rank__3__q;
+        if (alloc) begin
+            if (tgt__3) begin
                 rank__3__d = rank_zero;
             end
             else if (valid__3__q) begin
                 rank__3__d = rank__3__q + rank_one;
             end
         end
-        if (inc & lhit__3 & (cnt__3__q != cnt_max)) begin
-            cnt__3__d = cnt__3__q + cnt_one;
+    end
+    assign inval_below__0 = 1'b0;
+    always @(*) begin
+        any_inval = 1'b0;
+        any_inval = inval_below__4;
+    end
+    always @(*) lhit__0 = valid__0__q & (pc__0__q == l_pc);
+    always @(*) ghit__0 = valid__0__q & (pc__0__q == g_pc);
+    always @(*) first_inval__0 = ~valid__0__q & ~inval_below__0;
+    always @(*) inval_below__1 = inval_below__0 | ~valid__0__q;
+    always @(*) victim__0 = valid__0__q & (rank__0__q == rank_last);
+    always @(*) lhit__1 = valid__1__q & (pc__1__q == l_pc);
+    always @(*) ghit__1 = valid__1__q & (pc__1__q == g_pc);
+    always @(*) first_inval__1 = ~valid__1__q & ~inval_below__1;
+    always @(*) inval_below__2 = inval_below__1 | ~valid__1__q;
+    always @(*) victim__1 = valid__1__q & (rank__1__q == rank_last);
+    always @(*) lhit__2 = valid__2__q & (pc__2__q == l_pc);
+    always @(*) ghit__2 = valid__2__q & (pc__2__q == g_pc);
+    always @(*) first_inval__2 = ~valid__2__q & ~inval_below__2;
+    always @(*) inval_below__3 = inval_below__2 | ~valid__2__q;
+    always @(*) victim__2 = valid__2__q & (rank__2__q == rank_last);
+    always @(*) lhit__3 = valid__3__q & (pc__3__q == l_pc);
+    always @(*) ghit__3 = valid__3__q & (pc__3__q == g_pc);
+    always @(*) first_inval__3 = ~valid__3__q & ~inval_below__3;
+    always @(*) inval_below__4 = inval_below__3 | ~valid__3__q;
+    always @(*) victim__3 = valid__3__q & (rank__3__q == rank_last);
+    always @(*) begin
+        if (any_inval) begin
+            tgt__0 = first_inval__0;
+        end
+        else begin
+            tgt__0 = victim__0;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            tgt__1 = first_inval__1;
+        end
+        else begin
+            tgt__1 = victim__1;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            tgt__2 = first_inval__2;
+        end
+        else begin
+            tgt__2 = victim__2;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            tgt__3 = first_inval__3;
+        end
+        else begin
+            tgt__3 = victim__3;
+        end
+    end
+    always @(*) begin
+        lh_hit = 1'b0;
+        if (lhit__0) begin
+            lh_hit = 1'b1;
+        end
+        if (lhit__1) begin
+            lh_hit = 1'b1;
+        end
+        if (lhit__2) begin
+            lh_hit = 1'b1;
+        end
+        if (lhit__3) begin
+            lh_hit = 1'b1;
+        end
+    end
+    always @(*) begin
+        lh_stride = addr_zero;
+        if (lhit__0) begin
+            lh_stride = stride__0__q;
+        end
+        if (lhit__1) begin
+            lh_stride = stride__1__q;
+        end
+        if (lhit__2) begin
+            lh_stride = stride__2__q;
+        end
+        if (lhit__3) begin
+            lh_stride = stride__3__q;
+        end
+    end
+    always @(*) begin
+        lh_cnt = cnt_zero;
+        if (lhit__0) begin
+            lh_cnt = cnt__0__q;
+        end
+        if (lhit__1) begin
+            lh_cnt = cnt__1__q;
+        end
+        if (lhit__2) begin
+            lh_cnt = cnt__2__q;
+        end
+        if (lhit__3) begin
+            lh_cnt = cnt__3__q;
+        end
+    end
+    always @(*) begin
+        lh_lead_cta = cta_zero;
+        if (lhit__0) begin
+            lh_lead_cta = lead_cta__0__q;
+        end
+        if (lhit__1) begin
+            lh_lead_cta = lead_cta__1__q;
+        end
+        if (lhit__2) begin
+            lh_lead_cta = lead_cta__2__q;
+        end
+        if (lhit__3) begin
+            lh_lead_cta = lead_cta__3__q;
+        end
+    end
+    always @(*) begin
+        gh_hit = 1'b0;
+        if (ghit__0) begin
+            gh_hit = 1'b1;
+        end
+        if (ghit__1) begin
+            gh_hit = 1'b1;
+        end
+        if (ghit__2) begin
+            gh_hit = 1'b1;
+        end
+        if (ghit__3) begin
+            gh_hit = 1'b1;
+        end
+    end
+    always @(*) begin
+        gh_stride = addr_zero;
+        if (ghit__0) begin
+            gh_stride = stride__0__q;
+        end
+        if (ghit__1) begin
+            gh_stride = stride__1__q;
+        end
+        if (ghit__2) begin
+            gh_stride = stride__2__q;
+        end
+        if (ghit__3) begin
+            gh_stride = stride__3__q;
         end
     end
 
@@ -2140,43 +2658,55 @@ module caps_prefetcher__jobq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     );
 
     // Update code
+    always @(*) valid__0__clock = clock;
+    always @(*) valid__0__reset = reset;
     always @(*) begin
-        valid__0__clock = clock;
-        valid__0__reset = reset;
         valid__0__d = valid__0__q;
-        data__0__clock = clock;
-        data__0__reset = reset;
-        data__0__d = data__0__q;
-        valid__1__clock = clock;
-        valid__1__reset = reset;
-        valid__1__d = valid__1__q;
-        data__1__clock = clock;
-        data__1__reset = reset;
-        data__1__d = data__1__q;
-        o_full = 1'b0;
-        o_full = valid__1__q;
-        push_ok = push & ~o_full;
-        if (pop) begin
-            vsh__0 = valid__1__q;
-        end
-        else begin
-            vsh__0 = valid__0__q;
-        end
-        vsh__1 = valid__1__q & ~pop;
-        put__0 = push_ok & ~vsh__0;
-        put__1 = push_ok & ~vsh__1 & vsh__0;
         valid__0__d = vsh__0 | put__0;
-        valid__1__d = vsh__1 | put__1;
+    end
+    always @(*) data__0__clock = clock;
+    always @(*) data__0__reset = reset;
+    always @(*) begin
+        data__0__d = data__0__q;
         if (pop) begin
             data__0__d = data__1__q;
         end
         if (put__0) begin
             data__0__d = i_data;
         end
+    end
+    always @(*) valid__1__clock = clock;
+    always @(*) valid__1__reset = reset;
+    always @(*) begin
+        valid__1__d = valid__1__q;
+        valid__1__d = vsh__1 | put__1;
+    end
+    always @(*) data__1__clock = clock;
+    always @(*) data__1__reset = reset;
+    always @(*) begin
+        data__1__d = data__1__q;
         if (put__1) begin
             data__1__d = i_data;
         end
-        o_valid = valid__0__q;
+    end
+    always @(*) begin
+        o_full = 1'b0;
+        o_full = valid__1__q;
+    end
+    always @(*) push_ok = push & ~o_full;
+    always @(*) begin
+        if (pop) begin
+            vsh__0 = valid__1__q;
+        end
+        else begin
+            vsh__0 = valid__0__q;
+        end
+    end
+    always @(*) vsh__1 = valid__1__q & ~pop;
+    always @(*) put__0 = push_ok & ~vsh__0;
+    always @(*) put__1 = push_ok & ~vsh__1 & vsh__0;
+    always @(*) o_valid = valid__0__q;
+    always @(*) begin
         o_data = data_zero;
         if (valid__0__q) begin
             o_data = data__0__q;
@@ -2258,7 +2788,7 @@ module caps_prefetcher__mul_g(d,s,p);
     localparam  zero_a = 32'h0;
 
     // Local signals
-    reg  [31:0] acc__0;
+    wire  [31:0] acc__0;
     reg  [31:0] acc__1;
     reg  [31:0] acc__2;
     reg  [31:0] acc__3;
@@ -2267,44 +2797,56 @@ module caps_prefetcher__mul_g(d,s,p);
     reg  [31:0] acc__6;
 
     // Update code
+    assign acc__0 = zero_a;
     always @(*) begin
-        acc__0 = zero_a;
         if (d[0]) begin
             acc__1 = acc__0 + (s << sh__0);
         end
         else begin
             acc__1 = acc__0;
         end
+    end
+    always @(*) begin
         if (d[1]) begin
             acc__2 = acc__1 + (s << sh__1);
         end
         else begin
             acc__2 = acc__1;
         end
+    end
+    always @(*) begin
         if (d[2]) begin
             acc__3 = acc__2 + (s << sh__2);
         end
         else begin
             acc__3 = acc__2;
         end
+    end
+    always @(*) begin
         if (d[3]) begin
             acc__4 = acc__3 + (s << sh__3);
         end
         else begin
             acc__4 = acc__3;
         end
+    end
+    always @(*) begin
         if (d[4]) begin
             acc__5 = acc__4 + (s << sh__4);
         end
         else begin
             acc__5 = acc__4;
         end
+    end
+    always @(*) begin
         if (d[5]) begin
             acc__6 = acc__5 + (s << sh__5);
         end
         else begin
             acc__6 = acc__5;
         end
+    end
+    always @(*) begin
         p = acc__0;
         if (d[6]) begin
             p = acc__6 - (s << sh__6);
@@ -2427,83 +2969,107 @@ module caps_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     );
 
     // Update code
+    always @(*) valid__0__clock = clock;
+    always @(*) valid__0__reset = reset;
     always @(*) begin
-        valid__0__clock = clock;
-        valid__0__reset = reset;
         valid__0__d = valid__0__q;
-        data__0__clock = clock;
-        data__0__reset = reset;
+        valid__0__d = vsh__0 | put__0;
+    end
+    always @(*) data__0__clock = clock;
+    always @(*) data__0__reset = reset;
+    always @(*) begin
         data__0__d = data__0__q;
-        valid__1__clock = clock;
-        valid__1__reset = reset;
+        if (pop) begin
+            data__0__d = data__1__q;
+        end
+        if (put__0) begin
+            data__0__d = i_data;
+        end
+    end
+    always @(*) valid__1__clock = clock;
+    always @(*) valid__1__reset = reset;
+    always @(*) begin
         valid__1__d = valid__1__q;
-        data__1__clock = clock;
-        data__1__reset = reset;
+        valid__1__d = vsh__1 | put__1;
+    end
+    always @(*) data__1__clock = clock;
+    always @(*) data__1__reset = reset;
+    always @(*) begin
         data__1__d = data__1__q;
-        valid__2__clock = clock;
-        valid__2__reset = reset;
+        if (pop) begin
+            data__1__d = data__2__q;
+        end
+        if (put__1) begin
+            data__1__d = i_data;
+        end
+    end
+    always @(*) valid__2__clock = clock;
+    always @(*) valid__2__reset = reset;
+    always @(*) begin
         valid__2__d = valid__2__q;
-        data__2__clock = clock;
-        data__2__reset = reset;
+        valid__2__d = vsh__2 | put__2;
+    end
+    always @(*) data__2__clock = clock;
+    always @(*) data__2__reset = reset;
+    always @(*) begin
         data__2__d = data__2__q;
-        valid__3__clock = clock;
-        valid__3__reset = reset;
+        if (pop) begin
+            data__2__d = data__3__q;
+        end
+        if (put__2) begin
+            data__2__d = i_data;
+        end
+    end
+    always @(*) valid__3__clock = clock;
+    always @(*) valid__3__reset = reset;
+    always @(*) begin
         valid__3__d = valid__3__q;
-        data__3__clock = clock;
-        data__3__reset = reset;
+        valid__3__d = vsh__3 | put__3;
+    end
+    always @(*) data__3__clock = clock;
+    always @(*) data__3__reset = reset;
+    always @(*) begin
         data__3__d = data__3__q;
+        if (put__3) begin
+            data__3__d = i_data;
+        end
+    end
+    always @(*) begin
         o_full = 1'b0;
         o_full = valid__3__q;
-        push_ok = push & ~o_full;
+    end
+    always @(*) push_ok = push & ~o_full;
+    always @(*) begin
         if (pop) begin
             vsh__0 = valid__1__q;
         end
         else begin
             vsh__0 = valid__0__q;
         end
+    end
+    always @(*) begin
         if (pop) begin
             vsh__1 = valid__2__q;
         end
         else begin
             vsh__1 = valid__1__q;
         end
+    end
+    always @(*) begin
         if (pop) begin
             vsh__2 = valid__3__q;
         end
         else begin
             vsh__2 = valid__2__q;
         end
-        vsh__3 = valid__3__q & ~pop;
-        put__0 = push_ok & ~vsh__0;
-        put__1 = push_ok & ~vsh__1 & vsh__0;
-        put__2 = push_ok & ~vsh__2 & vsh__1;
-        put__3 = push_ok & ~vsh__3 & vsh__2;
-        valid__0__d = vsh__0 | put__0;
-        valid__1__d = vsh__1 | put__1;
-        valid__2__d = vsh__2 | put__2;
-        valid__3__d = vsh__3 | put__3;
-        if (pop) begin
-            data__0__d = data__1__q;
-        end
-        if (pop) begin
-            data__1__d = data__2__q;
-        end
-        if (pop) begin
-            data__2__d = data__3__q;
-        end
-        if (put__0) begin
-            data__0__d = i_data;
-        end
-        if (put__1) begin
-            data__1__d = i_data;
-        end
-        if (put__2) begin
-            data__2__d = i_data;
-        end
-        if (put__3) begin
-            data__3__d = i_data;
-        end
-        o_valid = valid__0__q;
+    end
+    always @(*) vsh__3 = valid__3__q & ~pop;
+    always @(*) put__0 = push_ok & ~vsh__0;
+    always @(*) put__1 = push_ok & ~vsh__1 & vsh__0;
+    always @(*) put__2 = push_ok & ~vsh__2 & vsh__1;
+    always @(*) put__3 = push_ok & ~vsh__3 & vsh__2;
+    always @(*) o_valid = valid__0__q;
+    always @(*) begin
         o_data = data_zero;
         if (valid__0__q) begin
             o_data = data__0__q;
@@ -2787,7 +3353,7 @@ module caps_prefetcher__slots(clock,reset,clear,alloc,touch,inval,l_pc,l_warp,l_
     reg  ghit__1;
     reg  ghit__2;
     reg  ghit__3;
-    reg  inval_below__0;
+    wire  inval_below__0;
     reg  inval_below__1;
     reg  inval_below__2;
     reg  inval_below__3;
@@ -3030,305 +3596,89 @@ module caps_prefetcher__slots(clock,reset,clear,alloc,touch,inval,l_pc,l_warp,l_
     );
 
     // Update code
+    always @(*) valid__0__clock = clock;
+    always @(*) valid__0__reset = reset;
     always @(*) begin
-        valid__0__clock = clock;
-        valid__0__reset = reset;
         valid__0__d = valid__0__q;
-        pc__0__clock = clock;
-        pc__0__reset = reset;
-        pc__0__d = pc__0__q;
-        lead__0__clock = clock;
-        lead__0__reset = reset;
-        lead__0__d = lead__0__q;
-        n__0__clock = clock;
-        n__0__reset = reset;
-        n__0__d = n__0__q;
-        base0__0__clock = clock;
-        base0__0__reset = reset;
-        base0__0__d = base0__0__q;
-        base1__0__clock = clock;
-        base1__0__reset = reset;
-        base1__0__d = base1__0__q;
-        base2__0__clock = clock;
-        base2__0__reset = reset;
-        base2__0__d = base2__0__q;
-        base3__0__clock = clock;
-        base3__0__reset = reset;
-        base3__0__d = base3__0__q;
-        rank__0__clock = clock;
-        rank__0__reset = reset;
-        rank__0__d = rank__0__q;
-        valid__1__clock = clock;
-        valid__1__reset = reset;
-        valid__1__d = valid__1__q;
-        pc__1__clock = clock;
-        pc__1__reset = reset;
-        pc__1__d = pc__1__q;
-        lead__1__clock = clock;
-        lead__1__reset = reset;
-        lead__1__d = lead__1__q;
-        n__1__clock = clock;
-        n__1__reset = reset;
-        n__1__d = n__1__q;
-        base0__1__clock = clock;
-        base0__1__reset = reset;
-        base0__1__d = base0__1__q;
-        base1__1__clock = clock;
-        base1__1__reset = reset;
-        base1__1__d = base1__1__q;
-        base2__1__clock = clock;
-        base2__1__reset = reset;
-        base2__1__d = base2__1__q;
-        base3__1__clock = clock;
-        base3__1__reset = reset;
-        base3__1__d = base3__1__q;
-        rank__1__clock = clock;
-        rank__1__reset = reset;
-        rank__1__d = rank__1__q;
-        valid__2__clock = clock;
-        valid__2__reset = reset;
-        valid__2__d = valid__2__q;
-        pc__2__clock = clock;
-        pc__2__reset = reset;
-        pc__2__d = pc__2__q;
-        lead__2__clock = clock;
-        lead__2__reset = reset;
-        lead__2__d = lead__2__q;
-        n__2__clock = clock;
-        n__2__reset = reset;
-        n__2__d = n__2__q;
-        base0__2__clock = clock;
-        base0__2__reset = reset;
-        base0__2__d = base0__2__q;
-        base1__2__clock = clock;
-        base1__2__reset = reset;
-        base1__2__d = base1__2__q;
-        base2__2__clock = clock;
-        base2__2__reset = reset;
-        base2__2__d = base2__2__q;
-        base3__2__clock = clock;
-        base3__2__reset = reset;
-        base3__2__d = base3__2__q;
-        rank__2__clock = clock;
-        rank__2__reset = reset;
-        rank__2__d = rank__2__q;
-        valid__3__clock = clock;
-        valid__3__reset = reset;
-        valid__3__d = valid__3__q;
-        pc__3__clock = clock;
-        pc__3__reset = reset;
-        pc__3__d = pc__3__q;
-        lead__3__clock = clock;
-        lead__3__reset = reset;
-        lead__3__d = lead__3__q;
-        n__3__clock = clock;
-        n__3__reset = reset;
-        n__3__d = n__3__q;
-        base0__3__clock = clock;
-        base0__3__reset = reset;
-        base0__3__d = base0__3__q;
-        base1__3__clock = clock;
-        base1__3__reset = reset;
-        base1__3__d = base1__3__q;
-        base2__3__clock = clock;
-        base2__3__reset = reset;
-        base2__3__d = base2__3__q;
-        base3__3__clock = clock;
-        base3__3__reset = reset;
-        base3__3__d = base3__3__q;
-        rank__3__clock = clock;
-        rank__3__reset = reset;
-        rank__3__d = rank__3__q;
-        inval_below__0 = 1'b0;
-        ev__0 = valid__0__q & ~clear;
-        lhit__0 = ev__0 & (pc__0__q == l_pc);
-        ghit__0 = valid__0__q & (pc__0__q == g_pc);
-        first_inval__0 = ~ev__0 & ~inval_below__0;
-        inval_below__1 = inval_below__0 | ~ev__0;
-        victim__0 = ev__0 & (rank__0__q == rank_last);
-        ev__1 = valid__1__q & ~clear;
-        lhit__1 = ev__1 & (pc__1__q == l_pc);
-        ghit__1 = valid__1__q & (pc__1__q == g_pc);
-        first_inval__1 = ~ev__1 & ~inval_below__1;
-        inval_below__2 = inval_below__1 | ~ev__1;
-        victim__1 = ev__1 & (rank__1__q == rank_last);
-        ev__2 = valid__2__q & ~clear;
-        lhit__2 = ev__2 & (pc__2__q == l_pc);
-        ghit__2 = valid__2__q & (pc__2__q == g_pc);
-        first_inval__2 = ~ev__2 & ~inval_below__2;
-        inval_below__3 = inval_below__2 | ~ev__2;
-        victim__2 = ev__2 & (rank__2__q == rank_last);
-        ev__3 = valid__3__q & ~clear;
-        lhit__3 = ev__3 & (pc__3__q == l_pc);
-        ghit__3 = valid__3__q & (pc__3__q == g_pc);
-        first_inval__3 = ~ev__3 & ~inval_below__3;
-        inval_below__4 = inval_below__3 | ~ev__3;
-        victim__3 = ev__3 & (rank__3__q == rank_last);
-        any_inval = 1'b0;
-        any_inval = inval_below__4;
-        if (any_inval) begin
-            tgt__0 = first_inval__0;
-        end
-        else begin
-            tgt__0 = victim__0;
-        end
-        if (any_inval) begin
-            tgt__1 = first_inval__1;
-        end
-        else begin
-            tgt__1 = victim__1;
-        end
-        if (any_inval) begin
-            tgt__2 = first_inval__2;
-        end
-        else begin
-            tgt__2 = victim__2;
-        end
-        if (any_inval) begin
-            tgt__3 = first_inval__3;
-        end
-        else begin
-            tgt__3 = victim__3;
-        end
-        lh_hit = 1'b0;
-        lh_lead = lead_zero;
-        lh_n = n_zero;
-        lh_base0 = addr_zero;
-        lh_base1 = addr_zero;
-        lh_base2 = addr_zero;
-        lh_base3 = addr_zero;
-        hit_rank = rank_zero;
-        gh_hit = 1'b0;
-        gh_lead = lead_zero;
-        gh_n = n_zero;
-        gh_base = addr_zero;
-        if (lhit__0) begin
-            lh_hit = 1'b1;
-            lh_lead = lead__0__q;
-            lh_n = n__0__q;
-            lh_base0 = base0__0__q;
-            lh_base1 = base1__0__q;
-            lh_base2 = base2__0__q;
-            lh_base3 = base3__0__q;
-            hit_rank = rank__0__q;
-        end
-        if (ghit__0) begin
-            gh_hit = 1'b1;
-            gh_lead = lead__0__q;
-            gh_n = n__0__q;
-            if (g_k == k3) begin
-                gh_base = base3__0__q;
-            end
-            else if (g_k == k2) begin
-                gh_base = base2__0__q;
-            end
-            else if (g_k == k1) begin
-                gh_base = base1__0__q;
-            end
-            else begin
-                gh_base = base0__0__q;
-            end
-        end
-        if (lhit__1) begin
-            lh_hit = 1'b1;
-            lh_lead = lead__1__q;
-            lh_n = n__1__q;
-            lh_base0 = base0__1__q;
-            lh_base1 = base1__1__q;
-            lh_base2 = base2__1__q;
-            lh_base3 = base3__1__q;
-            hit_rank = rank__1__q;
-        end
-        if (ghit__1) begin
-            gh_hit = 1'b1;
-            gh_lead = lead__1__q;
-            gh_n = n__1__q;
-            if (g_k == k3) begin
-                gh_base = base3__1__q;
-            end
-            else if (g_k == k2) begin
-                gh_base = base2__1__q;
-            end
-            else if (g_k == k1) begin
-                gh_base = base1__1__q;
-            end
-            else begin
-                gh_base = base0__1__q;
-            end
-        end
-        if (lhit__2) begin
-            lh_hit = 1'b1;
-            lh_lead = lead__2__q;
-            lh_n = n__2__q;
-            lh_base0 = base0__2__q;
-            lh_base1 = base1__2__q;
-            lh_base2 = base2__2__q;
-            lh_base3 = base3__2__q;
-            hit_rank = rank__2__q;
-        end
-        if (ghit__2) begin
-            gh_hit = 1'b1;
-            gh_lead = lead__2__q;
-            gh_n = n__2__q;
-            if (g_k == k3) begin
-                gh_base = base3__2__q;
-            end
-            else if (g_k == k2) begin
-                gh_base = base2__2__q;
-            end
-            else if (g_k == k1) begin
-                gh_base = base1__2__q;
-            end
-            else begin
-                gh_base = base0__2__q;
-            end
-        end
-        if (lhit__3) begin
-            lh_hit = 1'b1;
-            lh_lead = lead__3__q;
-            lh_n = n__3__q;
-            lh_base0 = base0__3__q;
-            lh_base1 = base1__3__q;
-            lh_base2 = base2__3__q;
-            lh_base3 = base3__3__q;
-            hit_rank = rank__3__q;
-        end
-        if (ghit__3) begin
-            gh_hit = 1'b1;
-            gh_lead = lead__3__q;
-            gh_n = n__3__q;
-            if (g_k == k3) begin
-                gh_base = base3__3__q;
-            end
-            else if (g_k == k2) begin
-                gh_base = base2__3__q;
-            end
-            else if (g_k == k1) begin
-                gh_base = base1__3__q;
-            end
-            else begin
-                gh_base = base0__3__q;
-            end
-        end
         if (clear) begin
             valid__0__d = 1'b0;
-            rank__0__d = rank_zero;
-        end
-        wr__0 = (alloc & tgt__0) | (touch & lhit__0);
-        if (wr__0) begin
-            n__0__d = l_n;
-            base0__0__d = a0;
-            base1__0__d = a1;
-            base2__0__d = a2;
-            base3__0__d = a3;
-        end
-        if (alloc & tgt__0) begin
-            pc__0__d = l_pc;
-            lead__0__d = l_warp;
         end
         if (alloc) begin
             if (tgt__0) begin
                 valid__0__d = 1'b1;
+            end
+        end
+        if (inval) begin
+            if (lhit__0) begin
+                valid__0__d = 1'b0;
+            end
+        end
+    end
+    always @(*) pc__0__clock = clock;
+    always @(*) pc__0__reset = reset;
+    always @(*) begin
+        pc__0__d = pc__0__q;
+        if (alloc & tgt__0) begin
+            pc__0__d = l_pc;
+        end
+    end
+    always @(*) lead__0__clock = clock;
+    always @(*) lead__0__reset = reset;
+    always @(*) begin
+        lead__0__d = lead__0__q;
+        if (alloc & tgt__0) begin
+            lead__0__d = l_warp;
+        end
+    end
+    always @(*) n__0__clock = clock;
+    always @(*) n__0__reset = reset;
+    always @(*) begin
+        n__0__d = n__0__q;
+        if (wr__0) begin
+            n__0__d = l_n;
+        end
+    end
+    always @(*) base0__0__clock = clock;
+    always @(*) base0__0__reset = reset;
+    always @(*) begin
+        base0__0__d = base0__0__q;
+        if (wr__0) begin
+            base0__0__d = a0;
+        end
+    end
+    always @(*) base1__0__clock = clock;
+    always @(*) base1__0__reset = reset;
+    always @(*) begin
+        base1__0__d = base1__0__q;
+        if (wr__0) begin
+            base1__0__d = a1;
+        end
+    end
+    always @(*) base2__0__clock = clock;
+    always @(*) base2__0__reset = reset;
+    always @(*) begin
+        base2__0__d = base2__0__q;
+        if (wr__0) begin
+            base2__0__d = a2;
+        end
+    end
+    always @(*) base3__0__clock = clock;
+    always @(*) base3__0__reset = reset;
+    always @(*) begin
+        base3__0__d = base3__0__q;
+        if (wr__0) begin
+            base3__0__d = a3;
+        end
+    end
+    always @(*) rank__0__clock = clock;
+    always @(*) rank__0__reset = reset;
+    always @(*) begin
+        rank__0__d = rank__0__q;
+        if (clear) begin
+            rank__0__d = rank_zero;
+        end
+        if (alloc) begin
+            if (tgt__0) begin
                 rank__0__d = rank_zero;
             end
             else if (ev__0) begin
@@ -3345,32 +3695,96 @@ module caps_prefetcher__slots(clock,reset,clear,alloc,touch,inval,l_pc,l_warp,l_
         end
         if (inval) begin
             if (lhit__0) begin
-                valid__0__d = 1'b0;
                 rank__0__d = rank_zero;
             end
             else if (ev__0 & (rank__0__q > hit_rank)) begin
                 rank__0__d = rank__0__q - rank_one;
             end
         end
+    end
+    always @(*) valid__1__clock = clock;
+    always @(*) valid__1__reset = reset;
+    always @(*) begin
+        valid__1__d = valid__1__q;
         if (clear) begin
             valid__1__d = 1'b0;
-            rank__1__d = rank_zero;
-        end
-        wr__1 = (alloc & tgt__1) | (touch & lhit__1);
-        if (wr__1) begin
-            n__1__d = l_n;
-            base0__1__d = a0;
-            base1__1__d = a1;
-            base2__1__d = a2;
-            base3__1__d = a3;
-        end
-        if (alloc & tgt__1) begin
-            pc__1__d = l_pc;
-            lead__1__d = l_warp;
         end
         if (alloc) begin
             if (tgt__1) begin
                 valid__1__d = 1'b1;
+            end
+        end
+        if (inval) begin
+            if (lhit__1) begin
+                valid__1__d = 1'b0;
+            end
+        end
+    end
+    always @(*) pc__1__clock = clock;
+    always @(*) pc__1__reset = reset;
+    always @(*) begin
+        pc__1__d = pc__1__q;
+        if (alloc & tgt__1) begin
+            pc__1__d = l_pc;
+        end
+    end
+    always @(*) lead__1__clock = clock;
+    always @(*) lead__1__reset = reset;
+    always @(*) begin
+        lead__1__d = lead__1__q;
+        if (alloc & tgt__1) begin
+            lead__1__d = l_warp;
+        end
+    end
+    always @(*) n__1__clock = clock;
+    always @(*) n__1__reset = reset;
+    always @(*) begin
+        n__1__d = n__1__q;
+        if (wr__1) begin
+            n__1__d = l_n;
+        end
+    end
+    always @(*) base0__1__clock = clock;
+    always @(*) base0__1__reset = reset;
+    always @(*) begin
+        base0__1__d = base0__1__q;
+        if (wr__1) begin
+            base0__1__d = a0;
+        end
+    end
+    always @(*) base1__1__clock = clock;
+    always @(*) base1__1__reset = reset;
+    always @(*) begin
+        base1__1__d = base1__1__q;
+        if (wr__1) begin
+            base1__1__d = a1;
+        end
+    end
+    always @(*) base2__1__clock = clock;
+    always @(*) base2__1__reset = reset;
+    always @(*) begin
+        base2__1__d = base2__1__q;
+        if (wr__1) begin
+            base2__1__d = a2;
+        end
+    end
+    always @(*) base3__1__clock = clock;
+    always @(*) base3__1__reset = reset;
+    always @(*) begin
+        base3__1__d = base3__1__q;
+        if (wr__1) begin
+            base3__1__d = a3;
+        end
+    end
+    always @(*) rank__1__clock = clock;
+    always @(*) rank__1__reset = reset;
+    always @(*) begin
+        rank__1__d = rank__1__q;
+        if (clear) begin
+            rank__1__d = rank_zero;
+        end
+        if (alloc) begin
+            if (tgt__1) begin
                 rank__1__d = rank_zero;
             end
             else if (ev__1) begin
@@ -3387,32 +3801,96 @@ module caps_prefetcher__slots(clock,reset,clear,alloc,touch,inval,l_pc,l_warp,l_
         end
         if (inval) begin
             if (lhit__1) begin
-                valid__1__d = 1'b0;
                 rank__1__d = rank_zero;
             end
             else if (ev__1 & (rank__1__q > hit_rank)) begin
                 rank__1__d = rank__1__q - rank_one;
             end
         end
+    end
+    always @(*) valid__2__clock = clock;
+    always @(*) valid__2__reset = reset;
+    always @(*) begin
+        valid__2__d = valid__2__q;
         if (clear) begin
             valid__2__d = 1'b0;
-            rank__2__d = rank_zero;
-        end
-        wr__2 = (alloc & tgt__2) | (touch & lhit__2);
-        if (wr__2) begin
-            n__2__d = l_n;
-            base0__2__d = a0;
-            base1__2__d = a1;
-            base2__2__d = a2;
-            base3__2__d = a3;
-        end
-        if (alloc & tgt__2) begin
-            pc__2__d = l_pc;
-            lead__2__d = l_warp;
         end
         if (alloc) begin
             if (tgt__2) begin
                 valid__2__d = 1'b1;
+            end
+        end
+        if (inval) begin
+            if (lhit__2) begin
+                valid__2__d = 1'b0;
+            end
+        end
+    end
+    always @(*) pc__2__clock = clock;
+    always @(*) pc__2__reset = reset;
+    always @(*) begin
+        pc__2__d = pc__2__q;
+        if (alloc & tgt__2) begin
+            pc__2__d = l_pc;
+        end
+    end
+    always @(*) lead__2__clock = clock;
+    always @(*) lead__2__reset = reset;
+    always @(*) begin
+        lead__2__d = lead__2__q;
+        if (alloc & tgt__2) begin
+            lead__2__d = l_warp;
+        end
+    end
+    always @(*) n__2__clock = clock;
+    always @(*) n__2__reset = reset;
+    always @(*) begin
+        n__2__d = n__2__q;
+        if (wr__2) begin
+            n__2__d = l_n;
+        end
+    end
+    always @(*) base0__2__clock = clock;
+    always @(*) base0__2__reset = reset;
+    always @(*) begin
+        base0__2__d = base0__2__q;
+        if (wr__2) begin
+            base0__2__d = a0;
+        end
+    end
+    always @(*) base1__2__clock = clock;
+    always @(*) base1__2__reset = reset;
+    always @(*) begin
+        base1__2__d = base1__2__q;
+        if (wr__2) begin
+            base1__2__d = a1;
+        end
+    end
+    always @(*) base2__2__clock = clock;
+    always @(*) base2__2__reset = reset;
+    always @(*) begin
+        base2__2__d = base2__2__q;
+        if (wr__2) begin
+            base2__2__d = a2;
+        end
+    end
+    always @(*) base3__2__clock = clock;
+    always @(*) base3__2__reset = reset;
+    always @(*) begin
+        base3__2__d = base3__2__q;
+        if (wr__2) begin
+            base3__2__d = a3;
+        end
+    end
+    always @(*) rank__2__clock = clock;
+    always @(*) rank__2__reset = reset;
+    always @(*) begin
+        rank__2__d = rank__2__q;
+        if (clear) begin
+            rank__2__d = rank_zero;
+        end
+        if (alloc) begin
+            if (tgt__2) begin
                 rank__2__d = rank_zero;
             end
             else if (ev__2) begin
@@ -3429,32 +3907,96 @@ module caps_prefetcher__slots(clock,reset,clear,alloc,touch,inval,l_pc,l_warp,l_
         end
         if (inval) begin
             if (lhit__2) begin
-                valid__2__d = 1'b0;
                 rank__2__d = rank_zero;
             end
             else if (ev__2 & (rank__2__q > hit_rank)) begin
                 rank__2__d = rank__2__q - rank_one;
             end
         end
+    end
+    always @(*) valid__3__clock = clock;
+    always @(*) valid__3__reset = reset;
+    always @(*) begin
+        valid__3__d = valid__3__q;
         if (clear) begin
             valid__3__d = 1'b0;
-            rank__3__d = rank_zero;
-        end
-        wr__3 = (alloc & tgt__3) | (touch & lhit__3);
-        if (wr__3) begin
-            n__3__d = l_n;
-            base0__3__d = a0;
-            base1__3__d = a1;
-            base2__3__d = a2;
-            base3__3__d = a3;
-        end
-        if (alloc & tgt__3) begin
-            pc__3__d = l_pc;
-            lead__3__d = l_warp;
         end
         if (alloc) begin
             if (tgt__3) begin
                 valid__3__d = 1'b1;
+            end
+        end
+        if (inval) begin
+            if (lhit__3) begin
+                valid__3__d = 1'b0;
+            end
+        end
+    end
+    always @(*) pc__3__clock = clock;
+    always @(*) pc__3__reset = reset;
+    always @(*) begin
+        pc__3__d = pc__3__q;
+        if (alloc & tgt__3) begin
+            pc__3__d = l_pc;
+        end
+    end
+    always @(*) lead__3__clock = clock;
+    always @(*) lead__3__reset = reset;
+    always @(*) begin
+        lead__3__d = lead__3__q;
+        if (alloc & tgt__3) begin
+            lead__3__d = l_warp;
+        end
+    end
+    always @(*) n__3__clock = clock;
+    always @(*) n__3__reset = reset;
+    always @(*) begin
+        n__3__d = n__3__q;
+        if (wr__3) begin
+            n__3__d = l_n;
+        end
+    end
+    always @(*) base0__3__clock = clock;
+    always @(*) base0__3__reset = reset;
+    always @(*) begin
+        base0__3__d = base0__3__q;
+        if (wr__3) begin
+            base0__3__d = a0;
+        end
+    end
+    always @(*) base1__3__clock = clock;
+    always @(*) base1__3__reset = reset;
+    always @(*) begin
+        base1__3__d = base1__3__q;
+        if (wr__3) begin
+            base1__3__d = a1;
+        end
+    end
+    always @(*) base2__3__clock = clock;
+    always @(*) base2__3__reset = reset;
+    always @(*) begin
+        base2__3__d = base2__3__q;
+        if (wr__3) begin
+            base2__3__d = a2;
+        end
+    end
+    always @(*) base3__3__clock = clock;
+    always @(*) base3__3__reset = reset;
+    always @(*) begin
+        base3__3__d = base3__3__q;
+        if (wr__3) begin
+            base3__3__d = a3;
+        end
+    end
+    always @(*) rank__3__clock = clock;
+    always @(*) rank__3__reset = reset;
+    always @(*) begin
+        rank__3__d = rank__3__q;
+        if (clear) begin
+            rank__3__d = rank_zero;
+        end
+        if (alloc) begin
+            if (tgt__3) begin
                 rank__3__d = rank_zero;
             end
             else if (ev__3) begin
@@ -3471,7 +4013,6 @@ module caps_prefetcher__slots(clock,reset,clear,alloc,touch,inval,l_pc,l_warp,l_
         end
         if (inval) begin
             if (lhit__3) begin
-                valid__3__d = 1'b0;
                 rank__3__d = rank_zero;
             end
             else if (ev__3 & (rank__3__q > hit_rank)) begin
@@ -3479,6 +4020,295 @@ module caps_prefetcher__slots(clock,reset,clear,alloc,touch,inval,l_pc,l_warp,l_
             end
         end
     end
+    assign inval_below__0 = 1'b0;
+    always @(*) ev__0 = valid__0__q & ~clear;
+    always @(*) lhit__0 = ev__0 & (pc__0__q == l_pc);
+    always @(*) ghit__0 = valid__0__q & (pc__0__q == g_pc);
+    always @(*) first_inval__0 = ~ev__0 & ~inval_below__0;
+    always @(*) inval_below__1 = inval_below__0 | ~ev__0;
+    always @(*) victim__0 = ev__0 & (rank__0__q == rank_last);
+    always @(*) ev__1 = valid__1__q & ~clear;
+    always @(*) lhit__1 = ev__1 & (pc__1__q == l_pc);
+    always @(*) ghit__1 = valid__1__q & (pc__1__q == g_pc);
+    always @(*) first_inval__1 = ~ev__1 & ~inval_below__1;
+    always @(*) inval_below__2 = inval_below__1 | ~ev__1;
+    always @(*) victim__1 = ev__1 & (rank__1__q == rank_last);
+    always @(*) ev__2 = valid__2__q & ~clear;
+    always @(*) lhit__2 = ev__2 & (pc__2__q == l_pc);
+    always @(*) ghit__2 = valid__2__q & (pc__2__q == g_pc);
+    always @(*) first_inval__2 = ~ev__2 & ~inval_below__2;
+    always @(*) inval_below__3 = inval_below__2 | ~ev__2;
+    always @(*) victim__2 = ev__2 & (rank__2__q == rank_last);
+    always @(*) ev__3 = valid__3__q & ~clear;
+    always @(*) lhit__3 = ev__3 & (pc__3__q == l_pc);
+    always @(*) ghit__3 = valid__3__q & (pc__3__q == g_pc);
+    always @(*) first_inval__3 = ~ev__3 & ~inval_below__3;
+    always @(*) inval_below__4 = inval_below__3 | ~ev__3;
+    always @(*) victim__3 = ev__3 & (rank__3__q == rank_last);
+    always @(*) begin
+        any_inval = 1'b0;
+        any_inval = inval_below__4;
+    end
+    always @(*) begin
+        if (any_inval) begin
+            tgt__0 = first_inval__0;
+        end
+        else begin
+            tgt__0 = victim__0;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            tgt__1 = first_inval__1;
+        end
+        else begin
+            tgt__1 = victim__1;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            tgt__2 = first_inval__2;
+        end
+        else begin
+            tgt__2 = victim__2;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            tgt__3 = first_inval__3;
+        end
+        else begin
+            tgt__3 = victim__3;
+        end
+    end
+    always @(*) begin
+        lh_hit = 1'b0;
+        if (lhit__0) begin
+            lh_hit = 1'b1;
+        end
+        if (lhit__1) begin
+            lh_hit = 1'b1;
+        end
+        if (lhit__2) begin
+            lh_hit = 1'b1;
+        end
+        if (lhit__3) begin
+            lh_hit = 1'b1;
+        end
+    end
+    always @(*) begin
+        lh_lead = lead_zero;
+        if (lhit__0) begin
+            lh_lead = lead__0__q;
+        end
+        if (lhit__1) begin
+            lh_lead = lead__1__q;
+        end
+        if (lhit__2) begin
+            lh_lead = lead__2__q;
+        end
+        if (lhit__3) begin
+            lh_lead = lead__3__q;
+        end
+    end
+    always @(*) begin
+        lh_n = n_zero;
+        if (lhit__0) begin
+            lh_n = n__0__q;
+        end
+        if (lhit__1) begin
+            lh_n = n__1__q;
+        end
+        if (lhit__2) begin
+            lh_n = n__2__q;
+        end
+        if (lhit__3) begin
+            lh_n = n__3__q;
+        end
+    end
+    always @(*) begin
+        lh_base0 = addr_zero;
+        if (lhit__0) begin
+            lh_base0 = base0__0__q;
+        end
+        if (lhit__1) begin
+            lh_base0 = base0__1__q;
+        end
+        if (lhit__2) begin
+            lh_base0 = base0__2__q;
+        end
+        if (lhit__3) begin
+            lh_base0 = base0__3__q;
+        end
+    end
+    always @(*) begin
+        lh_base1 = addr_zero;
+        if (lhit__0) begin
+            lh_base1 = base1__0__q;
+        end
+        if (lhit__1) begin
+            lh_base1 = base1__1__q;
+        end
+        if (lhit__2) begin
+            lh_base1 = base1__2__q;
+        end
+        if (lhit__3) begin
+            lh_base1 = base1__3__q;
+        end
+    end
+    always @(*) begin
+        lh_base2 = addr_zero;
+        if (lhit__0) begin
+            lh_base2 = base2__0__q;
+        end
+        if (lhit__1) begin
+            lh_base2 = base2__1__q;
+        end
+        if (lhit__2) begin
+            lh_base2 = base2__2__q;
+        end
+        if (lhit__3) begin
+            lh_base2 = base2__3__q;
+        end
+    end
+    always @(*) begin
+        lh_base3 = addr_zero;
+        if (lhit__0) begin
+            lh_base3 = base3__0__q;
+        end
+        if (lhit__1) begin
+            lh_base3 = base3__1__q;
+        end
+        if (lhit__2) begin
+            lh_base3 = base3__2__q;
+        end
+        if (lhit__3) begin
+            lh_base3 = base3__3__q;
+        end
+    end
+    always @(*) begin
+        hit_rank = rank_zero;
+        if (lhit__0) begin
+            hit_rank = rank__0__q;
+        end
+        if (lhit__1) begin
+            hit_rank = rank__1__q;
+        end
+        if (lhit__2) begin
+            hit_rank = rank__2__q;
+        end
+        if (lhit__3) begin
+            hit_rank = rank__3__q;
+        end
+    end
+    always @(*) begin
+        gh_hit = 1'b0;
+        if (ghit__0) begin
+            gh_hit = 1'b1;
+        end
+        if (ghit__1) begin
+            gh_hit = 1'b1;
+        end
+        if (ghit__2) begin
+            gh_hit = 1'b1;
+        end
+        if (ghit__3) begin
+            gh_hit = 1'b1;
+        end
+    end
+    always @(*) begin
+        gh_lead = lead_zero;
+        if (ghit__0) begin
+            gh_lead = lead__0__q;
+        end
+        if (ghit__1) begin
+            gh_lead = lead__1__q;
+        end
+        if (ghit__2) begin
+            gh_lead = lead__2__q;
+        end
+        if (ghit__3) begin
+            gh_lead = lead__3__q;
+        end
+    end
+    always @(*) begin
+        gh_n = n_zero;
+        if (ghit__0) begin
+            gh_n = n__0__q;
+        end
+        if (ghit__1) begin
+            gh_n = n__1__q;
+        end
+        if (ghit__2) begin
+            gh_n = n__2__q;
+        end
+        if (ghit__3) begin
+            gh_n = n__3__q;
+        end
+    end
+    always @(*) begin
+        gh_base = addr_zero;
+        if (ghit__0) begin
+            if (g_k == k3) begin
+                gh_base = base3__0__q;
+            end
+            else if (g_k == k2) begin
+                gh_base = base2__0__q;
+            end
+            else if (g_k == k1) begin
+                gh_base = base1__0__q;
+            end
+            else begin
+                gh_base = base0__0__q;
+            end
+        end
+        if (ghit__1) begin
+            if (g_k == k3) begin
+                gh_base = base3__1__q;
+            end
+            else if (g_k == k2) begin
+                gh_base = base2__1__q;
+            end
+            else if (g_k == k1) begin
+                gh_base = base1__1__q;
+            end
+            else begin
+                gh_base = base0__1__q;
+            end
+        end
+        if (ghit__2) begin
+            if (g_k == k3) begin
+                gh_base = base3__2__q;
+            end
+            else if (g_k == k2) begin
+                gh_base = base2__2__q;
+            end
+            else if (g_k == k1) begin
+                gh_base = base1__2__q;
+            end
+            else begin
+                gh_base = base0__2__q;
+            end
+        end
+        if (ghit__3) begin
+            if (g_k == k3) begin
+                gh_base = base3__3__q;
+            end
+            else if (g_k == k2) begin
+                gh_base = base2__3__q;
+            end
+            else if (g_k == k1) begin
+                gh_base = base1__3__q;
+            end
+            else begin
+                gh_base = base0__3__q;
+            end
+        end
+    end
+    always @(*) wr__0 = (alloc & tgt__0) | (touch & lhit__0);
+    always @(*) wr__1 = (alloc & tgt__1) | (touch & lhit__1);
+    always @(*) wr__2 = (alloc & tgt__2) | (touch & lhit__2);
+    always @(*) wr__3 = (alloc & tgt__3) | (touch & lhit__3);
 
 endmodule // caps_prefetcher__slots
 
@@ -3528,21 +4358,61 @@ module caps_prefetcher__train(delta,diff,pow2,div,stride);
     reg  [31:0] sra;
 
     // Update code
+    always @(*) neg = delta >= half_wd;
     always @(*) begin
-        neg = delta >= half_wd;
         if (neg) begin
             absd = zero_wd - delta;
         end
         else begin
             absd = delta;
         end
-        dneg = diff >= sign_a;
+    end
+    always @(*) dneg = diff >= sign_a;
+    always @(*) begin
         pow2 = 1'b0;
-        div = 1'b0;
-        sra = zero_a;
         if (absd == pow_c__0) begin
             pow2 = 1'b1;
+        end
+        if (absd == pow_c__1) begin
+            pow2 = 1'b1;
+        end
+        if (absd == pow_c__2) begin
+            pow2 = 1'b1;
+        end
+        if (absd == pow_c__3) begin
+            pow2 = 1'b1;
+        end
+        if (absd == pow_c__4) begin
+            pow2 = 1'b1;
+        end
+        if (absd == pow_c__5) begin
+            pow2 = 1'b1;
+        end
+    end
+    always @(*) begin
+        div = 1'b0;
+        if (absd == pow_c__0) begin
             div = (diff & low_c__0) == zero_a;
+        end
+        if (absd == pow_c__1) begin
+            div = (diff & low_c__1) == zero_a;
+        end
+        if (absd == pow_c__2) begin
+            div = (diff & low_c__2) == zero_a;
+        end
+        if (absd == pow_c__3) begin
+            div = (diff & low_c__3) == zero_a;
+        end
+        if (absd == pow_c__4) begin
+            div = (diff & low_c__4) == zero_a;
+        end
+        if (absd == pow_c__5) begin
+            div = (diff & low_c__5) == zero_a;
+        end
+    end
+    always @(*) begin
+        sra = zero_a;
+        if (absd == pow_c__0) begin
             if (dneg) begin
                 sra = (diff >> sh_c__0) | high_c__0;
             end
@@ -3551,8 +4421,6 @@ module caps_prefetcher__train(delta,diff,pow2,div,stride);
             end
         end
         if (absd == pow_c__1) begin
-            pow2 = 1'b1;
-            div = (diff & low_c__1) == zero_a;
             if (dneg) begin
                 sra = (diff >> sh_c__1) | high_c__1;
             end
@@ -3561,8 +4429,6 @@ module caps_prefetcher__train(delta,diff,pow2,div,stride);
             end
         end
         if (absd == pow_c__2) begin
-            pow2 = 1'b1;
-            div = (diff & low_c__2) == zero_a;
             if (dneg) begin
                 sra = (diff >> sh_c__2) | high_c__2;
             end
@@ -3571,8 +4437,6 @@ module caps_prefetcher__train(delta,diff,pow2,div,stride);
             end
         end
         if (absd == pow_c__3) begin
-            pow2 = 1'b1;
-            div = (diff & low_c__3) == zero_a;
             if (dneg) begin
                 sra = (diff >> sh_c__3) | high_c__3;
             end
@@ -3581,8 +4445,6 @@ module caps_prefetcher__train(delta,diff,pow2,div,stride);
             end
         end
         if (absd == pow_c__4) begin
-            pow2 = 1'b1;
-            div = (diff & low_c__4) == zero_a;
             if (dneg) begin
                 sra = (diff >> sh_c__4) | high_c__4;
             end
@@ -3591,8 +4453,6 @@ module caps_prefetcher__train(delta,diff,pow2,div,stride);
             end
         end
         if (absd == pow_c__5) begin
-            pow2 = 1'b1;
-            div = (diff & low_c__5) == zero_a;
             if (dneg) begin
                 sra = (diff >> sh_c__5) | high_c__5;
             end
@@ -3600,6 +4460,8 @@ module caps_prefetcher__train(delta,diff,pow2,div,stride);
                 sra = diff >> sh_c__5;
             end
         end
+    end
+    always @(*) begin
         if (neg) begin
             stride = zero_a - sra;
         end

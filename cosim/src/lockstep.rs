@@ -289,6 +289,14 @@ pub struct RunOptions {
     pub config_label: String,
 }
 
+impl RunOptions {
+    /// Whether the run may write a waveform (so the RTL must be built with
+    /// tracing).
+    pub fn wants_vcd(&self) -> bool {
+        self.vcd_on_mismatch.is_some() || self.vcd_always.is_some()
+    }
+}
+
 impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {

@@ -88,6 +88,7 @@ pub fn backend_factory<U: CosimUnit>(
     p: &U::Params,
     random_init_seed: Option<u32>,
     cache_dir: Option<PathBuf>,
+    trace: bool,
 ) -> anyhow::Result<Factory> {
     match kind {
         BackendKind::RustHdl => {
@@ -106,6 +107,7 @@ pub fn backend_factory<U: CosimUnit>(
                 cache_dir,
                 random_init_seed,
                 quiet: true,
+                trace,
             };
             // Build once now so errors surface here; later calls hit the cache.
             VerilatorModel::build(&verilog, U::NAME, &ins, &outs, &opts)?;
@@ -129,7 +131,7 @@ pub fn cosim_random<U: CosimUnit>(
     seed: u64,
     opts: &RunOptions,
 ) -> anyhow::Result<Result<RunSummary, Box<Mismatch>>> {
-    let factory = backend_factory::<U>(kind, p, Some(seed as u32), None)?;
+    let factory = backend_factory::<U>(kind, p, Some(seed as u32), None, opts.wants_vcd())?;
     let mut stim = U::random_stimulus(p, seed);
     run_lockstep::<U, ModelOf<U>>(p, factory.as_ref(), stim.as_mut(), opts)
 }
@@ -155,7 +157,7 @@ pub fn harness_checker<U: CosimUnit>(
     vcd: Option<PathBuf>,
 ) -> anyhow::Result<Box<dyn Probe>> {
     let p = sim_model::harness::unit_params::<U>(machine, kernel)?;
-    let factory = backend_factory::<U>(kind, &p, Some(1), None)?;
+    let factory = backend_factory::<U>(kind, &p, Some(1), None, vcd.is_some())?;
     let checker = Checker::new::<U>(
         &p,
         factory()?,

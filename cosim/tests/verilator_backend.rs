@@ -34,6 +34,7 @@ fn opts() -> BuildOptions {
         cache_dir: Some(cache_dir()),
         random_init_seed: None,
         quiet: false,
+        trace: true,
     }
 }
 
@@ -293,6 +294,34 @@ fn vcd_has_internal_signals_and_cycle_timestamps() {
     if std::env::var_os("KEEP_VCD").is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+#[test]
+fn untraced_model_is_its_own_cache_entry_and_refuses_a_vcd() {
+    if !have_verilator("untraced_model_is_its_own_cache_entry_and_refuses_a_vcd") {
+        return;
+    }
+    let traced = build_counter(&opts());
+    let mut plain = build_counter(&BuildOptions {
+        trace: false,
+        ..opts()
+    });
+    assert_ne!(traced.build_info().key, plain.build_info().key);
+    assert_ne!(traced.build_info().dir, plain.build_info().dir);
+    // Same behaviour, cycle by cycle.
+    let mut traced = traced;
+    let (mut a, mut b) = ([0u64; 4], [0u64; 4]);
+    for n in 0..20u64 {
+        let i = [u64::from(n < 2), n & 1, n % 5, 1];
+        traced.cycle(&i, &mut a);
+        plain.cycle(&i, &mut b);
+        assert_eq!(a, b, "cycle {n}");
+    }
+    let dir = scratch("untraced");
+    let e = plain.start_vcd(&dir.join("x.vcd")).unwrap_err().to_string();
+    assert!(e.contains("built without tracing"), "{e}");
+    assert!(!dir.join("x.vcd").exists());
+    plain.finish_vcd().unwrap();
 }
 
 #[test]

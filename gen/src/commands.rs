@@ -142,7 +142,13 @@ pub fn cosim_unit<U: CosimUnit>(
     let mut rate = 0.0;
     let mut backend = args.backend.name();
     for (p, mut stim, cycles, lbl) in runs {
-        let factory = cosim::backend_factory::<U>(args.backend, &p, Some(args.seed as u32), None)?;
+        let factory = cosim::backend_factory::<U>(
+            args.backend,
+            &p,
+            Some(args.seed as u32),
+            None,
+            args.vcd.is_some(),
+        )?;
         let opts = RunOptions {
             cycles,
             reset_cycles: RESET_CYCLES,
@@ -279,7 +285,7 @@ pub fn bench_unit<U: CosimUnit>(
         kinds.insert(0, (BackendKind::Verilator, cycles));
     }
     for (kind, n) in kinds {
-        let factory = cosim::backend_factory::<U>(kind, &p, Some(seed as u32), None)?;
+        let factory = cosim::backend_factory::<U>(kind, &p, Some(seed as u32), None, false)?;
         // Raw back-end speed on the recorded stimulus, then lock-step.
         let mut stim = U::random_stimulus(&p, seed);
         let mut recorded = Vec::with_capacity(n as usize);
@@ -300,15 +306,46 @@ pub fn bench_unit<U: CosimUnit>(
         }
         let mut rtl = factory()?;
         let mut out = vec![0u64; U::outputs(&p).len()];
+        let mut sum = 0u64;
         let t = Instant::now();
         for flat in &recorded {
             rtl.cycle(flat, &mut out);
+            sum = cosim::verilator::fold_outputs(sum, &out);
         }
-        rows.push(BenchRow {
+        let rtl_row = BenchRow {
             what: format!("{} RTL alone", kind.name()),
             cycles: n,
             seconds: t.elapsed().as_secs_f64(),
-        });
+        };
+        if kind == BackendKind::Verilator {
+            // The same cached model from a C++ loop, no Rust in the loop.
+            let model = cosim::verilator::VerilatorModel::build(
+                &cosim::emit_verilog::<U>(&p)?,
+                U::NAME,
+                &U::inputs(&p),
+                &U::outputs(&p),
+                &cosim::verilator::BuildOptions {
+                    random_init_seed: Some(seed as u32),
+                    quiet: true,
+                    ..Default::default()
+                },
+            )?;
+            let raw = model.run_raw(&recorded, Some(seed as u32))?;
+            if raw.checksum != sum {
+                bail!(
+                    "{}: the C++ loop and the Rust back-end disagree on the same model and \
+                     stimulus (output checksums {:#x} and {sum:#x})",
+                    U::NAME,
+                    raw.checksum
+                );
+            }
+            rows.push(BenchRow {
+                what: "Verilator raw (C++ loop)".into(),
+                cycles: raw.cycles,
+                seconds: raw.seconds,
+            });
+        }
+        rows.push(rtl_row);
         let mut stim = U::random_stimulus(&p, seed);
         let opts = RunOptions {
             cycles: n,
@@ -342,6 +379,17 @@ pub fn render_bench(unit: &str, rows: &[BenchRow]) -> String {
             r.seconds,
             r.rate(),
             r.rate() / base
+        ));
+    }
+    let rate = |what: &str| rows.iter().find(|r| r.what == what).map(BenchRow::rate);
+    if let (Some(raw), Some(ls)) = (
+        rate("Verilator raw (C++ loop)"),
+        rate("lock-step verilator + golden"),
+    ) {
+        s.push_str(&format!(
+            "  lock-step reaches {:.0} % of the raw C++ loop (the FFI, the golden model and the \
+             checking cost the rest)\n",
+            100.0 * ls / raw
         ));
     }
     s

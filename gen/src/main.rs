@@ -192,6 +192,13 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 return Ok(true);
             }
             let backend = commands::choose_backend(backend.map(Into::into))?;
+            // A VCD needs a traced model, which is slower: say so beside
+            // the speed.
+            let traced = if vcd.is_some() && backend == BackendKind::Verilator {
+                ", traced for the VCD"
+            } else {
+                ""
+            };
             let args = CosimArgs {
                 backend,
                 cycles,
@@ -204,7 +211,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             match o.result {
                 Ok(()) => {
                     println!(
-                        "PASS {}: {} cycles on {}, every output equal every cycle ({:.0} cycles/s)",
+                        "PASS {}: {} cycles on {}, every output equal every cycle ({:.0} cycles/s{traced})",
                         o.unit, o.cycles, o.backend, o.cycles_per_second
                     );
                     Ok(true)

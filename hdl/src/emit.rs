@@ -27,9 +27,11 @@ use rust_hdl::prelude::*;
 /// rust-hdl's own logic-loop check is not run: it works at the granularity
 /// of a whole module's `always` block, so a parent that feeds a
 /// combinational submodule and reads its output in the same block is
-/// reported as a loop although no signal depends on itself. Real
-/// combinational loops are caught by Yosys (`check -assert` in the synthesis
-/// test) and by Verilator's lint.
+/// reported as a loop although no signal depends on itself. The emitted
+/// text has no such block-level loop: [`crate::comb_split`] splits each
+/// combinational block by signal group. Real combinational loops are
+/// caught by Yosys (`check -assert` in the synthesis test) and by
+/// Verilator's lint (`UNOPTFLAT` is not waived).
 pub fn emit_unit<B: Block>(unit: &str, block: &mut B, header: &[String]) -> Result<String, String> {
     block.connect_all();
     rust_hdl::core::check_connected::check_connected(block)
@@ -45,7 +47,8 @@ pub fn emit_unit<B: Block>(unit: &str, block: &mut B, header: &[String]) -> Resu
             problems.join("\n  ")
         ));
     }
-    Ok(finish_verilog(unit, &raw, header))
+    let finished = finish_verilog(unit, &raw, header);
+    crate::comb_split::split_comb_blocks(&finished).map_err(|e| format!("{unit}: {e}"))
 }
 
 /// Identifiers read and written by one line of an `always @(*)` block.

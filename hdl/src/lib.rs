@@ -21,6 +21,7 @@ use rust_hdl::prelude::*;
 
 pub mod ba;
 pub mod caps;
+pub mod comb_split;
 pub mod emit;
 pub mod queue;
 pub mod reg;

@@ -90,7 +90,7 @@ fn rusthdl_agrees_with_golden_1x2() {
 /// against the outcomes the spec lists (not against the golden model).
 fn scenario_on(kind: BackendKind) {
     let (p, seq, [a, b, _c, _d]) = spec_scenario();
-    let factory = backend_factory::<BaTagArray>(kind, &p, Some(3), None).unwrap();
+    let factory = backend_factory::<BaTagArray>(kind, &p, Some(3), None, false).unwrap();
     let mut rtl = factory().unwrap();
     let mut outs = Vec::new();
     let mut o = vec![0u64; 5];
@@ -164,7 +164,7 @@ fn broken_model_is_caught(kind: BackendKind) {
     seq.push(BaIn::default());
     let dir = tempfile::tempdir().unwrap();
     let vcd = dir.path().join("fail.vcd");
-    let factory = backend_factory::<BaTagArray>(kind, &p, Some(5), None).unwrap();
+    let factory = backend_factory::<BaTagArray>(kind, &p, Some(5), None, true).unwrap();
     let mut stim = Sequence::<BaTagArray>::new("planted bug", seq);
     let opts = RunOptions {
         cycles: 7,
@@ -257,7 +257,7 @@ fn prop_run(kind: BackendKind, ba: u64, ops: &[Op]) -> Result<(), TestCaseError>
     };
     let seq = to_inputs(&p, ops);
     let n = seq.len() as u64;
-    let factory = backend_factory::<BaTagArray>(kind, &p, Some(9), None).unwrap();
+    let factory = backend_factory::<BaTagArray>(kind, &p, Some(9), None, false).unwrap();
     let mut stim = Sequence::<BaTagArray>::new("proptest", seq);
     let opts = RunOptions {
         cycles: n,

@@ -80,7 +80,7 @@ fn rusthdl_agrees_with_golden_16_ctas_and_threshold() {
 /// the cycle each first appeared.
 fn prefetches(kind: BackendKind, order: &[(u64, u64)], gap: usize) -> Vec<(u64, u64, u64)> {
     let (p, seq) = figure9(order, gap);
-    let factory = backend_factory::<CapsPrefetcher>(kind, &p, Some(1), None).unwrap();
+    let factory = backend_factory::<CapsPrefetcher>(kind, &p, Some(1), None, false).unwrap();
     let mut rtl = factory().unwrap();
     let mut o = vec![0u64; 4];
     let mut got = Vec::new();

@@ -72,7 +72,8 @@ fn a_difference_in_the_harness_is_the_structured_report() {
     // The RTL of another configuration (no bypassing) stands in for a bug.
     let mut q = p.clone();
     q.BA_ENABLE = 1 - q.BA_ENABLE;
-    let f = cosim::backend_factory::<BaTagArray>(BackendKind::RustHdl, &q, None, None).unwrap();
+    let f =
+        cosim::backend_factory::<BaTagArray>(BackendKind::RustHdl, &q, None, None, true).unwrap();
     let checker = Checker::new::<BaTagArray>(
         &p,
         f().unwrap(),

@@ -27,6 +27,7 @@ pub(super) fn build_into(
     runtime: &Path,
     info: &mut BuildInfo,
     quiet: bool,
+    trace: bool,
 ) -> Result<()> {
     let vdir = tmp.parent().unwrap_or(tmp);
     let name = info
@@ -49,6 +50,7 @@ pub(super) fn build_into(
     // read `<top>.v:LINE:COL` rather than naming the temporary directory.
     cmd.current_dir(tmp)
         .args(VERILATOR_FLAGS)
+        .args(if trace { &["--trace"][..] } else { &[] })
         .arg("--top-module")
         .arg(top)
         .arg("--Mdir")
@@ -82,7 +84,7 @@ pub(super) fn build_into(
     // One translation unit: every generated .cpp plus the wrapper.
     fs::write(
         obj.join("warpgen_wrapper.cpp"),
-        wrapper_source(top, &ins, &outs),
+        wrapper_source(top, &ins, &outs, trace),
     )
     .map_err(io_err("cannot write the C++ wrapper"))?;
     let mut sources: Vec<String> = fs::read_dir(&obj)
@@ -132,9 +134,10 @@ pub(super) fn build_into(
         });
     }
     let mut manifest = format!(
-        "top: {top}\nverilator: {}\nverilator flags: {}\ncxx flags: {} {MODEL_OPT}\n",
+        "top: {top}\nverilator: {}\nverilator flags: {}{}\ncxx flags: {} {MODEL_OPT}\n",
         verilator_version().unwrap_or_default(),
         VERILATOR_FLAGS.join(" "),
+        if trace { " --trace" } else { "" },
         CXX_COMMON_FLAGS.join(" ")
     );
     for (kind, list) in [("input", inputs), ("output", outputs)] {

@@ -11,8 +11,9 @@
 //!    and looks the hash up in the cache ([`default_cache_dir`]); on a hit it
 //!    only `dlopen`s the cached library;
 //! 2. otherwise writes the Verilog to a temporary directory inside the cache
-//!    and runs `verilator --cc --trace -O3 --x-assign unique --x-initial
-//!    unique ...` on it (no linting: that is done elsewhere);
+//!    and runs `verilator --cc -O3 --x-assign unique --x-initial unique ...`
+//!    on it (with `--trace` only when a waveform is wanted; no linting: that
+//!    is done elsewhere);
 //! 3. reads the Verilated class `V<top>` (its `V<top>.h`) to find each
 //!    port's C++ member and type, and checks the given port lists against it;
 //! 4. generates a C++ wrapper with an `extern "C"` interface and compiles the
@@ -47,12 +48,14 @@ mod build;
 mod cache;
 mod header;
 mod model;
+mod raw;
 mod runtime;
 mod tools;
 mod wrapper;
 
 pub use cache::default_cache_dir;
 pub use model::VerilatorModel;
+pub use raw::{fold_outputs, RawRun};
 pub use tools::{verilator_available, verilator_version};
 
 use std::io;
@@ -61,19 +64,19 @@ use std::time::Duration;
 
 /// Version of the generated C++ wrapper and of its C ABI. Part of every
 /// cache key; bump it whenever the template or the ABI changes.
-const WRAPPER_VERSION: u32 = 1;
+const WRAPPER_VERSION: u32 = 2;
 
 /// Version of the run-time archive recipe (file list, flags). Part of the
 /// run-time cache key.
 const RUNTIME_VERSION: u32 = 1;
 
 /// Arguments given to `verilator` before `--top-module`, `--Mdir` and the
-/// source file. `--default-language 1364-2005` makes SystemVerilog keywords
+/// source file (plus `--trace` for a model built with
+/// [`BuildOptions::trace`]). `--default-language 1364-2005` makes SystemVerilog keywords
 /// (`logic`, `bit`, `this`, ...) plain identifiers, as in Verilog-2005;
 /// `--no-timing` ignores delays (the run is cycle based).
 const VERILATOR_FLAGS: &[&str] = &[
     "--cc",
-    "--trace",
     "-O3",
     "--x-assign",
     "unique",
@@ -244,6 +247,12 @@ pub struct BuildOptions {
     pub random_init_seed: Option<u32>,
     /// Do not report cache misses (Verilating and compiling) on stderr.
     pub quiet: bool,
+    /// Compile VCD tracing in (`--trace`). A model without it cannot write
+    /// a waveform ([`crate::RtlBackend::start_vcd`] fails) but runs faster:
+    /// Verilator's trace support keeps change flags every cycle even when
+    /// no file is open. Traced and untraced models are separate cache
+    /// entries.
+    pub trace: bool,
 }
 
 /// How a [`VerilatorModel`] was obtained.

@@ -96,8 +96,9 @@ impl VerilatorModel {
 
         let mut h = Sha256::new();
         h.update(format!(
-            "warpgen-verilator-model v{WRAPPER_VERSION}\0{vl_version}\0{cxx_id}\0{}\0{}\0{MODEL_OPT}\0{}\0{RUNTIME_VERSION}\0{CYCLE_TIME}\0{top}\0",
+            "warpgen-verilator-model v{WRAPPER_VERSION}\0{vl_version}\0{cxx_id}\0{}\0trace={}\0{}\0{MODEL_OPT}\0{}\0{RUNTIME_VERSION}\0{CYCLE_TIME}\0{top}\0",
             VERILATOR_FLAGS.join(" "),
+            opts.trace,
             CXX_COMMON_FLAGS.join(" "),
             LINK_FLAGS.join(" "),
         ));
@@ -108,7 +109,11 @@ impl VerilatorModel {
         }
         h.update(verilog.as_bytes());
         let key = hex(&h.finalize()[..16]);
-        let name = format!("{top}-{key}");
+        let name = if opts.trace {
+            format!("{top}-trace-{key}")
+        } else {
+            format!("{top}-{key}")
+        };
         let dir = vdir.join(&name);
         let library = dir.join("model.so");
 
@@ -137,7 +142,7 @@ impl VerilatorModel {
                 let tmp = tmp_dir_in(&vdir, &name);
                 let r = build_into(
                     &tmp, verilog, top, inputs, outputs, &cxx, &include, &runtime, &mut info,
-                    opts.quiet,
+                    opts.quiet, opts.trace,
                 );
                 match r {
                     Ok(()) => {
@@ -212,11 +217,7 @@ impl VerilatorModel {
                 outputs.len()
             )));
         }
-        let (random, seed) = match opts.random_init_seed {
-            None => (0, 0),
-            Some(0) => (1, 0x9E37_79B9_u32 as i32),
-            Some(s) => (1, s as i32),
-        };
+        let (random, seed) = power_up(opts.random_init_seed);
         // SAFETY: plain C call; returns null on failure.
         let handle = unsafe { create_fn(random, seed) };
         if handle.is_null() {
@@ -328,6 +329,13 @@ impl RtlBackend for VerilatorModel {
         // SAFETY: live handle, NUL-terminated path.
         let r = unsafe { (self.trace_open_fn)(self.handle, c_path.as_ptr()) };
         self.tracing = r == 0;
+        if r == -3 {
+            anyhow::bail!(
+                "this Verilator model of `{}` was built without tracing; build it with \
+                 `BuildOptions::trace` (`warpgen` does when a VCD file is asked for)",
+                self.top
+            );
+        }
         if r != 0 {
             anyhow::bail!(
                 "Verilator could not open the VCD file {} (does its directory exist and is it \
@@ -365,5 +373,16 @@ impl Drop for VerilatorModel {
         // SAFETY: the handle is live and freed exactly once; `_lib` is still
         // loaded (fields drop after this).
         unsafe { (self.destroy_fn)(self.handle) };
+    }
+}
+
+/// The `warpgen_create` arguments (random power-up on/off, seed) for
+/// [`super::BuildOptions::random_init_seed`]: Verilator reads seed 0 as
+/// "from the clock", so 0 becomes a fixed seed.
+pub(super) fn power_up(random_init_seed: Option<u32>) -> (u32, i32) {
+    match random_init_seed {
+        None => (0, 0),
+        Some(0) => (1, 0x9E37_79B9_u32 as i32),
+        Some(s) => (1, s as i32),
     }
 }

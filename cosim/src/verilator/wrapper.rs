@@ -18,6 +18,7 @@ const TEMPLATE_FILE: &str = include_str!("wrapper.cpp");
 /// - `@TOP@`: the top module's name (the Verilated class is `V@TOP@`);
 /// - `@NIN@`, `@NOUT@`: the number of inputs (excluding `clock`) and outputs;
 /// - `@CYCLE@`: [`CYCLE_TIME`];
+/// - `@TRACE@`: `1` for a model Verilated with `--trace`, else `0`;
 /// - the line `@SET_INPUTS@`: one assignment line per input, from `in[i]`;
 /// - the line `@GET_OUTPUTS@`: one assignment line per output, to `out[i]`.
 ///
@@ -31,8 +32,14 @@ fn wrapper_template() -> &'static str {
 }
 
 /// The C++ wrapper of the Verilated class `V<top>` whose inputs and
-/// outputs, in list order, are `ins` and `outs`.
-pub(super) fn wrapper_source(top: &str, ins: &[&HeaderPort], outs: &[&HeaderPort]) -> String {
+/// outputs, in list order, are `ins` and `outs`; `trace` if the model was
+/// Verilated with `--trace` (VCD support compiled in).
+pub(super) fn wrapper_source(
+    top: &str,
+    ins: &[&HeaderPort],
+    outs: &[&HeaderPort],
+    trace: bool,
+) -> String {
     let mut set = String::new();
     for (i, h) in ins.iter().enumerate() {
         let ctype = h.ctype.unwrap_or("QData");
@@ -57,6 +64,7 @@ pub(super) fn wrapper_source(top: &str, ins: &[&HeaderPort], outs: &[&HeaderPort
         .replace("@NIN@", &ins.len().to_string())
         .replace("@NOUT@", &outs.len().to_string())
         .replace("@CYCLE@", &CYCLE_TIME.to_string())
+        .replace("@TRACE@", if trace { "1" } else { "0" })
         .replace("@SET_INPUTS@\n", &set)
         .replace("@GET_OUTPUTS@\n", &get)
 }
@@ -84,9 +92,15 @@ mod tests {
         };
         let a = port("a", HDir::In, Some("CData"), 3);
         let q = port("q", HDir::Out, Some("QData"), 40);
-        let s = wrapper_source("t", &[&a], &[&q]);
+        let s = wrapper_source("t", &[&a], &[&q], true);
         assert!(!s.contains('@'), "{s}");
         assert!(s.contains("#include \"Vt.h\"\n"), "{s}");
-        assert!(s.contains("\n    top->clock = 0;\n    top->a = static_cast<CData>(in[0] & 0x7ULL);\n    top->eval();\n    out[0] = static_cast<uint64_t>(top->q);\n    if (m->tfp)"), "{s}");
+        assert!(s.contains("\n    top->clock = 0;\n    top->a = static_cast<CData>(in[0] & 0x7ULL);\n    top->eval();\n    out[0] = static_cast<uint64_t>(top->q);\n#if WG_TRACE\n    if (m->tfp)"), "{s}");
+        assert!(s.contains("#define WG_TRACE 1\n"), "{s}");
+        let u = wrapper_source("t", &[&a], &[&q], false);
+        assert!(
+            u.contains("#define WG_TRACE 0\n") && !u.contains('@'),
+            "{u}"
+        );
     }
 }
