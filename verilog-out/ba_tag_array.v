@@ -24,191 +24,164 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
     output reg  [31:0] rsp_evict_addr;
 
     // Constant declarations
-    localparam  set_id__0 = 4'h0;
-    localparam  set_id__1 = 4'h1;
-    localparam  set_id__2 = 4'h2;
-    localparam  set_id__3 = 4'h3;
-    localparam  set_id__4 = 4'h4;
-    localparam  set_id__5 = 4'h5;
-    localparam  set_id__6 = 4'h6;
-    localparam  set_id__7 = 4'h7;
-    localparam  set_id__8 = 4'h8;
-    localparam  set_id__9 = 4'h9;
-    localparam  set_id__10 = 4'ha;
-    localparam  set_id__11 = 4'hb;
-    localparam  set_id__12 = 4'hc;
-    localparam  set_id__13 = 4'hd;
-    localparam  set_id__14 = 4'he;
-    localparam  set_id__15 = 4'hf;
     localparam  off_amt = 32'h7;
     localparam  tag_amt = 32'hb;
     localparam  set_mask = 4'hf;
     localparam  addr_zero = 32'h0;
     localparam  way_zero = 3'b0;
-    localparam  tag_zero = 21'h0;
     localparam  code_zero = 3'b0;
+    localparam  ns_one = 16'h1;
+    localparam  way_id__0 = 3'b0;
+    localparam  way_id__1 = 3'b1;
+    localparam  way_id__2 = 3'b10;
+    localparam  way_id__3 = 3'b11;
+    localparam  way_id__4 = 3'b100;
+    localparam  way_id__5 = 3'b101;
+    localparam  way_id__6 = 3'b110;
+    localparam  way_id__7 = 3'b111;
+    localparam  ba_enable = 1'b1;
+    localparam  threshold = 8'h4;
+    localparam  one8 = 8'h1;
+    localparam  zero8 = 8'h0;
+    localparam  rank_one = 3'b1;
+    localparam  rank_zero = 3'b0;
+    localparam  tag_zero = 21'h0;
+    localparam  c_hit = 3'b0;
+    localparam  c_miss = 3'b1;
+    localparam  c_bypass = 3'b10;
+    localparam  c_pseudo = 3'b11;
+    localparam  c_wevict = 3'b100;
+    localparam  c_wmiss = 3'b101;
 
     // Stub signals
-    reg  sets__0__clock;
-    reg  sets__0__reset;
-    reg  sets__0__flush;
-    reg  sets__0__sel;
-    reg  sets__0__is_write;
-    reg  [20:0] sets__0__req_tag;
-    wire  [2:0] sets__0__o_outcome;
-    wire  [2:0] sets__0__o_way;
-    wire  sets__0__o_evict_valid;
-    wire  [20:0] sets__0__o_evict_tag;
-    reg  sets__1__clock;
-    reg  sets__1__reset;
-    reg  sets__1__flush;
-    reg  sets__1__sel;
-    reg  sets__1__is_write;
-    reg  [20:0] sets__1__req_tag;
-    wire  [2:0] sets__1__o_outcome;
-    wire  [2:0] sets__1__o_way;
-    wire  sets__1__o_evict_valid;
-    wire  [20:0] sets__1__o_evict_tag;
-    reg  sets__2__clock;
-    reg  sets__2__reset;
-    reg  sets__2__flush;
-    reg  sets__2__sel;
-    reg  sets__2__is_write;
-    reg  [20:0] sets__2__req_tag;
-    wire  [2:0] sets__2__o_outcome;
-    wire  [2:0] sets__2__o_way;
-    wire  sets__2__o_evict_valid;
-    wire  [20:0] sets__2__o_evict_tag;
-    reg  sets__3__clock;
-    reg  sets__3__reset;
-    reg  sets__3__flush;
-    reg  sets__3__sel;
-    reg  sets__3__is_write;
-    reg  [20:0] sets__3__req_tag;
-    wire  [2:0] sets__3__o_outcome;
-    wire  [2:0] sets__3__o_way;
-    wire  sets__3__o_evict_valid;
-    wire  [20:0] sets__3__o_evict_tag;
-    reg  sets__4__clock;
-    reg  sets__4__reset;
-    reg  sets__4__flush;
-    reg  sets__4__sel;
-    reg  sets__4__is_write;
-    reg  [20:0] sets__4__req_tag;
-    wire  [2:0] sets__4__o_outcome;
-    wire  [2:0] sets__4__o_way;
-    wire  sets__4__o_evict_valid;
-    wire  [20:0] sets__4__o_evict_tag;
-    reg  sets__5__clock;
-    reg  sets__5__reset;
-    reg  sets__5__flush;
-    reg  sets__5__sel;
-    reg  sets__5__is_write;
-    reg  [20:0] sets__5__req_tag;
-    wire  [2:0] sets__5__o_outcome;
-    wire  [2:0] sets__5__o_way;
-    wire  sets__5__o_evict_valid;
-    wire  [20:0] sets__5__o_evict_tag;
-    reg  sets__6__clock;
-    reg  sets__6__reset;
-    reg  sets__6__flush;
-    reg  sets__6__sel;
-    reg  sets__6__is_write;
-    reg  [20:0] sets__6__req_tag;
-    wire  [2:0] sets__6__o_outcome;
-    wire  [2:0] sets__6__o_way;
-    wire  sets__6__o_evict_valid;
-    wire  [20:0] sets__6__o_evict_tag;
-    reg  sets__7__clock;
-    reg  sets__7__reset;
-    reg  sets__7__flush;
-    reg  sets__7__sel;
-    reg  sets__7__is_write;
-    reg  [20:0] sets__7__req_tag;
-    wire  [2:0] sets__7__o_outcome;
-    wire  [2:0] sets__7__o_way;
-    wire  sets__7__o_evict_valid;
-    wire  [20:0] sets__7__o_evict_tag;
-    reg  sets__8__clock;
-    reg  sets__8__reset;
-    reg  sets__8__flush;
-    reg  sets__8__sel;
-    reg  sets__8__is_write;
-    reg  [20:0] sets__8__req_tag;
-    wire  [2:0] sets__8__o_outcome;
-    wire  [2:0] sets__8__o_way;
-    wire  sets__8__o_evict_valid;
-    wire  [20:0] sets__8__o_evict_tag;
-    reg  sets__9__clock;
-    reg  sets__9__reset;
-    reg  sets__9__flush;
-    reg  sets__9__sel;
-    reg  sets__9__is_write;
-    reg  [20:0] sets__9__req_tag;
-    wire  [2:0] sets__9__o_outcome;
-    wire  [2:0] sets__9__o_way;
-    wire  sets__9__o_evict_valid;
-    wire  [20:0] sets__9__o_evict_tag;
-    reg  sets__10__clock;
-    reg  sets__10__reset;
-    reg  sets__10__flush;
-    reg  sets__10__sel;
-    reg  sets__10__is_write;
-    reg  [20:0] sets__10__req_tag;
-    wire  [2:0] sets__10__o_outcome;
-    wire  [2:0] sets__10__o_way;
-    wire  sets__10__o_evict_valid;
-    wire  [20:0] sets__10__o_evict_tag;
-    reg  sets__11__clock;
-    reg  sets__11__reset;
-    reg  sets__11__flush;
-    reg  sets__11__sel;
-    reg  sets__11__is_write;
-    reg  [20:0] sets__11__req_tag;
-    wire  [2:0] sets__11__o_outcome;
-    wire  [2:0] sets__11__o_way;
-    wire  sets__11__o_evict_valid;
-    wire  [20:0] sets__11__o_evict_tag;
-    reg  sets__12__clock;
-    reg  sets__12__reset;
-    reg  sets__12__flush;
-    reg  sets__12__sel;
-    reg  sets__12__is_write;
-    reg  [20:0] sets__12__req_tag;
-    wire  [2:0] sets__12__o_outcome;
-    wire  [2:0] sets__12__o_way;
-    wire  sets__12__o_evict_valid;
-    wire  [20:0] sets__12__o_evict_tag;
-    reg  sets__13__clock;
-    reg  sets__13__reset;
-    reg  sets__13__flush;
-    reg  sets__13__sel;
-    reg  sets__13__is_write;
-    reg  [20:0] sets__13__req_tag;
-    wire  [2:0] sets__13__o_outcome;
-    wire  [2:0] sets__13__o_way;
-    wire  sets__13__o_evict_valid;
-    wire  [20:0] sets__13__o_evict_tag;
-    reg  sets__14__clock;
-    reg  sets__14__reset;
-    reg  sets__14__flush;
-    reg  sets__14__sel;
-    reg  sets__14__is_write;
-    reg  [20:0] sets__14__req_tag;
-    wire  [2:0] sets__14__o_outcome;
-    wire  [2:0] sets__14__o_way;
-    wire  sets__14__o_evict_valid;
-    wire  [20:0] sets__14__o_evict_tag;
-    reg  sets__15__clock;
-    reg  sets__15__reset;
-    reg  sets__15__flush;
-    reg  sets__15__sel;
-    reg  sets__15__is_write;
-    reg  [20:0] sets__15__req_tag;
-    wire  [2:0] sets__15__o_outcome;
-    wire  [2:0] sets__15__o_way;
-    wire  sets__15__o_evict_valid;
-    wire  [20:0] sets__15__o_evict_tag;
+    reg  ways__0__clock;
+    reg  ways__0__reset;
+    reg  ways__0__flush;
+    reg  [3:0] ways__0__set_idx;
+    reg  [15:0] ways__0__set_onehot;
+    reg  ways__0__we;
+    reg  ways__0__w_valid;
+    reg  [20:0] ways__0__w_tag;
+    reg  ways__0__w_reuse;
+    reg  ways__0__w_bypass;
+    reg  [2:0] ways__0__w_rank;
+    wire  ways__0__o_valid;
+    wire  [20:0] ways__0__o_tag;
+    wire  ways__0__o_reuse;
+    wire  ways__0__o_bypass;
+    wire  [2:0] ways__0__o_rank;
+    reg  ways__1__clock;
+    reg  ways__1__reset;
+    reg  ways__1__flush;
+    reg  [3:0] ways__1__set_idx;
+    reg  [15:0] ways__1__set_onehot;
+    reg  ways__1__we;
+    reg  ways__1__w_valid;
+    reg  [20:0] ways__1__w_tag;
+    reg  ways__1__w_reuse;
+    reg  ways__1__w_bypass;
+    reg  [2:0] ways__1__w_rank;
+    wire  ways__1__o_valid;
+    wire  [20:0] ways__1__o_tag;
+    wire  ways__1__o_reuse;
+    wire  ways__1__o_bypass;
+    wire  [2:0] ways__1__o_rank;
+    reg  ways__2__clock;
+    reg  ways__2__reset;
+    reg  ways__2__flush;
+    reg  [3:0] ways__2__set_idx;
+    reg  [15:0] ways__2__set_onehot;
+    reg  ways__2__we;
+    reg  ways__2__w_valid;
+    reg  [20:0] ways__2__w_tag;
+    reg  ways__2__w_reuse;
+    reg  ways__2__w_bypass;
+    reg  [2:0] ways__2__w_rank;
+    wire  ways__2__o_valid;
+    wire  [20:0] ways__2__o_tag;
+    wire  ways__2__o_reuse;
+    wire  ways__2__o_bypass;
+    wire  [2:0] ways__2__o_rank;
+    reg  ways__3__clock;
+    reg  ways__3__reset;
+    reg  ways__3__flush;
+    reg  [3:0] ways__3__set_idx;
+    reg  [15:0] ways__3__set_onehot;
+    reg  ways__3__we;
+    reg  ways__3__w_valid;
+    reg  [20:0] ways__3__w_tag;
+    reg  ways__3__w_reuse;
+    reg  ways__3__w_bypass;
+    reg  [2:0] ways__3__w_rank;
+    wire  ways__3__o_valid;
+    wire  [20:0] ways__3__o_tag;
+    wire  ways__3__o_reuse;
+    wire  ways__3__o_bypass;
+    wire  [2:0] ways__3__o_rank;
+    reg  ways__4__clock;
+    reg  ways__4__reset;
+    reg  ways__4__flush;
+    reg  [3:0] ways__4__set_idx;
+    reg  [15:0] ways__4__set_onehot;
+    reg  ways__4__we;
+    reg  ways__4__w_valid;
+    reg  [20:0] ways__4__w_tag;
+    reg  ways__4__w_reuse;
+    reg  ways__4__w_bypass;
+    reg  [2:0] ways__4__w_rank;
+    wire  ways__4__o_valid;
+    wire  [20:0] ways__4__o_tag;
+    wire  ways__4__o_reuse;
+    wire  ways__4__o_bypass;
+    wire  [2:0] ways__4__o_rank;
+    reg  ways__5__clock;
+    reg  ways__5__reset;
+    reg  ways__5__flush;
+    reg  [3:0] ways__5__set_idx;
+    reg  [15:0] ways__5__set_onehot;
+    reg  ways__5__we;
+    reg  ways__5__w_valid;
+    reg  [20:0] ways__5__w_tag;
+    reg  ways__5__w_reuse;
+    reg  ways__5__w_bypass;
+    reg  [2:0] ways__5__w_rank;
+    wire  ways__5__o_valid;
+    wire  [20:0] ways__5__o_tag;
+    wire  ways__5__o_reuse;
+    wire  ways__5__o_bypass;
+    wire  [2:0] ways__5__o_rank;
+    reg  ways__6__clock;
+    reg  ways__6__reset;
+    reg  ways__6__flush;
+    reg  [3:0] ways__6__set_idx;
+    reg  [15:0] ways__6__set_onehot;
+    reg  ways__6__we;
+    reg  ways__6__w_valid;
+    reg  [20:0] ways__6__w_tag;
+    reg  ways__6__w_reuse;
+    reg  ways__6__w_bypass;
+    reg  [2:0] ways__6__w_rank;
+    wire  ways__6__o_valid;
+    wire  [20:0] ways__6__o_tag;
+    wire  ways__6__o_reuse;
+    wire  ways__6__o_bypass;
+    wire  [2:0] ways__6__o_rank;
+    reg  ways__7__clock;
+    reg  ways__7__reset;
+    reg  ways__7__flush;
+    reg  [3:0] ways__7__set_idx;
+    reg  [15:0] ways__7__set_onehot;
+    reg  ways__7__we;
+    reg  ways__7__w_valid;
+    reg  [20:0] ways__7__w_tag;
+    reg  ways__7__w_reuse;
+    reg  ways__7__w_bypass;
+    reg  [2:0] ways__7__w_rank;
+    wire  ways__7__o_valid;
+    wire  [20:0] ways__7__o_tag;
+    wire  ways__7__o_reuse;
+    wire  ways__7__o_bypass;
+    wire  [2:0] ways__7__o_rank;
     reg  r_valid__d;
     wire  r_valid__q;
     reg  r_valid__clock;
@@ -233,883 +206,14 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
     wire  [31:0] zext_tag__wide;
     reg  [3:0] zext_set__narrow;
     wire  [31:0] zext_set__wide;
+    reg  [3:0] zext_onehot__narrow;
+    wire  [15:0] zext_onehot__wide;
 
     // Local signals
     reg  [3:0] set_idx;
+    reg  [15:0] set_onehot;
     reg  [20:0] req_tag;
     reg  unused_addr_bits;
-    reg  set_sel__0;
-    reg  set_sel__1;
-    reg  set_sel__2;
-    reg  set_sel__3;
-    reg  set_sel__4;
-    reg  set_sel__5;
-    reg  set_sel__6;
-    reg  set_sel__7;
-    reg  set_sel__8;
-    reg  set_sel__9;
-    reg  set_sel__10;
-    reg  set_sel__11;
-    reg  set_sel__12;
-    reg  set_sel__13;
-    reg  set_sel__14;
-    reg  set_sel__15;
-    reg  [2:0] m_outcome;
-    reg  [2:0] m_way;
-    reg  m_evict_valid;
-    reg  [20:0] m_evict_tag;
-
-    // Sub module instances
-    ba_tag_array__sets sets__0(
-        .clock(sets__0__clock),
-        .reset(sets__0__reset),
-        .flush(sets__0__flush),
-        .sel(sets__0__sel),
-        .is_write(sets__0__is_write),
-        .req_tag(sets__0__req_tag),
-        .o_outcome(sets__0__o_outcome),
-        .o_way(sets__0__o_way),
-        .o_evict_valid(sets__0__o_evict_valid),
-        .o_evict_tag(sets__0__o_evict_tag)
-    );
-    ba_tag_array__sets sets__1(
-        .clock(sets__1__clock),
-        .reset(sets__1__reset),
-        .flush(sets__1__flush),
-        .sel(sets__1__sel),
-        .is_write(sets__1__is_write),
-        .req_tag(sets__1__req_tag),
-        .o_outcome(sets__1__o_outcome),
-        .o_way(sets__1__o_way),
-        .o_evict_valid(sets__1__o_evict_valid),
-        .o_evict_tag(sets__1__o_evict_tag)
-    );
-    ba_tag_array__sets sets__2(
-        .clock(sets__2__clock),
-        .reset(sets__2__reset),
-        .flush(sets__2__flush),
-        .sel(sets__2__sel),
-        .is_write(sets__2__is_write),
-        .req_tag(sets__2__req_tag),
-        .o_outcome(sets__2__o_outcome),
-        .o_way(sets__2__o_way),
-        .o_evict_valid(sets__2__o_evict_valid),
-        .o_evict_tag(sets__2__o_evict_tag)
-    );
-    ba_tag_array__sets sets__3(
-        .clock(sets__3__clock),
-        .reset(sets__3__reset),
-        .flush(sets__3__flush),
-        .sel(sets__3__sel),
-        .is_write(sets__3__is_write),
-        .req_tag(sets__3__req_tag),
-        .o_outcome(sets__3__o_outcome),
-        .o_way(sets__3__o_way),
-        .o_evict_valid(sets__3__o_evict_valid),
-        .o_evict_tag(sets__3__o_evict_tag)
-    );
-    ba_tag_array__sets sets__4(
-        .clock(sets__4__clock),
-        .reset(sets__4__reset),
-        .flush(sets__4__flush),
-        .sel(sets__4__sel),
-        .is_write(sets__4__is_write),
-        .req_tag(sets__4__req_tag),
-        .o_outcome(sets__4__o_outcome),
-        .o_way(sets__4__o_way),
-        .o_evict_valid(sets__4__o_evict_valid),
-        .o_evict_tag(sets__4__o_evict_tag)
-    );
-    ba_tag_array__sets sets__5(
-        .clock(sets__5__clock),
-        .reset(sets__5__reset),
-        .flush(sets__5__flush),
-        .sel(sets__5__sel),
-        .is_write(sets__5__is_write),
-        .req_tag(sets__5__req_tag),
-        .o_outcome(sets__5__o_outcome),
-        .o_way(sets__5__o_way),
-        .o_evict_valid(sets__5__o_evict_valid),
-        .o_evict_tag(sets__5__o_evict_tag)
-    );
-    ba_tag_array__sets sets__6(
-        .clock(sets__6__clock),
-        .reset(sets__6__reset),
-        .flush(sets__6__flush),
-        .sel(sets__6__sel),
-        .is_write(sets__6__is_write),
-        .req_tag(sets__6__req_tag),
-        .o_outcome(sets__6__o_outcome),
-        .o_way(sets__6__o_way),
-        .o_evict_valid(sets__6__o_evict_valid),
-        .o_evict_tag(sets__6__o_evict_tag)
-    );
-    ba_tag_array__sets sets__7(
-        .clock(sets__7__clock),
-        .reset(sets__7__reset),
-        .flush(sets__7__flush),
-        .sel(sets__7__sel),
-        .is_write(sets__7__is_write),
-        .req_tag(sets__7__req_tag),
-        .o_outcome(sets__7__o_outcome),
-        .o_way(sets__7__o_way),
-        .o_evict_valid(sets__7__o_evict_valid),
-        .o_evict_tag(sets__7__o_evict_tag)
-    );
-    ba_tag_array__sets sets__8(
-        .clock(sets__8__clock),
-        .reset(sets__8__reset),
-        .flush(sets__8__flush),
-        .sel(sets__8__sel),
-        .is_write(sets__8__is_write),
-        .req_tag(sets__8__req_tag),
-        .o_outcome(sets__8__o_outcome),
-        .o_way(sets__8__o_way),
-        .o_evict_valid(sets__8__o_evict_valid),
-        .o_evict_tag(sets__8__o_evict_tag)
-    );
-    ba_tag_array__sets sets__9(
-        .clock(sets__9__clock),
-        .reset(sets__9__reset),
-        .flush(sets__9__flush),
-        .sel(sets__9__sel),
-        .is_write(sets__9__is_write),
-        .req_tag(sets__9__req_tag),
-        .o_outcome(sets__9__o_outcome),
-        .o_way(sets__9__o_way),
-        .o_evict_valid(sets__9__o_evict_valid),
-        .o_evict_tag(sets__9__o_evict_tag)
-    );
-    ba_tag_array__sets sets__10(
-        .clock(sets__10__clock),
-        .reset(sets__10__reset),
-        .flush(sets__10__flush),
-        .sel(sets__10__sel),
-        .is_write(sets__10__is_write),
-        .req_tag(sets__10__req_tag),
-        .o_outcome(sets__10__o_outcome),
-        .o_way(sets__10__o_way),
-        .o_evict_valid(sets__10__o_evict_valid),
-        .o_evict_tag(sets__10__o_evict_tag)
-    );
-    ba_tag_array__sets sets__11(
-        .clock(sets__11__clock),
-        .reset(sets__11__reset),
-        .flush(sets__11__flush),
-        .sel(sets__11__sel),
-        .is_write(sets__11__is_write),
-        .req_tag(sets__11__req_tag),
-        .o_outcome(sets__11__o_outcome),
-        .o_way(sets__11__o_way),
-        .o_evict_valid(sets__11__o_evict_valid),
-        .o_evict_tag(sets__11__o_evict_tag)
-    );
-    ba_tag_array__sets sets__12(
-        .clock(sets__12__clock),
-        .reset(sets__12__reset),
-        .flush(sets__12__flush),
-        .sel(sets__12__sel),
-        .is_write(sets__12__is_write),
-        .req_tag(sets__12__req_tag),
-        .o_outcome(sets__12__o_outcome),
-        .o_way(sets__12__o_way),
-        .o_evict_valid(sets__12__o_evict_valid),
-        .o_evict_tag(sets__12__o_evict_tag)
-    );
-    ba_tag_array__sets sets__13(
-        .clock(sets__13__clock),
-        .reset(sets__13__reset),
-        .flush(sets__13__flush),
-        .sel(sets__13__sel),
-        .is_write(sets__13__is_write),
-        .req_tag(sets__13__req_tag),
-        .o_outcome(sets__13__o_outcome),
-        .o_way(sets__13__o_way),
-        .o_evict_valid(sets__13__o_evict_valid),
-        .o_evict_tag(sets__13__o_evict_tag)
-    );
-    ba_tag_array__sets sets__14(
-        .clock(sets__14__clock),
-        .reset(sets__14__reset),
-        .flush(sets__14__flush),
-        .sel(sets__14__sel),
-        .is_write(sets__14__is_write),
-        .req_tag(sets__14__req_tag),
-        .o_outcome(sets__14__o_outcome),
-        .o_way(sets__14__o_way),
-        .o_evict_valid(sets__14__o_evict_valid),
-        .o_evict_tag(sets__14__o_evict_tag)
-    );
-    ba_tag_array__sets sets__15(
-        .clock(sets__15__clock),
-        .reset(sets__15__reset),
-        .flush(sets__15__flush),
-        .sel(sets__15__sel),
-        .is_write(sets__15__is_write),
-        .req_tag(sets__15__req_tag),
-        .o_outcome(sets__15__o_outcome),
-        .o_way(sets__15__o_way),
-        .o_evict_valid(sets__15__o_evict_valid),
-        .o_evict_tag(sets__15__o_evict_tag)
-    );
-    ba_tag_array__reg1 r_valid(
-        .d(r_valid__d),
-        .q(r_valid__q),
-        .clock(r_valid__clock),
-        .reset(r_valid__reset)
-    );
-    ba_tag_array__reg3 r_outcome(
-        .d(r_outcome__d),
-        .q(r_outcome__q),
-        .clock(r_outcome__clock),
-        .reset(r_outcome__reset)
-    );
-    ba_tag_array__reg3 r_way(
-        .d(r_way__d),
-        .q(r_way__q),
-        .clock(r_way__clock),
-        .reset(r_way__reset)
-    );
-    ba_tag_array__reg1 r_evict_valid(
-        .d(r_evict_valid__d),
-        .q(r_evict_valid__q),
-        .clock(r_evict_valid__clock),
-        .reset(r_evict_valid__reset)
-    );
-    ba_tag_array__reg32 r_evict_addr(
-        .d(r_evict_addr__d),
-        .q(r_evict_addr__q),
-        .clock(r_evict_addr__clock),
-        .reset(r_evict_addr__reset)
-    );
-    ba_tag_array__zext_tag zext_tag(
-        .narrow(zext_tag__narrow),
-        .wide(zext_tag__wide)
-    );
-    ba_tag_array__zext_set zext_set(
-        .narrow(zext_set__narrow),
-        .wide(zext_set__wide)
-    );
-
-    // Update code
-    always @(*) r_valid__clock = clock;
-    always @(*) r_outcome__clock = clock;
-    always @(*) r_way__clock = clock;
-    always @(*) r_evict_valid__clock = clock;
-    always @(*) r_evict_addr__clock = clock;
-    always @(*) begin
-        r_valid__d = r_valid__q;
-        r_valid__d = req_valid;
-    end
-    always @(*) begin
-        r_outcome__d = r_outcome__q;
-        r_outcome__d = code_zero;
-        if (req_valid) begin
-            r_outcome__d = m_outcome;
-        end
-    end
-    always @(*) begin
-        r_way__d = r_way__q;
-        r_way__d = way_zero;
-        if (req_valid) begin
-            r_way__d = m_way;
-        end
-    end
-    always @(*) begin
-        r_evict_valid__d = r_evict_valid__q;
-        r_evict_valid__d = 1'b0;
-        if (req_valid) begin
-            r_evict_valid__d = m_evict_valid;
-        end
-    end
-    always @(*) begin
-        r_evict_addr__d = r_evict_addr__q;
-        r_evict_addr__d = addr_zero;
-        if (req_valid) begin
-            if (m_evict_valid) begin
-                r_evict_addr__d = (zext_tag__wide << tag_amt) | (zext_set__wide << off_amt);
-            end
-        end
-    end
-    always @(*) r_valid__reset = reset;
-    always @(*) r_outcome__reset = reset;
-    always @(*) r_way__reset = reset;
-    always @(*) r_evict_valid__reset = reset;
-    always @(*) r_evict_addr__reset = reset;
-    always @(*) set_idx = req_addr[(off_amt)+:(4)] & set_mask;
-    always @(*) req_tag = req_addr[(tag_amt)+:(21)];
-    always @(*) unused_addr_bits = |req_addr;
-    always @(*) zext_set__narrow = set_idx;
-    always @(*) begin
-        m_outcome = code_zero;
-        if (set_sel__0) begin
-            m_outcome = sets__0__o_outcome;
-        end
-        if (set_sel__1) begin
-            m_outcome = sets__1__o_outcome;
-        end
-        if (set_sel__2) begin
-            m_outcome = sets__2__o_outcome;
-        end
-        if (set_sel__3) begin
-            m_outcome = sets__3__o_outcome;
-        end
-        if (set_sel__4) begin
-            m_outcome = sets__4__o_outcome;
-        end
-        if (set_sel__5) begin
-            m_outcome = sets__5__o_outcome;
-        end
-        if (set_sel__6) begin
-            m_outcome = sets__6__o_outcome;
-        end
-        if (set_sel__7) begin
-            m_outcome = sets__7__o_outcome;
-        end
-        if (set_sel__8) begin
-            m_outcome = sets__8__o_outcome;
-        end
-        if (set_sel__9) begin
-            m_outcome = sets__9__o_outcome;
-        end
-        if (set_sel__10) begin
-            m_outcome = sets__10__o_outcome;
-        end
-        if (set_sel__11) begin
-            m_outcome = sets__11__o_outcome;
-        end
-        if (set_sel__12) begin
-            m_outcome = sets__12__o_outcome;
-        end
-        if (set_sel__13) begin
-            m_outcome = sets__13__o_outcome;
-        end
-        if (set_sel__14) begin
-            m_outcome = sets__14__o_outcome;
-        end
-        if (set_sel__15) begin
-            m_outcome = sets__15__o_outcome;
-        end
-    end
-    always @(*) begin
-        m_way = way_zero;
-        if (set_sel__0) begin
-            m_way = sets__0__o_way;
-        end
-        if (set_sel__1) begin
-            m_way = sets__1__o_way;
-        end
-        if (set_sel__2) begin
-            m_way = sets__2__o_way;
-        end
-        if (set_sel__3) begin
-            m_way = sets__3__o_way;
-        end
-        if (set_sel__4) begin
-            m_way = sets__4__o_way;
-        end
-        if (set_sel__5) begin
-            m_way = sets__5__o_way;
-        end
-        if (set_sel__6) begin
-            m_way = sets__6__o_way;
-        end
-        if (set_sel__7) begin
-            m_way = sets__7__o_way;
-        end
-        if (set_sel__8) begin
-            m_way = sets__8__o_way;
-        end
-        if (set_sel__9) begin
-            m_way = sets__9__o_way;
-        end
-        if (set_sel__10) begin
-            m_way = sets__10__o_way;
-        end
-        if (set_sel__11) begin
-            m_way = sets__11__o_way;
-        end
-        if (set_sel__12) begin
-            m_way = sets__12__o_way;
-        end
-        if (set_sel__13) begin
-            m_way = sets__13__o_way;
-        end
-        if (set_sel__14) begin
-            m_way = sets__14__o_way;
-        end
-        if (set_sel__15) begin
-            m_way = sets__15__o_way;
-        end
-    end
-    always @(*) begin
-        m_evict_valid = 1'b0;
-        if (set_sel__0) begin
-            m_evict_valid = sets__0__o_evict_valid;
-        end
-        if (set_sel__1) begin
-            m_evict_valid = sets__1__o_evict_valid;
-        end
-        if (set_sel__2) begin
-            m_evict_valid = sets__2__o_evict_valid;
-        end
-        if (set_sel__3) begin
-            m_evict_valid = sets__3__o_evict_valid;
-        end
-        if (set_sel__4) begin
-            m_evict_valid = sets__4__o_evict_valid;
-        end
-        if (set_sel__5) begin
-            m_evict_valid = sets__5__o_evict_valid;
-        end
-        if (set_sel__6) begin
-            m_evict_valid = sets__6__o_evict_valid;
-        end
-        if (set_sel__7) begin
-            m_evict_valid = sets__7__o_evict_valid;
-        end
-        if (set_sel__8) begin
-            m_evict_valid = sets__8__o_evict_valid;
-        end
-        if (set_sel__9) begin
-            m_evict_valid = sets__9__o_evict_valid;
-        end
-        if (set_sel__10) begin
-            m_evict_valid = sets__10__o_evict_valid;
-        end
-        if (set_sel__11) begin
-            m_evict_valid = sets__11__o_evict_valid;
-        end
-        if (set_sel__12) begin
-            m_evict_valid = sets__12__o_evict_valid;
-        end
-        if (set_sel__13) begin
-            m_evict_valid = sets__13__o_evict_valid;
-        end
-        if (set_sel__14) begin
-            m_evict_valid = sets__14__o_evict_valid;
-        end
-        if (set_sel__15) begin
-            m_evict_valid = sets__15__o_evict_valid;
-        end
-    end
-    always @(*) begin
-        m_evict_tag = tag_zero;
-        if (set_sel__0) begin
-            m_evict_tag = sets__0__o_evict_tag;
-        end
-        if (set_sel__1) begin
-            m_evict_tag = sets__1__o_evict_tag;
-        end
-        if (set_sel__2) begin
-            m_evict_tag = sets__2__o_evict_tag;
-        end
-        if (set_sel__3) begin
-            m_evict_tag = sets__3__o_evict_tag;
-        end
-        if (set_sel__4) begin
-            m_evict_tag = sets__4__o_evict_tag;
-        end
-        if (set_sel__5) begin
-            m_evict_tag = sets__5__o_evict_tag;
-        end
-        if (set_sel__6) begin
-            m_evict_tag = sets__6__o_evict_tag;
-        end
-        if (set_sel__7) begin
-            m_evict_tag = sets__7__o_evict_tag;
-        end
-        if (set_sel__8) begin
-            m_evict_tag = sets__8__o_evict_tag;
-        end
-        if (set_sel__9) begin
-            m_evict_tag = sets__9__o_evict_tag;
-        end
-        if (set_sel__10) begin
-            m_evict_tag = sets__10__o_evict_tag;
-        end
-        if (set_sel__11) begin
-            m_evict_tag = sets__11__o_evict_tag;
-        end
-        if (set_sel__12) begin
-            m_evict_tag = sets__12__o_evict_tag;
-        end
-        if (set_sel__13) begin
-            m_evict_tag = sets__13__o_evict_tag;
-        end
-        if (set_sel__14) begin
-            m_evict_tag = sets__14__o_evict_tag;
-        end
-        if (set_sel__15) begin
-            m_evict_tag = sets__15__o_evict_tag;
-        end
-    end
-    always @(*) set_sel__0 = set_idx == set_id__0;
-    always @(*) sets__0__clock = clock;
-    always @(*) sets__0__reset = reset;
-    always @(*) sets__0__flush = flush;
-    always @(*) sets__0__sel = req_valid & set_sel__0;
-    always @(*) sets__0__is_write = req_write;
-    always @(*) sets__0__req_tag = req_tag;
-    always @(*) set_sel__1 = set_idx == set_id__1;
-    always @(*) sets__1__clock = clock;
-    always @(*) sets__1__reset = reset;
-    always @(*) sets__1__flush = flush;
-    always @(*) sets__1__sel = req_valid & set_sel__1;
-    always @(*) sets__1__is_write = req_write;
-    always @(*) sets__1__req_tag = req_tag;
-    always @(*) set_sel__2 = set_idx == set_id__2;
-    always @(*) sets__2__clock = clock;
-    always @(*) sets__2__reset = reset;
-    always @(*) sets__2__flush = flush;
-    always @(*) sets__2__sel = req_valid & set_sel__2;
-    always @(*) sets__2__is_write = req_write;
-    always @(*) sets__2__req_tag = req_tag;
-    always @(*) set_sel__3 = set_idx == set_id__3;
-    always @(*) sets__3__clock = clock;
-    always @(*) sets__3__reset = reset;
-    always @(*) sets__3__flush = flush;
-    always @(*) sets__3__sel = req_valid & set_sel__3;
-    always @(*) sets__3__is_write = req_write;
-    always @(*) sets__3__req_tag = req_tag;
-    always @(*) set_sel__4 = set_idx == set_id__4;
-    always @(*) sets__4__clock = clock;
-    always @(*) sets__4__reset = reset;
-    always @(*) sets__4__flush = flush;
-    always @(*) sets__4__sel = req_valid & set_sel__4;
-    always @(*) sets__4__is_write = req_write;
-    always @(*) sets__4__req_tag = req_tag;
-    always @(*) set_sel__5 = set_idx == set_id__5;
-    always @(*) sets__5__clock = clock;
-    always @(*) sets__5__reset = reset;
-    always @(*) sets__5__flush = flush;
-    always @(*) sets__5__sel = req_valid & set_sel__5;
-    always @(*) sets__5__is_write = req_write;
-    always @(*) sets__5__req_tag = req_tag;
-    always @(*) set_sel__6 = set_idx == set_id__6;
-    always @(*) sets__6__clock = clock;
-    always @(*) sets__6__reset = reset;
-    always @(*) sets__6__flush = flush;
-    always @(*) sets__6__sel = req_valid & set_sel__6;
-    always @(*) sets__6__is_write = req_write;
-    always @(*) sets__6__req_tag = req_tag;
-    always @(*) set_sel__7 = set_idx == set_id__7;
-    always @(*) sets__7__clock = clock;
-    always @(*) sets__7__reset = reset;
-    always @(*) sets__7__flush = flush;
-    always @(*) sets__7__sel = req_valid & set_sel__7;
-    always @(*) sets__7__is_write = req_write;
-    always @(*) sets__7__req_tag = req_tag;
-    always @(*) set_sel__8 = set_idx == set_id__8;
-    always @(*) sets__8__clock = clock;
-    always @(*) sets__8__reset = reset;
-    always @(*) sets__8__flush = flush;
-    always @(*) sets__8__sel = req_valid & set_sel__8;
-    always @(*) sets__8__is_write = req_write;
-    always @(*) sets__8__req_tag = req_tag;
-    always @(*) set_sel__9 = set_idx == set_id__9;
-    always @(*) sets__9__clock = clock;
-    always @(*) sets__9__reset = reset;
-    always @(*) sets__9__flush = flush;
-    always @(*) sets__9__sel = req_valid & set_sel__9;
-    always @(*) sets__9__is_write = req_write;
-    always @(*) sets__9__req_tag = req_tag;
-    always @(*) set_sel__10 = set_idx == set_id__10;
-    always @(*) sets__10__clock = clock;
-    always @(*) sets__10__reset = reset;
-    always @(*) sets__10__flush = flush;
-    always @(*) sets__10__sel = req_valid & set_sel__10;
-    always @(*) sets__10__is_write = req_write;
-    always @(*) sets__10__req_tag = req_tag;
-    always @(*) set_sel__11 = set_idx == set_id__11;
-    always @(*) sets__11__clock = clock;
-    always @(*) sets__11__reset = reset;
-    always @(*) sets__11__flush = flush;
-    always @(*) sets__11__sel = req_valid & set_sel__11;
-    always @(*) sets__11__is_write = req_write;
-    always @(*) sets__11__req_tag = req_tag;
-    always @(*) set_sel__12 = set_idx == set_id__12;
-    always @(*) sets__12__clock = clock;
-    always @(*) sets__12__reset = reset;
-    always @(*) sets__12__flush = flush;
-    always @(*) sets__12__sel = req_valid & set_sel__12;
-    always @(*) sets__12__is_write = req_write;
-    always @(*) sets__12__req_tag = req_tag;
-    always @(*) set_sel__13 = set_idx == set_id__13;
-    always @(*) sets__13__clock = clock;
-    always @(*) sets__13__reset = reset;
-    always @(*) sets__13__flush = flush;
-    always @(*) sets__13__sel = req_valid & set_sel__13;
-    always @(*) sets__13__is_write = req_write;
-    always @(*) sets__13__req_tag = req_tag;
-    always @(*) set_sel__14 = set_idx == set_id__14;
-    always @(*) sets__14__clock = clock;
-    always @(*) sets__14__reset = reset;
-    always @(*) sets__14__flush = flush;
-    always @(*) sets__14__sel = req_valid & set_sel__14;
-    always @(*) sets__14__is_write = req_write;
-    always @(*) sets__14__req_tag = req_tag;
-    always @(*) set_sel__15 = set_idx == set_id__15;
-    always @(*) sets__15__clock = clock;
-    always @(*) sets__15__reset = reset;
-    always @(*) sets__15__flush = flush;
-    always @(*) sets__15__sel = req_valid & set_sel__15;
-    always @(*) sets__15__is_write = req_write;
-    always @(*) sets__15__req_tag = req_tag;
-    always @(*) zext_tag__narrow = m_evict_tag;
-    always @(*) rsp_valid = r_valid__q;
-    always @(*) rsp_outcome = r_outcome__q;
-    always @(*) rsp_way = r_way__q;
-    always @(*) rsp_evict_valid = r_evict_valid__q;
-    always @(*) rsp_evict_addr = r_evict_addr__q;
-
-endmodule // ba_tag_array
-
-module ba_tag_array__reg32(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 32'h0;
-        else q <= d;
-    end
-endmodule // ba_tag_array__reg32
-
-module ba_tag_array__reg1(d,q,clock,reset);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 1'h0;
-        else q <= d;
-    end
-endmodule // ba_tag_array__reg1
-
-module ba_tag_array__reg3(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 3'h0;
-        else q <= d;
-    end
-endmodule // ba_tag_array__reg3
-
-module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way,o_evict_valid,o_evict_tag);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  flush;
-    input wire  sel;
-    input wire  is_write;
-    input wire  [20:0] req_tag;
-    output reg  [2:0] o_outcome;
-    output reg  [2:0] o_way;
-    output reg  o_evict_valid;
-    output reg  [20:0] o_evict_tag;
-
-    // Constant declarations
-    localparam  way_id__0 = 3'b0;
-    localparam  way_id__1 = 3'b1;
-    localparam  way_id__2 = 3'b10;
-    localparam  way_id__3 = 3'b11;
-    localparam  way_id__4 = 3'b100;
-    localparam  way_id__5 = 3'b101;
-    localparam  way_id__6 = 3'b110;
-    localparam  way_id__7 = 3'b111;
-    localparam  ba_enable = 1'b1;
-    localparam  threshold = 8'h4;
-    localparam  one8 = 8'h1;
-    localparam  zero8 = 8'h0;
-    localparam  rank_one = 3'b1;
-    localparam  rank_zero = 3'b0;
-    localparam  tag_zero = 21'h0;
-    localparam  c_hit = 3'b0;
-    localparam  c_miss = 3'b1;
-    localparam  c_bypass = 3'b10;
-    localparam  c_pseudo = 3'b11;
-    localparam  c_wevict = 3'b100;
-    localparam  c_wmiss = 3'b101;
-
-    // Stub signals
-    reg  valid__0__d;
-    wire  valid__0__q;
-    reg  valid__0__clock;
-    reg  valid__0__reset;
-    reg  valid__1__d;
-    wire  valid__1__q;
-    reg  valid__1__clock;
-    reg  valid__1__reset;
-    reg  valid__2__d;
-    wire  valid__2__q;
-    reg  valid__2__clock;
-    reg  valid__2__reset;
-    reg  valid__3__d;
-    wire  valid__3__q;
-    reg  valid__3__clock;
-    reg  valid__3__reset;
-    reg  valid__4__d;
-    wire  valid__4__q;
-    reg  valid__4__clock;
-    reg  valid__4__reset;
-    reg  valid__5__d;
-    wire  valid__5__q;
-    reg  valid__5__clock;
-    reg  valid__5__reset;
-    reg  valid__6__d;
-    wire  valid__6__q;
-    reg  valid__6__clock;
-    reg  valid__6__reset;
-    reg  valid__7__d;
-    wire  valid__7__q;
-    reg  valid__7__clock;
-    reg  valid__7__reset;
-    reg  [20:0] tag__0__d;
-    wire  [20:0] tag__0__q;
-    reg  tag__0__clock;
-    reg  tag__0__reset;
-    reg  [20:0] tag__1__d;
-    wire  [20:0] tag__1__q;
-    reg  tag__1__clock;
-    reg  tag__1__reset;
-    reg  [20:0] tag__2__d;
-    wire  [20:0] tag__2__q;
-    reg  tag__2__clock;
-    reg  tag__2__reset;
-    reg  [20:0] tag__3__d;
-    wire  [20:0] tag__3__q;
-    reg  tag__3__clock;
-    reg  tag__3__reset;
-    reg  [20:0] tag__4__d;
-    wire  [20:0] tag__4__q;
-    reg  tag__4__clock;
-    reg  tag__4__reset;
-    reg  [20:0] tag__5__d;
-    wire  [20:0] tag__5__q;
-    reg  tag__5__clock;
-    reg  tag__5__reset;
-    reg  [20:0] tag__6__d;
-    wire  [20:0] tag__6__q;
-    reg  tag__6__clock;
-    reg  tag__6__reset;
-    reg  [20:0] tag__7__d;
-    wire  [20:0] tag__7__q;
-    reg  tag__7__clock;
-    reg  tag__7__reset;
-    reg  reuse__0__d;
-    wire  reuse__0__q;
-    reg  reuse__0__clock;
-    reg  reuse__0__reset;
-    reg  reuse__1__d;
-    wire  reuse__1__q;
-    reg  reuse__1__clock;
-    reg  reuse__1__reset;
-    reg  reuse__2__d;
-    wire  reuse__2__q;
-    reg  reuse__2__clock;
-    reg  reuse__2__reset;
-    reg  reuse__3__d;
-    wire  reuse__3__q;
-    reg  reuse__3__clock;
-    reg  reuse__3__reset;
-    reg  reuse__4__d;
-    wire  reuse__4__q;
-    reg  reuse__4__clock;
-    reg  reuse__4__reset;
-    reg  reuse__5__d;
-    wire  reuse__5__q;
-    reg  reuse__5__clock;
-    reg  reuse__5__reset;
-    reg  reuse__6__d;
-    wire  reuse__6__q;
-    reg  reuse__6__clock;
-    reg  reuse__6__reset;
-    reg  reuse__7__d;
-    wire  reuse__7__q;
-    reg  reuse__7__clock;
-    reg  reuse__7__reset;
-    reg  bypass__0__d;
-    wire  bypass__0__q;
-    reg  bypass__0__clock;
-    reg  bypass__0__reset;
-    reg  bypass__1__d;
-    wire  bypass__1__q;
-    reg  bypass__1__clock;
-    reg  bypass__1__reset;
-    reg  bypass__2__d;
-    wire  bypass__2__q;
-    reg  bypass__2__clock;
-    reg  bypass__2__reset;
-    reg  bypass__3__d;
-    wire  bypass__3__q;
-    reg  bypass__3__clock;
-    reg  bypass__3__reset;
-    reg  bypass__4__d;
-    wire  bypass__4__q;
-    reg  bypass__4__clock;
-    reg  bypass__4__reset;
-    reg  bypass__5__d;
-    wire  bypass__5__q;
-    reg  bypass__5__clock;
-    reg  bypass__5__reset;
-    reg  bypass__6__d;
-    wire  bypass__6__q;
-    reg  bypass__6__clock;
-    reg  bypass__6__reset;
-    reg  bypass__7__d;
-    wire  bypass__7__q;
-    reg  bypass__7__clock;
-    reg  bypass__7__reset;
-    reg  [2:0] rank__0__d;
-    wire  [2:0] rank__0__q;
-    reg  rank__0__clock;
-    reg  rank__0__reset;
-    reg  [2:0] rank__1__d;
-    wire  [2:0] rank__1__q;
-    reg  rank__1__clock;
-    reg  rank__1__reset;
-    reg  [2:0] rank__2__d;
-    wire  [2:0] rank__2__q;
-    reg  rank__2__clock;
-    reg  rank__2__reset;
-    reg  [2:0] rank__3__d;
-    wire  [2:0] rank__3__q;
-    reg  rank__3__clock;
-    reg  rank__3__reset;
-    reg  [2:0] rank__4__d;
-    wire  [2:0] rank__4__q;
-    reg  rank__4__clock;
-    reg  rank__4__reset;
-    reg  [2:0] rank__5__d;
-    wire  [2:0] rank__5__q;
-    reg  rank__5__clock;
-    reg  rank__5__reset;
-    reg  [2:0] rank__6__d;
-    wire  [2:0] rank__6__q;
-    reg  rank__6__clock;
-    reg  rank__6__reset;
-    reg  [2:0] rank__7__d;
-    wire  [2:0] rank__7__q;
-    reg  rank__7__clock;
-    reg  rank__7__reset;
-
-    // Local signals
     reg  ev__0;
     reg  ev__1;
     reg  ev__2;
@@ -1214,1202 +318,338 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
     reg  [20:0] victim_tag;
     reg  tgt_valid;
     reg  [2:0] tgt_rank;
+    reg  [2:0] m_outcome;
+    reg  [2:0] m_way;
+    reg  m_evict_valid;
+    reg  [20:0] m_evict_tag;
 
     // Sub module instances
-    ba_tag_array__reg1 valid__0(
-        .d(valid__0__d),
-        .q(valid__0__q),
-        .clock(valid__0__clock),
-        .reset(valid__0__reset)
+    ba_tag_array__ways ways__0(
+        .clock(ways__0__clock),
+        .reset(ways__0__reset),
+        .flush(ways__0__flush),
+        .set_idx(ways__0__set_idx),
+        .set_onehot(ways__0__set_onehot),
+        .we(ways__0__we),
+        .w_valid(ways__0__w_valid),
+        .w_tag(ways__0__w_tag),
+        .w_reuse(ways__0__w_reuse),
+        .w_bypass(ways__0__w_bypass),
+        .w_rank(ways__0__w_rank),
+        .o_valid(ways__0__o_valid),
+        .o_tag(ways__0__o_tag),
+        .o_reuse(ways__0__o_reuse),
+        .o_bypass(ways__0__o_bypass),
+        .o_rank(ways__0__o_rank)
     );
-    ba_tag_array__reg1 valid__1(
-        .d(valid__1__d),
-        .q(valid__1__q),
-        .clock(valid__1__clock),
-        .reset(valid__1__reset)
+    ba_tag_array__ways ways__1(
+        .clock(ways__1__clock),
+        .reset(ways__1__reset),
+        .flush(ways__1__flush),
+        .set_idx(ways__1__set_idx),
+        .set_onehot(ways__1__set_onehot),
+        .we(ways__1__we),
+        .w_valid(ways__1__w_valid),
+        .w_tag(ways__1__w_tag),
+        .w_reuse(ways__1__w_reuse),
+        .w_bypass(ways__1__w_bypass),
+        .w_rank(ways__1__w_rank),
+        .o_valid(ways__1__o_valid),
+        .o_tag(ways__1__o_tag),
+        .o_reuse(ways__1__o_reuse),
+        .o_bypass(ways__1__o_bypass),
+        .o_rank(ways__1__o_rank)
     );
-    ba_tag_array__reg1 valid__2(
-        .d(valid__2__d),
-        .q(valid__2__q),
-        .clock(valid__2__clock),
-        .reset(valid__2__reset)
+    ba_tag_array__ways ways__2(
+        .clock(ways__2__clock),
+        .reset(ways__2__reset),
+        .flush(ways__2__flush),
+        .set_idx(ways__2__set_idx),
+        .set_onehot(ways__2__set_onehot),
+        .we(ways__2__we),
+        .w_valid(ways__2__w_valid),
+        .w_tag(ways__2__w_tag),
+        .w_reuse(ways__2__w_reuse),
+        .w_bypass(ways__2__w_bypass),
+        .w_rank(ways__2__w_rank),
+        .o_valid(ways__2__o_valid),
+        .o_tag(ways__2__o_tag),
+        .o_reuse(ways__2__o_reuse),
+        .o_bypass(ways__2__o_bypass),
+        .o_rank(ways__2__o_rank)
     );
-    ba_tag_array__reg1 valid__3(
-        .d(valid__3__d),
-        .q(valid__3__q),
-        .clock(valid__3__clock),
-        .reset(valid__3__reset)
+    ba_tag_array__ways ways__3(
+        .clock(ways__3__clock),
+        .reset(ways__3__reset),
+        .flush(ways__3__flush),
+        .set_idx(ways__3__set_idx),
+        .set_onehot(ways__3__set_onehot),
+        .we(ways__3__we),
+        .w_valid(ways__3__w_valid),
+        .w_tag(ways__3__w_tag),
+        .w_reuse(ways__3__w_reuse),
+        .w_bypass(ways__3__w_bypass),
+        .w_rank(ways__3__w_rank),
+        .o_valid(ways__3__o_valid),
+        .o_tag(ways__3__o_tag),
+        .o_reuse(ways__3__o_reuse),
+        .o_bypass(ways__3__o_bypass),
+        .o_rank(ways__3__o_rank)
     );
-    ba_tag_array__reg1 valid__4(
-        .d(valid__4__d),
-        .q(valid__4__q),
-        .clock(valid__4__clock),
-        .reset(valid__4__reset)
+    ba_tag_array__ways ways__4(
+        .clock(ways__4__clock),
+        .reset(ways__4__reset),
+        .flush(ways__4__flush),
+        .set_idx(ways__4__set_idx),
+        .set_onehot(ways__4__set_onehot),
+        .we(ways__4__we),
+        .w_valid(ways__4__w_valid),
+        .w_tag(ways__4__w_tag),
+        .w_reuse(ways__4__w_reuse),
+        .w_bypass(ways__4__w_bypass),
+        .w_rank(ways__4__w_rank),
+        .o_valid(ways__4__o_valid),
+        .o_tag(ways__4__o_tag),
+        .o_reuse(ways__4__o_reuse),
+        .o_bypass(ways__4__o_bypass),
+        .o_rank(ways__4__o_rank)
     );
-    ba_tag_array__reg1 valid__5(
-        .d(valid__5__d),
-        .q(valid__5__q),
-        .clock(valid__5__clock),
-        .reset(valid__5__reset)
+    ba_tag_array__ways ways__5(
+        .clock(ways__5__clock),
+        .reset(ways__5__reset),
+        .flush(ways__5__flush),
+        .set_idx(ways__5__set_idx),
+        .set_onehot(ways__5__set_onehot),
+        .we(ways__5__we),
+        .w_valid(ways__5__w_valid),
+        .w_tag(ways__5__w_tag),
+        .w_reuse(ways__5__w_reuse),
+        .w_bypass(ways__5__w_bypass),
+        .w_rank(ways__5__w_rank),
+        .o_valid(ways__5__o_valid),
+        .o_tag(ways__5__o_tag),
+        .o_reuse(ways__5__o_reuse),
+        .o_bypass(ways__5__o_bypass),
+        .o_rank(ways__5__o_rank)
     );
-    ba_tag_array__reg1 valid__6(
-        .d(valid__6__d),
-        .q(valid__6__q),
-        .clock(valid__6__clock),
-        .reset(valid__6__reset)
+    ba_tag_array__ways ways__6(
+        .clock(ways__6__clock),
+        .reset(ways__6__reset),
+        .flush(ways__6__flush),
+        .set_idx(ways__6__set_idx),
+        .set_onehot(ways__6__set_onehot),
+        .we(ways__6__we),
+        .w_valid(ways__6__w_valid),
+        .w_tag(ways__6__w_tag),
+        .w_reuse(ways__6__w_reuse),
+        .w_bypass(ways__6__w_bypass),
+        .w_rank(ways__6__w_rank),
+        .o_valid(ways__6__o_valid),
+        .o_tag(ways__6__o_tag),
+        .o_reuse(ways__6__o_reuse),
+        .o_bypass(ways__6__o_bypass),
+        .o_rank(ways__6__o_rank)
     );
-    ba_tag_array__reg1 valid__7(
-        .d(valid__7__d),
-        .q(valid__7__q),
-        .clock(valid__7__clock),
-        .reset(valid__7__reset)
+    ba_tag_array__ways ways__7(
+        .clock(ways__7__clock),
+        .reset(ways__7__reset),
+        .flush(ways__7__flush),
+        .set_idx(ways__7__set_idx),
+        .set_onehot(ways__7__set_onehot),
+        .we(ways__7__we),
+        .w_valid(ways__7__w_valid),
+        .w_tag(ways__7__w_tag),
+        .w_reuse(ways__7__w_reuse),
+        .w_bypass(ways__7__w_bypass),
+        .w_rank(ways__7__w_rank),
+        .o_valid(ways__7__o_valid),
+        .o_tag(ways__7__o_tag),
+        .o_reuse(ways__7__o_reuse),
+        .o_bypass(ways__7__o_bypass),
+        .o_rank(ways__7__o_rank)
     );
-    ba_tag_array__reg21 tag__0(
-        .d(tag__0__d),
-        .q(tag__0__q),
-        .clock(tag__0__clock),
-        .reset(tag__0__reset)
+    ba_tag_array__reg1 r_valid(
+        .d(r_valid__d),
+        .q(r_valid__q),
+        .clock(r_valid__clock),
+        .reset(r_valid__reset)
     );
-    ba_tag_array__reg21 tag__1(
-        .d(tag__1__d),
-        .q(tag__1__q),
-        .clock(tag__1__clock),
-        .reset(tag__1__reset)
+    ba_tag_array__reg3 r_outcome(
+        .d(r_outcome__d),
+        .q(r_outcome__q),
+        .clock(r_outcome__clock),
+        .reset(r_outcome__reset)
     );
-    ba_tag_array__reg21 tag__2(
-        .d(tag__2__d),
-        .q(tag__2__q),
-        .clock(tag__2__clock),
-        .reset(tag__2__reset)
+    ba_tag_array__reg3 r_way(
+        .d(r_way__d),
+        .q(r_way__q),
+        .clock(r_way__clock),
+        .reset(r_way__reset)
     );
-    ba_tag_array__reg21 tag__3(
-        .d(tag__3__d),
-        .q(tag__3__q),
-        .clock(tag__3__clock),
-        .reset(tag__3__reset)
+    ba_tag_array__reg1 r_evict_valid(
+        .d(r_evict_valid__d),
+        .q(r_evict_valid__q),
+        .clock(r_evict_valid__clock),
+        .reset(r_evict_valid__reset)
     );
-    ba_tag_array__reg21 tag__4(
-        .d(tag__4__d),
-        .q(tag__4__q),
-        .clock(tag__4__clock),
-        .reset(tag__4__reset)
+    ba_tag_array__reg32 r_evict_addr(
+        .d(r_evict_addr__d),
+        .q(r_evict_addr__q),
+        .clock(r_evict_addr__clock),
+        .reset(r_evict_addr__reset)
     );
-    ba_tag_array__reg21 tag__5(
-        .d(tag__5__d),
-        .q(tag__5__q),
-        .clock(tag__5__clock),
-        .reset(tag__5__reset)
+    ba_tag_array__zext_tag zext_tag(
+        .narrow(zext_tag__narrow),
+        .wide(zext_tag__wide)
     );
-    ba_tag_array__reg21 tag__6(
-        .d(tag__6__d),
-        .q(tag__6__q),
-        .clock(tag__6__clock),
-        .reset(tag__6__reset)
+    ba_tag_array__zext_set zext_set(
+        .narrow(zext_set__narrow),
+        .wide(zext_set__wide)
     );
-    ba_tag_array__reg21 tag__7(
-        .d(tag__7__d),
-        .q(tag__7__q),
-        .clock(tag__7__clock),
-        .reset(tag__7__reset)
-    );
-    ba_tag_array__reg1 reuse__0(
-        .d(reuse__0__d),
-        .q(reuse__0__q),
-        .clock(reuse__0__clock),
-        .reset(reuse__0__reset)
-    );
-    ba_tag_array__reg1 reuse__1(
-        .d(reuse__1__d),
-        .q(reuse__1__q),
-        .clock(reuse__1__clock),
-        .reset(reuse__1__reset)
-    );
-    ba_tag_array__reg1 reuse__2(
-        .d(reuse__2__d),
-        .q(reuse__2__q),
-        .clock(reuse__2__clock),
-        .reset(reuse__2__reset)
-    );
-    ba_tag_array__reg1 reuse__3(
-        .d(reuse__3__d),
-        .q(reuse__3__q),
-        .clock(reuse__3__clock),
-        .reset(reuse__3__reset)
-    );
-    ba_tag_array__reg1 reuse__4(
-        .d(reuse__4__d),
-        .q(reuse__4__q),
-        .clock(reuse__4__clock),
-        .reset(reuse__4__reset)
-    );
-    ba_tag_array__reg1 reuse__5(
-        .d(reuse__5__d),
-        .q(reuse__5__q),
-        .clock(reuse__5__clock),
-        .reset(reuse__5__reset)
-    );
-    ba_tag_array__reg1 reuse__6(
-        .d(reuse__6__d),
-        .q(reuse__6__q),
-        .clock(reuse__6__clock),
-        .reset(reuse__6__reset)
-    );
-    ba_tag_array__reg1 reuse__7(
-        .d(reuse__7__d),
-        .q(reuse__7__q),
-        .clock(reuse__7__clock),
-        .reset(reuse__7__reset)
-    );
-    ba_tag_array__reg1 bypass__0(
-        .d(bypass__0__d),
-        .q(bypass__0__q),
-        .clock(bypass__0__clock),
-        .reset(bypass__0__reset)
-    );
-    ba_tag_array__reg1 bypass__1(
-        .d(bypass__1__d),
-        .q(bypass__1__q),
-        .clock(bypass__1__clock),
-        .reset(bypass__1__reset)
-    );
-    ba_tag_array__reg1 bypass__2(
-        .d(bypass__2__d),
-        .q(bypass__2__q),
-        .clock(bypass__2__clock),
-        .reset(bypass__2__reset)
-    );
-    ba_tag_array__reg1 bypass__3(
-        .d(bypass__3__d),
-        .q(bypass__3__q),
-        .clock(bypass__3__clock),
-        .reset(bypass__3__reset)
-    );
-    ba_tag_array__reg1 bypass__4(
-        .d(bypass__4__d),
-        .q(bypass__4__q),
-        .clock(bypass__4__clock),
-        .reset(bypass__4__reset)
-    );
-    ba_tag_array__reg1 bypass__5(
-        .d(bypass__5__d),
-        .q(bypass__5__q),
-        .clock(bypass__5__clock),
-        .reset(bypass__5__reset)
-    );
-    ba_tag_array__reg1 bypass__6(
-        .d(bypass__6__d),
-        .q(bypass__6__q),
-        .clock(bypass__6__clock),
-        .reset(bypass__6__reset)
-    );
-    ba_tag_array__reg1 bypass__7(
-        .d(bypass__7__d),
-        .q(bypass__7__q),
-        .clock(bypass__7__clock),
-        .reset(bypass__7__reset)
-    );
-    ba_tag_array__reg3 rank__0(
-        .d(rank__0__d),
-        .q(rank__0__q),
-        .clock(rank__0__clock),
-        .reset(rank__0__reset)
-    );
-    ba_tag_array__reg3 rank__1(
-        .d(rank__1__d),
-        .q(rank__1__q),
-        .clock(rank__1__clock),
-        .reset(rank__1__reset)
-    );
-    ba_tag_array__reg3 rank__2(
-        .d(rank__2__d),
-        .q(rank__2__q),
-        .clock(rank__2__clock),
-        .reset(rank__2__reset)
-    );
-    ba_tag_array__reg3 rank__3(
-        .d(rank__3__d),
-        .q(rank__3__q),
-        .clock(rank__3__clock),
-        .reset(rank__3__reset)
-    );
-    ba_tag_array__reg3 rank__4(
-        .d(rank__4__d),
-        .q(rank__4__q),
-        .clock(rank__4__clock),
-        .reset(rank__4__reset)
-    );
-    ba_tag_array__reg3 rank__5(
-        .d(rank__5__d),
-        .q(rank__5__q),
-        .clock(rank__5__clock),
-        .reset(rank__5__reset)
-    );
-    ba_tag_array__reg3 rank__6(
-        .d(rank__6__d),
-        .q(rank__6__q),
-        .clock(rank__6__clock),
-        .reset(rank__6__reset)
-    );
-    ba_tag_array__reg3 rank__7(
-        .d(rank__7__d),
-        .q(rank__7__q),
-        .clock(rank__7__clock),
-        .reset(rank__7__reset)
+    ba_tag_array__zext_onehot zext_onehot(
+        .narrow(zext_onehot__narrow),
+        .wide(zext_onehot__wide)
     );
 
     // Update code
-    always @(*) valid__0__clock = clock;
-    always @(*) valid__0__reset = reset;
+    always @(*) r_valid__clock = clock;
+    always @(*) r_outcome__clock = clock;
+    always @(*) r_way__clock = clock;
+    always @(*) r_evict_valid__clock = clock;
+    always @(*) r_evict_addr__clock = clock;
     always @(*) begin
-        valid__0__d = valid__0__q;
-        if (flush) begin
-            valid__0__d = 1'b0;
+        r_valid__d = r_valid__q;
+        r_valid__d = req_valid;
+    end
+    always @(*) begin
+        r_outcome__d = r_outcome__q;
+        r_outcome__d = code_zero;
+        if (req_valid) begin
+            r_outcome__d = m_outcome;
         end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__0) begin
-                    valid__0__d = 1'b0;
-                end
-            end
-            else if (tgt__0) begin
-                if (any_hit) begin
-                end
-                else begin
-                    valid__0__d = 1'b1;
-                end
+    end
+    always @(*) begin
+        r_way__d = r_way__q;
+        r_way__d = way_zero;
+        if (req_valid) begin
+            r_way__d = m_way;
+        end
+    end
+    always @(*) begin
+        r_evict_valid__d = r_evict_valid__q;
+        r_evict_valid__d = 1'b0;
+        if (req_valid) begin
+            r_evict_valid__d = m_evict_valid;
+        end
+    end
+    always @(*) begin
+        r_evict_addr__d = r_evict_addr__q;
+        r_evict_addr__d = addr_zero;
+        if (req_valid) begin
+            if (m_evict_valid) begin
+                r_evict_addr__d = (zext_tag__wide << tag_amt) | (zext_set__wide << off_amt);
             end
         end
     end
-    always @(*) tag__0__clock = clock;
-    always @(*) tag__0__reset = reset;
-    always @(*) begin
-        tag__0__d = tag__0__q;
-        if (flush) begin
-            tag__0__d = tag_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__0) begin
-                    tag__0__d = tag_zero;
-                end
-            end
-            else if (tgt__0) begin
-                if (any_hit) begin
-                end
-                else begin
-                    tag__0__d = req_tag;
-                end
-            end
-        end
-    end
-    always @(*) reuse__0__clock = clock;
-    always @(*) reuse__0__reset = reset;
-    always @(*) begin
-        reuse__0__d = reuse__0__q;
-        if (flush) begin
-            reuse__0__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__0) begin
-                    reuse__0__d = 1'b0;
-                end
-            end
-            else if (tgt__0) begin
-                if (any_hit) begin
-                    reuse__0__d = 1'b1;
-                end
-                else begin
-                    reuse__0__d = 1'b0;
-                end
-            end
-        end
-    end
-    always @(*) bypass__0__clock = clock;
-    always @(*) bypass__0__reset = reset;
-    always @(*) begin
-        bypass__0__d = bypass__0__q;
-        if (flush) begin
-            bypass__0__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__0) begin
-                    bypass__0__d = 1'b0;
-                end
-            end
-            else if (tgt__0) begin
-                if (any_hit) begin
-                    bypass__0__d = 1'b0;
-                end
-                else begin
-                    bypass__0__d = ~any_inval & ba_enable;
-                end
-            end
-        end
-    end
-    always @(*) rank__0__clock = clock;
-    always @(*) rank__0__reset = reset;
-    always @(*) begin
-        rank__0__d = rank__0__q;
-        if (flush) begin
-            rank__0__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__0) begin
-                    rank__0__d = rank_zero;
-                end
-                else if (any_hit & ev__0 & (rank__0__q > hit_rank)) begin
-                    rank__0__d = rank__0__q - rank_one;
-                end
-            end
-            else if (tgt__0) begin
-                rank__0__d = rank_zero;
-            end
-            else if (ev__0 & (~tgt_valid | (rank__0__q < tgt_rank))) begin
-                rank__0__d = rank__0__q + rank_one;
-            end
-        end
-    end
-    always @(*) valid__1__clock = clock;
-    always @(*) valid__1__reset = reset;
-    always @(*) begin
-        valid__1__d = valid__1__q;
-        if (flush) begin
-            valid__1__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__1) begin
-                    valid__1__d = 1'b0;
-                end
-            end
-            else if (tgt__1) begin
-                if (any_hit) begin
-                end
-                else begin
-                    valid__1__d = 1'b1;
-                end
-            end
-        end
-    end
-    always @(*) tag__1__clock = clock;
-    always @(*) tag__1__reset = reset;
-    always @(*) begin
-        tag__1__d = tag__1__q;
-        if (flush) begin
-            tag__1__d = tag_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__1) begin
-                    tag__1__d = tag_zero;
-                end
-            end
-            else if (tgt__1) begin
-                if (any_hit) begin
-                end
-                else begin
-                    tag__1__d = req_tag;
-                end
-            end
-        end
-    end
-    always @(*) reuse__1__clock = clock;
-    always @(*) reuse__1__reset = reset;
-    always @(*) begin
-        reuse__1__d = reuse__1__q;
-        if (flush) begin
-            reuse__1__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__1) begin
-                    reuse__1__d = 1'b0;
-                end
-            end
-            else if (tgt__1) begin
-                if (any_hit) begin
-                    reuse__1__d = 1'b1;
-                end
-                else begin
-                    reuse__1__d = 1'b0;
-                end
-            end
-        end
-    end
-    always @(*) bypass__1__clock = clock;
-    always @(*) bypass__1__reset = reset;
-    always @(*) begin
-        bypass__1__d = bypass__1__q;
-        if (flush) begin
-            bypass__1__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__1) begin
-                    bypass__1__d = 1'b0;
-                end
-            end
-            else if (tgt__1) begin
-                if (any_hit) begin
-                    bypass__1__d = 1'b0;
-                end
-                else begin
-                    bypass__1__d = ~any_inval & ba_enable;
-                end
-            end
-        end
-    end
-    always @(*) rank__1__clock = clock;
-    always @(*) rank__1__reset = reset;
-    always @(*) begin
-        rank__1__d = rank__1__q;
-        if (flush) begin
-            rank__1__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__1) begin
-                    rank__1__d = rank_zero;
-                end
-                else if (any_hit & ev__1 & (rank__1__q > hit_rank)) begin
-                    rank__1__d = rank__1__q - rank_one;
-                end
-            end
-            else if (tgt__1) begin
-                rank__1__d = rank_zero;
-            end
-            else if (ev__1 & (~tgt_valid | (rank__1__q < tgt_rank))) begin
-                rank__1__d = rank__1__q + rank_one;
-            end
-        end
-    end
-    always @(*) valid__2__clock = clock;
-    always @(*) valid__2__reset = reset;
-    always @(*) begin
-        valid__2__d = valid__2__q;
-        if (flush) begin
-            valid__2__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__2) begin
-                    valid__2__d = 1'b0;
-                end
-            end
-            else if (tgt__2) begin
-                if (any_hit) begin
-                end
-                else begin
-                    valid__2__d = 1'b1;
-                end
-            end
-        end
-    end
-    always @(*) tag__2__clock = clock;
-    always @(*) tag__2__reset = reset;
-    always @(*) begin
-        tag__2__d = tag__2__q;
-        if (flush) begin
-            tag__2__d = tag_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__2) begin
-                    tag__2__d = tag_zero;
-                end
-            end
-            else if (tgt__2) begin
-                if (any_hit) begin
-                end
-                else begin
-                    tag__2__d = req_tag;
-                end
-            end
-        end
-    end
-    always @(*) reuse__2__clock = clock;
-    always @(*) reuse__2__reset = reset;
-    always @(*) begin
-        reuse__2__d = reuse__2__q;
-        if (flush) begin
-            reuse__2__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__2) begin
-                    reuse__2__d = 1'b0;
-                end
-            end
-            else if (tgt__2) begin
-                if (any_hit) begin
-                    reuse__2__d = 1'b1;
-                end
-                else begin
-                    reuse__2__d = 1'b0;
-                end
-            end
-        end
-    end
-    always @(*) bypass__2__clock = clock;
-    always @(*) bypass__2__reset = reset;
-    always @(*) begin
-        bypass__2__d = bypass__2__q;
-        if (flush) begin
-            bypass__2__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__2) begin
-                    bypass__2__d = 1'b0;
-                end
-            end
-            else if (tgt__2) begin
-                if (any_hit) begin
-                    bypass__2__d = 1'b0;
-                end
-                else begin
-                    bypass__2__d = ~any_inval & ba_enable;
-                end
-            end
-        end
-    end
-    always @(*) rank__2__clock = clock;
-    always @(*) rank__2__reset = reset;
-    always @(*) begin
-        rank__2__d = rank__2__q;
-        if (flush) begin
-            rank__2__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__2) begin
-                    rank__2__d = rank_zero;
-                end
-                else if (any_hit & ev__2 & (rank__2__q > hit_rank)) begin
-                    rank__2__d = rank__2__q - rank_one;
-                end
-            end
-            else if (tgt__2) begin
-                rank__2__d = rank_zero;
-            end
-            else if (ev__2 & (~tgt_valid | (rank__2__q < tgt_rank))) begin
-                rank__2__d = rank__2__q + rank_one;
-            end
-        end
-    end
-    always @(*) valid__3__clock = clock;
-    always @(*) valid__3__reset = reset;
-    always @(*) begin
-        valid__3__d = valid__3__q;
-        if (flush) begin
-            valid__3__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__3) begin
-                    valid__3__d = 1'b0;
-                end
-            end
-            else if (tgt__3) begin
-                if (any_hit) begin
-                end
-                else begin
-                    valid__3__d = 1'b1;
-                end
-            end
-        end
-    end
-    always @(*) tag__3__clock = clock;
-    always @(*) tag__3__reset = reset;
-    always @(*) begin
-        tag__3__d = tag__3__q;
-        if (flush) begin
-            tag__3__d = tag_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__3) begin
-                    tag__3__d = tag_zero;
-                end
-            end
-            else if (tgt__3) begin
-                if (any_hit) begin
-                end
-                else begin
-                    tag__3__d = req_tag;
-                end
-            end
-        end
-    end
-    always @(*) reuse__3__clock = clock;
-    always @(*) reuse__3__reset = reset;
-    always @(*) begin
-        reuse__3__d = reuse__3__q;
-        if (flush) begin
-            reuse__3__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__3) begin
-                    reuse__3__d = 1'b0;
-                end
-            end
-            else if (tgt__3) begin
-                if (any_hit) begin
-                    reuse__3__d = 1'b1;
-                end
-                else begin
-                    reuse__3__d = 1'b0;
-                end
-            end
-        end
-    end
-    always @(*) bypass__3__clock = clock;
-    always @(*) bypass__3__reset = reset;
-    always @(*) begin
-        bypass__3__d = bypass__3__q;
-        if (flush) begin
-            bypass__3__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__3) begin
-                    bypass__3__d = 1'b0;
-                end
-            end
-            else if (tgt__3) begin
-                if (any_hit) begin
-                    bypass__3__d = 1'b0;
-                end
-                else begin
-                    bypass__3__d = ~any_inval & ba_enable;
-                end
-            end
-        end
-    end
-    always @(*) rank__3__clock = clock;
-    always @(*) rank__3__reset = reset;
-    always @(*) begin
-        rank__3__d = rank__3__q;
-        if (flush) begin
-            rank__3__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__3) begin
-                    rank__3__d = rank_zero;
-                end
-                else if (any_hit & ev__3 & (rank__3__q > hit_rank)) begin
-                    rank__3__d = rank__3__q - rank_one;
-                end
-            end
-            else if (tgt__3) begin
-                rank__3__d = rank_zero;
-            end
-            else if (ev__3 & (~tgt_valid | (rank__3__q < tgt_rank))) begin
-                rank__3__d = rank__3__q + rank_one;
-            end
-        end
-    end
-    always @(*) valid__4__clock = clock;
-    always @(*) valid__4__reset = reset;
-    always @(*) begin
-        valid__4__d = valid__4__q;
-        if (flush) begin
-            valid__4__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__4) begin
-                    valid__4__d = 1'b0;
-                end
-            end
-            else if (tgt__4) begin
-                if (any_hit) begin
-                end
-                else begin
-                    valid__4__d = 1'b1;
-                end
-            end
-        end
-    end
-    always @(*) tag__4__clock = clock;
-    always @(*) tag__4__reset = reset;
-    always @(*) begin
-        tag__4__d = tag__4__q;
-        if (flush) begin
-            tag__4__d = tag_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__4) begin
-                    tag__4__d = tag_zero;
-                end
-            end
-            else if (tgt__4) begin
-                if (any_hit) begin
-                end
-                else begin
-                    tag__4__d = req_tag;
-                end
-            end
-        end
-    end
-    always @(*) reuse__4__clock = clock;
-    always @(*) reuse__4__reset = reset;
-    always @(*) begin
-        reuse__4__d = reuse__4__q;
-        if (flush) begin
-            reuse__4__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__4) begin
-                    reuse__4__d = 1'b0;
-                end
-            end
-            else if (tgt__4) begin
-                if (any_hit) begin
-                    reuse__4__d = 1'b1;
-                end
-                else begin
-                    reuse__4__d = 1'b0;
-                end
-            end
-        end
-    end
-    always @(*) bypass__4__clock = clock;
-    always @(*) bypass__4__reset = reset;
-    always @(*) begin
-        bypass__4__d = bypass__4__q;
-        if (flush) begin
-            bypass__4__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__4) begin
-                    bypass__4__d = 1'b0;
-                end
-            end
-            else if (tgt__4) begin
-                if (any_hit) begin
-                    bypass__4__d = 1'b0;
-                end
-                else begin
-                    bypass__4__d = ~any_inval & ba_enable;
-                end
-            end
-        end
-    end
-    always @(*) rank__4__clock = clock;
-    always @(*) rank__4__reset = reset;
-    always @(*) begin
-        rank__4__d = rank__4__q;
-        if (flush) begin
-            rank__4__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__4) begin
-                    rank__4__d = rank_zero;
-                end
-                else if (any_hit & ev__4 & (rank__4__q > hit_rank)) begin
-                    rank__4__d = rank__4__q - rank_one;
-                end
-            end
-            else if (tgt__4) begin
-                rank__4__d = rank_zero;
-            end
-            else if (ev__4 & (~tgt_valid | (rank__4__q < tgt_rank))) begin
-                rank__4__d = rank__4__q + rank_one;
-            end
-        end
-    end
-    always @(*) valid__5__clock = clock;
-    always @(*) valid__5__reset = reset;
-    always @(*) begin
-        valid__5__d = valid__5__q;
-        if (flush) begin
-            valid__5__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__5) begin
-                    valid__5__d = 1'b0;
-                end
-            end
-            else if (tgt__5) begin
-                if (any_hit) begin
-                end
-                else begin
-                    valid__5__d = 1'b1;
-                end
-            end
-        end
-    end
-    always @(*) tag__5__clock = clock;
-    always @(*) tag__5__reset = reset;
-    always @(*) begin
-        tag__5__d = tag__5__q;
-        if (flush) begin
-            tag__5__d = tag_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__5) begin
-                    tag__5__d = tag_zero;
-                end
-            end
-            else if (tgt__5) begin
-                if (any_hit) begin
-                end
-                else begin
-                    tag__5__d = req_tag;
-                end
-            end
-        end
-    end
-    always @(*) reuse__5__clock = clock;
-    always @(*) reuse__5__reset = reset;
-    always @(*) begin
-        reuse__5__d = reuse__5__q;
-        if (flush) begin
-            reuse__5__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__5) begin
-                    reuse__5__d = 1'b0;
-                end
-            end
-            else if (tgt__5) begin
-                if (any_hit) begin
-                    reuse__5__d = 1'b1;
-                end
-                else begin
-                    reuse__5__d = 1'b0;
-                end
-            end
-        end
-    end
-    always @(*) bypass__5__clock = clock;
-    always @(*) bypass__5__reset = reset;
-    always @(*) begin
-        bypass__5__d = bypass__5__q;
-        if (flush) begin
-            bypass__5__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__5) begin
-                    bypass__5__d = 1'b0;
-                end
-            end
-            else if (tgt__5) begin
-                if (any_hit) begin
-                    bypass__5__d = 1'b0;
-                end
-                else begin
-                    bypass__5__d = ~any_inval & ba_enable;
-                end
-            end
-        end
-    end
-    always @(*) rank__5__clock = clock;
-    always @(*) rank__5__reset = reset;
-    always @(*) begin
-        rank__5__d = rank__5__q;
-        if (flush) begin
-            rank__5__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__5) begin
-                    rank__5__d = rank_zero;
-                end
-                else if (any_hit & ev__5 & (rank__5__q > hit_rank)) begin
-                    rank__5__d = rank__5__q - rank_one;
-                end
-            end
-            else if (tgt__5) begin
-                rank__5__d = rank_zero;
-            end
-            else if (ev__5 & (~tgt_valid | (rank__5__q < tgt_rank))) begin
-                rank__5__d = rank__5__q + rank_one;
-            end
-        end
-    end
-    always @(*) valid__6__clock = clock;
-    always @(*) valid__6__reset = reset;
-    always @(*) begin
-        valid__6__d = valid__6__q;
-        if (flush) begin
-            valid__6__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__6) begin
-                    valid__6__d = 1'b0;
-                end
-            end
-            else if (tgt__6) begin
-                if (any_hit) begin
-                end
-                else begin
-                    valid__6__d = 1'b1;
-                end
-            end
-        end
-    end
-    always @(*) tag__6__clock = clock;
-    always @(*) tag__6__reset = reset;
-    always @(*) begin
-        tag__6__d = tag__6__q;
-        if (flush) begin
-            tag__6__d = tag_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__6) begin
-                    tag__6__d = tag_zero;
-                end
-            end
-            else if (tgt__6) begin
-                if (any_hit) begin
-                end
-                else begin
-                    tag__6__d = req_tag;
-                end
-            end
-        end
-    end
-    always @(*) reuse__6__clock = clock;
-    always @(*) reuse__6__reset = reset;
-    always @(*) begin
-        reuse__6__d = reuse__6__q;
-        if (flush) begin
-            reuse__6__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__6) begin
-                    reuse__6__d = 1'b0;
-                end
-            end
-            else if (tgt__6) begin
-                if (any_hit) begin
-                    reuse__6__d = 1'b1;
-                end
-                else begin
-                    reuse__6__d = 1'b0;
-                end
-            end
-        end
-    end
-    always @(*) bypass__6__clock = clock;
-    always @(*) bypass__6__reset = reset;
-    always @(*) begin
-        bypass__6__d = bypass__6__q;
-        if (flush) begin
-            bypass__6__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__6) begin
-                    bypass__6__d = 1'b0;
-                end
-            end
-            else if (tgt__6) begin
-                if (any_hit) begin
-                    bypass__6__d = 1'b0;
-                end
-                else begin
-                    bypass__6__d = ~any_inval & ba_enable;
-                end
-            end
-        end
-    end
-    always @(*) rank__6__clock = clock;
-    always @(*) rank__6__reset = reset;
-    always @(*) begin
-        rank__6__d = rank__6__q;
-        if (flush) begin
-            rank__6__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__6) begin
-                    rank__6__d = rank_zero;
-                end
-                else if (any_hit & ev__6 & (rank__6__q > hit_rank)) begin
-                    rank__6__d = rank__6__q - rank_one;
-                end
-            end
-            else if (tgt__6) begin
-                rank__6__d = rank_zero;
-            end
-            else if (ev__6 & (~tgt_valid | (rank__6__q < tgt_rank))) begin
-                rank__6__d = rank__6__q + rank_one;
-            end
-        end
-    end
-    always @(*) valid__7__clock = clock;
-    always @(*) valid__7__reset = reset;
-    always @(*) begin
-        valid__7__d = valid__7__q;
-        if (flush) begin
-            valid__7__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__7) begin
-                    valid__7__d = 1'b0;
-                end
-            end
-            else if (tgt__7) begin
-                if (any_hit) begin
-                end
-                else begin
-                    valid__7__d = 1'b1;
-                end
-            end
-        end
-    end
-    always @(*) tag__7__clock = clock;
-    always @(*) tag__7__reset = reset;
-    always @(*) begin
-        tag__7__d = tag__7__q;
-        if (flush) begin
-            tag__7__d = tag_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__7) begin
-                    tag__7__d = tag_zero;
-                end
-            end
-            else if (tgt__7) begin
-                if (any_hit) begin
-                end
-                else begin
-                    tag__7__d = req_tag;
-                end
-            end
-        end
-    end
-    always @(*) reuse__7__clock = clock;
-    always @(*) reuse__7__reset = reset;
-    always @(*) begin
-        reuse__7__d = reuse__7__q;
-        if (flush) begin
-            reuse__7__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__7) begin
-                    reuse__7__d = 1'b0;
-                end
-            end
-            else if (tgt__7) begin
-                if (any_hit) begin
-                    reuse__7__d = 1'b1;
-                end
-                else begin
-                    reuse__7__d = 1'b0;
-                end
-            end
-        end
-    end
-    always @(*) bypass__7__clock = clock;
-    always @(*) bypass__7__reset = reset;
-    always @(*) begin
-        bypass__7__d = bypass__7__q;
-        if (flush) begin
-            bypass__7__d = 1'b0;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__7) begin
-                    bypass__7__d = 1'b0;
-                end
-            end
-            else if (tgt__7) begin
-                if (any_hit) begin
-                    bypass__7__d = 1'b0;
-                end
-                else begin
-                    bypass__7__d = ~any_inval & ba_enable;
-                end
-            end
-        end
-    end
-    always @(*) rank__7__clock = clock;
-    always @(*) rank__7__reset = reset;
-    always @(*) begin
-        rank__7__d = rank__7__q;
-        if (flush) begin
-            rank__7__d = rank_zero;
-        end
-        if (sel) begin
-            if (is_write) begin
-                if (hit__7) begin
-                    rank__7__d = rank_zero;
-                end
-                else if (any_hit & ev__7 & (rank__7__q > hit_rank)) begin
-                    rank__7__d = rank__7__q - rank_one;
-                end
-            end
-            else if (tgt__7) begin
-                rank__7__d = rank_zero;
-            end
-            else if (ev__7 & (~tgt_valid | (rank__7__q < tgt_rank))) begin
-                rank__7__d = rank__7__q + rank_one;
-            end
-        end
-    end
-    always @(*) ev__0 = valid__0__q & ~flush;
-    always @(*) hit__0 = valid__0__q & ~flush & (tag__0__q == req_tag);
-    always @(*) inval__0 = ~(valid__0__q & ~flush);
-    always @(*) noreuse__0 = valid__0__q & ~flush & ~reuse__0__q;
-    always @(*) withreuse__0 = valid__0__q & ~flush & reuse__0__q;
-    always @(*) ev__1 = valid__1__q & ~flush;
-    always @(*) hit__1 = valid__1__q & ~flush & (tag__1__q == req_tag);
-    always @(*) inval__1 = ~(valid__1__q & ~flush);
-    always @(*) noreuse__1 = valid__1__q & ~flush & ~reuse__1__q;
-    always @(*) withreuse__1 = valid__1__q & ~flush & reuse__1__q;
-    always @(*) ev__2 = valid__2__q & ~flush;
-    always @(*) hit__2 = valid__2__q & ~flush & (tag__2__q == req_tag);
-    always @(*) inval__2 = ~(valid__2__q & ~flush);
-    always @(*) noreuse__2 = valid__2__q & ~flush & ~reuse__2__q;
-    always @(*) withreuse__2 = valid__2__q & ~flush & reuse__2__q;
-    always @(*) ev__3 = valid__3__q & ~flush;
-    always @(*) hit__3 = valid__3__q & ~flush & (tag__3__q == req_tag);
-    always @(*) inval__3 = ~(valid__3__q & ~flush);
-    always @(*) noreuse__3 = valid__3__q & ~flush & ~reuse__3__q;
-    always @(*) withreuse__3 = valid__3__q & ~flush & reuse__3__q;
-    always @(*) ev__4 = valid__4__q & ~flush;
-    always @(*) hit__4 = valid__4__q & ~flush & (tag__4__q == req_tag);
-    always @(*) inval__4 = ~(valid__4__q & ~flush);
-    always @(*) noreuse__4 = valid__4__q & ~flush & ~reuse__4__q;
-    always @(*) withreuse__4 = valid__4__q & ~flush & reuse__4__q;
-    always @(*) ev__5 = valid__5__q & ~flush;
-    always @(*) hit__5 = valid__5__q & ~flush & (tag__5__q == req_tag);
-    always @(*) inval__5 = ~(valid__5__q & ~flush);
-    always @(*) noreuse__5 = valid__5__q & ~flush & ~reuse__5__q;
-    always @(*) withreuse__5 = valid__5__q & ~flush & reuse__5__q;
-    always @(*) ev__6 = valid__6__q & ~flush;
-    always @(*) hit__6 = valid__6__q & ~flush & (tag__6__q == req_tag);
-    always @(*) inval__6 = ~(valid__6__q & ~flush);
-    always @(*) noreuse__6 = valid__6__q & ~flush & ~reuse__6__q;
-    always @(*) withreuse__6 = valid__6__q & ~flush & reuse__6__q;
-    always @(*) ev__7 = valid__7__q & ~flush;
-    always @(*) hit__7 = valid__7__q & ~flush & (tag__7__q == req_tag);
-    always @(*) inval__7 = ~(valid__7__q & ~flush);
-    always @(*) noreuse__7 = valid__7__q & ~flush & ~reuse__7__q;
-    always @(*) withreuse__7 = valid__7__q & ~flush & reuse__7__q;
+    always @(*) r_valid__reset = reset;
+    always @(*) r_outcome__reset = reset;
+    always @(*) r_way__reset = reset;
+    always @(*) r_evict_valid__reset = reset;
+    always @(*) r_evict_addr__reset = reset;
+    always @(*) set_idx = req_addr[(off_amt)+:(4)] & set_mask;
+    always @(*) req_tag = req_addr[(tag_amt)+:(21)];
+    always @(*) unused_addr_bits = |req_addr;
+    always @(*) zext_set__narrow = set_idx;
+    always @(*) zext_onehot__narrow = set_idx;
+    always @(*) set_onehot = ns_one << zext_onehot__wide;
+    always @(*) ways__0__clock = clock;
+    always @(*) ways__0__reset = reset;
+    always @(*) ways__0__flush = flush;
+    always @(*) ways__0__set_idx = set_idx;
+    always @(*) ways__0__set_onehot = set_onehot;
+    always @(*) ways__0__we = req_valid;
+    always @(*) ways__1__clock = clock;
+    always @(*) ways__1__reset = reset;
+    always @(*) ways__1__flush = flush;
+    always @(*) ways__1__set_idx = set_idx;
+    always @(*) ways__1__set_onehot = set_onehot;
+    always @(*) ways__1__we = req_valid;
+    always @(*) ways__2__clock = clock;
+    always @(*) ways__2__reset = reset;
+    always @(*) ways__2__flush = flush;
+    always @(*) ways__2__set_idx = set_idx;
+    always @(*) ways__2__set_onehot = set_onehot;
+    always @(*) ways__2__we = req_valid;
+    always @(*) ways__3__clock = clock;
+    always @(*) ways__3__reset = reset;
+    always @(*) ways__3__flush = flush;
+    always @(*) ways__3__set_idx = set_idx;
+    always @(*) ways__3__set_onehot = set_onehot;
+    always @(*) ways__3__we = req_valid;
+    always @(*) ways__4__clock = clock;
+    always @(*) ways__4__reset = reset;
+    always @(*) ways__4__flush = flush;
+    always @(*) ways__4__set_idx = set_idx;
+    always @(*) ways__4__set_onehot = set_onehot;
+    always @(*) ways__4__we = req_valid;
+    always @(*) ways__5__clock = clock;
+    always @(*) ways__5__reset = reset;
+    always @(*) ways__5__flush = flush;
+    always @(*) ways__5__set_idx = set_idx;
+    always @(*) ways__5__set_onehot = set_onehot;
+    always @(*) ways__5__we = req_valid;
+    always @(*) ways__6__clock = clock;
+    always @(*) ways__6__reset = reset;
+    always @(*) ways__6__flush = flush;
+    always @(*) ways__6__set_idx = set_idx;
+    always @(*) ways__6__set_onehot = set_onehot;
+    always @(*) ways__6__we = req_valid;
+    always @(*) ways__7__clock = clock;
+    always @(*) ways__7__reset = reset;
+    always @(*) ways__7__flush = flush;
+    always @(*) ways__7__set_idx = set_idx;
+    always @(*) ways__7__set_onehot = set_onehot;
+    always @(*) ways__7__we = req_valid;
+    always @(*) ev__0 = ways__0__o_valid & ~flush;
+    always @(*) hit__0 = ways__0__o_valid & ~flush & (ways__0__o_tag == req_tag);
+    always @(*) inval__0 = ~(ways__0__o_valid & ~flush);
+    always @(*) noreuse__0 = ways__0__o_valid & ~flush & ~ways__0__o_reuse;
+    always @(*) withreuse__0 = ways__0__o_valid & ~flush & ways__0__o_reuse;
+    always @(*) ev__1 = ways__1__o_valid & ~flush;
+    always @(*) hit__1 = ways__1__o_valid & ~flush & (ways__1__o_tag == req_tag);
+    always @(*) inval__1 = ~(ways__1__o_valid & ~flush);
+    always @(*) noreuse__1 = ways__1__o_valid & ~flush & ~ways__1__o_reuse;
+    always @(*) withreuse__1 = ways__1__o_valid & ~flush & ways__1__o_reuse;
+    always @(*) ev__2 = ways__2__o_valid & ~flush;
+    always @(*) hit__2 = ways__2__o_valid & ~flush & (ways__2__o_tag == req_tag);
+    always @(*) inval__2 = ~(ways__2__o_valid & ~flush);
+    always @(*) noreuse__2 = ways__2__o_valid & ~flush & ~ways__2__o_reuse;
+    always @(*) withreuse__2 = ways__2__o_valid & ~flush & ways__2__o_reuse;
+    always @(*) ev__3 = ways__3__o_valid & ~flush;
+    always @(*) hit__3 = ways__3__o_valid & ~flush & (ways__3__o_tag == req_tag);
+    always @(*) inval__3 = ~(ways__3__o_valid & ~flush);
+    always @(*) noreuse__3 = ways__3__o_valid & ~flush & ~ways__3__o_reuse;
+    always @(*) withreuse__3 = ways__3__o_valid & ~flush & ways__3__o_reuse;
+    always @(*) ev__4 = ways__4__o_valid & ~flush;
+    always @(*) hit__4 = ways__4__o_valid & ~flush & (ways__4__o_tag == req_tag);
+    always @(*) inval__4 = ~(ways__4__o_valid & ~flush);
+    always @(*) noreuse__4 = ways__4__o_valid & ~flush & ~ways__4__o_reuse;
+    always @(*) withreuse__4 = ways__4__o_valid & ~flush & ways__4__o_reuse;
+    always @(*) ev__5 = ways__5__o_valid & ~flush;
+    always @(*) hit__5 = ways__5__o_valid & ~flush & (ways__5__o_tag == req_tag);
+    always @(*) inval__5 = ~(ways__5__o_valid & ~flush);
+    always @(*) noreuse__5 = ways__5__o_valid & ~flush & ~ways__5__o_reuse;
+    always @(*) withreuse__5 = ways__5__o_valid & ~flush & ways__5__o_reuse;
+    always @(*) ev__6 = ways__6__o_valid & ~flush;
+    always @(*) hit__6 = ways__6__o_valid & ~flush & (ways__6__o_tag == req_tag);
+    always @(*) inval__6 = ~(ways__6__o_valid & ~flush);
+    always @(*) noreuse__6 = ways__6__o_valid & ~flush & ~ways__6__o_reuse;
+    always @(*) withreuse__6 = ways__6__o_valid & ~flush & ways__6__o_reuse;
+    always @(*) ev__7 = ways__7__o_valid & ~flush;
+    always @(*) hit__7 = ways__7__o_valid & ~flush & (ways__7__o_tag == req_tag);
+    always @(*) inval__7 = ~(ways__7__o_valid & ~flush);
+    always @(*) noreuse__7 = ways__7__o_valid & ~flush & ~ways__7__o_reuse;
+    always @(*) withreuse__7 = ways__7__o_valid & ~flush & ways__7__o_reuse;
     always @(*) begin
         any_hit = 1'b0;
         if (hit__0) begin
@@ -2906,217 +1146,217 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
     end
     always @(*) begin
         is_victim__0 = vcand__0;
-        if ((0 != 0) & vcand__0 & (rank__0__q >= rank__0__q)) begin
+        if ((0 != 0) & vcand__0 & (ways__0__o_rank >= ways__0__o_rank)) begin
             is_victim__0 = 1'b0;
         end
-        if ((1 != 0) & vcand__1 & (rank__1__q >= rank__0__q)) begin
+        if ((1 != 0) & vcand__1 & (ways__1__o_rank >= ways__0__o_rank)) begin
             is_victim__0 = 1'b0;
         end
-        if ((2 != 0) & vcand__2 & (rank__2__q >= rank__0__q)) begin
+        if ((2 != 0) & vcand__2 & (ways__2__o_rank >= ways__0__o_rank)) begin
             is_victim__0 = 1'b0;
         end
-        if ((3 != 0) & vcand__3 & (rank__3__q >= rank__0__q)) begin
+        if ((3 != 0) & vcand__3 & (ways__3__o_rank >= ways__0__o_rank)) begin
             is_victim__0 = 1'b0;
         end
-        if ((4 != 0) & vcand__4 & (rank__4__q >= rank__0__q)) begin
+        if ((4 != 0) & vcand__4 & (ways__4__o_rank >= ways__0__o_rank)) begin
             is_victim__0 = 1'b0;
         end
-        if ((5 != 0) & vcand__5 & (rank__5__q >= rank__0__q)) begin
+        if ((5 != 0) & vcand__5 & (ways__5__o_rank >= ways__0__o_rank)) begin
             is_victim__0 = 1'b0;
         end
-        if ((6 != 0) & vcand__6 & (rank__6__q >= rank__0__q)) begin
+        if ((6 != 0) & vcand__6 & (ways__6__o_rank >= ways__0__o_rank)) begin
             is_victim__0 = 1'b0;
         end
-        if ((7 != 0) & vcand__7 & (rank__7__q >= rank__0__q)) begin
+        if ((7 != 0) & vcand__7 & (ways__7__o_rank >= ways__0__o_rank)) begin
             is_victim__0 = 1'b0;
         end
     end
     always @(*) begin
         is_victim__1 = vcand__1;
-        if ((0 != 1) & vcand__0 & (rank__0__q >= rank__1__q)) begin
+        if ((0 != 1) & vcand__0 & (ways__0__o_rank >= ways__1__o_rank)) begin
             is_victim__1 = 1'b0;
         end
-        if ((1 != 1) & vcand__1 & (rank__1__q >= rank__1__q)) begin
+        if ((1 != 1) & vcand__1 & (ways__1__o_rank >= ways__1__o_rank)) begin
             is_victim__1 = 1'b0;
         end
-        if ((2 != 1) & vcand__2 & (rank__2__q >= rank__1__q)) begin
+        if ((2 != 1) & vcand__2 & (ways__2__o_rank >= ways__1__o_rank)) begin
             is_victim__1 = 1'b0;
         end
-        if ((3 != 1) & vcand__3 & (rank__3__q >= rank__1__q)) begin
+        if ((3 != 1) & vcand__3 & (ways__3__o_rank >= ways__1__o_rank)) begin
             is_victim__1 = 1'b0;
         end
-        if ((4 != 1) & vcand__4 & (rank__4__q >= rank__1__q)) begin
+        if ((4 != 1) & vcand__4 & (ways__4__o_rank >= ways__1__o_rank)) begin
             is_victim__1 = 1'b0;
         end
-        if ((5 != 1) & vcand__5 & (rank__5__q >= rank__1__q)) begin
+        if ((5 != 1) & vcand__5 & (ways__5__o_rank >= ways__1__o_rank)) begin
             is_victim__1 = 1'b0;
         end
-        if ((6 != 1) & vcand__6 & (rank__6__q >= rank__1__q)) begin
+        if ((6 != 1) & vcand__6 & (ways__6__o_rank >= ways__1__o_rank)) begin
             is_victim__1 = 1'b0;
         end
-        if ((7 != 1) & vcand__7 & (rank__7__q >= rank__1__q)) begin
+        if ((7 != 1) & vcand__7 & (ways__7__o_rank >= ways__1__o_rank)) begin
             is_victim__1 = 1'b0;
         end
     end
     always @(*) begin
         is_victim__2 = vcand__2;
-        if ((0 != 2) & vcand__0 & (rank__0__q >= rank__2__q)) begin
+        if ((0 != 2) & vcand__0 & (ways__0__o_rank >= ways__2__o_rank)) begin
             is_victim__2 = 1'b0;
         end
-        if ((1 != 2) & vcand__1 & (rank__1__q >= rank__2__q)) begin
+        if ((1 != 2) & vcand__1 & (ways__1__o_rank >= ways__2__o_rank)) begin
             is_victim__2 = 1'b0;
         end
-        if ((2 != 2) & vcand__2 & (rank__2__q >= rank__2__q)) begin
+        if ((2 != 2) & vcand__2 & (ways__2__o_rank >= ways__2__o_rank)) begin
             is_victim__2 = 1'b0;
         end
-        if ((3 != 2) & vcand__3 & (rank__3__q >= rank__2__q)) begin
+        if ((3 != 2) & vcand__3 & (ways__3__o_rank >= ways__2__o_rank)) begin
             is_victim__2 = 1'b0;
         end
-        if ((4 != 2) & vcand__4 & (rank__4__q >= rank__2__q)) begin
+        if ((4 != 2) & vcand__4 & (ways__4__o_rank >= ways__2__o_rank)) begin
             is_victim__2 = 1'b0;
         end
-        if ((5 != 2) & vcand__5 & (rank__5__q >= rank__2__q)) begin
+        if ((5 != 2) & vcand__5 & (ways__5__o_rank >= ways__2__o_rank)) begin
             is_victim__2 = 1'b0;
         end
-        if ((6 != 2) & vcand__6 & (rank__6__q >= rank__2__q)) begin
+        if ((6 != 2) & vcand__6 & (ways__6__o_rank >= ways__2__o_rank)) begin
             is_victim__2 = 1'b0;
         end
-        if ((7 != 2) & vcand__7 & (rank__7__q >= rank__2__q)) begin
+        if ((7 != 2) & vcand__7 & (ways__7__o_rank >= ways__2__o_rank)) begin
             is_victim__2 = 1'b0;
         end
     end
     always @(*) begin
         is_victim__3 = vcand__3;
-        if ((0 != 3) & vcand__0 & (rank__0__q >= rank__3__q)) begin
+        if ((0 != 3) & vcand__0 & (ways__0__o_rank >= ways__3__o_rank)) begin
             is_victim__3 = 1'b0;
         end
-        if ((1 != 3) & vcand__1 & (rank__1__q >= rank__3__q)) begin
+        if ((1 != 3) & vcand__1 & (ways__1__o_rank >= ways__3__o_rank)) begin
             is_victim__3 = 1'b0;
         end
-        if ((2 != 3) & vcand__2 & (rank__2__q >= rank__3__q)) begin
+        if ((2 != 3) & vcand__2 & (ways__2__o_rank >= ways__3__o_rank)) begin
             is_victim__3 = 1'b0;
         end
-        if ((3 != 3) & vcand__3 & (rank__3__q >= rank__3__q)) begin
+        if ((3 != 3) & vcand__3 & (ways__3__o_rank >= ways__3__o_rank)) begin
             is_victim__3 = 1'b0;
         end
-        if ((4 != 3) & vcand__4 & (rank__4__q >= rank__3__q)) begin
+        if ((4 != 3) & vcand__4 & (ways__4__o_rank >= ways__3__o_rank)) begin
             is_victim__3 = 1'b0;
         end
-        if ((5 != 3) & vcand__5 & (rank__5__q >= rank__3__q)) begin
+        if ((5 != 3) & vcand__5 & (ways__5__o_rank >= ways__3__o_rank)) begin
             is_victim__3 = 1'b0;
         end
-        if ((6 != 3) & vcand__6 & (rank__6__q >= rank__3__q)) begin
+        if ((6 != 3) & vcand__6 & (ways__6__o_rank >= ways__3__o_rank)) begin
             is_victim__3 = 1'b0;
         end
-        if ((7 != 3) & vcand__7 & (rank__7__q >= rank__3__q)) begin
+        if ((7 != 3) & vcand__7 & (ways__7__o_rank >= ways__3__o_rank)) begin
             is_victim__3 = 1'b0;
         end
     end
     always @(*) begin
         is_victim__4 = vcand__4;
-        if ((0 != 4) & vcand__0 & (rank__0__q >= rank__4__q)) begin
+        if ((0 != 4) & vcand__0 & (ways__0__o_rank >= ways__4__o_rank)) begin
             is_victim__4 = 1'b0;
         end
-        if ((1 != 4) & vcand__1 & (rank__1__q >= rank__4__q)) begin
+        if ((1 != 4) & vcand__1 & (ways__1__o_rank >= ways__4__o_rank)) begin
             is_victim__4 = 1'b0;
         end
-        if ((2 != 4) & vcand__2 & (rank__2__q >= rank__4__q)) begin
+        if ((2 != 4) & vcand__2 & (ways__2__o_rank >= ways__4__o_rank)) begin
             is_victim__4 = 1'b0;
         end
-        if ((3 != 4) & vcand__3 & (rank__3__q >= rank__4__q)) begin
+        if ((3 != 4) & vcand__3 & (ways__3__o_rank >= ways__4__o_rank)) begin
             is_victim__4 = 1'b0;
         end
-        if ((4 != 4) & vcand__4 & (rank__4__q >= rank__4__q)) begin
+        if ((4 != 4) & vcand__4 & (ways__4__o_rank >= ways__4__o_rank)) begin
             is_victim__4 = 1'b0;
         end
-        if ((5 != 4) & vcand__5 & (rank__5__q >= rank__4__q)) begin
+        if ((5 != 4) & vcand__5 & (ways__5__o_rank >= ways__4__o_rank)) begin
             is_victim__4 = 1'b0;
         end
-        if ((6 != 4) & vcand__6 & (rank__6__q >= rank__4__q)) begin
+        if ((6 != 4) & vcand__6 & (ways__6__o_rank >= ways__4__o_rank)) begin
             is_victim__4 = 1'b0;
         end
-        if ((7 != 4) & vcand__7 & (rank__7__q >= rank__4__q)) begin
+        if ((7 != 4) & vcand__7 & (ways__7__o_rank >= ways__4__o_rank)) begin
             is_victim__4 = 1'b0;
         end
     end
     always @(*) begin
         is_victim__5 = vcand__5;
-        if ((0 != 5) & vcand__0 & (rank__0__q >= rank__5__q)) begin
+        if ((0 != 5) & vcand__0 & (ways__0__o_rank >= ways__5__o_rank)) begin
             is_victim__5 = 1'b0;
         end
-        if ((1 != 5) & vcand__1 & (rank__1__q >= rank__5__q)) begin
+        if ((1 != 5) & vcand__1 & (ways__1__o_rank >= ways__5__o_rank)) begin
             is_victim__5 = 1'b0;
         end
-        if ((2 != 5) & vcand__2 & (rank__2__q >= rank__5__q)) begin
+        if ((2 != 5) & vcand__2 & (ways__2__o_rank >= ways__5__o_rank)) begin
             is_victim__5 = 1'b0;
         end
-        if ((3 != 5) & vcand__3 & (rank__3__q >= rank__5__q)) begin
+        if ((3 != 5) & vcand__3 & (ways__3__o_rank >= ways__5__o_rank)) begin
             is_victim__5 = 1'b0;
         end
-        if ((4 != 5) & vcand__4 & (rank__4__q >= rank__5__q)) begin
+        if ((4 != 5) & vcand__4 & (ways__4__o_rank >= ways__5__o_rank)) begin
             is_victim__5 = 1'b0;
         end
-        if ((5 != 5) & vcand__5 & (rank__5__q >= rank__5__q)) begin
+        if ((5 != 5) & vcand__5 & (ways__5__o_rank >= ways__5__o_rank)) begin
             is_victim__5 = 1'b0;
         end
-        if ((6 != 5) & vcand__6 & (rank__6__q >= rank__5__q)) begin
+        if ((6 != 5) & vcand__6 & (ways__6__o_rank >= ways__5__o_rank)) begin
             is_victim__5 = 1'b0;
         end
-        if ((7 != 5) & vcand__7 & (rank__7__q >= rank__5__q)) begin
+        if ((7 != 5) & vcand__7 & (ways__7__o_rank >= ways__5__o_rank)) begin
             is_victim__5 = 1'b0;
         end
     end
     always @(*) begin
         is_victim__6 = vcand__6;
-        if ((0 != 6) & vcand__0 & (rank__0__q >= rank__6__q)) begin
+        if ((0 != 6) & vcand__0 & (ways__0__o_rank >= ways__6__o_rank)) begin
             is_victim__6 = 1'b0;
         end
-        if ((1 != 6) & vcand__1 & (rank__1__q >= rank__6__q)) begin
+        if ((1 != 6) & vcand__1 & (ways__1__o_rank >= ways__6__o_rank)) begin
             is_victim__6 = 1'b0;
         end
-        if ((2 != 6) & vcand__2 & (rank__2__q >= rank__6__q)) begin
+        if ((2 != 6) & vcand__2 & (ways__2__o_rank >= ways__6__o_rank)) begin
             is_victim__6 = 1'b0;
         end
-        if ((3 != 6) & vcand__3 & (rank__3__q >= rank__6__q)) begin
+        if ((3 != 6) & vcand__3 & (ways__3__o_rank >= ways__6__o_rank)) begin
             is_victim__6 = 1'b0;
         end
-        if ((4 != 6) & vcand__4 & (rank__4__q >= rank__6__q)) begin
+        if ((4 != 6) & vcand__4 & (ways__4__o_rank >= ways__6__o_rank)) begin
             is_victim__6 = 1'b0;
         end
-        if ((5 != 6) & vcand__5 & (rank__5__q >= rank__6__q)) begin
+        if ((5 != 6) & vcand__5 & (ways__5__o_rank >= ways__6__o_rank)) begin
             is_victim__6 = 1'b0;
         end
-        if ((6 != 6) & vcand__6 & (rank__6__q >= rank__6__q)) begin
+        if ((6 != 6) & vcand__6 & (ways__6__o_rank >= ways__6__o_rank)) begin
             is_victim__6 = 1'b0;
         end
-        if ((7 != 6) & vcand__7 & (rank__7__q >= rank__6__q)) begin
+        if ((7 != 6) & vcand__7 & (ways__7__o_rank >= ways__6__o_rank)) begin
             is_victim__6 = 1'b0;
         end
     end
     always @(*) begin
         is_victim__7 = vcand__7;
-        if ((0 != 7) & vcand__0 & (rank__0__q >= rank__7__q)) begin
+        if ((0 != 7) & vcand__0 & (ways__0__o_rank >= ways__7__o_rank)) begin
             is_victim__7 = 1'b0;
         end
-        if ((1 != 7) & vcand__1 & (rank__1__q >= rank__7__q)) begin
+        if ((1 != 7) & vcand__1 & (ways__1__o_rank >= ways__7__o_rank)) begin
             is_victim__7 = 1'b0;
         end
-        if ((2 != 7) & vcand__2 & (rank__2__q >= rank__7__q)) begin
+        if ((2 != 7) & vcand__2 & (ways__2__o_rank >= ways__7__o_rank)) begin
             is_victim__7 = 1'b0;
         end
-        if ((3 != 7) & vcand__3 & (rank__3__q >= rank__7__q)) begin
+        if ((3 != 7) & vcand__3 & (ways__3__o_rank >= ways__7__o_rank)) begin
             is_victim__7 = 1'b0;
         end
-        if ((4 != 7) & vcand__4 & (rank__4__q >= rank__7__q)) begin
+        if ((4 != 7) & vcand__4 & (ways__4__o_rank >= ways__7__o_rank)) begin
             is_victim__7 = 1'b0;
         end
-        if ((5 != 7) & vcand__5 & (rank__5__q >= rank__7__q)) begin
+        if ((5 != 7) & vcand__5 & (ways__5__o_rank >= ways__7__o_rank)) begin
             is_victim__7 = 1'b0;
         end
-        if ((6 != 7) & vcand__6 & (rank__6__q >= rank__7__q)) begin
+        if ((6 != 7) & vcand__6 & (ways__6__o_rank >= ways__7__o_rank)) begin
             is_victim__7 = 1'b0;
         end
-        if ((7 != 7) & vcand__7 & (rank__7__q >= rank__7__q)) begin
+        if ((7 != 7) & vcand__7 & (ways__7__o_rank >= ways__7__o_rank)) begin
             is_victim__7 = 1'b0;
         end
     end
@@ -3150,55 +1390,55 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
     always @(*) begin
         hit_rank = rank_zero;
         if (hit__0) begin
-            hit_rank = rank__0__q;
+            hit_rank = ways__0__o_rank;
         end
         if (hit__1) begin
-            hit_rank = rank__1__q;
+            hit_rank = ways__1__o_rank;
         end
         if (hit__2) begin
-            hit_rank = rank__2__q;
+            hit_rank = ways__2__o_rank;
         end
         if (hit__3) begin
-            hit_rank = rank__3__q;
+            hit_rank = ways__3__o_rank;
         end
         if (hit__4) begin
-            hit_rank = rank__4__q;
+            hit_rank = ways__4__o_rank;
         end
         if (hit__5) begin
-            hit_rank = rank__5__q;
+            hit_rank = ways__5__o_rank;
         end
         if (hit__6) begin
-            hit_rank = rank__6__q;
+            hit_rank = ways__6__o_rank;
         end
         if (hit__7) begin
-            hit_rank = rank__7__q;
+            hit_rank = ways__7__o_rank;
         end
     end
     always @(*) begin
         hit_bypass = 1'b0;
         if (hit__0) begin
-            hit_bypass = bypass__0__q;
+            hit_bypass = ways__0__o_bypass;
         end
         if (hit__1) begin
-            hit_bypass = bypass__1__q;
+            hit_bypass = ways__1__o_bypass;
         end
         if (hit__2) begin
-            hit_bypass = bypass__2__q;
+            hit_bypass = ways__2__o_bypass;
         end
         if (hit__3) begin
-            hit_bypass = bypass__3__q;
+            hit_bypass = ways__3__o_bypass;
         end
         if (hit__4) begin
-            hit_bypass = bypass__4__q;
+            hit_bypass = ways__4__o_bypass;
         end
         if (hit__5) begin
-            hit_bypass = bypass__5__q;
+            hit_bypass = ways__5__o_bypass;
         end
         if (hit__6) begin
-            hit_bypass = bypass__6__q;
+            hit_bypass = ways__6__o_bypass;
         end
         if (hit__7) begin
-            hit_bypass = bypass__7__q;
+            hit_bypass = ways__7__o_bypass;
         end
     end
     always @(*) begin
@@ -3258,82 +1498,82 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
     always @(*) begin
         victim_rank = rank_zero;
         if (is_victim__0) begin
-            victim_rank = rank__0__q;
+            victim_rank = ways__0__o_rank;
         end
         if (is_victim__1) begin
-            victim_rank = rank__1__q;
+            victim_rank = ways__1__o_rank;
         end
         if (is_victim__2) begin
-            victim_rank = rank__2__q;
+            victim_rank = ways__2__o_rank;
         end
         if (is_victim__3) begin
-            victim_rank = rank__3__q;
+            victim_rank = ways__3__o_rank;
         end
         if (is_victim__4) begin
-            victim_rank = rank__4__q;
+            victim_rank = ways__4__o_rank;
         end
         if (is_victim__5) begin
-            victim_rank = rank__5__q;
+            victim_rank = ways__5__o_rank;
         end
         if (is_victim__6) begin
-            victim_rank = rank__6__q;
+            victim_rank = ways__6__o_rank;
         end
         if (is_victim__7) begin
-            victim_rank = rank__7__q;
+            victim_rank = ways__7__o_rank;
         end
     end
     always @(*) begin
         victim_bypass = 1'b0;
         if (is_victim__0) begin
-            victim_bypass = bypass__0__q;
+            victim_bypass = ways__0__o_bypass;
         end
         if (is_victim__1) begin
-            victim_bypass = bypass__1__q;
+            victim_bypass = ways__1__o_bypass;
         end
         if (is_victim__2) begin
-            victim_bypass = bypass__2__q;
+            victim_bypass = ways__2__o_bypass;
         end
         if (is_victim__3) begin
-            victim_bypass = bypass__3__q;
+            victim_bypass = ways__3__o_bypass;
         end
         if (is_victim__4) begin
-            victim_bypass = bypass__4__q;
+            victim_bypass = ways__4__o_bypass;
         end
         if (is_victim__5) begin
-            victim_bypass = bypass__5__q;
+            victim_bypass = ways__5__o_bypass;
         end
         if (is_victim__6) begin
-            victim_bypass = bypass__6__q;
+            victim_bypass = ways__6__o_bypass;
         end
         if (is_victim__7) begin
-            victim_bypass = bypass__7__q;
+            victim_bypass = ways__7__o_bypass;
         end
     end
     always @(*) begin
         victim_tag = tag_zero;
         if (is_victim__0) begin
-            victim_tag = tag__0__q;
+            victim_tag = ways__0__o_tag;
         end
         if (is_victim__1) begin
-            victim_tag = tag__1__q;
+            victim_tag = ways__1__o_tag;
         end
         if (is_victim__2) begin
-            victim_tag = tag__2__q;
+            victim_tag = ways__2__o_tag;
         end
         if (is_victim__3) begin
-            victim_tag = tag__3__q;
+            victim_tag = ways__3__o_tag;
         end
         if (is_victim__4) begin
-            victim_tag = tag__4__q;
+            victim_tag = ways__4__o_tag;
         end
         if (is_victim__5) begin
-            victim_tag = tag__5__q;
+            victim_tag = ways__5__o_tag;
         end
         if (is_victim__6) begin
-            victim_tag = tag__6__q;
+            victim_tag = ways__6__o_tag;
         end
         if (is_victim__7) begin
-            victim_tag = tag__7__q;
+            victim_tag = ways__7__o_tag;
         end
     end
     always @(*) begin
@@ -3434,57 +1674,57 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         end
     end
     always @(*) begin
-        o_outcome = c_hit;
-        if (is_write) begin
+        m_outcome = c_hit;
+        if (req_write) begin
             if (any_hit) begin
-                o_outcome = c_wevict;
+                m_outcome = c_wevict;
             end
             else begin
-                o_outcome = c_wmiss;
+                m_outcome = c_wmiss;
             end
         end
         else if (any_hit) begin
             if (hit_bypass) begin
-                o_outcome = c_pseudo;
+                m_outcome = c_pseudo;
             end
             else begin
-                o_outcome = c_hit;
+                m_outcome = c_hit;
             end
         end
         else if (any_inval) begin
-            o_outcome = c_miss;
+            m_outcome = c_miss;
         end
         else begin
             if (ba_enable) begin
-                o_outcome = c_bypass;
+                m_outcome = c_bypass;
             end
             else begin
-                o_outcome = c_miss;
+                m_outcome = c_miss;
             end
         end
     end
     always @(*) begin
-        o_way = rank_zero;
-        if (is_write) begin
+        m_way = rank_zero;
+        if (req_write) begin
             if (any_hit) begin
-                o_way = hit_way;
+                m_way = hit_way;
             end
         end
         else if (any_hit) begin
-            o_way = hit_way;
+            m_way = hit_way;
         end
         else if (any_inval) begin
-            o_way = fi_way;
+            m_way = fi_way;
         end
         else begin
-            o_way = victim_way;
+            m_way = victim_way;
         end
     end
     always @(*) begin
-        o_evict_valid = 1'b0;
-        if (is_write) begin
+        m_evict_valid = 1'b0;
+        if (req_write) begin
             if (any_hit) begin
-                o_evict_valid = ~hit_bypass;
+                m_evict_valid = ~hit_bypass;
             end
         end
         else if (any_hit) begin
@@ -3492,15 +1732,15 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         else if (any_inval) begin
         end
         else begin
-            o_evict_valid = ~victim_bypass;
+            m_evict_valid = ~victim_bypass;
         end
     end
     always @(*) begin
-        o_evict_tag = tag_zero;
-        if (is_write) begin
+        m_evict_tag = tag_zero;
+        if (req_write) begin
             if (any_hit) begin
                 if (~hit_bypass) begin
-                    o_evict_tag = req_tag;
+                    m_evict_tag = req_tag;
                 end
             end
         end
@@ -3510,27 +1750,840 @@ module ba_tag_array__sets(clock,reset,flush,sel,is_write,req_tag,o_outcome,o_way
         end
         else begin
             if (~victim_bypass) begin
-                o_evict_tag = victim_tag;
+                m_evict_tag = victim_tag;
             end
         end
     end
+    always @(*) begin
+        ways__0__w_valid = ev__0;
+        if (req_write) begin
+            if (hit__0) begin
+                ways__0__w_valid = 1'b0;
+            end
+        end
+        else if (tgt__0) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__0__w_valid = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        ways__0__w_tag = ways__0__o_tag;
+        if (req_write) begin
+        end
+        else if (tgt__0) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__0__w_tag = req_tag;
+            end
+        end
+    end
+    always @(*) begin
+        ways__0__w_reuse = ways__0__o_reuse;
+        if (req_write) begin
+        end
+        else if (tgt__0) begin
+            if (any_hit) begin
+                ways__0__w_reuse = 1'b1;
+            end
+            else begin
+                ways__0__w_reuse = 1'b0;
+            end
+        end
+    end
+    always @(*) begin
+        ways__0__w_bypass = ways__0__o_bypass;
+        if (req_write) begin
+        end
+        else if (tgt__0) begin
+            if (any_hit) begin
+                ways__0__w_bypass = 1'b0;
+            end
+            else begin
+                ways__0__w_bypass = ~any_inval & ba_enable;
+            end
+        end
+    end
+    always @(*) begin
+        ways__0__w_rank = ways__0__o_rank;
+        if (req_write) begin
+            if (hit__0) begin
+            end
+            else if (any_hit & ev__0 & (ways__0__o_rank > hit_rank)) begin
+                ways__0__w_rank = ways__0__o_rank - rank_one;
+            end
+        end
+        else if (tgt__0) begin
+            ways__0__w_rank = rank_zero;
+        end
+        else if (ev__0 & (~tgt_valid | (ways__0__o_rank < tgt_rank))) begin
+            ways__0__w_rank = ways__0__o_rank + rank_one;
+        end
+    end
+    always @(*) begin
+        ways__1__w_valid = ev__1;
+        if (req_write) begin
+            if (hit__1) begin
+                ways__1__w_valid = 1'b0;
+            end
+        end
+        else if (tgt__1) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__1__w_valid = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        ways__1__w_tag = ways__1__o_tag;
+        if (req_write) begin
+        end
+        else if (tgt__1) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__1__w_tag = req_tag;
+            end
+        end
+    end
+    always @(*) begin
+        ways__1__w_reuse = ways__1__o_reuse;
+        if (req_write) begin
+        end
+        else if (tgt__1) begin
+            if (any_hit) begin
+                ways__1__w_reuse = 1'b1;
+            end
+            else begin
+                ways__1__w_reuse = 1'b0;
+            end
+        end
+    end
+    always @(*) begin
+        ways__1__w_bypass = ways__1__o_bypass;
+        if (req_write) begin
+        end
+        else if (tgt__1) begin
+            if (any_hit) begin
+                ways__1__w_bypass = 1'b0;
+            end
+            else begin
+                ways__1__w_bypass = ~any_inval & ba_enable;
+            end
+        end
+    end
+    always @(*) begin
+        ways__1__w_rank = ways__1__o_rank;
+        if (req_write) begin
+            if (hit__1) begin
+            end
+            else if (any_hit & ev__1 & (ways__1__o_rank > hit_rank)) begin
+                ways__1__w_rank = ways__1__o_rank - rank_one;
+            end
+        end
+        else if (tgt__1) begin
+            ways__1__w_rank = rank_zero;
+        end
+        else if (ev__1 & (~tgt_valid | (ways__1__o_rank < tgt_rank))) begin
+            ways__1__w_rank = ways__1__o_rank + rank_one;
+        end
+    end
+    always @(*) begin
+        ways__2__w_valid = ev__2;
+        if (req_write) begin
+            if (hit__2) begin
+                ways__2__w_valid = 1'b0;
+            end
+        end
+        else if (tgt__2) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__2__w_valid = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        ways__2__w_tag = ways__2__o_tag;
+        if (req_write) begin
+        end
+        else if (tgt__2) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__2__w_tag = req_tag;
+            end
+        end
+    end
+    always @(*) begin
+        ways__2__w_reuse = ways__2__o_reuse;
+        if (req_write) begin
+        end
+        else if (tgt__2) begin
+            if (any_hit) begin
+                ways__2__w_reuse = 1'b1;
+            end
+            else begin
+                ways__2__w_reuse = 1'b0;
+            end
+        end
+    end
+    always @(*) begin
+        ways__2__w_bypass = ways__2__o_bypass;
+        if (req_write) begin
+        end
+        else if (tgt__2) begin
+            if (any_hit) begin
+                ways__2__w_bypass = 1'b0;
+            end
+            else begin
+                ways__2__w_bypass = ~any_inval & ba_enable;
+            end
+        end
+    end
+    always @(*) begin
+        ways__2__w_rank = ways__2__o_rank;
+        if (req_write) begin
+            if (hit__2) begin
+            end
+            else if (any_hit & ev__2 & (ways__2__o_rank > hit_rank)) begin
+                ways__2__w_rank = ways__2__o_rank - rank_one;
+            end
+        end
+        else if (tgt__2) begin
+            ways__2__w_rank = rank_zero;
+        end
+        else if (ev__2 & (~tgt_valid | (ways__2__o_rank < tgt_rank))) begin
+            ways__2__w_rank = ways__2__o_rank + rank_one;
+        end
+    end
+    always @(*) begin
+        ways__3__w_valid = ev__3;
+        if (req_write) begin
+            if (hit__3) begin
+                ways__3__w_valid = 1'b0;
+            end
+        end
+        else if (tgt__3) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__3__w_valid = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        ways__3__w_tag = ways__3__o_tag;
+        if (req_write) begin
+        end
+        else if (tgt__3) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__3__w_tag = req_tag;
+            end
+        end
+    end
+    always @(*) begin
+        ways__3__w_reuse = ways__3__o_reuse;
+        if (req_write) begin
+        end
+        else if (tgt__3) begin
+            if (any_hit) begin
+                ways__3__w_reuse = 1'b1;
+            end
+            else begin
+                ways__3__w_reuse = 1'b0;
+            end
+        end
+    end
+    always @(*) begin
+        ways__3__w_bypass = ways__3__o_bypass;
+        if (req_write) begin
+        end
+        else if (tgt__3) begin
+            if (any_hit) begin
+                ways__3__w_bypass = 1'b0;
+            end
+            else begin
+                ways__3__w_bypass = ~any_inval & ba_enable;
+            end
+        end
+    end
+    always @(*) begin
+        ways__3__w_rank = ways__3__o_rank;
+        if (req_write) begin
+            if (hit__3) begin
+            end
+            else if (any_hit & ev__3 & (ways__3__o_rank > hit_rank)) begin
+                ways__3__w_rank = ways__3__o_rank - rank_one;
+            end
+        end
+        else if (tgt__3) begin
+            ways__3__w_rank = rank_zero;
+        end
+        else if (ev__3 & (~tgt_valid | (ways__3__o_rank < tgt_rank))) begin
+            ways__3__w_rank = ways__3__o_rank + rank_one;
+        end
+    end
+    always @(*) begin
+        ways__4__w_valid = ev__4;
+        if (req_write) begin
+            if (hit__4) begin
+                ways__4__w_valid = 1'b0;
+            end
+        end
+        else if (tgt__4) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__4__w_valid = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        ways__4__w_tag = ways__4__o_tag;
+        if (req_write) begin
+        end
+        else if (tgt__4) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__4__w_tag = req_tag;
+            end
+        end
+    end
+    always @(*) begin
+        ways__4__w_reuse = ways__4__o_reuse;
+        if (req_write) begin
+        end
+        else if (tgt__4) begin
+            if (any_hit) begin
+                ways__4__w_reuse = 1'b1;
+            end
+            else begin
+                ways__4__w_reuse = 1'b0;
+            end
+        end
+    end
+    always @(*) begin
+        ways__4__w_bypass = ways__4__o_bypass;
+        if (req_write) begin
+        end
+        else if (tgt__4) begin
+            if (any_hit) begin
+                ways__4__w_bypass = 1'b0;
+            end
+            else begin
+                ways__4__w_bypass = ~any_inval & ba_enable;
+            end
+        end
+    end
+    always @(*) begin
+        ways__4__w_rank = ways__4__o_rank;
+        if (req_write) begin
+            if (hit__4) begin
+            end
+            else if (any_hit & ev__4 & (ways__4__o_rank > hit_rank)) begin
+                ways__4__w_rank = ways__4__o_rank - rank_one;
+            end
+        end
+        else if (tgt__4) begin
+            ways__4__w_rank = rank_zero;
+        end
+        else if (ev__4 & (~tgt_valid | (ways__4__o_rank < tgt_rank))) begin
+            ways__4__w_rank = ways__4__o_rank + rank_one;
+        end
+    end
+    always @(*) begin
+        ways__5__w_valid = ev__5;
+        if (req_write) begin
+            if (hit__5) begin
+                ways__5__w_valid = 1'b0;
+            end
+        end
+        else if (tgt__5) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__5__w_valid = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        ways__5__w_tag = ways__5__o_tag;
+        if (req_write) begin
+        end
+        else if (tgt__5) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__5__w_tag = req_tag;
+            end
+        end
+    end
+    always @(*) begin
+        ways__5__w_reuse = ways__5__o_reuse;
+        if (req_write) begin
+        end
+        else if (tgt__5) begin
+            if (any_hit) begin
+                ways__5__w_reuse = 1'b1;
+            end
+            else begin
+                ways__5__w_reuse = 1'b0;
+            end
+        end
+    end
+    always @(*) begin
+        ways__5__w_bypass = ways__5__o_bypass;
+        if (req_write) begin
+        end
+        else if (tgt__5) begin
+            if (any_hit) begin
+                ways__5__w_bypass = 1'b0;
+            end
+            else begin
+                ways__5__w_bypass = ~any_inval & ba_enable;
+            end
+        end
+    end
+    always @(*) begin
+        ways__5__w_rank = ways__5__o_rank;
+        if (req_write) begin
+            if (hit__5) begin
+            end
+            else if (any_hit & ev__5 & (ways__5__o_rank > hit_rank)) begin
+                ways__5__w_rank = ways__5__o_rank - rank_one;
+            end
+        end
+        else if (tgt__5) begin
+            ways__5__w_rank = rank_zero;
+        end
+        else if (ev__5 & (~tgt_valid | (ways__5__o_rank < tgt_rank))) begin
+            ways__5__w_rank = ways__5__o_rank + rank_one;
+        end
+    end
+    always @(*) begin
+        ways__6__w_valid = ev__6;
+        if (req_write) begin
+            if (hit__6) begin
+                ways__6__w_valid = 1'b0;
+            end
+        end
+        else if (tgt__6) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__6__w_valid = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        ways__6__w_tag = ways__6__o_tag;
+        if (req_write) begin
+        end
+        else if (tgt__6) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__6__w_tag = req_tag;
+            end
+        end
+    end
+    always @(*) begin
+        ways__6__w_reuse = ways__6__o_reuse;
+        if (req_write) begin
+        end
+        else if (tgt__6) begin
+            if (any_hit) begin
+                ways__6__w_reuse = 1'b1;
+            end
+            else begin
+                ways__6__w_reuse = 1'b0;
+            end
+        end
+    end
+    always @(*) begin
+        ways__6__w_bypass = ways__6__o_bypass;
+        if (req_write) begin
+        end
+        else if (tgt__6) begin
+            if (any_hit) begin
+                ways__6__w_bypass = 1'b0;
+            end
+            else begin
+                ways__6__w_bypass = ~any_inval & ba_enable;
+            end
+        end
+    end
+    always @(*) begin
+        ways__6__w_rank = ways__6__o_rank;
+        if (req_write) begin
+            if (hit__6) begin
+            end
+            else if (any_hit & ev__6 & (ways__6__o_rank > hit_rank)) begin
+                ways__6__w_rank = ways__6__o_rank - rank_one;
+            end
+        end
+        else if (tgt__6) begin
+            ways__6__w_rank = rank_zero;
+        end
+        else if (ev__6 & (~tgt_valid | (ways__6__o_rank < tgt_rank))) begin
+            ways__6__w_rank = ways__6__o_rank + rank_one;
+        end
+    end
+    always @(*) begin
+        ways__7__w_valid = ev__7;
+        if (req_write) begin
+            if (hit__7) begin
+                ways__7__w_valid = 1'b0;
+            end
+        end
+        else if (tgt__7) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__7__w_valid = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        ways__7__w_tag = ways__7__o_tag;
+        if (req_write) begin
+        end
+        else if (tgt__7) begin
+            if (any_hit) begin
+            end
+            else begin
+                ways__7__w_tag = req_tag;
+            end
+        end
+    end
+    always @(*) begin
+        ways__7__w_reuse = ways__7__o_reuse;
+        if (req_write) begin
+        end
+        else if (tgt__7) begin
+            if (any_hit) begin
+                ways__7__w_reuse = 1'b1;
+            end
+            else begin
+                ways__7__w_reuse = 1'b0;
+            end
+        end
+    end
+    always @(*) begin
+        ways__7__w_bypass = ways__7__o_bypass;
+        if (req_write) begin
+        end
+        else if (tgt__7) begin
+            if (any_hit) begin
+                ways__7__w_bypass = 1'b0;
+            end
+            else begin
+                ways__7__w_bypass = ~any_inval & ba_enable;
+            end
+        end
+    end
+    always @(*) begin
+        ways__7__w_rank = ways__7__o_rank;
+        if (req_write) begin
+            if (hit__7) begin
+            end
+            else if (any_hit & ev__7 & (ways__7__o_rank > hit_rank)) begin
+                ways__7__w_rank = ways__7__o_rank - rank_one;
+            end
+        end
+        else if (tgt__7) begin
+            ways__7__w_rank = rank_zero;
+        end
+        else if (ev__7 & (~tgt_valid | (ways__7__o_rank < tgt_rank))) begin
+            ways__7__w_rank = ways__7__o_rank + rank_one;
+        end
+    end
+    always @(*) zext_tag__narrow = m_evict_tag;
+    always @(*) rsp_valid = r_valid__q;
+    always @(*) rsp_outcome = r_outcome__q;
+    always @(*) rsp_way = r_way__q;
+    always @(*) rsp_evict_valid = r_evict_valid__q;
+    always @(*) rsp_evict_addr = r_evict_addr__q;
 
-endmodule // ba_tag_array__sets
+endmodule // ba_tag_array
 
-module ba_tag_array__reg21(d,q,clock,reset);
+module ba_tag_array__reg32(d,q,clock,reset);
 
     // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
     input wire  reset;
 
     // Update code (custom)
     always @(posedge clock) begin
-        if (reset) q <= 21'h0;
+        if (reset) q <= 32'h0;
         else q <= d;
     end
-endmodule // ba_tag_array__reg21
+endmodule // ba_tag_array__reg32
+
+module ba_tag_array__reg1(d,q,clock,reset);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 1'h0;
+        else q <= d;
+    end
+endmodule // ba_tag_array__reg1
+
+module ba_tag_array__reg3(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 3'h0;
+        else q <= d;
+    end
+endmodule // ba_tag_array__reg3
+
+module ba_tag_array__ways(clock,reset,flush,set_idx,set_onehot,we,w_valid,w_tag,w_reuse,w_bypass,w_rank,o_valid,o_tag,o_reuse,o_bypass,o_rank);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  flush;
+    input wire  [3:0] set_idx;
+    input wire  [15:0] set_onehot;
+    input wire  we;
+    input wire  w_valid;
+    input wire  [20:0] w_tag;
+    input wire  w_reuse;
+    input wire  w_bypass;
+    input wire  [2:0] w_rank;
+    output reg  o_valid;
+    output reg  [20:0] o_tag;
+    output reg  o_reuse;
+    output reg  o_bypass;
+    output reg  [2:0] o_rank;
+
+    // Constant declarations
+    localparam  ns_zero = 16'h0;
+
+    // Stub signals
+    reg  [15:0] valid__d;
+    wire  [15:0] valid__q;
+    reg  valid__clock;
+    reg  valid__reset;
+    reg  tag__clock;
+    reg  [3:0] tag__r_addr;
+    wire  [20:0] tag__r_data;
+    reg  tag__w_en;
+    reg  [3:0] tag__w_addr;
+    reg  [20:0] tag__w_data;
+    reg  reuse__clock;
+    reg  [3:0] reuse__r_addr;
+    wire  reuse__r_data;
+    reg  reuse__w_en;
+    reg  [3:0] reuse__w_addr;
+    reg  reuse__w_data;
+    reg  bypass__clock;
+    reg  [3:0] bypass__r_addr;
+    wire  bypass__r_data;
+    reg  bypass__w_en;
+    reg  [3:0] bypass__w_addr;
+    reg  bypass__w_data;
+    reg  rank__clock;
+    reg  [3:0] rank__r_addr;
+    wire  [2:0] rank__r_data;
+    reg  rank__w_en;
+    reg  [3:0] rank__w_addr;
+    reg  [2:0] rank__w_data;
+
+    // Local signals
+    reg  [15:0] v_flushed;
+
+    // Sub module instances
+    ba_tag_array__reg16 valid(
+        .d(valid__d),
+        .q(valid__q),
+        .clock(valid__clock),
+        .reset(valid__reset)
+    );
+    ba_tag_array__ways__tag tag(
+        .clock(tag__clock),
+        .r_addr(tag__r_addr),
+        .r_data(tag__r_data),
+        .w_en(tag__w_en),
+        .w_addr(tag__w_addr),
+        .w_data(tag__w_data)
+    );
+    ba_tag_array__ways__bypass reuse(
+        .clock(reuse__clock),
+        .r_addr(reuse__r_addr),
+        .r_data(reuse__r_data),
+        .w_en(reuse__w_en),
+        .w_addr(reuse__w_addr),
+        .w_data(reuse__w_data)
+    );
+    ba_tag_array__ways__bypass bypass(
+        .clock(bypass__clock),
+        .r_addr(bypass__r_addr),
+        .r_data(bypass__r_data),
+        .w_en(bypass__w_en),
+        .w_addr(bypass__w_addr),
+        .w_data(bypass__w_data)
+    );
+    ba_tag_array__ways__rank rank(
+        .clock(rank__clock),
+        .r_addr(rank__r_addr),
+        .r_data(rank__r_data),
+        .w_en(rank__w_en),
+        .w_addr(rank__w_addr),
+        .w_data(rank__w_data)
+    );
+
+    // Update code
+    always @(*) valid__clock = clock;
+    always @(*) valid__reset = reset;
+    always @(*) tag__clock = clock;
+    always @(*) reuse__clock = clock;
+    always @(*) bypass__clock = clock;
+    always @(*) rank__clock = clock;
+    always @(*) tag__r_addr = set_idx;
+    always @(*) reuse__r_addr = set_idx;
+    always @(*) bypass__r_addr = set_idx;
+    always @(*) rank__r_addr = set_idx;
+    always @(*) o_valid = |(valid__q & set_onehot);
+    always @(*) o_tag = tag__r_data;
+    always @(*) o_reuse = reuse__r_data;
+    always @(*) o_bypass = bypass__r_data;
+    always @(*) o_rank = rank__r_data;
+    always @(*) tag__w_en = we;
+    always @(*) reuse__w_en = we;
+    always @(*) bypass__w_en = we;
+    always @(*) rank__w_en = we;
+    always @(*) tag__w_addr = set_idx;
+    always @(*) reuse__w_addr = set_idx;
+    always @(*) bypass__w_addr = set_idx;
+    always @(*) rank__w_addr = set_idx;
+    always @(*) tag__w_data = w_tag;
+    always @(*) reuse__w_data = w_reuse;
+    always @(*) bypass__w_data = w_bypass;
+    always @(*) rank__w_data = w_rank;
+    always @(*) begin
+        if (flush) begin
+            v_flushed = ns_zero;
+        end
+        else begin
+            v_flushed = valid__q;
+        end
+    end
+    always @(*) begin
+        if (we & w_valid) begin
+            valid__d = v_flushed | set_onehot;
+        end
+        else if (we) begin
+            valid__d = v_flushed & ~set_onehot;
+        end
+        else begin
+            valid__d = v_flushed;
+        end
+    end
+
+endmodule // ba_tag_array__ways
+
+module ba_tag_array__ways__bypass(clock,r_addr,r_data,w_en,w_addr,w_data);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [3:0] r_addr;
+    output reg  r_data;
+    input wire  w_en;
+    input wire  [3:0] w_addr;
+    input wire  w_data;
+
+    // Update code (custom)
+    reg [0:0] mem [0:15];
+    always @(*) r_data = mem[r_addr];
+    always @(posedge clock) begin
+        if (w_en) mem[w_addr] <= w_data;
+    end
+endmodule // ba_tag_array__ways__bypass
+
+module ba_tag_array__ways__rank(clock,r_addr,r_data,w_en,w_addr,w_data);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [3:0] r_addr;
+    output reg  [2:0] r_data;
+    input wire  w_en;
+    input wire  [3:0] w_addr;
+    input wire  [2:0] w_data;
+
+    // Update code (custom)
+    reg [2:0] mem [0:15];
+    always @(*) r_data = mem[r_addr];
+    always @(posedge clock) begin
+        if (w_en) mem[w_addr] <= w_data;
+    end
+endmodule // ba_tag_array__ways__rank
+
+module ba_tag_array__ways__tag(clock,r_addr,r_data,w_en,w_addr,w_data);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [3:0] r_addr;
+    output reg  [20:0] r_data;
+    input wire  w_en;
+    input wire  [3:0] w_addr;
+    input wire  [20:0] w_data;
+
+    // Update code (custom)
+    reg [20:0] mem [0:15];
+    always @(*) r_data = mem[r_addr];
+    always @(posedge clock) begin
+        if (w_en) mem[w_addr] <= w_data;
+    end
+endmodule // ba_tag_array__ways__tag
+
+module ba_tag_array__reg16(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 16'h0;
+        else q <= d;
+    end
+endmodule // ba_tag_array__reg16
+
+module ba_tag_array__zext_onehot(narrow,wide);
+
+    // Module arguments
+    input wire  [3:0] narrow;
+    output reg  [15:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {12'd0, narrow};
+endmodule // ba_tag_array__zext_onehot
 
 module ba_tag_array__zext_set(narrow,wide);
 

@@ -128,7 +128,7 @@ impl CosimUnit for BaTagArray {
     const SUMMARY: &'static str = "Bypass-Aware L1 tag array (reuse + bypass bit per line)";
     const SPEC: &'static str = "spec/ba_cache.md";
     const DOC: &'static str = "docs/units/ba_tag_array.md";
-    fn random_stimulus(p: &BaParams, seed: u64) -> Box<dyn Stimulus<Self>> {
+    fn random_stimulus(p: &BaParams, seed: u64) -> Box<dyn Stimulus<Self> + Send> {
         Box::new(BaRandom::new(p, seed))
     }
     fn scenarios() -> Vec<(String, BaParams, Vec<BaIn>)> {

@@ -231,7 +231,7 @@ impl CosimUnit for CapsPrefetcher {
     const SUMMARY: &'static str = "CTA-aware prefetcher (PerCTA, DIST, generator)";
     const SPEC: &'static str = "spec/caps.md";
     const DOC: &'static str = "docs/units/caps_prefetcher.md";
-    fn random_stimulus(p: &CapsParams, seed: u64) -> Box<dyn Stimulus<Self>> {
+    fn random_stimulus(p: &CapsParams, seed: u64) -> Box<dyn Stimulus<Self> + Send> {
         Box::new(CapsRandom::new(p, seed))
     }
     fn scenarios() -> Vec<(String, CapsParams, Vec<CapsIn>)> {

@@ -80,6 +80,10 @@ pub struct Checker<'f> {
     outs: Vec<PortDesc>,
     reset_idx: Option<usize>,
     out: Vec<u64>,
+    /// This cycle's inputs, masked (reused every cycle).
+    flat: Vec<u64>,
+    /// Mask of each input port's width.
+    in_masks: Vec<u64>,
     cycle: u64,
     armed: bool,
     history: VecDeque<(u64, Vec<u64>)>,
@@ -121,6 +125,8 @@ impl<'f> Checker<'f> {
             factory,
             reset_idx: ins.iter().position(|d| d.name == "reset"),
             out: vec![0; outs.len()],
+            flat: Vec::with_capacity(ins.len()),
+            in_masks: ins.iter().map(|d| ports::mask(d.width)).collect(),
             ins,
             outs,
             cycle: 0,
@@ -157,12 +163,13 @@ impl<'f> Checker<'f> {
                 "the lock-step checker already reported a difference".into(),
             ));
         }
-        let mut flat = inputs.to_vec();
-        for (v, d) in flat.iter_mut().zip(&self.ins) {
-            *v &= ports::mask(d.width);
-        }
+        // One reused buffer: no allocation per cycle unless the inputs are
+        // kept (history, replay).
+        self.flat.clear();
+        self.flat
+            .extend(inputs.iter().zip(&self.in_masks).map(|(v, m)| v & m));
         let rtl = self.rtl.as_mut().expect("the RTL instance is live");
-        rtl.cycle(&flat, &mut self.out);
+        rtl.cycle(&self.flat, &mut self.out);
         if let Some(rows) = self.golden_rows.as_mut() {
             rows.push(golden.to_vec());
         }
@@ -170,11 +177,11 @@ impl<'f> Checker<'f> {
             if self.history.len() == self.opts.history {
                 self.history.pop_front();
             }
-            self.history.push_back((self.cycle, flat.clone()));
+            self.history.push_back((self.cycle, self.flat.clone()));
         }
-        let reset = self.reset_idx.is_some_and(|i| flat[i] != 0);
+        let reset = self.reset_idx.is_some_and(|i| self.flat[i] != 0);
         if let Some(rec) = self.recorded.as_mut() {
-            rec.push(flat);
+            rec.push(self.flat.clone());
         }
         if self.armed {
             self.compared += golden.len() as u64;
@@ -334,18 +341,28 @@ impl RunSummary {
     }
 }
 
+/// Cycles handed from the golden thread to the RTL thread at a time.
+const BATCH: usize = 1024;
+
 /// Run `stimulus` through a fresh RTL instance and the golden model `M` for
 /// `opts.cycles` cycles, with `reset` forced high in the first
 /// `opts.reset_cycles`, checking every cycle with a [`Checker`].
+///
+/// The golden model and the stimulus run on a second thread, ahead of the
+/// RTL, and hand over each cycle's inputs and expected outputs in batches
+/// of [`BATCH`] cycles; the RTL and the comparison run on the calling
+/// thread. On two cores a run therefore costs about what the slower of the
+/// two costs, not their sum. The stimulus still sees the golden model's
+/// outputs of the previous cycle, and the first difference stops both.
 pub fn run_lockstep<U, M>(
     params: &U::Params,
     factory: &BackendFactory<'_>,
-    stimulus: &mut dyn Stimulus<U>,
+    stimulus: &mut (dyn Stimulus<U> + Send),
     opts: &RunOptions,
 ) -> anyhow::Result<Result<RunSummary, Box<Mismatch>>>
 where
     U: UnitSpec,
-    M: GoldenModel<U>,
+    M: GoldenModel<U> + Send,
 {
     let reset_idx = U::inputs(params)
         .iter()
@@ -356,6 +373,7 @@ where
         (None, Some(p)) => Waveform::OnMismatch(p.clone()),
         (None, None) => Waveform::Off,
     };
+    let described = stimulus.describe();
     let mut checker = Checker::new::<U>(
         params,
         factory()?,
@@ -364,29 +382,57 @@ where
             history: opts.history,
             waveform,
             config_label: opts.config_label.clone(),
-            stimulus: stimulus.describe(),
+            stimulus: described.clone(),
         },
     )?;
-    let mut golden = M::new(params);
-    let mut last_out = U::Out::default();
+    let n_in = U::inputs(params).len();
+    let n_out = U::outputs(params).len();
     let reset_cycles = opts.reset_cycles.max(1);
+    let total = opts.cycles;
     let start = Instant::now();
-    for cycle in 0..opts.cycles {
-        let mut inp = stimulus.next(cycle, &last_out);
-        let mut flat = U::in_values(params, &inp);
-        if cycle < reset_cycles {
-            flat[reset_idx] = 1;
-            inp = U::in_from_values(params, &flat);
+    let outcome: Result<(), ProbeError> = std::thread::scope(|s| {
+        // Bounded: the golden thread runs at most a few batches ahead.
+        let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<u64>, Vec<u64>)>(4);
+        s.spawn(move || {
+            let mut golden = M::new(params);
+            let mut last_out = U::Out::default();
+            let mut cycle = 0u64;
+            while cycle < total {
+                let n = (total - cycle).min(BATCH as u64) as usize;
+                let mut ins = Vec::with_capacity(n * n_in);
+                let mut exps = Vec::with_capacity(n * n_out);
+                for _ in 0..n {
+                    let mut inp = stimulus.next(cycle, &last_out);
+                    let mut flat = U::in_values(params, &inp);
+                    if cycle < reset_cycles {
+                        flat[reset_idx] = 1;
+                        inp = U::in_from_values(params, &flat);
+                    }
+                    let expected = golden.outputs();
+                    ins.extend_from_slice(&flat);
+                    exps.extend_from_slice(&U::out_values(params, &expected));
+                    golden.step(&inp);
+                    last_out = expected;
+                    cycle += 1;
+                }
+                // The RTL thread hung up: it found a difference.
+                if tx.send((ins, exps)).is_err() {
+                    break;
+                }
+            }
+        });
+        for (ins, exps) in rx {
+            // Every unit has a reset input and at least one output.
+            for (i, e) in ins.chunks_exact(n_in).zip(exps.chunks_exact(n_out)) {
+                checker.check(i, e)?;
+            }
         }
-        let expected = golden.outputs();
-        let exp_flat = U::out_values(params, &expected);
-        match checker.check(&flat, &exp_flat) {
-            Ok(()) => {}
-            Err(ProbeError::Mismatch(m)) => return Ok(Err(m)),
-            Err(ProbeError::Io(e)) => anyhow::bail!("{e}"),
-        }
-        golden.step(&inp);
-        last_out = expected;
+        Ok(())
+    });
+    match outcome {
+        Ok(()) => {}
+        Err(ProbeError::Mismatch(m)) => return Ok(Err(m)),
+        Err(ProbeError::Io(e)) => anyhow::bail!("{e}"),
     }
     let elapsed = start.elapsed();
     checker.finish()?;
@@ -396,7 +442,7 @@ where
         cycles: opts.cycles,
         compared: checker.compared(),
         elapsed,
-        stimulus: stimulus.describe(),
+        stimulus: described,
     }))
 }
 

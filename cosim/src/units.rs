@@ -30,7 +30,7 @@ pub trait CosimUnit: RtlDecl + HarnessUnit + Sized {
     /// Its document, relative to the repository root.
     const DOC: &'static str;
     /// Seeded random stimulus biased to the unit's interesting cases.
-    fn random_stimulus(p: &Self::Params, seed: u64) -> Box<dyn Stimulus<Self>>;
+    fn random_stimulus(p: &Self::Params, seed: u64) -> Box<dyn Stimulus<Self> + Send>;
     /// The spec's scenario(s) as input sequences, with the parameters they
     /// need.
     fn scenarios() -> Vec<(String, Self::Params, Vec<Self::In>)>;

@@ -88,7 +88,7 @@ pub struct CosimOutcome {
 /// One co-simulation run: parameters, stimulus, cycles, label.
 type Run<U> = (
     <U as ports::UnitSpec>::Params,
-    Box<dyn cosim::stimulus::Stimulus<U>>,
+    Box<dyn cosim::stimulus::Stimulus<U> + Send>,
     u64,
     String,
 );
@@ -126,7 +126,7 @@ pub fn cosim_unit<U: CosimUnit>(
                 (
                     p,
                     Box::new(cosim::stimulus::Sequence::<U>::new(name, seq))
-                        as Box<dyn cosim::stimulus::Stimulus<U>>,
+                        as Box<dyn cosim::stimulus::Stimulus<U> + Send>,
                     n,
                     lbl,
                 )

@@ -23,6 +23,7 @@ pub mod ba;
 pub mod caps;
 pub mod comb_split;
 pub mod emit;
+pub mod mem;
 pub mod queue;
 pub mod reg;
 pub mod registry;

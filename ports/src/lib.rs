@@ -73,7 +73,14 @@ impl PortDesc {
 
 /// A unit's parameter set.
 pub trait Params:
-    Clone + std::fmt::Debug + Default + PartialEq + serde::Serialize + serde::de::DeserializeOwned
+    Clone
+    + std::fmt::Debug
+    + Default
+    + PartialEq
+    + serde::Serialize
+    + serde::de::DeserializeOwned
+    + Send
+    + Sync
 {
     /// Reject an impossible configuration, naming the parameter, its value
     /// and the allowed range.
@@ -90,9 +97,9 @@ pub trait UnitSpec: 'static {
     /// Parameter set.
     type Params: Params;
     /// Input port values (including `reset`).
-    type In: Clone + Default + std::fmt::Debug + PartialEq;
+    type In: Clone + Default + std::fmt::Debug + PartialEq + Send;
     /// Output port values.
-    type Out: Clone + Default + std::fmt::Debug + PartialEq;
+    type Out: Clone + Default + std::fmt::Debug + PartialEq + Send;
     /// Input ports (without `clock`), in a fixed order.
     fn inputs(p: &Self::Params) -> Vec<PortDesc>;
     /// Output ports, in a fixed order.

@@ -1,25 +1,30 @@
 //! `ba_tag_array` — the Bypass-Aware L1 tag array (spec `ba_cache.md`).
 //!
-//! Files: `set.rs` ([`BaSet`]), `top.rs` ([`BaTagArrayRtl`] and its
+//! Files: `way.rs` ([`BaWay`]), `top.rs` ([`BaTagArrayRtl`] and its
 //! [`crate::RtlUnit`] impl), `build.rs` (the compiled-in width table and the
 //! [`crate::registry::RtlDecl`] of [`ports::ba::BaTagArray`]), `storage.rs`
 //! (the storage table).
 //!
-//! Structure: one [`BaSet`] module per set, holding per-way registers
-//! (`valid`, `tag`, `reuse`, `bypass`, LRU `rank`) and the decision logic of
-//! one set; the top ([`BaTagArrayRtl`]) decodes the address, broadcasts the
-//! request to the selected set, and registers that set's answer as the
-//! response (outputs come from registers only).
+//! Structure: one [`BaWay`] module per way holds that way of every set
+//! (valid bits in a register with reset; tag, reuse, bypass and LRU rank
+//! in memories, [`crate::mem::Mem`]) and reads the addressed set's line;
+//! the top ([`BaTagArrayRtl`]) decodes the address, makes the decision
+//! once on the addressed set's row (hit, victim, outcome, new ranks),
+//! writes the row back, and registers the answer as the response (outputs
+//! come from registers only). One decision datapath instead of one per set
+//! is what a tag array built around SRAM rows looks like; it is also what
+//! makes the Verilated model fast (one set's logic evaluated per cycle).
 //!
 //! Widths are const generics (`A` = `ADDR_W`, `T` = tag bits, `S` = set-index
-//! bits (at least 1), `W` = `clog2(WAYS)`); the numbers of sets and ways, the
+//! bits (at least 1), `W` = `clog2(WAYS)`, `NS` = `SETS`, the width of a
+//! way's valid-bit register); the numbers of sets and ways, the
 //! shift amounts, `BA_ENABLE` and `REUSE_THRESHOLD` are fixed when the block
 //! is built from a [`ports::ba::BaParams`]. See `docs/units/ba_tag_array.md`.
 
 mod build;
-mod set;
 mod storage;
 mod top;
+mod way;
 
-pub use set::BaSet;
 pub use top::BaTagArrayRtl;
+pub use way::BaWay;

@@ -29,8 +29,9 @@ use crate::GoldenModel;
 /// every unit of `ports::for_each_unit!` must implement it (the table
 /// [`UNITS`] does not compile otherwise).
 pub trait HarnessUnit: UnitSpec + Sized {
-    /// The golden model the harness steps every cycle.
-    type Model: GoldenModel<Self> + 'static;
+    /// The golden model the harness steps every cycle (`Send`: lock-step
+    /// co-simulation runs it on its own thread).
+    type Model: GoldenModel<Self> + Send + 'static;
     /// The slot the unit fills.
     const ROLE: Role;
     /// The names that select the unit for its role (`prefetcher = caps`),
