@@ -111,7 +111,10 @@ impl<'f> Checker<'f> {
         let (trace_now, replay) = match &opts.waveform {
             Waveform::Off => (None, false),
             Waveform::Always(path) => (Some(path.clone()), false),
-            Waveform::OnMismatch(path) if factory.is_none() => (Some(path.clone()), false),
+            // No factory to replay with: trace live, beside the target, and
+            // move it into place only if the run fails (`finish` removes it
+            // otherwise, and an existing file at `path` is left alone).
+            Waveform::OnMismatch(path) if factory.is_none() => (Some(live_trace_path(path)), false),
             Waveform::OnMismatch(_) => (None, true),
         };
         if let Some(path) = &trace_now {
@@ -221,7 +224,14 @@ impl<'f> Checker<'f> {
                     )
                     .map_err(io)?;
                 } else {
-                    self.close_vcd(&path).map_err(io)?;
+                    let live = live_trace_path(&path);
+                    self.close_vcd(&live).map_err(io)?;
+                    std::fs::rename(&live, &path).map_err(|e| {
+                        ProbeError::Io(format!(
+                            "cannot move the waveform to {}: {e}",
+                            path.display()
+                        ))
+                    })?;
                 }
                 vcd = Some(path);
             }
@@ -260,10 +270,16 @@ impl<'f> Checker<'f> {
 
     /// The run ended: write the whole-run waveform, if asked for.
     pub fn finish(&mut self) -> anyhow::Result<()> {
-        if let Waveform::Always(path) = self.opts.waveform.clone() {
-            if !self.failed {
-                self.close_vcd(&path)?;
+        match self.opts.waveform.clone() {
+            Waveform::Always(path) if !self.failed => self.close_vcd(&path)?,
+            Waveform::OnMismatch(path) if !self.failed && self.recorded.is_none() => {
+                // Traced live for a difference that did not come.
+                if let Some(rtl) = self.rtl.as_mut() {
+                    rtl.finish_vcd()?;
+                }
+                let _ = std::fs::remove_file(live_trace_path(&path));
             }
+            _ => {}
         }
         Ok(())
     }
@@ -463,6 +479,13 @@ fn replay_with_vcd(
 }
 
 /// Add the golden scope to the VCD at `path` (temp file, then rename).
+/// Where a run that may fail traces live: `<path>.partial`.
+fn live_trace_path(path: &Path) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(".partial");
+    PathBuf::from(p)
+}
+
 fn merge_into(path: &Path, out_ports: &[PortDesc], golden_rows: &[Vec<u64>]) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(path)?;
     let merged = crate::vcd::merge_golden(&text, out_ports, golden_rows);

@@ -105,3 +105,41 @@ fn a_difference_in_the_harness_is_the_structured_report() {
         other => panic!("expected a lock-step report, got {other}"),
     }
 }
+
+/// `--vcd` in the harness writes a waveform only for a failing run: a
+/// passing run leaves no file, and a file already at the path is left as
+/// it was.
+#[test]
+fn a_passing_harness_run_writes_no_waveform() {
+    use cosim::{BackendKind, CheckOptions, Checker, Waveform};
+    use ports::ba::BaTagArray;
+    use sim_model::harness::{unit_params, Harness};
+
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("keep.vcd");
+    std::fs::write(&vcd, "mine").unwrap();
+    let mut a = RunArgs::new(root().join("kernels").join("reuse.toml"));
+    a.cosim = Some("ba_tag_array".into());
+    let (cfg, kernel) = gen::run::prepare(&a).unwrap();
+    let p = unit_params::<BaTagArray>(&cfg, &kernel).unwrap();
+    let f =
+        cosim::backend_factory::<BaTagArray>(BackendKind::RustHdl, &p, None, None, true).unwrap();
+    let checker = Checker::new::<BaTagArray>(
+        &p,
+        f().unwrap(),
+        None,
+        CheckOptions {
+            waveform: Waveform::OnMismatch(vcd.clone()),
+            stimulus: "SM harness".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    Harness::new(&kernel, &cfg)
+        .probe("ba_tag_array", Box::new(checker))
+        .run()
+        .unwrap();
+    assert_eq!(std::fs::read_to_string(&vcd).unwrap(), "mine");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 1, "only the user's file remains: {left:?}");
+}
