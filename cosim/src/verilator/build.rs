@@ -4,7 +4,7 @@
 use super::cache::keep_failed;
 use super::header::{match_ports, parse_header_ports};
 use super::tools::{log_tail, run_logged, verilator_version, VERILATOR};
-use super::wrapper::wrapper_source;
+use super::wrapper::{prev_clock_member, wrapper_source};
 use super::{io_err, BuildInfo, Result, VerilatorError};
 use super::{CXX_COMMON_FLAGS, LINK_FLAGS, MODEL_OPT, VERILATOR_FLAGS};
 use ports::PortDesc;
@@ -81,10 +81,16 @@ pub(super) fn build_into(
     let hports = parse_header_ports(&header);
     let (ins, outs) = match_ports(top, &hports, inputs, outputs)?;
 
+    // The clock's edge detector, for one evaluation per cycle (an absent
+    // root header just means two).
+    let root_header =
+        fs::read_to_string(obj.join(format!("V{top}___024root.h"))).unwrap_or_default();
+    let prev_clock = prev_clock_member(&root_header);
+
     // One translation unit: every generated .cpp plus the wrapper.
     fs::write(
         obj.join("warpgen_wrapper.cpp"),
-        wrapper_source(top, &ins, &outs, trace),
+        wrapper_source(top, &ins, &outs, trace, prev_clock),
     )
     .map_err(io_err("cannot write the C++ wrapper"))?;
     let mut sources: Vec<String> = fs::read_dir(&obj)

@@ -64,7 +64,7 @@ use std::time::Duration;
 
 /// Version of the generated C++ wrapper and of its C ABI. Part of every
 /// cache key; bump it whenever the template or the ABI changes.
-const WRAPPER_VERSION: u32 = 2;
+const WRAPPER_VERSION: u32 = 3;
 
 /// Version of the run-time archive recipe (file list, flags). Part of the
 /// run-time cache key.

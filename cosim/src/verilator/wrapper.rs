@@ -19,6 +19,9 @@ const TEMPLATE_FILE: &str = include_str!("wrapper.cpp");
 /// - `@NIN@`, `@NOUT@`: the number of inputs (excluding `clock`) and outputs;
 /// - `@CYCLE@`: [`CYCLE_TIME`];
 /// - `@TRACE@`: `1` for a model Verilated with `--trace`, else `0`;
+/// - `@PREV_CLOCK@`, `@ONE_EVAL@`: the root-class member of Verilator's
+///   clock edge detector (see [`prev_clock_member`]) and `1`, or nothing
+///   and `0`;
 /// - the line `@SET_INPUTS@`: one assignment line per input, from `in[i]`;
 /// - the line `@GET_OUTPUTS@`: one assignment line per output, to `out[i]`.
 ///
@@ -33,12 +36,14 @@ fn wrapper_template() -> &'static str {
 
 /// The C++ wrapper of the Verilated class `V<top>` whose inputs and
 /// outputs, in list order, are `ins` and `outs`; `trace` if the model was
-/// Verilated with `--trace` (VCD support compiled in).
+/// Verilated with `--trace` (VCD support compiled in); `prev_clock` the
+/// edge detector's member ([`prev_clock_member`]), if found.
 pub(super) fn wrapper_source(
     top: &str,
     ins: &[&HeaderPort],
     outs: &[&HeaderPort],
     trace: bool,
+    prev_clock: Option<&str>,
 ) -> String {
     let mut set = String::new();
     for (i, h) in ins.iter().enumerate() {
@@ -65,8 +70,30 @@ pub(super) fn wrapper_source(
         .replace("@NOUT@", &outs.len().to_string())
         .replace("@CYCLE@", &CYCLE_TIME.to_string())
         .replace("@TRACE@", if trace { "1" } else { "0" })
+        .replace("@PREV_CLOCK@", prev_clock.unwrap_or(""))
+        .replace("@ONE_EVAL@", if prev_clock.is_some() { "1" } else { "0" })
         .replace("@SET_INPUTS@\n", &set)
         .replace("@GET_OUTPUTS@\n", &get)
+}
+
+/// Names Verilator 5 gives the root-class member that records the clock's
+/// value at the previous evaluation, to detect its rising edge: 5.006
+/// writes `__Vtrigrprev__TOP__clock`, later releases
+/// `__Vtrigprevexpr___TOP__clock__0`.
+const PREV_CLOCK_MEMBERS: [&str; 2] = ["__Vtrigrprev__TOP__clock", "__Vtrigprevexpr___TOP__clock__0"];
+
+/// The member of the Verilated root class (`root_header`, the text of
+/// `V<top>___024root.h`) that holds the clock's previous value, if it has
+/// one of the known names. With it the wrapper runs a cycle in one
+/// evaluation (it clears the member and raises the clock); without it, in
+/// two (clock low, then high), which is correct with any Verilator.
+pub(super) fn prev_clock_member(root_header: &str) -> Option<&'static str> {
+    PREV_CLOCK_MEMBERS.into_iter().find(|m| {
+        root_header.match_indices(m).any(|(i, _)| {
+            let end = i + m.len();
+            !root_header[end..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        })
+    })
 }
 
 #[cfg(test)]
@@ -92,15 +119,30 @@ mod tests {
         };
         let a = port("a", HDir::In, Some("CData"), 3);
         let q = port("q", HDir::Out, Some("QData"), 40);
-        let s = wrapper_source("t", &[&a], &[&q], true);
+        let s = wrapper_source("t", &[&a], &[&q], true, None);
         assert!(!s.contains('@'), "{s}");
         assert!(s.contains("#include \"Vt.h\"\n"), "{s}");
         assert!(s.contains("\n    top->clock = 0;\n    top->a = static_cast<CData>(in[0] & 0x7ULL);\n    top->eval();\n    out[0] = static_cast<uint64_t>(top->q);\n#if WG_TRACE\n    if (m->tfp)"), "{s}");
         assert!(s.contains("#define WG_TRACE 1\n"), "{s}");
-        let u = wrapper_source("t", &[&a], &[&q], false);
+        assert!(s.contains("#define WG_ONE_EVAL (!WG_TRACE && 0)\n"), "{s}");
+        let u = wrapper_source("t", &[&a], &[&q], false, Some("__Vtrigrprev__TOP__clock"));
         assert!(
             u.contains("#define WG_TRACE 0\n") && !u.contains('@'),
             "{u}"
         );
+        assert!(u.contains("#define WG_ONE_EVAL (!WG_TRACE && 1)\n"), "{u}");
+        assert!(u.contains("#define WG_PREV_CLOCK __Vtrigrprev__TOP__clock\n"), "{u}");
+        // One evaluation: outputs first, then inputs, then the edge.
+        assert!(u.contains("    out[0] = static_cast<uint64_t>(top->q);\n    top->a = static_cast<CData>(in[0] & 0x7ULL);\n    top->clock = 1;\n    top->rootp->WG_PREV_CLOCK = 0;\n    top->eval();\n"), "{u}");
+    }
+
+    #[test]
+    fn edge_detector_member_is_found_by_whole_name() {
+        let h = "    CData/*0:0*/ __Vtrigrprev__TOP__clock;\n";
+        assert_eq!(prev_clock_member(h), Some("__Vtrigrprev__TOP__clock"));
+        let h = "    CData/*0:0*/ __Vtrigprevexpr___TOP__clock__0;\n";
+        assert_eq!(prev_clock_member(h), Some("__Vtrigprevexpr___TOP__clock__0"));
+        assert_eq!(prev_clock_member("    CData __Vtrigrprev__TOP__clock_x;\n"), None);
+        assert_eq!(prev_clock_member(""), None);
     }
 }
