@@ -66,12 +66,16 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  addr_zero = 32'h0;
     localparam  k_zero = 3'b0;
     localparam  k_one = 3'b1;
+    localparam  k2 = 3'b10;
+    localparam  k3 = 3'b11;
     localparam  cp_zero = 4'h0;
     localparam  cp_one = 4'h1;
     localparam  wd_zero = 7'b0;
     localparam  wd_one = 7'b1;
     localparam  wi_zero = 6'b0;
     localparam  c_zero = 3'b0;
+    localparam  ns_zero = 8'h0;
+    localparam  ns_one = 8'h1;
     localparam  joff_pc = 32'h1;
     localparam  joff_cta = 32'h21;
     localparam  joff_warp = 32'h24;
@@ -80,214 +84,189 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  qoff_warp = 32'h23;
 
     // Stub signals
-    reg  slots__0__clock;
-    reg  slots__0__reset;
-    reg  slots__0__clear;
-    reg  slots__0__alloc;
-    reg  slots__0__touch;
-    reg  slots__0__inval;
-    reg  [31:0] slots__0__l_pc;
-    reg  [5:0] slots__0__l_warp;
-    reg  [2:0] slots__0__l_n;
-    reg  [31:0] slots__0__a0;
-    reg  [31:0] slots__0__a1;
-    reg  [31:0] slots__0__a2;
-    reg  [31:0] slots__0__a3;
-    reg  [31:0] slots__0__g_pc;
-    reg  [2:0] slots__0__g_k;
-    wire  slots__0__lh_hit;
-    wire  [5:0] slots__0__lh_lead;
-    wire  [2:0] slots__0__lh_n;
-    wire  [31:0] slots__0__lh_base0;
-    wire  [31:0] slots__0__lh_base1;
-    wire  [31:0] slots__0__lh_base2;
-    wire  [31:0] slots__0__lh_base3;
-    wire  slots__0__gh_hit;
-    wire  [5:0] slots__0__gh_lead;
-    wire  [2:0] slots__0__gh_n;
-    wire  [31:0] slots__0__gh_base;
-    reg  slots__1__clock;
-    reg  slots__1__reset;
-    reg  slots__1__clear;
-    reg  slots__1__alloc;
-    reg  slots__1__touch;
-    reg  slots__1__inval;
-    reg  [31:0] slots__1__l_pc;
-    reg  [5:0] slots__1__l_warp;
-    reg  [2:0] slots__1__l_n;
-    reg  [31:0] slots__1__a0;
-    reg  [31:0] slots__1__a1;
-    reg  [31:0] slots__1__a2;
-    reg  [31:0] slots__1__a3;
-    reg  [31:0] slots__1__g_pc;
-    reg  [2:0] slots__1__g_k;
-    wire  slots__1__lh_hit;
-    wire  [5:0] slots__1__lh_lead;
-    wire  [2:0] slots__1__lh_n;
-    wire  [31:0] slots__1__lh_base0;
-    wire  [31:0] slots__1__lh_base1;
-    wire  [31:0] slots__1__lh_base2;
-    wire  [31:0] slots__1__lh_base3;
-    wire  slots__1__gh_hit;
-    wire  [5:0] slots__1__gh_lead;
-    wire  [2:0] slots__1__gh_n;
-    wire  [31:0] slots__1__gh_base;
-    reg  slots__2__clock;
-    reg  slots__2__reset;
-    reg  slots__2__clear;
-    reg  slots__2__alloc;
-    reg  slots__2__touch;
-    reg  slots__2__inval;
-    reg  [31:0] slots__2__l_pc;
-    reg  [5:0] slots__2__l_warp;
-    reg  [2:0] slots__2__l_n;
-    reg  [31:0] slots__2__a0;
-    reg  [31:0] slots__2__a1;
-    reg  [31:0] slots__2__a2;
-    reg  [31:0] slots__2__a3;
-    reg  [31:0] slots__2__g_pc;
-    reg  [2:0] slots__2__g_k;
-    wire  slots__2__lh_hit;
-    wire  [5:0] slots__2__lh_lead;
-    wire  [2:0] slots__2__lh_n;
-    wire  [31:0] slots__2__lh_base0;
-    wire  [31:0] slots__2__lh_base1;
-    wire  [31:0] slots__2__lh_base2;
-    wire  [31:0] slots__2__lh_base3;
-    wire  slots__2__gh_hit;
-    wire  [5:0] slots__2__gh_lead;
-    wire  [2:0] slots__2__gh_n;
-    wire  [31:0] slots__2__gh_base;
-    reg  slots__3__clock;
-    reg  slots__3__reset;
-    reg  slots__3__clear;
-    reg  slots__3__alloc;
-    reg  slots__3__touch;
-    reg  slots__3__inval;
-    reg  [31:0] slots__3__l_pc;
-    reg  [5:0] slots__3__l_warp;
-    reg  [2:0] slots__3__l_n;
-    reg  [31:0] slots__3__a0;
-    reg  [31:0] slots__3__a1;
-    reg  [31:0] slots__3__a2;
-    reg  [31:0] slots__3__a3;
-    reg  [31:0] slots__3__g_pc;
-    reg  [2:0] slots__3__g_k;
-    wire  slots__3__lh_hit;
-    wire  [5:0] slots__3__lh_lead;
-    wire  [2:0] slots__3__lh_n;
-    wire  [31:0] slots__3__lh_base0;
-    wire  [31:0] slots__3__lh_base1;
-    wire  [31:0] slots__3__lh_base2;
-    wire  [31:0] slots__3__lh_base3;
-    wire  slots__3__gh_hit;
-    wire  [5:0] slots__3__gh_lead;
-    wire  [2:0] slots__3__gh_n;
-    wire  [31:0] slots__3__gh_base;
-    reg  slots__4__clock;
-    reg  slots__4__reset;
-    reg  slots__4__clear;
-    reg  slots__4__alloc;
-    reg  slots__4__touch;
-    reg  slots__4__inval;
-    reg  [31:0] slots__4__l_pc;
-    reg  [5:0] slots__4__l_warp;
-    reg  [2:0] slots__4__l_n;
-    reg  [31:0] slots__4__a0;
-    reg  [31:0] slots__4__a1;
-    reg  [31:0] slots__4__a2;
-    reg  [31:0] slots__4__a3;
-    reg  [31:0] slots__4__g_pc;
-    reg  [2:0] slots__4__g_k;
-    wire  slots__4__lh_hit;
-    wire  [5:0] slots__4__lh_lead;
-    wire  [2:0] slots__4__lh_n;
-    wire  [31:0] slots__4__lh_base0;
-    wire  [31:0] slots__4__lh_base1;
-    wire  [31:0] slots__4__lh_base2;
-    wire  [31:0] slots__4__lh_base3;
-    wire  slots__4__gh_hit;
-    wire  [5:0] slots__4__gh_lead;
-    wire  [2:0] slots__4__gh_n;
-    wire  [31:0] slots__4__gh_base;
-    reg  slots__5__clock;
-    reg  slots__5__reset;
-    reg  slots__5__clear;
-    reg  slots__5__alloc;
-    reg  slots__5__touch;
-    reg  slots__5__inval;
-    reg  [31:0] slots__5__l_pc;
-    reg  [5:0] slots__5__l_warp;
-    reg  [2:0] slots__5__l_n;
-    reg  [31:0] slots__5__a0;
-    reg  [31:0] slots__5__a1;
-    reg  [31:0] slots__5__a2;
-    reg  [31:0] slots__5__a3;
-    reg  [31:0] slots__5__g_pc;
-    reg  [2:0] slots__5__g_k;
-    wire  slots__5__lh_hit;
-    wire  [5:0] slots__5__lh_lead;
-    wire  [2:0] slots__5__lh_n;
-    wire  [31:0] slots__5__lh_base0;
-    wire  [31:0] slots__5__lh_base1;
-    wire  [31:0] slots__5__lh_base2;
-    wire  [31:0] slots__5__lh_base3;
-    wire  slots__5__gh_hit;
-    wire  [5:0] slots__5__gh_lead;
-    wire  [2:0] slots__5__gh_n;
-    wire  [31:0] slots__5__gh_base;
-    reg  slots__6__clock;
-    reg  slots__6__reset;
-    reg  slots__6__clear;
-    reg  slots__6__alloc;
-    reg  slots__6__touch;
-    reg  slots__6__inval;
-    reg  [31:0] slots__6__l_pc;
-    reg  [5:0] slots__6__l_warp;
-    reg  [2:0] slots__6__l_n;
-    reg  [31:0] slots__6__a0;
-    reg  [31:0] slots__6__a1;
-    reg  [31:0] slots__6__a2;
-    reg  [31:0] slots__6__a3;
-    reg  [31:0] slots__6__g_pc;
-    reg  [2:0] slots__6__g_k;
-    wire  slots__6__lh_hit;
-    wire  [5:0] slots__6__lh_lead;
-    wire  [2:0] slots__6__lh_n;
-    wire  [31:0] slots__6__lh_base0;
-    wire  [31:0] slots__6__lh_base1;
-    wire  [31:0] slots__6__lh_base2;
-    wire  [31:0] slots__6__lh_base3;
-    wire  slots__6__gh_hit;
-    wire  [5:0] slots__6__gh_lead;
-    wire  [2:0] slots__6__gh_n;
-    wire  [31:0] slots__6__gh_base;
-    reg  slots__7__clock;
-    reg  slots__7__reset;
-    reg  slots__7__clear;
-    reg  slots__7__alloc;
-    reg  slots__7__touch;
-    reg  slots__7__inval;
-    reg  [31:0] slots__7__l_pc;
-    reg  [5:0] slots__7__l_warp;
-    reg  [2:0] slots__7__l_n;
-    reg  [31:0] slots__7__a0;
-    reg  [31:0] slots__7__a1;
-    reg  [31:0] slots__7__a2;
-    reg  [31:0] slots__7__a3;
-    reg  [31:0] slots__7__g_pc;
-    reg  [2:0] slots__7__g_k;
-    wire  slots__7__lh_hit;
-    wire  [5:0] slots__7__lh_lead;
-    wire  [2:0] slots__7__lh_n;
-    wire  [31:0] slots__7__lh_base0;
-    wire  [31:0] slots__7__lh_base1;
-    wire  [31:0] slots__7__lh_base2;
-    wire  [31:0] slots__7__lh_base3;
-    wire  slots__7__gh_hit;
-    wire  [5:0] slots__7__gh_lead;
-    wire  [2:0] slots__7__gh_n;
-    wire  [31:0] slots__7__gh_base;
+    reg  cols__0__clock;
+    reg  cols__0__reset;
+    reg  [7:0] cols__0__clear_mask;
+    reg  [2:0] cols__0__l_slot;
+    reg  [7:0] cols__0__l_onehot;
+    reg  cols__0__l_cleared;
+    reg  [31:0] cols__0__l_pc;
+    reg  [5:0] cols__0__l_warp;
+    reg  [2:0] cols__0__l_n;
+    reg  [31:0] cols__0__a0;
+    reg  [31:0] cols__0__a1;
+    reg  [31:0] cols__0__a2;
+    reg  [31:0] cols__0__a3;
+    reg  cols__0__wr;
+    reg  cols__0__set_valid;
+    reg  cols__0__clr_valid;
+    reg  cols__0__rank_we;
+    reg  [1:0] cols__0__w_rank;
+    reg  [31:0] cols__0__g_pc;
+    reg  [5:0] cols__0__g_warp;
+    reg  [3:0] cols__0__g_pos;
+    reg  [2:0] cols__0__g_k;
+    reg  [2:0] cols__0__g_slot;
+    wire  cols__0__l_ev;
+    wire  cols__0__l_hit;
+    wire  [5:0] cols__0__l_lead;
+    wire  [2:0] cols__0__l_cnt;
+    wire  [31:0] cols__0__l_base0;
+    wire  [31:0] cols__0__l_base1;
+    wire  [31:0] cols__0__l_base2;
+    wire  [31:0] cols__0__l_base3;
+    wire  [1:0] cols__0__l_rank;
+    wire  [7:0] cols__0__g_hit;
+    wire  [7:0] cols__0__g_cand;
+    wire  [5:0] cols__0__gs_lead;
+    wire  [2:0] cols__0__gs_n;
+    wire  [31:0] cols__0__gs_base0;
+    wire  [31:0] cols__0__gs_base1;
+    wire  [31:0] cols__0__gs_base2;
+    wire  [31:0] cols__0__gs_base3;
+    reg  cols__1__clock;
+    reg  cols__1__reset;
+    reg  [7:0] cols__1__clear_mask;
+    reg  [2:0] cols__1__l_slot;
+    reg  [7:0] cols__1__l_onehot;
+    reg  cols__1__l_cleared;
+    reg  [31:0] cols__1__l_pc;
+    reg  [5:0] cols__1__l_warp;
+    reg  [2:0] cols__1__l_n;
+    reg  [31:0] cols__1__a0;
+    reg  [31:0] cols__1__a1;
+    reg  [31:0] cols__1__a2;
+    reg  [31:0] cols__1__a3;
+    reg  cols__1__wr;
+    reg  cols__1__set_valid;
+    reg  cols__1__clr_valid;
+    reg  cols__1__rank_we;
+    reg  [1:0] cols__1__w_rank;
+    reg  [31:0] cols__1__g_pc;
+    reg  [5:0] cols__1__g_warp;
+    reg  [3:0] cols__1__g_pos;
+    reg  [2:0] cols__1__g_k;
+    reg  [2:0] cols__1__g_slot;
+    wire  cols__1__l_ev;
+    wire  cols__1__l_hit;
+    wire  [5:0] cols__1__l_lead;
+    wire  [2:0] cols__1__l_cnt;
+    wire  [31:0] cols__1__l_base0;
+    wire  [31:0] cols__1__l_base1;
+    wire  [31:0] cols__1__l_base2;
+    wire  [31:0] cols__1__l_base3;
+    wire  [1:0] cols__1__l_rank;
+    wire  [7:0] cols__1__g_hit;
+    wire  [7:0] cols__1__g_cand;
+    wire  [5:0] cols__1__gs_lead;
+    wire  [2:0] cols__1__gs_n;
+    wire  [31:0] cols__1__gs_base0;
+    wire  [31:0] cols__1__gs_base1;
+    wire  [31:0] cols__1__gs_base2;
+    wire  [31:0] cols__1__gs_base3;
+    reg  cols__2__clock;
+    reg  cols__2__reset;
+    reg  [7:0] cols__2__clear_mask;
+    reg  [2:0] cols__2__l_slot;
+    reg  [7:0] cols__2__l_onehot;
+    reg  cols__2__l_cleared;
+    reg  [31:0] cols__2__l_pc;
+    reg  [5:0] cols__2__l_warp;
+    reg  [2:0] cols__2__l_n;
+    reg  [31:0] cols__2__a0;
+    reg  [31:0] cols__2__a1;
+    reg  [31:0] cols__2__a2;
+    reg  [31:0] cols__2__a3;
+    reg  cols__2__wr;
+    reg  cols__2__set_valid;
+    reg  cols__2__clr_valid;
+    reg  cols__2__rank_we;
+    reg  [1:0] cols__2__w_rank;
+    reg  [31:0] cols__2__g_pc;
+    reg  [5:0] cols__2__g_warp;
+    reg  [3:0] cols__2__g_pos;
+    reg  [2:0] cols__2__g_k;
+    reg  [2:0] cols__2__g_slot;
+    wire  cols__2__l_ev;
+    wire  cols__2__l_hit;
+    wire  [5:0] cols__2__l_lead;
+    wire  [2:0] cols__2__l_cnt;
+    wire  [31:0] cols__2__l_base0;
+    wire  [31:0] cols__2__l_base1;
+    wire  [31:0] cols__2__l_base2;
+    wire  [31:0] cols__2__l_base3;
+    wire  [1:0] cols__2__l_rank;
+    wire  [7:0] cols__2__g_hit;
+    wire  [7:0] cols__2__g_cand;
+    wire  [5:0] cols__2__gs_lead;
+    wire  [2:0] cols__2__gs_n;
+    wire  [31:0] cols__2__gs_base0;
+    wire  [31:0] cols__2__gs_base1;
+    wire  [31:0] cols__2__gs_base2;
+    wire  [31:0] cols__2__gs_base3;
+    reg  cols__3__clock;
+    reg  cols__3__reset;
+    reg  [7:0] cols__3__clear_mask;
+    reg  [2:0] cols__3__l_slot;
+    reg  [7:0] cols__3__l_onehot;
+    reg  cols__3__l_cleared;
+    reg  [31:0] cols__3__l_pc;
+    reg  [5:0] cols__3__l_warp;
+    reg  [2:0] cols__3__l_n;
+    reg  [31:0] cols__3__a0;
+    reg  [31:0] cols__3__a1;
+    reg  [31:0] cols__3__a2;
+    reg  [31:0] cols__3__a3;
+    reg  cols__3__wr;
+    reg  cols__3__set_valid;
+    reg  cols__3__clr_valid;
+    reg  cols__3__rank_we;
+    reg  [1:0] cols__3__w_rank;
+    reg  [31:0] cols__3__g_pc;
+    reg  [5:0] cols__3__g_warp;
+    reg  [3:0] cols__3__g_pos;
+    reg  [2:0] cols__3__g_k;
+    reg  [2:0] cols__3__g_slot;
+    wire  cols__3__l_ev;
+    wire  cols__3__l_hit;
+    wire  [5:0] cols__3__l_lead;
+    wire  [2:0] cols__3__l_cnt;
+    wire  [31:0] cols__3__l_base0;
+    wire  [31:0] cols__3__l_base1;
+    wire  [31:0] cols__3__l_base2;
+    wire  [31:0] cols__3__l_base3;
+    wire  [1:0] cols__3__l_rank;
+    wire  [7:0] cols__3__g_hit;
+    wire  [7:0] cols__3__g_cand;
+    wire  [5:0] cols__3__gs_lead;
+    wire  [2:0] cols__3__gs_n;
+    wire  [31:0] cols__3__gs_base0;
+    wire  [31:0] cols__3__gs_base1;
+    wire  [31:0] cols__3__gs_base2;
+    wire  [31:0] cols__3__gs_base3;
+    reg  order__alloc;
+    reg  order__touch;
+    reg  order__inval;
+    reg  order__valid__0;
+    reg  order__valid__1;
+    reg  order__valid__2;
+    reg  order__valid__3;
+    reg  order__hit__0;
+    reg  order__hit__1;
+    reg  order__hit__2;
+    reg  order__hit__3;
+    reg  [1:0] order__rank__0;
+    reg  [1:0] order__rank__1;
+    reg  [1:0] order__rank__2;
+    reg  [1:0] order__rank__3;
+    wire  order__tgt__0;
+    wire  order__tgt__1;
+    wire  order__tgt__2;
+    wire  order__tgt__3;
+    wire  [1:0] order__new_rank__0;
+    wire  [1:0] order__new_rank__1;
+    wire  [1:0] order__new_rank__2;
+    wire  [1:0] order__new_rank__3;
     reg  dtab__clock;
     reg  dtab__reset;
     reg  [31:0] dtab__l_pc;
@@ -339,6 +318,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [6:0] zx_jwarp__wide;
     reg  [5:0] zx_cfg__narrow;
     wire  [6:0] zx_cfg__wide;
+    reg  [2:0] zx_lslot__narrow;
+    wire  [7:0] zx_lslot__wide;
+    reg  [2:0] zx_cslot__narrow;
+    wire  [7:0] zx_cslot__wide;
     reg  jp_kind__narrow;
     wire  [73:0] jp_kind__wide;
     reg  [31:0] jp_pc__narrow;
@@ -399,14 +382,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [31:0] a__1;
     reg  [31:0] a__2;
     reg  [31:0] a__3;
-    reg  sel_l__0;
-    reg  sel_l__1;
-    reg  sel_l__2;
-    reg  sel_l__3;
-    reg  sel_l__4;
-    reg  sel_l__5;
-    reg  sel_l__6;
-    reg  sel_l__7;
+    reg  [7:0] l_onehot;
+    reg  [7:0] clear_mask;
+    reg  l_cleared;
     reg  m_hit;
     reg  [5:0] m_lead;
     reg  [2:0] m_n;
@@ -437,6 +415,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  job_b;
     reg  job_a;
     reg  take;
+    reg  cand_any__0;
+    reg  cand_any__1;
+    reg  cand_any__2;
+    reg  cand_any__3;
+    reg  cand_any__4;
+    reg  cand_any__5;
+    reg  cand_any__6;
+    reg  cand_any__7;
     reg  cand__0;
     reg  cand__1;
     reg  cand__2;
@@ -466,6 +452,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  s_hit;
     reg  [5:0] s_lead;
     reg  [2:0] s_n;
+    reg  colsel__0;
+    reg  colsel__1;
+    reg  colsel__2;
+    reg  colsel__3;
+    reg  [31:0] s_b0;
+    reg  [31:0] s_b1;
+    reg  [31:0] s_b2;
+    reg  [31:0] s_b3;
     reg  [31:0] s_base;
     reg  [3:0] s_cp;
     reg  [2:0] s_c;
@@ -479,229 +473,198 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  pf_push;
 
     // Sub module instances
-    caps_prefetcher__slots slots__0(
-        .clock(slots__0__clock),
-        .reset(slots__0__reset),
-        .clear(slots__0__clear),
-        .alloc(slots__0__alloc),
-        .touch(slots__0__touch),
-        .inval(slots__0__inval),
-        .l_pc(slots__0__l_pc),
-        .l_warp(slots__0__l_warp),
-        .l_n(slots__0__l_n),
-        .a0(slots__0__a0),
-        .a1(slots__0__a1),
-        .a2(slots__0__a2),
-        .a3(slots__0__a3),
-        .g_pc(slots__0__g_pc),
-        .g_k(slots__0__g_k),
-        .lh_hit(slots__0__lh_hit),
-        .lh_lead(slots__0__lh_lead),
-        .lh_n(slots__0__lh_n),
-        .lh_base0(slots__0__lh_base0),
-        .lh_base1(slots__0__lh_base1),
-        .lh_base2(slots__0__lh_base2),
-        .lh_base3(slots__0__lh_base3),
-        .gh_hit(slots__0__gh_hit),
-        .gh_lead(slots__0__gh_lead),
-        .gh_n(slots__0__gh_n),
-        .gh_base(slots__0__gh_base)
+    caps_prefetcher__cols cols__0(
+        .clock(cols__0__clock),
+        .reset(cols__0__reset),
+        .clear_mask(cols__0__clear_mask),
+        .l_slot(cols__0__l_slot),
+        .l_onehot(cols__0__l_onehot),
+        .l_cleared(cols__0__l_cleared),
+        .l_pc(cols__0__l_pc),
+        .l_warp(cols__0__l_warp),
+        .l_n(cols__0__l_n),
+        .a0(cols__0__a0),
+        .a1(cols__0__a1),
+        .a2(cols__0__a2),
+        .a3(cols__0__a3),
+        .wr(cols__0__wr),
+        .set_valid(cols__0__set_valid),
+        .clr_valid(cols__0__clr_valid),
+        .rank_we(cols__0__rank_we),
+        .w_rank(cols__0__w_rank),
+        .g_pc(cols__0__g_pc),
+        .g_warp(cols__0__g_warp),
+        .g_pos(cols__0__g_pos),
+        .g_k(cols__0__g_k),
+        .g_slot(cols__0__g_slot),
+        .l_ev(cols__0__l_ev),
+        .l_hit(cols__0__l_hit),
+        .l_lead(cols__0__l_lead),
+        .l_cnt(cols__0__l_cnt),
+        .l_base0(cols__0__l_base0),
+        .l_base1(cols__0__l_base1),
+        .l_base2(cols__0__l_base2),
+        .l_base3(cols__0__l_base3),
+        .l_rank(cols__0__l_rank),
+        .g_hit(cols__0__g_hit),
+        .g_cand(cols__0__g_cand),
+        .gs_lead(cols__0__gs_lead),
+        .gs_n(cols__0__gs_n),
+        .gs_base0(cols__0__gs_base0),
+        .gs_base1(cols__0__gs_base1),
+        .gs_base2(cols__0__gs_base2),
+        .gs_base3(cols__0__gs_base3)
     );
-    caps_prefetcher__slots slots__1(
-        .clock(slots__1__clock),
-        .reset(slots__1__reset),
-        .clear(slots__1__clear),
-        .alloc(slots__1__alloc),
-        .touch(slots__1__touch),
-        .inval(slots__1__inval),
-        .l_pc(slots__1__l_pc),
-        .l_warp(slots__1__l_warp),
-        .l_n(slots__1__l_n),
-        .a0(slots__1__a0),
-        .a1(slots__1__a1),
-        .a2(slots__1__a2),
-        .a3(slots__1__a3),
-        .g_pc(slots__1__g_pc),
-        .g_k(slots__1__g_k),
-        .lh_hit(slots__1__lh_hit),
-        .lh_lead(slots__1__lh_lead),
-        .lh_n(slots__1__lh_n),
-        .lh_base0(slots__1__lh_base0),
-        .lh_base1(slots__1__lh_base1),
-        .lh_base2(slots__1__lh_base2),
-        .lh_base3(slots__1__lh_base3),
-        .gh_hit(slots__1__gh_hit),
-        .gh_lead(slots__1__gh_lead),
-        .gh_n(slots__1__gh_n),
-        .gh_base(slots__1__gh_base)
+    caps_prefetcher__cols cols__1(
+        .clock(cols__1__clock),
+        .reset(cols__1__reset),
+        .clear_mask(cols__1__clear_mask),
+        .l_slot(cols__1__l_slot),
+        .l_onehot(cols__1__l_onehot),
+        .l_cleared(cols__1__l_cleared),
+        .l_pc(cols__1__l_pc),
+        .l_warp(cols__1__l_warp),
+        .l_n(cols__1__l_n),
+        .a0(cols__1__a0),
+        .a1(cols__1__a1),
+        .a2(cols__1__a2),
+        .a3(cols__1__a3),
+        .wr(cols__1__wr),
+        .set_valid(cols__1__set_valid),
+        .clr_valid(cols__1__clr_valid),
+        .rank_we(cols__1__rank_we),
+        .w_rank(cols__1__w_rank),
+        .g_pc(cols__1__g_pc),
+        .g_warp(cols__1__g_warp),
+        .g_pos(cols__1__g_pos),
+        .g_k(cols__1__g_k),
+        .g_slot(cols__1__g_slot),
+        .l_ev(cols__1__l_ev),
+        .l_hit(cols__1__l_hit),
+        .l_lead(cols__1__l_lead),
+        .l_cnt(cols__1__l_cnt),
+        .l_base0(cols__1__l_base0),
+        .l_base1(cols__1__l_base1),
+        .l_base2(cols__1__l_base2),
+        .l_base3(cols__1__l_base3),
+        .l_rank(cols__1__l_rank),
+        .g_hit(cols__1__g_hit),
+        .g_cand(cols__1__g_cand),
+        .gs_lead(cols__1__gs_lead),
+        .gs_n(cols__1__gs_n),
+        .gs_base0(cols__1__gs_base0),
+        .gs_base1(cols__1__gs_base1),
+        .gs_base2(cols__1__gs_base2),
+        .gs_base3(cols__1__gs_base3)
     );
-    caps_prefetcher__slots slots__2(
-        .clock(slots__2__clock),
-        .reset(slots__2__reset),
-        .clear(slots__2__clear),
-        .alloc(slots__2__alloc),
-        .touch(slots__2__touch),
-        .inval(slots__2__inval),
-        .l_pc(slots__2__l_pc),
-        .l_warp(slots__2__l_warp),
-        .l_n(slots__2__l_n),
-        .a0(slots__2__a0),
-        .a1(slots__2__a1),
-        .a2(slots__2__a2),
-        .a3(slots__2__a3),
-        .g_pc(slots__2__g_pc),
-        .g_k(slots__2__g_k),
-        .lh_hit(slots__2__lh_hit),
-        .lh_lead(slots__2__lh_lead),
-        .lh_n(slots__2__lh_n),
-        .lh_base0(slots__2__lh_base0),
-        .lh_base1(slots__2__lh_base1),
-        .lh_base2(slots__2__lh_base2),
-        .lh_base3(slots__2__lh_base3),
-        .gh_hit(slots__2__gh_hit),
-        .gh_lead(slots__2__gh_lead),
-        .gh_n(slots__2__gh_n),
-        .gh_base(slots__2__gh_base)
+    caps_prefetcher__cols cols__2(
+        .clock(cols__2__clock),
+        .reset(cols__2__reset),
+        .clear_mask(cols__2__clear_mask),
+        .l_slot(cols__2__l_slot),
+        .l_onehot(cols__2__l_onehot),
+        .l_cleared(cols__2__l_cleared),
+        .l_pc(cols__2__l_pc),
+        .l_warp(cols__2__l_warp),
+        .l_n(cols__2__l_n),
+        .a0(cols__2__a0),
+        .a1(cols__2__a1),
+        .a2(cols__2__a2),
+        .a3(cols__2__a3),
+        .wr(cols__2__wr),
+        .set_valid(cols__2__set_valid),
+        .clr_valid(cols__2__clr_valid),
+        .rank_we(cols__2__rank_we),
+        .w_rank(cols__2__w_rank),
+        .g_pc(cols__2__g_pc),
+        .g_warp(cols__2__g_warp),
+        .g_pos(cols__2__g_pos),
+        .g_k(cols__2__g_k),
+        .g_slot(cols__2__g_slot),
+        .l_ev(cols__2__l_ev),
+        .l_hit(cols__2__l_hit),
+        .l_lead(cols__2__l_lead),
+        .l_cnt(cols__2__l_cnt),
+        .l_base0(cols__2__l_base0),
+        .l_base1(cols__2__l_base1),
+        .l_base2(cols__2__l_base2),
+        .l_base3(cols__2__l_base3),
+        .l_rank(cols__2__l_rank),
+        .g_hit(cols__2__g_hit),
+        .g_cand(cols__2__g_cand),
+        .gs_lead(cols__2__gs_lead),
+        .gs_n(cols__2__gs_n),
+        .gs_base0(cols__2__gs_base0),
+        .gs_base1(cols__2__gs_base1),
+        .gs_base2(cols__2__gs_base2),
+        .gs_base3(cols__2__gs_base3)
     );
-    caps_prefetcher__slots slots__3(
-        .clock(slots__3__clock),
-        .reset(slots__3__reset),
-        .clear(slots__3__clear),
-        .alloc(slots__3__alloc),
-        .touch(slots__3__touch),
-        .inval(slots__3__inval),
-        .l_pc(slots__3__l_pc),
-        .l_warp(slots__3__l_warp),
-        .l_n(slots__3__l_n),
-        .a0(slots__3__a0),
-        .a1(slots__3__a1),
-        .a2(slots__3__a2),
-        .a3(slots__3__a3),
-        .g_pc(slots__3__g_pc),
-        .g_k(slots__3__g_k),
-        .lh_hit(slots__3__lh_hit),
-        .lh_lead(slots__3__lh_lead),
-        .lh_n(slots__3__lh_n),
-        .lh_base0(slots__3__lh_base0),
-        .lh_base1(slots__3__lh_base1),
-        .lh_base2(slots__3__lh_base2),
-        .lh_base3(slots__3__lh_base3),
-        .gh_hit(slots__3__gh_hit),
-        .gh_lead(slots__3__gh_lead),
-        .gh_n(slots__3__gh_n),
-        .gh_base(slots__3__gh_base)
+    caps_prefetcher__cols cols__3(
+        .clock(cols__3__clock),
+        .reset(cols__3__reset),
+        .clear_mask(cols__3__clear_mask),
+        .l_slot(cols__3__l_slot),
+        .l_onehot(cols__3__l_onehot),
+        .l_cleared(cols__3__l_cleared),
+        .l_pc(cols__3__l_pc),
+        .l_warp(cols__3__l_warp),
+        .l_n(cols__3__l_n),
+        .a0(cols__3__a0),
+        .a1(cols__3__a1),
+        .a2(cols__3__a2),
+        .a3(cols__3__a3),
+        .wr(cols__3__wr),
+        .set_valid(cols__3__set_valid),
+        .clr_valid(cols__3__clr_valid),
+        .rank_we(cols__3__rank_we),
+        .w_rank(cols__3__w_rank),
+        .g_pc(cols__3__g_pc),
+        .g_warp(cols__3__g_warp),
+        .g_pos(cols__3__g_pos),
+        .g_k(cols__3__g_k),
+        .g_slot(cols__3__g_slot),
+        .l_ev(cols__3__l_ev),
+        .l_hit(cols__3__l_hit),
+        .l_lead(cols__3__l_lead),
+        .l_cnt(cols__3__l_cnt),
+        .l_base0(cols__3__l_base0),
+        .l_base1(cols__3__l_base1),
+        .l_base2(cols__3__l_base2),
+        .l_base3(cols__3__l_base3),
+        .l_rank(cols__3__l_rank),
+        .g_hit(cols__3__g_hit),
+        .g_cand(cols__3__g_cand),
+        .gs_lead(cols__3__gs_lead),
+        .gs_n(cols__3__gs_n),
+        .gs_base0(cols__3__gs_base0),
+        .gs_base1(cols__3__gs_base1),
+        .gs_base2(cols__3__gs_base2),
+        .gs_base3(cols__3__gs_base3)
     );
-    caps_prefetcher__slots slots__4(
-        .clock(slots__4__clock),
-        .reset(slots__4__reset),
-        .clear(slots__4__clear),
-        .alloc(slots__4__alloc),
-        .touch(slots__4__touch),
-        .inval(slots__4__inval),
-        .l_pc(slots__4__l_pc),
-        .l_warp(slots__4__l_warp),
-        .l_n(slots__4__l_n),
-        .a0(slots__4__a0),
-        .a1(slots__4__a1),
-        .a2(slots__4__a2),
-        .a3(slots__4__a3),
-        .g_pc(slots__4__g_pc),
-        .g_k(slots__4__g_k),
-        .lh_hit(slots__4__lh_hit),
-        .lh_lead(slots__4__lh_lead),
-        .lh_n(slots__4__lh_n),
-        .lh_base0(slots__4__lh_base0),
-        .lh_base1(slots__4__lh_base1),
-        .lh_base2(slots__4__lh_base2),
-        .lh_base3(slots__4__lh_base3),
-        .gh_hit(slots__4__gh_hit),
-        .gh_lead(slots__4__gh_lead),
-        .gh_n(slots__4__gh_n),
-        .gh_base(slots__4__gh_base)
-    );
-    caps_prefetcher__slots slots__5(
-        .clock(slots__5__clock),
-        .reset(slots__5__reset),
-        .clear(slots__5__clear),
-        .alloc(slots__5__alloc),
-        .touch(slots__5__touch),
-        .inval(slots__5__inval),
-        .l_pc(slots__5__l_pc),
-        .l_warp(slots__5__l_warp),
-        .l_n(slots__5__l_n),
-        .a0(slots__5__a0),
-        .a1(slots__5__a1),
-        .a2(slots__5__a2),
-        .a3(slots__5__a3),
-        .g_pc(slots__5__g_pc),
-        .g_k(slots__5__g_k),
-        .lh_hit(slots__5__lh_hit),
-        .lh_lead(slots__5__lh_lead),
-        .lh_n(slots__5__lh_n),
-        .lh_base0(slots__5__lh_base0),
-        .lh_base1(slots__5__lh_base1),
-        .lh_base2(slots__5__lh_base2),
-        .lh_base3(slots__5__lh_base3),
-        .gh_hit(slots__5__gh_hit),
-        .gh_lead(slots__5__gh_lead),
-        .gh_n(slots__5__gh_n),
-        .gh_base(slots__5__gh_base)
-    );
-    caps_prefetcher__slots slots__6(
-        .clock(slots__6__clock),
-        .reset(slots__6__reset),
-        .clear(slots__6__clear),
-        .alloc(slots__6__alloc),
-        .touch(slots__6__touch),
-        .inval(slots__6__inval),
-        .l_pc(slots__6__l_pc),
-        .l_warp(slots__6__l_warp),
-        .l_n(slots__6__l_n),
-        .a0(slots__6__a0),
-        .a1(slots__6__a1),
-        .a2(slots__6__a2),
-        .a3(slots__6__a3),
-        .g_pc(slots__6__g_pc),
-        .g_k(slots__6__g_k),
-        .lh_hit(slots__6__lh_hit),
-        .lh_lead(slots__6__lh_lead),
-        .lh_n(slots__6__lh_n),
-        .lh_base0(slots__6__lh_base0),
-        .lh_base1(slots__6__lh_base1),
-        .lh_base2(slots__6__lh_base2),
-        .lh_base3(slots__6__lh_base3),
-        .gh_hit(slots__6__gh_hit),
-        .gh_lead(slots__6__gh_lead),
-        .gh_n(slots__6__gh_n),
-        .gh_base(slots__6__gh_base)
-    );
-    caps_prefetcher__slots slots__7(
-        .clock(slots__7__clock),
-        .reset(slots__7__reset),
-        .clear(slots__7__clear),
-        .alloc(slots__7__alloc),
-        .touch(slots__7__touch),
-        .inval(slots__7__inval),
-        .l_pc(slots__7__l_pc),
-        .l_warp(slots__7__l_warp),
-        .l_n(slots__7__l_n),
-        .a0(slots__7__a0),
-        .a1(slots__7__a1),
-        .a2(slots__7__a2),
-        .a3(slots__7__a3),
-        .g_pc(slots__7__g_pc),
-        .g_k(slots__7__g_k),
-        .lh_hit(slots__7__lh_hit),
-        .lh_lead(slots__7__lh_lead),
-        .lh_n(slots__7__lh_n),
-        .lh_base0(slots__7__lh_base0),
-        .lh_base1(slots__7__lh_base1),
-        .lh_base2(slots__7__lh_base2),
-        .lh_base3(slots__7__lh_base3),
-        .gh_hit(slots__7__gh_hit),
-        .gh_lead(slots__7__gh_lead),
-        .gh_n(slots__7__gh_n),
-        .gh_base(slots__7__gh_base)
+    caps_prefetcher__dtab__order order(
+        .alloc(order__alloc),
+        .touch(order__touch),
+        .inval(order__inval),
+        .valid__0(order__valid__0),
+        .valid__1(order__valid__1),
+        .valid__2(order__valid__2),
+        .valid__3(order__valid__3),
+        .hit__0(order__hit__0),
+        .hit__1(order__hit__1),
+        .hit__2(order__hit__2),
+        .hit__3(order__hit__3),
+        .rank__0(order__rank__0),
+        .rank__1(order__rank__1),
+        .rank__2(order__rank__2),
+        .rank__3(order__rank__3),
+        .tgt__0(order__tgt__0),
+        .tgt__1(order__tgt__1),
+        .tgt__2(order__tgt__2),
+        .tgt__3(order__tgt__3),
+        .new_rank__0(order__new_rank__0),
+        .new_rank__1(order__new_rank__1),
+        .new_rank__2(order__new_rank__2),
+        .new_rank__3(order__new_rank__3)
     );
     caps_prefetcher__dtab dtab(
         .clock(dtab__clock),
@@ -775,6 +738,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     caps_prefetcher__zx_cfg zx_cfg(
         .narrow(zx_cfg__narrow),
         .wide(zx_cfg__wide)
+    );
+    caps_prefetcher__zx_cslot zx_lslot(
+        .narrow(zx_lslot__narrow),
+        .wide(zx_lslot__wide)
+    );
+    caps_prefetcher__zx_cslot zx_cslot(
+        .narrow(zx_cslot__narrow),
+        .wide(zx_cslot__wide)
     );
     caps_prefetcher__jp_kind jp_kind(
         .narrow(jp_kind__narrow),
@@ -995,203 +966,187 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         a__3 = addr_zero;
         a__3 = ld_addr3;
     end
+    always @(*) zx_lslot__narrow = ld_cta;
+    always @(*) l_onehot = ns_one << zx_lslot__wide;
+    always @(*) zx_cslot__narrow = cta_launch_slot;
+    always @(*) begin
+        if (cta_launch_valid) begin
+            clear_mask = ns_one << zx_cslot__wide;
+        end
+        else begin
+            clear_mask = ns_zero;
+        end
+    end
+    always @(*) l_cleared = cta_launch_valid & (cta_launch_slot == ld_cta);
     always @(*) begin
         m_hit = 1'b0;
-        if (sel_l__0) begin
-            m_hit = slots__0__lh_hit;
+        if (cols__0__l_hit) begin
+            m_hit = 1'b1;
         end
-        if (sel_l__1) begin
-            m_hit = slots__1__lh_hit;
+        if (cols__1__l_hit) begin
+            m_hit = 1'b1;
         end
-        if (sel_l__2) begin
-            m_hit = slots__2__lh_hit;
+        if (cols__2__l_hit) begin
+            m_hit = 1'b1;
         end
-        if (sel_l__3) begin
-            m_hit = slots__3__lh_hit;
-        end
-        if (sel_l__4) begin
-            m_hit = slots__4__lh_hit;
-        end
-        if (sel_l__5) begin
-            m_hit = slots__5__lh_hit;
-        end
-        if (sel_l__6) begin
-            m_hit = slots__6__lh_hit;
-        end
-        if (sel_l__7) begin
-            m_hit = slots__7__lh_hit;
+        if (cols__3__l_hit) begin
+            m_hit = 1'b1;
         end
     end
     always @(*) begin
         m_lead = wi_zero;
-        if (sel_l__0) begin
-            m_lead = slots__0__lh_lead;
+        if (cols__0__l_hit) begin
+            m_lead = cols__0__l_lead;
         end
-        if (sel_l__1) begin
-            m_lead = slots__1__lh_lead;
+        if (cols__1__l_hit) begin
+            m_lead = cols__1__l_lead;
         end
-        if (sel_l__2) begin
-            m_lead = slots__2__lh_lead;
+        if (cols__2__l_hit) begin
+            m_lead = cols__2__l_lead;
         end
-        if (sel_l__3) begin
-            m_lead = slots__3__lh_lead;
-        end
-        if (sel_l__4) begin
-            m_lead = slots__4__lh_lead;
-        end
-        if (sel_l__5) begin
-            m_lead = slots__5__lh_lead;
-        end
-        if (sel_l__6) begin
-            m_lead = slots__6__lh_lead;
-        end
-        if (sel_l__7) begin
-            m_lead = slots__7__lh_lead;
+        if (cols__3__l_hit) begin
+            m_lead = cols__3__l_lead;
         end
     end
     always @(*) begin
         m_n = k_zero;
-        if (sel_l__0) begin
-            m_n = slots__0__lh_n;
+        if (cols__0__l_hit) begin
+            m_n = cols__0__l_cnt;
         end
-        if (sel_l__1) begin
-            m_n = slots__1__lh_n;
+        if (cols__1__l_hit) begin
+            m_n = cols__1__l_cnt;
         end
-        if (sel_l__2) begin
-            m_n = slots__2__lh_n;
+        if (cols__2__l_hit) begin
+            m_n = cols__2__l_cnt;
         end
-        if (sel_l__3) begin
-            m_n = slots__3__lh_n;
-        end
-        if (sel_l__4) begin
-            m_n = slots__4__lh_n;
-        end
-        if (sel_l__5) begin
-            m_n = slots__5__lh_n;
-        end
-        if (sel_l__6) begin
-            m_n = slots__6__lh_n;
-        end
-        if (sel_l__7) begin
-            m_n = slots__7__lh_n;
+        if (cols__3__l_hit) begin
+            m_n = cols__3__l_cnt;
         end
     end
     always @(*) begin
         m_base__0 = addr_zero;
-        if (sel_l__0) begin
-            m_base__0 = slots__0__lh_base0;
+        if (cols__0__l_hit) begin
+            m_base__0 = cols__0__l_base0;
         end
-        if (sel_l__1) begin
-            m_base__0 = slots__1__lh_base0;
+        if (cols__1__l_hit) begin
+            m_base__0 = cols__1__l_base0;
         end
-        if (sel_l__2) begin
-            m_base__0 = slots__2__lh_base0;
+        if (cols__2__l_hit) begin
+            m_base__0 = cols__2__l_base0;
         end
-        if (sel_l__3) begin
-            m_base__0 = slots__3__lh_base0;
-        end
-        if (sel_l__4) begin
-            m_base__0 = slots__4__lh_base0;
-        end
-        if (sel_l__5) begin
-            m_base__0 = slots__5__lh_base0;
-        end
-        if (sel_l__6) begin
-            m_base__0 = slots__6__lh_base0;
-        end
-        if (sel_l__7) begin
-            m_base__0 = slots__7__lh_base0;
+        if (cols__3__l_hit) begin
+            m_base__0 = cols__3__l_base0;
         end
     end
     always @(*) begin
         m_base__1 = addr_zero;
-        if (sel_l__0) begin
-            m_base__1 = slots__0__lh_base1;
+        if (cols__0__l_hit) begin
+            m_base__1 = cols__0__l_base1;
         end
-        if (sel_l__1) begin
-            m_base__1 = slots__1__lh_base1;
+        if (cols__1__l_hit) begin
+            m_base__1 = cols__1__l_base1;
         end
-        if (sel_l__2) begin
-            m_base__1 = slots__2__lh_base1;
+        if (cols__2__l_hit) begin
+            m_base__1 = cols__2__l_base1;
         end
-        if (sel_l__3) begin
-            m_base__1 = slots__3__lh_base1;
-        end
-        if (sel_l__4) begin
-            m_base__1 = slots__4__lh_base1;
-        end
-        if (sel_l__5) begin
-            m_base__1 = slots__5__lh_base1;
-        end
-        if (sel_l__6) begin
-            m_base__1 = slots__6__lh_base1;
-        end
-        if (sel_l__7) begin
-            m_base__1 = slots__7__lh_base1;
+        if (cols__3__l_hit) begin
+            m_base__1 = cols__3__l_base1;
         end
     end
     always @(*) begin
         m_base__2 = addr_zero;
-        if (sel_l__0) begin
-            m_base__2 = slots__0__lh_base2;
+        if (cols__0__l_hit) begin
+            m_base__2 = cols__0__l_base2;
         end
-        if (sel_l__1) begin
-            m_base__2 = slots__1__lh_base2;
+        if (cols__1__l_hit) begin
+            m_base__2 = cols__1__l_base2;
         end
-        if (sel_l__2) begin
-            m_base__2 = slots__2__lh_base2;
+        if (cols__2__l_hit) begin
+            m_base__2 = cols__2__l_base2;
         end
-        if (sel_l__3) begin
-            m_base__2 = slots__3__lh_base2;
-        end
-        if (sel_l__4) begin
-            m_base__2 = slots__4__lh_base2;
-        end
-        if (sel_l__5) begin
-            m_base__2 = slots__5__lh_base2;
-        end
-        if (sel_l__6) begin
-            m_base__2 = slots__6__lh_base2;
-        end
-        if (sel_l__7) begin
-            m_base__2 = slots__7__lh_base2;
+        if (cols__3__l_hit) begin
+            m_base__2 = cols__3__l_base2;
         end
     end
     always @(*) begin
         m_base__3 = addr_zero;
-        if (sel_l__0) begin
-            m_base__3 = slots__0__lh_base3;
+        if (cols__0__l_hit) begin
+            m_base__3 = cols__0__l_base3;
         end
-        if (sel_l__1) begin
-            m_base__3 = slots__1__lh_base3;
+        if (cols__1__l_hit) begin
+            m_base__3 = cols__1__l_base3;
         end
-        if (sel_l__2) begin
-            m_base__3 = slots__2__lh_base3;
+        if (cols__2__l_hit) begin
+            m_base__3 = cols__2__l_base3;
         end
-        if (sel_l__3) begin
-            m_base__3 = slots__3__lh_base3;
-        end
-        if (sel_l__4) begin
-            m_base__3 = slots__4__lh_base3;
-        end
-        if (sel_l__5) begin
-            m_base__3 = slots__5__lh_base3;
-        end
-        if (sel_l__6) begin
-            m_base__3 = slots__6__lh_base3;
-        end
-        if (sel_l__7) begin
-            m_base__3 = slots__7__lh_base3;
+        if (cols__3__l_hit) begin
+            m_base__3 = cols__3__l_base3;
         end
     end
-    always @(*) sel_l__0 = slot_c__0 == ld_cta;
-    always @(*) sel_l__1 = slot_c__1 == ld_cta;
-    always @(*) sel_l__2 = slot_c__2 == ld_cta;
-    always @(*) sel_l__3 = slot_c__3 == ld_cta;
-    always @(*) sel_l__4 = slot_c__4 == ld_cta;
-    always @(*) sel_l__5 = slot_c__5 == ld_cta;
-    always @(*) sel_l__6 = slot_c__6 == ld_cta;
-    always @(*) sel_l__7 = slot_c__7 == ld_cta;
+    always @(*) cols__0__clock = clock;
+    always @(*) cols__0__reset = reset;
+    always @(*) cols__0__clear_mask = clear_mask;
+    always @(*) cols__0__l_slot = ld_cta;
+    always @(*) cols__0__l_onehot = l_onehot;
+    always @(*) cols__0__l_cleared = l_cleared;
+    always @(*) cols__0__l_pc = ld_pc;
+    always @(*) cols__0__l_warp = ld_warp;
+    always @(*) cols__0__l_n = n3;
+    always @(*) cols__0__a0 = a__0;
+    always @(*) cols__0__a1 = a__1;
+    always @(*) cols__0__a2 = a__2;
+    always @(*) cols__0__a3 = a__3;
+    always @(*) order__valid__0 = cols__0__l_ev;
+    always @(*) order__hit__0 = cols__0__l_hit;
+    always @(*) order__rank__0 = cols__0__l_rank;
+    always @(*) cols__1__clock = clock;
+    always @(*) cols__1__reset = reset;
+    always @(*) cols__1__clear_mask = clear_mask;
+    always @(*) cols__1__l_slot = ld_cta;
+    always @(*) cols__1__l_onehot = l_onehot;
+    always @(*) cols__1__l_cleared = l_cleared;
+    always @(*) cols__1__l_pc = ld_pc;
+    always @(*) cols__1__l_warp = ld_warp;
+    always @(*) cols__1__l_n = n3;
+    always @(*) cols__1__a0 = a__0;
+    always @(*) cols__1__a1 = a__1;
+    always @(*) cols__1__a2 = a__2;
+    always @(*) cols__1__a3 = a__3;
+    always @(*) order__valid__1 = cols__1__l_ev;
+    always @(*) order__hit__1 = cols__1__l_hit;
+    always @(*) order__rank__1 = cols__1__l_rank;
+    always @(*) cols__2__clock = clock;
+    always @(*) cols__2__reset = reset;
+    always @(*) cols__2__clear_mask = clear_mask;
+    always @(*) cols__2__l_slot = ld_cta;
+    always @(*) cols__2__l_onehot = l_onehot;
+    always @(*) cols__2__l_cleared = l_cleared;
+    always @(*) cols__2__l_pc = ld_pc;
+    always @(*) cols__2__l_warp = ld_warp;
+    always @(*) cols__2__l_n = n3;
+    always @(*) cols__2__a0 = a__0;
+    always @(*) cols__2__a1 = a__1;
+    always @(*) cols__2__a2 = a__2;
+    always @(*) cols__2__a3 = a__3;
+    always @(*) order__valid__2 = cols__2__l_ev;
+    always @(*) order__hit__2 = cols__2__l_hit;
+    always @(*) order__rank__2 = cols__2__l_rank;
+    always @(*) cols__3__clock = clock;
+    always @(*) cols__3__reset = reset;
+    always @(*) cols__3__clear_mask = clear_mask;
+    always @(*) cols__3__l_slot = ld_cta;
+    always @(*) cols__3__l_onehot = l_onehot;
+    always @(*) cols__3__l_cleared = l_cleared;
+    always @(*) cols__3__l_pc = ld_pc;
+    always @(*) cols__3__l_warp = ld_warp;
+    always @(*) cols__3__l_n = n3;
+    always @(*) cols__3__a0 = a__0;
+    always @(*) cols__3__a1 = a__1;
+    always @(*) cols__3__a2 = a__2;
+    always @(*) cols__3__a3 = a__3;
+    always @(*) order__valid__3 = cols__3__l_ev;
+    always @(*) order__hit__3 = cols__3__l_hit;
+    always @(*) order__rank__3 = cols__3__l_rank;
     always @(*) w_is_lead = ld_warp == m_lead;
     always @(*) n_same = n3 == m_n;
     always @(*) zx_ldw__narrow = ld_warp;
@@ -1261,182 +1216,45 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) dtab__a_lead_cta = ld_cta;
     always @(*) dtab__inc = r3 & mism;
     always @(*) dtab__g_pc = j_pc__q;
-    always @(*) slots__0__clock = clock;
-    always @(*) slots__0__reset = reset;
-    always @(*) slots__0__clear = cta_launch_valid & (slot_c__0 == cta_launch_slot);
-    always @(*) slots__0__alloc = r1 & sel_l__0;
-    always @(*) slots__0__touch = r2 & sel_l__0;
-    always @(*) slots__0__inval = r4_inval & sel_l__0;
-    always @(*) slots__0__l_pc = ld_pc;
-    always @(*) slots__0__l_warp = ld_warp;
-    always @(*) slots__0__l_n = n3;
-    always @(*) slots__0__a0 = a__0;
-    always @(*) slots__0__a1 = a__1;
-    always @(*) slots__0__a2 = a__2;
-    always @(*) slots__0__a3 = a__3;
-    always @(*) slots__0__g_pc = j_pc__q;
-    always @(*) begin
-        if (j_kind__q | (slot_cp__0 == posa__q)) begin
-            slots__0__g_k = kk__q;
-        end
-        else begin
-            slots__0__g_k = k_zero;
-        end
-    end
-    always @(*) slots__1__clock = clock;
-    always @(*) slots__1__reset = reset;
-    always @(*) slots__1__clear = cta_launch_valid & (slot_c__1 == cta_launch_slot);
-    always @(*) slots__1__alloc = r1 & sel_l__1;
-    always @(*) slots__1__touch = r2 & sel_l__1;
-    always @(*) slots__1__inval = r4_inval & sel_l__1;
-    always @(*) slots__1__l_pc = ld_pc;
-    always @(*) slots__1__l_warp = ld_warp;
-    always @(*) slots__1__l_n = n3;
-    always @(*) slots__1__a0 = a__0;
-    always @(*) slots__1__a1 = a__1;
-    always @(*) slots__1__a2 = a__2;
-    always @(*) slots__1__a3 = a__3;
-    always @(*) slots__1__g_pc = j_pc__q;
-    always @(*) begin
-        if (j_kind__q | (slot_cp__1 == posa__q)) begin
-            slots__1__g_k = kk__q;
-        end
-        else begin
-            slots__1__g_k = k_zero;
-        end
-    end
-    always @(*) slots__2__clock = clock;
-    always @(*) slots__2__reset = reset;
-    always @(*) slots__2__clear = cta_launch_valid & (slot_c__2 == cta_launch_slot);
-    always @(*) slots__2__alloc = r1 & sel_l__2;
-    always @(*) slots__2__touch = r2 & sel_l__2;
-    always @(*) slots__2__inval = r4_inval & sel_l__2;
-    always @(*) slots__2__l_pc = ld_pc;
-    always @(*) slots__2__l_warp = ld_warp;
-    always @(*) slots__2__l_n = n3;
-    always @(*) slots__2__a0 = a__0;
-    always @(*) slots__2__a1 = a__1;
-    always @(*) slots__2__a2 = a__2;
-    always @(*) slots__2__a3 = a__3;
-    always @(*) slots__2__g_pc = j_pc__q;
-    always @(*) begin
-        if (j_kind__q | (slot_cp__2 == posa__q)) begin
-            slots__2__g_k = kk__q;
-        end
-        else begin
-            slots__2__g_k = k_zero;
-        end
-    end
-    always @(*) slots__3__clock = clock;
-    always @(*) slots__3__reset = reset;
-    always @(*) slots__3__clear = cta_launch_valid & (slot_c__3 == cta_launch_slot);
-    always @(*) slots__3__alloc = r1 & sel_l__3;
-    always @(*) slots__3__touch = r2 & sel_l__3;
-    always @(*) slots__3__inval = r4_inval & sel_l__3;
-    always @(*) slots__3__l_pc = ld_pc;
-    always @(*) slots__3__l_warp = ld_warp;
-    always @(*) slots__3__l_n = n3;
-    always @(*) slots__3__a0 = a__0;
-    always @(*) slots__3__a1 = a__1;
-    always @(*) slots__3__a2 = a__2;
-    always @(*) slots__3__a3 = a__3;
-    always @(*) slots__3__g_pc = j_pc__q;
-    always @(*) begin
-        if (j_kind__q | (slot_cp__3 == posa__q)) begin
-            slots__3__g_k = kk__q;
-        end
-        else begin
-            slots__3__g_k = k_zero;
-        end
-    end
-    always @(*) slots__4__clock = clock;
-    always @(*) slots__4__reset = reset;
-    always @(*) slots__4__clear = cta_launch_valid & (slot_c__4 == cta_launch_slot);
-    always @(*) slots__4__alloc = r1 & sel_l__4;
-    always @(*) slots__4__touch = r2 & sel_l__4;
-    always @(*) slots__4__inval = r4_inval & sel_l__4;
-    always @(*) slots__4__l_pc = ld_pc;
-    always @(*) slots__4__l_warp = ld_warp;
-    always @(*) slots__4__l_n = n3;
-    always @(*) slots__4__a0 = a__0;
-    always @(*) slots__4__a1 = a__1;
-    always @(*) slots__4__a2 = a__2;
-    always @(*) slots__4__a3 = a__3;
-    always @(*) slots__4__g_pc = j_pc__q;
-    always @(*) begin
-        if (j_kind__q | (slot_cp__4 == posa__q)) begin
-            slots__4__g_k = kk__q;
-        end
-        else begin
-            slots__4__g_k = k_zero;
-        end
-    end
-    always @(*) slots__5__clock = clock;
-    always @(*) slots__5__reset = reset;
-    always @(*) slots__5__clear = cta_launch_valid & (slot_c__5 == cta_launch_slot);
-    always @(*) slots__5__alloc = r1 & sel_l__5;
-    always @(*) slots__5__touch = r2 & sel_l__5;
-    always @(*) slots__5__inval = r4_inval & sel_l__5;
-    always @(*) slots__5__l_pc = ld_pc;
-    always @(*) slots__5__l_warp = ld_warp;
-    always @(*) slots__5__l_n = n3;
-    always @(*) slots__5__a0 = a__0;
-    always @(*) slots__5__a1 = a__1;
-    always @(*) slots__5__a2 = a__2;
-    always @(*) slots__5__a3 = a__3;
-    always @(*) slots__5__g_pc = j_pc__q;
-    always @(*) begin
-        if (j_kind__q | (slot_cp__5 == posa__q)) begin
-            slots__5__g_k = kk__q;
-        end
-        else begin
-            slots__5__g_k = k_zero;
-        end
-    end
-    always @(*) slots__6__clock = clock;
-    always @(*) slots__6__reset = reset;
-    always @(*) slots__6__clear = cta_launch_valid & (slot_c__6 == cta_launch_slot);
-    always @(*) slots__6__alloc = r1 & sel_l__6;
-    always @(*) slots__6__touch = r2 & sel_l__6;
-    always @(*) slots__6__inval = r4_inval & sel_l__6;
-    always @(*) slots__6__l_pc = ld_pc;
-    always @(*) slots__6__l_warp = ld_warp;
-    always @(*) slots__6__l_n = n3;
-    always @(*) slots__6__a0 = a__0;
-    always @(*) slots__6__a1 = a__1;
-    always @(*) slots__6__a2 = a__2;
-    always @(*) slots__6__a3 = a__3;
-    always @(*) slots__6__g_pc = j_pc__q;
-    always @(*) begin
-        if (j_kind__q | (slot_cp__6 == posa__q)) begin
-            slots__6__g_k = kk__q;
-        end
-        else begin
-            slots__6__g_k = k_zero;
-        end
-    end
-    always @(*) slots__7__clock = clock;
-    always @(*) slots__7__reset = reset;
-    always @(*) slots__7__clear = cta_launch_valid & (slot_c__7 == cta_launch_slot);
-    always @(*) slots__7__alloc = r1 & sel_l__7;
-    always @(*) slots__7__touch = r2 & sel_l__7;
-    always @(*) slots__7__inval = r4_inval & sel_l__7;
-    always @(*) slots__7__l_pc = ld_pc;
-    always @(*) slots__7__l_warp = ld_warp;
-    always @(*) slots__7__l_n = n3;
-    always @(*) slots__7__a0 = a__0;
-    always @(*) slots__7__a1 = a__1;
-    always @(*) slots__7__a2 = a__2;
-    always @(*) slots__7__a3 = a__3;
-    always @(*) slots__7__g_pc = j_pc__q;
-    always @(*) begin
-        if (j_kind__q | (slot_cp__7 == posa__q)) begin
-            slots__7__g_k = kk__q;
-        end
-        else begin
-            slots__7__g_k = k_zero;
-        end
-    end
+    always @(*) order__alloc = r1;
+    always @(*) order__touch = r2;
+    always @(*) order__inval = r4_inval;
+    always @(*) cols__0__wr = (r1 & order__tgt__0) | (r2 & cols__0__l_hit);
+    always @(*) cols__0__set_valid = r1 & order__tgt__0;
+    always @(*) cols__0__clr_valid = r4_inval & cols__0__l_hit;
+    always @(*) cols__0__rank_we = r1 | r2 | r4_inval;
+    always @(*) cols__0__w_rank = order__new_rank__0;
+    always @(*) cols__0__g_pc = j_pc__q;
+    always @(*) cols__0__g_warp = j_warp__q;
+    always @(*) cols__0__g_pos = posa__q;
+    always @(*) cols__0__g_k = kk__q;
+    always @(*) cols__1__wr = (r1 & order__tgt__1) | (r2 & cols__1__l_hit);
+    always @(*) cols__1__set_valid = r1 & order__tgt__1;
+    always @(*) cols__1__clr_valid = r4_inval & cols__1__l_hit;
+    always @(*) cols__1__rank_we = r1 | r2 | r4_inval;
+    always @(*) cols__1__w_rank = order__new_rank__1;
+    always @(*) cols__1__g_pc = j_pc__q;
+    always @(*) cols__1__g_warp = j_warp__q;
+    always @(*) cols__1__g_pos = posa__q;
+    always @(*) cols__1__g_k = kk__q;
+    always @(*) cols__2__wr = (r1 & order__tgt__2) | (r2 & cols__2__l_hit);
+    always @(*) cols__2__set_valid = r1 & order__tgt__2;
+    always @(*) cols__2__clr_valid = r4_inval & cols__2__l_hit;
+    always @(*) cols__2__rank_we = r1 | r2 | r4_inval;
+    always @(*) cols__2__w_rank = order__new_rank__2;
+    always @(*) cols__2__g_pc = j_pc__q;
+    always @(*) cols__2__g_warp = j_warp__q;
+    always @(*) cols__2__g_pos = posa__q;
+    always @(*) cols__2__g_k = kk__q;
+    always @(*) cols__3__wr = (r1 & order__tgt__3) | (r2 & cols__3__l_hit);
+    always @(*) cols__3__set_valid = r1 & order__tgt__3;
+    always @(*) cols__3__clr_valid = r4_inval & cols__3__l_hit;
+    always @(*) cols__3__rank_we = r1 | r2 | r4_inval;
+    always @(*) cols__3__w_rank = order__new_rank__3;
+    always @(*) cols__3__g_pc = j_pc__q;
+    always @(*) cols__3__g_warp = j_warp__q;
+    always @(*) cols__3__g_pos = posa__q;
+    always @(*) cols__3__g_k = kk__q;
     always @(*) take = ~busy__q & jobq__o_valid;
     always @(*) jobq__clock = clock;
     always @(*) jobq__reset = reset;
@@ -1460,7 +1278,22 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         found_a = cand_below__8;
     end
     assign cand_below__0 = 1'b0;
-    always @(*) cand__0 = (slot_c__0 != j_cta__q) & slots__0__gh_hit & (slots__0__gh_lead != j_warp__q) & (posa__q <= slot_cp__0) & ((posa__q != slot_cp__0) | (kk__q < slots__0__gh_n));
+    always @(*) begin
+        cand_any__0 = 1'b0;
+        if (cols__0__g_cand[0]) begin
+            cand_any__0 = 1'b1;
+        end
+        if (cols__1__g_cand[0]) begin
+            cand_any__0 = 1'b1;
+        end
+        if (cols__2__g_cand[0]) begin
+            cand_any__0 = 1'b1;
+        end
+        if (cols__3__g_cand[0]) begin
+            cand_any__0 = 1'b1;
+        end
+    end
+    always @(*) cand__0 = cand_any__0 & (slot_c__0 != j_cta__q) & (posa__q <= slot_cp__0);
     always @(*) begin
         if (j_kind__q) begin
             gsel__0 = slot_c__0 == j_cta__q;
@@ -1470,7 +1303,22 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) cand_below__1 = cand_below__0 | cand__0;
-    always @(*) cand__1 = (slot_c__1 != j_cta__q) & slots__1__gh_hit & (slots__1__gh_lead != j_warp__q) & (posa__q <= slot_cp__1) & ((posa__q != slot_cp__1) | (kk__q < slots__1__gh_n));
+    always @(*) begin
+        cand_any__1 = 1'b0;
+        if (cols__0__g_cand[1]) begin
+            cand_any__1 = 1'b1;
+        end
+        if (cols__1__g_cand[1]) begin
+            cand_any__1 = 1'b1;
+        end
+        if (cols__2__g_cand[1]) begin
+            cand_any__1 = 1'b1;
+        end
+        if (cols__3__g_cand[1]) begin
+            cand_any__1 = 1'b1;
+        end
+    end
+    always @(*) cand__1 = cand_any__1 & (slot_c__1 != j_cta__q) & (posa__q <= slot_cp__1);
     always @(*) begin
         if (j_kind__q) begin
             gsel__1 = slot_c__1 == j_cta__q;
@@ -1480,7 +1328,22 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) cand_below__2 = cand_below__1 | cand__1;
-    always @(*) cand__2 = (slot_c__2 != j_cta__q) & slots__2__gh_hit & (slots__2__gh_lead != j_warp__q) & (posa__q <= slot_cp__2) & ((posa__q != slot_cp__2) | (kk__q < slots__2__gh_n));
+    always @(*) begin
+        cand_any__2 = 1'b0;
+        if (cols__0__g_cand[2]) begin
+            cand_any__2 = 1'b1;
+        end
+        if (cols__1__g_cand[2]) begin
+            cand_any__2 = 1'b1;
+        end
+        if (cols__2__g_cand[2]) begin
+            cand_any__2 = 1'b1;
+        end
+        if (cols__3__g_cand[2]) begin
+            cand_any__2 = 1'b1;
+        end
+    end
+    always @(*) cand__2 = cand_any__2 & (slot_c__2 != j_cta__q) & (posa__q <= slot_cp__2);
     always @(*) begin
         if (j_kind__q) begin
             gsel__2 = slot_c__2 == j_cta__q;
@@ -1490,7 +1353,22 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) cand_below__3 = cand_below__2 | cand__2;
-    always @(*) cand__3 = (slot_c__3 != j_cta__q) & slots__3__gh_hit & (slots__3__gh_lead != j_warp__q) & (posa__q <= slot_cp__3) & ((posa__q != slot_cp__3) | (kk__q < slots__3__gh_n));
+    always @(*) begin
+        cand_any__3 = 1'b0;
+        if (cols__0__g_cand[3]) begin
+            cand_any__3 = 1'b1;
+        end
+        if (cols__1__g_cand[3]) begin
+            cand_any__3 = 1'b1;
+        end
+        if (cols__2__g_cand[3]) begin
+            cand_any__3 = 1'b1;
+        end
+        if (cols__3__g_cand[3]) begin
+            cand_any__3 = 1'b1;
+        end
+    end
+    always @(*) cand__3 = cand_any__3 & (slot_c__3 != j_cta__q) & (posa__q <= slot_cp__3);
     always @(*) begin
         if (j_kind__q) begin
             gsel__3 = slot_c__3 == j_cta__q;
@@ -1500,7 +1378,22 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) cand_below__4 = cand_below__3 | cand__3;
-    always @(*) cand__4 = (slot_c__4 != j_cta__q) & slots__4__gh_hit & (slots__4__gh_lead != j_warp__q) & (posa__q <= slot_cp__4) & ((posa__q != slot_cp__4) | (kk__q < slots__4__gh_n));
+    always @(*) begin
+        cand_any__4 = 1'b0;
+        if (cols__0__g_cand[4]) begin
+            cand_any__4 = 1'b1;
+        end
+        if (cols__1__g_cand[4]) begin
+            cand_any__4 = 1'b1;
+        end
+        if (cols__2__g_cand[4]) begin
+            cand_any__4 = 1'b1;
+        end
+        if (cols__3__g_cand[4]) begin
+            cand_any__4 = 1'b1;
+        end
+    end
+    always @(*) cand__4 = cand_any__4 & (slot_c__4 != j_cta__q) & (posa__q <= slot_cp__4);
     always @(*) begin
         if (j_kind__q) begin
             gsel__4 = slot_c__4 == j_cta__q;
@@ -1510,7 +1403,22 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) cand_below__5 = cand_below__4 | cand__4;
-    always @(*) cand__5 = (slot_c__5 != j_cta__q) & slots__5__gh_hit & (slots__5__gh_lead != j_warp__q) & (posa__q <= slot_cp__5) & ((posa__q != slot_cp__5) | (kk__q < slots__5__gh_n));
+    always @(*) begin
+        cand_any__5 = 1'b0;
+        if (cols__0__g_cand[5]) begin
+            cand_any__5 = 1'b1;
+        end
+        if (cols__1__g_cand[5]) begin
+            cand_any__5 = 1'b1;
+        end
+        if (cols__2__g_cand[5]) begin
+            cand_any__5 = 1'b1;
+        end
+        if (cols__3__g_cand[5]) begin
+            cand_any__5 = 1'b1;
+        end
+    end
+    always @(*) cand__5 = cand_any__5 & (slot_c__5 != j_cta__q) & (posa__q <= slot_cp__5);
     always @(*) begin
         if (j_kind__q) begin
             gsel__5 = slot_c__5 == j_cta__q;
@@ -1520,7 +1428,22 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) cand_below__6 = cand_below__5 | cand__5;
-    always @(*) cand__6 = (slot_c__6 != j_cta__q) & slots__6__gh_hit & (slots__6__gh_lead != j_warp__q) & (posa__q <= slot_cp__6) & ((posa__q != slot_cp__6) | (kk__q < slots__6__gh_n));
+    always @(*) begin
+        cand_any__6 = 1'b0;
+        if (cols__0__g_cand[6]) begin
+            cand_any__6 = 1'b1;
+        end
+        if (cols__1__g_cand[6]) begin
+            cand_any__6 = 1'b1;
+        end
+        if (cols__2__g_cand[6]) begin
+            cand_any__6 = 1'b1;
+        end
+        if (cols__3__g_cand[6]) begin
+            cand_any__6 = 1'b1;
+        end
+    end
+    always @(*) cand__6 = cand_any__6 & (slot_c__6 != j_cta__q) & (posa__q <= slot_cp__6);
     always @(*) begin
         if (j_kind__q) begin
             gsel__6 = slot_c__6 == j_cta__q;
@@ -1530,7 +1453,22 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) cand_below__7 = cand_below__6 | cand__6;
-    always @(*) cand__7 = (slot_c__7 != j_cta__q) & slots__7__gh_hit & (slots__7__gh_lead != j_warp__q) & (posa__q <= slot_cp__7) & ((posa__q != slot_cp__7) | (kk__q < slots__7__gh_n));
+    always @(*) begin
+        cand_any__7 = 1'b0;
+        if (cols__0__g_cand[7]) begin
+            cand_any__7 = 1'b1;
+        end
+        if (cols__1__g_cand[7]) begin
+            cand_any__7 = 1'b1;
+        end
+        if (cols__2__g_cand[7]) begin
+            cand_any__7 = 1'b1;
+        end
+        if (cols__3__g_cand[7]) begin
+            cand_any__7 = 1'b1;
+        end
+    end
+    always @(*) cand__7 = cand_any__7 & (slot_c__7 != j_cta__q) & (posa__q <= slot_cp__7);
     always @(*) begin
         if (j_kind__q) begin
             gsel__7 = slot_c__7 == j_cta__q;
@@ -1540,114 +1478,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) cand_below__8 = cand_below__7 | cand__7;
-    always @(*) begin
-        s_hit = 1'b0;
-        if (gsel__0) begin
-            s_hit = slots__0__gh_hit;
-        end
-        if (gsel__1) begin
-            s_hit = slots__1__gh_hit;
-        end
-        if (gsel__2) begin
-            s_hit = slots__2__gh_hit;
-        end
-        if (gsel__3) begin
-            s_hit = slots__3__gh_hit;
-        end
-        if (gsel__4) begin
-            s_hit = slots__4__gh_hit;
-        end
-        if (gsel__5) begin
-            s_hit = slots__5__gh_hit;
-        end
-        if (gsel__6) begin
-            s_hit = slots__6__gh_hit;
-        end
-        if (gsel__7) begin
-            s_hit = slots__7__gh_hit;
-        end
-    end
-    always @(*) begin
-        s_lead = wi_zero;
-        if (gsel__0) begin
-            s_lead = slots__0__gh_lead;
-        end
-        if (gsel__1) begin
-            s_lead = slots__1__gh_lead;
-        end
-        if (gsel__2) begin
-            s_lead = slots__2__gh_lead;
-        end
-        if (gsel__3) begin
-            s_lead = slots__3__gh_lead;
-        end
-        if (gsel__4) begin
-            s_lead = slots__4__gh_lead;
-        end
-        if (gsel__5) begin
-            s_lead = slots__5__gh_lead;
-        end
-        if (gsel__6) begin
-            s_lead = slots__6__gh_lead;
-        end
-        if (gsel__7) begin
-            s_lead = slots__7__gh_lead;
-        end
-    end
-    always @(*) begin
-        s_n = k_zero;
-        if (gsel__0) begin
-            s_n = slots__0__gh_n;
-        end
-        if (gsel__1) begin
-            s_n = slots__1__gh_n;
-        end
-        if (gsel__2) begin
-            s_n = slots__2__gh_n;
-        end
-        if (gsel__3) begin
-            s_n = slots__3__gh_n;
-        end
-        if (gsel__4) begin
-            s_n = slots__4__gh_n;
-        end
-        if (gsel__5) begin
-            s_n = slots__5__gh_n;
-        end
-        if (gsel__6) begin
-            s_n = slots__6__gh_n;
-        end
-        if (gsel__7) begin
-            s_n = slots__7__gh_n;
-        end
-    end
-    always @(*) begin
-        s_base = addr_zero;
-        if (gsel__0) begin
-            s_base = slots__0__gh_base;
-        end
-        if (gsel__1) begin
-            s_base = slots__1__gh_base;
-        end
-        if (gsel__2) begin
-            s_base = slots__2__gh_base;
-        end
-        if (gsel__3) begin
-            s_base = slots__3__gh_base;
-        end
-        if (gsel__4) begin
-            s_base = slots__4__gh_base;
-        end
-        if (gsel__5) begin
-            s_base = slots__5__gh_base;
-        end
-        if (gsel__6) begin
-            s_base = slots__6__gh_base;
-        end
-        if (gsel__7) begin
-            s_base = slots__7__gh_base;
-        end
-    end
     always @(*) begin
         s_cp = cp_zero;
         if (gsel__0) begin
@@ -1702,6 +1532,223 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             s_c = slot_c__7;
         end
     end
+    always @(*) begin
+        s_hit = 1'b0;
+        if (colsel__0) begin
+            s_hit = 1'b1;
+        end
+        if (colsel__1) begin
+            s_hit = 1'b1;
+        end
+        if (colsel__2) begin
+            s_hit = 1'b1;
+        end
+        if (colsel__3) begin
+            s_hit = 1'b1;
+        end
+    end
+    always @(*) begin
+        s_lead = wi_zero;
+        if (colsel__0) begin
+            s_lead = cols__0__gs_lead;
+        end
+        if (colsel__1) begin
+            s_lead = cols__1__gs_lead;
+        end
+        if (colsel__2) begin
+            s_lead = cols__2__gs_lead;
+        end
+        if (colsel__3) begin
+            s_lead = cols__3__gs_lead;
+        end
+    end
+    always @(*) begin
+        s_n = k_zero;
+        if (colsel__0) begin
+            s_n = cols__0__gs_n;
+        end
+        if (colsel__1) begin
+            s_n = cols__1__gs_n;
+        end
+        if (colsel__2) begin
+            s_n = cols__2__gs_n;
+        end
+        if (colsel__3) begin
+            s_n = cols__3__gs_n;
+        end
+    end
+    always @(*) begin
+        s_b0 = addr_zero;
+        if (colsel__0) begin
+            s_b0 = cols__0__gs_base0;
+        end
+        if (colsel__1) begin
+            s_b0 = cols__1__gs_base0;
+        end
+        if (colsel__2) begin
+            s_b0 = cols__2__gs_base0;
+        end
+        if (colsel__3) begin
+            s_b0 = cols__3__gs_base0;
+        end
+    end
+    always @(*) begin
+        s_b1 = addr_zero;
+        if (colsel__0) begin
+            s_b1 = cols__0__gs_base1;
+        end
+        if (colsel__1) begin
+            s_b1 = cols__1__gs_base1;
+        end
+        if (colsel__2) begin
+            s_b1 = cols__2__gs_base1;
+        end
+        if (colsel__3) begin
+            s_b1 = cols__3__gs_base1;
+        end
+    end
+    always @(*) begin
+        s_b2 = addr_zero;
+        if (colsel__0) begin
+            s_b2 = cols__0__gs_base2;
+        end
+        if (colsel__1) begin
+            s_b2 = cols__1__gs_base2;
+        end
+        if (colsel__2) begin
+            s_b2 = cols__2__gs_base2;
+        end
+        if (colsel__3) begin
+            s_b2 = cols__3__gs_base2;
+        end
+    end
+    always @(*) begin
+        s_b3 = addr_zero;
+        if (colsel__0) begin
+            s_b3 = cols__0__gs_base3;
+        end
+        if (colsel__1) begin
+            s_b3 = cols__1__gs_base3;
+        end
+        if (colsel__2) begin
+            s_b3 = cols__2__gs_base3;
+        end
+        if (colsel__3) begin
+            s_b3 = cols__3__gs_base3;
+        end
+    end
+    always @(*) cols__0__g_slot = s_c;
+    always @(*) begin
+        colsel__0 = 1'b0;
+        if (gsel__0 & cols__0__g_hit[0]) begin
+            colsel__0 = 1'b1;
+        end
+        if (gsel__1 & cols__0__g_hit[1]) begin
+            colsel__0 = 1'b1;
+        end
+        if (gsel__2 & cols__0__g_hit[2]) begin
+            colsel__0 = 1'b1;
+        end
+        if (gsel__3 & cols__0__g_hit[3]) begin
+            colsel__0 = 1'b1;
+        end
+        if (gsel__4 & cols__0__g_hit[4]) begin
+            colsel__0 = 1'b1;
+        end
+        if (gsel__5 & cols__0__g_hit[5]) begin
+            colsel__0 = 1'b1;
+        end
+        if (gsel__6 & cols__0__g_hit[6]) begin
+            colsel__0 = 1'b1;
+        end
+        if (gsel__7 & cols__0__g_hit[7]) begin
+            colsel__0 = 1'b1;
+        end
+    end
+    always @(*) cols__1__g_slot = s_c;
+    always @(*) begin
+        colsel__1 = 1'b0;
+        if (gsel__0 & cols__1__g_hit[0]) begin
+            colsel__1 = 1'b1;
+        end
+        if (gsel__1 & cols__1__g_hit[1]) begin
+            colsel__1 = 1'b1;
+        end
+        if (gsel__2 & cols__1__g_hit[2]) begin
+            colsel__1 = 1'b1;
+        end
+        if (gsel__3 & cols__1__g_hit[3]) begin
+            colsel__1 = 1'b1;
+        end
+        if (gsel__4 & cols__1__g_hit[4]) begin
+            colsel__1 = 1'b1;
+        end
+        if (gsel__5 & cols__1__g_hit[5]) begin
+            colsel__1 = 1'b1;
+        end
+        if (gsel__6 & cols__1__g_hit[6]) begin
+            colsel__1 = 1'b1;
+        end
+        if (gsel__7 & cols__1__g_hit[7]) begin
+            colsel__1 = 1'b1;
+        end
+    end
+    always @(*) cols__2__g_slot = s_c;
+    always @(*) begin
+        colsel__2 = 1'b0;
+        if (gsel__0 & cols__2__g_hit[0]) begin
+            colsel__2 = 1'b1;
+        end
+        if (gsel__1 & cols__2__g_hit[1]) begin
+            colsel__2 = 1'b1;
+        end
+        if (gsel__2 & cols__2__g_hit[2]) begin
+            colsel__2 = 1'b1;
+        end
+        if (gsel__3 & cols__2__g_hit[3]) begin
+            colsel__2 = 1'b1;
+        end
+        if (gsel__4 & cols__2__g_hit[4]) begin
+            colsel__2 = 1'b1;
+        end
+        if (gsel__5 & cols__2__g_hit[5]) begin
+            colsel__2 = 1'b1;
+        end
+        if (gsel__6 & cols__2__g_hit[6]) begin
+            colsel__2 = 1'b1;
+        end
+        if (gsel__7 & cols__2__g_hit[7]) begin
+            colsel__2 = 1'b1;
+        end
+    end
+    always @(*) cols__3__g_slot = s_c;
+    always @(*) begin
+        colsel__3 = 1'b0;
+        if (gsel__0 & cols__3__g_hit[0]) begin
+            colsel__3 = 1'b1;
+        end
+        if (gsel__1 & cols__3__g_hit[1]) begin
+            colsel__3 = 1'b1;
+        end
+        if (gsel__2 & cols__3__g_hit[2]) begin
+            colsel__3 = 1'b1;
+        end
+        if (gsel__3 & cols__3__g_hit[3]) begin
+            colsel__3 = 1'b1;
+        end
+        if (gsel__4 & cols__3__g_hit[4]) begin
+            colsel__3 = 1'b1;
+        end
+        if (gsel__5 & cols__3__g_hit[5]) begin
+            colsel__3 = 1'b1;
+        end
+        if (gsel__6 & cols__3__g_hit[6]) begin
+            colsel__3 = 1'b1;
+        end
+        if (gsel__7 & cols__3__g_hit[7]) begin
+            colsel__3 = 1'b1;
+        end
+    end
     always @(*) zx_glead__narrow = s_lead;
     always @(*) zx_jwarp__narrow = j_warp__q;
     always @(*) zx_cfg__narrow = cfg_warps_per_cta;
@@ -1724,6 +1771,20 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) k_next = k_cur + k_one;
+    always @(*) begin
+        if (k_cur == k3) begin
+            s_base = s_b3;
+        end
+        else if (k_cur == k2) begin
+            s_base = s_b2;
+        end
+        else if (k_cur == k_one) begin
+            s_base = s_b1;
+        end
+        else begin
+            s_base = s_b0;
+        end
+    end
     always @(*) begin
         if (j_kind__q) begin
             mul_g__d = wb - zx_glead__wide;
@@ -1801,6 +1862,577 @@ module caps_prefetcher__reg1(d,q,clock,reset);
     end
 endmodule // caps_prefetcher__reg1
 
+module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,l_warp,l_n,a0,a1,a2,a3,wr,set_valid,clr_valid,rank_we,w_rank,g_pc,g_warp,g_pos,g_k,g_slot,l_ev,l_hit,l_lead,l_cnt,l_base0,l_base1,l_base2,l_base3,l_rank,g_hit,g_cand,gs_lead,gs_n,gs_base0,gs_base1,gs_base2,gs_base3);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [7:0] clear_mask;
+    input wire  [2:0] l_slot;
+    input wire  [7:0] l_onehot;
+    input wire  l_cleared;
+    input wire  [31:0] l_pc;
+    input wire  [5:0] l_warp;
+    input wire  [2:0] l_n;
+    input wire  [31:0] a0;
+    input wire  [31:0] a1;
+    input wire  [31:0] a2;
+    input wire  [31:0] a3;
+    input wire  wr;
+    input wire  set_valid;
+    input wire  clr_valid;
+    input wire  rank_we;
+    input wire  [1:0] w_rank;
+    input wire  [31:0] g_pc;
+    input wire  [5:0] g_warp;
+    input wire  [3:0] g_pos;
+    input wire  [2:0] g_k;
+    input wire  [2:0] g_slot;
+    output reg  l_ev;
+    output reg  l_hit;
+    output reg  [5:0] l_lead;
+    output reg  [2:0] l_cnt;
+    output reg  [31:0] l_base0;
+    output reg  [31:0] l_base1;
+    output reg  [31:0] l_base2;
+    output reg  [31:0] l_base3;
+    output reg  [1:0] l_rank;
+    output reg  [7:0] g_hit;
+    output reg  [7:0] g_cand;
+    output reg  [5:0] gs_lead;
+    output reg  [2:0] gs_n;
+    output reg  [31:0] gs_base0;
+    output reg  [31:0] gs_base1;
+    output reg  [31:0] gs_base2;
+    output reg  [31:0] gs_base3;
+
+    // Constant declarations
+    localparam  slot_cp__0 = 4'h0;
+    localparam  slot_cp__1 = 4'h1;
+    localparam  slot_cp__2 = 4'h2;
+    localparam  slot_cp__3 = 4'h3;
+    localparam  slot_cp__4 = 4'h4;
+    localparam  slot_cp__5 = 4'h5;
+    localparam  slot_cp__6 = 4'h6;
+    localparam  slot_cp__7 = 4'h7;
+
+    // Stub signals
+    reg  [7:0] valid__d;
+    wire  [7:0] valid__q;
+    reg  valid__clock;
+    reg  valid__reset;
+    reg  pc__clock;
+    reg  [2:0] pc__r_addr;
+    wire  [31:0] pc__r_data;
+    reg  pc__w_en;
+    reg  [2:0] pc__w_addr;
+    reg  [31:0] pc__w_data;
+    wire  [31:0] pc__taps__0;
+    wire  [31:0] pc__taps__1;
+    wire  [31:0] pc__taps__2;
+    wire  [31:0] pc__taps__3;
+    wire  [31:0] pc__taps__4;
+    wire  [31:0] pc__taps__5;
+    wire  [31:0] pc__taps__6;
+    wire  [31:0] pc__taps__7;
+    reg  lead__clock;
+    reg  [2:0] lead__r_addr;
+    wire  [5:0] lead__r_data;
+    reg  [2:0] lead__r2_addr;
+    wire  [5:0] lead__r2_data;
+    reg  lead__w_en;
+    reg  [2:0] lead__w_addr;
+    reg  [5:0] lead__w_data;
+    wire  [5:0] lead__taps__0;
+    wire  [5:0] lead__taps__1;
+    wire  [5:0] lead__taps__2;
+    wire  [5:0] lead__taps__3;
+    wire  [5:0] lead__taps__4;
+    wire  [5:0] lead__taps__5;
+    wire  [5:0] lead__taps__6;
+    wire  [5:0] lead__taps__7;
+    reg  cnt__clock;
+    reg  [2:0] cnt__r_addr;
+    wire  [2:0] cnt__r_data;
+    reg  [2:0] cnt__r2_addr;
+    wire  [2:0] cnt__r2_data;
+    reg  cnt__w_en;
+    reg  [2:0] cnt__w_addr;
+    reg  [2:0] cnt__w_data;
+    wire  [2:0] cnt__taps__0;
+    wire  [2:0] cnt__taps__1;
+    wire  [2:0] cnt__taps__2;
+    wire  [2:0] cnt__taps__3;
+    wire  [2:0] cnt__taps__4;
+    wire  [2:0] cnt__taps__5;
+    wire  [2:0] cnt__taps__6;
+    wire  [2:0] cnt__taps__7;
+    reg  base0__clock;
+    reg  [2:0] base0__r_addr;
+    wire  [31:0] base0__r_data;
+    reg  [2:0] base0__r2_addr;
+    wire  [31:0] base0__r2_data;
+    reg  base0__w_en;
+    reg  [2:0] base0__w_addr;
+    reg  [31:0] base0__w_data;
+    reg  base1__clock;
+    reg  [2:0] base1__r_addr;
+    wire  [31:0] base1__r_data;
+    reg  [2:0] base1__r2_addr;
+    wire  [31:0] base1__r2_data;
+    reg  base1__w_en;
+    reg  [2:0] base1__w_addr;
+    reg  [31:0] base1__w_data;
+    reg  base2__clock;
+    reg  [2:0] base2__r_addr;
+    wire  [31:0] base2__r_data;
+    reg  [2:0] base2__r2_addr;
+    wire  [31:0] base2__r2_data;
+    reg  base2__w_en;
+    reg  [2:0] base2__w_addr;
+    reg  [31:0] base2__w_data;
+    reg  base3__clock;
+    reg  [2:0] base3__r_addr;
+    wire  [31:0] base3__r_data;
+    reg  [2:0] base3__r2_addr;
+    wire  [31:0] base3__r2_data;
+    reg  base3__w_en;
+    reg  [2:0] base3__w_addr;
+    reg  [31:0] base3__w_data;
+    reg  rank__clock;
+    reg  [2:0] rank__r_addr;
+    wire  [1:0] rank__r_data;
+    reg  rank__w_en;
+    reg  [2:0] rank__w_addr;
+    reg  [1:0] rank__w_data;
+    reg  pack_hit__bits__0;
+    reg  pack_hit__bits__1;
+    reg  pack_hit__bits__2;
+    reg  pack_hit__bits__3;
+    reg  pack_hit__bits__4;
+    reg  pack_hit__bits__5;
+    reg  pack_hit__bits__6;
+    reg  pack_hit__bits__7;
+    wire  [7:0] pack_hit__word;
+    reg  pack_cand__bits__0;
+    reg  pack_cand__bits__1;
+    reg  pack_cand__bits__2;
+    reg  pack_cand__bits__3;
+    reg  pack_cand__bits__4;
+    reg  pack_cand__bits__5;
+    reg  pack_cand__bits__6;
+    reg  pack_cand__bits__7;
+    wire  [7:0] pack_cand__word;
+
+    // Local signals
+    reg  [7:0] v_cleared;
+
+    // Sub module instances
+    caps_prefetcher__reg8 valid(
+        .d(valid__d),
+        .q(valid__q),
+        .clock(valid__clock),
+        .reset(valid__reset)
+    );
+    caps_prefetcher__cols__pc pc(
+        .clock(pc__clock),
+        .r_addr(pc__r_addr),
+        .r_data(pc__r_data),
+        .w_en(pc__w_en),
+        .w_addr(pc__w_addr),
+        .w_data(pc__w_data),
+        .taps__0(pc__taps__0),
+        .taps__1(pc__taps__1),
+        .taps__2(pc__taps__2),
+        .taps__3(pc__taps__3),
+        .taps__4(pc__taps__4),
+        .taps__5(pc__taps__5),
+        .taps__6(pc__taps__6),
+        .taps__7(pc__taps__7)
+    );
+    caps_prefetcher__cols__lead lead(
+        .clock(lead__clock),
+        .r_addr(lead__r_addr),
+        .r_data(lead__r_data),
+        .r2_addr(lead__r2_addr),
+        .r2_data(lead__r2_data),
+        .w_en(lead__w_en),
+        .w_addr(lead__w_addr),
+        .w_data(lead__w_data),
+        .taps__0(lead__taps__0),
+        .taps__1(lead__taps__1),
+        .taps__2(lead__taps__2),
+        .taps__3(lead__taps__3),
+        .taps__4(lead__taps__4),
+        .taps__5(lead__taps__5),
+        .taps__6(lead__taps__6),
+        .taps__7(lead__taps__7)
+    );
+    caps_prefetcher__cols__cnt cnt(
+        .clock(cnt__clock),
+        .r_addr(cnt__r_addr),
+        .r_data(cnt__r_data),
+        .r2_addr(cnt__r2_addr),
+        .r2_data(cnt__r2_data),
+        .w_en(cnt__w_en),
+        .w_addr(cnt__w_addr),
+        .w_data(cnt__w_data),
+        .taps__0(cnt__taps__0),
+        .taps__1(cnt__taps__1),
+        .taps__2(cnt__taps__2),
+        .taps__3(cnt__taps__3),
+        .taps__4(cnt__taps__4),
+        .taps__5(cnt__taps__5),
+        .taps__6(cnt__taps__6),
+        .taps__7(cnt__taps__7)
+    );
+    caps_prefetcher__cols__base0 base0(
+        .clock(base0__clock),
+        .r_addr(base0__r_addr),
+        .r_data(base0__r_data),
+        .r2_addr(base0__r2_addr),
+        .r2_data(base0__r2_data),
+        .w_en(base0__w_en),
+        .w_addr(base0__w_addr),
+        .w_data(base0__w_data)
+    );
+    caps_prefetcher__cols__base0 base1(
+        .clock(base1__clock),
+        .r_addr(base1__r_addr),
+        .r_data(base1__r_data),
+        .r2_addr(base1__r2_addr),
+        .r2_data(base1__r2_data),
+        .w_en(base1__w_en),
+        .w_addr(base1__w_addr),
+        .w_data(base1__w_data)
+    );
+    caps_prefetcher__cols__base0 base2(
+        .clock(base2__clock),
+        .r_addr(base2__r_addr),
+        .r_data(base2__r_data),
+        .r2_addr(base2__r2_addr),
+        .r2_data(base2__r2_data),
+        .w_en(base2__w_en),
+        .w_addr(base2__w_addr),
+        .w_data(base2__w_data)
+    );
+    caps_prefetcher__cols__base0 base3(
+        .clock(base3__clock),
+        .r_addr(base3__r_addr),
+        .r_data(base3__r_data),
+        .r2_addr(base3__r2_addr),
+        .r2_data(base3__r2_data),
+        .w_en(base3__w_en),
+        .w_addr(base3__w_addr),
+        .w_data(base3__w_data)
+    );
+    caps_prefetcher__cols__rank rank(
+        .clock(rank__clock),
+        .r_addr(rank__r_addr),
+        .r_data(rank__r_data),
+        .w_en(rank__w_en),
+        .w_addr(rank__w_addr),
+        .w_data(rank__w_data)
+    );
+    caps_prefetcher__cols__pack_cand pack_hit(
+        .bits__0(pack_hit__bits__0),
+        .bits__1(pack_hit__bits__1),
+        .bits__2(pack_hit__bits__2),
+        .bits__3(pack_hit__bits__3),
+        .bits__4(pack_hit__bits__4),
+        .bits__5(pack_hit__bits__5),
+        .bits__6(pack_hit__bits__6),
+        .bits__7(pack_hit__bits__7),
+        .word(pack_hit__word)
+    );
+    caps_prefetcher__cols__pack_cand pack_cand(
+        .bits__0(pack_cand__bits__0),
+        .bits__1(pack_cand__bits__1),
+        .bits__2(pack_cand__bits__2),
+        .bits__3(pack_cand__bits__3),
+        .bits__4(pack_cand__bits__4),
+        .bits__5(pack_cand__bits__5),
+        .bits__6(pack_cand__bits__6),
+        .bits__7(pack_cand__bits__7),
+        .word(pack_cand__word)
+    );
+
+    // Update code
+    always @(*) valid__clock = clock;
+    always @(*) valid__reset = reset;
+    always @(*) pc__clock = clock;
+    always @(*) lead__clock = clock;
+    always @(*) cnt__clock = clock;
+    always @(*) base0__clock = clock;
+    always @(*) base1__clock = clock;
+    always @(*) base2__clock = clock;
+    always @(*) base3__clock = clock;
+    always @(*) rank__clock = clock;
+    always @(*) pc__r_addr = l_slot;
+    always @(*) lead__r_addr = l_slot;
+    always @(*) cnt__r_addr = l_slot;
+    always @(*) base0__r_addr = l_slot;
+    always @(*) base1__r_addr = l_slot;
+    always @(*) base2__r_addr = l_slot;
+    always @(*) base3__r_addr = l_slot;
+    always @(*) rank__r_addr = l_slot;
+    always @(*) l_ev = |(valid__q & l_onehot) & ~l_cleared;
+    always @(*) l_hit = |(valid__q & l_onehot) & ~l_cleared & (pc__r_data == l_pc);
+    always @(*) l_lead = lead__r_data;
+    always @(*) l_cnt = cnt__r_data;
+    always @(*) l_base0 = base0__r_data;
+    always @(*) l_base1 = base1__r_data;
+    always @(*) l_base2 = base2__r_data;
+    always @(*) l_base3 = base3__r_data;
+    always @(*) l_rank = rank__r_data;
+    always @(*) pack_hit__bits__0 = valid__q[0] & (pc__taps__0 == g_pc);
+    always @(*) pack_cand__bits__0 = valid__q[0] & (pc__taps__0 == g_pc) & (lead__taps__0 != g_warp) & ((g_pos != slot_cp__0) | (g_k < cnt__taps__0));
+    always @(*) pack_hit__bits__1 = valid__q[1] & (pc__taps__1 == g_pc);
+    always @(*) pack_cand__bits__1 = valid__q[1] & (pc__taps__1 == g_pc) & (lead__taps__1 != g_warp) & ((g_pos != slot_cp__1) | (g_k < cnt__taps__1));
+    always @(*) pack_hit__bits__2 = valid__q[2] & (pc__taps__2 == g_pc);
+    always @(*) pack_cand__bits__2 = valid__q[2] & (pc__taps__2 == g_pc) & (lead__taps__2 != g_warp) & ((g_pos != slot_cp__2) | (g_k < cnt__taps__2));
+    always @(*) pack_hit__bits__3 = valid__q[3] & (pc__taps__3 == g_pc);
+    always @(*) pack_cand__bits__3 = valid__q[3] & (pc__taps__3 == g_pc) & (lead__taps__3 != g_warp) & ((g_pos != slot_cp__3) | (g_k < cnt__taps__3));
+    always @(*) pack_hit__bits__4 = valid__q[4] & (pc__taps__4 == g_pc);
+    always @(*) pack_cand__bits__4 = valid__q[4] & (pc__taps__4 == g_pc) & (lead__taps__4 != g_warp) & ((g_pos != slot_cp__4) | (g_k < cnt__taps__4));
+    always @(*) pack_hit__bits__5 = valid__q[5] & (pc__taps__5 == g_pc);
+    always @(*) pack_cand__bits__5 = valid__q[5] & (pc__taps__5 == g_pc) & (lead__taps__5 != g_warp) & ((g_pos != slot_cp__5) | (g_k < cnt__taps__5));
+    always @(*) pack_hit__bits__6 = valid__q[6] & (pc__taps__6 == g_pc);
+    always @(*) pack_cand__bits__6 = valid__q[6] & (pc__taps__6 == g_pc) & (lead__taps__6 != g_warp) & ((g_pos != slot_cp__6) | (g_k < cnt__taps__6));
+    always @(*) pack_hit__bits__7 = valid__q[7] & (pc__taps__7 == g_pc);
+    always @(*) pack_cand__bits__7 = valid__q[7] & (pc__taps__7 == g_pc) & (lead__taps__7 != g_warp) & ((g_pos != slot_cp__7) | (g_k < cnt__taps__7));
+    always @(*) g_hit = pack_hit__word;
+    always @(*) g_cand = pack_cand__word;
+    always @(*) lead__r2_addr = g_slot;
+    always @(*) cnt__r2_addr = g_slot;
+    always @(*) base0__r2_addr = g_slot;
+    always @(*) base1__r2_addr = g_slot;
+    always @(*) base2__r2_addr = g_slot;
+    always @(*) base3__r2_addr = g_slot;
+    always @(*) gs_lead = lead__r2_data;
+    always @(*) gs_n = cnt__r2_data;
+    always @(*) gs_base0 = base0__r2_data;
+    always @(*) gs_base1 = base1__r2_data;
+    always @(*) gs_base2 = base2__r2_data;
+    always @(*) gs_base3 = base3__r2_data;
+    always @(*) pc__w_en = wr;
+    always @(*) lead__w_en = wr;
+    always @(*) cnt__w_en = wr;
+    always @(*) base0__w_en = wr;
+    always @(*) base1__w_en = wr;
+    always @(*) base2__w_en = wr;
+    always @(*) base3__w_en = wr;
+    always @(*) rank__w_en = rank_we;
+    always @(*) pc__w_addr = l_slot;
+    always @(*) lead__w_addr = l_slot;
+    always @(*) cnt__w_addr = l_slot;
+    always @(*) base0__w_addr = l_slot;
+    always @(*) base1__w_addr = l_slot;
+    always @(*) base2__w_addr = l_slot;
+    always @(*) base3__w_addr = l_slot;
+    always @(*) rank__w_addr = l_slot;
+    always @(*) pc__w_data = l_pc;
+    always @(*) lead__w_data = l_warp;
+    always @(*) cnt__w_data = l_n;
+    always @(*) base0__w_data = a0;
+    always @(*) base1__w_data = a1;
+    always @(*) base2__w_data = a2;
+    always @(*) base3__w_data = a3;
+    always @(*) rank__w_data = w_rank;
+    always @(*) v_cleared = valid__q & ~clear_mask;
+    always @(*) begin
+        if (set_valid) begin
+            valid__d = v_cleared | l_onehot;
+        end
+        else if (clr_valid) begin
+            valid__d = v_cleared & ~l_onehot;
+        end
+        else begin
+            valid__d = v_cleared;
+        end
+    end
+
+endmodule // caps_prefetcher__cols
+
+module caps_prefetcher__cols__base0(clock,r_addr,r_data,r2_addr,r2_data,w_en,w_addr,w_data);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [2:0] r_addr;
+    output reg  [31:0] r_data;
+    input wire  [2:0] r2_addr;
+    output reg  [31:0] r2_data;
+    input wire  w_en;
+    input wire  [2:0] w_addr;
+    input wire  [31:0] w_data;
+
+    // Update code (custom)
+    reg [31:0] mem [0:7];
+    always @(*) r_data = mem[r_addr];
+    always @(*) r2_data = mem[r2_addr];
+    always @(posedge clock) begin
+        if (w_en) mem[w_addr] <= w_data;
+    end
+endmodule // caps_prefetcher__cols__base0
+
+module caps_prefetcher__cols__cnt(clock,r_addr,r_data,r2_addr,r2_data,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [2:0] r_addr;
+    output reg  [2:0] r_data;
+    input wire  [2:0] r2_addr;
+    output reg  [2:0] r2_data;
+    input wire  w_en;
+    input wire  [2:0] w_addr;
+    input wire  [2:0] w_data;
+    output reg  [2:0] taps__0;
+    output reg  [2:0] taps__1;
+    output reg  [2:0] taps__2;
+    output reg  [2:0] taps__3;
+    output reg  [2:0] taps__4;
+    output reg  [2:0] taps__5;
+    output reg  [2:0] taps__6;
+    output reg  [2:0] taps__7;
+
+    // Update code (custom)
+    reg [2:0] mem [0:7];
+    always @(*) r_data = mem[r_addr];
+    always @(*) r2_data = mem[r2_addr];
+    always @(*) taps__0 = mem[0];
+    always @(*) taps__1 = mem[1];
+    always @(*) taps__2 = mem[2];
+    always @(*) taps__3 = mem[3];
+    always @(*) taps__4 = mem[4];
+    always @(*) taps__5 = mem[5];
+    always @(*) taps__6 = mem[6];
+    always @(*) taps__7 = mem[7];
+    always @(posedge clock) begin
+        if (w_en) mem[w_addr] <= w_data;
+    end
+endmodule // caps_prefetcher__cols__cnt
+
+module caps_prefetcher__cols__lead(clock,r_addr,r_data,r2_addr,r2_data,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [2:0] r_addr;
+    output reg  [5:0] r_data;
+    input wire  [2:0] r2_addr;
+    output reg  [5:0] r2_data;
+    input wire  w_en;
+    input wire  [2:0] w_addr;
+    input wire  [5:0] w_data;
+    output reg  [5:0] taps__0;
+    output reg  [5:0] taps__1;
+    output reg  [5:0] taps__2;
+    output reg  [5:0] taps__3;
+    output reg  [5:0] taps__4;
+    output reg  [5:0] taps__5;
+    output reg  [5:0] taps__6;
+    output reg  [5:0] taps__7;
+
+    // Update code (custom)
+    reg [5:0] mem [0:7];
+    always @(*) r_data = mem[r_addr];
+    always @(*) r2_data = mem[r2_addr];
+    always @(*) taps__0 = mem[0];
+    always @(*) taps__1 = mem[1];
+    always @(*) taps__2 = mem[2];
+    always @(*) taps__3 = mem[3];
+    always @(*) taps__4 = mem[4];
+    always @(*) taps__5 = mem[5];
+    always @(*) taps__6 = mem[6];
+    always @(*) taps__7 = mem[7];
+    always @(posedge clock) begin
+        if (w_en) mem[w_addr] <= w_data;
+    end
+endmodule // caps_prefetcher__cols__lead
+
+module caps_prefetcher__cols__pack_cand(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,word);
+
+    // Module arguments
+    input wire  bits__0;
+    input wire  bits__1;
+    input wire  bits__2;
+    input wire  bits__3;
+    input wire  bits__4;
+    input wire  bits__5;
+    input wire  bits__6;
+    input wire  bits__7;
+    output reg  [7:0] word;
+
+    // Update code (custom)
+    always @(*) word = {bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
+endmodule // caps_prefetcher__cols__pack_cand
+
+module caps_prefetcher__cols__pc(clock,r_addr,r_data,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [2:0] r_addr;
+    output reg  [31:0] r_data;
+    input wire  w_en;
+    input wire  [2:0] w_addr;
+    input wire  [31:0] w_data;
+    output reg  [31:0] taps__0;
+    output reg  [31:0] taps__1;
+    output reg  [31:0] taps__2;
+    output reg  [31:0] taps__3;
+    output reg  [31:0] taps__4;
+    output reg  [31:0] taps__5;
+    output reg  [31:0] taps__6;
+    output reg  [31:0] taps__7;
+
+    // Update code (custom)
+    reg [31:0] mem [0:7];
+    always @(*) r_data = mem[r_addr];
+    always @(*) taps__0 = mem[0];
+    always @(*) taps__1 = mem[1];
+    always @(*) taps__2 = mem[2];
+    always @(*) taps__3 = mem[3];
+    always @(*) taps__4 = mem[4];
+    always @(*) taps__5 = mem[5];
+    always @(*) taps__6 = mem[6];
+    always @(*) taps__7 = mem[7];
+    always @(posedge clock) begin
+        if (w_en) mem[w_addr] <= w_data;
+    end
+endmodule // caps_prefetcher__cols__pc
+
+module caps_prefetcher__cols__rank(clock,r_addr,r_data,w_en,w_addr,w_data);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [2:0] r_addr;
+    output reg  [1:0] r_data;
+    input wire  w_en;
+    input wire  [2:0] w_addr;
+    input wire  [1:0] w_data;
+
+    // Update code (custom)
+    reg [1:0] mem [0:7];
+    always @(*) r_data = mem[r_addr];
+    always @(posedge clock) begin
+        if (w_en) mem[w_addr] <= w_data;
+    end
+endmodule // caps_prefetcher__cols__rank
+
+module caps_prefetcher__reg8(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 8'h0;
+        else q <= d;
+    end
+endmodule // caps_prefetcher__reg8
+
 module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc,lh_hit,lh_stride,lh_cnt,lh_lead_cta,gh_hit,gh_stride);
 
     // Module arguments
@@ -1820,9 +2452,6 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     output reg  [31:0] gh_stride;
 
     // Constant declarations
-    localparam  rank_zero = 2'b0;
-    localparam  rank_one = 2'b1;
-    localparam  rank_last = 2'b11;
     localparam  cnt_zero = 8'h0;
     localparam  cnt_one = 8'h1;
     localparam  cnt_max = 8'hff;
@@ -1926,6 +2555,29 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     wire  [1:0] rank__3__q;
     reg  rank__3__clock;
     reg  rank__3__reset;
+    reg  order__alloc;
+    wire  order__touch;
+    wire  order__inval;
+    reg  order__valid__0;
+    reg  order__valid__1;
+    reg  order__valid__2;
+    reg  order__valid__3;
+    wire  order__hit__0;
+    wire  order__hit__1;
+    wire  order__hit__2;
+    wire  order__hit__3;
+    reg  [1:0] order__rank__0;
+    reg  [1:0] order__rank__1;
+    reg  [1:0] order__rank__2;
+    reg  [1:0] order__rank__3;
+    wire  order__tgt__0;
+    wire  order__tgt__1;
+    wire  order__tgt__2;
+    wire  order__tgt__3;
+    wire  [1:0] order__new_rank__0;
+    wire  [1:0] order__new_rank__1;
+    wire  [1:0] order__new_rank__2;
+    wire  [1:0] order__new_rank__3;
 
     // Local signals
     reg  lhit__0;
@@ -1936,24 +2588,6 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     reg  ghit__1;
     reg  ghit__2;
     reg  ghit__3;
-    wire  inval_below__0;
-    reg  inval_below__1;
-    reg  inval_below__2;
-    reg  inval_below__3;
-    reg  inval_below__4;
-    reg  first_inval__0;
-    reg  first_inval__1;
-    reg  first_inval__2;
-    reg  first_inval__3;
-    reg  victim__0;
-    reg  victim__1;
-    reg  victim__2;
-    reg  victim__3;
-    reg  tgt__0;
-    reg  tgt__1;
-    reg  tgt__2;
-    reg  tgt__3;
-    reg  any_inval;
 
     // Sub module instances
     caps_prefetcher__reg1 valid__0(
@@ -2100,6 +2734,31 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
         .clock(rank__3__clock),
         .reset(rank__3__reset)
     );
+    caps_prefetcher__dtab__order order(
+        .alloc(order__alloc),
+        .touch(order__touch),
+        .inval(order__inval),
+        .valid__0(order__valid__0),
+        .valid__1(order__valid__1),
+        .valid__2(order__valid__2),
+        .valid__3(order__valid__3),
+        .hit__0(order__hit__0),
+        .hit__1(order__hit__1),
+        .hit__2(order__hit__2),
+        .hit__3(order__hit__3),
+        .rank__0(order__rank__0),
+        .rank__1(order__rank__1),
+        .rank__2(order__rank__2),
+        .rank__3(order__rank__3),
+        .tgt__0(order__tgt__0),
+        .tgt__1(order__tgt__1),
+        .tgt__2(order__tgt__2),
+        .tgt__3(order__tgt__3),
+        .new_rank__0(order__new_rank__0),
+        .new_rank__1(order__new_rank__1),
+        .new_rank__2(order__new_rank__2),
+        .new_rank__3(order__new_rank__3)
+    );
 
     // Update code
     always @(*) valid__0__clock = clock;
@@ -2107,7 +2766,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         valid__0__d = valid__0__q;
         if (alloc) begin
-            if (tgt__0) begin
+            if (order__tgt__0) begin
                 valid__0__d = 1'b1;
             end
         end
@@ -2117,7 +2776,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         pc__0__d = pc__0__q;
         if (alloc) begin
-            if (tgt__0) begin
+            if (order__tgt__0) begin
                 pc__0__d = l_pc;
             end
         end
@@ -2127,7 +2786,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         stride__0__d = stride__0__q;
         if (alloc) begin
-            if (tgt__0) begin
+            if (order__tgt__0) begin
                 stride__0__d = a_stride;
             end
         end
@@ -2137,7 +2796,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         cnt__0__d = cnt__0__q;
         if (alloc) begin
-            if (tgt__0) begin
+            if (order__tgt__0) begin
                 cnt__0__d = cnt_zero;
             end
         end
@@ -2150,7 +2809,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         lead_cta__0__d = lead_cta__0__q;
         if (alloc) begin
-            if (tgt__0) begin
+            if (order__tgt__0) begin
                 lead_cta__0__d = a_lead_cta;
             end
         end
@@ -2160,12 +2819,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         rank__0__d = rank__0__q;
         if (alloc) begin
-            if (tgt__0) begin
-                rank__0__d = rank_zero;
-            end
-            else if (valid__0__q) begin
-                rank__0__d = rank__0__q + rank_one;
-            end
+            rank__0__d = order__new_rank__0;
         end
     end
     always @(*) valid__1__clock = clock;
@@ -2173,7 +2827,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         valid__1__d = valid__1__q;
         if (alloc) begin
-            if (tgt__1) begin
+            if (order__tgt__1) begin
                 valid__1__d = 1'b1;
             end
         end
@@ -2183,7 +2837,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         pc__1__d = pc__1__q;
         if (alloc) begin
-            if (tgt__1) begin
+            if (order__tgt__1) begin
                 pc__1__d = l_pc;
             end
         end
@@ -2193,7 +2847,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         stride__1__d = stride__1__q;
         if (alloc) begin
-            if (tgt__1) begin
+            if (order__tgt__1) begin
                 stride__1__d = a_stride;
             end
         end
@@ -2203,7 +2857,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         cnt__1__d = cnt__1__q;
         if (alloc) begin
-            if (tgt__1) begin
+            if (order__tgt__1) begin
                 cnt__1__d = cnt_zero;
             end
         end
@@ -2216,7 +2870,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         lead_cta__1__d = lead_cta__1__q;
         if (alloc) begin
-            if (tgt__1) begin
+            if (order__tgt__1) begin
                 lead_cta__1__d = a_lead_cta;
             end
         end
@@ -2226,12 +2880,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         rank__1__d = rank__1__q;
         if (alloc) begin
-            if (tgt__1) begin
-                rank__1__d = rank_zero;
-            end
-            else if (valid__1__q) begin
-                rank__1__d = rank__1__q + rank_one;
-            end
+            rank__1__d = order__new_rank__1;
         end
     end
     always @(*) valid__2__clock = clock;
@@ -2239,7 +2888,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         valid__2__d = valid__2__q;
         if (alloc) begin
-            if (tgt__2) begin
+            if (order__tgt__2) begin
                 valid__2__d = 1'b1;
             end
         end
@@ -2249,7 +2898,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         pc__2__d = pc__2__q;
         if (alloc) begin
-            if (tgt__2) begin
+            if (order__tgt__2) begin
                 pc__2__d = l_pc;
             end
         end
@@ -2259,7 +2908,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         stride__2__d = stride__2__q;
         if (alloc) begin
-            if (tgt__2) begin
+            if (order__tgt__2) begin
                 stride__2__d = a_stride;
             end
         end
@@ -2269,7 +2918,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         cnt__2__d = cnt__2__q;
         if (alloc) begin
-            if (tgt__2) begin
+            if (order__tgt__2) begin
                 cnt__2__d = cnt_zero;
             end
         end
@@ -2282,7 +2931,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         lead_cta__2__d = lead_cta__2__q;
         if (alloc) begin
-            if (tgt__2) begin
+            if (order__tgt__2) begin
                 lead_cta__2__d = a_lead_cta;
             end
         end
@@ -2292,12 +2941,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         rank__2__d = rank__2__q;
         if (alloc) begin
-            if (tgt__2) begin
-                rank__2__d = rank_zero;
-            end
-            else if (valid__2__q) begin
-                rank__2__d = rank__2__q + rank_one;
-            end
+            rank__2__d = order__new_rank__2;
         end
     end
     always @(*) valid__3__clock = clock;
@@ -2305,7 +2949,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         valid__3__d = valid__3__q;
         if (alloc) begin
-            if (tgt__3) begin
+            if (order__tgt__3) begin
                 valid__3__d = 1'b1;
             end
         end
@@ -2315,7 +2959,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         pc__3__d = pc__3__q;
         if (alloc) begin
-            if (tgt__3) begin
+            if (order__tgt__3) begin
                 pc__3__d = l_pc;
             end
         end
@@ -2325,7 +2969,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         stride__3__d = stride__3__q;
         if (alloc) begin
-            if (tgt__3) begin
+            if (order__tgt__3) begin
                 stride__3__d = a_stride;
             end
         end
@@ -2335,7 +2979,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         cnt__3__d = cnt__3__q;
         if (alloc) begin
-            if (tgt__3) begin
+            if (order__tgt__3) begin
                 cnt__3__d = cnt_zero;
             end
         end
@@ -2348,7 +2992,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         lead_cta__3__d = lead_cta__3__q;
         if (alloc) begin
-            if (tgt__3) begin
+            if (order__tgt__3) begin
                 lead_cta__3__d = a_lead_cta;
             end
         end
@@ -2358,71 +3002,32 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     always @(*) begin
         rank__3__d = rank__3__q;
         if (alloc) begin
-            if (tgt__3) begin
-                rank__3__d = rank_zero;
-            end
-            else if (valid__3__q) begin
-                rank__3__d = rank__3__q + rank_one;
-            end
+            rank__3__d = order__new_rank__3;
         end
     end
-    assign inval_below__0 = 1'b0;
-    always @(*) begin
-        any_inval = 1'b0;
-        any_inval = inval_below__4;
-    end
+    always @(*) order__alloc = alloc;
+    assign order__touch = 1'b0;
+    assign order__inval = 1'b0;
     always @(*) lhit__0 = valid__0__q & (pc__0__q == l_pc);
     always @(*) ghit__0 = valid__0__q & (pc__0__q == g_pc);
-    always @(*) first_inval__0 = ~valid__0__q & ~inval_below__0;
-    always @(*) inval_below__1 = inval_below__0 | ~valid__0__q;
-    always @(*) victim__0 = valid__0__q & (rank__0__q == rank_last);
+    always @(*) order__valid__0 = valid__0__q;
+    assign order__hit__0 = 1'b0;
+    always @(*) order__rank__0 = rank__0__q;
     always @(*) lhit__1 = valid__1__q & (pc__1__q == l_pc);
     always @(*) ghit__1 = valid__1__q & (pc__1__q == g_pc);
-    always @(*) first_inval__1 = ~valid__1__q & ~inval_below__1;
-    always @(*) inval_below__2 = inval_below__1 | ~valid__1__q;
-    always @(*) victim__1 = valid__1__q & (rank__1__q == rank_last);
+    always @(*) order__valid__1 = valid__1__q;
+    assign order__hit__1 = 1'b0;
+    always @(*) order__rank__1 = rank__1__q;
     always @(*) lhit__2 = valid__2__q & (pc__2__q == l_pc);
     always @(*) ghit__2 = valid__2__q & (pc__2__q == g_pc);
-    always @(*) first_inval__2 = ~valid__2__q & ~inval_below__2;
-    always @(*) inval_below__3 = inval_below__2 | ~valid__2__q;
-    always @(*) victim__2 = valid__2__q & (rank__2__q == rank_last);
+    always @(*) order__valid__2 = valid__2__q;
+    assign order__hit__2 = 1'b0;
+    always @(*) order__rank__2 = rank__2__q;
     always @(*) lhit__3 = valid__3__q & (pc__3__q == l_pc);
     always @(*) ghit__3 = valid__3__q & (pc__3__q == g_pc);
-    always @(*) first_inval__3 = ~valid__3__q & ~inval_below__3;
-    always @(*) inval_below__4 = inval_below__3 | ~valid__3__q;
-    always @(*) victim__3 = valid__3__q & (rank__3__q == rank_last);
-    always @(*) begin
-        if (any_inval) begin
-            tgt__0 = first_inval__0;
-        end
-        else begin
-            tgt__0 = victim__0;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__1 = first_inval__1;
-        end
-        else begin
-            tgt__1 = victim__1;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__2 = first_inval__2;
-        end
-        else begin
-            tgt__2 = victim__2;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__3 = first_inval__3;
-        end
-        else begin
-            tgt__3 = victim__3;
-        end
-    end
+    always @(*) order__valid__3 = valid__3__q;
+    assign order__hit__3 = 1'b0;
+    always @(*) order__rank__3 = rank__3__q;
     always @(*) begin
         lh_hit = 1'b0;
         if (lhit__0) begin
@@ -2516,21 +3121,6 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
 
 endmodule // caps_prefetcher__dtab
 
-module caps_prefetcher__reg8(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 8'h0;
-        else q <= d;
-    end
-endmodule // caps_prefetcher__reg8
-
 module caps_prefetcher__reg3(d,q,clock,reset);
 
     // Module arguments
@@ -2545,6 +3135,231 @@ module caps_prefetcher__reg3(d,q,clock,reset);
         else q <= d;
     end
 endmodule // caps_prefetcher__reg3
+
+module caps_prefetcher__dtab__order(alloc,touch,inval,valid__0,valid__1,valid__2,valid__3,hit__0,hit__1,hit__2,hit__3,rank__0,rank__1,rank__2,rank__3,tgt__0,tgt__1,tgt__2,tgt__3,new_rank__0,new_rank__1,new_rank__2,new_rank__3);
+
+    // Module arguments
+    input wire  alloc;
+    input wire  touch;
+    input wire  inval;
+    input wire  valid__0;
+    input wire  valid__1;
+    input wire  valid__2;
+    input wire  valid__3;
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  [1:0] rank__0;
+    input wire  [1:0] rank__1;
+    input wire  [1:0] rank__2;
+    input wire  [1:0] rank__3;
+    output reg  tgt__0;
+    output reg  tgt__1;
+    output reg  tgt__2;
+    output reg  tgt__3;
+    output reg  [1:0] new_rank__0;
+    output reg  [1:0] new_rank__1;
+    output reg  [1:0] new_rank__2;
+    output reg  [1:0] new_rank__3;
+
+    // Constant declarations
+    localparam  rank_zero = 2'b0;
+    localparam  rank_one = 2'b1;
+    localparam  rank_last = 2'b11;
+
+    // Local signals
+    wire  inval_below__0;
+    reg  inval_below__1;
+    reg  inval_below__2;
+    reg  inval_below__3;
+    reg  inval_below__4;
+    reg  first_inval__0;
+    reg  first_inval__1;
+    reg  first_inval__2;
+    reg  first_inval__3;
+    reg  victim__0;
+    reg  victim__1;
+    reg  victim__2;
+    reg  victim__3;
+    reg  any_inval;
+    reg  [1:0] hit_rank;
+
+    // Update code
+    assign inval_below__0 = 1'b0;
+    always @(*) first_inval__0 = ~valid__0 & ~inval_below__0;
+    always @(*) inval_below__1 = inval_below__0 | ~valid__0;
+    always @(*) victim__0 = valid__0 & (rank__0 == rank_last);
+    always @(*) first_inval__1 = ~valid__1 & ~inval_below__1;
+    always @(*) inval_below__2 = inval_below__1 | ~valid__1;
+    always @(*) victim__1 = valid__1 & (rank__1 == rank_last);
+    always @(*) first_inval__2 = ~valid__2 & ~inval_below__2;
+    always @(*) inval_below__3 = inval_below__2 | ~valid__2;
+    always @(*) victim__2 = valid__2 & (rank__2 == rank_last);
+    always @(*) first_inval__3 = ~valid__3 & ~inval_below__3;
+    always @(*) inval_below__4 = inval_below__3 | ~valid__3;
+    always @(*) victim__3 = valid__3 & (rank__3 == rank_last);
+    always @(*) begin
+        any_inval = 1'b0;
+        any_inval = inval_below__4;
+    end
+    always @(*) begin
+        hit_rank = rank_zero;
+        if (hit__0) begin
+            hit_rank = rank__0;
+        end
+        if (hit__1) begin
+            hit_rank = rank__1;
+        end
+        if (hit__2) begin
+            hit_rank = rank__2;
+        end
+        if (hit__3) begin
+            hit_rank = rank__3;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            tgt__0 = first_inval__0;
+        end
+        else begin
+            tgt__0 = victim__0;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            tgt__1 = first_inval__1;
+        end
+        else begin
+            tgt__1 = victim__1;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            tgt__2 = first_inval__2;
+        end
+        else begin
+            tgt__2 = victim__2;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            tgt__3 = first_inval__3;
+        end
+        else begin
+            tgt__3 = victim__3;
+        end
+    end
+    always @(*) begin
+        new_rank__0 = rank__0;
+        if (alloc) begin
+            if (tgt__0) begin
+                new_rank__0 = rank_zero;
+            end
+            else if (valid__0) begin
+                new_rank__0 = rank__0 + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__0) begin
+                new_rank__0 = rank_zero;
+            end
+            else if (valid__0 & (rank__0 < hit_rank)) begin
+                new_rank__0 = rank__0 + rank_one;
+            end
+        end
+        if (inval) begin
+            if (hit__0) begin
+                new_rank__0 = rank_zero;
+            end
+            else if (valid__0 & (rank__0 > hit_rank)) begin
+                new_rank__0 = rank__0 - rank_one;
+            end
+        end
+    end
+    always @(*) begin
+        new_rank__1 = rank__1;
+        if (alloc) begin
+            if (tgt__1) begin
+                new_rank__1 = rank_zero;
+            end
+            else if (valid__1) begin
+                new_rank__1 = rank__1 + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__1) begin
+                new_rank__1 = rank_zero;
+            end
+            else if (valid__1 & (rank__1 < hit_rank)) begin
+                new_rank__1 = rank__1 + rank_one;
+            end
+        end
+        if (inval) begin
+            if (hit__1) begin
+                new_rank__1 = rank_zero;
+            end
+            else if (valid__1 & (rank__1 > hit_rank)) begin
+                new_rank__1 = rank__1 - rank_one;
+            end
+        end
+    end
+    always @(*) begin
+        new_rank__2 = rank__2;
+        if (alloc) begin
+            if (tgt__2) begin
+                new_rank__2 = rank_zero;
+            end
+            else if (valid__2) begin
+                new_rank__2 = rank__2 + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__2) begin
+                new_rank__2 = rank_zero;
+            end
+            else if (valid__2 & (rank__2 < hit_rank)) begin
+                new_rank__2 = rank__2 + rank_one;
+            end
+        end
+        if (inval) begin
+            if (hit__2) begin
+                new_rank__2 = rank_zero;
+            end
+            else if (valid__2 & (rank__2 > hit_rank)) begin
+                new_rank__2 = rank__2 - rank_one;
+            end
+        end
+    end
+    always @(*) begin
+        new_rank__3 = rank__3;
+        if (alloc) begin
+            if (tgt__3) begin
+                new_rank__3 = rank_zero;
+            end
+            else if (valid__3) begin
+                new_rank__3 = rank__3 + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__3) begin
+                new_rank__3 = rank_zero;
+            end
+            else if (valid__3 & (rank__3 < hit_rank)) begin
+                new_rank__3 = rank__3 + rank_one;
+            end
+        end
+        if (inval) begin
+            if (hit__3) begin
+                new_rank__3 = rank_zero;
+            end
+            else if (valid__3 & (rank__3 > hit_rank)) begin
+                new_rank__3 = rank__3 - rank_one;
+            end
+        end
+    end
+
+endmodule // caps_prefetcher__dtab__order
 
 module caps_prefetcher__reg32(d,q,clock,reset);
 
@@ -3153,1165 +3968,6 @@ module caps_prefetcher__qp_warp(narrow,wide);
     always @(*) wide = {35'd0, narrow};
 endmodule // caps_prefetcher__qp_warp
 
-module caps_prefetcher__slots(clock,reset,clear,alloc,touch,inval,l_pc,l_warp,l_n,a0,a1,a2,a3,g_pc,g_k,lh_hit,lh_lead,lh_n,lh_base0,lh_base1,lh_base2,lh_base3,gh_hit,gh_lead,gh_n,gh_base);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  clear;
-    input wire  alloc;
-    input wire  touch;
-    input wire  inval;
-    input wire  [31:0] l_pc;
-    input wire  [5:0] l_warp;
-    input wire  [2:0] l_n;
-    input wire  [31:0] a0;
-    input wire  [31:0] a1;
-    input wire  [31:0] a2;
-    input wire  [31:0] a3;
-    input wire  [31:0] g_pc;
-    input wire  [2:0] g_k;
-    output reg  lh_hit;
-    output reg  [5:0] lh_lead;
-    output reg  [2:0] lh_n;
-    output reg  [31:0] lh_base0;
-    output reg  [31:0] lh_base1;
-    output reg  [31:0] lh_base2;
-    output reg  [31:0] lh_base3;
-    output reg  gh_hit;
-    output reg  [5:0] gh_lead;
-    output reg  [2:0] gh_n;
-    output reg  [31:0] gh_base;
-
-    // Constant declarations
-    localparam  rank_zero = 2'b0;
-    localparam  rank_one = 2'b1;
-    localparam  rank_last = 2'b11;
-    localparam  k1 = 3'b1;
-    localparam  k2 = 3'b10;
-    localparam  k3 = 3'b11;
-    localparam  n_zero = 3'b0;
-    localparam  lead_zero = 6'b0;
-    localparam  addr_zero = 32'h0;
-
-    // Stub signals
-    reg  valid__0__d;
-    wire  valid__0__q;
-    reg  valid__0__clock;
-    reg  valid__0__reset;
-    reg  valid__1__d;
-    wire  valid__1__q;
-    reg  valid__1__clock;
-    reg  valid__1__reset;
-    reg  valid__2__d;
-    wire  valid__2__q;
-    reg  valid__2__clock;
-    reg  valid__2__reset;
-    reg  valid__3__d;
-    wire  valid__3__q;
-    reg  valid__3__clock;
-    reg  valid__3__reset;
-    reg  [31:0] pc__0__d;
-    wire  [31:0] pc__0__q;
-    reg  pc__0__clock;
-    reg  pc__0__reset;
-    reg  [31:0] pc__1__d;
-    wire  [31:0] pc__1__q;
-    reg  pc__1__clock;
-    reg  pc__1__reset;
-    reg  [31:0] pc__2__d;
-    wire  [31:0] pc__2__q;
-    reg  pc__2__clock;
-    reg  pc__2__reset;
-    reg  [31:0] pc__3__d;
-    wire  [31:0] pc__3__q;
-    reg  pc__3__clock;
-    reg  pc__3__reset;
-    reg  [5:0] lead__0__d;
-    wire  [5:0] lead__0__q;
-    reg  lead__0__clock;
-    reg  lead__0__reset;
-    reg  [5:0] lead__1__d;
-    wire  [5:0] lead__1__q;
-    reg  lead__1__clock;
-    reg  lead__1__reset;
-    reg  [5:0] lead__2__d;
-    wire  [5:0] lead__2__q;
-    reg  lead__2__clock;
-    reg  lead__2__reset;
-    reg  [5:0] lead__3__d;
-    wire  [5:0] lead__3__q;
-    reg  lead__3__clock;
-    reg  lead__3__reset;
-    reg  [2:0] n__0__d;
-    wire  [2:0] n__0__q;
-    reg  n__0__clock;
-    reg  n__0__reset;
-    reg  [2:0] n__1__d;
-    wire  [2:0] n__1__q;
-    reg  n__1__clock;
-    reg  n__1__reset;
-    reg  [2:0] n__2__d;
-    wire  [2:0] n__2__q;
-    reg  n__2__clock;
-    reg  n__2__reset;
-    reg  [2:0] n__3__d;
-    wire  [2:0] n__3__q;
-    reg  n__3__clock;
-    reg  n__3__reset;
-    reg  [31:0] base0__0__d;
-    wire  [31:0] base0__0__q;
-    reg  base0__0__clock;
-    reg  base0__0__reset;
-    reg  [31:0] base0__1__d;
-    wire  [31:0] base0__1__q;
-    reg  base0__1__clock;
-    reg  base0__1__reset;
-    reg  [31:0] base0__2__d;
-    wire  [31:0] base0__2__q;
-    reg  base0__2__clock;
-    reg  base0__2__reset;
-    reg  [31:0] base0__3__d;
-    wire  [31:0] base0__3__q;
-    reg  base0__3__clock;
-    reg  base0__3__reset;
-    reg  [31:0] base1__0__d;
-    wire  [31:0] base1__0__q;
-    reg  base1__0__clock;
-    reg  base1__0__reset;
-    reg  [31:0] base1__1__d;
-    wire  [31:0] base1__1__q;
-    reg  base1__1__clock;
-    reg  base1__1__reset;
-    reg  [31:0] base1__2__d;
-    wire  [31:0] base1__2__q;
-    reg  base1__2__clock;
-    reg  base1__2__reset;
-    reg  [31:0] base1__3__d;
-    wire  [31:0] base1__3__q;
-    reg  base1__3__clock;
-    reg  base1__3__reset;
-    reg  [31:0] base2__0__d;
-    wire  [31:0] base2__0__q;
-    reg  base2__0__clock;
-    reg  base2__0__reset;
-    reg  [31:0] base2__1__d;
-    wire  [31:0] base2__1__q;
-    reg  base2__1__clock;
-    reg  base2__1__reset;
-    reg  [31:0] base2__2__d;
-    wire  [31:0] base2__2__q;
-    reg  base2__2__clock;
-    reg  base2__2__reset;
-    reg  [31:0] base2__3__d;
-    wire  [31:0] base2__3__q;
-    reg  base2__3__clock;
-    reg  base2__3__reset;
-    reg  [31:0] base3__0__d;
-    wire  [31:0] base3__0__q;
-    reg  base3__0__clock;
-    reg  base3__0__reset;
-    reg  [31:0] base3__1__d;
-    wire  [31:0] base3__1__q;
-    reg  base3__1__clock;
-    reg  base3__1__reset;
-    reg  [31:0] base3__2__d;
-    wire  [31:0] base3__2__q;
-    reg  base3__2__clock;
-    reg  base3__2__reset;
-    reg  [31:0] base3__3__d;
-    wire  [31:0] base3__3__q;
-    reg  base3__3__clock;
-    reg  base3__3__reset;
-    reg  [1:0] rank__0__d;
-    wire  [1:0] rank__0__q;
-    reg  rank__0__clock;
-    reg  rank__0__reset;
-    reg  [1:0] rank__1__d;
-    wire  [1:0] rank__1__q;
-    reg  rank__1__clock;
-    reg  rank__1__reset;
-    reg  [1:0] rank__2__d;
-    wire  [1:0] rank__2__q;
-    reg  rank__2__clock;
-    reg  rank__2__reset;
-    reg  [1:0] rank__3__d;
-    wire  [1:0] rank__3__q;
-    reg  rank__3__clock;
-    reg  rank__3__reset;
-
-    // Local signals
-    reg  ev__0;
-    reg  ev__1;
-    reg  ev__2;
-    reg  ev__3;
-    reg  lhit__0;
-    reg  lhit__1;
-    reg  lhit__2;
-    reg  lhit__3;
-    reg  ghit__0;
-    reg  ghit__1;
-    reg  ghit__2;
-    reg  ghit__3;
-    wire  inval_below__0;
-    reg  inval_below__1;
-    reg  inval_below__2;
-    reg  inval_below__3;
-    reg  inval_below__4;
-    reg  first_inval__0;
-    reg  first_inval__1;
-    reg  first_inval__2;
-    reg  first_inval__3;
-    reg  victim__0;
-    reg  victim__1;
-    reg  victim__2;
-    reg  victim__3;
-    reg  tgt__0;
-    reg  tgt__1;
-    reg  tgt__2;
-    reg  tgt__3;
-    reg  wr__0;
-    reg  wr__1;
-    reg  wr__2;
-    reg  wr__3;
-    reg  any_inval;
-    reg  [1:0] hit_rank;
-
-    // Sub module instances
-    caps_prefetcher__reg1 valid__0(
-        .d(valid__0__d),
-        .q(valid__0__q),
-        .clock(valid__0__clock),
-        .reset(valid__0__reset)
-    );
-    caps_prefetcher__reg1 valid__1(
-        .d(valid__1__d),
-        .q(valid__1__q),
-        .clock(valid__1__clock),
-        .reset(valid__1__reset)
-    );
-    caps_prefetcher__reg1 valid__2(
-        .d(valid__2__d),
-        .q(valid__2__q),
-        .clock(valid__2__clock),
-        .reset(valid__2__reset)
-    );
-    caps_prefetcher__reg1 valid__3(
-        .d(valid__3__d),
-        .q(valid__3__q),
-        .clock(valid__3__clock),
-        .reset(valid__3__reset)
-    );
-    caps_prefetcher__reg32 pc__0(
-        .d(pc__0__d),
-        .q(pc__0__q),
-        .clock(pc__0__clock),
-        .reset(pc__0__reset)
-    );
-    caps_prefetcher__reg32 pc__1(
-        .d(pc__1__d),
-        .q(pc__1__q),
-        .clock(pc__1__clock),
-        .reset(pc__1__reset)
-    );
-    caps_prefetcher__reg32 pc__2(
-        .d(pc__2__d),
-        .q(pc__2__q),
-        .clock(pc__2__clock),
-        .reset(pc__2__reset)
-    );
-    caps_prefetcher__reg32 pc__3(
-        .d(pc__3__d),
-        .q(pc__3__q),
-        .clock(pc__3__clock),
-        .reset(pc__3__reset)
-    );
-    caps_prefetcher__reg6 lead__0(
-        .d(lead__0__d),
-        .q(lead__0__q),
-        .clock(lead__0__clock),
-        .reset(lead__0__reset)
-    );
-    caps_prefetcher__reg6 lead__1(
-        .d(lead__1__d),
-        .q(lead__1__q),
-        .clock(lead__1__clock),
-        .reset(lead__1__reset)
-    );
-    caps_prefetcher__reg6 lead__2(
-        .d(lead__2__d),
-        .q(lead__2__q),
-        .clock(lead__2__clock),
-        .reset(lead__2__reset)
-    );
-    caps_prefetcher__reg6 lead__3(
-        .d(lead__3__d),
-        .q(lead__3__q),
-        .clock(lead__3__clock),
-        .reset(lead__3__reset)
-    );
-    caps_prefetcher__reg3 n__0(
-        .d(n__0__d),
-        .q(n__0__q),
-        .clock(n__0__clock),
-        .reset(n__0__reset)
-    );
-    caps_prefetcher__reg3 n__1(
-        .d(n__1__d),
-        .q(n__1__q),
-        .clock(n__1__clock),
-        .reset(n__1__reset)
-    );
-    caps_prefetcher__reg3 n__2(
-        .d(n__2__d),
-        .q(n__2__q),
-        .clock(n__2__clock),
-        .reset(n__2__reset)
-    );
-    caps_prefetcher__reg3 n__3(
-        .d(n__3__d),
-        .q(n__3__q),
-        .clock(n__3__clock),
-        .reset(n__3__reset)
-    );
-    caps_prefetcher__reg32 base0__0(
-        .d(base0__0__d),
-        .q(base0__0__q),
-        .clock(base0__0__clock),
-        .reset(base0__0__reset)
-    );
-    caps_prefetcher__reg32 base0__1(
-        .d(base0__1__d),
-        .q(base0__1__q),
-        .clock(base0__1__clock),
-        .reset(base0__1__reset)
-    );
-    caps_prefetcher__reg32 base0__2(
-        .d(base0__2__d),
-        .q(base0__2__q),
-        .clock(base0__2__clock),
-        .reset(base0__2__reset)
-    );
-    caps_prefetcher__reg32 base0__3(
-        .d(base0__3__d),
-        .q(base0__3__q),
-        .clock(base0__3__clock),
-        .reset(base0__3__reset)
-    );
-    caps_prefetcher__reg32 base1__0(
-        .d(base1__0__d),
-        .q(base1__0__q),
-        .clock(base1__0__clock),
-        .reset(base1__0__reset)
-    );
-    caps_prefetcher__reg32 base1__1(
-        .d(base1__1__d),
-        .q(base1__1__q),
-        .clock(base1__1__clock),
-        .reset(base1__1__reset)
-    );
-    caps_prefetcher__reg32 base1__2(
-        .d(base1__2__d),
-        .q(base1__2__q),
-        .clock(base1__2__clock),
-        .reset(base1__2__reset)
-    );
-    caps_prefetcher__reg32 base1__3(
-        .d(base1__3__d),
-        .q(base1__3__q),
-        .clock(base1__3__clock),
-        .reset(base1__3__reset)
-    );
-    caps_prefetcher__reg32 base2__0(
-        .d(base2__0__d),
-        .q(base2__0__q),
-        .clock(base2__0__clock),
-        .reset(base2__0__reset)
-    );
-    caps_prefetcher__reg32 base2__1(
-        .d(base2__1__d),
-        .q(base2__1__q),
-        .clock(base2__1__clock),
-        .reset(base2__1__reset)
-    );
-    caps_prefetcher__reg32 base2__2(
-        .d(base2__2__d),
-        .q(base2__2__q),
-        .clock(base2__2__clock),
-        .reset(base2__2__reset)
-    );
-    caps_prefetcher__reg32 base2__3(
-        .d(base2__3__d),
-        .q(base2__3__q),
-        .clock(base2__3__clock),
-        .reset(base2__3__reset)
-    );
-    caps_prefetcher__reg32 base3__0(
-        .d(base3__0__d),
-        .q(base3__0__q),
-        .clock(base3__0__clock),
-        .reset(base3__0__reset)
-    );
-    caps_prefetcher__reg32 base3__1(
-        .d(base3__1__d),
-        .q(base3__1__q),
-        .clock(base3__1__clock),
-        .reset(base3__1__reset)
-    );
-    caps_prefetcher__reg32 base3__2(
-        .d(base3__2__d),
-        .q(base3__2__q),
-        .clock(base3__2__clock),
-        .reset(base3__2__reset)
-    );
-    caps_prefetcher__reg32 base3__3(
-        .d(base3__3__d),
-        .q(base3__3__q),
-        .clock(base3__3__clock),
-        .reset(base3__3__reset)
-    );
-    caps_prefetcher__reg2 rank__0(
-        .d(rank__0__d),
-        .q(rank__0__q),
-        .clock(rank__0__clock),
-        .reset(rank__0__reset)
-    );
-    caps_prefetcher__reg2 rank__1(
-        .d(rank__1__d),
-        .q(rank__1__q),
-        .clock(rank__1__clock),
-        .reset(rank__1__reset)
-    );
-    caps_prefetcher__reg2 rank__2(
-        .d(rank__2__d),
-        .q(rank__2__q),
-        .clock(rank__2__clock),
-        .reset(rank__2__reset)
-    );
-    caps_prefetcher__reg2 rank__3(
-        .d(rank__3__d),
-        .q(rank__3__q),
-        .clock(rank__3__clock),
-        .reset(rank__3__reset)
-    );
-
-    // Update code
-    always @(*) valid__0__clock = clock;
-    always @(*) valid__0__reset = reset;
-    always @(*) begin
-        valid__0__d = valid__0__q;
-        if (clear) begin
-            valid__0__d = 1'b0;
-        end
-        if (alloc) begin
-            if (tgt__0) begin
-                valid__0__d = 1'b1;
-            end
-        end
-        if (inval) begin
-            if (lhit__0) begin
-                valid__0__d = 1'b0;
-            end
-        end
-    end
-    always @(*) pc__0__clock = clock;
-    always @(*) pc__0__reset = reset;
-    always @(*) begin
-        pc__0__d = pc__0__q;
-        if (alloc & tgt__0) begin
-            pc__0__d = l_pc;
-        end
-    end
-    always @(*) lead__0__clock = clock;
-    always @(*) lead__0__reset = reset;
-    always @(*) begin
-        lead__0__d = lead__0__q;
-        if (alloc & tgt__0) begin
-            lead__0__d = l_warp;
-        end
-    end
-    always @(*) n__0__clock = clock;
-    always @(*) n__0__reset = reset;
-    always @(*) begin
-        n__0__d = n__0__q;
-        if (wr__0) begin
-            n__0__d = l_n;
-        end
-    end
-    always @(*) base0__0__clock = clock;
-    always @(*) base0__0__reset = reset;
-    always @(*) begin
-        base0__0__d = base0__0__q;
-        if (wr__0) begin
-            base0__0__d = a0;
-        end
-    end
-    always @(*) base1__0__clock = clock;
-    always @(*) base1__0__reset = reset;
-    always @(*) begin
-        base1__0__d = base1__0__q;
-        if (wr__0) begin
-            base1__0__d = a1;
-        end
-    end
-    always @(*) base2__0__clock = clock;
-    always @(*) base2__0__reset = reset;
-    always @(*) begin
-        base2__0__d = base2__0__q;
-        if (wr__0) begin
-            base2__0__d = a2;
-        end
-    end
-    always @(*) base3__0__clock = clock;
-    always @(*) base3__0__reset = reset;
-    always @(*) begin
-        base3__0__d = base3__0__q;
-        if (wr__0) begin
-            base3__0__d = a3;
-        end
-    end
-    always @(*) rank__0__clock = clock;
-    always @(*) rank__0__reset = reset;
-    always @(*) begin
-        rank__0__d = rank__0__q;
-        if (clear) begin
-            rank__0__d = rank_zero;
-        end
-        if (alloc) begin
-            if (tgt__0) begin
-                rank__0__d = rank_zero;
-            end
-            else if (ev__0) begin
-                rank__0__d = rank__0__q + rank_one;
-            end
-        end
-        if (touch) begin
-            if (lhit__0) begin
-                rank__0__d = rank_zero;
-            end
-            else if (ev__0 & (rank__0__q < hit_rank)) begin
-                rank__0__d = rank__0__q + rank_one;
-            end
-        end
-        if (inval) begin
-            if (lhit__0) begin
-                rank__0__d = rank_zero;
-            end
-            else if (ev__0 & (rank__0__q > hit_rank)) begin
-                rank__0__d = rank__0__q - rank_one;
-            end
-        end
-    end
-    always @(*) valid__1__clock = clock;
-    always @(*) valid__1__reset = reset;
-    always @(*) begin
-        valid__1__d = valid__1__q;
-        if (clear) begin
-            valid__1__d = 1'b0;
-        end
-        if (alloc) begin
-            if (tgt__1) begin
-                valid__1__d = 1'b1;
-            end
-        end
-        if (inval) begin
-            if (lhit__1) begin
-                valid__1__d = 1'b0;
-            end
-        end
-    end
-    always @(*) pc__1__clock = clock;
-    always @(*) pc__1__reset = reset;
-    always @(*) begin
-        pc__1__d = pc__1__q;
-        if (alloc & tgt__1) begin
-            pc__1__d = l_pc;
-        end
-    end
-    always @(*) lead__1__clock = clock;
-    always @(*) lead__1__reset = reset;
-    always @(*) begin
-        lead__1__d = lead__1__q;
-        if (alloc & tgt__1) begin
-            lead__1__d = l_warp;
-        end
-    end
-    always @(*) n__1__clock = clock;
-    always @(*) n__1__reset = reset;
-    always @(*) begin
-        n__1__d = n__1__q;
-        if (wr__1) begin
-            n__1__d = l_n;
-        end
-    end
-    always @(*) base0__1__clock = clock;
-    always @(*) base0__1__reset = reset;
-    always @(*) begin
-        base0__1__d = base0__1__q;
-        if (wr__1) begin
-            base0__1__d = a0;
-        end
-    end
-    always @(*) base1__1__clock = clock;
-    always @(*) base1__1__reset = reset;
-    always @(*) begin
-        base1__1__d = base1__1__q;
-        if (wr__1) begin
-            base1__1__d = a1;
-        end
-    end
-    always @(*) base2__1__clock = clock;
-    always @(*) base2__1__reset = reset;
-    always @(*) begin
-        base2__1__d = base2__1__q;
-        if (wr__1) begin
-            base2__1__d = a2;
-        end
-    end
-    always @(*) base3__1__clock = clock;
-    always @(*) base3__1__reset = reset;
-    always @(*) begin
-        base3__1__d = base3__1__q;
-        if (wr__1) begin
-            base3__1__d = a3;
-        end
-    end
-    always @(*) rank__1__clock = clock;
-    always @(*) rank__1__reset = reset;
-    always @(*) begin
-        rank__1__d = rank__1__q;
-        if (clear) begin
-            rank__1__d = rank_zero;
-        end
-        if (alloc) begin
-            if (tgt__1) begin
-                rank__1__d = rank_zero;
-            end
-            else if (ev__1) begin
-                rank__1__d = rank__1__q + rank_one;
-            end
-        end
-        if (touch) begin
-            if (lhit__1) begin
-                rank__1__d = rank_zero;
-            end
-            else if (ev__1 & (rank__1__q < hit_rank)) begin
-                rank__1__d = rank__1__q + rank_one;
-            end
-        end
-        if (inval) begin
-            if (lhit__1) begin
-                rank__1__d = rank_zero;
-            end
-            else if (ev__1 & (rank__1__q > hit_rank)) begin
-                rank__1__d = rank__1__q - rank_one;
-            end
-        end
-    end
-    always @(*) valid__2__clock = clock;
-    always @(*) valid__2__reset = reset;
-    always @(*) begin
-        valid__2__d = valid__2__q;
-        if (clear) begin
-            valid__2__d = 1'b0;
-        end
-        if (alloc) begin
-            if (tgt__2) begin
-                valid__2__d = 1'b1;
-            end
-        end
-        if (inval) begin
-            if (lhit__2) begin
-                valid__2__d = 1'b0;
-            end
-        end
-    end
-    always @(*) pc__2__clock = clock;
-    always @(*) pc__2__reset = reset;
-    always @(*) begin
-        pc__2__d = pc__2__q;
-        if (alloc & tgt__2) begin
-            pc__2__d = l_pc;
-        end
-    end
-    always @(*) lead__2__clock = clock;
-    always @(*) lead__2__reset = reset;
-    always @(*) begin
-        lead__2__d = lead__2__q;
-        if (alloc & tgt__2) begin
-            lead__2__d = l_warp;
-        end
-    end
-    always @(*) n__2__clock = clock;
-    always @(*) n__2__reset = reset;
-    always @(*) begin
-        n__2__d = n__2__q;
-        if (wr__2) begin
-            n__2__d = l_n;
-        end
-    end
-    always @(*) base0__2__clock = clock;
-    always @(*) base0__2__reset = reset;
-    always @(*) begin
-        base0__2__d = base0__2__q;
-        if (wr__2) begin
-            base0__2__d = a0;
-        end
-    end
-    always @(*) base1__2__clock = clock;
-    always @(*) base1__2__reset = reset;
-    always @(*) begin
-        base1__2__d = base1__2__q;
-        if (wr__2) begin
-            base1__2__d = a1;
-        end
-    end
-    always @(*) base2__2__clock = clock;
-    always @(*) base2__2__reset = reset;
-    always @(*) begin
-        base2__2__d = base2__2__q;
-        if (wr__2) begin
-            base2__2__d = a2;
-        end
-    end
-    always @(*) base3__2__clock = clock;
-    always @(*) base3__2__reset = reset;
-    always @(*) begin
-        base3__2__d = base3__2__q;
-        if (wr__2) begin
-            base3__2__d = a3;
-        end
-    end
-    always @(*) rank__2__clock = clock;
-    always @(*) rank__2__reset = reset;
-    always @(*) begin
-        rank__2__d = rank__2__q;
-        if (clear) begin
-            rank__2__d = rank_zero;
-        end
-        if (alloc) begin
-            if (tgt__2) begin
-                rank__2__d = rank_zero;
-            end
-            else if (ev__2) begin
-                rank__2__d = rank__2__q + rank_one;
-            end
-        end
-        if (touch) begin
-            if (lhit__2) begin
-                rank__2__d = rank_zero;
-            end
-            else if (ev__2 & (rank__2__q < hit_rank)) begin
-                rank__2__d = rank__2__q + rank_one;
-            end
-        end
-        if (inval) begin
-            if (lhit__2) begin
-                rank__2__d = rank_zero;
-            end
-            else if (ev__2 & (rank__2__q > hit_rank)) begin
-                rank__2__d = rank__2__q - rank_one;
-            end
-        end
-    end
-    always @(*) valid__3__clock = clock;
-    always @(*) valid__3__reset = reset;
-    always @(*) begin
-        valid__3__d = valid__3__q;
-        if (clear) begin
-            valid__3__d = 1'b0;
-        end
-        if (alloc) begin
-            if (tgt__3) begin
-                valid__3__d = 1'b1;
-            end
-        end
-        if (inval) begin
-            if (lhit__3) begin
-                valid__3__d = 1'b0;
-            end
-        end
-    end
-    always @(*) pc__3__clock = clock;
-    always @(*) pc__3__reset = reset;
-    always @(*) begin
-        pc__3__d = pc__3__q;
-        if (alloc & tgt__3) begin
-            pc__3__d = l_pc;
-        end
-    end
-    always @(*) lead__3__clock = clock;
-    always @(*) lead__3__reset = reset;
-    always @(*) begin
-        lead__3__d = lead__3__q;
-        if (alloc & tgt__3) begin
-            lead__3__d = l_warp;
-        end
-    end
-    always @(*) n__3__clock = clock;
-    always @(*) n__3__reset = reset;
-    always @(*) begin
-        n__3__d = n__3__q;
-        if (wr__3) begin
-            n__3__d = l_n;
-        end
-    end
-    always @(*) base0__3__clock = clock;
-    always @(*) base0__3__reset = reset;
-    always @(*) begin
-        base0__3__d = base0__3__q;
-        if (wr__3) begin
-            base0__3__d = a0;
-        end
-    end
-    always @(*) base1__3__clock = clock;
-    always @(*) base1__3__reset = reset;
-    always @(*) begin
-        base1__3__d = base1__3__q;
-        if (wr__3) begin
-            base1__3__d = a1;
-        end
-    end
-    always @(*) base2__3__clock = clock;
-    always @(*) base2__3__reset = reset;
-    always @(*) begin
-        base2__3__d = base2__3__q;
-        if (wr__3) begin
-            base2__3__d = a2;
-        end
-    end
-    always @(*) base3__3__clock = clock;
-    always @(*) base3__3__reset = reset;
-    always @(*) begin
-        base3__3__d = base3__3__q;
-        if (wr__3) begin
-            base3__3__d = a3;
-        end
-    end
-    always @(*) rank__3__clock = clock;
-    always @(*) rank__3__reset = reset;
-    always @(*) begin
-        rank__3__d = rank__3__q;
-        if (clear) begin
-            rank__3__d = rank_zero;
-        end
-        if (alloc) begin
-            if (tgt__3) begin
-                rank__3__d = rank_zero;
-            end
-            else if (ev__3) begin
-                rank__3__d = rank__3__q + rank_one;
-            end
-        end
-        if (touch) begin
-            if (lhit__3) begin
-                rank__3__d = rank_zero;
-            end
-            else if (ev__3 & (rank__3__q < hit_rank)) begin
-                rank__3__d = rank__3__q + rank_one;
-            end
-        end
-        if (inval) begin
-            if (lhit__3) begin
-                rank__3__d = rank_zero;
-            end
-            else if (ev__3 & (rank__3__q > hit_rank)) begin
-                rank__3__d = rank__3__q - rank_one;
-            end
-        end
-    end
-    assign inval_below__0 = 1'b0;
-    always @(*) ev__0 = valid__0__q & ~clear;
-    always @(*) lhit__0 = ev__0 & (pc__0__q == l_pc);
-    always @(*) ghit__0 = valid__0__q & (pc__0__q == g_pc);
-    always @(*) first_inval__0 = ~ev__0 & ~inval_below__0;
-    always @(*) inval_below__1 = inval_below__0 | ~ev__0;
-    always @(*) victim__0 = ev__0 & (rank__0__q == rank_last);
-    always @(*) ev__1 = valid__1__q & ~clear;
-    always @(*) lhit__1 = ev__1 & (pc__1__q == l_pc);
-    always @(*) ghit__1 = valid__1__q & (pc__1__q == g_pc);
-    always @(*) first_inval__1 = ~ev__1 & ~inval_below__1;
-    always @(*) inval_below__2 = inval_below__1 | ~ev__1;
-    always @(*) victim__1 = ev__1 & (rank__1__q == rank_last);
-    always @(*) ev__2 = valid__2__q & ~clear;
-    always @(*) lhit__2 = ev__2 & (pc__2__q == l_pc);
-    always @(*) ghit__2 = valid__2__q & (pc__2__q == g_pc);
-    always @(*) first_inval__2 = ~ev__2 & ~inval_below__2;
-    always @(*) inval_below__3 = inval_below__2 | ~ev__2;
-    always @(*) victim__2 = ev__2 & (rank__2__q == rank_last);
-    always @(*) ev__3 = valid__3__q & ~clear;
-    always @(*) lhit__3 = ev__3 & (pc__3__q == l_pc);
-    always @(*) ghit__3 = valid__3__q & (pc__3__q == g_pc);
-    always @(*) first_inval__3 = ~ev__3 & ~inval_below__3;
-    always @(*) inval_below__4 = inval_below__3 | ~ev__3;
-    always @(*) victim__3 = ev__3 & (rank__3__q == rank_last);
-    always @(*) begin
-        any_inval = 1'b0;
-        any_inval = inval_below__4;
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__0 = first_inval__0;
-        end
-        else begin
-            tgt__0 = victim__0;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__1 = first_inval__1;
-        end
-        else begin
-            tgt__1 = victim__1;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__2 = first_inval__2;
-        end
-        else begin
-            tgt__2 = victim__2;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__3 = first_inval__3;
-        end
-        else begin
-            tgt__3 = victim__3;
-        end
-    end
-    always @(*) begin
-        lh_hit = 1'b0;
-        if (lhit__0) begin
-            lh_hit = 1'b1;
-        end
-        if (lhit__1) begin
-            lh_hit = 1'b1;
-        end
-        if (lhit__2) begin
-            lh_hit = 1'b1;
-        end
-        if (lhit__3) begin
-            lh_hit = 1'b1;
-        end
-    end
-    always @(*) begin
-        lh_lead = lead_zero;
-        if (lhit__0) begin
-            lh_lead = lead__0__q;
-        end
-        if (lhit__1) begin
-            lh_lead = lead__1__q;
-        end
-        if (lhit__2) begin
-            lh_lead = lead__2__q;
-        end
-        if (lhit__3) begin
-            lh_lead = lead__3__q;
-        end
-    end
-    always @(*) begin
-        lh_n = n_zero;
-        if (lhit__0) begin
-            lh_n = n__0__q;
-        end
-        if (lhit__1) begin
-            lh_n = n__1__q;
-        end
-        if (lhit__2) begin
-            lh_n = n__2__q;
-        end
-        if (lhit__3) begin
-            lh_n = n__3__q;
-        end
-    end
-    always @(*) begin
-        lh_base0 = addr_zero;
-        if (lhit__0) begin
-            lh_base0 = base0__0__q;
-        end
-        if (lhit__1) begin
-            lh_base0 = base0__1__q;
-        end
-        if (lhit__2) begin
-            lh_base0 = base0__2__q;
-        end
-        if (lhit__3) begin
-            lh_base0 = base0__3__q;
-        end
-    end
-    always @(*) begin
-        lh_base1 = addr_zero;
-        if (lhit__0) begin
-            lh_base1 = base1__0__q;
-        end
-        if (lhit__1) begin
-            lh_base1 = base1__1__q;
-        end
-        if (lhit__2) begin
-            lh_base1 = base1__2__q;
-        end
-        if (lhit__3) begin
-            lh_base1 = base1__3__q;
-        end
-    end
-    always @(*) begin
-        lh_base2 = addr_zero;
-        if (lhit__0) begin
-            lh_base2 = base2__0__q;
-        end
-        if (lhit__1) begin
-            lh_base2 = base2__1__q;
-        end
-        if (lhit__2) begin
-            lh_base2 = base2__2__q;
-        end
-        if (lhit__3) begin
-            lh_base2 = base2__3__q;
-        end
-    end
-    always @(*) begin
-        lh_base3 = addr_zero;
-        if (lhit__0) begin
-            lh_base3 = base3__0__q;
-        end
-        if (lhit__1) begin
-            lh_base3 = base3__1__q;
-        end
-        if (lhit__2) begin
-            lh_base3 = base3__2__q;
-        end
-        if (lhit__3) begin
-            lh_base3 = base3__3__q;
-        end
-    end
-    always @(*) begin
-        hit_rank = rank_zero;
-        if (lhit__0) begin
-            hit_rank = rank__0__q;
-        end
-        if (lhit__1) begin
-            hit_rank = rank__1__q;
-        end
-        if (lhit__2) begin
-            hit_rank = rank__2__q;
-        end
-        if (lhit__3) begin
-            hit_rank = rank__3__q;
-        end
-    end
-    always @(*) begin
-        gh_hit = 1'b0;
-        if (ghit__0) begin
-            gh_hit = 1'b1;
-        end
-        if (ghit__1) begin
-            gh_hit = 1'b1;
-        end
-        if (ghit__2) begin
-            gh_hit = 1'b1;
-        end
-        if (ghit__3) begin
-            gh_hit = 1'b1;
-        end
-    end
-    always @(*) begin
-        gh_lead = lead_zero;
-        if (ghit__0) begin
-            gh_lead = lead__0__q;
-        end
-        if (ghit__1) begin
-            gh_lead = lead__1__q;
-        end
-        if (ghit__2) begin
-            gh_lead = lead__2__q;
-        end
-        if (ghit__3) begin
-            gh_lead = lead__3__q;
-        end
-    end
-    always @(*) begin
-        gh_n = n_zero;
-        if (ghit__0) begin
-            gh_n = n__0__q;
-        end
-        if (ghit__1) begin
-            gh_n = n__1__q;
-        end
-        if (ghit__2) begin
-            gh_n = n__2__q;
-        end
-        if (ghit__3) begin
-            gh_n = n__3__q;
-        end
-    end
-    always @(*) begin
-        gh_base = addr_zero;
-        if (ghit__0) begin
-            if (g_k == k3) begin
-                gh_base = base3__0__q;
-            end
-            else if (g_k == k2) begin
-                gh_base = base2__0__q;
-            end
-            else if (g_k == k1) begin
-                gh_base = base1__0__q;
-            end
-            else begin
-                gh_base = base0__0__q;
-            end
-        end
-        if (ghit__1) begin
-            if (g_k == k3) begin
-                gh_base = base3__1__q;
-            end
-            else if (g_k == k2) begin
-                gh_base = base2__1__q;
-            end
-            else if (g_k == k1) begin
-                gh_base = base1__1__q;
-            end
-            else begin
-                gh_base = base0__1__q;
-            end
-        end
-        if (ghit__2) begin
-            if (g_k == k3) begin
-                gh_base = base3__2__q;
-            end
-            else if (g_k == k2) begin
-                gh_base = base2__2__q;
-            end
-            else if (g_k == k1) begin
-                gh_base = base1__2__q;
-            end
-            else begin
-                gh_base = base0__2__q;
-            end
-        end
-        if (ghit__3) begin
-            if (g_k == k3) begin
-                gh_base = base3__3__q;
-            end
-            else if (g_k == k2) begin
-                gh_base = base2__3__q;
-            end
-            else if (g_k == k1) begin
-                gh_base = base1__3__q;
-            end
-            else begin
-                gh_base = base0__3__q;
-            end
-        end
-    end
-    always @(*) wr__0 = (alloc & tgt__0) | (touch & lhit__0);
-    always @(*) wr__1 = (alloc & tgt__1) | (touch & lhit__1);
-    always @(*) wr__2 = (alloc & tgt__2) | (touch & lhit__2);
-    always @(*) wr__3 = (alloc & tgt__3) | (touch & lhit__3);
-
-endmodule // caps_prefetcher__slots
-
 module caps_prefetcher__train(delta,diff,pow2,div,stride);
 
     // Module arguments
@@ -4481,5 +4137,15 @@ module caps_prefetcher__zx_cfg(narrow,wide);
     // Update code (custom)
     always @(*) wide = {1'd0, narrow};
 endmodule // caps_prefetcher__zx_cfg
+
+module caps_prefetcher__zx_cslot(narrow,wide);
+
+    // Module arguments
+    input wire  [2:0] narrow;
+    output reg  [7:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {5'd0, narrow};
+endmodule // caps_prefetcher__zx_cslot
 
 `default_nettype wire

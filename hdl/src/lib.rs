@@ -25,6 +25,7 @@ pub mod comb_split;
 pub mod emit;
 pub mod mem;
 pub mod queue;
+pub mod rank;
 pub mod reg;
 pub mod registry;
 pub mod storage;

@@ -35,6 +35,57 @@ impl<const N: usize, const M: usize> Logic for ZeroExt<N, M> {
     }
 }
 
+/// Concatenates one bit per index into an `N`-bit word (`bits[i]` is bit
+/// `i`; indices past `bits.len()` are zero).
+///
+/// rust-hdl substitutes a loop variable only in the first `[...]` of a
+/// signal path, so a parent cannot read `child[e].flag[s]` in nested
+/// loops; it can read `child[e].word.val().get_bit(s)`. A child packs its
+/// per-index flags with this block to offer them that way.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct Pack<const N: usize> {
+    /// The bits.
+    pub bits: Vec<Signal<In, Bit>>,
+    /// The word.
+    pub word: Signal<Out, Bits<N>>,
+}
+
+impl<const N: usize> Pack<N> {
+    /// A word of `n <= N` bits (the rest zero).
+    pub fn new(n: usize) -> Self {
+        assert!(n >= 1 && n <= N, "Pack: {n} bits into {N}");
+        Pack {
+            bits: (0..n).map(|_| Signal::default()).collect(),
+            word: Default::default(),
+        }
+    }
+}
+
+impl<const N: usize> Logic for Pack<N> {
+    fn update(&mut self) {
+        let mut w = Bits::<N>::default();
+        for (i, b) in self.bits.iter().enumerate() {
+            w = w.replace_bit(i, b.val());
+        }
+        self.word.next = w;
+    }
+
+    fn connect(&mut self) {
+        self.word.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let mut parts: Vec<String> = (0..self.bits.len())
+            .rev()
+            .map(|i| format!("bits${i}"))
+            .collect();
+        if self.bits.len() < N {
+            parts.insert(0, format!("{}'d0", N - self.bits.len()));
+        }
+        Verilog::Custom(format!("always @(*) word = {{{}}};", parts.join(", ")))
+    }
+}
+
 /// `n` local signals (one per entry of a table, lane, ...).
 pub fn sigs<T: Synth>(n: usize) -> Vec<Signal<Local, T>> {
     (0..n).map(|_| Signal::default()).collect()

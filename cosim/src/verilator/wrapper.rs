@@ -80,7 +80,10 @@ pub(super) fn wrapper_source(
 /// value at the previous evaluation, to detect its rising edge: 5.006
 /// writes `__Vtrigrprev__TOP__clock`, later releases
 /// `__Vtrigprevexpr___TOP__clock__0`.
-const PREV_CLOCK_MEMBERS: [&str; 2] = ["__Vtrigrprev__TOP__clock", "__Vtrigprevexpr___TOP__clock__0"];
+const PREV_CLOCK_MEMBERS: [&str; 2] = [
+    "__Vtrigrprev__TOP__clock",
+    "__Vtrigprevexpr___TOP__clock__0",
+];
 
 /// The member of the Verilated root class (`root_header`, the text of
 /// `V<top>___024root.h`) that holds the clock's previous value, if it has
@@ -131,7 +134,10 @@ mod tests {
             "{u}"
         );
         assert!(u.contains("#define WG_ONE_EVAL (!WG_TRACE && 1)\n"), "{u}");
-        assert!(u.contains("#define WG_PREV_CLOCK __Vtrigrprev__TOP__clock\n"), "{u}");
+        assert!(
+            u.contains("#define WG_PREV_CLOCK __Vtrigrprev__TOP__clock\n"),
+            "{u}"
+        );
         // One evaluation: outputs first, then inputs, then the edge.
         assert!(u.contains("    out[0] = static_cast<uint64_t>(top->q);\n    top->a = static_cast<CData>(in[0] & 0x7ULL);\n    top->clock = 1;\n    top->rootp->WG_PREV_CLOCK = 0;\n    top->eval();\n"), "{u}");
     }
@@ -141,8 +147,14 @@ mod tests {
         let h = "    CData/*0:0*/ __Vtrigrprev__TOP__clock;\n";
         assert_eq!(prev_clock_member(h), Some("__Vtrigrprev__TOP__clock"));
         let h = "    CData/*0:0*/ __Vtrigprevexpr___TOP__clock__0;\n";
-        assert_eq!(prev_clock_member(h), Some("__Vtrigprevexpr___TOP__clock__0"));
-        assert_eq!(prev_clock_member("    CData __Vtrigrprev__TOP__clock_x;\n"), None);
+        assert_eq!(
+            prev_clock_member(h),
+            Some("__Vtrigprevexpr___TOP__clock__0")
+        );
+        assert_eq!(
+            prev_clock_member("    CData __Vtrigrprev__TOP__clock_x;\n"),
+            None
+        );
         assert_eq!(prev_clock_member(""), None);
     }
 }

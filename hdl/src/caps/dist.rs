@@ -3,6 +3,7 @@
 use ports::caps::CapsParams;
 use rust_hdl::prelude::*;
 
+use crate::rank::RankOrder;
 use crate::reg::Reg;
 use crate::util::{konst, regs, sigs};
 
@@ -10,8 +11,9 @@ use crate::util::{konst, regs, sigs};
 ///
 /// Look-up `lh_*` by the load's pc and `gh_*` by the generator's pc, both on
 /// the registered state. `alloc` writes a new entry (lowest invalid, else
-/// least recently allocated) with `cnt = 0`; `inc` increments the `lh`
-/// entry's counter, saturating at `2^CW - 1`.
+/// least recently allocated: a [`RankOrder`] with allocation as the only
+/// update) with `cnt = 0`; `inc` increments the `lh` entry's counter,
+/// saturating at `2^CW - 1`.
 #[derive(LogicBlock)]
 pub struct CapsDist<
     const A: usize,
@@ -55,10 +57,8 @@ pub struct CapsDist<
     cnt: Vec<Reg<Bits<CW>>>,
     lead_cta: Vec<Reg<Bits<C>>>,
     rank: Vec<Reg<Bits<RD>>>,
+    order: RankOrder<RD>,
 
-    rank_zero: Constant<Bits<RD>>,
-    rank_one: Constant<Bits<RD>>,
-    rank_last: Constant<Bits<RD>>,
     cnt_zero: Constant<Bits<CW>>,
     cnt_one: Constant<Bits<CW>>,
     cnt_max: Constant<Bits<CW>>,
@@ -67,14 +67,8 @@ pub struct CapsDist<
 
     lhit: Vec<Signal<Local, Bit>>,
     ghit: Vec<Signal<Local, Bit>>,
-    inval_below: Vec<Signal<Local, Bit>>,
-    first_inval: Vec<Signal<Local, Bit>>,
-    victim: Vec<Signal<Local, Bit>>,
-    tgt: Vec<Signal<Local, Bit>>,
-    any_inval: Signal<Local, Bit>,
 
     _nd: usize,
-    _nd1: usize,
 }
 
 impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: usize>
@@ -105,9 +99,7 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             cnt: regs(nd),
             lead_cta: regs(nd),
             rank: regs(nd),
-            rank_zero: konst(0),
-            rank_one: konst(1),
-            rank_last: konst(nd as u64 - 1),
+            order: RankOrder::new(nd),
             cnt_zero: konst(0),
             cnt_one: konst(1),
             cnt_max: konst(ports::mask(CW as u32)),
@@ -115,13 +107,7 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             addr_zero: konst(0),
             lhit: sigs(nd),
             ghit: sigs(nd),
-            inval_below: sigs(nd + 1),
-            first_inval: sigs(nd),
-            victim: sigs(nd),
-            tgt: sigs(nd),
-            any_inval: Default::default(),
             _nd: nd,
-            _nd1: nd + 1,
         }
     }
 }
@@ -151,25 +137,15 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             self.rank[e].reset.next = self.reset.val();
             self.rank[e].d.next = self.rank[e].q.val();
         }
-        self.inval_below[0].next = false;
-        self.any_inval.next = false;
+        self.order.alloc.next = self.alloc.val();
+        self.order.touch.next = false;
+        self.order.inval.next = false;
         for e in 0..self._nd {
             self.lhit[e].next = self.valid[e].q.val() & (self.pc[e].q.val() == self.l_pc.val());
             self.ghit[e].next = self.valid[e].q.val() & (self.pc[e].q.val() == self.g_pc.val());
-            self.first_inval[e].next = !self.valid[e].q.val() & !self.inval_below[e].val();
-            self.inval_below[e + 1].next = self.inval_below[e].val() | !self.valid[e].q.val();
-            self.victim[e].next =
-                self.valid[e].q.val() & (self.rank[e].q.val() == self.rank_last.val());
-        }
-        for t in self._nd..self._nd1 {
-            self.any_inval.next = self.inval_below[t].val();
-        }
-        for e in 0..self._nd {
-            if self.any_inval.val() {
-                self.tgt[e].next = self.first_inval[e].val();
-            } else {
-                self.tgt[e].next = self.victim[e].val();
-            }
+            self.order.valid[e].next = self.valid[e].q.val();
+            self.order.hit[e].next = false;
+            self.order.rank[e].next = self.rank[e].q.val();
         }
         self.lh_hit.next = false;
         self.lh_stride.next = self.addr_zero.val();
@@ -191,15 +167,13 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
         }
         for e in 0..self._nd {
             if self.alloc.val() {
-                if self.tgt[e].val() {
+                self.rank[e].d.next = self.order.new_rank[e].val();
+                if self.order.tgt[e].val() {
                     self.valid[e].d.next = true;
                     self.pc[e].d.next = self.l_pc.val();
                     self.stride[e].d.next = self.a_stride.val();
                     self.cnt[e].d.next = self.cnt_zero.val();
                     self.lead_cta[e].d.next = self.a_lead_cta.val();
-                    self.rank[e].d.next = self.rank_zero.val();
-                } else if self.valid[e].q.val() {
-                    self.rank[e].d.next = self.rank[e].q.val() + self.rank_one.val();
                 }
             }
             if self.inc.val() & self.lhit[e].val() & (self.cnt[e].q.val() != self.cnt_max.val()) {

@@ -1,20 +1,27 @@
 //! `caps_prefetcher` — the CTA-aware prefetcher (spec `caps.md`,
 //! micro-architecture `docs/units/caps_prefetcher.md`).
 //!
-//! Files: `arith.rs` ([`CapsMul`], [`CapsTrain`]), `percta.rs`
-//! ([`CapsCta`]), `dist.rs` ([`CapsDist`]), `top.rs`
+//! Files: `arith.rs` ([`CapsMul`], [`CapsTrain`]), `column.rs`
+//! ([`CapsColumn`]), `dist.rs` ([`CapsDist`]), `top.rs`
 //! ([`CapsPrefetcherRtl`] and its [`crate::RtlUnit`] impl), `build.rs` (the
 //! compiled-in width table and the [`crate::registry::RtlDecl`] of
 //! [`ports::caps::CapsPrefetcher`]), `storage.rs` (the storage table).
 //!
-//! Structure (every piece of state is a [`crate::reg::Reg`], synchronous
-//! reset):
+//! Structure (registers are [`crate::reg::Reg`]s with synchronous reset;
+//! table fields that are only read through a valid bit are
+//! [`crate::mem`] memories without reset):
 //!
-//! - [`CapsCta`], one per CTA slot: the slot's PerCTA table (per entry
-//!   `valid`, `pc`, `lead`, `n`, `base0..base3`, least-recently-updated
-//!   `rank`), two look-ups (the incoming load's pc, after the launch
-//!   clearing of the same cycle; the generator's pc on the registered state)
-//!   and the allocation / rewrite / invalidation of the load's entry.
+//! - [`CapsColumn`], one per PerCTA entry index `e`: entry `e` of every CTA
+//!   slot (valid bits in one register; `pc`, `lead`, `n`, `base0..3`,
+//!   `rank` in memories indexed by the slot). A load port at the load's
+//!   slot (read after this cycle's launch clearing; the entry's update is
+//!   written back there), a scan of every slot for job A (per-slot "holds
+//!   the job's pc" and "candidate" words), and a generator port at the
+//!   slot the generator selected. Only the load's slot is read and updated
+//!   per cycle, so that logic exists once rather than once per slot.
+//! - [`crate::rank::RankOrder`]: the least-recently-updated ranks and the
+//!   allocation choice, shared by PerCTA (allocate / rewrite / invalidate)
+//!   and DIST (allocate).
 //! - [`CapsDist`]: the DIST table (`valid`, `pc`, `stride`, `cnt`,
 //!   `lead_cta`, `rank`), looked up by the load and by the generator;
 //!   allocation and the saturating misprediction count.
@@ -45,7 +52,8 @@
 //! `WARP_IDX_W`, `WD` = `WI + 1`, `C` = `clog2(N_CTA)`, `CP` = `C + 1`,
 //! `RP` = `clog2(PERCTA_ENTRIES)`, `RD` = `clog2(DIST_ENTRIES)`, `CW` =
 //! `CNT_W`, `JW` = `1 + P + C + WI + A` (a packed job), `QW` = `A + C + WI`
-//! (a packed prefetch). `N_CTA`, the entry counts, `MAX_ADDRS`, `MISPRED_THRESHOLD` and
+//! (a packed prefetch), `NS` = `2^C` = `N_CTA` (the width of a column's
+//! per-slot words; `N_CTA` is a power of two). `N_CTA`, the entry counts, `MAX_ADDRS`, `MISPRED_THRESHOLD` and
 //! the two queue depths are run-time values of the built block. Address
 //! counts `n` and the address index `k` are 3 bits (`MAX_ADDRS <= 4`); the
 //! four address lanes always exist inside, lanes `k >= MAX_ADDRS` carry
@@ -68,14 +76,14 @@
 
 mod arith;
 mod build;
+mod column;
 mod dist;
-mod percta;
 mod storage;
 mod top;
 
 pub use arith::{CapsMul, CapsTrain};
+pub use column::CapsColumn;
 pub use dist::CapsDist;
-pub use percta::CapsCta;
 pub use top::CapsPrefetcherRtl;
 
 /// Address lanes inside the unit (`MAX_ADDRS <= LANES`).

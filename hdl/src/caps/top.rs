@@ -5,8 +5,9 @@ use ports::caps::CapsParams;
 use ports::clog2;
 use rust_hdl::prelude::*;
 
-use super::{CapsCta, CapsDist, CapsMul, CapsTrain, LANES};
+use super::{CapsColumn, CapsDist, CapsMul, CapsTrain, LANES};
 use crate::queue::ShiftQueue;
+use crate::rank::RankOrder;
 use crate::reg::Reg;
 use crate::util::{konst, konsts, sigs, ZeroExt};
 
@@ -14,7 +15,8 @@ use crate::util::{konst, konsts, sigs, ZeroExt};
 /// `WARP_IDX_W`, `WD` = `WI + 1`, `C` = `clog2(N_CTA)`, `CP` = `C + 1`,
 /// `RP` = `clog2(PERCTA_ENTRIES)`, `RD` = `clog2(DIST_ENTRIES)`, `CW` =
 /// `CNT_W`, `JW` = `1 + P + C + WI + A` (a job packed for the job FIFO),
-/// `QW` = `A + C + WI` (a prefetch packed for the output queue). Build it
+/// `QW` = `A + C + WI` (a prefetch packed for the output queue), `NS` =
+/// `2^C` = `N_CTA`. Build it
 /// with `<ports::caps::CapsPrefetcher as crate::registry::RtlDecl>::build`.
 #[derive(LogicBlock)]
 pub struct CapsPrefetcherRtl<
@@ -29,6 +31,7 @@ pub struct CapsPrefetcherRtl<
     const CW: usize,
     const JW: usize,
     const QW: usize,
+    const NS: usize,
 > {
     /// Clock.
     pub clock: Signal<In, Clock>,
@@ -65,7 +68,8 @@ pub struct CapsPrefetcherRtl<
     /// Warp of the prefetch.
     pub pf_warp: Signal<Out, Bits<WI>>,
 
-    slots: Vec<CapsCta<A, P, WI, RP>>,
+    cols: Vec<CapsColumn<A, P, WI, C, CP, RP, NS>>,
+    order: RankOrder<RP>,
     dtab: CapsDist<A, P, C, CW, RD>,
     jobq: ShiftQueue<Bits<JW>>,
     pfq: ShiftQueue<Bits<QW>>,
@@ -77,6 +81,8 @@ pub struct CapsPrefetcherRtl<
     zx_glead: ZeroExt<WI, WD>,
     zx_jwarp: ZeroExt<WI, WD>,
     zx_cfg: ZeroExt<WI, WD>,
+    zx_lslot: ZeroExt<C, NS>,
+    zx_cslot: ZeroExt<C, NS>,
     jp_kind: ZeroExt<1, JW>,
     jp_pc: ZeroExt<P, JW>,
     jp_cta: ZeroExt<C, JW>,
@@ -107,12 +113,16 @@ pub struct CapsPrefetcherRtl<
     addr_zero: Constant<Bits<A>>,
     k_zero: Constant<Bits<3>>,
     k_one: Constant<Bits<3>>,
+    k2: Constant<Bits<3>>,
+    k3: Constant<Bits<3>>,
     cp_zero: Constant<Bits<CP>>,
     cp_one: Constant<Bits<CP>>,
     wd_zero: Constant<Bits<WD>>,
     wd_one: Constant<Bits<WD>>,
     wi_zero: Constant<Bits<WI>>,
     c_zero: Constant<Bits<C>>,
+    ns_zero: Constant<Bits<NS>>,
+    ns_one: Constant<Bits<NS>>,
     // Field offsets in a packed job / prefetch (32 bits: Verilator takes a
     // 32-bit part-select base as an integer and does not ask for a
     // log2(width)-bit one).
@@ -126,7 +136,9 @@ pub struct CapsPrefetcherRtl<
     elig: Signal<Local, Bit>,
     n3: Signal<Local, Bits<3>>,
     a: Vec<Signal<Local, Bits<A>>>,
-    sel_l: Vec<Signal<Local, Bit>>,
+    l_onehot: Signal<Local, Bits<NS>>,
+    clear_mask: Signal<Local, Bits<NS>>,
+    l_cleared: Signal<Local, Bit>,
     m_hit: Signal<Local, Bit>,
     m_lead: Signal<Local, Bits<WI>>,
     m_n: Signal<Local, Bits<3>>,
@@ -149,6 +161,7 @@ pub struct CapsPrefetcherRtl<
     job_a: Signal<Local, Bit>,
 
     take: Signal<Local, Bit>,
+    cand_any: Vec<Signal<Local, Bit>>,
     cand: Vec<Signal<Local, Bit>>,
     cand_below: Vec<Signal<Local, Bit>>,
     gsel: Vec<Signal<Local, Bit>>,
@@ -156,6 +169,11 @@ pub struct CapsPrefetcherRtl<
     s_hit: Signal<Local, Bit>,
     s_lead: Signal<Local, Bits<WI>>,
     s_n: Signal<Local, Bits<3>>,
+    colsel: Vec<Signal<Local, Bit>>,
+    s_b0: Signal<Local, Bits<A>>,
+    s_b1: Signal<Local, Bits<A>>,
+    s_b2: Signal<Local, Bits<A>>,
+    s_b3: Signal<Local, Bits<A>>,
     s_base: Signal<Local, Bits<A>>,
     s_cp: Signal<Local, Bits<CP>>,
     s_c: Signal<Local, Bits<C>>,
@@ -170,6 +188,7 @@ pub struct CapsPrefetcherRtl<
 
     _ncta: usize,
     _ncta1: usize,
+    _ne: usize,
     _m: usize,
     _lanes: usize,
 }
@@ -186,7 +205,8 @@ impl<
         const CW: usize,
         const JW: usize,
         const QW: usize,
-    > CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW>
+        const NS: usize,
+    > CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW, NS>
 {
     /// Build the unit for `p` (which must be valid). Panics if `p`'s widths
     /// are not the const generics (`<ports::caps::CapsPrefetcher as
@@ -207,6 +227,7 @@ impl<
             "JW = 1 + PC_W + C + WARP_IDX_W + ADDR_W"
         );
         assert_eq!(QW, A + C + WI, "QW = ADDR_W + C + WARP_IDX_W");
+        assert_eq!(NS, 1 << C, "NS = 2^clog2(N_CTA)");
         assert!(p.N_CTA >= 2 && p.N_CTA <= 1 << C, "N_CTA");
         assert!(
             p.MAX_ADDRS >= 1 && p.MAX_ADDRS as usize <= LANES,
@@ -217,6 +238,7 @@ impl<
             "MISPRED_THRESHOLD"
         );
         let ncta = p.N_CTA as usize;
+        let ne = p.PERCTA_ENTRIES as usize;
         let m = p.MAX_ADDRS as usize;
         CapsPrefetcherRtl {
             clock: Default::default(),
@@ -236,7 +258,8 @@ impl<
             pf_addr: Default::default(),
             pf_cta: Default::default(),
             pf_warp: Default::default(),
-            slots: (0..ncta).map(|_| CapsCta::new(p)).collect(),
+            cols: (0..ne).map(|_| CapsColumn::new(p)).collect(),
+            order: RankOrder::new(ne),
             dtab: CapsDist::new(p),
             jobq: ShiftQueue::new(p.JOBQ_DEPTH as usize),
             pfq: ShiftQueue::new(p.PFQ_DEPTH as usize),
@@ -248,6 +271,8 @@ impl<
             zx_glead: Default::default(),
             zx_jwarp: Default::default(),
             zx_cfg: Default::default(),
+            zx_lslot: Default::default(),
+            zx_cslot: Default::default(),
             jp_kind: Default::default(),
             jp_pc: Default::default(),
             jp_cta: Default::default(),
@@ -276,12 +301,16 @@ impl<
             addr_zero: konst(0),
             k_zero: konst(0),
             k_one: konst(1),
+            k2: konst(2),
+            k3: konst(3),
             cp_zero: konst(0),
             cp_one: konst(1),
             wd_zero: konst(0),
             wd_one: konst(1),
             wi_zero: konst(0),
             c_zero: konst(0),
+            ns_zero: konst(0),
+            ns_one: konst(1),
             joff_pc: konst(1),
             joff_cta: konst((1 + P) as u64),
             joff_warp: konst((1 + P + C) as u64),
@@ -291,7 +320,9 @@ impl<
             elig: Default::default(),
             n3: Default::default(),
             a: sigs(LANES),
-            sel_l: sigs(ncta),
+            l_onehot: Default::default(),
+            clear_mask: Default::default(),
+            l_cleared: Default::default(),
             m_hit: Default::default(),
             m_lead: Default::default(),
             m_n: Default::default(),
@@ -313,6 +344,7 @@ impl<
             job_b: Default::default(),
             job_a: Default::default(),
             take: Default::default(),
+            cand_any: sigs(ncta),
             cand: sigs(ncta),
             cand_below: sigs(ncta + 1),
             gsel: sigs(ncta),
@@ -320,6 +352,11 @@ impl<
             s_hit: Default::default(),
             s_lead: Default::default(),
             s_n: Default::default(),
+            colsel: sigs(ne),
+            s_b0: Default::default(),
+            s_b1: Default::default(),
+            s_b2: Default::default(),
+            s_b3: Default::default(),
             s_base: Default::default(),
             s_cp: Default::default(),
             s_c: Default::default(),
@@ -333,6 +370,7 @@ impl<
             pf_push: Default::default(),
             _ncta: ncta,
             _ncta1: ncta + 1,
+            _ne: ne,
             _m: m,
             _lanes: LANES,
         }
@@ -351,7 +389,8 @@ impl<
         const CW: usize,
         const JW: usize,
         const QW: usize,
-    > Logic for CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW>
+        const NS: usize,
+    > Logic for CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW, NS>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -379,23 +418,50 @@ impl<
         for k in 0..self._m {
             self.a[k].next = self.ld_addr[k].val();
         }
+        // PerCTA[ld_cta]: one entry per column; the launch of this cycle
+        // clears the launched slot first.
+        self.zx_lslot.narrow.next = self.ld_cta.val();
+        self.l_onehot.next = self.ns_one.val() << self.zx_lslot.wide.val();
+        self.zx_cslot.narrow.next = self.cta_launch_slot.val();
+        if self.cta_launch_valid.val() {
+            self.clear_mask.next = self.ns_one.val() << self.zx_cslot.wide.val();
+        } else {
+            self.clear_mask.next = self.ns_zero.val();
+        }
+        self.l_cleared.next =
+            self.cta_launch_valid.val() & (self.cta_launch_slot.val() == self.ld_cta.val());
         self.m_hit.next = false;
         self.m_lead.next = self.wi_zero.val();
         self.m_n.next = self.k_zero.val();
         for k in 0..self._lanes {
             self.m_base[k].next = self.addr_zero.val();
         }
-        for s in 0..self._ncta {
-            self.sel_l[s].next = self.slot_c[s].val() == self.ld_cta.val();
-            if self.sel_l[s].val() {
-                self.m_hit.next = self.slots[s].lh_hit.val();
-                self.m_lead.next = self.slots[s].lh_lead.val();
-                self.m_n.next = self.slots[s].lh_n.val();
-                self.m_base[0].next = self.slots[s].lh_base0.val();
-                self.m_base[1].next = self.slots[s].lh_base1.val();
-                self.m_base[2].next = self.slots[s].lh_base2.val();
-                self.m_base[3].next = self.slots[s].lh_base3.val();
+        for e in 0..self._ne {
+            self.cols[e].clock.next = self.clock.val();
+            self.cols[e].reset.next = self.reset.val();
+            self.cols[e].clear_mask.next = self.clear_mask.val();
+            self.cols[e].l_slot.next = self.ld_cta.val();
+            self.cols[e].l_onehot.next = self.l_onehot.val();
+            self.cols[e].l_cleared.next = self.l_cleared.val();
+            self.cols[e].l_pc.next = self.ld_pc.val();
+            self.cols[e].l_warp.next = self.ld_warp.val();
+            self.cols[e].l_n.next = self.n3.val();
+            self.cols[e].a0.next = self.a[0].val();
+            self.cols[e].a1.next = self.a[1].val();
+            self.cols[e].a2.next = self.a[2].val();
+            self.cols[e].a3.next = self.a[3].val();
+            if self.cols[e].l_hit.val() {
+                self.m_hit.next = true;
+                self.m_lead.next = self.cols[e].l_lead.val();
+                self.m_n.next = self.cols[e].l_cnt.val();
+                self.m_base[0].next = self.cols[e].l_base0.val();
+                self.m_base[1].next = self.cols[e].l_base1.val();
+                self.m_base[2].next = self.cols[e].l_base2.val();
+                self.m_base[3].next = self.cols[e].l_base3.val();
             }
+            self.order.valid[e].next = self.cols[e].l_ev.val();
+            self.order.hit[e].next = self.cols[e].l_hit.val();
+            self.order.rank[e].next = self.cols[e].l_rank.val();
         }
         self.w_is_lead.next = self.ld_warp.val() == self.m_lead.val();
         self.n_same.next = self.n3.val() == self.m_n.val();
@@ -455,28 +521,23 @@ impl<
         self.dtab.a_lead_cta.next = self.ld_cta.val();
         self.dtab.inc.next = self.r3.val() & self.mism.val();
         self.dtab.g_pc.next = self.j_pc.q.val();
-        // PerCTA updates and the generator's look-ups.
-        for s in 0..self._ncta {
-            self.slots[s].clock.next = self.clock.val();
-            self.slots[s].reset.next = self.reset.val();
-            self.slots[s].clear.next =
-                self.cta_launch_valid.val() & (self.slot_c[s].val() == self.cta_launch_slot.val());
-            self.slots[s].alloc.next = self.r1.val() & self.sel_l[s].val();
-            self.slots[s].touch.next = self.r2.val() & self.sel_l[s].val();
-            self.slots[s].inval.next = self.r4_inval.val() & self.sel_l[s].val();
-            self.slots[s].l_pc.next = self.ld_pc.val();
-            self.slots[s].l_warp.next = self.ld_warp.val();
-            self.slots[s].l_n.next = self.n3.val();
-            self.slots[s].a0.next = self.a[0].val();
-            self.slots[s].a1.next = self.a[1].val();
-            self.slots[s].a2.next = self.a[2].val();
-            self.slots[s].a3.next = self.a[3].val();
-            self.slots[s].g_pc.next = self.j_pc.q.val();
-            if self.j_kind.q.val() | (self.slot_cp[s].val() == self.posa.q.val()) {
-                self.slots[s].g_k.next = self.kk.q.val();
-            } else {
-                self.slots[s].g_k.next = self.k_zero.val();
-            }
+        // PerCTA[ld_cta] updates: allocation (rule 1), the leading warp's
+        // rewrite (rule 2), invalidation (rule 4); the order's new ranks
+        // are written back whenever the slot's table changes.
+        self.order.alloc.next = self.r1.val();
+        self.order.touch.next = self.r2.val();
+        self.order.inval.next = self.r4_inval.val();
+        for e in 0..self._ne {
+            self.cols[e].wr.next = (self.r1.val() & self.order.tgt[e].val())
+                | (self.r2.val() & self.cols[e].l_hit.val());
+            self.cols[e].set_valid.next = self.r1.val() & self.order.tgt[e].val();
+            self.cols[e].clr_valid.next = self.r4_inval.val() & self.cols[e].l_hit.val();
+            self.cols[e].rank_we.next = self.r1.val() | self.r2.val() | self.r4_inval.val();
+            self.cols[e].w_rank.next = self.order.new_rank[e].val();
+            self.cols[e].g_pc.next = self.j_pc.q.val();
+            self.cols[e].g_warp.next = self.j_warp.q.val();
+            self.cols[e].g_pos.next = self.posa.q.val();
+            self.cols[e].g_k.next = self.kk.q.val();
         }
         // Job FIFO: a job is dropped when the FIFO is full; packed as
         // {stride, warp, cta, pc, kind}.
@@ -505,12 +566,15 @@ impl<
         self.found_a.next = false;
         self.cand_below[0].next = false;
         for s in 0..self._ncta {
-            self.cand[s].next = (self.slot_c[s].val() != self.j_cta.q.val())
-                & self.slots[s].gh_hit.val()
-                & (self.slots[s].gh_lead.val() != self.j_warp.q.val())
-                & (self.posa.q.val() <= self.slot_cp[s].val())
-                & ((self.posa.q.val() != self.slot_cp[s].val())
-                    | (self.kk.q.val() < self.slots[s].gh_n.val()));
+            self.cand_any[s].next = false;
+            for e in 0..self._ne {
+                if self.cols[e].g_cand.val().get_bit(s) {
+                    self.cand_any[s].next = true;
+                }
+            }
+            self.cand[s].next = self.cand_any[s].val()
+                & (self.slot_c[s].val() != self.j_cta.q.val())
+                & (self.posa.q.val() <= self.slot_cp[s].val());
             if self.j_kind.q.val() {
                 self.gsel[s].next = self.slot_c[s].val() == self.j_cta.q.val();
             } else {
@@ -521,20 +585,39 @@ impl<
         for t in self._ncta..self._ncta1 {
             self.found_a.next = self.cand_below[t].val();
         }
-        self.s_hit.next = false;
-        self.s_lead.next = self.wi_zero.val();
-        self.s_n.next = self.k_zero.val();
-        self.s_base.next = self.addr_zero.val();
+        // The selected slot, and its entry holding the job's pc (the
+        // column that hits there).
         self.s_cp.next = self.cp_zero.val();
         self.s_c.next = self.c_zero.val();
         for s in 0..self._ncta {
             if self.gsel[s].val() {
-                self.s_hit.next = self.slots[s].gh_hit.val();
-                self.s_lead.next = self.slots[s].gh_lead.val();
-                self.s_n.next = self.slots[s].gh_n.val();
-                self.s_base.next = self.slots[s].gh_base.val();
                 self.s_cp.next = self.slot_cp[s].val();
                 self.s_c.next = self.slot_c[s].val();
+            }
+        }
+        self.s_hit.next = false;
+        self.s_lead.next = self.wi_zero.val();
+        self.s_n.next = self.k_zero.val();
+        self.s_b0.next = self.addr_zero.val();
+        self.s_b1.next = self.addr_zero.val();
+        self.s_b2.next = self.addr_zero.val();
+        self.s_b3.next = self.addr_zero.val();
+        for e in 0..self._ne {
+            self.cols[e].g_slot.next = self.s_c.val();
+            self.colsel[e].next = false;
+            for s in 0..self._ncta {
+                if self.gsel[s].val() & self.cols[e].g_hit.val().get_bit(s) {
+                    self.colsel[e].next = true;
+                }
+            }
+            if self.colsel[e].val() {
+                self.s_hit.next = true;
+                self.s_lead.next = self.cols[e].gs_lead.val();
+                self.s_n.next = self.cols[e].gs_n.val();
+                self.s_b0.next = self.cols[e].gs_base0.val();
+                self.s_b1.next = self.cols[e].gs_base1.val();
+                self.s_b2.next = self.cols[e].gs_base2.val();
+                self.s_b3.next = self.cols[e].gs_base3.val();
             }
         }
         self.zx_glead.narrow.next = self.s_lead.val();
@@ -556,6 +639,15 @@ impl<
             self.k_cur.next = self.k_zero.val();
         }
         self.k_next.next = self.k_cur.val() + self.k_one.val();
+        if self.k_cur.val() == self.k3.val() {
+            self.s_base.next = self.s_b3.val();
+        } else if self.k_cur.val() == self.k2.val() {
+            self.s_base.next = self.s_b2.val();
+        } else if self.k_cur.val() == self.k_one.val() {
+            self.s_base.next = self.s_b1.val();
+        } else {
+            self.s_base.next = self.s_b0.val();
+        }
         if self.j_kind.q.val() {
             self.mul_g.d.next = self.wb.val() - self.zx_glead.wide.val();
             self.mul_g.s.next = self.dtab.gh_stride.val();
@@ -685,7 +777,8 @@ impl<
         const CW: usize,
         const JW: usize,
         const QW: usize,
-    > crate::RtlUnit for CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW>
+        const NS: usize,
+    > crate::RtlUnit for CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW, NS>
 {
     fn block(&self) -> &dyn Block {
         self
