@@ -79,7 +79,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  joff_pc = 32'h1;
     localparam  joff_cta = 32'h21;
     localparam  joff_warp = 32'h24;
-    localparam  joff_stride = 32'h2a;
     localparam  qoff_cta = 32'h20;
     localparam  qoff_warp = 32'h23;
 
@@ -285,10 +284,18 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  jobq__reset;
     reg  jobq__push;
     reg  jobq__pop;
-    reg  [73:0] jobq__i_data;
+    reg  [41:0] jobq__i_data;
     wire  jobq__o_full;
     wire  jobq__o_valid;
-    wire  [73:0] jobq__o_data;
+    wire  [41:0] jobq__o_data;
+    reg  jobq_stride__clock;
+    reg  jobq_stride__reset;
+    reg  jobq_stride__push;
+    reg  jobq_stride__pop;
+    reg  [31:0] jobq_stride__i_data;
+    wire  jobq_stride__o_full;
+    wire  jobq_stride__o_valid;
+    wire  [31:0] jobq_stride__o_data;
     reg  pfq__clock;
     reg  pfq__reset;
     reg  pfq__push;
@@ -323,15 +330,13 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [2:0] zx_cslot__narrow;
     wire  [7:0] zx_cslot__wide;
     reg  jp_kind__narrow;
-    wire  [73:0] jp_kind__wide;
+    wire  [41:0] jp_kind__wide;
     reg  [31:0] jp_pc__narrow;
-    wire  [73:0] jp_pc__wide;
+    wire  [41:0] jp_pc__wide;
     reg  [2:0] jp_cta__narrow;
-    wire  [73:0] jp_cta__wide;
+    wire  [41:0] jp_cta__wide;
     reg  [5:0] jp_warp__narrow;
-    wire  [73:0] jp_warp__wide;
-    reg  [31:0] jp_stride__narrow;
-    wire  [73:0] jp_stride__wide;
+    wire  [41:0] jp_warp__wide;
     reg  [31:0] qp_addr__narrow;
     wire  [40:0] qp_addr__wide;
     reg  [2:0] qp_cta__narrow;
@@ -415,6 +420,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  job_b;
     reg  job_a;
     reg  take;
+    reg  job_push;
     reg  cand_any__0;
     reg  cand_any__1;
     reg  cand_any__2;
@@ -692,6 +698,16 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .o_valid(jobq__o_valid),
         .o_data(jobq__o_data)
     );
+    caps_prefetcher__jobq_stride jobq_stride(
+        .clock(jobq_stride__clock),
+        .reset(jobq_stride__reset),
+        .push(jobq_stride__push),
+        .pop(jobq_stride__pop),
+        .i_data(jobq_stride__i_data),
+        .o_full(jobq_stride__o_full),
+        .o_valid(jobq_stride__o_valid),
+        .o_data(jobq_stride__o_data)
+    );
     caps_prefetcher__pfq pfq(
         .clock(pfq__clock),
         .reset(pfq__reset),
@@ -762,10 +778,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     caps_prefetcher__jp_warp jp_warp(
         .narrow(jp_warp__narrow),
         .wide(jp_warp__wide)
-    );
-    caps_prefetcher__jp_pc jp_stride(
-        .narrow(jp_stride__narrow),
-        .wide(jp_stride__wide)
     );
     caps_prefetcher__qp_addr qp_addr(
         .narrow(qp_addr__narrow),
@@ -880,7 +892,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) begin
         j_stride__d = j_stride__q;
         if (take) begin
-            j_stride__d = jobq__o_data[(joff_stride)+:(32)];
+            j_stride__d = jobq_stride__o_data;
         end
     end
     always @(*) begin
@@ -1255,24 +1267,29 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__3__g_warp = j_warp__q;
     always @(*) cols__3__g_pos = posa__q;
     always @(*) cols__3__g_k = kk__q;
-    always @(*) take = ~busy__q & jobq__o_valid;
+    always @(*) take = ~busy__q & jobq__o_valid & jobq_stride__o_valid;
     always @(*) jobq__clock = clock;
     always @(*) jobq__reset = reset;
-    always @(*) jobq__push = (job_a | job_b) & ~jobq__o_full;
+    always @(*) job_push = (job_a | job_b) & ~jobq__o_full & ~jobq_stride__o_full;
+    always @(*) jobq__push = job_push;
     always @(*) jobq__pop = take;
+    always @(*) jobq_stride__clock = clock;
+    always @(*) jobq_stride__reset = reset;
+    always @(*) jobq_stride__push = job_push;
+    always @(*) jobq_stride__pop = take;
     always @(*) jp_kind__narrow = job_b;
     always @(*) jp_pc__narrow = ld_pc;
     always @(*) jp_cta__narrow = ld_cta;
     always @(*) jp_warp__narrow = ld_warp;
     always @(*) begin
         if (r4_alloc) begin
-            jp_stride__narrow = train__stride;
+            jobq_stride__i_data = train__stride;
         end
         else begin
-            jp_stride__narrow = dtab__lh_stride;
+            jobq_stride__i_data = dtab__lh_stride;
         end
     end
-    always @(*) jobq__i_data = jp_kind__wide | (jp_pc__wide << joff_pc) | (jp_cta__wide << joff_cta) | (jp_warp__wide << joff_warp) | (jp_stride__wide << joff_stride);
+    always @(*) jobq__i_data = jp_kind__wide | (jp_pc__wide << joff_pc) | (jp_cta__wide << joff_cta) | (jp_warp__wide << joff_warp);
     always @(*) begin
         found_a = 1'b0;
         found_a = cand_below__8;
@@ -3413,13 +3430,13 @@ module caps_prefetcher__jobq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     input wire  reset;
     input wire  push;
     input wire  pop;
-    input wire  [73:0] i_data;
+    input wire  [41:0] i_data;
     output reg  o_full;
     output reg  o_valid;
-    output reg  [73:0] o_data;
+    output reg  [41:0] o_data;
 
     // Constant declarations
-    localparam  data_zero = 74'h0;
+    localparam  data_zero = 42'h0;
 
     // Stub signals
     reg  valid__0__d;
@@ -3430,12 +3447,12 @@ module caps_prefetcher__jobq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     wire  valid__1__q;
     reg  valid__1__clock;
     reg  valid__1__reset;
-    reg  [73:0] data__0__d;
-    wire  [73:0] data__0__q;
+    reg  [41:0] data__0__d;
+    wire  [41:0] data__0__q;
     reg  data__0__clock;
     reg  data__0__reset;
-    reg  [73:0] data__1__d;
-    wire  [73:0] data__1__q;
+    reg  [41:0] data__1__d;
+    wire  [41:0] data__1__q;
     reg  data__1__clock;
     reg  data__1__reset;
 
@@ -3459,13 +3476,13 @@ module caps_prefetcher__jobq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
         .clock(valid__1__clock),
         .reset(valid__1__reset)
     );
-    caps_prefetcher__reg74 data__0(
+    caps_prefetcher__reg42 data__0(
         .d(data__0__d),
         .q(data__0__q),
         .clock(data__0__clock),
         .reset(data__0__reset)
     );
-    caps_prefetcher__reg74 data__1(
+    caps_prefetcher__reg42 data__1(
         .d(data__1__d),
         .q(data__1__q),
         .clock(data__1__clock),
@@ -3530,59 +3547,183 @@ module caps_prefetcher__jobq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
 endmodule // caps_prefetcher__jobq
 
-module caps_prefetcher__reg74(d,q,clock,reset);
+module caps_prefetcher__reg42(d,q,clock,reset);
 
     // Module arguments
-    input wire  [73:0] d;
-    output reg  [73:0] q;
+    input wire  [41:0] d;
+    output reg  [41:0] q;
     input wire  clock;
     input wire  reset;
 
     // Update code (custom)
     always @(posedge clock) begin
-        if (reset) q <= 74'h0;
+        if (reset) q <= 42'h0;
         else q <= d;
     end
-endmodule // caps_prefetcher__reg74
+endmodule // caps_prefetcher__reg42
+
+module caps_prefetcher__jobq_stride(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  pop;
+    input wire  [31:0] i_data;
+    output reg  o_full;
+    output reg  o_valid;
+    output reg  [31:0] o_data;
+
+    // Constant declarations
+    localparam  data_zero = 32'h0;
+
+    // Stub signals
+    reg  valid__0__d;
+    wire  valid__0__q;
+    reg  valid__0__clock;
+    reg  valid__0__reset;
+    reg  valid__1__d;
+    wire  valid__1__q;
+    reg  valid__1__clock;
+    reg  valid__1__reset;
+    reg  [31:0] data__0__d;
+    wire  [31:0] data__0__q;
+    reg  data__0__clock;
+    reg  data__0__reset;
+    reg  [31:0] data__1__d;
+    wire  [31:0] data__1__q;
+    reg  data__1__clock;
+    reg  data__1__reset;
+
+    // Local signals
+    reg  push_ok;
+    reg  vsh__0;
+    reg  vsh__1;
+    reg  put__0;
+    reg  put__1;
+
+    // Sub module instances
+    caps_prefetcher__reg1 valid__0(
+        .d(valid__0__d),
+        .q(valid__0__q),
+        .clock(valid__0__clock),
+        .reset(valid__0__reset)
+    );
+    caps_prefetcher__reg1 valid__1(
+        .d(valid__1__d),
+        .q(valid__1__q),
+        .clock(valid__1__clock),
+        .reset(valid__1__reset)
+    );
+    caps_prefetcher__reg32 data__0(
+        .d(data__0__d),
+        .q(data__0__q),
+        .clock(data__0__clock),
+        .reset(data__0__reset)
+    );
+    caps_prefetcher__reg32 data__1(
+        .d(data__1__d),
+        .q(data__1__q),
+        .clock(data__1__clock),
+        .reset(data__1__reset)
+    );
+
+    // Update code
+    always @(*) valid__0__clock = clock;
+    always @(*) valid__0__reset = reset;
+    always @(*) begin
+        valid__0__d = valid__0__q;
+        valid__0__d = vsh__0 | put__0;
+    end
+    always @(*) data__0__clock = clock;
+    always @(*) data__0__reset = reset;
+    always @(*) begin
+        data__0__d = data__0__q;
+        if (pop) begin
+            data__0__d = data__1__q;
+        end
+        if (put__0) begin
+            data__0__d = i_data;
+        end
+    end
+    always @(*) valid__1__clock = clock;
+    always @(*) valid__1__reset = reset;
+    always @(*) begin
+        valid__1__d = valid__1__q;
+        valid__1__d = vsh__1 | put__1;
+    end
+    always @(*) data__1__clock = clock;
+    always @(*) data__1__reset = reset;
+    always @(*) begin
+        data__1__d = data__1__q;
+        if (put__1) begin
+            data__1__d = i_data;
+        end
+    end
+    always @(*) begin
+        o_full = 1'b0;
+        o_full = valid__1__q;
+    end
+    always @(*) push_ok = push & ~o_full;
+    always @(*) begin
+        if (pop) begin
+            vsh__0 = valid__1__q;
+        end
+        else begin
+            vsh__0 = valid__0__q;
+        end
+    end
+    always @(*) vsh__1 = valid__1__q & ~pop;
+    always @(*) put__0 = push_ok & ~vsh__0;
+    always @(*) put__1 = push_ok & ~vsh__1 & vsh__0;
+    always @(*) o_valid = valid__0__q;
+    always @(*) begin
+        o_data = data_zero;
+        if (valid__0__q) begin
+            o_data = data__0__q;
+        end
+    end
+
+endmodule // caps_prefetcher__jobq_stride
 
 module caps_prefetcher__jp_cta(narrow,wide);
 
     // Module arguments
     input wire  [2:0] narrow;
-    output reg  [73:0] wide;
+    output reg  [41:0] wide;
 
     // Update code (custom)
-    always @(*) wide = {71'd0, narrow};
+    always @(*) wide = {39'd0, narrow};
 endmodule // caps_prefetcher__jp_cta
 
 module caps_prefetcher__jp_kind(narrow,wide);
 
     // Module arguments
     input wire  narrow;
-    output reg  [73:0] wide;
+    output reg  [41:0] wide;
 
     // Update code (custom)
-    always @(*) wide = {73'd0, narrow};
+    always @(*) wide = {41'd0, narrow};
 endmodule // caps_prefetcher__jp_kind
 
 module caps_prefetcher__jp_pc(narrow,wide);
 
     // Module arguments
     input wire  [31:0] narrow;
-    output reg  [73:0] wide;
+    output reg  [41:0] wide;
 
     // Update code (custom)
-    always @(*) wide = {42'd0, narrow};
+    always @(*) wide = {10'd0, narrow};
 endmodule // caps_prefetcher__jp_pc
 
 module caps_prefetcher__jp_warp(narrow,wide);
 
     // Module arguments
     input wire  [5:0] narrow;
-    output reg  [73:0] wide;
+    output reg  [41:0] wide;
 
     // Update code (custom)
-    always @(*) wide = {68'd0, narrow};
+    always @(*) wide = {36'd0, narrow};
 endmodule // caps_prefetcher__jp_warp
 
 module caps_prefetcher__mul_g(d,s,p);

@@ -6,6 +6,7 @@ pub mod lockstep;
 pub mod rusthdl;
 pub mod stimulus;
 pub mod testbench;
+pub mod threaded;
 pub mod units;
 pub mod vcd;
 pub mod verilator;
@@ -18,5 +19,6 @@ pub use backend::{RtlBackend, CYCLE_TIME};
 pub use lockstep::{
     run_lockstep, CheckOptions, Checker, Mismatch, PortDiff, RunOptions, RunSummary, Waveform,
 };
+pub use threaded::ThreadedProbe;
 pub use units::{backend_factory, cosim_random, emit_verilog, BackendKind, CosimUnit, ModelOf};
 pub use verilator::{BuildOptions, VerilatorError, VerilatorModel};

@@ -177,10 +177,15 @@ impl<'f> Checker<'f> {
             rows.push(golden.to_vec());
         }
         if self.opts.history > 0 {
-            if self.history.len() == self.opts.history {
-                self.history.pop_front();
-            }
-            self.history.push_back((self.cycle, self.flat.clone()));
+            // Reuse the oldest row's buffer once the history is full.
+            let mut row = if self.history.len() == self.opts.history {
+                self.history.pop_front().map(|(_, v)| v).unwrap_or_default()
+            } else {
+                Vec::with_capacity(self.flat.len())
+            };
+            row.clear();
+            row.extend_from_slice(&self.flat);
+            self.history.push_back((self.cycle, row));
         }
         let reset = self.reset_idx.is_some_and(|i| self.flat[i] != 0);
         if let Some(rec) = self.recorded.as_mut() {
@@ -409,24 +414,33 @@ where
     let outcome: Result<(), ProbeError> = std::thread::scope(|s| {
         // Bounded: the golden thread runs at most a few batches ahead.
         let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<u64>, Vec<u64>)>(4);
+        // Checked batches come back to be refilled (no allocation per
+        // batch, and no buffer freed on the other thread).
+        let (free_tx, free_rx) = std::sync::mpsc::channel::<(Vec<u64>, Vec<u64>)>();
         s.spawn(move || {
             let mut golden = M::new(params);
             let mut last_out = U::Out::default();
             let mut cycle = 0u64;
             while cycle < total {
                 let n = (total - cycle).min(BATCH as u64) as usize;
-                let mut ins = Vec::with_capacity(n * n_in);
-                let mut exps = Vec::with_capacity(n * n_out);
+                let (mut ins, mut exps) = free_rx.try_recv().unwrap_or_else(|_| {
+                    (
+                        Vec::with_capacity(BATCH * n_in),
+                        Vec::with_capacity(BATCH * n_out),
+                    )
+                });
+                ins.clear();
+                exps.clear();
                 for _ in 0..n {
                     let mut inp = stimulus.next(cycle, &last_out);
-                    let mut flat = U::in_values(params, &inp);
+                    let at = ins.len();
+                    U::write_in_values(params, &inp, &mut ins);
                     if cycle < reset_cycles {
-                        flat[reset_idx] = 1;
-                        inp = U::in_from_values(params, &flat);
+                        ins[at + reset_idx] = 1;
+                        inp = U::in_from_values(params, &ins[at..]);
                     }
                     let expected = golden.outputs();
-                    ins.extend_from_slice(&flat);
-                    exps.extend_from_slice(&U::out_values(params, &expected));
+                    U::write_out_values(params, &expected, &mut exps);
                     golden.step(&inp);
                     last_out = expected;
                     cycle += 1;
@@ -442,6 +456,7 @@ where
             for (i, e) in ins.chunks_exact(n_in).zip(exps.chunks_exact(n_out)) {
                 checker.check(i, e)?;
             }
+            let _ = free_tx.send((ins, exps));
         }
         Ok(())
     });

@@ -1,5 +1,6 @@
 //! What the framework needs to know of each unit, and back-end selection.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use hdl::registry::RtlDecl;
@@ -74,10 +75,26 @@ pub fn verilog_header<P: Params>(unit: &str, p: &P) -> Vec<String> {
 }
 
 /// Emit the Verilog of `U` for `p`.
+///
+/// Emission is deterministic and takes a noticeable fraction of a second
+/// for the larger units, so the text is kept for the rest of the process,
+/// per unit and parameter list: a command that co-simulates many runs (a
+/// sweep, `bench-harness`) emits each configuration once.
 pub fn emit_verilog<U: CosimUnit>(p: &U::Params) -> anyhow::Result<String> {
+    static EMITTED: std::sync::Mutex<BTreeMap<(&'static str, String), String>> =
+        std::sync::Mutex::new(BTreeMap::new());
+    let key = (U::NAME, params_label(p));
+    if let Some(v) = EMITTED.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return Ok(v);
+    }
     let mut rtl = U::build(p)?;
-    rtl.verilog(&verilog_header(U::NAME, p))
-        .map_err(|e| anyhow::anyhow!(e))
+    let v = rtl
+        .verilog(&verilog_header(U::NAME, p))
+        .map_err(|e| anyhow::anyhow!(e))?;
+    if let Ok(mut m) = EMITTED.lock() {
+        m.insert(key, v.clone());
+    }
+    Ok(v)
 }
 
 /// A factory of fresh back-end instances for `U` with `p`. For Verilator
@@ -150,6 +167,11 @@ pub fn params_label<P: Params>(p: &P) -> String {
 /// `kernel`, from its reset state (seed 1 of the random power-up state on
 /// Verilator). With `vcd`, the run is traced and the waveform (with the
 /// golden outputs merged in) is written if the RTL differs.
+///
+/// The checker runs on a worker thread ([`crate::ThreadedProbe`]): the
+/// harness hands it the cycles in batches, so on two cores a run costs
+/// about the slower of the harness and the RTL rather than their sum; a
+/// difference reaches the harness a few batches late, its report is exact.
 pub fn harness_checker<U: CosimUnit>(
     kind: BackendKind,
     machine: &MachineConfig,
@@ -157,17 +179,22 @@ pub fn harness_checker<U: CosimUnit>(
     vcd: Option<PathBuf>,
 ) -> anyhow::Result<Box<dyn Probe>> {
     let p = sim_model::harness::unit_params::<U>(machine, kernel)?;
-    let factory = backend_factory::<U>(kind, &p, Some(1), None, vcd.is_some())?;
-    let checker = Checker::new::<U>(
-        &p,
-        factory()?,
-        None,
-        CheckOptions {
-            history: 8,
-            waveform: vcd.map(Waveform::OnMismatch).unwrap_or_default(),
-            config_label: params_label(&p),
-            stimulus: "SM harness".into(),
-        },
-    )?;
-    Ok(Box::new(checker))
+    let n_in = U::inputs(&p).len();
+    let n_out = U::outputs(&p).len();
+    let probe = crate::ThreadedProbe::spawn(n_in, n_out, move || {
+        let factory = backend_factory::<U>(kind, &p, Some(1), None, vcd.is_some())?;
+        let checker = Checker::new::<U>(
+            &p,
+            factory()?,
+            None,
+            CheckOptions {
+                history: 8,
+                waveform: vcd.map(Waveform::OnMismatch).unwrap_or_default(),
+                config_label: params_label(&p),
+                stimulus: "SM harness".into(),
+            },
+        )?;
+        Ok(Box::new(checker) as Box<dyn Probe>)
+    })?;
+    Ok(Box::new(probe))
 }

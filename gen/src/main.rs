@@ -122,6 +122,10 @@ enum Cmd {
         /// Seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Runs of each row; the fastest is reported (timing noise on a
+        /// shared machine only ever slows a run down).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+        repeat: u32,
     },
     /// Run a kernel (TOML file, or an Accel-Sim trace) on the SM harness.
     Run(gen::run::RunArgs),
@@ -251,10 +255,11 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             cycles,
             rusthdl_cycles,
             seed,
+            repeat,
         } => {
             let cfg = load_config(config.as_deref())?;
             for u in selected(unit.as_deref())? {
-                let rows = u.bench(&cfg, cycles, rusthdl_cycles, seed)?;
+                let rows = u.bench(&cfg, cycles, rusthdl_cycles, seed, repeat)?;
                 println!("{}", commands::render_bench(u.name(), &rows));
             }
             Ok(true)
@@ -271,6 +276,9 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             let files = gen::run::kernel_files(&kernels)?;
             let rows = gen::run::bench_harness(&files, repeat, cosim)?;
             println!("{}", gen::run::bench_table(&rows));
+            if cosim {
+                print!("{}", gen::run::bench_ratios(&rows));
+            }
             Ok(true)
         }
         Cmd::All {

@@ -347,6 +347,8 @@ pub struct BenchRow {
     pub kernel: String,
     /// Configuration (`baseline`, `no-skip`, `caps`, `ba`, `caps+ba`, ...).
     pub variant: String,
+    /// The `--set` overrides of the variant.
+    pub sets: Vec<String>,
     /// Simulated SM cycles.
     pub cycles: u64,
     /// Wall-clock seconds (best of the repetitions).
@@ -379,8 +381,16 @@ pub fn bench_harness(
         ),
     ];
     if cosim {
+        // Each lock-step run repeats the first golden-only variant that
+        // runs the unit's golden model (CAPS: `caps`, with PAS; BA: `ba`),
+        // so the two columns time the same simulation.
         for u in crate::units::UNITS {
-            variants.push((format!("cosim-{}", u.name()), vec![], Some(u.name())));
+            let sets = variants
+                .iter()
+                .find(|(_, sets, _)| runs_unit(sets, u.name()))
+                .map(|(_, sets, _)| sets.clone())
+                .unwrap_or_default();
+            variants.push((format!("cosim-{}", u.name()), sets, Some(u.name())));
         }
     }
     let mut rows = Vec::new();
@@ -402,6 +412,7 @@ pub fn bench_harness(
             rows.push(BenchRow {
                 kernel: kernel.name.clone(),
                 variant: name.clone(),
+                sets: args.set.clone(),
                 cycles,
                 seconds: best,
                 cycles_per_second: cycles as f64 / best.max(1e-9),
@@ -409,6 +420,47 @@ pub fn bench_harness(
         }
     }
     Ok(rows)
+}
+
+/// Whether a run with `sets` runs `unit`'s golden model (its role holds
+/// one of its choices).
+fn runs_unit(sets: &[&str], unit: &str) -> bool {
+    let Some(u) = sim_model::harness::units::unit(unit) else {
+        return false;
+    };
+    let mut cfg = MachineConfig::default();
+    for kv in sets {
+        if let Some((k, v)) = kv.split_once('=') {
+            if cfg.set(k, v).is_err() {
+                return false;
+            }
+        }
+    }
+    let choice = cfg.choice(u.role());
+    u.choices().iter().any(|c| c.name == choice)
+}
+
+/// The lock-step columns as ratios to the golden-only run they repeat:
+/// one line per kernel and unit.
+pub fn bench_ratios(rows: &[BenchRow]) -> String {
+    let mut s = String::new();
+    for r in rows.iter().filter(|r| r.variant.starts_with("cosim-")) {
+        let unit = &r.variant["cosim-".len()..];
+        let golden = rows
+            .iter()
+            .find(|g| g.kernel == r.kernel && !g.variant.starts_with("cosim-") && g.sets == r.sets);
+        if let Some(g) = golden {
+            s += &format!(
+                "{:<20} {unit:<18} lock-step {:>6.2} / {:<8} {:>6.2} Mcycles/s = {:.3}x\n",
+                r.kernel,
+                r.cycles_per_second / 1e6,
+                g.variant,
+                g.cycles_per_second / 1e6,
+                r.cycles_per_second / g.cycles_per_second.max(1e-9)
+            );
+        }
+    }
+    s
 }
 
 /// The benchmark as a table: one row per kernel, one column per variant

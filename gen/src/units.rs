@@ -54,6 +54,7 @@ pub trait UnitEntry: Sync {
         cycles: u64,
         rusthdl_cycles: u64,
         seed: u64,
+        repeat: u32,
     ) -> anyhow::Result<Vec<BenchRow>>;
     /// `warpgen all`'s row.
     fn all(
@@ -128,8 +129,9 @@ impl<U: CosimUnit> UnitEntry for Entry<U> {
         cycles: u64,
         rusthdl_cycles: u64,
         seed: u64,
+        repeat: u32,
     ) -> anyhow::Result<Vec<BenchRow>> {
-        commands::bench_unit::<U>(cfg, cycles, rusthdl_cycles, seed)
+        commands::bench_unit::<U>(cfg, cycles, rusthdl_cycles, seed, repeat)
     }
     fn all(
         &self,

@@ -187,14 +187,14 @@ impl UnitSpec for BaTagArray {
         ]
     }
 
-    fn in_values(_p: &BaParams, v: &BaIn) -> Vec<u64> {
-        vec![
+    fn write_in_values(_p: &BaParams, v: &BaIn, out: &mut Vec<u64>) {
+        out.extend_from_slice(&[
             v.reset as u64,
             v.req_valid as u64,
             v.req_addr,
             v.req_write as u64,
             v.flush as u64,
-        ]
+        ]);
     }
 
     fn in_from_values(_p: &BaParams, v: &[u64]) -> BaIn {
@@ -207,14 +207,14 @@ impl UnitSpec for BaTagArray {
         }
     }
 
-    fn out_values(_p: &BaParams, v: &BaOut) -> Vec<u64> {
-        vec![
+    fn write_out_values(_p: &BaParams, v: &BaOut, out: &mut Vec<u64>) {
+        out.extend_from_slice(&[
             v.rsp_valid as u64,
             v.rsp_outcome,
             v.rsp_way,
             v.rsp_evict_valid as u64,
             v.rsp_evict_addr,
-        ]
+        ]);
     }
 
     fn out_from_values(_p: &BaParams, v: &[u64]) -> BaOut {

@@ -181,8 +181,8 @@ impl UnitSpec for CapsPrefetcher {
         ]
     }
 
-    fn in_values(p: &CapsParams, v: &CapsIn) -> Vec<u64> {
-        let mut out = vec![
+    fn write_in_values(p: &CapsParams, v: &CapsIn, out: &mut Vec<u64>) {
+        out.extend_from_slice(&[
             v.reset as u64,
             v.cfg_warps_per_cta,
             v.cta_launch_valid as u64,
@@ -192,11 +192,10 @@ impl UnitSpec for CapsPrefetcher {
             v.ld_cta,
             v.ld_warp,
             v.ld_count,
-        ];
+        ]);
         out.extend_from_slice(&v.ld_addr[..p.MAX_ADDRS as usize]);
         out.push(v.ld_indirect as u64);
         out.push(v.pf_ready as u64);
-        out
     }
 
     fn in_from_values(p: &CapsParams, v: &[u64]) -> CapsIn {
@@ -219,8 +218,8 @@ impl UnitSpec for CapsPrefetcher {
         }
     }
 
-    fn out_values(_p: &CapsParams, v: &CapsOut) -> Vec<u64> {
-        vec![v.pf_valid as u64, v.pf_addr, v.pf_cta, v.pf_warp]
+    fn write_out_values(_p: &CapsParams, v: &CapsOut, out: &mut Vec<u64>) {
+        out.extend_from_slice(&[v.pf_valid as u64, v.pf_addr, v.pf_cta, v.pf_warp]);
     }
 
     fn out_from_values(_p: &CapsParams, v: &[u64]) -> CapsOut {

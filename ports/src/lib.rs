@@ -104,12 +104,26 @@ pub trait UnitSpec: 'static {
     fn inputs(p: &Self::Params) -> Vec<PortDesc>;
     /// Output ports, in a fixed order.
     fn outputs(p: &Self::Params) -> Vec<PortDesc>;
+    /// Append the inputs, one value per input port in `inputs()` order, to
+    /// `out` (per-cycle callers reuse one buffer).
+    fn write_in_values(p: &Self::Params, v: &Self::In, out: &mut Vec<u64>);
     /// Flatten inputs to one value per input port, in `inputs()` order.
-    fn in_values(p: &Self::Params, v: &Self::In) -> Vec<u64>;
+    fn in_values(p: &Self::Params, v: &Self::In) -> Vec<u64> {
+        let mut out = Vec::new();
+        Self::write_in_values(p, v, &mut out);
+        out
+    }
     /// Rebuild inputs from one value per input port.
     fn in_from_values(p: &Self::Params, v: &[u64]) -> Self::In;
+    /// Append the outputs, one value per output port in `outputs()` order,
+    /// to `out`.
+    fn write_out_values(p: &Self::Params, v: &Self::Out, out: &mut Vec<u64>);
     /// Flatten outputs to one value per output port, in `outputs()` order.
-    fn out_values(p: &Self::Params, v: &Self::Out) -> Vec<u64>;
+    fn out_values(p: &Self::Params, v: &Self::Out) -> Vec<u64> {
+        let mut out = Vec::new();
+        Self::write_out_values(p, v, &mut out);
+        out
+    }
     /// Rebuild outputs from one value per output port.
     fn out_from_values(p: &Self::Params, v: &[u64]) -> Self::Out;
 }

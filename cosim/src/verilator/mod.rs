@@ -27,13 +27,21 @@
 //!
 //! # One cycle
 //!
-//! [`RtlBackend::cycle`](crate::RtlBackend::cycle) is one FFI call that, for cycle `n`: drives `clock`
-//! low and every input, evaluates, copies every output, dumps the VCD (if
-//! open) at `n * CYCLE_TIME`, raises `clock`, evaluates and dumps at
+//! [`RtlBackend::cycle`](crate::RtlBackend::cycle) is one FFI call. In a
+//! traced model, for cycle `n`, it drives `clock` low and every input,
+//! evaluates, copies every output, dumps the VCD (if open) at
+//! `n * CYCLE_TIME`, raises `clock`, evaluates and dumps at
 //! `n * CYCLE_TIME + CYCLE_TIME / 2`. The falling edge is folded into the
 //! next call (clock low and the new inputs are applied in the same
 //! evaluation), so waveforms show the clock low at every `n * CYCLE_TIME`.
 //! VCDs use a `1ns` timescale, so the timestamps are `#0`, `#5`, `#10`, ...
+//! An untraced model takes one evaluation per cycle instead: it copies the
+//! outputs (the units' outputs come from registers, so the previous
+//! evaluation settled them), drives the inputs, raises `clock` after
+//! clearing Verilator's record of its previous value, and evaluates once:
+//! the input logic, the edge and the logic after it (`wrapper.rs`,
+//! `prev_clock_member`; with an unknown Verilator it falls back to two
+//! evaluations).
 //!
 //! # Power-up state
 //!

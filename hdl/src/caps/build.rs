@@ -17,7 +17,7 @@ use crate::RtlUnit;
 
 /// One line per (clog2(N_CTA), clog2(PERCTA_ENTRIES), clog2(DIST_ENTRIES),
 /// CNT_W); `ADDR_W = 32`, `PC_W = 32`, `WARP_IDX_W = 6`. The derived
-/// widths `WD`, `CP`, `JW` (packed job), `QW` (packed prefetch) and `NS`
+/// widths `WD`, `CP`, `JW` (packed job header), `QW` (packed prefetch) and `NS`
 /// (`2^C` slots) are
 /// written out as literal expressions; `CapsPrefetcherRtl::new` checks them.
 macro_rules! caps_table {
@@ -36,7 +36,7 @@ macro_rules! caps_table {
             $( (32, 32, 6, $c, $rp, $rd, $cw) => Some(Box::new(
                 CapsPrefetcherRtl::<
                     32, 32, 6, 7, $c, { $c + 1 }, $rp, $rd, $cw,
-                    { 1 + 32 + $c + 6 + 32 }, { 32 + $c + 6 }, { 1 << $c },
+                    { 1 + 32 + $c + 6 }, { 32 + $c + 6 }, { 1 << $c },
                 >::new(p),
             ) as Box<dyn RtlUnit>), )*
             _ => None,

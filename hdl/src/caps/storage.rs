@@ -46,8 +46,8 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         f("DIST", "LRU rank", rd, de, false, ADD),
         f(
             "job FIFO",
-            "valid, kind, pc, cta, warp, stride",
-            2 + p.PC_W + cta + w + p.ADDR_W,
+            "2 valid (one per lane), kind, pc, cta, warp, stride",
+            3 + p.PC_W + cta + w + p.ADDR_W,
             p.JOBQ_DEPTH,
             false,
             ADD,
@@ -86,7 +86,7 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         paper_area: Some((
             0.018,
             "CAPS paper, FreePDK45 synthesis with the PerCTA tables as CACTI SRAM; \
-             here every table is flip-flops (6,223 DFF_X1 = 0.028 mm^2 alone in the \
+             here every table is flip-flops (6,225 DFF_X1 = 0.028 mm^2 alone in the \
              paper configuration) plus read multiplexers, tag comparators and the \
              stride arithmetic"
                 .into(),

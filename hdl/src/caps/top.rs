@@ -14,7 +14,8 @@ use crate::util::{konst, konsts, sigs, ZeroExt};
 /// The `caps_prefetcher` unit. `A` = `ADDR_W`, `P` = `PC_W`, `WI` =
 /// `WARP_IDX_W`, `WD` = `WI + 1`, `C` = `clog2(N_CTA)`, `CP` = `C + 1`,
 /// `RP` = `clog2(PERCTA_ENTRIES)`, `RD` = `clog2(DIST_ENTRIES)`, `CW` =
-/// `CNT_W`, `JW` = `1 + P + C + WI + A` (a job packed for the job FIFO),
+/// `CNT_W`, `JW` = `1 + P + C + WI` (a job's header packed for the job
+/// FIFO; its stride travels in a second lane),
 /// `QW` = `A + C + WI` (a prefetch packed for the output queue), `NS` =
 /// `2^C` = `N_CTA`. Build it
 /// with `<ports::caps::CapsPrefetcher as crate::registry::RtlDecl>::build`.
@@ -72,6 +73,7 @@ pub struct CapsPrefetcherRtl<
     order: RankOrder<RP>,
     dtab: CapsDist<A, P, C, CW, RD>,
     jobq: ShiftQueue<Bits<JW>>,
+    jobq_stride: ShiftQueue<Bits<A>>,
     pfq: ShiftQueue<Bits<QW>>,
     mul_l: CapsMul<WD, A>,
     mul_g: CapsMul<WD, A>,
@@ -87,7 +89,6 @@ pub struct CapsPrefetcherRtl<
     jp_pc: ZeroExt<P, JW>,
     jp_cta: ZeroExt<C, JW>,
     jp_warp: ZeroExt<WI, JW>,
-    jp_stride: ZeroExt<A, JW>,
     qp_addr: ZeroExt<A, QW>,
     qp_cta: ZeroExt<C, QW>,
     qp_warp: ZeroExt<WI, QW>,
@@ -129,7 +130,6 @@ pub struct CapsPrefetcherRtl<
     joff_pc: Constant<Bits<32>>,
     joff_cta: Constant<Bits<32>>,
     joff_warp: Constant<Bits<32>>,
-    joff_stride: Constant<Bits<32>>,
     qoff_cta: Constant<Bits<32>>,
     qoff_warp: Constant<Bits<32>>,
 
@@ -161,6 +161,7 @@ pub struct CapsPrefetcherRtl<
     job_a: Signal<Local, Bit>,
 
     take: Signal<Local, Bit>,
+    job_push: Signal<Local, Bit>,
     cand_any: Vec<Signal<Local, Bit>>,
     cand: Vec<Signal<Local, Bit>>,
     cand_below: Vec<Signal<Local, Bit>>,
@@ -221,11 +222,7 @@ impl<
         assert_eq!(RP as u32, clog2(p.PERCTA_ENTRIES), "clog2(PERCTA_ENTRIES)");
         assert_eq!(RD as u32, clog2(p.DIST_ENTRIES), "clog2(DIST_ENTRIES)");
         assert_eq!(CW as u64, p.CNT_W, "CNT_W");
-        assert_eq!(
-            JW,
-            1 + P + C + WI + A,
-            "JW = 1 + PC_W + C + WARP_IDX_W + ADDR_W"
-        );
+        assert_eq!(JW, 1 + P + C + WI, "JW = 1 + PC_W + C + WARP_IDX_W");
         assert_eq!(QW, A + C + WI, "QW = ADDR_W + C + WARP_IDX_W");
         assert_eq!(NS, 1 << C, "NS = 2^clog2(N_CTA)");
         assert!(p.N_CTA >= 2 && p.N_CTA <= 1 << C, "N_CTA");
@@ -262,6 +259,7 @@ impl<
             order: RankOrder::new(ne),
             dtab: CapsDist::new(p),
             jobq: ShiftQueue::new(p.JOBQ_DEPTH as usize),
+            jobq_stride: ShiftQueue::new(p.JOBQ_DEPTH as usize),
             pfq: ShiftQueue::new(p.PFQ_DEPTH as usize),
             mul_l: Default::default(),
             mul_g: Default::default(),
@@ -277,7 +275,6 @@ impl<
             jp_pc: Default::default(),
             jp_cta: Default::default(),
             jp_warp: Default::default(),
-            jp_stride: Default::default(),
             qp_addr: Default::default(),
             qp_cta: Default::default(),
             qp_warp: Default::default(),
@@ -314,7 +311,6 @@ impl<
             joff_pc: konst(1),
             joff_cta: konst((1 + P) as u64),
             joff_warp: konst((1 + P + C) as u64),
-            joff_stride: konst((1 + P + C + WI) as u64),
             qoff_cta: konst(A as u64),
             qoff_warp: konst((A + C) as u64),
             elig: Default::default(),
@@ -344,6 +340,7 @@ impl<
             job_b: Default::default(),
             job_a: Default::default(),
             take: Default::default(),
+            job_push: Default::default(),
             cand_any: sigs(ncta),
             cand: sigs(ncta),
             cand_below: sigs(ncta + 1),
@@ -539,27 +536,37 @@ impl<
             self.cols[e].g_pos.next = self.posa.q.val();
             self.cols[e].g_k.next = self.kk.q.val();
         }
-        // Job FIFO: a job is dropped when the FIFO is full; packed as
-        // {stride, warp, cta, pc, kind}.
-        self.take.next = !self.busy.q.val() & self.jobq.o_valid.val();
+        // Job FIFO: two queues in lock-step, the header {warp, cta, pc,
+        // kind} and the stride (no lane wider than 64 bits, which Verilator
+        // keeps in plain integers); like any lanes joined in parallel, the
+        // FIFO is full when a lane is full and holds a job when both lanes
+        // do. A job is dropped when the FIFO is full.
+        self.take.next =
+            !self.busy.q.val() & self.jobq.o_valid.val() & self.jobq_stride.o_valid.val();
         self.jobq.clock.next = self.clock.val();
         self.jobq.reset.next = self.reset.val();
-        self.jobq.push.next = (self.job_a.val() | self.job_b.val()) & !self.jobq.o_full.val();
+        self.job_push.next = (self.job_a.val() | self.job_b.val())
+            & !self.jobq.o_full.val()
+            & !self.jobq_stride.o_full.val();
+        self.jobq.push.next = self.job_push.val();
         self.jobq.pop.next = self.take.val();
+        self.jobq_stride.clock.next = self.clock.val();
+        self.jobq_stride.reset.next = self.reset.val();
+        self.jobq_stride.push.next = self.job_push.val();
+        self.jobq_stride.pop.next = self.take.val();
         self.jp_kind.narrow.next = self.job_b.val().into();
         self.jp_pc.narrow.next = self.ld_pc.val();
         self.jp_cta.narrow.next = self.ld_cta.val();
         self.jp_warp.narrow.next = self.ld_warp.val();
         if self.r4_alloc.val() {
-            self.jp_stride.narrow.next = self.train.stride.val();
+            self.jobq_stride.i_data.next = self.train.stride.val();
         } else {
-            self.jp_stride.narrow.next = self.dtab.lh_stride.val();
+            self.jobq_stride.i_data.next = self.dtab.lh_stride.val();
         }
         self.jobq.i_data.next = self.jp_kind.wide.val()
             | (self.jp_pc.wide.val() << self.joff_pc.val())
             | (self.jp_cta.wide.val() << self.joff_cta.val())
-            | (self.jp_warp.wide.val() << self.joff_warp.val())
-            | (self.jp_stride.wide.val() << self.joff_stride.val());
+            | (self.jp_warp.wide.val() << self.joff_warp.val());
 
         // ---- Generator: the next prefetch of the current job.
         // Job A: the lowest candidate slot. Job B: slot j_cta.
@@ -679,11 +686,7 @@ impl<
                 .o_data
                 .val()
                 .get_bits::<WI>(self.joff_warp.val().index());
-            self.j_stride.d.next = self
-                .jobq
-                .o_data
-                .val()
-                .get_bits::<A>(self.joff_stride.val().index());
+            self.j_stride.d.next = self.jobq_stride.o_data.val();
             self.posa.d.next = self.cp_zero.val();
             self.posb.d.next = self.wd_zero.val();
             self.kk.d.next = self.k_zero.val();

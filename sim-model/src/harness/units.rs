@@ -96,6 +96,8 @@ pub struct Attached<U: HarnessUnit> {
     pub out: U::Out,
     probes: Vec<Box<dyn Probe>>,
     in_masks: Vec<u64>,
+    ins_buf: Vec<u64>,
+    outs_buf: Vec<u64>,
     cycle: u64,
 }
 
@@ -115,6 +117,8 @@ impl<U: HarnessUnit> Attached<U> {
             out,
             probes,
             in_masks,
+            ins_buf: Vec::new(),
+            outs_buf: Vec::new(),
             cycle: 0,
         }
     }
@@ -135,13 +139,16 @@ impl<U: HarnessUnit> Attached<U> {
     /// inputs return to their default. A probe's error stops the run.
     pub fn step(&mut self) -> Result<(), HarnessError> {
         if !self.probes.is_empty() {
-            let mut ins = U::in_values(&self.params, &self.input);
-            for (v, m) in ins.iter_mut().zip(&self.in_masks) {
+            // Two buffers reused every cycle.
+            self.ins_buf.clear();
+            U::write_in_values(&self.params, &self.input, &mut self.ins_buf);
+            for (v, m) in self.ins_buf.iter_mut().zip(&self.in_masks) {
                 *v &= m;
             }
-            let outs = U::out_values(&self.params, &self.out);
+            self.outs_buf.clear();
+            U::write_out_values(&self.params, &self.out, &mut self.outs_buf);
             for p in self.probes.iter_mut() {
-                p.cycle(&ins, &outs)
+                p.cycle(&self.ins_buf, &self.outs_buf)
                     .map_err(|e| probe_error(U::NAME, self.cycle, e))?;
             }
         }
