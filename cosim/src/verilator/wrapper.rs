@@ -87,16 +87,33 @@ const PREV_CLOCK_MEMBERS: [&str; 2] = [
 
 /// The member of the Verilated root class (`root_header`, the text of
 /// `V<top>___024root.h`) that holds the clock's previous value, if it has
-/// one of the known names. With it the wrapper runs a cycle in one
-/// evaluation (it clears the member and raises the clock); without it, in
-/// two (clock low, then high), which is correct with any Verilator.
+/// one of the known names and is the model's only edge detector. With it
+/// the wrapper runs a cycle in one evaluation (it clears the member and
+/// raises the clock); without it, in two (clock low, then high), which is
+/// correct with any Verilator. A model with other detectors (Verilator
+/// `-O0` keeps one per submodule clock alias) would miss the edge on
+/// those, so it gets two evaluations.
 pub(super) fn prev_clock_member(root_header: &str) -> Option<&'static str> {
-    PREV_CLOCK_MEMBERS.into_iter().find(|m| {
-        root_header.match_indices(m).any(|(i, _)| {
-            let end = i + m.len();
-            !root_header[end..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-        })
-    })
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    // Every member declared with a detector prefix, as whole identifiers.
+    let mut detectors = Vec::new();
+    for prefix in ["__Vtrigrprev__", "__Vtrigprevexpr"] {
+        for (i, _) in root_header.match_indices(prefix) {
+            if root_header[..i].ends_with(is_ident) {
+                continue;
+            }
+            let end = root_header[i..]
+                .find(|c: char| !is_ident(c))
+                .map_or(root_header.len(), |n| i + n);
+            detectors.push(&root_header[i..end]);
+        }
+    }
+    detectors.sort_unstable();
+    detectors.dedup();
+    match detectors.as_slice() {
+        [only] => PREV_CLOCK_MEMBERS.into_iter().find(|m| m == only),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
