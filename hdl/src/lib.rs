@@ -19,6 +19,7 @@
 
 use rust_hdl::prelude::*;
 
+pub mod arith;
 pub mod ba;
 pub mod caps;
 pub mod comb_split;
@@ -28,6 +29,7 @@ pub mod queue;
 pub mod rank;
 pub mod reg;
 pub mod registry;
+pub mod snake;
 pub mod storage;
 pub mod util;
 

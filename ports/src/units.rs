@@ -26,6 +26,7 @@ macro_rules! for_each_unit {
         $m! {
             $crate::ba::BaTagArray,
             $crate::caps::CapsPrefetcher,
+            $crate::snake::SnakePrefetcher,
         }
     };
 }

@@ -13,6 +13,7 @@ pub mod ba;
 pub mod caps;
 pub mod check;
 pub mod harness;
+pub mod snake;
 
 /// A cycle-accurate golden model of one unit.
 pub trait GoldenModel<U: UnitSpec> {

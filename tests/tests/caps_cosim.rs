@@ -7,7 +7,7 @@ use common::verilator;
 
 use cosim::caps::{figure9, CapsRandom};
 use cosim::stimulus::Stimulus;
-use cosim::{backend_factory, cosim_random, BackendKind, RunOptions};
+use cosim::{backend_factory, BackendKind};
 use ports::caps::{CapsOut, CapsParams, CapsPrefetcher};
 use ports::UnitSpec;
 use sim_model::caps::CapsModel;
@@ -41,15 +41,7 @@ fn configs() -> Vec<CapsParams> {
 }
 
 fn run(kind: BackendKind, p: &CapsParams, seed: u64, cycles: u64) {
-    let opts = RunOptions {
-        cycles,
-        config_label: gen::units::label(p),
-        ..Default::default()
-    };
-    match cosim_random::<CapsPrefetcher>(kind, p, seed, &opts).expect("backend builds") {
-        Ok(s) => assert_eq!(s.cycles, cycles),
-        Err(m) => panic!("{m}"),
-    }
+    common::cosim_random_run::<CapsPrefetcher>(kind, p, seed, cycles);
 }
 
 #[test]

@@ -242,7 +242,7 @@ fn machine_settings_name_what_would_be_accepted() {
     let e = c.set("prefetcher", "foo").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "configuration `prefetcher` = foo: expected none or caps"
+        "configuration `prefetcher` = foo: expected none, caps or snake"
     );
     let e = c.set("l1", "xx").unwrap_err();
     assert_eq!(
@@ -269,7 +269,8 @@ fn machine_settings_name_what_would_be_accepted() {
     assert_eq!(e.reason, "expected an integer");
     let e = c.set("zzz", "1").unwrap_err();
     assert!(
-        e.reason.contains("caps.NAME, ba.NAME (and param.NAME"),
+        e.reason
+            .contains("caps.NAME, snake.NAME, ba.NAME (and param.NAME"),
         "{e}"
     );
     // Accepted forms.

@@ -1,7 +1,7 @@
 //! `caps_prefetcher` — the CTA-aware prefetcher (spec `caps.md`,
 //! micro-architecture `docs/units/caps_prefetcher.md`).
 //!
-//! Files: `arith.rs` ([`CapsMul`], [`CapsTrain`]), `column.rs`
+//! Files: `column.rs`
 //! ([`CapsColumn`]), `dist.rs` ([`CapsDist`]), `top.rs`
 //! ([`CapsPrefetcherRtl`] and its [`crate::RtlUnit`] impl), `build.rs` (the
 //! compiled-in width table and the [`crate::registry::RtlDecl`] of
@@ -33,11 +33,11 @@
 //!   (`kind` in bit 0, `JW` bits) and the stride, so that no payload is
 //!   wider than 64 bits (Verilator evaluates wider values word by word); a
 //!   prefetch is packed as `{warp, cta, addr}` into `QW` bits.
-//! - [`CapsMul`]: `(signed WARP_IDX_W+1-bit warp distance) x stride` modulo
+//! - [`crate::arith::SignedMul`]: `(signed WARP_IDX_W+1-bit warp distance) x stride` modulo
 //!   `2^ADDR_W` as a shift-and-add over the distance's bits (the top bit
 //!   has negative weight), one instance for the load's verification and one
 //!   for the generator.
-//! - [`CapsTrain`]: rule 4's `|delta|` power-of-two test, the divisibility
+//! - [`crate::arith::ExactDiv`]: rule 4's `|delta|` power-of-two test, the divisibility
 //!   test and `s = diff / delta` (arithmetic shift, negated for a negative
 //!   delta).
 //! - [`CapsPrefetcherRtl`]: the top; it applies the rules of the spec to
@@ -76,14 +76,12 @@
 //! adders of ADDR_W bits, one subtractor for the sign bit) rather than a sign
 //! extension and an ADDR_W x ADDR_W multiplier.
 
-mod arith;
 mod build;
 mod column;
 mod dist;
 mod storage;
 mod top;
 
-pub use arith::{CapsMul, CapsTrain};
 pub use column::CapsColumn;
 pub use dist::CapsDist;
 pub use top::CapsPrefetcherRtl;

@@ -5,7 +5,8 @@ use ports::caps::CapsParams;
 use ports::clog2;
 use rust_hdl::prelude::*;
 
-use super::{CapsColumn, CapsDist, CapsMul, CapsTrain, LANES};
+use super::{CapsColumn, CapsDist, LANES};
+use crate::arith::{ExactDiv, SignedMul};
 use crate::queue::ShiftQueue;
 use crate::rank::RankOrder;
 use crate::reg::Reg;
@@ -75,9 +76,9 @@ pub struct CapsPrefetcherRtl<
     jobq: ShiftQueue<Bits<JW>>,
     jobq_stride: ShiftQueue<Bits<A>>,
     pfq: ShiftQueue<Bits<QW>>,
-    mul_l: CapsMul<WD, A>,
-    mul_g: CapsMul<WD, A>,
-    train: CapsTrain<WD, A>,
+    mul_l: SignedMul<WD, A>,
+    mul_g: SignedMul<WD, A>,
+    train: ExactDiv<WD, A>,
     zx_ldw: ZeroExt<WI, WD>,
     zx_llead: ZeroExt<WI, WD>,
     zx_glead: ZeroExt<WI, WD>,

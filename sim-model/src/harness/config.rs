@@ -508,7 +508,7 @@ mod tests {
     fn role_choices_and_units() {
         let mut c = MachineConfig::fermi();
         let e = c.set("prefetcher", "fancy").unwrap_err().to_string();
-        assert!(e.contains("expected none or "), "{e}");
+        assert!(e.contains("expected none, caps or snake"), "{e}");
         let e = c.set("l1", "fancy").unwrap_err().to_string();
         assert!(e.contains("expected lru, "), "{e}");
         c.set("l1", "ba_lru").unwrap();

@@ -78,3 +78,22 @@ pub fn lint_text(verilog: &str, top: &str) -> eda::LintReport {
     let file = eda::TempVerilog::new(verilog, top).unwrap();
     eda::lint_verilator(file.path(), top, gen::report::LINT_WAIVERS).unwrap()
 }
+
+/// Random co-simulation of unit `U` with `p` on `kind` for `cycles` cycles
+/// from `seed`: panics with the report on a difference.
+pub fn cosim_random_run<U: cosim::CosimUnit>(
+    kind: cosim::BackendKind,
+    p: &U::Params,
+    seed: u64,
+    cycles: u64,
+) {
+    let opts = cosim::RunOptions {
+        cycles,
+        config_label: gen::units::label(p),
+        ..Default::default()
+    };
+    match cosim::cosim_random::<U>(kind, p, seed, &opts).expect("backend builds") {
+        Ok(s) => assert_eq!(s.cycles, cycles),
+        Err(m) => panic!("{m}"),
+    }
+}

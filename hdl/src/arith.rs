@@ -1,5 +1,8 @@
-//! The arithmetic blocks: warp distance x stride ([`CapsMul`]) and rule 4's
-//! training ([`CapsTrain`]).
+//! Arithmetic blocks shared by the prefetchers: a signed small factor times
+//! a stride ([`SignedMul`]: CAPS's warp distance x stride, Snake's
+//! inter-warp distance x stride) and the exact division of an address
+//! difference by a power-of-two warp distance ([`ExactDiv`]: CAPS's rule 4,
+//! Snake's inter-warp stride training).
 
 use rust_hdl::prelude::*;
 
@@ -9,7 +12,7 @@ use crate::util::{konst, konsts, sigs};
 /// `A`-bit `s`: the sum of `s << j` over the set bits `j < WD-1` of `d`,
 /// minus `s << (WD-1)` when the sign bit is set.
 #[derive(LogicBlock)]
-pub struct CapsMul<const WD: usize, const A: usize> {
+pub struct SignedMul<const WD: usize, const A: usize> {
     /// Signed warp distance.
     pub d: Signal<In, Bits<WD>>,
     /// Stride (any sign; modular arithmetic).
@@ -24,10 +27,10 @@ pub struct CapsMul<const WD: usize, const A: usize> {
     _wd: usize,
 }
 
-impl<const WD: usize, const A: usize> Default for CapsMul<WD, A> {
+impl<const WD: usize, const A: usize> Default for SignedMul<WD, A> {
     fn default() -> Self {
         assert!(WD >= 2 && WD <= A, "warp distance needs 2..=ADDR_W bits");
-        CapsMul {
+        SignedMul {
             d: Default::default(),
             s: Default::default(),
             p: Default::default(),
@@ -40,7 +43,7 @@ impl<const WD: usize, const A: usize> Default for CapsMul<WD, A> {
     }
 }
 
-impl<const WD: usize, const A: usize> Logic for CapsMul<WD, A> {
+impl<const WD: usize, const A: usize> Logic for SignedMul<WD, A> {
     #[hdl_gen]
     fn update(&mut self) {
         self.acc[0].next = self.zero_a.val();
@@ -66,7 +69,7 @@ impl<const WD: usize, const A: usize> Logic for CapsMul<WD, A> {
 /// bits of `diff` are zero; `stride` = `diff` shifted right arithmetically
 /// by `m`, negated when `delta < 0` (all modulo `2^A`).
 #[derive(LogicBlock)]
-pub struct CapsTrain<const WD: usize, const A: usize> {
+pub struct ExactDiv<const WD: usize, const A: usize> {
     /// `w - lead`, signed `WD` bits (nonzero).
     pub delta: Signal<In, Bits<WD>>,
     /// `a[0] - base[0]`.
@@ -94,7 +97,7 @@ pub struct CapsTrain<const WD: usize, const A: usize> {
     _wi: usize,
 }
 
-impl<const WD: usize, const A: usize> Default for CapsTrain<WD, A> {
+impl<const WD: usize, const A: usize> Default for ExactDiv<WD, A> {
     fn default() -> Self {
         let wi = WD - 1;
         assert!(wi < A, "WARP_IDX_W must be below ADDR_W");
@@ -105,7 +108,7 @@ impl<const WD: usize, const A: usize> Default for CapsTrain<WD, A> {
                 (1u64 << bits) - 1
             }
         };
-        CapsTrain {
+        ExactDiv {
             delta: Default::default(),
             diff: Default::default(),
             pow2: Default::default(),
@@ -128,7 +131,7 @@ impl<const WD: usize, const A: usize> Default for CapsTrain<WD, A> {
     }
 }
 
-impl<const WD: usize, const A: usize> Logic for CapsTrain<WD, A> {
+impl<const WD: usize, const A: usize> Logic for ExactDiv<WD, A> {
     #[hdl_gen]
     fn update(&mut self) {
         self.neg.next = self.delta.val() >= self.half_wd.val();

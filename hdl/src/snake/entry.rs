@@ -1,0 +1,371 @@
+//! One Tail entry ([`SnakeEntry`]): its fields, its comparisons with this
+//! cycle's keys, and its update.
+
+use rust_hdl::prelude::*;
+
+use crate::reg::Reg;
+use crate::util::{konst, PopCount, ZeroExt};
+
+/// One Tail entry. `A` = `ADDR_W`, `P` = `PC_W`, `WB` = warp-id bits, `NW`
+/// = `N_WARPS` (the warp vector), `RT` = rank bits.
+///
+/// Comparisons, on the registered entry: with the load's keys (`q`, `p`,
+/// `s`, warp `w` as `w_onehot`: `m_q`, `m_p`, `m_link`, and the eviction
+/// `key` from the ones of `wv` after this load's clearing) and with the walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`,
+/// `m_pj`). Updates at the edge, in this order of precedence: `alloc`
+/// rewrites the whole entry; otherwise the load's link update (`link_en`:
+/// clear or hit), the inter-warp fields (`iw_we` and `m_p`), the
+/// intra-warp fields (`obs_we` and `m_pj`) and the rank (`rank_we`) apply
+/// to their own fields.
+#[derive(LogicBlock)]
+pub struct SnakeEntry<
+    const A: usize,
+    const P: usize,
+    const WB: usize,
+    const NW: usize,
+    const RT: usize,
+> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset (every field clears).
+    pub reset: Signal<In, Bit>,
+    /// Link source pc (the warp's previous load).
+    pub q: Signal<In, Bits<P>>,
+    /// The load's pc.
+    pub p: Signal<In, Bits<P>>,
+    /// Link stride (this address minus the previous one).
+    pub s: Signal<In, Bits<A>>,
+    /// The load's warp, one-hot.
+    pub w_onehot: Signal<In, Bits<NW>>,
+    /// The load forms a link this cycle.
+    pub link_en: Signal<In, Bit>,
+    /// Promotion threshold (`TRAIN_WARPS`).
+    pub train: Signal<In, Bits<8>>,
+    /// The walker's current pc.
+    pub cur: Signal<In, Bits<P>>,
+    /// The walk job's warp.
+    pub jw: Signal<In, Bits<WB>>,
+    /// The walk job's pc.
+    pub jp: Signal<In, Bits<P>>,
+    /// Write the inter-warp fields (to an entry with `pc1 = p`).
+    pub iw_we: Signal<In, Bit>,
+    /// New `iw_valid`.
+    pub n_iw_valid: Signal<In, Bit>,
+    /// New `iw_warp`.
+    pub n_iw_warp: Signal<In, Bits<WB>>,
+    /// New `iw_addr`.
+    pub n_iw_addr: Signal<In, Bits<A>>,
+    /// New `iw_stride`.
+    pub n_iw_stride: Signal<In, Bits<A>>,
+    /// New `iw_cnt`.
+    pub n_iw_cnt: Signal<In, Bits<2>>,
+    /// Write the intra-warp fields (to an entry with `pc1 = jp`).
+    pub obs_we: Signal<In, Bit>,
+    /// New `intra`.
+    pub n_intra: Signal<In, Bits<A>>,
+    /// New `t2`.
+    pub n_t2: Signal<In, Bits<2>>,
+    /// Allocate this entry for the load's link.
+    pub alloc: Signal<In, Bit>,
+    /// Per-PC fields of the new entry: `intra`.
+    pub c_intra: Signal<In, Bits<A>>,
+    /// ... `t2`.
+    pub c_t2: Signal<In, Bits<2>>,
+    /// ... `iw_valid`.
+    pub c_iw_valid: Signal<In, Bit>,
+    /// ... `iw_warp`.
+    pub c_iw_warp: Signal<In, Bits<WB>>,
+    /// ... `iw_addr`.
+    pub c_iw_addr: Signal<In, Bits<A>>,
+    /// ... `iw_stride`.
+    pub c_iw_stride: Signal<In, Bits<A>>,
+    /// ... `iw_cnt`.
+    pub c_iw_cnt: Signal<In, Bits<2>>,
+    /// Write the rank.
+    pub rank_we: Signal<In, Bit>,
+    /// The new rank.
+    pub n_rank: Signal<In, Bits<RT>>,
+
+    /// Valid.
+    pub valid: Signal<Out, Bit>,
+    /// Valid with `pc1 = q`.
+    pub m_q: Signal<Out, Bit>,
+    /// Valid with `pc1 = p`.
+    pub m_p: Signal<Out, Bit>,
+    /// Valid with `(pc1, pc2, stride) = (q, p, s)`.
+    pub m_link: Signal<Out, Bit>,
+    /// Eviction key `{ones, !rank}` (16 bits): the smallest key of the
+    /// least recently used group is the victim (fewest ones, then the less
+    /// recently used).
+    pub key: Signal<Out, Bits<16>>,
+    /// Valid, promoted, `pc1 = cur`.
+    pub m_cur: Signal<Out, Bit>,
+    /// ... and bit `jw` set.
+    pub m_cur_w: Signal<Out, Bit>,
+    /// Valid with `pc1 = jp`.
+    pub m_pj: Signal<Out, Bit>,
+    /// `pc2`.
+    pub pc2: Signal<Out, Bits<P>>,
+    /// `stride`.
+    pub stride: Signal<Out, Bits<A>>,
+    /// `intra`.
+    pub intra: Signal<Out, Bits<A>>,
+    /// `t2`.
+    pub t2: Signal<Out, Bits<2>>,
+    /// `iw_valid`.
+    pub iw_valid: Signal<Out, Bit>,
+    /// `iw_warp`.
+    pub iw_warp: Signal<Out, Bits<WB>>,
+    /// `iw_addr`.
+    pub iw_addr: Signal<Out, Bits<A>>,
+    /// `iw_stride`.
+    pub iw_stride: Signal<Out, Bits<A>>,
+    /// `iw_cnt`.
+    pub iw_cnt: Signal<Out, Bits<2>>,
+    /// The rank (0 = most recently used).
+    pub rank: Signal<Out, Bits<RT>>,
+
+    r_valid: Reg<Bit>,
+    r_pc1: Reg<Bits<P>>,
+    r_pc2: Reg<Bits<P>>,
+    r_stride: Reg<Bits<A>>,
+    r_wv: Reg<Bits<NW>>,
+    r_t1: Reg<Bits<2>>,
+    r_intra: Reg<Bits<A>>,
+    r_t2: Reg<Bits<2>>,
+    r_iw_valid: Reg<Bit>,
+    r_iw_warp: Reg<Bits<WB>>,
+    r_iw_addr: Reg<Bits<A>>,
+    r_iw_stride: Reg<Bits<A>>,
+    r_iw_cnt: Reg<Bits<2>>,
+    r_rank: Reg<Bits<RT>>,
+    pop_clr: PopCount<NW>,
+    pop_hit: PopCount<NW>,
+    zx_ones: ZeroExt<8, 16>,
+    zx_nrank: ZeroExt<RT, 16>,
+
+    t1_prom: Constant<Bits<2>>,
+    t1_two: Constant<Bits<2>>,
+    t1_zero: Constant<Bits<2>>,
+    cnt_two: Constant<Bits<8>>,
+    eight: Constant<Bits<32>>,
+
+    same_tail: Signal<Local, Bit>,
+    hit_cnt: Signal<Local, Bits<8>>,
+    clr: Signal<Local, Bit>,
+    wv_clr: Signal<Local, Bits<NW>>,
+    wv_hit: Signal<Local, Bits<NW>>,
+}
+
+impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize> Default
+    for SnakeEntry<A, P, WB, NW, RT>
+{
+    fn default() -> Self {
+        SnakeEntry {
+            clock: Default::default(),
+            reset: Default::default(),
+            q: Default::default(),
+            p: Default::default(),
+            s: Default::default(),
+            w_onehot: Default::default(),
+            link_en: Default::default(),
+            train: Default::default(),
+            cur: Default::default(),
+            jw: Default::default(),
+            jp: Default::default(),
+            iw_we: Default::default(),
+            n_iw_valid: Default::default(),
+            n_iw_warp: Default::default(),
+            n_iw_addr: Default::default(),
+            n_iw_stride: Default::default(),
+            n_iw_cnt: Default::default(),
+            obs_we: Default::default(),
+            n_intra: Default::default(),
+            n_t2: Default::default(),
+            alloc: Default::default(),
+            c_intra: Default::default(),
+            c_t2: Default::default(),
+            c_iw_valid: Default::default(),
+            c_iw_warp: Default::default(),
+            c_iw_addr: Default::default(),
+            c_iw_stride: Default::default(),
+            c_iw_cnt: Default::default(),
+            rank_we: Default::default(),
+            n_rank: Default::default(),
+            valid: Default::default(),
+            m_q: Default::default(),
+            m_p: Default::default(),
+            m_link: Default::default(),
+            clr: Default::default(),
+            hit_cnt: Default::default(),
+            key: Default::default(),
+            m_cur: Default::default(),
+            m_cur_w: Default::default(),
+            m_pj: Default::default(),
+            pc2: Default::default(),
+            stride: Default::default(),
+            intra: Default::default(),
+            t2: Default::default(),
+            iw_valid: Default::default(),
+            iw_warp: Default::default(),
+            iw_addr: Default::default(),
+            iw_stride: Default::default(),
+            iw_cnt: Default::default(),
+            rank: Default::default(),
+            r_valid: Default::default(),
+            r_pc1: Default::default(),
+            r_pc2: Default::default(),
+            r_stride: Default::default(),
+            r_wv: Default::default(),
+            r_t1: Default::default(),
+            r_intra: Default::default(),
+            r_t2: Default::default(),
+            r_iw_valid: Default::default(),
+            r_iw_warp: Default::default(),
+            r_iw_addr: Default::default(),
+            r_iw_stride: Default::default(),
+            r_iw_cnt: Default::default(),
+            r_rank: Default::default(),
+            pop_clr: Default::default(),
+            pop_hit: Default::default(),
+            zx_ones: Default::default(),
+            zx_nrank: Default::default(),
+            t1_prom: konst(2),
+            t1_two: konst(1),
+            t1_zero: konst(0),
+            cnt_two: konst(2),
+            eight: konst(8),
+            same_tail: Default::default(),
+            wv_clr: Default::default(),
+            wv_hit: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize> Logic
+    for SnakeEntry<A, P, WB, NW, RT>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            r_valid,
+            r_pc1,
+            r_pc2,
+            r_stride,
+            r_wv,
+            r_t1,
+            r_intra,
+            r_t2,
+            r_iw_valid,
+            r_iw_warp,
+            r_iw_addr,
+            r_iw_stride,
+            r_iw_cnt,
+            r_rank
+        );
+        self.r_valid.reset.next = self.reset.val();
+        self.r_pc1.reset.next = self.reset.val();
+        self.r_pc2.reset.next = self.reset.val();
+        self.r_stride.reset.next = self.reset.val();
+        self.r_wv.reset.next = self.reset.val();
+        self.r_t1.reset.next = self.reset.val();
+        self.r_intra.reset.next = self.reset.val();
+        self.r_t2.reset.next = self.reset.val();
+        self.r_iw_valid.reset.next = self.reset.val();
+        self.r_iw_warp.reset.next = self.reset.val();
+        self.r_iw_addr.reset.next = self.reset.val();
+        self.r_iw_stride.reset.next = self.reset.val();
+        self.r_iw_cnt.reset.next = self.reset.val();
+        self.r_rank.reset.next = self.reset.val();
+
+        // Comparisons with the load's keys.
+        self.m_q.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.q.val());
+        self.m_p.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.p.val());
+        self.same_tail.next =
+            (self.r_pc2.q.val() == self.p.val()) & (self.r_stride.q.val() == self.s.val());
+        self.m_link.next =
+            self.r_valid.q.val() & (self.r_pc1.q.val() == self.q.val()) & self.same_tail.val();
+        self.clr.next = self.r_valid.q.val()
+            & (self.r_pc1.q.val() == self.q.val())
+            & (self.r_wv.q.val() & self.w_onehot.val()).any()
+            & !self.same_tail.val();
+        if self.link_en.val() & self.clr.val() {
+            self.wv_clr.next = self.r_wv.q.val() & !self.w_onehot.val();
+        } else {
+            self.wv_clr.next = self.r_wv.q.val();
+        }
+        self.pop_clr.x.next = self.wv_clr.val();
+        self.wv_hit.next = self.r_wv.q.val() | self.w_onehot.val();
+        self.pop_hit.x.next = self.wv_hit.val();
+        self.hit_cnt.next = self.pop_hit.ones.val();
+        self.zx_ones.narrow.next = self.pop_clr.ones.val();
+        self.zx_nrank.narrow.next = !self.r_rank.q.val();
+        self.key.next = (self.zx_ones.wide.val() << self.eight.val()) | self.zx_nrank.wide.val();
+        // Comparisons with the walker's keys.
+        self.m_cur.next = self.r_valid.q.val()
+            & (self.r_pc1.q.val() == self.cur.val())
+            & (self.r_t1.q.val() == self.t1_prom.val());
+        self.m_cur_w.next = self.r_valid.q.val()
+            & (self.r_pc1.q.val() == self.cur.val())
+            & (self.r_t1.q.val() == self.t1_prom.val())
+            & self.r_wv.q.val().get_bit(self.jw.val().index());
+        self.m_pj.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
+        // Fields.
+        self.valid.next = self.r_valid.q.val();
+        self.pc2.next = self.r_pc2.q.val();
+        self.stride.next = self.r_stride.q.val();
+        self.intra.next = self.r_intra.q.val();
+        self.t2.next = self.r_t2.q.val();
+        self.iw_valid.next = self.r_iw_valid.q.val();
+        self.iw_warp.next = self.r_iw_warp.q.val();
+        self.iw_addr.next = self.r_iw_addr.q.val();
+        self.iw_stride.next = self.r_iw_stride.q.val();
+        self.iw_cnt.next = self.r_iw_cnt.q.val();
+        self.rank.next = self.r_rank.q.val();
+
+        // Updates.
+        if self.rank_we.val() {
+            self.r_rank.d.next = self.n_rank.val();
+        }
+        if self.alloc.val() {
+            self.r_valid.d.next = true;
+            self.r_pc1.d.next = self.q.val();
+            self.r_pc2.d.next = self.p.val();
+            self.r_stride.d.next = self.s.val();
+            self.r_wv.d.next = self.w_onehot.val();
+            self.r_t1.d.next = self.t1_zero.val();
+            self.r_intra.d.next = self.c_intra.val();
+            self.r_t2.d.next = self.c_t2.val();
+            self.r_iw_valid.d.next = self.c_iw_valid.val();
+            self.r_iw_warp.d.next = self.c_iw_warp.val();
+            self.r_iw_addr.d.next = self.c_iw_addr.val();
+            self.r_iw_stride.d.next = self.c_iw_stride.val();
+            self.r_iw_cnt.d.next = self.c_iw_cnt.val();
+        } else {
+            if self.link_en.val() & self.m_link.val() {
+                self.r_wv.d.next = self.wv_hit.val();
+                if self.hit_cnt.val() >= self.train.val() {
+                    self.r_t1.d.next = self.t1_prom.val();
+                } else if self.hit_cnt.val() == self.cnt_two.val() {
+                    self.r_t1.d.next = self.t1_two.val();
+                }
+            } else if self.link_en.val() & self.clr.val() {
+                self.r_wv.d.next = self.wv_clr.val();
+                self.r_t1.d.next = self.t1_zero.val();
+            }
+            if self.iw_we.val() & self.m_p.val() {
+                self.r_iw_valid.d.next = self.n_iw_valid.val();
+                self.r_iw_warp.d.next = self.n_iw_warp.val();
+                self.r_iw_addr.d.next = self.n_iw_addr.val();
+                self.r_iw_stride.d.next = self.n_iw_stride.val();
+                self.r_iw_cnt.d.next = self.n_iw_cnt.val();
+            }
+            if self.obs_we.val() & self.m_pj.val() {
+                self.r_intra.d.next = self.n_intra.val();
+                self.r_t2.d.next = self.n_t2.val();
+            }
+        }
+    }
+}

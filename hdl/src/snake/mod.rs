@@ -1,0 +1,50 @@
+//! `snake_prefetcher` — the chain-of-strides prefetcher (spec `snake.md`,
+//! micro-architecture `docs/units/snake_prefetcher.md`).
+//!
+//! Files: `head.rs` ([`SnakeHead`]), `entry.rs` ([`SnakeEntry`]), `top.rs`
+//! ([`SnakePrefetcherRtl`] and its [`crate::RtlUnit`] impl), `build.rs`
+//! (the compiled-in width table and the [`crate::registry::RtlDecl`] of
+//! [`ports::snake::SnakePrefetcher`]), `storage.rs` (the storage table).
+//!
+//! Structure:
+//!
+//! - [`SnakeHead`]: each warp's last load; valid bits in one register,
+//!   `pc` and `addr` in warp-indexed memories ([`crate::mem::Mem`]), read
+//!   and written at the load's warp.
+//! - [`SnakeEntry`], one per Tail entry (registers with synchronous reset):
+//!   the entry compares itself with this cycle's keys (the load's link
+//!   `(q, p, s)` and warp, the walker's `cur`, job warp and job pc) and
+//!   applies the updates the top selects (link clear / hit / allocation,
+//!   inter-warp fields, intra-warp fields, rank). Its warp-vector counts
+//!   ([`crate::util::PopCount`]) give the promotion and the eviction key.
+//! - [`crate::rank::RankOrder`]: the recency ranks (a hit or an allocation
+//!   into a valid victim is a "touch", an allocation into an invalid entry
+//!   an "alloc").
+//! - [`crate::arith::ExactDiv`]: the inter-warp candidate stride (a
+//!   power-of-two warp distance, exact division); [`crate::arith::SignedMul`]:
+//!   `k x iw_stride` for the inter-warp prefetches.
+//! - The walk queue is two [`crate::queue::ShiftQueue`]s in lock-step (the
+//!   job's `{pc, warp}` and its address: no payload wider than 64 bits); the
+//!   output queue one, packed `{kind, warp, addr}`.
+//! - [`SnakePrefetcherRtl`]: the throttle, the training selections (lowest
+//!   matching entries by prefix chains, the victim by the smallest key in
+//!   the least recently used group, the per-PC values of a new entry with
+//!   this edge's updates forwarded), the walker (phase, hop, `k`, chain
+//!   registers) and the queues.
+//!
+//! Widths are const generics: `A` = `ADDR_W`, `P` = `PC_W`, `WB` =
+//! `clog2(N_WARPS)`, `WD` = `WB + 1`, `NW` = `N_WARPS`, `RT` =
+//! `clog2(TAIL_ENTRIES)`, `JW` = `WB + P`, `QW` = `A + WB + 2`. Entry
+//! counts, thresholds, depths and the throttle settings are run-time values
+//! of the built block. The walker's `hop` and `k` are 5 bits
+//! (`CHAIN_DEPTH`, `IW_DEGREE` <= 15), the throttle counter 16 bits.
+
+mod build;
+mod entry;
+mod head;
+mod storage;
+mod top;
+
+pub use entry::SnakeEntry;
+pub use head::SnakeHead;
+pub use top::SnakePrefetcherRtl;

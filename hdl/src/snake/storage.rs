@@ -1,0 +1,83 @@
+//! The storage table of `snake_prefetcher`, per the RTL's registers and
+//! memories.
+
+use ports::snake::SnakeParams;
+
+use crate::storage::{StorageField, StorageReport};
+
+/// Storage of `snake_prefetcher`. The paper (Table 3) keeps 32 Head
+/// entries of 14 B (448 B) and 10 Tail entries of 32 B (320 B); this
+/// design keeps one Head row per warp (`N_WARPS` rows of valid, pc,
+/// address) and the Tail fields of the spec, with the per-PC fields in
+/// every entry.
+pub(super) fn storage(p: &SnakeParams) -> StorageReport {
+    const ADD: &str = "added by this design";
+    let nw = p.N_WARPS;
+    let ne = p.TAIL_ENTRIES;
+    let wb = p.warp_bits() as u64;
+    let rt = ports::clog2(p.TAIL_ENTRIES) as u64;
+    let a = p.ADDR_W;
+    let pc = p.PC_W;
+    let f = StorageField::new;
+    let fields = vec![
+        f("Head", "pc", pc, nw, true, "paper: 32 entries x 14 B"),
+        f("Head", "address", a, nw, true, "paper: 32 entries x 14 B"),
+        f("Head", "valid", 1, nw, false, ADD),
+        f(
+            "Tail",
+            "pc1, pc2",
+            2 * pc,
+            ne,
+            true,
+            "paper: 32 B per entry",
+        ),
+        f("Tail", "stride", a, ne, true, "paper"),
+        f("Tail", "warp vector", nw, ne, true, "paper"),
+        f("Tail", "t1", 2, ne, true, "paper"),
+        f("Tail", "intra stride, t2", a + 2, ne, true, "paper"),
+        f(
+            "Tail",
+            "inter-warp: valid, warp, address, stride, count",
+            1 + wb + 2 * a + 2,
+            ne,
+            true,
+            "paper",
+        ),
+        f("Tail", "valid", 1, ne, false, ADD),
+        f("Tail", "LRU rank", rt, ne, false, ADD),
+        f(
+            "walk queue",
+            "2 valid (one per lane), warp, pc, address",
+            2 + wb + pc + a,
+            p.WALKQ_DEPTH,
+            false,
+            ADD,
+        ),
+        f(
+            "prefetch queue",
+            "valid, address, warp, kind",
+            1 + a + wb + 2,
+            p.PFQ_DEPTH,
+            false,
+            ADD,
+        ),
+        f(
+            "walker",
+            "phase, hop, k, pc, address, sum",
+            1 + 5 + 5 + pc + 2 * a,
+            1,
+            false,
+            ADD,
+        ),
+        f("throttle", "counter, bandwidth halt", 16 + 1, 1, false, ADD),
+    ];
+    StorageReport {
+        unit: "snake_prefetcher".into(),
+        fields,
+        paper_bits: (448 + 320) * 8,
+        paper_note: "paper Table 3: Head 32 entries x 14 B = 448 B, Tail 10 entries x 32 B = \
+                     320 B; this design keeps a Head row per warp and the spec's Tail fields"
+            .into(),
+        paper_area: None,
+    }
+}
