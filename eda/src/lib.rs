@@ -39,7 +39,7 @@ pub use run::{sim_timeout, SIM_TIMEOUT_ENV, SIM_TIMEOUT_SECS_DEFAULT};
 pub use sim::{check_iverilog, run_iverilog_testbench, run_verilator_binary, VERILATOR_SIM_SEED};
 pub use synth::{
     classify_generic_cell, estimate_cell_area, synth_yosys, AreaKind, CellKind, EstimateEntry,
-    SynthReport, ESTIMATE_AREAS, ESTIMATE_FALLBACK_AREA_UM2,
+    LongestPath, SynthReport, ESTIMATE_AREAS, ESTIMATE_FALLBACK_AREA_UM2,
 };
 pub use tool::{require_tool, tool_available, tool_version, Tool};
 

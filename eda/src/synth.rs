@@ -191,6 +191,11 @@ pub struct SynthReport {
     pub latches: u64,
     /// Cell count per type in the final netlist.
     pub cell_types: BTreeMap<String, u64>,
+    /// Gates on the longest combinational path of the generic netlist after
+    /// `synth` (Yosys `ltp -noff`: flip-flops cut the paths, every other
+    /// cell, a 2-input gate or a 2:1 multiplexer, counts one), with its
+    /// first and last nets; `None` if Yosys reported none.
+    pub longest_path: Option<LongestPath>,
     /// Cell count per type after `synth` (generic Yosys gates), before any
     /// Liberty mapping. Equal to `cell_types` without a library.
     pub generic_cell_types: BTreeMap<String, u64>,
@@ -206,6 +211,53 @@ pub struct SynthReport {
     pub notes: Vec<String>,
     /// Yosys's log of the run.
     pub log: String,
+}
+
+/// The longest combinational path of a netlist, in cells.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LongestPath {
+    /// Cells on the path.
+    pub gates: u64,
+    /// The net where it starts (an input port or a flip-flop output).
+    pub from: String,
+    /// The net where it ends (an output port or a flip-flop input).
+    pub to: String,
+}
+
+/// Parses Yosys `ltp -noff` output: "Longest topological path in TOP
+/// (length=N):" followed by one "  k: NET (via CELL)" line per step and,
+/// when the path ends at a flip-flop, "  ff: NET (via CELL)".
+fn parse_ltp(text: &str) -> Option<LongestPath> {
+    let mut lines = text.lines().map(str::trim);
+    let head = lines.find(|l| l.starts_with("Longest topological path in"))?;
+    let gates = head
+        .split("length=")
+        .nth(1)?
+        .trim_end_matches(|c: char| !c.is_ascii_digit())
+        .parse()
+        .ok()?;
+    let net = |rest: &str| {
+        rest.split_whitespace()
+            .next()
+            .unwrap_or("")
+            .trim_start_matches('\\')
+            .to_string()
+    };
+    let (mut from, mut to) = (String::new(), String::new());
+    for l in lines.take_while(|l| !l.is_empty()) {
+        let Some((label, rest)) = l.split_once(':') else {
+            break;
+        };
+        if label.chars().all(|c| c.is_ascii_digit()) {
+            if from.is_empty() {
+                from = net(rest);
+            }
+            to = net(rest);
+        } else if label == "ff" {
+            to = net(rest);
+        }
+    }
+    Some(LongestPath { gates, from, to })
 }
 
 /// Counts from one `stat -json` report.
@@ -346,6 +398,9 @@ fn yosys_script(top: &str, liberty: Option<&str>) -> String {
         "tee -q -o proc.json stat -json".to_string(),
         format!("synth -flatten -top {top}"),
         "tee -q -o generic.json stat -json".to_string(),
+        // The longest combinational path, in generic gates (flip-flops,
+        // recognised by type here, cut the paths).
+        "tee -q -o ltp.txt ltp -noff".to_string(),
     ];
     match liberty {
         Some(lib) => s.extend([
@@ -524,8 +579,12 @@ pub fn synth_yosys(
         ));
     }
 
+    let longest_path = read_output(dir.path(), "ltp.txt")
+        .ok()
+        .and_then(|t| parse_ltp(&t));
     Ok(SynthReport {
         cells: final_stat.cells,
+        longest_path,
         flip_flops,
         latches: synth_latches.max(proc_latches),
         cell_types: final_stat.by_type,
@@ -536,6 +595,25 @@ pub fn synth_yosys(
         notes,
         log,
     })
+}
+
+#[cfg(test)]
+mod ltp_tests {
+    #[test]
+    fn longest_path_is_read_with_its_ends() {
+        // Yosys 0.23's output for `q <= (a & b) | c`.
+        let text = "\n3. Executing LTP pass (find longest path).\n\n\
+            Longest topological path in t (length=2):\n\
+            \x20   0: \\b\n\
+            \x20   1: $abc$85$new_n5_ (via $abc$85$auto$blifparse.cc:386:parse_blif$86)\n\
+            \x20   2: $0\\q[0:0] (via $abc$85$auto$blifparse.cc:386:parse_blif$87)\n\
+            \x20  ff: \\q (via $auto$ff.cc:266:slice$82)\n";
+        let p = super::parse_ltp(text).unwrap();
+        assert_eq!(p.gates, 2);
+        assert_eq!(p.from, "b");
+        assert_eq!(p.to, "q");
+        assert_eq!(super::parse_ltp("no path here"), None);
+    }
 }
 
 #[cfg(test)]

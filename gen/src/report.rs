@@ -48,6 +48,8 @@ pub struct SynthSummary {
     pub area_um2: Option<f64>,
     /// `liberty:<file>` or `estimate`.
     pub area_source: String,
+    /// The longest combinational path, in cells (`ltp -noff`).
+    pub longest_path: Option<eda::LongestPath>,
     /// Caveats.
     pub notes: Vec<String>,
 }
@@ -70,6 +72,7 @@ impl From<&SynthReport> for SynthSummary {
                 ),
                 _ => "library-free ESTIMATE (no Liberty file found under ../shared/pdk/)".into(),
             },
+            longest_path: r.longest_path.clone(),
             notes: r.notes.clone(),
         }
     }
@@ -80,6 +83,8 @@ impl From<&SynthReport> for SynthSummary {
 pub fn synth_cached(verilog: &str, top: &str) -> anyhow::Result<SynthSummary> {
     let liberty = eda::find_liberty(&std::env::current_dir()?);
     let mut h = Sha256::new();
+    // Bumped when the summary gains a field, so older entries are redone.
+    h.update(b"synth-summary v3\0");
     h.update(verilog.as_bytes());
     h.update(top.as_bytes());
     if let Some(l) = &liberty {
@@ -173,6 +178,14 @@ pub fn render_text(r: &UnitReport) -> String {
             let _ = writeln!(s, "  cells       {}", y.cells);
             let _ = writeln!(s, "  flip-flops  {}", y.flip_flops);
             let _ = writeln!(s, "  latches     {}", y.latches);
+            if let Some(lp) = &y.longest_path {
+                let _ = writeln!(
+                    s,
+                    "  longest path {} gates, {} -> {} (combinational, flip-flop to \
+                     flip-flop or port)",
+                    lp.gates, lp.from, lp.to
+                );
+            }
             match y.area_um2 {
                 Some(a) => {
                     let _ = writeln!(
