@@ -1293,7 +1293,10 @@ impl<'k> Sm<'k> {
                         pc: ins.pc as u64,
                         cta_slot: cta as u32,
                         warp: widx as u32,
+                        sm_warp: w as u32,
                         lines: &ins.lines[..n],
+                        first_addr: ins.first_addr,
+                        uniform: ins.uniform,
                         indirect: false,
                     });
                 }
@@ -1341,6 +1344,11 @@ impl<'k> Sm<'k> {
         let mut oob = 0u64;
         let lines = &mut self.ldst.lines;
         let mut sorted = true;
+        // The lowest active thread's address, and whether every active
+        // thread is one stride per lane from it (for Snake).
+        let mut first: Option<(u32, u64)> = None;
+        let mut stride: Option<i64> = None;
+        let mut uniform = true;
         for (lane, &ix) in idx.iter().enumerate() {
             if active & (1 << lane) == 0 {
                 continue;
@@ -1349,6 +1357,19 @@ impl<'k> Sm<'k> {
                 oob += 1;
             }
             let addr = base.wrapping_add((ix as u64).wrapping_mul(elem)) & 0xFFFF_FFFF;
+            match first {
+                None => first = Some((lane as u32, addr)),
+                Some((l0, a0)) if uniform => {
+                    let dl = lane as i64 - l0 as i64;
+                    let da = (addr.wrapping_sub(a0) & 0xFFFF_FFFF) as u32 as i32 as i64;
+                    match stride {
+                        None if da % dl == 0 => stride = Some(da / dl),
+                        Some(s) if s * dl == da => {}
+                        _ => uniform = false,
+                    }
+                }
+                Some(_) => {}
+            }
             let line = addr & lm;
             if n > 0 && line == lines[n - 1] {
                 continue;
@@ -1399,7 +1420,10 @@ impl<'k> Sm<'k> {
                 pc: prog.pcs_of_mem(mem) as u64,
                 cta_slot: cta as u32,
                 warp: widx as u32,
+                sm_warp: w as u32,
                 lines: &self.ldst.lines[..n],
+                first_addr: first.map_or(0, |(_, a)| a),
+                uniform,
                 indirect: self.cfg.caps_hint && info.indirect,
             });
         }

@@ -353,6 +353,11 @@ pub(crate) struct ReplayInstr {
     pub op: TraceOp,
     /// Coalesced line addresses (modulo 2^32), ascending.
     pub lines: Vec<u64>,
+    /// The lowest active thread's address (modulo 2^32).
+    pub first_addr: u64,
+    /// The active threads are one stride apart per lane
+    /// ([`super::roles::uniform_stride`]).
+    pub uniform: bool,
 }
 
 /// A trace prepared for the harness.
@@ -397,9 +402,15 @@ impl Kernel {
                                     lines.sort_unstable();
                                     lines.dedup();
                                 }
+                                // Active lanes in order, with their addresses.
+                                let lanes = (0..32u32).filter(|l| i.mask & (1 << l) != 0);
+                                let lane_addrs = lanes.zip(i.addrs.iter().map(|a| a & 0xFFFF_FFFF));
+                                let uniform = super::roles::uniform_stride(lane_addrs);
                                 ReplayInstr {
                                     pc: i.pc,
                                     mask: i.mask,
+                                    first_addr: i.addrs.first().map_or(0, |a| a & 0xFFFF_FFFF),
+                                    uniform,
                                     op: if lines.is_empty() {
                                         TraceOp::Compute
                                     } else {
@@ -488,6 +499,11 @@ insts = 4
         let k = Kernel::from_trace(&kt, 128);
         let r = k.trace.as_ref().unwrap();
         assert_eq!(r.ctas[0].1[1][1].lines, vec![0x100, 0x200, 0x300]);
+        // Snake's view of a load: the lowest active thread's address and
+        // whether the threads are one stride per lane apart.
+        let (ragged, strided) = (&r.ctas[0].1[1][1], &r.ctas[0].1[1][2]);
+        assert_eq!((ragged.first_addr, ragged.uniform), (0x100, false));
+        assert_eq!((strided.first_addr, strided.uniform), (0x1000, true));
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -5,9 +5,9 @@
 //! (`sm_harness.md`, "Units in the harness"): the L1 in decoupled mode
 //! (per-line prefetch flag, the half-capacity cap until trained, the 25 %
 //! LRU free-up with the 80 % rule, the flag flip on a hit), `cache_full`
-//! and `bw_util` from the cache and the memory model, and the address of a
-//! load's first active thread with its uniformity. Until the harness
-//! models them, choosing `prefetcher = snake` is refused with that reason
+//! and `bw_util` from the cache and the memory model. Loads already carry
+//! what `ld_*` needs (the warp's SM slot, the lowest active thread's
+//! address, uniformity: `LoadInfo`). Until the harness models the rest, choosing `prefetcher = snake` is refused with that reason
 //! ([`HarnessUnit::check_machine`]); the unit is co-simulated and
 //! benchmarked on its own (`warpgen cosim`, `warpgen bench`).
 //!
@@ -46,9 +46,9 @@ impl HarnessUnit for SnakePrefetcher {
         Err(MachineConfigError::new(
             "prefetcher",
             choice,
-            "Snake needs the L1's decoupled prefetch storage, the cache-full and bandwidth \
-             signals and per-thread load addresses, which the harness does not model yet \
-             (warpgen cosim / bench run the unit on its own)",
+            "Snake needs the L1's decoupled prefetch storage and the cache-full and \
+             bandwidth signals, which the harness does not model yet (warpgen cosim / bench \
+             run the unit on its own)",
         ))
     }
 
@@ -74,9 +74,9 @@ impl PrefetcherRole for SnakeRole {
         let i = &mut self.unit.input;
         i.ld_valid = true;
         i.ld_pc = ld.pc;
-        i.ld_warp = ld.cta_slot as u64 * self.warps_per_cta + ld.warp as u64;
-        i.ld_addr = ld.lines.first().copied().unwrap_or(0);
-        i.ld_uniform = !ld.indirect;
+        i.ld_warp = ld.sm_warp as u64;
+        i.ld_addr = ld.first_addr;
+        i.ld_uniform = ld.uniform;
     }
 
     fn offer(&self) -> Option<PrefetchOffer> {
