@@ -585,3 +585,46 @@ pub fn compare_table(rows: &[CompareRow]) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod bench_tests {
+    use super::*;
+
+    #[test]
+    fn a_lock_step_run_repeats_the_golden_variant_of_its_unit() {
+        assert!(runs_unit(
+            &["prefetcher=caps", "sched=pas"],
+            "caps_prefetcher"
+        ));
+        assert!(runs_unit(&["l1=ba"], "ba_tag_array"));
+        assert!(!runs_unit(&[], "caps_prefetcher"));
+        assert!(!runs_unit(&["prefetcher=caps"], "ba_tag_array"));
+        assert!(!runs_unit(&["prefetcher=nosuch"], "caps_prefetcher"));
+        assert!(!runs_unit(&[], "no_such_unit"));
+    }
+
+    #[test]
+    fn ratios_pair_each_lock_step_run_with_its_golden_run() {
+        let row = |kernel: &str, variant: &str, sets: &[&str], cps: f64| BenchRow {
+            kernel: kernel.into(),
+            variant: variant.into(),
+            sets: sets.iter().map(|s| s.to_string()).collect(),
+            cycles: 1000,
+            seconds: 1000.0 / cps,
+            cycles_per_second: cps,
+        };
+        let caps = ["prefetcher=caps", "sched=pas"];
+        let rows = vec![
+            row("K", "baseline", &[], 20e6),
+            row("K", "caps", &caps, 10e6),
+            row("K", "cosim-caps_prefetcher", &caps, 2.5e6),
+        ];
+        let text = bench_ratios(&rows);
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(text.contains("caps_prefetcher"), "{text}");
+        assert!(
+            text.contains("2.50 / caps") && text.contains("= 0.250x"),
+            "{text}"
+        );
+    }
+}
