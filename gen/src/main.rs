@@ -27,6 +27,7 @@ use gen::units::{load_config, selected, UNITS};
   warpgen bench                                 golden model vs Verilator vs RustHDL speed
   warpgen run --kernel kernels/lps.toml --prefetcher caps --sched pas
   warpgen run --kernel kernels/matrix_mul.toml --prefetcher caps --cosim caps_prefetcher
+  warpgen run --kernel kernels/lps.toml --prefetcher snake --decoupled off --cosim snake_prefetcher
   warpgen run --kernel kernels/reuse.toml --l1 ba --cosim ba_tag_array --json out.json"
 )]
 struct Cli {

@@ -71,6 +71,18 @@ impl From<BackendArg> for BackendKind {
     }
 }
 
+/// `--decoupled`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DecoupledArg {
+    /// On for a prefetcher that asks for it (snake), else off.
+    Auto,
+    /// Always on: prefetched lines flagged, the L1 side capped until the
+    /// prefetcher trains, a quarter freed when full.
+    On,
+    /// Always off: prefetches are allocated as load misses.
+    Off,
+}
+
 /// Arguments of `warpgen run`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct RunArgs {
@@ -85,6 +97,10 @@ pub struct RunArgs {
     /// L1 tag array (default: the preset's, lru).
     #[arg(long, value_parser = role_parser(Role::L1))]
     pub l1: Option<String>,
+    /// The L1's decoupled prefetch storage (Snake's): `auto` turns it on
+    /// for a prefetcher that asks for it (snake); needs the lru L1.
+    #[arg(long, value_enum)]
+    pub decoupled: Option<DecoupledArg>,
     /// Warp scheduler (default: the preset's; fermi: two-level, volta: gto).
     #[arg(long, value_enum)]
     pub sched: Option<SchedArg>,
@@ -131,6 +147,7 @@ impl RunArgs {
             kernel: kernel.into(),
             prefetcher: "none".into(),
             l1: None,
+            decoupled: None,
             sched: None,
             preset: PresetArg::Fermi,
             set: Vec::new(),
@@ -175,6 +192,16 @@ pub fn prepare_all(args: &RunArgs) -> anyhow::Result<(MachineConfig, Vec<Kernel>
     cfg.set("prefetcher", &args.prefetcher)?;
     if let Some(l1) = &args.l1 {
         cfg.set("l1", l1)?;
+    }
+    if let Some(d) = args.decoupled {
+        cfg.set(
+            "decoupled",
+            match d {
+                DecoupledArg::Auto => "auto",
+                DecoupledArg::On => "on",
+                DecoupledArg::Off => "off",
+            },
+        )?;
     }
     if let Some(s) = args.sched {
         cfg.set(
@@ -299,6 +326,13 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<()> {
                 println!();
             }
             print!("{}", m.table());
+            if let Some(unit) = &args.cosim {
+                println!(
+                    "lock-step: the {unit} RTL equalled its golden model at every port on all {} \
+                     cycles",
+                    m.cycles
+                );
+            }
         }
         all.push(m);
     }
@@ -345,7 +379,8 @@ pub fn kernel_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 pub struct BenchRow {
     /// Kernel name.
     pub kernel: String,
-    /// Configuration (`baseline`, `no-skip`, `caps`, `ba`, `caps+ba`, ...).
+    /// Configuration (`baseline`, `no-skip`, `caps`, `snake`, `ba`,
+    /// `caps+ba`, ...).
     pub variant: String,
     /// The `--set` overrides of the variant.
     pub sets: Vec<String>,
@@ -360,7 +395,8 @@ pub struct BenchRow {
 /// Benchmark of the harness: simulated SM cycles per second for each
 /// kernel file under each variant: `baseline` (no unit, idle cycles
 /// skipped), `no-skip` (no unit, every cycle simulated), `caps` (CAPS
-/// golden model + PAS), `ba` (BA golden model), `caps+ba`, and, with
+/// golden model + PAS), `snake` (Snake golden model, decoupled L1), `ba`
+/// (BA golden model), `caps+ba`, and, with
 /// `cosim`, `cosim-UNIT` for every unit of the table (its RTL in lock-step
 /// beside its golden model, the unit enabled in its role). Each
 /// measurement is the best of `repeat` runs.
@@ -373,6 +409,7 @@ pub fn bench_harness(
         ("baseline".into(), vec![], None),
         ("no-skip".into(), vec!["fast_forward=false"], None),
         ("caps".into(), vec!["prefetcher=caps", "sched=pas"], None),
+        ("snake".into(), vec!["prefetcher=snake"], None),
         ("ba".into(), vec!["l1=ba"], None),
         (
             "caps+ba".into(),

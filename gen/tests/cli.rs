@@ -222,17 +222,28 @@ fn unit_and_role_choices_come_from_the_unit_table() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("possible values"), "{args:?}: {err}");
     }
-    // A declared choice whose harness support is missing is refused with
-    // the reason, before anything runs.
+    // A combination the harness cannot model is refused with the reason
+    // and the fix, before anything runs: Snake's decoupled mode is a mode
+    // of the native tag array.
     let out = warpgen()
-        .args(["run", "--quiet", "--prefetcher", "snake", "--kernel"])
+        .args([
+            "run",
+            "--quiet",
+            "--prefetcher",
+            "snake",
+            "--l1",
+            "ba",
+            "--kernel",
+        ])
         .arg(kernel("vector_add.toml"))
         .output()
         .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("`prefetcher` = snake") && err.contains("decoupled"),
+        err.contains("`l1` = ba")
+            && err.contains("decoupled = auto, on for prefetcher = snake")
+            && err.contains("decoupled = off"),
         "{err}"
     );
 }
@@ -286,4 +297,40 @@ fn record_writes_a_replayable_stimulus_for_any_unit() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--prefetcher"));
+}
+
+#[test]
+fn snake_runs_decoupled_by_default_and_decoupled_off_turns_it_off() {
+    let dir = tempfile::tempdir().unwrap();
+    for (flag, on) in [(None, true), (Some("off"), false)] {
+        let json = dir.path().join("m.json");
+        let mut cmd = warpgen();
+        cmd.args([
+            "run",
+            "--prefetcher",
+            "snake",
+            "--cosim",
+            "snake_prefetcher",
+        ])
+        .args(["--backend", "rusthdl", "--kernel"])
+        .arg(kernel("vector_add.toml"))
+        .arg("--json")
+        .arg(&json);
+        if let Some(f) = flag {
+            cmd.args(["--decoupled", f]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(text.contains("L1 lru (decoupled)"), on, "{text}");
+        assert!(text.contains("lock-step: the snake_prefetcher RTL equalled its golden model"));
+        let m: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(m["run"]["decoupled"], on);
+        assert_eq!(m["l1"].get("decoupled").is_some(), on);
+    }
 }

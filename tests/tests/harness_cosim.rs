@@ -15,14 +15,21 @@ fn backend() -> BackendArg {
 }
 
 fn run(kernel: &str, unit: &str, caps: bool, l1: &str) {
+    run_with(
+        kernel,
+        unit,
+        if caps { "caps" } else { "none" },
+        &[&format!("l1={l1}")],
+    );
+}
+
+fn run_with(kernel: &str, unit: &str, prefetcher: &str, sets: &[&str]) {
     let mut a = RunArgs::new(root().join("kernels").join(kernel));
     a.cosim = Some(unit.into());
     a.quiet = true;
     a.backend = Some(backend());
-    if caps {
-        a.prefetcher = "caps".into();
-    }
-    a.set = vec![format!("l1={l1}")];
+    a.prefetcher = prefetcher.into();
+    a.set = sets.iter().map(|s| s.to_string()).collect();
     run_command(&a).unwrap_or_else(|e| panic!("{kernel} {unit}: {e:#}"));
 }
 
@@ -30,6 +37,73 @@ fn run(kernel: &str, unit: &str, caps: bool, l1: &str) {
 fn caps_rtl_matches_golden_on_lps_and_matrix_mul() {
     run("lps.toml", "caps_prefetcher", true, "lru");
     run("matrix_mul.toml", "caps_prefetcher", true, "lru");
+}
+
+/// Snake with the L1 decoupled: the throttle's inputs come from the
+/// cache (free-ups raise `cache_full`) and the memory (`bw_util`), and
+/// `pf_ready` from the L1's acceptance.
+#[test]
+fn snake_rtl_matches_golden_on_lps_stream_and_vector_add() {
+    run_with("lps.toml", "snake_prefetcher", "snake", &[]);
+    run_with(
+        "stream.toml",
+        "snake_prefetcher",
+        "snake",
+        &["mem_interval=4"],
+    );
+    run_with(
+        "vector_add.toml",
+        "snake_prefetcher",
+        "snake",
+        &["sched=gto"],
+    );
+}
+
+/// A Snake RTL built with another throttle pause stands in for a bug in
+/// the throttle: the harness's lock-step catches it, which it can only do
+/// if the harness raises `cache_full`.
+#[test]
+fn the_harness_lockstep_catches_a_wrong_throttle_pause() {
+    use cosim::{BackendKind, CheckOptions, Checker};
+    use ports::snake::SnakePrefetcher;
+    use sim_model::harness::{unit_params, Harness, HarnessError};
+
+    let mut a = RunArgs::new(root().join("kernels").join("lps.toml"));
+    a.cosim = Some("snake_prefetcher".into());
+    let (cfg, kernel) = gen::run::prepare(&a).unwrap();
+    let p = unit_params::<SnakePrefetcher>(&cfg, &kernel).unwrap();
+    let mut q = p.clone();
+    q.THROTTLE_CYCLES = 10;
+    let kind = if verilator() {
+        BackendKind::Verilator
+    } else {
+        BackendKind::RustHdl
+    };
+    let f = cosim::backend_factory::<SnakePrefetcher>(kind, &q, None, None, false).unwrap();
+    let checker = Checker::new::<SnakePrefetcher>(
+        &p,
+        f().unwrap(),
+        None,
+        CheckOptions {
+            stimulus: "SM harness".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    match Harness::new(&kernel, &cfg)
+        .probe("snake_prefetcher", Box::new(checker))
+        .run()
+    {
+        Err(HarnessError::Lockstep { unit, mismatch, .. }) => {
+            assert_eq!(unit, "snake_prefetcher");
+            assert!(
+                mismatch.diffs.iter().any(|d| d.port == "throttled"),
+                "{mismatch:?}"
+            );
+        }
+        Err(e) => panic!("expected a lock-step report, got {e}"),
+        Ok(_) => panic!("the wrong throttle pause went unnoticed"),
+    }
 }
 
 #[test]

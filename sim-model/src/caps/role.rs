@@ -18,7 +18,9 @@ use ports::clog2;
 
 use super::CapsModel;
 use crate::harness::metrics::UnitCounts;
-use crate::harness::roles::{Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Role, RoleObject};
+use crate::harness::roles::{
+    Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Role, RoleObject, WarpRef,
+};
 use crate::harness::units::{Attached, HarnessUnit, UnitContext};
 use crate::harness::HarnessError;
 
@@ -102,8 +104,10 @@ impl PrefetcherRole for CapsRole {
         let o = &self.unit.out;
         o.pf_valid.then_some(PrefetchOffer {
             addr: o.pf_addr,
-            cta_slot: o.pf_cta,
-            warp: o.pf_warp,
+            warp: WarpRef::InCta {
+                cta_slot: o.pf_cta,
+                warp: o.pf_warp,
+            },
         })
     }
 

@@ -19,6 +19,8 @@
 //! | `mem_latency` | cycles from acceptance to data | 400 | 400 |
 //! | `mem_interval` | cycles between accepted requests (bandwidth limit) | 2 | 1 |
 //! | `prefetcher` | `none` or a unit's choice ([`role_choices`]`(Role::Prefetcher)`) | none | none |
+//! | `decoupled` | the L1's decoupled prefetch storage (Snake): `auto` (on when the prefetcher asks for it), `on`, `off`; needs `l1 = lru` | auto | auto |
+//! | `bw_window` | cycles over which `bw_util` (the prefetcher's bandwidth input) is measured | 100 | 100 |
 //! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
 //! | `caps_hint` | show the prefetcher the kernel's indirect-load classification (else never indirect) | true | true |
 //! | `reuse_analysis` | classify the L1 access stream by reuse distance | true | true |
@@ -78,6 +80,32 @@ impl SchedPolicy {
             "pas" => SchedPolicy::Pas,
             _ => return None,
         })
+    }
+}
+
+/// Whether the L1 runs in decoupled mode (`harness::decoupled`: prefetched
+/// lines flagged, the L1 side capped until the prefetcher trains, bulk
+/// free-ups).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Decoupling {
+    /// On when the selected prefetcher's declaration asks for it
+    /// (`HarnessUnit::DECOUPLED_L1`: Snake), else off.
+    Auto,
+    /// Always on (any prefetcher; the native LRU tag array only).
+    On,
+    /// Always off: prefetches are allocated as load misses are.
+    Off,
+}
+
+impl Decoupling {
+    /// Name as on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Decoupling::Auto => "auto",
+            Decoupling::On => "on",
+            Decoupling::Off => "off",
+        }
     }
 }
 
@@ -149,6 +177,14 @@ pub struct MachineConfig {
     pub mem_interval: u32,
     /// Prefetcher: `none` or a unit's choice for [`Role::Prefetcher`].
     pub prefetcher: String,
+    /// The L1's decoupled mode ([`MachineConfig::decoupled_l1`] resolves
+    /// `auto`).
+    #[serde(default = "auto")]
+    pub decoupled: Decoupling,
+    /// Cycles over which the lower memory's bandwidth utilisation shown to
+    /// the prefetcher (`bw_util`) is measured.
+    #[serde(default = "bw_window")]
+    pub bw_window: u32,
     /// Eager warp wake-up on prefetch return (two-level and PAS).
     pub eager_wakeup: bool,
     /// Show the prefetcher which loads are indirect (from the expression
@@ -199,6 +235,8 @@ impl MachineConfig {
             mem_latency: 400,
             mem_interval: 2,
             prefetcher: Role::Prefetcher.native().name.into(),
+            decoupled: Decoupling::Auto,
+            bw_window: bw_window(),
             eager_wakeup: true,
             caps_hint: true,
             reuse_analysis: true,
@@ -305,6 +343,15 @@ impl MachineConfig {
             "mem_latency" => self.mem_latency = int32(key)?,
             "mem_interval" => self.mem_interval = int32(key)?,
             "prefetcher" => self.prefetcher = choice(Role::Prefetcher)?,
+            "decoupled" => {
+                self.decoupled = match v {
+                    "auto" => Decoupling::Auto,
+                    "true" | "1" | "yes" | "on" => Decoupling::On,
+                    "false" | "0" | "no" | "off" => Decoupling::Off,
+                    _ => return Err(MachineConfigError::new(key, v, "expected auto, on or off")),
+                }
+            }
+            "bw_window" => self.bw_window = int32(key)?,
             "eager_wakeup" => self.eager_wakeup = boolean(key)?,
             "caps_hint" => self.caps_hint = boolean(key)?,
             "reuse_analysis" => self.reuse_analysis = boolean(key)?,
@@ -367,6 +414,7 @@ impl MachineConfig {
         range("mem_latency", self.mem_latency as u64, 1, 1_000_000)?;
         range("mem_interval", self.mem_interval as u64, 1, 1_000_000)?;
         range("reset_cycles", self.reset_cycles as u64, 1, 1000)?;
+        range("bw_window", self.bw_window as u64, 1, 1_000_000)?;
         range("max_cycles", self.max_cycles, 1, u64::MAX)?;
         for key in self.overrides.keys() {
             if units::unit_by_key(key).is_none() {
@@ -391,7 +439,34 @@ impl MachineConfig {
                 _ => return Err(choice_error(role, c)),
             }
         }
+        if self.decoupled_l1() && self.l1 != Role::L1.native().name {
+            return Err(MachineConfigError::new(
+                "l1",
+                &self.l1,
+                format!(
+                    "the decoupled mode (decoupled = {}{}) is a mode of the native lru tag \
+                     array; set l1 = lru, or decoupled = off",
+                    self.decoupled.name(),
+                    if self.decoupled == Decoupling::Auto {
+                        format!(", on for prefetcher = {}", self.prefetcher)
+                    } else {
+                        String::new()
+                    }
+                ),
+            ));
+        }
         Ok(())
+    }
+
+    /// Whether the L1 runs in decoupled mode: `decoupled = on`, or `auto`
+    /// with a prefetcher whose declaration asks for it.
+    pub fn decoupled_l1(&self) -> bool {
+        match self.decoupled {
+            Decoupling::On => true,
+            Decoupling::Off => false,
+            Decoupling::Auto => units::unit_for_choice(Role::Prefetcher, &self.prefetcher)
+                .is_some_and(|(u, _)| u.decoupled_l1()),
+        }
     }
 
     /// The choice selected for `role` (`none` / `lru` when native; the
@@ -449,7 +524,8 @@ fn unknown_key_reason() -> String {
     let mut s = String::from(
         "unknown key; known: n_sm, sm_id, max_warps, cta_slots, shared_mem_bytes, sched, \
          ready_queue, l1, l1_bytes, l1_line, l1_ways, l1_hit_latency, mshr_entries, \
-         mshr_merges, miss_queue, mem_latency, mem_interval, prefetcher, eager_wakeup, \
+         mshr_merges, miss_queue, mem_latency, mem_interval, prefetcher, decoupled, \
+         bw_window, eager_wakeup, \
          caps_hint, reuse_analysis, fast_forward, max_cycles, reset_cycles, seed, ",
     );
     for role in Role::ALL {
@@ -460,6 +536,14 @@ fn unknown_key_reason() -> String {
     s.truncate(s.len() - 2);
     s += " (and param.NAME for kernel parameters)";
     s
+}
+
+fn auto() -> Decoupling {
+    Decoupling::Auto
+}
+
+fn bw_window() -> u32 {
+    100
 }
 
 /// Parse a decimal or `0x` hexadecimal unsigned integer (underscores allowed).

@@ -18,9 +18,12 @@
 //!   demand access found it still in flight; `early_evicted` = evicted (or
 //!   never installed: BA bypass, write-evict) before any demand used it;
 //!   `unused_at_end` = neither used nor evicted when the kernel ended.
-//!   `coverage = (useful + late) / L1 accesses` (demand line requests),
-//!   `accuracy = (useful + late) / issued` (the CAPS paper's accuracy; its
-//!   "coverage" is issued / demand, printed as `issued_per_demand`), and
+//!   `coverage = (useful + late) / L1 accesses` (demand line requests;
+//!   the Snake paper's coverage, "correctly predicted / demand
+//!   addresses"), `accuracy = (useful + late) / issued` (the CAPS paper's
+//!   accuracy; its "coverage" is issued / demand, printed as
+//!   `issued_per_demand`), `timely_per_demand = useful / L1 accesses` (the
+//!   Snake paper's accuracy, "correct and timely / demand addresses"),
 //!   `avg_distance` = mean cycles from issue to the first demand access
 //!   (useful and late prefetches).
 //! - **Reuse distance** (BA-cache thesis): for each L1 access, the number
@@ -51,6 +54,8 @@ pub struct RunInfo {
     pub l1: String,
     /// Prefetcher.
     pub prefetcher: String,
+    /// The L1 ran in decoupled mode (`decoupled`).
+    pub decoupled: bool,
     /// Run seed.
     pub seed: u64,
     /// SMs modelled for the CTA distribution, and this SM's index.
@@ -91,6 +96,11 @@ pub struct L1Metrics {
     pub evictions: u64,
     /// `1 - hits / accesses`.
     pub miss_rate: f64,
+    /// The tag array's own counters (the decoupled mode's free-ups and
+    /// flag flips); in JSON one more field named by their key
+    /// (`"decoupled": {...}`), absent when there are none.
+    #[serde(flatten)]
+    pub counts: UnitCounts,
 }
 
 /// Lower-memory traffic.
@@ -127,8 +137,10 @@ pub struct PrefetchMetrics {
     pub unused_at_end: u64,
     /// `(useful + late) / L1 accesses`.
     pub coverage: f64,
-    /// `(useful + late) / issued`.
+    /// `(useful + late) / issued` (CAPS's accuracy).
     pub accuracy: f64,
+    /// `useful / L1 accesses` (Snake's accuracy: correct and timely).
+    pub timely_per_demand: f64,
     /// `issued / L1 accesses` (the CAPS paper's "coverage").
     pub issued_per_demand: f64,
     /// Mean cycles from issue to first demand (useful and late).
@@ -137,6 +149,8 @@ pub struct PrefetchMetrics {
     pub stall_cycles: u64,
     /// Warps promoted by eager wake-up.
     pub eager_wakeups: u64,
+    /// Cycles the L1 reported `cache_full` to the prefetcher.
+    pub cache_full_cycles: u64,
     /// The prefetcher's own event counters. In JSON they appear as one
     /// more field of this object, named by the prefetcher's key
     /// (`"caps": {"loads": ..., ...}`).
@@ -291,8 +305,17 @@ impl Metrics {
         r(
             "machine",
             format!(
-                "{}, sched {}, L1 {}, prefetcher {}, seed {}",
-                self.run.preset, self.run.sched, self.run.l1, self.run.prefetcher, self.run.seed
+                "{}, sched {}, L1 {}{}, prefetcher {}, seed {}",
+                self.run.preset,
+                self.run.sched,
+                self.run.l1,
+                if self.run.decoupled {
+                    " (decoupled)"
+                } else {
+                    ""
+                },
+                self.run.prefetcher,
+                self.run.seed
             ),
         );
         r(
@@ -317,6 +340,9 @@ impl Metrics {
         r("  bypasses", l.bypasses.to_string());
         r("  pseudo-hits", l.pseudo_hits.to_string());
         r("  miss rate", pct(l.miss_rate));
+        if !l.counts.label.is_empty() {
+            r(&format!("  {}", l.counts.label), l.counts.summary.clone());
+        }
         r("reservation fails", l.reservation_fails.to_string());
         r(
             "store lines",
@@ -344,10 +370,14 @@ impl Metrics {
                 "  early-evicted / unused",
                 format!("{} / {}", p.early_evicted, p.unused_at_end),
             );
-            r("  coverage", pct(p.coverage));
-            r("  accuracy", pct(p.accuracy));
+            r("  coverage (used / demand)", pct(p.coverage));
+            r("  accuracy (used / issued)", pct(p.accuracy));
+            r("  timely / demand", pct(p.timely_per_demand));
             r("  avg distance", format!("{:.1} cycles", p.avg_distance));
             r("  eager wake-ups", p.eager_wakeups.to_string());
+            if self.run.decoupled {
+                r("  cache-full cycles", p.cache_full_cycles.to_string());
+            }
             if !p.counts.label.is_empty() {
                 r(&format!("  {}", p.counts.label), p.counts.summary.clone());
             }

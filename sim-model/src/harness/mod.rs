@@ -16,7 +16,8 @@
 //!
 //! Modules: [`config`] (the machine and its presets), [`kernel`] (the file
 //! format, its errors and the compiler), [`expr`] (expressions and their
-//! classification), [`metrics`] (what a run measures, with the definitions
+//! classification), `decoupled` (the L1's decoupled mode for Snake, its
+//! rules in that module's source), [`metrics`] (what a run measures, with the definitions
 //! of every figure), [`roles`] (the role slots the cycle loop talks to),
 //! [`units`] (how a unit declares itself for a role, the generic wrapper
 //! of its golden model and probes, the table of units), [`stimulus`] (the
@@ -37,6 +38,7 @@
 //! ```
 
 pub mod config;
+pub(crate) mod decoupled;
 pub mod expr;
 pub mod kernel;
 pub(crate) mod l1;
@@ -49,13 +51,13 @@ pub mod units;
 
 use std::path::PathBuf;
 
-pub use config::{MachineConfig, MachineConfigError, SchedPolicy};
+pub use config::{Decoupling, MachineConfig, MachineConfigError, SchedPolicy};
 pub use expr::{Class, ExprClass};
 pub use kernel::{ArrayInfo, Kernel, KernelError, MemInstrInfo};
 pub use metrics::{Metrics, UnitCounts};
 pub use roles::{
-    Choice, L1Outcome, L1Response, L1Role, LoadInfo, PrefetchOffer, PrefetcherRole, Role,
-    RoleObject,
+    Choice, L1Outcome, L1Response, L1Role, LoadInfo, PrefetchOffer, PrefetcherRole, Pressure, Role,
+    RoleObject, WarpRef,
 };
 pub use stimulus::{read_stimulus, replay, Stimulus, StimulusWriter};
 pub use units::{role_choices, unit_params, Attached, HarnessUnit, UnitContext, UnitEntry, UNITS};

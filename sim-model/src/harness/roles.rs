@@ -152,15 +152,41 @@ pub fn uniform_stride(lanes_addrs: impl IntoIterator<Item = (u32, u64)>) -> bool
     true
 }
 
+/// The warp a prefetch is for, as the prefetcher names it (eager wake-up).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarpRef {
+    /// By CTA slot and index within the CTA (CAPS's `pf_cta`, `pf_warp`).
+    InCta {
+        /// CTA slot (0..resident CTAs).
+        cta_slot: u64,
+        /// Index within the CTA.
+        warp: u64,
+    },
+    /// By the warp's slot in the SM (Snake's `pf_warp`, fed from
+    /// [`LoadInfo::sm_warp`]).
+    Sm(u64),
+}
+
 /// The prefetch a prefetcher offers during this cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PrefetchOffer {
     /// Byte address to prefetch (the harness takes its line).
     pub addr: u64,
-    /// CTA slot of the warp the prefetch is for (eager wake-up).
-    pub cta_slot: u64,
-    /// Index within that CTA of the warp the prefetch is for.
-    pub warp: u64,
+    /// The warp the prefetch is for (eager wake-up; a warp that does not
+    /// exist, or is not waiting, is simply not woken).
+    pub warp: WarpRef,
+}
+
+/// What the cache and the memory model report to the prefetcher every
+/// cycle (Snake's throttle inputs, `snake.md`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pressure {
+    /// The L1 found no free space for the previous cycle's allocation and
+    /// freed lines ([`L1Role::cache_full`]).
+    pub cache_full: bool,
+    /// Lower-memory bandwidth utilisation over the machine's `bw_window`,
+    /// percent (0..=100).
+    pub bw_util: u32,
 }
 
 /// Whether warp `warp` (index within its CTA) is a leading warp for the
@@ -190,6 +216,9 @@ pub trait PrefetcherRole {
     /// Whether every cycle must be simulated (a golden model stepped every
     /// cycle); when false, idle cycles may be skipped (`fast_forward`).
     fn needs_every_cycle(&self) -> bool;
+    /// This cycle's cache and memory pressure, given every simulated cycle
+    /// before [`Self::step`]. Prefetchers without a throttle ignore it.
+    fn pressure(&mut self, _p: Pressure) {}
     /// Whether warp `warp` (index within its CTA) is a leading warp, which
     /// the prefetch-aware scheduler (`sched = pas`) promotes and issues
     /// first. The default marks warp 0 of each CTA, as without a
@@ -257,6 +286,13 @@ pub trait L1Role {
     fn holds_data(&self, addr: u64) -> bool;
     /// Make a request this cycle (at most one per cycle).
     fn request(&mut self, addr: u64, write: bool);
+    /// Make a prefetch request this cycle (instead of [`Self::request`]):
+    /// the harness sends one only for a line that is neither present nor
+    /// in flight, and the line is allocated. By default a prefetch is
+    /// allocated as a load miss is.
+    fn request_prefetch(&mut self, addr: u64) {
+        self.request(addr, false)
+    }
     /// The response during this cycle to the previous cycle's request
     /// (`None` when there was none).
     fn response(&self) -> Option<L1Response>;
@@ -268,6 +304,23 @@ pub trait L1Role {
     fn needs_every_cycle(&self) -> bool;
     /// The run ended normally: finish the probes.
     fn finish(&mut self) -> Result<(), HarnessError>;
+    /// Lines holding data that the previous cycle's request displaced
+    /// besides [`L1Response::evicted`] (a bulk free-up), appended to `out`
+    /// during this cycle. None by default.
+    fn take_freed(&mut self, _out: &mut Vec<u64>) {}
+    /// Whether the previous cycle's request found the cache without free
+    /// space (`cache_full`, read during this cycle). Never by default.
+    fn cache_full(&self) -> bool {
+        false
+    }
+    /// The prefetcher offered its first prefetch this cycle: it has
+    /// trained. Ignored by default.
+    fn prefetcher_trained(&mut self) {}
+    /// The tag array's own event counters for the run's metrics (none by
+    /// default).
+    fn counts(&self) -> UnitCounts {
+        UnitCounts::default()
+    }
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::config::{MachineConfig, SchedPolicy};
+use super::decoupled::DecoupledTags;
 use super::expr::{eval, Lanes, LANES};
 use super::kernel::{Instr, Kernel, Program, REG_CTAID, REG_TID};
 use super::l1::LruTags;
@@ -41,7 +42,8 @@ use super::metrics::{
     ratio, ArrayMetrics, L1Metrics, MemMetrics, Metrics, PrefetchMetrics, ReuseTracker, RunInfo,
 };
 use super::roles::{
-    default_leading_warp, L1Outcome, L1Role, LoadInfo, PrefetcherRole, Role, RoleObject,
+    default_leading_warp, L1Outcome, L1Role, LoadInfo, PrefetcherRole, Pressure, Role, RoleObject,
+    WarpRef,
 };
 use super::units::{self, not_in_run, UnitContext, UnitEntry};
 use super::{HarnessError, Progress, RunOptions};
@@ -123,7 +125,7 @@ struct Mshr {
     waiters: Vec<u16>,
     prefetch: bool,
     demanded: bool,
-    target: (u64, u64),
+    target: WarpRef,
 }
 
 #[derive(Clone, Copy)]
@@ -140,11 +142,24 @@ struct Memory {
     next_accept: u64,
     inflight: VecDeque<(u64, MemReq)>,
     accepted: u64,
+    /// Cycles of the acceptances within the last `window` cycles.
+    recent: VecDeque<u64>,
+    window: u64,
 }
 
 impl Memory {
     fn room(&self) -> bool {
         self.queue.len() < self.cap
+    }
+
+    /// Bandwidth utilisation over the `window` cycles ending with cycle
+    /// `now`, percent: acceptances x `interval` / `window`, at most 100.
+    fn bw_util(&mut self, now: u64) -> u32 {
+        while self.recent.front().is_some_and(|&t| t + self.window <= now) {
+            self.recent.pop_front();
+        }
+        let busy = self.recent.len() as u64 * self.interval;
+        (busy * 100 / self.window).min(100) as u32
     }
 }
 
@@ -211,6 +226,10 @@ pub(crate) struct Sm<'k> {
     hitq: VecDeque<(u64, u16)>,
     last_access: Option<Access>,
     pf: HashMap<u64, PfInfo, FxBuild>,
+    /// The prefetcher has offered a prefetch (told to the L1 once).
+    pf_trained: bool,
+    /// Lines the L1 freed in bulk this cycle (reused buffer).
+    freed: Vec<u64>,
     prefetcher: Option<Box<dyn PrefetcherRole>>,
     reuse: Option<ReuseTracker>,
     stack: Vec<Lanes>,
@@ -268,8 +287,13 @@ impl<'k> Sm<'k> {
             .collect();
         let sets = cfg.l1_sets() as usize;
         let (prefetcher, tags) = attach_units(k, cfg, wpc, occ, opts)?;
+        let ways = cfg.l1_ways as usize;
         let tags = tags.unwrap_or_else(|| {
-            Box::new(LruTags::new(sets, cfg.l1_ways as usize, cfg.l1_line)) as Box<dyn L1Role>
+            if cfg.decoupled_l1() {
+                Box::new(DecoupledTags::new(sets, ways, cfg.l1_line)) as Box<dyn L1Role>
+            } else {
+                Box::new(LruTags::new(sets, ways, cfg.l1_line))
+            }
         });
         let mshr = (0..cfg.mshr_entries)
             .map(|_| Mshr {
@@ -278,7 +302,7 @@ impl<'k> Sm<'k> {
                 waiters: Vec::with_capacity(cfg.mshr_merges as usize),
                 prefetch: false,
                 demanded: false,
-                target: (0, 0),
+                target: WarpRef::Sm(u64::MAX),
             })
             .collect();
         let arrays = k
@@ -297,6 +321,7 @@ impl<'k> Sm<'k> {
                 preset: cfg.preset.clone(),
                 sched: cfg.sched.name().into(),
                 l1: cfg.l1.clone(),
+                decoupled: cfg.decoupled_l1(),
                 prefetcher: cfg.prefetcher.clone(),
                 seed: cfg.seed,
                 n_sm: cfg.n_sm,
@@ -353,10 +378,14 @@ impl<'k> Sm<'k> {
                 next_accept: 0,
                 inflight: VecDeque::new(),
                 accepted: 0,
+                recent: VecDeque::new(),
+                window: cfg.bw_window as u64,
             },
             hitq: VecDeque::new(),
             last_access: None,
             pf: HashMap::default(),
+            pf_trained: false,
+            freed: Vec::new(),
             prefetcher,
             reuse: cfg
                 .reuse_analysis
@@ -481,6 +510,7 @@ impl<'k> Sm<'k> {
         if self.now >= self.mem.next_accept {
             if let Some(req) = self.mem.queue.pop_front() {
                 self.mem.accepted += 1;
+                self.mem.recent.push_back(self.now);
                 self.mem.next_accept = self.now + self.mem.interval;
                 if !req.write {
                     self.mem
@@ -523,6 +553,16 @@ impl<'k> Sm<'k> {
 
     fn l1_response(&mut self) -> Result<(), HarnessError> {
         let rsp = self.tags.response();
+        self.tags.take_freed(&mut self.freed);
+        if !self.freed.is_empty() {
+            let mut freed = std::mem::take(&mut self.freed);
+            for &line in &freed {
+                self.m.l1.evictions += 1;
+                self.evicted(line & self.line_mask);
+            }
+            freed.clear();
+            self.freed = freed;
+        }
         let Some(acc) = self.last_access.take() else {
             return Ok(());
         };
@@ -537,12 +577,7 @@ impl<'k> Sm<'k> {
             if rsp.outcome != L1Outcome::WriteEvict {
                 self.m.l1.evictions += 1;
             }
-            if let Some(info) = self.pf.get(&line) {
-                if !info.in_flight {
-                    self.pf.remove(&line);
-                    self.pfm.early_evicted += 1;
-                }
-            }
+            self.evicted(line);
         }
         match acc {
             Access::Demand {
@@ -591,6 +626,17 @@ impl<'k> Sm<'k> {
             }
         }
         Ok(())
+    }
+
+    /// Line `line` no longer holds data: an installed, unused prefetch of
+    /// it was evicted early (one still in flight is counted at its fill).
+    fn evicted(&mut self, line: u64) {
+        if let Some(info) = self.pf.get(&line) {
+            if !info.in_flight {
+                self.pf.remove(&line);
+                self.pfm.early_evicted += 1;
+            }
+        }
     }
 
     fn alloc_mshr(&mut self, line: u64) -> usize {
@@ -642,9 +688,9 @@ impl<'k> Sm<'k> {
             let i = self.alloc_mshr(line);
             let e = &mut self.mshr[i];
             e.prefetch = true;
-            e.target = (out.cta_slot, out.warp);
+            e.target = out.warp;
             self.mem_push(line, false, true);
-            self.tags.request(line, false);
+            self.tags.request_prefetch(line);
             self.last_access = Some(Access::Prefetch);
             let array = self.k.array_at(line);
             if let Some(a) = array {
@@ -754,6 +800,22 @@ impl<'k> Sm<'k> {
 
     fn step_units(&mut self, in_reset: bool) -> Result<(), HarnessError> {
         if let Some(p) = self.prefetcher.as_mut() {
+            if !self.pf_trained && !in_reset && p.offer().is_some() {
+                self.pf_trained = true;
+                self.tags.prefetcher_trained();
+            }
+            let cache_full = self.tags.cache_full();
+            if cache_full {
+                self.pfm.cache_full_cycles += 1;
+            }
+            p.pressure(Pressure {
+                cache_full,
+                bw_util: if in_reset {
+                    0
+                } else {
+                    self.mem.bw_util(self.now)
+                },
+            });
             p.step(in_reset)?;
         }
         self.tags.step(in_reset)
@@ -1053,20 +1115,25 @@ impl<'k> Sm<'k> {
         self.rq.iter().copied().find(|&w| elig & (1u64 << w) != 0)
     }
 
-    fn eager_wakeup(&mut self, target: (u64, u64)) {
+    fn eager_wakeup(&mut self, target: WarpRef) {
         if !self.cfg.eager_wakeup
             || !matches!(self.cfg.sched, SchedPolicy::TwoLevel | SchedPolicy::Pas)
         {
             return;
         }
-        let (slot, widx) = (target.0 as usize, target.1 as usize);
-        let Some(c) = self.ctas.get(slot) else {
-            return;
+        let w = match target {
+            WarpRef::InCta { cta_slot, warp } => {
+                let Some(c) = self.ctas.get(cta_slot as usize) else {
+                    return;
+                };
+                if !c.live || warp as usize >= c.warps.len() {
+                    return;
+                }
+                c.warps[warp as usize]
+            }
+            WarpRef::Sm(w) if (w as usize) < self.warps.len() => w as u16,
+            WarpRef::Sm(_) => return,
         };
-        if !c.live || widx >= c.warps.len() {
-            return;
-        }
-        let w = c.warps[widx];
         if self.warps[w as usize].state != WState::Ready {
             return;
         }
@@ -1491,12 +1558,14 @@ impl<'k> Sm<'k> {
             let used = p.useful + p.late;
             p.coverage = ratio(used, m.l1.accesses);
             p.accuracy = ratio(used, p.issued);
+            p.timely_per_demand = ratio(p.useful, m.l1.accesses);
             p.issued_per_demand = ratio(p.issued, m.l1.accesses);
             p.avg_distance = ratio(self.distance_sum, used);
             p.counts = pf.counts();
             m.prefetch = Some(p);
         }
         self.tags.finish()?;
+        m.l1.counts = self.tags.counts();
         m.reuse = self.reuse.take().map(|r| r.m);
         m.arrays = std::mem::take(&mut self.arrays);
         Ok(std::mem::take(&mut self.m))

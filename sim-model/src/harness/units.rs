@@ -42,6 +42,10 @@ pub trait HarnessUnit: UnitSpec + Sized {
     /// Prefix of the unit's machine overrides: `KEY.NAME=value` sets its
     /// parameter `NAME` (spec names).
     const KEY: &'static str;
+    /// A prefetcher whose paper stores its prefetches in the L1's decoupled
+    /// mode (`decoupled = auto` turns the mode on when the unit is
+    /// selected). False by default.
+    const DECOUPLED_L1: bool = false;
     /// The unit's parameters for a run, before the `KEY.NAME` overrides:
     /// how they follow the machine and the kernel for `ctx.choice`.
     fn params(ctx: &UnitContext<'_>) -> Self::Params;
@@ -266,6 +270,8 @@ pub trait UnitEntry: Sync {
     fn choices(&self) -> &'static [Choice];
     /// Prefix of its machine overrides.
     fn key(&self) -> &'static str;
+    /// [`HarnessUnit::DECOUPLED_L1`].
+    fn decoupled_l1(&self) -> bool;
     /// Its parameter names (spec names, table order): the `KEY.NAME`s
     /// accepted.
     fn param_names(&self) -> Vec<&'static str>;
@@ -302,6 +308,9 @@ impl<U: HarnessUnit> UnitEntry for Entry<U> {
     }
     fn key(&self) -> &'static str {
         U::KEY
+    }
+    fn decoupled_l1(&self) -> bool {
+        U::DECOUPLED_L1
     }
     fn param_names(&self) -> Vec<&'static str> {
         U::Params::default().list().iter().map(|x| x.0).collect()

@@ -1,15 +1,18 @@
 //! `snake_prefetcher` in the SM harness: the prefetcher role (`prefetcher =
 //! snake`).
 //!
-//! Snake needs more of the harness than the other prefetchers
-//! (`sm_harness.md`, "Units in the harness"): the L1 in decoupled mode
-//! (per-line prefetch flag, the half-capacity cap until trained, the 25 %
-//! LRU free-up with the 80 % rule, the flag flip on a hit), `cache_full`
-//! and `bw_util` from the cache and the memory model. Loads already carry
-//! what `ld_*` needs (the warp's SM slot, the lowest active thread's
-//! address, uniformity: `LoadInfo`). Until the harness models the rest, choosing `prefetcher = snake` is refused with that reason
-//! ([`HarnessUnit::check_machine`]); the unit is co-simulated and
-//! benchmarked on its own (`warpgen cosim`, `warpgen bench`).
+//! What the harness gives Snake (`sm_harness.md`, "Units in the harness"):
+//! - `ld_*` from every demand load: the warp's SM slot (`ld_warp`), the
+//!   lowest active thread's address (`ld_addr`) and whether the active
+//!   threads are one stride per lane apart (`ld_uniform`), from kernel
+//!   files and traces alike ([`LoadInfo`]);
+//! - `cache_full` from the L1, which runs in decoupled mode
+//!   (`decoupled = auto` turns it on for Snake: [`HarnessUnit::DECOUPLED_L1`];
+//!   the rules are in `sim-model/src/harness/decoupled.rs`), and `bw_util`
+//!   from the lower memory over the machine's `bw_window` ([`Pressure`]);
+//! - `pf_ready` when the L1 takes the prefetch (issued, or dropped because
+//!   the line is present or in flight); eager wake-up finds the target by
+//!   its SM slot (`pf_warp`).
 //!
 //! Parameters: the paper's, with `N_WARPS` the machine's warps per SM
 //! rounded up to a power of two (2..=64); then the `snake.NAME` overrides.
@@ -17,9 +20,10 @@
 use ports::snake::{SnakeParams, SnakePrefetcher};
 
 use super::SnakeModel;
-use crate::harness::config::{MachineConfig, MachineConfigError};
 use crate::harness::metrics::UnitCounts;
-use crate::harness::roles::{Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Role, RoleObject};
+use crate::harness::roles::{
+    Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Pressure, Role, RoleObject, WarpRef,
+};
 use crate::harness::units::{Attached, HarnessUnit, UnitContext};
 use crate::harness::HarnessError;
 
@@ -28,10 +32,11 @@ impl HarnessUnit for SnakePrefetcher {
     const ROLE: Role = Role::Prefetcher;
     const CHOICES: &'static [Choice] = &[Choice {
         name: "snake",
-        help: "snake_prefetcher's golden model: chains of strides (needs the L1's decoupled \
-               mode, not modelled yet)",
+        help: "snake_prefetcher's golden model: chains of strides, with the L1 in decoupled \
+               mode",
     }];
     const KEY: &'static str = "snake";
+    const DECOUPLED_L1: bool = true;
 
     fn params(ctx: &UnitContext<'_>) -> SnakeParams {
         SnakeParams {
@@ -42,29 +47,19 @@ impl HarnessUnit for SnakePrefetcher {
         }
     }
 
-    fn check_machine(_cfg: &MachineConfig, choice: &str) -> Result<(), MachineConfigError> {
-        Err(MachineConfigError::new(
-            "prefetcher",
-            choice,
-            "Snake needs the L1's decoupled prefetch storage and the cache-full and \
-             bandwidth signals, which the harness does not model yet (warpgen cosim / bench \
-             run the unit on its own)",
-        ))
-    }
-
-    fn into_role(unit: Attached<Self>, ctx: &UnitContext<'_>) -> RoleObject {
+    fn into_role(unit: Attached<Self>, _ctx: &UnitContext<'_>) -> RoleObject {
         RoleObject::Prefetcher(Box::new(SnakeRole {
             unit,
-            warps_per_cta: ctx.warps_per_cta as u64,
+            throttled_cycles: 0,
         }))
     }
 }
 
-/// The Snake golden model as the harness's prefetcher (reached only once
-/// the harness models what [`HarnessUnit::check_machine`] asks for).
+/// The Snake golden model as the harness's prefetcher.
 pub(crate) struct SnakeRole {
     unit: Attached<SnakePrefetcher>,
-    warps_per_cta: u64,
+    /// Cycles `throttled` was 1.
+    throttled_cycles: u64,
 }
 
 impl PrefetcherRole for SnakeRole {
@@ -83,8 +78,7 @@ impl PrefetcherRole for SnakeRole {
         let o = &self.unit.out;
         o.pf_valid.then_some(PrefetchOffer {
             addr: o.pf_addr,
-            cta_slot: o.pf_warp / self.warps_per_cta.max(1),
-            warp: o.pf_warp % self.warps_per_cta.max(1),
+            warp: WarpRef::Sm(o.pf_warp),
         })
     }
 
@@ -101,8 +95,17 @@ impl PrefetcherRole for SnakeRole {
         true
     }
 
+    fn pressure(&mut self, p: Pressure) {
+        let i = &mut self.unit.input;
+        i.cache_full = p.cache_full;
+        i.bw_util = p.bw_util.min(100) as u64;
+    }
+
     fn step(&mut self, reset: bool) -> Result<(), HarnessError> {
         self.unit.input.reset = reset;
+        if self.unit.out.throttled {
+            self.throttled_cycles += 1;
+        }
         self.unit.step()
     }
 
@@ -111,8 +114,33 @@ impl PrefetcherRole for SnakeRole {
         UnitCounts {
             key: SnakePrefetcher::KEY,
             label: "Snake",
-            counters: vec![("prefetches", s.prefetches())],
-            summary: format!("{} prefetches", s.prefetches()),
+            counters: vec![
+                ("loads_trained", s.loads_trained),
+                ("loads_ignored", s.loads_ignored),
+                ("link_allocations", s.link_allocations),
+                ("promotions", s.promotions),
+                ("evictions", s.evictions),
+                ("bits_cleared", s.bits_cleared),
+                ("loops_closed", s.loops_closed),
+                ("jobs_enqueued", s.jobs_enqueued),
+                ("jobs_dropped", s.jobs_dropped),
+                ("prefetches", s.prefetches()),
+                ("prefetches_chain", s.prefetches_chain),
+                ("prefetches_inter", s.prefetches_inter),
+                ("prefetches_intra", s.prefetches_intra),
+                ("throttled_cycles", self.throttled_cycles),
+            ],
+            summary: format!(
+                "{} prefetches ({} chain, {} inter-warp, {} intra-warp), {} promotions, {} \
+                 loops closed, throttled {} cycles",
+                s.prefetches(),
+                s.prefetches_chain,
+                s.prefetches_inter,
+                s.prefetches_intra,
+                s.promotions,
+                s.loops_closed,
+                self.throttled_cycles
+            ),
         }
     }
 
