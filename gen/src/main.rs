@@ -331,7 +331,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 let files = gen::run::kernel_files(&kernels)?;
                 let rows = gen::run::compare_kernels(&files, &[])?;
                 println!(
-                    "\nSM harness ({}): each bundled kernel without and with CAPS (PAS), with LRU and BA L1",
+                    "\nSM harness ({}): each bundled kernel with no prefetcher, CAPS (PAS), Snake \
+                     (decoupled L1), the BA L1, and CAPS with BA",
                     kernels.display()
                 );
                 println!("{}", gen::run::compare_table(&rows));

@@ -544,29 +544,33 @@ pub fn bench_table(rows: &[BenchRow]) -> String {
     s
 }
 
-/// One kernel under the four CAPS x BA combinations.
+/// The combinations `warpgen all` runs every kernel under: a label and
+/// the machine settings.
+pub const COMPARE_COMBOS: [(&str, &[&str]); 5] = [
+    ("base", &[]),
+    ("CAPS", &["prefetcher=caps", "sched=pas"]),
+    ("Snake", &["prefetcher=snake"]),
+    ("BA", &["l1=ba"]),
+    ("CAPS+BA", &["prefetcher=caps", "sched=pas", "l1=ba"]),
+];
+
+/// One kernel under every combination of [`COMPARE_COMBOS`].
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct CompareRow {
     /// Kernel name.
     pub kernel: String,
-    /// Metrics: no prefetch + LRU, CAPS (PAS) + LRU, no prefetch + BA, CAPS (PAS) + BA.
+    /// Metrics, in [`COMPARE_COMBOS`] order.
     pub runs: Vec<Metrics>,
 }
 
-/// Run every kernel file with and without CAPS (with PAS) and with LRU and
-/// BA (`warpgen all`'s comparison); `sets` apply to every run.
+/// Run every kernel file under every combination of [`COMPARE_COMBOS`]
+/// (`warpgen all`'s comparison); `sets` apply to every run.
 pub fn compare_kernels(kernels: &[PathBuf], sets: &[String]) -> anyhow::Result<Vec<CompareRow>> {
-    let combos: [&[&str]; 4] = [
-        &[],
-        &["prefetcher=caps", "sched=pas"],
-        &["l1=ba"],
-        &["prefetcher=caps", "sched=pas", "l1=ba"],
-    ];
     let mut out = Vec::new();
     for path in kernels {
         let mut runs = Vec::new();
         let mut name = String::new();
-        for c in combos {
+        for (_, c) in COMPARE_COMBOS {
             let mut args = RunArgs::new(path);
             args.quiet = true;
             args.set = sets.to_vec();
@@ -580,45 +584,33 @@ pub fn compare_kernels(kernels: &[PathBuf], sets: &[String]) -> anyhow::Result<V
     Ok(out)
 }
 
-/// The comparison as a table: cycles, L1 miss rate and, for CAPS, accuracy
-/// and coverage, per combination; speed-ups against the baseline.
+/// The comparison as a table: per combination, cycles and L1 miss rate,
+/// and for a prefetcher its accuracy (used / issued) and coverage (used /
+/// demand).
 pub fn compare_table(rows: &[CompareRow]) -> String {
-    let mut s = format!(
-        "{:<20} {:>9} {:>6} | {:>9} {:>6} {:>5} {:>5} | {:>9} {:>6} | {:>9} {:>6}\n",
-        "kernel",
-        "base cyc",
-        "miss%",
-        "CAPS cyc",
-        "miss%",
-        "acc%",
-        "cov%",
-        "BA cyc",
-        "miss%",
-        "both cyc",
-        "miss%"
-    );
+    let mut s = format!("{:<20}", "kernel");
+    for (label, sets) in COMPARE_COMBOS {
+        let pf = sets.iter().any(|x| x.starts_with("prefetcher="));
+        s += &format!(" | {:>11} {:>6}", format!("{label} cyc"), "miss%");
+        if pf {
+            s += &format!(" {:>5} {:>5}", "acc%", "cov%");
+        }
+    }
+    s.push('\n');
     for r in rows {
-        let m = &r.runs;
-        let miss = |i: usize| 100.0 * m[i].l1.miss_rate;
-        let (acc, cov) = m[1]
-            .prefetch
-            .as_ref()
-            .map(|p| (100.0 * p.accuracy, 100.0 * p.coverage))
-            .unwrap_or((0.0, 0.0));
-        s += &format!(
-            "{:<20} {:>9} {:>6.1} | {:>9} {:>6.1} {:>5.1} {:>5.1} | {:>9} {:>6.1} | {:>9} {:>6.1}\n",
-            r.kernel,
-            m[0].cycles,
-            miss(0),
-            m[1].cycles,
-            miss(1),
-            acc,
-            cov,
-            m[2].cycles,
-            miss(2),
-            m[3].cycles,
-            miss(3)
-        );
+        s += &format!("{:<20}", r.kernel);
+        for (m, (_, sets)) in r.runs.iter().zip(COMPARE_COMBOS) {
+            s += &format!(" | {:>11} {:>6.1}", m.cycles, 100.0 * m.l1.miss_rate);
+            if sets.iter().any(|x| x.starts_with("prefetcher=")) {
+                let (acc, cov) = m
+                    .prefetch
+                    .as_ref()
+                    .map(|p| (100.0 * p.accuracy, 100.0 * p.coverage))
+                    .unwrap_or((0.0, 0.0));
+                s += &format!(" {acc:>5.1} {cov:>5.1}");
+            }
+        }
+        s.push('\n');
     }
     s
 }

@@ -39,6 +39,12 @@ fn every_bundled_kernel_runs_with_every_unit_combination() {
             vec![("prefetcher", "caps"), ("sched", "pas")],
             vec![("l1", "ba"), ("sched", "lrr")],
             vec![("sched", "gto"), ("prefetcher", "caps")],
+            vec![("prefetcher", "snake")],
+            vec![
+                ("prefetcher", "snake"),
+                ("decoupled", "off"),
+                ("sched", "lrr"),
+            ],
         ] {
             let m = run(&k, &sets);
             assert!(m.cycles > 0 && m.warp_instructions > 0, "{n} {sets:?}");

@@ -577,4 +577,56 @@ mod tests {
         assert_eq!(t.response(), None);
         assert!(!t.holds_data(a(1)));
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Random loads, prefetches and stores over a few dozen lines of a
+        /// 4 x 4 storage, training at a random point: the side counts match
+        /// the flags, a request hits exactly when its line was present, a
+        /// loaded or prefetched line is present afterwards and a stored one
+        /// is not, `cache_full` comes exactly with a free-up of a quarter
+        /// of a full storage, and displaced lines are gone.
+        #[test]
+        fn decoupled_storage_invariants(
+            ops in proptest::collection::vec((0u8..3, 0u64..40), 1..400),
+            train_at in 0usize..400,
+        ) {
+            let mut t = DecoupledTags::new(4, 4, LINE as u32);
+            for (i, &(op, n)) in ops.iter().enumerate() {
+                if i == train_at {
+                    t.prefetcher_trained();
+                }
+                let req = [Req::Load, Req::Prefetch, Req::Store][op as usize];
+                let was = t.holds_data(a(n));
+                let valid_before = t.lines.iter().filter(|l| l.tag != 0).count();
+                let r = go(&mut t, a(n), req);
+                let (n_l1, n_pf) = t.occupancy();
+                let l1 = t.lines.iter().filter(|l| l.tag != 0 && !l.pf).count();
+                let pf = t.lines.iter().filter(|l| l.tag != 0 && l.pf).count();
+                proptest::prop_assert_eq!((n_l1, n_pf), (l1, pf));
+                match req {
+                    Req::Store => {
+                        proptest::prop_assert!(!t.holds_data(a(n)));
+                        proptest::prop_assert_eq!(r.outcome == L1Outcome::WriteEvict, was);
+                    }
+                    _ => {
+                        proptest::prop_assert!(t.holds_data(a(n)));
+                        proptest::prop_assert_eq!(r.outcome == L1Outcome::Hit, was);
+                    }
+                }
+                let freed = freed(&mut t);
+                proptest::prop_assert_eq!(t.cache_full(), !freed.is_empty());
+                if t.cache_full() {
+                    proptest::prop_assert_eq!(valid_before, 16);
+                    proptest::prop_assert_eq!(freed.len(), 4);
+                }
+                for f in freed.iter().chain(r.evicted.iter()) {
+                    proptest::prop_assert!(!t.holds_data(*f));
+                    // Only a store displaces its own line.
+                    proptest::prop_assert_eq!(*f == a(n), req == Req::Store);
+                }
+            }
+        }
+    }
 }
