@@ -14,6 +14,7 @@ pub mod verilator;
 // Units: stimulus, scenarios and documents (`CosimUnit`).
 pub mod ba;
 pub mod caps;
+pub mod dac;
 pub mod snake;
 
 pub use backend::{RtlBackend, CYCLE_TIME};

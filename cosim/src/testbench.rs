@@ -55,6 +55,10 @@ pub fn record<U: UnitSpec, M: GoldenModel<U>>(
     rec
 }
 
+/// Cycles per `initial` block that fills the stimulus and expectation
+/// tables.
+const FILL_CHUNK: usize = 200;
+
 fn total(ports: &[PortDesc]) -> u32 {
     ports.iter().map(|p| p.width).sum()
 }
@@ -125,15 +129,30 @@ pub fn testbench<U: UnitSpec>(p: &U::Params, rec: &Recording, label: &str) -> St
     let _ = writeln!(s, "    {} dut({});", U::NAME, conns.join(", "));
     let _ = writeln!(s, "    reg [{}:0] stim [0:{}];", iw - 1, n.max(1) - 1);
     let _ = writeln!(s, "    reg [{}:0] expv [0:{}];", ow - 1, n.max(1) - 1);
-    s.push_str("    integer i;\n    integer errors;\n    initial begin\n");
-    for (i, (a, b)) in rec.inputs.iter().zip(&rec.outputs).enumerate() {
-        let _ = writeln!(
-            s,
-            "        stim[{i}] = {iw}'h{}; expv[{i}] = {ow}'h{};",
-            packed_hex(&ins, a),
-            packed_hex(&outs, b)
-        );
+    s.push_str("    integer i;\n    integer errors;\n");
+    // The tables are filled at time 0 by blocks of FILL_CHUNK cycles (small
+    // functions compile fast in Verilator's C++), the run starts at 1 ns.
+    for (k, chunk) in rec
+        .inputs
+        .iter()
+        .zip(&rec.outputs)
+        .enumerate()
+        .collect::<Vec<_>>()
+        .chunks(FILL_CHUNK)
+        .enumerate()
+    {
+        let _ = writeln!(s, "    initial begin : fill_{k}");
+        for (i, (a, b)) in chunk {
+            let _ = writeln!(
+                s,
+                "        stim[{i}] = {iw}'h{}; expv[{i}] = {ow}'h{};",
+                packed_hex(&ins, a),
+                packed_hex(&outs, b)
+            );
+        }
+        s.push_str("    end\n");
     }
+    s.push_str("    initial begin\n        #1;\n");
     let _ = writeln!(
         s,
         "        errors = 0;

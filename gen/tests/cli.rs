@@ -262,14 +262,8 @@ fn record_writes_a_replayable_stimulus_for_any_unit() {
         "--kernel",
     ])
     .arg(kernel("vector_add.toml"));
-    // Every unit that this run includes (Snake's harness role is not
-    // modelled yet).
-    let units: Vec<&str> = ports::UNIT_NAMES
-        .iter()
-        .copied()
-        .filter(|u| *u != "snake_prefetcher")
-        .collect();
-    assert!(units.len() >= 2);
+    // Every unit that this run includes.
+    let units = ["caps_prefetcher", "ba_tag_array"];
     for u in &units {
         cmd.arg("--record")
             .arg(u)
@@ -281,12 +275,39 @@ fn record_writes_a_replayable_stimulus_for_any_unit() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for u in &units {
+    // Snake in a run of its own.
+    let out = warpgen()
+        .args(["run", "--quiet", "--prefetcher", "snake", "--kernel"])
+        .arg(kernel("vector_add.toml"))
+        .args(["--record", "snake_prefetcher"])
+        .arg(dir.path().join("snake_prefetcher.jsonl"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for u in units.iter().chain(&["snake_prefetcher"]) {
         let text = std::fs::read_to_string(dir.path().join(format!("{u}.jsonl"))).unwrap();
         let header = text.lines().next().unwrap();
         assert!(header.contains(&format!("\"unit\":\"{u}\"")), "{header}");
         assert!(text.lines().count() > 100);
     }
+    // DAC's slot is not modelled by the harness: recording it says so.
+    let out = warpgen()
+        .args(["run", "--quiet", "--kernel"])
+        .arg(kernel("vector_add.toml"))
+        .args(["--record", "dac_expander"])
+        .arg(dir.path().join("d.jsonl"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("expander slot"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // A unit that is not in the run cannot be recorded.
     let out = warpgen()
         .args(["run", "--quiet", "--kernel"])

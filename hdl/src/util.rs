@@ -35,6 +35,45 @@ impl<const N: usize, const M: usize> Logic for ZeroExt<N, M> {
     }
 }
 
+/// Sign-extends an `N`-bit two's-complement value to `M` bits (`M >= N`)
+/// with a Verilog replication and concatenation.
+#[derive(Clone, Debug, LogicBlock, Default)]
+pub struct SignExt<const N: usize, const M: usize> {
+    /// Narrow input.
+    pub narrow: Signal<In, Bits<N>>,
+    /// Sign-extended output.
+    pub wide: Signal<Out, Bits<M>>,
+}
+
+impl<const N: usize, const M: usize> Logic for SignExt<N, M> {
+    fn update(&mut self) {
+        let x = self.narrow.val().to_u64();
+        let v = if N < 64 && (x >> (N - 1)) & 1 == 1 {
+            x | (u64::MAX << N)
+        } else {
+            x
+        };
+        self.wide.next = Bits::<M>::from(v & ports::mask(M as u32));
+    }
+
+    fn connect(&mut self) {
+        self.wide.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        assert!(M >= N && N >= 1, "SignExt {N} to {M} bits");
+        if M == N {
+            Verilog::Custom("always @(*) wide = narrow;".into())
+        } else {
+            Verilog::Custom(format!(
+                "always @(*) wide = {{{{{}{{narrow[{}]}}}}, narrow}};",
+                M - N,
+                N - 1
+            ))
+        }
+    }
+}
+
 /// Concatenates one bit per index into an `N`-bit word (`bits[i]` is bit
 /// `i`; indices past `bits.len()` are zero).
 ///

@@ -13,6 +13,7 @@
 pub mod ba;
 pub mod caps;
 pub mod config;
+pub mod dac;
 pub mod snake;
 pub mod units;
 

@@ -27,6 +27,7 @@ macro_rules! for_each_unit {
             $crate::ba::BaTagArray,
             $crate::caps::CapsPrefetcher,
             $crate::snake::SnakePrefetcher,
+            $crate::dac::DacExpander,
         }
     };
 }

@@ -12,6 +12,7 @@ use ports::UnitSpec;
 pub mod ba;
 pub mod caps;
 pub mod check;
+pub mod dac;
 pub mod harness;
 pub mod snake;
 

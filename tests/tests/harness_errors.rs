@@ -270,7 +270,7 @@ fn machine_settings_name_what_would_be_accepted() {
     let e = c.set("zzz", "1").unwrap_err();
     assert!(
         e.reason
-            .contains("caps.NAME, snake.NAME, ba.NAME (and param.NAME"),
+            .contains("caps.NAME, snake.NAME, ba.NAME, dac.NAME (and param.NAME"),
         "{e}"
     );
     // Accepted forms.

@@ -103,3 +103,8 @@ fn caps_testbench_passes_under_icarus_and_verilator() {
 fn snake_testbench_passes_under_icarus_and_verilator() {
     unit_testbench_passes::<ports::snake::SnakePrefetcher>();
 }
+
+#[test]
+fn dac_testbench_passes_under_icarus_and_verilator() {
+    unit_testbench_passes::<ports::dac::DacExpander>();
+}

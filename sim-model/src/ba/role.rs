@@ -56,8 +56,8 @@ impl HarnessUnit for BaTagArray {
             .map_err(|e| MachineConfigError::new(Self::KEY, "", e))
     }
 
-    fn into_role(unit: Attached<Self>, _ctx: &UnitContext<'_>) -> RoleObject {
-        RoleObject::L1(Box::new(BaRole { unit }))
+    fn into_role(unit: Attached<Self>, _ctx: &UnitContext<'_>) -> Result<RoleObject, HarnessError> {
+        Ok(RoleObject::L1(Box::new(BaRole { unit })))
     }
 }
 

@@ -53,13 +53,13 @@ impl HarnessUnit for CapsPrefetcher {
         Ok(())
     }
 
-    fn into_role(unit: Attached<Self>, ctx: &UnitContext<'_>) -> RoleObject {
-        RoleObject::Prefetcher(Box::new(CapsRole {
+    fn into_role(unit: Attached<Self>, ctx: &UnitContext<'_>) -> Result<RoleObject, HarnessError> {
+        Ok(RoleObject::Prefetcher(Box::new(CapsRole {
             unit,
             warps_per_cta: ctx.warps_per_cta as u64,
             loads: 0,
             indirect_loads: 0,
-        }))
+        })))
     }
 }
 

@@ -62,8 +62,9 @@ pub trait HarnessUnit: UnitSpec + Sized {
         Ok(())
     }
     /// The attached unit as the role object the SM talks to (a
-    /// [`RoleObject`] of [`Self::ROLE`]).
-    fn into_role(unit: Attached<Self>, ctx: &UnitContext<'_>) -> RoleObject;
+    /// [`RoleObject`] of [`Self::ROLE`]), or why the harness cannot run it
+    /// in its role yet.
+    fn into_role(unit: Attached<Self>, ctx: &UnitContext<'_>) -> Result<RoleObject, HarnessError>;
 }
 
 /// What a unit's parameters and role adapter may depend on in a run.
@@ -241,6 +242,13 @@ fn params_for<U: HarnessUnit>(ctx: &UnitContext<'_>) -> Result<U::Params, Harnes
 /// The error for a probe or recording of a unit that is not in the run,
 /// naming the option that would add it.
 pub(crate) fn not_in_run(u: &dyn UnitEntry) -> HarnessError {
+    if u.role() == Role::Expander {
+        return HarnessError::Unsupported(format!(
+            "{} lock-step or recording needs the expander slot, which the harness does not \
+             model yet (warpgen cosim runs the unit on its own)",
+            u.name()
+        ));
+    }
     let names: Vec<&str> = u.choices().iter().map(|c| c.name).collect();
     HarnessError::Unsupported(format!(
         "{} lock-step or recording needs --{} {}",
@@ -328,7 +336,7 @@ impl<U: HarnessUnit> UnitEntry for Entry<U> {
         for path in records {
             probes.push(Box::new(create_writer::<U>(path, &p)?));
         }
-        let obj = U::into_role(Attached::new(p, probes), ctx);
+        let obj = U::into_role(Attached::new(p, probes), ctx)?;
         if obj.role() != U::ROLE {
             return Err(HarnessError::Internal(format!(
                 "{} declares the {} role but became a {} role object",

@@ -47,11 +47,11 @@ impl HarnessUnit for SnakePrefetcher {
         }
     }
 
-    fn into_role(unit: Attached<Self>, _ctx: &UnitContext<'_>) -> RoleObject {
-        RoleObject::Prefetcher(Box::new(SnakeRole {
+    fn into_role(unit: Attached<Self>, _ctx: &UnitContext<'_>) -> Result<RoleObject, HarnessError> {
+        Ok(RoleObject::Prefetcher(Box::new(SnakeRole {
             unit,
             throttled_cycles: 0,
-        }))
+        })))
     }
 }
 

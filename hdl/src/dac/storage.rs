@@ -1,0 +1,106 @@
+//! The storage table of `dac_expander`, per the RTL's registers and
+//! memories.
+
+use ports::dac::DacParams;
+use ports::log2_exact;
+
+use crate::storage::{StorageField, StorageReport};
+
+/// Storage of `dac_expander`. The paper (section 4.8) keeps an ATQ of 24
+/// entries (393 B), 192 address records (1560 B: 4 per warp) and 192
+/// predicate masks (768 B).
+pub(super) fn storage(p: &DacParams) -> StorageReport {
+    const ADD: &str = "added by this design";
+    let nw = p.N_WARPS;
+    let nc = p.N_CTA;
+    let f = StorageField::new;
+    let fields = vec![
+        f(
+            "ATQ",
+            "base, off_tx, off_ty, off_cx, off_cy",
+            5 * 32,
+            p.ATQ_DEPTH,
+            true,
+            "paper: 24 entries, 393 B",
+        ),
+        f("ATQ", "scalar", 32, p.ATQ_DEPTH, true, "paper (predicates)"),
+        f("ATQ", "kind, gran, cmp", 7, p.ATQ_DEPTH, true, "paper"),
+        f(
+            "ATQ",
+            "valid (one per 64-bit lane)",
+            4,
+            p.ATQ_DEPTH,
+            false,
+            ADD,
+        ),
+        f("ATQ", "count", p.count_bits() as u64, 1, false, ADD),
+        f(
+            "PWAQ",
+            "record: addr[31:5], mask, gran, last",
+            27 + 32 + 2 + 1,
+            nw * p.PWAQ_DEPTH,
+            true,
+            "paper: 192 entries, 1560 B",
+        ),
+        f(
+            "PWAQ",
+            "head position, count (per warp)",
+            2 * log2_exact(p.PWAQ_DEPTH) as u64 + 1,
+            nw,
+            false,
+            ADD,
+        ),
+        f(
+            "PWPQ",
+            "mask",
+            32,
+            nw * p.PWPQ_DEPTH,
+            true,
+            "paper: 192 entries, 768 B",
+        ),
+        f(
+            "PWPQ",
+            "head position, count (per warp)",
+            2 * log2_exact(p.PWPQ_DEPTH) as u64 + 1,
+            nw,
+            false,
+            ADD,
+        ),
+        f("slots", "active, sampled set", 2, nc, false, ADD),
+        f("slots", "CTA index x, y", 32, nc, false, ADD),
+        f(
+            "expander",
+            "busy, warp, lane, lane group, partial mask",
+            1 + 6 + 5 + 2 + 32,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "memory request",
+            "valid, line address",
+            1 + 25,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "dequeue response",
+            "valid, hit, addr, mask, gran, last",
+            1 + 1 + 32 + 32 + 2 + 1,
+            1,
+            false,
+            ADD,
+        ),
+        f("statistics", "fast, slow", 64, 1, false, ADD),
+    ];
+    StorageReport {
+        unit: "dac_expander".into(),
+        fields,
+        paper_bits: (393 + 1560 + 768) * 8,
+        paper_note: "paper section 4.8: ATQ 24 entries 393 B, PWAQ 192 entries 1560 B, PWPQ \
+                     192 entries 768 B"
+            .into(),
+        paper_area: None,
+    }
+}
