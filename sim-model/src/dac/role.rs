@@ -1,5 +1,5 @@
 //! `dac_expander` in the SM harness: its declaration for the expander slot
-//! ([`Role::Expander`], `expander = dac`).
+//! ([`Role::Expander`](crate::harness::roles::Role::Expander), `expander = dac`).
 //!
 //! The harness does not model DAC's affine warp yet (the warp per SM that
 //! executes the affine stream, enqueues tuples ahead of the other warps,
@@ -13,7 +13,7 @@
 //! Parameters: the paper's, with `N_WARPS` the machine's warps per SM and
 //! `N_CTA` its CTA slots (at most 16); then the `dac.NAME` overrides.
 //!
-//! [`into_role`]: HarnessUnit::into_role
+//! [`into_role`]: crate::harness::units::HarnessUnit::into_role
 
 use ports::dac::{DacExpander, DacParams};
 

@@ -261,8 +261,9 @@ pub enum UnOp {
 }
 
 impl UnOp {
+    /// Apply to a value.
     #[inline(always)]
-    fn apply(self, a: i64) -> i64 {
+    pub fn apply(self, a: i64) -> i64 {
         match self {
             UnOp::Neg => a.wrapping_neg(),
             UnOp::Not => (a == 0) as i64,

@@ -14,7 +14,8 @@
 //! println!("{}", metrics.table());
 //! ```
 //!
-//! Modules: [`config`] (the machine and its presets), [`kernel`] (the file
+//! Modules: [`affine`] (the tuples of DAC's affine warp), [`config`] (the
+//! machine and its presets), [`kernel`] (the file
 //! format, its errors and the compiler), [`expr`] (expressions and their
 //! classification), `decoupled` (the L1's decoupled mode for Snake, its
 //! rules in that module's source), [`metrics`] (what a run measures, with the definitions
@@ -37,6 +38,7 @@
 //!     .unwrap();
 //! ```
 
+pub mod affine;
 pub mod config;
 pub(crate) mod decoupled;
 pub mod expr;
