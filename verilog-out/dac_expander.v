@@ -137,6 +137,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  off27 = 62'h1b;
     localparam  off59 = 62'h3b;
     localparam  bit61 = 62'h2000000000000000;
+    localparam  zero_62 = 62'h0;
     localparam  c1_32 = 32'h1;
     localparam  c32_64 = 64'h20;
     localparam  c2_7 = 7'b10;
@@ -607,6 +608,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  atq_pop;
     reg  enq_push;
     reg  d_hit;
+    reg  [61:0] pk_last;
 
     // Sub module instances
     dac_expander__atq0 atq0(
@@ -2098,11 +2100,12 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_mask__narrow = rec__mask;
     always @(*) pk_gran__narrow = t_gran;
     always @(*) begin
-        aq__push_data = pk_addr__wide | (pk_mask__wide << off27) | (pk_gran__wide << off59);
+        pk_last = zero_62;
         if (rec__last) begin
-            aq__push_data = pk_addr__wide | (pk_mask__wide << off27) | (pk_gran__wide << off59) | bit61;
+            pk_last = bit61;
         end
     end
+    always @(*) aq__push_data = pk_addr__wide | (pk_mask__wide << off27) | (pk_gran__wide << off59) | pk_last;
     always @(*) begin
         if (fast) begin
             pq__push_data = fast_mask;
@@ -2161,7 +2164,7 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     output reg  [61:0] pop_data;
 
     // Constant declarations
-    localparam  n_queues = 6'b110000;
+    localparam  last_q__0 = 6'b101111;
     localparam  nq_one = 64'h1;
     localparam  depth = 3'b100;
     localparam  pmask = 3'b11;
@@ -2169,7 +2172,6 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     localparam  one_c = 3'b1;
     localparam  zero_c = 3'b0;
     localparam  zero_64 = 64'h0;
-    localparam  zero_q = 6'b0;
 
     // Stub signals
     reg  store__clock;
@@ -2305,8 +2307,14 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     always @(*) heads__r_addr = push_q;
     always @(*) tails__r2_addr = pop_q;
     always @(*) heads__r2_addr = pop_q;
-    always @(*) push_known = (n_queues == zero_q) | (push_q < n_queues);
-    always @(*) pop_known = (n_queues == zero_q) | (pop_q < n_queues);
+    always @(*) begin
+        push_known = 1'b1;
+        push_known = push_q <= last_q__0;
+    end
+    always @(*) begin
+        pop_known = 1'b1;
+        pop_known = pop_q <= last_q__0;
+    end
     always @(*) begin
         push_tail = zero_c;
         if (push_known) begin
@@ -5758,7 +5766,7 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     output reg  [31:0] pop_data;
 
     // Constant declarations
-    localparam  n_queues = 6'b110000;
+    localparam  last_q__0 = 6'b101111;
     localparam  nq_one = 64'h1;
     localparam  depth = 3'b100;
     localparam  pmask = 3'b11;
@@ -5766,7 +5774,6 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     localparam  one_c = 3'b1;
     localparam  zero_c = 3'b0;
     localparam  zero_64 = 64'h0;
-    localparam  zero_q = 6'b0;
 
     // Stub signals
     reg  store__clock;
@@ -5902,8 +5909,14 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     always @(*) heads__r_addr = push_q;
     always @(*) tails__r2_addr = pop_q;
     always @(*) heads__r2_addr = pop_q;
-    always @(*) push_known = (n_queues == zero_q) | (push_q < n_queues);
-    always @(*) pop_known = (n_queues == zero_q) | (pop_q < n_queues);
+    always @(*) begin
+        push_known = 1'b1;
+        push_known = push_q <= last_q__0;
+    end
+    always @(*) begin
+        pop_known = 1'b1;
+        pop_known = pop_q <= last_q__0;
+    end
     always @(*) begin
         push_tail = zero_c;
         if (push_known) begin

@@ -44,7 +44,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     localparam  chain_depth = 5'b11;
     localparam  iw_degree = 5'b100;
     localparam  n_warps = 8'h40;
-    localparam  group_first = 4'h6;
+    localparam  group_first__0 = 4'h6;
     localparam  nw_one = 64'h1;
     localparam  five_zero = 5'b0;
     localparam  five_one = 5'b1;
@@ -2053,7 +2053,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         end
     end
     assign best__0 = key_max;
-    always @(*) in_group__0 = ents__0__rank >= group_first;
+    always @(*) begin
+        in_group__0 = 1'b1;
+        in_group__0 = ents__0__rank >= group_first__0;
+    end
     always @(*) begin
         if (in_group__0 & (ents__0__key < best__0)) begin
             best__1 = ents__0__key;
@@ -2062,7 +2065,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
             best__1 = best__0;
         end
     end
-    always @(*) in_group__1 = ents__1__rank >= group_first;
+    always @(*) begin
+        in_group__1 = 1'b1;
+        in_group__1 = ents__1__rank >= group_first__0;
+    end
     always @(*) begin
         if (in_group__1 & (ents__1__key < best__1)) begin
             best__2 = ents__1__key;
@@ -2071,7 +2077,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
             best__2 = best__1;
         end
     end
-    always @(*) in_group__2 = ents__2__rank >= group_first;
+    always @(*) begin
+        in_group__2 = 1'b1;
+        in_group__2 = ents__2__rank >= group_first__0;
+    end
     always @(*) begin
         if (in_group__2 & (ents__2__key < best__2)) begin
             best__3 = ents__2__key;
@@ -2080,7 +2089,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
             best__3 = best__2;
         end
     end
-    always @(*) in_group__3 = ents__3__rank >= group_first;
+    always @(*) begin
+        in_group__3 = 1'b1;
+        in_group__3 = ents__3__rank >= group_first__0;
+    end
     always @(*) begin
         if (in_group__3 & (ents__3__key < best__3)) begin
             best__4 = ents__3__key;
@@ -2089,7 +2101,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
             best__4 = best__3;
         end
     end
-    always @(*) in_group__4 = ents__4__rank >= group_first;
+    always @(*) begin
+        in_group__4 = 1'b1;
+        in_group__4 = ents__4__rank >= group_first__0;
+    end
     always @(*) begin
         if (in_group__4 & (ents__4__key < best__4)) begin
             best__5 = ents__4__key;
@@ -2098,7 +2113,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
             best__5 = best__4;
         end
     end
-    always @(*) in_group__5 = ents__5__rank >= group_first;
+    always @(*) begin
+        in_group__5 = 1'b1;
+        in_group__5 = ents__5__rank >= group_first__0;
+    end
     always @(*) begin
         if (in_group__5 & (ents__5__key < best__5)) begin
             best__6 = ents__5__key;
@@ -2107,7 +2125,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
             best__6 = best__5;
         end
     end
-    always @(*) in_group__6 = ents__6__rank >= group_first;
+    always @(*) begin
+        in_group__6 = 1'b1;
+        in_group__6 = ents__6__rank >= group_first__0;
+    end
     always @(*) begin
         if (in_group__6 & (ents__6__key < best__6)) begin
             best__7 = ents__6__key;
@@ -2116,7 +2137,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
             best__7 = best__6;
         end
     end
-    always @(*) in_group__7 = ents__7__rank >= group_first;
+    always @(*) begin
+        in_group__7 = 1'b1;
+        in_group__7 = ents__7__rank >= group_first__0;
+    end
     always @(*) begin
         if (in_group__7 & (ents__7__key < best__7)) begin
             best__8 = ents__7__key;
@@ -2125,7 +2149,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
             best__8 = best__7;
         end
     end
-    always @(*) in_group__8 = ents__8__rank >= group_first;
+    always @(*) begin
+        in_group__8 = 1'b1;
+        in_group__8 = ents__8__rank >= group_first__0;
+    end
     always @(*) begin
         if (in_group__8 & (ents__8__key < best__8)) begin
             best__9 = ents__8__key;
@@ -2134,7 +2161,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
             best__9 = best__8;
         end
     end
-    always @(*) in_group__9 = ents__9__rank >= group_first;
+    always @(*) begin
+        in_group__9 = 1'b1;
+        in_group__9 = ents__9__rank >= group_first__0;
+    end
     always @(*) begin
         if (in_group__9 & (ents__9__key < best__9)) begin
             best__10 = ents__9__key;

@@ -19,7 +19,7 @@ use rust_hdl::prelude::*;
 
 use crate::mem::{Mem, Mem2};
 use crate::reg::Reg;
-use crate::util::{konst, ZeroExt};
+use crate::util::{konst, konsts, ZeroExt};
 
 /// `n` queues of `depth = 2^(AW - QB)` entries of `D`; `QB` bits name a
 /// queue (at most 64 queues), `AW` bits address the memory (`{queue,
@@ -59,7 +59,8 @@ pub struct MultiQueue<D: Synth, const QB: usize, const AW: usize, const CW: usiz
     heads: Mem2<Bits<CW>, QB>,
     t_written: Reg<Bits<64>>,
     h_written: Reg<Bits<64>>,
-    n_queues: Constant<Bits<QB>>,
+    /// The last queue number, when some numbers have no queue (else empty).
+    last_q: Vec<Constant<Bits<QB>>>,
     nq_one: Constant<Bits<64>>,
     depth: Constant<Bits<CW>>,
     pmask: Constant<Bits<CW>>,
@@ -67,7 +68,6 @@ pub struct MultiQueue<D: Synth, const QB: usize, const AW: usize, const CW: usiz
     one_c: Constant<Bits<CW>>,
     zero_c: Constant<Bits<CW>>,
     zero_64: Constant<Bits<64>>,
-    zero_q: Constant<Bits<QB>>,
     zx_push_q: ZeroExt<QB, AW>,
     zx_pop_q: ZeroExt<QB, AW>,
     zx_push_q64: ZeroExt<QB, 64>,
@@ -83,6 +83,8 @@ pub struct MultiQueue<D: Synth, const QB: usize, const AW: usize, const CW: usiz
     pop_head: Signal<Local, Bits<CW>>,
     push_ok: Signal<Local, Bit>,
     pop_ok: Signal<Local, Bit>,
+    /// 1 when some queue numbers of `QB` bits have no queue, else 0.
+    _partial: usize,
 }
 
 impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> MultiQueue<D, QB, AW, CW> {
@@ -118,7 +120,7 @@ impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> MultiQueue<D, 
             heads: Mem2::new(queues),
             t_written: Default::default(),
             h_written: Default::default(),
-            n_queues: konst(queues as u64 & ports::mask(QB as u32)),
+            last_q: konsts::<QB>((queues < 1 << QB).then_some(queues as u64 - 1).into_iter()),
             nq_one: konst(1),
             depth: konst(depth as u64),
             pmask: konst(depth as u64 - 1),
@@ -126,7 +128,6 @@ impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> MultiQueue<D, 
             one_c: konst(1),
             zero_c: konst(0),
             zero_64: konst(0),
-            zero_q: konst(0),
             zx_push_q: Default::default(),
             zx_pop_q: Default::default(),
             zx_push_q64: Default::default(),
@@ -141,6 +142,7 @@ impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> MultiQueue<D, 
             pop_head: Default::default(),
             push_ok: Default::default(),
             pop_ok: Default::default(),
+            _partial: usize::from(queues < 1 << QB),
         }
     }
 }
@@ -165,10 +167,14 @@ impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> Logic
         self.heads.r_addr.next = self.push_q.val();
         self.tails.r2_addr.next = self.pop_q.val();
         self.heads.r2_addr.next = self.pop_q.val();
-        self.push_known.next =
-            (self.n_queues.val() == self.zero_q.val()) | (self.push_q.val() < self.n_queues.val());
-        self.pop_known.next =
-            (self.n_queues.val() == self.zero_q.val()) | (self.pop_q.val() < self.n_queues.val());
+        // Every queue number exists when there are 2^QB queues: then no
+        // comparison is emitted (it would be constant).
+        self.push_known.next = true;
+        self.pop_known.next = true;
+        for i in 0..self._partial {
+            self.push_known.next = self.push_q.val() <= self.last_q[i].val();
+            self.pop_known.next = self.pop_q.val() <= self.last_q[i].val();
+        }
         self.push_tail.next = self.zero_c.val();
         self.push_head.next = self.zero_c.val();
         self.pop_tail.next = self.zero_c.val();
@@ -269,13 +275,19 @@ mod tests {
         out
     }
 
-    /// Random pushes and pops of three queues of four entries against
+    /// Random pushes and pops of three queues (queue number 3 has none)
+    /// and of four (every number has one) of four entries against
     /// `VecDeque`s, with resets.
     #[test]
     fn matches_a_queue_per_index() {
-        let mut q = Q::new(3, 4);
+        matches_queues(3);
+        matches_queues(4);
+    }
+
+    fn matches_queues(n: u64) {
+        let mut q = Q::new(n as usize, 4);
         q.connect_all();
-        let mut model: Vec<VecDeque<u64>> = vec![VecDeque::new(); 3];
+        let mut model: Vec<VecDeque<u64>> = vec![VecDeque::new(); n as usize];
         let mut s = 12345u64;
         let mut rnd = |m: u64| {
             s ^= s << 13;
@@ -293,8 +305,8 @@ mod tests {
         );
         for step in 0..3000 {
             let reset = rnd(200) == 0;
-            let push = (rnd(3) != 0).then(|| (rnd(3), rnd(256)));
-            // Queue 3 does not exist: it reads as empty.
+            let push = (rnd(3) != 0).then(|| (rnd(n), rnd(256)));
+            // With three queues, number 3 has none: it reads as empty.
             let pop = (rnd(2) == 0).then(|| rnd(4));
             let (room, valid, data) = cycle(&mut q, reset, &Ins { push, pop });
             if let Some((pq, _)) = push {

@@ -216,6 +216,7 @@ pub struct DacExpanderRtl<
     off27: Constant<Bits<62>>,
     off59: Constant<Bits<62>>,
     bit61: Constant<Bits<62>>,
+    zero_62: Constant<Bits<62>>,
     c1_32: Constant<Bits<32>>,
     c32_64: Constant<Bits<64>>,
     c2_7: Constant<Bits<7>>,
@@ -280,6 +281,7 @@ pub struct DacExpanderRtl<
     atq_pop: Signal<Local, Bit>,
     enq_push: Signal<Local, Bit>,
     d_hit: Signal<Local, Bit>,
+    pk_last: Signal<Local, Bits<62>>,
 
     _nc: usize,
     _ncm1: usize,
@@ -458,6 +460,7 @@ impl<
             off27: konst(27),
             off59: konst(59),
             bit61: konst(1 << 61),
+            zero_62: konst(0),
             c1_32: konst(1),
             c32_64: konst(32),
             c2_7: konst(2),
@@ -516,6 +519,7 @@ impl<
             atq_pop: Default::default(),
             enq_push: Default::default(),
             d_hit: Default::default(),
+            pk_last: Default::default(),
             _nc: nc,
             _ncm1: nc - 1,
             _ng: 8,
@@ -908,15 +912,14 @@ impl<
         self.pk_addr.narrow.next = self.rec.addr.val() >> self.c5_32.val();
         self.pk_mask.narrow.next = self.rec.mask.val();
         self.pk_gran.narrow.next = self.t_gran.val();
+        self.pk_last.next = self.zero_62.val();
+        if self.rec.last.val() {
+            self.pk_last.next = self.bit61.val();
+        }
         self.aq.push_data.next = self.pk_addr.wide.val()
             | (self.pk_mask.wide.val() << self.off27.val())
-            | (self.pk_gran.wide.val() << self.off59.val());
-        if self.rec.last.val() {
-            self.aq.push_data.next = self.pk_addr.wide.val()
-                | (self.pk_mask.wide.val() << self.off27.val())
-                | (self.pk_gran.wide.val() << self.off59.val())
-                | self.bit61.val();
-        }
+            | (self.pk_gran.wide.val() << self.off59.val())
+            | self.pk_last.val();
         if self.fast.val() {
             self.pq.push_data.next = self.fast_mask.val();
         } else {

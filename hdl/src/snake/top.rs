@@ -11,7 +11,7 @@ use crate::arith::{ExactDiv, SignedMul};
 use crate::queue::ShiftQueue;
 use crate::rank::RankOrder;
 use crate::reg::Reg;
-use crate::util::{konst, sigs, ZeroExt};
+use crate::util::{konst, konsts, sigs, ZeroExt};
 
 /// The `snake_prefetcher` unit. `A` = `ADDR_W`, `P` = `PC_W`, `WB` =
 /// `clog2(N_WARPS)`, `WD` = `WB + 1`, `NW` = `N_WARPS`, `RT` =
@@ -99,7 +99,10 @@ pub struct SnakePrefetcherRtl<
     chain_depth: Constant<Bits<5>>,
     iw_degree: Constant<Bits<5>>,
     n_warps: Constant<Bits<8>>,
-    group_first: Constant<Bits<RT>>,
+    /// The rank that starts the LRU group, when the group is not the whole
+    /// table (else empty: every entry is in it, and no comparison is
+    /// emitted that would be constant).
+    group_first: Vec<Constant<Bits<RT>>>,
     nw_one: Constant<Bits<NW>>,
     five_zero: Constant<Bits<5>>,
     five_one: Constant<Bits<5>>,
@@ -196,6 +199,7 @@ pub struct SnakePrefetcherRtl<
     _ne: usize,
     _nem1: usize,
     _ne1: usize,
+    _grp: usize,
 }
 
 impl<
@@ -274,7 +278,12 @@ impl<
             chain_depth: konst(p.CHAIN_DEPTH),
             iw_degree: konst(p.IW_DEGREE),
             n_warps: konst(p.N_WARPS),
-            group_first: konst(p.TAIL_ENTRIES - p.LRU_GROUP),
+            group_first: konsts::<RT>(
+                (p.LRU_GROUP < p.TAIL_ENTRIES)
+                    .then_some(p.TAIL_ENTRIES - p.LRU_GROUP)
+                    .into_iter(),
+            ),
+            _grp: usize::from(p.LRU_GROUP < p.TAIL_ENTRIES),
             nw_one: konst(1),
             five_zero: konst(0),
             five_one: konst(1),
@@ -502,7 +511,10 @@ impl<
         // {ones, ~rank} among the group.
         self.best[0].next = self.key_max.val();
         for e in 0..self._ne {
-            self.in_group[e].next = self.ents[e].rank.val() >= self.group_first.val();
+            self.in_group[e].next = true;
+            for g in 0..self._grp {
+                self.in_group[e].next = self.ents[e].rank.val() >= self.group_first[g].val();
+            }
             if self.in_group[e].val() & (self.ents[e].key.val() < self.best[e].val()) {
                 self.best[e + 1].next = self.ents[e].key.val();
             } else {
