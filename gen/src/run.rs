@@ -101,6 +101,13 @@ pub struct RunArgs {
     /// for a prefetcher that asks for it (snake); needs the lru L1.
     #[arg(long, value_enum)]
     pub decoupled: Option<DecoupledArg>,
+    /// Expansion unit beside the warp scheduler (`dac`: DAC's affine warp
+    /// and dac_expander).
+    #[arg(long, default_value = "none", value_parser = role_parser(Role::Expander))]
+    pub expander: String,
+    /// DAC: the same as `--expander dac`.
+    #[arg(long, conflicts_with = "expander")]
+    pub dac: bool,
     /// Warp scheduler (default: the preset's; fermi: two-level, volta: gto).
     #[arg(long, value_enum)]
     pub sched: Option<SchedArg>,
@@ -148,6 +155,8 @@ impl RunArgs {
             prefetcher: "none".into(),
             l1: None,
             decoupled: None,
+            expander: "none".into(),
+            dac: false,
             sched: None,
             preset: PresetArg::Fermi,
             set: Vec::new(),
@@ -190,6 +199,7 @@ pub fn prepare_all(args: &RunArgs) -> anyhow::Result<(MachineConfig, Vec<Kernel>
         PresetArg::Volta => MachineConfig::volta(),
     };
     cfg.set("prefetcher", &args.prefetcher)?;
+    cfg.set("expander", if args.dac { "dac" } else { &args.expander })?;
     if let Some(l1) = &args.l1 {
         cfg.set("l1", l1)?;
     }

@@ -294,7 +294,34 @@ fn record_writes_a_replayable_stimulus_for_any_unit() {
         assert!(header.contains(&format!("\"unit\":\"{u}\"")), "{header}");
         assert!(text.lines().count() > 100);
     }
-    // DAC's slot is not modelled by the harness: recording it says so.
+    // DAC in a run of its own; without `--dac` recording it names the
+    // option.
+    let out = warpgen()
+        .args([
+            "run",
+            "--quiet",
+            "--dac",
+            "--set",
+            "param.NUM=3840",
+            "--kernel",
+        ])
+        .arg(kernel("dac_example.toml"))
+        .args(["--record", "dac_expander"])
+        .arg(dir.path().join("dac_expander.jsonl"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(dir.path().join("dac_expander.jsonl")).unwrap();
+    assert!(text
+        .lines()
+        .next()
+        .unwrap()
+        .contains("\"unit\":\"dac_expander\""));
+    assert!(text.lines().count() > 100);
     let out = warpgen()
         .args(["run", "--quiet", "--kernel"])
         .arg(kernel("vector_add.toml"))
@@ -304,7 +331,7 @@ fn record_writes_a_replayable_stimulus_for_any_unit() {
         .unwrap();
     assert!(!out.status.success());
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("expander slot"),
+        String::from_utf8_lossy(&out.stderr).contains("--expander dac"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

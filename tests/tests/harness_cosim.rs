@@ -1,5 +1,6 @@
 //! Lock-step co-simulation inside the SM harness: each unit's RTL beside
-//! its golden model over two paper kernels (issue item 7).
+//! its golden model over two paper kernels (issue item 7; DAC: its issue's
+//! item 5).
 
 mod common;
 use common::{root, verilator};
@@ -33,6 +34,33 @@ fn run_with(kernel: &str, unit: &str, prefetcher: &str, sets: &[&str]) {
     run_command(&a).unwrap_or_else(|e| panic!("{kernel} {unit}: {e:#}"));
 }
 
+/// A lock-step checker of unit `U` whose RTL is built with `rtl`'s
+/// parameters while its golden model has `golden`'s: a planted bug.
+fn planted_checker<U: cosim::units::CosimUnit>(
+    golden: &U::Params,
+    rtl: &U::Params,
+) -> Box<dyn sim_model::check::Probe> {
+    use cosim::{BackendKind, CheckOptions, Checker};
+    let kind = if verilator() {
+        BackendKind::Verilator
+    } else {
+        BackendKind::RustHdl
+    };
+    let f = cosim::backend_factory::<U>(kind, rtl, None, None, false).unwrap();
+    Box::new(
+        Checker::new::<U>(
+            golden,
+            f().unwrap(),
+            None,
+            CheckOptions {
+                stimulus: "SM harness".into(),
+                ..Default::default()
+            },
+        )
+        .unwrap(),
+    )
+}
+
 #[test]
 fn caps_rtl_matches_golden_on_lps_and_matrix_mul() {
     run("lps.toml", "caps_prefetcher", true, "lru");
@@ -64,7 +92,6 @@ fn snake_rtl_matches_golden_on_lps_stream_and_vector_add() {
 /// if the harness raises `cache_full`.
 #[test]
 fn the_harness_lockstep_catches_a_wrong_throttle_pause() {
-    use cosim::{BackendKind, CheckOptions, Checker};
     use ports::snake::SnakePrefetcher;
     use sim_model::harness::{unit_params, Harness, HarnessError};
 
@@ -74,24 +101,11 @@ fn the_harness_lockstep_catches_a_wrong_throttle_pause() {
     let p = unit_params::<SnakePrefetcher>(&cfg, &kernel).unwrap();
     let mut q = p.clone();
     q.THROTTLE_CYCLES = 10;
-    let kind = if verilator() {
-        BackendKind::Verilator
-    } else {
-        BackendKind::RustHdl
-    };
-    let f = cosim::backend_factory::<SnakePrefetcher>(kind, &q, None, None, false).unwrap();
-    let checker = Checker::new::<SnakePrefetcher>(
-        &p,
-        f().unwrap(),
-        None,
-        CheckOptions {
-            stimulus: "SM harness".into(),
-            ..Default::default()
-        },
-    )
-    .unwrap();
     match Harness::new(&kernel, &cfg)
-        .probe("snake_prefetcher", Box::new(checker))
+        .probe(
+            "snake_prefetcher",
+            planted_checker::<SnakePrefetcher>(&p, &q),
+        )
         .run()
     {
         Err(HarnessError::Lockstep { unit, mismatch, .. }) => {
@@ -103,6 +117,49 @@ fn the_harness_lockstep_catches_a_wrong_throttle_pause() {
         }
         Err(e) => panic!("expected a lock-step report, got {e}"),
         Ok(_) => panic!("the wrong throttle pause went unnoticed"),
+    }
+}
+
+/// DAC: the affine warp's tuples, the CTA launches and completions of each
+/// batch, the early requests' acceptance and the warps' dequeues drive
+/// the RTL and the golden model alike.
+#[test]
+fn dac_rtl_matches_golden_on_the_dac_example_and_matrix_mul() {
+    for kernel in ["dac_example.toml", "matrix_mul.toml"] {
+        let mut a = RunArgs::new(root().join("kernels").join(kernel));
+        a.cosim = Some("dac_expander".into());
+        a.quiet = true;
+        a.backend = Some(backend());
+        run_command(&a).unwrap_or_else(|e| panic!("{kernel}: {e:#}"));
+    }
+}
+
+/// A DAC RTL built with per-warp queues of 2 (the golden model has 4)
+/// stands in for a bug in the queues: the harness's lock-step catches it,
+/// which it can only do if the warps fall behind the affine warp far
+/// enough to fill a queue.
+#[test]
+fn the_harness_lockstep_catches_shallower_per_warp_queues() {
+    use ports::dac::DacExpander;
+    use sim_model::harness::{unit_params, Harness, HarnessError};
+
+    let mut a = RunArgs::new(root().join("kernels").join("matrix_mul.toml"));
+    a.cosim = Some("dac_expander".into());
+    let (cfg, kernel) = gen::run::prepare(&a).unwrap();
+    let p = unit_params::<DacExpander>(&cfg, &kernel).unwrap();
+    let mut q = p.clone();
+    q.PWAQ_DEPTH = 2;
+    q.PWPQ_DEPTH = 2;
+    match Harness::new(&kernel, &cfg)
+        .probe("dac_expander", planted_checker::<DacExpander>(&p, &q))
+        .run()
+    {
+        Err(HarnessError::Lockstep { unit, mismatch, .. }) => {
+            assert_eq!(unit, "dac_expander");
+            assert!(!mismatch.diffs.is_empty(), "{mismatch:?}");
+        }
+        Err(e) => panic!("expected a lock-step report, got {e}"),
+        Ok(_) => panic!("the shallower queue went unnoticed"),
     }
 }
 

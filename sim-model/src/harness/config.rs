@@ -19,6 +19,7 @@
 //! | `mem_latency` | cycles from acceptance to data | 400 | 400 |
 //! | `mem_interval` | cycles between accepted requests (bandwidth limit) | 2 | 1 |
 //! | `prefetcher` | `none` or a unit's choice ([`role_choices`]`(Role::Prefetcher)`) | none | none |
+//! | `expander` | `none` or a unit's choice ([`role_choices`]`(Role::Expander)`: `dac`, DAC's affine warp; needs `l1 = lru` and no prefetcher) | none | none |
 //! | `decoupled` | the L1's decoupled prefetch storage (Snake): `auto` (on when the prefetcher asks for it), `on`, `off`; needs `l1 = lru` | auto | auto |
 //! | `bw_window` | cycles over which `bw_util` (the prefetcher's bandwidth input) is measured | 100 | 100 |
 //! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
@@ -177,6 +178,10 @@ pub struct MachineConfig {
     pub mem_interval: u32,
     /// Prefetcher: `none` or a unit's choice for [`Role::Prefetcher`].
     pub prefetcher: String,
+    /// Expansion unit: `none` or a unit's choice for [`Role::Expander`]
+    /// (`dac`: DAC's affine warp and `dac_expander`).
+    #[serde(default = "no_expander")]
+    pub expander: String,
     /// The L1's decoupled mode ([`MachineConfig::decoupled_l1`] resolves
     /// `auto`).
     #[serde(default = "auto")]
@@ -235,6 +240,7 @@ impl MachineConfig {
             mem_latency: 400,
             mem_interval: 2,
             prefetcher: Role::Prefetcher.native().name.into(),
+            expander: no_expander(),
             decoupled: Decoupling::Auto,
             bw_window: bw_window(),
             eager_wakeup: true,
@@ -343,6 +349,7 @@ impl MachineConfig {
             "mem_latency" => self.mem_latency = int32(key)?,
             "mem_interval" => self.mem_interval = int32(key)?,
             "prefetcher" => self.prefetcher = choice(Role::Prefetcher)?,
+            "expander" => self.expander = choice(Role::Expander)?,
             "decoupled" => {
                 self.decoupled = match v {
                     "auto" => Decoupling::Auto,
@@ -469,13 +476,12 @@ impl MachineConfig {
         }
     }
 
-    /// The choice selected for `role` (`none` / `lru` when native; the
-    /// expander slot is not modelled yet and is always `none`).
+    /// The choice selected for `role` (`none` / `lru` when native).
     pub fn choice(&self, role: Role) -> &str {
         match role {
             Role::Prefetcher => &self.prefetcher,
             Role::L1 => &self.l1,
-            Role::Expander => Role::Expander.native().name,
+            Role::Expander => &self.expander,
         }
     }
 
@@ -500,13 +506,7 @@ impl MachineConfig {
         match role {
             Role::Prefetcher => self.prefetcher = first.into(),
             Role::L1 => self.l1 = first.into(),
-            Role::Expander => {
-                return Err(MachineConfigError::new(
-                    "unit",
-                    unit,
-                    "the expander slot is not modelled by the harness yet",
-                ))
-            }
+            Role::Expander => self.expander = first.into(),
         }
         Ok(())
     }
@@ -540,6 +540,10 @@ fn unknown_key_reason() -> String {
 
 fn auto() -> Decoupling {
     Decoupling::Auto
+}
+
+fn no_expander() -> String {
+    Role::Expander.native().name.into()
 }
 
 fn bw_window() -> u32 {

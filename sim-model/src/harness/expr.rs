@@ -642,6 +642,53 @@ pub(crate) fn compile(e: &RExpr, ops: &mut Vec<Op>) -> (Code, usize) {
     )
 }
 
+/// The expression `code` was compiled from (up to the constant folding
+/// that [`compile`] keeps): the inverse of [`compile`], for evaluators
+/// over other value domains (DAC's affine tuples).
+pub(crate) fn decode(ops: &[Op], code: Code) -> RExpr {
+    if let Some(k) = code.konst {
+        return RExpr::Const(k);
+    }
+    let mut stack: Vec<RExpr> = Vec::new();
+    for op in &ops[code.start as usize..(code.start + code.len) as usize] {
+        match *op {
+            Op::Const(k) => stack.push(RExpr::Const(k)),
+            Op::Reg(r) => stack.push(RExpr::Reg(r)),
+            Op::RegImm(r, b, k) => stack.push(RExpr::Bin(
+                b,
+                Box::new(RExpr::Reg(r)),
+                Box::new(RExpr::Const(k)),
+            )),
+            Op::Un(u) => {
+                let a = stack.pop().expect("operand");
+                stack.push(RExpr::Un(u, Box::new(a)));
+            }
+            Op::BinImm(b, k) => {
+                let a = stack.pop().expect("operand");
+                stack.push(RExpr::Bin(b, Box::new(a), Box::new(RExpr::Const(k))));
+            }
+            Op::Bin(b) => {
+                let y = stack.pop().expect("operand");
+                let x = stack.pop().expect("operand");
+                stack.push(RExpr::Bin(b, Box::new(x), Box::new(y)));
+            }
+        }
+    }
+    stack.pop().expect("a value")
+}
+
+/// The registers `code` reads, appended to `out`.
+pub(crate) fn regs_read(ops: &[Op], code: Code, out: &mut Vec<u16>) {
+    if code.konst.is_some() {
+        return;
+    }
+    for op in &ops[code.start as usize..(code.start + code.len) as usize] {
+        if let Op::Reg(r) | Op::RegImm(r, _, _) = *op {
+            out.push(r);
+        }
+    }
+}
+
 fn emit(e: &RExpr, ops: &mut Vec<Op>) -> usize {
     match e {
         RExpr::Const(v) => {

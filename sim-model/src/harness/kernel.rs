@@ -270,10 +270,27 @@ pub(crate) const REG_TID: u16 = 0;
 pub(crate) const REG_CTAID: u16 = 3;
 const FIRST_FREE_REG: u16 = 6;
 
+/// The classification of one instruction, for DAC's decoupling
+/// (`harness::dac`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct InstrInfo {
+    /// The class of its expression: a `let`'s value (non-affine when
+    /// divergence makes it differ per thread), a memory instruction's
+    /// index, an `if`'s condition, a loop's start and bound joined;
+    /// scalar for the others.
+    pub class: ExprClass,
+    /// The join of the guards of the scopes it is in (scalar: every
+    /// thread of every CTA executes it together). For `LoopBegin` the
+    /// loop's own scope is included.
+    pub guard: ExprClass,
+}
+
 /// The compiled body.
 #[derive(Clone, Debug)]
 pub(crate) struct Program {
     pub instrs: Vec<Instr>,
+    /// Per instruction.
+    pub info: Vec<InstrInfo>,
     pub ops: Vec<Op>,
     pub stack_depth: usize,
     pub n_regs: usize,
@@ -978,6 +995,7 @@ struct BodyCompiler<'a> {
     block: [u32; 3],
     instrs: Vec<Instr>,
     explicit_pc: Vec<Option<u32>>,
+    info: Vec<InstrInfo>,
     ops: Vec<Op>,
     stack_depth: usize,
     next_reg: u16,
@@ -1021,6 +1039,7 @@ impl<'a> BodyCompiler<'a> {
                 block,
                 instrs: Vec::new(),
                 explicit_pc: Vec::new(),
+                info: Vec::new(),
                 ops: Vec::new(),
                 stack_depth: 1,
                 next_reg: FIRST_FREE_REG,
@@ -1040,8 +1059,7 @@ impl<'a> BodyCompiler<'a> {
             };
             let mut p = Parser::new(toks.clone());
             c.block_body(&mut p, true)?;
-            c.instrs.push(Instr::Exit);
-            c.explicit_pc.push(None);
+            c.emit(Instr::Exit, None);
             if c.loop_out == loops {
                 return c.finish();
             }
@@ -1081,6 +1099,7 @@ impl<'a> BodyCompiler<'a> {
         }
         Ok(Program {
             instrs: self.instrs,
+            info: self.info,
             ops: self.ops,
             stack_depth: self.stack_depth,
             n_regs: self.next_reg as usize,
@@ -1220,6 +1239,7 @@ impl<'a> BodyCompiler<'a> {
                     }
                 };
                 self.emit(ins, pc);
+                self.set_class(class);
             }
             "compute" => {
                 let e = p.expr()?;
@@ -1291,6 +1311,7 @@ impl<'a> BodyCompiler<'a> {
             },
             None,
         );
+        self.set_class(class);
         p.expect("{")?;
         let before = self.cur.clone();
         self.push_scope(class);
@@ -1390,6 +1411,7 @@ impl<'a> BodyCompiler<'a> {
             },
             None,
         );
+        self.set_class(cs.join(cb));
         self.block_body(p, false)?;
         self.pop_scope();
         self.loop_out[loop_idx] = self.cur.clone();
@@ -1493,6 +1515,7 @@ impl<'a> BodyCompiler<'a> {
         }
         let (code, _) = self.code(&r);
         self.emit(Instr::Let { dst: var.reg, code }, None);
+        self.set_class(c);
         Ok(())
     }
 
@@ -1533,6 +1556,15 @@ impl<'a> BodyCompiler<'a> {
     fn emit(&mut self, ins: Instr, pc: Option<u32>) {
         self.instrs.push(ins);
         self.explicit_pc.push(pc);
+        self.info.push(InstrInfo {
+            class: ExprClass::SCALAR,
+            guard: self.guard(),
+        });
+    }
+
+    /// The class of the last emitted instruction's expression.
+    fn set_class(&mut self, class: ExprClass) {
+        self.info.last_mut().expect("an instruction").class = class;
     }
 
     fn code(&mut self, r: &RExpr) -> (Code, usize) {
@@ -1581,6 +1613,7 @@ impl<'a> BodyCompiler<'a> {
                     },
                     None,
                 );
+                self.set_class(class);
                 RExpr::Reg(dst)
             }
             Ast::Name(n, pos) => {

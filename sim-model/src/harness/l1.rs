@@ -3,13 +3,17 @@
 //! against the state at the start of the cycle, updates the state at the
 //! edge, and its response is read during the next cycle.
 
+use std::collections::HashSet;
+
 use super::roles::{L1Outcome, L1Response, L1Role};
+use super::sm::FxBuild;
 use super::HarnessError;
 
 /// The harness's own LRU tag array: allocate on a load miss (lowest invalid
 /// way, else the least recently used), write-evict on a store hit. Its
 /// decisions are those of `ba_tag_array` with `BA_ENABLE = 0` (checked by
-/// a test in `sim-model/src/ba/role.rs`).
+/// a test in `sim-model/src/ba/role.rs`). Pinned lines (DAC's locks,
+/// [`L1Role::set_locked`]) are skipped when a victim is chosen.
 pub(crate) struct LruTags {
     sets: usize,
     ways: usize,
@@ -21,6 +25,8 @@ pub(crate) struct LruTags {
     clock: u64,
     pending: Option<(u64, bool)>,
     rsp: Option<L1Response>,
+    /// Pinned line numbers.
+    locked: HashSet<u64, FxBuild>,
 }
 
 impl LruTags {
@@ -34,6 +40,7 @@ impl LruTags {
             clock: 0,
             pending: None,
             rsp: None,
+            locked: HashSet::default(),
         }
     }
 
@@ -67,7 +74,12 @@ impl LruTags {
                 let (w, evict) = match slots.iter().position(|&t| t == 0) {
                     Some(w) => (w, None),
                     None => {
+                        let locked = &self.locked;
+                        let tags = &self.tags;
                         let w = (0..self.ways)
+                            .filter(|&w| {
+                                locked.is_empty() || !locked.contains(&(tags[base + w] - 1))
+                            })
                             .min_by_key(|&w| self.stamp[base + w])
                             .unwrap_or(0);
                         (w, Some((self.tags[base + w] - 1) << self.line_shift))
@@ -128,5 +140,56 @@ impl L1Role for LruTags {
 
     fn finish(&mut self) -> Result<(), HarnessError> {
         Ok(())
+    }
+
+    fn supports_locks(&self) -> bool {
+        true
+    }
+
+    fn set_locked(&mut self, addr: u64, locked: bool) {
+        let ln = (addr & 0xFFFF_FFFF) >> self.line_shift;
+        if locked {
+            self.locked.insert(ln);
+        } else {
+            self.locked.remove(&ln);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn access(t: &mut LruTags, addr: u64) -> L1Response {
+        t.request(addr, false);
+        t.step(false).unwrap();
+        t.response().unwrap()
+    }
+
+    #[test]
+    fn pinned_lines_are_never_victims() {
+        // One set of 4 ways, 128-byte lines.
+        let mut t = LruTags::new(1, 4, 128);
+        for i in 0..4 {
+            assert_eq!(access(&mut t, i * 128).outcome, L1Outcome::Miss);
+        }
+        // Line 0 is the LRU; pinned, line 1 goes instead.
+        t.set_locked(0, true);
+        t.set_locked(2 * 128, true);
+        let r = access(&mut t, 4 * 128);
+        assert_eq!(r.evicted, Some(128));
+        let r = access(&mut t, 5 * 128);
+        assert_eq!(r.evicted, Some(3 * 128));
+        assert!(t.holds_data(0) && t.holds_data(2 * 128));
+        // Unpinned, line 0 is the LRU again.
+        t.set_locked(0, false);
+        assert_eq!(access(&mut t, 6 * 128).evicted, Some(0));
+        // Pinning a line before it is allocated protects it from then on.
+        t.set_locked(7 * 128, true);
+        access(&mut t, 7 * 128);
+        for i in 8..12 {
+            access(&mut t, i * 128);
+        }
+        assert!(t.holds_data(7 * 128) && t.holds_data(2 * 128));
     }
 }

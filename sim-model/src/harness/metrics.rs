@@ -54,6 +54,8 @@ pub struct RunInfo {
     pub l1: String,
     /// Prefetcher.
     pub prefetcher: String,
+    /// Expansion unit (`none`, `dac`).
+    pub expander: String,
     /// The L1 ran in decoupled mode (`decoupled`).
     pub decoupled: bool,
     /// Run seed.
@@ -242,6 +244,74 @@ pub struct ArrayMetrics {
     pub prefetches_used: u64,
 }
 
+/// DAC's figures (`sm_harness.md`: "for DAC: affine instructions,
+/// instructions removed, records, fast/slow predicate paths").
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct DacMetrics {
+    /// The kernel ran decoupled (else `reason` says why it ran without
+    /// DAC and every other figure is 0).
+    pub decoupled: bool,
+    /// Why the kernel was not decoupled.
+    pub reason: String,
+    /// Batches of CTAs the affine warp ran for (one affine stream each).
+    pub batches: u64,
+    /// Instructions the affine warp issued (included in
+    /// `warp_instructions`).
+    pub affine_instructions: u64,
+    /// Affine lets the non-affine warps did not issue (per warp).
+    pub removed: u64,
+    /// Tuples enqueued: DATA (loads), ADDR (stores), PRED (branches).
+    pub tuples_data: u64,
+    /// ADDR tuples.
+    pub tuples_addr: u64,
+    /// PRED tuples.
+    pub tuples_pred: u64,
+    /// Cycles the affine warp waited for room in the tuple queue.
+    pub enq_stall_cycles: u64,
+    /// Warp loads and stores whose addresses came from dequeued records.
+    pub decoupled_mem_instructions: u64,
+    /// Warp branches whose mask came from the predicate queue.
+    pub decoupled_branches: u64,
+    /// Address records dequeued.
+    pub records: u64,
+    /// Predicate masks dequeued.
+    pub masks: u64,
+    /// Dequeues that found the queue empty (retried).
+    pub deq_misses: u64,
+    /// Warps whose predicate mask took the unit's fast path.
+    pub pred_fast: u64,
+    /// Warps whose predicate mask took the slow path.
+    pub pred_slow: u64,
+    /// `pred_fast / (pred_fast + pred_slow)`.
+    pub fast_share: f64,
+    /// Early memory requests taken from the unit (one per DATA record).
+    pub early_requests: u64,
+    /// Of which found the line present.
+    pub early_present: u64,
+    /// Of which found the line in flight.
+    pub early_in_flight: u64,
+    /// Of which went to memory.
+    pub early_misses: u64,
+    /// Cycles an early request waited (no MSHR or queue room, or its set
+    /// already had `ways - 1` locked lines).
+    pub early_stall_cycles: u64,
+    /// Of which for lack of an unlocked way.
+    pub lock_stall_cycles: u64,
+    /// Most lines locked at once.
+    pub max_locked_lines: u64,
+    /// Demand line requests of decoupled loads: the line was present
+    /// (latency hidden), in flight, or absent.
+    pub decoupled_hits: u64,
+    /// In flight.
+    pub decoupled_pending: u64,
+    /// Absent.
+    pub decoupled_misses: u64,
+    /// The unit's own event counters (JSON: one more field named by its
+    /// key).
+    #[serde(flatten)]
+    pub counts: UnitCounts,
+}
+
 /// Scheduler figures.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SchedMetrics {
@@ -279,6 +349,8 @@ pub struct Metrics {
     pub memory: MemMetrics,
     /// Prefetcher (absent without one).
     pub prefetch: Option<PrefetchMetrics>,
+    /// DAC (absent without an expansion unit).
+    pub dac: Option<DacMetrics>,
     /// Reuse distances (absent when disabled).
     pub reuse: Option<ReuseMetrics>,
     /// Scheduler.
@@ -305,7 +377,7 @@ impl Metrics {
         r(
             "machine",
             format!(
-                "{}, sched {}, L1 {}{}, prefetcher {}, seed {}",
+                "{}, sched {}, L1 {}{}, prefetcher {}{}, seed {}",
                 self.run.preset,
                 self.run.sched,
                 self.run.l1,
@@ -315,6 +387,11 @@ impl Metrics {
                     ""
                 },
                 self.run.prefetcher,
+                if self.run.expander.is_empty() || self.run.expander == "none" {
+                    String::new()
+                } else {
+                    format!(", expander {}", self.run.expander)
+                },
                 self.run.seed
             ),
         );
@@ -380,6 +457,66 @@ impl Metrics {
             }
             if !p.counts.label.is_empty() {
                 r(&format!("  {}", p.counts.label), p.counts.summary.clone());
+            }
+        }
+        if let Some(d) = &self.dac {
+            if !d.decoupled {
+                r("DAC", format!("not decoupled: {}", d.reason));
+            } else {
+                r(
+                    "DAC affine instructions",
+                    format!(
+                        "{} ({} of all; {} batches)",
+                        d.affine_instructions,
+                        pct(ratio(d.affine_instructions, self.warp_instructions)),
+                        d.batches
+                    ),
+                );
+                r("  instructions removed", d.removed.to_string());
+                r(
+                    "  tuples data / addr / pred",
+                    format!("{} / {} / {}", d.tuples_data, d.tuples_addr, d.tuples_pred),
+                );
+                r(
+                    "  records / masks dequeued",
+                    format!(
+                        "{} / {} ({} empty-queue retries)",
+                        d.records, d.masks, d.deq_misses
+                    ),
+                );
+                r(
+                    "  predicate fast / slow",
+                    format!(
+                        "{} / {} ({} fast)",
+                        d.pred_fast,
+                        d.pred_slow,
+                        pct(d.fast_share)
+                    ),
+                );
+                r(
+                    "  early requests",
+                    format!(
+                        "{} ({} present, {} in flight, {} to memory; {} stall cycles, {} for \
+                         locks; at most {} lines locked)",
+                        d.early_requests,
+                        d.early_present,
+                        d.early_in_flight,
+                        d.early_misses,
+                        d.early_stall_cycles,
+                        d.lock_stall_cycles,
+                        d.max_locked_lines
+                    ),
+                );
+                r(
+                    "  decoupled load lines",
+                    format!(
+                        "{} present, {} in flight, {} absent at the demand access",
+                        d.decoupled_hits, d.decoupled_pending, d.decoupled_misses
+                    ),
+                );
+                if !d.counts.label.is_empty() {
+                    r(&format!("  {}", d.counts.label), d.counts.summary.clone());
+                }
             }
         }
         if let Some(u) = &self.reuse {

@@ -40,6 +40,7 @@
 
 pub mod affine;
 pub mod config;
+pub(crate) mod dac;
 pub(crate) mod decoupled;
 pub mod expr;
 pub mod kernel;
@@ -56,10 +57,11 @@ use std::path::PathBuf;
 pub use config::{Decoupling, MachineConfig, MachineConfigError, SchedPolicy};
 pub use expr::{Class, ExprClass};
 pub use kernel::{ArrayInfo, Kernel, KernelError, MemInstrInfo};
-pub use metrics::{Metrics, UnitCounts};
+pub use metrics::{DacMetrics, Metrics, UnitCounts};
 pub use roles::{
-    Choice, L1Outcome, L1Response, L1Role, LoadInfo, PrefetchOffer, PrefetcherRole, Pressure, Role,
-    RoleObject, WarpRef,
+    BlockShape, Choice, DeqResponse, EnqTuple, ExpanderRole, L1Outcome, L1Response, L1Role,
+    LoadInfo, PrefetchOffer, PrefetcherRole, Pressure, Role, RoleObject, TupleCmp, TupleKind,
+    WarpRef,
 };
 pub use stimulus::{read_stimulus, replay, Stimulus, StimulusWriter};
 pub use units::{role_choices, unit_params, Attached, HarnessUnit, UnitContext, UnitEntry, UNITS};

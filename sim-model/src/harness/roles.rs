@@ -27,12 +27,11 @@ pub enum Role {
     /// evictions for every line request. Machine key `l1`; native choice
     /// `lru`.
     L1,
-    /// The slot beside the warp scheduler where an expansion unit (DAC's
-    /// affine warp, `dac.md`) executes the affine stream ahead of the other
-    /// warps. No unit fills it yet: the DAC issue adds its role trait, its
-    /// [`RoleObject`] variant and its machine key; until then it only
-    /// exists so that a unit can declare it, and its one choice is the
-    /// native `none`.
+    /// The slot beside the warp scheduler where an expansion unit
+    /// ([`ExpanderRole`]) turns the tuples of DAC's affine warp, which
+    /// executes the kernel's affine stream ahead of the other warps
+    /// (`harness::dac`), into per-warp records. Machine key `expander`;
+    /// native choice `none`.
     Expander,
 }
 
@@ -81,13 +80,13 @@ pub struct Choice {
 }
 
 /// A unit attached to the run, as the role object the SM talks to.
-///
-/// The DAC issue adds an `Expander` variant with its role trait.
 pub enum RoleObject {
     /// Fills [`Role::Prefetcher`].
     Prefetcher(Box<dyn PrefetcherRole>),
     /// Fills [`Role::L1`].
     L1(Box<dyn L1Role>),
+    /// Fills [`Role::Expander`].
+    Expander(Box<dyn ExpanderRole>),
 }
 
 impl RoleObject {
@@ -96,6 +95,7 @@ impl RoleObject {
         match self {
             RoleObject::Prefetcher(_) => Role::Prefetcher,
             RoleObject::L1(_) => Role::L1,
+            RoleObject::Expander(_) => Role::Expander,
         }
     }
 }
@@ -321,6 +321,132 @@ pub trait L1Role {
     fn counts(&self) -> UnitCounts {
         UnitCounts::default()
     }
+    /// Whether the tag array can pin lines ([`Self::set_locked`], DAC's
+    /// lock counters). False by default.
+    fn supports_locks(&self) -> bool {
+        false
+    }
+    /// Pin (`true`) or unpin the line of `addr`, present or not: a pinned
+    /// line is never chosen as a victim (the harness pins at most `ways -
+    /// 1` lines of a set). Takes effect at once (before this cycle's
+    /// request is decided). Ignored by default.
+    fn set_locked(&mut self, _addr: u64, _locked: bool) {}
+}
+
+/// What a tuple of the affine warp asks the expansion unit for
+/// (`dac.md`, `enq_kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TupleKind {
+    /// The address of a store (records only).
+    Addr,
+    /// The address of a load: records plus an early memory request per
+    /// record.
+    Data,
+    /// A branch condition: one predicate mask per warp.
+    Pred,
+}
+
+/// A signed comparison of a predicate tuple (`dac.md`, `enq_cmp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TupleCmp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+}
+
+/// A tuple the affine warp enqueues: `v = base + tx*off_tx + ty*off_ty +
+/// cx*off_cx + cy*off_cy` (modulo 2^32) with what to make of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EnqTuple {
+    /// Records or predicate masks.
+    pub kind: TupleKind,
+    /// The tuple's five 32-bit terms: base, off_tx, off_ty, off_cx,
+    /// off_cy.
+    pub terms: [u32; 5],
+    /// Access size in bytes for addresses: 1, 2 or 4.
+    pub size: u32,
+    /// The comparison of a predicate.
+    pub cmp: TupleCmp,
+    /// The scalar a predicate compares with (signed 32-bit).
+    pub scalar: u32,
+}
+
+/// The thread-block shape the expansion unit expands over (`dac.md`,
+/// `cfg_*`), held for the whole run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockShape {
+    /// log2 of blockDim.x (for a 1-D block, of the smallest power of two
+    /// that holds it).
+    pub bdx_log2: u32,
+    /// Threads per CTA.
+    pub threads: u32,
+    /// Warps per CTA.
+    pub warps_per_cta: u32,
+}
+
+/// The response to the previous cycle's dequeue (`dac.md`, `rsp_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeqResponse {
+    /// Something was popped (the queue was not empty).
+    pub hit: bool,
+    /// Region start of an address record.
+    pub addr: u64,
+    /// Chunk mask of an address record; the predicate mask of a predicate.
+    pub mask: u32,
+    /// Access size in bytes of an address record: 1, 2 or 4.
+    pub size: u32,
+    /// The warp's final record of its tuple.
+    pub last: bool,
+}
+
+/// The expander slot: what DAC's affine warp and the non-affine warps ask
+/// of the expansion unit, and what the SM tells it. Warps are named by
+/// the unit's numbering: warp `wi` of the CTA in slot `c` is `c *
+/// warps_per_cta + wi`.
+pub trait ExpanderRole {
+    /// The block shape, given every cycle (the unit's `cfg_*` inputs).
+    fn shape(&mut self, s: BlockShape);
+    /// A CTA with index `(x, y)` became active in slot `slot` this cycle.
+    fn cta_launch(&mut self, slot: u32, x: u32, y: u32);
+    /// The CTA in slot `slot` finished this cycle (at most one per cycle).
+    fn cta_done(&mut self, slot: u32);
+    /// Whether a tuple enqueued this cycle is taken (`enq_ready`).
+    fn can_enqueue(&self) -> bool;
+    /// Enqueue a tuple this cycle (only when [`Self::can_enqueue`]).
+    fn enqueue(&mut self, t: &EnqTuple);
+    /// The early memory request offered during this cycle: the byte
+    /// address of a 128-byte line (`mem_valid`, `mem_addr`).
+    fn early_request(&self) -> Option<u64>;
+    /// The SM took the early request this cycle (`mem_ready`).
+    fn accept_early(&mut self);
+    /// Dequeue warp `warp`'s next record this cycle: an address record, or
+    /// a predicate mask when `pred` (at most one dequeue per cycle).
+    fn dequeue(&mut self, warp: u32, pred: bool);
+    /// The response during this cycle to the previous cycle's dequeue.
+    fn response(&self) -> Option<DeqResponse>;
+    /// Tuples in the unit (`atq_count`), the one being expanded included.
+    fn tuples_held(&self) -> u64;
+    /// Warps whose predicate mask took the fast and the slow path so far.
+    fn pred_paths(&self) -> (u64, u64);
+    /// Whether every cycle must be simulated (see
+    /// [`PrefetcherRole::needs_every_cycle`]).
+    fn needs_every_cycle(&self) -> bool;
+    /// The clock edge of this cycle; `reset` is this cycle's reset input.
+    /// An error is a probe's.
+    fn step(&mut self, reset: bool) -> Result<(), HarnessError>;
+    /// The unit's own event counters for the run's metrics.
+    fn counts(&self) -> UnitCounts;
+    /// The run ended normally: finish the probes.
+    fn finish(&mut self) -> Result<(), HarnessError>;
 }
 
 #[cfg(test)]

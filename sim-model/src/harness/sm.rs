@@ -1,7 +1,8 @@
 //! The cycle-level model of one SM: CTA distribution, warps with a SIMT
 //! mask stack, the scheduler, the coalescer and the load/store unit, the L1
 //! with its MSHRs, the lower memory, and the units in their role slots
-//! (prefetcher, L1 tag array: `roles.rs`) driven every cycle.
+//! (prefetcher, L1 tag array, expansion unit: `roles.rs`) driven every
+//! cycle. DAC's side of the SM is in `sm/dac.rs`.
 //!
 //! # One cycle
 //! After the reset cycles, every cycle does, in this order:
@@ -13,22 +14,29 @@
 //! 3. hits whose latency has elapsed are delivered;
 //! 4. the lower memory accepts the oldest queued request if its bandwidth
 //!    allows;
-//! 5. one CTA may launch into a free slot;
-//! 6. the L1 port serves one line of the load/store unit's instruction, or,
-//!    when the unit has none, the prefetcher's offered prefetch (demand
-//!    first);
-//! 7. the scheduler issues at most one warp instruction; a memory
-//!    instruction is coalesced into the load/store unit (one at a time) and
-//!    a load is shown to the prefetcher;
-//! 8. the units see this cycle's inputs: their probes (lock-step checkers,
+//! 5. with DAC, a new batch of CTAs opens when the previous one is done;
+//!    one CTA may launch into a free slot;
+//! 6. with DAC: one finished CTA is reported to the expansion unit, the
+//!    previous cycle's dequeue is answered and this cycle's sent (`sm/dac.rs`);
+//! 7. the L1 port serves one line of the load/store unit's instruction
+//!    (with DAC, taking the next warp whose records are complete when the
+//!    unit is free), or, when the unit has none, DAC's early request, or
+//!    the prefetcher's offered prefetch (demand first);
+//! 8. DAC's affine warp issues if it can; else the scheduler issues at
+//!    most one warp instruction; a memory instruction is coalesced into the
+//!    load/store unit (one at a time) and a load is shown to the
+//!    prefetcher;
+//! 9. the units see this cycle's inputs: their probes (lock-step checkers,
 //!    recorders) are called with exactly those inputs and the outputs
 //!    sampled before the edge, then the golden models take the clock edge
-//!    (prefetcher first, then the L1).
+//!    (the expansion unit, the prefetcher, then the L1).
 //!
 //! A load request that needs memory but finds no free MSHR (or merge slot)
 //! or no miss-queue room is a *reservation fail*: nothing changes and the
 //! line is retried next cycle. A prefetch that finds the line present or in
 //! flight is dropped; one that finds no room waits (`pf_ready = 0`).
+
+mod dac;
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -42,8 +50,8 @@ use super::metrics::{
     ratio, ArrayMetrics, L1Metrics, MemMetrics, Metrics, PrefetchMetrics, ReuseTracker, RunInfo,
 };
 use super::roles::{
-    default_leading_warp, L1Outcome, L1Role, LoadInfo, PrefetcherRole, Pressure, Role, RoleObject,
-    WarpRef,
+    default_leading_warp, ExpanderRole, L1Outcome, L1Role, LoadInfo, PrefetcherRole, Pressure,
+    Role, RoleObject, WarpRef,
 };
 use super::units::{self, not_in_run, UnitContext, UnitEntry};
 use super::{HarnessError, Progress, RunOptions};
@@ -112,6 +120,49 @@ struct Warp {
     tpos: u32,
 }
 
+impl Warp {
+    /// Enter an `if` whose condition holds on the lanes of `m` (within the
+    /// active ones): push the frame, run the `then` lanes, or jump to
+    /// `else_at` when there are none.
+    fn take_if(&mut self, m: u32, else_at: u32) {
+        self.stack.push(Frame {
+            saved: self.active,
+            other: self.active & !m,
+        });
+        if m == 0 {
+            self.pc = else_at;
+        } else {
+            self.active = m;
+            self.pc += 1;
+        }
+    }
+
+    /// A loop's back edge: advance the counter `var` of the active lanes
+    /// by `step`; the lanes that go on (against the bound `end`).
+    fn count_loop(&mut self, var: u16, end: u16, step: i64) -> u32 {
+        let active = self.active;
+        for (lane, x) in self.regs[var as usize].iter_mut().enumerate() {
+            if active & (1 << lane) != 0 {
+                *x = x.wrapping_add(step);
+            }
+        }
+        loop_mask(&self.regs[var as usize], &self.regs[end as usize], step) & active
+    }
+
+    /// Take the back edge with the lanes `m` going on: back to `body_at`,
+    /// or out of the loop (pop its frame) when none do.
+    fn take_loop_back(&mut self, m: u32, body_at: u32) {
+        if m == 0 {
+            let f = self.stack.pop().expect("loop frame");
+            self.active = f.saved;
+            self.pc += 1;
+        } else {
+            self.active = m;
+            self.pc = body_at;
+        }
+    }
+}
+
 struct CtaSlot {
     live: bool,
     warps: Vec<u16>,
@@ -172,6 +223,8 @@ enum Access {
         expect_hit: bool,
     },
     Prefetch,
+    /// DAC's early request.
+    Early,
     Store,
 }
 
@@ -231,6 +284,8 @@ pub(crate) struct Sm<'k> {
     /// Lines the L1 freed in bulk this cycle (reused buffer).
     freed: Vec<u64>,
     prefetcher: Option<Box<dyn PrefetcherRole>>,
+    /// DAC (the expander slot filled).
+    dac: Option<dac::DacState>,
     reuse: Option<ReuseTracker>,
     stack: Vec<Lanes>,
     // metrics
@@ -286,7 +341,12 @@ impl<'k> Sm<'k> {
             })
             .collect();
         let sets = cfg.l1_sets() as usize;
-        let (prefetcher, tags) = attach_units(k, cfg, wpc, occ, opts)?;
+        let Attachments {
+            prefetcher,
+            tags,
+            expander,
+        } = attach_units(k, cfg, wpc, occ, opts)?;
+        let dac = expander.map(|u| dac::DacState::new(u, k, sets, cfg.max_warps as usize));
         let ways = cfg.l1_ways as usize;
         let tags = tags.unwrap_or_else(|| {
             if cfg.decoupled_l1() {
@@ -323,6 +383,7 @@ impl<'k> Sm<'k> {
                 l1: cfg.l1.clone(),
                 decoupled: cfg.decoupled_l1(),
                 prefetcher: cfg.prefetcher.clone(),
+                expander: cfg.expander.clone(),
                 seed: cfg.seed,
                 n_sm: cfg.n_sm,
                 sm_id: cfg.sm_id,
@@ -387,6 +448,7 @@ impl<'k> Sm<'k> {
             pf_trained: false,
             freed: Vec::new(),
             prefetcher,
+            dac,
             reuse: cfg
                 .reuse_analysis
                 .then(|| ReuseTracker::new(sets, cfg.l1_ways as usize, cfg.l1_line)),
@@ -410,7 +472,8 @@ impl<'k> Sm<'k> {
                 .prefetcher
                 .as_ref()
                 .is_some_and(|p| p.needs_every_cycle())
-            && !self.tags.needs_every_cycle();
+            && !self.tags.needs_every_cycle()
+            && !self.dac.as_ref().is_some_and(|d| d.needs_every_cycle());
         let mut next_progress = progress_interval.max(1);
         loop {
             let in_reset = self.now < reset_cycles;
@@ -420,9 +483,11 @@ impl<'k> Sm<'k> {
                 self.l1_response()?;
                 self.hit_completions();
                 self.mem_accept();
+                self.dac_batch();
                 self.launch_cta();
+                self.dac_cycle()?;
                 self.l1_port();
-                issued = self.schedule();
+                issued = self.dac_issue()? || self.schedule();
             }
             self.step_units(in_reset)?;
             if !in_reset && self.ctas_done == self.ctas_here && !self.ldst.busy {
@@ -618,7 +683,7 @@ impl<'k> Sm<'k> {
                     L1Outcome::WriteEvict | L1Outcome::WriteMiss => {}
                 }
             }
-            Access::Prefetch => {}
+            Access::Prefetch | Access::Early => {}
             Access::Store => {
                 if rsp.outcome == L1Outcome::WriteEvict {
                     self.m.l1.write_evicts += 1;
@@ -655,16 +720,33 @@ impl<'k> Sm<'k> {
         i
     }
 
-    /// The L1 port: one demand line, else one prefetch.
+    /// The L1 port: one demand line, else DAC's early request, else one
+    /// prefetch.
     fn l1_port(&mut self) {
+        if !self.ldst.busy && self.dac.is_some() {
+            self.dac_ldst_take();
+        }
         if self.ldst.busy {
             let line = self.ldst.lines[self.ldst.next];
+            // Where the line is before the request (DAC's timeliness).
+            let state = if self.dac.is_none() {
+                0
+            } else if self.find_mshr(line).is_some() {
+                1
+            } else if self.tags.holds_data(line) {
+                0
+            } else {
+                2
+            };
             let ok = if self.ldst.store {
                 self.store_line(line)
             } else {
                 self.demand_line(line, self.ldst.warp, self.ldst.array)
             };
             if ok {
+                if self.dac.is_some() {
+                    self.dac_demand_served(self.ldst.next, state);
+                }
                 self.ldst.next += 1;
                 if self.ldst.next == self.ldst.n {
                     self.ldst.busy = false;
@@ -672,6 +754,9 @@ impl<'k> Sm<'k> {
             } else {
                 self.m.l1.reservation_fails += 1;
             }
+            return;
+        }
+        if self.dac_early() {
             return;
         }
         let Some(out) = self.prefetcher.as_ref().and_then(|p| p.offer()) else {
@@ -799,6 +884,7 @@ impl<'k> Sm<'k> {
     // ------------------------------------------------------------ units
 
     fn step_units(&mut self, in_reset: bool) -> Result<(), HarnessError> {
+        self.dac_step(in_reset)?;
         if let Some(p) = self.prefetcher.as_mut() {
             if !self.pf_trained && !in_reset && p.offer().is_some() {
                 self.pf_trained = true;
@@ -827,6 +913,12 @@ impl<'k> Sm<'k> {
         self.next_cta_k < self.ctas_here
             && self.live_ctas < self.occ
             && self.free_warps.count_ones() >= self.wpc
+            && self.dac.as_ref().is_none_or(|d| d.allows_launch())
+    }
+
+    /// CTAs remain to be launched.
+    fn can_launch_later(&self) -> bool {
+        self.next_cta_k < self.ctas_here
     }
 
     fn launch_cta(&mut self) {
@@ -916,6 +1008,7 @@ impl<'k> Sm<'k> {
         if let Some(p) = self.prefetcher.as_mut() {
             p.cta_launch(slot as u32);
         }
+        self.dac_launched(slot, ctaid);
     }
 
     fn make_ready(&mut self, w: u16) {
@@ -968,6 +1061,7 @@ impl<'k> Sm<'k> {
             self.live_ctas -= 1;
             self.ctas_done += 1;
             self.m.ctas += 1;
+            self.dac_cta_done(slot);
         } else {
             self.check_barrier(slot);
         }
@@ -1152,11 +1246,21 @@ impl<'k> Sm<'k> {
 
     // ------------------------------------------------------------ execution
 
-    /// Execute the free control instructions at the warp's PC.
+    /// Execute the free instructions at the warp's PC: control, and with
+    /// DAC the affine lets removed from the non-affine stream (evaluated,
+    /// not issued: the harness checks records against the values).
     fn settle(&mut self, w: u16) {
         let wp = &mut self.warps[w as usize];
         loop {
             match self.prog.instrs[wp.pc as usize] {
+                Instr::Let { dst, code } if self.dac.as_ref().is_some_and(|d| d.removed(wp.pc)) => {
+                    eval(&self.prog.ops, code, &wp.regs, &mut self.stack);
+                    write_masked(&mut wp.regs[dst as usize], &self.stack[0], wp.active);
+                    wp.pc += 1;
+                    if let Some(d) = self.dac.as_mut() {
+                        d.count_removed();
+                    }
+                }
                 Instr::Else { end_at } => {
                     let f = *wp.stack.last().expect("if frame");
                     wp.active = f.other;
@@ -1201,21 +1305,12 @@ impl<'k> Sm<'k> {
                 write_masked(&mut wp.regs[dst as usize], &self.stack[0], wp.active);
                 wp.pc += 1;
             }
+            Instr::If { .. } if self.dac_branch_issued(w) => return,
             Instr::If { cond, else_at } => {
                 let wp = &mut self.warps[wi];
                 eval(&prog.ops, cond, &wp.regs, &mut self.stack);
                 let m = truth_mask(&self.stack[0]) & wp.active;
-                let other = wp.active & !m;
-                wp.stack.push(Frame {
-                    saved: wp.active,
-                    other,
-                });
-                if m == 0 {
-                    wp.pc = else_at;
-                } else {
-                    wp.active = m;
-                    wp.pc += 1;
-                }
+                wp.take_if(m, else_at);
             }
             Instr::LoopBegin {
                 var,
@@ -1242,6 +1337,7 @@ impl<'k> Sm<'k> {
                     wp.pc += 1;
                 }
             }
+            Instr::LoopEnd { .. } if self.dac_branch_issued(w) => return,
             Instr::LoopEnd {
                 var,
                 end,
@@ -1249,22 +1345,8 @@ impl<'k> Sm<'k> {
                 body_at,
             } => {
                 let wp = &mut self.warps[wi];
-                let active = wp.active;
-                let v = &mut wp.regs[var as usize];
-                for (lane, x) in v.iter_mut().enumerate() {
-                    if active & (1 << lane) != 0 {
-                        *x = x.wrapping_add(step);
-                    }
-                }
-                let m = loop_mask(&wp.regs[var as usize], &wp.regs[end as usize], step) & active;
-                if m == 0 {
-                    let f = wp.stack.pop().expect("loop frame");
-                    wp.active = f.saved;
-                    wp.pc += 1;
-                } else {
-                    wp.active = m;
-                    wp.pc = body_at;
-                }
+                let m = wp.count_loop(var, end, step);
+                wp.take_loop_back(m, body_at);
             }
             Instr::Barrier => {
                 let slot = self.warps[wi].cta as usize;
@@ -1282,6 +1364,7 @@ impl<'k> Sm<'k> {
                 mem,
             } => {
                 self.mem_instr(w, array, index, dst, mem, false);
+                self.dac_mem_issued(w, pc);
                 self.warps[wi].pc += 1;
                 self.settle(w);
                 self.update_mem_next(w);
@@ -1289,6 +1372,7 @@ impl<'k> Sm<'k> {
             }
             Instr::Store { array, index, mem } => {
                 self.mem_instr(w, array, index, None, mem, true);
+                self.dac_mem_issued(w, pc);
                 self.warps[wi].pc += 1;
             }
             Instr::Trace => {
@@ -1511,7 +1595,12 @@ impl<'k> Sm<'k> {
             next = next.min(self.mem.next_accept.max(self.now + 1));
         }
         if next == u64::MAX {
-            if self.prefetcher.as_ref().is_some_and(|p| p.busy()) {
+            // DAC: work under way, or a batch about to open.
+            let dac_next = self.dac.is_some() && self.live_ctas == 0 && self.can_launch_later();
+            if self.prefetcher.as_ref().is_some_and(|p| p.busy())
+                || self.dac.as_ref().is_some_and(|d| d.busy())
+                || dac_next
+            {
                 return Ok(());
             }
             let waiting: Vec<String> = self
@@ -1565,6 +1654,8 @@ impl<'k> Sm<'k> {
             m.prefetch = Some(p);
         }
         self.tags.finish()?;
+        self.dac_finish()?;
+        let m = &mut self.m;
         m.l1.counts = self.tags.counts();
         m.reuse = self.reuse.take().map(|r| r.m);
         m.arrays = std::mem::take(&mut self.arrays);
@@ -1599,14 +1690,19 @@ pub(crate) fn occupancy(k: &Kernel, cfg: &MachineConfig) -> Result<u32, HarnessE
 /// `opts`, by unit name) as its role object: the prefetcher and the L1 tag
 /// array (`None`: the native choice). A probe or recording for a unit that
 /// is not in the run is an error naming the option that would add it.
-#[allow(clippy::type_complexity)]
+struct Attachments {
+    prefetcher: Option<Box<dyn PrefetcherRole>>,
+    tags: Option<Box<dyn L1Role>>,
+    expander: Option<Box<dyn ExpanderRole>>,
+}
+
 fn attach_units(
     k: &Kernel,
     cfg: &MachineConfig,
     wpc: u32,
     occ: u32,
     opts: &mut RunOptions,
-) -> Result<(Option<Box<dyn PrefetcherRole>>, Option<Box<dyn L1Role>>), HarnessError> {
+) -> Result<Attachments, HarnessError> {
     let mut chosen: Vec<(&'static dyn UnitEntry, &'static str)> = Vec::new();
     for role in Role::ALL {
         if let Some(u) = units::unit_for_choice(role, cfg.choice(role)) {
@@ -1634,6 +1730,7 @@ fn attach_units(
     }
     let mut prefetcher = None;
     let mut tags = None;
+    let mut expander = None;
     for (u, choice) in chosen {
         let ctx = UnitContext {
             machine: cfg,
@@ -1656,9 +1753,14 @@ fn attach_units(
         match u.build(&ctx, probes, &records)? {
             RoleObject::Prefetcher(p) => prefetcher = Some(p),
             RoleObject::L1(t) => tags = Some(t),
+            RoleObject::Expander(x) => expander = Some(x),
         }
     }
-    Ok((prefetcher, tags))
+    Ok(Attachments {
+        prefetcher,
+        tags,
+        expander,
+    })
 }
 
 impl Program {

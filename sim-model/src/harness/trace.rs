@@ -25,8 +25,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::expr::ExprClass;
 use super::kernel::Instr;
-use super::kernel::{Kernel, Program};
+use super::kernel::{InstrInfo, Kernel, Program};
 
 /// A trace that cannot be read: file, line, what.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -443,6 +444,13 @@ impl Kernel {
             contents_seed: 0,
             program: Program {
                 instrs: vec![Instr::Trace, Instr::Exit],
+                info: vec![
+                    InstrInfo {
+                        class: ExprClass::SCALAR,
+                        guard: ExprClass::SCALAR,
+                    };
+                    2
+                ],
                 ops: Vec::new(),
                 stack_depth: 1,
                 n_regs: 6,

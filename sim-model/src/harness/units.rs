@@ -242,13 +242,6 @@ fn params_for<U: HarnessUnit>(ctx: &UnitContext<'_>) -> Result<U::Params, Harnes
 /// The error for a probe or recording of a unit that is not in the run,
 /// naming the option that would add it.
 pub(crate) fn not_in_run(u: &dyn UnitEntry) -> HarnessError {
-    if u.role() == Role::Expander {
-        return HarnessError::Unsupported(format!(
-            "{} lock-step or recording needs the expander slot, which the harness does not \
-             model yet (warpgen cosim runs the unit on its own)",
-            u.name()
-        ));
-    }
     let names: Vec<&str> = u.choices().iter().map(|c| c.name).collect();
     HarnessError::Unsupported(format!(
         "{} lock-step or recording needs --{} {}",
