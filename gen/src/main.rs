@@ -28,6 +28,7 @@ use gen::units::{load_config, selected, UNITS};
   warpgen run --kernel kernels/lps.toml --prefetcher caps --sched pas
   warpgen run --kernel kernels/matrix_mul.toml --prefetcher caps --cosim caps_prefetcher
   warpgen run --kernel kernels/lps.toml --prefetcher snake --decoupled off --cosim snake_prefetcher
+  warpgen run --kernel kernels/matrix_mul.toml --dac --cosim dac_expander
   warpgen run --kernel kernels/reuse.toml --l1 ba --cosim ba_tag_array --json out.json"
 )]
 struct Cli {
@@ -332,7 +333,8 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 let rows = gen::run::compare_kernels(&files, &[])?;
                 println!(
                     "\nSM harness ({}): each bundled kernel with no prefetcher, CAPS (PAS), Snake \
-                     (decoupled L1), the BA L1, and CAPS with BA",
+                     (decoupled L1), the BA L1, CAPS with BA, and DAC (instr: warp instructions \
+                     against the baseline's)",
                     kernels.display()
                 );
                 println!("{}", gen::run::compare_table(&rows));

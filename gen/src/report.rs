@@ -145,15 +145,31 @@ pub fn render_text(r: &UnitReport) -> String {
     let params: Vec<String> = r.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let _ = writeln!(s, "parameters: {}", params.join(" "));
     let _ = writeln!(s, "\nstorage (flip-flops):");
+    let tw = r
+        .storage
+        .fields
+        .iter()
+        .map(|f| f.table.len())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    let fw = r
+        .storage
+        .fields
+        .iter()
+        .map(|f| f.field.len())
+        .max()
+        .unwrap_or(0)
+        .max(5);
     let _ = writeln!(
         s,
-        "  {:<14} {:<36} {:>6} {:>7} {:>9}  {:<8} note",
+        "  {:<tw$} {:<fw$} {:>6} {:>7} {:>9}  {:<8} note",
         "table", "field", "bits", "count", "total", "in paper"
     );
     for f in &r.storage.fields {
         let _ = writeln!(
             s,
-            "  {:<14} {:<36} {:>6} {:>7} {:>9}  {:<8} {}",
+            "  {:<tw$} {:<fw$} {:>6} {:>7} {:>9}  {:<8} {}",
             f.table,
             f.field,
             f.bits,
@@ -172,6 +188,20 @@ pub fn render_text(r: &UnitReport) -> String {
         r.storage.paper_bits
     );
     let _ = writeln!(s, "  paper: {}", r.storage.paper_note);
+    // Each table's share of the bits, in the order the tables appear.
+    let total = r.storage.total_bits().max(1);
+    let mut tables: Vec<(&str, u64)> = Vec::new();
+    for f in &r.storage.fields {
+        match tables.iter_mut().find(|(t, _)| *t == f.table) {
+            Some((_, b)) => *b += f.total(),
+            None => tables.push((&f.table, f.total())),
+        }
+    }
+    let shares: Vec<String> = tables
+        .iter()
+        .map(|(t, b)| format!("{t} {b} ({:.1} %)", 100.0 * *b as f64 / total as f64))
+        .collect();
+    let _ = writeln!(s, "  share by table: {}", shares.join(", "));
     match (&r.synth, &r.synth_skipped) {
         (Some(y), _) => {
             let _ = writeln!(s, "\nsynthesis (Yosys, flattened):");

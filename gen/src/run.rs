@@ -406,7 +406,8 @@ pub struct BenchRow {
 /// kernel file under each variant: `baseline` (no unit, idle cycles
 /// skipped), `no-skip` (no unit, every cycle simulated), `caps` (CAPS
 /// golden model + PAS), `snake` (Snake golden model, decoupled L1), `ba`
-/// (BA golden model), `caps+ba`, and, with
+/// (BA golden model), `caps+ba`, `dac` (DAC's affine warp and its golden
+/// model), and, with
 /// `cosim`, `cosim-UNIT` for every unit of the table (its RTL in lock-step
 /// beside its golden model, the unit enabled in its role). Each
 /// measurement is the best of `repeat` runs.
@@ -421,6 +422,7 @@ pub fn bench_harness(
         ("caps".into(), vec!["prefetcher=caps", "sched=pas"], None),
         ("snake".into(), vec!["prefetcher=snake"], None),
         ("ba".into(), vec!["l1=ba"], None),
+        ("dac".into(), vec!["expander=dac"], None),
         (
             "caps+ba".into(),
             vec!["prefetcher=caps", "sched=pas", "l1=ba"],
@@ -556,12 +558,13 @@ pub fn bench_table(rows: &[BenchRow]) -> String {
 
 /// The combinations `warpgen all` runs every kernel under: a label and
 /// the machine settings.
-pub const COMPARE_COMBOS: [(&str, &[&str]); 5] = [
+pub const COMPARE_COMBOS: [(&str, &[&str]); 6] = [
     ("base", &[]),
     ("CAPS", &["prefetcher=caps", "sched=pas"]),
     ("Snake", &["prefetcher=snake"]),
     ("BA", &["l1=ba"]),
     ("CAPS+BA", &["prefetcher=caps", "sched=pas", "l1=ba"]),
+    ("DAC", &["expander=dac"]),
 ];
 
 /// One kernel under every combination of [`COMPARE_COMBOS`].
@@ -595,15 +598,18 @@ pub fn compare_kernels(kernels: &[PathBuf], sets: &[String]) -> anyhow::Result<V
 }
 
 /// The comparison as a table: per combination, cycles and L1 miss rate,
-/// and for a prefetcher its accuracy (used / issued) and coverage (used /
-/// demand).
+/// for a prefetcher its accuracy (used / issued) and coverage (used /
+/// demand), for DAC its warp instructions against the baseline's (`-`:
+/// the kernel was not decoupled).
 pub fn compare_table(rows: &[CompareRow]) -> String {
     let mut s = format!("{:<20}", "kernel");
     for (label, sets) in COMPARE_COMBOS {
-        let pf = sets.iter().any(|x| x.starts_with("prefetcher="));
         s += &format!(" | {:>11} {:>6}", format!("{label} cyc"), "miss%");
-        if pf {
+        if sets.iter().any(|x| x.starts_with("prefetcher=")) {
             s += &format!(" {:>5} {:>5}", "acc%", "cov%");
+        }
+        if sets.iter().any(|x| x.starts_with("expander=")) {
+            s += &format!(" {:>6}", "instr");
         }
     }
     s.push('\n');
@@ -618,6 +624,17 @@ pub fn compare_table(rows: &[CompareRow]) -> String {
                     .map(|p| (100.0 * p.accuracy, 100.0 * p.coverage))
                     .unwrap_or((0.0, 0.0));
                 s += &format!(" {acc:>5.1} {cov:>5.1}");
+            }
+            if sets.iter().any(|x| x.starts_with("expander=")) {
+                match (&m.dac, r.runs.first()) {
+                    (Some(d), Some(base)) if d.decoupled => {
+                        s += &format!(
+                            " {:>5.2}x",
+                            m.warp_instructions as f64 / base.warp_instructions.max(1) as f64
+                        )
+                    }
+                    _ => s += &format!(" {:>6}", "-"),
+                }
             }
         }
         s.push('\n');

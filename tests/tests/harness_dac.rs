@@ -134,6 +134,12 @@ fn dac_hides_matrix_mul_latency_and_removes_its_index_arithmetic() {
     // run), and at most ways - 1 per set were locked at once.
     assert!(d.max_locked_lines > 0);
     assert!(d.max_locked_lines <= 32 * 3, "{d:?}");
+    // Two ways: one lockable line per set. Early requests wait for a
+    // set's lock to be released, and the run still completes.
+    let m = with_dac(&k, &[("l1_ways", "2")]);
+    let d = dac(&m);
+    assert!(d.lock_stall_cycles > 0 && d.max_locked_lines <= 64, "{d:?}");
+    assert_eq!(m.ctas, base.ctas);
 }
 
 /// The paper: "a convergent bit mask is generated for a warp with only 2
@@ -214,6 +220,7 @@ fn dac_refuses_machines_it_cannot_run_on_with_the_fix() {
         (vec![("prefetcher", "caps")], "prefetcher"),
         (vec![("decoupled", "on")], "decoupled"),
         (vec![("l1_line", "64")], "l1_line"),
+        (vec![("l1_ways", "1"), ("l1_bytes", "4096")], "l1_ways"),
     ] {
         let mut c = config(&sets);
         c.set("expander", "dac").unwrap();
@@ -280,4 +287,156 @@ fn the_command_line_runs_dac_and_reports_it() {
     assert_eq!(v["dac"]["decoupled"], true);
     assert_eq!(v["dac"]["removed"], 4608);
     assert!(v["dac"]["dac"]["records_pushed"].as_u64().unwrap() > 0);
+}
+
+/// Random kernels: DAC runs each to the end (every record and mask equal
+/// to the warp's own values, every lock released, no deadlock) on machines
+/// that force several batches, few MSHRs and 2-way sets (one lockable way
+/// per set), and changes nothing but the instruction count and the
+/// timing: the same memory instructions, line requests and stores.
+mod random_kernels {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// An affine or scalar expression over the built-ins, `N` and `vars`.
+    fn affine(vars: usize) -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("tid.x".to_string()),
+            Just("tid.y".to_string()),
+            Just("ctaid.x".to_string()),
+            Just("ctaid.y".to_string()),
+            Just("N".to_string()),
+            (-40i64..200).prop_map(|k| k.to_string()),
+            (0..vars.max(1)).prop_map(move |i| if vars == 0 {
+                "tid.x".to_string()
+            } else {
+                format!("v{i}")
+            }),
+        ];
+        leaf.prop_recursive(2, 6, 2, |inner| {
+            prop_oneof![
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} + {b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} - {b})")),
+                (inner, -9i64..9).prop_map(|(a, k)| format!("({a} * {k})")),
+            ]
+        })
+    }
+
+    #[derive(Clone, Debug)]
+    enum St {
+        Let(String),
+        NonAffineLet(String),
+        Load(String),
+        Store(String),
+        Compute(u32),
+        If(String, i64, Vec<St>),
+        Loop(u32, Vec<St>),
+        Barrier,
+    }
+
+    fn stmts(depth: u32) -> BoxedStrategy<Vec<St>> {
+        let simple = prop_oneof![
+            3 => affine(4).prop_map(St::Let),
+            1 => affine(4).prop_map(St::NonAffineLet),
+            3 => affine(4).prop_map(St::Load),
+            2 => affine(4).prop_map(St::Store),
+            1 => (1u32..4).prop_map(St::Compute),
+        ];
+        if depth == 0 {
+            return prop::collection::vec(simple, 1..5).boxed();
+        }
+        let nested = prop_oneof![
+            4 => simple,
+            1 => (affine(4), -50i64..300, stmts(depth - 1))
+                .prop_map(|(e, k, b)| St::If(e, k, b)),
+            1 => (1u32..9, stmts(depth - 1)).prop_map(|(n, b)| St::Loop(n, b)),
+            1 => Just(St::Barrier),
+        ];
+        prop::collection::vec(nested, 1..6).boxed()
+    }
+
+    /// The body: `v0..v3` declared first (affine), then the statements;
+    /// barriers only outside `if`s (a barrier some threads skip hangs the
+    /// baseline too).
+    fn render(sts: &[St], out: &mut String, depth: usize, in_if: bool, loops: &mut u32) {
+        let pad = "  ".repeat(depth);
+        for s in sts {
+            match s {
+                St::Let(e) => out.push_str(&format!("{pad}v{} = {e}\n", e.len() % 4)),
+                St::NonAffineLet(e) => {
+                    out.push_str(&format!("{pad}v{} = {e} * tid.x\n", e.len() % 4))
+                }
+                St::Load(e) => out.push_str(&format!("{pad}load A[{e}]\n")),
+                St::Store(e) => out.push_str(&format!("{pad}store B[{e}]\n")),
+                St::Compute(n) => out.push_str(&format!("{pad}compute {n}\n")),
+                St::Barrier if !in_if => out.push_str(&format!("{pad}barrier\n")),
+                St::Barrier => {}
+                St::If(e, k, b) => {
+                    out.push_str(&format!("{pad}if {e} < {k} {{\n"));
+                    render(b, out, depth + 1, true, loops);
+                    out.push_str(&format!("{pad}}}\n"));
+                }
+                St::Loop(n, b) => {
+                    *loops += 1;
+                    out.push_str(&format!("{pad}loop i{} {n} {{\n", *loops));
+                    render(b, out, depth + 1, in_if, loops);
+                    out.push_str(&format!("{pad}}}\n"));
+                }
+            }
+        }
+    }
+
+    fn shape() -> impl Strategy<Value = (String, String)> {
+        prop_oneof![
+            (1u32..=256, 1u32..40).prop_map(|(b, g)| (format!("[{b}]"), format!("[{g}]"))),
+            (
+                prop::sample::select(vec![(8u32, 4u32), (16, 16), (32, 2), (4, 8)]),
+                1u32..8,
+                1u32..5
+            )
+                .prop_map(|((x, y), gx, gy)| (format!("[{x}, {y}]"), format!("[{gx}, {gy}]"))),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        #[test]
+        fn dac_changes_only_instruction_counts_and_timing(
+            sts in stmts(2),
+            (block, grid) in shape(),
+            machine in prop::sample::select(vec![
+                vec![],
+                vec![("max_warps", "16"), ("cta_slots", "3")],
+                vec![("l1_ways", "2"), ("l1_bytes", "512"), ("mshr_entries", "4"), ("miss_queue", "2")],
+            ]),
+        ) {
+            let mut body = String::from("let v0 = tid.x\nlet v1 = ctaid.x * 64\nlet v2 = tid.y\nlet v3 = N\n");
+            let mut loops = 0;
+            render(&sts, &mut body, 0, false, &mut loops);
+            let text = format!(
+                "name = \"random\"\ngrid = {grid}\nblock = {block}\nbody = \"\"\"\n{body}\"\"\"\n\
+                 [params]\nN = 77\n[arrays.A]\nelem = 4\nlen = 4096\n[arrays.B]\nelem = 2\nlen = 4096\n"
+            );
+            let k = Kernel::from_str(&text, "random.toml", &[], 1).unwrap();
+            let mut m: Vec<(&str, &str)> = machine.clone();
+            m.push(("max_cycles", "3000000"));
+            let base = run(&k, &m);
+            let d = with_dac(&k, &m);
+            let x = d.dac.as_ref().unwrap();
+            prop_assert_eq!(
+                d.warp_instructions + x.removed,
+                base.warp_instructions + x.affine_instructions,
+                "{}", text
+            );
+            prop_assert_eq!(d.mem_instructions, base.mem_instructions);
+            prop_assert_eq!(d.l1.accesses, base.l1.accesses);
+            prop_assert_eq!(d.l1.store_lines, base.l1.store_lines);
+            prop_assert_eq!(d.ctas, base.ctas);
+            if x.decoupled {
+                prop_assert_eq!(x.masks, x.decoupled_branches);
+                prop_assert!(x.records >= x.decoupled_mem_instructions);
+                prop_assert_eq!(x.early_requests, x.counts.get("mem_requests").unwrap());
+            }
+        }
+    }
 }

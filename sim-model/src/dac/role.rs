@@ -18,8 +18,9 @@
 //!
 //! Parameters: the paper's, with `N_WARPS` the machine's warps per SM and
 //! `N_CTA` its CTA slots (at most 16); then the `dac.NAME` overrides. DAC
-//! needs the native LRU tag array (line locking), 128-byte lines and no
-//! prefetcher (its early requests are its prefetches).
+//! needs the native LRU tag array (line locking) with at least 2 ways,
+//! 128-byte lines and no prefetcher (its early requests are its
+//! prefetches).
 
 use ports::dac::{cmp, gran, kind, DacExpander, DacParams};
 
@@ -95,6 +96,14 @@ impl HarnessUnit for DacExpander {
                 "prefetcher",
                 &cfg.prefetcher,
                 "issues its own early requests: set prefetcher = none",
+            );
+        }
+        if cfg.l1_ways < 2 {
+            return why(
+                "l1_ways",
+                &cfg.l1_ways.to_string(),
+                "locks at most ways - 1 lines of a set, so a direct-mapped L1 could take no \
+                 early request: set l1_ways = 2 or more",
             );
         }
         if cfg.l1_line != 128 {

@@ -910,6 +910,42 @@ mod tests {
     }
 
     #[test]
+    fn decode_inverts_compile() {
+        for text in [
+            "(ctaid.x * 256 + tid.x) * 4 - tid.x / 3 + min(tid.x, 7)",
+            "-(tid.x + 1) * N < ld",
+            "!(tid.x == 3) || ctaid.x % 5",
+            "tid.x",
+            "7",
+            "ld * 3 + N",
+        ] {
+            let e = resolve_simple(&parse_expr(text).unwrap()).fold();
+            let mut ops = vec![Op::Const(99)];
+            let (code, _) = compile(&e, &mut ops);
+            let d = decode(&ops, code);
+            // The same value for every register assignment tried.
+            for (a, b, c) in [(0, 0, 0), (5, 2, 9), (-3, 7, 1), (31, 14, -8)] {
+                let regs = [a, b, c];
+                assert_eq!(
+                    eval_scalar(&d, &|r| regs[r as usize]),
+                    eval_scalar(&e, &|r| regs[r as usize]),
+                    "{text}"
+                );
+            }
+            let mut reads = Vec::new();
+            regs_read(&ops, code, &mut reads);
+            reads.sort_unstable();
+            reads.dedup();
+            let want: Vec<u16> = [("tid.x", 0), ("ctaid.x", 1), ("ld", 2)]
+                .iter()
+                .filter(|(n, _)| text.contains(n))
+                .map(|&(_, r)| r)
+                .collect();
+            assert_eq!(reads, want, "{text}");
+        }
+    }
+
+    #[test]
     fn errors_have_positions() {
         let e = parse_expr("1 +\n (2 * )").unwrap_err();
         assert_eq!(e.pos.line, 1);
