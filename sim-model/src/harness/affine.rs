@@ -127,9 +127,6 @@ impl std::ops::Sub for Tuple {
 /// `e` evaluated on tuples, with `reg(r)` the tuple of register `r`
 /// (`None` for a register whose value is not affine); `None` if the value
 /// is not affine (module documentation).
-// Its user is the harness's affine warp (DAC in the harness, the rest of
-// the DAC issue); until then only the tests below call it.
-#[allow(dead_code)]
 pub(crate) fn eval(e: &RExpr, reg: &dyn Fn(u16) -> Option<Tuple>) -> Option<Tuple> {
     match e {
         RExpr::Const(v) => Some(Tuple::scalar(*v)),
@@ -175,7 +172,6 @@ pub struct Pred {
 /// CMP' a` (the mirrored comparison) when `a` is, else `(a - b) CMP 0`
 /// (which equals `a CMP b` while `a - b` does not overflow). `None` when
 /// `e` is not a comparison or an operand is not affine.
-#[allow(dead_code)]
 pub(crate) fn pred(e: &RExpr, reg: &dyn Fn(u16) -> Option<Tuple>) -> Option<Pred> {
     let RExpr::Bin(op, a, b) = e else {
         return None;

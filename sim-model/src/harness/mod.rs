@@ -1,8 +1,8 @@
 //! The golden SM harness (`sm_harness.md`): a cycle-level model of one
 //! streaming multiprocessor that runs kernels written in a small TOML
 //! format and drives the golden models of the units every cycle, each in
-//! its role slot (prefetcher, L1) — and, through [`Probe`]s, their RTL in
-//! lock-step and stimulus recorders.
+//! its role slot (prefetcher, L1, expander) — and, through [`Probe`]s,
+//! their RTL in lock-step and stimulus recorders.
 //!
 //! ```no_run
 //! use sim_model::harness::{Harness, Kernel, MachineConfig};
@@ -14,7 +14,9 @@
 //! println!("{}", metrics.table());
 //! ```
 //!
-//! Modules: [`affine`] (the tuples of DAC's affine warp), [`config`] (the
+//! Modules: [`affine`] (the tuples of DAC's affine warp), `dac` (DAC's
+//! decoupling of a kernel and its affine warp; the SM's side of DAC is
+//! `sm/dac.rs`), [`config`] (the
 //! machine and its presets), [`kernel`] (the file
 //! format, its errors and the compiler), [`expr`] (expressions and their
 //! classification), `decoupled` (the L1's decoupled mode for Snake, its
