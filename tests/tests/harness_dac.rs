@@ -117,7 +117,7 @@ fn dac_hides_matrix_mul_latency_and_removes_its_index_arithmetic() {
     assert!(m.warp_instructions < base.warp_instructions);
     // Fewer stall cycles and fewer cycles on the Fermi preset.
     assert!(
-        m.sched.idle_cycles * 2 < base.sched.idle_cycles,
+        m.sched.idle_cycles * 3 < base.sched.idle_cycles * 2,
         "idle {} vs {}",
         m.sched.idle_cycles,
         base.sched.idle_cycles
@@ -134,11 +134,11 @@ fn dac_hides_matrix_mul_latency_and_removes_its_index_arithmetic() {
     // run), and at most ways - 1 per set were locked at once.
     assert!(d.max_locked_lines > 0);
     assert!(d.max_locked_lines <= 32 * 3, "{d:?}");
-    // Two ways: one lockable line per set. Early requests wait for a
-    // set's lock to be released, and the run still completes.
+    // Two ways: one lockable line per set. Early requests to a set full
+    // of locks go unlocked, and the run completes.
     let m = with_dac(&k, &[("l1_ways", "2")]);
     let d = dac(&m);
-    assert!(d.lock_stall_cycles > 0 && d.max_locked_lines <= 64, "{d:?}");
+    assert!(d.unlocked_requests > 0 && d.max_locked_lines <= 64, "{d:?}");
     assert_eq!(m.ctas, base.ctas);
 }
 
@@ -408,6 +408,7 @@ mod random_kernels {
                 vec![],
                 vec![("max_warps", "16"), ("cta_slots", "3")],
                 vec![("l1_ways", "2"), ("l1_bytes", "512"), ("mshr_entries", "4"), ("miss_queue", "2")],
+                vec![("mem_model", "hier"), ("l2_partitions", "2"), ("dram_channels", "1")],
             ]),
         ) {
             let mut body = String::from("let v0 = tid.x\nlet v1 = ctaid.x * 64\nlet v2 = tid.y\nlet v3 = N\n");
@@ -419,9 +420,21 @@ mod random_kernels {
             );
             let k = Kernel::from_str(&text, "random.toml", &[], 1).unwrap();
             let mut m: Vec<(&str, &str)> = machine.clone();
-            m.push(("max_cycles", "3000000"));
+            m.push(("max_cycles", "20000000"));
             let base = run(&k, &m);
-            let d = with_dac(&k, &m);
+            let mut c = config(&m);
+            c.set("expander", "dac").unwrap();
+            let d = match Harness::new(&k, &c).run() {
+                Ok(d) => d,
+                // The unit's 32-bit values are not the harness's 64-bit
+                // ones (a loop multiplying an index by 7 seven times):
+                // the check stops the run, as it must.
+                Err(HarnessError::Unsupported(e)) if e.contains("beyond 32 bits") => {
+                    prop_assume!(false, "{}", e);
+                    unreachable!()
+                }
+                Err(e) => panic!("{e}\n{text}"),
+            };
             let x = d.dac.as_ref().unwrap();
             prop_assert_eq!(
                 d.warp_instructions + x.removed,
@@ -435,7 +448,10 @@ mod random_kernels {
             if x.decoupled {
                 prop_assert_eq!(x.masks, x.decoupled_branches);
                 prop_assert!(x.records >= x.decoupled_mem_instructions);
-                prop_assert_eq!(x.early_requests, x.counts.get("mem_requests").unwrap());
+                // Every early request the unit saw taken was one the L1
+                // took (the last may still wait when the kernel ends).
+                prop_assert_eq!(x.early_requests, x.counts.get("mem_taken").unwrap());
+                prop_assert!(x.counts.get("mem_requests").unwrap() - x.early_requests <= 1);
             }
         }
     }

@@ -250,6 +250,7 @@ impl ExpanderRole for DacRole {
                 ("records_pushed", s.records_pushed),
                 ("masks_pushed", s.masks_pushed),
                 ("mem_requests", s.mem_requests),
+                ("mem_taken", s.mem_taken),
                 ("pred_fast", s.pred_fast),
                 ("pred_slow", s.pred_slow),
                 ("busy_cycles", s.busy_cycles),

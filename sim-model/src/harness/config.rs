@@ -21,6 +21,12 @@
 //! | `prefetcher` | `none` or a unit's choice ([`role_choices`]`(Role::Prefetcher)`) | none | none |
 //! | `expander` | `none` or a unit's choice ([`role_choices`]`(Role::Expander)`: `dac`, DAC's affine warp; needs `l1 = lru` and no prefetcher) | none | none |
 //! | `decoupled` | the L1's decoupled prefetch storage (Snake): `auto` (on when the prefetcher asks for it), `on`, `off`; needs `l1 = lru` | auto | auto |
+//! | `mem_model` | the memory below the L1: `flat` (a queue of `miss_queue`, one request per `mem_interval`, data after `mem_latency`) or `hier` (the keys below; `harness::memsys`) | flat | flat |
+//! | `icnt_latency`, `icnt_interval` | hier: one-way interconnect latency; cycles a request occupies its SM's link | 40, 1 | 40, 1 |
+//! | `l2_partitions`, `l2_bytes`, `l2_ways` | hier: L2 partitions (by line address), bytes per partition, ways (LRU) | 12, 65536, 8 | 12, 65536, 8 |
+//! | `l2_mshrs`, `l2_hit_latency`, `l2_queue` | hier: MSHRs per partition, read-hit latency, input queue per partition | 32, 120, 16 | 32, 120, 16 |
+//! | `dram_channels`, `dram_banks`, `dram_row_lines`, `dram_queue` | hier: DRAM channels (dividing the partitions), banks per channel, lines per row, FR-FCFS queue per channel | 6, 16, 16, 16 | 6, 16, 16, 16 |
+//! | `dram_t_row_hit`, `dram_t_row_miss`, `dram_t_row_conflict`, `dram_t_burst`, `dram_latency` | hier: bank access time with the row open / none open / another open, data-bus cycles per line, fixed controller latency (CAPS Table III's GDDR5 timing in core cycles: [`MemHier`]) | 18, 36, 55, 6, 200 | same |
 //! | `bw_window` | cycles over which `bw_util` (the prefetcher's bandwidth input) is measured | 100 | 100 |
 //! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
 //! | `caps_hint` | show the prefetcher the kernel's indirect-load classification (else never indirect) | true | true |
@@ -110,6 +116,98 @@ impl Decoupling {
     }
 }
 
+/// The memory below the L1s (`harness::memsys`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemModel {
+    /// The first harness's model: per SM a queue, a bandwidth limit and a
+    /// fixed latency (`miss_queue`, `mem_interval`, `mem_latency`).
+    #[default]
+    Flat,
+    /// Interconnect, L2 partitions and DRAM channels with FR-FCFS (the
+    /// `icnt_*`, `l2_*` and `dram_*` keys).
+    Hier,
+}
+
+impl MemModel {
+    /// Name as in the configuration.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemModel::Flat => "flat",
+            MemModel::Hier => "hier",
+        }
+    }
+}
+
+/// The hierarchy's parameters (`mem_model = hier`); the defaults follow
+/// the CAPS paper's Table III (GTX 480) in core cycles at 1400 MHz (DRAM at
+/// 924 MHz: one DRAM cycle is 1.515 core cycles), with the latencies the
+/// table does not give chosen for an unloaded L2 hit of 200 and DRAM read
+/// of about 340 core cycles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MemHier {
+    /// One-way interconnect latency, cycles.
+    pub icnt_latency: u32,
+    /// Cycles one request occupies its SM's injection link.
+    pub icnt_interval: u32,
+    /// L2 partitions (Table III: 12).
+    pub l2_partitions: u32,
+    /// L2 bytes per partition (Table III: 64 KB).
+    pub l2_bytes: u32,
+    /// L2 associativity (Table III: 8).
+    pub l2_ways: u32,
+    /// MSHRs per partition (Table III: 32).
+    pub l2_mshrs: u32,
+    /// Cycles from an L2 read hit to its reply leaving the partition.
+    pub l2_hit_latency: u32,
+    /// Input queue of a partition (requests in flight to it included).
+    pub l2_queue: u32,
+    /// DRAM channels (Table III: 6); the partitions divide among them.
+    pub dram_channels: u32,
+    /// Banks per channel (GDDR5: 16).
+    pub dram_banks: u32,
+    /// Lines per DRAM row (16: 2 KB rows).
+    pub dram_row_lines: u32,
+    /// Scheduler queue per channel (Table III: 16).
+    pub dram_queue: u32,
+    /// Access time with the row open: tCL = 12 DRAM cycles = 18 core
+    /// cycles.
+    pub dram_t_row_hit: u32,
+    /// With no row open: tRCD + tCL = 24 DRAM cycles = 36.
+    pub dram_t_row_miss: u32,
+    /// With another row open: tRP + tRCD + tCL = 36 DRAM cycles = 55.
+    pub dram_t_row_conflict: u32,
+    /// Data-bus cycles per 128-byte line (4 DRAM cycles = 6).
+    pub dram_t_burst: u32,
+    /// The controller's and the pins' fixed latency per read, cycles.
+    pub dram_latency: u32,
+}
+
+impl Default for MemHier {
+    fn default() -> Self {
+        MemHier {
+            icnt_latency: 40,
+            icnt_interval: 1,
+            l2_partitions: 12,
+            l2_bytes: 64 * 1024,
+            l2_ways: 8,
+            l2_mshrs: 32,
+            l2_hit_latency: 120,
+            l2_queue: 16,
+            dram_channels: 6,
+            dram_banks: 16,
+            dram_row_lines: 16,
+            dram_queue: 16,
+            dram_t_row_hit: 18,
+            dram_t_row_miss: 36,
+            dram_t_row_conflict: 55,
+            dram_t_burst: 6,
+            dram_latency: 200,
+        }
+    }
+}
+
 /// A configuration value that cannot be used: the key, the value and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("configuration `{key}` = {value}: {reason}")]
@@ -176,6 +274,12 @@ pub struct MachineConfig {
     pub mem_latency: u32,
     /// Cycles between two requests accepted by the lower memory.
     pub mem_interval: u32,
+    /// The memory below the L1s: `flat` or `hier`.
+    #[serde(default)]
+    pub mem_model: MemModel,
+    /// The hierarchy's parameters (used with `mem_model = hier`).
+    #[serde(default)]
+    pub hier: MemHier,
     /// Prefetcher: `none` or a unit's choice for [`Role::Prefetcher`].
     pub prefetcher: String,
     /// Expansion unit: `none` or a unit's choice for [`Role::Expander`]
@@ -239,6 +343,8 @@ impl MachineConfig {
             miss_queue: 8,
             mem_latency: 400,
             mem_interval: 2,
+            mem_model: MemModel::Flat,
+            hier: MemHier::default(),
             prefetcher: Role::Prefetcher.native().name.into(),
             expander: no_expander(),
             decoupled: Decoupling::Auto,
@@ -359,6 +465,30 @@ impl MachineConfig {
                 }
             }
             "bw_window" => self.bw_window = int32(key)?,
+            "mem_model" => {
+                self.mem_model = match v {
+                    "flat" => MemModel::Flat,
+                    "hier" => MemModel::Hier,
+                    _ => return Err(MachineConfigError::new(key, v, "expected flat or hier")),
+                }
+            }
+            "icnt_latency" => self.hier.icnt_latency = int32(key)?,
+            "icnt_interval" => self.hier.icnt_interval = int32(key)?,
+            "l2_partitions" => self.hier.l2_partitions = int32(key)?,
+            "l2_bytes" => self.hier.l2_bytes = int32(key)?,
+            "l2_ways" => self.hier.l2_ways = int32(key)?,
+            "l2_mshrs" => self.hier.l2_mshrs = int32(key)?,
+            "l2_hit_latency" => self.hier.l2_hit_latency = int32(key)?,
+            "l2_queue" => self.hier.l2_queue = int32(key)?,
+            "dram_channels" => self.hier.dram_channels = int32(key)?,
+            "dram_banks" => self.hier.dram_banks = int32(key)?,
+            "dram_row_lines" => self.hier.dram_row_lines = int32(key)?,
+            "dram_queue" => self.hier.dram_queue = int32(key)?,
+            "dram_t_row_hit" => self.hier.dram_t_row_hit = int32(key)?,
+            "dram_t_row_miss" => self.hier.dram_t_row_miss = int32(key)?,
+            "dram_t_row_conflict" => self.hier.dram_t_row_conflict = int32(key)?,
+            "dram_t_burst" => self.hier.dram_t_burst = int32(key)?,
+            "dram_latency" => self.hier.dram_latency = int32(key)?,
             "eager_wakeup" => self.eager_wakeup = boolean(key)?,
             "caps_hint" => self.caps_hint = boolean(key)?,
             "reuse_analysis" => self.reuse_analysis = boolean(key)?,
@@ -422,6 +552,52 @@ impl MachineConfig {
         range("mem_interval", self.mem_interval as u64, 1, 1_000_000)?;
         range("reset_cycles", self.reset_cycles as u64, 1, 1000)?;
         range("bw_window", self.bw_window as u64, 1, 1_000_000)?;
+        let h = &self.hier;
+        range("icnt_latency", h.icnt_latency as u64, 0, 100_000)?;
+        range("icnt_interval", h.icnt_interval as u64, 1, 10_000)?;
+        range("l2_partitions", h.l2_partitions as u64, 1, 256)?;
+        range("l2_ways", h.l2_ways as u64, 1, 64)?;
+        if !h.l2_bytes.is_multiple_of(self.l1_line * h.l2_ways)
+            || h.l2_bytes < self.l1_line * h.l2_ways
+        {
+            return Err(MachineConfigError::new(
+                "l2_bytes",
+                h.l2_bytes,
+                format!(
+                    "must be a positive multiple of l1_line * l2_ways = {}",
+                    self.l1_line * h.l2_ways
+                ),
+            ));
+        }
+        range("l2_mshrs", h.l2_mshrs as u64, 1, 4096)?;
+        range("l2_hit_latency", h.l2_hit_latency as u64, 0, 100_000)?;
+        range("l2_queue", h.l2_queue as u64, 1, 4096)?;
+        range(
+            "dram_channels",
+            h.dram_channels as u64,
+            1,
+            h.l2_partitions as u64,
+        )?;
+        if !h.l2_partitions.is_multiple_of(h.dram_channels) {
+            return Err(MachineConfigError::new(
+                "dram_channels",
+                h.dram_channels,
+                format!("must divide l2_partitions = {}", h.l2_partitions),
+            ));
+        }
+        range("dram_banks", h.dram_banks as u64, 1, 256)?;
+        range("dram_row_lines", h.dram_row_lines as u64, 1, 1 << 16)?;
+        range("dram_queue", h.dram_queue as u64, 1, 4096)?;
+        range("dram_t_row_hit", h.dram_t_row_hit as u64, 1, 100_000)?;
+        range("dram_t_row_miss", h.dram_t_row_miss as u64, 1, 100_000)?;
+        range(
+            "dram_t_row_conflict",
+            h.dram_t_row_conflict as u64,
+            1,
+            100_000,
+        )?;
+        range("dram_t_burst", h.dram_t_burst as u64, 1, 100_000)?;
+        range("dram_latency", h.dram_latency as u64, 0, 1_000_000)?;
         range("max_cycles", self.max_cycles, 1, u64::MAX)?;
         for key in self.overrides.keys() {
             if units::unit_by_key(key).is_none() {

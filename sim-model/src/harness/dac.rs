@@ -219,7 +219,7 @@ impl Plan {
             warps_per_cta: threads.div_ceil(32),
         };
         let prog = &k.program;
-        let steps = Self::decouple(k, prog);
+        let (steps, holds) = Self::decouple(k, prog);
         if !steps
             .iter()
             .any(|s| matches!(s, Step::Enq { .. } | Step::EnqPred { .. }))
@@ -230,10 +230,7 @@ impl Plan {
                     .into(),
             );
         }
-        let tuple_regs = Self::holds(k, prog)
-            .iter()
-            .map(|&h| h != Hold::None)
-            .collect();
+        let tuple_regs = holds.iter().map(|&h| h != Hold::None).collect();
         Ok(Plan {
             steps,
             shape,
@@ -243,8 +240,10 @@ impl Plan {
 
     /// What the affine warp can hold in each register: a fixpoint over
     /// every write (flow-insensitive: a register is a tuple only if every
-    /// write to it is an affine let or the control of a uniform loop).
-    fn holds(k: &Kernel, prog: &Program) -> Vec<Hold> {
+    /// write to it is an affine let or the control of a uniform loop the
+    /// affine warp runs). `skipped[i]`: the affine warp jumps over
+    /// instruction `i`, so a write there makes its register no tuple.
+    fn holds(k: &Kernel, prog: &Program, skipped: &[bool]) -> Vec<Hold> {
         let mut h = vec![Hold::Unset; prog.n_regs];
         for r in [REG_TID, REG_TID + 1, REG_CTAID, REG_CTAID + 1] {
             h[r as usize] = Hold::Affine;
@@ -257,7 +256,7 @@ impl Plan {
                 Hold::None
             };
         }
-        let uniform = |i: usize| prog.info[i].guard.class == Class::Scalar;
+        let uniform = |i: usize| prog.info[i].guard.class == Class::Scalar && !skipped[i];
         loop {
             let mut changed = false;
             let mut write = |h: &mut Vec<Hold>, r: u16, v: Hold| {
@@ -310,9 +309,34 @@ impl Plan {
         }
     }
 
-    fn decouple(k: &Kernel, prog: &Program) -> Vec<Step> {
-        let h = Self::holds(k, prog);
-        let tuple = |e: &RExpr| hold_of(e, &h) < Hold::None;
+    /// The steps and the registers' holds, to a fixpoint: a region the
+    /// affine warp jumps over (a condition it has no tuple for) makes the
+    /// registers written in it no tuples, which may make more conditions
+    /// unevaluable.
+    fn decouple(k: &Kernel, prog: &Program) -> (Vec<Step>, Vec<Hold>) {
+        let n = prog.instrs.len();
+        let mut skipped = vec![false; n];
+        loop {
+            let h = Self::holds(k, prog, &skipped);
+            let steps = Self::decide(k, prog, &h);
+            // Only grows (the union keeps it monotone): terminates.
+            let mut now = skipped.clone();
+            for i in 0..n {
+                if jumps_over(steps[i]) {
+                    for x in &mut now[i..region_end(prog, i)] {
+                        *x = true;
+                    }
+                }
+            }
+            if now == skipped {
+                return (steps, h);
+            }
+            skipped = now;
+        }
+    }
+
+    fn decide(k: &Kernel, prog: &Program, h: &[Hold]) -> Vec<Step> {
+        let tuple = |e: &RExpr| hold_of(e, h) < Hold::None;
         let n = prog.instrs.len();
         let mut steps = vec![Step::NonAffine; n];
         for (i, ins) in prog.instrs.iter().enumerate() {
@@ -341,7 +365,7 @@ impl Plan {
                 }
                 Instr::If { cond, .. } if uniform => {
                     let (a, _, b) = condition(&decode(&prog.ops, cond));
-                    let (ha, hb) = (hold_of(&a, &h), hold_of(&b, &h));
+                    let (ha, hb) = (hold_of(&a, h), hold_of(&b, h));
                     if affine && ha < Hold::None && hb < Hold::None {
                         Step::EnqPred {
                             scalar: ha <= Hold::Scalar && hb <= Hold::Scalar,
@@ -365,10 +389,12 @@ impl Plan {
                 }
             }
         }
-        // Nothing the affine warp jumps over is decoupled (a safety net:
-        // such regions are not uniform).
+        // Nothing the affine warp jumps over is decoupled: the body of a
+        // thread-varying branch or of a region it has no tuple for. (The
+        // compiler's guard can call such a body uniform: its condition's
+        // class is flow-sensitive, the tuples are not.)
         for i in 0..n {
-            if steps[i] != Step::SkipRegion {
+            if !jumps_over(steps[i]) {
                 continue;
             }
             let end = region_end(prog, i);
@@ -428,6 +454,11 @@ impl Plan {
     pub(crate) fn removed(&self, pc: u32) -> bool {
         matches!(self.steps[pc as usize], Step::AffineLet { removed: true })
     }
+}
+
+/// Whether the affine warp jumps over the region a step opens.
+fn jumps_over(s: Step) -> bool {
+    matches!(s, Step::SkipRegion | Step::EnqPred { scalar: false })
 }
 
 /// The index just past the region that instruction `i` (an `If` or a

@@ -114,8 +114,14 @@ pub struct MemMetrics {
     pub prefetch_reads: u64,
     /// Write requests.
     pub writes: u64,
-    /// Requests accepted x `mem_interval` / cycles.
+    /// Requests accepted x the cycles each occupies the SM's link
+    /// (`mem_interval`, or `icnt_interval` in the hierarchy) / cycles.
     pub bandwidth_utilisation: f64,
+    /// The memory below the L1: L2 and DRAM counters (zero in the flat
+    /// model but `accepted`).
+    pub lower: super::memsys::LowerStats,
+    /// `1 - L2 read hits / L2 reads` (hierarchy).
+    pub l2_miss_rate: f64,
 }
 
 /// Prefetcher outcomes.
@@ -292,11 +298,11 @@ pub struct DacMetrics {
     pub early_in_flight: u64,
     /// Of which went to memory.
     pub early_misses: u64,
-    /// Cycles an early request waited (no MSHR or queue room, or its set
-    /// already had `ways - 1` locked lines).
+    /// Cycles an early request waited for an MSHR or miss-queue room.
     pub early_stall_cycles: u64,
-    /// Of which for lack of an unlocked way.
-    pub lock_stall_cycles: u64,
+    /// Early requests taken without a lock: their set already had `ways -
+    /// 1` locked lines.
+    pub unlocked_requests: u64,
     /// Most lines locked at once.
     pub max_locked_lines: u64,
     /// Demand line requests of decoupled loads: the line was present
@@ -434,6 +440,36 @@ impl Metrics {
             ),
         );
         r("bandwidth utilisation", pct(m.bandwidth_utilisation));
+        let lo = &m.lower;
+        if lo.l2_reads + lo.l2_writes > 0 {
+            r(
+                "L2 reads",
+                format!(
+                    "{} ({} hits, {} merged; miss rate {}), {} writes, {} stall cycles",
+                    lo.l2_reads,
+                    lo.l2_read_hits,
+                    lo.l2_read_merges,
+                    pct(m.l2_miss_rate),
+                    lo.l2_writes,
+                    lo.l2_stall_cycles
+                ),
+            );
+            let acc = lo.dram_row_hits + lo.dram_row_misses + lo.dram_row_conflicts;
+            r(
+                "DRAM accesses",
+                format!(
+                    "{} reads, {} writes; rows {} hit / {} closed / {} conflict ({} hits); mean \
+                     queue {:.2}",
+                    lo.dram_reads,
+                    lo.dram_writes,
+                    lo.dram_row_hits,
+                    lo.dram_row_misses,
+                    lo.dram_row_conflicts,
+                    pct(ratio(lo.dram_row_hits, acc)),
+                    ratio(lo.dram_queue_sum, self.cycles)
+                ),
+            );
+        }
         if let Some(p) = &self.prefetch {
             r(
                 "prefetches issued",
@@ -496,14 +532,14 @@ impl Metrics {
                 r(
                     "  early requests",
                     format!(
-                        "{} ({} present, {} in flight, {} to memory; {} stall cycles, {} for \
-                         locks; at most {} lines locked)",
+                        "{} ({} present, {} in flight, {} to memory; {} stall cycles; {} \
+                         unlocked, their set full of locks; at most {} lines locked)",
                         d.early_requests,
                         d.early_present,
                         d.early_in_flight,
                         d.early_misses,
                         d.early_stall_cycles,
-                        d.lock_stall_cycles,
+                        d.unlocked_requests,
                         d.max_locked_lines
                     ),
                 );

@@ -19,7 +19,9 @@
 //! `sm/dac.rs`), [`config`] (the
 //! machine and its presets), [`kernel`] (the file
 //! format, its errors and the compiler), [`expr`] (expressions and their
-//! classification), `decoupled` (the L1's decoupled mode for Snake, its
+//! classification), [`memsys`] (the memory below the L1: the flat model
+//! and the interconnect / L2 / DRAM hierarchy), `decoupled` (the L1's
+//! decoupled mode for Snake, its
 //! rules in that module's source), [`metrics`] (what a run measures, with the definitions
 //! of every figure), [`roles`] (the role slots the cycle loop talks to),
 //! [`units`] (how a unit declares itself for a role, the generic wrapper
@@ -47,6 +49,7 @@ pub(crate) mod decoupled;
 pub mod expr;
 pub mod kernel;
 pub(crate) mod l1;
+pub mod memsys;
 pub mod metrics;
 pub mod roles;
 pub(crate) mod sm;

@@ -6,14 +6,14 @@
 //!
 //! # One cycle
 //! After the reset cycles, every cycle does, in this order:
-//! 1. lower-memory returns due this cycle fill their MSHRs (waking the
-//!    warps waiting on them; a prefetch's return may eagerly wake its
-//!    target warp);
+//! 1. the memory below the L1 (`memsys`) advances to this cycle, and the
+//!    reads back by now fill their MSHRs (waking the warps waiting on
+//!    them; a prefetch's return may eagerly wake its target warp);
 //! 2. the L1 tag array's response to the previous cycle's request is
 //!    processed (outcome counts, evictions, hit completions);
 //! 3. hits whose latency has elapsed are delivered;
-//! 4. the lower memory accepts the oldest queued request if its bandwidth
-//!    allows;
+//! 4. (the memory took this SM's oldest queued request in step 1 if its
+//!    bandwidth allowed);
 //! 5. with DAC, a new batch of CTAs opens when the previous one is done;
 //!    one CTA may launch into a free slot;
 //! 6. with DAC: one finished CTA is reported to the expansion unit, the
@@ -41,11 +41,12 @@ mod dac;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::config::{MachineConfig, SchedPolicy};
+use super::config::{MachineConfig, MemModel, SchedPolicy};
 use super::decoupled::DecoupledTags;
 use super::expr::{eval, Lanes, LANES};
 use super::kernel::{Instr, Kernel, Program, REG_CTAID, REG_TID};
 use super::l1::LruTags;
+use super::memsys::{FlatMemory, HierMemory, HierParams, LowerMemory, MemReq};
 use super::metrics::{
     ratio, ArrayMetrics, L1Metrics, MemMetrics, Metrics, PrefetchMetrics, ReuseTracker, RunInfo,
 };
@@ -180,41 +181,6 @@ struct Mshr {
 }
 
 #[derive(Clone, Copy)]
-struct MemReq {
-    line: u64,
-    write: bool,
-}
-
-struct Memory {
-    latency: u64,
-    interval: u64,
-    cap: usize,
-    queue: VecDeque<MemReq>,
-    next_accept: u64,
-    inflight: VecDeque<(u64, MemReq)>,
-    accepted: u64,
-    /// Cycles of the acceptances within the last `window` cycles.
-    recent: VecDeque<u64>,
-    window: u64,
-}
-
-impl Memory {
-    fn room(&self) -> bool {
-        self.queue.len() < self.cap
-    }
-
-    /// Bandwidth utilisation over the `window` cycles ending with cycle
-    /// `now`, percent: acceptances x `interval` / `window`, at most 100.
-    fn bw_util(&mut self, now: u64) -> u32 {
-        while self.recent.front().is_some_and(|&t| t + self.window <= now) {
-            self.recent.pop_front();
-        }
-        let busy = self.recent.len() as u64 * self.interval;
-        (busy * 100 / self.window).min(100) as u32
-    }
-}
-
-#[derive(Clone, Copy)]
 enum Access {
     Demand {
         warp: u16,
@@ -275,7 +241,8 @@ pub(crate) struct Sm<'k> {
     tags: Box<dyn L1Role>,
     mshr: Vec<Mshr>,
     mshr_used: usize,
-    mem: Memory,
+    /// The memory below the L1 (this SM is its port 0).
+    mem: Box<dyn LowerMemory>,
     hitq: VecDeque<(u64, u16)>,
     last_access: Option<Access>,
     pf: HashMap<u64, PfInfo, FxBuild>,
@@ -296,6 +263,48 @@ pub(crate) struct Sm<'k> {
 }
 
 const FULL: u32 = u32::MAX;
+
+/// This SM's port of the memory below the L1.
+const PORT: u32 = 0;
+
+/// The memory below the L1 that `cfg` selects, with one port.
+fn lower_memory(cfg: &MachineConfig) -> Box<dyn LowerMemory> {
+    match cfg.mem_model {
+        MemModel::Flat => Box::new(FlatMemory::new(
+            1,
+            cfg.mem_latency as u64,
+            cfg.mem_interval as u64,
+            cfg.miss_queue as usize,
+            cfg.bw_window as u64,
+        )),
+        MemModel::Hier => {
+            let h = &cfg.hier;
+            Box::new(HierMemory::new(HierParams {
+                sms: 1,
+                line_bytes: cfg.l1_line,
+                miss_queue: cfg.miss_queue,
+                bw_window: cfg.bw_window as u64,
+                icnt_latency: h.icnt_latency as u64,
+                icnt_interval: h.icnt_interval as u64,
+                l2_partitions: h.l2_partitions,
+                l2_bytes: h.l2_bytes,
+                l2_ways: h.l2_ways,
+                l2_mshrs: h.l2_mshrs,
+                l2_hit_latency: h.l2_hit_latency as u64,
+                l2_queue: h.l2_queue,
+                dram_channels: h.dram_channels,
+                dram_banks: h.dram_banks,
+                dram_row_lines: h.dram_row_lines,
+                dram_queue: h.dram_queue,
+                dram_t_row_hit: h.dram_t_row_hit as u64,
+                dram_t_row_miss: h.dram_t_row_miss as u64,
+                dram_t_row_conflict: h.dram_t_row_conflict as u64,
+                dram_t_burst: h.dram_t_burst as u64,
+                dram_latency: h.dram_latency as u64,
+            }))
+        }
+    }
+}
 
 impl<'k> Sm<'k> {
     pub(crate) fn new(
@@ -431,17 +440,7 @@ impl<'k> Sm<'k> {
             tags,
             mshr,
             mshr_used: 0,
-            mem: Memory {
-                latency: cfg.mem_latency as u64,
-                interval: cfg.mem_interval as u64,
-                cap: cfg.miss_queue as usize,
-                queue: VecDeque::with_capacity(cfg.miss_queue as usize),
-                next_accept: 0,
-                inflight: VecDeque::new(),
-                accepted: 0,
-                recent: VecDeque::new(),
-                window: cfg.bw_window as u64,
-            },
+            mem: lower_memory(cfg),
             hitq: VecDeque::new(),
             last_access: None,
             pf: HashMap::default(),
@@ -482,7 +481,6 @@ impl<'k> Sm<'k> {
                 self.mem_returns();
                 self.l1_response()?;
                 self.hit_completions();
-                self.mem_accept();
                 self.dac_batch();
                 self.launch_cta();
                 self.dac_cycle()?;
@@ -521,13 +519,12 @@ impl<'k> Sm<'k> {
 
     // ------------------------------------------------------------ memory side
 
+    /// The memory advances to this cycle; the reads back by now fill
+    /// their MSHRs.
     fn mem_returns(&mut self) {
-        while let Some(&(t, req)) = self.mem.inflight.front() {
-            if t > self.now {
-                break;
-            }
-            self.mem.inflight.pop_front();
-            self.fill(req.line);
+        self.mem.tick(self.now);
+        while let Some(line) = self.mem.pop_return(PORT, self.now) {
+            self.fill(line);
         }
     }
 
@@ -571,23 +568,15 @@ impl<'k> Sm<'k> {
         }
     }
 
-    fn mem_accept(&mut self) {
-        if self.now >= self.mem.next_accept {
-            if let Some(req) = self.mem.queue.pop_front() {
-                self.mem.accepted += 1;
-                self.mem.recent.push_back(self.now);
-                self.mem.next_accept = self.now + self.mem.interval;
-                if !req.write {
-                    self.mem
-                        .inflight
-                        .push_back((self.now + self.mem.latency, req));
-                }
-            }
-        }
-    }
-
     fn mem_push(&mut self, line: u64, write: bool, prefetch: bool) {
-        self.mem.queue.push_back(MemReq { line, write });
+        self.mem.push(
+            MemReq {
+                sm: PORT,
+                line,
+                write,
+            },
+            self.now,
+        );
         if write {
             self.m.memory.writes += 1;
         } else {
@@ -769,7 +758,7 @@ impl<'k> Sm<'k> {
         } else if self.tags.holds_data(line) {
             self.pfm.dropped_present += 1;
             true
-        } else if self.mshr_used < self.mshr.len() && self.mem.room() {
+        } else if self.mshr_used < self.mshr.len() && self.mem.room(PORT) {
             let i = self.alloc_mshr(line);
             let e = &mut self.mshr[i];
             e.prefetch = true;
@@ -839,7 +828,7 @@ impl<'k> Sm<'k> {
             merged = false;
             expect_hit = true;
         } else {
-            if self.mshr_used >= self.mshr.len() || !self.mem.room() {
+            if self.mshr_used >= self.mshr.len() || !self.mem.room(PORT) {
                 return false;
             }
             let i = self.alloc_mshr(line);
@@ -868,7 +857,7 @@ impl<'k> Sm<'k> {
     }
 
     fn store_line(&mut self, line: u64) -> bool {
-        if !self.mem.room() {
+        if !self.mem.room(PORT) {
             return false;
         }
         self.tags.request(line, true);
@@ -899,7 +888,7 @@ impl<'k> Sm<'k> {
                 bw_util: if in_reset {
                     0
                 } else {
-                    self.mem.bw_util(self.now)
+                    self.mem.bw_util(PORT, self.now)
                 },
             });
             p.step(in_reset)?;
@@ -1588,11 +1577,8 @@ impl<'k> Sm<'k> {
         if let Some(&(t, _)) = self.hitq.front() {
             next = next.min(t);
         }
-        if let Some(&(t, _)) = self.mem.inflight.front() {
+        if let Some(t) = self.mem.next_event(self.now) {
             next = next.min(t);
-        }
-        if !self.mem.queue.is_empty() {
-            next = next.min(self.mem.next_accept.max(self.now + 1));
         }
         if next == u64::MAX {
             // DAC: work under way, or a batch about to open.
@@ -1639,7 +1625,13 @@ impl<'k> Sm<'k> {
             1.0 - ratio(l.hits, l.accesses)
         };
         let mm: &mut MemMetrics = &mut m.memory;
-        mm.bandwidth_utilisation = ratio(self.mem.accepted * self.mem.interval, cycles);
+        mm.bandwidth_utilisation = self.mem.link_utilisation(PORT, cycles);
+        mm.lower = self.mem.stats();
+        mm.l2_miss_rate = if mm.lower.l2_reads == 0 {
+            0.0
+        } else {
+            1.0 - ratio(mm.lower.l2_read_hits, mm.lower.l2_reads)
+        };
         if let Some(pf) = self.prefetcher.as_mut() {
             pf.finish()?;
             let mut p = std::mem::take(&mut self.pfm);

@@ -18,10 +18,11 @@
 //!   and each branch waiting for its mask. A miss (empty queue) moves the
 //!   client to the back;
 //! - at the L1 port: a demand line first; else the unit's early request:
-//!   taken when its line can be locked (at most `ways - 1` locked lines
-//!   per set; a line already locked always can) and, if neither present
-//!   nor in flight, an MSHR and miss-queue room are free; it looks the
-//!   line up in the tag array (a miss allocates it) and locks it;
+//!   taken when, if its line is neither present nor in flight, an MSHR and
+//!   miss-queue room are free; it looks the line up in the tag array (a
+//!   miss allocates it) and locks it, unless its set already has `ways -
+//!   1` locked lines (a line already locked always can be locked again):
+//!   then it goes unlocked;
 //! - at issue: the affine warp first, when it can issue; else the
 //!   scheduler's pick.
 //!
@@ -30,7 +31,16 @@
 //! reaches the L1. A record can reach its warp before its early request is
 //! taken (the unit's request register holds it), so the count may go
 //! below zero; the line is pinned in the tag array while it is above zero.
-//! Every count is back to zero at the end of a run (checked).
+//! An early request that went unlocked is counted per line, and a record
+//! of that line releases that count first. Every count is back to zero at
+//! the end of a run (checked).
+//!
+//! Why a request goes unlocked rather than waiting for its set: a warp's
+//! load goes to the L1 only after its last record, and only that access
+//! releases the locks its records took; a warp whose records name more
+//! lines of one set than `ways - 1` would wait for itself (found by the
+//! random-kernel property test of `tests/tests/harness_dac.rs`: a 16 x 16
+//! block reading `A[3 * (tid.x - tid.y)]` on a 2-way L1).
 
 use std::collections::{HashMap, VecDeque};
 
@@ -95,6 +105,9 @@ pub(super) struct DacState {
     ldst_data: bool,
     ldst_records: [u32; LANES],
     locks: HashMap<u64, i64, FxBuild>,
+    /// Per line: early requests taken without a lock whose records are
+    /// not yet accessed.
+    unlocked: HashMap<u64, u64, FxBuild>,
     set_locked: Vec<u32>,
     locked_lines: u64,
     /// Consecutive dequeue misses with nothing left to expand.
@@ -135,6 +148,7 @@ impl DacState {
             ldst_data: false,
             ldst_records: [0; LANES],
             locks: HashMap::default(),
+            unlocked: HashMap::default(),
             set_locked: vec![0; sets],
             locked_lines: 0,
             starved: 0,
@@ -463,8 +477,19 @@ impl Sm<'_> {
             1 => d.m.decoupled_pending += 1,
             _ => d.m.decoupled_misses += 1,
         }
-        let k = d.ldst_records[i] as i64;
-        self.dac_lock(line, -k);
+        // Records whose early request went unlocked release nothing.
+        let mut k = d.ldst_records[i] as u64;
+        if let Some(n) = d.unlocked.get_mut(&line) {
+            let take = k.min(*n);
+            *n -= take;
+            k -= take;
+            if *n == 0 {
+                d.unlocked.remove(&line);
+            }
+        }
+        if k > 0 {
+            self.dac_lock(line, -(k as i64));
+        }
     }
 
     fn dac_lock(&mut self, line: u64, delta: i64) {
@@ -503,12 +528,12 @@ impl Sm<'_> {
         let line = addr & self.line_mask & 0xFFFF_FFFF;
         let sets = self.cfg.l1_sets() as u64;
         let set = ((line >> self.cfg.l1_line.trailing_zeros()) % sets) as usize;
+        // A request that would pin one more line in a set that already
+        // has `ways - 1` pinned goes unlocked: waiting for room could
+        // deadlock (a warp's own records may need more locks in one set,
+        // and only its access, after its last record, releases them).
         let pins = d.locks.get(&line).copied().unwrap_or(0) == 0;
-        if pins && d.set_locked[set] + 1 >= self.cfg.l1_ways {
-            d.m.early_stall_cycles += 1;
-            d.m.lock_stall_cycles += 1;
-            return false;
-        }
+        let lock = !(pins && d.set_locked[set] + 1 >= self.cfg.l1_ways);
         let in_flight = self.find_mshr(line).is_some();
         let present = !in_flight && self.tags.holds_data(line);
         let d = self.dac.as_mut().expect("dac");
@@ -517,7 +542,7 @@ impl Sm<'_> {
         } else if present {
             d.m.early_present += 1;
         } else {
-            if self.mshr_used >= self.mshr.len() || !self.mem.room() {
+            if self.mshr_used >= self.mshr.len() || !self.mem.room(super::PORT) {
                 d.m.early_stall_cycles += 1;
                 return false;
             }
@@ -528,7 +553,12 @@ impl Sm<'_> {
         let d = self.dac.as_mut().expect("dac");
         d.m.early_requests += 1;
         d.unit.accept_early();
-        self.dac_lock(line, 1);
+        if lock {
+            self.dac_lock(line, 1);
+        } else {
+            d.m.unlocked_requests += 1;
+            *d.unlocked.entry(line).or_insert(0) += 1;
+        }
         self.tags.request(line, false);
         self.last_access = Some(Access::Early);
         true
@@ -643,9 +673,26 @@ impl Sm<'_> {
             return Ok(());
         };
         d.unit.finish()?;
+        // The unit's request register may still hold the early request of
+        // a record already accessed (the port was busy to the end): that
+        // line's count is one short.
+        if let Some(addr) = d.unit.early_request() {
+            let line = addr & self.line_mask & 0xFFFF_FFFF;
+            if let Some(n) = d.locks.get_mut(&line) {
+                *n += 1;
+                if *n == 0 {
+                    d.locks.remove(&line);
+                }
+            }
+        }
         if let Some((&line, &n)) = d.locks.iter().next() {
             return Err(HarnessError::Internal(format!(
                 "DAC: line {line:#x} ends the run with lock count {n}"
+            )));
+        }
+        if let Some((&line, &n)) = d.unlocked.iter().next() {
+            return Err(HarnessError::Internal(format!(
+                "DAC: line {line:#x} ends the run with {n} unlocked early requests unmatched"
             )));
         }
         let (fast, slow) = d.unit.pred_paths();
