@@ -2,10 +2,13 @@
 //! caps`).
 //!
 //! The harness's loads feed `ld_*` (PC, CTA slot, warp index within the
-//! CTA, the first `MAX_ADDRS` coalesced line addresses and their count, the
-//! indirect hint), CTA launches feed `cta_launch_*`, `cfg_warps_per_cta` is
+//! CTA, the first `MAX_ADDRS` coalesced requests' addresses and their
+//! count, the indirect hint), CTA launches feed `cta_launch_*`, `cfg_warps_per_cta` is
 //! the kernel's, and the L1 drives `pf_ready` when it takes the offered
-//! prefetch (`sm_harness.md`, "Units in the harness").
+//! prefetch (`sm_harness.md`, "Units in the harness"). A request's
+//! address is the lowest byte address the warp touches in its line
+//! (revision 2: "CAPS sees byte addresses"), so strides below a line are
+//! learnt; the prefetch targets the line of the address CAPS predicts.
 //!
 //! Parameters: the paper's, with `N_CTA` raised to the next power of two of
 //! the machine's `cta_slots` (at least 8) and `WARP_IDX_W` widened when the
@@ -83,9 +86,11 @@ impl PrefetcherRole for CapsRole {
     fn load(&mut self, ld: &LoadInfo<'_>) {
         let i = &mut self.unit.input;
         let n = ld.lines.len();
+        // Byte addresses (`sm_harness.md`, revision 2: "per coalesced
+        // request, the lowest byte address the warp touches in it").
         let mut addr = [0u64; MAX_ADDR_PORTS];
-        for (slot, &line) in addr.iter_mut().zip(ld.lines) {
-            *slot = line;
+        for (slot, &a) in addr.iter_mut().zip(ld.firsts) {
+            *slot = a;
         }
         i.ld_valid = true;
         i.ld_pc = ld.pc;

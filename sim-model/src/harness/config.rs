@@ -64,7 +64,10 @@ pub enum SchedPolicy {
     TwoLevel,
     /// Prefetch-aware (the CAPS paper's PAS): two-level with the leading
     /// warps of each CTA (as the prefetcher marks them; warp 0 by default)
-    /// promoted and issued first.
+    /// pushed to the front of the ready queue when ready ("PAS pushes
+    /// warps that have this marker set to the front of the ready queue",
+    /// CAPS section V-A; a full queue sends its last non-leading warp to
+    /// the pending queue) and issued first.
     Pas,
 }
 

@@ -113,6 +113,10 @@ pub struct LoadInfo<'a> {
     pub sm_warp: u32,
     /// The coalesced line addresses of the load, ascending.
     pub lines: &'a [u64],
+    /// Per line of `lines`: the lowest byte address the warp touches in
+    /// it (the request address CAPS sees: sub-line strides can be
+    /// learnt).
+    pub firsts: &'a [u64],
     /// The address of the lowest active thread (modulo 2^32).
     pub first_addr: u64,
     /// The active threads' addresses are one common stride apart per lane

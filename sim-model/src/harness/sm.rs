@@ -200,6 +200,8 @@ struct LdSt {
     store: bool,
     array: u16,
     lines: [u64; LANES],
+    /// Per line: the lowest byte address the warp touches in it.
+    firsts: [u64; LANES],
     n: usize,
     next: usize,
 }
@@ -434,6 +436,7 @@ impl<'k> Sm<'k> {
                 store: false,
                 array: 0,
                 lines: [0; LANES],
+                firsts: [0; LANES],
                 n: 0,
                 next: 0,
             },
@@ -1151,9 +1154,37 @@ impl<'k> Sm<'k> {
                 i += 1;
             }
         }
+        let cap = self.cfg.ready_queue as usize;
+        // PAS (CAPS section V-A): "PAS pushes warps that have this marker
+        // set to the front of the ready queue": a ready leading warp in
+        // the pending queue moves to the front of the ready queue,
+        // displacing the last warp that is not leading when it is full.
+        if pas {
+            let mut j = 0;
+            while j < self.pq.len() {
+                let w = self.pq[j];
+                let wp = &self.warps[w as usize];
+                if wp.state != WState::Ready || !wp.leading {
+                    j += 1;
+                    continue;
+                }
+                if self.rq.len() >= cap {
+                    let Some(k) = self
+                        .rq
+                        .iter()
+                        .rposition(|&x| !self.warps[x as usize].leading)
+                    else {
+                        break;
+                    };
+                    let out = self.rq.remove(k);
+                    self.pq.push_back(out);
+                }
+                self.pq.remove(j);
+                self.rq.insert(0, w);
+            }
+        }
         // Refill from the pending queue: ready warps, leading ones first
         // under PAS.
-        let cap = self.cfg.ready_queue as usize;
         while self.rq.len() < cap && !self.pq.is_empty() {
             let mut found = None;
             let mut j = 0;
@@ -1415,6 +1446,7 @@ impl<'k> Sm<'k> {
         if ins.op != TraceOp::Compute {
             let n = ins.lines.len().min(LANES);
             self.ldst.lines[..n].copy_from_slice(&ins.lines[..n]);
+            self.ldst.firsts[..n].copy_from_slice(&ins.firsts[..n]);
             self.ldst.busy = true;
             self.ldst.warp = w;
             self.ldst.store = ins.op == TraceOp::Store;
@@ -1435,6 +1467,7 @@ impl<'k> Sm<'k> {
                         warp: widx as u32,
                         sm_warp: w as u32,
                         lines: &ins.lines[..n],
+                        firsts: &ins.firsts[..n],
                         first_addr: ins.first_addr,
                         uniform: ins.uniform,
                         indirect: false,
@@ -1483,6 +1516,7 @@ impl<'k> Sm<'k> {
         let mut n = 0usize;
         let mut oob = 0u64;
         let lines = &mut self.ldst.lines;
+        let firsts = &mut self.ldst.firsts;
         let mut sorted = true;
         // The lowest active thread's address, and whether every active
         // thread is one stride per lane from it (for Snake).
@@ -1512,20 +1546,28 @@ impl<'k> Sm<'k> {
             }
             let line = addr & lm;
             if n > 0 && line == lines[n - 1] {
+                firsts[n - 1] = firsts[n - 1].min(addr);
                 continue;
             }
             if n > 0 && line < lines[n - 1] {
                 sorted = false;
             }
             lines[n] = line;
+            firsts[n] = addr;
             n += 1;
         }
         if !sorted {
-            lines[..n].sort_unstable();
-            let mut m = 1;
-            for i in 1..n {
-                if lines[i] != lines[m - 1] {
-                    lines[m] = lines[i];
+            // By line, lowest byte first; keep each line's first pair.
+            let mut pairs = [(0u64, 0u64); LANES];
+            for i in 0..n {
+                pairs[i] = (lines[i], firsts[i]);
+            }
+            pairs[..n].sort_unstable();
+            let mut m = 0;
+            for &(line, first) in &pairs[..n] {
+                if m == 0 || line != lines[m - 1] {
+                    lines[m] = line;
+                    firsts[m] = first;
                     m += 1;
                 }
             }
@@ -1562,6 +1604,7 @@ impl<'k> Sm<'k> {
                 warp: widx as u32,
                 sm_warp: w as u32,
                 lines: &self.ldst.lines[..n],
+                firsts: &self.ldst.firsts[..n],
                 first_addr: first.map_or(0, |(_, a)| a),
                 uniform,
                 indirect: self.cfg.caps_hint && info.indirect,

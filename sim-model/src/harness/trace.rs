@@ -354,6 +354,9 @@ pub(crate) struct ReplayInstr {
     pub op: TraceOp,
     /// Coalesced line addresses (modulo 2^32), ascending.
     pub lines: Vec<u64>,
+    /// Per line of `lines`: the lowest byte address the warp touches in
+    /// it.
+    pub firsts: Vec<u64>,
     /// The lowest active thread's address (modulo 2^32).
     pub first_addr: u64,
     /// The active threads are one stride apart per lane
@@ -389,20 +392,26 @@ impl Kernel {
                     .map(|w| {
                         w.iter()
                             .map(|i| {
-                                let mut lines: Vec<u64> = Vec::new();
+                                // (line, lowest byte touched in it).
+                                let mut touched: Vec<(u64, u64)> = Vec::new();
                                 if i.op != TraceOp::Compute {
                                     for &a in &i.addrs {
-                                        let first = a & 0xFFFF_FFFF & lm;
+                                        let a = a & 0xFFFF_FFFF;
+                                        let first = a & lm;
                                         let last =
                                             (a + i.width.max(1) as u64 - 1) & 0xFFFF_FFFF & lm;
-                                        lines.push(first);
+                                        touched.push((first, a));
                                         if last != first {
-                                            lines.push(last);
+                                            touched.push((last, last));
                                         }
                                     }
-                                    lines.sort_unstable();
-                                    lines.dedup();
+                                    // By line, lowest byte first: the first of
+                                    // each line is its lowest.
+                                    touched.sort_unstable();
+                                    touched.dedup_by_key(|t| t.0);
                                 }
+                                let (lines, firsts): (Vec<u64>, Vec<u64>) =
+                                    touched.into_iter().unzip();
                                 // Active lanes in order, with their addresses.
                                 let lanes = (0..32u32).filter(|l| i.mask & (1 << l) != 0);
                                 let lane_addrs = lanes.zip(i.addrs.iter().map(|a| a & 0xFFFF_FFFF));
@@ -418,6 +427,7 @@ impl Kernel {
                                         i.op
                                     },
                                     lines,
+                                    firsts,
                                 }
                             })
                             .collect()
