@@ -295,3 +295,28 @@ len = 8192
     assert_eq!(counter(&p, "mispredictions"), 0, "{:?}", p.counts);
     assert!(p.issued + p.dropped_present + p.dropped_in_flight > 0);
 }
+
+/// Coverage and accuracy as each paper defines them, printed under a name
+/// that says whose: CAPS section VI-C's coverage counts every prefetch
+/// request the L1 took (dropped ones too) over demand requests; Snake's
+/// counts the used ones.
+#[test]
+fn coverage_and_accuracy_are_named_by_their_papers() {
+    let k = kernel("lps.toml", &[]);
+    let m = run(&k, &caps_pas(&[]));
+    let p = m.prefetch.as_ref().unwrap();
+    let demand = m.l1.accesses as f64;
+    assert!((p.caps_coverage - p.offered as f64 / demand).abs() < 1e-12);
+    assert!(p.offered >= p.issued + p.dropped_present + p.dropped_in_flight);
+    assert!((p.coverage - (p.useful + p.late) as f64 / demand).abs() < 1e-12);
+    assert!((p.accuracy - (p.useful + p.late) as f64 / p.issued as f64).abs() < 1e-12);
+    let t = m.table();
+    for name in [
+        "coverage, CAPS VI-C (prefetches / demand)",
+        "coverage, Snake VI (used / demand)",
+        "accuracy, CAPS VI-C (used / issued)",
+        "accuracy, Snake VI (timely / demand)",
+    ] {
+        assert!(t.contains(name), "{name}\n{t}");
+    }
+}

@@ -20,10 +20,15 @@
 //!   `unused_at_end` = neither used nor evicted when the kernel ended.
 //!   `coverage = (useful + late) / L1 accesses` (demand line requests;
 //!   the Snake paper's coverage, "correctly predicted / demand
-//!   addresses"), `accuracy = (useful + late) / issued` (the CAPS paper's
-//!   accuracy; its "coverage" is issued / demand, printed as
-//!   `issued_per_demand`), `timely_per_demand = useful / L1 accesses` (the
-//!   Snake paper's accuracy, "correct and timely / demand addresses"),
+//!   addresses"), `caps_coverage = offered / L1 accesses` (the CAPS
+//!   paper's coverage, section VI-C, "the number of issued prefetch
+//!   requests compared to the total demand fetch requests": every
+//!   prefetch request the L1 took, dropped ones included), `accuracy =
+//!   (useful + late) / issued` (the CAPS paper's accuracy, "correctly
+//!   estimated prefetch requests that were actually consumed by the
+//!   demand requests"), `timely_per_demand = useful / L1 accesses` (the
+//!   Snake paper's accuracy, "correct and timely / demand addresses");
+//!   the table names each by its paper;
 //!   `avg_distance` = mean cycles from issue to the first demand access
 //!   (useful and late prefetches).
 //! - **Reuse distance** (BA-cache thesis): for each L1 access, the number
@@ -149,8 +154,13 @@ pub struct PrefetchMetrics {
     pub accuracy: f64,
     /// `useful / L1 accesses` (Snake's accuracy: correct and timely).
     pub timely_per_demand: f64,
-    /// `issued / L1 accesses` (the CAPS paper's "coverage").
+    /// `issued / L1 accesses`.
     pub issued_per_demand: f64,
+    /// The CAPS paper's coverage (section VI-C: "the ratio of the number of
+    /// issued prefetch requests compared to the total demand fetch
+    /// requests"): prefetch requests the L1 took, dropped ones included
+    /// (`offered`), over L1 accesses.
+    pub caps_coverage: f64,
     /// Mean cycles from issue to first demand (useful and late).
     pub avg_distance: f64,
     /// Cycles the prefetcher offered a prefetch the L1 could not take.
@@ -483,9 +493,16 @@ impl Metrics {
                 "  early-evicted / unused",
                 format!("{} / {}", p.early_evicted, p.unused_at_end),
             );
-            r("  coverage (used / demand)", pct(p.coverage));
-            r("  accuracy (used / issued)", pct(p.accuracy));
-            r("  timely / demand", pct(p.timely_per_demand));
+            r(
+                "  coverage, CAPS VI-C (prefetches / demand)",
+                pct(p.caps_coverage),
+            );
+            r("  coverage, Snake VI (used / demand)", pct(p.coverage));
+            r("  accuracy, CAPS VI-C (used / issued)", pct(p.accuracy));
+            r(
+                "  accuracy, Snake VI (timely / demand)",
+                pct(p.timely_per_demand),
+            );
             r("  avg distance", format!("{:.1} cycles", p.avg_distance));
             r("  eager wake-ups", p.eager_wakeups.to_string());
             if self.run.decoupled {

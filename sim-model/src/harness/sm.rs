@@ -1684,6 +1684,7 @@ impl<'k> Sm<'k> {
             p.accuracy = ratio(used, p.issued);
             p.timely_per_demand = ratio(p.useful, m.l1.accesses);
             p.issued_per_demand = ratio(p.issued, m.l1.accesses);
+            p.caps_coverage = ratio(p.offered, m.l1.accesses);
             p.avg_distance = ratio(self.distance_sum, used);
             p.counts = pf.counts();
             m.prefetch = Some(p);
