@@ -83,6 +83,16 @@ pub enum DecoupledArg {
     Off,
 }
 
+/// `--sms`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SmsArg {
+    /// SM `sm_id` alone, with the CTAs it gets when the grid is dealt in
+    /// turn (the first harness).
+    One,
+    /// Every SM of `n_sm`, sharing the memory below the L1s.
+    All,
+}
+
 /// Arguments of `warpgen run`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct RunArgs {
@@ -114,6 +124,13 @@ pub struct RunArgs {
     /// Machine preset.
     #[arg(long, value_enum, default_value = "fermi")]
     pub preset: PresetArg,
+    /// Model SM `sm_id` alone (default) or every SM of `n_sm`.
+    #[arg(long, value_enum)]
+    pub sms: Option<SmsArg>,
+    /// With `--sms all`: the SM whose units `--cosim` and `--record`
+    /// attach to (default 0).
+    #[arg(long, value_name = "N")]
+    pub cosim_sm: Option<u32>,
     /// Override a machine value (`l1_ways=8`, `mem_latency=300`,
     /// `caps.MISPRED_THRESHOLD=64`, `ba.REUSE_THRESHOLD=2`) or a kernel
     /// parameter (`param.N=4096`). Repeatable.
@@ -159,6 +176,8 @@ impl RunArgs {
             dac: false,
             sched: None,
             preset: PresetArg::Fermi,
+            sms: None,
+            cosim_sm: None,
             set: Vec::new(),
             seed: None,
             json: None,
@@ -226,6 +245,18 @@ pub fn prepare_all(args: &RunArgs) -> anyhow::Result<(MachineConfig, Vec<Kernel>
     }
     if let Some(seed) = args.seed {
         cfg.seed = seed;
+    }
+    if let Some(s) = args.sms {
+        cfg.set(
+            "sms",
+            match s {
+                SmsArg::One => "one",
+                SmsArg::All => "all",
+            },
+        )?;
+    }
+    if let Some(n) = args.cosim_sm {
+        cfg.set("cosim_sm", &n.to_string())?;
     }
     if let Some(u) = &args.cosim {
         cfg.enable_unit(crate::units::unit(u)?.name())?;
@@ -337,10 +368,14 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<()> {
             }
             print!("{}", m.table());
             if let Some(unit) = &args.cosim {
+                // All-SM runs: the checked SM's own cycles.
+                let (cycles, on) = match m.per_sm.get(cfg.cosim_sm as usize) {
+                    Some(s) if m.run.all_sms => (s.cycles, format!(" of SM {}", cfg.cosim_sm)),
+                    _ => (m.cycles, String::new()),
+                };
                 println!(
-                    "lock-step: the {unit} RTL equalled its golden model at every port on all {} \
-                     cycles",
-                    m.cycles
+                    "lock-step: the {unit} RTL equalled its golden model at every port on all \
+                     {cycles} cycles{on}"
                 );
             }
         }

@@ -5,7 +5,9 @@
 //! | key | meaning | Fermi | Volta |
 //! |---|---|---|---|
 //! | `n_sm` | SMs of the modelled GPU (CTA distribution) | 15 | 80 |
-//! | `sm_id` | which SM this harness is | 0 | 0 |
+//! | `sm_id` | which SM this harness is (`sms = one`) | 0 | 0 |
+//! | `sms` | `one`: SM `sm_id` alone, with the CTAs it gets when the grid is dealt in turn; `all`: every SM, sharing the memory below the L1s, CTAs dealt to SMs with room | one | one |
+//! | `cosim_sm` | with `sms = all`: the SM whose units lock-step checkers and recordings attach to | 0 | 0 |
 //! | `max_warps` | warp slots per SM (at most 64) | 48 | 64 |
 //! | `cta_slots` | CTA slots per SM | 8 | 32 |
 //! | `shared_mem_bytes` | shared memory per SM (limits CTAs of kernels with `smem_bytes`) | 49152 | 98304 |
@@ -117,6 +119,19 @@ impl Decoupling {
             Decoupling::Off => "off",
         }
     }
+}
+
+/// Which SMs a run models.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SmScope {
+    /// SM `sm_id` alone, with the CTAs it gets when the grid is dealt in
+    /// turn over `n_sm` SMs (the first harness).
+    #[default]
+    One,
+    /// All `n_sm` SMs, sharing the memory below their L1s, CTAs dealt to
+    /// the SMs with room as they free it.
+    All,
 }
 
 /// The memory below the L1s (`harness::memsys`).
@@ -244,8 +259,15 @@ pub struct MachineConfig {
     pub preset: String,
     /// SMs of the modelled GPU.
     pub n_sm: u32,
-    /// Index of the modelled SM (0..n_sm).
+    /// Index of the modelled SM (0..n_sm) when `sms = one`.
     pub sm_id: u32,
+    /// `one` (SM `sm_id`) or `all` SMs.
+    #[serde(default)]
+    pub sms: SmScope,
+    /// With `sms = all`: the SM whose units lock-step checkers and
+    /// recordings attach to.
+    #[serde(default)]
+    pub cosim_sm: u32,
     /// Warp slots per SM (1..=64).
     pub max_warps: u32,
     /// CTA slots per SM.
@@ -331,6 +353,8 @@ impl MachineConfig {
             preset: "fermi".into(),
             n_sm: 15,
             sm_id: 0,
+            sms: SmScope::One,
+            cosim_sm: 0,
             max_warps: 48,
             cta_slots: 8,
             shared_mem_bytes: 48 * 1024,
@@ -438,6 +462,14 @@ impl MachineConfig {
         match key {
             "n_sm" => self.n_sm = int32(key)?,
             "sm_id" => self.sm_id = int32(key)?,
+            "sms" => {
+                self.sms = match v {
+                    "one" => SmScope::One,
+                    "all" => SmScope::All,
+                    _ => return Err(MachineConfigError::new(key, v, "expected one or all")),
+                }
+            }
+            "cosim_sm" => self.cosim_sm = int32(key)?,
             "max_warps" => self.max_warps = int32(key)?,
             "cta_slots" => self.cta_slots = int32(key)?,
             "shared_mem_bytes" => self.shared_mem_bytes = int32(key)?,
@@ -531,6 +563,7 @@ impl MachineConfig {
         };
         range("n_sm", self.n_sm as u64, 1, 1 << 16)?;
         range("sm_id", self.sm_id as u64, 0, self.n_sm as u64 - 1)?;
+        range("cosim_sm", self.cosim_sm as u64, 0, self.n_sm as u64 - 1)?;
         range("max_warps", self.max_warps as u64, 1, 64)?;
         range("cta_slots", self.cta_slots as u64, 1, 64)?;
         range("ready_queue", self.ready_queue as u64, 1, 64)?;

@@ -75,6 +75,9 @@ pub struct RunInfo {
     pub block: [u32; 3],
     /// CTAs resident at once on this SM.
     pub ctas_per_sm: u32,
+    /// Every SM of `n_sm` was modelled (`sms = all`); else only SM
+    /// `sm_id`.
+    pub all_sms: bool,
 }
 
 /// L1 outcomes.
@@ -373,6 +376,201 @@ pub struct Metrics {
     pub sched: SchedMetrics,
     /// Per array.
     pub arrays: Vec<ArrayMetrics>,
+    /// All-SM runs: each SM's main figures (empty for a one-SM run, whose
+    /// figures are the SM's).
+    pub per_sm: Vec<SmSummary>,
+}
+
+/// One SM's main figures in an all-SM run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SmSummary {
+    /// The SM.
+    pub sm: u32,
+    /// Cycles until its last CTA finished.
+    pub cycles: u64,
+    /// CTAs it ran.
+    pub ctas: u64,
+    /// Warp instructions it issued.
+    pub warp_instructions: u64,
+    /// Its L1's demand line requests, hits and reservation fails.
+    pub l1_accesses: u64,
+    /// Hits.
+    pub l1_hits: u64,
+    /// Reservation fails.
+    pub reservation_fails: u64,
+}
+
+/// `a += b` for unit counters, by name (the first's order).
+fn add_counts(a: &mut UnitCounts, b: &UnitCounts) {
+    if a.key.is_empty() {
+        *a = b.clone();
+        return;
+    }
+    for (name, v) in &b.counters {
+        match a.counters.iter_mut().find(|(n, _)| n == name) {
+            Some((_, x)) => *x += v,
+            None => a.counters.push((name, *v)),
+        }
+    }
+    a.summary = format!(
+        "summed over SMs ({})",
+        b.summary.split(';').next().unwrap_or("")
+    );
+}
+
+impl Metrics {
+    /// The figures of an all-SM run from each SM's (`per`, by SM index):
+    /// counts summed, rates recomputed, `cycles` the last SM's end, the
+    /// memory's counters `lower` (shared, counted once).
+    pub(crate) fn total(per: Vec<Metrics>, lower: super::memsys::LowerStats) -> Metrics {
+        let mut t = Metrics::default();
+        let Some(first) = per.first() else {
+            return t;
+        };
+        t.run = first.run.clone();
+        t.run.sm_id = 0;
+        t.arrays = first
+            .arrays
+            .iter()
+            .map(|a| ArrayMetrics {
+                name: a.name.clone(),
+                base: a.base,
+                ..Default::default()
+            })
+            .collect();
+        let mut distance_weighted = 0.0;
+        let mut bw = 0.0;
+        for (i, m) in per.iter().enumerate() {
+            t.per_sm.push(SmSummary {
+                sm: i as u32,
+                cycles: m.cycles,
+                ctas: m.ctas,
+                warp_instructions: m.warp_instructions,
+                l1_accesses: m.l1.accesses,
+                l1_hits: m.l1.hits,
+                reservation_fails: m.l1.reservation_fails,
+            });
+            t.cycles = t.cycles.max(m.cycles);
+            t.warp_instructions += m.warp_instructions;
+            t.thread_instructions += m.thread_instructions;
+            t.ctas += m.ctas;
+            t.mem_instructions += m.mem_instructions;
+            t.out_of_bounds += m.out_of_bounds;
+            let (a, b) = (&mut t.l1, &m.l1);
+            a.accesses += b.accesses;
+            a.hits += b.hits;
+            a.misses += b.misses;
+            a.pending_hits += b.pending_hits;
+            a.bypasses += b.bypasses;
+            a.pseudo_hits += b.pseudo_hits;
+            a.reservation_fails += b.reservation_fails;
+            a.store_lines += b.store_lines;
+            a.write_evicts += b.write_evicts;
+            a.evictions += b.evictions;
+            add_counts(&mut a.counts, &b.counts);
+            t.memory.reads += m.memory.reads;
+            t.memory.prefetch_reads += m.memory.prefetch_reads;
+            t.memory.writes += m.memory.writes;
+            bw += m.memory.bandwidth_utilisation;
+            if let Some(p) = &m.prefetch {
+                let q = t.prefetch.get_or_insert_with(PrefetchMetrics::default);
+                q.offered += p.offered;
+                q.issued += p.issued;
+                q.dropped_present += p.dropped_present;
+                q.dropped_in_flight += p.dropped_in_flight;
+                q.useful += p.useful;
+                q.late += p.late;
+                q.early_evicted += p.early_evicted;
+                q.unused_at_end += p.unused_at_end;
+                q.stall_cycles += p.stall_cycles;
+                q.eager_wakeups += p.eager_wakeups;
+                q.cache_full_cycles += p.cache_full_cycles;
+                distance_weighted += p.avg_distance * (p.useful + p.late) as f64;
+                add_counts(&mut q.counts, &p.counts);
+            }
+            if let Some(d) = &m.dac {
+                let e = t.dac.get_or_insert_with(DacMetrics::default);
+                e.decoupled = d.decoupled;
+                e.reason = d.reason.clone();
+                e.batches += d.batches;
+                e.affine_instructions += d.affine_instructions;
+                e.removed += d.removed;
+                e.tuples_data += d.tuples_data;
+                e.tuples_addr += d.tuples_addr;
+                e.tuples_pred += d.tuples_pred;
+                e.enq_stall_cycles += d.enq_stall_cycles;
+                e.decoupled_mem_instructions += d.decoupled_mem_instructions;
+                e.decoupled_branches += d.decoupled_branches;
+                e.records += d.records;
+                e.masks += d.masks;
+                e.deq_misses += d.deq_misses;
+                e.pred_fast += d.pred_fast;
+                e.pred_slow += d.pred_slow;
+                e.early_requests += d.early_requests;
+                e.early_present += d.early_present;
+                e.early_in_flight += d.early_in_flight;
+                e.early_misses += d.early_misses;
+                e.early_stall_cycles += d.early_stall_cycles;
+                e.unlocked_requests += d.unlocked_requests;
+                e.max_locked_lines = e.max_locked_lines.max(d.max_locked_lines);
+                e.decoupled_hits += d.decoupled_hits;
+                e.decoupled_pending += d.decoupled_pending;
+                e.decoupled_misses += d.decoupled_misses;
+                add_counts(&mut e.counts, &d.counts);
+            }
+            if let Some(r) = &m.reuse {
+                let u = t.reuse.get_or_insert_with(ReuseMetrics::default);
+                u.rd0 += r.rd0;
+                u.rd1 += r.rd1;
+                u.rd2 += r.rd2;
+                for (x, y) in u.intervals.iter_mut().zip(r.intervals) {
+                    *x += y;
+                }
+            }
+            t.sched.idle_cycles += m.sched.idle_cycles;
+            t.sched.ldst_stall_cycles += m.sched.ldst_stall_cycles;
+            t.sched.barriers += m.sched.barriers;
+            for (a, b) in t.arrays.iter_mut().zip(&m.arrays) {
+                a.load_lines += b.load_lines;
+                a.hits += b.hits;
+                a.store_lines += b.store_lines;
+                a.prefetches += b.prefetches;
+                a.prefetches_used += b.prefetches_used;
+            }
+        }
+        t.ipc = ratio(t.warp_instructions, t.cycles);
+        let l = &mut t.l1;
+        l.miss_rate = if l.accesses == 0 {
+            0.0
+        } else {
+            1.0 - ratio(l.hits, l.accesses)
+        };
+        t.memory.bandwidth_utilisation = bw / per.len() as f64;
+        t.memory.l2_miss_rate = if lower.l2_reads == 0 {
+            0.0
+        } else {
+            1.0 - ratio(lower.l2_read_hits, lower.l2_reads)
+        };
+        t.memory.lower = lower;
+        let accesses = t.l1.accesses;
+        if let Some(p) = t.prefetch.as_mut() {
+            let used = p.useful + p.late;
+            p.coverage = ratio(used, accesses);
+            p.accuracy = ratio(used, p.issued);
+            p.timely_per_demand = ratio(p.useful, accesses);
+            p.issued_per_demand = ratio(p.issued, accesses);
+            p.caps_coverage = ratio(p.offered, accesses);
+            p.avg_distance = if used == 0 {
+                0.0
+            } else {
+                distance_weighted / used as f64
+            };
+        }
+        if let Some(d) = t.dac.as_mut() {
+            d.fast_share = ratio(d.pred_fast, d.pred_fast + d.pred_slow);
+        }
+        t
+    }
 }
 
 pub(crate) fn ratio(a: u64, b: u64) -> f64 {
@@ -411,13 +609,23 @@ impl Metrics {
                 self.run.seed
             ),
         );
-        r(
-            "CTAs on SM",
-            format!(
-                "{} of grid {:?} (SM {} of {}, {} resident)",
-                self.ctas, self.run.grid, self.run.sm_id, self.run.n_sm, self.run.ctas_per_sm
-            ),
-        );
+        if self.run.all_sms {
+            r(
+                "CTAs",
+                format!(
+                    "{} of grid {:?} on all {} SMs ({} resident per SM)",
+                    self.ctas, self.run.grid, self.run.n_sm, self.run.ctas_per_sm
+                ),
+            );
+        } else {
+            r(
+                "CTAs on SM",
+                format!(
+                    "{} of grid {:?} (SM {} of {}, {} resident)",
+                    self.ctas, self.run.grid, self.run.sm_id, self.run.n_sm, self.run.ctas_per_sm
+                ),
+            );
+        }
         r("cycles", self.cycles.to_string());
         r("warp instructions", self.warp_instructions.to_string());
         r("IPC", format!("{:.3}", self.ipc));
@@ -595,6 +803,21 @@ impl Metrics {
         }
         if self.out_of_bounds > 0 {
             r("out-of-bounds lanes", self.out_of_bounds.to_string());
+        }
+        if !self.per_sm.is_empty() {
+            let busy: Vec<&SmSummary> = self.per_sm.iter().filter(|s| s.ctas > 0).collect();
+            let lo = busy.iter().map(|s| s.cycles).min().unwrap_or(0);
+            r(
+                "per SM",
+                format!(
+                    "{} SMs ran CTAs ({} to {} each), finishing between cycle {} and {}",
+                    busy.len(),
+                    busy.iter().map(|s| s.ctas).min().unwrap_or(0),
+                    busy.iter().map(|s| s.ctas).max().unwrap_or(0),
+                    lo,
+                    self.cycles
+                ),
+            );
         }
         let w = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
         let mut s = String::new();

@@ -1,5 +1,6 @@
 //! The golden SM harness (`sm_harness.md`): a cycle-level model of one
-//! streaming multiprocessor that runs kernels written in a small TOML
+//! streaming multiprocessor, or of all `n_sm` of them sharing the memory
+//! below their L1s (`sms = all`), that runs kernels written in a small TOML
 //! format and drives the golden models of the units every cycle, each in
 //! its role slot (prefetcher, L1, expander) — and, through [`Probe`]s,
 //! their RTL in lock-step and stimulus recorders.
@@ -59,10 +60,10 @@ pub mod units;
 
 use std::path::PathBuf;
 
-pub use config::{Decoupling, MachineConfig, MachineConfigError, SchedPolicy};
+pub use config::{Decoupling, MachineConfig, MachineConfigError, MemModel, SchedPolicy, SmScope};
 pub use expr::{Class, ExprClass};
 pub use kernel::{ArrayInfo, Kernel, KernelError, MemInstrInfo};
-pub use metrics::{DacMetrics, Metrics, UnitCounts};
+pub use metrics::{DacMetrics, Metrics, SmSummary, UnitCounts};
 pub use roles::{
     BlockShape, Choice, DeqResponse, EnqTuple, ExpanderRole, L1Outcome, L1Response, L1Role,
     LoadInfo, PrefetchOffer, PrefetcherRole, Pressure, Role, RoleObject, TupleCmp, TupleKind,
@@ -210,8 +211,12 @@ impl<'a> Harness<'a> {
         self
     }
 
-    /// Run the kernel to completion.
+    /// Run the kernel to completion: on SM `sm_id` alone, or with `sms =
+    /// all` on every SM.
     pub fn run(mut self) -> Result<Metrics, HarnessError> {
+        if self.config.sms == config::SmScope::All {
+            return sm::run_all(self.kernel, &self.config, &mut self.opts);
+        }
         let sm = sm::Sm::new(self.kernel, &self.config, &mut self.opts)?;
         let interval = self.opts.progress_interval;
         sm.run(&mut self.opts.progress, interval)

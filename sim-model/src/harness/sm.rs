@@ -38,8 +38,10 @@
 
 mod dac;
 
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 
 use super::config::{MachineConfig, MemModel, SchedPolicy};
 use super::decoupled::DecoupledTags;
@@ -228,8 +230,17 @@ pub(crate) struct Sm<'k> {
     ready: u64,
     /// Bit per warp slot: the next instruction is a load or a store.
     mem_next: u64,
+    /// One-SM mode: CTAs launched here so far (this SM's k-th CTA is
+    /// `sm_id + k * n_sm`).
     next_cta_k: u64,
+    /// One-SM mode: CTAs this SM runs; all-SM mode: the grid's.
     ctas_here: u64,
+    /// All-SM mode: the next CTA of the grid to deal, shared by the SMs.
+    deal: Option<Rc<Cell<u64>>>,
+    /// This SM's port of the memory below the L1, and whether this SM
+    /// advances the memory itself (one-SM mode).
+    port: u32,
+    ticks_memory: bool,
     ctas_done: u64,
     live_ctas: u32,
     age: u64,
@@ -243,8 +254,8 @@ pub(crate) struct Sm<'k> {
     tags: Box<dyn L1Role>,
     mshr: Vec<Mshr>,
     mshr_used: usize,
-    /// The memory below the L1 (this SM is its port 0).
-    mem: Box<dyn LowerMemory>,
+    /// The memory below the L1, shared by the SMs of a run.
+    mem: SharedMemory,
     hitq: VecDeque<(u64, u16)>,
     last_access: Option<Access>,
     pf: HashMap<u64, PfInfo, FxBuild>,
@@ -266,14 +277,14 @@ pub(crate) struct Sm<'k> {
 
 const FULL: u32 = u32::MAX;
 
-/// This SM's port of the memory below the L1.
-const PORT: u32 = 0;
+/// The memory below the L1s of a run, shared by its SMs.
+pub(crate) type SharedMemory = Rc<RefCell<Box<dyn LowerMemory>>>;
 
-/// The memory below the L1 that `cfg` selects, with one port.
-fn lower_memory(cfg: &MachineConfig) -> Box<dyn LowerMemory> {
-    match cfg.mem_model {
+/// The memory below the L1 that `cfg` selects, with `sms` ports.
+pub(crate) fn lower_memory(cfg: &MachineConfig, sms: u32) -> SharedMemory {
+    Rc::new(RefCell::new(match cfg.mem_model {
         MemModel::Flat => Box::new(FlatMemory::new(
-            1,
+            sms,
             cfg.mem_latency as u64,
             cfg.mem_interval as u64,
             cfg.miss_queue as usize,
@@ -282,7 +293,7 @@ fn lower_memory(cfg: &MachineConfig) -> Box<dyn LowerMemory> {
         MemModel::Hier => {
             let h = &cfg.hier;
             Box::new(HierMemory::new(HierParams {
-                sms: 1,
+                sms,
                 line_bytes: cfg.l1_line,
                 miss_queue: cfg.miss_queue,
                 bw_window: cfg.bw_window as u64,
@@ -305,21 +316,50 @@ fn lower_memory(cfg: &MachineConfig) -> Box<dyn LowerMemory> {
                 dram_latency: h.dram_latency as u64,
             }))
         }
-    }
+    }))
 }
 
 impl<'k> Sm<'k> {
+    /// The SM of a one-SM run: SM `sm_id` of `n_sm`, with the CTAs that
+    /// SM gets when they are dealt in turn, and the memory to itself.
     pub(crate) fn new(
         k: &'k Kernel,
         cfg: &'k MachineConfig,
         opts: &mut RunOptions,
     ) -> Result<Sm<'k>, HarnessError> {
         cfg.validate().map_err(HarnessError::Config)?;
+        let mem = lower_memory(cfg, 1);
+        Self::build(k, cfg, opts, cfg.sm_id, mem, None)
+    }
+
+    /// SM `id` of an all-SM run: `port` `id` of the shared memory, CTAs
+    /// taken from the shared `deal`.
+    pub(crate) fn new_shared(
+        k: &'k Kernel,
+        cfg: &'k MachineConfig,
+        opts: &mut RunOptions,
+        id: u32,
+        mem: SharedMemory,
+        deal: Rc<Cell<u64>>,
+    ) -> Result<Sm<'k>, HarnessError> {
+        Self::build(k, cfg, opts, id, mem, Some(deal))
+    }
+
+    fn build(
+        k: &'k Kernel,
+        cfg: &'k MachineConfig,
+        opts: &mut RunOptions,
+        id: u32,
+        mem: SharedMemory,
+        deal: Option<Rc<Cell<u64>>>,
+    ) -> Result<Sm<'k>, HarnessError> {
         let wpc = k.warps_per_cta();
         let occ = occupancy(k, cfg)?;
         let total = k.total_ctas();
-        let ctas_here = if total > cfg.sm_id as u64 {
-            (total - cfg.sm_id as u64).div_ceil(cfg.n_sm as u64)
+        let ctas_here = if deal.is_some() {
+            total
+        } else if total > id as u64 {
+            (total - id as u64).div_ceil(cfg.n_sm as u64)
         } else {
             0
         };
@@ -397,10 +437,11 @@ impl<'k> Sm<'k> {
                 expander: cfg.expander.clone(),
                 seed: cfg.seed,
                 n_sm: cfg.n_sm,
-                sm_id: cfg.sm_id,
+                sm_id: id,
                 grid: k.grid,
                 block: k.block,
                 ctas_per_sm: occ,
+                all_sms: deal.is_some(),
             },
             ..Default::default()
         };
@@ -423,6 +464,9 @@ impl<'k> Sm<'k> {
             mem_next: 0,
             next_cta_k: 0,
             ctas_here,
+            port: if deal.is_some() { id } else { 0 },
+            ticks_memory: deal.is_none(),
+            deal,
             ctas_done: 0,
             live_ctas: 0,
             age: 0,
@@ -443,7 +487,7 @@ impl<'k> Sm<'k> {
             tags,
             mshr,
             mshr_used: 0,
-            mem: lower_memory(cfg),
+            mem,
             hitq: VecDeque::new(),
             last_access: None,
             pf: HashMap::default(),
@@ -462,50 +506,66 @@ impl<'k> Sm<'k> {
         })
     }
 
-    /// Run to completion.
-    pub(crate) fn run(
-        mut self,
-        progress: &mut Option<super::ProgressFn<'_>>,
-        progress_interval: u64,
-    ) -> Result<Metrics, HarnessError> {
-        let reset_cycles = self.cfg.reset_cycles as u64;
-        let can_skip = self.cfg.fast_forward
+    /// Whether idle cycles may be skipped: fast-forward is on and no unit
+    /// model needs every cycle.
+    pub(crate) fn can_skip(&self) -> bool {
+        self.cfg.fast_forward
             && !self
                 .prefetcher
                 .as_ref()
                 .is_some_and(|p| p.needs_every_cycle())
             && !self.tags.needs_every_cycle()
-            && !self.dac.as_ref().is_some_and(|d| d.needs_every_cycle());
-        let mut next_progress = progress_interval.max(1);
-        loop {
-            let in_reset = self.now < reset_cycles;
-            let mut issued = false;
-            if !in_reset {
-                self.mem_returns();
-                self.l1_response()?;
-                self.hit_completions();
-                self.dac_batch();
-                self.launch_cta();
-                self.dac_cycle()?;
-                self.l1_port();
-                issued = self.dac_issue()? || self.schedule();
-            }
-            self.step_units(in_reset)?;
-            if !in_reset && self.ctas_done == self.ctas_here && !self.ldst.busy {
-                self.now += 1;
-                break;
-            }
-            if !in_reset && !issued {
-                self.check_idle(can_skip)?;
-            }
+            && !self.dac.as_ref().is_some_and(|d| d.needs_every_cycle())
+    }
+
+    /// Simulate one cycle (or, with `can_skip`, jump over idle ones);
+    /// true when the SM has finished: every CTA it will run is done.
+    pub(crate) fn cycle(&mut self, can_skip: bool) -> Result<bool, HarnessError> {
+        let in_reset = self.now < self.cfg.reset_cycles as u64;
+        let mut issued = false;
+        if !in_reset {
+            self.mem_returns();
+            self.l1_response()?;
+            self.hit_completions();
+            self.dac_batch();
+            self.launch_cta();
+            self.dac_cycle()?;
+            self.l1_port();
+            issued = self.dac_issue()? || self.schedule();
+        }
+        self.step_units(in_reset)?;
+        if !in_reset && self.all_done() && !self.ldst.busy {
             self.now += 1;
-            if self.now > self.cfg.max_cycles {
-                return Err(HarnessError::CycleLimit {
-                    cycles: self.cfg.max_cycles,
-                    ctas_done: self.ctas_done,
-                    ctas: self.ctas_here,
-                });
-            }
+            return Ok(true);
+        }
+        if !in_reset && !issued {
+            self.check_idle(can_skip)?;
+        }
+        self.now += 1;
+        if self.now > self.cfg.max_cycles {
+            return Err(HarnessError::CycleLimit {
+                cycles: self.cfg.max_cycles,
+                ctas_done: self.ctas_done,
+                ctas: self.ctas_here,
+            });
+        }
+        Ok(false)
+    }
+
+    /// CTAs finished here.
+    pub(crate) fn ctas_done(&self) -> u64 {
+        self.ctas_done
+    }
+
+    /// Run to completion (a one-SM run).
+    pub(crate) fn run(
+        mut self,
+        progress: &mut Option<super::ProgressFn<'_>>,
+        progress_interval: u64,
+    ) -> Result<Metrics, HarnessError> {
+        let can_skip = self.can_skip();
+        let mut next_progress = progress_interval.max(1);
+        while !self.cycle(can_skip)? {
             if self.now >= next_progress {
                 if let Some(cb) = progress.as_mut() {
                     cb(&Progress {
@@ -525,8 +585,14 @@ impl<'k> Sm<'k> {
     /// The memory advances to this cycle; the reads back by now fill
     /// their MSHRs.
     fn mem_returns(&mut self) {
-        self.mem.tick(self.now);
-        while let Some(line) = self.mem.pop_return(PORT, self.now) {
+        if self.ticks_memory {
+            self.mem.borrow_mut().tick(self.now);
+        }
+        loop {
+            let line = self.mem.borrow_mut().pop_return(self.port, self.now);
+            let Some(line) = line else {
+                break;
+            };
             self.fill(line);
         }
     }
@@ -572,9 +638,9 @@ impl<'k> Sm<'k> {
     }
 
     fn mem_push(&mut self, line: u64, write: bool, prefetch: bool) {
-        self.mem.push(
+        self.mem.borrow_mut().push(
             MemReq {
-                sm: PORT,
+                sm: self.port,
                 line,
                 write,
             },
@@ -761,7 +827,7 @@ impl<'k> Sm<'k> {
         } else if self.tags.holds_data(line) {
             self.pfm.dropped_present += 1;
             true
-        } else if self.mshr_used < self.mshr.len() && self.mem.room(PORT) {
+        } else if self.mshr_used < self.mshr.len() && self.mem.borrow().room(self.port) {
             let i = self.alloc_mshr(line);
             let e = &mut self.mshr[i];
             e.prefetch = true;
@@ -831,7 +897,7 @@ impl<'k> Sm<'k> {
             merged = false;
             expect_hit = true;
         } else {
-            if self.mshr_used >= self.mshr.len() || !self.mem.room(PORT) {
+            if self.mshr_used >= self.mshr.len() || !self.mem.borrow().room(self.port) {
                 return false;
             }
             let i = self.alloc_mshr(line);
@@ -860,7 +926,7 @@ impl<'k> Sm<'k> {
     }
 
     fn store_line(&mut self, line: u64) -> bool {
-        if !self.mem.room(PORT) {
+        if !self.mem.borrow().room(self.port) {
             return false;
         }
         self.tags.request(line, true);
@@ -891,7 +957,7 @@ impl<'k> Sm<'k> {
                 bw_util: if in_reset {
                     0
                 } else {
-                    self.mem.bw_util(PORT, self.now)
+                    self.mem.borrow_mut().bw_util(self.port, self.now)
                 },
             });
             p.step(in_reset)?;
@@ -902,15 +968,36 @@ impl<'k> Sm<'k> {
     // ------------------------------------------------------------ CTAs
 
     fn can_launch(&self) -> bool {
-        self.next_cta_k < self.ctas_here
+        self.can_launch_later()
             && self.live_ctas < self.occ
             && self.free_warps.count_ones() >= self.wpc
             && self.dac.as_ref().is_none_or(|d| d.allows_launch())
     }
 
-    /// CTAs remain to be launched.
+    /// CTAs remain to be launched (here, or anywhere in an all-SM run).
     fn can_launch_later(&self) -> bool {
-        self.next_cta_k < self.ctas_here
+        match &self.deal {
+            Some(d) => d.get() < self.ctas_here,
+            None => self.next_cta_k < self.ctas_here,
+        }
+    }
+
+    /// This SM's next CTA: its id in the grid.
+    fn take_cta(&mut self) -> u64 {
+        self.next_cta_k += 1;
+        match &self.deal {
+            Some(d) => {
+                let id = d.get();
+                d.set(id + 1);
+                id
+            }
+            None => self.cfg.sm_id as u64 + (self.next_cta_k - 1) * self.cfg.n_sm as u64,
+        }
+    }
+
+    /// Every CTA this SM will run is done.
+    pub(crate) fn all_done(&self) -> bool {
+        !self.can_launch_later() && self.live_ctas == 0
     }
 
     fn launch_cta(&mut self) {
@@ -918,8 +1005,7 @@ impl<'k> Sm<'k> {
             return;
         }
         let slot = self.ctas.iter().position(|c| !c.live).expect("free slot");
-        let cta_id = self.cfg.sm_id as u64 + self.next_cta_k * self.cfg.n_sm as u64;
-        self.next_cta_k += 1;
+        let cta_id = self.take_cta();
         self.live_ctas += 1;
         let g = self.k.grid;
         let b = self.k.block;
@@ -1620,7 +1706,7 @@ impl<'k> Sm<'k> {
         if let Some(&(t, _)) = self.hitq.front() {
             next = next.min(t);
         }
-        if let Some(t) = self.mem.next_event(self.now) {
+        if let Some(t) = self.mem.borrow().next_event(self.now) {
             next = next.min(t);
         }
         if next == u64::MAX {
@@ -1656,7 +1742,8 @@ impl<'k> Sm<'k> {
         Ok(())
     }
 
-    fn finish(mut self) -> Result<Metrics, HarnessError> {
+    /// The SM's metrics at the end of the run.
+    pub(crate) fn finish(mut self) -> Result<Metrics, HarnessError> {
         let cycles = self.now;
         let m = &mut self.m;
         m.cycles = cycles;
@@ -1668,8 +1755,8 @@ impl<'k> Sm<'k> {
             1.0 - ratio(l.hits, l.accesses)
         };
         let mm: &mut MemMetrics = &mut m.memory;
-        mm.bandwidth_utilisation = self.mem.link_utilisation(PORT, cycles);
-        mm.lower = self.mem.stats();
+        mm.bandwidth_utilisation = self.mem.borrow().link_utilisation(self.port, cycles);
+        mm.lower = self.mem.borrow().stats();
         mm.l2_miss_rate = if mm.lower.l2_reads == 0 {
             0.0
         } else {
@@ -1697,6 +1784,70 @@ impl<'k> Sm<'k> {
         m.arrays = std::mem::take(&mut self.arrays);
         Ok(std::mem::take(&mut self.m))
     }
+}
+
+/// Run `k` on every SM of `cfg` (`sms = all`): the SMs share the memory
+/// below their L1s and take CTAs from one dealer, in SM order each cycle
+/// (so the first CTAs go round the SMs, then each CTA to the first SM
+/// with room); probes and recordings attach to SM `cosim_sm`'s units.
+/// Every cycle is simulated.
+pub(crate) fn run_all(
+    k: &Kernel,
+    cfg: &MachineConfig,
+    opts: &mut RunOptions,
+) -> Result<Metrics, HarnessError> {
+    cfg.validate().map_err(HarnessError::Config)?;
+    let n = cfg.n_sm;
+    let mem = lower_memory(cfg, n);
+    let deal = Rc::new(Cell::new(0u64));
+    let mut sms = Vec::with_capacity(n as usize);
+    for id in 0..n {
+        let mut none = RunOptions::default();
+        let o = if id == cfg.cosim_sm {
+            &mut *opts
+        } else {
+            &mut none
+        };
+        sms.push(Sm::new_shared(k, cfg, o, id, mem.clone(), deal.clone())?);
+    }
+    let reset = cfg.reset_cycles as u64;
+    let total = k.total_ctas();
+    let interval = opts.progress_interval.max(1);
+    let mut next_progress = interval;
+    let mut done = vec![false; n as usize];
+    let mut now = 0u64;
+    loop {
+        if now >= reset {
+            mem.borrow_mut().tick(now);
+        }
+        let mut all = true;
+        for (sm, d) in sms.iter_mut().zip(done.iter_mut()) {
+            if !*d {
+                *d = sm.cycle(false)?;
+                all &= *d;
+            }
+        }
+        now += 1;
+        if all {
+            break;
+        }
+        if now >= next_progress {
+            if let Some(cb) = opts.progress.as_mut() {
+                cb(&Progress {
+                    cycle: now,
+                    ctas_done: sms.iter().map(|s| s.ctas_done()).sum(),
+                    ctas: total,
+                });
+            }
+            next_progress = now + interval;
+        }
+    }
+    let per = sms
+        .into_iter()
+        .map(|s| s.finish())
+        .collect::<Result<Vec<_>, _>>()?;
+    let lower = mem.borrow().stats();
+    Ok(Metrics::total(per, lower))
 }
 
 /// CTAs of `k` resident at once on the SM of `cfg` (warp slots, CTA slots

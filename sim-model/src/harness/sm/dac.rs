@@ -199,7 +199,7 @@ impl Sm<'_> {
     /// Open a new batch when the previous one is finished.
     pub(super) fn dac_batch(&mut self) {
         let live = self.live_ctas;
-        let more = self.next_cta_k < self.ctas_here;
+        let more = self.can_launch_later();
         let Some(d) = self.dac.as_mut() else {
             return;
         };
@@ -220,7 +220,7 @@ impl Sm<'_> {
     /// A CTA launched into `slot` with index `ctaid`: tell the unit; start
     /// the affine warp after the batch's last launch.
     pub(super) fn dac_launched(&mut self, slot: usize, ctaid: [i64; 3]) {
-        let full = self.live_ctas == self.occ || self.next_cta_k == self.ctas_here;
+        let full = self.live_ctas == self.occ || !self.can_launch_later();
         let Some(d) = self.dac.as_mut() else {
             return;
         };
@@ -542,7 +542,7 @@ impl Sm<'_> {
         } else if present {
             d.m.early_present += 1;
         } else {
-            if self.mshr_used >= self.mshr.len() || !self.mem.room(super::PORT) {
+            if self.mshr_used >= self.mshr.len() || !self.mem.borrow().room(self.port) {
                 d.m.early_stall_cycles += 1;
                 return false;
             }
