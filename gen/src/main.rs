@@ -29,6 +29,8 @@ use gen::units::{load_config, selected, UNITS};
   warpgen run --kernel kernels/matrix_mul.toml --prefetcher caps --cosim caps_prefetcher
   warpgen run --kernel kernels/lps.toml --prefetcher snake --decoupled off --cosim snake_prefetcher
   warpgen run --kernel kernels/matrix_mul.toml --dac --cosim dac_expander
+  warpgen run --preset caps-gtx480 --kernel kernels/lps.toml --prefetcher caps --sched pas
+  warpgen presets caps-gtx480
   warpgen run --kernel kernels/reuse.toml --l1 ba --cosim ba_tag_array --json out.json"
 )]
 struct Cli {
@@ -107,6 +109,13 @@ enum Cmd {
     },
     /// List each unit's parameters and the configurations its RTL builds for.
     Configs,
+    /// The machine presets; with a name, its paper's configuration table
+    /// row by row with the machine keys each row sets.
+    Presets {
+        /// A preset (default: list them all).
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(sim_model::harness::presets::names()))]
+        name: Option<String>,
+    },
     /// Cycles per second: golden model, Verilator and RustHDL on one stimulus.
     Bench {
         /// One unit (default: all).
@@ -249,6 +258,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             for u in UNITS {
                 print!("{}", u.configs());
             }
+            Ok(true)
+        }
+        Cmd::Presets { name } => {
+            print!("{}", gen::run::presets_text(name.as_deref())?);
             Ok(true)
         }
         Cmd::Bench {

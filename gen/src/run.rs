@@ -44,13 +44,36 @@ pub enum SchedArg {
     Pas,
 }
 
-/// `--preset`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum PresetArg {
-    /// Fermi-like baseline (CAPS, DAC, BA papers).
-    Fermi,
-    /// Volta-like (Snake, CATT papers).
-    Volta,
+/// `warpgen presets [NAME]`: the list, or one paper preset's table.
+pub fn presets_text(name: Option<&str>) -> anyhow::Result<String> {
+    use sim_model::harness::presets;
+    let mut s = String::new();
+    match name {
+        None => {
+            s += "fermi        the first harness's Fermi-like machine (one SM, flat memory)\n";
+            s += "volta        the first harness's Volta-like machine (one SM, flat memory)\n";
+            for n in presets::names().into_iter().skip(2) {
+                let f = presets::file(n).expect("listed").map_err(|e| anyhow!(e))?;
+                s += &format!("{n:<12} {}, {}\n", f.paper, f.table);
+            }
+        }
+        Some(n) => match presets::file(n) {
+            None => s += &format!("{n}: the first harness's preset (no paper table)\n"),
+            Some(f) => {
+                let f = f.map_err(|e| anyhow!(e))?;
+                s += &format!("{}: {}\n{}\n\n", f.name, f.paper, f.table);
+                let w = f.quote.iter().map(|q| q.field.len()).max().unwrap_or(0);
+                for q in &f.quote {
+                    s += &format!(
+                        "{:<w$}  {}\n{:<w$}    -> {}\n",
+                        q.field, q.paper, "", q.sets
+                    );
+                }
+                s += &format!("\n{}\n", f.note);
+            }
+        },
+    }
+    Ok(s)
 }
 
 /// `--backend`: the RTL simulator.
@@ -121,9 +144,10 @@ pub struct RunArgs {
     /// Warp scheduler (default: the preset's; fermi: two-level, volta: gto).
     #[arg(long, value_enum)]
     pub sched: Option<SchedArg>,
-    /// Machine preset.
-    #[arg(long, value_enum, default_value = "fermi")]
-    pub preset: PresetArg,
+    /// Machine preset: `fermi`, `volta`, or a paper's (`warpgen presets`).
+    #[arg(long, default_value = "fermi",
+          value_parser = clap::builder::PossibleValuesParser::new(sim_model::harness::presets::names()))]
+    pub preset: String,
     /// Model SM `sm_id` alone (default) or every SM of `n_sm`.
     #[arg(long, value_enum)]
     pub sms: Option<SmsArg>,
@@ -175,7 +199,7 @@ impl RunArgs {
             expander: "none".into(),
             dac: false,
             sched: None,
-            preset: PresetArg::Fermi,
+            preset: "fermi".into(),
             sms: None,
             cosim_sm: None,
             set: Vec::new(),
@@ -213,10 +237,8 @@ pub fn prepare_all(args: &RunArgs) -> anyhow::Result<(MachineConfig, Vec<Kernel>
     if args.vcd.is_some() && args.cosim.is_none() {
         bail!("--vcd FILE writes the waveform of a lock-step run: add --cosim UNIT");
     }
-    let mut cfg = match args.preset {
-        PresetArg::Fermi => MachineConfig::fermi(),
-        PresetArg::Volta => MachineConfig::volta(),
-    };
+    let mut cfg = MachineConfig::preset(&args.preset)
+        .ok_or_else(|| anyhow!("unknown preset `{}`", args.preset))?;
     cfg.set("prefetcher", &args.prefetcher)?;
     cfg.set("expander", if args.dac { "dac" } else { &args.expander })?;
     if let Some(l1) = &args.l1 {

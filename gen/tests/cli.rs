@@ -382,3 +382,53 @@ fn snake_runs_decoupled_by_default_and_decoupled_off_turns_it_off() {
         assert_eq!(m["l1"].get("decoupled").is_some(), on);
     }
 }
+
+/// The command: a paper preset, all SMs, the new memory metrics,
+/// the preset named in the output; `warpgen presets` quotes its table.
+#[test]
+fn a_paper_preset_runs_all_sms_and_says_so() {
+    let out = warpgen()
+        .args([
+            "run",
+            "--preset",
+            "caps-gtx480",
+            "--prefetcher",
+            "caps",
+            "--sched",
+            "pas",
+            "--kernel",
+        ])
+        .arg(kernel("lps.toml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for want in [
+        "caps-gtx480",
+        "on all 15 SMs",
+        "L2 reads",
+        "DRAM accesses",
+        "per SM",
+        "coverage, CAPS VI-C",
+        "coverage, Snake VI",
+    ] {
+        assert!(text.contains(want), "{want}\n{text}");
+    }
+    let out = warpgen().args(["presets", "caps-gtx480"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Table III") && text.contains("tCL=12"),
+        "{text}"
+    );
+    let out = warpgen()
+        .args(["run", "--preset", "gtx9000", "--kernel"])
+        .arg(kernel("lps.toml"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("caps-gtx480"));
+}

@@ -1,6 +1,7 @@
 //! The machine the harness models: every number of `sm_harness.md`'s
-//! baseline table as a configuration value, two presets, and `key=value`
-//! overrides.
+//! baseline table as a configuration value, presets (`fermi` and `volta`
+//! below; the papers' machines in `presets/`, [`super::presets`]), and
+//! `key=value` overrides.
 //!
 //! | key | meaning | Fermi | Volta |
 //! |---|---|---|---|
@@ -405,12 +406,16 @@ impl MachineConfig {
         }
     }
 
-    /// A preset by name (`fermi`, `volta`).
+    /// A preset by name: `fermi`, `volta`, or a paper's
+    /// ([`super::presets::names`]: `caps-gtx480`, `ba-thesis`,
+    /// `snake-v100`, `dac-gtx480`, `catt-titanv`, each quoting its paper's
+    /// configuration table in `presets/NAME.toml`).
     pub fn preset(name: &str) -> Option<Self> {
         match name {
             "fermi" => Some(Self::fermi()),
             "volta" => Some(Self::volta()),
-            _ => None,
+            // The files are checked in and tested: a failure is a bug.
+            _ => super::presets::machine(name).map(|r| r.unwrap_or_else(|e| panic!("{e}"))),
         }
     }
 
@@ -569,7 +574,7 @@ impl MachineConfig {
         range("ready_queue", self.ready_queue as u64, 1, 64)?;
         pow2("l1_line", self.l1_line as u64)?;
         range("l1_line", self.l1_line as u64, 32, 4096)?;
-        range("l1_ways", self.l1_ways as u64, 1, 64)?;
+        range("l1_ways", self.l1_ways as u64, 1, 256)?;
         if !self.l1_bytes.is_multiple_of(self.l1_line * self.l1_ways) || self.l1_sets() == 0 {
             return Err(MachineConfigError::new(
                 "l1_bytes",

@@ -52,6 +52,7 @@ pub mod kernel;
 pub(crate) mod l1;
 pub mod memsys;
 pub mod metrics;
+pub mod presets;
 pub mod roles;
 pub(crate) mod sm;
 pub mod stimulus;
