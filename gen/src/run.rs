@@ -355,26 +355,30 @@ pub fn run_prepared(
     for (unit, path) in args.records()? {
         h = h.record(unit, path);
     }
+    // A progress bar on a terminal (indicatif draws nothing otherwise),
+    // shown once a run takes longer than half a second.
     let show = !args.quiet && std::io::stderr().is_terminal();
-    let start = Instant::now();
+    let bar = indicatif::ProgressBar::hidden();
     if show {
-        let name = kernel.name.clone();
-        h = h.progress(1 << 18, move |p| {
-            if start.elapsed().as_millis() >= 500 {
-                let mut e = std::io::stderr();
-                let _ = write!(
-                    e,
-                    "\r{name}: cycle {:>10}, CTAs {:>5} / {:<5}",
-                    p.cycle, p.ctas_done, p.ctas
-                );
-                let _ = e.flush();
+        let start = Instant::now();
+        let b = bar.clone();
+        let style = indicatif::ProgressStyle::with_template(
+            "{prefix}: {bar:30} {pos}/{len} CTAs, cycle {msg} ({elapsed})",
+        )
+        .expect("a valid template");
+        b.set_style(style);
+        b.set_prefix(kernel.name.clone());
+        h = h.progress(1 << 16, move |p| {
+            if b.is_hidden() && start.elapsed().as_millis() >= 500 {
+                b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
             }
+            b.set_length(p.ctas);
+            b.set_position(p.ctas_done);
+            b.set_message(p.cycle.to_string());
         });
     }
     let r = h.run();
-    if show && start.elapsed().as_millis() >= 500 {
-        eprint!("\r{:60}\r", "");
-    }
+    bar.finish_and_clear();
     Ok(r?)
 }
 
