@@ -299,6 +299,14 @@ impl Parser {
     pub(crate) fn peek_at(&self, k: usize) -> &Tok {
         &self.toks[(self.i + k).min(self.toks.len() - 1)].0
     }
+    /// The token index (to parse a stretch again: [`Self::rewind`]).
+    pub(crate) fn mark(&self) -> usize {
+        self.i
+    }
+    /// Go back to a [`Self::mark`].
+    pub(crate) fn rewind(&mut self, mark: usize) {
+        self.i = mark;
+    }
     pub(crate) fn pos(&self) -> Pos {
         self.toks[self.i].1
     }

@@ -984,6 +984,8 @@ struct Var {
 
 struct Scope {
     vars: HashMap<String, Var>,
+    /// Names bound to constants (an `unroll` counter in its copy).
+    consts: HashMap<String, i64>,
     /// Join of the guards of this scope (non-scalar: divergent).
     guard: ExprClass,
 }
@@ -1045,6 +1047,7 @@ impl<'a> BodyCompiler<'a> {
                 next_reg: FIRST_FREE_REG,
                 scopes: vec![Scope {
                     vars: HashMap::new(),
+                    consts: HashMap::new(),
                     guard: ExprClass::SCALAR,
                 }],
                 cur: Vec::new(),
@@ -1157,6 +1160,7 @@ impl<'a> BodyCompiler<'a> {
         let g = self.guard().join(guard);
         self.scopes.push(Scope {
             vars: HashMap::new(),
+            consts: HashMap::new(),
             guard: g,
         });
         self.nesting += 1;
@@ -1263,6 +1267,7 @@ impl<'a> BodyCompiler<'a> {
             "barrier" => self.emit(Instr::Barrier, None),
             "if" => return self.if_statement(p, pos),
             "loop" => return self.loop_statement(p, pos),
+            "unroll" => return self.unroll_statement(p, pos),
             _ => {
                 // Assignment to an existing variable.
                 let op = match p.peek() {
@@ -1274,7 +1279,7 @@ impl<'a> BodyCompiler<'a> {
                         return Err(ExprError::new(
                             pos,
                             format!(
-                                "unknown statement `{kw}`; expected let, load, store, loop, if, \
+                                "unknown statement `{kw}`; expected let, load, store, loop, unroll, if, \
                                  compute, barrier or an assignment"
                             ),
                         ))
@@ -1437,10 +1442,95 @@ impl<'a> BodyCompiler<'a> {
         Ok(())
     }
 
+    /// `unroll NAME COUNT { body }` or `unroll NAME = A .. B [step S] {
+    /// body }` with constant bounds: the body once per value of NAME, NAME
+    /// a constant in each copy (as `#pragma unroll` gives each copy its own
+    /// instructions, and so its own PCs); no loop instructions.
+    fn unroll_statement(&mut self, p: &mut Parser, pos: super::expr::Pos) -> PResult<()> {
+        let (name, npos) = p.ident("an unroll variable")?;
+        self.check_name(&name, npos)?;
+        let konst = |c: &mut Self, a: &Ast, what: &str| -> PResult<i64> {
+            let (r, _) = c.lower(a, pos)?;
+            r.as_const().ok_or_else(|| {
+                ExprError::new(
+                    pos,
+                    format!("`unroll` needs a constant {what} (literals and parameters)"),
+                )
+            })
+        };
+        let (start, bound, step) = if p.eat("=") {
+            let a = p.expr()?;
+            p.expect("..")?;
+            let b = p.expr()?;
+            let step = if matches!(p.peek(), Tok::Ident(s) if s == "step") {
+                p.next();
+                let s = p.expr()?;
+                konst(self, &s, "step")?
+            } else {
+                1
+            };
+            (konst(self, &a, "start")?, konst(self, &b, "bound")?, step)
+        } else {
+            let n = p.expr()?;
+            (0, konst(self, &n, "count")?, 1)
+        };
+        if step == 0 {
+            return Err(ExprError::new(pos, "the unroll step must not be 0"));
+        }
+        let values: Vec<i64> = if step > 0 {
+            (start..bound).step_by(step as usize).collect()
+        } else {
+            let mut v = Vec::new();
+            let mut x = start;
+            while x > bound {
+                v.push(x);
+                x += step;
+            }
+            v
+        };
+        if values.len() > 4096 {
+            return Err(ExprError::new(
+                pos,
+                format!("`unroll` of {} copies: at most 4096", values.len()),
+            ));
+        }
+        p.expect("{")?;
+        let body = p.mark();
+        if values.is_empty() {
+            // Parse the body once for its errors, then drop what it emitted.
+            let (n_ins, n_mems) = (self.instrs.len(), self.mems.len());
+            self.push_scope(ExprClass::SCALAR);
+            self.scopes
+                .last_mut()
+                .expect("scope")
+                .consts
+                .insert(name, start);
+            self.block_body(p, false)?;
+            self.pop_scope();
+            self.instrs.truncate(n_ins);
+            self.explicit_pc.truncate(n_ins);
+            self.info.truncate(n_ins);
+            self.mems.truncate(n_mems);
+            return Ok(());
+        }
+        for v in values {
+            p.rewind(body);
+            self.push_scope(ExprClass::SCALAR);
+            self.scopes
+                .last_mut()
+                .expect("scope")
+                .consts
+                .insert(name.clone(), v);
+            self.block_body(p, false)?;
+            self.pop_scope();
+        }
+        Ok(())
+    }
+
     fn check_name(&self, name: &str, pos: super::expr::Pos) -> PResult<()> {
         let reserved = [
-            "let", "load", "store", "loop", "if", "else", "compute", "barrier", "step", "min",
-            "max", "warpSize",
+            "let", "load", "store", "loop", "unroll", "if", "else", "compute", "barrier", "step",
+            "min", "max", "warpSize",
         ];
         if reserved.contains(&name) {
             return Err(ExprError::new(pos, format!("`{name}` is reserved")));
@@ -1462,6 +1552,20 @@ impl<'a> BodyCompiler<'a> {
             .iter()
             .rev()
             .find_map(|s| s.vars.get(name).copied())
+    }
+
+    /// A name bound to a constant (an `unroll` counter) in an inner scope
+    /// than any variable of that name.
+    fn lookup_const(&self, name: &str) -> Option<i64> {
+        for s in self.scopes.iter().rev() {
+            if let Some(&k) = s.consts.get(name) {
+                return Some(k);
+            }
+            if s.vars.contains_key(name) {
+                return None;
+            }
+        }
+        None
     }
 
     fn new_var(&mut self, class: ExprClass) -> usize {
@@ -1617,6 +1721,9 @@ impl<'a> BodyCompiler<'a> {
                 RExpr::Reg(dst)
             }
             Ast::Name(n, pos) => {
+                if let Some(k) = self.lookup_const(n) {
+                    return Ok(RExpr::Const(k));
+                }
                 if let Some(v) = self.lookup_var(n) {
                     return Ok(RExpr::Reg(v.reg));
                 }
@@ -1703,6 +1810,42 @@ len = "N"
 
     fn err_of(text: &str) -> KernelError {
         Kernel::from_str(text, "bad.toml", &[], 1).unwrap_err()
+    }
+
+    fn with_body(body: &str) -> Result<Kernel, KernelError> {
+        let text = format!(
+            "name = \"u\"\ngrid = [1]\nblock = [32]\nbody = \"\"\"\n{body}\n\"\"\"\n\
+             [params]\nR = 3\n[arrays.A]\nelem = 4\nlen = 1024\n"
+        );
+        Kernel::from_str(&text, "u.toml", &[], 1)
+    }
+
+    #[test]
+    fn unroll_gives_each_copy_its_own_instructions() {
+        let k = with_body("unroll i = 1 .. R + 2 {\n  load A[i * 32 + tid.x]\n}").unwrap();
+        // Four copies, four loads with their own PCs, no loop instructions.
+        assert_eq!(k.mem_instrs().len(), 4);
+        let pcs: std::collections::BTreeSet<u32> = k.mem_instrs().iter().map(|m| m.pc).collect();
+        assert_eq!(pcs.len(), 4);
+        assert!(!k
+            .program
+            .instrs
+            .iter()
+            .any(|i| matches!(i, Instr::LoopBegin { .. } | Instr::LoopEnd { .. })));
+        // The counter is a constant in each copy: the indices are affine
+        // in tid.x only.
+        assert!(k.mem_instrs().iter().all(|m| m.class == Class::Affine));
+        // Nested, negative steps, a count, and an empty unroll.
+        let k = with_body(
+            "unroll i 2 {\n  unroll j = 3 .. 0 step -1 {\n    load A[i * 8 + j]\n  }\n}\n\
+             unroll z = 5 .. 5 {\n  load A[z]\n}",
+        )
+        .unwrap();
+        assert_eq!(k.mem_instrs().len(), 6);
+        let e = with_body("unroll i tid.x {\n  compute 1\n}").unwrap_err();
+        assert!(e.to_string().contains("constant count"), "{e}");
+        let e = with_body("unroll i = 0 .. 4 step 0 {\n  compute 1\n}").unwrap_err();
+        assert!(e.to_string().contains("step"), "{e}");
     }
 
     #[test]
