@@ -455,7 +455,7 @@ pub struct BenchRow {
     pub variant: String,
     /// The `--set` overrides of the variant.
     pub sets: Vec<String>,
-    /// Simulated SM cycles.
+    /// Simulated SM cycles (in an all-SM run, summed over the SMs).
     pub cycles: u64,
     /// Wall-clock seconds (best of the repetitions).
     pub seconds: f64,
@@ -468,7 +468,9 @@ pub struct BenchRow {
 /// skipped), `no-skip` (no unit, every cycle simulated), `caps` (CAPS
 /// golden model + PAS), `snake` (Snake golden model, decoupled L1), `ba`
 /// (BA golden model), `caps+ba`, `dac` (DAC's affine warp and its golden
-/// model), and, with
+/// model), `all-sms` (every SM of 15 with the memory hierarchy; its
+/// cycles are every SM's, so the rate is SM-cycles per second),
+/// `all-sms+caps`, and, with
 /// `cosim`, `cosim-UNIT` for every unit of the table (its RTL in lock-step
 /// beside its golden model, the unit enabled in its role). Each
 /// measurement is the best of `repeat` runs.
@@ -487,6 +489,12 @@ pub fn bench_harness(
         (
             "caps+ba".into(),
             vec!["prefetcher=caps", "sched=pas", "l1=ba"],
+            None,
+        ),
+        ("all-sms".into(), vec!["sms=all", "mem_model=hier"], None),
+        (
+            "all-sms+caps".into(),
+            vec!["sms=all", "mem_model=hier", "prefetcher=caps", "sched=pas"],
             None,
         ),
     ];
@@ -525,7 +533,12 @@ pub fn bench_harness(
                 let t = Instant::now();
                 let m = run_prepared(&args, &cfg, &kernel)?;
                 best = best.min(t.elapsed().as_secs_f64());
-                cycles = m.cycles;
+                // All-SM runs: the SM-cycles simulated, every SM's.
+                cycles = if m.per_sm.is_empty() {
+                    m.cycles
+                } else {
+                    m.per_sm.iter().map(|s| s.cycles).sum()
+                };
             }
             rows.push(BenchRow {
                 kernel: kernel.name.clone(),
