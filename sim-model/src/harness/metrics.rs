@@ -9,6 +9,10 @@
 //!   only) and `pending_hits` (the line was already in flight in an MSHR:
 //!   the request merged). `miss_rate = 1 - hits / accesses`.
 //! - **Stores** are counted apart (`store_lines`, `write_evicts`).
+//! - **Miss bursts**: the demand misses sent to memory per window of
+//!   [`BURST_WINDOW`] cycles: the most in one window (`burst_peak`) and
+//!   the coefficient of variation over the run's windows (`burst_cv`, 0
+//!   for perfectly even misses; over SMs, the mean of theirs).
 //! - **Bandwidth utilisation** = requests accepted by the lower memory x
 //!   `mem_interval` / cycles (1.0 = the memory accepted a request every
 //!   time it could).
@@ -106,11 +110,64 @@ pub struct L1Metrics {
     pub evictions: u64,
     /// `1 - hits / accesses`.
     pub miss_rate: f64,
+    /// Burstiness of the demand misses (the contention CAPS spreads):
+    /// the most misses sent to memory in one window of
+    /// [`BURST_WINDOW`] cycles, ...
+    pub burst_peak: u64,
+    /// ... and the coefficient of variation (standard deviation / mean)
+    /// of the misses per window over the run's windows (0: perfectly
+    /// even).
+    pub burst_cv: f64,
     /// The tag array's own counters (the decoupled mode's free-ups and
     /// flag flips); in JSON one more field named by their key
     /// (`"decoupled": {...}`), absent when there are none.
     #[serde(flatten)]
     pub counts: UnitCounts,
+}
+
+/// The window of the miss-burstiness figures, cycles.
+pub const BURST_WINDOW: u64 = 100;
+
+/// Running per-window counts (memory flat in the cycles simulated).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BurstMeter {
+    window: u64,
+    count: u64,
+    sum: f64,
+    sum_sq: f64,
+    peak: u64,
+}
+
+impl BurstMeter {
+    /// One event at cycle `now`.
+    pub(crate) fn event(&mut self, now: u64) {
+        let w = now / BURST_WINDOW;
+        if w != self.window {
+            self.close();
+            self.window = w;
+        }
+        self.count += 1;
+    }
+
+    fn close(&mut self) {
+        let c = self.count as f64;
+        self.sum += c;
+        self.sum_sq += c * c;
+        self.peak = self.peak.max(self.count);
+        self.count = 0;
+    }
+
+    /// (peak, coefficient of variation) over the windows of `cycles`.
+    pub(crate) fn finish(mut self, cycles: u64) -> (u64, f64) {
+        self.close();
+        let n = cycles.div_ceil(BURST_WINDOW).max(1) as f64;
+        let mean = self.sum / n;
+        if mean == 0.0 {
+            return (self.peak, 0.0);
+        }
+        let var = (self.sum_sq / n - mean * mean).max(0.0);
+        (self.peak, var.sqrt() / mean)
+    }
 }
 
 /// Lower-memory traffic.
@@ -467,6 +524,8 @@ impl Metrics {
             a.store_lines += b.store_lines;
             a.write_evicts += b.write_evicts;
             a.evictions += b.evictions;
+            a.burst_peak = a.burst_peak.max(b.burst_peak);
+            a.burst_cv += b.burst_cv / per.len() as f64;
             add_counts(&mut a.counts, &b.counts);
             t.memory.reads += m.memory.reads;
             t.memory.prefetch_reads += m.memory.prefetch_reads;
@@ -641,6 +700,13 @@ impl Metrics {
         r("  bypasses", l.bypasses.to_string());
         r("  pseudo-hits", l.pseudo_hits.to_string());
         r("  miss rate", pct(l.miss_rate));
+        r(
+            "  miss bursts",
+            format!(
+                "at most {} per {} cycles; variation {:.2} (std / mean per window)",
+                l.burst_peak, BURST_WINDOW, l.burst_cv
+            ),
+        );
         if !l.counts.label.is_empty() {
             r(&format!("  {}", l.counts.label), l.counts.summary.clone());
         }
@@ -912,5 +978,28 @@ mod tests {
         assert_eq!(t.m.intervals[5], 1);
         t.access(190 * 128);
         assert_eq!(t.m.intervals[1], 1);
+    }
+}
+
+#[cfg(test)]
+mod burst_tests {
+    use super::*;
+
+    #[test]
+    fn even_misses_have_no_variation_and_one_burst_has_much() {
+        let mut even = BurstMeter::default();
+        for t in (0..1000).step_by(10) {
+            even.event(t);
+        }
+        assert_eq!(even.finish(1000), (10, 0.0));
+        let mut burst = BurstMeter::default();
+        for _ in 0..100 {
+            burst.event(500);
+        }
+        let (peak, cv) = burst.finish(1000);
+        assert_eq!(peak, 100);
+        // One window of ten holds everything: std / mean = 3.
+        assert!((cv - 3.0).abs() < 1e-9, "{cv}");
+        assert_eq!(BurstMeter::default().finish(1000), (0, 0.0));
     }
 }

@@ -50,7 +50,8 @@ use super::kernel::{Instr, Kernel, Program, REG_CTAID, REG_TID};
 use super::l1::LruTags;
 use super::memsys::{FlatMemory, HierMemory, HierParams, LowerMemory, MemReq};
 use super::metrics::{
-    ratio, ArrayMetrics, L1Metrics, MemMetrics, Metrics, PrefetchMetrics, ReuseTracker, RunInfo,
+    ratio, ArrayMetrics, BurstMeter, L1Metrics, MemMetrics, Metrics, PrefetchMetrics, ReuseTracker,
+    RunInfo,
 };
 use super::roles::{
     default_leading_warp, ExpanderRole, L1Outcome, L1Role, LoadInfo, PrefetcherRole, Pressure,
@@ -273,6 +274,7 @@ pub(crate) struct Sm<'k> {
     pfm: PrefetchMetrics,
     distance_sum: u64,
     arrays: Vec<ArrayMetrics>,
+    bursts: BurstMeter,
 }
 
 const FULL: u32 = u32::MAX;
@@ -503,6 +505,7 @@ impl<'k> Sm<'k> {
             pfm: PrefetchMetrics::default(),
             distance_sum: 0,
             arrays,
+            bursts: BurstMeter::default(),
         })
     }
 
@@ -905,6 +908,7 @@ impl<'k> Sm<'k> {
             self.mshr[i].demanded = true;
             self.warps[warp as usize].pending_misses += 1;
             self.mem_push(line, false, false);
+            self.bursts.event(self.now);
             merged = false;
             expect_hit = false;
         }
@@ -1754,6 +1758,7 @@ impl<'k> Sm<'k> {
         } else {
             1.0 - ratio(l.hits, l.accesses)
         };
+        (l.burst_peak, l.burst_cv) = std::mem::take(&mut self.bursts).finish(cycles);
         let mm: &mut MemMetrics = &mut m.memory;
         mm.bandwidth_utilisation = self.mem.borrow().link_utilisation(self.port, cycles);
         mm.lower = self.mem.borrow().stats();
