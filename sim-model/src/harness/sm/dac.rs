@@ -8,8 +8,9 @@
 //! - before CTA launch: when the previous batch is finished (no CTA live,
 //!   the affine stream done, the unit empty), a new batch opens: CTAs
 //!   launch into every free slot, one per cycle, each reported to the unit
-//!   (`cta_launch`); when the last has launched the affine warp starts
-//!   (the paper: "DAC executes the affine warp once for each batch of
+//!   (`cta_launch`); when no more can join (every slot full, or no CTA
+//!   left to deal: in an all-SM run other SMs may take the last ones) the
+//!   affine warp starts (the paper: "DAC executes the affine warp once for each batch of
 //!   concurrent non-affine warps");
 //! - after CTA launch: one finished CTA is reported (`cta_done`); the
 //!   response to the previous cycle's dequeue is taken; one dequeue is
@@ -217,22 +218,35 @@ impl Sm<'_> {
         }
     }
 
-    /// A CTA launched into `slot` with index `ctaid`: tell the unit; start
-    /// the affine warp after the batch's last launch.
+    /// A CTA launched into `slot` with index `ctaid`: tell the unit.
     pub(super) fn dac_launched(&mut self, slot: usize, ctaid: [i64; 3]) {
-        let full = self.live_ctas == self.occ || !self.can_launch_later();
+        let Some(d) = self.dac.as_mut() else {
+            return;
+        };
+        if d.dec.is_some() {
+            d.unit
+                .cta_launch(slot as u32, ctaid[0] as u32, ctaid[1] as u32);
+        }
+    }
+
+    /// The batch closes when no more CTAs can join it (every slot full, or
+    /// none left to deal: in an all-SM run the other SMs may take the last
+    /// ones): the affine warp starts, unless no CTA launched at all.
+    fn dac_close_batch(&mut self) {
+        let live = self.live_ctas;
+        let full = live == self.occ || !self.can_launch_later();
         let Some(d) = self.dac.as_mut() else {
             return;
         };
         let Some(dec) = d.dec.as_mut() else {
             return;
         };
-        d.unit
-            .cta_launch(slot as u32, ctaid[0] as u32, ctaid[1] as u32);
-        if full {
+        if d.launching && full {
             d.launching = false;
-            dec.aw.start(&dec.plan);
-            d.m.batches += 1;
+            if live > 0 {
+                dec.aw.start(&dec.plan);
+                d.m.batches += 1;
+            }
         }
     }
 
@@ -248,6 +262,7 @@ impl Sm<'_> {
     /// This cycle's `cta_done`, the previous dequeue's response and this
     /// cycle's dequeue.
     pub(super) fn dac_cycle(&mut self) -> Result<(), HarnessError> {
+        self.dac_close_batch();
         let Some(d) = self.dac.as_mut() else {
             return Ok(());
         };
