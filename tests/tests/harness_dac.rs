@@ -314,7 +314,8 @@ fn the_command_line_runs_dac_and_reports_it() {
     assert!(v["dac"]["dac"]["records_pushed"].as_u64().unwrap() > 0);
 }
 
-/// Random kernels: DAC runs each to the end (every record and mask equal
+/// Random kernels (and, beside them, non-blocking loads against blocking
+/// ones): DAC runs each to the end (every record and mask equal
 /// to the warp's own values, every lock released, no deadlock) on machines
 /// that force several batches, few MSHRs and 2-way sets (one lockable way
 /// per set), and changes nothing but the instruction count and the
@@ -435,6 +436,7 @@ mod random_kernels {
                 vec![("l1_ways", "2"), ("l1_bytes", "512"), ("mshr_entries", "4"), ("miss_queue", "2")],
                 vec![("mem_model", "hier"), ("l2_partitions", "2"), ("dram_channels", "1")],
                 vec![("sms", "all"), ("n_sm", "3"), ("cta_slots", "2")],
+                vec![("loads", "scoreboard")],
             ]),
         ) {
             let mut body = String::from("let v0 = tid.x\nlet v1 = ctaid.x * 64\nlet v2 = tid.y\nlet v3 = N\n");
@@ -448,6 +450,14 @@ mod random_kernels {
             let mut m: Vec<(&str, &str)> = machine.clone();
             m.push(("max_cycles", "20000000"));
             let base = run(&k, &m);
+            // Non-blocking loads change only the timing too.
+            let mut nb = m.clone();
+            nb.push(("loads", "scoreboard"));
+            let s = run(&k, &nb);
+            prop_assert_eq!(s.warp_instructions, base.warp_instructions);
+            prop_assert_eq!(s.mem_instructions, base.mem_instructions);
+            prop_assert_eq!(s.l1.accesses, base.l1.accesses);
+            prop_assert_eq!(s.l1.store_lines, base.l1.store_lines);
             let mut c = config(&m);
             c.set("expander", "dac").unwrap();
             let d = match Harness::new(&k, &c).run() {

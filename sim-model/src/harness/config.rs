@@ -8,6 +8,7 @@
 //! | `n_sm` | SMs of the modelled GPU (CTA distribution) | 15 | 80 |
 //! | `sm_id` | which SM this harness is (`sms = one`) | 0 | 0 |
 //! | `sms` | `one`: SM `sm_id` alone, with the CTAs it gets when the grid is dealt in turn; `all`: every SM, sharing the memory below the L1s, CTAs dealt to SMs with room | one | one |
+//! | `loads` | `blocking`: a warp waits at its load; `scoreboard`: non-blocking loads, the warp waits at the first instruction reading the value (`use`, `compute N uses`, expressions, a store's value) or at its exit | blocking | blocking |
 //! | `cosim_sm` | with `sms = all`: the SM whose units lock-step checkers and recordings attach to | 0 | 0 |
 //! | `max_warps` | warp slots per SM (at most 64) | 48 | 64 |
 //! | `cta_slots` | CTA slots per SM | 8 | 32 |
@@ -120,6 +121,21 @@ impl Decoupling {
             Decoupling::Off => "off",
         }
     }
+}
+
+/// How loads wait for their data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LoadModel {
+    /// The warp waits at the load until every line is back (the first
+    /// harness).
+    #[default]
+    Blocking,
+    /// Non-blocking: the warp goes on and waits at the first instruction
+    /// that reads the loaded value (a per-warp scoreboard), or at its exit
+    /// while loads are in flight. Traces keep blocking loads (their
+    /// registers are not read).
+    Scoreboard,
 }
 
 /// Which SMs a run models.
@@ -265,6 +281,9 @@ pub struct MachineConfig {
     /// `one` (SM `sm_id`) or `all` SMs.
     #[serde(default)]
     pub sms: SmScope,
+    /// `blocking` or `scoreboard` (non-blocking) loads.
+    #[serde(default)]
+    pub loads: LoadModel,
     /// With `sms = all`: the SM whose units lock-step checkers and
     /// recordings attach to.
     #[serde(default)]
@@ -355,6 +374,7 @@ impl MachineConfig {
             n_sm: 15,
             sm_id: 0,
             sms: SmScope::One,
+            loads: LoadModel::Blocking,
             cosim_sm: 0,
             max_warps: 48,
             cta_slots: 8,
@@ -475,6 +495,19 @@ impl MachineConfig {
                 }
             }
             "cosim_sm" => self.cosim_sm = int32(key)?,
+            "loads" => {
+                self.loads = match v {
+                    "blocking" => LoadModel::Blocking,
+                    "scoreboard" => LoadModel::Scoreboard,
+                    _ => {
+                        return Err(MachineConfigError::new(
+                            key,
+                            v,
+                            "expected blocking or scoreboard",
+                        ))
+                    }
+                }
+            }
             "max_warps" => self.max_warps = int32(key)?,
             "cta_slots" => self.cta_slots = int32(key)?,
             "shared_mem_bytes" => self.shared_mem_bytes = int32(key)?,

@@ -425,6 +425,7 @@ impl Plan {
                         regs_read(&prog.ops, start, &mut reads);
                         regs_read(&prog.ops, bound, &mut reads);
                     }
+                    (Instr::Use { reg }, _) => reads.push(reg),
                     _ => {}
                 }
                 for &r in &reads {

@@ -234,6 +234,12 @@ pub(crate) enum Instr {
     Compute {
         n: u32,
     },
+    /// The first use of a register's value (free: no issue slot). With
+    /// non-blocking loads (`loads = scoreboard`) the warp waits here until
+    /// no load in flight writes `reg`.
+    Use {
+        reg: u16,
+    },
     Barrier,
     /// Push the mask; active &= cond; none active: jump to `else_at`.
     If {
@@ -1211,10 +1217,14 @@ impl<'a> BodyCompiler<'a> {
                 p.expect("[")?;
                 let idx = p.expr()?;
                 p.expect("]")?;
+                let mut value_regs = Vec::new();
                 if store && p.eat("=") {
-                    // The stored value: only its loads matter.
+                    // The stored value: its loads are issued, and the store
+                    // reads what it reads (`Use`).
                     let v = p.expr()?;
-                    self.lower(&v, pos)?;
+                    let (rv, _) = self.lower(&v, pos)?;
+                    let (code, _) = self.code(&rv);
+                    super::expr::regs_read(&self.ops, code, &mut value_regs);
                 }
                 let (ri, class) = self.lower(&idx, pos)?;
                 let pc = self.opt_pc(p)?;
@@ -1228,6 +1238,25 @@ impl<'a> BodyCompiler<'a> {
                     indirect: class.indirect,
                     line: pos.line,
                 });
+                value_regs.sort_unstable();
+                value_regs.dedup();
+                for reg in value_regs {
+                    if reg >= FIRST_FREE_REG {
+                        self.emit(Instr::Use { reg }, None);
+                    }
+                }
+                // `load A[i] -> name`: the value becomes a new variable.
+                let dst = if !store && p.eat("->") {
+                    let (name, npos) = p.ident("a name for the loaded value")?;
+                    self.check_name(&name, npos)?;
+                    let id = self.new_var(ExprClass::LOADED);
+                    let reg = self.new_reg(ExprClass::LOADED, Some(id));
+                    let depth = self.scopes.len() - 1;
+                    self.scopes[depth].vars.insert(name, Var { reg, depth, id });
+                    Some(reg)
+                } else {
+                    None
+                };
                 let ins = if store {
                     Instr::Store {
                         array,
@@ -1238,7 +1267,7 @@ impl<'a> BodyCompiler<'a> {
                     Instr::Load {
                         array,
                         index: code,
-                        dst: None,
+                        dst,
                         mem,
                     }
                 };
@@ -1260,10 +1289,15 @@ impl<'a> BodyCompiler<'a> {
                         format!("compute {n}: allowed 0..=2^20"),
                     ));
                 }
+                if matches!(p.peek(), Tok::Ident(s) if s == "uses") {
+                    p.next();
+                    self.use_names(p)?;
+                }
                 if n > 0 {
                     self.emit(Instr::Compute { n: n as u32 }, None);
                 }
             }
+            "use" => self.use_names(p)?,
             "barrier" => self.emit(Instr::Barrier, None),
             "if" => return self.if_statement(p, pos),
             "loop" => return self.loop_statement(p, pos),
@@ -1279,7 +1313,7 @@ impl<'a> BodyCompiler<'a> {
                         return Err(ExprError::new(
                             pos,
                             format!(
-                                "unknown statement `{kw}`; expected let, load, store, loop, unroll, if, \
+                                "unknown statement `{kw}`; expected let, load, store, loop, unroll, if, use, \
                                  compute, barrier or an assignment"
                             ),
                         ))
@@ -1442,6 +1476,21 @@ impl<'a> BodyCompiler<'a> {
         Ok(())
     }
 
+    /// `NAME[, NAME ...]`: a `Use` of each variable (after `use` or
+    /// `compute N uses`).
+    fn use_names(&mut self, p: &mut Parser) -> PResult<()> {
+        loop {
+            let (name, npos) = p.ident("a variable")?;
+            let v = self.lookup_var(&name).ok_or_else(|| {
+                ExprError::new(npos, format!("`use {name}`: no variable `{name}`"))
+            })?;
+            self.emit(Instr::Use { reg: v.reg }, None);
+            if !p.eat(",") {
+                return Ok(());
+            }
+        }
+    }
+
     /// `unroll NAME COUNT { body }` or `unroll NAME = A .. B [step S] {
     /// body }` with constant bounds: the body once per value of NAME, NAME
     /// a constant in each copy (as `#pragma unroll` gives each copy its own
@@ -1530,7 +1579,7 @@ impl<'a> BodyCompiler<'a> {
     fn check_name(&self, name: &str, pos: super::expr::Pos) -> PResult<()> {
         let reserved = [
             "let", "load", "store", "loop", "unroll", "if", "else", "compute", "barrier", "step",
-            "min", "max", "warpSize",
+            "min", "max", "warpSize", "use", "uses",
         ];
         if reserved.contains(&name) {
             return Err(ExprError::new(pos, format!("`{name}` is reserved")));

@@ -31,6 +31,11 @@
 //!    sampled before the edge, then the golden models take the clock edge
 //!    (the expansion unit, the prefetcher, then the L1).
 //!
+//! Loads block their warp until every line is back, or with `loads =
+//! scoreboard` the warp goes on and waits at the first instruction that
+//! reads the loaded register (a per-warp count of in-flight loads per
+//! register; each demand request carries its load's id) or at its exit.
+//!
 //! A load request that needs memory but finds no free MSHR (or merge slot)
 //! or no miss-queue room is a *reservation fail*: nothing changes and the
 //! line is retried next cycle. A prefetch that finds the line present or in
@@ -43,7 +48,7 @@ use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-use super::config::{MachineConfig, MemModel, SchedPolicy};
+use super::config::{LoadModel, MachineConfig, MemModel, SchedPolicy};
 use super::decoupled::DecoupledTags;
 use super::expr::{eval, Lanes, LANES};
 use super::kernel::{Instr, Kernel, Program, REG_CTAID, REG_TID};
@@ -122,7 +127,18 @@ struct Warp {
     /// and of the next instruction.
     tcta: u32,
     tpos: u32,
+    /// Non-blocking loads (`loads = scoreboard`): the loads in flight
+    /// (id, destination register, lines still to come), ...
+    loads_out: Vec<(u32, Option<u16>, u32)>,
+    /// ... per register, the loads in flight that write it, ...
+    sb: Vec<u8>,
+    /// ... the next load's id, and whether the warp waits for one.
+    next_load: u32,
+    sb_wait: bool,
 }
+
+/// The id of a load the warp waits for at issue (blocking loads, traces).
+const BLOCKING: u32 = u32::MAX;
 
 impl Warp {
     /// Enter an `if` whose condition holds on the lanes of `m` (within the
@@ -177,7 +193,8 @@ struct CtaSlot {
 struct Mshr {
     valid: bool,
     line: u64,
-    waiters: Vec<u16>,
+    /// (warp, load id) of each merged demand request.
+    waiters: Vec<(u16, u32)>,
     prefetch: bool,
     demanded: bool,
     target: WarpRef,
@@ -187,6 +204,7 @@ struct Mshr {
 enum Access {
     Demand {
         warp: u16,
+        load: u32,
         array: u16,
         merged: bool,
         expect_hit: bool,
@@ -200,6 +218,8 @@ enum Access {
 struct LdSt {
     busy: bool,
     warp: u16,
+    /// The load's id (`BLOCKING` for a load the warp waits for at issue).
+    load: u32,
     store: bool,
     array: u16,
     lines: [u64; LANES],
@@ -236,6 +256,10 @@ pub(crate) struct Sm<'k> {
     next_cta_k: u64,
     /// One-SM mode: CTAs this SM runs; all-SM mode: the grid's.
     ctas_here: u64,
+    /// Non-blocking loads with a scoreboard (`loads = scoreboard`), and
+    /// the registers each instruction reads.
+    scoreboard: bool,
+    reads: Vec<Vec<u16>>,
     /// All-SM mode: the next CTA of the grid to deal, shared by the SMs.
     deal: Option<Rc<Cell<u64>>>,
     /// This SM's port of the memory below the L1, and whether this SM
@@ -257,7 +281,7 @@ pub(crate) struct Sm<'k> {
     mshr_used: usize,
     /// The memory below the L1, shared by the SMs of a run.
     mem: SharedMemory,
-    hitq: VecDeque<(u64, u16)>,
+    hitq: VecDeque<(u64, u16, u32)>,
     last_access: Option<Access>,
     pf: HashMap<u64, PfInfo, FxBuild>,
     /// The prefetcher has offered a prefetch (told to the L1 once).
@@ -278,6 +302,34 @@ pub(crate) struct Sm<'k> {
 }
 
 const FULL: u32 = u32::MAX;
+
+/// The registers each instruction of `prog` reads (the scoreboard's
+/// operands; loop counters are the loop's own and never loaded).
+fn instruction_reads(prog: &Program) -> Vec<Vec<u16>> {
+    use super::expr::regs_read;
+    prog.instrs
+        .iter()
+        .map(|ins| {
+            let mut v = Vec::new();
+            match *ins {
+                Instr::Let { code, .. } => regs_read(&prog.ops, code, &mut v),
+                Instr::Load { index, .. } | Instr::Store { index, .. } => {
+                    regs_read(&prog.ops, index, &mut v)
+                }
+                Instr::If { cond, .. } => regs_read(&prog.ops, cond, &mut v),
+                Instr::LoopBegin { start, bound, .. } => {
+                    regs_read(&prog.ops, start, &mut v);
+                    regs_read(&prog.ops, bound, &mut v);
+                }
+                Instr::Use { reg } => v.push(reg),
+                _ => {}
+            }
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+        .collect()
+}
 
 /// The memory below the L1s of a run, shared by its SMs.
 pub(crate) type SharedMemory = Rc<RefCell<Box<dyn LowerMemory>>>;
@@ -383,6 +435,10 @@ impl<'k> Sm<'k> {
                 leading: false,
                 tcta: u32::MAX,
                 tpos: 0,
+                loads_out: Vec::new(),
+                sb: vec![0; nregs],
+                next_load: 0,
+                sb_wait: false,
             })
             .collect();
         let ctas = (0..occ)
@@ -466,6 +522,8 @@ impl<'k> Sm<'k> {
             mem_next: 0,
             next_cta_k: 0,
             ctas_here,
+            scoreboard: cfg.loads == LoadModel::Scoreboard && k.trace.is_none(),
+            reads: instruction_reads(prog),
             port: if deal.is_some() { id } else { 0 },
             ticks_memory: deal.is_none(),
             deal,
@@ -479,6 +537,7 @@ impl<'k> Sm<'k> {
             ldst: LdSt {
                 busy: false,
                 warp: 0,
+                load: BLOCKING,
                 store: false,
                 array: 0,
                 lines: [0; LANES],
@@ -613,13 +672,9 @@ impl<'k> Sm<'k> {
         };
         let installed = self.tags.holds_data(line);
         let waiters = std::mem::take(&mut self.mshr[i].waiters);
-        for &w in &waiters {
-            let wp = &mut self.warps[w as usize];
-            wp.pending -= 1;
-            wp.pending_misses -= 1;
-            if wp.pending == 0 && wp.state == WState::Mem {
-                self.make_ready(w);
-            }
+        for &(w, load) in &waiters {
+            self.warps[w as usize].pending_misses -= 1;
+            self.deliver(w, load);
         }
         let mut waiters = waiters;
         waiters.clear();
@@ -660,19 +715,35 @@ impl<'k> Sm<'k> {
     }
 
     fn hit_completions(&mut self) {
-        while let Some(&(t, w)) = self.hitq.front() {
+        while let Some(&(t, w, load)) = self.hitq.front() {
             if t > self.now {
                 break;
             }
             self.hitq.pop_front();
-            self.deliver(w);
+            self.deliver(w, load);
         }
     }
 
-    fn deliver(&mut self, w: u16) {
+    /// A line of warp `w`'s load `load` is back.
+    fn deliver(&mut self, w: u16, load: u32) {
         let wp = &mut self.warps[w as usize];
-        wp.pending -= 1;
-        if wp.pending == 0 && wp.state == WState::Mem {
+        if load == BLOCKING {
+            wp.pending -= 1;
+            if wp.pending == 0 && wp.state == WState::Mem {
+                self.make_ready(w);
+            }
+            return;
+        }
+        if let Some(i) = wp.loads_out.iter().position(|l| l.0 == load) {
+            wp.loads_out[i].2 -= 1;
+            if wp.loads_out[i].2 == 0 {
+                let (_, dst, _) = wp.loads_out.swap_remove(i);
+                if let Some(d) = dst {
+                    wp.sb[d as usize] -= 1;
+                }
+            }
+        }
+        if wp.sb_wait && wp.state == WState::Mem {
             self.make_ready(w);
         }
     }
@@ -708,6 +779,7 @@ impl<'k> Sm<'k> {
         match acc {
             Access::Demand {
                 warp,
+                load,
                 array,
                 merged,
                 expect_hit,
@@ -733,9 +805,9 @@ impl<'k> Sm<'k> {
                         }
                         let ready = self.now - 1 + self.cfg.l1_hit_latency as u64;
                         if ready <= self.now {
-                            self.deliver(warp);
+                            self.deliver(warp, load);
                         } else {
-                            self.hitq.push_back((ready, warp));
+                            self.hitq.push_back((ready, warp, load));
                         }
                     }
                     L1Outcome::Miss => self.m.l1.misses += 1,
@@ -802,7 +874,7 @@ impl<'k> Sm<'k> {
             let ok = if self.ldst.store {
                 self.store_line(line)
             } else {
-                self.demand_line(line, self.ldst.warp, self.ldst.array)
+                self.demand_line(line, self.ldst.warp, self.ldst.load, self.ldst.array)
             };
             if ok {
                 if self.dac.is_some() {
@@ -878,14 +950,14 @@ impl<'k> Sm<'k> {
         }
     }
 
-    fn demand_line(&mut self, line: u64, warp: u16, array: u16) -> bool {
+    fn demand_line(&mut self, line: u64, warp: u16, load: u32, array: u16) -> bool {
         let merged;
         let expect_hit;
         if let Some(i) = self.find_mshr(line) {
             if self.mshr[i].waiters.len() >= self.cfg.mshr_merges as usize {
                 return false;
             }
-            self.mshr[i].waiters.push(warp);
+            self.mshr[i].waiters.push((warp, load));
             self.warps[warp as usize].pending_misses += 1;
             if self.mshr[i].prefetch && !self.mshr[i].demanded {
                 self.used_prefetch(line);
@@ -904,7 +976,7 @@ impl<'k> Sm<'k> {
                 return false;
             }
             let i = self.alloc_mshr(line);
-            self.mshr[i].waiters.push(warp);
+            self.mshr[i].waiters.push((warp, load));
             self.mshr[i].demanded = true;
             self.warps[warp as usize].pending_misses += 1;
             self.mem_push(line, false, false);
@@ -915,6 +987,7 @@ impl<'k> Sm<'k> {
         self.tags.request(line, false);
         self.last_access = Some(Access::Demand {
             warp,
+            load,
             array,
             merged,
             expect_hit,
@@ -1094,7 +1167,17 @@ impl<'k> Sm<'k> {
     }
 
     fn make_ready(&mut self, w: u16) {
+        self.settle(w);
+        if self.sb_blocked(w) {
+            // Waits for a load's value (non-blocking loads).
+            let wp = &mut self.warps[w as usize];
+            wp.state = WState::Mem;
+            wp.sb_wait = true;
+            self.ready &= !(1u64 << w);
+            return;
+        }
         let wp = &mut self.warps[w as usize];
+        wp.sb_wait = false;
         if matches!(self.prog.instrs[wp.pc as usize], Instr::Exit) {
             self.exit_warp(w);
             return;
@@ -1102,6 +1185,22 @@ impl<'k> Sm<'k> {
         wp.state = WState::Ready;
         self.ready |= 1u64 << w;
         self.update_mem_next(w);
+    }
+
+    /// With non-blocking loads: warp `w`'s next instruction reads a
+    /// register a load in flight writes, or is its exit while loads are in
+    /// flight.
+    fn sb_blocked(&self, w: u16) -> bool {
+        if !self.scoreboard {
+            return false;
+        }
+        let wp = &self.warps[w as usize];
+        if wp.loads_out.is_empty() {
+            return false;
+        }
+        let pc = wp.pc as usize;
+        matches!(self.prog.instrs[pc], Instr::Exit)
+            || self.reads[pc].iter().any(|&r| wp.sb[r as usize] > 0)
     }
 
     fn update_mem_next(&mut self, w: u16) {
@@ -1363,6 +1462,14 @@ impl<'k> Sm<'k> {
         let wp = &mut self.warps[w as usize];
         loop {
             match self.prog.instrs[wp.pc as usize] {
+                // A value's first use: the warp stops here while a load
+                // writing it is in flight (non-blocking loads only).
+                Instr::Use { reg } => {
+                    if wp.sb[reg as usize] > 0 {
+                        break;
+                    }
+                    wp.pc += 1;
+                }
                 Instr::Let { dst, code } if self.dac.as_ref().is_some_and(|d| d.removed(wp.pc)) => {
                     eval(&self.prog.ops, code, &wp.regs, &mut self.stack);
                     write_masked(&mut wp.regs[dst as usize], &self.stack[0], wp.active);
@@ -1477,6 +1584,9 @@ impl<'k> Sm<'k> {
                 self.dac_mem_issued(w, pc);
                 self.warps[wi].pc += 1;
                 self.settle(w);
+                if self.warps[wi].state == WState::Ready && self.sb_blocked(w) {
+                    self.make_ready(w);
+                }
                 self.update_mem_next(w);
                 return;
             }
@@ -1489,13 +1599,15 @@ impl<'k> Sm<'k> {
                 self.trace_issue(w);
                 return;
             }
-            Instr::Else { .. } | Instr::EndIf | Instr::Exit => {
+            Instr::Else { .. } | Instr::EndIf | Instr::Exit | Instr::Use { .. } => {
                 unreachable!("free instructions are settled")
             }
         }
         self.settle(w);
         if self.warps[wi].state == WState::Ready {
-            if matches!(prog.instrs[self.warps[wi].pc as usize], Instr::Exit) {
+            if self.sb_blocked(w) {
+                self.make_ready(w);
+            } else if matches!(prog.instrs[self.warps[wi].pc as usize], Instr::Exit) {
                 self.exit_warp(w);
             } else {
                 self.update_mem_next(w);
@@ -1539,6 +1651,7 @@ impl<'k> Sm<'k> {
             self.ldst.firsts[..n].copy_from_slice(&ins.firsts[..n]);
             self.ldst.busy = true;
             self.ldst.warp = w;
+            self.ldst.load = BLOCKING;
             self.ldst.store = ins.op == TraceOp::Store;
             self.ldst.array = u16::MAX;
             self.ldst.n = n;
@@ -1679,13 +1792,25 @@ impl<'k> Sm<'k> {
         self.ldst.array = array;
         self.ldst.n = n;
         self.ldst.next = 0;
+        self.ldst.load = BLOCKING;
         if store {
             return;
         }
-        wp.pending = n as u32;
-        wp.pending_misses = 0;
         let (cta, widx) = (wp.cta, wp.widx);
-        self.block(w, WState::Mem);
+        if self.scoreboard {
+            // Non-blocking: the warp goes on; its value's first use waits.
+            let id = wp.next_load;
+            wp.next_load = wp.next_load.wrapping_add(1) % BLOCKING;
+            wp.loads_out.push((id, dst, n as u32));
+            if let Some(d) = dst {
+                wp.sb[d as usize] += 1;
+            }
+            self.ldst.load = id;
+        } else {
+            wp.pending = n as u32;
+            wp.pending_misses = 0;
+            self.block(w, WState::Mem);
+        }
         if let Some(p) = self.prefetcher.as_mut() {
             let info = &prog.mems[mem as usize];
             p.load(&LoadInfo {
@@ -1707,7 +1832,7 @@ impl<'k> Sm<'k> {
             return Ok(());
         }
         let mut next = u64::MAX;
-        if let Some(&(t, _)) = self.hitq.front() {
+        if let Some(&(t, _, _)) = self.hitq.front() {
             next = next.min(t);
         }
         if let Some(t) = self.mem.borrow().next_event(self.now) {

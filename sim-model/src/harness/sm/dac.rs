@@ -431,6 +431,14 @@ impl Sm<'_> {
         }
         q.expect.sort_unstable();
         q.expect.dedup();
+        // With non-blocking loads a decoupled load still holds its warp
+        // until its data is back (its lines come with its records): it
+        // leaves the scoreboard.
+        if self.scoreboard && kind == TupleKind::Data {
+            if let Some((_, Some(d), _)) = wp.loads_out.pop() {
+                wp.sb[d as usize] -= 1;
+            }
+        }
         // The load/store unit is not held while the records come. The
         // wait counts as a long one (the two-level scheduler demotes the
         // warp, as for a miss).
@@ -460,6 +468,7 @@ impl Sm<'_> {
         d.ldst_data = q.data;
         self.ldst.busy = true;
         self.ldst.warp = w;
+        self.ldst.load = super::BLOCKING;
         self.ldst.store = q.store;
         self.ldst.array = q.array;
         self.ldst.n = n;
