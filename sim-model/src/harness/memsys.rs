@@ -33,7 +33,9 @@
 //!   (l2_partitions / dram_channels)`), each with `dram_banks` banks; a
 //!   channel's line `n` (the line number divided by the partitions, times
 //!   the channel's partitions, plus the partition's index among them) is
-//!   in bank `n mod banks`, row `n / (banks * dram_row_lines)`. The channel's
+//!   in row `r = n / (banks * dram_row_lines)` and bank `(n mod banks) xor
+//!   (r mod banks)` (permutation interleaving: without it, streams a
+//!   multiple of a row apart all conflict in one bank). The channel's
 //!   scheduler queue holds `dram_queue` requests (a write-back enters it
 //!   even when full: the L2 cannot refuse its victim); every cycle the data bus
 //!   is free, FR-FCFS picks the oldest request to a free bank whose row is
@@ -429,17 +431,18 @@ impl HierMemory {
     }
 
     /// The bank and row of `line` in its channel: the channel's line
-    /// number `n` (its partitions' lines interleaved) in bank `n mod
-    /// banks`, row `n / (banks * dram_row_lines)`.
+    /// number `n` (its partitions' lines interleaved) is in row `r = n /
+    /// (banks * dram_row_lines)`, bank `(n mod banks) xor (r mod banks)`.
     fn bank_row(&self, line: u64) -> (u32, u64) {
         let ppc = (self.p.l2_partitions / self.p.dram_channels) as u64;
         let part = self.partition_of(line) as u64;
         let n = self.local(line) * ppc + part % ppc;
         let banks = self.p.dram_banks as u64;
-        (
-            (n % banks) as u32,
-            n / (banks * self.p.dram_row_lines as u64),
-        )
+        let row = n / (banks * self.p.dram_row_lines as u64);
+        // Permutation interleaving: the row's low bits flip the bank, so
+        // strides that are a multiple of a row do not all fall on one
+        // bank (a row's own lines still spread over every bank).
+        (((n % banks) ^ (row % banks)) as u32, row)
     }
 
     fn reply(&mut self, sm: u32, line: u64, at: u64) {
