@@ -275,53 +275,41 @@ fn record_writes_a_replayable_stimulus_for_any_unit() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    // Snake in a run of its own.
-    let out = warpgen()
-        .args(["run", "--quiet", "--prefetcher", "snake", "--kernel"])
-        .arg(kernel("vector_add.toml"))
-        .args(["--record", "snake_prefetcher"])
-        .arg(dir.path().join("snake_prefetcher.jsonl"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    for u in units.iter().chain(&["snake_prefetcher"]) {
+    // Snake and DAC in runs of their own.
+    for (unit, args, k) in [
+        (
+            "snake_prefetcher",
+            vec!["--prefetcher", "snake"],
+            "vector_add.toml",
+        ),
+        (
+            "dac_expander",
+            vec!["--dac", "--set", "param.NUM=3840"],
+            "dac_example.toml",
+        ),
+    ] {
+        let out = warpgen()
+            .args(["run", "--quiet"])
+            .args(args)
+            .arg("--kernel")
+            .arg(kernel(k))
+            .args(["--record", unit])
+            .arg(dir.path().join(format!("{unit}.jsonl")))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{unit}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for u in units.iter().chain(&["snake_prefetcher", "dac_expander"]) {
         let text = std::fs::read_to_string(dir.path().join(format!("{u}.jsonl"))).unwrap();
         let header = text.lines().next().unwrap();
         assert!(header.contains(&format!("\"unit\":\"{u}\"")), "{header}");
         assert!(text.lines().count() > 100);
     }
-    // DAC in a run of its own; without `--dac` recording it names the
-    // option.
-    let out = warpgen()
-        .args([
-            "run",
-            "--quiet",
-            "--dac",
-            "--set",
-            "param.NUM=3840",
-            "--kernel",
-        ])
-        .arg(kernel("dac_example.toml"))
-        .args(["--record", "dac_expander"])
-        .arg(dir.path().join("dac_expander.jsonl"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = std::fs::read_to_string(dir.path().join("dac_expander.jsonl")).unwrap();
-    assert!(text
-        .lines()
-        .next()
-        .unwrap()
-        .contains("\"unit\":\"dac_expander\""));
-    assert!(text.lines().count() > 100);
+    // Without `--dac`, recording DAC names the option.
     let out = warpgen()
         .args(["run", "--quiet", "--kernel"])
         .arg(kernel("vector_add.toml"))

@@ -1393,32 +1393,43 @@ impl<'a> BodyCompiler<'a> {
         Ok(())
     }
 
+    /// A loop's range after its name: `COUNT` (from 0, step 1) or `= START
+    /// .. END [step S]` with a constant step that is not 0.
+    fn range_header(
+        &mut self,
+        p: &mut Parser,
+        pos: super::expr::Pos,
+        what: &str,
+    ) -> PResult<(Ast, Ast, i64)> {
+        if !p.eat("=") {
+            let count = p.expr()?;
+            return Ok((Ast::Int(0), count, 1));
+        }
+        let a = p.expr()?;
+        p.expect("..")?;
+        let b = p.expr()?;
+        if !matches!(p.peek(), Tok::Ident(s) if s == "step") {
+            return Ok((a, b, 1));
+        }
+        p.next();
+        let s = p.expr()?;
+        let (rs, _) = self.lower(&s, pos)?;
+        let k = rs
+            .as_const()
+            .ok_or_else(|| ExprError::new(pos, format!("the {what} step must be a constant")))?;
+        if k == 0 {
+            return Err(ExprError::new(
+                pos,
+                format!("the {what} step must not be 0"),
+            ));
+        }
+        Ok((a, b, k))
+    }
+
     fn loop_statement(&mut self, p: &mut Parser, pos: super::expr::Pos) -> PResult<()> {
         let (name, npos) = p.ident("a loop variable")?;
         self.check_name(&name, npos)?;
-        let (start, bound, step) = if p.eat("=") {
-            let a = p.expr()?;
-            p.expect("..")?;
-            let b = p.expr()?;
-            let step = if matches!(p.peek(), Tok::Ident(s) if s == "step") {
-                p.next();
-                let s = p.expr()?;
-                let (rs, _) = self.lower(&s, pos)?;
-                let k = rs
-                    .as_const()
-                    .ok_or_else(|| ExprError::new(pos, "the loop step must be a constant"))?;
-                if k == 0 {
-                    return Err(ExprError::new(pos, "the loop step must not be 0"));
-                }
-                k
-            } else {
-                1
-            };
-            (a, b, step)
-        } else {
-            let count = p.expr()?;
-            (Ast::Int(0), count, 1)
-        };
+        let (start, bound, step) = self.range_header(p, pos, "loop")?;
         let (rs, cs) = self.lower(&start, pos)?;
         let (rb, cb) = self.lower(&bound, pos)?;
         let (start_code, _) = self.code(&rs);
@@ -1507,25 +1518,10 @@ impl<'a> BodyCompiler<'a> {
                 )
             })
         };
-        let (start, bound, step) = if p.eat("=") {
-            let a = p.expr()?;
-            p.expect("..")?;
-            let b = p.expr()?;
-            let step = if matches!(p.peek(), Tok::Ident(s) if s == "step") {
-                p.next();
-                let s = p.expr()?;
-                konst(self, &s, "step")?
-            } else {
-                1
-            };
-            (konst(self, &a, "start")?, konst(self, &b, "bound")?, step)
-        } else {
-            let n = p.expr()?;
-            (0, konst(self, &n, "count")?, 1)
-        };
-        if step == 0 {
-            return Err(ExprError::new(pos, "the unroll step must not be 0"));
-        }
+        let counted = !matches!(p.peek(), Tok::P("="));
+        let (a, b, step) = self.range_header(p, pos, "unroll")?;
+        let start = konst(self, &a, "start")?;
+        let bound = konst(self, &b, if counted { "count" } else { "bound" })?;
         let values: Vec<i64> = if step > 0 {
             (start..bound).step_by(step as usize).collect()
         } else {

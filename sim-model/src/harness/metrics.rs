@@ -388,6 +388,17 @@ pub struct DacMetrics {
     pub counts: UnitCounts,
 }
 
+impl ArrayMetrics {
+    /// No traffic yet for array `name` at `base`.
+    pub(crate) fn empty(name: &str, base: u64) -> Self {
+        ArrayMetrics {
+            name: name.to_string(),
+            base,
+            ..Default::default()
+        }
+    }
+}
+
 /// Scheduler figures.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SchedMetrics {
@@ -489,11 +500,7 @@ impl Metrics {
         t.arrays = first
             .arrays
             .iter()
-            .map(|a| ArrayMetrics {
-                name: a.name.clone(),
-                base: a.base,
-                ..Default::default()
-            })
+            .map(|a| ArrayMetrics::empty(&a.name, a.base))
             .collect();
         let mut distance_weighted = 0.0;
         let mut bw = 0.0;

@@ -477,11 +477,7 @@ impl<'k> Sm<'k> {
         let arrays = k
             .arrays
             .iter()
-            .map(|a| ArrayMetrics {
-                name: a.name.clone(),
-                base: a.base,
-                ..Default::default()
-            })
+            .map(|a| ArrayMetrics::empty(&a.name, a.base))
             .collect();
         let m = Metrics {
             run: RunInfo {
