@@ -8,7 +8,7 @@
 //   REUSE_THRESHOLD = 4
 `default_nettype none
 
-module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp_outcome,rsp_way,rsp_evict_valid,rsp_evict_addr);
+module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,rsp_valid,rsp_outcome,rsp_way,rsp_evict_valid,rsp_evict_addr);
 
     // Module arguments
     input wire  clock;
@@ -16,6 +16,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
     input wire  req_valid;
     input wire  [31:0] req_addr;
     input wire  req_write;
+    input wire  req_prefetch;
     input wire  flush;
     output reg  rsp_valid;
     output reg  [2:0] rsp_outcome;
@@ -311,6 +312,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
     reg  [2:0] hit_way;
     reg  [2:0] hit_rank;
     reg  hit_bypass;
+    reg  pf_nop;
     reg  [2:0] fi_way;
     reg  [2:0] victim_way;
     reg  [2:0] victim_rank;
@@ -1576,9 +1578,10 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
             victim_tag = ways__7__o_tag;
         end
     end
+    always @(*) pf_nop = req_prefetch & any_hit & ~hit_bypass;
     always @(*) begin
         if (any_hit) begin
-            tgt__0 = hit__0;
+            tgt__0 = hit__0 & ~pf_nop;
         end
         else if (any_inval) begin
             tgt__0 = first_inval__0;
@@ -1589,7 +1592,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
     end
     always @(*) begin
         if (any_hit) begin
-            tgt__1 = hit__1;
+            tgt__1 = hit__1 & ~pf_nop;
         end
         else if (any_inval) begin
             tgt__1 = first_inval__1;
@@ -1600,7 +1603,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
     end
     always @(*) begin
         if (any_hit) begin
-            tgt__2 = hit__2;
+            tgt__2 = hit__2 & ~pf_nop;
         end
         else if (any_inval) begin
             tgt__2 = first_inval__2;
@@ -1611,7 +1614,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
     end
     always @(*) begin
         if (any_hit) begin
-            tgt__3 = hit__3;
+            tgt__3 = hit__3 & ~pf_nop;
         end
         else if (any_inval) begin
             tgt__3 = first_inval__3;
@@ -1622,7 +1625,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
     end
     always @(*) begin
         if (any_hit) begin
-            tgt__4 = hit__4;
+            tgt__4 = hit__4 & ~pf_nop;
         end
         else if (any_inval) begin
             tgt__4 = first_inval__4;
@@ -1633,7 +1636,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
     end
     always @(*) begin
         if (any_hit) begin
-            tgt__5 = hit__5;
+            tgt__5 = hit__5 & ~pf_nop;
         end
         else if (any_inval) begin
             tgt__5 = first_inval__5;
@@ -1644,7 +1647,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
     end
     always @(*) begin
         if (any_hit) begin
-            tgt__6 = hit__6;
+            tgt__6 = hit__6 & ~pf_nop;
         end
         else if (any_inval) begin
             tgt__6 = first_inval__6;
@@ -1655,7 +1658,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
     end
     always @(*) begin
         if (any_hit) begin
-            tgt__7 = hit__7;
+            tgt__7 = hit__7 & ~pf_nop;
         end
         else if (any_inval) begin
             tgt__7 = first_inval__7;
@@ -1695,7 +1698,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
             m_outcome = c_miss;
         end
         else begin
-            if (ba_enable) begin
+            if (ba_enable & ~req_prefetch) begin
                 m_outcome = c_bypass;
             end
             else begin
@@ -1787,7 +1790,9 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         end
         else if (tgt__0) begin
             if (any_hit) begin
-                ways__0__w_reuse = 1'b1;
+                if (~req_prefetch) begin
+                    ways__0__w_reuse = 1'b1;
+                end
             end
             else begin
                 ways__0__w_reuse = 1'b0;
@@ -1803,7 +1808,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
                 ways__0__w_bypass = 1'b0;
             end
             else begin
-                ways__0__w_bypass = ~any_inval & ba_enable;
+                ways__0__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
             end
         end
     end
@@ -1819,7 +1824,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         else if (tgt__0) begin
             ways__0__w_rank = rank_zero;
         end
-        else if (ev__0 & (~tgt_valid | (ways__0__o_rank < tgt_rank))) begin
+        else if (ev__0 & ~pf_nop & (~tgt_valid | (ways__0__o_rank < tgt_rank))) begin
             ways__0__w_rank = ways__0__o_rank + rank_one;
         end
     end
@@ -1856,7 +1861,9 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         end
         else if (tgt__1) begin
             if (any_hit) begin
-                ways__1__w_reuse = 1'b1;
+                if (~req_prefetch) begin
+                    ways__1__w_reuse = 1'b1;
+                end
             end
             else begin
                 ways__1__w_reuse = 1'b0;
@@ -1872,7 +1879,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
                 ways__1__w_bypass = 1'b0;
             end
             else begin
-                ways__1__w_bypass = ~any_inval & ba_enable;
+                ways__1__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
             end
         end
     end
@@ -1888,7 +1895,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         else if (tgt__1) begin
             ways__1__w_rank = rank_zero;
         end
-        else if (ev__1 & (~tgt_valid | (ways__1__o_rank < tgt_rank))) begin
+        else if (ev__1 & ~pf_nop & (~tgt_valid | (ways__1__o_rank < tgt_rank))) begin
             ways__1__w_rank = ways__1__o_rank + rank_one;
         end
     end
@@ -1925,7 +1932,9 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         end
         else if (tgt__2) begin
             if (any_hit) begin
-                ways__2__w_reuse = 1'b1;
+                if (~req_prefetch) begin
+                    ways__2__w_reuse = 1'b1;
+                end
             end
             else begin
                 ways__2__w_reuse = 1'b0;
@@ -1941,7 +1950,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
                 ways__2__w_bypass = 1'b0;
             end
             else begin
-                ways__2__w_bypass = ~any_inval & ba_enable;
+                ways__2__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
             end
         end
     end
@@ -1957,7 +1966,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         else if (tgt__2) begin
             ways__2__w_rank = rank_zero;
         end
-        else if (ev__2 & (~tgt_valid | (ways__2__o_rank < tgt_rank))) begin
+        else if (ev__2 & ~pf_nop & (~tgt_valid | (ways__2__o_rank < tgt_rank))) begin
             ways__2__w_rank = ways__2__o_rank + rank_one;
         end
     end
@@ -1994,7 +2003,9 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         end
         else if (tgt__3) begin
             if (any_hit) begin
-                ways__3__w_reuse = 1'b1;
+                if (~req_prefetch) begin
+                    ways__3__w_reuse = 1'b1;
+                end
             end
             else begin
                 ways__3__w_reuse = 1'b0;
@@ -2010,7 +2021,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
                 ways__3__w_bypass = 1'b0;
             end
             else begin
-                ways__3__w_bypass = ~any_inval & ba_enable;
+                ways__3__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
             end
         end
     end
@@ -2026,7 +2037,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         else if (tgt__3) begin
             ways__3__w_rank = rank_zero;
         end
-        else if (ev__3 & (~tgt_valid | (ways__3__o_rank < tgt_rank))) begin
+        else if (ev__3 & ~pf_nop & (~tgt_valid | (ways__3__o_rank < tgt_rank))) begin
             ways__3__w_rank = ways__3__o_rank + rank_one;
         end
     end
@@ -2063,7 +2074,9 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         end
         else if (tgt__4) begin
             if (any_hit) begin
-                ways__4__w_reuse = 1'b1;
+                if (~req_prefetch) begin
+                    ways__4__w_reuse = 1'b1;
+                end
             end
             else begin
                 ways__4__w_reuse = 1'b0;
@@ -2079,7 +2092,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
                 ways__4__w_bypass = 1'b0;
             end
             else begin
-                ways__4__w_bypass = ~any_inval & ba_enable;
+                ways__4__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
             end
         end
     end
@@ -2095,7 +2108,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         else if (tgt__4) begin
             ways__4__w_rank = rank_zero;
         end
-        else if (ev__4 & (~tgt_valid | (ways__4__o_rank < tgt_rank))) begin
+        else if (ev__4 & ~pf_nop & (~tgt_valid | (ways__4__o_rank < tgt_rank))) begin
             ways__4__w_rank = ways__4__o_rank + rank_one;
         end
     end
@@ -2132,7 +2145,9 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         end
         else if (tgt__5) begin
             if (any_hit) begin
-                ways__5__w_reuse = 1'b1;
+                if (~req_prefetch) begin
+                    ways__5__w_reuse = 1'b1;
+                end
             end
             else begin
                 ways__5__w_reuse = 1'b0;
@@ -2148,7 +2163,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
                 ways__5__w_bypass = 1'b0;
             end
             else begin
-                ways__5__w_bypass = ~any_inval & ba_enable;
+                ways__5__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
             end
         end
     end
@@ -2164,7 +2179,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         else if (tgt__5) begin
             ways__5__w_rank = rank_zero;
         end
-        else if (ev__5 & (~tgt_valid | (ways__5__o_rank < tgt_rank))) begin
+        else if (ev__5 & ~pf_nop & (~tgt_valid | (ways__5__o_rank < tgt_rank))) begin
             ways__5__w_rank = ways__5__o_rank + rank_one;
         end
     end
@@ -2201,7 +2216,9 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         end
         else if (tgt__6) begin
             if (any_hit) begin
-                ways__6__w_reuse = 1'b1;
+                if (~req_prefetch) begin
+                    ways__6__w_reuse = 1'b1;
+                end
             end
             else begin
                 ways__6__w_reuse = 1'b0;
@@ -2217,7 +2234,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
                 ways__6__w_bypass = 1'b0;
             end
             else begin
-                ways__6__w_bypass = ~any_inval & ba_enable;
+                ways__6__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
             end
         end
     end
@@ -2233,7 +2250,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         else if (tgt__6) begin
             ways__6__w_rank = rank_zero;
         end
-        else if (ev__6 & (~tgt_valid | (ways__6__o_rank < tgt_rank))) begin
+        else if (ev__6 & ~pf_nop & (~tgt_valid | (ways__6__o_rank < tgt_rank))) begin
             ways__6__w_rank = ways__6__o_rank + rank_one;
         end
     end
@@ -2270,7 +2287,9 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         end
         else if (tgt__7) begin
             if (any_hit) begin
-                ways__7__w_reuse = 1'b1;
+                if (~req_prefetch) begin
+                    ways__7__w_reuse = 1'b1;
+                end
             end
             else begin
                 ways__7__w_reuse = 1'b0;
@@ -2286,7 +2305,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
                 ways__7__w_bypass = 1'b0;
             end
             else begin
-                ways__7__w_bypass = ~any_inval & ba_enable;
+                ways__7__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
             end
         end
     end
@@ -2302,7 +2321,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,flush,rsp_valid,rsp
         else if (tgt__7) begin
             ways__7__w_rank = rank_zero;
         end
-        else if (ev__7 & (~tgt_valid | (ways__7__o_rank < tgt_rank))) begin
+        else if (ev__7 & ~pf_nop & (~tgt_valid | (ways__7__o_rank < tgt_rank))) begin
             ways__7__w_rank = ways__7__o_rank + rank_one;
         end
     end

@@ -77,11 +77,15 @@ impl Stimulus<BaTagArray> for BaRandom {
     fn next(&mut self, _cycle: u64, _last: &BaOut) -> BaIn {
         let req_valid = self.rng.gen_bool(self.p_req);
         let req_addr = if req_valid { self.addr() } else { 0 };
+        let req_write = req_valid && self.rng.gen_bool(0.15);
         BaIn {
             reset: self.rng.gen_bool(0.0005),
             req_valid,
             req_addr,
-            req_write: req_valid && self.rng.gen_bool(0.15),
+            req_write,
+            // Prefetch fills among the loads (and, rarely, on a store, where
+            // the bit must be ignored).
+            req_prefetch: req_valid && self.rng.gen_bool(if req_write { 0.05 } else { 0.2 }),
             flush: self.rng.gen_bool(0.002),
         }
     }

@@ -139,6 +139,10 @@ pub struct BaIn {
     pub req_addr: u64,
     /// 1 = store.
     pub req_write: bool,
+    /// 1 = the load is a prefetch fill: it allocates even in a full set,
+    /// never bypasses, and does not mark reuse (ignored for a store; rules
+    /// in `docs/units/ba_tag_array.md`, "Prefetch fills").
+    pub req_prefetch: bool,
     /// Invalidate every line.
     pub flush: bool,
 }
@@ -173,6 +177,7 @@ impl UnitSpec for BaTagArray {
             PortDesc::new("req_valid", 1),
             PortDesc::new("req_addr", p.ADDR_W as u32),
             PortDesc::new("req_write", 1),
+            PortDesc::new("req_prefetch", 1),
             PortDesc::new("flush", 1),
         ]
     }
@@ -193,6 +198,7 @@ impl UnitSpec for BaTagArray {
             v.req_valid as u64,
             v.req_addr,
             v.req_write as u64,
+            v.req_prefetch as u64,
             v.flush as u64,
         ]);
     }
@@ -203,7 +209,8 @@ impl UnitSpec for BaTagArray {
             req_valid: v[1] != 0,
             req_addr: v[2],
             req_write: v[3] != 0,
-            flush: v[4] != 0,
+            req_prefetch: v[4] != 0,
+            flush: v[5] != 0,
         }
     }
 

@@ -202,11 +202,12 @@ fn broken_golden_model_is_caught_verilator() {
     }
 }
 
-/// One abstract request: which of a few tags, which of two sets, load or
-/// store, or a flush.
+/// One abstract request: which of a few tags, which of two sets, load,
+/// prefetch fill or store, or a flush.
 #[derive(Clone, Debug)]
 enum Op {
     Load(u64, u64),
+    Prefetch(u64, u64),
     Store(u64, u64),
     Flush,
     Idle,
@@ -215,6 +216,7 @@ enum Op {
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         6 => (0u64..5, 0u64..2).prop_map(|(t, s)| Op::Load(t, s)),
+        2 => (0u64..5, 0u64..2).prop_map(|(t, s)| Op::Prefetch(t, s)),
         2 => (0u64..5, 0u64..2).prop_map(|(t, s)| Op::Store(t, s)),
         1 => Just(Op::Flush),
         1 => Just(Op::Idle),
@@ -233,6 +235,10 @@ fn to_inputs(p: &BaParams, ops: &[Op]) -> Vec<BaIn> {
     for o in ops {
         v.push(match *o {
             Op::Load(t, s) => cosim::ba::load(addr(t, s)),
+            Op::Prefetch(t, s) => BaIn {
+                req_prefetch: true,
+                ..cosim::ba::load(addr(t, s))
+            },
             Op::Store(t, s) => BaIn {
                 req_write: true,
                 ..cosim::ba::load(addr(t, s))

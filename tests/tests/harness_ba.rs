@@ -79,3 +79,20 @@ fn ba_runs_every_cycle_and_counts_outcomes() {
     );
     assert!(l.pseudo_hits > 0 && l.bypasses > 0);
 }
+
+#[test]
+fn prefetches_are_installed_under_ba() {
+    // A prefetch is a fill (`req_prefetch`), not a demand load: in a full
+    // set it allocates instead of leaving a bypass tag, so CAPS's
+    // prefetches are used under BA (none were before the port existed).
+    let k = kernel("conv_rows.toml", &[]);
+    let m = run(&k, &[("l1", "ba"), ("prefetcher", "caps")]);
+    let p = m.prefetch.as_ref().unwrap();
+    eprintln!(
+        "issued {}, useful {}, late {}, early-evicted {}, bypasses {}",
+        p.issued, p.useful, p.late, p.early_evicted, m.l1.bypasses
+    );
+    assert!(m.l1.bypasses > 0, "the sets fill up: demand loads bypass");
+    assert!(p.useful > p.issued / 5, "{p:?}");
+    assert!(p.useful + p.late > p.issued / 2, "{p:?}");
+}

@@ -259,6 +259,14 @@ fn recorded_stimulus_replays_alone() {
             .count() as u64,
         m.l1.accesses + m.prefetch.as_ref().unwrap().issued
     );
+    // Every issued prefetch, and nothing else, is a prefetch fill.
+    assert_eq!(
+        s.cycles
+            .iter()
+            .filter(|(i, _)| i.req_valid && i.req_prefetch)
+            .count() as u64,
+        m.prefetch.as_ref().unwrap().issued
+    );
     replay::<BaTagArray, BaModel>(&s, None).unwrap();
 
     // A corrupted output column is caught.

@@ -29,6 +29,8 @@ pub struct BaTagArrayRtl<
     pub req_addr: Signal<In, Bits<A>>,
     /// 1 = store.
     pub req_write: Signal<In, Bit>,
+    /// 1 = the load is a prefetch fill (allocates, never bypasses, no reuse).
+    pub req_prefetch: Signal<In, Bit>,
     /// Invalidate every line, before the request of the same cycle.
     pub flush: Signal<In, Bit>,
     /// Result of the request accepted in the previous cycle.
@@ -103,6 +105,7 @@ pub struct BaTagArrayRtl<
     hit_way: Signal<Local, Bits<W>>,
     hit_rank: Signal<Local, Bits<W>>,
     hit_bypass: Signal<Local, Bit>,
+    pf_nop: Signal<Local, Bit>,
     fi_way: Signal<Local, Bits<W>>,
     victim_way: Signal<Local, Bits<W>>,
     victim_rank: Signal<Local, Bits<W>>,
@@ -138,6 +141,7 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
             req_valid: Default::default(),
             req_addr: Default::default(),
             req_write: Default::default(),
+            req_prefetch: Default::default(),
             flush: Default::default(),
             rsp_valid: Default::default(),
             rsp_outcome: Default::default(),
@@ -199,6 +203,7 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
             hit_way: Default::default(),
             hit_rank: Default::default(),
             hit_bypass: Default::default(),
+            pf_nop: Default::default(),
             fi_way: Default::default(),
             victim_way: Default::default(),
             victim_rank: Default::default(),
@@ -356,10 +361,12 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
                 self.victim_tag.next = self.ways[w].o_tag.val();
             }
         }
+        // A prefetch of a line already holding data changes nothing (rule P1).
+        self.pf_nop.next = self.req_prefetch.val() & self.any_hit.val() & !self.hit_bypass.val();
         // The way a load makes most recently used.
         for w in 0..self._ways {
             if self.any_hit.val() {
-                self.tgt[w].next = self.hit[w].val();
+                self.tgt[w].next = self.hit[w].val() & !self.pf_nop.val();
             } else if self.any_inval.val() {
                 self.tgt[w].next = self.first_inval[w].val();
             } else {
@@ -399,7 +406,7 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
             self.m_outcome.next = self.c_miss.val();
             self.m_way.next = self.fi_way.val();
         } else {
-            if self.ba_enable.val() {
+            if self.ba_enable.val() & !self.req_prefetch.val() {
                 self.m_outcome.next = self.c_bypass.val();
             } else {
                 self.m_outcome.next = self.c_miss.val();
@@ -430,15 +437,20 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
             } else if self.tgt[w].val() {
                 self.ways[w].w_rank.next = self.rank_zero.val();
                 if self.any_hit.val() {
-                    self.ways[w].w_reuse.next = true;
+                    // A prefetch is not a use (rule P2 keeps reuse).
+                    if !self.req_prefetch.val() {
+                        self.ways[w].w_reuse.next = true;
+                    }
                     self.ways[w].w_bypass.next = false;
                 } else {
                     self.ways[w].w_valid.next = true;
                     self.ways[w].w_tag.next = self.req_tag.val();
                     self.ways[w].w_reuse.next = false;
-                    self.ways[w].w_bypass.next = !self.any_inval.val() & self.ba_enable.val();
+                    self.ways[w].w_bypass.next =
+                        !self.any_inval.val() & self.ba_enable.val() & !self.req_prefetch.val();
                 }
             } else if self.ev[w].val()
+                & !self.pf_nop.val()
                 & (!self.tgt_valid.val() | (self.ways[w].o_rank.val() < self.tgt_rank.val()))
             {
                 self.ways[w].w_rank.next = self.ways[w].o_rank.val() + self.rank_one.val();
@@ -486,7 +498,8 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
         self.req_valid.next = Bit::from_u64(v[1]);
         self.req_addr.next = Bits::<A>::from_u64(v[2]);
         self.req_write.next = Bit::from_u64(v[3]);
-        self.flush.next = Bit::from_u64(v[4]);
+        self.req_prefetch.next = Bit::from_u64(v[4]);
+        self.flush.next = Bit::from_u64(v[5]);
     }
     fn set_clock(&mut self, high: bool) {
         self.clock.next = Clock::from(high);

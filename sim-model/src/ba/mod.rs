@@ -194,14 +194,89 @@ impl BaModel {
     }
 
     /// Decide a request against the current state and update the state.
-    fn process_request(&mut self, addr: u64, write: bool) -> Decision {
+    fn process_request(&mut self, addr: u64, write: bool, prefetch: bool) -> Decision {
         let (set_index, tag) = self.set_and_tag(addr);
         let hit_way = self.find_tag(set_index, tag);
         if write {
             self.process_store(set_index, hit_way)
+        } else if prefetch {
+            self.process_prefetch(set_index, tag, hit_way)
         } else {
             self.process_load(set_index, tag, hit_way)
         }
+    }
+
+    /// Prefetch fills (the unit document's rules P1 to P4): a prefetch is
+    /// not a use, so it never sets `reuse`, and it always leaves the line
+    /// holding data.
+    fn process_prefetch(&mut self, set_index: usize, tag: u64, hit_way: Option<usize>) -> Decision {
+        if let Some(way) = hit_way {
+            let set = &mut self.sets[set_index];
+            if !set[way].bypass {
+                // P1: the data is already there; nothing changes.
+                return Decision {
+                    outcome: outcome::HIT,
+                    way,
+                    evicted_addr: None,
+                };
+            }
+            // P2: a bypass tag becomes a line with data; reuse unchanged.
+            make_most_recent(set, way);
+            set[way].bypass = false;
+            return Decision {
+                outcome: outcome::PSEUDO_HIT,
+                way,
+                evicted_addr: None,
+            };
+        }
+        // P3 and P4: allocate, in a full set over rule 4's victim (plain LRU
+        // with BA_ENABLE = 0), never as a bypass tag.
+        let way = match self.sets[set_index].iter().position(|line| !line.valid) {
+            Some(way) => way,
+            None => self.victim(set_index),
+        };
+        Decision {
+            outcome: outcome::MISS,
+            way,
+            evicted_addr: self.install(set_index, way, tag, false),
+        }
+    }
+
+    /// Put `tag` into way `way` of the set as a new, most recently used
+    /// line (`reuse = 0`, `bypass` as given); returns the line address of
+    /// the line it displaced if that held data.
+    fn install(&mut self, set_index: usize, way: usize, tag: u64, bypass: bool) -> Option<u64> {
+        let old = self.sets[set_index][way];
+        let evicted_addr = old.holds_data().then(|| self.line_addr(set_index, old.tag));
+        let set = &mut self.sets[set_index];
+        make_most_recent(set, way);
+        set[way] = LineState {
+            valid: true,
+            tag,
+            reuse: false,
+            bypass,
+            rank: 0,
+        };
+        evicted_addr
+    }
+
+    /// The victim of a full set: rule 4's choice from the reuse bits with
+    /// `BA_ENABLE = 1`, the least recently used way with `BA_ENABLE = 0`.
+    fn victim(&self, set_index: usize) -> usize {
+        let set = &self.sets[set_index];
+        let victim = if self.params.BA_ENABLE != 0 {
+            let not_reused = set.iter().filter(|line| !line.reuse).count() as u64;
+            let threshold = self.params.reuse_threshold();
+            if not_reused >= threshold && not_reused > 0 {
+                least_recent_where(set, |line| !line.reuse)
+            } else {
+                least_recent_where(set, |line| line.reuse)
+                    .or_else(|| least_recent_where(set, |_| true))
+            }
+        } else {
+            least_recent_where(set, |_| true)
+        };
+        victim.expect("a full set has a valid way")
     }
 
     /// Stores: write-through, write-evict, no write-allocate (rules 5, 6).
@@ -228,7 +303,6 @@ impl BaModel {
     /// Loads (rules 1 to 4).
     fn process_load(&mut self, set_index: usize, tag: u64, hit_way: Option<usize>) -> Decision {
         let ba_enable = self.params.BA_ENABLE != 0;
-        let reuse_threshold = self.params.reuse_threshold();
 
         // Rules 1 and 2: tag present.
         if let Some(way) = hit_way {
@@ -252,15 +326,7 @@ impl BaModel {
         // Rule 3: tag absent, an invalid way exists.
         let first_invalid = self.sets[set_index].iter().position(|line| !line.valid);
         if let Some(way) = first_invalid {
-            let set = &mut self.sets[set_index];
-            make_most_recent(set, way);
-            set[way] = LineState {
-                valid: true,
-                tag,
-                reuse: false,
-                bypass: false,
-                rank: 0,
-            };
+            self.install(set_index, way, tag, false);
             return Decision {
                 outcome: outcome::MISS,
                 way,
@@ -268,40 +334,19 @@ impl BaModel {
             };
         }
 
-        // The set is full.
-        let (victim, outcome, new_bypass) = if ba_enable {
-            // Rule 4: BYPASS, victim chosen from the reuse bits.
-            let set = &self.sets[set_index];
-            let not_reused = set.iter().filter(|line| !line.reuse).count() as u64;
-            let victim = if not_reused >= reuse_threshold && not_reused > 0 {
-                least_recent_where(set, |line| !line.reuse)
-            } else {
-                least_recent_where(set, |line| line.reuse)
-                    .or_else(|| least_recent_where(set, |_| true))
-            };
-            (victim, outcome::BYPASS, true)
+        // The set is full. Rule 4 (BA_ENABLE = 1): BYPASS over the victim
+        // chosen from the reuse bits; rule 3 (BA_ENABLE = 0): MISS replacing
+        // the least recently used way.
+        let victim = self.victim(set_index);
+        let (outcome, new_bypass) = if ba_enable {
+            (outcome::BYPASS, true)
         } else {
-            // Rule 3, BA_ENABLE = 0: MISS replacing the least recently used.
-            let victim = least_recent_where(&self.sets[set_index], |_| true);
-            (victim, outcome::MISS, false)
-        };
-        let victim = victim.expect("a full set has a valid way");
-
-        let old = self.sets[set_index][victim];
-        let evicted_addr = old.holds_data().then(|| self.line_addr(set_index, old.tag));
-        let set = &mut self.sets[set_index];
-        make_most_recent(set, victim);
-        set[victim] = LineState {
-            valid: true,
-            tag,
-            reuse: false,
-            bypass: new_bypass,
-            rank: 0,
+            (outcome::MISS, false)
         };
         Decision {
             outcome,
             way: victim,
-            evicted_addr,
+            evicted_addr: self.install(set_index, victim, tag, new_bypass),
         }
     }
 }
@@ -378,7 +423,8 @@ impl GoldenModel<BaTagArray> for BaModel {
             self.clear_all_lines();
         }
         self.response = if inputs.req_valid {
-            let decision = self.process_request(inputs.req_addr, inputs.req_write);
+            let decision =
+                self.process_request(inputs.req_addr, inputs.req_write, inputs.req_prefetch);
             BaOut {
                 rsp_valid: true,
                 rsp_outcome: decision.outcome,

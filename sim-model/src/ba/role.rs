@@ -90,6 +90,15 @@ impl L1Role for BaRole {
         i.req_valid = true;
         i.req_addr = addr & 0xFFFF_FFFF;
         i.req_write = write;
+        i.req_prefetch = false;
+    }
+
+    /// A prefetch fill (`req_prefetch`): it allocates even in a full set and
+    /// does not mark reuse, so prefetched lines are installed under BA too.
+    #[inline]
+    fn request_prefetch(&mut self, addr: u64) {
+        self.request(addr, false);
+        self.unit.input.req_prefetch = true;
     }
 
     #[inline]

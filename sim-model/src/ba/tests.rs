@@ -310,6 +310,76 @@ fn bypass_victim_choice_follows_threshold() {
     assert_eq!(edge(&mut m, load(6 * LINE)), rsp(outcome::BYPASS, 0, None));
 }
 
+fn prefetch(addr: u64) -> BaIn {
+    BaIn {
+        req_prefetch: true,
+        ..load(addr)
+    }
+}
+
+/// The prefetch-fill rules P1 to P4 of the unit document, on one 4-way
+/// set whose lines 0 and 1 were reused (threshold 2).
+#[test]
+fn prefetch_fills_allocate_and_do_not_mark_reuse() {
+    let mut m = BaModel::new(&params(1, 4, 1, Some(2)));
+    for line in [0, 1, 2, 3, 0, 1] {
+        edge(&mut m, load(line * LINE));
+    }
+    // Ranks: way1 0, way0 1, way3 2, way2 3; reuse 1 1 0 0.
+    let before = m.set_lines(0).to_vec();
+    // P1: a prefetch of a line holding data changes nothing, not even LRU.
+    assert_eq!(edge(&mut m, prefetch(2 * LINE)), rsp(outcome::HIT, 2, None));
+    assert_eq!(m.set_lines(0), &before[..]);
+    // P4: a prefetch in a full set is a MISS over rule 4's victim (Z = 2
+    // >= 2: the LRU of the reuse = 0 ways, way 2), which holds data.
+    assert_eq!(
+        edge(&mut m, prefetch(8 * LINE)),
+        rsp(outcome::MISS, 2, Some(2 * LINE))
+    );
+    let l = m.line(0, 2);
+    assert!(l.valid && !l.bypass && !l.reuse && l.rank == 0);
+    assert!(m.holds_data(8 * LINE));
+    // A demand load of it is a HIT and marks it reused.
+    assert_eq!(edge(&mut m, load(8 * LINE)), rsp(outcome::HIT, 2, None));
+    assert!(m.line(0, 2).reuse);
+    // A load bypasses (Z = 1 < 2: LRU of the reused ways, way 0) ...
+    assert_eq!(
+        edge(&mut m, load(9 * LINE)),
+        rsp(outcome::BYPASS, 0, Some(0))
+    );
+    assert!(m.line(0, 0).bypass);
+    // ... P2: then its prefetch fills the bypass tag without marking reuse.
+    assert_eq!(
+        edge(&mut m, prefetch(9 * LINE)),
+        rsp(outcome::PSEUDO_HIT, 0, None)
+    );
+    let l = m.line(0, 0);
+    assert!(l.valid && !l.bypass && !l.reuse && l.rank == 0);
+    // A store ignores the prefetch bit: WRITE_EVICT.
+    let st = BaIn {
+        req_prefetch: true,
+        ..store(9 * LINE)
+    };
+    assert_eq!(
+        edge(&mut m, st),
+        rsp(outcome::WRITE_EVICT, 0, Some(9 * LINE))
+    );
+    // P3: into the invalid way, like a load MISS.
+    assert_eq!(
+        edge(&mut m, prefetch(12 * LINE)),
+        rsp(outcome::MISS, 0, None)
+    );
+    // With BA_ENABLE = 0 a prefetch miss replaces the least recently used
+    // way, as a load miss does.
+    let mut m = BaModel::new(&params(1, 2, 0, None));
+    edge(&mut m, load(0));
+    edge(&mut m, load(LINE));
+    assert_eq!(
+        edge(&mut m, prefetch(2 * LINE)),
+        rsp(outcome::MISS, 0, Some(0))
+    );
+}
+
 #[test]
 fn write_evict_clears_line_and_reranks() {
     let mut m = BaModel::new(&params(1, 4, 1, None));
@@ -548,6 +618,8 @@ struct Cycle {
     flush: bool,
     req_valid: bool,
     write: bool,
+    /// `req_prefetch` (also on stores, where it must be ignored).
+    prefetch: bool,
     /// Line number (wrapped to the configuration's line count x 4).
     line: u64,
     /// Byte offset within the line, and bits above ADDR_W.
@@ -560,14 +632,16 @@ fn cycles(max_len: usize) -> impl Strategy<Value = Vec<Cycle>> {
         0u8..100,
         0u8..100,
         0u8..100,
+        0u8..100,
         any::<u64>(),
         any::<u64>(),
     )
-        .prop_map(|(r, f, v, w, line, noise)| Cycle {
+        .prop_map(|(r, f, v, w, pf, line, noise)| Cycle {
             reset: r < 2,
             flush: f < 3,
             req_valid: v < 80,
             write: w < 25,
+            prefetch: pf < 25,
             line,
             noise,
         });
@@ -584,6 +658,7 @@ fn to_inputs(p: &BaParams, c: &Cycle) -> BaIn {
         req_valid: c.req_valid,
         req_addr: ((line * p.LINE_BYTES + offset) & addr_mask) | above,
         req_write: c.write,
+        req_prefetch: c.prefetch,
         flush: c.flush,
     }
 }
@@ -599,6 +674,11 @@ fn check_invariants(p: &BaParams, stimulus: &[Cycle]) -> Result<(), TestCaseErro
     prop_assert_eq!(m.outputs(), BaOut::default());
     for (cycle, c) in stimulus.iter().enumerate() {
         let inputs = to_inputs(p, c);
+        // The line of the request before the edge (for the prefetch rules).
+        let before = m.lookup(inputs.req_addr).map(|way| {
+            let (set, _) = m.set_and_tag(inputs.req_addr);
+            m.line(set, way)
+        });
         m.step(&inputs);
         let out = m.outputs();
         let ctx = format!("cycle {cycle}, inputs {inputs:?}, outputs {out:?}");
@@ -621,6 +701,25 @@ fn check_invariants(p: &BaParams, stimulus: &[Cycle]) -> Result<(), TestCaseErro
             prop_assert_eq!(out.rsp_evict_addr % p.LINE_BYTES, 0, "{}", ctx);
         } else {
             prop_assert_eq!(out.rsp_evict_addr, 0, "{}", ctx);
+        }
+
+        // Prefetch fills: never a bypass, the line holds data afterwards,
+        // and its reuse bit is the one it had (0 for a new line).
+        if out.rsp_valid && inputs.req_prefetch && !inputs.req_write {
+            prop_assert!(out.rsp_outcome != outcome::BYPASS, "{}", ctx);
+            prop_assert!(m.holds_data(inputs.req_addr), "{}", ctx);
+            let (set, _) = m.set_and_tag(inputs.req_addr);
+            let after = m.line(set, m.lookup(inputs.req_addr).unwrap());
+            let was_flushed = inputs.flush;
+            match before.filter(|_| !was_flushed) {
+                Some(b) => {
+                    prop_assert_eq!(after.reuse, b.reuse, "{}", ctx);
+                    if !b.bypass {
+                        prop_assert_eq!(after, b, "{}: P1 changes nothing", ctx);
+                    }
+                }
+                None => prop_assert!(!after.reuse, "{}", ctx),
+            }
         }
 
         // Shadow of the lines holding data.
@@ -690,7 +789,7 @@ proptest! {
                 break;
             }
             let expected_ba_outcome = match lru_out.rsp_outcome {
-                outcome::MISS if set_was_full => outcome::BYPASS,
+                outcome::MISS if set_was_full && !inputs.req_prefetch => outcome::BYPASS,
                 other => other,
             };
             prop_assert_eq!(ba_out.rsp_outcome, expected_ba_outcome);
