@@ -2,6 +2,7 @@
 //! reports, so that the integration tests exercise exactly what users run.
 
 pub mod commands;
+pub mod compare;
 pub mod report;
 pub mod run;
 pub mod units;

@@ -140,6 +140,30 @@ enum Cmd {
     },
     /// Run a kernel (TOML file, or an Accel-Sim trace) on the SM harness.
     Run(gen::run::RunArgs),
+    /// Kernels x machine presets x mechanisms (default: the bundled kernels
+    /// on every paper preset under none, CAPS with PAS, and the BA L1), run
+    /// in parallel, one Markdown table per preset.
+    Compare {
+        /// Kernel files, trace folders, or folders of kernel files
+        /// (repeatable; default: kernels).
+        #[arg(long = "kernel", value_name = "PATH")]
+        kernels: Vec<PathBuf>,
+        /// Machine presets (repeatable; default: every paper preset).
+        #[arg(long = "preset", value_name = "NAME",
+              value_parser = clap::builder::PossibleValuesParser::new(sim_model::harness::presets::names()))]
+        presets: Vec<String>,
+        /// A mechanism as LABEL=KEY=VALUE[,KEY=VALUE...] (repeatable;
+        /// default: base, CAPS=prefetcher=caps,sched=pas, BA=l1=ba). The
+        /// first is the speedups' baseline.
+        #[arg(long = "mechanism", value_name = "SPEC")]
+        mechanisms: Vec<String>,
+        /// Settings for every run (`param.N=1024`, `l1_ways=8`; repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        /// Parallel runs (default: the machine's cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
     /// Speed of the SM harness on the bundled kernels (simulated cycles/s),
     /// with and without lock-step co-simulation of the units' RTL.
     BenchHarness {
@@ -281,6 +305,43 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
         }
         Cmd::Run(args) => {
             gen::run::run_command(&args)?;
+            Ok(true)
+        }
+        Cmd::Compare {
+            kernels,
+            presets,
+            mechanisms,
+            set,
+            jobs,
+        } => {
+            use gen::compare::{compare, expand_kernels, table, Mechanism};
+            let kernels = if kernels.is_empty() {
+                vec![PathBuf::from("kernels")]
+            } else {
+                kernels
+            };
+            let files = expand_kernels(&kernels)?;
+            let presets = if presets.is_empty() {
+                sim_model::harness::presets::names()
+                    .into_iter()
+                    .filter(|n| !matches!(*n, "fermi" | "volta"))
+                    .map(str::to_string)
+                    .collect()
+            } else {
+                presets
+            };
+            let mechs = if mechanisms.is_empty() {
+                Mechanism::defaults()
+            } else {
+                mechanisms
+                    .iter()
+                    .map(|m| Mechanism::parse(m))
+                    .collect::<anyhow::Result<Vec<_>>>()?
+            };
+            let jobs =
+                jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let cells = compare(&presets, &files, &mechs, &set, jobs);
+            print!("{}", table(&cells, &mechs));
             Ok(true)
         }
         Cmd::BenchHarness {

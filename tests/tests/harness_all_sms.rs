@@ -3,7 +3,7 @@
 //! lock-step and recordings attach to one chosen SM.
 
 mod common;
-use common::{config, kernel, root, run, verilator};
+use common::{config, earlier_size_sets, earlier_sizes, kernel, root, run, verilator, LPS_128};
 
 use sim_model::harness::{Harness, HarnessError, Metrics};
 
@@ -23,7 +23,7 @@ fn one_sm_of_one_is_the_same_run_either_way() {
         ("dac_example.toml", vec![("expander", "dac")]),
         ("reuse.toml", vec![("l1", "ba")]),
     ] {
-        let k = kernel(name, &[]);
+        let k = kernel(name, earlier_sizes(name));
         let mut one = sets.clone();
         one.push(("n_sm", "1"));
         let mut all = one.clone();
@@ -37,7 +37,7 @@ fn one_sm_of_one_is_the_same_run_either_way() {
 
 #[test]
 fn every_cta_runs_once_and_the_sms_share_the_l2() {
-    let k = kernel("lps.toml", &[]);
+    let k = kernel("lps.toml", LPS_128);
     let m = run(&k, &[("sms", "all"), ("mem_model", "hier")]);
     eprintln!("{}", m.table());
     assert_eq!(m.ctas, k.total_ctas());
@@ -65,6 +65,7 @@ fn lockstep_runs_on_the_chosen_sm() {
     let mut a = RunArgs::new(root().join("kernels").join("matrix_mul.toml"));
     a.prefetcher = "caps".into();
     a.set = vec!["sched=pas".into(), "sms=all".into()];
+    a.set.extend(earlier_size_sets("matrix_mul.toml"));
     a.cosim = Some("caps_prefetcher".into());
     a.cosim_sm = Some(4);
     a.quiet = true;
@@ -87,7 +88,7 @@ fn lockstep_runs_on_the_chosen_sm() {
 #[test]
 fn a_recording_follows_the_chosen_sm() {
     let dir = tempfile::tempdir().unwrap();
-    let k = kernel("lps.toml", &[]);
+    let k = kernel("lps.toml", LPS_128);
     let mut lines = Vec::new();
     for sm in [0u32, 7] {
         let mut c = config(&[("prefetcher", "caps"), ("sched", "pas"), ("sms", "all")]);

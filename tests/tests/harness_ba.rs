@@ -1,7 +1,7 @@
 //! The bypass-aware tag array's golden model as the harness' L1.
 
 mod common;
-use common::{kernel, run};
+use common::{earlier_sizes, kernel, run};
 
 use sim_model::harness::Metrics;
 
@@ -55,7 +55,7 @@ fn native_lru_and_the_ba_model_without_bypass_agree() {
     // The harness' own LRU array and ba_tag_array's golden model with
     // BA_ENABLE = 0 take the same decisions, so whole runs match.
     for name in ["matrix_mul.toml", "bfs.toml", "reuse.toml"] {
-        let k = kernel(name, &[]);
+        let k = kernel(name, earlier_sizes(name));
         for extra in [vec![], vec![("prefetcher", "caps"), ("sched", "pas")]] {
             let mut a = extra.clone();
             a.push(("l1", "lru"));

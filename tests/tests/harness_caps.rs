@@ -3,7 +3,7 @@
 //! L1 below demand priority, and PAS / eager wake-up schedule around it.
 
 mod common;
-use common::{config, counter, kernel, run};
+use common::{config, counter, kernel, run, LPS_128, MM_160};
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -26,7 +26,7 @@ fn caps_pas(extra: &[(&'static str, &'static str)]) -> Vec<(&'static str, &'stat
 
 #[test]
 fn caps_accuracy_is_high_on_matrix_mul() {
-    let k = kernel("matrix_mul.toml", &[]);
+    let k = kernel("matrix_mul.toml", MM_160);
     let m = run(&k, &caps_pas(&L1_48K));
     let p = m.prefetch.as_ref().unwrap();
     eprintln!("{}", m.table());
@@ -47,7 +47,7 @@ fn caps_accuracy_is_high_on_matrix_mul() {
 #[test]
 fn caps_accuracy_is_high_on_lps() {
     // A long march through the k-planes: the steady state of the loop.
-    let k = kernel("lps.toml", &[("NZ", 128)]);
+    let k = kernel("lps.toml", &[("NX", 128), ("NY", 128), ("NZ", 128)]);
     let m = run(&k, &caps_pas(&L1_48K));
     let p = m.prefetch.as_ref().unwrap();
     eprintln!("{}", m.table());
@@ -60,7 +60,7 @@ fn small_l1_evicts_prefetches_before_use() {
     // With the 16 KB L1 the same prefetches are evicted before their demand
     // (the k-march streams more lines per plane than the L1 holds): the
     // accuracy loss is early eviction, not wrong addresses.
-    let k = kernel("lps.toml", &[("NZ", 128)]);
+    let k = kernel("lps.toml", &[("NX", 128), ("NY", 128), ("NZ", 128)]);
     let small = run(&k, &caps_pas(&[]));
     let big = run(&k, &caps_pas(&L1_48K));
     let (ps, pb) = (small.prefetch.unwrap(), big.prefetch.unwrap());
@@ -163,8 +163,8 @@ fn caps_issues_nothing_for_bfs_indirect_loads() {
 
 #[test]
 fn pas_gives_a_larger_prefetch_distance_than_two_level() {
-    for (name, params) in [("lps.toml", vec![]), ("matrix_mul.toml", vec![])] {
-        let k = kernel(name, &params);
+    for (name, params) in [("lps.toml", LPS_128), ("matrix_mul.toml", MM_160)] {
+        let k = kernel(name, params);
         let two = run(&k, &[("prefetcher", "caps"), ("sched", "two-level")]);
         let pas = run(&k, &[("prefetcher", "caps"), ("sched", "pas")]);
         let (dt, dp) = (
@@ -183,7 +183,7 @@ fn pas_gives_a_larger_prefetch_distance_than_two_level() {
 
 #[test]
 fn eager_wakeup_promotes_target_warps() {
-    let k = kernel("matrix_mul.toml", &[]);
+    let k = kernel("matrix_mul.toml", MM_160);
     let on = run(&k, &[("prefetcher", "caps"), ("sched", "two-level")]);
     let off = run(
         &k,
@@ -217,7 +217,7 @@ fn prefetches_stay_below_demand_and_are_dropped_when_present() {
 
 #[test]
 fn caps_counters_keep_their_table_line_and_json_shape() {
-    let k = kernel("matrix_mul.toml", &[]);
+    let k = kernel("matrix_mul.toml", MM_160);
     let m = run(&k, &caps_pas(&[]));
     let p = m.prefetch.as_ref().unwrap();
     let line = format!(
@@ -302,7 +302,7 @@ len = 8192
 /// counts the used ones.
 #[test]
 fn coverage_and_accuracy_are_named_by_their_papers() {
-    let k = kernel("lps.toml", &[]);
+    let k = kernel("lps.toml", LPS_128);
     let m = run(&k, &caps_pas(&[]));
     let p = m.prefetch.as_ref().unwrap();
     let demand = m.l1.accesses as f64;

@@ -3,7 +3,7 @@
 //! item 5).
 
 mod common;
-use common::{root, verilator};
+use common::{earlier_size_sets, root, verilator};
 
 use gen::run::{run_command, BackendArg, RunArgs};
 
@@ -31,6 +31,7 @@ fn run_with(kernel: &str, unit: &str, prefetcher: &str, sets: &[&str]) {
     a.backend = Some(backend());
     a.prefetcher = prefetcher.into();
     a.set = sets.iter().map(|s| s.to_string()).collect();
+    a.set.extend(earlier_size_sets(kernel));
     run_command(&a).unwrap_or_else(|e| panic!("{kernel} {unit}: {e:#}"));
 }
 
@@ -96,6 +97,7 @@ fn the_harness_lockstep_catches_a_wrong_throttle_pause() {
     use sim_model::harness::{unit_params, Harness, HarnessError};
 
     let mut a = RunArgs::new(root().join("kernels").join("lps.toml"));
+    a.set = earlier_size_sets("lps.toml");
     a.cosim = Some("snake_prefetcher".into());
     let (cfg, kernel) = gen::run::prepare(&a).unwrap();
     let p = unit_params::<SnakePrefetcher>(&cfg, &kernel).unwrap();
@@ -127,6 +129,7 @@ fn the_harness_lockstep_catches_a_wrong_throttle_pause() {
 fn dac_rtl_matches_golden_on_the_dac_example_and_matrix_mul() {
     for kernel in ["dac_example.toml", "matrix_mul.toml"] {
         let mut a = RunArgs::new(root().join("kernels").join(kernel));
+        a.set = earlier_size_sets(kernel);
         a.cosim = Some("dac_expander".into());
         a.quiet = true;
         a.backend = Some(backend());
@@ -144,6 +147,7 @@ fn the_harness_lockstep_catches_shallower_per_warp_queues() {
     use sim_model::harness::{unit_params, Harness, HarnessError};
 
     let mut a = RunArgs::new(root().join("kernels").join("matrix_mul.toml"));
+    a.set = earlier_size_sets("matrix_mul.toml");
     a.cosim = Some("dac_expander".into());
     let (cfg, kernel) = gen::run::prepare(&a).unwrap();
     let p = unit_params::<DacExpander>(&cfg, &kernel).unwrap();

@@ -6,7 +6,7 @@
 //! lines. And the paper's claims as far as the harness can show them.
 
 mod common;
-use common::{config, kernel, root, run};
+use common::{config, earlier_sizes, kernel, root, run, LPS_128, MM_160};
 
 use sim_model::harness::{DacMetrics, Harness, HarnessError, Kernel, Metrics};
 
@@ -105,7 +105,7 @@ fn dac_hides_the_dac_examples_memory_latency_when_the_mshrs_do_not_bind() {
 
 #[test]
 fn dac_hides_matrix_mul_latency_and_removes_its_index_arithmetic() {
-    let k = kernel("matrix_mul.toml", &[]);
+    let k = kernel("matrix_mul.toml", MM_160);
     let base = run(&k, &[]);
     let m = with_dac(&k, &[]);
     eprintln!("{}", m.table());
@@ -183,7 +183,7 @@ fn the_fast_predicate_path_covers_most_warps_of_regular_kernels() {
         "atax2.toml",
         "bfs.toml",
     ] {
-        let m = with_dac(&kernel(name, &[]), &[]);
+        let m = with_dac(&kernel(name, earlier_sizes(name)), &[]);
         let d = dac(&m);
         assert!(d.decoupled, "{name}: {}", d.reason);
         eprintln!(
@@ -207,7 +207,7 @@ fn the_fast_predicate_path_covers_most_warps_of_regular_kernels() {
 fn kernels_dac_cannot_decouple_run_without_it_and_say_why() {
     // LPS: every load and branch sits under a condition that is a
     // comparison's value (`if halo`, `if active`).
-    let k = kernel("lps.toml", &[]);
+    let k = kernel("lps.toml", LPS_128);
     let base = run(&k, &[]);
     let m = with_dac(&k, &[]);
     let d = dac(&m);

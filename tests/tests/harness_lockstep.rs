@@ -2,7 +2,7 @@
 //! harness sees, and a recorded run replayed alone.
 
 mod common;
-use common::{config, kernel};
+use common::{config, kernel, LPS_128, MM_160};
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -84,7 +84,7 @@ fn counters() -> (Rc<RefCell<u64>>, Rc<RefCell<u64>>) {
 
 #[test]
 fn probes_see_every_cycle_with_the_golden_inputs_and_outputs() {
-    let k = kernel("matrix_mul.toml", &[]);
+    let k = kernel("matrix_mul.toml", MM_160);
     let c = config(&[("prefetcher", "caps"), ("sched", "pas"), ("l1", "ba")]);
     let (cc, cr) = counters();
     let (bc, br) = counters();
@@ -226,7 +226,7 @@ fn recorded_stimulus_replays_alone() {
     let dir = tempfile::tempdir().unwrap();
     let caps_file = dir.path().join("caps.jsonl");
     let ba_file = dir.path().join("ba.jsonl");
-    let k = kernel("lps.toml", &[]);
+    let k = kernel("lps.toml", LPS_128);
     let c = config(&[("prefetcher", "caps"), ("sched", "pas"), ("l1", "ba")]);
     let m = Harness::new(&k, &c)
         .record("caps_prefetcher", &caps_file)

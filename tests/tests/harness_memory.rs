@@ -4,7 +4,7 @@
 //! unit tests check the timing rule by rule).
 
 mod common;
-use common::{config, kernel, run};
+use common::{config, kernel, run, LPS_128};
 
 use sim_model::harness::{Kernel, MachineConfig};
 
@@ -49,7 +49,7 @@ fn one_load_takes_the_unloaded_latency_of_each_model() {
 
 #[test]
 fn the_hierarchy_reports_l2_and_dram_figures_on_a_paper_kernel() {
-    let k = kernel("lps.toml", &[]);
+    let k = kernel("lps.toml", LPS_128);
     let flat = run(&k, &[]);
     let m = run(&k, &[("mem_model", "hier")]);
     eprintln!("{}", m.table());

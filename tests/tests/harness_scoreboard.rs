@@ -4,7 +4,7 @@
 //! uses`, an expression, a store's value) or at its exit.
 
 mod common;
-use common::{kernel, run};
+use common::{earlier_sizes, kernel, run, same_work};
 
 use sim_model::harness::Kernel;
 
@@ -66,18 +66,14 @@ fn scoreboard_changes_only_timing_on_the_bundled_kernels() {
         "reuse.toml",
         "dac_example.toml",
     ] {
-        let kk = kernel(name, &[]);
+        let kk = kernel(name, earlier_sizes(name));
         for extra in [vec![], vec![("prefetcher", "caps"), ("sched", "pas")]] {
             let mut a = extra.clone();
             a.push(("loads", "blocking"));
             let mut b = extra.clone();
             b.push(("loads", "scoreboard"));
             let (x, y) = (run(&kk, &a), run(&kk, &b));
-            assert_eq!(x.warp_instructions, y.warp_instructions, "{name}");
-            assert_eq!(x.mem_instructions, y.mem_instructions, "{name}");
-            assert_eq!(x.l1.accesses, y.l1.accesses, "{name}");
-            assert_eq!(x.l1.store_lines, y.l1.store_lines, "{name}");
-            assert_eq!(x.ctas, y.ctas, "{name}");
+            same_work(&x, &y, name);
         }
     }
 }
@@ -87,7 +83,7 @@ fn scoreboard_changes_only_timing_on_the_bundled_kernels() {
 #[test]
 fn dac_runs_with_non_blocking_loads() {
     for name in ["dac_example.toml", "matrix_mul.toml", "vector_add.toml"] {
-        let kk = kernel(name, &[]);
+        let kk = kernel(name, earlier_sizes(name));
         let a = run(&kk, &[("expander", "dac")]);
         let b = run(&kk, &[("expander", "dac"), ("loads", "scoreboard")]);
         assert_eq!(a.warp_instructions, b.warp_instructions, "{name}");

@@ -5,7 +5,7 @@
 //! decoupling off lowers accuracy.
 
 mod common;
-use common::{counter, kernel};
+use common::{counter, kernel, LPS_128};
 
 use sim_model::harness::metrics::{PrefetchMetrics, UnitCounts};
 use sim_model::harness::{Harness, Kernel, MachineConfig, Metrics};
@@ -31,7 +31,7 @@ fn decoupled(m: &Metrics) -> &UnitCounts {
 
 #[test]
 fn snake_runs_with_the_l1_decoupled_and_its_rules_fire() {
-    let k = kernel("lps.toml", &[]);
+    let k = kernel("lps.toml", LPS_128);
     let m = run_on(MachineConfig::fermi(), &k, &[("prefetcher", "snake")]);
     eprintln!("{}", m.table());
     assert!(m.run.decoupled);
@@ -92,7 +92,7 @@ fn decoupling_follows_the_prefetcher_unless_set() {
 /// Snake paper's (Volta).
 #[test]
 fn snake_covers_more_of_lps_than_caps() {
-    let k = kernel("lps.toml", &[]);
+    let k = kernel("lps.toml", LPS_128);
     for (preset, caps_sched) in [
         (MachineConfig::fermi(), "pas"),
         (MachineConfig::volta(), "gto"),

@@ -31,6 +31,8 @@
 //! | `l2_mshrs`, `l2_hit_latency`, `l2_queue` | hier: MSHRs per partition, read-hit latency, input queue per partition | 32, 120, 16 | 32, 120, 16 |
 //! | `dram_channels`, `dram_banks`, `dram_row_lines`, `dram_queue` | hier: DRAM channels (dividing the partitions), banks per channel, lines per row, FR-FCFS queue per channel | 6, 16, 16, 16 | 6, 16, 16, 16 |
 //! | `dram_t_row_hit`, `dram_t_row_miss`, `dram_t_row_conflict`, `dram_t_burst`, `dram_latency` | hier: bank access time with the row open / none open / another open, data-bus cycles per line, fixed controller latency (CAPS Table III's GDDR5 timing in core cycles: [`MemHier`]) | 18, 36, 55, 6, 200 | same |
+//! | `lat_alu`, `lat_sfu`, `lat_dp`, `lat_tensor`, `lat_smem` | cycles from issuing an instruction of the class (integer / fp32, transcendental, fp64, tensor, shared memory) until an instruction reading its result may issue; 1 = next cycle ([`Latencies`]) | 1 each | 1 each |
+//! | `ii_sfu`, `ii_dp`, `ii_tensor` | initiation interval: cycles the SM's pipeline of the class is busy with one warp instruction | 1 each | 1 each |
 //! | `bw_window` | cycles over which `bw_util` (the prefetcher's bandwidth input) is measured | 100 | 100 |
 //! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
 //! | `caps_hint` | show the prefetcher the kernel's indirect-load classification (else never indirect) | true | true |
@@ -243,6 +245,136 @@ impl Default for MemHier {
     }
 }
 
+/// Instruction timing by class (`lat_*`, `ii_*`): the register scoreboard
+/// of every warp (a result is ready `lat` cycles after its instruction
+/// issued; an instruction issues once the registers it reads and writes
+/// are ready) and the SM's special pipelines (busy `ii` cycles per warp
+/// instruction). All 1 in the `fermi` and `volta` machines: the first
+/// harness's timing, where every result is ready the next cycle. The paper
+/// presets set GPGPU-Sim's values for the GPU they model.
+///
+/// Classes: `alu` (integer and fp32 arithmetic, moves, comparisons: a
+/// kernel file's `let`, `if`, loop instructions and `compute N`), `sfu`
+/// (transcendentals: SASS `MUFU`, `compute N sfu`), `dp` (fp64: SASS
+/// `D*`), `tensor` (SASS `HMMA`/`IMMA`), `smem` (shared-memory accesses:
+/// SASS `LDS`/`STS`/`ATOMS`, `compute N smem`). Global loads are timed by
+/// the memory system; control instructions have no result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Latencies {
+    /// Result latency of `alu` instructions.
+    pub alu: u32,
+    /// Result latency of `sfu` instructions.
+    pub sfu: u32,
+    /// Result latency of `dp` instructions.
+    pub dp: u32,
+    /// Result latency of `tensor` instructions.
+    pub tensor: u32,
+    /// Result latency of `smem` instructions.
+    pub smem: u32,
+    /// Initiation interval of the SFU pipeline.
+    pub ii_sfu: u32,
+    /// Initiation interval of the fp64 pipeline.
+    pub ii_dp: u32,
+    /// Initiation interval of the tensor pipeline.
+    pub ii_tensor: u32,
+}
+
+impl Default for Latencies {
+    fn default() -> Self {
+        Latencies {
+            alu: 1,
+            sfu: 1,
+            dp: 1,
+            tensor: 1,
+            smem: 1,
+            ii_sfu: 1,
+            ii_dp: 1,
+            ii_tensor: 1,
+        }
+    }
+}
+
+/// The timing class of an instruction ([`Latencies`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InstrClass {
+    /// Integer and fp32 arithmetic, moves, comparisons, control.
+    #[default]
+    Alu,
+    /// Transcendentals (the SFU).
+    Sfu,
+    /// fp64.
+    Dp,
+    /// Tensor-core matrix instructions.
+    Tensor,
+    /// Shared-memory accesses.
+    Smem,
+}
+
+impl InstrClass {
+    /// Every class, in the order of [`InstrClass::NAMES`].
+    pub const ALL: [InstrClass; 5] = [
+        InstrClass::Alu,
+        InstrClass::Sfu,
+        InstrClass::Dp,
+        InstrClass::Tensor,
+        InstrClass::Smem,
+    ];
+    /// The names of the classes (kernel files: `compute N CLASS`).
+    pub const NAMES: [&'static str; 5] = ["alu", "sfu", "dp", "tensor", "smem"];
+
+    /// The class named `name` (`alu`, `sfu`, `dp`, `tensor`, `smem`).
+    pub fn parse(name: &str) -> Option<InstrClass> {
+        Self::NAMES
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| Self::ALL[i])
+    }
+
+    /// The class of a SASS opcode (`MUFU.RSQ`, `DFMA`, `HMMA.884.F32`,
+    /// `LDS.U.128`, ...): Accel-Sim's grouping of opcodes into functional
+    /// units. Global and local memory instructions are not timed by a
+    /// class (the memory system times them); they come out `alu`.
+    pub fn of_sass(opcode: &str) -> InstrClass {
+        let base = opcode.split('.').next().unwrap_or("");
+        match base {
+            "MUFU" | "RRO" => InstrClass::Sfu,
+            "DADD" | "DMUL" | "DFMA" | "DSETP" | "DSET" | "DMNMX" => InstrClass::Dp,
+            "HMMA" | "IMMA" | "BMMA" | "DMMA" | "HGMMA" => InstrClass::Tensor,
+            "LDS" | "STS" | "ATOMS" | "LDSM" => InstrClass::Smem,
+            _ => InstrClass::Alu,
+        }
+    }
+
+    /// Cycles from issue until a reader of the result may issue.
+    pub fn latency(self, l: &Latencies) -> u32 {
+        match self {
+            InstrClass::Alu => l.alu,
+            InstrClass::Sfu => l.sfu,
+            InstrClass::Dp => l.dp,
+            InstrClass::Tensor => l.tensor,
+            InstrClass::Smem => l.smem,
+        }
+    }
+
+    /// The SM pipeline the class occupies for an initiation interval
+    /// (index into `[sfu, dp, tensor]`), if any.
+    pub fn pipe(self) -> Option<usize> {
+        match self {
+            InstrClass::Sfu => Some(0),
+            InstrClass::Dp => Some(1),
+            InstrClass::Tensor => Some(2),
+            InstrClass::Alu | InstrClass::Smem => None,
+        }
+    }
+
+    /// The initiation intervals of the pipelines `[sfu, dp, tensor]`.
+    pub fn intervals(l: &Latencies) -> [u32; 3] {
+        [l.ii_sfu, l.ii_dp, l.ii_tensor]
+    }
+}
+
 /// A configuration value that cannot be used: the key, the value and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("configuration `{key}` = {value}: {reason}")]
@@ -325,6 +457,9 @@ pub struct MachineConfig {
     /// The hierarchy's parameters (used with `mem_model = hier`).
     #[serde(default)]
     pub hier: MemHier,
+    /// Instruction timing by class (`lat_*`, `ii_*`).
+    #[serde(default)]
+    pub lat: Latencies,
     /// Prefetcher: `none` or a unit's choice for [`Role::Prefetcher`].
     pub prefetcher: String,
     /// Expansion unit: `none` or a unit's choice for [`Role::Expander`]
@@ -393,6 +528,7 @@ impl MachineConfig {
             mem_interval: 2,
             mem_model: MemModel::Flat,
             hier: MemHier::default(),
+            lat: Latencies::default(),
             prefetcher: Role::Prefetcher.native().name.into(),
             expander: no_expander(),
             decoupled: Decoupling::Auto,
@@ -562,6 +698,14 @@ impl MachineConfig {
             "dram_t_row_conflict" => self.hier.dram_t_row_conflict = int32(key)?,
             "dram_t_burst" => self.hier.dram_t_burst = int32(key)?,
             "dram_latency" => self.hier.dram_latency = int32(key)?,
+            "lat_alu" => self.lat.alu = int32(key)?,
+            "lat_sfu" => self.lat.sfu = int32(key)?,
+            "lat_dp" => self.lat.dp = int32(key)?,
+            "lat_tensor" => self.lat.tensor = int32(key)?,
+            "lat_smem" => self.lat.smem = int32(key)?,
+            "ii_sfu" => self.lat.ii_sfu = int32(key)?,
+            "ii_dp" => self.lat.ii_dp = int32(key)?,
+            "ii_tensor" => self.lat.ii_tensor = int32(key)?,
             "eager_wakeup" => self.eager_wakeup = boolean(key)?,
             "caps_hint" => self.caps_hint = boolean(key)?,
             "reuse_analysis" => self.reuse_analysis = boolean(key)?,
@@ -672,6 +816,19 @@ impl MachineConfig {
         )?;
         range("dram_t_burst", h.dram_t_burst as u64, 1, 100_000)?;
         range("dram_latency", h.dram_latency as u64, 0, 1_000_000)?;
+        let l = &self.lat;
+        for (key, v) in [
+            ("lat_alu", l.alu),
+            ("lat_sfu", l.sfu),
+            ("lat_dp", l.dp),
+            ("lat_tensor", l.tensor),
+            ("lat_smem", l.smem),
+            ("ii_sfu", l.ii_sfu),
+            ("ii_dp", l.ii_dp),
+            ("ii_tensor", l.ii_tensor),
+        ] {
+            range(key, v as u64, 1, 100_000)?;
+        }
         range("max_cycles", self.max_cycles, 1, u64::MAX)?;
         for key in self.overrides.keys() {
             if units::unit_by_key(key).is_none() {
@@ -772,10 +929,14 @@ fn choice_error(role: Role, v: &str) -> MachineConfigError {
 /// prefixes included (by role, then table order).
 fn unknown_key_reason() -> String {
     let mut s = String::from(
-        "unknown key; known: n_sm, sm_id, max_warps, cta_slots, shared_mem_bytes, sched, \
-         ready_queue, l1, l1_bytes, l1_line, l1_ways, l1_hit_latency, mshr_entries, \
-         mshr_merges, miss_queue, mem_latency, mem_interval, prefetcher, decoupled, \
-         bw_window, eager_wakeup, \
+        "unknown key; known: n_sm, sm_id, sms, loads, cosim_sm, max_warps, cta_slots, \
+         shared_mem_bytes, sched, ready_queue, l1, l1_bytes, l1_line, l1_ways, l1_hit_latency, \
+         mshr_entries, mshr_merges, miss_queue, mem_latency, mem_interval, prefetcher, \
+         expander, decoupled, mem_model, icnt_latency, icnt_interval, l2_partitions, l2_bytes, \
+         l2_ways, l2_mshrs, l2_hit_latency, l2_queue, dram_channels, dram_banks, \
+         dram_row_lines, dram_queue, dram_t_row_hit, dram_t_row_miss, dram_t_row_conflict, \
+         dram_t_burst, dram_latency, lat_alu, lat_sfu, lat_dp, lat_tensor, lat_smem, ii_sfu, \
+         ii_dp, ii_tensor, bw_window, eager_wakeup, \
          caps_hint, reuse_analysis, fast_forward, max_cycles, reset_cycles, seed, ",
     );
     for role in Role::ALL {

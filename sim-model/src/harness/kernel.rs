@@ -60,7 +60,8 @@
 //! loop VAR COUNT { ... }          VAR = 0 .. COUNT-1 (COUNT scalar)
 //! loop VAR = START .. END [step S] { ... }   per-thread bounds allowed (divergent)
 //! if COND { ... } [else { ... } | else if ...]
-//! compute N                       N non-memory instructions (N a scalar constant)
+//! compute N [CLASS] [uses NAMES]  N non-memory instructions (N a scalar constant)
+//!                                 of class alu (default), sfu, dp, tensor or smem
 //! barrier                         __syncthreads()
 //! ```
 //! `ARRAY[EXPR]` inside any expression is a load of that element (issued as
@@ -233,6 +234,7 @@ pub(crate) enum Instr {
     },
     Compute {
         n: u32,
+        class: super::config::InstrClass,
     },
     /// The first use of a register's value (free: no issue slot). With
     /// non-blocking loads (`loads = scoreboard`) the warp waits here until
@@ -1289,12 +1291,19 @@ impl<'a> BodyCompiler<'a> {
                         format!("compute {n}: allowed 0..=2^20"),
                     ));
                 }
+                let mut class = super::config::InstrClass::Alu;
+                if let Tok::Ident(name) = p.peek() {
+                    if let Some(c) = super::config::InstrClass::parse(name) {
+                        class = c;
+                        p.next();
+                    }
+                }
                 if matches!(p.peek(), Tok::Ident(s) if s == "uses") {
                     p.next();
                     self.use_names(p)?;
                 }
                 if n > 0 {
-                    self.emit(Instr::Compute { n: n as u32 }, None);
+                    self.emit(Instr::Compute { n: n as u32, class }, None);
                 }
             }
             "use" => self.use_names(p)?,

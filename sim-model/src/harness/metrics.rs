@@ -409,6 +409,10 @@ pub struct SchedMetrics {
     pub ldst_stall_cycles: u64,
     /// Barriers completed (per CTA).
     pub barriers: u64,
+    /// Of the idle cycles, those in which a warp waited only for an
+    /// operand's latency (`lat_*`) or a busy pipeline (`ii_*`).
+    #[serde(default)]
+    pub operand_wait_cycles: u64,
 }
 
 /// Everything measured in one run.
@@ -596,6 +600,7 @@ impl Metrics {
             t.sched.idle_cycles += m.sched.idle_cycles;
             t.sched.ldst_stall_cycles += m.sched.ldst_stall_cycles;
             t.sched.barriers += m.sched.barriers;
+            t.sched.operand_wait_cycles += m.sched.operand_wait_cycles;
             for (a, b) in t.arrays.iter_mut().zip(&m.arrays) {
                 a.load_lines += b.load_lines;
                 a.hits += b.hits;
@@ -695,6 +700,24 @@ impl Metrics {
         r("cycles", self.cycles.to_string());
         r("warp instructions", self.warp_instructions.to_string());
         r("IPC", format!("{:.3}", self.ipc));
+        let sc = &self.sched;
+        // Per SM until its last CTA finished (summed over the SMs).
+        let sm_cycles = if self.per_sm.is_empty() {
+            self.cycles
+        } else {
+            self.per_sm.iter().map(|s| s.cycles).sum()
+        };
+        r(
+            "cycles without issue",
+            format!(
+                "{} ({} of SM-cycles); a warp waiting on a latency or pipeline in {}, on the \
+                 ld/st unit in {}",
+                sc.idle_cycles,
+                pct(ratio(sc.idle_cycles, sm_cycles)),
+                sc.operand_wait_cycles,
+                sc.ldst_stall_cycles
+            ),
+        );
         r("memory instructions", self.mem_instructions.to_string());
         let l = &self.l1;
         r("L1 accesses", l.accesses.to_string());

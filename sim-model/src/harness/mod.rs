@@ -61,7 +61,10 @@ pub mod units;
 
 use std::path::PathBuf;
 
-pub use config::{Decoupling, MachineConfig, MachineConfigError, MemModel, SchedPolicy, SmScope};
+pub use config::{
+    Decoupling, InstrClass, Latencies, MachineConfig, MachineConfigError, MemModel, SchedPolicy,
+    SmScope,
+};
 pub use expr::{Class, ExprClass};
 pub use kernel::{ArrayInfo, Kernel, KernelError, MemInstrInfo};
 pub use metrics::{DacMetrics, Metrics, SmSummary, UnitCounts};

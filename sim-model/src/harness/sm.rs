@@ -36,6 +36,15 @@
 //! reads the loaded register (a per-warp count of in-flight loads per
 //! register; each demand request carries its load's id) or at its exit.
 //!
+//! Instruction timing (`lat_*`, `ii_*`; [`super::config::Latencies`]): an
+//! instruction's results are ready its class's latency after it issues; a
+//! warp whose next instruction reads or writes a register not ready yet
+//! waits for it (out of the ready set, woken when the cycle comes), and an
+//! SFU, fp64 or tensor instruction waits while another warp's holds that
+//! pipeline. With every value 1 (the `fermi` and `volta` machines) nothing
+//! waits and the bookkeeping is skipped. Traces give each instruction its
+//! registers and its class from the opcode.
+//!
 //! A load request that needs memory but finds no free MSHR (or merge slot)
 //! or no miss-queue room is a *reservation fail*: nothing changes and the
 //! line is retried next cycle. A prefetch that finds the line present or in
@@ -48,7 +57,7 @@ use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-use super::config::{LoadModel, MachineConfig, MemModel, SchedPolicy};
+use super::config::{InstrClass, LoadModel, MachineConfig, MemModel, SchedPolicy};
 use super::decoupled::DecoupledTags;
 use super::expr::{eval, Lanes, LANES};
 use super::kernel::{Instr, Kernel, Program, REG_CTAID, REG_TID};
@@ -127,14 +136,35 @@ struct Warp {
     /// and of the next instruction.
     tcta: u32,
     tpos: u32,
-    /// Non-blocking loads (`loads = scoreboard`): the loads in flight
-    /// (id, destination register, lines still to come), ...
-    loads_out: Vec<(u32, Option<u16>, u32)>,
+    /// Non-blocking loads (`loads = scoreboard`): the loads in flight,
+    /// ...
+    loads_out: Vec<LoadOut>,
     /// ... per register, the loads in flight that write it, ...
     sb: Vec<u8>,
     /// ... the next load's id, and whether the warp waits for one.
     next_load: u32,
     sb_wait: bool,
+    /// Instruction timing (`lat_*`): per register, the cycle its last
+    /// result is ready, and the cycle the warp waits for (its next
+    /// instruction's operands).
+    ready_at: Vec<u64>,
+    wake_at: u64,
+}
+
+/// A non-blocking load in flight: its id, the registers it writes
+/// (`dst .. dst + ndst`), and the lines still to come.
+#[derive(Clone, Copy, Debug)]
+struct LoadOut {
+    id: u32,
+    dst: u16,
+    ndst: u16,
+    lines: u32,
+}
+
+impl LoadOut {
+    fn regs(&self) -> std::ops::Range<usize> {
+        self.dst as usize..self.dst as usize + self.ndst as usize
+    }
 }
 
 /// The id of a load the warp waits for at issue (blocking loads, traces).
@@ -251,6 +281,16 @@ pub(crate) struct Sm<'k> {
     ready: u64,
     /// Bit per warp slot: the next instruction is a load or a store.
     mem_next: u64,
+    /// Instruction timing: whether any latency or interval exceeds 1
+    /// (else results are ready the next cycle and nothing waits), the
+    /// warps waiting for their next instruction's operands, per pipeline
+    /// (`[sfu, dp, tensor]`) the warps whose next instruction needs it and
+    /// the cycle it is free, and the registers each instruction writes.
+    timed: bool,
+    lat_wait: u64,
+    pipe_next: [u64; 3],
+    pipe_free: [u64; 3],
+    writes: Vec<Vec<u16>>,
     /// One-SM mode: CTAs launched here so far (this SM's k-th CTA is
     /// `sm_id + k * n_sm`).
     next_cta_k: u64,
@@ -327,6 +367,20 @@ fn instruction_reads(prog: &Program) -> Vec<Vec<u16>> {
             v.sort_unstable();
             v.dedup();
             v
+        })
+        .collect()
+}
+
+/// The registers each instruction of `prog` writes with a latency (a
+/// load's destination is the scoreboard's, not the latency's).
+fn instruction_writes(prog: &Program) -> Vec<Vec<u16>> {
+    prog.instrs
+        .iter()
+        .map(|ins| match *ins {
+            Instr::Let { dst, .. } => vec![dst],
+            Instr::LoopBegin { var, end, .. } => vec![var, end],
+            Instr::LoopEnd { var, .. } => vec![var],
+            _ => Vec::new(),
         })
         .collect()
 }
@@ -419,6 +473,12 @@ impl<'k> Sm<'k> {
         };
         let prog = &k.program;
         let nregs = prog.n_regs;
+        // Scoreboard registers: the kernel's, or a trace's register files.
+        let nsb = if k.trace.is_some() {
+            super::trace::TRACE_REGS
+        } else {
+            nregs
+        };
         let warps = (0..cfg.max_warps)
             .map(|_| Warp {
                 state: WState::Free,
@@ -436,9 +496,11 @@ impl<'k> Sm<'k> {
                 tcta: u32::MAX,
                 tpos: 0,
                 loads_out: Vec::new(),
-                sb: vec![0; nregs],
+                sb: vec![0; nsb],
                 next_load: 0,
                 sb_wait: false,
+                ready_at: vec![0; nsb],
+                wake_at: 0,
             })
             .collect();
         let ctas = (0..occ)
@@ -516,9 +578,20 @@ impl<'k> Sm<'k> {
             },
             ready: 0,
             mem_next: 0,
+            timed: {
+                let l = &cfg.lat;
+                [l.alu, l.sfu, l.dp, l.tensor, l.smem]
+                    .into_iter()
+                    .chain(InstrClass::intervals(l))
+                    .any(|v| v > 1)
+            },
+            lat_wait: 0,
+            pipe_next: [0; 3],
+            pipe_free: [0; 3],
+            writes: instruction_writes(prog),
             next_cta_k: 0,
             ctas_here,
-            scoreboard: cfg.loads == LoadModel::Scoreboard && k.trace.is_none(),
+            scoreboard: cfg.loads == LoadModel::Scoreboard,
             reads: instruction_reads(prog),
             port: if deal.is_some() { id } else { 0 },
             ticks_memory: deal.is_none(),
@@ -730,12 +803,12 @@ impl<'k> Sm<'k> {
             }
             return;
         }
-        if let Some(i) = wp.loads_out.iter().position(|l| l.0 == load) {
-            wp.loads_out[i].2 -= 1;
-            if wp.loads_out[i].2 == 0 {
-                let (_, dst, _) = wp.loads_out.swap_remove(i);
-                if let Some(d) = dst {
-                    wp.sb[d as usize] -= 1;
+        if let Some(i) = wp.loads_out.iter().position(|l| l.id == load) {
+            wp.loads_out[i].lines -= 1;
+            if wp.loads_out[i].lines == 0 {
+                let l = wp.loads_out.swap_remove(i);
+                for r in l.regs() {
+                    wp.sb[r] -= 1;
                 }
             }
         }
@@ -1119,6 +1192,9 @@ impl<'k> Sm<'k> {
                 };
             wp.tcta = tcta;
             wp.tpos = 0;
+            if self.timed {
+                wp.ready_at.fill(0);
+            }
             for r in wp.regs.iter_mut() {
                 *r = [0; LANES];
             }
@@ -1181,6 +1257,79 @@ impl<'k> Sm<'k> {
         wp.state = WState::Ready;
         self.ready |= 1u64 << w;
         self.update_mem_next(w);
+        self.operand_wait(w);
+    }
+
+    /// Instruction timing: warp `w` (ready) waits until its next
+    /// instruction's operands are ready (the registers it reads or
+    /// writes).
+    fn operand_wait(&mut self, w: u16) {
+        if !self.timed {
+            return;
+        }
+        let wp = &self.warps[w as usize];
+        let pc = wp.pc as usize;
+        let regs: &[u16] = match self.prog.instrs[pc] {
+            Instr::Trace => match self.trace_instr(wp) {
+                Some(i) => {
+                    let t = i
+                        .reads
+                        .iter()
+                        .chain(&i.writes)
+                        .map(|&r| wp.ready_at[r as usize]);
+                    let wake = t.max().unwrap_or(0);
+                    self.wait_until(w, wake);
+                    return;
+                }
+                None => &[],
+            },
+            _ => &self.reads[pc],
+        };
+        let wake = regs
+            .iter()
+            .chain(&self.writes[pc])
+            .map(|&r| wp.ready_at[r as usize])
+            .max()
+            .unwrap_or(0);
+        self.wait_until(w, wake);
+    }
+
+    fn wait_until(&mut self, w: u16, wake: u64) {
+        if wake > self.now + 1 {
+            self.warps[w as usize].wake_at = wake;
+            self.ready &= !(1u64 << w);
+            self.lat_wait |= 1u64 << w;
+        }
+    }
+
+    /// Instruction timing: the warps whose operands are ready by now can
+    /// issue again.
+    fn operand_wakeups(&mut self) {
+        let mut m = self.lat_wait;
+        while m != 0 {
+            let w = m.trailing_zeros() as u16;
+            m &= m - 1;
+            let wp = &self.warps[w as usize];
+            if wp.wake_at <= self.now {
+                self.lat_wait &= !(1u64 << w);
+                if wp.state == WState::Ready {
+                    self.ready |= 1u64 << w;
+                }
+            }
+        }
+    }
+
+    /// Instruction timing: an instruction of `class` writing `regs` issued
+    /// now.
+    fn timed_issue(&mut self, w: u16, class: InstrClass, regs: &[u16]) {
+        let lat = class.latency(&self.cfg.lat) as u64;
+        let wp = &mut self.warps[w as usize];
+        for &r in regs {
+            wp.ready_at[r as usize] = self.now + lat;
+        }
+        if let Some(p) = class.pipe() {
+            self.pipe_free[p] = self.now + InstrClass::intervals(&self.cfg.lat)[p] as u64;
+        }
     }
 
     /// With non-blocking loads: warp `w`'s next instruction reads a
@@ -1195,23 +1344,49 @@ impl<'k> Sm<'k> {
             return false;
         }
         let pc = wp.pc as usize;
-        matches!(self.prog.instrs[pc], Instr::Exit)
-            || self.reads[pc].iter().any(|&r| wp.sb[r as usize] > 0)
+        match self.prog.instrs[pc] {
+            Instr::Exit => true,
+            // A traced instruction reading a loaded register, or writing
+            // one a load in flight writes.
+            Instr::Trace => self.trace_instr(wp).is_some_and(|i| {
+                i.reads
+                    .iter()
+                    .chain(&i.writes)
+                    .any(|&r| wp.sb[r as usize] > 0)
+            }),
+            _ => self.reads[pc]
+                .iter()
+                .chain(&self.writes[pc])
+                .any(|&r| wp.sb[r as usize] > 0),
+        }
     }
 
+    /// Record what warp `w`'s next instruction needs: the load/store unit
+    /// (`mem_next`), a special pipeline (`pipe_next`).
     fn update_mem_next(&mut self, w: u16) {
         let wp = &self.warps[w as usize];
-        let is_mem = match self.prog.instrs[wp.pc as usize] {
-            Instr::Load { .. } | Instr::Store { .. } => true,
-            Instr::Trace => self
-                .trace_instr(wp)
-                .is_some_and(|i| i.op != super::trace::TraceOp::Compute),
-            _ => false,
+        let (is_mem, class) = match self.prog.instrs[wp.pc as usize] {
+            Instr::Load { .. } | Instr::Store { .. } => (true, InstrClass::Alu),
+            Instr::Compute { class, .. } => (false, class),
+            Instr::Trace => self.trace_instr(wp).map_or((false, InstrClass::Alu), |i| {
+                (i.op != super::trace::TraceOp::Compute, i.class)
+            }),
+            _ => (false, InstrClass::Alu),
         };
+        let bit = 1u64 << w;
         if is_mem {
-            self.mem_next |= 1u64 << w;
+            self.mem_next |= bit;
         } else {
-            self.mem_next &= !(1u64 << w);
+            self.mem_next &= !bit;
+        }
+        if self.timed {
+            for (p, m) in self.pipe_next.iter_mut().enumerate() {
+                if class.pipe() == Some(p) {
+                    *m |= bit;
+                } else {
+                    *m &= !bit;
+                }
+            }
         }
     }
 
@@ -1262,7 +1437,19 @@ impl<'k> Sm<'k> {
 
     /// Pick and issue one warp instruction; false when none issued.
     fn schedule(&mut self) -> bool {
+        if self.timed {
+            self.operand_wakeups();
+        }
         let mut elig = self.ready;
+        let mut pipe_blocked = 0;
+        if self.timed {
+            for p in 0..3 {
+                if self.pipe_free[p] > self.now {
+                    pipe_blocked |= elig & self.pipe_next[p];
+                    elig &= !self.pipe_next[p];
+                }
+            }
+        }
         if self.ldst.busy {
             if elig & self.mem_next != 0 {
                 self.m.sched.ldst_stall_cycles += 1;
@@ -1312,6 +1499,9 @@ impl<'k> Sm<'k> {
             }
             None => {
                 self.m.sched.idle_cycles += 1;
+                if self.lat_wait != 0 || pipe_blocked != 0 {
+                    self.m.sched.operand_wait_cycles += 1;
+                }
                 false
             }
         }
@@ -1500,8 +1690,16 @@ impl<'k> Sm<'k> {
         let ins = prog.instrs[pc as usize];
         self.m.warp_instructions += 1;
         self.m.thread_instructions += self.warps[wi].active.count_ones() as u64;
+        if self.timed && !matches!(ins, Instr::Compute { .. } | Instr::Trace) {
+            let writes = std::mem::take(&mut self.writes[pc as usize]);
+            self.timed_issue(w, InstrClass::Alu, &writes);
+            self.writes[pc as usize] = writes;
+        }
         match ins {
-            Instr::Compute { n } => {
+            Instr::Compute { n, class } => {
+                if self.timed {
+                    self.timed_issue(w, class, &[]);
+                }
                 let wp = &mut self.warps[wi];
                 if wp.compute_left == 0 {
                     wp.compute_left = n;
@@ -1584,6 +1782,9 @@ impl<'k> Sm<'k> {
                     self.make_ready(w);
                 }
                 self.update_mem_next(w);
+                if self.warps[wi].state == WState::Ready {
+                    self.operand_wait(w);
+                }
                 return;
             }
             Instr::Store { array, index, mem } => {
@@ -1607,6 +1808,7 @@ impl<'k> Sm<'k> {
                 self.exit_warp(w);
             } else {
                 self.update_mem_next(w);
+                self.operand_wait(w);
             }
         }
     }
@@ -1641,6 +1843,12 @@ impl<'k> Sm<'k> {
         self.m.thread_instructions -= self.warps[wi].active.count_ones() as u64;
         self.m.thread_instructions += ins.mask.count_ones() as u64;
         self.warps[wi].tpos += 1;
+        let sb_load = ins.op == TraceOp::Load && self.scoreboard;
+        if self.timed {
+            // A non-blocking load's destinations are the scoreboard's.
+            let writes: &[u16] = if sb_load { &[] } else { &ins.writes };
+            self.timed_issue(w, ins.class, writes);
+        }
         if ins.op != TraceOp::Compute {
             let n = ins.lines.len().min(LANES);
             self.ldst.lines[..n].copy_from_slice(&ins.lines[..n]);
@@ -1655,10 +1863,32 @@ impl<'k> Sm<'k> {
             self.m.mem_instructions += 1;
             if ins.op == TraceOp::Load {
                 let wp = &mut self.warps[wi];
-                wp.pending = n as u32;
-                wp.pending_misses = 0;
                 let (cta, widx) = (wp.cta, wp.widx);
-                self.block(w, WState::Mem);
+                if sb_load {
+                    // Non-blocking: the destination group waits on the
+                    // scoreboard.
+                    let id = wp.next_load;
+                    wp.next_load = wp.next_load.wrapping_add(1) % BLOCKING;
+                    let (dst, ndst) = match (ins.writes.first(), ins.writes.last()) {
+                        (Some(&a), Some(&b)) => (a, b - a + 1),
+                        _ => (0, 0),
+                    };
+                    let l = LoadOut {
+                        id,
+                        dst,
+                        ndst,
+                        lines: n as u32,
+                    };
+                    for r in l.regs() {
+                        wp.sb[r] += 1;
+                    }
+                    wp.loads_out.push(l);
+                    self.ldst.load = id;
+                } else {
+                    wp.pending = n as u32;
+                    wp.pending_misses = 0;
+                    self.block(w, WState::Mem);
+                }
                 if let Some(p) = self.prefetcher.as_mut() {
                     p.load(&LoadInfo {
                         pc: ins.pc as u64,
@@ -1681,10 +1911,13 @@ impl<'k> Sm<'k> {
             self.warps[wi].pc += 1;
         }
         if self.warps[wi].state == WState::Ready {
-            if done {
+            if self.sb_blocked(w) {
+                self.make_ready(w);
+            } else if done {
                 self.exit_warp(w);
             } else {
                 self.update_mem_next(w);
+                self.operand_wait(w);
             }
         } else {
             self.update_mem_next(w);
@@ -1797,7 +2030,12 @@ impl<'k> Sm<'k> {
             // Non-blocking: the warp goes on; its value's first use waits.
             let id = wp.next_load;
             wp.next_load = wp.next_load.wrapping_add(1) % BLOCKING;
-            wp.loads_out.push((id, dst, n as u32));
+            wp.loads_out.push(LoadOut {
+                id,
+                dst: dst.unwrap_or(0),
+                ndst: dst.is_some() as u16,
+                lines: n as u32,
+            });
             if let Some(d) = dst {
                 wp.sb[d as usize] += 1;
             }
@@ -1830,6 +2068,12 @@ impl<'k> Sm<'k> {
         let mut next = u64::MAX;
         if let Some(&(t, _, _)) = self.hitq.front() {
             next = next.min(t);
+        }
+        let mut m = self.lat_wait;
+        while m != 0 {
+            let w = m.trailing_zeros() as usize;
+            m &= m - 1;
+            next = next.min(self.warps[w].wake_at);
         }
         if let Some(t) = self.mem.borrow().next_event(self.now) {
             next = next.min(t);

@@ -25,6 +25,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::config::InstrClass;
 use super::expr::ExprClass;
 use super::kernel::Instr;
 use super::kernel::{InstrInfo, Kernel, Program};
@@ -67,6 +68,42 @@ pub struct TraceInstr {
     pub width: u32,
     /// Per active thread, in lane order: the (64-bit) address.
     pub addrs: Vec<u64>,
+    /// Destination registers ([`trace_reg`] numbering; zero and special
+    /// registers are left out).
+    pub dests: Vec<u16>,
+    /// Source registers, numbered likewise.
+    pub srcs: Vec<u16>,
+}
+
+/// Registers of a warp in a trace, as the scoreboard numbers them:
+/// `R0`-`R255` are 0-255, `P0`-`P7` 256-263, `UR0`-`UR63` 264-327,
+/// `UP0`-`UP7` 328-335, `B0`-`B15` 336-351.
+pub const TRACE_REGS: usize = 352;
+
+/// The scoreboard number of a traced register name, or `None` for the
+/// zero registers (`RZ`, `URZ`), the true predicates (`PT`, `UPT`),
+/// special registers (`SR_*`) and anything else the tracer may print:
+/// those carry no dependence.
+pub fn trace_reg(name: &str) -> Option<u16> {
+    let name = name.trim_start_matches('!').trim_start_matches('-');
+    let (base, limit, rest) = if let Some(r) = name.strip_prefix("UR") {
+        (264, 64, r)
+    } else if let Some(r) = name.strip_prefix("UP") {
+        (328, 8, r)
+    } else if let Some(r) = name.strip_prefix('R') {
+        (0, 256, r)
+    } else if let Some(r) = name.strip_prefix('P') {
+        (256, 8, r)
+    } else if let Some(r) = name.strip_prefix('B') {
+        (336, 16, r)
+    } else {
+        return None;
+    };
+    if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: u32 = rest.parse().ok()?;
+    (n < limit).then_some(base + n as u16)
 }
 
 /// One kernel's trace.
@@ -248,15 +285,17 @@ pub fn read_kernel_trace(path: &Path) -> Result<KernelTrace, TraceError> {
         let nd: usize = next("dest count")?
             .parse()
             .map_err(|_| err(ln, "bad dest count".into()))?;
+        let mut dests = Vec::new();
         for _ in 0..nd {
-            next("dest register")?;
+            dests.extend(trace_reg(next("dest register")?));
         }
         let opcode = next("opcode")?.to_string();
         let ns: usize = next("source count")?
             .parse()
             .map_err(|_| err(ln, "bad source count".into()))?;
+        let mut srcs = Vec::new();
         for _ in 0..ns {
-            next("source register")?;
+            srcs.extend(trace_reg(next("source register")?));
         }
         let width: u32 = next("mem_width")?
             .parse()
@@ -320,6 +359,8 @@ pub fn read_kernel_trace(path: &Path) -> Result<KernelTrace, TraceError> {
             op,
             width,
             addrs,
+            dests,
+            srcs,
         });
     }
     if cta.is_some() {
@@ -346,6 +387,17 @@ pub fn read_kernelslist(dir: &Path) -> Result<Vec<PathBuf>, TraceError> {
         .collect())
 }
 
+/// The register file of a [`trace_reg`] number (its first number).
+fn trace_reg_file(r: u16) -> u16 {
+    match r {
+        0..=255 => 0,
+        256..=263 => 256,
+        264..=327 => 264,
+        328..=335 => 328,
+        _ => 336,
+    }
+}
+
 /// One traced instruction as the harness replays it.
 #[derive(Clone, Debug)]
 pub(crate) struct ReplayInstr {
@@ -362,6 +414,13 @@ pub(crate) struct ReplayInstr {
     /// The active threads are one stride apart per lane
     /// ([`super::roles::uniform_stride`]).
     pub uniform: bool,
+    /// Timing class ([`InstrClass::of_sass`]).
+    pub class: InstrClass,
+    /// Registers read (the scoreboard's operands).
+    pub reads: Vec<u16>,
+    /// Registers written: the listed destinations; for a global load, the
+    /// whole destination group its width fills (`LDG.E.128 R4`: R4-R7).
+    pub writes: Vec<u16>,
 }
 
 /// A trace prepared for the harness.
@@ -416,16 +475,35 @@ impl Kernel {
                                 let lanes = (0..32u32).filter(|l| i.mask & (1 << l) != 0);
                                 let lane_addrs = lanes.zip(i.addrs.iter().map(|a| a & 0xFFFF_FFFF));
                                 let uniform = super::roles::uniform_stride(lane_addrs);
+                                let op = if lines.is_empty() {
+                                    TraceOp::Compute
+                                } else {
+                                    i.op
+                                };
+                                let mut writes = i.dests.clone();
+                                if op == TraceOp::Load {
+                                    if let Some(&d) = i.dests.first() {
+                                        let group = i.width.div_ceil(4).max(1) as u16;
+                                        writes.extend((d + 1..d + group).filter(|r| {
+                                            // Within the same register file.
+                                            trace_reg_file(*r) == trace_reg_file(d)
+                                        }));
+                                    }
+                                }
+                                writes.sort_unstable();
+                                writes.dedup();
+                                let mut reads = i.srcs.clone();
+                                reads.sort_unstable();
+                                reads.dedup();
                                 ReplayInstr {
+                                    class: InstrClass::of_sass(&i.opcode),
+                                    reads,
+                                    writes,
                                     pc: i.pc,
                                     mask: i.mask,
                                     first_addr: i.addrs.first().map_or(0, |a| a & 0xFFFF_FFFF),
                                     uniform,
-                                    op: if lines.is_empty() {
-                                        TraceOp::Compute
-                                    } else {
-                                        i.op
-                                    },
+                                    op,
                                     lines,
                                     firsts,
                                 }

@@ -27,6 +27,36 @@ pub fn kernel(name: &str, params: &[(&str, i64)]) -> Kernel {
     Kernel::from_file(&kernels_dir().join(name), &ps, 1).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// `lps.toml` at the dimensions the tests were written for, 128 x 128 x 32
+/// with a 128-float pitch, before its defaults became laplace3d.cu's
+/// 100 x 100 x 100 (the CAPS paper's run).
+pub const LPS_128: &[(&str, i64)] = &[("NX", 128), ("NY", 128), ("NZ", 32)];
+
+/// `matrix_mul.toml` at the sizes the tests were written for, the later
+/// CUDA samples' A 160 x 160 and B 320 x 160 (wA = hA = 160, wB = 320),
+/// before its defaults became the CUDA SDK 2.3 sizes the CAPS paper ran
+/// (wA = 48, hA = 80, wB = 128).
+pub const MM_160: &[(&str, i64)] = &[("WA", 160), ("HA", 160), ("WB", 320)];
+
+/// The parameter overrides that give bundled kernel `name` the sizes the
+/// older tests were written for ([`LPS_128`], [`MM_160`]); none for the
+/// other kernels.
+pub fn earlier_sizes(name: &str) -> &'static [(&'static str, i64)] {
+    match name {
+        "lps.toml" => LPS_128,
+        "matrix_mul.toml" => MM_160,
+        _ => &[],
+    }
+}
+
+/// [`earlier_sizes`] as `param.NAME=V` settings (`RunArgs::set`, `--set`).
+pub fn earlier_size_sets(name: &str) -> Vec<String> {
+    earlier_sizes(name)
+        .iter()
+        .map(|(k, v)| format!("param.{k}={v}"))
+        .collect()
+}
+
 /// The Fermi preset with `key=value` settings.
 pub fn config(sets: &[(&str, &str)]) -> MachineConfig {
     let mut c = MachineConfig::fermi();
@@ -34,6 +64,16 @@ pub fn config(sets: &[(&str, &str)]) -> MachineConfig {
         c.set(k, v).unwrap();
     }
     c
+}
+
+/// Two runs did the same work: the same warp and memory instructions, L1
+/// line requests, stored lines and CTAs (only their timing may differ).
+pub fn same_work(x: &Metrics, y: &Metrics, what: &str) {
+    assert_eq!(x.warp_instructions, y.warp_instructions, "{what}");
+    assert_eq!(x.mem_instructions, y.mem_instructions, "{what}");
+    assert_eq!(x.l1.accesses, y.l1.accesses, "{what}");
+    assert_eq!(x.l1.store_lines, y.l1.store_lines, "{what}");
+    assert_eq!(x.ctas, y.ctas, "{what}");
 }
 
 /// Run `k` on the Fermi preset with `sets`.

@@ -435,8 +435,10 @@ impl Sm<'_> {
         // until its data is back (its lines come with its records): it
         // leaves the scoreboard.
         if self.scoreboard && kind == TupleKind::Data {
-            if let Some((_, Some(d), _)) = wp.loads_out.pop() {
-                wp.sb[d as usize] -= 1;
+            if let Some(l) = wp.loads_out.pop() {
+                for r in l.regs() {
+                    wp.sb[r] -= 1;
+                }
             }
         }
         // The load/store unit is not held while the records come. The
