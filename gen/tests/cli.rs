@@ -420,3 +420,58 @@ fn a_paper_preset_runs_all_sms_and_says_so() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("caps-gtx480"));
 }
+
+#[test]
+fn compare_tables_presets_and_mechanisms_and_names_refusals() {
+    let out = warpgen()
+        .args([
+            "compare",
+            "--preset",
+            "caps-gtx480",
+            "--preset",
+            "snake-v100",
+            "--mechanism",
+            "base",
+            "--mechanism",
+            "CAPS=prefetcher=caps,sched=pas",
+            "--mechanism",
+            "BA=l1=ba",
+            "--set",
+            "param.N=2048",
+            "--jobs",
+            "2",
+            "--kernel",
+        ])
+        .arg(kernel("vector_add.toml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("### caps-gtx480") && text.contains("### snake-v100"),
+        "{text}"
+    );
+    assert!(text.contains("| vectorAdd |"), "{text}");
+    assert!(text.contains("CAPS acc / cov"), "{text}");
+    // BA cannot run on the V100's 256-way L1: a cell with the reason.
+    let v100 = &text[text.find("### snake-v100").unwrap()..];
+    assert!(v100.contains("refused"), "{v100}");
+    assert!(
+        v100.contains("Not run:") && v100.contains("l1_ways"),
+        "{v100}"
+    );
+    let caps = &text[..text.find("### snake-v100").unwrap()];
+    assert!(!caps.contains("refused"), "{caps}");
+    // A bad mechanism is an error naming it.
+    let out = warpgen()
+        .args(["compare", "--mechanism", "X=prefetcher", "--kernel"])
+        .arg(kernel("vector_add.toml"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("X=prefetcher"));
+}

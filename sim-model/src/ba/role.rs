@@ -47,6 +47,14 @@ impl HarnessUnit for BaTagArray {
             }
         };
         pow2("l1_ways (with the BA tag array)", cfg.l1_ways as u64)?;
+        if cfg.l1_ways > 32 {
+            return Err(MachineConfigError::new(
+                "l1_ways (with the BA tag array)",
+                cfg.l1_ways,
+                "at most 32 (ba_tag_array's WAYS): set l1_ways to a power of two up to 32 \
+                 (the sets follow from l1_bytes)",
+            ));
+        }
         pow2(
             "l1_bytes / (l1_line * l1_ways) (sets, with the BA tag array)",
             cfg.l1_sets() as u64,
