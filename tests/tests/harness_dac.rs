@@ -315,7 +315,7 @@ fn the_command_line_runs_dac_and_reports_it() {
 }
 
 /// Random kernels (and, beside them, non-blocking loads against blocking
-/// ones): DAC runs each to the end (every record and mask equal
+/// ones; one machine has instruction latencies): DAC runs each to the end (every record and mask equal
 /// to the warp's own values, every lock released, no deadlock) on machines
 /// that force several batches, few MSHRs and 2-way sets (one lockable way
 /// per set), and changes nothing but the instruction count and the
@@ -394,7 +394,11 @@ mod random_kernels {
                 }
                 St::Load(e) => out.push_str(&format!("{pad}load A[{e}]\n")),
                 St::Store(e) => out.push_str(&format!("{pad}store B[{e}]\n")),
-                St::Compute(n) => out.push_str(&format!("{pad}compute {n}\n")),
+                // Some on the SFU (timed with `lat_*` / `ii_*` below).
+                St::Compute(n) => out.push_str(&format!(
+                    "{pad}compute {n}{}\n",
+                    if n % 3 == 0 { " sfu" } else { "" }
+                )),
                 St::Barrier if !in_if => out.push_str(&format!("{pad}barrier\n")),
                 St::Barrier => {}
                 St::If(e, k, b) => {
@@ -437,6 +441,7 @@ mod random_kernels {
                 vec![("mem_model", "hier"), ("l2_partitions", "2"), ("dram_channels", "1")],
                 vec![("sms", "all"), ("n_sm", "3"), ("cta_slots", "2")],
                 vec![("loads", "scoreboard")],
+                vec![("lat_alu", "4"), ("lat_sfu", "20"), ("ii_sfu", "8"), ("sched", "gto")],
             ]),
         ) {
             let mut body = String::from("let v0 = tid.x\nlet v1 = ctaid.x * 64\nlet v2 = tid.y\nlet v3 = N\n");
