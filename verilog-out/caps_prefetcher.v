@@ -7,6 +7,8 @@
 //   WARP_IDX_W = 6
 //   CNT_W = 8
 //   MISPRED_THRESHOLD = 128
+//   LOOP_JOBS = 1
+//   CNT_DECAY = 0
 //   JOBQ_DEPTH = 2
 //   PFQ_DEPTH = 4
 //   ADDR_W = 32
@@ -61,6 +63,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  count_zero = 6'b0;
     localparam  count_max = 6'b100;
     localparam  thr = 8'h80;
+    localparam  loop_jobs = 1'b1;
+    localparam  cnt_decay = 1'b0;
+    localparam  cnt_zero = 8'h0;
     localparam  cnt_one = 8'h1;
     localparam  cnt_max = 8'hff;
     localparam  addr_zero = 32'h0;
@@ -273,6 +278,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [31:0] dtab__a_stride;
     reg  [2:0] dtab__a_lead_cta;
     reg  dtab__inc;
+    reg  dtab__dec;
     reg  [31:0] dtab__g_pc;
     wire  dtab__lh_hit;
     wire  [31:0] dtab__lh_stride;
@@ -680,6 +686,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .a_stride(dtab__a_stride),
         .a_lead_cta(dtab__a_lead_cta),
         .inc(dtab__inc),
+        .dec(dtab__dec),
         .g_pc(dtab__g_pc),
         .lh_hit(dtab__lh_hit),
         .lh_stride(dtab__lh_stride),
@@ -1217,8 +1224,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         if (r3 & mism & (dtab__lh_cnt != cnt_max)) begin
             cnt_after = dtab__lh_cnt + cnt_one;
         end
+        if (r3 & ~mism & cnt_decay & (dtab__lh_cnt != cnt_zero)) begin
+            cnt_after = dtab__lh_cnt - cnt_one;
+        end
     end
-    always @(*) job_b = r1 & dtab__lh_hit & (dtab__lh_cnt < thr);
+    always @(*) job_b = (r1 | (r2 & loop_jobs)) & dtab__lh_hit & (dtab__lh_cnt < thr);
     always @(*) job_a = (r3 & (ld_cta == dtab__lh_lead_cta) & (cnt_after < thr)) | r4_alloc;
     always @(*) dtab__clock = clock;
     always @(*) dtab__reset = reset;
@@ -1227,6 +1237,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) dtab__a_stride = train__stride;
     always @(*) dtab__a_lead_cta = ld_cta;
     always @(*) dtab__inc = r3 & mism;
+    always @(*) dtab__dec = r3 & ~mism & cnt_decay;
     always @(*) dtab__g_pc = j_pc__q;
     always @(*) order__alloc = r1;
     always @(*) order__touch = r2;
@@ -2450,7 +2461,7 @@ module caps_prefetcher__reg8(d,q,clock,reset);
     end
 endmodule // caps_prefetcher__reg8
 
-module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc,lh_hit,lh_stride,lh_cnt,lh_lead_cta,gh_hit,gh_stride);
+module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,g_pc,lh_hit,lh_stride,lh_cnt,lh_lead_cta,gh_hit,gh_stride);
 
     // Module arguments
     input wire  clock;
@@ -2460,6 +2471,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
     input wire  [31:0] a_stride;
     input wire  [2:0] a_lead_cta;
     input wire  inc;
+    input wire  dec;
     input wire  [31:0] g_pc;
     output reg  lh_hit;
     output reg  [31:0] lh_stride;
@@ -2820,6 +2832,9 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
         if (inc & lhit__0 & (cnt__0__q != cnt_max)) begin
             cnt__0__d = cnt__0__q + cnt_one;
         end
+        if (dec & lhit__0 & (cnt__0__q != cnt_zero)) begin
+            cnt__0__d = cnt__0__q - cnt_one;
+        end
     end
     always @(*) lead_cta__0__clock = clock;
     always @(*) lead_cta__0__reset = reset;
@@ -2880,6 +2895,9 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
         end
         if (inc & lhit__1 & (cnt__1__q != cnt_max)) begin
             cnt__1__d = cnt__1__q + cnt_one;
+        end
+        if (dec & lhit__1 & (cnt__1__q != cnt_zero)) begin
+            cnt__1__d = cnt__1__q - cnt_one;
         end
     end
     always @(*) lead_cta__1__clock = clock;
@@ -2942,6 +2960,9 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
         if (inc & lhit__2 & (cnt__2__q != cnt_max)) begin
             cnt__2__d = cnt__2__q + cnt_one;
         end
+        if (dec & lhit__2 & (cnt__2__q != cnt_zero)) begin
+            cnt__2__d = cnt__2__q - cnt_one;
+        end
     end
     always @(*) lead_cta__2__clock = clock;
     always @(*) lead_cta__2__reset = reset;
@@ -3002,6 +3023,9 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,g_pc
         end
         if (inc & lhit__3 & (cnt__3__q != cnt_max)) begin
             cnt__3__d = cnt__3__q + cnt_one;
+        end
+        if (dec & lhit__3 & (cnt__3__q != cnt_zero)) begin
+            cnt__3__d = cnt__3__q - cnt_one;
         end
     end
     always @(*) lead_cta__3__clock = clock;

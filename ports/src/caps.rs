@@ -27,6 +27,12 @@ pub struct CapsParams {
     pub CNT_W: u64,
     /// Prefetching for a PC stops while its counter >= this.
     pub MISPRED_THRESHOLD: u64,
+    /// 1 = the leading warp's next iteration of a load enqueues job B
+    /// (rule 2; spec revision); 0 = the first spec's reading.
+    pub LOOP_JOBS: u64,
+    /// 1 = a correct verification decrements the counter (rule 3; spec
+    /// revision); 0 = the paper's reading (it never decrements).
+    pub CNT_DECAY: u64,
     /// Pending prefetch jobs.
     pub JOBQ_DEPTH: u64,
     /// Output prefetch queue depth.
@@ -47,6 +53,8 @@ impl Default for CapsParams {
             WARP_IDX_W: 6,
             CNT_W: 8,
             MISPRED_THRESHOLD: 128,
+            LOOP_JOBS: 1,
+            CNT_DECAY: 0,
             JOBQ_DEPTH: 2,
             PFQ_DEPTH: 4,
             ADDR_W: 32,
@@ -76,6 +84,8 @@ impl Params for CapsParams {
             1,
             (1u64 << self.CNT_W) - 1,
         )?;
+        check_range("LOOP_JOBS", self.LOOP_JOBS, 0, 1)?;
+        check_range("CNT_DECAY", self.CNT_DECAY, 0, 1)?;
         check_range("JOBQ_DEPTH", self.JOBQ_DEPTH, 1, 64)?;
         check_range("PFQ_DEPTH", self.PFQ_DEPTH, 1, 64)?;
         check_range("ADDR_W", self.ADDR_W, 8, 64)?;
@@ -92,6 +102,8 @@ impl Params for CapsParams {
             ("WARP_IDX_W", self.WARP_IDX_W),
             ("CNT_W", self.CNT_W),
             ("MISPRED_THRESHOLD", self.MISPRED_THRESHOLD),
+            ("LOOP_JOBS", self.LOOP_JOBS),
+            ("CNT_DECAY", self.CNT_DECAY),
             ("JOBQ_DEPTH", self.JOBQ_DEPTH),
             ("PFQ_DEPTH", self.PFQ_DEPTH),
             ("ADDR_W", self.ADDR_W),

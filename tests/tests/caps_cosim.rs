@@ -26,6 +26,8 @@ fn configs() -> Vec<CapsParams> {
             JOBQ_DEPTH: 1,
             PFQ_DEPTH: 1,
             MAX_ADDRS: 2,
+            // The first spec's rule 2 (both values of LOOP_JOBS run).
+            LOOP_JOBS: 0,
             ..d.clone()
         },
         CapsParams {
@@ -35,6 +37,8 @@ fn configs() -> Vec<CapsParams> {
         CapsParams {
             CNT_W: 4,
             MISPRED_THRESHOLD: 3,
+            // Both values of CNT_DECAY run.
+            CNT_DECAY: 1,
             ..d
         },
     ]
@@ -154,5 +158,8 @@ fn random_stimulus_exercises_every_mechanism() {
         assert!(s.jobs_dropped > 0, "{s:?}");
         assert!(s.mispredictions > p.MISPRED_THRESHOLD, "{s:?}");
         assert!(s.trainings > 0 && s.invalidations > 0, "{s:?}");
+        // The revisions are exercised where they are on.
+        assert_eq!(s.loop_jobs > 10, p.LOOP_JOBS == 1, "{s:?}");
+        assert_eq!(s.decays > 10, p.CNT_DECAY == 1, "{s:?}");
     }
 }

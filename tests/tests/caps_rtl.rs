@@ -453,6 +453,13 @@ impl Model {
                     ent.base = a;
                     ent.n = n;
                     ent.stamp = now;
+                    // LOOP_JOBS: the next iteration's bases, job B.
+                    if let Some(d) = d {
+                        if self.p.LOOP_JOBS == 1 && self.dist[d].cnt < thr {
+                            *self.ev.entry("rule2 job B").or_default() += 1;
+                            job = Some(MJob::B { c, pc });
+                        }
+                    }
                 } else if let Some(d) = d {
                     let dd = self.dist[d];
                     let bad = n != pe.n
@@ -461,6 +468,11 @@ impl Model {
                     if bad && dd.cnt < ports::mask(self.p.CNT_W as u32) {
                         *self.ev.entry("rule3 mispredict").or_default() += 1;
                         self.dist[d].cnt += 1;
+                    }
+                    // CNT_DECAY: a right prediction pays one back.
+                    if !bad && self.p.CNT_DECAY == 1 && dd.cnt > 0 {
+                        *self.ev.entry("rule3 decay").or_default() += 1;
+                        self.dist[d].cnt -= 1;
                     }
                     if c == dd.lead_cta && self.dist[d].cnt < thr {
                         *self.ev.entry("rule3 job A").or_default() += 1;
@@ -641,11 +653,16 @@ fn random_against_contract_model_paper() {
 
 #[test]
 fn random_against_contract_model_odd_sizes() {
-    for (seed, n_cta, ent) in [(21, 16, 3), (22, 8, 3), (23, 16, 4)] {
+    // Each value of LOOP_JOBS and CNT_DECAY among them.
+    for (seed, n_cta, ent, loop_jobs, decay) in
+        [(21, 16, 3, 1, 0), (22, 8, 3, 0, 1), (23, 16, 4, 1, 1)]
+    {
         let p = CapsParams {
             N_CTA: n_cta,
             PERCTA_ENTRIES: ent,
             DIST_ENTRIES: 7 - ent,
+            LOOP_JOBS: loop_jobs,
+            CNT_DECAY: decay,
             MISPRED_THRESHOLD: 20,
             JOBQ_DEPTH: 3,
             PFQ_DEPTH: 2,

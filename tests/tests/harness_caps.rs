@@ -44,11 +44,16 @@ fn caps_accuracy_is_high_on_matrix_mul() {
     assert!(counter(p, "mispredictions") * 4 < counter(p, "loads"));
 }
 
+/// The first spec's rule 2 (`LOOP_JOBS = 0`: the leading warp's next
+/// iteration enqueues no job B), which the LPS tests below were written for;
+/// `loop_jobs_prefetch_every_iteration` measures the revision.
+const FIRST_RULE2: (&str, &str) = ("caps.LOOP_JOBS", "0");
+
 #[test]
 fn caps_accuracy_is_high_on_lps() {
     // A long march through the k-planes: the steady state of the loop.
     let k = kernel("lps.toml", &[("NX", 128), ("NY", 128), ("NZ", 128)]);
-    let m = run(&k, &caps_pas(&L1_48K));
+    let m = run(&k, &caps_pas(&[L1_48K[0], L1_48K[1], FIRST_RULE2]));
     let p = m.prefetch.as_ref().unwrap();
     eprintln!("{}", m.table());
     assert!(p.issued >= 100, "CAPS issued only {} prefetches", p.issued);
@@ -61,8 +66,8 @@ fn small_l1_evicts_prefetches_before_use() {
     // (the k-march streams more lines per plane than the L1 holds): the
     // accuracy loss is early eviction, not wrong addresses.
     let k = kernel("lps.toml", &[("NX", 128), ("NY", 128), ("NZ", 128)]);
-    let small = run(&k, &caps_pas(&[]));
-    let big = run(&k, &caps_pas(&L1_48K));
+    let small = run(&k, &caps_pas(&[FIRST_RULE2]));
+    let big = run(&k, &caps_pas(&[L1_48K[0], L1_48K[1], FIRST_RULE2]));
     let (ps, pb) = (small.prefetch.unwrap(), big.prefetch.unwrap());
     assert!(
         ps.early_evicted > 5 * pb.early_evicted.max(1),
@@ -70,6 +75,30 @@ fn small_l1_evicts_prefetches_before_use() {
     );
     assert!(ps.accuracy < pb.accuracy);
     assert!(ps.accuracy + ps.early_evicted as f64 / ps.issued as f64 > 0.9);
+}
+
+/// The spec revision `LOOP_JOBS = 1`: the leading warp's every loop
+/// iteration enqueues job B, so LPS's k-plane load is prefetched for its
+/// trailing warps in every iteration, not the first only (6 jobs B in the
+/// whole run before). Measured: ten times the used prefetches; the accuracy
+/// falls (early evictions and the plane-behind predictions of rule 3's jobs
+/// A), which the closing note of the issue reports.
+#[test]
+fn loop_jobs_prefetch_every_iteration() {
+    let k = kernel("lps.toml", &[("NX", 128), ("NY", 128), ("NZ", 128)]);
+    let before = run(&k, &caps_pas(&[L1_48K[0], L1_48K[1], FIRST_RULE2]));
+    let after = run(&k, &caps_pas(&L1_48K));
+    let (b, a) = (before.prefetch.unwrap(), after.prefetch.unwrap());
+    assert_eq!(counter(&b, "loop_jobs"), 0);
+    assert!(counter(&b, "jobs_b") < 10, "{:?}", b.counts);
+    assert!(counter(&a, "loop_jobs") > 1000, "{:?}", a.counts);
+    assert!(
+        counter(&a, "jobs_b") > 100 * counter(&b, "jobs_b"),
+        "{:?}",
+        a.counts
+    );
+    let used = |p: &sim_model::harness::metrics::PrefetchMetrics| p.useful + p.late;
+    assert!(used(&a) > 5 * used(&b), "{} vs {}", used(&a), used(&b));
 }
 
 /// Records every load CAPS sees and every prefetch the L1 takes.
@@ -221,13 +250,16 @@ fn caps_counters_keep_their_table_line_and_json_shape() {
     let m = run(&k, &caps_pas(&[]));
     let p = m.prefetch.as_ref().unwrap();
     let line = format!(
-        "{} loads ({} indirect), jobs A {} B {} dropped {}, {} mispredictions",
+        "{} loads ({} indirect), jobs A {} B {} dropped {}, {} mispredictions; loop jobs B {}, \
+         counter decays {}",
         counter(p, "loads"),
         counter(p, "indirect_loads"),
         counter(p, "jobs_a"),
         counter(p, "jobs_b"),
         counter(p, "jobs_dropped"),
-        counter(p, "mispredictions")
+        counter(p, "mispredictions"),
+        counter(p, "loop_jobs"),
+        counter(p, "decays")
     );
     let table = m.table();
     assert!(
@@ -250,6 +282,8 @@ fn caps_counters_keep_their_table_line_and_json_shape() {
         "mispredictions",
         "trainings",
         "invalidations",
+        "loop_jobs",
+        "decays",
     ];
     want.sort();
     let mut got = names.clone();

@@ -36,6 +36,9 @@ pub struct CapsDist<
     pub a_lead_cta: Signal<In, Bits<C>>,
     /// Count a misprediction for the `lh` entry.
     pub inc: Signal<In, Bit>,
+    /// Count a correct verification for the `lh` entry (`CNT_DECAY`):
+    /// its counter decrements, saturating at 0.
+    pub dec: Signal<In, Bit>,
     /// Generator pc.
     pub g_pc: Signal<In, Bits<P>>,
     /// The load's pc has an entry.
@@ -86,6 +89,7 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             a_stride: Default::default(),
             a_lead_cta: Default::default(),
             inc: Default::default(),
+            dec: Default::default(),
             g_pc: Default::default(),
             lh_hit: Default::default(),
             lh_stride: Default::default(),
@@ -178,6 +182,9 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             }
             if self.inc.val() & self.lhit[e].val() & (self.cnt[e].q.val() != self.cnt_max.val()) {
                 self.cnt[e].d.next = self.cnt[e].q.val() + self.cnt_one.val();
+            }
+            if self.dec.val() & self.lhit[e].val() & (self.cnt[e].q.val() != self.cnt_zero.val()) {
+                self.cnt[e].d.next = self.cnt[e].q.val() - self.cnt_one.val();
             }
         }
     }

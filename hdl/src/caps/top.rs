@@ -110,6 +110,9 @@ pub struct CapsPrefetcherRtl<
     count_zero: Constant<Bits<6>>,
     count_max: Constant<Bits<6>>,
     thr: Constant<Bits<CW>>,
+    loop_jobs: Constant<Bit>,
+    cnt_decay: Constant<Bit>,
+    cnt_zero: Constant<Bits<CW>>,
     cnt_one: Constant<Bits<CW>>,
     cnt_max: Constant<Bits<CW>>,
     addr_zero: Constant<Bits<A>>,
@@ -294,6 +297,9 @@ impl<
             count_zero: konst(0),
             count_max: konst(p.MAX_ADDRS),
             thr: konst(p.MISPRED_THRESHOLD),
+            loop_jobs: Constant::new(p.LOOP_JOBS == 1),
+            cnt_decay: Constant::new(p.CNT_DECAY == 1),
+            cnt_zero: konst(0),
             cnt_one: konst(1),
             cnt_max: konst(ports::mask(CW as u32)),
             addr_zero: konst(0),
@@ -504,8 +510,18 @@ impl<
         if self.r3.val() & self.mism.val() & (self.dtab.lh_cnt.val() != self.cnt_max.val()) {
             self.cnt_after.next = self.dtab.lh_cnt.val() + self.cnt_one.val();
         }
-        self.job_b.next =
-            self.r1.val() & self.dtab.lh_hit.val() & (self.dtab.lh_cnt.val() < self.thr.val());
+        if self.r3.val()
+            & !self.mism.val()
+            & self.cnt_decay.val()
+            & (self.dtab.lh_cnt.val() != self.cnt_zero.val())
+        {
+            self.cnt_after.next = self.dtab.lh_cnt.val() - self.cnt_one.val();
+        }
+        // Job B: a new leading warp (rule 1), or with LOOP_JOBS its next
+        // iteration (rule 2).
+        self.job_b.next = (self.r1.val() | (self.r2.val() & self.loop_jobs.val()))
+            & self.dtab.lh_hit.val()
+            & (self.dtab.lh_cnt.val() < self.thr.val());
         self.job_a.next = (self.r3.val()
             & (self.ld_cta.val() == self.dtab.lh_lead_cta.val())
             & (self.cnt_after.val() < self.thr.val()))
@@ -518,6 +534,7 @@ impl<
         self.dtab.a_stride.next = self.train.stride.val();
         self.dtab.a_lead_cta.next = self.ld_cta.val();
         self.dtab.inc.next = self.r3.val() & self.mism.val();
+        self.dtab.dec.next = self.r3.val() & !self.mism.val() & self.cnt_decay.val();
         self.dtab.g_pc.next = self.j_pc.q.val();
         // PerCTA[ld_cta] updates: allocation (rule 1), the leading warp's
         // rewrite (rule 2), invalidation (rule 4); the order's new ranks

@@ -227,6 +227,12 @@ pub struct CapsStats {
     /// PerCTA entries invalidated by rule 4 (not a striding load); CTA
     /// launches are not counted.
     pub invalidations: u64,
+    /// Jobs B created by rule 2 (`LOOP_JOBS`: a leading warp's next loop
+    /// iteration), before the job FIFO (so also among `jobs_b` or
+    /// `jobs_dropped`).
+    pub loop_jobs: u64,
+    /// Correct verifications that decremented a counter (`CNT_DECAY`).
+    pub decays: u64,
 }
 
 /// The busy generator's state.
@@ -546,13 +552,24 @@ impl CapsModel {
 
         let entry = self.percta[c][p];
         if ld.warp == entry.lead {
-            // Rule 2: the leading warp rewrites its bases.
+            // Rule 2: the leading warp rewrites its bases (its next loop
+            // iteration); with LOOP_JOBS the CTA's trailing warps are
+            // prefetched for the new bases, as after rule 1.
             let stamp = self.stamp();
             let e = &mut self.percta[c][p];
             e.base = a;
             e.n = n;
             e.stamp = stamp;
-            return None;
+            return match d {
+                Some(d) if self.params.LOOP_JOBS == 1 && self.dist[d].cnt < threshold => {
+                    self.stats.loop_jobs += 1;
+                    Some(Job::B {
+                        cta: ld.cta,
+                        pc: ld.pc,
+                    })
+                }
+                _ => None,
+            };
         }
 
         match d {
@@ -569,6 +586,10 @@ impl CapsModel {
                     if dist.cnt < max {
                         dist.cnt += 1;
                     }
+                } else if self.params.CNT_DECAY == 1 && self.dist[d].cnt > 0 {
+                    // A correct verification pays a misprediction back.
+                    self.dist[d].cnt -= 1;
+                    self.stats.decays += 1;
                 }
                 let dist = &self.dist[d];
                 if ld.cta == dist.lead_cta && dist.cnt < threshold {

@@ -156,15 +156,20 @@ impl PrefetcherRole for CapsRole {
                 ("mispredictions", s.mispredictions),
                 ("trainings", s.trainings),
                 ("invalidations", s.invalidations),
+                ("loop_jobs", s.loop_jobs),
+                ("decays", s.decays),
             ],
             summary: format!(
-                "{} loads ({} indirect), jobs A {} B {} dropped {}, {} mispredictions",
+                "{} loads ({} indirect), jobs A {} B {} dropped {}, {} mispredictions; \
+                 loop jobs B {}, counter decays {}",
                 self.loads,
                 self.indirect_loads,
                 s.jobs_a,
                 s.jobs_b,
                 s.jobs_dropped,
-                s.mispredictions
+                s.mispredictions,
+                s.loop_jobs,
+                s.decays
             ),
         }
     }

@@ -503,6 +503,99 @@ fn rule3_mispredictions_throttle() {
     assert!(tb.m.percta_lookup(2, PC).is_some());
 }
 
+/// `CNT_DECAY = 1` (spec revision): a correct verification decrements the
+/// counter, saturating at 0, and the trigger sees the decremented value.
+#[test]
+fn rule3_correct_verifications_decay_the_counter() {
+    let params = CapsParams {
+        CNT_W: 2,
+        MISPRED_THRESHOLD: 2,
+        CNT_DECAY: 1,
+        ..defaults()
+    };
+    let mut tb = Tb::new(&params, 8);
+    tb.ld(PC, 0, 0, &[BASE_A]);
+    tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
+    let cnt = |tb: &Tb| tb.m.dist_lookup(PC).unwrap().cnt;
+    // Right at 0: stays 0 (saturating), job A.
+    tb.ld(PC, 0, 2, &[BASE_A + 2 * STRIDE]);
+    assert_eq!(cnt(&tb), 0);
+    // Two wrong: 2 = the threshold, no job.
+    tb.ld(PC, 0, 3, &[BASE_A + 0x999]);
+    tb.ld(PC, 0, 4, &[BASE_A + 0x999]);
+    assert_eq!(cnt(&tb), 2);
+    let jobs = tb.m.stats().jobs_a;
+    // Right: 2 -> 1 < 2 after the verify step: job A again.
+    tb.ld(PC, 0, 5, &[BASE_A + 5 * STRIDE]);
+    assert_eq!(cnt(&tb), 1);
+    assert_eq!(tb.m.stats().jobs_a, jobs + 1);
+    tb.ld(PC, 0, 6, &[BASE_A + 6 * STRIDE]);
+    assert_eq!(cnt(&tb), 0);
+    // The paper's reading: never decrements.
+    let mut tb = Tb::new(
+        &CapsParams {
+            CNT_DECAY: 0,
+            ..params
+        },
+        8,
+    );
+    tb.ld(PC, 0, 0, &[BASE_A]);
+    tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
+    tb.ld(PC, 0, 2, &[BASE_A + 0x999]);
+    tb.ld(PC, 0, 3, &[BASE_A + 3 * STRIDE]);
+    assert_eq!(cnt(&tb), 1);
+}
+
+/// `LOOP_JOBS = 1` (spec revision): the leading warp's next iteration of
+/// a load (rule 2) enqueues job B, so the trailing warps are prefetched
+/// for every iteration; `LOOP_JOBS = 0` prefetches the first only.
+#[test]
+fn rule2_loop_iterations_enqueue_job_b() {
+    for loop_jobs in [0, 1] {
+        let params = CapsParams {
+            LOOP_JOBS: loop_jobs,
+            ..defaults()
+        };
+        let mut tb = Tb::new(&params, 4);
+        // CTA 0 trains the stride.
+        tb.ld(PC, 0, 0, &[BASE_A]);
+        tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
+        tb.drain();
+        let before = tb.seq().len();
+        // CTA 1's leading warp: iteration 0 (rule 1: job B), then its
+        // next iteration one plane further (rule 2).
+        tb.ld(PC, 1, 0, &[BASE_B]);
+        tb.drain();
+        let plane = 0x1_0000;
+        tb.ld(PC, 1, 0, &[BASE_B + plane]);
+        tb.drain();
+        let new: Vec<Pf> = tb.seq()[before..].to_vec();
+        let mut expected: Vec<Pf> = (1..4).map(|w| (BASE_B + w * STRIDE, 1, w)).collect();
+        if loop_jobs == 1 {
+            expected.extend((1..4).map(|w| (BASE_B + plane + w * STRIDE, 1, w)));
+        }
+        assert_eq!(new, expected, "LOOP_JOBS = {loop_jobs}");
+        assert_eq!(
+            tb.m.stats().jobs_b,
+            1 + loop_jobs,
+            "LOOP_JOBS = {loop_jobs}"
+        );
+    }
+    // Not while the counter is at the threshold.
+    let params = CapsParams {
+        CNT_W: 2,
+        MISPRED_THRESHOLD: 1,
+        ..defaults()
+    };
+    let mut tb = Tb::new(&params, 4);
+    tb.ld(PC, 0, 0, &[BASE_A]);
+    tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
+    tb.ld(PC, 0, 2, &[BASE_A + 0x999]);
+    tb.ld(PC, 0, 0, &[BASE_A + 0x1_0000]);
+    tb.drain();
+    assert_eq!(tb.m.stats().jobs_b, 0);
+}
+
 #[test]
 fn rule3_only_the_training_cta_triggers() {
     let mut tb = Tb::new(&defaults(), 4);
@@ -826,7 +919,13 @@ fn job_b_skips_leading_warp_without_gap() {
 
 #[test]
 fn job_b_reads_current_tables() {
-    let mut tb = Tb::new(&defaults(), 4);
+    // The first spec's rule 2 (no job B when the leading warp rewrites):
+    // the running job B reads the rewritten bases.
+    let params = CapsParams {
+        LOOP_JOBS: 0,
+        ..defaults()
+    };
+    let mut tb = Tb::new(&params, 4);
     let two = |base: u64, w: u64| [base + w * 0x80, base + 0x1000 + w * 0x80];
     tb.ld(PC, 0, 0, &two(BASE_A, 0));
     tb.ld(PC, 0, 1, &two(BASE_A, 1));
@@ -987,13 +1086,13 @@ fn rejects_invalid_params() {
 fn small_params() -> impl Strategy<Value = CapsParams> {
     (
         (1u32..4, 1u64..5, 1u64..5, 1u64..5),
-        (2u64..5, 1u64..5, any::<u16>()),
+        (2u64..5, 1u64..5, any::<u16>(), 0u64..2, 0u64..2),
         (1u64..4, 1u64..5, any::<bool>(), any::<bool>()),
     )
         .prop_map(
             |(
                 (cta_bits, percta, dist, max_addrs),
-                (warp_w, cnt_w, thr),
+                (warp_w, cnt_w, thr, loop_jobs, cnt_decay),
                 (jobq, pfq, narrow_addr, narrow_pc),
             )| {
                 let cnt_max = (1u64 << cnt_w) - 1;
@@ -1005,6 +1104,8 @@ fn small_params() -> impl Strategy<Value = CapsParams> {
                     WARP_IDX_W: warp_w,
                     CNT_W: cnt_w,
                     MISPRED_THRESHOLD: 1 + thr as u64 % cnt_max,
+                    LOOP_JOBS: loop_jobs,
+                    CNT_DECAY: cnt_decay,
                     JOBQ_DEPTH: jobq,
                     PFQ_DEPTH: pfq,
                     ADDR_W: if narrow_addr { 16 } else { 32 },
@@ -1267,7 +1368,9 @@ fn random_stimulus_reaches_prefetches() {
         total.mispredictions += s.mispredictions;
         total.trainings += s.trainings;
         total.invalidations += s.invalidations;
+        total.loop_jobs += s.loop_jobs;
     }
+    assert!(total.loop_jobs > 0, "{total:?}");
     assert!(total.jobs_a > 0 && total.jobs_b > 0, "{total:?}");
     assert!(
         total.jobs_dropped > 0 && total.prefetches > 100,
