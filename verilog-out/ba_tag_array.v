@@ -6,6 +6,7 @@
 //   ADDR_W = 32
 //   BA_ENABLE = 1
 //   REUSE_THRESHOLD = 4
+//   BA_POLICY = 0
 `default_nettype none
 
 module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,rsp_valid,rsp_outcome,rsp_way,rsp_evict_valid,rsp_evict_addr);
@@ -41,6 +42,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
     localparam  way_id__6 = 3'b110;
     localparam  way_id__7 = 3'b111;
     localparam  ba_enable = 1'b1;
+    localparam  policy1 = 1'b0;
     localparam  threshold = 8'h4;
     localparam  one8 = 8'h1;
     localparam  zero8 = 8'h0;
@@ -307,6 +309,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
     reg  any_hit;
     reg  any_inval;
     reg  any_reuse;
+    reg  free;
     reg  [7:0] zsum;
     reg  use_noreuse;
     reg  [2:0] hit_way;
@@ -1034,6 +1037,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
         end
     end
     always @(*) use_noreuse = (zsum >= threshold) & (zsum != zero8);
+    always @(*) free = policy1 & (zsum != zero8);
     always @(*) begin
         if (~ba_enable) begin
             vcand__0 = ev__0;
@@ -1698,7 +1702,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
             m_outcome = c_miss;
         end
         else begin
-            if (ba_enable & ~req_prefetch) begin
+            if (ba_enable & ~req_prefetch & ~free) begin
                 m_outcome = c_bypass;
             end
             else begin
@@ -1808,7 +1812,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
                 ways__0__w_bypass = 1'b0;
             end
             else begin
-                ways__0__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
+                ways__0__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
             end
         end
     end
@@ -1879,7 +1883,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
                 ways__1__w_bypass = 1'b0;
             end
             else begin
-                ways__1__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
+                ways__1__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
             end
         end
     end
@@ -1950,7 +1954,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
                 ways__2__w_bypass = 1'b0;
             end
             else begin
-                ways__2__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
+                ways__2__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
             end
         end
     end
@@ -2021,7 +2025,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
                 ways__3__w_bypass = 1'b0;
             end
             else begin
-                ways__3__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
+                ways__3__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
             end
         end
     end
@@ -2092,7 +2096,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
                 ways__4__w_bypass = 1'b0;
             end
             else begin
-                ways__4__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
+                ways__4__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
             end
         end
     end
@@ -2163,7 +2167,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
                 ways__5__w_bypass = 1'b0;
             end
             else begin
-                ways__5__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
+                ways__5__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
             end
         end
     end
@@ -2234,7 +2238,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
                 ways__6__w_bypass = 1'b0;
             end
             else begin
-                ways__6__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
+                ways__6__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
             end
         end
     end
@@ -2305,7 +2309,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
                 ways__7__w_bypass = 1'b0;
             end
             else begin
-                ways__7__w_bypass = ~any_inval & ba_enable & ~req_prefetch;
+                ways__7__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
             end
         end
     end

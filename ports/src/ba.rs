@@ -49,6 +49,10 @@ pub struct BaParams {
     /// Victim-choice threshold on the number of `reuse = 0` ways.
     /// `None` in a file means the spec default `WAYS/2`.
     pub REUSE_THRESHOLD: Option<u64>,
+    /// 0 = the spec's allocate-or-bypass rule ("free" = invalid); 1 = the
+    /// second reading (a full set bypasses only when every line was
+    /// reused; `docs/units/ba_tag_array.md`).
+    pub BA_POLICY: u64,
 }
 
 impl Default for BaParams {
@@ -60,6 +64,7 @@ impl Default for BaParams {
             ADDR_W: 32,
             BA_ENABLE: 1,
             REUSE_THRESHOLD: None,
+            BA_POLICY: 0,
         }
     }
 }
@@ -98,6 +103,7 @@ impl Params for BaParams {
         check_pow2("SETS", self.SETS, 1, 4096)?;
         check_pow2("WAYS", self.WAYS, 1, 32)?;
         check_range("BA_ENABLE", self.BA_ENABLE, 0, 1)?;
+        check_range("BA_POLICY", self.BA_POLICY, 0, 1)?;
         if self.offset_bits() + self.set_bits() + 1 > self.ADDR_W as u32 {
             return Err(ConfigError::range(
                 "SETS",
@@ -124,6 +130,7 @@ impl Params for BaParams {
             ("ADDR_W", self.ADDR_W),
             ("BA_ENABLE", self.BA_ENABLE),
             ("REUSE_THRESHOLD", self.reuse_threshold()),
+            ("BA_POLICY", self.BA_POLICY),
         ]
     }
 }

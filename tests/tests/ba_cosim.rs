@@ -36,10 +36,12 @@ fn run(kind: BackendKind, p: &BaParams, seed: u64, cycles: u64) {
 }
 
 /// The configurations of the issue: paper, 32 x 4, 1 x 2; each with the
-/// bypass-aware policy on and off.
+/// bypass-aware policy on and off; then each with the second reading
+/// (`BA_POLICY = 1`).
 fn configs() -> Vec<BaParams> {
     let mut v = Vec::new();
-    for (sets, ways) in [(16, 8), (32, 4), (1, 2)] {
+    let geometries = [(16, 8), (32, 4), (1, 2)];
+    for (sets, ways) in geometries {
         for ba in [1, 0] {
             v.push(BaParams {
                 SETS: sets,
@@ -48,6 +50,14 @@ fn configs() -> Vec<BaParams> {
                 ..Default::default()
             });
         }
+    }
+    for (sets, ways) in geometries {
+        v.push(BaParams {
+            SETS: sets,
+            WAYS: ways,
+            BA_POLICY: 1,
+            ..Default::default()
+        });
     }
     v
 }
@@ -84,6 +94,14 @@ fn rusthdl_agrees_with_golden_32x4() {
 fn rusthdl_agrees_with_golden_1x2() {
     run(BackendKind::RustHdl, &configs()[4], 204, CYCLES);
     run(BackendKind::RustHdl, &configs()[5], 205, CYCLES);
+}
+
+#[test]
+fn rusthdl_agrees_with_golden_second_reading() {
+    for (i, p) in configs().iter().enumerate().skip(6) {
+        assert_eq!(p.BA_POLICY, 1);
+        run(BackendKind::RustHdl, p, 200 + i as u64, CYCLES);
+    }
 }
 
 /// Run the spec scenario on an RTL back-end and check every response
@@ -254,11 +272,13 @@ fn to_inputs(p: &BaParams, ops: &[Op]) -> Vec<BaIn> {
     v
 }
 
-fn prop_run(kind: BackendKind, ba: u64, ops: &[Op]) -> Result<(), TestCaseError> {
+/// `mode`: 0 plain LRU, 1 the spec's policy, 2 the second reading.
+fn prop_run(kind: BackendKind, mode: u64, ops: &[Op]) -> Result<(), TestCaseError> {
     let p = BaParams {
         SETS: 2,
         WAYS: 2,
-        BA_ENABLE: ba,
+        BA_ENABLE: (mode > 0) as u64,
+        BA_POLICY: (mode == 2) as u64,
         ..Default::default()
     };
     let seq = to_inputs(&p, ops);
@@ -278,12 +298,12 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn rusthdl_matches_golden_on_any_short_sequence(ba in 0u64..2, ops in prop::collection::vec(op(), 1..60)) {
+    fn rusthdl_matches_golden_on_any_short_sequence(ba in 0u64..3, ops in prop::collection::vec(op(), 1..60)) {
         prop_run(BackendKind::RustHdl, ba, &ops)?;
     }
 
     #[test]
-    fn verilator_matches_golden_on_any_short_sequence(ba in 0u64..2, ops in prop::collection::vec(op(), 1..200)) {
+    fn verilator_matches_golden_on_any_short_sequence(ba in 0u64..3, ops in prop::collection::vec(op(), 1..200)) {
         if cosim::verilator::verilator_available() {
             prop_run(BackendKind::Verilator, ba, &ops)?;
         }

@@ -96,3 +96,27 @@ fn prefetches_are_installed_under_ba() {
     assert!(p.useful > p.issued / 5, "{p:?}");
     assert!(p.useful + p.late > p.issued / 2, "{p:?}");
 }
+
+#[test]
+fn the_second_reading_bypasses_only_sets_of_reused_lines() {
+    // BA_POLICY = 1: a full set misses while it holds a never-reused line.
+    // A streaming kernel never reuses a line: no bypass at all, and the
+    // same decisions as LRU (the victim is the LRU never-reused way).
+    let k = kernel("stream.toml", &[]);
+    let lru = run(&k, &[("l1", "lru")]);
+    let ba2 = run(&k, &[("l1", "ba"), ("ba.BA_POLICY", "1")]);
+    assert_eq!(ba2.l1.bypasses, 0);
+    assert_eq!(ba2.l1.misses, lru.l1.misses);
+    assert_eq!(ba2.cycles, lru.cycles);
+    // With reuse, it bypasses far less than the first reading does.
+    let k = kernel("reuse.toml", &[]);
+    let ba1 = run(&k, &[("l1", "ba")]);
+    let ba2 = run(&k, &[("l1", "ba"), ("ba.BA_POLICY", "1")]);
+    assert!(
+        ba1.l1.bypasses > 10 * ba2.l1.bypasses.max(1),
+        "{} {}",
+        ba1.l1.bypasses,
+        ba2.l1.bypasses
+    );
+    assert!(ba2.l1.misses > ba2.l1.bypasses);
+}

@@ -66,6 +66,7 @@ pub struct BaTagArrayRtl<
     // Policy constants.
     way_id: Vec<Constant<Bits<W>>>,
     ba_enable: Constant<Bit>,
+    policy1: Constant<Bit>,
     threshold: Constant<Bits<8>>,
     one8: Constant<Bits<8>>,
     zero8: Constant<Bits<8>>,
@@ -100,6 +101,7 @@ pub struct BaTagArrayRtl<
     any_hit: Signal<Local, Bit>,
     any_inval: Signal<Local, Bit>,
     any_reuse: Signal<Local, Bit>,
+    free: Signal<Local, Bit>,
     zsum: Signal<Local, Bits<8>>,
     use_noreuse: Signal<Local, Bit>,
     hit_way: Signal<Local, Bits<W>>,
@@ -168,6 +170,7 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
                 .map(|w| Constant::new(Bits::<W>::from(w as u64)))
                 .collect(),
             ba_enable: Constant::new(p.BA_ENABLE == 1),
+            policy1: Constant::new(p.BA_POLICY == 1),
             threshold: Constant::new(Bits::<8>::from(p.reuse_threshold())),
             one8: Constant::new(Bits::<8>::from(1u64)),
             zero8: Constant::new(Bits::<8>::from(0u64)),
@@ -198,6 +201,7 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
             any_hit: Default::default(),
             any_inval: Default::default(),
             any_reuse: Default::default(),
+            free: Default::default(),
             zsum: Default::default(),
             use_noreuse: Default::default(),
             hit_way: Default::default(),
@@ -313,6 +317,8 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
         }
         self.use_noreuse.next =
             (self.zsum.val() >= self.threshold.val()) & (self.zsum.val() != self.zero8.val());
+        // BA_POLICY = 1 (rule Q3): a full set with a line never reused misses.
+        self.free.next = self.policy1.val() & (self.zsum.val() != self.zero8.val());
         // Victim candidates, then the least recently used among them.
         for w in 0..self._ways {
             if !self.ba_enable.val() {
@@ -406,7 +412,7 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
             self.m_outcome.next = self.c_miss.val();
             self.m_way.next = self.fi_way.val();
         } else {
-            if self.ba_enable.val() & !self.req_prefetch.val() {
+            if self.ba_enable.val() & !self.req_prefetch.val() & !self.free.val() {
                 self.m_outcome.next = self.c_bypass.val();
             } else {
                 self.m_outcome.next = self.c_miss.val();
@@ -446,8 +452,10 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
                     self.ways[w].w_valid.next = true;
                     self.ways[w].w_tag.next = self.req_tag.val();
                     self.ways[w].w_reuse.next = false;
-                    self.ways[w].w_bypass.next =
-                        !self.any_inval.val() & self.ba_enable.val() & !self.req_prefetch.val();
+                    self.ways[w].w_bypass.next = !self.any_inval.val()
+                        & self.ba_enable.val()
+                        & !self.req_prefetch.val()
+                        & !self.free.val();
                 }
             } else if self.ev[w].val()
                 & !self.pf_nop.val()

@@ -336,9 +336,13 @@ impl BaModel {
 
         // The set is full. Rule 4 (BA_ENABLE = 1): BYPASS over the victim
         // chosen from the reuse bits; rule 3 (BA_ENABLE = 0): MISS replacing
-        // the least recently used way.
+        // the least recently used way. The second reading (BA_POLICY = 1,
+        // rules Q3 and Q4): a line never reused is free to be replaced, so
+        // the set bypasses only when every line was reused.
         let victim = self.victim(set_index);
-        let (outcome, new_bypass) = if ba_enable {
+        let free =
+            self.params.BA_POLICY == 1 && self.sets[set_index].iter().any(|line| !line.reuse);
+        let (outcome, new_bypass) = if ba_enable && !free {
             (outcome::BYPASS, true)
         } else {
             (outcome::MISS, false)

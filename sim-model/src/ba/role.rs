@@ -78,6 +78,7 @@ fn derived(cfg: &MachineConfig, choice: &str) -> BaParams {
         ADDR_W: 32,
         BA_ENABLE: (choice == BA) as u64,
         REUSE_THRESHOLD: None,
+        BA_POLICY: 0,
     }
 }
 

@@ -17,6 +17,7 @@ fn params(sets: u64, ways: u64, ba_enable: u64, threshold: Option<u64>) -> BaPar
         ADDR_W: 32,
         BA_ENABLE: ba_enable,
         REUSE_THRESHOLD: threshold,
+        BA_POLICY: 0,
     }
 }
 
@@ -380,6 +381,50 @@ fn prefetch_fills_allocate_and_do_not_mark_reuse() {
     );
 }
 
+/// The second reading (`BA_POLICY = 1`, rules Q1 to Q4 of the unit
+/// document) on one 4-way set, threshold 2.
+#[test]
+fn second_reading_bypasses_only_a_set_of_reused_lines() {
+    let p = BaParams {
+        BA_POLICY: 1,
+        ..params(1, 4, 1, Some(2))
+    };
+    let mut m = BaModel::new(&p);
+    for line in [0, 1, 2, 3] {
+        assert_eq!(edge(&mut m, load(line * LINE)).rsp_outcome, outcome::MISS);
+    }
+    // Q3: full, Z = 4 >= 2: a MISS over the LRU never-reused way (way 0),
+    // where the first reading bypasses.
+    assert_eq!(edge(&mut m, load(4 * LINE)), rsp(outcome::MISS, 0, Some(0)));
+    assert!(m.holds_data(4 * LINE));
+    // Reuse lines 1, 2, 3 and 4: Z = 0.
+    for line in [1, 2, 3, 4] {
+        assert_eq!(edge(&mut m, load(line * LINE)).rsp_outcome, outcome::HIT);
+    }
+    // Q4: every line reused: BYPASS over the LRU way (way 1, line 1).
+    assert_eq!(
+        edge(&mut m, load(5 * LINE)),
+        rsp(outcome::BYPASS, 1, Some(LINE))
+    );
+    assert!(m.line(0, 1).bypass);
+    // Z = 1 (the bypass tag) < 2: Q3 misses over the LRU reused way (line
+    // 2 in way 2); the bypass tag stays.
+    assert_eq!(
+        edge(&mut m, load(6 * LINE)),
+        rsp(outcome::MISS, 2, Some(2 * LINE))
+    );
+    // Z = 2 (the bypass tag of line 5, line 6) >= 2: of the two never-reused
+    // ways the bypass tag goes first (it holds no data).
+    assert_eq!(edge(&mut m, load(7 * LINE)), rsp(outcome::MISS, 1, None));
+    assert!(!m.line(0, 1).bypass && m.holds_data(7 * LINE));
+    // The first reading on the same start bypasses at once.
+    let mut m = BaModel::new(&params(1, 4, 1, Some(2)));
+    for line in [0, 1, 2, 3] {
+        edge(&mut m, load(line * LINE));
+    }
+    assert_eq!(edge(&mut m, load(4 * LINE)).rsp_outcome, outcome::BYPASS);
+}
+
 #[test]
 fn write_evict_clears_line_and_reranks() {
     let mut m = BaModel::new(&params(1, 4, 1, None));
@@ -524,6 +569,7 @@ fn address_bits_above_addr_w_are_ignored() {
         ADDR_W: 12,
         BA_ENABLE: 1,
         REUSE_THRESHOLD: None,
+        BA_POLICY: 0,
     };
     let mut m = BaModel::new(&p);
     // 0xabc: offset 0xc, set 3, tag 0x2a (6 bits).
@@ -588,9 +634,10 @@ fn small_params() -> impl Strategy<Value = BaParams> {
         0u32..4,
         0u64..2,
         any::<Option<u8>>(),
+        0u64..2,
     )
         .prop_map(
-            |(set_bits, way_bits, line_choice, tag_choice, ba_enable, threshold)| {
+            |(set_bits, way_bits, line_choice, tag_choice, ba_enable, threshold, policy)| {
                 let line_bits = [2, 4, 7][line_choice as usize];
                 let ways = 1u64 << way_bits;
                 // Mostly the narrowest address allowed (at least 8 bits), so
@@ -606,6 +653,7 @@ fn small_params() -> impl Strategy<Value = BaParams> {
                     ADDR_W: addr_w as u64,
                     BA_ENABLE: ba_enable,
                     REUSE_THRESHOLD: threshold.map(|t| t as u64 % (ways + 1)),
+                    BA_POLICY: policy,
                 }
             },
         )
@@ -674,6 +722,7 @@ fn check_invariants(p: &BaParams, stimulus: &[Cycle]) -> Result<(), TestCaseErro
     prop_assert_eq!(m.outputs(), BaOut::default());
     for (cycle, c) in stimulus.iter().enumerate() {
         let inputs = to_inputs(p, c);
+        let set_before = m.set_lines(m.set_and_tag(inputs.req_addr).0).to_vec();
         // The line of the request before the edge (for the prefetch rules).
         let before = m.lookup(inputs.req_addr).map(|way| {
             let (set, _) = m.set_and_tag(inputs.req_addr);
@@ -701,6 +750,27 @@ fn check_invariants(p: &BaParams, stimulus: &[Cycle]) -> Result<(), TestCaseErro
             prop_assert_eq!(out.rsp_evict_addr % p.LINE_BYTES, 0, "{}", ctx);
         } else {
             prop_assert_eq!(out.rsp_evict_addr, 0, "{}", ctx);
+        }
+
+        // The second reading: a load bypasses only a full set whose every
+        // line was reused (rule Q4), and the oldest never-reused way of a
+        // set is a bypass tag whenever the set has one (why Q3 needs no
+        // preference for bypass tags).
+        if p.BA_POLICY == 1 && p.BA_ENABLE == 1 {
+            if out.rsp_outcome == outcome::BYPASS && !inputs.flush {
+                prop_assert!(set_before.iter().all(|l| l.valid && l.reuse), "{}", ctx);
+            }
+            for set in 0..p.SETS as usize {
+                let lines = m.set_lines(set);
+                if lines.iter().any(|l| l.valid && l.bypass) {
+                    let oldest = lines
+                        .iter()
+                        .filter(|l| l.valid && !l.reuse)
+                        .max_by_key(|l| l.rank)
+                        .unwrap();
+                    prop_assert!(oldest.bypass, "{} set {}: {:?}", ctx, set, lines);
+                }
+            }
         }
 
         // Prefetch fills: never a bypass, the line holds data afterwards,
@@ -789,7 +859,10 @@ proptest! {
                 break;
             }
             let expected_ba_outcome = match lru_out.rsp_outcome {
-                outcome::MISS if set_was_full && !inputs.req_prefetch => outcome::BYPASS,
+                // The second reading misses while a line was never reused.
+                outcome::MISS if set_was_full && !inputs.req_prefetch && ba_params.BA_POLICY == 0 => {
+                    outcome::BYPASS
+                }
                 other => other,
             };
             prop_assert_eq!(ba_out.rsp_outcome, expected_ba_outcome);
