@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use sim_model::harness::Metrics;
 
@@ -150,9 +149,8 @@ fn run_one(
     args.preset = preset.to_string();
     args.set = sets.to_vec();
     args.set.extend(mech.sets.iter().cloned());
-    let (cfg, k) = prepare(&args)
-        .with_context(|| format!("{} on {preset} with {}", kernel.display(), mech.label))
-        .map_err(|e| format!("{e:#}"))?;
+    // The table names the kernel, the preset and the mechanism.
+    let (cfg, k) = prepare(&args).map_err(|e| format!("{e:#}"))?;
     run_prepared(&args, &cfg, &k).map_err(|e| format!("{e:#}"))
 }
 
@@ -191,7 +189,9 @@ pub fn table(cells: &[Cell], mechanisms: &[Mechanism]) -> String {
                 kernels.push(&c.kernel);
             }
         }
-        let mut refused = Vec::new();
+        let n_kernels = kernels.len();
+        // (mechanism, reason) -> the kernels it refused.
+        let mut refused: Vec<(String, String, Vec<String>)> = Vec::new();
         for k in kernels {
             let row: Vec<&Cell> = cells
                 .iter()
@@ -240,7 +240,14 @@ pub fn table(cells: &[Cell], mechanisms: &[Mechanism]) -> String {
                         if is_prefetcher(m) {
                             s += " - |";
                         }
-                        refused.push(format!("{name} with {}: {e}", m.label));
+                        let reason = e.replace('\n', " ");
+                        match refused
+                            .iter_mut()
+                            .find(|(l, r, _)| *l == m.label && *r == reason)
+                        {
+                            Some((_, _, ks)) => ks.push(name.clone()),
+                            None => refused.push((m.label.clone(), reason, vec![name.clone()])),
+                        }
                     }
                     None => s += " | |",
                 }
@@ -249,8 +256,13 @@ pub fn table(cells: &[Cell], mechanisms: &[Mechanism]) -> String {
         }
         if !refused.is_empty() {
             s += "\nNot run:\n";
-            for r in refused {
-                s += &format!("- {}\n", r.replace('\n', " "));
+            for (label, reason, ks) in refused {
+                let which = if ks.len() > 1 && ks.len() == n_kernels {
+                    format!("every kernel ({})", ks.len())
+                } else {
+                    ks.join(", ")
+                };
+                s += &format!("- {label} on {which}: {reason}\n");
             }
         }
         s.push('\n');
