@@ -57,6 +57,29 @@ fn every_cta_runs_once_and_the_sms_share_the_l2() {
     // One SM's run sees only its CTAs.
     let one = run(&k, &[("mem_model", "hier")]);
     assert!(one.ctas < m.ctas / 10);
+    // A unit's counters are summed over the SMs, and so is its table line
+    // (not one SM's line under a "summed" label).
+    let c = run(
+        &k,
+        &[
+            ("sms", "all"),
+            ("mem_model", "hier"),
+            ("prefetcher", "caps"),
+        ],
+    );
+    let p = c.prefetch.as_ref().unwrap();
+    let loads = common::counter(p, "loads");
+    // LPS: every memory instruction but the one store per plane is a load.
+    assert!(
+        loads > c.mem_instructions / 2,
+        "{loads} {}",
+        c.mem_instructions
+    );
+    assert!(
+        p.counts.summary.contains(&format!("loads {loads},")),
+        "{}",
+        p.counts.summary
+    );
 }
 
 #[test]

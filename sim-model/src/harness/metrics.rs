@@ -484,10 +484,13 @@ fn add_counts(a: &mut UnitCounts, b: &UnitCounts) {
             None => a.counters.push((name, *v)),
         }
     }
-    a.summary = format!(
-        "summed over SMs ({})",
-        b.summary.split(';').next().unwrap_or("")
-    );
+    // The unit's own summary line is one SM's: list the sums instead.
+    let sums: Vec<String> = a
+        .counters
+        .iter()
+        .map(|(n, v)| format!("{} {v}", n.replace('_', " ")))
+        .collect();
+    a.summary = format!("summed over SMs: {}", sums.join(", "));
 }
 
 impl Metrics {
