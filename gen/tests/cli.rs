@@ -373,20 +373,12 @@ fn snake_runs_decoupled_by_default_and_decoupled_off_turns_it_off() {
 
 /// The command: a paper preset, all SMs, the new memory metrics,
 /// the preset named in the output; `warpgen presets` quotes its table.
-#[test]
-fn a_paper_preset_runs_all_sms_and_says_so() {
+/// `warpgen ARGS --kernel kernels/NAME`, which must succeed: its output.
+fn stdout_of(args: &[&str], name: &str) -> String {
     let out = warpgen()
-        .args([
-            "run",
-            "--preset",
-            "caps-gtx480",
-            "--prefetcher",
-            "caps",
-            "--sched",
-            "pas",
-            "--kernel",
-        ])
-        .arg(kernel("lps.toml"))
+        .args(args)
+        .arg("--kernel")
+        .arg(kernel(name))
         .output()
         .unwrap();
     assert!(
@@ -394,7 +386,23 @@ fn a_paper_preset_runs_all_sms_and_says_so() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8_lossy(&out.stdout);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_paper_preset_runs_all_sms_and_says_so() {
+    let text = stdout_of(
+        &[
+            "run",
+            "--preset",
+            "caps-gtx480",
+            "--prefetcher",
+            "caps",
+            "--sched",
+            "pas",
+        ],
+        "lps.toml",
+    );
     for want in [
         "caps-gtx480",
         "on all 15 SMs",
@@ -423,8 +431,8 @@ fn a_paper_preset_runs_all_sms_and_says_so() {
 
 #[test]
 fn compare_tables_presets_and_mechanisms_and_names_refusals() {
-    let out = warpgen()
-        .args([
+    let text = stdout_of(
+        &[
             "compare",
             "--preset",
             "caps-gtx480",
@@ -440,17 +448,9 @@ fn compare_tables_presets_and_mechanisms_and_names_refusals() {
             "param.N=2048",
             "--jobs",
             "2",
-            "--kernel",
-        ])
-        .arg(kernel("vector_add.toml"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
+        "vector_add.toml",
     );
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("### caps-gtx480") && text.contains("### snake-v100"),
         "{text}"
