@@ -242,7 +242,7 @@ fn machine_settings_name_what_would_be_accepted() {
     let e = c.set("prefetcher", "foo").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "configuration `prefetcher` = foo: expected none, caps or snake"
+        "configuration `prefetcher` = foo: expected none, caps, snake, intra, inter, mta, nlp or lap"
     );
     let e = c.set("l1", "xx").unwrap_err();
     assert_eq!(

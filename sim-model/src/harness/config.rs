@@ -845,7 +845,9 @@ impl MachineConfig {
         }
         for role in Role::ALL {
             let c = self.choice(role);
-            if c == role.native().name {
+            if c == role.native().name
+                || (role == Role::Prefetcher && super::baselines::find(c).is_some())
+            {
                 continue;
             }
             match units::unit_for_choice(role, c) {
@@ -1007,7 +1009,10 @@ mod tests {
     fn role_choices_and_units() {
         let mut c = MachineConfig::fermi();
         let e = c.set("prefetcher", "fancy").unwrap_err().to_string();
-        assert!(e.contains("expected none, caps or snake"), "{e}");
+        assert!(
+            e.contains("expected none, caps, snake, intra, inter, mta, nlp or lap"),
+            "{e}"
+        );
         let e = c.set("l1", "fancy").unwrap_err().to_string();
         assert!(e.contains("expected lru, "), "{e}");
         c.set("l1", "ba_lru").unwrap();

@@ -44,6 +44,7 @@
 //! ```
 
 pub mod affine;
+pub mod baselines;
 pub mod config;
 pub(crate) mod dac;
 pub(crate) mod decoupled;

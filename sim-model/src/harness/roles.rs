@@ -223,6 +223,10 @@ pub trait PrefetcherRole {
     /// This cycle's cache and memory pressure, given every simulated cycle
     /// before [`Self::step`]. Prefetchers without a throttle ignore it.
     fn pressure(&mut self, _p: Pressure) {}
+    /// A demand request of warp slot `sm_warp` missed the L1 this cycle
+    /// and went to memory for line `line` (not a merge into a request in
+    /// flight). Ignored by default (the miss-driven baselines use it).
+    fn miss(&mut self, _line: u64, _sm_warp: u32) {}
     /// Whether warp `warp` (index within its CTA) is a leading warp, which
     /// the prefetch-aware scheduler (`sched = pas`) promotes and issues
     /// first. The default marks warp 0 of each CTA, as without a

@@ -1050,6 +1050,9 @@ impl<'k> Sm<'k> {
             self.warps[warp as usize].pending_misses += 1;
             self.mem_push(line, false, false);
             self.bursts.event(self.now);
+            if let Some(p) = self.prefetcher.as_mut() {
+                p.miss(line, warp as u32);
+            }
             merged = false;
             expect_hit = false;
         }
@@ -2312,6 +2315,10 @@ fn attach_units(
             RoleObject::L1(t) => tags = Some(t),
             RoleObject::Expander(x) => expander = Some(x),
         }
+    }
+    // A baseline prefetcher (golden model only, no unit).
+    if let Some(b) = super::baselines::find(cfg.choice(Role::Prefetcher)) {
+        prefetcher = Some((b.build)(cfg.l1_line as u64));
     }
     Ok(Attachments {
         prefetcher,

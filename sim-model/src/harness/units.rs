@@ -391,8 +391,13 @@ pub fn role_units(role: Role) -> impl Iterator<Item = &'static dyn UnitEntry> {
 /// each unit's, in table order (the command line's possible values).
 pub fn role_choices(role: Role) -> Vec<(&'static str, &'static str)> {
     let native = role.native();
+    let baselines = super::baselines::BASELINES
+        .iter()
+        .filter(move |_| role == Role::Prefetcher)
+        .map(|b| (b.choice.name, b.choice.help));
     std::iter::once((native.name, native.help))
         .chain(role_units(role).flat_map(|u| u.choices().iter().map(|c| (c.name, c.help))))
+        .chain(baselines)
         .collect()
 }
 
@@ -402,6 +407,14 @@ pub(crate) fn canonical_choice(role: Role, choice: &str) -> Option<&'static str>
     let native = role.native().name;
     if same_name(native, choice) {
         return Some(native);
+    }
+    if role == Role::Prefetcher {
+        if let Some(b) = super::baselines::BASELINES
+            .iter()
+            .find(|b| same_name(b.choice.name, choice))
+        {
+            return Some(b.choice.name);
+        }
     }
     unit_for_choice(role, choice).map(|(_, c)| c)
 }

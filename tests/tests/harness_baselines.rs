@@ -1,0 +1,80 @@
+//! The CAPS paper's baseline prefetchers (its §III, §VI) in the prefetcher
+//! slot: golden models only (`sim_model::harness::baselines`).
+
+mod common;
+use common::{config, counter, kernel, run, LPS_128, MM_160};
+
+#[test]
+fn inter_warp_prefetching_is_less_accurate_than_caps_across_ctas() {
+    // CAPS §VI-C: "Low accuracy is the main reason of the low performance
+    // of INTER": its prefetches for the next warps cross CTA boundaries.
+    let k = kernel("matrix_mul.toml", MM_160);
+    let caps = run(&k, &[("prefetcher", "caps"), ("sched", "pas")]);
+    let inter = run(&k, &[("prefetcher", "inter"), ("sched", "pas")]);
+    let (c, i) = (caps.prefetch.unwrap(), inter.prefetch.unwrap());
+    eprintln!("accuracy: CAPS {:.3}, INTER {:.3}", c.accuracy, i.accuracy);
+    assert!(i.issued > 100, "{i:?}");
+    assert!(counter(&i, "triggers") > 100, "{:?}", i.counts);
+    assert!(i.accuracy + 0.1 < c.accuracy, "{i:?}");
+}
+
+#[test]
+fn intra_warp_prefetching_needs_loops() {
+    // CAPS §VI-C: "INTRA has decent accuracy and coverage if applications
+    // have deep iterative loops and regular access patterns like LPS".
+    let k = kernel("lps.toml", LPS_128);
+    let intra = run(&k, &[("prefetcher", "intra"), ("sched", "pas")]);
+    let inter = run(&k, &[("prefetcher", "inter"), ("sched", "pas")]);
+    let (a, e) = (intra.prefetch.unwrap(), inter.prefetch.unwrap());
+    assert!(counter(&a, "triggers") > 1000, "{:?}", a.counts);
+    assert!(a.accuracy > e.accuracy, "{} {}", a.accuracy, e.accuracy);
+    // vectorAdd has no loop: a warp never runs a load twice.
+    let k = kernel("vector_add.toml", &[("N", 1 << 16)]);
+    let m = run(&k, &[("prefetcher", "intra")]);
+    let p = m.prefetch.unwrap();
+    assert_eq!(counter(&p, "triggers"), 0);
+    assert_eq!(p.issued, 0);
+}
+
+#[test]
+fn mta_follows_intra_on_loops() {
+    // MTA: INTRA's rule for iterative loads, INTER's otherwise; on LPS's
+    // k-loop it prefetches like INTRA.
+    let k = kernel("lps.toml", LPS_128);
+    let intra = run(&k, &[("prefetcher", "intra"), ("sched", "pas")]);
+    let mta = run(&k, &[("prefetcher", "mta"), ("sched", "pas")]);
+    let (a, m) = (intra.prefetch.unwrap(), mta.prefetch.unwrap());
+    assert!(m.issued >= a.issued, "{} {}", m.issued, a.issued);
+    assert!(
+        (m.accuracy - a.accuracy).abs() < 0.1,
+        "{} {}",
+        m.accuracy,
+        a.accuracy
+    );
+}
+
+#[test]
+fn miss_driven_baselines_prefetch_neighbouring_lines() {
+    // NLP: the next line of each miss; LAP: the rest of a 4-line block
+    // after two of its lines missed. vectorAdd streams consecutive lines.
+    let k = kernel("vector_add.toml", &[("N", 1 << 18)]);
+    for (p, min_accuracy) in [("nlp", 0.5), ("lap", 0.9)] {
+        let m = run(&k, &[("prefetcher", p)]);
+        let pf = m.prefetch.unwrap();
+        assert!(counter(&pf, "triggers") > 0, "{p}: {:?}", pf.counts);
+        assert!(pf.issued > 10, "{p}: {pf:?}");
+        assert!(pf.accuracy > min_accuracy, "{p}: {pf:?}");
+    }
+}
+
+#[test]
+fn baselines_are_prefetcher_choices() {
+    for p in ["intra", "inter", "mta", "nlp", "lap"] {
+        let c = config(&[("prefetcher", p), ("sched", "pas")]);
+        c.validate().unwrap();
+        assert!(!c.decoupled_l1());
+    }
+    let mut c = config(&[]);
+    let e = c.set("prefetcher", "orch").unwrap_err().to_string();
+    assert!(e.contains("intra") && e.contains("lap"), "{e}");
+}
