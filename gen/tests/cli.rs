@@ -371,16 +371,19 @@ fn snake_runs_decoupled_by_default_and_decoupled_off_turns_it_off() {
     }
 }
 
-/// The command: a paper preset, all SMs, the new memory metrics,
-/// the preset named in the output; `warpgen presets` quotes its table.
-/// `warpgen ARGS --kernel kernels/NAME`, which must succeed: its output.
-fn stdout_of(args: &[&str], name: &str) -> String {
-    let out = warpgen()
+/// `warpgen ARGS --kernel kernels/NAME`.
+fn on_kernel(args: &[&str], name: &str) -> std::process::Output {
+    warpgen()
         .args(args)
         .arg("--kernel")
         .arg(kernel(name))
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// [`on_kernel`], which must succeed: its output.
+fn stdout_of(args: &[&str], name: &str) -> String {
+    let out = on_kernel(args, name);
     assert!(
         out.status.success(),
         "{}",
@@ -389,6 +392,15 @@ fn stdout_of(args: &[&str], name: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// [`on_kernel`], which must fail: its error output.
+fn stderr_of_failure(args: &[&str], name: &str) -> String {
+    let out = on_kernel(args, name);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The command: a paper preset, all SMs, the new memory metrics,
+/// the preset named in the output; `warpgen presets` quotes its table.
 #[test]
 fn a_paper_preset_runs_all_sms_and_says_so() {
     let text = stdout_of(
@@ -420,13 +432,7 @@ fn a_paper_preset_runs_all_sms_and_says_so() {
         text.contains("Table III") && text.contains("tCL=12"),
         "{text}"
     );
-    let out = warpgen()
-        .args(["run", "--preset", "gtx9000", "--kernel"])
-        .arg(kernel("lps.toml"))
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("caps-gtx480"));
+    assert!(stderr_of_failure(&["run", "--preset", "gtx9000"], "lps.toml").contains("caps-gtx480"));
 }
 
 #[test]
@@ -467,11 +473,9 @@ fn compare_tables_presets_and_mechanisms_and_names_refusals() {
     let caps = &text[..text.find("### snake-v100").unwrap()];
     assert!(!caps.contains("refused"), "{caps}");
     // A bad mechanism is an error naming it.
-    let out = warpgen()
-        .args(["compare", "--mechanism", "X=prefetcher", "--kernel"])
-        .arg(kernel("vector_add.toml"))
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("X=prefetcher"));
+    let e = stderr_of_failure(
+        &["compare", "--mechanism", "X=prefetcher"],
+        "vector_add.toml",
+    );
+    assert!(e.contains("X=prefetcher"), "{e}");
 }
