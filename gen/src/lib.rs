@@ -3,6 +3,9 @@
 
 pub mod commands;
 pub mod compare;
+pub mod plot;
 pub mod report;
+pub mod reproduce;
 pub mod run;
+pub mod sweep;
 pub mod units;

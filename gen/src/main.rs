@@ -164,6 +164,76 @@ enum Cmd {
         #[arg(long)]
         jobs: Option<usize>,
     },
+    /// Run a list of independent harness runs (TOML or JSON: `[[run]]` with
+    /// id, kernel, preset, set), one JSON result each in OUT/runs/, in
+    /// parallel on the local cores, then merge them into OUT/merged.json.
+    /// Results already there are kept (a sweep resumes).
+    #[command(after_help = "Examples:
+  warpgen sweep --list runs.toml --out sweep/             run what is missing, then merge
+  warpgen sweep --list runs.toml --out sweep/ --task 3    run only run 3 (what a Slurm task does)
+  warpgen sweep --list runs.toml --out sweep/ --merge     merge the results present
+  warpgen sweep --list runs.toml --out sweep/ --emit-slurm slurm/   job array + merge scripts")]
+    Sweep {
+        /// The run list.
+        #[arg(long)]
+        list: PathBuf,
+        /// Results folder.
+        #[arg(long)]
+        out: PathBuf,
+        /// Run only run N of the list (0-based; a Slurm array task).
+        #[arg(long, value_name = "N", conflicts_with_all = ["merge", "emit_slurm"])]
+        task: Option<usize>,
+        /// Only merge the results present (fails naming the missing ones).
+        #[arg(long, conflicts_with = "emit_slurm")]
+        merge: bool,
+        /// Write a Slurm job-array script for the list into DIR instead of
+        /// running it.
+        #[arg(long, value_name = "DIR")]
+        emit_slurm: Option<PathBuf>,
+        /// Rerun runs whose results are present.
+        #[arg(long)]
+        force: bool,
+        /// Parallel runs (default: the machine's cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
+    /// Run the papers' own experiments on their presets and the bundled
+    /// kernels, and write one report (Markdown, HTML with the figures
+    /// embedded, SVG figures, claims.json) with the paper's figure, ours and
+    /// a verdict per claim.
+    #[command(after_help = "Examples:
+  warpgen reproduce --out report/                     every paper, the quick sizes
+  warpgen reproduce --out report/ --paper caps --paper ba
+  warpgen reproduce --out report/ --full              the kernel files' own sizes
+  warpgen reproduce --out report/ --emit-slurm slurm/ the runs as a Slurm job array; its
+                                                      last job writes the report (--no-run)")]
+    Reproduce {
+        /// Report folder (results in OUT/runs/).
+        #[arg(long, default_value = "report")]
+        out: PathBuf,
+        /// Papers (repeatable; default: all).
+        #[arg(long = "paper", value_enum)]
+        papers: Vec<gen::reproduce::Paper>,
+        /// Folder of the bundled kernels.
+        #[arg(long, default_value = "kernels")]
+        kernels: PathBuf,
+        /// The kernel files' own input sizes (slower) instead of the
+        /// quick set's.
+        #[arg(long)]
+        full: bool,
+        /// Write the report from the results present; run nothing.
+        #[arg(long)]
+        no_run: bool,
+        /// Rerun runs whose results are present.
+        #[arg(long)]
+        force: bool,
+        /// Write the runs as a Slurm job array into DIR instead of running.
+        #[arg(long, value_name = "DIR")]
+        emit_slurm: Option<PathBuf>,
+        /// Parallel runs (default: the machine's cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
     /// Speed of the SM harness on the bundled kernels (simulated cycles/s),
     /// with and without lock-step co-simulation of the units' RTL.
     BenchHarness {
@@ -342,6 +412,136 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let cells = compare(&presets, &files, &mechs, &set, jobs);
             print!("{}", table(&cells, &mechs));
+            Ok(true)
+        }
+        Cmd::Sweep {
+            list,
+            out,
+            task,
+            merge,
+            emit_slurm,
+            force,
+            jobs,
+        } => {
+            use gen::sweep;
+            let runs = sweep::RunList::read(&list)?;
+            if let Some(dir) = emit_slurm {
+                let written = sweep::emit_slurm(&dir, &runs, &out, |l, o| {
+                    vec![
+                        "sweep".into(),
+                        "--list".into(),
+                        l.display().to_string(),
+                        "--out".into(),
+                        o.display().to_string(),
+                        "--merge".into(),
+                    ]
+                })?;
+                for p in &written {
+                    println!("wrote {}", p.display());
+                }
+                println!(
+                    "submit with {} ({} array tasks, then the merge)",
+                    dir.join("submit.sh").display(),
+                    runs.runs.len()
+                );
+                return Ok(true);
+            }
+            if let Some(i) = task {
+                let r = sweep::run_task(&runs, &out, i)?;
+                println!(
+                    "run {i} ({}): {} in {:.1} s -> {}",
+                    r.spec.id,
+                    r.error
+                        .as_deref()
+                        .map_or("ok".to_string(), |e| format!("refused: {e}")),
+                    r.seconds,
+                    sweep::result_path(&out, &r.spec).display()
+                );
+                return Ok(true);
+            }
+            if !merge {
+                let jobs = jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+                let n = sweep::run_missing(&runs, &out, jobs, force)?;
+                eprintln!("ran {n} of {} runs", runs.runs.len());
+            }
+            let all = sweep::merge(&runs, &out)?;
+            let refused = all.iter().filter(|r| r.error.is_some()).count();
+            println!(
+                "merged {} results into {} ({refused} did not run)",
+                all.len(),
+                out.join("merged.json").display()
+            );
+            Ok(true)
+        }
+        Cmd::Reproduce {
+            out,
+            papers,
+            kernels,
+            full,
+            no_run,
+            force,
+            emit_slurm,
+            jobs,
+        } => {
+            use gen::{reproduce, sweep};
+            let opts = reproduce::Options {
+                papers: papers.clone(),
+                kernels: kernels.clone(),
+                full,
+            };
+            let list = reproduce::plan(&opts)?;
+            std::fs::create_dir_all(&out)?;
+            list.write(&out.join("runs.json"))?;
+            if let Some(dir) = emit_slurm {
+                let written = sweep::emit_slurm(&dir, &list, &out, |_, o| {
+                    let mut v = vec![
+                        "reproduce".to_string(),
+                        "--out".into(),
+                        o.display().to_string(),
+                        "--kernels".into(),
+                        kernels.display().to_string(),
+                        "--no-run".into(),
+                    ];
+                    for p in &papers {
+                        v.push("--paper".into());
+                        v.push(p.name().into());
+                    }
+                    if full {
+                        v.push("--full".into());
+                    }
+                    v
+                })?;
+                for p in &written {
+                    println!("wrote {}", p.display());
+                }
+                println!(
+                    "submit with {} ({} array tasks, then the report)",
+                    dir.join("submit.sh").display(),
+                    list.runs.len()
+                );
+                return Ok(true);
+            }
+            let start = std::time::Instant::now();
+            let wall = if no_run {
+                None
+            } else {
+                let jobs = jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+                let n = sweep::run_missing(&list, &out, jobs, force)?;
+                eprintln!("ran {n} of {} runs", list.runs.len());
+                (n == list.runs.len()).then(|| start.elapsed().as_secs_f64())
+            };
+            let all = sweep::merge(&list, &out)?;
+            let r = reproduce::report(&opts, &all)?;
+            reproduce::write(&opts, &out, &r, wall)?;
+            print!("{}", reproduce::claims_markdown(&r.claims));
+            println!(
+                "\nwrote {} and {} ({} figures)",
+                out.join("report.md").display(),
+                out.join("report.html").display(),
+                r.figures.len()
+            );
             Ok(true)
         }
         Cmd::BenchHarness {

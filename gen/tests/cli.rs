@@ -479,3 +479,127 @@ fn compare_tables_presets_and_mechanisms_and_names_refusals() {
     );
     assert!(e.contains("X=prefetcher"), "{e}");
 }
+
+/// A run list of two small runs (one refused: BA on a 256-way L1) in `dir`.
+fn small_list(dir: &std::path::Path) -> std::path::PathBuf {
+    let list = dir.join("runs.toml");
+    let k = kernel("vector_add.toml");
+    std::fs::write(
+        &list,
+        format!(
+            "[[run]]\nid = \"va-base\"\nkernel = {k:?}\npreset = \"fermi\"\nset = [\"param.N=4096\"]\n\n\
+             [[run]]\nid = \"va-ba-volta\"\nkernel = {k:?}\npreset = \"snake-v100\"\n\
+             set = [\"param.N=4096\", \"l1=ba\"]\n"
+        ),
+    )
+    .unwrap();
+    list
+}
+
+#[test]
+fn sweep_runs_a_list_in_parallel_resumes_and_merges() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = small_list(dir.path());
+    let out = dir.path().join("out");
+    let o = warpgen()
+        .args(["sweep", "--jobs", "2", "--list"])
+        .arg(&list)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ran 2 of 2 runs"));
+    let merged: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("merged.json")).unwrap()).unwrap();
+    let runs = merged.as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["spec"]["id"], "va-base");
+    assert!(runs[0]["metrics"]["cycles"].as_u64().unwrap() > 0);
+    // A machine's refusal is a result, not a failure of the sweep.
+    assert!(
+        runs[1]["error"].as_str().unwrap().contains("l1_ways"),
+        "{}",
+        runs[1]
+    );
+    // Run again: both results are kept.
+    let o = warpgen()
+        .args(["sweep", "--list"])
+        .arg(&list)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ran 0 of 2 runs"));
+    // A result of another run under the same id is not taken for it.
+    let text = std::fs::read_to_string(&list)
+        .unwrap()
+        .replace("N=4096\", \"l1", "N=2048\", \"l1");
+    std::fs::write(&list, text).unwrap();
+    let o = warpgen()
+        .args(["sweep", "--merge", "--list"])
+        .arg(&list)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("1 of 2 runs have no result") && err.contains("va-ba-volta (task 1)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn emitted_slurm_task_command_runs_locally_with_the_array_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = small_list(dir.path());
+    let out = dir.path().join("out");
+    let slurm = dir.path().join("slurm");
+    let o = warpgen()
+        .args(["sweep", "--list"])
+        .arg(&list)
+        .arg("--out")
+        .arg(&out)
+        .arg("--emit-slurm")
+        .arg(&slurm)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!out.join("runs").exists(), "emitting runs nothing");
+    let script = std::fs::read_to_string(slurm.join("sweep.sbatch")).unwrap();
+    assert!(script.contains("#SBATCH --array=0-1\n"), "{script}");
+    // Each array task: the script's own command, run by bash with the index
+    // Slurm would set (sbatch directives are comments to bash).
+    for i in 0..2 {
+        let o = Command::new("bash")
+            .arg(slurm.join("sweep.sbatch"))
+            .env("SLURM_ARRAY_TASK_ID", i.to_string())
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "task {i}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    assert!(out.join("runs/va-base.json").exists());
+    assert!(out.join("runs/va-ba-volta.json").exists());
+    // The merge job is the same command as a local merge.
+    let o = Command::new("bash")
+        .arg(slurm.join("merge.sbatch"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.join("merged.json").exists());
+    // A task past the list names the range.
+    let o = Command::new("bash")
+        .arg(slurm.join("sweep.sbatch"))
+        .env("SLURM_ARRAY_TASK_ID", "2")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("tasks 0..=1"));
+}

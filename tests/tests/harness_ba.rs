@@ -1,9 +1,10 @@
-//! The bypass-aware tag array's golden model as the harness' L1.
+//! The bypass-aware tag array's golden model as the harness' L1, and the
+//! thesis's other baseline, bypass-all (`l1 = bypass`, model only).
 
 mod common;
-use common::{earlier_sizes, kernel, run};
+use common::{config, earlier_sizes, kernel, run, same_work};
 
-use sim_model::harness::Metrics;
+use sim_model::harness::{Harness, HarnessError, Metrics};
 
 #[test]
 fn ba_lowers_the_miss_rate_on_a_thrashing_kernel() {
@@ -119,4 +120,98 @@ fn the_second_reading_bypasses_only_sets_of_reused_lines() {
         ba2.l1.bypasses
     );
     assert!(ba2.l1.misses > ba2.l1.bypasses);
+}
+
+#[test]
+fn bypass_all_caches_nothing_and_does_the_same_work() {
+    // The thesis's "simple bypassing which bypass all cache requests"
+    // (§5.5): on a kernel with reuse, LRU hits and bypass-all never does.
+    let k = kernel("reuse.toml", &[]);
+    let lru = run(&k, &[("l1", "lru")]);
+    let by = run(&k, &[("l1", "bypass")]);
+    same_work(&lru, &by, "reuse: lru vs bypass");
+    eprintln!(
+        "LRU: {} hits, {} reads, {} cycles; bypass: {} bypasses, {} pending hits, {} reads, {} cycles",
+        lru.l1.hits,
+        lru.memory.reads,
+        lru.cycles,
+        by.l1.bypasses,
+        by.l1.pending_hits,
+        by.memory.reads,
+        by.cycles
+    );
+    assert!(lru.l1.hits > lru.l1.accesses / 10, "{:?}", lru.l1);
+    let l = &by.l1;
+    assert_eq!((l.hits, l.misses, l.pseudo_hits), (0, 0, 0), "{l:?}");
+    assert_eq!(l.evictions, 0);
+    assert!(l.miss_rate == 1.0);
+    // Every demand line request reached the tag array and was bypassed;
+    // those for a line already in flight merged into its MSHR (pending
+    // hits), every other one went to memory.
+    assert_eq!(l.counts.get("loads"), Some(l.accesses), "{:?}", l.counts);
+    assert_eq!(l.counts.get("prefetches"), Some(0));
+    assert_eq!(l.counts.get("stores"), Some(l.store_lines));
+    assert_eq!(l.bypasses + l.pending_hits, l.accesses);
+    assert!(l.bypasses > 0);
+    assert_eq!(by.memory.reads, l.bypasses);
+    // What LRU hit goes to memory instead: more reads, more cycles.
+    assert!(by.memory.reads > lru.memory.reads);
+    assert!(by.cycles > lru.cycles);
+    let hot = |m: &Metrics| m.arrays.iter().find(|a| a.name == "coef").unwrap().hits;
+    assert!(hot(&lru) > 0 && hot(&by) == 0);
+}
+
+#[test]
+fn bypass_all_changes_nothing_on_a_streaming_kernel() {
+    // Every line touched once: LRU's misses are bypass-all's bypasses,
+    // with the same timing (an allocation that is never hit costs
+    // nothing).
+    let k = kernel("stream.toml", &[]);
+    let lru = run(&k, &[("l1", "lru")]);
+    let by = run(&k, &[("l1", "bypass")]);
+    same_work(&lru, &by, "stream: lru vs bypass");
+    assert_eq!(lru.l1.hits, 0);
+    assert_eq!(by.l1.bypasses, lru.l1.misses);
+    assert_eq!(by.l1.pending_hits, lru.l1.pending_hits);
+    assert_eq!(by.memory.reads, lru.memory.reads);
+    assert_eq!(by.cycles, lru.cycles);
+}
+
+#[test]
+fn bypass_all_runs_on_every_sm_with_the_memory_hierarchy() {
+    // All SMs share the interconnect and L2 (the thesis: bypassing "lay
+    // more burden on the interconnect"): the L2 sees every L1 hit of LRU.
+    let k = kernel("reuse.toml", &[("NTHREADS", 15 * 2 * 256)]);
+    let sets = |l1| vec![("l1", l1), ("sms", "all"), ("mem_model", "hier")];
+    let lru = run(&k, &sets("lru"));
+    let by = run(&k, &sets("bypass"));
+    same_work(&lru, &by, "reuse, all SMs");
+    assert_eq!(by.l1.hits, 0);
+    assert_eq!(by.memory.reads, by.l1.bypasses);
+    assert!(by.memory.lower.l2_reads > lru.memory.lower.l2_reads);
+}
+
+#[test]
+fn bypass_all_refuses_a_prefetcher() {
+    // A prefetch into a cache that keeps nothing is never installed: the
+    // configuration is refused before the run, naming `l1` and the fix.
+    let k = kernel("vector_add.toml", &[]);
+    for p in ["caps", "snake", "nlp"] {
+        let cfg = config(&[("l1", "bypass"), ("prefetcher", p)]);
+        let e = cfg.validate().unwrap_err();
+        assert_eq!(e.key, "l1", "{e}");
+        assert!(
+            e.reason.contains("set prefetcher = none"),
+            "{p}: {}",
+            e.reason
+        );
+        match Harness::new(&k, &cfg).run() {
+            Err(HarnessError::Config(e)) => assert_eq!(e.key, "l1"),
+            other => panic!("{p}: {other:?}"),
+        }
+    }
+    // Without one, the default `decoupled = auto` stays off and it runs.
+    let m = run(&k, &[("l1", "bypass"), ("decoupled", "auto")]);
+    assert_eq!(m.l1.hits, 0);
+    assert!(m.prefetch.is_none());
 }

@@ -247,7 +247,7 @@ fn machine_settings_name_what_would_be_accepted() {
     let e = c.set("l1", "xx").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "configuration `l1` = xx: expected lru, ba or ba-lru"
+        "configuration `l1` = xx: expected lru, ba, ba-lru or bypass"
     );
     // The choices come from the unit table, the native one first.
     assert_eq!(role_choices(Role::L1)[0].0, "lru");

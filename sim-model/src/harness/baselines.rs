@@ -4,6 +4,11 @@
 //! entry in [`BASELINES`] (its choice name and a constructor), and the
 //! harness offers it wherever it offers a unit's choice.
 //!
+//! The L1 slot has model-only baselines the same way: an [`L1Baseline`]
+//! entry in [`L1_BASELINES`] (`--l1 bypass`, the BA-cache thesis's "simple
+//! bypassing which bypass all cache requests", [`super::bypass`]), with the
+//! checks it needs of the machine.
+//!
 //! INTRA, INTER and MTA keep their tables without a size limit (the paper
 //! gives none), LAP the last [`LAP_BLOCKS`] blocks. All queue their
 //! prefetches in an output queue of [`QUEUE_DEPTH`] entries below demand
@@ -49,8 +54,9 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use super::config::{MachineConfig, MachineConfigError};
 use super::metrics::UnitCounts;
-use super::roles::{Choice, LoadInfo, PrefetchOffer, PrefetcherRole, WarpRef};
+use super::roles::{Choice, L1Role, LoadInfo, PrefetchOffer, PrefetcherRole, WarpRef};
 use super::HarnessError;
 
 /// Output queue depth of a baseline prefetcher (CAPS's `PFQ_DEPTH`).
@@ -113,6 +119,34 @@ pub static BASELINES: &[Baseline] = &[
 /// The baseline named `name`, if any.
 pub fn find(name: &str) -> Option<&'static Baseline> {
     BASELINES.iter().find(|b| b.choice.name == name)
+}
+
+/// A model-only L1 tag array: its choice, how to build it and what it
+/// requires of the machine.
+pub struct L1Baseline {
+    /// Name and help for `--l1`.
+    pub choice: Choice,
+    /// A fresh instance for one SM of the machine.
+    pub build: fn(&MachineConfig) -> Box<dyn L1Role>,
+    /// The machine checks run by [`MachineConfig::validate`] when it is
+    /// selected (as a unit's `check_machine`).
+    pub check_machine: fn(&MachineConfig) -> Result<(), MachineConfigError>,
+}
+
+/// The model-only L1 tag arrays, in the order `--l1` lists them (after the
+/// native `lru` and the units' choices).
+pub static L1_BASELINES: &[L1Baseline] = &[L1Baseline {
+    choice: Choice {
+        name: super::bypass::NAME,
+        help: "baseline: bypass every request, cache nothing (BA thesis 5.5, simple bypassing), golden model only",
+    },
+    build: |_| Box::new(super::bypass::BypassAll::new()),
+    check_machine: super::bypass::check_machine,
+}];
+
+/// The L1 baseline named `name`, if any.
+pub fn find_l1(name: &str) -> Option<&'static L1Baseline> {
+    L1_BASELINES.iter().find(|b| b.choice.name == name)
 }
 
 /// The output queue and the counters both baselines share.

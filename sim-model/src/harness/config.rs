@@ -15,7 +15,7 @@
 //! | `shared_mem_bytes` | shared memory per SM (limits CTAs of kernels with `smem_bytes`) | 49152 | 98304 |
 //! | `sched` | `lrr`, `gto`, `two-level`, `pas` | two-level | gto |
 //! | `ready_queue` | ready-queue size of two-level and PAS | 8 | 8 |
-//! | `l1` | the L1 tag array: `lru` (native) or a unit's choice ([`role_choices`]`(Role::L1)`) | lru | lru |
+//! | `l1` | the L1 tag array: `lru` (native), a unit's choice ([`role_choices`]`(Role::L1)`) or `bypass` (cache nothing; no prefetcher) | lru | lru |
 //! | `l1_bytes`, `l1_line`, `l1_ways` | L1 data cache geometry | 16384, 128, 4 | 131072, 128, 4 |
 //! | `l1_hit_latency` | cycles from the L1 access to the data (>= 1) | 1 | 1 |
 //! | `mshr_entries`, `mshr_merges` | MSHRs and requests merged per MSHR | 32, 8 | 64, 8 |
@@ -37,6 +37,7 @@
 //! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
 //! | `caps_hint` | show the prefetcher the kernel's indirect-load classification (else never indirect) | true | true |
 //! | `reuse_analysis` | classify the L1 access stream by reuse distance | true | true |
+//! | `interwarp_probe` | score inter-warp stride and CTA-aware address predictions for warp distances 1..=N (CAPS Figure 1; [`interwarp`](super::interwarp)); 0 = off, at most 64 | 0 | 0 |
 //! | `fast_forward` | skip idle cycles when no unit model is attached | true | true |
 //! | `max_cycles` | a run longer than this is an error | 50000000 | 50000000 |
 //! | `reset_cycles` | cycles with `reset = 1` at the start | 1 | 1 |
@@ -481,6 +482,9 @@ pub struct MachineConfig {
     pub caps_hint: bool,
     /// Reuse-distance classification of the L1 access stream.
     pub reuse_analysis: bool,
+    /// Warp distances the inter-warp probe scores (0 = no probe).
+    #[serde(default)]
+    pub interwarp_probe: u32,
     /// Skip idle cycles when no unit model is attached.
     pub fast_forward: bool,
     /// Upper bound on simulated cycles.
@@ -536,6 +540,7 @@ impl MachineConfig {
             eager_wakeup: true,
             caps_hint: true,
             reuse_analysis: true,
+            interwarp_probe: 0,
             fast_forward: true,
             max_cycles: 50_000_000,
             reset_cycles: 1,
@@ -709,6 +714,17 @@ impl MachineConfig {
             "eager_wakeup" => self.eager_wakeup = boolean(key)?,
             "caps_hint" => self.caps_hint = boolean(key)?,
             "reuse_analysis" => self.reuse_analysis = boolean(key)?,
+            "interwarp_probe" => {
+                let n = int32(key)?;
+                if n > 64 {
+                    return Err(MachineConfigError::new(
+                        key,
+                        v,
+                        "at most 64 warp distances; set interwarp_probe to 0..=64".to_string(),
+                    ));
+                }
+                self.interwarp_probe = n;
+            }
             "fast_forward" => self.fast_forward = boolean(key)?,
             "max_cycles" => self.max_cycles = int(key)?,
             "reset_cycles" => self.reset_cycles = int32(key)?,
@@ -850,6 +866,10 @@ impl MachineConfig {
             {
                 continue;
             }
+            if let Some(b) = super::baselines::find_l1(c).filter(|_| role == Role::L1) {
+                (b.check_machine)(self)?;
+                continue;
+            }
             match units::unit_for_choice(role, c) {
                 Some((u, canonical)) if canonical == c => u.check_machine(self, c)?,
                 _ => return Err(choice_error(role, c)),
@@ -939,7 +959,7 @@ fn unknown_key_reason() -> String {
          dram_row_lines, dram_queue, dram_t_row_hit, dram_t_row_miss, dram_t_row_conflict, \
          dram_t_burst, dram_latency, lat_alu, lat_sfu, lat_dp, lat_tensor, lat_smem, ii_sfu, \
          ii_dp, ii_tensor, bw_window, eager_wakeup, \
-         caps_hint, reuse_analysis, fast_forward, max_cycles, reset_cycles, seed, ",
+         caps_hint, reuse_analysis, interwarp_probe, fast_forward, max_cycles, reset_cycles, seed, ",
     );
     for role in Role::ALL {
         for u in units::role_units(role) {

@@ -444,6 +444,10 @@ pub struct Metrics {
     pub dac: Option<DacMetrics>,
     /// Reuse distances (absent when disabled).
     pub reuse: Option<ReuseMetrics>,
+    /// The inter-warp stride probe's scores (absent unless
+    /// `interwarp_probe` is set).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interwarp: Option<super::interwarp::InterWarpMetrics>,
     /// Scheduler.
     pub sched: SchedMetrics,
     /// Per array.
@@ -599,6 +603,19 @@ impl Metrics {
                 for (x, y) in u.intervals.iter_mut().zip(r.intervals) {
                     *x += y;
                 }
+            }
+            if let Some(p) = &m.interwarp {
+                let u = t.interwarp.get_or_insert_with(Default::default);
+                if u.rows.is_empty() {
+                    u.rows = p.rows.clone();
+                } else {
+                    for (a, b) in u.rows.iter_mut().zip(&p.rows) {
+                        a.add(b);
+                        a.finish();
+                    }
+                }
+                u.records += p.records;
+                u.truncated |= p.truncated;
             }
             t.sched.idle_cycles += m.sched.idle_cycles;
             t.sched.ldst_stall_cycles += m.sched.ldst_stall_cycles;
@@ -899,6 +916,29 @@ impl Metrics {
                     .join(" / ")
                     + " %",
             );
+        }
+        if let Some(p) = &self.interwarp {
+            r(
+                "inter-warp probe (CAPS Fig. 1)",
+                format!(
+                    "{} load executions{}; per warp distance: accuracy inter-warp stride / CTA-aware, mean cycle gap",
+                    p.records,
+                    if p.truncated { " (truncated)" } else { "" }
+                ),
+            );
+            for row in &p.rows {
+                r(
+                    &format!("  distance {}", row.distance),
+                    format!(
+                        "{:.1} / {:.1} %, {:.0} cycles ({} pairs, {} across CTAs)",
+                        100.0 * row.inter_accuracy,
+                        100.0 * row.cta_accuracy,
+                        row.mean_gap,
+                        row.pairs,
+                        row.cross_cta
+                    ),
+                );
+            }
         }
         if self.out_of_bounds > 0 {
             r("out-of-bounds lanes", self.out_of_bounds.to_string());

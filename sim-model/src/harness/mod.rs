@@ -45,10 +45,12 @@
 
 pub mod affine;
 pub mod baselines;
+pub mod bypass;
 pub mod config;
 pub(crate) mod dac;
 pub(crate) mod decoupled;
 pub mod expr;
+pub mod interwarp;
 pub mod kernel;
 pub(crate) mod l1;
 pub mod memsys;

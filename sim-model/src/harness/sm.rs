@@ -332,6 +332,8 @@ pub(crate) struct Sm<'k> {
     /// DAC (the expander slot filled).
     dac: Option<dac::DacState>,
     reuse: Option<ReuseTracker>,
+    /// The inter-warp stride probe (`interwarp_probe`).
+    interwarp: Option<super::interwarp::InterWarpProbe>,
     stack: Vec<Lanes>,
     // metrics
     m: Metrics,
@@ -628,6 +630,13 @@ impl<'k> Sm<'k> {
             reuse: cfg
                 .reuse_analysis
                 .then(|| ReuseTracker::new(sets, cfg.l1_ways as usize, cfg.l1_line)),
+            interwarp: (cfg.interwarp_probe > 0).then(|| {
+                super::interwarp::InterWarpProbe::new(
+                    cfg.interwarp_probe,
+                    cfg.l1_line,
+                    cfg.cta_slots as usize,
+                )
+            }),
             stack: vec![[0; LANES]; prog.stack_depth.max(1)],
             m,
             pfm: PrefetchMetrics::default(),
@@ -1156,6 +1165,9 @@ impl<'k> Sm<'k> {
         let slot = self.ctas.iter().position(|c| !c.live).expect("free slot");
         let cta_id = self.take_cta();
         self.live_ctas += 1;
+        if let Some(p) = self.interwarp.as_mut() {
+            p.launch(slot, cta_id);
+        }
         let g = self.k.grid;
         let b = self.k.block;
         let ctaid = [
@@ -1892,18 +1904,22 @@ impl<'k> Sm<'k> {
                     wp.pending_misses = 0;
                     self.block(w, WState::Mem);
                 }
+                let info = LoadInfo {
+                    pc: ins.pc as u64,
+                    cta_slot: cta as u32,
+                    warp: widx as u32,
+                    sm_warp: w as u32,
+                    lines: &ins.lines[..n],
+                    firsts: &ins.firsts[..n],
+                    first_addr: ins.first_addr,
+                    uniform: ins.uniform,
+                    indirect: false,
+                };
+                if let Some(p) = self.interwarp.as_mut() {
+                    p.load(self.now, &info);
+                }
                 if let Some(p) = self.prefetcher.as_mut() {
-                    p.load(&LoadInfo {
-                        pc: ins.pc as u64,
-                        cta_slot: cta as u32,
-                        warp: widx as u32,
-                        sm_warp: w as u32,
-                        lines: &ins.lines[..n],
-                        firsts: &ins.firsts[..n],
-                        first_addr: ins.first_addr,
-                        uniform: ins.uniform,
-                        indirect: false,
-                    });
+                    p.load(&info);
                 }
             }
         }
@@ -2048,19 +2064,22 @@ impl<'k> Sm<'k> {
             wp.pending_misses = 0;
             self.block(w, WState::Mem);
         }
+        let info = LoadInfo {
+            pc: prog.pcs_of_mem(mem) as u64,
+            cta_slot: cta as u32,
+            warp: widx as u32,
+            sm_warp: w as u32,
+            lines: &self.ldst.lines[..n],
+            firsts: &self.ldst.firsts[..n],
+            first_addr: first.map_or(0, |(_, a)| a),
+            uniform,
+            indirect: self.cfg.caps_hint && prog.mems[mem as usize].indirect,
+        };
+        if let Some(p) = self.interwarp.as_mut() {
+            p.load(self.now, &info);
+        }
         if let Some(p) = self.prefetcher.as_mut() {
-            let info = &prog.mems[mem as usize];
-            p.load(&LoadInfo {
-                pc: prog.pcs_of_mem(mem) as u64,
-                cta_slot: cta as u32,
-                warp: widx as u32,
-                sm_warp: w as u32,
-                lines: &self.ldst.lines[..n],
-                firsts: &self.ldst.firsts[..n],
-                first_addr: first.map_or(0, |(_, a)| a),
-                uniform,
-                indirect: self.cfg.caps_hint && info.indirect,
-            });
+            p.load(&info);
         }
     }
 
@@ -2154,6 +2173,7 @@ impl<'k> Sm<'k> {
         let m = &mut self.m;
         m.l1.counts = self.tags.counts();
         m.reuse = self.reuse.take().map(|r| r.m);
+        m.interwarp = self.interwarp.take().map(|p| p.finish());
         m.arrays = std::mem::take(&mut self.arrays);
         Ok(std::mem::take(&mut self.m))
     }
@@ -2319,6 +2339,10 @@ fn attach_units(
     // A baseline prefetcher (golden model only, no unit).
     if let Some(b) = super::baselines::find(cfg.choice(Role::Prefetcher)) {
         prefetcher = Some((b.build)(cfg.l1_line as u64));
+    }
+    // A baseline L1 tag array (golden model only, no unit).
+    if let Some(b) = super::baselines::find_l1(cfg.choice(Role::L1)) {
+        tags = Some((b.build)(cfg));
     }
     Ok(Attachments {
         prefetcher,

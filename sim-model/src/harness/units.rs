@@ -388,13 +388,11 @@ pub fn role_units(role: Role) -> impl Iterator<Item = &'static dyn UnitEntry> {
 }
 
 /// Every choice of `role` with its help line: the native one first, then
-/// each unit's, in table order (the command line's possible values).
+/// each unit's, in table order, then the model-only baselines (the command
+/// line's possible values).
 pub fn role_choices(role: Role) -> Vec<(&'static str, &'static str)> {
     let native = role.native();
-    let baselines = super::baselines::BASELINES
-        .iter()
-        .filter(move |_| role == Role::Prefetcher)
-        .map(|b| (b.choice.name, b.choice.help));
+    let baselines = baseline_choices(role).map(|c| (c.name, c.help));
     std::iter::once((native.name, native.help))
         .chain(role_units(role).flat_map(|u| u.choices().iter().map(|c| (c.name, c.help))))
         .chain(baselines)
@@ -408,15 +406,19 @@ pub(crate) fn canonical_choice(role: Role, choice: &str) -> Option<&'static str>
     if same_name(native, choice) {
         return Some(native);
     }
-    if role == Role::Prefetcher {
-        if let Some(b) = super::baselines::BASELINES
-            .iter()
-            .find(|b| same_name(b.choice.name, choice))
-        {
-            return Some(b.choice.name);
-        }
+    if let Some(b) = baseline_choices(role).find(|c| same_name(c.name, choice)) {
+        return Some(b.name);
     }
     unit_for_choice(role, choice).map(|(_, c)| c)
+}
+
+/// The model-only baselines' choices of `role` (`harness::baselines`): the
+/// prefetchers', the L1's; none for the expander.
+fn baseline_choices(role: Role) -> impl Iterator<Item = &'static Choice> {
+    use super::baselines::{BASELINES, L1_BASELINES};
+    let prefetchers = BASELINES.iter().filter(move |_| role == Role::Prefetcher);
+    let l1 = L1_BASELINES.iter().filter(move |_| role == Role::L1);
+    prefetchers.map(|b| &b.choice).chain(l1.map(|b| &b.choice))
 }
 
 fn same_name(a: &str, b: &str) -> bool {

@@ -1,0 +1,453 @@
+//! `warpgen sweep`: a list of independent harness runs (kernel × preset ×
+//! settings), each writing one JSON file, run in parallel on the local
+//! cores or as a Slurm job array, then merged.
+//!
+//! The list is a TOML or JSON file of runs:
+//!
+//! ```toml
+//! [[run]]
+//! id = "lps-caps"                 # names the result file: OUT/runs/lps-caps.json
+//! kernel = "kernels/lps.toml"     # a kernel file or a kernel-N.traceg
+//! preset = "caps-gtx480"          # default: fermi
+//! set = ["prefetcher=caps", "sched=pas"]
+//! ```
+//!
+//! Each run's result is `OUT/runs/ID.json`: the run as listed, whether it
+//! ran, its error if not (a machine that refuses a combination is a result,
+//! not a failure of the sweep), the metrics, the seconds it took and the
+//! warpgen version. A result whose recorded run equals the listed one is
+//! kept when the sweep is run again (a sweep resumes); `--force` reruns.
+//! The merge (`OUT/merged.json`) is every result in list order; it fails,
+//! naming them, while some are missing.
+//!
+//! On a cluster, `--emit-slurm DIR` writes `DIR/sweep.sbatch` (a job array
+//! of one task per run; task `i` runs `warpgen sweep --list L --out OUT
+//! --task i` with the same binary), `DIR/merge.sbatch` (the merge, the
+//! same command as locally) and `DIR/submit.sh`, which submits the array
+//! and the merge after it.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::{Deserialize, Serialize};
+
+use crate::run::{prepare, run_prepared, write_json, RunArgs};
+
+/// One run of a sweep.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunSpec {
+    /// Unique name: letters, digits, `-`, `_` and `.` (the result file's
+    /// name).
+    pub id: String,
+    /// Kernel file (`.toml`) or trace kernel (`kernel-N.traceg`).
+    pub kernel: PathBuf,
+    /// Machine preset.
+    #[serde(default = "fermi")]
+    pub preset: String,
+    /// `KEY=VALUE` settings, as `warpgen run --set`.
+    #[serde(default)]
+    pub set: Vec<String>,
+}
+
+fn fermi() -> String {
+    "fermi".into()
+}
+
+/// A list of runs (the file's `[[run]]` tables).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunList {
+    /// The runs, in order.
+    #[serde(default, rename = "run")]
+    pub runs: Vec<RunSpec>,
+}
+
+/// One run's result file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunResult {
+    /// The run as listed.
+    pub spec: RunSpec,
+    /// Why it could not run (a refusal or an error), if it did not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The run's metrics (`warpgen run --json`), if it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<serde_json::Value>,
+    /// Wall-clock seconds the run took.
+    pub seconds: f64,
+    /// The warpgen version that made it.
+    pub version: String,
+}
+
+impl RunResult {
+    /// A number in the metrics by its JSON path (`l1.miss_rate`).
+    pub fn num(&self, path: &str) -> Option<f64> {
+        let mut v = self.metrics.as_ref()?;
+        for k in path.split('.') {
+            v = v.get(k)?;
+        }
+        v.as_f64()
+    }
+}
+
+impl RunList {
+    /// Read a list (`.toml`, else JSON), checking ids (unique, safe as
+    /// file names) and that each kernel exists.
+    pub fn read(path: &Path) -> anyhow::Result<RunList> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let list: RunList = if path.extension().is_some_and(|e| e == "toml") {
+            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+        } else {
+            serde_json::from_str(&text).map_err(|e| {
+                anyhow::anyhow!("{}:{}:{}: {e}", path.display(), e.line(), e.column())
+            })?
+        };
+        list.check()
+            .map_err(|e| anyhow::anyhow!("{}: {e:#}", path.display()))?;
+        Ok(list)
+    }
+
+    /// Ids unique and safe as file names; presets known.
+    pub fn check(&self) -> anyhow::Result<()> {
+        let mut seen = HashSet::new();
+        for (i, r) in self.runs.iter().enumerate() {
+            let ok = !r.id.is_empty()
+                && !r.id.starts_with('.')
+                && r.id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+            if !ok {
+                bail!(
+                    "run {} (id `{}`): an id is letters, digits, `-`, `_` and `.`, not starting \
+                     with `.`",
+                    i + 1,
+                    r.id
+                );
+            }
+            if !seen.insert(r.id.as_str()) {
+                bail!("run {} (id `{}`): the id is listed twice", i + 1, r.id);
+            }
+            if !sim_model::harness::presets::names().contains(&r.preset.as_str()) {
+                bail!(
+                    "run {} (id `{}`): unknown preset `{}`; presets: {}",
+                    i + 1,
+                    r.id,
+                    r.preset,
+                    sim_model::harness::presets::names().join(", ")
+                );
+            }
+            for kv in &r.set {
+                if !kv.contains('=') {
+                    bail!("run {} (id `{}`): set `{kv}` is not KEY=VALUE", i + 1, r.id);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Write the list as JSON (the form the Slurm tasks read).
+    pub fn write(&self, path: &Path) -> anyhow::Result<()> {
+        write_json(path, self)
+    }
+}
+
+/// The result file of `spec` under `out`.
+pub fn result_path(out: &Path, spec: &RunSpec) -> PathBuf {
+    out.join("runs").join(format!("{}.json", spec.id))
+}
+
+/// Run one spec (never fails: an error is the result's).
+pub fn run_spec(spec: &RunSpec) -> RunResult {
+    let start = Instant::now();
+    let mut args = RunArgs::new(&spec.kernel);
+    args.quiet = true;
+    args.preset = spec.preset.clone();
+    args.set = spec.set.clone();
+    let r = prepare(&args).and_then(|(cfg, k)| run_prepared(&args, &cfg, &k));
+    let (metrics, error) = match r.and_then(|m| Ok(serde_json::to_value(&m)?)) {
+        Ok(v) => (Some(v), None),
+        Err(e) => (None, Some(format!("{e:#}"))),
+    };
+    RunResult {
+        spec: spec.clone(),
+        error,
+        metrics,
+        seconds: start.elapsed().as_secs_f64(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+    }
+}
+
+/// The stored result of `spec`, if it is there and is of the same run.
+pub fn stored(out: &Path, spec: &RunSpec) -> Option<RunResult> {
+    let text = std::fs::read_to_string(result_path(out, spec)).ok()?;
+    let r: RunResult = serde_json::from_str(&text).ok()?;
+    (r.spec == *spec).then_some(r)
+}
+
+/// Run task `index` of the list and write its result.
+pub fn run_task(list: &RunList, out: &Path, index: usize) -> anyhow::Result<RunResult> {
+    let Some(spec) = list.runs.get(index) else {
+        bail!(
+            "task {index}: the list has {} runs (tasks 0..={})",
+            list.runs.len(),
+            list.runs.len().saturating_sub(1)
+        );
+    };
+    std::fs::create_dir_all(out.join("runs"))
+        .with_context(|| format!("creating {}", out.join("runs").display()))?;
+    let r = run_spec(spec);
+    write_json(&result_path(out, spec), &r)?;
+    Ok(r)
+}
+
+/// Run every listed run whose result is missing (every run with `force`)
+/// on `jobs` threads, writing each result as it finishes; a progress bar
+/// shows on a terminal. Returns how many ran.
+pub fn run_missing(list: &RunList, out: &Path, jobs: usize, force: bool) -> anyhow::Result<usize> {
+    std::fs::create_dir_all(out.join("runs"))
+        .with_context(|| format!("creating {}", out.join("runs").display()))?;
+    let todo: Vec<&RunSpec> = list
+        .runs
+        .iter()
+        .filter(|s| force || stored(out, s).is_none())
+        .collect();
+    if todo.is_empty() {
+        return Ok(0);
+    }
+    let bar = ProgressBar::with_draw_target(Some(todo.len() as u64), ProgressDrawTarget::stderr());
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {elapsed} ({eta} left) {msg}")
+            .expect("valid template"),
+    );
+    let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1).min(todo.len()) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(spec) = todo.get(i) else { break };
+                let r = run_spec(spec);
+                if let Err(e) = write_json(&result_path(out, spec), &r) {
+                    failure
+                        .lock()
+                        .expect("no panic holds the lock")
+                        .get_or_insert(e);
+                }
+                bar.set_message(spec.id.clone());
+                bar.inc(1);
+            });
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failure.into_inner().expect("no panic holds the lock") {
+        return Err(e);
+    }
+    Ok(todo.len())
+}
+
+/// Every listed run's result, in list order; an error naming the missing
+/// ones (and the command that makes them) if any is.
+pub fn collect(list: &RunList, out: &Path) -> anyhow::Result<Vec<RunResult>> {
+    let mut got = Vec::new();
+    let mut missing = Vec::new();
+    for (i, s) in list.runs.iter().enumerate() {
+        match stored(out, s) {
+            Some(r) => got.push(r),
+            None => missing.push(format!("{} (task {i})", s.id)),
+        }
+    }
+    if !missing.is_empty() {
+        let shown: Vec<&str> = missing.iter().take(10).map(String::as_str).collect();
+        bail!(
+            "{} of {} runs have no result in {}: {}{}; run them with `warpgen sweep --list LIST \
+             --out {}` (or `--task N` each)",
+            missing.len(),
+            list.runs.len(),
+            out.join("runs").display(),
+            shown.join(", "),
+            if missing.len() > shown.len() {
+                ", ..."
+            } else {
+                ""
+            },
+            out.display()
+        );
+    }
+    Ok(got)
+}
+
+/// Merge the results into `OUT/merged.json` (list order).
+pub fn merge(list: &RunList, out: &Path) -> anyhow::Result<Vec<RunResult>> {
+    let all = collect(list, out)?;
+    write_json(&out.join("merged.json"), &all)?;
+    Ok(all)
+}
+
+/// Shell-quote `s` for a POSIX shell.
+fn sh_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-=:+,@".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// The Slurm scripts of a sweep: `(file name, contents)`. `binary` is the
+/// warpgen to run, `workdir` the folder relative paths are taken from,
+/// `list` the run list (JSON) and `out` the results folder (absolute
+/// paths), `merge` the command that merges (`sweep --merge`, or
+/// `reproduce`'s report).
+pub fn slurm_scripts(
+    binary: &Path,
+    workdir: &Path,
+    list: &Path,
+    out: &Path,
+    n_runs: usize,
+    merge_args: &[String],
+) -> Vec<(&'static str, String)> {
+    let bin = sh_quote(&binary.display().to_string());
+    let wd = sh_quote(&workdir.display().to_string());
+    let logs = sh_quote(&out.join("slurm-logs").display().to_string());
+    let array = format!(
+        "#!/bin/bash\n\
+         # A warpgen sweep as a Slurm job array: task i runs run i of the list.\n\
+         # Submit with ./submit.sh (it also queues the merge after the array).\n\
+         #SBATCH --job-name=warpgen-sweep\n\
+         #SBATCH --array=0-{last}\n\
+         #SBATCH --ntasks=1\n\
+         #SBATCH --cpus-per-task=1\n\
+         #SBATCH --mem=4G\n\
+         #SBATCH --chdir={wd}\n\
+         #SBATCH --output={logs}/task-%a.log\n\
+         set -euo pipefail\n\
+         exec {bin} sweep --list {list} --out {out} --task \"$SLURM_ARRAY_TASK_ID\"\n",
+        last = n_runs.saturating_sub(1),
+        list = sh_quote(&list.display().to_string()),
+        out = sh_quote(&out.display().to_string()),
+    );
+    let merge_cmd: Vec<String> = merge_args.iter().map(|a| sh_quote(a)).collect();
+    let merge = format!(
+        "#!/bin/bash\n\
+         # Merges the sweep's results once every array task has finished.\n\
+         #SBATCH --job-name=warpgen-merge\n\
+         #SBATCH --ntasks=1\n\
+         #SBATCH --cpus-per-task=1\n\
+         #SBATCH --chdir={wd}\n\
+         #SBATCH --output={logs}/merge.log\n\
+         set -euo pipefail\n\
+         exec {bin} {}\n",
+        merge_cmd.join(" ")
+    );
+    let submit = format!(
+        "#!/bin/bash\n\
+         # Submit the sweep's job array, then its merge after every task succeeded.\n\
+         set -euo pipefail\n\
+         cd \"$(dirname \"$0\")\"\n\
+         mkdir -p {logs}\n\
+         array=$(sbatch --parsable sweep.sbatch)\n\
+         sbatch --dependency=afterok:\"${{array%%;*}}\" merge.sbatch\n\
+         echo \"submitted job array $array ({n_runs} runs) and its merge\"\n"
+    );
+    vec![
+        ("sweep.sbatch", array),
+        ("merge.sbatch", merge),
+        ("submit.sh", submit),
+    ]
+}
+
+/// Write the Slurm scripts into `dir` (executable), the list beside them
+/// as `runs.json`; returns the paths written.
+pub fn emit_slurm(
+    dir: &Path,
+    list: &RunList,
+    out: &Path,
+    merge_args: impl FnOnce(&Path, &Path) -> Vec<String>,
+) -> anyhow::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let abs = |p: &Path| -> anyhow::Result<PathBuf> {
+        Ok(if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            std::env::current_dir()?.join(p)
+        })
+    };
+    let dir = abs(dir)?;
+    let out = abs(out)?;
+    let list_path = dir.join("runs.json");
+    list.write(&list_path)?;
+    let binary = std::env::current_exe().context("locating the warpgen binary")?;
+    let workdir = std::env::current_dir()?;
+    let margs = merge_args(&list_path, &out);
+    let mut written = vec![list_path.clone()];
+    for (name, text) in slurm_scripts(&binary, &workdir, &list_path, &out, list.runs.len(), &margs)
+    {
+        let p = dir.join(name);
+        std::fs::write(&p, text).with_context(|| format!("writing {}", p.display()))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;
+        }
+        written.push(p);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_parse_and_check() {
+        let l: RunList = toml::from_str(
+            "[[run]]\nid = \"a\"\nkernel = \"k.toml\"\n[[run]]\nid = \"b.1\"\nkernel = \"k.toml\"\n\
+             preset = \"ba-thesis\"\nset = [\"l1=ba\"]\n",
+        )
+        .unwrap();
+        assert_eq!(l.runs.len(), 2);
+        assert_eq!(l.runs[0].preset, "fermi");
+        l.check().unwrap();
+        let mut d = l.clone();
+        d.runs[1].id = "a".into();
+        assert!(format!("{:#}", d.check().unwrap_err()).contains("listed twice"));
+        d.runs[1].id = "../x".into();
+        assert!(d.check().is_err());
+        d.runs[1].id = "x".into();
+        d.runs[1].preset = "nope".into();
+        assert!(format!("{:#}", d.check().unwrap_err()).contains("unknown preset"));
+        assert!(
+            toml::from_str::<RunList>("[[run]]\nid = \"a\"\nkernel = \"k\"\nsets = []\n").is_err()
+        );
+    }
+
+    #[test]
+    fn slurm_array_covers_the_list_and_quotes_paths() {
+        let s = slurm_scripts(
+            Path::new("/opt/warp gen"),
+            Path::new("/w"),
+            Path::new("/w/runs.json"),
+            Path::new("/w/out"),
+            7,
+            &["sweep".into(), "--merge".into()],
+        );
+        let array = &s[0].1;
+        assert!(array.contains("#SBATCH --array=0-6\n"));
+        assert!(array.contains("exec '/opt/warp gen' sweep --list /w/runs.json --out /w/out --task \"$SLURM_ARRAY_TASK_ID\""));
+        assert!(s[1].1.contains("exec '/opt/warp gen' sweep --merge"));
+        assert!(s[2].1.contains("--dependency=afterok"));
+        assert_eq!(sh_quote("it's"), r"'it'\''s'");
+    }
+}
