@@ -262,7 +262,8 @@ pub struct Options {
     pub papers: Vec<Paper>,
     /// Folder of the bundled kernels.
     pub kernels: PathBuf,
-    /// The kernel files' own sizes instead of [`QUICK`]'s.
+    /// The kernel files' own sizes instead of the quick set's (the
+    /// heaviest inputs shrunk by a count each).
     pub full: bool,
 }
 
@@ -475,10 +476,6 @@ impl<'a> Res<'a> {
         (d > 0.0).then_some(n / d)
     }
 
-    fn ipc(&self, ids: &[String]) -> Option<f64> {
-        self.ratio(ids, &["warp_instructions"], &["cycles"])
-    }
-
     fn miss_rate(&self, ids: &[String]) -> Option<f64> {
         // Hits over demand line requests: a bypass and a pseudo-hit go to
         // memory, so they are misses here.
@@ -630,11 +627,13 @@ impl Exp<'_, '_> {
         )
     }
 
-    /// IPC over the baseline's, with a geometric-mean row.
+    /// The baseline's cycles over the mechanism's (the IPC ratio when
+    /// both run the same instructions; DAC runs fewer), with a
+    /// geometric-mean row.
     fn speedup(&self) -> Table {
         let res = self.res;
         self.table(
-            &|i, b| Some(res.ipc(i)? / res.ipc(b)?),
+            &|i, b| sum_of(res, b, "cycles")?.checked_div_f(sum_of(res, i, "cycles")?),
             Some(("geo-mean", geomean)),
         )
     }
@@ -944,7 +943,7 @@ fn caps(res: &Res, r: &mut Report) -> anyhow::Result<String> {
         grade(
             caps_ipc,
             |v| v >= 1.04 && best_other.is_none_or(|b| v >= b.1),
-            |v| v > 1.0,
+            |v| v > 1.01,
         ),
         format!(
             "per benchmark {}; {}",
@@ -978,7 +977,9 @@ fn caps(res: &Res, r: &mut Report) -> anyhow::Result<String> {
             opt(last(&acc, i_mta), pct),
             opt(last(&cov, i_mta), pct)
         ),
-        if low && hi {
+        if last(&acc, i_inter).is_none() || last(&acc, i_mta).is_none() || caps_acc.is_none() {
+            Verdict::NotRun
+        } else if low && hi {
             Verdict::Reproduced
         } else if low || hi {
             Verdict::SameDirection
@@ -1198,7 +1199,7 @@ fn ba(res: &Res, r: &mut Report) -> anyhow::Result<String> {
                 ratio_pct(v)
             ))
         ),
-        grade(best.map(|b| b.1), |v| v >= 1.2, |v| v > 1.0),
+        grade(best.map(|b| b.1), |v| v >= 1.2, |v| v > 1.01),
         ba_reason(res, &speed, &miss, best.map(|b| b.0)),
     );
     let mbest = ba_cols
@@ -1212,7 +1213,7 @@ fn ba(res: &Res, r: &mut Report) -> anyhow::Result<String> {
     claim(
         r, p, "Fig. 19", "BA lowers the L1 miss rate on average", "more than 10 % lower on average",
         format!("first reading {}, second {}, best {}", opt(last(&miss, d1), ratio_pct), opt(last(&miss, d2), ratio_pct), mbest.map_or("-".into(), |(s, v)| format!("{} {}", others[s], ratio_pct(v)))),
-        grade(mbest.map(|b| b.1), |v| v <= 0.9, |v| v < 1.0),
+        grade(mbest.map(|b| b.1), |v| v <= 0.9, |v| v < 0.99),
         format!("miss rate counts bypasses and pseudo-hits as misses (they go to memory); per benchmark, second reading: {}", per_bench(&miss, d2, &|v| format!("{v:.2}"))),
     );
     let byp = series(&speed, "bypass-all");
@@ -1245,16 +1246,19 @@ fn ba(res: &Res, r: &mut Report) -> anyhow::Result<String> {
                 hurt.join(", ")
             }
         ),
-        if exact {
+        if improved.is_empty() && hurt.is_empty() {
+            Verdict::NotRun
+        } else if exact {
             Verdict::Reproduced
-        } else if hurt.contains(&"SPMV") || hurt.contains(&"SM") {
+        } else if improved.len() >= 4 {
             Verdict::SameDirection
         } else {
             Verdict::NotReproduced
         },
         format!(
-            "bypass-all over LRU per benchmark: {}",
-            per_bench(&speed, byp, &|v| format!("{v:.2}"))
+            "bypass-all over LRU per benchmark: {}; bypassing turns every LRU hit into a memory request, and LRU's miss rates are {}: where LRU hits nothing bypass-all costs nothing, elsewhere it only loses",
+            per_bench(&speed, byp, &|v| format!("{v:.2}")),
+            per_bench_all(&lru_miss, 0, &pct)
         ),
     );
     let five = ["BFS", "ATAX", "BICG", "MVT", "SS"];
@@ -1278,7 +1282,9 @@ fn ba(res: &Res, r: &mut Report) -> anyhow::Result<String> {
         "BA always outperforms bypass-all on BFS, ATAX, BICG, MVT and SS",
         "5 of 5",
         format!("first reading wins {w1} of 5, second {w2} of 5 (threshold 4)"),
-        if w1.max(w2) == 5 {
+        if last(&speed, byp).is_none() {
+            Verdict::NotRun
+        } else if w1.max(w2) == 5 {
             Verdict::Reproduced
         } else if w1.max(w2) >= 3 {
             Verdict::SameDirection
@@ -1414,11 +1420,12 @@ fn snake(res: &Res, r: &mut Report) -> anyhow::Result<String> {
         "Snake covers future accesses in time (accuracy = correct and timely / demand)",
         "75 % on average",
         format!("{} (LPS)", opt(sa, pct)),
-        grade(sa, |a| a >= 0.6, |a| a > 0.0),
+        grade(sa, |a| a >= 0.6, |a| a >= 0.25),
         format!(
-            "late prefetches count for coverage, not accuracy: coverage {} against accuracy {}",
+            "late prefetches count for coverage, not for this accuracy: coverage {} against accuracy {}; {}",
             opt(sc, pct),
-            opt(sa, pct)
+            opt(sa, pct),
+            snake_reason(res, "lps")
         ),
     );
     let na = last(&acc, nd);
@@ -1440,9 +1447,11 @@ fn snake(res: &Res, r: &mut Report) -> anyhow::Result<String> {
         "Snake improves performance",
         "+17 % on average",
         format!("{} (LPS)", opt(sp, ratio_pct)),
-        grade(sp, |v| v >= 1.1, |v| v > 1.0),
+        grade(sp, |v| v >= 1.1, |v| v > 1.01),
         format!(
-            "the other kernels (not in the paper): {}",
+            "with {} of LPS's demand covered and {} in time there is little to gain; the other kernels (not in the paper): {}",
+            opt(sc, pct),
+            opt(sa, pct),
             speed.rows[1..speed.rows.len() - 1]
                 .iter()
                 .map(|(l, v)| format!("{l} {}", opt(v[s], |x| format!("{x:.2}"))))
@@ -1544,7 +1553,7 @@ fn dac(res: &Res, r: &mut Report) -> anyhow::Result<String> {
     let chart = Table {
         series: vec![
             "warp instructions (DAC / baseline)".into(),
-            "IPC (DAC / baseline)".into(),
+            "speedup (baseline cycles / DAC cycles)".into(),
         ],
         rows: t
             .rows
@@ -1556,9 +1565,9 @@ fn dac(res: &Res, r: &mut Report) -> anyhow::Result<String> {
         r,
         &mut sec,
         "fig-dac-17.svg",
-        "DAC Figures 16-17, ours: warp instructions and IPC relative to the baseline",
+        "DAC Figures 16-17, ours: warp instructions and speedup relative to the baseline",
         bar(
-            "DAC Figs. 16-17 (ours): warp instructions and IPC, DAC over baseline",
+            "DAC Figs. 16-17 (ours): warp instructions and speedup, DAC over baseline",
             "ratio to baseline",
             &chart,
             Some((1.0, "baseline")),
@@ -1569,7 +1578,7 @@ fn dac(res: &Res, r: &mut Report) -> anyhow::Result<String> {
     claim(
         r, p, "Fig. 17", "DAC executes fewer warp instructions", "0.74× (26 % fewer)",
         opt(ir, |v| format!("{v:.2}×")),
-        grade(ir, |v| (0.6..=0.88).contains(&v), |v| v < 1.0),
+        grade(ir, |v| (0.6..=0.88).contains(&v), |v| v < 0.99),
         format!("mean over the paper's benchmarks of DAC's warp instructions (affine warp's included) over the baseline's; per benchmark {}; {}", per_bench(&t, 0, &|v| format!("{v:.2}")), dac_removed_reason(res)),
     );
     claim(
@@ -1595,7 +1604,7 @@ fn dac(res: &Res, r: &mut Report) -> anyhow::Result<String> {
         "DAC speeds up the GPU",
         "+40.7 % geo-mean (29 benchmarks)",
         opt(sp, ratio_pct),
-        grade(sp, |v| v >= 1.2, |v| v > 1.0),
+        grade(sp, |v| v >= 1.2, |v| v > 1.01),
         format!("per benchmark {}", per_bench(&t, 3, &|v| format!("{v:.2}"))),
     );
     Ok(sec)
@@ -1741,7 +1750,7 @@ pub fn markdown(o: &Options, r: &Report, wall_seconds: Option<f64>) -> String {
     s += "## Claims\n\n";
     s += &claims_markdown(&r.claims);
     s += "\nVerdicts: *reproduced* meets the paper's claim (or the tolerance its row states); \
-          *same direction* has the paper's sign, not its size; *not reproduced* has the \
+          *same direction* has the paper's sign, not its size (a change under 1 % counts as none); *not reproduced* has the \
           opposite sign or no effect; *not built* has no model in the project yet.\n\n";
     for sec in &r.sections {
         s += sec;
@@ -1818,4 +1827,200 @@ pub fn write(
     put("report.html", &html(&md, &r.figures))?;
     put("claims.json", &serde_json::to_string_pretty(&r.claims)?)?;
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn opts() -> Options {
+        Options {
+            papers: Vec::new(),
+            kernels: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../kernels")),
+            full: false,
+        }
+    }
+
+    /// A made-up result for `spec`: IPC `factor(mechanism)` times the
+    /// baseline's, the given prefetch figures, a Figure 1 probe that drops
+    /// at the CTA boundary.
+    fn fake(spec: &RunSpec, factor: &dyn Fn(&str) -> f64) -> RunResult {
+        let mech = spec.id.rsplit("--").next().unwrap();
+        let f = factor(mech);
+        let rows: Vec<serde_json::Value> = (1..=FIG1_DISTANCES)
+            .map(|d| {
+                let ia = if d < 8 { 1.0 - d as f64 / 8.0 } else { 0.02 };
+                json!({"distance": d, "pairs": 100, "cross_cta": (100 * d / 8).min(100),
+                       "inter_accuracy": ia, "cta_accuracy": 1.0, "mean_gap": 40.0 * d as f64})
+            })
+            .collect();
+        let metrics = json!({
+            "cycles": 1000.0 / f,
+            "warp_instructions": if mech == "DAC" { 740.0 } else { 1000.0 },
+            "mem_instructions": 100.0,
+            "ctas": 8.0,
+            "per_sm": [],
+            "l1": {"hits": 50.0 * f, "accesses": 100.0},
+            "prefetch": {"useful": 15.0, "late": 3.0, "issued": 18.5, "offered": 20.0,
+                         "early_evicted": 0.5, "unused_at_end": 0.0, "eager_wakeups": 0.0},
+            "dac": {"decoupled": true, "reason": "", "removed": 260.0,
+                    "decoupled_mem_instructions": 80.0, "pred_fast": 93.0, "pred_slow": 7.0},
+            "interwarp": {"rows": rows, "records": 1000, "truncated": false},
+        });
+        RunResult {
+            spec: spec.clone(),
+            error: None,
+            metrics: Some(metrics),
+            seconds: 0.5,
+            version: "test".into(),
+        }
+    }
+
+    fn verdicts(r: &Report, paper: Paper) -> Vec<(String, Verdict)> {
+        r.claims
+            .iter()
+            .filter(|c| c.paper == paper)
+            .map(|c| (c.claim.clone(), c.verdict))
+            .collect()
+    }
+
+    #[test]
+    fn the_plan_covers_every_paper_and_ids_are_unique() {
+        let list = plan(&opts()).unwrap();
+        list.check().unwrap();
+        let n = |p: &str| list.runs.iter().filter(|r| r.id.starts_with(p)).count();
+        assert_eq!(n("caps-fig1-"), 1);
+        assert_eq!(n("caps-fig10-"), 7 * CAPS_MECHS.len());
+        assert_eq!(n("ba-"), 12 * BA_MECHS.len());
+        assert_eq!(n("snake-"), 5 * SNAKE_MECHS.len());
+        assert_eq!(n("dac-"), 9 * DAC_MECHS.len());
+        // The quick set shrinks the heavy inputs; --full does not.
+        let ss = list
+            .runs
+            .iter()
+            .find(|r| r.id == "ba-fig18--similarity_score--LRU")
+            .unwrap();
+        assert!(ss.set.contains(&"param.DOCS=256".to_string()));
+        let full = plan(&Options {
+            full: true,
+            ..opts()
+        })
+        .unwrap();
+        assert!(full
+            .runs
+            .iter()
+            .all(|r| !r.set.iter().any(|s| s.starts_with("param."))));
+        let only = plan(&Options {
+            papers: vec![Paper::Catt],
+            ..opts()
+        })
+        .unwrap();
+        assert!(only.runs.is_empty());
+        let missing = plan(&Options {
+            kernels: PathBuf::from("/nonexistent"),
+            ..opts()
+        });
+        assert!(format!("{:#}", missing.unwrap_err()).contains("--kernels"));
+    }
+
+    #[test]
+    fn verdicts_follow_the_measurements() {
+        let list = plan(&opts()).unwrap();
+        // Everything as the papers say it.
+        let good = |m: &str| match m {
+            "CAPS" => 1.10,
+            "INTRA" | "INTER" | "MTA" | "NLP" | "LAP" => 1.02,
+            "BA_t_4" | "BA2_t_4" | "BA_t_8" | "BA2_t_8" | "BA_t_1" | "BA2_t_1" => 1.3,
+            "bypass_all" => 1.1,
+            "Snake" | "DAC" => 1.2,
+            _ => 1.0,
+        };
+        let all: Vec<RunResult> = list.runs.iter().map(|s| fake(s, &good)).collect();
+        let r = report(&opts(), &all).unwrap();
+        let caps = verdicts(&r, Paper::Caps);
+        assert_eq!(caps[0].1, Verdict::Reproduced, "{caps:?}"); // Figure 1
+        let ipc = caps.iter().find(|c| c.0.contains("improves IPC")).unwrap();
+        assert_eq!(ipc.1, Verdict::Reproduced);
+        let dac = verdicts(&r, Paper::Dac);
+        assert!(dac.iter().all(|c| c.1 == Verdict::Reproduced), "{dac:?}");
+        assert!(verdicts(&r, Paper::Catt)
+            .iter()
+            .all(|c| c.1 == Verdict::NotBuilt));
+        assert_eq!(r.figures.len(), 10);
+        // CAPS slower than its baseline: not reproduced, and the reason names
+        // the worst benchmark.
+        let slow = |m: &str| if m == "CAPS" { 0.9 } else { good(m) };
+        let all: Vec<RunResult> = list.runs.iter().map(|s| fake(s, &slow)).collect();
+        let r = report(&opts(), &all).unwrap();
+        let c = r
+            .claims
+            .iter()
+            .find(|c| c.claim.contains("improves IPC"))
+            .unwrap();
+        assert_eq!(c.verdict, Verdict::NotReproduced);
+        assert!(c.why.contains("the lowest is"), "{}", c.why);
+        // A little faster, below the paper's size: the same direction.
+        let some = |m: &str| if m == "CAPS" { 1.01 } else { 1.0 };
+        let all: Vec<RunResult> = list.runs.iter().map(|s| fake(s, &some)).collect();
+        let r = report(&opts(), &all).unwrap();
+        let c = r
+            .claims
+            .iter()
+            .find(|c| c.claim.contains("improves IPC"))
+            .unwrap();
+        assert_eq!(c.verdict, Verdict::SameDirection);
+    }
+
+    #[test]
+    fn refused_runs_make_claims_not_run_and_are_listed() {
+        let list = plan(&opts()).unwrap();
+        let all: Vec<RunResult> = list
+            .runs
+            .iter()
+            .map(|s| RunResult {
+                spec: s.clone(),
+                error: Some("refused for the test".into()),
+                metrics: None,
+                seconds: 0.0,
+                version: "test".into(),
+            })
+            .collect();
+        let r = report(&opts(), &all).unwrap();
+        assert!(r
+            .claims
+            .iter()
+            .filter(|c| c.paper != Paper::Catt)
+            .all(|c| c.verdict == Verdict::NotRun));
+        assert_eq!(r.refused.len(), list.runs.len());
+        let md = markdown(&opts(), &r, None);
+        assert!(md.contains("## Runs that did not run") && md.contains("refused for the test"));
+    }
+
+    #[test]
+    fn html_inlines_every_figure() {
+        let list = plan(&Options {
+            papers: vec![Paper::Caps],
+            ..opts()
+        })
+        .unwrap();
+        let all: Vec<RunResult> = list.runs.iter().map(|s| fake(s, &|_| 1.0)).collect();
+        let o = Options {
+            papers: vec![Paper::Caps],
+            ..opts()
+        };
+        let r = report(&o, &all).unwrap();
+        let md = markdown(&o, &r, Some(1.0));
+        for f in &r.figures {
+            assert!(md.contains(&format!("]({})", f.file)), "{}", f.file);
+        }
+        let h = html(&md, &r.figures);
+        assert_eq!(h.matches("<svg").count(), r.figures.len());
+        assert!(!h.contains("<img"), "every image is inlined");
+        assert!(h.contains("<table>"));
+        let dir = tempfile::tempdir().unwrap();
+        let written = write(&o, dir.path(), &r, None).unwrap();
+        assert_eq!(written.len(), r.figures.len() + 3);
+        assert!(dir.path().join("fig-caps-1.svg").exists());
+    }
 }

@@ -603,3 +603,64 @@ fn emitted_slurm_task_command_runs_locally_with_the_array_index() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("tasks 0..=1"));
 }
+
+#[test]
+fn reproduce_writes_the_report_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    let kernels = kernel("");
+    let run = |extra: &[&str]| {
+        warpgen()
+            .args(["reproduce", "--paper", "snake", "--jobs", "2", "--out"])
+            .arg(&out)
+            .arg("--kernels")
+            .arg(&kernels)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // Nothing has run yet: --no-run names what is missing.
+    let o = run(&["--no-run"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("have no result"));
+    let o = run(&[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("| snake | Fig. 16 |"), "{stdout}");
+    for f in [
+        "report.md",
+        "report.html",
+        "claims.json",
+        "fig-snake-16.svg",
+        "fig-snake-18.svg",
+    ] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert_eq!(html.matches("<svg").count(), 3);
+    let claims: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("claims.json")).unwrap()).unwrap();
+    assert!(claims
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| !c["why"].as_str().unwrap().is_empty()));
+    // Again: every result is reused, the report rewritten from them.
+    let o = run(&[]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ran 0 of 30 runs"));
+    // As a Slurm job array: its last job writes the report without running.
+    let slurm = dir.path().join("slurm");
+    let o = run(&["--emit-slurm", slurm.to_str().unwrap()]);
+    assert!(o.status.success());
+    let merge = std::fs::read_to_string(slurm.join("merge.sbatch")).unwrap();
+    assert!(
+        merge.contains("reproduce --out") && merge.contains("--no-run --paper snake"),
+        "{merge}"
+    );
+    let o = Command::new("bash")
+        .arg(slurm.join("merge.sbatch"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

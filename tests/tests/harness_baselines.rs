@@ -78,3 +78,46 @@ fn baselines_are_prefetcher_choices() {
     let e = c.set("prefetcher", "orch").unwrap_err().to_string();
     assert!(e.contains("intra") && e.contains("lap"), "{e}");
 }
+
+/// The inter-warp probe (CAPS Figure 1) on matrixMul at its SDK sizes on
+/// the paper's machine: inter-warp stride accuracy falls with the warp
+/// distance and collapses once every target is in another CTA (8 warps per
+/// CTA); CAPS's CTA-aware rule stays exact; the cycle gap grows.
+#[test]
+fn inter_warp_accuracy_collapses_past_the_cta_boundary() {
+    use sim_model::harness::{Harness, MachineConfig};
+    let k = kernel("matrix_mul.toml", &[]);
+    let mut cfg = MachineConfig::preset("caps-gtx480").unwrap();
+    cfg.set("sched", "two-level").unwrap();
+    cfg.set("interwarp_probe", "12").unwrap();
+    let m = Harness::new(&k, &cfg).run().unwrap();
+    let p = m.interwarp.expect("the probe ran");
+    assert_eq!(p.rows.len(), 12);
+    assert!(!p.truncated);
+    let r = |d: usize| &p.rows[d - 1];
+    assert!(r(1).inter_accuracy > 0.7, "{:?}", r(1));
+    for d in 1..12 {
+        assert!(
+            r(d).inter_accuracy >= r(d + 1).inter_accuracy - 0.01,
+            "accuracy rises from {d}: {:?}",
+            p.rows
+        );
+        assert!(r(d).mean_gap < r(d + 1).mean_gap, "{:?}", p.rows);
+    }
+    for d in 8..=12 {
+        // Warp w + d for d >= 8 is in another CTA of 8 warps.
+        assert_eq!(r(d).cross_cta, r(d).pairs, "{:?}", r(d));
+        assert!(r(d).inter_accuracy < 0.15, "{:?}", r(d));
+    }
+    for row in &p.rows {
+        assert!(row.cta_predicted > 0);
+        assert!(row.cta_accuracy > 0.99, "{row:?}");
+    }
+    // Without the key there is no probe (and no cost).
+    let mut cfg = MachineConfig::preset("caps-gtx480").unwrap();
+    cfg.set("sched", "two-level").unwrap();
+    assert!(Harness::new(&k, &cfg).run().unwrap().interwarp.is_none());
+    cfg.set("interwarp_probe", "65").unwrap();
+    let e = cfg.validate().unwrap_err().to_string();
+    assert!(e.contains("interwarp_probe") && e.contains("0..=64"), "{e}");
+}

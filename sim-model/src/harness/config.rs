@@ -714,17 +714,7 @@ impl MachineConfig {
             "eager_wakeup" => self.eager_wakeup = boolean(key)?,
             "caps_hint" => self.caps_hint = boolean(key)?,
             "reuse_analysis" => self.reuse_analysis = boolean(key)?,
-            "interwarp_probe" => {
-                let n = int32(key)?;
-                if n > 64 {
-                    return Err(MachineConfigError::new(
-                        key,
-                        v,
-                        "at most 64 warp distances; set interwarp_probe to 0..=64".to_string(),
-                    ));
-                }
-                self.interwarp_probe = n;
-            }
+            "interwarp_probe" => self.interwarp_probe = int32(key)?,
             "fast_forward" => self.fast_forward = boolean(key)?,
             "max_cycles" => self.max_cycles = int(key)?,
             "reset_cycles" => self.reset_cycles = int32(key)?,
@@ -760,6 +750,7 @@ impl MachineConfig {
             }
         };
         range("n_sm", self.n_sm as u64, 1, 1 << 16)?;
+        range("interwarp_probe", self.interwarp_probe as u64, 0, 64)?;
         range("sm_id", self.sm_id as u64, 0, self.n_sm as u64 - 1)?;
         range("cosim_sm", self.cosim_sm as u64, 0, self.n_sm as u64 - 1)?;
         range("max_warps", self.max_warps as u64, 1, 64)?;
