@@ -34,7 +34,10 @@ pub fn choose_backend(asked: Option<BackendKind>) -> anyhow::Result<BackendKind>
 }
 
 /// `warpgen verilog`: emit every selected unit (all in memory first, so a
-/// bad configuration writes nothing), then write `<out>/<unit>.v`.
+/// bad configuration writes nothing), then write `<out>/<unit>.v`, each
+/// through a temporary file that a termination signal removes; temporary
+/// files that an earlier, killed emission left in `out` are removed
+/// first.
 pub fn verilog(
     units: &[&dyn UnitEntry],
     cfg: &ConfigFile,
@@ -44,6 +47,8 @@ pub fn verilog(
     for &u in units {
         texts.push((u, u.emit(cfg)?));
     }
+    // The temporary files of an earlier emission killed outright.
+    crate::output::remove_stale_temps(out);
     let mut written = Vec::new();
     for (u, text) in texts {
         let path = out.join(format!("{}.v", u.name()));

@@ -31,7 +31,9 @@ use gen::units::{load_config, selected, UNITS};
   warpgen run --kernel kernels/matrix_mul.toml --dac --cosim dac_expander
   warpgen run --preset caps-gtx480 --kernel kernels/lps.toml --prefetcher caps --sched pas
   warpgen presets caps-gtx480
-  warpgen run --kernel kernels/reuse.toml --l1 ba --cosim ba_tag_array --json out.json"
+  warpgen run --kernel kernels/reuse.toml --l1 ba --cosim ba_tag_array --json out.json
+  warpgen run --kernel kernels/bfs.toml --preset ba-thesis --reuse-distance bfs.svg   reuse-distance profile
+  warpgen reuse --kernel kernels/spmv.toml --out study/          the BA thesis's cache-size study"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -140,6 +142,15 @@ enum Cmd {
     },
     /// Run a kernel (TOML file, or an Accel-Sim trace) on the SM harness.
     Run(gen::run::RunArgs),
+    /// The BA thesis's cache-size study (Figures 7-8): the kernel at each
+    /// L1 size and associativity, in parallel; per configuration the hit
+    /// rate, the reuse classes rd0 / rd1 / rd2 and the seven intervals; a
+    /// figure (OUT/reuse-study.svg) and the results (OUT/reuse-study.json).
+    #[command(after_help = "Examples:
+  warpgen reuse --kernel kernels/spmv.toml                        16, 32, 48 KB x 4, 8 ways on ba-thesis
+  warpgen reuse --kernel kernels/bfs.toml --sizes 16,32,64,128,256 --ways 8   the thesis's Fig. 7 sizes
+  warpgen reuse --kernel kernels/reuse.toml --preset fermi --set param.NTHREADS=7168 --out study/")]
+    Reuse(gen::reuse::StudyArgs),
     /// Kernels x machine presets x mechanisms (default: the bundled kernels
     /// on every paper preset under none, CAPS with PAS, and the BA L1), run
     /// in parallel, one Markdown table per preset.
@@ -163,6 +174,33 @@ enum Cmd {
         /// Parallel runs (default: the machine's cores).
         #[arg(long)]
         jobs: Option<usize>,
+    },
+    /// CATT's static analysis (Kim et al., ICPP 2019, equations 1-9) of
+    /// kernel files: per kernel the TLP limits and the L1 size, per loop
+    /// its loads' coefficients, the L1 footprint and the chosen (warps per
+    /// CTA, CTAs per SM). `warpgen run --catt` applies it.
+    #[command(after_help = "Examples:
+  warpgen catt --kernel kernels/atax1.toml --preset catt-titanv --set param.NX=81920
+  warpgen catt --kernel kernels/atax1.toml --preset catt-titanv --set param.NX=81920 --l1-kb 32
+  warpgen run --kernel kernels/atax1.toml --preset catt-titanv --set param.NX=81920 --catt")]
+    Catt {
+        /// Kernel files (repeatable).
+        #[arg(long = "kernel", value_name = "FILE", required = true)]
+        kernels: Vec<PathBuf>,
+        /// Machine preset.
+        #[arg(long, default_value = "catt-titanv",
+              value_parser = clap::builder::PossibleValuesParser::new(sim_model::harness::presets::names()))]
+        preset: String,
+        /// Fix the L1 size in KB (default: the largest the kernel's shared
+        /// memory leaves, equation 4).
+        #[arg(long, value_name = "N")]
+        l1_kb: Option<u32>,
+        /// Machine values and kernel parameters (`param.NX=81920`).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// Run a list of independent harness runs (TOML or JSON: `[[run]]` with
     /// id, kernel, preset, set), one JSON result each in OUT/runs/, in
@@ -373,6 +411,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             }
             Ok(true)
         }
+        Cmd::Reuse(args) => {
+            gen::reuse::study_command(&args)?;
+            Ok(true)
+        }
         Cmd::Run(args) => {
             gen::run::run_command(&args)?;
             Ok(true)
@@ -412,6 +454,32 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let cells = compare(&presets, &files, &mechs, &set, jobs);
             print!("{}", table(&cells, &mechs));
+            Ok(true)
+        }
+        Cmd::Catt {
+            kernels,
+            preset,
+            l1_kb,
+            set,
+            format,
+        } => {
+            let mut reports = Vec::new();
+            let mut texts = Vec::new();
+            for file in &kernels {
+                let mut args = gen::run::RunArgs::new(file);
+                args.preset = preset.clone();
+                args.set = set.clone();
+                let (cfg, ks) = gen::run::prepare_all(&args)?;
+                for k in &ks {
+                    let r = gen::catt::report(&cfg, k, l1_kb.map(|x| x.saturating_mul(1024)))?;
+                    texts.push(gen::catt::text(k, &r));
+                    reports.push(r);
+                }
+            }
+            match format {
+                Format::Text => print!("{}", texts.join("\n")),
+                Format::Json => println!("{}", serde_json::to_string_pretty(&reports)?),
+            }
             Ok(true)
         }
         Cmd::Sweep {

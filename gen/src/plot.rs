@@ -9,6 +9,12 @@
 //! * [`BarLineChart`]: grouped bars on the primary (left) y axis plus one
 //!   line on a secondary (right) y axis, like Figure 1 of the CAPS paper
 //!   (prefetch accuracy bars against warp distance, the cycle gap as a line).
+//! * [`StackedChart`]: stacked bars, along x either categories or the equal
+//!   bins of a numeric axis (a time line), with an optional line on a
+//!   secondary axis, like the BA thesis's Figure 7 (each benchmark's reuse
+//!   classes stacked to 100 %) and, over time, its Figure 13.
+//!
+//! [`panels`] stacks charts vertically into one SVG document.
 //!
 //! The output is a standalone SVG document of [`SIZE`] pixels. It needs no
 //! font or system library: text is written as SVG `<text>` elements and the
@@ -99,6 +105,49 @@ pub struct BarLineChart {
     pub line: (String, Vec<Option<f64>>),
     /// Description of the secondary (right) y axis.
     pub line_axis: String,
+}
+
+/// Stacked bars (each bar the stack of the series' values at its x, e.g.
+/// shares adding up to 100 %), with an optional line on a secondary (right)
+/// y axis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StackedChart {
+    /// Title written above the chart.
+    pub title: String,
+    /// Description of the x axis.
+    pub x_label: String,
+    /// What is along x.
+    pub x: StackedX,
+    /// Description of the primary (left) y axis.
+    pub y_label: String,
+    /// The primary y axis range; by default `0 .. the highest stack`
+    /// (nothing added: stacks of shares end at the top).
+    pub y_range: Option<(f64, f64)>,
+    /// The stacked series, bottom first, as (legend name, one value per x
+    /// position); values must be finite and not negative.
+    pub series: Vec<(String, Vec<f64>)>,
+    /// An optional line on the secondary axis: (legend name, one value per
+    /// x position, `None` leaving a gap; axis description).
+    pub line: Option<(String, Vec<Option<f64>>, String)>,
+    /// The secondary axis's range; by default `0 .. max * 1.1` of the
+    /// line (the primary range, say, to read the line against the stacks).
+    pub line_range: Option<(f64, f64)>,
+}
+
+/// The x positions of a [`StackedChart`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum StackedX {
+    /// One bar per named category, written under it.
+    Categories(Vec<String>),
+    /// Equal bins of a numeric axis, the first from `start`, each `width`
+    /// wide (as many as the series have values), drawn edge to edge on an
+    /// axis with numeric ticks.
+    Bins {
+        /// The first bin's lower edge.
+        start: f64,
+        /// Each bin's width.
+        width: f64,
+    },
 }
 
 // ---------------------------------------------------------------------------
@@ -656,6 +705,280 @@ impl BarLineChart {
     }
 }
 
+impl StackedChart {
+    /// Renders the chart as a standalone SVG document of [`SIZE`] pixels.
+    ///
+    /// Fails with a message when there are no series or no x positions,
+    /// when a series (or the line) does not have one value per position,
+    /// when a value is negative or not finite, when a bin width is not
+    /// positive, or when the range is empty.
+    pub fn svg(&self) -> Result<String> {
+        if self.series.is_empty() {
+            bail!("plot: stacked chart {:?} has no series", self.title);
+        }
+        let n = match &self.x {
+            StackedX::Categories(c) => c.len(),
+            StackedX::Bins { .. } => self.series[0].1.len(),
+        };
+        if n == 0 {
+            bail!("plot: stacked chart {:?} has no x positions", self.title);
+        }
+        for (name, values) in &self.series {
+            if values.len() != n {
+                bail!(
+                    "plot: series {name:?} has {} values for {n} positions",
+                    values.len()
+                );
+            }
+            if let Some(v) = values.iter().find(|v| !v.is_finite() || **v < 0.0) {
+                bail!("plot: series {name:?} has a value {v} (stacks take finite values >= 0)");
+            }
+        }
+        if let Some((name, values, _)) = &self.line {
+            if values.len() != n {
+                bail!(
+                    "plot: line {name:?} has {} values for {n} positions",
+                    values.len()
+                );
+            }
+            check_values(&format!("line {name:?}"), values)?;
+        }
+        let (x_lo, x_hi, bins) = match self.x {
+            StackedX::Categories(_) => (0.0, n as f64, None),
+            StackedX::Bins { start, width } => {
+                if !(width.is_finite() && width > 0.0 && start.is_finite()) {
+                    bail!("plot: bins of width {width} from {start}");
+                }
+                (start, start + width * n as f64, Some((start, width)))
+            }
+        };
+        let top = (0..n)
+            .map(|i| self.series.iter().map(|(_, v)| v[i]).sum::<f64>())
+            .fold(0.0f64, f64::max);
+        let range = self
+            .y_range
+            .unwrap_or(if top > 0.0 { (0.0, top) } else { (0.0, 1.0) });
+        check_range("y range", range)?;
+        let line_range = self.line.as_ref().map(|(_, v, _)| {
+            self.line_range
+                .unwrap_or_else(|| auto_range(v.iter().flatten().copied()))
+        });
+        if let Some(r) = line_range {
+            check_range("line range", r)?;
+        }
+
+        let colours = colours(self.series.len());
+        let mut keys: Vec<Key> = self
+            .series
+            .iter()
+            .zip(&colours)
+            .map(|((s, _), c)| Key::Bar(s, *c))
+            .collect();
+        if let Some((name, _, _)) = &self.line {
+            keys.push(Key::Line(name));
+        }
+        let right = if self.line.is_some() { Y_AXIS_AREA } else { 0 };
+        let x_desc_height = AXIS_FONT as u32 + 8;
+        let plan = match &self.x {
+            StackedX::Categories(c) => plan_x_labels(c, plot_width(right) / n as f64),
+            StackedX::Bins { .. } => XLabels {
+                px: TICK_FONT,
+                rotated: false,
+                labels: vec![],
+                height: TICK_FONT as u32 + 12,
+            },
+        };
+        // The x position of bar i: (left, right, centre).
+        let slot = |i: usize| match bins {
+            None => {
+                let pad = (1.0 - GROUP_FILL) / 2.0;
+                (i as f64 + pad, i as f64 + 1.0 - pad, i as f64 + 0.5)
+            }
+            Some((start, width)) => {
+                let l = start + width * i as f64;
+                (l, l + width, l + width / 2.0)
+            }
+        };
+
+        let mut buf = String::new();
+        {
+            let root = SVGBackend::with_string(&mut buf, SIZE).into_drawing_area();
+            let area = draw_header(&root, &self.title, &keys)?;
+            let mut builder = ChartBuilder::on(&area);
+            builder
+                .margin_left(MARGIN_LEFT)
+                .margin_right(MARGIN_RIGHT)
+                .margin_top(MARGIN_TOP)
+                .margin_bottom(MARGIN_BOTTOM)
+                .x_label_area_size(plan.height + x_desc_height)
+                .y_label_area_size(Y_AXIS_AREA)
+                .right_y_label_area_size(right);
+            let lr = line_range.unwrap_or((0.0, 1.0));
+            let mut chart = builder
+                .build_cartesian_2d(x_lo..x_hi, range.0..range.1)?
+                .set_secondary_coord(x_lo..x_hi, lr.0..lr.1);
+            let span = range.1 - range.0;
+            let tick = move |v: &f64| fmt_tick(*v, span);
+            let x_span = x_hi - x_lo;
+            let x_tick = move |v: &f64| fmt_count(*v, x_span);
+            let mut mesh = chart.configure_mesh();
+            mesh.disable_x_mesh()
+                .y_labels(8)
+                .y_label_formatter(&tick)
+                .y_desc(&self.y_label)
+                .label_style(font(TICK_FONT))
+                .axis_desc_style(font(AXIS_FONT))
+                .bold_line_style(BLACK.mix(0.15))
+                .light_line_style(TRANSPARENT)
+                .axis_style(BLACK);
+            if bins.is_some() {
+                mesh.x_labels(8).x_label_formatter(&x_tick);
+            } else {
+                mesh.x_labels(0);
+            }
+            mesh.draw()?;
+            if let (Some((_, _, desc)), Some(_)) = (&self.line, line_range) {
+                let lspan = lr.1 - lr.0;
+                // Large counts as 250k, 1.5M: narrow enough for the axis.
+                let ltick = move |v: &f64| {
+                    if lr.1 >= 1e4 {
+                        fmt_count(*v, lspan)
+                    } else {
+                        fmt_tick(*v, lspan)
+                    }
+                };
+                chart
+                    .configure_secondary_axes()
+                    .y_labels(8)
+                    .y_label_formatter(&ltick)
+                    .y_desc(desc)
+                    .label_style(font(TICK_FONT))
+                    .axis_desc_style(font(AXIS_FONT))
+                    .axis_style(BLACK)
+                    .draw()?;
+            }
+            for i in 0..n {
+                let (l, r, _) = slot(i);
+                let mut cum = 0.0f64;
+                for ((_, v), c) in self.series.iter().zip(&colours) {
+                    let v = v[i];
+                    if v <= 0.0 {
+                        continue;
+                    }
+                    let (y0, y1) = (
+                        cum.clamp(range.0, range.1),
+                        (cum + v).clamp(range.0, range.1),
+                    );
+                    cum += v;
+                    if y1 > y0 {
+                        chart.draw_series(std::iter::once(Rectangle::new(
+                            [(l, y0), (r, y1)],
+                            c.filled(),
+                        )))?;
+                    }
+                }
+            }
+            if let Some((_, values, _)) = &self.line {
+                let mut runs: Vec<Vec<(f64, f64)>> = vec![];
+                let mut run = vec![];
+                for (i, v) in values.iter().enumerate() {
+                    match v {
+                        Some(v) => run.push((slot(i).2, *v)),
+                        None if !run.is_empty() => runs.push(std::mem::take(&mut run)),
+                        None => {}
+                    }
+                }
+                if !run.is_empty() {
+                    runs.push(run);
+                }
+                for run in runs {
+                    chart.draw_secondary_series(LineSeries::new(
+                        run.iter().copied(),
+                        BLACK.stroke_width(2),
+                    ))?;
+                    // Markers only where they stay apart.
+                    if n <= 40 {
+                        chart.draw_secondary_series(
+                            run.iter().map(|&p| Circle::new(p, 3, BLACK.filled())),
+                        )?;
+                    }
+                }
+            }
+            if bins.is_none() {
+                draw_x_labels(&root, &chart, &plan, range.0)?;
+            }
+            let (px, py) = chart.backend_coord(&((x_lo + x_hi) / 2.0, range.0));
+            root.draw_text(
+                &self.x_label,
+                &font(AXIS_FONT).pos(Pos::new(HPos::Center, VPos::Top)),
+                (px, py + plan.height as i32 + 4),
+            )?;
+            root.present()?;
+        }
+        Ok(buf)
+    }
+}
+
+/// A count on a numeric axis spanning `span`: `250k`, `1.5M`, `12`.
+fn fmt_count(v: f64, span: f64) -> String {
+    let a = v.abs();
+    let (x, unit) = if a >= 1e6 {
+        (v / 1e6, "M")
+    } else if a >= 1e3 && span >= 1e3 {
+        (v / 1e3, "k")
+    } else {
+        (v, "")
+    };
+    format!("{}{unit}", trim_zeros(format!("{x:.2}")))
+}
+
+/// Charts stacked top to bottom in one standalone SVG document (each keeps
+/// its own size; the document is as wide as the widest).
+pub fn panels(charts: &[String]) -> String {
+    let dims: Vec<(u32, u32)> = charts.iter().map(|c| svg_size(c)).collect();
+    let width = dims.iter().map(|d| d.0).max().unwrap_or(0);
+    let height: u32 = dims.iter().map(|d| d.1).sum();
+    let mut s = format!(
+        "<svg width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
+         xmlns=\"http://www.w3.org/2000/svg\">\n"
+    );
+    let mut y = 0;
+    for (c, (_, h)) in charts.iter().zip(&dims) {
+        let body = match c.find("<svg") {
+            Some(i) => &c[i..],
+            None => c.as_str(),
+        };
+        s += &format!(
+            "<g transform=\"translate(0,{y})\">\n{}\n</g>\n",
+            body.trim_end()
+        );
+        y += h;
+    }
+    s += "</svg>\n";
+    s
+}
+
+/// The `width` and `height` attributes of an SVG document's root element
+/// ([`SIZE`] when absent).
+fn svg_size(svg: &str) -> (u32, u32) {
+    let Some(root) = svg.find("<svg").map(|i| &svg[i..]) else {
+        return SIZE;
+    };
+    let head = &root[..root.find('>').unwrap_or(root.len())];
+    let attr = |name: &str| -> Option<u32> {
+        let v = head
+            .split(&format!(" {name}=\""))
+            .nth(1)?
+            .split('"')
+            .next()?;
+        v.parse().ok()
+    };
+    (
+        attr("width").unwrap_or(SIZE.0),
+        attr("height").unwrap_or(SIZE.1),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -904,7 +1227,147 @@ mod tests {
         assert_eq!(fmt_value(2.0), "2");
     }
 
-    /// Writes demo charts to /tmp/plot_demo.svg and /tmp/plot_demo_line.svg:
+    fn stacked(x: StackedX, n: usize) -> StackedChart {
+        let names = ["[0,8)", "[8,16)", "[16,32)", "[128,inf)", "inf"];
+        StackedChart {
+            title: "Reuse distance over time".into(),
+            x_label: "cycle".into(),
+            x,
+            y_label: "% of accesses".into(),
+            y_range: Some((0.0, 100.0)),
+            series: names
+                .iter()
+                .enumerate()
+                .map(|(k, name)| {
+                    (
+                        name.to_string(),
+                        (0..n)
+                            .map(|i| if (i + k) % 4 == 0 { 40.0 } else { 15.0 })
+                            .collect(),
+                    )
+                })
+                .collect(),
+            line: Some((
+                "accesses".into(),
+                (0..n)
+                    .map(|i| if i == 2 { None } else { Some(100.0 * i as f64) })
+                    .collect(),
+                "accesses per window".into(),
+            )),
+            line_range: None,
+        }
+    }
+
+    #[test]
+    fn plot_stacked_chart_has_title_legend_stacks_and_axes() {
+        let cats: Vec<String> = ["16 KB 4-way", "16 KB 8-way", "32 KB 8-way"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let c = stacked(StackedX::Categories(cats.clone()), 3);
+        let svg = c.svg().unwrap();
+        looks_like_svg(&svg);
+        for t in [&c.title, &c.x_label, &c.y_label, "accesses per window"] {
+            assert!(svg.contains(t), "{t}");
+        }
+        for (name, _) in &c.series {
+            assert!(
+                svg.contains(&format!(">\n{}\n<", html_text(name))),
+                "legend {name}"
+            );
+        }
+        for x in &cats {
+            assert!(svg.contains(&format!(">\n{x}\n<")), "category {x}");
+        }
+        // One rectangle per series and position (none is zero), plus the
+        // background and the legend's swatches.
+        let plain = rects(&svg);
+        let mut z = c.clone();
+        z.series[0].1[1] = 0.0;
+        assert_eq!(rects(&z.svg().unwrap()), plain - 1);
+        // The line is broken by its gap (two polylines and the legend's).
+        let line = "<polyline fill=\"none\" opacity=\"1\" stroke=\"#000000\" stroke-width=\"2\"";
+        let mut g = stacked(StackedX::Categories(vec!["a".into(); 5]), 5);
+        g.line.as_mut().unwrap().1[2] = None;
+        assert_eq!(g.svg().unwrap().matches(line).count(), 1 + 2);
+        // Bins: a numeric axis with count ticks, bars edge to edge.
+        let b = stacked(
+            StackedX::Bins {
+                start: 0.0,
+                width: 16384.0,
+            },
+            80,
+        );
+        let svg = b.svg().unwrap();
+        looks_like_svg(&svg);
+        assert!(
+            svg.contains(">\n1M\n<") || svg.contains(">\n1.2M\n<"),
+            "count ticks"
+        );
+        assert!(rects(&svg) >= 5 * 80);
+        assert_eq!(b.svg().unwrap(), svg, "deterministic");
+        // Without a line there is no second axis.
+        let mut nl = b.clone();
+        nl.line = None;
+        assert!(!nl.svg().unwrap().contains("accesses per window"));
+    }
+
+    #[test]
+    fn plot_stacked_chart_rejects_bad_input() {
+        let ok = stacked(StackedX::Categories(vec!["a".into(), "b".into()]), 2);
+        ok.svg().unwrap();
+        let mut c = ok.clone();
+        c.series.clear();
+        assert!(c.svg().unwrap_err().to_string().contains("no series"));
+        let mut c = ok.clone();
+        c.x = StackedX::Categories(vec![]);
+        assert!(c.svg().unwrap_err().to_string().contains("no x positions"));
+        let mut c = ok.clone();
+        c.series[1].1.pop();
+        assert!(c.svg().unwrap_err().to_string().contains("1 values for 2"));
+        let mut c = ok.clone();
+        c.series[0].1[0] = -1.0;
+        assert!(c.svg().unwrap_err().to_string().contains(">= 0"));
+        let mut c = ok.clone();
+        c.line.as_mut().unwrap().1.push(Some(1.0));
+        assert!(c.svg().unwrap_err().to_string().contains("3 values for 2"));
+        let mut c = ok.clone();
+        c.x = StackedX::Bins {
+            start: 0.0,
+            width: 0.0,
+        };
+        assert!(c.svg().is_err());
+        let mut c = ok.clone();
+        c.y_range = Some((5.0, 5.0));
+        assert!(c.svg().is_err());
+        let mut c = ok.clone();
+        c.line_range = Some((1.0, f64::NAN));
+        assert!(c.svg().unwrap_err().to_string().contains("line range"));
+    }
+
+    #[test]
+    fn plot_panels_stack_charts_in_one_document() {
+        let a = chart().svg().unwrap();
+        let b = stacked(StackedX::Categories(vec!["x".into()]), 1)
+            .svg()
+            .unwrap();
+        let doc = panels(&[a, b]);
+        looks_like_svg(&doc);
+        assert!(doc.starts_with(&format!(
+            "<svg width=\"{}\" height=\"{}\"",
+            SIZE.0,
+            2 * SIZE.1
+        )));
+        assert_eq!(doc.matches("<svg").count(), 3);
+        assert!(doc.contains(&format!("translate(0,{})", SIZE.1)));
+        assert!(!doc.contains("<?xml"));
+        assert_eq!(fmt_count(1_500_000.0, 2e6), "1.5M");
+        assert_eq!(fmt_count(250_000.0, 1e6), "250k");
+        assert_eq!(fmt_count(12.0, 100.0), "12");
+    }
+
+    /// Writes demo charts to /tmp/plot_demo.svg, /tmp/plot_demo_line.svg,
+    /// /tmp/plot_demo_short.svg and /tmp/plot_demo_stacked.svg (two panels):
     /// `cargo test -p gen --lib plot::tests::plot_demo -- --ignored`.
     #[test]
     #[ignore]
@@ -925,5 +1388,17 @@ mod tests {
         short.reference = None;
         short.groups[1].values[0] = Some(-0.4);
         std::fs::write("/tmp/plot_demo_short.svg", short.svg().unwrap()).unwrap();
+        let time = stacked(
+            StackedX::Bins {
+                start: 0.0,
+                width: 16384.0,
+            },
+            80,
+        );
+        std::fs::write(
+            "/tmp/plot_demo_stacked.svg",
+            panels(&[c.svg().unwrap(), time.svg().unwrap()]),
+        )
+        .unwrap();
     }
 }

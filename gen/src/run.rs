@@ -3,7 +3,7 @@
 //! the metrics as JSON. Also the harness benchmark ([`bench_harness`]) and
 //! the all-kernels comparison ([`compare_kernels`]).
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -186,6 +186,16 @@ pub struct RunArgs {
     /// Do not print the table (only errors and the JSON file).
     #[arg(long)]
     pub quiet: bool,
+    /// Apply CATT's thread throttling (`warpgen catt`): each loop's
+    /// warp-level factor, the kernel's CTA-level limit, fitted to this
+    /// run's L1 (`--set l1_bytes=...`).
+    #[arg(long)]
+    pub catt: bool,
+    /// Write the reuse-distance profile (the BA thesis's: histogram of
+    /// the seven intervals per set and fully associative with rd0 / rd1 /
+    /// rd2, over time, per load) as one SVG of stacked panels.
+    #[arg(long, value_name = "FILE.svg")]
+    pub reuse_distance: Option<PathBuf>,
 }
 
 impl RunArgs {
@@ -210,6 +220,8 @@ impl RunArgs {
             backend: None,
             record: Vec::new(),
             quiet: false,
+            catt: false,
+            reuse_distance: None,
         }
     }
 
@@ -292,11 +304,17 @@ pub fn prepare_all(args: &RunArgs) -> anyhow::Result<(MachineConfig, Vec<Kernel>
             let x: i64 = parse_i64(v).ok_or_else(|| anyhow!("--set {kv}: not an integer"))?;
             params.push((p.to_string(), x));
         } else {
-            cfg.set(k, v)?;
+            cfg.set(k, v).map_err(|e| anyhow!("--set {kv}: {e}"))?;
         }
     }
-    cfg.validate()?;
+    cfg.validate()
+        .map_err(|e| crate::origin::config_error(args, e))?;
     let kernels = load_kernels(&args.kernel, &params, cfg.seed, cfg.l1_line)?;
+    // Every kernel of a trace list is checked against the machine before
+    // any runs: a bad one loses no other's results.
+    for k in &kernels {
+        k.check_trace(&cfg)?;
+    }
     Ok((cfg, kernels))
 }
 
@@ -343,6 +361,14 @@ pub fn run_prepared(
     cfg: &MachineConfig,
     kernel: &Kernel,
 ) -> anyhow::Result<Metrics> {
+    let throttled;
+    let (cfg, kernel) = if args.catt {
+        let (c, k, _) = crate::catt::apply(cfg, kernel)?;
+        throttled = (c, k);
+        (&throttled.0, &throttled.1)
+    } else {
+        (cfg, kernel)
+    };
     let mut h = Harness::new(kernel, cfg);
     if let Some(unit) = &args.cosim {
         let u = crate::units::unit(unit)?;
@@ -379,18 +405,52 @@ pub fn run_prepared(
     }
     let r = h.run();
     bar.finish_and_clear();
-    Ok(r?)
+    r.map_err(|e| crate::origin::run_error(args, e))
 }
 
 /// `warpgen run`.
 pub fn run_command(args: &RunArgs) -> anyhow::Result<()> {
     let (cfg, kernels) = prepare_all(args)?;
+    // The output files are checked before the runs, not after.
+    let reuse_svg = match &args.reuse_distance {
+        Some(_) if !cfg.reuse_analysis => {
+            bail!("--reuse-distance needs the profile: drop --set reuse_analysis=false")
+        }
+        Some(p) => Some(crate::output::OutputFile::prepare(p, "--reuse-distance")?),
+        None => None,
+    };
+    let json = args
+        .json
+        .as_deref()
+        .map(|p| crate::output::OutputFile::prepare(p, "--json"))
+        .transpose()?;
+    if let Some(v) = &args.vcd {
+        crate::output::OutputFile::prepare(v, "--vcd")?;
+    }
     let mut all = Vec::new();
     for kernel in &kernels {
         let m = run_prepared(args, &cfg, kernel)?;
         if !args.quiet {
             if kernels.len() > 1 {
                 println!();
+            }
+            if args.catt {
+                let (_, _, r) = crate::catt::apply(&cfg, kernel)?;
+                let loops: Vec<String> = r
+                    .loops
+                    .iter()
+                    .map(|l| format!("loop at line {}: ({}, {})", l.line, l.warps, l.ctas))
+                    .collect();
+                println!(
+                    "CATT throttling (L1 {} KB): {}; {} CTAs per SM",
+                    r.l1_bytes / 1024,
+                    if loops.is_empty() {
+                        "no loops".to_string()
+                    } else {
+                        loops.join(", ")
+                    },
+                    r.kernel_ctas
+                );
             }
             print!("{}", m.table());
             if let Some(unit) = &args.cosim {
@@ -407,31 +467,24 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<()> {
         }
         all.push(m);
     }
-    if let Some(path) = &args.json {
-        if all.len() == 1 {
-            write_json(path, &all[0])?;
-        } else {
-            write_json(path, &all)?;
-        }
+    // One shape for one kernel and for a trace folder's several: an array
+    // of metrics, one per kernel in the order run.
+    if let Some(out) = json {
+        out.write_json(&all)?;
+    }
+    // The kernels' profiles summed, as the BA thesis does.
+    if let Some(out) = reuse_svg {
+        crate::reuse::write_profile(out, &all)?;
     }
     Ok(())
 }
 
-/// Write `value` as pretty JSON to `path` through a temporary file in the
-/// same folder, renamed into place.
+/// Write `value` as pretty JSON to `path`: a regular file through a
+/// temporary file in the same folder, renamed into place (permissions
+/// `0666 & !umask`, or the replaced file's); a device, FIFO or symlink
+/// written through, never replaced ([`crate::output`]).
 pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    serde_json::to_writer_pretty(&mut tmp, value)?;
-    tmp.write_all(b"\n")?;
-    tmp.flush()?;
-    tmp.persist(path)
-        .map_err(|e| anyhow!("writing {}: {}", path.display(), e.error))?;
-    Ok(())
+    crate::output::write_json(path, value)
 }
 
 /// The bundled kernel files of a folder (`*.toml`, sorted).

@@ -10,6 +10,7 @@
 //! kernel = "kernels/lps.toml"     # a kernel file or a kernel-N.traceg
 //! preset = "caps-gtx480"          # default: fermi
 //! set = ["prefetcher=caps", "sched=pas"]
+//! catt = false                    # optional: warpgen run --catt
 //! ```
 //!
 //! Each run's result is `OUT/runs/ID.json`: the run as listed, whether it
@@ -53,6 +54,9 @@ pub struct RunSpec {
     /// `KEY=VALUE` settings, as `warpgen run --set`.
     #[serde(default)]
     pub set: Vec<String>,
+    /// Apply CATT's throttling (`warpgen run --catt`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub catt: bool,
 }
 
 fn fermi() -> String {
@@ -170,6 +174,7 @@ pub fn run_spec(spec: &RunSpec) -> RunResult {
     args.quiet = true;
     args.preset = spec.preset.clone();
     args.set = spec.set.clone();
+    args.catt = spec.catt;
     let r = prepare(&args).and_then(|(cfg, k)| run_prepared(&args, &cfg, &k));
     let (metrics, error) = match r.and_then(|m| Ok(serde_json::to_value(&m)?)) {
         Ok(v) => (Some(v), None),

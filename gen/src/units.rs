@@ -212,18 +212,8 @@ pub fn emit<U: CosimUnit>(cfg: &ConfigFile) -> anyhow::Result<String> {
 }
 
 /// Write `text` to `path` atomically (temporary file in the same folder,
-/// then rename), so a failure never leaves a half-written file.
+/// then rename), so a failure never leaves a half-written file, nor a
+/// signal a temporary one ([`crate::output::write_atomic`]).
 pub fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    if let Some(d) = dir {
-        std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
-    }
-    let tmp = path.with_extension(format!(
-        "{}.tmp{}",
-        path.extension().and_then(|e| e.to_str()).unwrap_or(""),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
-    Ok(())
+    crate::output::write_atomic(path, text)
 }

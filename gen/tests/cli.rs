@@ -364,8 +364,11 @@ fn snake_runs_decoupled_by_default_and_decoupled_off_turns_it_off() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(text.contains("L1 lru (decoupled)"), on, "{text}");
         assert!(text.contains("lock-step: the snake_prefetcher RTL equalled its golden model"));
-        let m: serde_json::Value =
+        let all: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        // An array of one metrics object per kernel.
+        assert_eq!(all.as_array().map(Vec::len), Some(1), "{all}");
+        let m = &all[0];
         assert_eq!(m["run"]["decoupled"], on);
         assert_eq!(m["l1"].get("decoupled").is_some(), on);
     }
@@ -663,4 +666,683 @@ fn reproduce_writes_the_report_and_resumes() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// A valid Accel-Sim trace: `ctas` CTAs in a row, `warps` full warps each,
+/// every warp a load (base+stride), a store (base+deltas) and an EXIT.
+fn good_trace(ctas: u32, warps: u32) -> String {
+    let mut s = format!(
+        "-kernel name = _Z4testPf\n-kernel id = 1\n-grid dim = ({ctas},1,1)\n-block dim = \
+         ({},1,1)\n-accelsim tracer version = 5\n-enable lineinfo = 0\n",
+        warps * 32
+    );
+    for c in 0..ctas {
+        s += &format!("\n#BEGIN_TB\nthread block = {c},0,0\n");
+        for w in 0..warps {
+            let a = 0x7f00_0000_0000u64 + (c * warps + w) as u64 * 128;
+            s += &format!(
+                "warp = {w}\ninsts = 3\n0010 ffffffff 1 R4 LDG.E 1 R2 4 1 {a:#x} 4 0\n0020 \
+                 0000000f 0 STG.E 2 R2 R4 4 2 {a:#x} 4 4 4 0\n0030 ffffffff 0 EXIT 0 0 0\n"
+            );
+        }
+        s += "#END_TB\n";
+    }
+    s
+}
+
+/// A bad trace of the CLI test: what it is, (its text, the error's line),
+/// extra options, the error's field.
+type BadTrace = (
+    &'static str,
+    (String, usize),
+    &'static [&'static str],
+    &'static str,
+);
+
+/// `warpgen run --kernel DIR` on trace folders with a bad kernel: exit
+/// code 2, the error on stderr as ``FILE:LINE: field `FIELD`: ...``, no
+/// panic, no result printed (with a kernel list, not even the good first
+/// kernel's: every kernel is checked before any runs). With
+/// `--nocapture` the message of each is printed.
+#[test]
+fn bad_traces_exit_2_with_file_line_and_field() {
+    let g = good_trace(2, 2);
+    // `g` with the first `from` replaced by `to`, and the line it is on.
+    let sub = |from: &str, to: &str| {
+        let at = g.find(from).unwrap_or_else(|| panic!("{from}"));
+        (g.replacen(from, to, 1), g[..at].matches('\n').count() + 1)
+    };
+    let begin_line = |t: &str| t.lines().position(|l| l == "#BEGIN_TB").unwrap() + 1;
+    let no_version = g.replacen("-accelsim tracer version = 5\n", "", 1);
+    let g8 = good_trace(8, 1).replacen(
+        "-grid dim = (8,1,1)",
+        "-grid dim = (2147483647,2147483647,64)",
+        1,
+    );
+    let header_end = g.find("\n#BEGIN_TB").unwrap() + 1;
+    #[rustfmt::skip]
+    let cases: Vec<BadTrace> = vec![
+        ("block dimension of 0", sub("-block dim = (64,1,1)", "-block dim = (0,1,1)"), &[], "-block dim"),
+        ("warp id 4,000,000,000", sub("warp = 1", "warp = 4000000000"), &[], "warp"),
+        ("warp id past the block's warps", sub("warp = 1", "warp = 2"), &[], "warp"),
+        ("thread block outside the grid", sub("thread block = 1,0,0", "thread block = 5,0,0"), &[], "thread block"),
+        ("duplicate CTA id", sub("thread block = 1,0,0", "thread block = 0,0,0"), &[], "thread block"),
+        ("missing header", (g[header_end..].to_string(), 1), &[], "header"),
+        ("missing version line", (no_version.clone(), begin_line(&no_version)), &[], "-accelsim tracer version"),
+        ("0-byte trace", (String::new(), 1), &[], "header"),
+        ("active mask wider than 32 bits", sub("0010 ffffffff", "0010 1ffffffff"), &[], "mask"),
+        ("access width 2^32-1", sub("R2 4 1", "R2 4294967295 1"), &[], "mem_width"),
+        ("base+stride overflowing", sub("R2 4 1 0x7f0000000000 4", "R2 4 1 0xfffffffffffffff0 4"), &[], "stride"),
+        ("base+deltas overflowing", sub("4 2 0x7f0000000000 4 4 4", "4 2 0xfffffffffffffff8 4 4 4"), &[], "delta"),
+        ("grid (2^31-1, 2^31-1, 64), eight CTAs traced", (g8, 3), &[], "-grid dim"),
+        ("block over CUDA's 1024 threads", sub("-block dim = (64,1,1)", "-block dim = (2048,1,1)"), &[], "-block dim"),
+        ("block past the machine's warp slots", (good_trace(1, 32), 4), &["--set", "max_warps=16"], "-block dim"),
+    ];
+    for (what, (text, line), extra, field) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        // A good first kernel, the bad one second.
+        std::fs::write(dir.path().join("kernel-1.traceg"), good_trace(1, 1)).unwrap();
+        std::fs::write(dir.path().join("kernel-2.traceg"), &text).unwrap();
+        std::fs::write(
+            dir.path().join("kernelslist.g"),
+            "MemcpyHtoD,0x00007f0000000000,4096\nkernel-1.traceg\nkernel-2.traceg\n",
+        )
+        .unwrap();
+        let start = std::time::Instant::now();
+        let out = warpgen()
+            .args(["run", "--kernel"])
+            .arg(dir.path())
+            .args(extra)
+            .output()
+            .unwrap();
+        let secs = start.elapsed().as_secs_f64();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let want = format!(
+            "error: {}:{line}: field `{field}`: ",
+            dir.path().join("kernel-2.traceg").display()
+        );
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert!(err.starts_with(&want), "{what}: want {want}…, got {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+        assert!(out.stdout.is_empty(), "{what}: printed a result");
+        assert!(secs < 10.0, "{what}: {secs:.1} s");
+        eprintln!("{what}: {}", err.lines().next().unwrap_or(""));
+    }
+}
+
+#[test]
+fn catt_prints_table_3_for_atax_and_run_applies_it() {
+    let atax = kernel("atax1.toml");
+    let out = warpgen()
+        .args(["catt", "--set", "param.NX=81920", "--kernel"])
+        .arg(&atax)
+        .args(["--l1-kb", "32"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("baseline TLP (8, 4)") && text.contains("L1 32 KB"),
+        "{text}"
+    );
+    assert!(text.contains("(1, 4)"), "{text}");
+    let out = warpgen()
+        .args([
+            "catt",
+            "--format",
+            "json",
+            "--set",
+            "param.NX=81920",
+            "--kernel",
+        ])
+        .arg(&atax)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["loops"][0]["warps"], 4);
+    assert_eq!(v[0]["l1_bytes"], 131072);
+    // The run: throttled, said so, the same loads.
+    let run = |extra: &[&str]| {
+        let mut c = warpgen();
+        c.args(["run", "--preset", "catt-titanv", "--set", "param.NX=2048"])
+            .args(["--set", "n_sm=2", "--set", "l1_bytes=32768", "--kernel"])
+            .arg(&atax)
+            .args(extra);
+        c.output().unwrap()
+    };
+    let o = run(&["--catt"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("CATT throttling (L1 32 KB): loop at line 11: (1, 4)"),
+        "{text}"
+    );
+    // CATT rewrites loops: not with DAC, not on a trace.
+    let o = run(&["--catt", "--dac"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("expansion unit"));
+    let trace = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/traces/microgpusim/vectoradd-100-32-trace");
+    if trace.exists() {
+        let o = warpgen()
+            .arg("catt")
+            .arg("--kernel")
+            .arg(&trace)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("a trace has neither"));
+    }
+}
+
+// ------------------------------------------------------------ issue 13 item 3
+
+/// A small kernel file in `dir` with `stmt` as its body's second line
+/// (file line 6) and `extra` after `block`.
+fn small_kernel(dir: &std::path::Path, name: &str, stmt: &str, extra: &str) -> std::path::PathBuf {
+    let p = dir.join(name);
+    std::fs::write(
+        &p,
+        format!(
+            "name = \"k\"\ngrid = [\"N / 32\"]\nblock = [32]{extra}\nbody = \"\"\"\nlet i = \
+             ctaid.x * 32 + tid.x\n{stmt}\n\"\"\"\n[params]\nN = 64\n[arrays.A]\nelem = 4\nlen = \
+             \"N\"\n"
+        ),
+    )
+    .unwrap();
+    p
+}
+
+/// `warpgen run --quiet --kernel K ARGS...`: the exit code and the first
+/// line of the error output (which must not tell of a panic).
+fn run_fails(k: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = warpgen()
+        .args(["run", "--quiet", "--kernel"])
+        .arg(k)
+        .args(args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        !err.contains("panicked") && !err.contains("overflowed its stack"),
+        "{err}"
+    );
+    (
+        out.status.code(),
+        err.lines().next().unwrap_or("").to_string(),
+    )
+}
+
+/// Every bad kernel input of the issue: exit code 2 and a first line that
+/// names the file, the line and the field.
+#[test]
+fn bad_kernel_inputs_exit_2_naming_file_line_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let deep = format!("load A[{}i{}]", "(".repeat(20_000), ")".repeat(20_000));
+    let minus = format!("load A[{}i]", "-".repeat(100_000));
+    let cases: Vec<(String, &str, &str)> = vec![
+        (
+            deep,
+            "",
+            ":6: field `body`: expression nested more than 128 levels deep",
+        ),
+        (
+            minus,
+            "",
+            ":6: field `body`: expression nested more than 128 levels deep",
+        ),
+        (
+            "load A[i / 0]".into(),
+            "",
+            ":6: field `body`: division by zero",
+        ),
+        (
+            "load A[i % 0]".into(),
+            "",
+            ":6: field `body`: division by zero",
+        ),
+        (
+            "let d = tid.x - 3\nload A[i / d]".into(),
+            "",
+            ":7: field `body`: division by zero at run time",
+        ),
+        (
+            "loop q -5 {\n}".into(),
+            "",
+            ":6: field `body`: `loop` count -5 is negative",
+        ),
+        (
+            "loop q tid.x {\n}".into(),
+            "",
+            ":6: field `body`: the count of `loop VAR COUNT` must be scalar",
+        ),
+        (
+            "load A[i]".into(),
+            "\nsmem_bytes = 65536",
+            ": field `smem_bytes`: kernel k: a CTA needs 65536 bytes",
+        ),
+    ];
+    for (i, (stmt, extra, want)) in cases.iter().enumerate() {
+        let k = small_kernel(d, &format!("k{i}.toml"), stmt, extra);
+        let (code, first) = run_fails(&k, &[]);
+        assert_eq!(code, Some(2), "{first}");
+        let prefix = format!("error: {}{want}", k.display());
+        assert!(first.starts_with(&prefix), "want {prefix}\n got {first}");
+    }
+    // A parameter too big: the wrapped value no more, the parameter named.
+    let k = small_kernel(d, "big.toml", "load A[i]", "");
+    let (code, first) = run_fails(&k, &["--set", "param.N=9223372036854775807"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        first.starts_with(&format!("error: {}:2: field `grid[0]`", k.display()))
+            && first.contains("with N = 9223372036854775807"),
+        "{first}"
+    );
+    let text = std::fs::read_to_string(&k)
+        .unwrap()
+        .replace("N = 64", "N = 9223372036854775807")
+        .replace("len = \"N\"", "len = \"N * 4\"")
+        .replace("grid = [\"N / 32\"]", "grid = [1]");
+    std::fs::write(&k, text).unwrap();
+    let (code, first) = run_fails(&k, &[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        first.starts_with(&format!(
+            "error: {}:12: field `arrays.A.len`: `N * 4`: ",
+            k.display()
+        )) && first.contains("overflows")
+            && first.contains("with N = 9223372036854775807"),
+        "{first}"
+    );
+}
+
+/// The machine's limits and ranges name where the value was set.
+#[test]
+fn machine_errors_exit_2_naming_the_file_or_option_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let k = small_kernel(dir.path(), "k.toml", "load A[i]", "\nsmem_bytes = 65536");
+    let (code, first) = run_fails(&k, &["--preset", "caps-gtx480"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        first.contains("k.toml: field `smem_bytes`")
+            && first.contains("`shared_mem_bytes` comes from presets/caps-gtx480.toml:")
+            && first.ends_with("field `machine.shared_mem_bytes`"),
+        "{first}"
+    );
+    let k = kernel("vector_add.toml");
+    let (code, first) = run_fails(&k, &["--set", "max_cycles=1000"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        first.contains("vector_add.toml: the kernel did not finish within 1000 cycles")
+            && first.ends_with("`max_cycles` comes from --set max_cycles=1000"),
+        "{first}"
+    );
+    for (args, want) in [
+        (
+            vec!["--set", "l1_ways=300"],
+            "error: --set l1_ways=300: configuration `l1_ways` = 300: allowed 1..=256",
+        ),
+        (
+            vec!["--set", "mem_latency=x"],
+            "error: --set mem_latency=x: configuration `mem_latency` = x: expected an integer",
+        ),
+        (
+            vec!["--preset", "snake-v100", "--l1", "ba"],
+            "error: presets/snake-v100.toml:",
+        ),
+    ] {
+        let (code, first) = run_fails(&k, &args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(first.starts_with(want), "{args:?}: {first}");
+    }
+}
+
+/// `--json` on a device, a FIFO, a symlink, a folder, in a missing folder:
+/// written through or refused, before the run; never replaced by a regular
+/// file; the usual permissions; an array of metrics whatever the number of
+/// kernels.
+#[test]
+fn json_output_never_replaces_a_device_fifo_or_symlink() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let k = kernel("vector_add.toml");
+    let small = ["--set", "param.N=4096", "--json"];
+    if std::path::Path::new("/dev/full").exists() {
+        let (code, first) = run_fails(&k, &[&small[..], &["/dev/full"]].concat());
+        assert_eq!(code, Some(2));
+        assert!(
+            first.contains("/dev/full") && first.contains("No space left on device"),
+            "{first}"
+        );
+        let m = std::fs::metadata("/dev/full").unwrap();
+        assert!(m.file_type().is_char_device(), "/dev/full was replaced");
+    }
+    let out = warpgen()
+        .args(["run", "--quiet", "--kernel"])
+        .arg(&k)
+        .args(["--set", "param.N=4096", "--json", "/dev/null"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    // Refused before the run: the kernel's own run-time error never shows.
+    let bad = small_kernel(d, "div.toml", "let q = 1 / (tid.x - 3)", "");
+    let missing = d.join("no/such/folder/m.json");
+    for (path, want) in [
+        (d.to_path_buf(), "is a folder"),
+        (missing.clone(), "does not exist"),
+    ] {
+        let (code, first) = run_fails(&bad, &["--json", path.to_str().unwrap()]);
+        assert_eq!(code, Some(2));
+        assert!(first.contains("--json") && first.contains(want), "{first}");
+    }
+    assert!(!missing.exists());
+    // A FIFO with no reader: refused at once, not waited on.
+    let fifo = d.join("fifo");
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        let (code, first) = run_fails(&k, &[&small[..], &[fifo.to_str().unwrap()]].concat());
+        assert_eq!(code, Some(2));
+        assert!(first.contains("no reader"), "{first}");
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    }
+    // A symlink: its target written, the link kept.
+    let target = d.join("target.json");
+    let link = d.join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = warpgen()
+        .args(["run", "--quiet", "--kernel"])
+        .arg(&k)
+        .args(small)
+        .arg(&link)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
+    assert_eq!(v.as_array().map(Vec::len), Some(1), "{v}");
+    assert_eq!(v[0]["run"]["kernel"], "vectorAdd");
+    // A new file: 0666 less the umask (warpgen's is this process's).
+    let umask = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Umask:"))
+                .and_then(|m| u32::from_str_radix(m.trim(), 8).ok())
+        });
+    let json = d.join("m.json");
+    let out = warpgen()
+        .args(["run", "--quiet", "--kernel"])
+        .arg(&k)
+        .args(small)
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    if let Some(umask) = umask {
+        let mode = std::fs::metadata(&json).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !umask, "{mode:o}");
+    }
+    // Only the JSON files and the links: no temporary file left.
+    let mut names: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("tmp"))
+        .collect();
+    names.sort();
+    assert!(names.is_empty(), "{names:?}");
+}
+
+/// A `warpgen verilog` killed by SIGTERM at any point leaves no temporary
+/// file; those of a process killed outright (SIGKILL cannot be caught) are
+/// removed by the next emission.
+#[test]
+fn a_killed_verilog_emission_leaves_no_temporary_files() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("v");
+    let temps = |dir: &std::path::Path| -> Vec<String> {
+        std::fs::read_dir(dir)
+            .map(|r| {
+                r.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.contains(".tmp") || n.ends_with(".warpgen-tmp"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    // How long an emission takes here.
+    let t = std::time::Instant::now();
+    assert!(warpgen()
+        .arg("verilog")
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let full = t.elapsed();
+    let mut killed = 0;
+    for i in 0..12u32 {
+        let delay = full * i / 10;
+        let mut child = warpgen()
+            .arg("verilog")
+            .arg("--out")
+            .arg(&out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(delay);
+        let _ = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status();
+        let status = child.wait().unwrap();
+        // Finished first, or ended by the signal.
+        assert!(
+            status.success() || status.signal() == Some(15),
+            "after {delay:?}: {status:?}"
+        );
+        killed += (!status.success()) as u32;
+        assert!(temps(&out).is_empty(), "after {delay:?}: {:?}", temps(&out));
+    }
+    assert!(killed > 0, "no run was killed");
+    // Left by processes killed outright (no such process runs: the pid is
+    // above Linux's limit): removed by the next emission, other files kept.
+    let dead = 4_194_312;
+    for n in [
+        format!("ba_tag_array.v.tmp{dead}"),
+        format!(".caps_prefetcher.v.{dead}.warpgen-tmp"),
+        "notes.tmp1".into(),
+    ] {
+        std::fs::write(out.join(n), "x").unwrap();
+    }
+    assert!(warpgen()
+        .arg("verilog")
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap()
+        .status
+        .success());
+    assert_eq!(temps(&out), ["notes.tmp1"]);
+}
+
+/// `warpgen run --reuse-distance FILE.svg`: the table per load, the JSON
+/// profile (its per-load split summing to the totals) and one SVG of
+/// stacked panels.
+#[test]
+fn run_writes_the_reuse_distance_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("reuse.svg");
+    let json = dir.path().join("m.json");
+    let text = stdout_of(
+        &[
+            "run",
+            "--preset",
+            "ba-thesis",
+            "--set",
+            "param.NTHREADS=7168",
+            "--set",
+            "param.ROUNDS=4",
+            "--reuse-distance",
+            svg.to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+        ],
+        "reuse.toml",
+    );
+    for want in [
+        "reuse distance (BA thesis)",
+        "per set, 16 x 8-way",
+        "fully associative, 128 lines",
+        "[64,128)",
+        "reuse distance per load",
+        "coef (line 15)",
+        "input (line 18)",
+    ] {
+        assert!(text.contains(want), "{want}\n{text}");
+    }
+    let all: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let r = &all[0]["reuse"];
+    let n = |v: &serde_json::Value| v.as_u64().unwrap();
+    assert_eq!(r["bounds"], serde_json::json!([8, 16, 32, 64, 128]));
+    let profiled = n(&r["profiled"]);
+    assert_eq!(
+        profiled + n(&r["pending_excluded"]),
+        n(&all[0]["l1"]["accesses"])
+    );
+    let pcs = r["per_pc"].as_array().unwrap();
+    assert_eq!(pcs.len(), 3, "{pcs:?}");
+    for key in ["rd0", "rd1", "rd2", "accesses"] {
+        let sum: u64 = pcs.iter().map(|p| n(&p[key])).sum();
+        let total = if key == "accesses" {
+            profiled
+        } else {
+            n(&r[key])
+        };
+        assert_eq!(sum, total, "{key}");
+    }
+    for k in 0..7 {
+        let sum: u64 = pcs.iter().map(|p| n(&p["intervals"][k])).sum();
+        assert_eq!(sum, n(&r["intervals"][k]), "interval {k}");
+    }
+    // The streamed input is never reused: all first accesses.
+    let input = pcs.iter().find(|p| p["load"] == "input (line 18)").unwrap();
+    assert_eq!(n(&input["rd2"]), n(&input["accesses"]));
+    let doc = std::fs::read_to_string(&svg).unwrap();
+    assert!(doc.starts_with("<svg") && doc.trim_end().ends_with("</svg>"));
+    for panel in [
+        "reuse: reuse distance of",
+        "reuse distance over time",
+        "per load",
+        "per set (16 x 8-way)",
+        "fully associative (128 lines)",
+        "rd0 hit",
+    ] {
+        assert!(doc.contains(panel), "{panel}");
+    }
+    // Without the profile there is nothing to draw, and nothing runs.
+    let err = stderr_of_failure(
+        &[
+            "run",
+            "--set",
+            "reuse_analysis=false",
+            "--reuse-distance",
+            dir.path().join("x.svg").to_str().unwrap(),
+        ],
+        "reuse.toml",
+    );
+    assert!(err.contains("--reuse-distance"), "{err}");
+    assert!(!dir.path().join("x.svg").exists());
+}
+
+/// `warpgen reuse`: the thesis's cache-size study on a small kernel, one
+/// row per size and associativity, the figure and the results written.
+#[test]
+fn reuse_study_tabulates_each_l1_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("study");
+    let text = stdout_of(
+        &[
+            "reuse",
+            "--set",
+            "param.NTHREADS=7168",
+            "--set",
+            "param.ROUNDS=4",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "reuse.toml",
+    );
+    for (label, geometry) in [
+        ("16 KB 4-way", "32 x 4"),
+        ("16 KB 8-way", "16 x 8"),
+        ("32 KB 4-way", "64 x 4"),
+        ("32 KB 8-way", "32 x 8"),
+        ("48 KB 4-way", "96 x 4"),
+        ("48 KB 8-way", "48 x 8"),
+    ] {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("{label}\n{text}"));
+        assert!(row.contains(geometry), "{row}");
+    }
+    let rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("reuse-study.json")).unwrap())
+            .unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    for r in rows {
+        assert!(r["error"].is_null(), "{r}");
+        let u = &r["reuse"];
+        assert_eq!(
+            u["capacity"].as_u64().unwrap() * 128,
+            r["l1_bytes"].as_u64().unwrap()
+        );
+        // Table 1's hits are the LRU hits the run had, up to the timing of
+        // the merged requests.
+        let rd0 = u["rd0"].as_f64().unwrap() / u["profiled"].as_f64().unwrap();
+        let hit = r["hit_rate"].as_f64().unwrap();
+        assert!((rd0 - hit).abs() < 0.1, "rd0 {rd0} vs hit rate {hit}");
+    }
+    let doc = std::fs::read_to_string(out.join("reuse-study.svg")).unwrap();
+    assert!(doc.contains("hit rate") && doc.contains("48 KB 8-way"));
+    // A configuration the machine cannot build is a row, not a failure.
+    let text = stdout_of(
+        &[
+            "reuse",
+            "--preset",
+            "fermi",
+            "--sizes",
+            "16",
+            "--ways",
+            "4,3",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "reuse.toml",
+    );
+    assert!(
+        text.contains("16 KB 3-way") && text.contains("refused"),
+        "{text}"
+    );
 }

@@ -306,8 +306,11 @@ fn the_command_line_runs_dac_and_reports_it() {
     a.quiet = true;
     a.json = Some(json.clone());
     run_command(&a).unwrap();
-    let v: serde_json::Value =
+    let all: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    // An array of one metrics object per kernel.
+    assert_eq!(all.as_array().map(Vec::len), Some(1), "{all}");
+    let v = &all[0];
     assert_eq!(v["run"]["expander"], "dac");
     assert_eq!(v["dac"]["decoupled"], true);
     assert_eq!(v["dac"]["removed"], 4608);

@@ -13,6 +13,8 @@
 //! | `max_warps` | warp slots per SM (at most 64) | 48 | 64 |
 //! | `cta_slots` | CTA slots per SM | 8 | 32 |
 //! | `shared_mem_bytes` | shared memory per SM (limits CTAs of kernels with `smem_bytes`) | 49152 | 98304 |
+//! | `regs_per_sm` | 32-bit registers per SM: the CATT analysis's register limit on CTAs ([`catt`](super::catt)); 0 = none | 0 | 0 |
+//! | `l1_smem_bytes` | the on-chip array the L1 and shared memory share (0 = separate): the CATT analysis sizes the L1 as the rest after the shared-memory carve-out | 0 | 0 |
 //! | `sched` | `lrr`, `gto`, `two-level`, `pas` | two-level | gto |
 //! | `ready_queue` | ready-queue size of two-level and PAS | 8 | 8 |
 //! | `l1` | the L1 tag array: `lru` (native), a unit's choice ([`role_choices`]`(Role::L1)`) or `bypass` (cache nothing; no prefetcher) | lru | lru |
@@ -427,6 +429,14 @@ pub struct MachineConfig {
     pub cta_slots: u32,
     /// Shared memory per SM in bytes.
     pub shared_mem_bytes: u32,
+    /// 32-bit registers per SM (0: not modelled), for the CATT analysis's
+    /// register limit on CTAs per SM.
+    #[serde(default)]
+    pub regs_per_sm: u32,
+    /// The on-chip array the L1 and shared memory share (Volta's 128 KB;
+    /// 0: separate arrays), for the CATT analysis's choice of the L1 size.
+    #[serde(default)]
+    pub l1_smem_bytes: u32,
     /// Warp scheduler.
     pub sched: SchedPolicy,
     /// Ready-queue size of the two-level and PAS schedulers.
@@ -518,6 +528,8 @@ impl MachineConfig {
             max_warps: 48,
             cta_slots: 8,
             shared_mem_bytes: 48 * 1024,
+            regs_per_sm: 0,
+            l1_smem_bytes: 0,
             sched: SchedPolicy::TwoLevel,
             ready_queue: 8,
             l1: Role::L1.native().name.into(),
@@ -558,6 +570,8 @@ impl MachineConfig {
             max_warps: 64,
             cta_slots: 32,
             shared_mem_bytes: 96 * 1024,
+            regs_per_sm: 0,
+            l1_smem_bytes: 0,
             sched: SchedPolicy::Gto,
             l1_bytes: 128 * 1024,
             mshr_entries: 64,
@@ -652,6 +666,8 @@ impl MachineConfig {
             "max_warps" => self.max_warps = int32(key)?,
             "cta_slots" => self.cta_slots = int32(key)?,
             "shared_mem_bytes" => self.shared_mem_bytes = int32(key)?,
+            "regs_per_sm" => self.regs_per_sm = int32(key)?,
+            "l1_smem_bytes" => self.l1_smem_bytes = int32(key)?,
             "sched" => {
                 self.sched = SchedPolicy::parse(v).ok_or_else(|| {
                     MachineConfigError::new(key, v, "expected lrr, gto, two-level or pas")
@@ -943,7 +959,7 @@ fn choice_error(role: Role, v: &str) -> MachineConfigError {
 fn unknown_key_reason() -> String {
     let mut s = String::from(
         "unknown key; known: n_sm, sm_id, sms, loads, cosim_sm, max_warps, cta_slots, \
-         shared_mem_bytes, sched, ready_queue, l1, l1_bytes, l1_line, l1_ways, l1_hit_latency, \
+         shared_mem_bytes, regs_per_sm, l1_smem_bytes, sched, ready_queue, l1, l1_bytes, l1_line, l1_ways, l1_hit_latency, \
          mshr_entries, mshr_merges, miss_queue, mem_latency, mem_interval, prefetcher, \
          expander, decoupled, mem_model, icnt_latency, icnt_interval, l2_partitions, l2_bytes, \
          l2_ways, l2_mshrs, l2_hit_latency, l2_queue, dram_channels, dram_banks, \

@@ -18,8 +18,10 @@
 //!          | NAME                            a parameter or a variable
 //! ```
 //! Integers are 64-bit two's complement (wrapping); `/` and `%` truncate
-//! toward zero and give 0 for a zero divisor; comparisons and `&&`, `||`,
-//! `!` give 0 or 1.
+//! toward zero; a divisor that is the constant 0 is refused when the kernel
+//! loads, and `eval` reports the lanes whose divisor is 0 at run time
+//! (an error for an active thread); comparisons and `&&`, `||`, `!` give 0
+//! or 1. Expressions nest at most [`MAX_DEPTH`] levels deep.
 
 use std::fmt;
 
@@ -73,6 +75,22 @@ impl ExprError {
             msg: msg.into(),
         }
     }
+}
+
+/// How deep an expression may nest: each pair of parentheses or brackets,
+/// each `min`/`max` call, each unary operator and each binary operator
+/// above another (a chain `a + b + c` is two deep) counts one level.
+/// Deeper expressions are refused rather than overflowing the stack.
+pub const MAX_DEPTH: u32 = 128;
+
+fn too_deep(pos: Pos) -> ExprError {
+    ExprError::new(
+        pos,
+        format!(
+            "expression nested more than {MAX_DEPTH} levels deep (parentheses, brackets, \
+             `min`/`max`, unary operators and chained binary operators each add a level)"
+        ),
+    )
 }
 
 const PUNCT: [&str; 28] = [
@@ -189,9 +207,10 @@ pub enum BinOp {
     Sub,
     /// `*`
     Mul,
-    /// `/` (truncating; 0 for a zero divisor)
+    /// `/` (truncating; [`BinOp::apply`] gives 0 for a zero divisor,
+    /// which the kernel loader and the harness report as errors)
     Div,
-    /// `%` (truncating; 0 for a zero divisor)
+    /// `%` (truncating; as `/` for a zero divisor)
     Rem,
     /// `min(a, b)`
     Min,
@@ -348,24 +367,46 @@ impl Parser {
     }
 
     pub(crate) fn expr(&mut self) -> Result<Ast, ExprError> {
-        self.or()
+        Ok(self.expr_in(0)?.0)
     }
-    fn or(&mut self) -> Result<Ast, ExprError> {
-        let mut a = self.and()?;
-        while self.eat("||") {
-            a = Ast::Bin(BinOp::Or, Box::new(a), Box::new(self.and()?));
+    /// An expression `nest` levels inside brackets, calls and unary
+    /// operators, with its depth ([`MAX_DEPTH`] bounds both, so that
+    /// neither this parser nor the passes over the tree recurse without
+    /// bound).
+    fn expr_in(&mut self, nest: u32) -> Result<(Ast, u32), ExprError> {
+        if nest > MAX_DEPTH {
+            return Err(too_deep(self.pos()));
+        }
+        self.or(nest)
+    }
+    /// `a op b`, refused when the tree gets deeper than [`MAX_DEPTH`].
+    fn bin(op: BinOp, a: (Ast, u32), b: (Ast, u32), pos: Pos) -> Result<(Ast, u32), ExprError> {
+        let d = 1 + a.1.max(b.1);
+        if d > MAX_DEPTH {
+            return Err(too_deep(pos));
+        }
+        Ok((Ast::Bin(op, Box::new(a.0), Box::new(b.0)), d))
+    }
+    fn or(&mut self, nest: u32) -> Result<(Ast, u32), ExprError> {
+        let mut a = self.and(nest)?;
+        while let Tok::P("||") = self.peek() {
+            let pos = self.next().1;
+            let b = self.and(nest)?;
+            a = Self::bin(BinOp::Or, a, b, pos)?;
         }
         Ok(a)
     }
-    fn and(&mut self) -> Result<Ast, ExprError> {
-        let mut a = self.cmp()?;
-        while self.eat("&&") {
-            a = Ast::Bin(BinOp::And, Box::new(a), Box::new(self.cmp()?));
+    fn and(&mut self, nest: u32) -> Result<(Ast, u32), ExprError> {
+        let mut a = self.cmp(nest)?;
+        while let Tok::P("&&") = self.peek() {
+            let pos = self.next().1;
+            let b = self.cmp(nest)?;
+            a = Self::bin(BinOp::And, a, b, pos)?;
         }
         Ok(a)
     }
-    fn cmp(&mut self) -> Result<Ast, ExprError> {
-        let a = self.sum()?;
+    fn cmp(&mut self, nest: u32) -> Result<(Ast, u32), ExprError> {
+        let a = self.sum(nest)?;
         let op = match self.peek() {
             Tok::P("<") => BinOp::Lt,
             Tok::P("<=") => BinOp::Le,
@@ -375,23 +416,25 @@ impl Parser {
             Tok::P("!=") => BinOp::Ne,
             _ => return Ok(a),
         };
-        self.next();
-        Ok(Ast::Bin(op, Box::new(a), Box::new(self.sum()?)))
+        let pos = self.next().1;
+        let b = self.sum(nest)?;
+        Self::bin(op, a, b, pos)
     }
-    fn sum(&mut self) -> Result<Ast, ExprError> {
-        let mut a = self.product()?;
+    fn sum(&mut self, nest: u32) -> Result<(Ast, u32), ExprError> {
+        let mut a = self.product(nest)?;
         loop {
             let op = match self.peek() {
                 Tok::P("+") => BinOp::Add,
                 Tok::P("-") => BinOp::Sub,
                 _ => return Ok(a),
             };
-            self.next();
-            a = Ast::Bin(op, Box::new(a), Box::new(self.product()?));
+            let pos = self.next().1;
+            let b = self.product(nest)?;
+            a = Self::bin(op, a, b, pos)?;
         }
     }
-    fn product(&mut self) -> Result<Ast, ExprError> {
-        let mut a = self.unary()?;
+    fn product(&mut self, nest: u32) -> Result<(Ast, u32), ExprError> {
+        let mut a = self.unary(nest)?;
         loop {
             let op = match self.peek() {
                 Tok::P("*") => BinOp::Mul,
@@ -399,46 +442,57 @@ impl Parser {
                 Tok::P("%") => BinOp::Rem,
                 _ => return Ok(a),
             };
-            self.next();
-            a = Ast::Bin(op, Box::new(a), Box::new(self.unary()?));
+            let pos = self.next().1;
+            let b = self.unary(nest)?;
+            a = Self::bin(op, a, b, pos)?;
         }
     }
-    fn unary(&mut self) -> Result<Ast, ExprError> {
-        if self.eat("-") {
-            return Ok(Ast::Un(UnOp::Neg, Box::new(self.unary()?)));
+    fn unary(&mut self, nest: u32) -> Result<(Ast, u32), ExprError> {
+        let op = match self.peek() {
+            Tok::P("-") => UnOp::Neg,
+            Tok::P("!") => UnOp::Not,
+            _ => return self.primary(nest),
+        };
+        let pos = self.next().1;
+        if nest + 1 > MAX_DEPTH {
+            return Err(too_deep(pos));
         }
-        if self.eat("!") {
-            return Ok(Ast::Un(UnOp::Not, Box::new(self.unary()?)));
+        let (a, d) = self.unary(nest + 1)?;
+        if d + 1 > MAX_DEPTH {
+            return Err(too_deep(pos));
         }
-        self.primary()
+        Ok((Ast::Un(op, Box::new(a)), d + 1))
     }
-    fn primary(&mut self) -> Result<Ast, ExprError> {
+    fn primary(&mut self, nest: u32) -> Result<(Ast, u32), ExprError> {
         let (t, pos) = self.next();
         match t {
-            Tok::Int(v) => Ok(Ast::Int(v)),
+            Tok::Int(v) => Ok((Ast::Int(v), 1)),
             Tok::P("(") => {
-                let e = self.expr()?;
+                let e = self.expr_in(nest + 1)?;
                 self.expect(")")?;
                 Ok(e)
             }
             Tok::Ident(name) if (name == "min" || name == "max") && *self.peek() == Tok::P("(") => {
                 self.next();
-                let a = self.expr()?;
+                let a = self.expr_in(nest + 1)?;
                 self.expect(",")?;
-                let b = self.expr()?;
+                let b = self.expr_in(nest + 1)?;
                 self.expect(")")?;
                 let op = if name == "min" {
                     BinOp::Min
                 } else {
                     BinOp::Max
                 };
-                Ok(Ast::Bin(op, Box::new(a), Box::new(b)))
+                Self::bin(op, a, b, pos)
             }
             Tok::Ident(name) => {
                 if self.eat("[") {
-                    let idx = self.expr()?;
+                    let (idx, d) = self.expr_in(nest + 1)?;
                     self.expect("]")?;
-                    return Ok(Ast::Index(name, Box::new(idx), pos));
+                    if d + 1 > MAX_DEPTH {
+                        return Err(too_deep(pos));
+                    }
+                    return Ok((Ast::Index(name, Box::new(idx), pos), d + 1));
                 }
                 if self.eat(".") {
                     let (field, fpos) = self.ident("`x`, `y` or `z`")?;
@@ -448,9 +502,9 @@ impl Parser {
                             format!("expected `x`, `y` or `z` after `{name}.`, found `{field}`"),
                         ));
                     }
-                    return Ok(Ast::Name(format!("{name}.{field}"), pos));
+                    return Ok((Ast::Name(format!("{name}.{field}"), pos), 1));
                 }
-                Ok(Ast::Name(name, pos))
+                Ok((Ast::Name(name, pos), 1))
             }
             t => Err(ExprError::new(
                 pos,
@@ -549,6 +603,10 @@ impl RExpr {
                 a => RExpr::Un(op, Box::new(a)),
             },
             RExpr::Bin(op, a, b) => match (a.fold(), b.fold()) {
+                // A zero divisor stays, for [`RExpr::zero_divisor`].
+                (a, RExpr::Const(0)) if matches!(op, BinOp::Div | BinOp::Rem) => {
+                    RExpr::Bin(op, Box::new(a), Box::new(RExpr::Const(0)))
+                }
                 (RExpr::Const(x), RExpr::Const(y)) => RExpr::Const(op.apply(x, y)),
                 (a, RExpr::Const(0)) if matches!(op, BinOp::Add | BinOp::Sub) => a,
                 (RExpr::Const(0), b) if op == BinOp::Add => b,
@@ -594,6 +652,20 @@ impl RExpr {
         }
     }
 
+    /// Whether a `/` or `%` of the (folded) expression divides by the
+    /// constant 0.
+    pub(crate) fn zero_divisor(&self) -> bool {
+        match self {
+            RExpr::Const(_) | RExpr::Reg(_) => false,
+            RExpr::Un(_, a) => a.zero_divisor(),
+            RExpr::Bin(op, a, b) => {
+                (matches!(op, BinOp::Div | BinOp::Rem) && **b == RExpr::Const(0))
+                    || a.zero_divisor()
+                    || b.zero_divisor()
+            }
+        }
+    }
+
     /// The constant value, if the expression is a constant.
     pub(crate) fn as_const(&self) -> Option<i64> {
         match self {
@@ -633,6 +705,10 @@ pub(crate) struct Code {
     pub len: u32,
     /// The value if the expression is a constant.
     pub konst: Option<i64>,
+    /// The line of the kernel file holding the statement the expression
+    /// belongs to (set by the body compiler; 0 when unknown), for run-time
+    /// errors such as a zero divisor.
+    pub line: u32,
 }
 
 /// Append the bytecode of `e` to `ops`, returning its range and the stack
@@ -645,6 +721,7 @@ pub(crate) fn compile(e: &RExpr, ops: &mut Vec<Op>) -> (Code, usize) {
             start: start as u32,
             len: (ops.len() - start) as u32,
             konst: e.as_const(),
+            line: 0,
         },
         depth,
     )
@@ -733,11 +810,16 @@ fn emit(e: &RExpr, ops: &mut Vec<Op>) -> usize {
 /// Evaluate `code` on all lanes. `stack` must hold at least the depth the
 /// code needs; the result is in `stack[0]`.
 #[inline]
-pub(crate) fn eval(ops: &[Op], code: Code, regs: &[Lanes], stack: &mut [Lanes]) {
+///
+/// Returns the lanes (bit `l` for lane `l`) at which a `/` or `%` had a
+/// zero divisor (those give 0); the caller reports the active ones.
+#[must_use = "a zero divisor of an active thread is an error"]
+pub(crate) fn eval(ops: &[Op], code: Code, regs: &[Lanes], stack: &mut [Lanes]) -> u32 {
     if let Some(k) = code.konst {
         stack[0] = [k; LANES];
-        return;
+        return 0;
     }
+    let mut zero = 0u32;
     let mut sp = 0usize;
     for op in &ops[code.start as usize..(code.start + code.len) as usize] {
         match *op {
@@ -752,6 +834,7 @@ pub(crate) fn eval(ops: &[Op], code: Code, regs: &[Lanes], stack: &mut [Lanes]) 
             Op::RegImm(r, bop, k) => {
                 let src = &regs[r as usize];
                 let dst = &mut stack[sp];
+                zero |= imm_zero(bop, k);
                 lanes_imm(bop, src, k, dst);
                 sp += 1;
             }
@@ -762,16 +845,33 @@ pub(crate) fn eval(ops: &[Op], code: Code, regs: &[Lanes], stack: &mut [Lanes]) 
             }
             Op::BinImm(bop, k) => {
                 let top = stack[sp - 1];
+                zero |= imm_zero(bop, k);
                 lanes_imm(bop, &top, k, &mut stack[sp - 1]);
             }
             Op::Bin(bop) => {
                 let (lo, hi) = stack.split_at_mut(sp - 1);
                 let a = &mut lo[sp - 2];
                 let b = &hi[0];
+                if matches!(bop, BinOp::Div | BinOp::Rem) {
+                    for (l, &v) in b.iter().enumerate() {
+                        zero |= ((v == 0) as u32) << l;
+                    }
+                }
                 lanes_bin(bop, a, b);
                 sp -= 1;
             }
         }
+    }
+    zero
+}
+
+/// Every lane, if `op k` divides by zero.
+#[inline(always)]
+fn imm_zero(op: BinOp, k: i64) -> u32 {
+    if k == 0 && matches!(op, BinOp::Div | BinOp::Rem) {
+        u32::MAX
+    } else {
+        0
     }
 }
 
@@ -827,8 +927,8 @@ fn lanes_bin(op: BinOp, a: &mut Lanes, b: &Lanes) {
     }
 }
 
-/// Evaluate a resolved expression for one set of register values (used for
-/// scalar fields such as grid dimensions and for tests).
+/// Evaluate a resolved expression for one set of register values (tests).
+#[cfg(test)]
 pub(crate) fn eval_scalar(e: &RExpr, regs: &dyn Fn(u16) -> i64) -> i64 {
     match e {
         RExpr::Const(v) => *v,
@@ -879,8 +979,16 @@ mod tests {
     fn precedence_and_values() {
         let e = resolve_simple(&parse_expr("1 + 2 * 3 - -4 % 3").unwrap()).fold();
         assert_eq!(e, RExpr::Const(1 + 6 + 1));
-        let e = resolve_simple(&parse_expr("min(7, N) + max(2, 3) * (1 < 2) + 7 / 0").unwrap());
-        assert_eq!(e.fold(), RExpr::Const(10));
+        let e = resolve_simple(&parse_expr("min(7, N) + max(2, 3) * (1 < 2) + 7 / 7").unwrap());
+        assert_eq!(e.fold(), RExpr::Const(11));
+        // A constant zero divisor is kept, to be reported.
+        for text in ["7 / 0", "tid.x % (N - 100)", "-(1 + tid.x / (3 - 3))"] {
+            let e = resolve_simple(&parse_expr(text).unwrap()).fold();
+            assert!(e.zero_divisor(), "{text}: {e:?}");
+        }
+        assert!(!resolve_simple(&parse_expr("tid.x / ld").unwrap())
+            .fold()
+            .zero_divisor());
         let e = resolve_simple(&parse_expr("0x10 == 16 && !(3 >= 4) || 0").unwrap());
         assert_eq!(e.fold(), RExpr::Const(1));
     }
@@ -910,7 +1018,7 @@ mod tests {
         }
         regs[1] = [5; LANES];
         let mut stack = vec![[0i64; LANES]; depth];
-        eval(&ops, code, &regs, &mut stack);
+        assert_eq!(eval(&ops, code, &regs, &mut stack), 0);
         for l in 0..LANES {
             let want = eval_scalar(&e, &|r| regs[r as usize][l]);
             assert_eq!(stack[0][l], want);
@@ -950,6 +1058,43 @@ mod tests {
                 .map(|&(_, r)| r)
                 .collect();
             assert_eq!(reads, want, "{text}");
+        }
+    }
+
+    #[test]
+    fn eval_reports_the_lanes_with_a_zero_divisor() {
+        let e = resolve_simple(&parse_expr("100 / (tid.x - 3) + ctaid.x % tid.x").unwrap()).fold();
+        let mut ops = Vec::new();
+        let (code, depth) = compile(&e, &mut ops);
+        let mut regs = vec![[0i64; LANES]; 3];
+        for (l, v) in regs[0].iter_mut().enumerate() {
+            *v = l as i64;
+        }
+        let mut stack = vec![[0i64; LANES]; depth];
+        let zero = eval(&ops, code, &regs, &mut stack);
+        assert_eq!(zero, 1 << 3 | 1);
+        assert_eq!(stack[0][3], 0);
+        assert_eq!(stack[0][4], 100);
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let ok = format!("{}1{}", "(".repeat(100), ")".repeat(100));
+        parse_expr(&ok).unwrap();
+        let chain = vec!["1"; MAX_DEPTH as usize].join(" + ");
+        parse_expr(&chain).unwrap();
+        for text in [
+            format!("{}1{}", "(".repeat(20_000), ")".repeat(20_000)),
+            format!("{}1", "-".repeat(100_000)),
+            format!("{}1", "!".repeat(100_000)),
+            vec!["1"; 100_000].join(" + "),
+            vec!["1"; 100_000].join(" || "),
+            format!("{}1{}", "min(1, ".repeat(10_000), ")".repeat(10_000)),
+            format!("{}1{}", "A[".repeat(10_000), "]".repeat(10_000)),
+            format!("{}1", "1 + (".repeat(10_000)),
+        ] {
+            let e = parse_expr(&text).unwrap_err();
+            assert!(e.msg.contains("nested more than 128 levels"), "{}", e.msg);
         }
     }
 

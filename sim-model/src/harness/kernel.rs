@@ -305,6 +305,9 @@ pub(crate) struct Program {
     pub max_nesting: usize,
     /// Per memory instruction (`mem` index).
     pub mems: Vec<MemInstrInfo>,
+    /// Per `LoopBegin`, in program order: the `loop` statement's line (in
+    /// the kernel file once loaded).
+    pub loop_lines: Vec<u32>,
 }
 
 /// A kernel ready to run.
@@ -324,6 +327,9 @@ pub struct Kernel {
     pub block: [u32; 3],
     /// Shared memory per CTA in bytes.
     pub smem_bytes: u32,
+    /// Registers per thread (`nvcc -v`; 0 when the file does not say),
+    /// for the CATT analysis's register limit on CTAs per SM.
+    pub regs: u32,
     /// Parameters with their values, by name.
     pub params: BTreeMap<String, i64>,
     /// Arrays in address order.
@@ -420,6 +426,8 @@ struct RawKernel {
     block: Spanned<Vec<Spanned<toml::Value>>>,
     #[serde(default)]
     smem_bytes: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    regs: Option<Spanned<toml::Value>>,
     body: Spanned<String>,
     #[serde(default)]
     params: BTreeMap<String, Spanned<toml::Value>>,
@@ -577,24 +585,35 @@ impl<'a> Loader<'a> {
             .iter()
             .filter(|(k, _)| !params.contains_key(*k))
             .collect();
-        while !pending.is_empty() {
+        while let Some(&(first, first_v)) = pending.first() {
             let before = pending.len();
             let mut still = Vec::new();
-            let mut last_err = None;
             for (k, v) in pending {
-                let field = format!("params.{k}");
-                match self.scalar(v, &field, &params) {
-                    Ok(x) => {
-                        params.insert(k.clone(), x);
-                    }
-                    Err(e) => {
-                        last_err = Some(e);
-                        still.push((k, v));
-                    }
+                // A parameter waits for the parameters it names; any other
+                // error (syntax, overflow, a zero divisor) is its own.
+                if missing_param(v, &params).is_some() {
+                    still.push((k, v));
+                    continue;
                 }
+                let x = self.scalar(v, &format!("params.{k}"), &params)?;
+                params.insert(k.clone(), x);
             }
             if still.len() == before {
-                return Err(last_err.unwrap());
+                let field = format!("params.{first}");
+                return Err(match missing_param(first_v, &params) {
+                    Some(m) if raw.params.contains_key(&m) => self.err(
+                        Some(first_v.span().start),
+                        &field,
+                        format!(
+                            "`{first}` needs `{m}`, which cannot be resolved first: the \
+                             parameters depend on one another in a cycle"
+                        ),
+                    ),
+                    _ => match self.scalar(first_v, &field, &params) {
+                        Err(e) => e,
+                        Ok(_) => self.err(Some(first_v.span().start), &field, "cannot be resolved"),
+                    },
+                });
             }
             pending = still;
         }
@@ -616,7 +635,10 @@ impl<'a> Loader<'a> {
                     return Err(self.err(
                         Some(x.span().start),
                         &f,
-                        format!("dimension {val} out of range (1..=2^31)"),
+                        format!(
+                            "dimension {val} out of range (1..=2^31){}",
+                            shown_expr(x, &params)
+                        ),
                     ));
                 }
                 d[i] = val as u32;
@@ -637,7 +659,28 @@ impl<'a> Loader<'a> {
             Some(v) => {
                 let x = self.scalar(v, "smem_bytes", &params)?;
                 if !(0..=1 << 24).contains(&x) {
-                    return Err(self.err(Some(v.span().start), "smem_bytes", "out of range"));
+                    return Err(self.err(
+                        Some(v.span().start),
+                        "smem_bytes",
+                        format!(
+                            "{x} bytes out of range (0..=2^24){}",
+                            shown_expr(v, &params)
+                        ),
+                    ));
+                }
+                x as u32
+            }
+            None => 0,
+        };
+        let regs = match &raw.regs {
+            Some(v) => {
+                let x = self.scalar(v, "regs", &params)?;
+                if !(1..=255).contains(&x) {
+                    return Err(self.err(
+                        Some(v.span().start),
+                        "regs",
+                        format!("{x} registers per thread; allowed 1..=255"),
+                    ));
                 }
                 x as u32
             }
@@ -656,7 +699,10 @@ impl<'a> Loader<'a> {
                 return Err(self.err(
                     Some(g.get_ref().nodes.span().start),
                     &format!("{field}.nodes"),
-                    format!("{nodes} nodes; allowed 1..=2^24"),
+                    format!(
+                        "{nodes} nodes; allowed 1..=2^24{}",
+                        shown_expr(&g.get_ref().nodes, &params)
+                    ),
                 ));
             }
             let (dmin, dmax) = match &g.get_ref().degree {
@@ -681,6 +727,17 @@ impl<'a> Loader<'a> {
                     (a, b)
                 }
             };
+            // The edge list is built in memory (and copied per array).
+            if nodes * dmax > 1 << 25 {
+                return Err(self.err(
+                    Some(g.span().start),
+                    &field,
+                    format!(
+                        "{nodes} nodes of out-degree up to {dmax}: up to {} edges; at most 2^25",
+                        nodes * dmax
+                    ),
+                ));
+            }
             let gseed = contents_seed ^ splitmix64(g.get_ref().seed.unwrap_or(hash_str(gname)));
             let mut rng = ChaCha8Rng::seed_from_u64(gseed);
             let mut offsets = Vec::with_capacity(nodes as usize + 1);
@@ -709,7 +766,10 @@ impl<'a> Loader<'a> {
                 return Err(self.err(
                     Some(ra.elem.span().start),
                     &format!("{field}.elem"),
-                    format!("element size {elem}; expected 1, 2, 4 or 8"),
+                    format!(
+                        "element size {elem}; expected 1, 2, 4 or 8{}",
+                        shown_expr(&ra.elem, &params)
+                    ),
                 ));
             }
             let len = self.scalar(&ra.len, &format!("{field}.len"), &params)?;
@@ -717,7 +777,10 @@ impl<'a> Loader<'a> {
                 return Err(self.err(
                     Some(ra.len.span().start),
                     &format!("{field}.len"),
-                    format!("length {len}; allowed 1..=2^30"),
+                    format!(
+                        "length {len}; allowed 1..=2^30{}",
+                        shown_expr(&ra.len, &params)
+                    ),
                 ));
             }
             let seed = contents_seed ^ splitmix64(hash_str(aname));
@@ -755,16 +818,26 @@ impl<'a> Loader<'a> {
             }
             l
         };
-        let program = BodyCompiler::compile(raw.body.get_ref(), &params, &arrays, grid, block)
-            .map_err(|e| KernelError {
-                file: self.file.to_string(),
-                line: Some(body_line0 + e.pos.line),
-                field: "body".into(),
-                msg: e.msg,
-            })?;
+        let program = BodyCompiler::compile(
+            raw.body.get_ref(),
+            &params,
+            &arrays,
+            grid,
+            block,
+            body_line0,
+        )
+        .map_err(|e| KernelError {
+            file: self.file.to_string(),
+            line: Some(body_line0 + e.pos.line),
+            field: "body".into(),
+            msg: e.msg,
+        })?;
         let mut program = program;
         for m in &mut program.mems {
             m.line += body_line0;
+        }
+        for l in &mut program.loop_lines {
+            *l += body_line0;
         }
 
         Ok(Kernel {
@@ -775,6 +848,7 @@ impl<'a> Loader<'a> {
             grid,
             block,
             smem_bytes,
+            regs,
             params,
             arrays,
             contents_seed,
@@ -796,7 +870,8 @@ impl<'a> Loader<'a> {
             toml::Value::String(s) => {
                 let ast =
                     parse_expr(s).map_err(|e| self.err(at, field, format!("`{s}`: {}", e.msg)))?;
-                let r = resolve_const(&ast, params).map_err(|e| self.err(at, field, e))?;
+                let r = resolve_const(&ast, params)
+                    .map_err(|e| self.err(at, field, format!("`{s}`: {e}")))?;
                 Ok(r)
             }
             other => Err(self.err(
@@ -949,26 +1024,248 @@ impl<'a> Loader<'a> {
     }
 }
 
-/// Evaluate an expression that may only use literals and parameters.
+/// For a value out of range: `: `EXPR` with N = 4096, M = 2` when the
+/// value is an expression string over parameters, `: `EXPR`` for one
+/// without, nothing for an integer.
+fn shown_expr(v: &Spanned<toml::Value>, params: &BTreeMap<String, i64>) -> String {
+    fn names(a: &Ast, out: &mut Vec<String>) {
+        match a {
+            Ast::Int(_) => {}
+            Ast::Name(n, _) => {
+                if !out.contains(n) {
+                    out.push(n.clone())
+                }
+            }
+            Ast::Index(_, x, _) | Ast::Un(_, x) => names(x, out),
+            Ast::Bin(_, x, y) => {
+                names(x, out);
+                names(y, out);
+            }
+        }
+    }
+    let toml::Value::String(s) = v.get_ref() else {
+        return String::new();
+    };
+    let mut used = Vec::new();
+    if let Ok(ast) = parse_expr(s) {
+        names(&ast, &mut used);
+    }
+    let vals: Vec<String> = used
+        .iter()
+        .filter_map(|n| params.get(n).map(|v| format!("{n} = {v}")))
+        .collect();
+    if vals.is_empty() {
+        format!(": `{s}`")
+    } else {
+        format!(": `{s}` with {}", vals.join(", "))
+    }
+}
+
+/// The first name a parameter's expression uses that `params` does not
+/// have yet (`None` for an integer, a syntax error, or every name known).
+fn missing_param(v: &Spanned<toml::Value>, params: &BTreeMap<String, i64>) -> Option<String> {
+    fn names<'a>(a: &'a Ast, out: &mut Vec<&'a str>) {
+        match a {
+            Ast::Int(_) => {}
+            Ast::Name(n, _) => out.push(n),
+            Ast::Index(_, x, _) | Ast::Un(_, x) => names(x, out),
+            Ast::Bin(_, x, y) => {
+                names(x, out);
+                names(y, out);
+            }
+        }
+    }
+    let toml::Value::String(s) = v.get_ref() else {
+        return None;
+    };
+    let ast = parse_expr(s).ok()?;
+    let mut used = Vec::new();
+    names(&ast, &mut used);
+    used.into_iter()
+        .find(|n| !params.contains_key(*n))
+        .map(str::to_string)
+}
+
+/// Evaluate an expression that may only use literals and parameters, in
+/// checked 64-bit arithmetic: an overflow or a zero divisor is an error
+/// naming the operation and the parameters' values.
 fn resolve_const(ast: &Ast, params: &BTreeMap<String, i64>) -> Result<i64, String> {
-    use super::expr::eval_scalar;
-    fn go(a: &Ast, params: &BTreeMap<String, i64>) -> Result<RExpr, String> {
+    use super::expr::{BinOp, UnOp};
+    enum Fail {
+        /// Not a constant expression (an unknown name, an array).
+        Other(String),
+        /// Overflow or a zero divisor: the operation.
+        Arith(String),
+    }
+    fn sym(op: BinOp) -> &'static str {
+        match op {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Min => "min",
+            BinOp::Max => "max",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+    fn go(a: &Ast, params: &BTreeMap<String, i64>, used: &mut Vec<String>) -> Result<i64, Fail> {
         Ok(match a {
-            Ast::Int(v) => RExpr::Const(*v),
-            Ast::Name(n, _) => RExpr::Const(*params.get(n).ok_or_else(|| {
-                format!("unknown parameter `{n}` (only integers and parameters are allowed here)")
-            })?),
-            Ast::Index(n, _, _) => return Err(format!("`{n}[...]`: no array values here")),
-            Ast::Un(op, x) => RExpr::Un(*op, Box::new(go(x, params)?)),
+            Ast::Int(v) => *v,
+            Ast::Name(n, _) => {
+                let v = *params.get(n).ok_or_else(|| {
+                    Fail::Other(format!(
+                        "unknown parameter `{n}` (only integers and parameters are allowed here)"
+                    ))
+                })?;
+                if !used.contains(n) {
+                    used.push(n.clone());
+                }
+                v
+            }
+            Ast::Index(n, _, _) => {
+                return Err(Fail::Other(format!("`{n}[...]`: no array values here")))
+            }
+            Ast::Un(op, x) => {
+                let v = go(x, params, used)?;
+                match op {
+                    UnOp::Neg => v.checked_neg().ok_or_else(|| {
+                        Fail::Arith(format!("-({v}) overflows the 64-bit integer range"))
+                    })?,
+                    UnOp::Not => op.apply(v),
+                }
+            }
             Ast::Bin(op, x, y) => {
-                RExpr::Bin(*op, Box::new(go(x, params)?), Box::new(go(y, params)?))
+                let a = go(x, params, used)?;
+                let b = go(y, params, used)?;
+                let r = match op {
+                    BinOp::Add => a.checked_add(b),
+                    BinOp::Sub => a.checked_sub(b),
+                    BinOp::Mul => a.checked_mul(b),
+                    BinOp::Div | BinOp::Rem if b == 0 => {
+                        return Err(Fail::Arith(format!("division by zero: {a} {} 0", sym(*op))))
+                    }
+                    BinOp::Div => a.checked_div(b),
+                    BinOp::Rem => a.checked_rem(b),
+                    _ => Some(op.apply(a, b)),
+                };
+                r.ok_or_else(|| {
+                    Fail::Arith(format!(
+                        "{a} {} {b} overflows the 64-bit integer range",
+                        sym(*op)
+                    ))
+                })?
             }
         })
     }
-    Ok(eval_scalar(&go(ast, params)?, &|_| 0))
+    let mut used = Vec::new();
+    go(ast, params, &mut used).map_err(|f| match f {
+        Fail::Other(m) => m,
+        Fail::Arith(m) if used.is_empty() => m,
+        Fail::Arith(m) => {
+            let vals: Vec<String> = used
+                .iter()
+                .map(|n| format!("{n} = {}", params.get(n).copied().unwrap_or_default()))
+                .collect();
+            format!("{m} (with {})", vals.join(", "))
+        }
+    })
 }
 
 // ---------------------------------------------------------------- body
+
+/// How deep blocks (`if`, `else if`, `loop`, `unroll`) may nest.
+pub const MAX_BLOCK_DEPTH: usize = 64;
+/// How many instructions a body may compile to (`unroll` copies included).
+pub const MAX_INSTRS: usize = 1 << 17;
+/// How many copies the `unroll` statements of a body may make in all
+/// (nested ones multiply).
+pub const MAX_UNROLLED: usize = 1 << 14;
+
+/// The COUNT of `loop VAR COUNT` / `unroll VAR COUNT`: scalar (the same
+/// for every thread), and not a negative constant.
+fn check_count(r: &RExpr, class: ExprClass, pos: super::expr::Pos, what: &str) -> PResult<()> {
+    if let Some(k) = r.as_const().filter(|&k| k < 0) {
+        return Err(ExprError::new(
+            pos,
+            format!("`{what}` count {k} is negative (a count runs VAR = 0 .. COUNT-1)"),
+        ));
+    }
+    if class.class != Class::Scalar {
+        let kind = match (class.class, class.indirect) {
+            (_, true) => "depends on loaded data",
+            (Class::Affine, _) => "is affine (it differs between threads)",
+            _ => "is non-affine (it may differ between threads)",
+        };
+        return Err(ExprError::new(
+            pos,
+            format!(
+                "the count of `{what} VAR COUNT` must be scalar (the same for every thread), \
+                 and this one {kind}; per-thread bounds are written `loop VAR = 0 .. END`"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The run-time error for a `/` or `%` whose divisor is 0 at the active
+/// `lanes` of warp slot `warp` evaluating `code`: the kernel file, the
+/// statement's line, the lanes.
+pub(crate) fn zero_divisor_error(
+    k: &Kernel,
+    code: Code,
+    lanes: u32,
+    warp: u16,
+    cycle: u64,
+) -> super::HarnessError {
+    // The lanes as ranges: `3`, `0-31`, `0-2, 5`.
+    let mut ranges: Vec<String> = Vec::new();
+    let mut l = 0u32;
+    while l < 32 {
+        if lanes >> l & 1 == 0 {
+            l += 1;
+            continue;
+        }
+        let first = l;
+        while l < 32 && lanes >> l & 1 != 0 {
+            l += 1;
+        }
+        ranges.push(if l - 1 == first {
+            first.to_string()
+        } else {
+            format!("{first}-{}", l - 1)
+        });
+    }
+    super::HarnessError::Kernel(KernelError {
+        file: k.file.clone(),
+        line: (code.line > 0).then_some(code.line),
+        field: "body".into(),
+        msg: format!(
+            "division by zero at run time: a `/` or `%` has the divisor 0 for active lane{} {} \
+             of warp slot {warp} at cycle {cycle}",
+            if lanes.count_ones() == 1 { "" } else { "s" },
+            ranges.join(", ")
+        ),
+    })
+}
+
+/// A `/` or `%` whose divisor is the constant 0 is an error.
+fn no_zero_divisor(r: &RExpr, pos: super::expr::Pos) -> PResult<()> {
+    if r.zero_divisor() {
+        return Err(ExprError::new(
+            pos,
+            "division by zero: a `/` or `%` has the constant divisor 0",
+        ));
+    }
+    Ok(())
+}
 
 /// Element-wise join of two class vectors (the shorter padded with scalar).
 fn join_all(a: &[ExprClass], b: &[ExprClass]) -> Vec<ExprClass> {
@@ -1024,7 +1321,15 @@ struct BodyCompiler<'a> {
     n_vars: usize,
     nesting: usize,
     max_nesting: usize,
+    /// The file line of the body's first line, and the body line of the
+    /// statement being compiled (for [`Code::line`]).
+    line0: u32,
+    stmt_line: u32,
+    /// Copies made by `unroll` so far (bounded by [`MAX_UNROLLED`]).
+    unrolled: usize,
     mems: Vec<MemInstrInfo>,
+    /// Per `LoopBegin` emitted: its statement's body line.
+    loop_lines: Vec<u32>,
 }
 
 type PResult<T> = Result<T, ExprError>;
@@ -1036,6 +1341,7 @@ impl<'a> BodyCompiler<'a> {
         arrays: &'a [ArrayInfo],
         grid: [u32; 3],
         block: [u32; 3],
+        line0: u32,
     ) -> PResult<Program> {
         let toks = lex(text)?;
         let mut loops: Vec<Vec<ExprClass>> = Vec::new();
@@ -1066,7 +1372,11 @@ impl<'a> BodyCompiler<'a> {
                 n_vars: 0,
                 nesting: 0,
                 max_nesting: 0,
+                line0,
+                stmt_line: 0,
+                unrolled: 0,
                 mems: Vec::new(),
+                loop_lines: Vec::new(),
             };
             let mut p = Parser::new(toks.clone());
             c.block_body(&mut p, true)?;
@@ -1116,6 +1426,7 @@ impl<'a> BodyCompiler<'a> {
             n_regs: self.next_reg as usize,
             max_nesting: self.max_nesting,
             mems,
+            loop_lines: self.loop_lines,
         })
     }
 
@@ -1134,6 +1445,21 @@ impl<'a> BodyCompiler<'a> {
     /// Statements until `}` (or the end of the text when `top`).
     fn block_body(&mut self, p: &mut Parser, top: bool) -> PResult<()> {
         let open = p.pos();
+        if self.nesting > MAX_BLOCK_DEPTH {
+            return Err(ExprError::new(
+                open,
+                format!(
+                    "blocks nested more than {MAX_BLOCK_DEPTH} deep (`if`, `else if`, `loop` \
+                     and `unroll` each add a level)"
+                ),
+            ));
+        }
+        if self.instrs.len() > MAX_INSTRS {
+            return Err(ExprError::new(
+                open,
+                format!("the body compiles to more than {MAX_INSTRS} instructions"),
+            ));
+        }
         loop {
             p.skip_newlines();
             match p.peek() {
@@ -1149,7 +1475,16 @@ impl<'a> BodyCompiler<'a> {
                     return Ok(());
                 }
                 Tok::P("}") => return Err(ExprError::new(p.pos(), "unmatched `}`")),
-                _ => self.statement(p)?,
+                _ => {
+                    let at = p.pos();
+                    self.statement(p)?;
+                    if self.instrs.len() > MAX_INSTRS {
+                        return Err(ExprError::new(
+                            at,
+                            format!("the body compiles to more than {MAX_INSTRS} instructions"),
+                        ));
+                    }
+                }
             }
         }
     }
@@ -1182,6 +1517,7 @@ impl<'a> BodyCompiler<'a> {
 
     fn statement(&mut self, p: &mut Parser) -> PResult<()> {
         let (tok, pos) = p.next();
+        self.stmt_line = pos.line;
         let kw = match &tok {
             Tok::Ident(s) => s.clone(),
             t => {
@@ -1348,6 +1684,8 @@ impl<'a> BodyCompiler<'a> {
     }
 
     fn if_statement(&mut self, p: &mut Parser, pos: super::expr::Pos) -> PResult<()> {
+        // Also an `else if`, which is no statement of its own.
+        self.stmt_line = pos.line;
         let c = p.expr()?;
         let (rc, class) = self.lower(&c, pos)?;
         let (code, _) = self.code(&rc);
@@ -1438,9 +1776,13 @@ impl<'a> BodyCompiler<'a> {
     fn loop_statement(&mut self, p: &mut Parser, pos: super::expr::Pos) -> PResult<()> {
         let (name, npos) = p.ident("a loop variable")?;
         self.check_name(&name, npos)?;
+        let counted = !matches!(p.peek(), Tok::P("="));
         let (start, bound, step) = self.range_header(p, pos, "loop")?;
         let (rs, cs) = self.lower(&start, pos)?;
         let (rb, cb) = self.lower(&bound, pos)?;
+        if counted {
+            check_count(&rb, cb, pos, "loop")?;
+        }
         let (start_code, _) = self.code(&rs);
         let (bound_code, _) = self.code(&rb);
         p.expect("{")?;
@@ -1459,6 +1801,7 @@ impl<'a> BodyCompiler<'a> {
         self.scopes[depth].vars.insert(name, Var { reg, depth, id });
         let end = self.new_reg(cb, None);
         let begin_at = self.instrs.len();
+        self.loop_lines.push(pos.line);
         self.emit(
             Instr::LoopBegin {
                 var: reg,
@@ -1531,23 +1874,37 @@ impl<'a> BodyCompiler<'a> {
         let (a, b, step) = self.range_header(p, pos, "unroll")?;
         let start = konst(self, &a, "start")?;
         let bound = konst(self, &b, if counted { "count" } else { "bound" })?;
-        let values: Vec<i64> = if step > 0 {
-            (start..bound).step_by(step as usize).collect()
+        if counted {
+            check_count(&RExpr::Const(bound), ExprClass::SCALAR, pos, "unroll")?;
+        }
+        // The number of copies, in 128 bits (no overflow near the ends of
+        // the 64-bit range).
+        let (s0, b0, k) = (start as i128, bound as i128, step as i128);
+        let n = if k > 0 && b0 > s0 {
+            (b0 - s0 + k - 1) / k
+        } else if k < 0 && b0 < s0 {
+            (s0 - b0 - k - 1) / -k
         } else {
-            let mut v = Vec::new();
-            let mut x = start;
-            while x > bound {
-                v.push(x);
-                x += step;
-            }
-            v
+            0
         };
-        if values.len() > 4096 {
+        if n > 4096 {
             return Err(ExprError::new(
                 pos,
-                format!("`unroll` of {} copies: at most 4096", values.len()),
+                format!("`unroll` of {n} copies: at most 4096"),
             ));
         }
+        self.unrolled += n.max(1) as usize;
+        if self.unrolled > MAX_UNROLLED {
+            return Err(ExprError::new(
+                pos,
+                format!(
+                    "the `unroll` statements make more than {MAX_UNROLLED} copies in all \
+                     (nested ones multiply)"
+                ),
+            ));
+        }
+        // Every value lies between start and bound: no overflow.
+        let values: Vec<i64> = (0..n).map(|i| (s0 + i * k) as i64).collect();
         p.expect("{")?;
         let body = p.mark();
         if values.is_empty() {
@@ -1726,14 +2083,16 @@ impl<'a> BodyCompiler<'a> {
     }
 
     fn code(&mut self, r: &RExpr) -> (Code, usize) {
-        let (c, d) = compile(r, &mut self.ops);
+        let (mut c, d) = compile(r, &mut self.ops);
+        c.line = self.line0 + self.stmt_line;
         self.stack_depth = self.stack_depth.max(d);
         (c, d)
     }
 
     /// Resolve names, hoist array reads into load instructions, fold.
-    fn lower(&mut self, a: &Ast, _stmt: super::expr::Pos) -> PResult<(RExpr, ExprClass)> {
+    fn lower(&mut self, a: &Ast, stmt: super::expr::Pos) -> PResult<(RExpr, ExprClass)> {
         let r = self.resolve(a)?.fold();
+        no_zero_divisor(&r, stmt)?;
         let class = self.class_of(&r);
         Ok((r, class))
     }
@@ -1750,6 +2109,7 @@ impl<'a> BodyCompiler<'a> {
             Ast::Index(name, idx, pos) => {
                 let array = self.array_id(name, *pos)?;
                 let ri = self.resolve(idx)?.fold();
+                no_zero_divisor(&ri, *pos)?;
                 let class = self.class_of(&ri);
                 let (code, _) = self.code(&ri);
                 let dst = self.new_reg(ExprClass::LOADED, None);

@@ -35,14 +35,16 @@
 //!   the table names each by its paper;
 //!   `avg_distance` = mean cycles from issue to the first demand access
 //!   (useful and late prefetches).
-//! - **Reuse distance** (BA-cache thesis): for each L1 access, the number
-//!   of distinct lines accessed since the previous access to the same
-//!   line. Per set with associativity n (Table 1): `rd0` = [0, n) (would
-//!   hit in LRU), `rd1` = [n, inf), `rd2` = first access. In one fully
-//!   associative stack (Figure 6): [0,8), [8,16), [16,32), [32,64),
-//!   [64,128), [128, inf), inf.
+//! - **Reuse distance** (BA-cache thesis): for each L1 demand access but
+//!   pending hits, the number of distinct lines accessed since the
+//!   previous access to the same line. Per set with associativity n
+//!   (Table 1): `rd0` = [0, n) (would hit in LRU), `rd1` = [n, inf),
+//!   `rd2` = first access. In one fully associative stack of the L1's
+//!   capacity C (Figure 6): [0,C/16), ..., [C/2,C), [C, inf), inf (for
+//!   16 KB, C = 128: [0,8), [8,16), [16,32), [32,64), [64,128), [128,
+//!   inf), inf). Per load PC and over time; definitions, the thesis's
+//!   wording and the data structure in [`super::reuse`].
 
-use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use serde::ser::SerializeMap;
@@ -287,19 +289,7 @@ impl Serialize for UnitCounts {
     }
 }
 
-/// Reuse-distance classification of the L1 access stream.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct ReuseMetrics {
-    /// Per set: distance below the associativity.
-    pub rd0: u64,
-    /// Per set: distance at least the associativity.
-    pub rd1: u64,
-    /// First accesses.
-    pub rd2: u64,
-    /// Fully associative: [0,8), [8,16), [16,32), [32,64), [64,128),
-    /// [128,inf), inf.
-    pub intervals: [u64; 7],
-}
+pub use super::reuse::{ReuseMetrics, ReusePc, ReuseTimeline};
 
 /// Per-array traffic.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -596,13 +586,7 @@ impl Metrics {
                 add_counts(&mut e.counts, &d.counts);
             }
             if let Some(r) = &m.reuse {
-                let u = t.reuse.get_or_insert_with(ReuseMetrics::default);
-                u.rd0 += r.rd0;
-                u.rd1 += r.rd1;
-                u.rd2 += r.rd2;
-                for (x, y) in u.intervals.iter_mut().zip(r.intervals) {
-                    *x += y;
-                }
+                t.reuse.get_or_insert_with(ReuseMetrics::default).add(r);
             }
             if let Some(p) = &m.interwarp {
                 let u = t.interwarp.get_or_insert_with(Default::default);
@@ -897,25 +881,9 @@ impl Metrics {
             }
         }
         if let Some(u) = &self.reuse {
-            let n = (u.rd0 + u.rd1 + u.rd2).max(1) as f64;
-            r(
-                "reuse rd0/rd1/rd2",
-                format!(
-                    "{:.1} / {:.1} / {:.1} %",
-                    100.0 * u.rd0 as f64 / n,
-                    100.0 * u.rd1 as f64 / n,
-                    100.0 * u.rd2 as f64 / n
-                ),
-            );
-            r(
-                "reuse intervals",
-                u.intervals
-                    .iter()
-                    .map(|&x| format!("{:.1}", 100.0 * x as f64 / n))
-                    .collect::<Vec<_>>()
-                    .join(" / ")
-                    + " %",
-            );
+            for (k, v) in u.rows() {
+                r(&k, v);
+            }
         }
         if let Some(p) = &self.interwarp {
             r(
@@ -963,96 +931,18 @@ impl Metrics {
         for (k, v) in rows {
             let _ = writeln!(s, "{k:<w$}  {v}");
         }
+        // The reuse profile per load, as its own table.
+        if let Some(u) = self.reuse.as_ref().filter(|u| !u.per_pc.is_empty()) {
+            s.push('\n');
+            s += &u.pc_table(MAX_PC_ROWS);
+        }
         s
     }
 }
 
-/// Reuse-distance classifier (module documentation).
-pub(crate) struct ReuseTracker {
-    sets: usize,
-    ways: usize,
-    line_shift: u32,
-    /// Per set, most recent first, at most `ways` lines.
-    set_stacks: Vec<Vec<u64>>,
-    /// Fully associative, most recent first, at most 128 lines.
-    global: Vec<u64>,
-    seen: HashSet<u64, super::sm::FxBuild>,
-    pub(crate) m: ReuseMetrics,
-}
-
-impl ReuseTracker {
-    pub(crate) fn new(sets: usize, ways: usize, line_bytes: u32) -> Self {
-        ReuseTracker {
-            sets,
-            ways,
-            line_shift: line_bytes.trailing_zeros(),
-            set_stacks: vec![Vec::with_capacity(ways + 1); sets],
-            global: Vec::with_capacity(129),
-            seen: HashSet::default(),
-            m: ReuseMetrics::default(),
-        }
-    }
-
-    pub(crate) fn access(&mut self, line: u64) {
-        let ln = line >> self.line_shift;
-        let first = self.seen.insert(ln);
-        let st = &mut self.set_stacks[(ln % self.sets as u64) as usize];
-        match st.iter().position(|&x| x == ln) {
-            Some(p) => {
-                st.remove(p);
-                self.m.rd0 += 1;
-            }
-            None if first => self.m.rd2 += 1,
-            None => self.m.rd1 += 1,
-        }
-        st.insert(0, ln);
-        st.truncate(self.ways);
-        let g = &mut self.global;
-        let interval = match g.iter().position(|&x| x == ln) {
-            Some(p) => {
-                g.remove(p);
-                match p {
-                    0..=7 => 0,
-                    8..=15 => 1,
-                    16..=31 => 2,
-                    32..=63 => 3,
-                    _ => 4,
-                }
-            }
-            None if first => 6,
-            None => 5,
-        };
-        self.m.intervals[interval] += 1;
-        g.insert(0, ln);
-        g.truncate(128);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reuse_classes() {
-        // One set, 2 ways: A B A C B  -> rd2 rd2 rd0 rd2 rd1
-        let mut t = ReuseTracker::new(1, 2, 128);
-        for l in [0u64, 1, 0, 2, 1] {
-            t.access(l * 128);
-        }
-        assert_eq!((t.m.rd0, t.m.rd1, t.m.rd2), (1, 1, 3));
-        assert_eq!(t.m.intervals[0], 2);
-        assert_eq!(t.m.intervals[6], 3);
-        // 200 distinct lines then the first again: [128, inf).
-        let mut t = ReuseTracker::new(4, 4, 128);
-        for l in 0..200u64 {
-            t.access(l * 128);
-        }
-        t.access(0);
-        assert_eq!(t.m.intervals[5], 1);
-        t.access(190 * 128);
-        assert_eq!(t.m.intervals[1], 1);
-    }
-}
+/// Loads listed in the printed reuse table (the most accessed; all are in
+/// the JSON).
+const MAX_PC_ROWS: usize = 20;
 
 #[cfg(test)]
 mod burst_tests {

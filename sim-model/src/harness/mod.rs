@@ -24,7 +24,8 @@
 //! and the interconnect / L2 / DRAM hierarchy), `decoupled` (the L1's
 //! decoupled mode for Snake, its
 //! rules in that module's source), [`metrics`] (what a run measures, with the definitions
-//! of every figure), [`roles`] (the role slots the cycle loop talks to),
+//! of every figure), [`reuse`] (the BA thesis's reuse-distance profile
+//! and its stack-distance structure), [`roles`] (the role slots the cycle loop talks to),
 //! [`units`] (how a unit declares itself for a role, the generic wrapper
 //! of its golden model and probes, the table of units), [`stimulus`] (the
 //! stimulus files), [`trace`] (Accel-Sim trace reading). The cycle loop
@@ -46,6 +47,7 @@
 pub mod affine;
 pub mod baselines;
 pub mod bypass;
+pub mod catt;
 pub mod config;
 pub(crate) mod dac;
 pub(crate) mod decoupled;
@@ -56,6 +58,7 @@ pub(crate) mod l1;
 pub mod memsys;
 pub mod metrics;
 pub mod presets;
+pub mod reuse;
 pub mod roles;
 pub(crate) mod sm;
 pub mod stimulus;
@@ -93,6 +96,11 @@ pub enum HarnessError {
     /// The kernel or the options cannot run on this machine.
     #[error("{0}")]
     Unsupported(String),
+    /// The kernel's Accel-Sim trace cannot run as it stands
+    /// ([`Kernel::check_trace`]: its block does not fit the SM's warp
+    /// slots, or it does not cover its grid).
+    #[error("{0}")]
+    Trace(trace::TraceError),
     /// A lock-step probe found a difference between the unit's RTL and its
     /// golden model; the report is kept structured up to the command line.
     #[error("{mismatch}")]
@@ -105,8 +113,13 @@ pub enum HarnessError {
         mismatch: Box<Mismatch>,
     },
     /// The run exceeded `max_cycles`.
-    #[error("the kernel did not finish within {cycles} cycles ({ctas_done} of {ctas} CTAs done)")]
+    #[error(
+        "{file}: the kernel did not finish within {cycles} cycles (machine key `max_cycles`; \
+         {ctas_done} of {ctas} CTAs done)"
+    )]
     CycleLimit {
+        /// The kernel's file.
+        file: String,
         /// The limit.
         cycles: u64,
         /// CTAs finished.
@@ -137,6 +150,12 @@ pub enum HarnessError {
 impl From<KernelError> for HarnessError {
     fn from(e: KernelError) -> Self {
         HarnessError::Kernel(e)
+    }
+}
+
+impl From<trace::TraceError> for HarnessError {
+    fn from(e: trace::TraceError) -> Self {
+        HarnessError::Trace(e)
     }
 }
 
@@ -221,6 +240,9 @@ impl<'a> Harness<'a> {
     /// Run the kernel to completion: on SM `sm_id` alone, or with `sms =
     /// all` on every SM.
     pub fn run(mut self) -> Result<Metrics, HarnessError> {
+        // A trace is checked against the machine before anything runs.
+        self.config.validate()?;
+        self.kernel.check_trace(&self.config)?;
         if self.config.sms == config::SmScope::All {
             return sm::run_all(self.kernel, &self.config, &mut self.opts);
         }

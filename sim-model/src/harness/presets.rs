@@ -76,6 +76,26 @@ pub fn file(name: &str) -> Option<Result<PresetFile, String>> {
     Some(toml::from_str::<PresetFile>(text).map_err(|e| format!("presets/{name}.toml: {e}")))
 }
 
+/// The 1-based line of `presets/NAME.toml` that sets machine key `key` in
+/// its `[machine]` table (`None`: the preset does not set it, or `name` is
+/// not a paper preset).
+pub fn key_line(name: &str, key: &str) -> Option<u32> {
+    let (_, text) = FILES.iter().find(|(n, _)| *n == name)?;
+    let mut in_machine = false;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            in_machine = t == "[machine]";
+            continue;
+        }
+        let k = t.split('=').next().unwrap_or("").trim().trim_matches('"');
+        if in_machine && t.contains('=') && k == key {
+            return Some(i as u32 + 1);
+        }
+    }
+    None
+}
+
 /// The machine of paper preset `name`: the `fermi` preset with the file's
 /// keys set, named `name`.
 pub fn machine(name: &str) -> Option<Result<MachineConfig, String>> {
@@ -125,6 +145,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn key_lines_point_at_the_machine_table() {
+        for name in names().into_iter().skip(2) {
+            let f = file(name).unwrap().unwrap();
+            let (_, text) = FILES.iter().find(|(n, _)| *n == name).unwrap();
+            for k in f.machine.keys() {
+                let l = key_line(name, k).unwrap_or_else(|| panic!("{name}: {k}"));
+                let line = text.lines().nth(l as usize - 1).unwrap();
+                assert!(
+                    line.trim_start().starts_with(k.as_str()),
+                    "{name}: {k}: {line}"
+                );
+            }
+        }
+        assert_eq!(key_line("caps-gtx480", "no_such_key"), None);
+        assert_eq!(key_line("fermi", "n_sm"), None);
     }
 
     #[test]

@@ -60,13 +60,13 @@ use std::rc::Rc;
 use super::config::{InstrClass, LoadModel, MachineConfig, MemModel, SchedPolicy};
 use super::decoupled::DecoupledTags;
 use super::expr::{eval, Lanes, LANES};
-use super::kernel::{Instr, Kernel, Program, REG_CTAID, REG_TID};
+use super::kernel::{zero_divisor_error, Instr, Kernel, Program, REG_CTAID, REG_TID};
 use super::l1::LruTags;
 use super::memsys::{FlatMemory, HierMemory, HierParams, LowerMemory, MemReq};
 use super::metrics::{
-    ratio, ArrayMetrics, BurstMeter, L1Metrics, MemMetrics, Metrics, PrefetchMetrics, ReuseTracker,
-    RunInfo,
+    ratio, ArrayMetrics, BurstMeter, L1Metrics, MemMetrics, Metrics, PrefetchMetrics, RunInfo,
 };
+use super::reuse::ReuseTracker;
 use super::roles::{
     default_leading_warp, ExpanderRole, L1Outcome, L1Role, LoadInfo, PrefetcherRole, Pressure,
     Role, RoleObject, WarpRef,
@@ -250,6 +250,8 @@ struct LdSt {
     warp: u16,
     /// The load's id (`BLOCKING` for a load the warp waits for at issue).
     load: u32,
+    /// The memory instruction's PC (the reuse profile's per-load split).
+    pc: u32,
     store: bool,
     array: u16,
     lines: [u64; LANES],
@@ -335,6 +337,9 @@ pub(crate) struct Sm<'k> {
     /// The inter-warp stride probe (`interwarp_probe`).
     interwarp: Option<super::interwarp::InterWarpProbe>,
     stack: Vec<Lanes>,
+    /// A kernel error found while executing (a zero divisor of an active
+    /// thread): the cycle ends with it.
+    fault: Option<HarnessError>,
     // metrics
     m: Metrics,
     pfm: PrefetchMetrics,
@@ -609,6 +614,7 @@ impl<'k> Sm<'k> {
                 busy: false,
                 warp: 0,
                 load: BLOCKING,
+                pc: 0,
                 store: false,
                 array: 0,
                 lines: [0; LANES],
@@ -638,6 +644,7 @@ impl<'k> Sm<'k> {
                 )
             }),
             stack: vec![[0; LANES]; prog.stack_depth.max(1)],
+            fault: None,
             m,
             pfm: PrefetchMetrics::default(),
             distance_sum: 0,
@@ -672,6 +679,9 @@ impl<'k> Sm<'k> {
             self.dac_cycle()?;
             self.l1_port();
             issued = self.dac_issue()? || self.schedule();
+            if let Some(e) = self.fault.take() {
+                return Err(e);
+            }
         }
         self.step_units(in_reset)?;
         if !in_reset && self.all_done() && !self.ldst.busy {
@@ -684,6 +694,7 @@ impl<'k> Sm<'k> {
         self.now += 1;
         if self.now > self.cfg.max_cycles {
             return Err(HarnessError::CycleLimit {
+                file: self.k.file.clone(),
                 cycles: self.cfg.max_cycles,
                 ctas_done: self.ctas_done,
                 ctas: self.ctas_here,
@@ -1078,7 +1089,12 @@ impl<'k> Sm<'k> {
             a.load_lines += 1;
         }
         if let Some(r) = self.reuse.as_mut() {
-            r.access(line);
+            // The thesis leaves pending hits out of the profile (3.1).
+            if merged {
+                r.pending_hit();
+            } else {
+                r.access(line, self.ldst.pc, self.now);
+            }
         }
         true
     }
@@ -1672,7 +1688,10 @@ impl<'k> Sm<'k> {
                     wp.pc += 1;
                 }
                 Instr::Let { dst, code } if self.dac.as_ref().is_some_and(|d| d.removed(wp.pc)) => {
-                    eval(&self.prog.ops, code, &wp.regs, &mut self.stack);
+                    let z = eval(&self.prog.ops, code, &wp.regs, &mut self.stack) & wp.active;
+                    if z != 0 && self.fault.is_none() {
+                        self.fault = Some(zero_divisor_error(self.k, code, z, w, self.now));
+                    }
                     write_masked(&mut wp.regs[dst as usize], &self.stack[0], wp.active);
                     wp.pc += 1;
                     if let Some(d) = self.dac.as_mut() {
@@ -1727,14 +1746,20 @@ impl<'k> Sm<'k> {
             }
             Instr::Let { dst, code } => {
                 let wp = &mut self.warps[wi];
-                eval(&prog.ops, code, &wp.regs, &mut self.stack);
+                let z = eval(&prog.ops, code, &wp.regs, &mut self.stack) & wp.active;
+                if z != 0 && self.fault.is_none() {
+                    self.fault = Some(zero_divisor_error(self.k, code, z, w, self.now));
+                }
                 write_masked(&mut wp.regs[dst as usize], &self.stack[0], wp.active);
                 wp.pc += 1;
             }
             Instr::If { .. } if self.dac_branch_issued(w) => return,
             Instr::If { cond, else_at } => {
                 let wp = &mut self.warps[wi];
-                eval(&prog.ops, cond, &wp.regs, &mut self.stack);
+                let z = eval(&prog.ops, cond, &wp.regs, &mut self.stack) & wp.active;
+                if z != 0 && self.fault.is_none() {
+                    self.fault = Some(zero_divisor_error(self.k, cond, z, w, self.now));
+                }
                 let m = truth_mask(&self.stack[0]) & wp.active;
                 wp.take_if(m, else_at);
             }
@@ -1747,9 +1772,12 @@ impl<'k> Sm<'k> {
                 exit_at,
             } => {
                 let wp = &mut self.warps[wi];
-                eval(&prog.ops, start, &wp.regs, &mut self.stack);
+                let mut z = eval(&prog.ops, start, &wp.regs, &mut self.stack) & wp.active;
                 write_masked(&mut wp.regs[var as usize], &self.stack[0], wp.active);
-                eval(&prog.ops, bound, &wp.regs, &mut self.stack);
+                z |= eval(&prog.ops, bound, &wp.regs, &mut self.stack) & wp.active;
+                if z != 0 && self.fault.is_none() {
+                    self.fault = Some(zero_divisor_error(self.k, start, z, w, self.now));
+                }
                 write_masked(&mut wp.regs[end as usize], &self.stack[0], wp.active);
                 let m = loop_mask(&wp.regs[var as usize], &wp.regs[end as usize], step) & wp.active;
                 if m == 0 {
@@ -1871,6 +1899,7 @@ impl<'k> Sm<'k> {
             self.ldst.busy = true;
             self.ldst.warp = w;
             self.ldst.load = BLOCKING;
+            self.ldst.pc = ins.pc;
             self.ldst.store = ins.op == TraceOp::Store;
             self.ldst.array = u16::MAX;
             self.ldst.n = n;
@@ -1957,7 +1986,10 @@ impl<'k> Sm<'k> {
         let wi = w as usize;
         let a = &kernel.arrays[array as usize];
         let wp = &mut self.warps[wi];
-        eval(&prog.ops, index, &wp.regs, &mut self.stack);
+        let z = eval(&prog.ops, index, &wp.regs, &mut self.stack) & wp.active;
+        if z != 0 && self.fault.is_none() {
+            self.fault = Some(zero_divisor_error(kernel, index, z, w, self.now));
+        }
         let idx = &self.stack[0];
         let active = wp.active;
         let base = a.base;
@@ -2041,6 +2073,7 @@ impl<'k> Sm<'k> {
         self.ldst.n = n;
         self.ldst.next = 0;
         self.ldst.load = BLOCKING;
+        self.ldst.pc = prog.pcs_of_mem(mem);
         if store {
             return;
         }
@@ -2172,7 +2205,7 @@ impl<'k> Sm<'k> {
         self.dac_finish()?;
         let m = &mut self.m;
         m.l1.counts = self.tags.counts();
-        m.reuse = self.reuse.take().map(|r| r.m);
+        m.reuse = self.reuse.take().map(|r| r.finish(&self.prog.mems));
         m.interwarp = self.interwarp.take().map(|p| p.finish());
         m.arrays = std::mem::take(&mut self.arrays);
         Ok(std::mem::take(&mut self.m))
@@ -2246,22 +2279,39 @@ pub(crate) fn run_all(
 /// CTAs of `k` resident at once on the SM of `cfg` (warp slots, CTA slots
 /// and shared memory), or why none fits.
 pub(crate) fn occupancy(k: &Kernel, cfg: &MachineConfig) -> Result<u32, HarnessError> {
+    // The kernel's field that does not fit, with the machine's key.
+    let too_big = |field: &str, msg: String| {
+        HarnessError::Kernel(super::kernel::KernelError {
+            file: k.file.clone(),
+            line: None,
+            field: field.into(),
+            msg,
+        })
+    };
     let wpc = k.warps_per_cta();
     if wpc > cfg.max_warps {
-        return Err(HarnessError::Unsupported(format!(
-            "kernel {}: {} warps per CTA, the SM has {} warp slots",
-            k.name, wpc, cfg.max_warps
-        )));
+        return Err(too_big(
+            "block",
+            format!(
+                "kernel {}: {} warps per CTA; the machine's SMs have {} warp slots \
+                 (`max_warps`)",
+                k.name, wpc, cfg.max_warps
+            ),
+        ));
     }
     let mut occ = cfg.cta_slots.min(cfg.max_warps / wpc);
     if let Some(by_smem) = cfg.shared_mem_bytes.checked_div(k.smem_bytes) {
         occ = occ.min(by_smem);
     }
     if occ == 0 {
-        return Err(HarnessError::Unsupported(format!(
-            "kernel {}: a CTA needs {} bytes of shared memory, the SM has {}",
-            k.name, k.smem_bytes, cfg.shared_mem_bytes
-        )));
+        return Err(too_big(
+            "smem_bytes",
+            format!(
+                "kernel {}: a CTA needs {} bytes of shared memory; the machine's SMs have {} \
+                 (`shared_mem_bytes`)",
+                k.name, k.smem_bytes, cfg.shared_mem_bytes
+            ),
+        ));
     }
     Ok(occ)
 }

@@ -22,7 +22,7 @@
 //! instruction. The CAPS `ld_indirect` hint is 0: a trace does not say how
 //! an address was computed. A warp ends after its last traced instruction.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::config::InstrClass;
@@ -30,17 +30,55 @@ use super::expr::ExprClass;
 use super::kernel::Instr;
 use super::kernel::{InstrInfo, Kernel, Program};
 
-/// A trace that cannot be read: file, line, what.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {msg}")]
+mod read;
+
+pub use read::{
+    parse_kernel_trace, read_kernel_trace, read_kernelslist, MAX_BLOCK_DIMS, MAX_BLOCK_THREADS,
+    TRACE_WIDTHS,
+};
+
+/// A trace that cannot be used: the file, the line, the field and what is
+/// wrong (with what would be valid). Shown as ``FILE:LINE: field `FIELD`:
+/// MESSAGE``, like a kernel file's [`super::KernelError`].
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceError {
     /// The file.
     pub file: String,
-    /// 1-based line (0 when not about one line).
+    /// 1-based line (0 when not about one line: the file cannot be read).
     pub line: usize,
+    /// The field: a header key (`-grid dim`), a body line's key (`thread
+    /// block`, `warp`, `insts`), an instruction's field (`mask`,
+    /// `mem_width`, `stride`, ...); empty when not about one field.
+    pub field: String,
     /// What is wrong.
     pub msg: String,
 }
+
+impl TraceError {
+    pub(crate) fn new(file: &str, line: usize, field: &str, msg: impl Into<String>) -> Self {
+        TraceError {
+            file: file.to_string(),
+            line,
+            field: field.to_string(),
+            msg: msg.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for TraceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.file)?;
+        if self.line > 0 {
+            write!(f, ":{}", self.line)?;
+        }
+        if !self.field.is_empty() {
+            write!(f, ": field `{}`", self.field)?;
+        }
+        write!(f, ": {}", self.msg)
+    }
+}
+
+impl std::error::Error for TraceError {}
 
 /// What a traced instruction does in the harness.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +161,10 @@ pub struct KernelTrace {
     pub version: u32,
     /// Per traced CTA (ascending linear id): its warps' instructions.
     pub ctas: Vec<(u64, Vec<Vec<TraceInstr>>)>,
+    /// The line of `-grid dim` in the file (0: not read from a file).
+    pub grid_line: usize,
+    /// The line of `-block dim` in the file (0: not read from a file).
+    pub block_line: usize,
 }
 
 impl KernelTrace {
@@ -145,6 +187,7 @@ impl KernelTrace {
     }
 }
 
+/// The role of a traced memory instruction in the harness, by opcode.
 fn classify(opcode: &str) -> TraceOp {
     let base = opcode.split('.').next().unwrap_or("");
     match base {
@@ -152,239 +195,6 @@ fn classify(opcode: &str) -> TraceOp {
         "STG" | "ST" | "STL" | "RED" => TraceOp::Store,
         _ => TraceOp::Compute,
     }
-}
-
-fn parse_dim(v: &str) -> Option<[u32; 3]> {
-    let v = v.trim().trim_start_matches('(').trim_end_matches(')');
-    let p: Vec<u32> = v
-        .split(',')
-        .map(|x| x.trim().parse().ok())
-        .collect::<Option<_>>()?;
-    (p.len() == 3).then(|| [p[0], p[1], p[2]])
-}
-
-fn hex(s: &str) -> Option<u64> {
-    u64::from_str_radix(s.trim_start_matches("0x").trim_start_matches("0X"), 16).ok()
-}
-
-/// Read one `kernel-N.traceg`.
-pub fn read_kernel_trace(path: &Path) -> Result<KernelTrace, TraceError> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| TraceError {
-        file: file.clone(),
-        line: 0,
-        msg: e.to_string(),
-    })?;
-    let err = |line: usize, msg: String| TraceError {
-        file: file.clone(),
-        line,
-        msg,
-    };
-    let mut kt = KernelTrace {
-        name: String::new(),
-        file: path.to_path_buf(),
-        id: 0,
-        grid: [1; 3],
-        block: [1; 3],
-        version: 0,
-        ctas: Vec::new(),
-    };
-    let mut lineinfo = false;
-    let mut cta: Option<(u64, Vec<Vec<TraceInstr>>)> = None;
-    let mut warp: Option<usize> = None;
-    for (n, raw) in text.lines().enumerate() {
-        let ln = n + 1;
-        let line = raw.trim();
-        if line.is_empty()
-            || line.starts_with('#')
-                && !line.starts_with("#BEGIN_TB")
-                && !line.starts_with("#END_TB")
-        {
-            continue;
-        }
-        if let Some(h) = line.strip_prefix('-') {
-            let (k, v) = h
-                .split_once('=')
-                .ok_or_else(|| err(ln, format!("bad header line `{line}`")))?;
-            let (k, v) = (k.trim(), v.trim());
-            match k {
-                "kernel name" => kt.name = v.to_string(),
-                "kernel id" => kt.id = v.parse().map_err(|_| err(ln, "bad kernel id".into()))?,
-                "grid dim" => {
-                    kt.grid = parse_dim(v).ok_or_else(|| err(ln, "bad grid dim".into()))?
-                }
-                "block dim" => {
-                    kt.block = parse_dim(v).ok_or_else(|| err(ln, "bad block dim".into()))?
-                }
-                "accelsim tracer version" => {
-                    kt.version = v
-                        .parse()
-                        .map_err(|_| err(ln, "bad tracer version".into()))?;
-                    if !(3..=6).contains(&kt.version) {
-                        return Err(err(
-                            ln,
-                            format!("tracer version {} (3 to 6 supported)", kt.version),
-                        ));
-                    }
-                }
-                "enable lineinfo" => lineinfo = v == "1",
-                _ => {}
-            }
-            continue;
-        }
-        if line.starts_with("#BEGIN_TB") {
-            cta = Some((0, Vec::new()));
-            warp = None;
-            continue;
-        }
-        if line.starts_with("#END_TB") {
-            let c = cta
-                .take()
-                .ok_or_else(|| err(ln, "#END_TB without #BEGIN_TB".into()))?;
-            kt.ctas.push(c);
-            continue;
-        }
-        if let Some(v) = line.strip_prefix("thread block") {
-            let v = v.trim_start_matches([' ', '=']);
-            let d = parse_dim(v).ok_or_else(|| err(ln, "bad thread block".into()))?;
-            let id = d[0] as u64
-                + d[1] as u64 * kt.grid[0] as u64
-                + d[2] as u64 * kt.grid[0] as u64 * kt.grid[1] as u64;
-            cta.as_mut()
-                .ok_or_else(|| err(ln, "thread block outside #BEGIN_TB".into()))?
-                .0 = id;
-            continue;
-        }
-        if let Some(v) = line.strip_prefix("warp") {
-            let w: usize = v
-                .trim_start_matches([' ', '='])
-                .trim()
-                .parse()
-                .map_err(|_| err(ln, "bad warp number".into()))?;
-            let c = cta
-                .as_mut()
-                .ok_or_else(|| err(ln, "warp outside #BEGIN_TB".into()))?;
-            if c.1.len() <= w {
-                c.1.resize(w + 1, Vec::new());
-            }
-            warp = Some(w);
-            continue;
-        }
-        if line.starts_with("insts") {
-            continue;
-        }
-        // An instruction.
-        let w = warp.ok_or_else(|| err(ln, "instruction outside a warp".into()))?;
-        let mut t = line.split_whitespace();
-        let mut next = |what: &str| t.next().ok_or_else(|| err(ln, format!("missing {what}")));
-        if lineinfo {
-            next("line number")?;
-        }
-        let pc = hex(next("PC")?).ok_or_else(|| err(ln, "bad PC".into()))? as u32;
-        let mask = hex(next("mask")?).ok_or_else(|| err(ln, "bad mask".into()))? as u32;
-        let nd: usize = next("dest count")?
-            .parse()
-            .map_err(|_| err(ln, "bad dest count".into()))?;
-        let mut dests = Vec::new();
-        for _ in 0..nd {
-            dests.extend(trace_reg(next("dest register")?));
-        }
-        let opcode = next("opcode")?.to_string();
-        let ns: usize = next("source count")?
-            .parse()
-            .map_err(|_| err(ln, "bad source count".into()))?;
-        let mut srcs = Vec::new();
-        for _ in 0..ns {
-            srcs.extend(trace_reg(next("source register")?));
-        }
-        let width: u32 = next("mem_width")?
-            .parse()
-            .map_err(|_| err(ln, "bad mem_width".into()))?;
-        let mut addrs = Vec::new();
-        if width > 0 {
-            let fmt: u32 = next("address format")?
-                .parse()
-                .map_err(|_| err(ln, "bad address format".into()))?;
-            let active = mask.count_ones() as usize;
-            match fmt {
-                0 => {
-                    for _ in 0..active {
-                        addrs.push(
-                            hex(next("address")?).ok_or_else(|| err(ln, "bad address".into()))?,
-                        );
-                    }
-                }
-                1 => {
-                    let base = hex(next("base address")?)
-                        .ok_or_else(|| err(ln, "bad base address".into()))?;
-                    let stride: i64 = next("stride")?
-                        .parse()
-                        .map_err(|_| err(ln, "bad stride".into()))?;
-                    // Consecutive active threads from the first one (the
-                    // tracer uses this form only for such masks).
-                    for k in 0..active {
-                        addrs.push(base.wrapping_add((stride * k as i64) as u64));
-                    }
-                }
-                2 => {
-                    let base = hex(next("base address")?)
-                        .ok_or_else(|| err(ln, "bad base address".into()))?;
-                    let mut a = base;
-                    if active > 0 {
-                        addrs.push(a);
-                    }
-                    for _ in 1..active {
-                        let d: i64 = next("delta")?
-                            .parse()
-                            .map_err(|_| err(ln, "bad delta".into()))?;
-                        a = a.wrapping_add(d as u64);
-                        addrs.push(a);
-                    }
-                }
-                f => return Err(err(ln, format!("unknown address format {f}"))),
-            }
-        }
-        let op = if width > 0 {
-            classify(&opcode)
-        } else {
-            TraceOp::Compute
-        };
-        let c = cta
-            .as_mut()
-            .ok_or_else(|| err(ln, "instruction outside #BEGIN_TB".into()))?;
-        c.1[w].push(TraceInstr {
-            pc,
-            mask,
-            opcode,
-            op,
-            width,
-            addrs,
-            dests,
-            srcs,
-        });
-    }
-    if cta.is_some() {
-        return Err(err(text.lines().count(), "missing #END_TB".into()));
-    }
-    kt.ctas.sort_by_key(|c| c.0);
-    Ok(kt)
-}
-
-/// The kernels of a trace folder, in `kernelslist.g` order (memory copies
-/// are skipped).
-pub fn read_kernelslist(dir: &Path) -> Result<Vec<PathBuf>, TraceError> {
-    let path = dir.join("kernelslist.g");
-    let text = std::fs::read_to_string(&path).map_err(|e| TraceError {
-        file: path.display().to_string(),
-        line: 0,
-        msg: e.to_string(),
-    })?;
-    Ok(text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("Memcpy") && !l.starts_with('#'))
-        .map(|l| dir.join(l))
-        .collect())
 }
 
 /// The register file of a [`trace_reg`] number (its first number).
@@ -428,6 +238,12 @@ pub(crate) struct ReplayInstr {
 pub(crate) struct ReplayTrace {
     /// Per traced CTA (ascending id): its warps.
     pub ctas: Vec<(u64, Vec<Vec<ReplayInstr>>)>,
+    /// The trace file, for [`Kernel::check_trace`]'s errors.
+    pub file: String,
+    /// Its `-grid dim` line (0: not read from a file).
+    pub grid_line: usize,
+    /// Its `-block dim` line (0: not read from a file).
+    pub block_line: usize,
 }
 
 impl ReplayTrace {
@@ -527,6 +343,7 @@ impl Kernel {
             grid: kt.grid,
             block: kt.block,
             smem_bytes: 0,
+            regs: 0,
             params: Default::default(),
             arrays: Vec::new(),
             contents_seed: 0,
@@ -544,8 +361,14 @@ impl Kernel {
                 n_regs: 6,
                 max_nesting: 0,
                 mems: Vec::new(),
+                loop_lines: Vec::new(),
             },
-            trace: Some(Arc::new(ReplayTrace { ctas })),
+            trace: Some(Arc::new(ReplayTrace {
+                ctas,
+                file: kt.file.display().to_string(),
+                grid_line: kt.grid_line,
+                block_line: kt.block_line,
+            })),
         }
     }
 }
@@ -556,6 +379,7 @@ mod tests {
 
     #[test]
     fn parses_the_three_address_encodings() {
+        // CTA 1 comes first in the file: the CTAs are sorted by id.
         let text = "\
 -kernel name = k
 -kernel id = 1
@@ -568,6 +392,10 @@ mod tests {
 
 thread block = 1,0,0
 
+warp = 0
+insts = 1
+0000 ffffffff 0 EXIT 0 0 0
+
 warp = 1
 insts = 4
 0000 ffffffff 1 R1 MOV 0 0 0
@@ -575,31 +403,37 @@ insts = 4
 0020 00000007 1 R4 LDG.E 1 R4 4 1 0x1000 8 0
 0030 00000007 0 STG.E 2 R6 R9 4 2 0x2000 4 -4 0
 #END_TB
+
+#BEGIN_TB
+thread block = 0,0,0
+warp = 1
+0000 ffffffff 0 EXIT 0 0 0
+warp = 0
+0000 ffffffff 0 EXIT 0 0 0
+#END_TB
 ";
-        let dir = std::env::temp_dir().join(format!("wg-trace-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join("kernel-1.traceg");
-        std::fs::write(&p, text).unwrap();
-        let kt = read_kernel_trace(&p).unwrap();
+        let kt = parse_kernel_trace(text.as_bytes(), "kernel-1.traceg".as_ref()).unwrap();
         assert_eq!(kt.grid, [2, 1, 1]);
-        assert_eq!(kt.ctas.len(), 1);
-        assert_eq!(kt.ctas[0].0, 1);
-        let w = &kt.ctas[0].1[1];
+        assert_eq!((kt.grid_line, kt.block_line), (3, 4));
+        assert_eq!(kt.ctas.len(), 2);
+        assert_eq!((kt.ctas[0].0, kt.ctas[1].0), (0, 1));
+        let w = &kt.ctas[1].1[1];
         assert_eq!(w.len(), 4);
         assert_eq!(w[1].addrs, vec![0x100, 0x104, 0x200, 0x300]);
         assert_eq!(w[2].addrs, vec![0x1000, 0x1008, 0x1010]);
         assert_eq!(w[3].addrs, vec![0x2000, 0x2004, 0x2000]);
         assert_eq!(w[3].op, TraceOp::Store);
-        assert_eq!(kt.instructions(), 4);
+        assert_eq!(kt.instructions(), 7);
         assert_eq!(kt.mem_instructions(), 3);
         let k = Kernel::from_trace(&kt, 128);
+        k.check_trace(&super::super::MachineConfig::fermi())
+            .unwrap();
         let r = k.trace.as_ref().unwrap();
-        assert_eq!(r.ctas[0].1[1][1].lines, vec![0x100, 0x200, 0x300]);
+        assert_eq!(r.ctas[1].1[1][1].lines, vec![0x100, 0x200, 0x300]);
         // Snake's view of a load: the lowest active thread's address and
         // whether the threads are one stride per lane apart.
-        let (ragged, strided) = (&r.ctas[0].1[1][1], &r.ctas[0].1[1][2]);
+        let (ragged, strided) = (&r.ctas[1].1[1][1], &r.ctas[1].1[1][2]);
         assert_eq!((ragged.first_addr, ragged.uniform), (0x100, false));
         assert_eq!((strided.first_addr, strided.uniform), (0x1000, true));
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

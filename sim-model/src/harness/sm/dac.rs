@@ -47,7 +47,7 @@ use std::collections::{HashMap, VecDeque};
 
 use super::super::dac::{AffineWarp, AwIssue, Plan, Step};
 use super::super::expr::{eval, LANES};
-use super::super::kernel::Instr;
+use super::super::kernel::{zero_divisor_error, Instr};
 use super::super::metrics::{ratio, DacMetrics};
 use super::super::roles::{ExpanderRole, TupleKind};
 use super::super::HarnessError;
@@ -410,7 +410,10 @@ impl Sm<'_> {
         d.m.decoupled_mem_instructions += 1;
         let a = &self.k.arrays[array as usize];
         let wp = &mut self.warps[w as usize];
-        eval(&self.prog.ops, index, &wp.regs, &mut self.stack);
+        let z = eval(&self.prog.ops, index, &wp.regs, &mut self.stack) & wp.active;
+        if z != 0 && self.fault.is_none() {
+            self.fault = Some(zero_divisor_error(self.k, index, z, w, self.now));
+        }
         let q = &mut d.pw[w as usize];
         q.data = kind == TupleKind::Data;
         q.store = self.ldst.store;
@@ -471,6 +474,10 @@ impl Sm<'_> {
         self.ldst.busy = true;
         self.ldst.warp = w;
         self.ldst.load = super::BLOCKING;
+        self.ldst.pc = match self.prog.instrs[q.pc as usize] {
+            Instr::Load { mem, .. } | Instr::Store { mem, .. } => self.prog.pcs_of_mem(mem),
+            _ => 0,
+        };
         self.ldst.store = q.store;
         self.ldst.array = q.array;
         self.ldst.n = n;
@@ -660,7 +667,10 @@ impl Sm<'_> {
         let wp = &mut self.warps[wi];
         let own = match self.prog.instrs[pc as usize] {
             Instr::If { cond, .. } => {
-                eval(&self.prog.ops, cond, &wp.regs, &mut self.stack);
+                let z = eval(&self.prog.ops, cond, &wp.regs, &mut self.stack) & wp.active;
+                if z != 0 && self.fault.is_none() {
+                    self.fault = Some(zero_divisor_error(self.k, cond, z, w, self.now));
+                }
                 truth_mask(&self.stack[0]) & wp.active
             }
             // The counter is the warp's own (loop starts are in both
