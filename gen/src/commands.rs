@@ -34,7 +34,8 @@ pub fn choose_backend(asked: Option<BackendKind>) -> anyhow::Result<BackendKind>
 }
 
 /// `warpgen verilog`: emit every selected unit (all in memory first, so a
-/// bad configuration writes nothing), then write `<out>/<unit>.v`, each
+/// bad configuration writes nothing), then write `<out>/<unit>.v` and its
+/// FuseSoC core file `<out>/<unit>.core` ([`crate::fusesoc`]), each
 /// through a temporary file that a termination signal removes; temporary
 /// files that an earlier, killed emission left in `out` are removed
 /// first.
@@ -45,14 +46,17 @@ pub fn verilog(
 ) -> anyhow::Result<Vec<PathBuf>> {
     let mut texts = Vec::new();
     for &u in units {
-        texts.push((u, u.emit(cfg)?));
+        texts.push((u, u.emit(cfg)?, u.core_file(cfg)?));
     }
     // The temporary files of an earlier emission killed outright.
     crate::output::remove_stale_temps(out);
     let mut written = Vec::new();
-    for (u, text) in texts {
+    for (u, text, core) in texts {
         let path = out.join(format!("{}.v", u.name()));
         write_atomic(&path, &text)?;
+        written.push(path);
+        let path = out.join(format!("{}.core", u.name()));
+        write_atomic(&path, &core)?;
         written.push(path);
     }
     Ok(written)
@@ -445,6 +449,10 @@ pub fn all_unit<U: CosimUnit>(
     let p = params_of::<U>(cfg)?;
     let v = emit::<U>(cfg)?;
     write_atomic(&out.join(format!("{}.v", U::NAME)), &v)?;
+    write_atomic(
+        &out.join(format!("{}.core", U::NAME)),
+        &crate::units::core_file::<U>(cfg)?,
+    )?;
     let outcome = cosim_unit::<U>(
         cfg,
         &CosimArgs {

@@ -4,6 +4,7 @@
 pub mod catt;
 pub mod commands;
 pub mod compare;
+pub mod fusesoc;
 pub mod origin;
 pub mod output;
 pub mod plot;

@@ -33,6 +33,9 @@ pub trait UnitEntry: Sync {
     fn validate(&self, cfg: &ConfigFile) -> anyhow::Result<()>;
     /// The unit's Verilog for `cfg` (in memory).
     fn emit(&self, cfg: &ConfigFile) -> anyhow::Result<String>;
+    /// The unit's FuseSoC core file for `cfg` (beside its Verilog;
+    /// [`crate::fusesoc::core_file`]).
+    fn core_file(&self, cfg: &ConfigFile) -> anyhow::Result<String>;
     /// `warpgen cosim`.
     fn cosim(&self, cfg: &ConfigFile, args: &CosimArgs) -> anyhow::Result<CosimOutcome>;
     /// `warpgen cosim --export-tb`.
@@ -103,6 +106,9 @@ impl<U: CosimUnit> UnitEntry for Entry<U> {
     }
     fn emit(&self, cfg: &ConfigFile) -> anyhow::Result<String> {
         emit::<U>(cfg)
+    }
+    fn core_file(&self, cfg: &ConfigFile) -> anyhow::Result<String> {
+        core_file::<U>(cfg)
     }
     fn cosim(&self, cfg: &ConfigFile, args: &CosimArgs) -> anyhow::Result<CosimOutcome> {
         commands::cosim_unit::<U>(cfg, args)
@@ -209,6 +215,13 @@ pub fn label<P: Params>(p: &P) -> String {
 pub fn emit<U: CosimUnit>(cfg: &ConfigFile) -> anyhow::Result<String> {
     let p = params_of::<U>(cfg)?;
     cosim::emit_verilog::<U>(&p).with_context(|| format!("emitting {}", U::NAME))
+}
+
+/// `U`'s FuseSoC core file for `cfg`, listing the parameters as the
+/// Verilog header does.
+pub fn core_file<U: CosimUnit>(cfg: &ConfigFile) -> anyhow::Result<String> {
+    let p = params_of::<U>(cfg)?;
+    Ok(crate::fusesoc::core_file(U::NAME, U::SUMMARY, &p.list()))
 }
 
 /// Write `text` to `path` atomically (temporary file in the same folder,

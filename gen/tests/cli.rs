@@ -82,9 +82,49 @@ fn emission_is_byte_identical_across_runs() {
             .output()
             .unwrap();
         assert!(out.status.success());
-        texts.push(std::fs::read(o.join("ba_tag_array.v")).unwrap());
+        texts.push([
+            std::fs::read(o.join("ba_tag_array.v")).unwrap(),
+            std::fs::read(o.join("ba_tag_array.core")).unwrap(),
+        ]);
     }
     assert_eq!(texts[0], texts[1]);
+}
+
+/// The FuseSoC core file written beside each unit's Verilog names it, its
+/// file and top module, and lists the configuration it was built for.
+#[test]
+fn verilog_writes_a_core_file_per_unit_with_its_configuration() {
+    let (dir, out) = verilog_with_config("[ba_tag_array]\nSETS = 32\nWAYS = 4\n");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let o = dir.path().join("o");
+    let core = std::fs::read_to_string(o.join("ba_tag_array.core")).unwrap();
+    let v = std::fs::read_to_string(o.join("ba_tag_array.v")).unwrap();
+    assert!(core.starts_with("CAPI=2:\n"), "{core}");
+    for want in [
+        "name: warpgen:units:ba_tag_array:",
+        "      - ba_tag_array.v\n",
+        "    toplevel: ba_tag_array\n",
+        "#   SETS = 32\n",
+        "#   WAYS = 4\n",
+        "built for SETS=32 WAYS=4 ",
+    ] {
+        assert!(core.contains(want), "{want}:\n{core}");
+    }
+    assert!(v.contains("//   SETS = 32\n") && v.contains("//   WAYS = 4\n"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for u in [
+        "ba_tag_array",
+        "caps_prefetcher",
+        "snake_prefetcher",
+        "dac_expander",
+    ] {
+        assert!(o.join(format!("{u}.core")).is_file(), "{u}.core");
+        assert!(stdout.contains(&format!("{u}.core")), "{stdout}");
+    }
 }
 
 #[test]
