@@ -14,6 +14,12 @@
 //! * [`synth_yosys`] — Yosys synthesis with cell, flip-flop and latch counts
 //!   and an area, either from a Liberty file (see [`find_liberty`]) or a
 //!   clearly labelled library-free [`AreaKind::Estimate`];
+//! * [`prove_rtl_vs_synth`] — formal equivalence of the RTL and its Yosys
+//!   gate netlist ([`synth_gate_netlist`], [`prove_equiv`]);
+//! * [`memories`] — the fakeram45 SRAM macro set, its area fit, and the
+//!   memory modules of an emitted Verilog file (`warpgen report --memories`);
+//! * [`check_formal`] — property checking of a formal wrapper (BMC and
+//!   k-induction; probes of internal state, [`plant_bug`]);
 //! * [`run_iverilog_testbench`] / [`run_verilator_binary`] — compile and run
 //!   a self-checking test bench, returning what it printed.
 //!
@@ -24,19 +30,35 @@
 
 #![warn(missing_docs)]
 
+mod equiv;
 mod error;
+mod formal;
 mod liberty;
 mod lint;
+pub mod memories;
 mod run;
 mod sim;
+mod sta;
 mod synth;
 mod tool;
 
+pub use equiv::{
+    equiv_script, prove_equiv, prove_rtl_vs_synth, synth_gate_netlist, EquivReport, GateNetlist,
+    EQUIV_METHOD, EQUIV_TIMEOUT_SECS_DEFAULT,
+};
 pub use error::EdaError;
+pub use formal::{
+    check_formal, check_wires, formal_script, parse_probes, plant_bug, CheckResult, FormalEngine,
+    FormalJob, FormalReport, Probe, SmtSolver, FORMAL_TIMEOUT_SECS_DEFAULT,
+};
 pub use liberty::{find_liberty, LibertyCell, LibertyInfo, DEFAULT_LIBERTY_RELATIVE, LIBERTY_ENV};
 pub use lint::{check_waiver, lint_verilator, LintReport, LintWarning, Waiver};
 pub use run::{sim_timeout, SIM_TIMEOUT_ENV, SIM_TIMEOUT_SECS_DEFAULT};
 pub use sim::{check_iverilog, run_iverilog_testbench, run_verilator_binary, VERILATOR_SIM_SEED};
+pub use sta::{
+    time_verilog, time_verilog_with, EndpointKind, PathEndpoint, PathPoint, TimingOptions,
+    TimingPath, TimingReport, ABC_DRIVER_CELL, ABC_LOAD_FF, SLOW_SLEW_NS, STA_PERIOD_NS_DEFAULT,
+};
 pub use synth::{
     classify_generic_cell, estimate_cell_area, synth_yosys, AreaKind, CellKind, EstimateEntry,
     LongestPath, SynthReport, ESTIMATE_AREAS, ESTIMATE_FALLBACK_AREA_UM2,

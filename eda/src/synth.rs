@@ -262,8 +262,8 @@ fn parse_ltp(text: &str) -> Option<LongestPath> {
 
 /// Counts from one `stat -json` report.
 #[derive(Debug, Default)]
-struct Stat {
-    cells: u64,
+pub(crate) struct Stat {
+    pub(crate) cells: u64,
     by_type: BTreeMap<String, u64>,
 }
 
@@ -280,7 +280,7 @@ fn sanitize_stat_json(text: &str) -> String {
         .join("\n")
 }
 
-fn parse_stat_json(text: &str, top: &str, what: &str) -> Result<Stat, EdaError> {
+pub(crate) fn parse_stat_json(text: &str, top: &str, what: &str) -> Result<Stat, EdaError> {
     let text = &sanitize_stat_json(text);
     let v: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| EdaError::parse(what, format!("invalid JSON: {e}")))?;
@@ -370,19 +370,22 @@ fn count_kind(types: &BTreeMap<String, u64>, kind: CellKind, lib: Option<&Libert
         .sum()
 }
 
-fn read_output(dir: &Path, name: &str) -> Result<String, EdaError> {
+/// A tool's output file `name` in `dir`.
+pub(crate) fn read_output(dir: &Path, name: &str) -> Result<String, EdaError> {
     let path = dir.join(name);
     std::fs::read_to_string(&path)
-        .map_err(|e| EdaError::io(format!("reading Yosys output {}", path.display()), e))
+        .map_err(|e| EdaError::io(format!("reading tool output {}", path.display()), e))
 }
 
+/// Puts `src` at `dst` (a symbolic link, or a copy where links fail).
 #[cfg(unix)]
-fn link_or_copy(src: &Path, dst: &Path) -> std::io::Result<()> {
+pub(crate) fn link_or_copy(src: &Path, dst: &Path) -> std::io::Result<()> {
     std::os::unix::fs::symlink(src, dst).or_else(|_| std::fs::copy(src, dst).map(|_| ()))
 }
 
+/// Puts `src` at `dst` (a copy).
 #[cfg(not(unix))]
-fn link_or_copy(src: &Path, dst: &Path) -> std::io::Result<()> {
+pub(crate) fn link_or_copy(src: &Path, dst: &Path) -> std::io::Result<()> {
     std::fs::copy(src, dst).map(|_| ())
 }
 

@@ -19,11 +19,13 @@ pub enum Tool {
     Yosys,
     /// Icarus Verilog (`iverilog` compiler plus the `vvp` runtime).
     Iverilog,
+    /// OpenSTA static timing analysis (`sta`, Debian package `opensta`).
+    OpenSta,
 }
 
 impl Tool {
     /// All tools, in a fixed order.
-    pub const ALL: [Tool; 3] = [Tool::Verilator, Tool::Yosys, Tool::Iverilog];
+    pub const ALL: [Tool; 4] = [Tool::Verilator, Tool::Yosys, Tool::Iverilog, Tool::OpenSta];
 
     /// The main program name.
     pub fn program(self) -> &'static str {
@@ -31,6 +33,7 @@ impl Tool {
             Tool::Verilator => "verilator",
             Tool::Yosys => "yosys",
             Tool::Iverilog => "iverilog",
+            Tool::OpenSta => "sta",
         }
     }
 
@@ -40,6 +43,7 @@ impl Tool {
             Tool::Verilator => &["verilator"],
             Tool::Yosys => &["yosys"],
             Tool::Iverilog => &["iverilog", "vvp"],
+            Tool::OpenSta => &["sta"],
         }
     }
 
@@ -49,6 +53,7 @@ impl Tool {
             Tool::Verilator => "verilator",
             Tool::Yosys => "yosys",
             Tool::Iverilog => "iverilog",
+            Tool::OpenSta => "opensta",
         }
     }
 
@@ -57,6 +62,7 @@ impl Tool {
             Tool::Verilator => &["--version"],
             Tool::Yosys => &["-V"],
             Tool::Iverilog => &["-V"],
+            Tool::OpenSta => &["-version"],
         }
     }
 }
@@ -67,6 +73,7 @@ impl fmt::Display for Tool {
             Tool::Verilator => "Verilator",
             Tool::Yosys => "Yosys",
             Tool::Iverilog => "Icarus Verilog",
+            Tool::OpenSta => "OpenSTA",
         })
     }
 }

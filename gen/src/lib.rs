@@ -4,10 +4,12 @@
 pub mod catt;
 pub mod commands;
 pub mod compare;
+pub mod formal;
 pub mod fusesoc;
 pub mod origin;
 pub mod output;
 pub mod plot;
+pub mod prove;
 pub mod report;
 pub mod reproduce;
 pub mod reuse;

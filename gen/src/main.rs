@@ -105,12 +105,51 @@ enum Cmd {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Skip Yosys (storage only).
+        /// Skip Yosys and OpenSTA (storage only).
         #[arg(long)]
         no_synth: bool,
+        /// Skip the static timing (OpenSTA), keep synthesis.
+        #[arg(long)]
+        no_timing: bool,
+        /// Memory view: `sram` (memories that may be macros as fakeram45
+        /// SRAM macros) or `ff` (all in flip-flops); default: both totals.
+        #[arg(long, value_enum)]
+        memories: Option<gen::report::MemoriesView>,
     },
     /// List each unit's parameters and the configurations its RTL builds for.
     Configs,
+    /// Prove each unit's RTL equivalent to its Yosys gate netlist (generic
+    /// gates of `synth -flatten -nofsm`): registers and outputs matched by
+    /// name, ABC fraig, then equiv_simple / equiv_induct / equiv_status
+    /// -assert; then check the properties of verilog-out/formal/ (BMC,
+    /// k-induction). Exit 1 when a proof or property fails, 2 on a tool error.
+    Prove {
+        /// One unit (default: all).
+        #[arg(long, value_parser = unit_parser())]
+        unit: Option<String>,
+        /// TOML file of parameter overrides (default: each unit's defaults).
+        #[arg(long, conflicts_with = "all_configs")]
+        config: Option<PathBuf>,
+        /// Prove every configuration of the test suite's list
+        /// (`gen::units::suite`) for each selected unit.
+        #[arg(long)]
+        all_configs: bool,
+        /// Prove again even when a result for the same Verilog is cached.
+        #[arg(long)]
+        no_cache: bool,
+        /// Time limit of each Yosys run, in seconds.
+        #[arg(long, default_value_t = eda::EQUIV_TIMEOUT_SECS_DEFAULT)]
+        timeout: u64,
+        /// Skip the equivalence proofs (properties only).
+        #[arg(long)]
+        no_equiv: bool,
+        /// Skip the property checks of verilog-out/formal/ (equivalence only).
+        #[arg(long)]
+        no_properties: bool,
+        /// Where counterexample waveforms (VCD) of failed properties go.
+        #[arg(long, default_value = "prove-cex")]
+        vcd_dir: PathBuf,
+    },
     /// The machine presets; with a name, its paper's configuration table
     /// row by row with the machine keys each row sets.
     Presets {
@@ -296,9 +335,12 @@ enum Cmd {
         /// TOML file of parameter overrides.
         #[arg(long)]
         config: Option<PathBuf>,
-        /// Skip Yosys (no cell counts).
+        /// Skip Yosys and OpenSTA (no cell counts, no timing).
         #[arg(long)]
         no_synth: bool,
+        /// Skip the equivalence proofs and property checks.
+        #[arg(long)]
+        no_prove: bool,
         /// Folder of kernels for the harness comparison.
         #[arg(long, default_value = "kernels")]
         kernels: PathBuf,
@@ -374,17 +416,103 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             config,
             format,
             no_synth,
+            no_timing,
+            memories,
         } => {
             let cfg = load_config(config.as_deref())?;
             let mut reports = Vec::new();
             for u in selected(unit.as_deref())? {
-                reports.push(u.report(&cfg, !no_synth)?);
+                let mut r = u.report(&cfg, !no_synth)?;
+                gen::report::add_memories(&mut r, &u.emit(&cfg)?, !no_synth, memories)?;
+                if !no_synth && !no_timing {
+                    gen::report::add_unit_timing(&mut r, u, &cfg)?;
+                }
+                reports.push(r);
             }
             println!(
                 "{}",
                 commands::render_reports(&reports, format == Format::Json)?
             );
+            if format == Format::Text {
+                println!("{}", gen::report::render_fit_table());
+            }
             Ok(true)
+        }
+        Cmd::Prove {
+            unit,
+            config,
+            all_configs,
+            no_cache,
+            timeout,
+            no_equiv,
+            no_properties,
+            vcd_dir,
+        } => {
+            let timeout = std::time::Duration::from_secs(timeout.max(1));
+            let mut jobs = Vec::new();
+            for u in selected(unit.as_deref())? {
+                if all_configs {
+                    for (label, cfg) in gen::units::suite::configs(u.name())? {
+                        jobs.push((u, label, cfg));
+                    }
+                } else {
+                    let cfg = load_config(config.as_deref())?;
+                    let label = config
+                        .as_ref()
+                        .map_or("default configuration".to_string(), |p| {
+                            p.display().to_string()
+                        });
+                    jobs.push((u, label, cfg));
+                }
+            }
+            let mut ok = true;
+            let mut checked = Vec::new();
+            let verilog_out = PathBuf::from("verilog-out");
+            for (u, label, cfg) in jobs {
+                if !no_equiv {
+                    let o = gen::prove::prove_unit(u, &cfg, &label, !no_cache, timeout)?;
+                    ok &= o.report.proved;
+                    println!("{}", gen::prove::render(&o));
+                }
+                // The properties are stated for the checked-in RTL: checked
+                // when this configuration emits exactly that file.
+                if no_properties || checked.contains(&u.name()) {
+                    continue;
+                }
+                let checked_in =
+                    std::fs::read_to_string(verilog_out.join(format!("{}.v", u.name())))
+                        .unwrap_or_default();
+                if u.emit(&cfg)? != checked_in {
+                    if !all_configs {
+                        println!(
+                            "{}: properties not checked: verilog-out/formal/{}_props.sv states them \
+                             for the checked-in verilog-out/{}.v, and this configuration emits \
+                             other RTL\n",
+                            u.name(),
+                            u.name(),
+                            u.name()
+                        );
+                    }
+                    continue;
+                }
+                checked.push(u.name());
+                let mut settings = gen::formal::unit_settings(u.name());
+                settings.timeout = timeout;
+                let (o, cached) = gen::formal::check_unit_cached(
+                    u.name(),
+                    &verilog_out,
+                    &vcd_dir,
+                    &settings,
+                    !no_cache,
+                )?;
+                ok &= o.report.passed();
+                println!(
+                    "properties of {}{}",
+                    gen::formal::render(&o),
+                    if cached { "  (cached result)\n" } else { "" }
+                );
+            }
+            Ok(ok)
         }
         Cmd::Configs => {
             for u in UNITS {
@@ -630,6 +758,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             out,
             config,
             no_synth,
+            no_prove,
             kernels,
         } => {
             let cfg = load_config(config.as_deref())?;
@@ -641,10 +770,21 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             };
             let mut ok = true;
             println!(
-                "{:<16} {:<10} {:>9} {:<7} {:>12} {:>13} {:>8}",
-                "unit", "backend", "cycles", "result", "cycles/s", "storage bits", "cells"
+                "{:<16} {:<10} {:>9} {:<7} {:>12} {:>13} {:>8} {:>6} {:>6} {:>6}",
+                "unit",
+                "backend",
+                "cycles",
+                "result",
+                "cycles/s",
+                "storage bits",
+                "cells",
+                "fmax",
+                "equiv",
+                "props"
             );
             let mut failures = Vec::new();
+            let tools = eda::tool_available(eda::Tool::Yosys);
+            let timing_tools = tools && eda::tool_available(eda::Tool::OpenSta);
             for u in UNITS {
                 let row = u.all(&cfg, &out, backend, n, !no_synth)?;
                 let res = if row.cosim.result.is_ok() {
@@ -653,8 +793,45 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                     "FAIL"
                 };
                 ok &= row.cosim.result.is_ok();
+                let v = u.emit(&cfg)?;
+                // Timing, proofs: each cached by the Verilog's content.
+                let fmax = if !no_synth && timing_tools {
+                    gen::report::timing_cached(&v, u.name())?
+                        .fmax_mhz()
+                        .map_or("-".to_string(), |f| format!("{f:.0}M"))
+                } else {
+                    "-".to_string()
+                };
+                let (equiv, props) = if !no_prove && tools {
+                    let timeout = std::time::Duration::from_secs(eda::EQUIV_TIMEOUT_SECS_DEFAULT);
+                    let e = gen::prove::prove_unit(*u, &cfg, "this configuration", true, timeout)?;
+                    let checked_in = std::fs::read_to_string(
+                        PathBuf::from("verilog-out").join(format!("{}.v", u.name())),
+                    )
+                    .unwrap_or_default();
+                    let p = if v == checked_in {
+                        let (o, _) = gen::formal::check_unit_cached(
+                            u.name(),
+                            std::path::Path::new("verilog-out"),
+                            std::path::Path::new("prove-cex"),
+                            &gen::formal::unit_settings(u.name()),
+                            true,
+                        )?;
+                        if o.report.passed() {
+                            "pass"
+                        } else {
+                            "FAIL"
+                        }
+                    } else {
+                        "-"
+                    };
+                    ok &= e.report.proved && p != "FAIL";
+                    (if e.report.proved { "pass" } else { "FAIL" }, p)
+                } else {
+                    ("-", "-")
+                };
                 println!(
-                    "{:<16} {:<10} {:>9} {:<7} {:>12.0} {:>13} {:>8}",
+                    "{:<16} {:<10} {:>9} {:<7} {:>12.0} {:>13} {:>8} {:>6} {:>6} {:>6}",
                     u.name(),
                     row.cosim.backend,
                     row.cosim.cycles,
@@ -663,7 +840,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                     row.storage_bits,
                     row.cells
                         .map(|c| c.to_string())
-                        .unwrap_or_else(|| "-".into())
+                        .unwrap_or_else(|| "-".into()),
+                    fmax,
+                    equiv,
+                    props
                 );
                 if let Err(r) = row.cosim.result {
                     failures.push(r);

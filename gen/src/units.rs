@@ -230,3 +230,147 @@ pub fn core_file<U: CosimUnit>(cfg: &ConfigFile) -> anyhow::Result<String> {
 pub fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
     crate::output::write_atomic(path, text)
 }
+
+/// The configurations the test suite runs for each unit, in one place: the
+/// co-simulation tests (`tests/tests/*_cosim.rs`) iterate these lists, and
+/// `warpgen prove --all-configs` proves each of them.
+pub mod suite {
+    use ports::ba::BaParams;
+    use ports::caps::CapsParams;
+    use ports::dac::DacParams;
+    use ports::snake::SnakeParams;
+    use ports::{ConfigFile, Params};
+
+    /// `ba_tag_array`: the paper's 16 x 8, 32 x 4 and 1 x 2, each with the
+    /// bypass-aware policy on and off; then each with the second reading
+    /// (`BA_POLICY = 1`).
+    pub fn ba_tag_array() -> Vec<BaParams> {
+        let mut v = Vec::new();
+        let geometries = [(16, 8), (32, 4), (1, 2)];
+        for (sets, ways) in geometries {
+            for ba in [1, 0] {
+                v.push(BaParams {
+                    SETS: sets,
+                    WAYS: ways,
+                    BA_ENABLE: ba,
+                    ..Default::default()
+                });
+            }
+        }
+        for (sets, ways) in geometries {
+            v.push(BaParams {
+                SETS: sets,
+                WAYS: ways,
+                BA_POLICY: 1,
+                ..Default::default()
+            });
+        }
+        v
+    }
+
+    /// `caps_prefetcher`: the paper's; 2 CTAs x 2 PerCTA x 1 DIST with
+    /// depth-1 queues; 16 CTAs; a 4-bit counter with threshold 3
+    /// (mispredictions cross it quickly).
+    pub fn caps_prefetcher() -> Vec<CapsParams> {
+        let d = CapsParams::default();
+        vec![
+            d.clone(),
+            CapsParams {
+                N_CTA: 2,
+                PERCTA_ENTRIES: 2,
+                DIST_ENTRIES: 1,
+                JOBQ_DEPTH: 1,
+                PFQ_DEPTH: 1,
+                MAX_ADDRS: 2,
+                // The first spec's rule 2 (both values of LOOP_JOBS run).
+                LOOP_JOBS: 0,
+                ..d.clone()
+            },
+            CapsParams {
+                N_CTA: 16,
+                ..d.clone()
+            },
+            CapsParams {
+                CNT_W: 4,
+                MISPRED_THRESHOLD: 3,
+                // Both values of CNT_DECAY run.
+                CNT_DECAY: 1,
+                ..d
+            },
+        ]
+    }
+
+    /// `snake_prefetcher`: the paper's; a small SM (8 warps, 4 Tail
+    /// entries, depth-1 queues, short chains and throttle); 16 Tail entries
+    /// with the whole table as the LRU group and promotion at two warps.
+    pub fn snake_prefetcher() -> Vec<SnakeParams> {
+        let d = SnakeParams::default();
+        vec![
+            d.clone(),
+            SnakeParams {
+                N_WARPS: 8,
+                TAIL_ENTRIES: 4,
+                LRU_GROUP: 2,
+                WALKQ_DEPTH: 1,
+                PFQ_DEPTH: 1,
+                CHAIN_DEPTH: 2,
+                IW_DEGREE: 2,
+                THROTTLE_CYCLES: 5,
+                ..d.clone()
+            },
+            SnakeParams {
+                TAIL_ENTRIES: 16,
+                LRU_GROUP: 16,
+                TRAIN_WARPS: 2,
+                ..d
+            },
+        ]
+    }
+
+    /// `dac_expander`: the paper's; a small SM (8 warps, a 4-entry ATQ,
+    /// per-warp queues of 2); 64 warps.
+    pub fn dac_expander() -> Vec<DacParams> {
+        let d = DacParams::default();
+        vec![
+            d.clone(),
+            DacParams {
+                N_WARPS: 8,
+                ATQ_DEPTH: 4,
+                PWAQ_DEPTH: 2,
+                PWPQ_DEPTH: 2,
+                ..d.clone()
+            },
+            DacParams { N_WARPS: 64, ..d },
+        ]
+    }
+
+    /// The configuration file setting every parameter of `p` for `unit`.
+    pub fn config_file<P: Params>(unit: &str, p: &P) -> anyhow::Result<ConfigFile> {
+        let mut text = format!("[{unit}]\n");
+        for (name, value) in p.list() {
+            text.push_str(&format!("{name} = {value}\n"));
+        }
+        ConfigFile::parse(&text, None).map_err(|e| anyhow::anyhow!("{unit}: {e}"))
+    }
+
+    fn files<P: Params>(unit: &str, list: Vec<P>) -> anyhow::Result<Vec<(String, ConfigFile)>> {
+        list.iter()
+            .map(|p| Ok((super::label(p), config_file(unit, p)?)))
+            .collect()
+    }
+
+    /// Unit `unit`'s suite configurations as configuration files, each with
+    /// its one-line label; an error for an unknown unit.
+    pub fn configs(unit: &str) -> anyhow::Result<Vec<(String, ConfigFile)>> {
+        match unit {
+            "ba_tag_array" => files(unit, ba_tag_array()),
+            "caps_prefetcher" => files(unit, caps_prefetcher()),
+            "snake_prefetcher" => files(unit, snake_prefetcher()),
+            "dac_expander" => files(unit, dac_expander()),
+            _ => Err(anyhow::anyhow!(
+                "no suite configurations for unit `{unit}`; units: {}",
+                ports::UNIT_NAMES.join(", ")
+            )),
+        }
+    }
+}

@@ -1386,3 +1386,57 @@ fn reuse_study_tabulates_each_l1_configuration() {
         "{text}"
     );
 }
+
+/// `warpgen all` caches each harness run of its kernel comparison: a second
+/// run with the same binary and kernels prints the same table without
+/// running anything again, and a changed kernel file is run afresh.
+#[test]
+fn all_caches_the_kernel_comparison_by_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernels = dir.path().join("kernels");
+    std::fs::create_dir_all(&kernels).unwrap();
+    let src = kernel("matrix_mul.toml");
+    std::fs::copy(&src, kernels.join("matrix_mul.toml")).unwrap();
+    let cache = dir.path().join("cache");
+    let run = || {
+        let out = warpgen()
+            .env("WARPGEN_CACHE", &cache)
+            .args([
+                "all",
+                "--cycles",
+                "200",
+                "--no-synth",
+                "--no-prove",
+                "--out",
+            ])
+            .arg(dir.path().join("v"))
+            .arg("--kernels")
+            .arg(&kernels)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        let table = text[text.find("SM harness").expect("the comparison is printed")..].to_string();
+        let cached = std::fs::read_dir(cache.join("compare")).unwrap().count();
+        (table, cached)
+    };
+    let (first, n1) = run();
+    assert_eq!(n1, 6, "one cached cell per combination");
+    assert!(first.contains("matrixMul"), "{first}");
+    let (second, n2) = run();
+    assert_eq!(second, first);
+    assert_eq!(n2, 6, "the second run added nothing");
+    // The key is the file's text: an edited file runs again.
+    let text = std::fs::read_to_string(&src).unwrap();
+    std::fs::write(
+        kernels.join("matrix_mul.toml"),
+        format!("{text}\n# changed\n"),
+    )
+    .unwrap();
+    let (_, n3) = run();
+    assert_eq!(n3, 12, "a changed kernel file is run afresh");
+}

@@ -35,31 +35,10 @@ fn run(kind: BackendKind, p: &BaParams, seed: u64, cycles: u64) {
     }
 }
 
-/// The configurations of the issue: paper, 32 x 4, 1 x 2; each with the
-/// bypass-aware policy on and off; then each with the second reading
-/// (`BA_POLICY = 1`).
+/// The suite's configurations of this unit
+/// ([`gen::units::suite::ba_tag_array`], shared with `warpgen prove --all-configs`).
 fn configs() -> Vec<BaParams> {
-    let mut v = Vec::new();
-    let geometries = [(16, 8), (32, 4), (1, 2)];
-    for (sets, ways) in geometries {
-        for ba in [1, 0] {
-            v.push(BaParams {
-                SETS: sets,
-                WAYS: ways,
-                BA_ENABLE: ba,
-                ..Default::default()
-            });
-        }
-    }
-    for (sets, ways) in geometries {
-        v.push(BaParams {
-            SETS: sets,
-            WAYS: ways,
-            BA_POLICY: 1,
-            ..Default::default()
-        });
-    }
-    v
+    gen::units::suite::ba_tag_array()
 }
 
 const CYCLES: u64 = 100_000;

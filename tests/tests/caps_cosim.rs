@@ -13,35 +13,10 @@ use ports::UnitSpec;
 use sim_model::caps::CapsModel;
 use sim_model::GoldenModel;
 
-/// Paper; 2 CTAs x 2 PerCTA x 1 DIST with depth-1 queues; 16 CTAs; a
-/// 4-bit counter with threshold 3 (mispredictions cross it quickly).
+/// The suite's configurations of this unit
+/// ([`gen::units::suite::caps_prefetcher`], shared with `warpgen prove --all-configs`).
 fn configs() -> Vec<CapsParams> {
-    let d = CapsParams::default();
-    vec![
-        d.clone(),
-        CapsParams {
-            N_CTA: 2,
-            PERCTA_ENTRIES: 2,
-            DIST_ENTRIES: 1,
-            JOBQ_DEPTH: 1,
-            PFQ_DEPTH: 1,
-            MAX_ADDRS: 2,
-            // The first spec's rule 2 (both values of LOOP_JOBS run).
-            LOOP_JOBS: 0,
-            ..d.clone()
-        },
-        CapsParams {
-            N_CTA: 16,
-            ..d.clone()
-        },
-        CapsParams {
-            CNT_W: 4,
-            MISPRED_THRESHOLD: 3,
-            // Both values of CNT_DECAY run.
-            CNT_DECAY: 1,
-            ..d
-        },
-    ]
+    gen::units::suite::caps_prefetcher()
 }
 
 fn run(kind: BackendKind, p: &CapsParams, seed: u64, cycles: u64) {

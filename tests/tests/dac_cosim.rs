@@ -14,21 +14,10 @@ use ports::UnitSpec;
 use sim_model::dac::DacModel;
 use sim_model::GoldenModel;
 
-/// The paper's; a small SM (8 warps, a 4-entry ATQ, per-warp queues of
-/// 2); 64 warps.
+/// The suite's configurations of this unit
+/// ([`gen::units::suite::dac_expander`], shared with `warpgen prove --all-configs`).
 fn configs() -> Vec<DacParams> {
-    let d = DacParams::default();
-    vec![
-        d.clone(),
-        DacParams {
-            N_WARPS: 8,
-            ATQ_DEPTH: 4,
-            PWAQ_DEPTH: 2,
-            PWPQ_DEPTH: 2,
-            ..d.clone()
-        },
-        DacParams { N_WARPS: 64, ..d },
-    ]
+    gen::units::suite::dac_expander()
 }
 
 fn run(kind: BackendKind, p: &DacParams, seed: u64, cycles: u64) {

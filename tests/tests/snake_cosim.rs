@@ -14,31 +14,10 @@ use ports::UnitSpec;
 use sim_model::snake::SnakeModel;
 use sim_model::GoldenModel;
 
-/// The paper's; a small SM (8 warps, 4 Tail entries, depth-1 queues, short
-/// chains and throttle); 16 Tail entries with the whole table as the LRU
-/// group and promotion at two warps.
+/// The suite's configurations of this unit
+/// ([`gen::units::suite::snake_prefetcher`], shared with `warpgen prove --all-configs`).
 fn configs() -> Vec<SnakeParams> {
-    let d = SnakeParams::default();
-    vec![
-        d.clone(),
-        SnakeParams {
-            N_WARPS: 8,
-            TAIL_ENTRIES: 4,
-            LRU_GROUP: 2,
-            WALKQ_DEPTH: 1,
-            PFQ_DEPTH: 1,
-            CHAIN_DEPTH: 2,
-            IW_DEGREE: 2,
-            THROTTLE_CYCLES: 5,
-            ..d.clone()
-        },
-        SnakeParams {
-            TAIL_ENTRIES: 16,
-            LRU_GROUP: 16,
-            TRAIN_WARPS: 2,
-            ..d
-        },
-    ]
+    gen::units::suite::snake_prefetcher()
 }
 
 fn run(kind: BackendKind, p: &SnakeParams, seed: u64, cycles: u64) {

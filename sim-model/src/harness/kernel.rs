@@ -375,6 +375,12 @@ impl Kernel {
         .load(overrides, seed)
     }
 
+    /// Whether the kernel replays an Accel-Sim trace (its instructions
+    /// come from trace files, not from the kernel file's text).
+    pub fn is_traced(&self) -> bool {
+        self.trace.is_some()
+    }
+
     /// Threads per CTA.
     pub fn threads_per_cta(&self) -> u32 {
         self.block[0] * self.block[1] * self.block[2]

@@ -1,0 +1,207 @@
+//! Formal property checks of a unit: the wrapper
+//! `verilog-out/formal/<unit>_props.sv` around the checked-in
+//! `verilog-out/<unit>.v`, checked by bounded model checking and
+//! k-induction ([`eda::check_formal`]).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use eda::{FormalEngine, FormalJob, FormalReport};
+
+/// Settings of [`check_unit`].
+#[derive(Debug, Clone)]
+pub struct FormalSettings {
+    /// BMC depth; 0 skips BMC.
+    pub bmc_depth: u32,
+    /// k-induction depth; 0 skips induction.
+    pub induction_depth: u32,
+    /// The engine.
+    pub engine: FormalEngine,
+    /// Time limit of each tool run.
+    pub timeout: Duration,
+}
+
+impl Default for FormalSettings {
+    /// BMC to depth 4 and 1-induction with Yosys's SAT solver (Debian's z3
+    /// 4.8.12 does not load the units' SMT models in minutes, see
+    /// `eda::formal`), 600 s per run.
+    fn default() -> Self {
+        FormalSettings {
+            bmc_depth: 4,
+            induction_depth: 1,
+            engine: FormalEngine::YosysSat,
+            timeout: Duration::from_secs(eda::FORMAL_TIMEOUT_SECS_DEFAULT),
+        }
+    }
+}
+
+/// One unit's formal check.
+#[derive(Debug, Clone)]
+pub struct FormalOutcome {
+    /// The unit.
+    pub unit: String,
+    /// The wrapper checked.
+    pub wrapper: PathBuf,
+    /// The RTL checked.
+    pub rtl: PathBuf,
+    /// The result.
+    pub report: FormalReport,
+}
+
+/// The wrapper of `unit`: `<verilog_out>/formal/<unit>_props.sv`.
+pub fn wrapper_path(verilog_out: &Path, unit: &str) -> PathBuf {
+    verilog_out.join("formal").join(format!("{unit}_props.sv"))
+}
+
+/// Checks `unit`'s properties: the wrapper in `<verilog_out>/formal/`
+/// around `rtl` (by default `<verilog_out>/<unit>.v`), writing any
+/// counterexample VCD to `vcd_dir`. Caches nothing.
+pub fn check_unit(
+    unit: &str,
+    verilog_out: &Path,
+    rtl: Option<&Path>,
+    vcd_dir: &Path,
+    settings: &FormalSettings,
+) -> anyhow::Result<FormalOutcome> {
+    if eda::validate_top(unit).is_err() {
+        bail!("`{unit}` is not a unit name");
+    }
+    let wrapper = wrapper_path(verilog_out, unit);
+    if !wrapper.is_file() {
+        bail!(
+            "unit `{unit}` has no formal wrapper ({} not found)",
+            wrapper.display()
+        );
+    }
+    let rtl = rtl
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| verilog_out.join(format!("{unit}.v")));
+    let job = FormalJob {
+        wrapper: wrapper.clone(),
+        rtl: rtl.clone(),
+        top: format!("{unit}_props"),
+        bmc_depth: settings.bmc_depth,
+        induction_depth: settings.induction_depth,
+        engine: settings.engine,
+        timeout: settings.timeout,
+        vcd_dir: vcd_dir.to_path_buf(),
+    };
+    let report = eda::check_formal(&job)
+        .with_context(|| format!("formal check of {unit} ({})", wrapper.display()))?;
+    Ok(FormalOutcome {
+        unit: unit.to_string(),
+        wrapper,
+        rtl,
+        report,
+    })
+}
+
+/// A text rendering of an outcome: one line per check, with the failing
+/// assertion and the counterexample VCD when a check failed.
+pub fn render(o: &FormalOutcome) -> String {
+    let r = &o.report;
+    let mut s = format!(
+        "{}: {} ({} probes, {:?}, model {:.1} s)\n",
+        o.unit,
+        if r.passed() { "PASS" } else { "FAIL" },
+        r.probes,
+        r.engine,
+        r.prepare_seconds
+    );
+    for (name, c) in [("bmc", &r.bmc), ("induction", &r.induction)] {
+        let Some(c) = c else {
+            let _ = writeln!(s, "  {name}: not run");
+            continue;
+        };
+        let verdict = match (name, c.passed) {
+            ("bmc", true) => "no counterexample",
+            ("bmc", false) => "counterexample",
+            (_, true) => "proved",
+            (_, false) => "not proved",
+        };
+        let _ = writeln!(
+            s,
+            "  {name} depth {}: {verdict} ({:.1} s)",
+            c.depth, c.seconds
+        );
+        if let Some(a) = &c.failed_assertion {
+            let _ = writeln!(s, "    failing assertion: {a}");
+        }
+        if let Some(v) = &c.vcd {
+            let _ = writeln!(s, "    counterexample: {}", v.display());
+        }
+    }
+    s
+}
+
+/// The settings `warpgen prove` uses for `unit`'s properties: BMC to depth
+/// 4 for every unit, and 1-induction where it closes (CAPS, Snake).
+/// Induction does not close in reasonable time for the BA tag array (the
+/// ranks of 16 sets x 8 ways in memories; still running after 8 minutes at
+/// depth 1) nor for DAC, so those two are checked by BMC only.
+pub fn unit_settings(unit: &str) -> FormalSettings {
+    let induction_depth = match unit {
+        "caps_prefetcher" | "snake_prefetcher" => 1,
+        _ => 0,
+    };
+    FormalSettings {
+        induction_depth,
+        ..FormalSettings::default()
+    }
+}
+
+/// [`check_unit`] with the result cached by content (the wrapper, the RTL
+/// and the settings; `prove/` in the warpgen cache). Only passing results
+/// are cached, so a counterexample is always written afresh. Returns the
+/// outcome and whether it came from the cache.
+pub fn check_unit_cached(
+    unit: &str,
+    verilog_out: &Path,
+    vcd_dir: &Path,
+    settings: &FormalSettings,
+    use_cache: bool,
+) -> anyhow::Result<(FormalOutcome, bool)> {
+    use sha2::{Digest, Sha256};
+    let wrapper = wrapper_path(verilog_out, unit);
+    let rtl = verilog_out.join(format!("{unit}.v"));
+    let read = |p: &Path| std::fs::read(p).with_context(|| format!("reading {}", p.display()));
+    let mut h = Sha256::new();
+    for part in [
+        b"formal v1".to_vec(),
+        read(&wrapper)?,
+        read(&rtl)?,
+        format!(
+            "{} {} {:?}",
+            settings.bmc_depth, settings.induction_depth, settings.engine
+        )
+        .into_bytes(),
+    ] {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(&part);
+    }
+    let key: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    let file = crate::prove::cache_dir().join(format!("formal-{unit}-{}.json", &key[..32]));
+    if use_cache {
+        if let Some(report) = std::fs::read_to_string(&file)
+            .ok()
+            .and_then(|t| serde_json::from_str::<FormalReport>(&t).ok())
+        {
+            return Ok((
+                FormalOutcome {
+                    unit: unit.to_string(),
+                    wrapper,
+                    rtl,
+                    report,
+                },
+                true,
+            ));
+        }
+    }
+    let o = check_unit(unit, verilog_out, None, vcd_dir, settings)?;
+    if o.report.passed() && std::fs::create_dir_all(crate::prove::cache_dir()).is_ok() {
+        let _ = crate::units::write_atomic(&file, &serde_json::to_string_pretty(&o.report)?);
+    }
+    Ok((o, false))
+}

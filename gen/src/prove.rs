@@ -1,0 +1,134 @@
+//! `warpgen prove`: each unit's emitted RTL proved equivalent to its Yosys
+//! gate netlist ([`eda::prove_rtl_vs_synth`]), with results cached by the
+//! Verilog's content hash.
+//!
+//! The method (see `eda`'s `equiv` module and [`eda::equiv_script`]):
+//! outputs and registers are matched by name, ABC's SAT sweeping (`&fraig -x`)
+//! proves the next-state and output functions equal, and Yosys's
+//! `equiv_simple` / `equiv_induct` / `equiv_status -assert` close the rest.
+//! What is proved: started with every register equal to its namesake, the
+//! RTL and the netlist produce the same outputs and register values in
+//! every cycle. `warpgen prove --all-configs` proves every configuration of
+//! the test suite's list ([`crate::units::suite`]).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+use eda::EquivReport;
+use ports::ConfigFile;
+use sha2::{Digest, Sha256};
+
+use crate::units::UnitEntry;
+
+/// The folder of cached proof results: `prove/` in the cache folder of the
+/// Verilator builds ([`cosim::verilator::default_cache_dir`], `$WARPGEN_CACHE`).
+pub fn cache_dir() -> PathBuf {
+    cosim::verilator::default_cache_dir().join("prove")
+}
+
+/// The cache key of a proof of `verilog` (top `top`): SHA-256 of the proof
+/// method, the Yosys script and the Verilog text.
+pub fn cache_key(verilog: &str, top: &str) -> String {
+    let mut h = Sha256::new();
+    for part in [eda::EQUIV_METHOD, &eda::equiv_script(top), top, verilog] {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One unit's proof.
+#[derive(Debug, Clone)]
+pub struct ProveOutcome {
+    /// The unit.
+    pub unit: &'static str,
+    /// Its parameters, one line.
+    pub config: String,
+    /// The proof's result.
+    pub report: EquivReport,
+    /// Whether the result came from the cache.
+    pub cached: bool,
+}
+
+/// Proves unit `u`'s RTL for `cfg` equivalent to its gate netlist; a cached
+/// result for the same Verilog is reused unless `use_cache` is false (a
+/// fresh result is stored either way). `config` names the configuration
+/// in the output (`default configuration`, a file name).
+pub fn prove_unit(
+    u: &dyn UnitEntry,
+    cfg: &ConfigFile,
+    config: &str,
+    use_cache: bool,
+    timeout: Duration,
+) -> anyhow::Result<ProveOutcome> {
+    let verilog = u.emit(cfg)?;
+    let config = config.to_string();
+    let top = u.name();
+    let path = cache_dir().join(format!("{}.json", cache_key(&verilog, top)));
+    if use_cache {
+        if let Some(report) = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<EquivReport>(&t).ok())
+        {
+            return Ok(ProveOutcome {
+                unit: top,
+                config,
+                report,
+                cached: true,
+            });
+        }
+    }
+    let report = eda::prove_rtl_vs_synth(&verilog, top, timeout)
+        .with_context(|| format!("proving {top} ({config})"))?;
+    // A cache that cannot be written only costs the next run time.
+    let _ = store(&path, &report);
+    Ok(ProveOutcome {
+        unit: top,
+        config,
+        report,
+        cached: false,
+    })
+}
+
+fn store(path: &std::path::Path, report: &EquivReport) -> std::io::Result<()> {
+    let Some(dir) = path.parent() else {
+        return Err(std::io::Error::other("cache file without a folder"));
+    };
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(".tmp-{}", std::process::id()));
+    std::fs::write(&tmp, serde_json::to_string_pretty(report)?)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// One line per outcome: unit, configuration, result, `$equiv` cells
+/// (output and register bits compared), gate cells, seconds and whether
+/// cached; a failure adds up to 10 unproven signals.
+pub fn render(o: &ProveOutcome) -> String {
+    let r = &o.report;
+    let cells = format!(
+        "{} $equiv, {}",
+        r.equiv_cells,
+        r.gate_cells
+            .map_or("? gate cells".to_string(), |c| format!("{c} gate cells"))
+    );
+    let cached = if o.cached { ", cached" } else { "" };
+    if r.proved {
+        format!(
+            "{} ({}): proved equivalent ({}, {cells}, {:.1} s{cached})",
+            o.unit, o.config, r.method, r.seconds
+        )
+    } else {
+        let mut s = format!(
+            "{} ({}): NOT proved equivalent ({}, {cells}, {:.1} s{cached}): {} unproven signal bit(s)",
+            o.unit, o.config, r.method, r.seconds, r.unproven
+        );
+        for sig in r.unproven_signals.iter().take(10) {
+            s.push_str(&format!("\n  unproven: {sig}"));
+        }
+        if r.unproven_signals.is_empty() {
+            s.push_str(&format!("\n  Yosys log tail:\n{}", r.log_tail));
+        }
+        s
+    }
+}

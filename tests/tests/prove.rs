@@ -1,0 +1,265 @@
+//! `warpgen prove`: each unit's RTL is proved equivalent to its Yosys gate
+//! netlist, and differences planted in the netlist are caught.
+//!
+//! `ba_tag_array`'s and `snake_prefetcher`'s proofs at a small
+//! configuration and the planted differences run by default (seconds
+//! each). The other proofs are `#[ignore]`d: `caps_prefetcher` proves but
+//! takes about a minute on a loaded machine; `dac_expander` does not prove
+//! yet (its netlist's registers do not all match the RTL's by name), so its
+//! tests are known failures. Run them with `cargo test --release --test
+//! prove -- --ignored`, or `warpgen prove` (`--all-configs` for the suite's
+//! whole list).
+
+mod common;
+
+use std::time::Duration;
+
+use eda::Tool;
+use ports::ConfigFile;
+
+const TIMEOUT: Duration = Duration::from_secs(600);
+
+/// Each unit's smallest compiled-in configuration.
+const SMALL: &[(&str, &str)] = &[
+    ("ba_tag_array", "[ba_tag_array]\nSETS = 2\nWAYS = 2\n"),
+    (
+        "caps_prefetcher",
+        "[caps_prefetcher]\nN_CTA = 2\nPERCTA_ENTRIES = 1\nDIST_ENTRIES = 1\nCNT_W = 8\n",
+    ),
+    (
+        "snake_prefetcher",
+        "[snake_prefetcher]\nN_WARPS = 8\nTAIL_ENTRIES = 3\nLRU_GROUP = 3\n",
+    ),
+    (
+        "dac_expander",
+        "[dac_expander]\nN_WARPS = 8\nN_CTA = 4\nATQ_DEPTH = 4\nPWAQ_DEPTH = 2\nPWPQ_DEPTH = 2\n",
+    ),
+];
+
+fn small_verilog(unit: &str) -> String {
+    let text = SMALL.iter().find(|(u, _)| *u == unit).unwrap().1;
+    let cfg = ConfigFile::parse(text, None).unwrap();
+    gen::units::unit(unit).unwrap().emit(&cfg).unwrap()
+}
+
+fn prove(unit: &str, v: &str) {
+    let r = eda::prove_rtl_vs_synth(v, unit, TIMEOUT).unwrap();
+    eprintln!(
+        "{unit}: proved={} {} $equiv {} gate cells {:.1} s",
+        r.proved,
+        r.equiv_cells,
+        r.gate_cells.unwrap_or(0),
+        r.seconds
+    );
+    assert!(r.proved, "{unit}: {r:?}");
+    assert_eq!(r.unproven, 0);
+    assert!(r.equiv_cells > 0, "{unit}: nothing compared");
+}
+
+fn prove_small(unit: &str) {
+    if !common::tool(Tool::Yosys) {
+        return;
+    }
+    prove(unit, &small_verilog(unit));
+}
+
+fn prove_default(unit: &str) {
+    if !common::tool(Tool::Yosys) {
+        return;
+    }
+    let v = gen::units::unit(unit)
+        .unwrap()
+        .emit(&ConfigFile::default())
+        .unwrap();
+    prove(unit, &v);
+}
+
+#[test]
+fn ba_tag_array_proves() {
+    prove_small("ba_tag_array");
+}
+
+#[test]
+#[ignore = "proves, but ~50 s on the shared 2-core machine (mostly Yosys's reading and synthesis)"]
+fn caps_prefetcher_proves() {
+    prove_small("caps_prefetcher");
+}
+
+/// Proves since the netlist is synthesized with `synth -nofsm` (about 16 s).
+#[test]
+fn snake_prefetcher_proves() {
+    prove_small("snake_prefetcher");
+}
+
+#[test]
+#[ignore = "KNOWN FALSE FAILURE: registers of the netlist do not all match the RTL's by name \
+            (queue storage aq/pq/atq stays unproven even with synth -nofsm); \
+            over ten minutes in equiv_induct"]
+fn dac_expander_proves() {
+    prove_small("dac_expander");
+}
+
+#[test]
+#[ignore = "tens of seconds (mostly synthesis); run with --ignored or `warpgen prove`"]
+fn ba_tag_array_default_proves() {
+    prove_default("ba_tag_array");
+}
+
+#[test]
+#[ignore = "tens of seconds (mostly synthesis); run with --ignored or `warpgen prove`"]
+fn caps_prefetcher_default_proves() {
+    prove_default("caps_prefetcher");
+}
+
+#[test]
+#[ignore = "proves, but ~3 min (186 s wall, 167 s synthesis + proof) on the shared 2-core machine"]
+fn snake_prefetcher_default_proves() {
+    prove_default("snake_prefetcher");
+}
+
+#[test]
+#[ignore = "KNOWN FALSE FAILURE (see dac_expander_proves)"]
+fn dac_expander_default_proves() {
+    prove_default("dac_expander");
+}
+
+/// Replaces line `i` of `text` by `line`.
+fn with_line(text: &str, i: usize, line: &str) -> String {
+    text.lines()
+        .enumerate()
+        .map(|(j, l)| if j == i { line } else { l })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Proves `bad` against `v`, expecting the planted difference to be caught.
+fn assert_caught(v: &str, bad: &str, what: &str) -> eda::EquivReport {
+    let r = eda::prove_equiv(v, bad, "ba_tag_array", TIMEOUT).unwrap();
+    eprintln!(
+        "{what}: proved={} unproven={} {:?}",
+        r.proved,
+        r.unproven,
+        r.unproven_signals.first()
+    );
+    assert!(!r.proved, "{what}: the planted difference was not caught");
+    assert!(r.unproven > 0, "{what}");
+    assert!(!r.unproven_signals.is_empty(), "{what}: {}", r.log_tail);
+    r
+}
+
+/// Swapping AND gates of the netlist for ORs is caught, naming an unproven
+/// signal; the unmodified netlist proves.
+#[test]
+fn planted_gate_difference_is_caught() {
+    if !common::tool(Tool::Yosys) {
+        return;
+    }
+    let v = small_verilog("ba_tag_array");
+    let net = eda::synth_gate_netlist(&v, "ba_tag_array", TIMEOUT).unwrap();
+    let ands: Vec<(usize, &str)> = net
+        .verilog
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("assign ") && l.contains(" & "))
+        .collect();
+    assert!(ands.len() > 2, "AND gates in the netlist");
+    // The first, middle and last AND gate, each alone.
+    for k in [0, ands.len() / 2, ands.len() - 1] {
+        let (i, line) = ands[k];
+        let bad_line = line.replacen(" & ", " | ", 1);
+        let bad = with_line(&net.verilog, i, &bad_line);
+        assert_caught(
+            &v,
+            &bad,
+            &format!("`{}` -> `{}`", line.trim(), bad_line.trim()),
+        );
+    }
+    let r = eda::prove_equiv(&v, &net.verilog, "ba_tag_array", TIMEOUT).unwrap();
+    assert!(r.proved, "{r:?}");
+}
+
+/// Inverting the next state of one register (and nothing else) is caught,
+/// and the register is the unproven signal named.
+#[test]
+fn planted_next_state_difference_is_caught() {
+    if !common::tool(Tool::Yosys) {
+        return;
+    }
+    let v = small_verilog("ba_tag_array");
+    let net = eda::synth_gate_netlist(&v, "ba_tag_array", TIMEOUT).unwrap();
+    // `    else \r_valid.q <= req_valid;`: the register's non-reset update.
+    let (i, line) = net
+        .verilog
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.trim_start().starts_with("else \\r_valid.q") && l.contains(" <= "))
+        .expect("r_valid's update in the netlist");
+    let (lhs, rhs) = line.split_once(" <= ").unwrap();
+    let rhs = rhs.trim_end().trim_end_matches(';');
+    let bad_line = format!("{lhs} <= ~({rhs});");
+    let bad = with_line(&net.verilog, i, &bad_line);
+    let r = assert_caught(&v, &bad, &format!("`{}` -> `{bad_line}`", line.trim()));
+    assert!(
+        r.unproven_signals.iter().any(|s| s.contains("r_valid.q")),
+        "r_valid not named: {:?}",
+        r.unproven_signals
+    );
+}
+
+/// An output bit the netlist leaves undriven is compared, not skipped.
+#[test]
+fn planted_undriven_output_is_caught() {
+    if !common::tool(Tool::Yosys) {
+        return;
+    }
+    let v = small_verilog("ba_tag_array");
+    let net = eda::synth_gate_netlist(&v, "ba_tag_array", TIMEOUT).unwrap();
+    let (i, line) = net
+        .verilog
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.trim_start().starts_with("assign rsp_valid "))
+        .expect("rsp_valid's driver in the netlist");
+    let bad = with_line(&net.verilog, i, "");
+    let r = assert_caught(&v, &bad, &format!("`{}` removed", line.trim()));
+    // The RTL's rsp_valid net is also r_valid.q; Yosys names it either way.
+    assert!(
+        r.unproven_signals
+            .iter()
+            .any(|s| s.contains("rsp_valid") || s.contains("r_valid.q")),
+        "rsp_valid not named: {:?}",
+        r.unproven_signals
+    );
+}
+
+/// The suite's configuration lists parse, validate and are the sizes the
+/// co-simulation tests expect.
+#[test]
+fn suite_configs_are_listed() {
+    let sizes = [
+        ("ba_tag_array", 9),
+        ("caps_prefetcher", 4),
+        ("snake_prefetcher", 3),
+        ("dac_expander", 3),
+    ];
+    for (unit, n) in sizes {
+        let list = gen::units::suite::configs(unit).unwrap();
+        assert_eq!(list.len(), n, "{unit}");
+        for (label, cfg) in &list {
+            gen::units::unit(unit)
+                .unwrap()
+                .validate(cfg)
+                .unwrap_or_else(|e| panic!("{unit} {label}: {e}"));
+        }
+    }
+    assert!(gen::units::suite::configs("no_such_unit").is_err());
+}
+
+/// `warpgen prove` caches by the Verilog's content hash.
+#[test]
+fn cache_key_follows_the_verilog() {
+    let a = gen::prove::cache_key("module a; endmodule\n", "a");
+    assert_eq!(a, gen::prove::cache_key("module a; endmodule\n", "a"));
+    assert_ne!(a, gen::prove::cache_key("module a;  endmodule\n", "a"));
+    assert_eq!(a.len(), 64);
+}

@@ -1,0 +1,142 @@
+// ba_tag_array_props - formal property wrapper of verilog-out/ba_tag_array.v
+// (default configuration: SETS = 16, WAYS = 8, LINE_BYTES = 128, ADDR_W = 32,
+// BA_ENABLE = 1, REUSE_THRESHOLD = 4, BA_POLICY = 0). Hand-written, not emitted.
+//
+// Probes: each `warpgen_probe` wire is left undriven here and bound by
+// eda::formal (Yosys `connect -set`, after `flatten; memory_map`) to the
+// flattened internal signal the attribute names; `name[lo:hi]` is the
+// concatenation of memory words hi..lo (word i at bits [i*W +: W]). An
+// unbound probe is an error of the flow, never a vacuous pass.
+//
+// Properties (after the reset the wrapper assumes in the first cycle):
+//  A1 rank_perm   for every set, the LRU ranks of its valid ways are distinct
+//                 and below the number of valid ways: a permutation of
+//                 0..k-1 (of 0..WAYS-1 once the set is full).
+//  A2 tag_unique  for every set, no two valid ways hold the same tag, so at
+//                 most one way can hit.
+//  A3 rsp_valid   rsp_valid is 1 exactly one cycle after an accepted request.
+//  A4 rsp_zero    the response outputs are all zero while rsp_valid is 0.
+//  A5 outcome     rsp_outcome is one of the six codes 0..5.
+//  A6 evict_addr  rsp_evict_addr is 0 unless rsp_evict_valid; otherwise it is
+//                 a line address (offset bits 0) of the request's set.
+//  A7 evict_kind  only MISS, BYPASS and WRITE_EVICT report an eviction, and
+//                 WRITE_MISS answers way 0.
+`default_nettype none
+module ba_tag_array_props(
+    input wire clock,
+    input wire reset,
+    input wire req_valid,
+    input wire [31:0] req_addr,
+    input wire req_write,
+    input wire req_prefetch,
+    input wire flush
+);
+    wire rsp_valid;
+    wire [2:0] rsp_outcome;
+    wire [2:0] rsp_way;
+    wire rsp_evict_valid;
+    wire [31:0] rsp_evict_addr;
+
+    ba_tag_array u(
+        .clock(clock), .reset(reset), .req_valid(req_valid), .req_addr(req_addr),
+        .req_write(req_write), .req_prefetch(req_prefetch), .flush(flush),
+        .rsp_valid(rsp_valid), .rsp_outcome(rsp_outcome), .rsp_way(rsp_way),
+        .rsp_evict_valid(rsp_evict_valid), .rsp_evict_addr(rsp_evict_addr)
+    );
+
+    // The first cycle is a reset (the memories have no reset: the valid
+    // bits qualify every invariant over them).
+    reg init = 1'b1;
+    always @(posedge clock) init <= 1'b0;
+    always @(*) if (init) assume(reset);
+
+    // Probes: per way, the valid bits of all sets, the rank and tag memories.
+    (* keep, warpgen_probe = "u.ways__0.valid.q" *) wire [15:0] p_valid_0;
+    (* keep, warpgen_probe = "u.ways__1.valid.q" *) wire [15:0] p_valid_1;
+    (* keep, warpgen_probe = "u.ways__2.valid.q" *) wire [15:0] p_valid_2;
+    (* keep, warpgen_probe = "u.ways__3.valid.q" *) wire [15:0] p_valid_3;
+    (* keep, warpgen_probe = "u.ways__4.valid.q" *) wire [15:0] p_valid_4;
+    (* keep, warpgen_probe = "u.ways__5.valid.q" *) wire [15:0] p_valid_5;
+    (* keep, warpgen_probe = "u.ways__6.valid.q" *) wire [15:0] p_valid_6;
+    (* keep, warpgen_probe = "u.ways__7.valid.q" *) wire [15:0] p_valid_7;
+    (* keep, warpgen_probe = "u.ways__0.rank.mem[0:15]" *) wire [47:0] p_rank_0;
+    (* keep, warpgen_probe = "u.ways__1.rank.mem[0:15]" *) wire [47:0] p_rank_1;
+    (* keep, warpgen_probe = "u.ways__2.rank.mem[0:15]" *) wire [47:0] p_rank_2;
+    (* keep, warpgen_probe = "u.ways__3.rank.mem[0:15]" *) wire [47:0] p_rank_3;
+    (* keep, warpgen_probe = "u.ways__4.rank.mem[0:15]" *) wire [47:0] p_rank_4;
+    (* keep, warpgen_probe = "u.ways__5.rank.mem[0:15]" *) wire [47:0] p_rank_5;
+    (* keep, warpgen_probe = "u.ways__6.rank.mem[0:15]" *) wire [47:0] p_rank_6;
+    (* keep, warpgen_probe = "u.ways__7.rank.mem[0:15]" *) wire [47:0] p_rank_7;
+    (* keep, warpgen_probe = "u.ways__0.tag.mem[0:15]" *) wire [335:0] p_tag_0;
+    (* keep, warpgen_probe = "u.ways__1.tag.mem[0:15]" *) wire [335:0] p_tag_1;
+    (* keep, warpgen_probe = "u.ways__2.tag.mem[0:15]" *) wire [335:0] p_tag_2;
+    (* keep, warpgen_probe = "u.ways__3.tag.mem[0:15]" *) wire [335:0] p_tag_3;
+    (* keep, warpgen_probe = "u.ways__4.tag.mem[0:15]" *) wire [335:0] p_tag_4;
+    (* keep, warpgen_probe = "u.ways__5.tag.mem[0:15]" *) wire [335:0] p_tag_5;
+    (* keep, warpgen_probe = "u.ways__6.tag.mem[0:15]" *) wire [335:0] p_tag_6;
+    (* keep, warpgen_probe = "u.ways__7.tag.mem[0:15]" *) wire [335:0] p_tag_7;
+
+    wire [127:0] valid_all = {p_valid_7, p_valid_6, p_valid_5, p_valid_4, p_valid_3, p_valid_2, p_valid_1, p_valid_0};
+    wire [383:0] rank_all = {p_rank_7, p_rank_6, p_rank_5, p_rank_4, p_rank_3, p_rank_2, p_rank_1, p_rank_0};
+    wire [2687:0] tag_all = {p_tag_7, p_tag_6, p_tag_5, p_tag_4, p_tag_3, p_tag_2, p_tag_1, p_tag_0};
+
+    // A1 and A2, every set.
+    reg rank_ok;
+    reg tag_ok;
+    integer s, i, j, k;
+    always @(*) begin
+        rank_ok = 1'b1;
+        tag_ok = 1'b1;
+        for (s = 0; s < 16; s = s + 1) begin
+            k = 0;
+            for (i = 0; i < 8; i = i + 1)
+                if (valid_all[i*16 + s]) k = k + 1;
+            for (i = 0; i < 8; i = i + 1) begin
+                if (valid_all[i*16 + s] && rank_all[(i*16 + s)*3 +: 3] >= k)
+                    rank_ok = 1'b0;
+                for (j = i + 1; j < 8; j = j + 1)
+                    if (valid_all[i*16 + s] && valid_all[j*16 + s]) begin
+                        if (rank_all[(i*16 + s)*3 +: 3] == rank_all[(j*16 + s)*3 +: 3])
+                            rank_ok = 1'b0;
+                        if (tag_all[(i*16 + s)*21 +: 21] == tag_all[(j*16 + s)*21 +: 21])
+                            tag_ok = 1'b0;
+                    end
+            end
+        end
+    end
+
+    // The previous cycle's inputs, for the port properties.
+    reg past_acc = 1'b0;
+    reg [3:0] past_set = 4'd0;
+    always @(posedge clock) begin
+        past_acc <= req_valid & ~reset;
+        past_set <= req_addr[10:7];
+    end
+
+    // One `chk_<name>` wire per property (1 = holds; always 1 in the first
+    // cycle), asserted below: eda::formal shows these wires in the
+    // counterexample, so a failure names its property.
+    wire chk_rank_perm = init | rank_ok;
+    wire chk_tag_unique = init | tag_ok;
+    wire chk_rsp_valid = init | (rsp_valid == past_acc);
+    wire chk_rsp_zero = init | rsp_valid
+        | (rsp_outcome == 3'd0 && rsp_way == 3'd0 && !rsp_evict_valid);
+    wire chk_outcome_code = init | (rsp_outcome <= 3'd5);
+    wire chk_evict_addr = init | (rsp_evict_valid
+        ? (rsp_evict_addr[6:0] == 7'd0 && rsp_evict_addr[10:7] == past_set)
+        : (rsp_evict_addr == 32'd0));
+    wire chk_evict_kind = init | !rsp_evict_valid
+        | rsp_outcome == 3'd1 || rsp_outcome == 3'd2 || rsp_outcome == 3'd4;
+    wire chk_wmiss_way0 = init | (rsp_outcome != 3'd5) | (rsp_way == 3'd0);
+
+    always @(*) begin
+        rank_perm: assert(chk_rank_perm);
+        tag_unique: assert(chk_tag_unique);
+        rsp_valid_follows_req: assert(chk_rsp_valid);
+        rsp_zero: assert(chk_rsp_zero);
+        outcome_code: assert(chk_outcome_code);
+        evict_addr: assert(chk_evict_addr);
+        evict_kind: assert(chk_evict_kind);
+        wmiss_way0: assert(chk_wmiss_way0);
+    end
+endmodule
