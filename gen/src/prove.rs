@@ -31,7 +31,16 @@ pub fn cache_dir() -> PathBuf {
 /// method, the Yosys script and the Verilog text.
 pub fn cache_key(verilog: &str, top: &str) -> String {
     let mut h = Sha256::new();
-    for part in [eda::EQUIV_METHOD, &eda::equiv_script(top), top, verilog] {
+    // The gate netlist's synthesis is part of what is proved: bump the tag
+    // when `eda::synth_gate_netlist` changes.
+    let synth = "gate netlist v2: synth -flatten -nofsm";
+    for part in [
+        eda::EQUIV_METHOD,
+        synth,
+        &eda::equiv_script(top),
+        top,
+        verilog,
+    ] {
         h.update((part.len() as u64).to_le_bytes());
         h.update(part.as_bytes());
     }
@@ -65,7 +74,11 @@ pub fn prove_unit(
     let verilog = u.emit(cfg)?;
     let config = config.to_string();
     let top = u.name();
-    let path = cache_dir().join(format!("{}.json", cache_key(&verilog, top)));
+    let path = cache_dir().join(format!(
+        "{}-{}s.json",
+        cache_key(&verilog, top),
+        timeout.as_secs()
+    ));
     if use_cache {
         if let Some(report) = std::fs::read_to_string(&path)
             .ok()
@@ -79,8 +92,22 @@ pub fn prove_unit(
             });
         }
     }
-    let report = eda::prove_rtl_vs_synth(&verilog, top, timeout)
-        .with_context(|| format!("proving {top} ({config})"))?;
+    let report = match eda::prove_rtl_vs_synth(&verilog, top, timeout) {
+        Ok(r) => r,
+        // A proof that runs out of time is not proved: a result, cached
+        // like any other for this time limit's key, not a tool error.
+        Err(eda::EdaError::Timeout { seconds, .. }) => eda::EquivReport {
+            proved: false,
+            method: eda::EQUIV_METHOD.to_string(),
+            equiv_cells: 0,
+            unproven: 0,
+            unproven_signals: Vec::new(),
+            gate_cells: None,
+            seconds: seconds as f64,
+            log_tail: format!("not proved: Yosys ran out of its {seconds} s time limit"),
+        },
+        Err(e) => return Err(e).with_context(|| format!("proving {top} ({config})")),
+    };
     // A cache that cannot be written only costs the next run time.
     let _ = store(&path, &report);
     Ok(ProveOutcome {
