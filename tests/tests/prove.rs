@@ -178,6 +178,24 @@ fn planted_gate_difference_is_caught() {
     assert!(r.proved, "{r:?}");
 }
 
+/// The small `ba_tag_array`'s RTL, its gate netlist, and the index and text
+/// of the netlist's first line matching `find` (`what` names it).
+fn small_ba_netlist_line(
+    what: &str,
+    find: impl Fn(&str) -> bool,
+) -> (String, eda::GateNetlist, usize, String) {
+    let v = small_verilog("ba_tag_array");
+    let net = eda::synth_gate_netlist(&v, "ba_tag_array", TIMEOUT).unwrap();
+    let (i, line) = net
+        .verilog
+        .lines()
+        .enumerate()
+        .find(|(_, l)| find(l))
+        .map(|(i, l)| (i, l.to_string()))
+        .unwrap_or_else(|| panic!("{what} in the netlist"));
+    (v, net, i, line)
+}
+
 /// Inverting the next state of one register (and nothing else) is caught,
 /// and the register is the unproven signal named.
 #[test]
@@ -185,15 +203,10 @@ fn planted_next_state_difference_is_caught() {
     if !common::tool(Tool::Yosys) {
         return;
     }
-    let v = small_verilog("ba_tag_array");
-    let net = eda::synth_gate_netlist(&v, "ba_tag_array", TIMEOUT).unwrap();
     // `    else \r_valid.q <= req_valid;`: the register's non-reset update.
-    let (i, line) = net
-        .verilog
-        .lines()
-        .enumerate()
-        .find(|(_, l)| l.trim_start().starts_with("else \\r_valid.q") && l.contains(" <= "))
-        .expect("r_valid's update in the netlist");
+    let (v, net, i, line) = small_ba_netlist_line("r_valid's update", |l| {
+        l.trim_start().starts_with("else \\r_valid.q") && l.contains(" <= ")
+    });
     let (lhs, rhs) = line.split_once(" <= ").unwrap();
     let rhs = rhs.trim_end().trim_end_matches(';');
     let bad_line = format!("{lhs} <= ~({rhs});");
@@ -212,14 +225,9 @@ fn planted_undriven_output_is_caught() {
     if !common::tool(Tool::Yosys) {
         return;
     }
-    let v = small_verilog("ba_tag_array");
-    let net = eda::synth_gate_netlist(&v, "ba_tag_array", TIMEOUT).unwrap();
-    let (i, line) = net
-        .verilog
-        .lines()
-        .enumerate()
-        .find(|(_, l)| l.trim_start().starts_with("assign rsp_valid "))
-        .expect("rsp_valid's driver in the netlist");
+    let (v, net, i, line) = small_ba_netlist_line("rsp_valid's driver", |l| {
+        l.trim_start().starts_with("assign rsp_valid ")
+    });
     let bad = with_line(&net.verilog, i, "");
     let r = assert_caught(&v, &bad, &format!("`{}` removed", line.trim()));
     // The RTL's rsp_valid net is also r_valid.q; Yosys names it either way.
