@@ -5,55 +5,76 @@
 //! Register correspondence by name, then a combinational proof with ABC's
 //! SAT sweeping (`&fraig -x`), then Yosys's `equiv_*` passes for the rest:
 //!
-//! 1. Each side (RTL = *gold*, netlist = *gate*) is read, flattened
-//!    (`prep -flatten`), its memories are mapped to flip-flops
-//!    (`memory_map`, whose `mem[i]` names `synth` keeps), asynchronous
-//!    resets are made synchronous (`async2sync`) and enables and synchronous
-//!    resets are turned into logic (`dffunmap`), so every register is a plain
-//!    `$dff`.
-//! 2. Every wire name except the ports and the registers' outputs is hidden
-//!    (`rename -hide`): the *key points* matched by name are exactly the
-//!    primary outputs and the registers. Internal combinational names are
-//!    deliberately not matched: ABC re-structures the netlist's logic, so a
-//!    name kept by both sides no longer cuts the netlist's cone, and an
-//!    inconsistent cut point is what made the old `equiv_simple`-only proof
-//!    take many minutes (each cone a deep, unprovable-looking SAT miter).
-//!    Undriven netlist bits are tied to 0 (`setundef -undriven -zero`), so
-//!    an undriven output bit is compared instead of being skipped.
+//! 1. Each side (RTL = *gold*, netlist = *gate*) is read and flattened,
+//!    its memories are mapped to flip-flops (`memory_map`, whose `mem[i]`
+//!    names `synth` keeps), asynchronous resets are made synchronous
+//!    (`async2sync`) and enables and synchronous resets are turned into
+//!    logic (`dffunmap`), so every register is a plain `$dff`. The RTL goes
+//!    through `prep -flatten`; the netlist only through `hierarchy; proc;
+//!    flatten`, because `prep`'s `wreduce` would cut the constant bits off
+//!    the netlist's registers (`synth` removes register bits that never
+//!    change) and `equiv_make` silently skips a name whose width differs.
+//! 2. The *key points* are the RTL's ports and register outputs; every other
+//!    wire name of the RTL is hidden (`rename -hide`), and so is every name
+//!    of the netlist that is not an RTL key point. Internal combinational
+//!    names are deliberately not matched: ABC re-structures the netlist's
+//!    logic, so a name kept by both sides no longer cuts the netlist's cone.
+//!    Hiding the netlist's names by the RTL's list (rather than by what
+//!    drives them in the netlist) matters: the netlist may name a
+//!    flip-flop after an RTL combinational signal that equals it
+//!    (`dac_expander`'s `sfound__1 = todo.q[0]`). `opt_clean` then makes
+//!    the key-point names the canonical ones. Undriven netlist bits are tied
+//!    to 0 (`setundef -undriven -zero`), so an undriven output bit is
+//!    compared instead of being skipped.
 //! 3. `equiv_make` pairs the key points with `$equiv` cells (one per signal
 //!    bit); every consumer of a matched register reads the `$equiv` output,
 //!    so the next-state and output logic of both sides becomes a function of
 //!    the same free state variables and the same inputs.
-//! 4. Both sides are lowered to single-bit gates (`techmap`) and ABC
-//!    (`strash; &get -n; &fraig -x; &put; map`) merges every pair of functionally equal nodes:
-//!    equal next-state functions end up on the same net.
-//! 5. `opt_merge` then merges a gold register with its netlist partner when
+//! 4. **Registers the netlist made constant.** Where the netlist side of a
+//!    `$equiv` is a constant (a register bit `synth` removed because it
+//!    never changes: the low bits of a line-aligned address, the unused
+//!    top bits of a bit mask), the RTL register must be shown to be that
+//!    constant too. `equiv_induct -seq 1` on those cells and the RTL logic
+//!    that drives them, with every other `$equiv` output left free, proves
+//!    that if these bits hold their constants in one cycle they hold them
+//!    in the next, whatever the rest of the state; `equiv_status -assert`
+//!    fails the proof otherwise. The constants are then substituted
+//!    (`equiv_remove -gate`) for the rest of the proof.
+//! 5. Both sides are lowered to single-bit gates (`techmap`) and ABC
+//!    (`strash; &get -n; &fraig -x; &put; map`) merges every pair of
+//!    functionally equal nodes: equal next-state functions end up on the
+//!    same net.
+//! 6. `opt_merge` then merges a gold register with its netlist partner when
 //!    both have the same next-state net and clock, which proves their
 //!    `$equiv` cell (its two inputs become the same net). `equiv_simple` and
-//!    `equiv_induct` get whatever is left (constant registers the netlist
-//!    removed, for example), and `equiv_status -assert` fails the proof when
-//!    any `$equiv` cell stays unproven.
+//!    `equiv_induct -seq 1` get whatever is left, and `equiv_status -assert`
+//!    fails the proof when any `$equiv` cell stays unproven. (`-seq 1`:
+//!    Yosys's default of 4 would assume the two sides equal for four
+//!    cycles in a row, a weaker claim than the one below.)
 //!
 //! # Known limitation
 //!
 //! A register the netlist renames, re-encodes or merges (FSM recoding,
 //! `opt_merge`) has no partner by name; it is then a free variable on each
-//! side, which can only make the proof fail, never pass wrongly. This is
-//! the case today for `snake_prefetcher` and `dac_expander`, whose proofs
-//! stay unproven.
+//! side, which can only make the proof fail, never pass wrongly. `synth` is
+//! therefore run with `-nofsm` ([`synth_gate_netlist`]). A register bit the
+//! netlist made constant for a reason that needs other registers' values
+//! (not by itself inductive) also fails the proof in step 4, again only
+//! ever falsely.
 //!
 //! # What is proved
 //!
 //! If every register of the RTL starts in the same state as the netlist
-//! register of the same name (registers whose next-state functions are
-//! equal, which `opt_merge` merges, are also taken to start equal; after one
-//! clock edge they are equal anyway), then in every cycle every output and
+//! register of the same name (for a register bit the netlist removed: in
+//! the constant the netlist gives it), then in every cycle every output and
 //! every register of the two designs are equal, for every input sequence.
-//! The proof trusts Yosys's reading of both files, its `techmap` lowering of
-//! the RTL's word-level cells (the same library `synth` uses) and ABC's
-//! `&fraig`. The netlist proved is [`synth_gate_netlist`]'s generic-gate
-//! output of `synth -flatten`, the netlist the area flow maps onto Liberty
-//! cells.
+//! (Registers whose next-state functions are equal, which `opt_merge`
+//! merges, are also taken to start equal; after one clock edge they are
+//! equal anyway.) The proof trusts Yosys's reading of both files, its
+//! `techmap` lowering of the RTL's word-level cells (the same library
+//! `synth` uses), its SAT solver and ABC's `&fraig`. The netlist proved is
+//! [`synth_gate_netlist`]'s generic-gate output of `synth -flatten
+//! -nofsm`, the netlist the area flow maps onto Liberty cells.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -67,7 +88,8 @@ use crate::tool::{require_tool, Tool};
 
 /// The proof method [`prove_equiv`] uses, as reported in [`EquivReport::method`].
 pub const EQUIV_METHOD: &str =
-    "yosys key points by name + abc &fraig + opt_merge/equiv_simple/equiv_induct";
+    "yosys key points by name + constant registers by induction + abc &fraig + \
+     opt_merge/equiv_simple/equiv_induct -seq 1";
 
 /// Default time limit of each Yosys run of [`synth_gate_netlist`] and
 /// [`prove_equiv`], in seconds.
@@ -149,21 +171,35 @@ pub fn synth_gate_netlist(
 /// The Yosys script proving `gold.v` equivalent to `gate.v` (top module
 /// `top`) by the method of the module documentation (`eda::equiv`).
 pub fn equiv_script(top: &str) -> String {
-    let side = |file: &str, name: &str, extra: &str| {
-        format!(
-            "read_verilog {file}; prep -flatten -top {top}; memory_map; opt_clean; async2sync; \
-             dffunmap; opt_clean; \
-             select -set keep i:* o:* %u t:$dff %x:+[Q] t:$dff %d %u; rename -hide w:* @keep %d; \
-             {extra}design -stash {name}; "
-        )
-    };
+    // Both sides: flatten, memories to flip-flops, every register a plain
+    // `$dff`. The RTL gets `prep`; the netlist only what reading it back
+    // needs: `prep`'s `wreduce` would cut the constant bits off its
+    // registers, and `equiv_make` skips a name whose width differs.
+    let lower = "memory_map; opt_clean; async2sync; dffunmap; opt_clean; ";
+    let gold = format!(
+        "read_verilog gold.v; prep -flatten -top {top}; {lower}\
+         select -set keep i:* o:* %u t:$dff %x:+[Q] t:$dff %d %u; rename -hide w:* @keep %d; \
+         select -write keep.txt @keep; design -stash gold; "
+    );
+    let gate = format!(
+        "read_verilog gate.v; hierarchy -check -top {top}; proc; flatten; opt_clean; {lower}\
+         select -read keep.txt; select -set keep %; select -clear; rename -hide w:* @keep %d; \
+         opt_clean; setundef -undriven -zero; design -stash gate; "
+    );
+    // The `$equiv` cells whose netlist side is a constant (a register bit
+    // the netlist removed), and the logic that drives their RTL side up to
+    // the other `$equiv` cells (whose outputs are then free).
+    let constant = "select -set eqb t:$equiv %x:+[B] t:$equiv %d; \
+                    select -set const t:$equiv @eqb %co:+[B] t:$equiv %i %d; ";
     format!(
-        "{}{}design -copy-from gold -as gold {top}; design -copy-from gate -as gate {top}; \
-         equiv_make gold gate equiv; hierarchy -top equiv; techmap; opt_clean; \
+        "{gold}{gate}design -copy-from gold -as gold {top}; design -copy-from gate -as gate {top}; \
+         equiv_make gold gate equiv; hierarchy -top equiv; opt_clean; \
+         {constant}select -set cone @const %ci:+$equiv[A] %ci*:-$equiv[A,B] t:$equiv @const %d %d; \
+         design -save made; equiv_induct -seq 1 @cone; equiv_status -assert @const; \
+         design -load made; {constant}equiv_remove -gate @const; \
+         techmap; opt_clean; \
          abc -g AND -script +strash;&get,-n;&fraig,-x;&put;map; opt_clean; opt_merge; opt_clean; \
-         equiv_simple; equiv_induct; equiv_status -assert",
-        side("gold.v", "gold", ""),
-        side("gate.v", "gate", "setundef -undriven -zero; ")
+         equiv_simple; equiv_induct -seq 1; equiv_status -assert"
     )
 }
 

@@ -803,9 +803,10 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                     "-".to_string()
                 };
                 let (equiv, props) = if !no_prove && tools {
-                    // 10 minutes per Yosys run: a proof that needs more is
-                    // reported as not proved (and cached as such).
-                    let timeout = std::time::Duration::from_secs(600);
+                    // `warpgen prove`'s time limit per Yosys run (a proof
+                    // that needs more is reported as not proved, and cached
+                    // as such for this limit), so the two share the cache.
+                    let timeout = std::time::Duration::from_secs(eda::EQUIV_TIMEOUT_SECS_DEFAULT);
                     let e = gen::prove::prove_unit(*u, &cfg, "this configuration", true, timeout)?;
                     let checked_in = std::fs::read_to_string(
                         PathBuf::from("verilog-out").join(format!("{}.v", u.name())),

@@ -74,22 +74,25 @@ pub fn prove_unit(
     let verilog = u.emit(cfg)?;
     let config = config.to_string();
     let top = u.name();
-    let path = cache_dir().join(format!(
-        "{}-{}s.json",
-        cache_key(&verilog, top),
-        timeout.as_secs()
-    ));
+    // A proof holds whatever time it took: proved results are kept under the
+    // key alone, so any time limit reads them back; a result that is not a
+    // proof (possibly a time-out) is kept under the key and the time limit.
+    let key = cache_key(&verilog, top);
+    let proved_path = cache_dir().join(format!("{key}.json"));
+    let path = cache_dir().join(format!("{key}-{}s.json", timeout.as_secs()));
     if use_cache {
-        if let Some(report) = std::fs::read_to_string(&path)
-            .ok()
-            .and_then(|t| serde_json::from_str::<EquivReport>(&t).ok())
-        {
-            return Ok(ProveOutcome {
-                unit: top,
-                config,
-                report,
-                cached: true,
-            });
+        for p in [&proved_path, &path] {
+            if let Some(report) = std::fs::read_to_string(p)
+                .ok()
+                .and_then(|t| serde_json::from_str::<EquivReport>(&t).ok())
+            {
+                return Ok(ProveOutcome {
+                    unit: top,
+                    config,
+                    report,
+                    cached: true,
+                });
+            }
         }
     }
     let report = match eda::prove_rtl_vs_synth(&verilog, top, timeout) {
@@ -109,7 +112,7 @@ pub fn prove_unit(
         Err(e) => return Err(e).with_context(|| format!("proving {top} ({config})")),
     };
     // A cache that cannot be written only costs the next run time.
-    let _ = store(&path, &report);
+    let _ = store(if report.proved { &proved_path } else { &path }, &report);
     Ok(ProveOutcome {
         unit: top,
         config,
