@@ -25,6 +25,10 @@ use crate::tool::{require_tool, Tool};
 /// Default time limit of each tool run of [`check_formal`], in seconds.
 pub const FORMAL_TIMEOUT_SECS_DEFAULT: u64 = 600;
 
+/// The filter `yosys-smtbmc` starts as `z3` (before the real one): see the
+/// file's documentation.
+const Z3_FILTER: &str = include_str!("z3_filter.py");
+
 /// The SMT solver `yosys-smtbmc` drives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SmtSolver {
@@ -284,6 +288,27 @@ fn tail(text: &str, n: usize) -> String {
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
+/// The check wire an assertion labelled `label` asserts in `wrapper`
+/// (`label: assert(chk_x);`), so that both engines name a failure the same
+/// way (Yosys `sat` names the wire, `yosys-smtbmc` the label or the source
+/// location with the label in parentheses).
+fn check_wire_of(wrapper: &str, failed: &str) -> Option<String> {
+    let label = match failed.trim_end().strip_suffix(')') {
+        Some(s) if s.contains(" (") => s.rsplit_once(" (")?.1,
+        _ => failed.trim(),
+    };
+    wrapper.lines().find_map(|l| {
+        let rest = l.trim().strip_prefix(label)?.trim_start();
+        let rest = rest
+            .strip_prefix(':')?
+            .trim_start()
+            .strip_prefix("assert")?;
+        let inner = rest.trim_start().strip_prefix('(')?;
+        let wire = inner.split(')').next()?.trim();
+        is_ident(wire).then(|| wire.to_string())
+    })
+}
+
 /// `Assert failed in top: file:line.col-line.col (label)` lines of
 /// yosys-smtbmc, or Yosys `sat`'s failing `$assert` cells.
 fn failed_assertion(log: &str) -> Option<String> {
@@ -338,11 +363,21 @@ pub fn check_formal(job: &FormalJob) -> Result<FormalReport, EdaError> {
             let script = format!("{base}dffunmap\nwrite_smt2 -wires model.smt2\n");
             prepare(dir.path(), &script, &probes, job.timeout)?;
             let prepare_seconds = start.elapsed().as_secs_f64();
+            let named = |mut c: CheckResult| {
+                if let Some(w) = c
+                    .failed_assertion
+                    .as_deref()
+                    .and_then(|f| check_wire_of(&wrapper, f))
+                {
+                    c.failed_assertion = Some(w);
+                }
+                c
+            };
             let bmc = (job.bmc_depth > 0)
-                .then(|| smtbmc(dir.path(), solver, false, job, &vcd_dir))
+                .then(|| smtbmc(dir.path(), solver, false, job, &vcd_dir).map(named))
                 .transpose()?;
             let induction = if bmc.as_ref().is_none_or(|b| b.passed) && job.induction_depth > 0 {
-                Some(smtbmc(dir.path(), solver, true, job, &vcd_dir)?)
+                Some(named(smtbmc(dir.path(), solver, true, job, &vcd_dir)?))
             } else {
                 None
             };
@@ -462,6 +497,35 @@ fn smtbmc(
     ));
     let mut cmd = Command::new("yosys-smtbmc");
     cmd.current_dir(dir).args(["-s", solver.program()]);
+    if solver == SmtSolver::Z3 {
+        // smtbmc unrolls the model itself, and starts `z3` from PATH: put
+        // the filter of `z3_filter.py` first (see its documentation).
+        let real = crate::tool::which("z3").ok_or_else(|| {
+            EdaError::io(
+                "looking for the SMT solver `z3` (apt-get install z3)",
+                std::io::Error::new(std::io::ErrorKind::NotFound, "not on PATH"),
+            )
+        })?;
+        let bin = dir.join("solver");
+        std::fs::create_dir_all(&bin).map_err(|e| EdaError::io("creating solver/", e))?;
+        let filter = bin.join("z3");
+        std::fs::write(&filter, Z3_FILTER).map_err(|e| EdaError::io("writing solver/z3", e))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&filter, std::fs::Permissions::from_mode(0o755))
+                .map_err(|e| EdaError::io("making solver/z3 executable", e))?;
+        }
+        let mut paths = vec![bin];
+        paths.extend(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        ));
+        let path = std::env::join_paths(paths)
+            .map_err(|e| EdaError::io("building PATH", std::io::Error::other(e)))?;
+        cmd.env("PATH", path)
+            .env("WARPGEN_Z3", real)
+            .arg("--unroll");
+    }
     if induction {
         cmd.arg("-i");
     }
@@ -611,6 +675,17 @@ mod tests {
         let log = "     1 \\chk_a   1   1   1\n     2 \\chk_b_c  0  0  0\n";
         assert_eq!(sat_failed_assertions(log).as_deref(), Some("chk_b_c"));
         assert_eq!(sat_failed_assertions("   1 \\chk_a 1 1 1\n"), None);
+    }
+
+    #[test]
+    fn failures_are_named_by_their_check_wire() {
+        let w = "    always @* begin\n        cnt_sat: assert(chk_sat);\n        other: assert (chk_other );\n";
+        assert_eq!(check_wire_of(w, "cnt_sat").as_deref(), Some("chk_sat"));
+        assert_eq!(
+            check_wire_of(w, "w.sv:3.9-3.30 (other)").as_deref(),
+            Some("chk_other")
+        );
+        assert_eq!(check_wire_of(w, "missing"), None);
     }
 
     #[test]

@@ -24,14 +24,14 @@ pub struct FormalSettings {
 }
 
 impl Default for FormalSettings {
-    /// BMC to depth 4 and 1-induction with Yosys's SAT solver (Debian's z3
-    /// 4.8.12 does not load the units' SMT models in minutes, see
-    /// `eda::formal`), 600 s per run.
+    /// BMC to depth 4 and 1-induction with `yosys-smtbmc` and z3 (through
+    /// the filter `eda` puts in front of Debian's z3, see
+    /// `eda/src/z3_filter.py`), 600 s per run.
     fn default() -> Self {
         FormalSettings {
             bmc_depth: 4,
             induction_depth: 1,
-            engine: FormalEngine::YosysSat,
+            engine: FormalEngine::Smtbmc(eda::SmtSolver::Z3),
             timeout: Duration::from_secs(eda::FORMAL_TIMEOUT_SECS_DEFAULT),
         }
     }
@@ -103,11 +103,11 @@ pub fn check_unit(
 pub fn render(o: &FormalOutcome) -> String {
     let r = &o.report;
     let mut s = format!(
-        "{}: {} ({} probes, {:?}, model {:.1} s)\n",
+        "{}: {} ({} probes, {}, model {:.1} s)\n",
         o.unit,
         if r.passed() { "PASS" } else { "FAIL" },
         r.probes,
-        r.engine,
+        engine_name(r.engine),
         r.prepare_seconds
     );
     for (name, c) in [("bmc", &r.bmc), ("induction", &r.induction)] {
@@ -136,11 +136,21 @@ pub fn render(o: &FormalOutcome) -> String {
     s
 }
 
+/// How an engine is named in the output.
+pub fn engine_name(engine: FormalEngine) -> &'static str {
+    match engine {
+        FormalEngine::Smtbmc(eda::SmtSolver::Z3) => "yosys-smtbmc + z3",
+        FormalEngine::Smtbmc(eda::SmtSolver::Boolector) => "yosys-smtbmc + boolector",
+        FormalEngine::YosysSat => "Yosys sat",
+    }
+}
+
 /// The settings `warpgen prove` uses for `unit`'s properties: BMC to depth
 /// 4 for every unit, and 1-induction where it closes (CAPS, Snake).
-/// Induction does not close in reasonable time for the BA tag array (the
-/// ranks of 16 sets x 8 ways in memories; still running after 8 minutes at
-/// depth 1) nor for DAC, so those two are checked by BMC only.
+/// Induction does not close for the BA tag array (the ranks of 16 sets x 8
+/// ways in memories; not finished in minutes) nor for DAC (a counterexample
+/// to induction on `enq_ready_count` from an unreachable state), so those
+/// two are checked by BMC only.
 pub fn unit_settings(unit: &str) -> FormalSettings {
     let induction_depth = match unit {
         "caps_prefetcher" | "snake_prefetcher" => 1,

@@ -149,6 +149,10 @@ enum Cmd {
         /// Where counterexample waveforms (VCD) of failed properties go.
         #[arg(long, default_value = "prove-cex")]
         vcd_dir: PathBuf,
+        /// The property checker: yosys-smtbmc with z3 (`smtbmc-z3`), or
+        /// Yosys's own SAT solver (`yosys-sat`: `sat -seq` / `sat -tempinduct`).
+        #[arg(long, default_value = "smtbmc-z3", value_parser = ["smtbmc-z3", "yosys-sat"])]
+        engine: String,
     },
     /// The machine presets; with a name, its paper's configuration table
     /// row by row with the machine keys each row sets.
@@ -447,6 +451,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             no_equiv,
             no_properties,
             vcd_dir,
+            engine,
         } => {
             let timeout = std::time::Duration::from_secs(timeout.max(1));
             let mut jobs = Vec::new();
@@ -498,6 +503,9 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 checked.push(u.name());
                 let mut settings = gen::formal::unit_settings(u.name());
                 settings.timeout = timeout;
+                if engine == "yosys-sat" {
+                    settings.engine = eda::FormalEngine::YosysSat;
+                }
                 let (o, cached) = gen::formal::check_unit_cached(
                     u.name(),
                     &verilog_out,
