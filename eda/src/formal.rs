@@ -40,7 +40,8 @@ pub enum SmtSolver {
 }
 
 impl SmtSolver {
-    fn program(self) -> &'static str {
+    /// The solver's program, as `yosys-smtbmc -s` names it and PATH holds it.
+    pub fn program(self) -> &'static str {
         match self {
             SmtSolver::Z3 => "z3",
             SmtSolver::Boolector => "boolector",

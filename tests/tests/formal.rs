@@ -20,13 +20,7 @@ const SMTBMC_Z3: FormalEngine = FormalEngine::Smtbmc(SmtSolver::Z3);
 fn has_engine(engine: FormalEngine) -> bool {
     match engine {
         FormalEngine::YosysSat => true,
-        FormalEngine::Smtbmc(solver) => {
-            let program = match solver {
-                SmtSolver::Z3 => "z3",
-                SmtSolver::Boolector => "boolector",
-            };
-            has("yosys-smtbmc") && has(program)
-        }
+        FormalEngine::Smtbmc(solver) => has("yosys-smtbmc") && has(solver.program()),
     }
 }
 
