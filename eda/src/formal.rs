@@ -26,8 +26,9 @@ use crate::tool::{require_tool, Tool};
 pub const FORMAL_TIMEOUT_SECS_DEFAULT: u64 = 600;
 
 /// The filter `yosys-smtbmc` starts as `z3` (before the real one): see the
-/// file's documentation.
-const Z3_FILTER: &str = include_str!("z3_filter.py");
+/// file's documentation. Part of what a z3 result depends on, so caches of
+/// results key on it.
+pub const Z3_FILTER: &str = include_str!("z3_filter.py");
 
 /// The SMT solver `yosys-smtbmc` drives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

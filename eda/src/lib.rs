@@ -49,7 +49,7 @@ pub use equiv::{
 pub use error::EdaError;
 pub use formal::{
     check_formal, check_wires, formal_script, parse_probes, plant_bug, CheckResult, FormalEngine,
-    FormalJob, FormalReport, Probe, SmtSolver, FORMAL_TIMEOUT_SECS_DEFAULT,
+    FormalJob, FormalReport, Probe, SmtSolver, FORMAL_TIMEOUT_SECS_DEFAULT, Z3_FILTER,
 };
 pub use liberty::{find_liberty, LibertyCell, LibertyInfo, DEFAULT_LIBERTY_RELATIVE, LIBERTY_ENV};
 pub use lint::{check_waiver, lint_verilator, LintReport, LintWarning, Waiver};

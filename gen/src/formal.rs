@@ -179,7 +179,13 @@ pub fn check_unit_cached(
     let read = |p: &Path| std::fs::read(p).with_context(|| format!("reading {}", p.display()));
     let mut h = Sha256::new();
     for part in [
-        b"formal v1".to_vec(),
+        b"formal v2".to_vec(),
+        // The z3 filter is part of the engine (the text, so an edit to it
+        // checks again).
+        match settings.engine {
+            FormalEngine::Smtbmc(eda::SmtSolver::Z3) => eda::Z3_FILTER.as_bytes().to_vec(),
+            _ => Vec::new(),
+        },
         read(&wrapper)?,
         read(&rtl)?,
         format!(
