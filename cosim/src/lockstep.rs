@@ -19,11 +19,11 @@ use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use golden::check::{Probe, ProbeError};
+use golden::GoldenModel;
 use ports::{PortDesc, UnitSpec};
-use sim_model::check::{Probe, ProbeError};
-use sim_model::GoldenModel;
 
-pub use sim_model::check::{diff_ports, Mismatch, PortDiff};
+pub use golden::check::{diff_ports, Mismatch, PortDiff};
 
 use crate::backend::RtlBackend;
 use crate::stimulus::Stimulus;

@@ -6,8 +6,8 @@
 
 use std::fmt::Write as _;
 
+use golden::GoldenModel;
 use ports::{PortDesc, UnitSpec};
-use sim_model::GoldenModel;
 
 use crate::stimulus::Stimulus;
 

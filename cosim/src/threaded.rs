@@ -18,7 +18,7 @@
 use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
-use sim_model::check::{Probe, ProbeError};
+use golden::check::{Probe, ProbeError};
 
 /// Cycles handed to the worker at a time.
 pub const BATCH: usize = 1024;
@@ -190,7 +190,7 @@ impl Drop for ThreadedProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sim_model::check::Mismatch;
+    use golden::check::Mismatch;
 
     /// The (inputs, golden outputs) of each cycle a probe saw.
     type Seen = Vec<(Vec<u64>, Vec<u64>)>;

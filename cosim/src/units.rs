@@ -3,15 +3,12 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use golden::GoldenUnit;
 use hdl::registry::RtlDecl;
 use ports::Params;
-use sim_model::check::Probe;
-use sim_model::harness::{HarnessUnit, Kernel, MachineConfig};
 
 use crate::backend::RtlBackend;
-use crate::lockstep::{
-    run_lockstep, CheckOptions, Checker, Mismatch, RunOptions, RunSummary, Waveform,
-};
+use crate::lockstep::{run_lockstep, Mismatch, RunOptions, RunSummary};
 use crate::rusthdl::RustHdlBackend;
 use crate::stimulus::Stimulus;
 use crate::verilator::{BuildOptions, VerilatorModel};
@@ -19,11 +16,12 @@ use crate::verilator::{BuildOptions, VerilatorModel};
 /// Everything the tools know of a unit, declared once, in the unit's own
 /// files: its ports and parameters (`ports::UnitSpec`), its compiled-in RTL
 /// and storage table ([`hdl::registry::RtlDecl`], `hdl/src/<unit>/`), its
-/// golden model and harness role ([`sim_model::harness::HarnessUnit`],
-/// `sim-model/src/<unit>/`), and here its stimulus, scenarios and
+/// golden model ([`golden::GoldenUnit`], `golden/src/<unit>/`), its
+/// harness role (`harness::HarnessUnit`, `harness/src/adapters/<unit>.rs`),
+/// and here its stimulus, scenarios and
 /// documents (`cosim/src/<unit>.rs`). The unit table of the command line is
 /// built from `ports::for_each_unit!`, which lists every unit once.
-pub trait CosimUnit: RtlDecl + HarnessUnit + Sized {
+pub trait CosimUnit: RtlDecl + GoldenUnit + Sized {
     /// One line: what the unit is (tables, `--help`).
     const SUMMARY: &'static str;
     /// Its specification, relative to the shared folder (`spec/caps.md`).
@@ -38,7 +36,7 @@ pub trait CosimUnit: RtlDecl + HarnessUnit + Sized {
 }
 
 /// The golden model of `U`.
-pub type ModelOf<U> = <U as HarnessUnit>::Model;
+pub type ModelOf<U> = <U as GoldenUnit>::Model;
 
 /// Makes fresh back-end instances (owned; see [`crate::lockstep::BackendFactory`]).
 pub type Factory = Box<dyn Fn() -> anyhow::Result<Box<dyn RtlBackend>>>;
@@ -160,41 +158,4 @@ pub fn params_label<P: Params>(p: &P) -> String {
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// `U`'s RTL as the lock-step checker of a harness run: built for exactly
-/// the parameters the harness gives `U`'s golden model in `machine` with
-/// `kernel`, from its reset state (seed 1 of the random power-up state on
-/// Verilator). With `vcd`, the run is traced and the waveform (with the
-/// golden outputs merged in) is written if the RTL differs.
-///
-/// The checker runs on a worker thread ([`crate::ThreadedProbe`]): the
-/// harness hands it the cycles in batches, so on two cores a run costs
-/// about the slower of the harness and the RTL rather than their sum; a
-/// difference reaches the harness a few batches late, its report is exact.
-pub fn harness_checker<U: CosimUnit>(
-    kind: BackendKind,
-    machine: &MachineConfig,
-    kernel: &Kernel,
-    vcd: Option<PathBuf>,
-) -> anyhow::Result<Box<dyn Probe>> {
-    let p = sim_model::harness::unit_params::<U>(machine, kernel)?;
-    let n_in = U::inputs(&p).len();
-    let n_out = U::outputs(&p).len();
-    let probe = crate::ThreadedProbe::spawn(n_in, n_out, move || {
-        let factory = backend_factory::<U>(kind, &p, Some(1), None, vcd.is_some())?;
-        let checker = Checker::new::<U>(
-            &p,
-            factory()?,
-            None,
-            CheckOptions {
-                history: 8,
-                waveform: vcd.map(Waveform::OnMismatch).unwrap_or_default(),
-                config_label: params_label(&p),
-                stimulus: "SM harness".into(),
-            },
-        )?;
-        Ok(Box::new(checker) as Box<dyn Probe>)
-    })?;
-    Ok(Box::new(probe))
 }

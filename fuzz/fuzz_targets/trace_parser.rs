@@ -5,8 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sim_model::harness::trace::parse_kernel_trace;
-use sim_model::harness::{Kernel, MachineConfig};
+use harness::trace::parse_kernel_trace;
+use harness::{Kernel, MachineConfig};
 
 fuzz_target!(|data: &[u8]| {
     match parse_kernel_trace(data, "fuzz/kernel-1.traceg".as_ref()) {

@@ -1,12 +1,12 @@
 //! `warpgen catt` and `warpgen run --catt`: CATT's static analysis of a
-//! kernel file (`sim_model::harness::catt`) printed per kernel and loop,
+//! kernel file (`harness::catt`) printed per kernel and loop,
 //! and its throttling applied to a run.
 
 use std::fmt::Write as _;
 
 use anyhow::bail;
-use sim_model::harness::catt::{analyze, CattMachine, CattReport};
-use sim_model::harness::{Kernel, MachineConfig};
+use harness::catt::{analyze, CattMachine, CattReport};
+use harness::{Kernel, MachineConfig};
 
 /// The analysis of `k` on `cfg`, with the L1 fixed at `l1_bytes` if given
 /// (else equation 4 chooses it). Trace kernels have no loops to analyse.

@@ -5,8 +5,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use cosim::{BackendKind, CosimUnit, Mismatch, ModelOf, RunOptions};
+use golden::GoldenModel;
 use ports::{ConfigFile, Params};
-use sim_model::GoldenModel;
 
 use crate::report::{render_text, synth_cached, UnitReport};
 use crate::units::{emit, label, params_of, write_atomic, UnitEntry};

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use harness::Metrics;
 use indicatif::{ProgressBar, ProgressStyle};
-use sim_model::harness::Metrics;
 
 use crate::run::{prepare, run_prepared, RunArgs};
 
@@ -75,7 +75,7 @@ pub fn expand_kernels(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     for p in paths {
         if p.is_dir() {
             if p.join("kernelslist.g").exists() {
-                out.extend(sim_model::harness::trace::read_kernelslist(p)?);
+                out.extend(harness::trace::read_kernelslist(p)?);
             } else {
                 out.extend(crate::run::kernel_files(p)?);
             }

@@ -6,6 +6,7 @@ pub mod commands;
 pub mod compare;
 pub mod formal;
 pub mod fusesoc;
+pub mod lockstep;
 pub mod origin;
 pub mod output;
 pub mod plot;

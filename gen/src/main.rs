@@ -158,7 +158,7 @@ enum Cmd {
     /// row by row with the machine keys each row sets.
     Presets {
         /// A preset (default: list them all).
-        #[arg(value_parser = clap::builder::PossibleValuesParser::new(sim_model::harness::presets::names()))]
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(harness::presets::names()))]
         name: Option<String>,
     },
     /// Cycles per second: golden model, Verilator and RustHDL on one stimulus.
@@ -204,7 +204,7 @@ enum Cmd {
         kernels: Vec<PathBuf>,
         /// Machine presets (repeatable; default: every paper preset).
         #[arg(long = "preset", value_name = "NAME",
-              value_parser = clap::builder::PossibleValuesParser::new(sim_model::harness::presets::names()))]
+              value_parser = clap::builder::PossibleValuesParser::new(harness::presets::names()))]
         presets: Vec<String>,
         /// A mechanism as LABEL=KEY=VALUE[,KEY=VALUE...] (repeatable;
         /// default: base, CAPS=prefetcher=caps,sched=pas, BA=l1=ba). The
@@ -232,7 +232,7 @@ enum Cmd {
         kernels: Vec<PathBuf>,
         /// Machine preset.
         #[arg(long, default_value = "catt-titanv",
-              value_parser = clap::builder::PossibleValuesParser::new(sim_model::harness::presets::names()))]
+              value_parser = clap::builder::PossibleValuesParser::new(harness::presets::names()))]
         preset: String,
         /// Fix the L1 size in KB (default: the largest the kernel's shared
         /// memory leaves, equation 4).
@@ -570,7 +570,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
             };
             let files = expand_kernels(&kernels)?;
             let presets = if presets.is_empty() {
-                sim_model::harness::presets::names()
+                harness::presets::names()
                     .into_iter()
                     .filter(|n| !matches!(*n, "fermi" | "volta"))
                     .map(str::to_string)

@@ -3,7 +3,7 @@
 //! (`presets/NAME.toml:LINE: field `machine.KEY``), or a preset's default.
 
 use anyhow::anyhow;
-use sim_model::harness::{presets, HarnessError, MachineConfigError};
+use harness::{presets, HarnessError, MachineConfigError};
 
 use crate::run::RunArgs;
 
@@ -132,7 +132,7 @@ mod tests {
         // A derived check names the --set options its reason mentions.
         let mut a = RunArgs::new("k.toml");
         a.set = vec!["l1_ways=3".into(), "param.N=4".into()];
-        let mut cfg = sim_model::harness::MachineConfig::fermi();
+        let mut cfg = harness::MachineConfig::fermi();
         cfg.set("l1_ways", "3").unwrap();
         let e = config_error(&a, cfg.validate().unwrap_err()).to_string();
         assert!(

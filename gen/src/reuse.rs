@@ -1,6 +1,6 @@
 //! The BA thesis's reuse-distance profile as pictures and as its
 //! cache-size study (Wang 2016, chapters 3-4; the profile itself is
-//! `sim_model::harness::reuse`):
+//! `harness::reuse`):
 //!
 //! * [`profile_svg`]: `warpgen run ... --reuse-distance FILE.svg` writes one
 //!   SVG of stacked panels: the histogram (the seven intervals per set and
@@ -20,9 +20,9 @@
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Result};
+use harness::metrics::{ReuseMetrics, ReusePc};
+use harness::Metrics;
 use serde::Serialize;
-use sim_model::harness::metrics::{ReuseMetrics, ReusePc};
-use sim_model::harness::Metrics;
 
 use crate::plot::{panels, BarChart, Group, StackedChart, StackedX};
 
@@ -232,7 +232,7 @@ pub struct StudyArgs {
     pub kernel: PathBuf,
     /// Machine preset (default: the thesis's).
     #[arg(long, default_value = "ba-thesis",
-          value_parser = clap::builder::PossibleValuesParser::new(sim_model::harness::presets::names()))]
+          value_parser = clap::builder::PossibleValuesParser::new(harness::presets::names()))]
     pub preset: String,
     /// L1 sizes in KB, comma-separated.
     #[arg(long, value_delimiter = ',', default_values_t = [16u32, 32, 48])]

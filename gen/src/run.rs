@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context};
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use cosim::BackendKind;
-use sim_model::harness::{role_choices, Harness, Kernel, MachineConfig, Metrics, Role};
+use harness::{role_choices, Harness, Kernel, MachineConfig, Metrics, Role};
 
 /// The choices of a harness role (`--prefetcher`, `--l1`), from the unit
 /// table, each with its help line.
@@ -46,7 +46,7 @@ pub enum SchedArg {
 
 /// `warpgen presets [NAME]`: the list, or one paper preset's table.
 pub fn presets_text(name: Option<&str>) -> anyhow::Result<String> {
-    use sim_model::harness::presets;
+    use harness::presets;
     let mut s = String::new();
     match name {
         None => {
@@ -146,7 +146,7 @@ pub struct RunArgs {
     pub sched: Option<SchedArg>,
     /// Machine preset: `fermi`, `volta`, or a paper's (`warpgen presets`).
     #[arg(long, default_value = "fermi",
-          value_parser = clap::builder::PossibleValuesParser::new(sim_model::harness::presets::names()))]
+          value_parser = clap::builder::PossibleValuesParser::new(harness::presets::names()))]
     pub preset: String,
     /// Model SM `sm_id` alone (default) or every SM of `n_sm`.
     #[arg(long, value_enum)]
@@ -325,7 +325,7 @@ pub fn load_kernels(
     seed: u64,
     line_bytes: u32,
 ) -> anyhow::Result<Vec<Kernel>> {
-    use sim_model::harness::trace::{read_kernel_trace, read_kernelslist};
+    use harness::trace::{read_kernel_trace, read_kernelslist};
     let trace = |p: &Path| -> anyhow::Result<Kernel> {
         if !params.is_empty() {
             bail!("--set param.NAME does not apply to a trace");
@@ -609,7 +609,7 @@ pub fn bench_harness(
 /// Whether a run with `sets` runs `unit`'s golden model (its role holds
 /// one of its choices).
 fn runs_unit(sets: &[&str], unit: &str) -> bool {
-    let Some(u) = sim_model::harness::units::unit(unit) else {
+    let Some(u) = harness::units::unit(unit) else {
         return false;
     };
     let mut cfg = MachineConfig::default();

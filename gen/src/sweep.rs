@@ -138,13 +138,13 @@ impl RunList {
             if !seen.insert(r.id.as_str()) {
                 bail!("run {} (id `{}`): the id is listed twice", i + 1, r.id);
             }
-            if !sim_model::harness::presets::names().contains(&r.preset.as_str()) {
+            if !harness::presets::names().contains(&r.preset.as_str()) {
                 bail!(
                     "run {} (id `{}`): unknown preset `{}`; presets: {}",
                     i + 1,
                     r.id,
                     r.preset,
-                    sim_model::harness::presets::names().join(", ")
+                    harness::presets::names().join(", ")
                 );
             }
             for kv in &r.set {

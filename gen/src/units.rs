@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use cosim::{BackendKind, CosimUnit};
+use golden::check::Probe;
+use harness::{Kernel, MachineConfig};
 use ports::{ConfigFile, Params};
-use sim_model::check::Probe;
-use sim_model::harness::{Kernel, MachineConfig};
 
 use crate::commands::{self, AllRow, BenchRow, CosimArgs, CosimOutcome};
 use crate::report::{unit_report, UnitReport};
@@ -88,7 +88,7 @@ impl<U> Entry<U> {
     pub const NEW: Self = Entry(PhantomData);
 }
 
-impl<U: CosimUnit> UnitEntry for Entry<U> {
+impl<U: CosimUnit + harness::HarnessUnit> UnitEntry for Entry<U> {
     fn name(&self) -> &'static str {
         U::NAME
     }
@@ -156,7 +156,7 @@ impl<U: CosimUnit> UnitEntry for Entry<U> {
         kernel: &Kernel,
         vcd: Option<PathBuf>,
     ) -> anyhow::Result<Box<dyn Probe>> {
-        cosim::units::harness_checker::<U>(backend, machine, kernel, vcd)
+        crate::lockstep::harness_checker::<U>(backend, machine, kernel, vcd)
     }
 }
 

@@ -1,5 +1,5 @@
 //! Port structs, parameters and configuration checks shared by the RTL
-//! (`hdl`) and the golden models (`sim-model`).
+//! (`hdl`) and the golden models (`golden`).
 //!
 //! This crate is the *only* thing the two sides share: each unit's input and
 //! output port values as plain Rust structs, its parameter set with the

@@ -2,13 +2,14 @@
 //!
 //! Every crate builds its own table of units from this list: the
 //! configuration tables (this crate), the compiled-in RTL and storage tables
-//! (`hdl`), the golden models and their harness roles (`sim-model`), and the
+//! (`hdl`), the golden models (`golden`), their harness roles (`harness`), and the
 //! co-simulation, stimulus and command-line table (`cosim`, `gen`). Each
 //! crate's trait must be implemented for every unit listed, so a unit that
 //! misses a piece fails to compile, naming the trait.
 //!
 //! Adding a unit: its own files in each crate (port structs and parameters
-//! here, RTL in `hdl/src/<unit>/`, golden model in `sim-model/src/<unit>/`,
+//! here, RTL in `hdl/src/<unit>/`, golden model in `golden/src/<unit>/`,
+//! its role adapter in `harness/src/adapters/<unit>.rs`,
 //! stimulus and scenarios in `cosim/src/<unit>.rs`, a document in
 //! `docs/units/`), their module declarations, and one line below.
 

@@ -8,11 +8,11 @@ use common::verilator;
 use cosim::ba::spec_scenario;
 use cosim::stimulus::Sequence;
 use cosim::{backend_factory, cosim_random, run_lockstep, BackendKind, RunOptions};
+use golden::ba::BaModel;
+use golden::GoldenModel;
 use ports::ba::{outcome, BaIn, BaOut, BaParams, BaTagArray};
 use ports::UnitSpec;
 use proptest::prelude::*;
-use sim_model::ba::BaModel;
-use sim_model::GoldenModel;
 
 fn run(kind: BackendKind, p: &BaParams, seed: u64, cycles: u64) {
     let opts = RunOptions {

@@ -8,10 +8,10 @@ use common::verilator;
 use cosim::caps::{figure9, CapsRandom};
 use cosim::stimulus::Stimulus;
 use cosim::{backend_factory, BackendKind};
+use golden::caps::CapsModel;
+use golden::GoldenModel;
 use ports::caps::{CapsOut, CapsParams, CapsPrefetcher};
 use ports::UnitSpec;
-use sim_model::caps::CapsModel;
-use sim_model::GoldenModel;
 
 /// The suite's configurations of this unit
 /// ([`gen::units::suite::caps_prefetcher`], shared with `warpgen prove --all-configs`).

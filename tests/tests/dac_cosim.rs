@@ -9,10 +9,10 @@ use common::{lint_text, verilator};
 use cosim::dac::{responses, spec_scenarios, DacRandom};
 use cosim::stimulus::Stimulus;
 use cosim::{backend_factory, run_lockstep, BackendKind, RunOptions};
+use golden::dac::DacModel;
+use golden::GoldenModel;
 use ports::dac::{kind, DacExpander, DacIn, DacOut, DacParams};
 use ports::UnitSpec;
-use sim_model::dac::DacModel;
-use sim_model::GoldenModel;
 
 /// The suite's configurations of this unit
 /// ([`gen::units::suite::dac_expander`], shared with `warpgen prove --all-configs`).

@@ -5,7 +5,7 @@
 mod common;
 use common::{config, earlier_size_sets, earlier_sizes, kernel, root, run, verilator, LPS_128};
 
-use sim_model::harness::{Harness, HarnessError, Metrics};
+use harness::{Harness, HarnessError, Metrics};
 
 fn strip(mut m: Metrics) -> Metrics {
     m.run.all_sms = false;

@@ -4,7 +4,7 @@
 mod common;
 use common::{config, earlier_sizes, kernel, run, same_work};
 
-use sim_model::harness::{Harness, HarnessError, Metrics};
+use harness::{Harness, HarnessError, Metrics};
 
 #[test]
 fn ba_lowers_the_miss_rate_on_a_thrashing_kernel() {

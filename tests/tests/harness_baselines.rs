@@ -1,5 +1,5 @@
 //! The CAPS paper's baseline prefetchers (its §III, §VI) in the prefetcher
-//! slot: golden models only (`sim_model::harness::baselines`).
+//! slot: golden models only (`harness::baselines`).
 
 mod common;
 use common::{config, counter, kernel, run, LPS_128, MM_160};
@@ -85,7 +85,7 @@ fn baselines_are_prefetcher_choices() {
 /// CTA); CAPS's CTA-aware rule stays exact; the cycle gap grows.
 #[test]
 fn inter_warp_accuracy_collapses_past_the_cta_boundary() {
-    use sim_model::harness::{Harness, MachineConfig};
+    use harness::{Harness, MachineConfig};
     let k = kernel("matrix_mul.toml", &[]);
     let mut cfg = MachineConfig::preset("caps-gtx480").unwrap();
     cfg.set("sched", "two-level").unwrap();

@@ -8,10 +8,10 @@ use common::{config, counter, kernel, run, LPS_128, MM_160};
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use golden::check::{Probe, ProbeError};
+use harness::{unit_params, Harness};
 use ports::caps::{CapsIn, CapsOut, CapsParams, CapsPrefetcher};
 use ports::UnitSpec;
-use sim_model::check::{Probe, ProbeError};
-use sim_model::harness::{unit_params, Harness};
 
 /// A 48 KB L1 (64 sets x 6 ways: Fermi's large-L1 geometry), shared memory
 /// left at 48 KB so that the CTAs per SM do not change: an L1 that holds a
@@ -97,7 +97,7 @@ fn loop_jobs_prefetch_every_iteration() {
         "{:?}",
         a.counts
     );
-    let used = |p: &sim_model::harness::metrics::PrefetchMetrics| p.useful + p.late;
+    let used = |p: &harness::metrics::PrefetchMetrics| p.useful + p.late;
     assert!(used(&a) > 5 * used(&b), "{} vs {}", used(&a), used(&b));
 }
 
@@ -302,7 +302,7 @@ fn caps_counters_keep_their_table_line_and_json_shape() {
 /// divide evenly.
 #[test]
 fn caps_learns_sub_line_strides_from_byte_addresses() {
-    let k = sim_model::harness::Kernel::from_str(
+    let k = harness::Kernel::from_str(
         r#"
 name = "bytes"
 grid = [8]

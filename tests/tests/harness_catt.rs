@@ -1,11 +1,11 @@
-//! CATT's static analysis (`sim_model::harness::catt`; Kim et al., ICPP
+//! CATT's static analysis (`harness::catt`; Kim et al., ICPP
 //! 2019, equations 1-9) against the paper's Table 3, and its throttling
 //! applied in the harness (`warpgen run --catt`).
 
 mod common;
 use common::kernel;
-use sim_model::harness::catt::{analyze, CattMachine, CattReport};
-use sim_model::harness::{Harness, MachineConfig};
+use harness::catt::{analyze, CattMachine, CattReport};
+use harness::{Harness, MachineConfig};
 
 /// The paper's launch of ATAX kernel 1 (its Figure 5: `<<<80 * 4, 256>>>`)
 /// is NX = 81,920 threads; the row length only sets the coefficient (the
@@ -17,7 +17,7 @@ const COLS: &[(&str, i64)] = &[("NX", 128), ("NY", 81920)];
 
 /// The same memory work (the throttled program adds its `if`s and
 /// barriers, nothing else).
-fn same_loads(x: &sim_model::harness::Metrics, y: &sim_model::harness::Metrics) {
+fn same_loads(x: &harness::Metrics, y: &harness::Metrics) {
     assert_eq!(x.mem_instructions, y.mem_instructions);
     assert_eq!(x.l1.accesses, y.l1.accesses);
     assert_eq!(x.l1.store_lines, y.l1.store_lines);
@@ -126,7 +126,7 @@ fn kmeans_and_bfs_follow_table_3() {
 
 /// The access lines per warp (`REQ_warp`) of a loop's loads, in program
 /// order.
-fn reqs(l: &sim_model::harness::catt::CattLoop) -> Vec<u32> {
+fn reqs(l: &harness::catt::CattLoop) -> Vec<u32> {
     l.accesses
         .iter()
         .filter(|a| !a.store)

@@ -40,7 +40,7 @@ fn run_with(kernel: &str, unit: &str, prefetcher: &str, sets: &[&str]) {
 fn planted_checker<U: cosim::units::CosimUnit>(
     golden: &U::Params,
     rtl: &U::Params,
-) -> Box<dyn sim_model::check::Probe> {
+) -> Box<dyn golden::check::Probe> {
     use cosim::{BackendKind, CheckOptions, Checker};
     let kind = if verilator() {
         BackendKind::Verilator
@@ -93,8 +93,8 @@ fn snake_rtl_matches_golden_on_lps_stream_and_vector_add() {
 /// if the harness raises `cache_full`.
 #[test]
 fn the_harness_lockstep_catches_a_wrong_throttle_pause() {
+    use harness::{unit_params, Harness, HarnessError};
     use ports::snake::SnakePrefetcher;
-    use sim_model::harness::{unit_params, Harness, HarnessError};
 
     let mut a = RunArgs::new(root().join("kernels").join("lps.toml"));
     a.set = earlier_size_sets("lps.toml");
@@ -143,8 +143,8 @@ fn dac_rtl_matches_golden_on_the_dac_example_and_matrix_mul() {
 /// enough to fill a queue.
 #[test]
 fn the_harness_lockstep_catches_shallower_per_warp_queues() {
+    use harness::{unit_params, Harness, HarnessError};
     use ports::dac::DacExpander;
-    use sim_model::harness::{unit_params, Harness, HarnessError};
 
     let mut a = RunArgs::new(root().join("kernels").join("matrix_mul.toml"));
     a.set = earlier_size_sets("matrix_mul.toml");
@@ -195,8 +195,8 @@ fn cosim_enables_its_unit_and_rejects_unknown_ones() {
 #[test]
 fn a_difference_in_the_harness_is_the_structured_report() {
     use cosim::{BackendKind, CheckOptions, Checker, Waveform};
+    use harness::{unit_params, Harness, HarnessError};
     use ports::ba::BaTagArray;
-    use sim_model::harness::{unit_params, Harness, HarnessError};
 
     let dir = tempfile::tempdir().unwrap();
     let vcd = dir.path().join("h.vcd");
@@ -247,8 +247,8 @@ fn a_difference_in_the_harness_is_the_structured_report() {
 #[test]
 fn a_passing_harness_run_writes_no_waveform() {
     use cosim::{BackendKind, CheckOptions, Checker, Waveform};
+    use harness::{unit_params, Harness};
     use ports::ba::BaTagArray;
-    use sim_model::harness::{unit_params, Harness};
 
     let dir = tempfile::tempdir().unwrap();
     let vcd = dir.path().join("keep.vcd");

@@ -8,7 +8,7 @@
 mod common;
 use common::{config, earlier_sizes, kernel, root, run, LPS_128, MM_160};
 
-use sim_model::harness::{DacMetrics, Harness, HarnessError, Kernel, Metrics};
+use harness::{DacMetrics, Harness, HarnessError, Kernel, Metrics};
 
 fn dac(m: &Metrics) -> &DacMetrics {
     m.dac.as_ref().expect("DAC ran")
@@ -149,7 +149,7 @@ fn dac_hides_matrix_mul_latency_and_removes_its_index_arithmetic() {
 #[test]
 fn dac_runs_on_every_sm_of_the_papers_machine() {
     let k = kernel("dac_example.toml", &[]);
-    let c = sim_model::harness::MachineConfig::preset("dac-gtx480").unwrap();
+    let c = harness::MachineConfig::preset("dac-gtx480").unwrap();
     let base = Harness::new(&k, &c).run().unwrap();
     let mut cd = c.clone();
     cd.set("expander", "dac").unwrap();

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use sim_model::harness::{Harness, Kernel, MachineConfig};
+use harness::{Harness, Kernel, MachineConfig};
 
 fn json(name: &str, seed: u64, sets: &[(&str, &str)]) -> String {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -2,7 +2,7 @@
 //! field; unusable machine settings name the key, the value and what would
 //! be accepted.
 
-use sim_model::harness::{role_choices, Kernel, KernelError, MachineConfig, Role};
+use harness::{role_choices, Kernel, KernelError, MachineConfig, Role};
 
 const GOOD: &str = r#"name = "k"
 grid = ["N / 64"]
@@ -292,10 +292,7 @@ fn unit_parameters_are_checked_when_the_unit_runs() {
         for (a, b) in sets {
             c.set(a, b).unwrap();
         }
-        sim_model::harness::run(&k, &c)
-            .map(|_| ())
-            .unwrap_err()
-            .to_string()
+        harness::run(&k, &c).map(|_| ()).unwrap_err().to_string()
     };
     assert_eq!(
         run(&[("prefetcher", "caps"), ("caps.N_CTA", "4")]),
@@ -317,7 +314,7 @@ fn unit_parameters_are_checked_when_the_unit_runs() {
     // Overrides of a unit that is not in the run are not checked.
     let mut c = MachineConfig::fermi();
     c.set("caps.N_CTA", "3").unwrap();
-    sim_model::harness::run(&k, &c).unwrap();
+    harness::run(&k, &c).unwrap();
 }
 
 // ------------------------------------------------------------ issue 13 item 3
@@ -493,7 +490,7 @@ fn load_ok(text: &str) -> (tempfile::TempDir, Kernel) {
 /// matter; the same under DAC.
 #[test]
 fn a_zero_divisor_at_run_time_names_file_and_line() {
-    use sim_model::harness::HarnessError;
+    use harness::HarnessError;
     let cases = [
         ("  let d = tid.x - 3\n  load A[i / d]", 8),
         ("  let d = tid.x - 3\n  let q = i % d", 8),
@@ -511,7 +508,7 @@ fn a_zero_divisor_at_run_time_names_file_and_line() {
             for (a, b) in sets {
                 c.set(a, b).unwrap();
             }
-            match sim_model::harness::run(&k, &c) {
+            match harness::run(&k, &c) {
                 Err(HarnessError::Kernel(e)) => {
                     assert_eq!(
                         (e.line, e.field.as_str()),
@@ -535,16 +532,16 @@ fn a_zero_divisor_at_run_time_names_file_and_line() {
     let (_dir, k) = load_ok(&with_stmt(
         "  let d = tid.x - 3\n  if d != 0 {\n    load A[i % d]\n  }",
     ));
-    sim_model::harness::run(&k, &MachineConfig::fermi()).unwrap();
+    harness::run(&k, &MachineConfig::fermi()).unwrap();
 }
 
 /// The machine limits a run stops at name the kernel file and the field or
 /// the machine key.
 #[test]
 fn machine_limits_name_the_file_and_the_field() {
-    use sim_model::harness::HarnessError;
+    use harness::HarnessError;
     let (_dir, k) = load_ok(&GOOD.replace("block = [64]", "block = [64]\nsmem_bytes = 65536"));
-    let e = sim_model::harness::run(&k, &MachineConfig::fermi()).unwrap_err();
+    let e = harness::run(&k, &MachineConfig::fermi()).unwrap_err();
     match &e {
         HarnessError::Kernel(ke) => assert_eq!(ke.field, "smem_bytes"),
         other => panic!("{other}"),
@@ -557,7 +554,7 @@ fn machine_limits_name_the_file_and_the_field() {
         "{s}"
     );
     let (_dir, k) = load_ok(&GOOD.replace("block = [64]", "block = [2048]"));
-    let s = sim_model::harness::run(&k, &MachineConfig::fermi())
+    let s = harness::run(&k, &MachineConfig::fermi())
         .unwrap_err()
         .to_string();
     assert!(
@@ -567,7 +564,7 @@ fn machine_limits_name_the_file_and_the_field() {
     let (_dir, k) = load_ok(GOOD);
     let mut c = MachineConfig::fermi();
     c.set("max_cycles", "20").unwrap();
-    let s = sim_model::harness::run(&k, &c).unwrap_err().to_string();
+    let s = harness::run(&k, &c).unwrap_err().to_string();
     assert!(
         s.contains("run_kernel.toml: the kernel did not finish within 20 cycles")
             && s.contains("`max_cycles`"),

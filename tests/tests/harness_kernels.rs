@@ -5,7 +5,7 @@
 mod common;
 use common::{kernel, kernels_dir, run, MM_160};
 
-use sim_model::harness::{Class, Harness, Kernel, MachineConfig};
+use harness::{Class, Harness, Kernel, MachineConfig};
 
 #[test]
 fn every_bundled_kernel_runs_with_every_unit_combination() {

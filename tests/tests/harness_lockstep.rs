@@ -7,15 +7,15 @@ use common::{config, kernel, LPS_128, MM_160};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use ports::ba::BaTagArray;
-use ports::caps::CapsPrefetcher;
-use sim_model::ba::BaModel;
-use sim_model::caps::CapsModel;
-use sim_model::check::{diff_ports, Mismatch, PortDiff, Probe, ProbeError};
-use sim_model::harness::{
+use golden::ba::BaModel;
+use golden::caps::CapsModel;
+use golden::check::{diff_ports, Mismatch, PortDiff, Probe, ProbeError};
+use golden::GoldenModel;
+use harness::{
     read_stimulus, replay, unit_params, Harness, HarnessError, HarnessUnit, Kernel, MachineConfig,
 };
-use sim_model::GoldenModel;
+use ports::ba::BaTagArray;
+use ports::caps::CapsPrefetcher;
 
 /// A stand-in for the RTL: an independent golden model fed the probe's
 /// inputs, compared with the harness's model every cycle.

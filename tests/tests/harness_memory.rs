@@ -6,7 +6,7 @@
 mod common;
 use common::{config, kernel, run, LPS_128};
 
-use sim_model::harness::{Kernel, MachineConfig};
+use harness::{Kernel, MachineConfig};
 
 fn one_load() -> Kernel {
     Kernel::from_str(

@@ -11,11 +11,11 @@ use common::{kernel, run};
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use golden::check::{Probe, ProbeError};
+use harness::metrics::ArrayMetrics;
+use harness::{unit_params, Class, Harness, Kernel, Metrics};
 use ports::caps::{CapsIn, CapsParams, CapsPrefetcher};
 use ports::UnitSpec;
-use sim_model::check::{Probe, ProbeError};
-use sim_model::harness::metrics::ArrayMetrics;
-use sim_model::harness::{unit_params, Class, Harness, Kernel, Metrics};
 
 fn array<'a>(m: &'a Metrics, name: &str) -> &'a ArrayMetrics {
     m.arrays
@@ -31,7 +31,7 @@ fn param(k: &Kernel, name: &str) -> i64 {
 }
 
 /// The load of `array` (the first in program order).
-fn load_of<'a>(k: &'a Kernel, array: &str) -> &'a sim_model::harness::MemInstrInfo {
+fn load_of<'a>(k: &'a Kernel, array: &str) -> &'a harness::MemInstrInfo {
     k.mem_instrs()
         .iter()
         .find(|m| !m.store && m.array == array)

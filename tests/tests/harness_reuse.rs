@@ -7,8 +7,8 @@
 mod common;
 use common::{kernel, run};
 
-use sim_model::harness::metrics::ReuseMetrics;
-use sim_model::harness::{Harness, Kernel, MachineConfig, Metrics};
+use harness::metrics::ReuseMetrics;
+use harness::{Harness, Kernel, MachineConfig, Metrics};
 
 /// The profile's own sums, and its link to the L1's counts.
 fn consistent(m: &Metrics, what: &str) -> ReuseMetrics {
@@ -21,9 +21,7 @@ fn consistent(m: &Metrics, what: &str) -> ReuseMetrics {
     // First accesses are first accesses in both stacks.
     assert_eq!(r.intervals[6], r.rd2, "{what}");
     assert_eq!(r.set_intervals[6], r.rd2, "{what}");
-    let sum = |f: &dyn Fn(&sim_model::harness::metrics::ReusePc) -> u64| {
-        r.per_pc.iter().map(f).sum::<u64>()
-    };
+    let sum = |f: &dyn Fn(&harness::metrics::ReusePc) -> u64| r.per_pc.iter().map(f).sum::<u64>();
     assert_eq!(sum(&|p| p.accesses), r.profiled, "{what}");
     assert_eq!(sum(&|p| p.rd0), r.rd0, "{what}");
     assert_eq!(sum(&|p| p.rd1), r.rd1, "{what}");

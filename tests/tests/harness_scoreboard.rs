@@ -6,7 +6,7 @@
 mod common;
 use common::{earlier_sizes, kernel, run, same_work};
 
-use sim_model::harness::Kernel;
+use harness::Kernel;
 
 fn k(body: &str) -> Kernel {
     let text = format!(

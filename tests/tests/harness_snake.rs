@@ -7,8 +7,8 @@
 mod common;
 use common::{counter, kernel, LPS_128};
 
-use sim_model::harness::metrics::{PrefetchMetrics, UnitCounts};
-use sim_model::harness::{Harness, Kernel, MachineConfig, Metrics};
+use harness::metrics::{PrefetchMetrics, UnitCounts};
+use harness::{Harness, Kernel, MachineConfig, Metrics};
 
 fn run_on(preset: MachineConfig, k: &Kernel, sets: &[(&str, &str)]) -> Metrics {
     let mut c = preset;

@@ -10,8 +10,8 @@ use common::{earlier_sizes, kernel, run, same_work};
 
 use std::path::PathBuf;
 
-use sim_model::harness::trace::{read_kernel_trace, trace_reg, TRACE_REGS};
-use sim_model::harness::{Harness, InstrClass, Kernel, MachineConfig};
+use harness::trace::{read_kernel_trace, trace_reg, TRACE_REGS};
+use harness::{Harness, InstrClass, Kernel, MachineConfig};
 
 /// A one-warp kernel with `body`.
 fn k(body: &str, warps: u32) -> Kernel {

@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use sim_model::harness::trace::{parse_kernel_trace, read_kernel_trace, read_kernelslist, TraceOp};
-use sim_model::harness::{Harness, HarnessError, Kernel, MachineConfig};
+use harness::trace::{parse_kernel_trace, read_kernel_trace, read_kernelslist, TraceOp};
+use harness::{Harness, HarnessError, Kernel, MachineConfig};
 
 /// The Accel-Sim traces (`WARPGEN_TRACES`, default `/work/shared/traces`);
 /// the tests are skipped when they are absent.

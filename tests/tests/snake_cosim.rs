@@ -9,10 +9,10 @@ use common::{lint_text, verilator};
 use cosim::snake::{figure15, SnakeRandom};
 use cosim::stimulus::Stimulus;
 use cosim::{backend_factory, run_lockstep, BackendKind, RunOptions};
+use golden::snake::SnakeModel;
+use golden::GoldenModel;
 use ports::snake::{kind, SnakeIn, SnakeOut, SnakeParams, SnakePrefetcher};
 use ports::UnitSpec;
-use sim_model::snake::SnakeModel;
-use sim_model::GoldenModel;
 
 /// The suite's configurations of this unit
 /// ([`gen::units::suite::snake_prefetcher`], shared with `warpgen prove --all-configs`).

@@ -8,8 +8,8 @@ use common::tool;
 use cosim::testbench::{record, testbench};
 use cosim::CosimUnit;
 use eda::Tool;
+use golden::ba::BaModel;
 use ports::ba::{BaParams, BaTagArray};
-use sim_model::ba::BaModel;
 
 fn files(corrupt: bool) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
     let p = BaParams::default();

@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use eda::Tool;
-use sim_model::harness::metrics::PrefetchMetrics;
-use sim_model::harness::{Harness, Kernel, MachineConfig, Metrics};
+use harness::metrics::PrefetchMetrics;
+use harness::{Harness, Kernel, MachineConfig, Metrics};
 
 /// The workspace root.
 pub fn root() -> PathBuf {

@@ -103,7 +103,7 @@ use std::collections::VecDeque;
 use ports::dac::{cmp, gran, kind, DacExpander, DacIn, DacOut, DacParams};
 use ports::{mask, Params};
 
-use crate::GoldenModel;
+use crate::model::{GoldenModel, GoldenUnit};
 
 /// Lanes (threads) per warp.
 pub const WARP_LANES: u32 = 32;
@@ -908,6 +908,10 @@ impl DacModel {
     }
 }
 
+impl GoldenUnit for DacExpander {
+    type Model = DacModel;
+}
+
 impl GoldenModel<DacExpander> for DacModel {
     fn new(params: &DacParams) -> Self {
         DacModel::with_params(params)
@@ -966,6 +970,3 @@ impl GoldenModel<DacExpander> for DacModel {
 
 #[cfg(test)]
 mod tests;
-
-/// The harness's expander-slot declaration for this unit.
-pub mod role;

@@ -67,7 +67,7 @@ use std::collections::VecDeque;
 use ports::caps::{CapsIn, CapsOut, CapsParams, CapsPrefetcher, MAX_ADDR_PORTS};
 use ports::{mask, Params};
 
-use crate::GoldenModel;
+use crate::model::{GoldenModel, GoldenUnit};
 
 /// Width of the `ld_count` port.
 const LD_COUNT_W: u32 = 6;
@@ -794,6 +794,10 @@ impl CapsModel {
     }
 }
 
+impl GoldenUnit for CapsPrefetcher {
+    type Model = CapsModel;
+}
+
 impl GoldenModel<CapsPrefetcher> for CapsModel {
     fn new(params: &CapsParams) -> Self {
         CapsModel::with_params(params)
@@ -885,8 +889,6 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
         }
     }
 }
-
-pub mod role;
 
 #[cfg(test)]
 mod tests;

@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::{classify, trace_reg, KernelTrace, TraceError, TraceInstr, TraceOp};
-use crate::harness::config::MachineConfig;
-use crate::harness::kernel::Kernel;
+use crate::config::MachineConfig;
+use crate::kernel::Kernel;
 
 /// The per-thread access widths (bytes) a memory instruction may give:
 /// SASS accesses are 1 to 16 bytes per thread (32 for the 256-bit loads
@@ -1050,7 +1050,7 @@ impl Kernel {
     /// accepted; checked again for a [`KernelTrace`] built by hand). Each
     /// error names the trace file, the header line and the field. `Ok` for
     /// a kernel that does not replay a trace. `warpgen run` checks every
-    /// kernel of a list before it runs any, and [`crate::harness::Harness::run`]
+    /// kernel of a list before it runs any, and [`crate::Harness::run`]
     /// checks its kernel.
     pub fn check_trace(&self, cfg: &MachineConfig) -> Result<(), TraceError> {
         let Some(t) = &self.trace else {

@@ -19,16 +19,12 @@
 use ports::caps::{CapsParams, CapsPrefetcher, MAX_ADDR_PORTS};
 use ports::clog2;
 
-use super::CapsModel;
-use crate::harness::metrics::UnitCounts;
-use crate::harness::roles::{
-    Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Role, RoleObject, WarpRef,
-};
-use crate::harness::units::{Attached, HarnessUnit, UnitContext};
-use crate::harness::HarnessError;
+use crate::metrics::UnitCounts;
+use crate::roles::{Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Role, RoleObject, WarpRef};
+use crate::units::{Attached, HarnessUnit, UnitContext};
+use crate::HarnessError;
 
 impl HarnessUnit for CapsPrefetcher {
-    type Model = CapsModel;
     const ROLE: Role = Role::Prefetcher;
     const CHOICES: &'static [Choice] = &[Choice {
         name: "caps",
@@ -183,7 +179,7 @@ impl PrefetcherRole for CapsRole {
 mod tests {
     use ports::Params;
 
-    use crate::harness::{unit_params, Kernel, MachineConfig};
+    use crate::{unit_params, Kernel, MachineConfig};
 
     use super::*;
 

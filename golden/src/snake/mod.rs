@@ -74,7 +74,7 @@ use std::collections::VecDeque;
 use ports::snake::{kind, SnakeIn, SnakeOut, SnakeParams, SnakePrefetcher};
 use ports::{mask, Params};
 
-use crate::GoldenModel;
+use crate::model::{GoldenModel, GoldenUnit};
 
 /// Width of the `bw_util` port.
 const BW_UTIL_W: u32 = 7;
@@ -771,6 +771,10 @@ impl SnakeModel {
     }
 }
 
+impl GoldenUnit for SnakePrefetcher {
+    type Model = SnakeModel;
+}
+
 impl GoldenModel<SnakePrefetcher> for SnakeModel {
     fn new(params: &SnakeParams) -> Self {
         SnakeModel::with_params(params)
@@ -885,9 +889,6 @@ impl GoldenModel<SnakePrefetcher> for SnakeModel {
         }
     }
 }
-
-/// The harness's prefetcher role for this unit.
-pub mod role;
 
 #[cfg(test)]
 mod tests;

@@ -211,7 +211,7 @@ pub(crate) fn pred(e: &RExpr, reg: &dyn Fn(u16) -> Option<Tuple>) -> Option<Pred
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::expr::{Class, ExprClass};
+    use crate::expr::{Class, ExprClass};
     use proptest::prelude::*;
 
     /// Registers of the tests: 0..=3 are tid.x, tid.y, ctaid.x, ctaid.y;

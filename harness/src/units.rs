@@ -5,7 +5,7 @@
 //! command line look units up in.
 //!
 //! A unit's declaration lives in its own folder
-//! (`sim-model/src/<unit>/role.rs`), next to its golden model: the role it
+//! (`harness/src/adapters/<unit>.rs`), next to its golden model: the role it
 //! fills, the names that select it, how its parameters follow the machine
 //! and the kernel, and its role adapter. Nothing in the harness names a
 //! unit; everything here is generic over the unit type.
@@ -20,18 +20,15 @@ use super::kernel::Kernel;
 use super::roles::{Choice, Role, RoleObject};
 use super::stimulus::StimulusWriter;
 use super::HarnessError;
-use crate::check::{Probe, ProbeError};
-use crate::GoldenModel;
+use golden::check::{Probe, ProbeError};
+use golden::{GoldenModel, GoldenUnit};
 
 /// What the harness needs to know to run a unit in a role slot.
 ///
 /// Implemented in the unit's own folder for its `ports::UnitSpec` type;
 /// every unit of `ports::for_each_unit!` must implement it (the table
 /// [`UNITS`] does not compile otherwise).
-pub trait HarnessUnit: UnitSpec + Sized {
-    /// The golden model the harness steps every cycle (`Send`: lock-step
-    /// co-simulation runs it on its own thread).
-    type Model: GoldenModel<Self> + Send + 'static;
+pub trait HarnessUnit: GoldenUnit {
     /// The slot the unit fills.
     const ROLE: Role;
     /// The names that select the unit for its role (`prefetcher = caps`),

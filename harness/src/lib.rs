@@ -6,7 +6,7 @@
 //! their RTL in lock-step and stimulus recorders.
 //!
 //! ```no_run
-//! use sim_model::harness::{Harness, Kernel, MachineConfig};
+//! use harness::{Harness, Kernel, MachineConfig};
 //! let kernel = Kernel::from_file("kernels/lps.toml".as_ref(), &[], 1).unwrap();
 //! let mut cfg = MachineConfig::fermi();
 //! cfg.set("prefetcher", "caps").unwrap();
@@ -34,7 +34,7 @@
 //! Probes and recorders attach to a unit by name:
 //!
 //! ```no_run
-//! # use sim_model::harness::{Harness, Kernel, MachineConfig};
+//! # use harness::{Harness, Kernel, MachineConfig};
 //! # let kernel = Kernel::from_file("kernels/lps.toml".as_ref(), &[], 1).unwrap();
 //! let mut cfg = MachineConfig::fermi();
 //! cfg.enable_unit("ba_tag_array").unwrap(); // l1 = ba
@@ -44,6 +44,7 @@
 //!     .unwrap();
 //! ```
 
+pub mod adapters;
 pub mod affine;
 pub mod baselines;
 pub mod bypass;
@@ -82,7 +83,7 @@ pub use roles::{
 pub use stimulus::{read_stimulus, replay, Stimulus, StimulusWriter};
 pub use units::{role_choices, unit_params, Attached, HarnessUnit, UnitContext, UnitEntry, UNITS};
 
-use crate::check::{Mismatch, Probe};
+use golden::check::{Mismatch, Probe};
 
 /// Why a run stopped without metrics.
 #[derive(Debug, thiserror::Error)]

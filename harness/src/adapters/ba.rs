@@ -10,17 +10,15 @@
 use ports::ba::{outcome, BaParams, BaTagArray};
 use ports::Params;
 
-use super::BaModel;
-use crate::harness::config::{MachineConfig, MachineConfigError};
-use crate::harness::roles::{Choice, L1Outcome, L1Response, L1Role, Role, RoleObject};
-use crate::harness::units::{with_overrides, Attached, HarnessUnit, UnitContext};
-use crate::harness::HarnessError;
+use crate::config::{MachineConfig, MachineConfigError};
+use crate::roles::{Choice, L1Outcome, L1Response, L1Role, Role, RoleObject};
+use crate::units::{with_overrides, Attached, HarnessUnit, UnitContext};
+use crate::HarnessError;
 
 /// The choice with the bypass-aware policy.
 const BA: &str = "ba";
 
 impl HarnessUnit for BaTagArray {
-    type Model = BaModel;
     const ROLE: Role = Role::L1;
     const CHOICES: &'static [Choice] = &[
         Choice {
@@ -148,7 +146,7 @@ impl L1Role for BaRole {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::l1::LruTags;
+    use crate::l1::LruTags;
 
     /// The native LRU array decides exactly like the BA model with
     /// `BA_ENABLE = 0`.

@@ -46,20 +46,14 @@ pub struct PresetFile {
 const FILES: &[(&str, &str)] = &[
     (
         "caps-gtx480",
-        include_str!("../../../presets/caps-gtx480.toml"),
+        include_str!("../../presets/caps-gtx480.toml"),
     ),
-    ("ba-thesis", include_str!("../../../presets/ba-thesis.toml")),
-    (
-        "snake-v100",
-        include_str!("../../../presets/snake-v100.toml"),
-    ),
-    (
-        "dac-gtx480",
-        include_str!("../../../presets/dac-gtx480.toml"),
-    ),
+    ("ba-thesis", include_str!("../../presets/ba-thesis.toml")),
+    ("snake-v100", include_str!("../../presets/snake-v100.toml")),
+    ("dac-gtx480", include_str!("../../presets/dac-gtx480.toml")),
     (
         "catt-titanv",
-        include_str!("../../../presets/catt-titanv.toml"),
+        include_str!("../../presets/catt-titanv.toml"),
     ),
 ];
 

@@ -1,5 +1,5 @@
 //! `dac_expander` in the SM harness: the expander slot
-//! ([`Role::Expander`](crate::harness::roles::Role::Expander), `expander =
+//! ([`Role::Expander`](crate::roles::Role::Expander), `expander =
 //! dac`, `--dac`).
 //!
 //! The harness runs DAC's affine warp (`harness::dac`: the decoupling of
@@ -24,17 +24,15 @@
 
 use ports::dac::{cmp, gran, kind, DacExpander, DacParams};
 
-use super::DacModel;
-use crate::harness::config::{MachineConfig, MachineConfigError};
-use crate::harness::metrics::UnitCounts;
-use crate::harness::roles::{
+use crate::config::{MachineConfig, MachineConfigError};
+use crate::metrics::UnitCounts;
+use crate::roles::{
     BlockShape, Choice, DeqResponse, EnqTuple, ExpanderRole, Role, RoleObject, TupleCmp, TupleKind,
 };
-use crate::harness::units::{Attached, HarnessUnit, UnitContext};
-use crate::harness::HarnessError;
+use crate::units::{Attached, HarnessUnit, UnitContext};
+use crate::HarnessError;
 
 impl HarnessUnit for DacExpander {
-    type Model = DacModel;
     const ROLE: Role = Role::Expander;
     const CHOICES: &'static [Choice] = &[Choice {
         name: "dac",

@@ -30,7 +30,7 @@
 use ports::ba::{outcome, BaIn, BaOut, BaParams, BaTagArray};
 use ports::{mask, Params};
 
-use crate::GoldenModel;
+use crate::model::{GoldenModel, GoldenUnit};
 
 /// The state of one line (one way of one set) of the tag array.
 ///
@@ -408,6 +408,10 @@ fn least_recent_where(set: &[LineState], in_group: impl Fn(&LineState) -> bool) 
     best
 }
 
+impl GoldenUnit for BaTagArray {
+    type Model = BaModel;
+}
+
 impl GoldenModel<BaTagArray> for BaModel {
     fn new(params: &BaParams) -> Self {
         BaModel::with_params(params)
@@ -441,8 +445,6 @@ impl GoldenModel<BaTagArray> for BaModel {
         };
     }
 }
-
-pub mod role;
 
 #[cfg(test)]
 mod tests;

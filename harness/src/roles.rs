@@ -3,7 +3,7 @@
 //!
 //! A slot is filled either by the harness's own native behaviour (no
 //! prefetcher; the harness's LRU tag array) or by a unit's golden model
-//! wrapped in its role adapter (`sim-model/src/<unit>/role.rs`), chosen by
+//! wrapped in its role adapter (`harness/src/adapters/<unit>.rs`), chosen by
 //! name in the machine configuration (`prefetcher = caps`, `l1 = ba`). The
 //! adapters turn these calls into the unit's port values; the harness never
 //! sees a unit's ports, so a new prefetcher or L1 policy is its own files

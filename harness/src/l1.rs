@@ -12,7 +12,7 @@ use super::HarnessError;
 /// The harness's own LRU tag array: allocate on a load miss (lowest invalid
 /// way, else the least recently used), write-evict on a store hit. Its
 /// decisions are those of `ba_tag_array` with `BA_ENABLE = 0` (checked by
-/// a test in `sim-model/src/ba/role.rs`). Pinned lines (DAC's locks,
+/// a test in `harness/src/adapters/ba.rs`). Pinned lines (DAC's locks,
 /// [`L1Role::set_locked`]) are skipped when a victim is chosen.
 pub(crate) struct LruTags {
     sets: usize,

@@ -33,8 +33,8 @@ use ports::UnitSpec;
 
 use super::units::probe_error;
 use super::HarnessError;
-use crate::check::{Probe, ProbeError};
-use crate::GoldenModel;
+use golden::check::{Probe, ProbeError};
+use golden::GoldenModel;
 
 /// Writes a stimulus file (module documentation) cycle by cycle: a
 /// [`Probe`], attached to a unit in a harness run with

@@ -5,11 +5,11 @@
 //! - `ld_*` from every demand load: the warp's SM slot (`ld_warp`), the
 //!   lowest active thread's address (`ld_addr`) and whether the active
 //!   threads are one stride per lane apart (`ld_uniform`), from kernel
-//!   files and traces alike ([`LoadInfo`](crate::harness::roles::LoadInfo));
+//!   files and traces alike ([`LoadInfo`](crate::roles::LoadInfo));
 //! - `cache_full` from the L1, which runs in decoupled mode
-//!   (`decoupled = auto` turns it on for Snake: [`HarnessUnit::DECOUPLED_L1`](crate::harness::units::HarnessUnit::DECOUPLED_L1);
-//!   the rules are in `sim-model/src/harness/decoupled.rs`), and `bw_util`
-//!   from the lower memory over the machine's `bw_window` ([`Pressure`](crate::harness::roles::Pressure));
+//!   (`decoupled = auto` turns it on for Snake: [`HarnessUnit::DECOUPLED_L1`](crate::units::HarnessUnit::DECOUPLED_L1);
+//!   the rules are in `harness/src/decoupled.rs`), and `bw_util`
+//!   from the lower memory over the machine's `bw_window` ([`Pressure`](crate::roles::Pressure));
 //! - `pf_ready` when the L1 takes the prefetch (issued, or dropped because
 //!   the line is present or in flight); eager wake-up finds the target by
 //!   its SM slot (`pf_warp`).
@@ -19,16 +19,14 @@
 
 use ports::snake::{SnakeParams, SnakePrefetcher};
 
-use super::SnakeModel;
-use crate::harness::metrics::UnitCounts;
-use crate::harness::roles::{
+use crate::metrics::UnitCounts;
+use crate::roles::{
     Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Pressure, Role, RoleObject, WarpRef,
 };
-use crate::harness::units::{Attached, HarnessUnit, UnitContext};
-use crate::harness::HarnessError;
+use crate::units::{Attached, HarnessUnit, UnitContext};
+use crate::HarnessError;
 
 impl HarnessUnit for SnakePrefetcher {
-    type Model = SnakeModel;
     const ROLE: Role = Role::Prefetcher;
     const CHOICES: &'static [Choice] = &[Choice {
         name: "snake",
