@@ -57,7 +57,7 @@ use std::collections::{HashMap, VecDeque};
 use super::config::{MachineConfig, MachineConfigError};
 use super::metrics::UnitCounts;
 use super::roles::{Choice, L1Role, LoadInfo, PrefetchOffer, PrefetcherRole, WarpRef};
-use super::HarnessError;
+use crate::error::HarnessError;
 
 /// Output queue depth of a baseline prefetcher (CAPS's `PFQ_DEPTH`).
 pub const QUEUE_DEPTH: usize = 4;

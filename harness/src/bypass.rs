@@ -37,7 +37,7 @@ use super::config::{MachineConfig, MachineConfigError};
 use super::metrics::UnitCounts;
 use super::roles::{L1Outcome, L1Response, L1Role, Role};
 use super::units::{or_list, role_choices};
-use super::HarnessError;
+use crate::error::HarnessError;
 
 /// The choice name (`l1 = bypass`).
 pub const NAME: &str = "bypass";

@@ -72,7 +72,7 @@
 
 use super::metrics::UnitCounts;
 use super::roles::{L1Outcome, L1Response, L1Role};
-use super::HarnessError;
+use crate::error::HarnessError;
 
 #[derive(Clone, Copy, Default)]
 struct Line {

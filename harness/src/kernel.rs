@@ -1230,7 +1230,7 @@ pub(crate) fn zero_divisor_error(
     lanes: u32,
     warp: u16,
     cycle: u64,
-) -> super::HarnessError {
+) -> crate::error::HarnessError {
     // The lanes as ranges: `3`, `0-31`, `0-2, 5`.
     let mut ranges: Vec<String> = Vec::new();
     let mut l = 0u32;
@@ -1249,7 +1249,7 @@ pub(crate) fn zero_divisor_error(
             format!("{first}-{}", l - 1)
         });
     }
-    super::HarnessError::Kernel(KernelError {
+    crate::error::HarnessError::Kernel(KernelError {
         file: k.file.clone(),
         line: (code.line > 0).then_some(code.line),
         field: "body".into(),

@@ -14,7 +14,7 @@
 //! (the clock edge) per unit, prefetcher first.
 
 use super::metrics::UnitCounts;
-use super::HarnessError;
+use crate::error::HarnessError;
 
 /// A slot of the SM that a unit can fill.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -72,7 +72,8 @@ use super::roles::{
     Role, RoleObject, WarpRef,
 };
 use super::units::{self, not_in_run, UnitContext, UnitEntry};
-use super::{HarnessError, Progress, RunOptions};
+use crate::error::HarnessError;
+use crate::options::{Progress, RunOptions};
 
 /// A fast, deterministic hasher for line addresses.
 #[derive(Default, Clone, Copy)]

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use ports::UnitSpec;
 
 use super::units::probe_error;
-use super::HarnessError;
+use crate::error::HarnessError;
 use golden::check::{Probe, ProbeError};
 use golden::GoldenModel;
 

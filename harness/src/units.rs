@@ -19,7 +19,7 @@ use super::config::{MachineConfig, MachineConfigError};
 use super::kernel::Kernel;
 use super::roles::{Choice, Role, RoleObject};
 use super::stimulus::StimulusWriter;
-use super::HarnessError;
+use crate::error::HarnessError;
 use golden::check::{Probe, ProbeError};
 use golden::{GoldenModel, GoldenUnit};
 

@@ -11,9 +11,9 @@ use ports::ba::{outcome, BaParams, BaTagArray};
 use ports::Params;
 
 use crate::config::{MachineConfig, MachineConfigError};
+use crate::error::HarnessError;
 use crate::roles::{Choice, L1Outcome, L1Response, L1Role, Role, RoleObject};
 use crate::units::{with_overrides, Attached, HarnessUnit, UnitContext};
-use crate::HarnessError;
 
 /// The choice with the bypass-aware policy.
 const BA: &str = "ba";

@@ -19,10 +19,10 @@
 use ports::caps::{CapsParams, CapsPrefetcher, MAX_ADDR_PORTS};
 use ports::clog2;
 
+use crate::error::HarnessError;
 use crate::metrics::UnitCounts;
 use crate::roles::{Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Role, RoleObject, WarpRef};
 use crate::units::{Attached, HarnessUnit, UnitContext};
-use crate::HarnessError;
 
 impl HarnessUnit for CapsPrefetcher {
     const ROLE: Role = Role::Prefetcher;

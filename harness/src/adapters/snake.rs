@@ -19,12 +19,12 @@
 
 use ports::snake::{SnakeParams, SnakePrefetcher};
 
+use crate::error::HarnessError;
 use crate::metrics::UnitCounts;
 use crate::roles::{
     Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Pressure, Role, RoleObject, WarpRef,
 };
 use crate::units::{Attached, HarnessUnit, UnitContext};
-use crate::HarnessError;
 
 impl HarnessUnit for SnakePrefetcher {
     const ROLE: Role = Role::Prefetcher;

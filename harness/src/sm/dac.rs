@@ -50,8 +50,8 @@ use super::super::expr::{eval, LANES};
 use super::super::kernel::{zero_divisor_error, Instr};
 use super::super::metrics::{ratio, DacMetrics};
 use super::super::roles::{ExpanderRole, TupleKind};
-use super::super::HarnessError;
 use super::{truth_mask, Access, FxBuild, Sm, WState};
+use crate::error::HarnessError;
 
 /// Who waits at the dequeue port.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
