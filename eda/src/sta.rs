@@ -32,10 +32,11 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::error::EdaError;
+use crate::installed::{require_tool, tool_version};
 use crate::run::{failed, input_file, run_checked, work_dir};
 use crate::synth::parse_stat_json;
 use crate::synth::{link_or_copy, read_output};
-use crate::tool::{require_tool, tool_version, Tool};
+use crate::tool::Tool;
 
 /// Default clock period for the analysis, in ns. The period only shifts the
 /// slack: with an ideal clock and zero port delays, the minimum period
@@ -299,8 +300,8 @@ pub fn time_verilog_with(
     liberty: &Path,
     options: &TimingOptions,
 ) -> Result<TimingReport, EdaError> {
-    crate::validate_top(top)?;
-    crate::validate_top(&options.clock)?;
+    crate::source::validate_top(top)?;
+    crate::source::validate_top(&options.clock)?;
     if !(options.period_ns.is_finite() && options.period_ns > 0.0) {
         return Err(EdaError::parse(
             "timing options",
@@ -954,7 +955,7 @@ pub(crate) fn parse_path(text: &str, period_ns: f64, what: &str) -> Result<Timin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::tool_available;
+    use crate::installed::tool_available;
 
     const REG2REG: &str = "\
 Startpoint: _5_ (rising edge-triggered flip-flop clocked by clk)
@@ -1101,7 +1102,7 @@ Path Type: max
     }
 
     fn nangate45() -> PathBuf {
-        crate::find_liberty(Path::new(env!("CARGO_MANIFEST_DIR")))
+        crate::liberty::find_liberty(Path::new(env!("CARGO_MANIFEST_DIR")))
             .expect("shared/pdk/nangate45/nangate45_typ.lib beside the checkout")
     }
 
@@ -1128,7 +1129,7 @@ Path Type: max
     }
 
     fn time_chain(n: usize) -> TimingReport {
-        let src = crate::TempVerilog::new(&chain(n), "chain").unwrap();
+        let src = crate::source::TempVerilog::new(&chain(n), "chain").unwrap();
         time_verilog(src.path(), "chain", &nangate45(), "clock").unwrap()
     }
 
@@ -1188,7 +1189,7 @@ Path Type: max
         if !have_tools() {
             return;
         }
-        let src = crate::TempVerilog::new(&chain(6), "chain").unwrap();
+        let src = crate::source::TempVerilog::new(&chain(6), "chain").unwrap();
         let mut o = TimingOptions::new("clock");
         o.period_ns = 1.0;
         o.abc_buffering = true;
@@ -1214,7 +1215,7 @@ Path Type: max
         if !have_tools() {
             return;
         }
-        let src = crate::TempVerilog::new(&chain(2), "chain").unwrap();
+        let src = crate::source::TempVerilog::new(&chain(2), "chain").unwrap();
         let lib = nangate45();
         let e = time_verilog(src.path(), "chain", &lib, "clk").unwrap_err();
         assert!(e.to_string().contains("clock port `clk`"), "{e}");
