@@ -298,10 +298,7 @@ pub fn synth_yosys(
     let dir = work_dir()?;
     let (liberty_abs, lib_info) = match liberty {
         Some(l) => {
-            let abs = input_file(l)?;
-            let info = LibertyInfo::read(&abs)?;
-            link_or_copy(&abs, &dir.path().join("cells.lib"))
-                .map_err(|e| EdaError::io("linking the Liberty file into the work directory", e))?;
+            let (abs, info) = link_liberty(dir.path(), l)?;
             (Some(abs), Some(info))
         }
         None => (None, None),
@@ -327,77 +324,131 @@ pub fn synth_yosys(
     let mut notes = Vec::new();
 
     let (final_stat, area_um2, area_kind) = match &lib_info {
-        Some(info) => {
-            let mapped = parse_stat_json(
-                &read_output(dir.path(), "mapped.json")?,
-                top,
-                "Yosys stat after Liberty mapping",
-            )?;
-            let text = read_output(dir.path(), "mapped.txt")?;
-            let area = parse_chip_area(&text, top);
-            let unknown = unknown_area_types(&text);
-            if !unknown.is_empty() {
-                notes.push(format!(
-                    "cells without a Liberty area (not mapped to the library): {}; \
-                     Yosys printed {}",
-                    unknown.join(", "),
-                    if area.is_some() {
-                        "a chip area that excludes them"
-                    } else {
-                        "no chip area"
-                    }
-                ));
-            }
-            if let Some(area) = area {
-                // Cross-check Yosys's figure against the library's own areas.
-                let sum: f64 = mapped
-                    .by_type
-                    .iter()
-                    .filter_map(|(t, n)| Some(info.cells.get(t)?.area? * *n as f64))
-                    .sum();
-                if (sum - area).abs() > 1e-3 * area.max(1.0) {
-                    notes.push(format!(
-                        "Yosys chip area {area} differs from the Liberty cell areas summed \
-                         by this crate ({sum:.3})"
-                    ));
-                }
-            } else if unknown.is_empty() {
-                notes.push("Yosys printed no \"Chip area\" line".to_string());
-            }
-            (mapped, area, AreaKind::Liberty)
-        }
-        None => {
-            let mut area = 0.0;
-            let mut unknown = Vec::new();
-            for (t, n) in &generic.by_type {
-                match estimate_cell_area(t) {
-                    Some(a) => area += a * *n as f64,
-                    None => {
-                        area += ESTIMATE_FALLBACK_AREA_UM2 * *n as f64;
-                        unknown.push(format!("{t} x{n}"));
-                    }
-                }
-            }
-            notes.push(
-                "area is a library-free ESTIMATE from generic Yosys cell counts and \
-                 NanGate45-like per-cell areas (eda::ESTIMATE_AREAS), not a mapped area"
-                    .to_string(),
-            );
-            if !unknown.is_empty() {
-                notes.push(format!(
-                    "cell types not in the estimate table, counted at {ESTIMATE_FALLBACK_AREA_UM2} µm² each: {}",
-                    unknown.join(", ")
-                ));
-            }
-            let stat = Stat {
-                cells: generic.cells,
-                by_type: generic.by_type.clone(),
-            };
-            (stat, Some(area), AreaKind::Estimate)
-        }
+        Some(info) => liberty_area(dir.path(), top, info, &mut notes)?,
+        None => estimated_area(&generic, &mut notes),
     };
 
     let lib = lib_info.as_ref();
+    let (flip_flops, latches) = storage_bits(&proc_stat, &generic, &final_stat, lib, &mut notes);
+    note_unclassified(&final_stat, lib, &mut notes);
+
+    let longest_path = read_output(dir.path(), "ltp.txt")
+        .ok()
+        .and_then(|t| parse_ltp(&t));
+    Ok(SynthReport {
+        cells: final_stat.cells,
+        longest_path,
+        flip_flops,
+        latches,
+        cell_types: final_stat.by_type,
+        generic_cell_types: generic.by_type,
+        area_um2,
+        area_kind,
+        liberty: liberty_abs,
+        notes,
+        log,
+    })
+}
+
+/// Reads the Liberty file `liberty` and puts it at `cells.lib` in `dir`;
+/// returns its absolute path and its cells.
+fn link_liberty(dir: &Path, liberty: &Path) -> Result<(PathBuf, LibertyInfo), EdaError> {
+    let abs = input_file(liberty)?;
+    let info = LibertyInfo::read(&abs)?;
+    link_or_copy(&abs, &dir.join("cells.lib"))
+        .map_err(|e| EdaError::io("linking the Liberty file into the work directory", e))?;
+    Ok((abs, info))
+}
+
+/// The Liberty-mapped netlist's counts and Yosys's chip area
+/// ([`AreaKind::Liberty`]), cross-checked against the library's own cell
+/// areas; caveats go to `notes`.
+fn liberty_area(
+    dir: &Path,
+    top: &str,
+    info: &LibertyInfo,
+    notes: &mut Vec<String>,
+) -> Result<(Stat, Option<f64>, AreaKind), EdaError> {
+    let mapped = parse_stat_json(
+        &read_output(dir, "mapped.json")?,
+        top,
+        "Yosys stat after Liberty mapping",
+    )?;
+    let text = read_output(dir, "mapped.txt")?;
+    let area = parse_chip_area(&text, top);
+    let unknown = unknown_area_types(&text);
+    if !unknown.is_empty() {
+        notes.push(format!(
+            "cells without a Liberty area (not mapped to the library): {}; \
+             Yosys printed {}",
+            unknown.join(", "),
+            if area.is_some() {
+                "a chip area that excludes them"
+            } else {
+                "no chip area"
+            }
+        ));
+    }
+    if let Some(area) = area {
+        // Cross-check Yosys's figure against the library's own areas.
+        let sum: f64 = mapped
+            .by_type
+            .iter()
+            .filter_map(|(t, n)| Some(info.cells.get(t)?.area? * *n as f64))
+            .sum();
+        if (sum - area).abs() > 1e-3 * area.max(1.0) {
+            notes.push(format!(
+                "Yosys chip area {area} differs from the Liberty cell areas summed \
+                 by this crate ({sum:.3})"
+            ));
+        }
+    } else if unknown.is_empty() {
+        notes.push("Yosys printed no \"Chip area\" line".to_string());
+    }
+    Ok((mapped, area, AreaKind::Liberty))
+}
+
+/// The generic netlist's counts and its library-free area
+/// ([`AreaKind::Estimate`]); caveats go to `notes`.
+fn estimated_area(generic: &Stat, notes: &mut Vec<String>) -> (Stat, Option<f64>, AreaKind) {
+    let mut area = 0.0;
+    let mut unknown = Vec::new();
+    for (t, n) in &generic.by_type {
+        match estimate_cell_area(t) {
+            Some(a) => area += a * *n as f64,
+            None => {
+                area += ESTIMATE_FALLBACK_AREA_UM2 * *n as f64;
+                unknown.push(format!("{t} x{n}"));
+            }
+        }
+    }
+    notes.push(
+        "area is a library-free ESTIMATE from generic Yosys cell counts and \
+         NanGate45-like per-cell areas (eda::ESTIMATE_AREAS), not a mapped area"
+            .to_string(),
+    );
+    if !unknown.is_empty() {
+        notes.push(format!(
+            "cell types not in the estimate table, counted at {ESTIMATE_FALLBACK_AREA_UM2} µm² each: {}",
+            unknown.join(", ")
+        ));
+    }
+    let stat = Stat {
+        cells: generic.cells,
+        by_type: generic.by_type.clone(),
+    };
+    (stat, Some(area), AreaKind::Estimate)
+}
+
+/// Flip-flop and latch bits of the final netlist (latches: also those
+/// `proc` inferred), noting counts that changed between the stages.
+fn storage_bits(
+    proc_stat: &Stat,
+    generic: &Stat,
+    final_stat: &Stat,
+    lib: Option<&LibertyInfo>,
+    notes: &mut Vec<String>,
+) -> (u64, u64) {
     let flip_flops = count_kind(&final_stat.by_type, CellKind::FlipFlop, lib);
     let generic_ffs = count_kind(&generic.by_type, CellKind::FlipFlop, None);
     if flip_flops != generic_ffs {
@@ -416,6 +467,12 @@ pub fn synth_yosys(
             "proc inferred {proc_latches} latch cell(s) that synthesis later removed"
         ));
     }
+    (flip_flops, synth_latches.max(proc_latches))
+}
+
+/// Notes the final netlist's cell types that are neither Yosys internal
+/// cells nor cells of the Liberty file.
+fn note_unclassified(final_stat: &Stat, lib: Option<&LibertyInfo>, notes: &mut Vec<String>) {
     let unclassified: Vec<&str> = final_stat
         .by_type
         .keys()
@@ -433,23 +490,6 @@ pub fn synth_yosys(
             unclassified.join(", ")
         ));
     }
-
-    let longest_path = read_output(dir.path(), "ltp.txt")
-        .ok()
-        .and_then(|t| parse_ltp(&t));
-    Ok(SynthReport {
-        cells: final_stat.cells,
-        longest_path,
-        flip_flops,
-        latches: synth_latches.max(proc_latches),
-        cell_types: final_stat.by_type,
-        generic_cell_types: generic.by_type,
-        area_um2,
-        area_kind,
-        liberty: liberty_abs,
-        notes,
-        log,
-    })
 }
 
 #[cfg(test)]
