@@ -44,8 +44,9 @@ const fn entry(
 
 use CellKind::{Combinational as C, FlipFlop as F, Latch as L};
 
-/// Per-cell areas (µm²) for the library-free [`AreaKind::Estimate`](crate::AreaKind::Estimate), taken
-/// from the NanGate45 Open Cell Library's X1 cells (INV_X1 0.532, BUF_X1 /
+/// Per-cell areas (µm²) for the library-free
+/// [`AreaKind::Estimate`](crate::AreaKind::Estimate), taken from the
+/// NanGate45 Open Cell Library's X1 cells (INV_X1 0.532, BUF_X1 /
 /// NAND2_X1 / NOR2_X1 0.798, AND2_X1 / OR2_X1 / AOI21_X1 / OAI21_X1 1.064,
 /// AOI22_X1 / OAI22_X1 1.330, XOR2_X1 / XNOR2_X1 1.596, MUX2_X1 1.862,
 /// DFF_X1 4.522, DFFR_X1 / DFFS_X1 5.320, DFFRS_X1 6.384, DLH_X1 2.660,

@@ -22,8 +22,9 @@ pub enum AreaKind {
     /// cells of a Liberty file ([`SynthReport::liberty`]).
     Liberty,
     /// A library-free **estimate**: the generic Yosys cells counted with the
-    /// NanGate45-like per-cell areas of [`ESTIMATE_AREAS`](crate::ESTIMATE_AREAS). Not a
-    /// synthesized area; typically within about 10-20 % of the Liberty figure.
+    /// NanGate45-like per-cell areas of [`ESTIMATE_AREAS`](crate::ESTIMATE_AREAS).
+    /// Not a synthesized area; typically within about 10-20 % of the Liberty
+    /// figure.
     Estimate,
 }
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// (arrival plus setup of the worst path) does not depend on it.
 pub const STA_PERIOD_NS_DEFAULT: f64 = 10.0;
 
-/// How to run [`time_verilog_with`].
+/// How to run [`time_verilog_with`](super::time_verilog_with).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TimingOptions {
     /// The clock input port (a plain Verilog identifier), e.g. `clock`.

@@ -99,7 +99,7 @@ pub struct TimingPath {
     pub points: Vec<PathPoint>,
 }
 
-/// The result of [`time_verilog`].
+/// The result of [`time_verilog`](super::time_verilog).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TimingReport {
     /// The top module.
