@@ -82,9 +82,10 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::error::EdaError;
+use crate::installed::require_tool;
 use crate::run::{run, run_checked, work_dir};
 use crate::synth::parse_stat_json;
-use crate::tool::{require_tool, Tool};
+use crate::tool::Tool;
 
 /// The proof method [`prove_equiv`] uses, as reported in [`EquivReport::method`].
 pub const EQUIV_METHOD: &str =
@@ -145,7 +146,7 @@ pub fn synth_gate_netlist(
     top: &str,
     timeout: Duration,
 ) -> Result<GateNetlist, EdaError> {
-    crate::validate_top(top)?;
+    crate::source::validate_top(top)?;
     require_tool(Tool::Yosys)?;
     let dir = work_dir()?;
     std::fs::write(dir.path().join("gold.v"), verilog)
@@ -215,7 +216,7 @@ pub fn prove_equiv(
     top: &str,
     timeout: Duration,
 ) -> Result<EquivReport, EdaError> {
-    crate::validate_top(top)?;
+    crate::source::validate_top(top)?;
     require_tool(Tool::Yosys)?;
     let start = Instant::now();
     let dir = work_dir()?;

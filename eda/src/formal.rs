@@ -19,8 +19,9 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::error::EdaError;
+use crate::installed::require_tool;
 use crate::run::{input_file, run, work_dir};
-use crate::tool::{require_tool, Tool};
+use crate::tool::Tool;
 
 /// Default time limit of each tool run of [`check_formal`], in seconds.
 pub const FORMAL_TIMEOUT_SECS_DEFAULT: u64 = 600;
@@ -137,7 +138,7 @@ pub struct Probe {
 }
 
 fn is_ident(s: &str) -> bool {
-    crate::validate_top(s).is_ok()
+    crate::source::validate_top(s).is_ok()
 }
 
 fn is_flat_name(s: &str) -> bool {
@@ -248,7 +249,7 @@ fn probe_commands(probes: &[Probe]) -> Result<Vec<String>, EdaError> {
 /// directory), flattening, mapping memories, binding the probes and
 /// optimizing; the caller appends the engine's commands.
 pub fn formal_script(top: &str, probes: &[Probe]) -> Result<String, EdaError> {
-    crate::validate_top(top)?;
+    crate::source::validate_top(top)?;
     let mut s = vec![
         "read_verilog -formal -sv wrapper.sv rtl.v".to_string(),
         format!("hierarchy -check -top {top}"),
@@ -330,7 +331,7 @@ fn failed_assertion(log: &str) -> Option<String> {
 /// and the counterexample VCD; a tool error, a time-out or an unbound probe
 /// is an [`EdaError`].
 pub fn check_formal(job: &FormalJob) -> Result<FormalReport, EdaError> {
-    crate::validate_top(&job.top)?;
+    crate::source::validate_top(&job.top)?;
     require_tool(Tool::Yosys)?;
     let wrapper_path = input_file(&job.wrapper)?;
     let rtl_path = input_file(&job.rtl)?;

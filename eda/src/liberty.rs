@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::cells::CellKind;
 use crate::error::EdaError;
-use crate::synth::CellKind;
 
 /// Environment variable naming a Liberty file to use instead of searching.
 pub const LIBERTY_ENV: &str = "WARPGEN_LIBERTY";

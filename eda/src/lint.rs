@@ -6,8 +6,9 @@ use std::process::Command;
 use serde::{Deserialize, Serialize};
 
 use crate::error::EdaError;
+use crate::installed::require_tool;
 use crate::run::{failed, input_file, run, work_dir};
-use crate::tool::{require_tool, Tool};
+use crate::tool::Tool;
 
 /// A waived Verilator warning category, with the reason it is waived.
 ///
@@ -120,7 +121,7 @@ pub fn lint_verilator(
     top: &str,
     waivers: &[Waiver],
 ) -> Result<LintReport, EdaError> {
-    crate::validate_top(top)?;
+    crate::source::validate_top(top)?;
     for w in waivers {
         check_waiver(w)?;
     }

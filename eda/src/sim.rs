@@ -4,8 +4,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::error::EdaError;
+use crate::installed::require_tool;
 use crate::run::{input_file, run_checked, sim_timeout, work_dir};
-use crate::tool::{require_tool, Tool};
+use crate::tool::Tool;
 
 /// The fixed seed passed as `+verilator+seed+N` to Verilator executables, so
 /// that the random power-up state is reproducible from run to run.
@@ -25,7 +26,7 @@ fn input_files(files: &[&Path]) -> Result<Vec<PathBuf>, EdaError> {
 /// directory) and reports success, or [`EdaError::ToolFailed`] carrying
 /// Icarus's messages (which name file and line).
 pub fn check_iverilog(verilog: &Path, top: &str) -> Result<(), EdaError> {
-    crate::validate_top(top)?;
+    crate::source::validate_top(top)?;
     require_tool(Tool::Iverilog)?;
     let file = input_file(verilog)?;
     let dir = work_dir()?;
@@ -47,7 +48,7 @@ pub fn check_iverilog(verilog: &Path, top: &str) -> Result<(), EdaError> {
 /// [`sim_timeout`](crate::sim_timeout) is an error carrying the output.
 /// Whether the test bench passed is for the caller to judge from the text.
 pub fn run_iverilog_testbench(files: &[&Path], top: &str) -> Result<String, EdaError> {
-    crate::validate_top(top)?;
+    crate::source::validate_top(top)?;
     require_tool(Tool::Iverilog)?;
     let files = input_files(files)?;
     let dir = work_dir()?;
@@ -80,7 +81,7 @@ pub fn run_iverilog_testbench(files: &[&Path], top: &str) -> Result<String, EdaE
 /// exceeding [`sim_timeout`](crate::sim_timeout) is an error carrying the
 /// output.
 pub fn run_verilator_binary(files: &[&Path], top: &str) -> Result<String, EdaError> {
-    crate::validate_top(top)?;
+    crate::source::validate_top(top)?;
     require_tool(Tool::Verilator)?;
     let files = input_files(files)?;
     let dir = work_dir()?;

@@ -6,21 +6,14 @@ use std::process::Command;
 
 use serde::{Deserialize, Serialize};
 
+use crate::cells::{
+    classify_generic_cell, estimate_cell_area, CellKind, ESTIMATE_FALLBACK_AREA_UM2,
+};
 use crate::error::EdaError;
+use crate::installed::require_tool;
 use crate::liberty::LibertyInfo;
 use crate::run::{input_file, run_checked, work_dir};
-use crate::tool::{require_tool, Tool};
-
-/// What a cell stores.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum CellKind {
-    /// No state.
-    Combinational,
-    /// An edge-triggered flip-flop (one bit).
-    FlipFlop,
-    /// A level-sensitive latch (one bit), which `conventions.md` forbids.
-    Latch,
-}
+use crate::tool::Tool;
 
 /// Where [`SynthReport::area_um2`] comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -29,150 +22,10 @@ pub enum AreaKind {
     /// cells of a Liberty file ([`SynthReport::liberty`]).
     Liberty,
     /// A library-free **estimate**: the generic Yosys cells counted with the
-    /// NanGate45-like per-cell areas of [`ESTIMATE_AREAS`]. Not a
-    /// synthesized area; typically within about 10-20 % of the Liberty figure.
+    /// NanGate45-like per-cell areas of [`ESTIMATE_AREAS`](crate::ESTIMATE_AREAS).
+    /// Not a synthesized area; typically within about 10-20 % of the Liberty
+    /// figure.
     Estimate,
-}
-
-/// One row of the library-free area table [`ESTIMATE_AREAS`].
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct EstimateEntry {
-    /// Yosys generic cell type; each `?` matches one polarity character
-    /// (`P`, `N`, `0`, `1`), e.g. `$_SDFF_???_` covers `$_SDFF_PP0_`.
-    pub pattern: &'static str,
-    /// Estimated area in square micrometres.
-    pub area_um2: f64,
-    /// What the cell stores.
-    pub kind: CellKind,
-    /// The NanGate45 X1 cells whose areas make up the figure.
-    pub basis: &'static str,
-}
-
-const fn entry(
-    pattern: &'static str,
-    area_um2: f64,
-    kind: CellKind,
-    basis: &'static str,
-) -> EstimateEntry {
-    EstimateEntry {
-        pattern,
-        area_um2,
-        kind,
-        basis,
-    }
-}
-
-use CellKind::{Combinational as C, FlipFlop as F, Latch as L};
-
-/// Per-cell areas (µm²) for the library-free [`AreaKind::Estimate`], taken
-/// from the NanGate45 Open Cell Library's X1 cells (INV_X1 0.532, BUF_X1 /
-/// NAND2_X1 / NOR2_X1 0.798, AND2_X1 / OR2_X1 / AOI21_X1 / OAI21_X1 1.064,
-/// AOI22_X1 / OAI22_X1 1.330, XOR2_X1 / XNOR2_X1 1.596, MUX2_X1 1.862,
-/// DFF_X1 4.522, DFFR_X1 / DFFS_X1 5.320, DFFRS_X1 6.384, DLH_X1 2.660,
-/// TBUF_X1 2.128).
-///
-/// Cells without a direct NanGate45 counterpart are a sum of cells (the
-/// `basis`): a synchronous-reset flip-flop is DFF_X1 plus an AND2_X1 for the
-/// reset gating, an enable flip-flop is DFF_X1 plus a MUX2_X1 for the hold
-/// path. Negative-polarity variants cost the same as positive ones.
-/// Generic types not in the table count [`ESTIMATE_FALLBACK_AREA_UM2`] each,
-/// with a note in the report.
-pub const ESTIMATE_AREAS: &[EstimateEntry] = &[
-    entry("$_BUF_", 0.798, C, "BUF_X1"),
-    entry("$_NOT_", 0.532, C, "INV_X1"),
-    entry("$_AND_", 1.064, C, "AND2_X1"),
-    entry("$_NAND_", 0.798, C, "NAND2_X1"),
-    entry("$_OR_", 1.064, C, "OR2_X1"),
-    entry("$_NOR_", 0.798, C, "NOR2_X1"),
-    entry("$_XOR_", 1.596, C, "XOR2_X1"),
-    entry("$_XNOR_", 1.596, C, "XNOR2_X1"),
-    entry("$_ANDNOT_", 1.330, C, "INV_X1 + NOR2_X1"),
-    entry("$_ORNOT_", 1.330, C, "INV_X1 + NAND2_X1"),
-    entry("$_MUX_", 1.862, C, "MUX2_X1"),
-    entry("$_NMUX_", 2.394, C, "MUX2_X1 + INV_X1"),
-    entry("$_AOI3_", 1.064, C, "AOI21_X1"),
-    entry("$_OAI3_", 1.064, C, "OAI21_X1"),
-    entry("$_AOI4_", 1.330, C, "AOI22_X1"),
-    entry("$_OAI4_", 1.330, C, "OAI22_X1"),
-    entry("$_MUX4_", 5.586, C, "3 x MUX2_X1"),
-    entry("$_MUX8_", 13.034, C, "7 x MUX2_X1"),
-    entry("$_MUX16_", 27.930, C, "15 x MUX2_X1"),
-    entry("$_TBUF_", 2.128, C, "TBUF_X1"),
-    entry("$_FF_", 4.522, F, "DFF_X1"),
-    entry("$_DFF_?_", 4.522, F, "DFF_X1"),
-    entry("$_DFF_???_", 5.320, F, "DFFR_X1 / DFFS_X1"),
-    entry("$_DFFE_??_", 6.384, F, "DFF_X1 + MUX2_X1"),
-    entry("$_DFFE_????_", 7.182, F, "DFFR_X1 + MUX2_X1"),
-    entry("$_SDFF_???_", 5.586, F, "DFF_X1 + AND2_X1"),
-    entry("$_SDFFE_????_", 7.448, F, "DFF_X1 + MUX2_X1 + AND2_X1"),
-    entry("$_SDFFCE_????_", 7.448, F, "DFF_X1 + MUX2_X1 + AND2_X1"),
-    entry("$_DFFSR_???_", 6.384, F, "DFFRS_X1"),
-    entry("$_DFFSRE_????_", 8.246, F, "DFFRS_X1 + MUX2_X1"),
-    entry("$_ALDFF_??_", 6.384, F, "DFFRS_X1"),
-    entry("$_ALDFFE_???_", 8.246, F, "DFFRS_X1 + MUX2_X1"),
-    entry("$_DLATCH_?_", 2.660, L, "DLH_X1"),
-    entry("$_DLATCH_???_", 3.724, L, "DLH_X1 + AND2_X1"),
-    entry("$_DLATCHSR_???_", 4.788, L, "DLH_X1 + 2 x AND2_X1"),
-    entry("$_SR_??_", 1.596, L, "2 x NOR2_X1"),
-];
-
-/// Area counted for a generic cell type missing from [`ESTIMATE_AREAS`]
-/// (one 2-input gate, AND2_X1).
-pub const ESTIMATE_FALLBACK_AREA_UM2: f64 = 1.064;
-
-/// Word-level (pre-`techmap`) storage cells, as `proc` creates them.
-const WORD_FLIP_FLOPS: &[&str] = &[
-    "$ff", "$dff", "$dffe", "$adff", "$adffe", "$sdff", "$sdffe", "$sdffce", "$dffsr", "$dffsre",
-    "$aldff", "$aldffe",
-];
-const WORD_LATCHES: &[&str] = &["$dlatch", "$adlatch", "$dlatchsr", "$sr"];
-
-fn glob_match(pattern: &str, name: &str) -> bool {
-    let (p, n) = (pattern.as_bytes(), name.as_bytes());
-    p.len() == n.len()
-        && p.iter().zip(n).all(|(&pc, &nc)| {
-            if pc == b'?' {
-                matches!(nc, b'P' | b'N' | b'0' | b'1')
-            } else {
-                pc == nc
-            }
-        })
-}
-
-fn estimate_entry(cell_type: &str) -> Option<&'static EstimateEntry> {
-    ESTIMATE_AREAS
-        .iter()
-        .find(|e| glob_match(e.pattern, cell_type))
-}
-
-/// The [`ESTIMATE_AREAS`] area of a generic Yosys cell type, if it is in the table.
-pub fn estimate_cell_area(cell_type: &str) -> Option<f64> {
-    estimate_entry(cell_type).map(|e| e.area_um2)
-}
-
-/// What a Yosys internal cell type (`$_DFF_P_`, `$_AND_`, `$dlatch`, ...)
-/// stores; `None` for names that are not Yosys internal cells (library cells,
-/// user modules).
-pub fn classify_generic_cell(cell_type: &str) -> Option<CellKind> {
-    if let Some(e) = estimate_entry(cell_type) {
-        return Some(e.kind);
-    }
-    if WORD_LATCHES.contains(&cell_type)
-        || cell_type.starts_with("$_DLATCH")
-        || cell_type.starts_with("$_SR_")
-    {
-        return Some(CellKind::Latch);
-    }
-    if WORD_FLIP_FLOPS.contains(&cell_type)
-        || ["$_DFF", "$_SDFF", "$_ALDFF", "$_FF_"]
-            .iter()
-            .any(|p| cell_type.starts_with(p))
-    {
-        return Some(CellKind::FlipFlop);
-    }
-    cell_type
-        .starts_with('$')
-        .then_some(CellKind::Combinational)
 }
 
 /// The result of [`synth_yosys`].
@@ -427,7 +280,7 @@ fn yosys_script(top: &str, liberty: Option<&str>) -> String {
 /// mapped as in `shared/pdk/README.md` (`dfflibmap -liberty L; abc -liberty L;
 /// opt_clean; stat -liberty L`) and `area_um2` is Yosys's "Chip area" figure
 /// ([`AreaKind::Liberty`]). Without one, `area_um2` is the library-free
-/// [`AreaKind::Estimate`] from [`ESTIMATE_AREAS`].
+/// [`AreaKind::Estimate`] from [`ESTIMATE_AREAS`](crate::ESTIMATE_AREAS).
 ///
 /// Counts come from `stat -json`; the chip area from the text `stat -liberty`
 /// output, because Yosys 0.23's `stat -json` omits it. Note that small tables
@@ -440,16 +293,13 @@ pub fn synth_yosys(
     top: &str,
     liberty: Option<&Path>,
 ) -> Result<SynthReport, EdaError> {
-    crate::validate_top(top)?;
+    crate::source::validate_top(top)?;
     require_tool(Tool::Yosys)?;
     let file = input_file(verilog)?;
     let dir = work_dir()?;
     let (liberty_abs, lib_info) = match liberty {
         Some(l) => {
-            let abs = input_file(l)?;
-            let info = LibertyInfo::read(&abs)?;
-            link_or_copy(&abs, &dir.path().join("cells.lib"))
-                .map_err(|e| EdaError::io("linking the Liberty file into the work directory", e))?;
+            let (abs, info) = link_liberty(dir.path(), l)?;
             (Some(abs), Some(info))
         }
         None => (None, None),
@@ -475,77 +325,131 @@ pub fn synth_yosys(
     let mut notes = Vec::new();
 
     let (final_stat, area_um2, area_kind) = match &lib_info {
-        Some(info) => {
-            let mapped = parse_stat_json(
-                &read_output(dir.path(), "mapped.json")?,
-                top,
-                "Yosys stat after Liberty mapping",
-            )?;
-            let text = read_output(dir.path(), "mapped.txt")?;
-            let area = parse_chip_area(&text, top);
-            let unknown = unknown_area_types(&text);
-            if !unknown.is_empty() {
-                notes.push(format!(
-                    "cells without a Liberty area (not mapped to the library): {}; \
-                     Yosys printed {}",
-                    unknown.join(", "),
-                    if area.is_some() {
-                        "a chip area that excludes them"
-                    } else {
-                        "no chip area"
-                    }
-                ));
-            }
-            if let Some(area) = area {
-                // Cross-check Yosys's figure against the library's own areas.
-                let sum: f64 = mapped
-                    .by_type
-                    .iter()
-                    .filter_map(|(t, n)| Some(info.cells.get(t)?.area? * *n as f64))
-                    .sum();
-                if (sum - area).abs() > 1e-3 * area.max(1.0) {
-                    notes.push(format!(
-                        "Yosys chip area {area} differs from the Liberty cell areas summed \
-                         by this crate ({sum:.3})"
-                    ));
-                }
-            } else if unknown.is_empty() {
-                notes.push("Yosys printed no \"Chip area\" line".to_string());
-            }
-            (mapped, area, AreaKind::Liberty)
-        }
-        None => {
-            let mut area = 0.0;
-            let mut unknown = Vec::new();
-            for (t, n) in &generic.by_type {
-                match estimate_cell_area(t) {
-                    Some(a) => area += a * *n as f64,
-                    None => {
-                        area += ESTIMATE_FALLBACK_AREA_UM2 * *n as f64;
-                        unknown.push(format!("{t} x{n}"));
-                    }
-                }
-            }
-            notes.push(
-                "area is a library-free ESTIMATE from generic Yosys cell counts and \
-                 NanGate45-like per-cell areas (eda::ESTIMATE_AREAS), not a mapped area"
-                    .to_string(),
-            );
-            if !unknown.is_empty() {
-                notes.push(format!(
-                    "cell types not in the estimate table, counted at {ESTIMATE_FALLBACK_AREA_UM2} µm² each: {}",
-                    unknown.join(", ")
-                ));
-            }
-            let stat = Stat {
-                cells: generic.cells,
-                by_type: generic.by_type.clone(),
-            };
-            (stat, Some(area), AreaKind::Estimate)
-        }
+        Some(info) => liberty_area(dir.path(), top, info, &mut notes)?,
+        None => estimated_area(&generic, &mut notes),
     };
 
     let lib = lib_info.as_ref();
+    let (flip_flops, latches) = storage_bits(&proc_stat, &generic, &final_stat, lib, &mut notes);
+    note_unclassified(&final_stat, lib, &mut notes);
+
+    let longest_path = read_output(dir.path(), "ltp.txt")
+        .ok()
+        .and_then(|t| parse_ltp(&t));
+    Ok(SynthReport {
+        cells: final_stat.cells,
+        longest_path,
+        flip_flops,
+        latches,
+        cell_types: final_stat.by_type,
+        generic_cell_types: generic.by_type,
+        area_um2,
+        area_kind,
+        liberty: liberty_abs,
+        notes,
+        log,
+    })
+}
+
+/// Reads the Liberty file `liberty` and puts it at `cells.lib` in `dir`;
+/// returns its absolute path and its cells.
+fn link_liberty(dir: &Path, liberty: &Path) -> Result<(PathBuf, LibertyInfo), EdaError> {
+    let abs = input_file(liberty)?;
+    let info = LibertyInfo::read(&abs)?;
+    link_or_copy(&abs, &dir.join("cells.lib"))
+        .map_err(|e| EdaError::io("linking the Liberty file into the work directory", e))?;
+    Ok((abs, info))
+}
+
+/// The Liberty-mapped netlist's counts and Yosys's chip area
+/// ([`AreaKind::Liberty`]), cross-checked against the library's own cell
+/// areas; caveats go to `notes`.
+fn liberty_area(
+    dir: &Path,
+    top: &str,
+    info: &LibertyInfo,
+    notes: &mut Vec<String>,
+) -> Result<(Stat, Option<f64>, AreaKind), EdaError> {
+    let mapped = parse_stat_json(
+        &read_output(dir, "mapped.json")?,
+        top,
+        "Yosys stat after Liberty mapping",
+    )?;
+    let text = read_output(dir, "mapped.txt")?;
+    let area = parse_chip_area(&text, top);
+    let unknown = unknown_area_types(&text);
+    if !unknown.is_empty() {
+        notes.push(format!(
+            "cells without a Liberty area (not mapped to the library): {}; \
+             Yosys printed {}",
+            unknown.join(", "),
+            if area.is_some() {
+                "a chip area that excludes them"
+            } else {
+                "no chip area"
+            }
+        ));
+    }
+    if let Some(area) = area {
+        // Cross-check Yosys's figure against the library's own areas.
+        let sum: f64 = mapped
+            .by_type
+            .iter()
+            .filter_map(|(t, n)| Some(info.cells.get(t)?.area? * *n as f64))
+            .sum();
+        if (sum - area).abs() > 1e-3 * area.max(1.0) {
+            notes.push(format!(
+                "Yosys chip area {area} differs from the Liberty cell areas summed \
+                 by this crate ({sum:.3})"
+            ));
+        }
+    } else if unknown.is_empty() {
+        notes.push("Yosys printed no \"Chip area\" line".to_string());
+    }
+    Ok((mapped, area, AreaKind::Liberty))
+}
+
+/// The generic netlist's counts and its library-free area
+/// ([`AreaKind::Estimate`]); caveats go to `notes`.
+fn estimated_area(generic: &Stat, notes: &mut Vec<String>) -> (Stat, Option<f64>, AreaKind) {
+    let mut area = 0.0;
+    let mut unknown = Vec::new();
+    for (t, n) in &generic.by_type {
+        match estimate_cell_area(t) {
+            Some(a) => area += a * *n as f64,
+            None => {
+                area += ESTIMATE_FALLBACK_AREA_UM2 * *n as f64;
+                unknown.push(format!("{t} x{n}"));
+            }
+        }
+    }
+    notes.push(
+        "area is a library-free ESTIMATE from generic Yosys cell counts and \
+         NanGate45-like per-cell areas (eda::ESTIMATE_AREAS), not a mapped area"
+            .to_string(),
+    );
+    if !unknown.is_empty() {
+        notes.push(format!(
+            "cell types not in the estimate table, counted at {ESTIMATE_FALLBACK_AREA_UM2} µm² each: {}",
+            unknown.join(", ")
+        ));
+    }
+    let stat = Stat {
+        cells: generic.cells,
+        by_type: generic.by_type.clone(),
+    };
+    (stat, Some(area), AreaKind::Estimate)
+}
+
+/// Flip-flop and latch bits of the final netlist (latches: also those
+/// `proc` inferred), noting counts that changed between the stages.
+fn storage_bits(
+    proc_stat: &Stat,
+    generic: &Stat,
+    final_stat: &Stat,
+    lib: Option<&LibertyInfo>,
+    notes: &mut Vec<String>,
+) -> (u64, u64) {
     let flip_flops = count_kind(&final_stat.by_type, CellKind::FlipFlop, lib);
     let generic_ffs = count_kind(&generic.by_type, CellKind::FlipFlop, None);
     if flip_flops != generic_ffs {
@@ -564,6 +468,12 @@ pub fn synth_yosys(
             "proc inferred {proc_latches} latch cell(s) that synthesis later removed"
         ));
     }
+    (flip_flops, synth_latches.max(proc_latches))
+}
+
+/// Notes the final netlist's cell types that are neither Yosys internal
+/// cells nor cells of the Liberty file.
+fn note_unclassified(final_stat: &Stat, lib: Option<&LibertyInfo>, notes: &mut Vec<String>) {
     let unclassified: Vec<&str> = final_stat
         .by_type
         .keys()
@@ -581,23 +491,6 @@ pub fn synth_yosys(
             unclassified.join(", ")
         ));
     }
-
-    let longest_path = read_output(dir.path(), "ltp.txt")
-        .ok()
-        .and_then(|t| parse_ltp(&t));
-    Ok(SynthReport {
-        cells: final_stat.cells,
-        longest_path,
-        flip_flops,
-        latches: synth_latches.max(proc_latches),
-        cell_types: final_stat.by_type,
-        generic_cell_types: generic.by_type,
-        area_um2,
-        area_kind,
-        liberty: liberty_abs,
-        notes,
-        log,
-    })
 }
 
 #[cfg(test)]
@@ -632,46 +525,6 @@ mod sanitize_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn table_patterns() {
-        assert_eq!(estimate_cell_area("$_SDFF_PP0_"), Some(5.586));
-        assert_eq!(estimate_cell_area("$_DFF_P_"), Some(4.522));
-        assert_eq!(estimate_cell_area("$_DFF_PN0_"), Some(5.320));
-        assert_eq!(estimate_cell_area("$_DFFE_PP_"), Some(6.384));
-        assert_eq!(estimate_cell_area("$_DFFE_PN0P_"), Some(7.182));
-        assert_eq!(estimate_cell_area("$_XOR_"), Some(1.596));
-        assert_eq!(estimate_cell_area("$_DFF_PX_"), None);
-        assert_eq!(estimate_cell_area("DFF_X1"), None);
-        for e in ESTIMATE_AREAS {
-            assert!(e.area_um2 > 0.0 && !e.basis.is_empty(), "{e:?}");
-        }
-    }
-
-    #[test]
-    fn classification() {
-        assert_eq!(
-            classify_generic_cell("$_SDFFCE_PP0P_"),
-            Some(CellKind::FlipFlop)
-        );
-        assert_eq!(
-            classify_generic_cell("$_SDFFE_PN1N_"),
-            Some(CellKind::FlipFlop)
-        );
-        assert_eq!(classify_generic_cell("$_DLATCH_P_"), Some(CellKind::Latch));
-        assert_eq!(
-            classify_generic_cell("$_DLATCH_NN1_"),
-            Some(CellKind::Latch)
-        );
-        assert_eq!(classify_generic_cell("$dlatch"), Some(CellKind::Latch));
-        assert_eq!(classify_generic_cell("$adff"), Some(CellKind::FlipFlop));
-        assert_eq!(
-            classify_generic_cell("$_AND_"),
-            Some(CellKind::Combinational)
-        );
-        assert_eq!(classify_generic_cell("$add"), Some(CellKind::Combinational));
-        assert_eq!(classify_generic_cell("DFF_X1"), None);
-    }
 
     const STAT_JSON: &str = r#"{
    "creator": "Yosys 0.23 (git sha1 7ce5011c24b)",

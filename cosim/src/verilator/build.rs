@@ -2,11 +2,12 @@
 //! library.
 
 use super::cache::keep_failed;
+use super::error::{io_err, Result, VerilatorError};
+use super::flags::{CXX_COMMON_FLAGS, LINK_FLAGS, MODEL_OPT, VERILATOR_FLAGS};
 use super::header::{match_ports, parse_header_ports};
+use super::options::BuildInfo;
 use super::tools::{log_tail, run_logged, verilator_version, VERILATOR};
 use super::wrapper::{prev_clock_member, wrapper_source};
-use super::{io_err, BuildInfo, Result, VerilatorError};
-use super::{CXX_COMMON_FLAGS, LINK_FLAGS, MODEL_OPT, VERILATOR_FLAGS};
 use ports::PortDesc;
 use std::fmt::Write as _;
 use std::fs;

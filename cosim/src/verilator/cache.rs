@@ -1,7 +1,7 @@
 //! The cache directory: temporary build directories, build locks and
 //! publishing finished builds.
 
-use super::{io_err, Result};
+use super::error::{io_err, Result};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! The ports: checking the port lists and matching them against the
 //! Verilated class's header `V<top>.h`.
 
-use super::{Result, VerilatorError};
+use super::error::{Result, VerilatorError};
 use ports::PortDesc;
 
 fn is_identifier(s: &str) -> bool {

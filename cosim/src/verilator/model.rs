@@ -3,13 +3,14 @@
 
 use super::build::build_into;
 use super::cache::{default_cache_dir, hex, publish, remove_stale_tmp_dirs, tmp_dir_in, BuildLock};
-use super::header::check_port_lists;
-use super::runtime::ensure_runtime;
-use super::tools::{cxx_command, cxx_identity, require_verilator, verilator_root};
-use super::{io_err, BuildInfo, BuildOptions, Result, VerilatorError};
-use super::{
+use super::error::{io_err, Result, VerilatorError};
+use super::flags::{
     CXX_COMMON_FLAGS, LINK_FLAGS, MODEL_OPT, RUNTIME_VERSION, VERILATOR_FLAGS, WRAPPER_VERSION,
 };
+use super::header::check_port_lists;
+use super::options::{BuildInfo, BuildOptions};
+use super::runtime::ensure_runtime;
+use super::tools::{cxx_command, cxx_identity, require_verilator, verilator_root};
 use crate::backend::{RtlBackend, CYCLE_TIME};
 use ports::PortDesc;
 use sha2::{Digest, Sha256};

@@ -7,9 +7,9 @@
 //! loads a model's `model.so` through the same C ABI as the Rust back-end.
 
 use super::cache::{hex, publish, tmp_dir_in, BuildLock};
+use super::error::{io_err, Result, VerilatorError};
 use super::model::VerilatorModel;
 use super::tools::{cxx_command, cxx_identity, log_tail, run_logged};
-use super::{io_err, Result, VerilatorError};
 use sha2::{Digest, Sha256};
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -2,9 +2,9 @@
 //! compiler and flags and cached as a static archive.
 
 use super::cache::{hex, keep_failed, publish, tmp_dir_in, BuildLock};
+use super::error::{io_err, Result, VerilatorError};
+use super::flags::{CXX_COMMON_FLAGS, RUNTIME_OPT, RUNTIME_SOURCES, RUNTIME_VERSION};
 use super::tools::{log_tail, run_logged};
-use super::{io_err, Result, VerilatorError};
-use super::{CXX_COMMON_FLAGS, RUNTIME_OPT, RUNTIME_SOURCES, RUNTIME_VERSION};
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
 use std::fs;

@@ -1,6 +1,6 @@
 //! Finding and running the tools: Verilator and the C++ compiler.
 
-use super::{io_err, Result, VerilatorError};
+use super::error::{io_err, Result, VerilatorError};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs;

@@ -1,8 +1,8 @@
 //! The C++ wrapper: an `extern "C"` interface to the Verilated class,
 //! generated from the template `wrapper.cpp`.
 
+use super::flags::WRAPPER_VERSION;
 use super::header::HeaderPort;
-use super::WRAPPER_VERSION;
 use crate::backend::CYCLE_TIME;
 use std::fmt::Write as _;
 

@@ -1,0 +1,348 @@
+//! Static timing analysis with OpenSTA of the Yosys gate netlist.
+//!
+//! [`time_verilog`] maps a design to the cells of a Liberty file exactly as
+//! [`crate::synth_yosys`] does for area (`synth -flatten; dfflibmap; abc
+//! -liberty; opt_clean`), writes the gate netlist, and runs OpenSTA (`sta`,
+//! Debian's `opensta` 0~20191111, OpenSTA 2.0.17) on it:
+//!
+//! * one ideal clock on the clock port, [`STA_PERIOD_NS_DEFAULT`] ns unless
+//!   [`TimingOptions::period_ns`] says otherwise;
+//! * input delay 0 on every input but the clock and output delay 0 on every
+//!   output, against that clock: ports are treated as if registered outside
+//!   the unit, so the worst path is the bound over flop-to-flop,
+//!   port-to-flop, flop-to-port and port-to-port paths;
+//! * no input drive (ideal input transitions) and no output load beyond the
+//!   wire load; the Liberty's `default_wire_load` (NanGate45:
+//!   `5K_hvratio_1_1`), which OpenSTA applies by itself;
+//! * the worst flop-to-flop path reported separately
+//!   (`report_checks -from [all_registers -clock_pins] -to [all_registers
+//!   -data_pins]`).
+//!
+//! Yosys's `abc -liberty` without `-D` neither buffers nor sizes: a net with a
+//! large fan-out stays driven by one X1 gate, and OpenSTA then extrapolates
+//! beyond the library's delay tables. Such paths are flagged in the notes
+//! ([`SLOW_SLEW_NS`]). [`TimingOptions::abc_buffering`] maps with
+//! `abc -D <period> -constr` instead, which buffers and sizes.
+
+mod netlist;
+mod options;
+mod parse;
+mod report;
+mod scripts;
+#[cfg(test)]
+mod tests;
+
+pub use options::{TimingOptions, ABC_DRIVER_CELL, ABC_LOAD_FF, STA_PERIOD_NS_DEFAULT};
+pub use report::{EndpointKind, PathEndpoint, PathPoint, TimingPath, TimingReport};
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use crate::error::EdaError;
+use crate::installed::{require_tool, tool_version};
+use crate::run::{failed, input_file, run_checked, work_dir};
+use crate::synth::{link_or_copy, parse_stat_json, read_output};
+use crate::tool::Tool;
+use netlist::{resolve_registers, split_concat_assigns, Netlist};
+use parse::parse_path;
+use scripts::{sta_script, yosys_script, MARK_DONE, MARK_HAS_REGS, MARK_NO_CLOCK};
+
+/// An output transition (ns) above which a path point is flagged in the
+/// notes as an unbuffered high-fan-out net whose delay OpenSTA extrapolated
+/// (the NanGate45 tables end near 0.2 ns of input transition).
+pub const SLOW_SLEW_NS: f64 = 1.0;
+
+/// [`time_verilog_with`] with [`TimingOptions::new`]`(clock)`: a
+/// [`STA_PERIOD_NS_DEFAULT`] ns ideal clock on port `clock`, no time limit.
+pub fn time_verilog(
+    verilog: &Path,
+    top: &str,
+    liberty: &Path,
+    clock: &str,
+) -> Result<TimingReport, EdaError> {
+    time_verilog_with(verilog, top, liberty, &TimingOptions::new(clock))
+}
+
+/// Maps `verilog` (top module `top`) to the cells of `liberty` with Yosys and
+/// reports its worst setup paths with OpenSTA; see the module documentation
+/// for the constraints.
+///
+/// Errors: [`EdaError::InvalidTop`] for a `top` or clock that is not a plain
+/// identifier, [`EdaError::NotInstalled`] without `yosys` or `sta`,
+/// [`EdaError::ToolFailed`] if Yosys fails or OpenSTA prints an `Error:`,
+/// [`EdaError::Timeout`], and [`EdaError::Parse`] if the clock port is
+/// missing or a report cannot be read.
+pub fn time_verilog_with(
+    verilog: &Path,
+    top: &str,
+    liberty: &Path,
+    options: &TimingOptions,
+) -> Result<TimingReport, EdaError> {
+    check_names_and_period(top, options)?;
+    require_tool(Tool::Yosys)?;
+    require_tool(Tool::OpenSta)?;
+    let file = input_file(verilog)?;
+    let lib = input_file(liberty)?;
+    let dir = work_dir()?;
+    link_or_copy(&lib, &dir.path().join("cells.lib"))
+        .map_err(|e| EdaError::io("linking the Liberty file into the work directory", e))?;
+
+    // 1. Yosys: the synth_yosys mapping, then a netlist OpenSTA can read.
+    let mapped = map_to_cells(dir.path(), &file, top, options)?;
+    // 2. OpenSTA.
+    let paths = run_opensta(dir.path(), top, options, &mapped.netlist)?;
+
+    let wire_load = default_wire_load(&lib);
+    let notes = timing_notes(
+        options,
+        wire_load.as_deref(),
+        &mapped.text,
+        &paths.worst,
+        paths.reg_to_reg.as_ref(),
+    );
+    Ok(TimingReport {
+        top: top.to_string(),
+        clock: options.clock.clone(),
+        period_ns: options.period_ns,
+        worst: paths.worst,
+        reg_to_reg: paths.reg_to_reg,
+        cells: mapped.cells,
+        wire_load,
+        liberty: lib,
+        yosys_version: tool_version(Tool::Yosys)?,
+        sta_version: format!("OpenSTA {}", tool_version(Tool::OpenSta)?),
+        yosys_seconds: mapped.seconds,
+        sta_seconds: paths.seconds,
+        notes,
+    })
+}
+
+/// Checks that `top` and the clock port are plain identifiers and that the
+/// period is positive.
+fn check_names_and_period(top: &str, options: &TimingOptions) -> Result<(), EdaError> {
+    crate::source::validate_top(top)?;
+    crate::source::validate_top(&options.clock)?;
+    if !(options.period_ns.is_finite() && options.period_ns > 0.0) {
+        return Err(EdaError::parse(
+            "timing options",
+            format!("clock period {} ns is not positive", options.period_ns),
+        ));
+    }
+    Ok(())
+}
+
+/// The gate netlist Yosys wrote, as OpenSTA will read it.
+struct MappedNetlist {
+    /// Cells in the mapped netlist.
+    cells: u64,
+    /// The netlist's text (concatenated assignments split).
+    text: String,
+    /// Its cell instances and their connections.
+    netlist: Netlist,
+    /// Wall-clock seconds of the Yosys run.
+    seconds: f64,
+}
+
+/// Runs Yosys in `dir` (which holds `cells.lib`): maps `file` to the
+/// Liberty cells and writes `netlist.v`, rewritten so that OpenSTA 2019
+/// reads it.
+fn map_to_cells(
+    dir: &Path,
+    file: &Path,
+    top: &str,
+    options: &TimingOptions,
+) -> Result<MappedNetlist, EdaError> {
+    let constr = if options.abc_buffering {
+        std::fs::write(
+            dir.join("abc.constr"),
+            format!("set_driving_cell {ABC_DRIVER_CELL}\nset_load {ABC_LOAD_FF}\n"),
+        )
+        .map_err(|e| EdaError::io("writing the ABC constraints", e))?;
+        Some(((options.period_ns * 1000.0).round() as u64, "abc.constr"))
+    } else {
+        None
+    };
+    let script = yosys_script(top, "cells.lib", constr);
+    let mut cmd = Command::new("yosys");
+    cmd.current_dir(dir)
+        .args(["-q", "-l", "yosys.log", "-f", "verilog", "-p", &script])
+        .arg(file);
+    let t0 = Instant::now();
+    run_checked(Tool::Yosys, &mut cmd, options.timeout)?;
+    let seconds = t0.elapsed().as_secs_f64();
+    let mapped = parse_stat_json(
+        &read_output(dir, "mapped.json")?,
+        top,
+        "Yosys stat after Liberty mapping",
+    )?;
+    let text = split_concat_assigns(&read_output(dir, "netlist.v")?)?;
+    std::fs::write(dir.join("netlist.v"), &text)
+        .map_err(|e| EdaError::io("rewriting the gate netlist", e))?;
+    let netlist = Netlist::parse(&text);
+    Ok(MappedNetlist {
+        cells: mapped.cells,
+        text,
+        netlist,
+        seconds,
+    })
+}
+
+/// The paths OpenSTA reported.
+struct StaPaths {
+    /// The worst path of the design.
+    worst: TimingPath,
+    /// The worst register-to-register path, if there are registers.
+    reg_to_reg: Option<TimingPath>,
+    /// Wall-clock seconds of the OpenSTA run.
+    seconds: f64,
+}
+
+/// Runs OpenSTA in `dir` on the mapped `netlist.v` and reads its path
+/// reports, naming the flip-flops' registers from `netlist`.
+fn run_opensta(
+    dir: &Path,
+    top: &str,
+    options: &TimingOptions,
+    netlist: &Netlist,
+) -> Result<StaPaths, EdaError> {
+    let tcl = sta_script(top, options);
+    std::fs::write(dir.join("timing.tcl"), &tcl)
+        .map_err(|e| EdaError::io("writing the OpenSTA script", e))?;
+    let mut cmd = Command::new("sta");
+    cmd.current_dir(dir)
+        .args(["-no_splash", "-no_init", "-exit", "timing.tcl"]);
+    let t0 = Instant::now();
+    let out = run_checked(Tool::OpenSta, &mut cmd, options.timeout)?;
+    let seconds = t0.elapsed().as_secs_f64();
+    // OpenSTA 2019 exits 0 after a Tcl error in the script: look for the
+    // markers and for error lines instead.
+    let text = out.combined();
+    if text.lines().any(|l| l.starts_with("Error")) || !text.contains(MARK_DONE) {
+        return Err(failed(Tool::OpenSta, &cmd, &out));
+    }
+    if text.contains(MARK_NO_CLOCK) {
+        return Err(EdaError::parse(
+            "OpenSTA run",
+            format!("clock port `{}` not found in `{top}`", options.clock),
+        ));
+    }
+    let worst_text = read_output(dir, "worst.txt")?;
+    let mut worst = parse_path(&worst_text, options.period_ns, "OpenSTA worst path")?;
+    resolve_registers(&mut worst, netlist);
+    let reg_to_reg = if text.contains(MARK_HAS_REGS) {
+        let t = read_output(dir, "reg2reg.txt")?;
+        if t.contains("Startpoint:") {
+            let mut p = parse_path(&t, options.period_ns, "OpenSTA register-to-register path")?;
+            resolve_registers(&mut p, netlist);
+            Some(p)
+        } else {
+            None
+        }
+    } else {
+        None
+    };
+    Ok(StaPaths {
+        worst,
+        reg_to_reg,
+        seconds,
+    })
+}
+
+/// The report's notes: the constraints and mapping, cells left unmapped,
+/// and each path's extrapolated delays and inconsistencies.
+fn timing_notes(
+    options: &TimingOptions,
+    wire_load: Option<&str>,
+    netlist_text: &str,
+    worst: &TimingPath,
+    reg_to_reg: Option<&TimingPath>,
+) -> Vec<String> {
+    let mut notes = vec![
+        format!(
+            "ideal clock `{}` of {} ns; input delay 0 on all inputs but the clock, output \
+             delay 0 on all outputs (ports treated as registered outside the unit); ideal \
+             input transitions, no output load",
+            options.clock, options.period_ns
+        ),
+        match wire_load {
+            Some(w) => format!("wire load: the Liberty default `{w}`"),
+            None => "no wire load (the Liberty names no default_wire_load)".to_string(),
+        },
+        if options.abc_buffering {
+            format!(
+                "mapping with abc -D {} -constr (driver {ABC_DRIVER_CELL}, load {ABC_LOAD_FF} fF): \
+                 ABC buffers and sizes; not synth_yosys's area netlist",
+                (options.period_ns * 1000.0).round()
+            )
+        } else {
+            "mapping as synth_yosys (synth -flatten; dfflibmap; abc -liberty; opt_clean): \
+             no buffering or gate sizing"
+                .to_string()
+        },
+    ];
+    // Yosys writes its own cell types escaped: `\$_DFF_P_ _5_ (`.
+    let mut unmapped: Vec<&str> = netlist_text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("\\$"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    unmapped.sort_unstable();
+    unmapped.dedup();
+    if !unmapped.is_empty() {
+        notes.push(format!(
+            "cells not mapped to the Liberty (OpenSTA sees them as black boxes): {}",
+            unmapped.join(", ")
+        ));
+    }
+    for (label, path) in std::iter::once(("worst path", worst))
+        .chain(reg_to_reg.map(|p| ("register-to-register path", p)))
+    {
+        path_notes(label, path, &mut notes);
+    }
+    notes
+}
+
+/// Notes on one path: points with transitions above [`SLOW_SLEW_NS`], and an
+/// arrival plus setup that disagrees with period minus slack.
+fn path_notes(label: &str, path: &TimingPath, notes: &mut Vec<String>) {
+    let slow: Vec<String> = path
+        .points
+        .iter()
+        .filter(|p| p.slew_ns.is_some_and(|s| s > SLOW_SLEW_NS))
+        .map(|p| {
+            format!(
+                "{} ({}; {:.3} ns, load {:.0} fF)",
+                p.instance,
+                p.cell.as_deref().unwrap_or("port"),
+                p.incr_ns,
+                p.load_ff.unwrap_or(0.0)
+            )
+        })
+        .collect();
+    if !slow.is_empty() {
+        notes.push(format!(
+            "{label}: unbuffered high-fan-out net(s) with transitions above {SLOW_SLEW_NS} ns, \
+             delays extrapolated beyond the library tables: {}",
+            slow.join(", ")
+        ));
+    }
+    let check = path.delay_ns + path.setup_ns;
+    if (check - path.min_period_ns).abs() > 2e-3 {
+        notes.push(format!(
+            "{label}: arrival + setup = {check:.4} ns differs from period - slack = {:.4} ns",
+            path.min_period_ns
+        ));
+    }
+}
+
+/// The `default_wire_load : "NAME";` of a Liberty file, if any.
+fn default_wire_load(liberty: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(liberty).ok()?;
+    text.lines().find_map(|l| {
+        let rest = l.trim().strip_prefix("default_wire_load")?.trim_start();
+        let rest = rest.strip_prefix(':')?;
+        let name = rest.trim().trim_end_matches(';').trim().trim_matches('"');
+        (!name.is_empty()).then(|| name.to_string())
+    })
+}

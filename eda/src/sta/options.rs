@@ -1,0 +1,48 @@
+//! How to run a timing analysis: clock, period, time limit, ABC mapping.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// Default clock period for the analysis, in ns. The period only shifts the
+/// slack: with an ideal clock and zero port delays, the minimum period
+/// (arrival plus setup of the worst path) does not depend on it.
+pub const STA_PERIOD_NS_DEFAULT: f64 = 10.0;
+
+/// How to run [`time_verilog_with`](super::time_verilog_with).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimingOptions {
+    /// The clock input port (a plain Verilog identifier), e.g. `clock`.
+    pub clock: String,
+    /// The clock period in ns (positive).
+    pub period_ns: f64,
+    /// A time limit for each tool run (Yosys, then OpenSTA); `None` for none.
+    pub timeout: Option<Duration>,
+    /// `false` (the default): map exactly as [`crate::synth_yosys`] does,
+    /// `abc -liberty L`, which neither buffers nor sizes. `true`: `abc -D
+    /// <period in ps> -constr F -liberty L` with [`ABC_DRIVER_CELL`] and
+    /// [`ABC_LOAD_FF`] in `F` (OpenROAD's NanGate45 settings), so that ABC
+    /// buffers high-fan-out nets and sizes gates for the period, as a real
+    /// flow would; the netlist then differs from the area figure's.
+    pub abc_buffering: bool,
+}
+
+/// The driving cell [`TimingOptions::abc_buffering`] gives ABC
+/// (`set_driving_cell`); it must be a cell of the Liberty file.
+pub const ABC_DRIVER_CELL: &str = "BUF_X1";
+
+/// The output load in fF [`TimingOptions::abc_buffering`] gives ABC
+/// (`set_load`).
+pub const ABC_LOAD_FF: f64 = 3.898;
+
+impl TimingOptions {
+    /// Clock port `clock`, [`STA_PERIOD_NS_DEFAULT`], no time limit.
+    pub fn new(clock: &str) -> Self {
+        TimingOptions {
+            clock: clock.to_string(),
+            period_ns: STA_PERIOD_NS_DEFAULT,
+            timeout: None,
+            abc_buffering: false,
+        }
+    }
+}
