@@ -279,7 +279,7 @@ pub(crate) const REG_CTAID: u16 = 3;
 const FIRST_FREE_REG: u16 = 6;
 
 /// The classification of one instruction, for DAC's decoupling
-/// (`harness::dac`).
+/// (`harness::decouple`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct InstrInfo {
     /// The class of its expression: a `let`'s value (non-affine when

@@ -15,7 +15,7 @@
 //! println!("{}", metrics.table());
 //! ```
 //!
-//! Modules: [`affine`] (the tuples of DAC's affine warp), `dac` (DAC's
+//! Modules: [`affine`] (the tuples of DAC's affine warp), `decouple` (DAC's
 //! decoupling of a kernel and its affine warp; the SM's side of DAC is
 //! `sm/dac.rs`), [`config`] (the
 //! machine and its presets), [`kernel`] (the file
@@ -50,7 +50,7 @@ pub mod baselines;
 pub mod bypass;
 pub mod catt;
 pub mod config;
-pub(crate) mod dac;
+pub(crate) mod decouple;
 pub(crate) mod decoupled;
 pub mod error;
 pub mod expr;

@@ -30,7 +30,7 @@ pub enum Role {
     /// The slot beside the warp scheduler where an expansion unit
     /// ([`ExpanderRole`]) turns the tuples of DAC's affine warp, which
     /// executes the kernel's affine stream ahead of the other warps
-    /// (`harness::dac`), into per-warp records. Machine key `expander`;
+    /// (`harness::decouple`), into per-warp records. Machine key `expander`;
     /// native choice `none`.
     Expander,
 }
