@@ -3,8 +3,8 @@
 use golden::check::Mismatch;
 
 use crate::config::MachineConfigError;
-use crate::kernel::KernelError;
-use crate::trace;
+use crate::kernel::error::KernelError;
+use crate::trace::format::TraceError;
 
 /// Why a run stopped without metrics.
 #[derive(Debug, thiserror::Error)]
@@ -19,10 +19,10 @@ pub enum HarnessError {
     #[error("{0}")]
     Unsupported(String),
     /// The kernel's Accel-Sim trace cannot run as it stands
-    /// ([`Kernel::check_trace`]: its block does not fit the SM's warp
+    /// ([`Kernel::check_trace`](crate::kernel::Kernel::check_trace): its block does not fit the SM's warp
     /// slots, or it does not cover its grid).
     #[error("{0}")]
-    Trace(trace::TraceError),
+    Trace(TraceError),
     /// A lock-step probe found a difference between the unit's RTL and its
     /// golden model; the report is kept structured up to the command line.
     #[error("{mismatch}")]
@@ -75,8 +75,8 @@ impl From<KernelError> for HarnessError {
     }
 }
 
-impl From<trace::TraceError> for HarnessError {
-    fn from(e: trace::TraceError) -> Self {
+impl From<TraceError> for HarnessError {
+    fn from(e: TraceError) -> Self {
         HarnessError::Trace(e)
     }
 }
