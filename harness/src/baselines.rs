@@ -55,8 +55,8 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::config::{MachineConfig, MachineConfigError};
-use super::metrics::UnitCounts;
 use super::roles::{Choice, L1Role, LoadInfo, PrefetchOffer, PrefetcherRole, WarpRef};
+use crate::counts::UnitCounts;
 use crate::error::HarnessError;
 
 /// Output queue depth of a baseline prefetcher (CAPS's `PFQ_DEPTH`).

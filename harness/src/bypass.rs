@@ -34,9 +34,9 @@
 //! line requests decided.
 
 use super::config::{MachineConfig, MachineConfigError};
-use super::metrics::UnitCounts;
 use super::roles::{L1Outcome, L1Response, L1Role, Role};
 use super::units::{or_list, role_choices};
+use crate::counts::UnitCounts;
 use crate::error::HarnessError;
 
 /// The choice name (`l1 = bypass`).

@@ -50,6 +50,7 @@ pub mod baselines;
 pub mod bypass;
 pub mod catt;
 pub mod config;
+pub mod counts;
 pub(crate) mod decouple;
 pub(crate) mod decoupled;
 pub mod error;

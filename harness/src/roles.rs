@@ -13,7 +13,7 @@
 //! module: requests and observations during the cycle, then one `step`
 //! (the clock edge) per unit, prefetcher first.
 
-use super::metrics::UnitCounts;
+use crate::counts::UnitCounts;
 use crate::error::HarnessError;
 
 /// A slot of the SM that a unit can fill.

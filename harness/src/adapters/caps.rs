@@ -19,8 +19,8 @@
 use ports::caps::{CapsParams, CapsPrefetcher, MAX_ADDR_PORTS};
 use ports::clog2;
 
+use crate::counts::UnitCounts;
 use crate::error::HarnessError;
-use crate::metrics::UnitCounts;
 use crate::roles::{Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Role, RoleObject, WarpRef};
 use crate::units::{Attached, HarnessUnit, UnitContext};
 

@@ -25,8 +25,8 @@
 use ports::dac::{cmp, gran, kind, DacExpander, DacParams};
 
 use crate::config::{MachineConfig, MachineConfigError};
+use crate::counts::UnitCounts;
 use crate::error::HarnessError;
-use crate::metrics::UnitCounts;
 use crate::roles::{
     BlockShape, Choice, DeqResponse, EnqTuple, ExpanderRole, Role, RoleObject, TupleCmp, TupleKind,
 };

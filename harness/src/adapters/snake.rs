@@ -19,8 +19,8 @@
 
 use ports::snake::{SnakeParams, SnakePrefetcher};
 
+use crate::counts::UnitCounts;
 use crate::error::HarnessError;
-use crate::metrics::UnitCounts;
 use crate::roles::{
     Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Pressure, Role, RoleObject, WarpRef,
 };
