@@ -119,14 +119,6 @@ impl L1Role for BypassAll {
         Ok(())
     }
 
-    fn needs_every_cycle(&self) -> bool {
-        false
-    }
-
-    fn finish(&mut self) -> Result<(), HarnessError> {
-        Ok(())
-    }
-
     fn counts(&self) -> UnitCounts {
         UnitCounts {
             key: NAME,

@@ -357,14 +357,6 @@ impl L1Role for DecoupledTags {
         Ok(())
     }
 
-    fn needs_every_cycle(&self) -> bool {
-        false
-    }
-
-    fn finish(&mut self) -> Result<(), HarnessError> {
-        Ok(())
-    }
-
     fn take_freed(&mut self, out: &mut Vec<u64>) {
         out.append(&mut self.freed);
     }
