@@ -1,8 +1,8 @@
 //! Why a run stopped without metrics.
 
-use golden::check::Mismatch;
+use golden::check::{Mismatch, ProbeError};
 
-use crate::config::MachineConfigError;
+use crate::config::error::MachineConfigError;
 use crate::kernel::error::KernelError;
 use crate::trace::format::TraceError;
 
@@ -61,7 +61,7 @@ pub enum HarnessError {
     #[error("{0}")]
     Io(String),
     /// A replayed stimulus's recorded outputs differ from the golden
-    /// model's ([`replay`]).
+    /// model's ([`replay`](crate::stimulus::replay)).
     #[error("{0}")]
     Replay(String),
     /// A harness invariant broke (a bug).
@@ -84,5 +84,18 @@ impl From<TraceError> for HarnessError {
 impl From<MachineConfigError> for HarnessError {
     fn from(e: MachineConfigError) -> Self {
         HarnessError::Config(e)
+    }
+}
+
+/// A probe's error as the harness reports it: a lock-step difference of
+/// `unit` at `cycle`, or a failed file or back-end.
+pub(crate) fn probe_error(unit: &'static str, cycle: u64, e: ProbeError) -> HarnessError {
+    match e {
+        ProbeError::Mismatch(mismatch) => HarnessError::Lockstep {
+            unit,
+            cycle,
+            mismatch,
+        },
+        ProbeError::Io(s) => HarnessError::Io(format!("{unit}: {s}")),
     }
 }

@@ -21,8 +21,8 @@ use ports::clog2;
 
 use crate::counts::UnitCounts;
 use crate::error::HarnessError;
+use crate::registry::{Attached, HarnessUnit, UnitContext};
 use crate::roles::{Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Role, RoleObject, WarpRef};
-use crate::units::{Attached, HarnessUnit, UnitContext};
 
 impl HarnessUnit for CapsPrefetcher {
     const ROLE: Role = Role::Prefetcher;
@@ -179,7 +179,9 @@ impl PrefetcherRole for CapsRole {
 mod tests {
     use ports::Params;
 
-    use crate::{unit_params, Kernel, MachineConfig};
+    use crate::config::MachineConfig;
+    use crate::kernel::Kernel;
+    use crate::registry::unit_params;
 
     use super::*;
 

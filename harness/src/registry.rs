@@ -9,19 +9,26 @@
 //! fills, the names that select it, how its parameters follow the machine
 //! and the kernel, and its role adapter. Nothing in the harness names a
 //! unit; everything here is generic over the unit type.
+//!
+//! The machine configuration's choices are checked through the table
+//! (`registry/choices.rs`: [`MachineConfig::set`] and
+//! [`MachineConfig::validate`]), so that `config.rs` knows no unit.
 
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 use ports::{Params, UnitSpec};
 
-use super::config::{MachineConfig, MachineConfigError};
-use super::kernel::Kernel;
-use super::roles::{Choice, Role, RoleObject};
-use super::stimulus::StimulusWriter;
-use crate::error::HarnessError;
-use golden::check::{Probe, ProbeError};
+use crate::config::{MachineConfig, MachineConfigError};
+use crate::error::{probe_error, HarnessError};
+use crate::kernel::Kernel;
+use crate::roles::{Choice, Role, RoleObject};
+use crate::stimulus::StimulusWriter;
+use crate::text::or_list;
+use golden::check::Probe;
 use golden::{GoldenModel, GoldenUnit};
+
+mod choices;
 
 /// What the harness needs to know to run a unit in a role slot.
 ///
@@ -171,18 +178,6 @@ impl<U: HarnessUnit> Attached<U> {
     }
 }
 
-/// A probe's error as the harness reports it.
-pub(crate) fn probe_error(unit: &'static str, cycle: u64, e: ProbeError) -> HarnessError {
-    match e {
-        ProbeError::Mismatch(mismatch) => HarnessError::Lockstep {
-            unit,
-            cycle,
-            mismatch,
-        },
-        ProbeError::Io(s) => HarnessError::Io(format!("{unit}: {s}")),
-    }
-}
-
 /// `p` with the machine's `U::KEY.NAME` overrides applied (through the
 /// parameters' serde form, so every parameter, optional ones included, is
 /// overridable by its spec name). Not validated.
@@ -246,15 +241,6 @@ pub(crate) fn not_in_run(u: &dyn UnitEntry) -> HarnessError {
         u.role().key(),
         or_list(&names)
     ))
-}
-
-/// `a`, `a or b`, `a, b or c`.
-pub(crate) fn or_list(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
 }
 
 /// One unit of the table, with the generic operations instantiated for its
@@ -412,7 +398,7 @@ pub(crate) fn canonical_choice(role: Role, choice: &str) -> Option<&'static str>
 /// The model-only baselines' choices of `role` (`harness::baselines`): the
 /// prefetchers', the L1's; none for the expander.
 fn baseline_choices(role: Role) -> impl Iterator<Item = &'static Choice> {
-    use super::baselines::{BASELINES, L1_BASELINES};
+    use crate::baselines::{BASELINES, L1_BASELINES};
     let prefetchers = BASELINES.iter().filter(move |_| role == Role::Prefetcher);
     let l1 = L1_BASELINES.iter().filter(move |_| role == Role::L1);
     prefetchers.map(|b| &b.choice).chain(l1.map(|b| &b.choice))
@@ -431,8 +417,6 @@ mod tests {
 
     #[test]
     fn names_and_lists() {
-        assert_eq!(or_list(&["a"]), "a");
-        assert_eq!(or_list(&["a", "b", "c"]), "a, b or c");
         assert!(same_name("ba-lru", "ba_lru"));
         assert!(!same_name("ba-lru", "ba"));
         for role in Role::ALL {
