@@ -37,7 +37,7 @@
 //! | `ii_sfu`, `ii_dp`, `ii_tensor` | initiation interval: cycles the SM's pipeline of the class is busy with one warp instruction | 1 each | 1 each |
 //! | `bw_window` | cycles over which `bw_util` (the prefetcher's bandwidth input) is measured | 100 | 100 |
 //! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
-//! | `caps_hint` | show the prefetcher the kernel's indirect-load classification (else never indirect) | true | true |
+//! | a unit's switch | a boolean key the unit declares ([`HarnessUnit::SWITCHES`]; `caps_hint`: CAPS's indirect-load hint) | | |
 //! | `reuse_analysis` | classify the L1 access stream by reuse distance | true | true |
 //! | `interwarp_probe` | score inter-warp stride and CTA-aware address predictions for warp distances 1..=N (CAPS Figure 1; [`interwarp`](super::interwarp)); 0 = off, at most 64 | 0 | 0 |
 //! | `fast_forward` | skip idle cycles when no unit model is attached | true | true |
@@ -50,7 +50,8 @@
 //! says ([`HarnessUnit::params`], in the unit's `role.rs`), then the
 //! `KEY.NAME` overrides apply; [`unit_params`] gives the result.
 //!
-//! A role's choices and a unit's parameters are the unit registry's ([`crate::registry`]): [`MachineConfig::set`],
+//! A role's choices, a unit's switches and parameters are the unit
+//! registry's ([`crate::registry`]): [`MachineConfig::set`],
 //! [`MachineConfig::validate`] and [`MachineConfig::enable_unit`] are
 //! defined there (`registry/choices.rs`), the presets in [`crate::presets`].
 //! Here: the machine's values and their defaults; `config/keys.rs` sets
@@ -58,6 +59,7 @@
 //! values, `config/error.rs` is the error.
 //!
 //! [`HarnessUnit::params`]: crate::registry::HarnessUnit::params
+//! [`HarnessUnit::SWITCHES`]: crate::registry::HarnessUnit::SWITCHES
 //! [`unit_params`]: crate::registry::unit_params
 //! [`role_choices`]: crate::registry::role_choices
 
@@ -476,7 +478,11 @@ pub struct MachineConfig {
     /// Eager warp wake-up on prefetch return (two-level and PAS).
     pub eager_wakeup: bool,
     /// Show the prefetcher which loads are indirect (from the expression
-    /// classification); else every load is shown as direct.
+    /// classification); else every load is shown as direct. The CAPS
+    /// unit's switch: its key `caps_hint` is declared with the unit
+    /// (`adapters/caps.rs`, [`HarnessUnit::SWITCHES`]).
+    ///
+    /// [`HarnessUnit::SWITCHES`]: crate::registry::HarnessUnit::SWITCHES
     pub caps_hint: bool,
     /// Reuse-distance classification of the L1 access stream.
     pub reuse_analysis: bool,

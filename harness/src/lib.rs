@@ -82,7 +82,8 @@ pub use kernel::{ArrayInfo, Kernel, KernelError, MemInstrInfo};
 pub use metrics::{DacMetrics, Metrics, SmSummary, UnitCounts};
 pub use options::{Progress, ProgressFn, RunOptions};
 pub use registry::{
-    role_choices, unit_params, Attached, HarnessUnit, UnitContext, UnitEntry, UNITS,
+    role_choices, unit_params, Attached, HarnessUnit, PrefetchFigure, Switch, UnitContext,
+    UnitEntry, UNITS,
 };
 pub use roles::{
     BlockShape, Choice, DeqResponse, EnqTuple, ExpanderRole, L1Outcome, L1Response, L1Role,

@@ -22,6 +22,7 @@ use ports::{Params, UnitSpec};
 use crate::config::{MachineConfig, MachineConfigError};
 use crate::error::{probe_error, HarnessError};
 use crate::kernel::Kernel;
+use crate::metrics::PrefetchMetrics;
 use crate::roles::{Choice, Role, RoleObject};
 use crate::stimulus::StimulusWriter;
 use crate::text::or_list;
@@ -50,6 +51,14 @@ pub trait HarnessUnit: GoldenUnit {
     /// mode (`decoupled = auto` turns the mode on when the unit is
     /// selected). False by default.
     const DECOUPLED_L1: bool = false;
+    /// The unit's own boolean machine keys: switches of what the harness
+    /// shows the unit (CAPS: `caps_hint`). None by default.
+    const SWITCHES: &'static [Switch] = &[];
+    /// Figures of the unit's paper over a run's prefetch metrics, reported
+    /// for every prefetcher run so that any prefetcher is measured by the
+    /// paper's definitions too (CAPS: its coverage, section VI-C). None by
+    /// default.
+    const PREFETCH_FIGURES: &'static [PrefetchFigure] = &[];
     /// The unit's parameters for a run, before the `KEY.NAME` overrides:
     /// how they follow the machine and the kernel for `ctx.choice`.
     fn params(ctx: &UnitContext<'_>) -> Self::Params;
@@ -69,6 +78,33 @@ pub trait HarnessUnit: GoldenUnit {
     /// [`RoleObject`] of [`Self::ROLE`]), or why the harness cannot run it
     /// in its role yet.
     fn into_role(unit: Attached<Self>, ctx: &UnitContext<'_>) -> Result<RoleObject, HarnessError>;
+}
+
+/// A boolean machine key a unit declares ([`HarnessUnit::SWITCHES`]), set
+/// like the machine's own keys (`caps_hint=false`) and kept in the
+/// machine configuration.
+#[derive(Clone, Copy, Debug)]
+pub struct Switch {
+    /// The key.
+    pub key: &'static str,
+    /// What it switches, one line.
+    pub help: &'static str,
+    /// Where the machine configuration keeps its value.
+    pub field: fn(&mut MachineConfig) -> &mut bool,
+}
+
+/// A figure of a unit's paper over a run's prefetch metrics
+/// ([`HarnessUnit::PREFETCH_FIGURES`]): a row of the run's table under the
+/// prefetches.
+#[derive(Clone, Copy, Debug)]
+pub struct PrefetchFigure {
+    /// The row's label.
+    pub label: &'static str,
+    /// Sets the figure in the prefetch metrics from their counts and the
+    /// run's L1 accesses (demand line requests).
+    pub compute: fn(&mut PrefetchMetrics, u64),
+    /// The figure, a fraction (shown as a percentage).
+    pub value: fn(&PrefetchMetrics) -> f64,
 }
 
 /// What a unit's parameters and role adapter may depend on in a run.
@@ -256,6 +292,10 @@ pub trait UnitEntry: Sync {
     fn key(&self) -> &'static str;
     /// [`HarnessUnit::DECOUPLED_L1`].
     fn decoupled_l1(&self) -> bool;
+    /// [`HarnessUnit::SWITCHES`].
+    fn switches(&self) -> &'static [Switch];
+    /// [`HarnessUnit::PREFETCH_FIGURES`].
+    fn prefetch_figures(&self) -> &'static [PrefetchFigure];
     /// Its parameter names (spec names, table order): the `KEY.NAME`s
     /// accepted.
     fn param_names(&self) -> Vec<&'static str>;
@@ -295,6 +335,12 @@ impl<U: HarnessUnit> UnitEntry for Entry<U> {
     }
     fn decoupled_l1(&self) -> bool {
         U::DECOUPLED_L1
+    }
+    fn switches(&self) -> &'static [Switch] {
+        U::SWITCHES
+    }
+    fn prefetch_figures(&self) -> &'static [PrefetchFigure] {
+        U::PREFETCH_FIGURES
     }
     fn param_names(&self) -> Vec<&'static str> {
         U::Params::default().list().iter().map(|x| x.0).collect()
@@ -363,6 +409,19 @@ pub fn unit_for_choice(role: Role, choice: &str) -> Option<(&'static dyn UnitEnt
                 .find(|c| same_name(c.name, choice))
                 .map(|c| (u, c.name))
         })
+}
+
+/// The switch whose key is `key`, of any unit.
+pub fn switch(key: &str) -> Option<&'static Switch> {
+    UNITS
+        .iter()
+        .flat_map(|u| u.switches())
+        .find(|s| s.key == key)
+}
+
+/// Every unit's paper figures over the prefetch metrics, in table order.
+pub fn prefetch_figures() -> impl Iterator<Item = &'static PrefetchFigure> {
+    UNITS.iter().flat_map(|u| u.prefetch_figures())
 }
 
 /// The units that can fill `role`, in table order.

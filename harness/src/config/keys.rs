@@ -1,13 +1,13 @@
 //! The machine's own keys set from text (`key=value`, module
-//! documentation of `config.rs`); a role's choice and a unit's
-//! parameters are set through the unit registry
+//! documentation of `config.rs`); a role's choice, a unit's switch and a
+//! unit's parameters are set through the unit registry
 //! ([`MachineConfig::set`]).
 
 use super::error::MachineConfigError;
 use super::{parse_u64, Decoupling, LoadModel, MachineConfig, MemModel, SchedPolicy, SmScope};
 
-/// The machine's keys, in the order an unknown key's error lists them,
-/// up to the run's analyses and its control.
+/// The machine's keys up to the units' switches, in the order an unknown
+/// key's error lists them.
 pub(crate) const MACHINE_KEYS: &[&str] = &[
     "n_sm",
     "sm_id",
@@ -62,10 +62,9 @@ pub(crate) const MACHINE_KEYS: &[&str] = &[
     "ii_tensor",
     "bw_window",
     "eager_wakeup",
-    "caps_hint",
 ];
 
-/// The keys of the run's analyses and its control.
+/// The keys after the units' switches: the run's analyses and its control.
 pub(crate) const RUN_KEYS: &[&str] = &[
     "reuse_analysis",
     "interwarp_probe",
@@ -88,8 +87,8 @@ pub(crate) fn parse_bool(key: &str, v: &str) -> Result<bool, MachineConfigError>
 impl MachineConfig {
     /// Set one of the machine's own keys (module documentation) to `v`
     /// (trimmed): `Ok(false)` for a key that is not one of them (a role's
-    /// choice, a unit's parameter, or no key at all: the registry's
-    /// [`MachineConfig::set`] handles those).
+    /// choice, a unit's switch or parameter, or no key at all: the
+    /// registry's [`MachineConfig::set`] handles those).
     pub(crate) fn set_machine_key(
         &mut self,
         key: &str,
@@ -189,7 +188,6 @@ impl MachineConfig {
             "ii_dp" => self.lat.ii_dp = int32(key)?,
             "ii_tensor" => self.lat.ii_tensor = int32(key)?,
             "eager_wakeup" => self.eager_wakeup = boolean(key)?,
-            "caps_hint" => self.caps_hint = boolean(key)?,
             "reuse_analysis" => self.reuse_analysis = boolean(key)?,
             "interwarp_probe" => self.interwarp_probe = int32(key)?,
             "fast_forward" => self.fast_forward = boolean(key)?,

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{ratio, DacMetrics, Metrics, PrefetchMetrics, SmSummary, BURST_WINDOW};
+use crate::registry::prefetch_figures;
 
 /// Loads listed in the printed reuse table (the most accessed; all are in
 /// the JSON).
@@ -196,7 +197,7 @@ impl Metrics {
         }
     }
 
-    /// The prefetches.
+    /// The prefetches, with every unit's paper figures over them.
     fn prefetch_rows(&self, t: &mut Rows, p: &PrefetchMetrics) {
         t.r(
             "prefetches issued",
@@ -210,10 +211,9 @@ impl Metrics {
             "  early-evicted / unused",
             format!("{} / {}", p.early_evicted, p.unused_at_end),
         );
-        t.r(
-            "  coverage, CAPS VI-C (prefetches / demand)",
-            pct(p.caps_coverage),
-        );
+        for f in prefetch_figures() {
+            t.r(&format!("  {}", f.label), pct((f.value)(p)));
+        }
         t.r("  coverage, Snake VI (used / demand)", pct(p.coverage));
         t.r("  accuracy, CAPS VI-C (used / issued)", pct(p.accuracy));
         t.r(

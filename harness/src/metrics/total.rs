@@ -5,6 +5,7 @@ use super::{ratio, ArrayMetrics, DacMetrics, L1Metrics, Metrics, PrefetchMetrics
 use crate::counts::UnitCounts;
 use crate::interwarp::InterWarpMetrics;
 use crate::memsys::LowerStats;
+use crate::registry::prefetch_figures;
 use crate::reuse::ReuseMetrics;
 
 /// `a += b` for unit counters, by name (the first's order).
@@ -178,8 +179,8 @@ impl Metrics {
 
     /// The rates of summed counts: IPC, miss rates, the mean bandwidth
     /// utilisation `bw`, the prefetches' (with `distance_weighted`, the
-    /// issue-to-use distances weighted by the used prefetches), DAC's fast
-    /// predicates.
+    /// issue-to-use distances weighted by the used prefetches) and every
+    /// unit's paper figures over them, DAC's fast predicates.
     fn rates(&mut self, bw: f64, lower: LowerStats, distance_weighted: f64) {
         self.ipc = ratio(self.warp_instructions, self.cycles);
         let l = &mut self.l1;
@@ -202,7 +203,9 @@ impl Metrics {
             p.accuracy = ratio(used, p.issued);
             p.timely_per_demand = ratio(p.useful, accesses);
             p.issued_per_demand = ratio(p.issued, accesses);
-            p.caps_coverage = ratio(p.offered, accesses);
+            for f in prefetch_figures() {
+                (f.compute)(p, accesses);
+            }
             p.avg_distance = if used == 0 {
                 0.0
             } else {

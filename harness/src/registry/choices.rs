@@ -1,14 +1,16 @@
 //! The machine configuration's choices through the unit registry: setting
-//! a key ([`MachineConfig::set`]: a role's choice, a unit's parameter, or
-//! one of the machine's own keys), checking the whole
+//! a key ([`MachineConfig::set`]: a role's choice, a unit's switch or
+//! parameter, or one of the machine's own keys), checking the whole
 //! configuration ([`MachineConfig::validate`]: the machine's values, then
 //! every role's choice and what it requires of the machine), and the
 //! choices that follow from a unit ([`MachineConfig::decoupled_l1`],
 //! [`MachineConfig::enable_unit`]).
 
-use super::{canonical_choice, role_choices, role_units, unit_by_key, unit_for_choice, UNITS};
+use super::{
+    canonical_choice, role_choices, role_units, switch, unit_by_key, unit_for_choice, UNITS,
+};
 use crate::baselines;
-use crate::config::keys::{MACHINE_KEYS, RUN_KEYS};
+use crate::config::keys::{parse_bool, MACHINE_KEYS, RUN_KEYS};
 use crate::config::{parse_u64, Decoupling, MachineConfig, MachineConfigError};
 use crate::roles::Role;
 use crate::text::or_list;
@@ -45,6 +47,10 @@ impl MachineConfig {
         if let Some(role) = Role::ALL.into_iter().find(|r| r.key() == key) {
             let c = canonical_choice(role, v).ok_or_else(|| choice_error(role, v))?;
             self.set_choice(role, c);
+            return Ok(());
+        }
+        if let Some(s) = switch(key) {
+            *(s.field)(self) = parse_bool(key, v)?;
             return Ok(());
         }
         if self.set_machine_key(key, v)? {
@@ -145,11 +151,18 @@ fn choice_error(role: Role, v: &str) -> MachineConfigError {
     MachineConfigError::new(role.key(), v, format!("expected {}", or_list(&names)))
 }
 
-/// The reason given for an unknown key: every key, the units' override
-/// prefixes included (by role, then table order).
+/// The reason given for an unknown key: every key, the units' switches
+/// after the machine's own and their override prefixes last (by role,
+/// then table order).
 fn unknown_key_reason() -> String {
     let mut s = String::from("unknown key; known: ");
-    for k in MACHINE_KEYS.iter().chain(RUN_KEYS) {
+    let switches = UNITS.iter().flat_map(|u| u.switches()).map(|w| w.key);
+    for k in MACHINE_KEYS
+        .iter()
+        .copied()
+        .chain(switches)
+        .chain(RUN_KEYS.iter().copied())
+    {
         s += k;
         s += ", ";
     }
