@@ -609,7 +609,7 @@ pub fn bench_harness(
 /// Whether a run with `sets` runs `unit`'s golden model (its role holds
 /// one of its choices).
 fn runs_unit(sets: &[&str], unit: &str) -> bool {
-    let Some(u) = harness::units::unit(unit) else {
+    let Some(u) = harness::registry::unit(unit) else {
         return false;
     };
     let mut cfg = MachineConfig::default();

@@ -54,10 +54,10 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::config::{MachineConfig, MachineConfigError};
-use super::metrics::UnitCounts;
-use super::roles::{Choice, L1Role, LoadInfo, PrefetchOffer, PrefetcherRole, WarpRef};
+use crate::config::{MachineConfig, MachineConfigError};
+use crate::counts::UnitCounts;
 use crate::error::HarnessError;
+use crate::roles::{Choice, L1Role, LoadInfo, PrefetchOffer, PrefetcherRole, WarpRef};
 
 /// Output queue depth of a baseline prefetcher (CAPS's `PFQ_DEPTH`).
 pub const QUEUE_DEPTH: usize = 4;
@@ -129,19 +129,20 @@ pub struct L1Baseline {
     /// A fresh instance for one SM of the machine.
     pub build: fn(&MachineConfig) -> Box<dyn L1Role>,
     /// The machine checks run by [`MachineConfig::validate`] when it is
-    /// selected (as a unit's `check_machine`).
-    pub check_machine: fn(&MachineConfig) -> Result<(), MachineConfigError>,
+    /// selected (as a unit's `check_machine`), given the L1 role's choices
+    /// (for the fix an error names).
+    pub check_machine: fn(&MachineConfig, &[&str]) -> Result<(), MachineConfigError>,
 }
 
 /// The model-only L1 tag arrays, in the order `--l1` lists them (after the
 /// native `lru` and the units' choices).
 pub static L1_BASELINES: &[L1Baseline] = &[L1Baseline {
     choice: Choice {
-        name: super::bypass::NAME,
+        name: crate::bypass::NAME,
         help: "baseline: bypass every request, cache nothing (BA thesis 5.5, simple bypassing), golden model only",
     },
-    build: |_| Box::new(super::bypass::BypassAll::new()),
-    check_machine: super::bypass::check_machine,
+    build: |_| Box::new(crate::bypass::BypassAll::new()),
+    check_machine: crate::bypass::check_machine,
 }];
 
 /// The L1 baseline named `name`, if any.

@@ -33,11 +33,11 @@
 //! Counters (`"bypass"` in the L1's JSON): the load, store and prefetch
 //! line requests decided.
 
-use super::config::{MachineConfig, MachineConfigError};
-use super::metrics::UnitCounts;
-use super::roles::{L1Outcome, L1Response, L1Role, Role};
-use super::units::{or_list, role_choices};
+use crate::config::{MachineConfig, MachineConfigError};
+use crate::counts::UnitCounts;
 use crate::error::HarnessError;
+use crate::roles::{L1Outcome, L1Response, L1Role, Role};
+use crate::text::or_list;
 
 /// The choice name (`l1 = bypass`).
 pub const NAME: &str = "bypass";
@@ -119,14 +119,6 @@ impl L1Role for BypassAll {
         Ok(())
     }
 
-    fn needs_every_cycle(&self) -> bool {
-        false
-    }
-
-    fn finish(&mut self) -> Result<(), HarnessError> {
-        Ok(())
-    }
-
     fn counts(&self) -> UnitCounts {
         UnitCounts {
             key: NAME,
@@ -148,15 +140,12 @@ impl L1Role for BypassAll {
 /// into a cache that keeps nothing is never installed, and every prefetch
 /// no demand merged into would count as evicted unused). `decoupled = on`
 /// and `expander = dac` are refused by their own checks (both need
-/// `l1 = lru`).
-pub fn check_machine(cfg: &MachineConfig) -> Result<(), MachineConfigError> {
+/// `l1 = lru`). `l1_choices` are the L1 role's choices, for the fix the
+/// error names.
+pub fn check_machine(cfg: &MachineConfig, l1_choices: &[&str]) -> Result<(), MachineConfigError> {
     let none = Role::Prefetcher.native().name;
     if cfg.prefetcher != none {
-        let caching: Vec<&str> = role_choices(Role::L1)
-            .into_iter()
-            .map(|c| c.0)
-            .filter(|&c| c != NAME)
-            .collect();
+        let caching: Vec<&str> = l1_choices.iter().copied().filter(|&c| c != NAME).collect();
         return Err(MachineConfigError::new(
             Role::L1.key(),
             &cfg.l1,

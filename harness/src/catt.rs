@@ -549,131 +549,19 @@ pub(crate) fn throttle_program(
     block: [u32; 3],
     warps_per_cta: u32,
 ) -> Program {
-    // LoopBegin index and LoopEnd index per loop number.
-    let mut spans = Vec::new();
-    for (i, ins) in p.instrs.iter().enumerate() {
-        if let Instr::LoopBegin { exit_at, .. } = *ins {
-            spans.push((i, exit_at as usize - 1));
-        }
-    }
-    let mut chosen: Vec<(usize, usize, u32)> = Vec::new();
-    for &(n, f) in loops {
-        let Some(&(b, e)) = spans.get(n) else {
-            continue;
-        };
-        if f <= 1 || !warps_per_cta.is_multiple_of(f) {
-            continue;
-        }
-        if chosen.iter().any(|&(cb, ce, _)| cb <= b && e <= ce) {
-            continue;
-        }
-        chosen.retain(|&(cb, ce, _)| !(b <= cb && ce <= e));
-        chosen.push((b, e, f));
-    }
-    chosen.sort_unstable();
+    let chosen = chosen_loops(p, loops, warps_per_cta);
     if chosen.is_empty() {
         return p.clone();
     }
     let mut ops = p.ops.clone();
     let mut stack_depth = p.stack_depth;
-    // Old index -> new index, for instructions outside the copies; the
-    // layout first.
-    let mut new_of = vec![0usize; p.instrs.len() + 1];
-    let mut copies: Vec<(usize, usize, u32, Vec<usize>)> = Vec::new(); // (b, e, n, copy starts)
-    let mut at = 0usize;
+    let lay = layout(p, &chosen);
+    let mut instrs = Vec::with_capacity(lay.len);
+    let mut info = Vec::with_capacity(lay.len);
+    let tid = linear_tid(block);
     let mut i = 0usize;
     while i < p.instrs.len() {
-        if let Some(&(b, e, n)) = chosen.iter().find(|c| c.0 == i) {
-            let len = e - b + 1;
-            let mut starts = Vec::new();
-            for _ in 0..n {
-                // If, the copy, EndIf, Barrier.
-                starts.push(at + 1);
-                at += len + 3;
-            }
-            new_of[i] = starts[0];
-            copies.push((b, e, n, starts));
-            i = e + 1;
-        } else {
-            new_of[i] = at;
-            at += 1;
-            i += 1;
-        }
-    }
-    new_of[p.instrs.len()] = at;
-    let map = |t: u32, copy: Option<(usize, usize, usize)>| -> u32 {
-        let t = t as usize;
-        if let Some((b, e, start)) = copy {
-            if (b..=e).contains(&t) {
-                return (start + t - b) as u32;
-            }
-            if t == e + 1 {
-                // The loop's exit: this copy's EndIf.
-                return (start + e - b + 1) as u32;
-            }
-        }
-        new_of[t] as u32
-    };
-    let reloc = |ins: Instr, copy: Option<(usize, usize, usize)>| -> Instr {
-        match ins {
-            Instr::If { cond, else_at } => Instr::If {
-                cond,
-                else_at: map(else_at, copy),
-            },
-            Instr::Else { end_at } => Instr::Else {
-                end_at: map(end_at, copy),
-            },
-            Instr::LoopBegin {
-                var,
-                end,
-                start,
-                bound,
-                step,
-                exit_at,
-            } => Instr::LoopBegin {
-                var,
-                end,
-                start,
-                bound,
-                step,
-                exit_at: map(exit_at, copy),
-            },
-            Instr::LoopEnd {
-                var,
-                end,
-                step,
-                body_at,
-            } => Instr::LoopEnd {
-                var,
-                end,
-                step,
-                body_at: map(body_at, copy),
-            },
-            other => other,
-        }
-    };
-    let mut instrs = Vec::with_capacity(at);
-    let mut info = Vec::with_capacity(at);
-    let tid = RExpr::Bin(
-        BinOp::Add,
-        Box::new(RExpr::Reg(REG_TID)),
-        Box::new(RExpr::Bin(
-            BinOp::Add,
-            Box::new(RExpr::Bin(
-                BinOp::Mul,
-                Box::new(RExpr::Reg(REG_TID + 1)),
-                Box::new(RExpr::Const(block[0] as i64)),
-            )),
-            Box::new(RExpr::Bin(
-                BinOp::Mul,
-                Box::new(RExpr::Reg(REG_TID + 2)),
-                Box::new(RExpr::Const(block[0] as i64 * block[1] as i64)),
-            )),
-        )),
-    );
-    let mut i = 0usize;
-    while i < p.instrs.len() {
-        if let Some((b, e, n, starts)) = copies.iter().find(|c| c.0 == i) {
+        if let Some((b, e, n, starts)) = lay.copies.iter().find(|c| c.0 == i) {
             let group = warps_per_cta / n;
             for (g, &start) in starts.iter().enumerate() {
                 // if (tid / 32) / group == g
@@ -702,7 +590,7 @@ pub(crate) fn throttle_program(
                     guard,
                 });
                 for j in *b..=*e {
-                    instrs.push(reloc(p.instrs[j], Some((*b, *e, start))));
+                    instrs.push(lay.reloc(p.instrs[j], Some((*b, *e, start))));
                     info.push(p.info[j]);
                 }
                 instrs.push(Instr::EndIf);
@@ -718,12 +606,12 @@ pub(crate) fn throttle_program(
             }
             i = e + 1;
         } else {
-            instrs.push(reloc(p.instrs[i], None));
+            instrs.push(lay.reloc(p.instrs[i], None));
             info.push(p.info[i]);
             i += 1;
         }
     }
-    debug_assert_eq!(instrs.len(), at);
+    debug_assert_eq!(instrs.len(), lay.len);
     Program {
         instrs,
         info,
@@ -734,6 +622,165 @@ pub(crate) fn throttle_program(
         mems: p.mems.clone(),
         loop_lines: p.loop_lines.clone(),
     }
+}
+
+/// The loops to throttle, as (`LoopBegin` index, `LoopEnd` index,
+/// factor), sorted: each of `loops` (loop number, factor) whose factor
+/// divides the warps of a CTA, an outer loop replacing the loops inside
+/// it and an inner one dropped for an outer one already chosen.
+fn chosen_loops(
+    p: &Program,
+    loops: &[(usize, u32)],
+    warps_per_cta: u32,
+) -> Vec<(usize, usize, u32)> {
+    // LoopBegin index and LoopEnd index per loop number.
+    let mut spans = Vec::new();
+    for (i, ins) in p.instrs.iter().enumerate() {
+        if let Instr::LoopBegin { exit_at, .. } = *ins {
+            spans.push((i, exit_at as usize - 1));
+        }
+    }
+    let mut chosen: Vec<(usize, usize, u32)> = Vec::new();
+    for &(n, f) in loops {
+        let Some(&(b, e)) = spans.get(n) else {
+            continue;
+        };
+        if f <= 1 || !warps_per_cta.is_multiple_of(f) {
+            continue;
+        }
+        if chosen.iter().any(|&(cb, ce, _)| cb <= b && e <= ce) {
+            continue;
+        }
+        chosen.retain(|&(cb, ce, _)| !(b <= cb && ce <= e));
+        chosen.push((b, e, f));
+    }
+    chosen.sort_unstable();
+    chosen
+}
+
+/// Where the instructions go in the throttled program.
+struct Layout {
+    /// Old index -> new index, for instructions outside the copies (one
+    /// past the end included).
+    new_of: Vec<usize>,
+    /// Per chosen loop: its `LoopBegin` and `LoopEnd` indices, its
+    /// factor, and where each of its copies starts.
+    copies: Vec<(usize, usize, u32, Vec<usize>)>,
+    /// Instructions of the throttled program.
+    len: usize,
+}
+
+/// The layout of the throttled program: each chosen loop becomes
+/// `factor` copies, each an `If`, the copy, an `EndIf` and a `Barrier`.
+fn layout(p: &Program, chosen: &[(usize, usize, u32)]) -> Layout {
+    let mut new_of = vec![0usize; p.instrs.len() + 1];
+    let mut copies = Vec::new();
+    let mut at = 0usize;
+    let mut i = 0usize;
+    while i < p.instrs.len() {
+        if let Some(&(b, e, n)) = chosen.iter().find(|c| c.0 == i) {
+            let len = e - b + 1;
+            let mut starts = Vec::new();
+            for _ in 0..n {
+                // If, the copy, EndIf, Barrier.
+                starts.push(at + 1);
+                at += len + 3;
+            }
+            new_of[i] = starts[0];
+            copies.push((b, e, n, starts));
+            i = e + 1;
+        } else {
+            new_of[i] = at;
+            at += 1;
+            i += 1;
+        }
+    }
+    new_of[p.instrs.len()] = at;
+    Layout {
+        new_of,
+        copies,
+        len: at,
+    }
+}
+
+impl Layout {
+    /// The new index of jump target `t`, inside the copy `(LoopBegin,
+    /// LoopEnd, copy start)` if given.
+    fn map(&self, t: u32, copy: Option<(usize, usize, usize)>) -> u32 {
+        let t = t as usize;
+        if let Some((b, e, start)) = copy {
+            if (b..=e).contains(&t) {
+                return (start + t - b) as u32;
+            }
+            if t == e + 1 {
+                // The loop's exit: this copy's EndIf.
+                return (start + e - b + 1) as u32;
+            }
+        }
+        self.new_of[t] as u32
+    }
+
+    /// `ins` with its jump targets moved.
+    fn reloc(&self, ins: Instr, copy: Option<(usize, usize, usize)>) -> Instr {
+        match ins {
+            Instr::If { cond, else_at } => Instr::If {
+                cond,
+                else_at: self.map(else_at, copy),
+            },
+            Instr::Else { end_at } => Instr::Else {
+                end_at: self.map(end_at, copy),
+            },
+            Instr::LoopBegin {
+                var,
+                end,
+                start,
+                bound,
+                step,
+                exit_at,
+            } => Instr::LoopBegin {
+                var,
+                end,
+                start,
+                bound,
+                step,
+                exit_at: self.map(exit_at, copy),
+            },
+            Instr::LoopEnd {
+                var,
+                end,
+                step,
+                body_at,
+            } => Instr::LoopEnd {
+                var,
+                end,
+                step,
+                body_at: self.map(body_at, copy),
+            },
+            other => other,
+        }
+    }
+}
+
+/// The thread's index within its CTA: `tid.x + tid.y * ntid.x + tid.z *
+/// ntid.x * ntid.y`.
+fn linear_tid(block: [u32; 3]) -> RExpr {
+    RExpr::Bin(
+        BinOp::Add,
+        Box::new(RExpr::Reg(REG_TID)),
+        Box::new(RExpr::Bin(
+            BinOp::Add,
+            Box::new(RExpr::Bin(
+                BinOp::Mul,
+                Box::new(RExpr::Reg(REG_TID + 1)),
+                Box::new(RExpr::Const(block[0] as i64)),
+            )),
+            Box::new(RExpr::Bin(
+                BinOp::Mul,
+                Box::new(RExpr::Reg(REG_TID + 2)),
+                Box::new(RExpr::Const(block[0] as i64 * block[1] as i64)),
+            )),
+        )),
+    )
 }
 
 impl Kernel {

@@ -1,6 +1,6 @@
 //! The machine the harness models: every number of `sm_harness.md`'s
 //! baseline table as a configuration value, presets (`fermi` and `volta`
-//! below; the papers' machines in `presets/`, [`super::presets`]), and
+//! below; the papers' machines in `presets/`, [`crate::presets`]), and
 //! `key=value` overrides.
 //!
 //! | key | meaning | Fermi | Volta |
@@ -37,7 +37,7 @@
 //! | `ii_sfu`, `ii_dp`, `ii_tensor` | initiation interval: cycles the SM's pipeline of the class is busy with one warp instruction | 1 each | 1 each |
 //! | `bw_window` | cycles over which `bw_util` (the prefetcher's bandwidth input) is measured | 100 | 100 |
 //! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
-//! | `caps_hint` | show the prefetcher the kernel's indirect-load classification (else never indirect) | true | true |
+//! | a unit's switch | a boolean key the unit declares ([`HarnessUnit::SWITCHES`]; `caps_hint`: CAPS's indirect-load hint) | | |
 //! | `reuse_analysis` | classify the L1 access stream by reuse distance | true | true |
 //! | `interwarp_probe` | score inter-warp stride and CTA-aware address predictions for warp distances 1..=N (CAPS Figure 1; [`interwarp`](super::interwarp)); 0 = off, at most 64 | 0 | 0 |
 //! | `fast_forward` | skip idle cycles when no unit model is attached | true | true |
@@ -50,15 +50,30 @@
 //! says ([`HarnessUnit::params`], in the unit's `role.rs`), then the
 //! `KEY.NAME` overrides apply; [`unit_params`] gives the result.
 //!
-//! [`HarnessUnit::params`]: super::units::HarnessUnit::params
-//! [`unit_params`]: super::units::unit_params
+//! A role's choices, a unit's switches and parameters are the unit
+//! registry's ([`crate::registry`]): [`MachineConfig::set`],
+//! [`MachineConfig::validate`] and [`MachineConfig::enable_unit`] are
+//! defined there (`registry/choices.rs`), the presets in [`crate::presets`].
+//! Here: the machine's values and their defaults; `config/keys.rs` sets
+//! the machine's own keys from text, `config/check.rs` checks their
+//! values, `config/error.rs` is the error.
+//!
+//! [`HarnessUnit::params`]: crate::registry::HarnessUnit::params
+//! [`HarnessUnit::SWITCHES`]: crate::registry::HarnessUnit::SWITCHES
+//! [`unit_params`]: crate::registry::unit_params
+//! [`role_choices`]: crate::registry::role_choices
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::roles::Role;
-use super::units::{self, canonical_choice, or_list, role_choices};
+use crate::roles::Role;
+
+mod check;
+pub(crate) mod error;
+pub(crate) mod keys;
+
+pub use error::MachineConfigError;
 
 /// Warp scheduling policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -377,31 +392,6 @@ impl InstrClass {
         [l.ii_sfu, l.ii_dp, l.ii_tensor]
     }
 }
-
-/// A configuration value that cannot be used: the key, the value and why.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("configuration `{key}` = {value}: {reason}")]
-pub struct MachineConfigError {
-    /// The configuration key (`l1_ways`, `caps.N_CTA`, ...).
-    pub key: String,
-    /// The value given.
-    pub value: String,
-    /// What is wrong, or what would be accepted.
-    pub reason: String,
-}
-
-impl MachineConfigError {
-    /// The error for `key` = `value`, with the reason (also used by units'
-    /// machine checks, `HarnessUnit::check_machine`).
-    pub fn new(key: &str, value: impl ToString, reason: impl Into<String>) -> Self {
-        MachineConfigError {
-            key: key.to_string(),
-            value: value.to_string(),
-            reason: reason.into(),
-        }
-    }
-}
-
 /// Every number of the modelled SM (see the module documentation for the
 /// keys and the presets).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -488,7 +478,11 @@ pub struct MachineConfig {
     /// Eager warp wake-up on prefetch return (two-level and PAS).
     pub eager_wakeup: bool,
     /// Show the prefetcher which loads are indirect (from the expression
-    /// classification); else every load is shown as direct.
+    /// classification); else every load is shown as direct. The CAPS
+    /// unit's switch: its key `caps_hint` is declared with the unit
+    /// (`adapters/caps.rs`, [`HarnessUnit::SWITCHES`]).
+    ///
+    /// [`HarnessUnit::SWITCHES`]: crate::registry::HarnessUnit::SWITCHES
     pub caps_hint: bool,
     /// Reuse-distance classification of the L1 access stream.
     pub reuse_analysis: bool,
@@ -581,334 +575,17 @@ impl MachineConfig {
         }
     }
 
-    /// A preset by name: `fermi`, `volta`, or a paper's
-    /// ([`super::presets::names`]: `caps-gtx480`, `ba-thesis`,
-    /// `snake-v100`, `dac-gtx480`, `catt-titanv`, each quoting its paper's
-    /// configuration table in `presets/NAME.toml`).
-    pub fn preset(name: &str) -> Option<Self> {
-        match name {
-            "fermi" => Some(Self::fermi()),
-            "volta" => Some(Self::volta()),
-            // The files are checked in and tested: a failure is a bug.
-            _ => super::presets::machine(name).map(|r| r.unwrap_or_else(|e| panic!("{e}"))),
-        }
-    }
-
-    /// Set one value by its key (module documentation). Values are integers
-    /// (decimal or `0x` hex), `true`/`false`, or the policy names.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), MachineConfigError> {
-        let v = value.trim();
-        let int = |k: &str| -> Result<u64, MachineConfigError> {
-            parse_u64(v).ok_or_else(|| MachineConfigError::new(k, v, "expected an integer"))
-        };
-        let int32 = |k: &str| -> Result<u32, MachineConfigError> {
-            let x = int(k)?;
-            u32::try_from(x).map_err(|_| MachineConfigError::new(k, v, "too large"))
-        };
-        let boolean = |k: &str| -> Result<bool, MachineConfigError> {
-            match v {
-                "true" | "1" | "yes" | "on" => Ok(true),
-                "false" | "0" | "no" | "off" => Ok(false),
-                _ => Err(MachineConfigError::new(k, v, "expected true or false")),
-            }
-        };
-        if let Some((prefix, name)) = key.split_once('.') {
-            if let Some(u) = units::unit_by_key(prefix) {
-                let names = u.param_names();
-                if !names.contains(&name) {
-                    return Err(MachineConfigError::new(
-                        key,
-                        v,
-                        format!(
-                            "unknown {} parameter; known: {}",
-                            u.name(),
-                            names.join(", ")
-                        ),
-                    ));
-                }
-                let x = int(key)?;
-                self.overrides
-                    .entry(prefix.to_string())
-                    .or_default()
-                    .insert(name.to_string(), x);
-                return Ok(());
-            }
-        }
-        let choice = |role: Role| -> Result<String, MachineConfigError> {
-            canonical_choice(role, v)
-                .map(str::to_string)
-                .ok_or_else(|| choice_error(role, v))
-        };
-        match key {
-            "n_sm" => self.n_sm = int32(key)?,
-            "sm_id" => self.sm_id = int32(key)?,
-            "sms" => {
-                self.sms = match v {
-                    "one" => SmScope::One,
-                    "all" => SmScope::All,
-                    _ => return Err(MachineConfigError::new(key, v, "expected one or all")),
-                }
-            }
-            "cosim_sm" => self.cosim_sm = int32(key)?,
-            "loads" => {
-                self.loads = match v {
-                    "blocking" => LoadModel::Blocking,
-                    "scoreboard" => LoadModel::Scoreboard,
-                    _ => {
-                        return Err(MachineConfigError::new(
-                            key,
-                            v,
-                            "expected blocking or scoreboard",
-                        ))
-                    }
-                }
-            }
-            "max_warps" => self.max_warps = int32(key)?,
-            "cta_slots" => self.cta_slots = int32(key)?,
-            "shared_mem_bytes" => self.shared_mem_bytes = int32(key)?,
-            "regs_per_sm" => self.regs_per_sm = int32(key)?,
-            "l1_smem_bytes" => self.l1_smem_bytes = int32(key)?,
-            "sched" => {
-                self.sched = SchedPolicy::parse(v).ok_or_else(|| {
-                    MachineConfigError::new(key, v, "expected lrr, gto, two-level or pas")
-                })?
-            }
-            "ready_queue" => self.ready_queue = int32(key)?,
-            "l1" => self.l1 = choice(Role::L1)?,
-            "l1_bytes" => self.l1_bytes = int32(key)?,
-            "l1_line" => self.l1_line = int32(key)?,
-            "l1_ways" => self.l1_ways = int32(key)?,
-            "l1_hit_latency" => self.l1_hit_latency = int32(key)?,
-            "mshr_entries" => self.mshr_entries = int32(key)?,
-            "mshr_merges" => self.mshr_merges = int32(key)?,
-            "miss_queue" => self.miss_queue = int32(key)?,
-            "mem_latency" => self.mem_latency = int32(key)?,
-            "mem_interval" => self.mem_interval = int32(key)?,
-            "prefetcher" => self.prefetcher = choice(Role::Prefetcher)?,
-            "expander" => self.expander = choice(Role::Expander)?,
-            "decoupled" => {
-                self.decoupled = match v {
-                    "auto" => Decoupling::Auto,
-                    "true" | "1" | "yes" | "on" => Decoupling::On,
-                    "false" | "0" | "no" | "off" => Decoupling::Off,
-                    _ => return Err(MachineConfigError::new(key, v, "expected auto, on or off")),
-                }
-            }
-            "bw_window" => self.bw_window = int32(key)?,
-            "mem_model" => {
-                self.mem_model = match v {
-                    "flat" => MemModel::Flat,
-                    "hier" => MemModel::Hier,
-                    _ => return Err(MachineConfigError::new(key, v, "expected flat or hier")),
-                }
-            }
-            "icnt_latency" => self.hier.icnt_latency = int32(key)?,
-            "icnt_interval" => self.hier.icnt_interval = int32(key)?,
-            "l2_partitions" => self.hier.l2_partitions = int32(key)?,
-            "l2_bytes" => self.hier.l2_bytes = int32(key)?,
-            "l2_ways" => self.hier.l2_ways = int32(key)?,
-            "l2_mshrs" => self.hier.l2_mshrs = int32(key)?,
-            "l2_hit_latency" => self.hier.l2_hit_latency = int32(key)?,
-            "l2_queue" => self.hier.l2_queue = int32(key)?,
-            "dram_channels" => self.hier.dram_channels = int32(key)?,
-            "dram_banks" => self.hier.dram_banks = int32(key)?,
-            "dram_row_lines" => self.hier.dram_row_lines = int32(key)?,
-            "dram_queue" => self.hier.dram_queue = int32(key)?,
-            "dram_t_row_hit" => self.hier.dram_t_row_hit = int32(key)?,
-            "dram_t_row_miss" => self.hier.dram_t_row_miss = int32(key)?,
-            "dram_t_row_conflict" => self.hier.dram_t_row_conflict = int32(key)?,
-            "dram_t_burst" => self.hier.dram_t_burst = int32(key)?,
-            "dram_latency" => self.hier.dram_latency = int32(key)?,
-            "lat_alu" => self.lat.alu = int32(key)?,
-            "lat_sfu" => self.lat.sfu = int32(key)?,
-            "lat_dp" => self.lat.dp = int32(key)?,
-            "lat_tensor" => self.lat.tensor = int32(key)?,
-            "lat_smem" => self.lat.smem = int32(key)?,
-            "ii_sfu" => self.lat.ii_sfu = int32(key)?,
-            "ii_dp" => self.lat.ii_dp = int32(key)?,
-            "ii_tensor" => self.lat.ii_tensor = int32(key)?,
-            "eager_wakeup" => self.eager_wakeup = boolean(key)?,
-            "caps_hint" => self.caps_hint = boolean(key)?,
-            "reuse_analysis" => self.reuse_analysis = boolean(key)?,
-            "interwarp_probe" => self.interwarp_probe = int32(key)?,
-            "fast_forward" => self.fast_forward = boolean(key)?,
-            "max_cycles" => self.max_cycles = int(key)?,
-            "reset_cycles" => self.reset_cycles = int32(key)?,
-            "seed" => self.seed = int(key)?,
-            _ => return Err(MachineConfigError::new(key, v, unknown_key_reason())),
-        }
-        Ok(())
-    }
-
     /// Number of L1 sets.
     pub fn l1_sets(&self) -> u32 {
         self.l1_bytes / (self.l1_line * self.l1_ways)
     }
 
-    /// Reject a configuration the harness cannot model.
-    pub fn validate(&self) -> Result<(), MachineConfigError> {
-        let range = |k: &str, v: u64, lo: u64, hi: u64| {
-            if v < lo || v > hi {
-                Err(MachineConfigError::new(
-                    k,
-                    v,
-                    format!("allowed {lo}..={hi}"),
-                ))
-            } else {
-                Ok(())
-            }
-        };
-        let pow2 = |k: &str, v: u64| {
-            if v.is_power_of_two() {
-                Ok(())
-            } else {
-                Err(MachineConfigError::new(k, v, "must be a power of two"))
-            }
-        };
-        range("n_sm", self.n_sm as u64, 1, 1 << 16)?;
-        range("interwarp_probe", self.interwarp_probe as u64, 0, 64)?;
-        range("sm_id", self.sm_id as u64, 0, self.n_sm as u64 - 1)?;
-        range("cosim_sm", self.cosim_sm as u64, 0, self.n_sm as u64 - 1)?;
-        range("max_warps", self.max_warps as u64, 1, 64)?;
-        range("cta_slots", self.cta_slots as u64, 1, 64)?;
-        range("ready_queue", self.ready_queue as u64, 1, 64)?;
-        pow2("l1_line", self.l1_line as u64)?;
-        range("l1_line", self.l1_line as u64, 32, 4096)?;
-        range("l1_ways", self.l1_ways as u64, 1, 256)?;
-        if !self.l1_bytes.is_multiple_of(self.l1_line * self.l1_ways) || self.l1_sets() == 0 {
-            return Err(MachineConfigError::new(
-                "l1_bytes",
-                self.l1_bytes,
-                format!(
-                    "must be a multiple of l1_line * l1_ways = {}",
-                    self.l1_line * self.l1_ways
-                ),
-            ));
-        }
-        range("l1_hit_latency", self.l1_hit_latency as u64, 1, 10_000)?;
-        range("mshr_entries", self.mshr_entries as u64, 1, 4096)?;
-        range("mshr_merges", self.mshr_merges as u64, 1, 64)?;
-        range("miss_queue", self.miss_queue as u64, 1, 4096)?;
-        range("mem_latency", self.mem_latency as u64, 1, 1_000_000)?;
-        range("mem_interval", self.mem_interval as u64, 1, 1_000_000)?;
-        range("reset_cycles", self.reset_cycles as u64, 1, 1000)?;
-        range("bw_window", self.bw_window as u64, 1, 1_000_000)?;
-        let h = &self.hier;
-        range("icnt_latency", h.icnt_latency as u64, 0, 100_000)?;
-        range("icnt_interval", h.icnt_interval as u64, 1, 10_000)?;
-        range("l2_partitions", h.l2_partitions as u64, 1, 256)?;
-        range("l2_ways", h.l2_ways as u64, 1, 64)?;
-        if !h.l2_bytes.is_multiple_of(self.l1_line * h.l2_ways)
-            || h.l2_bytes < self.l1_line * h.l2_ways
-        {
-            return Err(MachineConfigError::new(
-                "l2_bytes",
-                h.l2_bytes,
-                format!(
-                    "must be a positive multiple of l1_line * l2_ways = {}",
-                    self.l1_line * h.l2_ways
-                ),
-            ));
-        }
-        range("l2_mshrs", h.l2_mshrs as u64, 1, 4096)?;
-        range("l2_hit_latency", h.l2_hit_latency as u64, 0, 100_000)?;
-        range("l2_queue", h.l2_queue as u64, 1, 4096)?;
-        range(
-            "dram_channels",
-            h.dram_channels as u64,
-            1,
-            h.l2_partitions as u64,
-        )?;
-        if !h.l2_partitions.is_multiple_of(h.dram_channels) {
-            return Err(MachineConfigError::new(
-                "dram_channels",
-                h.dram_channels,
-                format!("must divide l2_partitions = {}", h.l2_partitions),
-            ));
-        }
-        range("dram_banks", h.dram_banks as u64, 1, 256)?;
-        range("dram_row_lines", h.dram_row_lines as u64, 1, 1 << 16)?;
-        range("dram_queue", h.dram_queue as u64, 1, 4096)?;
-        range("dram_t_row_hit", h.dram_t_row_hit as u64, 1, 100_000)?;
-        range("dram_t_row_miss", h.dram_t_row_miss as u64, 1, 100_000)?;
-        range(
-            "dram_t_row_conflict",
-            h.dram_t_row_conflict as u64,
-            1,
-            100_000,
-        )?;
-        range("dram_t_burst", h.dram_t_burst as u64, 1, 100_000)?;
-        range("dram_latency", h.dram_latency as u64, 0, 1_000_000)?;
-        let l = &self.lat;
-        for (key, v) in [
-            ("lat_alu", l.alu),
-            ("lat_sfu", l.sfu),
-            ("lat_dp", l.dp),
-            ("lat_tensor", l.tensor),
-            ("lat_smem", l.smem),
-            ("ii_sfu", l.ii_sfu),
-            ("ii_dp", l.ii_dp),
-            ("ii_tensor", l.ii_tensor),
-        ] {
-            range(key, v as u64, 1, 100_000)?;
-        }
-        range("max_cycles", self.max_cycles, 1, u64::MAX)?;
-        for key in self.overrides.keys() {
-            if units::unit_by_key(key).is_none() {
-                let keys: Vec<&str> = units::UNITS.iter().map(|u| u.key()).collect();
-                return Err(MachineConfigError::new(
-                    &format!("{key}.*"),
-                    "",
-                    format!(
-                        "no unit has the override key {key}; keys: {}",
-                        keys.join(", ")
-                    ),
-                ));
-            }
-        }
-        for role in Role::ALL {
-            let c = self.choice(role);
-            if c == role.native().name
-                || (role == Role::Prefetcher && super::baselines::find(c).is_some())
-            {
-                continue;
-            }
-            if let Some(b) = super::baselines::find_l1(c).filter(|_| role == Role::L1) {
-                (b.check_machine)(self)?;
-                continue;
-            }
-            match units::unit_for_choice(role, c) {
-                Some((u, canonical)) if canonical == c => u.check_machine(self, c)?,
-                _ => return Err(choice_error(role, c)),
-            }
-        }
-        if self.decoupled_l1() && self.l1 != Role::L1.native().name {
-            return Err(MachineConfigError::new(
-                "l1",
-                &self.l1,
-                format!(
-                    "the decoupled mode (decoupled = {}{}) is a mode of the native lru tag \
-                     array; set l1 = lru, or decoupled = off",
-                    self.decoupled.name(),
-                    if self.decoupled == Decoupling::Auto {
-                        format!(", on for prefetcher = {}", self.prefetcher)
-                    } else {
-                        String::new()
-                    }
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Whether the L1 runs in decoupled mode: `decoupled = on`, or `auto`
-    /// with a prefetcher whose declaration asks for it.
-    pub fn decoupled_l1(&self) -> bool {
-        match self.decoupled {
-            Decoupling::On => true,
-            Decoupling::Off => false,
-            Decoupling::Auto => units::unit_for_choice(Role::Prefetcher, &self.prefetcher)
-                .is_some_and(|(u, _)| u.decoupled_l1()),
+    /// Select `name` (canonical, unchecked) for `role`.
+    pub(crate) fn set_choice(&mut self, role: Role, name: &str) {
+        match role {
+            Role::Prefetcher => self.prefetcher = name.into(),
+            Role::L1 => self.l1 = name.into(),
+            Role::Expander => self.expander = name.into(),
         }
     }
 
@@ -920,62 +597,6 @@ impl MachineConfig {
             Role::Expander => &self.expander,
         }
     }
-
-    /// Make unit `unit` part of the run (`--cosim UNIT`): if its role is
-    /// not already filled by one of its choices, select its first choice
-    /// (the CAPS prefetcher: `prefetcher = caps`; `ba_tag_array` with
-    /// `l1 = lru`: `l1 = ba`, with `l1 = ba-lru`: unchanged).
-    pub fn enable_unit(&mut self, unit: &str) -> Result<(), MachineConfigError> {
-        let u = units::unit(unit).ok_or_else(|| {
-            MachineConfigError::new(
-                "unit",
-                unit,
-                format!("unknown unit; units: {}", ports::UNIT_NAMES.join(", ")),
-            )
-        })?;
-        let role = u.role();
-        let current = self.choice(role);
-        if u.choices().iter().any(|c| c.name == current) {
-            return Ok(());
-        }
-        let first = u.choices()[0].name;
-        match role {
-            Role::Prefetcher => self.prefetcher = first.into(),
-            Role::L1 => self.l1 = first.into(),
-            Role::Expander => self.expander = first.into(),
-        }
-        Ok(())
-    }
-}
-
-/// The error for a name that is no choice of `role`, listing the choices.
-fn choice_error(role: Role, v: &str) -> MachineConfigError {
-    let names: Vec<&str> = role_choices(role).iter().map(|c| c.0).collect();
-    MachineConfigError::new(role.key(), v, format!("expected {}", or_list(&names)))
-}
-
-/// The reason given for an unknown key: every key, the units' override
-/// prefixes included (by role, then table order).
-fn unknown_key_reason() -> String {
-    let mut s = String::from(
-        "unknown key; known: n_sm, sm_id, sms, loads, cosim_sm, max_warps, cta_slots, \
-         shared_mem_bytes, regs_per_sm, l1_smem_bytes, sched, ready_queue, l1, l1_bytes, l1_line, l1_ways, l1_hit_latency, \
-         mshr_entries, mshr_merges, miss_queue, mem_latency, mem_interval, prefetcher, \
-         expander, decoupled, mem_model, icnt_latency, icnt_interval, l2_partitions, l2_bytes, \
-         l2_ways, l2_mshrs, l2_hit_latency, l2_queue, dram_channels, dram_banks, \
-         dram_row_lines, dram_queue, dram_t_row_hit, dram_t_row_miss, dram_t_row_conflict, \
-         dram_t_burst, dram_latency, lat_alu, lat_sfu, lat_dp, lat_tensor, lat_smem, ii_sfu, \
-         ii_dp, ii_tensor, bw_window, eager_wakeup, \
-         caps_hint, reuse_analysis, interwarp_probe, fast_forward, max_cycles, reset_cycles, seed, ",
-    );
-    for role in Role::ALL {
-        for u in units::role_units(role) {
-            s += &format!("{}.NAME, ", u.key());
-        }
-    }
-    s.truncate(s.len() - 2);
-    s += " (and param.NAME for kernel parameters)";
-    s
 }
 
 fn auto() -> Decoupling {
@@ -997,69 +618,5 @@ pub(crate) fn parse_u64(s: &str) -> Option<u64> {
         u64::from_str_radix(h, 16).ok()
     } else {
         s.parse().ok()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn presets_validate() {
-        MachineConfig::fermi().validate().unwrap();
-        MachineConfig::volta().validate().unwrap();
-        assert_eq!(MachineConfig::fermi().l1_sets(), 32);
-    }
-
-    #[test]
-    fn set_names_key_and_value() {
-        let mut c = MachineConfig::fermi();
-        c.set("l1_ways", "8").unwrap();
-        c.set("sched", "pas").unwrap();
-        c.set("caps.MISPRED_THRESHOLD", "64").unwrap();
-        assert_eq!(c.l1_ways, 8);
-        assert_eq!(c.overrides["caps"]["MISPRED_THRESHOLD"], 64);
-        let e = c.set("l1_wayz", "8").unwrap_err();
-        assert_eq!(e.key, "l1_wayz");
-        let e = c.set("sched", "fifo").unwrap_err().to_string();
-        assert!(e.contains("sched") && e.contains("fifo"), "{e}");
-        c.set("l1_ways", "3").unwrap();
-        assert!(c.validate().unwrap_err().to_string().contains("l1_bytes"));
-        c.set("l1_ways", "6").unwrap();
-        c.set("l1_bytes", "49152").unwrap();
-        c.validate().unwrap();
-        c.set("l1", "ba").unwrap();
-        assert!(c.validate().unwrap_err().to_string().contains("l1_ways"));
-    }
-
-    #[test]
-    fn role_choices_and_units() {
-        let mut c = MachineConfig::fermi();
-        let e = c.set("prefetcher", "fancy").unwrap_err().to_string();
-        assert!(
-            e.contains("expected none, caps, snake, intra, inter, mta, nlp or lap"),
-            "{e}"
-        );
-        let e = c.set("l1", "fancy").unwrap_err().to_string();
-        assert!(e.contains("expected lru, "), "{e}");
-        c.set("l1", "ba_lru").unwrap();
-        assert_eq!(c.l1, "ba-lru");
-        c.enable_unit("ba_tag_array").unwrap();
-        assert_eq!(c.l1, "ba-lru");
-        c.set("l1", "lru").unwrap();
-        c.enable_unit("ba_tag_array").unwrap();
-        assert_eq!(c.l1, "ba");
-        assert!(c.enable_unit("nothing").is_err());
-        c.l1 = "fancy".into();
-        assert!(c
-            .validate()
-            .unwrap_err()
-            .to_string()
-            .contains("expected lru"));
-        let e = MachineConfig::fermi().set("zzz", "1").unwrap_err().reason;
-        assert!(
-            e.ends_with(".NAME (and param.NAME for kernel parameters)"),
-            "{e}"
-        );
     }
 }

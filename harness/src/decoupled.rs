@@ -70,8 +70,8 @@
 //!   while the prefetcher is throttled; `sm_harness.md` does not list that
 //!   rule and it is not modelled.
 
-use super::metrics::UnitCounts;
 use super::roles::{L1Outcome, L1Response, L1Role};
+use crate::counts::UnitCounts;
 use crate::error::HarnessError;
 
 #[derive(Clone, Copy, Default)]
@@ -354,14 +354,6 @@ impl L1Role for DecoupledTags {
             Some((a, r)) if !reset => Some(self.apply(a, r)),
             _ => None,
         };
-        Ok(())
-    }
-
-    fn needs_every_cycle(&self) -> bool {
-        false
-    }
-
-    fn finish(&mut self) -> Result<(), HarnessError> {
         Ok(())
     }
 

@@ -1,10 +1,10 @@
 //! Why a run stopped without metrics.
 
-use golden::check::Mismatch;
+use golden::check::{Mismatch, ProbeError};
 
-use crate::config::MachineConfigError;
-use crate::kernel::KernelError;
-use crate::trace;
+use crate::config::error::MachineConfigError;
+use crate::kernel::error::KernelError;
+use crate::trace::format::TraceError;
 
 /// Why a run stopped without metrics.
 #[derive(Debug, thiserror::Error)]
@@ -19,10 +19,10 @@ pub enum HarnessError {
     #[error("{0}")]
     Unsupported(String),
     /// The kernel's Accel-Sim trace cannot run as it stands
-    /// ([`Kernel::check_trace`]: its block does not fit the SM's warp
+    /// ([`Kernel::check_trace`](crate::kernel::Kernel::check_trace): its block does not fit the SM's warp
     /// slots, or it does not cover its grid).
     #[error("{0}")]
-    Trace(trace::TraceError),
+    Trace(TraceError),
     /// A lock-step probe found a difference between the unit's RTL and its
     /// golden model; the report is kept structured up to the command line.
     #[error("{mismatch}")]
@@ -61,7 +61,7 @@ pub enum HarnessError {
     #[error("{0}")]
     Io(String),
     /// A replayed stimulus's recorded outputs differ from the golden
-    /// model's ([`replay`]).
+    /// model's ([`replay`](crate::stimulus::replay)).
     #[error("{0}")]
     Replay(String),
     /// A harness invariant broke (a bug).
@@ -75,8 +75,8 @@ impl From<KernelError> for HarnessError {
     }
 }
 
-impl From<trace::TraceError> for HarnessError {
-    fn from(e: trace::TraceError) -> Self {
+impl From<TraceError> for HarnessError {
+    fn from(e: TraceError) -> Self {
         HarnessError::Trace(e)
     }
 }
@@ -84,5 +84,18 @@ impl From<trace::TraceError> for HarnessError {
 impl From<MachineConfigError> for HarnessError {
     fn from(e: MachineConfigError) -> Self {
         HarnessError::Config(e)
+    }
+}
+
+/// A probe's error as the harness reports it: a lock-step difference of
+/// `unit` at `cycle`, or a failed file or back-end.
+pub(crate) fn probe_error(unit: &'static str, cycle: u64, e: ProbeError) -> HarnessError {
+    match e {
+        ProbeError::Mismatch(mismatch) => HarnessError::Lockstep {
+            unit,
+            cycle,
+            mismatch,
+        },
+        ProbeError::Io(s) => HarnessError::Io(format!("{unit}: {s}")),
     }
 }

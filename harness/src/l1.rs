@@ -134,14 +134,6 @@ impl L1Role for LruTags {
         Ok(())
     }
 
-    fn needs_every_cycle(&self) -> bool {
-        false
-    }
-
-    fn finish(&mut self) -> Result<(), HarnessError> {
-        Ok(())
-    }
-
     fn supports_locks(&self) -> bool {
         true
     }

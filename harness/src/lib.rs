@@ -15,21 +15,22 @@
 //! println!("{}", metrics.table());
 //! ```
 //!
-//! Modules: [`affine`] (the tuples of DAC's affine warp), `dac` (DAC's
-//! decoupling of a kernel and its affine warp; the SM's side of DAC is
-//! `sm/dac.rs`), [`config`] (the
-//! machine and its presets), [`kernel`] (the file
-//! format, its errors and the compiler), [`expr`] (expressions and their
-//! classification), [`memsys`] (the memory below the L1: the flat model
-//! and the interconnect / L2 / DRAM hierarchy), `decoupled` (the L1's
-//! decoupled mode for Snake, its
-//! rules in that module's source), [`metrics`] (what a run measures, with the definitions
-//! of every figure), [`reuse`] (the BA thesis's reuse-distance profile
-//! and its stack-distance structure), [`roles`] (the role slots the cycle loop talks to),
-//! [`units`] (how a unit declares itself for a role, the generic wrapper
-//! of its golden model and probes, the table of units), [`stimulus`] (the
-//! stimulus files), [`trace`] (Accel-Sim trace reading). The cycle loop
-//! itself is documented in the `sm` module source.
+//! Modules: [`affine`] (the tuples of DAC's affine warp), `decouple`
+//! (DAC's decoupling of a kernel and its affine warp; the SM's side of DAC
+//! is `sm/dac.rs`), [`config`] (the machine and its keys), [`presets`]
+//! (the papers' machines), [`kernel`] (the file format, its errors and
+//! the compiler), [`expr`] (expressions and their classification),
+//! [`memsys`] (the memory below the L1: the flat model and the
+//! interconnect / L2 / DRAM hierarchy), `decoupled` (the L1's decoupled
+//! mode for Snake, its rules in that module's source), [`metrics`] (what
+//! a run measures, with the definitions of every figure), [`counts`] (a
+//! unit's own counters), [`reuse`] (the BA thesis's reuse-distance
+//! profile and its stack-distance structure), [`roles`] (the role slots
+//! the cycle loop talks to), [`registry`] (how a unit declares itself for
+//! a role, the generic wrapper of its golden model and probes, the table
+//! of units, and the machine's choices checked through it), [`stimulus`]
+//! (the stimulus files), [`trace`] (Accel-Sim trace reading). The cycle
+//! loop itself is documented in the `sm` module source.
 //!
 //! Probes and recorders attach to a unit by name:
 //!
@@ -50,7 +51,8 @@ pub mod baselines;
 pub mod bypass;
 pub mod catt;
 pub mod config;
-pub(crate) mod dac;
+pub mod counts;
+pub(crate) mod decouple;
 pub(crate) mod decoupled;
 pub mod error;
 pub mod expr;
@@ -61,13 +63,14 @@ pub mod memsys;
 pub mod metrics;
 pub mod options;
 pub mod presets;
+pub mod registry;
 pub mod reuse;
 pub mod roles;
 pub mod runner;
 pub(crate) mod sm;
 pub mod stimulus;
+pub(crate) mod text;
 pub mod trace;
-pub mod units;
 
 pub use config::{
     Decoupling, InstrClass, Latencies, MachineConfig, MachineConfigError, MemModel, SchedPolicy,
@@ -78,11 +81,14 @@ pub use expr::{Class, ExprClass};
 pub use kernel::{ArrayInfo, Kernel, KernelError, MemInstrInfo};
 pub use metrics::{DacMetrics, Metrics, SmSummary, UnitCounts};
 pub use options::{Progress, ProgressFn, RunOptions};
+pub use registry::{
+    role_choices, unit_params, Attached, HarnessUnit, PrefetchFigure, Switch, UnitContext,
+    UnitEntry, UNITS,
+};
 pub use roles::{
     BlockShape, Choice, DeqResponse, EnqTuple, ExpanderRole, L1Outcome, L1Response, L1Role,
     LoadInfo, PrefetchOffer, PrefetcherRole, Pressure, Role, RoleObject, TupleCmp, TupleKind,
     WarpRef,
 };
 pub use runner::{run, Harness};
-pub use stimulus::{read_stimulus, replay, Stimulus, StimulusWriter};
-pub use units::{role_choices, unit_params, Attached, HarnessUnit, UnitContext, UnitEntry, UNITS};
+pub use stimulus::{read_stimulus, replay, StimulusFile, StimulusWriter};

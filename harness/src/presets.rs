@@ -90,6 +90,21 @@ pub fn key_line(name: &str, key: &str) -> Option<u32> {
     None
 }
 
+impl MachineConfig {
+    /// A preset by name: `fermi`, `volta`, or a paper's
+    /// ([`names`]: `caps-gtx480`, `ba-thesis`,
+    /// `snake-v100`, `dac-gtx480`, `catt-titanv`, each quoting its paper's
+    /// configuration table in `presets/NAME.toml`).
+    pub fn preset(name: &str) -> Option<Self> {
+        match name {
+            "fermi" => Some(Self::fermi()),
+            "volta" => Some(Self::volta()),
+            // The files are checked in and tested: a failure is a bug.
+            _ => machine(name).map(|r| r.unwrap_or_else(|e| panic!("{e}"))),
+        }
+    }
+}
+
 /// The machine of paper preset `name`: the `fermi` preset with the file's
 /// keys set, named `name`.
 pub fn machine(name: &str) -> Option<Result<MachineConfig, String>> {

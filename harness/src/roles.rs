@@ -13,7 +13,7 @@
 //! module: requests and observations during the cycle, then one `step`
 //! (the clock edge) per unit, prefetcher first.
 
-use super::metrics::UnitCounts;
+use crate::counts::UnitCounts;
 use crate::error::HarnessError;
 
 /// A slot of the SM that a unit can fill.
@@ -30,7 +30,7 @@ pub enum Role {
     /// The slot beside the warp scheduler where an expansion unit
     /// ([`ExpanderRole`]) turns the tuples of DAC's affine warp, which
     /// executes the kernel's affine stream ahead of the other warps
-    /// (`harness::dac`), into per-warp records. Machine key `expander`;
+    /// (`harness::decouple`), into per-warp records. Machine key `expander`;
     /// native choice `none`.
     Expander,
 }
@@ -308,10 +308,18 @@ pub trait L1Role {
     /// An error is a probe's.
     fn step(&mut self, reset: bool) -> Result<(), HarnessError>;
     /// Whether every cycle must be simulated (see
-    /// [`PrefetcherRole::needs_every_cycle`]).
-    fn needs_every_cycle(&self) -> bool;
-    /// The run ended normally: finish the probes.
-    fn finish(&mut self) -> Result<(), HarnessError>;
+    /// [`PrefetcherRole::needs_every_cycle`]). False by default: a tag
+    /// array modelled in the harness alone (the native LRU, the
+    /// baselines) changes only on requests; a unit's golden model with
+    /// probes beside it says true.
+    fn needs_every_cycle(&self) -> bool {
+        false
+    }
+    /// The run ended normally: finish the probes. Nothing to finish by
+    /// default (no unit model, no probes).
+    fn finish(&mut self) -> Result<(), HarnessError> {
+        Ok(())
+    }
     /// Lines holding data that the previous cycle's request displaced
     /// besides [`L1Response::evicted`] (a bulk free-up), appended to `out`
     /// during this cycle. None by default.

@@ -66,12 +66,12 @@ use super::memsys::{FlatMemory, HierMemory, HierParams, LowerMemory, MemReq};
 use super::metrics::{
     ratio, ArrayMetrics, BurstMeter, L1Metrics, MemMetrics, Metrics, PrefetchMetrics, RunInfo,
 };
+use super::registry::{self as units, not_in_run, UnitContext, UnitEntry};
 use super::reuse::ReuseTracker;
 use super::roles::{
     default_leading_warp, ExpanderRole, L1Outcome, L1Role, LoadInfo, PrefetcherRole, Pressure,
     Role, RoleObject, WarpRef,
 };
-use super::units::{self, not_in_run, UnitContext, UnitEntry};
 use crate::error::HarnessError;
 use crate::options::{Progress, RunOptions};
 

@@ -31,8 +31,7 @@ use std::path::{Path, PathBuf};
 
 use ports::UnitSpec;
 
-use super::units::probe_error;
-use crate::error::HarnessError;
+use crate::error::{probe_error, HarnessError};
 use golden::check::{Probe, ProbeError};
 use golden::GoldenModel;
 
@@ -107,7 +106,7 @@ impl Probe for StimulusWriter {
 }
 
 /// A stimulus file read back.
-pub struct Stimulus<U: UnitSpec> {
+pub struct StimulusFile<U: UnitSpec> {
     /// The unit's parameters.
     pub params: U::Params,
     /// Per cycle: inputs and the recorded golden outputs.
@@ -115,9 +114,9 @@ pub struct Stimulus<U: UnitSpec> {
     _u: PhantomData<U>,
 }
 
-impl<U: UnitSpec> Clone for Stimulus<U> {
+impl<U: UnitSpec> Clone for StimulusFile<U> {
     fn clone(&self) -> Self {
-        Stimulus {
+        StimulusFile {
             params: self.params.clone(),
             cycles: self.cycles.clone(),
             _u: PhantomData,
@@ -125,9 +124,9 @@ impl<U: UnitSpec> Clone for Stimulus<U> {
     }
 }
 
-impl<U: UnitSpec> std::fmt::Debug for Stimulus<U> {
+impl<U: UnitSpec> std::fmt::Debug for StimulusFile<U> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Stimulus")
+        f.debug_struct("StimulusFile")
             .field("unit", &U::NAME)
             .field("params", &self.params)
             .field("cycles", &self.cycles.len())
@@ -136,7 +135,7 @@ impl<U: UnitSpec> std::fmt::Debug for Stimulus<U> {
 }
 
 /// Read a stimulus file written by [`StimulusWriter`] for unit `U`.
-pub fn read_stimulus<U: UnitSpec>(path: &Path) -> Result<Stimulus<U>, String> {
+pub fn read_stimulus<U: UnitSpec>(path: &Path) -> Result<StimulusFile<U>, String> {
     let f = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut lines = BufReader::new(f).lines();
     let at = |n: usize, m: String| format!("{}:{}: {m}", path.display(), n);
@@ -185,7 +184,7 @@ pub fn read_stimulus<U: UnitSpec>(path: &Path) -> Result<Stimulus<U>, String> {
         let out = U::out_from_values(&params, &nums("out", n_out)?);
         cycles.push((inp, out));
     }
-    Ok(Stimulus {
+    Ok(StimulusFile {
         params,
         cycles,
         _u: PhantomData,
@@ -198,7 +197,7 @@ pub fn read_stimulus<U: UnitSpec>(path: &Path) -> Result<Stimulus<U>, String> {
 /// reproduces the recorded outputs ([`HarnessError::Replay`] otherwise);
 /// returns the number of cycles.
 pub fn replay<U, M>(
-    stim: &Stimulus<U>,
+    stim: &StimulusFile<U>,
     mut probe: Option<&mut dyn Probe>,
 ) -> Result<u64, HarnessError>
 where

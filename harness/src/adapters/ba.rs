@@ -12,8 +12,8 @@ use ports::Params;
 
 use crate::config::{MachineConfig, MachineConfigError};
 use crate::error::HarnessError;
+use crate::registry::{with_overrides, Attached, HarnessUnit, UnitContext};
 use crate::roles::{Choice, L1Outcome, L1Response, L1Role, Role, RoleObject};
-use crate::units::{with_overrides, Attached, HarnessUnit, UnitContext};
 
 /// The choice with the bypass-aware policy.
 const BA: &str = "ba";

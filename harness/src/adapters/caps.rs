@@ -15,14 +15,23 @@
 //! kernel has more warps per CTA than it can count; then the
 //! `caps.NAME` overrides. A run whose resident CTAs exceed `N_CTA` is
 //! refused.
+//!
+//! The unit owns one machine key, `caps_hint` (default true): show the
+//! prefetcher the kernel's indirect-load classification (`ld_indirect`),
+//! else every load is shown as direct. And its paper's coverage (section
+//! VI-C, "the number of issued prefetch requests compared to the total
+//! demand fetch requests": every prefetch request the L1 took, dropped
+//! ones included, over the L1 accesses) is reported for every prefetcher
+//! run as `caps_coverage`.
 
 use ports::caps::{CapsParams, CapsPrefetcher, MAX_ADDR_PORTS};
 use ports::clog2;
 
+use crate::counts::UnitCounts;
 use crate::error::HarnessError;
-use crate::metrics::UnitCounts;
+use crate::metrics::ratio;
+use crate::registry::{Attached, HarnessUnit, PrefetchFigure, Switch, UnitContext};
 use crate::roles::{Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Role, RoleObject, WarpRef};
-use crate::units::{Attached, HarnessUnit, UnitContext};
 
 impl HarnessUnit for CapsPrefetcher {
     const ROLE: Role = Role::Prefetcher;
@@ -31,6 +40,16 @@ impl HarnessUnit for CapsPrefetcher {
         help: "caps_prefetcher's golden model: CTA-aware prefetching (pair with --sched pas)",
     }];
     const KEY: &'static str = "caps";
+    const SWITCHES: &'static [Switch] = &[Switch {
+        key: "caps_hint",
+        help: "show the prefetcher the kernel's indirect-load classification (else never indirect)",
+        field: |c| &mut c.caps_hint,
+    }];
+    const PREFETCH_FIGURES: &'static [PrefetchFigure] = &[PrefetchFigure {
+        label: "coverage, CAPS VI-C (prefetches / demand)",
+        compute: |p, accesses| p.caps_coverage = ratio(p.offered, accesses),
+        value: |p| p.caps_coverage,
+    }];
 
     fn params(ctx: &UnitContext<'_>) -> CapsParams {
         let mut p = CapsParams {
@@ -179,7 +198,9 @@ impl PrefetcherRole for CapsRole {
 mod tests {
     use ports::Params;
 
-    use crate::{unit_params, Kernel, MachineConfig};
+    use crate::config::MachineConfig;
+    use crate::kernel::Kernel;
+    use crate::registry::unit_params;
 
     use super::*;
 

@@ -25,12 +25,12 @@
 use ports::dac::{cmp, gran, kind, DacExpander, DacParams};
 
 use crate::config::{MachineConfig, MachineConfigError};
+use crate::counts::UnitCounts;
 use crate::error::HarnessError;
-use crate::metrics::UnitCounts;
+use crate::registry::{Attached, HarnessUnit, UnitContext};
 use crate::roles::{
     BlockShape, Choice, DeqResponse, EnqTuple, ExpanderRole, Role, RoleObject, TupleCmp, TupleKind,
 };
-use crate::units::{Attached, HarnessUnit, UnitContext};
 
 impl HarnessUnit for DacExpander {
     const ROLE: Role = Role::Expander;

@@ -7,7 +7,7 @@
 //!   threads are one stride per lane apart (`ld_uniform`), from kernel
 //!   files and traces alike ([`LoadInfo`](crate::roles::LoadInfo));
 //! - `cache_full` from the L1, which runs in decoupled mode
-//!   (`decoupled = auto` turns it on for Snake: [`HarnessUnit::DECOUPLED_L1`](crate::units::HarnessUnit::DECOUPLED_L1);
+//!   (`decoupled = auto` turns it on for Snake: [`HarnessUnit::DECOUPLED_L1`](crate::registry::HarnessUnit::DECOUPLED_L1);
 //!   the rules are in `harness/src/decoupled.rs`), and `bw_util`
 //!   from the lower memory over the machine's `bw_window` ([`Pressure`](crate::roles::Pressure));
 //! - `pf_ready` when the L1 takes the prefetch (issued, or dropped because
@@ -19,12 +19,12 @@
 
 use ports::snake::{SnakeParams, SnakePrefetcher};
 
+use crate::counts::UnitCounts;
 use crate::error::HarnessError;
-use crate::metrics::UnitCounts;
+use crate::registry::{Attached, HarnessUnit, UnitContext};
 use crate::roles::{
     Choice, LoadInfo, PrefetchOffer, PrefetcherRole, Pressure, Role, RoleObject, WarpRef,
 };
-use crate::units::{Attached, HarnessUnit, UnitContext};
 
 impl HarnessUnit for SnakePrefetcher {
     const ROLE: Role = Role::Prefetcher;

@@ -45,7 +45,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::super::dac::{AffineWarp, AwIssue, Plan, Step};
+use super::super::decouple::{AffineWarp, AwIssue, Plan, Step};
 use super::super::expr::{eval, LANES};
 use super::super::kernel::{zero_divisor_error, Instr};
 use super::super::metrics::{ratio, DacMetrics};

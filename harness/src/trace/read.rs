@@ -10,9 +10,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::{classify, trace_reg, KernelTrace, TraceError, TraceInstr, TraceOp};
-use crate::config::MachineConfig;
-use crate::kernel::Kernel;
+use super::format::{KernelTrace, TraceError, TraceInstr};
 
 /// The per-thread access widths (bytes) a memory instruction may give:
 /// SASS accesses are 1 to 16 bytes per thread (32 for the 256-bit loads
@@ -27,24 +25,12 @@ pub const MAX_BLOCK_THREADS: u64 = 1024;
 pub const MAX_BLOCK_DIMS: [u32; 3] = [1024, 1024, 64];
 
 /// Threads per warp.
-const WARP: u64 = 32;
+pub(super) const WARP: u64 = 32;
 
-/// The header lines a trace must have before its first thread block, with
-/// the form each takes.
-const REQUIRED: [(&str, &str); 3] = [
-    ("-grid dim", "-grid dim = (x,y,z)"),
-    ("-block dim", "-block dim = (x,y,z)"),
-    (
-        "-accelsim tracer version",
-        "-accelsim tracer version = N (3 to 6)",
-    ),
-];
-
-const HEADER_FORM: &str = "`-kernel name = NAME`, `-grid dim = (x,y,z)`, `-block dim = (x,y,z)` \
+/// The header lines a trace begins with, as its errors show them.
+pub(super) const HEADER_FORM: &str =
+    "`-kernel name = NAME`, `-grid dim = (x,y,z)`, `-block dim = (x,y,z)` \
                            and `-accelsim tracer version = N` (3 to 6)";
-
-const INSTR_FORM: &str = "a traced instruction is `[line_num] PC mask dest_num [reg_dests] \
-                          opcode src_num [reg_srcs] mem_width [address_format addresses]`";
 
 /// Read one `kernel-N.traceg` and check it ([`parse_kernel_trace`]).
 pub fn read_kernel_trace(path: &Path) -> Result<KernelTrace, TraceError> {
@@ -171,45 +157,46 @@ pub fn read_kernelslist(dir: &Path) -> Result<Vec<PathBuf>, TraceError> {
 }
 
 /// A warp being read.
-struct OpenWarp {
-    w: usize,
-    line: usize,
+pub(super) struct OpenWarp {
+    pub(super) w: usize,
+    pub(super) line: usize,
     /// `insts = n` and its line.
-    insts: Option<(u64, usize)>,
+    pub(super) insts: Option<(u64, usize)>,
 }
 
 /// A thread block being read.
-struct OpenTb {
-    begin: usize,
+pub(super) struct OpenTb {
+    pub(super) begin: usize,
     /// Linear id, coordinates, line of `thread block`.
-    id: Option<(u64, [u32; 3], usize)>,
-    warps: Vec<Vec<TraceInstr>>,
+    pub(super) id: Option<(u64, [u32; 3], usize)>,
+    pub(super) warps: Vec<Vec<TraceInstr>>,
     /// Per warp: the line of its `warp = w` (0: not yet).
-    warp_lines: Vec<usize>,
-    warp: Option<OpenWarp>,
+    pub(super) warp_lines: Vec<usize>,
+    pub(super) warp: Option<OpenWarp>,
 }
 
-struct Reader {
-    file: String,
-    kt: KernelTrace,
-    name_line: usize,
-    id_line: usize,
-    version_line: usize,
-    lineinfo: Option<(bool, usize)>,
+/// The reader of one trace file, line by line.
+pub(super) struct Reader {
+    pub(super) file: String,
+    pub(super) kt: KernelTrace,
+    pub(super) name_line: usize,
+    pub(super) id_line: usize,
+    pub(super) version_line: usize,
+    pub(super) lineinfo: Option<(bool, usize)>,
     /// Header lines read.
-    headers: usize,
+    pub(super) headers: usize,
     /// The first body line (0: still in the header).
-    body: usize,
+    pub(super) body: usize,
     /// Threads and warps per block.
-    threads: u64,
-    warps: u64,
-    tb: Option<OpenTb>,
+    pub(super) threads: u64,
+    pub(super) warps: u64,
+    pub(super) tb: Option<OpenTb>,
     /// Traced CTAs: linear id to the line of their `thread block`.
-    cta_lines: HashMap<u64, usize>,
+    pub(super) cta_lines: HashMap<u64, usize>,
 }
 
 /// `(x,y,z)` or `x,y,z`: three integers of at least `min`.
-fn parse_dim(v: &str, min: u32) -> Option<[u32; 3]> {
+pub(super) fn parse_dim(v: &str, min: u32) -> Option<[u32; 3]> {
     let v = v.trim();
     let v = v
         .strip_prefix('(')
@@ -228,7 +215,7 @@ fn parse_dim(v: &str, min: u32) -> Option<[u32; 3]> {
 
 /// A hexadecimal number (an optional `0x`), if it fits 64 bits; `Err(true)`
 /// if it is hexadecimal but wider.
-fn hex(s: &str) -> Result<u64, bool> {
+pub(super) fn hex(s: &str) -> Result<u64, bool> {
     let d = s
         .strip_prefix("0x")
         .or_else(|| s.strip_prefix("0X"))
@@ -240,7 +227,7 @@ fn hex(s: &str) -> Result<u64, bool> {
 }
 
 /// A decimal integer (an optional sign for signed types).
-fn dec<T: std::str::FromStr>(s: &str) -> Option<T> {
+pub(super) fn dec<T: std::str::FromStr>(s: &str) -> Option<T> {
     let digits = s.strip_prefix('-').unwrap_or(s);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -249,11 +236,12 @@ fn dec<T: std::str::FromStr>(s: &str) -> Option<T> {
 }
 
 /// The value of `key = value` after its key.
-fn value(rest: &str) -> Option<&str> {
+pub(super) fn value(rest: &str) -> Option<&str> {
     rest.trim_start().strip_prefix('=').map(str::trim)
 }
 
-fn dims(d: [u32; 3]) -> String {
+/// `(x,y,z)`.
+pub(super) fn dims(d: [u32; 3]) -> String {
     format!("({},{},{})", d[0], d[1], d[2])
 }
 
@@ -285,21 +273,8 @@ impl Reader {
         }
     }
 
-    fn err(&self, line: usize, field: &str, msg: impl Into<String>) -> TraceError {
+    pub(super) fn err(&self, line: usize, field: &str, msg: impl Into<String>) -> TraceError {
         TraceError::new(&self.file, line, field, msg)
-    }
-
-    /// A header key seen before at line `first` (0: not seen).
-    fn once(&self, first: usize, ln: usize, field: &str) -> Result<(), TraceError> {
-        if first == 0 {
-            Ok(())
-        } else {
-            Err(self.err(
-                ln,
-                field,
-                format!("given twice (first at line {first}): a header key is given once"),
-            ))
-        }
     }
 
     fn line(&mut self, ln: usize, line: &str) -> Result<(), TraceError> {
@@ -331,158 +306,6 @@ impl Reader {
             return self.insts(ln, line, v);
         }
         self.instr(ln, line)
-    }
-
-    fn header(&mut self, ln: usize, line: &str, h: &str) -> Result<(), TraceError> {
-        if self.body != 0 {
-            return Err(self.err(
-                ln,
-                "header",
-                format!(
-                    "`{line}` comes after the trace's body began at line {}: the header comes first",
-                    self.body
-                ),
-            ));
-        }
-        self.headers += 1;
-        let Some((k, v)) = h.split_once('=') else {
-            return Err(self.err(
-                ln,
-                "header",
-                format!("`{line}` is not a header line `-key = value`"),
-            ));
-        };
-        let (k, v) = (k.trim(), v.trim());
-        match k {
-            "kernel name" => {
-                self.once(self.name_line, ln, "-kernel name")?;
-                self.name_line = ln;
-                self.kt.name = v.to_string();
-            }
-            "kernel id" => {
-                self.once(self.id_line, ln, "-kernel id")?;
-                self.id_line = ln;
-                self.kt.id = dec(v).ok_or_else(|| {
-                    self.err(
-                        ln,
-                        "-kernel id",
-                        format!(
-                            "`{v}` is not a kernel id: an integer from 0 to {}",
-                            u32::MAX
-                        ),
-                    )
-                })?;
-            }
-            "grid dim" => {
-                self.once(self.kt.grid_line, ln, "-grid dim")?;
-                self.kt.grid_line = ln;
-                self.kt.grid = parse_dim(v, 1).ok_or_else(|| {
-                    self.err(
-                        ln,
-                        "-grid dim",
-                        format!("`{v}` is not (x,y,z) with x, y, z from 1 to {}", u32::MAX),
-                    )
-                })?;
-            }
-            "block dim" => {
-                self.once(self.kt.block_line, ln, "-block dim")?;
-                self.kt.block_line = ln;
-                let d = parse_dim(v, 1).ok_or_else(|| {
-                    self.err(
-                        ln,
-                        "-block dim",
-                        format!("`{v}` is not (x,y,z) with x, y, z of at least 1"),
-                    )
-                })?;
-                let threads: u64 = d.iter().map(|&x| x as u64).product();
-                let [mx, my, mz] = MAX_BLOCK_DIMS;
-                if d.iter().zip(MAX_BLOCK_DIMS).any(|(&x, m)| x > m) || threads > MAX_BLOCK_THREADS
-                {
-                    return Err(self.err(
-                        ln,
-                        "-block dim",
-                        format!(
-                            "{} is {threads} threads: a CUDA block has at most \
-                             {MAX_BLOCK_THREADS} threads, x <= {mx}, y <= {my}, z <= {mz}",
-                            dims(d)
-                        ),
-                    ));
-                }
-                self.kt.block = d;
-                self.threads = threads;
-                self.warps = threads.div_ceil(WARP);
-            }
-            "accelsim tracer version" => {
-                self.once(self.version_line, ln, "-accelsim tracer version")?;
-                self.version_line = ln;
-                self.kt.version =
-                    dec::<u32>(v)
-                        .filter(|v| (3..=6).contains(v))
-                        .ok_or_else(|| {
-                            self.err(
-                                ln,
-                                "-accelsim tracer version",
-                                format!("`{v}`: tracer versions 3 to 6 are supported"),
-                            )
-                        })?;
-            }
-            "enable lineinfo" => {
-                if let Some((_, first)) = self.lineinfo {
-                    self.once(first, ln, "-enable lineinfo")?;
-                }
-                let on = match v {
-                    "0" => false,
-                    "1" => true,
-                    _ => {
-                        return Err(self.err(
-                            ln,
-                            "-enable lineinfo",
-                            format!("`{v}` is not 0 or 1"),
-                        ))
-                    }
-                };
-                self.lineinfo = Some((on, ln));
-            }
-            // `-shmem`, `-nregs`, `-binary version`, ...: nothing the
-            // harness uses.
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// The body begins at line `ln`: the header must be complete.
-    fn start_body(&mut self, ln: usize) -> Result<(), TraceError> {
-        if self.body != 0 {
-            return Ok(());
-        }
-        self.body = ln;
-        let seen = [self.kt.grid_line, self.kt.block_line, self.version_line];
-        if self.headers == 0 {
-            return Err(self.err(
-                ln,
-                "header",
-                format!(
-                    "the trace has no header, its body begins at line {ln}: a trace begins with \
-                     {HEADER_FORM}"
-                ),
-            ));
-        }
-        if let Some((key, form)) = REQUIRED
-            .iter()
-            .zip(seen)
-            .find(|(_, l)| *l == 0)
-            .map(|(r, _)| *r)
-        {
-            return Err(self.err(
-                ln,
-                key,
-                format!(
-                    "missing from the header (which ends before line {ln}): a trace gives \
-                     `{form}` before its first thread block"
-                ),
-            ));
-        }
-        Ok(())
     }
 
     fn begin_tb(&mut self, ln: usize) -> Result<(), TraceError> {
@@ -759,243 +582,6 @@ impl Reader {
         Ok(())
     }
 
-    /// One instruction line of warp `w`.
-    fn parse_instr(&self, ln: usize, line: &str, w: usize) -> Result<TraceInstr, TraceError> {
-        let mut t = line.split_whitespace();
-        let mut next = |field: &str| {
-            t.next().ok_or_else(|| {
-                self.err(
-                    ln,
-                    field,
-                    format!("missing: the line ends before it ({INSTR_FORM})"),
-                )
-            })
-        };
-        if self.lineinfo.is_some_and(|l| l.0) {
-            next("line number")?;
-        }
-        let s = next("PC")?;
-        let pc = hex(s)
-            .ok()
-            .and_then(|p| u32::try_from(p).ok())
-            .ok_or_else(|| {
-                self.err(
-                    ln,
-                    "PC",
-                    format!("`{s}` is not a PC: hexadecimal, at most 32 bits ({INSTR_FORM})"),
-                )
-            })?;
-        let s = next("mask")?;
-        let mask = match hex(s) {
-            Ok(m) => u32::try_from(m).map_err(|_| m.to_string()),
-            Err(true) => Err(s.to_string()),
-            Err(false) => {
-                return Err(self.err(
-                    ln,
-                    "mask",
-                    format!("`{s}` is not an active mask: hexadecimal, 32 bits"),
-                ))
-            }
-        }
-        .map_err(|_| {
-            self.err(
-                ln,
-                "mask",
-                format!(
-                    "`{s}` is wider than 32 bits: a warp has 32 threads, so an active mask is \
-                     at most ffffffff"
-                ),
-            )
-        })?;
-        // Lanes of this warp that are threads of the block.
-        let lanes = self.threads.saturating_sub(w as u64 * WARP).min(WARP);
-        let valid = if lanes >= WARP {
-            u32::MAX
-        } else {
-            (1u32 << lanes) - 1
-        };
-        if mask & !valid != 0 {
-            return Err(self.err(
-                ln,
-                "mask",
-                format!(
-                    "{mask:08x} has lanes past the block's {} threads: warp {w} has lanes 0 to {}",
-                    self.threads,
-                    lanes.saturating_sub(1)
-                ),
-            ));
-        }
-        let count = |s: &str, field: &str, what: &str| {
-            dec::<usize>(s).ok_or_else(|| {
-                self.err(
-                    ln,
-                    field,
-                    format!("`{s}` is not a count of {what} registers"),
-                )
-            })
-        };
-        let nd = count(next("dest_num")?, "dest_num", "destination")?;
-        let mut dests = Vec::new();
-        for _ in 0..nd {
-            dests.extend(trace_reg(next("reg_dests")?));
-        }
-        let opcode = next("opcode")?;
-        if !opcode.starts_with(|c: char| c.is_ascii_alphabetic()) {
-            return Err(self.err(
-                ln,
-                "opcode",
-                format!("`{opcode}` is not an opcode (a SASS name such as LDG.E.64)"),
-            ));
-        }
-        let opcode = opcode.to_string();
-        let ns = count(next("src_num")?, "src_num", "source")?;
-        let mut srcs = Vec::new();
-        for _ in 0..ns {
-            srcs.extend(trace_reg(next("reg_srcs")?));
-        }
-        let s = next("mem_width")?;
-        let widths = "0 (no memory access) or 1, 2, 4, 8, 16 or 32 bytes per thread";
-        let width: u32 = dec(s)
-            .ok_or_else(|| self.err(ln, "mem_width", format!("`{s}` is not a width: {widths}")))?;
-        if width != 0 && !TRACE_WIDTHS.contains(&width) {
-            return Err(self.err(
-                ln,
-                "mem_width",
-                format!("{width} bytes is not an access width: {widths}"),
-            ));
-        }
-        let mut addrs = Vec::new();
-        if width > 0 {
-            let s = next("address_format")?;
-            let fmt = dec::<u32>(s).filter(|f| *f <= 2).ok_or_else(|| {
-                self.err(
-                    ln,
-                    "address_format",
-                    format!(
-                        "`{s}` is not an address format: 0 (one address per active thread), 1 \
-                         (base and stride) or 2 (base and deltas)"
-                    ),
-                )
-            })?;
-            let active = mask.count_ones() as usize;
-            let addr = |s: &str, field: &str| {
-                hex(s).map_err(|_| {
-                    self.err(
-                        ln,
-                        field,
-                        format!("`{s}` is not a 64-bit hexadecimal address"),
-                    )
-                })
-            };
-            match fmt {
-                0 => {
-                    for _ in 0..active {
-                        addrs.push(addr(next("address")?, "address")?);
-                    }
-                }
-                1 => {
-                    let base = addr(next("base address")?, "base address")?;
-                    let s = next("stride")?;
-                    let stride: i32 = dec::<i64>(s)
-                        .ok_or_else(|| {
-                            self.err(ln, "stride", format!("`{s}` is not an integer stride"))
-                        })?
-                        .try_into()
-                        .map_err(|_| {
-                            self.err(
-                                ln,
-                                "stride",
-                                format!(
-                                    "{s} is outside the tracer's 32-bit stride ({} to {})",
-                                    i32::MIN,
-                                    i32::MAX
-                                ),
-                            )
-                        })?;
-                    // The tracer writes this form only for consecutive
-                    // active lanes.
-                    let run = mask.checked_shr(mask.trailing_zeros()).unwrap_or(0) as u64;
-                    if run & (run + 1) != 0 {
-                        return Err(self.err(
-                            ln,
-                            "address_format",
-                            format!(
-                                "base+stride (1) needs consecutive active lanes, but the mask \
-                                 {mask:08x} has gaps: the tracer writes such a warp's addresses \
-                                 in format 0 or 2"
-                            ),
-                        ));
-                    }
-                    for k in 0..active as i64 {
-                        let a = base.checked_add_signed(stride as i64 * k).ok_or_else(|| {
-                            self.err(
-                                ln,
-                                "stride",
-                                format!(
-                                    "base {base:#x} + {k} x {stride} leaves the 64-bit \
-                                     address space"
-                                ),
-                            )
-                        })?;
-                        addrs.push(a);
-                    }
-                }
-                _ => {
-                    let base = addr(next("base address")?, "base address")?;
-                    let mut a = base;
-                    if active > 0 {
-                        addrs.push(a);
-                    }
-                    for k in 1..active {
-                        let s = next("delta")?;
-                        let d: i64 = dec(s).ok_or_else(|| {
-                            self.err(ln, "delta", format!("`{s}` is not a 64-bit integer delta"))
-                        })?;
-                        a = a.checked_add_signed(d).ok_or_else(|| {
-                            self.err(
-                                ln,
-                                "delta",
-                                format!(
-                                    "{a:#x} + {d} (delta {k} of {}) leaves the 64-bit address \
-                                     space",
-                                    active - 1
-                                ),
-                            )
-                        })?;
-                        addrs.push(a);
-                    }
-                }
-            }
-        }
-        let op = if width > 0 {
-            classify(&opcode)
-        } else {
-            TraceOp::Compute
-        };
-        if op != TraceOp::Compute {
-            if let Some(a) = addrs.iter().find(|&&a| a % width as u64 != 0) {
-                return Err(self.err(
-                    ln,
-                    "address",
-                    format!(
-                        "{a:#x} is not a multiple of mem_width {width}: a global or local \
-                         access is aligned to its width (a misaligned one faults on the GPU)"
-                    ),
-                ));
-            }
-        }
-        Ok(TraceInstr {
-            pc,
-            mask,
-            opcode,
-            op,
-            width,
-            addrs,
-            dests,
-            srcs,
-        })
-    }
-
     fn finish(mut self, last: usize) -> Result<KernelTrace, TraceError> {
         self.start_body(last)?;
         if let Some(tb) = &self.tb {
@@ -1039,89 +625,5 @@ impl Reader {
         }
         self.kt.ctas.sort_by_key(|c| c.0);
         Ok(self.kt)
-    }
-}
-
-impl Kernel {
-    /// Whether this kernel's trace can run on `cfg`'s SM as it stands: a
-    /// CTA's warps fit the SM's `max_warps` warp slots, and the trace
-    /// covers the grid, one thread block per CTA, with at most the
-    /// block's warps each (always so for a trace [`read_kernel_trace`]
-    /// accepted; checked again for a [`KernelTrace`] built by hand). Each
-    /// error names the trace file, the header line and the field. `Ok` for
-    /// a kernel that does not replay a trace. `warpgen run` checks every
-    /// kernel of a list before it runs any, and [`crate::Harness::run`]
-    /// checks its kernel.
-    pub fn check_trace(&self, cfg: &MachineConfig) -> Result<(), TraceError> {
-        let Some(t) = &self.trace else {
-            return Ok(());
-        };
-        let e = |line: usize, field: &str, msg: String| TraceError::new(&t.file, line, field, msg);
-        let (b, g) = (self.block, self.grid);
-        if b.contains(&0) {
-            return Err(e(
-                t.block_line,
-                "-block dim",
-                format!("{}: a block's x, y, z are at least 1", dims(b)),
-            ));
-        }
-        if g.contains(&0) {
-            return Err(e(
-                t.grid_line,
-                "-grid dim",
-                format!("{}: a grid's x, y, z are at least 1", dims(g)),
-            ));
-        }
-        let threads: u128 = b.iter().map(|&x| x as u128).product();
-        let warps = threads.div_ceil(WARP as u128);
-        if warps > cfg.max_warps as u128 {
-            return Err(e(
-                t.block_line,
-                "-block dim",
-                format!(
-                    "{} is {threads} threads, {warps} warps per CTA, but the machine has \
-                     max_warps = {} warp slots per SM: a CTA of at most {} threads fits \
-                     (or raise max_warps, at most 64)",
-                    dims(b),
-                    cfg.max_warps,
-                    cfg.max_warps as u64 * WARP
-                ),
-            ));
-        }
-        let total: u128 = g.iter().map(|&x| x as u128).product();
-        let covered = t.ctas.len() as u128 == total
-            && t.ctas.iter().enumerate().all(|(i, c)| c.0 == i as u64);
-        if !covered {
-            return Err(e(
-                t.grid_line,
-                "-grid dim",
-                format!(
-                    "the grid {} has {total} CTAs but the trace holds {} thread blocks: every \
-                     CTA of the grid is traced once",
-                    dims(g),
-                    t.ctas.len()
-                ),
-            ));
-        }
-        for (id, ws) in &t.ctas {
-            if ws.len() as u128 > warps {
-                return Err(e(
-                    0,
-                    "warp",
-                    format!("CTA {id} has {} warps, past the block's {warps}", ws.len()),
-                ));
-            }
-            if ws.iter().flatten().any(|i| i.lines.len() > WARP as usize) {
-                return Err(e(
-                    0,
-                    "address",
-                    format!(
-                        "an instruction of CTA {id} touches more than 32 lines: its accesses \
-                         are not aligned to their width"
-                    ),
-                ));
-            }
-        }
-        Ok(())
     }
 }

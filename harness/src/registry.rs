@@ -9,19 +9,27 @@
 //! fills, the names that select it, how its parameters follow the machine
 //! and the kernel, and its role adapter. Nothing in the harness names a
 //! unit; everything here is generic over the unit type.
+//!
+//! The machine configuration's choices are checked through the table
+//! (`registry/choices.rs`: [`MachineConfig::set`] and
+//! [`MachineConfig::validate`]), so that `config.rs` knows no unit.
 
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 use ports::{Params, UnitSpec};
 
-use super::config::{MachineConfig, MachineConfigError};
-use super::kernel::Kernel;
-use super::roles::{Choice, Role, RoleObject};
-use super::stimulus::StimulusWriter;
-use crate::error::HarnessError;
-use golden::check::{Probe, ProbeError};
+use crate::config::{MachineConfig, MachineConfigError};
+use crate::error::{probe_error, HarnessError};
+use crate::kernel::Kernel;
+use crate::metrics::PrefetchMetrics;
+use crate::roles::{Choice, Role, RoleObject};
+use crate::stimulus::StimulusWriter;
+use crate::text::or_list;
+use golden::check::Probe;
 use golden::{GoldenModel, GoldenUnit};
+
+mod choices;
 
 /// What the harness needs to know to run a unit in a role slot.
 ///
@@ -43,6 +51,14 @@ pub trait HarnessUnit: GoldenUnit {
     /// mode (`decoupled = auto` turns the mode on when the unit is
     /// selected). False by default.
     const DECOUPLED_L1: bool = false;
+    /// The unit's own boolean machine keys: switches of what the harness
+    /// shows the unit (CAPS: `caps_hint`). None by default.
+    const SWITCHES: &'static [Switch] = &[];
+    /// Figures of the unit's paper over a run's prefetch metrics, reported
+    /// for every prefetcher run so that any prefetcher is measured by the
+    /// paper's definitions too (CAPS: its coverage, section VI-C). None by
+    /// default.
+    const PREFETCH_FIGURES: &'static [PrefetchFigure] = &[];
     /// The unit's parameters for a run, before the `KEY.NAME` overrides:
     /// how they follow the machine and the kernel for `ctx.choice`.
     fn params(ctx: &UnitContext<'_>) -> Self::Params;
@@ -62,6 +78,33 @@ pub trait HarnessUnit: GoldenUnit {
     /// [`RoleObject`] of [`Self::ROLE`]), or why the harness cannot run it
     /// in its role yet.
     fn into_role(unit: Attached<Self>, ctx: &UnitContext<'_>) -> Result<RoleObject, HarnessError>;
+}
+
+/// A boolean machine key a unit declares ([`HarnessUnit::SWITCHES`]), set
+/// like the machine's own keys (`caps_hint=false`) and kept in the
+/// machine configuration.
+#[derive(Clone, Copy, Debug)]
+pub struct Switch {
+    /// The key.
+    pub key: &'static str,
+    /// What it switches, one line.
+    pub help: &'static str,
+    /// Where the machine configuration keeps its value.
+    pub field: fn(&mut MachineConfig) -> &mut bool,
+}
+
+/// A figure of a unit's paper over a run's prefetch metrics
+/// ([`HarnessUnit::PREFETCH_FIGURES`]): a row of the run's table under the
+/// prefetches.
+#[derive(Clone, Copy, Debug)]
+pub struct PrefetchFigure {
+    /// The row's label.
+    pub label: &'static str,
+    /// Sets the figure in the prefetch metrics from their counts and the
+    /// run's L1 accesses (demand line requests).
+    pub compute: fn(&mut PrefetchMetrics, u64),
+    /// The figure, a fraction (shown as a percentage).
+    pub value: fn(&PrefetchMetrics) -> f64,
 }
 
 /// What a unit's parameters and role adapter may depend on in a run.
@@ -171,18 +214,6 @@ impl<U: HarnessUnit> Attached<U> {
     }
 }
 
-/// A probe's error as the harness reports it.
-pub(crate) fn probe_error(unit: &'static str, cycle: u64, e: ProbeError) -> HarnessError {
-    match e {
-        ProbeError::Mismatch(mismatch) => HarnessError::Lockstep {
-            unit,
-            cycle,
-            mismatch,
-        },
-        ProbeError::Io(s) => HarnessError::Io(format!("{unit}: {s}")),
-    }
-}
-
 /// `p` with the machine's `U::KEY.NAME` overrides applied (through the
 /// parameters' serde form, so every parameter, optional ones included, is
 /// overridable by its spec name). Not validated.
@@ -248,15 +279,6 @@ pub(crate) fn not_in_run(u: &dyn UnitEntry) -> HarnessError {
     ))
 }
 
-/// `a`, `a or b`, `a, b or c`.
-pub(crate) fn or_list(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
-}
-
 /// One unit of the table, with the generic operations instantiated for its
 /// type.
 pub trait UnitEntry: Sync {
@@ -270,6 +292,10 @@ pub trait UnitEntry: Sync {
     fn key(&self) -> &'static str;
     /// [`HarnessUnit::DECOUPLED_L1`].
     fn decoupled_l1(&self) -> bool;
+    /// [`HarnessUnit::SWITCHES`].
+    fn switches(&self) -> &'static [Switch];
+    /// [`HarnessUnit::PREFETCH_FIGURES`].
+    fn prefetch_figures(&self) -> &'static [PrefetchFigure];
     /// Its parameter names (spec names, table order): the `KEY.NAME`s
     /// accepted.
     fn param_names(&self) -> Vec<&'static str>;
@@ -309,6 +335,12 @@ impl<U: HarnessUnit> UnitEntry for Entry<U> {
     }
     fn decoupled_l1(&self) -> bool {
         U::DECOUPLED_L1
+    }
+    fn switches(&self) -> &'static [Switch] {
+        U::SWITCHES
+    }
+    fn prefetch_figures(&self) -> &'static [PrefetchFigure] {
+        U::PREFETCH_FIGURES
     }
     fn param_names(&self) -> Vec<&'static str> {
         U::Params::default().list().iter().map(|x| x.0).collect()
@@ -379,6 +411,19 @@ pub fn unit_for_choice(role: Role, choice: &str) -> Option<(&'static dyn UnitEnt
         })
 }
 
+/// The switch whose key is `key`, of any unit.
+pub fn switch(key: &str) -> Option<&'static Switch> {
+    UNITS
+        .iter()
+        .flat_map(|u| u.switches())
+        .find(|s| s.key == key)
+}
+
+/// Every unit's paper figures over the prefetch metrics, in table order.
+pub fn prefetch_figures() -> impl Iterator<Item = &'static PrefetchFigure> {
+    UNITS.iter().flat_map(|u| u.prefetch_figures())
+}
+
 /// The units that can fill `role`, in table order.
 pub fn role_units(role: Role) -> impl Iterator<Item = &'static dyn UnitEntry> {
     UNITS.iter().copied().filter(move |u| u.role() == role)
@@ -412,7 +457,7 @@ pub(crate) fn canonical_choice(role: Role, choice: &str) -> Option<&'static str>
 /// The model-only baselines' choices of `role` (`harness::baselines`): the
 /// prefetchers', the L1's; none for the expander.
 fn baseline_choices(role: Role) -> impl Iterator<Item = &'static Choice> {
-    use super::baselines::{BASELINES, L1_BASELINES};
+    use crate::baselines::{BASELINES, L1_BASELINES};
     let prefetchers = BASELINES.iter().filter(move |_| role == Role::Prefetcher);
     let l1 = L1_BASELINES.iter().filter(move |_| role == Role::L1);
     prefetchers.map(|b| &b.choice).chain(l1.map(|b| &b.choice))
@@ -431,8 +476,6 @@ mod tests {
 
     #[test]
     fn names_and_lists() {
-        assert_eq!(or_list(&["a"]), "a");
-        assert_eq!(or_list(&["a", "b", "c"]), "a, b or c");
         assert!(same_name("ba-lru", "ba_lru"));
         assert!(!same_name("ba-lru", "ba"));
         for role in Role::ALL {
