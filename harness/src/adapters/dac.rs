@@ -2,7 +2,7 @@
 //! ([`Role::Expander`](crate::roles::Role::Expander), `expander =
 //! dac`, `--dac`).
 //!
-//! The harness runs DAC's affine warp (`harness::dac`: the decoupling of
+//! The harness runs DAC's affine warp (`harness::decouple`: the decoupling of
 //! the kernel and the warp that executes its affine stream) and gives its
 //! tuples to this unit, which expands them into the per-warp records and
 //! masks the non-affine warps dequeue; its early requests prefetch and
