@@ -4,7 +4,7 @@
 use ports::ba::BaParams;
 use rust_hdl::prelude::*;
 
-use super::BaWay;
+use super::way::BaWay;
 use crate::reg::Reg;
 use crate::util::{sigs, ZeroExt};
 use ports::ba::outcome;

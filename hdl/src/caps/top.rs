@@ -5,7 +5,9 @@ use ports::caps::CapsParams;
 use ports::clog2;
 use rust_hdl::prelude::*;
 
-use super::{CapsColumn, CapsDist, LANES};
+use super::column::CapsColumn;
+use super::consts::LANES;
+use super::dist::CapsDist;
 use crate::arith::{ExactDiv, SignedMul};
 use crate::queue::ShiftQueue;
 use crate::rank::RankOrder;

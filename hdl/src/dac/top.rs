@@ -6,7 +6,9 @@ use ports::dac::{kind, DacParams};
 use ports::{clog2, log2_exact};
 use rust_hdl::prelude::*;
 
-use super::{DacLanes, DacRecord, SignedCmp};
+use super::cmp::SignedCmp;
+use super::lanes::DacLanes;
+use super::record::DacRecord;
 use crate::arith::SignedMul;
 use crate::multiqueue::MultiQueue;
 use crate::queue::ShiftQueue;

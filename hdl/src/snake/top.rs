@@ -6,7 +6,8 @@ use ports::clog2;
 use ports::snake::SnakeParams;
 use rust_hdl::prelude::*;
 
-use super::{SnakeEntry, SnakeHead};
+use super::entry::SnakeEntry;
+use super::head::SnakeHead;
 use crate::arith::{ExactDiv, SignedMul};
 use crate::queue::ShiftQueue;
 use crate::rank::RankOrder;
