@@ -11,7 +11,8 @@
 //!
 //! Shared machinery: [`registry`] (the [`registry::RtlDecl`] trait),
 //! [`storage`] (storage-table types), [`queue`] (the shift queue every unit
-//! uses), [`reg`] (the register with synchronous reset), [`util`], and
+//! uses), [`reg`] (the register with synchronous reset), [`section`] (a
+//! unit's combinational kernel written in sections), [`util`], and
 //! [`emit`] (Verilog emission).
 //!
 //! Adding a unit: its folder here, `pub mod <unit>;` below, and its line in
@@ -31,6 +32,7 @@ pub mod queue;
 pub mod rank;
 pub mod reg;
 pub mod registry;
+pub mod section;
 pub mod snake;
 pub mod storage;
 pub mod util;

@@ -3,7 +3,8 @@
 //!
 //! Files: `column.rs`
 //! ([`CapsColumn`]), `dist.rs` ([`CapsDist`]), `top.rs`
-//! ([`CapsPrefetcherRtl`] and its [`crate::RtlUnit`] impl), `consts.rs`
+//! ([`CapsPrefetcherRtl`] and its [`crate::RtlUnit`] impl), `top/` (the
+//! sections of the top's kernel, [`crate::section`]), `consts.rs`
 //! ([`LANES`]), `build.rs` (the
 //! compiled-in width table and the [`crate::registry::RtlDecl`] of
 //! [`ports::caps::CapsPrefetcher`]), `storage.rs` (the storage table).
