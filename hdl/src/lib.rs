@@ -37,6 +37,11 @@ pub mod snake;
 pub mod storage;
 pub mod util;
 
+/// The folder of the hand-written formal property wrappers, `hdl/formal/`:
+/// `<unit>_props.sv` states invariants of the checked-in
+/// `verilog-out/<unit>.v` (checked by `warpgen prove`).
+pub const FORMAL_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/formal");
+
 /// A built unit, driven directly (no threaded test bench) and emitted as
 /// Verilog. Port values are flattened as in `ports::UnitSpec`.
 pub trait RtlUnit: Send {
