@@ -1,5 +1,5 @@
 //! Formal property checking of a unit through a property wrapper
-//! (`verilog-out/formal/<unit>_props.sv`): bounded model checking and
+//! (`hdl/formal/<unit>_props.sv`): bounded model checking and
 //! k-induction, with `yosys-smtbmc` and an SMT solver, or with Yosys's
 //! built-in SAT solver (`sat -tempinduct`).
 //!

@@ -1,5 +1,5 @@
 //! Formal property checks of a unit: the wrapper
-//! `verilog-out/formal/<unit>_props.sv` around the checked-in
+//! `hdl/formal/<unit>_props.sv` around the checked-in
 //! `verilog-out/<unit>.v`, checked by bounded model checking and
 //! k-induction ([`eda::check_formal`]).
 
@@ -50,12 +50,12 @@ pub struct FormalOutcome {
     pub report: FormalReport,
 }
 
-/// The wrapper of `unit`: `<verilog_out>/formal/<unit>_props.sv`.
-pub fn wrapper_path(verilog_out: &Path, unit: &str) -> PathBuf {
-    verilog_out.join("formal").join(format!("{unit}_props.sv"))
+/// The wrapper of `unit`: `hdl/formal/<unit>_props.sv` ([`hdl::FORMAL_DIR`]).
+pub fn wrapper_path(unit: &str) -> PathBuf {
+    Path::new(hdl::FORMAL_DIR).join(format!("{unit}_props.sv"))
 }
 
-/// Checks `unit`'s properties: the wrapper in `<verilog_out>/formal/`
+/// Checks `unit`'s properties: the wrapper in `hdl/formal/` ([`wrapper_path`])
 /// around `rtl` (by default `<verilog_out>/<unit>.v`), writing any
 /// counterexample VCD to `vcd_dir`. Caches nothing.
 pub fn check_unit(
@@ -68,7 +68,7 @@ pub fn check_unit(
     if eda::validate_top(unit).is_err() {
         bail!("`{unit}` is not a unit name");
     }
-    let wrapper = wrapper_path(verilog_out, unit);
+    let wrapper = wrapper_path(unit);
     if !wrapper.is_file() {
         bail!(
             "unit `{unit}` has no formal wrapper ({} not found)",
@@ -174,7 +174,7 @@ pub fn check_unit_cached(
     use_cache: bool,
 ) -> anyhow::Result<(FormalOutcome, bool)> {
     use sha2::{Digest, Sha256};
-    let wrapper = wrapper_path(verilog_out, unit);
+    let wrapper = wrapper_path(unit);
     let rtl = verilog_out.join(format!("{unit}.v"));
     let read = |p: &Path| std::fs::read(p).with_context(|| format!("reading {}", p.display()));
     let mut h = Sha256::new();

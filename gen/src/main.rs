@@ -121,7 +121,7 @@ enum Cmd {
     /// Prove each unit's RTL equivalent to its Yosys gate netlist (generic
     /// gates of `synth -flatten -nofsm`): registers and outputs matched by
     /// name, ABC fraig, then equiv_simple / equiv_induct / equiv_status
-    /// -assert; then check the properties of verilog-out/formal/ (BMC,
+    /// -assert; then check the properties of hdl/formal/ (BMC,
     /// k-induction). Exit 1 when a proof or property fails, 2 on a tool error.
     Prove {
         /// One unit (default: all).
@@ -143,7 +143,7 @@ enum Cmd {
         /// Skip the equivalence proofs (properties only).
         #[arg(long)]
         no_equiv: bool,
-        /// Skip the property checks of verilog-out/formal/ (equivalence only).
+        /// Skip the property checks of hdl/formal/ (equivalence only).
         #[arg(long)]
         no_properties: bool,
         /// Where counterexample waveforms (VCD) of failed properties go.
@@ -490,7 +490,7 @@ fn run(cli: Cli) -> anyhow::Result<bool> {
                 if u.emit(&cfg)? != checked_in {
                     if !all_configs {
                         println!(
-                            "{}: properties not checked: verilog-out/formal/{}_props.sv states them \
+                            "{}: properties not checked: hdl/formal/{}_props.sv states them \
                              for the checked-in verilog-out/{}.v, and this configuration emits \
                              other RTL\n",
                             u.name(),

@@ -11,7 +11,8 @@
 //!
 //! Shared machinery: [`registry`] (the [`registry::RtlDecl`] trait),
 //! [`storage`] (storage-table types), [`queue`] (the shift queue every unit
-//! uses), [`reg`] (the register with synchronous reset), [`util`], and
+//! uses), [`reg`] (the register with synchronous reset), [`section`] (a
+//! unit's combinational kernel written in sections), [`util`], and
 //! [`emit`] (Verilog emission).
 //!
 //! Adding a unit: its folder here, `pub mod <unit>;` below, and its line in
@@ -31,9 +32,15 @@ pub mod queue;
 pub mod rank;
 pub mod reg;
 pub mod registry;
+pub mod section;
 pub mod snake;
 pub mod storage;
 pub mod util;
+
+/// The folder of the hand-written formal property wrappers, `hdl/formal/`:
+/// `<unit>_props.sv` states invariants of the checked-in
+/// `verilog-out/<unit>.v` (checked by `warpgen prove`).
+pub const FORMAL_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/formal");
 
 /// A built unit, driven directly (no threaded test bench) and emitted as
 /// Verilog. Port values are flattened as in `ports::UnitSpec`.

@@ -191,6 +191,24 @@ fn popcount_verilog(n: usize) -> String {
     v
 }
 
+/// The struct expression `Type { field: value, ..., listed: Default::default(), ... }`,
+/// written `with_defaults!(Type { field: value, ... } default { listed, ... })`.
+///
+/// A unit's constructor gives the fields that need a value (blocks sized by
+/// the configuration, constants, signal vectors) and lists, several to a
+/// line, the many ports, local signals, registers and blocks that start from
+/// their `Default`. The compiler still requires every field exactly once.
+macro_rules! with_defaults {
+    ($ty:ident { $($field:ident: $value:expr),* $(,)? } default { $($default:ident),* $(,)? }) => {
+        $ty {
+            $($field: $value,)*
+            $($default: ::core::default::Default::default(),)*
+        }
+    };
+}
+
+pub(crate) use with_defaults;
+
 /// `n` local signals (one per entry of a table, lane, ...).
 pub fn sigs<T: Synth>(n: usize) -> Vec<Signal<Local, T>> {
     (0..n).map(|_| Signal::default()).collect()

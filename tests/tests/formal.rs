@@ -1,5 +1,5 @@
 //! Formal property checks (`eda::check_formal`, `gen::formal::check_unit`):
-//! the units' wrappers in `verilog-out/formal/` hold on the checked-in RTL,
+//! the units' wrappers in `hdl/formal/` hold on the checked-in RTL,
 //! a bug planted in a copy of the RTL is caught with a counterexample VCD
 //! naming the failing property, and the `yosys-smtbmc` + z3 path works
 //! (BMC, k-induction, counterexample) on a small design.

@@ -8,7 +8,7 @@
 use ports::ba::{BaParams, BaTagArray};
 use ports::Params;
 
-use super::BaTagArrayRtl;
+use super::top::BaTagArrayRtl;
 use crate::registry::{RtlDecl, Unsupported};
 use crate::storage::StorageReport;
 use crate::RtlUnit;

@@ -1,7 +1,8 @@
 //! `ba_tag_array` — the Bypass-Aware L1 tag array (spec `ba_cache.md`).
 //!
 //! Files: `way.rs` ([`BaWay`]), `top.rs` ([`BaTagArrayRtl`] and its
-//! [`crate::RtlUnit`] impl), `build.rs` (the compiled-in width table and the
+//! [`crate::RtlUnit`] impl), `top/` (the sections of the top's kernel,
+//! [`crate::section`]), `build.rs` (the compiled-in width table and the
 //! [`crate::registry::RtlDecl`] of [`ports::ba::BaTagArray`]), `storage.rs`
 //! (the storage table).
 //!

@@ -4,10 +4,27 @@
 use ports::ba::BaParams;
 use rust_hdl::prelude::*;
 
-use super::BaWay;
+use super::way::BaWay;
 use crate::reg::Reg;
 use crate::util::{sigs, ZeroExt};
 use ports::ba::outcome;
+
+mod decide;
+mod read;
+mod respond;
+
+/// Kernel section 1 ([`read`]): the response registers' clock and reset,
+/// the address decode, every way's read of the addressed set, and the row
+/// as the request sees it (hits, invalid and reused ways, the lowest
+/// invalid way).
+struct Read;
+/// Kernel section 2 ([`decide`]): the count of never-reused lines, the
+/// victim, the one-hot selections as values, and the way the request makes
+/// most recently used.
+struct Decide;
+/// Kernel section 3 ([`respond`]): the outcome and eviction report, each
+/// way's line written back, and the response registers.
+struct Respond;
 
 /// The `ba_tag_array` unit. `A` = `ADDR_W`, `T` = tag bits, `S` = set-index
 /// bits (1 for a single set), `W` = `clog2(WAYS)`, `NS` = `SETS`.
@@ -227,268 +244,7 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
 impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: usize> Logic
     for BaTagArrayRtl<A, T, S, W, NS>
 {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            r_valid,
-            r_outcome,
-            r_way,
-            r_evict_valid,
-            r_evict_addr
-        );
-        self.r_valid.reset.next = self.reset.val();
-        self.r_outcome.reset.next = self.reset.val();
-        self.r_way.reset.next = self.reset.val();
-        self.r_evict_valid.reset.next = self.reset.val();
-        self.r_evict_addr.reset.next = self.reset.val();
-        // Address decode.
-        // Address decode. The offset bits select nothing here; Verilator's
-        // `*unused*` naming rule marks them as deliberately unused.
-        self.set_idx.next = self
-            .req_addr
-            .val()
-            .get_bits::<S>(self.off_amt.val().index())
-            & self.set_mask.val();
-        self.req_tag.next = self
-            .req_addr
-            .val()
-            .get_bits::<T>(self.tag_amt.val().index());
-        self.unused_addr_bits.next = self.req_addr.val().any();
-        self.zext_set.narrow.next = self.set_idx.val();
-        self.zext_onehot.narrow.next = self.set_idx.val();
-        self.set_onehot.next = self.ns_one.val() << self.zext_onehot.wide.val();
-        // Every way reads the addressed set's line.
-        for w in 0..self._ways {
-            self.ways[w].clock.next = self.clock.val();
-            self.ways[w].reset.next = self.reset.val();
-            self.ways[w].flush.next = self.flush.val();
-            self.ways[w].set_idx.next = self.set_idx.val();
-            self.ways[w].set_onehot.next = self.set_onehot.val();
-            self.ways[w].we.next = self.req_valid.val();
-        }
-        // The state a request sees: a flush in the same cycle comes first.
-        for w in 0..self._ways {
-            self.ev[w].next = self.ways[w].o_valid.val() & !self.flush.val();
-            self.hit[w].next = self.ways[w].o_valid.val()
-                & !self.flush.val()
-                & (self.ways[w].o_tag.val() == self.req_tag.val());
-            self.inval[w].next = !(self.ways[w].o_valid.val() & !self.flush.val());
-            self.noreuse[w].next =
-                self.ways[w].o_valid.val() & !self.flush.val() & !self.ways[w].o_reuse.val();
-            self.withreuse[w].next =
-                self.ways[w].o_valid.val() & !self.flush.val() & self.ways[w].o_reuse.val();
-        }
-        self.any_hit.next = false;
-        self.any_inval.next = false;
-        self.any_reuse.next = false;
-        for w in 0..self._ways {
-            if self.hit[w].val() {
-                self.any_hit.next = true;
-            }
-            if self.inval[w].val() {
-                self.any_inval.next = true;
-            }
-            if self.withreuse[w].val() {
-                self.any_reuse.next = true;
-            }
-        }
-        // Lowest-numbered invalid way.
-        for w in 0..self._ways {
-            self.inval_below[w].next = false;
-            for u in 0..self._ways {
-                if (u < w) & self.inval[u].val() {
-                    self.inval_below[w].next = true;
-                }
-            }
-            self.first_inval[w].next = self.inval[w].val() & !self.inval_below[w].val();
-        }
-        // Z = number of valid ways with reuse = 0.
-        self.zcnt[0].next = self.zero8.val();
-        self.zsum.next = self.zero8.val();
-        for w in 0..self._ways {
-            if self.noreuse[w].val() {
-                self.zcnt[w + 1].next = self.zcnt[w].val() + self.one8.val();
-            } else {
-                self.zcnt[w + 1].next = self.zcnt[w].val();
-            }
-            self.zsum.next = self.zcnt[w + 1].val();
-        }
-        self.use_noreuse.next =
-            (self.zsum.val() >= self.threshold.val()) & (self.zsum.val() != self.zero8.val());
-        // BA_POLICY = 1 (rule Q3): a full set with a line never reused misses.
-        self.free.next = self.policy1.val() & (self.zsum.val() != self.zero8.val());
-        // Victim candidates, then the least recently used among them.
-        for w in 0..self._ways {
-            if !self.ba_enable.val() {
-                self.vcand[w].next = self.ev[w].val();
-            } else if self.use_noreuse.val() {
-                self.vcand[w].next = self.noreuse[w].val();
-            } else if self.any_reuse.val() {
-                self.vcand[w].next = self.withreuse[w].val();
-            } else {
-                self.vcand[w].next = self.ev[w].val();
-            }
-        }
-        for w in 0..self._ways {
-            self.is_victim[w].next = self.vcand[w].val();
-            for u in 0..self._ways {
-                if (u != w)
-                    & self.vcand[u].val()
-                    & (self.ways[u].o_rank.val() >= self.ways[w].o_rank.val())
-                {
-                    self.is_victim[w].next = false;
-                }
-            }
-        }
-        // One-hot selections to values.
-        self.hit_way.next = self.rank_zero.val();
-        self.hit_rank.next = self.rank_zero.val();
-        self.hit_bypass.next = false;
-        self.fi_way.next = self.rank_zero.val();
-        self.victim_way.next = self.rank_zero.val();
-        self.victim_rank.next = self.rank_zero.val();
-        self.victim_bypass.next = false;
-        self.victim_tag.next = self.tag_zero.val();
-        for w in 0..self._ways {
-            if self.hit[w].val() {
-                self.hit_way.next = self.way_id[w].val();
-                self.hit_rank.next = self.ways[w].o_rank.val();
-                self.hit_bypass.next = self.ways[w].o_bypass.val();
-            }
-            if self.first_inval[w].val() {
-                self.fi_way.next = self.way_id[w].val();
-            }
-            if self.is_victim[w].val() {
-                self.victim_way.next = self.way_id[w].val();
-                self.victim_rank.next = self.ways[w].o_rank.val();
-                self.victim_bypass.next = self.ways[w].o_bypass.val();
-                self.victim_tag.next = self.ways[w].o_tag.val();
-            }
-        }
-        // A prefetch of a line already holding data changes nothing (rule P1).
-        self.pf_nop.next = self.req_prefetch.val() & self.any_hit.val() & !self.hit_bypass.val();
-        // The way a load makes most recently used.
-        for w in 0..self._ways {
-            if self.any_hit.val() {
-                self.tgt[w].next = self.hit[w].val() & !self.pf_nop.val();
-            } else if self.any_inval.val() {
-                self.tgt[w].next = self.first_inval[w].val();
-            } else {
-                self.tgt[w].next = self.is_victim[w].val();
-            }
-        }
-        self.tgt_valid.next = self.any_hit.val() | !self.any_inval.val();
-        if self.any_hit.val() {
-            self.tgt_rank.next = self.hit_rank.val();
-        } else {
-            self.tgt_rank.next = self.victim_rank.val();
-        }
-        // Outcome and eviction report.
-        self.m_outcome.next = self.c_hit.val();
-        self.m_way.next = self.rank_zero.val();
-        self.m_evict_valid.next = false;
-        self.m_evict_tag.next = self.tag_zero.val();
-        if self.req_write.val() {
-            if self.any_hit.val() {
-                self.m_outcome.next = self.c_wevict.val();
-                self.m_way.next = self.hit_way.val();
-                self.m_evict_valid.next = !self.hit_bypass.val();
-                if !self.hit_bypass.val() {
-                    self.m_evict_tag.next = self.req_tag.val();
-                }
-            } else {
-                self.m_outcome.next = self.c_wmiss.val();
-            }
-        } else if self.any_hit.val() {
-            if self.hit_bypass.val() {
-                self.m_outcome.next = self.c_pseudo.val();
-            } else {
-                self.m_outcome.next = self.c_hit.val();
-            }
-            self.m_way.next = self.hit_way.val();
-        } else if self.any_inval.val() {
-            self.m_outcome.next = self.c_miss.val();
-            self.m_way.next = self.fi_way.val();
-        } else {
-            if self.ba_enable.val() & !self.req_prefetch.val() & !self.free.val() {
-                self.m_outcome.next = self.c_bypass.val();
-            } else {
-                self.m_outcome.next = self.c_miss.val();
-            }
-            self.m_way.next = self.victim_way.val();
-            self.m_evict_valid.next = !self.victim_bypass.val();
-            if !self.victim_bypass.val() {
-                self.m_evict_tag.next = self.victim_tag.val();
-            }
-        }
-        // The addressed line of each way after the request (written back when
-        // a request is made; a flush of the same cycle is applied first).
-        for w in 0..self._ways {
-            self.ways[w].w_valid.next = self.ev[w].val();
-            self.ways[w].w_tag.next = self.ways[w].o_tag.val();
-            self.ways[w].w_reuse.next = self.ways[w].o_reuse.val();
-            self.ways[w].w_bypass.next = self.ways[w].o_bypass.val();
-            self.ways[w].w_rank.next = self.ways[w].o_rank.val();
-            if self.req_write.val() {
-                if self.hit[w].val() {
-                    self.ways[w].w_valid.next = false;
-                } else if self.any_hit.val()
-                    & self.ev[w].val()
-                    & (self.ways[w].o_rank.val() > self.hit_rank.val())
-                {
-                    self.ways[w].w_rank.next = self.ways[w].o_rank.val() - self.rank_one.val();
-                }
-            } else if self.tgt[w].val() {
-                self.ways[w].w_rank.next = self.rank_zero.val();
-                if self.any_hit.val() {
-                    // A prefetch is not a use (rule P2 keeps reuse).
-                    if !self.req_prefetch.val() {
-                        self.ways[w].w_reuse.next = true;
-                    }
-                    self.ways[w].w_bypass.next = false;
-                } else {
-                    self.ways[w].w_valid.next = true;
-                    self.ways[w].w_tag.next = self.req_tag.val();
-                    self.ways[w].w_reuse.next = false;
-                    self.ways[w].w_bypass.next = !self.any_inval.val()
-                        & self.ba_enable.val()
-                        & !self.req_prefetch.val()
-                        & !self.free.val();
-                }
-            } else if self.ev[w].val()
-                & !self.pf_nop.val()
-                & (!self.tgt_valid.val() | (self.ways[w].o_rank.val() < self.tgt_rank.val()))
-            {
-                self.ways[w].w_rank.next = self.ways[w].o_rank.val() + self.rank_one.val();
-            }
-        }
-        // Written only after m_evict_tag: in one always block every signal
-        // must be assigned before it is read (event-driven simulators do
-        // not re-run a block for its own writes).
-        self.zext_tag.narrow.next = self.m_evict_tag.val();
-        // Response registers: all zero when no request was accepted.
-        self.r_valid.d.next = self.req_valid.val();
-        self.r_outcome.d.next = self.code_zero.val();
-        self.r_way.d.next = self.way_zero.val();
-        self.r_evict_valid.d.next = false;
-        self.r_evict_addr.d.next = self.addr_zero.val();
-        if self.req_valid.val() {
-            self.r_outcome.d.next = self.m_outcome.val();
-            self.r_way.d.next = self.m_way.val();
-            self.r_evict_valid.d.next = self.m_evict_valid.val();
-            if self.m_evict_valid.val() {
-                self.r_evict_addr.d.next = (self.zext_tag.wide.val() << self.tag_amt.val())
-                    | (self.zext_set.wide.val() << self.off_amt.val());
-            }
-        }
-        self.rsp_valid.next = self.r_valid.q.val();
-        self.rsp_outcome.next = self.r_outcome.q.val();
-        self.rsp_way.next = self.r_way.q.val();
-        self.rsp_evict_valid.next = self.r_evict_valid.q.val();
-        self.rsp_evict_addr.next = self.r_evict_addr.q.val();
-    }
+    crate::section::sections!(Read, Decide, Respond);
 }
 
 impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: usize> crate::RtlUnit

@@ -10,7 +10,7 @@
 use ports::caps::{CapsParams, CapsPrefetcher};
 use ports::{clog2, Params};
 
-use super::CapsPrefetcherRtl;
+use super::top::CapsPrefetcherRtl;
 use crate::registry::{RtlDecl, Unsupported};
 use crate::storage::StorageReport;
 use crate::RtlUnit;

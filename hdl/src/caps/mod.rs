@@ -3,7 +3,9 @@
 //!
 //! Files: `column.rs`
 //! ([`CapsColumn`]), `dist.rs` ([`CapsDist`]), `top.rs`
-//! ([`CapsPrefetcherRtl`] and its [`crate::RtlUnit`] impl), `build.rs` (the
+//! ([`CapsPrefetcherRtl`] and its [`crate::RtlUnit`] impl), `top/` (the
+//! sections of the top's kernel, [`crate::section`]), `consts.rs`
+//! ([`LANES`]), `build.rs` (the
 //! compiled-in width table and the [`crate::registry::RtlDecl`] of
 //! [`ports::caps::CapsPrefetcher`]), `storage.rs` (the storage table).
 //!
@@ -78,13 +80,12 @@
 
 mod build;
 mod column;
+mod consts;
 mod dist;
 mod storage;
 mod top;
 
 pub use column::CapsColumn;
+pub use consts::LANES;
 pub use dist::CapsDist;
 pub use top::CapsPrefetcherRtl;
-
-/// Address lanes inside the unit (`MAX_ADDRS <= LANES`).
-pub const LANES: usize = ports::caps::MAX_ADDR_PORTS;

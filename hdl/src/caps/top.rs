@@ -5,12 +5,32 @@ use ports::caps::CapsParams;
 use ports::clog2;
 use rust_hdl::prelude::*;
 
-use super::{CapsColumn, CapsDist, LANES};
+use super::column::CapsColumn;
+use super::consts::LANES;
+use super::dist::CapsDist;
 use crate::arith::{ExactDiv, SignedMul};
 use crate::queue::ShiftQueue;
 use crate::rank::RankOrder;
 use crate::reg::Reg;
-use crate::util::{konst, konsts, sigs, ZeroExt};
+use crate::util::{konst, konsts, sigs, with_defaults, ZeroExt};
+
+mod generator;
+mod load;
+mod output;
+mod rules;
+
+/// Kernel section 1 ([`load`]): the generator registers' clock, reset and
+/// hold; the load's eligibility, its PerCTA and DIST look-ups, rule 3's
+/// verification and rule 4's comparison.
+struct Load;
+/// Kernel section 2 ([`rules`]): the rules applied to the load, the DIST
+/// and PerCTA updates, and the job FIFO.
+struct Rules;
+/// Kernel section 3 ([`generator`]): the generator's next prefetch of the
+/// current job and its state.
+struct Generator;
+/// Kernel section 4 ([`output`]): the output queue and the `pf_*` ports.
+struct Output;
 
 /// The `caps_prefetcher` unit. `A` = `ADDR_W`, `P` = `PC_W`, `WI` =
 /// `WARP_IDX_W`, `WD` = `WI + 1`, `C` = `clog2(N_CTA)`, `CP` = `C + 1`,
@@ -241,56 +261,14 @@ impl<
         let ncta = p.N_CTA as usize;
         let ne = p.PERCTA_ENTRIES as usize;
         let m = p.MAX_ADDRS as usize;
-        CapsPrefetcherRtl {
-            clock: Default::default(),
-            reset: Default::default(),
-            cfg_warps_per_cta: Default::default(),
-            cta_launch_valid: Default::default(),
-            cta_launch_slot: Default::default(),
-            ld_valid: Default::default(),
-            ld_pc: Default::default(),
-            ld_cta: Default::default(),
-            ld_warp: Default::default(),
-            ld_count: Default::default(),
+        with_defaults!(CapsPrefetcherRtl {
             ld_addr: (0..m).map(|_| Signal::default()).collect(),
-            ld_indirect: Default::default(),
-            pf_ready: Default::default(),
-            pf_valid: Default::default(),
-            pf_addr: Default::default(),
-            pf_cta: Default::default(),
-            pf_warp: Default::default(),
             cols: (0..ne).map(|_| CapsColumn::new(p)).collect(),
             order: RankOrder::new(ne),
             dtab: CapsDist::new(p),
             jobq: ShiftQueue::new(p.JOBQ_DEPTH as usize),
             jobq_stride: ShiftQueue::new(p.JOBQ_DEPTH as usize),
             pfq: ShiftQueue::new(p.PFQ_DEPTH as usize),
-            mul_l: Default::default(),
-            mul_g: Default::default(),
-            train: Default::default(),
-            zx_ldw: Default::default(),
-            zx_llead: Default::default(),
-            zx_glead: Default::default(),
-            zx_jwarp: Default::default(),
-            zx_cfg: Default::default(),
-            zx_lslot: Default::default(),
-            zx_cslot: Default::default(),
-            jp_kind: Default::default(),
-            jp_pc: Default::default(),
-            jp_cta: Default::default(),
-            jp_warp: Default::default(),
-            qp_addr: Default::default(),
-            qp_cta: Default::default(),
-            qp_warp: Default::default(),
-            busy: Default::default(),
-            j_kind: Default::default(),
-            j_pc: Default::default(),
-            j_cta: Default::default(),
-            j_warp: Default::default(),
-            j_stride: Default::default(),
-            posa: Default::default(),
-            posb: Default::default(),
-            kk: Default::default(),
             slot_c: konsts(0..ncta as u64),
             slot_cp: konsts(0..ncta as u64),
             lane_k: konsts(0..LANES as u64),
@@ -320,64 +298,35 @@ impl<
             joff_warp: konst((1 + P + C) as u64),
             qoff_cta: konst(A as u64),
             qoff_warp: konst((A + C) as u64),
-            elig: Default::default(),
-            n3: Default::default(),
             a: sigs(LANES),
-            l_onehot: Default::default(),
-            clear_mask: Default::default(),
-            l_cleared: Default::default(),
-            m_hit: Default::default(),
-            m_lead: Default::default(),
-            m_n: Default::default(),
             m_base: sigs(LANES),
-            w_is_lead: Default::default(),
-            n_same: Default::default(),
-            delta_l: Default::default(),
             diff: sigs(LANES),
             in_n: sigs(LANES),
-            mism: Default::default(),
-            eq_all: Default::default(),
-            r1: Default::default(),
-            r2: Default::default(),
-            r3: Default::default(),
-            r4: Default::default(),
-            r4_inval: Default::default(),
-            r4_alloc: Default::default(),
-            cnt_after: Default::default(),
-            job_b: Default::default(),
-            job_a: Default::default(),
-            take: Default::default(),
-            job_push: Default::default(),
             cand_any: sigs(ncta),
             cand: sigs(ncta),
             cand_below: sigs(ncta + 1),
             gsel: sigs(ncta),
-            found_a: Default::default(),
-            s_hit: Default::default(),
-            s_lead: Default::default(),
-            s_n: Default::default(),
             colsel: sigs(ne),
-            s_b0: Default::default(),
-            s_b1: Default::default(),
-            s_b2: Default::default(),
-            s_b3: Default::default(),
-            s_base: Default::default(),
-            s_cp: Default::default(),
-            s_c: Default::default(),
-            k_cur: Default::default(),
-            k_next: Default::default(),
-            wb: Default::default(),
-            b_end: Default::default(),
-            b_skip: Default::default(),
-            have_pf: Default::default(),
-            g_end: Default::default(),
-            pf_push: Default::default(),
             _ncta: ncta,
             _ncta1: ncta + 1,
             _ne: ne,
             _m: m,
             _lanes: LANES,
-        }
+        } default {
+            // Ports.
+            clock, reset, cfg_warps_per_cta, cta_launch_valid, cta_launch_slot, ld_valid, ld_pc,
+            ld_cta, ld_warp, ld_count, ld_indirect, pf_ready, pf_valid, pf_addr, pf_cta, pf_warp,
+            // Blocks.
+            mul_l, mul_g, train, zx_ldw, zx_llead, zx_glead, zx_jwarp, zx_cfg, zx_lslot, zx_cslot,
+            jp_kind, jp_pc, jp_cta, jp_warp, qp_addr, qp_cta, qp_warp,
+            // Registers.
+            busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb, kk,
+            // Local signals.
+            elig, n3, l_onehot, clear_mask, l_cleared, m_hit, m_lead, m_n, w_is_lead, n_same,
+            delta_l, mism, eq_all, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_after, job_b, job_a,
+            take, job_push, found_a, s_hit, s_lead, s_n, s_b0, s_b1, s_b2, s_b3, s_base, s_cp, s_c,
+            k_cur, k_next, wb, b_end, b_skip, have_pf, g_end, pf_push,
+        })
     }
 }
 
@@ -396,365 +345,7 @@ impl<
         const NS: usize,
     > Logic for CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW, NS>
 {
-    #[hdl_gen]
-    fn update(&mut self) {
-        // Generator registers: clock, reset, hold.
-        dff_setup!(self, clock, busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb, kk);
-        self.busy.reset.next = self.reset.val();
-        self.j_kind.reset.next = self.reset.val();
-        self.j_pc.reset.next = self.reset.val();
-        self.j_cta.reset.next = self.reset.val();
-        self.j_warp.reset.next = self.reset.val();
-        self.j_stride.reset.next = self.reset.val();
-        self.posa.reset.next = self.reset.val();
-        self.posb.reset.next = self.reset.val();
-        self.kk.reset.next = self.reset.val();
-
-        // ---- The load: eligibility, PerCTA[ld_cta] and DIST look-ups.
-        self.elig.next = self.ld_valid.val()
-            & !self.ld_indirect.val()
-            & (self.ld_count.val() != self.count_zero.val())
-            & (self.ld_count.val() <= self.count_max.val());
-        self.n3.next = self.ld_count.val().get_bits::<3>(0);
-        for k in 0..self._lanes {
-            self.a[k].next = self.addr_zero.val();
-        }
-        for k in 0..self._m {
-            self.a[k].next = self.ld_addr[k].val();
-        }
-        // PerCTA[ld_cta]: one entry per column; the launch of this cycle
-        // clears the launched slot first.
-        self.zx_lslot.narrow.next = self.ld_cta.val();
-        self.l_onehot.next = self.ns_one.val() << self.zx_lslot.wide.val();
-        self.zx_cslot.narrow.next = self.cta_launch_slot.val();
-        if self.cta_launch_valid.val() {
-            self.clear_mask.next = self.ns_one.val() << self.zx_cslot.wide.val();
-        } else {
-            self.clear_mask.next = self.ns_zero.val();
-        }
-        self.l_cleared.next =
-            self.cta_launch_valid.val() & (self.cta_launch_slot.val() == self.ld_cta.val());
-        self.m_hit.next = false;
-        self.m_lead.next = self.wi_zero.val();
-        self.m_n.next = self.k_zero.val();
-        for k in 0..self._lanes {
-            self.m_base[k].next = self.addr_zero.val();
-        }
-        for e in 0..self._ne {
-            self.cols[e].clock.next = self.clock.val();
-            self.cols[e].reset.next = self.reset.val();
-            self.cols[e].clear_mask.next = self.clear_mask.val();
-            self.cols[e].l_slot.next = self.ld_cta.val();
-            self.cols[e].l_onehot.next = self.l_onehot.val();
-            self.cols[e].l_cleared.next = self.l_cleared.val();
-            self.cols[e].l_pc.next = self.ld_pc.val();
-            self.cols[e].l_warp.next = self.ld_warp.val();
-            self.cols[e].l_n.next = self.n3.val();
-            self.cols[e].a0.next = self.a[0].val();
-            self.cols[e].a1.next = self.a[1].val();
-            self.cols[e].a2.next = self.a[2].val();
-            self.cols[e].a3.next = self.a[3].val();
-            if self.cols[e].l_hit.val() {
-                self.m_hit.next = true;
-                self.m_lead.next = self.cols[e].l_lead.val();
-                self.m_n.next = self.cols[e].l_cnt.val();
-                self.m_base[0].next = self.cols[e].l_base0.val();
-                self.m_base[1].next = self.cols[e].l_base1.val();
-                self.m_base[2].next = self.cols[e].l_base2.val();
-                self.m_base[3].next = self.cols[e].l_base3.val();
-            }
-            self.order.valid[e].next = self.cols[e].l_ev.val();
-            self.order.hit[e].next = self.cols[e].l_hit.val();
-            self.order.rank[e].next = self.cols[e].l_rank.val();
-        }
-        self.w_is_lead.next = self.ld_warp.val() == self.m_lead.val();
-        self.n_same.next = self.n3.val() == self.m_n.val();
-        self.zx_ldw.narrow.next = self.ld_warp.val();
-        self.zx_llead.narrow.next = self.m_lead.val();
-        self.delta_l.next = self.zx_ldw.wide.val() - self.zx_llead.wide.val();
-        self.mul_l.d.next = self.delta_l.val();
-        self.mul_l.s.next = self.dtab.lh_stride.val();
-        // Rule 3 verification and rule 4 comparison, lane by lane.
-        self.mism.next = !self.n_same.val();
-        self.eq_all.next = true;
-        for k in 0..self._lanes {
-            self.diff[k].next = self.a[k].val() - self.m_base[k].val();
-            self.in_n[k].next = self.lane_k[k].val() < self.n3.val();
-            if self.in_n[k].val() & ((self.m_base[k].val() + self.mul_l.p.val()) != self.a[k].val())
-            {
-                self.mism.next = true;
-            }
-            if self.in_n[k].val() & (self.diff[k].val() != self.diff[0].val()) {
-                self.eq_all.next = false;
-            }
-        }
-        self.train.delta.next = self.delta_l.val();
-        self.train.diff.next = self.diff[0].val();
-        // The rules.
-        self.r1.next = self.elig.val() & !self.m_hit.val();
-        self.r2.next = self.elig.val() & self.m_hit.val() & self.w_is_lead.val();
-        self.r3.next =
-            self.elig.val() & self.m_hit.val() & !self.w_is_lead.val() & self.dtab.lh_hit.val();
-        self.r4.next =
-            self.elig.val() & self.m_hit.val() & !self.w_is_lead.val() & !self.dtab.lh_hit.val();
-        self.r4_inval.next = self.r4.val()
-            & (!self.n_same.val()
-                | (self.train.pow2.val() & (!self.train.div.val() | !self.eq_all.val())));
-        self.r4_alloc.next = self.r4.val()
-            & self.n_same.val()
-            & self.train.pow2.val()
-            & self.train.div.val()
-            & self.eq_all.val()
-            & (self.diff[0].val() != self.addr_zero.val());
-        self.cnt_after.next = self.dtab.lh_cnt.val();
-        if self.r3.val() & self.mism.val() & (self.dtab.lh_cnt.val() != self.cnt_max.val()) {
-            self.cnt_after.next = self.dtab.lh_cnt.val() + self.cnt_one.val();
-        }
-        if self.r3.val()
-            & !self.mism.val()
-            & self.cnt_decay.val()
-            & (self.dtab.lh_cnt.val() != self.cnt_zero.val())
-        {
-            self.cnt_after.next = self.dtab.lh_cnt.val() - self.cnt_one.val();
-        }
-        // Job B: a new leading warp (rule 1), or with LOOP_JOBS its next
-        // iteration (rule 2).
-        self.job_b.next = (self.r1.val() | (self.r2.val() & self.loop_jobs.val()))
-            & self.dtab.lh_hit.val()
-            & (self.dtab.lh_cnt.val() < self.thr.val());
-        self.job_a.next = (self.r3.val()
-            & (self.ld_cta.val() == self.dtab.lh_lead_cta.val())
-            & (self.cnt_after.val() < self.thr.val()))
-            | self.r4_alloc.val();
-        // DIST updates and the generator's DIST look-up.
-        self.dtab.clock.next = self.clock.val();
-        self.dtab.reset.next = self.reset.val();
-        self.dtab.l_pc.next = self.ld_pc.val();
-        self.dtab.alloc.next = self.r4_alloc.val();
-        self.dtab.a_stride.next = self.train.stride.val();
-        self.dtab.a_lead_cta.next = self.ld_cta.val();
-        self.dtab.inc.next = self.r3.val() & self.mism.val();
-        self.dtab.dec.next = self.r3.val() & !self.mism.val() & self.cnt_decay.val();
-        self.dtab.g_pc.next = self.j_pc.q.val();
-        // PerCTA[ld_cta] updates: allocation (rule 1), the leading warp's
-        // rewrite (rule 2), invalidation (rule 4); the order's new ranks
-        // are written back whenever the slot's table changes.
-        self.order.alloc.next = self.r1.val();
-        self.order.touch.next = self.r2.val();
-        self.order.inval.next = self.r4_inval.val();
-        for e in 0..self._ne {
-            self.cols[e].wr.next = (self.r1.val() & self.order.tgt[e].val())
-                | (self.r2.val() & self.cols[e].l_hit.val());
-            self.cols[e].set_valid.next = self.r1.val() & self.order.tgt[e].val();
-            self.cols[e].clr_valid.next = self.r4_inval.val() & self.cols[e].l_hit.val();
-            self.cols[e].rank_we.next = self.r1.val() | self.r2.val() | self.r4_inval.val();
-            self.cols[e].w_rank.next = self.order.new_rank[e].val();
-            self.cols[e].g_pc.next = self.j_pc.q.val();
-            self.cols[e].g_warp.next = self.j_warp.q.val();
-            self.cols[e].g_pos.next = self.posa.q.val();
-            self.cols[e].g_k.next = self.kk.q.val();
-        }
-        // Job FIFO: two queues in lock-step, the header {warp, cta, pc,
-        // kind} and the stride (no lane wider than 64 bits, which Verilator
-        // keeps in plain integers); like any lanes joined in parallel, the
-        // FIFO is full when a lane is full and holds a job when both lanes
-        // do. A job is dropped when the FIFO is full.
-        self.take.next =
-            !self.busy.q.val() & self.jobq.o_valid.val() & self.jobq_stride.o_valid.val();
-        self.jobq.clock.next = self.clock.val();
-        self.jobq.reset.next = self.reset.val();
-        self.job_push.next = (self.job_a.val() | self.job_b.val())
-            & !self.jobq.o_full.val()
-            & !self.jobq_stride.o_full.val();
-        self.jobq.push.next = self.job_push.val();
-        self.jobq.pop.next = self.take.val();
-        self.jobq_stride.clock.next = self.clock.val();
-        self.jobq_stride.reset.next = self.reset.val();
-        self.jobq_stride.push.next = self.job_push.val();
-        self.jobq_stride.pop.next = self.take.val();
-        self.jp_kind.narrow.next = self.job_b.val().into();
-        self.jp_pc.narrow.next = self.ld_pc.val();
-        self.jp_cta.narrow.next = self.ld_cta.val();
-        self.jp_warp.narrow.next = self.ld_warp.val();
-        if self.r4_alloc.val() {
-            self.jobq_stride.i_data.next = self.train.stride.val();
-        } else {
-            self.jobq_stride.i_data.next = self.dtab.lh_stride.val();
-        }
-        self.jobq.i_data.next = self.jp_kind.wide.val()
-            | (self.jp_pc.wide.val() << self.joff_pc.val())
-            | (self.jp_cta.wide.val() << self.joff_cta.val())
-            | (self.jp_warp.wide.val() << self.joff_warp.val());
-
-        // ---- Generator: the next prefetch of the current job.
-        // Job A: the lowest candidate slot. Job B: slot j_cta.
-        self.found_a.next = false;
-        self.cand_below[0].next = false;
-        for s in 0..self._ncta {
-            self.cand_any[s].next = false;
-            for e in 0..self._ne {
-                if self.cols[e].g_cand.val().get_bit(s) {
-                    self.cand_any[s].next = true;
-                }
-            }
-            self.cand[s].next = self.cand_any[s].val()
-                & (self.slot_c[s].val() != self.j_cta.q.val())
-                & (self.posa.q.val() <= self.slot_cp[s].val());
-            if self.j_kind.q.val() {
-                self.gsel[s].next = self.slot_c[s].val() == self.j_cta.q.val();
-            } else {
-                self.gsel[s].next = self.cand[s].val() & !self.cand_below[s].val();
-            }
-            self.cand_below[s + 1].next = self.cand_below[s].val() | self.cand[s].val();
-        }
-        for t in self._ncta..self._ncta1 {
-            self.found_a.next = self.cand_below[t].val();
-        }
-        // The selected slot, and its entry holding the job's pc (the
-        // column that hits there).
-        self.s_cp.next = self.cp_zero.val();
-        self.s_c.next = self.c_zero.val();
-        for s in 0..self._ncta {
-            if self.gsel[s].val() {
-                self.s_cp.next = self.slot_cp[s].val();
-                self.s_c.next = self.slot_c[s].val();
-            }
-        }
-        self.s_hit.next = false;
-        self.s_lead.next = self.wi_zero.val();
-        self.s_n.next = self.k_zero.val();
-        self.s_b0.next = self.addr_zero.val();
-        self.s_b1.next = self.addr_zero.val();
-        self.s_b2.next = self.addr_zero.val();
-        self.s_b3.next = self.addr_zero.val();
-        for e in 0..self._ne {
-            self.cols[e].g_slot.next = self.s_c.val();
-            self.colsel[e].next = false;
-            for s in 0..self._ncta {
-                if self.gsel[s].val() & self.cols[e].g_hit.val().get_bit(s) {
-                    self.colsel[e].next = true;
-                }
-            }
-            if self.colsel[e].val() {
-                self.s_hit.next = true;
-                self.s_lead.next = self.cols[e].gs_lead.val();
-                self.s_n.next = self.cols[e].gs_n.val();
-                self.s_b0.next = self.cols[e].gs_base0.val();
-                self.s_b1.next = self.cols[e].gs_base1.val();
-                self.s_b2.next = self.cols[e].gs_base2.val();
-                self.s_b3.next = self.cols[e].gs_base3.val();
-            }
-        }
-        self.zx_glead.narrow.next = self.s_lead.val();
-        self.zx_jwarp.narrow.next = self.j_warp.q.val();
-        self.zx_cfg.narrow.next = self.cfg_warps_per_cta.val();
-        // Job B: the warp w' (the leading warp is skipped).
-        if self.posb.q.val() == self.zx_glead.wide.val() {
-            self.wb.next = self.posb.q.val() + self.wd_one.val();
-        } else {
-            self.wb.next = self.posb.q.val();
-        }
-        self.b_end.next =
-            !self.s_hit.val() | !self.dtab.gh_hit.val() | (self.wb.val() >= self.zx_cfg.wide.val());
-        self.b_skip.next = self.kk.q.val() >= self.s_n.val();
-        // The address k* of the prefetch and the one after it.
-        if self.j_kind.q.val() | (self.s_cp.val() == self.posa.q.val()) {
-            self.k_cur.next = self.kk.q.val();
-        } else {
-            self.k_cur.next = self.k_zero.val();
-        }
-        self.k_next.next = self.k_cur.val() + self.k_one.val();
-        if self.k_cur.val() == self.k3.val() {
-            self.s_base.next = self.s_b3.val();
-        } else if self.k_cur.val() == self.k2.val() {
-            self.s_base.next = self.s_b2.val();
-        } else if self.k_cur.val() == self.k_one.val() {
-            self.s_base.next = self.s_b1.val();
-        } else {
-            self.s_base.next = self.s_b0.val();
-        }
-        if self.j_kind.q.val() {
-            self.mul_g.d.next = self.wb.val() - self.zx_glead.wide.val();
-            self.mul_g.s.next = self.dtab.gh_stride.val();
-            self.have_pf.next = self.busy.q.val() & !self.b_end.val() & !self.b_skip.val();
-            self.g_end.next = self.busy.q.val() & self.b_end.val();
-        } else {
-            self.mul_g.d.next = self.zx_jwarp.wide.val() - self.zx_glead.wide.val();
-            self.mul_g.s.next = self.j_stride.q.val();
-            self.have_pf.next = self.busy.q.val() & self.found_a.val();
-            self.g_end.next = self.busy.q.val() & !self.found_a.val();
-        }
-        self.pf_push.next = self.have_pf.val() & !self.pfq.o_full.val();
-        // Generator state.
-        if self.take.val() {
-            self.busy.d.next = true;
-            self.j_kind.d.next = self.jobq.o_data.val().get_bit(0);
-            self.j_pc.d.next = self
-                .jobq
-                .o_data
-                .val()
-                .get_bits::<P>(self.joff_pc.val().index());
-            self.j_cta.d.next = self
-                .jobq
-                .o_data
-                .val()
-                .get_bits::<C>(self.joff_cta.val().index());
-            self.j_warp.d.next = self
-                .jobq
-                .o_data
-                .val()
-                .get_bits::<WI>(self.joff_warp.val().index());
-            self.j_stride.d.next = self.jobq_stride.o_data.val();
-            self.posa.d.next = self.cp_zero.val();
-            self.posb.d.next = self.wd_zero.val();
-            self.kk.d.next = self.k_zero.val();
-        } else if self.g_end.val() {
-            self.busy.d.next = false;
-        } else if self.busy.q.val() & self.j_kind.q.val() & self.b_skip.val() {
-            self.posb.d.next = self.wb.val() + self.wd_one.val();
-            self.kk.d.next = self.k_zero.val();
-        } else if self.pf_push.val() {
-            if self.k_next.val() < self.s_n.val() {
-                self.kk.d.next = self.k_next.val();
-                self.posa.d.next = self.s_cp.val();
-                self.posb.d.next = self.wb.val();
-            } else {
-                self.kk.d.next = self.k_zero.val();
-                self.posa.d.next = self.s_cp.val() + self.cp_one.val();
-                self.posb.d.next = self.wb.val() + self.wd_one.val();
-            }
-        }
-
-        // ---- Output queue: a prefetch packed as {warp, cta, addr}; the
-        // queue's head is zero while it is empty.
-        self.pfq.clock.next = self.clock.val();
-        self.pfq.reset.next = self.reset.val();
-        self.pfq.push.next = self.pf_push.val();
-        self.pfq.pop.next = self.pfq.o_valid.val() & self.pf_ready.val();
-        self.qp_addr.narrow.next = self.s_base.val() + self.mul_g.p.val();
-        if self.j_kind.q.val() {
-            self.qp_cta.narrow.next = self.j_cta.q.val();
-            self.qp_warp.narrow.next = self.wb.val().get_bits::<WI>(0);
-        } else {
-            self.qp_cta.narrow.next = self.s_c.val();
-            self.qp_warp.narrow.next = self.j_warp.q.val();
-        }
-        self.pfq.i_data.next = self.qp_addr.wide.val()
-            | (self.qp_cta.wide.val() << self.qoff_cta.val())
-            | (self.qp_warp.wide.val() << self.qoff_warp.val());
-        self.pf_valid.next = self.pfq.o_valid.val();
-        self.pf_addr.next = self.pfq.o_data.val().get_bits::<A>(0);
-        self.pf_cta.next = self
-            .pfq
-            .o_data
-            .val()
-            .get_bits::<C>(self.qoff_cta.val().index());
-        self.pf_warp.next = self
-            .pfq
-            .o_data
-            .val()
-            .get_bits::<WI>(self.qoff_warp.val().index());
-    }
+    crate::section::sections!(Load, Rules, Generator, Output);
 }
 
 /// Rename the address ports rust-hdl names `ld_addr__<k>` (a `Vec` field)

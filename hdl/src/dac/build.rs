@@ -9,7 +9,7 @@
 use ports::dac::{DacExpander, DacParams};
 use ports::{log2_exact, Params};
 
-use super::DacExpanderRtl;
+use super::top::DacExpanderRtl;
 use crate::registry::{RtlDecl, Unsupported};
 use crate::storage::StorageReport;
 use crate::RtlUnit;

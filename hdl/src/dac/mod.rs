@@ -3,7 +3,8 @@
 //!
 //! Files: `lanes.rs` ([`DacLanes`]), `record.rs` ([`DacRecord`]), `cmp.rs`
 //! ([`SignedCmp`]), `top.rs` ([`DacExpanderRtl`] and its
-//! [`crate::RtlUnit`] impl), `build.rs` (the compiled-in width table and
+//! [`crate::RtlUnit`] impl), `top/` (the sections of the top's kernel,
+//! [`crate::section`]), `build.rs` (the compiled-in width table and
 //! the [`crate::registry::RtlDecl`] of [`ports::dac::DacExpander`]),
 //! `storage.rs` (the storage table).
 //!

@@ -6,12 +6,36 @@ use ports::dac::{kind, DacParams};
 use ports::{clog2, log2_exact};
 use rust_hdl::prelude::*;
 
-use super::{DacLanes, DacRecord, SignedCmp};
+use super::cmp::SignedCmp;
+use super::lanes::DacLanes;
+use super::record::DacRecord;
 use crate::arith::SignedMul;
 use crate::multiqueue::MultiQueue;
 use crate::queue::ShiftQueue;
 use crate::reg::Reg;
-use crate::util::{konst, konsts, regs, sigs, Pack, SignExt, ZeroExt};
+use crate::util::{konst, konsts, regs, sigs, with_defaults, Pack, SignExt, ZeroExt};
+
+mod control;
+mod predicate;
+mod queues;
+mod tuple;
+mod warp;
+
+/// Kernel section 1 ([`tuple`]): the registers' clock, reset and hold, the
+/// tuple at the head of the ATQ, and the CTA slots (done, then launch).
+struct Tuple;
+/// Kernel section 2 ([`warp`]): the current slot and warp, the warp's
+/// active lanes and lane values, and the address record from lane `p`.
+struct Warp;
+/// Kernel section 3 ([`predicate`]): the predicate mask, the fast path from
+/// lanes 0 and `n-1` and the slow path a group of eight lanes at a time.
+struct Predicate;
+/// Kernel section 4 ([`control`]): the expander's control, its registers,
+/// the early memory request and the statistics.
+struct Control;
+/// Kernel section 5 ([`queues`]): the ATQ, the per-warp queues and the
+/// dequeue response.
+struct Queues;
 
 /// The `dac_expander` unit. `WB` = `clog2(N_WARPS)`, `SB` =
 /// `clog2(N_CTA)`, `CB` = `clog2(ATQ_DEPTH + 1)`, `AQ` = `WB +
@@ -314,117 +338,17 @@ impl<
         let nc = p.N_CTA as usize;
         let nw = p.N_WARPS as usize;
         let atq = p.ATQ_DEPTH as usize;
-        DacExpanderRtl {
-            clock: Default::default(),
-            reset: Default::default(),
-            cfg_bdx_log2: Default::default(),
-            cfg_threads: Default::default(),
-            cfg_warps_per_cta: Default::default(),
-            cta_launch_valid: Default::default(),
-            cta_launch_slot: Default::default(),
-            cta_launch_x: Default::default(),
-            cta_launch_y: Default::default(),
-            cta_done_valid: Default::default(),
-            cta_done_slot: Default::default(),
-            enq_valid: Default::default(),
-            enq_kind: Default::default(),
-            enq_base: Default::default(),
-            enq_off_tx: Default::default(),
-            enq_off_ty: Default::default(),
-            enq_off_cx: Default::default(),
-            enq_off_cy: Default::default(),
-            enq_gran: Default::default(),
-            enq_cmp: Default::default(),
-            enq_scalar: Default::default(),
-            mem_ready: Default::default(),
-            deq_valid: Default::default(),
-            deq_warp: Default::default(),
-            deq_kind: Default::default(),
-            enq_ready: Default::default(),
-            mem_valid: Default::default(),
-            mem_addr: Default::default(),
-            rsp_valid: Default::default(),
-            rsp_hit: Default::default(),
-            rsp_addr: Default::default(),
-            rsp_mask: Default::default(),
-            rsp_gran: Default::default(),
-            rsp_last: Default::default(),
-            atq_count: Default::default(),
-            stat_pred_fast: Default::default(),
-            stat_pred_slow: Default::default(),
+        with_defaults!(DacExpanderRtl {
             atq0: ShiftQueue::new(atq),
             atq1: ShiftQueue::new(atq),
             atq2: ShiftQueue::new(atq),
             atq3: ShiftQueue::new(atq),
             aq: MultiQueue::new(nw, p.PWAQ_DEPTH as usize),
             pq: MultiQueue::new(nw, p.PWPQ_DEPTH as usize),
-            lanes: Default::default(),
-            rec: Default::default(),
-            cmp_first: Default::default(),
-            cmp_last: Default::default(),
             cmp_g: (0..8).map(|_| SignedCmp::default()).collect(),
             gpack: Pack::new(8),
-            mul_cx: Default::default(),
-            mul_cy: Default::default(),
-            mul_tx: Default::default(),
-            mul_ty: Default::default(),
-            mul_wb: Default::default(),
-            mul_ov: Default::default(),
-            sx_v0: Default::default(),
-            sx_tx: Default::default(),
-            zx_cx: Default::default(),
-            zx_cy: Default::default(),
-            zx_c5: Default::default(),
-            zx_w10: Default::default(),
-            zx_wi10: Default::default(),
-            zx_wi12: Default::default(),
-            zx_t12: Default::default(),
-            zx_k12: Default::default(),
-            zx_k6: Default::default(),
-            zx_k32: Default::default(),
-            zx_a7: Default::default(),
-            zx_nm7: Default::default(),
-            zx_wi7: Default::default(),
-            zx_wc7: Default::default(),
-            zx_g8: Default::default(),
-            zx_grp: Default::default(),
-            zx_ls: Default::default(),
-            zx_ds: Default::default(),
-            zx_cnt_l: Default::default(),
-            zx_cnt_d: Default::default(),
-            pk_addr: Default::default(),
-            pk_mask: Default::default(),
-            pk_gran: Default::default(),
-            up_addr: Default::default(),
-            pk_base: Default::default(),
-            pk_tx: Default::default(),
-            pk_ty: Default::default(),
-            pk_cx: Default::default(),
-            pk_cy: Default::default(),
-            pk_sc: Default::default(),
-            pk_kind: Default::default(),
-            pk_gr: Default::default(),
-            pk_cmp: Default::default(),
-            active: Default::default(),
-            todo: Default::default(),
             cx: regs(nc),
             cy: regs(nc),
-            busy: Default::default(),
-            wi: Default::default(),
-            p: Default::default(),
-            grp: Default::default(),
-            part: Default::default(),
-            count: Default::default(),
-            mem_v: Default::default(),
-            mem_a: Default::default(),
-            r_valid: Default::default(),
-            r_hit: Default::default(),
-            r_addr: Default::default(),
-            r_mask: Default::default(),
-            r_gran: Default::default(),
-            r_last: Default::default(),
-            st_fast: Default::default(),
-            st_slow: Default::default(),
             slot4: konsts::<4>(0..nc as u64),
             slot_oh: konsts::<16>((0..nc).map(|s| 1u64 << s)),
             slot_id: konsts::<SB>(0..nc as u64),
@@ -465,66 +389,35 @@ impl<
             c32_64: konst(32),
             c2_7: konst(2),
             c4_7: konst(4),
-            t_base: Default::default(),
-            t_tx: Default::default(),
-            t_ty: Default::default(),
-            t_cx: Default::default(),
-            t_cy: Default::default(),
-            t_scalar: Default::default(),
-            t_kind: Default::default(),
-            t_gran: Default::default(),
-            t_cmp: Default::default(),
-            is_addr: Default::default(),
-            is_data: Default::default(),
-            is_pred: Default::default(),
-            reserved: Default::default(),
-            done_ok: Default::default(),
-            launch_ok: Default::default(),
-            act1: Default::default(),
             sfound: sigs(nc),
-            cur: Default::default(),
-            cur_oh: Default::default(),
-            cur_cx: Default::default(),
-            cur_cy: Default::default(),
-            wid: Default::default(),
-            t0: Default::default(),
-            rem: Default::default(),
-            n: Default::default(),
-            nm1: Default::default(),
-            amask: Default::default(),
-            vw: Default::default(),
-            skip: Default::default(),
-            vlast: Default::default(),
-            zero_offs: Default::default(),
-            arith: Default::default(),
-            fits: Default::default(),
-            fast: Default::default(),
-            fast_mask: Default::default(),
-            slow_mask: Default::default(),
-            lastg: Default::default(),
-            start: Default::default(),
-            start_drop: Default::default(),
-            start_go: Default::default(),
-            memfree: Default::default(),
-            a_push: Default::default(),
-            pf_push: Default::default(),
-            ps_final: Default::default(),
-            ps_adv: Default::default(),
-            p_push: Default::default(),
-            wdone: Default::default(),
-            slot_last: Default::default(),
-            slot_done: Default::default(),
-            todo_next: Default::default(),
-            tuple_done: Default::default(),
-            atq_pop: Default::default(),
-            enq_push: Default::default(),
-            d_hit: Default::default(),
-            pk_last: Default::default(),
             _nc: nc,
             _ncm1: nc - 1,
             _ng: 8,
             _n: 32,
-        }
+        } default {
+            // Ports.
+            clock, reset, cfg_bdx_log2, cfg_threads, cfg_warps_per_cta, cta_launch_valid,
+            cta_launch_slot, cta_launch_x, cta_launch_y, cta_done_valid, cta_done_slot, enq_valid,
+            enq_kind, enq_base, enq_off_tx, enq_off_ty, enq_off_cx, enq_off_cy, enq_gran, enq_cmp,
+            enq_scalar, mem_ready, deq_valid, deq_warp, deq_kind, enq_ready, mem_valid, mem_addr,
+            rsp_valid, rsp_hit, rsp_addr, rsp_mask, rsp_gran, rsp_last, atq_count, stat_pred_fast,
+            stat_pred_slow,
+            // Blocks.
+            lanes, rec, cmp_first, cmp_last, mul_cx, mul_cy, mul_tx, mul_ty, mul_wb, mul_ov, sx_v0,
+            sx_tx, zx_cx, zx_cy, zx_c5, zx_w10, zx_wi10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
+            zx_a7, zx_nm7, zx_wi7, zx_wc7, zx_g8, zx_grp, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
+            pk_mask, pk_gran, up_addr, pk_base, pk_tx, pk_ty, pk_cx, pk_cy, pk_sc, pk_kind, pk_gr,
+            pk_cmp,
+            // Registers.
+            active, todo, busy, wi, p, grp, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
+            r_mask, r_gran, r_last, st_fast, st_slow,
+            // Local signals.
+            t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_kind, t_gran, t_cmp, is_addr, is_data,
+            is_pred, reserved, done_ok, launch_ok, act1, cur, cur_oh, cur_cx, cur_cy, wid, t0, rem,
+            n, nm1, amask, vw, skip, vlast, zero_offs, arith, fits, fast, fast_mask, slow_mask,
+            lastg, start, start_drop, start_go, memfree, a_push, pf_push, ps_final, ps_adv, p_push,
+            wdone, slot_last, slot_done, todo_next, tuple_done, atq_pop, enq_push, d_hit, pk_last,
+        })
     }
 }
 
@@ -538,427 +431,7 @@ impl<
         const PC: usize,
     > Logic for DacExpanderRtl<WB, SB, CB, AQ, PQ, AC, PC>
 {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(
-            self, clock, active, todo, busy, wi, p, grp, part, count, mem_v, mem_a, r_valid, r_hit,
-            r_addr, r_mask, r_gran, r_last, st_fast, st_slow
-        );
-        self.active.reset.next = self.reset.val();
-        self.todo.reset.next = self.reset.val();
-        self.busy.reset.next = self.reset.val();
-        self.wi.reset.next = self.reset.val();
-        self.p.reset.next = self.reset.val();
-        self.grp.reset.next = self.reset.val();
-        self.part.reset.next = self.reset.val();
-        self.count.reset.next = self.reset.val();
-        self.mem_v.reset.next = self.reset.val();
-        self.mem_a.reset.next = self.reset.val();
-        self.r_valid.reset.next = self.reset.val();
-        self.r_hit.reset.next = self.reset.val();
-        self.r_addr.reset.next = self.reset.val();
-        self.r_mask.reset.next = self.reset.val();
-        self.r_gran.reset.next = self.reset.val();
-        self.r_last.reset.next = self.reset.val();
-        self.st_fast.reset.next = self.reset.val();
-        self.st_slow.reset.next = self.reset.val();
-        for s in 0..self._nc {
-            self.cx[s].clock.next = self.clock.val();
-            self.cx[s].reset.next = self.reset.val();
-            self.cx[s].d.next = self.cx[s].q.val();
-            self.cy[s].clock.next = self.clock.val();
-            self.cy[s].reset.next = self.reset.val();
-            self.cy[s].d.next = self.cy[s].q.val();
-        }
-
-        // ---- The tuple at the head of the ATQ (four lanes in lock-step).
-        self.t_base.next = self.atq0.o_data.val().get_bits::<32>(0);
-        self.t_tx.next = self.atq0.o_data.val().get_bits::<32>(32);
-        self.t_ty.next = self.atq1.o_data.val().get_bits::<32>(0);
-        self.t_cx.next = self.atq1.o_data.val().get_bits::<32>(32);
-        self.t_cy.next = self.atq2.o_data.val().get_bits::<32>(0);
-        self.t_scalar.next = self.atq2.o_data.val().get_bits::<32>(32);
-        self.t_kind.next = self.atq3.o_data.val().get_bits::<2>(0);
-        self.t_gran.next = self.atq3.o_data.val().get_bits::<2>(2);
-        self.t_cmp.next = self.atq3.o_data.val().get_bits::<3>(4);
-        self.is_addr.next =
-            (self.t_kind.val() == self.k_addr.val()) | (self.t_kind.val() == self.k_data.val());
-        self.is_data.next = self.t_kind.val() == self.k_data.val();
-        self.is_pred.next = self.t_kind.val() == self.k_pred.val();
-        self.reserved.next = (self.t_kind.val() == self.k_rsvd.val())
-            | (self.is_addr.val() & (self.t_gran.val() == self.gran_rsvd.val()))
-            | (self.is_pred.val() & (self.t_cmp.val() >= self.cmp_rsvd.val()));
-
-        // ---- Slots: done, then launch.
-        self.zx_ds.narrow.next = self.cta_done_slot.val();
-        self.zx_ls.narrow.next = self.cta_launch_slot.val();
-        self.zx_cnt_d.narrow.next = self.cta_done_slot.val();
-        self.zx_cnt_l.narrow.next = self.cta_launch_slot.val();
-        self.done_ok.next =
-            self.cta_done_valid.val() & (self.zx_cnt_d.wide.val() < self.n_cta.val());
-        self.launch_ok.next =
-            self.cta_launch_valid.val() & (self.zx_cnt_l.wide.val() < self.n_cta.val());
-        self.act1.next = self.active.q.val();
-        if self.done_ok.val() {
-            self.act1.next = self.active.q.val() & !(self.one16.val() << self.zx_ds.wide.val());
-        }
-        self.active.d.next = self.act1.val();
-        if self.launch_ok.val() {
-            self.active.d.next = self.act1.val() | (self.one16.val() << self.zx_ls.wide.val());
-        }
-        for s in 0..self._nc {
-            if self.launch_ok.val() & (self.cta_launch_slot.val() == self.slot_id[s].val()) {
-                self.cx[s].d.next = self.cta_launch_x.val();
-                self.cy[s].d.next = self.cta_launch_y.val();
-            }
-        }
-
-        // ---- The current slot: the lowest of `todo`.
-        self.sfound[0].next = false;
-        self.cur.next = self.slot4[0].val();
-        self.cur_oh.next = self.zero16.val();
-        self.cur_cx.next = self.cx[0].q.val();
-        self.cur_cy.next = self.cy[0].q.val();
-        for s in 0..self._ncm1 {
-            self.sfound[s + 1].next = self.sfound[s].val() | self.todo.q.val().get_bit(s);
-        }
-        for s in 0..self._nc {
-            if self.todo.q.val().get_bit(s) & !self.sfound[s].val() {
-                self.cur.next = self.slot4[s].val();
-                self.cur_oh.next = self.slot_oh[s].val();
-                self.cur_cx.next = self.cx[s].q.val();
-                self.cur_cy.next = self.cy[s].q.val();
-            }
-        }
-        // Warp id = slot * W + wi.
-        self.zx_c5.narrow.next = self.cur.val();
-        self.zx_w10.narrow.next = self.cfg_warps_per_cta.val();
-        self.mul_wb.d.next = self.zx_c5.wide.val();
-        self.mul_wb.s.next = self.zx_w10.wide.val();
-        self.zx_wi10.narrow.next = self.wi.q.val();
-        self.wid.next = self.mul_wb.p.val() + self.zx_wi10.wide.val();
-        // Active lanes: n = min(32, T - 32*wi), 0 past the block.
-        self.zx_wi12.narrow.next = self.wi.q.val();
-        self.zx_t12.narrow.next = self.cfg_threads.val();
-        self.t0.next = self.zx_wi12.wide.val() << self.c5_12.val();
-        self.rem.next = self.zx_t12.wide.val() - self.t0.val();
-        self.n.next = self.c0_6.val();
-        if self.zx_t12.wide.val() > self.t0.val() {
-            if self.rem.val() >= self.c32_12.val() {
-                self.n.next = self.c32_6.val();
-            } else {
-                self.n.next = self.rem.val().get_bits::<6>(0);
-            }
-        }
-        self.nm1.next = self.n.val() - self.c1_6.val();
-        self.skip.next = (self.wid.val() >= self.n_warps.val()) | (self.n.val() == self.c0_6.val());
-        // Lane 0's value: base + cx*off_cx + cy*off_cy + tx0*off_tx +
-        // ty0*off_ty, with tx0 = 32*(wi mod (bdx/32)) and ty0 = 32*wi / bdx.
-        self.zx_cx.narrow.next = self.cur_cx.val();
-        self.zx_cy.narrow.next = self.cur_cy.val();
-        self.mul_cx.d.next = self.zx_cx.wide.val();
-        self.mul_cx.s.next = self.t_cx.val();
-        self.mul_cy.d.next = self.zx_cy.wide.val();
-        self.mul_cy.s.next = self.t_cy.val();
-        self.zx_k6.narrow.next = self.cfg_bdx_log2.val();
-        self.zx_k12.narrow.next = self.cfg_bdx_log2.val();
-        self.zx_k32.narrow.next = self.cfg_bdx_log2.val();
-        self.amask.next = self.c0_6.val();
-        if self.zx_k6.wide.val() >= self.c5_6.val() {
-            self.amask.next =
-                (self.c1_6.val() << (self.zx_k6.wide.val() - self.c5_6.val())) - self.c1_6.val();
-        }
-        self.zx_a7.narrow.next = self.wi.q.val() & self.amask.val();
-        self.mul_tx.d.next = self.zx_a7.wide.val();
-        self.mul_tx.s.next = self.t_tx.val();
-        self.mul_ty.d.next = self.t0.val() >> self.zx_k12.wide.val();
-        self.mul_ty.s.next = self.t_ty.val();
-        self.vw.next = self.t_base.val()
-            + self.mul_cx.p.val()
-            + self.mul_cy.p.val()
-            + (self.mul_tx.p.val() << self.c5_32.val())
-            + self.mul_ty.p.val();
-        self.lanes.vw.next = self.vw.val();
-        self.lanes.off_tx.next = self.t_tx.val();
-        self.lanes.off_ty.next = self.t_ty.val();
-        self.lanes.k.next = self.cfg_bdx_log2.val();
-
-        // ---- Address record from lane p.
-        for l in 0..self._n {
-            self.rec.v[l].next = self.lanes.v[l].val();
-        }
-        self.rec.n.next = self.n.val();
-        self.rec.p.next = self.p.q.val();
-        self.rec.g.next = self.t_gran.val();
-
-        // ---- Predicate: the fast path from lanes 0 and n-1.
-        self.cmp_first.a.next = self.lanes.v[0].val();
-        self.cmp_first.b.next = self.t_scalar.val();
-        self.cmp_first.op.next = self.t_cmp.val();
-        self.vlast.next = self.c0_32.val();
-        for l in 0..self._n {
-            if self.nm1.val() == self.lane6[l].val() {
-                self.vlast.next = self.lanes.v[l].val();
-            }
-        }
-        self.cmp_last.a.next = self.vlast.val();
-        self.cmp_last.b.next = self.t_scalar.val();
-        self.cmp_last.op.next = self.t_cmp.val();
-        self.zero_offs.next =
-            (self.t_tx.val() == self.c0_32.val()) & (self.t_ty.val() == self.c0_32.val());
-        self.arith.next = (self.zx_k6.wide.val() >= self.c5_6.val())
-            | (self.t_ty.val() == (self.t_tx.val() << self.zx_k32.wide.val()));
-        // first + (n-1)*step stays a signed 32-bit value.
-        self.sx_v0.narrow.next = self.lanes.v[0].val();
-        self.sx_tx.narrow.next = self.t_tx.val();
-        self.zx_nm7.narrow.next = self.nm1.val();
-        self.mul_ov.d.next = self.zx_nm7.wide.val();
-        self.mul_ov.s.next = self.sx_tx.wide.val();
-        self.fits.next =
-            (self.sx_v0.wide.val() + self.mul_ov.p.val() + self.bias40.val()) < self.lim40.val();
-        // Decided in the warp's first predicate cycle: once a group was
-        // compared, the warp stays on the slow path.
-        self.fast.next = (self.grp.q.val() == self.c0_2.val())
-            & (self.zero_offs.val()
-                | (self.arith.val()
-                    & (self.t_cmp.val() < self.cmp_ord.val())
-                    & self.fits.val()
-                    & (self.cmp_first.r.val() == self.cmp_last.r.val())));
-        self.fast_mask.next = self.c0_32.val();
-        if self.cmp_first.r.val() {
-            self.fast_mask.next = self.rec.act.val();
-        }
-        // The slow path: eight lanes of group `grp`.
-        for i in 0..self._ng {
-            if self.grp.q.val() == self.c0_2.val() {
-                self.cmp_g[i].a.next = self.lanes.v[i].val();
-            } else if self.grp.q.val() == self.c1_2.val() {
-                self.cmp_g[i].a.next = self.lanes.v[i + 8].val();
-            } else if self.grp.q.val() == self.c2_2.val() {
-                self.cmp_g[i].a.next = self.lanes.v[i + 16].val();
-            } else {
-                self.cmp_g[i].a.next = self.lanes.v[i + 24].val();
-            }
-            self.cmp_g[i].b.next = self.t_scalar.val();
-            self.cmp_g[i].op.next = self.t_cmp.val();
-            self.gpack.bits[i].next = self.cmp_g[i].r.val();
-        }
-        self.zx_g8.narrow.next = self.gpack.word.val();
-        self.zx_grp.narrow.next = self.grp.q.val();
-        self.slow_mask.next = (self.part.q.val()
-            | (self.zx_g8.wide.val() << (self.zx_grp.wide.val() << self.c3_32.val())))
-            & self.rec.act.val();
-        self.lastg.next = self.nm1.val().get_bits::<2>(3);
-
-        // ---- Control.
-        self.start.next = !self.busy.q.val()
-            & self.atq0.o_valid.val()
-            & self.atq1.o_valid.val()
-            & self.atq2.o_valid.val()
-            & self.atq3.o_valid.val();
-        self.start_drop.next =
-            self.start.val() & (self.reserved.val() | (self.active.q.val() == self.zero16.val()));
-        self.start_go.next = self.start.val() & !self.start_drop.val();
-        self.memfree.next = !self.mem_v.q.val() | self.mem_ready.val();
-        self.a_push.next = self.busy.q.val()
-            & self.is_addr.val()
-            & !self.skip.val()
-            & self.aq.push_room.val()
-            & (!self.is_data.val() | self.memfree.val());
-        self.pf_push.next = self.busy.q.val()
-            & self.is_pred.val()
-            & !self.skip.val()
-            & self.fast.val()
-            & self.pq.push_room.val();
-        self.ps_final.next = self.busy.q.val()
-            & self.is_pred.val()
-            & !self.skip.val()
-            & !self.fast.val()
-            & (self.grp.q.val() == self.lastg.val())
-            & self.pq.push_room.val();
-        self.ps_adv.next = self.busy.q.val()
-            & self.is_pred.val()
-            & !self.skip.val()
-            & !self.fast.val()
-            & (self.grp.q.val() != self.lastg.val());
-        self.p_push.next = self.pf_push.val() | self.ps_final.val();
-        self.wdone.next = self.busy.q.val()
-            & (self.skip.val() | (self.a_push.val() & self.rec.last.val()) | self.p_push.val());
-        self.zx_wi7.narrow.next = self.wi.q.val();
-        self.zx_wc7.narrow.next = self.cfg_warps_per_cta.val();
-        self.slot_last.next = (self.zx_wi7.wide.val() + self.c1_7.val()) >= self.zx_wc7.wide.val();
-        self.slot_done.next = self.wdone.val() & self.slot_last.val();
-        self.todo_next.next = self.todo.q.val() & !self.cur_oh.val();
-        self.tuple_done.next = self.slot_done.val() & (self.todo_next.val() == self.zero16.val());
-        self.atq_pop.next = self.start_drop.val() | self.tuple_done.val();
-
-        // ---- Expander registers.
-        self.busy.d.next = self.busy.q.val();
-        self.todo.d.next = self.todo.q.val();
-        self.wi.d.next = self.wi.q.val();
-        self.p.d.next = self.p.q.val();
-        self.grp.d.next = self.grp.q.val();
-        self.part.d.next = self.part.q.val();
-        if self.start_go.val() {
-            self.busy.d.next = true;
-            self.todo.d.next = self.active.q.val();
-            self.wi.d.next = self.c0_6.val();
-            self.p.d.next = self.c0_6.val();
-            self.grp.d.next = self.c0_2.val();
-            self.part.d.next = self.c0_32.val();
-        } else if self.wdone.val() {
-            self.p.d.next = self.c0_6.val();
-            self.grp.d.next = self.c0_2.val();
-            self.part.d.next = self.c0_32.val();
-            if self.slot_last.val() {
-                self.wi.d.next = self.c0_6.val();
-                self.todo.d.next = self.todo_next.val();
-                if self.tuple_done.val() {
-                    self.busy.d.next = false;
-                }
-            } else {
-                self.wi.d.next = self.wi.q.val() + self.c1_6.val();
-            }
-        } else if self.a_push.val() {
-            self.p.d.next = self.rec.e.val();
-        } else if self.ps_adv.val() {
-            self.grp.d.next = self.grp.q.val() + self.c1_2.val();
-            self.part.d.next = self.slow_mask.val();
-        }
-
-        // ---- Early memory requests.
-        self.mem_v.d.next = self.mem_v.q.val();
-        self.mem_a.d.next = self.mem_a.q.val();
-        if self.a_push.val() & self.is_data.val() {
-            self.mem_v.d.next = true;
-            self.mem_a.d.next = self.rec.addr.val() & self.line_mask.val();
-        } else if self.mem_ready.val() {
-            self.mem_v.d.next = false;
-        }
-        self.mem_valid.next = self.mem_v.q.val();
-        self.mem_addr.next = self.mem_a.q.val();
-
-        // ---- Statistics.
-        self.st_fast.d.next = self.st_fast.q.val();
-        self.st_slow.d.next = self.st_slow.q.val();
-        if self.pf_push.val() {
-            self.st_fast.d.next = self.st_fast.q.val() + self.c1_32.val();
-        }
-        if self.ps_final.val() {
-            self.st_slow.d.next = self.st_slow.q.val() + self.c1_32.val();
-        }
-        self.stat_pred_fast.next = self.st_fast.q.val();
-        self.stat_pred_slow.next = self.st_slow.q.val();
-
-        // ---- The ATQ: {off_tx, base}, {off_cx, off_ty}, {scalar, off_cy},
-        // {cmp, gran, kind}.
-        self.enq_ready.next = !(self.atq0.o_full.val()
-            | self.atq1.o_full.val()
-            | self.atq2.o_full.val()
-            | self.atq3.o_full.val());
-        self.enq_push.next = self.enq_valid.val() & self.enq_ready.val();
-        self.atq0.clock.next = self.clock.val();
-        self.atq1.clock.next = self.clock.val();
-        self.atq2.clock.next = self.clock.val();
-        self.atq3.clock.next = self.clock.val();
-        self.atq0.reset.next = self.reset.val();
-        self.atq1.reset.next = self.reset.val();
-        self.atq2.reset.next = self.reset.val();
-        self.atq3.reset.next = self.reset.val();
-        self.atq0.push.next = self.enq_push.val();
-        self.atq1.push.next = self.enq_push.val();
-        self.atq2.push.next = self.enq_push.val();
-        self.atq3.push.next = self.enq_push.val();
-        self.atq0.pop.next = self.atq_pop.val();
-        self.atq1.pop.next = self.atq_pop.val();
-        self.atq2.pop.next = self.atq_pop.val();
-        self.atq3.pop.next = self.atq_pop.val();
-        self.pk_base.narrow.next = self.enq_base.val();
-        self.pk_tx.narrow.next = self.enq_off_tx.val();
-        self.pk_ty.narrow.next = self.enq_off_ty.val();
-        self.pk_cx.narrow.next = self.enq_off_cx.val();
-        self.pk_cy.narrow.next = self.enq_off_cy.val();
-        self.pk_sc.narrow.next = self.enq_scalar.val();
-        self.pk_kind.narrow.next = self.enq_kind.val();
-        self.pk_gr.narrow.next = self.enq_gran.val();
-        self.pk_cmp.narrow.next = self.enq_cmp.val();
-        self.atq0.i_data.next =
-            self.pk_base.wide.val() | (self.pk_tx.wide.val() << self.c32_64.val());
-        self.atq1.i_data.next =
-            self.pk_ty.wide.val() | (self.pk_cx.wide.val() << self.c32_64.val());
-        self.atq2.i_data.next =
-            self.pk_cy.wide.val() | (self.pk_sc.wide.val() << self.c32_64.val());
-        self.atq3.i_data.next = self.pk_kind.wide.val()
-            | (self.pk_gr.wide.val() << self.c2_7.val())
-            | (self.pk_cmp.wide.val() << self.c4_7.val());
-        self.count.d.next = self.count.q.val();
-        if self.enq_push.val() & !self.atq_pop.val() {
-            self.count.d.next = self.count.q.val() + self.one_cb.val();
-        } else if !self.enq_push.val() & self.atq_pop.val() {
-            self.count.d.next = self.count.q.val() - self.one_cb.val();
-        }
-        self.atq_count.next = self.count.q.val();
-
-        // ---- Per-warp queues: the expander pushes, a warp pops.
-        self.aq.clock.next = self.clock.val();
-        self.aq.reset.next = self.reset.val();
-        self.pq.clock.next = self.clock.val();
-        self.pq.reset.next = self.reset.val();
-        self.aq.push_q.next = self.wid.val().get_bits::<WB>(0);
-        self.pq.push_q.next = self.wid.val().get_bits::<WB>(0);
-        self.aq.push.next = self.a_push.val();
-        self.pq.push.next = self.p_push.val();
-        // Record {last, gran, mask, addr[31:5]}.
-        self.pk_addr.narrow.next = self.rec.addr.val() >> self.c5_32.val();
-        self.pk_mask.narrow.next = self.rec.mask.val();
-        self.pk_gran.narrow.next = self.t_gran.val();
-        self.pk_last.next = self.zero_62.val();
-        if self.rec.last.val() {
-            self.pk_last.next = self.bit61.val();
-        }
-        self.aq.push_data.next = self.pk_addr.wide.val()
-            | (self.pk_mask.wide.val() << self.off27.val())
-            | (self.pk_gran.wide.val() << self.off59.val())
-            | self.pk_last.val();
-        if self.fast.val() {
-            self.pq.push_data.next = self.fast_mask.val();
-        } else {
-            self.pq.push_data.next = self.slow_mask.val();
-        }
-        self.aq.pop_q.next = self.deq_warp.val();
-        self.pq.pop_q.next = self.deq_warp.val();
-        self.aq.pop.next = self.deq_valid.val() & !self.deq_kind.val();
-        self.pq.pop.next = self.deq_valid.val() & self.deq_kind.val();
-
-        // ---- The dequeue response.
-        self.d_hit.next = self.aq.pop_valid.val();
-        if self.deq_kind.val() {
-            self.d_hit.next = self.pq.pop_valid.val();
-        }
-        self.r_valid.d.next = self.deq_valid.val();
-        self.r_hit.d.next = self.deq_valid.val() & self.d_hit.val();
-        self.r_addr.d.next = self.c0_32.val();
-        self.r_mask.d.next = self.c0_32.val();
-        self.r_gran.d.next = self.c0_2.val();
-        self.r_last.d.next = false;
-        self.up_addr.narrow.next = self.aq.pop_data.val().get_bits::<27>(0);
-        if self.deq_valid.val() & self.d_hit.val() {
-            if self.deq_kind.val() {
-                self.r_mask.d.next = self.pq.pop_data.val();
-            } else {
-                self.r_addr.d.next = self.up_addr.wide.val() << self.c5_32.val();
-                self.r_mask.d.next = self.aq.pop_data.val().get_bits::<32>(27);
-                self.r_gran.d.next = self.aq.pop_data.val().get_bits::<2>(59);
-                self.r_last.d.next = self.aq.pop_data.val().get_bit(61);
-            }
-        }
-        self.rsp_valid.next = self.r_valid.q.val();
-        self.rsp_hit.next = self.r_hit.q.val();
-        self.rsp_addr.next = self.r_addr.q.val();
-        self.rsp_mask.next = self.r_mask.q.val();
-        self.rsp_gran.next = self.r_gran.q.val();
-        self.rsp_last.next = self.r_last.q.val();
-    }
+    crate::section::sections!(Tuple, Warp, Predicate, Control, Queues);
 }
 
 impl<

@@ -8,7 +8,7 @@
 use ports::snake::{SnakeParams, SnakePrefetcher};
 use ports::{clog2, Params};
 
-use super::SnakePrefetcherRtl;
+use super::top::SnakePrefetcherRtl;
 use crate::registry::{RtlDecl, Unsupported};
 use crate::storage::StorageReport;
 use crate::RtlUnit;

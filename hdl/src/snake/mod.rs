@@ -2,7 +2,8 @@
 //! micro-architecture `docs/units/snake_prefetcher.md`).
 //!
 //! Files: `head.rs` ([`SnakeHead`]), `entry.rs` ([`SnakeEntry`]), `top.rs`
-//! ([`SnakePrefetcherRtl`] and its [`crate::RtlUnit`] impl), `build.rs`
+//! ([`SnakePrefetcherRtl`] and its [`crate::RtlUnit`] impl), `top/` (the
+//! sections of the top's kernel, [`crate::section`]), `build.rs`
 //! (the compiled-in width table and the [`crate::registry::RtlDecl`] of
 //! [`ports::snake::SnakePrefetcher`]), `storage.rs` (the storage table).
 //!

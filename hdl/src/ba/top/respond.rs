@@ -1,0 +1,119 @@
+//! The last section of the [`super::BaTagArrayRtl`] kernel: the outcome and
+//! eviction report, each way's line written back, and the response
+//! registers.
+
+use rust_hdl::prelude::*;
+
+use super::{BaTagArrayRtl, Respond};
+use crate::section::Section;
+
+impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: usize>
+    Section<Respond> for BaTagArrayRtl<A, T, S, W, NS>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Outcome and eviction report.
+        self.m_outcome.next = self.c_hit.val();
+        self.m_way.next = self.rank_zero.val();
+        self.m_evict_valid.next = false;
+        self.m_evict_tag.next = self.tag_zero.val();
+        if self.req_write.val() {
+            if self.any_hit.val() {
+                self.m_outcome.next = self.c_wevict.val();
+                self.m_way.next = self.hit_way.val();
+                self.m_evict_valid.next = !self.hit_bypass.val();
+                if !self.hit_bypass.val() {
+                    self.m_evict_tag.next = self.req_tag.val();
+                }
+            } else {
+                self.m_outcome.next = self.c_wmiss.val();
+            }
+        } else if self.any_hit.val() {
+            if self.hit_bypass.val() {
+                self.m_outcome.next = self.c_pseudo.val();
+            } else {
+                self.m_outcome.next = self.c_hit.val();
+            }
+            self.m_way.next = self.hit_way.val();
+        } else if self.any_inval.val() {
+            self.m_outcome.next = self.c_miss.val();
+            self.m_way.next = self.fi_way.val();
+        } else {
+            if self.ba_enable.val() & !self.req_prefetch.val() & !self.free.val() {
+                self.m_outcome.next = self.c_bypass.val();
+            } else {
+                self.m_outcome.next = self.c_miss.val();
+            }
+            self.m_way.next = self.victim_way.val();
+            self.m_evict_valid.next = !self.victim_bypass.val();
+            if !self.victim_bypass.val() {
+                self.m_evict_tag.next = self.victim_tag.val();
+            }
+        }
+        // The addressed line of each way after the request (written back when
+        // a request is made; a flush of the same cycle is applied first).
+        for w in 0..self._ways {
+            self.ways[w].w_valid.next = self.ev[w].val();
+            self.ways[w].w_tag.next = self.ways[w].o_tag.val();
+            self.ways[w].w_reuse.next = self.ways[w].o_reuse.val();
+            self.ways[w].w_bypass.next = self.ways[w].o_bypass.val();
+            self.ways[w].w_rank.next = self.ways[w].o_rank.val();
+            if self.req_write.val() {
+                if self.hit[w].val() {
+                    self.ways[w].w_valid.next = false;
+                } else if self.any_hit.val()
+                    & self.ev[w].val()
+                    & (self.ways[w].o_rank.val() > self.hit_rank.val())
+                {
+                    self.ways[w].w_rank.next = self.ways[w].o_rank.val() - self.rank_one.val();
+                }
+            } else if self.tgt[w].val() {
+                self.ways[w].w_rank.next = self.rank_zero.val();
+                if self.any_hit.val() {
+                    // A prefetch is not a use (rule P2 keeps reuse).
+                    if !self.req_prefetch.val() {
+                        self.ways[w].w_reuse.next = true;
+                    }
+                    self.ways[w].w_bypass.next = false;
+                } else {
+                    self.ways[w].w_valid.next = true;
+                    self.ways[w].w_tag.next = self.req_tag.val();
+                    self.ways[w].w_reuse.next = false;
+                    self.ways[w].w_bypass.next = !self.any_inval.val()
+                        & self.ba_enable.val()
+                        & !self.req_prefetch.val()
+                        & !self.free.val();
+                }
+            } else if self.ev[w].val()
+                & !self.pf_nop.val()
+                & (!self.tgt_valid.val() | (self.ways[w].o_rank.val() < self.tgt_rank.val()))
+            {
+                self.ways[w].w_rank.next = self.ways[w].o_rank.val() + self.rank_one.val();
+            }
+        }
+        // Written only after m_evict_tag: in one always block every signal
+        // must be assigned before it is read (event-driven simulators do
+        // not re-run a block for its own writes).
+        self.zext_tag.narrow.next = self.m_evict_tag.val();
+        // Response registers: all zero when no request was accepted.
+        self.r_valid.d.next = self.req_valid.val();
+        self.r_outcome.d.next = self.code_zero.val();
+        self.r_way.d.next = self.way_zero.val();
+        self.r_evict_valid.d.next = false;
+        self.r_evict_addr.d.next = self.addr_zero.val();
+        if self.req_valid.val() {
+            self.r_outcome.d.next = self.m_outcome.val();
+            self.r_way.d.next = self.m_way.val();
+            self.r_evict_valid.d.next = self.m_evict_valid.val();
+            if self.m_evict_valid.val() {
+                self.r_evict_addr.d.next = (self.zext_tag.wide.val() << self.tag_amt.val())
+                    | (self.zext_set.wide.val() << self.off_amt.val());
+            }
+        }
+        self.rsp_valid.next = self.r_valid.q.val();
+        self.rsp_outcome.next = self.r_outcome.q.val();
+        self.rsp_way.next = self.r_way.q.val();
+        self.rsp_evict_valid.next = self.r_evict_valid.q.val();
+        self.rsp_evict_addr.next = self.r_evict_addr.q.val();
+    }
+}

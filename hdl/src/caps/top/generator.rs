@@ -1,0 +1,166 @@
+//! The third section of the [`super::CapsPrefetcherRtl`] kernel: the
+//! generator, the next prefetch of the current job and the generator's
+//! state.
+
+use rust_hdl::prelude::*;
+
+use super::{CapsPrefetcherRtl, Generator};
+use crate::section::Section;
+
+impl<
+        const A: usize,
+        const P: usize,
+        const WI: usize,
+        const WD: usize,
+        const C: usize,
+        const CP: usize,
+        const RP: usize,
+        const RD: usize,
+        const CW: usize,
+        const JW: usize,
+        const QW: usize,
+        const NS: usize,
+    > Section<Generator> for CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW, NS>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- Generator: the next prefetch of the current job.
+        // Job A: the lowest candidate slot. Job B: slot j_cta.
+        self.found_a.next = false;
+        self.cand_below[0].next = false;
+        for s in 0..self._ncta {
+            self.cand_any[s].next = false;
+            for e in 0..self._ne {
+                if self.cols[e].g_cand.val().get_bit(s) {
+                    self.cand_any[s].next = true;
+                }
+            }
+            self.cand[s].next = self.cand_any[s].val()
+                & (self.slot_c[s].val() != self.j_cta.q.val())
+                & (self.posa.q.val() <= self.slot_cp[s].val());
+            if self.j_kind.q.val() {
+                self.gsel[s].next = self.slot_c[s].val() == self.j_cta.q.val();
+            } else {
+                self.gsel[s].next = self.cand[s].val() & !self.cand_below[s].val();
+            }
+            self.cand_below[s + 1].next = self.cand_below[s].val() | self.cand[s].val();
+        }
+        for t in self._ncta..self._ncta1 {
+            self.found_a.next = self.cand_below[t].val();
+        }
+        // The selected slot, and its entry holding the job's pc (the
+        // column that hits there).
+        self.s_cp.next = self.cp_zero.val();
+        self.s_c.next = self.c_zero.val();
+        for s in 0..self._ncta {
+            if self.gsel[s].val() {
+                self.s_cp.next = self.slot_cp[s].val();
+                self.s_c.next = self.slot_c[s].val();
+            }
+        }
+        self.s_hit.next = false;
+        self.s_lead.next = self.wi_zero.val();
+        self.s_n.next = self.k_zero.val();
+        self.s_b0.next = self.addr_zero.val();
+        self.s_b1.next = self.addr_zero.val();
+        self.s_b2.next = self.addr_zero.val();
+        self.s_b3.next = self.addr_zero.val();
+        for e in 0..self._ne {
+            self.cols[e].g_slot.next = self.s_c.val();
+            self.colsel[e].next = false;
+            for s in 0..self._ncta {
+                if self.gsel[s].val() & self.cols[e].g_hit.val().get_bit(s) {
+                    self.colsel[e].next = true;
+                }
+            }
+            if self.colsel[e].val() {
+                self.s_hit.next = true;
+                self.s_lead.next = self.cols[e].gs_lead.val();
+                self.s_n.next = self.cols[e].gs_n.val();
+                self.s_b0.next = self.cols[e].gs_base0.val();
+                self.s_b1.next = self.cols[e].gs_base1.val();
+                self.s_b2.next = self.cols[e].gs_base2.val();
+                self.s_b3.next = self.cols[e].gs_base3.val();
+            }
+        }
+        self.zx_glead.narrow.next = self.s_lead.val();
+        self.zx_jwarp.narrow.next = self.j_warp.q.val();
+        self.zx_cfg.narrow.next = self.cfg_warps_per_cta.val();
+        // Job B: the warp w' (the leading warp is skipped).
+        if self.posb.q.val() == self.zx_glead.wide.val() {
+            self.wb.next = self.posb.q.val() + self.wd_one.val();
+        } else {
+            self.wb.next = self.posb.q.val();
+        }
+        self.b_end.next =
+            !self.s_hit.val() | !self.dtab.gh_hit.val() | (self.wb.val() >= self.zx_cfg.wide.val());
+        self.b_skip.next = self.kk.q.val() >= self.s_n.val();
+        // The address k* of the prefetch and the one after it.
+        if self.j_kind.q.val() | (self.s_cp.val() == self.posa.q.val()) {
+            self.k_cur.next = self.kk.q.val();
+        } else {
+            self.k_cur.next = self.k_zero.val();
+        }
+        self.k_next.next = self.k_cur.val() + self.k_one.val();
+        if self.k_cur.val() == self.k3.val() {
+            self.s_base.next = self.s_b3.val();
+        } else if self.k_cur.val() == self.k2.val() {
+            self.s_base.next = self.s_b2.val();
+        } else if self.k_cur.val() == self.k_one.val() {
+            self.s_base.next = self.s_b1.val();
+        } else {
+            self.s_base.next = self.s_b0.val();
+        }
+        if self.j_kind.q.val() {
+            self.mul_g.d.next = self.wb.val() - self.zx_glead.wide.val();
+            self.mul_g.s.next = self.dtab.gh_stride.val();
+            self.have_pf.next = self.busy.q.val() & !self.b_end.val() & !self.b_skip.val();
+            self.g_end.next = self.busy.q.val() & self.b_end.val();
+        } else {
+            self.mul_g.d.next = self.zx_jwarp.wide.val() - self.zx_glead.wide.val();
+            self.mul_g.s.next = self.j_stride.q.val();
+            self.have_pf.next = self.busy.q.val() & self.found_a.val();
+            self.g_end.next = self.busy.q.val() & !self.found_a.val();
+        }
+        self.pf_push.next = self.have_pf.val() & !self.pfq.o_full.val();
+        // Generator state.
+        if self.take.val() {
+            self.busy.d.next = true;
+            self.j_kind.d.next = self.jobq.o_data.val().get_bit(0);
+            self.j_pc.d.next = self
+                .jobq
+                .o_data
+                .val()
+                .get_bits::<P>(self.joff_pc.val().index());
+            self.j_cta.d.next = self
+                .jobq
+                .o_data
+                .val()
+                .get_bits::<C>(self.joff_cta.val().index());
+            self.j_warp.d.next = self
+                .jobq
+                .o_data
+                .val()
+                .get_bits::<WI>(self.joff_warp.val().index());
+            self.j_stride.d.next = self.jobq_stride.o_data.val();
+            self.posa.d.next = self.cp_zero.val();
+            self.posb.d.next = self.wd_zero.val();
+            self.kk.d.next = self.k_zero.val();
+        } else if self.g_end.val() {
+            self.busy.d.next = false;
+        } else if self.busy.q.val() & self.j_kind.q.val() & self.b_skip.val() {
+            self.posb.d.next = self.wb.val() + self.wd_one.val();
+            self.kk.d.next = self.k_zero.val();
+        } else if self.pf_push.val() {
+            if self.k_next.val() < self.s_n.val() {
+                self.kk.d.next = self.k_next.val();
+                self.posa.d.next = self.s_cp.val();
+                self.posb.d.next = self.wb.val();
+            } else {
+                self.kk.d.next = self.k_zero.val();
+                self.posa.d.next = self.s_cp.val() + self.cp_one.val();
+                self.posb.d.next = self.wb.val() + self.wd_one.val();
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! The first section of the [`super::DacExpanderRtl`] kernel: the registers'
+//! clock, reset and hold, the tuple at the head of the ATQ, and the CTA slots
+//! (done, then launch).
+
+use rust_hdl::prelude::*;
+
+use super::{DacExpanderRtl, Tuple};
+use crate::section::Section;
+
+impl<
+        const WB: usize,
+        const SB: usize,
+        const CB: usize,
+        const AQ: usize,
+        const PQ: usize,
+        const AC: usize,
+        const PC: usize,
+    > Section<Tuple> for DacExpanderRtl<WB, SB, CB, AQ, PQ, AC, PC>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, active, todo, busy, wi, p, grp, part, count, mem_v, mem_a, r_valid, r_hit,
+            r_addr, r_mask, r_gran, r_last, st_fast, st_slow
+        );
+        self.active.reset.next = self.reset.val();
+        self.todo.reset.next = self.reset.val();
+        self.busy.reset.next = self.reset.val();
+        self.wi.reset.next = self.reset.val();
+        self.p.reset.next = self.reset.val();
+        self.grp.reset.next = self.reset.val();
+        self.part.reset.next = self.reset.val();
+        self.count.reset.next = self.reset.val();
+        self.mem_v.reset.next = self.reset.val();
+        self.mem_a.reset.next = self.reset.val();
+        self.r_valid.reset.next = self.reset.val();
+        self.r_hit.reset.next = self.reset.val();
+        self.r_addr.reset.next = self.reset.val();
+        self.r_mask.reset.next = self.reset.val();
+        self.r_gran.reset.next = self.reset.val();
+        self.r_last.reset.next = self.reset.val();
+        self.st_fast.reset.next = self.reset.val();
+        self.st_slow.reset.next = self.reset.val();
+        for s in 0..self._nc {
+            self.cx[s].clock.next = self.clock.val();
+            self.cx[s].reset.next = self.reset.val();
+            self.cx[s].d.next = self.cx[s].q.val();
+            self.cy[s].clock.next = self.clock.val();
+            self.cy[s].reset.next = self.reset.val();
+            self.cy[s].d.next = self.cy[s].q.val();
+        }
+
+        // ---- The tuple at the head of the ATQ (four lanes in lock-step).
+        self.t_base.next = self.atq0.o_data.val().get_bits::<32>(0);
+        self.t_tx.next = self.atq0.o_data.val().get_bits::<32>(32);
+        self.t_ty.next = self.atq1.o_data.val().get_bits::<32>(0);
+        self.t_cx.next = self.atq1.o_data.val().get_bits::<32>(32);
+        self.t_cy.next = self.atq2.o_data.val().get_bits::<32>(0);
+        self.t_scalar.next = self.atq2.o_data.val().get_bits::<32>(32);
+        self.t_kind.next = self.atq3.o_data.val().get_bits::<2>(0);
+        self.t_gran.next = self.atq3.o_data.val().get_bits::<2>(2);
+        self.t_cmp.next = self.atq3.o_data.val().get_bits::<3>(4);
+        self.is_addr.next =
+            (self.t_kind.val() == self.k_addr.val()) | (self.t_kind.val() == self.k_data.val());
+        self.is_data.next = self.t_kind.val() == self.k_data.val();
+        self.is_pred.next = self.t_kind.val() == self.k_pred.val();
+        self.reserved.next = (self.t_kind.val() == self.k_rsvd.val())
+            | (self.is_addr.val() & (self.t_gran.val() == self.gran_rsvd.val()))
+            | (self.is_pred.val() & (self.t_cmp.val() >= self.cmp_rsvd.val()));
+
+        // ---- Slots: done, then launch.
+        self.zx_ds.narrow.next = self.cta_done_slot.val();
+        self.zx_ls.narrow.next = self.cta_launch_slot.val();
+        self.zx_cnt_d.narrow.next = self.cta_done_slot.val();
+        self.zx_cnt_l.narrow.next = self.cta_launch_slot.val();
+        self.done_ok.next =
+            self.cta_done_valid.val() & (self.zx_cnt_d.wide.val() < self.n_cta.val());
+        self.launch_ok.next =
+            self.cta_launch_valid.val() & (self.zx_cnt_l.wide.val() < self.n_cta.val());
+        self.act1.next = self.active.q.val();
+        if self.done_ok.val() {
+            self.act1.next = self.active.q.val() & !(self.one16.val() << self.zx_ds.wide.val());
+        }
+        self.active.d.next = self.act1.val();
+        if self.launch_ok.val() {
+            self.active.d.next = self.act1.val() | (self.one16.val() << self.zx_ls.wide.val());
+        }
+        for s in 0..self._nc {
+            if self.launch_ok.val() & (self.cta_launch_slot.val() == self.slot_id[s].val()) {
+                self.cx[s].d.next = self.cta_launch_x.val();
+                self.cy[s].d.next = self.cta_launch_y.val();
+            }
+        }
+    }
+}

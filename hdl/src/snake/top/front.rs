@@ -1,0 +1,97 @@
+//! The first section of the [`super::SnakePrefetcherRtl`] kernel: the
+//! registers' clock and reset, the throttle, the load and its warp's
+//! previous load (Head), the walk job at the head of the walk queue, and
+//! every entry's comparison with this cycle's keys.
+
+use rust_hdl::prelude::*;
+
+use super::{Front, SnakePrefetcherRtl};
+use crate::section::Section;
+
+impl<
+        const A: usize,
+        const P: usize,
+        const WB: usize,
+        const WD: usize,
+        const NW: usize,
+        const RT: usize,
+        const JW: usize,
+        const QW: usize,
+    > Section<Front> for SnakePrefetcherRtl<A, P, WB, WD, NW, RT, JW, QW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, count, bw_halt, phase, hop, kidx, cur, addr, sum);
+        self.count.reset.next = self.reset.val();
+        self.bw_halt.reset.next = self.reset.val();
+        self.phase.reset.next = self.reset.val();
+        self.hop.reset.next = self.reset.val();
+        self.kidx.reset.next = self.reset.val();
+        self.cur.reset.next = self.reset.val();
+        self.addr.reset.next = self.reset.val();
+        self.sum.reset.next = self.reset.val();
+
+        // ---- Throttle (registered: halted and `throttled` come from it).
+        self.halted.next = (self.count.q.val() != self.count_zero.val()) | self.bw_halt.q.val();
+        self.throttled.next = self.halted.val();
+        if self.cache_full.val() {
+            self.count.d.next = self.throttle_cycles.val();
+        } else if self.count.q.val() != self.count_zero.val() {
+            self.count.d.next = self.count.q.val() - self.count_one.val();
+        }
+        if self.bw_util.val() >= self.bw_high.val() {
+            self.bw_halt.d.next = true;
+        } else if self.bw_util.val() <= self.bw_low.val() {
+            self.bw_halt.d.next = false;
+        }
+
+        // ---- The load and the warp's previous load (Head).
+        self.load_en.next = self.ld_valid.val() & self.ld_uniform.val();
+        self.head.clock.next = self.clock.val();
+        self.head.reset.next = self.reset.val();
+        self.head.warp.next = self.ld_warp.val();
+        self.zx_onehot.narrow.next = self.ld_warp.val();
+        self.w_onehot.next = self.nw_one.val() << self.zx_onehot.wide.val();
+        self.head.onehot.next = self.w_onehot.val();
+        self.head.we.next = self.load_en.val();
+        self.head.w_pc.next = self.ld_pc.val();
+        self.head.w_addr.next = self.ld_addr.val();
+        self.link_en.next = self.load_en.val() & self.head.prev_valid.val();
+        self.q.next = self.head.prev_pc.val();
+        self.s.next = self.ld_addr.val() - self.head.prev_addr.val();
+
+        // ---- The walk job at the head of the walk queue.
+        self.busy.next = self.walkq.o_valid.val() & self.walkq_addr.o_valid.val();
+        self.jw.next = self.walkq.o_data.val().get_bits::<WB>(0);
+        self.jp.next = self
+            .walkq
+            .o_data
+            .val()
+            .get_bits::<P>(self.joff_p.val().index());
+        self.ja.next = self.walkq_addr.o_data.val();
+        if self.hop.q.val() == self.five_zero.val() {
+            self.cur_eff.next = self.jp.val();
+            self.addr_eff.next = self.ja.val();
+            self.sum_eff.next = self.addr_zero.val();
+        } else {
+            self.cur_eff.next = self.cur.q.val();
+            self.addr_eff.next = self.addr.q.val();
+            self.sum_eff.next = self.sum.q.val();
+        }
+
+        // ---- Every entry compares itself with this cycle's keys.
+        for e in 0..self._ne {
+            self.ents[e].clock.next = self.clock.val();
+            self.ents[e].reset.next = self.reset.val();
+            self.ents[e].q.next = self.q.val();
+            self.ents[e].p.next = self.ld_pc.val();
+            self.ents[e].s.next = self.s.val();
+            self.ents[e].w_onehot.next = self.w_onehot.val();
+            self.ents[e].link_en.next = self.link_en.val();
+            self.ents[e].train.next = self.train.val();
+            self.ents[e].cur.next = self.cur_eff.val();
+            self.ents[e].jw.next = self.jw.val();
+            self.ents[e].jp.next = self.jp.val();
+        }
+    }
+}
