@@ -31,6 +31,10 @@ impl HarnessUnit for CapsPrefetcher {
         help: "caps_prefetcher's golden model: CTA-aware prefetching (pair with --sched pas)",
     }];
     const KEY: &'static str = "caps";
+    const LABEL: &'static str = "CAPS";
+    /// The paper pairs CAPS with its prefetch-aware scheduler.
+    const PAPER_SETTINGS: &'static [&'static str] = &["sched=pas"];
+    const COMPARED_WITH: &'static [&'static str] = &["ba"];
 
     fn params(ctx: &UnitContext<'_>) -> CapsParams {
         let mut p = CapsParams {
