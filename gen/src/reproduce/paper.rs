@@ -20,7 +20,8 @@ impl Paper {
         self.0
     }
 
-    /// The name capitalised (`Caps`), as `claims.json` and `{:?}` spell it.
+    /// The name capitalised (`catt`: `Catt`), as `claims.json` and `{:?}`
+    /// spell it.
     pub fn capitalised(self) -> String {
         let mut c = self.0.chars();
         c.next()
