@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::stimulus::Stimulus;
-use crate::units::CosimUnit;
+use crate::units::{CosimUnit, PaperArea};
 
 /// Random stimulus for the tag array. Each run picks a few "hot" sets and,
 /// per hot set, a pool of `WAYS + 3` tags, so sets fill, lines get reused,
@@ -138,5 +138,61 @@ impl CosimUnit for BaTagArray {
     fn scenarios() -> Vec<(String, BaParams, Vec<BaIn>)> {
         let (p, seq, _) = spec_scenario();
         vec![("ba_cache.md scenario".into(), p, seq)]
+    }
+
+    /// The paper's 16 x 8, 32 x 4 and 1 x 2, each with the bypass-aware
+    /// policy on and off; then each with the second reading
+    /// (`BA_POLICY = 1`).
+    fn suite() -> Vec<BaParams> {
+        let mut v = Vec::new();
+        let geometries = [(16, 8), (32, 4), (1, 2)];
+        for (sets, ways) in geometries {
+            for ba in [1, 0] {
+                v.push(BaParams {
+                    SETS: sets,
+                    WAYS: ways,
+                    BA_ENABLE: ba,
+                    ..Default::default()
+                });
+            }
+        }
+        for (sets, ways) in geometries {
+            v.push(BaParams {
+                SETS: sets,
+                WAYS: ways,
+                BA_POLICY: 1,
+                ..Default::default()
+            });
+        }
+        v
+    }
+
+    /// Induction does not close (the ranks of 16 sets x 8 ways in
+    /// memories; not finished in minutes): BMC only.
+    const INDUCTION_DEPTH: u32 = 0;
+
+    const PAPER_AREA: Option<PaperArea> = Some(PaperArea {
+        mm2_per_sm: None,
+        quote: "BA thesis: 2 extra bits per line (256 bits at 16 KB); no area figure",
+    });
+
+    const MEMORY_TABLES: &'static [(&'static str, &'static str)] = &[("ways__", "line")];
+
+    const FLIP_FLOP_TABLES: &'static [(&'static str, &'static str)] = &[(
+        "line",
+        "valid bits: one register with reset per way (hdl/src/ba/mod.rs); the \
+         other line fields are the memories above",
+    )];
+
+    /// The same array with `BA_ENABLE = 0` (a plain LRU tag array), for
+    /// BA's overhead.
+    fn timing_baseline(p: &BaParams) -> Option<(&'static str, BaParams)> {
+        Some((
+            "the same array with BA_ENABLE = 0 (LRU only)",
+            BaParams {
+                BA_ENABLE: 0,
+                ..p.clone()
+            },
+        ))
     }
 }

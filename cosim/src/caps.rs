@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::stimulus::Stimulus;
-use crate::units::CosimUnit;
+use crate::units::{CosimUnit, LatencyClaim, PaperArea};
 
 /// How one load PC of the synthetic kernel behaves.
 #[derive(Clone, Copy, Debug)]
@@ -242,4 +242,59 @@ impl CosimUnit for CapsPrefetcher {
             ("caps.md Figure 9 (b)".into(), pb, b),
         ]
     }
+
+    /// The paper's; 2 CTAs x 2 PerCTA x 1 DIST with depth-1 queues; 16
+    /// CTAs; a 4-bit counter with threshold 3 (mispredictions cross it
+    /// quickly).
+    fn suite() -> Vec<CapsParams> {
+        let d = CapsParams::default();
+        vec![
+            d.clone(),
+            CapsParams {
+                N_CTA: 2,
+                PERCTA_ENTRIES: 2,
+                DIST_ENTRIES: 1,
+                JOBQ_DEPTH: 1,
+                PFQ_DEPTH: 1,
+                MAX_ADDRS: 2,
+                // The first spec's rule 2 (both values of LOOP_JOBS run).
+                LOOP_JOBS: 0,
+                ..d.clone()
+            },
+            CapsParams {
+                N_CTA: 16,
+                ..d.clone()
+            },
+            CapsParams {
+                CNT_W: 4,
+                MISPRED_THRESHOLD: 3,
+                // Both values of CNT_DECAY run.
+                CNT_DECAY: 1,
+                ..d
+            },
+        ]
+    }
+
+    /// 1-induction closes.
+    const INDUCTION_DEPTH: u32 = 1;
+
+    const LATENCY_CLAIM: Option<LatencyClaim> = Some(LatencyClaim {
+        claim:
+            "CAPS (spec caps.md): a prefetch appears on pf_* no later than 3 cycles after its load",
+        cycles: 3,
+    });
+
+    const PAPER_AREA: Option<PaperArea> = Some(PaperArea {
+        mm2_per_sm: Some(0.018),
+        quote: "CAPS paper: 0.018 mm^2 (CACTI, 45 nm FreePDK, PerCTA as SRAM) = 0.08 % of one \
+                GF100 SM (22 mm^2)",
+    });
+
+    const MEMORY_TABLES: &'static [(&'static str, &'static str)] = &[("cols__", "PerCTA")];
+
+    const FLIP_FLOP_TABLES: &'static [(&'static str, &'static str)] = &[(
+        "DIST",
+        "looked up by pc (load and generator) in every entry at once (registers, \
+         hdl/src/caps/dist.rs); stays flip-flops",
+    )];
 }

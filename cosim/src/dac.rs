@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::stimulus::Stimulus;
-use crate::units::CosimUnit;
+use crate::units::{CosimUnit, PaperArea};
 
 /// The launch configuration of a kernel: `blockDim.x = 2^k`, threads and
 /// warps per CTA.
@@ -430,4 +430,44 @@ impl CosimUnit for DacExpander {
             .map(|(name, seq, _)| (name.to_string(), DacParams::default(), seq))
             .collect()
     }
+
+    /// The paper's; a small SM (8 warps, a 4-entry ATQ, per-warp queues of
+    /// 2); 64 warps.
+    fn suite() -> Vec<DacParams> {
+        let d = DacParams::default();
+        vec![
+            d.clone(),
+            DacParams {
+                N_WARPS: 8,
+                ATQ_DEPTH: 4,
+                PWAQ_DEPTH: 2,
+                PWPQ_DEPTH: 2,
+                ..d.clone()
+            },
+            DacParams { N_WARPS: 64, ..d },
+        ]
+    }
+
+    /// Induction does not close (a counterexample to induction on
+    /// `enq_ready_count` from an unreachable state): BMC only.
+    const INDUCTION_DEPTH: u32 = 0;
+
+    const PAPER_AREA: Option<PaperArea> = Some(PaperArea {
+        mm2_per_sm: Some(0.21),
+        quote: "DAC paper: SRAM components 0.21 mm^2 per SM (CACTI) + 2 ALUs 0.16 mm^2; \
+                1.06 % of the GTX 480 die (520 mm^2)",
+    });
+
+    const MEMORY_TABLES: &'static [(&'static str, &'static str)] = &[
+        // One module type holds the head and tail pointers of both queues.
+        ("aq__heads", "PWAQ+PWPQ"),
+        ("aq__", "PWAQ"),
+        ("pq__", "PWPQ"),
+    ];
+
+    const FLIP_FLOP_TABLES: &'static [(&'static str, &'static str)] = &[(
+        "ATQ",
+        "four hdl::queue::ShiftQueue lanes: a shift register (a pop moves every \
+         entry, registers with reset), not a memory module; stays flip-flops",
+    )];
 }

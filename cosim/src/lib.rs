@@ -22,5 +22,8 @@ pub use lockstep::{
     run_lockstep, CheckOptions, Checker, Mismatch, PortDiff, RunOptions, RunSummary, Waveform,
 };
 pub use threaded::ThreadedProbe;
-pub use units::{backend_factory, cosim_random, emit_verilog, BackendKind, CosimUnit, ModelOf};
+pub use units::{
+    backend_factory, cosim_random, emit_verilog, BackendKind, CosimUnit, LatencyClaim, ModelOf,
+    PaperArea,
+};
 pub use verilator::{BuildOptions, VerilatorError, VerilatorModel};

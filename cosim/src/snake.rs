@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::stimulus::Stimulus;
-use crate::units::CosimUnit;
+use crate::units::{CosimUnit, LatencyClaim, PaperArea};
 
 /// One load of the synthetic loop body.
 #[derive(Clone, Copy, Debug)]
@@ -231,4 +231,54 @@ impl CosimUnit for SnakePrefetcher {
         let (p, s) = figure15(6);
         vec![("snake.md scenario (Figure 15 style)".into(), p, s)]
     }
+
+    /// The paper's; a small SM (8 warps, 4 Tail entries, depth-1 queues,
+    /// short chains and throttle); 16 Tail entries with the whole table as
+    /// the LRU group and promotion at two warps.
+    fn suite() -> Vec<SnakeParams> {
+        let d = SnakeParams::default();
+        vec![
+            d.clone(),
+            SnakeParams {
+                N_WARPS: 8,
+                TAIL_ENTRIES: 4,
+                LRU_GROUP: 2,
+                WALKQ_DEPTH: 1,
+                PFQ_DEPTH: 1,
+                CHAIN_DEPTH: 2,
+                IW_DEGREE: 2,
+                THROTTLE_CYCLES: 5,
+                ..d.clone()
+            },
+            SnakeParams {
+                TAIL_ENTRIES: 16,
+                LRU_GROUP: 16,
+                TRAIN_WARPS: 2,
+                ..d
+            },
+        ]
+    }
+
+    /// 1-induction closes.
+    const INDUCTION_DEPTH: u32 = 1;
+
+    const LATENCY_CLAIM: Option<LatencyClaim> = Some(LatencyClaim {
+        claim: "Snake (paper 5.4, spec snake.md): \"The latency of Snake is two cycles\" (first prefetch \
+                2 cycles after the load)",
+        cycles: 2,
+    });
+
+    const PAPER_AREA: Option<PaperArea> = Some(PaperArea {
+        mm2_per_sm: None,
+        quote: "Snake paper: tables in CACTI 7 at 22 nm scaled to 12 nm; all SMs < 1 % of the \
+                V100 die (815 mm^2); no per-SM figure",
+    });
+
+    const MEMORY_TABLES: &'static [(&'static str, &'static str)] = &[("head__", "Head")];
+
+    const FLIP_FLOP_TABLES: &'static [(&'static str, &'static str)] = &[(
+        "Tail",
+        "a CAM: every entry's pc pair is compared each cycle (hdl/src/snake/entry.rs); \
+         registers, not a memory module; stays flip-flops",
+    )];
 }

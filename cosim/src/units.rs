@@ -33,6 +33,56 @@ pub trait CosimUnit: RtlDecl + GoldenUnit + Sized {
     /// The spec's scenario(s) as input sequences, with the parameters they
     /// need.
     fn scenarios() -> Vec<(String, Self::Params, Vec<Self::In>)>;
+
+    // What the verification and the reports state of the unit (read by
+    // `gen` through its unit table; nothing there names a unit).
+
+    /// The configurations the test suite runs: the co-simulation tests
+    /// iterate them and `warpgen prove --all-configs` proves each. By
+    /// default the defaults alone.
+    fn suite() -> Vec<Self::Params> {
+        vec![Self::Params::default()]
+    }
+    /// The depth of the k-induction of the unit's property check
+    /// (`warpgen prove`, after BMC to depth 4); 0 checks by BMC only, for a
+    /// unit whose induction does not close. By default 1.
+    const INDUCTION_DEPTH: u32 = 1;
+    /// The paper's latency claim, printed beside the static timing.
+    const LATENCY_CLAIM: Option<LatencyClaim> = None;
+    /// The paper's own area figure, printed beside the memory costing.
+    const PAPER_AREA: Option<PaperArea> = None;
+    /// The storage table each memory module of the Verilog holds, by the
+    /// start of the module's name after `<unit>__` (the generator names a
+    /// module after its owner's field path): (prefix, table).
+    const MEMORY_TABLES: &'static [(&'static str, &'static str)] = &[];
+    /// Tables the paper costs as SRAM (or that a reader would expect to be
+    /// SRAM) that the RTL does not emit as a memory module: (table, why
+    /// they stay flip-flops).
+    const FLIP_FLOP_TABLES: &'static [(&'static str, &'static str)] = &[];
+    /// A variant of `p` to report area and timing against (what it is, its
+    /// parameters), e.g. the unit with its mechanism turned off. None by
+    /// default.
+    fn timing_baseline(_p: &Self::Params) -> Option<(&'static str, Self::Params)> {
+        None
+    }
+}
+
+/// A paper's claim on a unit's latency ([`CosimUnit::LATENCY_CLAIM`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LatencyClaim {
+    /// The claim, with its source.
+    pub claim: &'static str,
+    /// The cycles the specification allows.
+    pub cycles: u32,
+}
+
+/// A paper's area figure for a unit ([`CosimUnit::PAPER_AREA`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PaperArea {
+    /// Area per SM in mm², if the paper gives one.
+    pub mm2_per_sm: Option<f64>,
+    /// What the paper says, with its source.
+    pub quote: &'static str,
 }
 
 /// The golden model of `U`.

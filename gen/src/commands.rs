@@ -1,4 +1,7 @@
-//! The subcommands of `warpgen`, as library functions.
+//! The per-unit operations of `warpgen`'s subcommands, generic over the
+//! unit type (co-simulation, test-bench export, `configs`, `bench`, `all`'s
+//! row), and the choice of back-end. The unit table
+//! ([`crate::unit_table`]) instantiates them for every unit.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -6,10 +9,12 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use cosim::{BackendKind, CosimUnit, Mismatch, ModelOf, RunOptions};
 use golden::GoldenModel;
-use ports::{ConfigFile, Params};
+use ports::ConfigFile;
 
-use crate::report::{render_text, synth_cached, UnitReport};
-use crate::units::{emit, label, params_of, write_atomic, UnitEntry};
+use crate::output::write_atomic;
+use crate::report::synth::synth_cached;
+use crate::report::unit::{render_text, UnitReport};
+use crate::unit_config::{core_file, emit, label, params_of};
 
 /// Resolve the back-end: the one asked for, or Verilator when installed and
 /// the embedded one otherwise (saying so on stderr).
@@ -31,35 +36,6 @@ pub fn choose_backend(asked: Option<BackendKind>) -> anyhow::Result<BackendKind>
             Ok(BackendKind::RustHdl)
         }
     }
-}
-
-/// `warpgen verilog`: emit every selected unit (all in memory first, so a
-/// bad configuration writes nothing), then write `<out>/<unit>.v` and its
-/// FuseSoC core file `<out>/<unit>.core` ([`crate::fusesoc`]), each
-/// through a temporary file that a termination signal removes; temporary
-/// files that an earlier, killed emission left in `out` are removed
-/// first.
-pub fn verilog(
-    units: &[&dyn UnitEntry],
-    cfg: &ConfigFile,
-    out: &Path,
-) -> anyhow::Result<Vec<PathBuf>> {
-    let mut texts = Vec::new();
-    for &u in units {
-        texts.push((u, u.emit(cfg)?, u.core_file(cfg)?));
-    }
-    // The temporary files of an earlier emission killed outright.
-    crate::output::remove_stale_temps(out);
-    let mut written = Vec::new();
-    for (u, text, core) in texts {
-        let path = out.join(format!("{}.v", u.name()));
-        write_atomic(&path, &text)?;
-        written.push(path);
-        let path = out.join(format!("{}.core", u.name()));
-        write_atomic(&path, &core)?;
-        written.push(path);
-    }
-    Ok(written)
 }
 
 /// Options of `warpgen cosim`.
@@ -451,7 +427,7 @@ pub fn all_unit<U: CosimUnit>(
     write_atomic(&out.join(format!("{}.v", U::NAME)), &v)?;
     write_atomic(
         &out.join(format!("{}.core", U::NAME)),
-        &crate::units::core_file::<U>(cfg)?,
+        &core_file::<U>(cfg)?,
     )?;
     let outcome = cosim_unit::<U>(
         cfg,
@@ -478,9 +454,4 @@ pub fn all_unit<U: CosimUnit>(
         storage_bits: U::storage(&p).total_bits(),
         cells,
     })
-}
-
-/// Check that `p` is valid (used by tests and the CLI alike).
-pub fn validate<P: Params>(p: &P) -> anyhow::Result<()> {
-    p.validate().map_err(|e| anyhow::anyhow!("{e}"))
 }

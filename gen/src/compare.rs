@@ -11,7 +11,8 @@ use std::sync::Mutex;
 use harness::Metrics;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::run::{prepare, run_prepared, RunArgs};
+use crate::run::{prepare, run_prepared};
+use crate::run_args::RunArgs;
 
 /// A mechanism: its label and its `--set` settings.
 #[derive(Clone, Debug, PartialEq, Eq)]

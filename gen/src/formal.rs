@@ -146,16 +146,11 @@ pub fn engine_name(engine: FormalEngine) -> &'static str {
 }
 
 /// The settings `warpgen prove` uses for `unit`'s properties: BMC to depth
-/// 4 for every unit, and 1-induction where it closes (CAPS, Snake).
-/// Induction does not close for the BA tag array (the ranks of 16 sets x 8
-/// ways in memories; not finished in minutes) nor for DAC (a counterexample
-/// to induction on `enq_ready_count` from an unreachable state), so those
-/// two are checked by BMC only.
+/// 4 for every unit, and k-induction to the depth the unit declares
+/// (`cosim::CosimUnit::INDUCTION_DEPTH`: 0, BMC only, for a unit whose
+/// induction does not close). A name that is not a unit's gets BMC only.
 pub fn unit_settings(unit: &str) -> FormalSettings {
-    let induction_depth = match unit {
-        "caps_prefetcher" | "snake_prefetcher" => 1,
-        _ => 0,
-    };
+    let induction_depth = crate::unit_table::unit(unit).map_or(0, |u| u.induction_depth());
     FormalSettings {
         induction_depth,
         ..FormalSettings::default()
@@ -217,7 +212,7 @@ pub fn check_unit_cached(
     }
     let o = check_unit(unit, verilog_out, None, vcd_dir, settings)?;
     if o.report.passed() && std::fs::create_dir_all(crate::prove::cache_dir()).is_ok() {
-        let _ = crate::units::write_atomic(&file, &serde_json::to_string_pretty(&o.report)?);
+        let _ = crate::output::write_atomic(&file, &serde_json::to_string_pretty(&o.report)?);
     }
     Ok((o, false))
 }

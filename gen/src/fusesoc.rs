@@ -9,7 +9,7 @@
 //! the Verilog header lists it. Another configuration is another emission
 //! (`warpgen verilog --config FILE`).
 
-use crate::report::LINT_WAIVERS;
+use crate::report::lint::LINT_WAIVERS;
 
 /// The version part of every core's VLNV (the workspace's version).
 pub const CORE_VERSION: &str = env!("CARGO_PKG_VERSION");

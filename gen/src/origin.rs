@@ -5,7 +5,7 @@
 use anyhow::anyhow;
 use harness::{presets, HarnessError, MachineConfigError};
 
-use crate::run::RunArgs;
+use crate::run_args::RunArgs;
 
 /// Where machine key `key` of the run `args` describes was set. `key` may
 /// carry a qualifier after a space (`l1_ways (with the BA tag array)`) or

@@ -373,12 +373,12 @@ mod tests {
 
     #[test]
     fn temporary_file_names_are_recognised() {
-        assert_eq!(temp_owner(".ba_tag_array.v.1234.warpgen-tmp"), Some(1234));
+        assert_eq!(temp_owner(".some_unit.v.1234.warpgen-tmp"), Some(1234));
         assert_eq!(temp_owner(".m.json.77-AbC12x.warpgen-tmp"), Some(77));
         assert_eq!(temp_owner(".m.json.77-123456.warpgen-tmp"), Some(77));
-        assert_eq!(temp_owner("caps_prefetcher.v.tmp4242"), Some(4242));
+        assert_eq!(temp_owner("some_unit.v.tmp4242"), Some(4242));
         for other in [
-            "caps_prefetcher.v",
+            "some_unit.v",
             "notes.tmp12",
             ".v.tmp12",
             "x.v.tmp",

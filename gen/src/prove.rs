@@ -9,7 +9,7 @@
 //! What is proved: started with every register equal to its namesake, the
 //! RTL and the netlist produce the same outputs and register values in
 //! every cycle. `warpgen prove --all-configs` proves every configuration of
-//! the test suite's list ([`crate::units::suite`]).
+//! the test suite's list (`cosim::CosimUnit::suite`).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -19,7 +19,7 @@ use eda::EquivReport;
 use ports::ConfigFile;
 use sha2::{Digest, Sha256};
 
-use crate::units::UnitEntry;
+use crate::unit_table::UnitCommands;
 
 /// The folder of cached proof results: `prove/` in the cache folder of the
 /// Verilator builds ([`cosim::verilator::default_cache_dir`], `$WARPGEN_CACHE`).
@@ -65,7 +65,7 @@ pub struct ProveOutcome {
 /// fresh result is stored either way). `config` names the configuration
 /// in the output (`default configuration`, a file name).
 pub fn prove_unit(
-    u: &dyn UnitEntry,
+    u: &dyn UnitCommands,
     cfg: &ConfigFile,
     config: &str,
     use_cache: bool,

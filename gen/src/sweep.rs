@@ -37,7 +37,8 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
-use crate::run::{prepare, run_prepared, write_json, RunArgs};
+use crate::run::{prepare, run_prepared, write_json};
+use crate::run_args::RunArgs;
 
 /// One run of a sweep.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -78,6 +78,20 @@ pub trait HarnessUnit: GoldenUnit {
     /// [`RoleObject`] of [`Self::ROLE`]), or why the harness cannot run it
     /// in its role yet.
     fn into_role(unit: Attached<Self>, ctx: &UnitContext<'_>) -> Result<RoleObject, HarnessError>;
+
+    // How the command line's harness comparisons (`warpgen all`'s table,
+    // `warpgen bench-harness`) run the unit: its first choice in its role,
+    // with these settings beside it.
+
+    /// The unit's column in the comparison tables (`CAPS`).
+    const LABEL: &'static str;
+    /// Machine settings its paper runs it with, added after its choice
+    /// (`sched=pas` for CAPS). None by default.
+    const PAPER_SETTINGS: &'static [&'static str] = &[];
+    /// Other units, by [`Self::KEY`], that the comparisons also run
+    /// together with this one (CAPS with the BA L1: `ba`, the `CAPS+BA`
+    /// column). None by default.
+    const COMPARED_WITH: &'static [&'static str] = &[];
 }
 
 /// A boolean machine key a unit declares ([`HarnessUnit::SWITCHES`]), set

@@ -17,7 +17,7 @@ use proptest::prelude::*;
 fn run(kind: BackendKind, p: &BaParams, seed: u64, cycles: u64) {
     let opts = RunOptions {
         cycles,
-        config_label: gen::units::label(p),
+        config_label: gen::unit_config::label(p),
         ..Default::default()
     };
     match cosim_random::<BaTagArray>(kind, p, seed, &opts).expect("backend builds") {
@@ -26,7 +26,7 @@ fn run(kind: BackendKind, p: &BaParams, seed: u64, cycles: u64) {
             eprintln!(
                 "{} {}: {} cycles, {:.0} cycles/s",
                 s.backend,
-                gen::units::label(p),
+                gen::unit_config::label(p),
                 s.cycles,
                 s.cycles_per_second()
             );
@@ -36,9 +36,9 @@ fn run(kind: BackendKind, p: &BaParams, seed: u64, cycles: u64) {
 }
 
 /// The suite's configurations of this unit
-/// ([`gen::units::suite::ba_tag_array`], shared with `warpgen prove --all-configs`).
+/// (`cosim::CosimUnit::suite`, shared with `warpgen prove --all-configs`).
 fn configs() -> Vec<BaParams> {
-    gen::units::suite::ba_tag_array()
+    <BaTagArray as cosim::CosimUnit>::suite()
 }
 
 const CYCLES: u64 = 100_000;

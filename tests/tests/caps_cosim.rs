@@ -14,9 +14,9 @@ use ports::caps::{CapsOut, CapsParams, CapsPrefetcher};
 use ports::UnitSpec;
 
 /// The suite's configurations of this unit
-/// ([`gen::units::suite::caps_prefetcher`], shared with `warpgen prove --all-configs`).
+/// (`cosim::CosimUnit::suite`, shared with `warpgen prove --all-configs`).
 fn configs() -> Vec<CapsParams> {
-    gen::units::suite::caps_prefetcher()
+    <CapsPrefetcher as cosim::CosimUnit>::suite()
 }
 
 fn run(kind: BackendKind, p: &CapsParams, seed: u64, cycles: u64) {

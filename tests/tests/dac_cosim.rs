@@ -15,9 +15,9 @@ use ports::dac::{kind, DacExpander, DacIn, DacOut, DacParams};
 use ports::UnitSpec;
 
 /// The suite's configurations of this unit
-/// ([`gen::units::suite::dac_expander`], shared with `warpgen prove --all-configs`).
+/// (`cosim::CosimUnit::suite`, shared with `warpgen prove --all-configs`).
 fn configs() -> Vec<DacParams> {
-    gen::units::suite::dac_expander()
+    <DacExpander as cosim::CosimUnit>::suite()
 }
 
 fn run(kind: BackendKind, p: &DacParams, seed: u64, cycles: u64) {

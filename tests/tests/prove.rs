@@ -37,7 +37,7 @@ const SMALL: &[(&str, &str)] = &[
 fn small_verilog(unit: &str) -> String {
     let text = SMALL.iter().find(|(u, _)| *u == unit).unwrap().1;
     let cfg = ConfigFile::parse(text, None).unwrap();
-    gen::units::unit(unit).unwrap().emit(&cfg).unwrap()
+    gen::unit_table::unit(unit).unwrap().emit(&cfg).unwrap()
 }
 
 fn prove(unit: &str, v: &str) {
@@ -65,7 +65,7 @@ fn prove_default(unit: &str) {
     if !common::tool(Tool::Yosys) {
         return;
     }
-    let v = gen::units::unit(unit)
+    let v = gen::unit_table::unit(unit)
         .unwrap()
         .emit(&ConfigFile::default())
         .unwrap();
@@ -308,16 +308,16 @@ fn suite_configs_are_listed() {
         ("dac_expander", 3),
     ];
     for (unit, n) in sizes {
-        let list = gen::units::suite::configs(unit).unwrap();
+        let list = gen::unit_table::suite_configs(unit).unwrap();
         assert_eq!(list.len(), n, "{unit}");
         for (label, cfg) in &list {
-            gen::units::unit(unit)
+            gen::unit_table::unit(unit)
                 .unwrap()
                 .validate(cfg)
                 .unwrap_or_else(|e| panic!("{unit} {label}: {e}"));
         }
     }
-    assert!(gen::units::suite::configs("no_such_unit").is_err());
+    assert!(gen::unit_table::suite_configs("no_such_unit").is_err());
 }
 
 /// `warpgen prove` caches by the Verilog's content hash.

@@ -103,8 +103,8 @@ fn dac_and_snake_memories() {
 
 #[test]
 fn no_synth_report_lists_memories_without_totals() {
-    let cfg = gen::units::load_config(None).unwrap();
-    let u = gen::units::unit("caps_prefetcher").unwrap();
+    let cfg = gen::unit_config::load_config(None).unwrap();
+    let u = gen::unit_table::unit("caps_prefetcher").unwrap();
     let mut r = u.report(&cfg, false).unwrap();
     add_memories(&mut r, &u.emit(&cfg).unwrap(), false, None).unwrap();
     let m = r.memories.as_ref().unwrap();
@@ -128,11 +128,11 @@ fn sram_total_is_below_ff_total_for_ba_and_caps() {
         eprintln!("SKIP: yosys is not installed");
         return;
     }
-    let cfg = gen::units::load_config(None).unwrap();
+    let cfg = gen::unit_config::load_config(None).unwrap();
     // DAC's flows take minutes of Yosys from a cold cache; `warpgen
     // report` covers it (and the closing note of issue 14 shows it).
     for unit in ["ba_tag_array", "caps_prefetcher"] {
-        let u = gen::units::unit(unit).unwrap();
+        let u = gen::unit_table::unit(unit).unwrap();
         let mut r = u.report(&cfg, true).unwrap();
         add_memories(&mut r, &u.emit(&cfg).unwrap(), true, None).unwrap();
         let m = r.memories.as_ref().unwrap();

@@ -15,9 +15,9 @@ use ports::snake::{kind, SnakeIn, SnakeOut, SnakeParams, SnakePrefetcher};
 use ports::UnitSpec;
 
 /// The suite's configurations of this unit
-/// ([`gen::units::suite::snake_prefetcher`], shared with `warpgen prove --all-configs`).
+/// (`cosim::CosimUnit::suite`, shared with `warpgen prove --all-configs`).
 fn configs() -> Vec<SnakeParams> {
-    gen::units::suite::snake_prefetcher()
+    <SnakePrefetcher as cosim::CosimUnit>::suite()
 }
 
 fn run(kind: BackendKind, p: &SnakeParams, seed: u64, cycles: u64) {

@@ -12,17 +12,17 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use eda::Tool;
-use gen::units::{UnitEntry, UNITS};
+use gen::unit_table::{UnitCommands, UNITS};
 use ports::ConfigFile;
 
-fn checked_in(u: &dyn UnitEntry) -> (PathBuf, String) {
+fn checked_in(u: &dyn UnitCommands) -> (PathBuf, String) {
     let p = root().join("verilog-out").join(format!("{}.v", u.name()));
     let text = std::fs::read_to_string(&p)
         .unwrap_or_else(|e| panic!("{}: {e}; run `cargo run -p gen -- verilog`", p.display()));
     (p, text)
 }
 
-fn fresh(u: &dyn UnitEntry) -> String {
+fn fresh(u: &dyn UnitCommands) -> String {
     u.emit(&ConfigFile::default()).unwrap()
 }
 
@@ -39,7 +39,7 @@ fn checked_in_verilog_matches_a_fresh_emission() {
     }
 }
 
-fn checked_in_core(u: &dyn UnitEntry) -> (PathBuf, String) {
+fn checked_in_core(u: &dyn UnitCommands) -> (PathBuf, String) {
     let p = root()
         .join("verilog-out")
         .join(format!("{}.core", u.name()));

@@ -31,6 +31,7 @@ impl HarnessUnit for BaTagArray {
         },
     ];
     const KEY: &'static str = "ba";
+    const LABEL: &'static str = "BA";
 
     fn params(ctx: &UnitContext<'_>) -> BaParams {
         derived(ctx.machine, ctx.choice)

@@ -50,6 +50,10 @@ impl HarnessUnit for CapsPrefetcher {
         compute: |p, accesses| p.caps_coverage = ratio(p.offered, accesses),
         value: |p| p.caps_coverage,
     }];
+    const LABEL: &'static str = "CAPS";
+    /// The paper pairs CAPS with its prefetch-aware scheduler.
+    const PAPER_SETTINGS: &'static [&'static str] = &["sched=pas"];
+    const COMPARED_WITH: &'static [&'static str] = &["ba"];
 
     fn params(ctx: &UnitContext<'_>) -> CapsParams {
         let mut p = CapsParams {

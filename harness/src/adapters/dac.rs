@@ -40,6 +40,7 @@ impl HarnessUnit for DacExpander {
                model expands its tuples into per-warp records and masks",
     }];
     const KEY: &'static str = "dac";
+    const LABEL: &'static str = "DAC";
 
     fn params(ctx: &UnitContext<'_>) -> DacParams {
         DacParams {

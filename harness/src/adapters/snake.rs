@@ -34,6 +34,7 @@ impl HarnessUnit for SnakePrefetcher {
                mode",
     }];
     const KEY: &'static str = "snake";
+    const LABEL: &'static str = "Snake";
     const DECOUPLED_L1: bool = true;
 
     fn params(ctx: &UnitContext<'_>) -> SnakeParams {

@@ -129,7 +129,7 @@ pub fn cosim_random_run<U: cosim::CosimUnit>(
 ) {
     let opts = cosim::RunOptions {
         cycles,
-        config_label: gen::units::label(p),
+        config_label: gen::unit_config::label(p),
         ..Default::default()
     };
     match cosim::cosim_random::<U>(kind, p, seed, &opts).expect("backend builds") {

@@ -1,0 +1,179 @@
+//! The subcommands that run lists of harness runs: `sweep` and
+//! `reproduce`, locally in parallel or as a Slurm job array.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::reproduce::{self, Paper};
+use crate::sweep::{self, RunList};
+
+/// Options of `warpgen sweep`.
+#[derive(Args)]
+pub struct SweepCmd {
+    /// The run list.
+    #[arg(long)]
+    list: PathBuf,
+    /// Results folder.
+    #[arg(long)]
+    out: PathBuf,
+    /// Run only run N of the list (0-based; a Slurm array task).
+    #[arg(long, value_name = "N", conflicts_with_all = ["merge", "emit_slurm"])]
+    task: Option<usize>,
+    /// Only merge the results present (fails naming the missing ones).
+    #[arg(long, conflicts_with = "emit_slurm")]
+    merge: bool,
+    /// Write a Slurm job-array script for the list into DIR instead of
+    /// running it.
+    #[arg(long, value_name = "DIR")]
+    emit_slurm: Option<PathBuf>,
+    /// Rerun runs whose results are present.
+    #[arg(long)]
+    force: bool,
+    /// Parallel runs (default: the machine's cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+/// `jobs`, or the machine's cores.
+fn jobs_or_cores(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Print the files a Slurm emission wrote and how to submit them.
+fn print_slurm(dir: &Path, written: &[PathBuf], tasks: usize, then: &str) {
+    for p in written {
+        println!("wrote {}", p.display());
+    }
+    println!(
+        "submit with {} ({tasks} array tasks, then the {then})",
+        dir.join("submit.sh").display(),
+    );
+}
+
+/// `warpgen sweep`.
+pub fn sweep_cmd(a: SweepCmd) -> anyhow::Result<bool> {
+    let runs = RunList::read(&a.list)?;
+    if let Some(dir) = a.emit_slurm {
+        let written = sweep::emit_slurm(&dir, &runs, &a.out, |l, o| {
+            vec![
+                "sweep".into(),
+                "--list".into(),
+                l.display().to_string(),
+                "--out".into(),
+                o.display().to_string(),
+                "--merge".into(),
+            ]
+        })?;
+        print_slurm(&dir, &written, runs.runs.len(), "merge");
+        return Ok(true);
+    }
+    if let Some(i) = a.task {
+        let r = sweep::run_task(&runs, &a.out, i)?;
+        println!(
+            "run {i} ({}): {} in {:.1} s -> {}",
+            r.spec.id,
+            r.error
+                .as_deref()
+                .map_or("ok".to_string(), |e| format!("refused: {e}")),
+            r.seconds,
+            sweep::result_path(&a.out, &r.spec).display()
+        );
+        return Ok(true);
+    }
+    if !a.merge {
+        let n = sweep::run_missing(&runs, &a.out, jobs_or_cores(a.jobs), a.force)?;
+        eprintln!("ran {n} of {} runs", runs.runs.len());
+    }
+    let all = sweep::merge(&runs, &a.out)?;
+    let refused = all.iter().filter(|r| r.error.is_some()).count();
+    println!(
+        "merged {} results into {} ({refused} did not run)",
+        all.len(),
+        a.out.join("merged.json").display()
+    );
+    Ok(true)
+}
+
+/// Options of `warpgen reproduce`.
+#[derive(Args)]
+pub struct ReproduceCmd {
+    /// Report folder (results in OUT/runs/).
+    #[arg(long, default_value = "report")]
+    out: PathBuf,
+    /// Papers (repeatable; default: all).
+    #[arg(long = "paper", value_enum)]
+    papers: Vec<Paper>,
+    /// Folder of the bundled kernels.
+    #[arg(long, default_value = "kernels")]
+    kernels: PathBuf,
+    /// The kernel files' own input sizes (slower) instead of the
+    /// quick set's.
+    #[arg(long)]
+    full: bool,
+    /// Write the report from the results present; run nothing.
+    #[arg(long)]
+    no_run: bool,
+    /// Rerun runs whose results are present.
+    #[arg(long)]
+    force: bool,
+    /// Write the runs as a Slurm job array into DIR instead of running.
+    #[arg(long, value_name = "DIR")]
+    emit_slurm: Option<PathBuf>,
+    /// Parallel runs (default: the machine's cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+/// `warpgen reproduce`.
+pub fn reproduce_cmd(a: ReproduceCmd) -> anyhow::Result<bool> {
+    let opts = reproduce::Options {
+        papers: a.papers.clone(),
+        kernels: a.kernels.clone(),
+        full: a.full,
+    };
+    let list = reproduce::plan(&opts)?;
+    std::fs::create_dir_all(&a.out)?;
+    list.write(&a.out.join("runs.json"))?;
+    if let Some(dir) = &a.emit_slurm {
+        let written = sweep::emit_slurm(dir, &list, &a.out, |_, o| {
+            let mut v = vec![
+                "reproduce".to_string(),
+                "--out".into(),
+                o.display().to_string(),
+                "--kernels".into(),
+                a.kernels.display().to_string(),
+                "--no-run".into(),
+            ];
+            for p in &a.papers {
+                v.push("--paper".into());
+                v.push(p.name().into());
+            }
+            if a.full {
+                v.push("--full".into());
+            }
+            v
+        })?;
+        print_slurm(dir, &written, list.runs.len(), "report");
+        return Ok(true);
+    }
+    let start = std::time::Instant::now();
+    let wall = if a.no_run {
+        None
+    } else {
+        let n = sweep::run_missing(&list, &a.out, jobs_or_cores(a.jobs), a.force)?;
+        eprintln!("ran {n} of {} runs", list.runs.len());
+        (n == list.runs.len()).then(|| start.elapsed().as_secs_f64())
+    };
+    let all = sweep::merge(&list, &a.out)?;
+    let r = reproduce::report(&opts, &all)?;
+    reproduce::write(&opts, &a.out, &r, wall)?;
+    print!("{}", reproduce::claims_markdown(&r.claims));
+    println!(
+        "\nwrote {} and {} ({} figures)",
+        a.out.join("report.md").display(),
+        a.out.join("report.html").display(),
+        r.figures.len()
+    );
+    Ok(true)
+}
