@@ -28,8 +28,9 @@
 //! and its stack-distance structure), [`roles`] (the role slots the cycle loop talks to),
 //! [`units`] (how a unit declares itself for a role, the generic wrapper
 //! of its golden model and probes, the table of units), [`stimulus`] (the
-//! stimulus files), [`trace`] (Accel-Sim trace reading). The cycle loop
-//! itself is documented in the `sm` module source.
+//! stimulus files), [`trace`] (Accel-Sim trace reading), `occupancy` (CTAs
+//! resident per SM), `hash` (the line hasher). The cycle loop itself is
+//! documented in the `sm` module source.
 //!
 //! Probes and recorders attach to a unit by name:
 //!
@@ -54,11 +55,13 @@ pub(crate) mod dac;
 pub(crate) mod decoupled;
 pub mod error;
 pub mod expr;
+pub(crate) mod hash;
 pub mod interwarp;
 pub mod kernel;
 pub(crate) mod l1;
 pub mod memsys;
 pub mod metrics;
+pub(crate) mod occupancy;
 pub mod options;
 pub mod presets;
 pub mod reuse;

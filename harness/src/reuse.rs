@@ -74,7 +74,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::sm::FxBuild;
+use crate::hash::FxBuild;
 
 /// Where the previous access to a line is in an LRU stack capped at `C`
 /// lines.

@@ -54,7 +54,6 @@ mod dac;
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use super::config::{InstrClass, LoadModel, MachineConfig, MemModel, SchedPolicy};
@@ -73,28 +72,9 @@ use super::roles::{
 };
 use super::units::{self, not_in_run, UnitContext, UnitEntry};
 use crate::error::HarnessError;
+use crate::hash::FxBuild;
+use crate::occupancy::occupancy;
 use crate::options::{Progress, RunOptions};
-
-/// A fast, deterministic hasher for line addresses.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-/// Builder of [`FxHasher`]s.
-pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum WState {
@@ -2275,46 +2255,6 @@ pub(crate) fn run_all(
         .collect::<Result<Vec<_>, _>>()?;
     let lower = mem.borrow().stats();
     Ok(Metrics::total(per, lower))
-}
-
-/// CTAs of `k` resident at once on the SM of `cfg` (warp slots, CTA slots
-/// and shared memory), or why none fits.
-pub(crate) fn occupancy(k: &Kernel, cfg: &MachineConfig) -> Result<u32, HarnessError> {
-    // The kernel's field that does not fit, with the machine's key.
-    let too_big = |field: &str, msg: String| {
-        HarnessError::Kernel(super::kernel::KernelError {
-            file: k.file.clone(),
-            line: None,
-            field: field.into(),
-            msg,
-        })
-    };
-    let wpc = k.warps_per_cta();
-    if wpc > cfg.max_warps {
-        return Err(too_big(
-            "block",
-            format!(
-                "kernel {}: {} warps per CTA; the machine's SMs have {} warp slots \
-                 (`max_warps`)",
-                k.name, wpc, cfg.max_warps
-            ),
-        ));
-    }
-    let mut occ = cfg.cta_slots.min(cfg.max_warps / wpc);
-    if let Some(by_smem) = cfg.shared_mem_bytes.checked_div(k.smem_bytes) {
-        occ = occ.min(by_smem);
-    }
-    if occ == 0 {
-        return Err(too_big(
-            "smem_bytes",
-            format!(
-                "kernel {}: a CTA needs {} bytes of shared memory; the machine's SMs have {} \
-                 (`shared_mem_bytes`)",
-                k.name, k.smem_bytes, cfg.shared_mem_bytes
-            ),
-        ));
-    }
-    Ok(occ)
 }
 
 /// The units of the run, each built with its probes and recorders (from

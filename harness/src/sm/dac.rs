@@ -50,8 +50,9 @@ use super::super::expr::{eval, LANES};
 use super::super::kernel::{zero_divisor_error, Instr};
 use super::super::metrics::{ratio, DacMetrics};
 use super::super::roles::{ExpanderRole, TupleKind};
-use super::{truth_mask, Access, FxBuild, Sm, WState};
+use super::{truth_mask, Access, Sm, WState};
 use crate::error::HarnessError;
+use crate::hash::FxBuild;
 
 /// Who waits at the dequeue port.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
