@@ -17,7 +17,7 @@
 //!
 //! Modules: [`affine`] (the tuples of DAC's affine warp), `dac` (DAC's
 //! decoupling of a kernel and its affine warp; the SM's side of DAC is
-//! `sm/dac.rs`), [`config`] (the
+//! `sm/dac_side.rs`), [`config`] (the
 //! machine and its presets), [`kernel`] (the file
 //! format, its errors and the compiler), [`expr`] (expressions and their
 //! classification), [`memsys`] (the memory below the L1: the flat model
@@ -28,9 +28,9 @@
 //! and its stack-distance structure), [`roles`] (the role slots the cycle loop talks to),
 //! [`units`] (how a unit declares itself for a role, the generic wrapper
 //! of its golden model and probes, the table of units), [`stimulus`] (the
-//! stimulus files), [`trace`] (Accel-Sim trace reading), `occupancy` (CTAs
-//! resident per SM), `hash` (the line hasher). The cycle loop itself is
-//! documented in the `sm` module source.
+//! stimulus files), [`trace`] (Accel-Sim trace reading), `sched` (the warp
+//! schedulers), `occupancy` (CTAs resident per SM), `hash` (the line
+//! hasher). The cycle loop itself is documented in the `sm` module source.
 //!
 //! Probes and recorders attach to a unit by name:
 //!
@@ -67,6 +67,7 @@ pub mod presets;
 pub mod reuse;
 pub mod roles;
 pub mod runner;
+pub(crate) mod sched;
 pub(crate) mod sm;
 pub mod stimulus;
 pub mod trace;
