@@ -32,6 +32,7 @@ impl Pas {
     /// A ready leading warp in the pending queue moves to the front of the
     /// ready queue, displacing the last warp that is not leading when it
     /// is full.
+    #[inline]
     fn promote<W: WarpTable + ?Sized>(&mut self, warps: &W) {
         let mut j = 0;
         while j < self.q.pq.len() {

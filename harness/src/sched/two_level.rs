@@ -28,6 +28,7 @@ impl Queues {
     }
 
     /// Demote warps waiting on memory or a barrier; drop exited ones.
+    #[inline]
     pub(crate) fn demote<W: WarpTable + ?Sized>(&mut self, warps: &W) {
         let mut i = 0;
         while i < self.rq.len() {
@@ -55,6 +56,7 @@ impl Queues {
     /// Refill the ready queue from the pending queue: ready warps, in
     /// pending order, the first one of `preferred` (a bit per warp slot)
     /// before the others; exited warps leave the pending queue.
+    #[inline]
     pub(crate) fn refill<W: WarpTable + ?Sized>(&mut self, warps: &W, preferred: u64) {
         while self.rq.len() < self.cap && !self.pq.is_empty() {
             let mut found = None;
@@ -90,6 +92,7 @@ impl Queues {
     }
 
     /// The first warp of the ready queue in `elig`.
+    #[inline]
     pub(crate) fn first_eligible(&self, elig: u64) -> Option<u16> {
         self.rq.iter().copied().find(|&w| elig & (1u64 << w) != 0)
     }
