@@ -1,7 +1,7 @@
 //! DAC in the harness (`sm_harness.md`, "Units in the harness"; the DAC
 //! paper, sections 3 and 4.1): the decoupling of a kernel into an affine
 //! and a non-affine stream ([`Plan`]), and the affine warp that executes
-//! the affine stream on tuples ([`AffineWarp`]). The SM (`sm/dac.rs`)
+//! the affine stream on tuples ([`AffineWarp`]). The SM (`sm/dac_side.rs`)
 //! runs the affine warp beside its warps, gives its tuples to the unit in
 //! the expander slot, and lets the non-affine warps dequeue.
 //!

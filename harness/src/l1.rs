@@ -6,8 +6,8 @@
 use std::collections::HashSet;
 
 use super::roles::{L1Outcome, L1Response, L1Role};
-use super::sm::FxBuild;
 use crate::error::HarnessError;
+use crate::hash::FxBuild;
 
 /// The harness's own LRU tag array: allocate on a load miss (lowest invalid
 /// way, else the least recently used), write-evict on a store hit. Its

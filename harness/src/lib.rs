@@ -17,7 +17,7 @@
 //!
 //! Modules: [`affine`] (the tuples of DAC's affine warp), `decouple`
 //! (DAC's decoupling of a kernel and its affine warp; the SM's side of DAC
-//! is `sm/dac.rs`), [`config`] (the machine and its keys), [`presets`]
+//! is `sm/dac_side.rs`), [`config`] (the machine and its keys), [`presets`]
 //! (the papers' machines), [`kernel`] (the file format, its errors and
 //! the compiler), [`expr`] (expressions and their classification),
 //! [`memsys`] (the memory below the L1: the flat model and the
@@ -29,8 +29,10 @@
 //! the cycle loop talks to), [`registry`] (how a unit declares itself for
 //! a role, the generic wrapper of its golden model and probes, the table
 //! of units, and the machine's choices checked through it), [`stimulus`]
-//! (the stimulus files), [`trace`] (Accel-Sim trace reading). The cycle
-//! loop itself is documented in the `sm` module source.
+//! (the stimulus files), [`trace`] (Accel-Sim trace reading), `sched`
+//! (the warp schedulers), `occupancy` (CTAs resident per SM), `hash` (the
+//! line hasher). The cycle loop itself is documented in the `sm` module
+//! source.
 //!
 //! Probes and recorders attach to a unit by name:
 //!
@@ -56,17 +58,20 @@ pub(crate) mod decouple;
 pub(crate) mod decoupled;
 pub mod error;
 pub mod expr;
+pub(crate) mod hash;
 pub mod interwarp;
 pub mod kernel;
 pub(crate) mod l1;
 pub mod memsys;
 pub mod metrics;
+pub(crate) mod occupancy;
 pub mod options;
 pub mod presets;
 pub mod registry;
 pub mod reuse;
 pub mod roles;
 pub mod runner;
+pub(crate) mod sched;
 pub(crate) mod sm;
 pub mod stimulus;
 pub(crate) mod text;

@@ -258,7 +258,7 @@ pub fn unit_params<U: HarnessUnit>(
     kernel: &Kernel,
 ) -> Result<U::Params, HarnessError> {
     cfg.validate()?;
-    let ctas_per_sm = super::sm::occupancy(kernel, cfg)?;
+    let ctas_per_sm = crate::occupancy::occupancy(kernel, cfg)?;
     let choice = match U::CHOICES.iter().find(|c| c.name == cfg.choice(U::ROLE)) {
         Some(c) => c.name,
         None => return Err(not_in_run(&Entry::<U>::NEW)),

@@ -64,9 +64,7 @@ impl<'a> Harness<'a> {
         if self.config.sms == config::SmScope::All {
             return sm::run_all(self.kernel, &self.config, &mut self.opts);
         }
-        let sm = sm::Sm::new(self.kernel, &self.config, &mut self.opts)?;
-        let interval = self.opts.progress_interval;
-        sm.run(&mut self.opts.progress, interval)
+        sm::run_one(self.kernel, &self.config, &mut self.opts)
     }
 }
 

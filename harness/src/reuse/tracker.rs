@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use super::profile::{ReuseMetrics, ReusePc, ReuseTimeline, MAX_WINDOWS};
 use super::stack::{bounds, interval, Distance, RecencyStack, NO_SLOT};
 use crate::kernel::MemInstrInfo;
-use crate::sm::FxBuild;
+use crate::hash::FxBuild;
 
 /// One access's classification.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,208 @@
+//! The L1 port (step 7): one line of the load/store unit's instruction a
+//! cycle (a load's line merges into its MSHR, hits, or takes an MSHR and a
+//! miss-queue slot; a store's line goes to memory), or, when the unit has
+//! none, the expander's request, or the prefetcher's offered prefetch.
+//! A line that finds no room is a reservation fail, retried next cycle.
+
+use crate::memsys::MemReq;
+
+use super::expander::ExpanderSide;
+use super::l1_side::Access;
+use super::prefetches::PfInfo;
+use super::state::Sm;
+
+impl<X: ExpanderSide> Sm<'_, X> {
+    /// The L1 port: one demand line, else the expander's request, else
+    /// one prefetch.
+    pub(super) fn l1_port(&mut self) {
+        if !self.ldst.busy {
+            X::ldst_free(self);
+        }
+        if self.ldst.busy {
+            let line = self.ldst.lines[self.ldst.next];
+            // Where the line is before the request (for the expander).
+            let state = X::line_state(self, line);
+            let ok = if self.ldst.store {
+                self.store_line(line)
+            } else {
+                self.demand_line(line, self.ldst.warp, self.ldst.load, self.ldst.array)
+            };
+            if ok {
+                X::demand_served(self, self.ldst.next, state);
+                self.ldst.next += 1;
+                if self.ldst.next == self.ldst.n {
+                    self.ldst.busy = false;
+                }
+            } else {
+                self.m.l1.reservation_fails += 1;
+            }
+            return;
+        }
+        if X::port_free(self) {
+            return;
+        }
+        self.port_prefetch();
+    }
+
+    /// The port serves the prefetcher's offered prefetch: dropped when its
+    /// line is present or in flight, issued when an MSHR and miss-queue
+    /// room are free, else left offered.
+    fn port_prefetch(&mut self) {
+        let Some(out) = self.pf.unit.as_ref().and_then(|p| p.offer()) else {
+            return;
+        };
+        let line = out.addr & self.line_mask & 0xFFFF_FFFF;
+        let take = if self.l1.find_mshr(line).is_some() {
+            self.pf.m.dropped_in_flight += 1;
+            true
+        } else if self.l1.tags.holds_data(line) {
+            self.pf.m.dropped_present += 1;
+            true
+        } else if !self.l1.mshrs_full() && self.mem.borrow().room(self.port) {
+            let i = self.l1.alloc_mshr(line);
+            let e = &mut self.l1.mshr[i];
+            e.prefetch = true;
+            e.target = out.warp;
+            self.mem_push(line, false, true);
+            self.l1.tags.request_prefetch(line);
+            self.l1.last_access = Some(Access::Prefetch);
+            let array = self.k.array_at(line);
+            if let Some(a) = array {
+                self.arrays[a].prefetches += 1;
+            }
+            self.pf.lines.insert(
+                line,
+                PfInfo {
+                    issued: self.now,
+                    in_flight: true,
+                    array,
+                },
+            );
+            self.pf.m.issued += 1;
+            true
+        } else {
+            self.pf.m.stall_cycles += 1;
+            false
+        };
+        if take {
+            self.pf.m.offered += 1;
+            if let Some(p) = self.pf.unit.as_mut() {
+                p.accept();
+            }
+        }
+    }
+
+    /// A request for `line` to the memory below the L1.
+    pub(super) fn mem_push(&mut self, line: u64, write: bool, prefetch: bool) {
+        self.mem.borrow_mut().push(
+            MemReq {
+                sm: self.port,
+                line,
+                write,
+            },
+            self.now,
+        );
+        if write {
+            self.m.memory.writes += 1;
+        } else {
+            self.m.memory.reads += 1;
+            if prefetch {
+                self.m.memory.prefetch_reads += 1;
+            }
+        }
+    }
+
+    /// A demand request found `line` prefetched: the prefetch was useful
+    /// (or late, still in flight).
+    fn used_prefetch(&mut self, line: u64) {
+        if let Some(info) = self.pf.lines.remove(&line) {
+            self.pf.distance_sum += self.now - info.issued;
+            if let Some(a) = info.array {
+                self.arrays[a].prefetches_used += 1;
+            }
+            if info.in_flight {
+                self.pf.m.late += 1;
+            } else {
+                self.pf.m.useful += 1;
+            }
+        }
+    }
+
+    /// A line of warp `warp`'s load `load` (array `array`) to the L1;
+    /// false on a reservation fail.
+    fn demand_line(&mut self, line: u64, warp: u16, load: u32, array: u16) -> bool {
+        let merged;
+        let expect_hit;
+        if let Some(i) = self.l1.find_mshr(line) {
+            if self.l1.mshr[i].waiters.len() >= self.cfg.mshr_merges as usize {
+                return false;
+            }
+            self.l1.mshr[i].waiters.push((warp, load));
+            self.warps[warp as usize].pending_misses += 1;
+            if self.l1.mshr[i].prefetch && !self.l1.mshr[i].demanded {
+                self.used_prefetch(line);
+            }
+            self.l1.mshr[i].demanded = true;
+            merged = true;
+            expect_hit = false;
+        } else if self.l1.tags.holds_data(line) {
+            if !self.pf.lines.is_empty() {
+                self.used_prefetch(line);
+            }
+            merged = false;
+            expect_hit = true;
+        } else {
+            if self.l1.mshrs_full() || !self.mem.borrow().room(self.port) {
+                return false;
+            }
+            let i = self.l1.alloc_mshr(line);
+            self.l1.mshr[i].waiters.push((warp, load));
+            self.l1.mshr[i].demanded = true;
+            self.warps[warp as usize].pending_misses += 1;
+            self.mem_push(line, false, false);
+            self.bursts.event(self.now);
+            if let Some(p) = self.pf.unit.as_mut() {
+                p.miss(line, warp as u32);
+            }
+            merged = false;
+            expect_hit = false;
+        }
+        self.l1.tags.request(line, false);
+        self.l1.last_access = Some(Access::Demand {
+            warp,
+            load,
+            array,
+            merged,
+            expect_hit,
+        });
+        self.m.l1.accesses += 1;
+        if let Some(a) = self.arrays.get_mut(array as usize) {
+            a.load_lines += 1;
+        }
+        if let Some(r) = self.reuse.as_mut() {
+            // The thesis leaves pending hits out of the profile (3.1).
+            if merged {
+                r.pending_hit();
+            } else {
+                r.access(line, self.ldst.pc, self.now);
+            }
+        }
+        true
+    }
+
+    /// A line of the load/store unit's store to the L1 and the memory;
+    /// false when the miss queue has no room.
+    fn store_line(&mut self, line: u64) -> bool {
+        if !self.mem.borrow().room(self.port) {
+            return false;
+        }
+        self.l1.tags.request(line, true);
+        self.mem_push(line, true, false);
+        self.l1.last_access = Some(Access::Store);
+        self.m.l1.store_lines += 1;
+        if let Some(a) = self.arrays.get_mut(self.ldst.array as usize) {
+            a.store_lines += 1;
+        }
+        true
+    }
+}
