@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::stimulus::Stimulus;
-use crate::units::CosimUnit;
+use crate::unit::CosimUnit;
 
 /// One load of the synthetic loop body.
 #[derive(Clone, Copy, Debug)]

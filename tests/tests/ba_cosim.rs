@@ -7,7 +7,7 @@ use common::verilator;
 
 use cosim::ba::spec_scenario;
 use cosim::stimulus::Sequence;
-use cosim::{backend_factory, cosim_random, run_lockstep, BackendKind, RunOptions};
+use cosim::{backend_factory, cosim_random, run_lockstep, BackendKind, LockstepOptions};
 use golden::ba::BaModel;
 use golden::GoldenModel;
 use ports::ba::{outcome, BaIn, BaOut, BaParams, BaTagArray};
@@ -15,7 +15,7 @@ use ports::UnitSpec;
 use proptest::prelude::*;
 
 fn run(kind: BackendKind, p: &BaParams, seed: u64, cycles: u64) {
-    let opts = RunOptions {
+    let opts = LockstepOptions {
         cycles,
         config_label: gen::units::label(p),
         ..Default::default()
@@ -163,7 +163,7 @@ fn broken_model_is_caught(kind: BackendKind) {
     let vcd = dir.path().join("fail.vcd");
     let factory = backend_factory::<BaTagArray>(kind, &p, Some(5), None, true).unwrap();
     let mut stim = Sequence::<BaTagArray>::new("planted bug", seq);
-    let opts = RunOptions {
+    let opts = LockstepOptions {
         cycles: 7,
         vcd_on_mismatch: Some(vcd.clone()),
         ..Default::default()
@@ -264,7 +264,7 @@ fn prop_run(kind: BackendKind, mode: u64, ops: &[Op]) -> Result<(), TestCaseErro
     let n = seq.len() as u64;
     let factory = backend_factory::<BaTagArray>(kind, &p, Some(9), None, false).unwrap();
     let mut stim = Sequence::<BaTagArray>::new("proptest", seq);
-    let opts = RunOptions {
+    let opts = LockstepOptions {
         cycles: n,
         ..Default::default()
     };

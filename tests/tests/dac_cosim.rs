@@ -8,7 +8,7 @@ use common::{lint_text, verilator};
 
 use cosim::dac::{responses, spec_scenarios, DacRandom};
 use cosim::stimulus::Stimulus;
-use cosim::{backend_factory, run_lockstep, BackendKind, RunOptions};
+use cosim::{backend_factory, run_lockstep, BackendKind, LockstepOptions};
 use golden::dac::DacModel;
 use golden::GoldenModel;
 use ports::dac::{kind, DacExpander, DacIn, DacOut, DacParams};
@@ -221,7 +221,7 @@ fn planted_bug_is_caught() {
     };
     let factory = backend_factory::<DacExpander>(kind, &p, Some(3), None, false).unwrap();
     let mut stim = DacRandom::new(&p, 7);
-    let opts = RunOptions {
+    let opts = LockstepOptions {
         cycles: 100_000,
         ..Default::default()
     };

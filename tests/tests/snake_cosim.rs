@@ -8,7 +8,7 @@ use common::{lint_text, verilator};
 
 use cosim::snake::{figure15, SnakeRandom};
 use cosim::stimulus::Stimulus;
-use cosim::{backend_factory, run_lockstep, BackendKind, RunOptions};
+use cosim::{backend_factory, run_lockstep, BackendKind, LockstepOptions};
 use golden::snake::SnakeModel;
 use golden::GoldenModel;
 use ports::snake::{kind, SnakeIn, SnakeOut, SnakeParams, SnakePrefetcher};
@@ -189,7 +189,7 @@ fn planted_bug_is_caught() {
     };
     let factory = backend_factory::<SnakePrefetcher>(kind, &p, Some(3), None, false).unwrap();
     let mut stim = SnakeRandom::new(&p, 7);
-    let opts = RunOptions {
+    let opts = LockstepOptions {
         cycles: 100_000,
         ..Default::default()
     };

@@ -127,7 +127,7 @@ pub fn cosim_random_run<U: cosim::CosimUnit>(
     seed: u64,
     cycles: u64,
 ) {
-    let opts = cosim::RunOptions {
+    let opts = cosim::LockstepOptions {
         cycles,
         config_label: gen::units::label(p),
         ..Default::default()
