@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::stimulus::Stimulus;
-use crate::units::{CosimUnit, PaperArea};
+use crate::unit::{CosimUnit, PaperArea};
 
 /// Random stimulus for the tag array. Each run picks a few "hot" sets and,
 /// per hot set, a pool of `WAYS + 3` tags, so sets fill, lines get reused,

@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::stimulus::Stimulus;
-use crate::units::{CosimUnit, LatencyClaim, PaperArea};
+use crate::unit::{CosimUnit, LatencyClaim, PaperArea};
 
 /// How one load PC of the synthetic kernel behaves.
 #[derive(Clone, Copy, Debug)]

@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::stimulus::Stimulus;
-use crate::units::{CosimUnit, PaperArea};
+use crate::unit::{CosimUnit, PaperArea};
 
 /// The launch configuration of a kernel: `blockDim.x = 2^k`, threads and
 /// warps per CTA.

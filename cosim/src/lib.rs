@@ -7,7 +7,7 @@ pub mod rusthdl;
 pub mod stimulus;
 pub mod testbench;
 pub mod threaded;
-pub mod units;
+pub mod unit;
 pub mod vcd;
 pub mod verilator;
 
@@ -19,10 +19,10 @@ pub mod snake;
 
 pub use backend::{RtlBackend, CYCLE_TIME};
 pub use lockstep::{
-    run_lockstep, CheckOptions, Checker, Mismatch, PortDiff, RunOptions, RunSummary, Waveform,
+    run_lockstep, CheckOptions, Checker, LockstepOptions, Mismatch, PortDiff, RunSummary, Waveform,
 };
 pub use threaded::ThreadedProbe;
-pub use units::{
+pub use unit::{
     backend_factory, cosim_random, emit_verilog, BackendKind, CosimUnit, LatencyClaim, ModelOf,
     PaperArea,
 };

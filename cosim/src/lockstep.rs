@@ -301,7 +301,7 @@ impl Probe for Checker<'_> {
 
 /// How to run [`run_lockstep`].
 #[derive(Clone, Debug)]
-pub struct RunOptions {
+pub struct LockstepOptions {
     /// Cycles to run, including the reset cycles.
     pub cycles: u64,
     /// Leading cycles with `reset` forced to 1 (at least 1).
@@ -317,7 +317,7 @@ pub struct RunOptions {
     pub config_label: String,
 }
 
-impl RunOptions {
+impl LockstepOptions {
     /// Whether the run may write a waveform (so the RTL must be built with
     /// tracing).
     pub fn wants_vcd(&self) -> bool {
@@ -325,9 +325,9 @@ impl RunOptions {
     }
 }
 
-impl Default for RunOptions {
+impl Default for LockstepOptions {
     fn default() -> Self {
-        RunOptions {
+        LockstepOptions {
             cycles: 10_000,
             reset_cycles: 2,
             vcd_on_mismatch: None,
@@ -379,7 +379,7 @@ pub fn run_lockstep<U, M>(
     params: &U::Params,
     factory: &BackendFactory<'_>,
     stimulus: &mut (dyn Stimulus<U> + Send),
-    opts: &RunOptions,
+    opts: &LockstepOptions,
 ) -> anyhow::Result<Result<RunSummary, Box<Mismatch>>>
 where
     U: UnitSpec,

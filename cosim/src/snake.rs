@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::stimulus::Stimulus;
-use crate::units::{CosimUnit, LatencyClaim, PaperArea};
+use crate::unit::{CosimUnit, LatencyClaim, PaperArea};
 
 /// One load of the synthetic loop body.
 #[derive(Clone, Copy, Debug)]

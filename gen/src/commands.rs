@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use cosim::{BackendKind, CosimUnit, Mismatch, ModelOf, RunOptions};
+use cosim::{BackendKind, CosimUnit, LockstepOptions, Mismatch, ModelOf};
 use golden::GoldenModel;
 use ports::ConfigFile;
 
@@ -134,7 +134,7 @@ pub fn cosim_unit<U: CosimUnit>(
             None,
             args.vcd.is_some(),
         )?;
-        let opts = RunOptions {
+        let opts = LockstepOptions {
             cycles,
             reset_cycles: RESET_CYCLES,
             config_label: lbl,
@@ -350,7 +350,7 @@ pub fn bench_unit<U: CosimUnit>(
             });
         }
         rows.push(rtl_row);
-        let opts = RunOptions {
+        let opts = LockstepOptions {
             cycles: n,
             history: 0,
             ..Default::default()

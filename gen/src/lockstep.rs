@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use cosim::lockstep::{CheckOptions, Checker, Waveform};
-use cosim::units::{backend_factory, params_label};
+use cosim::unit::{backend_factory, params_label};
 use cosim::{BackendKind, CosimUnit};
 use golden::check::Probe;
 use harness::{HarnessUnit, Kernel, MachineConfig};

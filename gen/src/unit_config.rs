@@ -27,7 +27,7 @@ pub fn params_of<U: CosimUnit>(cfg: &ConfigFile) -> anyhow::Result<U::Params> {
 
 /// One-line label of a parameter set.
 pub fn label<P: Params>(p: &P) -> String {
-    cosim::units::params_label(p)
+    cosim::unit::params_label(p)
 }
 
 /// Emit `U`'s Verilog for `cfg` (into memory).

@@ -28,6 +28,7 @@ pub mod dac;
 pub mod emit;
 pub mod mem;
 pub mod multiqueue;
+pub mod port_glue;
 pub mod queue;
 pub mod rank;
 pub mod reg;

@@ -1,9 +1,7 @@
 //! `ba_tag_array` — ports and parameters (spec `ba_cache.md`).
 
-use serde::{Deserialize, Serialize};
-
-use crate::config::{check_pow2, check_range, ConfigError};
-use crate::{clog2, log2_exact, Params, PortDesc, UnitSpec};
+use crate::bits::{clog2, log2_exact};
+use crate::error::ConfigError;
 
 /// Response outcome codes (`rsp_outcome`).
 pub mod outcome {
@@ -30,44 +28,98 @@ pub mod outcome {
     ];
 }
 
-/// Parameters of the bypass-aware tag array. Defaults: the thesis' 16 KB
-/// baseline (16 sets x 8 ways x 128 B).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-#[allow(non_snake_case)]
-pub struct BaParams {
-    /// Number of sets (power of two).
-    pub SETS: u64,
-    /// Associativity (power of two).
-    pub WAYS: u64,
-    /// Line size in bytes (power of two).
-    pub LINE_BYTES: u64,
-    /// Address width.
-    pub ADDR_W: u64,
-    /// 1 = bypass-aware policy, 0 = plain LRU.
-    pub BA_ENABLE: u64,
-    /// Victim-choice threshold on the number of `reuse = 0` ways.
-    /// `None` in a file means the spec default `WAYS/2`.
-    pub REUSE_THRESHOLD: Option<u64>,
-    /// 0 = the spec's allocate-or-bypass rule ("free" = invalid); 1 = the
-    /// second reading (a full set bypasses only when every line was
-    /// reused; `docs/units/ba_tag_array.md`).
-    pub BA_POLICY: u64,
+/// The declaration of `ba_tag_array`'s parameters and ports
+/// ([`crate::declare`]): `ba_tag_array_ports!(path::to::m)` calls `m!` with
+/// it.
+#[macro_export]
+macro_rules! ba_tag_array_ports {
+    ($($m:ident)::+) => {
+        $($m)::+! {
+            /// Marker type for the unit.
+            unit BaTagArray = "ba_tag_array";
+            params {
+                /// Parameters of the bypass-aware tag array. Defaults: the thesis' 16 KB
+                /// baseline (16 sets x 8 ways x 128 B).
+                struct BaParams(p) {
+                    /// Number of sets (power of two).
+                    SETS: u64 = 16, check_pow2(1, 4096);
+                    /// Associativity (power of two).
+                    WAYS: u64 = 8, check_pow2(1, 32);
+                    /// Line size in bytes (power of two).
+                    LINE_BYTES: u64 = 128, check_pow2(4, 4096);
+                    /// Address width.
+                    ADDR_W: u64 = 32, check_range(8, 64);
+                    /// 1 = bypass-aware policy, 0 = plain LRU.
+                    BA_ENABLE: u64 = 1, check_range(0, 1);
+                    /// Victim-choice threshold on the number of `reuse = 0` ways.
+                    /// `None` in a file means the spec default `WAYS/2`.
+                    REUSE_THRESHOLD: Option<u64> = None, check_range(0, p.WAYS),
+                        listed p.reuse_threshold();
+                    /// 0 = the spec's allocate-or-bypass rule ("free" = invalid); 1 = the
+                    /// second reading (a full set bypasses only when every line was
+                    /// reused; `docs/units/ba_tag_array.md`).
+                    BA_POLICY: u64 = 0, check_range(0, 1);
+                }
+                // The address and geometry first: the tag needs at least
+                // one bit, which only a power-of-two geometry can tell.
+                validate {
+                    for name in ["ADDR_W", "LINE_BYTES", "SETS", "WAYS", "BA_ENABLE", "BA_POLICY"] {
+                        p.check_param(name)?;
+                    }
+                    if p.offset_bits() + p.set_bits() + 1 > p.ADDR_W as u32 {
+                        return Err(ConfigError::range(
+                            "SETS",
+                            p.SETS,
+                            format!(
+                                "at most 2^{} with ADDR_W = {} and LINE_BYTES = {} (the tag needs at least one bit)",
+                                p.ADDR_W as u32 - p.offset_bits() - 1,
+                                p.ADDR_W,
+                                p.LINE_BYTES
+                            ),
+                        ));
+                    }
+                    p.check_param("REUSE_THRESHOLD")
+                }
+            }
+            inputs {
+                /// Inputs of `ba_tag_array` for one cycle.
+                struct BaIn(p) {
+                    /// Synchronous reset.
+                    reset: bool = 1,
+                    /// A request this cycle.
+                    req_valid: bool = 1,
+                    /// Byte address.
+                    req_addr: u64 = p.ADDR_W as u32,
+                    /// 1 = store.
+                    req_write: bool = 1,
+                    /// 1 = the load is a prefetch fill: it allocates even in a full set,
+                    /// never bypasses, and does not mark reuse (ignored for a store; rules
+                    /// in `docs/units/ba_tag_array.md`, "Prefetch fills").
+                    req_prefetch: bool = 1,
+                    /// Invalidate every line.
+                    flush: bool = 1,
+                }
+            }
+            outputs {
+                /// Outputs of `ba_tag_array` for one cycle.
+                struct BaOut(p) {
+                    /// Result of the request accepted in the previous cycle.
+                    rsp_valid: bool = 1,
+                    /// Outcome code ([`outcome`]).
+                    rsp_outcome: u64 = 3,
+                    /// Way read, filled or written.
+                    rsp_way: u64 = p.way_bits(),
+                    /// A line holding data was displaced.
+                    rsp_evict_valid: bool = 1,
+                    /// Line address of that line.
+                    rsp_evict_addr: u64 = p.ADDR_W as u32,
+                }
+            }
+        }
+    };
 }
 
-impl Default for BaParams {
-    fn default() -> Self {
-        BaParams {
-            SETS: 16,
-            WAYS: 8,
-            LINE_BYTES: 128,
-            ADDR_W: 32,
-            BA_ENABLE: 1,
-            REUSE_THRESHOLD: None,
-            BA_POLICY: 0,
-        }
-    }
-}
+ba_tag_array_ports!(crate::declare_unit);
 
 impl BaParams {
     /// `REUSE_THRESHOLD`, with its default `WAYS/2` applied.
@@ -96,156 +148,11 @@ impl BaParams {
     }
 }
 
-impl Params for BaParams {
-    fn validate(&self) -> Result<(), ConfigError> {
-        check_range("ADDR_W", self.ADDR_W, 8, 64)?;
-        check_pow2("LINE_BYTES", self.LINE_BYTES, 4, 4096)?;
-        check_pow2("SETS", self.SETS, 1, 4096)?;
-        check_pow2("WAYS", self.WAYS, 1, 32)?;
-        check_range("BA_ENABLE", self.BA_ENABLE, 0, 1)?;
-        check_range("BA_POLICY", self.BA_POLICY, 0, 1)?;
-        if self.offset_bits() + self.set_bits() + 1 > self.ADDR_W as u32 {
-            return Err(ConfigError::range(
-                "SETS",
-                self.SETS,
-                format!(
-                    "at most 2^{} with ADDR_W = {} and LINE_BYTES = {} (the tag needs at least one bit)",
-                    self.ADDR_W as u32 - self.offset_bits() - 1,
-                    self.ADDR_W,
-                    self.LINE_BYTES
-                ),
-            ));
-        }
-        if let Some(t) = self.REUSE_THRESHOLD {
-            check_range("REUSE_THRESHOLD", t, 0, self.WAYS)?;
-        }
-        Ok(())
-    }
-
-    fn list(&self) -> Vec<(&'static str, u64)> {
-        vec![
-            ("SETS", self.SETS),
-            ("WAYS", self.WAYS),
-            ("LINE_BYTES", self.LINE_BYTES),
-            ("ADDR_W", self.ADDR_W),
-            ("BA_ENABLE", self.BA_ENABLE),
-            ("REUSE_THRESHOLD", self.reuse_threshold()),
-            ("BA_POLICY", self.BA_POLICY),
-        ]
-    }
-}
-
-/// Inputs of `ba_tag_array` for one cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BaIn {
-    /// Synchronous reset.
-    pub reset: bool,
-    /// A request this cycle.
-    pub req_valid: bool,
-    /// Byte address.
-    pub req_addr: u64,
-    /// 1 = store.
-    pub req_write: bool,
-    /// 1 = the load is a prefetch fill: it allocates even in a full set,
-    /// never bypasses, and does not mark reuse (ignored for a store; rules
-    /// in `docs/units/ba_tag_array.md`, "Prefetch fills").
-    pub req_prefetch: bool,
-    /// Invalidate every line.
-    pub flush: bool,
-}
-
-/// Outputs of `ba_tag_array` for one cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BaOut {
-    /// Result of the request accepted in the previous cycle.
-    pub rsp_valid: bool,
-    /// Outcome code ([`outcome`]).
-    pub rsp_outcome: u64,
-    /// Way read, filled or written.
-    pub rsp_way: u64,
-    /// A line holding data was displaced.
-    pub rsp_evict_valid: bool,
-    /// Line address of that line.
-    pub rsp_evict_addr: u64,
-}
-
-/// Marker type for the unit.
-pub struct BaTagArray;
-
-impl UnitSpec for BaTagArray {
-    const NAME: &'static str = "ba_tag_array";
-    type Params = BaParams;
-    type In = BaIn;
-    type Out = BaOut;
-
-    fn inputs(p: &BaParams) -> Vec<PortDesc> {
-        vec![
-            PortDesc::new("reset", 1),
-            PortDesc::new("req_valid", 1),
-            PortDesc::new("req_addr", p.ADDR_W as u32),
-            PortDesc::new("req_write", 1),
-            PortDesc::new("req_prefetch", 1),
-            PortDesc::new("flush", 1),
-        ]
-    }
-
-    fn outputs(p: &BaParams) -> Vec<PortDesc> {
-        vec![
-            PortDesc::new("rsp_valid", 1),
-            PortDesc::new("rsp_outcome", 3),
-            PortDesc::new("rsp_way", p.way_bits()),
-            PortDesc::new("rsp_evict_valid", 1),
-            PortDesc::new("rsp_evict_addr", p.ADDR_W as u32),
-        ]
-    }
-
-    fn write_in_values(_p: &BaParams, v: &BaIn, out: &mut Vec<u64>) {
-        out.extend_from_slice(&[
-            v.reset as u64,
-            v.req_valid as u64,
-            v.req_addr,
-            v.req_write as u64,
-            v.req_prefetch as u64,
-            v.flush as u64,
-        ]);
-    }
-
-    fn in_from_values(_p: &BaParams, v: &[u64]) -> BaIn {
-        BaIn {
-            reset: v[0] != 0,
-            req_valid: v[1] != 0,
-            req_addr: v[2],
-            req_write: v[3] != 0,
-            req_prefetch: v[4] != 0,
-            flush: v[5] != 0,
-        }
-    }
-
-    fn write_out_values(_p: &BaParams, v: &BaOut, out: &mut Vec<u64>) {
-        out.extend_from_slice(&[
-            v.rsp_valid as u64,
-            v.rsp_outcome,
-            v.rsp_way,
-            v.rsp_evict_valid as u64,
-            v.rsp_evict_addr,
-        ]);
-    }
-
-    fn out_from_values(_p: &BaParams, v: &[u64]) -> BaOut {
-        BaOut {
-            rsp_valid: v[0] != 0,
-            rsp_outcome: v[1],
-            rsp_way: v[2],
-            rsp_evict_valid: v[3] != 0,
-            rsp_evict_addr: v[4],
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ConfigFile;
+    use crate::config::ConfigFile;
+    use crate::spec::Params;
 
     #[test]
     fn paper_widths() {

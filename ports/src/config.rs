@@ -1,4 +1,4 @@
-//! Configuration files and their errors.
+//! Configuration files (their error type is in [`crate::error`]).
 //!
 //! A configuration file is TOML with one table per unit, holding parameter
 //! overrides by their spec names (upper case):
@@ -17,64 +17,29 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::units::{UNIT_NAMES, VALIDATORS};
-use crate::Params;
+pub use crate::error::{check_pow2, check_range, ConfigError};
+use crate::spec::{Params, UnitSpec};
+use crate::units::UNIT_NAMES;
 
-/// A configuration that cannot be built, naming what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ConfigError {
-    /// A parameter outside its allowed range.
-    #[error("parameter {param} = {value} is out of range: allowed {allowed}")]
-    Range {
-        /// Parameter name.
-        param: String,
-        /// The value given.
-        value: String,
-        /// What would be accepted.
-        allowed: String,
-    },
-    /// The file could not be read or parsed.
-    #[error("configuration file {path}: {message}")]
-    File {
-        /// Path of the file.
-        path: PathBuf,
-        /// What went wrong (parser message, with line and column).
-        message: String,
-    },
+macro_rules! validators {
+    ($($u:path),* $(,)?) => {
+        &[$(
+            (
+                <$u as UnitSpec>::NAME,
+                (|cfg: &ConfigFile| {
+                    cfg.params::<<$u as UnitSpec>::Params>(<$u as UnitSpec>::NAME)
+                        .map(|_| ())
+                }) as Validator,
+            )
+        ),*]
+    };
 }
 
-impl ConfigError {
-    /// A range error.
-    pub fn range(param: &str, value: impl ToString, allowed: impl Into<String>) -> Self {
-        ConfigError::Range {
-            param: param.to_string(),
-            value: value.to_string(),
-            allowed: allowed.into(),
-        }
-    }
-}
+/// A check of one unit's table in a configuration file.
+type Validator = fn(&ConfigFile) -> Result<(), ConfigError>;
 
-/// Check `lo <= v <= hi`.
-pub fn check_range(param: &str, v: u64, lo: u64, hi: u64) -> Result<(), ConfigError> {
-    if v < lo || v > hi {
-        Err(ConfigError::range(param, v, format!("{lo}..={hi}")))
-    } else {
-        Ok(())
-    }
-}
-
-/// Check that `v` is a power of two within `lo..=hi`.
-pub fn check_pow2(param: &str, v: u64, lo: u64, hi: u64) -> Result<(), ConfigError> {
-    if v < lo || v > hi || !v.is_power_of_two() {
-        Err(ConfigError::range(
-            param,
-            v,
-            format!("a power of two in {lo}..={hi}"),
-        ))
-    } else {
-        Ok(())
-    }
-}
+/// Per unit: its name and the check of its table.
+const VALIDATORS: &[(&str, Validator)] = for_each_unit!(validators);
 
 /// A parsed configuration file: one TOML table per unit.
 #[derive(Clone, Debug, Default)]

@@ -1,9 +1,6 @@
 //! `snake_prefetcher` — ports and parameters (spec `snake.md`).
 
-use serde::{Deserialize, Serialize};
-
-use crate::config::{check_pow2, check_range, ConfigError};
-use crate::{clog2, Params, PortDesc, UnitSpec};
+use crate::bits::clog2;
 
 /// Prefetch kinds on `pf_kind`.
 pub mod kind {
@@ -15,59 +12,93 @@ pub mod kind {
     pub const INTRA_WARP: u64 = 2;
 }
 
-/// Parameters of the Snake prefetcher. Defaults: the paper's (Volta SM,
-/// 64 warps).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-#[allow(non_snake_case)]
-pub struct SnakeParams {
-    /// Warps per SM: Head rows and warp-vector bits.
-    pub N_WARPS: u64,
-    /// Tail table entries.
-    pub TAIL_ENTRIES: u64,
-    /// Distinct warps that promote a link.
-    pub TRAIN_WARPS: u64,
-    /// Eviction looks at this many least recently used entries.
-    pub LRU_GROUP: u64,
-    /// Most inter-thread hops per load.
-    pub CHAIN_DEPTH: u64,
-    /// Future warps prefetched with an inter-warp stride.
-    pub IW_DEGREE: u64,
-    /// Pending walk jobs.
-    pub WALKQ_DEPTH: u64,
-    /// Output prefetch queue depth.
-    pub PFQ_DEPTH: u64,
-    /// Pause (cycles) after the cache reports it is full.
-    pub THROTTLE_CYCLES: u64,
-    /// Bandwidth utilisation (percent) at or above which prefetching halts.
-    pub BW_HIGH: u64,
-    /// Bandwidth utilisation (percent) at or below which it resumes.
-    pub BW_LOW: u64,
-    /// Address width.
-    pub ADDR_W: u64,
-    /// PC width.
-    pub PC_W: u64,
+/// The declaration of `snake_prefetcher`'s parameters and ports
+/// ([`crate::declare`]): `snake_prefetcher_ports!(path::to::m)` calls `m!`
+/// with it.
+#[macro_export]
+macro_rules! snake_prefetcher_ports {
+    ($($m:ident)::+) => {
+        $($m)::+! {
+            /// Marker type for the unit.
+            unit SnakePrefetcher = "snake_prefetcher";
+            params {
+                /// Parameters of the Snake prefetcher. Defaults: the paper's (Volta SM,
+                /// 64 warps).
+                struct SnakeParams(p) {
+                    /// Warps per SM: Head rows and warp-vector bits.
+                    // The warp vector is one word of at most 64 bits, one bit per warp
+                    // id of `clog2(N_WARPS)` bits.
+                    N_WARPS: u64 = 64, check_pow2(2, 64);
+                    /// Tail table entries.
+                    TAIL_ENTRIES: u64 = 10, check_range(1, 32);
+                    /// Distinct warps that promote a link.
+                    TRAIN_WARPS: u64 = 3, check_range(1, p.N_WARPS);
+                    /// Eviction looks at this many least recently used entries.
+                    LRU_GROUP: u64 = 4, check_range(1, p.TAIL_ENTRIES);
+                    /// Most inter-thread hops per load.
+                    CHAIN_DEPTH: u64 = 3, check_range(1, 15);
+                    /// Future warps prefetched with an inter-warp stride.
+                    IW_DEGREE: u64 = 4, check_range(0, 15);
+                    /// Pending walk jobs.
+                    WALKQ_DEPTH: u64 = 2, check_range(1, 64);
+                    /// Output prefetch queue depth.
+                    PFQ_DEPTH: u64 = 4, check_range(1, 64);
+                    /// Pause (cycles) after the cache reports it is full.
+                    THROTTLE_CYCLES: u64 = 50, check_range(0, 65535);
+                    /// Bandwidth utilisation (percent) at or above which prefetching halts.
+                    BW_HIGH: u64 = 70, check_range(1, 100);
+                    /// Bandwidth utilisation (percent) at or below which it resumes.
+                    BW_LOW: u64 = 50, check_range(0, p.BW_HIGH - 1);
+                    /// Address width.
+                    ADDR_W: u64 = 32, check_range(8, 64);
+                    /// PC width.
+                    PC_W: u64 = 32, check_range(1, 64);
+                }
+            }
+            inputs {
+                /// Inputs of `snake_prefetcher` for one cycle.
+                struct SnakeIn(p) {
+                    /// Synchronous reset.
+                    reset: bool = 1,
+                    /// A demand load this cycle (always accepted).
+                    ld_valid: bool = 1,
+                    /// Warp id within the SM.
+                    ld_warp: u64 = p.warp_bits(),
+                    /// Load PC.
+                    ld_pc: u64 = p.PC_W as u32,
+                    /// Address of the warp's first active thread.
+                    ld_addr: u64 = p.ADDR_W as u32,
+                    /// All active threads are separated by one common stride; a load
+                    /// without it is ignored entirely.
+                    ld_uniform: bool = 1,
+                    /// The unified cache has no free space this cycle.
+                    cache_full: bool = 1,
+                    /// Measured memory bandwidth utilisation, percent (0..=100).
+                    bw_util: u64 = 7,
+                    /// The consumer takes the offered prefetch.
+                    pf_ready: bool = 1,
+                }
+            }
+            outputs {
+                /// Outputs of `snake_prefetcher` for one cycle.
+                struct SnakeOut(p) {
+                    /// A prefetch is offered.
+                    pf_valid: bool = 1,
+                    /// Address to prefetch.
+                    pf_addr: u64 = p.ADDR_W as u32,
+                    /// Warp the prefetch is for.
+                    pf_warp: u64 = p.warp_bits(),
+                    /// [`kind`]: 0 chain, 1 inter-warp, 2 intra-warp.
+                    pf_kind: u64 = 2,
+                    /// Prefetching is halted.
+                    throttled: bool = 1,
+                }
+            }
+        }
+    };
 }
 
-impl Default for SnakeParams {
-    fn default() -> Self {
-        SnakeParams {
-            N_WARPS: 64,
-            TAIL_ENTRIES: 10,
-            TRAIN_WARPS: 3,
-            LRU_GROUP: 4,
-            CHAIN_DEPTH: 3,
-            IW_DEGREE: 4,
-            WALKQ_DEPTH: 2,
-            PFQ_DEPTH: 4,
-            THROTTLE_CYCLES: 50,
-            BW_HIGH: 70,
-            BW_LOW: 50,
-            ADDR_W: 32,
-            PC_W: 32,
-        }
-    }
-}
+snake_prefetcher_ports!(crate::declare_unit);
 
 impl SnakeParams {
     /// Width of a warp id: `clog2(N_WARPS)`.
@@ -76,169 +107,10 @@ impl SnakeParams {
     }
 }
 
-impl Params for SnakeParams {
-    fn validate(&self) -> Result<(), ConfigError> {
-        // The warp vector is one word of at most 64 bits, one bit per warp
-        // id of `clog2(N_WARPS)` bits.
-        check_pow2("N_WARPS", self.N_WARPS, 2, 64)?;
-        check_range("TAIL_ENTRIES", self.TAIL_ENTRIES, 1, 32)?;
-        check_range("TRAIN_WARPS", self.TRAIN_WARPS, 1, self.N_WARPS)?;
-        check_range("LRU_GROUP", self.LRU_GROUP, 1, self.TAIL_ENTRIES)?;
-        check_range("CHAIN_DEPTH", self.CHAIN_DEPTH, 1, 15)?;
-        check_range("IW_DEGREE", self.IW_DEGREE, 0, 15)?;
-        check_range("WALKQ_DEPTH", self.WALKQ_DEPTH, 1, 64)?;
-        check_range("PFQ_DEPTH", self.PFQ_DEPTH, 1, 64)?;
-        check_range("THROTTLE_CYCLES", self.THROTTLE_CYCLES, 0, 65535)?;
-        check_range("BW_HIGH", self.BW_HIGH, 1, 100)?;
-        check_range("BW_LOW", self.BW_LOW, 0, self.BW_HIGH - 1)?;
-        check_range("ADDR_W", self.ADDR_W, 8, 64)?;
-        check_range("PC_W", self.PC_W, 1, 64)?;
-        Ok(())
-    }
-
-    fn list(&self) -> Vec<(&'static str, u64)> {
-        vec![
-            ("N_WARPS", self.N_WARPS),
-            ("TAIL_ENTRIES", self.TAIL_ENTRIES),
-            ("TRAIN_WARPS", self.TRAIN_WARPS),
-            ("LRU_GROUP", self.LRU_GROUP),
-            ("CHAIN_DEPTH", self.CHAIN_DEPTH),
-            ("IW_DEGREE", self.IW_DEGREE),
-            ("WALKQ_DEPTH", self.WALKQ_DEPTH),
-            ("PFQ_DEPTH", self.PFQ_DEPTH),
-            ("THROTTLE_CYCLES", self.THROTTLE_CYCLES),
-            ("BW_HIGH", self.BW_HIGH),
-            ("BW_LOW", self.BW_LOW),
-            ("ADDR_W", self.ADDR_W),
-            ("PC_W", self.PC_W),
-        ]
-    }
-}
-
-/// Inputs of `snake_prefetcher` for one cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SnakeIn {
-    /// Synchronous reset.
-    pub reset: bool,
-    /// A demand load this cycle (always accepted).
-    pub ld_valid: bool,
-    /// Warp id within the SM.
-    pub ld_warp: u64,
-    /// Load PC.
-    pub ld_pc: u64,
-    /// Address of the warp's first active thread.
-    pub ld_addr: u64,
-    /// All active threads are separated by one common stride; a load
-    /// without it is ignored entirely.
-    pub ld_uniform: bool,
-    /// The unified cache has no free space this cycle.
-    pub cache_full: bool,
-    /// Measured memory bandwidth utilisation, percent (0..=100).
-    pub bw_util: u64,
-    /// The consumer takes the offered prefetch.
-    pub pf_ready: bool,
-}
-
-/// Outputs of `snake_prefetcher` for one cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SnakeOut {
-    /// A prefetch is offered.
-    pub pf_valid: bool,
-    /// Address to prefetch.
-    pub pf_addr: u64,
-    /// Warp the prefetch is for.
-    pub pf_warp: u64,
-    /// [`kind`]: 0 chain, 1 inter-warp, 2 intra-warp.
-    pub pf_kind: u64,
-    /// Prefetching is halted.
-    pub throttled: bool,
-}
-
-/// Marker type for the unit.
-pub struct SnakePrefetcher;
-
-impl UnitSpec for SnakePrefetcher {
-    const NAME: &'static str = "snake_prefetcher";
-    type Params = SnakeParams;
-    type In = SnakeIn;
-    type Out = SnakeOut;
-
-    fn inputs(p: &SnakeParams) -> Vec<PortDesc> {
-        vec![
-            PortDesc::new("reset", 1),
-            PortDesc::new("ld_valid", 1),
-            PortDesc::new("ld_warp", p.warp_bits()),
-            PortDesc::new("ld_pc", p.PC_W as u32),
-            PortDesc::new("ld_addr", p.ADDR_W as u32),
-            PortDesc::new("ld_uniform", 1),
-            PortDesc::new("cache_full", 1),
-            PortDesc::new("bw_util", 7),
-            PortDesc::new("pf_ready", 1),
-        ]
-    }
-
-    fn outputs(p: &SnakeParams) -> Vec<PortDesc> {
-        vec![
-            PortDesc::new("pf_valid", 1),
-            PortDesc::new("pf_addr", p.ADDR_W as u32),
-            PortDesc::new("pf_warp", p.warp_bits()),
-            PortDesc::new("pf_kind", 2),
-            PortDesc::new("throttled", 1),
-        ]
-    }
-
-    fn write_in_values(_p: &SnakeParams, v: &SnakeIn, out: &mut Vec<u64>) {
-        out.extend_from_slice(&[
-            v.reset as u64,
-            v.ld_valid as u64,
-            v.ld_warp,
-            v.ld_pc,
-            v.ld_addr,
-            v.ld_uniform as u64,
-            v.cache_full as u64,
-            v.bw_util,
-            v.pf_ready as u64,
-        ]);
-    }
-
-    fn in_from_values(_p: &SnakeParams, v: &[u64]) -> SnakeIn {
-        SnakeIn {
-            reset: v[0] != 0,
-            ld_valid: v[1] != 0,
-            ld_warp: v[2],
-            ld_pc: v[3],
-            ld_addr: v[4],
-            ld_uniform: v[5] != 0,
-            cache_full: v[6] != 0,
-            bw_util: v[7],
-            pf_ready: v[8] != 0,
-        }
-    }
-
-    fn write_out_values(_p: &SnakeParams, v: &SnakeOut, out: &mut Vec<u64>) {
-        out.extend_from_slice(&[
-            v.pf_valid as u64,
-            v.pf_addr,
-            v.pf_warp,
-            v.pf_kind,
-            v.throttled as u64,
-        ]);
-    }
-
-    fn out_from_values(_p: &SnakeParams, v: &[u64]) -> SnakeOut {
-        SnakeOut {
-            pf_valid: v[0] != 0,
-            pf_addr: v[1],
-            pf_warp: v[2],
-            pf_kind: v[3],
-            throttled: v[4] != 0,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::{Params, UnitSpec};
 
     #[test]
     fn round_trip_values() {

@@ -14,7 +14,7 @@
 //! `docs/units/`), their module declarations, and one line below.
 
 /// Calls `$m! { Unit1, Unit2, ... }` with the path of every unit's
-/// [`crate::UnitSpec`] type, in report order.
+/// [`crate::spec::UnitSpec`] type, in report order.
 ///
 /// ```
 /// macro_rules! names { ($($u:path),* $(,)?) => { vec![$(<$u as ports::UnitSpec>::NAME),*] } }
@@ -34,28 +34,8 @@ macro_rules! for_each_unit {
 }
 
 macro_rules! names {
-    ($($u:path),* $(,)?) => { &[$(<$u as $crate::UnitSpec>::NAME),*] };
+    ($($u:path),* $(,)?) => { &[$(<$u as $crate::spec::UnitSpec>::NAME),*] };
 }
 
 /// Every unit's name, in report order.
 pub const UNIT_NAMES: &[&str] = for_each_unit!(names);
-
-macro_rules! validators {
-    ($($u:path),* $(,)?) => {
-        &[$(
-            (
-                <$u as $crate::UnitSpec>::NAME,
-                (|cfg: &$crate::ConfigFile| {
-                    cfg.params::<<$u as $crate::UnitSpec>::Params>(<$u as $crate::UnitSpec>::NAME)
-                        .map(|_| ())
-                }) as $crate::units::Validator,
-            )
-        ),*]
-    };
-}
-
-/// A check of one unit's table in a configuration file.
-pub(crate) type Validator = fn(&crate::ConfigFile) -> Result<(), crate::ConfigError>;
-
-/// Per unit: its name and the check of its table.
-pub(crate) const VALIDATORS: &[(&str, Validator)] = for_each_unit!(validators);

@@ -1,87 +1,20 @@
-//! `ba_tag_array`: RTL against the golden model on both back-ends, the spec
-//! scenario against the spec's own outcomes, property tests that shrink,
-//! and a deliberately broken golden model that the framework must catch.
+//! `ba_tag_array`'s own co-simulation tests: the spec scenario against the
+//! spec's own outcomes, property tests that shrink, and a deliberately
+//! broken golden model that the framework must catch (with its waveform).
+//! The random co-simulation of every suite configuration is in
+//! `every_unit_cosim.rs`.
 
 mod common;
 use common::verilator;
 
 use cosim::ba::spec_scenario;
 use cosim::stimulus::Sequence;
-use cosim::{backend_factory, cosim_random, run_lockstep, BackendKind, RunOptions};
+use cosim::{backend_factory, run_lockstep, BackendKind, LockstepOptions};
 use golden::ba::BaModel;
 use golden::GoldenModel;
 use ports::ba::{outcome, BaIn, BaOut, BaParams, BaTagArray};
 use ports::UnitSpec;
 use proptest::prelude::*;
-
-fn run(kind: BackendKind, p: &BaParams, seed: u64, cycles: u64) {
-    let opts = RunOptions {
-        cycles,
-        config_label: gen::unit_config::label(p),
-        ..Default::default()
-    };
-    match cosim_random::<BaTagArray>(kind, p, seed, &opts).expect("backend builds") {
-        Ok(s) => {
-            assert_eq!(s.cycles, cycles);
-            eprintln!(
-                "{} {}: {} cycles, {:.0} cycles/s",
-                s.backend,
-                gen::unit_config::label(p),
-                s.cycles,
-                s.cycles_per_second()
-            );
-        }
-        Err(m) => panic!("{m}"),
-    }
-}
-
-/// The suite's configurations of this unit
-/// (`cosim::CosimUnit::suite`, shared with `warpgen prove --all-configs`).
-fn configs() -> Vec<BaParams> {
-    <BaTagArray as cosim::CosimUnit>::suite()
-}
-
-const CYCLES: u64 = 100_000;
-
-#[test]
-fn verilator_agrees_with_golden_on_all_configs() {
-    if !verilator() {
-        return;
-    }
-    for (i, p) in configs().iter().enumerate() {
-        run(BackendKind::Verilator, p, 100 + i as u64, CYCLES);
-    }
-}
-
-#[test]
-fn rusthdl_agrees_with_golden_paper_config() {
-    run(BackendKind::RustHdl, &configs()[0], 200, CYCLES);
-}
-
-#[test]
-fn rusthdl_agrees_with_golden_paper_config_lru() {
-    run(BackendKind::RustHdl, &configs()[1], 201, CYCLES);
-}
-
-#[test]
-fn rusthdl_agrees_with_golden_32x4() {
-    run(BackendKind::RustHdl, &configs()[2], 202, CYCLES);
-    run(BackendKind::RustHdl, &configs()[3], 203, CYCLES);
-}
-
-#[test]
-fn rusthdl_agrees_with_golden_1x2() {
-    run(BackendKind::RustHdl, &configs()[4], 204, CYCLES);
-    run(BackendKind::RustHdl, &configs()[5], 205, CYCLES);
-}
-
-#[test]
-fn rusthdl_agrees_with_golden_second_reading() {
-    for (i, p) in configs().iter().enumerate().skip(6) {
-        assert_eq!(p.BA_POLICY, 1);
-        run(BackendKind::RustHdl, p, 200 + i as u64, CYCLES);
-    }
-}
 
 /// Run the spec scenario on an RTL back-end and check every response
 /// against the outcomes the spec lists (not against the golden model).
@@ -163,7 +96,7 @@ fn broken_model_is_caught(kind: BackendKind) {
     let vcd = dir.path().join("fail.vcd");
     let factory = backend_factory::<BaTagArray>(kind, &p, Some(5), None, true).unwrap();
     let mut stim = Sequence::<BaTagArray>::new("planted bug", seq);
-    let opts = RunOptions {
+    let opts = LockstepOptions {
         cycles: 7,
         vcd_on_mismatch: Some(vcd.clone()),
         ..Default::default()
@@ -264,7 +197,7 @@ fn prop_run(kind: BackendKind, mode: u64, ops: &[Op]) -> Result<(), TestCaseErro
     let n = seq.len() as u64;
     let factory = backend_factory::<BaTagArray>(kind, &p, Some(9), None, false).unwrap();
     let mut stim = Sequence::<BaTagArray>::new("proptest", seq);
-    let opts = RunOptions {
+    let opts = LockstepOptions {
         cycles: n,
         ..Default::default()
     };

@@ -1,6 +1,7 @@
-//! `caps_prefetcher`: RTL against the golden model on both back-ends, the
-//! Figure 9 scenarios against the paper's prefetch sequences, and a check
-//! that the random stimulus really exercises CAPS.
+//! `caps_prefetcher`'s own co-simulation tests: the Figure 9 scenarios
+//! against the paper's prefetch sequences, and a check that the random
+//! stimulus really exercises CAPS. The random co-simulation of every suite
+//! configuration is in `every_unit_cosim.rs`.
 
 mod common;
 use common::verilator;
@@ -17,34 +18,6 @@ use ports::UnitSpec;
 /// (`cosim::CosimUnit::suite`, shared with `warpgen prove --all-configs`).
 fn configs() -> Vec<CapsParams> {
     <CapsPrefetcher as cosim::CosimUnit>::suite()
-}
-
-fn run(kind: BackendKind, p: &CapsParams, seed: u64, cycles: u64) {
-    common::cosim_random_run::<CapsPrefetcher>(kind, p, seed, cycles);
-}
-
-#[test]
-fn verilator_agrees_with_golden_on_all_configs() {
-    if !verilator() {
-        return;
-    }
-    for (i, p) in configs().iter().enumerate() {
-        run(BackendKind::Verilator, p, 300 + i as u64, 100_000);
-    }
-}
-
-#[test]
-fn rusthdl_agrees_with_golden_paper_and_small() {
-    let c = configs();
-    run(BackendKind::RustHdl, &c[0], 400, 100_000);
-    run(BackendKind::RustHdl, &c[1], 401, 100_000);
-}
-
-#[test]
-fn rusthdl_agrees_with_golden_16_ctas_and_threshold() {
-    let c = configs();
-    run(BackendKind::RustHdl, &c[2], 402, 100_000);
-    run(BackendKind::RustHdl, &c[3], 403, 100_000);
 }
 
 /// Prefetches (addr, cta, warp) in the order the RTL offered them, with

@@ -352,6 +352,8 @@ impl Model {
         }
     }
 
+    /// One cycle: the outputs (the output queue's head), then the edge:
+    /// reset, or the generator, the queue, a launch and the load.
     fn cycle(&mut self, i: &CapsIn) -> CapsOut {
         let out = match self.pfq.front() {
             Some(&(a, c, w)) => CapsOut {
@@ -372,32 +374,10 @@ impl Model {
         let wmask = ports::mask(self.p.WARP_IDX_W as u32);
         let cmask = self.p.N_CTA - 1;
         let cfg = i.cfg_warps_per_cta & wmask;
-        // Generator, on the tables at the start of the cycle.
+        // The queues' fullness at the start of the cycle.
         let pfq_full = self.pfq.len() >= self.p.PFQ_DEPTH as usize;
         let jobs_full = self.jobs.len() >= self.p.JOBQ_DEPTH as usize;
-        let mut push_pf = None;
-        if self.job.is_some() {
-            let (pf, (job, pos, k), skip) = self.gen(cfg);
-            if skip || job.is_none() {
-                *self.ev.entry("gen skip/end").or_default() += 1;
-                self.job = job;
-                self.pos = pos;
-                self.k = k;
-            } else if pfq_full {
-                *self.ev.entry("gen stall").or_default() += 1;
-            } else {
-                *self.ev.entry("gen push").or_default() += 1;
-                push_pf = pf;
-                self.job = job;
-                self.pos = pos;
-                self.k = k;
-            }
-        } else if let Some(j) = self.jobs.pop_front() {
-            *self.ev.entry("job taken").or_default() += 1;
-            self.job = Some(j);
-            self.pos = 0;
-            self.k = 0;
-        }
+        let push_pf = self.generator_edge(cfg, pfq_full);
         if out.pf_valid && i.pf_ready {
             self.pfq.pop_front();
         }
@@ -422,6 +402,51 @@ impl Model {
         for (x, y) in a.iter_mut().zip(i.ld_addr).take(n) {
             *x = y & am;
         }
+        if let Some(j) = self.load(pc, c, w, n, a) {
+            if !jobs_full {
+                *self.ev.entry("job pushed").or_default() += 1;
+                self.jobs.push_back(j);
+            } else {
+                *self.ev.entry("job dropped").or_default() += 1;
+            }
+        }
+        out
+    }
+
+    /// The generator's edge, on the tables at the start of the cycle: a
+    /// step of the running job (the prefetch to push, unless the output
+    /// queue is full), or the next job taken.
+    fn generator_edge(&mut self, cfg: u64, pfq_full: bool) -> Option<(u64, u64, u64)> {
+        let mut push_pf = None;
+        if self.job.is_some() {
+            let (pf, (job, pos, k), skip) = self.gen(cfg);
+            if skip || job.is_none() {
+                *self.ev.entry("gen skip/end").or_default() += 1;
+                self.job = job;
+                self.pos = pos;
+                self.k = k;
+            } else if pfq_full {
+                *self.ev.entry("gen stall").or_default() += 1;
+            } else {
+                *self.ev.entry("gen push").or_default() += 1;
+                push_pf = pf;
+                self.job = job;
+                self.pos = pos;
+                self.k = k;
+            }
+        } else if let Some(j) = self.jobs.pop_front() {
+            *self.ev.entry("job taken").or_default() += 1;
+            self.job = Some(j);
+            self.pos = 0;
+            self.k = 0;
+        }
+        push_pf
+    }
+
+    /// The rules on an eligible load of `pc` by warp `w` of CTA `c` with
+    /// `n` addresses `a`: the job it enqueues, if any.
+    fn load(&mut self, pc: u64, c: u64, w: u64, n: usize, a: [u64; 4]) -> Option<MJob> {
+        let am = self.amask();
         let d = self.dfind(pc);
         let thr = self.p.MISPRED_THRESHOLD;
         let mut job = None;
@@ -487,61 +512,67 @@ impl Model {
                     *self.ev.entry("rule4 n differs").or_default() += 1;
                     self.cta[c as usize][e].valid = false;
                 } else {
-                    let delta = w as i64 - pe.lead as i64;
-                    let ad = delta.unsigned_abs();
-                    if ad.is_power_of_two() {
-                        let m = ad.trailing_zeros();
-                        let bits = self.p.ADDR_W as u32;
-                        let mut ss = Vec::new();
-                        let mut ok = true;
-                        for (x, b) in a.iter().zip(pe.base).take(n) {
-                            let diff = x.wrapping_sub(b) & am;
-                            if diff & ((1u64 << m) - 1) != 0 {
-                                ok = false;
-                            }
-                            // Sign-extend to 64 bits, shift arithmetically.
-                            let sx = ((diff << (64 - bits)) as i64) >> (64 - bits);
-                            let mut q = (sx >> m) as u64;
-                            if delta < 0 {
-                                q = q.wrapping_neg();
-                            }
-                            ss.push(q & am);
-                        }
-                        if !ok || ss.iter().any(|&x| x != ss[0]) {
-                            *self.ev.entry("rule4 invalidate").or_default() += 1;
-                            self.cta[c as usize][e].valid = false;
-                        } else if ss[0] != 0 {
-                            *self.ev.entry("rule4 train").or_default() += 1;
-                            let v = victim(
-                                &self
-                                    .dist
-                                    .iter()
-                                    .map(|e| (e.valid, e.stamp))
-                                    .collect::<Vec<_>>(),
-                            );
-                            self.dist[v] = MDist {
-                                valid: true,
-                                pc,
-                                stride: ss[0],
-                                cnt: 0,
-                                lead_cta: c,
-                                stamp: now,
-                            };
-                            job = Some(MJob::A { pc, w, c, s: ss[0] });
-                        }
-                    }
+                    job = self.rule4(pc, c, w, n, a, e);
                 }
             }
         }
-        if let Some(j) = job {
-            if !jobs_full {
-                *self.ev.entry("job pushed").or_default() += 1;
-                self.jobs.push_back(j);
-            } else {
-                *self.ev.entry("job dropped").or_default() += 1;
-            }
+        job
+    }
+
+    /// Rule 4 on a load by another warp than the leader, for a PC with no
+    /// stride yet (entry `e` of CTA `c`, with as many addresses): trains a
+    /// stride (job A) or invalidates the entry.
+    fn rule4(&mut self, pc: u64, c: u64, w: u64, n: usize, a: [u64; 4], e: usize) -> Option<MJob> {
+        let am = self.amask();
+        let now = self.time;
+        let pe = self.cta[c as usize][e];
+        let delta = w as i64 - pe.lead as i64;
+        let ad = delta.unsigned_abs();
+        if !ad.is_power_of_two() {
+            return None;
         }
-        out
+        let m = ad.trailing_zeros();
+        let bits = self.p.ADDR_W as u32;
+        let mut ss = Vec::new();
+        let mut ok = true;
+        for (x, b) in a.iter().zip(pe.base).take(n) {
+            let diff = x.wrapping_sub(b) & am;
+            if diff & ((1u64 << m) - 1) != 0 {
+                ok = false;
+            }
+            // Sign-extend to 64 bits, shift arithmetically.
+            let sx = ((diff << (64 - bits)) as i64) >> (64 - bits);
+            let mut q = (sx >> m) as u64;
+            if delta < 0 {
+                q = q.wrapping_neg();
+            }
+            ss.push(q & am);
+        }
+        if !ok || ss.iter().any(|&x| x != ss[0]) {
+            *self.ev.entry("rule4 invalidate").or_default() += 1;
+            self.cta[c as usize][e].valid = false;
+            None
+        } else if ss[0] != 0 {
+            *self.ev.entry("rule4 train").or_default() += 1;
+            let v = victim(
+                &self
+                    .dist
+                    .iter()
+                    .map(|e| (e.valid, e.stamp))
+                    .collect::<Vec<_>>(),
+            );
+            self.dist[v] = MDist {
+                valid: true,
+                pc,
+                stride: ss[0],
+                cnt: 0,
+                lead_cta: c,
+                stamp: now,
+            };
+            Some(MJob::A { pc, w, c, s: ss[0] })
+        } else {
+            None
+        }
     }
 }
 

@@ -1,14 +1,15 @@
-//! `dac_expander`: RTL against the golden model on both back-ends, the
-//! spec's scenarios as exact records on model and RTL, a check that the
-//! random stimulus reaches every path, and a planted bug the
-//! co-simulation must catch.
+//! `dac_expander`'s own co-simulation tests: the spec's scenarios as exact
+//! records on model and RTL, a check that the random stimulus reaches every
+//! path, and a planted bug the co-simulation must catch. The random
+//! co-simulation and the lint of every suite configuration are in
+//! `every_unit_cosim.rs`.
 
 mod common;
-use common::{lint_text, verilator};
+use common::verilator;
 
 use cosim::dac::{responses, spec_scenarios, DacRandom};
 use cosim::stimulus::Stimulus;
-use cosim::{backend_factory, run_lockstep, BackendKind, RunOptions};
+use cosim::{backend_factory, BackendKind};
 use golden::dac::DacModel;
 use golden::GoldenModel;
 use ports::dac::{kind, DacExpander, DacIn, DacOut, DacParams};
@@ -18,46 +19,6 @@ use ports::UnitSpec;
 /// (`cosim::CosimUnit::suite`, shared with `warpgen prove --all-configs`).
 fn configs() -> Vec<DacParams> {
     <DacExpander as cosim::CosimUnit>::suite()
-}
-
-fn run(kind: BackendKind, p: &DacParams, seed: u64, cycles: u64) {
-    common::cosim_random_run::<DacExpander>(kind, p, seed, cycles);
-}
-
-/// The Verilog of every configuration in the list is `verilator -Wall`
-/// clean (the checked-in file covers only the paper's).
-#[test]
-fn every_config_lints_clean() {
-    if !verilator() {
-        return;
-    }
-    for p in configs() {
-        let v = cosim::emit_verilog::<DacExpander>(&p).unwrap();
-        let r = lint_text(&v, "dac_expander");
-        assert!(r.clean, "{p:?}: {}", r.raw);
-    }
-}
-
-#[test]
-fn verilator_agrees_with_golden_on_all_configs() {
-    if !verilator() {
-        return;
-    }
-    for (i, p) in configs().iter().enumerate() {
-        run(BackendKind::Verilator, p, 700 + i as u64, 100_000);
-    }
-}
-
-#[test]
-fn rusthdl_agrees_with_golden_paper() {
-    run(BackendKind::RustHdl, &configs()[0], 710, 100_000);
-}
-
-#[test]
-fn rusthdl_agrees_with_golden_small_and_64_warps() {
-    let c = configs();
-    run(BackendKind::RustHdl, &c[1], 711, 100_000);
-    run(BackendKind::RustHdl, &c[2], 712, 100_000);
 }
 
 /// The scenario's inputs on the RTL of `kind`: the outputs of every cycle.
@@ -214,20 +175,7 @@ impl GoldenModel<DacExpander> for BrokenDac {
 #[test]
 fn planted_bug_is_caught() {
     let p = DacParams::default();
-    let kind = if verilator() {
-        BackendKind::Verilator
-    } else {
-        BackendKind::RustHdl
-    };
-    let factory = backend_factory::<DacExpander>(kind, &p, Some(3), None, false).unwrap();
-    let mut stim = DacRandom::new(&p, 7);
-    let opts = RunOptions {
-        cycles: 100_000,
-        ..Default::default()
-    };
-    let m = run_lockstep::<DacExpander, BrokenDac>(&p, factory.as_ref(), &mut stim, &opts)
-        .unwrap()
-        .expect_err("the planted bug must be caught");
+    let m = common::planted_bug_mismatch::<DacExpander, BrokenDac>(&p, 7, 100_000);
     assert_eq!(m.diffs.len(), 1, "{m}");
     assert_eq!(m.diffs[0].port, "rsp_mask", "{m}");
     assert_eq!(m.diffs[0].actual, m.diffs[0].expected | 0x8000_0000, "{m}");

@@ -37,7 +37,7 @@ fn run_with(kernel: &str, unit: &str, prefetcher: &str, sets: &[&str]) {
 
 /// A lock-step checker of unit `U` whose RTL is built with `rtl`'s
 /// parameters while its golden model has `golden`'s: a planted bug.
-fn planted_checker<U: cosim::units::CosimUnit>(
+fn planted_checker<U: cosim::unit::CosimUnit>(
     golden: &U::Params,
     rtl: &U::Params,
 ) -> Box<dyn golden::check::Probe> {

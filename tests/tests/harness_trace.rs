@@ -197,19 +197,20 @@ fn bad(
 }
 
 /// The bad inputs of issue 13 (item 3) and the other rules of
-/// `read_kernel_trace`.
+/// `read_kernel_trace`, in four groups.
 fn bad_traces() -> Vec<Bad> {
     let g = good(2, 2);
-    let g8 = good(8, 1);
-    let header_end = g.find("\n#traces").unwrap() + 1;
-    let no_header = g[header_end..].to_string();
-    let no_header_line = no_header.lines().position(|l| l == "#BEGIN_TB").unwrap() + 1;
-    let truncated = g[..g.rfind("#END_TB").unwrap()].to_string();
-    let truncated_last = last_line(&truncated);
+    let mut v = bad_dimensions_and_ids(&g);
+    v.extend(bad_headers(&g));
+    v.extend(bad_instruction_lines(&g));
+    v.extend(bad_structure(&g));
+    v
+}
+
+/// Block and grid dimensions, warp ids and thread block ids.
+fn bad_dimensions_and_ids(g: &str) -> Vec<Bad> {
+    let g = g.to_string();
     let (dup, dup_line) = subst(&g, "thread block = 1,0,0", "thread block = 0,0,0", 0);
-    // The second thread block deleted: a grid of 2 with 1 traced.
-    let second = g.match_indices("\n#BEGIN_TB").nth(1).unwrap().0;
-    let one_of_two = g[..second].to_string();
     vec![
         bad(
             "block dimension of 0",
@@ -272,6 +273,17 @@ fn bad_traces() -> Vec<Bad> {
             "thread block",
             "(0,0,0) is traced twice (first at line 13): each CTA is traced once",
         ),
+    ]
+}
+
+/// The header: missing, misplaced, repeated or unsupported lines, and
+/// empty files.
+fn bad_headers(g: &str) -> Vec<Bad> {
+    let g = g.to_string();
+    let header_end = g.find("\n#traces").unwrap() + 1;
+    let no_header = g[header_end..].to_string();
+    let no_header_line = no_header.lines().position(|l| l == "#BEGIN_TB").unwrap() + 1;
+    vec![
         bad(
             "missing header",
             (no_header, no_header_line),
@@ -280,10 +292,12 @@ fn bad_traces() -> Vec<Bad> {
         ),
         bad(
             "missing version line",
-            subst(&g, "-accelsim tracer version = 5\n", "", 0).0.pipe(|s| {
-                let line = s.lines().position(|l| l == "#BEGIN_TB").unwrap() + 1;
-                (s, line)
-            }),
+            subst(&g, "-accelsim tracer version = 5\n", "", 0)
+                .0
+                .pipe(|s| {
+                    let line = s.lines().position(|l| l == "#BEGIN_TB").unwrap() + 1;
+                    (s, line)
+                }),
             "-accelsim tracer version",
             "missing from the header",
         ),
@@ -308,7 +322,12 @@ fn bad_traces() -> Vec<Bad> {
             "-grid dim",
             "given twice (first at line 3)",
         ),
-        bad("0-byte trace", (String::new(), 1), "header", "the file is empty (0 bytes)"),
+        bad(
+            "0-byte trace",
+            (String::new(), 1),
+            "header",
+            "the file is empty (0 bytes)",
+        ),
         bad(
             "white space only",
             ("\n  \n".to_string(), 1),
@@ -321,6 +340,14 @@ fn bad_traces() -> Vec<Bad> {
             "-accelsim tracer version",
             "tracer versions 3 to 6 are supported",
         ),
+    ]
+}
+
+/// Instruction lines: active masks, access widths, address formats,
+/// strides and deltas, addresses, PCs and instruction counts.
+fn bad_instruction_lines(g: &str) -> Vec<Bad> {
+    let g = g.to_string();
+    vec![
         bad(
             "active mask wider than 32 bits",
             subst(&g, "0010 ffffffff", "0010 1ffffffff", 0),
@@ -429,6 +456,21 @@ fn bad_traces() -> Vec<Bad> {
             "insts",
             "says 5 instructions, but warp 0",
         ),
+    ]
+}
+
+/// The file's structure: thread blocks open or truncated, grids against
+/// the traced CTAs, oversized blocks, bytes that are no UTF-8, and
+/// instructions outside a warp.
+fn bad_structure(g: &str) -> Vec<Bad> {
+    let g = g.to_string();
+    let g8 = good(8, 1);
+    let truncated = g[..g.rfind("#END_TB").unwrap()].to_string();
+    let truncated_last = last_line(&truncated);
+    // The second thread block deleted: a grid of 2 with 1 traced.
+    let second = g.match_indices("\n#BEGIN_TB").nth(1).unwrap().0;
+    let one_of_two = g[..second].to_string();
+    vec![
         bad(
             "missing #END_TB (truncated trace)",
             (truncated, truncated_last),

@@ -1,14 +1,15 @@
-//! `snake_prefetcher`: RTL against the golden model on both back-ends, the
-//! spec's scenario as an exact prefetch sequence, a check that the random
-//! stimulus reaches every rule, and a planted bug the co-simulation must
-//! catch.
+//! `snake_prefetcher`'s own co-simulation tests: the spec's scenario as an
+//! exact prefetch sequence, a check that the random stimulus reaches every
+//! rule, and a planted bug the co-simulation must catch. The random
+//! co-simulation and the lint of every suite configuration are in
+//! `every_unit_cosim.rs`.
 
 mod common;
-use common::{lint_text, verilator};
+use common::verilator;
 
 use cosim::snake::{figure15, SnakeRandom};
 use cosim::stimulus::Stimulus;
-use cosim::{backend_factory, run_lockstep, BackendKind, RunOptions};
+use cosim::{backend_factory, BackendKind};
 use golden::snake::SnakeModel;
 use golden::GoldenModel;
 use ports::snake::{kind, SnakeIn, SnakeOut, SnakeParams, SnakePrefetcher};
@@ -18,47 +19,6 @@ use ports::UnitSpec;
 /// (`cosim::CosimUnit::suite`, shared with `warpgen prove --all-configs`).
 fn configs() -> Vec<SnakeParams> {
     <SnakePrefetcher as cosim::CosimUnit>::suite()
-}
-
-fn run(kind: BackendKind, p: &SnakeParams, seed: u64, cycles: u64) {
-    common::cosim_random_run::<SnakePrefetcher>(kind, p, seed, cycles);
-}
-
-/// The Verilog of every configuration in the list is `verilator -Wall`
-/// clean (the checked-in file covers only the paper's; an LRU group of the
-/// whole table once gave a constant comparison).
-#[test]
-fn every_config_lints_clean() {
-    if !verilator() {
-        return;
-    }
-    for p in configs() {
-        let v = cosim::emit_verilog::<SnakePrefetcher>(&p).unwrap();
-        let r = lint_text(&v, "snake_prefetcher");
-        assert!(r.clean, "{p:?}: {}", r.raw);
-    }
-}
-
-#[test]
-fn verilator_agrees_with_golden_on_all_configs() {
-    if !verilator() {
-        return;
-    }
-    for (i, p) in configs().iter().enumerate() {
-        run(BackendKind::Verilator, p, 500 + i as u64, 100_000);
-    }
-}
-
-#[test]
-fn rusthdl_agrees_with_golden_paper() {
-    run(BackendKind::RustHdl, &configs()[0], 600, 100_000);
-}
-
-#[test]
-fn rusthdl_agrees_with_golden_small_and_16_entries() {
-    let c = configs();
-    run(BackendKind::RustHdl, &c[1], 601, 100_000);
-    run(BackendKind::RustHdl, &c[2], 602, 100_000);
 }
 
 /// The prefetches the RTL offered in the scenario: (cycle index in the
@@ -182,20 +142,7 @@ impl GoldenModel<SnakePrefetcher> for BrokenSnake {
 #[test]
 fn planted_bug_is_caught() {
     let p = SnakeParams::default();
-    let kind = if verilator() {
-        BackendKind::Verilator
-    } else {
-        BackendKind::RustHdl
-    };
-    let factory = backend_factory::<SnakePrefetcher>(kind, &p, Some(3), None, false).unwrap();
-    let mut stim = SnakeRandom::new(&p, 7);
-    let opts = RunOptions {
-        cycles: 100_000,
-        ..Default::default()
-    };
-    let m = run_lockstep::<SnakePrefetcher, BrokenSnake>(&p, factory.as_ref(), &mut stim, &opts)
-        .unwrap()
-        .expect_err("the planted bug must be caught");
+    let m = common::planted_bug_mismatch::<SnakePrefetcher, BrokenSnake>(&p, 7, 100_000);
     assert_eq!(m.diffs.len(), 1, "{m}");
     assert_eq!(m.diffs[0].port, "pf_addr", "{m}");
     assert_eq!(

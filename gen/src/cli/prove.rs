@@ -21,7 +21,7 @@ pub struct ProveCmd {
     #[arg(long, conflicts_with = "all_configs")]
     config: Option<PathBuf>,
     /// Prove every configuration of the test suite's list
-    /// (`gen::units::suite`) for each selected unit.
+    /// (`cosim::CosimUnit::suite`) for each selected unit.
     #[arg(long)]
     all_configs: bool,
     /// Prove again even when a result for the same Verilog is cached.

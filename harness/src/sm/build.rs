@@ -20,7 +20,7 @@ use crate::reuse::ReuseTracker;
 use crate::roles::{ExpanderRole, L1Role, PrefetcherRole, Role, RoleObject};
 use crate::sched;
 use crate::trace::TRACE_REGS;
-use crate::units::{self, not_in_run, UnitContext, UnitEntry};
+use crate::registry::{self as units, not_in_run, UnitContext, UnitEntry};
 
 use super::l1_side::L1Side;
 use super::ldst::LdSt;

@@ -4,7 +4,7 @@
 //! the lanes the warp computes itself; a warp whose records are complete
 //! queued for the load/store unit.
 
-use crate::dac::Step;
+use crate::decouple::Step;
 use crate::error::HarnessError;
 use crate::expr::{eval, LANES};
 use crate::kernel::{zero_divisor_error, Instr};

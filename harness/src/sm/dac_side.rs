@@ -46,7 +46,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use crate::dac::{AffineWarp, AwIssue, Plan, Step};
+use crate::decouple::{AffineWarp, AwIssue, Plan, Step};
 use crate::error::HarnessError;
 use crate::expr::LANES;
 use crate::hash::FxBuild;

@@ -256,27 +256,12 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
     fn verilog(&mut self, header: &[String]) -> Result<String, String> {
         crate::emit::emit_unit("ba_tag_array", self, header)
     }
-    fn set_inputs(&mut self, v: &[u64]) {
-        use crate::PortValue;
-        self.reset.next = Bit::from_u64(v[0]);
-        self.req_valid.next = Bit::from_u64(v[1]);
-        self.req_addr.next = Bits::<A>::from_u64(v[2]);
-        self.req_write.next = Bit::from_u64(v[3]);
-        self.req_prefetch.next = Bit::from_u64(v[4]);
-        self.flush.next = Bit::from_u64(v[5]);
-    }
+    // `set_inputs` and `outputs`, from the unit's port declaration.
+    ports::ba_tag_array_ports!(crate::rtl_port_glue);
     fn set_clock(&mut self, high: bool) {
         self.clock.next = Clock::from(high);
     }
     fn settle(&mut self) -> bool {
         simulate(self, 1000)
-    }
-    fn outputs(&self, out: &mut [u64]) {
-        use crate::PortValue;
-        out[0] = self.rsp_valid.val().to_u64();
-        out[1] = self.rsp_outcome.val().to_u64();
-        out[2] = self.rsp_way.val().to_u64();
-        out[3] = self.rsp_evict_valid.val().to_u64();
-        out[4] = self.rsp_evict_addr.val().to_u64();
     }
 }

@@ -400,35 +400,12 @@ impl<
         let v = crate::emit::emit_unit("caps_prefetcher", self, header)?;
         Ok(rename_addr_ports(&v, m))
     }
-    fn set_inputs(&mut self, v: &[u64]) {
-        use crate::PortValue;
-        let m = self.ld_addr.len();
-        self.reset.next = Bit::from_u64(v[0]);
-        self.cfg_warps_per_cta.next = Bits::<WI>::from_u64(v[1]);
-        self.cta_launch_valid.next = Bit::from_u64(v[2]);
-        self.cta_launch_slot.next = Bits::<C>::from_u64(v[3]);
-        self.ld_valid.next = Bit::from_u64(v[4]);
-        self.ld_pc.next = Bits::<P>::from_u64(v[5]);
-        self.ld_cta.next = Bits::<C>::from_u64(v[6]);
-        self.ld_warp.next = Bits::<WI>::from_u64(v[7]);
-        self.ld_count.next = Bits::<6>::from_u64(v[8]);
-        for (k, port) in self.ld_addr.iter_mut().enumerate() {
-            port.next = Bits::<A>::from_u64(v[9 + k]);
-        }
-        self.ld_indirect.next = Bit::from_u64(v[9 + m]);
-        self.pf_ready.next = Bit::from_u64(v[10 + m]);
-    }
+    // `set_inputs` and `outputs`, from the unit's port declaration.
+    ports::caps_prefetcher_ports!(crate::rtl_port_glue);
     fn set_clock(&mut self, high: bool) {
         self.clock.next = Clock::from(high);
     }
     fn settle(&mut self) -> bool {
         simulate(self, 1000)
-    }
-    fn outputs(&self, out: &mut [u64]) {
-        use crate::PortValue;
-        out[0] = self.pf_valid.val().to_u64();
-        out[1] = self.pf_addr.val().to_u64();
-        out[2] = self.pf_cta.val().to_u64();
-        out[3] = self.pf_warp.val().to_u64();
     }
 }

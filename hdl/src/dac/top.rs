@@ -450,52 +450,12 @@ impl<
     fn verilog(&mut self, header: &[String]) -> Result<String, String> {
         crate::emit::emit_unit("dac_expander", self, header)
     }
-    fn set_inputs(&mut self, v: &[u64]) {
-        use crate::PortValue;
-        self.reset.next = Bit::from_u64(v[0]);
-        self.cfg_bdx_log2.next = Bits::<4>::from_u64(v[1]);
-        self.cfg_threads.next = Bits::<11>::from_u64(v[2]);
-        self.cfg_warps_per_cta.next = Bits::<6>::from_u64(v[3]);
-        self.cta_launch_valid.next = Bit::from_u64(v[4]);
-        self.cta_launch_slot.next = Bits::<SB>::from_u64(v[5]);
-        self.cta_launch_x.next = Bits::<16>::from_u64(v[6]);
-        self.cta_launch_y.next = Bits::<16>::from_u64(v[7]);
-        self.cta_done_valid.next = Bit::from_u64(v[8]);
-        self.cta_done_slot.next = Bits::<SB>::from_u64(v[9]);
-        self.enq_valid.next = Bit::from_u64(v[10]);
-        self.enq_kind.next = Bits::<2>::from_u64(v[11]);
-        self.enq_base.next = Bits::<32>::from_u64(v[12]);
-        self.enq_off_tx.next = Bits::<32>::from_u64(v[13]);
-        self.enq_off_ty.next = Bits::<32>::from_u64(v[14]);
-        self.enq_off_cx.next = Bits::<32>::from_u64(v[15]);
-        self.enq_off_cy.next = Bits::<32>::from_u64(v[16]);
-        self.enq_gran.next = Bits::<2>::from_u64(v[17]);
-        self.enq_cmp.next = Bits::<3>::from_u64(v[18]);
-        self.enq_scalar.next = Bits::<32>::from_u64(v[19]);
-        self.mem_ready.next = Bit::from_u64(v[20]);
-        self.deq_valid.next = Bit::from_u64(v[21]);
-        self.deq_warp.next = Bits::<WB>::from_u64(v[22]);
-        self.deq_kind.next = Bit::from_u64(v[23]);
-    }
+    // `set_inputs` and `outputs`, from the unit's port declaration.
+    ports::dac_expander_ports!(crate::rtl_port_glue);
     fn set_clock(&mut self, high: bool) {
         self.clock.next = Clock::from(high);
     }
     fn settle(&mut self) -> bool {
         simulate(self, 1000)
-    }
-    fn outputs(&self, out: &mut [u64]) {
-        use crate::PortValue;
-        out[0] = self.enq_ready.val().to_u64();
-        out[1] = self.mem_valid.val().to_u64();
-        out[2] = self.mem_addr.val().to_u64();
-        out[3] = self.rsp_valid.val().to_u64();
-        out[4] = self.rsp_hit.val().to_u64();
-        out[5] = self.rsp_addr.val().to_u64();
-        out[6] = self.rsp_mask.val().to_u64();
-        out[7] = self.rsp_gran.val().to_u64();
-        out[8] = self.rsp_last.val().to_u64();
-        out[9] = self.atq_count.val().to_u64();
-        out[10] = self.stat_pred_fast.val().to_u64();
-        out[11] = self.stat_pred_slow.val().to_u64();
     }
 }

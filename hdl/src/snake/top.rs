@@ -354,30 +354,12 @@ impl<
     fn verilog(&mut self, header: &[String]) -> Result<String, String> {
         crate::emit::emit_unit("snake_prefetcher", self, header)
     }
-    fn set_inputs(&mut self, v: &[u64]) {
-        use crate::PortValue;
-        self.reset.next = Bit::from_u64(v[0]);
-        self.ld_valid.next = Bit::from_u64(v[1]);
-        self.ld_warp.next = Bits::<WB>::from_u64(v[2]);
-        self.ld_pc.next = Bits::<P>::from_u64(v[3]);
-        self.ld_addr.next = Bits::<A>::from_u64(v[4]);
-        self.ld_uniform.next = Bit::from_u64(v[5]);
-        self.cache_full.next = Bit::from_u64(v[6]);
-        self.bw_util.next = Bits::<7>::from_u64(v[7]);
-        self.pf_ready.next = Bit::from_u64(v[8]);
-    }
+    // `set_inputs` and `outputs`, from the unit's port declaration.
+    ports::snake_prefetcher_ports!(crate::rtl_port_glue);
     fn set_clock(&mut self, high: bool) {
         self.clock.next = Clock::from(high);
     }
     fn settle(&mut self) -> bool {
         simulate(self, 1000)
-    }
-    fn outputs(&self, out: &mut [u64]) {
-        use crate::PortValue;
-        out[0] = self.pf_valid.val().to_u64();
-        out[1] = self.pf_addr.val().to_u64();
-        out[2] = self.pf_warp.val().to_u64();
-        out[3] = self.pf_kind.val().to_u64();
-        out[4] = self.throttled.val().to_u64();
     }
 }

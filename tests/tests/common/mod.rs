@@ -127,13 +127,82 @@ pub fn cosim_random_run<U: cosim::CosimUnit>(
     seed: u64,
     cycles: u64,
 ) {
-    let opts = cosim::RunOptions {
+    let opts = cosim::LockstepOptions {
         cycles,
         config_label: gen::unit_config::label(p),
         ..Default::default()
     };
     match cosim::cosim_random::<U>(kind, p, seed, &opts).expect("backend builds") {
-        Ok(s) => assert_eq!(s.cycles, cycles),
+        Ok(s) => {
+            assert_eq!(s.cycles, cycles);
+            eprintln!(
+                "{} {}: {} cycles, {:.0} cycles/s",
+                s.backend,
+                gen::unit_config::label(p),
+                s.cycles,
+                s.cycles_per_second()
+            );
+        }
         Err(m) => panic!("{m}"),
     }
+}
+
+/// Random co-simulation of unit `U` with `p` against the golden model `B`
+/// that has a planted bug, on Verilator when it is installed (else
+/// rust-hdl), for `cycles` cycles from `seed`: the difference it reports.
+pub fn planted_bug_mismatch<U, B>(p: &U::Params, seed: u64, cycles: u64) -> Box<cosim::Mismatch>
+where
+    U: cosim::CosimUnit,
+    B: golden::GoldenModel<U> + Send,
+{
+    let kind = if verilator() {
+        cosim::BackendKind::Verilator
+    } else {
+        cosim::BackendKind::RustHdl
+    };
+    let factory = cosim::backend_factory::<U>(kind, p, Some(3), None, false).unwrap();
+    let mut stim = U::random_stimulus(p, seed);
+    let opts = cosim::LockstepOptions {
+        cycles,
+        ..Default::default()
+    };
+    cosim::run_lockstep::<U, B>(p, factory.as_ref(), stim.as_mut(), &opts)
+        .unwrap()
+        .expect_err("the planted bug must be caught")
+}
+
+/// A small valid kernel file (`N` elements of `A` loaded and stored to `B`,
+/// `load A[i]` on line 7) that the error tests break one field or line at a
+/// time.
+pub const GOOD_KERNEL: &str = r#"name = "k"
+grid = ["N / 64"]
+block = [64]
+body = """
+let i = ctaid.x * 64 + tid.x
+if i < N {
+  load A[i]
+  store B[i]
+}
+"""
+
+[params]
+N = 1024
+
+[arrays.A]
+elem = 4
+len = "N"
+
+[arrays.B]
+elem = 4
+len = "N"
+"#;
+
+/// Load kernel text from a file named `run_kernel.toml` (which errors
+/// name); the folder lives as long as the returned guard.
+pub fn load_ok(text: &str) -> (tempfile::TempDir, Kernel) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run_kernel.toml");
+    std::fs::write(&path, text).unwrap();
+    let k = Kernel::from_file(&path, &[], 1).unwrap();
+    (dir, k)
 }

@@ -8,7 +8,7 @@ use hdl::registry::RtlDecl;
 use ports::Params;
 
 use crate::backend::RtlBackend;
-use crate::lockstep::{run_lockstep, Mismatch, RunOptions, RunSummary};
+use crate::lockstep::{run_lockstep, LockstepOptions, Mismatch, RunSummary};
 use crate::rusthdl::RustHdlBackend;
 use crate::stimulus::Stimulus;
 use crate::verilator::{BuildOptions, VerilatorModel};
@@ -194,7 +194,7 @@ pub fn cosim_random<U: CosimUnit>(
     kind: BackendKind,
     p: &U::Params,
     seed: u64,
-    opts: &RunOptions,
+    opts: &LockstepOptions,
 ) -> anyhow::Result<Result<RunSummary, Box<Mismatch>>> {
     let factory = backend_factory::<U>(kind, p, Some(seed as u32), None, opts.wants_vcd())?;
     let mut stim = U::random_stimulus(p, seed);
