@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use super::profile::{ReuseMetrics, ReusePc, ReuseTimeline, MAX_WINDOWS};
 use super::stack::{bounds, interval, Distance, RecencyStack, NO_SLOT};
-use crate::kernel::MemInstrInfo;
 use crate::hash::FxBuild;
+use crate::kernel::MemInstrInfo;
 
 /// One access's classification.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

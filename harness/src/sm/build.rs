@@ -16,11 +16,11 @@ use crate::l1::LruTags;
 use crate::metrics::{ArrayMetrics, BurstMeter, Metrics, RunInfo};
 use crate::occupancy::occupancy;
 use crate::options::RunOptions;
+use crate::registry::{self as units, not_in_run, UnitContext, UnitEntry};
 use crate::reuse::ReuseTracker;
 use crate::roles::{ExpanderRole, L1Role, PrefetcherRole, Role, RoleObject};
 use crate::sched;
 use crate::trace::TRACE_REGS;
-use crate::registry::{self as units, not_in_run, UnitContext, UnitEntry};
 
 use super::l1_side::L1Side;
 use super::ldst::LdSt;
