@@ -132,6 +132,7 @@ impl CosimUnit for BaTagArray {
     const SUMMARY: &'static str = "Bypass-Aware L1 tag array (reuse + bypass bit per line)";
     const SPEC: &'static str = "spec/ba_cache.md";
     const DOC: &'static str = "docs/units/ba_tag_array.md";
+    const SUITE_SEEDS: (u64, u64) = (100, 200);
     fn random_stimulus(p: &BaParams, seed: u64) -> Box<dyn Stimulus<Self> + Send> {
         Box::new(BaRandom::new(p, seed))
     }

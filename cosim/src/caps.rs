@@ -231,6 +231,7 @@ impl CosimUnit for CapsPrefetcher {
     const SUMMARY: &'static str = "CTA-aware prefetcher (PerCTA, DIST, generator)";
     const SPEC: &'static str = "spec/caps.md";
     const DOC: &'static str = "docs/units/caps_prefetcher.md";
+    const SUITE_SEEDS: (u64, u64) = (300, 400);
     fn random_stimulus(p: &CapsParams, seed: u64) -> Box<dyn Stimulus<Self> + Send> {
         Box::new(CapsRandom::new(p, seed))
     }

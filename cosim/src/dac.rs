@@ -421,6 +421,7 @@ impl CosimUnit for DacExpander {
         "DAC expansion datapath (tuple queue, address and predicate expansion, per-warp queues)";
     const SPEC: &'static str = "spec/dac.md";
     const DOC: &'static str = "docs/units/dac_expander.md";
+    const SUITE_SEEDS: (u64, u64) = (700, 710);
     fn random_stimulus(p: &DacParams, seed: u64) -> Box<dyn Stimulus<Self> + Send> {
         Box::new(DacRandom::new(p, seed))
     }

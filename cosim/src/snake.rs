@@ -224,6 +224,7 @@ impl CosimUnit for SnakePrefetcher {
     const SUMMARY: &'static str = "Snake prefetcher (Head, Tail, chain walker, throttle)";
     const SPEC: &'static str = "spec/snake.md";
     const DOC: &'static str = "docs/units/snake_prefetcher.md";
+    const SUITE_SEEDS: (u64, u64) = (500, 600);
     fn random_stimulus(p: &SnakeParams, seed: u64) -> Box<dyn Stimulus<Self> + Send> {
         Box::new(SnakeRandom::new(p, seed))
     }

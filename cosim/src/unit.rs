@@ -28,6 +28,10 @@ pub trait CosimUnit: RtlDecl + GoldenUnit + Sized {
     const SPEC: &'static str;
     /// Its document, relative to the repository root.
     const DOC: &'static str;
+    /// The first seeds of the test suite's random co-simulation of the
+    /// suite's configurations, on Verilator and on rust-hdl: configuration
+    /// `i` runs with seed `first + i` (`tests/tests/every_unit_cosim.rs`).
+    const SUITE_SEEDS: (u64, u64);
     /// Seeded random stimulus biased to the unit's interesting cases.
     fn random_stimulus(p: &Self::Params, seed: u64) -> Box<dyn Stimulus<Self> + Send>;
     /// The spec's scenario(s) as input sequences, with the parameters they

@@ -19,18 +19,6 @@ use golden::{GoldenModel, GoldenUnit};
 /// Cycles of each random co-simulation.
 const CYCLES: u64 = 100_000;
 
-/// The first seed of unit `unit`'s random runs on Verilator and on
-/// rust-hdl: suite configuration `i` runs with seed `first + i`.
-fn first_seeds(unit: &str) -> (u64, u64) {
-    match unit {
-        "ba_tag_array" => (100, 200),
-        "caps_prefetcher" => (300, 400),
-        "snake_prefetcher" => (500, 600),
-        "dac_expander" => (700, 710),
-        _ => panic!("{unit}: give its first random seeds in `first_seeds`"),
-    }
-}
-
 /// The suite's configurations of `U` (`cosim::CosimUnit::suite`, shared
 /// with `warpgen prove --all-configs`).
 fn configs<U: CosimUnit>() -> Vec<U::Params> {
@@ -39,7 +27,7 @@ fn configs<U: CosimUnit>() -> Vec<U::Params> {
 
 /// Random co-simulation of every suite configuration on `kind`.
 fn random_on_all_configs<U: CosimUnit>(kind: BackendKind) {
-    let (verilator_seed, rusthdl_seed) = first_seeds(U::NAME);
+    let (verilator_seed, rusthdl_seed) = U::SUITE_SEEDS;
     let first = match kind {
         BackendKind::Verilator => verilator_seed,
         BackendKind::RustHdl => rusthdl_seed,

@@ -345,11 +345,16 @@ fn a_planted_circle_is_found() {
 
 /// Functions longer than [`MAX_FN_LINES`] in one file, as (name, lines).
 fn long_functions(file: &Path) -> Vec<(String, usize)> {
-    struct Fns(Vec<(String, usize)>);
+    function_lengths(file, MAX_FN_LINES)
+}
+
+/// Functions longer than `over` lines in one file, as (name, lines).
+fn function_lengths(file: &Path, over: usize) -> Vec<(String, usize)> {
+    struct Fns(Vec<(String, usize)>, usize);
     impl Fns {
         fn add(&mut self, name: &syn::Ident, span: proc_macro2::Span) {
             let lines = span.end().line - span.start().line + 1;
-            if lines > MAX_FN_LINES {
+            if lines > self.1 {
                 self.0.push((name.to_string(), lines));
             }
         }
@@ -370,7 +375,7 @@ fn long_functions(file: &Path) -> Vec<(String, usize)> {
             syn::visit::visit_trait_item_fn(self, f);
         }
     }
-    let mut v = Fns(Vec::new());
+    let mut v = Fns(Vec::new(), over);
     v.visit_file(&parse(file));
     v.0
 }
@@ -430,4 +435,32 @@ fn a_planted_long_function_is_found() {
     )
     .unwrap();
     assert!(long_functions(&f).is_empty());
+}
+
+/// The five longest source files and functions, for the record:
+/// `cargo test --release -p warpgen-tests --test layers -- --ignored --nocapture`.
+#[test]
+#[ignore = "a report, not a check"]
+fn longest_files_and_functions() {
+    let root = workspace_root();
+    let mut files = Vec::new();
+    let mut fns = Vec::new();
+    for f in all_sources() {
+        let rel = f.strip_prefix(&root).unwrap().display().to_string();
+        files.push((
+            std::fs::read_to_string(&f).unwrap().lines().count(),
+            rel.clone(),
+        ));
+        for (name, lines) in function_lengths(&f, 0) {
+            fns.push((lines, format!("{rel}: fn {name}")));
+        }
+    }
+    files.sort_by(|a, b| b.cmp(a));
+    fns.sort_by(|a, b| b.cmp(a));
+    for (n, f) in files.iter().take(5) {
+        println!("{n:>6}  {f}");
+    }
+    for (n, f) in fns.iter().take(5) {
+        println!("{n:>6}  {f}");
+    }
 }
