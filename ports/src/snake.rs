@@ -39,6 +39,21 @@ macro_rules! snake_prefetcher_ports {
                     CHAIN_DEPTH: u64 = 3, check_range(1, 15);
                     /// Future warps prefetched with an inter-warp stride.
                     IW_DEGREE: u64 = 4, check_range(0, 15);
+                    /// Revision 2: a link is trained for the warps that observed it once
+                    /// it repeats (1), or only by two distinct warps (0, revision 1).
+                    OWN_LINKS: u64 = 1, check_range(0, 1);
+                    /// Revision 2: most hops the walk follows to close a loop
+                    /// (`CHAIN_DEPTH` reproduces revision 1).
+                    LOOP_HOPS: u64 = 8, check_range(p.CHAIN_DEPTH, 15);
+                    /// Revision 2: loop iterations ahead prefetched with a trained
+                    /// intra-warp stride (1 reproduces revision 1; 0 prefetches none).
+                    INTRA_DEGREE: u64 = 4, check_range(0, 15);
+                    /// Revision 2: inter-warp targets stay below `ld_cta_end`, inside the
+                    /// issuing warp's CTA (1), or below `N_WARPS` (0, revision 1).
+                    IW_SAME_CTA: u64 = 1, check_range(0, 1);
+                    /// Revision 2: prefetches carry the footprint of the load they
+                    /// predict on `pf_span` (1), or `pf_span = 0` (0, revision 1).
+                    SPAN: u64 = 1, check_range(0, 1);
                     /// Pending walk jobs.
                     WALKQ_DEPTH: u64 = 2, check_range(1, 64);
                     /// Output prefetch queue depth.
@@ -71,6 +86,12 @@ macro_rules! snake_prefetcher_ports {
                     /// All active threads are separated by one common stride; a load
                     /// without it is ignored entirely.
                     ld_uniform: bool = 1,
+                    /// One past the last warp slot of the issuing warp's CTA (the
+                    /// harness gives a CTA contiguous warp slots).
+                    ld_cta_end: u64 = p.warp_bits() + 1,
+                    /// Bytes from the first to the last active thread's address of this
+                    /// load (0 with one active thread), saturating at 4095.
+                    ld_span: u64 = SPAN_W,
                     /// The unified cache has no free space this cycle.
                     cache_full: bool = 1,
                     /// Measured memory bandwidth utilisation, percent (0..=100).
@@ -90,6 +111,8 @@ macro_rules! snake_prefetcher_ports {
                     pf_warp: u64 = p.warp_bits(),
                     /// [`kind`]: 0 chain, 1 inter-warp, 2 intra-warp.
                     pf_kind: u64 = 2,
+                    /// Footprint of the predicted load (as `ld_span`); 0 when `SPAN = 0`.
+                    pf_span: u64 = SPAN_W,
                     /// Prefetching is halted.
                     throttled: bool = 1,
                 }
@@ -98,12 +121,30 @@ macro_rules! snake_prefetcher_ports {
     };
 }
 
+/// Width of `ld_span` and `pf_span` (a footprint of 0..=4095 bytes).
+pub const SPAN_W: u32 = 12;
+
 snake_prefetcher_ports!(crate::declare_unit);
 
 impl SnakeParams {
     /// Width of a warp id: `clog2(N_WARPS)`.
     pub fn warp_bits(&self) -> u32 {
         clog2(self.N_WARPS)
+    }
+
+    /// The same configuration with revision 2's parameters at the values
+    /// that reproduce revision 1 (spec `snake.md`, "Revision 2": `OWN_LINKS
+    /// = 0`, `LOOP_HOPS = CHAIN_DEPTH`, `INTRA_DEGREE = 1`, `IW_SAME_CTA =
+    /// 0`, `SPAN = 0`).
+    pub fn revision1(&self) -> SnakeParams {
+        SnakeParams {
+            OWN_LINKS: 0,
+            LOOP_HOPS: self.CHAIN_DEPTH,
+            INTRA_DEGREE: 1,
+            IW_SAME_CTA: 0,
+            SPAN: 0,
+            ..self.clone()
+        }
     }
 }
 
@@ -121,6 +162,8 @@ mod tests {
             ld_pc: 0x520,
             ld_addr: 0x1300,
             ld_uniform: true,
+            ld_cta_end: 64,
+            ld_span: 124,
             bw_util: 71,
             pf_ready: true,
             ..Default::default()
@@ -133,6 +176,7 @@ mod tests {
             pf_addr: 0x1364,
             pf_warp: 3,
             pf_kind: kind::INTER_WARP,
+            pf_span: 4095,
             throttled: true,
         };
         let flat = SnakePrefetcher::out_values(&p, &o);
@@ -152,6 +196,9 @@ mod tests {
         assert!(bad(|p| p.LRU_GROUP = 11).contains("LRU_GROUP = 11"));
         assert!(bad(|p| p.BW_LOW = 70).contains("BW_LOW = 70"));
         assert!(bad(|p| p.TRAIN_WARPS = 0).contains("TRAIN_WARPS = 0"));
+        assert!(bad(|p| p.LOOP_HOPS = 2).contains("LOOP_HOPS = 2"));
+        assert!(bad(|p| p.OWN_LINKS = 2).contains("OWN_LINKS = 2"));
+        assert!(SnakeParams::default().revision1().validate().is_ok());
         assert!(SnakeParams::default().validate().is_ok());
     }
 }

@@ -788,6 +788,7 @@ impl GoldenModel<SnakePrefetcher> for SnakeModel {
                 pf_addr: pf.addr,
                 pf_warp: pf.warp,
                 pf_kind: pf.kind,
+                pf_span: 0,
                 throttled,
             },
             None => SnakeOut {

@@ -65,6 +65,10 @@ pub struct SnakePrefetcherRtl<
     pub ld_addr: Signal<In, Bits<A>>,
     /// Its threads share one stride (else the load is ignored).
     pub ld_uniform: Signal<In, Bit>,
+    /// One past the last warp slot of the load's CTA.
+    pub ld_cta_end: Signal<In, Bits<WD>>,
+    /// The load's footprint in bytes (first to last active thread).
+    pub ld_span: Signal<In, Bits<12>>,
     /// The cache has no free space.
     pub cache_full: Signal<In, Bit>,
     /// Memory bandwidth utilisation, percent.
@@ -79,6 +83,8 @@ pub struct SnakePrefetcherRtl<
     pub pf_warp: Signal<Out, Bits<WB>>,
     /// Its kind (0 chain, 1 inter-warp, 2 intra-warp).
     pub pf_kind: Signal<Out, Bits<2>>,
+    /// The predicted load's footprint in bytes.
+    pub pf_span: Signal<Out, Bits<12>>,
     /// Prefetching is halted.
     pub throttled: Signal<Out, Bit>,
 
@@ -142,6 +148,7 @@ pub struct SnakePrefetcherRtl<
     kind_chain: Constant<Bits<2>>,
     kind_inter: Constant<Bits<2>>,
     kind_intra: Constant<Bits<2>>,
+    span_zero: Constant<Bits<12>>,
 
     halted: Signal<Local, Bit>,
     load_en: Signal<Local, Bit>,
@@ -287,6 +294,7 @@ impl<
             kind_chain: konst(ports::snake::kind::CHAIN),
             kind_inter: konst(ports::snake::kind::INTER_WARP),
             kind_intra: konst(ports::snake::kind::INTRA_WARP),
+            span_zero: konst(0),
             p_below: sigs(ne),
             p_src: sigs(ne),
             cw_below: sigs(ne + 1),
@@ -305,8 +313,8 @@ impl<
             _ne1: ne + 1,
         } default {
             // Ports.
-            clock, reset, ld_valid, ld_warp, ld_pc, ld_addr, ld_uniform, cache_full, bw_util,
-            pf_ready, pf_valid, pf_addr, pf_warp, pf_kind, throttled,
+            clock, reset, ld_valid, ld_warp, ld_pc, ld_addr, ld_uniform, ld_cta_end, ld_span,
+            cache_full, bw_util, pf_ready, pf_valid, pf_addr, pf_warp, pf_kind, pf_span, throttled,
             // Blocks.
             iw_div, mul, zx_w, zx_iww, zx_onehot, zx_jw, zx_kidx, zx_k, jp_w, jp_p, qp_addr,
             qp_warp, qp_kind,

@@ -58,7 +58,9 @@ fn small_params() -> impl Strategy<Value = SnakeParams> {
                     BW_LOW: 50,
                     ADDR_W: [8, 16, 32, 64][aw],
                     PC_W: [4, 12, 32][pw],
+                    ..SnakeParams::default()
                 }
+                .revision1()
             },
         )
 }

@@ -135,5 +135,6 @@ impl<
             .o_data
             .val()
             .get_bits::<2>(self.qoff_kind.val().index());
+        self.pf_span.next = self.span_zero.val();
     }
 }
