@@ -71,6 +71,8 @@ impl PrefetcherRole for SnakeRole {
         i.ld_warp = ld.sm_warp as u64;
         i.ld_addr = ld.first_addr;
         i.ld_uniform = ld.uniform;
+        i.ld_span = ld.span as u64;
+        i.ld_cta_end = ld.cta_end as u64;
     }
 
     fn offer(&self) -> Option<PrefetchOffer> {
@@ -78,6 +80,7 @@ impl PrefetcherRole for SnakeRole {
         o.pf_valid.then_some(PrefetchOffer {
             addr: o.pf_addr,
             warp: WarpRef::Sm(o.pf_warp),
+            span: o.pf_span as u32,
         })
     }
 

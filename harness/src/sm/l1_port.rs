@@ -1,14 +1,16 @@
 //! The L1 port (step 7): one line of the load/store unit's instruction a
 //! cycle (a load's line merges into its MSHR, hits, or takes an MSHR and a
 //! miss-queue slot; a store's line goes to memory), or, when the unit has
-//! none, the expander's request, or the prefetcher's offered prefetch.
+//! none, the expander's request, or a line of the prefetcher's offered
+//! prefetch (`sm/prefetches.rs`).
 //! A line that finds no room is a reservation fail, retried next cycle.
 
 use crate::memsys::MemReq;
+use crate::roles::PrefetchOffer;
 
 use super::expander::ExpanderSide;
 use super::l1_side::Access;
-use super::prefetches::PfInfo;
+use super::prefetches::{offer_lines, PfInfo};
 use super::state::Sm;
 
 impl<X: ExpanderSide> Sm<'_, X> {
@@ -44,20 +46,49 @@ impl<X: ExpanderSide> Sm<'_, X> {
         self.port_prefetch();
     }
 
-    /// The port serves the prefetcher's offered prefetch: dropped when its
-    /// line is present or in flight, issued when an MSHR and miss-queue
-    /// room are free, else left offered.
+    /// The port serves the next line of the prefetcher's offer: dropped
+    /// when present or in flight, issued when an MSHR and miss-queue room
+    /// are free, else left for the next cycle. The offer is accepted with
+    /// its last line.
     fn port_prefetch(&mut self) {
         let Some(out) = self.pf.unit.as_ref().and_then(|p| p.offer()) else {
+            self.pf.walking = None;
             return;
         };
-        let line = out.addr & self.line_mask & 0xFFFF_FFFF;
-        let take = if self.l1.find_mshr(line).is_some() {
+        let (first, n, capped) = offer_lines(&out, self.cfg.l1_line, self.cfg.snake_span_lines);
+        let k = match self.pf.walking {
+            Some((o, k)) if o == out => k,
+            _ => 0,
+        };
+        let line = first.wrapping_add(k as u64 * self.cfg.l1_line as u64) & 0xFFFF_FFFF;
+        if !self.prefetch_line(line, out) {
+            self.pf.walking = Some((out, k));
+            return;
+        }
+        self.pf.m.offered += 1;
+        if k + 1 < n {
+            self.pf.walking = Some((out, k + 1));
+            return;
+        }
+        self.pf.walking = None;
+        if n > 1 {
+            self.pf.m.span_offers += 1;
+        }
+        if capped {
+            self.pf.m.span_capped += 1;
+        }
+        if let Some(p) = self.pf.unit.as_mut() {
+            p.accept();
+        }
+    }
+
+    /// One prefetch request for `line` (of offer `out`): true when the L1
+    /// took it (dropped or issued).
+    fn prefetch_line(&mut self, line: u64, out: PrefetchOffer) -> bool {
+        if self.l1.find_mshr(line).is_some() {
             self.pf.m.dropped_in_flight += 1;
-            true
         } else if self.l1.tags.holds_data(line) {
             self.pf.m.dropped_present += 1;
-            true
         } else if !self.l1.mshrs_full() && self.mem.borrow().room(self.port) {
             let i = self.l1.alloc_mshr(line);
             let e = &mut self.l1.mshr[i];
@@ -79,17 +110,11 @@ impl<X: ExpanderSide> Sm<'_, X> {
                 },
             );
             self.pf.m.issued += 1;
-            true
         } else {
             self.pf.m.stall_cycles += 1;
-            false
-        };
-        if take {
-            self.pf.m.offered += 1;
-            if let Some(p) = self.pf.unit.as_mut() {
-                p.accept();
-            }
+            return false;
         }
+        true
     }
 
     /// A request for `line` to the memory below the L1.
