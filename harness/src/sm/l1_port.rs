@@ -10,7 +10,7 @@ use crate::roles::PrefetchOffer;
 
 use super::expander::ExpanderSide;
 use super::l1_side::Access;
-use super::prefetches::{offer_lines, PfInfo};
+use super::prefetches::PfInfo;
 use super::state::Sm;
 
 impl<X: ExpanderSide> Sm<'_, X> {
@@ -52,31 +52,23 @@ impl<X: ExpanderSide> Sm<'_, X> {
     /// its last line.
     fn port_prefetch(&mut self) {
         let Some(out) = self.pf.unit.as_ref().and_then(|p| p.offer()) else {
-            self.pf.walking = None;
+            self.pf.cursor.clear();
             return;
         };
-        let (first, n, capped) = offer_lines(&out, self.cfg.l1_line, self.cfg.snake_span_lines);
-        let k = match self.pf.walking {
-            Some((o, k)) if o == out => k,
-            _ => 0,
-        };
-        let line = first.wrapping_add(k as u64 * self.cfg.l1_line as u64) & 0xFFFF_FFFF;
-        if !self.prefetch_line(line, out) {
-            self.pf.walking = Some((out, k));
+        let l = self
+            .pf
+            .cursor
+            .next(out, self.cfg.l1_line, self.cfg.snake_span_lines);
+        if !self.prefetch_line(l.line, out) {
             return;
         }
         self.pf.m.offered += 1;
-        if k + 1 < n {
-            self.pf.walking = Some((out, k + 1));
+        self.pf.cursor.taken(l);
+        if !l.last {
             return;
         }
-        self.pf.walking = None;
-        if n > 1 {
-            self.pf.m.span_offers += 1;
-        }
-        if capped {
-            self.pf.m.span_capped += 1;
-        }
+        self.pf.m.span_offers += l.several as u64;
+        self.pf.m.span_capped += l.capped as u64;
         if let Some(p) = self.pf.unit.as_mut() {
             p.accept();
         }

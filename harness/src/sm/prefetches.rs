@@ -42,9 +42,8 @@ pub(super) struct Prefetches {
     pub(super) cap_lifted: bool,
     /// The cycle of the SM's first demand load (the cap's clock).
     pub(super) first_load: Option<u64>,
-    /// The offer whose lines are being handed to the L1, and its next
-    /// line's index.
-    pub(super) walking: Option<(PrefetchOffer, u32)>,
+    /// The offer whose lines are being handed to the L1.
+    pub(super) cursor: SpanCursor,
     pub(super) m: PrefetchMetrics,
     /// Sum over used prefetches of the cycles from issue to use.
     pub(super) distance_sum: u64,
@@ -58,10 +57,69 @@ impl Prefetches {
             lines: HashMap::default(),
             cap_lifted: false,
             first_load: None,
-            walking: None,
+            cursor: SpanCursor::default(),
             m: PrefetchMetrics::default(),
             distance_sum: 0,
         }
+    }
+}
+
+/// The SM's pending list of an offer's lines: the offer being handed to
+/// the L1 and the index of its next line (module documentation).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct SpanCursor {
+    walking: Option<(PrefetchOffer, u32)>,
+}
+
+/// The line to hand to the L1 this cycle ([`SpanCursor::next`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct SpanLine {
+    /// Line address.
+    pub(super) line: u64,
+    /// It is the offer's last line: the offer is accepted with it.
+    pub(super) last: bool,
+    /// The offer covers several lines.
+    pub(super) several: bool,
+    /// The offer's footprint was over the cap (first line only).
+    pub(super) capped: bool,
+}
+
+impl SpanCursor {
+    /// The line of `offer` to hand to the L1 this cycle (lines of
+    /// `line_bytes`, at most `max_lines`); an offer other than the one
+    /// being walked starts at its first line.
+    pub(super) fn next(
+        &mut self,
+        offer: PrefetchOffer,
+        line_bytes: u32,
+        max_lines: u32,
+    ) -> SpanLine {
+        let (first, n, capped) = offer_lines(&offer, line_bytes, max_lines);
+        let k = match self.walking {
+            Some((o, k)) if o == offer => k,
+            _ => 0,
+        };
+        self.walking = Some((offer, k));
+        SpanLine {
+            line: first.wrapping_add(k as u64 * line_bytes as u64) & 0xFFFF_FFFF,
+            last: k + 1 >= n,
+            several: n > 1,
+            capped,
+        }
+    }
+
+    /// The L1 took the line [`Self::next`] gave (the offer is done after
+    /// its last line).
+    pub(super) fn taken(&mut self, l: SpanLine) {
+        match (&mut self.walking, l.last) {
+            (Some((_, k)), false) => *k += 1,
+            _ => self.walking = None,
+        }
+    }
+
+    /// No offer this cycle.
+    pub(super) fn clear(&mut self) {
+        self.walking = None;
     }
 }
 
@@ -85,7 +143,7 @@ pub(super) fn offer_lines(o: &PrefetchOffer, line_bytes: u32, max_lines: u32) ->
 
 #[cfg(test)]
 mod tests {
-    use super::offer_lines;
+    use super::{offer_lines, SpanCursor};
     use crate::roles::{PrefetchOffer, WarpRef};
 
     fn lines(addr: u64, span: u32, max: u32) -> (u64, u32, bool) {
@@ -114,6 +172,43 @@ mod tests {
         assert_eq!(lines(0x1000, 4095, 32), (0x1000, 32, false));
         assert_eq!(lines(0x1000, 4095, 31), (0x1000, 1, true));
         // Across the 2^32 wrap: the first line.
+        assert_eq!(lines(0xFFFF_FF00, 0x100, 4).1, 1);
         assert_eq!(lines(0xFFFF_FFC0, 0x100, 4), (0xFFFF_FF80, 1, false));
+    }
+
+    #[test]
+    fn the_cursor_hands_one_line_per_taken_cycle_and_finishes_with_the_last() {
+        use crate::roles::{PrefetchOffer, WarpRef};
+        let o = |addr: u64, span: u32| PrefetchOffer {
+            addr,
+            warp: WarpRef::Sm(5),
+            span,
+        };
+        let mut c = SpanCursor::default();
+        let a = o(0x2040, 300); // [0x2040, 0x216C]: lines 0x2000, 0x2080, 0x2100
+        let l = c.next(a, 128, 4);
+        assert_eq!(
+            (l.line, l.last, l.several, l.capped),
+            (0x2000, false, true, false)
+        );
+        // Not taken (no MSHR): the same line again.
+        assert_eq!(c.next(a, 128, 4).line, 0x2000);
+        c.taken(l);
+        let l = c.next(a, 128, 4);
+        assert_eq!((l.line, l.last), (0x2080, false));
+        c.taken(l);
+        let l = c.next(a, 128, 4);
+        assert_eq!((l.line, l.last), (0x2100, true));
+        c.taken(l);
+        // The unit offers the same prefetch again: a new offer, from its
+        // first line.
+        assert_eq!(c.next(a, 128, 4).line, 0x2000);
+        // An offer that changes under the cursor starts afresh.
+        let b = o(0x9000, 0);
+        let l = c.next(b, 128, 4);
+        assert_eq!((l.line, l.last, l.several), (0x9000, true, false));
+        // Over the cap: one line, the last.
+        let l = c.next(a, 128, 2);
+        assert_eq!((l.line, l.last, l.capped), (0x2000, true, true));
     }
 }
