@@ -342,11 +342,13 @@ fn the_decoupled_cap_lifts_by_time() {
 
 /// Prefetch footprints (`pf_span`): every line of `[pf_addr, pf_addr +
 /// pf_span]` is a prefetch request of its own, up to `snake_span_lines`
-/// lines; a wider footprint prefetches its first line. LPS's warps touch
-/// 2.6 lines per load (`snake.md`, "Revision 2").
+/// lines; a wider footprint prefetches its first line. At its default
+/// size (a pitch of 100 floats) most rows of LPS start inside a line, so
+/// a warp's 32 floats touch two lines (`snake.md`, "Revision 2": 2.6
+/// lines per load).
 #[test]
 fn a_prefetch_footprint_is_one_request_per_line() {
-    let k = kernel("lps.toml", LPS_128);
+    let k = kernel("lps.toml", &[]);
     let at = |lines: &str| {
         run_on(
             MachineConfig::fermi(),
@@ -368,14 +370,16 @@ fn a_prefetch_footprint_is_one_request_per_line() {
     );
     // Footprints of several lines were prefetched line by line, each line
     // counted as a request (taken: issued or dropped).
-    assert!(w.span_offers > 0);
+    assert!(w.span_offers > 100);
     assert_eq!(
         w.offered,
         w.issued + w.dropped_present + w.dropped_in_flight
     );
-    assert!(w.offered > counter(w, "prefetches"));
+    // Each offer of several lines adds at least one request; at most
+    // PFQ_DEPTH = 4 prefetches are left offered at the end.
+    assert!(w.offered + 4 >= counter(w, "prefetches") + w.span_offers);
     // With one line allowed, every wider footprint is its first line.
     assert_eq!(o.span_offers, 0);
     assert!(o.span_capped > 0);
-    assert!(o.offered <= counter(o, "prefetches"));
+    assert!(o.offered <= counter(o, "prefetches") && o.offered + 4 >= counter(o, "prefetches"));
 }
