@@ -57,8 +57,16 @@
 //!   prefetch, comes after several warps' loads, which with blocking
 //!   loads are a memory round trip apart. The clock starts at the SM's
 //!   first demand load (no prefetcher trains before one; a kernel's
-//!   prologue of arithmetic does not count) and the default is DEFAULT
-//!   cycles: MEASURED.
+//!   prologue of arithmetic does not count) and the default is 1000
+//!   cycles, about two round trips of the presets' 400-cycle memory:
+//!   measured with revision 2 of Snake on the bundled kernels (Fermi and
+//!   Volta), the first prefetch comes 420-840 cycles after the first load
+//!   where a warp's second load trains it (stream, reuse, vector_add, the
+//!   DAC example, the convolutions on Fermi), so the cap does its work
+//!   there, and 1,200-15,700 cycles where it needs several warps or
+//!   iterations (ATAX, LPS, matrixMul, BFS), or never (the convolutions on
+//!   Volta), where 1000 cycles bound the cap's cost. 0 restores "only a
+//!   prefetch lifts it".
 //! - "Full" is the whole storage (the paper's "no free space left in the
 //!   unified cache"), not one set: a set-associative storage then fills up
 //!   by conflict replacements (rule 4) and frees a quarter of itself when
