@@ -237,6 +237,8 @@ fn loads_of_16_wide_blocks_are_uniform_per_row() {
         let (trained, ignored) = (counter(p, "loads_trained"), counter(p, "loads_ignored"));
         eprintln!("{name}: {trained} loads trained, {ignored} ignored");
         assert!(trained > 0, "{name}: no uniform load");
+        // ... and prefetches from them (revision 1's rule: none).
+        assert!(counter(p, "prefetches") > 10 && p.issued > 0, "{name}: {p:?}");
         if name == "matrix_mul.toml" {
             // Every load of matrixMul is one stride (4 bytes) per row.
             assert_eq!(ignored, 0, "{name}");
@@ -382,4 +384,49 @@ fn a_prefetch_footprint_is_one_request_per_line() {
     assert_eq!(o.span_offers, 0);
     assert!(o.span_capped > 0);
     assert!(o.offered <= counter(o, "prefetches") && o.offered + 4 >= counter(o, "prefetches"));
+}
+
+/// Issue 26, item 4: where every warp has strides of its own (ATAX-1,
+/// BICG-2: thread i walks row i, so the link between the row load and the
+/// vector load differs per warp), no link is ever promoted; revision 1
+/// learnt intra-warp strides only from promoted loops and prefetched
+/// nothing but inter-warp lines. Revision 2 trains each warp's own links
+/// on their repeats, closes the loops and prefetches along them. On the
+/// Snake paper's machine, at a quarter of the files' sizes.
+#[test]
+fn own_links_train_where_each_warp_has_its_own_strides() {
+    const REV1: [(&str, &str); 5] = [
+        ("snake.OWN_LINKS", "0"),
+        ("snake.LOOP_HOPS", "3"),
+        ("snake.INTRA_DEGREE", "1"),
+        ("snake.IW_SAME_CTA", "0"),
+        ("snake.SPAN", "0"),
+    ];
+    for (name, params) in [
+        ("atax1.toml", &[("NX", 1024), ("NY", 64)][..]),
+        ("bicg2.toml", &[("NX", 1024), ("NY", 64)][..]),
+    ] {
+        let k = kernel(name, params);
+        let v100 = || MachineConfig::preset("snake-v100").unwrap();
+        let mut sets = vec![("prefetcher", "snake")];
+        let rev2 = run_on(v100(), &k, &sets);
+        sets.extend(REV1);
+        let rev1 = run_on(v100(), &k, &sets);
+        let own = |m: &Metrics| {
+            let p = pf(m);
+            [
+                "promotions",
+                "loops_closed",
+                "prefetches_chain",
+                "prefetches_intra",
+            ]
+            .map(|c| counter(p, c))
+        };
+        let (o1, o2) = (own(&rev1), own(&rev2));
+        eprintln!("{name}: revision 1 {o1:?}, revision 2 {o2:?} (promotions, loops, chain, intra)");
+        assert_eq!(o1, [0, 0, 0, 0], "{name}: revision 1 trains nothing");
+        assert_eq!(o2[0], 0, "{name}: still no promotion");
+        assert!(o2[1] > 100 && o2[2] > 100 && o2[3] > 100, "{name}: {o2:?}");
+        assert!(pf(&rev2).issued > 0, "{name}");
+    }
 }
