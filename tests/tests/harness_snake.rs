@@ -238,7 +238,10 @@ fn loads_of_16_wide_blocks_are_uniform_per_row() {
         eprintln!("{name}: {trained} loads trained, {ignored} ignored");
         assert!(trained > 0, "{name}: no uniform load");
         // ... and prefetches from them (revision 1's rule: none).
-        assert!(counter(p, "prefetches") > 10 && p.issued > 0, "{name}: {p:?}");
+        assert!(
+            counter(p, "prefetches") > 10 && p.issued > 0,
+            "{name}: {p:?}"
+        );
         if name == "matrix_mul.toml" {
             // Every load of matrixMul is one stride (4 bytes) per row.
             assert_eq!(ignored, 0, "{name}");

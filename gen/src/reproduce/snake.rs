@@ -184,7 +184,7 @@ fn claims(res: &Res, r: &mut Report, (cov, acc, speed): (&Table, &Table, &Table)
         "-50 %",
         format!("{} decoupled, {} not", opt(sa, pct), opt(na, pct)),
         grade2(sa, na, |a, b| b <= 0.6 * a, |a, b| b < a),
-        "accuracy with the decoupled storage against the plain L1 (decoupled = off)".into(),
+        decoupling_reason(res, "lps"),
     );
     let sp = last(speed, s);
     claim(
@@ -196,9 +196,10 @@ fn claims(res: &Res, r: &mut Report, (cov, acc, speed): (&Table, &Table, &Table)
         format!("{} (LPS)", opt(sp, ratio_pct)),
         grade(sp, |v| v >= 1.1, |v| v > 1.01),
         format!(
-            "with {} of LPS's demand covered and {} in time there is little to gain; the other kernels (not in the paper): {}",
+            "{} of LPS's demand covered, {} in time; {}; the other kernels (not in the paper): {}",
             opt(sc, pct),
             opt(sa, pct),
+            issue_reason(res, "lps"),
             speed.rows[1..speed.rows.len() - 1]
                 .iter()
                 .map(|(l, v)| format!("{l} {}", opt(v[s], |x| format!("{x:.2}"))))
@@ -214,16 +215,78 @@ fn snake_reason(res: &Res, k: &str) -> String {
     let issued = res.ratio(&i, &["prefetch.issued"], &["l1.accesses"]);
     let early = res.ratio(&i, &["prefetch.early_evicted"], &["prefetch.issued"]);
     let late = res.ratio(&i, &["prefetch.late"], &["prefetch.issued"]);
+    let all = [
+        "prefetch.snake.prefetches_chain",
+        "prefetch.snake.prefetches_intra",
+        "prefetch.snake.prefetches_inter",
+    ];
+    let kinds: Vec<String> = all
+        .iter()
+        .zip(["chain", "intra-warp", "inter-warp"])
+        .map(|(k, name)| format!("{} {name}", opt(res.ratio(&i, &[k], &all), pct)))
+        .collect();
+    let trained = res.ratio(
+        &i,
+        &["prefetch.snake.loads_trained"],
+        &[
+            "prefetch.snake.loads_trained",
+            "prefetch.snake.loads_ignored",
+        ],
+    );
     let ctas = res.ok(&i[0]).and_then(|r| {
         let m = r.metrics.as_ref()?;
         let sms = m.get("per_sm")?.as_array()?.len().max(1);
         Some(m.get("ctas")?.as_f64()? / sms as f64)
     });
     format!(
-        "Snake issued {} prefetches per demand request on {k}; {} of them arrived after their demand (late) and {} were evicted before use; the grid gives {} CTAs per SM that ran any, so each SM's tables train on few warps",
+        "Snake trained on {} of its loads (the others not one stride per row), offered prefetches of which {} and issued {} per demand request on {k} (the rest were present or in flight); {} of those issued arrived after their demand (late) and {} were evicted before use; the grid gives {} CTAs per SM that ran any",
+        opt(trained, pct),
+        kinds.join(", "),
         opt(issued, |v| format!("{v:.2}")),
         opt(late, pct),
         opt(early, pct),
         opt(ctas, |v| format!("{v:.1}"))
+    )
+}
+
+/// The share of SM-cycles without issue in run `id`: what a prefetcher can
+/// remove at most.
+fn idle_share(res: &Res, id: &str) -> Option<f64> {
+    let m = res.ok(id)?.metrics.as_ref()?;
+    let idle = m.get("sched")?.get("idle_cycles")?.as_f64()?;
+    let per_sm = m.get("per_sm")?.as_array()?;
+    let sm_cycles: f64 = per_sm
+        .iter()
+        .map(|s| s.get("cycles").and_then(|c| c.as_f64()))
+        .sum::<Option<f64>>()?;
+    (sm_cycles > 0.0).then_some(idle / sm_cycles)
+}
+
+/// Why Snake's speed-up on kernel `k` is what it is: how much of the
+/// baseline's time the SMs had nothing to issue.
+fn issue_reason(res: &Res, k: &str) -> String {
+    let base = idle_share(res, &id(PAPER, "fig16", k, "baseline"));
+    let snake = idle_share(res, &id(PAPER, "fig16", k, "Snake"));
+    format!(
+        "without prefetching the SMs found no warp to issue in {} of their cycles on {k}, which bounds what any prefetcher can remove there (with Snake {})",
+        opt(base, pct),
+        opt(snake, pct)
+    )
+}
+
+/// Why decoupling does or does not change Snake's accuracy on kernel `k`:
+/// the early evictions it exists to prevent.
+fn decoupling_reason(res: &Res, k: &str) -> String {
+    let early = |mech: &str| {
+        res.ratio(
+            &[id(PAPER, "fig16", k, mech)],
+            &["prefetch.early_evicted"],
+            &["prefetch.issued"],
+        )
+    };
+    format!(
+        "accuracy with the decoupled storage against the plain L1 (decoupled = off); prefetches evicted before use on {k}: {} decoupled, {} not; the paper's loss is early eviction, which needs an L1 under pressure",
+        opt(early("Snake"), pct),
+        opt(early("Snake, not decoupled"), pct)
     )
 }
