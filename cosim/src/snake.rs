@@ -17,6 +17,8 @@ struct Body {
     offset: u64,
     /// Address step per loop iteration.
     iter_stride: u64,
+    /// Footprint of the load (`ld_span`).
+    span: u64,
 }
 
 /// Random stimulus for Snake: a few warps (up to `N_WARPS`) each run a loop
@@ -28,7 +30,12 @@ struct Body {
 /// (random PCs and addresses), non-uniform loads, occasional changes of a
 /// body's offsets (mismatch clearing), many PCs at times (eviction),
 /// `cache_full` pulses, `bw_util` swinging across the thresholds, stretches
-/// of back-pressure, and rare resets.
+/// of back-pressure, and rare resets. Revision 2's inputs: warps are
+/// grouped into CTAs of contiguous slots (`ld_cta_end`), each body load has
+/// a footprint (`ld_span`, 0..=4095), and in some kernels every warp has
+/// strides of its own (offsets and iteration strides scaled by the warp),
+/// so links are trained by one warp's repeats and never promote, and loop
+/// bodies of up to six loads close beyond `CHAIN_DEPTH` hops.
 pub struct SnakeRandom {
     seed: u64,
     rng: ChaCha8Rng,
@@ -36,6 +43,10 @@ pub struct SnakeRandom {
     body: Vec<Body>,
     warp_stride: u64,
     base: u64,
+    /// Warps per CTA (a power of two).
+    cta: u64,
+    /// Every warp has its own strides (scaled by `1 + w % 4`).
+    per_warp: bool,
     /// Per warp: loop trip and position in the body.
     trip: Vec<u64>,
     pos: Vec<usize>,
@@ -55,6 +66,8 @@ impl SnakeRandom {
             body: Vec::new(),
             warp_stride: 0,
             base: 0,
+            cta: 1,
+            per_warp: false,
             trip: vec![0; p.N_WARPS as usize],
             pos: vec![0; p.N_WARPS as usize],
             active: Vec::new(),
@@ -70,17 +83,25 @@ impl SnakeRandom {
 
     /// A new loop body, strides and set of active warps.
     fn new_kernel(&mut self, rng: &mut ChaCha8Rng) {
-        let len = rng.gen_range(1..=4usize);
+        let len = rng.gen_range(1..=6usize);
         let strides = [0x80u64, 0x100, 0x200, 0x400, 0u64.wrapping_sub(0x80)];
         self.body = (0..len)
             .map(|i| Body {
                 pc: 0x500 + 0x20 * i as u64,
                 offset: rng.gen_range(0..64u64) * 0x40,
                 iter_stride: strides[rng.gen_range(0..strides.len())],
+                span: match rng.gen_range(0..4) {
+                    0 => 0,
+                    1 => 124,
+                    2 => rng.gen_range(0..4096),
+                    _ => 4095,
+                },
             })
             .collect();
         self.warp_stride = [0x100u64, 0x1000, 0x80, 0u64.wrapping_sub(0x200)][rng.gen_range(0..4)];
         self.base = rng.gen_range(0..1u64 << 16) << 12;
+        self.cta = 1 << rng.gen_range(1..=3u32);
+        self.per_warp = rng.gen_bool(0.4);
         let n = rng.gen_range(2..=self.n_warps.min(12));
         let first = rng.gen_range(0..self.n_warps);
         self.active = (0..n)
@@ -142,21 +163,26 @@ impl Stimulus<SnakePrefetcher> for SnakeRandom {
                 i.ld_warp = rng.gen_range(0..self.n_warps);
                 i.ld_pc = 0x900 + 0x10 * rng.gen_range(0..16u64);
                 i.ld_addr = rng.gen::<u32>() as u64;
+                i.ld_cta_end = rng.gen_range(0..2 * self.n_warps);
+                i.ld_span = rng.gen_range(0..4096);
             } else {
                 // The next load of an active warp's loop.
                 let w = self.active[rng.gen_range(0..self.active.len())];
                 let wi = w as usize;
                 let b = self.body[self.pos[wi]];
+                let scale = if self.per_warp { 1 + w % 4 } else { 1 };
                 let mut addr = self
                     .base
                     .wrapping_add(w.wrapping_mul(self.warp_stride))
-                    .wrapping_add(b.offset)
-                    .wrapping_add(self.trip[wi].wrapping_mul(b.iter_stride));
+                    .wrapping_add(b.offset * scale)
+                    .wrapping_add(self.trip[wi].wrapping_mul(b.iter_stride.wrapping_mul(scale)));
                 // Sometimes a body load is off (mismatch clearing).
                 if rng.gen_bool(0.02) {
                     addr = addr.wrapping_add(0x40);
                 }
                 i.ld_warp = w;
+                i.ld_cta_end = (w / self.cta + 1) * self.cta;
+                i.ld_span = b.span;
                 i.ld_pc = b.pc;
                 i.ld_addr = addr & 0xffff_ffff;
                 self.pos[wi] += 1;
@@ -179,9 +205,11 @@ impl Stimulus<SnakePrefetcher> for SnakeRandom {
 /// then PC 0x540 at `0x1000 + 0x100 * w` and `0x1064 + 0x100 * w`, in the
 /// order W0 0x520, W0 0x540, W1 0x520, W1 0x540, W2 0x520, W2 0x540, W3
 /// 0x520; loads are `gap` cycles apart (each walk job ends before the next
-/// load), then idle cycles with `pf_ready = 1`.
+/// load), then idle cycles with `pf_ready = 1`. Run with the revision-1
+/// values (spec: the revision-1 scenario keeps its expected output with
+/// them).
 pub fn figure15(gap: usize) -> (SnakeParams, Vec<SnakeIn>) {
-    let p = SnakeParams::default();
+    let p = SnakeParams::default().revision1();
     let idle = SnakeIn {
         pf_ready: true,
         ..Default::default()
@@ -220,6 +248,44 @@ pub fn figure15(gap: usize) -> (SnakeParams, Vec<SnakeIn>) {
     (p, seq)
 }
 
+/// The spec's revision-2 scenario with the defaults: warp 0 (`ld_cta_end
+/// = 4`, `ld_span = 124`) runs PC 0x600 at `0x8000 + 0x200 i` then PC
+/// 0x610 at `0x9000 + 0x200 i` for i = 0..=3; loads are `gap` cycles apart
+/// (`gap >= 8` lets every walk end before the next load), then idle cycles
+/// with `pf_ready = 1`. The expected prefetches are derived in the unit's
+/// document ("The revision-2 scenario, derived by hand").
+pub fn revision2_scenario(gap: usize) -> (SnakeParams, Vec<SnakeIn>) {
+    let p = SnakeParams::default();
+    let idle = SnakeIn {
+        pf_ready: true,
+        ..Default::default()
+    };
+    let mut seq = vec![
+        SnakeIn {
+            reset: true,
+            ..idle
+        };
+        2
+    ];
+    for i in 0..4u64 {
+        for (pc, addr) in [(0x600, 0x8000 + 0x200 * i), (0x610, 0x9000 + 0x200 * i)] {
+            seq.push(SnakeIn {
+                ld_valid: true,
+                ld_warp: 0,
+                ld_pc: pc,
+                ld_addr: addr,
+                ld_uniform: true,
+                ld_cta_end: 4,
+                ld_span: 124,
+                ..idle
+            });
+            seq.extend(std::iter::repeat_n(idle, gap - 1));
+        }
+    }
+    seq.extend(std::iter::repeat_n(idle, 20));
+    (p, seq)
+}
+
 impl CosimUnit for SnakePrefetcher {
     const SUMMARY: &'static str = "Snake prefetcher (Head, Tail, chain walker, throttle)";
     const SPEC: &'static str = "spec/snake.md";
@@ -230,16 +296,27 @@ impl CosimUnit for SnakePrefetcher {
     }
     fn scenarios() -> Vec<(String, SnakeParams, Vec<SnakeIn>)> {
         let (p, s) = figure15(6);
-        vec![("snake.md scenario (Figure 15 style)".into(), p, s)]
+        let (p2, s2) = revision2_scenario(10);
+        vec![
+            (
+                "snake.md scenario (Figure 15 style), revision-1 values".into(),
+                p,
+                s,
+            ),
+            ("snake.md revision-2 scenario".into(), p2, s2),
+        ]
     }
 
-    /// The paper's; a small SM (8 warps, 4 Tail entries, depth-1 queues,
-    /// short chains and throttle); 16 Tail entries with the whole table as
-    /// the LRU group and promotion at two warps.
+    /// The paper's (revision 2), and the same with the revision-1 values; a
+    /// small SM (8 warps, 4 Tail entries, depth-1 queues, short chains,
+    /// loops of up to 5 hops, 2 iterations ahead, short throttle); 16 Tail
+    /// entries with the whole table as the LRU group and promotion at two
+    /// warps.
     fn suite() -> Vec<SnakeParams> {
         let d = SnakeParams::default();
         vec![
             d.clone(),
+            d.revision1(),
             SnakeParams {
                 N_WARPS: 8,
                 TAIL_ENTRIES: 4,
@@ -247,6 +324,8 @@ impl CosimUnit for SnakePrefetcher {
                 WALKQ_DEPTH: 1,
                 PFQ_DEPTH: 1,
                 CHAIN_DEPTH: 2,
+                LOOP_HOPS: 5,
+                INTRA_DEGREE: 2,
                 IW_DEGREE: 2,
                 THROTTLE_CYCLES: 5,
                 ..d.clone()

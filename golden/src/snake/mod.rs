@@ -24,9 +24,12 @@
 //!   the walk queue was not full at the start of the cycle (else it is
 //!   dropped);
 //! * the walker works on the head of the walk queue, from the tables at the
-//!   start of the cycle: it pushes one prefetch (unless the output queue was
-//!   full at the start of the cycle: stall, nothing changes), or ends the job
-//!   (the job leaves the queue; that cycle makes no prefetch);
+//!   start of the cycle ([`walk`]): it pushes one prefetch (unless the
+//!   output queue was full at the start of the cycle: stall, nothing
+//!   changes), takes one hop that emits nothing (revision 2: beyond
+//!   `CHAIN_DEPTH` or through a link not usable for the warp; no room
+//!   needed), or ends the job (the job leaves the queue; that cycle makes
+//!   no prefetch);
 //! * a halted cycle empties the walk queue and returns the walker to its
 //!   initial state, the output queue stays;
 //! * the oldest prefetch of the output queue is on `pf_*` (all zero while
@@ -36,6 +39,19 @@
 //! halted and `pf_ready = 1` has its first prefetch pushed at edge *t + 1*
 //! and taken at edge *t + 2*; later prefetches of the same job follow one
 //! per edge.
+//!
+//! # Revision 2
+//! The spec's revision 2 (`snake.md`, "Revision 2") is the default; its
+//! five parameters at the values of [`SnakeParams::revision1`] give
+//! revision 1. Training: a link hit sets `t1 = 1` on any repeat with
+//! `OWN_LINKS = 1` (else only when a second warp has the bit), and a hit
+//! or an allocation writes the entry's `span` with the load's `ld_span`.
+//! The walk ([`walk`]) follows the warp's own path up to `LOOP_HOPS` hops,
+//! emits the first `CHAIN_DEPTH` of them that are usable for the warp,
+//! closes loops into intra-warp observations, prefetches up to
+//! `INTRA_DEGREE` iterations ahead and keeps inter-warp targets below the
+//! job's `ld_cta_end` with `IW_SAME_CTA = 1`. A job holds its load's
+//! `ld_span` and `ld_cta_end` (taken modulo their port widths).
 //!
 //! # Same-edge order
 //! The walker's decision is taken first, from the start-of-cycle state. Its
@@ -71,10 +87,15 @@
 
 use std::collections::VecDeque;
 
-use ports::snake::{kind, SnakeIn, SnakeOut, SnakeParams, SnakePrefetcher};
+use ports::snake::{kind, SnakeIn, SnakeOut, SnakeParams, SnakePrefetcher, SPAN_W};
 use ports::{mask, Params};
 
 use crate::model::{GoldenModel, GoldenUnit};
+
+mod walk;
+
+use walk::WalkAction;
+pub use walk::{Phase, Walker};
 
 /// Width of the `bw_util` port.
 const BW_UTIL_W: u32 = 7;
@@ -84,7 +105,8 @@ const CNT_MAX: u64 = 3;
 
 /// Value of `t1` for an untrained link.
 pub const T1_UNTRAINED: u64 = 0;
-/// Value of `t1` for a link seen by two warps.
+/// Value of `t1` for a trained link: seen by two warps, or (with
+/// `OWN_LINKS = 1`) repeated; usable for the warps whose bit is set.
 pub const T1_TWO_WARPS: u64 = 1;
 /// Value of `t1` for a promoted link (used for every warp).
 pub const T1_PROMOTED: u64 = 2;
@@ -141,6 +163,9 @@ pub struct TailEntry {
     pub t1: u64,
     /// The per-PC fields of `pc1`.
     pub per_pc: PerPc,
+    /// Footprint (`ld_span`, 12 bits) of `pc2`'s load as last observed by
+    /// the link's training (revision 2).
+    pub span: u64,
 }
 
 /// A walk job: one accepted load, as held in the walk queue.
@@ -152,54 +177,10 @@ pub struct WalkJob {
     pub pc: u64,
     /// Address of the load.
     pub addr: u64,
-}
-
-/// Phase of the walker within its job.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Phase {
-    /// Chain hops, then (once the chain is over) the intra-warp prefetch.
-    #[default]
-    Chain,
-    /// Inter-warp prefetches.
-    Inter,
-}
-
-/// The walker's registers for the job at the head of the walk queue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Walker {
-    /// Current phase.
-    pub phase: Phase,
-    /// Chain hops taken.
-    pub hop: u64,
-    /// PC reached by the chain (meaningful after the first hop; before it
-    /// the job's PC is used).
-    pub cur: u64,
-    /// Address reached by the chain (after the first hop; before it the
-    /// job's address).
-    pub addr: u64,
-    /// Sum of the strides of the hops taken (after the first hop; before it
-    /// 0).
-    pub sum: u64,
-    /// Next inter-warp distance, from 1.
-    pub k: u64,
-}
-
-impl Walker {
-    /// The walker's initial state (no hop taken, distance 1).
-    pub const INITIAL: Walker = Walker {
-        phase: Phase::Chain,
-        hop: 0,
-        cur: 0,
-        addr: 0,
-        sum: 0,
-        k: 1,
-    };
-}
-
-impl Default for Walker {
-    fn default() -> Self {
-        Walker::INITIAL
-    }
+    /// The load's footprint (`ld_span`).
+    pub span: u64,
+    /// One past the last warp slot of the load's CTA (`ld_cta_end`).
+    pub end: u64,
 }
 
 /// One entry of the output prefetch queue.
@@ -211,6 +192,8 @@ pub struct Prefetch {
     pub warp: u64,
     /// [`kind`] of the prefetch (`pf_kind`).
     pub kind: u64,
+    /// Footprint of the predicted load (`pf_span`; 0 when `SPAN = 0`).
+    pub span: u64,
 }
 
 /// Event counts of the model since it was built (not cleared by reset).
@@ -230,6 +213,9 @@ pub struct SnakeStats {
     pub bits_cleared: u64,
     /// Links that became promoted (`t1` became 2).
     pub promotions: u64,
+    /// Links that became trained for the warps that observed them (`t1`
+    /// went from 0 to 1).
+    pub links_trained: u64,
     /// Walk jobs that entered the walk queue.
     pub jobs_enqueued: u64,
     /// Walk jobs dropped because the walk queue was full.
@@ -248,6 +234,9 @@ pub struct SnakeStats {
     pub prefetches_intra: u64,
     /// Intra-warp observations recorded (chains that closed a loop).
     pub loops_closed: u64,
+    /// Hops the walker took without emitting (beyond `CHAIN_DEPTH`, or
+    /// through a link not usable for the job's warp).
+    pub silent_hops: u64,
     /// Cycles the walker had a prefetch but the output queue was full.
     pub stall_cycles: u64,
     /// Halted cycles.
@@ -261,40 +250,6 @@ impl SnakeStats {
     pub fn prefetches(&self) -> u64 {
         self.prefetches_chain + self.prefetches_inter + self.prefetches_intra
     }
-}
-
-/// What the walker's job does next, from the current tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum WalkStep {
-    /// No further prefetch: the job ends.
-    End,
-    /// This prefetch, then the walker's registers become `next`; a closing
-    /// hop also records the intra-warp observation `observation` for the
-    /// job's PC.
-    Push {
-        pf: Prefetch,
-        next: Walker,
-        observation: Option<u64>,
-    },
-}
-
-/// What the walker does at this edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum WalkAction {
-    /// Not halted, empty walk queue.
-    Idle,
-    /// Halted: discard the walk queue, back to the initial state.
-    Discard,
-    /// The head job ends.
-    End,
-    /// The output queue is full: hold.
-    Stall,
-    /// Push a prefetch, advance, maybe record an observation.
-    Push {
-        pf: Prefetch,
-        next: Walker,
-        observation: Option<u64>,
-    },
 }
 
 /// Cycle-accurate golden model of `snake_prefetcher`.
@@ -577,7 +532,7 @@ impl SnakeModel {
     }
 
     /// The link `q -> p` with stride `s` seen by warp `w` (training step 3).
-    fn train_link(&mut self, w: u64, q: u64, p: u64, s: u64) {
+    fn train_link(&mut self, w: u64, q: u64, p: u64, s: u64, span: u64) {
         let bit = 1u64 << w;
         // Clear: warp w no longer follows the other links from q.
         for e in self.tail.iter_mut() {
@@ -591,15 +546,22 @@ impl SnakeModel {
             // Hit.
             self.stats.link_hits += 1;
             let train_warps = self.params.TRAIN_WARPS;
+            let own_links = self.params.OWN_LINKS == 1;
             let e = &mut self.tail[h];
             e.wv |= bit;
+            e.span = span;
             let c = e.wv.count_ones() as u64;
             if c >= train_warps {
                 if e.t1 != T1_PROMOTED {
                     self.stats.promotions += 1;
                 }
                 e.t1 = T1_PROMOTED;
-            } else if c == 2 {
+            } else if own_links || c == 2 {
+                // Revision 2: any repeat trains the link for the warps that
+                // observed it; revision 1 needs a second warp.
+                if e.t1 == T1_UNTRAINED {
+                    self.stats.links_trained += 1;
+                }
                 e.t1 = T1_TWO_WARPS;
             }
             self.touch(h);
@@ -627,14 +589,15 @@ impl SnakeModel {
                 wv: bit,
                 t1: T1_UNTRAINED,
                 per_pc,
+                span,
             };
             self.touch(v);
         }
     }
 
-    /// Train the tables with the load `(w, p, a)` (Head, inter-warp stride,
-    /// link).
-    fn train(&mut self, w: u64, p: u64, a: u64) {
+    /// Train the tables with the load `(w, p, a)` of footprint `span`
+    /// (Head, inter-warp stride, link).
+    fn train(&mut self, w: u64, p: u64, a: u64, span: u64) {
         self.stats.loads_trained += 1;
         let prev = self.head[w as usize];
         self.head[w as usize] = HeadRow {
@@ -645,116 +608,7 @@ impl SnakeModel {
         self.train_inter_warp(w, p, a);
         if prev.valid {
             let s = self.sub(a, prev.addr);
-            self.train_link(w, prev.pc, p, s);
-        }
-    }
-
-    // ----- the walker -----
-
-    /// The entry a chain hop from `cur` takes for warp `w`: the
-    /// lowest-numbered valid promoted entry with `pc1 = cur` and bit `w`
-    /// set, else the lowest-numbered valid promoted entry with `pc1 = cur`.
-    fn chain_entry(&self, cur: u64, w: u64) -> Option<usize> {
-        let promoted = |e: &TailEntry| e.valid && e.pc1 == cur && e.t1 == T1_PROMOTED;
-        self.tail
-            .iter()
-            .position(|e| promoted(e) && e.wv & (1u64 << w) != 0)
-            .or_else(|| self.tail.iter().position(promoted))
-    }
-
-    /// The next step of `job` with the walker's registers `ws`, from the
-    /// current tables.
-    fn walk_step(&self, job: &WalkJob, ws: &Walker) -> WalkStep {
-        let p = &self.params;
-        let mut next = *ws;
-        if ws.phase == Phase::Chain {
-            // 1. Chain.
-            if ws.hop < p.CHAIN_DEPTH {
-                let (cur, addr, sum) = if ws.hop == 0 {
-                    (job.pc, job.addr, 0)
-                } else {
-                    (ws.cur, ws.addr, ws.sum)
-                };
-                if let Some(e) = self.chain_entry(cur, job.warp) {
-                    let entry = &self.tail[e];
-                    next.addr = self.add(addr, entry.stride);
-                    next.sum = self.add(sum, entry.stride);
-                    next.cur = entry.pc2;
-                    next.hop = ws.hop + 1;
-                    let observation = if entry.pc2 == job.pc {
-                        next.phase = Phase::Inter; // closed loop: no intra
-                        Some(next.sum)
-                    } else {
-                        None
-                    };
-                    return WalkStep::Push {
-                        pf: Prefetch {
-                            addr: next.addr,
-                            warp: job.warp,
-                            kind: kind::CHAIN,
-                        },
-                        next,
-                        observation,
-                    };
-                }
-            }
-            // 2. Intra-warp (the chain is over).
-            if let Some(f) = self.per_pc(job.pc).filter(|f| f.t2 == CNT_MAX) {
-                next.phase = Phase::Inter;
-                return WalkStep::Push {
-                    pf: Prefetch {
-                        addr: self.add(job.addr, f.intra),
-                        warp: job.warp,
-                        kind: kind::INTRA_WARP,
-                    },
-                    next,
-                    observation: None,
-                };
-            }
-        }
-        // 3. Inter-warp.
-        if let Some(f) = self.per_pc(job.pc) {
-            if f.iw_cnt >= 2 && ws.k <= p.IW_DEGREE && job.warp + ws.k < p.N_WARPS {
-                next.phase = Phase::Inter;
-                next.k = ws.k + 1;
-                return WalkStep::Push {
-                    pf: Prefetch {
-                        addr: self.add(job.addr, ws.k.wrapping_mul(f.iw_stride)),
-                        warp: job.warp + ws.k,
-                        kind: kind::INTER_WARP,
-                    },
-                    next,
-                    observation: None,
-                };
-            }
-        }
-        // 4. Nothing more.
-        WalkStep::End
-    }
-
-    /// What the walker does at this edge, from the state at the start of
-    /// the cycle.
-    fn walk_action(&self) -> WalkAction {
-        if self.halted() {
-            return WalkAction::Discard;
-        }
-        let Some(job) = self.walkq.front() else {
-            return WalkAction::Idle;
-        };
-        match self.walk_step(job, &self.walker) {
-            WalkStep::End => WalkAction::End,
-            WalkStep::Push { .. } if self.pfq.len() >= self.params.PFQ_DEPTH as usize => {
-                WalkAction::Stall
-            }
-            WalkStep::Push {
-                pf,
-                next,
-                observation,
-            } => WalkAction::Push {
-                pf,
-                next,
-                observation,
-            },
+            self.train_link(w, prev.pc, p, s, span);
         }
     }
 
@@ -788,7 +642,7 @@ impl GoldenModel<SnakePrefetcher> for SnakeModel {
                 pf_addr: pf.addr,
                 pf_warp: pf.warp,
                 pf_kind: pf.kind,
-                pf_span: 0,
+                pf_span: pf.span,
                 throttled,
             },
             None => SnakeOut {
@@ -808,6 +662,8 @@ impl GoldenModel<SnakePrefetcher> for SnakeModel {
         let pc = inputs.ld_pc & mask(p.PC_W as u32);
         let addr = inputs.ld_addr & mask(p.ADDR_W as u32);
         let bw_util = inputs.bw_util & mask(BW_UTIL_W);
+        let span = inputs.ld_span & mask(SPAN_W);
+        let end = inputs.ld_cta_end & mask(p.warp_bits() + 1);
         debug_assert!(warp < p.N_WARPS, "N_WARPS is a power of two");
         let load = inputs.ld_valid && inputs.ld_uniform;
         if inputs.ld_valid && !load {
@@ -835,16 +691,12 @@ impl GoldenModel<SnakePrefetcher> for SnakeModel {
 
         // The walker's intra-warp observation, then the load's training
         // (disjoint fields; a new entry copies both).
-        if let WalkAction::Push {
-            observation: Some(x),
-            ..
-        } = action
-        {
+        if let Some(x) = action.observation() {
             let job_pc = self.walkq.front().expect("walk job").pc;
             self.record_observation(job_pc, x);
         }
         if load {
-            self.train(warp, pc, addr);
+            self.train(warp, pc, addr, span);
         }
 
         // Output queue: pop the head, then the walker's push.
@@ -866,6 +718,10 @@ impl GoldenModel<SnakePrefetcher> for SnakeModel {
                 self.stats.jobs_completed += 1;
             }
             WalkAction::Stall => self.stats.stall_cycles += 1,
+            WalkAction::Hop { next, .. } => {
+                self.stats.silent_hops += 1;
+                self.walker = next;
+            }
             WalkAction::Push { pf, next, .. } => {
                 match pf.kind {
                     kind::CHAIN => self.stats.prefetches_chain += 1,
@@ -885,7 +741,13 @@ impl GoldenModel<SnakePrefetcher> for SnakeModel {
                 self.stats.jobs_dropped += 1;
             } else {
                 self.stats.jobs_enqueued += 1;
-                self.walkq.push_back(WalkJob { warp, pc, addr });
+                self.walkq.push_back(WalkJob {
+                    warp,
+                    pc,
+                    addr,
+                    span,
+                    end,
+                });
             }
         }
     }

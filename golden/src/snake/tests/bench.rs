@@ -31,6 +31,8 @@ pub(super) struct Tb {
     /// offered in.
     pub(super) offered: Option<u64>,
     pub(super) got: Vec<Transfer>,
+    /// `pf_span` of each transfer in `got`.
+    pub(super) spans: Vec<u64>,
 }
 
 impl Tb {
@@ -46,6 +48,7 @@ impl Tb {
             pf_ready: true,
             offered: None,
             got: Vec::new(),
+            spans: Vec::new(),
         }
     }
 
@@ -76,6 +79,7 @@ impl Tb {
                 taken: e,
                 pf: (out.pf_addr, out.pf_warp, out.pf_kind),
             });
+            self.spans.push(out.pf_span);
         }
         self.m.step(&inputs);
         self.next_edge += 1;
@@ -121,6 +125,7 @@ impl Tb {
     /// Forget the transfers recorded so far.
     pub(super) fn forget(&mut self) {
         self.got.clear();
+        self.spans.clear();
     }
 }
 
@@ -135,8 +140,10 @@ pub(super) fn load(w: u64, pc: u64, addr: u64) -> SnakeIn {
     }
 }
 
+/// The paper's configuration with revision 1's rules (the rule-by-rule
+/// tests of revision 1 run on it; `rev2.rs` tests revision 2).
 pub(super) fn defaults() -> SnakeParams {
-    SnakeParams::default()
+    SnakeParams::default().revision1()
 }
 
 /// Everything the model holds that the RTL holds.

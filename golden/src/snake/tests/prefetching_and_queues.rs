@@ -50,6 +50,7 @@ fn chain_depth_limit() {
     for depth in [1usize, 2, 3, 4] {
         let p = SnakeParams {
             CHAIN_DEPTH: depth as u64,
+            LOOP_HOPS: depth as u64,
             ..defaults()
         };
         let mut tb = Tb::new(&p);

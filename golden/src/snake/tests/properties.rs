@@ -37,14 +37,20 @@ fn small_params() -> impl Strategy<Value = SnakeParams> {
         (1u32..=4, 1u64..=6, 1u64..=4, 0u64..=6),
         (1u64..=4, 0u64..=4, 1u64..=3, 1u64..=4),
         (0u64..=6, 0usize..4, 0usize..3, any::<bool>()),
+        (any::<bool>(), 0u64..=5, 0u64..=4, 0u64..8),
     )
         .prop_map(
-            |((n, tail, train, lru), (depth, deg, walkq, pfq), (thr, aw, pw, paper))| {
+            |(
+                (n, tail, train, lru),
+                (depth, deg, walkq, pfq),
+                (thr, aw, pw, paper),
+                (rev1, extra_hops, intra_deg, flags),
+            )| {
                 if paper {
                     return SnakeParams::default();
                 }
                 let n = 1u64 << n;
-                SnakeParams {
+                let p = SnakeParams {
                     N_WARPS: n,
                     TAIL_ENTRIES: tail,
                     TRAIN_WARPS: train.min(n),
@@ -58,9 +64,17 @@ fn small_params() -> impl Strategy<Value = SnakeParams> {
                     BW_LOW: 50,
                     ADDR_W: [8, 16, 32, 64][aw],
                     PC_W: [4, 12, 32][pw],
-                    ..SnakeParams::default()
+                    OWN_LINKS: flags & 1,
+                    LOOP_HOPS: depth + extra_hops,
+                    INTRA_DEGREE: intra_deg,
+                    IW_SAME_CTA: (flags >> 1) & 1,
+                    SPAN: (flags >> 2) & 1,
+                };
+                if rev1 {
+                    p.revision1()
+                } else {
+                    p
                 }
-                .revision1()
             },
         )
 }
@@ -153,6 +167,9 @@ impl Driver {
             inputs.ld_valid = true;
             inputs.ld_uniform = ld.uniform;
             inputs.ld_warp = w;
+            // CTAs of four warps; footprints 0 .. 0xFC by PC and warp.
+            inputs.ld_cta_end = (w | 3) + 1;
+            inputs.ld_span = (0x7C * (*i + w % 3)) % 0x100;
             inputs.ld_pc = 0x100 + 4 * *i;
             inputs.ld_addr = addr;
             *i += 1;
@@ -190,8 +207,11 @@ fn check_tables(m: &SnakeModel, ctx: &str) -> Result<(), TestCaseError> {
             prop_assert!(ones >= p.TRAIN_WARPS, "{} entry {} {:?}", ctx, ei, e);
         }
         if e.t1 == T1_TWO_WARPS {
-            prop_assert!(ones >= 2 && ones < p.TRAIN_WARPS, "{} {:?}", ctx, e);
+            // Revision 1: two warps; revision 2: any repeat.
+            let least = if p.OWN_LINKS == 1 { 1 } else { 2 };
+            prop_assert!(ones >= least && ones < p.TRAIN_WARPS, "{} {:?}", ctx, e);
         }
+        prop_assert!(e.span < 1 << ports::snake::SPAN_W, "{}", ctx);
         prop_assert!(e.pc1 <= mask(p.PC_W as u32) && e.pc2 <= mask(p.PC_W as u32));
         prop_assert!(e.stride <= mask(p.ADDR_W as u32), "{}", ctx);
         let f = e.per_pc;
@@ -274,8 +294,9 @@ fn check_invariants(p: &SnakeParams, stimulus: &[Cycle]) -> Result<SnakeStats, T
         if m.walk_queue().is_empty() {
             prop_assert_eq!(walker, Walker::INITIAL, "{}", ctx);
         }
-        prop_assert!(walker.hop <= p.CHAIN_DEPTH, "{}", ctx);
-        prop_assert!(walker.k >= 1 && walker.k <= p.IW_DEGREE + 1, "{}", ctx);
+        prop_assert!(walker.hop <= p.LOOP_HOPS, "{}", ctx);
+        let k_max = p.IW_DEGREE.max(p.INTRA_DEGREE).max(1) + 1;
+        prop_assert!(walker.k >= 1 && walker.k <= k_max, "{}", ctx);
         check_tables(&m, &ctx)?;
 
         let job = m.walk_queue().first().copied();
@@ -323,8 +344,18 @@ fn check_invariants(p: &SnakeParams, stimulus: &[Cycle]) -> Result<SnakeStats, T
                         ctx,
                         pf
                     );
+                    // Revision 2: inside the CTA.
+                    if p.IW_SAME_CTA == 1 {
+                        prop_assert!(pf.warp < job.end, "{} {:?}", ctx, pf);
+                    }
                 } else {
                     prop_assert_eq!(pf.warp, job.warp, "{}", ctx);
+                }
+                if pf.kind != kind::CHAIN {
+                    let span = if p.SPAN == 1 { job.span } else { 0 };
+                    prop_assert_eq!(pf.span, span, "{}", ctx);
+                } else if p.SPAN == 0 {
+                    prop_assert_eq!(pf.span, 0, "{}", ctx);
                 }
             }
         }
@@ -374,6 +405,7 @@ fn random_stimulus_reaches_every_path() {
         let stimulus = cycles(800).new_tree(&mut runner).unwrap().current();
         let p = SnakeParams {
             CHAIN_DEPTH: if run % 2 == 0 { 3 } else { 2 },
+            LOOP_HOPS: if run % 2 == 0 { 3 } else { 2 },
             ..defaults()
         };
         let s = check_invariants(&p, &stimulus).unwrap();
@@ -422,5 +454,48 @@ fn random_stimulus_reaches_every_path() {
             1
         };
         assert!(v >= min, "{n}: {}", report.join(", "));
+    }
+}
+
+/// The same stimulus with revision 2's rules (the paper's configuration
+/// and a small one) reaches the new paths: links trained by one warp's
+/// repeat, silent hops, loops closed, intra-warp prefetches beyond the
+/// next iteration, inter-warp prefetches inside the CTA.
+#[test]
+fn random_stimulus_reaches_revision2_paths() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let (mut trained, mut silent, mut loops, mut intra, mut inter) = (0, 0, 0, 0, 0);
+    for run in 0..24 {
+        let stimulus = cycles(800).new_tree(&mut runner).unwrap().current();
+        let p = if run % 2 == 0 {
+            SnakeParams::default()
+        } else {
+            SnakeParams {
+                N_WARPS: 16,
+                TAIL_ENTRIES: 6,
+                CHAIN_DEPTH: 1,
+                LOOP_HOPS: 5,
+                INTRA_DEGREE: 3,
+                ..SnakeParams::default()
+            }
+        };
+        let s = check_invariants(&p, &stimulus).unwrap();
+        trained += s.links_trained;
+        silent += s.silent_hops;
+        loops += s.loops_closed;
+        intra += s.prefetches_intra;
+        inter += s.prefetches_inter;
+    }
+    println!("trained {trained}, silent {silent}, loops {loops}, intra {intra}, inter {inter}");
+    for (name, v) in [
+        ("trained", trained),
+        ("silent", silent),
+        ("loops", loops),
+        ("intra", intra),
+        ("inter", inter),
+    ] {
+        assert!(v >= 10, "{name}: {v}");
     }
 }

@@ -52,6 +52,7 @@ fn scenario_figure15() {
                         wv: 0b1,
                         t1: T1_UNTRAINED,
                         per_pc: PerPc::default(),
+                        span: 0,
                     })
                 );
                 assert_eq!(tb.m.recency(), &[0]);

@@ -319,6 +319,7 @@ fn victim_takes_new_contents_over_same_edge_updates() {
             wv: 0b1,
             t1: T1_UNTRAINED,
             per_pc: PerPc::default(),
+            span: 0,
         }
     );
     tb.drain();
