@@ -170,6 +170,7 @@ impl Out {
         self.q.push_back(PrefetchOffer {
             addr: addr & 0xFFFF_FFFF,
             warp: WarpRef::Sm(warp),
+            span: 0,
         });
     }
 }
@@ -440,6 +441,8 @@ mod tests {
             firsts: &a,
             first_addr: a[0],
             uniform: true,
+            span: 0,
+            cta_end: 64,
             indirect: false,
         });
     }

@@ -36,6 +36,8 @@
 //! | `lat_alu`, `lat_sfu`, `lat_dp`, `lat_tensor`, `lat_smem` | cycles from issuing an instruction of the class (integer / fp32, transcendental, fp64, tensor, shared memory) until an instruction reading its result may issue; 1 = next cycle ([`Latencies`]) | 1 each | 1 each |
 //! | `ii_sfu`, `ii_dp`, `ii_tensor` | initiation interval: cycles the SM's pipeline of the class is busy with one warp instruction | 1 each | 1 each |
 //! | `bw_window` | cycles over which `bw_util` (the prefetcher's bandwidth input) is measured | 100 | 100 |
+//! | `snake_span_lines` | most L1 lines one prefetch's footprint (Snake's `pf_span`) is prefetched as, one request per line; a wider footprint prefetches its first line only (`sm/prefetches.rs`); 1..=32 | 4 | 4 |
+//! | `decoupled_cap_cycles` | the decoupled L1's cap until trained (half the lines for the L1 side) also lifts this many cycles after the SM's first demand load, if the prefetcher has offered no prefetch by then; 0 = only by a prefetch (`decoupled.rs`) | 1000 | 1000 |
 //! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
 //! | a unit's switch | a boolean key the unit declares ([`HarnessUnit::SWITCHES`]; `caps_hint`: CAPS's indirect-load hint) | | |
 //! | `reuse_analysis` | classify the L1 access stream by reuse distance | true | true |
@@ -475,6 +477,14 @@ pub struct MachineConfig {
     /// the prefetcher (`bw_util`) is measured.
     #[serde(default = "bw_window")]
     pub bw_window: u32,
+    /// Most lines a prefetch's footprint (`PrefetchOffer::span`) is
+    /// prefetched as; a wider one prefetches its first line only.
+    #[serde(default = "snake_span_lines")]
+    pub snake_span_lines: u32,
+    /// Cycles after the SM's first demand load at which the decoupled
+    /// L1's cap until trained lifts without a prefetch (0: never by time).
+    #[serde(default = "decoupled_cap_cycles")]
+    pub decoupled_cap_cycles: u32,
     /// Eager warp wake-up on prefetch return (two-level and PAS).
     pub eager_wakeup: bool,
     /// Show the prefetcher which loads are indirect (from the expression
@@ -543,6 +553,8 @@ impl MachineConfig {
             expander: no_expander(),
             decoupled: Decoupling::Auto,
             bw_window: bw_window(),
+            snake_span_lines: snake_span_lines(),
+            decoupled_cap_cycles: decoupled_cap_cycles(),
             eager_wakeup: true,
             caps_hint: true,
             reuse_analysis: true,
@@ -609,6 +621,16 @@ fn no_expander() -> String {
 
 fn bw_window() -> u32 {
     100
+}
+
+fn snake_span_lines() -> u32 {
+    4
+}
+
+/// The default of `decoupled_cap_cycles`: see `decoupled.rs`, "The cap's
+/// time limit".
+fn decoupled_cap_cycles() -> u32 {
+    1000
 }
 
 /// Parse a decimal or `0x` hexadecimal unsigned integer (underscores allowed).

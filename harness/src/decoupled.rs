@@ -17,8 +17,10 @@
 //! - **Allocation** (a load miss on the L1 side, a prefetch on the
 //!   prefetch side), in this order:
 //!   1. *Cap until trained*: until the prefetcher has offered its first
-//!      prefetch ([`L1Role::prefetcher_trained`]), the L1 side holds at
-//!      most `C / 2` lines: a load miss with the L1 side at its cap
+//!      prefetch, or `decoupled_cap_cycles` cycles have passed since the
+//!      SM's first demand load, whichever is first (the SM then calls
+//!      [`L1Role::prefetcher_trained`]), the L1 side holds at most `C / 2`
+//!      lines: a load miss with the L1 side at its cap
 //!      replaces the least recently used L1 line of its set, if the set has
 //!      one ("Snake initially restricts the L1 cache to utilize only up to
 //!      50% of the available decoupled space until the prefetcher is
@@ -43,8 +45,28 @@
 //!
 //! # Choices where the spec is silent
 //! - "Trained" is what the harness can see of any prefetcher: its first
-//!   offered prefetch. Snake offers none before a link promotes or an
+//!   offered prefetch. Snake offers none before a link is trained or an
 //!   inter-warp stride is confirmed, which is its training.
+//! - *The cap's time limit* (`decoupled_cap_cycles`, machine key). A
+//!   prefetcher that never trains (revision 1 of Snake on matrixMul and
+//!   the convolutions, whose loads it ignored) held the L1 side at half
+//!   the storage for the whole run (conv_rows 19 % slower). The paper
+//!   bounds the wait: "the training process takes an average of 3 cycles
+//!   (up to 10 cycles)". Those are cycles of its training hardware per
+//!   load; what the harness sees as "trained", the first offered
+//!   prefetch, comes after several warps' loads, which with blocking
+//!   loads are a memory round trip apart. The clock starts at the SM's
+//!   first demand load (no prefetcher trains before one; a kernel's
+//!   prologue of arithmetic does not count) and the default is 1000
+//!   cycles, about two round trips of the presets' 400-cycle memory:
+//!   measured with revision 2 of Snake on the bundled kernels (Fermi and
+//!   Volta), the first prefetch comes 420-840 cycles after the first load
+//!   where a warp's second load trains it (stream, reuse, vector_add, the
+//!   DAC example, the convolutions on Fermi), so the cap does its work
+//!   there, and 1,200-15,700 cycles where it needs several warps or
+//!   iterations (ATAX, LPS, matrixMul, BFS), or never (the convolutions on
+//!   Volta), where 1000 cycles bound the cap's cost. 0 restores "only a
+//!   prefetch lifts it".
 //! - "Full" is the whole storage (the paper's "no free space left in the
 //!   unified cache"), not one set: a set-associative storage then fills up
 //!   by conflict replacements (rule 4) and frees a quarter of itself when

@@ -318,6 +318,8 @@ mod tests {
                 firsts: &firsts,
                 first_addr: a,
                 uniform: true,
+                span: 0,
+                cta_end: (slot + 1) * 4,
                 indirect: false,
             },
         );

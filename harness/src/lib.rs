@@ -26,7 +26,8 @@
 //! a run measures, with the definitions of every figure), [`counts`] (a
 //! unit's own counters), [`reuse`] (the BA thesis's reuse-distance
 //! profile and its stack-distance structure), [`roles`] (the role slots
-//! the cycle loop talks to), [`registry`] (how a unit declares itself for
+//! the cycle loop talks to), [`lanes`] (a load's shape across its lanes:
+//! Snake's `ld_uniform` per row of the block and `ld_span`), [`registry`] (how a unit declares itself for
 //! a role, the generic wrapper of its golden model and probes, the table
 //! of units, and the machine's choices checked through it), [`stimulus`]
 //! (the stimulus files), [`trace`] (Accel-Sim trace reading), `sched`
@@ -62,6 +63,7 @@ pub(crate) mod hash;
 pub mod interwarp;
 pub mod kernel;
 pub(crate) mod l1;
+pub mod lanes;
 pub mod memsys;
 pub mod metrics;
 pub(crate) mod occupancy;

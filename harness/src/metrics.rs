@@ -200,7 +200,8 @@ pub struct MemMetrics {
 /// Prefetcher outcomes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PrefetchMetrics {
-    /// Prefetch requests offered by the prefetcher and taken by the L1.
+    /// Prefetch requests offered by the prefetcher and taken by the L1
+    /// (one per line of an offer's footprint).
     pub offered: u64,
     /// Sent to memory.
     pub issued: u64,
@@ -237,6 +238,19 @@ pub struct PrefetchMetrics {
     pub eager_wakeups: u64,
     /// Cycles the L1 reported `cache_full` to the prefetcher.
     pub cache_full_cycles: u64,
+    /// Offers whose footprint (Snake's `pf_span`) covered more than one
+    /// line, each line counted above as a prefetch request of its own.
+    pub span_offers: u64,
+    /// Offers whose footprint was wider than `snake_span_lines` lines:
+    /// only their first line was prefetched.
+    pub span_capped: u64,
+    /// The decoupled L1's cap until trained was lifted by the
+    /// prefetcher's first offered prefetch (SMs, 0 or 1 each).
+    pub cap_lifted_by_prefetch: u64,
+    /// ... by `decoupled_cap_cycles` passing since the SM's first load.
+    pub cap_lifted_by_time: u64,
+    /// The cycle the cap was lifted (the latest over the SMs; 0: never).
+    pub cap_lift_cycle: u64,
     /// The prefetcher's own event counters. In JSON they appear as one
     /// more field of this object, named by the prefetcher's key
     /// (`"caps": {"loads": ..., ...}`).

@@ -119,41 +119,21 @@ pub struct LoadInfo<'a> {
     pub firsts: &'a [u64],
     /// The address of the lowest active thread (modulo 2^32).
     pub first_addr: u64,
-    /// The active threads' addresses are one common stride apart per lane
-    /// ([`uniform_stride`]).
+    /// The active lanes of each row of the block are one stride apart, the
+    /// same stride in every row (Snake's `ld_uniform`:
+    /// [`LaneShape::uniform`](crate::lanes::LaneShape::uniform)).
     pub uniform: bool,
+    /// Bytes from the first to the last active lane's address, 0 if below
+    /// it, at most 4095 (Snake's `ld_span`:
+    /// [`LaneShape::span`](crate::lanes::LaneShape::span)).
+    pub span: u32,
+    /// One past the last warp slot of the issuing warp's CTA (Snake's
+    /// `ld_cta_end`): CTA slot `s` holds warp slots `[s * wpc, (s + 1) *
+    /// wpc)` (`sm/launch.rs`).
+    pub cta_end: u32,
     /// The address depends on loaded data (the machine's `caps_hint` and
     /// the kernel's classification; always false for traces).
     pub indirect: bool,
-}
-
-/// Whether the addresses of a warp's active threads, given in lane order
-/// with their lanes, are one common stride apart per lane: `addr(l) =
-/// addr(l0) + (l - l0) * s` (modulo 2^32) for one `s` and every active lane
-/// `l` (`l0` the lowest). A single active thread is uniform.
-pub fn uniform_stride(lanes_addrs: impl IntoIterator<Item = (u32, u64)>) -> bool {
-    // Differences as signed 32-bit values.
-    let diff = |a: u64, b: u64| (a.wrapping_sub(b) & 0xFFFF_FFFF) as u32 as i32 as i64;
-    let mut it = lanes_addrs.into_iter();
-    let Some(mut prev) = it.next() else {
-        return true;
-    };
-    let mut stride: Option<i64> = None;
-    for (l, a) in it {
-        let dl = l as i64 - prev.0 as i64;
-        let da = diff(a, prev.1);
-        if dl <= 0 {
-            return false;
-        }
-        match stride {
-            None if da % dl == 0 => stride = Some(da / dl),
-            None => return false,
-            Some(s) if s * dl == da => {}
-            Some(_) => return false,
-        }
-        prev = (l, a);
-    }
-    true
 }
 
 /// The warp a prefetch is for, as the prefetcher names it (eager wake-up).
@@ -179,6 +159,12 @@ pub struct PrefetchOffer {
     /// The warp the prefetch is for (eager wake-up; a warp that does not
     /// exist, or is not waiting, is simply not woken).
     pub warp: WarpRef,
+    /// The footprint to prefetch, bytes beyond `addr` (Snake's `pf_span`;
+    /// 0 for one line): the L1 takes every line of `[addr, addr + span]`,
+    /// one prefetch request per line, up to the machine's
+    /// `snake_span_lines` (a wider footprint prefetches its first line
+    /// only; `sm/prefetches.rs`).
+    pub span: u32,
 }
 
 /// What the cache and the memory model report to the prefetcher every
@@ -463,25 +449,4 @@ pub trait ExpanderRole {
     fn counts(&self) -> UnitCounts;
     /// The run ended normally: finish the probes.
     fn finish(&mut self) -> Result<(), HarnessError>;
-}
-
-#[cfg(test)]
-mod uniform_tests {
-    use super::uniform_stride;
-
-    #[test]
-    fn one_stride_per_lane_is_uniform() {
-        let lanes = |v: &[(u32, u64)]| uniform_stride(v.iter().copied());
-        assert!(lanes(&[]));
-        assert!(lanes(&[(5, 0x100)]));
-        assert!(lanes(&[(0, 0x100), (1, 0x104), (2, 0x108)]));
-        // Inactive lanes in between: still one stride per lane.
-        assert!(lanes(&[(0, 0x100), (3, 0x10c), (4, 0x110)]));
-        // Negative stride, across the 2^32 wrap.
-        assert!(lanes(&[(0, 0x4), (1, 0x0), (2, 0xFFFF_FFFC)]));
-        // Broadcast (stride 0).
-        assert!(lanes(&[(0, 0x40), (1, 0x40), (7, 0x40)]));
-        assert!(!lanes(&[(0, 0x100), (1, 0x104), (2, 0x10c)]));
-        assert!(!lanes(&[(0, 0x100), (2, 0x105)]));
-    }
 }

@@ -5,7 +5,7 @@
 //! decoupling off lowers accuracy.
 
 mod common;
-use common::{counter, kernel, LPS_128};
+use common::{counter, kernel, LPS_128, MM_160};
 
 use harness::metrics::{PrefetchMetrics, UnitCounts};
 use harness::{Harness, Kernel, MachineConfig, Metrics};
@@ -216,5 +216,217 @@ fn turning_decoupling_off_lowers_accuracy() {
             (a.early_evicted as f64 / a.issued as f64) < (b.early_evicted as f64 / b.issued as f64),
             "{name}"
         );
+    }
+}
+
+/// Revision 2 (`snake.md`, "`ld_uniform` (harness side, revision 2)"): a
+/// warp of a 16-wide block covers two rows whose lanes step by the same
+/// stride, so its loads are uniform per row. With revision 1's all-lanes
+/// rule Snake trained on none of matrixMul's or the convolutions' loads.
+#[test]
+fn loads_of_16_wide_blocks_are_uniform_per_row() {
+    for (name, params) in [
+        ("matrix_mul.toml", &[][..]),
+        ("conv_rows.toml", &[][..]),
+        ("conv_cols.toml", &[][..]),
+    ] {
+        let k = kernel(name, params);
+        assert!(k.block[0] < 32, "{name}: a warp spans rows");
+        let m = run_on(MachineConfig::fermi(), &k, &[("prefetcher", "snake")]);
+        let p = pf(&m);
+        let (trained, ignored) = (counter(p, "loads_trained"), counter(p, "loads_ignored"));
+        eprintln!("{name}: {trained} loads trained, {ignored} ignored");
+        assert!(trained > 0, "{name}: no uniform load");
+        // ... and prefetches from them (revision 1's rule: none).
+        assert!(counter(p, "prefetches") > 10 && p.issued > 0, "{name}: {p:?}");
+        if name == "matrix_mul.toml" {
+            // Every load of matrixMul is one stride (4 bytes) per row.
+            assert_eq!(ignored, 0, "{name}");
+        }
+    }
+}
+
+/// The load ports of one SM, from a recording of Snake's inputs:
+/// (`ld_warp`, `ld_span`, `ld_cta_end`) of every load.
+fn recorded_loads(k: &Kernel, sets: &[(&str, &str)]) -> Vec<(u64, u64, u64)> {
+    use harness::stimulus::read_stimulus;
+    use ports::snake::SnakePrefetcher;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("snake.jsonl");
+    let mut c = MachineConfig::fermi();
+    c.set("prefetcher", "snake").unwrap();
+    for (key, v) in sets {
+        c.set(key, v).unwrap();
+    }
+    Harness::new(k, &c)
+        .record("snake_prefetcher", &path)
+        .run()
+        .unwrap();
+    let f = read_stimulus::<SnakePrefetcher>(&path).unwrap();
+    f.cycles
+        .iter()
+        .filter(|(i, _)| i.ld_valid)
+        .map(|(i, _)| (i.ld_warp, i.ld_span, i.ld_cta_end))
+        .collect()
+}
+
+/// `ld_span` is the last active lane's address less the first's, and
+/// `ld_cta_end` one past the CTA's warp slots, which are contiguous: CTA
+/// slot `s` holds warp slots `[s * wpc, (s + 1) * wpc)`.
+#[test]
+fn loads_carry_their_span_and_their_ctas_end() {
+    // matrixMul with 16 x 16 blocks (8 warps per CTA, 6 CTAs on Fermi's
+    // 48 warp slots) and 200 CTAs, so that CTA slots are reused: A's rows
+    // are WA = 160 floats apart, B's WB = 320, a warp covers two rows of
+    // 16 floats: spans 4 * 160 + 60 and 4 * 320 + 60.
+    let k = kernel("matrix_mul.toml", MM_160);
+    let loads = recorded_loads(&k, &[]);
+    assert!(loads.len() > 1000);
+    let mut spans: Vec<u64> = loads.iter().map(|l| l.1).collect();
+    spans.sort_unstable();
+    spans.dedup();
+    assert_eq!(spans, vec![700, 1340]);
+    let mut ends: Vec<u64> = loads.iter().map(|l| l.2).collect();
+    ends.sort_unstable();
+    ends.dedup();
+    assert_eq!(ends, vec![8, 16, 24, 32, 40, 48]);
+    for &(w, _, end) in &loads {
+        assert!(
+            end - 8 <= w && w < end,
+            "warp slot {w} outside its CTA's [{}, {end})",
+            end - 8
+        );
+    }
+    // vectorAdd: 32 consecutive floats, 124 bytes; 256-thread blocks.
+    let k = kernel("vector_add.toml", &[]);
+    let loads = recorded_loads(&k, &[]);
+    assert!(loads
+        .iter()
+        .all(|l| l.1 == 124 && l.2 % 8 == 0 && l.0 < l.2 && l.2 - 8 <= l.0));
+    // Wider spans saturate at 4095: matrixMul with rows of 1,024 floats.
+    let k = kernel("matrix_mul.toml", &[("WA", 1024), ("HA", 32), ("WB", 1024)]);
+    let loads = recorded_loads(&k, &[]);
+    assert!(loads.iter().all(|l| l.1 == 4095), "{:?}", &loads[..4]);
+}
+
+/// The decoupled L1's cap until trained lifts `decoupled_cap_cycles`
+/// after the SM's first load when the prefetcher has not offered a
+/// prefetch by then; 0 leaves it to the first prefetch.
+#[test]
+fn the_decoupled_cap_lifts_by_time() {
+    let k = kernel("lps.toml", LPS_128);
+    let at = |cycles: &str| {
+        run_on(
+            MachineConfig::fermi(),
+            &k,
+            &[("prefetcher", "snake"), ("decoupled_cap_cycles", cycles)],
+        )
+    };
+    // Only a prefetch lifts it: the L1 side meets its cap first.
+    let never = at("0");
+    let p = pf(&never);
+    assert_eq!((p.cap_lifted_by_prefetch, p.cap_lifted_by_time), (1, 0));
+    assert!(decoupled(&never).get("cap_replacements").unwrap() > 0);
+    // One cycle after the first load, long before any fill: no load ever
+    // meets the cap.
+    let soon = at("1");
+    let q = pf(&soon);
+    assert_eq!((q.cap_lifted_by_prefetch, q.cap_lifted_by_time), (0, 1));
+    assert!(
+        q.cap_lift_cycle < p.cap_lift_cycle,
+        "{} {}",
+        q.cap_lift_cycle,
+        p.cap_lift_cycle
+    );
+    assert_eq!(decoupled(&soon).get("cap_replacements").unwrap(), 0);
+    assert!(soon.table().contains("by decoupled_cap_cycles"));
+}
+
+/// Prefetch footprints (`pf_span`): every line of `[pf_addr, pf_addr +
+/// pf_span]` is a prefetch request of its own, up to `snake_span_lines`
+/// lines; a wider footprint prefetches its first line. At its default
+/// size (a pitch of 100 floats) most rows of LPS start inside a line, so
+/// a warp's 32 floats touch two lines (`snake.md`, "Revision 2": 2.6
+/// lines per load).
+#[test]
+fn a_prefetch_footprint_is_one_request_per_line() {
+    let k = kernel("lps.toml", &[]);
+    let at = |lines: &str| {
+        run_on(
+            MachineConfig::fermi(),
+            &k,
+            &[("prefetcher", "snake"), ("snake_span_lines", lines)],
+        )
+    };
+    let wide = at("4");
+    let one = at("1");
+    let (w, o) = (pf(&wide), pf(&one));
+    eprintln!(
+        "line requests / prefetches: {} / {} (4 lines), {} / {} (1 line); several {} capped {}",
+        w.offered,
+        counter(w, "prefetches"),
+        o.offered,
+        counter(o, "prefetches"),
+        w.span_offers,
+        o.span_capped
+    );
+    // Footprints of several lines were prefetched line by line, each line
+    // counted as a request (taken: issued or dropped).
+    assert!(w.span_offers > 100);
+    assert_eq!(
+        w.offered,
+        w.issued + w.dropped_present + w.dropped_in_flight
+    );
+    // Each offer of several lines adds at least one request; at most
+    // PFQ_DEPTH = 4 prefetches are left offered at the end.
+    assert!(w.offered + 4 >= counter(w, "prefetches") + w.span_offers);
+    // With one line allowed, every wider footprint is its first line.
+    assert_eq!(o.span_offers, 0);
+    assert!(o.span_capped > 0);
+    assert!(o.offered <= counter(o, "prefetches") && o.offered + 4 >= counter(o, "prefetches"));
+}
+
+/// Issue 26, item 4: where every warp has strides of its own (ATAX-1,
+/// BICG-2: thread i walks row i, so the link between the row load and the
+/// vector load differs per warp), no link is ever promoted; revision 1
+/// learnt intra-warp strides only from promoted loops and prefetched
+/// nothing but inter-warp lines. Revision 2 trains each warp's own links
+/// on their repeats, closes the loops and prefetches along them. On the
+/// Snake paper's machine, at a quarter of the files' sizes.
+#[test]
+fn own_links_train_where_each_warp_has_its_own_strides() {
+    const REV1: [(&str, &str); 5] = [
+        ("snake.OWN_LINKS", "0"),
+        ("snake.LOOP_HOPS", "3"),
+        ("snake.INTRA_DEGREE", "1"),
+        ("snake.IW_SAME_CTA", "0"),
+        ("snake.SPAN", "0"),
+    ];
+    for (name, params) in [
+        ("atax1.toml", &[("NX", 1024), ("NY", 64)][..]),
+        ("bicg2.toml", &[("NX", 1024), ("NY", 64)][..]),
+    ] {
+        let k = kernel(name, params);
+        let v100 = || MachineConfig::preset("snake-v100").unwrap();
+        let mut sets = vec![("prefetcher", "snake")];
+        let rev2 = run_on(v100(), &k, &sets);
+        sets.extend(REV1);
+        let rev1 = run_on(v100(), &k, &sets);
+        let own = |m: &Metrics| {
+            let p = pf(m);
+            [
+                "promotions",
+                "loops_closed",
+                "prefetches_chain",
+                "prefetches_intra",
+            ]
+            .map(|c| counter(p, c))
+        };
+        let (o1, o2) = (own(&rev1), own(&rev2));
+        eprintln!("{name}: revision 1 {o1:?}, revision 2 {o2:?} (promotions, loops, chain, intra)");
+        assert_eq!(o1, [0, 0, 0, 0], "{name}: revision 1 trains nothing");
+        assert_eq!(o2[0], 0, "{name}: still no promotion");
+        assert!(o2[1] > 100 && o2[2] > 100 && o2[3] > 100, "{name}: {o2:?}");
+        assert!(pf(&rev2).issued > 0, "{name}");
     }
 }

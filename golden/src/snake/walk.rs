@@ -21,58 +21,10 @@
 
 use ports::snake::kind;
 
-use super::{Prefetch, SnakeModel, TailEntry, WalkJob, CNT_MAX, T1_PROMOTED, T1_TWO_WARPS};
-
-/// Phase of the walker within its job.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Phase {
-    /// Hops along the warp's path (chain prefetches, loop closing).
-    #[default]
-    Chain,
-    /// Intra-warp prefetches, iteration `k` next.
-    Intra,
-    /// Inter-warp prefetches, warp `w + k` next.
-    Inter,
-}
-
-/// The walker's registers for the job at the head of the walk queue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Walker {
-    /// Current phase.
-    pub phase: Phase,
-    /// Hops taken (emitting or not).
-    pub hop: u64,
-    /// PC reached by the hops (meaningful after the first hop; before it
-    /// the job's PC is used).
-    pub cur: u64,
-    /// Address reached by the hops (after the first hop; before it the
-    /// job's address).
-    pub addr: u64,
-    /// Sum of the strides of the hops taken (after the first hop; before it
-    /// 0).
-    pub sum: u64,
-    /// The next iteration (phase intra) or warp distance (phase inter);
-    /// not used in the chain phase.
-    pub k: u64,
-}
-
-impl Walker {
-    /// The walker's initial state (no hop taken, `k = 1`).
-    pub const INITIAL: Walker = Walker {
-        phase: Phase::Chain,
-        hop: 0,
-        cur: 0,
-        addr: 0,
-        sum: 0,
-        k: 1,
-    };
-}
-
-impl Default for Walker {
-    fn default() -> Self {
-        Walker::INITIAL
-    }
-}
+use super::model::SnakeModel;
+use super::state::{
+    Phase, Prefetch, TailEntry, WalkAction, WalkJob, Walker, CNT_MAX, T1_PROMOTED, T1_TWO_WARPS,
+};
 
 /// What the walker's job does next, from the current tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,42 +45,6 @@ pub(super) enum WalkStep {
         next: Walker,
         observation: Option<u64>,
     },
-}
-
-/// What the walker does at this edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum WalkAction {
-    /// Not halted, empty walk queue.
-    Idle,
-    /// Halted: discard the walk queue, back to the initial state.
-    Discard,
-    /// The head job ends.
-    End,
-    /// The output queue is full and the step would push: hold.
-    Stall,
-    /// Take a silent hop (no room needed).
-    Hop {
-        next: Walker,
-        observation: Option<u64>,
-    },
-    /// Push a prefetch, advance, maybe record an observation.
-    Push {
-        pf: Prefetch,
-        next: Walker,
-        observation: Option<u64>,
-    },
-}
-
-impl WalkAction {
-    /// The intra-warp observation this action records, if any.
-    pub(super) fn observation(&self) -> Option<u64> {
-        match *self {
-            WalkAction::Hop { observation, .. } | WalkAction::Push { observation, .. } => {
-                observation
-            }
-            _ => None,
-        }
-    }
 }
 
 impl SnakeModel {

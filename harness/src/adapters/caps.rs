@@ -132,6 +132,7 @@ impl PrefetcherRole for CapsRole {
                 cta_slot: o.pf_cta,
                 warp: o.pf_warp,
             },
+            span: 0,
         })
     }
 

@@ -3,15 +3,21 @@
 //!
 //! What the harness gives Snake (`sm_harness.md`, "Units in the harness"):
 //! - `ld_*` from every demand load: the warp's SM slot (`ld_warp`), the
-//!   lowest active thread's address (`ld_addr`) and whether the active
-//!   threads are one stride per lane apart (`ld_uniform`), from kernel
-//!   files and traces alike ([`LoadInfo`](crate::roles::LoadInfo));
+//!   first active lane's address (`ld_addr`), whether each row of the
+//!   block the warp covers is one stride per lane apart, the same stride in
+//!   every row (`ld_uniform`), the first-to-last lane footprint
+//!   (`ld_span`; both rules in `harness/src/lanes.rs`) and one past the
+//!   CTA's contiguous warp slots (`ld_cta_end`; `harness/src/sm/launch.rs`),
+//!   from kernel files and traces alike ([`LoadInfo`](crate::roles::LoadInfo));
 //! - `cache_full` from the L1, which runs in decoupled mode
 //!   (`decoupled = auto` turns it on for Snake: [`HarnessUnit::DECOUPLED_L1`](crate::registry::HarnessUnit::DECOUPLED_L1);
 //!   the rules are in `harness/src/decoupled.rs`), and `bw_util`
 //!   from the lower memory over the machine's `bw_window` ([`Pressure`](crate::roles::Pressure));
-//! - `pf_ready` when the L1 takes the prefetch (issued, or dropped because
-//!   the line is present or in flight); eager wake-up finds the target by
+//! - `pf_ready` when the L1 has taken every line of the prefetch's
+//!   footprint `[pf_addr, pf_addr + pf_span]` (one request per line, each
+//!   issued or dropped because the line is present or in flight; at most
+//!   the machine's `snake_span_lines`, else the first line only:
+//!   `harness/src/sm/prefetches.rs`); eager wake-up finds the target by
 //!   its SM slot (`pf_warp`).
 //!
 //! Parameters: the paper's, with `N_WARPS` the machine's warps per SM
@@ -71,6 +77,8 @@ impl PrefetcherRole for SnakeRole {
         i.ld_warp = ld.sm_warp as u64;
         i.ld_addr = ld.first_addr;
         i.ld_uniform = ld.uniform;
+        i.ld_span = ld.span as u64;
+        i.ld_cta_end = ld.cta_end as u64;
     }
 
     fn offer(&self) -> Option<PrefetchOffer> {
@@ -78,6 +86,7 @@ impl PrefetcherRole for SnakeRole {
         o.pf_valid.then_some(PrefetchOffer {
             addr: o.pf_addr,
             warp: WarpRef::Sm(o.pf_warp),
+            span: o.pf_span as u32,
         })
     }
 

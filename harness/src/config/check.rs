@@ -67,6 +67,13 @@ impl MachineConfig {
         range("mem_interval", self.mem_interval as u64, 1, 1_000_000)?;
         range("reset_cycles", self.reset_cycles as u64, 1, 1000)?;
         range("bw_window", self.bw_window as u64, 1, 1_000_000)?;
+        range("snake_span_lines", self.snake_span_lines as u64, 1, 32)?;
+        range(
+            "decoupled_cap_cycles",
+            self.decoupled_cap_cycles as u64,
+            0,
+            1_000_000_000,
+        )?;
         Ok(())
     }
 

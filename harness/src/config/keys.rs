@@ -61,6 +61,8 @@ pub(crate) const MACHINE_KEYS: &[&str] = &[
     "ii_dp",
     "ii_tensor",
     "bw_window",
+    "snake_span_lines",
+    "decoupled_cap_cycles",
     "eager_wakeup",
 ];
 
@@ -155,6 +157,8 @@ impl MachineConfig {
                 }
             }
             "bw_window" => self.bw_window = int32(key)?,
+            "snake_span_lines" => self.snake_span_lines = int32(key)?,
+            "decoupled_cap_cycles" => self.decoupled_cap_cycles = int32(key)?,
             "mem_model" => {
                 self.mem_model = match v {
                     "flat" => MemModel::Flat,

@@ -222,8 +222,24 @@ impl Metrics {
         );
         t.r("  avg distance", format!("{:.1} cycles", p.avg_distance));
         t.r("  eager wake-ups", p.eager_wakeups.to_string());
+        if p.span_offers + p.span_capped > 0 {
+            t.r(
+                "  footprints",
+                format!(
+                    "{} offers of several lines, {} over snake_span_lines (first line only)",
+                    p.span_offers, p.span_capped
+                ),
+            );
+        }
         if self.run.decoupled {
             t.r("  cache-full cycles", p.cache_full_cycles.to_string());
+            let by = match (p.cap_lifted_by_prefetch, p.cap_lifted_by_time) {
+                (0, 0) => "never".to_string(),
+                (a, 0) if a > 0 => format!("by the first prefetch, cycle {}", p.cap_lift_cycle),
+                (0, b) if b > 0 => format!("by decoupled_cap_cycles, cycle {}", p.cap_lift_cycle),
+                (a, b) => format!("{a} SMs by the first prefetch, {b} by time"),
+            };
+            t.r("  L1 cap lifted", by);
         }
         if !p.counts.label.is_empty() {
             t.r(&format!("  {}", p.counts.label), p.counts.summary.clone());

@@ -60,6 +60,11 @@ fn add_prefetch(q: &mut PrefetchMetrics, p: &PrefetchMetrics) -> f64 {
     q.stall_cycles += p.stall_cycles;
     q.eager_wakeups += p.eager_wakeups;
     q.cache_full_cycles += p.cache_full_cycles;
+    q.span_offers += p.span_offers;
+    q.span_capped += p.span_capped;
+    q.cap_lifted_by_prefetch += p.cap_lifted_by_prefetch;
+    q.cap_lifted_by_time += p.cap_lifted_by_time;
+    q.cap_lift_cycle = q.cap_lift_cycle.max(p.cap_lift_cycle);
     add_counts(&mut q.counts, &p.counts);
     p.avg_distance * (p.useful + p.late) as f64
 }

@@ -5,6 +5,7 @@
 
 use crate::expr::{eval, Code, Lanes, LANES};
 use crate::kernel::{zero_divisor_error, ArrayInfo, Program};
+use crate::lanes::{LaneShape, WarpRows};
 use crate::roles::LoadInfo;
 use crate::sched::scheduler::WarpState;
 
@@ -26,21 +27,21 @@ struct Coalesced {
     n: usize,
     /// Active lanes out of the array's bounds.
     oob: u64,
-    /// The lowest active lane and its address.
-    first: Option<(u32, u64)>,
-    /// Every active lane is one stride per lane from the first (for
-    /// Snake).
-    uniform: bool,
+    /// The active lanes' addresses: first address, `ld_uniform` per row
+    /// and `ld_span` (for Snake).
+    shape: LaneShape,
 }
 
 /// Coalesce the accesses of the `active` lanes to `a` at the indices `idx`
 /// into `lines` (line addresses under the line mask `lm`, ascending) with
-/// the lowest byte address touched in each (`firsts`).
+/// the lowest byte address touched in each (`firsts`); `rows` are the
+/// warp's rows of the block (for the load's shape).
 fn coalesce(
     idx: &Lanes,
     active: u32,
     a: &ArrayInfo,
     lm: u64,
+    rows: WarpRows,
     lines: &mut [u64; LANES],
     firsts: &mut [u64; LANES],
 ) -> Coalesced {
@@ -50,11 +51,8 @@ fn coalesce(
     let mut n = 0usize;
     let mut oob = 0u64;
     let mut sorted = true;
-    // The lowest active thread's address, and whether every active
-    // thread is one stride per lane from it (for Snake).
-    let mut first: Option<(u32, u64)> = None;
-    let mut stride: Option<i64> = None;
-    let mut uniform = true;
+    // The lanes' shape for Snake: first address, uniform, span.
+    let mut shape = LaneShape::new(rows);
     for (lane, &ix) in idx.iter().enumerate() {
         if active & (1 << lane) == 0 {
             continue;
@@ -63,19 +61,7 @@ fn coalesce(
             oob += 1;
         }
         let addr = base.wrapping_add((ix as u64).wrapping_mul(elem)) & 0xFFFF_FFFF;
-        match first {
-            None => first = Some((lane as u32, addr)),
-            Some((l0, a0)) if uniform => {
-                let dl = lane as i64 - l0 as i64;
-                let da = (addr.wrapping_sub(a0) & 0xFFFF_FFFF) as u32 as i32 as i64;
-                match stride {
-                    None if da % dl == 0 => stride = Some(da / dl),
-                    Some(s) if s * dl == da => {}
-                    _ => uniform = false,
-                }
-            }
-            Some(_) => {}
-        }
+        shape.lane(lane as u32, addr);
         let line = addr & lm;
         if n > 0 && line == lines[n - 1] {
             firsts[n - 1] = firsts[n - 1].min(addr);
@@ -105,12 +91,7 @@ fn coalesce(
         }
         n = m;
     }
-    Coalesced {
-        n,
-        oob,
-        first,
-        uniform,
-    }
+    Coalesced { n, oob, shape }
 }
 
 impl<X: ExpanderSide> Sm<'_, X> {
@@ -137,11 +118,13 @@ impl<X: ExpanderSide> Sm<'_, X> {
         }
         let idx = &self.stack[0];
         let active = wp.active;
+        let rows = WarpRows::of_warp(wp.widx as u32, kernel.block[0]);
         let c = coalesce(
             idx,
             active,
             a,
             self.line_mask,
+            rows,
             &mut self.ldst.lines,
             &mut self.ldst.firsts,
         );
@@ -194,8 +177,10 @@ impl<X: ExpanderSide> Sm<'_, X> {
             sm_warp: w as u32,
             lines: &self.ldst.lines[..n],
             firsts: &self.ldst.firsts[..n],
-            first_addr: c.first.map_or(0, |(_, a)| a),
-            uniform: c.uniform,
+            first_addr: c.shape.first().map_or(0, |(_, a)| a),
+            uniform: c.shape.uniform(),
+            span: c.shape.span(),
+            cta_end: self.cta_end(cta),
             indirect: self.cfg.caps_hint && prog.mems[mem as usize].indirect,
         };
         if let Some(p) = self.interwarp.as_mut() {
@@ -204,5 +189,6 @@ impl<X: ExpanderSide> Sm<'_, X> {
         if let Some(p) = self.pf.unit.as_mut() {
             p.load(&info);
         }
+        self.pf.first_load.get_or_insert(self.now);
     }
 }

@@ -91,11 +91,8 @@ impl<X: ExpanderSide> Sm<'_, X> {
     /// L1), the prefetcher told the pressure on the L1 and the memory.
     fn step_units(&mut self, in_reset: bool) -> Result<(), HarnessError> {
         self.xp.step(in_reset)?;
+        self.lift_cap(in_reset);
         if let Some(p) = self.pf.unit.as_mut() {
-            if !self.pf.trained && !in_reset && p.offer().is_some() {
-                self.pf.trained = true;
-                self.l1.tags.prefetcher_trained();
-            }
             let cache_full = self.l1.tags.cache_full();
             if cache_full {
                 self.pf.m.cache_full_cycles += 1;
@@ -111,6 +108,29 @@ impl<X: ExpanderSide> Sm<'_, X> {
             p.step(in_reset)?;
         }
         self.l1.tags.step(in_reset)
+    }
+
+    /// The decoupled L1's cap until trained (`decoupled.rs`) lifts at the
+    /// prefetcher's first offered prefetch or `decoupled_cap_cycles`
+    /// cycles after the SM's first demand load (0: never by time),
+    /// whichever comes first; told to the L1 once, and counted.
+    fn lift_cap(&mut self, in_reset: bool) {
+        if self.pf.cap_lifted || in_reset {
+            return;
+        }
+        let offered = self.pf.unit.as_ref().is_some_and(|p| p.offer().is_some());
+        let cap = self.cfg.decoupled_cap_cycles as u64;
+        let timed_out = cap > 0 && self.pf.first_load.is_some_and(|t| self.now >= t + cap);
+        if offered || timed_out {
+            self.pf.cap_lifted = true;
+            self.pf.m.cap_lift_cycle = self.now;
+            if offered {
+                self.pf.m.cap_lifted_by_prefetch += 1;
+            } else {
+                self.pf.m.cap_lifted_by_time += 1;
+            }
+            self.l1.tags.prefetcher_trained();
+        }
     }
 
     /// Nothing issued this cycle: when nothing can happen before some later

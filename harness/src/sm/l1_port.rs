@@ -1,10 +1,12 @@
 //! The L1 port (step 7): one line of the load/store unit's instruction a
 //! cycle (a load's line merges into its MSHR, hits, or takes an MSHR and a
 //! miss-queue slot; a store's line goes to memory), or, when the unit has
-//! none, the expander's request, or the prefetcher's offered prefetch.
+//! none, the expander's request, or a line of the prefetcher's offered
+//! prefetch (`sm/prefetches.rs`).
 //! A line that finds no room is a reservation fail, retried next cycle.
 
 use crate::memsys::MemReq;
+use crate::roles::PrefetchOffer;
 
 use super::expander::ExpanderSide;
 use super::l1_side::Access;
@@ -44,20 +46,41 @@ impl<X: ExpanderSide> Sm<'_, X> {
         self.port_prefetch();
     }
 
-    /// The port serves the prefetcher's offered prefetch: dropped when its
-    /// line is present or in flight, issued when an MSHR and miss-queue
-    /// room are free, else left offered.
+    /// The port serves the next line of the prefetcher's offer: dropped
+    /// when present or in flight, issued when an MSHR and miss-queue room
+    /// are free, else left for the next cycle. The offer is accepted with
+    /// its last line.
     fn port_prefetch(&mut self) {
         let Some(out) = self.pf.unit.as_ref().and_then(|p| p.offer()) else {
+            self.pf.cursor.clear();
             return;
         };
-        let line = out.addr & self.line_mask & 0xFFFF_FFFF;
-        let take = if self.l1.find_mshr(line).is_some() {
+        let l = self
+            .pf
+            .cursor
+            .next(out, self.cfg.l1_line, self.cfg.snake_span_lines);
+        if !self.prefetch_line(l.line, out) {
+            return;
+        }
+        self.pf.m.offered += 1;
+        self.pf.cursor.taken(l);
+        if !l.last {
+            return;
+        }
+        self.pf.m.span_offers += l.several as u64;
+        self.pf.m.span_capped += l.capped as u64;
+        if let Some(p) = self.pf.unit.as_mut() {
+            p.accept();
+        }
+    }
+
+    /// One prefetch request for `line` (of offer `out`): true when the L1
+    /// took it (dropped or issued).
+    fn prefetch_line(&mut self, line: u64, out: PrefetchOffer) -> bool {
+        if self.l1.find_mshr(line).is_some() {
             self.pf.m.dropped_in_flight += 1;
-            true
         } else if self.l1.tags.holds_data(line) {
             self.pf.m.dropped_present += 1;
-            true
         } else if !self.l1.mshrs_full() && self.mem.borrow().room(self.port) {
             let i = self.l1.alloc_mshr(line);
             let e = &mut self.l1.mshr[i];
@@ -79,17 +102,11 @@ impl<X: ExpanderSide> Sm<'_, X> {
                 },
             );
             self.pf.m.issued += 1;
-            true
         } else {
             self.pf.m.stall_cycles += 1;
-            false
-        };
-        if take {
-            self.pf.m.offered += 1;
-            if let Some(p) = self.pf.unit.as_mut() {
-                p.accept();
-            }
+            return false;
         }
+        true
     }
 
     /// A request for `line` to the memory below the L1.

@@ -1,6 +1,16 @@
 //! CTAs (step 5): dealing them to the SM, launching one into a free slot
 //! with its warps' registers set (thread and CTA indices), a warp's exit,
 //! the CTA's end, and the barrier.
+//!
+//! **Warp slots.** A CTA launches into the lowest free CTA slot `s`, and
+//! its warp `widx` takes warp slot `s * wpc + widx` (`wpc` warps per CTA):
+//! CTA slot `s` always holds the contiguous warp slots `[s * wpc, (s + 1) *
+//! wpc)`, and `(s + 1) * wpc` is Snake's `ld_cta_end` ([`Sm::cta_end`]).
+//! They fit: the SM has `occupancy` CTA slots, at most `max_warps / wpc`
+//! (`harness/src/occupancy.rs`), and a CTA only launches into one of them.
+//! (Revision 1 took the lowest free warp slots, which is the same
+//! assignment, since a CTA's warps are freed together when it ends; it is
+//! now the rule rather than a consequence.)
 
 use crate::expr::LANES;
 use crate::kernel::{REG_CTAID, REG_TID};
@@ -40,6 +50,12 @@ impl<X: ExpanderSide> Sm<'_, X> {
         }
     }
 
+    /// One past the last warp slot of the CTA in slot `slot` (Snake's
+    /// `ld_cta_end`; module documentation).
+    pub(super) fn cta_end(&self, slot: u16) -> u32 {
+        (slot as u32 + 1) * self.wpc
+    }
+
     /// Every CTA this SM will run is done.
     pub(super) fn all_done(&self) -> bool {
         !self.can_launch_later() && self.live_ctas == 0
@@ -72,7 +88,8 @@ impl<X: ExpanderSide> Sm<'_, X> {
         let mut ws = std::mem::take(&mut self.ctas[slot].warps);
         ws.clear();
         for widx in 0..self.wpc {
-            let w = self.free_warps.trailing_zeros() as u16;
+            let w = (slot as u32 * self.wpc + widx) as u16;
+            debug_assert!(self.free_warps & (1u64 << w) != 0, "warp slot {w} in use");
             self.free_warps &= !(1u64 << w);
             ws.push(w);
             self.launch_warp(w, slot, widx, ctaid, tcta);

@@ -127,6 +127,8 @@ impl<X: ExpanderSide> Sm<'_, X> {
             firsts: &ins.firsts[..n],
             first_addr: ins.first_addr,
             uniform: ins.uniform,
+            span: ins.span,
+            cta_end: self.cta_end(cta),
             indirect: false,
         };
         if let Some(p) = self.interwarp.as_mut() {
@@ -135,5 +137,6 @@ impl<X: ExpanderSide> Sm<'_, X> {
         if let Some(p) = self.pf.unit.as_mut() {
             p.load(&info);
         }
+        self.pf.first_load.get_or_insert(self.now);
     }
 }

@@ -8,20 +8,24 @@ use super::replay::{ReplayInstr, ReplayTrace};
 use crate::config::InstrClass;
 use crate::expr::ExprClass;
 use crate::kernel::{Instr, InstrInfo, Kernel, Program};
-use crate::roles::uniform_stride;
+use crate::lanes::{LaneShape, WarpRows};
 
 impl Kernel {
     /// A kernel that replays a trace; `line_bytes` is the coalescing
-    /// granularity (the L1 line).
+    /// granularity (the L1 line). A load's `ld_uniform` is judged per row
+    /// of the block from the header's `-block dim` (`harness::lanes`; a
+    /// trace always has one: `trace/header.rs`).
     pub fn from_trace(kt: &KernelTrace, line_bytes: u32) -> Kernel {
         let lm = !(line_bytes as u64 - 1);
+        let block_x = kt.block[0];
         let ctas = kt
             .ctas
             .iter()
             .map(|(id, warps)| {
                 let ws = warps
                     .iter()
-                    .map(|w| {
+                    .enumerate()
+                    .map(|(widx, w)| {
                         w.iter()
                             .map(|i| {
                                 // (line, lowest byte touched in it).
@@ -47,7 +51,8 @@ impl Kernel {
                                 // Active lanes in order, with their addresses.
                                 let lanes = (0..32u32).filter(|l| i.mask & (1 << l) != 0);
                                 let lane_addrs = lanes.zip(i.addrs.iter().map(|a| a & 0xFFFF_FFFF));
-                                let uniform = uniform_stride(lane_addrs);
+                                let rows = WarpRows::of_warp(widx as u32, block_x);
+                                let shape = LaneShape::of(rows, lane_addrs);
                                 let op = if lines.is_empty() {
                                     TraceOp::Compute
                                 } else {
@@ -75,7 +80,8 @@ impl Kernel {
                                     pc: i.pc,
                                     mask: i.mask,
                                     first_addr: i.addrs.first().map_or(0, |a| a & 0xFFFF_FFFF),
-                                    uniform,
+                                    uniform: shape.uniform(),
+                                    span: shape.span(),
                                     op,
                                     lines,
                                     firsts,

@@ -17,9 +17,12 @@ pub(crate) struct ReplayInstr {
     pub firsts: Vec<u64>,
     /// The lowest active thread's address (modulo 2^32).
     pub first_addr: u64,
-    /// The active threads are one stride apart per lane
-    /// ([`crate::roles::uniform_stride`]).
+    /// The active lanes of each row of the block are one stride apart, the
+    /// same stride in every row ([`crate::lanes::LaneShape::uniform`]).
     pub uniform: bool,
+    /// Bytes from the first to the last active lane's address
+    /// ([`crate::lanes::LaneShape::span`]).
+    pub span: u32,
     /// Timing class ([`InstrClass::of_sass`]).
     pub class: InstrClass,
     /// Registers read (the scoreboard's operands).

@@ -1,7 +1,10 @@
 //! The `snake_prefetcher` test bench ([`Tb`]), the model snapshot, and the
 //! inputs the tests share.
 
-use crate::snake::*;
+pub(super) use crate::model::GoldenModel;
+pub(super) use crate::snake::*;
+pub(super) use ports::mask;
+pub(super) use ports::snake::{kind, SnakeIn, SnakeOut, SnakeParams};
 
 /// A prefetch as seen on the port: `(addr, warp, kind)`.
 pub(super) type Pf = (u64, u64, u64);

@@ -3,7 +3,6 @@
 use proptest::prelude::*;
 
 use super::bench::*;
-use crate::snake::*;
 
 // ----- properties over random stimulus -----
 

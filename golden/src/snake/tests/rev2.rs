@@ -6,7 +6,6 @@
 //! end, footprints).
 
 use super::bench::*;
-use crate::snake::*;
 
 /// The paper's configuration with revision 2's rules.
 fn rev2() -> SnakeParams {

@@ -2,7 +2,6 @@
 
 use super::bench::*;
 use super::setups::*;
-use crate::snake::*;
 
 // ----- the Figure-15 scenario -----
 

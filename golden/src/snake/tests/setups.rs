@@ -3,7 +3,6 @@
 //! inter-warp stride.
 
 use super::bench::*;
-use crate::snake::*;
 
 /// The Figure-15 scenario's two load PCs.
 pub(super) const PC_A: u64 = 0x520;

@@ -3,7 +3,6 @@
 
 use super::bench::*;
 use super::setups::*;
-use crate::snake::*;
 
 // ----- training: links -----
 
