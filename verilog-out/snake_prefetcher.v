@@ -6,6 +6,11 @@
 //   LRU_GROUP = 4
 //   CHAIN_DEPTH = 3
 //   IW_DEGREE = 4
+//   OWN_LINKS = 1
+//   LOOP_HOPS = 8
+//   INTRA_DEGREE = 4
+//   IW_SAME_CTA = 1
+//   SPAN = 1
 //   WALKQ_DEPTH = 2
 //   PFQ_DEPTH = 4
 //   THROTTLE_CYCLES = 50
@@ -15,7 +20,7 @@
 //   PC_W = 32
 `default_nettype none
 
-module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,cache_full,bw_util,pf_ready,pf_valid,pf_addr,pf_warp,pf_kind,throttled);
+module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld_cta_end,ld_span,cache_full,bw_util,pf_ready,pf_valid,pf_addr,pf_warp,pf_kind,pf_span,throttled);
 
     // Module arguments
     input wire  clock;
@@ -25,6 +30,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     input wire  [31:0] ld_pc;
     input wire  [31:0] ld_addr;
     input wire  ld_uniform;
+    input wire  [6:0] ld_cta_end;
+    input wire  [11:0] ld_span;
     input wire  cache_full;
     input wire  [6:0] bw_util;
     input wire  pf_ready;
@@ -32,6 +39,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     output reg  [31:0] pf_addr;
     output reg  [5:0] pf_warp;
     output reg  [1:0] pf_kind;
+    output reg  [11:0] pf_span;
     output reg  throttled;
 
     // Constant declarations
@@ -42,6 +50,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     localparam  bw_low = 7'b110010;
     localparam  train = 8'h3;
     localparam  chain_depth = 5'b11;
+    localparam  loop_hops = 5'b1000;
+    localparam  intra_degree = 5'b100;
+    localparam  own_links = 1'b1;
+    localparam  iw_same_cta = 1'b1;
+    localparam  span_en = 1'b1;
+    localparam  ph_chain = 2'b0;
+    localparam  ph_intra = 2'b1;
+    localparam  ph_inter = 2'b10;
     localparam  iw_degree = 5'b100;
     localparam  n_warps = 8'h40;
     localparam  group_first__0 = 4'h6;
@@ -59,10 +75,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     localparam  key_max = 16'hffff;
     localparam  qoff_warp = 32'h20;
     localparam  qoff_kind = 32'h26;
+    localparam  qoff_span = 32'h28;
+    localparam  joff_end = 32'hc;
     localparam  joff_p = 32'h6;
     localparam  kind_chain = 2'b0;
     localparam  kind_inter = 2'b1;
     localparam  kind_intra = 2'b10;
+    localparam  span_zero = 12'h0;
 
     // Stub signals
     reg  head__clock;
@@ -83,6 +102,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  [63:0] ents__0__w_onehot;
     reg  ents__0__link_en;
     wire  [7:0] ents__0__train;
+    wire  ents__0__own;
+    reg  [11:0] ents__0__sp;
     reg  [31:0] ents__0__cur;
     reg  [5:0] ents__0__jw;
     reg  [31:0] ents__0__jp;
@@ -112,6 +133,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     wire  [15:0] ents__0__key;
     wire  ents__0__m_cur;
     wire  ents__0__m_cur_w;
+    wire  ents__0__usable;
+    wire  [11:0] ents__0__span;
     wire  ents__0__m_pj;
     wire  [31:0] ents__0__pc2;
     wire  [31:0] ents__0__stride;
@@ -131,6 +154,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  [63:0] ents__1__w_onehot;
     reg  ents__1__link_en;
     wire  [7:0] ents__1__train;
+    wire  ents__1__own;
+    reg  [11:0] ents__1__sp;
     reg  [31:0] ents__1__cur;
     reg  [5:0] ents__1__jw;
     reg  [31:0] ents__1__jp;
@@ -160,6 +185,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     wire  [15:0] ents__1__key;
     wire  ents__1__m_cur;
     wire  ents__1__m_cur_w;
+    wire  ents__1__usable;
+    wire  [11:0] ents__1__span;
     wire  ents__1__m_pj;
     wire  [31:0] ents__1__pc2;
     wire  [31:0] ents__1__stride;
@@ -179,6 +206,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  [63:0] ents__2__w_onehot;
     reg  ents__2__link_en;
     wire  [7:0] ents__2__train;
+    wire  ents__2__own;
+    reg  [11:0] ents__2__sp;
     reg  [31:0] ents__2__cur;
     reg  [5:0] ents__2__jw;
     reg  [31:0] ents__2__jp;
@@ -208,6 +237,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     wire  [15:0] ents__2__key;
     wire  ents__2__m_cur;
     wire  ents__2__m_cur_w;
+    wire  ents__2__usable;
+    wire  [11:0] ents__2__span;
     wire  ents__2__m_pj;
     wire  [31:0] ents__2__pc2;
     wire  [31:0] ents__2__stride;
@@ -227,6 +258,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  [63:0] ents__3__w_onehot;
     reg  ents__3__link_en;
     wire  [7:0] ents__3__train;
+    wire  ents__3__own;
+    reg  [11:0] ents__3__sp;
     reg  [31:0] ents__3__cur;
     reg  [5:0] ents__3__jw;
     reg  [31:0] ents__3__jp;
@@ -256,6 +289,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     wire  [15:0] ents__3__key;
     wire  ents__3__m_cur;
     wire  ents__3__m_cur_w;
+    wire  ents__3__usable;
+    wire  [11:0] ents__3__span;
     wire  ents__3__m_pj;
     wire  [31:0] ents__3__pc2;
     wire  [31:0] ents__3__stride;
@@ -275,6 +310,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  [63:0] ents__4__w_onehot;
     reg  ents__4__link_en;
     wire  [7:0] ents__4__train;
+    wire  ents__4__own;
+    reg  [11:0] ents__4__sp;
     reg  [31:0] ents__4__cur;
     reg  [5:0] ents__4__jw;
     reg  [31:0] ents__4__jp;
@@ -304,6 +341,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     wire  [15:0] ents__4__key;
     wire  ents__4__m_cur;
     wire  ents__4__m_cur_w;
+    wire  ents__4__usable;
+    wire  [11:0] ents__4__span;
     wire  ents__4__m_pj;
     wire  [31:0] ents__4__pc2;
     wire  [31:0] ents__4__stride;
@@ -323,6 +362,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  [63:0] ents__5__w_onehot;
     reg  ents__5__link_en;
     wire  [7:0] ents__5__train;
+    wire  ents__5__own;
+    reg  [11:0] ents__5__sp;
     reg  [31:0] ents__5__cur;
     reg  [5:0] ents__5__jw;
     reg  [31:0] ents__5__jp;
@@ -352,6 +393,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     wire  [15:0] ents__5__key;
     wire  ents__5__m_cur;
     wire  ents__5__m_cur_w;
+    wire  ents__5__usable;
+    wire  [11:0] ents__5__span;
     wire  ents__5__m_pj;
     wire  [31:0] ents__5__pc2;
     wire  [31:0] ents__5__stride;
@@ -371,6 +414,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  [63:0] ents__6__w_onehot;
     reg  ents__6__link_en;
     wire  [7:0] ents__6__train;
+    wire  ents__6__own;
+    reg  [11:0] ents__6__sp;
     reg  [31:0] ents__6__cur;
     reg  [5:0] ents__6__jw;
     reg  [31:0] ents__6__jp;
@@ -400,6 +445,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     wire  [15:0] ents__6__key;
     wire  ents__6__m_cur;
     wire  ents__6__m_cur_w;
+    wire  ents__6__usable;
+    wire  [11:0] ents__6__span;
     wire  ents__6__m_pj;
     wire  [31:0] ents__6__pc2;
     wire  [31:0] ents__6__stride;
@@ -419,6 +466,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  [63:0] ents__7__w_onehot;
     reg  ents__7__link_en;
     wire  [7:0] ents__7__train;
+    wire  ents__7__own;
+    reg  [11:0] ents__7__sp;
     reg  [31:0] ents__7__cur;
     reg  [5:0] ents__7__jw;
     reg  [31:0] ents__7__jp;
@@ -448,6 +497,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     wire  [15:0] ents__7__key;
     wire  ents__7__m_cur;
     wire  ents__7__m_cur_w;
+    wire  ents__7__usable;
+    wire  [11:0] ents__7__span;
     wire  ents__7__m_pj;
     wire  [31:0] ents__7__pc2;
     wire  [31:0] ents__7__stride;
@@ -467,6 +518,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  [63:0] ents__8__w_onehot;
     reg  ents__8__link_en;
     wire  [7:0] ents__8__train;
+    wire  ents__8__own;
+    reg  [11:0] ents__8__sp;
     reg  [31:0] ents__8__cur;
     reg  [5:0] ents__8__jw;
     reg  [31:0] ents__8__jp;
@@ -496,6 +549,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     wire  [15:0] ents__8__key;
     wire  ents__8__m_cur;
     wire  ents__8__m_cur_w;
+    wire  ents__8__usable;
+    wire  [11:0] ents__8__span;
     wire  ents__8__m_pj;
     wire  [31:0] ents__8__pc2;
     wire  [31:0] ents__8__stride;
@@ -515,6 +570,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  [63:0] ents__9__w_onehot;
     reg  ents__9__link_en;
     wire  [7:0] ents__9__train;
+    wire  ents__9__own;
+    reg  [11:0] ents__9__sp;
     reg  [31:0] ents__9__cur;
     reg  [5:0] ents__9__jw;
     reg  [31:0] ents__9__jp;
@@ -544,6 +601,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     wire  [15:0] ents__9__key;
     wire  ents__9__m_cur;
     wire  ents__9__m_cur_w;
+    wire  ents__9__usable;
+    wire  [11:0] ents__9__span;
     wire  ents__9__m_pj;
     wire  [31:0] ents__9__pc2;
     wire  [31:0] ents__9__stride;
@@ -624,14 +683,22 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     wire  walkq_addr__o_full;
     wire  walkq_addr__o_valid;
     wire  [31:0] walkq_addr__o_data;
+    reg  walkq_se__clock;
+    reg  walkq_se__reset;
+    reg  walkq_se__push;
+    reg  walkq_se__pop;
+    reg  [19:0] walkq_se__i_data;
+    wire  walkq_se__o_full;
+    wire  walkq_se__o_valid;
+    wire  [19:0] walkq_se__o_data;
     reg  pfq__clock;
     reg  pfq__reset;
     reg  pfq__push;
     reg  pfq__pop;
-    reg  [39:0] pfq__i_data;
+    reg  [51:0] pfq__i_data;
     wire  pfq__o_full;
     wire  pfq__o_valid;
-    wire  [39:0] pfq__o_data;
+    wire  [51:0] pfq__o_data;
     reg  [6:0] iw_div__delta;
     reg  [31:0] iw_div__diff;
     wire  iw_div__pow2;
@@ -657,11 +724,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  [31:0] jp_p__narrow;
     wire  [37:0] jp_p__wide;
     reg  [31:0] qp_addr__narrow;
-    wire  [39:0] qp_addr__wide;
+    wire  [51:0] qp_addr__wide;
     reg  [5:0] qp_warp__narrow;
-    wire  [39:0] qp_warp__wide;
+    wire  [51:0] qp_warp__wide;
     reg  [1:0] qp_kind__narrow;
-    wire  [39:0] qp_kind__wide;
+    wire  [51:0] qp_kind__wide;
+    reg  [11:0] qp_span__narrow;
+    wire  [51:0] qp_span__wide;
+    reg  [11:0] js_span__narrow;
+    wire  [19:0] js_span__wide;
+    reg  [6:0] js_end__narrow;
+    wire  [19:0] js_end__wide;
     reg  [15:0] count__d;
     wire  [15:0] count__q;
     reg  count__clock;
@@ -670,8 +743,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     wire  bw_halt__q;
     reg  bw_halt__clock;
     reg  bw_halt__reset;
-    reg  phase__d;
-    wire  phase__q;
+    reg  [1:0] phase__d;
+    wire  [1:0] phase__q;
     reg  phase__clock;
     reg  phase__reset;
     reg  [4:0] hop__d;
@@ -706,6 +779,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  [5:0] jw;
     reg  [31:0] jp;
     reg  [31:0] ja;
+    reg  [11:0] jspan;
+    reg  [7:0] jend;
     reg  [31:0] cur_eff;
     reg  [31:0] addr_eff;
     reg  [31:0] sum_eff;
@@ -858,12 +933,20 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  chain_found;
     reg  [31:0] e_stride;
     reg  [31:0] e_pc2;
+    reg  e_usable;
+    reg  [11:0] e_span;
     reg  pj_found;
     reg  [31:0] pj_intra;
     reg  [1:0] pj_t2;
     reg  [31:0] pj_iw_stride;
     reg  [1:0] pj_iw_cnt;
-    reg  chain_ok;
+    reg  hop_ok;
+    reg  hop_emit;
+    reg  hop_step;
+    reg  [4:0] kin;
+    reg  [4:0] kiw;
+    reg  [4:0] kmul;
+    reg  cta_ok;
     reg  intra_ok;
     reg  inter_ok;
     reg  any_ok;
@@ -879,6 +962,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     reg  [31:0] pf_a;
     reg  [5:0] pf_w;
     reg  [1:0] pf_k;
+    reg  [11:0] pf_s;
     reg  [31:0] cp_intra;
     reg  [1:0] cp_t2;
     reg  cp_iw_valid;
@@ -909,6 +993,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .w_onehot(ents__0__w_onehot),
         .link_en(ents__0__link_en),
         .train(ents__0__train),
+        .own(ents__0__own),
+        .sp(ents__0__sp),
         .cur(ents__0__cur),
         .jw(ents__0__jw),
         .jp(ents__0__jp),
@@ -938,6 +1024,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .key(ents__0__key),
         .m_cur(ents__0__m_cur),
         .m_cur_w(ents__0__m_cur_w),
+        .usable(ents__0__usable),
+        .span(ents__0__span),
         .m_pj(ents__0__m_pj),
         .pc2(ents__0__pc2),
         .stride(ents__0__stride),
@@ -959,6 +1047,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .w_onehot(ents__1__w_onehot),
         .link_en(ents__1__link_en),
         .train(ents__1__train),
+        .own(ents__1__own),
+        .sp(ents__1__sp),
         .cur(ents__1__cur),
         .jw(ents__1__jw),
         .jp(ents__1__jp),
@@ -988,6 +1078,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .key(ents__1__key),
         .m_cur(ents__1__m_cur),
         .m_cur_w(ents__1__m_cur_w),
+        .usable(ents__1__usable),
+        .span(ents__1__span),
         .m_pj(ents__1__m_pj),
         .pc2(ents__1__pc2),
         .stride(ents__1__stride),
@@ -1009,6 +1101,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .w_onehot(ents__2__w_onehot),
         .link_en(ents__2__link_en),
         .train(ents__2__train),
+        .own(ents__2__own),
+        .sp(ents__2__sp),
         .cur(ents__2__cur),
         .jw(ents__2__jw),
         .jp(ents__2__jp),
@@ -1038,6 +1132,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .key(ents__2__key),
         .m_cur(ents__2__m_cur),
         .m_cur_w(ents__2__m_cur_w),
+        .usable(ents__2__usable),
+        .span(ents__2__span),
         .m_pj(ents__2__m_pj),
         .pc2(ents__2__pc2),
         .stride(ents__2__stride),
@@ -1059,6 +1155,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .w_onehot(ents__3__w_onehot),
         .link_en(ents__3__link_en),
         .train(ents__3__train),
+        .own(ents__3__own),
+        .sp(ents__3__sp),
         .cur(ents__3__cur),
         .jw(ents__3__jw),
         .jp(ents__3__jp),
@@ -1088,6 +1186,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .key(ents__3__key),
         .m_cur(ents__3__m_cur),
         .m_cur_w(ents__3__m_cur_w),
+        .usable(ents__3__usable),
+        .span(ents__3__span),
         .m_pj(ents__3__m_pj),
         .pc2(ents__3__pc2),
         .stride(ents__3__stride),
@@ -1109,6 +1209,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .w_onehot(ents__4__w_onehot),
         .link_en(ents__4__link_en),
         .train(ents__4__train),
+        .own(ents__4__own),
+        .sp(ents__4__sp),
         .cur(ents__4__cur),
         .jw(ents__4__jw),
         .jp(ents__4__jp),
@@ -1138,6 +1240,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .key(ents__4__key),
         .m_cur(ents__4__m_cur),
         .m_cur_w(ents__4__m_cur_w),
+        .usable(ents__4__usable),
+        .span(ents__4__span),
         .m_pj(ents__4__m_pj),
         .pc2(ents__4__pc2),
         .stride(ents__4__stride),
@@ -1159,6 +1263,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .w_onehot(ents__5__w_onehot),
         .link_en(ents__5__link_en),
         .train(ents__5__train),
+        .own(ents__5__own),
+        .sp(ents__5__sp),
         .cur(ents__5__cur),
         .jw(ents__5__jw),
         .jp(ents__5__jp),
@@ -1188,6 +1294,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .key(ents__5__key),
         .m_cur(ents__5__m_cur),
         .m_cur_w(ents__5__m_cur_w),
+        .usable(ents__5__usable),
+        .span(ents__5__span),
         .m_pj(ents__5__m_pj),
         .pc2(ents__5__pc2),
         .stride(ents__5__stride),
@@ -1209,6 +1317,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .w_onehot(ents__6__w_onehot),
         .link_en(ents__6__link_en),
         .train(ents__6__train),
+        .own(ents__6__own),
+        .sp(ents__6__sp),
         .cur(ents__6__cur),
         .jw(ents__6__jw),
         .jp(ents__6__jp),
@@ -1238,6 +1348,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .key(ents__6__key),
         .m_cur(ents__6__m_cur),
         .m_cur_w(ents__6__m_cur_w),
+        .usable(ents__6__usable),
+        .span(ents__6__span),
         .m_pj(ents__6__m_pj),
         .pc2(ents__6__pc2),
         .stride(ents__6__stride),
@@ -1259,6 +1371,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .w_onehot(ents__7__w_onehot),
         .link_en(ents__7__link_en),
         .train(ents__7__train),
+        .own(ents__7__own),
+        .sp(ents__7__sp),
         .cur(ents__7__cur),
         .jw(ents__7__jw),
         .jp(ents__7__jp),
@@ -1288,6 +1402,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .key(ents__7__key),
         .m_cur(ents__7__m_cur),
         .m_cur_w(ents__7__m_cur_w),
+        .usable(ents__7__usable),
+        .span(ents__7__span),
         .m_pj(ents__7__m_pj),
         .pc2(ents__7__pc2),
         .stride(ents__7__stride),
@@ -1309,6 +1425,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .w_onehot(ents__8__w_onehot),
         .link_en(ents__8__link_en),
         .train(ents__8__train),
+        .own(ents__8__own),
+        .sp(ents__8__sp),
         .cur(ents__8__cur),
         .jw(ents__8__jw),
         .jp(ents__8__jp),
@@ -1338,6 +1456,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .key(ents__8__key),
         .m_cur(ents__8__m_cur),
         .m_cur_w(ents__8__m_cur_w),
+        .usable(ents__8__usable),
+        .span(ents__8__span),
         .m_pj(ents__8__m_pj),
         .pc2(ents__8__pc2),
         .stride(ents__8__stride),
@@ -1359,6 +1479,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .w_onehot(ents__9__w_onehot),
         .link_en(ents__9__link_en),
         .train(ents__9__train),
+        .own(ents__9__own),
+        .sp(ents__9__sp),
         .cur(ents__9__cur),
         .jw(ents__9__jw),
         .jp(ents__9__jp),
@@ -1388,6 +1510,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .key(ents__9__key),
         .m_cur(ents__9__m_cur),
         .m_cur_w(ents__9__m_cur_w),
+        .usable(ents__9__usable),
+        .span(ents__9__span),
         .m_pj(ents__9__m_pj),
         .pc2(ents__9__pc2),
         .stride(ents__9__stride),
@@ -1475,6 +1599,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .o_valid(walkq_addr__o_valid),
         .o_data(walkq_addr__o_data)
     );
+    snake_prefetcher__walkq_se walkq_se(
+        .clock(walkq_se__clock),
+        .reset(walkq_se__reset),
+        .push(walkq_se__push),
+        .pop(walkq_se__pop),
+        .i_data(walkq_se__i_data),
+        .o_full(walkq_se__o_full),
+        .o_valid(walkq_se__o_valid),
+        .o_data(walkq_se__o_data)
+    );
     snake_prefetcher__pfq pfq(
         .clock(pfq__clock),
         .reset(pfq__reset),
@@ -1541,6 +1675,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .narrow(qp_kind__narrow),
         .wide(qp_kind__wide)
     );
+    snake_prefetcher__qp_span qp_span(
+        .narrow(qp_span__narrow),
+        .wide(qp_span__wide)
+    );
+    snake_prefetcher__js_span js_span(
+        .narrow(js_span__narrow),
+        .wide(js_span__wide)
+    );
+    snake_prefetcher__js_end js_end(
+        .narrow(js_end__narrow),
+        .wide(js_end__wide)
+    );
     snake_prefetcher__reg16 count(
         .d(count__d),
         .q(count__q),
@@ -1553,7 +1699,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         .clock(bw_halt__clock),
         .reset(bw_halt__reset)
     );
-    snake_prefetcher__reg1 phase(
+    snake_prefetcher__reg2 phase(
         .d(phase__d),
         .q(phase__q),
         .clock(phase__clock),
@@ -1620,19 +1766,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) begin
         phase__d = phase__q;
         if (halted | job_end) begin
-            phase__d = 1'b0;
+            phase__d = ph_chain;
+        end
+        else if (hop_step) begin
+            if (closes) begin
+                phase__d = ph_intra;
+            end
         end
         else if (push) begin
-            if (chain_ok) begin
-                if (closes) begin
-                    phase__d = 1'b1;
-                end
-            end
-            else if (intra_ok) begin
-                phase__d = 1'b1;
+            if (intra_ok) begin
+                phase__d = ph_intra;
             end
             else begin
-                phase__d = 1'b1;
+                phase__d = ph_inter;
             end
         end
     end
@@ -1641,10 +1787,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         if (halted | job_end) begin
             hop__d = five_zero;
         end
-        else if (push) begin
-            if (chain_ok) begin
-                hop__d = hop__q + five_one;
-            end
+        else if (hop_step) begin
+            hop__d = hop__q + five_one;
         end
     end
     always @(*) begin
@@ -1652,44 +1796,42 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         if (halted | job_end) begin
             kidx__d = five_zero;
         end
+        else if (hop_step) begin
+            if (closes) begin
+                if (hop_emit) begin
+                    kidx__d = five_one;
+                end
+                else begin
+                    kidx__d = five_zero;
+                end
+            end
+        end
         else if (push) begin
-            if (chain_ok) begin
-            end
-            else if (intra_ok) begin
-            end
-            else begin
-                kidx__d = kidx__q + five_one;
-            end
+            kidx__d = kmul;
         end
     end
     always @(*) begin
         cur__d = cur__q;
         if (halted | job_end) begin
         end
-        else if (push) begin
-            if (chain_ok) begin
-                cur__d = e_pc2;
-            end
+        else if (hop_step) begin
+            cur__d = e_pc2;
         end
     end
     always @(*) begin
         addr__d = addr__q;
         if (halted | job_end) begin
         end
-        else if (push) begin
-            if (chain_ok) begin
-                addr__d = next_addr;
-            end
+        else if (hop_step) begin
+            addr__d = next_addr;
         end
     end
     always @(*) begin
         sum__d = sum__q;
         if (halted | job_end) begin
         end
-        else if (push) begin
-            if (chain_ok) begin
-                sum__d = next_sum;
-            end
+        else if (hop_step) begin
+            sum__d = next_sum;
         end
     end
     always @(*) count__reset = reset;
@@ -1715,10 +1857,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) link_en = load_en & head__prev_valid;
     always @(*) q = head__prev_pc;
     always @(*) s = ld_addr - head__prev_addr;
-    always @(*) busy = walkq__o_valid & walkq_addr__o_valid;
+    always @(*) busy = walkq__o_valid & walkq_addr__o_valid & walkq_se__o_valid;
     always @(*) jw = walkq__o_data[(32'h0)+:(6)];
     always @(*) jp = walkq__o_data[(joff_p)+:(32)];
     always @(*) ja = walkq_addr__o_data;
+    always @(*) jspan = walkq_se__o_data[(32'h0)+:(12)];
+    always @(*) jend = walkq_se__o_data[(joff_end)+:(8)];
     always @(*) begin
         if (hop__q == five_zero) begin
             cur_eff = jp;
@@ -1751,6 +1895,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) ents__0__w_onehot = w_onehot;
     always @(*) ents__0__link_en = link_en;
     assign ents__0__train = train;
+    assign ents__0__own = |own_links;
+    always @(*) ents__0__sp = ld_span;
     always @(*) ents__0__cur = cur_eff;
     always @(*) ents__0__jw = jw;
     always @(*) ents__0__jp = jp;
@@ -1762,6 +1908,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) ents__1__w_onehot = w_onehot;
     always @(*) ents__1__link_en = link_en;
     assign ents__1__train = train;
+    assign ents__1__own = |own_links;
+    always @(*) ents__1__sp = ld_span;
     always @(*) ents__1__cur = cur_eff;
     always @(*) ents__1__jw = jw;
     always @(*) ents__1__jp = jp;
@@ -1773,6 +1921,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) ents__2__w_onehot = w_onehot;
     always @(*) ents__2__link_en = link_en;
     assign ents__2__train = train;
+    assign ents__2__own = |own_links;
+    always @(*) ents__2__sp = ld_span;
     always @(*) ents__2__cur = cur_eff;
     always @(*) ents__2__jw = jw;
     always @(*) ents__2__jp = jp;
@@ -1784,6 +1934,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) ents__3__w_onehot = w_onehot;
     always @(*) ents__3__link_en = link_en;
     assign ents__3__train = train;
+    assign ents__3__own = |own_links;
+    always @(*) ents__3__sp = ld_span;
     always @(*) ents__3__cur = cur_eff;
     always @(*) ents__3__jw = jw;
     always @(*) ents__3__jp = jp;
@@ -1795,6 +1947,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) ents__4__w_onehot = w_onehot;
     always @(*) ents__4__link_en = link_en;
     assign ents__4__train = train;
+    assign ents__4__own = |own_links;
+    always @(*) ents__4__sp = ld_span;
     always @(*) ents__4__cur = cur_eff;
     always @(*) ents__4__jw = jw;
     always @(*) ents__4__jp = jp;
@@ -1806,6 +1960,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) ents__5__w_onehot = w_onehot;
     always @(*) ents__5__link_en = link_en;
     assign ents__5__train = train;
+    assign ents__5__own = |own_links;
+    always @(*) ents__5__sp = ld_span;
     always @(*) ents__5__cur = cur_eff;
     always @(*) ents__5__jw = jw;
     always @(*) ents__5__jp = jp;
@@ -1817,6 +1973,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) ents__6__w_onehot = w_onehot;
     always @(*) ents__6__link_en = link_en;
     assign ents__6__train = train;
+    assign ents__6__own = |own_links;
+    always @(*) ents__6__sp = ld_span;
     always @(*) ents__6__cur = cur_eff;
     always @(*) ents__6__jw = jw;
     always @(*) ents__6__jp = jp;
@@ -1828,6 +1986,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) ents__7__w_onehot = w_onehot;
     always @(*) ents__7__link_en = link_en;
     assign ents__7__train = train;
+    assign ents__7__own = |own_links;
+    always @(*) ents__7__sp = ld_span;
     always @(*) ents__7__cur = cur_eff;
     always @(*) ents__7__jw = jw;
     always @(*) ents__7__jp = jp;
@@ -1839,6 +1999,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) ents__8__w_onehot = w_onehot;
     always @(*) ents__8__link_en = link_en;
     assign ents__8__train = train;
+    assign ents__8__own = |own_links;
+    always @(*) ents__8__sp = ld_span;
     always @(*) ents__8__cur = cur_eff;
     always @(*) ents__8__jw = jw;
     always @(*) ents__8__jp = jp;
@@ -1850,6 +2012,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) ents__9__w_onehot = w_onehot;
     always @(*) ents__9__link_en = link_en;
     assign ents__9__train = train;
+    assign ents__9__own = |own_links;
+    always @(*) ents__9__sp = ld_span;
     always @(*) ents__9__cur = cur_eff;
     always @(*) ents__9__jw = jw;
     always @(*) ents__9__jp = jp;
@@ -1962,7 +2126,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) inv_below__10 = inv_below__9 | ~ents__9__valid;
     always @(*) begin
         chain_found = 1'b0;
-        chain_found = c_below__10;
+        chain_found = cw_below__10 | c_below__10;
     end
     always @(*) begin
         pj_found = 1'b0;
@@ -2521,6 +2685,72 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         end
     end
     always @(*) begin
+        e_usable = 1'b0;
+        if (chain_sel__0) begin
+            e_usable = ents__0__usable;
+        end
+        if (chain_sel__1) begin
+            e_usable = ents__1__usable;
+        end
+        if (chain_sel__2) begin
+            e_usable = ents__2__usable;
+        end
+        if (chain_sel__3) begin
+            e_usable = ents__3__usable;
+        end
+        if (chain_sel__4) begin
+            e_usable = ents__4__usable;
+        end
+        if (chain_sel__5) begin
+            e_usable = ents__5__usable;
+        end
+        if (chain_sel__6) begin
+            e_usable = ents__6__usable;
+        end
+        if (chain_sel__7) begin
+            e_usable = ents__7__usable;
+        end
+        if (chain_sel__8) begin
+            e_usable = ents__8__usable;
+        end
+        if (chain_sel__9) begin
+            e_usable = ents__9__usable;
+        end
+    end
+    always @(*) begin
+        e_span = span_zero;
+        if (chain_sel__0) begin
+            e_span = ents__0__span;
+        end
+        if (chain_sel__1) begin
+            e_span = ents__1__span;
+        end
+        if (chain_sel__2) begin
+            e_span = ents__2__span;
+        end
+        if (chain_sel__3) begin
+            e_span = ents__3__span;
+        end
+        if (chain_sel__4) begin
+            e_span = ents__4__span;
+        end
+        if (chain_sel__5) begin
+            e_span = ents__5__span;
+        end
+        if (chain_sel__6) begin
+            e_span = ents__6__span;
+        end
+        if (chain_sel__7) begin
+            e_span = ents__7__span;
+        end
+        if (chain_sel__8) begin
+            e_span = ents__8__span;
+        end
+        if (chain_sel__9) begin
+            e_span = ents__9__span;
+        end
+    end
+    always @(*) begin
         pj_intra = addr_zero;
         if (pj_src__0) begin
             pj_intra = ents__0__intra;
@@ -2652,32 +2882,68 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
             pj_iw_cnt = ents__9__iw_cnt;
         end
     end
-    always @(*) chain_ok = ~phase__q & (hop__q < chain_depth) & chain_found;
-    always @(*) intra_ok = ~phase__q & pj_found & (pj_t2 == two_three);
-    always @(*) zx_jw__narrow = jw;
-    always @(*) zx_kidx__narrow = kidx__q;
-    always @(*) inter_warp = zx_jw__wide + zx_kidx__wide + eight_one;
-    always @(*) inter_ok = pj_found & (pj_iw_cnt >= two_two) & (kidx__q < iw_degree) & (inter_warp < n_warps);
-    always @(*) any_ok = chain_ok | intra_ok | inter_ok;
+    always @(*) hop_ok = (phase__q == ph_chain) & (hop__q < loop_hops) & chain_found;
+    always @(*) hop_emit = hop_ok & (hop__q < chain_depth) & e_usable;
     always @(*) next_addr = addr_eff + e_stride;
     always @(*) next_sum = sum_eff + e_stride;
     always @(*) closes = e_pc2 == jp;
-    always @(*) zx_k__narrow = kidx__q + five_one;
-    always @(*) mul__d = zx_k__wide;
-    always @(*) mul__s = pj_iw_stride;
     always @(*) begin
-        if (chain_ok) begin
+        if (phase__q == ph_intra) begin
+            kin = kidx__q;
+        end
+        else begin
+            kin = five_zero;
+        end
+    end
+    always @(*) intra_ok = ~hop_ok & (phase__q != ph_inter) & pj_found & (pj_t2 == two_three) & (kin < intra_degree);
+    always @(*) begin
+        if (phase__q == ph_inter) begin
+            kiw = kidx__q;
+        end
+        else begin
+            kiw = five_zero;
+        end
+    end
+    always @(*) zx_jw__narrow = jw;
+    always @(*) zx_kidx__narrow = kiw;
+    always @(*) inter_warp = zx_jw__wide + zx_kidx__wide + eight_one;
+    always @(*) cta_ok = ~|iw_same_cta | (inter_warp < jend);
+    always @(*) inter_ok = ~hop_ok & ~intra_ok & pj_found & (pj_iw_cnt >= two_two) & (kiw < iw_degree) & (inter_warp < n_warps) & cta_ok;
+    always @(*) any_ok = hop_ok | intra_ok | inter_ok;
+    always @(*) begin
+        if (intra_ok) begin
+            kmul = kin + five_one;
+        end
+        else begin
+            kmul = kiw + five_one;
+        end
+    end
+    always @(*) begin
+        if (intra_ok) begin
+            mul__s = pj_intra;
+        end
+        else begin
+            mul__s = pj_iw_stride;
+        end
+    end
+    always @(*) zx_k__narrow = kmul;
+    always @(*) mul__d = zx_k__wide;
+    always @(*) push = busy & ~halted & (hop_emit | intra_ok | inter_ok) & ~pfq__o_full;
+    always @(*) hop_step = busy & ~halted & hop_ok & (~hop_emit | ~pfq__o_full);
+    always @(*) job_end = busy & ~halted & ~any_ok;
+    always @(*) begin
+        if (hop_emit) begin
             pf_a = next_addr;
         end
         else if (intra_ok) begin
-            pf_a = ja + pj_intra;
+            pf_a = ja + mul__p;
         end
         else begin
             pf_a = ja + mul__p;
         end
     end
     always @(*) begin
-        if (chain_ok) begin
+        if (hop_emit) begin
             pf_w = jw;
         end
         else if (intra_ok) begin
@@ -2688,7 +2954,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
         end
     end
     always @(*) begin
-        if (chain_ok) begin
+        if (hop_emit) begin
             pf_k = kind_chain;
         end
         else if (intra_ok) begin
@@ -2698,9 +2964,21 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
             pf_k = kind_inter;
         end
     end
-    always @(*) push = busy & ~halted & any_ok & ~pfq__o_full;
-    always @(*) job_end = busy & ~halted & ~any_ok;
-    always @(*) obs_en = push & chain_ok & closes;
+    always @(*) begin
+        if (hop_emit) begin
+            pf_s = e_span;
+        end
+        else if (intra_ok) begin
+            pf_s = jspan;
+        end
+        else begin
+            pf_s = jspan;
+        end
+        if (~|span_en) begin
+            pf_s = span_zero;
+        end
+    end
+    always @(*) obs_en = hop_step & closes;
     always @(*) begin
         if ((pj_t2 == two_zero) | (next_sum != pj_intra)) begin
             o_intra = next_sum;
@@ -3550,14 +3828,21 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) walkq__reset = reset | halted;
     always @(*) walkq_addr__clock = clock;
     always @(*) walkq_addr__reset = reset | halted;
-    always @(*) walkq__push = load_en & ~halted & ~walkq__o_full & ~walkq_addr__o_full;
+    always @(*) walkq_se__clock = clock;
+    always @(*) walkq_se__reset = reset | halted;
+    always @(*) walkq__push = load_en & ~halted & ~walkq__o_full & ~walkq_addr__o_full & ~walkq_se__o_full;
     always @(*) walkq_addr__push = walkq__push;
+    always @(*) walkq_se__push = walkq__push;
     always @(*) walkq__pop = job_end;
     always @(*) walkq_addr__pop = job_end;
+    always @(*) walkq_se__pop = job_end;
     always @(*) jp_w__narrow = ld_warp;
     always @(*) jp_p__narrow = ld_pc;
     always @(*) walkq__i_data = jp_w__wide | (jp_p__wide << joff_p);
     always @(*) walkq_addr__i_data = ld_addr;
+    always @(*) js_span__narrow = ld_span;
+    always @(*) js_end__narrow = ld_cta_end;
+    always @(*) walkq_se__i_data = js_span__wide | (js_end__wide << joff_end);
     always @(*) pfq__clock = clock;
     always @(*) pfq__reset = reset;
     always @(*) pfq__push = push;
@@ -3565,11 +3850,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ca
     always @(*) qp_addr__narrow = pf_a;
     always @(*) qp_warp__narrow = pf_w;
     always @(*) qp_kind__narrow = pf_k;
-    always @(*) pfq__i_data = qp_addr__wide | (qp_warp__wide << qoff_warp) | (qp_kind__wide << qoff_kind);
+    always @(*) qp_span__narrow = pf_s;
+    always @(*) pfq__i_data = qp_addr__wide | (qp_warp__wide << qoff_warp) | (qp_kind__wide << qoff_kind) | (qp_span__wide << qoff_span);
     always @(*) pf_valid = pfq__o_valid;
     always @(*) pf_addr = pfq__o_data[(32'h0)+:(32)];
     always @(*) pf_warp = pfq__o_data[(qoff_warp)+:(6)];
     always @(*) pf_kind = pfq__o_data[(qoff_kind)+:(2)];
+    always @(*) pf_span = pfq__o_data[(qoff_span)+:(12)];
 
 endmodule // snake_prefetcher
 
@@ -3618,7 +3905,7 @@ module snake_prefetcher__reg16(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg16
 
-module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,cur,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,n_intra,n_t2,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_p,m_link,key,m_cur,m_cur_w,m_pj,pc2,stride,intra,t2,iw_valid,iw_warp,iw_addr,iw_stride,iw_cnt,rank);
+module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cur,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,n_intra,n_t2,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_p,m_link,key,m_cur,m_cur_w,usable,span,m_pj,pc2,stride,intra,t2,iw_valid,iw_warp,iw_addr,iw_stride,iw_cnt,rank);
 
     // Module arguments
     input wire  clock;
@@ -3629,6 +3916,8 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,cur,jw,jp
     input wire  [63:0] w_onehot;
     input wire  link_en;
     input wire  [7:0] train;
+    input wire  own;
+    input wire  [11:0] sp;
     input wire  [31:0] cur;
     input wire  [5:0] jw;
     input wire  [31:0] jp;
@@ -3658,6 +3947,8 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,cur,jw,jp
     output reg  [15:0] key;
     output reg  m_cur;
     output reg  m_cur_w;
+    output reg  usable;
+    output reg  [11:0] span;
     output reg  m_pj;
     output reg  [31:0] pc2;
     output reg  [31:0] stride;
@@ -3734,6 +4025,10 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,cur,jw,jp
     wire  [3:0] r_rank__q;
     reg  r_rank__clock;
     reg  r_rank__reset;
+    reg  [11:0] r_span__d;
+    wire  [11:0] r_span__q;
+    reg  r_span__clock;
+    reg  r_span__reset;
     reg  [63:0] pop_clr__x;
     wire  [7:0] pop_clr__ones;
     reg  [63:0] pop_hit__x;
@@ -3747,6 +4042,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,cur,jw,jp
     reg  same_tail;
     reg  [7:0] hit_cnt;
     reg  clr;
+    reg  has_jw;
     reg  [63:0] wv_clr;
     reg  [63:0] wv_hit;
 
@@ -3835,6 +4131,12 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,cur,jw,jp
         .clock(r_rank__clock),
         .reset(r_rank__reset)
     );
+    snake_prefetcher__reg12 r_span(
+        .d(r_span__d),
+        .q(r_span__q),
+        .clock(r_span__clock),
+        .reset(r_span__reset)
+    );
     snake_prefetcher__ents__pop_clr pop_clr(
         .x(pop_clr__x),
         .ones(pop_clr__ones)
@@ -3867,6 +4169,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,cur,jw,jp
     always @(*) r_iw_stride__clock = clock;
     always @(*) r_iw_cnt__clock = clock;
     always @(*) r_rank__clock = clock;
+    always @(*) r_span__clock = clock;
     always @(*) begin
         r_valid__d = r_valid__q;
         if (alloc) begin
@@ -3915,7 +4218,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,cur,jw,jp
                 if (hit_cnt >= train) begin
                     r_t1__d = t1_prom;
                 end
-                else if (hit_cnt == cnt_two) begin
+                else if (own | (hit_cnt == cnt_two)) begin
                     r_t1__d = t1_two;
                 end
             end
@@ -4007,6 +4310,17 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,cur,jw,jp
             r_rank__d = n_rank;
         end
     end
+    always @(*) begin
+        r_span__d = r_span__q;
+        if (alloc) begin
+            r_span__d = sp;
+        end
+        else begin
+            if (link_en & m_link) begin
+                r_span__d = sp;
+            end
+        end
+    end
     always @(*) r_valid__reset = reset;
     always @(*) r_pc1__reset = reset;
     always @(*) r_pc2__reset = reset;
@@ -4021,6 +4335,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,cur,jw,jp
     always @(*) r_iw_stride__reset = reset;
     always @(*) r_iw_cnt__reset = reset;
     always @(*) r_rank__reset = reset;
+    always @(*) r_span__reset = reset;
     always @(*) m_q = r_valid__q & (r_pc1__q == q);
     always @(*) m_p = r_valid__q & (r_pc1__q == p);
     always @(*) same_tail = (r_pc2__q == p) & (r_stride__q == s);
@@ -4042,7 +4357,9 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,cur,jw,jp
     always @(*) zx_nrank__narrow = ~r_rank__q;
     always @(*) key = (zx_ones__wide << eight) | zx_nrank__wide;
     always @(*) m_cur = r_valid__q & (r_pc1__q == cur) & (r_t1__q == t1_prom);
-    always @(*) m_cur_w = r_valid__q & (r_pc1__q == cur) & (r_t1__q == t1_prom) & r_wv__q[jw];
+    always @(*) has_jw = r_wv__q[jw];
+    always @(*) m_cur_w = r_valid__q & (r_pc1__q == cur) & (own | (r_t1__q == t1_prom)) & has_jw;
+    always @(*) usable = (r_t1__q == t1_prom) | (own & has_jw & (r_t1__q == t1_two));
     always @(*) m_pj = r_valid__q & (r_pc1__q == jp);
     always @(*) valid = r_valid__q;
     always @(*) pc2 = r_pc2__q;
@@ -4055,6 +4372,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,cur,jw,jp
     always @(*) iw_stride = r_iw_stride__q;
     always @(*) iw_cnt = r_iw_cnt__q;
     always @(*) rank = r_rank__q;
+    always @(*) span = r_span__q;
 
 endmodule // snake_prefetcher__ents
 
@@ -4116,6 +4434,21 @@ module snake_prefetcher__reg4(d,q,clock,reset);
         else q <= d;
     end
 endmodule // snake_prefetcher__reg4
+
+module snake_prefetcher__reg12(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 12'h0;
+        else q <= d;
+    end
+endmodule // snake_prefetcher__reg12
 
 module snake_prefetcher__reg64(d,q,clock,reset);
 
@@ -4447,6 +4780,26 @@ module snake_prefetcher__jp_w(narrow,wide);
     // Update code (custom)
     always @(*) wide = {32'd0, narrow};
 endmodule // snake_prefetcher__jp_w
+
+module snake_prefetcher__js_end(narrow,wide);
+
+    // Module arguments
+    input wire  [6:0] narrow;
+    output reg  [19:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {13'd0, narrow};
+endmodule // snake_prefetcher__js_end
+
+module snake_prefetcher__js_span(narrow,wide);
+
+    // Module arguments
+    input wire  [11:0] narrow;
+    output reg  [19:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {8'd0, narrow};
+endmodule // snake_prefetcher__js_span
 
 module snake_prefetcher__mul(d,s,p);
 
@@ -5052,13 +5405,13 @@ module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     input wire  reset;
     input wire  push;
     input wire  pop;
-    input wire  [39:0] i_data;
+    input wire  [51:0] i_data;
     output reg  o_full;
     output reg  o_valid;
-    output reg  [39:0] o_data;
+    output reg  [51:0] o_data;
 
     // Constant declarations
-    localparam  data_zero = 40'h0;
+    localparam  data_zero = 52'h0;
 
     // Stub signals
     reg  valid__0__d;
@@ -5077,20 +5430,20 @@ module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     wire  valid__3__q;
     reg  valid__3__clock;
     reg  valid__3__reset;
-    reg  [39:0] data__0__d;
-    wire  [39:0] data__0__q;
+    reg  [51:0] data__0__d;
+    wire  [51:0] data__0__q;
     reg  data__0__clock;
     reg  data__0__reset;
-    reg  [39:0] data__1__d;
-    wire  [39:0] data__1__q;
+    reg  [51:0] data__1__d;
+    wire  [51:0] data__1__q;
     reg  data__1__clock;
     reg  data__1__reset;
-    reg  [39:0] data__2__d;
-    wire  [39:0] data__2__q;
+    reg  [51:0] data__2__d;
+    wire  [51:0] data__2__q;
     reg  data__2__clock;
     reg  data__2__reset;
-    reg  [39:0] data__3__d;
-    wire  [39:0] data__3__q;
+    reg  [51:0] data__3__d;
+    wire  [51:0] data__3__q;
     reg  data__3__clock;
     reg  data__3__reset;
 
@@ -5130,25 +5483,25 @@ module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
         .clock(valid__3__clock),
         .reset(valid__3__reset)
     );
-    snake_prefetcher__reg40 data__0(
+    snake_prefetcher__reg52 data__0(
         .d(data__0__d),
         .q(data__0__q),
         .clock(data__0__clock),
         .reset(data__0__reset)
     );
-    snake_prefetcher__reg40 data__1(
+    snake_prefetcher__reg52 data__1(
         .d(data__1__d),
         .q(data__1__q),
         .clock(data__1__clock),
         .reset(data__1__reset)
     );
-    snake_prefetcher__reg40 data__2(
+    snake_prefetcher__reg52 data__2(
         .d(data__2__d),
         .q(data__2__q),
         .clock(data__2__clock),
         .reset(data__2__reset)
     );
-    snake_prefetcher__reg40 data__3(
+    snake_prefetcher__reg52 data__3(
         .d(data__3__d),
         .q(data__3__q),
         .clock(data__3__clock),
@@ -5265,49 +5618,59 @@ module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
 endmodule // snake_prefetcher__pfq
 
-module snake_prefetcher__reg40(d,q,clock,reset);
+module snake_prefetcher__reg52(d,q,clock,reset);
 
     // Module arguments
-    input wire  [39:0] d;
-    output reg  [39:0] q;
+    input wire  [51:0] d;
+    output reg  [51:0] q;
     input wire  clock;
     input wire  reset;
 
     // Update code (custom)
     always @(posedge clock) begin
-        if (reset) q <= 40'h0;
+        if (reset) q <= 52'h0;
         else q <= d;
     end
-endmodule // snake_prefetcher__reg40
+endmodule // snake_prefetcher__reg52
 
 module snake_prefetcher__qp_addr(narrow,wide);
 
     // Module arguments
     input wire  [31:0] narrow;
-    output reg  [39:0] wide;
+    output reg  [51:0] wide;
 
     // Update code (custom)
-    always @(*) wide = {8'd0, narrow};
+    always @(*) wide = {20'd0, narrow};
 endmodule // snake_prefetcher__qp_addr
 
 module snake_prefetcher__qp_kind(narrow,wide);
 
     // Module arguments
     input wire  [1:0] narrow;
-    output reg  [39:0] wide;
+    output reg  [51:0] wide;
 
     // Update code (custom)
-    always @(*) wide = {38'd0, narrow};
+    always @(*) wide = {50'd0, narrow};
 endmodule // snake_prefetcher__qp_kind
+
+module snake_prefetcher__qp_span(narrow,wide);
+
+    // Module arguments
+    input wire  [11:0] narrow;
+    output reg  [51:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {40'd0, narrow};
+endmodule // snake_prefetcher__qp_span
 
 module snake_prefetcher__qp_warp(narrow,wide);
 
     // Module arguments
     input wire  [5:0] narrow;
-    output reg  [39:0] wide;
+    output reg  [51:0] wide;
 
     // Update code (custom)
-    always @(*) wide = {34'd0, narrow};
+    always @(*) wide = {46'd0, narrow};
 endmodule // snake_prefetcher__qp_warp
 
 module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
@@ -5572,6 +5935,145 @@ module snake_prefetcher__walkq_addr(clock,reset,push,pop,i_data,o_full,o_valid,o
     end
 
 endmodule // snake_prefetcher__walkq_addr
+
+module snake_prefetcher__walkq_se(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  push;
+    input wire  pop;
+    input wire  [19:0] i_data;
+    output reg  o_full;
+    output reg  o_valid;
+    output reg  [19:0] o_data;
+
+    // Constant declarations
+    localparam  data_zero = 20'h0;
+
+    // Stub signals
+    reg  valid__0__d;
+    wire  valid__0__q;
+    reg  valid__0__clock;
+    reg  valid__0__reset;
+    reg  valid__1__d;
+    wire  valid__1__q;
+    reg  valid__1__clock;
+    reg  valid__1__reset;
+    reg  [19:0] data__0__d;
+    wire  [19:0] data__0__q;
+    reg  data__0__clock;
+    reg  data__0__reset;
+    reg  [19:0] data__1__d;
+    wire  [19:0] data__1__q;
+    reg  data__1__clock;
+    reg  data__1__reset;
+
+    // Local signals
+    reg  push_ok;
+    reg  vsh__0;
+    reg  vsh__1;
+    reg  put__0;
+    reg  put__1;
+
+    // Sub module instances
+    snake_prefetcher__reg1 valid__0(
+        .d(valid__0__d),
+        .q(valid__0__q),
+        .clock(valid__0__clock),
+        .reset(valid__0__reset)
+    );
+    snake_prefetcher__reg1 valid__1(
+        .d(valid__1__d),
+        .q(valid__1__q),
+        .clock(valid__1__clock),
+        .reset(valid__1__reset)
+    );
+    snake_prefetcher__reg20 data__0(
+        .d(data__0__d),
+        .q(data__0__q),
+        .clock(data__0__clock),
+        .reset(data__0__reset)
+    );
+    snake_prefetcher__reg20 data__1(
+        .d(data__1__d),
+        .q(data__1__q),
+        .clock(data__1__clock),
+        .reset(data__1__reset)
+    );
+
+    // Update code
+    always @(*) valid__0__clock = clock;
+    always @(*) valid__0__reset = reset;
+    always @(*) begin
+        valid__0__d = valid__0__q;
+        valid__0__d = vsh__0 | put__0;
+    end
+    always @(*) data__0__clock = clock;
+    always @(*) data__0__reset = reset;
+    always @(*) begin
+        data__0__d = data__0__q;
+        if (pop) begin
+            data__0__d = data__1__q;
+        end
+        if (put__0) begin
+            data__0__d = i_data;
+        end
+    end
+    always @(*) valid__1__clock = clock;
+    always @(*) valid__1__reset = reset;
+    always @(*) begin
+        valid__1__d = valid__1__q;
+        valid__1__d = vsh__1 | put__1;
+    end
+    always @(*) data__1__clock = clock;
+    always @(*) data__1__reset = reset;
+    always @(*) begin
+        data__1__d = data__1__q;
+        if (put__1) begin
+            data__1__d = i_data;
+        end
+    end
+    always @(*) begin
+        o_full = 1'b0;
+        o_full = valid__1__q;
+    end
+    always @(*) push_ok = push & ~o_full;
+    always @(*) begin
+        if (pop) begin
+            vsh__0 = valid__1__q;
+        end
+        else begin
+            vsh__0 = valid__0__q;
+        end
+    end
+    always @(*) vsh__1 = valid__1__q & ~pop;
+    always @(*) put__0 = push_ok & ~vsh__0;
+    always @(*) put__1 = push_ok & ~vsh__1 & vsh__0;
+    always @(*) o_valid = valid__0__q;
+    always @(*) begin
+        o_data = data_zero;
+        if (valid__0__q) begin
+            o_data = data__0__q;
+        end
+    end
+
+endmodule // snake_prefetcher__walkq_se
+
+module snake_prefetcher__reg20(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 20'h0;
+        else q <= d;
+    end
+endmodule // snake_prefetcher__reg20
 
 module snake_prefetcher__zx_iww(narrow,wide);
 

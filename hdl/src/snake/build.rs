@@ -23,7 +23,7 @@ macro_rules! snake_table {
         match key {
             $( (32, 32, $nw, $wb, $rt) => Some(Box::new(
                 SnakePrefetcherRtl::<
-                    32, 32, $wb, { $wb + 1 }, $nw, $rt, { $wb + 32 }, { 32 + $wb + 2 },
+                    32, 32, $wb, { $wb + 1 }, $nw, $rt, { $wb + 32 }, { 32 + $wb + 2 + 12 },
                 >::new(p),
             ) as Box<dyn RtlUnit>), )*
             _ => None,

@@ -11,10 +11,10 @@ use crate::util::{konst, PopCount, ZeroExt};
 ///
 /// Comparisons, on the registered entry: with the load's keys (`q`, `p`,
 /// `s`, warp `w` as `w_onehot`: `m_q`, `m_p`, `m_link`, and the eviction
-/// `key` from the ones of `wv` after this load's clearing) and with the walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`,
-/// `m_pj`). Updates at the edge, in this order of precedence: `alloc`
+/// `key` from the ones of `wv` after this load's clearing) and with the
+/// walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`, `usable`, `m_pj`). Updates at the edge, in this order of precedence: `alloc`
 /// rewrites the whole entry; otherwise the load's link update (`link_en`:
-/// clear or hit), the inter-warp fields (`iw_we` and `m_p`), the
+/// clear or hit; a hit and an allocation write `span`), the inter-warp fields (`iw_we` and `m_p`), the
 /// intra-warp fields (`obs_we` and `m_pj`) and the rank (`rank_we`) apply
 /// to their own fields.
 #[derive(LogicBlock)]
@@ -41,6 +41,12 @@ pub struct SnakeEntry<
     pub link_en: Signal<In, Bit>,
     /// Promotion threshold (`TRAIN_WARPS`).
     pub train: Signal<In, Bits<8>>,
+    /// `OWN_LINKS`: any repeat trains a link (`t1 = 1`), the hop choice
+    /// takes the warp's own link at any `t1`, and a link with `t1 = 1` is
+    /// usable for the warps in `wv`.
+    pub own: Signal<In, Bit>,
+    /// The load's span (`ld_span`), written on a hit and an allocation.
+    pub sp: Signal<In, Bits<12>>,
     /// The walker's current pc.
     pub cur: Signal<In, Bits<P>>,
     /// The walk job's warp.
@@ -100,8 +106,13 @@ pub struct SnakeEntry<
     pub key: Signal<Out, Bits<16>>,
     /// Valid, promoted, `pc1 = cur`.
     pub m_cur: Signal<Out, Bit>,
-    /// ... and bit `jw` set.
+    /// Valid, `pc1 = cur`, bit `jw` set, and promoted unless `own` (the
+    /// warp's own link: the hop choice's first preference).
     pub m_cur_w: Signal<Out, Bit>,
+    /// Usable for warp `jw`: promoted, or `own`, bit `jw` set and `t1 = 1`.
+    pub usable: Signal<Out, Bit>,
+    /// `span` (the span of `pc2` as last observed).
+    pub span: Signal<Out, Bits<12>>,
     /// Valid with `pc1 = jp`.
     pub m_pj: Signal<Out, Bit>,
     /// `pc2`.
@@ -139,6 +150,7 @@ pub struct SnakeEntry<
     r_iw_stride: Reg<Bits<A>>,
     r_iw_cnt: Reg<Bits<2>>,
     r_rank: Reg<Bits<RT>>,
+    r_span: Reg<Bits<12>>,
     pop_clr: PopCount<NW>,
     pop_hit: PopCount<NW>,
     zx_ones: ZeroExt<8, 16>,
@@ -153,6 +165,7 @@ pub struct SnakeEntry<
     same_tail: Signal<Local, Bit>,
     hit_cnt: Signal<Local, Bits<8>>,
     clr: Signal<Local, Bit>,
+    has_jw: Signal<Local, Bit>,
     wv_clr: Signal<Local, Bits<NW>>,
     wv_hit: Signal<Local, Bits<NW>>,
 }
@@ -170,6 +183,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             w_onehot: Default::default(),
             link_en: Default::default(),
             train: Default::default(),
+            own: Default::default(),
+            sp: Default::default(),
             cur: Default::default(),
             jw: Default::default(),
             jp: Default::default(),
@@ -201,6 +216,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             key: Default::default(),
             m_cur: Default::default(),
             m_cur_w: Default::default(),
+            usable: Default::default(),
+            span: Default::default(),
             m_pj: Default::default(),
             pc2: Default::default(),
             stride: Default::default(),
@@ -226,6 +243,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_iw_stride: Default::default(),
             r_iw_cnt: Default::default(),
             r_rank: Default::default(),
+            r_span: Default::default(),
             pop_clr: Default::default(),
             pop_hit: Default::default(),
             zx_ones: Default::default(),
@@ -236,6 +254,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             cnt_two: konst(2),
             eight: konst(8),
             same_tail: Default::default(),
+            has_jw: Default::default(),
             wv_clr: Default::default(),
             wv_hit: Default::default(),
         }
@@ -263,7 +282,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_iw_addr,
             r_iw_stride,
             r_iw_cnt,
-            r_rank
+            r_rank,
+            r_span
         );
         self.r_valid.reset.next = self.reset.val();
         self.r_pc1.reset.next = self.reset.val();
@@ -279,6 +299,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.r_iw_stride.reset.next = self.reset.val();
         self.r_iw_cnt.reset.next = self.reset.val();
         self.r_rank.reset.next = self.reset.val();
+        self.r_span.reset.next = self.reset.val();
 
         // Comparisons with the load's keys.
         self.m_q.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.q.val());
@@ -307,10 +328,13 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.m_cur.next = self.r_valid.q.val()
             & (self.r_pc1.q.val() == self.cur.val())
             & (self.r_t1.q.val() == self.t1_prom.val());
+        self.has_jw.next = self.r_wv.q.val().get_bit(self.jw.val().index());
         self.m_cur_w.next = self.r_valid.q.val()
             & (self.r_pc1.q.val() == self.cur.val())
-            & (self.r_t1.q.val() == self.t1_prom.val())
-            & self.r_wv.q.val().get_bit(self.jw.val().index());
+            & (self.own.val() | (self.r_t1.q.val() == self.t1_prom.val()))
+            & self.has_jw.val();
+        self.usable.next = (self.r_t1.q.val() == self.t1_prom.val())
+            | (self.own.val() & self.has_jw.val() & (self.r_t1.q.val() == self.t1_two.val()));
         self.m_pj.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
         // Fields.
         self.valid.next = self.r_valid.q.val();
@@ -324,6 +348,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.iw_stride.next = self.r_iw_stride.q.val();
         self.iw_cnt.next = self.r_iw_cnt.q.val();
         self.rank.next = self.r_rank.q.val();
+        self.span.next = self.r_span.q.val();
 
         // Updates.
         if self.rank_we.val() {
@@ -336,6 +361,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.r_stride.d.next = self.s.val();
             self.r_wv.d.next = self.w_onehot.val();
             self.r_t1.d.next = self.t1_zero.val();
+            self.r_span.d.next = self.sp.val();
             self.r_intra.d.next = self.c_intra.val();
             self.r_t2.d.next = self.c_t2.val();
             self.r_iw_valid.d.next = self.c_iw_valid.val();
@@ -346,9 +372,10 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         } else {
             if self.link_en.val() & self.m_link.val() {
                 self.r_wv.d.next = self.wv_hit.val();
+                self.r_span.d.next = self.sp.val();
                 if self.hit_cnt.val() >= self.train.val() {
                     self.r_t1.d.next = self.t1_prom.val();
-                } else if self.hit_cnt.val() == self.cnt_two.val() {
+                } else if self.own.val() | (self.hit_cnt.val() == self.cnt_two.val()) {
                     self.r_t1.d.next = self.t1_two.val();
                 }
             } else if self.link_en.val() & self.clr.val() {

@@ -16,29 +16,35 @@
 //!   the entry compares itself with this cycle's keys (the load's link
 //!   `(q, p, s)` and warp, the walker's `cur`, job warp and job pc) and
 //!   applies the updates the top selects (link clear / hit / allocation,
-//!   inter-warp fields, intra-warp fields, rank). Its warp-vector counts
-//!   ([`crate::util::PopCount`]) give the promotion and the eviction key.
+//!   each writing `span`; inter-warp fields, intra-warp fields, rank). Its
+//!   warp-vector counts ([`crate::util::PopCount`]) give the training and
+//!   the eviction key; `m_cur_w` (the warp's own link, any `t1` with
+//!   `OWN_LINKS`), `m_cur` (promoted) and `usable` give the hop choice.
 //! - [`crate::rank::RankOrder`]: the recency ranks (a hit or an allocation
 //!   into a valid victim is a "touch", an allocation into an invalid entry
 //!   an "alloc").
 //! - [`crate::arith::ExactDiv`]: the inter-warp candidate stride (a
 //!   power-of-two warp distance, exact division); [`crate::arith::SignedMul`]:
-//!   `k x iw_stride` for the inter-warp prefetches.
-//! - The walk queue is two [`crate::queue::ShiftQueue`]s in lock-step (the
-//!   job's `{pc, warp}` and its address: no payload wider than 64 bits); the
-//!   output queue one, packed `{kind, warp, addr}`.
+//!   one multiplier, `k x intra` or `k x iw_stride` (operands muxed).
+//! - The walk queue is three [`crate::queue::ShiftQueue`]s in lock-step (the
+//!   job's `{pc, warp}`, its address, and `{end, span}` with the CTA end
+//!   zero-extended to 8 bits: no payload wider than 64 bits); the output
+//!   queue one, packed `{span, kind, warp, addr}`.
 //! - [`SnakePrefetcherRtl`]: the throttle, the training selections (lowest
 //!   matching entries by prefix chains, the victim by the smallest key in
 //!   the least recently used group, the per-PC values of a new entry with
-//!   this edge's updates forwarded), the walker (phase, hop, `k`, chain
-//!   registers) and the queues.
+//!   this edge's updates forwarded), the walker (`phase` chain / intra /
+//!   inter, `hop`, one `k` register for both distance phases, the chain
+//!   registers; one cycle per hop, emitting or not) and the queues.
 //!
 //! Widths are const generics: `A` = `ADDR_W`, `P` = `PC_W`, `WB` =
 //! `clog2(N_WARPS)`, `WD` = `WB + 1`, `NW` = `N_WARPS`, `RT` =
-//! `clog2(TAIL_ENTRIES)`, `JW` = `WB + P`, `QW` = `A + WB + 2`. Entry
-//! counts, thresholds, depths and the throttle settings are run-time values
-//! of the built block. The walker's `hop` and `k` are 5 bits
-//! (`CHAIN_DEPTH`, `IW_DEGREE` <= 15), the throttle counter 16 bits.
+//! `clog2(TAIL_ENTRIES)`, `JW` = `WB + P`, `QW` = `A + WB + 2 + 12`. Entry
+//! counts, thresholds, depths, the throttle settings and revision 2's
+//! parameters (`OWN_LINKS`, `LOOP_HOPS`, `INTRA_DEGREE`, `IW_SAME_CTA`,
+//! `SPAN`) are run-time values of the built block. The walker's `hop` and
+//! `k` are 5 bits (`LOOP_HOPS`, `INTRA_DEGREE`, `IW_DEGREE` <= 15), the
+//! throttle counter 16 bits.
 
 mod build;
 mod entry;

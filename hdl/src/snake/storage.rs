@@ -9,7 +9,9 @@ use crate::storage::{StorageField, StorageReport};
 /// entries of 14 B (448 B) and 10 Tail entries of 32 B (320 B); this
 /// design keeps one Head row per warp (`N_WARPS` rows of valid, pc,
 /// address) and the Tail fields of the spec, with the per-PC fields in
-/// every entry.
+/// every entry and revision 2's `span`. The walk queue's third lane holds
+/// the job's span (12 bits) and CTA end zero-extended to 8 bits (its bits
+/// above `clog2(N_WARPS) + 1` stay zero).
 pub(super) fn storage(p: &SnakeParams) -> StorageReport {
     const ADD: &str = "added by this design";
     let nw = p.N_WARPS;
@@ -43,28 +45,36 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
             true,
             "paper",
         ),
+        f(
+            "Tail",
+            "span (of pc2)",
+            u64::from(ports::snake::SPAN_W),
+            ne,
+            false,
+            "spec revision 2",
+        ),
         f("Tail", "valid", 1, ne, false, ADD),
         f("Tail", "LRU rank", rt, ne, false, ADD),
         f(
             "walk queue",
-            "2 valid (one per lane), warp, pc, address",
-            2 + wb + pc + a,
+            "3 valid (one per lane), warp, pc, address, span, CTA end (8 bits)",
+            3 + wb + pc + a + 12 + 8,
             p.WALKQ_DEPTH,
             false,
             ADD,
         ),
         f(
             "prefetch queue",
-            "valid, address, warp, kind",
-            1 + a + wb + 2,
+            "valid, address, warp, kind, span",
+            1 + a + wb + 2 + 12,
             p.PFQ_DEPTH,
             false,
             ADD,
         ),
         f(
             "walker",
-            "phase, hop, k, pc, address, sum",
-            1 + 5 + 5 + pc + 2 * a,
+            "phase (2 bits), hop, k, pc, address, sum",
+            2 + 5 + 5 + pc + 2 * a,
             1,
             false,
             ADD,

@@ -27,18 +27,22 @@ struct Front;
 /// Kernel section 2 ([`select`]): the lowest-numbered matches, the victim,
 /// and step 2, `p`'s inter-warp fields after this load.
 struct Select;
-/// Kernel section 3 ([`walker`]): the walker's next prefetch of the head
-/// job, its state, and the intra-warp observation of a closing hop.
+/// Kernel section 3 ([`walker`]): the walker's decision for the head job
+/// (a hop, an intra- or inter-warp prefetch, or the job's end).
 struct Walker;
-/// Kernel section 4 ([`updates`]): the new entry's per-PC fields, the entry
+/// Kernel section 4 ([`walker`]): the prefetch it makes, the walker's
+/// state, and the intra-warp observation of a closing hop.
+struct WalkState;
+/// Kernel section 5 ([`updates`]): the new entry's per-PC fields, the entry
 /// updates and the recency order, the walk queue and the output queue.
 struct Updates;
 
 /// The `snake_prefetcher` unit. `A` = `ADDR_W`, `P` = `PC_W`, `WB` =
 /// `clog2(N_WARPS)`, `WD` = `WB + 1`, `NW` = `N_WARPS`, `RT` =
 /// `clog2(TAIL_ENTRIES)`, `JW` = `WB + P` (a walk job's warp and pc, one
-/// lane of the walk queue; its address is the other), `QW` = `A + WB + 2`
-/// (a prefetch packed for the output queue). Build it with
+/// lane of the walk queue; its address and its `{end, span}` are the
+/// others), `QW` = `A + WB + 2 + 12` (a prefetch packed for the output
+/// queue, `{span, kind, warp, addr}`). Build it with
 /// `<ports::snake::SnakePrefetcher as crate::registry::RtlDecl>::build`.
 #[derive(LogicBlock)]
 pub struct SnakePrefetcherRtl<
@@ -93,6 +97,9 @@ pub struct SnakePrefetcherRtl<
     order: RankOrder<RT>,
     walkq: ShiftQueue<Bits<JW>>,
     walkq_addr: ShiftQueue<Bits<A>>,
+    /// The job's `{end, span}`: `ld_span` in bits 0..12, `ld_cta_end`
+    /// zero-extended to 8 bits in bits 12..20.
+    walkq_se: ShiftQueue<Bits<20>>,
     pfq: ShiftQueue<Bits<QW>>,
     iw_div: ExactDiv<WD, A>,
     mul: SignedMul<6, A>,
@@ -107,10 +114,14 @@ pub struct SnakePrefetcherRtl<
     qp_addr: ZeroExt<A, QW>,
     qp_warp: ZeroExt<WB, QW>,
     qp_kind: ZeroExt<2, QW>,
+    qp_span: ZeroExt<12, QW>,
+    js_span: ZeroExt<12, 20>,
+    js_end: ZeroExt<WD, 20>,
 
     count: Reg<Bits<16>>,
     bw_halt: Reg<Bit>,
-    phase: Reg<Bit>,
+    /// `ph_chain`, `ph_intra` or `ph_inter`.
+    phase: Reg<Bits<2>>,
     hop: Reg<Bits<5>>,
     kidx: Reg<Bits<5>>,
     cur: Reg<Bits<P>>,
@@ -124,6 +135,14 @@ pub struct SnakePrefetcherRtl<
     bw_low: Constant<Bits<7>>,
     train: Constant<Bits<8>>,
     chain_depth: Constant<Bits<5>>,
+    loop_hops: Constant<Bits<5>>,
+    intra_degree: Constant<Bits<5>>,
+    own_links: Constant<Bits<1>>,
+    iw_same_cta: Constant<Bits<1>>,
+    span_en: Constant<Bits<1>>,
+    ph_chain: Constant<Bits<2>>,
+    ph_intra: Constant<Bits<2>>,
+    ph_inter: Constant<Bits<2>>,
     iw_degree: Constant<Bits<5>>,
     n_warps: Constant<Bits<8>>,
     /// The rank that starts the LRU group, when the group is not the whole
@@ -144,6 +163,8 @@ pub struct SnakePrefetcherRtl<
     key_max: Constant<Bits<16>>,
     qoff_warp: Constant<Bits<32>>,
     qoff_kind: Constant<Bits<32>>,
+    qoff_span: Constant<Bits<32>>,
+    joff_end: Constant<Bits<32>>,
     joff_p: Constant<Bits<32>>,
     kind_chain: Constant<Bits<2>>,
     kind_inter: Constant<Bits<2>>,
@@ -160,6 +181,9 @@ pub struct SnakePrefetcherRtl<
     jw: Signal<Local, Bits<WB>>,
     jp: Signal<Local, Bits<P>>,
     ja: Signal<Local, Bits<A>>,
+    jspan: Signal<Local, Bits<12>>,
+    /// The job's `end`, zero-extended to the 8-bit warp arithmetic.
+    jend: Signal<Local, Bits<8>>,
     cur_eff: Signal<Local, Bits<P>>,
     addr_eff: Signal<Local, Bits<A>>,
     sum_eff: Signal<Local, Bits<A>>,
@@ -194,12 +218,20 @@ pub struct SnakePrefetcherRtl<
     chain_found: Signal<Local, Bit>,
     e_stride: Signal<Local, Bits<A>>,
     e_pc2: Signal<Local, Bits<P>>,
+    e_usable: Signal<Local, Bit>,
+    e_span: Signal<Local, Bits<12>>,
     pj_found: Signal<Local, Bit>,
     pj_intra: Signal<Local, Bits<A>>,
     pj_t2: Signal<Local, Bits<2>>,
     pj_iw_stride: Signal<Local, Bits<A>>,
     pj_iw_cnt: Signal<Local, Bits<2>>,
-    chain_ok: Signal<Local, Bit>,
+    hop_ok: Signal<Local, Bit>,
+    hop_emit: Signal<Local, Bit>,
+    hop_step: Signal<Local, Bit>,
+    kin: Signal<Local, Bits<5>>,
+    kiw: Signal<Local, Bits<5>>,
+    kmul: Signal<Local, Bits<5>>,
+    cta_ok: Signal<Local, Bit>,
     intra_ok: Signal<Local, Bit>,
     inter_ok: Signal<Local, Bit>,
     any_ok: Signal<Local, Bit>,
@@ -215,6 +247,7 @@ pub struct SnakePrefetcherRtl<
     pf_a: Signal<Local, Bits<A>>,
     pf_w: Signal<Local, Bits<WB>>,
     pf_k: Signal<Local, Bits<2>>,
+    pf_s: Signal<Local, Bits<12>>,
     // The new entry's per-PC fields.
     cp_intra: Signal<Local, Bits<A>>,
     cp_t2: Signal<Local, Bits<2>>,
@@ -251,7 +284,8 @@ impl<
         assert_eq!(NW as u64, p.N_WARPS, "NW = N_WARPS");
         assert_eq!(RT as u32, clog2(p.TAIL_ENTRIES), "clog2(TAIL_ENTRIES)");
         assert_eq!(JW, WB + P, "JW = WB + PC_W");
-        assert_eq!(QW, A + WB + 2, "QW = ADDR_W + WB + 2");
+        assert_eq!(QW, A + WB + 2 + 12, "QW = ADDR_W + WB + 2 + 12");
+        assert!(QW <= 64, "the output queue's payload is one word");
         assert!(WB <= 7, "warp ids fit the 8-bit warp arithmetic");
         let ne = p.TAIL_ENTRIES as usize;
         with_defaults!(SnakePrefetcherRtl {
@@ -260,6 +294,7 @@ impl<
             order: RankOrder::new(ne),
             walkq: ShiftQueue::new(p.WALKQ_DEPTH as usize),
             walkq_addr: ShiftQueue::new(p.WALKQ_DEPTH as usize),
+            walkq_se: ShiftQueue::new(p.WALKQ_DEPTH as usize),
             pfq: ShiftQueue::new(p.PFQ_DEPTH as usize),
             throttle_cycles: konst(p.THROTTLE_CYCLES),
             count_zero: konst(0),
@@ -268,6 +303,14 @@ impl<
             bw_low: konst(p.BW_LOW),
             train: konst(p.TRAIN_WARPS),
             chain_depth: konst(p.CHAIN_DEPTH),
+            loop_hops: konst(p.LOOP_HOPS),
+            intra_degree: konst(p.INTRA_DEGREE),
+            own_links: konst(p.OWN_LINKS),
+            iw_same_cta: konst(p.IW_SAME_CTA),
+            span_en: konst(p.SPAN),
+            ph_chain: konst(0),
+            ph_intra: konst(1),
+            ph_inter: konst(2),
             iw_degree: konst(p.IW_DEGREE),
             n_warps: konst(p.N_WARPS),
             group_first: konsts::<RT>(
@@ -290,6 +333,8 @@ impl<
             key_max: konst(0xffff),
             qoff_warp: konst(A as u64),
             qoff_kind: konst((A + WB) as u64),
+            qoff_span: konst((A + WB + 2) as u64),
+            joff_end: konst(12),
             joff_p: konst(WB as u64),
             kind_chain: konst(ports::snake::kind::CHAIN),
             kind_inter: konst(ports::snake::kind::INTER_WARP),
@@ -317,14 +362,16 @@ impl<
             cache_full, bw_util, pf_ready, pf_valid, pf_addr, pf_warp, pf_kind, pf_span, throttled,
             // Blocks.
             iw_div, mul, zx_w, zx_iww, zx_onehot, zx_jw, zx_kidx, zx_k, jp_w, jp_p, qp_addr,
-            qp_warp, qp_kind,
+            qp_warp, qp_kind, qp_span, js_span, js_end,
             // Registers.
             count, bw_halt, phase, hop, kidx, cur, addr, sum,
             // Local signals.
-            halted, load_en, link_en, q, s, w_onehot, busy, jw, jp, ja, cur_eff, addr_eff, sum_eff,
+            halted, load_en, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, cur_eff,
+            addr_eff, sum_eff, e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,
+            cta_ok, pf_s,
             any_hit, any_inval, allocate, s_iw_valid, s_iw_warp, s_iw_addr, s_iw_stride, s_iw_cnt,
             cand, u_iw_stride, u_iw_cnt, chain_found, e_stride, e_pc2, pj_found, pj_intra, pj_t2,
-            pj_iw_stride, pj_iw_cnt, chain_ok, intra_ok, inter_ok, any_ok, next_addr, next_sum,
+            pj_iw_stride, pj_iw_cnt, intra_ok, inter_ok, any_ok, next_addr, next_sum,
             closes, inter_warp, push, job_end, obs_en, o_intra, o_t2, pf_a, pf_w, pf_k, cp_intra,
             cp_t2, cp_iw_valid, cp_iw_warp, cp_iw_addr, cp_iw_stride, cp_iw_cnt,
         })
@@ -342,7 +389,7 @@ impl<
         const QW: usize,
     > Logic for SnakePrefetcherRtl<A, P, WB, WD, NW, RT, JW, QW>
 {
-    crate::section::sections!(Front, Select, Walker, Updates);
+    crate::section::sections!(Front, Select, Walker, WalkState, Updates);
 }
 
 impl<

@@ -61,7 +61,8 @@ impl<
         self.s.next = self.ld_addr.val() - self.head.prev_addr.val();
 
         // ---- The walk job at the head of the walk queue.
-        self.busy.next = self.walkq.o_valid.val() & self.walkq_addr.o_valid.val();
+        self.busy.next =
+            self.walkq.o_valid.val() & self.walkq_addr.o_valid.val() & self.walkq_se.o_valid.val();
         self.jw.next = self.walkq.o_data.val().get_bits::<WB>(0);
         self.jp.next = self
             .walkq
@@ -69,6 +70,12 @@ impl<
             .val()
             .get_bits::<P>(self.joff_p.val().index());
         self.ja.next = self.walkq_addr.o_data.val();
+        self.jspan.next = self.walkq_se.o_data.val().get_bits::<12>(0);
+        self.jend.next = self
+            .walkq_se
+            .o_data
+            .val()
+            .get_bits::<8>(self.joff_end.val().index());
         if self.hop.q.val() == self.five_zero.val() {
             self.cur_eff.next = self.jp.val();
             self.addr_eff.next = self.ja.val();
@@ -89,6 +96,8 @@ impl<
             self.ents[e].w_onehot.next = self.w_onehot.val();
             self.ents[e].link_en.next = self.link_en.val();
             self.ents[e].train.next = self.train.val();
+            self.ents[e].own.next = self.own_links.val().any();
+            self.ents[e].sp.next = self.ld_span.val();
             self.ents[e].cur.next = self.cur_eff.val();
             self.ents[e].jw.next = self.jw.val();
             self.ents[e].jp.next = self.jp.val();

@@ -21,7 +21,8 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // ---- Lowest-numbered matches: p's per-PC source (step 2), the
-        // chain's entry (bit jw set first), the job pc's per-PC source, q's
+        // hop choice (the warp's own link first, `m_cur_w`, else the lowest
+        // promoted one, `m_cur`), the job pc's per-PC source, q's
         // per-PC source other than the victim, and the lowest invalid
         // entry.
         self.p_below[0].next = false;
@@ -48,7 +49,7 @@ impl<
         self.pj_found.next = false;
         self.any_inval.next = false;
         for t in self._ne..self._ne1 {
-            self.chain_found.next = self.c_below[t].val();
+            self.chain_found.next = self.cw_below[t].val() | self.c_below[t].val();
             self.pj_found.next = self.pj_below[t].val();
             self.any_inval.next = self.inv_below[t].val();
         }

@@ -94,25 +94,35 @@ impl<
             self.ents[e].n_rank.next = self.order.new_rank[e].val();
         }
 
-        // ---- Walk queue: two lanes ({pc, warp} and the address) in
-        // lock-step; emptied in a halted cycle; a job is dropped when full.
+        // ---- Walk queue: three lanes ({pc, warp}, the address, {end,
+        // span}) in lock-step; emptied in a halted cycle; a job is dropped
+        // when full.
         self.walkq.clock.next = self.clock.val();
         self.walkq.reset.next = self.reset.val() | self.halted.val();
         self.walkq_addr.clock.next = self.clock.val();
         self.walkq_addr.reset.next = self.reset.val() | self.halted.val();
+        self.walkq_se.clock.next = self.clock.val();
+        self.walkq_se.reset.next = self.reset.val() | self.halted.val();
         self.walkq.push.next = self.load_en.val()
             & !self.halted.val()
             & !self.walkq.o_full.val()
-            & !self.walkq_addr.o_full.val();
+            & !self.walkq_addr.o_full.val()
+            & !self.walkq_se.o_full.val();
         self.walkq_addr.push.next = self.walkq.push.val();
+        self.walkq_se.push.next = self.walkq.push.val();
         self.walkq.pop.next = self.job_end.val();
         self.walkq_addr.pop.next = self.job_end.val();
+        self.walkq_se.pop.next = self.job_end.val();
         self.jp_w.narrow.next = self.ld_warp.val();
         self.jp_p.narrow.next = self.ld_pc.val();
         self.walkq.i_data.next = self.jp_w.wide.val() | (self.jp_p.wide.val() << self.joff_p.val());
         self.walkq_addr.i_data.next = self.ld_addr.val();
+        self.js_span.narrow.next = self.ld_span.val();
+        self.js_end.narrow.next = self.ld_cta_end.val();
+        self.walkq_se.i_data.next =
+            self.js_span.wide.val() | (self.js_end.wide.val() << self.joff_end.val());
 
-        // ---- Output queue, packed {kind, warp, addr}.
+        // ---- Output queue, packed {span, kind, warp, addr}.
         self.pfq.clock.next = self.clock.val();
         self.pfq.reset.next = self.reset.val();
         self.pfq.push.next = self.push.val();
@@ -120,9 +130,11 @@ impl<
         self.qp_addr.narrow.next = self.pf_a.val();
         self.qp_warp.narrow.next = self.pf_w.val();
         self.qp_kind.narrow.next = self.pf_k.val();
+        self.qp_span.narrow.next = self.pf_s.val();
         self.pfq.i_data.next = self.qp_addr.wide.val()
             | (self.qp_warp.wide.val() << self.qoff_warp.val())
-            | (self.qp_kind.wide.val() << self.qoff_kind.val());
+            | (self.qp_kind.wide.val() << self.qoff_kind.val())
+            | (self.qp_span.wide.val() << self.qoff_span.val());
         self.pf_valid.next = self.pfq.o_valid.val();
         self.pf_addr.next = self.pfq.o_data.val().get_bits::<A>(0);
         self.pf_warp.next = self
@@ -135,6 +147,10 @@ impl<
             .o_data
             .val()
             .get_bits::<2>(self.qoff_kind.val().index());
-        self.pf_span.next = self.span_zero.val();
+        self.pf_span.next = self
+            .pfq
+            .o_data
+            .val()
+            .get_bits::<12>(self.qoff_span.val().index());
     }
 }

@@ -1,10 +1,17 @@
-//! The third section of the [`super::SnakePrefetcherRtl`] kernel: the
-//! walker's next prefetch of the head job, its state, and the intra-warp
-//! observation of a closing hop.
+//! The third and fourth sections of the [`super::SnakePrefetcherRtl`]
+//! kernel: the walker's decision for the head job this cycle (a hop, an
+//! intra-warp or an inter-warp prefetch, or the job's end), then the
+//! prefetch it makes, its state, and the intra-warp observation of a
+//! closing hop.
+//!
+//! `kidx` holds `k - 1` (so that its reset value is the initial `k = 1`).
+//! `phase` is `ph_chain` (hops), `ph_intra` or `ph_inter`; the `k` of the
+//! intra-warp step is `kidx + 1` in `ph_intra` and 1 otherwise, that of the
+//! inter-warp step `kidx + 1` in `ph_inter` and 1 otherwise.
 
 use rust_hdl::prelude::*;
 
-use super::{SnakePrefetcherRtl, Walker};
+use super::{SnakePrefetcherRtl, WalkState, Walker};
 use crate::section::Section;
 
 impl<
@@ -20,9 +27,11 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- The walker: the next prefetch of the head job.
+        // ---- The hop choice's entry and the job pc's per-PC fields.
         self.e_stride.next = self.addr_zero.val();
         self.e_pc2.next = self.pc_zero.val();
+        self.e_usable.next = false;
+        self.e_span.next = self.span_zero.val();
         self.pj_intra.next = self.addr_zero.val();
         self.pj_t2.next = self.two_zero.val();
         self.pj_iw_stride.next = self.addr_zero.val();
@@ -31,6 +40,8 @@ impl<
             if self.chain_sel[e].val() {
                 self.e_stride.next = self.ents[e].stride.val();
                 self.e_pc2.next = self.ents[e].pc2.val();
+                self.e_usable.next = self.ents[e].usable.val();
+                self.e_span.next = self.ents[e].span.val();
             }
             if self.pj_src[e].val() {
                 self.pj_intra.next = self.ents[e].intra.val();
@@ -39,65 +50,139 @@ impl<
                 self.pj_iw_cnt.next = self.ents[e].iw_cnt.val();
             }
         }
-        self.chain_ok.next = !self.phase.q.val()
-            & (self.hop.q.val() < self.chain_depth.val())
+
+        // ---- 1. A hop (chain phase, hop < LOOP_HOPS, an entry found); it
+        // emits when hop < CHAIN_DEPTH and the entry is usable for jw.
+        self.hop_ok.next = (self.phase.q.val() == self.ph_chain.val())
+            & (self.hop.q.val() < self.loop_hops.val())
             & self.chain_found.val();
-        self.intra_ok.next =
-            !self.phase.q.val() & self.pj_found.val() & (self.pj_t2.val() == self.two_three.val());
-        self.zx_jw.narrow.next = self.jw.val();
-        self.zx_kidx.narrow.next = self.kidx.q.val();
-        self.inter_warp.next =
-            self.zx_jw.wide.val() + self.zx_kidx.wide.val() + self.eight_one.val();
-        self.inter_ok.next = self.pj_found.val()
-            & (self.pj_iw_cnt.val() >= self.two_two.val())
-            & (self.kidx.q.val() < self.iw_degree.val())
-            & (self.inter_warp.val() < self.n_warps.val());
-        self.any_ok.next = self.chain_ok.val() | self.intra_ok.val() | self.inter_ok.val();
+        self.hop_emit.next =
+            self.hop_ok.val() & (self.hop.q.val() < self.chain_depth.val()) & self.e_usable.val();
         self.next_addr.next = self.addr_eff.val() + self.e_stride.val();
         self.next_sum.next = self.sum_eff.val() + self.e_stride.val();
         self.closes.next = self.e_pc2.val() == self.jp.val();
-        self.zx_k.narrow.next = self.kidx.q.val() + self.five_one.val();
+
+        // ---- 2. Intra-warp (no hop this cycle, not in the inter phase).
+        if self.phase.q.val() == self.ph_intra.val() {
+            self.kin.next = self.kidx.q.val();
+        } else {
+            self.kin.next = self.five_zero.val();
+        }
+        self.intra_ok.next = !self.hop_ok.val()
+            & (self.phase.q.val() != self.ph_inter.val())
+            & self.pj_found.val()
+            & (self.pj_t2.val() == self.two_three.val())
+            & (self.kin.val() < self.intra_degree.val());
+
+        // ---- 3. Inter-warp (no hop and no intra-warp prefetch).
+        if self.phase.q.val() == self.ph_inter.val() {
+            self.kiw.next = self.kidx.q.val();
+        } else {
+            self.kiw.next = self.five_zero.val();
+        }
+        self.zx_jw.narrow.next = self.jw.val();
+        self.zx_kidx.narrow.next = self.kiw.val();
+        self.inter_warp.next =
+            self.zx_jw.wide.val() + self.zx_kidx.wide.val() + self.eight_one.val();
+        self.cta_ok.next =
+            !self.iw_same_cta.val().any() | (self.inter_warp.val() < self.jend.val());
+        self.inter_ok.next = !self.hop_ok.val()
+            & !self.intra_ok.val()
+            & self.pj_found.val()
+            & (self.pj_iw_cnt.val() >= self.two_two.val())
+            & (self.kiw.val() < self.iw_degree.val())
+            & (self.inter_warp.val() < self.n_warps.val())
+            & self.cta_ok.val();
+        self.any_ok.next = self.hop_ok.val() | self.intra_ok.val() | self.inter_ok.val();
+
+        // ---- k x intra or k x iw_stride (one multiplier).
+        if self.intra_ok.val() {
+            self.kmul.next = self.kin.val() + self.five_one.val();
+            self.mul.s.next = self.pj_intra.val();
+        } else {
+            self.kmul.next = self.kiw.val() + self.five_one.val();
+            self.mul.s.next = self.pj_iw_stride.val();
+        }
+        self.zx_k.narrow.next = self.kmul.val();
         self.mul.d.next = self.zx_k.wide.val();
-        self.mul.s.next = self.pj_iw_stride.val();
-        if self.chain_ok.val() {
+
+        // ---- What happens at the edge: a push needs room; a hop that
+        // does not emit needs none; no next step ends the job.
+        self.push.next = self.busy.val()
+            & !self.halted.val()
+            & (self.hop_emit.val() | self.intra_ok.val() | self.inter_ok.val())
+            & !self.pfq.o_full.val();
+        self.hop_step.next = self.busy.val()
+            & !self.halted.val()
+            & self.hop_ok.val()
+            & (!self.hop_emit.val() | !self.pfq.o_full.val());
+        self.job_end.next = self.busy.val() & !self.halted.val() & !self.any_ok.val();
+    }
+}
+
+impl<
+        const A: usize,
+        const P: usize,
+        const WB: usize,
+        const WD: usize,
+        const NW: usize,
+        const RT: usize,
+        const JW: usize,
+        const QW: usize,
+    > Section<WalkState> for SnakePrefetcherRtl<A, P, WB, WD, NW, RT, JW, QW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- The prefetch (when `push`).
+        if self.hop_emit.val() {
             self.pf_a.next = self.next_addr.val();
             self.pf_w.next = self.jw.val();
             self.pf_k.next = self.kind_chain.val();
+            self.pf_s.next = self.e_span.val();
         } else if self.intra_ok.val() {
-            self.pf_a.next = self.ja.val() + self.pj_intra.val();
+            self.pf_a.next = self.ja.val() + self.mul.p.val();
             self.pf_w.next = self.jw.val();
             self.pf_k.next = self.kind_intra.val();
+            self.pf_s.next = self.jspan.val();
         } else {
             self.pf_a.next = self.ja.val() + self.mul.p.val();
             self.pf_w.next = self.inter_warp.val().get_bits::<WB>(0);
             self.pf_k.next = self.kind_inter.val();
+            self.pf_s.next = self.jspan.val();
         }
-        self.push.next =
-            self.busy.val() & !self.halted.val() & self.any_ok.val() & !self.pfq.o_full.val();
-        self.job_end.next = self.busy.val() & !self.halted.val() & !self.any_ok.val();
-        // Walker state.
+        if !self.span_en.val().any() {
+            self.pf_s.next = self.span_zero.val();
+        }
+
+        // ---- Walker state.
         if self.halted.val() | self.job_end.val() {
-            self.phase.d.next = false;
+            self.phase.d.next = self.ph_chain.val();
             self.hop.d.next = self.five_zero.val();
             self.kidx.d.next = self.five_zero.val();
-        } else if self.push.val() {
-            if self.chain_ok.val() {
-                self.hop.d.next = self.hop.q.val() + self.five_one.val();
-                self.cur.d.next = self.e_pc2.val();
-                self.addr.d.next = self.next_addr.val();
-                self.sum.d.next = self.next_sum.val();
-                if self.closes.val() {
-                    self.phase.d.next = true;
+        } else if self.hop_step.val() {
+            self.hop.d.next = self.hop.q.val() + self.five_one.val();
+            self.cur.d.next = self.e_pc2.val();
+            self.addr.d.next = self.next_addr.val();
+            self.sum.d.next = self.next_sum.val();
+            if self.closes.val() {
+                self.phase.d.next = self.ph_intra.val();
+                if self.hop_emit.val() {
+                    self.kidx.d.next = self.five_one.val();
+                } else {
+                    self.kidx.d.next = self.five_zero.val();
                 }
-            } else if self.intra_ok.val() {
-                self.phase.d.next = true;
+            }
+        } else if self.push.val() {
+            self.kidx.d.next = self.kmul.val();
+            if self.intra_ok.val() {
+                self.phase.d.next = self.ph_intra.val();
             } else {
-                self.phase.d.next = true;
-                self.kidx.d.next = self.kidx.q.val() + self.five_one.val();
+                self.phase.d.next = self.ph_inter.val();
             }
         }
-        // The intra-warp observation of a closing hop.
-        self.obs_en.next = self.push.val() & self.chain_ok.val() & self.closes.val();
+
+        // ---- The intra-warp observation of a closing hop.
+        self.obs_en.next = self.hop_step.val() & self.closes.val();
         if (self.pj_t2.val() == self.two_zero.val()) | (self.next_sum.val() != self.pj_intra.val())
         {
             self.o_intra.next = self.next_sum.val();
