@@ -69,10 +69,9 @@ fn caps_rtl_matches_golden_on_lps_and_matrix_mul() {
 }
 
 /// Snake's revision-2 parameters at the values that reproduce revision 1
-/// (`SnakeParams::revision1`): the golden model implements revision 2,
-/// the RTL (`hdl/src/snake/`) still revision 1, so the lock-step runs
-/// compare them there until the RTL catches up. The harness still drives
-/// `ld_cta_end` and `ld_span`, which revision 1 ignores.
+/// (`SnakeParams::revision1`): revision 1 stays a configuration, checked in
+/// lock-step too. The harness still drives `ld_cta_end` and `ld_span`,
+/// which revision 1 ignores.
 const SNAKE_REV1: [&str; 5] = [
     "snake.OWN_LINKS=0",
     "snake.LOOP_HOPS=3",
@@ -87,11 +86,10 @@ const SNAKE_REV1: [&str; 5] = [
 #[test]
 fn snake_rtl_matches_golden_on_lps_stream_and_vector_add() {
     fn with(extra: &'static str) -> Vec<&'static str> {
-        let mut v: Vec<&str> = SNAKE_REV1.to_vec();
-        v.extend(Some(extra).filter(|e| !e.is_empty()));
-        v
+        Some(extra).into_iter().filter(|e| !e.is_empty()).collect()
     }
     run_with("lps.toml", "snake_prefetcher", "snake", &with(""));
+    run_with("lps.toml", "snake_prefetcher", "snake", &SNAKE_REV1);
     run_with(
         "stream.toml",
         "snake_prefetcher",
@@ -116,7 +114,6 @@ fn the_harness_lockstep_catches_a_wrong_throttle_pause() {
 
     let mut a = RunArgs::new(root().join("kernels").join("lps.toml"));
     a.set = earlier_size_sets("lps.toml");
-    a.set.extend(SNAKE_REV1.iter().map(|s| s.to_string()));
     a.cosim = Some("snake_prefetcher".into());
     let (cfg, kernel) = gen::run::prepare(&a).unwrap();
     let p = unit_params::<SnakePrefetcher>(&cfg, &kernel).unwrap();
