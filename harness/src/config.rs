@@ -37,7 +37,7 @@
 //! | `ii_sfu`, `ii_dp`, `ii_tensor` | initiation interval: cycles the SM's pipeline of the class is busy with one warp instruction | 1 each | 1 each |
 //! | `bw_window` | cycles over which `bw_util` (the prefetcher's bandwidth input) is measured | 100 | 100 |
 //! | `snake_span_lines` | most L1 lines one prefetch's footprint (Snake's `pf_span`) is prefetched as, one request per line; a wider footprint prefetches its first line only (`sm/prefetches.rs`); 1..=32 | 4 | 4 |
-//! | `decoupled_cap_cycles` | the decoupled L1's cap until trained (half the lines for the L1 side) also lifts this many cycles after the SM's first demand load, if the prefetcher has offered no prefetch by then; 0 = only by a prefetch (`decoupled.rs`) | 1000 | 1000 |
+//! | `decoupled_cap_cycles` | the decoupled L1's cap until trained (half the lines for the L1 side) also lifts this many cycles after the SM's first demand load, if the prefetcher has offered no prefetch by then (the Snake paper's "designated 10-cycle period" of training); 0 = only by a prefetch (`decoupled.rs`) | 10 | 10 |
 //! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
 //! | a unit's switch | a boolean key the unit declares ([`HarnessUnit::SWITCHES`]; `caps_hint`: CAPS's indirect-load hint) | | |
 //! | `reuse_analysis` | classify the L1 access stream by reuse distance | true | true |
@@ -630,7 +630,7 @@ fn snake_span_lines() -> u32 {
 /// The default of `decoupled_cap_cycles`: see `decoupled.rs`, "The cap's
 /// time limit".
 fn decoupled_cap_cycles() -> u32 {
-    1000
+    10
 }
 
 /// Parse a decimal or `0x` hexadecimal unsigned integer (underscores allowed).

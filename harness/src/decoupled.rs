@@ -51,22 +51,23 @@
 //!   prefetcher that never trains (revision 1 of Snake on matrixMul and
 //!   the convolutions, whose loads it ignored) held the L1 side at half
 //!   the storage for the whole run (conv_rows 19 % slower). The paper
-//!   bounds the wait: "the training process takes an average of 3 cycles
-//!   (up to 10 cycles)". Those are cycles of its training hardware per
-//!   load; what the harness sees as "trained", the first offered
-//!   prefetch, comes after several warps' loads, which with blocking
-//!   loads are a memory round trip apart. The clock starts at the SM's
-//!   first demand load (no prefetcher trains before one; a kernel's
-//!   prologue of arithmetic does not count) and the default is 1000
-//!   cycles, about two round trips of the presets' 400-cycle memory:
-//!   measured with revision 2 of Snake on the bundled kernels (Fermi and
-//!   Volta), the first prefetch comes 420-840 cycles after the first load
-//!   where a warp's second load trains it (stream, reuse, vector_add, the
-//!   DAC example, the convolutions on Fermi), so the cap does its work
-//!   there, and 1,200-15,700 cycles where it needs several warps or
-//!   iterations (ATAX, LPS, matrixMul, BFS), or never (the convolutions on
-//!   Volta), where 1000 cycles bound the cap's cost. 0 restores "only a
-//!   prefetch lifts it".
+//!   bounds the wait: "The training process takes an average of 3 cycles
+//!   (up to 10 cycles)", and on tiles larger than half the storage,
+//!   "fetching these large tiles from lower memory levels demands more
+//!   time than the designated 10-cycle period, which represents the
+//!   maximum required time for training Snake". The default is that
+//!   period, 10 cycles, counted from the SM's first demand load (no
+//!   prefetcher trains before one; a kernel's prologue of arithmetic does
+//!   not count). Measured with revision 2 of Snake, the harness's first
+//!   offered prefetch comes 420-840 cycles after the first load where one
+//!   warp's second load trains it (stream, reuse, vector_add, the DAC
+//!   example, the convolutions on Fermi) and 1,200-15,700 cycles, or
+//!   never, where it needs several warps or iterations: the paper's
+//!   hardware trains within 10 cycles of the loads it sees, the harness's
+//!   first prefetch waits for the loads themselves, so the 10-cycle period
+//!   in practice lifts the cap before the first prefetch. 0 restores "only
+//!   a prefetch lifts it"; 1000 (about two memory round trips) keeps the
+//!   cap while one warp's second load can train the prefetcher.
 //! - "Full" is the whole storage (the paper's "no free space left in the
 //!   unified cache"), not one set: a set-associative storage then fills up
 //!   by conflict replacements (rule 4) and frees a quarter of itself when

@@ -32,7 +32,11 @@ fn decoupled(m: &Metrics) -> &UnitCounts {
 #[test]
 fn snake_runs_with_the_l1_decoupled_and_its_rules_fire() {
     let k = kernel("lps.toml", LPS_128);
-    let m = run_on(MachineConfig::fermi(), &k, &[("prefetcher", "snake")]);
+    // The cap held until the first prefetch (the default lifts it 10
+    // cycles after the first load, before any prefetch: the cap's rule
+    // would not fire).
+    let sets = [("prefetcher", "snake"), ("decoupled_cap_cycles", "0")];
+    let m = run_on(MachineConfig::fermi(), &k, &sets);
     eprintln!("{}", m.table());
     assert!(m.run.decoupled);
     assert!(m.table().contains("L1 lru (decoupled)"));
