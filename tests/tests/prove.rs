@@ -304,7 +304,7 @@ fn suite_configs_are_listed() {
     let sizes = [
         ("ba_tag_array", 9),
         ("caps_prefetcher", 4),
-        ("snake_prefetcher", 3),
+        ("snake_prefetcher", 4),
         ("dac_expander", 3),
     ];
     for (unit, n) in sizes {
