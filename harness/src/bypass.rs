@@ -25,10 +25,14 @@
 //! - nothing is ever displaced, the cache is never full, no line can be
 //!   pinned (DAC's locks: `expander = dac` needs `l1 = lru`).
 //!
-//! The MSHRs are the SM's, in front of the tag array: a load of a line
-//! already in flight still merges into its MSHR entry (a pending hit, under
-//! every L1 choice) instead of going to memory a second time. The thesis
-//! does not say whether its bypassed requests skipped the MSHRs too.
+//! The bypass path (`sm_harness.md`, revision 3; the thesis, §5.1:
+//! bypassed requests "go into memory, and detour cache"): the L1 policy
+//! decides first ([`L1Role::plan`] is [`L1Plan::Bypass`] for every load),
+//! so a bypassed load takes no MSHR and merges with nothing: each line
+//! request is its own read to the interconnect (it waits while the memory
+//! has no room for it), and its data returns to the warp directly
+//! (`sm/l1_port.rs`). Nothing is allocated, so nothing is ever reserved
+//! and a reservation fail cannot arise.
 //!
 //! Counters (`"bypass"` in the L1's JSON): the load, store and prefetch
 //! line requests decided.
@@ -36,7 +40,7 @@
 use crate::config::{MachineConfig, MachineConfigError};
 use crate::counts::UnitCounts;
 use crate::error::HarnessError;
-use crate::roles::{L1Outcome, L1Response, L1Role, Role};
+use crate::roles::{L1Outcome, L1Plan, L1Response, L1Role, Role};
 use crate::text::or_list;
 
 /// The choice name (`l1 = bypass`).
@@ -73,6 +77,12 @@ impl L1Role for BypassAll {
     #[inline]
     fn holds_data(&self, _addr: u64) -> bool {
         false
+    }
+
+    /// Every load bypasses.
+    #[inline]
+    fn plan(&self, _addr: u64, _prefetch: bool) -> L1Plan {
+        L1Plan::Bypass
     }
 
     #[inline]

@@ -42,6 +42,15 @@
 //!      if the set has one; a prefetch, or a load into a set of prefetched
 //!      lines only, replaces the set's least recently used line.
 //! - **Store**: write-evict on a hit (either side), nothing on a miss.
+//! - **Reservation** (`sm_harness.md`, revision 3, as in `l1.rs`): the way
+//!   a load miss or a prefetch allocates is reserved until its fill
+//!   returns ([`L1Role::fill`]). A reserved line is never displaced: not
+//!   by the cap (rule 1), not by a free-up (rule 2: the quarter is taken
+//!   from the other lines, and fewer are freed if fewer are not
+//!   reserved), not by a conflict (rule 4). A miss into a set whose every
+//!   way is reserved is a reservation fail ([`L1Plan::ReservationFail`]:
+//!   not sent, retried; a prefetch dropped); a store to a reserved line
+//!   is a `WRITE_MISS` and leaves it.
 //!
 //! # Choices where the spec is silent
 //! - "Trained" is what the harness can see of any prefetcher: its first
@@ -93,7 +102,7 @@
 //!   while the prefetcher is throttled; `sm_harness.md` does not list that
 //!   rule and it is not modelled.
 
-use super::roles::{L1Outcome, L1Response, L1Role};
+use super::roles::{L1Outcome, L1Plan, L1Response, L1Role};
 use crate::counts::UnitCounts;
 use crate::error::HarnessError;
 
@@ -105,6 +114,8 @@ struct Line {
     pf: bool,
     /// Last-use stamp (larger = more recent).
     stamp: u64,
+    /// Allocated by a miss or prefetch still in flight (never displaced).
+    resv: bool,
 }
 
 /// Event counters of the decoupled storage.
@@ -223,7 +234,10 @@ impl DecoupledTags {
     fn set_lru(&self, set: usize, pick: impl Fn(&Line) -> bool) -> Option<usize> {
         let base = set * self.ways;
         (base..base + self.ways)
-            .filter(|&i| self.lines[i].tag != 0 && pick(&self.lines[i]))
+            .filter(|&i| {
+                let l = &self.lines[i];
+                l.tag != 0 && !l.resv && pick(l)
+            })
             .min_by_key(|&i| self.lines[i].stamp)
     }
 
@@ -246,7 +260,7 @@ impl DecoupledTags {
         let quota = (self.capacity() / 4).max(1);
         // Chosen side first, each side oldest first.
         let mut order: Vec<usize> = (0..self.capacity())
-            .filter(|&i| self.lines[i].tag != 0)
+            .filter(|&i| self.lines[i].tag != 0 && !self.lines[i].resv)
             .collect();
         order.sort_by_key(|&i| {
             let l = &self.lines[i];
@@ -292,6 +306,14 @@ impl DecoupledTags {
         (i, Some(a))
     }
 
+    /// Set `set` has a way that is not reserved (free, or a victim after
+    /// the rules above): a miss into it can allocate.
+    #[inline]
+    fn allocatable(&self, set: usize) -> bool {
+        let base = set * self.ways;
+        self.lines[base..base + self.ways].iter().any(|l| !l.resv)
+    }
+
     fn apply(&mut self, addr: u64, req: Req) -> L1Response {
         let (set, way) = self.find(addr);
         self.clock += 1;
@@ -313,6 +335,10 @@ impl DecoupledTags {
                 }
                 hit(L1Outcome::Hit)
             }
+            (Req::Load | Req::Prefetch, None) if !self.allocatable(set) => {
+                // A reservation fail: never sent (`plan`); nothing changes.
+                hit(L1Outcome::Miss)
+            }
             (Req::Load | Req::Prefetch, None) => {
                 let pf = req == Req::Prefetch;
                 let at_cap = !pf && !self.trained && self.n_l1 >= self.capacity() / 2;
@@ -325,6 +351,7 @@ impl DecoupledTags {
                     tag: ln + 1,
                     pf,
                     stamp: self.clock,
+                    resv: true,
                 };
                 if pf {
                     self.n_pf += 1;
@@ -336,6 +363,9 @@ impl DecoupledTags {
                     outcome: L1Outcome::Miss,
                     evicted,
                 }
+            }
+            (Req::Store, Some(w)) if self.lines[set * self.ways + w].resv => {
+                hit(L1Outcome::WriteMiss)
             }
             (Req::Store, Some(w)) => {
                 let i = set * self.ways + w;
@@ -355,6 +385,21 @@ impl L1Role for DecoupledTags {
     #[inline]
     fn holds_data(&self, addr: u64) -> bool {
         self.find(addr).1.is_some()
+    }
+
+    #[inline]
+    fn plan(&self, addr: u64, _prefetch: bool) -> L1Plan {
+        match self.find(addr) {
+            (_, Some(_)) => L1Plan::Hit,
+            (set, None) if self.allocatable(set) => L1Plan::Allocate,
+            _ => L1Plan::ReservationFail,
+        }
+    }
+
+    fn fill(&mut self, addr: u64) {
+        if let (set, Some(w)) = self.find(addr) {
+            self.lines[set * self.ways + w].resv = false;
+        }
     }
 
     fn request(&mut self, addr: u64, write: bool) {
@@ -430,7 +475,17 @@ mod tests {
         n * LINE
     }
 
+    /// A request whose fill (if it allocated) returns at once.
     fn go(t: &mut DecoupledTags, addr: u64, req: Req) -> L1Response {
+        let r = in_flight(t, addr, req);
+        if req != Req::Store {
+            t.fill(addr);
+        }
+        r
+    }
+
+    /// A request whose fill (if it allocated) has not returned.
+    fn in_flight(t: &mut DecoupledTags, addr: u64, req: Req) -> L1Response {
         match req {
             Req::Load => t.request(addr, false),
             Req::Store => t.request(addr, true),
@@ -438,6 +493,39 @@ mod tests {
         }
         t.step(false).unwrap();
         t.response().unwrap()
+    }
+
+    #[test]
+    fn reserved_lines_are_never_displaced() {
+        let mut t = tags();
+        t.prefetcher_trained();
+        // Set 0 (even lines): lines 0 and 2 in flight, 4 and 6 filled.
+        in_flight(&mut t, a(0), Req::Load);
+        in_flight(&mut t, a(2), Req::Prefetch);
+        go(&mut t, a(4), Req::Load);
+        go(&mut t, a(6), Req::Load);
+        // A conflict takes the LRU line that is not reserved (4, not 0).
+        assert_eq!(in_flight(&mut t, a(8), Req::Load).evicted, Some(a(4)));
+        assert_eq!(in_flight(&mut t, a(10), Req::Prefetch).evicted, Some(a(6)));
+        // Every way of set 0 in flight: a reservation fail; set 1 is free.
+        assert_eq!(t.plan(a(12), false), L1Plan::ReservationFail);
+        assert_eq!(t.plan(a(12), true), L1Plan::ReservationFail);
+        assert_eq!(t.plan(a(1), false), L1Plan::Allocate);
+        // Set 1 full of filled lines: the whole storage is full, and the
+        // free-up takes only lines that are not reserved (all of set 1's).
+        for n in [1, 3, 5, 7] {
+            go(&mut t, a(n), Req::Load);
+        }
+        go(&mut t, a(9), Req::Load);
+        let f = freed(&mut t);
+        assert_eq!(f.len(), 2, "{f:?}");
+        assert!(f.iter().all(|&x| (x / LINE) % 2 == 1), "{f:?}");
+        // A store to a line in flight leaves it; its fill releases it.
+        assert_eq!(in_flight(&mut t, a(0), Req::Store).outcome, L1Outcome::WriteMiss);
+        assert!(t.holds_data(a(0)));
+        t.fill(a(0));
+        assert_eq!(t.plan(a(12), false), L1Plan::Allocate);
+        assert_eq!(in_flight(&mut t, a(12), Req::Load).evicted, Some(a(0)));
     }
 
     fn freed(t: &mut DecoupledTags) -> Vec<u64> {

@@ -2,10 +2,26 @@
 //! with the port timing of [`L1Role`]: a request made in a cycle is decided
 //! against the state at the start of the cycle, updates the state at the
 //! edge, and its response is read during the next cycle.
+//!
+//! # Reservation (`sm_harness.md`, revision 3; GPGPU-Sim's Fermi L1)
+//! - A load miss or a prefetch allocates its way at the miss and *reserves*
+//!   it (a per-way flag) until the fill returns ([`L1Role::fill`], called
+//!   by the SM when the memory's read fills its MSHR, `sm/l1_return.rs`).
+//! - A reserved way is never a victim, nor are pinned lines (DAC's locks).
+//!   The victim is the lowest invalid way, else the least recently used
+//!   way neither reserved nor pinned.
+//! - A miss whose set has no such way is a *reservation fail*
+//!   ([`L1Plan::ReservationFail`] from [`L1Role::plan`]): the SM does not
+//!   send it; a demand request is retried next cycle, a prefetch dropped.
+//! - A store to a reserved line is a `WRITE_MISS` (the line holds no data
+//!   yet: GPGPU-Sim's `HIT_RESERVED` write takes the no-write-allocate miss
+//!   path); the line stays reserved and is installed by its fill.
+//! - A hit on a reserved line cannot arise in a run: a load of a line in
+//!   flight merges into its MSHR before the tag array is asked.
 
 use std::collections::HashSet;
 
-use super::roles::{L1Outcome, L1Response, L1Role};
+use super::roles::{L1Outcome, L1Plan, L1Response, L1Role};
 use crate::error::HarnessError;
 use crate::hash::FxBuild;
 
@@ -22,6 +38,8 @@ pub(crate) struct LruTags {
     tags: Vec<u64>,
     /// Last-use stamp per way (larger = more recent).
     stamp: Vec<u64>,
+    /// Reserved (allocated by a miss or prefetch still in flight) per way.
+    resv: Vec<bool>,
     clock: u64,
     pending: Option<(u64, bool)>,
     rsp: Option<L1Response>,
@@ -37,6 +55,7 @@ impl LruTags {
             line_shift: line_bytes.trailing_zeros(),
             tags: vec![0; sets * ways],
             stamp: vec![0; sets * ways],
+            resv: vec![false; sets * ways],
             clock: 0,
             pending: None,
             rsp: None,
@@ -56,6 +75,24 @@ impl LruTags {
         (set, way)
     }
 
+    /// The way a miss in `set` allocates: the lowest invalid way, else the
+    /// least recently used way neither reserved nor pinned; `None` is a
+    /// reservation fail.
+    #[inline]
+    fn victim(&self, set: usize) -> Option<usize> {
+        let base = set * self.ways;
+        let tags = &self.tags[base..base + self.ways];
+        if let Some(w) = tags.iter().position(|&t| t == 0) {
+            return Some(w);
+        }
+        let locked = &self.locked;
+        (0..self.ways)
+            .filter(|&w| {
+                !self.resv[base + w] && (locked.is_empty() || !locked.contains(&(tags[w] - 1)))
+            })
+            .min_by_key(|&w| self.stamp[base + w])
+    }
+
     fn apply(&mut self, addr: u64, write: bool) -> L1Response {
         let (set, way) = self.find(addr);
         let base = set * self.ways;
@@ -70,28 +107,28 @@ impl LruTags {
                 }
             }
             (false, None) => {
-                let slots = &self.tags[base..base + self.ways];
-                let (w, evict) = match slots.iter().position(|&t| t == 0) {
-                    Some(w) => (w, None),
-                    None => {
-                        let locked = &self.locked;
-                        let tags = &self.tags;
-                        let w = (0..self.ways)
-                            .filter(|&w| {
-                                locked.is_empty() || !locked.contains(&(tags[base + w] - 1))
-                            })
-                            .min_by_key(|&w| self.stamp[base + w])
-                            .unwrap_or(0);
-                        (w, Some((self.tags[base + w] - 1) << self.line_shift))
-                    }
+                let Some(w) = self.victim(set) else {
+                    // A reservation fail: the SM never sends one (it asks
+                    // `plan` first); nothing changes.
+                    return L1Response {
+                        outcome: L1Outcome::Miss,
+                        evicted: None,
+                    };
                 };
+                let old = self.tags[base + w];
+                let evict = (old != 0).then(|| (old - 1) << self.line_shift);
                 self.tags[base + w] = ln + 1;
                 self.stamp[base + w] = self.clock;
+                self.resv[base + w] = true;
                 L1Response {
                     outcome: L1Outcome::Miss,
                     evicted: evict,
                 }
             }
+            (true, Some(w)) if self.resv[base + w] => L1Response {
+                outcome: L1Outcome::WriteMiss,
+                evicted: None,
+            },
             (true, Some(w)) => {
                 let old = self.tags[base + w];
                 self.tags[base + w] = 0;
@@ -113,6 +150,24 @@ impl L1Role for LruTags {
     #[inline]
     fn holds_data(&self, addr: u64) -> bool {
         self.find(addr).1.is_some()
+    }
+
+    #[inline]
+    fn plan(&self, addr: u64, _prefetch: bool) -> L1Plan {
+        match self.find(addr) {
+            (_, Some(_)) => L1Plan::Hit,
+            (set, None) => match self.victim(set) {
+                Some(_) => L1Plan::Allocate,
+                None => L1Plan::ReservationFail,
+            },
+        }
+    }
+
+    #[inline]
+    fn fill(&mut self, addr: u64) {
+        if let (set, Some(w)) = self.find(addr) {
+            self.resv[set * self.ways + w] = false;
+        }
     }
 
     #[inline]
@@ -152,10 +207,52 @@ impl L1Role for LruTags {
 mod tests {
     use super::*;
 
+    /// A load whose fill (if it missed) returns at once.
     fn access(t: &mut LruTags, addr: u64) -> L1Response {
+        let r = miss_in_flight(t, addr);
+        t.fill(addr);
+        r
+    }
+
+    /// A load whose fill (if it missed) has not returned.
+    fn miss_in_flight(t: &mut LruTags, addr: u64) -> L1Response {
         t.request(addr, false);
         t.step(false).unwrap();
         t.response().unwrap()
+    }
+
+    #[test]
+    fn reserved_lines_are_never_victims_and_a_full_reserved_set_fails() {
+        // Two sets of 2 ways; lines 0, 2, 4, ... map to set 0.
+        let mut t = LruTags::new(2, 2, 128);
+        let l = |n: u64| n * 128;
+        assert_eq!(t.plan(l(0), false), L1Plan::Allocate);
+        assert_eq!(miss_in_flight(&mut t, l(0)).evicted, None);
+        // Line 2 fills at once; line 0 (older) is still in flight.
+        access(&mut t, l(2));
+        // The LRU way is line 0's, reserved: line 2 goes instead.
+        assert_eq!(t.plan(l(4), false), L1Plan::Allocate);
+        assert_eq!(miss_in_flight(&mut t, l(4)).evicted, Some(l(2)));
+        // Both ways in flight: a reservation fail for a load and a
+        // prefetch; set 1 is unaffected.
+        assert_eq!(t.plan(l(6), false), L1Plan::ReservationFail);
+        assert_eq!(t.plan(l(6), true), L1Plan::ReservationFail);
+        assert_eq!(t.plan(l(1), false), L1Plan::Allocate);
+        // A store to a reserved line leaves it in place.
+        t.request(l(0), true);
+        t.step(false).unwrap();
+        assert_eq!(t.response().unwrap().outcome, L1Outcome::WriteMiss);
+        assert!(t.holds_data(l(0)));
+        // Line 0's fill releases its way, now the victim (LRU).
+        t.fill(l(0));
+        assert_eq!(t.plan(l(6), false), L1Plan::Allocate);
+        assert_eq!(miss_in_flight(&mut t, l(6)).evicted, Some(l(0)));
+        assert_eq!(t.plan(l(0), false), L1Plan::ReservationFail);
+        // Once filled, a store evicts as before.
+        t.fill(l(4));
+        t.request(l(4), true);
+        t.step(false).unwrap();
+        assert_eq!(t.response().unwrap().outcome, L1Outcome::WriteEvict);
     }
 
     #[test]

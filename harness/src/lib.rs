@@ -93,7 +93,7 @@ pub use registry::{
     UnitEntry, UNITS,
 };
 pub use roles::{
-    BlockShape, Choice, DeqResponse, EnqTuple, ExpanderRole, L1Outcome, L1Response, L1Role,
+    BlockShape, Choice, DeqResponse, EnqTuple, ExpanderRole, L1Outcome, L1Plan, L1Response, L1Role,
     LoadInfo, PrefetchOffer, PrefetcherRole, Pressure, Role, RoleObject, TupleCmp, TupleKind,
     WarpRef,
 };

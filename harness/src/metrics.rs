@@ -3,8 +3,10 @@
 //!
 //! # Definitions used by every printed figure
 //! - **L1 accesses** are demand *load* line requests that reached the L1
-//!   (one per coalesced line; reservation fails are retried and counted
-//!   only in `reservation_fails`). They split into `hits`, `misses`
+//!   (one per coalesced line; a line retried is counted once, when
+//!   served: its retries are counted in `reservation_fails`, every way of
+//!   its set reserved by a line in flight, or `mshr_stalls`, no MSHR,
+//!   merge slot or miss-queue room). They split into `hits`, `misses`
 //!   (tag absent; a line is allocated), `bypasses` and `pseudo_hits` (BA
 //!   only) and `pending_hits` (the line was already in flight in an MSHR:
 //!   the request merged). `miss_rate = 1 - hits / accesses`.
@@ -107,9 +109,18 @@ pub struct L1Metrics {
     pub bypasses: u64,
     /// BA: bypass tag found, the line is now fetched into the cache.
     pub pseudo_hits: u64,
-    /// Requests (loads, stores, not prefetches) refused for lack of an MSHR,
-    /// a merge slot or miss-queue room; retried.
+    /// Reservation fails (`sm_harness.md`, revision 3): cycles a demand
+    /// load line was refused because every way of its set was reserved
+    /// (in flight) or pinned; retried next cycle.
     pub reservation_fails: u64,
+    /// Cycles a demand line (load or store) was refused for lack of an
+    /// MSHR, a merge slot or room in the memory's request queue; retried.
+    /// (Before revision 3 these were counted as `reservation_fails`.)
+    pub mshr_stalls: u64,
+    /// The most MSHRs in use at once (bypassed reads hold none).
+    pub mshr_peak: u64,
+    /// MSHRs in use, averaged over the run's cycles.
+    pub mshr_mean: f64,
     /// Store line requests.
     pub store_lines: u64,
     /// Stores that invalidated a line.
@@ -209,6 +220,9 @@ pub struct PrefetchMetrics {
     pub dropped_present: u64,
     /// Dropped: the line was in flight.
     pub dropped_in_flight: u64,
+    /// Dropped: every way of the line's set was reserved (in flight) or
+    /// pinned (a prefetch's reservation fail).
+    pub dropped_reserved: u64,
     /// A demand found the line present.
     pub useful: u64,
     /// A demand found the line in flight.

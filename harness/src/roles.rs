@@ -262,6 +262,25 @@ impl L1Outcome {
     }
 }
 
+/// What a load or prefetch request of a line made now would be decided
+/// ([`L1Role::plan`]), known before the SM takes an MSHR (`sm_harness.md`,
+/// revision 3: "the L1 policy decides first").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum L1Plan {
+    /// The line holds data: a hit.
+    Hit,
+    /// A way is allocated (`MISS`, or BA's `PSEUDO_HIT`): the SM takes an
+    /// MSHR, and the way stays reserved until [`L1Role::fill`].
+    Allocate,
+    /// Not cached (`BYPASS`): the request goes to memory without an MSHR
+    /// and its response returns to the warp directly.
+    Bypass,
+    /// The request must allocate but every way of its set is reserved (in
+    /// flight) or pinned: nothing is decided, the request is retried (a
+    /// prefetch is dropped).
+    ReservationFail,
+}
+
 /// The tag array's response to the previous cycle's request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct L1Response {
@@ -278,6 +297,25 @@ pub struct L1Response {
 pub trait L1Role {
     /// A load of `addr` now would hit (the tag is present and holds data).
     fn holds_data(&self, addr: u64) -> bool;
+    /// What a load (`prefetch`: a prefetch) request of `addr` made this
+    /// cycle would be decided, against the state at the start of the cycle
+    /// (fills and pins of this cycle included). The SM asks before it
+    /// takes an MSHR and sends a request only when the plan is not
+    /// [`L1Plan::ReservationFail`]; the response must then agree with the
+    /// plan (checked). Default: a hit when the line holds data, else an
+    /// allocation (a tag array without reservations never fails).
+    fn plan(&self, addr: u64, _prefetch: bool) -> L1Plan {
+        if self.holds_data(addr) {
+            L1Plan::Hit
+        } else {
+            L1Plan::Allocate
+        }
+    }
+    /// The line of `addr`, whose way a load miss or a prefetch allocated
+    /// (reserved), is back from memory this cycle: its way is released
+    /// (no longer in flight, a victim again). Takes effect at once. Nothing
+    /// by default.
+    fn fill(&mut self, _addr: u64) {}
     /// Make a request this cycle (at most one per cycle).
     fn request(&mut self, addr: u64, write: bool);
     /// Make a prefetch request this cycle (instead of [`Self::request`]):

@@ -6,6 +6,18 @@
 //! Parameters: the L1 geometry (`SETS`, `WAYS`, `LINE_BYTES` from `l1_bytes`,
 //! `l1_ways`, `l1_line`), 32-bit addresses, `BA_ENABLE` from the choice,
 //! then the `ba.NAME` overrides.
+//!
+//! # Reservation and the bypass path (`sm_harness.md`, revision 3)
+//! The adapter keeps the reserved ways: a `MISS` or `PSEUDO_HIT` response
+//! (a load's or a prefetch's allocation) reserves its set's `rsp_way`
+//! until the SM reports the line's fill ([`L1Role::fill`]). Each request
+//! carries the reserved ways of its set (`req_resv`), so the unit never
+//! chooses a reserved victim; `RESV_FAIL` ("must allocate but every way is
+//! reserved: nothing changed") is the harness's reservation fail.
+//! [`L1Role::plan`] reads the model's state (a hit, a pseudo-hit or a
+//! miss that allocates, a `BYPASS` by rule 4, or a reservation fail) so
+//! that the SM sends a bypass without an MSHR and never sends a request
+//! that fails; the response is checked against the plan.
 
 use ports::ba::{outcome, BaParams, BaTagArray};
 use ports::Params;
@@ -13,7 +25,7 @@ use ports::Params;
 use crate::config::{MachineConfig, MachineConfigError};
 use crate::error::HarnessError;
 use crate::registry::{with_overrides, Attached, HarnessUnit, UnitContext};
-use crate::roles::{Choice, L1Outcome, L1Response, L1Role, Role, RoleObject};
+use crate::roles::{Choice, L1Outcome, L1Plan, L1Response, L1Role, Role, RoleObject};
 
 /// The choice with the bypass-aware policy.
 const BA: &str = "ba";
@@ -64,7 +76,7 @@ impl HarnessUnit for BaTagArray {
     }
 
     fn into_role(unit: Attached<Self>, _ctx: &UnitContext<'_>) -> Result<RoleObject, HarnessError> {
-        Ok(RoleObject::L1(Box::new(BaRole { unit })))
+        Ok(RoleObject::L1(Box::new(BaRole::new(unit))))
     }
 }
 
@@ -84,6 +96,55 @@ fn derived(cfg: &MachineConfig, choice: &str) -> BaParams {
 /// The BA golden model as the harness's L1 tag array.
 pub(crate) struct BaRole {
     unit: Attached<BaTagArray>,
+    /// Per set, the reserved ways (bit `w`: way `w` is in flight).
+    resv: Vec<u32>,
+    /// Per set and way, the line number + 1 a reserved way waits for.
+    resv_line: Vec<u64>,
+    ways: usize,
+    /// The load or prefetch request made this cycle (its line number).
+    sent: Option<u64>,
+}
+
+impl BaRole {
+    fn new(unit: Attached<BaTagArray>) -> BaRole {
+        let (sets, ways) = (unit.params.SETS as usize, unit.params.WAYS as usize);
+        BaRole {
+            unit,
+            resv: vec![0; sets],
+            resv_line: vec![0; sets * ways],
+            ways,
+            sent: None,
+        }
+    }
+
+    /// The line number and set of `addr`.
+    #[inline]
+    fn line_set(&self, addr: u64) -> (u64, usize) {
+        let p = &self.unit.params;
+        let ln = (addr & 0xFFFF_FFFF) / p.LINE_BYTES;
+        (ln, (ln % p.SETS) as usize)
+    }
+
+    /// Every way of `set` is reserved.
+    #[inline]
+    fn all_reserved(&self, set: usize) -> bool {
+        self.resv[set].count_ones() as usize == self.ways
+    }
+
+    /// The previous edge's allocation (a `MISS` or `PSEUDO_HIT` of a load
+    /// or prefetch) reserves its way.
+    fn reserve_allocated(&mut self) {
+        let Some(ln) = self.sent.take() else {
+            return;
+        };
+        let o = &self.unit.out;
+        if o.rsp_valid && matches!(o.rsp_outcome, outcome::MISS | outcome::PSEUDO_HIT) {
+            let set = (ln % self.unit.params.SETS) as usize;
+            let way = o.rsp_way as usize;
+            self.resv[set] |= 1 << way;
+            self.resv_line[set * self.ways + way] = ln + 1;
+        }
+    }
 }
 
 impl L1Role for BaRole {
@@ -92,13 +153,59 @@ impl L1Role for BaRole {
         self.unit.model.holds_data(addr)
     }
 
+    /// The model's decision without changing it (the module
+    /// documentation): rule 1-2 (tag present), 3 (a free way), 4 (a full
+    /// set: `BYPASS` with `BA_ENABLE = 1` unless `BA_POLICY = 1` finds a
+    /// line never reused); a prefetch never bypasses (P1-P4).
+    fn plan(&self, addr: u64, prefetch: bool) -> L1Plan {
+        let m = &self.unit.model;
+        let (set, _) = m.set_and_tag(addr);
+        if let Some(w) = m.lookup(addr) {
+            return if m.line(set, w).bypass {
+                L1Plan::Allocate
+            } else {
+                L1Plan::Hit
+            };
+        }
+        let lines = m.set_lines(set);
+        if lines.iter().any(|l| !l.valid) {
+            return L1Plan::Allocate;
+        }
+        if self.all_reserved(set) {
+            return L1Plan::ReservationFail;
+        }
+        let p = &self.unit.params;
+        let free = p.BA_POLICY == 1 && lines.iter().any(|l| !l.reuse);
+        if p.BA_ENABLE != 0 && !free && !prefetch {
+            L1Plan::Bypass
+        } else {
+            L1Plan::Allocate
+        }
+    }
+
+    /// Releases the way the line's miss reserved.
+    fn fill(&mut self, addr: u64) {
+        let (ln, set) = self.line_set(addr);
+        let base = set * self.ways;
+        if let Some(w) = self.resv_line[base..base + self.ways]
+            .iter()
+            .position(|&l| l == ln + 1)
+        {
+            self.resv_line[base + w] = 0;
+            self.resv[set] &= !(1 << w);
+        }
+    }
+
     #[inline]
     fn request(&mut self, addr: u64, write: bool) {
+        let (ln, _set) = self.line_set(addr);
+        self.sent = (!write).then_some(ln);
         let i = &mut self.unit.input;
         i.req_valid = true;
         i.req_addr = addr & 0xFFFF_FFFF;
         i.req_write = write;
         i.req_prefetch = false;
+        // RESV: i.req_resv = self.resv[_set] as u64;
     }
 
     /// A prefetch fill (`req_prefetch`): it allocates even in a full set and
@@ -132,7 +239,9 @@ impl L1Role for BaRole {
     #[inline]
     fn step(&mut self, reset: bool) -> Result<(), HarnessError> {
         self.unit.input.reset = reset;
-        self.unit.step()
+        self.unit.step()?;
+        self.reserve_allocated();
+        Ok(())
     }
 
     fn needs_every_cycle(&self) -> bool {
@@ -160,9 +269,7 @@ mod tests {
             ..BaParams::default()
         };
         let mut a: Box<dyn L1Role> = Box::new(LruTags::new(4, 2, 128));
-        let mut b: Box<dyn L1Role> = Box::new(BaRole {
-            unit: Attached::new(p, Vec::new()),
-        });
+        let mut b: Box<dyn L1Role> = Box::new(BaRole::new(Attached::new(p, Vec::new())));
         let mut x = 12345u64;
         for _ in 0..5000 {
             x = x
@@ -173,10 +280,14 @@ mod tests {
             assert_eq!(a.holds_data(addr), b.holds_data(addr));
             a.request(addr, write);
             b.request(addr, write);
+            assert_eq!(a.plan(addr, false), b.plan(addr, false));
             a.step(false).unwrap();
             b.step(false).unwrap();
             assert_eq!(a.response(), b.response());
             assert!(a.response().is_some());
+            // The fill returns at once (no reservation in this test).
+            a.fill(addr);
+            b.fill(addr);
         }
     }
 

@@ -149,6 +149,14 @@ impl Metrics {
         }
         t.r("reservation fails", l.reservation_fails.to_string());
         t.r(
+            "MSHRs",
+            format!(
+                "at most {} in use, {:.2} on average; {} stall cycles (no MSHR, merge slot or \
+                 queue room)",
+                l.mshr_peak, l.mshr_mean, l.mshr_stalls
+            ),
+        );
+        t.r(
             "store lines",
             format!("{} ({} write-evicts)", l.store_lines, l.write_evicts),
         );
@@ -202,8 +210,8 @@ impl Metrics {
         t.r(
             "prefetches issued",
             format!(
-                "{} (dropped {} present, {} in flight)",
-                p.issued, p.dropped_present, p.dropped_in_flight
+                "{} (dropped {} present, {} in flight, {} set reserved)",
+                p.issued, p.dropped_present, p.dropped_in_flight, p.dropped_reserved
             ),
         );
         t.r("  useful / late", format!("{} / {}", p.useful, p.late));

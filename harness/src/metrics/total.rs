@@ -38,6 +38,9 @@ fn add_l1(a: &mut L1Metrics, b: &L1Metrics, n: usize) {
     a.bypasses += b.bypasses;
     a.pseudo_hits += b.pseudo_hits;
     a.reservation_fails += b.reservation_fails;
+    a.mshr_stalls += b.mshr_stalls;
+    a.mshr_peak = a.mshr_peak.max(b.mshr_peak);
+    a.mshr_mean += b.mshr_mean / n as f64;
     a.store_lines += b.store_lines;
     a.write_evicts += b.write_evicts;
     a.evictions += b.evictions;
@@ -53,6 +56,7 @@ fn add_prefetch(q: &mut PrefetchMetrics, p: &PrefetchMetrics) -> f64 {
     q.issued += p.issued;
     q.dropped_present += p.dropped_present;
     q.dropped_in_flight += p.dropped_in_flight;
+    q.dropped_reserved += p.dropped_reserved;
     q.useful += p.useful;
     q.late += p.late;
     q.early_evicted += p.early_evicted;

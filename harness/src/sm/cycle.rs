@@ -200,6 +200,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
             1.0 - ratio(l.hits, l.accesses)
         };
         (l.burst_peak, l.burst_cv) = std::mem::take(&mut self.bursts).finish(cycles);
+        (l.mshr_peak, l.mshr_mean) = self.l1.mshr_occupancy(cycles);
         let mm: &mut MemMetrics = &mut m.memory;
         mm.bandwidth_utilisation = self.mem.borrow().link_utilisation(self.port, cycles);
         mm.lower = self.mem.borrow().stats();

@@ -3,6 +3,8 @@
 //! array unless its set is nearly all locked), and a decoupled load's
 //! records releasing their locks when its lines reach the L1.
 
+use crate::roles::L1Plan;
+
 use super::dac_side::DacSide;
 use super::l1_side::Access;
 use super::state::Sm;
@@ -99,12 +101,17 @@ impl Sm<'_, DacSide> {
         } else if present {
             d.m.early_present += 1;
         } else {
-            if self.l1.mshrs_full() || !self.mem.borrow().room(self.port) {
+            // A set whose every way is reserved or pinned (a reservation
+            // fail) waits like a full MSHR file.
+            if self.l1.mshrs_full()
+                || !self.mem.borrow().room(self.port)
+                || self.l1.tags.plan(line, false) == L1Plan::ReservationFail
+            {
                 d.m.early_stall_cycles += 1;
                 return false;
             }
             d.m.early_misses += 1;
-            self.l1.alloc_mshr(line);
+            self.l1.alloc_mshr(line, self.now);
             self.mem_push(line, false, false);
         }
         let d = &mut self.xp;

@@ -1,15 +1,38 @@
 //! The L1 port (step 7): one line of the load/store unit's instruction a
-//! cycle (a load's line merges into its MSHR, hits, or takes an MSHR and a
-//! miss-queue slot; a store's line goes to memory), or, when the unit has
-//! none, the expander's request, or a line of the prefetcher's offered
-//! prefetch (`sm/prefetches.rs`).
-//! A line that finds no room is a reservation fail, retried next cycle.
+//! cycle, or, when the unit has none, the expander's request, or a line of
+//! the prefetcher's offered prefetch (`sm/prefetches.rs`).
+//!
+//! # A demand load's line (`sm_harness.md`, revision 3)
+//! In this order:
+//! 1. In flight in an MSHR: it merges (a pending hit), if the MSHR has a
+//!    merge slot.
+//! 2. Otherwise **the L1 policy decides first** ([`L1Role::plan`], against
+//!    the state at the start of the cycle):
+//!    - *hit*: delivered after the hit latency;
+//!    - *allocate* (a miss, BA's pseudo-hit): it takes an MSHR and a slot
+//!      of the memory's request queue (the miss queue); the tag array
+//!      reserves the allocated way until the fill (`sm/l1_return.rs`);
+//!    - *bypass*: it goes to the memory **without an MSHR** and merges with
+//!      nothing (a second bypass of the same line is a second read); it
+//!      still needs the memory to accept it (room in the SM's request
+//!      queue to the interconnect, as a store does), else it waits. Its
+//!      data returns to its warp directly ([`Bypassed`](super::l1_side::Bypassed));
+//!    - *reservation fail*: every way of the set is reserved (in flight) or
+//!      pinned: nothing is sent, `l1.reservation_fails` counts it, and the
+//!      load/store unit holds the line and retries it next cycle (the
+//!      memory pipeline stalls, as GPGPU-Sim's does).
+//! 3. A line that finds no MSHR, no merge slot or no queue room is retried
+//!    next cycle too, counted in `l1.mshr_stalls`.
+//!
+//! A prefetch's line is dropped when present or in flight, and dropped and
+//! counted (`dropped_reserved`) when its set is fully reserved; otherwise
+//! it takes an MSHR and its way is reserved like a miss's.
 
 use crate::memsys::MemReq;
-use crate::roles::PrefetchOffer;
+use crate::roles::{L1Plan, PrefetchOffer};
 
 use super::expander::ExpanderSide;
-use super::l1_side::Access;
+use super::l1_side::{Access, Bypassed};
 use super::prefetches::PfInfo;
 use super::state::Sm;
 
@@ -24,19 +47,21 @@ impl<X: ExpanderSide> Sm<'_, X> {
             let line = self.ldst.lines[self.ldst.next];
             // Where the line is before the request (for the expander).
             let state = X::line_state(self, line);
-            let ok = if self.ldst.store {
+            let served = if self.ldst.store {
                 self.store_line(line)
             } else {
                 self.demand_line(line, self.ldst.warp, self.ldst.load, self.ldst.array)
             };
-            if ok {
-                X::demand_served(self, self.ldst.next, state);
-                self.ldst.next += 1;
-                if self.ldst.next == self.ldst.n {
-                    self.ldst.busy = false;
+            match served {
+                Served::Yes => {
+                    X::demand_served(self, self.ldst.next, state);
+                    self.ldst.next += 1;
+                    if self.ldst.next == self.ldst.n {
+                        self.ldst.busy = false;
+                    }
                 }
-            } else {
-                self.m.l1.reservation_fails += 1;
+                Served::NoRoom => self.m.l1.mshr_stalls += 1,
+                Served::Reserved => self.m.l1.reservation_fails += 1,
             }
             return;
         }
@@ -81,8 +106,10 @@ impl<X: ExpanderSide> Sm<'_, X> {
             self.pf.m.dropped_in_flight += 1;
         } else if self.l1.tags.holds_data(line) {
             self.pf.m.dropped_present += 1;
+        } else if self.l1.tags.plan(line, true) == L1Plan::ReservationFail {
+            self.pf.m.dropped_reserved += 1;
         } else if !self.l1.mshrs_full() && self.mem.borrow().room(self.port) {
-            let i = self.l1.alloc_mshr(line);
+            let i = self.l1.alloc_mshr(line, self.now);
             let e = &mut self.l1.mshr[i];
             e.prefetch = true;
             e.target = out.warp;
@@ -122,6 +149,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
         if write {
             self.m.memory.writes += 1;
         } else {
+            self.l1.sent += 1;
             self.m.memory.reads += 1;
             if prefetch {
                 self.m.memory.prefetch_reads += 1;
@@ -145,14 +173,14 @@ impl<X: ExpanderSide> Sm<'_, X> {
         }
     }
 
-    /// A line of warp `warp`'s load `load` (array `array`) to the L1;
-    /// false on a reservation fail.
-    fn demand_line(&mut self, line: u64, warp: u16, load: u32, array: u16) -> bool {
+    /// A line of warp `warp`'s load `load` (array `array`) to the L1
+    /// (module documentation).
+    fn demand_line(&mut self, line: u64, warp: u16, load: u32, array: u16) -> Served {
         let merged;
-        let expect_hit;
+        let plan;
         if let Some(i) = self.l1.find_mshr(line) {
             if self.l1.mshr[i].waiters.len() >= self.cfg.mshr_merges as usize {
-                return false;
+                return Served::NoRoom;
             }
             self.l1.mshr[i].waiters.push((warp, load));
             self.warps[warp as usize].pending_misses += 1;
@@ -161,28 +189,40 @@ impl<X: ExpanderSide> Sm<'_, X> {
             }
             self.l1.mshr[i].demanded = true;
             merged = true;
-            expect_hit = false;
-        } else if self.l1.tags.holds_data(line) {
-            if !self.pf.lines.is_empty() {
-                self.used_prefetch(line);
-            }
-            merged = false;
-            expect_hit = true;
+            plan = L1Plan::Allocate;
         } else {
-            if self.l1.mshrs_full() || !self.mem.borrow().room(self.port) {
-                return false;
-            }
-            let i = self.l1.alloc_mshr(line);
-            self.l1.mshr[i].waiters.push((warp, load));
-            self.l1.mshr[i].demanded = true;
-            self.warps[warp as usize].pending_misses += 1;
-            self.mem_push(line, false, false);
-            self.bursts.event(self.now);
-            if let Some(p) = self.pf.unit.as_mut() {
-                p.miss(line, warp as u32);
-            }
             merged = false;
-            expect_hit = false;
+            plan = self.l1.tags.plan(line, false);
+            match plan {
+                L1Plan::Hit => {
+                    if !self.pf.lines.is_empty() {
+                        self.used_prefetch(line);
+                    }
+                }
+                L1Plan::ReservationFail => return Served::Reserved,
+                L1Plan::Allocate => {
+                    if self.l1.mshrs_full() || !self.mem.borrow().room(self.port) {
+                        return Served::NoRoom;
+                    }
+                    let i = self.l1.alloc_mshr(line, self.now);
+                    self.l1.mshr[i].waiters.push((warp, load));
+                    self.l1.mshr[i].demanded = true;
+                    self.demand_read(line, warp);
+                }
+                L1Plan::Bypass => {
+                    if !self.mem.borrow().room(self.port) {
+                        return Served::NoRoom;
+                    }
+                    let seq = self.l1.sent;
+                    self.l1.bypassed.push(Bypassed {
+                        line,
+                        warp,
+                        load,
+                        seq,
+                    });
+                    self.demand_read(line, warp);
+                }
+            }
         }
         self.l1.tags.request(line, false);
         self.l1.last_access = Some(Access::Demand {
@@ -190,7 +230,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
             load,
             array,
             merged,
-            expect_hit,
+            plan,
         });
         self.m.l1.accesses += 1;
         if let Some(a) = self.arrays.get_mut(array as usize) {
@@ -204,14 +244,25 @@ impl<X: ExpanderSide> Sm<'_, X> {
                 r.access(line, self.ldst.pc, self.now);
             }
         }
-        true
+        Served::Yes
+    }
+
+    /// Warp `warp`'s demand read of `line` (a miss or a bypass) goes to
+    /// memory.
+    fn demand_read(&mut self, line: u64, warp: u16) {
+        self.warps[warp as usize].pending_misses += 1;
+        self.mem_push(line, false, false);
+        self.bursts.event(self.now);
+        if let Some(p) = self.pf.unit.as_mut() {
+            p.miss(line, warp as u32);
+        }
     }
 
     /// A line of the load/store unit's store to the L1 and the memory;
-    /// false when the miss queue has no room.
-    fn store_line(&mut self, line: u64) -> bool {
+    /// not served when the miss queue has no room.
+    fn store_line(&mut self, line: u64) -> Served {
         if !self.mem.borrow().room(self.port) {
-            return false;
+            return Served::NoRoom;
         }
         self.l1.tags.request(line, true);
         self.mem_push(line, true, false);
@@ -220,6 +271,16 @@ impl<X: ExpanderSide> Sm<'_, X> {
         if let Some(a) = self.arrays.get_mut(self.ldst.array as usize) {
             a.store_lines += 1;
         }
-        true
+        Served::Yes
     }
+}
+
+/// Whether the L1 port served a line of the load/store unit this cycle.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Served {
+    Yes,
+    /// No MSHR, merge slot or queue room: retried (`mshr_stalls`).
+    NoRoom,
+    /// A reservation fail: retried (`reservation_fails`).
+    Reserved,
 }

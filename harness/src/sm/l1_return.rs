@@ -2,9 +2,14 @@
 //! (step 1), the L1 tag array's response to the previous cycle's request
 //! (step 2), hits whose latency has elapsed (step 3), and the delivery of
 //! a load's line to its warp.
+//!
+//! A read's return goes to the oldest request of its line in flight: an
+//! MSHR (its waiters get the line, the MSHR is freed and the tag array
+//! releases the way the miss reserved, [`L1Role::fill`]) or a bypassed
+//! read (its one warp gets the line; nothing is installed or released).
 
 use crate::error::HarnessError;
-use crate::roles::L1Outcome;
+use crate::roles::{L1Outcome, L1Plan};
 use crate::sched::scheduler::WarpState;
 
 use super::expander::ExpanderSide;
@@ -28,13 +33,24 @@ impl<X: ExpanderSide> Sm<'_, X> {
         }
     }
 
-    /// `line` is back from memory: its waiters get it, its MSHR is freed;
-    /// a prefetch of it may wake its target warp early.
+    /// `line` is back from memory: its waiters get it, its MSHR is freed
+    /// and its way released; a prefetch of it may wake its target warp
+    /// early. Or it is a bypassed read's (module documentation).
     fn fill(&mut self, line: u64) {
-        let Some(i) = self.l1.find_mshr(line) else {
+        let m = self.l1.find_mshr(line);
+        if let Some(j) = self.l1.find_bypassed(line) {
+            if m.is_none_or(|i| self.l1.bypassed[j].seq < self.l1.mshr[i].seq) {
+                let b = self.l1.bypassed.remove(j);
+                self.warps[b.warp as usize].pending_misses -= 1;
+                self.deliver(b.warp, b.load);
+                return;
+            }
+        }
+        let Some(i) = m else {
             return;
         };
         let installed = self.l1.tags.holds_data(line);
+        self.l1.tags.fill(line);
         let waiters = std::mem::take(&mut self.l1.mshr[i].waiters);
         for &(w, load) in &waiters {
             self.warps[w as usize].pending_misses -= 1;
@@ -42,10 +58,9 @@ impl<X: ExpanderSide> Sm<'_, X> {
         }
         let mut waiters = waiters;
         waiters.clear();
-        let e = &mut self.l1.mshr[i];
-        e.waiters = waiters;
-        e.valid = false;
-        self.l1.mshr_used -= 1;
+        self.l1.mshr[i].waiters = waiters;
+        self.l1.free_mshr(i, self.now);
+        let e = &self.l1.mshr[i];
         if e.prefetch && !e.demanded {
             let target = e.target;
             if let Some(info) = self.pf.lines.get_mut(&line) {
@@ -130,19 +145,23 @@ impl<X: ExpanderSide> Sm<'_, X> {
                 load,
                 array,
                 merged,
-                expect_hit,
+                plan,
             } => {
                 if merged {
                     self.m.l1.pending_hits += 1;
                     return Ok(());
                 }
-                let hit = rsp.outcome == L1Outcome::Hit;
-                if hit != expect_hit {
+                let agrees = match rsp.outcome {
+                    L1Outcome::Hit => plan == L1Plan::Hit,
+                    L1Outcome::Miss | L1Outcome::PseudoHit => plan == L1Plan::Allocate,
+                    L1Outcome::Bypass => plan == L1Plan::Bypass,
+                    L1Outcome::WriteEvict | L1Outcome::WriteMiss => false,
+                };
+                if !agrees {
                     return Err(HarnessError::Internal(format!(
-                        "cycle {}: L1 outcome {} but the tag look-up predicted {}",
+                        "cycle {}: L1 outcome {} but the tag array planned {plan:?}",
                         self.now,
                         rsp.outcome.name(),
-                        if expect_hit { "a hit" } else { "a miss" }
                     )));
                 }
                 self.demand_outcome(rsp.outcome, warp, load, array);

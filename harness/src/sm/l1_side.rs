@@ -1,10 +1,11 @@
 //! The SM's L1 side ([`L1Side`]): the tag array in its role slot, the
 //! MSHRs ([`Mshr`]), the hit queue, and the request the tag array answers
-//! next cycle ([`Access`]).
+//! next cycle ([`Access`]), and the bypassed reads in flight
+//! ([`Bypassed`]), which hold no MSHR.
 
 use std::collections::VecDeque;
 
-use crate::roles::{L1Role, WarpRef};
+use crate::roles::{L1Plan, L1Role, WarpRef};
 
 /// A miss status holding register.
 pub(super) struct Mshr {
@@ -15,6 +16,19 @@ pub(super) struct Mshr {
     pub(super) prefetch: bool,
     pub(super) demanded: bool,
     pub(super) target: WarpRef,
+    /// The order it was sent to memory in (matching a return of its line
+    /// to an MSHR or a bypassed read: the oldest first).
+    pub(super) seq: u64,
+}
+
+/// A bypassed read in flight: it holds no MSHR, merges with nothing, and
+/// its line goes to its warp alone.
+#[derive(Clone, Copy)]
+pub(super) struct Bypassed {
+    pub(super) line: u64,
+    pub(super) warp: u16,
+    pub(super) load: u32,
+    pub(super) seq: u64,
 }
 
 /// The request the L1 tag array was given this cycle (its response comes
@@ -26,7 +40,8 @@ pub(super) enum Access {
         load: u32,
         array: u16,
         merged: bool,
-        expect_hit: bool,
+        /// What the tag array planned (its response must agree).
+        plan: L1Plan,
     },
     Prefetch,
     /// The expander's early request.
@@ -48,6 +63,16 @@ pub(super) struct L1Side {
     pub(super) last_access: Option<Access>,
     /// Lines the L1 freed in bulk this cycle (reused buffer).
     pub(super) freed: Vec<u64>,
+    /// Bypassed reads in flight, oldest first.
+    pub(super) bypassed: Vec<Bypassed>,
+    /// Reads sent so far (the next read's `seq`).
+    pub(super) sent: u64,
+    /// The most MSHRs in use at once.
+    pub(super) mshr_peak: usize,
+    /// Sum over cycles of the MSHRs in use, up to `occ_since`.
+    pub(super) mshr_area: u64,
+    /// The cycle `mshr_area` runs to.
+    pub(super) occ_since: u64,
 }
 
 impl L1Side {
@@ -60,7 +85,8 @@ impl L1Side {
                 waiters: Vec::with_capacity(merges as usize),
                 prefetch: false,
                 demanded: false,
-                target: WarpRef::Sm(u64::MAX),
+                    target: WarpRef::Sm(u64::MAX),
+                seq: 0,
             })
             .collect();
         L1Side {
@@ -70,7 +96,49 @@ impl L1Side {
             hitq: VecDeque::new(),
             last_access: None,
             freed: Vec::new(),
+            bypassed: Vec::new(),
+            sent: 0,
+            mshr_peak: 0,
+            mshr_area: 0,
+            occ_since: 0,
         }
+    }
+
+    /// The MSHRs in use change at cycle `now`: the area up to it is
+    /// counted with the count before the change.
+    #[inline]
+    fn occupancy_to(&mut self, now: u64) {
+        if now > self.occ_since {
+            self.mshr_area += self.mshr_used as u64 * (now - self.occ_since);
+            self.occ_since = now;
+        }
+    }
+
+    /// Free MSHR `i` at cycle `now`.
+    pub(super) fn free_mshr(&mut self, i: usize, now: u64) {
+        self.occupancy_to(now);
+        self.mshr[i].valid = false;
+        self.mshr_used -= 1;
+    }
+
+    /// The oldest bypassed read of `line` in flight.
+    #[inline]
+    pub(super) fn find_bypassed(&self, line: u64) -> Option<usize> {
+        if self.bypassed.is_empty() {
+            return None;
+        }
+        self.bypassed.iter().position(|b| b.line == line)
+    }
+
+    /// Peak and mean MSHRs in use over `cycles` cycles (to the run's end).
+    pub(super) fn mshr_occupancy(&mut self, cycles: u64) -> (u64, f64) {
+        self.occupancy_to(cycles);
+        let mean = if cycles == 0 {
+            0.0
+        } else {
+            self.mshr_area as f64 / cycles as f64
+        };
+        (self.mshr_peak as u64, mean)
     }
 
     /// The MSHR of `line`, if it is in flight.
@@ -87,8 +155,10 @@ impl L1Side {
         self.mshr_used >= self.mshr.len()
     }
 
-    /// Take a free MSHR for `line` (one was checked to be free).
-    pub(super) fn alloc_mshr(&mut self, line: u64) -> usize {
+    /// Take a free MSHR for `line` at cycle `now` (one was checked to be
+    /// free); its read is the next sent.
+    pub(super) fn alloc_mshr(&mut self, line: u64, now: u64) -> usize {
+        self.occupancy_to(now);
         let i = self
             .mshr
             .iter()
@@ -100,7 +170,9 @@ impl L1Side {
         e.waiters.clear();
         e.prefetch = false;
         e.demanded = false;
+        e.seq = self.sent;
         self.mshr_used += 1;
+        self.mshr_peak = self.mshr_peak.max(self.mshr_used);
         i
     }
 }
