@@ -162,11 +162,13 @@ fn schedulers_differ_and_blocking_loads_hold_warps() {
 }
 
 #[test]
-fn mshr_and_miss_queue_limits_cause_reservation_fails() {
+fn mshr_and_miss_queue_limits_cause_mshr_stalls() {
+    // Revision 3: these stalls are `mshr_stalls`; `reservation_fails`
+    // counts sets whose ways are all in flight (`harness_reservation.rs`).
     let k = kernel("atax1.toml", &[("NY", 4)]);
     let small = run(&k, &[("mshr_entries", "4")]);
     let big = run(&k, &[("mshr_entries", "256"), ("miss_queue", "256")]);
-    assert!(small.l1.reservation_fails > big.l1.reservation_fails);
+    assert!(small.l1.mshr_stalls > big.l1.mshr_stalls);
     assert!(small.cycles > big.cycles);
     // Merging: lines already in flight are merged, not re-requested.
     let m = run(&kernel("matrix_mul.toml", MM_160), &[]);
