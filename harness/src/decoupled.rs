@@ -521,7 +521,10 @@ mod tests {
         assert_eq!(f.len(), 2, "{f:?}");
         assert!(f.iter().all(|&x| (x / LINE) % 2 == 1), "{f:?}");
         // A store to a line in flight leaves it; its fill releases it.
-        assert_eq!(in_flight(&mut t, a(0), Req::Store).outcome, L1Outcome::WriteMiss);
+        assert_eq!(
+            in_flight(&mut t, a(0), Req::Store).outcome,
+            L1Outcome::WriteMiss
+        );
         assert!(t.holds_data(a(0)));
         t.fill(a(0));
         assert_eq!(t.plan(a(12), false), L1Plan::Allocate);

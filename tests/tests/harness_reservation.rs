@@ -75,7 +75,11 @@ fn a_bypass_takes_no_mshr_and_merges_with_nothing() {
 #[test]
 fn a_prefetch_into_a_fully_reserved_set_is_dropped_and_counted() {
     let k = kernel("conv_cols.toml", &[]);
-    let m = run_on("caps-gtx480", &k, &[("prefetcher", "caps"), ("sched", "pas")]);
+    let m = run_on(
+        "caps-gtx480",
+        &k,
+        &[("prefetcher", "caps"), ("sched", "pas")],
+    );
     let p = m.prefetch.as_ref().unwrap();
     assert!(p.dropped_reserved > 0, "{p:?}");
     assert!(m.l1.reservation_fails > 0);

@@ -85,7 +85,7 @@ impl L1Side {
                 waiters: Vec::with_capacity(merges as usize),
                 prefetch: false,
                 demanded: false,
-                    target: WarpRef::Sm(u64::MAX),
+                target: WarpRef::Sm(u64::MAX),
                 seq: 0,
             })
             .collect();
