@@ -269,6 +269,7 @@ impl<'k, X> Sm<'k, X> {
         };
         let sets = cfg.l1_sets() as usize;
         let tags = units.tags.unwrap_or_else(|| native_tags(cfg));
+        let leading_loads = units.prefetcher.as_ref().and_then(|p| p.leading_loads());
         Sm {
             k,
             prog,
@@ -308,7 +309,7 @@ impl<'k, X> Sm<'k, X> {
             ctas_done: 0,
             live_ctas: 0,
             age: 0,
-            sched: sched::for_policy(cfg),
+            sched: sched::for_policy(cfg, leading_loads),
             ldst: LdSt::new(),
             l1: L1Side::new(tags, cfg.mshr_entries, cfg.mshr_merges),
             mem,

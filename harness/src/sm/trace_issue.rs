@@ -91,6 +91,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
         if ins.op != TraceOp::Load {
             return;
         }
+        self.sched.load_issued(w, ins.pc);
         let wp = &mut self.warps[wi];
         let (cta, widx) = (wp.cta, wp.widx);
         if sb_load {
