@@ -39,6 +39,7 @@
 //! | `snake_span_lines` | most L1 lines one prefetch's footprint (Snake's `pf_span`) is prefetched as, one request per line; a wider footprint prefetches its first line only (`sm/prefetches.rs`); 1..=32 | 4 | 4 |
 //! | `decoupled_cap_cycles` | the decoupled L1's cap until trained (half the lines for the L1 side) also lifts this many cycles after the SM's first demand load, if the prefetcher has offered no prefetch by then (the Snake paper's "designated 10-cycle period" of training); 0 = only by a prefetch (`decoupled.rs`) | 10 | 10 |
 //! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
+//! | `pas_lifetime_marker` | PAS keeps a leading warp's marker for its life (revision 2) instead of clearing it at the warp's first repeated load PC or after the prefetcher's PerCTA entries of load PCs (`sched/pas.rs`) | false | false |
 //! | a unit's switch | a boolean key the unit declares ([`HarnessUnit::SWITCHES`]; `caps_hint`: CAPS's indirect-load hint) | | |
 //! | `reuse_analysis` | classify the L1 access stream by reuse distance | true | true |
 //! | `interwarp_probe` | score inter-warp stride and CTA-aware address predictions for warp distances 1..=N (CAPS Figure 1; [`interwarp`](super::interwarp)); 0 = off, at most 64 | 0 | 0 |
@@ -487,6 +488,11 @@ pub struct MachineConfig {
     pub decoupled_cap_cycles: u32,
     /// Eager warp wake-up on prefetch return (two-level and PAS).
     pub eager_wakeup: bool,
+    /// PAS keeps a leading warp's marker for the warp's life (revision 2's
+    /// rule) instead of clearing it after the warp's first pass over its
+    /// loads (revision 3, the default).
+    #[serde(default)]
+    pub pas_lifetime_marker: bool,
     /// Show the prefetcher which loads are indirect (from the expression
     /// classification); else every load is shown as direct. The CAPS
     /// unit's switch: its key `caps_hint` is declared with the unit
@@ -556,6 +562,7 @@ impl MachineConfig {
             snake_span_lines: snake_span_lines(),
             decoupled_cap_cycles: decoupled_cap_cycles(),
             eager_wakeup: true,
+            pas_lifetime_marker: false,
             caps_hint: true,
             reuse_analysis: true,
             interwarp_probe: 0,

@@ -116,8 +116,13 @@ pub struct L1Metrics {
     pub write_evicts: u64,
     /// Lines holding data displaced by a fill decision (not by stores).
     pub evictions: u64,
-    /// `1 - hits / accesses`.
+    /// `1 - hits / accesses`: bypasses (and pseudo-hits) counted as
+    /// misses.
     pub miss_rate: f64,
+    /// `1 - hits / (accesses - bypasses)`: requests that skipped the L1
+    /// left out, as GPGPU-Sim's statistics (and the BA thesis's Figure 19)
+    /// count them.
+    pub miss_rate_no_bypass: f64,
     /// Burstiness of the demand misses (the contention CAPS spreads):
     /// the most misses sent to memory in one window of
     /// [`BURST_WINDOW`] cycles, ...
@@ -131,6 +136,23 @@ pub struct L1Metrics {
     /// (`"decoupled": {...}`), absent when there are none.
     #[serde(flatten)]
     pub counts: UnitCounts,
+}
+
+impl L1Metrics {
+    /// Both miss rates from the counts: bypasses counted as misses
+    /// ([`L1Metrics::miss_rate`]) and left out
+    /// ([`L1Metrics::miss_rate_no_bypass`]); 0 without accesses.
+    pub fn set_miss_rates(&mut self) {
+        let rate = |hits: u64, n: u64| {
+            if n == 0 {
+                0.0
+            } else {
+                1.0 - hits as f64 / n as f64
+            }
+        };
+        self.miss_rate = rate(self.hits, self.accesses);
+        self.miss_rate_no_bypass = rate(self.hits, self.accesses - self.bypasses);
+    }
 }
 
 /// The window of the miss-burstiness figures, cycles.
@@ -215,6 +237,12 @@ pub struct PrefetchMetrics {
     pub late: u64,
     /// Evicted (or not installed) before use.
     pub early_evicted: u64,
+    /// ... of which a demand asked for the line later (after its eviction):
+    /// a timing loss.
+    pub early_evicted_demanded: u64,
+    /// ... of which no demand asked for the line by the end of the run: a
+    /// wrong address (`early_evicted - early_evicted_demanded`).
+    pub early_evicted_never: u64,
     /// Neither used nor evicted at the end.
     pub unused_at_end: u64,
     /// `(useful + late) / L1 accesses`.

@@ -36,6 +36,10 @@ pub(crate) fn for_policy<W: WarpTable + ?Sized>(
         SchedPolicy::Lrr => Box::new(Lrr::default()),
         SchedPolicy::Gto => Box::new(Gto::new(warps)),
         SchedPolicy::TwoLevel => Box::new(TwoLevel::new(ready_queue, warps)),
-        SchedPolicy::Pas => Box::new(Pas::new(ready_queue, warps, leading_loads)),
+        SchedPolicy::Pas => Box::new(Pas::new(
+            ready_queue,
+            warps,
+            (!cfg.pas_lifetime_marker).then_some(leading_loads),
+        )),
     }
 }

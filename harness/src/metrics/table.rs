@@ -136,7 +136,11 @@ impl Metrics {
         t.r("  pending hits", l.pending_hits.to_string());
         t.r("  bypasses", l.bypasses.to_string());
         t.r("  pseudo-hits", l.pseudo_hits.to_string());
-        t.r("  miss rate", pct(l.miss_rate));
+        t.r("  miss rate, bypasses as misses", pct(l.miss_rate));
+        t.r(
+            "  miss rate, bypasses left out (GPGPU-Sim)",
+            pct(l.miss_rate_no_bypass),
+        );
         t.r(
             "  miss bursts",
             format!(
@@ -209,7 +213,10 @@ impl Metrics {
         t.r("  useful / late", format!("{} / {}", p.useful, p.late));
         t.r(
             "  early-evicted / unused",
-            format!("{} / {}", p.early_evicted, p.unused_at_end),
+            format!(
+                "{} ({} demanded later: timing; {} never demanded: address) / {}",
+                p.early_evicted, p.early_evicted_demanded, p.early_evicted_never, p.unused_at_end
+            ),
         );
         for f in prefetch_figures() {
             t.r(&format!("  {}", f.label), pct((f.value)(p)));

@@ -12,7 +12,8 @@
 //! address the CTA needs is computed), or when it has issued as many
 //! distinct load PCs as the prefetcher has PerCTA entries
 //! (`PrefetcherRole::leading_loads`; without a limit only the repeat
-//! clears it). Revision 2 kept the marker for the warp's life.
+//! clears it). Revision 2 kept the marker for the warp's life; the machine
+//! key `pas_lifetime_marker` keeps that rule for comparison.
 
 use super::scheduler::{WarpScheduler, WarpState, WarpTable};
 use super::two_level::Queues;
@@ -25,20 +26,23 @@ pub(crate) struct Pas {
     /// Per warp slot: the distinct load PCs a leading warp has issued
     /// since its launch (until its marker clears).
     loads: Vec<Vec<u32>>,
-    /// Distinct load PCs that clear the marker (`None`: no limit).
-    limit: Option<u32>,
+    /// The marker clears (`None`: never, `pas_lifetime_marker`); with
+    /// `Some(limit)`, at a repeated load PC or after `limit` distinct ones
+    /// (`None`: no limit).
+    clear: Option<Option<u32>>,
 }
 
 impl Pas {
-    /// A ready queue of `ready_queue` warps, for `warps` warp slots; a
-    /// leading warp's marker clears after `limit` distinct load PCs (or at
-    /// its first repeated load PC).
-    pub(crate) fn new(ready_queue: usize, warps: usize, limit: Option<u32>) -> Pas {
+    /// A ready queue of `ready_queue` warps, for `warps` warp slots; with
+    /// `clear = Some(limit)` a leading warp's marker clears at its first
+    /// repeated load PC or after `limit` distinct load PCs (`None`: no
+    /// limit); with `clear = None` it lasts the warp's life.
+    pub(crate) fn new(ready_queue: usize, warps: usize, clear: Option<Option<u32>>) -> Pas {
         Pas {
             q: Queues::new(ready_queue, warps),
             leading: 0,
             loads: vec![Vec::new(); warps],
-            limit,
+            clear,
         }
     }
 
@@ -88,6 +92,9 @@ impl<W: WarpTable + ?Sized> WarpScheduler<W> for Pas {
     }
 
     fn load_issued(&mut self, w: u16, pc: u32) {
+        let Some(limit) = self.clear else {
+            return;
+        };
         if !self.is_leading(w) {
             return;
         }
@@ -96,7 +103,7 @@ impl<W: WarpTable + ?Sized> WarpScheduler<W> for Pas {
         if !repeat {
             seen.push(pc);
         }
-        if repeat || self.limit.is_some_and(|n| seen.len() >= n as usize) {
+        if repeat || limit.is_some_and(|n| seen.len() >= n as usize) {
             self.leading &= !(1u64 << w);
             seen.clear();
         }
@@ -144,7 +151,7 @@ mod tests {
     }
 
     fn launched(limit: Option<u32>) -> Pas {
-        let mut p = Pas::new(8, 8, limit);
+        let mut p = Pas::new(8, 8, Some(limit));
         for w in 0..4u16 {
             WarpScheduler::<AllReady>::warp_launched(&mut p, w, w == 0);
         }
@@ -185,5 +192,16 @@ mod tests {
         load(&mut p, 0, 0x20);
         assert!(!leading(&p, 0), "two distinct PCs");
         assert_eq!(p.loads[0].len(), 0);
+    }
+
+    /// With `pas_lifetime_marker` (no clearing) the marker stays.
+    #[test]
+    fn the_lifetime_marker_never_clears() {
+        let mut p = Pas::new(8, 8, None);
+        WarpScheduler::<AllReady>::warp_launched(&mut p, 0, true);
+        for pc in [0x10, 0x10, 0x20, 0x30, 0x40] {
+            WarpScheduler::<AllReady>::load_issued(&mut p, 0, pc);
+        }
+        assert!(leading(&p, 0));
     }
 }

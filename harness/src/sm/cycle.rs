@@ -194,11 +194,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
         m.cycles = cycles;
         m.ipc = ratio(m.warp_instructions, cycles);
         let l: &mut L1Metrics = &mut m.l1;
-        l.miss_rate = if l.accesses == 0 {
-            0.0
-        } else {
-            1.0 - ratio(l.hits, l.accesses)
-        };
+        l.set_miss_rates();
         (l.burst_peak, l.burst_cv) = std::mem::take(&mut self.bursts).finish(cycles);
         let mm: &mut MemMetrics = &mut m.memory;
         mm.bandwidth_utilisation = self.mem.borrow().link_utilisation(self.port, cycles);
@@ -212,6 +208,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
             pf.finish()?;
             let mut p = std::mem::take(&mut self.pf.m);
             p.unused_at_end = self.pf.lines.len() as u64;
+            p.early_evicted_never = p.early_evicted - p.early_evicted_demanded;
             let used = p.useful + p.late;
             p.coverage = ratio(used, m.l1.accesses);
             p.accuracy = ratio(used, p.issued);

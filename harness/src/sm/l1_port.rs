@@ -148,6 +148,11 @@ impl<X: ExpanderSide> Sm<'_, X> {
     /// A line of warp `warp`'s load `load` (array `array`) to the L1;
     /// false on a reservation fail.
     fn demand_line(&mut self, line: u64, warp: u16, load: u32, array: u16) -> bool {
+        // A prefetch of this line was evicted unused: the address was
+        // right, the timing was not.
+        if !self.pf.evicted_unused.is_empty() && self.pf.evicted_unused.remove(&line) {
+            self.pf.m.early_evicted_demanded += 1;
+        }
         let merged;
         let expect_hit;
         if let Some(i) = self.l1.find_mshr(line) {

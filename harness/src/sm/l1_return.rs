@@ -53,6 +53,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
                 if !installed {
                     self.pf.m.early_evicted += 1;
                     self.pf.lines.remove(&line);
+                    self.pf.evicted_unused.insert(line);
                 }
             }
             self.eager_wakeup(target);
@@ -187,6 +188,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
             if !info.in_flight {
                 self.pf.lines.remove(&line);
                 self.pf.m.early_evicted += 1;
+                self.pf.evicted_unused.insert(line);
             }
         }
     }
