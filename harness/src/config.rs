@@ -21,7 +21,7 @@
 //! | `l1_bytes`, `l1_line`, `l1_ways` | L1 data cache geometry | 16384, 128, 4 | 131072, 128, 4 |
 //! | `l1_hit_latency` | cycles from the L1 access to the data (>= 1) | 1 | 1 |
 //! | `mshr_entries`, `mshr_merges` | MSHRs and requests merged per MSHR | 32, 8 | 64, 8 |
-//! | `tex_size`, `tex_line`, `tex_ways` | the SM's read-only texture cache (loads marked `texture`; never the L1 data cache): bytes, line (= `l1_line`), ways (LRU, allocate on miss; misses take one of 128 texture MSHRs, 4 requests merged each, and the L1's miss queue to the memory below). GPGPU-Sim's GTX480 `-gpgpu_tex_cache:l1 4:128:24,L:R:m:N:L,F:128:4,128:2` | 12288, 128, 24 | 131072, 128, 256 |
+//! | `tex_size`, `tex_line`, `tex_ways` | the SM's read-only texture cache (loads marked `texture`; never the L1 data cache): bytes, line (= `l1_line`, which it follows unless set apart), ways (LRU, allocate on miss; misses take one of 128 texture MSHRs, 4 requests merged each, and the L1's miss queue to the memory below). GPGPU-Sim's GTX480 `-gpgpu_tex_cache:l1 4:128:24,L:R:m:N:L,F:128:4,128:2` | 12288, 128, 24 | 131072, 128, 256 |
 //! | `tex_latency` | cycles from the texture cache access to the data on a hit (>= 1) | 1 | 1 |
 //! | `miss_queue` | requests waiting for the lower memory | 8 | 16 |
 //! | `mem_latency` | cycles from acceptance to data | 400 | 400 |

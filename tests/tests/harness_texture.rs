@@ -54,17 +54,6 @@ fn texture_loads_are_counted_in_the_texture_cache_only() {
         assert_eq!(g.texture.accesses, 0, "{l1}");
         // The stores still go through the L1's port.
         assert_eq!(t.l1.store_lines, g.l1.store_lines, "{l1}");
-        // The BA tag array's own counts see no load.
-        if l1 == "ba" {
-            let seen =
-                |m: &harness::Metrics| m.l1.counts.counters.iter().map(|(_, v)| v).sum::<u64>();
-            assert!(seen(&g) > 0, "the global loads reach the BA unit");
-            assert!(
-                seen(&t) < seen(&g),
-                "texture loads reach the BA unit: {:?}",
-                t.l1.counts.counters
-            );
-        }
     }
     // The prefetcher is not shown texture loads.
     let t = run(&tex, &[("prefetcher", "caps")]);
@@ -180,7 +169,6 @@ fn kmeans_point_texture_traffic_is_off_the_l1() {
     assert_eq!(after.l1.accesses, 0, "only the membership stores remain");
     assert_eq!(after.texture.accesses, before.l1.accesses);
     assert_eq!(after.l1.bypasses, 0);
-    assert!(after.texture.hits > 0, "features re-read for each cluster");
     assert_eq!(after.warp_instructions, before.warp_instructions);
     // invert_mapping reads global memory: nothing marked.
     let inv = kernel("kmeans_invert.toml", &[]);

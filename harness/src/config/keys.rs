@@ -144,7 +144,15 @@ impl MachineConfig {
             }
             "ready_queue" => self.ready_queue = int32(key)?,
             "l1_bytes" => self.l1_bytes = int32(key)?,
-            "l1_line" => self.l1_line = int32(key)?,
+            "l1_line" => {
+                // The texture cache's line follows the L1's unless it was
+                // set apart (both must be equal: `check.rs`).
+                let follow = self.tex_line == self.l1_line;
+                self.l1_line = int32(key)?;
+                if follow {
+                    self.tex_line = self.l1_line;
+                }
+            }
             "l1_ways" => self.l1_ways = int32(key)?,
             "l1_hit_latency" => self.l1_hit_latency = int32(key)?,
             "tex_size" => self.tex_size = int32(key)?,
