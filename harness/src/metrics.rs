@@ -92,6 +92,45 @@ pub struct RunInfo {
     pub all_sms: bool,
 }
 
+/// Texture cache outcomes (`texture` loads' lines; `sm/texture.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TextureMetrics {
+    /// Line requests of texture loads.
+    pub accesses: u64,
+    /// Of which found in the cache.
+    pub hits: u64,
+    /// Of which sent to the memory below (a texture MSHR taken).
+    pub misses: u64,
+    /// Of which merged into a texture MSHR already in flight.
+    pub pending_hits: u64,
+    /// `1 - hits / accesses` (pending hits count as misses).
+    pub miss_rate: f64,
+    /// Cycles a line waited for a texture MSHR, a merge slot or miss-queue
+    /// room (retried).
+    pub stalls: u64,
+}
+
+impl TextureMetrics {
+    /// `self += b` (the rate recomputed).
+    pub(crate) fn add(&mut self, b: &TextureMetrics) {
+        self.accesses += b.accesses;
+        self.hits += b.hits;
+        self.misses += b.misses;
+        self.pending_hits += b.pending_hits;
+        self.stalls += b.stalls;
+        self.rate();
+    }
+
+    /// The miss rate of the counts.
+    pub(crate) fn rate(&mut self) {
+        self.miss_rate = if self.accesses == 0 {
+            0.0
+        } else {
+            1.0 - ratio(self.hits, self.accesses)
+        };
+    }
+}
+
 /// L1 outcomes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct L1Metrics {
@@ -421,6 +460,8 @@ pub struct Metrics {
     pub out_of_bounds: u64,
     /// L1.
     pub l1: L1Metrics,
+    /// The texture cache (loads marked `texture`; none of them is in `l1`).
+    pub texture: TextureMetrics,
     /// Lower memory.
     pub memory: MemMetrics,
     /// Prefetcher (absent without one).

@@ -26,6 +26,10 @@ pub(crate) const MACHINE_KEYS: &[&str] = &[
     "l1_line",
     "l1_ways",
     "l1_hit_latency",
+    "tex_size",
+    "tex_line",
+    "tex_ways",
+    "tex_latency",
     "mshr_entries",
     "mshr_merges",
     "miss_queue",
@@ -141,9 +145,21 @@ impl MachineConfig {
             }
             "ready_queue" => self.ready_queue = int32(key)?,
             "l1_bytes" => self.l1_bytes = int32(key)?,
-            "l1_line" => self.l1_line = int32(key)?,
+            "l1_line" => {
+                // The texture cache's line follows the L1's unless it was
+                // set apart (both must be equal: `check.rs`).
+                let follow = self.tex_line == self.l1_line;
+                self.l1_line = int32(key)?;
+                if follow {
+                    self.tex_line = self.l1_line;
+                }
+            }
             "l1_ways" => self.l1_ways = int32(key)?,
             "l1_hit_latency" => self.l1_hit_latency = int32(key)?,
+            "tex_size" => self.tex_size = int32(key)?,
+            "tex_line" => self.tex_line = int32(key)?,
+            "tex_ways" => self.tex_ways = int32(key)?,
+            "tex_latency" => self.tex_latency = int32(key)?,
             "mshr_entries" => self.mshr_entries = int32(key)?,
             "mshr_merges" => self.mshr_merges = int32(key)?,
             "miss_queue" => self.miss_queue = int32(key)?,

@@ -33,6 +33,7 @@ impl Metrics {
         self.run_rows(&mut t);
         self.issue_rows(&mut t);
         self.l1_rows(&mut t);
+        self.texture_rows(&mut t);
         self.memory_rows(&mut t);
         if let Some(p) = &self.prefetch {
             self.prefetch_rows(&mut t, p);
@@ -156,6 +157,23 @@ impl Metrics {
             "store lines",
             format!("{} ({} write-evicts)", l.store_lines, l.write_evicts),
         );
+    }
+
+    /// The texture cache (only when a load used it).
+    fn texture_rows(&self, t: &mut Rows) {
+        let x = &self.texture;
+        if x.accesses == 0 {
+            return;
+        }
+        t.r("texture accesses", x.accesses.to_string());
+        t.r(
+            "  hits",
+            format!("{} ({})", x.hits, pct(ratio(x.hits, x.accesses))),
+        );
+        t.r("  misses", x.misses.to_string());
+        t.r("  pending hits", x.pending_hits.to_string());
+        t.r("  miss rate", pct(x.miss_rate));
+        t.r("  stall cycles", x.stalls.to_string());
     }
 
     /// The memory below the L1.

@@ -151,6 +151,7 @@ impl Metrics {
             t.mem_instructions += m.mem_instructions;
             t.out_of_bounds += m.out_of_bounds;
             add_l1(&mut t.l1, &m.l1, per.len());
+            t.texture.add(&m.texture);
             t.memory.reads += m.memory.reads;
             t.memory.prefetch_reads += m.memory.prefetch_reads;
             t.memory.writes += m.memory.writes;

@@ -30,6 +30,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
             self.mem_returns();
             self.l1_response()?;
             self.hit_completions();
+            self.texture_hits();
             X::before_launch(self);
             self.launch_cta();
             X::after_launch(self)?;
@@ -144,6 +145,9 @@ impl<X: ExpanderSide> Sm<'_, X> {
         if let Some(&(t, _, _)) = self.l1.hitq.front() {
             next = next.min(t);
         }
+        if let Some(t) = self.tex.next_hit() {
+            next = next.min(t);
+        }
         let mut m = self.timing.lat_wait;
         while m != 0 {
             let w = m.trailing_zeros() as usize;
@@ -193,6 +197,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
         let m = &mut self.m;
         m.cycles = cycles;
         m.ipc = ratio(m.warp_instructions, cycles);
+        m.texture.rate();
         let l: &mut L1Metrics = &mut m.l1;
         l.set_miss_rates();
         (l.burst_peak, l.burst_cv) = std::mem::take(&mut self.bursts).finish(cycles);

@@ -104,7 +104,7 @@ impl Sm<'_, DacSide> {
                 return false;
             }
             d.m.early_misses += 1;
-            self.l1.alloc_mshr(line);
+            self.l1.alloc_mshr(line, self.now);
             self.mem_push(line, false, false);
         }
         let d = &mut self.xp;

@@ -22,6 +22,10 @@ impl<X: ExpanderSide> Sm<'_, X> {
         }
         if self.ldst.busy {
             let line = self.ldst.lines[self.ldst.next];
+            if self.ldst.texture {
+                self.port_texture(line);
+                return;
+            }
             // Where the line is before the request (for the expander).
             let state = X::line_state(self, line);
             let ok = if self.ldst.store {
@@ -44,6 +48,17 @@ impl<X: ExpanderSide> Sm<'_, X> {
             return;
         }
         self.port_prefetch();
+    }
+
+    /// A texture load's line to the texture cache (never the L1's tag
+    /// array, the expander or the prefetcher); retried when refused.
+    fn port_texture(&mut self, line: u64) {
+        if self.texture_line(line, self.ldst.warp, self.ldst.load) {
+            self.ldst.next += 1;
+            if self.ldst.next == self.ldst.n {
+                self.ldst.busy = false;
+            }
+        }
     }
 
     /// The port serves the next line of the prefetcher's offer: dropped
@@ -82,7 +97,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
         } else if self.l1.tags.holds_data(line) {
             self.pf.m.dropped_present += 1;
         } else if !self.l1.mshrs_full() && self.mem.borrow().room(self.port) {
-            let i = self.l1.alloc_mshr(line);
+            let i = self.l1.alloc_mshr(line, self.now);
             let e = &mut self.l1.mshr[i];
             e.prefetch = true;
             e.target = out.warp;
@@ -177,7 +192,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
             if self.l1.mshrs_full() || !self.mem.borrow().room(self.port) {
                 return false;
             }
-            let i = self.l1.alloc_mshr(line);
+            let i = self.l1.alloc_mshr(line, self.now);
             self.l1.mshr[i].waiters.push((warp, load));
             self.l1.mshr[i].demanded = true;
             self.warps[warp as usize].pending_misses += 1;

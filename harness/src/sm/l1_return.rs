@@ -24,7 +24,12 @@ impl<X: ExpanderSide> Sm<'_, X> {
             let Some(line) = line else {
                 break;
             };
-            self.fill(line);
+            let l1_sent = self.l1.find_mshr(line).map(|i| self.l1.mshr[i].sent);
+            if self.fill_is_texture(line, l1_sent) {
+                self.texture_fill(line);
+            } else {
+                self.fill(line);
+            }
         }
     }
 

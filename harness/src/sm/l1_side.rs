@@ -15,6 +15,9 @@ pub(super) struct Mshr {
     pub(super) prefetch: bool,
     pub(super) demanded: bool,
     pub(super) target: WarpRef,
+    /// Cycle the request was sent (`sm/texture.rs`: which cache a
+    /// returned line is for when both have it in flight).
+    pub(super) sent: u64,
 }
 
 /// The request the L1 tag array was given this cycle (its response comes
@@ -61,6 +64,7 @@ impl L1Side {
                 prefetch: false,
                 demanded: false,
                 target: WarpRef::Sm(u64::MAX),
+                sent: 0,
             })
             .collect();
         L1Side {
@@ -87,8 +91,9 @@ impl L1Side {
         self.mshr_used >= self.mshr.len()
     }
 
-    /// Take a free MSHR for `line` (one was checked to be free).
-    pub(super) fn alloc_mshr(&mut self, line: u64) -> usize {
+    /// Take a free MSHR for `line`, sent at cycle `now` (one was checked
+    /// to be free).
+    pub(super) fn alloc_mshr(&mut self, line: u64, now: u64) -> usize {
         let i = self
             .mshr
             .iter()
@@ -100,6 +105,7 @@ impl L1Side {
         e.waiters.clear();
         e.prefetch = false;
         e.demanded = false;
+        e.sent = now;
         self.mshr_used += 1;
         i
     }

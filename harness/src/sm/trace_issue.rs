@@ -84,6 +84,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
         self.ldst.load = BLOCKING;
         self.ldst.pc = ins.pc;
         self.ldst.store = ins.op == TraceOp::Store;
+        self.ldst.texture = false;
         self.ldst.array = u16::MAX;
         self.ldst.n = n;
         self.ldst.next = 0;
