@@ -21,6 +21,8 @@
 //! | `l1_bytes`, `l1_line`, `l1_ways` | L1 data cache geometry | 16384, 128, 4 | 131072, 128, 4 |
 //! | `l1_hit_latency` | cycles from the L1 access to the data (>= 1) | 1 | 1 |
 //! | `mshr_entries`, `mshr_merges` | MSHRs and requests merged per MSHR | 32, 8 | 64, 8 |
+//! | `tex_size`, `tex_line`, `tex_ways` | the SM's read-only texture cache (loads marked `texture`; never the L1 data cache): bytes, line (= `l1_line`, which it follows unless set apart), ways (LRU, allocate on miss; misses take one of 128 texture MSHRs, 4 requests merged each, and the L1's miss queue to the memory below). GPGPU-Sim's GTX480 `-gpgpu_tex_cache:l1 4:128:24,L:R:m:N:L,F:128:4,128:2` | 12288, 128, 24 | 131072, 128, 256 |
+//! | `tex_latency` | cycles from the texture cache access to the data on a hit (>= 1) | 1 | 1 |
 //! | `miss_queue` | requests waiting for the lower memory | 8 | 16 |
 //! | `mem_latency` | cycles from acceptance to data | 400 | 400 |
 //! | `mem_interval` | cycles between accepted requests (bandwidth limit) | 2 | 1 |
@@ -39,6 +41,7 @@
 //! | `snake_span_lines` | most L1 lines one prefetch's footprint (Snake's `pf_span`) is prefetched as, one request per line; a wider footprint prefetches its first line only (`sm/prefetches.rs`); 1..=32 | 4 | 4 |
 //! | `decoupled_cap_cycles` | the decoupled L1's cap until trained (half the lines for the L1 side) also lifts this many cycles after the SM's first demand load, if the prefetcher has offered no prefetch by then (the Snake paper's "designated 10-cycle period" of training); 0 = only by a prefetch (`decoupled.rs`) | 10 | 10 |
 //! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
+//! | `pas_lifetime_marker` | PAS keeps a leading warp's marker for its life (revision 2) instead of clearing it at the warp's first repeated load PC or after the prefetcher's PerCTA entries of load PCs (`sched/pas.rs`) | false | false |
 //! | a unit's switch | a boolean key the unit declares ([`HarnessUnit::SWITCHES`]; `caps_hint`: CAPS's indirect-load hint) | | |
 //! | `reuse_analysis` | classify the L1 access stream by reuse distance | true | true |
 //! | `interwarp_probe` | score inter-warp stride and CTA-aware address predictions for warp distances 1..=N (CAPS Figure 1; [`interwarp`](super::interwarp)); 0 = off, at most 64 | 0 | 0 |
@@ -444,6 +447,18 @@ pub struct MachineConfig {
     pub l1_ways: u32,
     /// Cycles from an L1 hit to the data (>= 1).
     pub l1_hit_latency: u32,
+    /// Texture cache capacity in bytes (`tex_size`).
+    #[serde(default = "tex_size")]
+    pub tex_size: u32,
+    /// Texture cache line in bytes (equal to `l1_line`).
+    #[serde(default = "tex_line")]
+    pub tex_line: u32,
+    /// Texture cache associativity.
+    #[serde(default = "tex_ways")]
+    pub tex_ways: u32,
+    /// Cycles from a texture cache hit to the data (>= 1).
+    #[serde(default = "tex_latency")]
+    pub tex_latency: u32,
     /// MSHR entries.
     pub mshr_entries: u32,
     /// Requests merged into one MSHR entry (including the first).
@@ -487,6 +502,11 @@ pub struct MachineConfig {
     pub decoupled_cap_cycles: u32,
     /// Eager warp wake-up on prefetch return (two-level and PAS).
     pub eager_wakeup: bool,
+    /// PAS keeps a leading warp's marker for the warp's life (revision 2's
+    /// rule) instead of clearing it after the warp's first pass over its
+    /// loads (revision 3, the default).
+    #[serde(default)]
+    pub pas_lifetime_marker: bool,
     /// Show the prefetcher which loads are indirect (from the expression
     /// classification); else every load is shown as direct. The CAPS
     /// unit's switch: its key `caps_hint` is declared with the unit
@@ -541,6 +561,10 @@ impl MachineConfig {
             l1_line: 128,
             l1_ways: 4,
             l1_hit_latency: 1,
+            tex_size: tex_size(),
+            tex_line: tex_line(),
+            tex_ways: tex_ways(),
+            tex_latency: tex_latency(),
             mshr_entries: 32,
             mshr_merges: 8,
             miss_queue: 8,
@@ -556,6 +580,7 @@ impl MachineConfig {
             snake_span_lines: snake_span_lines(),
             decoupled_cap_cycles: decoupled_cap_cycles(),
             eager_wakeup: true,
+            pas_lifetime_marker: false,
             caps_hint: true,
             reuse_analysis: true,
             interwarp_probe: 0,
@@ -580,6 +605,8 @@ impl MachineConfig {
             l1_smem_bytes: 0,
             sched: SchedPolicy::Gto,
             l1_bytes: 128 * 1024,
+            tex_size: 128 * 1024,
+            tex_ways: 256,
             mshr_entries: 64,
             miss_queue: 16,
             mem_interval: 1,
@@ -590,6 +617,11 @@ impl MachineConfig {
     /// Number of L1 sets.
     pub fn l1_sets(&self) -> u32 {
         self.l1_bytes / (self.l1_line * self.l1_ways)
+    }
+
+    /// Number of texture cache sets.
+    pub fn tex_sets(&self) -> u32 {
+        self.tex_size / (self.tex_line * self.tex_ways)
     }
 
     /// Select `name` (canonical, unchecked) for `role`.
@@ -621,6 +653,26 @@ fn no_expander() -> String {
 
 fn bw_window() -> u32 {
     100
+}
+
+/// GPGPU-Sim's GTX480 texture cache (`-gpgpu_tex_cache:l1 4:128:24`): 4
+/// sets of 24 lines of 128 bytes.
+fn tex_size() -> u32 {
+    4 * 24 * 128
+}
+
+fn tex_line() -> u32 {
+    128
+}
+
+fn tex_ways() -> u32 {
+    24
+}
+
+/// GPGPU-Sim has no texture hit latency of its own (the texture cache
+/// answers through its fragment and result FIFOs): the L1's default, 1.
+fn tex_latency() -> u32 {
+    1
 }
 
 fn snake_span_lines() -> u32 {

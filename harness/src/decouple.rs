@@ -347,6 +347,9 @@ impl Plan {
                 Instr::Let { dst, .. } if uniform && affine && h[dst as usize] < Hold::None => {
                     Step::AffineLet { removed: true }
                 }
+                // A texture load is never decoupled (it takes the texture
+                // cache, not DAC's L1 path).
+                Instr::Load { mem, .. } if prog.mems[mem as usize].texture => Step::NonAffine,
                 Instr::Load { array, index, .. } | Instr::Store { array, index, .. }
                     if uniform && affine && tuple(&decode(&prog.ops, index)) =>
                 {

@@ -94,6 +94,45 @@ pub struct RunInfo {
     pub all_sms: bool,
 }
 
+/// Texture cache outcomes (`texture` loads' lines; `sm/texture.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TextureMetrics {
+    /// Line requests of texture loads.
+    pub accesses: u64,
+    /// Of which found in the cache.
+    pub hits: u64,
+    /// Of which sent to the memory below (a texture MSHR taken).
+    pub misses: u64,
+    /// Of which merged into a texture MSHR already in flight.
+    pub pending_hits: u64,
+    /// `1 - hits / accesses` (pending hits count as misses).
+    pub miss_rate: f64,
+    /// Cycles a line waited for a texture MSHR, a merge slot or miss-queue
+    /// room (retried).
+    pub stalls: u64,
+}
+
+impl TextureMetrics {
+    /// `self += b` (the rate recomputed).
+    pub(crate) fn add(&mut self, b: &TextureMetrics) {
+        self.accesses += b.accesses;
+        self.hits += b.hits;
+        self.misses += b.misses;
+        self.pending_hits += b.pending_hits;
+        self.stalls += b.stalls;
+        self.rate();
+    }
+
+    /// The miss rate of the counts.
+    pub(crate) fn rate(&mut self) {
+        self.miss_rate = if self.accesses == 0 {
+            0.0
+        } else {
+            1.0 - ratio(self.hits, self.accesses)
+        };
+    }
+}
+
 /// L1 outcomes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct L1Metrics {
@@ -127,8 +166,13 @@ pub struct L1Metrics {
     pub write_evicts: u64,
     /// Lines holding data displaced by a fill decision (not by stores).
     pub evictions: u64,
-    /// `1 - hits / accesses`.
+    /// `1 - hits / accesses`: bypasses (and pseudo-hits) counted as
+    /// misses.
     pub miss_rate: f64,
+    /// `1 - hits / (accesses - bypasses)`: requests that skipped the L1
+    /// left out, as GPGPU-Sim's statistics (and the BA thesis's Figure 19)
+    /// count them.
+    pub miss_rate_no_bypass: f64,
     /// Burstiness of the demand misses (the contention CAPS spreads):
     /// the most misses sent to memory in one window of
     /// [`BURST_WINDOW`] cycles, ...
@@ -142,6 +186,23 @@ pub struct L1Metrics {
     /// (`"decoupled": {...}`), absent when there are none.
     #[serde(flatten)]
     pub counts: UnitCounts,
+}
+
+impl L1Metrics {
+    /// Both miss rates from the counts: bypasses counted as misses
+    /// ([`L1Metrics::miss_rate`]) and left out
+    /// ([`L1Metrics::miss_rate_no_bypass`]); 0 without accesses.
+    pub fn set_miss_rates(&mut self) {
+        let rate = |hits: u64, n: u64| {
+            if n == 0 {
+                0.0
+            } else {
+                1.0 - hits as f64 / n as f64
+            }
+        };
+        self.miss_rate = rate(self.hits, self.accesses);
+        self.miss_rate_no_bypass = rate(self.hits, self.accesses - self.bypasses);
+    }
 }
 
 /// The window of the miss-burstiness figures, cycles.
@@ -229,6 +290,12 @@ pub struct PrefetchMetrics {
     pub late: u64,
     /// Evicted (or not installed) before use.
     pub early_evicted: u64,
+    /// ... of which a demand asked for the line later (after its eviction):
+    /// a timing loss.
+    pub early_evicted_demanded: u64,
+    /// ... of which no demand asked for the line by the end of the run: a
+    /// wrong address (`early_evicted - early_evicted_demanded`).
+    pub early_evicted_never: u64,
     /// Neither used nor evicted at the end.
     pub unused_at_end: u64,
     /// `(useful + late) / L1 accesses`.
@@ -407,6 +474,8 @@ pub struct Metrics {
     pub out_of_bounds: u64,
     /// L1.
     pub l1: L1Metrics,
+    /// The texture cache (loads marked `texture`; none of them is in `l1`).
+    pub texture: TextureMetrics,
     /// Lower memory.
     pub memory: MemMetrics,
     /// Prefetcher (absent without one).

@@ -220,6 +220,13 @@ pub trait PrefetcherRole {
     fn leading_warp(&self, warp: u32) -> bool {
         default_leading_warp(warp)
     }
+    /// How many distinct load PCs a leading warp issues before the
+    /// prefetch-aware scheduler clears its marker (`sm_harness.md`,
+    /// revision 3: the prefetcher's PerCTA entries); `None` (the default):
+    /// only a load PC the warp issued before clears it.
+    fn leading_loads(&self) -> Option<u32> {
+        None
+    }
     /// The clock edge of this cycle; `reset` is this cycle's reset input.
     /// An error is a probe's (lock-step difference, stimulus file).
     fn step(&mut self, reset: bool) -> Result<(), HarnessError>;

@@ -22,14 +22,24 @@ use pas::Pas;
 use scheduler::{WarpScheduler, WarpTable};
 use two_level::TwoLevel;
 
-/// The scheduler `cfg.sched` names, for an SM whose warps `W` holds.
-pub(crate) fn for_policy<W: WarpTable + ?Sized>(cfg: &MachineConfig) -> Box<dyn WarpScheduler<W>> {
+/// The scheduler `cfg.sched` names, for an SM whose warps `W` holds;
+/// `leading_loads`: the distinct load PCs after which PAS clears a leading
+/// warp's marker (the prefetcher's PerCTA entries; `None`: only a repeated
+/// PC clears it).
+pub(crate) fn for_policy<W: WarpTable + ?Sized>(
+    cfg: &MachineConfig,
+    leading_loads: Option<u32>,
+) -> Box<dyn WarpScheduler<W>> {
     let warps = cfg.max_warps as usize;
     let ready_queue = cfg.ready_queue as usize;
     match cfg.sched {
         SchedPolicy::Lrr => Box::new(Lrr::default()),
         SchedPolicy::Gto => Box::new(Gto::new(warps)),
         SchedPolicy::TwoLevel => Box::new(TwoLevel::new(ready_queue, warps)),
-        SchedPolicy::Pas => Box::new(Pas::new(ready_queue, warps)),
+        SchedPolicy::Pas => Box::new(Pas::new(
+            ready_queue,
+            warps,
+            (!cfg.pas_lifetime_marker).then_some(leading_loads),
+        )),
     }
 }

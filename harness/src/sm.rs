@@ -82,6 +82,7 @@ mod run;
 mod schedule;
 mod scoreboard;
 mod state;
+mod texture;
 mod trace_issue;
 mod warp;
 

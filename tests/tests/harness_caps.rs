@@ -24,10 +24,17 @@ fn caps_pas(extra: &[(&'static str, &'static str)]) -> Vec<(&'static str, &'stat
     v
 }
 
+/// PAS with revision 2's marker, kept for the leading warp's life: the
+/// tests of CAPS's predictions below were written with the leading warp
+/// always ahead of its CTA (`pas_lifetime_marker`); revision 3's rule lets
+/// the trailing warps catch up after the leading warp's first pass, which
+/// `pas_marker_clears_after_the_first_pass` measures.
+const LIFETIME_MARKER: (&str, &str) = ("pas_lifetime_marker", "true");
+
 #[test]
 fn caps_accuracy_is_high_on_matrix_mul() {
     let k = kernel("matrix_mul.toml", MM_160);
-    let m = run(&k, &caps_pas(&L1_48K));
+    let m = run(&k, &caps_pas(&[L1_48K[0], L1_48K[1], LIFETIME_MARKER]));
     let p = m.prefetch.as_ref().unwrap();
     eprintln!("{}", m.table());
     assert!(p.issued >= 100, "CAPS issued only {} prefetches", p.issued);
@@ -53,7 +60,10 @@ const FIRST_RULE2: (&str, &str) = ("caps.LOOP_JOBS", "0");
 fn caps_accuracy_is_high_on_lps() {
     // A long march through the k-planes: the steady state of the loop.
     let k = kernel("lps.toml", &[("NX", 128), ("NY", 128), ("NZ", 128)]);
-    let m = run(&k, &caps_pas(&[L1_48K[0], L1_48K[1], FIRST_RULE2]));
+    let m = run(
+        &k,
+        &caps_pas(&[L1_48K[0], L1_48K[1], FIRST_RULE2, LIFETIME_MARKER]),
+    );
     let p = m.prefetch.as_ref().unwrap();
     eprintln!("{}", m.table());
     assert!(p.issued >= 100, "CAPS issued only {} prefetches", p.issued);
@@ -86,8 +96,11 @@ fn small_l1_evicts_prefetches_before_use() {
 #[test]
 fn loop_jobs_prefetch_every_iteration() {
     let k = kernel("lps.toml", &[("NX", 128), ("NY", 128), ("NZ", 128)]);
-    let before = run(&k, &caps_pas(&[L1_48K[0], L1_48K[1], FIRST_RULE2]));
-    let after = run(&k, &caps_pas(&L1_48K));
+    let before = run(
+        &k,
+        &caps_pas(&[L1_48K[0], L1_48K[1], FIRST_RULE2, LIFETIME_MARKER]),
+    );
+    let after = run(&k, &caps_pas(&[L1_48K[0], L1_48K[1], LIFETIME_MARKER]));
     let (b, a) = (before.prefetch.unwrap(), after.prefetch.unwrap());
     assert_eq!(counter(&b, "loop_jobs"), 0);
     assert!(counter(&b, "jobs_b") < 10, "{:?}", b.counts);
@@ -353,4 +366,57 @@ fn coverage_and_accuracy_are_named_by_their_papers() {
     ] {
         assert!(t.contains(name), "{name}\n{t}");
     }
+}
+
+/// Issue 27, item 5: an early-evicted prefetch is split into one a demand
+/// asked for later (timing) and one never demanded (address), and the two
+/// add up; the L1 miss rate is printed both ways.
+#[test]
+fn early_evictions_split_into_timing_and_address() {
+    let k = kernel("conv_cols.toml", &[]);
+    let m = run(&k, &caps_pas(&[]));
+    let p = m.prefetch.as_ref().unwrap();
+    assert!(p.early_evicted > 0, "{p:?}");
+    assert_eq!(
+        p.early_evicted,
+        p.early_evicted_demanded + p.early_evicted_never
+    );
+    assert!(
+        p.early_evicted_demanded > 0 && p.early_evicted_never > 0,
+        "{p:?}"
+    );
+    let t = m.table();
+    assert!(t.contains("demanded later: timing") && t.contains("never demanded: address"));
+    // Without bypasses both miss rates agree.
+    assert_eq!(m.l1.bypasses, 0);
+    assert_eq!(m.l1.miss_rate, m.l1.miss_rate_no_bypass);
+    assert!(t.contains("miss rate, bypasses left out (GPGPU-Sim)"));
+}
+
+/// Issue 27, item 4 (`sm_harness.md` revision 3): PAS gives leading warps
+/// priority "until they compute the base address" (CAPS §V-A). With the
+/// marker kept for the warp's life LPS ran at 0.70 of the two-level
+/// scheduler under CAPS + PAS; with the marker cleared after the leading
+/// warp's first pass it runs within a few percent of it (the CAPS paper's
+/// machine and LPS's own sizes).
+#[test]
+fn pas_marker_clears_after_the_first_pass() {
+    let k = kernel("lps.toml", &[]);
+    let gtx = |sets: &[(&str, &str)]| {
+        let mut c = harness::MachineConfig::preset("caps-gtx480").unwrap();
+        for (key, v) in sets {
+            c.set(key, v).unwrap();
+        }
+        Harness::new(&k, &c).run().unwrap().cycles as f64
+    };
+    let base = gtx(&[("sched", "two-level")]);
+    let life = gtx(&caps_pas(&[LIFETIME_MARKER]));
+    let first_pass = gtx(&caps_pas(&[]));
+    eprintln!("two-level {base}, CAPS + PAS lifetime {life}, first pass {first_pass}");
+    assert!(
+        base / life < 0.8,
+        "the lifetime marker slows LPS: {}",
+        base / life
+    );
+    assert!(base / first_pass > 0.95, "{}", base / first_pass);
 }

@@ -142,7 +142,13 @@ fn figures_18_19(res: &Res, r: &mut Report, sec: &mut String) -> anyhow::Result<
         base: "LRU",
     };
     let speed = e.speedup();
+    // The thesis's Figure 19 is GPGPU-Sim's statistics: requests that
+    // skipped the L1 (bypasses) are left out of the miss rate.
     let miss = e.table(
+        &|i, b| Some(res.miss_rate_no_bypass(i)? / res.miss_rate_no_bypass(b)?),
+        Some(("geo-mean", geomean)),
+    );
+    let miss_all = e.table(
         &|i, b| Some(res.miss_rate(i)? / res.miss_rate(b)?),
         Some(("geo-mean", geomean)),
     );
@@ -163,10 +169,12 @@ fn figures_18_19(res: &Res, r: &mut Report, sec: &mut String) -> anyhow::Result<
             None,
         )?,
     );
-    *sec += "### Figure 19: L1 miss rate normalised to LRU\n\nLRU's own miss rate: ";
+    *sec += "### Figure 19: L1 miss rate normalised to LRU\n\nAs the thesis counts it (GPGPU-Sim's statistics: bypasses left out). LRU's own miss rate: ";
     *sec += &per_bench_all(&lru_miss, 0, &pct);
     *sec += "\n\n";
     *sec += &miss.markdown(&|v| format!("{v:.2}"));
+    *sec += "\nThe other way, bypasses (and pseudo-hits) counted as misses, since they go to memory:\n\n";
+    *sec += &miss_all.markdown(&|v| format!("{v:.2}"));
     sec.push('\n');
     figure(
         r,
@@ -181,17 +189,17 @@ fn figures_18_19(res: &Res, r: &mut Report, sec: &mut String) -> anyhow::Result<
             None,
         )?,
     );
-    claims(res, r, &others, (&speed, &miss, &lru_miss));
+    claims(res, r, &others, (&speed, &miss, &miss_all, &lru_miss));
     Ok(())
 }
 
 /// The claims of Figures 18 and 19 from their tables (IPC and miss rate
-/// over LRU, LRU's own miss rate) over the mechanisms `others`.
+/// over LRU both ways, LRU's own miss rate) over the mechanisms `others`.
 fn claims(
     res: &Res,
     r: &mut Report,
     others: &[&'static str],
-    (speed, miss, lru_miss): (&Table, &Table, &Table),
+    (speed, miss, miss_all, lru_miss): (&Table, &Table, &Table, &Table),
 ) {
     let p = PAPER;
     let ba_cols: Vec<usize> = (1..others.len()).collect();
@@ -237,7 +245,7 @@ fn claims(
         r, p, "Fig. 19", "BA lowers the L1 miss rate on average", "more than 10 % lower on average",
         format!("first reading {}, second {}, best {}", opt(last(miss, d1), ratio_pct), opt(last(miss, d2), ratio_pct), mbest.map_or("-".into(), |(s, v)| format!("{} {}", others[s], ratio_pct(v)))),
         grade(mbest.map(|b| b.1), |v| v <= 0.9, |v| v < 0.99),
-        format!("miss rate counts bypasses and pseudo-hits as misses (they go to memory); per benchmark, second reading: {}", per_bench(miss, d2, &|v| format!("{v:.2}"))),
+        format!("miss rate as the thesis counts it (GPGPU-Sim: bypasses left out); per benchmark, second reading: {}; with bypasses counted as misses the second reading is at {}", per_bench(miss, d2, &|v| format!("{v:.2}")), opt(last(miss_all, d2), ratio_pct)),
     );
     let byp = series(speed, "bypass-all");
     let improved: Vec<&str> = BA_BENCH

@@ -385,14 +385,13 @@ fn caps_acc_reason(res: &Res) -> String {
         .iter()
         .flat_map(|b| ids(PAPER, "fig10", b, "CAPS"))
         .collect();
-    let early = res.ratio(&ids, &["prefetch.early_evicted"], &["prefetch.issued"]);
-    let unused = res.ratio(&ids, &["prefetch.unused_at_end"], &["prefetch.issued"]);
-    let late = res.ratio(&ids, &["prefetch.late"], &["prefetch.issued"]);
+    let share = |k: &str| res.ratio(&ids, &[k], &["prefetch.issued"]);
     format!(
-        "of all CAPS's prefetches {} were evicted before their demand came (timing, not address), {} were never demanded, {} arrived late (counted as used)",
-        opt(early, pct),
-        opt(unused, pct),
-        opt(late, pct)
+        "of all CAPS's prefetches {} were evicted unused and demanded later (timing), {} were evicted and never demanded (address), {} were still unused at the end, {} arrived late (counted as used)",
+        opt(share("prefetch.early_evicted_demanded"), pct),
+        opt(share("prefetch.early_evicted_never"), pct),
+        opt(share("prefetch.unused_at_end"), pct),
+        opt(share("prefetch.late"), pct)
     )
 }
 
@@ -415,11 +414,17 @@ fn caps_ipc_reason(res: &Res, speed: &Table, c: usize) -> String {
     let ids = ids(PAPER, "fig10", bn, "CAPS");
     let late = res.ratio(&ids, &["prefetch.late"], &["prefetch.issued"]);
     let early = res.ratio(&ids, &["prefetch.early_evicted"], &["prefetch.issued"]);
+    let never = res.ratio(
+        &ids,
+        &["prefetch.early_evicted_never"],
+        &["prefetch.issued"],
+    );
     let wake = res.ratio(&ids, &["prefetch.eager_wakeups"], &["cycles"]);
     format!(
-        "the lowest is {label} at {v:.2}: of its prefetches {} arrived late and {} were evicted before use ({} eager wake-ups per cycle)",
+        "the lowest is {label} at {v:.2}: of its prefetches {} arrived late and {} were evicted before use ({} never demanded: wrong addresses; {} eager wake-ups per cycle)",
         opt(late, pct),
         opt(early, pct),
+        opt(never, pct),
         opt(wake, |x| format!("{x:.2}"))
     )
 }

@@ -40,12 +40,20 @@ impl<'a> Res<'a> {
         (d > 0.0).then_some(n / d)
     }
 
-    /// The L1 miss rate over the runs `ids`.
+    /// The L1 miss rate over the runs `ids`, bypasses counted as misses
+    /// (`1 - hits / accesses`: a bypass and a pseudo-hit go to memory).
     pub fn miss_rate(&self, ids: &[String]) -> Option<f64> {
-        // Hits over demand line requests: a bypass and a pseudo-hit go to
-        // memory, so they are misses here.
         self.ratio(ids, &["l1.hits"], &["l1.accesses"])
             .map(|h| 1.0 - h)
+    }
+
+    /// The L1 miss rate over the runs `ids` as GPGPU-Sim's statistics (and
+    /// the BA thesis's Figure 19) count it: requests that skipped the L1
+    /// (bypasses) left out, `1 - hits / (accesses - bypasses)`.
+    pub fn miss_rate_no_bypass(&self, ids: &[String]) -> Option<f64> {
+        let hits = sum_of(self, ids, "l1.hits")?;
+        let n = sum_of(self, ids, "l1.accesses")? - sum_of(self, ids, "l1.bypasses")?;
+        (n > 0.0).then(|| 1.0 - hits / n)
     }
 }
 

@@ -155,6 +155,13 @@ impl PrefetcherRole for CapsRole {
         warp == 0
     }
 
+    /// A leading warp's loads fill at most `PERCTA_ENTRIES` PerCTA
+    /// entries: with that many distinct PCs issued, every base address
+    /// CAPS can keep is computed.
+    fn leading_loads(&self) -> Option<u32> {
+        Some(self.unit.model.params().PERCTA_ENTRIES as u32)
+    }
+
     fn step(&mut self, reset: bool) -> Result<(), HarnessError> {
         self.unit.input.reset = reset;
         self.unit.input.cfg_warps_per_cta = self.warps_per_cta;

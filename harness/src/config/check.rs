@@ -60,6 +60,7 @@ impl MachineConfig {
             ));
         }
         range("l1_hit_latency", self.l1_hit_latency as u64, 1, 10_000)?;
+        self.check_texture()?;
         range("mshr_entries", self.mshr_entries as u64, 1, 4096)?;
         range("mshr_merges", self.mshr_merges as u64, 1, 64)?;
         range("miss_queue", self.miss_queue as u64, 1, 4096)?;
@@ -74,6 +75,35 @@ impl MachineConfig {
             0,
             1_000_000_000,
         )?;
+        Ok(())
+    }
+
+    /// The texture cache: its line is the L1's (the load/store unit
+    /// coalesces into `l1_line` lines and the memory below moves them).
+    fn check_texture(&self) -> Result<(), MachineConfigError> {
+        if self.tex_line != self.l1_line {
+            return Err(MachineConfigError::new(
+                "tex_line",
+                self.tex_line,
+                format!(
+                    "must equal l1_line = {} (loads are coalesced into l1_line lines and the \
+                     memory below moves lines of that size)",
+                    self.l1_line
+                ),
+            ));
+        }
+        range("tex_ways", self.tex_ways as u64, 1, 256)?;
+        if !self.tex_size.is_multiple_of(self.tex_line * self.tex_ways) || self.tex_sets() == 0 {
+            return Err(MachineConfigError::new(
+                "tex_size",
+                self.tex_size,
+                format!(
+                    "must be a positive multiple of tex_line * tex_ways = {}",
+                    self.tex_line * self.tex_ways
+                ),
+            ));
+        }
+        range("tex_latency", self.tex_latency as u64, 1, 10_000)?;
         Ok(())
     }
 

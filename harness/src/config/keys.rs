@@ -26,6 +26,10 @@ pub(crate) const MACHINE_KEYS: &[&str] = &[
     "l1_line",
     "l1_ways",
     "l1_hit_latency",
+    "tex_size",
+    "tex_line",
+    "tex_ways",
+    "tex_latency",
     "mshr_entries",
     "mshr_merges",
     "miss_queue",
@@ -64,6 +68,7 @@ pub(crate) const MACHINE_KEYS: &[&str] = &[
     "snake_span_lines",
     "decoupled_cap_cycles",
     "eager_wakeup",
+    "pas_lifetime_marker",
 ];
 
 /// The keys after the units' switches: the run's analyses and its control.
@@ -140,9 +145,21 @@ impl MachineConfig {
             }
             "ready_queue" => self.ready_queue = int32(key)?,
             "l1_bytes" => self.l1_bytes = int32(key)?,
-            "l1_line" => self.l1_line = int32(key)?,
+            "l1_line" => {
+                // The texture cache's line follows the L1's unless it was
+                // set apart (both must be equal: `check.rs`).
+                let follow = self.tex_line == self.l1_line;
+                self.l1_line = int32(key)?;
+                if follow {
+                    self.tex_line = self.l1_line;
+                }
+            }
             "l1_ways" => self.l1_ways = int32(key)?,
             "l1_hit_latency" => self.l1_hit_latency = int32(key)?,
+            "tex_size" => self.tex_size = int32(key)?,
+            "tex_line" => self.tex_line = int32(key)?,
+            "tex_ways" => self.tex_ways = int32(key)?,
+            "tex_latency" => self.tex_latency = int32(key)?,
             "mshr_entries" => self.mshr_entries = int32(key)?,
             "mshr_merges" => self.mshr_merges = int32(key)?,
             "miss_queue" => self.miss_queue = int32(key)?,
@@ -192,6 +209,7 @@ impl MachineConfig {
             "ii_dp" => self.lat.ii_dp = int32(key)?,
             "ii_tensor" => self.lat.ii_tensor = int32(key)?,
             "eager_wakeup" => self.eager_wakeup = boolean(key)?,
+            "pas_lifetime_marker" => self.pas_lifetime_marker = boolean(key)?,
             "reuse_analysis" => self.reuse_analysis = boolean(key)?,
             "interwarp_probe" => self.interwarp_probe = int32(key)?,
             "fast_forward" => self.fast_forward = boolean(key)?,

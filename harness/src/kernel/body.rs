@@ -490,6 +490,7 @@ impl<'a> BodyCompiler<'a> {
                     class: class.class,
                     indirect: class.indirect,
                     line: pos.line,
+                    texture: false,
                 });
                 self.emit(
                     Instr::Load {

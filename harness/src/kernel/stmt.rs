@@ -80,10 +80,11 @@ impl BodyCompiler<'_> {
         self.mems.push(MemInstrInfo {
             pc: 0,
             store,
-            array: aname,
+            array: aname.clone(),
             class: class.class,
             indirect: class.indirect,
             line: pos.line,
+            texture: false,
         });
         value_regs.sort_unstable();
         value_regs.dedup();
@@ -104,6 +105,7 @@ impl BodyCompiler<'_> {
         } else {
             None
         };
+        self.texture_mark(p, pos, store, &aname)?;
         let ins = if store {
             Instr::Store {
                 array,
@@ -120,6 +122,43 @@ impl BodyCompiler<'_> {
         };
         self.emit(ins, pc);
         self.set_class(class);
+        Ok(())
+    }
+
+    /// A load's `texture` mark (read through the texture cache): refused
+    /// on a store, and a store to an array that a texture load reads (the
+    /// texture cache is read-only) is refused whichever comes first.
+    fn texture_mark(&mut self, p: &mut Parser, pos: Pos, store: bool, array: &str) -> PResult<()> {
+        let marked = matches!(p.peek(), Tok::Ident(s) if s == "texture");
+        if marked {
+            p.next();
+        }
+        if store && marked {
+            return Err(ExprError::new(
+                pos,
+                format!(
+                    "`texture` on a store to `{array}`: the texture cache is read-only (only a \
+                     load may be marked `texture`)"
+                ),
+            ));
+        }
+        let other =
+            |m: &MemInstrInfo| m.array == array && (if store { m.texture } else { m.store });
+        if (store || marked) && self.mems[..self.mems.len() - 1].iter().any(other) {
+            let what = if store {
+                format!("a store to `{array}`, which a `texture` load reads")
+            } else {
+                format!("a `texture` load of `{array}`, which a store writes")
+            };
+            return Err(ExprError::new(
+                pos,
+                format!(
+                    "{what}: the texture cache is read-only (a texture array is never stored to)"
+                ),
+            ));
+        }
+        let last = self.mems.len() - 1;
+        self.mems[last].texture = marked;
         Ok(())
     }
 

@@ -104,6 +104,9 @@ pub struct MemInstrInfo {
     pub indirect: bool,
     /// 1-based line in the kernel file.
     pub line: u32,
+    /// A texture load (`load A[i] -> v texture`): through the SM's
+    /// read-only texture cache, never the L1 data cache.
+    pub texture: bool,
 }
 
 /// One instruction of the compiled program.

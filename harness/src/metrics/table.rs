@@ -33,6 +33,7 @@ impl Metrics {
         self.run_rows(&mut t);
         self.issue_rows(&mut t);
         self.l1_rows(&mut t);
+        self.texture_rows(&mut t);
         self.memory_rows(&mut t);
         if let Some(p) = &self.prefetch {
             self.prefetch_rows(&mut t, p);
@@ -136,7 +137,11 @@ impl Metrics {
         t.r("  pending hits", l.pending_hits.to_string());
         t.r("  bypasses", l.bypasses.to_string());
         t.r("  pseudo-hits", l.pseudo_hits.to_string());
-        t.r("  miss rate", pct(l.miss_rate));
+        t.r("  miss rate, bypasses as misses", pct(l.miss_rate));
+        t.r(
+            "  miss rate, bypasses left out (GPGPU-Sim)",
+            pct(l.miss_rate_no_bypass),
+        );
         t.r(
             "  miss bursts",
             format!(
@@ -160,6 +165,23 @@ impl Metrics {
             "store lines",
             format!("{} ({} write-evicts)", l.store_lines, l.write_evicts),
         );
+    }
+
+    /// The texture cache (only when a load used it).
+    fn texture_rows(&self, t: &mut Rows) {
+        let x = &self.texture;
+        if x.accesses == 0 {
+            return;
+        }
+        t.r("texture accesses", x.accesses.to_string());
+        t.r(
+            "  hits",
+            format!("{} ({})", x.hits, pct(ratio(x.hits, x.accesses))),
+        );
+        t.r("  misses", x.misses.to_string());
+        t.r("  pending hits", x.pending_hits.to_string());
+        t.r("  miss rate", pct(x.miss_rate));
+        t.r("  stall cycles", x.stalls.to_string());
     }
 
     /// The memory below the L1.
@@ -217,7 +239,10 @@ impl Metrics {
         t.r("  useful / late", format!("{} / {}", p.useful, p.late));
         t.r(
             "  early-evicted / unused",
-            format!("{} / {}", p.early_evicted, p.unused_at_end),
+            format!(
+                "{} ({} demanded later: timing; {} never demanded: address) / {}",
+                p.early_evicted, p.early_evicted_demanded, p.early_evicted_never, p.unused_at_end
+            ),
         );
         for f in prefetch_figures() {
             t.r(&format!("  {}", f.label), pct((f.value)(p)));

@@ -60,6 +60,8 @@ fn add_prefetch(q: &mut PrefetchMetrics, p: &PrefetchMetrics) -> f64 {
     q.useful += p.useful;
     q.late += p.late;
     q.early_evicted += p.early_evicted;
+    q.early_evicted_demanded += p.early_evicted_demanded;
+    q.early_evicted_never += p.early_evicted_never;
     q.unused_at_end += p.unused_at_end;
     q.stall_cycles += p.stall_cycles;
     q.eager_wakeups += p.eager_wakeups;
@@ -153,6 +155,7 @@ impl Metrics {
             t.mem_instructions += m.mem_instructions;
             t.out_of_bounds += m.out_of_bounds;
             add_l1(&mut t.l1, &m.l1, per.len());
+            t.texture.add(&m.texture);
             t.memory.reads += m.memory.reads;
             t.memory.prefetch_reads += m.memory.prefetch_reads;
             t.memory.writes += m.memory.writes;
@@ -192,12 +195,7 @@ impl Metrics {
     /// unit's paper figures over them, DAC's fast predicates.
     fn rates(&mut self, bw: f64, lower: LowerStats, distance_weighted: f64) {
         self.ipc = ratio(self.warp_instructions, self.cycles);
-        let l = &mut self.l1;
-        l.miss_rate = if l.accesses == 0 {
-            0.0
-        } else {
-            1.0 - ratio(l.hits, l.accesses)
-        };
+        self.l1.set_miss_rates();
         self.memory.bandwidth_utilisation = bw;
         self.memory.l2_miss_rate = if lower.l2_reads == 0 {
             0.0

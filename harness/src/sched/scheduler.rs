@@ -43,6 +43,11 @@ pub(crate) trait WarpScheduler<W: WarpTable + ?Sized> {
         let _ = w;
     }
 
+    /// Warp `w` issued the load at `pc` (kernel files and traces alike).
+    fn load_issued(&mut self, w: u16, pc: u32) {
+        let _ = (w, pc);
+    }
+
     /// The warp to issue this cycle: the first warp of `elig` (a bit per
     /// warp slot) in the policy's order, or `None` when none is eligible.
     fn pick(&mut self, elig: u64, warps: &W) -> Option<u16>;

@@ -27,6 +27,7 @@ use super::ldst::LdSt;
 use super::memory::SharedMemory;
 use super::prefetches::Prefetches;
 use super::state::{Sm, Timing};
+use super::texture::TexCache;
 use super::warp::{CtaSlot, Warp};
 
 /// The units of one SM, built with their probes and recorders (from the
@@ -269,6 +270,7 @@ impl<'k, X> Sm<'k, X> {
         };
         let sets = cfg.l1_sets() as usize;
         let tags = units.tags.unwrap_or_else(|| native_tags(cfg));
+        let leading_loads = units.prefetcher.as_ref().and_then(|p| p.leading_loads());
         Sm {
             k,
             prog,
@@ -308,9 +310,10 @@ impl<'k, X> Sm<'k, X> {
             ctas_done: 0,
             live_ctas: 0,
             age: 0,
-            sched: sched::for_policy(cfg),
+            sched: sched::for_policy(cfg, leading_loads),
             ldst: LdSt::new(),
             l1: L1Side::new(tags, cfg.mshr_entries, cfg.mshr_merges),
+            tex: TexCache::new(cfg.tex_size, cfg.tex_line, cfg.tex_ways, cfg.tex_latency),
             mem,
             pf: Prefetches::new(units.prefetcher),
             xp: units.expander,

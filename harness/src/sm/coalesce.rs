@@ -142,6 +142,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
         self.ldst.busy = true;
         self.ldst.warp = w;
         self.ldst.store = store;
+        self.ldst.texture = !store && prog.mems[mem as usize].texture;
         self.ldst.array = array;
         self.ldst.n = n;
         self.ldst.next = 0;
@@ -169,6 +170,10 @@ impl<X: ExpanderSide> Sm<'_, X> {
             wp.pending = n as u32;
             wp.pending_misses = 0;
             self.block(w, WarpState::Mem);
+        }
+        if self.ldst.texture {
+            // The texture path: not shown to the prefetcher or the probe.
+            return;
         }
         let info = LoadInfo {
             pc: prog.pcs_of_mem(mem) as u64,

@@ -30,6 +30,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
             self.mem_returns();
             self.l1_response()?;
             self.hit_completions();
+            self.texture_hits();
             X::before_launch(self);
             self.launch_cta();
             X::after_launch(self)?;
@@ -144,6 +145,9 @@ impl<X: ExpanderSide> Sm<'_, X> {
         if let Some(&(t, _, _)) = self.l1.hitq.front() {
             next = next.min(t);
         }
+        if let Some(t) = self.tex.next_hit() {
+            next = next.min(t);
+        }
         let mut m = self.timing.lat_wait;
         while m != 0 {
             let w = m.trailing_zeros() as usize;
@@ -193,12 +197,9 @@ impl<X: ExpanderSide> Sm<'_, X> {
         let m = &mut self.m;
         m.cycles = cycles;
         m.ipc = ratio(m.warp_instructions, cycles);
+        m.texture.rate();
         let l: &mut L1Metrics = &mut m.l1;
-        l.miss_rate = if l.accesses == 0 {
-            0.0
-        } else {
-            1.0 - ratio(l.hits, l.accesses)
-        };
+        l.set_miss_rates();
         (l.burst_peak, l.burst_cv) = std::mem::take(&mut self.bursts).finish(cycles);
         (l.mshr_peak, l.mshr_mean) = self.l1.mshr_occupancy(cycles);
         let mm: &mut MemMetrics = &mut m.memory;
@@ -213,6 +214,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
             pf.finish()?;
             let mut p = std::mem::take(&mut self.pf.m);
             p.unused_at_end = self.pf.lines.len() as u64;
+            p.early_evicted_never = p.early_evicted - p.early_evicted_demanded;
             let used = p.useful + p.late;
             p.coverage = ratio(used, m.l1.accesses);
             p.accuracy = ratio(used, p.issued);

@@ -230,6 +230,7 @@ impl Sm<'_, DacSide> {
             _ => 0,
         };
         self.ldst.store = q.store;
+        self.ldst.texture = false;
         self.ldst.array = q.array;
         self.ldst.n = n;
         self.ldst.next = 0;

@@ -206,6 +206,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
         let wi = w as usize;
         self.mem_instr(w, array, index, dst, mem, false);
         X::mem_issued(self, w, pc);
+        self.sched.load_issued(w, pc);
         self.warps[wi].pc += 1;
         self.settle(w);
         if self.warps[wi].state == WarpState::Ready && self.sb_blocked(w) {

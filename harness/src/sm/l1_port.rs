@@ -45,6 +45,10 @@ impl<X: ExpanderSide> Sm<'_, X> {
         }
         if self.ldst.busy {
             let line = self.ldst.lines[self.ldst.next];
+            if self.ldst.texture {
+                self.port_texture(line);
+                return;
+            }
             // Where the line is before the request (for the expander).
             let state = X::line_state(self, line);
             let served = if self.ldst.store {
@@ -69,6 +73,17 @@ impl<X: ExpanderSide> Sm<'_, X> {
             return;
         }
         self.port_prefetch();
+    }
+
+    /// A texture load's line to the texture cache (never the L1's tag
+    /// array, the expander or the prefetcher); retried when refused.
+    fn port_texture(&mut self, line: u64) {
+        if self.texture_line(line, self.ldst.warp, self.ldst.load) {
+            self.ldst.next += 1;
+            if self.ldst.next == self.ldst.n {
+                self.ldst.busy = false;
+            }
+        }
     }
 
     /// The port serves the next line of the prefetcher's offer: dropped
@@ -176,6 +191,11 @@ impl<X: ExpanderSide> Sm<'_, X> {
     /// A line of warp `warp`'s load `load` (array `array`) to the L1
     /// (module documentation).
     fn demand_line(&mut self, line: u64, warp: u16, load: u32, array: u16) -> Served {
+        // A prefetch of this line was evicted unused: the address was
+        // right, the timing was not.
+        if !self.pf.evicted_unused.is_empty() && self.pf.evicted_unused.remove(&line) {
+            self.pf.m.early_evicted_demanded += 1;
+        }
         let merged;
         let plan;
         if let Some(i) = self.l1.find_mshr(line) {

@@ -29,7 +29,12 @@ impl<X: ExpanderSide> Sm<'_, X> {
             let Some(line) = line else {
                 break;
             };
-            self.fill(line);
+            let l1_sent = self.l1.find_mshr(line).map(|i| self.l1.mshr[i].sent);
+            if self.fill_is_texture(line, l1_sent) {
+                self.texture_fill(line);
+            } else {
+                self.fill(line);
+            }
         }
     }
 
@@ -68,6 +73,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
                 if !installed {
                     self.pf.m.early_evicted += 1;
                     self.pf.lines.remove(&line);
+                    self.pf.evicted_unused.insert(line);
                 }
             }
             self.eager_wakeup(target);
@@ -206,6 +212,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
             if !info.in_flight {
                 self.pf.lines.remove(&line);
                 self.pf.m.early_evicted += 1;
+                self.pf.evicted_unused.insert(line);
             }
         }
     }

@@ -16,6 +16,9 @@ pub(super) struct Mshr {
     pub(super) prefetch: bool,
     pub(super) demanded: bool,
     pub(super) target: WarpRef,
+    /// Cycle the request was sent (`sm/texture.rs`: which cache a
+    /// returned line is for when both have it in flight).
+    pub(super) sent: u64,
     /// The order it was sent to memory in (matching a return of its line
     /// to an MSHR or a bypassed read: the oldest first).
     pub(super) seq: u64,
@@ -87,6 +90,7 @@ impl L1Side {
                 demanded: false,
                 target: WarpRef::Sm(u64::MAX),
                 seq: 0,
+                sent: 0,
             })
             .collect();
         L1Side {
@@ -171,6 +175,7 @@ impl L1Side {
         e.prefetch = false;
         e.demanded = false;
         e.seq = self.sent;
+        e.sent = now;
         self.mshr_used += 1;
         self.mshr_peak = self.mshr_peak.max(self.mshr_used);
         i

@@ -14,6 +14,8 @@ pub(super) struct LdSt {
     /// The memory instruction's PC (the reuse profile's per-load split).
     pub(super) pc: u32,
     pub(super) store: bool,
+    /// A texture load: its lines go to the texture cache.
+    pub(super) texture: bool,
     pub(super) array: u16,
     pub(super) lines: [u64; LANES],
     /// Per line: the lowest byte address the warp touches in it.
@@ -31,6 +33,7 @@ impl LdSt {
             load: BLOCKING,
             pc: 0,
             store: false,
+            texture: false,
             array: 0,
             lines: [0; LANES],
             firsts: [0; LANES],

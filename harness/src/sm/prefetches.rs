@@ -16,7 +16,7 @@
 //! The cursor is the SM's small pending list: the offer it walks and the
 //! next line; an offer that changes under it (a reset) starts afresh.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::hash::FxBuild;
 use crate::metrics::PrefetchMetrics;
@@ -37,6 +37,9 @@ pub(super) struct Prefetches {
     pub(super) unit: Option<Box<dyn PrefetcherRole>>,
     /// The lines prefetched and not used yet.
     pub(super) lines: HashMap<u64, PfInfo, FxBuild>,
+    /// Prefetched lines evicted unused that no demand has asked for since
+    /// (a later demand counts `early_evicted_demanded`).
+    pub(super) evicted_unused: HashSet<u64, FxBuild>,
     /// The decoupled L1's cap until trained has been lifted (told to the
     /// L1 once; `sm/cycle.rs`).
     pub(super) cap_lifted: bool,
@@ -55,6 +58,7 @@ impl Prefetches {
         Prefetches {
             unit,
             lines: HashMap::default(),
+            evicted_unused: HashSet::default(),
             cap_lifted: false,
             first_load: None,
             cursor: SpanCursor::default(),

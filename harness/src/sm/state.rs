@@ -19,6 +19,7 @@ use super::l1_side::L1Side;
 use super::ldst::LdSt;
 use super::memory::SharedMemory;
 use super::prefetches::Prefetches;
+use super::texture::TexCache;
 use super::warp::{CtaSlot, Warp};
 
 /// Instruction timing (`lat_*`, `ii_*`).
@@ -79,6 +80,8 @@ pub(super) struct Sm<'k, X> {
     pub(super) sched: Box<dyn WarpScheduler<[Warp]>>,
     pub(super) ldst: LdSt,
     pub(super) l1: L1Side,
+    /// The read-only texture cache (`texture` loads).
+    pub(super) tex: TexCache,
     /// The memory below the L1, shared by the SMs of a run.
     pub(super) mem: SharedMemory,
     pub(super) pf: Prefetches,

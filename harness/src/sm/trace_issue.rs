@@ -84,6 +84,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
         self.ldst.load = BLOCKING;
         self.ldst.pc = ins.pc;
         self.ldst.store = ins.op == TraceOp::Store;
+        self.ldst.texture = false;
         self.ldst.array = u16::MAX;
         self.ldst.n = n;
         self.ldst.next = 0;
@@ -91,6 +92,7 @@ impl<X: ExpanderSide> Sm<'_, X> {
         if ins.op != TraceOp::Load {
             return;
         }
+        self.sched.load_issued(w, ins.pc);
         let wp = &mut self.warps[wi];
         let (cta, widx) = (wp.cta, wp.widx);
         if sb_load {
