@@ -54,8 +54,6 @@ fn ba_gains_nothing_on_a_streaming_kernel() {
 }
 
 #[test]
-#[ignore = "until ba_tag_array's req_resv lands (issue 27): without it the BA model may \
-            choose a reserved victim that the native LRU array skips"]
 fn native_lru_and_the_ba_model_without_bypass_agree() {
     // The harness' own LRU array and ba_tag_array's golden model with
     // BA_ENABLE = 0 take the same decisions, so whole runs match.

@@ -169,8 +169,10 @@ fn the_throttle_engages_when_bandwidth_saturates() {
     assert!(narrow.memory.bandwidth_utilisation > 0.5);
     assert!(counter(n, "throttled_cycles") * 2 > narrow.cycles);
     assert!(n.issued * 4 < w.issued);
-    // The same halts with a threshold it cannot reach are gone (bw_util
-    // is at most 100; BW_HIGH = 100 needs a fully busy window).
+    // With the threshold at 100 (a window busy every cycle; bw_util is at
+    // most 100) far fewer cycles are halted. Since the L1 reserves its
+    // victims (issue 27) the saturated link does fill whole windows: 8,497
+    // halted cycles against 15,409, where it was under half before.
     let lax = run_on(
         MachineConfig::fermi(),
         &k,
@@ -182,7 +184,12 @@ fn the_throttle_engages_when_bandwidth_saturates() {
             ("snake.BW_LOW", "99"),
         ],
     );
-    assert!(counter(pf(&lax), "throttled_cycles") < counter(n, "throttled_cycles") / 2);
+    eprintln!(
+        "lax: throttled {} cycles, bandwidth {:.2}",
+        counter(pf(&lax), "throttled_cycles"),
+        lax.memory.bandwidth_utilisation
+    );
+    assert!(counter(pf(&lax), "throttled_cycles") * 4 < counter(n, "throttled_cycles") * 3);
 }
 
 /// The Snake paper (§5, Figure 17): "without decoupling, Snake experiences
@@ -382,7 +389,7 @@ fn a_prefetch_footprint_is_one_request_per_line() {
     assert!(w.span_offers > 100);
     assert_eq!(
         w.offered,
-        w.issued + w.dropped_present + w.dropped_in_flight
+        w.issued + w.dropped_present + w.dropped_in_flight + w.dropped_reserved
     );
     // Each offer of several lines adds at least one request; at most
     // PFQ_DEPTH = 4 prefetches are left offered at the end.

@@ -167,17 +167,24 @@ impl L1Role for BaRole {
                 L1Plan::Hit
             };
         }
+        // The unit's rules over the ways `req_resv` leaves free
+        // (`docs/units/ba_tag_array.md`, "Reservation"): a free invalid way
+        // is allocated; else BA bypasses a demand load unless the second
+        // reading finds a free line never reused; an allocation into a set
+        // with every way reserved is RESV_FAIL (a bypass is not).
         let lines = m.set_lines(set);
-        if lines.iter().any(|l| !l.valid) {
+        let resv = self.resv[set];
+        let free_way = |w: usize| resv & (1 << w) == 0;
+        if lines.iter().enumerate().any(|(w, l)| !l.valid && free_way(w)) {
             return L1Plan::Allocate;
         }
-        if self.all_reserved(set) {
-            return L1Plan::ReservationFail;
-        }
         let p = &self.unit.params;
-        let free = p.BA_POLICY == 1 && lines.iter().any(|l| !l.reuse);
-        if p.BA_ENABLE != 0 && !free && !prefetch {
+        let never_reused = lines.iter().enumerate().any(|(w, l)| free_way(w) && !l.reuse);
+        let allocates = p.BA_ENABLE == 0 || prefetch || (p.BA_POLICY == 1 && never_reused);
+        if !allocates {
             L1Plan::Bypass
+        } else if self.all_reserved(set) {
+            L1Plan::ReservationFail
         } else {
             L1Plan::Allocate
         }
@@ -198,14 +205,14 @@ impl L1Role for BaRole {
 
     #[inline]
     fn request(&mut self, addr: u64, write: bool) {
-        let (ln, _set) = self.line_set(addr);
+        let (ln, set) = self.line_set(addr);
         self.sent = (!write).then_some(ln);
         let i = &mut self.unit.input;
         i.req_valid = true;
         i.req_addr = addr & 0xFFFF_FFFF;
         i.req_write = write;
         i.req_prefetch = false;
-        // RESV: i.req_resv = self.resv[_set] as u64;
+        i.req_resv = self.resv[set] as u64;
     }
 
     /// A prefetch fill (`req_prefetch`): it allocates even in a full set and
@@ -228,6 +235,9 @@ impl L1Role for BaRole {
             outcome::BYPASS => L1Outcome::Bypass,
             outcome::PSEUDO_HIT => L1Outcome::PseudoHit,
             outcome::WRITE_EVICT => L1Outcome::WriteEvict,
+            // RESV_FAIL is planned (`plan`) and never requested: were it
+            // answered, the SM's check of the response against the plan
+            // stops the run.
             _ => L1Outcome::WriteMiss,
         };
         Some(L1Response {
