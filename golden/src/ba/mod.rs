@@ -402,8 +402,7 @@ impl BaModel {
         // in flight is not "free to be replaced" (Q3). A bypass needs no
         // way: with every way reserved it stores nothing; an allocation
         // with every way reserved is a reservation fail.
-        let replaceable =
-            self.params.BA_POLICY == 1 && self.not_reused_free(set_index, free) > 0;
+        let replaceable = self.params.BA_POLICY == 1 && self.not_reused_free(set_index, free) > 0;
         let (outcome, new_bypass) = if ba_enable && !replaceable {
             (outcome::BYPASS, true)
         } else {

@@ -77,7 +77,10 @@ fn present_tag_ignores_reservation() {
     assert!(m.line(0, 2).reuse && m.line(0, 2).rank == 0);
     // A prefetch of a reserved line holding data: HIT, nothing changes.
     let before = m.set_lines(0).to_vec();
-    assert_eq!(edge(&mut m, prefetch(3, 0b1111)), rsp(outcome::HIT, 3, None));
+    assert_eq!(
+        edge(&mut m, prefetch(3, 0b1111)),
+        rsp(outcome::HIT, 3, None)
+    );
     assert_eq!(m.set_lines(0), &before[..]);
 }
 
@@ -121,7 +124,10 @@ fn lru_skips_reserved_victims_and_fails_when_all_are_reserved() {
         edge(&mut m, load(line, 0));
     }
     // Ranks 3 2 1 0: the LRU way 0 is reserved, way 1 is next.
-    assert_eq!(edge(&mut m, load(4, 0b0001)), rsp(outcome::MISS, 1, Some(1)));
+    assert_eq!(
+        edge(&mut m, load(4, 0b0001)),
+        rsp(outcome::MISS, 1, Some(1))
+    );
     let before = m.set_lines(0).to_vec();
     assert_eq!(
         edge(&mut m, load(5, 0b1111)),

@@ -99,6 +99,9 @@ impl L1Role for BaRole {
         i.req_addr = addr & 0xFFFF_FFFF;
         i.req_write = write;
         i.req_prefetch = false;
+        // No way reserved yet (issue 27: the harness's reservation will
+        // feed `req_resv`; with 0 the unit never answers RESV_FAIL).
+        i.req_resv = 0;
     }
 
     /// A prefetch fill (`req_prefetch`): it allocates even in a full set and
