@@ -9,7 +9,7 @@
 //   BA_POLICY = 0
 `default_nettype none
 
-module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,rsp_valid,rsp_outcome,rsp_way,rsp_evict_valid,rsp_evict_addr);
+module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_resv,flush,rsp_valid,rsp_outcome,rsp_way,rsp_evict_valid,rsp_evict_addr);
 
     // Module arguments
     input wire  clock;
@@ -18,6 +18,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
     input wire  [31:0] req_addr;
     input wire  req_write;
     input wire  req_prefetch;
+    input wire  [7:0] req_resv;
     input wire  flush;
     output reg  rsp_valid;
     output reg  [2:0] rsp_outcome;
@@ -55,6 +56,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
     localparam  c_pseudo = 3'b11;
     localparam  c_wevict = 3'b100;
     localparam  c_wmiss = 3'b101;
+    localparam  c_resvfail = 3'b110;
 
     // Stub signals
     reg  ways__0__clock;
@@ -225,6 +227,14 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
     reg  ev__5;
     reg  ev__6;
     reg  ev__7;
+    reg  cand__0;
+    reg  cand__1;
+    reg  cand__2;
+    reg  cand__3;
+    reg  cand__4;
+    reg  cand__5;
+    reg  cand__6;
+    reg  cand__7;
     reg  hit__0;
     reg  hit__1;
     reg  hit__2;
@@ -308,6 +318,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
     reg  tgt__7;
     reg  any_hit;
     reg  any_inval;
+    reg  any_victim;
     reg  any_reuse;
     reg  free;
     reg  [7:0] zsum;
@@ -617,44 +628,52 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
     always @(*) ways__7__we = req_valid;
     always @(*) ev__0 = ways__0__o_valid & ~flush;
     always @(*) hit__0 = ways__0__o_valid & ~flush & (ways__0__o_tag == req_tag);
-    always @(*) inval__0 = ~(ways__0__o_valid & ~flush);
-    always @(*) noreuse__0 = ways__0__o_valid & ~flush & ~ways__0__o_reuse;
-    always @(*) withreuse__0 = ways__0__o_valid & ~flush & ways__0__o_reuse;
+    always @(*) inval__0 = ~(ways__0__o_valid & ~flush) & ~req_resv[0];
+    always @(*) cand__0 = ways__0__o_valid & ~flush & ~req_resv[0];
+    always @(*) noreuse__0 = ways__0__o_valid & ~flush & ~req_resv[0] & ~ways__0__o_reuse;
+    always @(*) withreuse__0 = ways__0__o_valid & ~flush & ~req_resv[0] & ways__0__o_reuse;
     always @(*) ev__1 = ways__1__o_valid & ~flush;
     always @(*) hit__1 = ways__1__o_valid & ~flush & (ways__1__o_tag == req_tag);
-    always @(*) inval__1 = ~(ways__1__o_valid & ~flush);
-    always @(*) noreuse__1 = ways__1__o_valid & ~flush & ~ways__1__o_reuse;
-    always @(*) withreuse__1 = ways__1__o_valid & ~flush & ways__1__o_reuse;
+    always @(*) inval__1 = ~(ways__1__o_valid & ~flush) & ~req_resv[1];
+    always @(*) cand__1 = ways__1__o_valid & ~flush & ~req_resv[1];
+    always @(*) noreuse__1 = ways__1__o_valid & ~flush & ~req_resv[1] & ~ways__1__o_reuse;
+    always @(*) withreuse__1 = ways__1__o_valid & ~flush & ~req_resv[1] & ways__1__o_reuse;
     always @(*) ev__2 = ways__2__o_valid & ~flush;
     always @(*) hit__2 = ways__2__o_valid & ~flush & (ways__2__o_tag == req_tag);
-    always @(*) inval__2 = ~(ways__2__o_valid & ~flush);
-    always @(*) noreuse__2 = ways__2__o_valid & ~flush & ~ways__2__o_reuse;
-    always @(*) withreuse__2 = ways__2__o_valid & ~flush & ways__2__o_reuse;
+    always @(*) inval__2 = ~(ways__2__o_valid & ~flush) & ~req_resv[2];
+    always @(*) cand__2 = ways__2__o_valid & ~flush & ~req_resv[2];
+    always @(*) noreuse__2 = ways__2__o_valid & ~flush & ~req_resv[2] & ~ways__2__o_reuse;
+    always @(*) withreuse__2 = ways__2__o_valid & ~flush & ~req_resv[2] & ways__2__o_reuse;
     always @(*) ev__3 = ways__3__o_valid & ~flush;
     always @(*) hit__3 = ways__3__o_valid & ~flush & (ways__3__o_tag == req_tag);
-    always @(*) inval__3 = ~(ways__3__o_valid & ~flush);
-    always @(*) noreuse__3 = ways__3__o_valid & ~flush & ~ways__3__o_reuse;
-    always @(*) withreuse__3 = ways__3__o_valid & ~flush & ways__3__o_reuse;
+    always @(*) inval__3 = ~(ways__3__o_valid & ~flush) & ~req_resv[3];
+    always @(*) cand__3 = ways__3__o_valid & ~flush & ~req_resv[3];
+    always @(*) noreuse__3 = ways__3__o_valid & ~flush & ~req_resv[3] & ~ways__3__o_reuse;
+    always @(*) withreuse__3 = ways__3__o_valid & ~flush & ~req_resv[3] & ways__3__o_reuse;
     always @(*) ev__4 = ways__4__o_valid & ~flush;
     always @(*) hit__4 = ways__4__o_valid & ~flush & (ways__4__o_tag == req_tag);
-    always @(*) inval__4 = ~(ways__4__o_valid & ~flush);
-    always @(*) noreuse__4 = ways__4__o_valid & ~flush & ~ways__4__o_reuse;
-    always @(*) withreuse__4 = ways__4__o_valid & ~flush & ways__4__o_reuse;
+    always @(*) inval__4 = ~(ways__4__o_valid & ~flush) & ~req_resv[4];
+    always @(*) cand__4 = ways__4__o_valid & ~flush & ~req_resv[4];
+    always @(*) noreuse__4 = ways__4__o_valid & ~flush & ~req_resv[4] & ~ways__4__o_reuse;
+    always @(*) withreuse__4 = ways__4__o_valid & ~flush & ~req_resv[4] & ways__4__o_reuse;
     always @(*) ev__5 = ways__5__o_valid & ~flush;
     always @(*) hit__5 = ways__5__o_valid & ~flush & (ways__5__o_tag == req_tag);
-    always @(*) inval__5 = ~(ways__5__o_valid & ~flush);
-    always @(*) noreuse__5 = ways__5__o_valid & ~flush & ~ways__5__o_reuse;
-    always @(*) withreuse__5 = ways__5__o_valid & ~flush & ways__5__o_reuse;
+    always @(*) inval__5 = ~(ways__5__o_valid & ~flush) & ~req_resv[5];
+    always @(*) cand__5 = ways__5__o_valid & ~flush & ~req_resv[5];
+    always @(*) noreuse__5 = ways__5__o_valid & ~flush & ~req_resv[5] & ~ways__5__o_reuse;
+    always @(*) withreuse__5 = ways__5__o_valid & ~flush & ~req_resv[5] & ways__5__o_reuse;
     always @(*) ev__6 = ways__6__o_valid & ~flush;
     always @(*) hit__6 = ways__6__o_valid & ~flush & (ways__6__o_tag == req_tag);
-    always @(*) inval__6 = ~(ways__6__o_valid & ~flush);
-    always @(*) noreuse__6 = ways__6__o_valid & ~flush & ~ways__6__o_reuse;
-    always @(*) withreuse__6 = ways__6__o_valid & ~flush & ways__6__o_reuse;
+    always @(*) inval__6 = ~(ways__6__o_valid & ~flush) & ~req_resv[6];
+    always @(*) cand__6 = ways__6__o_valid & ~flush & ~req_resv[6];
+    always @(*) noreuse__6 = ways__6__o_valid & ~flush & ~req_resv[6] & ~ways__6__o_reuse;
+    always @(*) withreuse__6 = ways__6__o_valid & ~flush & ~req_resv[6] & ways__6__o_reuse;
     always @(*) ev__7 = ways__7__o_valid & ~flush;
     always @(*) hit__7 = ways__7__o_valid & ~flush & (ways__7__o_tag == req_tag);
-    always @(*) inval__7 = ~(ways__7__o_valid & ~flush);
-    always @(*) noreuse__7 = ways__7__o_valid & ~flush & ~ways__7__o_reuse;
-    always @(*) withreuse__7 = ways__7__o_valid & ~flush & ways__7__o_reuse;
+    always @(*) inval__7 = ~(ways__7__o_valid & ~flush) & ~req_resv[7];
+    always @(*) cand__7 = ways__7__o_valid & ~flush & ~req_resv[7];
+    always @(*) noreuse__7 = ways__7__o_valid & ~flush & ~req_resv[7] & ~ways__7__o_reuse;
+    always @(*) withreuse__7 = ways__7__o_valid & ~flush & ~req_resv[7] & ways__7__o_reuse;
     always @(*) begin
         any_hit = 1'b0;
         if (hit__0) begin
@@ -1040,7 +1059,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
     always @(*) free = policy1 & (zsum != zero8);
     always @(*) begin
         if (~ba_enable) begin
-            vcand__0 = ev__0;
+            vcand__0 = cand__0;
         end
         else if (use_noreuse) begin
             vcand__0 = noreuse__0;
@@ -1049,12 +1068,12 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
             vcand__0 = withreuse__0;
         end
         else begin
-            vcand__0 = ev__0;
+            vcand__0 = cand__0;
         end
     end
     always @(*) begin
         if (~ba_enable) begin
-            vcand__1 = ev__1;
+            vcand__1 = cand__1;
         end
         else if (use_noreuse) begin
             vcand__1 = noreuse__1;
@@ -1063,12 +1082,12 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
             vcand__1 = withreuse__1;
         end
         else begin
-            vcand__1 = ev__1;
+            vcand__1 = cand__1;
         end
     end
     always @(*) begin
         if (~ba_enable) begin
-            vcand__2 = ev__2;
+            vcand__2 = cand__2;
         end
         else if (use_noreuse) begin
             vcand__2 = noreuse__2;
@@ -1077,12 +1096,12 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
             vcand__2 = withreuse__2;
         end
         else begin
-            vcand__2 = ev__2;
+            vcand__2 = cand__2;
         end
     end
     always @(*) begin
         if (~ba_enable) begin
-            vcand__3 = ev__3;
+            vcand__3 = cand__3;
         end
         else if (use_noreuse) begin
             vcand__3 = noreuse__3;
@@ -1091,12 +1110,12 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
             vcand__3 = withreuse__3;
         end
         else begin
-            vcand__3 = ev__3;
+            vcand__3 = cand__3;
         end
     end
     always @(*) begin
         if (~ba_enable) begin
-            vcand__4 = ev__4;
+            vcand__4 = cand__4;
         end
         else if (use_noreuse) begin
             vcand__4 = noreuse__4;
@@ -1105,12 +1124,12 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
             vcand__4 = withreuse__4;
         end
         else begin
-            vcand__4 = ev__4;
+            vcand__4 = cand__4;
         end
     end
     always @(*) begin
         if (~ba_enable) begin
-            vcand__5 = ev__5;
+            vcand__5 = cand__5;
         end
         else if (use_noreuse) begin
             vcand__5 = noreuse__5;
@@ -1119,12 +1138,12 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
             vcand__5 = withreuse__5;
         end
         else begin
-            vcand__5 = ev__5;
+            vcand__5 = cand__5;
         end
     end
     always @(*) begin
         if (~ba_enable) begin
-            vcand__6 = ev__6;
+            vcand__6 = cand__6;
         end
         else if (use_noreuse) begin
             vcand__6 = noreuse__6;
@@ -1133,12 +1152,12 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
             vcand__6 = withreuse__6;
         end
         else begin
-            vcand__6 = ev__6;
+            vcand__6 = cand__6;
         end
     end
     always @(*) begin
         if (~ba_enable) begin
-            vcand__7 = ev__7;
+            vcand__7 = cand__7;
         end
         else if (use_noreuse) begin
             vcand__7 = noreuse__7;
@@ -1147,7 +1166,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
             vcand__7 = withreuse__7;
         end
         else begin
-            vcand__7 = ev__7;
+            vcand__7 = cand__7;
         end
     end
     always @(*) begin
@@ -1582,6 +1601,33 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
             victim_tag = ways__7__o_tag;
         end
     end
+    always @(*) begin
+        any_victim = 1'b0;
+        if (is_victim__0) begin
+            any_victim = 1'b1;
+        end
+        if (is_victim__1) begin
+            any_victim = 1'b1;
+        end
+        if (is_victim__2) begin
+            any_victim = 1'b1;
+        end
+        if (is_victim__3) begin
+            any_victim = 1'b1;
+        end
+        if (is_victim__4) begin
+            any_victim = 1'b1;
+        end
+        if (is_victim__5) begin
+            any_victim = 1'b1;
+        end
+        if (is_victim__6) begin
+            any_victim = 1'b1;
+        end
+        if (is_victim__7) begin
+            any_victim = 1'b1;
+        end
+    end
     always @(*) pf_nop = req_prefetch & any_hit & ~hit_bypass;
     always @(*) begin
         if (any_hit) begin
@@ -1705,8 +1751,11 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
             if (ba_enable & ~req_prefetch & ~free) begin
                 m_outcome = c_bypass;
             end
-            else begin
+            else if (any_victim) begin
                 m_outcome = c_miss;
+            end
+            else begin
+                m_outcome = c_resvfail;
             end
         end
     end
@@ -1739,7 +1788,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
         else if (any_inval) begin
         end
         else begin
-            m_evict_valid = ~victim_bypass;
+            m_evict_valid = any_victim & ~victim_bypass;
         end
     end
     always @(*) begin
@@ -1756,7 +1805,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,flush,
         else if (any_inval) begin
         end
         else begin
-            if (~victim_bypass) begin
+            if (any_victim & ~victim_bypass) begin
                 m_evict_tag = victim_tag;
             end
         end

@@ -15,10 +15,19 @@ use crate::unit::{CosimUnit, PaperArea};
 /// mixed reuse bits. A small share of requests go to random addresses
 /// (including bits above `ADDR_W`), about 15 % are stores, and flushes and
 /// resets happen rarely in the middle of the run.
+///
+/// Reserved ways (`req_resv`, issue 27) come from a second generator, so
+/// the requests themselves are the same as before the port existed: 40 %
+/// of the requests reserve nothing, 20 % reserve every way (a load of an
+/// absent tag then BYPASSes with nothing stored under BA, or answers
+/// RESV_FAIL under LRU and for a prefetch fill), and 40 % a random mask
+/// (each way with probability 1/2: reserved victims skipped, bypasses
+/// beside reserved ways, the threshold over the ways left).
 pub struct BaRandom {
     p: BaParams,
     seed: u64,
     rng: ChaCha8Rng,
+    resv_rng: ChaCha8Rng,
     hot_sets: Vec<u64>,
     tags: Vec<Vec<u64>>,
     /// Probability of a request in a cycle.
@@ -46,7 +55,19 @@ impl BaRandom {
             rng,
             hot_sets,
             tags,
+            resv_rng: ChaCha8Rng::seed_from_u64(seed ^ 0x7265_7376),
             p_req: 0.85,
+        }
+    }
+
+    /// The reserved-way mask of the next cycle.
+    fn resv(&mut self) -> u64 {
+        let all = ports::mask(self.p.WAYS as u32);
+        let r = &mut self.resv_rng;
+        match r.gen_range(0..10) {
+            0..=3 => 0,
+            4..=5 => all,
+            _ => r.gen::<u64>() & all,
         }
     }
 
@@ -86,6 +107,7 @@ impl Stimulus<BaTagArray> for BaRandom {
             // Prefetch fills among the loads (and, rarely, on a store, where
             // the bit must be ignored).
             req_prefetch: req_valid && self.rng.gen_bool(if req_write { 0.05 } else { 0.2 }),
+            req_resv: self.resv(),
             flush: self.rng.gen_bool(0.002),
         }
     }

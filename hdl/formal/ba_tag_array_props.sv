@@ -16,11 +16,14 @@
 //                 most one way can hit.
 //  A3 rsp_valid   rsp_valid is 1 exactly one cycle after an accepted request.
 //  A4 rsp_zero    the response outputs are all zero while rsp_valid is 0.
-//  A5 outcome     rsp_outcome is one of the six codes 0..5.
+//  A5 outcome     rsp_outcome is one of the seven codes 0..6.
 //  A6 evict_addr  rsp_evict_addr is 0 unless rsp_evict_valid; otherwise it is
 //                 a line address (offset bits 0) of the request's set.
 //  A7 evict_kind  only MISS, BYPASS and WRITE_EVICT report an eviction, and
 //                 WRITE_MISS answers way 0.
+//  A8 resv_fail   RESV_FAIL (issue 27) answers way 0 and only follows a load
+//                 whose previous cycle's req_resv reserved every way.
+// req_resv is a free input: every mask, consistent with the state or not.
 `default_nettype none
 module ba_tag_array_props(
     input wire clock,
@@ -29,6 +32,7 @@ module ba_tag_array_props(
     input wire [31:0] req_addr,
     input wire req_write,
     input wire req_prefetch,
+    input wire [7:0] req_resv,
     input wire flush
 );
     wire rsp_valid;
@@ -39,7 +43,8 @@ module ba_tag_array_props(
 
     ba_tag_array u(
         .clock(clock), .reset(reset), .req_valid(req_valid), .req_addr(req_addr),
-        .req_write(req_write), .req_prefetch(req_prefetch), .flush(flush),
+        .req_write(req_write), .req_prefetch(req_prefetch), .req_resv(req_resv),
+        .flush(flush),
         .rsp_valid(rsp_valid), .rsp_outcome(rsp_outcome), .rsp_way(rsp_way),
         .rsp_evict_valid(rsp_evict_valid), .rsp_evict_addr(rsp_evict_addr)
     );
@@ -108,9 +113,11 @@ module ba_tag_array_props(
     // The previous cycle's inputs, for the port properties.
     reg past_acc = 1'b0;
     reg [3:0] past_set = 4'd0;
+    reg past_full_resv_load = 1'b0;
     always @(posedge clock) begin
         past_acc <= req_valid & ~reset;
         past_set <= req_addr[10:7];
+        past_full_resv_load <= !req_write && (req_resv == 8'hff);
     end
 
     // One `chk_<name>` wire per property (1 = holds; always 1 in the first
@@ -121,13 +128,15 @@ module ba_tag_array_props(
     wire chk_rsp_valid = init | (rsp_valid == past_acc);
     wire chk_rsp_zero = init | rsp_valid
         | (rsp_outcome == 3'd0 && rsp_way == 3'd0 && !rsp_evict_valid);
-    wire chk_outcome_code = init | (rsp_outcome <= 3'd5);
+    wire chk_outcome_code = init | (rsp_outcome <= 3'd6);
     wire chk_evict_addr = init | (rsp_evict_valid
         ? (rsp_evict_addr[6:0] == 7'd0 && rsp_evict_addr[10:7] == past_set)
         : (rsp_evict_addr == 32'd0));
     wire chk_evict_kind = init | !rsp_evict_valid
         | rsp_outcome == 3'd1 || rsp_outcome == 3'd2 || rsp_outcome == 3'd4;
     wire chk_wmiss_way0 = init | (rsp_outcome != 3'd5) | (rsp_way == 3'd0);
+    wire chk_resv_fail = init | (rsp_outcome != 3'd6)
+        | (rsp_way == 3'd0 && !rsp_evict_valid && past_full_resv_load);
 
     always @(*) begin
         rank_perm: assert(chk_rank_perm);
@@ -138,5 +147,6 @@ module ba_tag_array_props(
         evict_addr: assert(chk_evict_addr);
         evict_kind: assert(chk_evict_kind);
         wmiss_way0: assert(chk_wmiss_way0);
+        resv_fail: assert(chk_resv_fail);
     end
 endmodule

@@ -17,14 +17,19 @@ pub mod outcome {
     pub const WRITE_EVICT: u64 = 4;
     /// Store, tag absent.
     pub const WRITE_MISS: u64 = 5;
+    /// Load or prefetch fill, tag absent, the policy must allocate and every
+    /// way of the set is reserved (`req_resv`): nothing changes, the
+    /// requester retries (issue 27).
+    pub const RESV_FAIL: u64 = 6;
     /// Names, indexed by code.
-    pub const NAMES: [&str; 6] = [
+    pub const NAMES: [&str; 7] = [
         "HIT",
         "MISS",
         "BYPASS",
         "PSEUDO_HIT",
         "WRITE_EVICT",
         "WRITE_MISS",
+        "RESV_FAIL",
     ];
 }
 
@@ -96,6 +101,13 @@ macro_rules! ba_tag_array_ports {
                     /// never bypasses, and does not mark reuse (ignored for a store; rules
                     /// in `docs/units/ba_tag_array.md`, "Prefetch fills").
                     req_prefetch: bool = 1,
+                    /// Reserved ways of the request's set: bit i = a miss that allocated
+                    /// way i is in flight (the line already holds the new tag). A reserved
+                    /// way is never chosen as a victim; a load or prefetch fill that must
+                    /// allocate into a set with every way reserved answers `RESV_FAIL` and
+                    /// changes nothing. Ignored for a store and for a load whose tag is
+                    /// present (rules in `docs/units/ba_tag_array.md`, "Reservation").
+                    req_resv: u64 = p.WAYS as u32,
                     /// Invalidate every line.
                     flush: bool = 1,
                 }

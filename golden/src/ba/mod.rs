@@ -26,6 +26,14 @@
 //! * Request addresses are taken modulo 2^ADDR_W.
 //! * A line invalidated by WRITE_EVICT has all its fields cleared to 0, as
 //!   after reset (not visible at the ports).
+//!
+//! Reservation (issue 27, `req_resv`; the unit document's section
+//! "Reservation"): a reserved way is invisible to the choice of a way for a
+//! load or prefetch fill whose tag is absent: it is neither an invalid way
+//! to fill, nor a victim, nor counted by the reuse threshold. A bypass needs
+//! no way (BYPASS with nothing stored when no way is free); an allocation
+//! with no way free is RESV_FAIL and changes nothing. Hits and stores
+//! ignore `req_resv`.
 
 use ports::ba::{outcome, BaIn, BaOut, BaParams, BaTagArray};
 use ports::{mask, Params};
@@ -194,22 +202,50 @@ impl BaModel {
     }
 
     /// Decide a request against the current state and update the state.
-    fn process_request(&mut self, addr: u64, write: bool, prefetch: bool) -> Decision {
+    /// `resv`: the request's reserved-way mask (bit i = way i).
+    fn process_request(&mut self, addr: u64, write: bool, prefetch: bool, resv: u64) -> Decision {
         let (set_index, tag) = self.set_and_tag(addr);
         let hit_way = self.find_tag(set_index, tag);
+        let free: Vec<bool> = (0..self.params.WAYS as usize)
+            .map(|way| (resv >> way) & 1 == 0)
+            .collect();
         if write {
             self.process_store(set_index, hit_way)
         } else if prefetch {
-            self.process_prefetch(set_index, tag, hit_way)
+            self.process_prefetch(set_index, tag, hit_way, &free)
         } else {
-            self.process_load(set_index, tag, hit_way)
+            self.process_load(set_index, tag, hit_way, &free)
+        }
+    }
+
+    /// The lowest-numbered invalid way of the set that is not reserved.
+    fn first_free_invalid(&self, set_index: usize, free: &[bool]) -> Option<usize> {
+        self.sets[set_index]
+            .iter()
+            .enumerate()
+            .position(|(way, line)| !line.valid && free[way])
+    }
+
+    /// The answer to a request that must allocate into a set whose every
+    /// way is reserved: nothing changes.
+    fn reservation_fail() -> Decision {
+        Decision {
+            outcome: outcome::RESV_FAIL,
+            way: 0,
+            evicted_addr: None,
         }
     }
 
     /// Prefetch fills (the unit document's rules P1 to P4): a prefetch is
     /// not a use, so it never sets `reuse`, and it always leaves the line
     /// holding data.
-    fn process_prefetch(&mut self, set_index: usize, tag: u64, hit_way: Option<usize>) -> Decision {
+    fn process_prefetch(
+        &mut self,
+        set_index: usize,
+        tag: u64,
+        hit_way: Option<usize>,
+        free: &[bool],
+    ) -> Decision {
         if let Some(way) = hit_way {
             let set = &mut self.sets[set_index];
             if !set[way].bypass {
@@ -230,10 +266,14 @@ impl BaModel {
             };
         }
         // P3 and P4: allocate, in a full set over rule 4's victim (plain LRU
-        // with BA_ENABLE = 0), never as a bypass tag.
-        let way = match self.sets[set_index].iter().position(|line| !line.valid) {
+        // with BA_ENABLE = 0), never as a bypass tag; never into a reserved
+        // way (a fully reserved set drops the prefetch: RESV_FAIL).
+        let way = match self.first_free_invalid(set_index, free) {
             Some(way) => way,
-            None => self.victim(set_index),
+            None => match self.victim(set_index, free) {
+                Some(way) => way,
+                None => return Self::reservation_fail(),
+            },
         };
         Decision {
             outcome: outcome::MISS,
@@ -260,23 +300,37 @@ impl BaModel {
         evicted_addr
     }
 
-    /// The victim of a full set: rule 4's choice from the reuse bits with
-    /// `BA_ENABLE = 1`, the least recently used way with `BA_ENABLE = 0`.
-    fn victim(&self, set_index: usize) -> usize {
+    /// The victim of a set with no free invalid way, among the ways not
+    /// reserved (`free[way]`): rule 4's choice from the reuse bits with
+    /// `BA_ENABLE = 1` (the threshold counts the never-reused ways that are
+    /// not reserved), the least recently used such way with `BA_ENABLE = 0`.
+    /// `None` when every valid way is reserved.
+    fn victim(&self, set_index: usize, free: &[bool]) -> Option<usize> {
         let set = &self.sets[set_index];
-        let victim = if self.params.BA_ENABLE != 0 {
-            let not_reused = set.iter().filter(|line| !line.reuse).count() as u64;
+        let z = self.not_reused_free(set_index, free) as u64;
+        let lru_of = |group: &dyn Fn(usize, &LineState) -> bool| {
+            least_recent_where(set, |way, line| free[way] && group(way, line))
+        };
+        if self.params.BA_ENABLE != 0 {
             let threshold = self.params.reuse_threshold();
-            if not_reused >= threshold && not_reused > 0 {
-                least_recent_where(set, |line| !line.reuse)
+            if z >= threshold && z > 0 {
+                lru_of(&|_, line| !line.reuse)
             } else {
-                least_recent_where(set, |line| line.reuse)
-                    .or_else(|| least_recent_where(set, |_| true))
+                lru_of(&|_, line| line.reuse).or_else(|| lru_of(&|_, _| true))
             }
         } else {
-            least_recent_where(set, |_| true)
-        };
-        victim.expect("a full set has a valid way")
+            lru_of(&|_, _| true)
+        }
+    }
+
+    /// *Z*: the number of valid, never-reused ways of the set that are not
+    /// reserved.
+    fn not_reused_free(&self, set_index: usize, free: &[bool]) -> usize {
+        self.sets[set_index]
+            .iter()
+            .enumerate()
+            .filter(|&(way, line)| line.valid && !line.reuse && free[way])
+            .count()
     }
 
     /// Stores: write-through, write-evict, no write-allocate (rules 5, 6).
@@ -301,7 +355,13 @@ impl BaModel {
     }
 
     /// Loads (rules 1 to 4).
-    fn process_load(&mut self, set_index: usize, tag: u64, hit_way: Option<usize>) -> Decision {
+    fn process_load(
+        &mut self,
+        set_index: usize,
+        tag: u64,
+        hit_way: Option<usize>,
+        free: &[bool],
+    ) -> Decision {
         let ba_enable = self.params.BA_ENABLE != 0;
 
         // Rules 1 and 2: tag present.
@@ -323,9 +383,8 @@ impl BaModel {
             };
         }
 
-        // Rule 3: tag absent, an invalid way exists.
-        let first_invalid = self.sets[set_index].iter().position(|line| !line.valid);
-        if let Some(way) = first_invalid {
+        // Rule 3: tag absent, an invalid way exists (and is not reserved).
+        if let Some(way) = self.first_free_invalid(set_index, free) {
             self.install(set_index, way, tag, false);
             return Decision {
                 outcome: outcome::MISS,
@@ -338,14 +397,26 @@ impl BaModel {
         // chosen from the reuse bits; rule 3 (BA_ENABLE = 0): MISS replacing
         // the least recently used way. The second reading (BA_POLICY = 1,
         // rules Q3 and Q4): a line never reused is free to be replaced, so
-        // the set bypasses only when every line was reused.
-        let victim = self.victim(set_index);
-        let free =
-            self.params.BA_POLICY == 1 && self.sets[set_index].iter().any(|line| !line.reuse);
-        let (outcome, new_bypass) = if ba_enable && !free {
+        // the set bypasses only when every line was reused. Reserved ways
+        // are not part of the set here: they are never victims, and a line
+        // in flight is not "free to be replaced" (Q3). A bypass needs no
+        // way: with every way reserved it stores nothing; an allocation
+        // with every way reserved is a reservation fail.
+        let replaceable = self.params.BA_POLICY == 1 && self.not_reused_free(set_index, free) > 0;
+        let (outcome, new_bypass) = if ba_enable && !replaceable {
             (outcome::BYPASS, true)
         } else {
             (outcome::MISS, false)
+        };
+        let Some(victim) = self.victim(set_index, free) else {
+            if outcome == outcome::BYPASS {
+                return Decision {
+                    outcome,
+                    way: 0,
+                    evicted_addr: None,
+                };
+            }
+            return Self::reservation_fail();
         };
         Decision {
             outcome,
@@ -394,10 +465,13 @@ fn remove_from_lru(set: &mut [LineState], way: usize) {
 /// The least recently used (largest rank) valid way among those satisfying
 /// `in_group`; the lowest-numbered one on a tie (ties cannot arise when the
 /// ranks are a permutation).
-fn least_recent_where(set: &[LineState], in_group: impl Fn(&LineState) -> bool) -> Option<usize> {
+fn least_recent_where(
+    set: &[LineState],
+    in_group: impl Fn(usize, &LineState) -> bool,
+) -> Option<usize> {
     let mut best: Option<usize> = None;
     for (way, line) in set.iter().enumerate() {
-        if !line.valid || !in_group(line) {
+        if !line.valid || !in_group(way, line) {
             continue;
         }
         match best {
@@ -431,8 +505,12 @@ impl GoldenModel<BaTagArray> for BaModel {
             self.clear_all_lines();
         }
         self.response = if inputs.req_valid {
-            let decision =
-                self.process_request(inputs.req_addr, inputs.req_write, inputs.req_prefetch);
+            let decision = self.process_request(
+                inputs.req_addr,
+                inputs.req_write,
+                inputs.req_prefetch,
+                inputs.req_resv,
+            );
             BaOut {
                 rsp_valid: true,
                 rsp_outcome: decision.outcome,
@@ -448,3 +526,5 @@ impl GoldenModel<BaTagArray> for BaModel {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_resv;

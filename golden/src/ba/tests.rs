@@ -707,6 +707,7 @@ fn to_inputs(p: &BaParams, c: &Cycle) -> BaIn {
         req_addr: ((line * p.LINE_BYTES + offset) & addr_mask) | above,
         req_write: c.write,
         req_prefetch: c.prefetch,
+        req_resv: 0,
         flush: c.flush,
     }
 }

@@ -27,7 +27,8 @@ struct Decide;
 struct Respond;
 
 /// The `ba_tag_array` unit. `A` = `ADDR_W`, `T` = tag bits, `S` = set-index
-/// bits (1 for a single set), `W` = `clog2(WAYS)`, `NS` = `SETS`.
+/// bits (1 for a single set), `W` = `clog2(WAYS)`, `NS` = `SETS`, `NW` =
+/// `WAYS` (the width of `req_resv`).
 #[derive(LogicBlock)]
 pub struct BaTagArrayRtl<
     const A: usize,
@@ -35,6 +36,7 @@ pub struct BaTagArrayRtl<
     const S: usize,
     const W: usize,
     const NS: usize,
+    const NW: usize,
 > {
     /// Clock.
     pub clock: Signal<In, Clock>,
@@ -48,6 +50,9 @@ pub struct BaTagArrayRtl<
     pub req_write: Signal<In, Bit>,
     /// 1 = the load is a prefetch fill (allocates, never bypasses, no reuse).
     pub req_prefetch: Signal<In, Bit>,
+    /// Reserved ways of the request's set (bit i = way i): never a victim
+    /// or a way to fill; all reserved and an allocation needed: RESV_FAIL.
+    pub req_resv: Signal<In, Bits<NW>>,
     /// Invalidate every line, before the request of the same cycle.
     pub flush: Signal<In, Bit>,
     /// Result of the request accepted in the previous cycle.
@@ -96,6 +101,7 @@ pub struct BaTagArrayRtl<
     c_pseudo: Constant<Bits<3>>,
     c_wevict: Constant<Bits<3>>,
     c_wmiss: Constant<Bits<3>>,
+    c_resvfail: Constant<Bits<3>>,
 
     set_idx: Signal<Local, Bits<S>>,
     set_onehot: Signal<Local, Bits<NS>>,
@@ -104,6 +110,8 @@ pub struct BaTagArrayRtl<
 
     // The decision on the addressed set's row, per way.
     ev: Vec<Signal<Local, Bit>>,
+    /// A valid way that is not reserved: a possible victim.
+    cand: Vec<Signal<Local, Bit>>,
     hit: Vec<Signal<Local, Bit>>,
     inval: Vec<Signal<Local, Bit>>,
     noreuse: Vec<Signal<Local, Bit>>,
@@ -117,6 +125,7 @@ pub struct BaTagArrayRtl<
 
     any_hit: Signal<Local, Bit>,
     any_inval: Signal<Local, Bit>,
+    any_victim: Signal<Local, Bit>,
     any_reuse: Signal<Local, Bit>,
     free: Signal<Local, Bit>,
     zsum: Signal<Local, Bits<8>>,
@@ -140,8 +149,14 @@ pub struct BaTagArrayRtl<
     _ways: usize,
 }
 
-impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: usize>
-    BaTagArrayRtl<A, T, S, W, NS>
+impl<
+        const A: usize,
+        const T: usize,
+        const S: usize,
+        const W: usize,
+        const NS: usize,
+        const NW: usize,
+    > BaTagArrayRtl<A, T, S, W, NS, NW>
 {
     /// Build the unit for `p`. Panics if `p`'s widths are not `A`, `T`, `S`,
     /// `W`, `NS` (`<ports::ba::BaTagArray as crate::registry::RtlDecl>::build`
@@ -152,6 +167,7 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
         assert_eq!(S as u32, p.set_bits().max(1), "set bits");
         assert_eq!(W as u32, p.way_bits(), "way bits");
         assert_eq!(NS as u64, p.SETS, "SETS");
+        assert_eq!(NW as u64, p.WAYS, "WAYS");
         let ways = p.WAYS as usize;
         let code = |c: u64| Constant::new(Bits::<3>::from(c));
         BaTagArrayRtl {
@@ -161,6 +177,7 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
             req_addr: Default::default(),
             req_write: Default::default(),
             req_prefetch: Default::default(),
+            req_resv: Default::default(),
             flush: Default::default(),
             rsp_valid: Default::default(),
             rsp_outcome: Default::default(),
@@ -200,11 +217,13 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
             c_pseudo: code(outcome::PSEUDO_HIT),
             c_wevict: code(outcome::WRITE_EVICT),
             c_wmiss: code(outcome::WRITE_MISS),
+            c_resvfail: code(outcome::RESV_FAIL),
             set_idx: Default::default(),
             set_onehot: Default::default(),
             req_tag: Default::default(),
             unused_addr_bits: Default::default(),
             ev: sigs(ways),
+            cand: sigs(ways),
             hit: sigs(ways),
             inval: sigs(ways),
             noreuse: sigs(ways),
@@ -217,6 +236,7 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
             tgt: sigs(ways),
             any_hit: Default::default(),
             any_inval: Default::default(),
+            any_victim: Default::default(),
             any_reuse: Default::default(),
             free: Default::default(),
             zsum: Default::default(),
@@ -241,14 +261,26 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
     }
 }
 
-impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: usize> Logic
-    for BaTagArrayRtl<A, T, S, W, NS>
+impl<
+        const A: usize,
+        const T: usize,
+        const S: usize,
+        const W: usize,
+        const NS: usize,
+        const NW: usize,
+    > Logic for BaTagArrayRtl<A, T, S, W, NS, NW>
 {
     crate::section::sections!(Read, Decide, Respond);
 }
 
-impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: usize> crate::RtlUnit
-    for BaTagArrayRtl<A, T, S, W, NS>
+impl<
+        const A: usize,
+        const T: usize,
+        const S: usize,
+        const W: usize,
+        const NS: usize,
+        const NW: usize,
+    > crate::RtlUnit for BaTagArrayRtl<A, T, S, W, NS, NW>
 {
     fn block(&self) -> &dyn Block {
         self

@@ -7,8 +7,14 @@ use rust_hdl::prelude::*;
 use super::{BaTagArrayRtl, Decide};
 use crate::section::Section;
 
-impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: usize>
-    Section<Decide> for BaTagArrayRtl<A, T, S, W, NS>
+impl<
+        const A: usize,
+        const T: usize,
+        const S: usize,
+        const W: usize,
+        const NS: usize,
+        const NW: usize,
+    > Section<Decide> for BaTagArrayRtl<A, T, S, W, NS, NW>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -27,16 +33,17 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
             (self.zsum.val() >= self.threshold.val()) & (self.zsum.val() != self.zero8.val());
         // BA_POLICY = 1 (rule Q3): a full set with a line never reused misses.
         self.free.next = self.policy1.val() & (self.zsum.val() != self.zero8.val());
-        // Victim candidates, then the least recently used among them.
+        // Victim candidates (never a reserved way), then the least recently
+        // used among them.
         for w in 0..self._ways {
             if !self.ba_enable.val() {
-                self.vcand[w].next = self.ev[w].val();
+                self.vcand[w].next = self.cand[w].val();
             } else if self.use_noreuse.val() {
                 self.vcand[w].next = self.noreuse[w].val();
             } else if self.any_reuse.val() {
                 self.vcand[w].next = self.withreuse[w].val();
             } else {
-                self.vcand[w].next = self.ev[w].val();
+                self.vcand[w].next = self.cand[w].val();
             }
         }
         for w in 0..self._ways {
@@ -59,6 +66,7 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
         self.victim_rank.next = self.rank_zero.val();
         self.victim_bypass.next = false;
         self.victim_tag.next = self.tag_zero.val();
+        self.any_victim.next = false;
         for w in 0..self._ways {
             if self.hit[w].val() {
                 self.hit_way.next = self.way_id[w].val();
@@ -69,6 +77,7 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
                 self.fi_way.next = self.way_id[w].val();
             }
             if self.is_victim[w].val() {
+                self.any_victim.next = true;
                 self.victim_way.next = self.way_id[w].val();
                 self.victim_rank.next = self.ways[w].o_rank.val();
                 self.victim_bypass.next = self.ways[w].o_bypass.val();

@@ -7,8 +7,14 @@ use rust_hdl::prelude::*;
 use super::{BaTagArrayRtl, Read};
 use crate::section::Section;
 
-impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: usize> Section<Read>
-    for BaTagArrayRtl<A, T, S, W, NS>
+impl<
+        const A: usize,
+        const T: usize,
+        const S: usize,
+        const W: usize,
+        const NS: usize,
+        const NW: usize,
+    > Section<Read> for BaTagArrayRtl<A, T, S, W, NS, NW>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -52,16 +58,25 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
             self.ways[w].we.next = self.req_valid.val();
         }
         // The state a request sees: a flush in the same cycle comes first.
+        // A reserved way (`req_resv`) is neither a way to fill nor a victim
+        // candidate, nor counted among the never-reused ways; hits ignore it.
         for w in 0..self._ways {
             self.ev[w].next = self.ways[w].o_valid.val() & !self.flush.val();
             self.hit[w].next = self.ways[w].o_valid.val()
                 & !self.flush.val()
                 & (self.ways[w].o_tag.val() == self.req_tag.val());
-            self.inval[w].next = !(self.ways[w].o_valid.val() & !self.flush.val());
-            self.noreuse[w].next =
-                self.ways[w].o_valid.val() & !self.flush.val() & !self.ways[w].o_reuse.val();
-            self.withreuse[w].next =
-                self.ways[w].o_valid.val() & !self.flush.val() & self.ways[w].o_reuse.val();
+            self.inval[w].next =
+                !(self.ways[w].o_valid.val() & !self.flush.val()) & !self.req_resv.val().get_bit(w);
+            self.cand[w].next =
+                self.ways[w].o_valid.val() & !self.flush.val() & !self.req_resv.val().get_bit(w);
+            self.noreuse[w].next = self.ways[w].o_valid.val()
+                & !self.flush.val()
+                & !self.req_resv.val().get_bit(w)
+                & !self.ways[w].o_reuse.val();
+            self.withreuse[w].next = self.ways[w].o_valid.val()
+                & !self.flush.val()
+                & !self.req_resv.val().get_bit(w)
+                & self.ways[w].o_reuse.val();
         }
         self.any_hit.next = false;
         self.any_inval.next = false;

@@ -7,8 +7,14 @@ use rust_hdl::prelude::*;
 use super::{BaTagArrayRtl, Respond};
 use crate::section::Section;
 
-impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: usize>
-    Section<Respond> for BaTagArrayRtl<A, T, S, W, NS>
+impl<
+        const A: usize,
+        const T: usize,
+        const S: usize,
+        const W: usize,
+        const NS: usize,
+        const NW: usize,
+    > Section<Respond> for BaTagArrayRtl<A, T, S, W, NS, NW>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -39,14 +45,20 @@ impl<const A: usize, const T: usize, const S: usize, const W: usize, const NS: u
             self.m_outcome.next = self.c_miss.val();
             self.m_way.next = self.fi_way.val();
         } else {
+            // No way to fill: BYPASS (which needs no way: with every way
+            // reserved it stores nothing), a MISS over the victim, or, with
+            // every way reserved, RESV_FAIL (way 0, nothing changes: no way
+            // is a target, so no line is written differently).
             if self.ba_enable.val() & !self.req_prefetch.val() & !self.free.val() {
                 self.m_outcome.next = self.c_bypass.val();
-            } else {
+            } else if self.any_victim.val() {
                 self.m_outcome.next = self.c_miss.val();
+            } else {
+                self.m_outcome.next = self.c_resvfail.val();
             }
             self.m_way.next = self.victim_way.val();
-            self.m_evict_valid.next = !self.victim_bypass.val();
-            if !self.victim_bypass.val() {
+            self.m_evict_valid.next = self.any_victim.val() & !self.victim_bypass.val();
+            if self.any_victim.val() & !self.victim_bypass.val() {
                 self.m_evict_tag.next = self.victim_tag.val();
             }
         }
