@@ -210,7 +210,10 @@ impl BaModel {
             .map(|way| (resv >> way) & 1 == 0)
             .collect();
         if write {
-            self.process_store(set_index, hit_way)
+            // A write to a reserved line is a write miss (GPGPU-Sim's
+            // `data_cache`: only a HIT takes the write-hit path): the line
+            // in flight stays.
+            self.process_store(set_index, hit_way.filter(|&way| free[way]))
         } else if prefetch {
             self.process_prefetch(set_index, tag, hit_way, &free)
         } else {

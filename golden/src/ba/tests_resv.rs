@@ -84,11 +84,20 @@ fn present_tag_ignores_reservation() {
     assert_eq!(m.set_lines(0), &before[..]);
 }
 
+/// A store to a reserved line is a write miss (GPGPU-Sim: only a HIT
+/// takes the write-hit path): the line in flight stays; an unreserved line
+/// is write-evicted as before.
 #[test]
-fn stores_ignore_reservation() {
+fn a_store_to_a_reserved_line_is_a_write_miss() {
     let mut m = filled(&params(1, Some(2), 0));
+    let before = m.set_lines(0).to_vec();
     assert_eq!(
-        edge(&mut m, store(2, 0b1111)),
+        edge(&mut m, store(2, 0b0100)),
+        rsp(outcome::WRITE_MISS, 0, None)
+    );
+    assert_eq!(m.set_lines(0), &before[..]);
+    assert_eq!(
+        edge(&mut m, store(2, 0b1011)),
         rsp(outcome::WRITE_EVICT, 2, Some(2))
     );
     assert!(!m.line(0, 2).valid);

@@ -175,11 +175,18 @@ impl L1Role for BaRole {
         let lines = m.set_lines(set);
         let resv = self.resv[set];
         let free_way = |w: usize| resv & (1 << w) == 0;
-        if lines.iter().enumerate().any(|(w, l)| !l.valid && free_way(w)) {
+        if lines
+            .iter()
+            .enumerate()
+            .any(|(w, l)| !l.valid && free_way(w))
+        {
             return L1Plan::Allocate;
         }
         let p = &self.unit.params;
-        let never_reused = lines.iter().enumerate().any(|(w, l)| free_way(w) && !l.reuse);
+        let never_reused = lines
+            .iter()
+            .enumerate()
+            .any(|(w, l)| free_way(w) && !l.reuse);
         let allocates = p.BA_ENABLE == 0 || prefetch || (p.BA_POLICY == 1 && never_reused);
         if !allocates {
             L1Plan::Bypass

@@ -62,9 +62,12 @@ impl<
         // candidate, nor counted among the never-reused ways; hits ignore it.
         for w in 0..self._ways {
             self.ev[w].next = self.ways[w].o_valid.val() & !self.flush.val();
+            // A store does not see a reserved way's tag (GPGPU-Sim: a write
+            // to a reserved line is a write miss).
             self.hit[w].next = self.ways[w].o_valid.val()
                 & !self.flush.val()
-                & (self.ways[w].o_tag.val() == self.req_tag.val());
+                & (self.ways[w].o_tag.val() == self.req_tag.val())
+                & !(self.req_write.val() & self.req_resv.val().get_bit(w));
             self.inval[w].next =
                 !(self.ways[w].o_valid.val() & !self.flush.val()) & !self.req_resv.val().get_bit(w);
             self.cand[w].next =
