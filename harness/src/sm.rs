@@ -82,6 +82,7 @@ mod run;
 mod schedule;
 mod scoreboard;
 mod state;
+mod tex_cache;
 mod texture;
 mod trace_issue;
 mod warp;

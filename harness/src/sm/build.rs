@@ -27,7 +27,7 @@ use super::ldst::LdSt;
 use super::memory::SharedMemory;
 use super::prefetches::Prefetches;
 use super::state::{Sm, Timing};
-use super::texture::TexCache;
+use super::tex_cache::TexCache;
 use super::warp::{CtaSlot, Warp};
 
 /// The units of one SM, built with their probes and recorders (from the

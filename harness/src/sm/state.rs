@@ -19,7 +19,7 @@ use super::l1_side::L1Side;
 use super::ldst::LdSt;
 use super::memory::SharedMemory;
 use super::prefetches::Prefetches;
-use super::texture::TexCache;
+use super::tex_cache::TexCache;
 use super::warp::{CtaSlot, Warp};
 
 /// Instruction timing (`lat_*`, `ii_*`).

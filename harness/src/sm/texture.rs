@@ -15,98 +15,9 @@
 //! cache when its oldest outstanding request for that line is the texture
 //! cache's (`fill_is_texture`), else to the L1.
 
-use std::collections::VecDeque;
-
 use super::expander::ExpanderSide;
 use super::state::Sm;
-
-/// Texture MSHRs: GPGPU-Sim's GTX480 `-gpgpu_tex_cache:l1 ...,F:128:4,...`
-/// (128 entries, 4 requests merged each).
-pub(super) const TEX_MSHRS: usize = 128;
-/// Requests merged per texture MSHR (the first included).
-pub(super) const TEX_MERGES: usize = 4;
-
-/// A texture miss in flight.
-struct TexMshr {
-    line: u64,
-    /// Cycle the request was sent (which of the L1's and the texture
-    /// cache's requests for a line returns first).
-    sent: u64,
-    /// (warp, load id) of each request waiting for the line.
-    waiters: Vec<(u16, u32)>,
-}
-
-/// One SM's texture cache.
-pub(super) struct TexCache {
-    sets: u64,
-    ways: usize,
-    shift: u32,
-    /// Per way: the line held or reserved (`u64::MAX`: invalid).
-    tags: Vec<u64>,
-    /// Per way: reserved for a miss in flight.
-    reserved: Vec<bool>,
-    /// Per way: the last access (LRU).
-    stamp: Vec<u64>,
-    clock: u64,
-    mshr: Vec<TexMshr>,
-    /// Hits on their way: (cycle delivered, warp, load id).
-    hitq: VecDeque<(u64, u16, u32)>,
-    latency: u64,
-}
-
-impl TexCache {
-    /// A cache of `bytes` in `line`-byte lines, `ways`-way (checked by the
-    /// machine's validation), hits after `latency` cycles.
-    pub(super) fn new(bytes: u32, line: u32, ways: u32, latency: u32) -> TexCache {
-        let n = (bytes / line) as usize;
-        TexCache {
-            sets: (bytes / (line * ways)) as u64,
-            ways: ways as usize,
-            shift: line.trailing_zeros(),
-            tags: vec![u64::MAX; n],
-            reserved: vec![false; n],
-            stamp: vec![0; n],
-            clock: 0,
-            mshr: Vec::new(),
-            hitq: VecDeque::new(),
-            latency: latency as u64,
-        }
-    }
-
-    /// The ways of `line`'s set.
-    fn set(&self, line: u64) -> std::ops::Range<usize> {
-        let s = ((line >> self.shift) % self.sets) as usize;
-        s * self.ways..(s + 1) * self.ways
-    }
-
-    /// The way holding `line` with its data (not reserved).
-    fn find(&self, line: u64) -> Option<usize> {
-        self.set(line)
-            .find(|&i| self.tags[i] == line && !self.reserved[i])
-    }
-
-    /// The LRU way of `line`'s set that is not reserved.
-    fn victim(&self, line: u64) -> Option<usize> {
-        self.set(line)
-            .filter(|&i| !self.reserved[i])
-            .min_by_key(|&i| (self.tags[i] != u64::MAX, self.stamp[i]))
-    }
-
-    fn touch(&mut self, i: usize) {
-        self.clock += 1;
-        self.stamp[i] = self.clock;
-    }
-
-    /// The earliest cycle a queued hit is delivered.
-    pub(super) fn next_hit(&self) -> Option<u64> {
-        self.hitq.front().map(|&(t, _, _)| t)
-    }
-
-    /// The send cycle of the texture miss of `line` in flight, if any.
-    fn in_flight(&self, line: u64) -> Option<u64> {
-        self.mshr.iter().find(|m| m.line == line).map(|m| m.sent)
-    }
-}
+use super::tex_cache::{TexMshr, TEX_MERGES, TEX_MSHRS};
 
 impl<X: ExpanderSide> Sm<'_, X> {
     /// A line of warp `warp`'s texture load `load`: a hit (data after
