@@ -48,9 +48,12 @@ pub trait CosimUnit: RtlDecl + GoldenUnit + Sized {
         vec![Self::Params::default()]
     }
     /// The depth of the k-induction of the unit's property check
-    /// (`warpgen prove`, after BMC to depth 4); 0 checks by BMC only, for a
-    /// unit whose induction does not close. By default 1.
+    /// (`warpgen prove`, after BMC to [`CosimUnit::BMC_DEPTH`]); 0 checks
+    /// by BMC only, for a unit whose induction does not close. By default 1.
     const INDUCTION_DEPTH: u32 = 1;
+    /// The depth of the bounded model check of the unit's properties
+    /// (`warpgen prove`). By default 4.
+    const BMC_DEPTH: u32 = 4;
     /// The paper's latency claim, printed beside the static timing.
     const LATENCY_CLAIM: Option<LatencyClaim> = None;
     /// The paper's own area figure, printed beside the memory costing.

@@ -145,15 +145,19 @@ pub fn engine_name(engine: FormalEngine) -> &'static str {
     }
 }
 
-/// The settings `warpgen prove` uses for `unit`'s properties: BMC to depth
-/// 4 for every unit, and k-induction to the depth the unit declares
+/// The settings `warpgen prove` uses for `unit`'s properties: BMC to the
+/// depth the unit declares (`cosim::CosimUnit::BMC_DEPTH`, 4 unless it says
+/// otherwise), and k-induction to the depth the unit declares
 /// (`cosim::CosimUnit::INDUCTION_DEPTH`: 0, BMC only, for a unit whose
 /// induction does not close). A name that is not a unit's gets BMC only.
 pub fn unit_settings(unit: &str) -> FormalSettings {
     let induction_depth = crate::unit_table::unit(unit).map_or(0, |u| u.induction_depth());
+    let defaults = FormalSettings::default();
+    let bmc_depth = crate::unit_table::unit(unit).map_or(defaults.bmc_depth, |u| u.bmc_depth());
     FormalSettings {
         induction_depth,
-        ..FormalSettings::default()
+        bmc_depth,
+        ..defaults
     }
 }
 

@@ -64,6 +64,9 @@ pub trait UnitCommands: Sync {
     /// The k-induction depth of the unit's property check
     /// (`cosim::CosimUnit::INDUCTION_DEPTH`).
     fn induction_depth(&self) -> u32;
+    /// The BMC depth of `warpgen prove`'s property check
+    /// (`cosim::CosimUnit::BMC_DEPTH`).
+    fn bmc_depth(&self) -> u32;
     /// `warpgen bench`.
     fn bench(
         &self,
@@ -159,6 +162,9 @@ impl<U: CosimUnit + HarnessUnit> UnitCommands for Entry<U> {
     }
     fn induction_depth(&self) -> u32 {
         U::INDUCTION_DEPTH
+    }
+    fn bmc_depth(&self) -> u32 {
+        U::BMC_DEPTH
     }
     fn bench(
         &self,
