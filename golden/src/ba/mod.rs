@@ -206,18 +206,22 @@ impl BaModel {
     fn process_request(&mut self, addr: u64, write: bool, prefetch: bool, resv: u64) -> Decision {
         let (set_index, tag) = self.set_and_tag(addr);
         let hit_way = self.find_tag(set_index, tag);
-        let free: Vec<bool> = (0..self.params.WAYS as usize)
-            .map(|way| (resv >> way) & 1 == 0)
-            .collect();
+        // `free[way]`: the way is not reserved (WAYS <= 32: on the stack,
+        // no allocation per request).
+        let mut ways = [false; 32];
+        for (way, f) in ways.iter_mut().enumerate() {
+            *f = (resv >> way) & 1 == 0;
+        }
+        let free = &ways[..self.params.WAYS as usize];
         if write {
             // A write to a reserved line is a write miss (GPGPU-Sim's
             // `data_cache`: only a HIT takes the write-hit path): the line
             // in flight stays.
             self.process_store(set_index, hit_way.filter(|&way| free[way]))
         } else if prefetch {
-            self.process_prefetch(set_index, tag, hit_way, &free)
+            self.process_prefetch(set_index, tag, hit_way, free)
         } else {
-            self.process_load(set_index, tag, hit_way, &free)
+            self.process_load(set_index, tag, hit_way, free)
         }
     }
 
