@@ -29,6 +29,13 @@ pub struct HarnessBenchRow {
     pub seconds: f64,
     /// Simulated SM cycles per second.
     pub cycles_per_second: f64,
+    /// Warp instructions the run simulated (in an all-SM run, every
+    /// SM's).
+    pub instructions: u64,
+    /// Warp instructions simulated per second: the rate of simulated
+    /// work, which, unlike the cycle rate, does not move when a mechanism
+    /// changes how many cycles the same instructions take.
+    pub instructions_per_second: f64,
 }
 
 /// Benchmark of the harness: simulated SM cycles per second for each
@@ -78,6 +85,7 @@ pub fn bench_harness(
             let (cfg, kernel) = prepare(&args)?;
             let mut best = f64::INFINITY;
             let mut cycles = 0;
+            let mut instructions = 0;
             for _ in 0..repeat.max(1) {
                 let t = Instant::now();
                 let m = run_prepared(&args, &cfg, &kernel)?;
@@ -88,6 +96,7 @@ pub fn bench_harness(
                 } else {
                     m.per_sm.iter().map(|s| s.cycles).sum()
                 };
+                instructions = m.warp_instructions;
             }
             rows.push(HarnessBenchRow {
                 kernel: kernel.name.clone(),
@@ -96,6 +105,8 @@ pub fn bench_harness(
                 cycles,
                 seconds: best,
                 cycles_per_second: cycles as f64 / best.max(1e-9),
+                instructions,
+                instructions_per_second: instructions as f64 / best.max(1e-9),
             });
         }
     }
@@ -167,8 +178,32 @@ pub fn bench_ratios(rows: &[HarnessBenchRow]) -> String {
 }
 
 /// The benchmark as a table: one row per kernel, one column per variant
-/// (millions of simulated cycles per second), plus the cycles.
+/// (millions of simulated SM cycles per second), plus the baseline's
+/// cycles.
 pub fn bench_table(rows: &[HarnessBenchRow]) -> String {
+    rate_table(rows, "kernel (Mcycles/s)", "cycles", &|r| {
+        (r.cycles, r.cycles_per_second)
+    })
+}
+
+/// The same benchmark as simulated work: millions of warp instructions
+/// per second, plus the baseline's instructions. A variant that makes the
+/// same instructions take fewer cycles (more work per simulated cycle)
+/// lowers its cycle rate but not this one.
+pub fn bench_work_table(rows: &[HarnessBenchRow]) -> String {
+    rate_table(rows, "kernel (Minstr/s)", "instrs", &|r| {
+        (r.instructions, r.instructions_per_second)
+    })
+}
+
+/// One row per kernel, one column per variant: `f`'s rate in millions,
+/// after the first variant's count.
+fn rate_table(
+    rows: &[HarnessBenchRow],
+    title: &str,
+    count: &str,
+    f: &dyn Fn(&HarnessBenchRow) -> (u64, f64),
+) -> String {
     let mut variants: Vec<&str> = Vec::new();
     let mut kernels: Vec<&str> = Vec::new();
     for r in rows {
@@ -179,21 +214,21 @@ pub fn bench_table(rows: &[HarnessBenchRow]) -> String {
             kernels.push(&r.kernel);
         }
     }
-    let mut s = format!("{:<20} {:>10}", "kernel (Mcycles/s)", "cycles");
+    let mut s = format!("{title:<20} {count:>10}");
     for v in &variants {
         s += &format!(" {v:>11}");
     }
     s.push('\n');
     for k in kernels {
-        let cyc = rows
+        let n = rows
             .iter()
             .find(|r| r.kernel == k)
-            .map(|r| r.cycles)
+            .map(|r| f(r).0)
             .unwrap_or(0);
-        s += &format!("{k:<20} {cyc:>10}");
+        s += &format!("{k:<20} {n:>10}");
         for v in &variants {
             match rows.iter().find(|r| r.kernel == k && r.variant == *v) {
-                Some(r) => s += &format!(" {:>11.2}", r.cycles_per_second / 1e6),
+                Some(r) => s += &format!(" {:>11.2}", f(r).1 / 1e6),
                 None => s += &format!(" {:>11}", "-"),
             }
         }
@@ -242,6 +277,8 @@ mod tests {
             cycles: 1000,
             seconds: 1000.0 / cps,
             cycles_per_second: cps,
+            instructions: 10,
+            instructions_per_second: cps / 100.0,
         };
         let unit = ["unit=x", "sched=y"];
         let rows = vec![
@@ -256,5 +293,29 @@ mod tests {
             text.contains("2.50 / x") && text.contains("= 0.250x"),
             "{text}"
         );
+    }
+
+    /// The work table divides instructions, not cycles, by the time: a
+    /// variant that runs the same instructions in a third of the cycles in
+    /// the same time keeps the baseline's work rate.
+    #[test]
+    fn the_work_table_rates_instructions_not_cycles() {
+        let row = |variant: &str, cycles: u64| HarnessBenchRow {
+            kernel: "K".into(),
+            variant: variant.into(),
+            sets: vec![],
+            cycles,
+            seconds: 0.5,
+            cycles_per_second: cycles as f64 / 0.5,
+            instructions: 2_000_000,
+            instructions_per_second: 4e6,
+        };
+        let rows = vec![row("baseline", 3_000_000), row("denser", 1_000_000)];
+        let cyc = bench_table(&rows);
+        let work = bench_work_table(&rows);
+        let line = |t: &str| t.lines().nth(1).unwrap().to_string();
+        assert!(line(&cyc).ends_with("6.00        2.00"), "{cyc}");
+        assert!(line(&work).ends_with("4.00        4.00"), "{work}");
+        assert!(line(&work).contains(" 2000000 "), "{work}");
     }
 }

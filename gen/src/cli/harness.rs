@@ -173,10 +173,11 @@ pub struct BenchHarnessCmd {
 
 /// `warpgen bench-harness`.
 pub fn bench_harness_cmd(a: BenchHarnessCmd) -> anyhow::Result<bool> {
-    use crate::bench_harness::{bench_harness, bench_ratios, bench_table};
+    use crate::bench_harness::{bench_harness, bench_ratios, bench_table, bench_work_table};
     let files = crate::run::kernel_files(&a.kernels)?;
     let rows = bench_harness(&files, a.repeat, a.cosim)?;
     println!("{}", bench_table(&rows));
+    println!("{}", bench_work_table(&rows));
     if a.cosim {
         print!("{}", bench_ratios(&rows));
     }
