@@ -93,6 +93,19 @@ impl LruTags {
             .min_by_key(|&w| self.stamp[base + w])
     }
 
+    /// Whether a miss in `set` finds a way ([`Self::victim`] is `Some`),
+    /// without ranking the ways.
+    #[inline]
+    fn has_victim(&self, set: usize) -> bool {
+        let base = set * self.ways;
+        let tags = &self.tags[base..base + self.ways];
+        let resv = &self.resv[base..base + self.ways];
+        let locked = &self.locked;
+        tags.iter()
+            .zip(resv)
+            .any(|(&t, &r)| t == 0 || (!r && (locked.is_empty() || !locked.contains(&(t - 1)))))
+    }
+
     fn apply(&mut self, addr: u64, write: bool) -> L1Response {
         let (set, way) = self.find(addr);
         let base = set * self.ways;
@@ -156,10 +169,8 @@ impl L1Role for LruTags {
     fn plan(&self, addr: u64, _prefetch: bool) -> L1Plan {
         match self.find(addr) {
             (_, Some(_)) => L1Plan::Hit,
-            (set, None) => match self.victim(set) {
-                Some(_) => L1Plan::Allocate,
-                None => L1Plan::ReservationFail,
-            },
+            (set, None) if self.has_victim(set) => L1Plan::Allocate,
+            (_, None) => L1Plan::ReservationFail,
         }
     }
 
@@ -280,5 +291,29 @@ mod tests {
             access(&mut t, i * 128);
         }
         assert!(t.holds_data(7 * 128) && t.holds_data(2 * 128));
+    }
+
+    proptest::proptest! {
+        /// `plan`'s quick test for a free way agrees with the victim
+        /// choice `apply` makes, whatever loads, stores, fills and locks
+        /// came before.
+        #[test]
+        fn plan_finds_a_way_exactly_when_apply_has_a_victim(
+            ops in proptest::collection::vec((0u8..4, 0u64..12), 1..80)
+        ) {
+            let mut t = LruTags::new(2, 3, 128);
+            for (op, line) in ops {
+                let a = line * 128;
+                match op {
+                    0 => { miss_in_flight(&mut t, a); }
+                    1 => t.fill(a),
+                    2 => { t.request(a, true); t.step(false).unwrap(); }
+                    _ => t.set_locked(a, line % 2 == 0),
+                }
+                for set in 0..2 {
+                    proptest::prop_assert_eq!(t.has_victim(set), t.victim(set).is_some());
+                }
+            }
+        }
     }
 }
