@@ -588,6 +588,7 @@ pub(crate) fn throttle_program(
                         indirect: false,
                     },
                     guard,
+                    addr: false,
                 });
                 for j in *b..=*e {
                     instrs.push(lay.reloc(p.instrs[j], Some((*b, *e, start))));
@@ -597,11 +598,13 @@ pub(crate) fn throttle_program(
                 info.push(InstrInfo {
                     class: ExprClass::SCALAR,
                     guard,
+                    addr: false,
                 });
                 instrs.push(Instr::Barrier);
                 info.push(InstrInfo {
                     class: ExprClass::SCALAR,
                     guard,
+                    addr: false,
                 });
             }
             i = e + 1;
@@ -621,6 +624,7 @@ pub(crate) fn throttle_program(
         max_nesting: p.max_nesting + 1,
         mems: p.mems.clone(),
         loop_lines: p.loop_lines.clone(),
+        addr_reg: p.addr_reg,
     }
 }
 

@@ -41,6 +41,7 @@
 //! | `snake_span_lines` | most L1 lines one prefetch's footprint (Snake's `pf_span`) is prefetched as, one request per line; a wider footprint prefetches its first line only (`sm/prefetches.rs`); 1..=32 | 4 | 4 |
 //! | `decoupled_cap_cycles` | the decoupled L1's cap until trained (half the lines for the L1 side) also lifts this many cycles after the SM's first demand load, if the prefetcher has offered no prefetch by then (the Snake paper's "designated 10-cycle period" of training); 0 = only by a prefetch (`decoupled.rs`) | 10 | 10 |
 //! | `eager_wakeup` | promote a pending warp when a prefetch for it returns (two-level / PAS) | true | true |
+//! | `address_arithmetic` | a kernel file's address expressions cost ALU instructions, as SASS computes addresses (`sm_harness.md` revision 3; `kernels/README.md`); false: free, as in revision 2 | true | true |
 //! | `pas_lifetime_marker` | PAS keeps a leading warp's marker for its life (revision 2) instead of clearing it at the warp's first repeated load PC or after the prefetcher's PerCTA entries of load PCs (`sched/pas.rs`) | false | false |
 //! | a unit's switch | a boolean key the unit declares ([`HarnessUnit::SWITCHES`]; `caps_hint`: CAPS's indirect-load hint) | | |
 //! | `reuse_analysis` | classify the L1 access stream by reuse distance | true | true |
@@ -507,6 +508,12 @@ pub struct MachineConfig {
     /// loads (revision 3, the default).
     #[serde(default)]
     pub pas_lifetime_marker: bool,
+    /// A kernel file's address arithmetic costs ALU instructions (the
+    /// `Compute` the compiler puts before each load and store,
+    /// [`crate::kernel`]); false: addresses are free (revision 2), for
+    /// comparison.
+    #[serde(default = "address_arithmetic")]
+    pub address_arithmetic: bool,
     /// Show the prefetcher which loads are indirect (from the expression
     /// classification); else every load is shown as direct. The CAPS
     /// unit's switch: its key `caps_hint` is declared with the unit
@@ -581,6 +588,7 @@ impl MachineConfig {
             decoupled_cap_cycles: decoupled_cap_cycles(),
             eager_wakeup: true,
             pas_lifetime_marker: false,
+            address_arithmetic: address_arithmetic(),
             caps_hint: true,
             reuse_analysis: true,
             interwarp_probe: 0,
@@ -683,6 +691,11 @@ fn snake_span_lines() -> u32 {
 /// time limit".
 fn decoupled_cap_cycles() -> u32 {
     10
+}
+
+/// `address_arithmetic`'s default: addresses cost instructions.
+fn address_arithmetic() -> bool {
+    true
 }
 
 /// Parse a decimal or `0x` hexadecimal unsigned integer (underscores allowed).

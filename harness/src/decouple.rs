@@ -92,6 +92,11 @@ pub(crate) enum Step {
         /// Access size (1, 2 or 4 bytes).
         size: u32,
     },
+    /// The address arithmetic (an inserted `Compute`, `kernel`) of a
+    /// decoupled load or store: the affine warp computes it, one affine
+    /// instruction per operator, once per batch; the non-affine warps
+    /// skip it (their addresses come as records).
+    Address,
     /// A decoupled branch: the affine warp enqueues the predicate tuple;
     /// the non-affine warps dequeue their masks. `scalar`: the condition
     /// is the same for every thread and the affine warp follows it.
@@ -448,15 +453,26 @@ impl Plan {
             // `needed` only grows, and with it the kept lets: stable after
             // a pass that changed nothing.
             if !changed {
-                return steps;
+                break;
             }
         }
+        // A decoupled access's address arithmetic (just before it) moves
+        // to the affine warp.
+        for i in 0..n.saturating_sub(1) {
+            if prog.info[i].addr && matches!(steps[i + 1], Step::Enq { .. }) {
+                steps[i] = Step::Address;
+            }
+        }
+        steps
     }
 
     /// Whether the non-affine warps skip instruction `pc` (a removed let).
     #[inline]
     pub(crate) fn removed(&self, pc: u32) -> bool {
-        matches!(self.steps[pc as usize], Step::AffineLet { removed: true })
+        matches!(
+            self.steps[pc as usize],
+            Step::AffineLet { removed: true } | Step::Address
+        )
     }
 }
 
@@ -505,15 +521,21 @@ struct IfFrame {
 pub(crate) struct AffineWarp {
     pc: u32,
     running: bool,
+    /// Address arithmetic costs instructions (`address_arithmetic`).
+    charge_addresses: bool,
+    /// Instructions left of the address arithmetic at `pc`.
+    addr_left: u32,
     regs: Vec<Option<Tuple>>,
     frames: Vec<IfFrame>,
 }
 
 impl AffineWarp {
-    pub(crate) fn new(plan: &Plan) -> AffineWarp {
+    pub(crate) fn new(plan: &Plan, charge_addresses: bool) -> AffineWarp {
         AffineWarp {
             pc: 0,
             running: false,
+            charge_addresses,
+            addr_left: 0,
             regs: vec![None; plan.tuple_regs.len()],
             frames: Vec::new(),
         }
@@ -523,6 +545,7 @@ impl AffineWarp {
     pub(crate) fn start(&mut self, plan: &Plan) {
         self.pc = 0;
         self.running = true;
+        self.addr_left = 0;
         self.frames.clear();
         for (r, &t) in self.regs.iter_mut().zip(&plan.tuple_regs) {
             *r = t.then_some(Tuple::default());
@@ -633,6 +656,16 @@ impl AffineWarp {
                         self.pc = region_end(prog, pc) as u32;
                     }
                     return Ok(AwIssue::Enqueue(t));
+                }
+                (Instr::Compute { n, .. }, Step::Address) if self.charge_addresses => {
+                    if self.addr_left == 0 {
+                        self.addr_left = n;
+                    }
+                    self.addr_left -= 1;
+                    if self.addr_left == 0 {
+                        self.pc += 1;
+                    }
+                    return Ok(AwIssue::Issued);
                 }
                 (Instr::Let { dst, code }, Step::AffineLet { .. }) => {
                     let t = self.tuple(prog, code)?;
@@ -800,11 +833,14 @@ len = "N"
                 Step::AffineLet { removed: true },
                 Step::Loop,
                 Step::AffineLet { removed: true },
+                // A[idx]'s address arithmetic: base + idx * 4.
+                Step::Address,
                 Step::Enq {
                     kind: TupleKind::Data,
                     size: 4
                 },
                 Step::NonAffine,
+                Step::Address,
                 Step::Enq {
                     kind: TupleKind::Addr,
                     size: 4
@@ -916,7 +952,7 @@ len = "N"
             "[\"N / 256\"]",
         );
         let plan = Plan::new(&k).unwrap();
-        let mut aw = AffineWarp::new(&plan);
+        let mut aw = AffineWarp::new(&plan, true);
         assert_eq!(aw.issue(&k, &plan, true).unwrap(), AwIssue::Idle);
         aw.start(&plan);
         let a = k.array("A").unwrap().base as u32;
@@ -935,8 +971,9 @@ len = "N"
         }
         assert!(!aw.running());
         assert!(blocked > 0);
-        // let tid, loop begin, 3 x let idx.
-        assert_eq!(issued, 1 + 1 + 3);
+        // let tid, loop begin, 3 x (let idx, the address arithmetic of
+        // A[idx] and of B[idx]: one instruction each).
+        assert_eq!(issued, 1 + 1 + 3 * 3);
         assert_eq!(tuples.len(), 3 * 3 + 1);
         for i in 0..3u32 {
             let ld = tuples[3 * i as usize];

@@ -462,6 +462,9 @@ pub struct Metrics {
     pub cycles: u64,
     /// Warp instructions issued.
     pub warp_instructions: u64,
+    /// Of which address arithmetic (the ALU instructions a kernel file's
+    /// address expressions cost, `address_arithmetic`).
+    pub address_instructions: u64,
     /// Thread instructions (active lanes of issued warp instructions).
     pub thread_instructions: u64,
     /// Warp instructions per cycle.

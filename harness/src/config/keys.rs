@@ -69,6 +69,7 @@ pub(crate) const MACHINE_KEYS: &[&str] = &[
     "decoupled_cap_cycles",
     "eager_wakeup",
     "pas_lifetime_marker",
+    "address_arithmetic",
 ];
 
 /// The keys after the units' switches: the run's analyses and its control.
@@ -210,6 +211,7 @@ impl MachineConfig {
             "ii_tensor" => self.lat.ii_tensor = int32(key)?,
             "eager_wakeup" => self.eager_wakeup = boolean(key)?,
             "pas_lifetime_marker" => self.pas_lifetime_marker = boolean(key)?,
+            "address_arithmetic" => self.address_arithmetic = boolean(key)?,
             "reuse_analysis" => self.reuse_analysis = boolean(key)?,
             "interwarp_probe" => self.interwarp_probe = int32(key)?,
             "fast_forward" => self.fast_forward = boolean(key)?,

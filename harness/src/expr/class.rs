@@ -69,6 +69,41 @@ pub(crate) enum RExpr {
 }
 
 impl RExpr {
+    /// The ALU instructions SASS spends on the address of an access whose
+    /// (folded) index is `self` (`sm_harness.md` revision 3): one per
+    /// operator of the index (after folding, every operator has a
+    /// non-constant operand), plus one for `base + index * elem` (the
+    /// array's base and element size are constants: one `IMAD.WIDE` /
+    /// `ISCADD`). A constant added to or subtracted from the whole index
+    /// is folded into the memory instruction's immediate offset, as SASS
+    /// folds it (`LDG.E R4, [R2.64+0x4]`), and a constant index costs
+    /// nothing. No common-subexpression elimination across statements and
+    /// no strength reduction in loops: `kernels/README.md` compares one
+    /// kernel with its SASS.
+    pub(crate) fn address_ops(&self) -> u32 {
+        let mut e = self;
+        loop {
+            e = match e {
+                RExpr::Bin(BinOp::Add | BinOp::Sub, a, b) if matches!(**b, RExpr::Const(_)) => a,
+                RExpr::Bin(BinOp::Add, a, b) if matches!(**a, RExpr::Const(_)) => b,
+                _ => break,
+            };
+        }
+        match e {
+            RExpr::Const(_) => 0,
+            e => 1 + e.operators(),
+        }
+    }
+
+    /// Operator nodes.
+    fn operators(&self) -> u32 {
+        match self {
+            RExpr::Const(_) | RExpr::Reg(_) => 0,
+            RExpr::Un(_, a) => 1 + a.operators(),
+            RExpr::Bin(_, a, b) => 1 + a.operators() + b.operators(),
+        }
+    }
+
     /// Fold constant sub-expressions.
     pub(crate) fn fold(self) -> RExpr {
         match self {

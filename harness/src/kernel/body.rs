@@ -2,6 +2,7 @@
 //! compiler's state, blocks and scopes, names, and the lowering of
 //! expressions (the statements in `stmt.rs`).
 
+use crate::config::InstrClass;
 use std::collections::{BTreeMap, HashMap};
 
 use super::types::{
@@ -121,6 +122,8 @@ pub(super) struct BodyCompiler<'a> {
     pub(super) mems: Vec<MemInstrInfo>,
     /// Per `LoopBegin` emitted: its statement's body line.
     pub(super) loop_lines: Vec<u32>,
+    /// The address arithmetic's register (`Program::addr_reg`).
+    pub(super) addr_reg: Option<u16>,
 }
 
 /// A result with an error at a position of the body.
@@ -169,6 +172,7 @@ impl<'a> BodyCompiler<'a> {
                 unrolled: 0,
                 mems: Vec::new(),
                 loop_lines: Vec::new(),
+                addr_reg: None,
             };
             let mut p = Parser::new(toks.clone());
             c.block_body(&mut p, true)?;
@@ -187,8 +191,16 @@ impl<'a> BodyCompiler<'a> {
     pub(super) fn finish(self) -> PResult<Program> {
         let mut seen: HashMap<u32, usize> = HashMap::new();
         let mut mem_pcs = vec![0u32; self.mems.len()];
+        // The inserted address instructions take no PC of their own, so a
+        // memory instruction's PC is the same whether the harness charges
+        // address arithmetic or not.
+        let mut inserted = 0u32;
         for (i, ins) in self.instrs.iter().enumerate() {
-            let pc = self.explicit_pc[i].unwrap_or(8 * i as u32);
+            if self.info[i].addr {
+                inserted += 1;
+                continue;
+            }
+            let pc = self.explicit_pc[i].unwrap_or(8 * (i as u32 - inserted));
             if let Instr::Load { mem, .. } | Instr::Store { mem, .. } = ins {
                 if let Some(&other) = seen.get(&pc) {
                     return Err(ExprError::new(
@@ -219,6 +231,7 @@ impl<'a> BodyCompiler<'a> {
             max_nesting: self.max_nesting,
             mems,
             loop_lines: self.loop_lines,
+            addr_reg: self.addr_reg,
         })
     }
 
@@ -443,7 +456,28 @@ impl<'a> BodyCompiler<'a> {
         self.info.push(InstrInfo {
             class: ExprClass::SCALAR,
             guard: self.guard(),
+            addr: false,
         });
+    }
+
+    /// The address arithmetic of a load or store of index `idx` (folded),
+    /// emitted just before it: a `Compute` of [`RExpr::address_ops`] ALU
+    /// instructions, none when the address is a constant.
+    pub(super) fn emit_address(&mut self, idx: &RExpr) {
+        let n = idx.address_ops();
+        if n > 0 {
+            if self.addr_reg.is_none() {
+                self.addr_reg = Some(self.new_reg(ExprClass::SCALAR, None));
+            }
+            self.emit(
+                Instr::Compute {
+                    n,
+                    class: InstrClass::Alu,
+                },
+                None,
+            );
+            self.info.last_mut().expect("just emitted").addr = true;
+        }
     }
 
     /// The class of the last emitted instruction's expression.
@@ -492,6 +526,7 @@ impl<'a> BodyCompiler<'a> {
                     line: pos.line,
                     texture: false,
                 });
+                self.emit_address(&ri);
                 self.emit(
                     Instr::Load {
                         array,

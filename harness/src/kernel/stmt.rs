@@ -120,6 +120,7 @@ impl BodyCompiler<'_> {
                 mem,
             }
         };
+        self.emit_address(&ri);
         self.emit(ins, pc);
         self.set_class(class);
         Ok(())

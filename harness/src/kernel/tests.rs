@@ -205,3 +205,45 @@ len = "N"
         k.array("edges").unwrap().value(17)
     );
 }
+
+/// Each access's address arithmetic, as SASS would spend it: one
+/// instruction per operator of the index plus one for `base + index *
+/// elem`; a constant offset on the whole index folds into the memory
+/// instruction; a constant index costs nothing.
+#[test]
+fn address_arithmetic_costs_one_instruction_per_operator() {
+    let body = "let i = tid.x\n\
+                let j = tid.x * 2\n\
+                load A[i]\n\
+                load A[i + 1]\n\
+                load A[3 - i]\n\
+                load A[j * R + i]\n\
+                load A[(i + 2) * 4 + 8]\n\
+                load A[5]\n\
+                store A[i * i - 1]";
+    let k = with_body(body).unwrap();
+    let p = &k.program;
+    // (address instructions, the access after them) in program order.
+    let mut costs = Vec::new();
+    for (i, ins) in p.instrs.iter().enumerate() {
+        if matches!(ins, Instr::Load { .. } | Instr::Store { .. }) {
+            let n = match p.instrs[i - 1] {
+                Instr::Compute { n, .. } if p.info[i - 1].addr => n,
+                _ => 0,
+            };
+            costs.push(n);
+        }
+    }
+    // A[i]: 1; A[i + 1]: 1 (folded); A[3 - i]: 2 (the subtraction from a
+    // constant is not an offset); A[j * R + i]: 3 (R is a constant
+    // parameter, still an operator on j); A[(i + 2) * 4 + 8]: 3 (the
+    // inner + 2 is under a multiplication: not folded); A[5]: 0;
+    // A[i * i - 1]: 2.
+    assert_eq!(costs, vec![1, 1, 2, 3, 3, 0, 2]);
+    // The inserted instructions take no PC: the accesses keep 8 x their
+    // index among the other instructions.
+    let pcs: Vec<u32> = p.mems.iter().map(|m| m.pc).collect();
+    assert_eq!(pcs, vec![16, 24, 32, 40, 48, 56, 64]);
+    let user: usize = p.info.iter().filter(|x| !x.addr).count();
+    assert_eq!(user, 2 + 7 + 1, "two lets, seven accesses, exit");
+}

@@ -186,6 +186,10 @@ pub(crate) struct InstrInfo {
     /// thread of every CTA executes it together). For `LoopBegin` the
     /// loop's own scope is included.
     pub guard: ExprClass,
+    /// A `Compute` the compiler inserted before a load or store: its
+    /// address arithmetic (`sm_harness.md` revision 3, "address arithmetic
+    /// is free": SASS computes addresses with ALU instructions).
+    pub addr: bool,
 }
 
 /// The compiled body.
@@ -203,6 +207,10 @@ pub(crate) struct Program {
     /// Per `LoopBegin`, in program order: the `loop` statement's line (in
     /// the kernel file once loaded).
     pub loop_lines: Vec<u32>,
+    /// The register the address arithmetic writes and its access reads
+    /// (so the access waits for it under instruction timing), if the
+    /// program has address arithmetic.
+    pub addr_reg: Option<u16>,
 }
 
 /// A kernel ready to run.

@@ -103,6 +103,16 @@ impl Metrics {
     fn issue_rows(&self, t: &mut Rows) {
         t.r("cycles", self.cycles.to_string());
         t.r("warp instructions", self.warp_instructions.to_string());
+        if self.address_instructions > 0 {
+            t.r(
+                "  address arithmetic",
+                format!(
+                    "{} ({} of warp instructions)",
+                    self.address_instructions,
+                    pct(ratio(self.address_instructions, self.warp_instructions))
+                ),
+            );
+        }
         t.r("IPC", format!("{:.3}", self.ipc));
         let sc = &self.sched;
         // Per SM until its last CTA finished (summed over the SMs).

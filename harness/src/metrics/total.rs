@@ -150,6 +150,7 @@ impl Metrics {
             });
             t.cycles = t.cycles.max(m.cycles);
             t.warp_instructions += m.warp_instructions;
+            t.address_instructions += m.address_instructions;
             t.thread_instructions += m.thread_instructions;
             t.ctas += m.ctas;
             t.mem_instructions += m.mem_instructions;

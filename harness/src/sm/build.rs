@@ -150,8 +150,18 @@ fn attach_units(
 fn instruction_reads(prog: &Program) -> Vec<Vec<u16>> {
     prog.instrs
         .iter()
-        .map(|ins| {
+        .enumerate()
+        .map(|(i, ins)| {
             let mut v = Vec::new();
+            // Address arithmetic reads its access's index registers; the
+            // access reads the address it computed.
+            let ins = match prog.instrs.get(i + 1) {
+                Some(next) if prog.info[i].addr => next,
+                _ => ins,
+            };
+            if let (Some(r), true) = (prog.addr_reg, i > 0 && prog.info[i - 1].addr) {
+                v.push(r);
+            }
             match *ins {
                 Instr::Let { code, .. } => regs_read(&prog.ops, code, &mut v),
                 Instr::Load { index, .. } | Instr::Store { index, .. } => {
@@ -177,7 +187,9 @@ fn instruction_reads(prog: &Program) -> Vec<Vec<u16>> {
 fn instruction_writes(prog: &Program) -> Vec<Vec<u16>> {
     prog.instrs
         .iter()
-        .map(|ins| match *ins {
+        .enumerate()
+        .map(|(i, ins)| match *ins {
+            Instr::Compute { .. } if prog.info[i].addr => prog.addr_reg.into_iter().collect(),
             Instr::Let { dst, .. } => vec![dst],
             Instr::LoopBegin { var, end, .. } => vec![var, end],
             Instr::LoopEnd { var, .. } => vec![var],

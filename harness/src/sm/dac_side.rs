@@ -129,12 +129,13 @@ impl DacSide {
         k: &Kernel,
         sets: usize,
         warps: usize,
+        charge_addresses: bool,
     ) -> DacSide {
         let mut m = DacMetrics::default();
         let dec = match Plan::new(k) {
             Ok(plan) => {
                 m.decoupled = true;
-                let aw = AffineWarp::new(&plan);
+                let aw = AffineWarp::new(&plan, charge_addresses);
                 Some(Decoupled { plan, aw })
             }
             Err(reason) => {

@@ -37,6 +37,20 @@ impl<X: ExpanderSide> Sm<'_, X> {
                     wp.pc += 1;
                     self.xp.count_skipped();
                 }
+                // Address arithmetic: free when `address_arithmetic` is
+                // off; skipped when DAC's affine warp computes the address
+                // (the load or store it belongs to is decoupled).
+                Instr::Compute { n, .. } if self.prog.info[wp.pc as usize].addr => {
+                    if self.cfg.address_arithmetic && !self.xp.skips(wp.pc) {
+                        break;
+                    }
+                    if self.cfg.address_arithmetic {
+                        for _ in 0..n {
+                            self.xp.count_skipped();
+                        }
+                    }
+                    wp.pc += 1;
+                }
                 Instr::Else { end_at } => {
                     let f = *wp.stack.last().expect("if frame");
                     wp.active = f.other;
@@ -72,7 +86,14 @@ impl<X: ExpanderSide> Sm<'_, X> {
         match ins {
             Instr::Compute { n, class } => {
                 if self.timing.timed {
-                    self.timed_issue(w, class, &[]);
+                    // Address arithmetic writes the address its access
+                    // reads; other computations write nothing modelled.
+                    let writes = std::mem::take(&mut self.writes[pc as usize]);
+                    self.timed_issue(w, class, &writes);
+                    self.writes[pc as usize] = writes;
+                }
+                if prog.info[pc as usize].addr {
+                    self.m.address_instructions += 1;
                 }
                 let wp = &mut self.warps[wi];
                 if wp.compute_left == 0 {

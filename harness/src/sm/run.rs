@@ -21,7 +21,13 @@ use super::state::Sm;
 /// The SM's side of the expander slot's unit: every expander unit speaks
 /// DAC's protocol (the affine warp's tuples, records and masks).
 fn dac_side(k: &Kernel, cfg: &MachineConfig, unit: Box<dyn ExpanderRole>) -> DacSide {
-    DacSide::new(unit, k, cfg.l1_sets() as usize, cfg.max_warps as usize)
+    DacSide::new(
+        unit,
+        k,
+        cfg.l1_sets() as usize,
+        cfg.max_warps as usize,
+        cfg.address_arithmetic,
+    )
 }
 
 /// Run `k` on SM `sm_id` of `cfg` alone, with the CTAs that SM gets when

@@ -116,6 +116,7 @@ impl Kernel {
                     InstrInfo {
                         class: ExprClass::SCALAR,
                         guard: ExprClass::SCALAR,
+                        addr: false,
                     };
                     2
                 ],
@@ -125,6 +126,7 @@ impl Kernel {
                 max_nesting: 0,
                 mems: Vec::new(),
                 loop_lines: Vec::new(),
+                addr_reg: None,
             },
             trace: Some(Arc::new(ReplayTrace {
                 ctas,
