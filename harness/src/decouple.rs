@@ -58,10 +58,9 @@
 //! threads per CTA, CTA indices beyond 16 bits, and kernels with nothing
 //! to decouple.
 
-use super::affine::{self, Pred, Tuple};
 use super::expr::{decode, regs_read, BinOp, Class, RExpr, UnOp};
 use super::kernel::{Instr, Kernel, Program, REG_CTAID, REG_TID};
-use super::roles::{BlockShape, EnqTuple, TupleCmp, TupleKind};
+use super::roles::{BlockShape, TupleKind};
 
 /// What the two streams do with one instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +90,9 @@ pub(crate) enum Step {
         kind: TupleKind,
         /// Access size (1, 2 or 4 bytes).
         size: u32,
+        /// In a guard's body: the unit expands the tuple under each
+        /// warp's guard mask (`enq_guard`).
+        guard: bool,
     },
     /// The address arithmetic (an inserted `Compute`, `kernel`) of a
     /// decoupled load or store: the affine warp computes it, one affine
@@ -103,6 +105,11 @@ pub(crate) enum Step {
     EnqPred {
         /// The affine warp follows the branch.
         scalar: bool,
+        /// A guard (a thread-varying condition at a uniform point, no
+        /// `else`): the unit keeps each warp's mask as its guard mask, and
+        /// the affine warp enters the body, whose affine instructions are
+        /// decoupled under that mask (DAC §4.5-4.6).
+        guard: bool,
     },
 }
 
@@ -114,7 +121,7 @@ pub(crate) struct Plan {
     /// The block shape the unit expands over.
     pub shape: BlockShape,
     /// Registers whose value the affine warp holds as a tuple.
-    tuple_regs: Vec<bool>,
+    pub(crate) tuple_regs: Vec<bool>,
 }
 
 /// What the affine warp can hold in a register.
@@ -162,7 +169,7 @@ fn hold_of(e: &RExpr, regs: &[Hold]) -> Hold {
 
 /// The comparison of a condition: `(a, cmp, b)`, or `(v, NE, 0)` for a
 /// value.
-fn condition(e: &RExpr) -> (RExpr, BinOp, RExpr) {
+pub(crate) fn condition(e: &RExpr) -> (RExpr, BinOp, RExpr) {
     match e {
         RExpr::Bin(op, a, b)
             if matches!(
@@ -262,6 +269,10 @@ impl Plan {
             };
         }
         let uniform = |i: usize| prog.info[i].guard.class == Class::Scalar && !skipped[i];
+        // A let directly in a guard's body: the affine warp computes it
+        // too (for the threads the guard keeps).
+        let guarded = guard_bodies(prog);
+        let let_uniform = |i: usize| uniform(i) || (guarded[i] && !skipped[i]);
         loop {
             let mut changed = false;
             let mut write = |h: &mut Vec<Hold>, r: u16, v: Hold| {
@@ -274,7 +285,7 @@ impl Plan {
             for (i, ins) in prog.instrs.iter().enumerate() {
                 match *ins {
                     Instr::Let { dst, code } => {
-                        let v = if uniform(i) && prog.info[i].class.class != Class::NonAffine {
+                        let v = if let_uniform(i) && prog.info[i].class.class != Class::NonAffine {
                             hold_of(&decode(&prog.ops, code), &h)
                         } else {
                             Hold::None
@@ -343,20 +354,27 @@ impl Plan {
     fn decide(k: &Kernel, prog: &Program, h: &[Hold]) -> Vec<Step> {
         let tuple = |e: &RExpr| hold_of(e, h) < Hold::None;
         let n = prog.instrs.len();
+        let guarded = guard_bodies(prog);
         let mut steps = vec![Step::NonAffine; n];
         for (i, ins) in prog.instrs.iter().enumerate() {
             let info = prog.info[i];
             let uniform = info.guard.class == Class::Scalar;
+            // Directly in a guard's body (the guard itself decides below
+            // whether the affine warp enters it; if not, the body is
+            // jumped over and made non-affine at the end).
+            let guard = guarded[i];
             let affine = info.class.class != Class::NonAffine;
             steps[i] = match *ins {
-                Instr::Let { dst, .. } if uniform && affine && h[dst as usize] < Hold::None => {
+                Instr::Let { dst, .. }
+                    if (uniform || guard) && affine && h[dst as usize] < Hold::None =>
+                {
                     Step::AffineLet { removed: true }
                 }
                 // A texture load is never decoupled (it takes the texture
                 // cache, not DAC's L1 path).
                 Instr::Load { mem, .. } if prog.mems[mem as usize].texture => Step::NonAffine,
                 Instr::Load { array, index, .. } | Instr::Store { array, index, .. }
-                    if uniform && affine && tuple(&decode(&prog.ops, index)) =>
+                    if (uniform || guard) && affine && tuple(&decode(&prog.ops, index)) =>
                 {
                     let a = &k.arrays[array as usize];
                     match access_size(a.elem) {
@@ -367,6 +385,7 @@ impl Plan {
                                 TupleKind::Data
                             },
                             size,
+                            guard,
                         },
                         _ => Step::NonAffine,
                     }
@@ -375,13 +394,18 @@ impl Plan {
                     let (a, _, b) = condition(&decode(&prog.ops, cond));
                     let (ha, hb) = (hold_of(&a, h), hold_of(&b, h));
                     if affine && ha < Hold::None && hb < Hold::None {
+                        let scalar = ha <= Hold::Scalar && hb <= Hold::Scalar;
                         Step::EnqPred {
-                            scalar: ha <= Hold::Scalar && hb <= Hold::Scalar,
+                            scalar,
+                            guard: !scalar && opens_guard(prog, i),
                         }
                     } else {
                         Step::SkipRegion
                     }
                 }
+                // A branch inside a guard's body: the affine warp jumps
+                // over it (one guard mask per warp: no nesting).
+                Instr::If { .. } if guard => Step::SkipRegion,
                 Instr::LoopBegin { var, .. } if uniform && h[var as usize] < Hold::None => {
                     Step::Loop
                 }
@@ -478,12 +502,52 @@ impl Plan {
 
 /// Whether the affine warp jumps over the region a step opens.
 fn jumps_over(s: Step) -> bool {
-    matches!(s, Step::SkipRegion | Step::EnqPred { scalar: false })
+    matches!(
+        s,
+        Step::SkipRegion
+            | Step::EnqPred {
+                scalar: false,
+                guard: false
+            }
+    )
+}
+
+/// Whether the `if` at `i` can open a guard: at a uniform point, with a
+/// thread-varying condition and no `else` (the unit keeps one mask per
+/// warp, so the `else`'s complement would need a second).
+fn opens_guard(prog: &Program, i: usize) -> bool {
+    let Instr::If { else_at, .. } = prog.instrs[i] else {
+        return false;
+    };
+    prog.info[i].guard.class == Class::Scalar
+        && prog.info[i].class.class != Class::Scalar
+        && !matches!(prog.instrs[else_at as usize], Instr::Else { .. })
+}
+
+/// Per instruction: directly in the body of an `if` that can open a guard
+/// ([`opens_guard`]), not inside a branch or loop nested in it.
+fn guard_bodies(prog: &Program) -> Vec<bool> {
+    let mut out = vec![false; prog.instrs.len()];
+    for i in 0..prog.instrs.len() {
+        if !opens_guard(prog, i) {
+            continue;
+        }
+        let body_end = region_end(prog, i) - 1; // the EndIf
+        let mut j = i + 1;
+        while j < body_end {
+            out[j] = true;
+            j = match prog.instrs[j] {
+                Instr::If { .. } | Instr::LoopBegin { .. } => region_end(prog, j),
+                _ => j + 1,
+            };
+        }
+    }
+    out
 }
 
 /// The index just past the region that instruction `i` (an `If` or a
 /// `LoopBegin`) opens: after its `EndIf` or its `LoopEnd`.
-fn region_end(prog: &Program, i: usize) -> usize {
+pub(crate) fn region_end(prog: &Program, i: usize) -> usize {
     match prog.instrs[i] {
         Instr::If { else_at, .. } => match prog.instrs[else_at as usize] {
             Instr::Else { end_at } => end_at as usize + 1,
@@ -494,294 +558,11 @@ fn region_end(prog: &Program, i: usize) -> usize {
     }
 }
 
-/// What the affine warp does in a cycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum AwIssue {
-    /// Nothing to do (not started, or done with this batch).
-    Idle,
-    /// One affine instruction issued, no tuple.
-    Issued,
-    /// One enqueue issued with this tuple (the unit takes it this cycle).
-    Enqueue(EnqTuple),
-    /// The next instruction is an enqueue and the unit's tuple queue is
-    /// full.
-    Blocked,
-}
-
-/// An `if` the affine warp follows.
-#[derive(Clone, Copy, Debug)]
-struct IfFrame {
-    taken: bool,
-}
-
-/// DAC's affine warp: one per SM, run once per batch of CTAs. Its
-/// registers hold tuples; it issues one affine instruction per cycle it
-/// is given (the scheduler gives it the issue slot first) and passes over
-/// the instructions that are not its own for free.
-pub(crate) struct AffineWarp {
-    pc: u32,
-    running: bool,
-    /// Address arithmetic costs instructions (`address_arithmetic`).
-    charge_addresses: bool,
-    /// Instructions left of the address arithmetic at `pc`.
-    addr_left: u32,
-    regs: Vec<Option<Tuple>>,
-    frames: Vec<IfFrame>,
-}
-
-impl AffineWarp {
-    pub(crate) fn new(plan: &Plan, charge_addresses: bool) -> AffineWarp {
-        AffineWarp {
-            pc: 0,
-            running: false,
-            charge_addresses,
-            addr_left: 0,
-            regs: vec![None; plan.tuple_regs.len()],
-            frames: Vec::new(),
-        }
-    }
-
-    /// Start the affine stream for a new batch of CTAs.
-    pub(crate) fn start(&mut self, plan: &Plan) {
-        self.pc = 0;
-        self.running = true;
-        self.addr_left = 0;
-        self.frames.clear();
-        for (r, &t) in self.regs.iter_mut().zip(&plan.tuple_regs) {
-            *r = t.then_some(Tuple::default());
-        }
-        self.regs[REG_TID as usize] = Some(Tuple::TID_X);
-        self.regs[REG_TID as usize + 1] = Some(Tuple::TID_Y);
-        self.regs[REG_CTAID as usize] = Some(Tuple::CTAID_X);
-        self.regs[REG_CTAID as usize + 1] = Some(Tuple::CTAID_Y);
-    }
-
-    /// Whether the affine stream of the current batch is still running.
-    pub(crate) fn running(&self) -> bool {
-        self.running
-    }
-
-    fn tuple(&self, prog: &Program, code: super::expr::Code) -> Result<Tuple, String> {
-        let e = decode(&prog.ops, code);
-        affine::eval(&e, &|r| self.regs[r as usize])
-            .ok_or_else(|| format!("the affine warp has no tuple for {e:?}"))
-    }
-
-    fn scalar(&self, prog: &Program, code: super::expr::Code) -> Result<i64, String> {
-        let t = self.tuple(prog, code)?;
-        if t.is_scalar() {
-            Ok(t.base)
-        } else {
-            Err(format!("a loop bound is not scalar: {t:?}"))
-        }
-    }
-
-    /// Give the affine warp this cycle's issue slot: pass over free
-    /// instructions, then issue one affine instruction if it can
-    /// (`can_enqueue`: the unit takes a tuple this cycle). An error is a
-    /// harness bug (a plan the warp cannot follow).
-    pub(crate) fn issue(
-        &mut self,
-        k: &Kernel,
-        plan: &Plan,
-        can_enqueue: bool,
-    ) -> Result<AwIssue, String> {
-        let prog = &k.program;
-        // Free instructions: at most the program's length in a row
-        // (nothing jumps backwards for free).
-        for _ in 0..=prog.instrs.len() {
-            if !self.running {
-                return Ok(AwIssue::Idle);
-            }
-            let pc = self.pc as usize;
-            let step = plan.steps[pc];
-            match (prog.instrs[pc], step) {
-                (Instr::Exit, _) => {
-                    self.running = false;
-                    return Ok(AwIssue::Idle);
-                }
-                (Instr::Else { end_at }, _) => {
-                    let f = self.frames.last().ok_or("else without its if")?;
-                    self.pc = if f.taken { end_at } else { self.pc + 1 };
-                }
-                (Instr::EndIf, _) => {
-                    self.frames.pop().ok_or("end-if without its if")?;
-                    self.pc += 1;
-                }
-                (Instr::If { .. } | Instr::LoopBegin { .. }, Step::SkipRegion) => {
-                    self.pc = region_end(prog, pc) as u32;
-                }
-                (Instr::Let { dst, .. }, Step::NonAffine) => {
-                    // A register no longer holding a tuple (cannot happen
-                    // for tuple registers: every write to them is affine).
-                    if !plan.tuple_regs[dst as usize] {
-                        self.regs[dst as usize] = None;
-                    }
-                    self.pc += 1;
-                }
-                (Instr::Load { dst, .. }, _) => {
-                    if let Some(d) = dst {
-                        self.regs[d as usize] = None;
-                    }
-                    if let Step::Enq { kind, size } = step {
-                        return self.enqueue_addr(k, kind, size, can_enqueue);
-                    }
-                    self.pc += 1;
-                }
-                (Instr::Store { .. }, Step::Enq { kind, size }) => {
-                    return self.enqueue_addr(k, kind, size, can_enqueue);
-                }
-                (Instr::If { cond, else_at }, Step::EnqPred { scalar }) => {
-                    if !can_enqueue {
-                        return Ok(AwIssue::Blocked);
-                    }
-                    let e = decode(&prog.ops, cond);
-                    let (a, op, b) = condition(&e);
-                    let cmp_e = RExpr::Bin(op, Box::new(a), Box::new(b));
-                    let reg = |r: u16| self.regs[r as usize];
-                    let p: Pred = affine::pred(&cmp_e, &reg)
-                        .ok_or_else(|| format!("the affine warp has no predicate for {e:?}"))?;
-                    let t = EnqTuple {
-                        kind: TupleKind::Pred,
-                        terms: terms(&p.v),
-                        size: 4,
-                        cmp: tuple_cmp(p.cmp),
-                        scalar: p.scalar as u32,
-                    };
-                    if scalar {
-                        let taken = p.v.is_scalar() && cmp_holds(p.cmp, p.v.base, p.scalar);
-                        self.frames.push(IfFrame { taken });
-                        self.pc = if taken { self.pc + 1 } else { else_at };
-                    } else {
-                        self.pc = region_end(prog, pc) as u32;
-                    }
-                    return Ok(AwIssue::Enqueue(t));
-                }
-                (Instr::Compute { n, .. }, Step::Address) if self.charge_addresses => {
-                    if self.addr_left == 0 {
-                        self.addr_left = n;
-                    }
-                    self.addr_left -= 1;
-                    if self.addr_left == 0 {
-                        self.pc += 1;
-                    }
-                    return Ok(AwIssue::Issued);
-                }
-                (Instr::Let { dst, code }, Step::AffineLet { .. }) => {
-                    let t = self.tuple(prog, code)?;
-                    self.regs[dst as usize] = Some(t);
-                    self.pc += 1;
-                    return Ok(AwIssue::Issued);
-                }
-                (
-                    Instr::LoopBegin {
-                        var,
-                        end,
-                        start,
-                        bound,
-                        step,
-                        exit_at,
-                    },
-                    Step::Loop,
-                ) => {
-                    let s = self.scalar(prog, start)?;
-                    let b = self.scalar(prog, bound)?;
-                    self.regs[var as usize] = Some(Tuple::scalar(s));
-                    self.regs[end as usize] = Some(Tuple::scalar(b));
-                    let go = if step > 0 { s < b } else { s > b };
-                    self.pc = if go { self.pc + 1 } else { exit_at };
-                    return Ok(AwIssue::Issued);
-                }
-                (
-                    Instr::LoopEnd {
-                        var,
-                        end,
-                        step,
-                        body_at,
-                    },
-                    Step::LoopBack,
-                ) => {
-                    if !can_enqueue {
-                        return Ok(AwIssue::Blocked);
-                    }
-                    let v = self.regs[var as usize]
-                        .ok_or("loop counter without a tuple")?
-                        .base
-                        .wrapping_add(step);
-                    let b = self.regs[end as usize]
-                        .ok_or("loop bound without a tuple")?
-                        .base;
-                    self.regs[var as usize] = Some(Tuple::scalar(v));
-                    let go = if step > 0 { v < b } else { v > b };
-                    self.pc = if go { body_at } else { self.pc + 1 };
-                    return Ok(AwIssue::Enqueue(EnqTuple {
-                        kind: TupleKind::Pred,
-                        terms: terms(&Tuple::scalar(v)),
-                        size: 4,
-                        cmp: if step > 0 { TupleCmp::Lt } else { TupleCmp::Gt },
-                        scalar: b as u32,
-                    }));
-                }
-                (Instr::Trace, _) => return Err("a trace kernel is not decoupled".into()),
-                _ => self.pc += 1,
-            }
-        }
-        Err("the affine warp found no instruction to issue".into())
-    }
-
-    fn enqueue_addr(
-        &mut self,
-        k: &Kernel,
-        kind: TupleKind,
-        size: u32,
-        can_enqueue: bool,
-    ) -> Result<AwIssue, String> {
-        if !can_enqueue {
-            return Ok(AwIssue::Blocked);
-        }
-        let prog = &k.program;
-        let (array, index) = match prog.instrs[self.pc as usize] {
-            Instr::Load { array, index, .. } | Instr::Store { array, index, .. } => (array, index),
-            _ => return Err("an enqueue that is not a memory instruction".into()),
-        };
-        let a = &k.arrays[array as usize];
-        let idx = self.tuple(prog, index)?;
-        let addr = Tuple::scalar(a.base as i64) + idx.scale(a.elem as i64);
-        self.pc += 1;
-        Ok(AwIssue::Enqueue(EnqTuple {
-            kind,
-            terms: terms(&addr),
-            size,
-            cmp: TupleCmp::Lt,
-            scalar: 0,
-        }))
-    }
-}
-
-fn terms(t: &Tuple) -> [u32; 5] {
-    [t.base, t.off_tx, t.off_ty, t.off_cx, t.off_cy].map(|v| v as u32)
-}
-
-fn tuple_cmp(op: BinOp) -> TupleCmp {
-    match op {
-        BinOp::Lt => TupleCmp::Lt,
-        BinOp::Le => TupleCmp::Le,
-        BinOp::Gt => TupleCmp::Gt,
-        BinOp::Ge => TupleCmp::Ge,
-        BinOp::Eq => TupleCmp::Eq,
-        _ => TupleCmp::Ne,
-    }
-}
-
-fn cmp_holds(op: BinOp, a: i64, b: i64) -> bool {
-    op.apply(a, b) != 0
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn kernel(body: &str, block: &str, grid: &str) -> Kernel {
+    pub(crate) fn kernel(body: &str, block: &str, grid: &str) -> Kernel {
         let text = format!(
             r#"
 name = "t"
@@ -837,13 +618,15 @@ len = "N"
                 Step::Address,
                 Step::Enq {
                     kind: TupleKind::Data,
-                    size: 4
+                    size: 4,
+                    guard: false
                 },
                 Step::NonAffine,
                 Step::Address,
                 Step::Enq {
                     kind: TupleKind::Addr,
-                    size: 4
+                    size: 4,
+                    guard: false
                 },
                 Step::LoopBack,
                 Step::NonAffine,
@@ -853,7 +636,7 @@ len = "N"
     }
 
     #[test]
-    fn divergent_regions_and_data_dependent_values_stay_in_the_non_affine_stream() {
+    fn guards_decouple_their_bodies_and_data_dependent_values_stay_non_affine() {
         let k = kernel(
             "let i = ctaid.x * blockDim.x + tid.x\n\
              let v = A[i]\n\
@@ -880,31 +663,40 @@ len = "N"
             s.iter().filter(|x| pred(&x.0)).map(|x| x.1).collect()
         };
         let ifs = by(&|i| matches!(i, Instr::If { .. }));
-        // `i < N` is an affine comparison: a PRED tuple; `h` is a
-        // comparison's value (no tuple); `M > 5` is scalar.
+        // `i < N` is an affine comparison at a uniform point with no
+        // `else`: a guard; `h` is a comparison's value (no tuple); `M > 5`
+        // is scalar.
         assert_eq!(
             ifs,
             vec![
-                Step::EnqPred { scalar: false },
+                Step::EnqPred {
+                    scalar: false,
+                    guard: true
+                },
                 Step::SkipRegion,
-                Step::EnqPred { scalar: true }
+                Step::EnqPred {
+                    scalar: true,
+                    guard: false
+                }
             ]
         );
         let mems = by(&|i| matches!(i, Instr::Load { .. }));
-        let data = Step::Enq {
+        let data = |guard| Step::Enq {
             kind: TupleKind::Data,
             size: 4,
+            guard,
         };
         let half = Step::Enq {
             kind: TupleKind::Data,
             size: 2,
+            guard: false,
         };
         assert_eq!(
             mems,
             vec![
-                data,            // A[i]
-                Step::NonAffine, // B[i] under the divergent if
-                Step::NonAffine, // B[j] likewise
+                data(false),     // A[i]
+                data(true),      // B[i] under the guard: its mask
+                data(true),      // B[j] likewise (j = tid.x, in the body)
                 Step::NonAffine, // B[v]: indirect
                 Step::NonAffine, // A[i * i]: non-affine
                 Step::NonAffine, // H[i] under `if h`
@@ -935,67 +727,67 @@ len = "N"
         );
     }
 
+    /// Only an `if` at a uniform point, with a thread-varying condition and
+    /// no `else`, opens a guard; inside its body a nested branch or loop is
+    /// jumped over (one guard mask per warp), and a guard nested in a
+    /// divergent region is not decoupled at all.
     #[test]
-    fn the_affine_warp_walks_the_stream_and_enqueues_tuples() {
+    fn guards_are_one_level_deep_and_have_no_else() {
         let k = kernel(
-            "let tid = ctaid.x * blockDim.x + tid.x\n\
-             loop i 3 {\n\
-               let idx = i * N + tid\n\
-               let v = A[idx]\n\
-               compute 4\n\
-               store B[idx]\n\
+            "let i = ctaid.x * blockDim.x + tid.x\n\
+             if i < N {\n\
+               load A[i]\n\
+             } else {\n\
+               load B[i]\n\
              }\n\
-             if tid < 100 {\n\
-               compute 1\n\
+             if i < N - 3 {\n\
+               load A[i]\n\
+               if tid.x < 7 {\n\
+                 load B[i]\n\
+               }\n\
+               loop r 2 {\n\
+                 load B[i + r]\n\
+               }\n\
+               load B[i]\n\
              }",
             "[256]",
             "[\"N / 256\"]",
         );
-        let plan = Plan::new(&k).unwrap();
-        let mut aw = AffineWarp::new(&plan, true);
-        assert_eq!(aw.issue(&k, &plan, true).unwrap(), AwIssue::Idle);
-        aw.start(&plan);
-        let a = k.array("A").unwrap().base as u32;
-        let b = k.array("B").unwrap().base as u32;
-        let mut tuples = Vec::new();
-        let mut issued = 0;
-        let mut blocked = 0;
-        for cycle in 0..100 {
-            // The queue refuses every third cycle.
-            match aw.issue(&k, &plan, cycle % 3 != 2).unwrap() {
-                AwIssue::Idle => break,
-                AwIssue::Issued => issued += 1,
-                AwIssue::Enqueue(t) => tuples.push(t),
-                AwIssue::Blocked => blocked += 1,
-            }
-        }
-        assert!(!aw.running());
-        assert!(blocked > 0);
-        // let tid, loop begin, 3 x (let idx, the address arithmetic of
-        // A[idx] and of B[idx]: one instruction each).
-        assert_eq!(issued, 1 + 1 + 3 * 3);
-        assert_eq!(tuples.len(), 3 * 3 + 1);
-        for i in 0..3u32 {
-            let ld = tuples[3 * i as usize];
-            assert_eq!(ld.kind, TupleKind::Data);
-            // A + 4 * (i * N + ctaid.x * 256 + tid.x).
-            assert_eq!(ld.terms, [a + 4 * i * 4096, 4, 0, 1024, 0]);
-            let st = tuples[3 * i as usize + 1];
-            assert_eq!(st.kind, TupleKind::Addr);
-            assert_eq!(st.terms, [b + 4 * i * 4096, 4, 0, 1024, 0]);
-            // The back edge: i + 1 < 3.
-            let lp = tuples[3 * i as usize + 2];
-            assert_eq!(lp.kind, TupleKind::Pred);
-            assert_eq!(
-                (lp.terms, lp.cmp, lp.scalar),
-                ([i + 1, 0, 0, 0, 0], TupleCmp::Lt, 3)
-            );
-        }
-        let p = tuples[9];
-        assert_eq!(p.kind, TupleKind::Pred);
+        let s = steps(&k);
+        let by = |pred: &dyn Fn(&Instr) -> bool| -> Vec<Step> {
+            s.iter().filter(|x| pred(&x.0)).map(|x| x.1).collect()
+        };
+        let jumped = Step::EnqPred {
+            scalar: false,
+            guard: false,
+        };
+        let guard = Step::EnqPred {
+            scalar: false,
+            guard: true,
+        };
         assert_eq!(
-            (p.terms, p.cmp, p.scalar),
-            ([0, 1, 0, 256, 0], TupleCmp::Lt, 100)
+            by(&|i| matches!(i, Instr::If { .. })),
+            vec![jumped, guard, Step::SkipRegion]
+        );
+        assert_eq!(
+            by(&|i| matches!(i, Instr::LoopBegin { .. })),
+            vec![Step::SkipRegion]
+        );
+        let g = Step::Enq {
+            kind: TupleKind::Data,
+            size: 4,
+            guard: true,
+        };
+        assert_eq!(
+            by(&|i| matches!(i, Instr::Load { .. })),
+            vec![
+                Step::NonAffine, // A[i] under an if with an else
+                Step::NonAffine, // B[i] in the else
+                g,               // A[i] in the guard
+                Step::NonAffine, // B[i] under the nested if
+                Step::NonAffine, // B[i + r] in the nested loop
+                g,               // B[i] back in the guard's body
+            ]
         );
     }
 }

@@ -50,6 +50,7 @@
 
 pub mod adapters;
 pub mod affine;
+pub(crate) mod affine_warp;
 pub mod baselines;
 pub mod bypass;
 pub mod catt;

@@ -425,6 +425,10 @@ pub struct EnqTuple {
     pub cmp: TupleCmp,
     /// The scalar a predicate compares with (signed 32-bit).
     pub scalar: u32,
+    /// `enq_guard`: a predicate sets each warp's guard mask; an address
+    /// tuple is expanded under it (`docs/units/dac_expander.md`, "Guard
+    /// masks").
+    pub guard: bool,
 }
 
 /// The thread-block shape the expansion unit expands over (`dac.md`,

@@ -151,7 +151,7 @@ impl Sm<'_, DacSide> {
     /// decoupled.
     pub(super) fn dac_mem_issued(&mut self, w: u16, pc: u32) -> bool {
         let d = &mut self.xp;
-        let Some(Step::Enq { kind, size }) = d.step_of(pc) else {
+        let Some(Step::Enq { kind, size, .. }) = d.step_of(pc) else {
             // Not decoupled: it holds the load/store unit, with no locks.
             d.ldst_data = false;
             return false;

@@ -46,7 +46,8 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use crate::decouple::{AffineWarp, AwIssue, Plan, Step};
+use crate::affine_warp::{AffineWarp, AwIssue};
+use crate::decouple::{Plan, Step};
 use crate::error::HarnessError;
 use crate::expr::LANES;
 use crate::hash::FxBuild;
