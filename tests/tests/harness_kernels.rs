@@ -37,6 +37,23 @@ fn every_bundled_kernel_runs_with_every_unit_combination() {
         "spmv.toml",
         "similarity_score.toml",
         "string_match.toml",
+        // The Snake paper's Table 2 and DAC's benchmarks.
+        "cp.toml",
+        "lib.toml",
+        "mum.toml",
+        "backprop.toml",
+        "backprop_adjust.toml",
+        "hotspot.toml",
+        "srad.toml",
+        "lud.toml",
+        "nw.toml",
+        "histo.toml",
+        "mri_q.toml",
+        "blackscholes.toml",
+        "aes.toml",
+        "sto.toml",
+        "sto_md5.toml",
+        "nqu.toml",
     ] {
         assert!(names.iter().any(|n| n == want), "missing kernels/{want}");
     }
@@ -71,7 +88,15 @@ fn every_bundled_kernel_runs_with_every_unit_combination() {
         ] {
             let m = run(&k, &sets);
             assert!(m.cycles > 0 && m.warp_instructions > 0, "{n} {sets:?}");
-            assert_eq!(m.out_of_bounds, 0, "{n}: lanes outside their arrays");
+            // srad_cuda_1 reads its halos outside the image (the first
+            // block row's north, the last one's south, the first cell's
+            // west) as the Rodinia source does, and overwrites them; its
+            // file says so. Every other kernel stays inside its arrays.
+            if n == "srad.toml" {
+                assert!(m.out_of_bounds > 0, "{n}: the border halos");
+            } else {
+                assert_eq!(m.out_of_bounds, 0, "{n}: lanes outside their arrays");
+            }
             assert_eq!(
                 m.ctas,
                 k.total_ctas().div_ceil(15).min(k.total_ctas()),
