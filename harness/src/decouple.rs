@@ -624,6 +624,7 @@ impl AffineWarp {
                         size: 4,
                         cmp: tuple_cmp(p.cmp),
                         scalar: p.scalar as u32,
+                        guard: false,
                     };
                     if scalar {
                         let taken = p.v.is_scalar() && cmp_holds(p.cmp, p.v.base, p.scalar);
@@ -687,6 +688,7 @@ impl AffineWarp {
                         size: 4,
                         cmp: if step > 0 { TupleCmp::Lt } else { TupleCmp::Gt },
                         scalar: b as u32,
+                        guard: false,
                     }));
                 }
                 (Instr::Trace, _) => return Err("a trace kernel is not decoupled".into()),
@@ -721,6 +723,7 @@ impl AffineWarp {
             size,
             cmp: TupleCmp::Lt,
             scalar: 0,
+            guard: false,
         }))
     }
 }

@@ -425,6 +425,11 @@ pub struct EnqTuple {
     pub cmp: TupleCmp,
     /// The scalar a predicate compares with (signed 32-bit).
     pub scalar: u32,
+    /// `enq_guard` (`dac_expander` revision 2): a predicate is a guard
+    /// (its masks also become the warps' guard masks), an address tuple
+    /// is guarded (expanded only over the lanes its warp's guard mask
+    /// enables). The decoupling sends none yet: always false.
+    pub guard: bool,
 }
 
 /// The thread-block shape the expansion unit expands over (`dac.md`,
@@ -484,6 +489,9 @@ pub trait ExpanderRole {
     fn tuples_held(&self) -> u64;
     /// Warps whose predicate mask took the fast and the slow path so far.
     fn pred_paths(&self) -> (u64, u64);
+    /// Warps a guarded address tuple skipped because its warp's guard mask
+    /// enabled no lane (`stat_guard_skips`).
+    fn guard_skips(&self) -> u64;
     /// Whether every cycle must be simulated (see
     /// [`PrefetcherRole::needs_every_cycle`]).
     fn needs_every_cycle(&self) -> bool;
