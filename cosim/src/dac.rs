@@ -581,6 +581,7 @@ impl CosimUnit for DacExpander {
         ("aq__heads", "PWAQ+PWPQ"),
         ("aq__", "PWAQ"),
         ("pq__", "PWPQ"),
+        ("gmem", "guard masks"),
     ];
 
     const FLIP_FLOP_TABLES: &'static [(&'static str, &'static str)] = &[(
