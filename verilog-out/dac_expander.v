@@ -8,7 +8,7 @@
 //   ADDR_W = 32
 `default_nettype none
 
-module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_launch_valid,cta_launch_slot,cta_launch_x,cta_launch_y,cta_done_valid,cta_done_slot,enq_valid,enq_kind,enq_base,enq_off_tx,enq_off_ty,enq_off_cx,enq_off_cy,enq_gran,enq_cmp,enq_scalar,mem_ready,deq_valid,deq_warp,deq_kind,enq_ready,mem_valid,mem_addr,rsp_valid,rsp_hit,rsp_addr,rsp_mask,rsp_gran,rsp_last,atq_count,stat_pred_fast,stat_pred_slow);
+module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_launch_valid,cta_launch_slot,cta_launch_x,cta_launch_y,cta_done_valid,cta_done_slot,enq_valid,enq_kind,enq_base,enq_off_tx,enq_off_ty,enq_off_cx,enq_off_cy,enq_gran,enq_cmp,enq_scalar,enq_guard,mem_ready,deq_valid,deq_warp,deq_kind,enq_ready,mem_valid,mem_addr,rsp_valid,rsp_hit,rsp_addr,rsp_mask,rsp_gran,rsp_last,atq_count,stat_pred_fast,stat_pred_slow,stat_guard_skips);
 
     // Module arguments
     input wire  clock;
@@ -32,6 +32,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     input wire  [1:0] enq_gran;
     input wire  [2:0] enq_cmp;
     input wire  [31:0] enq_scalar;
+    input wire  enq_guard;
     input wire  mem_ready;
     input wire  deq_valid;
     input wire  [5:0] deq_warp;
@@ -48,6 +49,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     output reg  [4:0] atq_count;
     output reg  [31:0] stat_pred_fast;
     output reg  [31:0] stat_pred_slow;
+    output reg  [31:0] stat_guard_skips;
 
     // Constant declarations
     localparam  slot4__0 = 4'h0;
@@ -140,8 +142,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  zero_62 = 62'h0;
     localparam  c1_32 = 32'h1;
     localparam  c32_64 = 64'h20;
-    localparam  c2_7 = 7'b10;
-    localparam  c4_7 = 7'b100;
+    localparam  c2_8 = 8'h2;
+    localparam  c4_8 = 8'h4;
+    localparam  c0_8 = 8'h0;
+    localparam  c128_8 = 8'h80;
+    localparam  one64 = 64'h1;
+    localparam  zero64 = 64'h0;
+    localparam  ones32 = 32'hffffffff;
 
     // Stub signals
     reg  atq0__clock;
@@ -172,10 +179,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  atq3__reset;
     reg  atq3__push;
     reg  atq3__pop;
-    reg  [6:0] atq3__i_data;
+    reg  [7:0] atq3__i_data;
     wire  atq3__o_full;
     wire  atq3__o_valid;
-    wire  [6:0] atq3__o_data;
+    wire  [7:0] atq3__o_data;
     reg  aq__clock;
     reg  aq__reset;
     reg  aq__push;
@@ -196,6 +203,12 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [5:0] pq__pop_q;
     wire  pq__pop_valid;
     wire  [31:0] pq__pop_data;
+    reg  gmem__clock;
+    reg  [5:0] gmem__r_addr;
+    wire  [31:0] gmem__r_data;
+    reg  gmem__w_en;
+    reg  [5:0] gmem__w_addr;
+    reg  [31:0] gmem__w_data;
     reg  [31:0] lanes__vw;
     reg  [31:0] lanes__off_tx;
     reg  [31:0] lanes__off_ty;
@@ -267,8 +280,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [5:0] rec__n;
     reg  [5:0] rec__p;
     reg  [1:0] rec__g;
+    reg  [31:0] rec__en;
     wire  [31:0] rec__act;
-    wire  [5:0] rec__e;
+    wire  rec__none;
+    wire  [5:0] rec__nxt;
     wire  [31:0] rec__addr;
     wire  [31:0] rec__mask;
     wire  rec__last;
@@ -404,11 +419,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [31:0] pk_sc__narrow;
     wire  [63:0] pk_sc__wide;
     reg  [1:0] pk_kind__narrow;
-    wire  [6:0] pk_kind__wide;
+    wire  [7:0] pk_kind__wide;
     reg  [1:0] pk_gr__narrow;
-    wire  [6:0] pk_gr__wide;
+    wire  [7:0] pk_gr__wide;
     reg  [2:0] pk_cmp__narrow;
-    wire  [6:0] pk_cmp__wide;
+    wire  [7:0] pk_cmp__wide;
+    reg  [5:0] zx_wa64__narrow;
+    wire  [63:0] zx_wa64__wide;
     reg  [15:0] active__d;
     wire  [15:0] active__q;
     reg  active__clock;
@@ -545,6 +562,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] st_slow__q;
     reg  st_slow__clock;
     reg  st_slow__reset;
+    reg  [31:0] st_gskip__d;
+    wire  [31:0] st_gskip__q;
+    reg  st_gskip__clock;
+    reg  st_gskip__reset;
+    reg  [63:0] g_written__d;
+    wire  [63:0] g_written__q;
+    reg  g_written__clock;
+    reg  g_written__reset;
 
     // Local signals
     reg  [31:0] t_base;
@@ -556,6 +581,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [1:0] t_kind;
     reg  [1:0] t_gran;
     reg  [2:0] t_cmp;
+    reg  t_guard;
     reg  is_addr;
     reg  is_data;
     reg  is_pred;
@@ -582,7 +608,12 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [5:0] nm1;
     reg  [5:0] amask;
     reg  [31:0] vw;
+    reg  skip0;
+    reg  gskip;
     reg  skip;
+    reg  [5:0] wa;
+    reg  [31:0] gmask;
+    reg  g_write;
     reg  [31:0] vlast;
     reg  zero_offs;
     reg  arith;
@@ -590,6 +621,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  fast;
     reg  [31:0] fast_mask;
     reg  [31:0] slow_mask;
+    reg  [31:0] pmask;
     reg  [1:0] lastg;
     reg  start;
     reg  start_drop;
@@ -609,6 +641,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  enq_push;
     reg  d_hit;
     reg  [61:0] pk_last;
+    reg  [7:0] pk_guard;
 
     // Sub module instances
     dac_expander__atq0 atq0(
@@ -674,6 +707,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .pop_q(pq__pop_q),
         .pop_valid(pq__pop_valid),
         .pop_data(pq__pop_data)
+    );
+    dac_expander__gmem gmem(
+        .clock(gmem__clock),
+        .r_addr(gmem__r_addr),
+        .r_data(gmem__r_data),
+        .w_en(gmem__w_en),
+        .w_addr(gmem__w_addr),
+        .w_data(gmem__w_data)
     );
     dac_expander__lanes lanes(
         .vw(lanes__vw),
@@ -749,8 +790,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .n(rec__n),
         .p(rec__p),
         .g(rec__g),
+        .en(rec__en),
         .act(rec__act),
-        .e(rec__e),
+        .none(rec__none),
+        .nxt(rec__nxt),
         .addr(rec__addr),
         .mask(rec__mask),
         .last(rec__last)
@@ -992,9 +1035,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .narrow(pk_gr__narrow),
         .wide(pk_gr__wide)
     );
-    dac_expander__pk_cmp pk_cmp(
+    dac_expander__aq__zx_head pk_cmp(
         .narrow(pk_cmp__narrow),
         .wide(pk_cmp__wide)
+    );
+    dac_expander__aq__zx_pop_q64 zx_wa64(
+        .narrow(zx_wa64__narrow),
+        .wide(zx_wa64__wide)
     );
     dac_expander__reg16 active(
         .d(active__d),
@@ -1200,6 +1247,18 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(st_slow__clock),
         .reset(st_slow__reset)
     );
+    dac_expander__reg32 st_gskip(
+        .d(st_gskip__d),
+        .q(st_gskip__q),
+        .clock(st_gskip__clock),
+        .reset(st_gskip__reset)
+    );
+    dac_expander__reg64 g_written(
+        .d(g_written__d),
+        .q(g_written__q),
+        .clock(g_written__clock),
+        .reset(g_written__reset)
+    );
 
     // Update code
     always @(*) active__clock = clock;
@@ -1220,6 +1279,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) r_last__clock = clock;
     always @(*) st_fast__clock = clock;
     always @(*) st_slow__clock = clock;
+    always @(*) st_gskip__clock = clock;
+    always @(*) g_written__clock = clock;
     always @(*) begin
         active__d = active__q;
         active__d = act1;
@@ -1278,7 +1339,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             p__d = c0_6;
         end
         else if (a_push) begin
-            p__d = rec__e;
+            p__d = rec__nxt;
         end
     end
     always @(*) begin
@@ -1405,6 +1466,20 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             st_slow__d = st_slow__q + c1_32;
         end
     end
+    always @(*) begin
+        st_gskip__d = st_gskip__q;
+        st_gskip__d = st_gskip__q;
+        if (busy__q & gskip & ~skip0) begin
+            st_gskip__d = st_gskip__q + c1_32;
+        end
+    end
+    always @(*) begin
+        g_written__d = g_written__q;
+        g_written__d = g_written__q;
+        if (g_write) begin
+            g_written__d = g_written__q | (one64 << zx_wa64__wide);
+        end
+    end
     always @(*) active__reset = reset;
     always @(*) todo__reset = reset;
     always @(*) busy__reset = reset;
@@ -1423,6 +1498,9 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) r_last__reset = reset;
     always @(*) st_fast__reset = reset;
     always @(*) st_slow__reset = reset;
+    always @(*) st_gskip__reset = reset;
+    always @(*) g_written__reset = reset;
+    always @(*) gmem__clock = clock;
     always @(*) cx__0__clock = clock;
     always @(*) cx__0__reset = reset;
     always @(*) begin
@@ -1560,6 +1638,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) t_kind = atq3__o_data[(32'h0)+:(2)];
     always @(*) t_gran = atq3__o_data[(32'h2)+:(2)];
     always @(*) t_cmp = atq3__o_data[(32'h4)+:(3)];
+    always @(*) t_guard = atq3__o_data[32'h7];
     always @(*) is_addr = (t_kind == k_addr) | (t_kind == k_data);
     always @(*) is_data = t_kind == k_data;
     always @(*) is_pred = t_kind == k_pred;
@@ -1714,7 +1793,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         end
     end
     always @(*) nm1 = n - c1_6;
-    always @(*) skip = (wid >= n_warps) | (n == c0_6);
+    always @(*) skip0 = (wid >= n_warps) | (n == c0_6);
     always @(*) zx_cx__narrow = cur_cx;
     always @(*) zx_cy__narrow = cur_cy;
     always @(*) mul_cx__d = zx_cx__wide;
@@ -1740,6 +1819,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) lanes__off_tx = t_tx;
     always @(*) lanes__off_ty = t_ty;
     always @(*) lanes__k = cfg_bdx_log2;
+    always @(*) wa = wid[(32'h0)+:(6)];
+    always @(*) gmem__r_addr = wa;
+    always @(*) zx_wa64__narrow = wa;
+    always @(*) begin
+        gmask = c0_32;
+        if ((g_written__q & (one64 << zx_wa64__wide)) != zero64) begin
+            gmask = gmem__r_data;
+        end
+    end
     always @(*) rec__v__0 = lanes__v__0;
     always @(*) rec__v__1 = lanes__v__1;
     always @(*) rec__v__2 = lanes__v__2;
@@ -1775,6 +1863,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) rec__n = n;
     always @(*) rec__p = p__q;
     always @(*) rec__g = t_gran;
+    always @(*) begin
+        rec__en = ones32;
+        if (is_addr & t_guard) begin
+            rec__en = gmask;
+        end
+    end
+    always @(*) gskip = is_addr & t_guard & rec__none;
+    always @(*) skip = skip0 | gskip;
     always @(*) cmp_first__a = lanes__v__0;
     always @(*) cmp_first__b = t_scalar;
     always @(*) cmp_first__op = t_cmp;
@@ -2035,6 +2131,12 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) zx_grp__narrow = grp__q;
     always @(*) slow_mask = (part__q | (zx_g8__wide << (zx_grp__wide << c3_32))) & rec__act;
     always @(*) lastg = nm1[(32'h3)+:(2)];
+    always @(*) begin
+        pmask = slow_mask;
+        if (fast) begin
+            pmask = fast_mask;
+        end
+    end
     always @(*) start = ~busy__q & atq0__o_valid & atq1__o_valid & atq2__o_valid & atq3__o_valid;
     always @(*) start_drop = start & (reserved | (active__q == zero16));
     always @(*) start_go = start & ~start_drop;
@@ -2056,6 +2158,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) mem_addr = mem_a__q;
     always @(*) stat_pred_fast = st_fast__q;
     always @(*) stat_pred_slow = st_slow__q;
+    always @(*) stat_guard_skips = st_gskip__q;
+    always @(*) g_write = p_push & t_guard;
+    always @(*) gmem__w_en = g_write;
+    always @(*) gmem__w_addr = wa;
+    always @(*) gmem__w_data = pmask;
     always @(*) enq_ready = ~(atq0__o_full | atq1__o_full | atq2__o_full | atq3__o_full);
     always @(*) enq_push = enq_valid & enq_ready;
     always @(*) atq0__clock = clock;
@@ -2086,7 +2193,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) atq0__i_data = pk_base__wide | (pk_tx__wide << c32_64);
     always @(*) atq1__i_data = pk_ty__wide | (pk_cx__wide << c32_64);
     always @(*) atq2__i_data = pk_cy__wide | (pk_sc__wide << c32_64);
-    always @(*) atq3__i_data = pk_kind__wide | (pk_gr__wide << c2_7) | (pk_cmp__wide << c4_7);
+    always @(*) begin
+        pk_guard = c0_8;
+        if (enq_guard) begin
+            pk_guard = c128_8;
+        end
+    end
+    always @(*) atq3__i_data = pk_kind__wide | (pk_gr__wide << c2_8) | (pk_cmp__wide << c4_8) | pk_guard;
     always @(*) atq_count = count__q;
     always @(*) aq__clock = clock;
     always @(*) aq__reset = reset;
@@ -2106,14 +2219,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         end
     end
     always @(*) aq__push_data = pk_addr__wide | (pk_mask__wide << off27) | (pk_gran__wide << off59) | pk_last;
-    always @(*) begin
-        if (fast) begin
-            pq__push_data = fast_mask;
-        end
-        else begin
-            pq__push_data = slow_mask;
-        end
-    end
+    always @(*) pq__push_data = pmask;
     always @(*) aq__pop_q = deq_warp;
     always @(*) pq__pop_q = deq_warp;
     always @(*) aq__pop = deq_valid & ~deq_kind;
@@ -3667,13 +3773,13 @@ module dac_expander__atq3(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     input wire  reset;
     input wire  push;
     input wire  pop;
-    input wire  [6:0] i_data;
+    input wire  [7:0] i_data;
     output reg  o_full;
     output reg  o_valid;
-    output reg  [6:0] o_data;
+    output reg  [7:0] o_data;
 
     // Constant declarations
-    localparam  data_zero = 7'b0;
+    localparam  data_zero = 8'h0;
 
     // Stub signals
     reg  valid__0__d;
@@ -3772,100 +3878,100 @@ module dac_expander__atq3(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     wire  valid__23__q;
     reg  valid__23__clock;
     reg  valid__23__reset;
-    reg  [6:0] data__0__d;
-    wire  [6:0] data__0__q;
+    reg  [7:0] data__0__d;
+    wire  [7:0] data__0__q;
     reg  data__0__clock;
     reg  data__0__reset;
-    reg  [6:0] data__1__d;
-    wire  [6:0] data__1__q;
+    reg  [7:0] data__1__d;
+    wire  [7:0] data__1__q;
     reg  data__1__clock;
     reg  data__1__reset;
-    reg  [6:0] data__2__d;
-    wire  [6:0] data__2__q;
+    reg  [7:0] data__2__d;
+    wire  [7:0] data__2__q;
     reg  data__2__clock;
     reg  data__2__reset;
-    reg  [6:0] data__3__d;
-    wire  [6:0] data__3__q;
+    reg  [7:0] data__3__d;
+    wire  [7:0] data__3__q;
     reg  data__3__clock;
     reg  data__3__reset;
-    reg  [6:0] data__4__d;
-    wire  [6:0] data__4__q;
+    reg  [7:0] data__4__d;
+    wire  [7:0] data__4__q;
     reg  data__4__clock;
     reg  data__4__reset;
-    reg  [6:0] data__5__d;
-    wire  [6:0] data__5__q;
+    reg  [7:0] data__5__d;
+    wire  [7:0] data__5__q;
     reg  data__5__clock;
     reg  data__5__reset;
-    reg  [6:0] data__6__d;
-    wire  [6:0] data__6__q;
+    reg  [7:0] data__6__d;
+    wire  [7:0] data__6__q;
     reg  data__6__clock;
     reg  data__6__reset;
-    reg  [6:0] data__7__d;
-    wire  [6:0] data__7__q;
+    reg  [7:0] data__7__d;
+    wire  [7:0] data__7__q;
     reg  data__7__clock;
     reg  data__7__reset;
-    reg  [6:0] data__8__d;
-    wire  [6:0] data__8__q;
+    reg  [7:0] data__8__d;
+    wire  [7:0] data__8__q;
     reg  data__8__clock;
     reg  data__8__reset;
-    reg  [6:0] data__9__d;
-    wire  [6:0] data__9__q;
+    reg  [7:0] data__9__d;
+    wire  [7:0] data__9__q;
     reg  data__9__clock;
     reg  data__9__reset;
-    reg  [6:0] data__10__d;
-    wire  [6:0] data__10__q;
+    reg  [7:0] data__10__d;
+    wire  [7:0] data__10__q;
     reg  data__10__clock;
     reg  data__10__reset;
-    reg  [6:0] data__11__d;
-    wire  [6:0] data__11__q;
+    reg  [7:0] data__11__d;
+    wire  [7:0] data__11__q;
     reg  data__11__clock;
     reg  data__11__reset;
-    reg  [6:0] data__12__d;
-    wire  [6:0] data__12__q;
+    reg  [7:0] data__12__d;
+    wire  [7:0] data__12__q;
     reg  data__12__clock;
     reg  data__12__reset;
-    reg  [6:0] data__13__d;
-    wire  [6:0] data__13__q;
+    reg  [7:0] data__13__d;
+    wire  [7:0] data__13__q;
     reg  data__13__clock;
     reg  data__13__reset;
-    reg  [6:0] data__14__d;
-    wire  [6:0] data__14__q;
+    reg  [7:0] data__14__d;
+    wire  [7:0] data__14__q;
     reg  data__14__clock;
     reg  data__14__reset;
-    reg  [6:0] data__15__d;
-    wire  [6:0] data__15__q;
+    reg  [7:0] data__15__d;
+    wire  [7:0] data__15__q;
     reg  data__15__clock;
     reg  data__15__reset;
-    reg  [6:0] data__16__d;
-    wire  [6:0] data__16__q;
+    reg  [7:0] data__16__d;
+    wire  [7:0] data__16__q;
     reg  data__16__clock;
     reg  data__16__reset;
-    reg  [6:0] data__17__d;
-    wire  [6:0] data__17__q;
+    reg  [7:0] data__17__d;
+    wire  [7:0] data__17__q;
     reg  data__17__clock;
     reg  data__17__reset;
-    reg  [6:0] data__18__d;
-    wire  [6:0] data__18__q;
+    reg  [7:0] data__18__d;
+    wire  [7:0] data__18__q;
     reg  data__18__clock;
     reg  data__18__reset;
-    reg  [6:0] data__19__d;
-    wire  [6:0] data__19__q;
+    reg  [7:0] data__19__d;
+    wire  [7:0] data__19__q;
     reg  data__19__clock;
     reg  data__19__reset;
-    reg  [6:0] data__20__d;
-    wire  [6:0] data__20__q;
+    reg  [7:0] data__20__d;
+    wire  [7:0] data__20__q;
     reg  data__20__clock;
     reg  data__20__reset;
-    reg  [6:0] data__21__d;
-    wire  [6:0] data__21__q;
+    reg  [7:0] data__21__d;
+    wire  [7:0] data__21__q;
     reg  data__21__clock;
     reg  data__21__reset;
-    reg  [6:0] data__22__d;
-    wire  [6:0] data__22__q;
+    reg  [7:0] data__22__d;
+    wire  [7:0] data__22__q;
     reg  data__22__clock;
     reg  data__22__reset;
-    reg  [6:0] data__23__d;
-    wire  [6:0] data__23__q;
+    reg  [7:0] data__23__d;
+    wire  [7:0] data__23__q;
     reg  data__23__clock;
     reg  data__23__reset;
 
@@ -4065,145 +4171,145 @@ module dac_expander__atq3(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
         .clock(valid__23__clock),
         .reset(valid__23__reset)
     );
-    dac_expander__reg7 data__0(
+    dac_expander__reg8 data__0(
         .d(data__0__d),
         .q(data__0__q),
         .clock(data__0__clock),
         .reset(data__0__reset)
     );
-    dac_expander__reg7 data__1(
+    dac_expander__reg8 data__1(
         .d(data__1__d),
         .q(data__1__q),
         .clock(data__1__clock),
         .reset(data__1__reset)
     );
-    dac_expander__reg7 data__2(
+    dac_expander__reg8 data__2(
         .d(data__2__d),
         .q(data__2__q),
         .clock(data__2__clock),
         .reset(data__2__reset)
     );
-    dac_expander__reg7 data__3(
+    dac_expander__reg8 data__3(
         .d(data__3__d),
         .q(data__3__q),
         .clock(data__3__clock),
         .reset(data__3__reset)
     );
-    dac_expander__reg7 data__4(
+    dac_expander__reg8 data__4(
         .d(data__4__d),
         .q(data__4__q),
         .clock(data__4__clock),
         .reset(data__4__reset)
     );
-    dac_expander__reg7 data__5(
+    dac_expander__reg8 data__5(
         .d(data__5__d),
         .q(data__5__q),
         .clock(data__5__clock),
         .reset(data__5__reset)
     );
-    dac_expander__reg7 data__6(
+    dac_expander__reg8 data__6(
         .d(data__6__d),
         .q(data__6__q),
         .clock(data__6__clock),
         .reset(data__6__reset)
     );
-    dac_expander__reg7 data__7(
+    dac_expander__reg8 data__7(
         .d(data__7__d),
         .q(data__7__q),
         .clock(data__7__clock),
         .reset(data__7__reset)
     );
-    dac_expander__reg7 data__8(
+    dac_expander__reg8 data__8(
         .d(data__8__d),
         .q(data__8__q),
         .clock(data__8__clock),
         .reset(data__8__reset)
     );
-    dac_expander__reg7 data__9(
+    dac_expander__reg8 data__9(
         .d(data__9__d),
         .q(data__9__q),
         .clock(data__9__clock),
         .reset(data__9__reset)
     );
-    dac_expander__reg7 data__10(
+    dac_expander__reg8 data__10(
         .d(data__10__d),
         .q(data__10__q),
         .clock(data__10__clock),
         .reset(data__10__reset)
     );
-    dac_expander__reg7 data__11(
+    dac_expander__reg8 data__11(
         .d(data__11__d),
         .q(data__11__q),
         .clock(data__11__clock),
         .reset(data__11__reset)
     );
-    dac_expander__reg7 data__12(
+    dac_expander__reg8 data__12(
         .d(data__12__d),
         .q(data__12__q),
         .clock(data__12__clock),
         .reset(data__12__reset)
     );
-    dac_expander__reg7 data__13(
+    dac_expander__reg8 data__13(
         .d(data__13__d),
         .q(data__13__q),
         .clock(data__13__clock),
         .reset(data__13__reset)
     );
-    dac_expander__reg7 data__14(
+    dac_expander__reg8 data__14(
         .d(data__14__d),
         .q(data__14__q),
         .clock(data__14__clock),
         .reset(data__14__reset)
     );
-    dac_expander__reg7 data__15(
+    dac_expander__reg8 data__15(
         .d(data__15__d),
         .q(data__15__q),
         .clock(data__15__clock),
         .reset(data__15__reset)
     );
-    dac_expander__reg7 data__16(
+    dac_expander__reg8 data__16(
         .d(data__16__d),
         .q(data__16__q),
         .clock(data__16__clock),
         .reset(data__16__reset)
     );
-    dac_expander__reg7 data__17(
+    dac_expander__reg8 data__17(
         .d(data__17__d),
         .q(data__17__q),
         .clock(data__17__clock),
         .reset(data__17__reset)
     );
-    dac_expander__reg7 data__18(
+    dac_expander__reg8 data__18(
         .d(data__18__d),
         .q(data__18__q),
         .clock(data__18__clock),
         .reset(data__18__reset)
     );
-    dac_expander__reg7 data__19(
+    dac_expander__reg8 data__19(
         .d(data__19__d),
         .q(data__19__q),
         .clock(data__19__clock),
         .reset(data__19__reset)
     );
-    dac_expander__reg7 data__20(
+    dac_expander__reg8 data__20(
         .d(data__20__d),
         .q(data__20__q),
         .clock(data__20__clock),
         .reset(data__20__reset)
     );
-    dac_expander__reg7 data__21(
+    dac_expander__reg8 data__21(
         .d(data__21__d),
         .q(data__21__q),
         .clock(data__21__clock),
         .reset(data__21__reset)
     );
-    dac_expander__reg7 data__22(
+    dac_expander__reg8 data__22(
         .d(data__22__d),
         .q(data__22__q),
         .clock(data__22__clock),
         .reset(data__22__reset)
     );
-    dac_expander__reg7 data__23(
+    dac_expander__reg8 data__23(
         .d(data__23__d),
         .q(data__23__q),
         .clock(data__23__clock),
@@ -4840,20 +4946,20 @@ module dac_expander__atq3(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
 endmodule // dac_expander__atq3
 
-module dac_expander__reg7(d,q,clock,reset);
+module dac_expander__reg8(d,q,clock,reset);
 
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  [7:0] d;
+    output reg  [7:0] q;
     input wire  clock;
     input wire  reset;
 
     // Update code (custom)
     always @(posedge clock) begin
-        if (reset) q <= 7'h0;
+        if (reset) q <= 8'h0;
         else q <= d;
     end
-endmodule // dac_expander__reg7
+endmodule // dac_expander__reg8
 
 module dac_expander__cmp_first(a,b,op,r);
 
@@ -4917,6 +5023,24 @@ module dac_expander__reg5(d,q,clock,reset);
         else q <= d;
     end
 endmodule // dac_expander__reg5
+
+module dac_expander__gmem(clock,r_addr,r_data,w_en,w_addr,w_data);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [5:0] r_addr;
+    output reg  [31:0] r_data;
+    input wire  w_en;
+    input wire  [5:0] w_addr;
+    input wire  [31:0] w_data;
+
+    // Update code (custom)
+    reg [31:0] mem [0:47];
+    always @(*) r_data = mem[r_addr];
+    always @(posedge clock) begin
+        if (w_en) mem[w_addr] <= w_data;
+    end
+endmodule // dac_expander__gmem
 
 module dac_expander__gpack(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,word);
 
@@ -5721,24 +5845,14 @@ module dac_expander__pk_base(narrow,wide);
     always @(*) wide = {32'd0, narrow};
 endmodule // dac_expander__pk_base
 
-module dac_expander__pk_cmp(narrow,wide);
-
-    // Module arguments
-    input wire  [2:0] narrow;
-    output reg  [6:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {4'd0, narrow};
-endmodule // dac_expander__pk_cmp
-
 module dac_expander__pk_gr(narrow,wide);
 
     // Module arguments
     input wire  [1:0] narrow;
-    output reg  [6:0] wide;
+    output reg  [7:0] wide;
 
     // Update code (custom)
-    always @(*) wide = {5'd0, narrow};
+    always @(*) wide = {6'd0, narrow};
 endmodule // dac_expander__pk_gr
 
 module dac_expander__pk_gran(narrow,wide);
@@ -6001,7 +6115,7 @@ module dac_expander__pq__store(clock,r_addr,r_data,w_en,w_addr,w_data);
     end
 endmodule // dac_expander__pq__store
 
-module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,n,p,g,act,e,addr,mask,last);
+module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,n,p,g,en,act,none,nxt,addr,mask,last);
 
     // Module arguments
     input wire  [31:0] v__0;
@@ -6039,8 +6153,10 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     input wire  [5:0] n;
     input wire  [5:0] p;
     input wire  [1:0] g;
+    input wire  [31:0] en;
     output reg  [31:0] act;
-    output reg  [5:0] e;
+    output reg  none;
+    output reg  [5:0] nxt;
     output reg  [31:0] addr;
     output reg  [31:0] mask;
     output reg  last;
@@ -6079,6 +6195,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     localparam  lane6__30 = 6'b11110;
     localparam  lane6__31 = 6'b11111;
     localparam  n32 = 6'b100000;
+    localparam  z6 = 6'b0;
     localparam  c0 = 32'h0;
     localparam  c1 = 32'h1;
     localparam  c2 = 32'h2;
@@ -6123,14 +6240,19 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     wire  [31:0] brk__word;
     reg  [5:0] zx_n__narrow;
     wire  [31:0] zx_n__wide;
-    reg  [5:0] zx_p__narrow;
-    wire  [31:0] zx_p__wide;
     reg  [1:0] zx_g__narrow;
     wire  [31:0] zx_g__wide;
     reg  [5:0] zx_e__narrow;
     wire  [31:0] zx_e__wide;
+    reg  [5:0] zx_s__narrow;
+    wire  [31:0] zx_s__wide;
 
     // Local signals
+    reg  [5:0] e;
+    reg  [31:0] live;
+    reg  [5:0] first;
+    reg  [5:0] s;
+    reg  [31:0] rest;
     reg  [31:0] shr;
     reg  [31:0] ends;
     reg  [31:0] cand;
@@ -6169,6 +6291,70 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     reg  found__29;
     reg  found__30;
     reg  found__31;
+    wire  ffound__0;
+    reg  ffound__1;
+    reg  ffound__2;
+    reg  ffound__3;
+    reg  ffound__4;
+    reg  ffound__5;
+    reg  ffound__6;
+    reg  ffound__7;
+    reg  ffound__8;
+    reg  ffound__9;
+    reg  ffound__10;
+    reg  ffound__11;
+    reg  ffound__12;
+    reg  ffound__13;
+    reg  ffound__14;
+    reg  ffound__15;
+    reg  ffound__16;
+    reg  ffound__17;
+    reg  ffound__18;
+    reg  ffound__19;
+    reg  ffound__20;
+    reg  ffound__21;
+    reg  ffound__22;
+    reg  ffound__23;
+    reg  ffound__24;
+    reg  ffound__25;
+    reg  ffound__26;
+    reg  ffound__27;
+    reg  ffound__28;
+    reg  ffound__29;
+    reg  ffound__30;
+    reg  ffound__31;
+    wire  nfound__0;
+    reg  nfound__1;
+    reg  nfound__2;
+    reg  nfound__3;
+    reg  nfound__4;
+    reg  nfound__5;
+    reg  nfound__6;
+    reg  nfound__7;
+    reg  nfound__8;
+    reg  nfound__9;
+    reg  nfound__10;
+    reg  nfound__11;
+    reg  nfound__12;
+    reg  nfound__13;
+    reg  nfound__14;
+    reg  nfound__15;
+    reg  nfound__16;
+    reg  nfound__17;
+    reg  nfound__18;
+    reg  nfound__19;
+    reg  nfound__20;
+    reg  nfound__21;
+    reg  nfound__22;
+    reg  nfound__23;
+    reg  nfound__24;
+    reg  nfound__25;
+    reg  nfound__26;
+    reg  nfound__27;
+    reg  nfound__28;
+    reg  nfound__29;
+    reg  nfound__30;
+    reg  nfound__31;
     wire  [31:0] m__0;
     reg  [31:0] m__1;
     reg  [31:0] m__2;
@@ -6243,10 +6429,6 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
         .narrow(zx_n__narrow),
         .wide(zx_n__wide)
     );
-    dac_expander__rec__zx_e zx_p(
-        .narrow(zx_p__narrow),
-        .wide(zx_p__wide)
-    );
     dac_expander__rec__zx_g zx_g(
         .narrow(zx_g__narrow),
         .wide(zx_g__wide)
@@ -6255,10 +6437,13 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
         .narrow(zx_e__narrow),
         .wide(zx_e__wide)
     );
+    dac_expander__rec__zx_e zx_s(
+        .narrow(zx_s__narrow),
+        .wide(zx_s__wide)
+    );
 
     // Update code
     always @(*) zx_n__narrow = n;
-    always @(*) zx_p__narrow = p;
     always @(*) zx_g__narrow = g;
     always @(*) shr = c5 + zx_g__wide;
     assign brk__bits__0 = 1'b1;
@@ -6301,8 +6486,148 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             act = (c1 << zx_n__wide) - c1;
         end
     end
-    always @(*) ends = brk__word | ~act;
-    always @(*) cand = ends & ~((c2 << zx_p__wide) - c1);
+    always @(*) live = act & en;
+    always @(*) none = live == c0;
+    assign ffound__0 = 1'b0;
+    always @(*) begin
+        first = z6;
+        if (live[0] & ~ffound__0) begin
+            first = lane6__0;
+        end
+        if (live[1] & ~ffound__1) begin
+            first = lane6__1;
+        end
+        if (live[2] & ~ffound__2) begin
+            first = lane6__2;
+        end
+        if (live[3] & ~ffound__3) begin
+            first = lane6__3;
+        end
+        if (live[4] & ~ffound__4) begin
+            first = lane6__4;
+        end
+        if (live[5] & ~ffound__5) begin
+            first = lane6__5;
+        end
+        if (live[6] & ~ffound__6) begin
+            first = lane6__6;
+        end
+        if (live[7] & ~ffound__7) begin
+            first = lane6__7;
+        end
+        if (live[8] & ~ffound__8) begin
+            first = lane6__8;
+        end
+        if (live[9] & ~ffound__9) begin
+            first = lane6__9;
+        end
+        if (live[10] & ~ffound__10) begin
+            first = lane6__10;
+        end
+        if (live[11] & ~ffound__11) begin
+            first = lane6__11;
+        end
+        if (live[12] & ~ffound__12) begin
+            first = lane6__12;
+        end
+        if (live[13] & ~ffound__13) begin
+            first = lane6__13;
+        end
+        if (live[14] & ~ffound__14) begin
+            first = lane6__14;
+        end
+        if (live[15] & ~ffound__15) begin
+            first = lane6__15;
+        end
+        if (live[16] & ~ffound__16) begin
+            first = lane6__16;
+        end
+        if (live[17] & ~ffound__17) begin
+            first = lane6__17;
+        end
+        if (live[18] & ~ffound__18) begin
+            first = lane6__18;
+        end
+        if (live[19] & ~ffound__19) begin
+            first = lane6__19;
+        end
+        if (live[20] & ~ffound__20) begin
+            first = lane6__20;
+        end
+        if (live[21] & ~ffound__21) begin
+            first = lane6__21;
+        end
+        if (live[22] & ~ffound__22) begin
+            first = lane6__22;
+        end
+        if (live[23] & ~ffound__23) begin
+            first = lane6__23;
+        end
+        if (live[24] & ~ffound__24) begin
+            first = lane6__24;
+        end
+        if (live[25] & ~ffound__25) begin
+            first = lane6__25;
+        end
+        if (live[26] & ~ffound__26) begin
+            first = lane6__26;
+        end
+        if (live[27] & ~ffound__27) begin
+            first = lane6__27;
+        end
+        if (live[28] & ~ffound__28) begin
+            first = lane6__28;
+        end
+        if (live[29] & ~ffound__29) begin
+            first = lane6__29;
+        end
+        if (live[30] & ~ffound__30) begin
+            first = lane6__30;
+        end
+        if (live[31] & ~ffound__31) begin
+            first = lane6__31;
+        end
+    end
+    always @(*) ffound__1 = ffound__0 | live[0];
+    always @(*) ffound__2 = ffound__1 | live[1];
+    always @(*) ffound__3 = ffound__2 | live[2];
+    always @(*) ffound__4 = ffound__3 | live[3];
+    always @(*) ffound__5 = ffound__4 | live[4];
+    always @(*) ffound__6 = ffound__5 | live[5];
+    always @(*) ffound__7 = ffound__6 | live[6];
+    always @(*) ffound__8 = ffound__7 | live[7];
+    always @(*) ffound__9 = ffound__8 | live[8];
+    always @(*) ffound__10 = ffound__9 | live[9];
+    always @(*) ffound__11 = ffound__10 | live[10];
+    always @(*) ffound__12 = ffound__11 | live[11];
+    always @(*) ffound__13 = ffound__12 | live[12];
+    always @(*) ffound__14 = ffound__13 | live[13];
+    always @(*) ffound__15 = ffound__14 | live[14];
+    always @(*) ffound__16 = ffound__15 | live[15];
+    always @(*) ffound__17 = ffound__16 | live[16];
+    always @(*) ffound__18 = ffound__17 | live[17];
+    always @(*) ffound__19 = ffound__18 | live[18];
+    always @(*) ffound__20 = ffound__19 | live[19];
+    always @(*) ffound__21 = ffound__20 | live[20];
+    always @(*) ffound__22 = ffound__21 | live[21];
+    always @(*) ffound__23 = ffound__22 | live[22];
+    always @(*) ffound__24 = ffound__23 | live[23];
+    always @(*) ffound__25 = ffound__24 | live[24];
+    always @(*) ffound__26 = ffound__25 | live[25];
+    always @(*) ffound__27 = ffound__26 | live[26];
+    always @(*) ffound__28 = ffound__27 | live[27];
+    always @(*) ffound__29 = ffound__28 | live[28];
+    always @(*) ffound__30 = ffound__29 | live[29];
+    always @(*) ffound__31 = ffound__30 | live[30];
+    always @(*) begin
+        s = p;
+        if (p == z6) begin
+            s = first;
+        end
+    end
+    always @(*) zx_s__narrow = s;
+    always @(*) ends = brk__word | ~live;
+    always @(*) cand = ends & ~((c2 << zx_s__wide) - c1);
     assign found__0 = 1'b0;
     always @(*) begin
         e = n32;
@@ -6443,7 +6768,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             lowe = (c1 << zx_e__wide) - c1;
         end
     end
-    always @(*) run = lowe & ~((c1 << zx_p__wide) - c1);
+    always @(*) run = lowe & ~((c1 << zx_s__wide) - c1);
     assign m__0 = c0;
     always @(*) begin
         if (run[0]) begin
@@ -6704,105 +7029,237 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     always @(*) mask = m__32;
     always @(*) begin
         vp = c0;
-        if (p == lane6__0) begin
+        if (s == lane6__0) begin
             vp = v__0;
         end
-        if (p == lane6__1) begin
+        if (s == lane6__1) begin
             vp = v__1;
         end
-        if (p == lane6__2) begin
+        if (s == lane6__2) begin
             vp = v__2;
         end
-        if (p == lane6__3) begin
+        if (s == lane6__3) begin
             vp = v__3;
         end
-        if (p == lane6__4) begin
+        if (s == lane6__4) begin
             vp = v__4;
         end
-        if (p == lane6__5) begin
+        if (s == lane6__5) begin
             vp = v__5;
         end
-        if (p == lane6__6) begin
+        if (s == lane6__6) begin
             vp = v__6;
         end
-        if (p == lane6__7) begin
+        if (s == lane6__7) begin
             vp = v__7;
         end
-        if (p == lane6__8) begin
+        if (s == lane6__8) begin
             vp = v__8;
         end
-        if (p == lane6__9) begin
+        if (s == lane6__9) begin
             vp = v__9;
         end
-        if (p == lane6__10) begin
+        if (s == lane6__10) begin
             vp = v__10;
         end
-        if (p == lane6__11) begin
+        if (s == lane6__11) begin
             vp = v__11;
         end
-        if (p == lane6__12) begin
+        if (s == lane6__12) begin
             vp = v__12;
         end
-        if (p == lane6__13) begin
+        if (s == lane6__13) begin
             vp = v__13;
         end
-        if (p == lane6__14) begin
+        if (s == lane6__14) begin
             vp = v__14;
         end
-        if (p == lane6__15) begin
+        if (s == lane6__15) begin
             vp = v__15;
         end
-        if (p == lane6__16) begin
+        if (s == lane6__16) begin
             vp = v__16;
         end
-        if (p == lane6__17) begin
+        if (s == lane6__17) begin
             vp = v__17;
         end
-        if (p == lane6__18) begin
+        if (s == lane6__18) begin
             vp = v__18;
         end
-        if (p == lane6__19) begin
+        if (s == lane6__19) begin
             vp = v__19;
         end
-        if (p == lane6__20) begin
+        if (s == lane6__20) begin
             vp = v__20;
         end
-        if (p == lane6__21) begin
+        if (s == lane6__21) begin
             vp = v__21;
         end
-        if (p == lane6__22) begin
+        if (s == lane6__22) begin
             vp = v__22;
         end
-        if (p == lane6__23) begin
+        if (s == lane6__23) begin
             vp = v__23;
         end
-        if (p == lane6__24) begin
+        if (s == lane6__24) begin
             vp = v__24;
         end
-        if (p == lane6__25) begin
+        if (s == lane6__25) begin
             vp = v__25;
         end
-        if (p == lane6__26) begin
+        if (s == lane6__26) begin
             vp = v__26;
         end
-        if (p == lane6__27) begin
+        if (s == lane6__27) begin
             vp = v__27;
         end
-        if (p == lane6__28) begin
+        if (s == lane6__28) begin
             vp = v__28;
         end
-        if (p == lane6__29) begin
+        if (s == lane6__29) begin
             vp = v__29;
         end
-        if (p == lane6__30) begin
+        if (s == lane6__30) begin
             vp = v__30;
         end
-        if (p == lane6__31) begin
+        if (s == lane6__31) begin
             vp = v__31;
         end
     end
     always @(*) addr = vp & ~((c32 << zx_g__wide) - c1);
-    always @(*) last = e == n;
+    always @(*) rest = live & ~lowe;
+    always @(*) last = rest == c0;
+    assign nfound__0 = 1'b0;
+    always @(*) begin
+        nxt = z6;
+        if (rest[0] & ~nfound__0) begin
+            nxt = lane6__0;
+        end
+        if (rest[1] & ~nfound__1) begin
+            nxt = lane6__1;
+        end
+        if (rest[2] & ~nfound__2) begin
+            nxt = lane6__2;
+        end
+        if (rest[3] & ~nfound__3) begin
+            nxt = lane6__3;
+        end
+        if (rest[4] & ~nfound__4) begin
+            nxt = lane6__4;
+        end
+        if (rest[5] & ~nfound__5) begin
+            nxt = lane6__5;
+        end
+        if (rest[6] & ~nfound__6) begin
+            nxt = lane6__6;
+        end
+        if (rest[7] & ~nfound__7) begin
+            nxt = lane6__7;
+        end
+        if (rest[8] & ~nfound__8) begin
+            nxt = lane6__8;
+        end
+        if (rest[9] & ~nfound__9) begin
+            nxt = lane6__9;
+        end
+        if (rest[10] & ~nfound__10) begin
+            nxt = lane6__10;
+        end
+        if (rest[11] & ~nfound__11) begin
+            nxt = lane6__11;
+        end
+        if (rest[12] & ~nfound__12) begin
+            nxt = lane6__12;
+        end
+        if (rest[13] & ~nfound__13) begin
+            nxt = lane6__13;
+        end
+        if (rest[14] & ~nfound__14) begin
+            nxt = lane6__14;
+        end
+        if (rest[15] & ~nfound__15) begin
+            nxt = lane6__15;
+        end
+        if (rest[16] & ~nfound__16) begin
+            nxt = lane6__16;
+        end
+        if (rest[17] & ~nfound__17) begin
+            nxt = lane6__17;
+        end
+        if (rest[18] & ~nfound__18) begin
+            nxt = lane6__18;
+        end
+        if (rest[19] & ~nfound__19) begin
+            nxt = lane6__19;
+        end
+        if (rest[20] & ~nfound__20) begin
+            nxt = lane6__20;
+        end
+        if (rest[21] & ~nfound__21) begin
+            nxt = lane6__21;
+        end
+        if (rest[22] & ~nfound__22) begin
+            nxt = lane6__22;
+        end
+        if (rest[23] & ~nfound__23) begin
+            nxt = lane6__23;
+        end
+        if (rest[24] & ~nfound__24) begin
+            nxt = lane6__24;
+        end
+        if (rest[25] & ~nfound__25) begin
+            nxt = lane6__25;
+        end
+        if (rest[26] & ~nfound__26) begin
+            nxt = lane6__26;
+        end
+        if (rest[27] & ~nfound__27) begin
+            nxt = lane6__27;
+        end
+        if (rest[28] & ~nfound__28) begin
+            nxt = lane6__28;
+        end
+        if (rest[29] & ~nfound__29) begin
+            nxt = lane6__29;
+        end
+        if (rest[30] & ~nfound__30) begin
+            nxt = lane6__30;
+        end
+        if (rest[31] & ~nfound__31) begin
+            nxt = lane6__31;
+        end
+    end
+    always @(*) nfound__1 = nfound__0 | rest[0];
+    always @(*) nfound__2 = nfound__1 | rest[1];
+    always @(*) nfound__3 = nfound__2 | rest[2];
+    always @(*) nfound__4 = nfound__3 | rest[3];
+    always @(*) nfound__5 = nfound__4 | rest[4];
+    always @(*) nfound__6 = nfound__5 | rest[5];
+    always @(*) nfound__7 = nfound__6 | rest[6];
+    always @(*) nfound__8 = nfound__7 | rest[7];
+    always @(*) nfound__9 = nfound__8 | rest[8];
+    always @(*) nfound__10 = nfound__9 | rest[9];
+    always @(*) nfound__11 = nfound__10 | rest[10];
+    always @(*) nfound__12 = nfound__11 | rest[11];
+    always @(*) nfound__13 = nfound__12 | rest[12];
+    always @(*) nfound__14 = nfound__13 | rest[13];
+    always @(*) nfound__15 = nfound__14 | rest[14];
+    always @(*) nfound__16 = nfound__15 | rest[15];
+    always @(*) nfound__17 = nfound__16 | rest[16];
+    always @(*) nfound__18 = nfound__17 | rest[17];
+    always @(*) nfound__19 = nfound__18 | rest[18];
+    always @(*) nfound__20 = nfound__19 | rest[19];
+    always @(*) nfound__21 = nfound__20 | rest[20];
+    always @(*) nfound__22 = nfound__21 | rest[21];
+    always @(*) nfound__23 = nfound__22 | rest[22];
+    always @(*) nfound__24 = nfound__23 | rest[23];
+    always @(*) nfound__25 = nfound__24 | rest[24];
+    always @(*) nfound__26 = nfound__25 | rest[25];
+    always @(*) nfound__27 = nfound__26 | rest[26];
+    always @(*) nfound__28 = nfound__27 | rest[27];
+    always @(*) nfound__29 = nfound__28 | rest[28];
+    always @(*) nfound__30 = nfound__29 | rest[29];
+    always @(*) nfound__31 = nfound__30 | rest[30];
 
 endmodule // dac_expander__rec
 

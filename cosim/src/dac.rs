@@ -46,7 +46,11 @@ impl Shape {
 /// not, CTA offsets of a tile; all three access sizes; predicates with all
 /// six comparisons against a scalar near the lane values (masks split
 /// inside warps), uniform values, values near the signed boundary;
-/// reserved tuples now and then. Enqueues come in bursts; the memory's
+/// reserved tuples now and then. Guard masks (revision 2): a predicate is
+/// now and then a guard (`enq_guard`), and the address tuples after it are
+/// mostly guarded, so warps see full, partial, gapped and zero guard
+/// masks; now and then any address tuple is guarded (after a reset, with
+/// every mask zero). Enqueues come in bursts; the memory's
 /// ready and the warps' dequeues change rate in phases, so queues fill
 /// and empty. Dequeues mostly walk the warps and kinds in order, often
 /// taking several records of one queue; now and then any warp of either
@@ -66,6 +70,8 @@ pub struct DacRandom {
     /// The next (warp, kind) of the in-order sweep of dequeues.
     sweep: u64,
     last_tuple: Option<DacIn>,
+    /// Address tuples still to be guarded after the last guard.
+    guarded_run: u32,
 }
 
 impl DacRandom {
@@ -86,6 +92,7 @@ impl DacRandom {
             deq_rate: 1.0,
             sweep: 0,
             last_tuple: None,
+            guarded_run: 0,
         }
     }
 
@@ -156,9 +163,17 @@ impl DacRandom {
                     t.enq_cmp = rng.gen_range(6..8);
                 }
             }
+            t.enq_guard = rng.gen_bool(0.5);
             return t;
         }
         if t.enq_kind == kind::PRED {
+            if rng.gen_bool(0.3) {
+                t.enq_guard = true;
+                self.guarded_run = rng.gen_range(1..=4);
+                if rng.gen_bool(0.5) {
+                    return guard_shaped(t, bdx, rng);
+                }
+            }
             t.enq_cmp = rng.gen_range(cmp::LT..=cmp::NE);
             // Near a lane value of some CTA, near zero, or anywhere.
             t.enq_scalar = match rng.gen_range(0..4) {
@@ -182,9 +197,42 @@ impl DacRandom {
             if rng.gen_bool(0.2) {
                 t.enq_gran = rng.gen_range(0..3);
             }
+            if self.guarded_run > 0 {
+                self.guarded_run -= 1;
+                t.enq_guard = rng.gen_bool(0.9);
+            } else {
+                t.enq_guard = rng.gen_bool(0.05);
+            }
         }
         t
     }
+}
+
+/// A guard whose masks split warps: `tid CMP scalar` with the scalar
+/// inside the block (one partial warp per CTA, or with EQ/NE one lane
+/// apart), or an offset per thread of 2^28 .. 2^31 compared with 0, whose
+/// values change sign every 8, 4, 2 or 1 lanes (masks with gaps in every
+/// warp).
+fn guard_shaped(mut t: DacIn, bdx: u64, rng: &mut ChaCha8Rng) -> DacIn {
+    t.enq_cmp = rng.gen_range(cmp::LT..=cmp::NE);
+    t.enq_off_cx = 0;
+    t.enq_off_cy = 0;
+    if rng.gen_bool(0.5) {
+        t.enq_base = 0;
+        t.enq_off_tx = 1;
+        t.enq_off_ty = bdx;
+        t.enq_scalar = rng.gen_range(0..1024);
+    } else {
+        t.enq_base = rng.gen_range(0..4) << 28;
+        t.enq_off_tx = 1 << rng.gen_range(28..32);
+        t.enq_off_ty = if rng.gen_bool(0.5) {
+            t.enq_off_tx.wrapping_mul(bdx) & 0xFFFF_FFFF
+        } else {
+            rng.gen::<u32>() as u64
+        };
+        t.enq_scalar = 0;
+    }
+    t
 }
 
 /// A block shape whose CTA fits `n_warps` warps, mostly (one in ten may
@@ -231,6 +279,7 @@ impl Stimulus<DacExpander> for DacRandom {
             self.active.iter_mut().for_each(|a| *a = false);
             self.last_tuple = None;
             self.sweep = 0;
+            self.guarded_run = 0;
             let mut r = self.shape.cfg();
             r.reset = true;
             self.rng = rng;
@@ -332,6 +381,7 @@ fn copy_tuple(i: &mut DacIn, t: &DacIn) {
     i.enq_gran = t.enq_gran;
     i.enq_cmp = t.enq_cmp;
     i.enq_scalar = t.enq_scalar;
+    i.enq_guard = t.enq_guard;
 }
 
 /// A spec scenario: after reset, one CTA (index 0, slot 0) of `shape`, one
@@ -402,6 +452,72 @@ pub fn spec_scenarios() -> Vec<(&'static str, Vec<DacIn>, Vec<Rec>)> {
     ]
 }
 
+/// The contract's guard scenario ("Guard masks (revision 2)"): a 64-thread
+/// CTA, memory always ready; guard `tid.x < 40`, guarded DATA (0x1000, 4),
+/// guard `tid.x < 32`, guarded ADDR (0x2000, 4), guard `tid.x != 1`,
+/// guarded ADDR (0x3000, 4); then warp 0 dequeues its four address
+/// records, warp 1 its two and its three predicate masks. Returns the
+/// name, the inputs and the responses the dequeues must return (a
+/// predicate shows as `(warp, 0, mask, false)`); `stat_guard_skips` ends at
+/// 1.
+pub fn guard_scenario() -> (&'static str, Vec<DacIn>, Vec<Rec>) {
+    let cfg = DacIn {
+        mem_ready: true,
+        ..Shape { k: 6, threads: 64 }.cfg()
+    };
+    let tuple = |kind: u64, base: u64, off_tx: u64, cmp: u64, scalar: u64| DacIn {
+        enq_valid: true,
+        enq_kind: kind,
+        enq_base: base,
+        enq_off_tx: off_tx,
+        enq_gran: gran::WORD,
+        enq_cmp: cmp,
+        enq_scalar: scalar,
+        enq_guard: true,
+        ..cfg
+    };
+    let mut seq = vec![DacIn { reset: true, ..cfg }; 2];
+    seq.push(DacIn {
+        cta_launch_valid: true,
+        ..cfg
+    });
+    for t in [
+        tuple(kind::PRED, 0, 1, cmp::LT, 40),
+        tuple(kind::DATA, 0x1000, 4, 0, 0),
+        tuple(kind::PRED, 0, 1, cmp::LT, 32),
+        tuple(kind::ADDR, 0x2000, 4, 0, 0),
+        tuple(kind::PRED, 0, 1, cmp::NE, 1),
+        tuple(kind::ADDR, 0x3000, 4, 0, 0),
+    ] {
+        seq.push(t);
+    }
+    seq.extend(std::iter::repeat_n(cfg, 60));
+    for (warp, kind, n) in [(0, 0, 4), (1, 0, 2), (1, 1, 3)] {
+        for _ in 0..n {
+            seq.push(DacIn {
+                deq_valid: true,
+                deq_warp: warp,
+                deq_kind: kind,
+                ..cfg
+            });
+            seq.push(cfg);
+        }
+    }
+    seq.extend(std::iter::repeat_n(cfg, 4));
+    let want = vec![
+        (0, 0x1000, 0xFFFF_FFFF, true),
+        (0, 0x2000, 0xFFFF_FFFF, true),
+        (0, 0x3000, 0x0000_0001, false),
+        (0, 0x3000, 0xFFFF_FFFC, true),
+        (1, 0x1080, 0x0000_00FF, true),
+        (1, 0x3080, 0xFFFF_FFFF, true),
+        (1, 0, 0x0000_00FF, false),
+        (1, 0, 0, false),
+        (1, 0, 0xFFFF_FFFF, false),
+    ];
+    ("dac_expander.md guard scenario (revision 2)", seq, want)
+}
+
 /// The records returned by the dequeues of a run: `(warp, addr, mask,
 /// last)` for every response with `rsp_hit`, given the inputs and the
 /// outputs of each cycle.
@@ -428,6 +544,7 @@ impl CosimUnit for DacExpander {
     fn scenarios() -> Vec<(String, DacParams, Vec<DacIn>)> {
         spec_scenarios()
             .into_iter()
+            .chain([guard_scenario()])
             .map(|(name, seq, _)| (name.to_string(), DacParams::default(), seq))
             .collect()
     }
@@ -464,6 +581,7 @@ impl CosimUnit for DacExpander {
         ("aq__heads", "PWAQ+PWPQ"),
         ("aq__", "PWAQ"),
         ("pq__", "PWPQ"),
+        ("gmem", "guard masks"),
     ];
 
     const FLIP_FLOP_TABLES: &'static [(&'static str, &'static str)] = &[(

@@ -38,6 +38,7 @@ module dac_expander_props(
     input wire [1:0] enq_gran,
     input wire [2:0] enq_cmp,
     input wire [31:0] enq_scalar,
+    input wire enq_guard,
     input wire mem_ready,
     input wire deq_valid,
     input wire [5:0] deq_warp,
@@ -55,6 +56,7 @@ module dac_expander_props(
     wire [4:0] atq_count;
     wire [31:0] stat_pred_fast;
     wire [31:0] stat_pred_slow;
+    wire [31:0] stat_guard_skips;
 
     dac_expander u(
         .clock(clock), .reset(reset), .cfg_bdx_log2(cfg_bdx_log2),
@@ -65,12 +67,14 @@ module dac_expander_props(
         .enq_valid(enq_valid), .enq_kind(enq_kind), .enq_base(enq_base),
         .enq_off_tx(enq_off_tx), .enq_off_ty(enq_off_ty), .enq_off_cx(enq_off_cx),
         .enq_off_cy(enq_off_cy), .enq_gran(enq_gran), .enq_cmp(enq_cmp),
-        .enq_scalar(enq_scalar), .mem_ready(mem_ready), .deq_valid(deq_valid),
+        .enq_scalar(enq_scalar), .enq_guard(enq_guard), .mem_ready(mem_ready),
+        .deq_valid(deq_valid),
         .deq_warp(deq_warp), .deq_kind(deq_kind), .enq_ready(enq_ready),
         .mem_valid(mem_valid), .mem_addr(mem_addr), .rsp_valid(rsp_valid),
         .rsp_hit(rsp_hit), .rsp_addr(rsp_addr), .rsp_mask(rsp_mask),
         .rsp_gran(rsp_gran), .rsp_last(rsp_last), .atq_count(atq_count),
-        .stat_pred_fast(stat_pred_fast), .stat_pred_slow(stat_pred_slow)
+        .stat_pred_fast(stat_pred_fast), .stat_pred_slow(stat_pred_slow),
+        .stat_guard_skips(stat_guard_skips)
     );
 
     reg init = 1'b1;

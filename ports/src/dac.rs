@@ -109,6 +109,13 @@ macro_rules! dac_expander_ports {
                     enq_cmp: u64 = 3,
                     /// The scalar a predicate compares with.
                     enq_scalar: u64 = 32,
+                    /// Guard bit (revision 2, `docs/units/dac_expander.md`,
+                    /// "Guard masks"): a PRED tuple with it set is a *guard*
+                    /// (its masks are also written to the per-warp guard masks
+                    /// `G[w]`); an ADDR or DATA tuple with it set is *guarded*
+                    /// (only lanes whose bit of `G[w]` is set are active). 0:
+                    /// the tuple behaves as in revision 1.
+                    enq_guard: bool = 1,
                     /// The memory takes the offered early request.
                     mem_ready: bool = 1,
                     /// A warp dequeues its next record.
@@ -146,6 +153,9 @@ macro_rules! dac_expander_ports {
                     stat_pred_fast: u64 = 32,
                     /// Warps whose predicate mask took the slow path.
                     stat_pred_slow: u64 = 32,
+                    /// Warps a guarded ADDR/DATA tuple skipped because no lane
+                    /// was active under the warp's guard mask (wrapping).
+                    stat_guard_skips: u64 = 32,
                 }
             }
         }
@@ -198,6 +208,7 @@ mod tests {
             enq_gran: gran::WORD,
             enq_cmp: cmp::NE,
             enq_scalar: 17,
+            enq_guard: true,
             mem_ready: true,
             deq_valid: true,
             deq_warp: 47,
@@ -220,6 +231,7 @@ mod tests {
             atq_count: 24,
             stat_pred_fast: 9,
             stat_pred_slow: 1,
+            stat_guard_skips: 5,
         };
         let flat = DacExpander::out_values(&p, &o);
         assert_eq!(flat.len(), DacExpander::outputs(&p).len());

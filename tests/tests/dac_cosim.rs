@@ -7,7 +7,7 @@
 mod common;
 use common::verilator;
 
-use cosim::dac::{responses, spec_scenarios, DacRandom};
+use cosim::dac::{guard_scenario, responses, spec_scenarios, DacRandom};
 use cosim::stimulus::Stimulus;
 use cosim::{backend_factory, BackendKind};
 use golden::dac::DacModel;
@@ -56,6 +56,43 @@ fn scenarios_on(kind: Option<BackendKind>) {
     }
 }
 
+/// The contract's guard scenario (revision 2): the exact records and masks,
+/// and one guard skip.
+fn guard_scenario_on(kind: Option<BackendKind>) {
+    let (name, seq, want) = guard_scenario();
+    let outs = match kind {
+        Some(k) => rtl_outputs(k, &seq),
+        None => model_outputs(&seq),
+    };
+    assert_eq!(responses(&seq, &outs), want, "{name} on {kind:?}");
+    let last = outs.last().unwrap();
+    assert_eq!(last.stat_guard_skips, 1, "{name} on {kind:?}");
+    // One early request per DATA record: lines 0x1000 and 0x1080.
+    // (Outputs before the first reset edge are unknown on Verilator.)
+    let lines: Vec<u64> = (1..seq.len())
+        .filter(|&c| outs[c].mem_valid && seq[c].mem_ready)
+        .map(|c| outs[c].mem_addr)
+        .collect();
+    assert_eq!(lines, vec![0x1000, 0x1080], "{name} on {kind:?}");
+}
+
+#[test]
+fn guard_scenario_on_the_golden_model() {
+    guard_scenario_on(None);
+}
+
+#[test]
+fn guard_scenario_on_rusthdl() {
+    guard_scenario_on(Some(BackendKind::RustHdl));
+}
+
+#[test]
+fn guard_scenario_on_verilator() {
+    if verilator() {
+        guard_scenario_on(Some(BackendKind::Verilator));
+    }
+}
+
 #[test]
 fn spec_scenarios_on_the_golden_model() {
     scenarios_on(None);
@@ -80,7 +117,9 @@ fn spec_scenarios_on_verilator() {
 /// model every rule: records and early requests, both predicate paths,
 /// slow groups, stalls on a full queue and on the memory, reserved tuples,
 /// tuples with no active slot, skipped warps, dequeue hits and misses, the
-/// ATQ filling up, and resets.
+/// ATQ filling up, and resets; and guard masks (revision 2): guards
+/// written, guarded warps with partial masks, with gaps, and with zero
+/// masks (skipped).
 #[test]
 fn random_stimulus_reaches_every_path() {
     for p in configs() {
@@ -90,6 +129,8 @@ fn random_stimulus_reaches_every_path() {
         let mut offsets = std::collections::BTreeSet::new();
         let (mut grans, mut cmps) = ([0u64; 4], [0u64; 8]);
         let (mut neg, mut two_d, mut partial, mut resets, mut full) = (0, 0, 0, 0, 0);
+        // Accepted tuples with enq_guard: [guards, guarded ADDR/DATA].
+        let mut guards = [0u64; 2];
         for c in 0..100_000 {
             let i = stim.next(c, &last);
             let o = m.outputs();
@@ -103,6 +144,9 @@ fn random_stimulus_reaches_every_path() {
                 offsets.insert(i.enq_off_tx);
                 if i.enq_off_tx >= 0x8000_0000 {
                     neg += 1;
+                }
+                if i.enq_guard && i.enq_kind <= kind::PRED {
+                    guards[usize::from(i.enq_kind != kind::PRED)] += 1;
                 }
                 if i.enq_kind == kind::PRED {
                     cmps[i.enq_cmp as usize] += 1;
@@ -149,6 +193,12 @@ fn random_stimulus_reaches_every_path() {
         assert!(s.warps_skipped > 10, "skipped warps: {ctx}");
         assert!(s.deq_hits > 1000 && s.deq_misses > 1000, "dequeues: {ctx}");
         assert!(s.tuples_expanded > 150, "tuples: {ctx}");
+        assert!(s.guard_writes > 150, "guards: {ctx}");
+        assert!(
+            s.guarded_partial > 30 && s.guard_gaps > 100 && s.guard_skips > 100,
+            "guarded warps: {ctx}"
+        );
+        assert!(guards[0] > 50 && guards[1] > 50, "guard bits {guards:?}");
     }
 }
 

@@ -95,6 +95,8 @@ fn dac_and_snake_memories() {
     assert_eq!((aq.words, aq.bits, aq.instances), (192, 62, 1));
     let pq = find(&inv, "dac_expander__pq__store");
     assert_eq!((pq.words, pq.bits, pq.instances), (192, 32, 1));
+    let g = find(&inv, "dac_expander__gmem");
+    assert_eq!((g.words, g.bits, g.instances), (48, 32, 1));
     let inv = memories::inventory(&checked_in("snake_prefetcher"), "snake_prefetcher");
     // Snake's Tail is registers (a CAM), not a memory module.
     assert_eq!(inv.len(), 1, "{inv:#?}");

@@ -47,6 +47,16 @@
 //!     warp (`wi + 1 >= W`) to warp 0 of the next slot of `todo` above `c`,
 //!     or after the last slot the tuple leaves the ATQ and the expander is
 //!     idle.
+//! * Guard masks (revision 2, the contract's "Guard masks"): the ATQ keeps
+//!   each tuple's `enq_guard`. A *guard* (PRED with `guard`) is expanded as
+//!   any PRED tuple and also writes each pushed mask to its warp's `G[w]`
+//!   at the push edge. A *guarded* ADDR/DATA tuple enables only the lanes
+//!   `l < n` whose bit of `G[w]` is set: a warp with none is skipped in one
+//!   cycle (tested after the `w >= N_WARPS` / `n = 0` skip, before any
+//!   stall) and counted in `stat_guard_skips`; otherwise each record starts
+//!   at the lowest enabled lane `>= p`, ends at the first lane that is not
+//!   enabled or leaves the region, and is `last` when no enabled lane
+//!   follows ([`WarpLanes::record_at`]). Reset clears every `G[w]`.
 //! * `mem_valid` falls at an edge with `mem_ready = 1` unless a DATA record
 //!   loads a new request at that edge.
 //! * Dequeue: `rsp_*` is registered: `rsp_valid = deq_valid` of the
@@ -100,15 +110,17 @@
 
 use std::collections::VecDeque;
 
-use ports::dac::{cmp, gran, kind, DacExpander, DacIn, DacOut, DacParams};
+use ports::dac::{kind, DacExpander, DacIn, DacOut, DacParams};
 use ports::{mask, Params};
 
 use crate::model::{GoldenModel, GoldenUnit};
 
-/// Lanes (threads) per warp.
-pub const WARP_LANES: u32 = 32;
-/// Lanes the slow predicate path compares per cycle.
-pub const SLOW_GROUP_LANES: u32 = 8;
+mod lanes;
+
+pub use lanes::{
+    active_lanes, compare, Geometry, Record, Tuple, WarpLanes, SLOW_GROUP_LANES, WARP_LANES,
+};
+
 /// Bytes of a cache line (a memory request is for one line).
 pub const LINE_BYTES: u32 = 128;
 /// `deq_kind` of the per-warp address queue (PWAQ).
@@ -116,290 +128,12 @@ pub const DEQ_ADDR: u64 = 0;
 /// `deq_kind` of the per-warp predicate queue (PWPQ).
 pub const DEQ_PRED: u64 = 1;
 
-/// Width of `cfg_bdx_log2`.
-const BDX_LOG2_W: u32 = 4;
-/// Width of `cfg_threads`.
-const THREADS_W: u32 = 11;
-/// Width of `cfg_warps_per_cta`.
-const WARPS_PER_CTA_W: u32 = 6;
 /// Width of `cta_launch_x` / `cta_launch_y`.
 const CTA_INDEX_W: u32 = 16;
-/// Width of `enq_kind`.
-const KIND_W: u32 = 2;
-/// Width of `enq_gran`.
-const GRAN_W: u32 = 2;
-/// Width of `enq_cmp`.
-const CMP_W: u32 = 3;
 /// Width of `deq_kind`.
 const DEQ_KIND_W: u32 = 1;
 /// Width of the predicate counters.
 const STAT_W: u32 = 32;
-
-/// A 32-bit port value.
-fn word(v: u64) -> u32 {
-    v as u32
-}
-
-/// One tuple as held in the ATQ (every field taken modulo its port width).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tuple {
-    /// [`kind`]: 0 ADDR, 1 DATA, 2 PRED, 3 reserved.
-    pub kind: u64,
-    /// `base`.
-    pub base: u32,
-    /// Offset per `tid.x`.
-    pub off_tx: u32,
-    /// Offset per `tid.y`.
-    pub off_ty: u32,
-    /// Offset per `ctaid.x`.
-    pub off_cx: u32,
-    /// Offset per `ctaid.y`.
-    pub off_cy: u32,
-    /// [`gran`]: 0 byte, 1 half-word, 2 word, 3 reserved (ADDR/DATA).
-    pub gran: u64,
-    /// [`cmp`]: 0 LT .. 5 NE, 6 and 7 reserved (PRED).
-    pub cmp: u64,
-    /// The scalar a predicate compares with.
-    pub scalar: u32,
-}
-
-impl Tuple {
-    /// The tuple offered on `enq_*`, each field modulo its port width.
-    pub fn from_inputs(i: &DacIn) -> Tuple {
-        Tuple {
-            kind: i.enq_kind & mask(KIND_W),
-            base: word(i.enq_base),
-            off_tx: word(i.enq_off_tx),
-            off_ty: word(i.enq_off_ty),
-            off_cx: word(i.enq_off_cx),
-            off_cy: word(i.enq_off_cy),
-            gran: i.enq_gran & mask(GRAN_W),
-            cmp: i.enq_cmp & mask(CMP_W),
-            scalar: word(i.enq_scalar),
-        }
-    }
-
-    /// The tuple uses a reserved encoding (kind 3; ADDR/DATA with gran 3;
-    /// PRED with cmp 6 or 7): it leaves at its start edge, producing
-    /// nothing.
-    pub fn is_reserved(&self) -> bool {
-        match self.kind {
-            kind::ADDR | kind::DATA => self.gran > gran::WORD,
-            kind::PRED => self.cmp > cmp::NE,
-            _ => true,
-        }
-    }
-
-    /// The value of thread `t` of a CTA with `blockDim.x = 2^bdx_log2` and
-    /// CTA index `(cx, cy)`: `base + tx*off_tx + ty*off_ty + cx*off_cx +
-    /// cy*off_cy` modulo 2^32, with `tx = t mod blockDim.x`, `ty = t div
-    /// blockDim.x`.
-    ///
-    /// # Panics
-    /// If `bdx_log2 >= 32` (the port holds 0..=15).
-    pub fn value(&self, bdx_log2: u32, t: u32, cx: u32, cy: u32) -> u32 {
-        let tx = t & ((1u32 << bdx_log2) - 1);
-        let ty = t >> bdx_log2;
-        self.base
-            .wrapping_add(tx.wrapping_mul(self.off_tx))
-            .wrapping_add(ty.wrapping_mul(self.off_ty))
-            .wrapping_add(cx.wrapping_mul(self.off_cx))
-            .wrapping_add(cy.wrapping_mul(self.off_cy))
-    }
-}
-
-/// Signed 32-bit `v CMP scalar`; false for a reserved `cmp` (6, 7).
-pub fn compare(op: u64, v: u32, scalar: u32) -> bool {
-    let (a, b) = (v as i32, scalar as i32);
-    match op {
-        cmp::LT => a < b,
-        cmp::LE => a <= b,
-        cmp::GT => a > b,
-        cmp::GE => a >= b,
-        cmp::EQ => a == b,
-        cmp::NE => a != b,
-        _ => false,
-    }
-}
-
-/// Active lanes of warp `wi` of a CTA of `threads` threads: `min(32,
-/// threads - 32*wi)`, 0 when `32*wi >= threads`.
-pub fn active_lanes(threads: u32, wi: u32) -> u32 {
-    threads
-        .saturating_sub(wi.saturating_mul(WARP_LANES))
-        .min(WARP_LANES)
-}
-
-/// One address record, as held in a per-warp address queue and shown on
-/// `rsp_*`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Record {
-    /// Region start (`32 * size`-aligned byte address).
-    pub addr: u32,
-    /// Bit `j` set iff some lane of the record accesses chunk `j`.
-    pub mask: u32,
-    /// Access size ([`gran`]).
-    pub gran: u64,
-    /// The warp's final record of its tuple.
-    pub last: bool,
-}
-
-/// The kernel's CTA shape as read from the `cfg_*` inputs of a cycle
-/// (modulo their port widths).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Geometry {
-    /// `k`: `blockDim.x = 2^k` (0..=15).
-    pub bdx_log2: u32,
-    /// `T`: threads per CTA (0..=2047).
-    pub threads: u32,
-    /// `W`: warps per CTA (0..=63).
-    pub warps_per_cta: u32,
-}
-
-impl Geometry {
-    /// The shape on the `cfg_*` inputs.
-    pub fn from_inputs(i: &DacIn) -> Geometry {
-        Geometry {
-            bdx_log2: (i.cfg_bdx_log2 & mask(BDX_LOG2_W)) as u32,
-            threads: (i.cfg_threads & mask(THREADS_W)) as u32,
-            warps_per_cta: (i.cfg_warps_per_cta & mask(WARPS_PER_CTA_W)) as u32,
-        }
-    }
-}
-
-/// The lanes of one warp of one CTA for one tuple: lane values, address
-/// records and predicate bits, straight from the spec's formulas.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WarpLanes {
-    /// The tuple.
-    pub tuple: Tuple,
-    /// `k`: `blockDim.x = 2^k`.
-    pub bdx_log2: u32,
-    /// Warp index within the CTA.
-    pub wi: u32,
-    /// Active lanes: lanes `0 .. n-1`.
-    pub n: u32,
-    /// CTA index x.
-    pub cx: u32,
-    /// CTA index y.
-    pub cy: u32,
-}
-
-impl WarpLanes {
-    /// Warp `wi` of a CTA of shape `geom` with index `(cx, cy)`.
-    pub fn new(tuple: Tuple, geom: &Geometry, wi: u32, cx: u32, cy: u32) -> WarpLanes {
-        WarpLanes {
-            tuple,
-            bdx_log2: geom.bdx_log2,
-            wi,
-            n: active_lanes(geom.threads, wi),
-            cx,
-            cy,
-        }
-    }
-
-    /// Value of lane `l` (thread `32*wi + l`), modulo 2^32.
-    pub fn value(&self, l: u32) -> u32 {
-        let t = self.wi * WARP_LANES + l;
-        self.tuple.value(self.bdx_log2, t, self.cx, self.cy)
-    }
-
-    /// Bytes of a region: `32 * size` (ADDR/DATA, gran 0..=2).
-    pub fn region_bytes(&self) -> u32 {
-        WARP_LANES << self.tuple.gran
-    }
-
-    /// The record starting at lane `p`, and `e`, the lane after it: it
-    /// covers lanes `p .. e-1`, where `e` is the first lane above `p` whose
-    /// region differs from lane `e-1`'s, or `n`.
-    pub fn record_at(&self, p: u32) -> (Record, u32) {
-        let shift = self.tuple.gran as u32;
-        let region_mask = !(self.region_bytes() - 1);
-        let first = self.value(p);
-        let region = first & region_mask;
-        let chunk = |v: u32| ((v & !region_mask) >> shift) & (WARP_LANES - 1);
-        let mut bits = 1u32 << chunk(first);
-        let mut e = p + 1;
-        while e < self.n {
-            let v = self.value(e);
-            if v & region_mask != region {
-                break;
-            }
-            bits |= 1u32 << chunk(v);
-            e += 1;
-        }
-        let record = Record {
-            addr: region,
-            mask: bits,
-            gran: self.tuple.gran,
-            last: e >= self.n,
-        };
-        (record, e)
-    }
-
-    /// Every record of the warp, in order (empty when `n = 0`).
-    pub fn records(&self) -> Vec<Record> {
-        let mut out = Vec::new();
-        let mut p = 0;
-        while p < self.n {
-            let (r, e) = self.record_at(p);
-            out.push(r);
-            p = e;
-        }
-        out
-    }
-
-    /// Predicate bit of lane `l`: `l < n` and `v(l) CMP scalar` (signed).
-    pub fn pred_bit(&self, l: u32) -> bool {
-        l < self.n && compare(self.tuple.cmp, self.value(l), self.tuple.scalar)
-    }
-
-    /// The predicate bits of lanes `8g .. 8g+7` (at their lane positions).
-    pub fn pred_group(&self, g: u32) -> u32 {
-        let lo = g * SLOW_GROUP_LANES;
-        (lo..(lo + SLOW_GROUP_LANES).min(WARP_LANES))
-            .filter(|&l| self.pred_bit(l))
-            .fold(0, |m, l| m | (1u32 << l))
-    }
-
-    /// The warp's exact predicate mask.
-    pub fn pred_mask(&self) -> u32 {
-        (0..WARP_LANES)
-            .filter(|&l| self.pred_bit(l))
-            .fold(0, |m, l| m | (1u32 << l))
-    }
-
-    /// Slow-path group cycles: `G = ceil(n / 8)`.
-    pub fn groups(&self) -> u32 {
-        self.n.div_ceil(SLOW_GROUP_LANES)
-    }
-
-    /// The fast-path condition: (a) `off_tx = off_ty = 0`; or (b) the
-    /// active lanes form an arithmetic sequence by definition (`blockDim.x
-    /// >= 32` or `off_ty = blockDim.x * off_tx` mod 2^32), `cmp` is an
-    /// ordering, `v(0) + (n-1) * off_tx` (signed, exact) stays within the
-    /// signed 32-bit range, and lanes 0 and `n-1` give the same result.
-    /// Meaningful for `n >= 1`.
-    pub fn fast_path(&self) -> bool {
-        let t = &self.tuple;
-        if t.off_tx == 0 && t.off_ty == 0 {
-            return true;
-        }
-        let arithmetic =
-            self.bdx_log2 >= 5 || t.off_ty == t.off_tx.wrapping_mul(1u32 << self.bdx_log2);
-        let ordering = matches!(t.cmp, cmp::LT | cmp::LE | cmp::GT | cmp::GE);
-        if !arithmetic || !ordering || self.n == 0 {
-            return false;
-        }
-        let first = self.value(0) as i32 as i64;
-        let step = t.off_tx as i32 as i64;
-        let end = first + (self.n as i64 - 1) * step;
-        if end < i32::MIN as i64 || end > i32::MAX as i64 {
-            return false;
-        }
-        self.pred_bit(0) == self.pred_bit(self.n - 1)
-    }
-}
 
 /// The expander's registers while it is busy on a tuple.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -481,6 +215,17 @@ pub struct DacStats {
     pub deq_hits: u64,
     /// Dequeues that found the queue empty (or `deq_warp >= N_WARPS`).
     pub deq_misses: u64,
+    /// Guard masks written (rule G1: a guard's mask pushed).
+    pub guard_writes: u64,
+    /// Warps of guarded tuples skipped with no enabled lane (rule G2; as
+    /// `stat_guard_skips`, not wrapping).
+    pub guard_skips: u64,
+    /// Warps of guarded tuples expanded with some but not all of their
+    /// active lanes enabled (counted at their last record).
+    pub guarded_partial: u64,
+    /// Records of guarded tuples ended by a lane that is not enabled with
+    /// an enabled lane above it (a gap, rule G3).
+    pub guard_gaps: u64,
 }
 
 impl DacStats {
@@ -502,17 +247,30 @@ enum Action {
     Start { todo: u32 },
     /// The current warp is done without producing anything.
     Skip,
+    /// A guarded tuple's warp with no enabled lane: done, nothing produced,
+    /// counted in `stat_guard_skips` (rule G2).
+    GuardSkip,
     /// The warp's queue is full, or (`mem`) the memory register is busy.
     Stall { mem: bool },
     /// Push an address record into warp `w`'s queue; `e` is the next lane.
+    /// `partial`: a guarded warp with some active lanes not enabled; `gap`:
+    /// the record ends at a lane that is not enabled, before an enabled one.
     Record {
         w: usize,
         record: Record,
         e: u32,
         data: bool,
+        partial: bool,
+        gap: bool,
     },
-    /// Push warp `w`'s finished predicate mask; the warp is done.
-    Mask { w: usize, mask: u32, fast: bool },
+    /// Push warp `w`'s finished predicate mask; the warp is done. `guard`:
+    /// the mask is also written to `G[w]`.
+    Mask {
+        w: usize,
+        mask: u32,
+        fast: bool,
+        guard: bool,
+    },
     /// A slow-path group (not the last): the partial mask becomes `partial`.
     Group { partial: u32 },
 }
@@ -550,6 +308,10 @@ pub struct DacModel {
     stat_fast: u32,
     /// `stat_pred_slow` (32-bit, wrapping).
     stat_slow: u32,
+    /// Per warp: the guard mask `G[w]` (revision 2).
+    guard: Vec<u32>,
+    /// `stat_guard_skips` (32-bit, wrapping).
+    stat_guard: u32,
     /// Event counts.
     stats: DacStats,
 }
@@ -583,6 +345,8 @@ impl DacModel {
             rsp: Response::default(),
             stat_fast: 0,
             stat_slow: 0,
+            guard: vec![0; warps],
+            stat_guard: 0,
             stats: DacStats::default(),
         }
     }
@@ -658,6 +422,14 @@ impl DacModel {
         self.pwpq[warp as usize].iter().copied().collect()
     }
 
+    /// Warp `warp`'s guard mask `G[w]`.
+    ///
+    /// # Panics
+    /// If `warp >= N_WARPS`.
+    pub fn guard_mask(&self, warp: u64) -> u32 {
+        self.guard[warp as usize]
+    }
+
     /// Every per-warp queue is empty.
     pub fn queues_empty(&self) -> bool {
         self.pwaq.iter().all(VecDeque::is_empty) && self.pwpq.iter().all(VecDeque::is_empty)
@@ -694,17 +466,7 @@ impl DacModel {
         let (cx, cy) = self.cta[cur.slot as usize];
         let lanes = WarpLanes::new(*tuple, geom, cur.wi, cx, cy);
         match tuple.kind {
-            kind::ADDR | kind::DATA => {
-                let data = tuple.kind == kind::DATA;
-                if self.pwaq[w].len() >= self.params.PWAQ_DEPTH as usize {
-                    Action::Stall { mem: false }
-                } else if data && self.mem_valid && !mem_ready {
-                    Action::Stall { mem: true }
-                } else {
-                    let (record, e) = lanes.record_at(cur.p);
-                    Action::Record { w, record, e, data }
-                }
-            }
+            kind::ADDR | kind::DATA => self.addr_action(lanes, w, cur.p, mem_ready),
             kind::PRED => {
                 let full = self.pwpq[w].len() >= self.params.PWPQ_DEPTH as usize;
                 if cur.g == 0 && lanes.fast_path() {
@@ -716,6 +478,7 @@ impl DacModel {
                         w,
                         mask,
                         fast: true,
+                        guard: tuple.is_guard(),
                     };
                 }
                 let partial = cur.partial | lanes.pred_group(cur.g);
@@ -728,11 +491,44 @@ impl DacModel {
                         w,
                         mask: partial,
                         fast: false,
+                        guard: tuple.is_guard(),
                     }
                 }
             }
             // A reserved tuple never starts.
             _ => Action::Skip,
+        }
+    }
+
+    /// An ADDR/DATA busy cycle on warp `w` (`w < N_WARPS`, `n > 0`) at lane
+    /// `p`: a guarded tuple's warp with no enabled lane is skipped (rule
+    /// G2, before any stall); otherwise the record at `p` is pushed unless
+    /// the queue is full or (DATA) the memory request register busy.
+    fn addr_action(&self, lanes: WarpLanes, w: usize, p: u32, mem_ready: bool) -> Action {
+        let guarded = lanes.tuple.is_guarded();
+        let lanes = if guarded {
+            lanes.guarded_by(self.guard[w])
+        } else {
+            lanes
+        };
+        if guarded && lanes.enabled == 0 {
+            return Action::GuardSkip;
+        }
+        let data = lanes.tuple.kind == kind::DATA;
+        if self.pwaq[w].len() >= self.params.PWAQ_DEPTH as usize {
+            return Action::Stall { mem: false };
+        }
+        if data && self.mem_valid && !mem_ready {
+            return Action::Stall { mem: true };
+        }
+        let (record, e) = lanes.record_at(p);
+        Action::Record {
+            w,
+            record,
+            e,
+            data,
+            partial: guarded && lanes.enabled.count_ones() < lanes.n,
+            gap: !record.last && !lanes.is_enabled(e),
         }
     }
 
@@ -785,6 +581,11 @@ impl DacModel {
                 self.stats.warps_skipped += 1;
                 self.warp_done(geom);
             }
+            Action::GuardSkip => {
+                self.stats.guard_skips += 1;
+                self.stat_guard = self.stat_guard.wrapping_add(1);
+                self.warp_done(geom);
+            }
             Action::Stall { mem } => {
                 if mem {
                     self.stats.stall_mem_cycles += 1;
@@ -792,9 +593,18 @@ impl DacModel {
                     self.stats.stall_queue_cycles += 1;
                 }
             }
-            Action::Record { w, record, e, data } => {
+            Action::Record {
+                w,
+                record,
+                e,
+                data,
+                partial,
+                gap,
+            } => {
                 self.pwaq[w].push_back(record);
                 self.stats.records_pushed += 1;
+                self.stats.guard_gaps += u64::from(gap);
+                self.stats.guarded_partial += u64::from(partial && record.last);
                 if data {
                     self.mem_valid = true;
                     self.mem_addr = record.addr & !(LINE_BYTES - 1);
@@ -807,8 +617,17 @@ impl DacModel {
                     self.cursor.as_mut().expect("busy").p = e;
                 }
             }
-            Action::Mask { w, mask, fast } => {
+            Action::Mask {
+                w,
+                mask,
+                fast,
+                guard,
+            } => {
                 self.pwpq[w].push_back(mask);
+                if guard {
+                    self.guard[w] = mask;
+                    self.stats.guard_writes += 1;
+                }
                 self.stats.masks_pushed += 1;
                 self.stats.warps_expanded += 1;
                 if fast {
@@ -905,6 +724,8 @@ impl DacModel {
         self.rsp = Response::default();
         self.stat_fast = 0;
         self.stat_slow = 0;
+        self.guard.fill(0);
+        self.stat_guard = 0;
     }
 }
 
@@ -931,6 +752,7 @@ impl GoldenModel<DacExpander> for DacModel {
             atq_count: self.atq.len() as u64,
             stat_pred_fast: self.stat_fast as u64 & mask(STAT_W),
             stat_pred_slow: self.stat_slow as u64 & mask(STAT_W),
+            stat_guard_skips: self.stat_guard as u64 & mask(STAT_W),
         }
     }
 

@@ -184,6 +184,7 @@ impl ExpanderRole for DacRole {
             TupleCmp::Ne => cmp::NE,
         };
         i.enq_scalar = t.scalar as u64;
+        i.enq_guard = t.guard;
     }
 
     fn early_request(&self) -> Option<u64> {
@@ -219,6 +220,10 @@ impl ExpanderRole for DacRole {
 
     fn pred_paths(&self) -> (u64, u64) {
         (self.unit.out.stat_pred_fast, self.unit.out.stat_pred_slow)
+    }
+
+    fn guard_skips(&self) -> u64 {
+        self.unit.out.stat_guard_skips
     }
 
     fn needs_every_cycle(&self) -> bool {
@@ -257,6 +262,8 @@ impl ExpanderRole for DacRole {
                 ("stall_mem_cycles", s.stall_mem_cycles),
                 ("deq_hits", s.deq_hits),
                 ("deq_misses", s.deq_misses),
+                ("guard_writes", s.guard_writes),
+                ("guard_skips", s.guard_skips),
             ],
             summary: format!(
                 "{} tuples expanded over {} warps: {} records, {} masks; busy {} cycles ({} \

@@ -11,22 +11,27 @@
 //! Structure:
 //!
 //! - The ATQ is four [`crate::queue::ShiftQueue`] lanes in lock-step
-//!   (`{off_tx, base}`, `{off_cx, off_ty}`, `{scalar, off_cy}`, `{cmp,
-//!   gran, kind}`: no payload wider than 64 bits); the expander reads the
-//!   head in place and pops it when the tuple is done.
+//!   (`{off_tx, base}`, `{off_cx, off_ty}`, `{scalar, off_cy}`, `{guard,
+//!   cmp, gran, kind}`: no payload wider than 64 bits); the expander reads
+//!   the head in place and pops it when the tuple is done.
 //! - The per-warp address and predicate queues are two
 //!   [`crate::multiqueue::MultiQueue`]s: every warp's entries in one
 //!   memory addressed `{warp, position}`, a head and a count per warp.
 //! - The warp's lane-0 value is `base + cx*off_cx + cy*off_cy +
 //!   tx0*off_tx + ty0*off_ty` ([`crate::arith::SignedMul`] for the four
 //!   products); [`DacLanes`] adds the lane offsets (31 adders, five deep);
-//!   [`DacRecord`] cuts the record that starts at lane `p`; two
+//!   [`DacRecord`] cuts the record at lane `p` over the enabled lanes
+//!   (every active lane, or a guarded tuple's lanes set in `G[w]`); two
 //!   [`SignedCmp`]s decide the fast predicate path from lanes 0 and `n-1`,
 //!   eight more compare a group of eight lanes per cycle on the slow path.
 //! - [`DacExpanderRtl`]: slots, the start cycle, the warp walk (current
 //!   slot = the lowest of the sampled set, warp, lane, lane group), the
 //!   early memory request register, the statistics and the dequeue
 //!   response registers.
+//! - The guard masks `G[w]` (revision 2): a [`crate::mem::Mem`] of
+//!   `N_WARPS` x 32 bits read at the current warp and written by a guard's
+//!   pushed mask, with a "written since reset" bit per warp id (an
+//!   unwritten mask reads as 0).
 //!
 //! Widths are const generics: `WB` = `clog2(N_WARPS)`, `SB` =
 //! `clog2(N_CTA)`, `CB` = `clog2(ATQ_DEPTH + 1)`, `AQ` / `PQ` = `WB +

@@ -25,6 +25,7 @@ pub(super) fn storage(p: &DacParams) -> StorageReport {
         ),
         f("ATQ", "scalar", 32, p.ATQ_DEPTH, true, "paper (predicates)"),
         f("ATQ", "kind, gran, cmp", 7, p.ATQ_DEPTH, true, "paper"),
+        f("ATQ", "guard (revision 2)", 1, p.ATQ_DEPTH, false, ADD),
         f(
             "ATQ",
             "valid (one per 64-bit lane)",
@@ -82,6 +83,22 @@ pub(super) fn storage(p: &DacParams) -> StorageReport {
             false,
             ADD,
         ),
+        f(
+            "guard masks",
+            "G[w] (revision 2; a memory, per warp)",
+            32,
+            nw,
+            false,
+            ADD,
+        ),
+        f(
+            "guard masks",
+            "written since reset (a bit per warp id)",
+            64,
+            1,
+            false,
+            ADD,
+        ),
         f("slots", "active, sampled set", 2, nc, false, ADD),
         f("slots", "CTA index x, y", 32, nc, false, ADD),
         f(
@@ -108,7 +125,7 @@ pub(super) fn storage(p: &DacParams) -> StorageReport {
             false,
             ADD,
         ),
-        f("statistics", "fast, slow", 64, 1, false, ADD),
+        f("statistics", "fast, slow, guard skips", 96, 1, false, ADD),
     ];
     StorageReport {
         unit: "dac_expander".into(),

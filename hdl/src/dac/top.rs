@@ -10,6 +10,7 @@ use super::cmp::SignedCmp;
 use super::lanes::DacLanes;
 use super::record::DacRecord;
 use crate::arith::SignedMul;
+use crate::mem::Mem;
 use crate::multiqueue::MultiQueue;
 use crate::queue::ShiftQueue;
 use crate::reg::Reg;
@@ -94,6 +95,9 @@ pub struct DacExpanderRtl<
     pub enq_cmp: Signal<In, Bits<3>>,
     /// Scalar of a predicate.
     pub enq_scalar: Signal<In, Bits<32>>,
+    /// Guard bit (revision 2): a PRED tuple is a guard, an ADDR/DATA tuple
+    /// is guarded.
+    pub enq_guard: Signal<In, Bit>,
     /// The memory takes the early request.
     pub mem_ready: Signal<In, Bit>,
     /// A warp dequeues.
@@ -126,14 +130,18 @@ pub struct DacExpanderRtl<
     pub stat_pred_fast: Signal<Out, Bits<32>>,
     /// Slow-path predicate warps.
     pub stat_pred_slow: Signal<Out, Bits<32>>,
+    /// Guarded warps skipped with no enabled lane.
+    pub stat_guard_skips: Signal<Out, Bits<32>>,
 
     // ---- Blocks.
     atq0: ShiftQueue<Bits<64>>,
     atq1: ShiftQueue<Bits<64>>,
     atq2: ShiftQueue<Bits<64>>,
-    atq3: ShiftQueue<Bits<7>>,
+    atq3: ShiftQueue<Bits<8>>,
     aq: MultiQueue<Bits<62>, WB, AQ, AC>,
     pq: MultiQueue<Bits<32>, WB, PQ, PC>,
+    /// The guard masks `G[w]` (revision 2), one entry per warp id.
+    gmem: Mem<Bits<32>, WB>,
     lanes: DacLanes,
     rec: DacRecord,
     cmp_first: SignedCmp,
@@ -178,9 +186,10 @@ pub struct DacExpanderRtl<
     pk_cx: ZeroExt<32, 64>,
     pk_cy: ZeroExt<32, 64>,
     pk_sc: ZeroExt<32, 64>,
-    pk_kind: ZeroExt<2, 7>,
-    pk_gr: ZeroExt<2, 7>,
-    pk_cmp: ZeroExt<3, 7>,
+    pk_kind: ZeroExt<2, 8>,
+    pk_gr: ZeroExt<2, 8>,
+    pk_cmp: ZeroExt<3, 8>,
+    zx_wa64: ZeroExt<WB, 64>,
 
     // ---- Registers.
     active: Reg<Bits<16>>,
@@ -203,6 +212,10 @@ pub struct DacExpanderRtl<
     r_last: Reg<Bit>,
     st_fast: Reg<Bits<32>>,
     st_slow: Reg<Bits<32>>,
+    st_gskip: Reg<Bits<32>>,
+    /// Bit `w`: `G[w]` was written since reset (an unwritten entry reads
+    /// as 0).
+    g_written: Reg<Bits<64>>,
 
     // ---- Constants.
     slot4: Vec<Constant<Bits<4>>>,
@@ -243,8 +256,13 @@ pub struct DacExpanderRtl<
     zero_62: Constant<Bits<62>>,
     c1_32: Constant<Bits<32>>,
     c32_64: Constant<Bits<64>>,
-    c2_7: Constant<Bits<7>>,
-    c4_7: Constant<Bits<7>>,
+    c2_8: Constant<Bits<8>>,
+    c4_8: Constant<Bits<8>>,
+    c0_8: Constant<Bits<8>>,
+    c128_8: Constant<Bits<8>>,
+    one64: Constant<Bits<64>>,
+    zero64: Constant<Bits<64>>,
+    ones32: Constant<Bits<32>>,
 
     // ---- Tuple at the head of the ATQ.
     t_base: Signal<Local, Bits<32>>,
@@ -256,6 +274,7 @@ pub struct DacExpanderRtl<
     t_kind: Signal<Local, Bits<2>>,
     t_gran: Signal<Local, Bits<2>>,
     t_cmp: Signal<Local, Bits<3>>,
+    t_guard: Signal<Local, Bit>,
     is_addr: Signal<Local, Bit>,
     is_data: Signal<Local, Bit>,
     is_pred: Signal<Local, Bit>,
@@ -277,7 +296,13 @@ pub struct DacExpanderRtl<
     nm1: Signal<Local, Bits<6>>,
     amask: Signal<Local, Bits<6>>,
     vw: Signal<Local, Bits<32>>,
+    skip0: Signal<Local, Bit>,
+    gskip: Signal<Local, Bit>,
     skip: Signal<Local, Bit>,
+    // ---- Guard masks.
+    wa: Signal<Local, Bits<WB>>,
+    gmask: Signal<Local, Bits<32>>,
+    g_write: Signal<Local, Bit>,
     // ---- Predicates.
     vlast: Signal<Local, Bits<32>>,
     zero_offs: Signal<Local, Bit>,
@@ -286,6 +311,7 @@ pub struct DacExpanderRtl<
     fast: Signal<Local, Bit>,
     fast_mask: Signal<Local, Bits<32>>,
     slow_mask: Signal<Local, Bits<32>>,
+    pmask: Signal<Local, Bits<32>>,
     lastg: Signal<Local, Bits<2>>,
     // ---- Control.
     start: Signal<Local, Bit>,
@@ -306,6 +332,7 @@ pub struct DacExpanderRtl<
     enq_push: Signal<Local, Bit>,
     d_hit: Signal<Local, Bit>,
     pk_last: Signal<Local, Bits<62>>,
+    pk_guard: Signal<Local, Bits<8>>,
 
     _nc: usize,
     _ncm1: usize,
@@ -345,6 +372,7 @@ impl<
             atq3: ShiftQueue::new(atq),
             aq: MultiQueue::new(nw, p.PWAQ_DEPTH as usize),
             pq: MultiQueue::new(nw, p.PWPQ_DEPTH as usize),
+            gmem: Mem::new(nw),
             cmp_g: (0..8).map(|_| SignedCmp::default()).collect(),
             gpack: Pack::new(8),
             cx: regs(nc),
@@ -387,8 +415,13 @@ impl<
             zero_62: konst(0),
             c1_32: konst(1),
             c32_64: konst(32),
-            c2_7: konst(2),
-            c4_7: konst(4),
+            c2_8: konst(2),
+            c4_8: konst(4),
+            c0_8: konst(0),
+            c128_8: konst(128),
+            one64: konst(1),
+            zero64: konst(0),
+            ones32: konst(0xFFFF_FFFF),
             sfound: sigs(nc),
             _nc: nc,
             _ncm1: nc - 1,
@@ -399,24 +432,25 @@ impl<
             clock, reset, cfg_bdx_log2, cfg_threads, cfg_warps_per_cta, cta_launch_valid,
             cta_launch_slot, cta_launch_x, cta_launch_y, cta_done_valid, cta_done_slot, enq_valid,
             enq_kind, enq_base, enq_off_tx, enq_off_ty, enq_off_cx, enq_off_cy, enq_gran, enq_cmp,
-            enq_scalar, mem_ready, deq_valid, deq_warp, deq_kind, enq_ready, mem_valid, mem_addr,
-            rsp_valid, rsp_hit, rsp_addr, rsp_mask, rsp_gran, rsp_last, atq_count, stat_pred_fast,
-            stat_pred_slow,
+            enq_scalar, enq_guard, mem_ready, deq_valid, deq_warp, deq_kind, enq_ready, mem_valid,
+            mem_addr, rsp_valid, rsp_hit, rsp_addr, rsp_mask, rsp_gran, rsp_last, atq_count,
+            stat_pred_fast, stat_pred_slow, stat_guard_skips,
             // Blocks.
             lanes, rec, cmp_first, cmp_last, mul_cx, mul_cy, mul_tx, mul_ty, mul_wb, mul_ov, sx_v0,
             sx_tx, zx_cx, zx_cy, zx_c5, zx_w10, zx_wi10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
             zx_a7, zx_nm7, zx_wi7, zx_wc7, zx_g8, zx_grp, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
             pk_mask, pk_gran, up_addr, pk_base, pk_tx, pk_ty, pk_cx, pk_cy, pk_sc, pk_kind, pk_gr,
-            pk_cmp,
+            pk_cmp, zx_wa64,
             // Registers.
             active, todo, busy, wi, p, grp, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
-            r_mask, r_gran, r_last, st_fast, st_slow,
+            r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written,
             // Local signals.
-            t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_kind, t_gran, t_cmp, is_addr, is_data,
-            is_pred, reserved, done_ok, launch_ok, act1, cur, cur_oh, cur_cx, cur_cy, wid, t0, rem,
-            n, nm1, amask, vw, skip, vlast, zero_offs, arith, fits, fast, fast_mask, slow_mask,
-            lastg, start, start_drop, start_go, memfree, a_push, pf_push, ps_final, ps_adv, p_push,
-            wdone, slot_last, slot_done, todo_next, tuple_done, atq_pop, enq_push, d_hit, pk_last,
+            t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_kind, t_gran, t_cmp, t_guard, is_addr,
+            is_data, is_pred, reserved, done_ok, launch_ok, act1, cur, cur_oh, cur_cx, cur_cy, wid,
+            t0, rem, n, nm1, amask, vw, skip0, gskip, skip, wa, gmask, g_write, vlast, zero_offs,
+            arith, fits, fast, fast_mask, slow_mask, pmask, lastg, start, start_drop, start_go,
+            memfree, a_push, pf_push, ps_final, ps_adv, p_push, wdone, slot_last, slot_done,
+            todo_next, tuple_done, atq_pop, enq_push, d_hit, pk_last, pk_guard,
         })
     }
 }

@@ -2,6 +2,7 @@
 //! the tests share.
 
 use crate::dac::*;
+pub(super) use ports::dac::{cmp, gran};
 
 /// Test bench: drives the model edge by edge, starting with one reset edge
 /// (not counted), with fixed `cfg_*` inputs, and records every dequeue
@@ -222,6 +223,7 @@ pub(super) fn enq(t: &Tuple) -> DacIn {
         enq_gran: t.gran,
         enq_cmp: t.cmp,
         enq_scalar: t.scalar as u64,
+        enq_guard: t.guard,
         ..DacIn::default()
     }
 }
@@ -250,6 +252,7 @@ pub(super) fn with(a: DacIn, b: DacIn) -> DacIn {
             enq_gran: b.enq_gran,
             enq_cmp: b.enq_cmp,
             enq_scalar: b.enq_scalar,
+            enq_guard: b.enq_guard,
             ..x
         };
     }

@@ -8,6 +8,7 @@
 
 mod bench;
 mod enqueue_and_slots;
+mod guards;
 mod predicates;
 mod properties;
 mod records;

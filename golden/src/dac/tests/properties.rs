@@ -46,26 +46,27 @@ fn direct_fast(t: &Tuple, k: u32, values: &[u32]) -> bool {
 }
 
 /// Check that `records`, concatenated, reproduce exactly the regions and
-/// chunks of the lanes `values` (in order, one record per maximal run of
-/// lanes in one region), and nothing else.
-fn check_records(records: &[Record], values: &[u32], g: u64) -> Result<(), TestCaseError> {
-    if values.is_empty() {
+/// chunks of the enabled lanes `lanes` (`(lane, value)` in ascending lane
+/// order; one record per maximal run of consecutive lanes in one region),
+/// and nothing else.
+fn check_records(records: &[Record], lanes: &[(u32, u32)], g: u64) -> Result<(), TestCaseError> {
+    if lanes.is_empty() {
         prop_assert!(records.is_empty());
         return Ok(());
     }
     let size = 1u64 << g;
     let region = 32 * size;
-    let mut masks = vec![0u32];
+    let mut masks = vec![];
     let mut addrs = vec![];
-    for (l, &v) in values.iter().enumerate() {
+    let mut prev: Option<u32> = None;
+    for &(l, v) in lanes {
         let v = v as u64;
         let start = v - v % region;
-        if l == 0 || addrs.last() != Some(&start) {
-            if l > 0 {
-                masks.push(0);
-            }
+        if prev != l.checked_sub(1) || addrs.last() != Some(&start) {
+            masks.push(0);
             addrs.push(start);
         }
+        prev = Some(l);
         *masks.last_mut().unwrap() |= 1 << ((v % region) / size);
     }
     prop_assert_eq!(records.len(), addrs.len(), "records {:x?}", records);
@@ -121,25 +122,29 @@ fn tuple() -> impl Strategy<Value = Tuple> {
         0u64..6,
         prop_oneof![any::<u32>(), (-64i32..64).prop_map(|x| x as u32)],
         any::<bool>(),
+        prop::bool::weighted(0.4),
     )
-        .prop_map(|(kind, base, (tx, ty, cx, cy), gran, cmp, scalar, rel)| {
-            Tuple {
-                kind,
-                base,
-                off_tx: tx,
-                off_ty: ty,
-                off_cx: cx,
-                off_cy: cy,
-                gran,
-                cmp,
-                // Often near the base, so that lanes fall on both sides.
-                scalar: if rel {
-                    base.wrapping_add(scalar)
-                } else {
-                    scalar
-                },
-            }
-        })
+        .prop_map(
+            |(kind, base, (tx, ty, cx, cy), gran, cmp, scalar, rel, guard)| {
+                Tuple {
+                    kind,
+                    base,
+                    off_tx: tx,
+                    off_ty: ty,
+                    off_cx: cx,
+                    off_cy: cy,
+                    gran,
+                    cmp,
+                    // Often near the base, so that lanes fall on both sides.
+                    scalar: if rel {
+                        base.wrapping_add(scalar)
+                    } else {
+                        scalar
+                    },
+                    guard,
+                }
+            },
+        )
 }
 
 /// One expansion case: params, shape, slots with CTA indices, tuple,
@@ -161,7 +166,7 @@ fn case() -> impl Strategy<Value = Case> {
         prop::sample::select(vec![1u64, 2, 4, 16]),
         prop::sample::select(vec![1u64, 4]),
         prop::collection::vec((any::<bool>(), any::<u16>(), any::<u16>()), 8),
-        prop::collection::vec(tuple(), 1..4),
+        prop::collection::vec(tuple(), 1..5),
         any::<u64>(),
         prop::sample::select(vec![100u32, 60, 20]),
     )
@@ -192,6 +197,93 @@ fn case() -> impl Strategy<Value = Case> {
                 mem_ready_pct: pct,
             }
         })
+}
+
+/// What a case must produce, from a direct per-lane evaluation.
+struct Expected {
+    addr: Vec<Vec<Record>>,
+    pred: Vec<Vec<u32>>,
+    mem: Vec<u64>,
+    fast: u64,
+    slow: u64,
+    guard_skips: u64,
+    /// Busy cycles without stalls: one per record, fast mask, slow group
+    /// or guard-skipped warp.
+    base_cycles: u64,
+}
+
+/// The direct evaluation of a case's tuples in order, with the guard masks
+/// `G[w]` (0 after reset) that its guards write: every warp's records
+/// (checked against the enabled lanes' regions and chunks) and masks.
+fn expected(c: &Case) -> Result<Expected, TestCaseError> {
+    let w = c.threads.div_ceil(32);
+    let mut x = Expected {
+        addr: vec![Vec::new(); 64],
+        pred: vec![Vec::new(); 64],
+        mem: Vec::new(),
+        fast: 0,
+        slow: 0,
+        guard_skips: 0,
+        base_cycles: 0,
+    };
+    let mut g = [0u32; 64];
+    let geom = Geometry {
+        bdx_log2: c.k,
+        threads: c.threads,
+        warps_per_cta: w,
+    };
+    for t in &c.tuples {
+        for &(slot, cx, cy) in &c.slots {
+            for wi in 0..w {
+                let warp = (slot as u32 * w + wi) as usize;
+                let n = (c.threads - 32 * wi).min(32);
+                let values: Vec<u32> = (0..n)
+                    .map(|l| direct_value(t, c.k, 32 * wi + l, cx, cy))
+                    .collect();
+                if t.kind == kind::PRED {
+                    let mask = values
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &v)| direct_pred(t, v))
+                        .fold(0u32, |m, (l, _)| m | 1 << l);
+                    x.pred[warp].push(mask);
+                    if t.guard {
+                        g[warp] = mask;
+                    }
+                    if direct_fast(t, c.k, &values) {
+                        x.fast += 1;
+                        x.base_cycles += 1;
+                    } else {
+                        x.slow += 1;
+                        x.base_cycles += n.div_ceil(8) as u64;
+                    }
+                    continue;
+                }
+                let enabled: Vec<(u32, u32)> = (0..n)
+                    .filter(|&l| !t.guard || g[warp] & (1 << l) != 0)
+                    .map(|l| (l, values[l as usize]))
+                    .collect();
+                if enabled.is_empty() {
+                    x.guard_skips += 1;
+                    x.base_cycles += 1;
+                    continue;
+                }
+                let mut lanes = WarpLanes::new(*t, &geom, wi, cx, cy);
+                if t.guard {
+                    lanes = lanes.guarded_by(g[warp]);
+                }
+                let records = lanes.records();
+                check_records(&records, &enabled, t.gran)?;
+                x.base_cycles += records.len() as u64;
+                if t.kind == kind::DATA {
+                    x.mem
+                        .extend(records.iter().map(|r| (r.addr & !0x7F) as u64));
+                }
+                x.addr[warp].extend(records);
+            }
+        }
+    }
+    Ok(x)
 }
 
 /// Run one case: launch the slots, enqueue the tuples, drain with random
@@ -231,67 +323,22 @@ fn run_case(c: &Case) -> Result<(), TestCaseError> {
     }
     prop_assert!(tb.m.idle() && tb.m.queues_empty(), "drained");
 
-    let mut want_addr: Vec<Vec<Record>> = vec![Vec::new(); 64];
-    let mut want_pred: Vec<Vec<u32>> = vec![Vec::new(); 64];
-    let mut want_mem = Vec::new();
-    let (mut fast, mut slow, mut base_cycles) = (0u64, 0u64, 0u64);
-    for t in &c.tuples {
-        for &(slot, cx, cy) in &c.slots {
-            for wi in 0..w {
-                let warp = (slot as u32 * w + wi) as usize;
-                let n = (c.threads - 32 * wi).min(32);
-                let values: Vec<u32> = (0..n)
-                    .map(|l| direct_value(t, c.k, 32 * wi + l, cx, cy))
-                    .collect();
-                let lanes = WarpLanes::new(
-                    *t,
-                    &Geometry {
-                        bdx_log2: c.k,
-                        threads: c.threads,
-                        warps_per_cta: w,
-                    },
-                    wi,
-                    cx,
-                    cy,
-                );
-                if t.kind == kind::PRED {
-                    let mask = values
-                        .iter()
-                        .enumerate()
-                        .filter(|&(_, &v)| direct_pred(t, v))
-                        .fold(0u32, |m, (l, _)| m | 1 << l);
-                    want_pred[warp].push(mask);
-                    if direct_fast(t, c.k, &values) {
-                        fast += 1;
-                        base_cycles += 1;
-                    } else {
-                        slow += 1;
-                        base_cycles += n.div_ceil(8) as u64;
-                    }
-                } else {
-                    let records = lanes.records();
-                    check_records(&records, &values, t.gran)?;
-                    base_cycles += records.len() as u64;
-                    if t.kind == kind::DATA {
-                        want_mem.extend(records.iter().map(|r| (r.addr & !0x7F) as u64));
-                    }
-                    want_addr[warp].extend(records);
-                }
-            }
-        }
-    }
+    let want = expected(c)?;
     // The records received, warp by warp, concatenated over the tuples in
     // order: each tuple's part checked against the lanes above.
     for warp in 0..64 {
-        prop_assert_eq!(&tb.got_addr[warp], &want_addr[warp], "warp {}", warp);
-        prop_assert_eq!(&tb.got_pred[warp], &want_pred[warp], "warp {}", warp);
+        prop_assert_eq!(&tb.got_addr[warp], &want.addr[warp], "warp {}", warp);
+        prop_assert_eq!(&tb.got_pred[warp], &want.pred[warp], "warp {}", warp);
     }
     let mem: Vec<u64> = tb.mem.iter().map(|&(_, a)| a).collect();
-    prop_assert_eq!(mem, want_mem);
+    prop_assert_eq!(mem, want.mem);
     let out = tb.out();
-    prop_assert_eq!((out.stat_pred_fast, out.stat_pred_slow), (fast, slow));
+    prop_assert_eq!(
+        (out.stat_pred_fast, out.stat_pred_slow, out.stat_guard_skips),
+        (want.fast, want.slow, want.guard_skips)
+    );
     let s = tb.m.stats();
-    prop_assert_eq!(s.busy_cycles, base_cycles + s.stall_cycles());
+    prop_assert_eq!(s.busy_cycles, want.base_cycles + s.stall_cycles());
     prop_assert_eq!(s.tuples_expanded, c.tuples.len() as u64);
     Ok(())
 }
@@ -315,6 +362,7 @@ proptest! {
         wi in 0u32..32,
         cx in any::<u16>(),
         cy in any::<u16>(),
+        g in prop_oneof![any::<u32>(), Just(u32::MAX), Just(0u32), Just(0xFFFF_FFFDu32)],
     ) {
         let geom = Geometry { bdx_log2: k, threads, warps_per_cta: 32 };
         let lanes = WarpLanes::new(t, &geom, wi, cx as u32, cy as u32);
@@ -345,7 +393,11 @@ proptest! {
         }
         let addr = Tuple { kind: kind::ADDR, ..t };
         let lanes = WarpLanes { tuple: addr, ..lanes };
-        check_records(&lanes.records(), &values, t.gran)?;
+        let all: Vec<(u32, u32)> = values.iter().enumerate().map(|(l, &v)| (l as u32, v)).collect();
+        check_records(&lanes.records(), &all, t.gran)?;
+        // Guarded: only the lanes whose bit of `g` is set.
+        let on: Vec<(u32, u32)> = all.iter().copied().filter(|&(l, _)| g & (1 << l) != 0).collect();
+        check_records(&lanes.guarded_by(g).records(), &on, t.gran)?;
     }
 
     /// Random stimulus on every port (reset included): the per-cycle output
@@ -390,6 +442,7 @@ proptest! {
                 enq_gran: rng.gen_range(0..4),
                 enq_cmp: rng.gen_range(0..8),
                 enq_scalar: rng.gen(),
+                enq_guard: rng.gen(),
                 mem_ready: rng.gen(),
                 deq_valid: rng.gen_range(0..100) < 60,
                 deq_warp: rng.gen_range(0..16),

@@ -89,7 +89,7 @@ impl<
                 self.wi.d.next = self.wi.q.val() + self.c1_6.val();
             }
         } else if self.a_push.val() {
-            self.p.d.next = self.rec.e.val();
+            self.p.d.next = self.rec.nxt.val();
         } else if self.ps_adv.val() {
             self.grp.d.next = self.grp.q.val() + self.c1_2.val();
             self.part.d.next = self.slow_mask.val();
@@ -116,7 +116,23 @@ impl<
         if self.ps_final.val() {
             self.st_slow.d.next = self.st_slow.q.val() + self.c1_32.val();
         }
+        self.st_gskip.d.next = self.st_gskip.q.val();
+        if self.busy.q.val() & self.gskip.val() & !self.skip0.val() {
+            self.st_gskip.d.next = self.st_gskip.q.val() + self.c1_32.val();
+        }
         self.stat_pred_fast.next = self.st_fast.q.val();
         self.stat_pred_slow.next = self.st_slow.q.val();
+        self.stat_guard_skips.next = self.st_gskip.q.val();
+
+        // ---- Guard masks: a guard's pushed mask is written to G[w].
+        self.g_write.next = self.p_push.val() & self.t_guard.val();
+        self.gmem.w_en.next = self.g_write.val();
+        self.gmem.w_addr.next = self.wa.val();
+        self.gmem.w_data.next = self.pmask.val();
+        self.g_written.d.next = self.g_written.q.val();
+        if self.g_write.val() {
+            self.g_written.d.next =
+                self.g_written.q.val() | (self.one64.val() << self.zx_wa64.wide.val());
+        }
     }
 }

@@ -77,5 +77,10 @@ impl<
             | (self.zx_g8.wide.val() << (self.zx_grp.wide.val() << self.c3_32.val())))
             & self.rec.act.val();
         self.lastg.next = self.nm1.val().get_bits::<2>(3);
+        // The mask a push of this cycle carries.
+        self.pmask.next = self.slow_mask.val();
+        if self.fast.val() {
+            self.pmask.next = self.fast_mask.val();
+        }
     }
 }

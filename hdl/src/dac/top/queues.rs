@@ -19,7 +19,7 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // ---- The ATQ: {off_tx, base}, {off_cx, off_ty}, {scalar, off_cy},
-        // {cmp, gran, kind}.
+        // {guard, cmp, gran, kind}.
         self.enq_ready.next = !(self.atq0.o_full.val()
             | self.atq1.o_full.val()
             | self.atq2.o_full.val()
@@ -56,9 +56,14 @@ impl<
             self.pk_ty.wide.val() | (self.pk_cx.wide.val() << self.c32_64.val());
         self.atq2.i_data.next =
             self.pk_cy.wide.val() | (self.pk_sc.wide.val() << self.c32_64.val());
+        self.pk_guard.next = self.c0_8.val();
+        if self.enq_guard.val() {
+            self.pk_guard.next = self.c128_8.val();
+        }
         self.atq3.i_data.next = self.pk_kind.wide.val()
-            | (self.pk_gr.wide.val() << self.c2_7.val())
-            | (self.pk_cmp.wide.val() << self.c4_7.val());
+            | (self.pk_gr.wide.val() << self.c2_8.val())
+            | (self.pk_cmp.wide.val() << self.c4_8.val())
+            | self.pk_guard.val();
         self.count.d.next = self.count.q.val();
         if self.enq_push.val() & !self.atq_pop.val() {
             self.count.d.next = self.count.q.val() + self.one_cb.val();
@@ -88,11 +93,7 @@ impl<
             | (self.pk_mask.wide.val() << self.off27.val())
             | (self.pk_gran.wide.val() << self.off59.val())
             | self.pk_last.val();
-        if self.fast.val() {
-            self.pq.push_data.next = self.fast_mask.val();
-        } else {
-            self.pq.push_data.next = self.slow_mask.val();
-        }
+        self.pq.push_data.next = self.pmask.val();
         self.aq.pop_q.next = self.deq_warp.val();
         self.pq.pop_q.next = self.deq_warp.val();
         self.aq.pop.next = self.deq_valid.val() & !self.deq_kind.val();

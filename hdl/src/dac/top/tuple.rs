@@ -21,7 +21,7 @@ impl<
     fn update(&mut self) {
         dff_setup!(
             self, clock, active, todo, busy, wi, p, grp, part, count, mem_v, mem_a, r_valid, r_hit,
-            r_addr, r_mask, r_gran, r_last, st_fast, st_slow
+            r_addr, r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written
         );
         self.active.reset.next = self.reset.val();
         self.todo.reset.next = self.reset.val();
@@ -41,6 +41,9 @@ impl<
         self.r_last.reset.next = self.reset.val();
         self.st_fast.reset.next = self.reset.val();
         self.st_slow.reset.next = self.reset.val();
+        self.st_gskip.reset.next = self.reset.val();
+        self.g_written.reset.next = self.reset.val();
+        self.gmem.clock.next = self.clock.val();
         for s in 0..self._nc {
             self.cx[s].clock.next = self.clock.val();
             self.cx[s].reset.next = self.reset.val();
@@ -50,7 +53,8 @@ impl<
             self.cy[s].d.next = self.cy[s].q.val();
         }
 
-        // ---- The tuple at the head of the ATQ (four lanes in lock-step).
+        // ---- The tuple at the head of the ATQ (four lanes in lock-step; the
+        // fourth holds {guard, cmp, gran, kind}).
         self.t_base.next = self.atq0.o_data.val().get_bits::<32>(0);
         self.t_tx.next = self.atq0.o_data.val().get_bits::<32>(32);
         self.t_ty.next = self.atq1.o_data.val().get_bits::<32>(0);
@@ -60,6 +64,7 @@ impl<
         self.t_kind.next = self.atq3.o_data.val().get_bits::<2>(0);
         self.t_gran.next = self.atq3.o_data.val().get_bits::<2>(2);
         self.t_cmp.next = self.atq3.o_data.val().get_bits::<3>(4);
+        self.t_guard.next = self.atq3.o_data.val().get_bit(7);
         self.is_addr.next =
             (self.t_kind.val() == self.k_addr.val()) | (self.t_kind.val() == self.k_data.val());
         self.is_data.next = self.t_kind.val() == self.k_data.val();

@@ -57,7 +57,8 @@ impl<
             }
         }
         self.nm1.next = self.n.val() - self.c1_6.val();
-        self.skip.next = (self.wid.val() >= self.n_warps.val()) | (self.n.val() == self.c0_6.val());
+        self.skip0.next =
+            (self.wid.val() >= self.n_warps.val()) | (self.n.val() == self.c0_6.val());
         // Lane 0's value: base + cx*off_cx + cy*off_cy + tx0*off_tx +
         // ty0*off_ty, with tx0 = 32*(wi mod (bdx/32)) and ty0 = 32*wi / bdx.
         self.zx_cx.narrow.next = self.cur_cx.val();
@@ -89,12 +90,33 @@ impl<
         self.lanes.off_ty.next = self.t_ty.val();
         self.lanes.k.next = self.cfg_bdx_log2.val();
 
-        // ---- Address record from lane p.
+        // ---- The warp's guard mask G[w] (0 until written since reset; a warp
+        // id past N_WARPS is never written, so its mask reads as 0).
+        self.wa.next = self.wid.val().get_bits::<WB>(0);
+        self.gmem.r_addr.next = self.wa.val();
+        self.zx_wa64.narrow.next = self.wa.val();
+        self.gmask.next = self.c0_32.val();
+        if (self.g_written.q.val() & (self.one64.val() << self.zx_wa64.wide.val()))
+            != self.zero64.val()
+        {
+            self.gmask.next = self.gmem.r_data.val();
+        }
+
+        // ---- Address record from lane p, over the enabled lanes: every
+        // active lane, or for a guarded tuple those whose bit of G[w] is set.
         for l in 0..self._n {
             self.rec.v[l].next = self.lanes.v[l].val();
         }
         self.rec.n.next = self.n.val();
         self.rec.p.next = self.p.q.val();
         self.rec.g.next = self.t_gran.val();
+        self.rec.en.next = self.ones32.val();
+        if self.is_addr.val() & self.t_guard.val() {
+            self.rec.en.next = self.gmask.val();
+        }
+        // A warp produces nothing when it cannot be queued, has no active
+        // lane, or (guarded) no enabled lane.
+        self.gskip.next = self.is_addr.val() & self.t_guard.val() & self.rec.none.val();
+        self.skip.next = self.skip0.val() | self.gskip.val();
     }
 }
