@@ -488,6 +488,9 @@ pub trait ExpanderRole {
     fn tuples_held(&self) -> u64;
     /// Warps whose predicate mask took the fast and the slow path so far.
     fn pred_paths(&self) -> (u64, u64);
+    /// Warps a guarded address tuple skipped because its warp's guard mask
+    /// enabled no lane (`stat_guard_skips`).
+    fn guard_skips(&self) -> u64;
     /// Whether every cycle must be simulated (see
     /// [`PrefetcherRole::needs_every_cycle`]).
     fn needs_every_cycle(&self) -> bool;

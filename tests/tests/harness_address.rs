@@ -5,7 +5,7 @@
 //! affine warp takes a decoupled access's arithmetic off the other warps.
 
 mod common;
-use common::{kernel, run};
+use common::{kernel, load_ok, run};
 
 /// vectorAdd: `A[i]`, `B[i]` and `C[i]` cost one instruction each (one
 /// `IMAD.WIDE` per access in its SASS, `kernels/README.md`), and nothing
@@ -46,12 +46,12 @@ fn address_instructions_take_the_alus_timing() {
     assert!(long.cycles > base.cycles, "{} {}", long.cycles, base.cycles);
 }
 
-/// The DAC example's decoupled accesses: their arithmetic moves to the
+/// A kernel whose accesses DAC decouples: their arithmetic moves to the
 /// affine warp (once per batch), so DAC removes more instructions and its
-/// instruction ratio falls.
+/// instruction ratio falls; the non-affine warps issue none of it.
 #[test]
 fn dac_takes_the_address_arithmetic_of_decoupled_accesses() {
-    let k = kernel("dac_example.toml", &[]);
+    let (_d, k) = load_ok(COLUMNS);
     let ratio = |sets: &[(&str, &str)]| {
         let mut with: Vec<(&str, &str)> = sets.to_vec();
         with.push(("expander", "dac"));
@@ -66,10 +66,48 @@ fn dac_takes_the_address_arithmetic_of_decoupled_accesses() {
     };
     let (r_on, removed_on) = ratio(&[]);
     let (r_off, removed_off) = ratio(&[("address_arithmetic", "false")]);
-    assert!(removed_on > removed_off, "{removed_on} {removed_off}");
+    // A[r * N + i]: 3 instructions; B[r * N + i]: 3, per iteration.
+    let warps = run(&k, &[]).ctas * 8;
+    assert_eq!(removed_on - removed_off, warps * 8 * 6);
     assert!(r_on < r_off, "{r_on} {r_off}");
-    // The non-affine warps issue no address arithmetic of a decoupled
-    // access: every access of the example is decoupled.
     let d = run(&k, &[("expander", "dac")]);
     assert_eq!(d.address_instructions, 0);
 }
+
+/// `address_arithmetic = false` in a kernel file: its accesses cost
+/// nothing whatever the machine says (the DAC example spells its address
+/// instructions out as lets).
+#[test]
+fn a_kernel_file_can_say_its_lets_are_the_address_arithmetic() {
+    let k = kernel("dac_example.toml", &[]);
+    assert!(!k.address_arithmetic);
+    let m = run(&k, &[("address_arithmetic", "true")]);
+    assert_eq!(m.address_instructions, 0);
+    let (_d, c) = load_ok(COLUMNS);
+    assert!(c.address_arithmetic);
+}
+
+/// Every thread walks a column of A and writes B: `A[r * N + i]` is one
+/// multiply, one add and the base (3 instructions).
+const COLUMNS: &str = r#"name = "columns"
+grid = ["N / 256"]
+block = [256]
+body = """
+let i = ctaid.x * blockDim.x + tid.x
+loop r 8 {
+  load A[r * N + i] -> v
+  store B[r * N + i] = v
+}
+"""
+
+[params]
+N = 8192
+
+[arrays.A]
+elem = 4
+len = "8 * N"
+
+[arrays.B]
+elem = 4
+len = "8 * N"
+"#;

@@ -500,3 +500,32 @@ mod random_kernels {
         }
     }
 }
+
+/// Guarded decoupling (`sm_harness.md` revision 3): vectorAdd's loads and
+/// store sit under `if i < N`; the condition is a guard, so they are
+/// decoupled under each warp's mask. With N = 4010 on one SM (16 CTAs of
+/// 8 warps), warp 125 keeps 10 lanes, warps 126 and 127 none: the unit
+/// gives those two no record for any of the three accesses, and every
+/// record the others get matches their lanes (the harness checks each).
+#[test]
+fn guarded_accesses_are_decoupled_under_each_warps_mask() {
+    let k = kernel("vector_add.toml", &[("N", 4010)]);
+    let base = run(&k, &[("n_sm", "1")]);
+    let m = with_dac(&k, &[("n_sm", "1")]);
+    let d = dac(&m);
+    assert!(d.decoupled, "{}", d.reason);
+    let warps = 16 * 8;
+    assert_eq!(d.decoupled_branches, warps);
+    assert_eq!(d.decoupled_mem_instructions, 3 * (warps - 2));
+    assert_eq!(d.records, 3 * (warps - 2));
+    let counts = &d.counts;
+    assert_eq!(counts.get("guard_writes"), Some(warps));
+    assert_eq!(counts.get("guard_skips"), Some(3 * 2));
+    // One warp's mask is partial: its predicate takes the slow path.
+    assert_eq!((d.pred_fast, d.pred_slow), (warps - 1, 1));
+    // Every access's address arithmetic and the index let are gone from
+    // the non-affine warps.
+    assert_eq!(m.address_instructions, 0);
+    assert!(m.warp_instructions * 10 < base.warp_instructions * 6);
+    assert_eq!(m.l1.accesses, base.l1.accesses);
+}

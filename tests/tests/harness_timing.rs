@@ -41,9 +41,14 @@ fn a_dependent_chain_waits_the_latency_and_independent_work_does_not() {
     let lat = [("lat_alu", "10")];
     assert_eq!(cycles(&chain, &lat), base_chain + 2 * 9);
     assert_eq!(cycles(&flat, &lat), base_flat);
-    // A load's address waits for the let computing it.
+    // A load's address arithmetic waits for the let computing its index,
+    // and the load for the address (two waits); with free addresses
+    // (revision 2) the load waits for the let.
     let addr = k("let i = tid.x * 2\nload A[i]", 1);
-    assert_eq!(cycles(&addr, &lat), cycles(&addr, &[]) + 9);
+    assert_eq!(cycles(&addr, &lat), cycles(&addr, &[]) + 2 * 9);
+    let free = [("address_arithmetic", "false")];
+    let free_lat = [("lat_alu", "10"), ("address_arithmetic", "false")];
+    assert_eq!(cycles(&addr, &free_lat), cycles(&addr, &free) + 9);
     // An `if` waits for its condition.
     let cond = k("let i = tid.x\nif i < 4 {\n  compute 1\n}", 1);
     assert_eq!(cycles(&cond, &lat), cycles(&cond, &[]) + 9);

@@ -70,6 +70,8 @@ struct RawKernel {
     smem_bytes: Option<Spanned<toml::Value>>,
     #[serde(default)]
     regs: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    address_arithmetic: Option<bool>,
     body: Spanned<String>,
     #[serde(default)]
     params: BTreeMap<String, Spanned<toml::Value>>,
@@ -121,6 +123,7 @@ impl Loader<'_> {
             block,
             smem_bytes,
             regs,
+            address_arithmetic: raw.address_arithmetic.unwrap_or(true),
             params,
             arrays,
             contents_seed,

@@ -233,6 +233,11 @@ pub struct Kernel {
     /// Registers per thread (`nvcc -v`; 0 when the file does not say),
     /// for the CATT analysis's register limit on CTAs per SM.
     pub regs: u32,
+    /// The file's `address_arithmetic` (default true): false when its
+    /// `let`s spell out the address arithmetic the source's instructions
+    /// do (the DAC example's pseudo-assembly), so its accesses cost no
+    /// more (`kernels/README.md`, "Address arithmetic").
+    pub address_arithmetic: bool,
     /// Parameters with their values, by name.
     pub params: BTreeMap<String, i64>,
     /// Arrays in address order.

@@ -41,10 +41,11 @@ impl<X: ExpanderSide> Sm<'_, X> {
                 // off; skipped when DAC's affine warp computes the address
                 // (the load or store it belongs to is decoupled).
                 Instr::Compute { n, .. } if self.prog.info[wp.pc as usize].addr => {
-                    if self.cfg.address_arithmetic && !self.xp.skips(wp.pc) {
+                    let charged = self.cfg.address_arithmetic && self.k.address_arithmetic;
+                    if charged && !self.xp.skips(wp.pc) {
                         break;
                     }
-                    if self.cfg.address_arithmetic {
+                    if charged {
                         for _ in 0..n {
                             self.xp.count_skipped();
                         }

@@ -26,7 +26,7 @@ fn dac_side(k: &Kernel, cfg: &MachineConfig, unit: Box<dyn ExpanderRole>) -> Dac
         k,
         cfg.l1_sets() as usize,
         cfg.max_warps as usize,
-        cfg.address_arithmetic,
+        cfg.address_arithmetic && k.address_arithmetic,
     )
 }
 

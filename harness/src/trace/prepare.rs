@@ -107,6 +107,8 @@ impl Kernel {
             block: kt.block,
             smem_bytes: 0,
             regs: 0,
+            // A trace's address arithmetic is in its SASS.
+            address_arithmetic: true,
             params: Default::default(),
             arrays: Vec::new(),
             contents_seed: 0,
