@@ -62,16 +62,13 @@ fn in_paper(compute: Option<bool>) -> Vec<&'static str> {
         .collect()
 }
 
+/// An average: its name and how it aggregates.
+type Agg<'a> = (&'a str, fn(&[f64]) -> Option<f64>);
+
 /// `agg` of series `s` over the rows of `labels`, and the words saying
 /// what it covers (`geometric mean of 7 of the paper's 11
 /// compute-intensive benchmarks`).
-fn over(
-    t: &Table,
-    s: usize,
-    labels: &[&str],
-    agg: (&str, fn(&[f64]) -> Option<f64>),
-    of: &str,
-) -> (Option<f64>, String) {
+fn over(t: &Table, s: usize, labels: &[&str], agg: Agg<'_>, of: &str) -> (Option<f64>, String) {
     let v: Vec<f64> = t
         .rows
         .iter()
@@ -221,8 +218,8 @@ fn claims(res: &Res, r: &mut Report, t: &Table) {
     let all = in_paper(None);
     let compute = in_paper(Some(true));
     let memory = in_paper(Some(false));
-    let geo = ("geometric mean", geomean as fn(&[f64]) -> Option<f64>);
-    let ari = ("mean", mean as fn(&[f64]) -> Option<f64>);
+    let geo: Agg = ("geometric mean", geomean);
+    let ari: Agg = ("mean", mean);
     let (ir, ir_of) = over(t, 0, &all, geo, &format!("{PAPER_BENCHMARKS} benchmarks"));
     let (irc, irc_of) = over(t, 0, &compute, geo, "11 compute-intensive benchmarks");
     claim(
