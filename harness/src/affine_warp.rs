@@ -151,33 +151,7 @@ impl AffineWarp {
                     if !can_enqueue {
                         return Ok(AwIssue::Blocked);
                     }
-                    let e = decode(&prog.ops, cond);
-                    let (a, op, b) = condition(&e);
-                    let cmp_e = RExpr::Bin(op, Box::new(a), Box::new(b));
-                    let reg = |r: u16| self.regs[r as usize];
-                    let p: Pred = affine::pred(&cmp_e, &reg)
-                        .ok_or_else(|| format!("the affine warp has no predicate for {e:?}"))?;
-                    let t = EnqTuple {
-                        kind: TupleKind::Pred,
-                        terms: terms(&p.v),
-                        size: 4,
-                        cmp: tuple_cmp(p.cmp),
-                        scalar: p.scalar as u32,
-                        guard,
-                    };
-                    if scalar {
-                        let taken = p.v.is_scalar() && cmp_holds(p.cmp, p.v.base, p.scalar);
-                        self.frames.push(IfFrame { taken });
-                        self.pc = if taken { self.pc + 1 } else { else_at };
-                    } else if guard {
-                        // Into the guard's body: its tuples are expanded
-                        // under the masks this one leaves in the unit.
-                        self.frames.push(IfFrame { taken: true });
-                        self.pc += 1;
-                    } else {
-                        self.pc = region_end(prog, pc) as u32;
-                    }
-                    return Ok(AwIssue::Enqueue(t));
+                    return self.enqueue_pred(prog, (cond, else_at), scalar, guard);
                 }
                 (Instr::Compute { n, .. }, Step::Address) if self.charge_addresses => {
                     if self.addr_left == 0 {
@@ -250,6 +224,44 @@ impl AffineWarp {
             }
         }
         Err("the affine warp found no instruction to issue".into())
+    }
+
+    /// Enqueue the predicate tuple of the `if` at `pc` (its condition
+    /// and else target) and follow it: a scalar condition as every thread
+    /// would, a guard into its body (its tuples are expanded under the
+    /// masks this one leaves in the unit), any other over its region.
+    fn enqueue_pred(
+        &mut self,
+        prog: &Program,
+        (cond, else_at): (crate::expr::Code, u32),
+        scalar: bool,
+        guard: bool,
+    ) -> Result<AwIssue, String> {
+        let e = decode(&prog.ops, cond);
+        let (a, op, b) = condition(&e);
+        let cmp_e = RExpr::Bin(op, Box::new(a), Box::new(b));
+        let reg = |r: u16| self.regs[r as usize];
+        let p: Pred = affine::pred(&cmp_e, &reg)
+            .ok_or_else(|| format!("the affine warp has no predicate for {e:?}"))?;
+        let t = EnqTuple {
+            kind: TupleKind::Pred,
+            terms: terms(&p.v),
+            size: 4,
+            cmp: tuple_cmp(p.cmp),
+            scalar: p.scalar as u32,
+            guard,
+        };
+        if scalar {
+            let taken = p.v.is_scalar() && cmp_holds(p.cmp, p.v.base, p.scalar);
+            self.frames.push(IfFrame { taken });
+            self.pc = if taken { self.pc + 1 } else { else_at };
+        } else if guard {
+            self.frames.push(IfFrame { taken: true });
+            self.pc += 1;
+        } else {
+            self.pc = region_end(prog, self.pc as usize) as u32;
+        }
+        Ok(AwIssue::Enqueue(t))
     }
 
     /// Enqueue the address tuple of the access at `pc`: `(kind, access
