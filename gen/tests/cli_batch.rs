@@ -221,7 +221,7 @@ fn reproduce_writes_the_report_and_resumes() {
     // Again: every result is reused, the report rewritten from them.
     let o = run(&[]);
     assert!(o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("ran 0 of 30 runs"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ran 0 of 90 runs"));
     // As a Slurm job array: its last job writes the report without running.
     let slurm = dir.path().join("slurm");
     let o = run(&["--emit-slurm", slurm.to_str().unwrap()]);
