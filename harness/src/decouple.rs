@@ -1,9 +1,10 @@
-//! DAC in the harness (`sm_harness.md`, "Units in the harness"; the DAC
-//! paper, sections 3 and 4.1): the decoupling of a kernel into an affine
-//! and a non-affine stream ([`Plan`]), and the affine warp that executes
-//! the affine stream on tuples ([`AffineWarp`]). The SM (`sm/dac_side.rs`)
-//! runs the affine warp beside its warps, gives its tuples to the unit in
-//! the expander slot, and lets the non-affine warps dequeue.
+//! DAC in the harness (`sm_harness.md`, "Units in the harness" and
+//! revision 3; the DAC paper, sections 3 and 4.1-4.6): the decoupling of a
+//! kernel into an affine and a non-affine stream ([`Plan`]); the affine
+//! warp that executes the affine stream on tuples is
+//! `crate::affine_warp`. The SM (`sm/dac_side.rs`) runs the affine warp
+//! beside its warps, gives its tuples to the unit in the expander slot,
+//! and lets the non-affine warps dequeue.
 //!
 //! # The decoupling (the paper's compiler, section 3)
 //! "Eligible affine instructions become Enqueue instructions in the affine
@@ -13,11 +14,17 @@
 //! provided that no non-affine instruction depends on them." Here:
 //! - an instruction is *uniform* when every enclosing `if` and loop has a
 //!   scalar condition (the compiler's guard class): every thread of every
-//!   CTA executes it together. Only uniform instructions are decoupled:
-//!   the unit expands a tuple over every warp of every active CTA and has
-//!   no per-warp enable (the Affine SIMT Stack and divergent tuples are
-//!   not in this version, `dac.md`), so a tuple under a divergent branch
-//!   would give records to warps that never dequeue them;
+//!   CTA executes it together. Uniform instructions are decoupled, and so
+//!   are those directly in the body of a *guard*: an `if` at a uniform
+//!   point with a thread-varying affine condition and no `else`. Its PRED
+//!   tuple carries `enq_guard`, the unit keeps each warp's mask, and the
+//!   body's address tuples carry `enq_guard` too, so the unit expands them
+//!   over the lanes the guard keeps and gives an empty warp no record (the
+//!   paper's §4.6: "mask off the inactive threads when expanding the
+//!   affine tuple"). A branch or loop nested in a guard's body, an `if`
+//!   with an `else` and a guard in a divergent region are not decoupled:
+//!   the unit keeps one guard mask per warp (one level of the Affine SIMT
+//!   Stack; divergent tuples are not in this version, `dac.md`);
 //! - a uniform `let` whose value the kernel compiler classifies as scalar
 //!   or affine, and whose tuple the affine warp can compute (every
 //!   register it reads holds a tuple: comparisons and logical operators of
@@ -30,11 +37,14 @@
 //!   enqueue: a DATA tuple for a load (records and early requests), an
 //!   ADDR tuple for a store; the non-affine warps issue the load or store
 //!   with the dequeued records as its addresses;
+//! - a decoupled access's address arithmetic (the `Compute` the kernel
+//!   compiler puts before it, `kernels/README.md` "Address arithmetic")
+//!   moves to the affine warp ([`Step::Address`]);
 //! - a uniform `if` whose condition is an affine comparison (or an affine
 //!   value, compared `!= 0`) becomes a PRED tuple; the non-affine warps
 //!   branch on the dequeued mask. The affine warp follows a scalar
-//!   condition (it is the same for every thread) and jumps over the body
-//!   of a thread-varying one (nothing in it is uniform);
+//!   condition (it is the same for every thread), enters a guard's body,
+//!   and jumps over the body of another thread-varying one;
 //! - a loop with scalar bounds at a uniform point: its start is in both
 //!   streams (each warp sets its counter); its back edge, which increments,
 //!   compares and branches in one harness instruction, becomes a scalar
