@@ -177,7 +177,8 @@ pub struct ReportCmd {
     /// The clock (MHz) to map (ABC `-D` of its period) and time (OpenSTA)
     /// for, and to report the slack and power at. Default 1000 MHz: issue
     /// 29's target is 1 GHz or faster; today the units close at about
-    /// 128-640 MHz, so the slack at 1 GHz is negative and reported as such.
+    /// 123-561 MHz (fmax mapped for 1 GHz), so the slack at 1 GHz is
+    /// negative and reported as such.
     #[arg(long, default_value_t = DEFAULT_REPORT_CLOCK_MHZ, value_parser = parse_clock_mhz)]
     clock_mhz: f64,
     /// Report area, worst slack and fmax of each unit at each of these
