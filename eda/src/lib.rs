@@ -65,8 +65,9 @@ pub use run::{sim_timeout, SIM_TIMEOUT_ENV, SIM_TIMEOUT_SECS_DEFAULT};
 pub use sim::{check_iverilog, run_iverilog_testbench, run_verilator_binary, VERILATOR_SIM_SEED};
 pub use source::{validate_top, TempVerilog};
 pub use sta::{
-    time_verilog, time_verilog_with, EndpointKind, PathEndpoint, PathPoint, TimingOptions,
-    TimingPath, TimingReport, ABC_DRIVER_CELL, ABC_LOAD_FF, SLOW_SLEW_NS, STA_PERIOD_NS_DEFAULT,
+    time_verilog, time_verilog_with, EndpointKind, PathEndpoint, PathPoint, PortActivity,
+    PowerReport, TimingOptions, TimingPath, TimingReport, ABC_DRIVER_CELL, ABC_LOAD_FF,
+    SLOW_SLEW_NS, STA_PERIOD_NS_DEFAULT,
 };
 pub use synth::{synth_yosys, AreaKind, LongestPath, SynthReport};
 pub use tool::Tool;

@@ -178,7 +178,7 @@ pub(crate) fn parse_stat_json(text: &str, top: &str, what: &str) -> Result<Stat,
 }
 
 /// Parses "Chip area for module '\TOP': 27.664000" from `stat -liberty` text.
-fn parse_chip_area(text: &str, top: &str) -> Option<f64> {
+pub(crate) fn parse_chip_area(text: &str, top: &str) -> Option<f64> {
     let value = |line: &str| line.rsplit(':').next()?.trim().parse::<f64>().ok();
     let exact = format!("Chip area for module '\\{top}':");
     let lines: Vec<&str> = text.lines().map(str::trim).collect();

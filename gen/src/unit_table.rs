@@ -18,6 +18,7 @@ use ports::ConfigFile;
 
 use crate::combos::UnitCombination;
 use crate::commands::{self, AllRow, BenchRow, CosimArgs, CosimOutcome};
+use crate::report::timing::ClockTarget;
 use crate::report::unit::{add_unit_timing, unit_report, UnitReport};
 use crate::unit_config::{core_file, emit, params_of, suite_configs as suite_of};
 
@@ -53,8 +54,21 @@ pub trait UnitCommands: Sync {
     /// `warpgen report`.
     fn report(&self, cfg: &ConfigFile, synth: bool) -> anyhow::Result<UnitReport>;
     /// `warpgen report`'s static timing of the unit under `cfg`, with its
-    /// declared baseline variant ([`crate::report::add_unit_timing`]).
-    fn add_timing(&self, r: &mut UnitReport, cfg: &ConfigFile) -> anyhow::Result<()>;
+    /// declared baseline variant ([`crate::report::add_unit_timing`]), at
+    /// `target`'s clock.
+    fn add_timing(
+        &self,
+        r: &mut UnitReport,
+        cfg: &ConfigFile,
+        target: &ClockTarget,
+    ) -> anyhow::Result<()>;
+    /// The unit's input ports for the parameters a harness run of `kernel`
+    /// on `machine` gives it (`warpgen report --activity`).
+    fn harness_inputs(
+        &self,
+        machine: &MachineConfig,
+        kernel: &Kernel,
+    ) -> anyhow::Result<Vec<ports::PortDesc>>;
     /// `warpgen configs`.
     fn configs(&self) -> String;
     /// The test suite's configurations of the unit (`cosim::CosimUnit::suite`)
@@ -150,9 +164,22 @@ impl<U: CosimUnit + HarnessUnit> UnitCommands for Entry<U> {
         let p = params_of::<U>(cfg)?;
         unit_report::<U>(&p, synth)
     }
-    fn add_timing(&self, r: &mut UnitReport, cfg: &ConfigFile) -> anyhow::Result<()> {
+    fn add_timing(
+        &self,
+        r: &mut UnitReport,
+        cfg: &ConfigFile,
+        target: &ClockTarget,
+    ) -> anyhow::Result<()> {
         let p = params_of::<U>(cfg)?;
-        add_unit_timing::<U>(r, &p)
+        add_unit_timing::<U>(r, &p, target)
+    }
+    fn harness_inputs(
+        &self,
+        machine: &MachineConfig,
+        kernel: &Kernel,
+    ) -> anyhow::Result<Vec<ports::PortDesc>> {
+        let p = harness::unit_params::<U>(machine, kernel)?;
+        Ok(<U as ports::UnitSpec>::inputs(&p))
     }
     fn configs(&self) -> String {
         commands::configs_unit::<U>()

@@ -281,3 +281,26 @@ fn a_killed_verilog_emission_leaves_no_temporary_files() {
         .success());
     assert_eq!(temps(&out), ["notes.tmp1"]);
 }
+
+/// `warpgen report`'s clock and activity flags: bad values name the flag
+/// and the fix, exit non-zero, and do not panic.
+#[test]
+fn report_bad_clock_and_activity_flags_are_errors() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["--clock-mhz", "0"], "--clock-mhz"),
+        (&["--clock-mhz", "fast"], "--clock-mhz"),
+        (&["--clock-sweep", "abc"], "--clock-sweep"),
+        (&["--activity", "nosuch.toml"], "--activity"),
+    ];
+    for (args, flag) in cases {
+        let out = warpgen()
+            .args(["report", "--unit", "ba_tag_array"])
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(err.contains(flag), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

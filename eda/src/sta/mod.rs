@@ -32,8 +32,10 @@ mod scripts;
 #[cfg(test)]
 mod tests;
 
-pub use options::{TimingOptions, ABC_DRIVER_CELL, ABC_LOAD_FF, STA_PERIOD_NS_DEFAULT};
-pub use report::{EndpointKind, PathEndpoint, PathPoint, TimingPath, TimingReport};
+pub use options::{
+    PortActivity, TimingOptions, ABC_DRIVER_CELL, ABC_LOAD_FF, STA_PERIOD_NS_DEFAULT,
+};
+pub use report::{EndpointKind, PathEndpoint, PathPoint, PowerReport, TimingPath, TimingReport};
 
 use std::path::Path;
 use std::process::Command;
@@ -42,7 +44,7 @@ use std::time::Instant;
 use crate::error::EdaError;
 use crate::installed::{require_tool, tool_version};
 use crate::run::{failed, input_file, run_checked, work_dir};
-use crate::synth::{link_or_copy, parse_stat_json, read_output};
+use crate::synth::{link_or_copy, parse_chip_area, parse_stat_json, read_output};
 use crate::tool::Tool;
 use netlist::{resolve_registers, split_concat_assigns, Netlist};
 use parse::parse_path;
@@ -108,6 +110,7 @@ pub fn time_verilog_with(
         worst: paths.worst,
         reg_to_reg: paths.reg_to_reg,
         cells: mapped.cells,
+        area_um2: mapped.area_um2,
         wire_load,
         liberty: lib,
         yosys_version: tool_version(Tool::Yosys)?,
@@ -115,6 +118,7 @@ pub fn time_verilog_with(
         yosys_seconds: mapped.seconds,
         sta_seconds: paths.seconds,
         notes,
+        power: paths.power,
     })
 }
 
@@ -136,6 +140,8 @@ fn check_names_and_period(top: &str, options: &TimingOptions) -> Result<(), EdaE
 struct MappedNetlist {
     /// Cells in the mapped netlist.
     cells: u64,
+    /// Its Liberty area (Yosys `stat -liberty`), µm².
+    area_um2: Option<f64>,
     /// The netlist's text (concatenated assignments split).
     text: String,
     /// Its cell instances and their connections.
@@ -180,8 +186,12 @@ fn map_to_cells(
     std::fs::write(dir.join("netlist.v"), &text)
         .map_err(|e| EdaError::io("rewriting the gate netlist", e))?;
     let netlist = Netlist::parse(&text);
+    let area_um2 = std::fs::read_to_string(dir.join("area.txt"))
+        .ok()
+        .and_then(|t| parse_chip_area(&t, top));
     Ok(MappedNetlist {
         cells: mapped.cells,
+        area_um2,
         text,
         netlist,
         seconds,
@@ -196,6 +206,8 @@ struct StaPaths {
     reg_to_reg: Option<TimingPath>,
     /// Wall-clock seconds of the OpenSTA run.
     seconds: f64,
+    /// `report_power`'s totals, if asked for.
+    power: Option<PowerReport>,
 }
 
 /// Runs OpenSTA in `dir` on the mapped `netlist.v` and reads its path
@@ -242,10 +254,21 @@ fn run_opensta(
     } else {
         None
     };
+    let power = if options.power {
+        let t = read_output(dir, "power.txt")?;
+        Some(
+            PowerReport::parse(&t, options.port_activity.len()).ok_or_else(|| {
+                EdaError::parse("OpenSTA report_power", "no `Total` row of four numbers")
+            })?,
+        )
+    } else {
+        None
+    };
     Ok(StaPaths {
         worst,
         reg_to_reg,
         seconds,
+        power,
     })
 }
 

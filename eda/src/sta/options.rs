@@ -25,6 +25,27 @@ pub struct TimingOptions {
     /// buffers high-fan-out nets and sizes gates for the period, as a real
     /// flow would; the netlist then differs from the area figure's.
     pub abc_buffering: bool,
+    /// `true`: also run OpenSTA's `report_power` at the period
+    /// ([`TimingReport::power`](super::TimingReport::power)).
+    #[serde(default)]
+    pub power: bool,
+    /// Switching activity of input ports for the power analysis (OpenSTA
+    /// `set_power_activity -input_ports`); ports not listed keep OpenSTA's
+    /// default input activity (0.1 transitions per clock period, duty 0.5),
+    /// which OpenSTA propagates through the netlist.
+    #[serde(default)]
+    pub port_activity: Vec<PortActivity>,
+}
+
+/// The switching activity of one input port bit, measured in a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PortActivity {
+    /// The port bit as the netlist names it: `req_addr[3]` or `valid`.
+    pub port: String,
+    /// Transitions per clock period (0 to 2).
+    pub activity: f64,
+    /// Fraction of the time the bit is 1.
+    pub duty: f64,
 }
 
 /// The driving cell [`TimingOptions::abc_buffering`] gives ABC
@@ -43,6 +64,8 @@ impl TimingOptions {
             period_ns: STA_PERIOD_NS_DEFAULT,
             timeout: None,
             abc_buffering: false,
+            power: false,
+            port_activity: Vec::new(),
         }
     }
 }

@@ -115,6 +115,11 @@ pub struct TimingReport {
     pub reg_to_reg: Option<TimingPath>,
     /// Cells in the mapped netlist.
     pub cells: u64,
+    /// The mapped netlist's Liberty area in µm² (Yosys `stat -liberty`; with
+    /// [`TimingOptions::abc_buffering`](super::TimingOptions::abc_buffering)
+    /// it includes the buffers and sizing for the period).
+    #[serde(default)]
+    pub area_um2: Option<f64>,
     /// The wire-load model in effect (the Liberty's `default_wire_load`),
     /// if the library names one.
     pub wire_load: Option<String>,
@@ -130,6 +135,52 @@ pub struct TimingReport {
     pub sta_seconds: f64,
     /// Assumptions of the analysis and anything unusual about the result.
     pub notes: Vec<String>,
+    /// OpenSTA's `report_power` at the period, when
+    /// [`TimingOptions::power`](super::TimingOptions::power) asked for it.
+    #[serde(default)]
+    pub power: Option<PowerReport>,
+}
+
+/// The design's total power as OpenSTA's `report_power` splits it, in
+/// watts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PowerReport {
+    /// Internal power of the cells (short-circuit and internal nodes).
+    pub internal_w: f64,
+    /// Switching power (charging the nets' capacitance).
+    pub switching_w: f64,
+    /// Leakage power.
+    pub leakage_w: f64,
+    /// OpenSTA's total.
+    pub total_w: f64,
+    /// Input ports given a measured activity; the others kept OpenSTA's
+    /// default (0.1 transitions per clock period, duty 0.5).
+    pub ports_with_activity: usize,
+}
+
+impl PowerReport {
+    /// Parses the `Total` row of OpenSTA's `report_power` table.
+    pub fn parse(text: &str, ports_with_activity: usize) -> Option<PowerReport> {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("Total "))?;
+        let v: Vec<f64> = line
+            .split_whitespace()
+            .skip(1)
+            .take(4)
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        if v.len() != 4 {
+            return None;
+        }
+        Some(PowerReport {
+            internal_w: v[0],
+            switching_w: v[1],
+            leakage_w: v[2],
+            total_w: v[3],
+            ports_with_activity,
+        })
+    }
 }
 
 impl TimingReport {

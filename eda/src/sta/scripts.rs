@@ -30,6 +30,7 @@ pub(super) fn yosys_script(top: &str, lib: &str, constr: Option<(u64, &str)>) ->
         // concatenations (`assign { a[1], b } = ...`) Yosys writes otherwise.
         "splitnets -ports".to_string(),
         "tee -q -o mapped.json stat -json".to_string(),
+        format!("tee -q -o area.txt stat -liberty {lib}"),
         "write_verilog -noattr -noexpr netlist.v".to_string(),
     ]
     .join("; ")
@@ -40,6 +41,19 @@ pub(super) fn yosys_script(top: &str, lib: &str, constr: Option<(u64, &str)>) ->
 pub(super) fn sta_script(top: &str, o: &TimingOptions) -> String {
     let clk = &o.clock;
     let period = o.period_ns;
+    let mut power = String::new();
+    if o.power {
+        for a in &o.port_activity {
+            power.push_str(&format!(
+                "set p [get_ports -quiet {{{}}}]\nif {{[llength $p]}} {{ set_power_activity \
+                 -input_ports $p -activity {:.6} -duty {:.6} }}\n",
+                a.port,
+                a.activity.clamp(0.0, 2.0),
+                a.duty.clamp(0.0, 1.0)
+            ));
+        }
+        power.push_str("report_power -digits 6 > power.txt\n");
+    }
     format!(
         "read_liberty cells.lib\n\
          read_verilog netlist.v\n\
@@ -59,6 +73,7 @@ pub(super) fn sta_script(top: &str, o: &TimingOptions) -> String {
          \x20 report_checks -path_delay max -digits 4 -fields {{cap slew input_pins}} \
          -from [all_registers -clock_pins] -to [all_registers -data_pins] > reg2reg.txt\n\
          }}\n\
+         {power}\
          puts {MARK_DONE}\n\
          exit\n"
     )

@@ -4,11 +4,14 @@
 //! [`unit`] builds and renders a unit's report from the pieces: [`synth`]
 //! (Yosys, cached), [`timing`] (OpenSTA, cached), [`memories`] (fakeram45
 //! costing), the paper figures of the unit's declaration ([`facts`]) and
-//! the lint waivers of the emitted Verilog ([`lint`]).
+//! the lint waivers of the emitted Verilog ([`lint`]); [`sweep`] times the
+//! units at several clocks (`--clock-sweep`).
 
+pub mod activity;
 pub mod facts;
 pub mod lint;
 pub mod memories;
+pub mod sweep;
 pub mod synth;
 pub mod timing;
 pub mod unit;
@@ -21,8 +24,8 @@ pub use memories::{
 };
 pub use synth::{synth_cached, SynthSummary};
 pub use timing::{
-    render_timing_text, timing_cached, timing_section, BaselineDelta, TimingSection,
-    PAPER_CLOCK_MHZ,
+    render_timing_text, timing_at, timing_cached, timing_section, BaselineDelta, ClockTarget,
+    TimingSection, DEFAULT_REPORT_CLOCK_MHZ, PAPER_CLOCK_MHZ,
 };
 pub use unit::{
     add_memories, add_timing, add_unit_timing, render_text, unit_report, verilog_out_path,

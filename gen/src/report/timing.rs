@@ -16,6 +16,21 @@ use crate::report::synth::synth_cached;
 /// beside it.
 #[derive(Clone, Debug, Serialize)]
 pub struct TimingSection {
+    /// The clock mapped and timed for, MHz (period `1000 / clock_mhz` ns).
+    pub clock_mhz: f64,
+    /// The worst path's slack at that clock, ns (negative: the unit does
+    /// not close at it).
+    pub slack_ns: f64,
+    /// `1000 / (period - slack)`, MHz: the clock the worst path allows.
+    pub fmax_mhz: Option<f64>,
+    /// Logic levels of the worst path.
+    pub levels: u32,
+    /// Where the power analysis's switching activity came from (`None`
+    /// when power was not asked for).
+    pub activity_source: Option<String>,
+    /// The paper's power figure for the structure, quoted, or that it gives
+    /// none.
+    pub paper_power: Option<String>,
     /// OpenSTA's result.
     pub report: eda::TimingReport,
     /// The unit's declared baseline variant (`cosim::CosimUnit::timing_baseline`,
@@ -43,10 +58,48 @@ pub struct BaselineDelta {
 /// paper's 1400 MHz core clock (Table III), a period of 0.714 ns.
 pub const PAPER_CLOCK_MHZ: f64 = 1400.0;
 
+/// The clock `warpgen report` synthesizes and times for by default (MHz):
+/// issue 29's target of 1 GHz or faster.
+pub const DEFAULT_REPORT_CLOCK_MHZ: f64 = 1000.0;
+
 /// OpenSTA timing of `verilog` (top `top`) on the NanGate45 Liberty, mapped
 /// with ABC's delay target and buffering at the CAPS paper's clock
 /// ([`PAPER_CLOCK_MHZ`]), cached by content hash like [`synth_cached`].
 pub fn timing_cached(verilog: &str, top: &str) -> anyhow::Result<eda::TimingReport> {
+    timing_at(verilog, top, &ClockTarget::new(PAPER_CLOCK_MHZ))
+}
+
+/// What to map, time and (optionally) power a unit for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClockTarget {
+    /// The clock in MHz: ABC maps with `-D` of its period and OpenSTA
+    /// constrains the clock port to it.
+    pub clock_mhz: f64,
+    /// Run OpenSTA's `report_power` at that clock.
+    pub power: bool,
+    /// Input ports' switching activity measured in a run (empty: OpenSTA's
+    /// default activity).
+    pub activity: Vec<eda::PortActivity>,
+}
+
+impl ClockTarget {
+    /// Timing only, at `clock_mhz`.
+    pub fn new(clock_mhz: f64) -> Self {
+        ClockTarget {
+            clock_mhz,
+            ..ClockTarget::default()
+        }
+    }
+}
+
+/// [`timing_cached`] at `target`'s clock (ABC's delay target and OpenSTA's
+/// period `1000 / clock_mhz` ns), with power if asked; cached by content
+/// (Verilog, options including the activity, Liberty).
+pub fn timing_at(
+    verilog: &str,
+    top: &str,
+    target: &ClockTarget,
+) -> anyhow::Result<eda::TimingReport> {
     let liberty = eda::find_liberty(&std::env::current_dir()?).ok_or_else(|| {
         anyhow::anyhow!(
             "static timing needs the NanGate45 Liberty (../shared/pdk/nangate45/nangate45_typ.lib \
@@ -55,10 +108,12 @@ pub fn timing_cached(verilog: &str, top: &str) -> anyhow::Result<eda::TimingRepo
         )
     })?;
     let mut opts = eda::TimingOptions::new("clock");
-    opts.period_ns = 1000.0 / PAPER_CLOCK_MHZ;
+    opts.period_ns = 1000.0 / target.clock_mhz;
     opts.abc_buffering = true;
+    opts.power = target.power;
+    opts.port_activity = target.activity.clone();
     let mut h = Sha256::new();
-    h.update(b"timing v1\0");
+    h.update(b"timing v2\0");
     h.update(verilog.as_bytes());
     h.update(top.as_bytes());
     h.update(format!("{:?}", opts).as_bytes());
@@ -94,23 +149,31 @@ pub fn timing_section(
     top: &str,
     baseline_verilog: Option<(&str, String)>,
     latency_claim: Option<LatencyClaim>,
+    target: &ClockTarget,
 ) -> anyhow::Result<Option<TimingSection>> {
     if !eda::tool_available(Tool::Yosys) || !eda::tool_available(Tool::OpenSta) {
         return Ok(None);
     }
-    let report = timing_cached(verilog, top)?;
+    let report = timing_at(verilog, top, target)?;
     let baseline = match baseline_verilog {
         Some((what, v)) => Some(BaselineDelta {
             what: what.to_string(),
             area_um2: synth_cached(&v, top)?.area_um2,
-            timing: timing_cached(&v, top)?,
+            timing: timing_at(&v, top, &ClockTarget::new(target.clock_mhz))?,
         }),
         None => None,
     };
+    let slack_ns = report.worst.slack_ns;
     Ok(Some(TimingSection {
+        clock_mhz: target.clock_mhz,
+        slack_ns,
+        fmax_mhz: report.fmax_mhz(),
+        levels: report.worst.levels,
         report,
         baseline,
         latency_claim,
+        activity_source: None,
+        paper_power: None,
     }))
 }
 
@@ -120,18 +183,21 @@ pub fn render_timing_text(t: &TimingSection, area_um2: Option<f64>) -> String {
     let w = &t.report.worst;
     let _ = writeln!(
         s,
-        "\nstatic timing (OpenSTA, NanGate45 typical, ABC mapped with buffering for {:.3} ns; \
-         ports registered outside):",
-        t.report.period_ns
+        "\nstatic timing at {:.0} MHz (period {:.3} ns; OpenSTA, NanGate45 typical, ABC mapped \
+         with buffering for that period; inputs arrive at 0 ns after the clock edge, outputs \
+         are required at the period's end, i.e. ports registered outside):",
+        t.clock_mhz, t.report.period_ns
     );
     let path = |p: &eda::TimingPath| {
         format!(
-            "{} -> {}: {:.3} ns + setup {:.3} ns, {} logic levels; min period {:.3} ns = {}",
+            "{} -> {}: {:.3} ns + setup {:.3} ns, {} logic levels, slack {:+.3} ns; \
+             min period {:.3} ns = {}",
             p.start.display_name(),
             p.end.display_name(),
             p.delay_ns,
             p.setup_ns,
             p.levels,
+            p.slack_ns,
             p.min_period_ns,
             p.fmax_mhz
                 .map_or("-".to_string(), |f| format!("{f:.0} MHz"))
@@ -141,27 +207,57 @@ pub fn render_timing_text(t: &TimingSection, area_um2: Option<f64>) -> String {
     if let Some(r2r) = &t.report.reg_to_reg {
         let _ = writeln!(s, "  worst reg-to-reg   {}", path(r2r));
     }
-    if let Some(f) = t.report.fmax_mhz() {
-        let verdict = if f >= PAPER_CLOCK_MHZ {
-            "meets".to_string()
+    if let Some(a) = t.report.area_um2 {
+        let _ = writeln!(
+            s,
+            "  mapped area        {a:.1} um^2 (the netlist mapped and buffered for {:.0} MHz)",
+            t.clock_mhz
+        );
+    }
+    if let Some(f) = t.fmax_mhz {
+        let verdict = if t.slack_ns >= 0.0 {
+            format!("closes (slack {:+.3} ns)", t.slack_ns)
         } else {
             format!(
-                "misses by {:.3} ns: a 1.4 GHz part would pipeline it into {} stages",
-                w.min_period_ns - 1000.0 / PAPER_CLOCK_MHZ,
-                (w.min_period_ns / (1000.0 / PAPER_CLOCK_MHZ)).ceil()
+                "does NOT close: misses by {:.3} ns; it would take {} pipeline stages",
+                -t.slack_ns,
+                (w.min_period_ns / t.report.period_ns).ceil()
             )
         };
         let _ = writeln!(
             s,
-            "  fmax               {f:.0} MHz; the CAPS configuration's 1400 MHz: {verdict}"
+            "  fmax               {f:.0} MHz = 1000 / (period - slack); at {:.0} MHz the unit {verdict}",
+            t.clock_mhz
         );
         if let Some(LatencyClaim { claim, cycles }) = t.latency_claim {
             let _ = writeln!(
                 s,
-                "  latency claim      {claim}: {cycles} cycles = {:.2} ns at 1.4 GHz, {:.2} ns at our fmax",
+                "  latency claim      {claim}: {cycles} cycles = {:.2} ns at 1.4 GHz, {:.2} ns at \
+                 {:.0} MHz, {:.2} ns at our fmax",
                 f64::from(cycles) * 1000.0 / PAPER_CLOCK_MHZ,
+                f64::from(cycles) * 1000.0 / t.clock_mhz,
+                t.clock_mhz,
                 f64::from(cycles) * 1000.0 / f
             );
+        }
+    }
+    if let Some(p) = &t.report.power {
+        let mw = |w: f64| w * 1e3;
+        let _ = writeln!(
+            s,
+            "  power              internal {:.4} mW, switching {:.4} mW, leakage {:.4} mW, \
+             total {:.4} mW (OpenSTA report_power at {:.0} MHz)",
+            mw(p.internal_w),
+            mw(p.switching_w),
+            mw(p.leakage_w),
+            mw(p.total_w),
+            t.clock_mhz
+        );
+        if let Some(src) = &t.activity_source {
+            let _ = writeln!(s, "  activity           {src}");
+        }
+        if let Some(pp) = &t.paper_power {
+            let _ = writeln!(s, "  paper power        {pp}");
         }
     }
     let _ = writeln!(

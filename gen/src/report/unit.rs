@@ -14,7 +14,7 @@ use crate::report::memories::{
     memories_report, render_memories_text, MemoriesReport, MemoriesView,
 };
 use crate::report::synth::{synth_cached, SynthSummary};
-use crate::report::timing::{render_timing_text, timing_section, TimingSection};
+use crate::report::timing::{render_timing_text, timing_section, ClockTarget, TimingSection};
 
 /// Synthesis figures of a unit, with the storage table.
 #[derive(Clone, Debug, Serialize)]
@@ -71,13 +71,21 @@ pub fn unit_report<U: CosimUnit>(p: &U::Params, synth: bool) -> anyhow::Result<U
 
 /// Adds static timing to `r` (the unit's `verilog`) and, with
 /// `baseline_verilog` (what it is, its Verilog), the baseline variant's
-/// area and timing. Skipped when Yosys or OpenSTA is missing.
+/// area and timing, at `target`'s clock. Skipped when Yosys or OpenSTA is
+/// missing.
 pub fn add_timing(
     r: &mut UnitReport,
     verilog: &str,
     baseline_verilog: Option<(&str, String)>,
+    target: &ClockTarget,
 ) -> anyhow::Result<()> {
-    if let Some(t) = timing_section(verilog, &r.unit, baseline_verilog, r.facts.latency_claim)? {
+    if let Some(t) = timing_section(
+        verilog,
+        &r.unit,
+        baseline_verilog,
+        r.facts.latency_claim,
+        target,
+    )? {
         r.timing = Some(t);
     }
     Ok(())
@@ -85,13 +93,17 @@ pub fn add_timing(
 
 /// [`add_timing`] for unit `U` with parameters `p`: its Verilog, and the
 /// variant it declares as its baseline (`cosim::CosimUnit::timing_baseline`).
-pub fn add_unit_timing<U: CosimUnit>(r: &mut UnitReport, p: &U::Params) -> anyhow::Result<()> {
+pub fn add_unit_timing<U: CosimUnit>(
+    r: &mut UnitReport,
+    p: &U::Params,
+    target: &ClockTarget,
+) -> anyhow::Result<()> {
     let v = cosim::emit_verilog::<U>(p)?;
     let baseline = match U::timing_baseline(p) {
         Some((what, b)) => Some((what, cosim::emit_verilog::<U>(&b)?)),
         None => None,
     };
-    add_timing(r, &v, baseline)
+    add_timing(r, &v, baseline, target)
 }
 
 /// Adds the memory report to `r` (from the unit's Verilog).
