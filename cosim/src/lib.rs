@@ -23,7 +23,7 @@ pub use lockstep::{
 };
 pub use threaded::ThreadedProbe;
 pub use unit::{
-    backend_factory, cosim_random, emit_verilog, BackendKind, CosimUnit, LatencyClaim, ModelOf,
-    PaperArea,
+    backend_factory, cosim_random, emit_verilog, BackendKind, CosimUnit, Latency, LatencyClaim,
+    ModelOf, PaperArea,
 };
 pub use verilator::{BuildOptions, VerilatorError, VerilatorModel};

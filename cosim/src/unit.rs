@@ -56,6 +56,12 @@ pub trait CosimUnit: RtlDecl + GoldenUnit + Sized {
     const BMC_DEPTH: u32 = 4;
     /// The paper's latency claim, printed beside the static timing.
     const LATENCY_CLAIM: Option<LatencyClaim> = None;
+    /// The unit's latency table (its document's "Latency" section), in
+    /// cycles: printed by `warpgen report` in cycles and in nanoseconds at
+    /// the clock, the row the paper's claim is about beside the claim. Each
+    /// row is checked on the golden model and on the RTL by the unit's
+    /// tests. Empty by default.
+    const LATENCIES: &'static [Latency] = &[];
     /// The paper's own area figure, printed beside the memory costing.
     const PAPER_AREA: Option<PaperArea> = None;
     /// The storage table each memory module of the Verilog holds, by the
@@ -81,6 +87,20 @@ pub struct LatencyClaim {
     pub claim: &'static str,
     /// The cycles the specification allows.
     pub cycles: u32,
+}
+
+/// One row of a unit's latency table ([`CosimUnit::LATENCIES`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Latency {
+    /// What is timed, from which edge to which port, e.g. "load accepted at
+    /// edge t -> its first prefetch valid on pf_*".
+    pub what: &'static str,
+    /// The cycles: an output first visible in the cycle after edge t + n is
+    /// n + 1 cycles after the request ("the cycle after t" is 1).
+    pub cycles: u32,
+    /// Whether the paper's latency claim ([`CosimUnit::LATENCY_CLAIM`]) is
+    /// about this row.
+    pub claimed: bool,
 }
 
 /// A paper's area figure for a unit ([`CosimUnit::PAPER_AREA`]).
