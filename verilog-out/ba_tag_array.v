@@ -45,7 +45,6 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     localparam  ba_enable = 1'b1;
     localparam  policy1 = 1'b0;
     localparam  threshold = 8'h4;
-    localparam  zero8 = 8'h0;
     localparam  rank_one = 3'b1;
     localparam  rank_zero = 3'b0;
     localparam  tag_zero = 21'h0;
