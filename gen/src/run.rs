@@ -211,7 +211,7 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<()> {
         let m = run_prepared(args, &cfg, kernel)?;
         if !args.quiet {
             if kernels.len() > 1 {
-                println!();
+                outln!();
             }
             if args.catt {
                 let (_, _, r) = crate::catt::apply(&cfg, kernel)?;
@@ -220,7 +220,7 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<()> {
                     .iter()
                     .map(|l| format!("loop at line {}: ({}, {})", l.line, l.warps, l.ctas))
                     .collect();
-                println!(
+                outln!(
                     "CATT throttling (L1 {} KB): {}; {} CTAs per SM",
                     r.l1_bytes / 1024,
                     if loops.is_empty() {
@@ -231,14 +231,14 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<()> {
                     r.kernel_ctas
                 );
             }
-            print!("{}", m.table());
+            out!("{}", m.table());
             if let Some(unit) = &args.cosim {
                 // All-SM runs: the checked SM's own cycles.
                 let (cycles, on) = match m.per_sm.get(cfg.cosim_sm as usize) {
                     Some(s) if m.run.all_sms => (s.cycles, format!(" of SM {}", cfg.cosim_sm)),
                     _ => (m.cycles, String::new()),
                 };
-                println!(
+                outln!(
                     "lock-step: the {unit} RTL equalled its golden model at every port on all \
                      {cycles} cycles{on}"
                 );

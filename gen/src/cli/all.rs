@@ -46,7 +46,7 @@ pub fn all_cmd(a: AllCmd) -> anyhow::Result<bool> {
         a.cycles
     };
     let mut ok = true;
-    println!(
+    outln!(
         "{:<16} {:<10} {:>9} {:<7} {:>12} {:>13} {:>8} {:>6} {:>7} {:>6}",
         "unit",
         "backend",
@@ -70,20 +70,20 @@ pub fn all_cmd(a: AllCmd) -> anyhow::Result<bool> {
         ok &= row_ok;
         failures.extend(failure);
     }
-    println!("Verilog written to {}/", a.out.display());
+    outln!("Verilog written to {}/", a.out.display());
     if a.kernels.is_dir() {
         let files = crate::run::kernel_files(&a.kernels)?;
         let rows = crate::kernel_compare::compare_kernels(&files, &[])?;
-        println!(
+        outln!(
             "\nSM harness ({}): each bundled kernel with no prefetcher, CAPS (PAS), Snake \
              (decoupled L1), the BA L1, CAPS with BA, and DAC (instr: warp instructions \
              against the baseline's)",
             a.kernels.display()
         );
-        println!("{}", crate::kernel_compare::compare_table(&rows));
+        outln!("{}", crate::kernel_compare::compare_table(&rows));
     }
     for f in failures {
-        println!("\n{f}");
+        outln!("\n{f}");
     }
     Ok(ok)
 }
@@ -134,7 +134,7 @@ fn unit_row(
         cycles_per_second,
         ..
     } = row.cosim;
-    println!(
+    outln!(
         "{:<16} {:<10} {:>9} {:<7} {:>12.0} {:>13} {:>8} {:>6} {:>7} {:>6}",
         u.name(),
         backend,

@@ -43,9 +43,9 @@ fn jobs_or_cores(jobs: Option<usize>) -> usize {
 /// Print the files a Slurm emission wrote and how to submit them.
 fn print_slurm(dir: &Path, written: &[PathBuf], tasks: usize, then: &str) {
     for p in written {
-        println!("wrote {}", p.display());
+        outln!("wrote {}", p.display());
     }
-    println!(
+    outln!(
         "submit with {} ({tasks} array tasks, then the {then})",
         dir.join("submit.sh").display(),
     );
@@ -70,7 +70,7 @@ pub fn sweep_cmd(a: SweepCmd) -> anyhow::Result<bool> {
     }
     if let Some(i) = a.task {
         let r = sweep::run_task(&runs, &a.out, i)?;
-        println!(
+        outln!(
             "run {i} ({}): {} in {:.1} s -> {}",
             r.spec.id,
             r.error
@@ -87,7 +87,7 @@ pub fn sweep_cmd(a: SweepCmd) -> anyhow::Result<bool> {
     }
     let all = sweep::merge(&runs, &a.out)?;
     let refused = all.iter().filter(|r| r.error.is_some()).count();
-    println!(
+    outln!(
         "merged {} results into {} ({refused} did not run)",
         all.len(),
         a.out.join("merged.json").display()
@@ -168,8 +168,8 @@ pub fn reproduce_cmd(a: ReproduceCmd) -> anyhow::Result<bool> {
     let all = sweep::merge(&list, &a.out)?;
     let r = reproduce::report(&opts, &all)?;
     reproduce::write(&opts, &a.out, &r, wall)?;
-    print!("{}", reproduce::claims_markdown(&r.claims));
-    println!(
+    out!("{}", reproduce::claims_markdown(&r.claims));
+    outln!(
         "\nwrote {} and {} ({} figures)",
         a.out.join("report.md").display(),
         a.out.join("report.html").display(),

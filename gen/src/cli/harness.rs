@@ -19,7 +19,7 @@ pub struct PresetsCmd {
 
 /// `warpgen presets`.
 pub fn presets_cmd(a: PresetsCmd) -> anyhow::Result<bool> {
-    print!("{}", presets_text(a.name.as_deref())?);
+    out!("{}", presets_text(a.name.as_deref())?);
     Ok(true)
 }
 
@@ -109,7 +109,7 @@ pub fn compare_cmd(a: CompareCmd) -> anyhow::Result<bool> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let cells = compare(&presets, &files, &mechs, &a.set, jobs);
-    print!("{}", table(&cells, &mechs));
+    out!("{}", table(&cells, &mechs));
     Ok(true)
 }
 
@@ -151,8 +151,8 @@ pub fn catt_cmd(a: CattCmd) -> anyhow::Result<bool> {
         }
     }
     match a.format {
-        Format::Text => print!("{}", texts.join("\n")),
-        Format::Json => println!("{}", serde_json::to_string_pretty(&reports)?),
+        Format::Text => out!("{}", texts.join("\n")),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&reports)?),
     }
     Ok(true)
 }
@@ -176,10 +176,10 @@ pub fn bench_harness_cmd(a: BenchHarnessCmd) -> anyhow::Result<bool> {
     use crate::bench_harness::{bench_harness, bench_ratios, bench_table, bench_work_table};
     let files = crate::run::kernel_files(&a.kernels)?;
     let rows = bench_harness(&files, a.repeat, a.cosim)?;
-    println!("{}", bench_table(&rows));
-    println!("{}", bench_work_table(&rows));
+    outln!("{}", bench_table(&rows));
+    outln!("{}", bench_work_table(&rows));
     if a.cosim {
-        print!("{}", bench_ratios(&rows));
+        out!("{}", bench_ratios(&rows));
     }
     Ok(true)
 }

@@ -154,7 +154,11 @@ pub fn run(cli: Cli) -> anyhow::Result<bool> {
 /// exit code (0 success, 1 a failed check, 2 an error, printed).
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    let outcome = run(cli);
+    // A failure in the last buffered bytes of standard output is an error
+    // too (`crate::stdout`).
+    crate::stdout::flush();
+    match outcome {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(e) => {

@@ -272,11 +272,11 @@ pub fn study_svg(what: &str, rows: &[StudyRow]) -> Result<String> {
 pub fn study_command(args: &StudyArgs) -> Result<()> {
     std::fs::create_dir_all(&args.out).map_err(|e| anyhow!("--out {}: {e}", args.out.display()))?;
     let (name, rows) = study(args)?;
-    print!("{}", study_table(&rows));
+    out!("{}", study_table(&rows));
     let svg = args.out.join("reuse-study.svg");
     let json = args.out.join("reuse-study.json");
     write_atomic(&svg, &study_svg(&name, &rows)?)?;
     write_json(&json, &rows)?;
-    println!("wrote {} and {}", svg.display(), json.display());
+    outln!("wrote {} and {}", svg.display(), json.display());
     Ok(())
 }
