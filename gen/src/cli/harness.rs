@@ -124,8 +124,8 @@ pub struct CattCmd {
           value_parser = clap::builder::PossibleValuesParser::new(harness::presets::names()))]
     preset: String,
     /// Fix the L1 size in KB (default: the largest the kernel's shared
-    /// memory leaves, equation 4).
-    #[arg(long, value_name = "N")]
+    /// memory leaves, equation 4); 1 to 1048576 (1 GB).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
     l1_kb: Option<u32>,
     /// Machine values and kernel parameters (`param.NX=81920`).
     #[arg(long = "set", value_name = "KEY=VALUE")]

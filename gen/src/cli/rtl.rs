@@ -62,6 +62,15 @@ pub fn verilog(
     }
     // The temporary files of an earlier emission killed outright.
     remove_stale_temps(out);
+    // Every output checked before the first is written (a FIFO without a
+    // reader, a folder in the way): nothing is half-emitted.
+    std::fs::create_dir_all(out)
+        .map_err(|e| anyhow::anyhow!("--out {}: cannot create the folder: {e}", out.display()))?;
+    for (u, _, _) in &texts {
+        for ext in ["v", "core"] {
+            crate::output::check_output(&out.join(format!("{}.{ext}", u.name())), "verilog --out")?;
+        }
+    }
     let mut written = Vec::new();
     for (u, text, core) in texts {
         let path = out.join(format!("{}.v", u.name()));
@@ -129,15 +138,38 @@ pub fn cosim_cmd(a: CosimCmd) -> anyhow::Result<bool> {
     } else {
         ""
     };
+    // The simulator writes the VCD into a private temporary folder; it is
+    // delivered to `--vcd` at the end through the checked writer (checked
+    // now): a symlink, FIFO or device is written through, never replaced,
+    // and a write error (`/dev/full`) is one error line, not a hang in the
+    // simulator's VCD writer or a panic in rust-hdl's.
+    if let Some(p) = &a.vcd {
+        crate::output::check_output(p, "--vcd")?;
+    }
+    let scratch = tempfile::tempdir()?;
+    let private = a.vcd.as_ref().map(|p| {
+        scratch.path().join(
+            p.file_name()
+                .unwrap_or_else(|| std::ffi::OsStr::new("run.vcd")),
+        )
+    });
     let args = CosimArgs {
         backend,
         cycles: a.cycles,
         seed: a.seed,
-        vcd: a.vcd,
+        vcd: private.clone(),
         vcd_always: a.vcd_always,
         scenario: a.scenario,
     };
-    let o = unit.cosim(&cfg, &args)?;
+    let mut o = unit.cosim(&cfg, &args)?;
+    if let (Some(tmp), Some(dest)) = (&private, &a.vcd) {
+        if tmp.is_file() {
+            crate::output::OutputFile::prepare(dest, "--vcd")?.write_from_file(tmp)?;
+            if let Err(m) = &mut o.result {
+                m.vcd = Some(dest.clone());
+            }
+        }
+    }
     match o.result {
         Ok(()) => {
             outln!(
