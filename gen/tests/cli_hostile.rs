@@ -473,3 +473,150 @@ fn a_byte_order_mark_is_not_part_of_a_trace() {
     };
     assert_eq!(cycles(&bom), cycles(&plain));
 }
+
+/// The simulators' waveforms reach `--vcd` through the checked writer, on
+/// both back-ends: a symlink is written through (not replaced), and
+/// `/dev/full` is one error line (Verilator's VCD writer hung on it,
+/// rust-hdl's panicked).
+#[test]
+fn cosim_waveforms_go_through_the_checked_writer() {
+    let backends: Vec<&str> = if eda::tool_available(eda::Tool::Verilator) {
+        vec!["rusthdl", "verilator"]
+    } else {
+        vec!["rusthdl"]
+    };
+    for b in backends {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("wave.vcd");
+        let link = dir.path().join("link.vcd");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let args = |vcd: &str| {
+            vec![
+                "cosim".to_string(),
+                "--unit".into(),
+                "ba_tag_array".into(),
+                "--backend".into(),
+                b.into(),
+                "--cycles".into(),
+                "50".into(),
+                "--vcd".into(),
+                vcd.into(),
+                "--vcd-always".into(),
+            ]
+        };
+        let o = warpgen()
+            .args(args(link.to_str().unwrap()))
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{b}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "{b}"
+        );
+        assert!(
+            std::fs::read_to_string(&target)
+                .unwrap()
+                .contains("$scope module"),
+            "{b}"
+        );
+        if std::path::Path::new("/dev/full").exists() {
+            let o = warpgen().args(args("/dev/full")).output().unwrap();
+            assert_eq!(
+                o.status.code(),
+                Some(2),
+                "{b}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(
+                last_error(&o).contains("No space left on device"),
+                "{b}: {}",
+                last_error(&o)
+            );
+        }
+    }
+}
+
+/// `run --record`: a FIFO with no reader is an error, not a wait; a run
+/// that fails leaves an existing record untouched (it was truncated at the
+/// start and left partial).
+#[test]
+fn records_are_delivered_only_by_a_run_that_succeeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let k = kernel("vector_add.toml");
+    let rec = dir.path().join("ba.jsonl");
+    std::fs::write(&rec, "earlier record\n").unwrap();
+    let o = warpgen()
+        .args(["run", "--quiet", "--kernel"])
+        .arg(&k)
+        .args([
+            "--set",
+            "param.N=4096",
+            "--set",
+            "l1=ba",
+            "--set",
+            "max_cycles=20",
+        ])
+        .args(["--record", "ba_tag_array"])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&rec).unwrap(), "earlier record\n");
+    let fifo = dir.path().join("fifo.jsonl");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let o = warpgen()
+        .args(["run", "--quiet", "--kernel"])
+        .arg(&k)
+        .args([
+            "--set",
+            "param.N=4096",
+            "--set",
+            "l1=ba",
+            "--record",
+            "ba_tag_array",
+        ])
+        .arg(&fifo)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        last_error(&o).contains("a FIFO with no reader"),
+        "{}",
+        last_error(&o)
+    );
+    // A run that succeeds writes the record.
+    let o = warpgen()
+        .args(["run", "--quiet", "--kernel"])
+        .arg(&k)
+        .args([
+            "--set",
+            "param.N=4096",
+            "--set",
+            "l1=ba",
+            "--record",
+            "ba_tag_array",
+        ])
+        .arg(&rec)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::read_to_string(&rec)
+        .unwrap()
+        .starts_with("{\"format\":\"warpgen-stimulus\""));
+}
