@@ -620,3 +620,36 @@ fn records_are_delivered_only_by_a_run_that_succeeds() {
         .unwrap()
         .starts_with("{\"format\":\"warpgen-stimulus\""));
 }
+
+/// `compare` with a bad setting or a kernel that does not load is an
+/// error before anything runs (they were "refused" cells and status 0).
+#[test]
+fn compare_refuses_bad_settings_and_kernels_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let k = kernel("vector_add.toml");
+    let err = error_of(&[
+        "compare",
+        "--preset",
+        "caps-gtx480",
+        "--kernel",
+        k.to_str().unwrap(),
+        "--set",
+        "nope=1",
+    ]);
+    assert!(
+        err.contains("1 of 1 kernel and preset pairs cannot run"),
+        "{err}"
+    );
+    let bad = common::small_kernel(dir.path(), "bad.toml", "let q = ", "");
+    let o = warpgen()
+        .args(["compare", "--preset", "caps-gtx480", "--kernel"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("nothing ran:\n  ") && err.contains("bad.toml"),
+        "{err}"
+    );
+}

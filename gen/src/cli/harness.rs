@@ -105,6 +105,29 @@ pub fn compare_cmd(a: CompareCmd) -> anyhow::Result<bool> {
             .map(|m| Mechanism::parse(m))
             .collect::<anyhow::Result<Vec<_>>>()?
     };
+    // A kernel that does not load or a setting that is wrong is an error
+    // now, for every cell (a machine's refusal of one mechanism stays a
+    // "refused" cell: it is a finding, not a mistake).
+    let mut bad = Vec::new();
+    for f in &files {
+        for p in &presets {
+            let mut args = crate::run::RunArgs::new(f);
+            args.quiet = true;
+            args.preset = p.clone();
+            args.set = a.set.clone();
+            if let Err(e) = crate::run::prepare(&args) {
+                bad.push(format!("{} on `{p}`: {e:#}", f.display()));
+            }
+        }
+    }
+    if !bad.is_empty() {
+        anyhow::bail!(
+            "{} of {} kernel and preset pairs cannot run; nothing ran:\n  {}",
+            bad.len(),
+            files.len() * presets.len(),
+            bad.join("\n  ")
+        );
+    }
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
