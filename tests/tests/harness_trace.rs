@@ -225,6 +225,12 @@ fn bad_dimensions_and_ids(g: &str) -> Vec<Bad> {
             "is not (x,y,z) within CUDA's grid limits: x from 1 to 2147483647",
         ),
         bad(
+            "an escape character in the kernel name",
+            subst(&g, "-kernel name = ", "-kernel name = \u{1b}[31m", 0),
+            "-kernel name",
+            "contains the control character U+001B",
+        ),
+        bad(
             "grid y past CUDA's 65,535",
             subst(&g, "-grid dim = (2,1,1)", "-grid dim = (2,70000,1)", 0),
             "-grid dim",

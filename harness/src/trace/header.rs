@@ -56,6 +56,17 @@ impl Reader {
             "kernel name" => {
                 self.once(self.name_line, ln, "-kernel name")?;
                 self.name_line = ln;
+                if let Some(c) = v.chars().find(|c| c.is_control()) {
+                    return Err(self.err(
+                        ln,
+                        "-kernel name",
+                        format!(
+                            "contains the control character U+{:04X}; a kernel name is \
+                             printable text (it is printed in tables and on the terminal)",
+                            c as u32
+                        ),
+                    ));
+                }
                 self.kt.name = v.to_string();
             }
             "kernel id" => {
