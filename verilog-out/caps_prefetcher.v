@@ -63,11 +63,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  count_zero = 6'b0;
     localparam  count_max = 6'b100;
     localparam  thr = 8'h80;
+    localparam  thr_m1 = 8'h7f;
     localparam  loop_jobs = 1'b1;
     localparam  cnt_decay = 1'b0;
-    localparam  cnt_zero = 8'h0;
-    localparam  cnt_one = 8'h1;
-    localparam  cnt_max = 8'hff;
     localparam  addr_zero = 32'h0;
     localparam  k_zero = 3'b0;
     localparam  k_one = 3'b1;
@@ -77,8 +75,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  cp_one = 4'h1;
     localparam  wd_zero = 7'b0;
     localparam  wd_one = 7'b1;
-    localparam  wi_zero = 6'b0;
-    localparam  c_zero = 3'b0;
     localparam  ns_zero = 8'h0;
     localparam  ns_one = 8'h1;
     localparam  joff_pc = 32'h1;
@@ -312,15 +308,159 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [40:0] pfq__o_data;
     reg  [6:0] mul_l__d;
     reg  [31:0] mul_l__s;
+    wire  [31:0] mul_l__b;
     wire  [31:0] mul_l__p;
     reg  [6:0] mul_g__d;
     reg  [31:0] mul_g__s;
+    reg  [31:0] mul_g__b;
     wire  [31:0] mul_g__p;
     reg  [6:0] train__delta;
     reg  [31:0] train__diff;
     wire  train__pow2;
     wire  train__div;
     wire  [31:0] train__stride;
+    reg  sel_llead__hit__0;
+    reg  sel_llead__hit__1;
+    reg  sel_llead__hit__2;
+    reg  sel_llead__hit__3;
+    reg  [5:0] sel_llead__v__0;
+    reg  [5:0] sel_llead__v__1;
+    reg  [5:0] sel_llead__v__2;
+    reg  [5:0] sel_llead__v__3;
+    wire  [5:0] sel_llead__o;
+    reg  sel_ln__hit__0;
+    reg  sel_ln__hit__1;
+    reg  sel_ln__hit__2;
+    reg  sel_ln__hit__3;
+    reg  [2:0] sel_ln__v__0;
+    reg  [2:0] sel_ln__v__1;
+    reg  [2:0] sel_ln__v__2;
+    reg  [2:0] sel_ln__v__3;
+    wire  [2:0] sel_ln__o;
+    reg  sel_lb0__hit__0;
+    reg  sel_lb0__hit__1;
+    reg  sel_lb0__hit__2;
+    reg  sel_lb0__hit__3;
+    reg  [31:0] sel_lb0__v__0;
+    reg  [31:0] sel_lb0__v__1;
+    reg  [31:0] sel_lb0__v__2;
+    reg  [31:0] sel_lb0__v__3;
+    wire  [31:0] sel_lb0__o;
+    reg  sel_lb1__hit__0;
+    reg  sel_lb1__hit__1;
+    reg  sel_lb1__hit__2;
+    reg  sel_lb1__hit__3;
+    reg  [31:0] sel_lb1__v__0;
+    reg  [31:0] sel_lb1__v__1;
+    reg  [31:0] sel_lb1__v__2;
+    reg  [31:0] sel_lb1__v__3;
+    wire  [31:0] sel_lb1__o;
+    reg  sel_lb2__hit__0;
+    reg  sel_lb2__hit__1;
+    reg  sel_lb2__hit__2;
+    reg  sel_lb2__hit__3;
+    reg  [31:0] sel_lb2__v__0;
+    reg  [31:0] sel_lb2__v__1;
+    reg  [31:0] sel_lb2__v__2;
+    reg  [31:0] sel_lb2__v__3;
+    wire  [31:0] sel_lb2__o;
+    reg  sel_lb3__hit__0;
+    reg  sel_lb3__hit__1;
+    reg  sel_lb3__hit__2;
+    reg  sel_lb3__hit__3;
+    reg  [31:0] sel_lb3__v__0;
+    reg  [31:0] sel_lb3__v__1;
+    reg  [31:0] sel_lb3__v__2;
+    reg  [31:0] sel_lb3__v__3;
+    wire  [31:0] sel_lb3__o;
+    reg  sel_slead__hit__0;
+    reg  sel_slead__hit__1;
+    reg  sel_slead__hit__2;
+    reg  sel_slead__hit__3;
+    reg  [5:0] sel_slead__v__0;
+    reg  [5:0] sel_slead__v__1;
+    reg  [5:0] sel_slead__v__2;
+    reg  [5:0] sel_slead__v__3;
+    wire  [5:0] sel_slead__o;
+    reg  sel_sn__hit__0;
+    reg  sel_sn__hit__1;
+    reg  sel_sn__hit__2;
+    reg  sel_sn__hit__3;
+    reg  [2:0] sel_sn__v__0;
+    reg  [2:0] sel_sn__v__1;
+    reg  [2:0] sel_sn__v__2;
+    reg  [2:0] sel_sn__v__3;
+    wire  [2:0] sel_sn__o;
+    reg  sel_sb0__hit__0;
+    reg  sel_sb0__hit__1;
+    reg  sel_sb0__hit__2;
+    reg  sel_sb0__hit__3;
+    reg  [31:0] sel_sb0__v__0;
+    reg  [31:0] sel_sb0__v__1;
+    reg  [31:0] sel_sb0__v__2;
+    reg  [31:0] sel_sb0__v__3;
+    wire  [31:0] sel_sb0__o;
+    reg  sel_sb1__hit__0;
+    reg  sel_sb1__hit__1;
+    reg  sel_sb1__hit__2;
+    reg  sel_sb1__hit__3;
+    reg  [31:0] sel_sb1__v__0;
+    reg  [31:0] sel_sb1__v__1;
+    reg  [31:0] sel_sb1__v__2;
+    reg  [31:0] sel_sb1__v__3;
+    wire  [31:0] sel_sb1__o;
+    reg  sel_sb2__hit__0;
+    reg  sel_sb2__hit__1;
+    reg  sel_sb2__hit__2;
+    reg  sel_sb2__hit__3;
+    reg  [31:0] sel_sb2__v__0;
+    reg  [31:0] sel_sb2__v__1;
+    reg  [31:0] sel_sb2__v__2;
+    reg  [31:0] sel_sb2__v__3;
+    wire  [31:0] sel_sb2__o;
+    reg  sel_sb3__hit__0;
+    reg  sel_sb3__hit__1;
+    reg  sel_sb3__hit__2;
+    reg  sel_sb3__hit__3;
+    reg  [31:0] sel_sb3__v__0;
+    reg  [31:0] sel_sb3__v__1;
+    reg  [31:0] sel_sb3__v__2;
+    reg  [31:0] sel_sb3__v__3;
+    wire  [31:0] sel_sb3__o;
+    reg  sel_scp__hit__0;
+    reg  sel_scp__hit__1;
+    reg  sel_scp__hit__2;
+    reg  sel_scp__hit__3;
+    reg  sel_scp__hit__4;
+    reg  sel_scp__hit__5;
+    reg  sel_scp__hit__6;
+    reg  sel_scp__hit__7;
+    wire  [3:0] sel_scp__v__0;
+    wire  [3:0] sel_scp__v__1;
+    wire  [3:0] sel_scp__v__2;
+    wire  [3:0] sel_scp__v__3;
+    wire  [3:0] sel_scp__v__4;
+    wire  [3:0] sel_scp__v__5;
+    wire  [3:0] sel_scp__v__6;
+    wire  [3:0] sel_scp__v__7;
+    wire  [3:0] sel_scp__o;
+    reg  sel_sc__hit__0;
+    reg  sel_sc__hit__1;
+    reg  sel_sc__hit__2;
+    reg  sel_sc__hit__3;
+    reg  sel_sc__hit__4;
+    reg  sel_sc__hit__5;
+    reg  sel_sc__hit__6;
+    reg  sel_sc__hit__7;
+    wire  [2:0] sel_sc__v__0;
+    wire  [2:0] sel_sc__v__1;
+    wire  [2:0] sel_sc__v__2;
+    wire  [2:0] sel_sc__v__3;
+    wire  [2:0] sel_sc__v__4;
+    wire  [2:0] sel_sc__v__5;
+    wire  [2:0] sel_sc__v__6;
+    wire  [2:0] sel_sc__v__7;
+    wire  [2:0] sel_sc__o;
     reg  [5:0] zx_ldw__narrow;
     wire  [6:0] zx_ldw__wide;
     reg  [5:0] zx_llead__narrow;
@@ -422,7 +562,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  r4;
     reg  r4_inval;
     reg  r4_alloc;
-    reg  [7:0] cnt_after;
+    reg  cnt_lt;
     reg  job_b;
     reg  job_a;
     reg  take;
@@ -728,11 +868,13 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     caps_prefetcher__mul_g mul_l(
         .d(mul_l__d),
         .s(mul_l__s),
+        .b(mul_l__b),
         .p(mul_l__p)
     );
     caps_prefetcher__mul_g mul_g(
         .d(mul_g__d),
         .s(mul_g__s),
+        .b(mul_g__b),
         .p(mul_g__p)
     );
     caps_prefetcher__train train(
@@ -741,6 +883,176 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .pow2(train__pow2),
         .div(train__div),
         .stride(train__stride)
+    );
+    caps_prefetcher__sel_llead sel_llead(
+        .hit__0(sel_llead__hit__0),
+        .hit__1(sel_llead__hit__1),
+        .hit__2(sel_llead__hit__2),
+        .hit__3(sel_llead__hit__3),
+        .v__0(sel_llead__v__0),
+        .v__1(sel_llead__v__1),
+        .v__2(sel_llead__v__2),
+        .v__3(sel_llead__v__3),
+        .o(sel_llead__o)
+    );
+    caps_prefetcher__dtab__sel_ll sel_ln(
+        .hit__0(sel_ln__hit__0),
+        .hit__1(sel_ln__hit__1),
+        .hit__2(sel_ln__hit__2),
+        .hit__3(sel_ln__hit__3),
+        .v__0(sel_ln__v__0),
+        .v__1(sel_ln__v__1),
+        .v__2(sel_ln__v__2),
+        .v__3(sel_ln__v__3),
+        .o(sel_ln__o)
+    );
+    caps_prefetcher__dtab__sel_gs sel_lb0(
+        .hit__0(sel_lb0__hit__0),
+        .hit__1(sel_lb0__hit__1),
+        .hit__2(sel_lb0__hit__2),
+        .hit__3(sel_lb0__hit__3),
+        .v__0(sel_lb0__v__0),
+        .v__1(sel_lb0__v__1),
+        .v__2(sel_lb0__v__2),
+        .v__3(sel_lb0__v__3),
+        .o(sel_lb0__o)
+    );
+    caps_prefetcher__dtab__sel_gs sel_lb1(
+        .hit__0(sel_lb1__hit__0),
+        .hit__1(sel_lb1__hit__1),
+        .hit__2(sel_lb1__hit__2),
+        .hit__3(sel_lb1__hit__3),
+        .v__0(sel_lb1__v__0),
+        .v__1(sel_lb1__v__1),
+        .v__2(sel_lb1__v__2),
+        .v__3(sel_lb1__v__3),
+        .o(sel_lb1__o)
+    );
+    caps_prefetcher__dtab__sel_gs sel_lb2(
+        .hit__0(sel_lb2__hit__0),
+        .hit__1(sel_lb2__hit__1),
+        .hit__2(sel_lb2__hit__2),
+        .hit__3(sel_lb2__hit__3),
+        .v__0(sel_lb2__v__0),
+        .v__1(sel_lb2__v__1),
+        .v__2(sel_lb2__v__2),
+        .v__3(sel_lb2__v__3),
+        .o(sel_lb2__o)
+    );
+    caps_prefetcher__dtab__sel_gs sel_lb3(
+        .hit__0(sel_lb3__hit__0),
+        .hit__1(sel_lb3__hit__1),
+        .hit__2(sel_lb3__hit__2),
+        .hit__3(sel_lb3__hit__3),
+        .v__0(sel_lb3__v__0),
+        .v__1(sel_lb3__v__1),
+        .v__2(sel_lb3__v__2),
+        .v__3(sel_lb3__v__3),
+        .o(sel_lb3__o)
+    );
+    caps_prefetcher__sel_llead sel_slead(
+        .hit__0(sel_slead__hit__0),
+        .hit__1(sel_slead__hit__1),
+        .hit__2(sel_slead__hit__2),
+        .hit__3(sel_slead__hit__3),
+        .v__0(sel_slead__v__0),
+        .v__1(sel_slead__v__1),
+        .v__2(sel_slead__v__2),
+        .v__3(sel_slead__v__3),
+        .o(sel_slead__o)
+    );
+    caps_prefetcher__dtab__sel_ll sel_sn(
+        .hit__0(sel_sn__hit__0),
+        .hit__1(sel_sn__hit__1),
+        .hit__2(sel_sn__hit__2),
+        .hit__3(sel_sn__hit__3),
+        .v__0(sel_sn__v__0),
+        .v__1(sel_sn__v__1),
+        .v__2(sel_sn__v__2),
+        .v__3(sel_sn__v__3),
+        .o(sel_sn__o)
+    );
+    caps_prefetcher__dtab__sel_gs sel_sb0(
+        .hit__0(sel_sb0__hit__0),
+        .hit__1(sel_sb0__hit__1),
+        .hit__2(sel_sb0__hit__2),
+        .hit__3(sel_sb0__hit__3),
+        .v__0(sel_sb0__v__0),
+        .v__1(sel_sb0__v__1),
+        .v__2(sel_sb0__v__2),
+        .v__3(sel_sb0__v__3),
+        .o(sel_sb0__o)
+    );
+    caps_prefetcher__dtab__sel_gs sel_sb1(
+        .hit__0(sel_sb1__hit__0),
+        .hit__1(sel_sb1__hit__1),
+        .hit__2(sel_sb1__hit__2),
+        .hit__3(sel_sb1__hit__3),
+        .v__0(sel_sb1__v__0),
+        .v__1(sel_sb1__v__1),
+        .v__2(sel_sb1__v__2),
+        .v__3(sel_sb1__v__3),
+        .o(sel_sb1__o)
+    );
+    caps_prefetcher__dtab__sel_gs sel_sb2(
+        .hit__0(sel_sb2__hit__0),
+        .hit__1(sel_sb2__hit__1),
+        .hit__2(sel_sb2__hit__2),
+        .hit__3(sel_sb2__hit__3),
+        .v__0(sel_sb2__v__0),
+        .v__1(sel_sb2__v__1),
+        .v__2(sel_sb2__v__2),
+        .v__3(sel_sb2__v__3),
+        .o(sel_sb2__o)
+    );
+    caps_prefetcher__dtab__sel_gs sel_sb3(
+        .hit__0(sel_sb3__hit__0),
+        .hit__1(sel_sb3__hit__1),
+        .hit__2(sel_sb3__hit__2),
+        .hit__3(sel_sb3__hit__3),
+        .v__0(sel_sb3__v__0),
+        .v__1(sel_sb3__v__1),
+        .v__2(sel_sb3__v__2),
+        .v__3(sel_sb3__v__3),
+        .o(sel_sb3__o)
+    );
+    caps_prefetcher__sel_scp sel_scp(
+        .hit__0(sel_scp__hit__0),
+        .hit__1(sel_scp__hit__1),
+        .hit__2(sel_scp__hit__2),
+        .hit__3(sel_scp__hit__3),
+        .hit__4(sel_scp__hit__4),
+        .hit__5(sel_scp__hit__5),
+        .hit__6(sel_scp__hit__6),
+        .hit__7(sel_scp__hit__7),
+        .v__0(sel_scp__v__0),
+        .v__1(sel_scp__v__1),
+        .v__2(sel_scp__v__2),
+        .v__3(sel_scp__v__3),
+        .v__4(sel_scp__v__4),
+        .v__5(sel_scp__v__5),
+        .v__6(sel_scp__v__6),
+        .v__7(sel_scp__v__7),
+        .o(sel_scp__o)
+    );
+    caps_prefetcher__sel_sc sel_sc(
+        .hit__0(sel_sc__hit__0),
+        .hit__1(sel_sc__hit__1),
+        .hit__2(sel_sc__hit__2),
+        .hit__3(sel_sc__hit__3),
+        .hit__4(sel_sc__hit__4),
+        .hit__5(sel_sc__hit__5),
+        .hit__6(sel_sc__hit__6),
+        .hit__7(sel_sc__hit__7),
+        .v__0(sel_sc__v__0),
+        .v__1(sel_sc__v__1),
+        .v__2(sel_sc__v__2),
+        .v__3(sel_sc__v__3),
+        .v__4(sel_sc__v__4),
+        .v__5(sel_sc__v__5),
+        .v__6(sel_sc__v__6),
+        .v__7(sel_sc__v__7),
+        .o(sel_sc__o)
     );
     caps_prefetcher__zx_cfg zx_ldw(
         .narrow(zx_ldw__narrow),
@@ -1012,96 +1324,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             m_hit = 1'b1;
         end
     end
-    always @(*) begin
-        m_lead = wi_zero;
-        if (cols__0__l_hit) begin
-            m_lead = cols__0__l_lead;
-        end
-        if (cols__1__l_hit) begin
-            m_lead = cols__1__l_lead;
-        end
-        if (cols__2__l_hit) begin
-            m_lead = cols__2__l_lead;
-        end
-        if (cols__3__l_hit) begin
-            m_lead = cols__3__l_lead;
-        end
-    end
-    always @(*) begin
-        m_n = k_zero;
-        if (cols__0__l_hit) begin
-            m_n = cols__0__l_cnt;
-        end
-        if (cols__1__l_hit) begin
-            m_n = cols__1__l_cnt;
-        end
-        if (cols__2__l_hit) begin
-            m_n = cols__2__l_cnt;
-        end
-        if (cols__3__l_hit) begin
-            m_n = cols__3__l_cnt;
-        end
-    end
-    always @(*) begin
-        m_base__0 = addr_zero;
-        if (cols__0__l_hit) begin
-            m_base__0 = cols__0__l_base0;
-        end
-        if (cols__1__l_hit) begin
-            m_base__0 = cols__1__l_base0;
-        end
-        if (cols__2__l_hit) begin
-            m_base__0 = cols__2__l_base0;
-        end
-        if (cols__3__l_hit) begin
-            m_base__0 = cols__3__l_base0;
-        end
-    end
-    always @(*) begin
-        m_base__1 = addr_zero;
-        if (cols__0__l_hit) begin
-            m_base__1 = cols__0__l_base1;
-        end
-        if (cols__1__l_hit) begin
-            m_base__1 = cols__1__l_base1;
-        end
-        if (cols__2__l_hit) begin
-            m_base__1 = cols__2__l_base1;
-        end
-        if (cols__3__l_hit) begin
-            m_base__1 = cols__3__l_base1;
-        end
-    end
-    always @(*) begin
-        m_base__2 = addr_zero;
-        if (cols__0__l_hit) begin
-            m_base__2 = cols__0__l_base2;
-        end
-        if (cols__1__l_hit) begin
-            m_base__2 = cols__1__l_base2;
-        end
-        if (cols__2__l_hit) begin
-            m_base__2 = cols__2__l_base2;
-        end
-        if (cols__3__l_hit) begin
-            m_base__2 = cols__3__l_base2;
-        end
-    end
-    always @(*) begin
-        m_base__3 = addr_zero;
-        if (cols__0__l_hit) begin
-            m_base__3 = cols__0__l_base3;
-        end
-        if (cols__1__l_hit) begin
-            m_base__3 = cols__1__l_base3;
-        end
-        if (cols__2__l_hit) begin
-            m_base__3 = cols__2__l_base3;
-        end
-        if (cols__3__l_hit) begin
-            m_base__3 = cols__3__l_base3;
-        end
-    end
     always @(*) cols__0__clock = clock;
     always @(*) cols__0__reset = reset;
     always @(*) cols__0__clear_mask = clear_mask;
@@ -1115,6 +1337,18 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__0__a1 = a__1;
     always @(*) cols__0__a2 = a__2;
     always @(*) cols__0__a3 = a__3;
+    always @(*) sel_llead__hit__0 = cols__0__l_hit;
+    always @(*) sel_llead__v__0 = cols__0__l_lead;
+    always @(*) sel_ln__hit__0 = cols__0__l_hit;
+    always @(*) sel_ln__v__0 = cols__0__l_cnt;
+    always @(*) sel_lb0__hit__0 = cols__0__l_hit;
+    always @(*) sel_lb1__hit__0 = cols__0__l_hit;
+    always @(*) sel_lb2__hit__0 = cols__0__l_hit;
+    always @(*) sel_lb3__hit__0 = cols__0__l_hit;
+    always @(*) sel_lb0__v__0 = cols__0__l_base0;
+    always @(*) sel_lb1__v__0 = cols__0__l_base1;
+    always @(*) sel_lb2__v__0 = cols__0__l_base2;
+    always @(*) sel_lb3__v__0 = cols__0__l_base3;
     always @(*) order__valid__0 = cols__0__l_ev;
     always @(*) order__hit__0 = cols__0__l_hit;
     always @(*) order__rank__0 = cols__0__l_rank;
@@ -1131,6 +1365,18 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__1__a1 = a__1;
     always @(*) cols__1__a2 = a__2;
     always @(*) cols__1__a3 = a__3;
+    always @(*) sel_llead__hit__1 = cols__1__l_hit;
+    always @(*) sel_llead__v__1 = cols__1__l_lead;
+    always @(*) sel_ln__hit__1 = cols__1__l_hit;
+    always @(*) sel_ln__v__1 = cols__1__l_cnt;
+    always @(*) sel_lb0__hit__1 = cols__1__l_hit;
+    always @(*) sel_lb1__hit__1 = cols__1__l_hit;
+    always @(*) sel_lb2__hit__1 = cols__1__l_hit;
+    always @(*) sel_lb3__hit__1 = cols__1__l_hit;
+    always @(*) sel_lb0__v__1 = cols__1__l_base0;
+    always @(*) sel_lb1__v__1 = cols__1__l_base1;
+    always @(*) sel_lb2__v__1 = cols__1__l_base2;
+    always @(*) sel_lb3__v__1 = cols__1__l_base3;
     always @(*) order__valid__1 = cols__1__l_ev;
     always @(*) order__hit__1 = cols__1__l_hit;
     always @(*) order__rank__1 = cols__1__l_rank;
@@ -1147,6 +1393,18 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__2__a1 = a__1;
     always @(*) cols__2__a2 = a__2;
     always @(*) cols__2__a3 = a__3;
+    always @(*) sel_llead__hit__2 = cols__2__l_hit;
+    always @(*) sel_llead__v__2 = cols__2__l_lead;
+    always @(*) sel_ln__hit__2 = cols__2__l_hit;
+    always @(*) sel_ln__v__2 = cols__2__l_cnt;
+    always @(*) sel_lb0__hit__2 = cols__2__l_hit;
+    always @(*) sel_lb1__hit__2 = cols__2__l_hit;
+    always @(*) sel_lb2__hit__2 = cols__2__l_hit;
+    always @(*) sel_lb3__hit__2 = cols__2__l_hit;
+    always @(*) sel_lb0__v__2 = cols__2__l_base0;
+    always @(*) sel_lb1__v__2 = cols__2__l_base1;
+    always @(*) sel_lb2__v__2 = cols__2__l_base2;
+    always @(*) sel_lb3__v__2 = cols__2__l_base3;
     always @(*) order__valid__2 = cols__2__l_ev;
     always @(*) order__hit__2 = cols__2__l_hit;
     always @(*) order__rank__2 = cols__2__l_rank;
@@ -1163,9 +1421,27 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__3__a1 = a__1;
     always @(*) cols__3__a2 = a__2;
     always @(*) cols__3__a3 = a__3;
+    always @(*) sel_llead__hit__3 = cols__3__l_hit;
+    always @(*) sel_llead__v__3 = cols__3__l_lead;
+    always @(*) sel_ln__hit__3 = cols__3__l_hit;
+    always @(*) sel_ln__v__3 = cols__3__l_cnt;
+    always @(*) sel_lb0__hit__3 = cols__3__l_hit;
+    always @(*) sel_lb1__hit__3 = cols__3__l_hit;
+    always @(*) sel_lb2__hit__3 = cols__3__l_hit;
+    always @(*) sel_lb3__hit__3 = cols__3__l_hit;
+    always @(*) sel_lb0__v__3 = cols__3__l_base0;
+    always @(*) sel_lb1__v__3 = cols__3__l_base1;
+    always @(*) sel_lb2__v__3 = cols__3__l_base2;
+    always @(*) sel_lb3__v__3 = cols__3__l_base3;
     always @(*) order__valid__3 = cols__3__l_ev;
     always @(*) order__hit__3 = cols__3__l_hit;
     always @(*) order__rank__3 = cols__3__l_rank;
+    always @(*) m_lead = sel_llead__o;
+    always @(*) m_n = sel_ln__o;
+    always @(*) m_base__0 = sel_lb0__o;
+    always @(*) m_base__1 = sel_lb1__o;
+    always @(*) m_base__2 = sel_lb2__o;
+    always @(*) m_base__3 = sel_lb3__o;
     always @(*) w_is_lead = ld_warp == m_lead;
     always @(*) n_same = n3 == m_n;
     always @(*) zx_ldw__narrow = ld_warp;
@@ -1173,18 +1449,19 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) delta_l = zx_ldw__wide - zx_llead__wide;
     always @(*) mul_l__d = delta_l;
     always @(*) mul_l__s = dtab__lh_stride;
+    assign mul_l__b = addr_zero;
     always @(*) begin
         mism = ~n_same;
-        if (in_n__0 & ((m_base__0 + mul_l__p) != a__0)) begin
+        if (in_n__0 & (diff__0 != mul_l__p)) begin
             mism = 1'b1;
         end
-        if (in_n__1 & ((m_base__1 + mul_l__p) != a__1)) begin
+        if (in_n__1 & (diff__1 != mul_l__p)) begin
             mism = 1'b1;
         end
-        if (in_n__2 & ((m_base__2 + mul_l__p) != a__2)) begin
+        if (in_n__2 & (diff__2 != mul_l__p)) begin
             mism = 1'b1;
         end
-        if (in_n__3 & ((m_base__3 + mul_l__p) != a__3)) begin
+        if (in_n__3 & (diff__3 != mul_l__p)) begin
             mism = 1'b1;
         end
     end
@@ -1218,18 +1495,20 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) r3 = elig & m_hit & ~w_is_lead & dtab__lh_hit;
     always @(*) r4 = elig & m_hit & ~w_is_lead & ~dtab__lh_hit;
     always @(*) r4_inval = r4 & (~n_same | (train__pow2 & (~train__div | ~eq_all)));
-    always @(*) r4_alloc = r4 & n_same & train__pow2 & train__div & eq_all & (diff__0 != addr_zero);
+    always @(*) r4_alloc = r4 & n_same & train__pow2 & train__div & eq_all & (a__0 != m_base__0);
     always @(*) begin
-        cnt_after = dtab__lh_cnt;
-        if (r3 & mism & (dtab__lh_cnt != cnt_max)) begin
-            cnt_after = dtab__lh_cnt + cnt_one;
+        if (mism) begin
+            cnt_lt = dtab__lh_cnt < thr_m1;
         end
-        if (r3 & ~mism & cnt_decay & (dtab__lh_cnt != cnt_zero)) begin
-            cnt_after = dtab__lh_cnt - cnt_one;
+        else if (cnt_decay) begin
+            cnt_lt = dtab__lh_cnt <= thr;
+        end
+        else begin
+            cnt_lt = dtab__lh_cnt < thr;
         end
     end
     always @(*) job_b = (r1 | (r2 & loop_jobs)) & dtab__lh_hit & (dtab__lh_cnt < thr);
-    always @(*) job_a = (r3 & (ld_cta == dtab__lh_lead_cta) & (cnt_after < thr)) | r4_alloc;
+    always @(*) job_a = (r3 & (ld_cta == dtab__lh_lead_cta) & cnt_lt) | r4_alloc;
     always @(*) dtab__clock = clock;
     always @(*) dtab__reset = reset;
     always @(*) dtab__l_pc = ld_pc;
@@ -1506,60 +1785,40 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) cand_below__8 = cand_below__7 | cand__7;
-    always @(*) begin
-        s_cp = cp_zero;
-        if (gsel__0) begin
-            s_cp = slot_cp__0;
-        end
-        if (gsel__1) begin
-            s_cp = slot_cp__1;
-        end
-        if (gsel__2) begin
-            s_cp = slot_cp__2;
-        end
-        if (gsel__3) begin
-            s_cp = slot_cp__3;
-        end
-        if (gsel__4) begin
-            s_cp = slot_cp__4;
-        end
-        if (gsel__5) begin
-            s_cp = slot_cp__5;
-        end
-        if (gsel__6) begin
-            s_cp = slot_cp__6;
-        end
-        if (gsel__7) begin
-            s_cp = slot_cp__7;
-        end
-    end
-    always @(*) begin
-        s_c = c_zero;
-        if (gsel__0) begin
-            s_c = slot_c__0;
-        end
-        if (gsel__1) begin
-            s_c = slot_c__1;
-        end
-        if (gsel__2) begin
-            s_c = slot_c__2;
-        end
-        if (gsel__3) begin
-            s_c = slot_c__3;
-        end
-        if (gsel__4) begin
-            s_c = slot_c__4;
-        end
-        if (gsel__5) begin
-            s_c = slot_c__5;
-        end
-        if (gsel__6) begin
-            s_c = slot_c__6;
-        end
-        if (gsel__7) begin
-            s_c = slot_c__7;
-        end
-    end
+    always @(*) sel_scp__hit__0 = gsel__0;
+    assign sel_scp__v__0 = slot_cp__0;
+    always @(*) sel_sc__hit__0 = gsel__0;
+    assign sel_sc__v__0 = slot_c__0;
+    always @(*) sel_scp__hit__1 = gsel__1;
+    assign sel_scp__v__1 = slot_cp__1;
+    always @(*) sel_sc__hit__1 = gsel__1;
+    assign sel_sc__v__1 = slot_c__1;
+    always @(*) sel_scp__hit__2 = gsel__2;
+    assign sel_scp__v__2 = slot_cp__2;
+    always @(*) sel_sc__hit__2 = gsel__2;
+    assign sel_sc__v__2 = slot_c__2;
+    always @(*) sel_scp__hit__3 = gsel__3;
+    assign sel_scp__v__3 = slot_cp__3;
+    always @(*) sel_sc__hit__3 = gsel__3;
+    assign sel_sc__v__3 = slot_c__3;
+    always @(*) sel_scp__hit__4 = gsel__4;
+    assign sel_scp__v__4 = slot_cp__4;
+    always @(*) sel_sc__hit__4 = gsel__4;
+    assign sel_sc__v__4 = slot_c__4;
+    always @(*) sel_scp__hit__5 = gsel__5;
+    assign sel_scp__v__5 = slot_cp__5;
+    always @(*) sel_sc__hit__5 = gsel__5;
+    assign sel_sc__v__5 = slot_c__5;
+    always @(*) sel_scp__hit__6 = gsel__6;
+    assign sel_scp__v__6 = slot_cp__6;
+    always @(*) sel_sc__hit__6 = gsel__6;
+    assign sel_sc__v__6 = slot_c__6;
+    always @(*) sel_scp__hit__7 = gsel__7;
+    assign sel_scp__v__7 = slot_cp__7;
+    always @(*) sel_sc__hit__7 = gsel__7;
+    assign sel_sc__v__7 = slot_c__7;
+    always @(*) s_cp = sel_scp__o;
+    always @(*) s_c = sel_sc__o;
     always @(*) begin
         s_hit = 1'b0;
         if (colsel__0) begin
@@ -1573,96 +1832,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
         if (colsel__3) begin
             s_hit = 1'b1;
-        end
-    end
-    always @(*) begin
-        s_lead = wi_zero;
-        if (colsel__0) begin
-            s_lead = cols__0__gs_lead;
-        end
-        if (colsel__1) begin
-            s_lead = cols__1__gs_lead;
-        end
-        if (colsel__2) begin
-            s_lead = cols__2__gs_lead;
-        end
-        if (colsel__3) begin
-            s_lead = cols__3__gs_lead;
-        end
-    end
-    always @(*) begin
-        s_n = k_zero;
-        if (colsel__0) begin
-            s_n = cols__0__gs_n;
-        end
-        if (colsel__1) begin
-            s_n = cols__1__gs_n;
-        end
-        if (colsel__2) begin
-            s_n = cols__2__gs_n;
-        end
-        if (colsel__3) begin
-            s_n = cols__3__gs_n;
-        end
-    end
-    always @(*) begin
-        s_b0 = addr_zero;
-        if (colsel__0) begin
-            s_b0 = cols__0__gs_base0;
-        end
-        if (colsel__1) begin
-            s_b0 = cols__1__gs_base0;
-        end
-        if (colsel__2) begin
-            s_b0 = cols__2__gs_base0;
-        end
-        if (colsel__3) begin
-            s_b0 = cols__3__gs_base0;
-        end
-    end
-    always @(*) begin
-        s_b1 = addr_zero;
-        if (colsel__0) begin
-            s_b1 = cols__0__gs_base1;
-        end
-        if (colsel__1) begin
-            s_b1 = cols__1__gs_base1;
-        end
-        if (colsel__2) begin
-            s_b1 = cols__2__gs_base1;
-        end
-        if (colsel__3) begin
-            s_b1 = cols__3__gs_base1;
-        end
-    end
-    always @(*) begin
-        s_b2 = addr_zero;
-        if (colsel__0) begin
-            s_b2 = cols__0__gs_base2;
-        end
-        if (colsel__1) begin
-            s_b2 = cols__1__gs_base2;
-        end
-        if (colsel__2) begin
-            s_b2 = cols__2__gs_base2;
-        end
-        if (colsel__3) begin
-            s_b2 = cols__3__gs_base2;
-        end
-    end
-    always @(*) begin
-        s_b3 = addr_zero;
-        if (colsel__0) begin
-            s_b3 = cols__0__gs_base3;
-        end
-        if (colsel__1) begin
-            s_b3 = cols__1__gs_base3;
-        end
-        if (colsel__2) begin
-            s_b3 = cols__2__gs_base3;
-        end
-        if (colsel__3) begin
-            s_b3 = cols__3__gs_base3;
         end
     end
     always @(*) cols__0__g_slot = s_c;
@@ -1693,6 +1862,18 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             colsel__0 = 1'b1;
         end
     end
+    always @(*) sel_slead__hit__0 = colsel__0;
+    always @(*) sel_slead__v__0 = cols__0__gs_lead;
+    always @(*) sel_sn__hit__0 = colsel__0;
+    always @(*) sel_sn__v__0 = cols__0__gs_n;
+    always @(*) sel_sb0__hit__0 = colsel__0;
+    always @(*) sel_sb1__hit__0 = colsel__0;
+    always @(*) sel_sb2__hit__0 = colsel__0;
+    always @(*) sel_sb3__hit__0 = colsel__0;
+    always @(*) sel_sb0__v__0 = cols__0__gs_base0;
+    always @(*) sel_sb1__v__0 = cols__0__gs_base1;
+    always @(*) sel_sb2__v__0 = cols__0__gs_base2;
+    always @(*) sel_sb3__v__0 = cols__0__gs_base3;
     always @(*) cols__1__g_slot = s_c;
     always @(*) begin
         colsel__1 = 1'b0;
@@ -1721,6 +1902,18 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             colsel__1 = 1'b1;
         end
     end
+    always @(*) sel_slead__hit__1 = colsel__1;
+    always @(*) sel_slead__v__1 = cols__1__gs_lead;
+    always @(*) sel_sn__hit__1 = colsel__1;
+    always @(*) sel_sn__v__1 = cols__1__gs_n;
+    always @(*) sel_sb0__hit__1 = colsel__1;
+    always @(*) sel_sb1__hit__1 = colsel__1;
+    always @(*) sel_sb2__hit__1 = colsel__1;
+    always @(*) sel_sb3__hit__1 = colsel__1;
+    always @(*) sel_sb0__v__1 = cols__1__gs_base0;
+    always @(*) sel_sb1__v__1 = cols__1__gs_base1;
+    always @(*) sel_sb2__v__1 = cols__1__gs_base2;
+    always @(*) sel_sb3__v__1 = cols__1__gs_base3;
     always @(*) cols__2__g_slot = s_c;
     always @(*) begin
         colsel__2 = 1'b0;
@@ -1749,6 +1942,18 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             colsel__2 = 1'b1;
         end
     end
+    always @(*) sel_slead__hit__2 = colsel__2;
+    always @(*) sel_slead__v__2 = cols__2__gs_lead;
+    always @(*) sel_sn__hit__2 = colsel__2;
+    always @(*) sel_sn__v__2 = cols__2__gs_n;
+    always @(*) sel_sb0__hit__2 = colsel__2;
+    always @(*) sel_sb1__hit__2 = colsel__2;
+    always @(*) sel_sb2__hit__2 = colsel__2;
+    always @(*) sel_sb3__hit__2 = colsel__2;
+    always @(*) sel_sb0__v__2 = cols__2__gs_base0;
+    always @(*) sel_sb1__v__2 = cols__2__gs_base1;
+    always @(*) sel_sb2__v__2 = cols__2__gs_base2;
+    always @(*) sel_sb3__v__2 = cols__2__gs_base3;
     always @(*) cols__3__g_slot = s_c;
     always @(*) begin
         colsel__3 = 1'b0;
@@ -1777,6 +1982,24 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             colsel__3 = 1'b1;
         end
     end
+    always @(*) sel_slead__hit__3 = colsel__3;
+    always @(*) sel_slead__v__3 = cols__3__gs_lead;
+    always @(*) sel_sn__hit__3 = colsel__3;
+    always @(*) sel_sn__v__3 = cols__3__gs_n;
+    always @(*) sel_sb0__hit__3 = colsel__3;
+    always @(*) sel_sb1__hit__3 = colsel__3;
+    always @(*) sel_sb2__hit__3 = colsel__3;
+    always @(*) sel_sb3__hit__3 = colsel__3;
+    always @(*) sel_sb0__v__3 = cols__3__gs_base0;
+    always @(*) sel_sb1__v__3 = cols__3__gs_base1;
+    always @(*) sel_sb2__v__3 = cols__3__gs_base2;
+    always @(*) sel_sb3__v__3 = cols__3__gs_base3;
+    always @(*) s_lead = sel_slead__o;
+    always @(*) s_n = sel_sn__o;
+    always @(*) s_b0 = sel_sb0__o;
+    always @(*) s_b1 = sel_sb1__o;
+    always @(*) s_b2 = sel_sb2__o;
+    always @(*) s_b3 = sel_sb3__o;
     always @(*) zx_glead__narrow = s_lead;
     always @(*) zx_jwarp__narrow = j_warp__q;
     always @(*) zx_cfg__narrow = cfg_warps_per_cta;
@@ -1813,6 +2036,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             s_base = s_b0;
         end
     end
+    always @(*) mul_g__b = s_base;
     always @(*) begin
         if (j_kind__q) begin
             mul_g__d = wb - zx_glead__wide;
@@ -1850,7 +2074,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) pfq__reset = reset;
     always @(*) pfq__push = pf_push;
     always @(*) pfq__pop = pfq__o_valid & pf_ready;
-    always @(*) qp_addr__narrow = s_base + mul_g__p;
+    always @(*) qp_addr__narrow = mul_g__p;
     always @(*) begin
         if (j_kind__q) begin
             qp_cta__narrow = j_cta__q;
@@ -2484,8 +2708,6 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
     localparam  cnt_zero = 8'h0;
     localparam  cnt_one = 8'h1;
     localparam  cnt_max = 8'hff;
-    localparam  cta_zero = 3'b0;
-    localparam  addr_zero = 32'h0;
 
     // Stub signals
     reg  valid__0__d;
@@ -2607,6 +2829,42 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
     wire  [1:0] order__new_rank__1;
     wire  [1:0] order__new_rank__2;
     wire  [1:0] order__new_rank__3;
+    reg  sel_ls__hit__0;
+    reg  sel_ls__hit__1;
+    reg  sel_ls__hit__2;
+    reg  sel_ls__hit__3;
+    reg  [31:0] sel_ls__v__0;
+    reg  [31:0] sel_ls__v__1;
+    reg  [31:0] sel_ls__v__2;
+    reg  [31:0] sel_ls__v__3;
+    wire  [31:0] sel_ls__o;
+    reg  sel_lc__hit__0;
+    reg  sel_lc__hit__1;
+    reg  sel_lc__hit__2;
+    reg  sel_lc__hit__3;
+    reg  [7:0] sel_lc__v__0;
+    reg  [7:0] sel_lc__v__1;
+    reg  [7:0] sel_lc__v__2;
+    reg  [7:0] sel_lc__v__3;
+    wire  [7:0] sel_lc__o;
+    reg  sel_ll__hit__0;
+    reg  sel_ll__hit__1;
+    reg  sel_ll__hit__2;
+    reg  sel_ll__hit__3;
+    reg  [2:0] sel_ll__v__0;
+    reg  [2:0] sel_ll__v__1;
+    reg  [2:0] sel_ll__v__2;
+    reg  [2:0] sel_ll__v__3;
+    wire  [2:0] sel_ll__o;
+    reg  sel_gs__hit__0;
+    reg  sel_gs__hit__1;
+    reg  sel_gs__hit__2;
+    reg  sel_gs__hit__3;
+    reg  [31:0] sel_gs__v__0;
+    reg  [31:0] sel_gs__v__1;
+    reg  [31:0] sel_gs__v__2;
+    reg  [31:0] sel_gs__v__3;
+    wire  [31:0] sel_gs__o;
 
     // Local signals
     reg  lhit__0;
@@ -2787,6 +3045,50 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
         .new_rank__1(order__new_rank__1),
         .new_rank__2(order__new_rank__2),
         .new_rank__3(order__new_rank__3)
+    );
+    caps_prefetcher__dtab__sel_gs sel_ls(
+        .hit__0(sel_ls__hit__0),
+        .hit__1(sel_ls__hit__1),
+        .hit__2(sel_ls__hit__2),
+        .hit__3(sel_ls__hit__3),
+        .v__0(sel_ls__v__0),
+        .v__1(sel_ls__v__1),
+        .v__2(sel_ls__v__2),
+        .v__3(sel_ls__v__3),
+        .o(sel_ls__o)
+    );
+    caps_prefetcher__dtab__sel_lc sel_lc(
+        .hit__0(sel_lc__hit__0),
+        .hit__1(sel_lc__hit__1),
+        .hit__2(sel_lc__hit__2),
+        .hit__3(sel_lc__hit__3),
+        .v__0(sel_lc__v__0),
+        .v__1(sel_lc__v__1),
+        .v__2(sel_lc__v__2),
+        .v__3(sel_lc__v__3),
+        .o(sel_lc__o)
+    );
+    caps_prefetcher__dtab__sel_ll sel_ll(
+        .hit__0(sel_ll__hit__0),
+        .hit__1(sel_ll__hit__1),
+        .hit__2(sel_ll__hit__2),
+        .hit__3(sel_ll__hit__3),
+        .v__0(sel_ll__v__0),
+        .v__1(sel_ll__v__1),
+        .v__2(sel_ll__v__2),
+        .v__3(sel_ll__v__3),
+        .o(sel_ll__o)
+    );
+    caps_prefetcher__dtab__sel_gs sel_gs(
+        .hit__0(sel_gs__hit__0),
+        .hit__1(sel_gs__hit__1),
+        .hit__2(sel_gs__hit__2),
+        .hit__3(sel_gs__hit__3),
+        .v__0(sel_gs__v__0),
+        .v__1(sel_gs__v__1),
+        .v__2(sel_gs__v__2),
+        .v__3(sel_gs__v__3),
+        .o(sel_gs__o)
     );
 
     // Update code
@@ -3085,51 +3387,6 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
         end
     end
     always @(*) begin
-        lh_stride = addr_zero;
-        if (lhit__0) begin
-            lh_stride = stride__0__q;
-        end
-        if (lhit__1) begin
-            lh_stride = stride__1__q;
-        end
-        if (lhit__2) begin
-            lh_stride = stride__2__q;
-        end
-        if (lhit__3) begin
-            lh_stride = stride__3__q;
-        end
-    end
-    always @(*) begin
-        lh_cnt = cnt_zero;
-        if (lhit__0) begin
-            lh_cnt = cnt__0__q;
-        end
-        if (lhit__1) begin
-            lh_cnt = cnt__1__q;
-        end
-        if (lhit__2) begin
-            lh_cnt = cnt__2__q;
-        end
-        if (lhit__3) begin
-            lh_cnt = cnt__3__q;
-        end
-    end
-    always @(*) begin
-        lh_lead_cta = cta_zero;
-        if (lhit__0) begin
-            lh_lead_cta = lead_cta__0__q;
-        end
-        if (lhit__1) begin
-            lh_lead_cta = lead_cta__1__q;
-        end
-        if (lhit__2) begin
-            lh_lead_cta = lead_cta__2__q;
-        end
-        if (lhit__3) begin
-            lh_lead_cta = lead_cta__3__q;
-        end
-    end
-    always @(*) begin
         gh_hit = 1'b0;
         if (ghit__0) begin
             gh_hit = 1'b1;
@@ -3144,21 +3401,42 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
             gh_hit = 1'b1;
         end
     end
-    always @(*) begin
-        gh_stride = addr_zero;
-        if (ghit__0) begin
-            gh_stride = stride__0__q;
-        end
-        if (ghit__1) begin
-            gh_stride = stride__1__q;
-        end
-        if (ghit__2) begin
-            gh_stride = stride__2__q;
-        end
-        if (ghit__3) begin
-            gh_stride = stride__3__q;
-        end
-    end
+    always @(*) sel_ls__hit__0 = lhit__0;
+    always @(*) sel_ls__v__0 = stride__0__q;
+    always @(*) sel_lc__hit__0 = lhit__0;
+    always @(*) sel_lc__v__0 = cnt__0__q;
+    always @(*) sel_ll__hit__0 = lhit__0;
+    always @(*) sel_ll__v__0 = lead_cta__0__q;
+    always @(*) sel_gs__hit__0 = ghit__0;
+    always @(*) sel_gs__v__0 = stride__0__q;
+    always @(*) sel_ls__hit__1 = lhit__1;
+    always @(*) sel_ls__v__1 = stride__1__q;
+    always @(*) sel_lc__hit__1 = lhit__1;
+    always @(*) sel_lc__v__1 = cnt__1__q;
+    always @(*) sel_ll__hit__1 = lhit__1;
+    always @(*) sel_ll__v__1 = lead_cta__1__q;
+    always @(*) sel_gs__hit__1 = ghit__1;
+    always @(*) sel_gs__v__1 = stride__1__q;
+    always @(*) sel_ls__hit__2 = lhit__2;
+    always @(*) sel_ls__v__2 = stride__2__q;
+    always @(*) sel_lc__hit__2 = lhit__2;
+    always @(*) sel_lc__v__2 = cnt__2__q;
+    always @(*) sel_ll__hit__2 = lhit__2;
+    always @(*) sel_ll__v__2 = lead_cta__2__q;
+    always @(*) sel_gs__hit__2 = ghit__2;
+    always @(*) sel_gs__v__2 = stride__2__q;
+    always @(*) sel_ls__hit__3 = lhit__3;
+    always @(*) sel_ls__v__3 = stride__3__q;
+    always @(*) sel_lc__hit__3 = lhit__3;
+    always @(*) sel_lc__v__3 = cnt__3__q;
+    always @(*) sel_ll__hit__3 = lhit__3;
+    always @(*) sel_ll__v__3 = lead_cta__3__q;
+    always @(*) sel_gs__hit__3 = ghit__3;
+    always @(*) sel_gs__v__3 = stride__3__q;
+    always @(*) lh_stride = sel_ls__o;
+    always @(*) lh_cnt = sel_lc__o;
+    always @(*) lh_lead_cta = sel_ll__o;
+    always @(*) gh_stride = sel_gs__o;
 
 endmodule // caps_prefetcher__dtab
 
@@ -3431,6 +3709,222 @@ module caps_prefetcher__reg2(d,q,clock,reset);
         else q <= d;
     end
 endmodule // caps_prefetcher__reg2
+
+module caps_prefetcher__dtab__sel_gs(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  [31:0] v__0;
+    input wire  [31:0] v__1;
+    input wire  [31:0] v__2;
+    input wire  [31:0] v__3;
+    output reg  [31:0] o;
+
+    // Constant declarations
+    localparam  zero = 32'h0;
+
+    // Local signals
+    reg  [31:0] m__0;
+    reg  [31:0] m__1;
+    reg  [31:0] m__2;
+    reg  [31:0] m__3;
+    wire  [31:0] acc__0;
+    reg  [31:0] acc__1;
+    reg  [31:0] acc__2;
+    reg  [31:0] acc__3;
+    reg  [31:0] acc__4;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        o = zero;
+        o = acc__4;
+    end
+
+endmodule // caps_prefetcher__dtab__sel_gs
+
+module caps_prefetcher__dtab__sel_lc(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  [7:0] v__0;
+    input wire  [7:0] v__1;
+    input wire  [7:0] v__2;
+    input wire  [7:0] v__3;
+    output reg  [7:0] o;
+
+    // Constant declarations
+    localparam  zero = 8'h0;
+
+    // Local signals
+    reg  [7:0] m__0;
+    reg  [7:0] m__1;
+    reg  [7:0] m__2;
+    reg  [7:0] m__3;
+    wire  [7:0] acc__0;
+    reg  [7:0] acc__1;
+    reg  [7:0] acc__2;
+    reg  [7:0] acc__3;
+    reg  [7:0] acc__4;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        o = zero;
+        o = acc__4;
+    end
+
+endmodule // caps_prefetcher__dtab__sel_lc
+
+module caps_prefetcher__dtab__sel_ll(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  [2:0] v__0;
+    input wire  [2:0] v__1;
+    input wire  [2:0] v__2;
+    input wire  [2:0] v__3;
+    output reg  [2:0] o;
+
+    // Constant declarations
+    localparam  zero = 3'b0;
+
+    // Local signals
+    reg  [2:0] m__0;
+    reg  [2:0] m__1;
+    reg  [2:0] m__2;
+    reg  [2:0] m__3;
+    wire  [2:0] acc__0;
+    reg  [2:0] acc__1;
+    reg  [2:0] acc__2;
+    reg  [2:0] acc__3;
+    reg  [2:0] acc__4;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        o = zero;
+        o = acc__4;
+    end
+
+endmodule // caps_prefetcher__dtab__sel_ll
 
 module caps_prefetcher__reg6(d,q,clock,reset);
 
@@ -3750,11 +4244,12 @@ module caps_prefetcher__jp_warp(narrow,wide);
     always @(*) wide = {36'd0, narrow};
 endmodule // caps_prefetcher__jp_warp
 
-module caps_prefetcher__mul_g(d,s,p);
+module caps_prefetcher__mul_g(d,s,b,p);
 
     // Module arguments
     input wire  [6:0] d;
     input wire  [31:0] s;
+    input wire  [31:0] b;
     output reg  [31:0] p;
 
     // Constant declarations
@@ -3765,75 +4260,116 @@ module caps_prefetcher__mul_g(d,s,p);
     localparam  sh__4 = 32'h4;
     localparam  sh__5 = 32'h5;
     localparam  sh__6 = 32'h6;
+    localparam  one_sh = 32'h1;
     localparam  zero_a = 32'h0;
+    localparam  one_a = 32'h1;
 
     // Local signals
-    wire  [31:0] acc__0;
-    reg  [31:0] acc__1;
-    reg  [31:0] acc__2;
-    reg  [31:0] acc__3;
-    reg  [31:0] acc__4;
-    reg  [31:0] acc__5;
-    reg  [31:0] acc__6;
+    reg  [31:0] t__0;
+    reg  [31:0] t__1;
+    reg  [31:0] t__2;
+    reg  [31:0] t__3;
+    reg  [31:0] t__4;
+    reg  [31:0] t__5;
+    reg  [31:0] t__6;
+    reg  [31:0] ss__0;
+    reg  [31:0] ss__1;
+    reg  [31:0] ss__2;
+    reg  [31:0] ss__3;
+    reg  [31:0] ss__4;
+    reg  [31:0] ss__5;
+    reg  [31:0] ss__6;
+    reg  [31:0] ss__7;
+    reg  [31:0] cc__0;
+    reg  [31:0] cc__1;
+    reg  [31:0] cc__2;
+    reg  [31:0] cc__3;
+    reg  [31:0] cc__4;
+    reg  [31:0] cc__5;
+    reg  [31:0] cc__6;
+    reg  [31:0] cc__7;
 
     // Update code
-    assign acc__0 = zero_a;
     always @(*) begin
         if (d[0]) begin
-            acc__1 = acc__0 + (s << sh__0);
+            t__0 = s << sh__0;
         end
         else begin
-            acc__1 = acc__0;
+            t__0 = zero_a;
         end
     end
     always @(*) begin
         if (d[1]) begin
-            acc__2 = acc__1 + (s << sh__1);
+            t__1 = s << sh__1;
         end
         else begin
-            acc__2 = acc__1;
+            t__1 = zero_a;
         end
     end
     always @(*) begin
         if (d[2]) begin
-            acc__3 = acc__2 + (s << sh__2);
+            t__2 = s << sh__2;
         end
         else begin
-            acc__3 = acc__2;
+            t__2 = zero_a;
         end
     end
     always @(*) begin
         if (d[3]) begin
-            acc__4 = acc__3 + (s << sh__3);
+            t__3 = s << sh__3;
         end
         else begin
-            acc__4 = acc__3;
+            t__3 = zero_a;
         end
     end
     always @(*) begin
         if (d[4]) begin
-            acc__5 = acc__4 + (s << sh__4);
+            t__4 = s << sh__4;
         end
         else begin
-            acc__5 = acc__4;
+            t__4 = zero_a;
         end
     end
     always @(*) begin
         if (d[5]) begin
-            acc__6 = acc__5 + (s << sh__5);
+            t__5 = s << sh__5;
         end
         else begin
-            acc__6 = acc__5;
+            t__5 = zero_a;
         end
     end
     always @(*) begin
-        p = acc__0;
+        cc__0 = zero_a;
         if (d[6]) begin
-            p = acc__6 - (s << sh__6);
+            cc__0 = one_a;
+        end
+    end
+    always @(*) begin
+        if (d[6]) begin
+            t__6 = ~(s << sh__6);
         end
         else begin
-            p = acc__6;
+            t__6 = zero_a;
         end
+    end
+    always @(*) ss__0 = b;
+    always @(*) ss__1 = ss__0 ^ cc__0 ^ t__0;
+    always @(*) cc__1 = ((ss__0 & cc__0) | (ss__0 & t__0) | (cc__0 & t__0)) << one_sh;
+    always @(*) ss__2 = ss__1 ^ cc__1 ^ t__1;
+    always @(*) cc__2 = ((ss__1 & cc__1) | (ss__1 & t__1) | (cc__1 & t__1)) << one_sh;
+    always @(*) ss__3 = ss__2 ^ cc__2 ^ t__2;
+    always @(*) cc__3 = ((ss__2 & cc__2) | (ss__2 & t__2) | (cc__2 & t__2)) << one_sh;
+    always @(*) ss__4 = ss__3 ^ cc__3 ^ t__3;
+    always @(*) cc__4 = ((ss__3 & cc__3) | (ss__3 & t__3) | (cc__3 & t__3)) << one_sh;
+    always @(*) ss__5 = ss__4 ^ cc__4 ^ t__4;
+    always @(*) cc__5 = ((ss__4 & cc__4) | (ss__4 & t__4) | (cc__4 & t__4)) << one_sh;
+    always @(*) ss__6 = ss__5 ^ cc__5 ^ t__5;
+    always @(*) cc__6 = ((ss__5 & cc__5) | (ss__5 & t__5) | (cc__5 & t__5)) << one_sh;
+    always @(*) ss__7 = ss__6 ^ cc__6 ^ t__6;
+    always @(*) cc__7 = ((ss__6 & cc__6) | (ss__6 & t__6) | (cc__6 & t__6)) << one_sh;
+    always @(*) begin
+        p = ss__0 + cc__0;
+        p = ss__7 + cc__7;
     end
 
 endmodule // caps_prefetcher__mul_g
@@ -4133,6 +4669,326 @@ module caps_prefetcher__qp_warp(narrow,wide);
     always @(*) wide = {35'd0, narrow};
 endmodule // caps_prefetcher__qp_warp
 
+module caps_prefetcher__sel_llead(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  [5:0] v__0;
+    input wire  [5:0] v__1;
+    input wire  [5:0] v__2;
+    input wire  [5:0] v__3;
+    output reg  [5:0] o;
+
+    // Constant declarations
+    localparam  zero = 6'b0;
+
+    // Local signals
+    reg  [5:0] m__0;
+    reg  [5:0] m__1;
+    reg  [5:0] m__2;
+    reg  [5:0] m__3;
+    wire  [5:0] acc__0;
+    reg  [5:0] acc__1;
+    reg  [5:0] acc__2;
+    reg  [5:0] acc__3;
+    reg  [5:0] acc__4;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        o = zero;
+        o = acc__4;
+    end
+
+endmodule // caps_prefetcher__sel_llead
+
+module caps_prefetcher__sel_sc(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  hit__4;
+    input wire  hit__5;
+    input wire  hit__6;
+    input wire  hit__7;
+    input wire  [2:0] v__0;
+    input wire  [2:0] v__1;
+    input wire  [2:0] v__2;
+    input wire  [2:0] v__3;
+    input wire  [2:0] v__4;
+    input wire  [2:0] v__5;
+    input wire  [2:0] v__6;
+    input wire  [2:0] v__7;
+    output reg  [2:0] o;
+
+    // Constant declarations
+    localparam  zero = 3'b0;
+
+    // Local signals
+    reg  [2:0] m__0;
+    reg  [2:0] m__1;
+    reg  [2:0] m__2;
+    reg  [2:0] m__3;
+    reg  [2:0] m__4;
+    reg  [2:0] m__5;
+    reg  [2:0] m__6;
+    reg  [2:0] m__7;
+    wire  [2:0] acc__0;
+    reg  [2:0] acc__1;
+    reg  [2:0] acc__2;
+    reg  [2:0] acc__3;
+    reg  [2:0] acc__4;
+    reg  [2:0] acc__5;
+    reg  [2:0] acc__6;
+    reg  [2:0] acc__7;
+    reg  [2:0] acc__8;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        if (hit__4) begin
+            m__4 = v__4;
+        end
+        else begin
+            m__4 = zero;
+        end
+    end
+    always @(*) acc__5 = acc__4 | m__4;
+    always @(*) begin
+        if (hit__5) begin
+            m__5 = v__5;
+        end
+        else begin
+            m__5 = zero;
+        end
+    end
+    always @(*) acc__6 = acc__5 | m__5;
+    always @(*) begin
+        if (hit__6) begin
+            m__6 = v__6;
+        end
+        else begin
+            m__6 = zero;
+        end
+    end
+    always @(*) acc__7 = acc__6 | m__6;
+    always @(*) begin
+        if (hit__7) begin
+            m__7 = v__7;
+        end
+        else begin
+            m__7 = zero;
+        end
+    end
+    always @(*) acc__8 = acc__7 | m__7;
+    always @(*) begin
+        o = zero;
+        o = acc__8;
+    end
+
+endmodule // caps_prefetcher__sel_sc
+
+module caps_prefetcher__sel_scp(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  hit__4;
+    input wire  hit__5;
+    input wire  hit__6;
+    input wire  hit__7;
+    input wire  [3:0] v__0;
+    input wire  [3:0] v__1;
+    input wire  [3:0] v__2;
+    input wire  [3:0] v__3;
+    input wire  [3:0] v__4;
+    input wire  [3:0] v__5;
+    input wire  [3:0] v__6;
+    input wire  [3:0] v__7;
+    output reg  [3:0] o;
+
+    // Constant declarations
+    localparam  zero = 4'h0;
+
+    // Local signals
+    reg  [3:0] m__0;
+    reg  [3:0] m__1;
+    reg  [3:0] m__2;
+    reg  [3:0] m__3;
+    reg  [3:0] m__4;
+    reg  [3:0] m__5;
+    reg  [3:0] m__6;
+    reg  [3:0] m__7;
+    wire  [3:0] acc__0;
+    reg  [3:0] acc__1;
+    reg  [3:0] acc__2;
+    reg  [3:0] acc__3;
+    reg  [3:0] acc__4;
+    reg  [3:0] acc__5;
+    reg  [3:0] acc__6;
+    reg  [3:0] acc__7;
+    reg  [3:0] acc__8;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        if (hit__4) begin
+            m__4 = v__4;
+        end
+        else begin
+            m__4 = zero;
+        end
+    end
+    always @(*) acc__5 = acc__4 | m__4;
+    always @(*) begin
+        if (hit__5) begin
+            m__5 = v__5;
+        end
+        else begin
+            m__5 = zero;
+        end
+    end
+    always @(*) acc__6 = acc__5 | m__5;
+    always @(*) begin
+        if (hit__6) begin
+            m__6 = v__6;
+        end
+        else begin
+            m__6 = zero;
+        end
+    end
+    always @(*) acc__7 = acc__6 | m__6;
+    always @(*) begin
+        if (hit__7) begin
+            m__7 = v__7;
+        end
+        else begin
+            m__7 = zero;
+        end
+    end
+    always @(*) acc__8 = acc__7 | m__7;
+    always @(*) begin
+        o = zero;
+        o = acc__8;
+    end
+
+endmodule // caps_prefetcher__sel_scp
+
 module caps_prefetcher__train(delta,diff,pow2,div,stride);
 
     // Module arguments
@@ -4144,15 +5000,20 @@ module caps_prefetcher__train(delta,diff,pow2,div,stride);
 
     // Constant declarations
     localparam  half_wd = 7'b1000000;
-    localparam  zero_wd = 7'b0;
     localparam  sign_a = 32'h80000000;
     localparam  zero_a = 32'h0;
-    localparam  pow_c__0 = 7'b1;
-    localparam  pow_c__1 = 7'b10;
-    localparam  pow_c__2 = 7'b100;
-    localparam  pow_c__3 = 7'b1000;
-    localparam  pow_c__4 = 7'b10000;
-    localparam  pow_c__5 = 7'b100000;
+    localparam  pos_c__0 = 7'b1;
+    localparam  pos_c__1 = 7'b10;
+    localparam  pos_c__2 = 7'b100;
+    localparam  pos_c__3 = 7'b1000;
+    localparam  pos_c__4 = 7'b10000;
+    localparam  pos_c__5 = 7'b100000;
+    localparam  neg_c__0 = 7'b1111111;
+    localparam  neg_c__1 = 7'b1111110;
+    localparam  neg_c__2 = 7'b1111100;
+    localparam  neg_c__3 = 7'b1111000;
+    localparam  neg_c__4 = 7'b1110000;
+    localparam  neg_c__5 = 7'b1100000;
     localparam  low_c__0 = 32'h0;
     localparam  low_c__1 = 32'h1;
     localparam  low_c__2 = 32'h3;
@@ -4174,120 +5035,164 @@ module caps_prefetcher__train(delta,diff,pow2,div,stride);
 
     // Local signals
     reg  neg;
-    reg  [6:0] absd;
     reg  dneg;
-    reg  [31:0] sra;
+    reg  oh__0;
+    reg  oh__1;
+    reg  oh__2;
+    reg  oh__3;
+    reg  oh__4;
+    reg  oh__5;
+    wire  dv__0;
+    reg  dv__1;
+    reg  dv__2;
+    reg  dv__3;
+    reg  dv__4;
+    reg  dv__5;
+    reg  dv__6;
+    wire  pw__0;
+    reg  pw__1;
+    reg  pw__2;
+    reg  pw__3;
+    reg  pw__4;
+    reg  pw__5;
+    reg  pw__6;
+    reg  [31:0] sm__0;
+    reg  [31:0] sm__1;
+    reg  [31:0] sm__2;
+    reg  [31:0] sm__3;
+    reg  [31:0] sm__4;
+    reg  [31:0] sm__5;
+    wire  [31:0] sr__0;
+    reg  [31:0] sr__1;
+    reg  [31:0] sr__2;
+    reg  [31:0] sr__3;
+    reg  [31:0] sr__4;
+    reg  [31:0] sr__5;
+    reg  [31:0] sr__6;
 
     // Update code
     always @(*) neg = delta >= half_wd;
+    always @(*) dneg = diff >= sign_a;
+    assign dv__0 = 1'b0;
+    assign pw__0 = 1'b0;
+    assign sr__0 = zero_a;
+    always @(*) oh__0 = (delta == pos_c__0) | (delta == neg_c__0);
     always @(*) begin
-        if (neg) begin
-            absd = zero_wd - delta;
+        if (oh__0) begin
+            if (dneg) begin
+                sm__0 = (diff >> sh_c__0) | high_c__0;
+            end
+            else begin
+                sm__0 = diff >> sh_c__0;
+            end
         end
         else begin
-            absd = delta;
+            sm__0 = zero_a;
         end
     end
-    always @(*) dneg = diff >= sign_a;
+    always @(*) pw__1 = pw__0 | oh__0;
+    always @(*) dv__1 = dv__0 | (oh__0 & ((diff & low_c__0) == zero_a));
+    always @(*) sr__1 = sr__0 | sm__0;
+    always @(*) oh__1 = (delta == pos_c__1) | (delta == neg_c__1);
+    always @(*) begin
+        if (oh__1) begin
+            if (dneg) begin
+                sm__1 = (diff >> sh_c__1) | high_c__1;
+            end
+            else begin
+                sm__1 = diff >> sh_c__1;
+            end
+        end
+        else begin
+            sm__1 = zero_a;
+        end
+    end
+    always @(*) pw__2 = pw__1 | oh__1;
+    always @(*) dv__2 = dv__1 | (oh__1 & ((diff & low_c__1) == zero_a));
+    always @(*) sr__2 = sr__1 | sm__1;
+    always @(*) oh__2 = (delta == pos_c__2) | (delta == neg_c__2);
+    always @(*) begin
+        if (oh__2) begin
+            if (dneg) begin
+                sm__2 = (diff >> sh_c__2) | high_c__2;
+            end
+            else begin
+                sm__2 = diff >> sh_c__2;
+            end
+        end
+        else begin
+            sm__2 = zero_a;
+        end
+    end
+    always @(*) pw__3 = pw__2 | oh__2;
+    always @(*) dv__3 = dv__2 | (oh__2 & ((diff & low_c__2) == zero_a));
+    always @(*) sr__3 = sr__2 | sm__2;
+    always @(*) oh__3 = (delta == pos_c__3) | (delta == neg_c__3);
+    always @(*) begin
+        if (oh__3) begin
+            if (dneg) begin
+                sm__3 = (diff >> sh_c__3) | high_c__3;
+            end
+            else begin
+                sm__3 = diff >> sh_c__3;
+            end
+        end
+        else begin
+            sm__3 = zero_a;
+        end
+    end
+    always @(*) pw__4 = pw__3 | oh__3;
+    always @(*) dv__4 = dv__3 | (oh__3 & ((diff & low_c__3) == zero_a));
+    always @(*) sr__4 = sr__3 | sm__3;
+    always @(*) oh__4 = (delta == pos_c__4) | (delta == neg_c__4);
+    always @(*) begin
+        if (oh__4) begin
+            if (dneg) begin
+                sm__4 = (diff >> sh_c__4) | high_c__4;
+            end
+            else begin
+                sm__4 = diff >> sh_c__4;
+            end
+        end
+        else begin
+            sm__4 = zero_a;
+        end
+    end
+    always @(*) pw__5 = pw__4 | oh__4;
+    always @(*) dv__5 = dv__4 | (oh__4 & ((diff & low_c__4) == zero_a));
+    always @(*) sr__5 = sr__4 | sm__4;
+    always @(*) oh__5 = (delta == pos_c__5) | (delta == neg_c__5);
+    always @(*) begin
+        if (oh__5) begin
+            if (dneg) begin
+                sm__5 = (diff >> sh_c__5) | high_c__5;
+            end
+            else begin
+                sm__5 = diff >> sh_c__5;
+            end
+        end
+        else begin
+            sm__5 = zero_a;
+        end
+    end
+    always @(*) pw__6 = pw__5 | oh__5;
+    always @(*) dv__6 = dv__5 | (oh__5 & ((diff & low_c__5) == zero_a));
+    always @(*) sr__6 = sr__5 | sm__5;
     always @(*) begin
         pow2 = 1'b0;
-        if (absd == pow_c__0) begin
-            pow2 = 1'b1;
-        end
-        if (absd == pow_c__1) begin
-            pow2 = 1'b1;
-        end
-        if (absd == pow_c__2) begin
-            pow2 = 1'b1;
-        end
-        if (absd == pow_c__3) begin
-            pow2 = 1'b1;
-        end
-        if (absd == pow_c__4) begin
-            pow2 = 1'b1;
-        end
-        if (absd == pow_c__5) begin
-            pow2 = 1'b1;
-        end
+        pow2 = pw__6;
     end
     always @(*) begin
         div = 1'b0;
-        if (absd == pow_c__0) begin
-            div = (diff & low_c__0) == zero_a;
-        end
-        if (absd == pow_c__1) begin
-            div = (diff & low_c__1) == zero_a;
-        end
-        if (absd == pow_c__2) begin
-            div = (diff & low_c__2) == zero_a;
-        end
-        if (absd == pow_c__3) begin
-            div = (diff & low_c__3) == zero_a;
-        end
-        if (absd == pow_c__4) begin
-            div = (diff & low_c__4) == zero_a;
-        end
-        if (absd == pow_c__5) begin
-            div = (diff & low_c__5) == zero_a;
-        end
+        div = dv__6;
     end
     always @(*) begin
-        sra = zero_a;
-        if (absd == pow_c__0) begin
-            if (dneg) begin
-                sra = (diff >> sh_c__0) | high_c__0;
-            end
-            else begin
-                sra = diff >> sh_c__0;
-            end
-        end
-        if (absd == pow_c__1) begin
-            if (dneg) begin
-                sra = (diff >> sh_c__1) | high_c__1;
-            end
-            else begin
-                sra = diff >> sh_c__1;
-            end
-        end
-        if (absd == pow_c__2) begin
-            if (dneg) begin
-                sra = (diff >> sh_c__2) | high_c__2;
-            end
-            else begin
-                sra = diff >> sh_c__2;
-            end
-        end
-        if (absd == pow_c__3) begin
-            if (dneg) begin
-                sra = (diff >> sh_c__3) | high_c__3;
-            end
-            else begin
-                sra = diff >> sh_c__3;
-            end
-        end
-        if (absd == pow_c__4) begin
-            if (dneg) begin
-                sra = (diff >> sh_c__4) | high_c__4;
-            end
-            else begin
-                sra = diff >> sh_c__4;
-            end
-        end
-        if (absd == pow_c__5) begin
-            if (dneg) begin
-                sra = (diff >> sh_c__5) | high_c__5;
-            end
-            else begin
-                sra = diff >> sh_c__5;
-            end
-        end
-    end
-    always @(*) begin
+        stride = zero_a;
         if (neg) begin
-            stride = zero_a - sra;
+            stride = zero_a - sr__6;
         end
         else begin
-            stride = sra;
+            stride = sr__6;
         end
     end
 

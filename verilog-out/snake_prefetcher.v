@@ -72,7 +72,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     localparam  addr_zero = 32'h0;
     localparam  pc_zero = 32'h0;
     localparam  wb_zero = 6'b0;
-    localparam  key_max = 16'hffff;
     localparam  qoff_warp = 32'h20;
     localparam  qoff_kind = 32'h26;
     localparam  qoff_span = 32'h28;
@@ -82,6 +81,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     localparam  kind_inter = 2'b1;
     localparam  kind_intra = 2'b10;
     localparam  span_zero = 12'h0;
+    localparam  sh_one = 32'h1;
+    localparam  sh_two = 32'h2;
+    localparam  sh_three = 32'h3;
+    localparam  rank_zero = 4'h0;
+    localparam  rank_one = 4'h1;
 
     // Stub signals
     reg  head__clock;
@@ -128,7 +132,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [3:0] ents__0__n_rank;
     wire  ents__0__valid;
     wire  ents__0__m_q;
-    wire  ents__0__m_p;
     wire  ents__0__m_link;
     wire  [15:0] ents__0__key;
     wire  ents__0__m_cur;
@@ -138,14 +141,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__0__m_pj;
     wire  [31:0] ents__0__pc2;
     wire  [31:0] ents__0__stride;
-    wire  [31:0] ents__0__intra;
-    wire  [1:0] ents__0__t2;
-    wire  ents__0__iw_valid;
-    wire  [5:0] ents__0__iw_warp;
-    wire  [31:0] ents__0__iw_addr;
-    wire  [31:0] ents__0__iw_stride;
-    wire  [1:0] ents__0__iw_cnt;
     wire  [3:0] ents__0__rank;
+    wire  ents__0__p_iw_valid;
+    wire  [5:0] ents__0__p_iw_warp;
+    wire  [31:0] ents__0__p_iw_addr;
+    wire  [31:0] ents__0__p_iw_stride;
+    wire  [1:0] ents__0__p_iw_cnt;
+    wire  [31:0] ents__0__j_intra;
+    wire  [1:0] ents__0__j_t2;
+    wire  [31:0] ents__0__j_iw_stride;
+    wire  [1:0] ents__0__j_iw_cnt;
+    wire  [31:0] ents__0__q_intra;
+    wire  [1:0] ents__0__q_t2;
+    wire  ents__0__q_iw_valid;
+    wire  [5:0] ents__0__q_iw_warp;
+    wire  [31:0] ents__0__q_iw_addr;
+    wire  [31:0] ents__0__q_iw_stride;
+    wire  [1:0] ents__0__q_iw_cnt;
     reg  ents__1__clock;
     reg  ents__1__reset;
     reg  [31:0] ents__1__q;
@@ -180,7 +192,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [3:0] ents__1__n_rank;
     wire  ents__1__valid;
     wire  ents__1__m_q;
-    wire  ents__1__m_p;
     wire  ents__1__m_link;
     wire  [15:0] ents__1__key;
     wire  ents__1__m_cur;
@@ -190,14 +201,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__1__m_pj;
     wire  [31:0] ents__1__pc2;
     wire  [31:0] ents__1__stride;
-    wire  [31:0] ents__1__intra;
-    wire  [1:0] ents__1__t2;
-    wire  ents__1__iw_valid;
-    wire  [5:0] ents__1__iw_warp;
-    wire  [31:0] ents__1__iw_addr;
-    wire  [31:0] ents__1__iw_stride;
-    wire  [1:0] ents__1__iw_cnt;
     wire  [3:0] ents__1__rank;
+    wire  ents__1__p_iw_valid;
+    wire  [5:0] ents__1__p_iw_warp;
+    wire  [31:0] ents__1__p_iw_addr;
+    wire  [31:0] ents__1__p_iw_stride;
+    wire  [1:0] ents__1__p_iw_cnt;
+    wire  [31:0] ents__1__j_intra;
+    wire  [1:0] ents__1__j_t2;
+    wire  [31:0] ents__1__j_iw_stride;
+    wire  [1:0] ents__1__j_iw_cnt;
+    wire  [31:0] ents__1__q_intra;
+    wire  [1:0] ents__1__q_t2;
+    wire  ents__1__q_iw_valid;
+    wire  [5:0] ents__1__q_iw_warp;
+    wire  [31:0] ents__1__q_iw_addr;
+    wire  [31:0] ents__1__q_iw_stride;
+    wire  [1:0] ents__1__q_iw_cnt;
     reg  ents__2__clock;
     reg  ents__2__reset;
     reg  [31:0] ents__2__q;
@@ -232,7 +252,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [3:0] ents__2__n_rank;
     wire  ents__2__valid;
     wire  ents__2__m_q;
-    wire  ents__2__m_p;
     wire  ents__2__m_link;
     wire  [15:0] ents__2__key;
     wire  ents__2__m_cur;
@@ -242,14 +261,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__2__m_pj;
     wire  [31:0] ents__2__pc2;
     wire  [31:0] ents__2__stride;
-    wire  [31:0] ents__2__intra;
-    wire  [1:0] ents__2__t2;
-    wire  ents__2__iw_valid;
-    wire  [5:0] ents__2__iw_warp;
-    wire  [31:0] ents__2__iw_addr;
-    wire  [31:0] ents__2__iw_stride;
-    wire  [1:0] ents__2__iw_cnt;
     wire  [3:0] ents__2__rank;
+    wire  ents__2__p_iw_valid;
+    wire  [5:0] ents__2__p_iw_warp;
+    wire  [31:0] ents__2__p_iw_addr;
+    wire  [31:0] ents__2__p_iw_stride;
+    wire  [1:0] ents__2__p_iw_cnt;
+    wire  [31:0] ents__2__j_intra;
+    wire  [1:0] ents__2__j_t2;
+    wire  [31:0] ents__2__j_iw_stride;
+    wire  [1:0] ents__2__j_iw_cnt;
+    wire  [31:0] ents__2__q_intra;
+    wire  [1:0] ents__2__q_t2;
+    wire  ents__2__q_iw_valid;
+    wire  [5:0] ents__2__q_iw_warp;
+    wire  [31:0] ents__2__q_iw_addr;
+    wire  [31:0] ents__2__q_iw_stride;
+    wire  [1:0] ents__2__q_iw_cnt;
     reg  ents__3__clock;
     reg  ents__3__reset;
     reg  [31:0] ents__3__q;
@@ -284,7 +312,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [3:0] ents__3__n_rank;
     wire  ents__3__valid;
     wire  ents__3__m_q;
-    wire  ents__3__m_p;
     wire  ents__3__m_link;
     wire  [15:0] ents__3__key;
     wire  ents__3__m_cur;
@@ -294,14 +321,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__3__m_pj;
     wire  [31:0] ents__3__pc2;
     wire  [31:0] ents__3__stride;
-    wire  [31:0] ents__3__intra;
-    wire  [1:0] ents__3__t2;
-    wire  ents__3__iw_valid;
-    wire  [5:0] ents__3__iw_warp;
-    wire  [31:0] ents__3__iw_addr;
-    wire  [31:0] ents__3__iw_stride;
-    wire  [1:0] ents__3__iw_cnt;
     wire  [3:0] ents__3__rank;
+    wire  ents__3__p_iw_valid;
+    wire  [5:0] ents__3__p_iw_warp;
+    wire  [31:0] ents__3__p_iw_addr;
+    wire  [31:0] ents__3__p_iw_stride;
+    wire  [1:0] ents__3__p_iw_cnt;
+    wire  [31:0] ents__3__j_intra;
+    wire  [1:0] ents__3__j_t2;
+    wire  [31:0] ents__3__j_iw_stride;
+    wire  [1:0] ents__3__j_iw_cnt;
+    wire  [31:0] ents__3__q_intra;
+    wire  [1:0] ents__3__q_t2;
+    wire  ents__3__q_iw_valid;
+    wire  [5:0] ents__3__q_iw_warp;
+    wire  [31:0] ents__3__q_iw_addr;
+    wire  [31:0] ents__3__q_iw_stride;
+    wire  [1:0] ents__3__q_iw_cnt;
     reg  ents__4__clock;
     reg  ents__4__reset;
     reg  [31:0] ents__4__q;
@@ -336,7 +372,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [3:0] ents__4__n_rank;
     wire  ents__4__valid;
     wire  ents__4__m_q;
-    wire  ents__4__m_p;
     wire  ents__4__m_link;
     wire  [15:0] ents__4__key;
     wire  ents__4__m_cur;
@@ -346,14 +381,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__4__m_pj;
     wire  [31:0] ents__4__pc2;
     wire  [31:0] ents__4__stride;
-    wire  [31:0] ents__4__intra;
-    wire  [1:0] ents__4__t2;
-    wire  ents__4__iw_valid;
-    wire  [5:0] ents__4__iw_warp;
-    wire  [31:0] ents__4__iw_addr;
-    wire  [31:0] ents__4__iw_stride;
-    wire  [1:0] ents__4__iw_cnt;
     wire  [3:0] ents__4__rank;
+    wire  ents__4__p_iw_valid;
+    wire  [5:0] ents__4__p_iw_warp;
+    wire  [31:0] ents__4__p_iw_addr;
+    wire  [31:0] ents__4__p_iw_stride;
+    wire  [1:0] ents__4__p_iw_cnt;
+    wire  [31:0] ents__4__j_intra;
+    wire  [1:0] ents__4__j_t2;
+    wire  [31:0] ents__4__j_iw_stride;
+    wire  [1:0] ents__4__j_iw_cnt;
+    wire  [31:0] ents__4__q_intra;
+    wire  [1:0] ents__4__q_t2;
+    wire  ents__4__q_iw_valid;
+    wire  [5:0] ents__4__q_iw_warp;
+    wire  [31:0] ents__4__q_iw_addr;
+    wire  [31:0] ents__4__q_iw_stride;
+    wire  [1:0] ents__4__q_iw_cnt;
     reg  ents__5__clock;
     reg  ents__5__reset;
     reg  [31:0] ents__5__q;
@@ -388,7 +432,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [3:0] ents__5__n_rank;
     wire  ents__5__valid;
     wire  ents__5__m_q;
-    wire  ents__5__m_p;
     wire  ents__5__m_link;
     wire  [15:0] ents__5__key;
     wire  ents__5__m_cur;
@@ -398,14 +441,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__5__m_pj;
     wire  [31:0] ents__5__pc2;
     wire  [31:0] ents__5__stride;
-    wire  [31:0] ents__5__intra;
-    wire  [1:0] ents__5__t2;
-    wire  ents__5__iw_valid;
-    wire  [5:0] ents__5__iw_warp;
-    wire  [31:0] ents__5__iw_addr;
-    wire  [31:0] ents__5__iw_stride;
-    wire  [1:0] ents__5__iw_cnt;
     wire  [3:0] ents__5__rank;
+    wire  ents__5__p_iw_valid;
+    wire  [5:0] ents__5__p_iw_warp;
+    wire  [31:0] ents__5__p_iw_addr;
+    wire  [31:0] ents__5__p_iw_stride;
+    wire  [1:0] ents__5__p_iw_cnt;
+    wire  [31:0] ents__5__j_intra;
+    wire  [1:0] ents__5__j_t2;
+    wire  [31:0] ents__5__j_iw_stride;
+    wire  [1:0] ents__5__j_iw_cnt;
+    wire  [31:0] ents__5__q_intra;
+    wire  [1:0] ents__5__q_t2;
+    wire  ents__5__q_iw_valid;
+    wire  [5:0] ents__5__q_iw_warp;
+    wire  [31:0] ents__5__q_iw_addr;
+    wire  [31:0] ents__5__q_iw_stride;
+    wire  [1:0] ents__5__q_iw_cnt;
     reg  ents__6__clock;
     reg  ents__6__reset;
     reg  [31:0] ents__6__q;
@@ -440,7 +492,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [3:0] ents__6__n_rank;
     wire  ents__6__valid;
     wire  ents__6__m_q;
-    wire  ents__6__m_p;
     wire  ents__6__m_link;
     wire  [15:0] ents__6__key;
     wire  ents__6__m_cur;
@@ -450,14 +501,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__6__m_pj;
     wire  [31:0] ents__6__pc2;
     wire  [31:0] ents__6__stride;
-    wire  [31:0] ents__6__intra;
-    wire  [1:0] ents__6__t2;
-    wire  ents__6__iw_valid;
-    wire  [5:0] ents__6__iw_warp;
-    wire  [31:0] ents__6__iw_addr;
-    wire  [31:0] ents__6__iw_stride;
-    wire  [1:0] ents__6__iw_cnt;
     wire  [3:0] ents__6__rank;
+    wire  ents__6__p_iw_valid;
+    wire  [5:0] ents__6__p_iw_warp;
+    wire  [31:0] ents__6__p_iw_addr;
+    wire  [31:0] ents__6__p_iw_stride;
+    wire  [1:0] ents__6__p_iw_cnt;
+    wire  [31:0] ents__6__j_intra;
+    wire  [1:0] ents__6__j_t2;
+    wire  [31:0] ents__6__j_iw_stride;
+    wire  [1:0] ents__6__j_iw_cnt;
+    wire  [31:0] ents__6__q_intra;
+    wire  [1:0] ents__6__q_t2;
+    wire  ents__6__q_iw_valid;
+    wire  [5:0] ents__6__q_iw_warp;
+    wire  [31:0] ents__6__q_iw_addr;
+    wire  [31:0] ents__6__q_iw_stride;
+    wire  [1:0] ents__6__q_iw_cnt;
     reg  ents__7__clock;
     reg  ents__7__reset;
     reg  [31:0] ents__7__q;
@@ -492,7 +552,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [3:0] ents__7__n_rank;
     wire  ents__7__valid;
     wire  ents__7__m_q;
-    wire  ents__7__m_p;
     wire  ents__7__m_link;
     wire  [15:0] ents__7__key;
     wire  ents__7__m_cur;
@@ -502,14 +561,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__7__m_pj;
     wire  [31:0] ents__7__pc2;
     wire  [31:0] ents__7__stride;
-    wire  [31:0] ents__7__intra;
-    wire  [1:0] ents__7__t2;
-    wire  ents__7__iw_valid;
-    wire  [5:0] ents__7__iw_warp;
-    wire  [31:0] ents__7__iw_addr;
-    wire  [31:0] ents__7__iw_stride;
-    wire  [1:0] ents__7__iw_cnt;
     wire  [3:0] ents__7__rank;
+    wire  ents__7__p_iw_valid;
+    wire  [5:0] ents__7__p_iw_warp;
+    wire  [31:0] ents__7__p_iw_addr;
+    wire  [31:0] ents__7__p_iw_stride;
+    wire  [1:0] ents__7__p_iw_cnt;
+    wire  [31:0] ents__7__j_intra;
+    wire  [1:0] ents__7__j_t2;
+    wire  [31:0] ents__7__j_iw_stride;
+    wire  [1:0] ents__7__j_iw_cnt;
+    wire  [31:0] ents__7__q_intra;
+    wire  [1:0] ents__7__q_t2;
+    wire  ents__7__q_iw_valid;
+    wire  [5:0] ents__7__q_iw_warp;
+    wire  [31:0] ents__7__q_iw_addr;
+    wire  [31:0] ents__7__q_iw_stride;
+    wire  [1:0] ents__7__q_iw_cnt;
     reg  ents__8__clock;
     reg  ents__8__reset;
     reg  [31:0] ents__8__q;
@@ -544,7 +612,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [3:0] ents__8__n_rank;
     wire  ents__8__valid;
     wire  ents__8__m_q;
-    wire  ents__8__m_p;
     wire  ents__8__m_link;
     wire  [15:0] ents__8__key;
     wire  ents__8__m_cur;
@@ -554,14 +621,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__8__m_pj;
     wire  [31:0] ents__8__pc2;
     wire  [31:0] ents__8__stride;
-    wire  [31:0] ents__8__intra;
-    wire  [1:0] ents__8__t2;
-    wire  ents__8__iw_valid;
-    wire  [5:0] ents__8__iw_warp;
-    wire  [31:0] ents__8__iw_addr;
-    wire  [31:0] ents__8__iw_stride;
-    wire  [1:0] ents__8__iw_cnt;
     wire  [3:0] ents__8__rank;
+    wire  ents__8__p_iw_valid;
+    wire  [5:0] ents__8__p_iw_warp;
+    wire  [31:0] ents__8__p_iw_addr;
+    wire  [31:0] ents__8__p_iw_stride;
+    wire  [1:0] ents__8__p_iw_cnt;
+    wire  [31:0] ents__8__j_intra;
+    wire  [1:0] ents__8__j_t2;
+    wire  [31:0] ents__8__j_iw_stride;
+    wire  [1:0] ents__8__j_iw_cnt;
+    wire  [31:0] ents__8__q_intra;
+    wire  [1:0] ents__8__q_t2;
+    wire  ents__8__q_iw_valid;
+    wire  [5:0] ents__8__q_iw_warp;
+    wire  [31:0] ents__8__q_iw_addr;
+    wire  [31:0] ents__8__q_iw_stride;
+    wire  [1:0] ents__8__q_iw_cnt;
     reg  ents__9__clock;
     reg  ents__9__reset;
     reg  [31:0] ents__9__q;
@@ -596,7 +672,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [3:0] ents__9__n_rank;
     wire  ents__9__valid;
     wire  ents__9__m_q;
-    wire  ents__9__m_p;
     wire  ents__9__m_link;
     wire  [15:0] ents__9__key;
     wire  ents__9__m_cur;
@@ -606,67 +681,65 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__9__m_pj;
     wire  [31:0] ents__9__pc2;
     wire  [31:0] ents__9__stride;
-    wire  [31:0] ents__9__intra;
-    wire  [1:0] ents__9__t2;
-    wire  ents__9__iw_valid;
-    wire  [5:0] ents__9__iw_warp;
-    wire  [31:0] ents__9__iw_addr;
-    wire  [31:0] ents__9__iw_stride;
-    wire  [1:0] ents__9__iw_cnt;
     wire  [3:0] ents__9__rank;
-    reg  order__alloc;
-    reg  order__touch;
-    wire  order__inval;
-    reg  order__valid__0;
-    reg  order__valid__1;
-    reg  order__valid__2;
-    reg  order__valid__3;
-    reg  order__valid__4;
-    reg  order__valid__5;
-    reg  order__valid__6;
-    reg  order__valid__7;
-    reg  order__valid__8;
-    reg  order__valid__9;
-    reg  order__hit__0;
-    reg  order__hit__1;
-    reg  order__hit__2;
-    reg  order__hit__3;
-    reg  order__hit__4;
-    reg  order__hit__5;
-    reg  order__hit__6;
-    reg  order__hit__7;
-    reg  order__hit__8;
-    reg  order__hit__9;
-    reg  [3:0] order__rank__0;
-    reg  [3:0] order__rank__1;
-    reg  [3:0] order__rank__2;
-    reg  [3:0] order__rank__3;
-    reg  [3:0] order__rank__4;
-    reg  [3:0] order__rank__5;
-    reg  [3:0] order__rank__6;
-    reg  [3:0] order__rank__7;
-    reg  [3:0] order__rank__8;
-    reg  [3:0] order__rank__9;
-    wire  order__tgt__0;
-    wire  order__tgt__1;
-    wire  order__tgt__2;
-    wire  order__tgt__3;
-    wire  order__tgt__4;
-    wire  order__tgt__5;
-    wire  order__tgt__6;
-    wire  order__tgt__7;
-    wire  order__tgt__8;
-    wire  order__tgt__9;
-    wire  [3:0] order__new_rank__0;
-    wire  [3:0] order__new_rank__1;
-    wire  [3:0] order__new_rank__2;
-    wire  [3:0] order__new_rank__3;
-    wire  [3:0] order__new_rank__4;
-    wire  [3:0] order__new_rank__5;
-    wire  [3:0] order__new_rank__6;
-    wire  [3:0] order__new_rank__7;
-    wire  [3:0] order__new_rank__8;
-    wire  [3:0] order__new_rank__9;
+    wire  ents__9__p_iw_valid;
+    wire  [5:0] ents__9__p_iw_warp;
+    wire  [31:0] ents__9__p_iw_addr;
+    wire  [31:0] ents__9__p_iw_stride;
+    wire  [1:0] ents__9__p_iw_cnt;
+    wire  [31:0] ents__9__j_intra;
+    wire  [1:0] ents__9__j_t2;
+    wire  [31:0] ents__9__j_iw_stride;
+    wire  [1:0] ents__9__j_iw_cnt;
+    wire  [31:0] ents__9__q_intra;
+    wire  [1:0] ents__9__q_t2;
+    wire  ents__9__q_iw_valid;
+    wire  [5:0] ents__9__q_iw_warp;
+    wire  [31:0] ents__9__q_iw_addr;
+    wire  [31:0] ents__9__q_iw_stride;
+    wire  [1:0] ents__9__q_iw_cnt;
+    reg  fo_cur__x__0;
+    reg  fo_cur__x__1;
+    reg  fo_cur__x__2;
+    reg  fo_cur__x__3;
+    reg  fo_cur__x__4;
+    reg  fo_cur__x__5;
+    reg  fo_cur__x__6;
+    reg  fo_cur__x__7;
+    reg  fo_cur__x__8;
+    reg  fo_cur__x__9;
+    wire  fo_cur__first__0;
+    wire  fo_cur__first__1;
+    wire  fo_cur__first__2;
+    wire  fo_cur__first__3;
+    wire  fo_cur__first__4;
+    wire  fo_cur__first__5;
+    wire  fo_cur__first__6;
+    wire  fo_cur__first__7;
+    wire  fo_cur__first__8;
+    wire  fo_cur__first__9;
+    wire  fo_cur__any;
+    reg  fo_inv__x__0;
+    reg  fo_inv__x__1;
+    reg  fo_inv__x__2;
+    reg  fo_inv__x__3;
+    reg  fo_inv__x__4;
+    reg  fo_inv__x__5;
+    reg  fo_inv__x__6;
+    reg  fo_inv__x__7;
+    reg  fo_inv__x__8;
+    reg  fo_inv__x__9;
+    wire  fo_inv__first__0;
+    wire  fo_inv__first__1;
+    wire  fo_inv__first__2;
+    wire  fo_inv__first__3;
+    wire  fo_inv__first__4;
+    wire  fo_inv__first__5;
+    wire  fo_inv__first__6;
+    wire  fo_inv__first__7;
+    wire  fo_inv__first__8;
+    wire  fo_inv__first__9;
+    wire  fo_inv__any;
     reg  walkq__clock;
     reg  walkq__reset;
     reg  walkq__push;
@@ -699,26 +772,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  pfq__o_full;
     wire  pfq__o_valid;
     wire  [51:0] pfq__o_data;
-    reg  [6:0] iw_div__delta;
-    reg  [31:0] iw_div__diff;
+    reg  [5:0] iw_div__w;
+    reg  [5:0] iw_div__lead;
+    reg  [31:0] iw_div__a;
+    reg  [31:0] iw_div__base;
     wire  iw_div__pow2;
     wire  iw_div__div;
     wire  [31:0] iw_div__stride;
-    reg  [5:0] mul__d;
-    reg  [31:0] mul__s;
-    wire  [31:0] mul__p;
-    reg  [5:0] zx_w__narrow;
-    wire  [6:0] zx_w__wide;
-    reg  [5:0] zx_iww__narrow;
-    wire  [6:0] zx_iww__wide;
     reg  [5:0] zx_onehot__narrow;
     wire  [63:0] zx_onehot__wide;
     reg  [5:0] zx_jw__narrow;
     wire  [7:0] zx_jw__wide;
     reg  [4:0] zx_kidx__narrow;
     wire  [7:0] zx_kidx__wide;
-    reg  [4:0] zx_k__narrow;
-    wire  [5:0] zx_k__wide;
     reg  [5:0] jp_w__narrow;
     wire  [37:0] jp_w__wide;
     reg  [31:0] jp_p__narrow;
@@ -784,48 +850,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] cur_eff;
     reg  [31:0] addr_eff;
     reg  [31:0] sum_eff;
-    wire  p_below__0;
-    reg  p_below__1;
-    reg  p_below__2;
-    reg  p_below__3;
-    reg  p_below__4;
-    reg  p_below__5;
-    reg  p_below__6;
-    reg  p_below__7;
-    reg  p_below__8;
-    reg  p_below__9;
-    reg  p_src__0;
-    reg  p_src__1;
-    reg  p_src__2;
-    reg  p_src__3;
-    reg  p_src__4;
-    reg  p_src__5;
-    reg  p_src__6;
-    reg  p_src__7;
-    reg  p_src__8;
-    reg  p_src__9;
-    wire  cw_below__0;
-    reg  cw_below__1;
-    reg  cw_below__2;
-    reg  cw_below__3;
-    reg  cw_below__4;
-    reg  cw_below__5;
-    reg  cw_below__6;
-    reg  cw_below__7;
-    reg  cw_below__8;
-    reg  cw_below__9;
-    reg  cw_below__10;
-    wire  c_below__0;
-    reg  c_below__1;
-    reg  c_below__2;
-    reg  c_below__3;
-    reg  c_below__4;
-    reg  c_below__5;
-    reg  c_below__6;
-    reg  c_below__7;
-    reg  c_below__8;
-    reg  c_below__9;
-    reg  c_below__10;
+    reg  cw_any;
     reg  chain_sel__0;
     reg  chain_sel__1;
     reg  chain_sel__2;
@@ -836,58 +861,46 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  chain_sel__7;
     reg  chain_sel__8;
     reg  chain_sel__9;
-    wire  pj_below__0;
-    reg  pj_below__1;
-    reg  pj_below__2;
-    reg  pj_below__3;
-    reg  pj_below__4;
-    reg  pj_below__5;
-    reg  pj_below__6;
-    reg  pj_below__7;
-    reg  pj_below__8;
-    reg  pj_below__9;
-    reg  pj_below__10;
-    reg  pj_src__0;
-    reg  pj_src__1;
-    reg  pj_src__2;
-    reg  pj_src__3;
-    reg  pj_src__4;
-    reg  pj_src__5;
-    reg  pj_src__6;
-    reg  pj_src__7;
-    reg  pj_src__8;
-    reg  pj_src__9;
-    wire  q_below__0;
-    reg  q_below__1;
-    reg  q_below__2;
-    reg  q_below__3;
-    reg  q_below__4;
-    reg  q_below__5;
-    reg  q_below__6;
-    reg  q_below__7;
-    reg  q_below__8;
-    reg  q_below__9;
-    reg  q_src__0;
-    reg  q_src__1;
-    reg  q_src__2;
-    reg  q_src__3;
-    reg  q_src__4;
-    reg  q_src__5;
-    reg  q_src__6;
-    reg  q_src__7;
-    reg  q_src__8;
-    reg  q_src__9;
-    wire  inv_below__0;
-    reg  inv_below__1;
-    reg  inv_below__2;
-    reg  inv_below__3;
-    reg  inv_below__4;
-    reg  inv_below__5;
-    reg  inv_below__6;
-    reg  inv_below__7;
-    reg  inv_below__8;
-    reg  inv_below__9;
-    reg  inv_below__10;
+    reg  [31:0] h_stride__0;
+    reg  [31:0] h_stride__1;
+    reg  [31:0] h_stride__2;
+    reg  [31:0] h_stride__3;
+    reg  [31:0] h_stride__4;
+    reg  [31:0] h_stride__5;
+    reg  [31:0] h_stride__6;
+    reg  [31:0] h_stride__7;
+    reg  [31:0] h_stride__8;
+    reg  [31:0] h_stride__9;
+    reg  [31:0] h_pc2__0;
+    reg  [31:0] h_pc2__1;
+    reg  [31:0] h_pc2__2;
+    reg  [31:0] h_pc2__3;
+    reg  [31:0] h_pc2__4;
+    reg  [31:0] h_pc2__5;
+    reg  [31:0] h_pc2__6;
+    reg  [31:0] h_pc2__7;
+    reg  [31:0] h_pc2__8;
+    reg  [31:0] h_pc2__9;
+    reg  h_usable__0;
+    reg  h_usable__1;
+    reg  h_usable__2;
+    reg  h_usable__3;
+    reg  h_usable__4;
+    reg  h_usable__5;
+    reg  h_usable__6;
+    reg  h_usable__7;
+    reg  h_usable__8;
+    reg  h_usable__9;
+    reg  [11:0] h_span__0;
+    reg  [11:0] h_span__1;
+    reg  [11:0] h_span__2;
+    reg  [11:0] h_span__3;
+    reg  [11:0] h_span__4;
+    reg  [11:0] h_span__5;
+    reg  [11:0] h_span__6;
+    reg  [11:0] h_span__7;
+    reg  [11:0] h_span__8;
+    reg  [11:0] h_span__9;
     reg  in_group__0;
     reg  in_group__1;
     reg  in_group__2;
@@ -898,17 +911,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  in_group__7;
     reg  in_group__8;
     reg  in_group__9;
-    wire  [15:0] best__0;
-    reg  [15:0] best__1;
-    reg  [15:0] best__2;
-    reg  [15:0] best__3;
-    reg  [15:0] best__4;
-    reg  [15:0] best__5;
-    reg  [15:0] best__6;
-    reg  [15:0] best__7;
-    reg  [15:0] best__8;
-    reg  [15:0] best__9;
-    reg  [15:0] best__10;
+    reg  vic_ok__0;
+    reg  vic_ok__1;
+    reg  vic_ok__2;
+    reg  vic_ok__3;
+    reg  vic_ok__4;
+    reg  vic_ok__5;
+    reg  vic_ok__6;
+    reg  vic_ok__7;
+    reg  vic_ok__8;
+    reg  vic_ok__9;
     reg  victim__0;
     reg  victim__1;
     reg  victim__2;
@@ -919,6 +931,38 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  victim__7;
     reg  victim__8;
     reg  victim__9;
+    reg  hit__0;
+    reg  hit__1;
+    reg  hit__2;
+    reg  hit__3;
+    reg  hit__4;
+    reg  hit__5;
+    reg  hit__6;
+    reg  hit__7;
+    reg  hit__8;
+    reg  hit__9;
+    reg  newer__0;
+    reg  newer__1;
+    reg  newer__2;
+    reg  newer__3;
+    reg  newer__4;
+    reg  newer__5;
+    reg  newer__6;
+    reg  newer__7;
+    reg  newer__8;
+    reg  newer__9;
+    reg  [3:0] new_rank__0;
+    reg  [3:0] new_rank__1;
+    reg  [3:0] new_rank__2;
+    reg  [3:0] new_rank__3;
+    reg  [3:0] new_rank__4;
+    reg  [3:0] new_rank__5;
+    reg  [3:0] new_rank__6;
+    reg  [3:0] new_rank__7;
+    reg  [3:0] new_rank__8;
+    reg  [3:0] new_rank__9;
+    reg  alloc_inv;
+    reg  touch;
     reg  any_hit;
     reg  any_inval;
     reg  allocate;
@@ -946,6 +990,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [4:0] kin;
     reg  [4:0] kiw;
     reg  [4:0] kmul;
+    reg  [31:0] mstride;
+    reg  [31:0] mt0;
+    reg  [31:0] mt1;
+    reg  [31:0] mt2;
+    reg  [31:0] mt3;
+    reg  [31:0] kaddr;
     reg  cta_ok;
     reg  intra_ok;
     reg  inter_ok;
@@ -963,6 +1013,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [5:0] pf_w;
     reg  [1:0] pf_k;
     reg  [11:0] pf_s;
+    reg  q_other;
+    reg  q_is_p;
+    reg  q_is_jp;
+    reg  [31:0] cq_intra;
+    reg  [1:0] cq_t2;
+    reg  cq_iw_valid;
+    reg  [5:0] cq_iw_warp;
+    reg  [31:0] cq_iw_addr;
+    reg  [31:0] cq_iw_stride;
+    reg  [1:0] cq_iw_cnt;
     reg  [31:0] cp_intra;
     reg  [1:0] cp_t2;
     reg  cp_iw_valid;
@@ -1019,7 +1079,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_rank(ents__0__n_rank),
         .valid(ents__0__valid),
         .m_q(ents__0__m_q),
-        .m_p(ents__0__m_p),
         .m_link(ents__0__m_link),
         .key(ents__0__key),
         .m_cur(ents__0__m_cur),
@@ -1029,14 +1088,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .m_pj(ents__0__m_pj),
         .pc2(ents__0__pc2),
         .stride(ents__0__stride),
-        .intra(ents__0__intra),
-        .t2(ents__0__t2),
-        .iw_valid(ents__0__iw_valid),
-        .iw_warp(ents__0__iw_warp),
-        .iw_addr(ents__0__iw_addr),
-        .iw_stride(ents__0__iw_stride),
-        .iw_cnt(ents__0__iw_cnt),
-        .rank(ents__0__rank)
+        .rank(ents__0__rank),
+        .p_iw_valid(ents__0__p_iw_valid),
+        .p_iw_warp(ents__0__p_iw_warp),
+        .p_iw_addr(ents__0__p_iw_addr),
+        .p_iw_stride(ents__0__p_iw_stride),
+        .p_iw_cnt(ents__0__p_iw_cnt),
+        .j_intra(ents__0__j_intra),
+        .j_t2(ents__0__j_t2),
+        .j_iw_stride(ents__0__j_iw_stride),
+        .j_iw_cnt(ents__0__j_iw_cnt),
+        .q_intra(ents__0__q_intra),
+        .q_t2(ents__0__q_t2),
+        .q_iw_valid(ents__0__q_iw_valid),
+        .q_iw_warp(ents__0__q_iw_warp),
+        .q_iw_addr(ents__0__q_iw_addr),
+        .q_iw_stride(ents__0__q_iw_stride),
+        .q_iw_cnt(ents__0__q_iw_cnt)
     );
     snake_prefetcher__ents ents__1(
         .clock(ents__1__clock),
@@ -1073,7 +1141,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_rank(ents__1__n_rank),
         .valid(ents__1__valid),
         .m_q(ents__1__m_q),
-        .m_p(ents__1__m_p),
         .m_link(ents__1__m_link),
         .key(ents__1__key),
         .m_cur(ents__1__m_cur),
@@ -1083,14 +1150,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .m_pj(ents__1__m_pj),
         .pc2(ents__1__pc2),
         .stride(ents__1__stride),
-        .intra(ents__1__intra),
-        .t2(ents__1__t2),
-        .iw_valid(ents__1__iw_valid),
-        .iw_warp(ents__1__iw_warp),
-        .iw_addr(ents__1__iw_addr),
-        .iw_stride(ents__1__iw_stride),
-        .iw_cnt(ents__1__iw_cnt),
-        .rank(ents__1__rank)
+        .rank(ents__1__rank),
+        .p_iw_valid(ents__1__p_iw_valid),
+        .p_iw_warp(ents__1__p_iw_warp),
+        .p_iw_addr(ents__1__p_iw_addr),
+        .p_iw_stride(ents__1__p_iw_stride),
+        .p_iw_cnt(ents__1__p_iw_cnt),
+        .j_intra(ents__1__j_intra),
+        .j_t2(ents__1__j_t2),
+        .j_iw_stride(ents__1__j_iw_stride),
+        .j_iw_cnt(ents__1__j_iw_cnt),
+        .q_intra(ents__1__q_intra),
+        .q_t2(ents__1__q_t2),
+        .q_iw_valid(ents__1__q_iw_valid),
+        .q_iw_warp(ents__1__q_iw_warp),
+        .q_iw_addr(ents__1__q_iw_addr),
+        .q_iw_stride(ents__1__q_iw_stride),
+        .q_iw_cnt(ents__1__q_iw_cnt)
     );
     snake_prefetcher__ents ents__2(
         .clock(ents__2__clock),
@@ -1127,7 +1203,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_rank(ents__2__n_rank),
         .valid(ents__2__valid),
         .m_q(ents__2__m_q),
-        .m_p(ents__2__m_p),
         .m_link(ents__2__m_link),
         .key(ents__2__key),
         .m_cur(ents__2__m_cur),
@@ -1137,14 +1212,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .m_pj(ents__2__m_pj),
         .pc2(ents__2__pc2),
         .stride(ents__2__stride),
-        .intra(ents__2__intra),
-        .t2(ents__2__t2),
-        .iw_valid(ents__2__iw_valid),
-        .iw_warp(ents__2__iw_warp),
-        .iw_addr(ents__2__iw_addr),
-        .iw_stride(ents__2__iw_stride),
-        .iw_cnt(ents__2__iw_cnt),
-        .rank(ents__2__rank)
+        .rank(ents__2__rank),
+        .p_iw_valid(ents__2__p_iw_valid),
+        .p_iw_warp(ents__2__p_iw_warp),
+        .p_iw_addr(ents__2__p_iw_addr),
+        .p_iw_stride(ents__2__p_iw_stride),
+        .p_iw_cnt(ents__2__p_iw_cnt),
+        .j_intra(ents__2__j_intra),
+        .j_t2(ents__2__j_t2),
+        .j_iw_stride(ents__2__j_iw_stride),
+        .j_iw_cnt(ents__2__j_iw_cnt),
+        .q_intra(ents__2__q_intra),
+        .q_t2(ents__2__q_t2),
+        .q_iw_valid(ents__2__q_iw_valid),
+        .q_iw_warp(ents__2__q_iw_warp),
+        .q_iw_addr(ents__2__q_iw_addr),
+        .q_iw_stride(ents__2__q_iw_stride),
+        .q_iw_cnt(ents__2__q_iw_cnt)
     );
     snake_prefetcher__ents ents__3(
         .clock(ents__3__clock),
@@ -1181,7 +1265,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_rank(ents__3__n_rank),
         .valid(ents__3__valid),
         .m_q(ents__3__m_q),
-        .m_p(ents__3__m_p),
         .m_link(ents__3__m_link),
         .key(ents__3__key),
         .m_cur(ents__3__m_cur),
@@ -1191,14 +1274,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .m_pj(ents__3__m_pj),
         .pc2(ents__3__pc2),
         .stride(ents__3__stride),
-        .intra(ents__3__intra),
-        .t2(ents__3__t2),
-        .iw_valid(ents__3__iw_valid),
-        .iw_warp(ents__3__iw_warp),
-        .iw_addr(ents__3__iw_addr),
-        .iw_stride(ents__3__iw_stride),
-        .iw_cnt(ents__3__iw_cnt),
-        .rank(ents__3__rank)
+        .rank(ents__3__rank),
+        .p_iw_valid(ents__3__p_iw_valid),
+        .p_iw_warp(ents__3__p_iw_warp),
+        .p_iw_addr(ents__3__p_iw_addr),
+        .p_iw_stride(ents__3__p_iw_stride),
+        .p_iw_cnt(ents__3__p_iw_cnt),
+        .j_intra(ents__3__j_intra),
+        .j_t2(ents__3__j_t2),
+        .j_iw_stride(ents__3__j_iw_stride),
+        .j_iw_cnt(ents__3__j_iw_cnt),
+        .q_intra(ents__3__q_intra),
+        .q_t2(ents__3__q_t2),
+        .q_iw_valid(ents__3__q_iw_valid),
+        .q_iw_warp(ents__3__q_iw_warp),
+        .q_iw_addr(ents__3__q_iw_addr),
+        .q_iw_stride(ents__3__q_iw_stride),
+        .q_iw_cnt(ents__3__q_iw_cnt)
     );
     snake_prefetcher__ents ents__4(
         .clock(ents__4__clock),
@@ -1235,7 +1327,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_rank(ents__4__n_rank),
         .valid(ents__4__valid),
         .m_q(ents__4__m_q),
-        .m_p(ents__4__m_p),
         .m_link(ents__4__m_link),
         .key(ents__4__key),
         .m_cur(ents__4__m_cur),
@@ -1245,14 +1336,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .m_pj(ents__4__m_pj),
         .pc2(ents__4__pc2),
         .stride(ents__4__stride),
-        .intra(ents__4__intra),
-        .t2(ents__4__t2),
-        .iw_valid(ents__4__iw_valid),
-        .iw_warp(ents__4__iw_warp),
-        .iw_addr(ents__4__iw_addr),
-        .iw_stride(ents__4__iw_stride),
-        .iw_cnt(ents__4__iw_cnt),
-        .rank(ents__4__rank)
+        .rank(ents__4__rank),
+        .p_iw_valid(ents__4__p_iw_valid),
+        .p_iw_warp(ents__4__p_iw_warp),
+        .p_iw_addr(ents__4__p_iw_addr),
+        .p_iw_stride(ents__4__p_iw_stride),
+        .p_iw_cnt(ents__4__p_iw_cnt),
+        .j_intra(ents__4__j_intra),
+        .j_t2(ents__4__j_t2),
+        .j_iw_stride(ents__4__j_iw_stride),
+        .j_iw_cnt(ents__4__j_iw_cnt),
+        .q_intra(ents__4__q_intra),
+        .q_t2(ents__4__q_t2),
+        .q_iw_valid(ents__4__q_iw_valid),
+        .q_iw_warp(ents__4__q_iw_warp),
+        .q_iw_addr(ents__4__q_iw_addr),
+        .q_iw_stride(ents__4__q_iw_stride),
+        .q_iw_cnt(ents__4__q_iw_cnt)
     );
     snake_prefetcher__ents ents__5(
         .clock(ents__5__clock),
@@ -1289,7 +1389,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_rank(ents__5__n_rank),
         .valid(ents__5__valid),
         .m_q(ents__5__m_q),
-        .m_p(ents__5__m_p),
         .m_link(ents__5__m_link),
         .key(ents__5__key),
         .m_cur(ents__5__m_cur),
@@ -1299,14 +1398,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .m_pj(ents__5__m_pj),
         .pc2(ents__5__pc2),
         .stride(ents__5__stride),
-        .intra(ents__5__intra),
-        .t2(ents__5__t2),
-        .iw_valid(ents__5__iw_valid),
-        .iw_warp(ents__5__iw_warp),
-        .iw_addr(ents__5__iw_addr),
-        .iw_stride(ents__5__iw_stride),
-        .iw_cnt(ents__5__iw_cnt),
-        .rank(ents__5__rank)
+        .rank(ents__5__rank),
+        .p_iw_valid(ents__5__p_iw_valid),
+        .p_iw_warp(ents__5__p_iw_warp),
+        .p_iw_addr(ents__5__p_iw_addr),
+        .p_iw_stride(ents__5__p_iw_stride),
+        .p_iw_cnt(ents__5__p_iw_cnt),
+        .j_intra(ents__5__j_intra),
+        .j_t2(ents__5__j_t2),
+        .j_iw_stride(ents__5__j_iw_stride),
+        .j_iw_cnt(ents__5__j_iw_cnt),
+        .q_intra(ents__5__q_intra),
+        .q_t2(ents__5__q_t2),
+        .q_iw_valid(ents__5__q_iw_valid),
+        .q_iw_warp(ents__5__q_iw_warp),
+        .q_iw_addr(ents__5__q_iw_addr),
+        .q_iw_stride(ents__5__q_iw_stride),
+        .q_iw_cnt(ents__5__q_iw_cnt)
     );
     snake_prefetcher__ents ents__6(
         .clock(ents__6__clock),
@@ -1343,7 +1451,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_rank(ents__6__n_rank),
         .valid(ents__6__valid),
         .m_q(ents__6__m_q),
-        .m_p(ents__6__m_p),
         .m_link(ents__6__m_link),
         .key(ents__6__key),
         .m_cur(ents__6__m_cur),
@@ -1353,14 +1460,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .m_pj(ents__6__m_pj),
         .pc2(ents__6__pc2),
         .stride(ents__6__stride),
-        .intra(ents__6__intra),
-        .t2(ents__6__t2),
-        .iw_valid(ents__6__iw_valid),
-        .iw_warp(ents__6__iw_warp),
-        .iw_addr(ents__6__iw_addr),
-        .iw_stride(ents__6__iw_stride),
-        .iw_cnt(ents__6__iw_cnt),
-        .rank(ents__6__rank)
+        .rank(ents__6__rank),
+        .p_iw_valid(ents__6__p_iw_valid),
+        .p_iw_warp(ents__6__p_iw_warp),
+        .p_iw_addr(ents__6__p_iw_addr),
+        .p_iw_stride(ents__6__p_iw_stride),
+        .p_iw_cnt(ents__6__p_iw_cnt),
+        .j_intra(ents__6__j_intra),
+        .j_t2(ents__6__j_t2),
+        .j_iw_stride(ents__6__j_iw_stride),
+        .j_iw_cnt(ents__6__j_iw_cnt),
+        .q_intra(ents__6__q_intra),
+        .q_t2(ents__6__q_t2),
+        .q_iw_valid(ents__6__q_iw_valid),
+        .q_iw_warp(ents__6__q_iw_warp),
+        .q_iw_addr(ents__6__q_iw_addr),
+        .q_iw_stride(ents__6__q_iw_stride),
+        .q_iw_cnt(ents__6__q_iw_cnt)
     );
     snake_prefetcher__ents ents__7(
         .clock(ents__7__clock),
@@ -1397,7 +1513,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_rank(ents__7__n_rank),
         .valid(ents__7__valid),
         .m_q(ents__7__m_q),
-        .m_p(ents__7__m_p),
         .m_link(ents__7__m_link),
         .key(ents__7__key),
         .m_cur(ents__7__m_cur),
@@ -1407,14 +1522,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .m_pj(ents__7__m_pj),
         .pc2(ents__7__pc2),
         .stride(ents__7__stride),
-        .intra(ents__7__intra),
-        .t2(ents__7__t2),
-        .iw_valid(ents__7__iw_valid),
-        .iw_warp(ents__7__iw_warp),
-        .iw_addr(ents__7__iw_addr),
-        .iw_stride(ents__7__iw_stride),
-        .iw_cnt(ents__7__iw_cnt),
-        .rank(ents__7__rank)
+        .rank(ents__7__rank),
+        .p_iw_valid(ents__7__p_iw_valid),
+        .p_iw_warp(ents__7__p_iw_warp),
+        .p_iw_addr(ents__7__p_iw_addr),
+        .p_iw_stride(ents__7__p_iw_stride),
+        .p_iw_cnt(ents__7__p_iw_cnt),
+        .j_intra(ents__7__j_intra),
+        .j_t2(ents__7__j_t2),
+        .j_iw_stride(ents__7__j_iw_stride),
+        .j_iw_cnt(ents__7__j_iw_cnt),
+        .q_intra(ents__7__q_intra),
+        .q_t2(ents__7__q_t2),
+        .q_iw_valid(ents__7__q_iw_valid),
+        .q_iw_warp(ents__7__q_iw_warp),
+        .q_iw_addr(ents__7__q_iw_addr),
+        .q_iw_stride(ents__7__q_iw_stride),
+        .q_iw_cnt(ents__7__q_iw_cnt)
     );
     snake_prefetcher__ents ents__8(
         .clock(ents__8__clock),
@@ -1451,7 +1575,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_rank(ents__8__n_rank),
         .valid(ents__8__valid),
         .m_q(ents__8__m_q),
-        .m_p(ents__8__m_p),
         .m_link(ents__8__m_link),
         .key(ents__8__key),
         .m_cur(ents__8__m_cur),
@@ -1461,14 +1584,23 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .m_pj(ents__8__m_pj),
         .pc2(ents__8__pc2),
         .stride(ents__8__stride),
-        .intra(ents__8__intra),
-        .t2(ents__8__t2),
-        .iw_valid(ents__8__iw_valid),
-        .iw_warp(ents__8__iw_warp),
-        .iw_addr(ents__8__iw_addr),
-        .iw_stride(ents__8__iw_stride),
-        .iw_cnt(ents__8__iw_cnt),
-        .rank(ents__8__rank)
+        .rank(ents__8__rank),
+        .p_iw_valid(ents__8__p_iw_valid),
+        .p_iw_warp(ents__8__p_iw_warp),
+        .p_iw_addr(ents__8__p_iw_addr),
+        .p_iw_stride(ents__8__p_iw_stride),
+        .p_iw_cnt(ents__8__p_iw_cnt),
+        .j_intra(ents__8__j_intra),
+        .j_t2(ents__8__j_t2),
+        .j_iw_stride(ents__8__j_iw_stride),
+        .j_iw_cnt(ents__8__j_iw_cnt),
+        .q_intra(ents__8__q_intra),
+        .q_t2(ents__8__q_t2),
+        .q_iw_valid(ents__8__q_iw_valid),
+        .q_iw_warp(ents__8__q_iw_warp),
+        .q_iw_addr(ents__8__q_iw_addr),
+        .q_iw_stride(ents__8__q_iw_stride),
+        .q_iw_cnt(ents__8__q_iw_cnt)
     );
     snake_prefetcher__ents ents__9(
         .clock(ents__9__clock),
@@ -1505,7 +1637,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_rank(ents__9__n_rank),
         .valid(ents__9__valid),
         .m_q(ents__9__m_q),
-        .m_p(ents__9__m_p),
         .m_link(ents__9__m_link),
         .key(ents__9__key),
         .m_cur(ents__9__m_cur),
@@ -1515,69 +1646,69 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .m_pj(ents__9__m_pj),
         .pc2(ents__9__pc2),
         .stride(ents__9__stride),
-        .intra(ents__9__intra),
-        .t2(ents__9__t2),
-        .iw_valid(ents__9__iw_valid),
-        .iw_warp(ents__9__iw_warp),
-        .iw_addr(ents__9__iw_addr),
-        .iw_stride(ents__9__iw_stride),
-        .iw_cnt(ents__9__iw_cnt),
-        .rank(ents__9__rank)
+        .rank(ents__9__rank),
+        .p_iw_valid(ents__9__p_iw_valid),
+        .p_iw_warp(ents__9__p_iw_warp),
+        .p_iw_addr(ents__9__p_iw_addr),
+        .p_iw_stride(ents__9__p_iw_stride),
+        .p_iw_cnt(ents__9__p_iw_cnt),
+        .j_intra(ents__9__j_intra),
+        .j_t2(ents__9__j_t2),
+        .j_iw_stride(ents__9__j_iw_stride),
+        .j_iw_cnt(ents__9__j_iw_cnt),
+        .q_intra(ents__9__q_intra),
+        .q_t2(ents__9__q_t2),
+        .q_iw_valid(ents__9__q_iw_valid),
+        .q_iw_warp(ents__9__q_iw_warp),
+        .q_iw_addr(ents__9__q_iw_addr),
+        .q_iw_stride(ents__9__q_iw_stride),
+        .q_iw_cnt(ents__9__q_iw_cnt)
     );
-    snake_prefetcher__order order(
-        .alloc(order__alloc),
-        .touch(order__touch),
-        .inval(order__inval),
-        .valid__0(order__valid__0),
-        .valid__1(order__valid__1),
-        .valid__2(order__valid__2),
-        .valid__3(order__valid__3),
-        .valid__4(order__valid__4),
-        .valid__5(order__valid__5),
-        .valid__6(order__valid__6),
-        .valid__7(order__valid__7),
-        .valid__8(order__valid__8),
-        .valid__9(order__valid__9),
-        .hit__0(order__hit__0),
-        .hit__1(order__hit__1),
-        .hit__2(order__hit__2),
-        .hit__3(order__hit__3),
-        .hit__4(order__hit__4),
-        .hit__5(order__hit__5),
-        .hit__6(order__hit__6),
-        .hit__7(order__hit__7),
-        .hit__8(order__hit__8),
-        .hit__9(order__hit__9),
-        .rank__0(order__rank__0),
-        .rank__1(order__rank__1),
-        .rank__2(order__rank__2),
-        .rank__3(order__rank__3),
-        .rank__4(order__rank__4),
-        .rank__5(order__rank__5),
-        .rank__6(order__rank__6),
-        .rank__7(order__rank__7),
-        .rank__8(order__rank__8),
-        .rank__9(order__rank__9),
-        .tgt__0(order__tgt__0),
-        .tgt__1(order__tgt__1),
-        .tgt__2(order__tgt__2),
-        .tgt__3(order__tgt__3),
-        .tgt__4(order__tgt__4),
-        .tgt__5(order__tgt__5),
-        .tgt__6(order__tgt__6),
-        .tgt__7(order__tgt__7),
-        .tgt__8(order__tgt__8),
-        .tgt__9(order__tgt__9),
-        .new_rank__0(order__new_rank__0),
-        .new_rank__1(order__new_rank__1),
-        .new_rank__2(order__new_rank__2),
-        .new_rank__3(order__new_rank__3),
-        .new_rank__4(order__new_rank__4),
-        .new_rank__5(order__new_rank__5),
-        .new_rank__6(order__new_rank__6),
-        .new_rank__7(order__new_rank__7),
-        .new_rank__8(order__new_rank__8),
-        .new_rank__9(order__new_rank__9)
+    snake_prefetcher__fo_cur fo_cur(
+        .x__0(fo_cur__x__0),
+        .x__1(fo_cur__x__1),
+        .x__2(fo_cur__x__2),
+        .x__3(fo_cur__x__3),
+        .x__4(fo_cur__x__4),
+        .x__5(fo_cur__x__5),
+        .x__6(fo_cur__x__6),
+        .x__7(fo_cur__x__7),
+        .x__8(fo_cur__x__8),
+        .x__9(fo_cur__x__9),
+        .first__0(fo_cur__first__0),
+        .first__1(fo_cur__first__1),
+        .first__2(fo_cur__first__2),
+        .first__3(fo_cur__first__3),
+        .first__4(fo_cur__first__4),
+        .first__5(fo_cur__first__5),
+        .first__6(fo_cur__first__6),
+        .first__7(fo_cur__first__7),
+        .first__8(fo_cur__first__8),
+        .first__9(fo_cur__first__9),
+        .any(fo_cur__any)
+    );
+    snake_prefetcher__fo_cur fo_inv(
+        .x__0(fo_inv__x__0),
+        .x__1(fo_inv__x__1),
+        .x__2(fo_inv__x__2),
+        .x__3(fo_inv__x__3),
+        .x__4(fo_inv__x__4),
+        .x__5(fo_inv__x__5),
+        .x__6(fo_inv__x__6),
+        .x__7(fo_inv__x__7),
+        .x__8(fo_inv__x__8),
+        .x__9(fo_inv__x__9),
+        .first__0(fo_inv__first__0),
+        .first__1(fo_inv__first__1),
+        .first__2(fo_inv__first__2),
+        .first__3(fo_inv__first__3),
+        .first__4(fo_inv__first__4),
+        .first__5(fo_inv__first__5),
+        .first__6(fo_inv__first__6),
+        .first__7(fo_inv__first__7),
+        .first__8(fo_inv__first__8),
+        .first__9(fo_inv__first__9),
+        .any(fo_inv__any)
     );
     snake_prefetcher__walkq walkq(
         .clock(walkq__clock),
@@ -1620,24 +1751,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .o_data(pfq__o_data)
     );
     snake_prefetcher__iw_div iw_div(
-        .delta(iw_div__delta),
-        .diff(iw_div__diff),
+        .w(iw_div__w),
+        .lead(iw_div__lead),
+        .a(iw_div__a),
+        .base(iw_div__base),
         .pow2(iw_div__pow2),
         .div(iw_div__div),
         .stride(iw_div__stride)
-    );
-    snake_prefetcher__mul mul(
-        .d(mul__d),
-        .s(mul__s),
-        .p(mul__p)
-    );
-    snake_prefetcher__zx_iww zx_w(
-        .narrow(zx_w__narrow),
-        .wide(zx_w__wide)
-    );
-    snake_prefetcher__zx_iww zx_iww(
-        .narrow(zx_iww__narrow),
-        .wide(zx_iww__wide)
     );
     snake_prefetcher__zx_onehot zx_onehot(
         .narrow(zx_onehot__narrow),
@@ -1650,10 +1770,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     snake_prefetcher__zx_kidx zx_kidx(
         .narrow(zx_kidx__narrow),
         .wide(zx_kidx__wide)
-    );
-    snake_prefetcher__zx_k zx_k(
-        .narrow(zx_k__narrow),
-        .wide(zx_k__wide)
     );
     snake_prefetcher__jp_w jp_w(
         .narrow(jp_w__narrow),
@@ -2017,11 +2133,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__9__cur = cur_eff;
     always @(*) ents__9__jw = jw;
     always @(*) ents__9__jp = jp;
-    assign p_below__0 = 1'b0;
-    assign cw_below__0 = 1'b0;
-    assign c_below__0 = 1'b0;
-    assign pj_below__0 = 1'b0;
-    assign inv_below__0 = 1'b0;
     always @(*) begin
         any_hit = 1'b0;
         if (ents__0__m_link) begin
@@ -2055,538 +2166,694 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             any_hit = 1'b1;
         end
     end
-    always @(*) p_below__1 = p_below__0 | ents__0__m_p;
-    always @(*) p_below__2 = p_below__1 | ents__1__m_p;
-    always @(*) p_below__3 = p_below__2 | ents__2__m_p;
-    always @(*) p_below__4 = p_below__3 | ents__3__m_p;
-    always @(*) p_below__5 = p_below__4 | ents__4__m_p;
-    always @(*) p_below__6 = p_below__5 | ents__5__m_p;
-    always @(*) p_below__7 = p_below__6 | ents__6__m_p;
-    always @(*) p_below__8 = p_below__7 | ents__7__m_p;
-    always @(*) p_below__9 = p_below__8 | ents__8__m_p;
-    always @(*) p_src__0 = ents__0__m_p & ~p_below__0;
-    always @(*) cw_below__1 = cw_below__0 | ents__0__m_cur_w;
-    always @(*) c_below__1 = c_below__0 | ents__0__m_cur;
-    always @(*) pj_src__0 = ents__0__m_pj & ~pj_below__0;
-    always @(*) pj_below__1 = pj_below__0 | ents__0__m_pj;
-    always @(*) inv_below__1 = inv_below__0 | ~ents__0__valid;
-    always @(*) p_src__1 = ents__1__m_p & ~p_below__1;
-    always @(*) cw_below__2 = cw_below__1 | ents__1__m_cur_w;
-    always @(*) c_below__2 = c_below__1 | ents__1__m_cur;
-    always @(*) pj_src__1 = ents__1__m_pj & ~pj_below__1;
-    always @(*) pj_below__2 = pj_below__1 | ents__1__m_pj;
-    always @(*) inv_below__2 = inv_below__1 | ~ents__1__valid;
-    always @(*) p_src__2 = ents__2__m_p & ~p_below__2;
-    always @(*) cw_below__3 = cw_below__2 | ents__2__m_cur_w;
-    always @(*) c_below__3 = c_below__2 | ents__2__m_cur;
-    always @(*) pj_src__2 = ents__2__m_pj & ~pj_below__2;
-    always @(*) pj_below__3 = pj_below__2 | ents__2__m_pj;
-    always @(*) inv_below__3 = inv_below__2 | ~ents__2__valid;
-    always @(*) p_src__3 = ents__3__m_p & ~p_below__3;
-    always @(*) cw_below__4 = cw_below__3 | ents__3__m_cur_w;
-    always @(*) c_below__4 = c_below__3 | ents__3__m_cur;
-    always @(*) pj_src__3 = ents__3__m_pj & ~pj_below__3;
-    always @(*) pj_below__4 = pj_below__3 | ents__3__m_pj;
-    always @(*) inv_below__4 = inv_below__3 | ~ents__3__valid;
-    always @(*) p_src__4 = ents__4__m_p & ~p_below__4;
-    always @(*) cw_below__5 = cw_below__4 | ents__4__m_cur_w;
-    always @(*) c_below__5 = c_below__4 | ents__4__m_cur;
-    always @(*) pj_src__4 = ents__4__m_pj & ~pj_below__4;
-    always @(*) pj_below__5 = pj_below__4 | ents__4__m_pj;
-    always @(*) inv_below__5 = inv_below__4 | ~ents__4__valid;
-    always @(*) p_src__5 = ents__5__m_p & ~p_below__5;
-    always @(*) cw_below__6 = cw_below__5 | ents__5__m_cur_w;
-    always @(*) c_below__6 = c_below__5 | ents__5__m_cur;
-    always @(*) pj_src__5 = ents__5__m_pj & ~pj_below__5;
-    always @(*) pj_below__6 = pj_below__5 | ents__5__m_pj;
-    always @(*) inv_below__6 = inv_below__5 | ~ents__5__valid;
-    always @(*) p_src__6 = ents__6__m_p & ~p_below__6;
-    always @(*) cw_below__7 = cw_below__6 | ents__6__m_cur_w;
-    always @(*) c_below__7 = c_below__6 | ents__6__m_cur;
-    always @(*) pj_src__6 = ents__6__m_pj & ~pj_below__6;
-    always @(*) pj_below__7 = pj_below__6 | ents__6__m_pj;
-    always @(*) inv_below__7 = inv_below__6 | ~ents__6__valid;
-    always @(*) p_src__7 = ents__7__m_p & ~p_below__7;
-    always @(*) cw_below__8 = cw_below__7 | ents__7__m_cur_w;
-    always @(*) c_below__8 = c_below__7 | ents__7__m_cur;
-    always @(*) pj_src__7 = ents__7__m_pj & ~pj_below__7;
-    always @(*) pj_below__8 = pj_below__7 | ents__7__m_pj;
-    always @(*) inv_below__8 = inv_below__7 | ~ents__7__valid;
-    always @(*) p_src__8 = ents__8__m_p & ~p_below__8;
-    always @(*) cw_below__9 = cw_below__8 | ents__8__m_cur_w;
-    always @(*) c_below__9 = c_below__8 | ents__8__m_cur;
-    always @(*) pj_src__8 = ents__8__m_pj & ~pj_below__8;
-    always @(*) pj_below__9 = pj_below__8 | ents__8__m_pj;
-    always @(*) inv_below__9 = inv_below__8 | ~ents__8__valid;
-    always @(*) p_src__9 = ents__9__m_p & ~p_below__9;
-    always @(*) cw_below__10 = cw_below__9 | ents__9__m_cur_w;
-    always @(*) c_below__10 = c_below__9 | ents__9__m_cur;
-    always @(*) pj_src__9 = ents__9__m_pj & ~pj_below__9;
-    always @(*) pj_below__10 = pj_below__9 | ents__9__m_pj;
-    always @(*) inv_below__10 = inv_below__9 | ~ents__9__valid;
     always @(*) begin
-        chain_found = 1'b0;
-        chain_found = cw_below__10 | c_below__10;
+        cw_any = 1'b0;
+        if (ents__0__m_cur_w) begin
+            cw_any = 1'b1;
+        end
+        if (ents__1__m_cur_w) begin
+            cw_any = 1'b1;
+        end
+        if (ents__2__m_cur_w) begin
+            cw_any = 1'b1;
+        end
+        if (ents__3__m_cur_w) begin
+            cw_any = 1'b1;
+        end
+        if (ents__4__m_cur_w) begin
+            cw_any = 1'b1;
+        end
+        if (ents__5__m_cur_w) begin
+            cw_any = 1'b1;
+        end
+        if (ents__6__m_cur_w) begin
+            cw_any = 1'b1;
+        end
+        if (ents__7__m_cur_w) begin
+            cw_any = 1'b1;
+        end
+        if (ents__8__m_cur_w) begin
+            cw_any = 1'b1;
+        end
+        if (ents__9__m_cur_w) begin
+            cw_any = 1'b1;
+        end
     end
     always @(*) begin
         pj_found = 1'b0;
-        pj_found = pj_below__10;
+        if (ents__0__m_pj) begin
+            pj_found = 1'b1;
+        end
+        if (ents__1__m_pj) begin
+            pj_found = 1'b1;
+        end
+        if (ents__2__m_pj) begin
+            pj_found = 1'b1;
+        end
+        if (ents__3__m_pj) begin
+            pj_found = 1'b1;
+        end
+        if (ents__4__m_pj) begin
+            pj_found = 1'b1;
+        end
+        if (ents__5__m_pj) begin
+            pj_found = 1'b1;
+        end
+        if (ents__6__m_pj) begin
+            pj_found = 1'b1;
+        end
+        if (ents__7__m_pj) begin
+            pj_found = 1'b1;
+        end
+        if (ents__8__m_pj) begin
+            pj_found = 1'b1;
+        end
+        if (ents__9__m_pj) begin
+            pj_found = 1'b1;
+        end
     end
+    always @(*) fo_cur__x__0 = ents__0__m_cur;
+    always @(*) fo_inv__x__0 = ~ents__0__valid;
+    always @(*) fo_cur__x__1 = ents__1__m_cur;
+    always @(*) fo_inv__x__1 = ~ents__1__valid;
+    always @(*) fo_cur__x__2 = ents__2__m_cur;
+    always @(*) fo_inv__x__2 = ~ents__2__valid;
+    always @(*) fo_cur__x__3 = ents__3__m_cur;
+    always @(*) fo_inv__x__3 = ~ents__3__valid;
+    always @(*) fo_cur__x__4 = ents__4__m_cur;
+    always @(*) fo_inv__x__4 = ~ents__4__valid;
+    always @(*) fo_cur__x__5 = ents__5__m_cur;
+    always @(*) fo_inv__x__5 = ~ents__5__valid;
+    always @(*) fo_cur__x__6 = ents__6__m_cur;
+    always @(*) fo_inv__x__6 = ~ents__6__valid;
+    always @(*) fo_cur__x__7 = ents__7__m_cur;
+    always @(*) fo_inv__x__7 = ~ents__7__valid;
+    always @(*) fo_cur__x__8 = ents__8__m_cur;
+    always @(*) fo_inv__x__8 = ~ents__8__valid;
+    always @(*) fo_cur__x__9 = ents__9__m_cur;
+    always @(*) fo_inv__x__9 = ~ents__9__valid;
+    always @(*) any_inval = fo_inv__any;
+    always @(*) chain_found = cw_any | fo_cur__any;
     always @(*) begin
-        any_inval = 1'b0;
-        any_inval = inv_below__10;
-    end
-    always @(*) begin
-        if (cw_below__10) begin
-            chain_sel__0 = ents__0__m_cur_w & ~cw_below__0;
+        if (cw_any) begin
+            chain_sel__0 = ents__0__m_cur_w;
         end
         else begin
-            chain_sel__0 = ents__0__m_cur & ~c_below__0;
+            chain_sel__0 = fo_cur__first__0;
         end
     end
     always @(*) begin
-        if (cw_below__10) begin
-            chain_sel__1 = ents__1__m_cur_w & ~cw_below__1;
+        if (cw_any) begin
+            chain_sel__1 = ents__1__m_cur_w;
         end
         else begin
-            chain_sel__1 = ents__1__m_cur & ~c_below__1;
+            chain_sel__1 = fo_cur__first__1;
         end
     end
     always @(*) begin
-        if (cw_below__10) begin
-            chain_sel__2 = ents__2__m_cur_w & ~cw_below__2;
+        if (cw_any) begin
+            chain_sel__2 = ents__2__m_cur_w;
         end
         else begin
-            chain_sel__2 = ents__2__m_cur & ~c_below__2;
+            chain_sel__2 = fo_cur__first__2;
         end
     end
     always @(*) begin
-        if (cw_below__10) begin
-            chain_sel__3 = ents__3__m_cur_w & ~cw_below__3;
+        if (cw_any) begin
+            chain_sel__3 = ents__3__m_cur_w;
         end
         else begin
-            chain_sel__3 = ents__3__m_cur & ~c_below__3;
+            chain_sel__3 = fo_cur__first__3;
         end
     end
     always @(*) begin
-        if (cw_below__10) begin
-            chain_sel__4 = ents__4__m_cur_w & ~cw_below__4;
+        if (cw_any) begin
+            chain_sel__4 = ents__4__m_cur_w;
         end
         else begin
-            chain_sel__4 = ents__4__m_cur & ~c_below__4;
+            chain_sel__4 = fo_cur__first__4;
         end
     end
     always @(*) begin
-        if (cw_below__10) begin
-            chain_sel__5 = ents__5__m_cur_w & ~cw_below__5;
+        if (cw_any) begin
+            chain_sel__5 = ents__5__m_cur_w;
         end
         else begin
-            chain_sel__5 = ents__5__m_cur & ~c_below__5;
+            chain_sel__5 = fo_cur__first__5;
         end
     end
     always @(*) begin
-        if (cw_below__10) begin
-            chain_sel__6 = ents__6__m_cur_w & ~cw_below__6;
+        if (cw_any) begin
+            chain_sel__6 = ents__6__m_cur_w;
         end
         else begin
-            chain_sel__6 = ents__6__m_cur & ~c_below__6;
+            chain_sel__6 = fo_cur__first__6;
         end
     end
     always @(*) begin
-        if (cw_below__10) begin
-            chain_sel__7 = ents__7__m_cur_w & ~cw_below__7;
+        if (cw_any) begin
+            chain_sel__7 = ents__7__m_cur_w;
         end
         else begin
-            chain_sel__7 = ents__7__m_cur & ~c_below__7;
+            chain_sel__7 = fo_cur__first__7;
         end
     end
     always @(*) begin
-        if (cw_below__10) begin
-            chain_sel__8 = ents__8__m_cur_w & ~cw_below__8;
+        if (cw_any) begin
+            chain_sel__8 = ents__8__m_cur_w;
         end
         else begin
-            chain_sel__8 = ents__8__m_cur & ~c_below__8;
+            chain_sel__8 = fo_cur__first__8;
         end
     end
     always @(*) begin
-        if (cw_below__10) begin
-            chain_sel__9 = ents__9__m_cur_w & ~cw_below__9;
+        if (cw_any) begin
+            chain_sel__9 = ents__9__m_cur_w;
         end
         else begin
-            chain_sel__9 = ents__9__m_cur & ~c_below__9;
+            chain_sel__9 = fo_cur__first__9;
         end
     end
-    assign best__0 = key_max;
     always @(*) begin
         in_group__0 = 1'b1;
         in_group__0 = ents__0__rank >= group_first__0;
-    end
-    always @(*) begin
-        if (in_group__0 & (ents__0__key < best__0)) begin
-            best__1 = ents__0__key;
-        end
-        else begin
-            best__1 = best__0;
-        end
     end
     always @(*) begin
         in_group__1 = 1'b1;
         in_group__1 = ents__1__rank >= group_first__0;
     end
     always @(*) begin
-        if (in_group__1 & (ents__1__key < best__1)) begin
-            best__2 = ents__1__key;
-        end
-        else begin
-            best__2 = best__1;
-        end
-    end
-    always @(*) begin
         in_group__2 = 1'b1;
         in_group__2 = ents__2__rank >= group_first__0;
-    end
-    always @(*) begin
-        if (in_group__2 & (ents__2__key < best__2)) begin
-            best__3 = ents__2__key;
-        end
-        else begin
-            best__3 = best__2;
-        end
     end
     always @(*) begin
         in_group__3 = 1'b1;
         in_group__3 = ents__3__rank >= group_first__0;
     end
     always @(*) begin
-        if (in_group__3 & (ents__3__key < best__3)) begin
-            best__4 = ents__3__key;
-        end
-        else begin
-            best__4 = best__3;
-        end
-    end
-    always @(*) begin
         in_group__4 = 1'b1;
         in_group__4 = ents__4__rank >= group_first__0;
-    end
-    always @(*) begin
-        if (in_group__4 & (ents__4__key < best__4)) begin
-            best__5 = ents__4__key;
-        end
-        else begin
-            best__5 = best__4;
-        end
     end
     always @(*) begin
         in_group__5 = 1'b1;
         in_group__5 = ents__5__rank >= group_first__0;
     end
     always @(*) begin
-        if (in_group__5 & (ents__5__key < best__5)) begin
-            best__6 = ents__5__key;
-        end
-        else begin
-            best__6 = best__5;
-        end
-    end
-    always @(*) begin
         in_group__6 = 1'b1;
         in_group__6 = ents__6__rank >= group_first__0;
-    end
-    always @(*) begin
-        if (in_group__6 & (ents__6__key < best__6)) begin
-            best__7 = ents__6__key;
-        end
-        else begin
-            best__7 = best__6;
-        end
     end
     always @(*) begin
         in_group__7 = 1'b1;
         in_group__7 = ents__7__rank >= group_first__0;
     end
     always @(*) begin
-        if (in_group__7 & (ents__7__key < best__7)) begin
-            best__8 = ents__7__key;
-        end
-        else begin
-            best__8 = best__7;
-        end
-    end
-    always @(*) begin
         in_group__8 = 1'b1;
         in_group__8 = ents__8__rank >= group_first__0;
-    end
-    always @(*) begin
-        if (in_group__8 & (ents__8__key < best__8)) begin
-            best__9 = ents__8__key;
-        end
-        else begin
-            best__9 = best__8;
-        end
     end
     always @(*) begin
         in_group__9 = 1'b1;
         in_group__9 = ents__9__rank >= group_first__0;
     end
     always @(*) begin
-        if (in_group__9 & (ents__9__key < best__9)) begin
-            best__10 = ents__9__key;
+        vic_ok__0 = in_group__0;
+        if (in_group__0 & (ents__0__key < ents__0__key)) begin
+            vic_ok__0 = 1'b0;
         end
-        else begin
-            best__10 = best__9;
+        if (in_group__1 & (ents__1__key < ents__0__key)) begin
+            vic_ok__0 = 1'b0;
         end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            victim__0 = order__tgt__0;
+        if (in_group__2 & (ents__2__key < ents__0__key)) begin
+            vic_ok__0 = 1'b0;
         end
-        else begin
-            victim__0 = in_group__0 & (ents__0__key == best__10);
+        if (in_group__3 & (ents__3__key < ents__0__key)) begin
+            vic_ok__0 = 1'b0;
         end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            victim__1 = order__tgt__1;
+        if (in_group__4 & (ents__4__key < ents__0__key)) begin
+            vic_ok__0 = 1'b0;
         end
-        else begin
-            victim__1 = in_group__1 & (ents__1__key == best__10);
+        if (in_group__5 & (ents__5__key < ents__0__key)) begin
+            vic_ok__0 = 1'b0;
         end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            victim__2 = order__tgt__2;
+        if (in_group__6 & (ents__6__key < ents__0__key)) begin
+            vic_ok__0 = 1'b0;
         end
-        else begin
-            victim__2 = in_group__2 & (ents__2__key == best__10);
+        if (in_group__7 & (ents__7__key < ents__0__key)) begin
+            vic_ok__0 = 1'b0;
         end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            victim__3 = order__tgt__3;
+        if (in_group__8 & (ents__8__key < ents__0__key)) begin
+            vic_ok__0 = 1'b0;
         end
-        else begin
-            victim__3 = in_group__3 & (ents__3__key == best__10);
+        if (in_group__9 & (ents__9__key < ents__0__key)) begin
+            vic_ok__0 = 1'b0;
         end
     end
     always @(*) begin
         if (any_inval) begin
-            victim__4 = order__tgt__4;
+            victim__0 = fo_inv__first__0;
         end
         else begin
-            victim__4 = in_group__4 & (ents__4__key == best__10);
+            victim__0 = vic_ok__0;
+        end
+    end
+    always @(*) begin
+        vic_ok__1 = in_group__1;
+        if (in_group__0 & (ents__0__key < ents__1__key)) begin
+            vic_ok__1 = 1'b0;
+        end
+        if (in_group__1 & (ents__1__key < ents__1__key)) begin
+            vic_ok__1 = 1'b0;
+        end
+        if (in_group__2 & (ents__2__key < ents__1__key)) begin
+            vic_ok__1 = 1'b0;
+        end
+        if (in_group__3 & (ents__3__key < ents__1__key)) begin
+            vic_ok__1 = 1'b0;
+        end
+        if (in_group__4 & (ents__4__key < ents__1__key)) begin
+            vic_ok__1 = 1'b0;
+        end
+        if (in_group__5 & (ents__5__key < ents__1__key)) begin
+            vic_ok__1 = 1'b0;
+        end
+        if (in_group__6 & (ents__6__key < ents__1__key)) begin
+            vic_ok__1 = 1'b0;
+        end
+        if (in_group__7 & (ents__7__key < ents__1__key)) begin
+            vic_ok__1 = 1'b0;
+        end
+        if (in_group__8 & (ents__8__key < ents__1__key)) begin
+            vic_ok__1 = 1'b0;
+        end
+        if (in_group__9 & (ents__9__key < ents__1__key)) begin
+            vic_ok__1 = 1'b0;
         end
     end
     always @(*) begin
         if (any_inval) begin
-            victim__5 = order__tgt__5;
+            victim__1 = fo_inv__first__1;
         end
         else begin
-            victim__5 = in_group__5 & (ents__5__key == best__10);
+            victim__1 = vic_ok__1;
+        end
+    end
+    always @(*) begin
+        vic_ok__2 = in_group__2;
+        if (in_group__0 & (ents__0__key < ents__2__key)) begin
+            vic_ok__2 = 1'b0;
+        end
+        if (in_group__1 & (ents__1__key < ents__2__key)) begin
+            vic_ok__2 = 1'b0;
+        end
+        if (in_group__2 & (ents__2__key < ents__2__key)) begin
+            vic_ok__2 = 1'b0;
+        end
+        if (in_group__3 & (ents__3__key < ents__2__key)) begin
+            vic_ok__2 = 1'b0;
+        end
+        if (in_group__4 & (ents__4__key < ents__2__key)) begin
+            vic_ok__2 = 1'b0;
+        end
+        if (in_group__5 & (ents__5__key < ents__2__key)) begin
+            vic_ok__2 = 1'b0;
+        end
+        if (in_group__6 & (ents__6__key < ents__2__key)) begin
+            vic_ok__2 = 1'b0;
+        end
+        if (in_group__7 & (ents__7__key < ents__2__key)) begin
+            vic_ok__2 = 1'b0;
+        end
+        if (in_group__8 & (ents__8__key < ents__2__key)) begin
+            vic_ok__2 = 1'b0;
+        end
+        if (in_group__9 & (ents__9__key < ents__2__key)) begin
+            vic_ok__2 = 1'b0;
         end
     end
     always @(*) begin
         if (any_inval) begin
-            victim__6 = order__tgt__6;
+            victim__2 = fo_inv__first__2;
         end
         else begin
-            victim__6 = in_group__6 & (ents__6__key == best__10);
+            victim__2 = vic_ok__2;
+        end
+    end
+    always @(*) begin
+        vic_ok__3 = in_group__3;
+        if (in_group__0 & (ents__0__key < ents__3__key)) begin
+            vic_ok__3 = 1'b0;
+        end
+        if (in_group__1 & (ents__1__key < ents__3__key)) begin
+            vic_ok__3 = 1'b0;
+        end
+        if (in_group__2 & (ents__2__key < ents__3__key)) begin
+            vic_ok__3 = 1'b0;
+        end
+        if (in_group__3 & (ents__3__key < ents__3__key)) begin
+            vic_ok__3 = 1'b0;
+        end
+        if (in_group__4 & (ents__4__key < ents__3__key)) begin
+            vic_ok__3 = 1'b0;
+        end
+        if (in_group__5 & (ents__5__key < ents__3__key)) begin
+            vic_ok__3 = 1'b0;
+        end
+        if (in_group__6 & (ents__6__key < ents__3__key)) begin
+            vic_ok__3 = 1'b0;
+        end
+        if (in_group__7 & (ents__7__key < ents__3__key)) begin
+            vic_ok__3 = 1'b0;
+        end
+        if (in_group__8 & (ents__8__key < ents__3__key)) begin
+            vic_ok__3 = 1'b0;
+        end
+        if (in_group__9 & (ents__9__key < ents__3__key)) begin
+            vic_ok__3 = 1'b0;
         end
     end
     always @(*) begin
         if (any_inval) begin
-            victim__7 = order__tgt__7;
+            victim__3 = fo_inv__first__3;
         end
         else begin
-            victim__7 = in_group__7 & (ents__7__key == best__10);
+            victim__3 = vic_ok__3;
+        end
+    end
+    always @(*) begin
+        vic_ok__4 = in_group__4;
+        if (in_group__0 & (ents__0__key < ents__4__key)) begin
+            vic_ok__4 = 1'b0;
+        end
+        if (in_group__1 & (ents__1__key < ents__4__key)) begin
+            vic_ok__4 = 1'b0;
+        end
+        if (in_group__2 & (ents__2__key < ents__4__key)) begin
+            vic_ok__4 = 1'b0;
+        end
+        if (in_group__3 & (ents__3__key < ents__4__key)) begin
+            vic_ok__4 = 1'b0;
+        end
+        if (in_group__4 & (ents__4__key < ents__4__key)) begin
+            vic_ok__4 = 1'b0;
+        end
+        if (in_group__5 & (ents__5__key < ents__4__key)) begin
+            vic_ok__4 = 1'b0;
+        end
+        if (in_group__6 & (ents__6__key < ents__4__key)) begin
+            vic_ok__4 = 1'b0;
+        end
+        if (in_group__7 & (ents__7__key < ents__4__key)) begin
+            vic_ok__4 = 1'b0;
+        end
+        if (in_group__8 & (ents__8__key < ents__4__key)) begin
+            vic_ok__4 = 1'b0;
+        end
+        if (in_group__9 & (ents__9__key < ents__4__key)) begin
+            vic_ok__4 = 1'b0;
         end
     end
     always @(*) begin
         if (any_inval) begin
-            victim__8 = order__tgt__8;
+            victim__4 = fo_inv__first__4;
         end
         else begin
-            victim__8 = in_group__8 & (ents__8__key == best__10);
+            victim__4 = vic_ok__4;
+        end
+    end
+    always @(*) begin
+        vic_ok__5 = in_group__5;
+        if (in_group__0 & (ents__0__key < ents__5__key)) begin
+            vic_ok__5 = 1'b0;
+        end
+        if (in_group__1 & (ents__1__key < ents__5__key)) begin
+            vic_ok__5 = 1'b0;
+        end
+        if (in_group__2 & (ents__2__key < ents__5__key)) begin
+            vic_ok__5 = 1'b0;
+        end
+        if (in_group__3 & (ents__3__key < ents__5__key)) begin
+            vic_ok__5 = 1'b0;
+        end
+        if (in_group__4 & (ents__4__key < ents__5__key)) begin
+            vic_ok__5 = 1'b0;
+        end
+        if (in_group__5 & (ents__5__key < ents__5__key)) begin
+            vic_ok__5 = 1'b0;
+        end
+        if (in_group__6 & (ents__6__key < ents__5__key)) begin
+            vic_ok__5 = 1'b0;
+        end
+        if (in_group__7 & (ents__7__key < ents__5__key)) begin
+            vic_ok__5 = 1'b0;
+        end
+        if (in_group__8 & (ents__8__key < ents__5__key)) begin
+            vic_ok__5 = 1'b0;
+        end
+        if (in_group__9 & (ents__9__key < ents__5__key)) begin
+            vic_ok__5 = 1'b0;
         end
     end
     always @(*) begin
         if (any_inval) begin
-            victim__9 = order__tgt__9;
+            victim__5 = fo_inv__first__5;
         end
         else begin
-            victim__9 = in_group__9 & (ents__9__key == best__10);
+            victim__5 = vic_ok__5;
+        end
+    end
+    always @(*) begin
+        vic_ok__6 = in_group__6;
+        if (in_group__0 & (ents__0__key < ents__6__key)) begin
+            vic_ok__6 = 1'b0;
+        end
+        if (in_group__1 & (ents__1__key < ents__6__key)) begin
+            vic_ok__6 = 1'b0;
+        end
+        if (in_group__2 & (ents__2__key < ents__6__key)) begin
+            vic_ok__6 = 1'b0;
+        end
+        if (in_group__3 & (ents__3__key < ents__6__key)) begin
+            vic_ok__6 = 1'b0;
+        end
+        if (in_group__4 & (ents__4__key < ents__6__key)) begin
+            vic_ok__6 = 1'b0;
+        end
+        if (in_group__5 & (ents__5__key < ents__6__key)) begin
+            vic_ok__6 = 1'b0;
+        end
+        if (in_group__6 & (ents__6__key < ents__6__key)) begin
+            vic_ok__6 = 1'b0;
+        end
+        if (in_group__7 & (ents__7__key < ents__6__key)) begin
+            vic_ok__6 = 1'b0;
+        end
+        if (in_group__8 & (ents__8__key < ents__6__key)) begin
+            vic_ok__6 = 1'b0;
+        end
+        if (in_group__9 & (ents__9__key < ents__6__key)) begin
+            vic_ok__6 = 1'b0;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            victim__6 = fo_inv__first__6;
+        end
+        else begin
+            victim__6 = vic_ok__6;
+        end
+    end
+    always @(*) begin
+        vic_ok__7 = in_group__7;
+        if (in_group__0 & (ents__0__key < ents__7__key)) begin
+            vic_ok__7 = 1'b0;
+        end
+        if (in_group__1 & (ents__1__key < ents__7__key)) begin
+            vic_ok__7 = 1'b0;
+        end
+        if (in_group__2 & (ents__2__key < ents__7__key)) begin
+            vic_ok__7 = 1'b0;
+        end
+        if (in_group__3 & (ents__3__key < ents__7__key)) begin
+            vic_ok__7 = 1'b0;
+        end
+        if (in_group__4 & (ents__4__key < ents__7__key)) begin
+            vic_ok__7 = 1'b0;
+        end
+        if (in_group__5 & (ents__5__key < ents__7__key)) begin
+            vic_ok__7 = 1'b0;
+        end
+        if (in_group__6 & (ents__6__key < ents__7__key)) begin
+            vic_ok__7 = 1'b0;
+        end
+        if (in_group__7 & (ents__7__key < ents__7__key)) begin
+            vic_ok__7 = 1'b0;
+        end
+        if (in_group__8 & (ents__8__key < ents__7__key)) begin
+            vic_ok__7 = 1'b0;
+        end
+        if (in_group__9 & (ents__9__key < ents__7__key)) begin
+            vic_ok__7 = 1'b0;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            victim__7 = fo_inv__first__7;
+        end
+        else begin
+            victim__7 = vic_ok__7;
+        end
+    end
+    always @(*) begin
+        vic_ok__8 = in_group__8;
+        if (in_group__0 & (ents__0__key < ents__8__key)) begin
+            vic_ok__8 = 1'b0;
+        end
+        if (in_group__1 & (ents__1__key < ents__8__key)) begin
+            vic_ok__8 = 1'b0;
+        end
+        if (in_group__2 & (ents__2__key < ents__8__key)) begin
+            vic_ok__8 = 1'b0;
+        end
+        if (in_group__3 & (ents__3__key < ents__8__key)) begin
+            vic_ok__8 = 1'b0;
+        end
+        if (in_group__4 & (ents__4__key < ents__8__key)) begin
+            vic_ok__8 = 1'b0;
+        end
+        if (in_group__5 & (ents__5__key < ents__8__key)) begin
+            vic_ok__8 = 1'b0;
+        end
+        if (in_group__6 & (ents__6__key < ents__8__key)) begin
+            vic_ok__8 = 1'b0;
+        end
+        if (in_group__7 & (ents__7__key < ents__8__key)) begin
+            vic_ok__8 = 1'b0;
+        end
+        if (in_group__8 & (ents__8__key < ents__8__key)) begin
+            vic_ok__8 = 1'b0;
+        end
+        if (in_group__9 & (ents__9__key < ents__8__key)) begin
+            vic_ok__8 = 1'b0;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            victim__8 = fo_inv__first__8;
+        end
+        else begin
+            victim__8 = vic_ok__8;
+        end
+    end
+    always @(*) begin
+        vic_ok__9 = in_group__9;
+        if (in_group__0 & (ents__0__key < ents__9__key)) begin
+            vic_ok__9 = 1'b0;
+        end
+        if (in_group__1 & (ents__1__key < ents__9__key)) begin
+            vic_ok__9 = 1'b0;
+        end
+        if (in_group__2 & (ents__2__key < ents__9__key)) begin
+            vic_ok__9 = 1'b0;
+        end
+        if (in_group__3 & (ents__3__key < ents__9__key)) begin
+            vic_ok__9 = 1'b0;
+        end
+        if (in_group__4 & (ents__4__key < ents__9__key)) begin
+            vic_ok__9 = 1'b0;
+        end
+        if (in_group__5 & (ents__5__key < ents__9__key)) begin
+            vic_ok__9 = 1'b0;
+        end
+        if (in_group__6 & (ents__6__key < ents__9__key)) begin
+            vic_ok__9 = 1'b0;
+        end
+        if (in_group__7 & (ents__7__key < ents__9__key)) begin
+            vic_ok__9 = 1'b0;
+        end
+        if (in_group__8 & (ents__8__key < ents__9__key)) begin
+            vic_ok__9 = 1'b0;
+        end
+        if (in_group__9 & (ents__9__key < ents__9__key)) begin
+            vic_ok__9 = 1'b0;
+        end
+    end
+    always @(*) begin
+        if (any_inval) begin
+            victim__9 = fo_inv__first__9;
+        end
+        else begin
+            victim__9 = vic_ok__9;
         end
     end
     always @(*) allocate = link_en & ~any_hit;
     always @(*) begin
         s_iw_valid = 1'b0;
-        if (p_src__0) begin
-            s_iw_valid = ents__0__iw_valid;
-        end
-        if (p_src__1) begin
-            s_iw_valid = ents__1__iw_valid;
-        end
-        if (p_src__2) begin
-            s_iw_valid = ents__2__iw_valid;
-        end
-        if (p_src__3) begin
-            s_iw_valid = ents__3__iw_valid;
-        end
-        if (p_src__4) begin
-            s_iw_valid = ents__4__iw_valid;
-        end
-        if (p_src__5) begin
-            s_iw_valid = ents__5__iw_valid;
-        end
-        if (p_src__6) begin
-            s_iw_valid = ents__6__iw_valid;
-        end
-        if (p_src__7) begin
-            s_iw_valid = ents__7__iw_valid;
-        end
-        if (p_src__8) begin
-            s_iw_valid = ents__8__iw_valid;
-        end
-        if (p_src__9) begin
-            s_iw_valid = ents__9__iw_valid;
-        end
+        s_iw_valid = s_iw_valid | ents__0__p_iw_valid;
+        s_iw_valid = s_iw_valid | ents__1__p_iw_valid;
+        s_iw_valid = s_iw_valid | ents__2__p_iw_valid;
+        s_iw_valid = s_iw_valid | ents__3__p_iw_valid;
+        s_iw_valid = s_iw_valid | ents__4__p_iw_valid;
+        s_iw_valid = s_iw_valid | ents__5__p_iw_valid;
+        s_iw_valid = s_iw_valid | ents__6__p_iw_valid;
+        s_iw_valid = s_iw_valid | ents__7__p_iw_valid;
+        s_iw_valid = s_iw_valid | ents__8__p_iw_valid;
+        s_iw_valid = s_iw_valid | ents__9__p_iw_valid;
     end
     always @(*) begin
         s_iw_warp = wb_zero;
-        if (p_src__0) begin
-            s_iw_warp = ents__0__iw_warp;
-        end
-        if (p_src__1) begin
-            s_iw_warp = ents__1__iw_warp;
-        end
-        if (p_src__2) begin
-            s_iw_warp = ents__2__iw_warp;
-        end
-        if (p_src__3) begin
-            s_iw_warp = ents__3__iw_warp;
-        end
-        if (p_src__4) begin
-            s_iw_warp = ents__4__iw_warp;
-        end
-        if (p_src__5) begin
-            s_iw_warp = ents__5__iw_warp;
-        end
-        if (p_src__6) begin
-            s_iw_warp = ents__6__iw_warp;
-        end
-        if (p_src__7) begin
-            s_iw_warp = ents__7__iw_warp;
-        end
-        if (p_src__8) begin
-            s_iw_warp = ents__8__iw_warp;
-        end
-        if (p_src__9) begin
-            s_iw_warp = ents__9__iw_warp;
-        end
+        s_iw_warp = s_iw_warp | ents__0__p_iw_warp;
+        s_iw_warp = s_iw_warp | ents__1__p_iw_warp;
+        s_iw_warp = s_iw_warp | ents__2__p_iw_warp;
+        s_iw_warp = s_iw_warp | ents__3__p_iw_warp;
+        s_iw_warp = s_iw_warp | ents__4__p_iw_warp;
+        s_iw_warp = s_iw_warp | ents__5__p_iw_warp;
+        s_iw_warp = s_iw_warp | ents__6__p_iw_warp;
+        s_iw_warp = s_iw_warp | ents__7__p_iw_warp;
+        s_iw_warp = s_iw_warp | ents__8__p_iw_warp;
+        s_iw_warp = s_iw_warp | ents__9__p_iw_warp;
     end
     always @(*) begin
         s_iw_addr = addr_zero;
-        if (p_src__0) begin
-            s_iw_addr = ents__0__iw_addr;
-        end
-        if (p_src__1) begin
-            s_iw_addr = ents__1__iw_addr;
-        end
-        if (p_src__2) begin
-            s_iw_addr = ents__2__iw_addr;
-        end
-        if (p_src__3) begin
-            s_iw_addr = ents__3__iw_addr;
-        end
-        if (p_src__4) begin
-            s_iw_addr = ents__4__iw_addr;
-        end
-        if (p_src__5) begin
-            s_iw_addr = ents__5__iw_addr;
-        end
-        if (p_src__6) begin
-            s_iw_addr = ents__6__iw_addr;
-        end
-        if (p_src__7) begin
-            s_iw_addr = ents__7__iw_addr;
-        end
-        if (p_src__8) begin
-            s_iw_addr = ents__8__iw_addr;
-        end
-        if (p_src__9) begin
-            s_iw_addr = ents__9__iw_addr;
-        end
+        s_iw_addr = s_iw_addr | ents__0__p_iw_addr;
+        s_iw_addr = s_iw_addr | ents__1__p_iw_addr;
+        s_iw_addr = s_iw_addr | ents__2__p_iw_addr;
+        s_iw_addr = s_iw_addr | ents__3__p_iw_addr;
+        s_iw_addr = s_iw_addr | ents__4__p_iw_addr;
+        s_iw_addr = s_iw_addr | ents__5__p_iw_addr;
+        s_iw_addr = s_iw_addr | ents__6__p_iw_addr;
+        s_iw_addr = s_iw_addr | ents__7__p_iw_addr;
+        s_iw_addr = s_iw_addr | ents__8__p_iw_addr;
+        s_iw_addr = s_iw_addr | ents__9__p_iw_addr;
     end
     always @(*) begin
         s_iw_stride = addr_zero;
-        if (p_src__0) begin
-            s_iw_stride = ents__0__iw_stride;
-        end
-        if (p_src__1) begin
-            s_iw_stride = ents__1__iw_stride;
-        end
-        if (p_src__2) begin
-            s_iw_stride = ents__2__iw_stride;
-        end
-        if (p_src__3) begin
-            s_iw_stride = ents__3__iw_stride;
-        end
-        if (p_src__4) begin
-            s_iw_stride = ents__4__iw_stride;
-        end
-        if (p_src__5) begin
-            s_iw_stride = ents__5__iw_stride;
-        end
-        if (p_src__6) begin
-            s_iw_stride = ents__6__iw_stride;
-        end
-        if (p_src__7) begin
-            s_iw_stride = ents__7__iw_stride;
-        end
-        if (p_src__8) begin
-            s_iw_stride = ents__8__iw_stride;
-        end
-        if (p_src__9) begin
-            s_iw_stride = ents__9__iw_stride;
-        end
+        s_iw_stride = s_iw_stride | ents__0__p_iw_stride;
+        s_iw_stride = s_iw_stride | ents__1__p_iw_stride;
+        s_iw_stride = s_iw_stride | ents__2__p_iw_stride;
+        s_iw_stride = s_iw_stride | ents__3__p_iw_stride;
+        s_iw_stride = s_iw_stride | ents__4__p_iw_stride;
+        s_iw_stride = s_iw_stride | ents__5__p_iw_stride;
+        s_iw_stride = s_iw_stride | ents__6__p_iw_stride;
+        s_iw_stride = s_iw_stride | ents__7__p_iw_stride;
+        s_iw_stride = s_iw_stride | ents__8__p_iw_stride;
+        s_iw_stride = s_iw_stride | ents__9__p_iw_stride;
     end
     always @(*) begin
         s_iw_cnt = two_zero;
-        if (p_src__0) begin
-            s_iw_cnt = ents__0__iw_cnt;
-        end
-        if (p_src__1) begin
-            s_iw_cnt = ents__1__iw_cnt;
-        end
-        if (p_src__2) begin
-            s_iw_cnt = ents__2__iw_cnt;
-        end
-        if (p_src__3) begin
-            s_iw_cnt = ents__3__iw_cnt;
-        end
-        if (p_src__4) begin
-            s_iw_cnt = ents__4__iw_cnt;
-        end
-        if (p_src__5) begin
-            s_iw_cnt = ents__5__iw_cnt;
-        end
-        if (p_src__6) begin
-            s_iw_cnt = ents__6__iw_cnt;
-        end
-        if (p_src__7) begin
-            s_iw_cnt = ents__7__iw_cnt;
-        end
-        if (p_src__8) begin
-            s_iw_cnt = ents__8__iw_cnt;
-        end
-        if (p_src__9) begin
-            s_iw_cnt = ents__9__iw_cnt;
-        end
+        s_iw_cnt = s_iw_cnt | ents__0__p_iw_cnt;
+        s_iw_cnt = s_iw_cnt | ents__1__p_iw_cnt;
+        s_iw_cnt = s_iw_cnt | ents__2__p_iw_cnt;
+        s_iw_cnt = s_iw_cnt | ents__3__p_iw_cnt;
+        s_iw_cnt = s_iw_cnt | ents__4__p_iw_cnt;
+        s_iw_cnt = s_iw_cnt | ents__5__p_iw_cnt;
+        s_iw_cnt = s_iw_cnt | ents__6__p_iw_cnt;
+        s_iw_cnt = s_iw_cnt | ents__7__p_iw_cnt;
+        s_iw_cnt = s_iw_cnt | ents__8__p_iw_cnt;
+        s_iw_cnt = s_iw_cnt | ents__9__p_iw_cnt;
     end
-    always @(*) zx_w__narrow = ld_warp;
-    always @(*) zx_iww__narrow = s_iw_warp;
-    always @(*) iw_div__delta = zx_w__wide - zx_iww__wide;
-    always @(*) iw_div__diff = ld_addr - s_iw_addr;
+    always @(*) iw_div__w = ld_warp;
+    always @(*) iw_div__lead = s_iw_warp;
+    always @(*) iw_div__a = ld_addr;
+    always @(*) iw_div__base = s_iw_addr;
     always @(*) cand = iw_div__stride;
     always @(*) begin
         u_iw_stride = s_iw_stride;
@@ -2620,266 +2887,346 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         e_stride = addr_zero;
-        if (chain_sel__0) begin
-            e_stride = ents__0__stride;
-        end
-        if (chain_sel__1) begin
-            e_stride = ents__1__stride;
-        end
-        if (chain_sel__2) begin
-            e_stride = ents__2__stride;
-        end
-        if (chain_sel__3) begin
-            e_stride = ents__3__stride;
-        end
-        if (chain_sel__4) begin
-            e_stride = ents__4__stride;
-        end
-        if (chain_sel__5) begin
-            e_stride = ents__5__stride;
-        end
-        if (chain_sel__6) begin
-            e_stride = ents__6__stride;
-        end
-        if (chain_sel__7) begin
-            e_stride = ents__7__stride;
-        end
-        if (chain_sel__8) begin
-            e_stride = ents__8__stride;
-        end
-        if (chain_sel__9) begin
-            e_stride = ents__9__stride;
-        end
+        e_stride = e_stride | h_stride__0;
+        e_stride = e_stride | h_stride__1;
+        e_stride = e_stride | h_stride__2;
+        e_stride = e_stride | h_stride__3;
+        e_stride = e_stride | h_stride__4;
+        e_stride = e_stride | h_stride__5;
+        e_stride = e_stride | h_stride__6;
+        e_stride = e_stride | h_stride__7;
+        e_stride = e_stride | h_stride__8;
+        e_stride = e_stride | h_stride__9;
     end
     always @(*) begin
         e_pc2 = pc_zero;
-        if (chain_sel__0) begin
-            e_pc2 = ents__0__pc2;
-        end
-        if (chain_sel__1) begin
-            e_pc2 = ents__1__pc2;
-        end
-        if (chain_sel__2) begin
-            e_pc2 = ents__2__pc2;
-        end
-        if (chain_sel__3) begin
-            e_pc2 = ents__3__pc2;
-        end
-        if (chain_sel__4) begin
-            e_pc2 = ents__4__pc2;
-        end
-        if (chain_sel__5) begin
-            e_pc2 = ents__5__pc2;
-        end
-        if (chain_sel__6) begin
-            e_pc2 = ents__6__pc2;
-        end
-        if (chain_sel__7) begin
-            e_pc2 = ents__7__pc2;
-        end
-        if (chain_sel__8) begin
-            e_pc2 = ents__8__pc2;
-        end
-        if (chain_sel__9) begin
-            e_pc2 = ents__9__pc2;
-        end
+        e_pc2 = e_pc2 | h_pc2__0;
+        e_pc2 = e_pc2 | h_pc2__1;
+        e_pc2 = e_pc2 | h_pc2__2;
+        e_pc2 = e_pc2 | h_pc2__3;
+        e_pc2 = e_pc2 | h_pc2__4;
+        e_pc2 = e_pc2 | h_pc2__5;
+        e_pc2 = e_pc2 | h_pc2__6;
+        e_pc2 = e_pc2 | h_pc2__7;
+        e_pc2 = e_pc2 | h_pc2__8;
+        e_pc2 = e_pc2 | h_pc2__9;
     end
     always @(*) begin
         e_usable = 1'b0;
-        if (chain_sel__0) begin
-            e_usable = ents__0__usable;
-        end
-        if (chain_sel__1) begin
-            e_usable = ents__1__usable;
-        end
-        if (chain_sel__2) begin
-            e_usable = ents__2__usable;
-        end
-        if (chain_sel__3) begin
-            e_usable = ents__3__usable;
-        end
-        if (chain_sel__4) begin
-            e_usable = ents__4__usable;
-        end
-        if (chain_sel__5) begin
-            e_usable = ents__5__usable;
-        end
-        if (chain_sel__6) begin
-            e_usable = ents__6__usable;
-        end
-        if (chain_sel__7) begin
-            e_usable = ents__7__usable;
-        end
-        if (chain_sel__8) begin
-            e_usable = ents__8__usable;
-        end
-        if (chain_sel__9) begin
-            e_usable = ents__9__usable;
-        end
+        e_usable = e_usable | h_usable__0;
+        e_usable = e_usable | h_usable__1;
+        e_usable = e_usable | h_usable__2;
+        e_usable = e_usable | h_usable__3;
+        e_usable = e_usable | h_usable__4;
+        e_usable = e_usable | h_usable__5;
+        e_usable = e_usable | h_usable__6;
+        e_usable = e_usable | h_usable__7;
+        e_usable = e_usable | h_usable__8;
+        e_usable = e_usable | h_usable__9;
     end
     always @(*) begin
         e_span = span_zero;
-        if (chain_sel__0) begin
-            e_span = ents__0__span;
-        end
-        if (chain_sel__1) begin
-            e_span = ents__1__span;
-        end
-        if (chain_sel__2) begin
-            e_span = ents__2__span;
-        end
-        if (chain_sel__3) begin
-            e_span = ents__3__span;
-        end
-        if (chain_sel__4) begin
-            e_span = ents__4__span;
-        end
-        if (chain_sel__5) begin
-            e_span = ents__5__span;
-        end
-        if (chain_sel__6) begin
-            e_span = ents__6__span;
-        end
-        if (chain_sel__7) begin
-            e_span = ents__7__span;
-        end
-        if (chain_sel__8) begin
-            e_span = ents__8__span;
-        end
-        if (chain_sel__9) begin
-            e_span = ents__9__span;
-        end
+        e_span = e_span | h_span__0;
+        e_span = e_span | h_span__1;
+        e_span = e_span | h_span__2;
+        e_span = e_span | h_span__3;
+        e_span = e_span | h_span__4;
+        e_span = e_span | h_span__5;
+        e_span = e_span | h_span__6;
+        e_span = e_span | h_span__7;
+        e_span = e_span | h_span__8;
+        e_span = e_span | h_span__9;
     end
     always @(*) begin
         pj_intra = addr_zero;
-        if (pj_src__0) begin
-            pj_intra = ents__0__intra;
-        end
-        if (pj_src__1) begin
-            pj_intra = ents__1__intra;
-        end
-        if (pj_src__2) begin
-            pj_intra = ents__2__intra;
-        end
-        if (pj_src__3) begin
-            pj_intra = ents__3__intra;
-        end
-        if (pj_src__4) begin
-            pj_intra = ents__4__intra;
-        end
-        if (pj_src__5) begin
-            pj_intra = ents__5__intra;
-        end
-        if (pj_src__6) begin
-            pj_intra = ents__6__intra;
-        end
-        if (pj_src__7) begin
-            pj_intra = ents__7__intra;
-        end
-        if (pj_src__8) begin
-            pj_intra = ents__8__intra;
-        end
-        if (pj_src__9) begin
-            pj_intra = ents__9__intra;
-        end
+        pj_intra = pj_intra | ents__0__j_intra;
+        pj_intra = pj_intra | ents__1__j_intra;
+        pj_intra = pj_intra | ents__2__j_intra;
+        pj_intra = pj_intra | ents__3__j_intra;
+        pj_intra = pj_intra | ents__4__j_intra;
+        pj_intra = pj_intra | ents__5__j_intra;
+        pj_intra = pj_intra | ents__6__j_intra;
+        pj_intra = pj_intra | ents__7__j_intra;
+        pj_intra = pj_intra | ents__8__j_intra;
+        pj_intra = pj_intra | ents__9__j_intra;
     end
     always @(*) begin
         pj_t2 = two_zero;
-        if (pj_src__0) begin
-            pj_t2 = ents__0__t2;
-        end
-        if (pj_src__1) begin
-            pj_t2 = ents__1__t2;
-        end
-        if (pj_src__2) begin
-            pj_t2 = ents__2__t2;
-        end
-        if (pj_src__3) begin
-            pj_t2 = ents__3__t2;
-        end
-        if (pj_src__4) begin
-            pj_t2 = ents__4__t2;
-        end
-        if (pj_src__5) begin
-            pj_t2 = ents__5__t2;
-        end
-        if (pj_src__6) begin
-            pj_t2 = ents__6__t2;
-        end
-        if (pj_src__7) begin
-            pj_t2 = ents__7__t2;
-        end
-        if (pj_src__8) begin
-            pj_t2 = ents__8__t2;
-        end
-        if (pj_src__9) begin
-            pj_t2 = ents__9__t2;
-        end
+        pj_t2 = pj_t2 | ents__0__j_t2;
+        pj_t2 = pj_t2 | ents__1__j_t2;
+        pj_t2 = pj_t2 | ents__2__j_t2;
+        pj_t2 = pj_t2 | ents__3__j_t2;
+        pj_t2 = pj_t2 | ents__4__j_t2;
+        pj_t2 = pj_t2 | ents__5__j_t2;
+        pj_t2 = pj_t2 | ents__6__j_t2;
+        pj_t2 = pj_t2 | ents__7__j_t2;
+        pj_t2 = pj_t2 | ents__8__j_t2;
+        pj_t2 = pj_t2 | ents__9__j_t2;
     end
     always @(*) begin
         pj_iw_stride = addr_zero;
-        if (pj_src__0) begin
-            pj_iw_stride = ents__0__iw_stride;
-        end
-        if (pj_src__1) begin
-            pj_iw_stride = ents__1__iw_stride;
-        end
-        if (pj_src__2) begin
-            pj_iw_stride = ents__2__iw_stride;
-        end
-        if (pj_src__3) begin
-            pj_iw_stride = ents__3__iw_stride;
-        end
-        if (pj_src__4) begin
-            pj_iw_stride = ents__4__iw_stride;
-        end
-        if (pj_src__5) begin
-            pj_iw_stride = ents__5__iw_stride;
-        end
-        if (pj_src__6) begin
-            pj_iw_stride = ents__6__iw_stride;
-        end
-        if (pj_src__7) begin
-            pj_iw_stride = ents__7__iw_stride;
-        end
-        if (pj_src__8) begin
-            pj_iw_stride = ents__8__iw_stride;
-        end
-        if (pj_src__9) begin
-            pj_iw_stride = ents__9__iw_stride;
-        end
+        pj_iw_stride = pj_iw_stride | ents__0__j_iw_stride;
+        pj_iw_stride = pj_iw_stride | ents__1__j_iw_stride;
+        pj_iw_stride = pj_iw_stride | ents__2__j_iw_stride;
+        pj_iw_stride = pj_iw_stride | ents__3__j_iw_stride;
+        pj_iw_stride = pj_iw_stride | ents__4__j_iw_stride;
+        pj_iw_stride = pj_iw_stride | ents__5__j_iw_stride;
+        pj_iw_stride = pj_iw_stride | ents__6__j_iw_stride;
+        pj_iw_stride = pj_iw_stride | ents__7__j_iw_stride;
+        pj_iw_stride = pj_iw_stride | ents__8__j_iw_stride;
+        pj_iw_stride = pj_iw_stride | ents__9__j_iw_stride;
     end
     always @(*) begin
         pj_iw_cnt = two_zero;
-        if (pj_src__0) begin
-            pj_iw_cnt = ents__0__iw_cnt;
+        pj_iw_cnt = pj_iw_cnt | ents__0__j_iw_cnt;
+        pj_iw_cnt = pj_iw_cnt | ents__1__j_iw_cnt;
+        pj_iw_cnt = pj_iw_cnt | ents__2__j_iw_cnt;
+        pj_iw_cnt = pj_iw_cnt | ents__3__j_iw_cnt;
+        pj_iw_cnt = pj_iw_cnt | ents__4__j_iw_cnt;
+        pj_iw_cnt = pj_iw_cnt | ents__5__j_iw_cnt;
+        pj_iw_cnt = pj_iw_cnt | ents__6__j_iw_cnt;
+        pj_iw_cnt = pj_iw_cnt | ents__7__j_iw_cnt;
+        pj_iw_cnt = pj_iw_cnt | ents__8__j_iw_cnt;
+        pj_iw_cnt = pj_iw_cnt | ents__9__j_iw_cnt;
+    end
+    always @(*) begin
+        h_stride__0 = addr_zero;
+        if (chain_sel__0) begin
+            h_stride__0 = ents__0__stride;
         end
-        if (pj_src__1) begin
-            pj_iw_cnt = ents__1__iw_cnt;
+    end
+    always @(*) begin
+        h_pc2__0 = pc_zero;
+        if (chain_sel__0) begin
+            h_pc2__0 = ents__0__pc2;
         end
-        if (pj_src__2) begin
-            pj_iw_cnt = ents__2__iw_cnt;
+    end
+    always @(*) begin
+        h_usable__0 = 1'b0;
+        if (chain_sel__0) begin
+            h_usable__0 = ents__0__usable;
         end
-        if (pj_src__3) begin
-            pj_iw_cnt = ents__3__iw_cnt;
+    end
+    always @(*) begin
+        h_span__0 = span_zero;
+        if (chain_sel__0) begin
+            h_span__0 = ents__0__span;
         end
-        if (pj_src__4) begin
-            pj_iw_cnt = ents__4__iw_cnt;
+    end
+    always @(*) begin
+        h_stride__1 = addr_zero;
+        if (chain_sel__1) begin
+            h_stride__1 = ents__1__stride;
         end
-        if (pj_src__5) begin
-            pj_iw_cnt = ents__5__iw_cnt;
+    end
+    always @(*) begin
+        h_pc2__1 = pc_zero;
+        if (chain_sel__1) begin
+            h_pc2__1 = ents__1__pc2;
         end
-        if (pj_src__6) begin
-            pj_iw_cnt = ents__6__iw_cnt;
+    end
+    always @(*) begin
+        h_usable__1 = 1'b0;
+        if (chain_sel__1) begin
+            h_usable__1 = ents__1__usable;
         end
-        if (pj_src__7) begin
-            pj_iw_cnt = ents__7__iw_cnt;
+    end
+    always @(*) begin
+        h_span__1 = span_zero;
+        if (chain_sel__1) begin
+            h_span__1 = ents__1__span;
         end
-        if (pj_src__8) begin
-            pj_iw_cnt = ents__8__iw_cnt;
+    end
+    always @(*) begin
+        h_stride__2 = addr_zero;
+        if (chain_sel__2) begin
+            h_stride__2 = ents__2__stride;
         end
-        if (pj_src__9) begin
-            pj_iw_cnt = ents__9__iw_cnt;
+    end
+    always @(*) begin
+        h_pc2__2 = pc_zero;
+        if (chain_sel__2) begin
+            h_pc2__2 = ents__2__pc2;
+        end
+    end
+    always @(*) begin
+        h_usable__2 = 1'b0;
+        if (chain_sel__2) begin
+            h_usable__2 = ents__2__usable;
+        end
+    end
+    always @(*) begin
+        h_span__2 = span_zero;
+        if (chain_sel__2) begin
+            h_span__2 = ents__2__span;
+        end
+    end
+    always @(*) begin
+        h_stride__3 = addr_zero;
+        if (chain_sel__3) begin
+            h_stride__3 = ents__3__stride;
+        end
+    end
+    always @(*) begin
+        h_pc2__3 = pc_zero;
+        if (chain_sel__3) begin
+            h_pc2__3 = ents__3__pc2;
+        end
+    end
+    always @(*) begin
+        h_usable__3 = 1'b0;
+        if (chain_sel__3) begin
+            h_usable__3 = ents__3__usable;
+        end
+    end
+    always @(*) begin
+        h_span__3 = span_zero;
+        if (chain_sel__3) begin
+            h_span__3 = ents__3__span;
+        end
+    end
+    always @(*) begin
+        h_stride__4 = addr_zero;
+        if (chain_sel__4) begin
+            h_stride__4 = ents__4__stride;
+        end
+    end
+    always @(*) begin
+        h_pc2__4 = pc_zero;
+        if (chain_sel__4) begin
+            h_pc2__4 = ents__4__pc2;
+        end
+    end
+    always @(*) begin
+        h_usable__4 = 1'b0;
+        if (chain_sel__4) begin
+            h_usable__4 = ents__4__usable;
+        end
+    end
+    always @(*) begin
+        h_span__4 = span_zero;
+        if (chain_sel__4) begin
+            h_span__4 = ents__4__span;
+        end
+    end
+    always @(*) begin
+        h_stride__5 = addr_zero;
+        if (chain_sel__5) begin
+            h_stride__5 = ents__5__stride;
+        end
+    end
+    always @(*) begin
+        h_pc2__5 = pc_zero;
+        if (chain_sel__5) begin
+            h_pc2__5 = ents__5__pc2;
+        end
+    end
+    always @(*) begin
+        h_usable__5 = 1'b0;
+        if (chain_sel__5) begin
+            h_usable__5 = ents__5__usable;
+        end
+    end
+    always @(*) begin
+        h_span__5 = span_zero;
+        if (chain_sel__5) begin
+            h_span__5 = ents__5__span;
+        end
+    end
+    always @(*) begin
+        h_stride__6 = addr_zero;
+        if (chain_sel__6) begin
+            h_stride__6 = ents__6__stride;
+        end
+    end
+    always @(*) begin
+        h_pc2__6 = pc_zero;
+        if (chain_sel__6) begin
+            h_pc2__6 = ents__6__pc2;
+        end
+    end
+    always @(*) begin
+        h_usable__6 = 1'b0;
+        if (chain_sel__6) begin
+            h_usable__6 = ents__6__usable;
+        end
+    end
+    always @(*) begin
+        h_span__6 = span_zero;
+        if (chain_sel__6) begin
+            h_span__6 = ents__6__span;
+        end
+    end
+    always @(*) begin
+        h_stride__7 = addr_zero;
+        if (chain_sel__7) begin
+            h_stride__7 = ents__7__stride;
+        end
+    end
+    always @(*) begin
+        h_pc2__7 = pc_zero;
+        if (chain_sel__7) begin
+            h_pc2__7 = ents__7__pc2;
+        end
+    end
+    always @(*) begin
+        h_usable__7 = 1'b0;
+        if (chain_sel__7) begin
+            h_usable__7 = ents__7__usable;
+        end
+    end
+    always @(*) begin
+        h_span__7 = span_zero;
+        if (chain_sel__7) begin
+            h_span__7 = ents__7__span;
+        end
+    end
+    always @(*) begin
+        h_stride__8 = addr_zero;
+        if (chain_sel__8) begin
+            h_stride__8 = ents__8__stride;
+        end
+    end
+    always @(*) begin
+        h_pc2__8 = pc_zero;
+        if (chain_sel__8) begin
+            h_pc2__8 = ents__8__pc2;
+        end
+    end
+    always @(*) begin
+        h_usable__8 = 1'b0;
+        if (chain_sel__8) begin
+            h_usable__8 = ents__8__usable;
+        end
+    end
+    always @(*) begin
+        h_span__8 = span_zero;
+        if (chain_sel__8) begin
+            h_span__8 = ents__8__span;
+        end
+    end
+    always @(*) begin
+        h_stride__9 = addr_zero;
+        if (chain_sel__9) begin
+            h_stride__9 = ents__9__stride;
+        end
+    end
+    always @(*) begin
+        h_pc2__9 = pc_zero;
+        if (chain_sel__9) begin
+            h_pc2__9 = ents__9__pc2;
+        end
+    end
+    always @(*) begin
+        h_usable__9 = 1'b0;
+        if (chain_sel__9) begin
+            h_usable__9 = ents__9__usable;
+        end
+    end
+    always @(*) begin
+        h_span__9 = span_zero;
+        if (chain_sel__9) begin
+            h_span__9 = ents__9__span;
         end
     end
     always @(*) hop_ok = (phase__q == ph_chain) & (hop__q < loop_hops) & chain_found;
@@ -2920,14 +3267,37 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         if (intra_ok) begin
-            mul__s = pj_intra;
+            mstride = pj_intra;
         end
         else begin
-            mul__s = pj_iw_stride;
+            mstride = pj_iw_stride;
         end
     end
-    always @(*) zx_k__narrow = kmul;
-    always @(*) mul__d = zx_k__wide;
+    always @(*) begin
+        mt0 = addr_zero;
+        if (kmul[32'h0]) begin
+            mt0 = mstride;
+        end
+    end
+    always @(*) begin
+        mt1 = addr_zero;
+        if (kmul[32'h1]) begin
+            mt1 = mstride << sh_one;
+        end
+    end
+    always @(*) begin
+        mt2 = addr_zero;
+        if (kmul[32'h2]) begin
+            mt2 = mstride << sh_two;
+        end
+    end
+    always @(*) begin
+        mt3 = addr_zero;
+        if (kmul[32'h3]) begin
+            mt3 = mstride << sh_three;
+        end
+    end
+    always @(*) kaddr = ja + mt0 + mt1 + mt2 + mt3;
     always @(*) push = busy & ~halted & (hop_emit | intra_ok | inter_ok) & ~pfq__o_full;
     always @(*) hop_step = busy & ~halted & hop_ok & (~hop_emit | ~pfq__o_full);
     always @(*) job_end = busy & ~halted & ~any_ok;
@@ -2936,10 +3306,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             pf_a = next_addr;
         end
         else if (intra_ok) begin
-            pf_a = ja + mul__p;
+            pf_a = kaddr;
         end
         else begin
-            pf_a = ja + mul__p;
+            pf_a = kaddr;
         end
     end
     always @(*) begin
@@ -3000,613 +3370,741 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             end
         end
     end
-    assign q_below__0 = 1'b0;
-    always @(*) q_below__1 = q_below__0 | (ents__0__m_q & ~victim__0);
-    always @(*) q_below__2 = q_below__1 | (ents__1__m_q & ~victim__1);
-    always @(*) q_below__3 = q_below__2 | (ents__2__m_q & ~victim__2);
-    always @(*) q_below__4 = q_below__3 | (ents__3__m_q & ~victim__3);
-    always @(*) q_below__5 = q_below__4 | (ents__4__m_q & ~victim__4);
-    always @(*) q_below__6 = q_below__5 | (ents__5__m_q & ~victim__5);
-    always @(*) q_below__7 = q_below__6 | (ents__6__m_q & ~victim__6);
-    always @(*) q_below__8 = q_below__7 | (ents__7__m_q & ~victim__7);
-    always @(*) q_below__9 = q_below__8 | (ents__8__m_q & ~victim__8);
-    always @(*) q_src__0 = ents__0__m_q & ~victim__0 & ~q_below__0;
-    always @(*) q_src__1 = ents__1__m_q & ~victim__1 & ~q_below__1;
-    always @(*) q_src__2 = ents__2__m_q & ~victim__2 & ~q_below__2;
-    always @(*) q_src__3 = ents__3__m_q & ~victim__3 & ~q_below__3;
-    always @(*) q_src__4 = ents__4__m_q & ~victim__4 & ~q_below__4;
-    always @(*) q_src__5 = ents__5__m_q & ~victim__5 & ~q_below__5;
-    always @(*) q_src__6 = ents__6__m_q & ~victim__6 & ~q_below__6;
-    always @(*) q_src__7 = ents__7__m_q & ~victim__7 & ~q_below__7;
-    always @(*) q_src__8 = ents__8__m_q & ~victim__8 & ~q_below__8;
-    always @(*) q_src__9 = ents__9__m_q & ~victim__9 & ~q_below__9;
+    always @(*) begin
+        q_other = 1'b0;
+        if (ents__0__m_q & ~victim__0) begin
+            q_other = 1'b1;
+        end
+        if (ents__1__m_q & ~victim__1) begin
+            q_other = 1'b1;
+        end
+        if (ents__2__m_q & ~victim__2) begin
+            q_other = 1'b1;
+        end
+        if (ents__3__m_q & ~victim__3) begin
+            q_other = 1'b1;
+        end
+        if (ents__4__m_q & ~victim__4) begin
+            q_other = 1'b1;
+        end
+        if (ents__5__m_q & ~victim__5) begin
+            q_other = 1'b1;
+        end
+        if (ents__6__m_q & ~victim__6) begin
+            q_other = 1'b1;
+        end
+        if (ents__7__m_q & ~victim__7) begin
+            q_other = 1'b1;
+        end
+        if (ents__8__m_q & ~victim__8) begin
+            q_other = 1'b1;
+        end
+        if (ents__9__m_q & ~victim__9) begin
+            q_other = 1'b1;
+        end
+    end
+    always @(*) begin
+        cq_intra = addr_zero;
+        cq_intra = cq_intra | ents__0__q_intra;
+        cq_intra = cq_intra | ents__1__q_intra;
+        cq_intra = cq_intra | ents__2__q_intra;
+        cq_intra = cq_intra | ents__3__q_intra;
+        cq_intra = cq_intra | ents__4__q_intra;
+        cq_intra = cq_intra | ents__5__q_intra;
+        cq_intra = cq_intra | ents__6__q_intra;
+        cq_intra = cq_intra | ents__7__q_intra;
+        cq_intra = cq_intra | ents__8__q_intra;
+        cq_intra = cq_intra | ents__9__q_intra;
+    end
+    always @(*) begin
+        cq_t2 = two_zero;
+        cq_t2 = cq_t2 | ents__0__q_t2;
+        cq_t2 = cq_t2 | ents__1__q_t2;
+        cq_t2 = cq_t2 | ents__2__q_t2;
+        cq_t2 = cq_t2 | ents__3__q_t2;
+        cq_t2 = cq_t2 | ents__4__q_t2;
+        cq_t2 = cq_t2 | ents__5__q_t2;
+        cq_t2 = cq_t2 | ents__6__q_t2;
+        cq_t2 = cq_t2 | ents__7__q_t2;
+        cq_t2 = cq_t2 | ents__8__q_t2;
+        cq_t2 = cq_t2 | ents__9__q_t2;
+    end
+    always @(*) begin
+        cq_iw_valid = 1'b0;
+        cq_iw_valid = cq_iw_valid | ents__0__q_iw_valid;
+        cq_iw_valid = cq_iw_valid | ents__1__q_iw_valid;
+        cq_iw_valid = cq_iw_valid | ents__2__q_iw_valid;
+        cq_iw_valid = cq_iw_valid | ents__3__q_iw_valid;
+        cq_iw_valid = cq_iw_valid | ents__4__q_iw_valid;
+        cq_iw_valid = cq_iw_valid | ents__5__q_iw_valid;
+        cq_iw_valid = cq_iw_valid | ents__6__q_iw_valid;
+        cq_iw_valid = cq_iw_valid | ents__7__q_iw_valid;
+        cq_iw_valid = cq_iw_valid | ents__8__q_iw_valid;
+        cq_iw_valid = cq_iw_valid | ents__9__q_iw_valid;
+    end
+    always @(*) begin
+        cq_iw_warp = wb_zero;
+        cq_iw_warp = cq_iw_warp | ents__0__q_iw_warp;
+        cq_iw_warp = cq_iw_warp | ents__1__q_iw_warp;
+        cq_iw_warp = cq_iw_warp | ents__2__q_iw_warp;
+        cq_iw_warp = cq_iw_warp | ents__3__q_iw_warp;
+        cq_iw_warp = cq_iw_warp | ents__4__q_iw_warp;
+        cq_iw_warp = cq_iw_warp | ents__5__q_iw_warp;
+        cq_iw_warp = cq_iw_warp | ents__6__q_iw_warp;
+        cq_iw_warp = cq_iw_warp | ents__7__q_iw_warp;
+        cq_iw_warp = cq_iw_warp | ents__8__q_iw_warp;
+        cq_iw_warp = cq_iw_warp | ents__9__q_iw_warp;
+    end
+    always @(*) begin
+        cq_iw_addr = addr_zero;
+        cq_iw_addr = cq_iw_addr | ents__0__q_iw_addr;
+        cq_iw_addr = cq_iw_addr | ents__1__q_iw_addr;
+        cq_iw_addr = cq_iw_addr | ents__2__q_iw_addr;
+        cq_iw_addr = cq_iw_addr | ents__3__q_iw_addr;
+        cq_iw_addr = cq_iw_addr | ents__4__q_iw_addr;
+        cq_iw_addr = cq_iw_addr | ents__5__q_iw_addr;
+        cq_iw_addr = cq_iw_addr | ents__6__q_iw_addr;
+        cq_iw_addr = cq_iw_addr | ents__7__q_iw_addr;
+        cq_iw_addr = cq_iw_addr | ents__8__q_iw_addr;
+        cq_iw_addr = cq_iw_addr | ents__9__q_iw_addr;
+    end
+    always @(*) begin
+        cq_iw_stride = addr_zero;
+        cq_iw_stride = cq_iw_stride | ents__0__q_iw_stride;
+        cq_iw_stride = cq_iw_stride | ents__1__q_iw_stride;
+        cq_iw_stride = cq_iw_stride | ents__2__q_iw_stride;
+        cq_iw_stride = cq_iw_stride | ents__3__q_iw_stride;
+        cq_iw_stride = cq_iw_stride | ents__4__q_iw_stride;
+        cq_iw_stride = cq_iw_stride | ents__5__q_iw_stride;
+        cq_iw_stride = cq_iw_stride | ents__6__q_iw_stride;
+        cq_iw_stride = cq_iw_stride | ents__7__q_iw_stride;
+        cq_iw_stride = cq_iw_stride | ents__8__q_iw_stride;
+        cq_iw_stride = cq_iw_stride | ents__9__q_iw_stride;
+    end
+    always @(*) begin
+        cq_iw_cnt = two_zero;
+        cq_iw_cnt = cq_iw_cnt | ents__0__q_iw_cnt;
+        cq_iw_cnt = cq_iw_cnt | ents__1__q_iw_cnt;
+        cq_iw_cnt = cq_iw_cnt | ents__2__q_iw_cnt;
+        cq_iw_cnt = cq_iw_cnt | ents__3__q_iw_cnt;
+        cq_iw_cnt = cq_iw_cnt | ents__4__q_iw_cnt;
+        cq_iw_cnt = cq_iw_cnt | ents__5__q_iw_cnt;
+        cq_iw_cnt = cq_iw_cnt | ents__6__q_iw_cnt;
+        cq_iw_cnt = cq_iw_cnt | ents__7__q_iw_cnt;
+        cq_iw_cnt = cq_iw_cnt | ents__8__q_iw_cnt;
+        cq_iw_cnt = cq_iw_cnt | ents__9__q_iw_cnt;
+    end
+    always @(*) q_is_p = q == ld_pc;
+    always @(*) q_is_jp = q == jp;
     always @(*) begin
         cp_intra = addr_zero;
-        if (q_src__0) begin
-            if (obs_en & ents__0__m_pj) begin
+        if (q_other) begin
+            if (obs_en & q_is_jp) begin
                 cp_intra = o_intra;
             end
             else begin
-                cp_intra = ents__0__intra;
-            end
-        end
-        if (q_src__1) begin
-            if (obs_en & ents__1__m_pj) begin
-                cp_intra = o_intra;
-            end
-            else begin
-                cp_intra = ents__1__intra;
-            end
-        end
-        if (q_src__2) begin
-            if (obs_en & ents__2__m_pj) begin
-                cp_intra = o_intra;
-            end
-            else begin
-                cp_intra = ents__2__intra;
-            end
-        end
-        if (q_src__3) begin
-            if (obs_en & ents__3__m_pj) begin
-                cp_intra = o_intra;
-            end
-            else begin
-                cp_intra = ents__3__intra;
-            end
-        end
-        if (q_src__4) begin
-            if (obs_en & ents__4__m_pj) begin
-                cp_intra = o_intra;
-            end
-            else begin
-                cp_intra = ents__4__intra;
-            end
-        end
-        if (q_src__5) begin
-            if (obs_en & ents__5__m_pj) begin
-                cp_intra = o_intra;
-            end
-            else begin
-                cp_intra = ents__5__intra;
-            end
-        end
-        if (q_src__6) begin
-            if (obs_en & ents__6__m_pj) begin
-                cp_intra = o_intra;
-            end
-            else begin
-                cp_intra = ents__6__intra;
-            end
-        end
-        if (q_src__7) begin
-            if (obs_en & ents__7__m_pj) begin
-                cp_intra = o_intra;
-            end
-            else begin
-                cp_intra = ents__7__intra;
-            end
-        end
-        if (q_src__8) begin
-            if (obs_en & ents__8__m_pj) begin
-                cp_intra = o_intra;
-            end
-            else begin
-                cp_intra = ents__8__intra;
-            end
-        end
-        if (q_src__9) begin
-            if (obs_en & ents__9__m_pj) begin
-                cp_intra = o_intra;
-            end
-            else begin
-                cp_intra = ents__9__intra;
+                cp_intra = cq_intra;
             end
         end
     end
     always @(*) begin
         cp_t2 = two_zero;
-        if (q_src__0) begin
-            if (obs_en & ents__0__m_pj) begin
+        if (q_other) begin
+            if (obs_en & q_is_jp) begin
                 cp_t2 = o_t2;
             end
             else begin
-                cp_t2 = ents__0__t2;
-            end
-        end
-        if (q_src__1) begin
-            if (obs_en & ents__1__m_pj) begin
-                cp_t2 = o_t2;
-            end
-            else begin
-                cp_t2 = ents__1__t2;
-            end
-        end
-        if (q_src__2) begin
-            if (obs_en & ents__2__m_pj) begin
-                cp_t2 = o_t2;
-            end
-            else begin
-                cp_t2 = ents__2__t2;
-            end
-        end
-        if (q_src__3) begin
-            if (obs_en & ents__3__m_pj) begin
-                cp_t2 = o_t2;
-            end
-            else begin
-                cp_t2 = ents__3__t2;
-            end
-        end
-        if (q_src__4) begin
-            if (obs_en & ents__4__m_pj) begin
-                cp_t2 = o_t2;
-            end
-            else begin
-                cp_t2 = ents__4__t2;
-            end
-        end
-        if (q_src__5) begin
-            if (obs_en & ents__5__m_pj) begin
-                cp_t2 = o_t2;
-            end
-            else begin
-                cp_t2 = ents__5__t2;
-            end
-        end
-        if (q_src__6) begin
-            if (obs_en & ents__6__m_pj) begin
-                cp_t2 = o_t2;
-            end
-            else begin
-                cp_t2 = ents__6__t2;
-            end
-        end
-        if (q_src__7) begin
-            if (obs_en & ents__7__m_pj) begin
-                cp_t2 = o_t2;
-            end
-            else begin
-                cp_t2 = ents__7__t2;
-            end
-        end
-        if (q_src__8) begin
-            if (obs_en & ents__8__m_pj) begin
-                cp_t2 = o_t2;
-            end
-            else begin
-                cp_t2 = ents__8__t2;
-            end
-        end
-        if (q_src__9) begin
-            if (obs_en & ents__9__m_pj) begin
-                cp_t2 = o_t2;
-            end
-            else begin
-                cp_t2 = ents__9__t2;
+                cp_t2 = cq_t2;
             end
         end
     end
     always @(*) begin
         cp_iw_valid = 1'b0;
-        if (q_src__0) begin
-            if (ents__0__m_p) begin
+        if (q_other) begin
+            if (q_is_p) begin
                 cp_iw_valid = 1'b1;
             end
             else begin
-                cp_iw_valid = ents__0__iw_valid;
-            end
-        end
-        if (q_src__1) begin
-            if (ents__1__m_p) begin
-                cp_iw_valid = 1'b1;
-            end
-            else begin
-                cp_iw_valid = ents__1__iw_valid;
-            end
-        end
-        if (q_src__2) begin
-            if (ents__2__m_p) begin
-                cp_iw_valid = 1'b1;
-            end
-            else begin
-                cp_iw_valid = ents__2__iw_valid;
-            end
-        end
-        if (q_src__3) begin
-            if (ents__3__m_p) begin
-                cp_iw_valid = 1'b1;
-            end
-            else begin
-                cp_iw_valid = ents__3__iw_valid;
-            end
-        end
-        if (q_src__4) begin
-            if (ents__4__m_p) begin
-                cp_iw_valid = 1'b1;
-            end
-            else begin
-                cp_iw_valid = ents__4__iw_valid;
-            end
-        end
-        if (q_src__5) begin
-            if (ents__5__m_p) begin
-                cp_iw_valid = 1'b1;
-            end
-            else begin
-                cp_iw_valid = ents__5__iw_valid;
-            end
-        end
-        if (q_src__6) begin
-            if (ents__6__m_p) begin
-                cp_iw_valid = 1'b1;
-            end
-            else begin
-                cp_iw_valid = ents__6__iw_valid;
-            end
-        end
-        if (q_src__7) begin
-            if (ents__7__m_p) begin
-                cp_iw_valid = 1'b1;
-            end
-            else begin
-                cp_iw_valid = ents__7__iw_valid;
-            end
-        end
-        if (q_src__8) begin
-            if (ents__8__m_p) begin
-                cp_iw_valid = 1'b1;
-            end
-            else begin
-                cp_iw_valid = ents__8__iw_valid;
-            end
-        end
-        if (q_src__9) begin
-            if (ents__9__m_p) begin
-                cp_iw_valid = 1'b1;
-            end
-            else begin
-                cp_iw_valid = ents__9__iw_valid;
+                cp_iw_valid = cq_iw_valid;
             end
         end
     end
     always @(*) begin
         cp_iw_warp = wb_zero;
-        if (q_src__0) begin
-            if (ents__0__m_p) begin
+        if (q_other) begin
+            if (q_is_p) begin
                 cp_iw_warp = ld_warp;
             end
             else begin
-                cp_iw_warp = ents__0__iw_warp;
-            end
-        end
-        if (q_src__1) begin
-            if (ents__1__m_p) begin
-                cp_iw_warp = ld_warp;
-            end
-            else begin
-                cp_iw_warp = ents__1__iw_warp;
-            end
-        end
-        if (q_src__2) begin
-            if (ents__2__m_p) begin
-                cp_iw_warp = ld_warp;
-            end
-            else begin
-                cp_iw_warp = ents__2__iw_warp;
-            end
-        end
-        if (q_src__3) begin
-            if (ents__3__m_p) begin
-                cp_iw_warp = ld_warp;
-            end
-            else begin
-                cp_iw_warp = ents__3__iw_warp;
-            end
-        end
-        if (q_src__4) begin
-            if (ents__4__m_p) begin
-                cp_iw_warp = ld_warp;
-            end
-            else begin
-                cp_iw_warp = ents__4__iw_warp;
-            end
-        end
-        if (q_src__5) begin
-            if (ents__5__m_p) begin
-                cp_iw_warp = ld_warp;
-            end
-            else begin
-                cp_iw_warp = ents__5__iw_warp;
-            end
-        end
-        if (q_src__6) begin
-            if (ents__6__m_p) begin
-                cp_iw_warp = ld_warp;
-            end
-            else begin
-                cp_iw_warp = ents__6__iw_warp;
-            end
-        end
-        if (q_src__7) begin
-            if (ents__7__m_p) begin
-                cp_iw_warp = ld_warp;
-            end
-            else begin
-                cp_iw_warp = ents__7__iw_warp;
-            end
-        end
-        if (q_src__8) begin
-            if (ents__8__m_p) begin
-                cp_iw_warp = ld_warp;
-            end
-            else begin
-                cp_iw_warp = ents__8__iw_warp;
-            end
-        end
-        if (q_src__9) begin
-            if (ents__9__m_p) begin
-                cp_iw_warp = ld_warp;
-            end
-            else begin
-                cp_iw_warp = ents__9__iw_warp;
+                cp_iw_warp = cq_iw_warp;
             end
         end
     end
     always @(*) begin
         cp_iw_addr = addr_zero;
-        if (q_src__0) begin
-            if (ents__0__m_p) begin
+        if (q_other) begin
+            if (q_is_p) begin
                 cp_iw_addr = ld_addr;
             end
             else begin
-                cp_iw_addr = ents__0__iw_addr;
-            end
-        end
-        if (q_src__1) begin
-            if (ents__1__m_p) begin
-                cp_iw_addr = ld_addr;
-            end
-            else begin
-                cp_iw_addr = ents__1__iw_addr;
-            end
-        end
-        if (q_src__2) begin
-            if (ents__2__m_p) begin
-                cp_iw_addr = ld_addr;
-            end
-            else begin
-                cp_iw_addr = ents__2__iw_addr;
-            end
-        end
-        if (q_src__3) begin
-            if (ents__3__m_p) begin
-                cp_iw_addr = ld_addr;
-            end
-            else begin
-                cp_iw_addr = ents__3__iw_addr;
-            end
-        end
-        if (q_src__4) begin
-            if (ents__4__m_p) begin
-                cp_iw_addr = ld_addr;
-            end
-            else begin
-                cp_iw_addr = ents__4__iw_addr;
-            end
-        end
-        if (q_src__5) begin
-            if (ents__5__m_p) begin
-                cp_iw_addr = ld_addr;
-            end
-            else begin
-                cp_iw_addr = ents__5__iw_addr;
-            end
-        end
-        if (q_src__6) begin
-            if (ents__6__m_p) begin
-                cp_iw_addr = ld_addr;
-            end
-            else begin
-                cp_iw_addr = ents__6__iw_addr;
-            end
-        end
-        if (q_src__7) begin
-            if (ents__7__m_p) begin
-                cp_iw_addr = ld_addr;
-            end
-            else begin
-                cp_iw_addr = ents__7__iw_addr;
-            end
-        end
-        if (q_src__8) begin
-            if (ents__8__m_p) begin
-                cp_iw_addr = ld_addr;
-            end
-            else begin
-                cp_iw_addr = ents__8__iw_addr;
-            end
-        end
-        if (q_src__9) begin
-            if (ents__9__m_p) begin
-                cp_iw_addr = ld_addr;
-            end
-            else begin
-                cp_iw_addr = ents__9__iw_addr;
+                cp_iw_addr = cq_iw_addr;
             end
         end
     end
     always @(*) begin
         cp_iw_stride = addr_zero;
-        if (q_src__0) begin
-            if (ents__0__m_p) begin
+        if (q_other) begin
+            if (q_is_p) begin
                 cp_iw_stride = u_iw_stride;
             end
             else begin
-                cp_iw_stride = ents__0__iw_stride;
-            end
-        end
-        if (q_src__1) begin
-            if (ents__1__m_p) begin
-                cp_iw_stride = u_iw_stride;
-            end
-            else begin
-                cp_iw_stride = ents__1__iw_stride;
-            end
-        end
-        if (q_src__2) begin
-            if (ents__2__m_p) begin
-                cp_iw_stride = u_iw_stride;
-            end
-            else begin
-                cp_iw_stride = ents__2__iw_stride;
-            end
-        end
-        if (q_src__3) begin
-            if (ents__3__m_p) begin
-                cp_iw_stride = u_iw_stride;
-            end
-            else begin
-                cp_iw_stride = ents__3__iw_stride;
-            end
-        end
-        if (q_src__4) begin
-            if (ents__4__m_p) begin
-                cp_iw_stride = u_iw_stride;
-            end
-            else begin
-                cp_iw_stride = ents__4__iw_stride;
-            end
-        end
-        if (q_src__5) begin
-            if (ents__5__m_p) begin
-                cp_iw_stride = u_iw_stride;
-            end
-            else begin
-                cp_iw_stride = ents__5__iw_stride;
-            end
-        end
-        if (q_src__6) begin
-            if (ents__6__m_p) begin
-                cp_iw_stride = u_iw_stride;
-            end
-            else begin
-                cp_iw_stride = ents__6__iw_stride;
-            end
-        end
-        if (q_src__7) begin
-            if (ents__7__m_p) begin
-                cp_iw_stride = u_iw_stride;
-            end
-            else begin
-                cp_iw_stride = ents__7__iw_stride;
-            end
-        end
-        if (q_src__8) begin
-            if (ents__8__m_p) begin
-                cp_iw_stride = u_iw_stride;
-            end
-            else begin
-                cp_iw_stride = ents__8__iw_stride;
-            end
-        end
-        if (q_src__9) begin
-            if (ents__9__m_p) begin
-                cp_iw_stride = u_iw_stride;
-            end
-            else begin
-                cp_iw_stride = ents__9__iw_stride;
+                cp_iw_stride = cq_iw_stride;
             end
         end
     end
     always @(*) begin
         cp_iw_cnt = two_zero;
-        if (q_src__0) begin
-            if (ents__0__m_p) begin
+        if (q_other) begin
+            if (q_is_p) begin
                 cp_iw_cnt = u_iw_cnt;
             end
             else begin
-                cp_iw_cnt = ents__0__iw_cnt;
-            end
-        end
-        if (q_src__1) begin
-            if (ents__1__m_p) begin
-                cp_iw_cnt = u_iw_cnt;
-            end
-            else begin
-                cp_iw_cnt = ents__1__iw_cnt;
-            end
-        end
-        if (q_src__2) begin
-            if (ents__2__m_p) begin
-                cp_iw_cnt = u_iw_cnt;
-            end
-            else begin
-                cp_iw_cnt = ents__2__iw_cnt;
-            end
-        end
-        if (q_src__3) begin
-            if (ents__3__m_p) begin
-                cp_iw_cnt = u_iw_cnt;
-            end
-            else begin
-                cp_iw_cnt = ents__3__iw_cnt;
-            end
-        end
-        if (q_src__4) begin
-            if (ents__4__m_p) begin
-                cp_iw_cnt = u_iw_cnt;
-            end
-            else begin
-                cp_iw_cnt = ents__4__iw_cnt;
-            end
-        end
-        if (q_src__5) begin
-            if (ents__5__m_p) begin
-                cp_iw_cnt = u_iw_cnt;
-            end
-            else begin
-                cp_iw_cnt = ents__5__iw_cnt;
-            end
-        end
-        if (q_src__6) begin
-            if (ents__6__m_p) begin
-                cp_iw_cnt = u_iw_cnt;
-            end
-            else begin
-                cp_iw_cnt = ents__6__iw_cnt;
-            end
-        end
-        if (q_src__7) begin
-            if (ents__7__m_p) begin
-                cp_iw_cnt = u_iw_cnt;
-            end
-            else begin
-                cp_iw_cnt = ents__7__iw_cnt;
-            end
-        end
-        if (q_src__8) begin
-            if (ents__8__m_p) begin
-                cp_iw_cnt = u_iw_cnt;
-            end
-            else begin
-                cp_iw_cnt = ents__8__iw_cnt;
-            end
-        end
-        if (q_src__9) begin
-            if (ents__9__m_p) begin
-                cp_iw_cnt = u_iw_cnt;
-            end
-            else begin
-                cp_iw_cnt = ents__9__iw_cnt;
+                cp_iw_cnt = cq_iw_cnt;
             end
         end
     end
-    always @(*) order__alloc = allocate & any_inval;
-    always @(*) order__touch = (link_en & any_hit) | (allocate & ~any_inval);
-    assign order__inval = 1'b0;
-    always @(*) order__valid__0 = ents__0__valid;
-    always @(*) order__rank__0 = ents__0__rank;
-    always @(*) order__hit__0 = (link_en & ents__0__m_link) | (allocate & ~any_inval & victim__0);
+    always @(*) alloc_inv = allocate & any_inval;
+    always @(*) touch = (link_en & any_hit) | (allocate & ~any_inval);
+    always @(*) hit__0 = (link_en & ents__0__m_link) | (allocate & ~any_inval & victim__0);
+    always @(*) hit__1 = (link_en & ents__1__m_link) | (allocate & ~any_inval & victim__1);
+    always @(*) hit__2 = (link_en & ents__2__m_link) | (allocate & ~any_inval & victim__2);
+    always @(*) hit__3 = (link_en & ents__3__m_link) | (allocate & ~any_inval & victim__3);
+    always @(*) hit__4 = (link_en & ents__4__m_link) | (allocate & ~any_inval & victim__4);
+    always @(*) hit__5 = (link_en & ents__5__m_link) | (allocate & ~any_inval & victim__5);
+    always @(*) hit__6 = (link_en & ents__6__m_link) | (allocate & ~any_inval & victim__6);
+    always @(*) hit__7 = (link_en & ents__7__m_link) | (allocate & ~any_inval & victim__7);
+    always @(*) hit__8 = (link_en & ents__8__m_link) | (allocate & ~any_inval & victim__8);
+    always @(*) hit__9 = (link_en & ents__9__m_link) | (allocate & ~any_inval & victim__9);
+    always @(*) begin
+        newer__0 = 1'b0;
+        if (hit__0 & (ents__0__rank < ents__0__rank)) begin
+            newer__0 = 1'b1;
+        end
+        if (hit__1 & (ents__0__rank < ents__1__rank)) begin
+            newer__0 = 1'b1;
+        end
+        if (hit__2 & (ents__0__rank < ents__2__rank)) begin
+            newer__0 = 1'b1;
+        end
+        if (hit__3 & (ents__0__rank < ents__3__rank)) begin
+            newer__0 = 1'b1;
+        end
+        if (hit__4 & (ents__0__rank < ents__4__rank)) begin
+            newer__0 = 1'b1;
+        end
+        if (hit__5 & (ents__0__rank < ents__5__rank)) begin
+            newer__0 = 1'b1;
+        end
+        if (hit__6 & (ents__0__rank < ents__6__rank)) begin
+            newer__0 = 1'b1;
+        end
+        if (hit__7 & (ents__0__rank < ents__7__rank)) begin
+            newer__0 = 1'b1;
+        end
+        if (hit__8 & (ents__0__rank < ents__8__rank)) begin
+            newer__0 = 1'b1;
+        end
+        if (hit__9 & (ents__0__rank < ents__9__rank)) begin
+            newer__0 = 1'b1;
+        end
+    end
+    always @(*) begin
+        new_rank__0 = ents__0__rank;
+        if (alloc_inv) begin
+            if (victim__0) begin
+                new_rank__0 = rank_zero;
+            end
+            else if (ents__0__valid) begin
+                new_rank__0 = ents__0__rank + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__0) begin
+                new_rank__0 = rank_zero;
+            end
+            else if (ents__0__valid & newer__0) begin
+                new_rank__0 = ents__0__rank + rank_one;
+            end
+        end
+    end
+    always @(*) begin
+        newer__1 = 1'b0;
+        if (hit__0 & (ents__1__rank < ents__0__rank)) begin
+            newer__1 = 1'b1;
+        end
+        if (hit__1 & (ents__1__rank < ents__1__rank)) begin
+            newer__1 = 1'b1;
+        end
+        if (hit__2 & (ents__1__rank < ents__2__rank)) begin
+            newer__1 = 1'b1;
+        end
+        if (hit__3 & (ents__1__rank < ents__3__rank)) begin
+            newer__1 = 1'b1;
+        end
+        if (hit__4 & (ents__1__rank < ents__4__rank)) begin
+            newer__1 = 1'b1;
+        end
+        if (hit__5 & (ents__1__rank < ents__5__rank)) begin
+            newer__1 = 1'b1;
+        end
+        if (hit__6 & (ents__1__rank < ents__6__rank)) begin
+            newer__1 = 1'b1;
+        end
+        if (hit__7 & (ents__1__rank < ents__7__rank)) begin
+            newer__1 = 1'b1;
+        end
+        if (hit__8 & (ents__1__rank < ents__8__rank)) begin
+            newer__1 = 1'b1;
+        end
+        if (hit__9 & (ents__1__rank < ents__9__rank)) begin
+            newer__1 = 1'b1;
+        end
+    end
+    always @(*) begin
+        new_rank__1 = ents__1__rank;
+        if (alloc_inv) begin
+            if (victim__1) begin
+                new_rank__1 = rank_zero;
+            end
+            else if (ents__1__valid) begin
+                new_rank__1 = ents__1__rank + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__1) begin
+                new_rank__1 = rank_zero;
+            end
+            else if (ents__1__valid & newer__1) begin
+                new_rank__1 = ents__1__rank + rank_one;
+            end
+        end
+    end
+    always @(*) begin
+        newer__2 = 1'b0;
+        if (hit__0 & (ents__2__rank < ents__0__rank)) begin
+            newer__2 = 1'b1;
+        end
+        if (hit__1 & (ents__2__rank < ents__1__rank)) begin
+            newer__2 = 1'b1;
+        end
+        if (hit__2 & (ents__2__rank < ents__2__rank)) begin
+            newer__2 = 1'b1;
+        end
+        if (hit__3 & (ents__2__rank < ents__3__rank)) begin
+            newer__2 = 1'b1;
+        end
+        if (hit__4 & (ents__2__rank < ents__4__rank)) begin
+            newer__2 = 1'b1;
+        end
+        if (hit__5 & (ents__2__rank < ents__5__rank)) begin
+            newer__2 = 1'b1;
+        end
+        if (hit__6 & (ents__2__rank < ents__6__rank)) begin
+            newer__2 = 1'b1;
+        end
+        if (hit__7 & (ents__2__rank < ents__7__rank)) begin
+            newer__2 = 1'b1;
+        end
+        if (hit__8 & (ents__2__rank < ents__8__rank)) begin
+            newer__2 = 1'b1;
+        end
+        if (hit__9 & (ents__2__rank < ents__9__rank)) begin
+            newer__2 = 1'b1;
+        end
+    end
+    always @(*) begin
+        new_rank__2 = ents__2__rank;
+        if (alloc_inv) begin
+            if (victim__2) begin
+                new_rank__2 = rank_zero;
+            end
+            else if (ents__2__valid) begin
+                new_rank__2 = ents__2__rank + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__2) begin
+                new_rank__2 = rank_zero;
+            end
+            else if (ents__2__valid & newer__2) begin
+                new_rank__2 = ents__2__rank + rank_one;
+            end
+        end
+    end
+    always @(*) begin
+        newer__3 = 1'b0;
+        if (hit__0 & (ents__3__rank < ents__0__rank)) begin
+            newer__3 = 1'b1;
+        end
+        if (hit__1 & (ents__3__rank < ents__1__rank)) begin
+            newer__3 = 1'b1;
+        end
+        if (hit__2 & (ents__3__rank < ents__2__rank)) begin
+            newer__3 = 1'b1;
+        end
+        if (hit__3 & (ents__3__rank < ents__3__rank)) begin
+            newer__3 = 1'b1;
+        end
+        if (hit__4 & (ents__3__rank < ents__4__rank)) begin
+            newer__3 = 1'b1;
+        end
+        if (hit__5 & (ents__3__rank < ents__5__rank)) begin
+            newer__3 = 1'b1;
+        end
+        if (hit__6 & (ents__3__rank < ents__6__rank)) begin
+            newer__3 = 1'b1;
+        end
+        if (hit__7 & (ents__3__rank < ents__7__rank)) begin
+            newer__3 = 1'b1;
+        end
+        if (hit__8 & (ents__3__rank < ents__8__rank)) begin
+            newer__3 = 1'b1;
+        end
+        if (hit__9 & (ents__3__rank < ents__9__rank)) begin
+            newer__3 = 1'b1;
+        end
+    end
+    always @(*) begin
+        new_rank__3 = ents__3__rank;
+        if (alloc_inv) begin
+            if (victim__3) begin
+                new_rank__3 = rank_zero;
+            end
+            else if (ents__3__valid) begin
+                new_rank__3 = ents__3__rank + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__3) begin
+                new_rank__3 = rank_zero;
+            end
+            else if (ents__3__valid & newer__3) begin
+                new_rank__3 = ents__3__rank + rank_one;
+            end
+        end
+    end
+    always @(*) begin
+        newer__4 = 1'b0;
+        if (hit__0 & (ents__4__rank < ents__0__rank)) begin
+            newer__4 = 1'b1;
+        end
+        if (hit__1 & (ents__4__rank < ents__1__rank)) begin
+            newer__4 = 1'b1;
+        end
+        if (hit__2 & (ents__4__rank < ents__2__rank)) begin
+            newer__4 = 1'b1;
+        end
+        if (hit__3 & (ents__4__rank < ents__3__rank)) begin
+            newer__4 = 1'b1;
+        end
+        if (hit__4 & (ents__4__rank < ents__4__rank)) begin
+            newer__4 = 1'b1;
+        end
+        if (hit__5 & (ents__4__rank < ents__5__rank)) begin
+            newer__4 = 1'b1;
+        end
+        if (hit__6 & (ents__4__rank < ents__6__rank)) begin
+            newer__4 = 1'b1;
+        end
+        if (hit__7 & (ents__4__rank < ents__7__rank)) begin
+            newer__4 = 1'b1;
+        end
+        if (hit__8 & (ents__4__rank < ents__8__rank)) begin
+            newer__4 = 1'b1;
+        end
+        if (hit__9 & (ents__4__rank < ents__9__rank)) begin
+            newer__4 = 1'b1;
+        end
+    end
+    always @(*) begin
+        new_rank__4 = ents__4__rank;
+        if (alloc_inv) begin
+            if (victim__4) begin
+                new_rank__4 = rank_zero;
+            end
+            else if (ents__4__valid) begin
+                new_rank__4 = ents__4__rank + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__4) begin
+                new_rank__4 = rank_zero;
+            end
+            else if (ents__4__valid & newer__4) begin
+                new_rank__4 = ents__4__rank + rank_one;
+            end
+        end
+    end
+    always @(*) begin
+        newer__5 = 1'b0;
+        if (hit__0 & (ents__5__rank < ents__0__rank)) begin
+            newer__5 = 1'b1;
+        end
+        if (hit__1 & (ents__5__rank < ents__1__rank)) begin
+            newer__5 = 1'b1;
+        end
+        if (hit__2 & (ents__5__rank < ents__2__rank)) begin
+            newer__5 = 1'b1;
+        end
+        if (hit__3 & (ents__5__rank < ents__3__rank)) begin
+            newer__5 = 1'b1;
+        end
+        if (hit__4 & (ents__5__rank < ents__4__rank)) begin
+            newer__5 = 1'b1;
+        end
+        if (hit__5 & (ents__5__rank < ents__5__rank)) begin
+            newer__5 = 1'b1;
+        end
+        if (hit__6 & (ents__5__rank < ents__6__rank)) begin
+            newer__5 = 1'b1;
+        end
+        if (hit__7 & (ents__5__rank < ents__7__rank)) begin
+            newer__5 = 1'b1;
+        end
+        if (hit__8 & (ents__5__rank < ents__8__rank)) begin
+            newer__5 = 1'b1;
+        end
+        if (hit__9 & (ents__5__rank < ents__9__rank)) begin
+            newer__5 = 1'b1;
+        end
+    end
+    always @(*) begin
+        new_rank__5 = ents__5__rank;
+        if (alloc_inv) begin
+            if (victim__5) begin
+                new_rank__5 = rank_zero;
+            end
+            else if (ents__5__valid) begin
+                new_rank__5 = ents__5__rank + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__5) begin
+                new_rank__5 = rank_zero;
+            end
+            else if (ents__5__valid & newer__5) begin
+                new_rank__5 = ents__5__rank + rank_one;
+            end
+        end
+    end
+    always @(*) begin
+        newer__6 = 1'b0;
+        if (hit__0 & (ents__6__rank < ents__0__rank)) begin
+            newer__6 = 1'b1;
+        end
+        if (hit__1 & (ents__6__rank < ents__1__rank)) begin
+            newer__6 = 1'b1;
+        end
+        if (hit__2 & (ents__6__rank < ents__2__rank)) begin
+            newer__6 = 1'b1;
+        end
+        if (hit__3 & (ents__6__rank < ents__3__rank)) begin
+            newer__6 = 1'b1;
+        end
+        if (hit__4 & (ents__6__rank < ents__4__rank)) begin
+            newer__6 = 1'b1;
+        end
+        if (hit__5 & (ents__6__rank < ents__5__rank)) begin
+            newer__6 = 1'b1;
+        end
+        if (hit__6 & (ents__6__rank < ents__6__rank)) begin
+            newer__6 = 1'b1;
+        end
+        if (hit__7 & (ents__6__rank < ents__7__rank)) begin
+            newer__6 = 1'b1;
+        end
+        if (hit__8 & (ents__6__rank < ents__8__rank)) begin
+            newer__6 = 1'b1;
+        end
+        if (hit__9 & (ents__6__rank < ents__9__rank)) begin
+            newer__6 = 1'b1;
+        end
+    end
+    always @(*) begin
+        new_rank__6 = ents__6__rank;
+        if (alloc_inv) begin
+            if (victim__6) begin
+                new_rank__6 = rank_zero;
+            end
+            else if (ents__6__valid) begin
+                new_rank__6 = ents__6__rank + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__6) begin
+                new_rank__6 = rank_zero;
+            end
+            else if (ents__6__valid & newer__6) begin
+                new_rank__6 = ents__6__rank + rank_one;
+            end
+        end
+    end
+    always @(*) begin
+        newer__7 = 1'b0;
+        if (hit__0 & (ents__7__rank < ents__0__rank)) begin
+            newer__7 = 1'b1;
+        end
+        if (hit__1 & (ents__7__rank < ents__1__rank)) begin
+            newer__7 = 1'b1;
+        end
+        if (hit__2 & (ents__7__rank < ents__2__rank)) begin
+            newer__7 = 1'b1;
+        end
+        if (hit__3 & (ents__7__rank < ents__3__rank)) begin
+            newer__7 = 1'b1;
+        end
+        if (hit__4 & (ents__7__rank < ents__4__rank)) begin
+            newer__7 = 1'b1;
+        end
+        if (hit__5 & (ents__7__rank < ents__5__rank)) begin
+            newer__7 = 1'b1;
+        end
+        if (hit__6 & (ents__7__rank < ents__6__rank)) begin
+            newer__7 = 1'b1;
+        end
+        if (hit__7 & (ents__7__rank < ents__7__rank)) begin
+            newer__7 = 1'b1;
+        end
+        if (hit__8 & (ents__7__rank < ents__8__rank)) begin
+            newer__7 = 1'b1;
+        end
+        if (hit__9 & (ents__7__rank < ents__9__rank)) begin
+            newer__7 = 1'b1;
+        end
+    end
+    always @(*) begin
+        new_rank__7 = ents__7__rank;
+        if (alloc_inv) begin
+            if (victim__7) begin
+                new_rank__7 = rank_zero;
+            end
+            else if (ents__7__valid) begin
+                new_rank__7 = ents__7__rank + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__7) begin
+                new_rank__7 = rank_zero;
+            end
+            else if (ents__7__valid & newer__7) begin
+                new_rank__7 = ents__7__rank + rank_one;
+            end
+        end
+    end
+    always @(*) begin
+        newer__8 = 1'b0;
+        if (hit__0 & (ents__8__rank < ents__0__rank)) begin
+            newer__8 = 1'b1;
+        end
+        if (hit__1 & (ents__8__rank < ents__1__rank)) begin
+            newer__8 = 1'b1;
+        end
+        if (hit__2 & (ents__8__rank < ents__2__rank)) begin
+            newer__8 = 1'b1;
+        end
+        if (hit__3 & (ents__8__rank < ents__3__rank)) begin
+            newer__8 = 1'b1;
+        end
+        if (hit__4 & (ents__8__rank < ents__4__rank)) begin
+            newer__8 = 1'b1;
+        end
+        if (hit__5 & (ents__8__rank < ents__5__rank)) begin
+            newer__8 = 1'b1;
+        end
+        if (hit__6 & (ents__8__rank < ents__6__rank)) begin
+            newer__8 = 1'b1;
+        end
+        if (hit__7 & (ents__8__rank < ents__7__rank)) begin
+            newer__8 = 1'b1;
+        end
+        if (hit__8 & (ents__8__rank < ents__8__rank)) begin
+            newer__8 = 1'b1;
+        end
+        if (hit__9 & (ents__8__rank < ents__9__rank)) begin
+            newer__8 = 1'b1;
+        end
+    end
+    always @(*) begin
+        new_rank__8 = ents__8__rank;
+        if (alloc_inv) begin
+            if (victim__8) begin
+                new_rank__8 = rank_zero;
+            end
+            else if (ents__8__valid) begin
+                new_rank__8 = ents__8__rank + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__8) begin
+                new_rank__8 = rank_zero;
+            end
+            else if (ents__8__valid & newer__8) begin
+                new_rank__8 = ents__8__rank + rank_one;
+            end
+        end
+    end
+    always @(*) begin
+        newer__9 = 1'b0;
+        if (hit__0 & (ents__9__rank < ents__0__rank)) begin
+            newer__9 = 1'b1;
+        end
+        if (hit__1 & (ents__9__rank < ents__1__rank)) begin
+            newer__9 = 1'b1;
+        end
+        if (hit__2 & (ents__9__rank < ents__2__rank)) begin
+            newer__9 = 1'b1;
+        end
+        if (hit__3 & (ents__9__rank < ents__3__rank)) begin
+            newer__9 = 1'b1;
+        end
+        if (hit__4 & (ents__9__rank < ents__4__rank)) begin
+            newer__9 = 1'b1;
+        end
+        if (hit__5 & (ents__9__rank < ents__5__rank)) begin
+            newer__9 = 1'b1;
+        end
+        if (hit__6 & (ents__9__rank < ents__6__rank)) begin
+            newer__9 = 1'b1;
+        end
+        if (hit__7 & (ents__9__rank < ents__7__rank)) begin
+            newer__9 = 1'b1;
+        end
+        if (hit__8 & (ents__9__rank < ents__8__rank)) begin
+            newer__9 = 1'b1;
+        end
+        if (hit__9 & (ents__9__rank < ents__9__rank)) begin
+            newer__9 = 1'b1;
+        end
+    end
+    always @(*) begin
+        new_rank__9 = ents__9__rank;
+        if (alloc_inv) begin
+            if (victim__9) begin
+                new_rank__9 = rank_zero;
+            end
+            else if (ents__9__valid) begin
+                new_rank__9 = ents__9__rank + rank_one;
+            end
+        end
+        if (touch) begin
+            if (hit__9) begin
+                new_rank__9 = rank_zero;
+            end
+            else if (ents__9__valid & newer__9) begin
+                new_rank__9 = ents__9__rank + rank_one;
+            end
+        end
+    end
     always @(*) ents__0__iw_we = load_en;
     assign ents__0__n_iw_valid = 1'b1;
     always @(*) ents__0__n_iw_warp = ld_warp;
@@ -3624,11 +4122,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__c_iw_addr = cp_iw_addr;
     always @(*) ents__0__c_iw_stride = cp_iw_stride;
     always @(*) ents__0__c_iw_cnt = cp_iw_cnt;
-    always @(*) ents__0__rank_we = order__alloc | order__touch;
-    always @(*) ents__0__n_rank = order__new_rank__0;
-    always @(*) order__valid__1 = ents__1__valid;
-    always @(*) order__rank__1 = ents__1__rank;
-    always @(*) order__hit__1 = (link_en & ents__1__m_link) | (allocate & ~any_inval & victim__1);
+    always @(*) ents__0__rank_we = alloc_inv | touch;
+    always @(*) ents__0__n_rank = new_rank__0;
     always @(*) ents__1__iw_we = load_en;
     assign ents__1__n_iw_valid = 1'b1;
     always @(*) ents__1__n_iw_warp = ld_warp;
@@ -3646,11 +4141,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__c_iw_addr = cp_iw_addr;
     always @(*) ents__1__c_iw_stride = cp_iw_stride;
     always @(*) ents__1__c_iw_cnt = cp_iw_cnt;
-    always @(*) ents__1__rank_we = order__alloc | order__touch;
-    always @(*) ents__1__n_rank = order__new_rank__1;
-    always @(*) order__valid__2 = ents__2__valid;
-    always @(*) order__rank__2 = ents__2__rank;
-    always @(*) order__hit__2 = (link_en & ents__2__m_link) | (allocate & ~any_inval & victim__2);
+    always @(*) ents__1__rank_we = alloc_inv | touch;
+    always @(*) ents__1__n_rank = new_rank__1;
     always @(*) ents__2__iw_we = load_en;
     assign ents__2__n_iw_valid = 1'b1;
     always @(*) ents__2__n_iw_warp = ld_warp;
@@ -3668,11 +4160,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__c_iw_addr = cp_iw_addr;
     always @(*) ents__2__c_iw_stride = cp_iw_stride;
     always @(*) ents__2__c_iw_cnt = cp_iw_cnt;
-    always @(*) ents__2__rank_we = order__alloc | order__touch;
-    always @(*) ents__2__n_rank = order__new_rank__2;
-    always @(*) order__valid__3 = ents__3__valid;
-    always @(*) order__rank__3 = ents__3__rank;
-    always @(*) order__hit__3 = (link_en & ents__3__m_link) | (allocate & ~any_inval & victim__3);
+    always @(*) ents__2__rank_we = alloc_inv | touch;
+    always @(*) ents__2__n_rank = new_rank__2;
     always @(*) ents__3__iw_we = load_en;
     assign ents__3__n_iw_valid = 1'b1;
     always @(*) ents__3__n_iw_warp = ld_warp;
@@ -3690,11 +4179,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__c_iw_addr = cp_iw_addr;
     always @(*) ents__3__c_iw_stride = cp_iw_stride;
     always @(*) ents__3__c_iw_cnt = cp_iw_cnt;
-    always @(*) ents__3__rank_we = order__alloc | order__touch;
-    always @(*) ents__3__n_rank = order__new_rank__3;
-    always @(*) order__valid__4 = ents__4__valid;
-    always @(*) order__rank__4 = ents__4__rank;
-    always @(*) order__hit__4 = (link_en & ents__4__m_link) | (allocate & ~any_inval & victim__4);
+    always @(*) ents__3__rank_we = alloc_inv | touch;
+    always @(*) ents__3__n_rank = new_rank__3;
     always @(*) ents__4__iw_we = load_en;
     assign ents__4__n_iw_valid = 1'b1;
     always @(*) ents__4__n_iw_warp = ld_warp;
@@ -3712,11 +4198,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__c_iw_addr = cp_iw_addr;
     always @(*) ents__4__c_iw_stride = cp_iw_stride;
     always @(*) ents__4__c_iw_cnt = cp_iw_cnt;
-    always @(*) ents__4__rank_we = order__alloc | order__touch;
-    always @(*) ents__4__n_rank = order__new_rank__4;
-    always @(*) order__valid__5 = ents__5__valid;
-    always @(*) order__rank__5 = ents__5__rank;
-    always @(*) order__hit__5 = (link_en & ents__5__m_link) | (allocate & ~any_inval & victim__5);
+    always @(*) ents__4__rank_we = alloc_inv | touch;
+    always @(*) ents__4__n_rank = new_rank__4;
     always @(*) ents__5__iw_we = load_en;
     assign ents__5__n_iw_valid = 1'b1;
     always @(*) ents__5__n_iw_warp = ld_warp;
@@ -3734,11 +4217,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__c_iw_addr = cp_iw_addr;
     always @(*) ents__5__c_iw_stride = cp_iw_stride;
     always @(*) ents__5__c_iw_cnt = cp_iw_cnt;
-    always @(*) ents__5__rank_we = order__alloc | order__touch;
-    always @(*) ents__5__n_rank = order__new_rank__5;
-    always @(*) order__valid__6 = ents__6__valid;
-    always @(*) order__rank__6 = ents__6__rank;
-    always @(*) order__hit__6 = (link_en & ents__6__m_link) | (allocate & ~any_inval & victim__6);
+    always @(*) ents__5__rank_we = alloc_inv | touch;
+    always @(*) ents__5__n_rank = new_rank__5;
     always @(*) ents__6__iw_we = load_en;
     assign ents__6__n_iw_valid = 1'b1;
     always @(*) ents__6__n_iw_warp = ld_warp;
@@ -3756,11 +4236,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__c_iw_addr = cp_iw_addr;
     always @(*) ents__6__c_iw_stride = cp_iw_stride;
     always @(*) ents__6__c_iw_cnt = cp_iw_cnt;
-    always @(*) ents__6__rank_we = order__alloc | order__touch;
-    always @(*) ents__6__n_rank = order__new_rank__6;
-    always @(*) order__valid__7 = ents__7__valid;
-    always @(*) order__rank__7 = ents__7__rank;
-    always @(*) order__hit__7 = (link_en & ents__7__m_link) | (allocate & ~any_inval & victim__7);
+    always @(*) ents__6__rank_we = alloc_inv | touch;
+    always @(*) ents__6__n_rank = new_rank__6;
     always @(*) ents__7__iw_we = load_en;
     assign ents__7__n_iw_valid = 1'b1;
     always @(*) ents__7__n_iw_warp = ld_warp;
@@ -3778,11 +4255,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__c_iw_addr = cp_iw_addr;
     always @(*) ents__7__c_iw_stride = cp_iw_stride;
     always @(*) ents__7__c_iw_cnt = cp_iw_cnt;
-    always @(*) ents__7__rank_we = order__alloc | order__touch;
-    always @(*) ents__7__n_rank = order__new_rank__7;
-    always @(*) order__valid__8 = ents__8__valid;
-    always @(*) order__rank__8 = ents__8__rank;
-    always @(*) order__hit__8 = (link_en & ents__8__m_link) | (allocate & ~any_inval & victim__8);
+    always @(*) ents__7__rank_we = alloc_inv | touch;
+    always @(*) ents__7__n_rank = new_rank__7;
     always @(*) ents__8__iw_we = load_en;
     assign ents__8__n_iw_valid = 1'b1;
     always @(*) ents__8__n_iw_warp = ld_warp;
@@ -3800,11 +4274,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__c_iw_addr = cp_iw_addr;
     always @(*) ents__8__c_iw_stride = cp_iw_stride;
     always @(*) ents__8__c_iw_cnt = cp_iw_cnt;
-    always @(*) ents__8__rank_we = order__alloc | order__touch;
-    always @(*) ents__8__n_rank = order__new_rank__8;
-    always @(*) order__valid__9 = ents__9__valid;
-    always @(*) order__rank__9 = ents__9__rank;
-    always @(*) order__hit__9 = (link_en & ents__9__m_link) | (allocate & ~any_inval & victim__9);
+    always @(*) ents__8__rank_we = alloc_inv | touch;
+    always @(*) ents__8__n_rank = new_rank__8;
     always @(*) ents__9__iw_we = load_en;
     assign ents__9__n_iw_valid = 1'b1;
     always @(*) ents__9__n_iw_warp = ld_warp;
@@ -3822,8 +4293,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__9__c_iw_addr = cp_iw_addr;
     always @(*) ents__9__c_iw_stride = cp_iw_stride;
     always @(*) ents__9__c_iw_cnt = cp_iw_cnt;
-    always @(*) ents__9__rank_we = order__alloc | order__touch;
-    always @(*) ents__9__n_rank = order__new_rank__9;
+    always @(*) ents__9__rank_we = alloc_inv | touch;
+    always @(*) ents__9__n_rank = new_rank__9;
     always @(*) walkq__clock = clock;
     always @(*) walkq__reset = reset | halted;
     always @(*) walkq_addr__clock = clock;
@@ -3905,7 +4376,7 @@ module snake_prefetcher__reg16(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg16
 
-module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cur,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,n_intra,n_t2,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_p,m_link,key,m_cur,m_cur_w,usable,span,m_pj,pc2,stride,intra,t2,iw_valid,iw_warp,iw_addr,iw_stride,iw_cnt,rank);
+module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cur,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,n_intra,n_t2,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,key,m_cur,m_cur_w,usable,span,m_pj,pc2,stride,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
 
     // Module arguments
     input wire  clock;
@@ -3942,7 +4413,6 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     input wire  [3:0] n_rank;
     output reg  valid;
     output reg  m_q;
-    output reg  m_p;
     output reg  m_link;
     output reg  [15:0] key;
     output reg  m_cur;
@@ -3952,21 +4422,33 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     output reg  m_pj;
     output reg  [31:0] pc2;
     output reg  [31:0] stride;
-    output reg  [31:0] intra;
-    output reg  [1:0] t2;
-    output reg  iw_valid;
-    output reg  [5:0] iw_warp;
-    output reg  [31:0] iw_addr;
-    output reg  [31:0] iw_stride;
-    output reg  [1:0] iw_cnt;
     output reg  [3:0] rank;
+    output reg  p_iw_valid;
+    output reg  [5:0] p_iw_warp;
+    output reg  [31:0] p_iw_addr;
+    output reg  [31:0] p_iw_stride;
+    output reg  [1:0] p_iw_cnt;
+    output reg  [31:0] j_intra;
+    output reg  [1:0] j_t2;
+    output reg  [31:0] j_iw_stride;
+    output reg  [1:0] j_iw_cnt;
+    output reg  [31:0] q_intra;
+    output reg  [1:0] q_t2;
+    output reg  q_iw_valid;
+    output reg  [5:0] q_iw_warp;
+    output reg  [31:0] q_iw_addr;
+    output reg  [31:0] q_iw_stride;
+    output reg  [1:0] q_iw_cnt;
 
     // Constant declarations
     localparam  t1_prom = 2'b10;
     localparam  t1_two = 2'b1;
     localparam  t1_zero = 2'b0;
     localparam  cnt_two = 8'h2;
+    localparam  cnt_one = 8'h1;
     localparam  eight = 32'h8;
+    localparam  zero_a = 32'h0;
+    localparam  zero_wb = 6'b0;
 
     // Stub signals
     reg  r_valid__d;
@@ -4029,10 +4511,10 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     wire  [11:0] r_span__q;
     reg  r_span__clock;
     reg  r_span__reset;
-    reg  [63:0] pop_clr__x;
-    wire  [7:0] pop_clr__ones;
-    reg  [63:0] pop_hit__x;
-    wire  [7:0] pop_hit__ones;
+    reg  [7:0] r_ones__d;
+    wire  [7:0] r_ones__q;
+    reg  r_ones__clock;
+    reg  r_ones__reset;
     reg  [7:0] zx_ones__narrow;
     wire  [15:0] zx_ones__wide;
     reg  [3:0] zx_nrank__narrow;
@@ -4043,6 +4525,9 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     reg  [7:0] hit_cnt;
     reg  clr;
     reg  has_jw;
+    reg  has_w;
+    reg  m_p;
+    reg  [7:0] ones_clr;
     reg  [63:0] wv_clr;
     reg  [63:0] wv_hit;
 
@@ -4137,13 +4622,11 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
         .clock(r_span__clock),
         .reset(r_span__reset)
     );
-    snake_prefetcher__ents__pop_clr pop_clr(
-        .x(pop_clr__x),
-        .ones(pop_clr__ones)
-    );
-    snake_prefetcher__ents__pop_clr pop_hit(
-        .x(pop_hit__x),
-        .ones(pop_hit__ones)
+    snake_prefetcher__reg8 r_ones(
+        .d(r_ones__d),
+        .q(r_ones__q),
+        .clock(r_ones__clock),
+        .reset(r_ones__reset)
     );
     snake_prefetcher__ents__zx_ones zx_ones(
         .narrow(zx_ones__narrow),
@@ -4170,6 +4653,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     always @(*) r_iw_cnt__clock = clock;
     always @(*) r_rank__clock = clock;
     always @(*) r_span__clock = clock;
+    always @(*) r_ones__clock = clock;
     always @(*) begin
         r_valid__d = r_valid__q;
         if (alloc) begin
@@ -4321,6 +4805,20 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
             end
         end
     end
+    always @(*) begin
+        r_ones__d = r_ones__q;
+        if (alloc) begin
+            r_ones__d = cnt_one;
+        end
+        else begin
+            if (link_en & m_link) begin
+                r_ones__d = hit_cnt;
+            end
+            else if (link_en & clr) begin
+                r_ones__d = ones_clr;
+            end
+        end
+    end
     always @(*) r_valid__reset = reset;
     always @(*) r_pc1__reset = reset;
     always @(*) r_pc2__reset = reset;
@@ -4336,11 +4834,13 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     always @(*) r_iw_cnt__reset = reset;
     always @(*) r_rank__reset = reset;
     always @(*) r_span__reset = reset;
+    always @(*) r_ones__reset = reset;
     always @(*) m_q = r_valid__q & (r_pc1__q == q);
     always @(*) m_p = r_valid__q & (r_pc1__q == p);
     always @(*) same_tail = (r_pc2__q == p) & (r_stride__q == s);
     always @(*) m_link = r_valid__q & (r_pc1__q == q) & same_tail;
-    always @(*) clr = r_valid__q & (r_pc1__q == q) & |(r_wv__q & w_onehot) & ~same_tail;
+    always @(*) has_w = |(r_wv__q & w_onehot);
+    always @(*) clr = r_valid__q & (r_pc1__q == q) & has_w & ~same_tail;
     always @(*) begin
         if (link_en & clr) begin
             wv_clr = r_wv__q & ~w_onehot;
@@ -4349,11 +4849,24 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
             wv_clr = r_wv__q;
         end
     end
-    always @(*) pop_clr__x = wv_clr;
+    always @(*) begin
+        if (link_en & clr) begin
+            ones_clr = r_ones__q - cnt_one;
+        end
+        else begin
+            ones_clr = r_ones__q;
+        end
+    end
     always @(*) wv_hit = r_wv__q | w_onehot;
-    always @(*) pop_hit__x = wv_hit;
-    always @(*) hit_cnt = pop_hit__ones;
-    always @(*) zx_ones__narrow = pop_clr__ones;
+    always @(*) begin
+        if (has_w) begin
+            hit_cnt = r_ones__q;
+        end
+        else begin
+            hit_cnt = r_ones__q + cnt_one;
+        end
+    end
+    always @(*) zx_ones__narrow = ones_clr;
     always @(*) zx_nrank__narrow = ~r_rank__q;
     always @(*) key = (zx_ones__wide << eight) | zx_nrank__wide;
     always @(*) m_cur = r_valid__q & (r_pc1__q == cur) & (r_t1__q == t1_prom);
@@ -4364,31 +4877,106 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     always @(*) valid = r_valid__q;
     always @(*) pc2 = r_pc2__q;
     always @(*) stride = r_stride__q;
-    always @(*) intra = r_intra__q;
-    always @(*) t2 = r_t2__q;
-    always @(*) iw_valid = r_iw_valid__q;
-    always @(*) iw_warp = r_iw_warp__q;
-    always @(*) iw_addr = r_iw_addr__q;
-    always @(*) iw_stride = r_iw_stride__q;
-    always @(*) iw_cnt = r_iw_cnt__q;
     always @(*) rank = r_rank__q;
     always @(*) span = r_span__q;
+    always @(*) begin
+        p_iw_valid = 1'b0;
+        if (m_p) begin
+            p_iw_valid = r_iw_valid__q;
+        end
+    end
+    always @(*) begin
+        p_iw_warp = zero_wb;
+        if (m_p) begin
+            p_iw_warp = r_iw_warp__q;
+        end
+    end
+    always @(*) begin
+        p_iw_addr = zero_a;
+        if (m_p) begin
+            p_iw_addr = r_iw_addr__q;
+        end
+    end
+    always @(*) begin
+        p_iw_stride = zero_a;
+        if (m_p) begin
+            p_iw_stride = r_iw_stride__q;
+        end
+    end
+    always @(*) begin
+        p_iw_cnt = t1_zero;
+        if (m_p) begin
+            p_iw_cnt = r_iw_cnt__q;
+        end
+    end
+    always @(*) begin
+        j_intra = zero_a;
+        if (m_pj) begin
+            j_intra = r_intra__q;
+        end
+    end
+    always @(*) begin
+        j_t2 = t1_zero;
+        if (m_pj) begin
+            j_t2 = r_t2__q;
+        end
+    end
+    always @(*) begin
+        j_iw_stride = zero_a;
+        if (m_pj) begin
+            j_iw_stride = r_iw_stride__q;
+        end
+    end
+    always @(*) begin
+        j_iw_cnt = t1_zero;
+        if (m_pj) begin
+            j_iw_cnt = r_iw_cnt__q;
+        end
+    end
+    always @(*) begin
+        q_intra = zero_a;
+        if (m_q) begin
+            q_intra = r_intra__q;
+        end
+    end
+    always @(*) begin
+        q_t2 = t1_zero;
+        if (m_q) begin
+            q_t2 = r_t2__q;
+        end
+    end
+    always @(*) begin
+        q_iw_valid = 1'b0;
+        if (m_q) begin
+            q_iw_valid = r_iw_valid__q;
+        end
+    end
+    always @(*) begin
+        q_iw_warp = zero_wb;
+        if (m_q) begin
+            q_iw_warp = r_iw_warp__q;
+        end
+    end
+    always @(*) begin
+        q_iw_addr = zero_a;
+        if (m_q) begin
+            q_iw_addr = r_iw_addr__q;
+        end
+    end
+    always @(*) begin
+        q_iw_stride = zero_a;
+        if (m_q) begin
+            q_iw_stride = r_iw_stride__q;
+        end
+    end
+    always @(*) begin
+        q_iw_cnt = t1_zero;
+        if (m_q) begin
+            q_iw_cnt = r_iw_cnt__q;
+        end
+    end
 
 endmodule // snake_prefetcher__ents
-
-module snake_prefetcher__ents__pop_clr(x,ones);
-
-    // Module arguments
-    input wire  [63:0] x;
-    output reg  [7:0] ones;
-
-    // Update code (custom)
-    reg [63:0] s1, s2, s3;
-    always @(*) s1 = x - ((x >> 1) & 64'h5555555555555555);
-    always @(*) s2 = (s1 & 64'h3333333333333333) + ((s1 >> 2) & 64'h3333333333333333);
-    always @(*) s3 = (s2 + (s2 >> 4)) & 64'hf0f0f0f0f0f0f0f;
-    always @(*) ones = s3[7:0] + s3[15:8] + s3[23:16] + s3[31:24] + s3[39:32] + s3[47:40] + s3[55:48] + s3[63:56];
-endmodule // snake_prefetcher__ents__pop_clr
 
 module snake_prefetcher__reg2(d,q,clock,reset);
 
@@ -4419,6 +5007,21 @@ module snake_prefetcher__reg6(d,q,clock,reset);
         else q <= d;
     end
 endmodule // snake_prefetcher__reg6
+
+module snake_prefetcher__reg8(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 8'h0;
+        else q <= d;
+    end
+endmodule // snake_prefetcher__reg8
 
 module snake_prefetcher__reg4(d,q,clock,reset);
 
@@ -4484,6 +5087,45 @@ module snake_prefetcher__ents__zx_ones(narrow,wide);
     // Update code (custom)
     always @(*) wide = {8'd0, narrow};
 endmodule // snake_prefetcher__ents__zx_ones
+
+module snake_prefetcher__fo_cur(x__0,x__1,x__2,x__3,x__4,x__5,x__6,x__7,x__8,x__9,first__0,first__1,first__2,first__3,first__4,first__5,first__6,first__7,first__8,first__9,any);
+
+    // Module arguments
+    input wire  x__0;
+    input wire  x__1;
+    input wire  x__2;
+    input wire  x__3;
+    input wire  x__4;
+    input wire  x__5;
+    input wire  x__6;
+    input wire  x__7;
+    input wire  x__8;
+    input wire  x__9;
+    output reg  first__0;
+    output reg  first__1;
+    output reg  first__2;
+    output reg  first__3;
+    output reg  first__4;
+    output reg  first__5;
+    output reg  first__6;
+    output reg  first__7;
+    output reg  first__8;
+    output reg  first__9;
+    output reg  any;
+
+    // Update code (custom)
+    always @(*) first__0 = x__0;
+    always @(*) first__1 = x__1 & ~(x__0);
+    always @(*) first__2 = x__2 & ~(x__0 | x__1);
+    always @(*) first__3 = x__3 & ~(x__0 | x__1 | x__2);
+    always @(*) first__4 = x__4 & ~(x__0 | x__1 | x__2 | x__3);
+    always @(*) first__5 = x__5 & ~(x__0 | x__1 | x__2 | x__3 | x__4);
+    always @(*) first__6 = x__6 & ~(x__0 | x__1 | x__2 | x__3 | x__4 | x__5);
+    always @(*) first__7 = x__7 & ~(x__0 | x__1 | x__2 | x__3 | x__4 | x__5 | x__6);
+    always @(*) first__8 = x__8 & ~(x__0 | x__1 | x__2 | x__3 | x__4 | x__5 | x__6 | x__7);
+    always @(*) first__9 = x__9 & ~(x__0 | x__1 | x__2 | x__3 | x__4 | x__5 | x__6 | x__7 | x__8);
+    always @(*) any = x__0 | x__1 | x__2 | x__3 | x__4 | x__5 | x__6 | x__7 | x__8 | x__9;
+endmodule // snake_prefetcher__fo_cur
 
 module snake_prefetcher__head(clock,reset,warp,onehot,we,w_pc,w_addr,prev_valid,prev_pc,prev_addr);
 
@@ -4601,26 +5243,26 @@ module snake_prefetcher__reg5(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg5
 
-module snake_prefetcher__iw_div(delta,diff,pow2,div,stride);
+module snake_prefetcher__iw_div(w,lead,a,base,pow2,div,stride);
 
     // Module arguments
-    input wire  [6:0] delta;
-    input wire  [31:0] diff;
+    input wire  [5:0] w;
+    input wire  [5:0] lead;
+    input wire  [31:0] a;
+    input wire  [31:0] base;
     output reg  pow2;
     output reg  div;
     output reg  [31:0] stride;
 
     // Constant declarations
-    localparam  half_wd = 7'b1000000;
-    localparam  zero_wd = 7'b0;
     localparam  sign_a = 32'h80000000;
     localparam  zero_a = 32'h0;
-    localparam  pow_c__0 = 7'b1;
-    localparam  pow_c__1 = 7'b10;
-    localparam  pow_c__2 = 7'b100;
-    localparam  pow_c__3 = 7'b1000;
-    localparam  pow_c__4 = 7'b10000;
-    localparam  pow_c__5 = 7'b100000;
+    localparam  pow_c__0 = 6'b1;
+    localparam  pow_c__1 = 6'b10;
+    localparam  pow_c__2 = 6'b100;
+    localparam  pow_c__3 = 6'b1000;
+    localparam  pow_c__4 = 6'b10000;
+    localparam  pow_c__5 = 6'b100000;
     localparam  low_c__0 = 32'h0;
     localparam  low_c__1 = 32'h1;
     localparam  low_c__2 = 32'h3;
@@ -4642,120 +5284,149 @@ module snake_prefetcher__iw_div(delta,diff,pow2,div,stride);
 
     // Local signals
     reg  neg;
-    reg  [6:0] absd;
-    reg  dneg;
-    reg  [31:0] sra;
+    reg  [5:0] absd;
+    reg  [31:0] diff;
+    reg  [31:0] ndiff;
+    reg  [31:0] num;
+    reg  nneg;
+    reg  is_m__0;
+    reg  is_m__1;
+    reg  is_m__2;
+    reg  is_m__3;
+    reg  is_m__4;
+    reg  is_m__5;
+    reg  [31:0] part__0;
+    reg  [31:0] part__1;
+    reg  [31:0] part__2;
+    reg  [31:0] part__3;
+    reg  [31:0] part__4;
+    reg  [31:0] part__5;
 
     // Update code
-    always @(*) neg = delta >= half_wd;
+    always @(*) neg = w < lead;
     always @(*) begin
         if (neg) begin
-            absd = zero_wd - delta;
+            absd = lead - w;
         end
         else begin
-            absd = delta;
+            absd = w - lead;
         end
     end
-    always @(*) dneg = diff >= sign_a;
+    always @(*) diff = a - base;
+    always @(*) ndiff = base - a;
+    always @(*) begin
+        if (neg) begin
+            num = ndiff;
+        end
+        else begin
+            num = diff;
+        end
+    end
+    always @(*) begin
+        if (neg) begin
+            nneg = (diff < sign_a) & (diff != zero_a);
+        end
+        else begin
+            nneg = diff >= sign_a;
+        end
+    end
     always @(*) begin
         pow2 = 1'b0;
-        if (absd == pow_c__0) begin
-            pow2 = 1'b1;
-        end
-        if (absd == pow_c__1) begin
-            pow2 = 1'b1;
-        end
-        if (absd == pow_c__2) begin
-            pow2 = 1'b1;
-        end
-        if (absd == pow_c__3) begin
-            pow2 = 1'b1;
-        end
-        if (absd == pow_c__4) begin
-            pow2 = 1'b1;
-        end
-        if (absd == pow_c__5) begin
-            pow2 = 1'b1;
-        end
+        pow2 = pow2 | is_m__0;
+        pow2 = pow2 | is_m__1;
+        pow2 = pow2 | is_m__2;
+        pow2 = pow2 | is_m__3;
+        pow2 = pow2 | is_m__4;
+        pow2 = pow2 | is_m__5;
     end
     always @(*) begin
         div = 1'b0;
-        if (absd == pow_c__0) begin
-            div = (diff & low_c__0) == zero_a;
-        end
-        if (absd == pow_c__1) begin
-            div = (diff & low_c__1) == zero_a;
-        end
-        if (absd == pow_c__2) begin
-            div = (diff & low_c__2) == zero_a;
-        end
-        if (absd == pow_c__3) begin
-            div = (diff & low_c__3) == zero_a;
-        end
-        if (absd == pow_c__4) begin
-            div = (diff & low_c__4) == zero_a;
-        end
-        if (absd == pow_c__5) begin
-            div = (diff & low_c__5) == zero_a;
-        end
+        div = div | (is_m__0 & ((diff & low_c__0) == zero_a));
+        div = div | (is_m__1 & ((diff & low_c__1) == zero_a));
+        div = div | (is_m__2 & ((diff & low_c__2) == zero_a));
+        div = div | (is_m__3 & ((diff & low_c__3) == zero_a));
+        div = div | (is_m__4 & ((diff & low_c__4) == zero_a));
+        div = div | (is_m__5 & ((diff & low_c__5) == zero_a));
     end
     always @(*) begin
-        sra = zero_a;
-        if (absd == pow_c__0) begin
-            if (dneg) begin
-                sra = (diff >> sh_c__0) | high_c__0;
+        stride = zero_a;
+        stride = stride | part__0;
+        stride = stride | part__1;
+        stride = stride | part__2;
+        stride = stride | part__3;
+        stride = stride | part__4;
+        stride = stride | part__5;
+    end
+    always @(*) is_m__0 = absd == pow_c__0;
+    always @(*) begin
+        part__0 = zero_a;
+        if (is_m__0) begin
+            if (nneg) begin
+                part__0 = (num >> sh_c__0) | high_c__0;
             end
             else begin
-                sra = diff >> sh_c__0;
-            end
-        end
-        if (absd == pow_c__1) begin
-            if (dneg) begin
-                sra = (diff >> sh_c__1) | high_c__1;
-            end
-            else begin
-                sra = diff >> sh_c__1;
-            end
-        end
-        if (absd == pow_c__2) begin
-            if (dneg) begin
-                sra = (diff >> sh_c__2) | high_c__2;
-            end
-            else begin
-                sra = diff >> sh_c__2;
-            end
-        end
-        if (absd == pow_c__3) begin
-            if (dneg) begin
-                sra = (diff >> sh_c__3) | high_c__3;
-            end
-            else begin
-                sra = diff >> sh_c__3;
-            end
-        end
-        if (absd == pow_c__4) begin
-            if (dneg) begin
-                sra = (diff >> sh_c__4) | high_c__4;
-            end
-            else begin
-                sra = diff >> sh_c__4;
-            end
-        end
-        if (absd == pow_c__5) begin
-            if (dneg) begin
-                sra = (diff >> sh_c__5) | high_c__5;
-            end
-            else begin
-                sra = diff >> sh_c__5;
+                part__0 = num >> sh_c__0;
             end
         end
     end
+    always @(*) is_m__1 = absd == pow_c__1;
     always @(*) begin
-        if (neg) begin
-            stride = zero_a - sra;
+        part__1 = zero_a;
+        if (is_m__1) begin
+            if (nneg) begin
+                part__1 = (num >> sh_c__1) | high_c__1;
+            end
+            else begin
+                part__1 = num >> sh_c__1;
+            end
         end
-        else begin
-            stride = sra;
+    end
+    always @(*) is_m__2 = absd == pow_c__2;
+    always @(*) begin
+        part__2 = zero_a;
+        if (is_m__2) begin
+            if (nneg) begin
+                part__2 = (num >> sh_c__2) | high_c__2;
+            end
+            else begin
+                part__2 = num >> sh_c__2;
+            end
+        end
+    end
+    always @(*) is_m__3 = absd == pow_c__3;
+    always @(*) begin
+        part__3 = zero_a;
+        if (is_m__3) begin
+            if (nneg) begin
+                part__3 = (num >> sh_c__3) | high_c__3;
+            end
+            else begin
+                part__3 = num >> sh_c__3;
+            end
+        end
+    end
+    always @(*) is_m__4 = absd == pow_c__4;
+    always @(*) begin
+        part__4 = zero_a;
+        if (is_m__4) begin
+            if (nneg) begin
+                part__4 = (num >> sh_c__4) | high_c__4;
+            end
+            else begin
+                part__4 = num >> sh_c__4;
+            end
+        end
+    end
+    always @(*) is_m__5 = absd == pow_c__5;
+    always @(*) begin
+        part__5 = zero_a;
+        if (is_m__5) begin
+            if (nneg) begin
+                part__5 = (num >> sh_c__5) | high_c__5;
+            end
+            else begin
+                part__5 = num >> sh_c__5;
+            end
         end
     end
 
@@ -4800,603 +5471,6 @@ module snake_prefetcher__js_span(narrow,wide);
     // Update code (custom)
     always @(*) wide = {8'd0, narrow};
 endmodule // snake_prefetcher__js_span
-
-module snake_prefetcher__mul(d,s,p);
-
-    // Module arguments
-    input wire  [5:0] d;
-    input wire  [31:0] s;
-    output reg  [31:0] p;
-
-    // Constant declarations
-    localparam  sh__0 = 32'h0;
-    localparam  sh__1 = 32'h1;
-    localparam  sh__2 = 32'h2;
-    localparam  sh__3 = 32'h3;
-    localparam  sh__4 = 32'h4;
-    localparam  sh__5 = 32'h5;
-    localparam  zero_a = 32'h0;
-
-    // Local signals
-    wire  [31:0] acc__0;
-    reg  [31:0] acc__1;
-    reg  [31:0] acc__2;
-    reg  [31:0] acc__3;
-    reg  [31:0] acc__4;
-    reg  [31:0] acc__5;
-
-    // Update code
-    assign acc__0 = zero_a;
-    always @(*) begin
-        if (d[0]) begin
-            acc__1 = acc__0 + (s << sh__0);
-        end
-        else begin
-            acc__1 = acc__0;
-        end
-    end
-    always @(*) begin
-        if (d[1]) begin
-            acc__2 = acc__1 + (s << sh__1);
-        end
-        else begin
-            acc__2 = acc__1;
-        end
-    end
-    always @(*) begin
-        if (d[2]) begin
-            acc__3 = acc__2 + (s << sh__2);
-        end
-        else begin
-            acc__3 = acc__2;
-        end
-    end
-    always @(*) begin
-        if (d[3]) begin
-            acc__4 = acc__3 + (s << sh__3);
-        end
-        else begin
-            acc__4 = acc__3;
-        end
-    end
-    always @(*) begin
-        if (d[4]) begin
-            acc__5 = acc__4 + (s << sh__4);
-        end
-        else begin
-            acc__5 = acc__4;
-        end
-    end
-    always @(*) begin
-        p = acc__0;
-        if (d[5]) begin
-            p = acc__5 - (s << sh__5);
-        end
-        else begin
-            p = acc__5;
-        end
-    end
-
-endmodule // snake_prefetcher__mul
-
-module snake_prefetcher__order(alloc,touch,inval,valid__0,valid__1,valid__2,valid__3,valid__4,valid__5,valid__6,valid__7,valid__8,valid__9,hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,hit__8,hit__9,rank__0,rank__1,rank__2,rank__3,rank__4,rank__5,rank__6,rank__7,rank__8,rank__9,tgt__0,tgt__1,tgt__2,tgt__3,tgt__4,tgt__5,tgt__6,tgt__7,tgt__8,tgt__9,new_rank__0,new_rank__1,new_rank__2,new_rank__3,new_rank__4,new_rank__5,new_rank__6,new_rank__7,new_rank__8,new_rank__9);
-
-    // Module arguments
-    input wire  alloc;
-    input wire  touch;
-    input wire  inval;
-    input wire  valid__0;
-    input wire  valid__1;
-    input wire  valid__2;
-    input wire  valid__3;
-    input wire  valid__4;
-    input wire  valid__5;
-    input wire  valid__6;
-    input wire  valid__7;
-    input wire  valid__8;
-    input wire  valid__9;
-    input wire  hit__0;
-    input wire  hit__1;
-    input wire  hit__2;
-    input wire  hit__3;
-    input wire  hit__4;
-    input wire  hit__5;
-    input wire  hit__6;
-    input wire  hit__7;
-    input wire  hit__8;
-    input wire  hit__9;
-    input wire  [3:0] rank__0;
-    input wire  [3:0] rank__1;
-    input wire  [3:0] rank__2;
-    input wire  [3:0] rank__3;
-    input wire  [3:0] rank__4;
-    input wire  [3:0] rank__5;
-    input wire  [3:0] rank__6;
-    input wire  [3:0] rank__7;
-    input wire  [3:0] rank__8;
-    input wire  [3:0] rank__9;
-    output reg  tgt__0;
-    output reg  tgt__1;
-    output reg  tgt__2;
-    output reg  tgt__3;
-    output reg  tgt__4;
-    output reg  tgt__5;
-    output reg  tgt__6;
-    output reg  tgt__7;
-    output reg  tgt__8;
-    output reg  tgt__9;
-    output reg  [3:0] new_rank__0;
-    output reg  [3:0] new_rank__1;
-    output reg  [3:0] new_rank__2;
-    output reg  [3:0] new_rank__3;
-    output reg  [3:0] new_rank__4;
-    output reg  [3:0] new_rank__5;
-    output reg  [3:0] new_rank__6;
-    output reg  [3:0] new_rank__7;
-    output reg  [3:0] new_rank__8;
-    output reg  [3:0] new_rank__9;
-
-    // Constant declarations
-    localparam  rank_zero = 4'h0;
-    localparam  rank_one = 4'h1;
-    localparam  rank_last = 4'h9;
-
-    // Local signals
-    wire  inval_below__0;
-    reg  inval_below__1;
-    reg  inval_below__2;
-    reg  inval_below__3;
-    reg  inval_below__4;
-    reg  inval_below__5;
-    reg  inval_below__6;
-    reg  inval_below__7;
-    reg  inval_below__8;
-    reg  inval_below__9;
-    reg  inval_below__10;
-    reg  first_inval__0;
-    reg  first_inval__1;
-    reg  first_inval__2;
-    reg  first_inval__3;
-    reg  first_inval__4;
-    reg  first_inval__5;
-    reg  first_inval__6;
-    reg  first_inval__7;
-    reg  first_inval__8;
-    reg  first_inval__9;
-    reg  victim__0;
-    reg  victim__1;
-    reg  victim__2;
-    reg  victim__3;
-    reg  victim__4;
-    reg  victim__5;
-    reg  victim__6;
-    reg  victim__7;
-    reg  victim__8;
-    reg  victim__9;
-    reg  any_inval;
-    reg  [3:0] hit_rank;
-
-    // Update code
-    assign inval_below__0 = 1'b0;
-    always @(*) first_inval__0 = ~valid__0 & ~inval_below__0;
-    always @(*) inval_below__1 = inval_below__0 | ~valid__0;
-    always @(*) victim__0 = valid__0 & (rank__0 == rank_last);
-    always @(*) first_inval__1 = ~valid__1 & ~inval_below__1;
-    always @(*) inval_below__2 = inval_below__1 | ~valid__1;
-    always @(*) victim__1 = valid__1 & (rank__1 == rank_last);
-    always @(*) first_inval__2 = ~valid__2 & ~inval_below__2;
-    always @(*) inval_below__3 = inval_below__2 | ~valid__2;
-    always @(*) victim__2 = valid__2 & (rank__2 == rank_last);
-    always @(*) first_inval__3 = ~valid__3 & ~inval_below__3;
-    always @(*) inval_below__4 = inval_below__3 | ~valid__3;
-    always @(*) victim__3 = valid__3 & (rank__3 == rank_last);
-    always @(*) first_inval__4 = ~valid__4 & ~inval_below__4;
-    always @(*) inval_below__5 = inval_below__4 | ~valid__4;
-    always @(*) victim__4 = valid__4 & (rank__4 == rank_last);
-    always @(*) first_inval__5 = ~valid__5 & ~inval_below__5;
-    always @(*) inval_below__6 = inval_below__5 | ~valid__5;
-    always @(*) victim__5 = valid__5 & (rank__5 == rank_last);
-    always @(*) first_inval__6 = ~valid__6 & ~inval_below__6;
-    always @(*) inval_below__7 = inval_below__6 | ~valid__6;
-    always @(*) victim__6 = valid__6 & (rank__6 == rank_last);
-    always @(*) first_inval__7 = ~valid__7 & ~inval_below__7;
-    always @(*) inval_below__8 = inval_below__7 | ~valid__7;
-    always @(*) victim__7 = valid__7 & (rank__7 == rank_last);
-    always @(*) first_inval__8 = ~valid__8 & ~inval_below__8;
-    always @(*) inval_below__9 = inval_below__8 | ~valid__8;
-    always @(*) victim__8 = valid__8 & (rank__8 == rank_last);
-    always @(*) first_inval__9 = ~valid__9 & ~inval_below__9;
-    always @(*) inval_below__10 = inval_below__9 | ~valid__9;
-    always @(*) victim__9 = valid__9 & (rank__9 == rank_last);
-    always @(*) begin
-        any_inval = 1'b0;
-        any_inval = inval_below__10;
-    end
-    always @(*) begin
-        hit_rank = rank_zero;
-        if (hit__0) begin
-            hit_rank = rank__0;
-        end
-        if (hit__1) begin
-            hit_rank = rank__1;
-        end
-        if (hit__2) begin
-            hit_rank = rank__2;
-        end
-        if (hit__3) begin
-            hit_rank = rank__3;
-        end
-        if (hit__4) begin
-            hit_rank = rank__4;
-        end
-        if (hit__5) begin
-            hit_rank = rank__5;
-        end
-        if (hit__6) begin
-            hit_rank = rank__6;
-        end
-        if (hit__7) begin
-            hit_rank = rank__7;
-        end
-        if (hit__8) begin
-            hit_rank = rank__8;
-        end
-        if (hit__9) begin
-            hit_rank = rank__9;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__0 = first_inval__0;
-        end
-        else begin
-            tgt__0 = victim__0;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__1 = first_inval__1;
-        end
-        else begin
-            tgt__1 = victim__1;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__2 = first_inval__2;
-        end
-        else begin
-            tgt__2 = victim__2;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__3 = first_inval__3;
-        end
-        else begin
-            tgt__3 = victim__3;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__4 = first_inval__4;
-        end
-        else begin
-            tgt__4 = victim__4;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__5 = first_inval__5;
-        end
-        else begin
-            tgt__5 = victim__5;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__6 = first_inval__6;
-        end
-        else begin
-            tgt__6 = victim__6;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__7 = first_inval__7;
-        end
-        else begin
-            tgt__7 = victim__7;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__8 = first_inval__8;
-        end
-        else begin
-            tgt__8 = victim__8;
-        end
-    end
-    always @(*) begin
-        if (any_inval) begin
-            tgt__9 = first_inval__9;
-        end
-        else begin
-            tgt__9 = victim__9;
-        end
-    end
-    always @(*) begin
-        new_rank__0 = rank__0;
-        if (alloc) begin
-            if (tgt__0) begin
-                new_rank__0 = rank_zero;
-            end
-            else if (valid__0) begin
-                new_rank__0 = rank__0 + rank_one;
-            end
-        end
-        if (touch) begin
-            if (hit__0) begin
-                new_rank__0 = rank_zero;
-            end
-            else if (valid__0 & (rank__0 < hit_rank)) begin
-                new_rank__0 = rank__0 + rank_one;
-            end
-        end
-        if (inval) begin
-            if (hit__0) begin
-                new_rank__0 = rank_zero;
-            end
-            else if (valid__0 & (rank__0 > hit_rank)) begin
-                new_rank__0 = rank__0 - rank_one;
-            end
-        end
-    end
-    always @(*) begin
-        new_rank__1 = rank__1;
-        if (alloc) begin
-            if (tgt__1) begin
-                new_rank__1 = rank_zero;
-            end
-            else if (valid__1) begin
-                new_rank__1 = rank__1 + rank_one;
-            end
-        end
-        if (touch) begin
-            if (hit__1) begin
-                new_rank__1 = rank_zero;
-            end
-            else if (valid__1 & (rank__1 < hit_rank)) begin
-                new_rank__1 = rank__1 + rank_one;
-            end
-        end
-        if (inval) begin
-            if (hit__1) begin
-                new_rank__1 = rank_zero;
-            end
-            else if (valid__1 & (rank__1 > hit_rank)) begin
-                new_rank__1 = rank__1 - rank_one;
-            end
-        end
-    end
-    always @(*) begin
-        new_rank__2 = rank__2;
-        if (alloc) begin
-            if (tgt__2) begin
-                new_rank__2 = rank_zero;
-            end
-            else if (valid__2) begin
-                new_rank__2 = rank__2 + rank_one;
-            end
-        end
-        if (touch) begin
-            if (hit__2) begin
-                new_rank__2 = rank_zero;
-            end
-            else if (valid__2 & (rank__2 < hit_rank)) begin
-                new_rank__2 = rank__2 + rank_one;
-            end
-        end
-        if (inval) begin
-            if (hit__2) begin
-                new_rank__2 = rank_zero;
-            end
-            else if (valid__2 & (rank__2 > hit_rank)) begin
-                new_rank__2 = rank__2 - rank_one;
-            end
-        end
-    end
-    always @(*) begin
-        new_rank__3 = rank__3;
-        if (alloc) begin
-            if (tgt__3) begin
-                new_rank__3 = rank_zero;
-            end
-            else if (valid__3) begin
-                new_rank__3 = rank__3 + rank_one;
-            end
-        end
-        if (touch) begin
-            if (hit__3) begin
-                new_rank__3 = rank_zero;
-            end
-            else if (valid__3 & (rank__3 < hit_rank)) begin
-                new_rank__3 = rank__3 + rank_one;
-            end
-        end
-        if (inval) begin
-            if (hit__3) begin
-                new_rank__3 = rank_zero;
-            end
-            else if (valid__3 & (rank__3 > hit_rank)) begin
-                new_rank__3 = rank__3 - rank_one;
-            end
-        end
-    end
-    always @(*) begin
-        new_rank__4 = rank__4;
-        if (alloc) begin
-            if (tgt__4) begin
-                new_rank__4 = rank_zero;
-            end
-            else if (valid__4) begin
-                new_rank__4 = rank__4 + rank_one;
-            end
-        end
-        if (touch) begin
-            if (hit__4) begin
-                new_rank__4 = rank_zero;
-            end
-            else if (valid__4 & (rank__4 < hit_rank)) begin
-                new_rank__4 = rank__4 + rank_one;
-            end
-        end
-        if (inval) begin
-            if (hit__4) begin
-                new_rank__4 = rank_zero;
-            end
-            else if (valid__4 & (rank__4 > hit_rank)) begin
-                new_rank__4 = rank__4 - rank_one;
-            end
-        end
-    end
-    always @(*) begin
-        new_rank__5 = rank__5;
-        if (alloc) begin
-            if (tgt__5) begin
-                new_rank__5 = rank_zero;
-            end
-            else if (valid__5) begin
-                new_rank__5 = rank__5 + rank_one;
-            end
-        end
-        if (touch) begin
-            if (hit__5) begin
-                new_rank__5 = rank_zero;
-            end
-            else if (valid__5 & (rank__5 < hit_rank)) begin
-                new_rank__5 = rank__5 + rank_one;
-            end
-        end
-        if (inval) begin
-            if (hit__5) begin
-                new_rank__5 = rank_zero;
-            end
-            else if (valid__5 & (rank__5 > hit_rank)) begin
-                new_rank__5 = rank__5 - rank_one;
-            end
-        end
-    end
-    always @(*) begin
-        new_rank__6 = rank__6;
-        if (alloc) begin
-            if (tgt__6) begin
-                new_rank__6 = rank_zero;
-            end
-            else if (valid__6) begin
-                new_rank__6 = rank__6 + rank_one;
-            end
-        end
-        if (touch) begin
-            if (hit__6) begin
-                new_rank__6 = rank_zero;
-            end
-            else if (valid__6 & (rank__6 < hit_rank)) begin
-                new_rank__6 = rank__6 + rank_one;
-            end
-        end
-        if (inval) begin
-            if (hit__6) begin
-                new_rank__6 = rank_zero;
-            end
-            else if (valid__6 & (rank__6 > hit_rank)) begin
-                new_rank__6 = rank__6 - rank_one;
-            end
-        end
-    end
-    always @(*) begin
-        new_rank__7 = rank__7;
-        if (alloc) begin
-            if (tgt__7) begin
-                new_rank__7 = rank_zero;
-            end
-            else if (valid__7) begin
-                new_rank__7 = rank__7 + rank_one;
-            end
-        end
-        if (touch) begin
-            if (hit__7) begin
-                new_rank__7 = rank_zero;
-            end
-            else if (valid__7 & (rank__7 < hit_rank)) begin
-                new_rank__7 = rank__7 + rank_one;
-            end
-        end
-        if (inval) begin
-            if (hit__7) begin
-                new_rank__7 = rank_zero;
-            end
-            else if (valid__7 & (rank__7 > hit_rank)) begin
-                new_rank__7 = rank__7 - rank_one;
-            end
-        end
-    end
-    always @(*) begin
-        new_rank__8 = rank__8;
-        if (alloc) begin
-            if (tgt__8) begin
-                new_rank__8 = rank_zero;
-            end
-            else if (valid__8) begin
-                new_rank__8 = rank__8 + rank_one;
-            end
-        end
-        if (touch) begin
-            if (hit__8) begin
-                new_rank__8 = rank_zero;
-            end
-            else if (valid__8 & (rank__8 < hit_rank)) begin
-                new_rank__8 = rank__8 + rank_one;
-            end
-        end
-        if (inval) begin
-            if (hit__8) begin
-                new_rank__8 = rank_zero;
-            end
-            else if (valid__8 & (rank__8 > hit_rank)) begin
-                new_rank__8 = rank__8 - rank_one;
-            end
-        end
-    end
-    always @(*) begin
-        new_rank__9 = rank__9;
-        if (alloc) begin
-            if (tgt__9) begin
-                new_rank__9 = rank_zero;
-            end
-            else if (valid__9) begin
-                new_rank__9 = rank__9 + rank_one;
-            end
-        end
-        if (touch) begin
-            if (hit__9) begin
-                new_rank__9 = rank_zero;
-            end
-            else if (valid__9 & (rank__9 < hit_rank)) begin
-                new_rank__9 = rank__9 + rank_one;
-            end
-        end
-        if (inval) begin
-            if (hit__9) begin
-                new_rank__9 = rank_zero;
-            end
-            else if (valid__9 & (rank__9 > hit_rank)) begin
-                new_rank__9 = rank__9 - rank_one;
-            end
-        end
-    end
-
-endmodule // snake_prefetcher__order
 
 module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
@@ -6075,16 +6149,6 @@ module snake_prefetcher__reg20(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg20
 
-module snake_prefetcher__zx_iww(narrow,wide);
-
-    // Module arguments
-    input wire  [5:0] narrow;
-    output reg  [6:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {1'd0, narrow};
-endmodule // snake_prefetcher__zx_iww
-
 module snake_prefetcher__zx_jw(narrow,wide);
 
     // Module arguments
@@ -6094,16 +6158,6 @@ module snake_prefetcher__zx_jw(narrow,wide);
     // Update code (custom)
     always @(*) wide = {2'd0, narrow};
 endmodule // snake_prefetcher__zx_jw
-
-module snake_prefetcher__zx_k(narrow,wide);
-
-    // Module arguments
-    input wire  [4:0] narrow;
-    output reg  [5:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {1'd0, narrow};
-endmodule // snake_prefetcher__zx_k
 
 module snake_prefetcher__zx_kidx(narrow,wide);
 

@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::stimulus::Stimulus;
-use crate::unit::{CosimUnit, LatencyClaim, PaperArea};
+use crate::unit::{CosimUnit, Latency, LatencyClaim, PaperArea};
 
 /// How one load PC of the synthetic kernel behaves.
 #[derive(Clone, Copy, Debug)]
@@ -284,6 +284,28 @@ impl CosimUnit for CapsPrefetcher {
             "CAPS (spec caps.md): a prefetch appears on pf_* no later than 3 cycles after its load",
         cycles: 3,
     });
+
+    /// The document's "Latency" table; `tests/tests/caps_latency.rs`
+    /// checks every row on the golden model and on the RTL.
+    const LATENCIES: &'static [Latency] = &[
+        Latency {
+            what: "load accepted at edge t (a leading warp whose stride is known: job B; \
+                   queues empty, pf_ready = 1) -> its first prefetch valid on pf_*",
+            cycles: 3,
+            claimed: true,
+        },
+        Latency {
+            what: "a job's prefetch on pf_* -> the job's next prefetch on pf_* (pf_ready = 1)",
+            cycles: 1,
+            claimed: false,
+        },
+        Latency {
+            what: "load accepted at edge t -> a load accepted at edge t + 1 sees its table \
+                   update (back-to-back loads, always accepted)",
+            cycles: 1,
+            claimed: false,
+        },
+    ];
 
     const PAPER_AREA: Option<PaperArea> = Some(PaperArea {
         mm2_per_sm: Some(0.018),

@@ -7,7 +7,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::stimulus::Stimulus;
-use crate::unit::{CosimUnit, LatencyClaim, PaperArea};
+use crate::unit::{CosimUnit, Latency, LatencyClaim, PaperArea};
 
 /// One load of the synthetic loop body.
 #[derive(Clone, Copy, Debug)]
@@ -286,6 +286,10 @@ pub fn revision2_scenario(gap: usize) -> (SnakeParams, Vec<SnakeIn>) {
     (p, seq)
 }
 
+/// Cycles from a load accepted at edge t to its first prefetch on `pf_*`
+/// (the unit document's "Latency" table, first row).
+pub const LOAD_TO_FIRST_PREFETCH: u32 = 2;
+
 impl CosimUnit for SnakePrefetcher {
     const SUMMARY: &'static str = "Snake prefetcher (Head, Tail, chain walker, throttle)";
     const SPEC: &'static str = "spec/snake.md";
@@ -347,6 +351,32 @@ impl CosimUnit for SnakePrefetcher {
                 2 cycles after the load)",
         cycles: 2,
     });
+
+    const LATENCIES: &'static [Latency] = &[
+        Latency {
+            what:
+                "load accepted at edge t (walker idle, queues empty, not throttled, pf_ready = 1, \
+                   its first hop emits) -> its first prefetch on pf_*",
+            cycles: LOAD_TO_FIRST_PREFETCH,
+            claimed: true,
+        },
+        Latency {
+            what: "later prefetches of one walk (pf_ready = 1, no silent hop between) -> one per \
+                   cycle",
+            cycles: 1,
+            claimed: false,
+        },
+        Latency {
+            what: "cache_full at edge t -> throttled",
+            cycles: 1,
+            claimed: false,
+        },
+        Latency {
+            what: "bw_util >= BW_HIGH at edge t -> throttled",
+            cycles: 1,
+            claimed: false,
+        },
+    ];
 
     const PAPER_AREA: Option<PaperArea> = Some(PaperArea {
         mm2_per_sm: None,

@@ -13,6 +13,8 @@
 //! - leaves: [`output`] (files), [`plot`] (SVG charts), [`fusesoc`],
 //!   [`origin`] (where a setting came from), [`run_args`].
 
+#[macro_use]
+pub mod stdout;
 pub mod bench_harness;
 pub mod catt;
 pub mod cli;

@@ -209,6 +209,17 @@ impl OutputFile {
         self.write_with(|w| Ok(w.write_all(bytes)?))
     }
 
+    /// Write the contents of file `src` (streamed, not held in memory):
+    /// how an output a tool wrote into a private temporary folder (a
+    /// simulator's VCD) reaches its destination through the checks here.
+    pub fn write_from_file(self, src: &Path) -> anyhow::Result<()> {
+        let mut f = File::open(src).with_context(|| format!("reading {}", src.display()))?;
+        self.write_with(|w| {
+            std::io::copy(&mut f, w)?;
+            Ok(())
+        })
+    }
+
     fn write_with(
         self,
         fill: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
@@ -268,6 +279,18 @@ impl OutputFile {
     }
 }
 
+/// Check `path` as an output before the work that produces it, without
+/// keeping it open: what [`OutputFile::prepare`] refuses (a folder, a
+/// socket, a missing or read-only folder, a symlink to a folder) is an
+/// error now. A FIFO is only checked to be one: its reader is needed when
+/// the file is written, and opening it now would end the reader's input.
+pub fn check_output(path: &Path, what: &str) -> anyhow::Result<()> {
+    if fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo()) {
+        return Ok(());
+    }
+    OutputFile::prepare(path, what).map(drop)
+}
+
 /// Open FIFO `path` for writing if a reader has it open (else an error,
 /// not a wait), in blocking mode.
 fn open_fifo(path: &Path) -> anyhow::Result<File> {
@@ -297,11 +320,17 @@ pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> anyhow::Result
 
 /// Write `text` to `path` through a temporary file in the same folder
 /// (created if missing), renamed into place; the temporary file is
-/// removed if the process is interrupted by a signal.
+/// removed if the process is interrupted by a signal. A path that exists
+/// and is not a regular file (a symlink, a FIFO, a device) is never
+/// replaced: it is written through as [`OutputFile`] does (a FIFO needs its
+/// reader; a folder or a socket is an error).
 pub fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     if let Some(d) = dir {
         fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
+    }
+    if fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+        return OutputFile::prepare(path, "writing")?.write_bytes(text.as_bytes());
     }
     let name = file_name(path, "writing")?;
     let tmp = folder_of(path).join(format!(".{name}.{}{TEMP_SUFFIX}", std::process::id()));

@@ -149,16 +149,28 @@ pub fn run_prepared(
         (cfg, kernel)
     };
     let mut h = Harness::new(kernel, cfg);
+    // The waveform and the stimulus records are written into a private
+    // temporary folder and delivered through the checked writer once the
+    // run has succeeded: a failing run leaves no partial file and truncates
+    // no earlier one, and a FIFO, symlink or device is written through
+    // (a FIFO with no reader is an error, not a wait).
+    let scratch = tempfile::tempdir()?;
+    let mut deliveries: Vec<(PathBuf, PathBuf, &str)> = Vec::new();
     if let Some(name) = &args.cosim {
         let u = unit(name)?;
         let backend = choose_backend(args.backend.map(Into::into))?;
-        h = h.probe(
-            u.name(),
-            u.harness_checker(backend, cfg, kernel, args.vcd.clone())?,
-        );
+        let vcd = args.vcd.as_ref().map(|dest| {
+            let private = scratch.path().join("lockstep.vcd");
+            deliveries.push((private.clone(), dest.clone(), "--vcd"));
+            private
+        });
+        h = h.probe(u.name(), u.harness_checker(backend, cfg, kernel, vcd)?);
     }
-    for (unit, path) in args.records()? {
-        h = h.record(unit, path);
+    for (i, (unit, path)) in args.records()?.into_iter().enumerate() {
+        crate::output::check_output(&path, "--record")?;
+        let private = scratch.path().join(format!("record-{i}.jsonl"));
+        h = h.record(unit, &private);
+        deliveries.push((private, path, "--record"));
     }
     // A progress bar on a terminal (indicatif draws nothing otherwise),
     // shown once a run takes longer than half a second.
@@ -184,7 +196,23 @@ pub fn run_prepared(
     }
     let r = h.run();
     bar.finish_and_clear();
-    r.map_err(|e| run_error(args, e))
+    // The waveform is delivered whatever the outcome (it shows a lock-step
+    // difference); the records only after a run that succeeded.
+    let mut shown = Vec::new();
+    for (private, dest, what) in &deliveries {
+        if (*what == "--vcd" || r.is_ok()) && private.is_file() {
+            crate::output::OutputFile::prepare(dest, what)?.write_from_file(private)?;
+            shown.push((private.display().to_string(), dest.display().to_string()));
+        }
+    }
+    r.map_err(|e| {
+        // The report names the file the user asked for, not the private one.
+        let mut text = format!("{:#}", run_error(args, e));
+        for (private, dest) in &shown {
+            text = text.replace(private.as_str(), dest);
+        }
+        anyhow!(text)
+    })
 }
 
 /// `warpgen run`.
@@ -211,7 +239,7 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<()> {
         let m = run_prepared(args, &cfg, kernel)?;
         if !args.quiet {
             if kernels.len() > 1 {
-                println!();
+                outln!();
             }
             if args.catt {
                 let (_, _, r) = crate::catt::apply(&cfg, kernel)?;
@@ -220,7 +248,7 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<()> {
                     .iter()
                     .map(|l| format!("loop at line {}: ({}, {})", l.line, l.warps, l.ctas))
                     .collect();
-                println!(
+                outln!(
                     "CATT throttling (L1 {} KB): {}; {} CTAs per SM",
                     r.l1_bytes / 1024,
                     if loops.is_empty() {
@@ -231,14 +259,14 @@ pub fn run_command(args: &RunArgs) -> anyhow::Result<()> {
                     r.kernel_ctas
                 );
             }
-            print!("{}", m.table());
+            out!("{}", m.table());
             if let Some(unit) = &args.cosim {
                 // All-SM runs: the checked SM's own cycles.
                 let (cycles, on) = match m.per_sm.get(cfg.cosim_sm as usize) {
                     Some(s) if m.run.all_sms => (s.cycles, format!(" of SM {}", cfg.cosim_sm)),
                     _ => (m.cycles, String::new()),
                 };
-                println!(
+                outln!(
                     "lock-step: the {unit} RTL equalled its golden model at every port on all \
                      {cycles} cycles{on}"
                 );

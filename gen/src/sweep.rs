@@ -60,6 +60,10 @@ pub struct RunSpec {
     pub catt: bool,
 }
 
+/// The longest run id: it names the result file (`<id>.json`), and file
+/// names are at most 255 bytes.
+pub const MAX_ID_LEN: usize = 200;
+
 fn fermi() -> String {
     "fermi".into()
 }
@@ -88,6 +92,14 @@ pub struct RunResult {
     pub seconds: f64,
     /// The warpgen version that made it.
     pub version: String,
+    /// SHA-256 of the kernel file's bytes when the run was made: a result
+    /// of a kernel file changed since is not reused.
+    #[serde(default)]
+    pub kernel_sha256: String,
+    /// SHA-256 of the result's JSON with this field empty: a result edited
+    /// by hand (or cut short) is not reused.
+    #[serde(default)]
+    pub digest: String,
 }
 
 impl RunResult {
@@ -108,7 +120,13 @@ impl RunList {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         let list: RunList = if path.extension().is_some_and(|e| e == "toml") {
-            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+            toml::from_str(&text).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: {}",
+                    path.display(),
+                    ports::error::toml_error_line(&text, &e)
+                )
+            })?
         } else {
             serde_json::from_str(&text).map_err(|e| {
                 anyhow::anyhow!("{}:{}:{}: {e}", path.display(), e.line(), e.column())
@@ -119,10 +137,38 @@ impl RunList {
         Ok(list)
     }
 
-    /// Ids unique and safe as file names; presets known.
+    /// Ids unique and safe as file names; presets known; each kernel a
+    /// readable file; at least one run.
     pub fn check(&self) -> anyhow::Result<()> {
+        if self.runs.is_empty() {
+            bail!("the list has no runs; add `[[run]]` tables (id, kernel, preset, set)");
+        }
         let mut seen = HashSet::new();
         for (i, r) in self.runs.iter().enumerate() {
+            if r.id.len() > MAX_ID_LEN {
+                bail!(
+                    "run {} (id `{}...`): the id has {} characters; at most {MAX_ID_LEN} (it names \
+                     the result file)",
+                    i + 1,
+                    r.id.chars().take(24).collect::<String>(),
+                    r.id.len()
+                );
+            }
+            match std::fs::metadata(&r.kernel) {
+                Ok(m) if m.is_file() => {}
+                Ok(_) => bail!(
+                    "run {} (id `{}`): kernel {} is not a file",
+                    i + 1,
+                    r.id,
+                    r.kernel.display()
+                ),
+                Err(e) => bail!(
+                    "run {} (id `{}`): kernel {}: {e}",
+                    i + 1,
+                    r.id,
+                    r.kernel.display()
+                ),
+            }
             let ok = !r.id.is_empty()
                 && !r.id.starts_with('.')
                 && r.id
@@ -171,30 +217,143 @@ pub fn result_path(out: &Path, spec: &RunSpec) -> PathBuf {
 /// Run one spec (never fails: an error is the result's).
 pub fn run_spec(spec: &RunSpec) -> RunResult {
     let start = Instant::now();
-    let mut args = RunArgs::new(&spec.kernel);
-    args.quiet = true;
-    args.preset = spec.preset.clone();
-    args.set = spec.set.clone();
-    args.catt = spec.catt;
+    let args = run_args(spec);
     let r = prepare(&args).and_then(|(cfg, k)| run_prepared(&args, &cfg, &k));
     let (metrics, error) = match r.and_then(|m| Ok(serde_json::to_value(&m)?)) {
         Ok(v) => (Some(v), None),
         Err(e) => (None, Some(format!("{e:#}"))),
     };
-    RunResult {
+    let mut r = RunResult {
         spec: spec.clone(),
         error,
         metrics,
         seconds: start.elapsed().as_secs_f64(),
         version: env!("CARGO_PKG_VERSION").to_string(),
+        kernel_sha256: file_sha256(&spec.kernel),
+        digest: String::new(),
+    };
+    r.digest = result_digest(&r);
+    r
+}
+
+/// The `warpgen run` arguments of `spec`.
+fn run_args(spec: &RunSpec) -> RunArgs {
+    let mut args = RunArgs::new(&spec.kernel);
+    args.quiet = true;
+    args.preset = spec.preset.clone();
+    args.set = spec.set.clone();
+    args.catt = spec.catt;
+    args
+}
+
+/// Reads and checks every kernel file (any file but a `.traceg`) of `list` with its preset
+/// and settings before anything runs, so that a broken kernel or a bad
+/// setting is reported at once, not after the other runs. (Trace kernels
+/// are checked when they run: reading a trace is a large part of its run.)
+pub fn precheck(list: &RunList) -> anyhow::Result<()> {
+    let mut bad = Vec::new();
+    for (i, spec) in list.runs.iter().enumerate() {
+        if spec.kernel.extension().is_none_or(|e| e != "traceg") {
+            if let Err(e) = prepare(&run_args(spec)) {
+                bad.push(format!("run {} (id `{}`): {e:#}", i + 1, spec.id));
+            }
+        }
+    }
+    match bad.len() {
+        0 => Ok(()),
+        1 => bail!("{}", bad[0]),
+        n => bail!(
+            "{n} of {} runs cannot run; nothing ran:\n  {}",
+            list.runs.len(),
+            bad.join("\n  ")
+        ),
     }
 }
 
-/// The stored result of `spec`, if it is there and is of the same run.
+/// SHA-256 of the file at `path` (hex), or empty when it cannot be read.
+pub fn file_sha256(path: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    match std::fs::read(path) {
+        Ok(bytes) => Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+        Err(_) => String::new(),
+    }
+}
+
+/// SHA-256 of `r`'s JSON with its digest empty (hex).
+pub fn result_digest(r: &RunResult) -> String {
+    use sha2::{Digest, Sha256};
+    let mut blank = r.clone();
+    blank.digest.clear();
+    let text = serde_json::to_string(&blank).unwrap_or_default();
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Whether `v` has every field of `schema` (recursively, objects by key)
+/// with the same JSON kind: a stored result's metrics against this
+/// version's `Metrics::default()`.
+fn same_shape(schema: &serde_json::Value, v: &serde_json::Value) -> bool {
+    use serde_json::Value::*;
+    match (schema, v) {
+        (Object(s), Object(o)) => s
+            .iter()
+            .all(|(k, sv)| o.get(k).is_some_and(|ov| same_shape(sv, ov))),
+        (Number(_), Number(_) | Null) | (Bool(_), Bool(_)) | (String(_), String(_)) => true,
+        (Array(_), Array(_)) => true,
+        // An optional field: absent (null) in the default, either here.
+        (Null, _) => true,
+        _ => false,
+    }
+}
+
+/// Why a stored result is not reused, or `None` when it is: it must be of
+/// the same run, made by this version from the kernel file as it is now,
+/// unedited (its digest), and its metrics must have this version's fields.
+pub fn stale_reason(r: &RunResult, spec: &RunSpec) -> Option<&'static str> {
+    if r.spec != *spec {
+        return Some("another run's result");
+    }
+    if r.version != env!("CARGO_PKG_VERSION") {
+        return Some("made by another warpgen version");
+    }
+    if r.kernel_sha256 != file_sha256(&spec.kernel) {
+        return Some("its kernel file has changed since");
+    }
+    if r.digest != result_digest(r) {
+        return Some("edited since it was written (its digest does not match)");
+    }
+    if let Some(m) = &r.metrics {
+        let schema = serde_json::to_value(harness::Metrics::default()).unwrap_or_default();
+        if !same_shape(&schema, m) {
+            return Some("its metrics lack fields of this version's");
+        }
+    }
+    if r.metrics.is_none() && r.error.is_none() {
+        return Some("neither metrics nor an error");
+    }
+    None
+}
+
+/// The stored result of `spec`, if it is there and may be reused
+/// ([`stale_reason`]).
 pub fn stored(out: &Path, spec: &RunSpec) -> Option<RunResult> {
-    let text = std::fs::read_to_string(result_path(out, spec)).ok()?;
-    let r: RunResult = serde_json::from_str(&text).ok()?;
-    (r.spec == *spec).then_some(r)
+    stored_or_why(out, spec).ok()
+}
+
+/// The stored result of `spec`, or why there is none to reuse.
+pub fn stored_or_why(out: &Path, spec: &RunSpec) -> Result<RunResult, String> {
+    let text =
+        std::fs::read_to_string(result_path(out, spec)).map_err(|_| "missing".to_string())?;
+    let r: RunResult = serde_json::from_str(&text).map_err(|e| format!("unreadable ({e})"))?;
+    match stale_reason(&r, spec) {
+        None => Ok(r),
+        Some(why) => Err(why.to_string()),
+    }
 }
 
 /// Run task `index` of the list and write its result.
@@ -267,9 +426,10 @@ pub fn collect(list: &RunList, out: &Path) -> anyhow::Result<Vec<RunResult>> {
     let mut got = Vec::new();
     let mut missing = Vec::new();
     for (i, s) in list.runs.iter().enumerate() {
-        match stored(out, s) {
-            Some(r) => got.push(r),
-            None => missing.push(format!("{} (task {i})", s.id)),
+        match stored_or_why(out, s) {
+            Ok(r) => got.push(r),
+            Err(why) if why == "missing" => missing.push(format!("{} (task {i})", s.id)),
+            Err(why) => missing.push(format!("{} (task {i}: {why})", s.id)),
         }
     }
     if !missing.is_empty() {
@@ -418,10 +578,11 @@ mod tests {
 
     #[test]
     fn lists_parse_and_check() {
-        let l: RunList = toml::from_str(
-            "[[run]]\nid = \"a\"\nkernel = \"k.toml\"\n[[run]]\nid = \"b.1\"\nkernel = \"k.toml\"\n\
+        let k = concat!(env!("CARGO_MANIFEST_DIR"), "/../kernels/vector_add.toml");
+        let l: RunList = toml::from_str(&format!(
+            "[[run]]\nid = \"a\"\nkernel = {k:?}\n[[run]]\nid = \"b.1\"\nkernel = {k:?}\n\
              preset = \"ba-thesis\"\nset = [\"l1=ba\"]\n",
-        )
+        ))
         .unwrap();
         assert_eq!(l.runs.len(), 2);
         assert_eq!(l.runs[0].preset, "fermi");
@@ -434,6 +595,10 @@ mod tests {
         d.runs[1].id = "x".into();
         d.runs[1].preset = "nope".into();
         assert!(format!("{:#}", d.check().unwrap_err()).contains("unknown preset"));
+        d.runs[1].preset = "fermi".into();
+        d.runs[1].kernel = "no-such-kernel.toml".into();
+        assert!(format!("{:#}", d.check().unwrap_err()).contains("kernel no-such-kernel.toml"));
+        assert!(format!("{:#}", RunList::default().check().unwrap_err()).contains("no runs"));
         assert!(
             toml::from_str::<RunList>("[[run]]\nid = \"a\"\nkernel = \"k\"\nsets = []\n").is_err()
         );

@@ -61,6 +61,7 @@ pub(crate) mod decoupled;
 pub mod error;
 pub mod expr;
 pub(crate) mod hash;
+pub mod input_file;
 pub mod interwarp;
 pub mod kernel;
 pub(crate) mod l1;

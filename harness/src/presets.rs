@@ -67,7 +67,12 @@ pub fn names() -> Vec<&'static str> {
 /// The file of paper preset `name`, parsed.
 pub fn file(name: &str) -> Option<Result<PresetFile, String>> {
     let (_, text) = FILES.iter().find(|(n, _)| *n == name)?;
-    Some(toml::from_str::<PresetFile>(text).map_err(|e| format!("presets/{name}.toml: {e}")))
+    Some(toml::from_str::<PresetFile>(text).map_err(|e| {
+        format!(
+            "presets/{name}.toml: {}",
+            ports::error::toml_error_line(text, &e)
+        )
+    }))
 }
 
 /// The 1-based line of `presets/NAME.toml` that sets machine key `key` in

@@ -38,7 +38,7 @@ pub(crate) mod replay;
 pub use format::{trace_reg, KernelTrace, TraceError, TraceInstr, TraceOp, TRACE_REGS};
 pub use read::{
     parse_kernel_trace, read_kernel_trace, read_kernelslist, MAX_BLOCK_DIMS, MAX_BLOCK_THREADS,
-    TRACE_WIDTHS,
+    MAX_GRID_DIMS, TRACE_WIDTHS,
 };
 pub(crate) use replay::ReplayInstr;
 

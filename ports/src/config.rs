@@ -69,7 +69,7 @@ impl ConfigFile {
             .parse()
             .map_err(|e: toml::de::Error| ConfigError::File {
                 path: label.clone(),
-                message: e.to_string(),
+                message: crate::error::toml_error_line(text, &e),
             })?;
         for (k, v) in &table {
             if !UNIT_NAMES.contains(&k.as_str()) {
@@ -117,16 +117,47 @@ impl ConfigFile {
             None => P::default(),
             Some(v) => {
                 let t = v.as_table().cloned().unwrap_or_default();
-                toml::Value::Table(t)
+                toml::Value::Table(t.clone())
                     .try_into()
-                    .map_err(|e: toml::de::Error| ConfigError::File {
-                        path: label,
-                        message: format!("[{unit}]: {}", e.message()),
-                    })?
+                    .map_err(|e: toml::de::Error| self.type_error::<P>(unit, &t, &e, label))?
             }
         };
         p.validate()?;
         Ok(p)
+    }
+
+    /// The error of a table `t` of `unit` that does not convert to `P`:
+    /// the first parameter that does not convert on its own, its value and
+    /// its line, or the whole table's message.
+    fn type_error<P: Params>(
+        &self,
+        unit: &str,
+        t: &toml::Table,
+        whole: &toml::de::Error,
+        label: PathBuf,
+    ) -> ConfigError {
+        let text = self
+            .path
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok());
+        for (k, v) in t {
+            let mut one = toml::Table::new();
+            one.insert(k.clone(), v.clone());
+            if let Err(e) = toml::Value::Table(one).try_into::<P>() {
+                let line = text
+                    .as_deref()
+                    .and_then(|x| crate::error::key_line(x, unit, k))
+                    .map_or(String::new(), |l| format!("line {l}: "));
+                return ConfigError::File {
+                    path: label,
+                    message: format!("{line}[{unit}] {k} = {v}: {}", e.message().trim_end()),
+                };
+            }
+        }
+        ConfigError::File {
+            path: label,
+            message: format!("[{unit}]: {}", whole.message().trim_end()),
+        }
     }
 
     /// Whether the file names `unit` at all.

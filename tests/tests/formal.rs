@@ -100,7 +100,14 @@ fn planted_bug_is_caught(
     eprintln!("{}", render(&o));
     let bmc = o.report.bmc.as_ref().unwrap();
     assert!(!bmc.passed, "{unit}: the planted bug was not caught");
-    assert_eq!(bmc.failed_assertion.as_deref(), Some(expect), "{unit}");
+    // The solver may violate a second property in the same step (dropping
+    // a held prefetch also breaks its hold): `expect` must be among those
+    // that failed.
+    let failed = bmc.failed_assertion.as_deref().unwrap_or("");
+    assert!(
+        failed.split(", ").any(|a| a == expect),
+        "{unit}: failed {failed:?}, expected {expect:?} among them"
+    );
     let vcd = bmc.vcd.as_ref().expect("a counterexample VCD");
     let text = std::fs::read_to_string(vcd).unwrap();
     assert!(

@@ -106,10 +106,11 @@ fn machine_limits_name_the_file_and_the_field() {
             && s.contains("49152 (`shared_mem_bytes`)"),
         "{s}"
     );
-    let (_dir, k) = load_ok(&GOOD.replace("block = [64]", "block = [2048]"));
-    let s = harness::run(&k, &MachineConfig::fermi())
-        .unwrap_err()
-        .to_string();
+    // 32 warps (CUDA's 1,024 threads) on an SM of 16.
+    let (_dir, k) = load_ok(&GOOD.replace("block = [64]", "block = [1024]"));
+    let mut c = MachineConfig::fermi();
+    c.set("max_warps", "16").unwrap();
+    let s = harness::run(&k, &c).unwrap_err().to_string();
     assert!(
         s.contains("run_kernel.toml: field `block`") && s.contains("`max_warps`"),
         "{s}"

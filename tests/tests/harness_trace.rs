@@ -222,7 +222,19 @@ fn bad_dimensions_and_ids(g: &str) -> Vec<Bad> {
             "grid dimension of 0",
             subst(&g, "-grid dim = (2,1,1)", "-grid dim = (0,1,1)", 0),
             "-grid dim",
-            "is not (x,y,z) with x, y, z from 1 to",
+            "is not (x,y,z) within CUDA's grid limits: x from 1 to 2147483647",
+        ),
+        bad(
+            "an escape character in the kernel name",
+            subst(&g, "-kernel name = ", "-kernel name = \u{1b}[31m", 0),
+            "-kernel name",
+            "contains the control character U+001B",
+        ),
+        bad(
+            "grid y past CUDA's 65,535",
+            subst(&g, "-grid dim = (2,1,1)", "-grid dim = (2,70000,1)", 0),
+            "-grid dim",
+            "y and z from 1 to 65535",
         ),
         bad(
             "warp id 4,000,000,000",
@@ -496,10 +508,10 @@ fn bad_structure(g: &str) -> Vec<Bad> {
             "has a warp before its `thread block = x,y,z` line",
         ),
         bad(
-            "grid (2^31-1, 2^31-1, 64) against eight traced CTAs",
-            subst(&g8, "-grid dim = (8,1,1)", "-grid dim = (2147483647,2147483647,64)", 0),
+            "grid (2^31-1, 65535, 64) against eight traced CTAs",
+            subst(&g8, "-grid dim = (8,1,1)", "-grid dim = (2147483647,65535,64)", 0),
             "-grid dim",
-            "the grid (2147483647,2147483647,64) has 295147904904474918976 CTAs but the trace holds 8 thread blocks (the first untraced CTA is (8,0,0))",
+            "the grid (2147483647,65535,64) has 9007061811593280 CTAs but the trace holds 8 thread blocks (the first untraced CTA is (8,0,0))",
         ),
         bad(
             "grid of 2 with one CTA traced",

@@ -1,22 +1,41 @@
-//! Static timing of the four units' checked-in default Verilog
-//! (`verilog-out/<unit>.v`) with Yosys + OpenSTA on NanGate45
-//! (`eda::time_verilog_with`, ABC mapped with buffering for 1.4 GHz as `warpgen report` does): each unit times without error, its fmax is
-//! plausible, and its worst paths start and end at names of the design.
+//! Timing closure of the four units' paper configurations (the checked-in
+//! `verilog-out/<unit>.v`) at 1 GHz, issue 29's target
+//! (`conventions.md` "Timing (revision 2)"): Yosys + ABC mapped with
+//! buffering for a 1 ns period, OpenSTA on NanGate45 typical with inputs
+//! arriving at 0 ns and outputs required at the period's end, exactly as
+//! `warpgen report --clock-mhz 1000` times it and through the same cache
+//! (`gen::report::timing_at`, keyed by the Verilog's content and the flow's
+//! settings, in `target/warpgen-cache/timing`). Each unit's worst paths
+//! must start and end at names of the design, and its fmax must not fall
+//! below its floor ([`floor_mhz`]): 1 GHz (a slack of at least 0) for a
+//! unit that closes there, and for a unit that does not close yet the
+//! clock it reaches today less 5 %, so that no change makes it slower
+//! while its pipelining is finished (issue 29 stays open until every
+//! floor is 1 GHz).
+//! Without Yosys or OpenSTA the tests are skipped with a notice; under
+//! `WARPGEN_REQUIRE_EDA_TOOLS` (set by `scripts/test`) they fail instead.
 //!
-//! Run with `--nocapture` to see each unit's paths and run times. The Yosys
-//! mapping dominates (OpenSTA takes a few seconds).
+//! Run with `--nocapture` to see each unit's paths. The Yosys mapping
+//! dominates (OpenSTA takes a few seconds).
 
 mod common;
 use common::{root, tool};
 
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use eda::{EndpointKind, PathEndpoint, TimingPath, Tool};
+use gen::report::timing::{timing_at, ClockTarget};
 
-use eda::{time_verilog_with, EndpointKind, PathEndpoint, TimingOptions, TimingPath, Tool};
+/// Issue 29's target clock, MHz.
+const TARGET_MHZ: f64 = 1000.0;
 
-fn nangate45() -> PathBuf {
-    eda::find_liberty(&root()).expect("shared/pdk/nangate45/nangate45_typ.lib beside the checkout")
-}
+// The floors ([`floor_mhz`]): 95 % of each paper configuration's fmax
+// (`warpgen report --clock-mhz 1000`) when the floor was set. BA 561 MHz
+// (its pipelined version, 883 MHz, is not merged yet); CAPS 279 MHz and
+// Snake 289 MHz after the issue-29 restructuring; DAC 143 MHz (its
+// restructuring is not merged yet).
+const FLOOR_BA: f64 = 533.0;
+const FLOOR_CAPS: f64 = 265.0;
+const FLOOR_SNAKE: f64 = 274.0;
+const FLOOR_DAC: f64 = 136.0;
 
 /// The Verilog names of `rtl`: every identifier-like word.
 fn words(rtl: &str) -> std::collections::HashSet<&str> {
@@ -92,6 +111,21 @@ fn check_path(unit: &str, p: &TimingPath, names: &std::collections::HashSet<&str
     assert!((last.arrival_ns - p.delay_ns).abs() < 1e-3);
 }
 
+/// The clock unit `unit`'s paper configuration must reach at least
+/// (MHz), mapped for 1 GHz: [`TARGET_MHZ`] where it closes; otherwise
+/// 95 % of the fmax measured when the floor was set (the margin covers a
+/// Yosys or ABC release that maps a little differently, not a slower
+/// design).
+fn floor_mhz(unit: &str) -> f64 {
+    match unit {
+        "ba_tag_array" => FLOOR_BA,
+        "caps_prefetcher" => FLOOR_CAPS,
+        "snake_prefetcher" => FLOOR_SNAKE,
+        "dac_expander" => FLOOR_DAC,
+        _ => TARGET_MHZ,
+    }
+}
+
 fn time_unit(unit: &str) {
     if !tool(Tool::Yosys) || !tool(Tool::OpenSta) {
         return;
@@ -99,29 +133,12 @@ fn time_unit(unit: &str) {
     let file = root().join("verilog-out").join(format!("{unit}.v"));
     let rtl = std::fs::read_to_string(&file).unwrap();
     let names = words(&rtl);
-    let t0 = Instant::now();
-    // As `warpgen report` times it: ABC maps for the CAPS paper's 1.4 GHz
-    // with buffering (without it, nets of hundreds of loads hang on one X1
-    // gate and the delays are artefacts of the unbuffered mapping).
-    let mut opts = TimingOptions::new("clock");
-    opts.period_ns = 1000.0 / gen::report::PAPER_CLOCK_MHZ;
-    opts.abc_buffering = true;
-    let r = time_verilog_with(Path::new(&file), unit, &nangate45(), &opts)
-        .unwrap_or_else(|e| panic!("{unit}: {e}"));
-    let fmax = r.fmax_mhz().unwrap();
-    assert!(
-        (100.0..5000.0).contains(&fmax),
-        "{unit}: fmax {fmax} MHz is not plausible for NanGate45"
-    );
-    let secs = t0.elapsed().as_secs_f64();
-    eprintln!(
-        "{unit}: {secs:.1} s (Yosys {:.1} s, OpenSTA {:.1} s)\n{}",
-        r.yosys_seconds,
-        r.sta_seconds,
-        r.render()
-    );
+    let r = timing_at(&rtl, unit, &ClockTarget::new(TARGET_MHZ))
+        .unwrap_or_else(|e| panic!("{unit}: {e:#}"));
+    eprintln!("{unit} at {TARGET_MHZ} MHz:\n{}", r.render());
     assert_eq!(r.top, unit);
     assert!(r.cells > 0);
+    assert!((r.period_ns - 1000.0 / TARGET_MHZ).abs() < 1e-9);
     check_path(unit, &r.worst, &names);
     let r2r = r
         .reg_to_reg
@@ -132,28 +149,45 @@ fn time_unit(unit: &str) {
     assert_eq!(r2r.end.kind, EndpointKind::FlipFlop);
     // The overall worst path bounds the register-to-register one.
     assert!(r2r.min_period_ns <= r.worst.min_period_ns + 1e-6);
+    let w = &r.worst;
+    let fmax = r.fmax_mhz().unwrap_or(0.0);
+    let floor = floor_mhz(unit);
+    let closes = w.slack_ns >= 0.0;
+    assert!(
+        closes || fmax >= floor,
+        "{unit}'s paper configuration reaches {fmax:.0} MHz, below its floor of {floor:.0} MHz \
+         ({}): worst path {} -> {}, {} logic levels, {:.3} ns + setup {:.3} ns, slack {:+.3} ns at \
+         {TARGET_MHZ} MHz. `warpgen report --unit {unit}` prints the path",
+        if floor >= TARGET_MHZ {
+            "it closed at 1 GHz"
+        } else {
+            "what it reached when the floor was set, less 5 %"
+        },
+        w.start.display_name(),
+        w.end.display_name(),
+        w.levels,
+        w.delay_ns,
+        w.setup_ns,
+        w.slack_ns,
+    );
 }
 
 #[test]
-fn ba_tag_array_times() {
+fn ba_tag_array_keeps_its_clock() {
     time_unit("ba_tag_array");
 }
 
 #[test]
-fn caps_prefetcher_times() {
+fn caps_prefetcher_keeps_its_clock() {
     time_unit("caps_prefetcher");
 }
 
-/// About 2 minutes of Yosys on two cores: `warpgen report` times it (cached).
 #[test]
-#[ignore = "2 minutes of Yosys mapping; run with --ignored"]
-fn snake_prefetcher_times() {
+fn snake_prefetcher_keeps_its_clock() {
     time_unit("snake_prefetcher");
 }
 
-/// About 5 minutes of Yosys on two cores: `warpgen report` times it (cached).
 #[test]
-#[ignore = "5 minutes of Yosys mapping; run with --ignored"]
-fn dac_expander_times() {
+fn dac_expander_keeps_its_clock() {
     time_unit("dac_expander");
 }

@@ -171,3 +171,67 @@ pub(super) fn hex(bytes: &[u8]) -> String {
         s
     })
 }
+
+/// The file written last into a finished cache entry: the entry's name and
+/// its artefact's size and SHA-256. An entry whose seal is missing or does
+/// not match (a truncated `model.so`, a library copied from another entry,
+/// a build killed before the end) is rebuilt, never loaded.
+pub(super) const SEAL: &str = "seal.txt";
+
+/// The seal text of `artefact` in `dir` for entry `name`.
+fn seal_text(dir: &Path, name: &str, artefact: &str) -> std::io::Result<String> {
+    use sha2::{Digest, Sha256};
+    let bytes = fs::read(dir.join(artefact))?;
+    Ok(format!(
+        "entry {name}\nfile {artefact} {} {}\n",
+        bytes.len(),
+        hex(&Sha256::digest(&bytes))
+    ))
+}
+
+/// Seal the finished build in `dir` (entry `name`, its `artefact`).
+pub(super) fn write_seal(dir: &Path, name: &str, artefact: &str) -> Result<()> {
+    let text = seal_text(dir, name, artefact).map_err(io_err(format!(
+        "cannot read {} to seal it",
+        dir.join(artefact).display()
+    )))?;
+    fs::write(dir.join(SEAL), text).map_err(io_err("cannot write the cache entry's seal"))
+}
+
+/// Whether `dir` is a finished, intact entry `name` with `artefact`: its
+/// seal is there and the artefact's size and hash are the sealed ones.
+pub(super) fn seal_ok(dir: &Path, name: &str, artefact: &str) -> bool {
+    let Ok(sealed) = fs::read_to_string(dir.join(SEAL)) else {
+        return false;
+    };
+    // Size first: a truncated file is found without hashing it.
+    let size = fs::metadata(dir.join(artefact)).map(|m| m.len()).ok();
+    let sealed_size = sealed
+        .lines()
+        .nth(1)
+        .and_then(|l| l.split(' ').nth(2))
+        .and_then(|s| s.parse::<u64>().ok());
+    if size.is_none() || size != sealed_size {
+        return false;
+    }
+    seal_text(dir, name, artefact).is_ok_and(|t| t == sealed)
+}
+
+/// Remove entry `dir` that failed its seal check ([`seal_ok`]), saying so
+/// unless `quiet`: it is rebuilt.
+pub(super) fn discard_broken(dir: &Path, what: &str, quiet: bool) -> Result<()> {
+    if !dir.exists() {
+        return Ok(());
+    }
+    if !quiet {
+        eprintln!(
+            "warpgen: the cached {what} in {} is incomplete or does not match its seal \
+             (truncated, replaced or from another build): rebuilding it",
+            dir.display()
+        );
+    }
+    fs::remove_dir_all(dir).map_err(io_err(format!(
+        "cannot remove the broken cache entry {}",
+        dir.display()
+    )))
+}

@@ -2,7 +2,10 @@
 //! shared library and driving it through the wrapper's C ABI.
 
 use super::build::build_into;
-use super::cache::{default_cache_dir, hex, publish, remove_stale_tmp_dirs, tmp_dir_in, BuildLock};
+use super::cache::{
+    default_cache_dir, discard_broken, hex, publish, remove_stale_tmp_dirs, seal_ok, tmp_dir_in,
+    write_seal, BuildLock,
+};
 use super::error::{io_err, Result, VerilatorError};
 use super::flags::{
     CXX_COMMON_FLAGS, LINK_FLAGS, MODEL_OPT, RUNTIME_VERSION, VERILATOR_FLAGS, WRAPPER_VERSION,
@@ -127,13 +130,14 @@ impl VerilatorModel {
             compile_time: Duration::ZERO,
             total_time: Duration::ZERO,
         };
-        if !library.is_file() {
+        if !seal_ok(&dir, &name, "model.so") {
             fs::create_dir_all(&vdir).map_err(io_err(format!(
                 "cannot create the cache {}",
                 vdir.display()
             )))?;
             let _lock = BuildLock::acquire(&vdir.join(format!("{name}.lock")))?;
-            if !library.is_file() {
+            if !seal_ok(&dir, &name, "model.so") {
+                discard_broken(&dir, &format!("Verilator model of `{top}`"), opts.quiet)?;
                 remove_stale_tmp_dirs(&vdir);
                 info.cache_hit = false;
                 let root = verilator_root()?;
@@ -145,7 +149,7 @@ impl VerilatorModel {
                     &tmp, verilog, top, inputs, outputs, &cxx, &include, &runtime, &mut info,
                     opts.quiet, opts.trace,
                 );
-                match r {
+                match r.and_then(|()| write_seal(&tmp, &name, "model.so")) {
                     Ok(()) => {
                         publish(&tmp, &dir)?;
                         let _ = fs::remove_dir_all(vdir.join(format!("failed-{name}")));

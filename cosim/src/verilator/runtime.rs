@@ -1,7 +1,9 @@
 //! The Verilator run-time library, compiled once per Verilator version,
 //! compiler and flags and cached as a static archive.
 
-use super::cache::{hex, keep_failed, publish, tmp_dir_in, BuildLock};
+use super::cache::{
+    discard_broken, hex, keep_failed, publish, seal_ok, tmp_dir_in, write_seal, BuildLock,
+};
 use super::error::{io_err, Result, VerilatorError};
 use super::flags::{CXX_COMMON_FLAGS, RUNTIME_OPT, RUNTIME_SOURCES, RUNTIME_VERSION};
 use super::tools::{log_tail, run_logged};
@@ -33,13 +35,14 @@ pub(super) fn ensure_runtime(
     let name = format!("runtime-{key}");
     let dest = cache.join(&name);
     let archive = dest.join("libverilated.a");
-    if archive.is_file() {
+    if seal_ok(&dest, &name, "libverilated.a") {
         return Ok(archive);
     }
     let _lock = BuildLock::acquire(&cache.join(format!("{name}.lock")))?;
-    if archive.is_file() {
+    if seal_ok(&dest, &name, "libverilated.a") {
         return Ok(archive);
     }
+    discard_broken(&dest, "Verilator run-time library", quiet)?;
     let start = Instant::now();
     if !quiet {
         eprintln!(
@@ -117,6 +120,7 @@ pub(super) fn ensure_runtime(
     for src in RUNTIME_SOURCES {
         let _ = fs::remove_file(tmp.join(format!("{src}.o")));
     }
+    write_seal(&tmp, &name, "libverilated.a")?;
     publish(&tmp, &dest)?;
     if !quiet {
         eprintln!(

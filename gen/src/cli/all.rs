@@ -1,6 +1,6 @@
-//! `warpgen all`: every unit emitted, co-simulated, synthesized, timed and
-//! proved, one summary row each, then the bundled kernels under every
-//! harness combination.
+//! `warpgen all`: every unit emitted and co-simulated, the bundled kernels
+//! under every harness combination, then (the slow part, cached) every
+//! unit synthesized, timed and proved.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -10,6 +10,7 @@ use cosim::BackendKind;
 use ports::ConfigFile;
 
 use crate::commands::{choose_backend, CosimOutcome};
+use crate::report::timing::{timing_at, ClockTarget, DEFAULT_REPORT_CLOCK_MHZ};
 use crate::unit_config::load_config;
 use crate::unit_table::{UnitCommands, UNITS};
 
@@ -37,6 +38,12 @@ pub struct AllCmd {
 }
 
 /// `warpgen all`: false when a co-simulation, a proof or a property fails.
+///
+/// Fast first: every unit emitted and co-simulated, then the harness's
+/// kernel table; then the slow columns (synthesis, timing at 1 GHz, the
+/// equivalence proof and the property check), one unit at a time with a
+/// progress line per step on a terminal, each step cached by the Verilog's
+/// content (a warm cache prints them at once).
 pub fn all_cmd(a: AllCmd) -> anyhow::Result<bool> {
     let cfg = load_config(a.config.as_deref())?;
     let backend = choose_backend(None)?;
@@ -46,87 +53,85 @@ pub fn all_cmd(a: AllCmd) -> anyhow::Result<bool> {
         a.cycles
     };
     let mut ok = true;
-    println!(
-        "{:<16} {:<10} {:>9} {:<7} {:>12} {:>13} {:>8} {:>6} {:>7} {:>6}",
+    outln!(
+        "{:<16} {:<10} {:>9} {:<7} {:>12} {:>13}",
         "unit",
         "backend",
         "cycles",
         "result",
         "cycles/s",
-        "storage bits",
-        "cells",
-        "fmax",
-        "equiv",
-        "props"
+        "storage bits"
     );
     let mut failures = Vec::new();
-    let yosys = eda::tool_available(eda::Tool::Yosys);
-    let tools = Tools {
-        yosys,
-        timing: yosys && eda::tool_available(eda::Tool::OpenSta),
-    };
     for u in UNITS {
-        let (row_ok, failure) = unit_row(*u, &cfg, &a, tools, (backend, n))?;
+        let (row_ok, failure) = cosim_row(*u, &cfg, &a, (backend, n))?;
         ok &= row_ok;
         failures.extend(failure);
     }
-    println!("Verilog written to {}/", a.out.display());
+    outln!("Verilog written to {}/", a.out.display());
     if a.kernels.is_dir() {
         let files = crate::run::kernel_files(&a.kernels)?;
         let rows = crate::kernel_compare::compare_kernels(&files, &[])?;
-        println!(
+        outln!(
             "\nSM harness ({}): each bundled kernel with no prefetcher, CAPS (PAS), Snake \
              (decoupled L1), the BA L1, CAPS with BA, and DAC (instr: warp instructions \
              against the baseline's)",
             a.kernels.display()
         );
-        println!("{}", crate::kernel_compare::compare_table(&rows));
+        outln!("{}", crate::kernel_compare::compare_table(&rows));
     }
     for f in failures {
-        println!("\n{f}");
+        outln!("\n{f}");
+    }
+    let yosys = eda::tool_available(eda::Tool::Yosys);
+    let tools = Tools {
+        synth: yosys && !a.no_synth,
+        timing: yosys && !a.no_synth && eda::tool_available(eda::Tool::OpenSta),
+        prove: yosys && !a.no_prove,
+    };
+    if tools.synth || tools.prove {
+        outln!(
+            "\nArea, timing at {:.0} MHz and proofs (each cached by the Verilog's content; \
+             --no-synth and --no-prove skip them):",
+            DEFAULT_REPORT_CLOCK_MHZ
+        );
+        outln!(
+            "{:<16} {:>8} {:>11} {:>9} {:>7} {:>6}",
+            "unit",
+            "cells",
+            "area um^2",
+            "fmax",
+            "equiv",
+            "props"
+        );
+        for u in UNITS {
+            ok &= slow_row(*u, &cfg, tools)?;
+        }
+    } else {
+        outln!("\n(no Yosys, or --no-synth and --no-prove: no area, timing or proofs)");
     }
     Ok(ok)
 }
 
-/// The tools installed: Yosys, and Yosys with OpenSTA.
+/// The slow steps that are run: synthesis, timing, proofs.
 #[derive(Clone, Copy)]
 struct Tools {
-    yosys: bool,
+    synth: bool,
     timing: bool,
+    prove: bool,
 }
 
-/// One unit's row of the summary (co-simulated on `backend` for `cycles`):
-/// whether it passed, and the mismatch report of a failed co-simulation.
-fn unit_row(
+/// One unit's row of the fast table (co-simulated on `backend` for
+/// `cycles`): whether it passed, and the mismatch report of a failed
+/// co-simulation.
+fn cosim_row(
     u: &dyn UnitCommands,
     cfg: &ConfigFile,
     a: &AllCmd,
-    tools: Tools,
     (backend, cycles): (BackendKind, u64),
 ) -> anyhow::Result<(bool, Option<Box<cosim::Mismatch>>)> {
-    let row = u.all(cfg, &a.out, backend, cycles, !a.no_synth)?;
-    let res = if row.cosim.result.is_ok() {
-        "PASS"
-    } else {
-        "FAIL"
-    };
-    let mut ok = row.cosim.result.is_ok();
-    let v = u.emit(cfg)?;
-    // Timing, proofs: each cached by the Verilog's content.
-    let fmax = if !a.no_synth && tools.timing {
-        crate::report::timing::timing_cached(&v, u.name())?
-            .fmax_mhz()
-            .map_or("-".to_string(), |f| format!("{f:.0}M"))
-    } else {
-        "-".to_string()
-    };
-    let (equiv, props) = if !a.no_prove && tools.yosys {
-        let (proved, props) = proofs(u, cfg, &v)?;
-        ok &= proved && props != "FAIL";
-        (if proved { "proved" } else { "NO" }, props)
-    } else {
-        ("-", "-")
-    };
+    let row = u.all(cfg, &a.out, backend, cycles, false)?;
+    let ok = row.cosim.result.is_ok();
     let CosimOutcome {
         backend,
         cycles,
@@ -134,22 +139,74 @@ fn unit_row(
         cycles_per_second,
         ..
     } = row.cosim;
-    println!(
-        "{:<16} {:<10} {:>9} {:<7} {:>12.0} {:>13} {:>8} {:>6} {:>7} {:>6}",
+    outln!(
+        "{:<16} {:<10} {:>9} {:<7} {:>12.0} {:>13}",
         u.name(),
         backend,
         cycles,
-        res,
+        if ok { "PASS" } else { "FAIL" },
         cycles_per_second,
-        row.storage_bits,
-        row.cells
-            .map(|c| c.to_string())
-            .unwrap_or_else(|| "-".into()),
+        row.storage_bits
+    );
+    Ok((ok, result.err()))
+}
+
+/// A progress line on standard error for one slow step (hidden when
+/// standard error is not a terminal).
+fn step(unit: &str, what: &str) -> indicatif::ProgressBar {
+    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        indicatif::ProgressBar::new_spinner()
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_message(format!("{unit}: {what}"));
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// One unit's row of the slow table: whether its proofs passed.
+fn slow_row(u: &dyn UnitCommands, cfg: &ConfigFile, tools: Tools) -> anyhow::Result<bool> {
+    let v = u.emit(cfg)?;
+    let dash = || "-".to_string();
+    let (cells, area) = if tools.synth {
+        let bar = step(u.name(), "synthesis (Yosys)");
+        let s = crate::report::synth_cached(&v, u.name())?;
+        bar.finish_and_clear();
+        (
+            s.cells.to_string(),
+            s.area_um2.map_or_else(dash, |a| format!("{a:.0}")),
+        )
+    } else {
+        (dash(), dash())
+    };
+    let fmax = if tools.timing {
+        let bar = step(u.name(), "timing (Yosys + ABC, OpenSTA)");
+        let t = timing_at(&v, u.name(), &ClockTarget::new(DEFAULT_REPORT_CLOCK_MHZ))?;
+        bar.finish_and_clear();
+        t.fmax_mhz().map_or_else(dash, |f| format!("{f:.0}M"))
+    } else {
+        dash()
+    };
+    let mut ok = true;
+    let (equiv, props) = if tools.prove {
+        let bar = step(u.name(), "equivalence proof and property check");
+        let (proved, props) = proofs(u, cfg, &v)?;
+        bar.finish_and_clear();
+        ok = proved && props != "FAIL";
+        (if proved { "proved" } else { "NO" }, props)
+    } else {
+        ("-", "-")
+    };
+    outln!(
+        "{:<16} {:>8} {:>11} {:>9} {:>7} {:>6}",
+        u.name(),
+        cells,
+        area,
         fmax,
         equiv,
         props
     );
-    Ok((ok, result.err()))
+    Ok(ok)
 }
 
 /// The unit's equivalence proof under `cfg` (whether it proved) and its

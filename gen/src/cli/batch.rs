@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use anyhow::Context as _;
 use clap::Args;
 
 use crate::reproduce::{self, Paper};
@@ -43,9 +44,9 @@ fn jobs_or_cores(jobs: Option<usize>) -> usize {
 /// Print the files a Slurm emission wrote and how to submit them.
 fn print_slurm(dir: &Path, written: &[PathBuf], tasks: usize, then: &str) {
     for p in written {
-        println!("wrote {}", p.display());
+        outln!("wrote {}", p.display());
     }
-    println!(
+    outln!(
         "submit with {} ({tasks} array tasks, then the {then})",
         dir.join("submit.sh").display(),
     );
@@ -70,7 +71,7 @@ pub fn sweep_cmd(a: SweepCmd) -> anyhow::Result<bool> {
     }
     if let Some(i) = a.task {
         let r = sweep::run_task(&runs, &a.out, i)?;
-        println!(
+        outln!(
             "run {i} ({}): {} in {:.1} s -> {}",
             r.spec.id,
             r.error
@@ -81,18 +82,32 @@ pub fn sweep_cmd(a: SweepCmd) -> anyhow::Result<bool> {
         );
         return Ok(true);
     }
+    // The merge's output is checked before the runs, not after them.
+    std::fs::create_dir_all(&a.out)
+        .with_context(|| format!("--out {}: cannot create the folder", a.out.display()))?;
+    crate::output::check_output(&a.out.join("merged.json"), "sweep --out")?;
     if !a.merge {
+        sweep::precheck(&runs)?;
         let n = sweep::run_missing(&runs, &a.out, jobs_or_cores(a.jobs), a.force)?;
         eprintln!("ran {n} of {} runs", runs.runs.len());
     }
     let all = sweep::merge(&runs, &a.out)?;
-    let refused = all.iter().filter(|r| r.error.is_some()).count();
-    println!(
-        "merged {} results into {} ({refused} did not run)",
+    let refused: Vec<&sweep::RunResult> = all.iter().filter(|r| r.error.is_some()).collect();
+    outln!(
+        "merged {} results into {} ({} did not run)",
         all.len(),
-        a.out.join("merged.json").display()
+        a.out.join("merged.json").display(),
+        refused.len()
     );
-    Ok(true)
+    for r in &refused {
+        eprintln!(
+            "error: run `{}` did not run: {}",
+            r.spec.id,
+            r.error.as_deref().unwrap_or("")
+        );
+    }
+    // A run that did not run is a failed sweep (exit 1), its reason above.
+    Ok(refused.is_empty())
 }
 
 /// Options of `warpgen reproduce`.
@@ -133,7 +148,18 @@ pub fn reproduce_cmd(a: ReproduceCmd) -> anyhow::Result<bool> {
         full: a.full,
     };
     let list = reproduce::plan(&opts)?;
-    std::fs::create_dir_all(&a.out)?;
+    std::fs::create_dir_all(&a.out)
+        .with_context(|| format!("--out {}: cannot create the folder", a.out.display()))?;
+    // Every output is checked before the runs, not after them.
+    for name in [
+        "runs.json",
+        "merged.json",
+        "report.md",
+        "report.html",
+        "claims.json",
+    ] {
+        crate::output::check_output(&a.out.join(name), "reproduce --out")?;
+    }
     list.write(&a.out.join("runs.json"))?;
     if let Some(dir) = &a.emit_slurm {
         let written = sweep::emit_slurm(dir, &list, &a.out, |_, o| {
@@ -161,6 +187,7 @@ pub fn reproduce_cmd(a: ReproduceCmd) -> anyhow::Result<bool> {
     let wall = if a.no_run {
         None
     } else {
+        sweep::precheck(&list)?;
         let n = sweep::run_missing(&list, &a.out, jobs_or_cores(a.jobs), a.force)?;
         eprintln!("ran {n} of {} runs", list.runs.len());
         (n == list.runs.len()).then(|| start.elapsed().as_secs_f64())
@@ -168,8 +195,8 @@ pub fn reproduce_cmd(a: ReproduceCmd) -> anyhow::Result<bool> {
     let all = sweep::merge(&list, &a.out)?;
     let r = reproduce::report(&opts, &all)?;
     reproduce::write(&opts, &a.out, &r, wall)?;
-    print!("{}", reproduce::claims_markdown(&r.claims));
-    println!(
+    out!("{}", reproduce::claims_markdown(&r.claims));
+    outln!(
         "\nwrote {} and {} ({} figures)",
         a.out.join("report.md").display(),
         a.out.join("report.html").display(),

@@ -19,7 +19,7 @@ pub struct PresetsCmd {
 
 /// `warpgen presets`.
 pub fn presets_cmd(a: PresetsCmd) -> anyhow::Result<bool> {
-    print!("{}", presets_text(a.name.as_deref())?);
+    out!("{}", presets_text(a.name.as_deref())?);
     Ok(true)
 }
 
@@ -105,11 +105,34 @@ pub fn compare_cmd(a: CompareCmd) -> anyhow::Result<bool> {
             .map(|m| Mechanism::parse(m))
             .collect::<anyhow::Result<Vec<_>>>()?
     };
+    // A kernel that does not load or a setting that is wrong is an error
+    // now, for every cell (a machine's refusal of one mechanism stays a
+    // "refused" cell: it is a finding, not a mistake).
+    let mut bad = Vec::new();
+    for f in &files {
+        for p in &presets {
+            let mut args = crate::run::RunArgs::new(f);
+            args.quiet = true;
+            args.preset = p.clone();
+            args.set = a.set.clone();
+            if let Err(e) = crate::run::prepare(&args) {
+                bad.push(format!("{} on `{p}`: {e:#}", f.display()));
+            }
+        }
+    }
+    if !bad.is_empty() {
+        anyhow::bail!(
+            "{} of {} kernel and preset pairs cannot run; nothing ran:\n  {}",
+            bad.len(),
+            files.len() * presets.len(),
+            bad.join("\n  ")
+        );
+    }
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let cells = compare(&presets, &files, &mechs, &a.set, jobs);
-    print!("{}", table(&cells, &mechs));
+    out!("{}", table(&cells, &mechs));
     Ok(true)
 }
 
@@ -124,8 +147,8 @@ pub struct CattCmd {
           value_parser = clap::builder::PossibleValuesParser::new(harness::presets::names()))]
     preset: String,
     /// Fix the L1 size in KB (default: the largest the kernel's shared
-    /// memory leaves, equation 4).
-    #[arg(long, value_name = "N")]
+    /// memory leaves, equation 4); 1 to 1048576 (1 GB).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
     l1_kb: Option<u32>,
     /// Machine values and kernel parameters (`param.NX=81920`).
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -151,8 +174,8 @@ pub fn catt_cmd(a: CattCmd) -> anyhow::Result<bool> {
         }
     }
     match a.format {
-        Format::Text => print!("{}", texts.join("\n")),
-        Format::Json => println!("{}", serde_json::to_string_pretty(&reports)?),
+        Format::Text => out!("{}", texts.join("\n")),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&reports)?),
     }
     Ok(true)
 }
@@ -176,10 +199,10 @@ pub fn bench_harness_cmd(a: BenchHarnessCmd) -> anyhow::Result<bool> {
     use crate::bench_harness::{bench_harness, bench_ratios, bench_table, bench_work_table};
     let files = crate::run::kernel_files(&a.kernels)?;
     let rows = bench_harness(&files, a.repeat, a.cosim)?;
-    println!("{}", bench_table(&rows));
-    println!("{}", bench_work_table(&rows));
+    outln!("{}", bench_table(&rows));
+    outln!("{}", bench_work_table(&rows));
     if a.cosim {
-        print!("{}", bench_ratios(&rows));
+        out!("{}", bench_ratios(&rows));
     }
     Ok(true)
 }

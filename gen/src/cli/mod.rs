@@ -13,7 +13,7 @@ pub mod rtl;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use self::all::AllCmd;
 use self::batch::{ReproduceCmd, SweepCmd};
@@ -150,11 +150,26 @@ pub fn run(cli: Cli) -> anyhow::Result<bool> {
     }
 }
 
+/// The command line, parsed. A negative number is taken as a value, not a
+/// flag, so that `--seed -1` gets the value's own error ("invalid value
+/// '-1' for '--seed <SEED>'") rather than clap's "unexpected argument".
+fn parse_args() -> Cli {
+    let cmd = Cli::command()
+        .allow_negative_numbers(true)
+        .mut_subcommands(|c| c.allow_negative_numbers(true));
+    let matches = cmd.get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
 /// `warpgen`: parse the command line, run it, and map the outcome to the
 /// exit code (0 success, 1 a failed check, 2 an error, printed).
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
+    let cli = parse_args();
+    let outcome = run(cli);
+    // A failure in the last buffered bytes of standard output is an error
+    // too (`crate::stdout`).
+    crate::stdout::flush();
+    match outcome {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(e) => {

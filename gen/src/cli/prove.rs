@@ -82,7 +82,7 @@ pub fn prove_cmd(a: ProveCmd) -> anyhow::Result<bool> {
         if !a.no_equiv {
             let o = crate::prove::prove_unit(u, &cfg, &label, !a.no_cache, timeout)?;
             ok &= o.report.proved;
-            println!("{}", crate::prove::render(&o));
+            outln!("{}", crate::prove::render(&o));
         }
         // The properties are stated for the checked-in RTL: checked when
         // this configuration emits exactly that file.
@@ -93,7 +93,7 @@ pub fn prove_cmd(a: ProveCmd) -> anyhow::Result<bool> {
             .unwrap_or_default();
         if u.emit(&cfg)? != checked_in {
             if !a.all_configs {
-                println!(
+                outln!(
                     "{}: properties not checked: hdl/formal/{}_props.sv states them \
                      for the checked-in verilog-out/{}.v, and this configuration emits \
                      other RTL\n",
@@ -113,7 +113,7 @@ pub fn prove_cmd(a: ProveCmd) -> anyhow::Result<bool> {
         let (o, cached) =
             check_unit_cached(u.name(), &verilog_out, &a.vcd_dir, &settings, !a.no_cache)?;
         ok &= o.report.passed();
-        println!(
+        outln!(
             "properties of {}{}",
             crate::formal::render(&o),
             if cached { "  (cached result)\n" } else { "" }

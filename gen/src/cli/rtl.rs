@@ -11,6 +11,7 @@ use crate::cli::format::Format;
 use crate::commands::{choose_backend, render_bench, render_reports, CosimArgs};
 use crate::output::{remove_stale_temps, write_atomic};
 use crate::report::activity::{default_activity_kernel, measure_activity, resolve_kernel};
+use crate::report::closure::{closure_table, render_closure_table};
 use crate::report::memories::MemoriesView;
 use crate::report::sweep::{
     clock_sweep, paper_power, render_sweep_table, sweep_svg, DEFAULT_ACTIVITY,
@@ -39,7 +40,7 @@ pub struct VerilogCmd {
 pub fn verilog_cmd(a: VerilogCmd) -> anyhow::Result<bool> {
     let cfg = load_config(a.config.as_deref())?;
     for p in verilog(&selected(a.unit.as_deref())?, &cfg, &a.out)? {
-        println!("wrote {}", p.display());
+        outln!("wrote {}", p.display());
     }
     Ok(true)
 }
@@ -61,6 +62,15 @@ pub fn verilog(
     }
     // The temporary files of an earlier emission killed outright.
     remove_stale_temps(out);
+    // Every output checked before the first is written (a FIFO without a
+    // reader, a folder in the way): nothing is half-emitted.
+    std::fs::create_dir_all(out)
+        .map_err(|e| anyhow::anyhow!("--out {}: cannot create the folder: {e}", out.display()))?;
+    for (u, _, _) in &texts {
+        for ext in ["v", "core"] {
+            crate::output::check_output(&out.join(format!("{}.{ext}", u.name())), "verilog --out")?;
+        }
+    }
     let mut written = Vec::new();
     for (u, text, core) in texts {
         let path = out.join(format!("{}.v", u.name()));
@@ -113,8 +123,8 @@ pub fn cosim_cmd(a: CosimCmd) -> anyhow::Result<bool> {
     if let Some(dir) = a.export_tb {
         let files = unit.export_tb(&cfg, &dir, a.cycles, a.seed)?;
         let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-        println!("wrote {}", names.join(" "));
-        println!(
+        outln!("wrote {}", names.join(" "));
+        outln!(
             "run: iverilog -g2005 -s tb_{u} -o tb.vvp {f} && vvp -n tb.vvp\n  or: verilator --binary --top-module tb_{u} {f} && ./obj_dir/Vtb_{u}",
             u = unit.name(),
             f = names.join(" ")
@@ -128,25 +138,51 @@ pub fn cosim_cmd(a: CosimCmd) -> anyhow::Result<bool> {
     } else {
         ""
     };
+    // The simulator writes the VCD into a private temporary folder; it is
+    // delivered to `--vcd` at the end through the checked writer (checked
+    // now): a symlink, FIFO or device is written through, never replaced,
+    // and a write error (`/dev/full`) is one error line, not a hang in the
+    // simulator's VCD writer or a panic in rust-hdl's.
+    if let Some(p) = &a.vcd {
+        crate::output::check_output(p, "--vcd")?;
+    }
+    let scratch = tempfile::tempdir()?;
+    let private = a.vcd.as_ref().map(|p| {
+        scratch.path().join(
+            p.file_name()
+                .unwrap_or_else(|| std::ffi::OsStr::new("run.vcd")),
+        )
+    });
     let args = CosimArgs {
         backend,
         cycles: a.cycles,
         seed: a.seed,
-        vcd: a.vcd,
+        vcd: private.clone(),
         vcd_always: a.vcd_always,
         scenario: a.scenario,
     };
-    let o = unit.cosim(&cfg, &args)?;
+    let mut o = unit.cosim(&cfg, &args)?;
+    if let (Some(tmp), Some(dest)) = (&private, &a.vcd) {
+        if tmp.is_file() {
+            crate::output::OutputFile::prepare(dest, "--vcd")?.write_from_file(tmp)?;
+            if let Err(m) = &mut o.result {
+                m.vcd = Some(dest.clone());
+            }
+        }
+    }
     match o.result {
         Ok(()) => {
-            println!(
+            outln!(
                 "PASS {}: {} cycles on {}, every output equal every cycle ({:.0} cycles/s{traced})",
-                o.unit, o.cycles, o.backend, o.cycles_per_second
+                o.unit,
+                o.cycles,
+                o.backend,
+                o.cycles_per_second
             );
             Ok(true)
         }
         Err(report) => {
-            println!("{report}");
+            outln!("{report}");
             Ok(false)
         }
     }
@@ -184,8 +220,14 @@ pub struct ReportCmd {
     /// Report area, worst slack and fmax of each unit at each of these
     /// clocks (MHz, comma-separated, e.g. `500,1000,1400`) instead of the
     /// full report: a table on stdout and an SVG plot (see `--out`).
-    #[arg(long, value_parser = parse_clock_list)]
+    #[arg(long, value_parser = parse_clock_list, conflicts_with = "all_configs")]
     clock_sweep: Option<ClockList>,
+    /// Map and time every configuration of the test suite's list (the
+    /// configurations `warpgen prove --all-configs` proves) at `--clock-mhz`
+    /// instead of the full report: area, worst path, levels, slack and fmax
+    /// per configuration; exits 1 when one does not close.
+    #[arg(long, conflicts_with = "config")]
+    all_configs: bool,
     /// The SVG file of `--clock-sweep` (default `clock_sweep.svg`).
     #[arg(long, default_value = "clock_sweep.svg")]
     out: PathBuf,
@@ -240,13 +282,22 @@ pub fn report_cmd(a: ReportCmd) -> anyhow::Result<bool> {
     if let Some(ClockList(clocks)) = &a.clock_sweep {
         let rows = clock_sweep(&units, &cfg, clocks)?;
         if a.format == Format::Json {
-            println!("{}", serde_json::to_string_pretty(&rows)?);
+            outln!("{}", serde_json::to_string_pretty(&rows)?);
         } else {
-            println!("{}", render_sweep_table(&rows));
+            outln!("{}", render_sweep_table(&rows));
         }
         write_atomic(&a.out, &sweep_svg(&rows, clocks)?)?;
         eprintln!("wrote {}", a.out.display());
         return Ok(true);
+    }
+    if a.all_configs {
+        let rows = closure_table(&units, a.clock_mhz)?;
+        if a.format == Format::Json {
+            outln!("{}", serde_json::to_string_pretty(&rows)?);
+        } else {
+            out!("{}", render_closure_table(&rows));
+        }
+        return Ok(rows.iter().all(|r| r.closes));
     }
     let chosen = a.activity.as_deref().map(resolve_kernel).transpose()?;
     let mut reports = Vec::new();
@@ -273,9 +324,9 @@ pub fn report_cmd(a: ReportCmd) -> anyhow::Result<bool> {
         }
         reports.push(r);
     }
-    println!("{}", render_reports(&reports, a.format == Format::Json)?);
+    outln!("{}", render_reports(&reports, a.format == Format::Json)?);
     if a.format == Format::Text {
-        println!("{}", crate::report::memories::render_fit_table());
+        outln!("{}", crate::report::memories::render_fit_table());
     }
     Ok(true)
 }
@@ -303,7 +354,7 @@ fn unit_activity(
 /// `warpgen configs`.
 pub fn configs_cmd() -> anyhow::Result<bool> {
     for u in UNITS {
-        print!("{}", u.configs());
+        out!("{}", u.configs());
     }
     Ok(true)
 }
@@ -337,7 +388,7 @@ pub fn bench_cmd(a: BenchCmd) -> anyhow::Result<bool> {
     let cfg = load_config(a.config.as_deref())?;
     for u in selected(a.unit.as_deref())? {
         let rows = u.bench(&cfg, a.cycles, a.rusthdl_cycles, a.seed, a.repeat)?;
-        println!("{}", render_bench(u.name(), &rows));
+        outln!("{}", render_bench(u.name(), &rows));
     }
     Ok(true)
 }

@@ -3,13 +3,15 @@
 //! the latency claim, the area figure, which storage table each memory
 //! module holds and which tables stay flip-flops.
 
-use cosim::{CosimUnit, LatencyClaim, PaperArea};
+use cosim::{CosimUnit, Latency, LatencyClaim, PaperArea};
 
 /// A unit's paper figures for its report ([`UnitFacts::of`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct UnitFacts {
     /// `cosim::CosimUnit::LATENCY_CLAIM`.
     pub latency_claim: Option<LatencyClaim>,
+    /// `cosim::CosimUnit::LATENCIES`: the unit's latency table.
+    pub latencies: &'static [Latency],
     /// `cosim::CosimUnit::PAPER_AREA`.
     pub paper_area: Option<PaperArea>,
     /// `cosim::CosimUnit::MEMORY_TABLES`: (module name prefix after
@@ -24,6 +26,7 @@ impl UnitFacts {
     pub fn of<U: CosimUnit>() -> Self {
         UnitFacts {
             latency_claim: U::LATENCY_CLAIM,
+            latencies: U::LATENCIES,
             paper_area: U::PAPER_AREA,
             memory_tables: U::MEMORY_TABLES,
             flip_flop_tables: U::FLIP_FLOP_TABLES,

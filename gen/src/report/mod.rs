@@ -5,9 +5,11 @@
 //! (Yosys, cached), [`timing`] (OpenSTA, cached), [`memories`] (fakeram45
 //! costing), the paper figures of the unit's declaration ([`facts`]) and
 //! the lint waivers of the emitted Verilog ([`lint`]); [`sweep`] times the
-//! units at several clocks (`--clock-sweep`).
+//! units at several clocks (`--clock-sweep`); [`closure`] times every
+//! suite configuration at one clock (`--all-configs`).
 
 pub mod activity;
+pub mod closure;
 pub mod facts;
 pub mod lint;
 pub mod memories;

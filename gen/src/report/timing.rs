@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use cosim::LatencyClaim;
+use cosim::{Latency, LatencyClaim};
 use eda::Tool;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -41,6 +41,76 @@ pub struct TimingSection {
     /// printed, not serialized).
     #[serde(skip)]
     pub latency_claim: Option<LatencyClaim>,
+    /// The unit's latency table (`cosim::CosimUnit::LATENCIES`) in cycles
+    /// and in nanoseconds at the clock and at the fmax.
+    pub latencies: Vec<LatencyAtClock>,
+    /// The paper's latency claim in cycles and in nanoseconds at the
+    /// paper's clock, with our cycles for the same thing.
+    pub paper_latency: Option<PaperLatency>,
+}
+
+/// One row of a unit's latency table at a clock.
+#[derive(Clone, Debug, Serialize)]
+pub struct LatencyAtClock {
+    /// What is timed.
+    pub what: String,
+    /// Cycles.
+    pub cycles: u32,
+    /// `cycles` periods of the clock the unit was timed at, ns.
+    pub ns_at_clock: f64,
+    /// `cycles` periods at the unit's fmax, ns.
+    pub ns_at_fmax: Option<f64>,
+    /// Whether the paper's claim is about this row.
+    pub claimed: bool,
+}
+
+/// A paper's latency claim beside ours.
+#[derive(Clone, Debug, Serialize)]
+pub struct PaperLatency {
+    /// The claim, with its source.
+    pub claim: String,
+    /// The paper's cycles.
+    pub cycles: u32,
+    /// The paper's cycles at its clock ([`PAPER_CLOCK_MHZ`]), ns.
+    pub ns_at_paper_clock: f64,
+    /// Our cycles for the claimed row, if the unit's table has one.
+    pub ours_cycles: Option<u32>,
+    /// Our cycles at our clock, ns.
+    pub ours_ns_at_clock: Option<f64>,
+    /// Our cycles at our fmax, ns.
+    pub ours_ns_at_fmax: Option<f64>,
+}
+
+/// The latency table and the paper's claim at `clock_mhz` and `fmax_mhz`.
+fn latencies_at(
+    latencies: &[Latency],
+    claim: Option<LatencyClaim>,
+    clock_mhz: f64,
+    fmax_mhz: Option<f64>,
+) -> (Vec<LatencyAtClock>, Option<PaperLatency>) {
+    let ns = |cycles: u32, mhz: f64| f64::from(cycles) * 1000.0 / mhz;
+    let rows: Vec<LatencyAtClock> = latencies
+        .iter()
+        .map(|l| LatencyAtClock {
+            what: l.what.to_string(),
+            cycles: l.cycles,
+            ns_at_clock: ns(l.cycles, clock_mhz),
+            ns_at_fmax: fmax_mhz.map(|f| ns(l.cycles, f)),
+            claimed: l.claimed,
+        })
+        .collect();
+    let paper = claim.map(|c| {
+        let ours = rows.iter().find(|r| r.claimed);
+        PaperLatency {
+            claim: c.claim.to_string(),
+            cycles: c.cycles,
+            ns_at_paper_clock: ns(c.cycles, PAPER_CLOCK_MHZ),
+            ours_cycles: ours.map(|r| r.cycles),
+            ours_ns_at_clock: ours.map(|r| r.ns_at_clock),
+            ours_ns_at_fmax: ours.and_then(|r| r.ns_at_fmax),
+        }
+    });
+    (rows, paper)
 }
 
 /// A unit against its baseline variant.
@@ -149,6 +219,7 @@ pub fn timing_section(
     top: &str,
     baseline_verilog: Option<(&str, String)>,
     latency_claim: Option<LatencyClaim>,
+    latencies: &'static [Latency],
     target: &ClockTarget,
 ) -> anyhow::Result<Option<TimingSection>> {
     if !eda::tool_available(Tool::Yosys) || !eda::tool_available(Tool::OpenSta) {
@@ -164,10 +235,18 @@ pub fn timing_section(
         None => None,
     };
     let slack_ns = report.worst.slack_ns;
+    let (latencies, paper_latency) = latencies_at(
+        latencies,
+        latency_claim,
+        target.clock_mhz,
+        report.fmax_mhz(),
+    );
     Ok(Some(TimingSection {
         clock_mhz: target.clock_mhz,
         slack_ns,
         fmax_mhz: report.fmax_mhz(),
+        latencies,
+        paper_latency,
         levels: report.worst.levels,
         report,
         baseline,
@@ -175,6 +254,49 @@ pub fn timing_section(
         activity_source: None,
         paper_power: None,
     }))
+}
+
+/// The latency table and the paper's claim beside ours.
+fn render_latencies(s: &mut String, t: &TimingSection) {
+    let fmax = |ns: Option<f64>| ns.map_or(String::new(), |ns| format!(", {ns:.2} ns at our fmax"));
+    if !t.latencies.is_empty() {
+        let _ = writeln!(s, "  latencies          (the unit's document, \"Latency\")");
+        for l in &t.latencies {
+            let _ = writeln!(
+                s,
+                "    {}: {} cycle{} = {:.2} ns at {:.0} MHz{}{}",
+                l.what,
+                l.cycles,
+                if l.cycles == 1 { "" } else { "s" },
+                l.ns_at_clock,
+                t.clock_mhz,
+                fmax(l.ns_at_fmax),
+                if l.claimed {
+                    "  <- the paper's claim"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+    if let Some(p) = &t.paper_latency {
+        let ours = match (p.ours_cycles, p.ours_ns_at_clock) {
+            (Some(c), Some(ns)) => format!(
+                "ours {c} cycles = {ns:.2} ns at {:.0} MHz{}",
+                t.clock_mhz,
+                fmax(p.ours_ns_at_fmax)
+            ),
+            _ => "ours: no row of the latency table is about it".to_string(),
+        };
+        let _ = writeln!(
+            s,
+            "  paper latency      {}: {} cycles = {:.2} ns at {:.1} GHz; {ours}",
+            p.claim,
+            p.cycles,
+            p.ns_at_paper_clock,
+            PAPER_CLOCK_MHZ / 1000.0
+        );
+    }
 }
 
 /// Text of the timing section.
@@ -229,18 +351,8 @@ pub fn render_timing_text(t: &TimingSection, area_um2: Option<f64>) -> String {
             "  fmax               {f:.0} MHz = 1000 / (period - slack); at {:.0} MHz the unit {verdict}",
             t.clock_mhz
         );
-        if let Some(LatencyClaim { claim, cycles }) = t.latency_claim {
-            let _ = writeln!(
-                s,
-                "  latency claim      {claim}: {cycles} cycles = {:.2} ns at 1.4 GHz, {:.2} ns at \
-                 {:.0} MHz, {:.2} ns at our fmax",
-                f64::from(cycles) * 1000.0 / PAPER_CLOCK_MHZ,
-                f64::from(cycles) * 1000.0 / t.clock_mhz,
-                t.clock_mhz,
-                f64::from(cycles) * 1000.0 / f
-            );
-        }
     }
+    render_latencies(&mut s, t);
     if let Some(p) = &t.report.power {
         let mw = |w: f64| w * 1e3;
         let _ = writeln!(

@@ -84,6 +84,7 @@ pub fn add_timing(
         &r.unit,
         baseline_verilog,
         r.facts.latency_claim,
+        r.facts.latencies,
         target,
     )? {
         r.timing = Some(t);

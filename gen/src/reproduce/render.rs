@@ -127,11 +127,10 @@ pub fn write(
     let mut written = Vec::new();
     let mut put = |name: &str, text: &str| -> anyhow::Result<()> {
         let p = out.join(name);
-        let mut tmp = tempfile::NamedTempFile::new_in(out)
-            .with_context(|| format!("creating a temporary file in {}", out.display()))?;
-        std::io::Write::write_all(&mut tmp, text.as_bytes())?;
-        tmp.persist(&p)
-            .map_err(|e| anyhow::anyhow!("writing {}: {}", p.display(), e.error))?;
+        // A regular file is replaced atomically; a symlink, FIFO or device
+        // is written through, never replaced (`crate::output`).
+        crate::output::OutputFile::prepare(&p, "the reproduction report's file")?
+            .write_bytes(text.as_bytes())?;
         written.push(p);
         Ok(())
     };

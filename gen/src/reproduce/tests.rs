@@ -57,6 +57,8 @@ fn fake(spec: &RunSpec, factor: &dyn Fn(&str) -> f64) -> RunResult {
         metrics: Some(metrics),
         seconds: 0.5,
         version: "test".into(),
+        kernel_sha256: String::new(),
+        digest: String::new(),
     }
 }
 
@@ -196,6 +198,8 @@ fn refused_runs_make_claims_not_run_and_are_listed() {
             metrics: None,
             seconds: 0.0,
             version: "test".into(),
+            kernel_sha256: String::new(),
+            digest: String::new(),
         })
         .collect();
     let r = report(&opts(), &all).unwrap();

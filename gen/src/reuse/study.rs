@@ -271,12 +271,29 @@ pub fn study_svg(what: &str, rows: &[StudyRow]) -> Result<String> {
 /// JSON in `--out`.
 pub fn study_command(args: &StudyArgs) -> Result<()> {
     std::fs::create_dir_all(&args.out).map_err(|e| anyhow!("--out {}: {e}", args.out.display()))?;
-    let (name, rows) = study(args)?;
-    print!("{}", study_table(&rows));
     let svg = args.out.join("reuse-study.svg");
     let json = args.out.join("reuse-study.json");
+    // The outputs are checked before the runs, not after them.
+    crate::output::check_output(&svg, "reuse --out")?;
+    crate::output::check_output(&json, "reuse --out")?;
+    let (name, rows) = study(args)?;
+    if rows.iter().all(|r| r.reuse.is_none()) {
+        // Nothing ran: every reason on standard error, with the error.
+        let reasons: Vec<String> = rows
+            .iter()
+            .map(|r| match &r.error {
+                Some(e) => format!("{}: refused: {e}", r.label),
+                None => format!("{}: no profile", r.label),
+            })
+            .collect();
+        anyhow::bail!(
+            "warpgen reuse: no configuration ran:\n  {}",
+            reasons.join("\n  ")
+        );
+    }
+    out!("{}", study_table(&rows));
     write_atomic(&svg, &study_svg(&name, &rows)?)?;
     write_json(&json, &rows)?;
-    println!("wrote {} and {}", svg.display(), json.display());
+    outln!("wrote {} and {}", svg.display(), json.display());
     Ok(())
 }

@@ -27,6 +27,9 @@ fn pow2(k: &str, v: u64) -> Result<(), MachineConfigError> {
     }
 }
 
+/// The most SMs a machine may have.
+pub const MAX_SMS: u64 = 1024;
+
 impl MachineConfig {
     /// Reject a value of the machine's own keys the harness cannot model:
     /// the SM and its L1, the memory hierarchy, the instruction timing,
@@ -39,7 +42,16 @@ impl MachineConfig {
 
     /// The SM, its L1 and the flat memory.
     fn check_sm(&self) -> Result<(), MachineConfigError> {
-        range("n_sm", self.n_sm as u64, 1, 1 << 16)?;
+        if !(1..=MAX_SMS).contains(&(self.n_sm as u64)) {
+            return Err(MachineConfigError::new(
+                "n_sm",
+                self.n_sm as u64,
+                format!(
+                    "allowed 1..={MAX_SMS}: the largest GPUs have 144 SMs, and each simulated \
+                     SM holds its own L1, queues and warps in memory"
+                ),
+            ));
+        }
         range("interwarp_probe", self.interwarp_probe as u64, 0, 64)?;
         range("sm_id", self.sm_id as u64, 0, self.n_sm as u64 - 1)?;
         range("cosim_sm", self.cosim_sm as u64, 0, self.n_sm as u64 - 1)?;

@@ -440,6 +440,18 @@ impl<'a> BodyCompiler<'a> {
         if p.eat("@") {
             match p.next() {
                 (Tok::Int(v), _) if (0..=u32::MAX as i64).contains(&v) => Ok(Some(v as u32)),
+                // A literal past 2^63 wraps in the lexer: show it as written.
+                (Tok::Int(v), pos) => Err(ExprError::new(
+                    pos,
+                    format!(
+                        "the PC after `@` is {}: a PC is 0 to 0xFFFFFFFF (32 bits)",
+                        if v < 0 {
+                            format!("0x{:X}", v as u64)
+                        } else {
+                            v.to_string()
+                        }
+                    ),
+                )),
                 (t, pos) => Err(ExprError::new(
                     pos,
                     format!("expected a PC after `@`, found {t}"),

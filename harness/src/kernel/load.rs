@@ -28,12 +28,22 @@ impl Kernel {
         seed: u64,
     ) -> Result<Kernel, KernelError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| KernelError {
+        let err = |msg: String| KernelError {
             file: file.clone(),
             line: None,
             field: "(file)".into(),
-            msg: format!("cannot read: {e}"),
-        })?;
+            msg,
+        };
+        let bytes = crate::input_file::read_bounded(
+            path,
+            crate::input_file::MAX_KERNEL_FILE_BYTES,
+            "a kernel file (TOML)",
+        )
+        .map_err(err)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| err("not UTF-8 text: a kernel file is TOML text".into()))?;
+        // A byte-order mark (an editor's) is not part of the TOML.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_string();
         Kernel::from_str(&text, &file, overrides, seed)
     }
 
@@ -97,12 +107,38 @@ impl Loader<'_> {
         let params = self.params(&raw.params, overrides)?;
         let grid = self.dims(&raw.grid, "grid", &params)?;
         let block = self.dims(&raw.block, "block", &params)?;
+        // CUDA's limits, as traces have them (`crate::trace`).
+        use crate::trace::{MAX_BLOCK_DIMS, MAX_BLOCK_THREADS, MAX_GRID_DIMS};
         let threads = block.iter().map(|&b| b as u64).product::<u64>();
-        if threads > 2048 {
+        let over = |d: [u32; 3], m: [u32; 3]| d.iter().zip(m).any(|(&x, m)| x > m);
+        if threads > MAX_BLOCK_THREADS || over(block, MAX_BLOCK_DIMS) {
+            let [x, y, z] = MAX_BLOCK_DIMS;
             return Err(self.err(
                 Some(raw.block.span().start),
                 "block",
-                format!("{threads} threads per CTA; at most 2048"),
+                format!(
+                    "{block:?}: {threads} threads per CTA; CUDA allows at most \
+                     {MAX_BLOCK_THREADS} threads, x <= {x}, y <= {y}, z <= {z}"
+                ),
+            ));
+        }
+        if over(grid, MAX_GRID_DIMS) {
+            let [x, y, z] = MAX_GRID_DIMS;
+            return Err(self.err(
+                Some(raw.grid.span().start),
+                "grid",
+                format!("{grid:?}: CUDA allows a grid of at most x <= {x}, y <= {y}, z <= {z}"),
+            ));
+        }
+        if let Some(c) = raw.name.get_ref().chars().find(|c| c.is_control()) {
+            return Err(self.err(
+                Some(raw.name.span().start),
+                "name",
+                format!(
+                    "contains the control character U+{:04X}; a kernel name is printable text \
+                     (it is printed in tables and on the terminal)",
+                    c as u32
+                ),
             ));
         }
         let smem_bytes = self.smem_bytes(raw.smem_bytes.as_ref(), &params)?;

@@ -3,7 +3,8 @@
 
 use super::format::TraceError;
 use super::read::{
-    dec, dims, parse_dim, Reader, HEADER_FORM, MAX_BLOCK_DIMS, MAX_BLOCK_THREADS, WARP,
+    dec, dims, parse_dim, Reader, HEADER_FORM, MAX_BLOCK_DIMS, MAX_BLOCK_THREADS, MAX_GRID_DIMS,
+    WARP,
 };
 
 /// The header lines a trace must have before its first thread block, with
@@ -55,6 +56,17 @@ impl Reader {
             "kernel name" => {
                 self.once(self.name_line, ln, "-kernel name")?;
                 self.name_line = ln;
+                if let Some(c) = v.chars().find(|c| c.is_control()) {
+                    return Err(self.err(
+                        ln,
+                        "-kernel name",
+                        format!(
+                            "contains the control character U+{:04X}; a kernel name is \
+                             printable text (it is printed in tables and on the terminal)",
+                            c as u32
+                        ),
+                    ));
+                }
                 self.kt.name = v.to_string();
             }
             "kernel id" => {
@@ -74,13 +86,19 @@ impl Reader {
             "grid dim" => {
                 self.once(self.kt.grid_line, ln, "-grid dim")?;
                 self.kt.grid_line = ln;
-                self.kt.grid = parse_dim(v, 1).ok_or_else(|| {
-                    self.err(
-                        ln,
-                        "-grid dim",
-                        format!("`{v}` is not (x,y,z) with x, y, z from 1 to {}", u32::MAX),
-                    )
-                })?;
+                let [mx, my, mz] = MAX_GRID_DIMS;
+                self.kt.grid = parse_dim(v, 1)
+                    .filter(|d| d.iter().zip(MAX_GRID_DIMS).all(|(&x, m)| x <= m))
+                    .ok_or_else(|| {
+                        self.err(
+                            ln,
+                            "-grid dim",
+                            format!(
+                                "`{v}` is not (x,y,z) within CUDA's grid limits: x from 1 to \
+                                 {mx}, y and z from 1 to {my} and {mz}"
+                            ),
+                        )
+                    })?;
             }
             "block dim" => {
                 self.once(self.kt.block_line, ln, "-block dim")?;

@@ -24,6 +24,10 @@ pub const MAX_BLOCK_THREADS: u64 = 1024;
 /// CUDA's limits on a block's x, y and z.
 pub const MAX_BLOCK_DIMS: [u32; 3] = [1024, 1024, 64];
 
+/// CUDA's limits on a grid's x, y and z (every GPU since compute
+/// capability 3.0).
+pub const MAX_GRID_DIMS: [u32; 3] = [2_147_483_647, 65_535, 65_535];
+
 /// Threads per warp.
 pub(super) const WARP: u64 = 32;
 
@@ -34,14 +38,12 @@ pub(super) const HEADER_FORM: &str =
 
 /// Read one `kernel-N.traceg` and check it ([`parse_kernel_trace`]).
 pub fn read_kernel_trace(path: &Path) -> Result<KernelTrace, TraceError> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        TraceError::new(
-            &path.display().to_string(),
-            0,
-            "",
-            format!("cannot read the trace: {e}"),
-        )
-    })?;
+    let bytes = crate::input_file::read_bounded(
+        path,
+        crate::input_file::MAX_TRACE_BYTES,
+        "a kernel trace (kernel-N.traceg)",
+    )
+    .map_err(|e| TraceError::new(&path.display().to_string(), 0, "", e))?;
     parse_kernel_trace(&bytes, path)
 }
 
@@ -92,6 +94,8 @@ pub fn parse_kernel_trace(bytes: &[u8], path: &Path) -> Result<KernelTrace, Trac
             ));
         }
     };
+    // A byte-order mark (an editor's) is not part of the header.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
         let what = if bytes.is_empty() {
             "the file is empty (0 bytes)".to_string()
@@ -132,6 +136,7 @@ pub fn read_kernelslist(dir: &Path) -> Result<Vec<PathBuf>, TraceError> {
             "not UTF-8 text: a kernel list is plain text",
         )
     })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     for (n, l) in text.lines().enumerate() {
         let l = l.trim();

@@ -3,6 +3,7 @@
 use ports::caps::CapsParams;
 use rust_hdl::prelude::*;
 
+use super::fastarith::SelOr;
 use crate::rank::RankOrder;
 use crate::reg::Reg;
 use crate::util::{konst, regs, sigs};
@@ -61,12 +62,14 @@ pub struct CapsDist<
     lead_cta: Vec<Reg<Bits<C>>>,
     rank: Vec<Reg<Bits<RD>>>,
     order: RankOrder<RD>,
+    sel_ls: SelOr<A>,
+    sel_lc: SelOr<CW>,
+    sel_ll: SelOr<C>,
+    sel_gs: SelOr<A>,
 
     cnt_zero: Constant<Bits<CW>>,
     cnt_one: Constant<Bits<CW>>,
     cnt_max: Constant<Bits<CW>>,
-    cta_zero: Constant<Bits<C>>,
-    addr_zero: Constant<Bits<A>>,
 
     lhit: Vec<Signal<Local, Bit>>,
     ghit: Vec<Signal<Local, Bit>>,
@@ -104,11 +107,13 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             lead_cta: regs(nd),
             rank: regs(nd),
             order: RankOrder::new(nd),
+            sel_ls: SelOr::new(nd),
+            sel_lc: SelOr::new(nd),
+            sel_ll: SelOr::new(nd),
+            sel_gs: SelOr::new(nd),
             cnt_zero: konst(0),
             cnt_one: konst(1),
             cnt_max: konst(ports::mask(CW as u32)),
-            cta_zero: konst(0),
-            addr_zero: konst(0),
             lhit: sigs(nd),
             ghit: sigs(nd),
             _nd: nd,
@@ -151,24 +156,30 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             self.order.hit[e].next = false;
             self.order.rank[e].next = self.rank[e].q.val();
         }
+        // The look-ups: one-hot (a pc is held by at most one valid entry),
+        // selected by AND-OR.
         self.lh_hit.next = false;
-        self.lh_stride.next = self.addr_zero.val();
-        self.lh_cnt.next = self.cnt_zero.val();
-        self.lh_lead_cta.next = self.cta_zero.val();
         self.gh_hit.next = false;
-        self.gh_stride.next = self.addr_zero.val();
         for e in 0..self._nd {
             if self.lhit[e].val() {
                 self.lh_hit.next = true;
-                self.lh_stride.next = self.stride[e].q.val();
-                self.lh_cnt.next = self.cnt[e].q.val();
-                self.lh_lead_cta.next = self.lead_cta[e].q.val();
             }
             if self.ghit[e].val() {
                 self.gh_hit.next = true;
-                self.gh_stride.next = self.stride[e].q.val();
             }
+            self.sel_ls.hit[e].next = self.lhit[e].val();
+            self.sel_ls.v[e].next = self.stride[e].q.val();
+            self.sel_lc.hit[e].next = self.lhit[e].val();
+            self.sel_lc.v[e].next = self.cnt[e].q.val();
+            self.sel_ll.hit[e].next = self.lhit[e].val();
+            self.sel_ll.v[e].next = self.lead_cta[e].q.val();
+            self.sel_gs.hit[e].next = self.ghit[e].val();
+            self.sel_gs.v[e].next = self.stride[e].q.val();
         }
+        self.lh_stride.next = self.sel_ls.o.val();
+        self.lh_cnt.next = self.sel_lc.o.val();
+        self.lh_lead_cta.next = self.sel_ll.o.val();
+        self.gh_stride.next = self.sel_gs.o.val();
         for e in 0..self._nd {
             if self.alloc.val() {
                 self.rank[e].d.next = self.order.new_rank[e].val();

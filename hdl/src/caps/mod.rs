@@ -35,13 +35,18 @@
 //!   (`kind` in bit 0, `JW` bits) and the stride, so that no payload is
 //!   wider than 64 bits (Verilator evaluates wider values word by word); a
 //!   prefetch is packed as `{warp, cta, addr}` into `QW` bits.
-//! - [`crate::arith::SignedMul`]: `(signed WARP_IDX_W+1-bit warp distance) x stride` modulo
-//!   `2^ADDR_W` as a shift-and-add over the distance's bits (the top bit
-//!   has negative weight), one instance for the load's verification and one
-//!   for the generator.
-//! - [`crate::arith::ExactDiv`]: rule 4's `|delta|` power-of-two test, the divisibility
-//!   test and `s = diff / delta` (arithmetic shift, negated for a negative
-//!   delta).
+//! - `fastarith.rs` (issue 29: depth, not behaviour): `CsaMul`, `b + (signed
+//!   WARP_IDX_W+1-bit warp distance) x stride` modulo `2^ADDR_W` as one
+//!   carry-save sum of the distance's partial products (the top bit has
+//!   negative weight) and the addend, with a single carry-propagate adder
+//!   (one instance for the load's verification with `b = 0`, one for the
+//!   generator with `b` = the base, so the address needs no second adder);
+//!   `ExactDivOh`, rule 4's `|delta|` power-of-two test (`delta` compared
+//!   with `±2^m`), the divisibility test and `s = diff / delta`
+//!   (arithmetic shift, negated for a negative delta) with the shifts
+//!   selected one-hot; `SelOr`, a one-hot AND-OR selection used wherever a
+//!   `for` loop of `if`s would build a priority chain (the load's and the
+//!   generator's column, the generator's slot, the DIST look-ups).
 //! - [`CapsPrefetcherRtl`]: the top; it applies the rules of the spec to
 //!   the load, pushes the job, runs the generator FSM (`busy`, the current
 //!   job, cursors `pos` and `k`) and drives the output queue.
@@ -74,14 +79,15 @@
 //! prefix chain), job B skips the leading warp without spending a cycle
 //! but spends one cycle on a warp whose entry now has fewer addresses
 //! (`k >= n`). Whether the job FIFO or the output queue is full is judged
-//! at the start of the cycle. Multiplication: shift-and-add (WARP_IDX_W
-//! adders of ADDR_W bits, one subtractor for the sign bit) rather than a sign
-//! extension and an ADDR_W x ADDR_W multiplier.
+//! at the start of the cycle. Multiplication: a carry-save sum of WARP_IDX_W+1
+//! partial products and one adder rather than a sign extension and an
+//! ADDR_W x ADDR_W multiplier.
 
 mod build;
 mod column;
 mod consts;
 mod dist;
+mod fastarith;
 mod storage;
 mod top;
 

@@ -4,7 +4,9 @@
 use rust_hdl::prelude::*;
 
 use crate::reg::Reg;
-use crate::util::{konst, PopCount, ZeroExt};
+use crate::util::{konst, ZeroExt};
+
+mod kernel;
 
 /// One Tail entry. `A` = `ADDR_W`, `P` = `PC_W`, `WB` = warp-id bits, `NW`
 /// = `N_WARPS` (the warp vector), `RT` = rank bits.
@@ -96,8 +98,6 @@ pub struct SnakeEntry<
     pub valid: Signal<Out, Bit>,
     /// Valid with `pc1 = q`.
     pub m_q: Signal<Out, Bit>,
-    /// Valid with `pc1 = p`.
-    pub m_p: Signal<Out, Bit>,
     /// Valid with `(pc1, pc2, stride) = (q, p, s)`.
     pub m_link: Signal<Out, Bit>,
     /// Eviction key `{ones, !rank}` (16 bits): the smallest key of the
@@ -119,22 +119,42 @@ pub struct SnakeEntry<
     pub pc2: Signal<Out, Bits<P>>,
     /// `stride`.
     pub stride: Signal<Out, Bits<A>>,
-    /// `intra`.
-    pub intra: Signal<Out, Bits<A>>,
-    /// `t2`.
-    pub t2: Signal<Out, Bits<2>>,
-    /// `iw_valid`.
-    pub iw_valid: Signal<Out, Bit>,
-    /// `iw_warp`.
-    pub iw_warp: Signal<Out, Bits<WB>>,
-    /// `iw_addr`.
-    pub iw_addr: Signal<Out, Bits<A>>,
-    /// `iw_stride`.
-    pub iw_stride: Signal<Out, Bits<A>>,
-    /// `iw_cnt`.
-    pub iw_cnt: Signal<Out, Bits<2>>,
     /// The rank (0 = most recently used).
     pub rank: Signal<Out, Bits<RT>>,
+    /// `iw_valid` if `m_p`, else 0 (the per-PC fields are the same in
+    /// every valid entry with one `pc1`, so the top ORs these views of
+    /// all entries instead of picking the lowest-numbered one).
+    pub p_iw_valid: Signal<Out, Bit>,
+    /// `iw_warp` if `m_p`, else 0.
+    pub p_iw_warp: Signal<Out, Bits<WB>>,
+    /// `iw_addr` if `m_p`, else 0.
+    pub p_iw_addr: Signal<Out, Bits<A>>,
+    /// `iw_stride` if `m_p`, else 0.
+    pub p_iw_stride: Signal<Out, Bits<A>>,
+    /// `iw_cnt` if `m_p`, else 0.
+    pub p_iw_cnt: Signal<Out, Bits<2>>,
+    /// `intra` if `m_pj`, else 0.
+    pub j_intra: Signal<Out, Bits<A>>,
+    /// `t2` if `m_pj`, else 0.
+    pub j_t2: Signal<Out, Bits<2>>,
+    /// `iw_stride` if `m_pj`, else 0.
+    pub j_iw_stride: Signal<Out, Bits<A>>,
+    /// `iw_cnt` if `m_pj`, else 0.
+    pub j_iw_cnt: Signal<Out, Bits<2>>,
+    /// `intra` if `m_q`, else 0.
+    pub q_intra: Signal<Out, Bits<A>>,
+    /// `t2` if `m_q`, else 0.
+    pub q_t2: Signal<Out, Bits<2>>,
+    /// `iw_valid` if `m_q`, else 0.
+    pub q_iw_valid: Signal<Out, Bit>,
+    /// `iw_warp` if `m_q`, else 0.
+    pub q_iw_warp: Signal<Out, Bits<WB>>,
+    /// `iw_addr` if `m_q`, else 0.
+    pub q_iw_addr: Signal<Out, Bits<A>>,
+    /// `iw_stride` if `m_q`, else 0.
+    pub q_iw_stride: Signal<Out, Bits<A>>,
+    /// `iw_cnt` if `m_q`, else 0.
+    pub q_iw_cnt: Signal<Out, Bits<2>>,
 
     r_valid: Reg<Bit>,
     r_pc1: Reg<Bits<P>>,
@@ -151,8 +171,8 @@ pub struct SnakeEntry<
     r_iw_cnt: Reg<Bits<2>>,
     r_rank: Reg<Bits<RT>>,
     r_span: Reg<Bits<12>>,
-    pop_clr: PopCount<NW>,
-    pop_hit: PopCount<NW>,
+    /// The ones in `wv`, kept with it (no bit count on the training path).
+    r_ones: Reg<Bits<8>>,
     zx_ones: ZeroExt<8, 16>,
     zx_nrank: ZeroExt<RT, 16>,
 
@@ -160,12 +180,19 @@ pub struct SnakeEntry<
     t1_two: Constant<Bits<2>>,
     t1_zero: Constant<Bits<2>>,
     cnt_two: Constant<Bits<8>>,
+    cnt_one: Constant<Bits<8>>,
     eight: Constant<Bits<32>>,
+    zero_a: Constant<Bits<A>>,
+    zero_wb: Constant<Bits<WB>>,
 
     same_tail: Signal<Local, Bit>,
     hit_cnt: Signal<Local, Bits<8>>,
     clr: Signal<Local, Bit>,
     has_jw: Signal<Local, Bit>,
+    has_w: Signal<Local, Bit>,
+    /// Valid with `pc1 = p`.
+    m_p: Signal<Local, Bit>,
+    ones_clr: Signal<Local, Bits<8>>,
     wv_clr: Signal<Local, Bits<NW>>,
     wv_hit: Signal<Local, Bits<NW>>,
 }
@@ -221,13 +248,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             m_pj: Default::default(),
             pc2: Default::default(),
             stride: Default::default(),
-            intra: Default::default(),
-            t2: Default::default(),
-            iw_valid: Default::default(),
-            iw_warp: Default::default(),
-            iw_addr: Default::default(),
-            iw_stride: Default::default(),
-            iw_cnt: Default::default(),
             rank: Default::default(),
             r_valid: Default::default(),
             r_pc1: Default::default(),
@@ -244,17 +264,37 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_iw_cnt: Default::default(),
             r_rank: Default::default(),
             r_span: Default::default(),
-            pop_clr: Default::default(),
-            pop_hit: Default::default(),
+            r_ones: Default::default(),
+            p_iw_valid: Default::default(),
+            p_iw_warp: Default::default(),
+            p_iw_addr: Default::default(),
+            p_iw_stride: Default::default(),
+            p_iw_cnt: Default::default(),
+            j_intra: Default::default(),
+            j_t2: Default::default(),
+            j_iw_stride: Default::default(),
+            j_iw_cnt: Default::default(),
+            q_intra: Default::default(),
+            q_t2: Default::default(),
+            q_iw_valid: Default::default(),
+            q_iw_warp: Default::default(),
+            q_iw_addr: Default::default(),
+            q_iw_stride: Default::default(),
+            q_iw_cnt: Default::default(),
             zx_ones: Default::default(),
             zx_nrank: Default::default(),
             t1_prom: konst(2),
             t1_two: konst(1),
             t1_zero: konst(0),
             cnt_two: konst(2),
+            cnt_one: konst(1),
             eight: konst(8),
+            zero_a: konst(0),
+            zero_wb: konst(0),
             same_tail: Default::default(),
             has_jw: Default::default(),
+            has_w: Default::default(),
+            ones_clr: Default::default(),
             wv_clr: Default::default(),
             wv_hit: Default::default(),
         }
@@ -264,135 +304,5 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
 impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize> Logic
     for SnakeEntry<A, P, WB, NW, RT>
 {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            r_valid,
-            r_pc1,
-            r_pc2,
-            r_stride,
-            r_wv,
-            r_t1,
-            r_intra,
-            r_t2,
-            r_iw_valid,
-            r_iw_warp,
-            r_iw_addr,
-            r_iw_stride,
-            r_iw_cnt,
-            r_rank,
-            r_span
-        );
-        self.r_valid.reset.next = self.reset.val();
-        self.r_pc1.reset.next = self.reset.val();
-        self.r_pc2.reset.next = self.reset.val();
-        self.r_stride.reset.next = self.reset.val();
-        self.r_wv.reset.next = self.reset.val();
-        self.r_t1.reset.next = self.reset.val();
-        self.r_intra.reset.next = self.reset.val();
-        self.r_t2.reset.next = self.reset.val();
-        self.r_iw_valid.reset.next = self.reset.val();
-        self.r_iw_warp.reset.next = self.reset.val();
-        self.r_iw_addr.reset.next = self.reset.val();
-        self.r_iw_stride.reset.next = self.reset.val();
-        self.r_iw_cnt.reset.next = self.reset.val();
-        self.r_rank.reset.next = self.reset.val();
-        self.r_span.reset.next = self.reset.val();
-
-        // Comparisons with the load's keys.
-        self.m_q.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.q.val());
-        self.m_p.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.p.val());
-        self.same_tail.next =
-            (self.r_pc2.q.val() == self.p.val()) & (self.r_stride.q.val() == self.s.val());
-        self.m_link.next =
-            self.r_valid.q.val() & (self.r_pc1.q.val() == self.q.val()) & self.same_tail.val();
-        self.clr.next = self.r_valid.q.val()
-            & (self.r_pc1.q.val() == self.q.val())
-            & (self.r_wv.q.val() & self.w_onehot.val()).any()
-            & !self.same_tail.val();
-        if self.link_en.val() & self.clr.val() {
-            self.wv_clr.next = self.r_wv.q.val() & !self.w_onehot.val();
-        } else {
-            self.wv_clr.next = self.r_wv.q.val();
-        }
-        self.pop_clr.x.next = self.wv_clr.val();
-        self.wv_hit.next = self.r_wv.q.val() | self.w_onehot.val();
-        self.pop_hit.x.next = self.wv_hit.val();
-        self.hit_cnt.next = self.pop_hit.ones.val();
-        self.zx_ones.narrow.next = self.pop_clr.ones.val();
-        self.zx_nrank.narrow.next = !self.r_rank.q.val();
-        self.key.next = (self.zx_ones.wide.val() << self.eight.val()) | self.zx_nrank.wide.val();
-        // Comparisons with the walker's keys.
-        self.m_cur.next = self.r_valid.q.val()
-            & (self.r_pc1.q.val() == self.cur.val())
-            & (self.r_t1.q.val() == self.t1_prom.val());
-        self.has_jw.next = self.r_wv.q.val().get_bit(self.jw.val().index());
-        self.m_cur_w.next = self.r_valid.q.val()
-            & (self.r_pc1.q.val() == self.cur.val())
-            & (self.own.val() | (self.r_t1.q.val() == self.t1_prom.val()))
-            & self.has_jw.val();
-        self.usable.next = (self.r_t1.q.val() == self.t1_prom.val())
-            | (self.own.val() & self.has_jw.val() & (self.r_t1.q.val() == self.t1_two.val()));
-        self.m_pj.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
-        // Fields.
-        self.valid.next = self.r_valid.q.val();
-        self.pc2.next = self.r_pc2.q.val();
-        self.stride.next = self.r_stride.q.val();
-        self.intra.next = self.r_intra.q.val();
-        self.t2.next = self.r_t2.q.val();
-        self.iw_valid.next = self.r_iw_valid.q.val();
-        self.iw_warp.next = self.r_iw_warp.q.val();
-        self.iw_addr.next = self.r_iw_addr.q.val();
-        self.iw_stride.next = self.r_iw_stride.q.val();
-        self.iw_cnt.next = self.r_iw_cnt.q.val();
-        self.rank.next = self.r_rank.q.val();
-        self.span.next = self.r_span.q.val();
-
-        // Updates.
-        if self.rank_we.val() {
-            self.r_rank.d.next = self.n_rank.val();
-        }
-        if self.alloc.val() {
-            self.r_valid.d.next = true;
-            self.r_pc1.d.next = self.q.val();
-            self.r_pc2.d.next = self.p.val();
-            self.r_stride.d.next = self.s.val();
-            self.r_wv.d.next = self.w_onehot.val();
-            self.r_t1.d.next = self.t1_zero.val();
-            self.r_span.d.next = self.sp.val();
-            self.r_intra.d.next = self.c_intra.val();
-            self.r_t2.d.next = self.c_t2.val();
-            self.r_iw_valid.d.next = self.c_iw_valid.val();
-            self.r_iw_warp.d.next = self.c_iw_warp.val();
-            self.r_iw_addr.d.next = self.c_iw_addr.val();
-            self.r_iw_stride.d.next = self.c_iw_stride.val();
-            self.r_iw_cnt.d.next = self.c_iw_cnt.val();
-        } else {
-            if self.link_en.val() & self.m_link.val() {
-                self.r_wv.d.next = self.wv_hit.val();
-                self.r_span.d.next = self.sp.val();
-                if self.hit_cnt.val() >= self.train.val() {
-                    self.r_t1.d.next = self.t1_prom.val();
-                } else if self.own.val() | (self.hit_cnt.val() == self.cnt_two.val()) {
-                    self.r_t1.d.next = self.t1_two.val();
-                }
-            } else if self.link_en.val() & self.clr.val() {
-                self.r_wv.d.next = self.wv_clr.val();
-                self.r_t1.d.next = self.t1_zero.val();
-            }
-            if self.iw_we.val() & self.m_p.val() {
-                self.r_iw_valid.d.next = self.n_iw_valid.val();
-                self.r_iw_warp.d.next = self.n_iw_warp.val();
-                self.r_iw_addr.d.next = self.n_iw_addr.val();
-                self.r_iw_stride.d.next = self.n_iw_stride.val();
-                self.r_iw_cnt.d.next = self.n_iw_cnt.val();
-            }
-            if self.obs_we.val() & self.m_pj.val() {
-                self.r_intra.d.next = self.n_intra.val();
-                self.r_t2.d.next = self.n_t2.val();
-            }
-        }
-    }
+    crate::section::sections!(kernel::Front, kernel::Update);
 }

@@ -16,24 +16,29 @@
 //!   the entry compares itself with this cycle's keys (the load's link
 //!   `(q, p, s)` and warp, the walker's `cur`, job warp and job pc) and
 //!   applies the updates the top selects (link clear / hit / allocation,
-//!   each writing `span`; inter-warp fields, intra-warp fields, rank). Its
-//!   warp-vector counts ([`crate::util::PopCount`]) give the training and
-//!   the eviction key; `m_cur_w` (the warp's own link, any `t1` with
-//!   `OWN_LINKS`), `m_cur` (promoted) and `usable` give the hop choice.
-//! - [`crate::rank::RankOrder`]: the recency ranks (a hit or an allocation
-//!   into a valid victim is a "touch", an allocation into an invalid entry
-//!   an "alloc").
-//! - [`crate::arith::ExactDiv`]: the inter-warp candidate stride (a
-//!   power-of-two warp distance, exact division); [`crate::arith::SignedMul`]:
-//!   one multiplier, `k x intra` or `k x iw_stride` (operands muxed).
+//!   each writing `span`; inter-warp fields, intra-warp fields, rank). The
+//!   ones of its warp vector are kept in a register beside it (the
+//!   training test and the eviction key without a bit count); `m_cur_w`
+//!   (the warp's own link, any `t1` with `OWN_LINKS`), `m_cur` (promoted)
+//!   and `usable` give the hop choice; its per-PC fields masked by each
+//!   pc match (`p_*`, `j_*`, `q_*`) let the top OR them instead of
+//!   picking the lowest-numbered match (the fields are the same in every
+//!   entry with one `pc1`).
+//! - `prim.rs`: [`prim::FirstOne`] (the lowest set bit, one reduction per
+//!   bit) and [`prim::IwDiv`] (the inter-warp candidate stride, both
+//!   differences formed in parallel, no negation after the shift).
+//! - The recency ranks (in the top: every pair of ranks compared at once,
+//!   the rules of [`crate::rank::RankOrder`]).
+//! - `a + k x stride` for the intra- and inter-warp prefetches: one
+//!   five-operand addition (a carry-save tree in synthesis).
 //! - The walk queue is three [`crate::queue::ShiftQueue`]s in lock-step (the
 //!   job's `{pc, warp}`, its address, and `{end, span}` with the CTA end
 //!   zero-extended to 8 bits: no payload wider than 64 bits); the output
 //!   queue one, packed `{span, kind, warp, addr}`.
-//! - [`SnakePrefetcherRtl`]: the throttle, the training selections (lowest
-//!   matching entries by prefix chains, the victim by the smallest key in
-//!   the least recently used group, the per-PC values of a new entry with
-//!   this edge's updates forwarded), the walker (`phase` chain / intra /
+//! - [`SnakePrefetcherRtl`]: the throttle, the training selections (ORs of
+//!   masked views, the victim as the group member whose key is at most
+//!   every other's, all pairs compared at once, the per-PC values of a new
+//!   entry with this edge's updates forwarded), the walker (`phase` chain / intra /
 //!   inter, `hop`, one `k` register for both distance phases, the chain
 //!   registers; one cycle per hop, emitting or not) and the queues.
 //!
@@ -49,6 +54,7 @@
 mod build;
 mod entry;
 mod head;
+pub mod prim;
 mod storage;
 mod top;
 

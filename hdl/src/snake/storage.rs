@@ -56,6 +56,14 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
         f("Tail", "valid", 1, ne, false, ADD),
         f("Tail", "LRU rank", rt, ne, false, ADD),
         f(
+            "Tail",
+            "ones in the warp vector (kept with it: no bit count on the training path)",
+            8,
+            ne,
+            false,
+            ADD,
+        ),
+        f(
             "walk queue",
             "3 valid (one per lane), warp, pc, address, span, CTA end (8 bits)",
             3 + wb + pc + a + 12 + 8,

@@ -8,9 +8,8 @@ use rust_hdl::prelude::*;
 
 use super::entry::SnakeEntry;
 use super::head::SnakeHead;
-use crate::arith::{ExactDiv, SignedMul};
+use super::prim::{FirstOne, IwDiv};
 use crate::queue::ShiftQueue;
-use crate::rank::RankOrder;
 use crate::reg::Reg;
 use crate::util::{konst, konsts, sigs, with_defaults, ZeroExt};
 
@@ -33,8 +32,10 @@ struct Walker;
 /// Kernel section 4 ([`walker`]): the prefetch it makes, the walker's
 /// state, and the intra-warp observation of a closing hop.
 struct WalkState;
-/// Kernel section 5 ([`updates`]): the new entry's per-PC fields, the entry
-/// updates and the recency order, the walk queue and the output queue.
+/// Kernel section 5 ([`updates`]): the new entry's per-PC fields, the
+/// recency order and the entry updates.
+struct NewEntry;
+/// Kernel section 6 ([`updates`]): the walk queue and the output queue.
 struct Updates;
 
 /// The `snake_prefetcher` unit. `A` = `ADDR_W`, `P` = `PC_W`, `WB` =
@@ -94,21 +95,19 @@ pub struct SnakePrefetcherRtl<
 
     head: SnakeHead<A, P, WB, NW>,
     ents: Vec<SnakeEntry<A, P, WB, NW, RT>>,
-    order: RankOrder<RT>,
+    /// The entries' promoted `pc1 = cur` matches and invalid bits, packed.
+    fo_cur: FirstOne,
+    fo_inv: FirstOne,
     walkq: ShiftQueue<Bits<JW>>,
     walkq_addr: ShiftQueue<Bits<A>>,
     /// The job's `{end, span}`: `ld_span` in bits 0..12, `ld_cta_end`
     /// zero-extended to 8 bits in bits 12..20.
     walkq_se: ShiftQueue<Bits<20>>,
     pfq: ShiftQueue<Bits<QW>>,
-    iw_div: ExactDiv<WD, A>,
-    mul: SignedMul<6, A>,
-    zx_w: ZeroExt<WB, WD>,
-    zx_iww: ZeroExt<WB, WD>,
+    iw_div: IwDiv<WB, A>,
     zx_onehot: ZeroExt<WB, NW>,
     zx_jw: ZeroExt<WB, 8>,
     zx_kidx: ZeroExt<5, 8>,
-    zx_k: ZeroExt<5, 6>,
     jp_w: ZeroExt<WB, JW>,
     jp_p: ZeroExt<P, JW>,
     qp_addr: ZeroExt<A, QW>,
@@ -160,7 +159,6 @@ pub struct SnakePrefetcherRtl<
     addr_zero: Constant<Bits<A>>,
     pc_zero: Constant<Bits<P>>,
     wb_zero: Constant<Bits<WB>>,
-    key_max: Constant<Bits<16>>,
     qoff_warp: Constant<Bits<32>>,
     qoff_kind: Constant<Bits<32>>,
     qoff_span: Constant<Bits<32>>,
@@ -170,6 +168,11 @@ pub struct SnakePrefetcherRtl<
     kind_inter: Constant<Bits<2>>,
     kind_intra: Constant<Bits<2>>,
     span_zero: Constant<Bits<12>>,
+    sh_one: Constant<Bits<32>>,
+    sh_two: Constant<Bits<32>>,
+    sh_three: Constant<Bits<32>>,
+    rank_zero: Constant<Bits<RT>>,
+    rank_one: Constant<Bits<RT>>,
 
     halted: Signal<Local, Bit>,
     load_en: Signal<Local, Bit>,
@@ -187,21 +190,22 @@ pub struct SnakePrefetcherRtl<
     cur_eff: Signal<Local, Bits<P>>,
     addr_eff: Signal<Local, Bits<A>>,
     sum_eff: Signal<Local, Bits<A>>,
-    // Lowest-numbered matches (prefix chains).
-    p_below: Vec<Signal<Local, Bit>>,
-    p_src: Vec<Signal<Local, Bit>>,
-    cw_below: Vec<Signal<Local, Bit>>,
-    c_below: Vec<Signal<Local, Bit>>,
+    // The hop choice (one-hot) and its entry's masked fields.
+    cw_any: Signal<Local, Bit>,
     chain_sel: Vec<Signal<Local, Bit>>,
-    pj_below: Vec<Signal<Local, Bit>>,
-    pj_src: Vec<Signal<Local, Bit>>,
-    q_below: Vec<Signal<Local, Bit>>,
-    q_src: Vec<Signal<Local, Bit>>,
-    inv_below: Vec<Signal<Local, Bit>>,
-    // Eviction.
+    h_stride: Vec<Signal<Local, Bits<A>>>,
+    h_pc2: Vec<Signal<Local, Bits<P>>>,
+    h_usable: Vec<Signal<Local, Bit>>,
+    h_span: Vec<Signal<Local, Bits<12>>>,
+    // Eviction and recency.
     in_group: Vec<Signal<Local, Bit>>,
-    best: Vec<Signal<Local, Bits<16>>>,
+    vic_ok: Vec<Signal<Local, Bit>>,
     victim: Vec<Signal<Local, Bit>>,
+    hit: Vec<Signal<Local, Bit>>,
+    newer: Vec<Signal<Local, Bit>>,
+    new_rank: Vec<Signal<Local, Bits<RT>>>,
+    alloc_inv: Signal<Local, Bit>,
+    touch: Signal<Local, Bit>,
     any_hit: Signal<Local, Bit>,
     any_inval: Signal<Local, Bit>,
     allocate: Signal<Local, Bit>,
@@ -231,6 +235,12 @@ pub struct SnakePrefetcherRtl<
     kin: Signal<Local, Bits<5>>,
     kiw: Signal<Local, Bits<5>>,
     kmul: Signal<Local, Bits<5>>,
+    mstride: Signal<Local, Bits<A>>,
+    mt0: Signal<Local, Bits<A>>,
+    mt1: Signal<Local, Bits<A>>,
+    mt2: Signal<Local, Bits<A>>,
+    mt3: Signal<Local, Bits<A>>,
+    kaddr: Signal<Local, Bits<A>>,
     cta_ok: Signal<Local, Bit>,
     intra_ok: Signal<Local, Bit>,
     inter_ok: Signal<Local, Bit>,
@@ -249,6 +259,16 @@ pub struct SnakePrefetcherRtl<
     pf_k: Signal<Local, Bits<2>>,
     pf_s: Signal<Local, Bits<12>>,
     // The new entry's per-PC fields.
+    q_other: Signal<Local, Bit>,
+    q_is_p: Signal<Local, Bit>,
+    q_is_jp: Signal<Local, Bit>,
+    cq_intra: Signal<Local, Bits<A>>,
+    cq_t2: Signal<Local, Bits<2>>,
+    cq_iw_valid: Signal<Local, Bit>,
+    cq_iw_warp: Signal<Local, Bits<WB>>,
+    cq_iw_addr: Signal<Local, Bits<A>>,
+    cq_iw_stride: Signal<Local, Bits<A>>,
+    cq_iw_cnt: Signal<Local, Bits<2>>,
     cp_intra: Signal<Local, Bits<A>>,
     cp_t2: Signal<Local, Bits<2>>,
     cp_iw_valid: Signal<Local, Bit>,
@@ -258,8 +278,6 @@ pub struct SnakePrefetcherRtl<
     cp_iw_cnt: Signal<Local, Bits<2>>,
 
     _ne: usize,
-    _nem1: usize,
-    _ne1: usize,
     _grp: usize,
 }
 
@@ -291,7 +309,8 @@ impl<
         with_defaults!(SnakePrefetcherRtl {
             head: SnakeHead::new(p.N_WARPS as usize),
             ents: (0..ne).map(|_| SnakeEntry::default()).collect(),
-            order: RankOrder::new(ne),
+            fo_cur: FirstOne::new(ne),
+            fo_inv: FirstOne::new(ne),
             walkq: ShiftQueue::new(p.WALKQ_DEPTH as usize),
             walkq_addr: ShiftQueue::new(p.WALKQ_DEPTH as usize),
             walkq_se: ShiftQueue::new(p.WALKQ_DEPTH as usize),
@@ -330,7 +349,6 @@ impl<
             addr_zero: konst(0),
             pc_zero: konst(0),
             wb_zero: konst(0),
-            key_max: konst(0xffff),
             qoff_warp: konst(A as u64),
             qoff_kind: konst((A + WB) as u64),
             qoff_span: konst((A + WB + 2) as u64),
@@ -340,35 +358,38 @@ impl<
             kind_inter: konst(ports::snake::kind::INTER_WARP),
             kind_intra: konst(ports::snake::kind::INTRA_WARP),
             span_zero: konst(0),
-            p_below: sigs(ne),
-            p_src: sigs(ne),
-            cw_below: sigs(ne + 1),
-            c_below: sigs(ne + 1),
+            sh_one: konst(1),
+            sh_two: konst(2),
+            sh_three: konst(3),
+            rank_zero: konst(0),
+            rank_one: konst(1),
             chain_sel: sigs(ne),
-            pj_below: sigs(ne + 1),
-            pj_src: sigs(ne),
-            q_below: sigs(ne),
-            q_src: sigs(ne),
-            inv_below: sigs(ne + 1),
+            h_stride: sigs(ne),
+            h_pc2: sigs(ne),
+            h_usable: sigs(ne),
+            h_span: sigs(ne),
             in_group: sigs(ne),
-            best: sigs(ne + 1),
+            vic_ok: sigs(ne),
             victim: sigs(ne),
+            hit: sigs(ne),
+            newer: sigs(ne),
+            new_rank: sigs(ne),
             _ne: ne,
-            _nem1: ne - 1,
-            _ne1: ne + 1,
         } default {
             // Ports.
             clock, reset, ld_valid, ld_warp, ld_pc, ld_addr, ld_uniform, ld_cta_end, ld_span,
             cache_full, bw_util, pf_ready, pf_valid, pf_addr, pf_warp, pf_kind, pf_span, throttled,
             // Blocks.
-            iw_div, mul, zx_w, zx_iww, zx_onehot, zx_jw, zx_kidx, zx_k, jp_w, jp_p, qp_addr,
+            iw_div, zx_onehot, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
             qp_warp, qp_kind, qp_span, js_span, js_end,
             // Registers.
             count, bw_halt, phase, hop, kidx, cur, addr, sum,
             // Local signals.
             halted, load_en, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, cur_eff,
             addr_eff, sum_eff, e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,
-            cta_ok, pf_s,
+            cta_ok, pf_s, cw_any, alloc_inv, touch, mstride, mt0, mt1, mt2, mt3, kaddr, q_other,
+            q_is_p, q_is_jp, cq_intra, cq_t2, cq_iw_valid, cq_iw_warp, cq_iw_addr, cq_iw_stride,
+            cq_iw_cnt,
             any_hit, any_inval, allocate, s_iw_valid, s_iw_warp, s_iw_addr, s_iw_stride, s_iw_cnt,
             cand, u_iw_stride, u_iw_cnt, chain_found, e_stride, e_pc2, pj_found, pj_intra, pj_t2,
             pj_iw_stride, pj_iw_cnt, intra_ok, inter_ok, any_ok, next_addr, next_sum,
@@ -389,7 +410,7 @@ impl<
         const QW: usize,
     > Logic for SnakePrefetcherRtl<A, P, WB, WD, NW, RT, JW, QW>
 {
-    crate::section::sections!(Front, Select, Walker, WalkState, Updates);
+    crate::section::sections!(Front, Select, Walker, WalkState, NewEntry, Updates);
 }
 
 impl<

@@ -50,21 +50,16 @@ impl<
         }
         // The selected slot, and its entry holding the job's pc (the
         // column that hits there).
-        self.s_cp.next = self.cp_zero.val();
-        self.s_c.next = self.c_zero.val();
+        // gsel is one-hot (or zero): AND-OR selections, no priority chains.
         for s in 0..self._ncta {
-            if self.gsel[s].val() {
-                self.s_cp.next = self.slot_cp[s].val();
-                self.s_c.next = self.slot_c[s].val();
-            }
+            self.sel_scp.hit[s].next = self.gsel[s].val();
+            self.sel_scp.v[s].next = self.slot_cp[s].val();
+            self.sel_sc.hit[s].next = self.gsel[s].val();
+            self.sel_sc.v[s].next = self.slot_c[s].val();
         }
+        self.s_cp.next = self.sel_scp.o.val();
+        self.s_c.next = self.sel_sc.o.val();
         self.s_hit.next = false;
-        self.s_lead.next = self.wi_zero.val();
-        self.s_n.next = self.k_zero.val();
-        self.s_b0.next = self.addr_zero.val();
-        self.s_b1.next = self.addr_zero.val();
-        self.s_b2.next = self.addr_zero.val();
-        self.s_b3.next = self.addr_zero.val();
         for e in 0..self._ne {
             self.cols[e].g_slot.next = self.s_c.val();
             self.colsel[e].next = false;
@@ -75,14 +70,26 @@ impl<
             }
             if self.colsel[e].val() {
                 self.s_hit.next = true;
-                self.s_lead.next = self.cols[e].gs_lead.val();
-                self.s_n.next = self.cols[e].gs_n.val();
-                self.s_b0.next = self.cols[e].gs_base0.val();
-                self.s_b1.next = self.cols[e].gs_base1.val();
-                self.s_b2.next = self.cols[e].gs_base2.val();
-                self.s_b3.next = self.cols[e].gs_base3.val();
             }
+            self.sel_slead.hit[e].next = self.colsel[e].val();
+            self.sel_slead.v[e].next = self.cols[e].gs_lead.val();
+            self.sel_sn.hit[e].next = self.colsel[e].val();
+            self.sel_sn.v[e].next = self.cols[e].gs_n.val();
+            self.sel_sb0.hit[e].next = self.colsel[e].val();
+            self.sel_sb1.hit[e].next = self.colsel[e].val();
+            self.sel_sb2.hit[e].next = self.colsel[e].val();
+            self.sel_sb3.hit[e].next = self.colsel[e].val();
+            self.sel_sb0.v[e].next = self.cols[e].gs_base0.val();
+            self.sel_sb1.v[e].next = self.cols[e].gs_base1.val();
+            self.sel_sb2.v[e].next = self.cols[e].gs_base2.val();
+            self.sel_sb3.v[e].next = self.cols[e].gs_base3.val();
         }
+        self.s_lead.next = self.sel_slead.o.val();
+        self.s_n.next = self.sel_sn.o.val();
+        self.s_b0.next = self.sel_sb0.o.val();
+        self.s_b1.next = self.sel_sb1.o.val();
+        self.s_b2.next = self.sel_sb2.o.val();
+        self.s_b3.next = self.sel_sb3.o.val();
         self.zx_glead.narrow.next = self.s_lead.val();
         self.zx_jwarp.narrow.next = self.j_warp.q.val();
         self.zx_cfg.narrow.next = self.cfg_warps_per_cta.val();
@@ -111,6 +118,8 @@ impl<
         } else {
             self.s_base.next = self.s_b0.val();
         }
+        // The address base'[k*] + distance * stride, in one carry-save sum.
+        self.mul_g.b.next = self.s_base.val();
         if self.j_kind.q.val() {
             self.mul_g.d.next = self.wb.val() - self.zx_glead.wide.val();
             self.mul_g.s.next = self.dtab.gh_stride.val();

@@ -61,11 +61,6 @@ impl<
         self.l_cleared.next =
             self.cta_launch_valid.val() & (self.cta_launch_slot.val() == self.ld_cta.val());
         self.m_hit.next = false;
-        self.m_lead.next = self.wi_zero.val();
-        self.m_n.next = self.k_zero.val();
-        for k in 0..self._lanes {
-            self.m_base[k].next = self.addr_zero.val();
-        }
         for e in 0..self._ne {
             self.cols[e].clock.next = self.clock.val();
             self.cols[e].reset.next = self.reset.val();
@@ -80,19 +75,32 @@ impl<
             self.cols[e].a1.next = self.a[1].val();
             self.cols[e].a2.next = self.a[2].val();
             self.cols[e].a3.next = self.a[3].val();
+            // The hit column's entry (at most one column hits): AND-OR.
             if self.cols[e].l_hit.val() {
                 self.m_hit.next = true;
-                self.m_lead.next = self.cols[e].l_lead.val();
-                self.m_n.next = self.cols[e].l_cnt.val();
-                self.m_base[0].next = self.cols[e].l_base0.val();
-                self.m_base[1].next = self.cols[e].l_base1.val();
-                self.m_base[2].next = self.cols[e].l_base2.val();
-                self.m_base[3].next = self.cols[e].l_base3.val();
             }
+            self.sel_llead.hit[e].next = self.cols[e].l_hit.val();
+            self.sel_llead.v[e].next = self.cols[e].l_lead.val();
+            self.sel_ln.hit[e].next = self.cols[e].l_hit.val();
+            self.sel_ln.v[e].next = self.cols[e].l_cnt.val();
+            self.sel_lb0.hit[e].next = self.cols[e].l_hit.val();
+            self.sel_lb1.hit[e].next = self.cols[e].l_hit.val();
+            self.sel_lb2.hit[e].next = self.cols[e].l_hit.val();
+            self.sel_lb3.hit[e].next = self.cols[e].l_hit.val();
+            self.sel_lb0.v[e].next = self.cols[e].l_base0.val();
+            self.sel_lb1.v[e].next = self.cols[e].l_base1.val();
+            self.sel_lb2.v[e].next = self.cols[e].l_base2.val();
+            self.sel_lb3.v[e].next = self.cols[e].l_base3.val();
             self.order.valid[e].next = self.cols[e].l_ev.val();
             self.order.hit[e].next = self.cols[e].l_hit.val();
             self.order.rank[e].next = self.cols[e].l_rank.val();
         }
+        self.m_lead.next = self.sel_llead.o.val();
+        self.m_n.next = self.sel_ln.o.val();
+        self.m_base[0].next = self.sel_lb0.o.val();
+        self.m_base[1].next = self.sel_lb1.o.val();
+        self.m_base[2].next = self.sel_lb2.o.val();
+        self.m_base[3].next = self.sel_lb3.o.val();
         self.w_is_lead.next = self.ld_warp.val() == self.m_lead.val();
         self.n_same.next = self.n3.val() == self.m_n.val();
         self.zx_ldw.narrow.next = self.ld_warp.val();
@@ -100,14 +108,15 @@ impl<
         self.delta_l.next = self.zx_ldw.wide.val() - self.zx_llead.wide.val();
         self.mul_l.d.next = self.delta_l.val();
         self.mul_l.s.next = self.dtab.lh_stride.val();
+        self.mul_l.b.next = self.addr_zero.val();
         // Rule 3 verification and rule 4 comparison, lane by lane.
         self.mism.next = !self.n_same.val();
         self.eq_all.next = true;
         for k in 0..self._lanes {
             self.diff[k].next = self.a[k].val() - self.m_base[k].val();
             self.in_n[k].next = self.lane_k[k].val() < self.n3.val();
-            if self.in_n[k].val() & ((self.m_base[k].val() + self.mul_l.p.val()) != self.a[k].val())
-            {
+            // a[k] != base[k] + p  <=>  diff[k] != p (mod 2^A).
+            if self.in_n[k].val() & (self.diff[k].val() != self.mul_l.p.val()) {
                 self.mism.next = true;
             }
             if self.in_n[k].val() & (self.diff[k].val() != self.diff[0].val()) {

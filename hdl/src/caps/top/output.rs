@@ -29,7 +29,7 @@ impl<
         self.pfq.reset.next = self.reset.val();
         self.pfq.push.next = self.pf_push.val();
         self.pfq.pop.next = self.pfq.o_valid.val() & self.pf_ready.val();
-        self.qp_addr.narrow.next = self.s_base.val() + self.mul_g.p.val();
+        self.qp_addr.narrow.next = self.mul_g.p.val();
         if self.j_kind.q.val() {
             self.qp_cta.narrow.next = self.j_cta.q.val();
             self.qp_warp.narrow.next = self.wb.val().get_bits::<WI>(0);

@@ -38,17 +38,18 @@ impl<
             & self.train.pow2.val()
             & self.train.div.val()
             & self.eq_all.val()
-            & (self.diff[0].val() != self.addr_zero.val());
-        self.cnt_after.next = self.dtab.lh_cnt.val();
-        if self.r3.val() & self.mism.val() & (self.dtab.lh_cnt.val() != self.cnt_max.val()) {
-            self.cnt_after.next = self.dtab.lh_cnt.val() + self.cnt_one.val();
-        }
-        if self.r3.val()
-            & !self.mism.val()
-            & self.cnt_decay.val()
-            & (self.dtab.lh_cnt.val() != self.cnt_zero.val())
-        {
-            self.cnt_after.next = self.dtab.lh_cnt.val() - self.cnt_one.val();
+            & (self.a[0].val() != self.m_base[0].val());
+        // Rule 3's trigger compares the counter after the verification with
+        // the threshold: cnt + 1 < thr <=> cnt < thr - 1 (saturated at
+        // 2^CW - 1 >= thr: false either way), cnt - 1 < thr <=> cnt <= thr
+        // (at 0: true either way), so the three comparisons are taken on the
+        // registered counter in parallel with the verification.
+        if self.mism.val() {
+            self.cnt_lt.next = self.dtab.lh_cnt.val() < self.thr_m1.val();
+        } else if self.cnt_decay.val() {
+            self.cnt_lt.next = self.dtab.lh_cnt.val() <= self.thr.val();
+        } else {
+            self.cnt_lt.next = self.dtab.lh_cnt.val() < self.thr.val();
         }
         // Job B: a new leading warp (rule 1), or with LOOP_JOBS its next
         // iteration (rule 2).
@@ -57,7 +58,7 @@ impl<
             & (self.dtab.lh_cnt.val() < self.thr.val());
         self.job_a.next = (self.r3.val()
             & (self.ld_cta.val() == self.dtab.lh_lead_cta.val())
-            & (self.cnt_after.val() < self.thr.val()))
+            & self.cnt_lt.val())
             | self.r4_alloc.val();
         // DIST updates and the generator's DIST look-up.
         self.dtab.clock.next = self.clock.val();

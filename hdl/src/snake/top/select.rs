@@ -1,6 +1,16 @@
 //! The second section of the [`super::SnakePrefetcherRtl`] kernel: the
-//! lowest-numbered matches, the victim, and step 2, `p`'s inter-warp fields
-//! after this load.
+//! matches of this cycle (p's and the job pc's per-PC fields, the hop
+//! choice), the victim, and step 2, `p`'s inter-warp fields after this
+//! load.
+//!
+//! The per-PC fields are the same in every valid entry with one `pc1` (an
+//! update writes all of them, a new entry copies them), so "the
+//! lowest-numbered valid entry with `pc1 = x`" reads the OR of every
+//! matching entry's masked view: no priority chain. The hop choice's first
+//! preference (`m_cur_w`) holds in at most one entry (the mismatch
+//! clearing); only the promoted fallback needs the lowest match
+//! ([`FirstOne`](crate::snake::prim::FirstOne)). The victim compares every
+//! pair of keys at once.
 
 use rust_hdl::prelude::*;
 
@@ -20,74 +30,56 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- Lowest-numbered matches: p's per-PC source (step 2), the
-        // hop choice (the warp's own link first, `m_cur_w`, else the lowest
-        // promoted one, `m_cur`), the job pc's per-PC source, q's
-        // per-PC source other than the victim, and the lowest invalid
-        // entry.
-        self.p_below[0].next = false;
-        self.cw_below[0].next = false;
-        self.c_below[0].next = false;
-        self.pj_below[0].next = false;
-        self.inv_below[0].next = false;
+        // ---- Which entries match: any hit, the lowest invalid entry, the
+        // hop choice.
         self.any_hit.next = false;
-        for e in 0..self._nem1 {
-            self.p_below[e + 1].next = self.p_below[e].val() | self.ents[e].m_p.val();
-        }
+        self.cw_any.next = false;
+        self.pj_found.next = false;
         for e in 0..self._ne {
-            self.p_src[e].next = self.ents[e].m_p.val() & !self.p_below[e].val();
-            self.cw_below[e + 1].next = self.cw_below[e].val() | self.ents[e].m_cur_w.val();
-            self.c_below[e + 1].next = self.c_below[e].val() | self.ents[e].m_cur.val();
-            self.pj_src[e].next = self.ents[e].m_pj.val() & !self.pj_below[e].val();
-            self.pj_below[e + 1].next = self.pj_below[e].val() | self.ents[e].m_pj.val();
-            self.inv_below[e + 1].next = self.inv_below[e].val() | !self.ents[e].valid.val();
             if self.ents[e].m_link.val() {
                 self.any_hit.next = true;
             }
+            if self.ents[e].m_cur_w.val() {
+                self.cw_any.next = true;
+            }
+            if self.ents[e].m_pj.val() {
+                self.pj_found.next = true;
+            }
+            self.fo_cur.x[e].next = self.ents[e].m_cur.val();
+            self.fo_inv.x[e].next = !self.ents[e].valid.val();
         }
-        self.chain_found.next = false;
-        self.pj_found.next = false;
-        self.any_inval.next = false;
-        for t in self._ne..self._ne1 {
-            self.chain_found.next = self.cw_below[t].val() | self.c_below[t].val();
-            self.pj_found.next = self.pj_below[t].val();
-            self.any_inval.next = self.inv_below[t].val();
-        }
-        for t in self._ne..self._ne1 {
-            for e in 0..self._ne {
-                if self.cw_below[t].val() {
-                    self.chain_sel[e].next = self.ents[e].m_cur_w.val() & !self.cw_below[e].val();
-                } else {
-                    self.chain_sel[e].next = self.ents[e].m_cur.val() & !self.c_below[e].val();
-                }
+        self.any_inval.next = self.fo_inv.any.val();
+        self.chain_found.next = self.cw_any.val() | self.fo_cur.any.val();
+        for e in 0..self._ne {
+            if self.cw_any.val() {
+                self.chain_sel[e].next = self.ents[e].m_cur_w.val();
+            } else {
+                self.chain_sel[e].next = self.fo_cur.first[e].val();
             }
         }
 
         // ---- Victim: the lowest invalid entry, else the least recently
         // used group's entry with the fewest ones (after this load's
         // clearing), ties to the less recently used: the smallest key
-        // {ones, ~rank} among the group.
-        self.best[0].next = self.key_max.val();
+        // {ones, ~rank} among the group (keys are unique: ranks are), the
+        // entry whose key is at most every other group member's.
         for e in 0..self._ne {
             self.in_group[e].next = true;
             for g in 0..self._grp {
                 self.in_group[e].next = self.ents[e].rank.val() >= self.group_first[g].val();
             }
-            if self.in_group[e].val() & (self.ents[e].key.val() < self.best[e].val()) {
-                self.best[e + 1].next = self.ents[e].key.val();
-            } else {
-                self.best[e + 1].next = self.best[e].val();
-            }
         }
-        for t in self._ne..self._ne1 {
-            for e in 0..self._ne {
-                if self.any_inval.val() {
-                    // The lowest invalid entry: the rank order's choice.
-                    self.victim[e].next = self.order.tgt[e].val();
-                } else {
-                    self.victim[e].next =
-                        self.in_group[e].val() & (self.ents[e].key.val() == self.best[t].val());
+        for e in 0..self._ne {
+            self.vic_ok[e].next = self.in_group[e].val();
+            for j in 0..self._ne {
+                if self.in_group[j].val() & (self.ents[j].key.val() < self.ents[e].key.val()) {
+                    self.vic_ok[e].next = false;
                 }
+            }
+            if self.any_inval.val() {
+                self.victim[e].next = self.fo_inv.first[e].val();
+            } else {
+                self.victim[e].next = self.vic_ok[e].val();
             }
         }
         self.allocate.next = self.link_en.val() & !self.any_hit.val();
@@ -99,18 +91,16 @@ impl<
         self.s_iw_stride.next = self.addr_zero.val();
         self.s_iw_cnt.next = self.two_zero.val();
         for e in 0..self._ne {
-            if self.p_src[e].val() {
-                self.s_iw_valid.next = self.ents[e].iw_valid.val();
-                self.s_iw_warp.next = self.ents[e].iw_warp.val();
-                self.s_iw_addr.next = self.ents[e].iw_addr.val();
-                self.s_iw_stride.next = self.ents[e].iw_stride.val();
-                self.s_iw_cnt.next = self.ents[e].iw_cnt.val();
-            }
+            self.s_iw_valid.next = self.s_iw_valid.val() | self.ents[e].p_iw_valid.val();
+            self.s_iw_warp.next = self.s_iw_warp.val() | self.ents[e].p_iw_warp.val();
+            self.s_iw_addr.next = self.s_iw_addr.val() | self.ents[e].p_iw_addr.val();
+            self.s_iw_stride.next = self.s_iw_stride.val() | self.ents[e].p_iw_stride.val();
+            self.s_iw_cnt.next = self.s_iw_cnt.val() | self.ents[e].p_iw_cnt.val();
         }
-        self.zx_w.narrow.next = self.ld_warp.val();
-        self.zx_iww.narrow.next = self.s_iw_warp.val();
-        self.iw_div.delta.next = self.zx_w.wide.val() - self.zx_iww.wide.val();
-        self.iw_div.diff.next = self.ld_addr.val() - self.s_iw_addr.val();
+        self.iw_div.w.next = self.ld_warp.val();
+        self.iw_div.lead.next = self.s_iw_warp.val();
+        self.iw_div.a.next = self.ld_addr.val();
+        self.iw_div.base.next = self.s_iw_addr.val();
         self.cand.next = self.iw_div.stride.val();
         self.u_iw_stride.next = self.s_iw_stride.val();
         self.u_iw_cnt.next = self.s_iw_cnt.val();

@@ -1,10 +1,10 @@
-//! The last section of the [`super::SnakePrefetcherRtl`] kernel: the new
-//! entry's per-PC fields, the entry updates and the recency order, the walk
-//! queue and the output queue.
+//! The last two sections of the [`super::SnakePrefetcherRtl`] kernel: the
+//! new entry's per-PC fields, the recency order and the entry updates
+//! ([`NewEntry`]); the walk queue and the output queue ([`Updates`]).
 
 use rust_hdl::prelude::*;
 
-use super::{SnakePrefetcherRtl, Updates};
+use super::{NewEntry, SnakePrefetcherRtl, Updates};
 use crate::section::Section;
 
 impl<
@@ -16,21 +16,35 @@ impl<
         const RT: usize,
         const JW: usize,
         const QW: usize,
-    > Section<Updates> for SnakePrefetcherRtl<A, P, WB, WD, NW, RT, JW, QW>
+    > Section<NewEntry> for SnakePrefetcherRtl<A, P, WB, WD, NW, RT, JW, QW>
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- The new entry's per-PC fields: those of q's lowest entry
-        // other than the victim, after this edge's updates.
-        self.q_below[0].next = false;
-        for e in 0..self._nem1 {
-            self.q_below[e + 1].next =
-                self.q_below[e].val() | (self.ents[e].m_q.val() & !self.victim[e].val());
-        }
+        // ---- The new entry's per-PC fields: those of q's entries (the
+        // same in all of them) with this edge's updates forwarded, if an
+        // entry with pc1 = q other than the victim exists; else zero.
+        self.q_other.next = false;
+        self.cq_intra.next = self.addr_zero.val();
+        self.cq_t2.next = self.two_zero.val();
+        self.cq_iw_valid.next = false;
+        self.cq_iw_warp.next = self.wb_zero.val();
+        self.cq_iw_addr.next = self.addr_zero.val();
+        self.cq_iw_stride.next = self.addr_zero.val();
+        self.cq_iw_cnt.next = self.two_zero.val();
         for e in 0..self._ne {
-            self.q_src[e].next =
-                self.ents[e].m_q.val() & !self.victim[e].val() & !self.q_below[e].val();
+            if self.ents[e].m_q.val() & !self.victim[e].val() {
+                self.q_other.next = true;
+            }
+            self.cq_intra.next = self.cq_intra.val() | self.ents[e].q_intra.val();
+            self.cq_t2.next = self.cq_t2.val() | self.ents[e].q_t2.val();
+            self.cq_iw_valid.next = self.cq_iw_valid.val() | self.ents[e].q_iw_valid.val();
+            self.cq_iw_warp.next = self.cq_iw_warp.val() | self.ents[e].q_iw_warp.val();
+            self.cq_iw_addr.next = self.cq_iw_addr.val() | self.ents[e].q_iw_addr.val();
+            self.cq_iw_stride.next = self.cq_iw_stride.val() | self.ents[e].q_iw_stride.val();
+            self.cq_iw_cnt.next = self.cq_iw_cnt.val() | self.ents[e].q_iw_cnt.val();
         }
+        self.q_is_p.next = self.q.val() == self.ld_pc.val();
+        self.q_is_jp.next = self.q.val() == self.jp.val();
         self.cp_intra.next = self.addr_zero.val();
         self.cp_t2.next = self.two_zero.val();
         self.cp_iw_valid.next = false;
@@ -38,41 +52,66 @@ impl<
         self.cp_iw_addr.next = self.addr_zero.val();
         self.cp_iw_stride.next = self.addr_zero.val();
         self.cp_iw_cnt.next = self.two_zero.val();
+        if self.q_other.val() {
+            if self.obs_en.val() & self.q_is_jp.val() {
+                self.cp_intra.next = self.o_intra.val();
+                self.cp_t2.next = self.o_t2.val();
+            } else {
+                self.cp_intra.next = self.cq_intra.val();
+                self.cp_t2.next = self.cq_t2.val();
+            }
+            if self.q_is_p.val() {
+                self.cp_iw_valid.next = true;
+                self.cp_iw_warp.next = self.ld_warp.val();
+                self.cp_iw_addr.next = self.ld_addr.val();
+                self.cp_iw_stride.next = self.u_iw_stride.val();
+                self.cp_iw_cnt.next = self.u_iw_cnt.val();
+            } else {
+                self.cp_iw_valid.next = self.cq_iw_valid.val();
+                self.cp_iw_warp.next = self.cq_iw_warp.val();
+                self.cp_iw_addr.next = self.cq_iw_addr.val();
+                self.cp_iw_stride.next = self.cq_iw_stride.val();
+                self.cp_iw_cnt.next = self.cq_iw_cnt.val();
+            }
+        }
+
+        // ---- Recency: a hit, or an allocation into a valid victim, moves
+        // its entry to rank 0 and the entries ranked before it down one
+        // (each entry compares its rank with every entry's at once); an
+        // allocation into an invalid entry moves every valid entry down.
+        self.alloc_inv.next = self.allocate.val() & self.any_inval.val();
+        self.touch.next = (self.link_en.val() & self.any_hit.val())
+            | (self.allocate.val() & !self.any_inval.val());
         for e in 0..self._ne {
-            if self.q_src[e].val() {
-                if self.obs_en.val() & self.ents[e].m_pj.val() {
-                    self.cp_intra.next = self.o_intra.val();
-                    self.cp_t2.next = self.o_t2.val();
-                } else {
-                    self.cp_intra.next = self.ents[e].intra.val();
-                    self.cp_t2.next = self.ents[e].t2.val();
+            self.hit[e].next = (self.link_en.val() & self.ents[e].m_link.val())
+                | (self.allocate.val() & !self.any_inval.val() & self.victim[e].val());
+        }
+        for e in 0..self._ne {
+            self.newer[e].next = false;
+            for h in 0..self._ne {
+                if self.hit[h].val() & (self.ents[e].rank.val() < self.ents[h].rank.val()) {
+                    self.newer[e].next = true;
                 }
-                if self.ents[e].m_p.val() {
-                    self.cp_iw_valid.next = true;
-                    self.cp_iw_warp.next = self.ld_warp.val();
-                    self.cp_iw_addr.next = self.ld_addr.val();
-                    self.cp_iw_stride.next = self.u_iw_stride.val();
-                    self.cp_iw_cnt.next = self.u_iw_cnt.val();
-                } else {
-                    self.cp_iw_valid.next = self.ents[e].iw_valid.val();
-                    self.cp_iw_warp.next = self.ents[e].iw_warp.val();
-                    self.cp_iw_addr.next = self.ents[e].iw_addr.val();
-                    self.cp_iw_stride.next = self.ents[e].iw_stride.val();
-                    self.cp_iw_cnt.next = self.ents[e].iw_cnt.val();
+            }
+            self.new_rank[e].next = self.ents[e].rank.val();
+            if self.alloc_inv.val() {
+                if self.victim[e].val() {
+                    self.new_rank[e].next = self.rank_zero.val();
+                } else if self.ents[e].valid.val() {
+                    self.new_rank[e].next = self.ents[e].rank.val() + self.rank_one.val();
+                }
+            }
+            if self.touch.val() {
+                if self.hit[e].val() {
+                    self.new_rank[e].next = self.rank_zero.val();
+                } else if self.ents[e].valid.val() & self.newer[e].val() {
+                    self.new_rank[e].next = self.ents[e].rank.val() + self.rank_one.val();
                 }
             }
         }
 
-        // ---- Entry updates and the recency order.
-        self.order.alloc.next = self.allocate.val() & self.any_inval.val();
-        self.order.touch.next = (self.link_en.val() & self.any_hit.val())
-            | (self.allocate.val() & !self.any_inval.val());
-        self.order.inval.next = false;
+        // ---- Entry updates.
         for e in 0..self._ne {
-            self.order.valid[e].next = self.ents[e].valid.val();
-            self.order.rank[e].next = self.ents[e].rank.val();
-            self.order.hit[e].next = (self.link_en.val() & self.ents[e].m_link.val())
-                | (self.allocate.val() & !self.any_inval.val() & self.victim[e].val());
             self.ents[e].iw_we.next = self.load_en.val();
             self.ents[e].n_iw_valid.next = true;
             self.ents[e].n_iw_warp.next = self.ld_warp.val();
@@ -90,10 +129,25 @@ impl<
             self.ents[e].c_iw_addr.next = self.cp_iw_addr.val();
             self.ents[e].c_iw_stride.next = self.cp_iw_stride.val();
             self.ents[e].c_iw_cnt.next = self.cp_iw_cnt.val();
-            self.ents[e].rank_we.next = self.order.alloc.val() | self.order.touch.val();
-            self.ents[e].n_rank.next = self.order.new_rank[e].val();
+            self.ents[e].rank_we.next = self.alloc_inv.val() | self.touch.val();
+            self.ents[e].n_rank.next = self.new_rank[e].val();
         }
+    }
+}
 
+impl<
+        const A: usize,
+        const P: usize,
+        const WB: usize,
+        const WD: usize,
+        const NW: usize,
+        const RT: usize,
+        const JW: usize,
+        const QW: usize,
+    > Section<Updates> for SnakePrefetcherRtl<A, P, WB, WD, NW, RT, JW, QW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
         // ---- Walk queue: three lanes ({pc, warp}, the address, {end,
         // span}) in lock-step; emptied in a halted cycle; a job is dropped
         // when full.

@@ -27,7 +27,9 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- The hop choice's entry and the job pc's per-PC fields.
+        // ---- The hop choice's entry (one-hot `chain_sel`) and the job
+        // pc's per-PC fields (the same in every matching entry): ORs of
+        // masked views.
         self.e_stride.next = self.addr_zero.val();
         self.e_pc2.next = self.pc_zero.val();
         self.e_usable.next = false;
@@ -37,18 +39,24 @@ impl<
         self.pj_iw_stride.next = self.addr_zero.val();
         self.pj_iw_cnt.next = self.two_zero.val();
         for e in 0..self._ne {
+            self.h_stride[e].next = self.addr_zero.val();
+            self.h_pc2[e].next = self.pc_zero.val();
+            self.h_usable[e].next = false;
+            self.h_span[e].next = self.span_zero.val();
             if self.chain_sel[e].val() {
-                self.e_stride.next = self.ents[e].stride.val();
-                self.e_pc2.next = self.ents[e].pc2.val();
-                self.e_usable.next = self.ents[e].usable.val();
-                self.e_span.next = self.ents[e].span.val();
+                self.h_stride[e].next = self.ents[e].stride.val();
+                self.h_pc2[e].next = self.ents[e].pc2.val();
+                self.h_usable[e].next = self.ents[e].usable.val();
+                self.h_span[e].next = self.ents[e].span.val();
             }
-            if self.pj_src[e].val() {
-                self.pj_intra.next = self.ents[e].intra.val();
-                self.pj_t2.next = self.ents[e].t2.val();
-                self.pj_iw_stride.next = self.ents[e].iw_stride.val();
-                self.pj_iw_cnt.next = self.ents[e].iw_cnt.val();
-            }
+            self.e_stride.next = self.e_stride.val() | self.h_stride[e].val();
+            self.e_pc2.next = self.e_pc2.val() | self.h_pc2[e].val();
+            self.e_usable.next = self.e_usable.val() | self.h_usable[e].val();
+            self.e_span.next = self.e_span.val() | self.h_span[e].val();
+            self.pj_intra.next = self.pj_intra.val() | self.ents[e].j_intra.val();
+            self.pj_t2.next = self.pj_t2.val() | self.ents[e].j_t2.val();
+            self.pj_iw_stride.next = self.pj_iw_stride.val() | self.ents[e].j_iw_stride.val();
+            self.pj_iw_cnt.next = self.pj_iw_cnt.val() | self.ents[e].j_iw_cnt.val();
         }
 
         // ---- 1. A hop (chain phase, hop < LOOP_HOPS, an entry found); it
@@ -98,13 +106,32 @@ impl<
         // ---- k x intra or k x iw_stride (one multiplier).
         if self.intra_ok.val() {
             self.kmul.next = self.kin.val() + self.five_one.val();
-            self.mul.s.next = self.pj_intra.val();
+            self.mstride.next = self.pj_intra.val();
         } else {
             self.kmul.next = self.kiw.val() + self.five_one.val();
-            self.mul.s.next = self.pj_iw_stride.val();
+            self.mstride.next = self.pj_iw_stride.val();
         }
-        self.zx_k.narrow.next = self.kmul.val();
-        self.mul.d.next = self.zx_k.wide.val();
+        // `a + k x stride` for k <= 15 (a prefetch's k is at most
+        // `INTRA_DEGREE` or `IW_DEGREE`): four partial products and the
+        // address summed in one addition (a carry-save tree).
+        self.mt0.next = self.addr_zero.val();
+        self.mt1.next = self.addr_zero.val();
+        self.mt2.next = self.addr_zero.val();
+        self.mt3.next = self.addr_zero.val();
+        if self.kmul.val().get_bit(0) {
+            self.mt0.next = self.mstride.val();
+        }
+        if self.kmul.val().get_bit(1) {
+            self.mt1.next = self.mstride.val() << self.sh_one.val();
+        }
+        if self.kmul.val().get_bit(2) {
+            self.mt2.next = self.mstride.val() << self.sh_two.val();
+        }
+        if self.kmul.val().get_bit(3) {
+            self.mt3.next = self.mstride.val() << self.sh_three.val();
+        }
+        self.kaddr.next =
+            self.ja.val() + self.mt0.val() + self.mt1.val() + self.mt2.val() + self.mt3.val();
 
         // ---- What happens at the edge: a push needs room; a hop that
         // does not emit needs none; no next step ends the job.
@@ -140,12 +167,12 @@ impl<
             self.pf_k.next = self.kind_chain.val();
             self.pf_s.next = self.e_span.val();
         } else if self.intra_ok.val() {
-            self.pf_a.next = self.ja.val() + self.mul.p.val();
+            self.pf_a.next = self.kaddr.val();
             self.pf_w.next = self.jw.val();
             self.pf_k.next = self.kind_intra.val();
             self.pf_s.next = self.jspan.val();
         } else {
-            self.pf_a.next = self.ja.val() + self.mul.p.val();
+            self.pf_a.next = self.kaddr.val();
             self.pf_w.next = self.inter_warp.val().get_bits::<WB>(0);
             self.pf_k.next = self.kind_inter.val();
             self.pf_s.next = self.jspan.val();

@@ -1,0 +1,268 @@
+//! Arithmetic of `caps_prefetcher` built for depth (issue 29): the warp
+//! distance times a stride as a carry-save sum ([`CsaMul`]) and rule 4's
+//! exact division with a one-hot choice of the shift ([`ExactDivOh`]).
+//! Same results as [`crate::arith::SignedMul`] and
+//! [`crate::arith::ExactDiv`] (which other units keep using); the shared
+//! blocks chain their adders and multiplexers, these do not.
+
+use rust_hdl::prelude::*;
+
+use crate::util::{konst, konsts, sigs};
+
+/// `p = b + d * s mod 2^A` for a signed `WD`-bit `d` and `A`-bit `s`
+/// and `b`: `b`, the partial products `s << j` of the set bits `j < WD-1`
+/// and, for the sign bit, `!(s << (WD-1))` with a carry-in of 1 (two's
+/// complement negation), summed by a row of carry-save adders and one
+/// carry-propagate adder (so the addend costs one carry-save level, not
+/// a second adder).
+#[derive(LogicBlock)]
+pub struct CsaMul<const WD: usize, const A: usize> {
+    /// Signed warp distance.
+    pub d: Signal<In, Bits<WD>>,
+    /// Stride (any sign; modular arithmetic).
+    pub s: Signal<In, Bits<A>>,
+    /// Addend.
+    pub b: Signal<In, Bits<A>>,
+    /// `b + d * s` modulo `2^A`.
+    pub p: Signal<Out, Bits<A>>,
+
+    sh: Vec<Constant<Bits<A>>>,
+    one_sh: Constant<Bits<A>>,
+    zero_a: Constant<Bits<A>>,
+    one_a: Constant<Bits<A>>,
+    t: Vec<Signal<Local, Bits<A>>>,
+    ss: Vec<Signal<Local, Bits<A>>>,
+    cc: Vec<Signal<Local, Bits<A>>>,
+    _wi: usize,
+    _wd: usize,
+    _wd1: usize,
+}
+
+impl<const WD: usize, const A: usize> Default for CsaMul<WD, A> {
+    fn default() -> Self {
+        assert!(WD >= 2 && WD <= A, "warp distance needs 2..=ADDR_W bits");
+        CsaMul {
+            d: Default::default(),
+            s: Default::default(),
+            b: Default::default(),
+            p: Default::default(),
+            sh: konsts::<A>(0..WD as u64),
+            one_sh: konst(1),
+            zero_a: konst(0),
+            one_a: konst(1),
+            t: sigs(WD),
+            ss: sigs(WD + 1),
+            cc: sigs(WD + 1),
+            _wi: WD - 1,
+            _wd: WD,
+            _wd1: WD + 1,
+        }
+    }
+}
+
+impl<const WD: usize, const A: usize> Logic for CsaMul<WD, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for j in 0..self._wi {
+            if self.d.val().get_bit(j) {
+                self.t[j].next = self.s.val() << self.sh[j].val();
+            } else {
+                self.t[j].next = self.zero_a.val();
+            }
+        }
+        self.cc[0].next = self.zero_a.val();
+        for j in self._wi..self._wd {
+            if self.d.val().get_bit(j) {
+                self.t[j].next = !(self.s.val() << self.sh[j].val());
+                self.cc[0].next = self.one_a.val();
+            } else {
+                self.t[j].next = self.zero_a.val();
+            }
+        }
+        self.ss[0].next = self.b.val();
+        for j in 0..self._wd {
+            self.ss[j + 1].next = self.ss[j].val() ^ self.cc[j].val() ^ self.t[j].val();
+            self.cc[j + 1].next = ((self.ss[j].val() & self.cc[j].val())
+                | (self.ss[j].val() & self.t[j].val())
+                | (self.cc[j].val() & self.t[j].val()))
+                << self.one_sh.val();
+        }
+        self.p.next = self.ss[0].val() + self.cc[0].val();
+        for j in self._wd..self._wd1 {
+            self.p.next = self.ss[j].val() + self.cc[j].val();
+        }
+    }
+}
+
+/// Rule 4, as [`crate::arith::ExactDiv`]: `pow2` = `|delta| = 2^m` for an
+/// `m < WD-1` (`delta` compared with `2^m` and `-2^m`, no negation),
+/// `div` = the low `m` bits of `diff` are zero, `stride` = `diff` shifted
+/// right arithmetically by `m`, negated when `delta < 0`. The `m` tests
+/// are exclusive, so the results are OR-ed, not chained.
+#[derive(LogicBlock)]
+pub struct ExactDivOh<const WD: usize, const A: usize> {
+    /// `w - lead`, signed `WD` bits (nonzero).
+    pub delta: Signal<In, Bits<WD>>,
+    /// `a[0] - base[0]`.
+    pub diff: Signal<In, Bits<A>>,
+    /// `|delta|` is a power of two.
+    pub pow2: Signal<Out, Bit>,
+    /// `diff` is divisible by `delta` (meaningful when `pow2`).
+    pub div: Signal<Out, Bit>,
+    /// `diff / delta` (meaningful when `pow2 & div`).
+    pub stride: Signal<Out, Bits<A>>,
+
+    half_wd: Constant<Bits<WD>>,
+    sign_a: Constant<Bits<A>>,
+    zero_a: Constant<Bits<A>>,
+    pos_c: Vec<Constant<Bits<WD>>>,
+    neg_c: Vec<Constant<Bits<WD>>>,
+    low_c: Vec<Constant<Bits<A>>>,
+    high_c: Vec<Constant<Bits<A>>>,
+    sh_c: Vec<Constant<Bits<A>>>,
+
+    neg: Signal<Local, Bit>,
+    dneg: Signal<Local, Bit>,
+    oh: Vec<Signal<Local, Bit>>,
+    dv: Vec<Signal<Local, Bit>>,
+    pw: Vec<Signal<Local, Bit>>,
+    sm: Vec<Signal<Local, Bits<A>>>,
+    sr: Vec<Signal<Local, Bits<A>>>,
+    _wi: usize,
+    _wi1: usize,
+}
+
+impl<const WD: usize, const A: usize> Default for ExactDivOh<WD, A> {
+    fn default() -> Self {
+        let wi = WD - 1;
+        assert!(wi < A && WD < 64, "WARP_IDX_W must be below ADDR_W");
+        let mask = |bits: usize| -> u64 {
+            if bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            }
+        };
+        ExactDivOh {
+            delta: Default::default(),
+            diff: Default::default(),
+            pow2: Default::default(),
+            div: Default::default(),
+            stride: Default::default(),
+            half_wd: konst(1u64 << wi),
+            sign_a: konst(1u64 << (A - 1)),
+            zero_a: konst(0),
+            pos_c: konsts((0..wi).map(|m| 1u64 << m)),
+            neg_c: konsts((0..wi).map(|m| (1u64 << m).wrapping_neg() & mask(WD))),
+            low_c: konsts((0..wi).map(mask)),
+            high_c: konsts((0..wi).map(|m| mask(A) & !(mask(A) >> m))),
+            sh_c: konsts((0..wi).map(|m| m as u64)),
+            neg: Default::default(),
+            dneg: Default::default(),
+            oh: sigs(wi),
+            dv: sigs(wi + 1),
+            pw: sigs(wi + 1),
+            sm: sigs(wi),
+            sr: sigs(wi + 1),
+            _wi: wi,
+            _wi1: wi + 1,
+        }
+    }
+}
+
+impl<const WD: usize, const A: usize> Logic for ExactDivOh<WD, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.neg.next = self.delta.val() >= self.half_wd.val();
+        self.dneg.next = self.diff.val() >= self.sign_a.val();
+        self.dv[0].next = false;
+        self.pw[0].next = false;
+        self.sr[0].next = self.zero_a.val();
+        for m in 0..self._wi {
+            self.oh[m].next = (self.delta.val() == self.pos_c[m].val())
+                | (self.delta.val() == self.neg_c[m].val());
+            if self.oh[m].val() {
+                if self.dneg.val() {
+                    self.sm[m].next =
+                        (self.diff.val() >> self.sh_c[m].val()) | self.high_c[m].val();
+                } else {
+                    self.sm[m].next = self.diff.val() >> self.sh_c[m].val();
+                }
+            } else {
+                self.sm[m].next = self.zero_a.val();
+            }
+            self.pw[m + 1].next = self.pw[m].val() | self.oh[m].val();
+            self.dv[m + 1].next = self.dv[m].val()
+                | (self.oh[m].val()
+                    & ((self.diff.val() & self.low_c[m].val()) == self.zero_a.val()));
+            self.sr[m + 1].next = self.sr[m].val() | self.sm[m].val();
+        }
+        self.pow2.next = false;
+        self.div.next = false;
+        self.stride.next = self.zero_a.val();
+        for t in self._wi..self._wi1 {
+            self.pow2.next = self.pw[t].val();
+            self.div.next = self.dv[t].val();
+            if self.neg.val() {
+                self.stride.next = self.zero_a.val() - self.sr[t].val();
+            } else {
+                self.stride.next = self.sr[t].val();
+            }
+        }
+    }
+}
+
+/// `o` = the OR of the `v[i]` whose `hit[i]` is set: a one-hot selection
+/// as an AND-OR (at most one `hit` may be set; none gives 0), where a
+/// `for` loop of `if`s would build a priority chain of multiplexers.
+#[derive(LogicBlock)]
+pub struct SelOr<const N: usize> {
+    /// Per input: selected.
+    pub hit: Vec<Signal<In, Bit>>,
+    /// Per input: the value.
+    pub v: Vec<Signal<In, Bits<N>>>,
+    /// The selected value (0 when none is).
+    pub o: Signal<Out, Bits<N>>,
+
+    zero: Constant<Bits<N>>,
+    m: Vec<Signal<Local, Bits<N>>>,
+    acc: Vec<Signal<Local, Bits<N>>>,
+    _n: usize,
+    _n1: usize,
+}
+
+impl<const N: usize> SelOr<N> {
+    /// A selection among `n >= 1` inputs.
+    pub fn new(n: usize) -> Self {
+        assert!(n >= 1, "SelOr needs an input");
+        SelOr {
+            hit: (0..n).map(|_| Signal::default()).collect(),
+            v: (0..n).map(|_| Signal::default()).collect(),
+            o: Default::default(),
+            zero: konst(0),
+            m: sigs(n),
+            acc: sigs(n + 1),
+            _n: n,
+            _n1: n + 1,
+        }
+    }
+}
+
+impl<const N: usize> Logic for SelOr<N> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.acc[0].next = self.zero.val();
+        for i in 0..self._n {
+            if self.hit[i].val() {
+                self.m[i].next = self.v[i].val();
+            } else {
+                self.m[i].next = self.zero.val();
+            }
+            self.acc[i + 1].next = self.acc[i].val() | self.m[i].val();
+        }
+        self.o.next = self.zero.val();
+        for t in self._n..self._n1 {
+            self.o.next = self.acc[t].val();
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! The kernel of [`super::SnakeEntry`] in two sections: the registers'
+//! hookup, the comparisons with this cycle's keys and the fields
+//! ([`Front`]); the masked per-PC views and the updates ([`Update`]).
+
+use rust_hdl::prelude::*;
+
+use super::SnakeEntry;
+use crate::section::Section;
+
+/// Section 1: registers, comparisons, fields.
+pub(super) struct Front;
+/// Section 2: masked per-PC views, updates.
+pub(super) struct Update;
+
+impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize>
+    Section<Front> for SnakeEntry<A, P, WB, NW, RT>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            r_valid,
+            r_pc1,
+            r_pc2,
+            r_stride,
+            r_wv,
+            r_t1,
+            r_intra,
+            r_t2,
+            r_iw_valid,
+            r_iw_warp,
+            r_iw_addr,
+            r_iw_stride,
+            r_iw_cnt,
+            r_rank,
+            r_span,
+            r_ones
+        );
+        self.r_valid.reset.next = self.reset.val();
+        self.r_pc1.reset.next = self.reset.val();
+        self.r_pc2.reset.next = self.reset.val();
+        self.r_stride.reset.next = self.reset.val();
+        self.r_wv.reset.next = self.reset.val();
+        self.r_t1.reset.next = self.reset.val();
+        self.r_intra.reset.next = self.reset.val();
+        self.r_t2.reset.next = self.reset.val();
+        self.r_iw_valid.reset.next = self.reset.val();
+        self.r_iw_warp.reset.next = self.reset.val();
+        self.r_iw_addr.reset.next = self.reset.val();
+        self.r_iw_stride.reset.next = self.reset.val();
+        self.r_iw_cnt.reset.next = self.reset.val();
+        self.r_rank.reset.next = self.reset.val();
+        self.r_span.reset.next = self.reset.val();
+        self.r_ones.reset.next = self.reset.val();
+
+        // Comparisons with the load's keys.
+        self.m_q.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.q.val());
+        self.m_p.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.p.val());
+        self.same_tail.next =
+            (self.r_pc2.q.val() == self.p.val()) & (self.r_stride.q.val() == self.s.val());
+        self.m_link.next =
+            self.r_valid.q.val() & (self.r_pc1.q.val() == self.q.val()) & self.same_tail.val();
+        self.has_w.next = (self.r_wv.q.val() & self.w_onehot.val()).any();
+        self.clr.next = self.r_valid.q.val()
+            & (self.r_pc1.q.val() == self.q.val())
+            & self.has_w.val()
+            & !self.same_tail.val();
+        if self.link_en.val() & self.clr.val() {
+            self.wv_clr.next = self.r_wv.q.val() & !self.w_onehot.val();
+            self.ones_clr.next = self.r_ones.q.val() - self.cnt_one.val();
+        } else {
+            self.wv_clr.next = self.r_wv.q.val();
+            self.ones_clr.next = self.r_ones.q.val();
+        }
+        self.wv_hit.next = self.r_wv.q.val() | self.w_onehot.val();
+        if self.has_w.val() {
+            self.hit_cnt.next = self.r_ones.q.val();
+        } else {
+            self.hit_cnt.next = self.r_ones.q.val() + self.cnt_one.val();
+        }
+        self.zx_ones.narrow.next = self.ones_clr.val();
+        self.zx_nrank.narrow.next = !self.r_rank.q.val();
+        self.key.next = (self.zx_ones.wide.val() << self.eight.val()) | self.zx_nrank.wide.val();
+        // Comparisons with the walker's keys.
+        self.m_cur.next = self.r_valid.q.val()
+            & (self.r_pc1.q.val() == self.cur.val())
+            & (self.r_t1.q.val() == self.t1_prom.val());
+        self.has_jw.next = self.r_wv.q.val().get_bit(self.jw.val().index());
+        self.m_cur_w.next = self.r_valid.q.val()
+            & (self.r_pc1.q.val() == self.cur.val())
+            & (self.own.val() | (self.r_t1.q.val() == self.t1_prom.val()))
+            & self.has_jw.val();
+        self.usable.next = (self.r_t1.q.val() == self.t1_prom.val())
+            | (self.own.val() & self.has_jw.val() & (self.r_t1.q.val() == self.t1_two.val()));
+        self.m_pj.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
+        // Fields.
+        self.valid.next = self.r_valid.q.val();
+        self.pc2.next = self.r_pc2.q.val();
+        self.stride.next = self.r_stride.q.val();
+        self.rank.next = self.r_rank.q.val();
+        self.span.next = self.r_span.q.val();
+    }
+}
+
+impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize>
+    Section<Update> for SnakeEntry<A, P, WB, NW, RT>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Masked per-PC views (zero unless the entry matches the pc).
+        self.p_iw_valid.next = false;
+        self.p_iw_warp.next = self.zero_wb.val();
+        self.p_iw_addr.next = self.zero_a.val();
+        self.p_iw_stride.next = self.zero_a.val();
+        self.p_iw_cnt.next = self.t1_zero.val();
+        if self.m_p.val() {
+            self.p_iw_valid.next = self.r_iw_valid.q.val();
+            self.p_iw_warp.next = self.r_iw_warp.q.val();
+            self.p_iw_addr.next = self.r_iw_addr.q.val();
+            self.p_iw_stride.next = self.r_iw_stride.q.val();
+            self.p_iw_cnt.next = self.r_iw_cnt.q.val();
+        }
+        self.j_intra.next = self.zero_a.val();
+        self.j_t2.next = self.t1_zero.val();
+        self.j_iw_stride.next = self.zero_a.val();
+        self.j_iw_cnt.next = self.t1_zero.val();
+        if self.m_pj.val() {
+            self.j_intra.next = self.r_intra.q.val();
+            self.j_t2.next = self.r_t2.q.val();
+            self.j_iw_stride.next = self.r_iw_stride.q.val();
+            self.j_iw_cnt.next = self.r_iw_cnt.q.val();
+        }
+        self.q_intra.next = self.zero_a.val();
+        self.q_t2.next = self.t1_zero.val();
+        self.q_iw_valid.next = false;
+        self.q_iw_warp.next = self.zero_wb.val();
+        self.q_iw_addr.next = self.zero_a.val();
+        self.q_iw_stride.next = self.zero_a.val();
+        self.q_iw_cnt.next = self.t1_zero.val();
+        if self.m_q.val() {
+            self.q_intra.next = self.r_intra.q.val();
+            self.q_t2.next = self.r_t2.q.val();
+            self.q_iw_valid.next = self.r_iw_valid.q.val();
+            self.q_iw_warp.next = self.r_iw_warp.q.val();
+            self.q_iw_addr.next = self.r_iw_addr.q.val();
+            self.q_iw_stride.next = self.r_iw_stride.q.val();
+            self.q_iw_cnt.next = self.r_iw_cnt.q.val();
+        }
+
+        // Updates.
+        if self.rank_we.val() {
+            self.r_rank.d.next = self.n_rank.val();
+        }
+        if self.alloc.val() {
+            self.r_valid.d.next = true;
+            self.r_pc1.d.next = self.q.val();
+            self.r_pc2.d.next = self.p.val();
+            self.r_stride.d.next = self.s.val();
+            self.r_wv.d.next = self.w_onehot.val();
+            self.r_ones.d.next = self.cnt_one.val();
+            self.r_t1.d.next = self.t1_zero.val();
+            self.r_span.d.next = self.sp.val();
+            self.r_intra.d.next = self.c_intra.val();
+            self.r_t2.d.next = self.c_t2.val();
+            self.r_iw_valid.d.next = self.c_iw_valid.val();
+            self.r_iw_warp.d.next = self.c_iw_warp.val();
+            self.r_iw_addr.d.next = self.c_iw_addr.val();
+            self.r_iw_stride.d.next = self.c_iw_stride.val();
+            self.r_iw_cnt.d.next = self.c_iw_cnt.val();
+        } else {
+            if self.link_en.val() & self.m_link.val() {
+                self.r_wv.d.next = self.wv_hit.val();
+                self.r_ones.d.next = self.hit_cnt.val();
+                self.r_span.d.next = self.sp.val();
+                if self.hit_cnt.val() >= self.train.val() {
+                    self.r_t1.d.next = self.t1_prom.val();
+                } else if self.own.val() | (self.hit_cnt.val() == self.cnt_two.val()) {
+                    self.r_t1.d.next = self.t1_two.val();
+                }
+            } else if self.link_en.val() & self.clr.val() {
+                self.r_wv.d.next = self.wv_clr.val();
+                self.r_ones.d.next = self.ones_clr.val();
+                self.r_t1.d.next = self.t1_zero.val();
+            }
+            if self.iw_we.val() & self.m_p.val() {
+                self.r_iw_valid.d.next = self.n_iw_valid.val();
+                self.r_iw_warp.d.next = self.n_iw_warp.val();
+                self.r_iw_addr.d.next = self.n_iw_addr.val();
+                self.r_iw_stride.d.next = self.n_iw_stride.val();
+                self.r_iw_cnt.d.next = self.n_iw_cnt.val();
+            }
+            if self.obs_we.val() & self.m_pj.val() {
+                self.r_intra.d.next = self.n_intra.val();
+                self.r_t2.d.next = self.n_t2.val();
+            }
+        }
+    }
+}

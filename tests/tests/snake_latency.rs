@@ -1,0 +1,136 @@
+//! `snake_prefetcher`'s latency table (`CosimUnit::LATENCIES`, the unit
+//! document's "Latency" section) checked row by row, by directed stimulus,
+//! on the golden model and on the RTL (RustHDL back-end, and Verilator when
+//! installed). A wrong row fails here.
+
+mod common;
+use common::verilator;
+
+use cosim::snake::figure15;
+use cosim::{backend_factory, BackendKind, CosimUnit, Latency};
+use golden::snake::SnakeModel;
+use golden::GoldenModel;
+use ports::snake::{SnakeIn, SnakeOut, SnakeParams, SnakePrefetcher};
+use ports::UnitSpec;
+
+/// The row whose description starts with `prefix`.
+fn row(prefix: &str) -> Latency {
+    let rows = <SnakePrefetcher as CosimUnit>::LATENCIES;
+    *rows
+        .iter()
+        .find(|r| r.what.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no latency row starting {prefix:?}"))
+}
+
+/// The outputs of every cycle of `seq` on the golden model.
+fn golden_outputs(p: &SnakeParams, seq: &[SnakeIn]) -> Vec<SnakeOut> {
+    let mut m = SnakeModel::new(p);
+    seq.iter()
+        .map(|i| {
+            let o = m.outputs();
+            m.step(i);
+            o
+        })
+        .collect()
+}
+
+/// The outputs of every cycle of `seq` on the RTL.
+fn rtl_outputs(kind: BackendKind, p: &SnakeParams, seq: &[SnakeIn]) -> Vec<SnakeOut> {
+    let factory = backend_factory::<SnakePrefetcher>(kind, p, Some(1), None, false).unwrap();
+    let mut rtl = factory().unwrap();
+    let mut o = vec![0u64; SnakePrefetcher::outputs(p).len()];
+    seq.iter()
+        .map(|i| {
+            rtl.cycle(&SnakePrefetcher::in_values(p, i), &mut o);
+            SnakePrefetcher::out_from_values(p, &o)
+        })
+        .collect()
+}
+
+/// Every back-end: the golden model, RustHDL, and Verilator if installed.
+fn each_backend(p: &SnakeParams, seq: &[SnakeIn], check: impl Fn(&str, &[SnakeOut])) {
+    check("golden", &golden_outputs(p, seq));
+    check("rusthdl", &rtl_outputs(BackendKind::RustHdl, p, seq));
+    if verilator() {
+        check("verilator", &rtl_outputs(BackendKind::Verilator, p, seq));
+    }
+}
+
+/// The first cycle index at or after `from` where `f` holds. (Every
+/// sequence starts with two reset cycles, whose outputs are the power-up
+/// state and are not checked.)
+fn first(outs: &[SnakeOut], from: usize, f: impl Fn(&SnakeOut) -> bool) -> usize {
+    (from..outs.len())
+        .find(|&c| f(&outs[c]))
+        .expect("the event happens")
+}
+
+/// The spec's scenario: W3's 0x520 (the last load, walker idle, queues
+/// empty, not throttled, `pf_ready = 1`, its first hop emits) is presented
+/// in cycle `t` (accepted at the edge ending it); a row of `n` cycles
+/// means its first prefetch is on `pf_*` in cycle `t + n`, and the next
+/// ones follow `n` cycles apart.
+#[test]
+fn load_to_first_prefetch_and_back_to_back() {
+    let first_row = row("load accepted at edge t");
+    let next_row = row("later prefetches of one walk");
+    assert!(
+        first_row.claimed,
+        "the paper's claim is about the first prefetch"
+    );
+    let gap = 8;
+    let (p, seq) = figure15(gap);
+    let t = 2 + 6 * gap;
+    each_backend(&p, &seq, |who, outs| {
+        assert!(
+            outs[2..=t].iter().all(|o| !o.pf_valid),
+            "{who}: nothing before"
+        );
+        let f0 = first(outs, t, |o| o.pf_valid);
+        assert_eq!(f0 - t, first_row.cycles as usize, "{who}: first prefetch");
+        assert_eq!(outs[f0].pf_addr, 0x1364, "{who}");
+        let f1 = first(outs, f0 + 1, |o| o.pf_valid && o.pf_addr == 0x1400);
+        assert_eq!(f1 - f0, next_row.cycles as usize, "{who}: next prefetch");
+    });
+}
+
+/// `cache_full` in cycle `c` and `bw_util >= BW_HIGH` in cycle `c`: a row
+/// of `n` cycles means `throttled` is 1 from cycle `c + n`.
+#[test]
+fn throttle_inputs_to_throttled() {
+    let p = SnakeParams::default();
+    let idle = SnakeIn {
+        pf_ready: true,
+        ..Default::default()
+    };
+    let reset = SnakeIn {
+        reset: true,
+        ..idle
+    };
+    let c = 5;
+    for (name, hot) in [
+        (
+            "cache_full at edge t",
+            SnakeIn {
+                cache_full: true,
+                ..idle
+            },
+        ),
+        (
+            "bw_util >= BW_HIGH at edge t",
+            SnakeIn {
+                bw_util: p.BW_HIGH,
+                ..idle
+            },
+        ),
+    ] {
+        let r = row(name);
+        let mut seq = vec![reset, reset, idle, idle, idle, hot];
+        seq.extend(std::iter::repeat_n(idle, 5));
+        each_backend(&p, &seq, |who, outs| {
+            assert!(outs[2..=c].iter().all(|o| !o.throttled), "{who}: {name}");
+            let f = first(outs, c, |o| o.throttled);
+            assert_eq!(f - c, r.cycles as usize, "{who}: {name}");
+        });
+    }
+}
