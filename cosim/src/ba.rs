@@ -220,7 +220,10 @@ impl CosimUnit for BaTagArray {
 
     /// BMC to depth 3: with `req_resv` a free input of eight bits per step
     /// (issue 27), z3 did not finish step 3 of the 16 x 8 array within the
-    /// 10-minute limit; steps 0-2 take about half a minute.
+    /// 10-minute limit; steps 0-2 take about half a minute. With the two
+    /// pipeline stages (issue 29) that covers little beyond the reset; the
+    /// small configuration in `hdl/formal/small/` is checked to depth 6
+    /// (`gen::formal::small_settings`).
     const BMC_DEPTH: u32 = 3;
 
     const PAPER_AREA: Option<PaperArea> = Some(PaperArea {

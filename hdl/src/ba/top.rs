@@ -13,6 +13,7 @@ mod decide;
 mod forward;
 mod read;
 mod respond;
+mod victim;
 
 /// Kernel section 1 ([`read`]), stage 1: the registers' clock and reset,
 /// the address decode, every way's read of the addressed set and its tag
@@ -21,13 +22,16 @@ mod respond;
 struct Read;
 /// Kernel section 2 ([`decide`]), stage 2: the row as the request sees it
 /// (hits, invalid and reused ways, the lowest invalid way), the count of
-/// never-reused lines, the victim, and the way the request makes most
-/// recently used.
+/// never-reused lines, and the ways that move down one rank.
 struct Decide;
-/// Kernel section 3 ([`respond`]), stage 2: the outcome and eviction
+/// Kernel section 3 ([`victim`]), stage 2: the victim, the selected way
+/// numbers, tags and bypass bits, and the way the request makes most
+/// recently used.
+struct Victim;
+/// Kernel section 4 ([`respond`]), stage 2: the outcome and eviction
 /// report, each way's line written back, and the response registers.
 struct Respond;
-/// Kernel section 4 ([`forward`]), stage 1: the row registers of stage 2,
+/// Kernel section 5 ([`forward`]), stage 1: the row registers of stage 2,
 /// from the memories or, for the set stage 2 writes, from its write.
 struct Forward;
 
@@ -243,16 +247,21 @@ impl<
         const NW: usize,
     > BaTagArrayRtl<A, T, S, W, NS, NW>
 {
-    /// Build the unit for `p`. Panics if `p`'s widths are not `A`, `T`, `S`,
-    /// `W`, `NS` (`<ports::ba::BaTagArray as crate::registry::RtlDecl>::build`
-    /// picks the instantiation).
-    pub fn new(p: &BaParams) -> Self {
+    /// Panics unless `p`'s widths are this instantiation's.
+    fn assert_widths(p: &BaParams) {
         assert_eq!(A as u64, p.ADDR_W, "ADDR_W");
         assert_eq!(T as u32, p.tag_bits(), "tag bits");
         assert_eq!(S as u32, p.set_bits().max(1), "set bits");
         assert_eq!(W as u32, p.way_bits(), "way bits");
         assert_eq!(NS as u64, p.SETS, "SETS");
         assert_eq!(NW as u64, p.WAYS, "WAYS");
+    }
+
+    /// Build the unit for `p`. Panics if `p`'s widths are not `A`, `T`, `S`,
+    /// `W`, `NS` (`<ports::ba::BaTagArray as crate::registry::RtlDecl>::build`
+    /// picks the instantiation).
+    pub fn new(p: &BaParams) -> Self {
+        Self::assert_widths(p);
         let ways = p.WAYS as usize;
         let code = |c: u64| Constant::new(Bits::<3>::from(c));
         BaTagArrayRtl {
@@ -406,7 +415,7 @@ impl<
         const NW: usize,
     > Logic for BaTagArrayRtl<A, T, S, W, NS, NW>
 {
-    crate::section::sections!(Read, Decide, Respond, Forward);
+    crate::section::sections!(Read, Decide, Victim, Respond, Forward);
 }
 
 impl<

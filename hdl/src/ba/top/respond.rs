@@ -1,4 +1,4 @@
-//! The third section of the [`super::BaTagArrayRtl`] kernel (stage 2): the
+//! The fourth section of the [`super::BaTagArrayRtl`] kernel (stage 2): the
 //! outcome and eviction report, each way's line written back, and the
 //! response registers.
 
