@@ -2876,225 +2876,225 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     end
     always @(*) begin
         inval_below__0 = 1'b0;
-        if (0 < 0) begin
-            inval_below__0 = inval_below__0 | inval__0;
+        if ((0 < 0) & inval__0) begin
+            inval_below__0 = 1'b1;
         end
-        if (1 < 0) begin
-            inval_below__0 = inval_below__0 | inval__1;
+        if ((1 < 0) & inval__1) begin
+            inval_below__0 = 1'b1;
         end
-        if (2 < 0) begin
-            inval_below__0 = inval_below__0 | inval__2;
+        if ((2 < 0) & inval__2) begin
+            inval_below__0 = 1'b1;
         end
-        if (3 < 0) begin
-            inval_below__0 = inval_below__0 | inval__3;
+        if ((3 < 0) & inval__3) begin
+            inval_below__0 = 1'b1;
         end
-        if (4 < 0) begin
-            inval_below__0 = inval_below__0 | inval__4;
+        if ((4 < 0) & inval__4) begin
+            inval_below__0 = 1'b1;
         end
-        if (5 < 0) begin
-            inval_below__0 = inval_below__0 | inval__5;
+        if ((5 < 0) & inval__5) begin
+            inval_below__0 = 1'b1;
         end
-        if (6 < 0) begin
-            inval_below__0 = inval_below__0 | inval__6;
+        if ((6 < 0) & inval__6) begin
+            inval_below__0 = 1'b1;
         end
-        if (7 < 0) begin
-            inval_below__0 = inval_below__0 | inval__7;
+        if ((7 < 0) & inval__7) begin
+            inval_below__0 = 1'b1;
         end
     end
     always @(*) first_inval__0 = inval__0 & ~inval_below__0;
     always @(*) begin
         inval_below__1 = 1'b0;
-        if (0 < 1) begin
-            inval_below__1 = inval_below__1 | inval__0;
+        if ((0 < 1) & inval__0) begin
+            inval_below__1 = 1'b1;
         end
-        if (1 < 1) begin
-            inval_below__1 = inval_below__1 | inval__1;
+        if ((1 < 1) & inval__1) begin
+            inval_below__1 = 1'b1;
         end
-        if (2 < 1) begin
-            inval_below__1 = inval_below__1 | inval__2;
+        if ((2 < 1) & inval__2) begin
+            inval_below__1 = 1'b1;
         end
-        if (3 < 1) begin
-            inval_below__1 = inval_below__1 | inval__3;
+        if ((3 < 1) & inval__3) begin
+            inval_below__1 = 1'b1;
         end
-        if (4 < 1) begin
-            inval_below__1 = inval_below__1 | inval__4;
+        if ((4 < 1) & inval__4) begin
+            inval_below__1 = 1'b1;
         end
-        if (5 < 1) begin
-            inval_below__1 = inval_below__1 | inval__5;
+        if ((5 < 1) & inval__5) begin
+            inval_below__1 = 1'b1;
         end
-        if (6 < 1) begin
-            inval_below__1 = inval_below__1 | inval__6;
+        if ((6 < 1) & inval__6) begin
+            inval_below__1 = 1'b1;
         end
-        if (7 < 1) begin
-            inval_below__1 = inval_below__1 | inval__7;
+        if ((7 < 1) & inval__7) begin
+            inval_below__1 = 1'b1;
         end
     end
     always @(*) first_inval__1 = inval__1 & ~inval_below__1;
     always @(*) begin
         inval_below__2 = 1'b0;
-        if (0 < 2) begin
-            inval_below__2 = inval_below__2 | inval__0;
+        if ((0 < 2) & inval__0) begin
+            inval_below__2 = 1'b1;
         end
-        if (1 < 2) begin
-            inval_below__2 = inval_below__2 | inval__1;
+        if ((1 < 2) & inval__1) begin
+            inval_below__2 = 1'b1;
         end
-        if (2 < 2) begin
-            inval_below__2 = inval_below__2 | inval__2;
+        if ((2 < 2) & inval__2) begin
+            inval_below__2 = 1'b1;
         end
-        if (3 < 2) begin
-            inval_below__2 = inval_below__2 | inval__3;
+        if ((3 < 2) & inval__3) begin
+            inval_below__2 = 1'b1;
         end
-        if (4 < 2) begin
-            inval_below__2 = inval_below__2 | inval__4;
+        if ((4 < 2) & inval__4) begin
+            inval_below__2 = 1'b1;
         end
-        if (5 < 2) begin
-            inval_below__2 = inval_below__2 | inval__5;
+        if ((5 < 2) & inval__5) begin
+            inval_below__2 = 1'b1;
         end
-        if (6 < 2) begin
-            inval_below__2 = inval_below__2 | inval__6;
+        if ((6 < 2) & inval__6) begin
+            inval_below__2 = 1'b1;
         end
-        if (7 < 2) begin
-            inval_below__2 = inval_below__2 | inval__7;
+        if ((7 < 2) & inval__7) begin
+            inval_below__2 = 1'b1;
         end
     end
     always @(*) first_inval__2 = inval__2 & ~inval_below__2;
     always @(*) begin
         inval_below__3 = 1'b0;
-        if (0 < 3) begin
-            inval_below__3 = inval_below__3 | inval__0;
+        if ((0 < 3) & inval__0) begin
+            inval_below__3 = 1'b1;
         end
-        if (1 < 3) begin
-            inval_below__3 = inval_below__3 | inval__1;
+        if ((1 < 3) & inval__1) begin
+            inval_below__3 = 1'b1;
         end
-        if (2 < 3) begin
-            inval_below__3 = inval_below__3 | inval__2;
+        if ((2 < 3) & inval__2) begin
+            inval_below__3 = 1'b1;
         end
-        if (3 < 3) begin
-            inval_below__3 = inval_below__3 | inval__3;
+        if ((3 < 3) & inval__3) begin
+            inval_below__3 = 1'b1;
         end
-        if (4 < 3) begin
-            inval_below__3 = inval_below__3 | inval__4;
+        if ((4 < 3) & inval__4) begin
+            inval_below__3 = 1'b1;
         end
-        if (5 < 3) begin
-            inval_below__3 = inval_below__3 | inval__5;
+        if ((5 < 3) & inval__5) begin
+            inval_below__3 = 1'b1;
         end
-        if (6 < 3) begin
-            inval_below__3 = inval_below__3 | inval__6;
+        if ((6 < 3) & inval__6) begin
+            inval_below__3 = 1'b1;
         end
-        if (7 < 3) begin
-            inval_below__3 = inval_below__3 | inval__7;
+        if ((7 < 3) & inval__7) begin
+            inval_below__3 = 1'b1;
         end
     end
     always @(*) first_inval__3 = inval__3 & ~inval_below__3;
     always @(*) begin
         inval_below__4 = 1'b0;
-        if (0 < 4) begin
-            inval_below__4 = inval_below__4 | inval__0;
+        if ((0 < 4) & inval__0) begin
+            inval_below__4 = 1'b1;
         end
-        if (1 < 4) begin
-            inval_below__4 = inval_below__4 | inval__1;
+        if ((1 < 4) & inval__1) begin
+            inval_below__4 = 1'b1;
         end
-        if (2 < 4) begin
-            inval_below__4 = inval_below__4 | inval__2;
+        if ((2 < 4) & inval__2) begin
+            inval_below__4 = 1'b1;
         end
-        if (3 < 4) begin
-            inval_below__4 = inval_below__4 | inval__3;
+        if ((3 < 4) & inval__3) begin
+            inval_below__4 = 1'b1;
         end
-        if (4 < 4) begin
-            inval_below__4 = inval_below__4 | inval__4;
+        if ((4 < 4) & inval__4) begin
+            inval_below__4 = 1'b1;
         end
-        if (5 < 4) begin
-            inval_below__4 = inval_below__4 | inval__5;
+        if ((5 < 4) & inval__5) begin
+            inval_below__4 = 1'b1;
         end
-        if (6 < 4) begin
-            inval_below__4 = inval_below__4 | inval__6;
+        if ((6 < 4) & inval__6) begin
+            inval_below__4 = 1'b1;
         end
-        if (7 < 4) begin
-            inval_below__4 = inval_below__4 | inval__7;
+        if ((7 < 4) & inval__7) begin
+            inval_below__4 = 1'b1;
         end
     end
     always @(*) first_inval__4 = inval__4 & ~inval_below__4;
     always @(*) begin
         inval_below__5 = 1'b0;
-        if (0 < 5) begin
-            inval_below__5 = inval_below__5 | inval__0;
+        if ((0 < 5) & inval__0) begin
+            inval_below__5 = 1'b1;
         end
-        if (1 < 5) begin
-            inval_below__5 = inval_below__5 | inval__1;
+        if ((1 < 5) & inval__1) begin
+            inval_below__5 = 1'b1;
         end
-        if (2 < 5) begin
-            inval_below__5 = inval_below__5 | inval__2;
+        if ((2 < 5) & inval__2) begin
+            inval_below__5 = 1'b1;
         end
-        if (3 < 5) begin
-            inval_below__5 = inval_below__5 | inval__3;
+        if ((3 < 5) & inval__3) begin
+            inval_below__5 = 1'b1;
         end
-        if (4 < 5) begin
-            inval_below__5 = inval_below__5 | inval__4;
+        if ((4 < 5) & inval__4) begin
+            inval_below__5 = 1'b1;
         end
-        if (5 < 5) begin
-            inval_below__5 = inval_below__5 | inval__5;
+        if ((5 < 5) & inval__5) begin
+            inval_below__5 = 1'b1;
         end
-        if (6 < 5) begin
-            inval_below__5 = inval_below__5 | inval__6;
+        if ((6 < 5) & inval__6) begin
+            inval_below__5 = 1'b1;
         end
-        if (7 < 5) begin
-            inval_below__5 = inval_below__5 | inval__7;
+        if ((7 < 5) & inval__7) begin
+            inval_below__5 = 1'b1;
         end
     end
     always @(*) first_inval__5 = inval__5 & ~inval_below__5;
     always @(*) begin
         inval_below__6 = 1'b0;
-        if (0 < 6) begin
-            inval_below__6 = inval_below__6 | inval__0;
+        if ((0 < 6) & inval__0) begin
+            inval_below__6 = 1'b1;
         end
-        if (1 < 6) begin
-            inval_below__6 = inval_below__6 | inval__1;
+        if ((1 < 6) & inval__1) begin
+            inval_below__6 = 1'b1;
         end
-        if (2 < 6) begin
-            inval_below__6 = inval_below__6 | inval__2;
+        if ((2 < 6) & inval__2) begin
+            inval_below__6 = 1'b1;
         end
-        if (3 < 6) begin
-            inval_below__6 = inval_below__6 | inval__3;
+        if ((3 < 6) & inval__3) begin
+            inval_below__6 = 1'b1;
         end
-        if (4 < 6) begin
-            inval_below__6 = inval_below__6 | inval__4;
+        if ((4 < 6) & inval__4) begin
+            inval_below__6 = 1'b1;
         end
-        if (5 < 6) begin
-            inval_below__6 = inval_below__6 | inval__5;
+        if ((5 < 6) & inval__5) begin
+            inval_below__6 = 1'b1;
         end
-        if (6 < 6) begin
-            inval_below__6 = inval_below__6 | inval__6;
+        if ((6 < 6) & inval__6) begin
+            inval_below__6 = 1'b1;
         end
-        if (7 < 6) begin
-            inval_below__6 = inval_below__6 | inval__7;
+        if ((7 < 6) & inval__7) begin
+            inval_below__6 = 1'b1;
         end
     end
     always @(*) first_inval__6 = inval__6 & ~inval_below__6;
     always @(*) begin
         inval_below__7 = 1'b0;
-        if (0 < 7) begin
-            inval_below__7 = inval_below__7 | inval__0;
+        if ((0 < 7) & inval__0) begin
+            inval_below__7 = 1'b1;
         end
-        if (1 < 7) begin
-            inval_below__7 = inval_below__7 | inval__1;
+        if ((1 < 7) & inval__1) begin
+            inval_below__7 = 1'b1;
         end
-        if (2 < 7) begin
-            inval_below__7 = inval_below__7 | inval__2;
+        if ((2 < 7) & inval__2) begin
+            inval_below__7 = 1'b1;
         end
-        if (3 < 7) begin
-            inval_below__7 = inval_below__7 | inval__3;
+        if ((3 < 7) & inval__3) begin
+            inval_below__7 = 1'b1;
         end
-        if (4 < 7) begin
-            inval_below__7 = inval_below__7 | inval__4;
+        if ((4 < 7) & inval__4) begin
+            inval_below__7 = 1'b1;
         end
-        if (5 < 7) begin
-            inval_below__7 = inval_below__7 | inval__5;
+        if ((5 < 7) & inval__5) begin
+            inval_below__7 = 1'b1;
         end
-        if (6 < 7) begin
-            inval_below__7 = inval_below__7 | inval__6;
+        if ((6 < 7) & inval__6) begin
+            inval_below__7 = 1'b1;
         end
-        if (7 < 7) begin
-            inval_below__7 = inval_below__7 | inval__7;
+        if ((7 < 7) & inval__7) begin
+            inval_below__7 = 1'b1;
         end
     end
     always @(*) first_inval__7 = inval__7 & ~inval_below__7;

@@ -61,12 +61,14 @@ impl<
             self.hit_bypass.next =
                 self.hit_bypass.val() | (self.hit[w].val() & self.rbyp[w].q.val());
         }
-        // Lowest-numbered invalid way.
+        // Lowest-numbered invalid way. (The condition reads `inval[u]`: an
+        // `if` on the loop indices alone is constant in the Verilog, and for
+        // way 0 Icarus then finds no sensitivity and never runs the block.)
         for w in 0..self._ways {
             self.inval_below[w].next = false;
             for u in 0..self._ways {
-                if u < w {
-                    self.inval_below[w].next = self.inval_below[w].val() | self.inval[u].val();
+                if (u < w) & self.inval[u].val() {
+                    self.inval_below[w].next = true;
                 }
             }
             self.first_inval[w].next = self.inval[w].val() & !self.inval_below[w].val();
