@@ -45,8 +45,6 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     localparam  ba_enable = 1'b1;
     localparam  policy1 = 1'b0;
     localparam  threshold = 8'h4;
-    localparam  one8 = 8'h1;
-    localparam  zero8 = 8'h0;
     localparam  rank_one = 3'b1;
     localparam  rank_zero = 3'b0;
     localparam  tag_zero = 21'h0;
@@ -64,6 +62,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     reg  ways__0__flush;
     reg  [3:0] ways__0__set_idx;
     reg  [15:0] ways__0__set_onehot;
+    reg  [3:0] ways__0__w_set_idx;
+    reg  [15:0] ways__0__w_set_onehot;
     reg  ways__0__we;
     reg  ways__0__w_valid;
     reg  [20:0] ways__0__w_tag;
@@ -80,6 +80,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     reg  ways__1__flush;
     reg  [3:0] ways__1__set_idx;
     reg  [15:0] ways__1__set_onehot;
+    reg  [3:0] ways__1__w_set_idx;
+    reg  [15:0] ways__1__w_set_onehot;
     reg  ways__1__we;
     reg  ways__1__w_valid;
     reg  [20:0] ways__1__w_tag;
@@ -96,6 +98,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     reg  ways__2__flush;
     reg  [3:0] ways__2__set_idx;
     reg  [15:0] ways__2__set_onehot;
+    reg  [3:0] ways__2__w_set_idx;
+    reg  [15:0] ways__2__w_set_onehot;
     reg  ways__2__we;
     reg  ways__2__w_valid;
     reg  [20:0] ways__2__w_tag;
@@ -112,6 +116,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     reg  ways__3__flush;
     reg  [3:0] ways__3__set_idx;
     reg  [15:0] ways__3__set_onehot;
+    reg  [3:0] ways__3__w_set_idx;
+    reg  [15:0] ways__3__w_set_onehot;
     reg  ways__3__we;
     reg  ways__3__w_valid;
     reg  [20:0] ways__3__w_tag;
@@ -128,6 +134,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     reg  ways__4__flush;
     reg  [3:0] ways__4__set_idx;
     reg  [15:0] ways__4__set_onehot;
+    reg  [3:0] ways__4__w_set_idx;
+    reg  [15:0] ways__4__w_set_onehot;
     reg  ways__4__we;
     reg  ways__4__w_valid;
     reg  [20:0] ways__4__w_tag;
@@ -144,6 +152,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     reg  ways__5__flush;
     reg  [3:0] ways__5__set_idx;
     reg  [15:0] ways__5__set_onehot;
+    reg  [3:0] ways__5__w_set_idx;
+    reg  [15:0] ways__5__w_set_onehot;
     reg  ways__5__we;
     reg  ways__5__w_valid;
     reg  [20:0] ways__5__w_tag;
@@ -160,6 +170,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     reg  ways__6__flush;
     reg  [3:0] ways__6__set_idx;
     reg  [15:0] ways__6__set_onehot;
+    reg  [3:0] ways__6__w_set_idx;
+    reg  [15:0] ways__6__w_set_onehot;
     reg  ways__6__we;
     reg  ways__6__w_valid;
     reg  [20:0] ways__6__w_tag;
@@ -176,6 +188,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     reg  ways__7__flush;
     reg  [3:0] ways__7__set_idx;
     reg  [15:0] ways__7__set_onehot;
+    reg  [3:0] ways__7__w_set_idx;
+    reg  [15:0] ways__7__w_set_onehot;
     reg  ways__7__we;
     reg  ways__7__w_valid;
     reg  [20:0] ways__7__w_tag;
@@ -207,26 +221,587 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     wire  [31:0] r_evict_addr__q;
     reg  r_evict_addr__clock;
     reg  r_evict_addr__reset;
+    reg  s_valid__d;
+    wire  s_valid__q;
+    reg  s_valid__clock;
+    reg  s_valid__reset;
+    reg  [3:0] s_set__d;
+    wire  [3:0] s_set__q;
+    reg  s_set__clock;
+    reg  s_set__reset;
+    reg  [20:0] s_tag__d;
+    wire  [20:0] s_tag__q;
+    reg  s_tag__clock;
+    reg  s_tag__reset;
+    reg  s_write__d;
+    wire  s_write__q;
+    reg  s_write__clock;
+    reg  s_write__reset;
+    reg  s_prefetch__d;
+    wire  s_prefetch__q;
+    reg  s_prefetch__clock;
+    reg  s_prefetch__reset;
+    reg  [7:0] s_resv__d;
+    wire  [7:0] s_resv__q;
+    reg  s_resv__clock;
+    reg  s_resv__reset;
+    reg  rv__0__d;
+    wire  rv__0__q;
+    reg  rv__0__clock;
+    reg  rv__0__reset;
+    reg  rv__1__d;
+    wire  rv__1__q;
+    reg  rv__1__clock;
+    reg  rv__1__reset;
+    reg  rv__2__d;
+    wire  rv__2__q;
+    reg  rv__2__clock;
+    reg  rv__2__reset;
+    reg  rv__3__d;
+    wire  rv__3__q;
+    reg  rv__3__clock;
+    reg  rv__3__reset;
+    reg  rv__4__d;
+    wire  rv__4__q;
+    reg  rv__4__clock;
+    reg  rv__4__reset;
+    reg  rv__5__d;
+    wire  rv__5__q;
+    reg  rv__5__clock;
+    reg  rv__5__reset;
+    reg  rv__6__d;
+    wire  rv__6__q;
+    reg  rv__6__clock;
+    reg  rv__6__reset;
+    reg  rv__7__d;
+    wire  rv__7__q;
+    reg  rv__7__clock;
+    reg  rv__7__reset;
+    reg  req__0__d;
+    wire  req__0__q;
+    reg  req__0__clock;
+    reg  req__0__reset;
+    reg  req__1__d;
+    wire  req__1__q;
+    reg  req__1__clock;
+    reg  req__1__reset;
+    reg  req__2__d;
+    wire  req__2__q;
+    reg  req__2__clock;
+    reg  req__2__reset;
+    reg  req__3__d;
+    wire  req__3__q;
+    reg  req__3__clock;
+    reg  req__3__reset;
+    reg  req__4__d;
+    wire  req__4__q;
+    reg  req__4__clock;
+    reg  req__4__reset;
+    reg  req__5__d;
+    wire  req__5__q;
+    reg  req__5__clock;
+    reg  req__5__reset;
+    reg  req__6__d;
+    wire  req__6__q;
+    reg  req__6__clock;
+    reg  req__6__reset;
+    reg  req__7__d;
+    wire  req__7__q;
+    reg  req__7__clock;
+    reg  req__7__reset;
+    reg  [20:0] rtag__0__d;
+    wire  [20:0] rtag__0__q;
+    reg  rtag__0__clock;
+    reg  rtag__0__reset;
+    reg  [20:0] rtag__1__d;
+    wire  [20:0] rtag__1__q;
+    reg  rtag__1__clock;
+    reg  rtag__1__reset;
+    reg  [20:0] rtag__2__d;
+    wire  [20:0] rtag__2__q;
+    reg  rtag__2__clock;
+    reg  rtag__2__reset;
+    reg  [20:0] rtag__3__d;
+    wire  [20:0] rtag__3__q;
+    reg  rtag__3__clock;
+    reg  rtag__3__reset;
+    reg  [20:0] rtag__4__d;
+    wire  [20:0] rtag__4__q;
+    reg  rtag__4__clock;
+    reg  rtag__4__reset;
+    reg  [20:0] rtag__5__d;
+    wire  [20:0] rtag__5__q;
+    reg  rtag__5__clock;
+    reg  rtag__5__reset;
+    reg  [20:0] rtag__6__d;
+    wire  [20:0] rtag__6__q;
+    reg  rtag__6__clock;
+    reg  rtag__6__reset;
+    reg  [20:0] rtag__7__d;
+    wire  [20:0] rtag__7__q;
+    reg  rtag__7__clock;
+    reg  rtag__7__reset;
+    reg  rreuse__0__d;
+    wire  rreuse__0__q;
+    reg  rreuse__0__clock;
+    reg  rreuse__0__reset;
+    reg  rreuse__1__d;
+    wire  rreuse__1__q;
+    reg  rreuse__1__clock;
+    reg  rreuse__1__reset;
+    reg  rreuse__2__d;
+    wire  rreuse__2__q;
+    reg  rreuse__2__clock;
+    reg  rreuse__2__reset;
+    reg  rreuse__3__d;
+    wire  rreuse__3__q;
+    reg  rreuse__3__clock;
+    reg  rreuse__3__reset;
+    reg  rreuse__4__d;
+    wire  rreuse__4__q;
+    reg  rreuse__4__clock;
+    reg  rreuse__4__reset;
+    reg  rreuse__5__d;
+    wire  rreuse__5__q;
+    reg  rreuse__5__clock;
+    reg  rreuse__5__reset;
+    reg  rreuse__6__d;
+    wire  rreuse__6__q;
+    reg  rreuse__6__clock;
+    reg  rreuse__6__reset;
+    reg  rreuse__7__d;
+    wire  rreuse__7__q;
+    reg  rreuse__7__clock;
+    reg  rreuse__7__reset;
+    reg  rbyp__0__d;
+    wire  rbyp__0__q;
+    reg  rbyp__0__clock;
+    reg  rbyp__0__reset;
+    reg  rbyp__1__d;
+    wire  rbyp__1__q;
+    reg  rbyp__1__clock;
+    reg  rbyp__1__reset;
+    reg  rbyp__2__d;
+    wire  rbyp__2__q;
+    reg  rbyp__2__clock;
+    reg  rbyp__2__reset;
+    reg  rbyp__3__d;
+    wire  rbyp__3__q;
+    reg  rbyp__3__clock;
+    reg  rbyp__3__reset;
+    reg  rbyp__4__d;
+    wire  rbyp__4__q;
+    reg  rbyp__4__clock;
+    reg  rbyp__4__reset;
+    reg  rbyp__5__d;
+    wire  rbyp__5__q;
+    reg  rbyp__5__clock;
+    reg  rbyp__5__reset;
+    reg  rbyp__6__d;
+    wire  rbyp__6__q;
+    reg  rbyp__6__clock;
+    reg  rbyp__6__reset;
+    reg  rbyp__7__d;
+    wire  rbyp__7__q;
+    reg  rbyp__7__clock;
+    reg  rbyp__7__reset;
+    reg  [2:0] rrank__0__d;
+    wire  [2:0] rrank__0__q;
+    reg  rrank__0__clock;
+    reg  rrank__0__reset;
+    reg  [2:0] rrank__1__d;
+    wire  [2:0] rrank__1__q;
+    reg  rrank__1__clock;
+    reg  rrank__1__reset;
+    reg  [2:0] rrank__2__d;
+    wire  [2:0] rrank__2__q;
+    reg  rrank__2__clock;
+    reg  rrank__2__reset;
+    reg  [2:0] rrank__3__d;
+    wire  [2:0] rrank__3__q;
+    reg  rrank__3__clock;
+    reg  rrank__3__reset;
+    reg  [2:0] rrank__4__d;
+    wire  [2:0] rrank__4__q;
+    reg  rrank__4__clock;
+    reg  rrank__4__reset;
+    reg  [2:0] rrank__5__d;
+    wire  [2:0] rrank__5__q;
+    reg  rrank__5__clock;
+    reg  rrank__5__reset;
+    reg  [2:0] rrank__6__d;
+    wire  [2:0] rrank__6__q;
+    reg  rrank__6__clock;
+    reg  rrank__6__reset;
+    reg  [2:0] rrank__7__d;
+    wire  [2:0] rrank__7__q;
+    reg  rrank__7__clock;
+    reg  rrank__7__reset;
+    reg  rfill__0__d;
+    wire  rfill__0__q;
+    reg  rfill__0__clock;
+    reg  rfill__0__reset;
+    reg  rfill__1__d;
+    wire  rfill__1__q;
+    reg  rfill__1__clock;
+    reg  rfill__1__reset;
+    reg  rfill__2__d;
+    wire  rfill__2__q;
+    reg  rfill__2__clock;
+    reg  rfill__2__reset;
+    reg  rfill__3__d;
+    wire  rfill__3__q;
+    reg  rfill__3__clock;
+    reg  rfill__3__reset;
+    reg  rfill__4__d;
+    wire  rfill__4__q;
+    reg  rfill__4__clock;
+    reg  rfill__4__reset;
+    reg  rfill__5__d;
+    wire  rfill__5__q;
+    reg  rfill__5__clock;
+    reg  rfill__5__reset;
+    reg  rfill__6__d;
+    wire  rfill__6__q;
+    reg  rfill__6__clock;
+    reg  rfill__6__reset;
+    reg  rfill__7__d;
+    wire  rfill__7__q;
+    reg  rfill__7__clock;
+    reg  rfill__7__reset;
+    reg  [20:0] p_tag__d;
+    wire  [20:0] p_tag__q;
+    reg  p_tag__clock;
+    reg  p_tag__reset;
+    reg  wb_valid__d;
+    wire  wb_valid__q;
+    reg  wb_valid__clock;
+    reg  wb_valid__reset;
+    reg  [3:0] wb_set__d;
+    wire  [3:0] wb_set__q;
+    reg  wb_set__clock;
+    reg  wb_set__reset;
+    reg  wbv__0__d;
+    wire  wbv__0__q;
+    reg  wbv__0__clock;
+    reg  wbv__0__reset;
+    reg  wbv__1__d;
+    wire  wbv__1__q;
+    reg  wbv__1__clock;
+    reg  wbv__1__reset;
+    reg  wbv__2__d;
+    wire  wbv__2__q;
+    reg  wbv__2__clock;
+    reg  wbv__2__reset;
+    reg  wbv__3__d;
+    wire  wbv__3__q;
+    reg  wbv__3__clock;
+    reg  wbv__3__reset;
+    reg  wbv__4__d;
+    wire  wbv__4__q;
+    reg  wbv__4__clock;
+    reg  wbv__4__reset;
+    reg  wbv__5__d;
+    wire  wbv__5__q;
+    reg  wbv__5__clock;
+    reg  wbv__5__reset;
+    reg  wbv__6__d;
+    wire  wbv__6__q;
+    reg  wbv__6__clock;
+    reg  wbv__6__reset;
+    reg  wbv__7__d;
+    wire  wbv__7__q;
+    reg  wbv__7__clock;
+    reg  wbv__7__reset;
+    reg  [20:0] wbtag__0__d;
+    wire  [20:0] wbtag__0__q;
+    reg  wbtag__0__clock;
+    reg  wbtag__0__reset;
+    reg  [20:0] wbtag__1__d;
+    wire  [20:0] wbtag__1__q;
+    reg  wbtag__1__clock;
+    reg  wbtag__1__reset;
+    reg  [20:0] wbtag__2__d;
+    wire  [20:0] wbtag__2__q;
+    reg  wbtag__2__clock;
+    reg  wbtag__2__reset;
+    reg  [20:0] wbtag__3__d;
+    wire  [20:0] wbtag__3__q;
+    reg  wbtag__3__clock;
+    reg  wbtag__3__reset;
+    reg  [20:0] wbtag__4__d;
+    wire  [20:0] wbtag__4__q;
+    reg  wbtag__4__clock;
+    reg  wbtag__4__reset;
+    reg  [20:0] wbtag__5__d;
+    wire  [20:0] wbtag__5__q;
+    reg  wbtag__5__clock;
+    reg  wbtag__5__reset;
+    reg  [20:0] wbtag__6__d;
+    wire  [20:0] wbtag__6__q;
+    reg  wbtag__6__clock;
+    reg  wbtag__6__reset;
+    reg  [20:0] wbtag__7__d;
+    wire  [20:0] wbtag__7__q;
+    reg  wbtag__7__clock;
+    reg  wbtag__7__reset;
+    reg  wbfill__0__d;
+    wire  wbfill__0__q;
+    reg  wbfill__0__clock;
+    reg  wbfill__0__reset;
+    reg  wbfill__1__d;
+    wire  wbfill__1__q;
+    reg  wbfill__1__clock;
+    reg  wbfill__1__reset;
+    reg  wbfill__2__d;
+    wire  wbfill__2__q;
+    reg  wbfill__2__clock;
+    reg  wbfill__2__reset;
+    reg  wbfill__3__d;
+    wire  wbfill__3__q;
+    reg  wbfill__3__clock;
+    reg  wbfill__3__reset;
+    reg  wbfill__4__d;
+    wire  wbfill__4__q;
+    reg  wbfill__4__clock;
+    reg  wbfill__4__reset;
+    reg  wbfill__5__d;
+    wire  wbfill__5__q;
+    reg  wbfill__5__clock;
+    reg  wbfill__5__reset;
+    reg  wbfill__6__d;
+    wire  wbfill__6__q;
+    reg  wbfill__6__clock;
+    reg  wbfill__6__reset;
+    reg  wbfill__7__d;
+    wire  wbfill__7__q;
+    reg  wbfill__7__clock;
+    reg  wbfill__7__reset;
+    reg  [20:0] wb_stag__d;
+    wire  [20:0] wb_stag__q;
+    reg  wb_stag__clock;
+    reg  wb_stag__reset;
+    reg  wbreuse__0__d;
+    wire  wbreuse__0__q;
+    reg  wbreuse__0__clock;
+    reg  wbreuse__0__reset;
+    reg  wbreuse__1__d;
+    wire  wbreuse__1__q;
+    reg  wbreuse__1__clock;
+    reg  wbreuse__1__reset;
+    reg  wbreuse__2__d;
+    wire  wbreuse__2__q;
+    reg  wbreuse__2__clock;
+    reg  wbreuse__2__reset;
+    reg  wbreuse__3__d;
+    wire  wbreuse__3__q;
+    reg  wbreuse__3__clock;
+    reg  wbreuse__3__reset;
+    reg  wbreuse__4__d;
+    wire  wbreuse__4__q;
+    reg  wbreuse__4__clock;
+    reg  wbreuse__4__reset;
+    reg  wbreuse__5__d;
+    wire  wbreuse__5__q;
+    reg  wbreuse__5__clock;
+    reg  wbreuse__5__reset;
+    reg  wbreuse__6__d;
+    wire  wbreuse__6__q;
+    reg  wbreuse__6__clock;
+    reg  wbreuse__6__reset;
+    reg  wbreuse__7__d;
+    wire  wbreuse__7__q;
+    reg  wbreuse__7__clock;
+    reg  wbreuse__7__reset;
+    reg  wbbyp__0__d;
+    wire  wbbyp__0__q;
+    reg  wbbyp__0__clock;
+    reg  wbbyp__0__reset;
+    reg  wbbyp__1__d;
+    wire  wbbyp__1__q;
+    reg  wbbyp__1__clock;
+    reg  wbbyp__1__reset;
+    reg  wbbyp__2__d;
+    wire  wbbyp__2__q;
+    reg  wbbyp__2__clock;
+    reg  wbbyp__2__reset;
+    reg  wbbyp__3__d;
+    wire  wbbyp__3__q;
+    reg  wbbyp__3__clock;
+    reg  wbbyp__3__reset;
+    reg  wbbyp__4__d;
+    wire  wbbyp__4__q;
+    reg  wbbyp__4__clock;
+    reg  wbbyp__4__reset;
+    reg  wbbyp__5__d;
+    wire  wbbyp__5__q;
+    reg  wbbyp__5__clock;
+    reg  wbbyp__5__reset;
+    reg  wbbyp__6__d;
+    wire  wbbyp__6__q;
+    reg  wbbyp__6__clock;
+    reg  wbbyp__6__reset;
+    reg  wbbyp__7__d;
+    wire  wbbyp__7__q;
+    reg  wbbyp__7__clock;
+    reg  wbbyp__7__reset;
+    reg  [2:0] wbrank__0__d;
+    wire  [2:0] wbrank__0__q;
+    reg  wbrank__0__clock;
+    reg  wbrank__0__reset;
+    reg  [2:0] wbrank__1__d;
+    wire  [2:0] wbrank__1__q;
+    reg  wbrank__1__clock;
+    reg  wbrank__1__reset;
+    reg  [2:0] wbrank__2__d;
+    wire  [2:0] wbrank__2__q;
+    reg  wbrank__2__clock;
+    reg  wbrank__2__reset;
+    reg  [2:0] wbrank__3__d;
+    wire  [2:0] wbrank__3__q;
+    reg  wbrank__3__clock;
+    reg  wbrank__3__reset;
+    reg  [2:0] wbrank__4__d;
+    wire  [2:0] wbrank__4__q;
+    reg  wbrank__4__clock;
+    reg  wbrank__4__reset;
+    reg  [2:0] wbrank__5__d;
+    wire  [2:0] wbrank__5__q;
+    reg  wbrank__5__clock;
+    reg  wbrank__5__reset;
+    reg  [2:0] wbrank__6__d;
+    wire  [2:0] wbrank__6__q;
+    reg  wbrank__6__clock;
+    reg  wbrank__6__reset;
+    reg  [2:0] wbrank__7__d;
+    wire  [2:0] wbrank__7__q;
+    reg  wbrank__7__clock;
+    reg  wbrank__7__reset;
     reg  [20:0] zext_tag__narrow;
     wire  [31:0] zext_tag__wide;
     reg  [3:0] zext_set__narrow;
     wire  [31:0] zext_set__wide;
     reg  [3:0] zext_onehot__narrow;
     wire  [15:0] zext_onehot__wide;
+    reg  [3:0] zext_wonehot__narrow;
+    wire  [15:0] zext_wonehot__wide;
+    reg  zpack__bits__0;
+    reg  zpack__bits__1;
+    reg  zpack__bits__2;
+    reg  zpack__bits__3;
+    reg  zpack__bits__4;
+    reg  zpack__bits__5;
+    reg  zpack__bits__6;
+    reg  zpack__bits__7;
+    wire  [7:0] zpack__word;
+    reg  [7:0] zpop__x;
+    wire  [7:0] zpop__ones;
 
     // Local signals
     reg  [3:0] set_idx;
     reg  [15:0] set_onehot;
     reg  [20:0] req_tag;
     reg  unused_addr_bits;
-    reg  ev__0;
-    reg  ev__1;
-    reg  ev__2;
-    reg  ev__3;
-    reg  ev__4;
-    reg  ev__5;
-    reg  ev__6;
-    reg  ev__7;
+    reg  [15:0] w_onehot;
+    reg  same_set;
+    reg  eq_fwd;
+    reg  eq_mem__0;
+    reg  eq_mem__1;
+    reg  eq_mem__2;
+    reg  eq_mem__3;
+    reg  eq_mem__4;
+    reg  eq_mem__5;
+    reg  eq_mem__6;
+    reg  eq_mem__7;
+    reg  wb_same;
+    reg  m_valid__0;
+    reg  m_valid__1;
+    reg  m_valid__2;
+    reg  m_valid__3;
+    reg  m_valid__4;
+    reg  m_valid__5;
+    reg  m_valid__6;
+    reg  m_valid__7;
+    reg  [20:0] m_tag__0;
+    reg  [20:0] m_tag__1;
+    reg  [20:0] m_tag__2;
+    reg  [20:0] m_tag__3;
+    reg  [20:0] m_tag__4;
+    reg  [20:0] m_tag__5;
+    reg  [20:0] m_tag__6;
+    reg  [20:0] m_tag__7;
+    reg  m_reuse__0;
+    reg  m_reuse__1;
+    reg  m_reuse__2;
+    reg  m_reuse__3;
+    reg  m_reuse__4;
+    reg  m_reuse__5;
+    reg  m_reuse__6;
+    reg  m_reuse__7;
+    reg  m_byp__0;
+    reg  m_byp__1;
+    reg  m_byp__2;
+    reg  m_byp__3;
+    reg  m_byp__4;
+    reg  m_byp__5;
+    reg  m_byp__6;
+    reg  m_byp__7;
+    reg  [2:0] m_rank__0;
+    reg  [2:0] m_rank__1;
+    reg  [2:0] m_rank__2;
+    reg  [2:0] m_rank__3;
+    reg  [2:0] m_rank__4;
+    reg  [2:0] m_rank__5;
+    reg  [2:0] m_rank__6;
+    reg  [2:0] m_rank__7;
+    reg  n_valid__0;
+    reg  n_valid__1;
+    reg  n_valid__2;
+    reg  n_valid__3;
+    reg  n_valid__4;
+    reg  n_valid__5;
+    reg  n_valid__6;
+    reg  n_valid__7;
+    reg  [20:0] wb_tag__0;
+    reg  [20:0] wb_tag__1;
+    reg  [20:0] wb_tag__2;
+    reg  [20:0] wb_tag__3;
+    reg  [20:0] wb_tag__4;
+    reg  [20:0] wb_tag__5;
+    reg  [20:0] wb_tag__6;
+    reg  [20:0] wb_tag__7;
+    reg  [20:0] etag__0;
+    reg  [20:0] etag__1;
+    reg  [20:0] etag__2;
+    reg  [20:0] etag__3;
+    reg  [20:0] etag__4;
+    reg  [20:0] etag__5;
+    reg  [20:0] etag__6;
+    reg  [20:0] etag__7;
+    reg  n_reuse__0;
+    reg  n_reuse__1;
+    reg  n_reuse__2;
+    reg  n_reuse__3;
+    reg  n_reuse__4;
+    reg  n_reuse__5;
+    reg  n_reuse__6;
+    reg  n_reuse__7;
+    reg  n_byp__0;
+    reg  n_byp__1;
+    reg  n_byp__2;
+    reg  n_byp__3;
+    reg  n_byp__4;
+    reg  n_byp__5;
+    reg  n_byp__6;
+    reg  n_byp__7;
+    reg  [2:0] n_rank__0;
+    reg  [2:0] n_rank__1;
+    reg  [2:0] n_rank__2;
+    reg  [2:0] n_rank__3;
+    reg  [2:0] n_rank__4;
+    reg  [2:0] n_rank__5;
+    reg  [2:0] n_rank__6;
+    reg  [2:0] n_rank__7;
     reg  cand__0;
     reg  cand__1;
     reg  cand__2;
@@ -283,23 +858,30 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     reg  first_inval__5;
     reg  first_inval__6;
     reg  first_inval__7;
-    wire  [7:0] zcnt__0;
-    reg  [7:0] zcnt__1;
-    reg  [7:0] zcnt__2;
-    reg  [7:0] zcnt__3;
-    reg  [7:0] zcnt__4;
-    reg  [7:0] zcnt__5;
-    reg  [7:0] zcnt__6;
-    reg  [7:0] zcnt__7;
-    reg  [7:0] zcnt__8;
-    reg  vcand__0;
-    reg  vcand__1;
-    reg  vcand__2;
-    reg  vcand__3;
-    reg  vcand__4;
-    reg  vcand__5;
-    reg  vcand__6;
-    reg  vcand__7;
+    reg  v_nr__0;
+    reg  v_nr__1;
+    reg  v_nr__2;
+    reg  v_nr__3;
+    reg  v_nr__4;
+    reg  v_nr__5;
+    reg  v_nr__6;
+    reg  v_nr__7;
+    reg  v_wr__0;
+    reg  v_wr__1;
+    reg  v_wr__2;
+    reg  v_wr__3;
+    reg  v_wr__4;
+    reg  v_wr__5;
+    reg  v_wr__6;
+    reg  v_wr__7;
+    reg  v_all__0;
+    reg  v_all__1;
+    reg  v_all__2;
+    reg  v_all__3;
+    reg  v_all__4;
+    reg  v_all__5;
+    reg  v_all__6;
+    reg  v_all__7;
     reg  is_victim__0;
     reg  is_victim__1;
     reg  is_victim__2;
@@ -316,24 +898,84 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     reg  tgt__5;
     reg  tgt__6;
     reg  tgt__7;
+    reg  inc__0;
+    reg  inc__1;
+    reg  inc__2;
+    reg  inc__3;
+    reg  inc__4;
+    reg  inc__5;
+    reg  inc__6;
+    reg  inc__7;
+    reg  inc_hit__0;
+    reg  inc_hit__1;
+    reg  inc_hit__2;
+    reg  inc_hit__3;
+    reg  inc_hit__4;
+    reg  inc_hit__5;
+    reg  inc_hit__6;
+    reg  inc_hit__7;
+    reg  old_nr__0;
+    reg  old_nr__1;
+    reg  old_nr__2;
+    reg  old_nr__3;
+    reg  old_nr__4;
+    reg  old_nr__5;
+    reg  old_nr__6;
+    reg  old_nr__7;
+    reg  old_wr__0;
+    reg  old_wr__1;
+    reg  old_wr__2;
+    reg  old_wr__3;
+    reg  old_wr__4;
+    reg  old_wr__5;
+    reg  old_wr__6;
+    reg  old_wr__7;
+    reg  old_all__0;
+    reg  old_all__1;
+    reg  old_all__2;
+    reg  old_all__3;
+    reg  old_all__4;
+    reg  old_all__5;
+    reg  old_all__6;
+    reg  old_all__7;
+    reg  dec__0;
+    reg  dec__1;
+    reg  dec__2;
+    reg  dec__3;
+    reg  dec__4;
+    reg  dec__5;
+    reg  dec__6;
+    reg  dec__7;
+    reg  fill__0;
+    reg  fill__1;
+    reg  fill__2;
+    reg  fill__3;
+    reg  fill__4;
+    reg  fill__5;
+    reg  fill__6;
+    reg  fill__7;
     reg  any_hit;
     reg  any_inval;
     reg  any_victim;
     reg  any_reuse;
+    reg  any_noreuse;
     reg  free;
     reg  [7:0] zsum;
     reg  use_noreuse;
     reg  [2:0] hit_way;
-    reg  [2:0] hit_rank;
     reg  hit_bypass;
     reg  pf_nop;
     reg  [2:0] fi_way;
     reg  [2:0] victim_way;
-    reg  [2:0] victim_rank;
     reg  victim_bypass;
     reg  [20:0] victim_tag;
-    reg  tgt_valid;
-    reg  [2:0] tgt_rank;
+    reg  [20:0] vt_nr;
+    reg  [20:0] vt_wr;
+    reg  [20:0] vt_all;
+    reg  vb_nr;
+    reg  vb_wr;
+    reg  vb_all;
+    reg  new_bypass;
     reg  [2:0] m_outcome;
     reg  [2:0] m_way;
     reg  m_evict_valid;
@@ -346,6 +988,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
         .flush(ways__0__flush),
         .set_idx(ways__0__set_idx),
         .set_onehot(ways__0__set_onehot),
+        .w_set_idx(ways__0__w_set_idx),
+        .w_set_onehot(ways__0__w_set_onehot),
         .we(ways__0__we),
         .w_valid(ways__0__w_valid),
         .w_tag(ways__0__w_tag),
@@ -364,6 +1008,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
         .flush(ways__1__flush),
         .set_idx(ways__1__set_idx),
         .set_onehot(ways__1__set_onehot),
+        .w_set_idx(ways__1__w_set_idx),
+        .w_set_onehot(ways__1__w_set_onehot),
         .we(ways__1__we),
         .w_valid(ways__1__w_valid),
         .w_tag(ways__1__w_tag),
@@ -382,6 +1028,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
         .flush(ways__2__flush),
         .set_idx(ways__2__set_idx),
         .set_onehot(ways__2__set_onehot),
+        .w_set_idx(ways__2__w_set_idx),
+        .w_set_onehot(ways__2__w_set_onehot),
         .we(ways__2__we),
         .w_valid(ways__2__w_valid),
         .w_tag(ways__2__w_tag),
@@ -400,6 +1048,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
         .flush(ways__3__flush),
         .set_idx(ways__3__set_idx),
         .set_onehot(ways__3__set_onehot),
+        .w_set_idx(ways__3__w_set_idx),
+        .w_set_onehot(ways__3__w_set_onehot),
         .we(ways__3__we),
         .w_valid(ways__3__w_valid),
         .w_tag(ways__3__w_tag),
@@ -418,6 +1068,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
         .flush(ways__4__flush),
         .set_idx(ways__4__set_idx),
         .set_onehot(ways__4__set_onehot),
+        .w_set_idx(ways__4__w_set_idx),
+        .w_set_onehot(ways__4__w_set_onehot),
         .we(ways__4__we),
         .w_valid(ways__4__w_valid),
         .w_tag(ways__4__w_tag),
@@ -436,6 +1088,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
         .flush(ways__5__flush),
         .set_idx(ways__5__set_idx),
         .set_onehot(ways__5__set_onehot),
+        .w_set_idx(ways__5__w_set_idx),
+        .w_set_onehot(ways__5__w_set_onehot),
         .we(ways__5__we),
         .w_valid(ways__5__w_valid),
         .w_tag(ways__5__w_tag),
@@ -454,6 +1108,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
         .flush(ways__6__flush),
         .set_idx(ways__6__set_idx),
         .set_onehot(ways__6__set_onehot),
+        .w_set_idx(ways__6__w_set_idx),
+        .w_set_onehot(ways__6__w_set_onehot),
         .we(ways__6__we),
         .w_valid(ways__6__w_valid),
         .w_tag(ways__6__w_tag),
@@ -472,6 +1128,8 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
         .flush(ways__7__flush),
         .set_idx(ways__7__set_idx),
         .set_onehot(ways__7__set_onehot),
+        .w_set_idx(ways__7__w_set_idx),
+        .w_set_onehot(ways__7__w_set_onehot),
         .we(ways__7__we),
         .w_valid(ways__7__w_valid),
         .w_tag(ways__7__w_tag),
@@ -514,6 +1172,690 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
         .clock(r_evict_addr__clock),
         .reset(r_evict_addr__reset)
     );
+    ba_tag_array__reg1 s_valid(
+        .d(s_valid__d),
+        .q(s_valid__q),
+        .clock(s_valid__clock),
+        .reset(s_valid__reset)
+    );
+    ba_tag_array__reg4 s_set(
+        .d(s_set__d),
+        .q(s_set__q),
+        .clock(s_set__clock),
+        .reset(s_set__reset)
+    );
+    ba_tag_array__reg21 s_tag(
+        .d(s_tag__d),
+        .q(s_tag__q),
+        .clock(s_tag__clock),
+        .reset(s_tag__reset)
+    );
+    ba_tag_array__reg1 s_write(
+        .d(s_write__d),
+        .q(s_write__q),
+        .clock(s_write__clock),
+        .reset(s_write__reset)
+    );
+    ba_tag_array__reg1 s_prefetch(
+        .d(s_prefetch__d),
+        .q(s_prefetch__q),
+        .clock(s_prefetch__clock),
+        .reset(s_prefetch__reset)
+    );
+    ba_tag_array__reg8 s_resv(
+        .d(s_resv__d),
+        .q(s_resv__q),
+        .clock(s_resv__clock),
+        .reset(s_resv__reset)
+    );
+    ba_tag_array__reg1 rv__0(
+        .d(rv__0__d),
+        .q(rv__0__q),
+        .clock(rv__0__clock),
+        .reset(rv__0__reset)
+    );
+    ba_tag_array__reg1 rv__1(
+        .d(rv__1__d),
+        .q(rv__1__q),
+        .clock(rv__1__clock),
+        .reset(rv__1__reset)
+    );
+    ba_tag_array__reg1 rv__2(
+        .d(rv__2__d),
+        .q(rv__2__q),
+        .clock(rv__2__clock),
+        .reset(rv__2__reset)
+    );
+    ba_tag_array__reg1 rv__3(
+        .d(rv__3__d),
+        .q(rv__3__q),
+        .clock(rv__3__clock),
+        .reset(rv__3__reset)
+    );
+    ba_tag_array__reg1 rv__4(
+        .d(rv__4__d),
+        .q(rv__4__q),
+        .clock(rv__4__clock),
+        .reset(rv__4__reset)
+    );
+    ba_tag_array__reg1 rv__5(
+        .d(rv__5__d),
+        .q(rv__5__q),
+        .clock(rv__5__clock),
+        .reset(rv__5__reset)
+    );
+    ba_tag_array__reg1 rv__6(
+        .d(rv__6__d),
+        .q(rv__6__q),
+        .clock(rv__6__clock),
+        .reset(rv__6__reset)
+    );
+    ba_tag_array__reg1 rv__7(
+        .d(rv__7__d),
+        .q(rv__7__q),
+        .clock(rv__7__clock),
+        .reset(rv__7__reset)
+    );
+    ba_tag_array__reg1 req__0(
+        .d(req__0__d),
+        .q(req__0__q),
+        .clock(req__0__clock),
+        .reset(req__0__reset)
+    );
+    ba_tag_array__reg1 req__1(
+        .d(req__1__d),
+        .q(req__1__q),
+        .clock(req__1__clock),
+        .reset(req__1__reset)
+    );
+    ba_tag_array__reg1 req__2(
+        .d(req__2__d),
+        .q(req__2__q),
+        .clock(req__2__clock),
+        .reset(req__2__reset)
+    );
+    ba_tag_array__reg1 req__3(
+        .d(req__3__d),
+        .q(req__3__q),
+        .clock(req__3__clock),
+        .reset(req__3__reset)
+    );
+    ba_tag_array__reg1 req__4(
+        .d(req__4__d),
+        .q(req__4__q),
+        .clock(req__4__clock),
+        .reset(req__4__reset)
+    );
+    ba_tag_array__reg1 req__5(
+        .d(req__5__d),
+        .q(req__5__q),
+        .clock(req__5__clock),
+        .reset(req__5__reset)
+    );
+    ba_tag_array__reg1 req__6(
+        .d(req__6__d),
+        .q(req__6__q),
+        .clock(req__6__clock),
+        .reset(req__6__reset)
+    );
+    ba_tag_array__reg1 req__7(
+        .d(req__7__d),
+        .q(req__7__q),
+        .clock(req__7__clock),
+        .reset(req__7__reset)
+    );
+    ba_tag_array__reg21 rtag__0(
+        .d(rtag__0__d),
+        .q(rtag__0__q),
+        .clock(rtag__0__clock),
+        .reset(rtag__0__reset)
+    );
+    ba_tag_array__reg21 rtag__1(
+        .d(rtag__1__d),
+        .q(rtag__1__q),
+        .clock(rtag__1__clock),
+        .reset(rtag__1__reset)
+    );
+    ba_tag_array__reg21 rtag__2(
+        .d(rtag__2__d),
+        .q(rtag__2__q),
+        .clock(rtag__2__clock),
+        .reset(rtag__2__reset)
+    );
+    ba_tag_array__reg21 rtag__3(
+        .d(rtag__3__d),
+        .q(rtag__3__q),
+        .clock(rtag__3__clock),
+        .reset(rtag__3__reset)
+    );
+    ba_tag_array__reg21 rtag__4(
+        .d(rtag__4__d),
+        .q(rtag__4__q),
+        .clock(rtag__4__clock),
+        .reset(rtag__4__reset)
+    );
+    ba_tag_array__reg21 rtag__5(
+        .d(rtag__5__d),
+        .q(rtag__5__q),
+        .clock(rtag__5__clock),
+        .reset(rtag__5__reset)
+    );
+    ba_tag_array__reg21 rtag__6(
+        .d(rtag__6__d),
+        .q(rtag__6__q),
+        .clock(rtag__6__clock),
+        .reset(rtag__6__reset)
+    );
+    ba_tag_array__reg21 rtag__7(
+        .d(rtag__7__d),
+        .q(rtag__7__q),
+        .clock(rtag__7__clock),
+        .reset(rtag__7__reset)
+    );
+    ba_tag_array__reg1 rreuse__0(
+        .d(rreuse__0__d),
+        .q(rreuse__0__q),
+        .clock(rreuse__0__clock),
+        .reset(rreuse__0__reset)
+    );
+    ba_tag_array__reg1 rreuse__1(
+        .d(rreuse__1__d),
+        .q(rreuse__1__q),
+        .clock(rreuse__1__clock),
+        .reset(rreuse__1__reset)
+    );
+    ba_tag_array__reg1 rreuse__2(
+        .d(rreuse__2__d),
+        .q(rreuse__2__q),
+        .clock(rreuse__2__clock),
+        .reset(rreuse__2__reset)
+    );
+    ba_tag_array__reg1 rreuse__3(
+        .d(rreuse__3__d),
+        .q(rreuse__3__q),
+        .clock(rreuse__3__clock),
+        .reset(rreuse__3__reset)
+    );
+    ba_tag_array__reg1 rreuse__4(
+        .d(rreuse__4__d),
+        .q(rreuse__4__q),
+        .clock(rreuse__4__clock),
+        .reset(rreuse__4__reset)
+    );
+    ba_tag_array__reg1 rreuse__5(
+        .d(rreuse__5__d),
+        .q(rreuse__5__q),
+        .clock(rreuse__5__clock),
+        .reset(rreuse__5__reset)
+    );
+    ba_tag_array__reg1 rreuse__6(
+        .d(rreuse__6__d),
+        .q(rreuse__6__q),
+        .clock(rreuse__6__clock),
+        .reset(rreuse__6__reset)
+    );
+    ba_tag_array__reg1 rreuse__7(
+        .d(rreuse__7__d),
+        .q(rreuse__7__q),
+        .clock(rreuse__7__clock),
+        .reset(rreuse__7__reset)
+    );
+    ba_tag_array__reg1 rbyp__0(
+        .d(rbyp__0__d),
+        .q(rbyp__0__q),
+        .clock(rbyp__0__clock),
+        .reset(rbyp__0__reset)
+    );
+    ba_tag_array__reg1 rbyp__1(
+        .d(rbyp__1__d),
+        .q(rbyp__1__q),
+        .clock(rbyp__1__clock),
+        .reset(rbyp__1__reset)
+    );
+    ba_tag_array__reg1 rbyp__2(
+        .d(rbyp__2__d),
+        .q(rbyp__2__q),
+        .clock(rbyp__2__clock),
+        .reset(rbyp__2__reset)
+    );
+    ba_tag_array__reg1 rbyp__3(
+        .d(rbyp__3__d),
+        .q(rbyp__3__q),
+        .clock(rbyp__3__clock),
+        .reset(rbyp__3__reset)
+    );
+    ba_tag_array__reg1 rbyp__4(
+        .d(rbyp__4__d),
+        .q(rbyp__4__q),
+        .clock(rbyp__4__clock),
+        .reset(rbyp__4__reset)
+    );
+    ba_tag_array__reg1 rbyp__5(
+        .d(rbyp__5__d),
+        .q(rbyp__5__q),
+        .clock(rbyp__5__clock),
+        .reset(rbyp__5__reset)
+    );
+    ba_tag_array__reg1 rbyp__6(
+        .d(rbyp__6__d),
+        .q(rbyp__6__q),
+        .clock(rbyp__6__clock),
+        .reset(rbyp__6__reset)
+    );
+    ba_tag_array__reg1 rbyp__7(
+        .d(rbyp__7__d),
+        .q(rbyp__7__q),
+        .clock(rbyp__7__clock),
+        .reset(rbyp__7__reset)
+    );
+    ba_tag_array__reg3 rrank__0(
+        .d(rrank__0__d),
+        .q(rrank__0__q),
+        .clock(rrank__0__clock),
+        .reset(rrank__0__reset)
+    );
+    ba_tag_array__reg3 rrank__1(
+        .d(rrank__1__d),
+        .q(rrank__1__q),
+        .clock(rrank__1__clock),
+        .reset(rrank__1__reset)
+    );
+    ba_tag_array__reg3 rrank__2(
+        .d(rrank__2__d),
+        .q(rrank__2__q),
+        .clock(rrank__2__clock),
+        .reset(rrank__2__reset)
+    );
+    ba_tag_array__reg3 rrank__3(
+        .d(rrank__3__d),
+        .q(rrank__3__q),
+        .clock(rrank__3__clock),
+        .reset(rrank__3__reset)
+    );
+    ba_tag_array__reg3 rrank__4(
+        .d(rrank__4__d),
+        .q(rrank__4__q),
+        .clock(rrank__4__clock),
+        .reset(rrank__4__reset)
+    );
+    ba_tag_array__reg3 rrank__5(
+        .d(rrank__5__d),
+        .q(rrank__5__q),
+        .clock(rrank__5__clock),
+        .reset(rrank__5__reset)
+    );
+    ba_tag_array__reg3 rrank__6(
+        .d(rrank__6__d),
+        .q(rrank__6__q),
+        .clock(rrank__6__clock),
+        .reset(rrank__6__reset)
+    );
+    ba_tag_array__reg3 rrank__7(
+        .d(rrank__7__d),
+        .q(rrank__7__q),
+        .clock(rrank__7__clock),
+        .reset(rrank__7__reset)
+    );
+    ba_tag_array__reg1 rfill__0(
+        .d(rfill__0__d),
+        .q(rfill__0__q),
+        .clock(rfill__0__clock),
+        .reset(rfill__0__reset)
+    );
+    ba_tag_array__reg1 rfill__1(
+        .d(rfill__1__d),
+        .q(rfill__1__q),
+        .clock(rfill__1__clock),
+        .reset(rfill__1__reset)
+    );
+    ba_tag_array__reg1 rfill__2(
+        .d(rfill__2__d),
+        .q(rfill__2__q),
+        .clock(rfill__2__clock),
+        .reset(rfill__2__reset)
+    );
+    ba_tag_array__reg1 rfill__3(
+        .d(rfill__3__d),
+        .q(rfill__3__q),
+        .clock(rfill__3__clock),
+        .reset(rfill__3__reset)
+    );
+    ba_tag_array__reg1 rfill__4(
+        .d(rfill__4__d),
+        .q(rfill__4__q),
+        .clock(rfill__4__clock),
+        .reset(rfill__4__reset)
+    );
+    ba_tag_array__reg1 rfill__5(
+        .d(rfill__5__d),
+        .q(rfill__5__q),
+        .clock(rfill__5__clock),
+        .reset(rfill__5__reset)
+    );
+    ba_tag_array__reg1 rfill__6(
+        .d(rfill__6__d),
+        .q(rfill__6__q),
+        .clock(rfill__6__clock),
+        .reset(rfill__6__reset)
+    );
+    ba_tag_array__reg1 rfill__7(
+        .d(rfill__7__d),
+        .q(rfill__7__q),
+        .clock(rfill__7__clock),
+        .reset(rfill__7__reset)
+    );
+    ba_tag_array__reg21 p_tag(
+        .d(p_tag__d),
+        .q(p_tag__q),
+        .clock(p_tag__clock),
+        .reset(p_tag__reset)
+    );
+    ba_tag_array__reg1 wb_valid(
+        .d(wb_valid__d),
+        .q(wb_valid__q),
+        .clock(wb_valid__clock),
+        .reset(wb_valid__reset)
+    );
+    ba_tag_array__reg4 wb_set(
+        .d(wb_set__d),
+        .q(wb_set__q),
+        .clock(wb_set__clock),
+        .reset(wb_set__reset)
+    );
+    ba_tag_array__reg1 wbv__0(
+        .d(wbv__0__d),
+        .q(wbv__0__q),
+        .clock(wbv__0__clock),
+        .reset(wbv__0__reset)
+    );
+    ba_tag_array__reg1 wbv__1(
+        .d(wbv__1__d),
+        .q(wbv__1__q),
+        .clock(wbv__1__clock),
+        .reset(wbv__1__reset)
+    );
+    ba_tag_array__reg1 wbv__2(
+        .d(wbv__2__d),
+        .q(wbv__2__q),
+        .clock(wbv__2__clock),
+        .reset(wbv__2__reset)
+    );
+    ba_tag_array__reg1 wbv__3(
+        .d(wbv__3__d),
+        .q(wbv__3__q),
+        .clock(wbv__3__clock),
+        .reset(wbv__3__reset)
+    );
+    ba_tag_array__reg1 wbv__4(
+        .d(wbv__4__d),
+        .q(wbv__4__q),
+        .clock(wbv__4__clock),
+        .reset(wbv__4__reset)
+    );
+    ba_tag_array__reg1 wbv__5(
+        .d(wbv__5__d),
+        .q(wbv__5__q),
+        .clock(wbv__5__clock),
+        .reset(wbv__5__reset)
+    );
+    ba_tag_array__reg1 wbv__6(
+        .d(wbv__6__d),
+        .q(wbv__6__q),
+        .clock(wbv__6__clock),
+        .reset(wbv__6__reset)
+    );
+    ba_tag_array__reg1 wbv__7(
+        .d(wbv__7__d),
+        .q(wbv__7__q),
+        .clock(wbv__7__clock),
+        .reset(wbv__7__reset)
+    );
+    ba_tag_array__reg21 wbtag__0(
+        .d(wbtag__0__d),
+        .q(wbtag__0__q),
+        .clock(wbtag__0__clock),
+        .reset(wbtag__0__reset)
+    );
+    ba_tag_array__reg21 wbtag__1(
+        .d(wbtag__1__d),
+        .q(wbtag__1__q),
+        .clock(wbtag__1__clock),
+        .reset(wbtag__1__reset)
+    );
+    ba_tag_array__reg21 wbtag__2(
+        .d(wbtag__2__d),
+        .q(wbtag__2__q),
+        .clock(wbtag__2__clock),
+        .reset(wbtag__2__reset)
+    );
+    ba_tag_array__reg21 wbtag__3(
+        .d(wbtag__3__d),
+        .q(wbtag__3__q),
+        .clock(wbtag__3__clock),
+        .reset(wbtag__3__reset)
+    );
+    ba_tag_array__reg21 wbtag__4(
+        .d(wbtag__4__d),
+        .q(wbtag__4__q),
+        .clock(wbtag__4__clock),
+        .reset(wbtag__4__reset)
+    );
+    ba_tag_array__reg21 wbtag__5(
+        .d(wbtag__5__d),
+        .q(wbtag__5__q),
+        .clock(wbtag__5__clock),
+        .reset(wbtag__5__reset)
+    );
+    ba_tag_array__reg21 wbtag__6(
+        .d(wbtag__6__d),
+        .q(wbtag__6__q),
+        .clock(wbtag__6__clock),
+        .reset(wbtag__6__reset)
+    );
+    ba_tag_array__reg21 wbtag__7(
+        .d(wbtag__7__d),
+        .q(wbtag__7__q),
+        .clock(wbtag__7__clock),
+        .reset(wbtag__7__reset)
+    );
+    ba_tag_array__reg1 wbfill__0(
+        .d(wbfill__0__d),
+        .q(wbfill__0__q),
+        .clock(wbfill__0__clock),
+        .reset(wbfill__0__reset)
+    );
+    ba_tag_array__reg1 wbfill__1(
+        .d(wbfill__1__d),
+        .q(wbfill__1__q),
+        .clock(wbfill__1__clock),
+        .reset(wbfill__1__reset)
+    );
+    ba_tag_array__reg1 wbfill__2(
+        .d(wbfill__2__d),
+        .q(wbfill__2__q),
+        .clock(wbfill__2__clock),
+        .reset(wbfill__2__reset)
+    );
+    ba_tag_array__reg1 wbfill__3(
+        .d(wbfill__3__d),
+        .q(wbfill__3__q),
+        .clock(wbfill__3__clock),
+        .reset(wbfill__3__reset)
+    );
+    ba_tag_array__reg1 wbfill__4(
+        .d(wbfill__4__d),
+        .q(wbfill__4__q),
+        .clock(wbfill__4__clock),
+        .reset(wbfill__4__reset)
+    );
+    ba_tag_array__reg1 wbfill__5(
+        .d(wbfill__5__d),
+        .q(wbfill__5__q),
+        .clock(wbfill__5__clock),
+        .reset(wbfill__5__reset)
+    );
+    ba_tag_array__reg1 wbfill__6(
+        .d(wbfill__6__d),
+        .q(wbfill__6__q),
+        .clock(wbfill__6__clock),
+        .reset(wbfill__6__reset)
+    );
+    ba_tag_array__reg1 wbfill__7(
+        .d(wbfill__7__d),
+        .q(wbfill__7__q),
+        .clock(wbfill__7__clock),
+        .reset(wbfill__7__reset)
+    );
+    ba_tag_array__reg21 wb_stag(
+        .d(wb_stag__d),
+        .q(wb_stag__q),
+        .clock(wb_stag__clock),
+        .reset(wb_stag__reset)
+    );
+    ba_tag_array__reg1 wbreuse__0(
+        .d(wbreuse__0__d),
+        .q(wbreuse__0__q),
+        .clock(wbreuse__0__clock),
+        .reset(wbreuse__0__reset)
+    );
+    ba_tag_array__reg1 wbreuse__1(
+        .d(wbreuse__1__d),
+        .q(wbreuse__1__q),
+        .clock(wbreuse__1__clock),
+        .reset(wbreuse__1__reset)
+    );
+    ba_tag_array__reg1 wbreuse__2(
+        .d(wbreuse__2__d),
+        .q(wbreuse__2__q),
+        .clock(wbreuse__2__clock),
+        .reset(wbreuse__2__reset)
+    );
+    ba_tag_array__reg1 wbreuse__3(
+        .d(wbreuse__3__d),
+        .q(wbreuse__3__q),
+        .clock(wbreuse__3__clock),
+        .reset(wbreuse__3__reset)
+    );
+    ba_tag_array__reg1 wbreuse__4(
+        .d(wbreuse__4__d),
+        .q(wbreuse__4__q),
+        .clock(wbreuse__4__clock),
+        .reset(wbreuse__4__reset)
+    );
+    ba_tag_array__reg1 wbreuse__5(
+        .d(wbreuse__5__d),
+        .q(wbreuse__5__q),
+        .clock(wbreuse__5__clock),
+        .reset(wbreuse__5__reset)
+    );
+    ba_tag_array__reg1 wbreuse__6(
+        .d(wbreuse__6__d),
+        .q(wbreuse__6__q),
+        .clock(wbreuse__6__clock),
+        .reset(wbreuse__6__reset)
+    );
+    ba_tag_array__reg1 wbreuse__7(
+        .d(wbreuse__7__d),
+        .q(wbreuse__7__q),
+        .clock(wbreuse__7__clock),
+        .reset(wbreuse__7__reset)
+    );
+    ba_tag_array__reg1 wbbyp__0(
+        .d(wbbyp__0__d),
+        .q(wbbyp__0__q),
+        .clock(wbbyp__0__clock),
+        .reset(wbbyp__0__reset)
+    );
+    ba_tag_array__reg1 wbbyp__1(
+        .d(wbbyp__1__d),
+        .q(wbbyp__1__q),
+        .clock(wbbyp__1__clock),
+        .reset(wbbyp__1__reset)
+    );
+    ba_tag_array__reg1 wbbyp__2(
+        .d(wbbyp__2__d),
+        .q(wbbyp__2__q),
+        .clock(wbbyp__2__clock),
+        .reset(wbbyp__2__reset)
+    );
+    ba_tag_array__reg1 wbbyp__3(
+        .d(wbbyp__3__d),
+        .q(wbbyp__3__q),
+        .clock(wbbyp__3__clock),
+        .reset(wbbyp__3__reset)
+    );
+    ba_tag_array__reg1 wbbyp__4(
+        .d(wbbyp__4__d),
+        .q(wbbyp__4__q),
+        .clock(wbbyp__4__clock),
+        .reset(wbbyp__4__reset)
+    );
+    ba_tag_array__reg1 wbbyp__5(
+        .d(wbbyp__5__d),
+        .q(wbbyp__5__q),
+        .clock(wbbyp__5__clock),
+        .reset(wbbyp__5__reset)
+    );
+    ba_tag_array__reg1 wbbyp__6(
+        .d(wbbyp__6__d),
+        .q(wbbyp__6__q),
+        .clock(wbbyp__6__clock),
+        .reset(wbbyp__6__reset)
+    );
+    ba_tag_array__reg1 wbbyp__7(
+        .d(wbbyp__7__d),
+        .q(wbbyp__7__q),
+        .clock(wbbyp__7__clock),
+        .reset(wbbyp__7__reset)
+    );
+    ba_tag_array__reg3 wbrank__0(
+        .d(wbrank__0__d),
+        .q(wbrank__0__q),
+        .clock(wbrank__0__clock),
+        .reset(wbrank__0__reset)
+    );
+    ba_tag_array__reg3 wbrank__1(
+        .d(wbrank__1__d),
+        .q(wbrank__1__q),
+        .clock(wbrank__1__clock),
+        .reset(wbrank__1__reset)
+    );
+    ba_tag_array__reg3 wbrank__2(
+        .d(wbrank__2__d),
+        .q(wbrank__2__q),
+        .clock(wbrank__2__clock),
+        .reset(wbrank__2__reset)
+    );
+    ba_tag_array__reg3 wbrank__3(
+        .d(wbrank__3__d),
+        .q(wbrank__3__q),
+        .clock(wbrank__3__clock),
+        .reset(wbrank__3__reset)
+    );
+    ba_tag_array__reg3 wbrank__4(
+        .d(wbrank__4__d),
+        .q(wbrank__4__q),
+        .clock(wbrank__4__clock),
+        .reset(wbrank__4__reset)
+    );
+    ba_tag_array__reg3 wbrank__5(
+        .d(wbrank__5__d),
+        .q(wbrank__5__q),
+        .clock(wbrank__5__clock),
+        .reset(wbrank__5__reset)
+    );
+    ba_tag_array__reg3 wbrank__6(
+        .d(wbrank__6__d),
+        .q(wbrank__6__q),
+        .clock(wbrank__6__clock),
+        .reset(wbrank__6__reset)
+    );
+    ba_tag_array__reg3 wbrank__7(
+        .d(wbrank__7__d),
+        .q(wbrank__7__q),
+        .clock(wbrank__7__clock),
+        .reset(wbrank__7__reset)
+    );
     ba_tag_array__zext_tag zext_tag(
         .narrow(zext_tag__narrow),
         .wide(zext_tag__wide)
@@ -526,6 +1868,25 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
         .narrow(zext_onehot__narrow),
         .wide(zext_onehot__wide)
     );
+    ba_tag_array__zext_onehot zext_wonehot(
+        .narrow(zext_wonehot__narrow),
+        .wide(zext_wonehot__wide)
+    );
+    ba_tag_array__zpack zpack(
+        .bits__0(zpack__bits__0),
+        .bits__1(zpack__bits__1),
+        .bits__2(zpack__bits__2),
+        .bits__3(zpack__bits__3),
+        .bits__4(zpack__bits__4),
+        .bits__5(zpack__bits__5),
+        .bits__6(zpack__bits__6),
+        .bits__7(zpack__bits__7),
+        .word(zpack__word)
+    );
+    ba_tag_array__zpop zpop(
+        .x(zpop__x),
+        .ones(zpop__ones)
+    );
 
     // Update code
     always @(*) r_valid__clock = clock;
@@ -533,227 +1894,985 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     always @(*) r_way__clock = clock;
     always @(*) r_evict_valid__clock = clock;
     always @(*) r_evict_addr__clock = clock;
+    always @(*) s_valid__clock = clock;
+    always @(*) s_set__clock = clock;
+    always @(*) s_tag__clock = clock;
+    always @(*) s_write__clock = clock;
+    always @(*) s_prefetch__clock = clock;
+    always @(*) s_resv__clock = clock;
+    always @(*) wb_valid__clock = clock;
+    always @(*) wb_set__clock = clock;
+    always @(*) p_tag__clock = clock;
+    always @(*) wb_stag__clock = clock;
     always @(*) begin
         r_valid__d = r_valid__q;
-        r_valid__d = req_valid;
+        r_valid__d = s_valid__q;
     end
     always @(*) begin
         r_outcome__d = r_outcome__q;
         r_outcome__d = code_zero;
-        if (req_valid) begin
+        if (s_valid__q) begin
             r_outcome__d = m_outcome;
         end
     end
     always @(*) begin
         r_way__d = r_way__q;
         r_way__d = way_zero;
-        if (req_valid) begin
+        if (s_valid__q) begin
             r_way__d = m_way;
         end
     end
     always @(*) begin
         r_evict_valid__d = r_evict_valid__q;
         r_evict_valid__d = 1'b0;
-        if (req_valid) begin
+        if (s_valid__q) begin
             r_evict_valid__d = m_evict_valid;
         end
     end
     always @(*) begin
         r_evict_addr__d = r_evict_addr__q;
         r_evict_addr__d = addr_zero;
-        if (req_valid) begin
+        if (s_valid__q) begin
             if (m_evict_valid) begin
                 r_evict_addr__d = (zext_tag__wide << tag_amt) | (zext_set__wide << off_amt);
             end
         end
+    end
+    always @(*) begin
+        s_valid__d = s_valid__q;
+        s_valid__d = req_valid;
+    end
+    always @(*) begin
+        s_set__d = s_set__q;
+        s_set__d = set_idx;
+    end
+    always @(*) begin
+        s_tag__d = s_tag__q;
+        s_tag__d = req_tag;
+    end
+    always @(*) begin
+        s_write__d = s_write__q;
+        s_write__d = req_write;
+    end
+    always @(*) begin
+        s_prefetch__d = s_prefetch__q;
+        s_prefetch__d = req_prefetch;
+    end
+    always @(*) begin
+        s_resv__d = s_resv__q;
+        s_resv__d = req_resv;
+    end
+    always @(*) begin
+        wb_valid__d = wb_valid__q;
+        wb_valid__d = s_valid__q;
+    end
+    always @(*) begin
+        wb_set__d = wb_set__q;
+        wb_set__d = s_set__q;
+    end
+    always @(*) begin
+        p_tag__d = p_tag__q;
+        p_tag__d = s_tag__q;
+    end
+    always @(*) begin
+        wb_stag__d = wb_stag__q;
+        wb_stag__d = s_tag__q;
     end
     always @(*) r_valid__reset = reset;
     always @(*) r_outcome__reset = reset;
     always @(*) r_way__reset = reset;
     always @(*) r_evict_valid__reset = reset;
     always @(*) r_evict_addr__reset = reset;
+    always @(*) s_valid__reset = reset;
+    always @(*) s_set__reset = reset;
+    always @(*) s_tag__reset = reset;
+    always @(*) s_write__reset = reset;
+    always @(*) s_prefetch__reset = reset;
+    always @(*) s_resv__reset = reset;
+    always @(*) wb_valid__reset = reset;
+    always @(*) wb_set__reset = reset;
+    always @(*) p_tag__reset = reset;
+    always @(*) wb_stag__reset = reset;
+    always @(*) rv__0__clock = clock;
+    always @(*) rv__0__reset = reset;
+    always @(*) req__0__clock = clock;
+    always @(*) req__0__reset = reset;
+    always @(*) rtag__0__clock = clock;
+    always @(*) rtag__0__reset = reset;
+    always @(*) rreuse__0__clock = clock;
+    always @(*) rreuse__0__reset = reset;
+    always @(*) rbyp__0__clock = clock;
+    always @(*) rbyp__0__reset = reset;
+    always @(*) rrank__0__clock = clock;
+    always @(*) rrank__0__reset = reset;
+    always @(*) wbv__0__clock = clock;
+    always @(*) wbv__0__reset = reset;
+    always @(*) wbtag__0__clock = clock;
+    always @(*) wbtag__0__reset = reset;
+    always @(*) rfill__0__clock = clock;
+    always @(*) rfill__0__reset = reset;
+    always @(*) wbfill__0__clock = clock;
+    always @(*) wbfill__0__reset = reset;
+    always @(*) wbreuse__0__clock = clock;
+    always @(*) wbreuse__0__reset = reset;
+    always @(*) wbbyp__0__clock = clock;
+    always @(*) wbbyp__0__reset = reset;
+    always @(*) wbrank__0__clock = clock;
+    always @(*) wbrank__0__reset = reset;
+    always @(*) rv__1__clock = clock;
+    always @(*) rv__1__reset = reset;
+    always @(*) req__1__clock = clock;
+    always @(*) req__1__reset = reset;
+    always @(*) rtag__1__clock = clock;
+    always @(*) rtag__1__reset = reset;
+    always @(*) rreuse__1__clock = clock;
+    always @(*) rreuse__1__reset = reset;
+    always @(*) rbyp__1__clock = clock;
+    always @(*) rbyp__1__reset = reset;
+    always @(*) rrank__1__clock = clock;
+    always @(*) rrank__1__reset = reset;
+    always @(*) wbv__1__clock = clock;
+    always @(*) wbv__1__reset = reset;
+    always @(*) wbtag__1__clock = clock;
+    always @(*) wbtag__1__reset = reset;
+    always @(*) rfill__1__clock = clock;
+    always @(*) rfill__1__reset = reset;
+    always @(*) wbfill__1__clock = clock;
+    always @(*) wbfill__1__reset = reset;
+    always @(*) wbreuse__1__clock = clock;
+    always @(*) wbreuse__1__reset = reset;
+    always @(*) wbbyp__1__clock = clock;
+    always @(*) wbbyp__1__reset = reset;
+    always @(*) wbrank__1__clock = clock;
+    always @(*) wbrank__1__reset = reset;
+    always @(*) rv__2__clock = clock;
+    always @(*) rv__2__reset = reset;
+    always @(*) req__2__clock = clock;
+    always @(*) req__2__reset = reset;
+    always @(*) rtag__2__clock = clock;
+    always @(*) rtag__2__reset = reset;
+    always @(*) rreuse__2__clock = clock;
+    always @(*) rreuse__2__reset = reset;
+    always @(*) rbyp__2__clock = clock;
+    always @(*) rbyp__2__reset = reset;
+    always @(*) rrank__2__clock = clock;
+    always @(*) rrank__2__reset = reset;
+    always @(*) wbv__2__clock = clock;
+    always @(*) wbv__2__reset = reset;
+    always @(*) wbtag__2__clock = clock;
+    always @(*) wbtag__2__reset = reset;
+    always @(*) rfill__2__clock = clock;
+    always @(*) rfill__2__reset = reset;
+    always @(*) wbfill__2__clock = clock;
+    always @(*) wbfill__2__reset = reset;
+    always @(*) wbreuse__2__clock = clock;
+    always @(*) wbreuse__2__reset = reset;
+    always @(*) wbbyp__2__clock = clock;
+    always @(*) wbbyp__2__reset = reset;
+    always @(*) wbrank__2__clock = clock;
+    always @(*) wbrank__2__reset = reset;
+    always @(*) rv__3__clock = clock;
+    always @(*) rv__3__reset = reset;
+    always @(*) req__3__clock = clock;
+    always @(*) req__3__reset = reset;
+    always @(*) rtag__3__clock = clock;
+    always @(*) rtag__3__reset = reset;
+    always @(*) rreuse__3__clock = clock;
+    always @(*) rreuse__3__reset = reset;
+    always @(*) rbyp__3__clock = clock;
+    always @(*) rbyp__3__reset = reset;
+    always @(*) rrank__3__clock = clock;
+    always @(*) rrank__3__reset = reset;
+    always @(*) wbv__3__clock = clock;
+    always @(*) wbv__3__reset = reset;
+    always @(*) wbtag__3__clock = clock;
+    always @(*) wbtag__3__reset = reset;
+    always @(*) rfill__3__clock = clock;
+    always @(*) rfill__3__reset = reset;
+    always @(*) wbfill__3__clock = clock;
+    always @(*) wbfill__3__reset = reset;
+    always @(*) wbreuse__3__clock = clock;
+    always @(*) wbreuse__3__reset = reset;
+    always @(*) wbbyp__3__clock = clock;
+    always @(*) wbbyp__3__reset = reset;
+    always @(*) wbrank__3__clock = clock;
+    always @(*) wbrank__3__reset = reset;
+    always @(*) rv__4__clock = clock;
+    always @(*) rv__4__reset = reset;
+    always @(*) req__4__clock = clock;
+    always @(*) req__4__reset = reset;
+    always @(*) rtag__4__clock = clock;
+    always @(*) rtag__4__reset = reset;
+    always @(*) rreuse__4__clock = clock;
+    always @(*) rreuse__4__reset = reset;
+    always @(*) rbyp__4__clock = clock;
+    always @(*) rbyp__4__reset = reset;
+    always @(*) rrank__4__clock = clock;
+    always @(*) rrank__4__reset = reset;
+    always @(*) wbv__4__clock = clock;
+    always @(*) wbv__4__reset = reset;
+    always @(*) wbtag__4__clock = clock;
+    always @(*) wbtag__4__reset = reset;
+    always @(*) rfill__4__clock = clock;
+    always @(*) rfill__4__reset = reset;
+    always @(*) wbfill__4__clock = clock;
+    always @(*) wbfill__4__reset = reset;
+    always @(*) wbreuse__4__clock = clock;
+    always @(*) wbreuse__4__reset = reset;
+    always @(*) wbbyp__4__clock = clock;
+    always @(*) wbbyp__4__reset = reset;
+    always @(*) wbrank__4__clock = clock;
+    always @(*) wbrank__4__reset = reset;
+    always @(*) rv__5__clock = clock;
+    always @(*) rv__5__reset = reset;
+    always @(*) req__5__clock = clock;
+    always @(*) req__5__reset = reset;
+    always @(*) rtag__5__clock = clock;
+    always @(*) rtag__5__reset = reset;
+    always @(*) rreuse__5__clock = clock;
+    always @(*) rreuse__5__reset = reset;
+    always @(*) rbyp__5__clock = clock;
+    always @(*) rbyp__5__reset = reset;
+    always @(*) rrank__5__clock = clock;
+    always @(*) rrank__5__reset = reset;
+    always @(*) wbv__5__clock = clock;
+    always @(*) wbv__5__reset = reset;
+    always @(*) wbtag__5__clock = clock;
+    always @(*) wbtag__5__reset = reset;
+    always @(*) rfill__5__clock = clock;
+    always @(*) rfill__5__reset = reset;
+    always @(*) wbfill__5__clock = clock;
+    always @(*) wbfill__5__reset = reset;
+    always @(*) wbreuse__5__clock = clock;
+    always @(*) wbreuse__5__reset = reset;
+    always @(*) wbbyp__5__clock = clock;
+    always @(*) wbbyp__5__reset = reset;
+    always @(*) wbrank__5__clock = clock;
+    always @(*) wbrank__5__reset = reset;
+    always @(*) rv__6__clock = clock;
+    always @(*) rv__6__reset = reset;
+    always @(*) req__6__clock = clock;
+    always @(*) req__6__reset = reset;
+    always @(*) rtag__6__clock = clock;
+    always @(*) rtag__6__reset = reset;
+    always @(*) rreuse__6__clock = clock;
+    always @(*) rreuse__6__reset = reset;
+    always @(*) rbyp__6__clock = clock;
+    always @(*) rbyp__6__reset = reset;
+    always @(*) rrank__6__clock = clock;
+    always @(*) rrank__6__reset = reset;
+    always @(*) wbv__6__clock = clock;
+    always @(*) wbv__6__reset = reset;
+    always @(*) wbtag__6__clock = clock;
+    always @(*) wbtag__6__reset = reset;
+    always @(*) rfill__6__clock = clock;
+    always @(*) rfill__6__reset = reset;
+    always @(*) wbfill__6__clock = clock;
+    always @(*) wbfill__6__reset = reset;
+    always @(*) wbreuse__6__clock = clock;
+    always @(*) wbreuse__6__reset = reset;
+    always @(*) wbbyp__6__clock = clock;
+    always @(*) wbbyp__6__reset = reset;
+    always @(*) wbrank__6__clock = clock;
+    always @(*) wbrank__6__reset = reset;
+    always @(*) rv__7__clock = clock;
+    always @(*) rv__7__reset = reset;
+    always @(*) req__7__clock = clock;
+    always @(*) req__7__reset = reset;
+    always @(*) rtag__7__clock = clock;
+    always @(*) rtag__7__reset = reset;
+    always @(*) rreuse__7__clock = clock;
+    always @(*) rreuse__7__reset = reset;
+    always @(*) rbyp__7__clock = clock;
+    always @(*) rbyp__7__reset = reset;
+    always @(*) rrank__7__clock = clock;
+    always @(*) rrank__7__reset = reset;
+    always @(*) wbv__7__clock = clock;
+    always @(*) wbv__7__reset = reset;
+    always @(*) wbtag__7__clock = clock;
+    always @(*) wbtag__7__reset = reset;
+    always @(*) rfill__7__clock = clock;
+    always @(*) rfill__7__reset = reset;
+    always @(*) wbfill__7__clock = clock;
+    always @(*) wbfill__7__reset = reset;
+    always @(*) wbreuse__7__clock = clock;
+    always @(*) wbreuse__7__reset = reset;
+    always @(*) wbbyp__7__clock = clock;
+    always @(*) wbbyp__7__reset = reset;
+    always @(*) wbrank__7__clock = clock;
+    always @(*) wbrank__7__reset = reset;
     always @(*) set_idx = req_addr[(off_amt)+:(4)] & set_mask;
     always @(*) req_tag = req_addr[(tag_amt)+:(21)];
     always @(*) unused_addr_bits = |req_addr;
-    always @(*) zext_set__narrow = set_idx;
     always @(*) zext_onehot__narrow = set_idx;
     always @(*) set_onehot = ns_one << zext_onehot__wide;
+    always @(*) zext_wonehot__narrow = wb_set__q;
+    always @(*) w_onehot = ns_one << zext_wonehot__wide;
+    always @(*) wb_same = wb_valid__q & (wb_set__q == set_idx);
+    always @(*) begin
+        if (wbfill__0__q) begin
+            wb_tag__0 = wb_stag__q;
+        end
+        else begin
+            wb_tag__0 = wbtag__0__q;
+        end
+    end
     always @(*) ways__0__clock = clock;
     always @(*) ways__0__reset = reset;
     always @(*) ways__0__flush = flush;
     always @(*) ways__0__set_idx = set_idx;
     always @(*) ways__0__set_onehot = set_onehot;
-    always @(*) ways__0__we = req_valid;
+    always @(*) ways__0__w_set_idx = wb_set__q;
+    always @(*) ways__0__w_set_onehot = w_onehot;
+    always @(*) ways__0__we = wb_valid__q;
+    always @(*) ways__0__w_valid = wbv__0__q;
+    always @(*) ways__0__w_tag = wb_tag__0;
+    always @(*) ways__0__w_reuse = wbreuse__0__q;
+    always @(*) ways__0__w_bypass = wbbyp__0__q;
+    always @(*) ways__0__w_rank = wbrank__0__q;
+    always @(*) begin
+        if (wb_same) begin
+            m_valid__0 = wbv__0__q;
+        end
+        else begin
+            m_valid__0 = ways__0__o_valid;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_tag__0 = wb_tag__0;
+        end
+        else begin
+            m_tag__0 = ways__0__o_tag;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_reuse__0 = wbreuse__0__q;
+        end
+        else begin
+            m_reuse__0 = ways__0__o_reuse;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_byp__0 = wbbyp__0__q;
+        end
+        else begin
+            m_byp__0 = ways__0__o_bypass;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_rank__0 = wbrank__0__q;
+        end
+        else begin
+            m_rank__0 = ways__0__o_rank;
+        end
+    end
+    always @(*) eq_mem__0 = m_tag__0 == req_tag;
+    always @(*) begin
+        if (wbfill__1__q) begin
+            wb_tag__1 = wb_stag__q;
+        end
+        else begin
+            wb_tag__1 = wbtag__1__q;
+        end
+    end
     always @(*) ways__1__clock = clock;
     always @(*) ways__1__reset = reset;
     always @(*) ways__1__flush = flush;
     always @(*) ways__1__set_idx = set_idx;
     always @(*) ways__1__set_onehot = set_onehot;
-    always @(*) ways__1__we = req_valid;
+    always @(*) ways__1__w_set_idx = wb_set__q;
+    always @(*) ways__1__w_set_onehot = w_onehot;
+    always @(*) ways__1__we = wb_valid__q;
+    always @(*) ways__1__w_valid = wbv__1__q;
+    always @(*) ways__1__w_tag = wb_tag__1;
+    always @(*) ways__1__w_reuse = wbreuse__1__q;
+    always @(*) ways__1__w_bypass = wbbyp__1__q;
+    always @(*) ways__1__w_rank = wbrank__1__q;
+    always @(*) begin
+        if (wb_same) begin
+            m_valid__1 = wbv__1__q;
+        end
+        else begin
+            m_valid__1 = ways__1__o_valid;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_tag__1 = wb_tag__1;
+        end
+        else begin
+            m_tag__1 = ways__1__o_tag;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_reuse__1 = wbreuse__1__q;
+        end
+        else begin
+            m_reuse__1 = ways__1__o_reuse;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_byp__1 = wbbyp__1__q;
+        end
+        else begin
+            m_byp__1 = ways__1__o_bypass;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_rank__1 = wbrank__1__q;
+        end
+        else begin
+            m_rank__1 = ways__1__o_rank;
+        end
+    end
+    always @(*) eq_mem__1 = m_tag__1 == req_tag;
+    always @(*) begin
+        if (wbfill__2__q) begin
+            wb_tag__2 = wb_stag__q;
+        end
+        else begin
+            wb_tag__2 = wbtag__2__q;
+        end
+    end
     always @(*) ways__2__clock = clock;
     always @(*) ways__2__reset = reset;
     always @(*) ways__2__flush = flush;
     always @(*) ways__2__set_idx = set_idx;
     always @(*) ways__2__set_onehot = set_onehot;
-    always @(*) ways__2__we = req_valid;
+    always @(*) ways__2__w_set_idx = wb_set__q;
+    always @(*) ways__2__w_set_onehot = w_onehot;
+    always @(*) ways__2__we = wb_valid__q;
+    always @(*) ways__2__w_valid = wbv__2__q;
+    always @(*) ways__2__w_tag = wb_tag__2;
+    always @(*) ways__2__w_reuse = wbreuse__2__q;
+    always @(*) ways__2__w_bypass = wbbyp__2__q;
+    always @(*) ways__2__w_rank = wbrank__2__q;
+    always @(*) begin
+        if (wb_same) begin
+            m_valid__2 = wbv__2__q;
+        end
+        else begin
+            m_valid__2 = ways__2__o_valid;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_tag__2 = wb_tag__2;
+        end
+        else begin
+            m_tag__2 = ways__2__o_tag;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_reuse__2 = wbreuse__2__q;
+        end
+        else begin
+            m_reuse__2 = ways__2__o_reuse;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_byp__2 = wbbyp__2__q;
+        end
+        else begin
+            m_byp__2 = ways__2__o_bypass;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_rank__2 = wbrank__2__q;
+        end
+        else begin
+            m_rank__2 = ways__2__o_rank;
+        end
+    end
+    always @(*) eq_mem__2 = m_tag__2 == req_tag;
+    always @(*) begin
+        if (wbfill__3__q) begin
+            wb_tag__3 = wb_stag__q;
+        end
+        else begin
+            wb_tag__3 = wbtag__3__q;
+        end
+    end
     always @(*) ways__3__clock = clock;
     always @(*) ways__3__reset = reset;
     always @(*) ways__3__flush = flush;
     always @(*) ways__3__set_idx = set_idx;
     always @(*) ways__3__set_onehot = set_onehot;
-    always @(*) ways__3__we = req_valid;
+    always @(*) ways__3__w_set_idx = wb_set__q;
+    always @(*) ways__3__w_set_onehot = w_onehot;
+    always @(*) ways__3__we = wb_valid__q;
+    always @(*) ways__3__w_valid = wbv__3__q;
+    always @(*) ways__3__w_tag = wb_tag__3;
+    always @(*) ways__3__w_reuse = wbreuse__3__q;
+    always @(*) ways__3__w_bypass = wbbyp__3__q;
+    always @(*) ways__3__w_rank = wbrank__3__q;
+    always @(*) begin
+        if (wb_same) begin
+            m_valid__3 = wbv__3__q;
+        end
+        else begin
+            m_valid__3 = ways__3__o_valid;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_tag__3 = wb_tag__3;
+        end
+        else begin
+            m_tag__3 = ways__3__o_tag;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_reuse__3 = wbreuse__3__q;
+        end
+        else begin
+            m_reuse__3 = ways__3__o_reuse;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_byp__3 = wbbyp__3__q;
+        end
+        else begin
+            m_byp__3 = ways__3__o_bypass;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_rank__3 = wbrank__3__q;
+        end
+        else begin
+            m_rank__3 = ways__3__o_rank;
+        end
+    end
+    always @(*) eq_mem__3 = m_tag__3 == req_tag;
+    always @(*) begin
+        if (wbfill__4__q) begin
+            wb_tag__4 = wb_stag__q;
+        end
+        else begin
+            wb_tag__4 = wbtag__4__q;
+        end
+    end
     always @(*) ways__4__clock = clock;
     always @(*) ways__4__reset = reset;
     always @(*) ways__4__flush = flush;
     always @(*) ways__4__set_idx = set_idx;
     always @(*) ways__4__set_onehot = set_onehot;
-    always @(*) ways__4__we = req_valid;
+    always @(*) ways__4__w_set_idx = wb_set__q;
+    always @(*) ways__4__w_set_onehot = w_onehot;
+    always @(*) ways__4__we = wb_valid__q;
+    always @(*) ways__4__w_valid = wbv__4__q;
+    always @(*) ways__4__w_tag = wb_tag__4;
+    always @(*) ways__4__w_reuse = wbreuse__4__q;
+    always @(*) ways__4__w_bypass = wbbyp__4__q;
+    always @(*) ways__4__w_rank = wbrank__4__q;
+    always @(*) begin
+        if (wb_same) begin
+            m_valid__4 = wbv__4__q;
+        end
+        else begin
+            m_valid__4 = ways__4__o_valid;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_tag__4 = wb_tag__4;
+        end
+        else begin
+            m_tag__4 = ways__4__o_tag;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_reuse__4 = wbreuse__4__q;
+        end
+        else begin
+            m_reuse__4 = ways__4__o_reuse;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_byp__4 = wbbyp__4__q;
+        end
+        else begin
+            m_byp__4 = ways__4__o_bypass;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_rank__4 = wbrank__4__q;
+        end
+        else begin
+            m_rank__4 = ways__4__o_rank;
+        end
+    end
+    always @(*) eq_mem__4 = m_tag__4 == req_tag;
+    always @(*) begin
+        if (wbfill__5__q) begin
+            wb_tag__5 = wb_stag__q;
+        end
+        else begin
+            wb_tag__5 = wbtag__5__q;
+        end
+    end
     always @(*) ways__5__clock = clock;
     always @(*) ways__5__reset = reset;
     always @(*) ways__5__flush = flush;
     always @(*) ways__5__set_idx = set_idx;
     always @(*) ways__5__set_onehot = set_onehot;
-    always @(*) ways__5__we = req_valid;
+    always @(*) ways__5__w_set_idx = wb_set__q;
+    always @(*) ways__5__w_set_onehot = w_onehot;
+    always @(*) ways__5__we = wb_valid__q;
+    always @(*) ways__5__w_valid = wbv__5__q;
+    always @(*) ways__5__w_tag = wb_tag__5;
+    always @(*) ways__5__w_reuse = wbreuse__5__q;
+    always @(*) ways__5__w_bypass = wbbyp__5__q;
+    always @(*) ways__5__w_rank = wbrank__5__q;
+    always @(*) begin
+        if (wb_same) begin
+            m_valid__5 = wbv__5__q;
+        end
+        else begin
+            m_valid__5 = ways__5__o_valid;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_tag__5 = wb_tag__5;
+        end
+        else begin
+            m_tag__5 = ways__5__o_tag;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_reuse__5 = wbreuse__5__q;
+        end
+        else begin
+            m_reuse__5 = ways__5__o_reuse;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_byp__5 = wbbyp__5__q;
+        end
+        else begin
+            m_byp__5 = ways__5__o_bypass;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_rank__5 = wbrank__5__q;
+        end
+        else begin
+            m_rank__5 = ways__5__o_rank;
+        end
+    end
+    always @(*) eq_mem__5 = m_tag__5 == req_tag;
+    always @(*) begin
+        if (wbfill__6__q) begin
+            wb_tag__6 = wb_stag__q;
+        end
+        else begin
+            wb_tag__6 = wbtag__6__q;
+        end
+    end
     always @(*) ways__6__clock = clock;
     always @(*) ways__6__reset = reset;
     always @(*) ways__6__flush = flush;
     always @(*) ways__6__set_idx = set_idx;
     always @(*) ways__6__set_onehot = set_onehot;
-    always @(*) ways__6__we = req_valid;
+    always @(*) ways__6__w_set_idx = wb_set__q;
+    always @(*) ways__6__w_set_onehot = w_onehot;
+    always @(*) ways__6__we = wb_valid__q;
+    always @(*) ways__6__w_valid = wbv__6__q;
+    always @(*) ways__6__w_tag = wb_tag__6;
+    always @(*) ways__6__w_reuse = wbreuse__6__q;
+    always @(*) ways__6__w_bypass = wbbyp__6__q;
+    always @(*) ways__6__w_rank = wbrank__6__q;
+    always @(*) begin
+        if (wb_same) begin
+            m_valid__6 = wbv__6__q;
+        end
+        else begin
+            m_valid__6 = ways__6__o_valid;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_tag__6 = wb_tag__6;
+        end
+        else begin
+            m_tag__6 = ways__6__o_tag;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_reuse__6 = wbreuse__6__q;
+        end
+        else begin
+            m_reuse__6 = ways__6__o_reuse;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_byp__6 = wbbyp__6__q;
+        end
+        else begin
+            m_byp__6 = ways__6__o_bypass;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_rank__6 = wbrank__6__q;
+        end
+        else begin
+            m_rank__6 = ways__6__o_rank;
+        end
+    end
+    always @(*) eq_mem__6 = m_tag__6 == req_tag;
+    always @(*) begin
+        if (wbfill__7__q) begin
+            wb_tag__7 = wb_stag__q;
+        end
+        else begin
+            wb_tag__7 = wbtag__7__q;
+        end
+    end
     always @(*) ways__7__clock = clock;
     always @(*) ways__7__reset = reset;
     always @(*) ways__7__flush = flush;
     always @(*) ways__7__set_idx = set_idx;
     always @(*) ways__7__set_onehot = set_onehot;
-    always @(*) ways__7__we = req_valid;
-    always @(*) ev__0 = ways__0__o_valid & ~flush;
-    always @(*) hit__0 = ways__0__o_valid & ~flush & (ways__0__o_tag == req_tag) & ~(req_write & req_resv[0]);
-    always @(*) inval__0 = ~(ways__0__o_valid & ~flush) & ~req_resv[0];
-    always @(*) cand__0 = ways__0__o_valid & ~flush & ~req_resv[0];
-    always @(*) noreuse__0 = ways__0__o_valid & ~flush & ~req_resv[0] & ~ways__0__o_reuse;
-    always @(*) withreuse__0 = ways__0__o_valid & ~flush & ~req_resv[0] & ways__0__o_reuse;
-    always @(*) ev__1 = ways__1__o_valid & ~flush;
-    always @(*) hit__1 = ways__1__o_valid & ~flush & (ways__1__o_tag == req_tag) & ~(req_write & req_resv[1]);
-    always @(*) inval__1 = ~(ways__1__o_valid & ~flush) & ~req_resv[1];
-    always @(*) cand__1 = ways__1__o_valid & ~flush & ~req_resv[1];
-    always @(*) noreuse__1 = ways__1__o_valid & ~flush & ~req_resv[1] & ~ways__1__o_reuse;
-    always @(*) withreuse__1 = ways__1__o_valid & ~flush & ~req_resv[1] & ways__1__o_reuse;
-    always @(*) ev__2 = ways__2__o_valid & ~flush;
-    always @(*) hit__2 = ways__2__o_valid & ~flush & (ways__2__o_tag == req_tag) & ~(req_write & req_resv[2]);
-    always @(*) inval__2 = ~(ways__2__o_valid & ~flush) & ~req_resv[2];
-    always @(*) cand__2 = ways__2__o_valid & ~flush & ~req_resv[2];
-    always @(*) noreuse__2 = ways__2__o_valid & ~flush & ~req_resv[2] & ~ways__2__o_reuse;
-    always @(*) withreuse__2 = ways__2__o_valid & ~flush & ~req_resv[2] & ways__2__o_reuse;
-    always @(*) ev__3 = ways__3__o_valid & ~flush;
-    always @(*) hit__3 = ways__3__o_valid & ~flush & (ways__3__o_tag == req_tag) & ~(req_write & req_resv[3]);
-    always @(*) inval__3 = ~(ways__3__o_valid & ~flush) & ~req_resv[3];
-    always @(*) cand__3 = ways__3__o_valid & ~flush & ~req_resv[3];
-    always @(*) noreuse__3 = ways__3__o_valid & ~flush & ~req_resv[3] & ~ways__3__o_reuse;
-    always @(*) withreuse__3 = ways__3__o_valid & ~flush & ~req_resv[3] & ways__3__o_reuse;
-    always @(*) ev__4 = ways__4__o_valid & ~flush;
-    always @(*) hit__4 = ways__4__o_valid & ~flush & (ways__4__o_tag == req_tag) & ~(req_write & req_resv[4]);
-    always @(*) inval__4 = ~(ways__4__o_valid & ~flush) & ~req_resv[4];
-    always @(*) cand__4 = ways__4__o_valid & ~flush & ~req_resv[4];
-    always @(*) noreuse__4 = ways__4__o_valid & ~flush & ~req_resv[4] & ~ways__4__o_reuse;
-    always @(*) withreuse__4 = ways__4__o_valid & ~flush & ~req_resv[4] & ways__4__o_reuse;
-    always @(*) ev__5 = ways__5__o_valid & ~flush;
-    always @(*) hit__5 = ways__5__o_valid & ~flush & (ways__5__o_tag == req_tag) & ~(req_write & req_resv[5]);
-    always @(*) inval__5 = ~(ways__5__o_valid & ~flush) & ~req_resv[5];
-    always @(*) cand__5 = ways__5__o_valid & ~flush & ~req_resv[5];
-    always @(*) noreuse__5 = ways__5__o_valid & ~flush & ~req_resv[5] & ~ways__5__o_reuse;
-    always @(*) withreuse__5 = ways__5__o_valid & ~flush & ~req_resv[5] & ways__5__o_reuse;
-    always @(*) ev__6 = ways__6__o_valid & ~flush;
-    always @(*) hit__6 = ways__6__o_valid & ~flush & (ways__6__o_tag == req_tag) & ~(req_write & req_resv[6]);
-    always @(*) inval__6 = ~(ways__6__o_valid & ~flush) & ~req_resv[6];
-    always @(*) cand__6 = ways__6__o_valid & ~flush & ~req_resv[6];
-    always @(*) noreuse__6 = ways__6__o_valid & ~flush & ~req_resv[6] & ~ways__6__o_reuse;
-    always @(*) withreuse__6 = ways__6__o_valid & ~flush & ~req_resv[6] & ways__6__o_reuse;
-    always @(*) ev__7 = ways__7__o_valid & ~flush;
-    always @(*) hit__7 = ways__7__o_valid & ~flush & (ways__7__o_tag == req_tag) & ~(req_write & req_resv[7]);
-    always @(*) inval__7 = ~(ways__7__o_valid & ~flush) & ~req_resv[7];
-    always @(*) cand__7 = ways__7__o_valid & ~flush & ~req_resv[7];
-    always @(*) noreuse__7 = ways__7__o_valid & ~flush & ~req_resv[7] & ~ways__7__o_reuse;
-    always @(*) withreuse__7 = ways__7__o_valid & ~flush & ~req_resv[7] & ways__7__o_reuse;
+    always @(*) ways__7__w_set_idx = wb_set__q;
+    always @(*) ways__7__w_set_onehot = w_onehot;
+    always @(*) ways__7__we = wb_valid__q;
+    always @(*) ways__7__w_valid = wbv__7__q;
+    always @(*) ways__7__w_tag = wb_tag__7;
+    always @(*) ways__7__w_reuse = wbreuse__7__q;
+    always @(*) ways__7__w_bypass = wbbyp__7__q;
+    always @(*) ways__7__w_rank = wbrank__7__q;
+    always @(*) begin
+        if (wb_same) begin
+            m_valid__7 = wbv__7__q;
+        end
+        else begin
+            m_valid__7 = ways__7__o_valid;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_tag__7 = wb_tag__7;
+        end
+        else begin
+            m_tag__7 = ways__7__o_tag;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_reuse__7 = wbreuse__7__q;
+        end
+        else begin
+            m_reuse__7 = ways__7__o_reuse;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_byp__7 = wbbyp__7__q;
+        end
+        else begin
+            m_byp__7 = ways__7__o_bypass;
+        end
+    end
+    always @(*) begin
+        if (wb_same) begin
+            m_rank__7 = wbrank__7__q;
+        end
+        else begin
+            m_rank__7 = ways__7__o_rank;
+        end
+    end
+    always @(*) eq_mem__7 = m_tag__7 == req_tag;
+    always @(*) same_set = s_valid__q & (s_set__q == set_idx);
+    always @(*) eq_fwd = s_tag__q == req_tag;
+    always @(*) begin
+        if (rfill__0__q) begin
+            etag__0 = p_tag__q;
+        end
+        else begin
+            etag__0 = rtag__0__q;
+        end
+    end
+    always @(*) hit__0 = rv__0__q & req__0__q & ~(s_write__q & s_resv__q[0]);
+    always @(*) inval__0 = ~rv__0__q & ~s_resv__q[0];
+    always @(*) cand__0 = rv__0__q & ~s_resv__q[0];
+    always @(*) noreuse__0 = rv__0__q & ~s_resv__q[0] & ~rreuse__0__q;
+    always @(*) withreuse__0 = rv__0__q & ~s_resv__q[0] & rreuse__0__q;
+    always @(*) zpack__bits__0 = noreuse__0;
+    always @(*) begin
+        if (rfill__1__q) begin
+            etag__1 = p_tag__q;
+        end
+        else begin
+            etag__1 = rtag__1__q;
+        end
+    end
+    always @(*) hit__1 = rv__1__q & req__1__q & ~(s_write__q & s_resv__q[1]);
+    always @(*) inval__1 = ~rv__1__q & ~s_resv__q[1];
+    always @(*) cand__1 = rv__1__q & ~s_resv__q[1];
+    always @(*) noreuse__1 = rv__1__q & ~s_resv__q[1] & ~rreuse__1__q;
+    always @(*) withreuse__1 = rv__1__q & ~s_resv__q[1] & rreuse__1__q;
+    always @(*) zpack__bits__1 = noreuse__1;
+    always @(*) begin
+        if (rfill__2__q) begin
+            etag__2 = p_tag__q;
+        end
+        else begin
+            etag__2 = rtag__2__q;
+        end
+    end
+    always @(*) hit__2 = rv__2__q & req__2__q & ~(s_write__q & s_resv__q[2]);
+    always @(*) inval__2 = ~rv__2__q & ~s_resv__q[2];
+    always @(*) cand__2 = rv__2__q & ~s_resv__q[2];
+    always @(*) noreuse__2 = rv__2__q & ~s_resv__q[2] & ~rreuse__2__q;
+    always @(*) withreuse__2 = rv__2__q & ~s_resv__q[2] & rreuse__2__q;
+    always @(*) zpack__bits__2 = noreuse__2;
+    always @(*) begin
+        if (rfill__3__q) begin
+            etag__3 = p_tag__q;
+        end
+        else begin
+            etag__3 = rtag__3__q;
+        end
+    end
+    always @(*) hit__3 = rv__3__q & req__3__q & ~(s_write__q & s_resv__q[3]);
+    always @(*) inval__3 = ~rv__3__q & ~s_resv__q[3];
+    always @(*) cand__3 = rv__3__q & ~s_resv__q[3];
+    always @(*) noreuse__3 = rv__3__q & ~s_resv__q[3] & ~rreuse__3__q;
+    always @(*) withreuse__3 = rv__3__q & ~s_resv__q[3] & rreuse__3__q;
+    always @(*) zpack__bits__3 = noreuse__3;
+    always @(*) begin
+        if (rfill__4__q) begin
+            etag__4 = p_tag__q;
+        end
+        else begin
+            etag__4 = rtag__4__q;
+        end
+    end
+    always @(*) hit__4 = rv__4__q & req__4__q & ~(s_write__q & s_resv__q[4]);
+    always @(*) inval__4 = ~rv__4__q & ~s_resv__q[4];
+    always @(*) cand__4 = rv__4__q & ~s_resv__q[4];
+    always @(*) noreuse__4 = rv__4__q & ~s_resv__q[4] & ~rreuse__4__q;
+    always @(*) withreuse__4 = rv__4__q & ~s_resv__q[4] & rreuse__4__q;
+    always @(*) zpack__bits__4 = noreuse__4;
+    always @(*) begin
+        if (rfill__5__q) begin
+            etag__5 = p_tag__q;
+        end
+        else begin
+            etag__5 = rtag__5__q;
+        end
+    end
+    always @(*) hit__5 = rv__5__q & req__5__q & ~(s_write__q & s_resv__q[5]);
+    always @(*) inval__5 = ~rv__5__q & ~s_resv__q[5];
+    always @(*) cand__5 = rv__5__q & ~s_resv__q[5];
+    always @(*) noreuse__5 = rv__5__q & ~s_resv__q[5] & ~rreuse__5__q;
+    always @(*) withreuse__5 = rv__5__q & ~s_resv__q[5] & rreuse__5__q;
+    always @(*) zpack__bits__5 = noreuse__5;
+    always @(*) begin
+        if (rfill__6__q) begin
+            etag__6 = p_tag__q;
+        end
+        else begin
+            etag__6 = rtag__6__q;
+        end
+    end
+    always @(*) hit__6 = rv__6__q & req__6__q & ~(s_write__q & s_resv__q[6]);
+    always @(*) inval__6 = ~rv__6__q & ~s_resv__q[6];
+    always @(*) cand__6 = rv__6__q & ~s_resv__q[6];
+    always @(*) noreuse__6 = rv__6__q & ~s_resv__q[6] & ~rreuse__6__q;
+    always @(*) withreuse__6 = rv__6__q & ~s_resv__q[6] & rreuse__6__q;
+    always @(*) zpack__bits__6 = noreuse__6;
+    always @(*) begin
+        if (rfill__7__q) begin
+            etag__7 = p_tag__q;
+        end
+        else begin
+            etag__7 = rtag__7__q;
+        end
+    end
+    always @(*) hit__7 = rv__7__q & req__7__q & ~(s_write__q & s_resv__q[7]);
+    always @(*) inval__7 = ~rv__7__q & ~s_resv__q[7];
+    always @(*) cand__7 = rv__7__q & ~s_resv__q[7];
+    always @(*) noreuse__7 = rv__7__q & ~s_resv__q[7] & ~rreuse__7__q;
+    always @(*) withreuse__7 = rv__7__q & ~s_resv__q[7] & rreuse__7__q;
+    always @(*) zpack__bits__7 = noreuse__7;
     always @(*) begin
         any_hit = 1'b0;
-        if (hit__0) begin
-            any_hit = 1'b1;
-        end
-        if (hit__1) begin
-            any_hit = 1'b1;
-        end
-        if (hit__2) begin
-            any_hit = 1'b1;
-        end
-        if (hit__3) begin
-            any_hit = 1'b1;
-        end
-        if (hit__4) begin
-            any_hit = 1'b1;
-        end
-        if (hit__5) begin
-            any_hit = 1'b1;
-        end
-        if (hit__6) begin
-            any_hit = 1'b1;
-        end
-        if (hit__7) begin
-            any_hit = 1'b1;
-        end
+        any_hit = any_hit | hit__0;
+        any_hit = any_hit | hit__1;
+        any_hit = any_hit | hit__2;
+        any_hit = any_hit | hit__3;
+        any_hit = any_hit | hit__4;
+        any_hit = any_hit | hit__5;
+        any_hit = any_hit | hit__6;
+        any_hit = any_hit | hit__7;
     end
     always @(*) begin
         any_inval = 1'b0;
-        if (inval__0) begin
-            any_inval = 1'b1;
-        end
-        if (inval__1) begin
-            any_inval = 1'b1;
-        end
-        if (inval__2) begin
-            any_inval = 1'b1;
-        end
-        if (inval__3) begin
-            any_inval = 1'b1;
-        end
-        if (inval__4) begin
-            any_inval = 1'b1;
-        end
-        if (inval__5) begin
-            any_inval = 1'b1;
-        end
-        if (inval__6) begin
-            any_inval = 1'b1;
-        end
-        if (inval__7) begin
-            any_inval = 1'b1;
-        end
+        any_inval = any_inval | inval__0;
+        any_inval = any_inval | inval__1;
+        any_inval = any_inval | inval__2;
+        any_inval = any_inval | inval__3;
+        any_inval = any_inval | inval__4;
+        any_inval = any_inval | inval__5;
+        any_inval = any_inval | inval__6;
+        any_inval = any_inval | inval__7;
     end
     always @(*) begin
         any_reuse = 1'b0;
-        if (withreuse__0) begin
-            any_reuse = 1'b1;
-        end
-        if (withreuse__1) begin
-            any_reuse = 1'b1;
-        end
-        if (withreuse__2) begin
-            any_reuse = 1'b1;
-        end
-        if (withreuse__3) begin
-            any_reuse = 1'b1;
-        end
-        if (withreuse__4) begin
-            any_reuse = 1'b1;
-        end
-        if (withreuse__5) begin
-            any_reuse = 1'b1;
-        end
-        if (withreuse__6) begin
-            any_reuse = 1'b1;
-        end
-        if (withreuse__7) begin
-            any_reuse = 1'b1;
-        end
+        any_reuse = any_reuse | withreuse__0;
+        any_reuse = any_reuse | withreuse__1;
+        any_reuse = any_reuse | withreuse__2;
+        any_reuse = any_reuse | withreuse__3;
+        any_reuse = any_reuse | withreuse__4;
+        any_reuse = any_reuse | withreuse__5;
+        any_reuse = any_reuse | withreuse__6;
+        any_reuse = any_reuse | withreuse__7;
+    end
+    always @(*) begin
+        any_noreuse = 1'b0;
+        any_noreuse = any_noreuse | noreuse__0;
+        any_noreuse = any_noreuse | noreuse__1;
+        any_noreuse = any_noreuse | noreuse__2;
+        any_noreuse = any_noreuse | noreuse__3;
+        any_noreuse = any_noreuse | noreuse__4;
+        any_noreuse = any_noreuse | noreuse__5;
+        any_noreuse = any_noreuse | noreuse__6;
+        any_noreuse = any_noreuse | noreuse__7;
+    end
+    always @(*) begin
+        hit_bypass = 1'b0;
+        hit_bypass = hit_bypass | (hit__0 & rbyp__0__q);
+        hit_bypass = hit_bypass | (hit__1 & rbyp__1__q);
+        hit_bypass = hit_bypass | (hit__2 & rbyp__2__q);
+        hit_bypass = hit_bypass | (hit__3 & rbyp__3__q);
+        hit_bypass = hit_bypass | (hit__4 & rbyp__4__q);
+        hit_bypass = hit_bypass | (hit__5 & rbyp__5__q);
+        hit_bypass = hit_bypass | (hit__6 & rbyp__6__q);
+        hit_bypass = hit_bypass | (hit__7 & rbyp__7__q);
     end
     always @(*) begin
         inval_below__0 = 1'b0;
@@ -979,656 +3098,981 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
         end
     end
     always @(*) first_inval__7 = inval__7 & ~inval_below__7;
-    assign zcnt__0 = zero8;
+    always @(*) zpop__x = zpack__word;
+    always @(*) zsum = zpop__ones;
+    always @(*) use_noreuse = (zsum >= threshold) & any_noreuse;
+    always @(*) free = policy1 & any_noreuse;
     always @(*) begin
-        zsum = zero8;
-        zsum = zcnt__1;
-        zsum = zcnt__2;
-        zsum = zcnt__3;
-        zsum = zcnt__4;
-        zsum = zcnt__5;
-        zsum = zcnt__6;
-        zsum = zcnt__7;
-        zsum = zcnt__8;
+        inc_hit__0 = 1'b0;
+        inc_hit__0 = inc_hit__0 | (hit__0 & (rrank__0__q > rrank__0__q));
+        inc_hit__0 = inc_hit__0 | (hit__1 & (rrank__1__q > rrank__0__q));
+        inc_hit__0 = inc_hit__0 | (hit__2 & (rrank__2__q > rrank__0__q));
+        inc_hit__0 = inc_hit__0 | (hit__3 & (rrank__3__q > rrank__0__q));
+        inc_hit__0 = inc_hit__0 | (hit__4 & (rrank__4__q > rrank__0__q));
+        inc_hit__0 = inc_hit__0 | (hit__5 & (rrank__5__q > rrank__0__q));
+        inc_hit__0 = inc_hit__0 | (hit__6 & (rrank__6__q > rrank__0__q));
+        inc_hit__0 = inc_hit__0 | (hit__7 & (rrank__7__q > rrank__0__q));
     end
     always @(*) begin
-        if (noreuse__0) begin
-            zcnt__1 = zcnt__0 + one8;
-        end
-        else begin
-            zcnt__1 = zcnt__0;
-        end
+        dec__0 = 1'b0;
+        dec__0 = dec__0 | (hit__0 & (rrank__0__q < rrank__0__q));
+        dec__0 = dec__0 | (hit__1 & (rrank__1__q < rrank__0__q));
+        dec__0 = dec__0 | (hit__2 & (rrank__2__q < rrank__0__q));
+        dec__0 = dec__0 | (hit__3 & (rrank__3__q < rrank__0__q));
+        dec__0 = dec__0 | (hit__4 & (rrank__4__q < rrank__0__q));
+        dec__0 = dec__0 | (hit__5 & (rrank__5__q < rrank__0__q));
+        dec__0 = dec__0 | (hit__6 & (rrank__6__q < rrank__0__q));
+        dec__0 = dec__0 | (hit__7 & (rrank__7__q < rrank__0__q));
     end
     always @(*) begin
-        if (noreuse__1) begin
-            zcnt__2 = zcnt__1 + one8;
-        end
-        else begin
-            zcnt__2 = zcnt__1;
-        end
+        old_nr__0 = 1'b0;
+        old_nr__0 = old_nr__0 | (noreuse__0 & (rrank__0__q > rrank__0__q));
+        old_nr__0 = old_nr__0 | (noreuse__1 & (rrank__1__q > rrank__0__q));
+        old_nr__0 = old_nr__0 | (noreuse__2 & (rrank__2__q > rrank__0__q));
+        old_nr__0 = old_nr__0 | (noreuse__3 & (rrank__3__q > rrank__0__q));
+        old_nr__0 = old_nr__0 | (noreuse__4 & (rrank__4__q > rrank__0__q));
+        old_nr__0 = old_nr__0 | (noreuse__5 & (rrank__5__q > rrank__0__q));
+        old_nr__0 = old_nr__0 | (noreuse__6 & (rrank__6__q > rrank__0__q));
+        old_nr__0 = old_nr__0 | (noreuse__7 & (rrank__7__q > rrank__0__q));
     end
     always @(*) begin
-        if (noreuse__2) begin
-            zcnt__3 = zcnt__2 + one8;
-        end
-        else begin
-            zcnt__3 = zcnt__2;
-        end
+        old_wr__0 = 1'b0;
+        old_wr__0 = old_wr__0 | (withreuse__0 & (rrank__0__q > rrank__0__q));
+        old_wr__0 = old_wr__0 | (withreuse__1 & (rrank__1__q > rrank__0__q));
+        old_wr__0 = old_wr__0 | (withreuse__2 & (rrank__2__q > rrank__0__q));
+        old_wr__0 = old_wr__0 | (withreuse__3 & (rrank__3__q > rrank__0__q));
+        old_wr__0 = old_wr__0 | (withreuse__4 & (rrank__4__q > rrank__0__q));
+        old_wr__0 = old_wr__0 | (withreuse__5 & (rrank__5__q > rrank__0__q));
+        old_wr__0 = old_wr__0 | (withreuse__6 & (rrank__6__q > rrank__0__q));
+        old_wr__0 = old_wr__0 | (withreuse__7 & (rrank__7__q > rrank__0__q));
     end
     always @(*) begin
-        if (noreuse__3) begin
-            zcnt__4 = zcnt__3 + one8;
-        end
-        else begin
-            zcnt__4 = zcnt__3;
-        end
+        old_all__0 = 1'b0;
+        old_all__0 = old_all__0 | (cand__0 & (rrank__0__q > rrank__0__q));
+        old_all__0 = old_all__0 | (cand__1 & (rrank__1__q > rrank__0__q));
+        old_all__0 = old_all__0 | (cand__2 & (rrank__2__q > rrank__0__q));
+        old_all__0 = old_all__0 | (cand__3 & (rrank__3__q > rrank__0__q));
+        old_all__0 = old_all__0 | (cand__4 & (rrank__4__q > rrank__0__q));
+        old_all__0 = old_all__0 | (cand__5 & (rrank__5__q > rrank__0__q));
+        old_all__0 = old_all__0 | (cand__6 & (rrank__6__q > rrank__0__q));
+        old_all__0 = old_all__0 | (cand__7 & (rrank__7__q > rrank__0__q));
     end
     always @(*) begin
-        if (noreuse__4) begin
-            zcnt__5 = zcnt__4 + one8;
+        if (any_hit) begin
+            inc__0 = inc_hit__0;
         end
-        else begin
-            zcnt__5 = zcnt__4;
+        else if (any_inval) begin
+            inc__0 = 1'b1;
         end
-    end
-    always @(*) begin
-        if (noreuse__5) begin
-            zcnt__6 = zcnt__5 + one8;
-        end
-        else begin
-            zcnt__6 = zcnt__5;
-        end
-    end
-    always @(*) begin
-        if (noreuse__6) begin
-            zcnt__7 = zcnt__6 + one8;
-        end
-        else begin
-            zcnt__7 = zcnt__6;
-        end
-    end
-    always @(*) begin
-        if (noreuse__7) begin
-            zcnt__8 = zcnt__7 + one8;
-        end
-        else begin
-            zcnt__8 = zcnt__7;
-        end
-    end
-    always @(*) use_noreuse = (zsum >= threshold) & (zsum != zero8);
-    always @(*) free = policy1 & (zsum != zero8);
-    always @(*) begin
-        if (~ba_enable) begin
-            vcand__0 = cand__0;
+        else if (~ba_enable) begin
+            inc__0 = old_all__0;
         end
         else if (use_noreuse) begin
-            vcand__0 = noreuse__0;
+            inc__0 = old_nr__0;
         end
         else if (any_reuse) begin
-            vcand__0 = withreuse__0;
+            inc__0 = old_wr__0;
         end
         else begin
-            vcand__0 = cand__0;
+            inc__0 = old_all__0;
         end
     end
     always @(*) begin
-        if (~ba_enable) begin
-            vcand__1 = cand__1;
+        inc_hit__1 = 1'b0;
+        inc_hit__1 = inc_hit__1 | (hit__0 & (rrank__0__q > rrank__1__q));
+        inc_hit__1 = inc_hit__1 | (hit__1 & (rrank__1__q > rrank__1__q));
+        inc_hit__1 = inc_hit__1 | (hit__2 & (rrank__2__q > rrank__1__q));
+        inc_hit__1 = inc_hit__1 | (hit__3 & (rrank__3__q > rrank__1__q));
+        inc_hit__1 = inc_hit__1 | (hit__4 & (rrank__4__q > rrank__1__q));
+        inc_hit__1 = inc_hit__1 | (hit__5 & (rrank__5__q > rrank__1__q));
+        inc_hit__1 = inc_hit__1 | (hit__6 & (rrank__6__q > rrank__1__q));
+        inc_hit__1 = inc_hit__1 | (hit__7 & (rrank__7__q > rrank__1__q));
+    end
+    always @(*) begin
+        dec__1 = 1'b0;
+        dec__1 = dec__1 | (hit__0 & (rrank__0__q < rrank__1__q));
+        dec__1 = dec__1 | (hit__1 & (rrank__1__q < rrank__1__q));
+        dec__1 = dec__1 | (hit__2 & (rrank__2__q < rrank__1__q));
+        dec__1 = dec__1 | (hit__3 & (rrank__3__q < rrank__1__q));
+        dec__1 = dec__1 | (hit__4 & (rrank__4__q < rrank__1__q));
+        dec__1 = dec__1 | (hit__5 & (rrank__5__q < rrank__1__q));
+        dec__1 = dec__1 | (hit__6 & (rrank__6__q < rrank__1__q));
+        dec__1 = dec__1 | (hit__7 & (rrank__7__q < rrank__1__q));
+    end
+    always @(*) begin
+        old_nr__1 = 1'b0;
+        old_nr__1 = old_nr__1 | (noreuse__0 & (rrank__0__q > rrank__1__q));
+        old_nr__1 = old_nr__1 | (noreuse__1 & (rrank__1__q > rrank__1__q));
+        old_nr__1 = old_nr__1 | (noreuse__2 & (rrank__2__q > rrank__1__q));
+        old_nr__1 = old_nr__1 | (noreuse__3 & (rrank__3__q > rrank__1__q));
+        old_nr__1 = old_nr__1 | (noreuse__4 & (rrank__4__q > rrank__1__q));
+        old_nr__1 = old_nr__1 | (noreuse__5 & (rrank__5__q > rrank__1__q));
+        old_nr__1 = old_nr__1 | (noreuse__6 & (rrank__6__q > rrank__1__q));
+        old_nr__1 = old_nr__1 | (noreuse__7 & (rrank__7__q > rrank__1__q));
+    end
+    always @(*) begin
+        old_wr__1 = 1'b0;
+        old_wr__1 = old_wr__1 | (withreuse__0 & (rrank__0__q > rrank__1__q));
+        old_wr__1 = old_wr__1 | (withreuse__1 & (rrank__1__q > rrank__1__q));
+        old_wr__1 = old_wr__1 | (withreuse__2 & (rrank__2__q > rrank__1__q));
+        old_wr__1 = old_wr__1 | (withreuse__3 & (rrank__3__q > rrank__1__q));
+        old_wr__1 = old_wr__1 | (withreuse__4 & (rrank__4__q > rrank__1__q));
+        old_wr__1 = old_wr__1 | (withreuse__5 & (rrank__5__q > rrank__1__q));
+        old_wr__1 = old_wr__1 | (withreuse__6 & (rrank__6__q > rrank__1__q));
+        old_wr__1 = old_wr__1 | (withreuse__7 & (rrank__7__q > rrank__1__q));
+    end
+    always @(*) begin
+        old_all__1 = 1'b0;
+        old_all__1 = old_all__1 | (cand__0 & (rrank__0__q > rrank__1__q));
+        old_all__1 = old_all__1 | (cand__1 & (rrank__1__q > rrank__1__q));
+        old_all__1 = old_all__1 | (cand__2 & (rrank__2__q > rrank__1__q));
+        old_all__1 = old_all__1 | (cand__3 & (rrank__3__q > rrank__1__q));
+        old_all__1 = old_all__1 | (cand__4 & (rrank__4__q > rrank__1__q));
+        old_all__1 = old_all__1 | (cand__5 & (rrank__5__q > rrank__1__q));
+        old_all__1 = old_all__1 | (cand__6 & (rrank__6__q > rrank__1__q));
+        old_all__1 = old_all__1 | (cand__7 & (rrank__7__q > rrank__1__q));
+    end
+    always @(*) begin
+        if (any_hit) begin
+            inc__1 = inc_hit__1;
+        end
+        else if (any_inval) begin
+            inc__1 = 1'b1;
+        end
+        else if (~ba_enable) begin
+            inc__1 = old_all__1;
         end
         else if (use_noreuse) begin
-            vcand__1 = noreuse__1;
+            inc__1 = old_nr__1;
         end
         else if (any_reuse) begin
-            vcand__1 = withreuse__1;
+            inc__1 = old_wr__1;
         end
         else begin
-            vcand__1 = cand__1;
+            inc__1 = old_all__1;
         end
     end
     always @(*) begin
-        if (~ba_enable) begin
-            vcand__2 = cand__2;
+        inc_hit__2 = 1'b0;
+        inc_hit__2 = inc_hit__2 | (hit__0 & (rrank__0__q > rrank__2__q));
+        inc_hit__2 = inc_hit__2 | (hit__1 & (rrank__1__q > rrank__2__q));
+        inc_hit__2 = inc_hit__2 | (hit__2 & (rrank__2__q > rrank__2__q));
+        inc_hit__2 = inc_hit__2 | (hit__3 & (rrank__3__q > rrank__2__q));
+        inc_hit__2 = inc_hit__2 | (hit__4 & (rrank__4__q > rrank__2__q));
+        inc_hit__2 = inc_hit__2 | (hit__5 & (rrank__5__q > rrank__2__q));
+        inc_hit__2 = inc_hit__2 | (hit__6 & (rrank__6__q > rrank__2__q));
+        inc_hit__2 = inc_hit__2 | (hit__7 & (rrank__7__q > rrank__2__q));
+    end
+    always @(*) begin
+        dec__2 = 1'b0;
+        dec__2 = dec__2 | (hit__0 & (rrank__0__q < rrank__2__q));
+        dec__2 = dec__2 | (hit__1 & (rrank__1__q < rrank__2__q));
+        dec__2 = dec__2 | (hit__2 & (rrank__2__q < rrank__2__q));
+        dec__2 = dec__2 | (hit__3 & (rrank__3__q < rrank__2__q));
+        dec__2 = dec__2 | (hit__4 & (rrank__4__q < rrank__2__q));
+        dec__2 = dec__2 | (hit__5 & (rrank__5__q < rrank__2__q));
+        dec__2 = dec__2 | (hit__6 & (rrank__6__q < rrank__2__q));
+        dec__2 = dec__2 | (hit__7 & (rrank__7__q < rrank__2__q));
+    end
+    always @(*) begin
+        old_nr__2 = 1'b0;
+        old_nr__2 = old_nr__2 | (noreuse__0 & (rrank__0__q > rrank__2__q));
+        old_nr__2 = old_nr__2 | (noreuse__1 & (rrank__1__q > rrank__2__q));
+        old_nr__2 = old_nr__2 | (noreuse__2 & (rrank__2__q > rrank__2__q));
+        old_nr__2 = old_nr__2 | (noreuse__3 & (rrank__3__q > rrank__2__q));
+        old_nr__2 = old_nr__2 | (noreuse__4 & (rrank__4__q > rrank__2__q));
+        old_nr__2 = old_nr__2 | (noreuse__5 & (rrank__5__q > rrank__2__q));
+        old_nr__2 = old_nr__2 | (noreuse__6 & (rrank__6__q > rrank__2__q));
+        old_nr__2 = old_nr__2 | (noreuse__7 & (rrank__7__q > rrank__2__q));
+    end
+    always @(*) begin
+        old_wr__2 = 1'b0;
+        old_wr__2 = old_wr__2 | (withreuse__0 & (rrank__0__q > rrank__2__q));
+        old_wr__2 = old_wr__2 | (withreuse__1 & (rrank__1__q > rrank__2__q));
+        old_wr__2 = old_wr__2 | (withreuse__2 & (rrank__2__q > rrank__2__q));
+        old_wr__2 = old_wr__2 | (withreuse__3 & (rrank__3__q > rrank__2__q));
+        old_wr__2 = old_wr__2 | (withreuse__4 & (rrank__4__q > rrank__2__q));
+        old_wr__2 = old_wr__2 | (withreuse__5 & (rrank__5__q > rrank__2__q));
+        old_wr__2 = old_wr__2 | (withreuse__6 & (rrank__6__q > rrank__2__q));
+        old_wr__2 = old_wr__2 | (withreuse__7 & (rrank__7__q > rrank__2__q));
+    end
+    always @(*) begin
+        old_all__2 = 1'b0;
+        old_all__2 = old_all__2 | (cand__0 & (rrank__0__q > rrank__2__q));
+        old_all__2 = old_all__2 | (cand__1 & (rrank__1__q > rrank__2__q));
+        old_all__2 = old_all__2 | (cand__2 & (rrank__2__q > rrank__2__q));
+        old_all__2 = old_all__2 | (cand__3 & (rrank__3__q > rrank__2__q));
+        old_all__2 = old_all__2 | (cand__4 & (rrank__4__q > rrank__2__q));
+        old_all__2 = old_all__2 | (cand__5 & (rrank__5__q > rrank__2__q));
+        old_all__2 = old_all__2 | (cand__6 & (rrank__6__q > rrank__2__q));
+        old_all__2 = old_all__2 | (cand__7 & (rrank__7__q > rrank__2__q));
+    end
+    always @(*) begin
+        if (any_hit) begin
+            inc__2 = inc_hit__2;
+        end
+        else if (any_inval) begin
+            inc__2 = 1'b1;
+        end
+        else if (~ba_enable) begin
+            inc__2 = old_all__2;
         end
         else if (use_noreuse) begin
-            vcand__2 = noreuse__2;
+            inc__2 = old_nr__2;
         end
         else if (any_reuse) begin
-            vcand__2 = withreuse__2;
+            inc__2 = old_wr__2;
         end
         else begin
-            vcand__2 = cand__2;
+            inc__2 = old_all__2;
         end
     end
     always @(*) begin
-        if (~ba_enable) begin
-            vcand__3 = cand__3;
+        inc_hit__3 = 1'b0;
+        inc_hit__3 = inc_hit__3 | (hit__0 & (rrank__0__q > rrank__3__q));
+        inc_hit__3 = inc_hit__3 | (hit__1 & (rrank__1__q > rrank__3__q));
+        inc_hit__3 = inc_hit__3 | (hit__2 & (rrank__2__q > rrank__3__q));
+        inc_hit__3 = inc_hit__3 | (hit__3 & (rrank__3__q > rrank__3__q));
+        inc_hit__3 = inc_hit__3 | (hit__4 & (rrank__4__q > rrank__3__q));
+        inc_hit__3 = inc_hit__3 | (hit__5 & (rrank__5__q > rrank__3__q));
+        inc_hit__3 = inc_hit__3 | (hit__6 & (rrank__6__q > rrank__3__q));
+        inc_hit__3 = inc_hit__3 | (hit__7 & (rrank__7__q > rrank__3__q));
+    end
+    always @(*) begin
+        dec__3 = 1'b0;
+        dec__3 = dec__3 | (hit__0 & (rrank__0__q < rrank__3__q));
+        dec__3 = dec__3 | (hit__1 & (rrank__1__q < rrank__3__q));
+        dec__3 = dec__3 | (hit__2 & (rrank__2__q < rrank__3__q));
+        dec__3 = dec__3 | (hit__3 & (rrank__3__q < rrank__3__q));
+        dec__3 = dec__3 | (hit__4 & (rrank__4__q < rrank__3__q));
+        dec__3 = dec__3 | (hit__5 & (rrank__5__q < rrank__3__q));
+        dec__3 = dec__3 | (hit__6 & (rrank__6__q < rrank__3__q));
+        dec__3 = dec__3 | (hit__7 & (rrank__7__q < rrank__3__q));
+    end
+    always @(*) begin
+        old_nr__3 = 1'b0;
+        old_nr__3 = old_nr__3 | (noreuse__0 & (rrank__0__q > rrank__3__q));
+        old_nr__3 = old_nr__3 | (noreuse__1 & (rrank__1__q > rrank__3__q));
+        old_nr__3 = old_nr__3 | (noreuse__2 & (rrank__2__q > rrank__3__q));
+        old_nr__3 = old_nr__3 | (noreuse__3 & (rrank__3__q > rrank__3__q));
+        old_nr__3 = old_nr__3 | (noreuse__4 & (rrank__4__q > rrank__3__q));
+        old_nr__3 = old_nr__3 | (noreuse__5 & (rrank__5__q > rrank__3__q));
+        old_nr__3 = old_nr__3 | (noreuse__6 & (rrank__6__q > rrank__3__q));
+        old_nr__3 = old_nr__3 | (noreuse__7 & (rrank__7__q > rrank__3__q));
+    end
+    always @(*) begin
+        old_wr__3 = 1'b0;
+        old_wr__3 = old_wr__3 | (withreuse__0 & (rrank__0__q > rrank__3__q));
+        old_wr__3 = old_wr__3 | (withreuse__1 & (rrank__1__q > rrank__3__q));
+        old_wr__3 = old_wr__3 | (withreuse__2 & (rrank__2__q > rrank__3__q));
+        old_wr__3 = old_wr__3 | (withreuse__3 & (rrank__3__q > rrank__3__q));
+        old_wr__3 = old_wr__3 | (withreuse__4 & (rrank__4__q > rrank__3__q));
+        old_wr__3 = old_wr__3 | (withreuse__5 & (rrank__5__q > rrank__3__q));
+        old_wr__3 = old_wr__3 | (withreuse__6 & (rrank__6__q > rrank__3__q));
+        old_wr__3 = old_wr__3 | (withreuse__7 & (rrank__7__q > rrank__3__q));
+    end
+    always @(*) begin
+        old_all__3 = 1'b0;
+        old_all__3 = old_all__3 | (cand__0 & (rrank__0__q > rrank__3__q));
+        old_all__3 = old_all__3 | (cand__1 & (rrank__1__q > rrank__3__q));
+        old_all__3 = old_all__3 | (cand__2 & (rrank__2__q > rrank__3__q));
+        old_all__3 = old_all__3 | (cand__3 & (rrank__3__q > rrank__3__q));
+        old_all__3 = old_all__3 | (cand__4 & (rrank__4__q > rrank__3__q));
+        old_all__3 = old_all__3 | (cand__5 & (rrank__5__q > rrank__3__q));
+        old_all__3 = old_all__3 | (cand__6 & (rrank__6__q > rrank__3__q));
+        old_all__3 = old_all__3 | (cand__7 & (rrank__7__q > rrank__3__q));
+    end
+    always @(*) begin
+        if (any_hit) begin
+            inc__3 = inc_hit__3;
+        end
+        else if (any_inval) begin
+            inc__3 = 1'b1;
+        end
+        else if (~ba_enable) begin
+            inc__3 = old_all__3;
         end
         else if (use_noreuse) begin
-            vcand__3 = noreuse__3;
+            inc__3 = old_nr__3;
         end
         else if (any_reuse) begin
-            vcand__3 = withreuse__3;
+            inc__3 = old_wr__3;
         end
         else begin
-            vcand__3 = cand__3;
+            inc__3 = old_all__3;
         end
     end
     always @(*) begin
-        if (~ba_enable) begin
-            vcand__4 = cand__4;
+        inc_hit__4 = 1'b0;
+        inc_hit__4 = inc_hit__4 | (hit__0 & (rrank__0__q > rrank__4__q));
+        inc_hit__4 = inc_hit__4 | (hit__1 & (rrank__1__q > rrank__4__q));
+        inc_hit__4 = inc_hit__4 | (hit__2 & (rrank__2__q > rrank__4__q));
+        inc_hit__4 = inc_hit__4 | (hit__3 & (rrank__3__q > rrank__4__q));
+        inc_hit__4 = inc_hit__4 | (hit__4 & (rrank__4__q > rrank__4__q));
+        inc_hit__4 = inc_hit__4 | (hit__5 & (rrank__5__q > rrank__4__q));
+        inc_hit__4 = inc_hit__4 | (hit__6 & (rrank__6__q > rrank__4__q));
+        inc_hit__4 = inc_hit__4 | (hit__7 & (rrank__7__q > rrank__4__q));
+    end
+    always @(*) begin
+        dec__4 = 1'b0;
+        dec__4 = dec__4 | (hit__0 & (rrank__0__q < rrank__4__q));
+        dec__4 = dec__4 | (hit__1 & (rrank__1__q < rrank__4__q));
+        dec__4 = dec__4 | (hit__2 & (rrank__2__q < rrank__4__q));
+        dec__4 = dec__4 | (hit__3 & (rrank__3__q < rrank__4__q));
+        dec__4 = dec__4 | (hit__4 & (rrank__4__q < rrank__4__q));
+        dec__4 = dec__4 | (hit__5 & (rrank__5__q < rrank__4__q));
+        dec__4 = dec__4 | (hit__6 & (rrank__6__q < rrank__4__q));
+        dec__4 = dec__4 | (hit__7 & (rrank__7__q < rrank__4__q));
+    end
+    always @(*) begin
+        old_nr__4 = 1'b0;
+        old_nr__4 = old_nr__4 | (noreuse__0 & (rrank__0__q > rrank__4__q));
+        old_nr__4 = old_nr__4 | (noreuse__1 & (rrank__1__q > rrank__4__q));
+        old_nr__4 = old_nr__4 | (noreuse__2 & (rrank__2__q > rrank__4__q));
+        old_nr__4 = old_nr__4 | (noreuse__3 & (rrank__3__q > rrank__4__q));
+        old_nr__4 = old_nr__4 | (noreuse__4 & (rrank__4__q > rrank__4__q));
+        old_nr__4 = old_nr__4 | (noreuse__5 & (rrank__5__q > rrank__4__q));
+        old_nr__4 = old_nr__4 | (noreuse__6 & (rrank__6__q > rrank__4__q));
+        old_nr__4 = old_nr__4 | (noreuse__7 & (rrank__7__q > rrank__4__q));
+    end
+    always @(*) begin
+        old_wr__4 = 1'b0;
+        old_wr__4 = old_wr__4 | (withreuse__0 & (rrank__0__q > rrank__4__q));
+        old_wr__4 = old_wr__4 | (withreuse__1 & (rrank__1__q > rrank__4__q));
+        old_wr__4 = old_wr__4 | (withreuse__2 & (rrank__2__q > rrank__4__q));
+        old_wr__4 = old_wr__4 | (withreuse__3 & (rrank__3__q > rrank__4__q));
+        old_wr__4 = old_wr__4 | (withreuse__4 & (rrank__4__q > rrank__4__q));
+        old_wr__4 = old_wr__4 | (withreuse__5 & (rrank__5__q > rrank__4__q));
+        old_wr__4 = old_wr__4 | (withreuse__6 & (rrank__6__q > rrank__4__q));
+        old_wr__4 = old_wr__4 | (withreuse__7 & (rrank__7__q > rrank__4__q));
+    end
+    always @(*) begin
+        old_all__4 = 1'b0;
+        old_all__4 = old_all__4 | (cand__0 & (rrank__0__q > rrank__4__q));
+        old_all__4 = old_all__4 | (cand__1 & (rrank__1__q > rrank__4__q));
+        old_all__4 = old_all__4 | (cand__2 & (rrank__2__q > rrank__4__q));
+        old_all__4 = old_all__4 | (cand__3 & (rrank__3__q > rrank__4__q));
+        old_all__4 = old_all__4 | (cand__4 & (rrank__4__q > rrank__4__q));
+        old_all__4 = old_all__4 | (cand__5 & (rrank__5__q > rrank__4__q));
+        old_all__4 = old_all__4 | (cand__6 & (rrank__6__q > rrank__4__q));
+        old_all__4 = old_all__4 | (cand__7 & (rrank__7__q > rrank__4__q));
+    end
+    always @(*) begin
+        if (any_hit) begin
+            inc__4 = inc_hit__4;
+        end
+        else if (any_inval) begin
+            inc__4 = 1'b1;
+        end
+        else if (~ba_enable) begin
+            inc__4 = old_all__4;
         end
         else if (use_noreuse) begin
-            vcand__4 = noreuse__4;
+            inc__4 = old_nr__4;
         end
         else if (any_reuse) begin
-            vcand__4 = withreuse__4;
+            inc__4 = old_wr__4;
         end
         else begin
-            vcand__4 = cand__4;
+            inc__4 = old_all__4;
         end
     end
     always @(*) begin
-        if (~ba_enable) begin
-            vcand__5 = cand__5;
+        inc_hit__5 = 1'b0;
+        inc_hit__5 = inc_hit__5 | (hit__0 & (rrank__0__q > rrank__5__q));
+        inc_hit__5 = inc_hit__5 | (hit__1 & (rrank__1__q > rrank__5__q));
+        inc_hit__5 = inc_hit__5 | (hit__2 & (rrank__2__q > rrank__5__q));
+        inc_hit__5 = inc_hit__5 | (hit__3 & (rrank__3__q > rrank__5__q));
+        inc_hit__5 = inc_hit__5 | (hit__4 & (rrank__4__q > rrank__5__q));
+        inc_hit__5 = inc_hit__5 | (hit__5 & (rrank__5__q > rrank__5__q));
+        inc_hit__5 = inc_hit__5 | (hit__6 & (rrank__6__q > rrank__5__q));
+        inc_hit__5 = inc_hit__5 | (hit__7 & (rrank__7__q > rrank__5__q));
+    end
+    always @(*) begin
+        dec__5 = 1'b0;
+        dec__5 = dec__5 | (hit__0 & (rrank__0__q < rrank__5__q));
+        dec__5 = dec__5 | (hit__1 & (rrank__1__q < rrank__5__q));
+        dec__5 = dec__5 | (hit__2 & (rrank__2__q < rrank__5__q));
+        dec__5 = dec__5 | (hit__3 & (rrank__3__q < rrank__5__q));
+        dec__5 = dec__5 | (hit__4 & (rrank__4__q < rrank__5__q));
+        dec__5 = dec__5 | (hit__5 & (rrank__5__q < rrank__5__q));
+        dec__5 = dec__5 | (hit__6 & (rrank__6__q < rrank__5__q));
+        dec__5 = dec__5 | (hit__7 & (rrank__7__q < rrank__5__q));
+    end
+    always @(*) begin
+        old_nr__5 = 1'b0;
+        old_nr__5 = old_nr__5 | (noreuse__0 & (rrank__0__q > rrank__5__q));
+        old_nr__5 = old_nr__5 | (noreuse__1 & (rrank__1__q > rrank__5__q));
+        old_nr__5 = old_nr__5 | (noreuse__2 & (rrank__2__q > rrank__5__q));
+        old_nr__5 = old_nr__5 | (noreuse__3 & (rrank__3__q > rrank__5__q));
+        old_nr__5 = old_nr__5 | (noreuse__4 & (rrank__4__q > rrank__5__q));
+        old_nr__5 = old_nr__5 | (noreuse__5 & (rrank__5__q > rrank__5__q));
+        old_nr__5 = old_nr__5 | (noreuse__6 & (rrank__6__q > rrank__5__q));
+        old_nr__5 = old_nr__5 | (noreuse__7 & (rrank__7__q > rrank__5__q));
+    end
+    always @(*) begin
+        old_wr__5 = 1'b0;
+        old_wr__5 = old_wr__5 | (withreuse__0 & (rrank__0__q > rrank__5__q));
+        old_wr__5 = old_wr__5 | (withreuse__1 & (rrank__1__q > rrank__5__q));
+        old_wr__5 = old_wr__5 | (withreuse__2 & (rrank__2__q > rrank__5__q));
+        old_wr__5 = old_wr__5 | (withreuse__3 & (rrank__3__q > rrank__5__q));
+        old_wr__5 = old_wr__5 | (withreuse__4 & (rrank__4__q > rrank__5__q));
+        old_wr__5 = old_wr__5 | (withreuse__5 & (rrank__5__q > rrank__5__q));
+        old_wr__5 = old_wr__5 | (withreuse__6 & (rrank__6__q > rrank__5__q));
+        old_wr__5 = old_wr__5 | (withreuse__7 & (rrank__7__q > rrank__5__q));
+    end
+    always @(*) begin
+        old_all__5 = 1'b0;
+        old_all__5 = old_all__5 | (cand__0 & (rrank__0__q > rrank__5__q));
+        old_all__5 = old_all__5 | (cand__1 & (rrank__1__q > rrank__5__q));
+        old_all__5 = old_all__5 | (cand__2 & (rrank__2__q > rrank__5__q));
+        old_all__5 = old_all__5 | (cand__3 & (rrank__3__q > rrank__5__q));
+        old_all__5 = old_all__5 | (cand__4 & (rrank__4__q > rrank__5__q));
+        old_all__5 = old_all__5 | (cand__5 & (rrank__5__q > rrank__5__q));
+        old_all__5 = old_all__5 | (cand__6 & (rrank__6__q > rrank__5__q));
+        old_all__5 = old_all__5 | (cand__7 & (rrank__7__q > rrank__5__q));
+    end
+    always @(*) begin
+        if (any_hit) begin
+            inc__5 = inc_hit__5;
+        end
+        else if (any_inval) begin
+            inc__5 = 1'b1;
+        end
+        else if (~ba_enable) begin
+            inc__5 = old_all__5;
         end
         else if (use_noreuse) begin
-            vcand__5 = noreuse__5;
+            inc__5 = old_nr__5;
         end
         else if (any_reuse) begin
-            vcand__5 = withreuse__5;
+            inc__5 = old_wr__5;
         end
         else begin
-            vcand__5 = cand__5;
+            inc__5 = old_all__5;
         end
     end
     always @(*) begin
-        if (~ba_enable) begin
-            vcand__6 = cand__6;
+        inc_hit__6 = 1'b0;
+        inc_hit__6 = inc_hit__6 | (hit__0 & (rrank__0__q > rrank__6__q));
+        inc_hit__6 = inc_hit__6 | (hit__1 & (rrank__1__q > rrank__6__q));
+        inc_hit__6 = inc_hit__6 | (hit__2 & (rrank__2__q > rrank__6__q));
+        inc_hit__6 = inc_hit__6 | (hit__3 & (rrank__3__q > rrank__6__q));
+        inc_hit__6 = inc_hit__6 | (hit__4 & (rrank__4__q > rrank__6__q));
+        inc_hit__6 = inc_hit__6 | (hit__5 & (rrank__5__q > rrank__6__q));
+        inc_hit__6 = inc_hit__6 | (hit__6 & (rrank__6__q > rrank__6__q));
+        inc_hit__6 = inc_hit__6 | (hit__7 & (rrank__7__q > rrank__6__q));
+    end
+    always @(*) begin
+        dec__6 = 1'b0;
+        dec__6 = dec__6 | (hit__0 & (rrank__0__q < rrank__6__q));
+        dec__6 = dec__6 | (hit__1 & (rrank__1__q < rrank__6__q));
+        dec__6 = dec__6 | (hit__2 & (rrank__2__q < rrank__6__q));
+        dec__6 = dec__6 | (hit__3 & (rrank__3__q < rrank__6__q));
+        dec__6 = dec__6 | (hit__4 & (rrank__4__q < rrank__6__q));
+        dec__6 = dec__6 | (hit__5 & (rrank__5__q < rrank__6__q));
+        dec__6 = dec__6 | (hit__6 & (rrank__6__q < rrank__6__q));
+        dec__6 = dec__6 | (hit__7 & (rrank__7__q < rrank__6__q));
+    end
+    always @(*) begin
+        old_nr__6 = 1'b0;
+        old_nr__6 = old_nr__6 | (noreuse__0 & (rrank__0__q > rrank__6__q));
+        old_nr__6 = old_nr__6 | (noreuse__1 & (rrank__1__q > rrank__6__q));
+        old_nr__6 = old_nr__6 | (noreuse__2 & (rrank__2__q > rrank__6__q));
+        old_nr__6 = old_nr__6 | (noreuse__3 & (rrank__3__q > rrank__6__q));
+        old_nr__6 = old_nr__6 | (noreuse__4 & (rrank__4__q > rrank__6__q));
+        old_nr__6 = old_nr__6 | (noreuse__5 & (rrank__5__q > rrank__6__q));
+        old_nr__6 = old_nr__6 | (noreuse__6 & (rrank__6__q > rrank__6__q));
+        old_nr__6 = old_nr__6 | (noreuse__7 & (rrank__7__q > rrank__6__q));
+    end
+    always @(*) begin
+        old_wr__6 = 1'b0;
+        old_wr__6 = old_wr__6 | (withreuse__0 & (rrank__0__q > rrank__6__q));
+        old_wr__6 = old_wr__6 | (withreuse__1 & (rrank__1__q > rrank__6__q));
+        old_wr__6 = old_wr__6 | (withreuse__2 & (rrank__2__q > rrank__6__q));
+        old_wr__6 = old_wr__6 | (withreuse__3 & (rrank__3__q > rrank__6__q));
+        old_wr__6 = old_wr__6 | (withreuse__4 & (rrank__4__q > rrank__6__q));
+        old_wr__6 = old_wr__6 | (withreuse__5 & (rrank__5__q > rrank__6__q));
+        old_wr__6 = old_wr__6 | (withreuse__6 & (rrank__6__q > rrank__6__q));
+        old_wr__6 = old_wr__6 | (withreuse__7 & (rrank__7__q > rrank__6__q));
+    end
+    always @(*) begin
+        old_all__6 = 1'b0;
+        old_all__6 = old_all__6 | (cand__0 & (rrank__0__q > rrank__6__q));
+        old_all__6 = old_all__6 | (cand__1 & (rrank__1__q > rrank__6__q));
+        old_all__6 = old_all__6 | (cand__2 & (rrank__2__q > rrank__6__q));
+        old_all__6 = old_all__6 | (cand__3 & (rrank__3__q > rrank__6__q));
+        old_all__6 = old_all__6 | (cand__4 & (rrank__4__q > rrank__6__q));
+        old_all__6 = old_all__6 | (cand__5 & (rrank__5__q > rrank__6__q));
+        old_all__6 = old_all__6 | (cand__6 & (rrank__6__q > rrank__6__q));
+        old_all__6 = old_all__6 | (cand__7 & (rrank__7__q > rrank__6__q));
+    end
+    always @(*) begin
+        if (any_hit) begin
+            inc__6 = inc_hit__6;
+        end
+        else if (any_inval) begin
+            inc__6 = 1'b1;
+        end
+        else if (~ba_enable) begin
+            inc__6 = old_all__6;
         end
         else if (use_noreuse) begin
-            vcand__6 = noreuse__6;
+            inc__6 = old_nr__6;
         end
         else if (any_reuse) begin
-            vcand__6 = withreuse__6;
+            inc__6 = old_wr__6;
         end
         else begin
-            vcand__6 = cand__6;
+            inc__6 = old_all__6;
         end
     end
     always @(*) begin
-        if (~ba_enable) begin
-            vcand__7 = cand__7;
+        inc_hit__7 = 1'b0;
+        inc_hit__7 = inc_hit__7 | (hit__0 & (rrank__0__q > rrank__7__q));
+        inc_hit__7 = inc_hit__7 | (hit__1 & (rrank__1__q > rrank__7__q));
+        inc_hit__7 = inc_hit__7 | (hit__2 & (rrank__2__q > rrank__7__q));
+        inc_hit__7 = inc_hit__7 | (hit__3 & (rrank__3__q > rrank__7__q));
+        inc_hit__7 = inc_hit__7 | (hit__4 & (rrank__4__q > rrank__7__q));
+        inc_hit__7 = inc_hit__7 | (hit__5 & (rrank__5__q > rrank__7__q));
+        inc_hit__7 = inc_hit__7 | (hit__6 & (rrank__6__q > rrank__7__q));
+        inc_hit__7 = inc_hit__7 | (hit__7 & (rrank__7__q > rrank__7__q));
+    end
+    always @(*) begin
+        dec__7 = 1'b0;
+        dec__7 = dec__7 | (hit__0 & (rrank__0__q < rrank__7__q));
+        dec__7 = dec__7 | (hit__1 & (rrank__1__q < rrank__7__q));
+        dec__7 = dec__7 | (hit__2 & (rrank__2__q < rrank__7__q));
+        dec__7 = dec__7 | (hit__3 & (rrank__3__q < rrank__7__q));
+        dec__7 = dec__7 | (hit__4 & (rrank__4__q < rrank__7__q));
+        dec__7 = dec__7 | (hit__5 & (rrank__5__q < rrank__7__q));
+        dec__7 = dec__7 | (hit__6 & (rrank__6__q < rrank__7__q));
+        dec__7 = dec__7 | (hit__7 & (rrank__7__q < rrank__7__q));
+    end
+    always @(*) begin
+        old_nr__7 = 1'b0;
+        old_nr__7 = old_nr__7 | (noreuse__0 & (rrank__0__q > rrank__7__q));
+        old_nr__7 = old_nr__7 | (noreuse__1 & (rrank__1__q > rrank__7__q));
+        old_nr__7 = old_nr__7 | (noreuse__2 & (rrank__2__q > rrank__7__q));
+        old_nr__7 = old_nr__7 | (noreuse__3 & (rrank__3__q > rrank__7__q));
+        old_nr__7 = old_nr__7 | (noreuse__4 & (rrank__4__q > rrank__7__q));
+        old_nr__7 = old_nr__7 | (noreuse__5 & (rrank__5__q > rrank__7__q));
+        old_nr__7 = old_nr__7 | (noreuse__6 & (rrank__6__q > rrank__7__q));
+        old_nr__7 = old_nr__7 | (noreuse__7 & (rrank__7__q > rrank__7__q));
+    end
+    always @(*) begin
+        old_wr__7 = 1'b0;
+        old_wr__7 = old_wr__7 | (withreuse__0 & (rrank__0__q > rrank__7__q));
+        old_wr__7 = old_wr__7 | (withreuse__1 & (rrank__1__q > rrank__7__q));
+        old_wr__7 = old_wr__7 | (withreuse__2 & (rrank__2__q > rrank__7__q));
+        old_wr__7 = old_wr__7 | (withreuse__3 & (rrank__3__q > rrank__7__q));
+        old_wr__7 = old_wr__7 | (withreuse__4 & (rrank__4__q > rrank__7__q));
+        old_wr__7 = old_wr__7 | (withreuse__5 & (rrank__5__q > rrank__7__q));
+        old_wr__7 = old_wr__7 | (withreuse__6 & (rrank__6__q > rrank__7__q));
+        old_wr__7 = old_wr__7 | (withreuse__7 & (rrank__7__q > rrank__7__q));
+    end
+    always @(*) begin
+        old_all__7 = 1'b0;
+        old_all__7 = old_all__7 | (cand__0 & (rrank__0__q > rrank__7__q));
+        old_all__7 = old_all__7 | (cand__1 & (rrank__1__q > rrank__7__q));
+        old_all__7 = old_all__7 | (cand__2 & (rrank__2__q > rrank__7__q));
+        old_all__7 = old_all__7 | (cand__3 & (rrank__3__q > rrank__7__q));
+        old_all__7 = old_all__7 | (cand__4 & (rrank__4__q > rrank__7__q));
+        old_all__7 = old_all__7 | (cand__5 & (rrank__5__q > rrank__7__q));
+        old_all__7 = old_all__7 | (cand__6 & (rrank__6__q > rrank__7__q));
+        old_all__7 = old_all__7 | (cand__7 & (rrank__7__q > rrank__7__q));
+    end
+    always @(*) begin
+        if (any_hit) begin
+            inc__7 = inc_hit__7;
+        end
+        else if (any_inval) begin
+            inc__7 = 1'b1;
+        end
+        else if (~ba_enable) begin
+            inc__7 = old_all__7;
         end
         else if (use_noreuse) begin
-            vcand__7 = noreuse__7;
+            inc__7 = old_nr__7;
         end
         else if (any_reuse) begin
-            vcand__7 = withreuse__7;
+            inc__7 = old_wr__7;
         end
         else begin
-            vcand__7 = cand__7;
+            inc__7 = old_all__7;
         end
     end
+    always @(*) v_nr__0 = noreuse__0 & ~old_nr__0;
+    always @(*) v_wr__0 = withreuse__0 & ~old_wr__0;
+    always @(*) v_all__0 = cand__0 & ~old_all__0;
     always @(*) begin
-        is_victim__0 = vcand__0;
-        if ((0 != 0) & vcand__0 & (ways__0__o_rank >= ways__0__o_rank)) begin
-            is_victim__0 = 1'b0;
+        if (~ba_enable) begin
+            is_victim__0 = v_all__0;
         end
-        if ((1 != 0) & vcand__1 & (ways__1__o_rank >= ways__0__o_rank)) begin
-            is_victim__0 = 1'b0;
+        else if (use_noreuse) begin
+            is_victim__0 = v_nr__0;
         end
-        if ((2 != 0) & vcand__2 & (ways__2__o_rank >= ways__0__o_rank)) begin
-            is_victim__0 = 1'b0;
+        else if (any_reuse) begin
+            is_victim__0 = v_wr__0;
         end
-        if ((3 != 0) & vcand__3 & (ways__3__o_rank >= ways__0__o_rank)) begin
-            is_victim__0 = 1'b0;
-        end
-        if ((4 != 0) & vcand__4 & (ways__4__o_rank >= ways__0__o_rank)) begin
-            is_victim__0 = 1'b0;
-        end
-        if ((5 != 0) & vcand__5 & (ways__5__o_rank >= ways__0__o_rank)) begin
-            is_victim__0 = 1'b0;
-        end
-        if ((6 != 0) & vcand__6 & (ways__6__o_rank >= ways__0__o_rank)) begin
-            is_victim__0 = 1'b0;
-        end
-        if ((7 != 0) & vcand__7 & (ways__7__o_rank >= ways__0__o_rank)) begin
-            is_victim__0 = 1'b0;
+        else begin
+            is_victim__0 = v_all__0;
         end
     end
+    always @(*) v_nr__1 = noreuse__1 & ~old_nr__1;
+    always @(*) v_wr__1 = withreuse__1 & ~old_wr__1;
+    always @(*) v_all__1 = cand__1 & ~old_all__1;
     always @(*) begin
-        is_victim__1 = vcand__1;
-        if ((0 != 1) & vcand__0 & (ways__0__o_rank >= ways__1__o_rank)) begin
-            is_victim__1 = 1'b0;
+        if (~ba_enable) begin
+            is_victim__1 = v_all__1;
         end
-        if ((1 != 1) & vcand__1 & (ways__1__o_rank >= ways__1__o_rank)) begin
-            is_victim__1 = 1'b0;
+        else if (use_noreuse) begin
+            is_victim__1 = v_nr__1;
         end
-        if ((2 != 1) & vcand__2 & (ways__2__o_rank >= ways__1__o_rank)) begin
-            is_victim__1 = 1'b0;
+        else if (any_reuse) begin
+            is_victim__1 = v_wr__1;
         end
-        if ((3 != 1) & vcand__3 & (ways__3__o_rank >= ways__1__o_rank)) begin
-            is_victim__1 = 1'b0;
-        end
-        if ((4 != 1) & vcand__4 & (ways__4__o_rank >= ways__1__o_rank)) begin
-            is_victim__1 = 1'b0;
-        end
-        if ((5 != 1) & vcand__5 & (ways__5__o_rank >= ways__1__o_rank)) begin
-            is_victim__1 = 1'b0;
-        end
-        if ((6 != 1) & vcand__6 & (ways__6__o_rank >= ways__1__o_rank)) begin
-            is_victim__1 = 1'b0;
-        end
-        if ((7 != 1) & vcand__7 & (ways__7__o_rank >= ways__1__o_rank)) begin
-            is_victim__1 = 1'b0;
+        else begin
+            is_victim__1 = v_all__1;
         end
     end
+    always @(*) v_nr__2 = noreuse__2 & ~old_nr__2;
+    always @(*) v_wr__2 = withreuse__2 & ~old_wr__2;
+    always @(*) v_all__2 = cand__2 & ~old_all__2;
     always @(*) begin
-        is_victim__2 = vcand__2;
-        if ((0 != 2) & vcand__0 & (ways__0__o_rank >= ways__2__o_rank)) begin
-            is_victim__2 = 1'b0;
+        if (~ba_enable) begin
+            is_victim__2 = v_all__2;
         end
-        if ((1 != 2) & vcand__1 & (ways__1__o_rank >= ways__2__o_rank)) begin
-            is_victim__2 = 1'b0;
+        else if (use_noreuse) begin
+            is_victim__2 = v_nr__2;
         end
-        if ((2 != 2) & vcand__2 & (ways__2__o_rank >= ways__2__o_rank)) begin
-            is_victim__2 = 1'b0;
+        else if (any_reuse) begin
+            is_victim__2 = v_wr__2;
         end
-        if ((3 != 2) & vcand__3 & (ways__3__o_rank >= ways__2__o_rank)) begin
-            is_victim__2 = 1'b0;
-        end
-        if ((4 != 2) & vcand__4 & (ways__4__o_rank >= ways__2__o_rank)) begin
-            is_victim__2 = 1'b0;
-        end
-        if ((5 != 2) & vcand__5 & (ways__5__o_rank >= ways__2__o_rank)) begin
-            is_victim__2 = 1'b0;
-        end
-        if ((6 != 2) & vcand__6 & (ways__6__o_rank >= ways__2__o_rank)) begin
-            is_victim__2 = 1'b0;
-        end
-        if ((7 != 2) & vcand__7 & (ways__7__o_rank >= ways__2__o_rank)) begin
-            is_victim__2 = 1'b0;
+        else begin
+            is_victim__2 = v_all__2;
         end
     end
+    always @(*) v_nr__3 = noreuse__3 & ~old_nr__3;
+    always @(*) v_wr__3 = withreuse__3 & ~old_wr__3;
+    always @(*) v_all__3 = cand__3 & ~old_all__3;
     always @(*) begin
-        is_victim__3 = vcand__3;
-        if ((0 != 3) & vcand__0 & (ways__0__o_rank >= ways__3__o_rank)) begin
-            is_victim__3 = 1'b0;
+        if (~ba_enable) begin
+            is_victim__3 = v_all__3;
         end
-        if ((1 != 3) & vcand__1 & (ways__1__o_rank >= ways__3__o_rank)) begin
-            is_victim__3 = 1'b0;
+        else if (use_noreuse) begin
+            is_victim__3 = v_nr__3;
         end
-        if ((2 != 3) & vcand__2 & (ways__2__o_rank >= ways__3__o_rank)) begin
-            is_victim__3 = 1'b0;
+        else if (any_reuse) begin
+            is_victim__3 = v_wr__3;
         end
-        if ((3 != 3) & vcand__3 & (ways__3__o_rank >= ways__3__o_rank)) begin
-            is_victim__3 = 1'b0;
-        end
-        if ((4 != 3) & vcand__4 & (ways__4__o_rank >= ways__3__o_rank)) begin
-            is_victim__3 = 1'b0;
-        end
-        if ((5 != 3) & vcand__5 & (ways__5__o_rank >= ways__3__o_rank)) begin
-            is_victim__3 = 1'b0;
-        end
-        if ((6 != 3) & vcand__6 & (ways__6__o_rank >= ways__3__o_rank)) begin
-            is_victim__3 = 1'b0;
-        end
-        if ((7 != 3) & vcand__7 & (ways__7__o_rank >= ways__3__o_rank)) begin
-            is_victim__3 = 1'b0;
+        else begin
+            is_victim__3 = v_all__3;
         end
     end
+    always @(*) v_nr__4 = noreuse__4 & ~old_nr__4;
+    always @(*) v_wr__4 = withreuse__4 & ~old_wr__4;
+    always @(*) v_all__4 = cand__4 & ~old_all__4;
     always @(*) begin
-        is_victim__4 = vcand__4;
-        if ((0 != 4) & vcand__0 & (ways__0__o_rank >= ways__4__o_rank)) begin
-            is_victim__4 = 1'b0;
+        if (~ba_enable) begin
+            is_victim__4 = v_all__4;
         end
-        if ((1 != 4) & vcand__1 & (ways__1__o_rank >= ways__4__o_rank)) begin
-            is_victim__4 = 1'b0;
+        else if (use_noreuse) begin
+            is_victim__4 = v_nr__4;
         end
-        if ((2 != 4) & vcand__2 & (ways__2__o_rank >= ways__4__o_rank)) begin
-            is_victim__4 = 1'b0;
+        else if (any_reuse) begin
+            is_victim__4 = v_wr__4;
         end
-        if ((3 != 4) & vcand__3 & (ways__3__o_rank >= ways__4__o_rank)) begin
-            is_victim__4 = 1'b0;
-        end
-        if ((4 != 4) & vcand__4 & (ways__4__o_rank >= ways__4__o_rank)) begin
-            is_victim__4 = 1'b0;
-        end
-        if ((5 != 4) & vcand__5 & (ways__5__o_rank >= ways__4__o_rank)) begin
-            is_victim__4 = 1'b0;
-        end
-        if ((6 != 4) & vcand__6 & (ways__6__o_rank >= ways__4__o_rank)) begin
-            is_victim__4 = 1'b0;
-        end
-        if ((7 != 4) & vcand__7 & (ways__7__o_rank >= ways__4__o_rank)) begin
-            is_victim__4 = 1'b0;
+        else begin
+            is_victim__4 = v_all__4;
         end
     end
+    always @(*) v_nr__5 = noreuse__5 & ~old_nr__5;
+    always @(*) v_wr__5 = withreuse__5 & ~old_wr__5;
+    always @(*) v_all__5 = cand__5 & ~old_all__5;
     always @(*) begin
-        is_victim__5 = vcand__5;
-        if ((0 != 5) & vcand__0 & (ways__0__o_rank >= ways__5__o_rank)) begin
-            is_victim__5 = 1'b0;
+        if (~ba_enable) begin
+            is_victim__5 = v_all__5;
         end
-        if ((1 != 5) & vcand__1 & (ways__1__o_rank >= ways__5__o_rank)) begin
-            is_victim__5 = 1'b0;
+        else if (use_noreuse) begin
+            is_victim__5 = v_nr__5;
         end
-        if ((2 != 5) & vcand__2 & (ways__2__o_rank >= ways__5__o_rank)) begin
-            is_victim__5 = 1'b0;
+        else if (any_reuse) begin
+            is_victim__5 = v_wr__5;
         end
-        if ((3 != 5) & vcand__3 & (ways__3__o_rank >= ways__5__o_rank)) begin
-            is_victim__5 = 1'b0;
-        end
-        if ((4 != 5) & vcand__4 & (ways__4__o_rank >= ways__5__o_rank)) begin
-            is_victim__5 = 1'b0;
-        end
-        if ((5 != 5) & vcand__5 & (ways__5__o_rank >= ways__5__o_rank)) begin
-            is_victim__5 = 1'b0;
-        end
-        if ((6 != 5) & vcand__6 & (ways__6__o_rank >= ways__5__o_rank)) begin
-            is_victim__5 = 1'b0;
-        end
-        if ((7 != 5) & vcand__7 & (ways__7__o_rank >= ways__5__o_rank)) begin
-            is_victim__5 = 1'b0;
+        else begin
+            is_victim__5 = v_all__5;
         end
     end
+    always @(*) v_nr__6 = noreuse__6 & ~old_nr__6;
+    always @(*) v_wr__6 = withreuse__6 & ~old_wr__6;
+    always @(*) v_all__6 = cand__6 & ~old_all__6;
     always @(*) begin
-        is_victim__6 = vcand__6;
-        if ((0 != 6) & vcand__0 & (ways__0__o_rank >= ways__6__o_rank)) begin
-            is_victim__6 = 1'b0;
+        if (~ba_enable) begin
+            is_victim__6 = v_all__6;
         end
-        if ((1 != 6) & vcand__1 & (ways__1__o_rank >= ways__6__o_rank)) begin
-            is_victim__6 = 1'b0;
+        else if (use_noreuse) begin
+            is_victim__6 = v_nr__6;
         end
-        if ((2 != 6) & vcand__2 & (ways__2__o_rank >= ways__6__o_rank)) begin
-            is_victim__6 = 1'b0;
+        else if (any_reuse) begin
+            is_victim__6 = v_wr__6;
         end
-        if ((3 != 6) & vcand__3 & (ways__3__o_rank >= ways__6__o_rank)) begin
-            is_victim__6 = 1'b0;
-        end
-        if ((4 != 6) & vcand__4 & (ways__4__o_rank >= ways__6__o_rank)) begin
-            is_victim__6 = 1'b0;
-        end
-        if ((5 != 6) & vcand__5 & (ways__5__o_rank >= ways__6__o_rank)) begin
-            is_victim__6 = 1'b0;
-        end
-        if ((6 != 6) & vcand__6 & (ways__6__o_rank >= ways__6__o_rank)) begin
-            is_victim__6 = 1'b0;
-        end
-        if ((7 != 6) & vcand__7 & (ways__7__o_rank >= ways__6__o_rank)) begin
-            is_victim__6 = 1'b0;
+        else begin
+            is_victim__6 = v_all__6;
         end
     end
+    always @(*) v_nr__7 = noreuse__7 & ~old_nr__7;
+    always @(*) v_wr__7 = withreuse__7 & ~old_wr__7;
+    always @(*) v_all__7 = cand__7 & ~old_all__7;
     always @(*) begin
-        is_victim__7 = vcand__7;
-        if ((0 != 7) & vcand__0 & (ways__0__o_rank >= ways__7__o_rank)) begin
-            is_victim__7 = 1'b0;
+        if (~ba_enable) begin
+            is_victim__7 = v_all__7;
         end
-        if ((1 != 7) & vcand__1 & (ways__1__o_rank >= ways__7__o_rank)) begin
-            is_victim__7 = 1'b0;
+        else if (use_noreuse) begin
+            is_victim__7 = v_nr__7;
         end
-        if ((2 != 7) & vcand__2 & (ways__2__o_rank >= ways__7__o_rank)) begin
-            is_victim__7 = 1'b0;
+        else if (any_reuse) begin
+            is_victim__7 = v_wr__7;
         end
-        if ((3 != 7) & vcand__3 & (ways__3__o_rank >= ways__7__o_rank)) begin
-            is_victim__7 = 1'b0;
-        end
-        if ((4 != 7) & vcand__4 & (ways__4__o_rank >= ways__7__o_rank)) begin
-            is_victim__7 = 1'b0;
-        end
-        if ((5 != 7) & vcand__5 & (ways__5__o_rank >= ways__7__o_rank)) begin
-            is_victim__7 = 1'b0;
-        end
-        if ((6 != 7) & vcand__6 & (ways__6__o_rank >= ways__7__o_rank)) begin
-            is_victim__7 = 1'b0;
-        end
-        if ((7 != 7) & vcand__7 & (ways__7__o_rank >= ways__7__o_rank)) begin
-            is_victim__7 = 1'b0;
+        else begin
+            is_victim__7 = v_all__7;
         end
     end
     always @(*) begin
         hit_way = rank_zero;
         if (hit__0) begin
-            hit_way = way_id__0;
+            hit_way = hit_way | way_id__0;
         end
         if (hit__1) begin
-            hit_way = way_id__1;
+            hit_way = hit_way | way_id__1;
         end
         if (hit__2) begin
-            hit_way = way_id__2;
+            hit_way = hit_way | way_id__2;
         end
         if (hit__3) begin
-            hit_way = way_id__3;
+            hit_way = hit_way | way_id__3;
         end
         if (hit__4) begin
-            hit_way = way_id__4;
+            hit_way = hit_way | way_id__4;
         end
         if (hit__5) begin
-            hit_way = way_id__5;
+            hit_way = hit_way | way_id__5;
         end
         if (hit__6) begin
-            hit_way = way_id__6;
+            hit_way = hit_way | way_id__6;
         end
         if (hit__7) begin
-            hit_way = way_id__7;
-        end
-    end
-    always @(*) begin
-        hit_rank = rank_zero;
-        if (hit__0) begin
-            hit_rank = ways__0__o_rank;
-        end
-        if (hit__1) begin
-            hit_rank = ways__1__o_rank;
-        end
-        if (hit__2) begin
-            hit_rank = ways__2__o_rank;
-        end
-        if (hit__3) begin
-            hit_rank = ways__3__o_rank;
-        end
-        if (hit__4) begin
-            hit_rank = ways__4__o_rank;
-        end
-        if (hit__5) begin
-            hit_rank = ways__5__o_rank;
-        end
-        if (hit__6) begin
-            hit_rank = ways__6__o_rank;
-        end
-        if (hit__7) begin
-            hit_rank = ways__7__o_rank;
-        end
-    end
-    always @(*) begin
-        hit_bypass = 1'b0;
-        if (hit__0) begin
-            hit_bypass = ways__0__o_bypass;
-        end
-        if (hit__1) begin
-            hit_bypass = ways__1__o_bypass;
-        end
-        if (hit__2) begin
-            hit_bypass = ways__2__o_bypass;
-        end
-        if (hit__3) begin
-            hit_bypass = ways__3__o_bypass;
-        end
-        if (hit__4) begin
-            hit_bypass = ways__4__o_bypass;
-        end
-        if (hit__5) begin
-            hit_bypass = ways__5__o_bypass;
-        end
-        if (hit__6) begin
-            hit_bypass = ways__6__o_bypass;
-        end
-        if (hit__7) begin
-            hit_bypass = ways__7__o_bypass;
+            hit_way = hit_way | way_id__7;
         end
     end
     always @(*) begin
         fi_way = rank_zero;
         if (first_inval__0) begin
-            fi_way = way_id__0;
+            fi_way = fi_way | way_id__0;
         end
         if (first_inval__1) begin
-            fi_way = way_id__1;
+            fi_way = fi_way | way_id__1;
         end
         if (first_inval__2) begin
-            fi_way = way_id__2;
+            fi_way = fi_way | way_id__2;
         end
         if (first_inval__3) begin
-            fi_way = way_id__3;
+            fi_way = fi_way | way_id__3;
         end
         if (first_inval__4) begin
-            fi_way = way_id__4;
+            fi_way = fi_way | way_id__4;
         end
         if (first_inval__5) begin
-            fi_way = way_id__5;
+            fi_way = fi_way | way_id__5;
         end
         if (first_inval__6) begin
-            fi_way = way_id__6;
+            fi_way = fi_way | way_id__6;
         end
         if (first_inval__7) begin
-            fi_way = way_id__7;
+            fi_way = fi_way | way_id__7;
         end
     end
     always @(*) begin
         victim_way = rank_zero;
         if (is_victim__0) begin
-            victim_way = way_id__0;
+            victim_way = victim_way | way_id__0;
         end
         if (is_victim__1) begin
-            victim_way = way_id__1;
+            victim_way = victim_way | way_id__1;
         end
         if (is_victim__2) begin
-            victim_way = way_id__2;
+            victim_way = victim_way | way_id__2;
         end
         if (is_victim__3) begin
-            victim_way = way_id__3;
+            victim_way = victim_way | way_id__3;
         end
         if (is_victim__4) begin
-            victim_way = way_id__4;
+            victim_way = victim_way | way_id__4;
         end
         if (is_victim__5) begin
-            victim_way = way_id__5;
+            victim_way = victim_way | way_id__5;
         end
         if (is_victim__6) begin
-            victim_way = way_id__6;
+            victim_way = victim_way | way_id__6;
         end
         if (is_victim__7) begin
-            victim_way = way_id__7;
+            victim_way = victim_way | way_id__7;
         end
     end
     always @(*) begin
-        victim_rank = rank_zero;
-        if (is_victim__0) begin
-            victim_rank = ways__0__o_rank;
+        vt_nr = tag_zero;
+        if (v_nr__0) begin
+            vt_nr = vt_nr | etag__0;
         end
-        if (is_victim__1) begin
-            victim_rank = ways__1__o_rank;
+        if (v_nr__1) begin
+            vt_nr = vt_nr | etag__1;
         end
-        if (is_victim__2) begin
-            victim_rank = ways__2__o_rank;
+        if (v_nr__2) begin
+            vt_nr = vt_nr | etag__2;
         end
-        if (is_victim__3) begin
-            victim_rank = ways__3__o_rank;
+        if (v_nr__3) begin
+            vt_nr = vt_nr | etag__3;
         end
-        if (is_victim__4) begin
-            victim_rank = ways__4__o_rank;
+        if (v_nr__4) begin
+            vt_nr = vt_nr | etag__4;
         end
-        if (is_victim__5) begin
-            victim_rank = ways__5__o_rank;
+        if (v_nr__5) begin
+            vt_nr = vt_nr | etag__5;
         end
-        if (is_victim__6) begin
-            victim_rank = ways__6__o_rank;
+        if (v_nr__6) begin
+            vt_nr = vt_nr | etag__6;
         end
-        if (is_victim__7) begin
-            victim_rank = ways__7__o_rank;
-        end
-    end
-    always @(*) begin
-        victim_bypass = 1'b0;
-        if (is_victim__0) begin
-            victim_bypass = ways__0__o_bypass;
-        end
-        if (is_victim__1) begin
-            victim_bypass = ways__1__o_bypass;
-        end
-        if (is_victim__2) begin
-            victim_bypass = ways__2__o_bypass;
-        end
-        if (is_victim__3) begin
-            victim_bypass = ways__3__o_bypass;
-        end
-        if (is_victim__4) begin
-            victim_bypass = ways__4__o_bypass;
-        end
-        if (is_victim__5) begin
-            victim_bypass = ways__5__o_bypass;
-        end
-        if (is_victim__6) begin
-            victim_bypass = ways__6__o_bypass;
-        end
-        if (is_victim__7) begin
-            victim_bypass = ways__7__o_bypass;
+        if (v_nr__7) begin
+            vt_nr = vt_nr | etag__7;
         end
     end
     always @(*) begin
-        victim_tag = tag_zero;
-        if (is_victim__0) begin
-            victim_tag = ways__0__o_tag;
+        vt_wr = tag_zero;
+        if (v_wr__0) begin
+            vt_wr = vt_wr | etag__0;
         end
-        if (is_victim__1) begin
-            victim_tag = ways__1__o_tag;
+        if (v_wr__1) begin
+            vt_wr = vt_wr | etag__1;
         end
-        if (is_victim__2) begin
-            victim_tag = ways__2__o_tag;
+        if (v_wr__2) begin
+            vt_wr = vt_wr | etag__2;
         end
-        if (is_victim__3) begin
-            victim_tag = ways__3__o_tag;
+        if (v_wr__3) begin
+            vt_wr = vt_wr | etag__3;
         end
-        if (is_victim__4) begin
-            victim_tag = ways__4__o_tag;
+        if (v_wr__4) begin
+            vt_wr = vt_wr | etag__4;
         end
-        if (is_victim__5) begin
-            victim_tag = ways__5__o_tag;
+        if (v_wr__5) begin
+            vt_wr = vt_wr | etag__5;
         end
-        if (is_victim__6) begin
-            victim_tag = ways__6__o_tag;
+        if (v_wr__6) begin
+            vt_wr = vt_wr | etag__6;
         end
-        if (is_victim__7) begin
-            victim_tag = ways__7__o_tag;
+        if (v_wr__7) begin
+            vt_wr = vt_wr | etag__7;
         end
+    end
+    always @(*) begin
+        vt_all = tag_zero;
+        if (v_all__0) begin
+            vt_all = vt_all | etag__0;
+        end
+        if (v_all__1) begin
+            vt_all = vt_all | etag__1;
+        end
+        if (v_all__2) begin
+            vt_all = vt_all | etag__2;
+        end
+        if (v_all__3) begin
+            vt_all = vt_all | etag__3;
+        end
+        if (v_all__4) begin
+            vt_all = vt_all | etag__4;
+        end
+        if (v_all__5) begin
+            vt_all = vt_all | etag__5;
+        end
+        if (v_all__6) begin
+            vt_all = vt_all | etag__6;
+        end
+        if (v_all__7) begin
+            vt_all = vt_all | etag__7;
+        end
+    end
+    always @(*) begin
+        vb_nr = 1'b0;
+        vb_nr = vb_nr | (v_nr__0 & rbyp__0__q);
+        vb_nr = vb_nr | (v_nr__1 & rbyp__1__q);
+        vb_nr = vb_nr | (v_nr__2 & rbyp__2__q);
+        vb_nr = vb_nr | (v_nr__3 & rbyp__3__q);
+        vb_nr = vb_nr | (v_nr__4 & rbyp__4__q);
+        vb_nr = vb_nr | (v_nr__5 & rbyp__5__q);
+        vb_nr = vb_nr | (v_nr__6 & rbyp__6__q);
+        vb_nr = vb_nr | (v_nr__7 & rbyp__7__q);
+    end
+    always @(*) begin
+        vb_wr = 1'b0;
+        vb_wr = vb_wr | (v_wr__0 & rbyp__0__q);
+        vb_wr = vb_wr | (v_wr__1 & rbyp__1__q);
+        vb_wr = vb_wr | (v_wr__2 & rbyp__2__q);
+        vb_wr = vb_wr | (v_wr__3 & rbyp__3__q);
+        vb_wr = vb_wr | (v_wr__4 & rbyp__4__q);
+        vb_wr = vb_wr | (v_wr__5 & rbyp__5__q);
+        vb_wr = vb_wr | (v_wr__6 & rbyp__6__q);
+        vb_wr = vb_wr | (v_wr__7 & rbyp__7__q);
+    end
+    always @(*) begin
+        vb_all = 1'b0;
+        vb_all = vb_all | (v_all__0 & rbyp__0__q);
+        vb_all = vb_all | (v_all__1 & rbyp__1__q);
+        vb_all = vb_all | (v_all__2 & rbyp__2__q);
+        vb_all = vb_all | (v_all__3 & rbyp__3__q);
+        vb_all = vb_all | (v_all__4 & rbyp__4__q);
+        vb_all = vb_all | (v_all__5 & rbyp__5__q);
+        vb_all = vb_all | (v_all__6 & rbyp__6__q);
+        vb_all = vb_all | (v_all__7 & rbyp__7__q);
     end
     always @(*) begin
         any_victim = 1'b0;
-        if (is_victim__0) begin
-            any_victim = 1'b1;
+        any_victim = any_victim | is_victim__0;
+        any_victim = any_victim | is_victim__1;
+        any_victim = any_victim | is_victim__2;
+        any_victim = any_victim | is_victim__3;
+        any_victim = any_victim | is_victim__4;
+        any_victim = any_victim | is_victim__5;
+        any_victim = any_victim | is_victim__6;
+        any_victim = any_victim | is_victim__7;
+    end
+    always @(*) begin
+        if (~ba_enable) begin
+            victim_tag = vt_all;
         end
-        if (is_victim__1) begin
-            any_victim = 1'b1;
+        else if (use_noreuse) begin
+            victim_tag = vt_nr;
         end
-        if (is_victim__2) begin
-            any_victim = 1'b1;
+        else if (any_reuse) begin
+            victim_tag = vt_wr;
         end
-        if (is_victim__3) begin
-            any_victim = 1'b1;
-        end
-        if (is_victim__4) begin
-            any_victim = 1'b1;
-        end
-        if (is_victim__5) begin
-            any_victim = 1'b1;
-        end
-        if (is_victim__6) begin
-            any_victim = 1'b1;
-        end
-        if (is_victim__7) begin
-            any_victim = 1'b1;
+        else begin
+            victim_tag = vt_all;
         end
     end
-    always @(*) pf_nop = req_prefetch & any_hit & ~hit_bypass;
+    always @(*) begin
+        if (~ba_enable) begin
+            victim_bypass = vb_all;
+        end
+        else if (use_noreuse) begin
+            victim_bypass = vb_nr;
+        end
+        else if (any_reuse) begin
+            victim_bypass = vb_wr;
+        end
+        else begin
+            victim_bypass = vb_all;
+        end
+    end
+    always @(*) pf_nop = s_prefetch__q & any_hit & ~hit_bypass;
     always @(*) begin
         if (any_hit) begin
             tgt__0 = hit__0 & ~pf_nop;
@@ -1717,18 +4161,9 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
             tgt__7 = is_victim__7;
         end
     end
-    always @(*) tgt_valid = any_hit | ~any_inval;
-    always @(*) begin
-        if (any_hit) begin
-            tgt_rank = hit_rank;
-        end
-        else begin
-            tgt_rank = victim_rank;
-        end
-    end
     always @(*) begin
         m_outcome = c_hit;
-        if (req_write) begin
+        if (s_write__q) begin
             if (any_hit) begin
                 m_outcome = c_wevict;
             end
@@ -1748,7 +4183,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
             m_outcome = c_miss;
         end
         else begin
-            if (ba_enable & ~req_prefetch & ~free) begin
+            if (ba_enable & ~s_prefetch__q & ~free) begin
                 m_outcome = c_bypass;
             end
             else if (any_victim) begin
@@ -1761,7 +4196,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     end
     always @(*) begin
         m_way = rank_zero;
-        if (req_write) begin
+        if (s_write__q) begin
             if (any_hit) begin
                 m_way = hit_way;
             end
@@ -1778,7 +4213,7 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     end
     always @(*) begin
         m_evict_valid = 1'b0;
-        if (req_write) begin
+        if (s_write__q) begin
             if (any_hit) begin
                 m_evict_valid = ~hit_bypass;
             end
@@ -1793,10 +4228,10 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
     end
     always @(*) begin
         m_evict_tag = tag_zero;
-        if (req_write) begin
+        if (s_write__q) begin
             if (any_hit) begin
                 if (~hit_bypass) begin
-                    m_evict_tag = req_tag;
+                    m_evict_tag = s_tag__q;
                 end
             end
         end
@@ -1810,582 +4245,1135 @@ module ba_tag_array(clock,reset,req_valid,req_addr,req_write,req_prefetch,req_re
             end
         end
     end
+    always @(*) new_bypass = ~any_inval & ba_enable & ~s_prefetch__q & ~free;
     always @(*) begin
-        ways__0__w_valid = ev__0;
-        if (req_write) begin
+        fill__0 = 1'b0;
+        if (s_write__q) begin
+        end
+        else if (tgt__0) begin
+            if (any_hit) begin
+            end
+            else begin
+                fill__0 = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        n_valid__0 = rv__0__q;
+        if (s_write__q) begin
             if (hit__0) begin
-                ways__0__w_valid = 1'b0;
+                n_valid__0 = 1'b0;
             end
         end
         else if (tgt__0) begin
             if (any_hit) begin
             end
             else begin
-                ways__0__w_valid = 1'b1;
+                n_valid__0 = 1'b1;
             end
         end
     end
     always @(*) begin
-        ways__0__w_tag = ways__0__o_tag;
-        if (req_write) begin
+        n_reuse__0 = rreuse__0__q;
+        if (s_write__q) begin
         end
         else if (tgt__0) begin
             if (any_hit) begin
-            end
-            else begin
-                ways__0__w_tag = req_tag;
-            end
-        end
-    end
-    always @(*) begin
-        ways__0__w_reuse = ways__0__o_reuse;
-        if (req_write) begin
-        end
-        else if (tgt__0) begin
-            if (any_hit) begin
-                if (~req_prefetch) begin
-                    ways__0__w_reuse = 1'b1;
+                if (~s_prefetch__q) begin
+                    n_reuse__0 = 1'b1;
                 end
             end
             else begin
-                ways__0__w_reuse = 1'b0;
+                n_reuse__0 = 1'b0;
             end
         end
     end
     always @(*) begin
-        ways__0__w_bypass = ways__0__o_bypass;
-        if (req_write) begin
+        n_byp__0 = rbyp__0__q;
+        if (s_write__q) begin
         end
         else if (tgt__0) begin
             if (any_hit) begin
-                ways__0__w_bypass = 1'b0;
+                n_byp__0 = 1'b0;
             end
             else begin
-                ways__0__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
+                n_byp__0 = new_bypass;
             end
         end
     end
     always @(*) begin
-        ways__0__w_rank = ways__0__o_rank;
-        if (req_write) begin
+        n_rank__0 = rrank__0__q;
+        if (s_write__q) begin
             if (hit__0) begin
             end
-            else if (any_hit & ev__0 & (ways__0__o_rank > hit_rank)) begin
-                ways__0__w_rank = ways__0__o_rank - rank_one;
+            else if (rv__0__q & dec__0) begin
+                n_rank__0 = rrank__0__q - rank_one;
             end
         end
         else if (tgt__0) begin
-            ways__0__w_rank = rank_zero;
+            n_rank__0 = rank_zero;
         end
-        else if (ev__0 & ~pf_nop & (~tgt_valid | (ways__0__o_rank < tgt_rank))) begin
-            ways__0__w_rank = ways__0__o_rank + rank_one;
+        else if (rv__0__q & ~pf_nop & inc__0) begin
+            n_rank__0 = rrank__0__q + rank_one;
         end
     end
     always @(*) begin
-        ways__1__w_valid = ev__1;
-        if (req_write) begin
+        fill__1 = 1'b0;
+        if (s_write__q) begin
+        end
+        else if (tgt__1) begin
+            if (any_hit) begin
+            end
+            else begin
+                fill__1 = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        n_valid__1 = rv__1__q;
+        if (s_write__q) begin
             if (hit__1) begin
-                ways__1__w_valid = 1'b0;
+                n_valid__1 = 1'b0;
             end
         end
         else if (tgt__1) begin
             if (any_hit) begin
             end
             else begin
-                ways__1__w_valid = 1'b1;
+                n_valid__1 = 1'b1;
             end
         end
     end
     always @(*) begin
-        ways__1__w_tag = ways__1__o_tag;
-        if (req_write) begin
+        n_reuse__1 = rreuse__1__q;
+        if (s_write__q) begin
         end
         else if (tgt__1) begin
             if (any_hit) begin
-            end
-            else begin
-                ways__1__w_tag = req_tag;
-            end
-        end
-    end
-    always @(*) begin
-        ways__1__w_reuse = ways__1__o_reuse;
-        if (req_write) begin
-        end
-        else if (tgt__1) begin
-            if (any_hit) begin
-                if (~req_prefetch) begin
-                    ways__1__w_reuse = 1'b1;
+                if (~s_prefetch__q) begin
+                    n_reuse__1 = 1'b1;
                 end
             end
             else begin
-                ways__1__w_reuse = 1'b0;
+                n_reuse__1 = 1'b0;
             end
         end
     end
     always @(*) begin
-        ways__1__w_bypass = ways__1__o_bypass;
-        if (req_write) begin
+        n_byp__1 = rbyp__1__q;
+        if (s_write__q) begin
         end
         else if (tgt__1) begin
             if (any_hit) begin
-                ways__1__w_bypass = 1'b0;
+                n_byp__1 = 1'b0;
             end
             else begin
-                ways__1__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
+                n_byp__1 = new_bypass;
             end
         end
     end
     always @(*) begin
-        ways__1__w_rank = ways__1__o_rank;
-        if (req_write) begin
+        n_rank__1 = rrank__1__q;
+        if (s_write__q) begin
             if (hit__1) begin
             end
-            else if (any_hit & ev__1 & (ways__1__o_rank > hit_rank)) begin
-                ways__1__w_rank = ways__1__o_rank - rank_one;
+            else if (rv__1__q & dec__1) begin
+                n_rank__1 = rrank__1__q - rank_one;
             end
         end
         else if (tgt__1) begin
-            ways__1__w_rank = rank_zero;
+            n_rank__1 = rank_zero;
         end
-        else if (ev__1 & ~pf_nop & (~tgt_valid | (ways__1__o_rank < tgt_rank))) begin
-            ways__1__w_rank = ways__1__o_rank + rank_one;
+        else if (rv__1__q & ~pf_nop & inc__1) begin
+            n_rank__1 = rrank__1__q + rank_one;
         end
     end
     always @(*) begin
-        ways__2__w_valid = ev__2;
-        if (req_write) begin
+        fill__2 = 1'b0;
+        if (s_write__q) begin
+        end
+        else if (tgt__2) begin
+            if (any_hit) begin
+            end
+            else begin
+                fill__2 = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        n_valid__2 = rv__2__q;
+        if (s_write__q) begin
             if (hit__2) begin
-                ways__2__w_valid = 1'b0;
+                n_valid__2 = 1'b0;
             end
         end
         else if (tgt__2) begin
             if (any_hit) begin
             end
             else begin
-                ways__2__w_valid = 1'b1;
+                n_valid__2 = 1'b1;
             end
         end
     end
     always @(*) begin
-        ways__2__w_tag = ways__2__o_tag;
-        if (req_write) begin
+        n_reuse__2 = rreuse__2__q;
+        if (s_write__q) begin
         end
         else if (tgt__2) begin
             if (any_hit) begin
-            end
-            else begin
-                ways__2__w_tag = req_tag;
-            end
-        end
-    end
-    always @(*) begin
-        ways__2__w_reuse = ways__2__o_reuse;
-        if (req_write) begin
-        end
-        else if (tgt__2) begin
-            if (any_hit) begin
-                if (~req_prefetch) begin
-                    ways__2__w_reuse = 1'b1;
+                if (~s_prefetch__q) begin
+                    n_reuse__2 = 1'b1;
                 end
             end
             else begin
-                ways__2__w_reuse = 1'b0;
+                n_reuse__2 = 1'b0;
             end
         end
     end
     always @(*) begin
-        ways__2__w_bypass = ways__2__o_bypass;
-        if (req_write) begin
+        n_byp__2 = rbyp__2__q;
+        if (s_write__q) begin
         end
         else if (tgt__2) begin
             if (any_hit) begin
-                ways__2__w_bypass = 1'b0;
+                n_byp__2 = 1'b0;
             end
             else begin
-                ways__2__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
+                n_byp__2 = new_bypass;
             end
         end
     end
     always @(*) begin
-        ways__2__w_rank = ways__2__o_rank;
-        if (req_write) begin
+        n_rank__2 = rrank__2__q;
+        if (s_write__q) begin
             if (hit__2) begin
             end
-            else if (any_hit & ev__2 & (ways__2__o_rank > hit_rank)) begin
-                ways__2__w_rank = ways__2__o_rank - rank_one;
+            else if (rv__2__q & dec__2) begin
+                n_rank__2 = rrank__2__q - rank_one;
             end
         end
         else if (tgt__2) begin
-            ways__2__w_rank = rank_zero;
+            n_rank__2 = rank_zero;
         end
-        else if (ev__2 & ~pf_nop & (~tgt_valid | (ways__2__o_rank < tgt_rank))) begin
-            ways__2__w_rank = ways__2__o_rank + rank_one;
+        else if (rv__2__q & ~pf_nop & inc__2) begin
+            n_rank__2 = rrank__2__q + rank_one;
         end
     end
     always @(*) begin
-        ways__3__w_valid = ev__3;
-        if (req_write) begin
+        fill__3 = 1'b0;
+        if (s_write__q) begin
+        end
+        else if (tgt__3) begin
+            if (any_hit) begin
+            end
+            else begin
+                fill__3 = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        n_valid__3 = rv__3__q;
+        if (s_write__q) begin
             if (hit__3) begin
-                ways__3__w_valid = 1'b0;
+                n_valid__3 = 1'b0;
             end
         end
         else if (tgt__3) begin
             if (any_hit) begin
             end
             else begin
-                ways__3__w_valid = 1'b1;
+                n_valid__3 = 1'b1;
             end
         end
     end
     always @(*) begin
-        ways__3__w_tag = ways__3__o_tag;
-        if (req_write) begin
+        n_reuse__3 = rreuse__3__q;
+        if (s_write__q) begin
         end
         else if (tgt__3) begin
             if (any_hit) begin
-            end
-            else begin
-                ways__3__w_tag = req_tag;
-            end
-        end
-    end
-    always @(*) begin
-        ways__3__w_reuse = ways__3__o_reuse;
-        if (req_write) begin
-        end
-        else if (tgt__3) begin
-            if (any_hit) begin
-                if (~req_prefetch) begin
-                    ways__3__w_reuse = 1'b1;
+                if (~s_prefetch__q) begin
+                    n_reuse__3 = 1'b1;
                 end
             end
             else begin
-                ways__3__w_reuse = 1'b0;
+                n_reuse__3 = 1'b0;
             end
         end
     end
     always @(*) begin
-        ways__3__w_bypass = ways__3__o_bypass;
-        if (req_write) begin
+        n_byp__3 = rbyp__3__q;
+        if (s_write__q) begin
         end
         else if (tgt__3) begin
             if (any_hit) begin
-                ways__3__w_bypass = 1'b0;
+                n_byp__3 = 1'b0;
             end
             else begin
-                ways__3__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
+                n_byp__3 = new_bypass;
             end
         end
     end
     always @(*) begin
-        ways__3__w_rank = ways__3__o_rank;
-        if (req_write) begin
+        n_rank__3 = rrank__3__q;
+        if (s_write__q) begin
             if (hit__3) begin
             end
-            else if (any_hit & ev__3 & (ways__3__o_rank > hit_rank)) begin
-                ways__3__w_rank = ways__3__o_rank - rank_one;
+            else if (rv__3__q & dec__3) begin
+                n_rank__3 = rrank__3__q - rank_one;
             end
         end
         else if (tgt__3) begin
-            ways__3__w_rank = rank_zero;
+            n_rank__3 = rank_zero;
         end
-        else if (ev__3 & ~pf_nop & (~tgt_valid | (ways__3__o_rank < tgt_rank))) begin
-            ways__3__w_rank = ways__3__o_rank + rank_one;
+        else if (rv__3__q & ~pf_nop & inc__3) begin
+            n_rank__3 = rrank__3__q + rank_one;
         end
     end
     always @(*) begin
-        ways__4__w_valid = ev__4;
-        if (req_write) begin
+        fill__4 = 1'b0;
+        if (s_write__q) begin
+        end
+        else if (tgt__4) begin
+            if (any_hit) begin
+            end
+            else begin
+                fill__4 = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        n_valid__4 = rv__4__q;
+        if (s_write__q) begin
             if (hit__4) begin
-                ways__4__w_valid = 1'b0;
+                n_valid__4 = 1'b0;
             end
         end
         else if (tgt__4) begin
             if (any_hit) begin
             end
             else begin
-                ways__4__w_valid = 1'b1;
+                n_valid__4 = 1'b1;
             end
         end
     end
     always @(*) begin
-        ways__4__w_tag = ways__4__o_tag;
-        if (req_write) begin
+        n_reuse__4 = rreuse__4__q;
+        if (s_write__q) begin
         end
         else if (tgt__4) begin
             if (any_hit) begin
-            end
-            else begin
-                ways__4__w_tag = req_tag;
-            end
-        end
-    end
-    always @(*) begin
-        ways__4__w_reuse = ways__4__o_reuse;
-        if (req_write) begin
-        end
-        else if (tgt__4) begin
-            if (any_hit) begin
-                if (~req_prefetch) begin
-                    ways__4__w_reuse = 1'b1;
+                if (~s_prefetch__q) begin
+                    n_reuse__4 = 1'b1;
                 end
             end
             else begin
-                ways__4__w_reuse = 1'b0;
+                n_reuse__4 = 1'b0;
             end
         end
     end
     always @(*) begin
-        ways__4__w_bypass = ways__4__o_bypass;
-        if (req_write) begin
+        n_byp__4 = rbyp__4__q;
+        if (s_write__q) begin
         end
         else if (tgt__4) begin
             if (any_hit) begin
-                ways__4__w_bypass = 1'b0;
+                n_byp__4 = 1'b0;
             end
             else begin
-                ways__4__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
+                n_byp__4 = new_bypass;
             end
         end
     end
     always @(*) begin
-        ways__4__w_rank = ways__4__o_rank;
-        if (req_write) begin
+        n_rank__4 = rrank__4__q;
+        if (s_write__q) begin
             if (hit__4) begin
             end
-            else if (any_hit & ev__4 & (ways__4__o_rank > hit_rank)) begin
-                ways__4__w_rank = ways__4__o_rank - rank_one;
+            else if (rv__4__q & dec__4) begin
+                n_rank__4 = rrank__4__q - rank_one;
             end
         end
         else if (tgt__4) begin
-            ways__4__w_rank = rank_zero;
+            n_rank__4 = rank_zero;
         end
-        else if (ev__4 & ~pf_nop & (~tgt_valid | (ways__4__o_rank < tgt_rank))) begin
-            ways__4__w_rank = ways__4__o_rank + rank_one;
+        else if (rv__4__q & ~pf_nop & inc__4) begin
+            n_rank__4 = rrank__4__q + rank_one;
         end
     end
     always @(*) begin
-        ways__5__w_valid = ev__5;
-        if (req_write) begin
+        fill__5 = 1'b0;
+        if (s_write__q) begin
+        end
+        else if (tgt__5) begin
+            if (any_hit) begin
+            end
+            else begin
+                fill__5 = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        n_valid__5 = rv__5__q;
+        if (s_write__q) begin
             if (hit__5) begin
-                ways__5__w_valid = 1'b0;
+                n_valid__5 = 1'b0;
             end
         end
         else if (tgt__5) begin
             if (any_hit) begin
             end
             else begin
-                ways__5__w_valid = 1'b1;
+                n_valid__5 = 1'b1;
             end
         end
     end
     always @(*) begin
-        ways__5__w_tag = ways__5__o_tag;
-        if (req_write) begin
+        n_reuse__5 = rreuse__5__q;
+        if (s_write__q) begin
         end
         else if (tgt__5) begin
             if (any_hit) begin
-            end
-            else begin
-                ways__5__w_tag = req_tag;
-            end
-        end
-    end
-    always @(*) begin
-        ways__5__w_reuse = ways__5__o_reuse;
-        if (req_write) begin
-        end
-        else if (tgt__5) begin
-            if (any_hit) begin
-                if (~req_prefetch) begin
-                    ways__5__w_reuse = 1'b1;
+                if (~s_prefetch__q) begin
+                    n_reuse__5 = 1'b1;
                 end
             end
             else begin
-                ways__5__w_reuse = 1'b0;
+                n_reuse__5 = 1'b0;
             end
         end
     end
     always @(*) begin
-        ways__5__w_bypass = ways__5__o_bypass;
-        if (req_write) begin
+        n_byp__5 = rbyp__5__q;
+        if (s_write__q) begin
         end
         else if (tgt__5) begin
             if (any_hit) begin
-                ways__5__w_bypass = 1'b0;
+                n_byp__5 = 1'b0;
             end
             else begin
-                ways__5__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
+                n_byp__5 = new_bypass;
             end
         end
     end
     always @(*) begin
-        ways__5__w_rank = ways__5__o_rank;
-        if (req_write) begin
+        n_rank__5 = rrank__5__q;
+        if (s_write__q) begin
             if (hit__5) begin
             end
-            else if (any_hit & ev__5 & (ways__5__o_rank > hit_rank)) begin
-                ways__5__w_rank = ways__5__o_rank - rank_one;
+            else if (rv__5__q & dec__5) begin
+                n_rank__5 = rrank__5__q - rank_one;
             end
         end
         else if (tgt__5) begin
-            ways__5__w_rank = rank_zero;
+            n_rank__5 = rank_zero;
         end
-        else if (ev__5 & ~pf_nop & (~tgt_valid | (ways__5__o_rank < tgt_rank))) begin
-            ways__5__w_rank = ways__5__o_rank + rank_one;
+        else if (rv__5__q & ~pf_nop & inc__5) begin
+            n_rank__5 = rrank__5__q + rank_one;
         end
     end
     always @(*) begin
-        ways__6__w_valid = ev__6;
-        if (req_write) begin
+        fill__6 = 1'b0;
+        if (s_write__q) begin
+        end
+        else if (tgt__6) begin
+            if (any_hit) begin
+            end
+            else begin
+                fill__6 = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        n_valid__6 = rv__6__q;
+        if (s_write__q) begin
             if (hit__6) begin
-                ways__6__w_valid = 1'b0;
+                n_valid__6 = 1'b0;
             end
         end
         else if (tgt__6) begin
             if (any_hit) begin
             end
             else begin
-                ways__6__w_valid = 1'b1;
+                n_valid__6 = 1'b1;
             end
         end
     end
     always @(*) begin
-        ways__6__w_tag = ways__6__o_tag;
-        if (req_write) begin
+        n_reuse__6 = rreuse__6__q;
+        if (s_write__q) begin
         end
         else if (tgt__6) begin
             if (any_hit) begin
-            end
-            else begin
-                ways__6__w_tag = req_tag;
-            end
-        end
-    end
-    always @(*) begin
-        ways__6__w_reuse = ways__6__o_reuse;
-        if (req_write) begin
-        end
-        else if (tgt__6) begin
-            if (any_hit) begin
-                if (~req_prefetch) begin
-                    ways__6__w_reuse = 1'b1;
+                if (~s_prefetch__q) begin
+                    n_reuse__6 = 1'b1;
                 end
             end
             else begin
-                ways__6__w_reuse = 1'b0;
+                n_reuse__6 = 1'b0;
             end
         end
     end
     always @(*) begin
-        ways__6__w_bypass = ways__6__o_bypass;
-        if (req_write) begin
+        n_byp__6 = rbyp__6__q;
+        if (s_write__q) begin
         end
         else if (tgt__6) begin
             if (any_hit) begin
-                ways__6__w_bypass = 1'b0;
+                n_byp__6 = 1'b0;
             end
             else begin
-                ways__6__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
+                n_byp__6 = new_bypass;
             end
         end
     end
     always @(*) begin
-        ways__6__w_rank = ways__6__o_rank;
-        if (req_write) begin
+        n_rank__6 = rrank__6__q;
+        if (s_write__q) begin
             if (hit__6) begin
             end
-            else if (any_hit & ev__6 & (ways__6__o_rank > hit_rank)) begin
-                ways__6__w_rank = ways__6__o_rank - rank_one;
+            else if (rv__6__q & dec__6) begin
+                n_rank__6 = rrank__6__q - rank_one;
             end
         end
         else if (tgt__6) begin
-            ways__6__w_rank = rank_zero;
+            n_rank__6 = rank_zero;
         end
-        else if (ev__6 & ~pf_nop & (~tgt_valid | (ways__6__o_rank < tgt_rank))) begin
-            ways__6__w_rank = ways__6__o_rank + rank_one;
+        else if (rv__6__q & ~pf_nop & inc__6) begin
+            n_rank__6 = rrank__6__q + rank_one;
         end
     end
     always @(*) begin
-        ways__7__w_valid = ev__7;
-        if (req_write) begin
+        fill__7 = 1'b0;
+        if (s_write__q) begin
+        end
+        else if (tgt__7) begin
+            if (any_hit) begin
+            end
+            else begin
+                fill__7 = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        n_valid__7 = rv__7__q;
+        if (s_write__q) begin
             if (hit__7) begin
-                ways__7__w_valid = 1'b0;
+                n_valid__7 = 1'b0;
             end
         end
         else if (tgt__7) begin
             if (any_hit) begin
             end
             else begin
-                ways__7__w_valid = 1'b1;
+                n_valid__7 = 1'b1;
             end
         end
     end
     always @(*) begin
-        ways__7__w_tag = ways__7__o_tag;
-        if (req_write) begin
+        n_reuse__7 = rreuse__7__q;
+        if (s_write__q) begin
         end
         else if (tgt__7) begin
             if (any_hit) begin
-            end
-            else begin
-                ways__7__w_tag = req_tag;
-            end
-        end
-    end
-    always @(*) begin
-        ways__7__w_reuse = ways__7__o_reuse;
-        if (req_write) begin
-        end
-        else if (tgt__7) begin
-            if (any_hit) begin
-                if (~req_prefetch) begin
-                    ways__7__w_reuse = 1'b1;
+                if (~s_prefetch__q) begin
+                    n_reuse__7 = 1'b1;
                 end
             end
             else begin
-                ways__7__w_reuse = 1'b0;
+                n_reuse__7 = 1'b0;
             end
         end
     end
     always @(*) begin
-        ways__7__w_bypass = ways__7__o_bypass;
-        if (req_write) begin
+        n_byp__7 = rbyp__7__q;
+        if (s_write__q) begin
         end
         else if (tgt__7) begin
             if (any_hit) begin
-                ways__7__w_bypass = 1'b0;
+                n_byp__7 = 1'b0;
             end
             else begin
-                ways__7__w_bypass = ~any_inval & ba_enable & ~req_prefetch & ~free;
+                n_byp__7 = new_bypass;
             end
         end
     end
     always @(*) begin
-        ways__7__w_rank = ways__7__o_rank;
-        if (req_write) begin
+        n_rank__7 = rrank__7__q;
+        if (s_write__q) begin
             if (hit__7) begin
             end
-            else if (any_hit & ev__7 & (ways__7__o_rank > hit_rank)) begin
-                ways__7__w_rank = ways__7__o_rank - rank_one;
+            else if (rv__7__q & dec__7) begin
+                n_rank__7 = rrank__7__q - rank_one;
             end
         end
         else if (tgt__7) begin
-            ways__7__w_rank = rank_zero;
+            n_rank__7 = rank_zero;
         end
-        else if (ev__7 & ~pf_nop & (~tgt_valid | (ways__7__o_rank < tgt_rank))) begin
-            ways__7__w_rank = ways__7__o_rank + rank_one;
+        else if (rv__7__q & ~pf_nop & inc__7) begin
+            n_rank__7 = rrank__7__q + rank_one;
         end
     end
     always @(*) zext_tag__narrow = m_evict_tag;
+    always @(*) zext_set__narrow = s_set__q;
     always @(*) rsp_valid = r_valid__q;
     always @(*) rsp_outcome = r_outcome__q;
     always @(*) rsp_way = r_way__q;
     always @(*) rsp_evict_valid = r_evict_valid__q;
     always @(*) rsp_evict_addr = r_evict_addr__q;
+    always @(*) wbv__0__d = n_valid__0 & ~flush;
+    always @(*) wbtag__0__d = etag__0;
+    always @(*) wbfill__0__d = fill__0;
+    always @(*) wbreuse__0__d = n_reuse__0;
+    always @(*) wbbyp__0__d = n_byp__0;
+    always @(*) wbrank__0__d = n_rank__0;
+    always @(*) wbv__1__d = n_valid__1 & ~flush;
+    always @(*) wbtag__1__d = etag__1;
+    always @(*) wbfill__1__d = fill__1;
+    always @(*) wbreuse__1__d = n_reuse__1;
+    always @(*) wbbyp__1__d = n_byp__1;
+    always @(*) wbrank__1__d = n_rank__1;
+    always @(*) wbv__2__d = n_valid__2 & ~flush;
+    always @(*) wbtag__2__d = etag__2;
+    always @(*) wbfill__2__d = fill__2;
+    always @(*) wbreuse__2__d = n_reuse__2;
+    always @(*) wbbyp__2__d = n_byp__2;
+    always @(*) wbrank__2__d = n_rank__2;
+    always @(*) wbv__3__d = n_valid__3 & ~flush;
+    always @(*) wbtag__3__d = etag__3;
+    always @(*) wbfill__3__d = fill__3;
+    always @(*) wbreuse__3__d = n_reuse__3;
+    always @(*) wbbyp__3__d = n_byp__3;
+    always @(*) wbrank__3__d = n_rank__3;
+    always @(*) wbv__4__d = n_valid__4 & ~flush;
+    always @(*) wbtag__4__d = etag__4;
+    always @(*) wbfill__4__d = fill__4;
+    always @(*) wbreuse__4__d = n_reuse__4;
+    always @(*) wbbyp__4__d = n_byp__4;
+    always @(*) wbrank__4__d = n_rank__4;
+    always @(*) wbv__5__d = n_valid__5 & ~flush;
+    always @(*) wbtag__5__d = etag__5;
+    always @(*) wbfill__5__d = fill__5;
+    always @(*) wbreuse__5__d = n_reuse__5;
+    always @(*) wbbyp__5__d = n_byp__5;
+    always @(*) wbrank__5__d = n_rank__5;
+    always @(*) wbv__6__d = n_valid__6 & ~flush;
+    always @(*) wbtag__6__d = etag__6;
+    always @(*) wbfill__6__d = fill__6;
+    always @(*) wbreuse__6__d = n_reuse__6;
+    always @(*) wbbyp__6__d = n_byp__6;
+    always @(*) wbrank__6__d = n_rank__6;
+    always @(*) wbv__7__d = n_valid__7 & ~flush;
+    always @(*) wbtag__7__d = etag__7;
+    always @(*) wbfill__7__d = fill__7;
+    always @(*) wbreuse__7__d = n_reuse__7;
+    always @(*) wbbyp__7__d = n_byp__7;
+    always @(*) wbrank__7__d = n_rank__7;
+    always @(*) begin
+        if (same_set) begin
+            rv__0__d = n_valid__0 & ~flush;
+        end
+        else begin
+            rv__0__d = m_valid__0 & ~flush;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rtag__0__d = etag__0;
+        end
+        else begin
+            rtag__0__d = m_tag__0;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rfill__0__d = fill__0;
+        end
+        else begin
+            rfill__0__d = 1'b0;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rreuse__0__d = n_reuse__0;
+        end
+        else begin
+            rreuse__0__d = m_reuse__0;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rbyp__0__d = n_byp__0;
+        end
+        else begin
+            rbyp__0__d = m_byp__0;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rrank__0__d = n_rank__0;
+        end
+        else begin
+            rrank__0__d = m_rank__0;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            if (fill__0) begin
+                req__0__d = eq_fwd;
+            end
+            else begin
+                req__0__d = eq_mem__0;
+            end
+        end
+        else begin
+            req__0__d = eq_mem__0;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rv__1__d = n_valid__1 & ~flush;
+        end
+        else begin
+            rv__1__d = m_valid__1 & ~flush;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rtag__1__d = etag__1;
+        end
+        else begin
+            rtag__1__d = m_tag__1;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rfill__1__d = fill__1;
+        end
+        else begin
+            rfill__1__d = 1'b0;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rreuse__1__d = n_reuse__1;
+        end
+        else begin
+            rreuse__1__d = m_reuse__1;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rbyp__1__d = n_byp__1;
+        end
+        else begin
+            rbyp__1__d = m_byp__1;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rrank__1__d = n_rank__1;
+        end
+        else begin
+            rrank__1__d = m_rank__1;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            if (fill__1) begin
+                req__1__d = eq_fwd;
+            end
+            else begin
+                req__1__d = eq_mem__1;
+            end
+        end
+        else begin
+            req__1__d = eq_mem__1;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rv__2__d = n_valid__2 & ~flush;
+        end
+        else begin
+            rv__2__d = m_valid__2 & ~flush;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rtag__2__d = etag__2;
+        end
+        else begin
+            rtag__2__d = m_tag__2;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rfill__2__d = fill__2;
+        end
+        else begin
+            rfill__2__d = 1'b0;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rreuse__2__d = n_reuse__2;
+        end
+        else begin
+            rreuse__2__d = m_reuse__2;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rbyp__2__d = n_byp__2;
+        end
+        else begin
+            rbyp__2__d = m_byp__2;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rrank__2__d = n_rank__2;
+        end
+        else begin
+            rrank__2__d = m_rank__2;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            if (fill__2) begin
+                req__2__d = eq_fwd;
+            end
+            else begin
+                req__2__d = eq_mem__2;
+            end
+        end
+        else begin
+            req__2__d = eq_mem__2;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rv__3__d = n_valid__3 & ~flush;
+        end
+        else begin
+            rv__3__d = m_valid__3 & ~flush;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rtag__3__d = etag__3;
+        end
+        else begin
+            rtag__3__d = m_tag__3;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rfill__3__d = fill__3;
+        end
+        else begin
+            rfill__3__d = 1'b0;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rreuse__3__d = n_reuse__3;
+        end
+        else begin
+            rreuse__3__d = m_reuse__3;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rbyp__3__d = n_byp__3;
+        end
+        else begin
+            rbyp__3__d = m_byp__3;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rrank__3__d = n_rank__3;
+        end
+        else begin
+            rrank__3__d = m_rank__3;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            if (fill__3) begin
+                req__3__d = eq_fwd;
+            end
+            else begin
+                req__3__d = eq_mem__3;
+            end
+        end
+        else begin
+            req__3__d = eq_mem__3;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rv__4__d = n_valid__4 & ~flush;
+        end
+        else begin
+            rv__4__d = m_valid__4 & ~flush;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rtag__4__d = etag__4;
+        end
+        else begin
+            rtag__4__d = m_tag__4;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rfill__4__d = fill__4;
+        end
+        else begin
+            rfill__4__d = 1'b0;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rreuse__4__d = n_reuse__4;
+        end
+        else begin
+            rreuse__4__d = m_reuse__4;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rbyp__4__d = n_byp__4;
+        end
+        else begin
+            rbyp__4__d = m_byp__4;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rrank__4__d = n_rank__4;
+        end
+        else begin
+            rrank__4__d = m_rank__4;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            if (fill__4) begin
+                req__4__d = eq_fwd;
+            end
+            else begin
+                req__4__d = eq_mem__4;
+            end
+        end
+        else begin
+            req__4__d = eq_mem__4;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rv__5__d = n_valid__5 & ~flush;
+        end
+        else begin
+            rv__5__d = m_valid__5 & ~flush;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rtag__5__d = etag__5;
+        end
+        else begin
+            rtag__5__d = m_tag__5;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rfill__5__d = fill__5;
+        end
+        else begin
+            rfill__5__d = 1'b0;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rreuse__5__d = n_reuse__5;
+        end
+        else begin
+            rreuse__5__d = m_reuse__5;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rbyp__5__d = n_byp__5;
+        end
+        else begin
+            rbyp__5__d = m_byp__5;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rrank__5__d = n_rank__5;
+        end
+        else begin
+            rrank__5__d = m_rank__5;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            if (fill__5) begin
+                req__5__d = eq_fwd;
+            end
+            else begin
+                req__5__d = eq_mem__5;
+            end
+        end
+        else begin
+            req__5__d = eq_mem__5;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rv__6__d = n_valid__6 & ~flush;
+        end
+        else begin
+            rv__6__d = m_valid__6 & ~flush;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rtag__6__d = etag__6;
+        end
+        else begin
+            rtag__6__d = m_tag__6;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rfill__6__d = fill__6;
+        end
+        else begin
+            rfill__6__d = 1'b0;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rreuse__6__d = n_reuse__6;
+        end
+        else begin
+            rreuse__6__d = m_reuse__6;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rbyp__6__d = n_byp__6;
+        end
+        else begin
+            rbyp__6__d = m_byp__6;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rrank__6__d = n_rank__6;
+        end
+        else begin
+            rrank__6__d = m_rank__6;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            if (fill__6) begin
+                req__6__d = eq_fwd;
+            end
+            else begin
+                req__6__d = eq_mem__6;
+            end
+        end
+        else begin
+            req__6__d = eq_mem__6;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rv__7__d = n_valid__7 & ~flush;
+        end
+        else begin
+            rv__7__d = m_valid__7 & ~flush;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rtag__7__d = etag__7;
+        end
+        else begin
+            rtag__7__d = m_tag__7;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rfill__7__d = fill__7;
+        end
+        else begin
+            rfill__7__d = 1'b0;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rreuse__7__d = n_reuse__7;
+        end
+        else begin
+            rreuse__7__d = m_reuse__7;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rbyp__7__d = n_byp__7;
+        end
+        else begin
+            rbyp__7__d = m_byp__7;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            rrank__7__d = n_rank__7;
+        end
+        else begin
+            rrank__7__d = m_rank__7;
+        end
+    end
+    always @(*) begin
+        if (same_set) begin
+            if (fill__7) begin
+                req__7__d = eq_fwd;
+            end
+            else begin
+                req__7__d = eq_mem__7;
+            end
+        end
+        else begin
+            req__7__d = eq_mem__7;
+        end
+    end
 
 endmodule // ba_tag_array
+
+module ba_tag_array__reg21(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 21'h0;
+        else q <= d;
+    end
+endmodule // ba_tag_array__reg21
 
 module ba_tag_array__reg32(d,q,clock,reset);
 
@@ -2432,7 +5420,37 @@ module ba_tag_array__reg3(d,q,clock,reset);
     end
 endmodule // ba_tag_array__reg3
 
-module ba_tag_array__ways(clock,reset,flush,set_idx,set_onehot,we,w_valid,w_tag,w_reuse,w_bypass,w_rank,o_valid,o_tag,o_reuse,o_bypass,o_rank);
+module ba_tag_array__reg8(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 8'h0;
+        else q <= d;
+    end
+endmodule // ba_tag_array__reg8
+
+module ba_tag_array__reg4(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 4'h0;
+        else q <= d;
+    end
+endmodule // ba_tag_array__reg4
+
+module ba_tag_array__ways(clock,reset,flush,set_idx,set_onehot,w_set_idx,w_set_onehot,we,w_valid,w_tag,w_reuse,w_bypass,w_rank,o_valid,o_tag,o_reuse,o_bypass,o_rank);
 
     // Module arguments
     input wire  clock;
@@ -2440,6 +5458,8 @@ module ba_tag_array__ways(clock,reset,flush,set_idx,set_onehot,we,w_valid,w_tag,
     input wire  flush;
     input wire  [3:0] set_idx;
     input wire  [15:0] set_onehot;
+    input wire  [3:0] w_set_idx;
+    input wire  [15:0] w_set_onehot;
     input wire  we;
     input wire  w_valid;
     input wire  [20:0] w_tag;
@@ -2486,7 +5506,7 @@ module ba_tag_array__ways(clock,reset,flush,set_idx,set_onehot,we,w_valid,w_tag,
     reg  [2:0] rank__w_data;
 
     // Local signals
-    reg  [15:0] v_flushed;
+    reg  [15:0] v_written;
 
     // Sub module instances
     ba_tag_array__reg16 valid(
@@ -2548,31 +5568,31 @@ module ba_tag_array__ways(clock,reset,flush,set_idx,set_onehot,we,w_valid,w_tag,
     always @(*) reuse__w_en = we;
     always @(*) bypass__w_en = we;
     always @(*) rank__w_en = we;
-    always @(*) tag__w_addr = set_idx;
-    always @(*) reuse__w_addr = set_idx;
-    always @(*) bypass__w_addr = set_idx;
-    always @(*) rank__w_addr = set_idx;
+    always @(*) tag__w_addr = w_set_idx;
+    always @(*) reuse__w_addr = w_set_idx;
+    always @(*) bypass__w_addr = w_set_idx;
+    always @(*) rank__w_addr = w_set_idx;
     always @(*) tag__w_data = w_tag;
     always @(*) reuse__w_data = w_reuse;
     always @(*) bypass__w_data = w_bypass;
     always @(*) rank__w_data = w_rank;
     always @(*) begin
-        if (flush) begin
-            v_flushed = ns_zero;
+        if (we & w_valid) begin
+            v_written = valid__q | w_set_onehot;
+        end
+        else if (we) begin
+            v_written = valid__q & ~w_set_onehot;
         end
         else begin
-            v_flushed = valid__q;
+            v_written = valid__q;
         end
     end
     always @(*) begin
-        if (we & w_valid) begin
-            valid__d = v_flushed | set_onehot;
-        end
-        else if (we) begin
-            valid__d = v_flushed & ~set_onehot;
+        if (flush) begin
+            valid__d = ns_zero;
         end
         else begin
-            valid__d = v_flushed;
+            valid__d = v_written;
         end
     end
 
@@ -2676,5 +5696,36 @@ module ba_tag_array__zext_tag(narrow,wide);
     // Update code (custom)
     always @(*) wide = {11'd0, narrow};
 endmodule // ba_tag_array__zext_tag
+
+module ba_tag_array__zpack(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,word);
+
+    // Module arguments
+    input wire  bits__0;
+    input wire  bits__1;
+    input wire  bits__2;
+    input wire  bits__3;
+    input wire  bits__4;
+    input wire  bits__5;
+    input wire  bits__6;
+    input wire  bits__7;
+    output reg  [7:0] word;
+
+    // Update code (custom)
+    always @(*) word = {bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
+endmodule // ba_tag_array__zpack
+
+module ba_tag_array__zpop(x,ones);
+
+    // Module arguments
+    input wire  [7:0] x;
+    output reg  [7:0] ones;
+
+    // Update code (custom)
+    reg [7:0] s1, s2, s3;
+    always @(*) s1 = x - ((x >> 1) & 8'h55);
+    always @(*) s2 = (s1 & 8'h33) + ((s1 >> 2) & 8'h33);
+    always @(*) s3 = (s2 + (s2 >> 4)) & 8'hf;
+    always @(*) ones = s3[7:0];
+endmodule // ba_tag_array__zpop
 
 `default_nettype wire

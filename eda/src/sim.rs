@@ -59,7 +59,21 @@ pub fn run_iverilog_testbench(files: &[&Path], top: &str) -> Result<String, EdaE
         .args(["-g2005", "-s", top, "-o"])
         .arg(&image)
         .args(&files);
-    run_checked(Tool::Iverilog, &mut compile, None)?;
+    let built = run_checked(Tool::Iverilog, &mut compile, None)?;
+    // A combinational block Icarus never runs (its reads all sit under
+    // constant conditions) keeps X where Verilator computes a value: the
+    // bench would report an RTL mismatch that is not one. Refused here,
+    // naming the line.
+    if built.stderr.contains("found no sensitivities") {
+        return Err(EdaError::ToolFailed {
+            tool: Tool::Iverilog,
+            command: crate::run::command_line(&compile),
+            status: "an `always @(*)` block with no sensitivity (it never runs under \
+                     Icarus; read a signal in its conditions)"
+                .to_string(),
+            output: built.combined(),
+        });
+    }
     let mut sim = Command::new("vvp");
     sim.current_dir(dir.path()).arg("-n").arg(&image);
     let out = run_checked(Tool::Iverilog, &mut sim, Some(sim_timeout()))?;

@@ -53,3 +53,27 @@ fn no_files_is_an_error() {
         Err(EdaError::Input { .. }) | Err(EdaError::NotInstalled { .. })
     ));
 }
+
+/// A combinational block whose reads all sit under constant conditions
+/// (rust-hdl's `if u < w` over loop indices) never runs under Icarus and
+/// keeps X: the bench refuses it instead of reporting a false mismatch.
+#[test]
+fn a_block_icarus_never_runs_is_an_error() {
+    if !have(&[Tool::Iverilog]) {
+        return;
+    }
+    let dut = TempVerilog::new(
+        "module dead(input wire a, output reg y);\n\
+         always @(*) begin\n  y = 1'b0;\n  if (0 < 0) begin\n    y = a;\n  end\nend\nendmodule\n",
+        "dead",
+    )
+    .unwrap();
+    let tb = TempVerilog::new(
+        "module dead_tb;\nreg a = 1'b0;\nwire y;\ndead d(.a(a), .y(y));\n\
+         initial begin #1 $display(\"PASS\"); $finish; end\nendmodule\n",
+        "dead_tb",
+    )
+    .unwrap();
+    let err = run_iverilog_testbench(&[tb.path(), dut.path()], "dead_tb").unwrap_err();
+    assert!(err.to_string().contains("no sensitivit"), "{err}");
+}

@@ -14,7 +14,8 @@
 //                 0..k-1 (of 0..WAYS-1 once the set is full).
 //  A2 tag_unique  for every set, no two valid ways hold the same tag, so at
 //                 most one way can hit.
-//  A3 rsp_valid   rsp_valid is 1 exactly one cycle after an accepted request.
+//  A3 rsp_valid   rsp_valid is 1 exactly two cycles after an accepted request
+//                 (latency 2, issue 29) that no reset followed.
 //  A4 rsp_zero    the response outputs are all zero while rsp_valid is 0.
 //  A5 outcome     rsp_outcome is one of the seven codes 0..6.
 //  A6 evict_addr  rsp_evict_addr is 0 unless rsp_evict_valid; otherwise it is
@@ -22,7 +23,7 @@
 //  A7 evict_kind  only MISS, BYPASS and WRITE_EVICT report an eviction, and
 //                 WRITE_MISS answers way 0.
 //  A8 resv_fail   RESV_FAIL (issue 27) answers way 0 and only follows a load
-//                 whose previous cycle's req_resv reserved every way.
+//                 whose req_resv, two cycles before, reserved every way.
 // req_resv is a free input: every mask, consistent with the state or not.
 `default_nettype none
 module ba_tag_array_props(
@@ -110,14 +111,21 @@ module ba_tag_array_props(
         end
     end
 
-    // The previous cycle's inputs, for the port properties.
+    // The inputs of one and two cycles before, for the port properties
+    // (a response answers the request of two edges before).
     reg past_acc = 1'b0;
     reg [3:0] past_set = 4'd0;
     reg past_full_resv_load = 1'b0;
+    reg past2_acc = 1'b0;
+    reg [3:0] past2_set = 4'd0;
+    reg past2_full_resv_load = 1'b0;
     always @(posedge clock) begin
         past_acc <= req_valid & ~reset;
         past_set <= req_addr[10:7];
         past_full_resv_load <= !req_write && (req_resv == 8'hff);
+        past2_acc <= past_acc & ~reset;
+        past2_set <= past_set;
+        past2_full_resv_load <= past_full_resv_load;
     end
 
     // One `chk_<name>` wire per property (1 = holds; always 1 in the first
@@ -125,18 +133,18 @@ module ba_tag_array_props(
     // counterexample, so a failure names its property.
     wire chk_rank_perm = init | rank_ok;
     wire chk_tag_unique = init | tag_ok;
-    wire chk_rsp_valid = init | (rsp_valid == past_acc);
+    wire chk_rsp_valid = init | (rsp_valid == past2_acc);
     wire chk_rsp_zero = init | rsp_valid
         | (rsp_outcome == 3'd0 && rsp_way == 3'd0 && !rsp_evict_valid);
     wire chk_outcome_code = init | (rsp_outcome <= 3'd6);
     wire chk_evict_addr = init | (rsp_evict_valid
-        ? (rsp_evict_addr[6:0] == 7'd0 && rsp_evict_addr[10:7] == past_set)
+        ? (rsp_evict_addr[6:0] == 7'd0 && rsp_evict_addr[10:7] == past2_set)
         : (rsp_evict_addr == 32'd0));
     wire chk_evict_kind = init | !rsp_evict_valid
         | rsp_outcome == 3'd1 || rsp_outcome == 3'd2 || rsp_outcome == 3'd4;
     wire chk_wmiss_way0 = init | (rsp_outcome != 3'd5) | (rsp_way == 3'd0);
     wire chk_resv_fail = init | (rsp_outcome != 3'd6)
-        | (rsp_way == 3'd0 && !rsp_evict_valid && past_full_resv_load);
+        | (rsp_way == 3'd0 && !rsp_evict_valid && past2_full_resv_load);
 
     always @(*) begin
         rank_perm: assert(chk_rank_perm);

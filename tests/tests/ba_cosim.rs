@@ -28,8 +28,13 @@ fn scenario_on(kind: BackendKind) {
         rtl.cycle(&BaTagArray::in_values(&p, inp), &mut o);
         outs.push(BaTagArray::out_from_values(&p, &o));
     }
-    // Responses appear one cycle after each request (requests start at cycle 2).
-    let got: Vec<(u64, bool, u64)> = outs[3..10]
+    // Responses appear two cycles after each request (requests start at
+    // cycle 2; `outs[c]` is the outputs during cycle c).
+    assert!(
+        !outs[3].rsp_valid,
+        "no response in the cycle after the first"
+    );
+    let got: Vec<(u64, bool, u64)> = outs[4..11]
         .iter()
         .map(|r| {
             assert!(r.rsp_valid);
@@ -92,32 +97,34 @@ fn broken_model_is_caught(kind: BackendKind) {
     seq.push(cosim::ba::load(b));
     seq.push(cosim::ba::load(a));
     seq.push(BaIn::default());
+    seq.push(BaIn::default());
     let dir = tempfile::tempdir().unwrap();
     let vcd = dir.path().join("fail.vcd");
     let factory = backend_factory::<BaTagArray>(kind, &p, Some(5), None, true).unwrap();
     let mut stim = Sequence::<BaTagArray>::new("planted bug", seq);
     let opts = LockstepOptions {
-        cycles: 7,
+        cycles: 8,
         vcd_on_mismatch: Some(vcd.clone()),
         ..Default::default()
     };
     let m = run_lockstep::<BaTagArray, BrokenBa>(&p, factory.as_ref(), &mut stim, &opts)
         .unwrap()
         .expect_err("the planted bug must be caught");
-    assert_eq!(m.cycle, 5, "{m}");
+    // B's HIT (request in cycle 4) is on the outputs in cycle 6.
+    assert_eq!(m.cycle, 6, "{m}");
     assert_eq!(m.diffs.len(), 1, "{m}");
     assert_eq!(m.diffs[0].port, "rsp_way");
     assert_eq!((m.diffs[0].expected, m.diffs[0].actual), (0, 1));
     let text = m.to_string();
     assert!(
-        text.contains("cycle 5") && text.contains("planted bug"),
+        text.contains("cycle 6") && text.contains("planted bug"),
         "{text}"
     );
     assert!(!m.recent_inputs.is_empty());
     let wave = std::fs::read_to_string(&vcd).expect("VCD written");
     assert!(wave.contains("$scope module golden $end"), "golden scope");
     assert!(wave.contains("rsp_way"));
-    assert!(wave.contains("#50\n"), "timestamps up to the failing cycle");
+    assert!(wave.contains("#60\n"), "timestamps up to the failing cycle");
 }
 
 #[test]
@@ -188,6 +195,8 @@ fn to_inputs(p: &BaParams, ops: &[Op]) -> Vec<BaIn> {
             Op::Idle => BaIn::default(),
         });
     }
+    // Two idle cycles: the last response is compared too.
+    v.push(BaIn::default());
     v.push(BaIn::default());
     v
 }
@@ -255,9 +264,10 @@ fn resv_reach(p: &BaParams, seed: u64, cycles: u64) -> ResvReach {
         if !load {
             continue;
         }
-        let o = m.outputs();
+        // The responses the request decided (on the outputs one edge later).
+        let o = m.decided();
         shadow.step(&BaIn { req_resv: 0, ..i });
-        let s = shadow.outputs();
+        let s = shadow.decided();
         if o.rsp_outcome == outcome::RESV_FAIL {
             if i.req_prefetch {
                 r.fail_prefetch += 1;

@@ -6,7 +6,9 @@ use std::time::Duration;
 use clap::Args;
 use ports::ConfigFile;
 
-use crate::formal::{check_unit_cached, unit_settings};
+use crate::formal::{
+    check_small_cached, check_unit_cached, small_config, small_rtl, small_settings, unit_settings,
+};
 use crate::run_args::unit_parser;
 use crate::unit_config::load_config;
 use crate::unit_table::{selected, UnitCommands};
@@ -91,27 +93,41 @@ pub fn prove_cmd(a: ProveCmd) -> anyhow::Result<bool> {
         }
         let checked_in = std::fs::read_to_string(verilog_out.join(format!("{}.v", u.name())))
             .unwrap_or_default();
-        if u.emit(&cfg)? != checked_in {
+        let emitted = u.emit(&cfg)?;
+        // Or for the unit's small configuration (hdl/formal/small/).
+        let small = small_config(u.name()).is_some() && small_rtl(u.name())?.0 == emitted;
+        if emitted != checked_in && !small {
             if !a.all_configs {
                 outln!(
                     "{}: properties not checked: hdl/formal/{}_props.sv states them \
-                     for the checked-in verilog-out/{}.v, and this configuration emits \
+                     for the checked-in verilog-out/{}.v{}, and this configuration emits \
                      other RTL\n",
                     u.name(),
                     u.name(),
-                    u.name()
+                    u.name(),
+                    match small_config(u.name()) {
+                        Some((c, _)) => format!(" (and hdl/formal/small/ for {})", c.display()),
+                        None => String::new(),
+                    }
                 );
             }
             continue;
         }
         checked.push(u.name());
-        let mut settings = unit_settings(u.name());
+        let mut settings = if small {
+            small_settings(u.name())
+        } else {
+            unit_settings(u.name())
+        };
         settings.timeout = timeout;
         if a.engine == "yosys-sat" {
             settings.engine = eda::FormalEngine::YosysSat;
         }
-        let (o, cached) =
-            check_unit_cached(u.name(), &verilog_out, &a.vcd_dir, &settings, !a.no_cache)?;
+        let (o, cached) = if small {
+            check_small_cached(u.name(), &a.vcd_dir, &settings, !a.no_cache)?
+        } else {
+            check_unit_cached(u.name(), &verilog_out, &a.vcd_dir, &settings, !a.no_cache)?
+        };
         ok &= o.report.passed();
         outln!(
             "properties of {}{}",

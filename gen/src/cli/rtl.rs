@@ -212,8 +212,8 @@ pub struct ReportCmd {
     memories: Option<MemoriesView>,
     /// The clock (MHz) to map (ABC `-D` of its period) and time (OpenSTA)
     /// for, and to report the slack and power at. Default 1000 MHz: issue
-    /// 29's target is 1 GHz or faster; today the units close at about
-    /// 123-561 MHz (fmax mapped for 1 GHz), so the slack at 1 GHz is
+    /// 29's target is 1 GHz or faster; today the paper configurations reach
+    /// about 143-847 MHz (fmax mapped for 1 GHz), so the slack at 1 GHz is
     /// negative and reported as such.
     #[arg(long, default_value_t = DEFAULT_REPORT_CLOCK_MHZ, value_parser = parse_clock_mhz)]
     clock_mhz: f64,

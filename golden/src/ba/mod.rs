@@ -6,11 +6,16 @@
 //! and an LRU rank (0 = most recently used). It is the reference the RTL is
 //! checked against cycle for cycle.
 //!
-//! Timing: the request accepted at edge *t* is decided against the state left
-//! by every earlier edge, updates the state at edge *t*, and its response is
-//! on the outputs during the cycle after *t*. A cycle without an accepted
-//! request (no `req_valid`, or `reset` at that edge) leaves every output 0 in
-//! the next cycle.
+//! Timing (the unit document's "Latency" table): the request accepted at
+//! edge *t* is decided against the state left by every earlier request,
+//! updates the state at once (the model stays a sequential machine: the
+//! request of edge *t + 1* sees it), and its response is on the outputs
+//! during the cycle after edge *t + 1* (two cycles after the request). The
+//! response waits one edge in [`BaModel::decided`]. A cycle without an
+//! accepted request (no `req_valid`, or `reset` at that edge) gives all-zero
+//! outputs two cycles later. A `reset` clears the response waiting too (a
+//! request accepted one edge before a reset never answers); a `flush` does
+//! not (the request was accepted before it).
 //!
 //! Decisions taken where the spec is silent (they are also what the RTL
 //! does):
@@ -79,6 +84,9 @@ pub struct BaModel {
     sets: Vec<Vec<LineState>>,
     /// The response registers: the outputs during the current cycle.
     response: BaOut,
+    /// The response of the request accepted at the last edge: the
+    /// outputs after the next edge.
+    decided: BaOut,
 }
 
 /// What a request decided, before it is written to the response registers.
@@ -104,7 +112,14 @@ impl BaModel {
             params: params.clone(),
             sets,
             response: BaOut::default(),
+            decided: BaOut::default(),
         }
+    }
+
+    /// The response to the request accepted at the last edge (all zero if
+    /// none): on the outputs during the cycle after the next edge.
+    pub fn decided(&self) -> BaOut {
+        self.decided
     }
 
     /// The configuration of this model.
@@ -506,12 +521,14 @@ impl GoldenModel<BaTagArray> for BaModel {
         if inputs.reset {
             self.clear_all_lines();
             self.response = BaOut::default();
+            self.decided = BaOut::default();
             return;
         }
+        self.response = self.decided;
         if inputs.flush {
             self.clear_all_lines();
         }
-        self.response = if inputs.req_valid {
+        self.decided = if inputs.req_valid {
             let decision = self.process_request(
                 inputs.req_addr,
                 inputs.req_write,

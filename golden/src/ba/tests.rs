@@ -65,10 +65,11 @@ fn rsp(outcome: u64, way: u64, evicted: Option<u64>) -> BaOut {
     }
 }
 
-/// One edge with `inputs`; returns the outputs during the next cycle.
+/// One edge with `inputs`; returns the response it decided (on the
+/// outputs one edge later: `latency_is_two_cycles` checks that).
 fn edge(m: &mut BaModel, inputs: BaIn) -> BaOut {
     m.step(&inputs);
-    m.outputs()
+    m.decided()
 }
 
 /// Check that the ranks of the valid ways of every set are a
@@ -120,7 +121,9 @@ fn run_spec_scenario(sets: u64, set: u64, idle_between: usize) {
     ];
     assert_eq!(edge(&mut m, reset()), BaOut::default());
     for (n, (addr, expected)) in steps.iter().enumerate() {
-        assert_eq!(m.outputs().rsp_valid, idle_between == 0 && n > 0);
+        // The outputs show the response of the request two edges back.
+        let shown = (idle_between == 0 && n >= 2) || (idle_between == 1 && n >= 1);
+        assert_eq!(m.outputs().rsp_valid, shown);
         assert_eq!(edge(&mut m, load(addr + offset)), *expected, "request {n}");
         ranks_are_permutations(&m).unwrap();
         for _ in 0..idle_between {
@@ -492,9 +495,11 @@ fn flush_alone_invalidates_everything_without_response() {
     }
     edge(&mut m, load(0));
     assert_eq!(m.valid_lines(), 8);
-    // The flush cycle still shows the last response (registered).
-    assert_eq!(m.outputs(), rsp(outcome::HIT, 0, None));
+    // The flush cycle still shows a response (registered, two edges back),
+    // and the edge of the flush shows the last one.
+    assert_eq!(m.outputs(), rsp(outcome::MISS, 1, None));
     assert_eq!(edge(&mut m, flush()), BaOut::default());
+    assert_eq!(m.outputs(), rsp(outcome::HIT, 0, None));
     assert_eq!(m.valid_lines(), 0);
     for set in 0..4 {
         for way in 0..2 {
@@ -535,9 +540,9 @@ fn reset_in_the_middle() {
         edge(&mut m, load(line * LINE));
     }
     assert_eq!(m.valid_lines(), 4);
-    // Reset with a request and a flush: both ignored. The response of
-    // the previous request is still on the outputs during this cycle.
-    assert_eq!(m.outputs(), rsp(outcome::HIT, 0, None));
+    // Reset with a request and a flush: both ignored, and the response of
+    // the last request (still waiting in the model) is dropped.
+    assert_eq!(m.decided(), rsp(outcome::HIT, 0, None));
     let reset_everything = BaIn {
         reset: true,
         flush: true,
@@ -557,6 +562,7 @@ fn reset_in_the_middle() {
     assert_eq!(edge(&mut m, load(5 * LINE)), rsp(outcome::HIT, 0, None));
     // Reset right after a request: its response is dropped.
     assert_eq!(edge(&mut m, reset()), BaOut::default());
+    assert_eq!(m.outputs(), BaOut::default());
     assert_eq!(edge(&mut m, idle()), BaOut::default());
 }
 
@@ -721,6 +727,8 @@ fn check_invariants(p: &BaParams, stimulus: &[Cycle]) -> Result<(), TestCaseErro
     let mut resident: HashSet<u64> = HashSet::new();
     m.step(&reset());
     prop_assert_eq!(m.outputs(), BaOut::default());
+    // What the previous edge decided: the outputs after this edge.
+    let mut waiting = BaOut::default();
     for (cycle, c) in stimulus.iter().enumerate() {
         let inputs = to_inputs(p, c);
         let set_before = m.set_lines(m.set_and_tag(inputs.req_addr).0).to_vec();
@@ -730,7 +738,16 @@ fn check_invariants(p: &BaParams, stimulus: &[Cycle]) -> Result<(), TestCaseErro
             m.line(set, way)
         });
         m.step(&inputs);
-        let out = m.outputs();
+        // Latency: the outputs show the previous edge's decision (none
+        // across a reset).
+        let shown = if inputs.reset {
+            BaOut::default()
+        } else {
+            waiting
+        };
+        prop_assert_eq!(m.outputs(), shown, "cycle {}", cycle);
+        let out = m.decided();
+        waiting = out;
         let ctx = format!("cycle {cycle}, inputs {inputs:?}, outputs {out:?}");
 
         prop_assert!(ranks_are_permutations(&m).is_ok(), "{}", ctx);
@@ -881,4 +898,31 @@ proptest! {
             }
         }
     }
+}
+
+/// The latency table of `docs/units/ba_tag_array.md`: a request accepted
+/// at edge t answers during the cycle after edge t + 1, back-to-back
+/// requests to one set each see the one before, and a reset at edge t + 1
+/// drops the answer.
+#[test]
+fn latency_is_two_cycles() {
+    let mut m = BaModel::new(&params(1, 2, 1, None));
+    m.step(&reset());
+    m.step(&load(0));
+    assert_eq!(m.outputs(), BaOut::default(), "not in the cycle after t");
+    m.step(&load(0));
+    assert_eq!(m.outputs(), rsp(outcome::MISS, 0, None), "after t + 1");
+    m.step(&idle());
+    assert_eq!(
+        m.outputs(),
+        rsp(outcome::HIT, 0, None),
+        "saw the MISS before it"
+    );
+    m.step(&idle());
+    assert_eq!(m.outputs(), BaOut::default());
+    m.step(&load(LINE));
+    m.step(&reset());
+    assert_eq!(m.outputs(), BaOut::default(), "dropped by the reset");
+    m.step(&idle());
+    assert_eq!(m.outputs(), BaOut::default());
 }

@@ -56,7 +56,7 @@ fn rsp(outcome: u64, way: u64, evicted_line: Option<u64>) -> BaOut {
 
 fn edge(m: &mut BaModel, inputs: BaIn) -> BaOut {
     m.step(&inputs);
-    m.outputs()
+    m.decided()
 }
 
 /// Lines 0..3 fill ways 0..3, then lines 0 and 1 are hit: reuse 1 1 0 0,

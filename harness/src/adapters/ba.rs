@@ -3,6 +3,17 @@
 //!
 //! Every L1 line request of the harness is one `req_*` request; the
 //! response of the next cycle gives the outcome and the displaced line.
+//!
+//! # Latency (issue 29)
+//! The unit answers two cycles after a request (its document's "Latency":
+//! two pipeline stages); the harness's L1 tag lookup stays one cycle. The
+//! adapter reads the model's decision of the previous edge's request
+//! ([`golden::ba::BaModel::decided`], the response one edge before it
+//! reaches `rsp_*`) instead of the unit's outputs, so the SM, its plans and
+//! the reservations see exactly what they saw before; the model's state is
+//! updated at the request's edge as before (the unit forwards, so it is a
+//! sequential machine), and the RTL in lock-step is compared with the
+//! model's outputs at the ports, two cycles after each request.
 //! Parameters: the L1 geometry (`SETS`, `WAYS`, `LINE_BYTES` from `l1_bytes`,
 //! `l1_ways`, `l1_line`), 32-bit addresses, `BA_ENABLE` from the choice,
 //! then the `ba.NAME` overrides.
@@ -137,7 +148,7 @@ impl BaRole {
         let Some(ln) = self.sent.take() else {
             return;
         };
-        let o = &self.unit.out;
+        let o = self.unit.model.decided();
         if o.rsp_valid && matches!(o.rsp_outcome, outcome::MISS | outcome::PSEUDO_HIT) {
             let set = (ln % self.unit.params.SETS) as usize;
             let way = o.rsp_way as usize;
@@ -232,7 +243,7 @@ impl L1Role for BaRole {
 
     #[inline]
     fn response(&self) -> Option<L1Response> {
-        let o = &self.unit.out;
+        let o = self.unit.model.decided();
         if !o.rsp_valid {
             return None;
         }

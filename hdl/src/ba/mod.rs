@@ -9,10 +9,13 @@
 //! Structure: one [`BaWay`] module per way holds that way of every set
 //! (valid bits in a register with reset; tag, reuse, bypass and LRU rank
 //! in memories, [`crate::mem::Mem`]) and reads the addressed set's line;
-//! the top ([`BaTagArrayRtl`]) decodes the address, makes the decision
-//! once on the addressed set's row (hit, victim, outcome, new ranks),
-//! writes the row back, and registers the answer as the response (outputs
-//! come from registers only). One decision datapath instead of one per set
+//! the top ([`BaTagArrayRtl`]) is two pipeline stages and a write buffer
+//! (issue 29): stage 1 decodes the address, reads the set and compares
+//! the tags, with the lines of stage 2 and of the write buffer forwarded
+//! for the same set; stage 2 makes the decision on the registered row
+//! (hit, victim, outcome, new ranks) and registers the answer as the
+//! response (outputs come from registers only); the write buffer writes
+//! the row back one edge later. Response latency 2. One decision datapath instead of one per set
 //! is what a tag array built around SRAM rows looks like; it is also what
 //! makes the Verilated model fast (one set's logic evaluated per cycle).
 //!

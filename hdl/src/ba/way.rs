@@ -12,9 +12,11 @@ use crate::reg::Reg;
 /// each set's line in memories (no reset: they are read only through a
 /// valid line, and every field is written when a line becomes valid).
 ///
-/// The addressed set's line is read combinationally (`o_*`); at the edge,
-/// `flush` clears every valid bit, then, if `we`, the addressed line takes
-/// `w_*` (so a request's fill in a flush cycle survives the flush).
+/// The line of set `set_idx` is read combinationally (`o_*`, the state
+/// before this cycle's edge); at the edge, if `we`, the line of set
+/// `w_set_idx` takes `w_*`, then `flush` clears every valid bit (the write
+/// is the top's write buffer, a request accepted before the flush; the
+/// request the flush comes with is still in the first stage).
 #[derive(LogicBlock)]
 pub struct BaWay<const T: usize, const W: usize, const S: usize, const NS: usize> {
     /// Clock.
@@ -23,11 +25,15 @@ pub struct BaWay<const T: usize, const W: usize, const S: usize, const NS: usize
     pub reset: Signal<In, Bit>,
     /// Invalidate the way in every set.
     pub flush: Signal<In, Bit>,
-    /// Set index of the request.
+    /// Set index read (the request in the first stage).
     pub set_idx: Signal<In, Bits<S>>,
     /// The same set as a one-hot vector (bit `set_idx` set).
     pub set_onehot: Signal<In, Bits<NS>>,
-    /// Write the addressed line at the edge.
+    /// Set index written (the top's write buffer).
+    pub w_set_idx: Signal<In, Bits<S>>,
+    /// The same set as a one-hot vector.
+    pub w_set_onehot: Signal<In, Bits<NS>>,
+    /// Write the line of set `w_set_idx` at the edge.
     pub we: Signal<In, Bit>,
     /// New valid bit of the addressed line.
     pub w_valid: Signal<In, Bit>,
@@ -56,8 +62,8 @@ pub struct BaWay<const T: usize, const W: usize, const S: usize, const NS: usize
     bypass: Mem<Bit, S>,
     rank: Mem<Bits<W>, S>,
     ns_zero: Constant<Bits<NS>>,
-    /// The valid bits after a flush of this cycle.
-    v_flushed: Signal<Local, Bits<NS>>,
+    /// The valid bits after this edge's write.
+    v_written: Signal<Local, Bits<NS>>,
 }
 
 impl<const T: usize, const W: usize, const S: usize, const NS: usize> BaWay<T, W, S, NS> {
@@ -71,6 +77,8 @@ impl<const T: usize, const W: usize, const S: usize, const NS: usize> BaWay<T, W
             flush: Default::default(),
             set_idx: Default::default(),
             set_onehot: Default::default(),
+            w_set_idx: Default::default(),
+            w_set_onehot: Default::default(),
             we: Default::default(),
             w_valid: Default::default(),
             w_tag: Default::default(),
@@ -88,7 +96,7 @@ impl<const T: usize, const W: usize, const S: usize, const NS: usize> BaWay<T, W
             bypass: Mem::new(sets),
             rank: Mem::new(sets),
             ns_zero: Constant::new(Bits::<NS>::from(0u64)),
-            v_flushed: Default::default(),
+            v_written: Default::default(),
         }
     }
 }
@@ -117,28 +125,28 @@ impl<const T: usize, const W: usize, const S: usize, const NS: usize> Logic for 
         self.reuse.w_en.next = self.we.val();
         self.bypass.w_en.next = self.we.val();
         self.rank.w_en.next = self.we.val();
-        self.tag.w_addr.next = self.set_idx.val();
-        self.reuse.w_addr.next = self.set_idx.val();
-        self.bypass.w_addr.next = self.set_idx.val();
-        self.rank.w_addr.next = self.set_idx.val();
+        self.tag.w_addr.next = self.w_set_idx.val();
+        self.reuse.w_addr.next = self.w_set_idx.val();
+        self.bypass.w_addr.next = self.w_set_idx.val();
+        self.rank.w_addr.next = self.w_set_idx.val();
         self.tag.w_data.next = self.w_tag.val();
         self.reuse.w_data.next = self.w_reuse.val();
         self.bypass.w_data.next = self.w_bypass.val();
         self.rank.w_data.next = self.w_rank.val();
-        // Valid bits: a flush first, then the request's line. (A signal is
-        // never read after being assigned in the same block: rust-hdl's
+        // Valid bits: the write first, then a flush. (A signal is never
+        // read before being assigned in the same block: rust-hdl's
         // simulator would read the previous pass's value.)
-        if self.flush.val() {
-            self.v_flushed.next = self.ns_zero.val();
-        } else {
-            self.v_flushed.next = self.valid.q.val();
-        }
         if self.we.val() & self.w_valid.val() {
-            self.valid.d.next = self.v_flushed.val() | self.set_onehot.val();
+            self.v_written.next = self.valid.q.val() | self.w_set_onehot.val();
         } else if self.we.val() {
-            self.valid.d.next = self.v_flushed.val() & !self.set_onehot.val();
+            self.v_written.next = self.valid.q.val() & !self.w_set_onehot.val();
         } else {
-            self.valid.d.next = self.v_flushed.val();
+            self.v_written.next = self.valid.q.val();
+        }
+        if self.flush.val() {
+            self.valid.d.next = self.ns_zero.val();
+        } else {
+            self.valid.d.next = self.v_written.val();
         }
     }
 }

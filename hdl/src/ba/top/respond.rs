@@ -1,6 +1,6 @@
-//! The last section of the [`super::BaTagArrayRtl`] kernel: the outcome and
-//! eviction report, each way's line written back, and the response
-//! registers.
+//! The fourth section of the [`super::BaTagArrayRtl`] kernel (stage 2): the
+//! outcome and eviction report, each way's line written back, and the
+//! response registers.
 
 use rust_hdl::prelude::*;
 
@@ -23,13 +23,13 @@ impl<
         self.m_way.next = self.rank_zero.val();
         self.m_evict_valid.next = false;
         self.m_evict_tag.next = self.tag_zero.val();
-        if self.req_write.val() {
+        if self.s_write.q.val() {
             if self.any_hit.val() {
                 self.m_outcome.next = self.c_wevict.val();
                 self.m_way.next = self.hit_way.val();
                 self.m_evict_valid.next = !self.hit_bypass.val();
                 if !self.hit_bypass.val() {
-                    self.m_evict_tag.next = self.req_tag.val();
+                    self.m_evict_tag.next = self.s_tag.q.val();
                 }
             } else {
                 self.m_outcome.next = self.c_wmiss.val();
@@ -49,7 +49,7 @@ impl<
             // reserved it stores nothing), a MISS over the victim, or, with
             // every way reserved, RESV_FAIL (way 0, nothing changes: no way
             // is a target, so no line is written differently).
-            if self.ba_enable.val() & !self.req_prefetch.val() & !self.free.val() {
+            if self.ba_enable.val() & !self.s_prefetch.q.val() & !self.free.val() {
                 self.m_outcome.next = self.c_bypass.val();
             } else if self.any_victim.val() {
                 self.m_outcome.next = self.c_miss.val();
@@ -62,45 +62,41 @@ impl<
                 self.m_evict_tag.next = self.victim_tag.val();
             }
         }
-        // The addressed line of each way after the request (written back when
-        // a request is made; a flush of the same cycle is applied first).
+        // The addressed line of each way after the request (written back
+        // when stage 2 holds a request; a flush of this edge is applied
+        // after it, in the ways).
+        self.new_bypass.next = !self.any_inval.val()
+            & self.ba_enable.val()
+            & !self.s_prefetch.q.val()
+            & !self.free.val();
         for w in 0..self._ways {
-            self.ways[w].w_valid.next = self.ev[w].val();
-            self.ways[w].w_tag.next = self.ways[w].o_tag.val();
-            self.ways[w].w_reuse.next = self.ways[w].o_reuse.val();
-            self.ways[w].w_bypass.next = self.ways[w].o_bypass.val();
-            self.ways[w].w_rank.next = self.ways[w].o_rank.val();
-            if self.req_write.val() {
+            self.fill[w].next = false;
+            self.n_valid[w].next = self.rv[w].q.val();
+            self.n_reuse[w].next = self.rreuse[w].q.val();
+            self.n_byp[w].next = self.rbyp[w].q.val();
+            self.n_rank[w].next = self.rrank[w].q.val();
+            if self.s_write.q.val() {
                 if self.hit[w].val() {
-                    self.ways[w].w_valid.next = false;
-                } else if self.any_hit.val()
-                    & self.ev[w].val()
-                    & (self.ways[w].o_rank.val() > self.hit_rank.val())
-                {
-                    self.ways[w].w_rank.next = self.ways[w].o_rank.val() - self.rank_one.val();
+                    self.n_valid[w].next = false;
+                } else if self.rv[w].q.val() & self.dec[w].val() {
+                    self.n_rank[w].next = self.rrank[w].q.val() - self.rank_one.val();
                 }
             } else if self.tgt[w].val() {
-                self.ways[w].w_rank.next = self.rank_zero.val();
+                self.n_rank[w].next = self.rank_zero.val();
                 if self.any_hit.val() {
                     // A prefetch is not a use (rule P2 keeps reuse).
-                    if !self.req_prefetch.val() {
-                        self.ways[w].w_reuse.next = true;
+                    if !self.s_prefetch.q.val() {
+                        self.n_reuse[w].next = true;
                     }
-                    self.ways[w].w_bypass.next = false;
+                    self.n_byp[w].next = false;
                 } else {
-                    self.ways[w].w_valid.next = true;
-                    self.ways[w].w_tag.next = self.req_tag.val();
-                    self.ways[w].w_reuse.next = false;
-                    self.ways[w].w_bypass.next = !self.any_inval.val()
-                        & self.ba_enable.val()
-                        & !self.req_prefetch.val()
-                        & !self.free.val();
+                    self.fill[w].next = true;
+                    self.n_valid[w].next = true;
+                    self.n_reuse[w].next = false;
+                    self.n_byp[w].next = self.new_bypass.val();
                 }
-            } else if self.ev[w].val()
-                & !self.pf_nop.val()
-                & (!self.tgt_valid.val() | (self.ways[w].o_rank.val() < self.tgt_rank.val()))
-            {
-                self.ways[w].w_rank.next = self.ways[w].o_rank.val() + self.rank_one.val();
+            } else if self.rv[w].q.val() & !self.pf_nop.val() & self.inc[w].val() {
+                self.n_rank[w].next = self.rrank[w].q.val() + self.rank_one.val();
             }
         }
         // Written only after m_evict_tag: in one always block every signal
@@ -108,12 +104,13 @@ impl<
         // not re-run a block for its own writes).
         self.zext_tag.narrow.next = self.m_evict_tag.val();
         // Response registers: all zero when no request was accepted.
-        self.r_valid.d.next = self.req_valid.val();
+        self.zext_set.narrow.next = self.s_set.q.val();
+        self.r_valid.d.next = self.s_valid.q.val();
         self.r_outcome.d.next = self.code_zero.val();
         self.r_way.d.next = self.way_zero.val();
         self.r_evict_valid.d.next = false;
         self.r_evict_addr.d.next = self.addr_zero.val();
-        if self.req_valid.val() {
+        if self.s_valid.q.val() {
             self.r_outcome.d.next = self.m_outcome.val();
             self.r_way.d.next = self.m_way.val();
             self.r_evict_valid.d.next = self.m_evict_valid.val();
