@@ -109,7 +109,9 @@ pub fn load_kernels(
         if !params.is_empty() {
             bail!("--set param.NAME does not apply to a trace");
         }
-        Ok(Kernel::from_trace(&read_kernel_trace(p)?, line_bytes))
+        let k = Kernel::from_trace(&read_kernel_trace(p)?, line_bytes);
+        warn_once(k.trace_warnings());
+        Ok(k)
     };
     if path.is_dir() {
         let list = read_kernelslist(path)?;
@@ -121,6 +123,29 @@ pub fn load_kernels(
         Ok(vec![trace(path)?])
     } else {
         Ok(vec![Kernel::from_file(path, params, seed)?])
+    }
+}
+
+/// Prints each of `warnings` (a trace's: unknown opcodes, unreadable
+/// registers) as `warning: ...` on standard error, once per process: a
+/// trace that `compare`, `sweep` or `reproduce` loads once per run warns
+/// once. Neither standard output nor the exit status changes; a failing
+/// standard error is ignored.
+pub fn warn_once(warnings: &[String]) {
+    use std::collections::HashSet;
+    use std::io::Write;
+    use std::sync::Mutex;
+    static SHOWN: Mutex<Option<HashSet<String>>> = Mutex::new(None);
+    if warnings.is_empty() {
+        return;
+    }
+    let mut shown = SHOWN.lock().unwrap_or_else(|e| e.into_inner());
+    let shown = shown.get_or_insert_with(HashSet::new);
+    let mut err = std::io::stderr().lock();
+    for w in warnings {
+        if shown.insert(w.clone()) {
+            let _ = writeln!(err, "warning: {w}");
+        }
     }
 }
 

@@ -100,6 +100,11 @@ pub struct RunResult {
     /// by hand (or cut short) is not reused.
     #[serde(default)]
     pub digest: String,
+    /// The trace's warnings (unknown opcodes, unreadable registers:
+    /// [`harness::trace::KernelTrace::warnings`]), printed again when the
+    /// result is reused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl RunResult {
@@ -218,7 +223,11 @@ pub fn result_path(out: &Path, spec: &RunSpec) -> PathBuf {
 pub fn run_spec(spec: &RunSpec) -> RunResult {
     let start = Instant::now();
     let args = run_args(spec);
-    let r = prepare(&args).and_then(|(cfg, k)| run_prepared(&args, &cfg, &k));
+    let mut warnings = Vec::new();
+    let r = prepare(&args).and_then(|(cfg, k)| {
+        warnings = k.trace_warnings().to_vec();
+        run_prepared(&args, &cfg, &k)
+    });
     let (metrics, error) = match r.and_then(|m| Ok(serde_json::to_value(&m)?)) {
         Ok(v) => (Some(v), None),
         Err(e) => (None, Some(format!("{e:#}"))),
@@ -231,6 +240,7 @@ pub fn run_spec(spec: &RunSpec) -> RunResult {
         version: env!("CARGO_PKG_VERSION").to_string(),
         kernel_sha256: file_sha256(&spec.kernel),
         digest: String::new(),
+        warnings,
     };
     r.digest = result_digest(&r);
     r
@@ -421,13 +431,19 @@ pub fn run_missing(list: &RunList, out: &Path, jobs: usize, force: bool) -> anyh
 }
 
 /// Every listed run's result, in list order; an error naming the missing
-/// ones (and the command that makes them) if any is.
+/// ones (and the command that makes them) if any is. The results' trace
+/// warnings are printed on standard error ([`crate::run::warn_once`]).
 pub fn collect(list: &RunList, out: &Path) -> anyhow::Result<Vec<RunResult>> {
     let mut got = Vec::new();
     let mut missing = Vec::new();
     for (i, s) in list.runs.iter().enumerate() {
         match stored_or_why(out, s) {
-            Ok(r) => got.push(r),
+            Ok(r) => {
+                // A reused result's trace was not read again: its warnings
+                // are shown from the result (once per process).
+                crate::run::warn_once(&r.warnings);
+                got.push(r)
+            }
             Err(why) if why == "missing" => missing.push(format!("{} (task {i})", s.id)),
             Err(why) => missing.push(format!("{} (task {i}: {why})", s.id)),
         }

@@ -653,3 +653,69 @@ fn compare_refuses_bad_settings_and_kernels_at_once() {
         "{err}"
     );
 }
+
+/// A trace with an opcode that is not SASS (on two lines) and a register
+/// `R-1` runs, exit 0, with one `warning:` line for each on stderr naming
+/// its first line; a sweep prints them again when it reuses the result
+/// (the trace is not read again then).
+#[test]
+fn unknown_opcodes_and_registers_are_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("kernel-1.traceg");
+    std::fs::write(
+        &t,
+        "-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n\
+         -accelsim tracer version = 4\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n\
+         0000 ffffffff 1 R1 FOO.X 0 0\n0010 ffffffff 1 R-1 FOO.X 1 R1 0\n\
+         0020 ffffffff 1 R2 IADD 2 RZ PT 0\n0030 ffffffff 0 EXIT 0 0\n#END_TB\n",
+    )
+    .unwrap();
+    let warnings = |o: &Output| -> Vec<String> {
+        String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .filter(|l| l.starts_with("warning:"))
+            .map(str::to_string)
+            .collect()
+    };
+    let o = warpgen()
+        .args(["run", "--kernel"])
+        .arg(&t)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("cycles"));
+    let w = warnings(&o);
+    assert_eq!(w.len(), 2, "{w:#?}");
+    let file = t.display();
+    assert!(
+        w[0].starts_with(&format!("warning: `FOO.X` ({file}:8): unknown SASS opcode")),
+        "{}",
+        w[0]
+    );
+    assert!(w[0].ends_with("2 lines have it"), "{}", w[0]);
+    assert!(
+        w[1].starts_with(&format!(
+            "warning: `R-1` ({file}:9, reg_dests): not a register"
+        )),
+        "{}",
+        w[1]
+    );
+    // A sweep: the run, then the reused result, warn alike (once each).
+    let list = format!("[[run]]\nid = \"w\"\nkernel = {t:?}\npreset = \"volta\"\n");
+    for ran in ["ran 1 of 1 runs", "ran 0 of 1 runs"] {
+        let o = sweep_with(dir.path(), &list);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(String::from_utf8_lossy(&o.stderr).contains(ran));
+        assert_eq!(warnings(&o), w, "{ran}");
+    }
+}

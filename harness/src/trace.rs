@@ -22,10 +22,18 @@
 //! instruction. The CAPS `ld_indirect` hint is 0: a trace does not say how
 //! an address was computed. A warp ends after its last traced instruction.
 //!
+//! An opcode that is not one of Accel-Sim's SASS opcodes ([`sass`]) is
+//! still replayed, as an ALU instruction, and a register token that is not
+//! a register (`R-1`, `R300`; `RZ`, `PT` and `SR_*` are not registers on
+//! purpose) is left out of the instruction's dependencies; each distinct
+//! one is a warning in [`KernelTrace::warnings`], naming the file, its
+//! first line and how many lines have it.
+//!
 //! Files: `format.rs` (the trace as read), `read.rs`, `header.rs` and
-//! `instr.rs` (reading and checking a file), `check.rs` (whether a trace
-//! fits a machine), `replay.rs` and `prepare.rs` (the trace as the SM
-//! replays it, and the kernel built from it).
+//! `instr.rs` (reading and checking a file), `sass.rs` and `warn.rs` (the
+//! known opcodes, and the warnings), `check.rs` (whether a trace fits a
+//! machine), `replay.rs` and `prepare.rs` (the trace as the SM replays it,
+//! and the kernel built from it).
 
 mod check;
 pub(crate) mod format;
@@ -34,6 +42,10 @@ mod instr;
 mod prepare;
 mod read;
 pub(crate) mod replay;
+pub mod sass;
+mod warn;
+#[cfg(test)]
+mod warn_tests;
 
 pub use format::{trace_reg, KernelTrace, TraceError, TraceInstr, TraceOp, TRACE_REGS};
 pub use read::{
@@ -41,6 +53,7 @@ pub use read::{
     MAX_GRID_DIMS, TRACE_WIDTHS,
 };
 pub(crate) use replay::ReplayInstr;
+pub use warn::{is_non_register, MAX_WARNINGS_PER_KIND};
 
 #[cfg(test)]
 mod tests {

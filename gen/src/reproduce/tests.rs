@@ -59,6 +59,7 @@ fn fake(spec: &RunSpec, factor: &dyn Fn(&str) -> f64) -> RunResult {
         version: "test".into(),
         kernel_sha256: String::new(),
         digest: String::new(),
+        warnings: Vec::new(),
     }
 }
 
@@ -200,6 +201,7 @@ fn refused_runs_make_claims_not_run_and_are_listed() {
             version: "test".into(),
             kernel_sha256: String::new(),
             digest: String::new(),
+            warnings: Vec::new(),
         })
         .collect();
     let r = report(&opts(), &all).unwrap();

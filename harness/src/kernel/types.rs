@@ -256,6 +256,13 @@ impl Kernel {
         self.trace.is_some()
     }
 
+    /// The warnings of the trace the kernel replays
+    /// ([`KernelTrace::warnings`](crate::trace::KernelTrace::warnings):
+    /// unknown opcodes, unreadable registers); empty for a kernel file.
+    pub fn trace_warnings(&self) -> &[String] {
+        self.trace.as_deref().map_or(&[], |t| t.warnings.as_slice())
+    }
+
     /// Threads per CTA.
     pub fn threads_per_cta(&self) -> u32 {
         self.block[0] * self.block[1] * self.block[2]

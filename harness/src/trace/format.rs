@@ -132,6 +132,13 @@ pub struct KernelTrace {
     pub grid_line: usize,
     /// The line of `-block dim` in the file (0: not read from a file).
     pub block_line: usize,
+    /// What the trace holds that is replayed but cannot be placed, one
+    /// line each: every distinct opcode that is not SASS (replayed as an
+    /// ALU instruction) and every distinct register token that is not a
+    /// register (left out of the dependencies), with the file, its first
+    /// line and how many lines have it. Empty for a clean trace; the CLI
+    /// prints each as `warning: ...` on stderr.
+    pub warnings: Vec<String>,
 }
 
 impl KernelTrace {

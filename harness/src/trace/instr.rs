@@ -17,7 +17,13 @@ struct Fields<'a, 'r> {
     reader: &'r Reader,
     ln: usize,
     tokens: SplitWhitespace<'a>,
+    /// Register tokens [`trace_reg`] does not number, with their field.
+    unnumbered: Vec<Unnumbered<'a>>,
 }
+
+/// A register token [`trace_reg`] does not number (`R-1`, `RZ`) and its
+/// field (`reg_dests`, `reg_srcs`).
+pub(super) type Unnumbered<'a> = (&'a str, &'static str);
 
 impl<'a> Fields<'a, '_> {
     /// The next field, named `field` in the error when the line ends
@@ -33,11 +39,16 @@ impl<'a> Fields<'a, '_> {
     }
 
     /// `n` registers (`reg_dests`, `reg_srcs`), numbered by [`trace_reg`]
-    /// (zero and special registers left out).
-    fn regs(&mut self, n: usize, field: &str) -> Result<Vec<u16>, TraceError> {
+    /// (zero and special registers left out; every token left out is kept
+    /// in `unnumbered`, for the trace's warnings).
+    fn regs(&mut self, n: usize, field: &'static str) -> Result<Vec<u16>, TraceError> {
         let mut regs = Vec::new();
         for _ in 0..n {
-            regs.extend(trace_reg(self.next(field)?));
+            let t = self.next(field)?;
+            match trace_reg(t) {
+                Some(r) => regs.push(r),
+                None => self.unnumbered.push((t, field)),
+            }
         }
         Ok(regs)
     }
@@ -56,17 +67,19 @@ impl<'a> Fields<'a, '_> {
 }
 
 impl Reader {
-    /// One instruction line of warp `w`.
-    pub(super) fn parse_instr(
+    /// One instruction line of warp `w`, and the register tokens of it
+    /// that [`trace_reg`] does not number (with their field).
+    pub(super) fn parse_instr<'a>(
         &self,
         ln: usize,
-        line: &str,
+        line: &'a str,
         w: usize,
-    ) -> Result<TraceInstr, TraceError> {
+    ) -> Result<(TraceInstr, Vec<Unnumbered<'a>>), TraceError> {
         let mut f = Fields {
             reader: self,
             ln,
             tokens: line.split_whitespace(),
+            unnumbered: Vec::new(),
         };
         if self.lineinfo.is_some_and(|l| l.0) {
             f.next("line number")?;
@@ -138,7 +151,7 @@ impl Reader {
                 ));
             }
         }
-        Ok(TraceInstr {
+        let instr = TraceInstr {
             pc,
             mask,
             opcode,
@@ -147,7 +160,8 @@ impl Reader {
             addrs,
             dests,
             srcs,
-        })
+        };
+        Ok((instr, f.unnumbered))
     }
 
     /// The active mask `s` of warp `w`: 32 bits, no lane past the block's

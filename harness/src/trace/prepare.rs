@@ -135,6 +135,7 @@ impl Kernel {
                 file: kt.file.display().to_string(),
                 grid_line: kt.grid_line,
                 block_line: kt.block_line,
+                warnings: kt.warnings.clone(),
             })),
         }
     }

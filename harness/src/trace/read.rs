@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::format::{KernelTrace, TraceError, TraceInstr};
+use super::warn::TraceNotes;
 
 /// The per-thread access widths (bytes) a memory instruction may give:
 /// SASS accesses are 1 to 16 bytes per thread (32 for the 256-bit loads
@@ -79,6 +80,14 @@ pub fn read_kernel_trace(path: &Path) -> Result<KernelTrace, TraceError> {
 ///
 /// Tokens after an instruction's addresses (the immediate of tracer
 /// version 5 on) are ignored, as are `#` comment lines.
+///
+/// Not errors but warnings ([`KernelTrace::warnings`], one per distinct
+/// token): an opcode whose base (before the first `.`) is not one of
+/// Accel-Sim's SASS opcodes ([`super::sass::is_known`]) is replayed as an
+/// ALU instruction, and a register token [`trace_reg`](super::trace_reg)
+/// cannot number (`R-1`, `R300`, `Q3`; not `RZ`, `URZ`, `PT`, `UPT`,
+/// `!PT` or `SR_*`, which carry no dependence on purpose) is left out of
+/// the dependencies.
 pub fn parse_kernel_trace(bytes: &[u8], path: &Path) -> Result<KernelTrace, TraceError> {
     let file = path.display().to_string();
     let text = match std::str::from_utf8(bytes) {
@@ -198,6 +207,8 @@ pub(super) struct Reader {
     pub(super) tb: Option<OpenTb>,
     /// Traced CTAs: linear id to the line of their `thread block`.
     pub(super) cta_lines: HashMap<u64, usize>,
+    /// Unknown opcodes and unreadable registers, for the warnings.
+    pub(super) notes: TraceNotes,
 }
 
 /// `(x,y,z)` or `x,y,z`: three integers of at least `min`.
@@ -264,6 +275,7 @@ impl Reader {
                 ctas: Vec::new(),
                 grid_line: 0,
                 block_line: 0,
+                warnings: Vec::new(),
             },
             name_line: 0,
             id_line: 0,
@@ -275,6 +287,7 @@ impl Reader {
             warps: 1,
             tb: None,
             cta_lines: HashMap::new(),
+            notes: TraceNotes::default(),
         }
     }
 
@@ -580,7 +593,11 @@ impl Reader {
                 Some(w) => w.w,
             },
         };
-        let i = self.parse_instr(ln, line, w)?;
+        let (i, unnumbered) = self.parse_instr(ln, line, w)?;
+        self.notes.opcode(ln, &i.opcode);
+        for (token, field) in unnumbered {
+            self.notes.register(ln, token, field);
+        }
         if let Some(v) = self.tb.as_mut().and_then(|tb| tb.warps.get_mut(w)) {
             v.push(i);
         }
@@ -629,6 +646,7 @@ impl Reader {
             ));
         }
         self.kt.ctas.sort_by_key(|c| c.0);
+        self.kt.warnings = std::mem::take(&mut self.notes).warnings(&self.file);
         Ok(self.kt)
     }
 }

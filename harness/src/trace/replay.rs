@@ -43,6 +43,8 @@ pub(crate) struct ReplayTrace {
     pub grid_line: usize,
     /// Its `-block dim` line (0: not read from a file).
     pub block_line: usize,
+    /// The trace's warnings ([`KernelTrace::warnings`](super::KernelTrace::warnings)).
+    pub warnings: Vec<String>,
 }
 
 impl ReplayTrace {
