@@ -201,9 +201,12 @@ fn planted_next_state_difference_is_caught() {
     if !common::tool(Tool::Yosys) {
         return;
     }
-    // `    else \r_valid.q <= req_valid;`: the register's non-reset update.
-    let (v, net, i, line) = small_ba_netlist_line("r_valid's update", |l| {
-        l.trim_start().starts_with("else \\r_valid.q") && l.contains(" <= ")
+    // `    else \s_valid.q <= req_valid;`: the first pipeline stage's valid
+    // bit, its non-reset update. (`r_valid`, the response's, is a copy of
+    // `s_valid` one edge later, like the write buffer's `wb_valid`: Yosys
+    // keeps one register for both.)
+    let (v, net, i, line) = small_ba_netlist_line("s_valid's update", |l| {
+        l.trim_start().starts_with("else \\s_valid.q") && l.contains(" <= ")
     });
     let (lhs, rhs) = line.split_once(" <= ").unwrap();
     let rhs = rhs.trim_end().trim_end_matches(';');
@@ -211,8 +214,8 @@ fn planted_next_state_difference_is_caught() {
     let bad = with_line(&net.verilog, i, &bad_line);
     let r = assert_caught(&v, &bad, &format!("`{}` -> `{bad_line}`", line.trim()));
     assert!(
-        r.unproven_signals.iter().any(|s| s.contains("r_valid.q")),
-        "r_valid not named: {:?}",
+        r.unproven_signals.iter().any(|s| s.contains("s_valid.q")),
+        "s_valid not named: {:?}",
         r.unproven_signals
     );
 }
