@@ -186,12 +186,18 @@ pub fn export_tb_unit<U: CosimUnit>(
 ) -> anyhow::Result<Vec<PathBuf>> {
     check_cycles(cycles)?;
     let p = params_of::<U>(cfg)?;
+    let dut = dir.join(format!("{}.v", U::NAME));
+    let tbf = dir.join(format!("tb_{}.v", U::NAME));
+    // Both outputs checked before either is written (a FIFO without a
+    // reader, a folder in the way): nothing is half-exported.
+    if dir.is_dir() {
+        crate::output::check_output(&dut, "--export-tb")?;
+        crate::output::check_output(&tbf, "--export-tb")?;
+    }
     let v = cosim::emit_verilog::<U>(&p)?;
     let mut stim = U::random_stimulus(&p, seed);
     let rec = cosim::testbench::record::<U, ModelOf<U>>(&p, stim.as_mut(), cycles, RESET_CYCLES);
     let tb = cosim::testbench::testbench::<U>(&p, &rec, &stim.describe());
-    let dut = dir.join(format!("{}.v", U::NAME));
-    let tbf = dir.join(format!("tb_{}.v", U::NAME));
     write_atomic(&dut, &v)?;
     write_atomic(&tbf, &tb)?;
     Ok(vec![tbf, dut])

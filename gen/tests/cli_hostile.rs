@@ -719,3 +719,43 @@ fn unknown_opcodes_and_registers_are_warnings() {
         assert_eq!(warnings(&o), w, "{ran}");
     }
 }
+
+/// `cosim --export-tb D` checks both of its outputs before writing either:
+/// a folder where the bench goes is an error, and the unit's Verilog is
+/// not left behind alone; a symlink is written through.
+#[test]
+fn exported_benches_are_checked_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("tb");
+    std::fs::create_dir_all(d.join("tb_ba_tag_array.v")).unwrap();
+    let export = || {
+        warpgen()
+            .args([
+                "cosim",
+                "--unit",
+                "ba_tag_array",
+                "--cycles",
+                "50",
+                "--export-tb",
+            ])
+            .arg(&d)
+            .output()
+            .unwrap()
+    };
+    let o = export();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(last_error(&o).contains("is a folder"), "{}", last_error(&o));
+    assert!(
+        !d.join("ba_tag_array.v").exists(),
+        "half an export was written"
+    );
+    std::fs::remove_dir(d.join("tb_ba_tag_array.v")).unwrap();
+    let target = dir.path().join("bench.v");
+    std::os::unix::fs::symlink(&target, d.join("tb_ba_tag_array.v")).unwrap();
+    let o = export();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::read_to_string(&target)
+        .unwrap()
+        .contains("module tb_ba_tag_array"));
+    assert!(d.join("ba_tag_array.v").is_file());
+}
