@@ -25,6 +25,8 @@ struct Seen {
     lines: u64,
     /// The last line counted (a token twice on one line counts once).
     last: usize,
+    /// How many distinct tokens were seen before it (the order on a line).
+    order: usize,
 }
 
 /// The unknown opcodes and unreadable registers of one trace, as read.
@@ -54,6 +56,7 @@ fn note(map: &mut HashMap<String, Seen>, key: &str, ln: usize, first: &str, fiel
             }
         }
         None => {
+            let order = map.len();
             map.insert(
                 key.to_string(),
                 Seen {
@@ -62,6 +65,7 @@ fn note(map: &mut HashMap<String, Seen>, key: &str, ln: usize, first: &str, fiel
                     field,
                     lines: 1,
                     last: ln,
+                    order,
                 },
             );
         }
@@ -122,7 +126,7 @@ impl TraceNotes {
     }
 }
 
-/// One warning per entry of `map` by first line, at most
+/// One warning per entry of `map` by first line (in reading order), at most
 /// [`MAX_WARNINGS_PER_KIND`] and a count of the rest (`what`).
 fn sorted(
     map: HashMap<String, Seen>,
@@ -131,7 +135,8 @@ fn sorted(
     say: impl Fn(&Seen) -> String,
 ) -> Vec<String> {
     let mut seen: Vec<Seen> = map.into_values().collect();
-    seen.sort_by_key(|s| s.line);
+    // By first line, then by order on it: never the map's own order.
+    seen.sort_by_key(|s| (s.line, s.order));
     let mut out: Vec<String> = seen.iter().take(MAX_WARNINGS_PER_KIND).map(say).collect();
     if let Some(s) = seen.get(MAX_WARNINGS_PER_KIND) {
         out.push(format!(
