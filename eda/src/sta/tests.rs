@@ -131,6 +131,53 @@ fn abc_buffering_maps_the_chain_too() {
     );
 }
 
+/// A clock the chain cannot meet: the mapping for the period misses, the
+/// flow maps again for minimum delay, keeps the faster netlist and says so;
+/// a clock it meets maps once.
+#[test]
+fn a_missed_period_is_mapped_again_for_minimum_delay() {
+    if !have_tools() {
+        return;
+    }
+    let src = crate::source::TempVerilog::new(&chain(24), "chain").unwrap();
+    let mut o = TimingOptions::new("clock");
+    o.abc_buffering = true;
+    o.period_ns = 0.2;
+    let tight = time_verilog_with(src.path(), "chain", &nangate45(), &o).unwrap();
+    let note = tight
+        .notes
+        .iter()
+        .find(|n| n.contains("mapped again for minimum delay"))
+        .unwrap_or_else(|| panic!("no retry note: {:?}", tight.notes));
+    assert!(note.contains("mapped for 0.2 ns"), "{note}");
+    assert!(tight.worst.slack_ns < 0.0, "{}", tight.render());
+    o.period_ns = 20.0;
+    let loose = time_verilog_with(src.path(), "chain", &nangate45(), &o).unwrap();
+    assert!(loose.worst.slack_ns > 0.0, "{}", loose.render());
+    assert!(
+        !loose.notes.iter().any(|n| n.contains("mapped again")),
+        "{:?}",
+        loose.notes
+    );
+}
+
+#[test]
+fn the_abc_script_uses_wire_loads_and_the_target() {
+    let timed = scripts::abc_script(Some(714));
+    for part in [
+        "&nf -D 714",
+        "buffer -c",
+        "upsize -c -D 714",
+        "dnsize -c -D 714",
+        "stime -c -p",
+    ] {
+        assert!(timed.contains(part), "{part} in {timed}");
+    }
+    let fastest = scripts::abc_script(None);
+    assert!(!fastest.contains("-D"), "{fastest}");
+    assert!(fastest.contains("upsize -c;"), "{fastest}");
+}
+
 #[test]
 fn errors_are_reported() {
     if !have_tools() {
