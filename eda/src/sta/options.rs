@@ -23,7 +23,9 @@ pub struct TimingOptions {
     /// <period in ps> -constr F -liberty L` with [`ABC_DRIVER_CELL`] and
     /// [`ABC_LOAD_FF`] in `F` (OpenROAD's NanGate45 settings), so that ABC
     /// buffers high-fan-out nets and sizes gates for the period, as a real
-    /// flow would; the netlist then differs from the area figure's.
+    /// flow would (ABC's timing on the Liberty's wire load; mapped again
+    /// for minimum delay when OpenSTA finds the period missed while ABC
+    /// believed it met); the netlist then differs from the area figure's.
     pub abc_buffering: bool,
     /// `true`: also run OpenSTA's `report_power` at the period
     /// ([`TimingReport::power`](super::TimingReport::power)).

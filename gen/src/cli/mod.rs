@@ -60,8 +60,8 @@ enum Cmd {
     Cosim(CosimCmd),
     /// Storage table, Yosys cells and flip-flops, area; timing, slack, fmax
     /// and power at a clock (`--clock-mhz`, default 1000 MHz: issue 29's
-    /// target is 1 GHz or faster, and today the paper configurations reach
-    /// about 143-847 MHz); `--clock-sweep` for area and slack against the clock.
+    /// target is 1 GHz or faster; the README's "Timing closure" table has
+    /// each unit's fmax); `--clock-sweep` for area and slack against the clock.
     Report(ReportCmd),
     /// List each unit's parameters and the configurations its RTL builds for.
     Configs,
