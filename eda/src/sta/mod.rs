@@ -459,7 +459,7 @@ fn path_notes(label: &str, path: &TimingPath, notes: &mut Vec<String>) {
 /// sizing early. When ABC's own estimate already missed, it has sized for
 /// minimum delay and a second mapping would give the same netlist.
 fn remap_for_minimum_delay(abc_delay_ps: Option<f64>, target_ps: f64, slack_ns: f64) -> bool {
-    slack_ns < 0.0 && abc_delay_ps.map_or(true, |d| d <= target_ps)
+    slack_ns < 0.0 && abc_delay_ps.is_none_or(|d| d <= target_ps)
 }
 
 /// ABC's last delay estimate in a Yosys log (`ABC: ... Delay = 723.54 ps`).
