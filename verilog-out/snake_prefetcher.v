@@ -781,6 +781,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] iw_div__stride;
     reg  [5:0] zx_onehot__narrow;
     wire  [63:0] zx_onehot__wide;
+    reg  [5:0] zx_lw__narrow;
+    wire  [63:0] zx_lw__wide;
     reg  [5:0] zx_jw__narrow;
     wire  [7:0] zx_jw__wide;
     reg  [4:0] zx_kidx__narrow;
@@ -833,9 +835,47 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] sum__q;
     reg  sum__clock;
     reg  sum__reset;
+    reg  l_valid__d;
+    wire  l_valid__q;
+    reg  l_valid__clock;
+    reg  l_valid__reset;
+    reg  [5:0] l_warp__d;
+    wire  [5:0] l_warp__q;
+    reg  l_warp__clock;
+    reg  l_warp__reset;
+    reg  [31:0] l_pc__d;
+    wire  [31:0] l_pc__q;
+    reg  l_pc__clock;
+    reg  l_pc__reset;
+    reg  [31:0] l_addr__d;
+    wire  [31:0] l_addr__q;
+    reg  l_addr__clock;
+    reg  l_addr__reset;
+    reg  [11:0] l_span__d;
+    wire  [11:0] l_span__q;
+    reg  l_span__clock;
+    reg  l_span__reset;
+    reg  [6:0] l_end__d;
+    wire  [6:0] l_end__q;
+    reg  l_end__clock;
+    reg  l_end__reset;
+    reg  l_link__d;
+    wire  l_link__q;
+    reg  l_link__clock;
+    reg  l_link__reset;
+    reg  [31:0] l_q__d;
+    wire  [31:0] l_q__q;
+    reg  l_q__clock;
+    reg  l_q__reset;
+    reg  [31:0] l_s__d;
+    wire  [31:0] l_s__q;
+    reg  l_s__clock;
+    reg  l_s__reset;
 
     // Local signals
     reg  halted;
+    reg  accept;
+    reg  [63:0] h_onehot;
     reg  load_en;
     reg  link_en;
     reg  [31:0] q;
@@ -1759,9 +1799,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .div(iw_div__div),
         .stride(iw_div__stride)
     );
-    snake_prefetcher__zx_onehot zx_onehot(
+    snake_prefetcher__zx_lw zx_onehot(
         .narrow(zx_onehot__narrow),
         .wide(zx_onehot__wide)
+    );
+    snake_prefetcher__zx_lw zx_lw(
+        .narrow(zx_lw__narrow),
+        .wide(zx_lw__wide)
     );
     snake_prefetcher__zx_jw zx_jw(
         .narrow(zx_jw__narrow),
@@ -1851,6 +1895,60 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(sum__clock),
         .reset(sum__reset)
     );
+    snake_prefetcher__reg1 l_valid(
+        .d(l_valid__d),
+        .q(l_valid__q),
+        .clock(l_valid__clock),
+        .reset(l_valid__reset)
+    );
+    snake_prefetcher__reg6 l_warp(
+        .d(l_warp__d),
+        .q(l_warp__q),
+        .clock(l_warp__clock),
+        .reset(l_warp__reset)
+    );
+    snake_prefetcher__reg32 l_pc(
+        .d(l_pc__d),
+        .q(l_pc__q),
+        .clock(l_pc__clock),
+        .reset(l_pc__reset)
+    );
+    snake_prefetcher__reg32 l_addr(
+        .d(l_addr__d),
+        .q(l_addr__q),
+        .clock(l_addr__clock),
+        .reset(l_addr__reset)
+    );
+    snake_prefetcher__reg12 l_span(
+        .d(l_span__d),
+        .q(l_span__q),
+        .clock(l_span__clock),
+        .reset(l_span__reset)
+    );
+    snake_prefetcher__reg7 l_end(
+        .d(l_end__d),
+        .q(l_end__q),
+        .clock(l_end__clock),
+        .reset(l_end__reset)
+    );
+    snake_prefetcher__reg1 l_link(
+        .d(l_link__d),
+        .q(l_link__q),
+        .clock(l_link__clock),
+        .reset(l_link__reset)
+    );
+    snake_prefetcher__reg32 l_q(
+        .d(l_q__d),
+        .q(l_q__q),
+        .clock(l_q__clock),
+        .reset(l_q__reset)
+    );
+    snake_prefetcher__reg32 l_s(
+        .d(l_s__d),
+        .q(l_s__q),
+        .clock(l_s__clock),
+        .reset(l_s__reset)
+    );
 
     // Update code
     always @(*) count__clock = clock;
@@ -1861,6 +1959,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) cur__clock = clock;
     always @(*) addr__clock = clock;
     always @(*) sum__clock = clock;
+    always @(*) l_valid__clock = clock;
+    always @(*) l_warp__clock = clock;
+    always @(*) l_pc__clock = clock;
+    always @(*) l_addr__clock = clock;
+    always @(*) l_span__clock = clock;
+    always @(*) l_end__clock = clock;
+    always @(*) l_link__clock = clock;
+    always @(*) l_q__clock = clock;
+    always @(*) l_s__clock = clock;
     always @(*) begin
         count__d = count__q;
         if (cache_full) begin
@@ -1950,6 +2057,42 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             sum__d = next_sum;
         end
     end
+    always @(*) begin
+        l_valid__d = l_valid__q;
+        l_valid__d = accept;
+    end
+    always @(*) begin
+        l_warp__d = l_warp__q;
+        l_warp__d = ld_warp;
+    end
+    always @(*) begin
+        l_pc__d = l_pc__q;
+        l_pc__d = ld_pc;
+    end
+    always @(*) begin
+        l_addr__d = l_addr__q;
+        l_addr__d = ld_addr;
+    end
+    always @(*) begin
+        l_span__d = l_span__q;
+        l_span__d = ld_span;
+    end
+    always @(*) begin
+        l_end__d = l_end__q;
+        l_end__d = ld_cta_end;
+    end
+    always @(*) begin
+        l_link__d = l_link__q;
+        l_link__d = head__prev_valid;
+    end
+    always @(*) begin
+        l_q__d = l_q__q;
+        l_q__d = head__prev_pc;
+    end
+    always @(*) begin
+        l_s__d = l_s__q;
+        l_s__d = ld_addr - head__prev_addr;
+    end
     always @(*) count__reset = reset;
     always @(*) bw_halt__reset = reset;
     always @(*) phase__reset = reset;
@@ -1958,21 +2101,33 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) cur__reset = reset;
     always @(*) addr__reset = reset;
     always @(*) sum__reset = reset;
+    always @(*) l_valid__reset = reset;
+    always @(*) l_warp__reset = reset;
+    always @(*) l_pc__reset = reset;
+    always @(*) l_addr__reset = reset;
+    always @(*) l_span__reset = reset;
+    always @(*) l_end__reset = reset;
+    always @(*) l_link__reset = reset;
+    always @(*) l_q__reset = reset;
+    always @(*) l_s__reset = reset;
     always @(*) halted = (count__q != count_zero) | bw_halt__q;
     always @(*) throttled = halted;
-    always @(*) load_en = ld_valid & ld_uniform;
+    always @(*) accept = ld_valid & ld_uniform;
     always @(*) head__clock = clock;
     always @(*) head__reset = reset;
     always @(*) head__warp = ld_warp;
     always @(*) zx_onehot__narrow = ld_warp;
-    always @(*) w_onehot = nw_one << zx_onehot__wide;
-    always @(*) head__onehot = w_onehot;
-    always @(*) head__we = load_en;
+    always @(*) h_onehot = nw_one << zx_onehot__wide;
+    always @(*) head__onehot = h_onehot;
+    always @(*) head__we = accept;
     always @(*) head__w_pc = ld_pc;
     always @(*) head__w_addr = ld_addr;
-    always @(*) link_en = load_en & head__prev_valid;
-    always @(*) q = head__prev_pc;
-    always @(*) s = ld_addr - head__prev_addr;
+    always @(*) load_en = l_valid__q;
+    always @(*) zx_lw__narrow = l_warp__q;
+    always @(*) w_onehot = nw_one << zx_lw__wide;
+    always @(*) link_en = load_en & l_link__q;
+    always @(*) q = l_q__q;
+    always @(*) s = l_s__q;
     always @(*) busy = walkq__o_valid & walkq_addr__o_valid & walkq_se__o_valid;
     always @(*) jw = walkq__o_data[(32'h0)+:(6)];
     always @(*) jp = walkq__o_data[(joff_p)+:(32)];
@@ -2006,130 +2161,130 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__clock = clock;
     always @(*) ents__0__reset = reset;
     always @(*) ents__0__q = q;
-    always @(*) ents__0__p = ld_pc;
+    always @(*) ents__0__p = l_pc__q;
     always @(*) ents__0__s = s;
     always @(*) ents__0__w_onehot = w_onehot;
     always @(*) ents__0__link_en = link_en;
     assign ents__0__train = train;
     assign ents__0__own = |own_links;
-    always @(*) ents__0__sp = ld_span;
+    always @(*) ents__0__sp = l_span__q;
     always @(*) ents__0__cur = cur_eff;
     always @(*) ents__0__jw = jw;
     always @(*) ents__0__jp = jp;
     always @(*) ents__1__clock = clock;
     always @(*) ents__1__reset = reset;
     always @(*) ents__1__q = q;
-    always @(*) ents__1__p = ld_pc;
+    always @(*) ents__1__p = l_pc__q;
     always @(*) ents__1__s = s;
     always @(*) ents__1__w_onehot = w_onehot;
     always @(*) ents__1__link_en = link_en;
     assign ents__1__train = train;
     assign ents__1__own = |own_links;
-    always @(*) ents__1__sp = ld_span;
+    always @(*) ents__1__sp = l_span__q;
     always @(*) ents__1__cur = cur_eff;
     always @(*) ents__1__jw = jw;
     always @(*) ents__1__jp = jp;
     always @(*) ents__2__clock = clock;
     always @(*) ents__2__reset = reset;
     always @(*) ents__2__q = q;
-    always @(*) ents__2__p = ld_pc;
+    always @(*) ents__2__p = l_pc__q;
     always @(*) ents__2__s = s;
     always @(*) ents__2__w_onehot = w_onehot;
     always @(*) ents__2__link_en = link_en;
     assign ents__2__train = train;
     assign ents__2__own = |own_links;
-    always @(*) ents__2__sp = ld_span;
+    always @(*) ents__2__sp = l_span__q;
     always @(*) ents__2__cur = cur_eff;
     always @(*) ents__2__jw = jw;
     always @(*) ents__2__jp = jp;
     always @(*) ents__3__clock = clock;
     always @(*) ents__3__reset = reset;
     always @(*) ents__3__q = q;
-    always @(*) ents__3__p = ld_pc;
+    always @(*) ents__3__p = l_pc__q;
     always @(*) ents__3__s = s;
     always @(*) ents__3__w_onehot = w_onehot;
     always @(*) ents__3__link_en = link_en;
     assign ents__3__train = train;
     assign ents__3__own = |own_links;
-    always @(*) ents__3__sp = ld_span;
+    always @(*) ents__3__sp = l_span__q;
     always @(*) ents__3__cur = cur_eff;
     always @(*) ents__3__jw = jw;
     always @(*) ents__3__jp = jp;
     always @(*) ents__4__clock = clock;
     always @(*) ents__4__reset = reset;
     always @(*) ents__4__q = q;
-    always @(*) ents__4__p = ld_pc;
+    always @(*) ents__4__p = l_pc__q;
     always @(*) ents__4__s = s;
     always @(*) ents__4__w_onehot = w_onehot;
     always @(*) ents__4__link_en = link_en;
     assign ents__4__train = train;
     assign ents__4__own = |own_links;
-    always @(*) ents__4__sp = ld_span;
+    always @(*) ents__4__sp = l_span__q;
     always @(*) ents__4__cur = cur_eff;
     always @(*) ents__4__jw = jw;
     always @(*) ents__4__jp = jp;
     always @(*) ents__5__clock = clock;
     always @(*) ents__5__reset = reset;
     always @(*) ents__5__q = q;
-    always @(*) ents__5__p = ld_pc;
+    always @(*) ents__5__p = l_pc__q;
     always @(*) ents__5__s = s;
     always @(*) ents__5__w_onehot = w_onehot;
     always @(*) ents__5__link_en = link_en;
     assign ents__5__train = train;
     assign ents__5__own = |own_links;
-    always @(*) ents__5__sp = ld_span;
+    always @(*) ents__5__sp = l_span__q;
     always @(*) ents__5__cur = cur_eff;
     always @(*) ents__5__jw = jw;
     always @(*) ents__5__jp = jp;
     always @(*) ents__6__clock = clock;
     always @(*) ents__6__reset = reset;
     always @(*) ents__6__q = q;
-    always @(*) ents__6__p = ld_pc;
+    always @(*) ents__6__p = l_pc__q;
     always @(*) ents__6__s = s;
     always @(*) ents__6__w_onehot = w_onehot;
     always @(*) ents__6__link_en = link_en;
     assign ents__6__train = train;
     assign ents__6__own = |own_links;
-    always @(*) ents__6__sp = ld_span;
+    always @(*) ents__6__sp = l_span__q;
     always @(*) ents__6__cur = cur_eff;
     always @(*) ents__6__jw = jw;
     always @(*) ents__6__jp = jp;
     always @(*) ents__7__clock = clock;
     always @(*) ents__7__reset = reset;
     always @(*) ents__7__q = q;
-    always @(*) ents__7__p = ld_pc;
+    always @(*) ents__7__p = l_pc__q;
     always @(*) ents__7__s = s;
     always @(*) ents__7__w_onehot = w_onehot;
     always @(*) ents__7__link_en = link_en;
     assign ents__7__train = train;
     assign ents__7__own = |own_links;
-    always @(*) ents__7__sp = ld_span;
+    always @(*) ents__7__sp = l_span__q;
     always @(*) ents__7__cur = cur_eff;
     always @(*) ents__7__jw = jw;
     always @(*) ents__7__jp = jp;
     always @(*) ents__8__clock = clock;
     always @(*) ents__8__reset = reset;
     always @(*) ents__8__q = q;
-    always @(*) ents__8__p = ld_pc;
+    always @(*) ents__8__p = l_pc__q;
     always @(*) ents__8__s = s;
     always @(*) ents__8__w_onehot = w_onehot;
     always @(*) ents__8__link_en = link_en;
     assign ents__8__train = train;
     assign ents__8__own = |own_links;
-    always @(*) ents__8__sp = ld_span;
+    always @(*) ents__8__sp = l_span__q;
     always @(*) ents__8__cur = cur_eff;
     always @(*) ents__8__jw = jw;
     always @(*) ents__8__jp = jp;
     always @(*) ents__9__clock = clock;
     always @(*) ents__9__reset = reset;
     always @(*) ents__9__q = q;
-    always @(*) ents__9__p = ld_pc;
+    always @(*) ents__9__p = l_pc__q;
     always @(*) ents__9__s = s;
     always @(*) ents__9__w_onehot = w_onehot;
     always @(*) ents__9__link_en = link_en;
     assign ents__9__train = train;
     assign ents__9__own = |own_links;
-    always @(*) ents__9__sp = ld_span;
+    always @(*) ents__9__sp = l_span__q;
     always @(*) ents__9__cur = cur_eff;
     always @(*) ents__9__jw = jw;
     always @(*) ents__9__jp = jp;
@@ -2850,14 +3005,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         s_iw_cnt = s_iw_cnt | ents__8__p_iw_cnt;
         s_iw_cnt = s_iw_cnt | ents__9__p_iw_cnt;
     end
-    always @(*) iw_div__w = ld_warp;
+    always @(*) iw_div__w = l_warp__q;
     always @(*) iw_div__lead = s_iw_warp;
-    always @(*) iw_div__a = ld_addr;
+    always @(*) iw_div__a = l_addr__q;
     always @(*) iw_div__base = s_iw_addr;
     always @(*) cand = iw_div__stride;
     always @(*) begin
         u_iw_stride = s_iw_stride;
-        if (s_iw_valid & (ld_warp != s_iw_warp)) begin
+        if (s_iw_valid & (l_warp__q != s_iw_warp)) begin
             if (iw_div__pow2 & iw_div__div) begin
                 if ((s_iw_cnt != two_zero) & (cand == s_iw_stride)) begin
                 end
@@ -2869,7 +3024,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         u_iw_cnt = s_iw_cnt;
-        if (s_iw_valid & (ld_warp != s_iw_warp)) begin
+        if (s_iw_valid & (l_warp__q != s_iw_warp)) begin
             if (iw_div__pow2 & iw_div__div) begin
                 if ((s_iw_cnt != two_zero) & (cand == s_iw_stride)) begin
                     if (s_iw_cnt != two_three) begin
@@ -3494,7 +3649,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         cq_iw_cnt = cq_iw_cnt | ents__8__q_iw_cnt;
         cq_iw_cnt = cq_iw_cnt | ents__9__q_iw_cnt;
     end
-    always @(*) q_is_p = q == ld_pc;
+    always @(*) q_is_p = q == l_pc__q;
     always @(*) q_is_jp = q == jp;
     always @(*) begin
         cp_intra = addr_zero;
@@ -3533,7 +3688,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         cp_iw_warp = wb_zero;
         if (q_other) begin
             if (q_is_p) begin
-                cp_iw_warp = ld_warp;
+                cp_iw_warp = l_warp__q;
             end
             else begin
                 cp_iw_warp = cq_iw_warp;
@@ -3544,7 +3699,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         cp_iw_addr = addr_zero;
         if (q_other) begin
             if (q_is_p) begin
-                cp_iw_addr = ld_addr;
+                cp_iw_addr = l_addr__q;
             end
             else begin
                 cp_iw_addr = cq_iw_addr;
@@ -4107,8 +4262,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) ents__0__iw_we = load_en;
     assign ents__0__n_iw_valid = 1'b1;
-    always @(*) ents__0__n_iw_warp = ld_warp;
-    always @(*) ents__0__n_iw_addr = ld_addr;
+    always @(*) ents__0__n_iw_warp = l_warp__q;
+    always @(*) ents__0__n_iw_addr = l_addr__q;
     always @(*) ents__0__n_iw_stride = u_iw_stride;
     always @(*) ents__0__n_iw_cnt = u_iw_cnt;
     always @(*) ents__0__obs_we = obs_en;
@@ -4126,8 +4281,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__n_rank = new_rank__0;
     always @(*) ents__1__iw_we = load_en;
     assign ents__1__n_iw_valid = 1'b1;
-    always @(*) ents__1__n_iw_warp = ld_warp;
-    always @(*) ents__1__n_iw_addr = ld_addr;
+    always @(*) ents__1__n_iw_warp = l_warp__q;
+    always @(*) ents__1__n_iw_addr = l_addr__q;
     always @(*) ents__1__n_iw_stride = u_iw_stride;
     always @(*) ents__1__n_iw_cnt = u_iw_cnt;
     always @(*) ents__1__obs_we = obs_en;
@@ -4145,8 +4300,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__n_rank = new_rank__1;
     always @(*) ents__2__iw_we = load_en;
     assign ents__2__n_iw_valid = 1'b1;
-    always @(*) ents__2__n_iw_warp = ld_warp;
-    always @(*) ents__2__n_iw_addr = ld_addr;
+    always @(*) ents__2__n_iw_warp = l_warp__q;
+    always @(*) ents__2__n_iw_addr = l_addr__q;
     always @(*) ents__2__n_iw_stride = u_iw_stride;
     always @(*) ents__2__n_iw_cnt = u_iw_cnt;
     always @(*) ents__2__obs_we = obs_en;
@@ -4164,8 +4319,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__n_rank = new_rank__2;
     always @(*) ents__3__iw_we = load_en;
     assign ents__3__n_iw_valid = 1'b1;
-    always @(*) ents__3__n_iw_warp = ld_warp;
-    always @(*) ents__3__n_iw_addr = ld_addr;
+    always @(*) ents__3__n_iw_warp = l_warp__q;
+    always @(*) ents__3__n_iw_addr = l_addr__q;
     always @(*) ents__3__n_iw_stride = u_iw_stride;
     always @(*) ents__3__n_iw_cnt = u_iw_cnt;
     always @(*) ents__3__obs_we = obs_en;
@@ -4183,8 +4338,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__n_rank = new_rank__3;
     always @(*) ents__4__iw_we = load_en;
     assign ents__4__n_iw_valid = 1'b1;
-    always @(*) ents__4__n_iw_warp = ld_warp;
-    always @(*) ents__4__n_iw_addr = ld_addr;
+    always @(*) ents__4__n_iw_warp = l_warp__q;
+    always @(*) ents__4__n_iw_addr = l_addr__q;
     always @(*) ents__4__n_iw_stride = u_iw_stride;
     always @(*) ents__4__n_iw_cnt = u_iw_cnt;
     always @(*) ents__4__obs_we = obs_en;
@@ -4202,8 +4357,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__n_rank = new_rank__4;
     always @(*) ents__5__iw_we = load_en;
     assign ents__5__n_iw_valid = 1'b1;
-    always @(*) ents__5__n_iw_warp = ld_warp;
-    always @(*) ents__5__n_iw_addr = ld_addr;
+    always @(*) ents__5__n_iw_warp = l_warp__q;
+    always @(*) ents__5__n_iw_addr = l_addr__q;
     always @(*) ents__5__n_iw_stride = u_iw_stride;
     always @(*) ents__5__n_iw_cnt = u_iw_cnt;
     always @(*) ents__5__obs_we = obs_en;
@@ -4221,8 +4376,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__n_rank = new_rank__5;
     always @(*) ents__6__iw_we = load_en;
     assign ents__6__n_iw_valid = 1'b1;
-    always @(*) ents__6__n_iw_warp = ld_warp;
-    always @(*) ents__6__n_iw_addr = ld_addr;
+    always @(*) ents__6__n_iw_warp = l_warp__q;
+    always @(*) ents__6__n_iw_addr = l_addr__q;
     always @(*) ents__6__n_iw_stride = u_iw_stride;
     always @(*) ents__6__n_iw_cnt = u_iw_cnt;
     always @(*) ents__6__obs_we = obs_en;
@@ -4240,8 +4395,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__n_rank = new_rank__6;
     always @(*) ents__7__iw_we = load_en;
     assign ents__7__n_iw_valid = 1'b1;
-    always @(*) ents__7__n_iw_warp = ld_warp;
-    always @(*) ents__7__n_iw_addr = ld_addr;
+    always @(*) ents__7__n_iw_warp = l_warp__q;
+    always @(*) ents__7__n_iw_addr = l_addr__q;
     always @(*) ents__7__n_iw_stride = u_iw_stride;
     always @(*) ents__7__n_iw_cnt = u_iw_cnt;
     always @(*) ents__7__obs_we = obs_en;
@@ -4259,8 +4414,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__n_rank = new_rank__7;
     always @(*) ents__8__iw_we = load_en;
     assign ents__8__n_iw_valid = 1'b1;
-    always @(*) ents__8__n_iw_warp = ld_warp;
-    always @(*) ents__8__n_iw_addr = ld_addr;
+    always @(*) ents__8__n_iw_warp = l_warp__q;
+    always @(*) ents__8__n_iw_addr = l_addr__q;
     always @(*) ents__8__n_iw_stride = u_iw_stride;
     always @(*) ents__8__n_iw_cnt = u_iw_cnt;
     always @(*) ents__8__obs_we = obs_en;
@@ -4278,8 +4433,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__n_rank = new_rank__8;
     always @(*) ents__9__iw_we = load_en;
     assign ents__9__n_iw_valid = 1'b1;
-    always @(*) ents__9__n_iw_warp = ld_warp;
-    always @(*) ents__9__n_iw_addr = ld_addr;
+    always @(*) ents__9__n_iw_warp = l_warp__q;
+    always @(*) ents__9__n_iw_addr = l_addr__q;
     always @(*) ents__9__n_iw_stride = u_iw_stride;
     always @(*) ents__9__n_iw_cnt = u_iw_cnt;
     always @(*) ents__9__obs_we = obs_en;
@@ -4307,12 +4462,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) walkq__pop = job_end;
     always @(*) walkq_addr__pop = job_end;
     always @(*) walkq_se__pop = job_end;
-    always @(*) jp_w__narrow = ld_warp;
-    always @(*) jp_p__narrow = ld_pc;
+    always @(*) jp_w__narrow = l_warp__q;
+    always @(*) jp_p__narrow = l_pc__q;
     always @(*) walkq__i_data = jp_w__wide | (jp_p__wide << joff_p);
-    always @(*) walkq_addr__i_data = ld_addr;
-    always @(*) js_span__narrow = ld_span;
-    always @(*) js_end__narrow = ld_cta_end;
+    always @(*) walkq_addr__i_data = l_addr__q;
+    always @(*) js_span__narrow = l_span__q;
+    always @(*) js_end__narrow = l_end__q;
     always @(*) walkq_se__i_data = js_span__wide | (js_end__wide << joff_end);
     always @(*) pfq__clock = clock;
     always @(*) pfq__reset = reset;
@@ -5472,6 +5627,21 @@ module snake_prefetcher__js_span(narrow,wide);
     always @(*) wide = {8'd0, narrow};
 endmodule // snake_prefetcher__js_span
 
+module snake_prefetcher__reg7(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 7'h0;
+        else q <= d;
+    end
+endmodule // snake_prefetcher__reg7
+
 module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
     // Module arguments
@@ -6169,7 +6339,7 @@ module snake_prefetcher__zx_kidx(narrow,wide);
     always @(*) wide = {3'd0, narrow};
 endmodule // snake_prefetcher__zx_kidx
 
-module snake_prefetcher__zx_onehot(narrow,wide);
+module snake_prefetcher__zx_lw(narrow,wide);
 
     // Module arguments
     input wire  [5:0] narrow;
@@ -6177,6 +6347,6 @@ module snake_prefetcher__zx_onehot(narrow,wide);
 
     // Update code (custom)
     always @(*) wide = {58'd0, narrow};
-endmodule // snake_prefetcher__zx_onehot
+endmodule // snake_prefetcher__zx_lw
 
 `default_nettype wire

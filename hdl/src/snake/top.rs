@@ -106,6 +106,7 @@ pub struct SnakePrefetcherRtl<
     pfq: ShiftQueue<Bits<QW>>,
     iw_div: IwDiv<WB, A>,
     zx_onehot: ZeroExt<WB, NW>,
+    zx_lw: ZeroExt<WB, NW>,
     zx_jw: ZeroExt<WB, 8>,
     zx_kidx: ZeroExt<5, 8>,
     jp_w: ZeroExt<WB, JW>,
@@ -126,6 +127,18 @@ pub struct SnakePrefetcherRtl<
     cur: Reg<Bits<P>>,
     addr: Reg<Bits<A>>,
     sum: Reg<Bits<A>>,
+    /// The load stage (issue 29): the load accepted at the last edge, its
+    /// warp's previous load (`l_link` = that row was valid, `l_q` its pc)
+    /// and the link stride `l_s = a - prev.addr`.
+    l_valid: Reg<Bit>,
+    l_warp: Reg<Bits<WB>>,
+    l_pc: Reg<Bits<P>>,
+    l_addr: Reg<Bits<A>>,
+    l_span: Reg<Bits<12>>,
+    l_end: Reg<Bits<WD>>,
+    l_link: Reg<Bit>,
+    l_q: Reg<Bits<P>>,
+    l_s: Reg<Bits<A>>,
 
     throttle_cycles: Constant<Bits<16>>,
     count_zero: Constant<Bits<16>>,
@@ -175,6 +188,11 @@ pub struct SnakePrefetcherRtl<
     rank_one: Constant<Bits<RT>>,
 
     halted: Signal<Local, Bit>,
+    /// A load is accepted this cycle (`ld_valid` and `ld_uniform`).
+    accept: Signal<Local, Bit>,
+    /// Its warp, one-hot (the Head row it writes).
+    h_onehot: Signal<Local, Bits<NW>>,
+    /// The staged load is handled this cycle.
     load_en: Signal<Local, Bit>,
     link_en: Signal<Local, Bit>,
     q: Signal<Local, Bits<P>>,
@@ -380,12 +398,13 @@ impl<
             clock, reset, ld_valid, ld_warp, ld_pc, ld_addr, ld_uniform, ld_cta_end, ld_span,
             cache_full, bw_util, pf_ready, pf_valid, pf_addr, pf_warp, pf_kind, pf_span, throttled,
             // Blocks.
-            iw_div, zx_onehot, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
+            iw_div, zx_onehot, zx_lw, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
             qp_warp, qp_kind, qp_span, js_span, js_end,
             // Registers.
-            count, bw_halt, phase, hop, kidx, cur, addr, sum,
+            count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
+            l_span, l_end, l_link, l_q, l_s,
             // Local signals.
-            halted, load_en, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, cur_eff,
+            halted, accept, h_onehot, load_en, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, cur_eff,
             addr_eff, sum_eff, e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,
             cta_ok, pf_s, cw_any, alloc_inv, touch, mstride, mt0, mt1, mt2, mt3, kaddr, q_other,
             q_is_p, q_is_jp, cq_intra, cq_t2, cq_iw_valid, cq_iw_warp, cq_iw_addr, cq_iw_stride,
