@@ -107,6 +107,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__0__link_en;
     wire  [7:0] ents__0__train;
     wire  ents__0__own;
+    reg  [31:0] ents__0__nq;
+    reg  [31:0] ents__0__np;
+    reg  [31:0] ents__0__ns;
+    reg  ents__0__f_q;
+    reg  ents__0__f_p;
+    reg  ents__0__f_t;
     reg  [11:0] ents__0__sp;
     reg  [31:0] ents__0__cur;
     reg  [5:0] ents__0__jw;
@@ -167,6 +173,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__1__link_en;
     wire  [7:0] ents__1__train;
     wire  ents__1__own;
+    reg  [31:0] ents__1__nq;
+    reg  [31:0] ents__1__np;
+    reg  [31:0] ents__1__ns;
+    reg  ents__1__f_q;
+    reg  ents__1__f_p;
+    reg  ents__1__f_t;
     reg  [11:0] ents__1__sp;
     reg  [31:0] ents__1__cur;
     reg  [5:0] ents__1__jw;
@@ -227,6 +239,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__2__link_en;
     wire  [7:0] ents__2__train;
     wire  ents__2__own;
+    reg  [31:0] ents__2__nq;
+    reg  [31:0] ents__2__np;
+    reg  [31:0] ents__2__ns;
+    reg  ents__2__f_q;
+    reg  ents__2__f_p;
+    reg  ents__2__f_t;
     reg  [11:0] ents__2__sp;
     reg  [31:0] ents__2__cur;
     reg  [5:0] ents__2__jw;
@@ -287,6 +305,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__3__link_en;
     wire  [7:0] ents__3__train;
     wire  ents__3__own;
+    reg  [31:0] ents__3__nq;
+    reg  [31:0] ents__3__np;
+    reg  [31:0] ents__3__ns;
+    reg  ents__3__f_q;
+    reg  ents__3__f_p;
+    reg  ents__3__f_t;
     reg  [11:0] ents__3__sp;
     reg  [31:0] ents__3__cur;
     reg  [5:0] ents__3__jw;
@@ -347,6 +371,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__4__link_en;
     wire  [7:0] ents__4__train;
     wire  ents__4__own;
+    reg  [31:0] ents__4__nq;
+    reg  [31:0] ents__4__np;
+    reg  [31:0] ents__4__ns;
+    reg  ents__4__f_q;
+    reg  ents__4__f_p;
+    reg  ents__4__f_t;
     reg  [11:0] ents__4__sp;
     reg  [31:0] ents__4__cur;
     reg  [5:0] ents__4__jw;
@@ -407,6 +437,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__5__link_en;
     wire  [7:0] ents__5__train;
     wire  ents__5__own;
+    reg  [31:0] ents__5__nq;
+    reg  [31:0] ents__5__np;
+    reg  [31:0] ents__5__ns;
+    reg  ents__5__f_q;
+    reg  ents__5__f_p;
+    reg  ents__5__f_t;
     reg  [11:0] ents__5__sp;
     reg  [31:0] ents__5__cur;
     reg  [5:0] ents__5__jw;
@@ -467,6 +503,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__6__link_en;
     wire  [7:0] ents__6__train;
     wire  ents__6__own;
+    reg  [31:0] ents__6__nq;
+    reg  [31:0] ents__6__np;
+    reg  [31:0] ents__6__ns;
+    reg  ents__6__f_q;
+    reg  ents__6__f_p;
+    reg  ents__6__f_t;
     reg  [11:0] ents__6__sp;
     reg  [31:0] ents__6__cur;
     reg  [5:0] ents__6__jw;
@@ -527,6 +569,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__7__link_en;
     wire  [7:0] ents__7__train;
     wire  ents__7__own;
+    reg  [31:0] ents__7__nq;
+    reg  [31:0] ents__7__np;
+    reg  [31:0] ents__7__ns;
+    reg  ents__7__f_q;
+    reg  ents__7__f_p;
+    reg  ents__7__f_t;
     reg  [11:0] ents__7__sp;
     reg  [31:0] ents__7__cur;
     reg  [5:0] ents__7__jw;
@@ -587,6 +635,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__8__link_en;
     wire  [7:0] ents__8__train;
     wire  ents__8__own;
+    reg  [31:0] ents__8__nq;
+    reg  [31:0] ents__8__np;
+    reg  [31:0] ents__8__ns;
+    reg  ents__8__f_q;
+    reg  ents__8__f_p;
+    reg  ents__8__f_t;
     reg  [11:0] ents__8__sp;
     reg  [31:0] ents__8__cur;
     reg  [5:0] ents__8__jw;
@@ -647,6 +701,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__9__link_en;
     wire  [7:0] ents__9__train;
     wire  ents__9__own;
+    reg  [31:0] ents__9__nq;
+    reg  [31:0] ents__9__np;
+    reg  [31:0] ents__9__ns;
+    reg  ents__9__f_q;
+    reg  ents__9__f_p;
+    reg  ents__9__f_t;
     reg  [11:0] ents__9__sp;
     reg  [31:0] ents__9__cur;
     reg  [5:0] ents__9__jw;
@@ -781,8 +841,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] iw_div__stride;
     reg  [5:0] zx_onehot__narrow;
     wire  [63:0] zx_onehot__wide;
-    reg  [5:0] zx_lw__narrow;
-    wire  [63:0] zx_lw__wide;
     reg  [5:0] zx_jw__narrow;
     wire  [7:0] zx_jw__wide;
     reg  [4:0] zx_kidx__narrow;
@@ -871,12 +929,20 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] l_s__q;
     reg  l_s__clock;
     reg  l_s__reset;
+    reg  [63:0] l_onehot__d;
+    wire  [63:0] l_onehot__q;
+    reg  l_onehot__clock;
+    reg  l_onehot__reset;
 
     // Local signals
     reg  halted;
     reg  accept;
     reg  [63:0] h_onehot;
     reg  load_en;
+    reg  [31:0] s_next;
+    reg  f_q;
+    reg  f_p;
+    reg  f_t;
     reg  link_en;
     reg  [31:0] q;
     reg  [31:0] s;
@@ -1094,6 +1160,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__0__link_en),
         .train(ents__0__train),
         .own(ents__0__own),
+        .nq(ents__0__nq),
+        .np(ents__0__np),
+        .ns(ents__0__ns),
+        .f_q(ents__0__f_q),
+        .f_p(ents__0__f_p),
+        .f_t(ents__0__f_t),
         .sp(ents__0__sp),
         .cur(ents__0__cur),
         .jw(ents__0__jw),
@@ -1156,6 +1228,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__1__link_en),
         .train(ents__1__train),
         .own(ents__1__own),
+        .nq(ents__1__nq),
+        .np(ents__1__np),
+        .ns(ents__1__ns),
+        .f_q(ents__1__f_q),
+        .f_p(ents__1__f_p),
+        .f_t(ents__1__f_t),
         .sp(ents__1__sp),
         .cur(ents__1__cur),
         .jw(ents__1__jw),
@@ -1218,6 +1296,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__2__link_en),
         .train(ents__2__train),
         .own(ents__2__own),
+        .nq(ents__2__nq),
+        .np(ents__2__np),
+        .ns(ents__2__ns),
+        .f_q(ents__2__f_q),
+        .f_p(ents__2__f_p),
+        .f_t(ents__2__f_t),
         .sp(ents__2__sp),
         .cur(ents__2__cur),
         .jw(ents__2__jw),
@@ -1280,6 +1364,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__3__link_en),
         .train(ents__3__train),
         .own(ents__3__own),
+        .nq(ents__3__nq),
+        .np(ents__3__np),
+        .ns(ents__3__ns),
+        .f_q(ents__3__f_q),
+        .f_p(ents__3__f_p),
+        .f_t(ents__3__f_t),
         .sp(ents__3__sp),
         .cur(ents__3__cur),
         .jw(ents__3__jw),
@@ -1342,6 +1432,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__4__link_en),
         .train(ents__4__train),
         .own(ents__4__own),
+        .nq(ents__4__nq),
+        .np(ents__4__np),
+        .ns(ents__4__ns),
+        .f_q(ents__4__f_q),
+        .f_p(ents__4__f_p),
+        .f_t(ents__4__f_t),
         .sp(ents__4__sp),
         .cur(ents__4__cur),
         .jw(ents__4__jw),
@@ -1404,6 +1500,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__5__link_en),
         .train(ents__5__train),
         .own(ents__5__own),
+        .nq(ents__5__nq),
+        .np(ents__5__np),
+        .ns(ents__5__ns),
+        .f_q(ents__5__f_q),
+        .f_p(ents__5__f_p),
+        .f_t(ents__5__f_t),
         .sp(ents__5__sp),
         .cur(ents__5__cur),
         .jw(ents__5__jw),
@@ -1466,6 +1568,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__6__link_en),
         .train(ents__6__train),
         .own(ents__6__own),
+        .nq(ents__6__nq),
+        .np(ents__6__np),
+        .ns(ents__6__ns),
+        .f_q(ents__6__f_q),
+        .f_p(ents__6__f_p),
+        .f_t(ents__6__f_t),
         .sp(ents__6__sp),
         .cur(ents__6__cur),
         .jw(ents__6__jw),
@@ -1528,6 +1636,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__7__link_en),
         .train(ents__7__train),
         .own(ents__7__own),
+        .nq(ents__7__nq),
+        .np(ents__7__np),
+        .ns(ents__7__ns),
+        .f_q(ents__7__f_q),
+        .f_p(ents__7__f_p),
+        .f_t(ents__7__f_t),
         .sp(ents__7__sp),
         .cur(ents__7__cur),
         .jw(ents__7__jw),
@@ -1590,6 +1704,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__8__link_en),
         .train(ents__8__train),
         .own(ents__8__own),
+        .nq(ents__8__nq),
+        .np(ents__8__np),
+        .ns(ents__8__ns),
+        .f_q(ents__8__f_q),
+        .f_p(ents__8__f_p),
+        .f_t(ents__8__f_t),
         .sp(ents__8__sp),
         .cur(ents__8__cur),
         .jw(ents__8__jw),
@@ -1652,6 +1772,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__9__link_en),
         .train(ents__9__train),
         .own(ents__9__own),
+        .nq(ents__9__nq),
+        .np(ents__9__np),
+        .ns(ents__9__ns),
+        .f_q(ents__9__f_q),
+        .f_p(ents__9__f_p),
+        .f_t(ents__9__f_t),
         .sp(ents__9__sp),
         .cur(ents__9__cur),
         .jw(ents__9__jw),
@@ -1799,13 +1925,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .div(iw_div__div),
         .stride(iw_div__stride)
     );
-    snake_prefetcher__zx_lw zx_onehot(
+    snake_prefetcher__zx_onehot zx_onehot(
         .narrow(zx_onehot__narrow),
         .wide(zx_onehot__wide)
-    );
-    snake_prefetcher__zx_lw zx_lw(
-        .narrow(zx_lw__narrow),
-        .wide(zx_lw__wide)
     );
     snake_prefetcher__zx_jw zx_jw(
         .narrow(zx_jw__narrow),
@@ -1949,6 +2071,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(l_s__clock),
         .reset(l_s__reset)
     );
+    snake_prefetcher__reg64 l_onehot(
+        .d(l_onehot__d),
+        .q(l_onehot__q),
+        .clock(l_onehot__clock),
+        .reset(l_onehot__reset)
+    );
 
     // Update code
     always @(*) count__clock = clock;
@@ -1968,6 +2096,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) l_link__clock = clock;
     always @(*) l_q__clock = clock;
     always @(*) l_s__clock = clock;
+    always @(*) l_onehot__clock = clock;
     always @(*) begin
         count__d = count__q;
         if (cache_full) begin
@@ -2091,7 +2220,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         l_s__d = l_s__q;
-        l_s__d = ld_addr - head__prev_addr;
+        l_s__d = s_next;
+    end
+    always @(*) begin
+        l_onehot__d = l_onehot__q;
+        l_onehot__d = h_onehot;
     end
     always @(*) count__reset = reset;
     always @(*) bw_halt__reset = reset;
@@ -2110,6 +2243,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) l_link__reset = reset;
     always @(*) l_q__reset = reset;
     always @(*) l_s__reset = reset;
+    always @(*) l_onehot__reset = reset;
     always @(*) halted = (count__q != count_zero) | bw_halt__q;
     always @(*) throttled = halted;
     always @(*) accept = ld_valid & ld_uniform;
@@ -2122,9 +2256,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) head__we = accept;
     always @(*) head__w_pc = ld_pc;
     always @(*) head__w_addr = ld_addr;
+    always @(*) s_next = ld_addr - head__prev_addr;
+    always @(*) f_q = head__prev_pc == l_q__q;
+    always @(*) f_p = ld_pc == l_q__q;
+    always @(*) f_t = (ld_pc == l_pc__q) & (s_next == l_s__q);
     always @(*) load_en = l_valid__q;
-    always @(*) zx_lw__narrow = l_warp__q;
-    always @(*) w_onehot = nw_one << zx_lw__wide;
+    always @(*) w_onehot = l_onehot__q;
     always @(*) link_en = load_en & l_link__q;
     always @(*) q = l_q__q;
     always @(*) s = l_s__q;
@@ -2168,6 +2305,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     assign ents__0__train = train;
     assign ents__0__own = |own_links;
     always @(*) ents__0__sp = l_span__q;
+    always @(*) ents__0__nq = head__prev_pc;
+    always @(*) ents__0__np = ld_pc;
+    always @(*) ents__0__ns = s_next;
+    always @(*) ents__0__f_q = f_q;
+    always @(*) ents__0__f_p = f_p;
+    always @(*) ents__0__f_t = f_t;
     always @(*) ents__0__cur = cur_eff;
     always @(*) ents__0__jw = jw;
     always @(*) ents__0__jp = jp;
@@ -2181,6 +2324,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     assign ents__1__train = train;
     assign ents__1__own = |own_links;
     always @(*) ents__1__sp = l_span__q;
+    always @(*) ents__1__nq = head__prev_pc;
+    always @(*) ents__1__np = ld_pc;
+    always @(*) ents__1__ns = s_next;
+    always @(*) ents__1__f_q = f_q;
+    always @(*) ents__1__f_p = f_p;
+    always @(*) ents__1__f_t = f_t;
     always @(*) ents__1__cur = cur_eff;
     always @(*) ents__1__jw = jw;
     always @(*) ents__1__jp = jp;
@@ -2194,6 +2343,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     assign ents__2__train = train;
     assign ents__2__own = |own_links;
     always @(*) ents__2__sp = l_span__q;
+    always @(*) ents__2__nq = head__prev_pc;
+    always @(*) ents__2__np = ld_pc;
+    always @(*) ents__2__ns = s_next;
+    always @(*) ents__2__f_q = f_q;
+    always @(*) ents__2__f_p = f_p;
+    always @(*) ents__2__f_t = f_t;
     always @(*) ents__2__cur = cur_eff;
     always @(*) ents__2__jw = jw;
     always @(*) ents__2__jp = jp;
@@ -2207,6 +2362,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     assign ents__3__train = train;
     assign ents__3__own = |own_links;
     always @(*) ents__3__sp = l_span__q;
+    always @(*) ents__3__nq = head__prev_pc;
+    always @(*) ents__3__np = ld_pc;
+    always @(*) ents__3__ns = s_next;
+    always @(*) ents__3__f_q = f_q;
+    always @(*) ents__3__f_p = f_p;
+    always @(*) ents__3__f_t = f_t;
     always @(*) ents__3__cur = cur_eff;
     always @(*) ents__3__jw = jw;
     always @(*) ents__3__jp = jp;
@@ -2220,6 +2381,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     assign ents__4__train = train;
     assign ents__4__own = |own_links;
     always @(*) ents__4__sp = l_span__q;
+    always @(*) ents__4__nq = head__prev_pc;
+    always @(*) ents__4__np = ld_pc;
+    always @(*) ents__4__ns = s_next;
+    always @(*) ents__4__f_q = f_q;
+    always @(*) ents__4__f_p = f_p;
+    always @(*) ents__4__f_t = f_t;
     always @(*) ents__4__cur = cur_eff;
     always @(*) ents__4__jw = jw;
     always @(*) ents__4__jp = jp;
@@ -2233,6 +2400,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     assign ents__5__train = train;
     assign ents__5__own = |own_links;
     always @(*) ents__5__sp = l_span__q;
+    always @(*) ents__5__nq = head__prev_pc;
+    always @(*) ents__5__np = ld_pc;
+    always @(*) ents__5__ns = s_next;
+    always @(*) ents__5__f_q = f_q;
+    always @(*) ents__5__f_p = f_p;
+    always @(*) ents__5__f_t = f_t;
     always @(*) ents__5__cur = cur_eff;
     always @(*) ents__5__jw = jw;
     always @(*) ents__5__jp = jp;
@@ -2246,6 +2419,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     assign ents__6__train = train;
     assign ents__6__own = |own_links;
     always @(*) ents__6__sp = l_span__q;
+    always @(*) ents__6__nq = head__prev_pc;
+    always @(*) ents__6__np = ld_pc;
+    always @(*) ents__6__ns = s_next;
+    always @(*) ents__6__f_q = f_q;
+    always @(*) ents__6__f_p = f_p;
+    always @(*) ents__6__f_t = f_t;
     always @(*) ents__6__cur = cur_eff;
     always @(*) ents__6__jw = jw;
     always @(*) ents__6__jp = jp;
@@ -2259,6 +2438,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     assign ents__7__train = train;
     assign ents__7__own = |own_links;
     always @(*) ents__7__sp = l_span__q;
+    always @(*) ents__7__nq = head__prev_pc;
+    always @(*) ents__7__np = ld_pc;
+    always @(*) ents__7__ns = s_next;
+    always @(*) ents__7__f_q = f_q;
+    always @(*) ents__7__f_p = f_p;
+    always @(*) ents__7__f_t = f_t;
     always @(*) ents__7__cur = cur_eff;
     always @(*) ents__7__jw = jw;
     always @(*) ents__7__jp = jp;
@@ -2272,6 +2457,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     assign ents__8__train = train;
     assign ents__8__own = |own_links;
     always @(*) ents__8__sp = l_span__q;
+    always @(*) ents__8__nq = head__prev_pc;
+    always @(*) ents__8__np = ld_pc;
+    always @(*) ents__8__ns = s_next;
+    always @(*) ents__8__f_q = f_q;
+    always @(*) ents__8__f_p = f_p;
+    always @(*) ents__8__f_t = f_t;
     always @(*) ents__8__cur = cur_eff;
     always @(*) ents__8__jw = jw;
     always @(*) ents__8__jp = jp;
@@ -2285,6 +2476,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     assign ents__9__train = train;
     assign ents__9__own = |own_links;
     always @(*) ents__9__sp = l_span__q;
+    always @(*) ents__9__nq = head__prev_pc;
+    always @(*) ents__9__np = ld_pc;
+    always @(*) ents__9__ns = s_next;
+    always @(*) ents__9__f_q = f_q;
+    always @(*) ents__9__f_p = f_p;
+    always @(*) ents__9__f_t = f_t;
     always @(*) ents__9__cur = cur_eff;
     always @(*) ents__9__jw = jw;
     always @(*) ents__9__jp = jp;
@@ -4531,7 +4728,7 @@ module snake_prefetcher__reg16(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg16
 
-module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cur,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,n_intra,n_t2,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,key,m_cur,m_cur_w,usable,span,m_pj,pc2,stride,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
+module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,f_q,f_p,f_t,sp,cur,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,n_intra,n_t2,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,key,m_cur,m_cur_w,usable,span,m_pj,pc2,stride,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
 
     // Module arguments
     input wire  clock;
@@ -4543,6 +4740,12 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     input wire  link_en;
     input wire  [7:0] train;
     input wire  own;
+    input wire  [31:0] nq;
+    input wire  [31:0] np;
+    input wire  [31:0] ns;
+    input wire  f_q;
+    input wire  f_p;
+    input wire  f_t;
     input wire  [11:0] sp;
     input wire  [31:0] cur;
     input wire  [5:0] jw;
@@ -4670,13 +4873,24 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     wire  [7:0] r_ones__q;
     reg  r_ones__clock;
     reg  r_ones__reset;
+    reg  r_mq__d;
+    wire  r_mq__q;
+    reg  r_mq__clock;
+    reg  r_mq__reset;
+    reg  r_mp__d;
+    wire  r_mp__q;
+    reg  r_mp__clock;
+    reg  r_mp__reset;
+    reg  r_mt__d;
+    wire  r_mt__q;
+    reg  r_mt__clock;
+    reg  r_mt__reset;
     reg  [7:0] zx_ones__narrow;
     wire  [15:0] zx_ones__wide;
     reg  [3:0] zx_nrank__narrow;
     wire  [15:0] zx_nrank__wide;
 
     // Local signals
-    reg  same_tail;
     reg  [7:0] hit_cnt;
     reg  clr;
     reg  has_jw;
@@ -4783,6 +4997,24 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
         .clock(r_ones__clock),
         .reset(r_ones__reset)
     );
+    snake_prefetcher__reg1 r_mq(
+        .d(r_mq__d),
+        .q(r_mq__q),
+        .clock(r_mq__clock),
+        .reset(r_mq__reset)
+    );
+    snake_prefetcher__reg1 r_mp(
+        .d(r_mp__d),
+        .q(r_mp__q),
+        .clock(r_mp__clock),
+        .reset(r_mp__reset)
+    );
+    snake_prefetcher__reg1 r_mt(
+        .d(r_mt__d),
+        .q(r_mt__q),
+        .clock(r_mt__clock),
+        .reset(r_mt__reset)
+    );
     snake_prefetcher__ents__zx_ones zx_ones(
         .narrow(zx_ones__narrow),
         .wide(zx_ones__wide)
@@ -4809,6 +5041,9 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     always @(*) r_rank__clock = clock;
     always @(*) r_span__clock = clock;
     always @(*) r_ones__clock = clock;
+    always @(*) r_mq__clock = clock;
+    always @(*) r_mp__clock = clock;
+    always @(*) r_mt__clock = clock;
     always @(*) begin
         r_valid__d = r_valid__q;
         if (alloc) begin
@@ -4974,6 +5209,33 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
             end
         end
     end
+    always @(*) begin
+        r_mq__d = r_mq__q;
+        if (alloc) begin
+            r_mq__d = f_q;
+        end
+        else begin
+            r_mq__d = r_valid__q & (r_pc1__q == nq);
+        end
+    end
+    always @(*) begin
+        r_mp__d = r_mp__q;
+        if (alloc) begin
+            r_mp__d = f_p;
+        end
+        else begin
+            r_mp__d = r_valid__q & (r_pc1__q == np);
+        end
+    end
+    always @(*) begin
+        r_mt__d = r_mt__q;
+        if (alloc) begin
+            r_mt__d = f_t;
+        end
+        else begin
+            r_mt__d = (r_pc2__q == np) & (r_stride__q == ns);
+        end
+    end
     always @(*) r_valid__reset = reset;
     always @(*) r_pc1__reset = reset;
     always @(*) r_pc2__reset = reset;
@@ -4990,12 +5252,14 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     always @(*) r_rank__reset = reset;
     always @(*) r_span__reset = reset;
     always @(*) r_ones__reset = reset;
-    always @(*) m_q = r_valid__q & (r_pc1__q == q);
-    always @(*) m_p = r_valid__q & (r_pc1__q == p);
-    always @(*) same_tail = (r_pc2__q == p) & (r_stride__q == s);
-    always @(*) m_link = r_valid__q & (r_pc1__q == q) & same_tail;
+    always @(*) r_mq__reset = reset;
+    always @(*) r_mp__reset = reset;
+    always @(*) r_mt__reset = reset;
+    always @(*) m_q = r_mq__q;
+    always @(*) m_p = r_mp__q;
+    always @(*) m_link = r_mq__q & r_mt__q;
     always @(*) has_w = |(r_wv__q & w_onehot);
-    always @(*) clr = r_valid__q & (r_pc1__q == q) & has_w & ~same_tail;
+    always @(*) clr = r_mq__q & has_w & ~r_mt__q;
     always @(*) begin
         if (link_en & clr) begin
             wv_clr = r_wv__q & ~w_onehot;
@@ -6339,7 +6603,7 @@ module snake_prefetcher__zx_kidx(narrow,wide);
     always @(*) wide = {3'd0, narrow};
 endmodule // snake_prefetcher__zx_kidx
 
-module snake_prefetcher__zx_lw(narrow,wide);
+module snake_prefetcher__zx_onehot(narrow,wide);
 
     // Module arguments
     input wire  [5:0] narrow;
@@ -6347,6 +6611,6 @@ module snake_prefetcher__zx_lw(narrow,wide);
 
     // Update code (custom)
     always @(*) wide = {58'd0, narrow};
-endmodule // snake_prefetcher__zx_lw
+endmodule // snake_prefetcher__zx_onehot
 
 `default_nettype wire

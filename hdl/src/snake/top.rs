@@ -106,7 +106,6 @@ pub struct SnakePrefetcherRtl<
     pfq: ShiftQueue<Bits<QW>>,
     iw_div: IwDiv<WB, A>,
     zx_onehot: ZeroExt<WB, NW>,
-    zx_lw: ZeroExt<WB, NW>,
     zx_jw: ZeroExt<WB, 8>,
     zx_kidx: ZeroExt<5, 8>,
     jp_w: ZeroExt<WB, JW>,
@@ -139,6 +138,8 @@ pub struct SnakePrefetcherRtl<
     l_link: Reg<Bit>,
     l_q: Reg<Bits<P>>,
     l_s: Reg<Bits<A>>,
+    /// The staged load's warp, one-hot.
+    l_onehot: Reg<Bits<NW>>,
 
     throttle_cycles: Constant<Bits<16>>,
     count_zero: Constant<Bits<16>>,
@@ -194,6 +195,15 @@ pub struct SnakePrefetcherRtl<
     h_onehot: Signal<Local, Bits<NW>>,
     /// The staged load is handled this cycle.
     load_en: Signal<Local, Bit>,
+    /// The accepted load's link stride (`ld_addr` less its warp's Head
+    /// address): the next staged load's `s`.
+    s_next: Signal<Local, Bits<A>>,
+    /// The accepted load's keys against the staged load's link (`q` = its
+    /// `q`; `p` = its `q`; `(p, s)` = its `(p, s)`): the registered matches
+    /// of the entry the staged load allocates.
+    f_q: Signal<Local, Bit>,
+    f_p: Signal<Local, Bit>,
+    f_t: Signal<Local, Bit>,
     link_en: Signal<Local, Bit>,
     q: Signal<Local, Bits<P>>,
     s: Signal<Local, Bits<A>>,
@@ -398,13 +408,13 @@ impl<
             clock, reset, ld_valid, ld_warp, ld_pc, ld_addr, ld_uniform, ld_cta_end, ld_span,
             cache_full, bw_util, pf_ready, pf_valid, pf_addr, pf_warp, pf_kind, pf_span, throttled,
             // Blocks.
-            iw_div, zx_onehot, zx_lw, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
+            iw_div, zx_onehot, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
             qp_warp, qp_kind, qp_span, js_span, js_end,
             // Registers.
             count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
-            l_span, l_end, l_link, l_q, l_s,
+            l_span, l_end, l_link, l_q, l_s, l_onehot,
             // Local signals.
-            halted, accept, h_onehot, load_en, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, cur_eff,
+            halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, cur_eff,
             addr_eff, sum_eff, e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,
             cta_ok, pf_s, cw_any, alloc_inv, touch, mstride, mt0, mt1, mt2, mt3, kaddr, q_other,
             q_is_p, q_is_jp, cq_intra, cq_t2, cq_iw_valid, cq_iw_warp, cq_iw_addr, cq_iw_stride,

@@ -25,7 +25,7 @@ impl<
     fn update(&mut self) {
         dff_setup!(
             self, clock, count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc,
-            l_addr, l_span, l_end, l_link, l_q, l_s
+            l_addr, l_span, l_end, l_link, l_q, l_s, l_onehot
         );
         self.count.reset.next = self.reset.val();
         self.bw_halt.reset.next = self.reset.val();
@@ -44,6 +44,7 @@ impl<
         self.l_link.reset.next = self.reset.val();
         self.l_q.reset.next = self.reset.val();
         self.l_s.reset.next = self.reset.val();
+        self.l_onehot.reset.next = self.reset.val();
 
         // ---- Throttle (registered: halted and `throttled` come from it).
         self.halted.next = (self.count.q.val() != self.count_zero.val()) | self.bw_halt.q.val();
@@ -80,13 +81,20 @@ impl<
         self.l_end.d.next = self.ld_cta_end.val();
         self.l_link.d.next = self.head.prev_valid.val();
         self.l_q.d.next = self.head.prev_pc.val();
-        self.l_s.d.next = self.ld_addr.val() - self.head.prev_addr.val();
+        self.s_next.next = self.ld_addr.val() - self.head.prev_addr.val();
+        self.l_s.d.next = self.s_next.val();
+        self.l_onehot.d.next = self.h_onehot.val();
+        // The next staged load's keys against the link this staged load
+        // allocates (an allocated entry's new `pc1`, `pc2`, `stride`).
+        self.f_q.next = self.head.prev_pc.val() == self.l_q.q.val();
+        self.f_p.next = self.ld_pc.val() == self.l_q.q.val();
+        self.f_t.next =
+            (self.ld_pc.val() == self.l_pc.q.val()) & (self.s_next.val() == self.l_s.q.val());
 
         // ---- The staged load: it trains, and its job enters the walk
         // queue, at this cycle's edge.
         self.load_en.next = self.l_valid.q.val();
-        self.zx_lw.narrow.next = self.l_warp.q.val();
-        self.w_onehot.next = self.nw_one.val() << self.zx_lw.wide.val();
+        self.w_onehot.next = self.l_onehot.q.val();
         self.link_en.next = self.load_en.val() & self.l_link.q.val();
         self.q.next = self.l_q.q.val();
         self.s.next = self.l_s.q.val();
@@ -129,6 +137,12 @@ impl<
             self.ents[e].train.next = self.train.val();
             self.ents[e].own.next = self.own_links.val().any();
             self.ents[e].sp.next = self.l_span.q.val();
+            self.ents[e].nq.next = self.head.prev_pc.val();
+            self.ents[e].np.next = self.ld_pc.val();
+            self.ents[e].ns.next = self.s_next.val();
+            self.ents[e].f_q.next = self.f_q.val();
+            self.ents[e].f_p.next = self.f_p.val();
+            self.ents[e].f_t.next = self.f_t.val();
             self.ents[e].cur.next = self.cur_eff.val();
             self.ents[e].jw.next = self.jw.val();
             self.ents[e].jp.next = self.jp.val();
