@@ -115,6 +115,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__0__f_t;
     reg  [11:0] ents__0__sp;
     reg  [31:0] ents__0__cur;
+    reg  ents__0__first;
+    reg  [31:0] ents__0__b_addr;
+    reg  [31:0] ents__0__b_sum;
     reg  [5:0] ents__0__jw;
     reg  [31:0] ents__0__jp;
     reg  ents__0__iw_we;
@@ -146,6 +149,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__0__span;
     wire  ents__0__m_pj;
     wire  [31:0] ents__0__pc2;
+    wire  [31:0] ents__0__n_addr;
+    wire  [31:0] ents__0__n_sum;
     wire  [31:0] ents__0__stride;
     wire  [3:0] ents__0__rank;
     wire  ents__0__p_iw_valid;
@@ -181,6 +186,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__1__f_t;
     reg  [11:0] ents__1__sp;
     reg  [31:0] ents__1__cur;
+    reg  ents__1__first;
+    reg  [31:0] ents__1__b_addr;
+    reg  [31:0] ents__1__b_sum;
     reg  [5:0] ents__1__jw;
     reg  [31:0] ents__1__jp;
     reg  ents__1__iw_we;
@@ -212,6 +220,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__1__span;
     wire  ents__1__m_pj;
     wire  [31:0] ents__1__pc2;
+    wire  [31:0] ents__1__n_addr;
+    wire  [31:0] ents__1__n_sum;
     wire  [31:0] ents__1__stride;
     wire  [3:0] ents__1__rank;
     wire  ents__1__p_iw_valid;
@@ -247,6 +257,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__2__f_t;
     reg  [11:0] ents__2__sp;
     reg  [31:0] ents__2__cur;
+    reg  ents__2__first;
+    reg  [31:0] ents__2__b_addr;
+    reg  [31:0] ents__2__b_sum;
     reg  [5:0] ents__2__jw;
     reg  [31:0] ents__2__jp;
     reg  ents__2__iw_we;
@@ -278,6 +291,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__2__span;
     wire  ents__2__m_pj;
     wire  [31:0] ents__2__pc2;
+    wire  [31:0] ents__2__n_addr;
+    wire  [31:0] ents__2__n_sum;
     wire  [31:0] ents__2__stride;
     wire  [3:0] ents__2__rank;
     wire  ents__2__p_iw_valid;
@@ -313,6 +328,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__3__f_t;
     reg  [11:0] ents__3__sp;
     reg  [31:0] ents__3__cur;
+    reg  ents__3__first;
+    reg  [31:0] ents__3__b_addr;
+    reg  [31:0] ents__3__b_sum;
     reg  [5:0] ents__3__jw;
     reg  [31:0] ents__3__jp;
     reg  ents__3__iw_we;
@@ -344,6 +362,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__3__span;
     wire  ents__3__m_pj;
     wire  [31:0] ents__3__pc2;
+    wire  [31:0] ents__3__n_addr;
+    wire  [31:0] ents__3__n_sum;
     wire  [31:0] ents__3__stride;
     wire  [3:0] ents__3__rank;
     wire  ents__3__p_iw_valid;
@@ -379,6 +399,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__4__f_t;
     reg  [11:0] ents__4__sp;
     reg  [31:0] ents__4__cur;
+    reg  ents__4__first;
+    reg  [31:0] ents__4__b_addr;
+    reg  [31:0] ents__4__b_sum;
     reg  [5:0] ents__4__jw;
     reg  [31:0] ents__4__jp;
     reg  ents__4__iw_we;
@@ -410,6 +433,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__4__span;
     wire  ents__4__m_pj;
     wire  [31:0] ents__4__pc2;
+    wire  [31:0] ents__4__n_addr;
+    wire  [31:0] ents__4__n_sum;
     wire  [31:0] ents__4__stride;
     wire  [3:0] ents__4__rank;
     wire  ents__4__p_iw_valid;
@@ -445,6 +470,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__5__f_t;
     reg  [11:0] ents__5__sp;
     reg  [31:0] ents__5__cur;
+    reg  ents__5__first;
+    reg  [31:0] ents__5__b_addr;
+    reg  [31:0] ents__5__b_sum;
     reg  [5:0] ents__5__jw;
     reg  [31:0] ents__5__jp;
     reg  ents__5__iw_we;
@@ -476,6 +504,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__5__span;
     wire  ents__5__m_pj;
     wire  [31:0] ents__5__pc2;
+    wire  [31:0] ents__5__n_addr;
+    wire  [31:0] ents__5__n_sum;
     wire  [31:0] ents__5__stride;
     wire  [3:0] ents__5__rank;
     wire  ents__5__p_iw_valid;
@@ -511,6 +541,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__6__f_t;
     reg  [11:0] ents__6__sp;
     reg  [31:0] ents__6__cur;
+    reg  ents__6__first;
+    reg  [31:0] ents__6__b_addr;
+    reg  [31:0] ents__6__b_sum;
     reg  [5:0] ents__6__jw;
     reg  [31:0] ents__6__jp;
     reg  ents__6__iw_we;
@@ -542,6 +575,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__6__span;
     wire  ents__6__m_pj;
     wire  [31:0] ents__6__pc2;
+    wire  [31:0] ents__6__n_addr;
+    wire  [31:0] ents__6__n_sum;
     wire  [31:0] ents__6__stride;
     wire  [3:0] ents__6__rank;
     wire  ents__6__p_iw_valid;
@@ -577,6 +612,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__7__f_t;
     reg  [11:0] ents__7__sp;
     reg  [31:0] ents__7__cur;
+    reg  ents__7__first;
+    reg  [31:0] ents__7__b_addr;
+    reg  [31:0] ents__7__b_sum;
     reg  [5:0] ents__7__jw;
     reg  [31:0] ents__7__jp;
     reg  ents__7__iw_we;
@@ -608,6 +646,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__7__span;
     wire  ents__7__m_pj;
     wire  [31:0] ents__7__pc2;
+    wire  [31:0] ents__7__n_addr;
+    wire  [31:0] ents__7__n_sum;
     wire  [31:0] ents__7__stride;
     wire  [3:0] ents__7__rank;
     wire  ents__7__p_iw_valid;
@@ -643,6 +683,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__8__f_t;
     reg  [11:0] ents__8__sp;
     reg  [31:0] ents__8__cur;
+    reg  ents__8__first;
+    reg  [31:0] ents__8__b_addr;
+    reg  [31:0] ents__8__b_sum;
     reg  [5:0] ents__8__jw;
     reg  [31:0] ents__8__jp;
     reg  ents__8__iw_we;
@@ -674,6 +717,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__8__span;
     wire  ents__8__m_pj;
     wire  [31:0] ents__8__pc2;
+    wire  [31:0] ents__8__n_addr;
+    wire  [31:0] ents__8__n_sum;
     wire  [31:0] ents__8__stride;
     wire  [3:0] ents__8__rank;
     wire  ents__8__p_iw_valid;
@@ -709,6 +754,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__9__f_t;
     reg  [11:0] ents__9__sp;
     reg  [31:0] ents__9__cur;
+    reg  ents__9__first;
+    reg  [31:0] ents__9__b_addr;
+    reg  [31:0] ents__9__b_sum;
     reg  [5:0] ents__9__jw;
     reg  [31:0] ents__9__jp;
     reg  ents__9__iw_we;
@@ -740,6 +788,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__9__span;
     wire  ents__9__m_pj;
     wire  [31:0] ents__9__pc2;
+    wire  [31:0] ents__9__n_addr;
+    wire  [31:0] ents__9__n_sum;
     wire  [31:0] ents__9__stride;
     wire  [3:0] ents__9__rank;
     wire  ents__9__p_iw_valid;
@@ -953,7 +1003,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ja;
     reg  [11:0] jspan;
     reg  [7:0] jend;
-    reg  [31:0] cur_eff;
+    reg  first;
     reg  [31:0] addr_eff;
     reg  [31:0] sum_eff;
     reg  cw_any;
@@ -977,6 +1027,26 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] h_stride__7;
     reg  [31:0] h_stride__8;
     reg  [31:0] h_stride__9;
+    reg  [31:0] h_naddr__0;
+    reg  [31:0] h_naddr__1;
+    reg  [31:0] h_naddr__2;
+    reg  [31:0] h_naddr__3;
+    reg  [31:0] h_naddr__4;
+    reg  [31:0] h_naddr__5;
+    reg  [31:0] h_naddr__6;
+    reg  [31:0] h_naddr__7;
+    reg  [31:0] h_naddr__8;
+    reg  [31:0] h_naddr__9;
+    reg  [31:0] h_nsum__0;
+    reg  [31:0] h_nsum__1;
+    reg  [31:0] h_nsum__2;
+    reg  [31:0] h_nsum__3;
+    reg  [31:0] h_nsum__4;
+    reg  [31:0] h_nsum__5;
+    reg  [31:0] h_nsum__6;
+    reg  [31:0] h_nsum__7;
+    reg  [31:0] h_nsum__8;
+    reg  [31:0] h_nsum__9;
     reg  [31:0] h_pc2__0;
     reg  [31:0] h_pc2__1;
     reg  [31:0] h_pc2__2;
@@ -1113,6 +1183,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  push;
     reg  job_end;
     reg  obs_en;
+    reg  [31:0] d_intra;
     reg  [31:0] o_intra;
     reg  [1:0] o_t2;
     reg  [31:0] pf_a;
@@ -1168,6 +1239,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .f_t(ents__0__f_t),
         .sp(ents__0__sp),
         .cur(ents__0__cur),
+        .first(ents__0__first),
+        .b_addr(ents__0__b_addr),
+        .b_sum(ents__0__b_sum),
         .jw(ents__0__jw),
         .jp(ents__0__jp),
         .iw_we(ents__0__iw_we),
@@ -1199,6 +1273,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__0__span),
         .m_pj(ents__0__m_pj),
         .pc2(ents__0__pc2),
+        .n_addr(ents__0__n_addr),
+        .n_sum(ents__0__n_sum),
         .stride(ents__0__stride),
         .rank(ents__0__rank),
         .p_iw_valid(ents__0__p_iw_valid),
@@ -1236,6 +1312,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .f_t(ents__1__f_t),
         .sp(ents__1__sp),
         .cur(ents__1__cur),
+        .first(ents__1__first),
+        .b_addr(ents__1__b_addr),
+        .b_sum(ents__1__b_sum),
         .jw(ents__1__jw),
         .jp(ents__1__jp),
         .iw_we(ents__1__iw_we),
@@ -1267,6 +1346,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__1__span),
         .m_pj(ents__1__m_pj),
         .pc2(ents__1__pc2),
+        .n_addr(ents__1__n_addr),
+        .n_sum(ents__1__n_sum),
         .stride(ents__1__stride),
         .rank(ents__1__rank),
         .p_iw_valid(ents__1__p_iw_valid),
@@ -1304,6 +1385,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .f_t(ents__2__f_t),
         .sp(ents__2__sp),
         .cur(ents__2__cur),
+        .first(ents__2__first),
+        .b_addr(ents__2__b_addr),
+        .b_sum(ents__2__b_sum),
         .jw(ents__2__jw),
         .jp(ents__2__jp),
         .iw_we(ents__2__iw_we),
@@ -1335,6 +1419,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__2__span),
         .m_pj(ents__2__m_pj),
         .pc2(ents__2__pc2),
+        .n_addr(ents__2__n_addr),
+        .n_sum(ents__2__n_sum),
         .stride(ents__2__stride),
         .rank(ents__2__rank),
         .p_iw_valid(ents__2__p_iw_valid),
@@ -1372,6 +1458,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .f_t(ents__3__f_t),
         .sp(ents__3__sp),
         .cur(ents__3__cur),
+        .first(ents__3__first),
+        .b_addr(ents__3__b_addr),
+        .b_sum(ents__3__b_sum),
         .jw(ents__3__jw),
         .jp(ents__3__jp),
         .iw_we(ents__3__iw_we),
@@ -1403,6 +1492,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__3__span),
         .m_pj(ents__3__m_pj),
         .pc2(ents__3__pc2),
+        .n_addr(ents__3__n_addr),
+        .n_sum(ents__3__n_sum),
         .stride(ents__3__stride),
         .rank(ents__3__rank),
         .p_iw_valid(ents__3__p_iw_valid),
@@ -1440,6 +1531,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .f_t(ents__4__f_t),
         .sp(ents__4__sp),
         .cur(ents__4__cur),
+        .first(ents__4__first),
+        .b_addr(ents__4__b_addr),
+        .b_sum(ents__4__b_sum),
         .jw(ents__4__jw),
         .jp(ents__4__jp),
         .iw_we(ents__4__iw_we),
@@ -1471,6 +1565,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__4__span),
         .m_pj(ents__4__m_pj),
         .pc2(ents__4__pc2),
+        .n_addr(ents__4__n_addr),
+        .n_sum(ents__4__n_sum),
         .stride(ents__4__stride),
         .rank(ents__4__rank),
         .p_iw_valid(ents__4__p_iw_valid),
@@ -1508,6 +1604,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .f_t(ents__5__f_t),
         .sp(ents__5__sp),
         .cur(ents__5__cur),
+        .first(ents__5__first),
+        .b_addr(ents__5__b_addr),
+        .b_sum(ents__5__b_sum),
         .jw(ents__5__jw),
         .jp(ents__5__jp),
         .iw_we(ents__5__iw_we),
@@ -1539,6 +1638,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__5__span),
         .m_pj(ents__5__m_pj),
         .pc2(ents__5__pc2),
+        .n_addr(ents__5__n_addr),
+        .n_sum(ents__5__n_sum),
         .stride(ents__5__stride),
         .rank(ents__5__rank),
         .p_iw_valid(ents__5__p_iw_valid),
@@ -1576,6 +1677,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .f_t(ents__6__f_t),
         .sp(ents__6__sp),
         .cur(ents__6__cur),
+        .first(ents__6__first),
+        .b_addr(ents__6__b_addr),
+        .b_sum(ents__6__b_sum),
         .jw(ents__6__jw),
         .jp(ents__6__jp),
         .iw_we(ents__6__iw_we),
@@ -1607,6 +1711,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__6__span),
         .m_pj(ents__6__m_pj),
         .pc2(ents__6__pc2),
+        .n_addr(ents__6__n_addr),
+        .n_sum(ents__6__n_sum),
         .stride(ents__6__stride),
         .rank(ents__6__rank),
         .p_iw_valid(ents__6__p_iw_valid),
@@ -1644,6 +1750,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .f_t(ents__7__f_t),
         .sp(ents__7__sp),
         .cur(ents__7__cur),
+        .first(ents__7__first),
+        .b_addr(ents__7__b_addr),
+        .b_sum(ents__7__b_sum),
         .jw(ents__7__jw),
         .jp(ents__7__jp),
         .iw_we(ents__7__iw_we),
@@ -1675,6 +1784,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__7__span),
         .m_pj(ents__7__m_pj),
         .pc2(ents__7__pc2),
+        .n_addr(ents__7__n_addr),
+        .n_sum(ents__7__n_sum),
         .stride(ents__7__stride),
         .rank(ents__7__rank),
         .p_iw_valid(ents__7__p_iw_valid),
@@ -1712,6 +1823,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .f_t(ents__8__f_t),
         .sp(ents__8__sp),
         .cur(ents__8__cur),
+        .first(ents__8__first),
+        .b_addr(ents__8__b_addr),
+        .b_sum(ents__8__b_sum),
         .jw(ents__8__jw),
         .jp(ents__8__jp),
         .iw_we(ents__8__iw_we),
@@ -1743,6 +1857,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__8__span),
         .m_pj(ents__8__m_pj),
         .pc2(ents__8__pc2),
+        .n_addr(ents__8__n_addr),
+        .n_sum(ents__8__n_sum),
         .stride(ents__8__stride),
         .rank(ents__8__rank),
         .p_iw_valid(ents__8__p_iw_valid),
@@ -1780,6 +1896,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .f_t(ents__9__f_t),
         .sp(ents__9__sp),
         .cur(ents__9__cur),
+        .first(ents__9__first),
+        .b_addr(ents__9__b_addr),
+        .b_sum(ents__9__b_sum),
         .jw(ents__9__jw),
         .jp(ents__9__jp),
         .iw_we(ents__9__iw_we),
@@ -1811,6 +1930,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__9__span),
         .m_pj(ents__9__m_pj),
         .pc2(ents__9__pc2),
+        .n_addr(ents__9__n_addr),
+        .n_sum(ents__9__n_sum),
         .stride(ents__9__stride),
         .rank(ents__9__rank),
         .p_iw_valid(ents__9__p_iw_valid),
@@ -2271,16 +2392,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ja = walkq_addr__o_data;
     always @(*) jspan = walkq_se__o_data[(32'h0)+:(12)];
     always @(*) jend = walkq_se__o_data[(joff_end)+:(8)];
+    always @(*) first = hop__q == five_zero;
     always @(*) begin
-        if (hop__q == five_zero) begin
-            cur_eff = jp;
-        end
-        else begin
-            cur_eff = cur__q;
-        end
-    end
-    always @(*) begin
-        if (hop__q == five_zero) begin
+        if (first) begin
             addr_eff = ja;
         end
         else begin
@@ -2288,7 +2402,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        if (hop__q == five_zero) begin
+        if (first) begin
             sum_eff = addr_zero;
         end
         else begin
@@ -2311,7 +2425,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__f_q = f_q;
     always @(*) ents__0__f_p = f_p;
     always @(*) ents__0__f_t = f_t;
-    always @(*) ents__0__cur = cur_eff;
+    always @(*) ents__0__cur = cur__q;
+    always @(*) ents__0__first = first;
+    always @(*) ents__0__b_addr = addr_eff;
+    always @(*) ents__0__b_sum = sum_eff;
     always @(*) ents__0__jw = jw;
     always @(*) ents__0__jp = jp;
     always @(*) ents__1__clock = clock;
@@ -2330,7 +2447,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__f_q = f_q;
     always @(*) ents__1__f_p = f_p;
     always @(*) ents__1__f_t = f_t;
-    always @(*) ents__1__cur = cur_eff;
+    always @(*) ents__1__cur = cur__q;
+    always @(*) ents__1__first = first;
+    always @(*) ents__1__b_addr = addr_eff;
+    always @(*) ents__1__b_sum = sum_eff;
     always @(*) ents__1__jw = jw;
     always @(*) ents__1__jp = jp;
     always @(*) ents__2__clock = clock;
@@ -2349,7 +2469,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__f_q = f_q;
     always @(*) ents__2__f_p = f_p;
     always @(*) ents__2__f_t = f_t;
-    always @(*) ents__2__cur = cur_eff;
+    always @(*) ents__2__cur = cur__q;
+    always @(*) ents__2__first = first;
+    always @(*) ents__2__b_addr = addr_eff;
+    always @(*) ents__2__b_sum = sum_eff;
     always @(*) ents__2__jw = jw;
     always @(*) ents__2__jp = jp;
     always @(*) ents__3__clock = clock;
@@ -2368,7 +2491,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__f_q = f_q;
     always @(*) ents__3__f_p = f_p;
     always @(*) ents__3__f_t = f_t;
-    always @(*) ents__3__cur = cur_eff;
+    always @(*) ents__3__cur = cur__q;
+    always @(*) ents__3__first = first;
+    always @(*) ents__3__b_addr = addr_eff;
+    always @(*) ents__3__b_sum = sum_eff;
     always @(*) ents__3__jw = jw;
     always @(*) ents__3__jp = jp;
     always @(*) ents__4__clock = clock;
@@ -2387,7 +2513,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__f_q = f_q;
     always @(*) ents__4__f_p = f_p;
     always @(*) ents__4__f_t = f_t;
-    always @(*) ents__4__cur = cur_eff;
+    always @(*) ents__4__cur = cur__q;
+    always @(*) ents__4__first = first;
+    always @(*) ents__4__b_addr = addr_eff;
+    always @(*) ents__4__b_sum = sum_eff;
     always @(*) ents__4__jw = jw;
     always @(*) ents__4__jp = jp;
     always @(*) ents__5__clock = clock;
@@ -2406,7 +2535,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__f_q = f_q;
     always @(*) ents__5__f_p = f_p;
     always @(*) ents__5__f_t = f_t;
-    always @(*) ents__5__cur = cur_eff;
+    always @(*) ents__5__cur = cur__q;
+    always @(*) ents__5__first = first;
+    always @(*) ents__5__b_addr = addr_eff;
+    always @(*) ents__5__b_sum = sum_eff;
     always @(*) ents__5__jw = jw;
     always @(*) ents__5__jp = jp;
     always @(*) ents__6__clock = clock;
@@ -2425,7 +2557,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__f_q = f_q;
     always @(*) ents__6__f_p = f_p;
     always @(*) ents__6__f_t = f_t;
-    always @(*) ents__6__cur = cur_eff;
+    always @(*) ents__6__cur = cur__q;
+    always @(*) ents__6__first = first;
+    always @(*) ents__6__b_addr = addr_eff;
+    always @(*) ents__6__b_sum = sum_eff;
     always @(*) ents__6__jw = jw;
     always @(*) ents__6__jp = jp;
     always @(*) ents__7__clock = clock;
@@ -2444,7 +2579,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__f_q = f_q;
     always @(*) ents__7__f_p = f_p;
     always @(*) ents__7__f_t = f_t;
-    always @(*) ents__7__cur = cur_eff;
+    always @(*) ents__7__cur = cur__q;
+    always @(*) ents__7__first = first;
+    always @(*) ents__7__b_addr = addr_eff;
+    always @(*) ents__7__b_sum = sum_eff;
     always @(*) ents__7__jw = jw;
     always @(*) ents__7__jp = jp;
     always @(*) ents__8__clock = clock;
@@ -2463,7 +2601,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__f_q = f_q;
     always @(*) ents__8__f_p = f_p;
     always @(*) ents__8__f_t = f_t;
-    always @(*) ents__8__cur = cur_eff;
+    always @(*) ents__8__cur = cur__q;
+    always @(*) ents__8__first = first;
+    always @(*) ents__8__b_addr = addr_eff;
+    always @(*) ents__8__b_sum = sum_eff;
     always @(*) ents__8__jw = jw;
     always @(*) ents__8__jp = jp;
     always @(*) ents__9__clock = clock;
@@ -2482,7 +2623,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__9__f_q = f_q;
     always @(*) ents__9__f_p = f_p;
     always @(*) ents__9__f_t = f_t;
-    always @(*) ents__9__cur = cur_eff;
+    always @(*) ents__9__cur = cur__q;
+    always @(*) ents__9__first = first;
+    always @(*) ents__9__b_addr = addr_eff;
+    always @(*) ents__9__b_sum = sum_eff;
     always @(*) ents__9__jw = jw;
     always @(*) ents__9__jp = jp;
     always @(*) begin
@@ -3251,6 +3395,32 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         e_stride = e_stride | h_stride__9;
     end
     always @(*) begin
+        next_addr = addr_zero;
+        next_addr = next_addr | h_naddr__0;
+        next_addr = next_addr | h_naddr__1;
+        next_addr = next_addr | h_naddr__2;
+        next_addr = next_addr | h_naddr__3;
+        next_addr = next_addr | h_naddr__4;
+        next_addr = next_addr | h_naddr__5;
+        next_addr = next_addr | h_naddr__6;
+        next_addr = next_addr | h_naddr__7;
+        next_addr = next_addr | h_naddr__8;
+        next_addr = next_addr | h_naddr__9;
+    end
+    always @(*) begin
+        next_sum = addr_zero;
+        next_sum = next_sum | h_nsum__0;
+        next_sum = next_sum | h_nsum__1;
+        next_sum = next_sum | h_nsum__2;
+        next_sum = next_sum | h_nsum__3;
+        next_sum = next_sum | h_nsum__4;
+        next_sum = next_sum | h_nsum__5;
+        next_sum = next_sum | h_nsum__6;
+        next_sum = next_sum | h_nsum__7;
+        next_sum = next_sum | h_nsum__8;
+        next_sum = next_sum | h_nsum__9;
+    end
+    always @(*) begin
         e_pc2 = pc_zero;
         e_pc2 = e_pc2 | h_pc2__0;
         e_pc2 = e_pc2 | h_pc2__1;
@@ -3348,6 +3518,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
+        h_naddr__0 = addr_zero;
+        if (chain_sel__0) begin
+            h_naddr__0 = ents__0__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__0 = addr_zero;
+        if (chain_sel__0) begin
+            h_nsum__0 = ents__0__n_sum;
+        end
+    end
+    always @(*) begin
         h_pc2__0 = pc_zero;
         if (chain_sel__0) begin
             h_pc2__0 = ents__0__pc2;
@@ -3369,6 +3551,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         h_stride__1 = addr_zero;
         if (chain_sel__1) begin
             h_stride__1 = ents__1__stride;
+        end
+    end
+    always @(*) begin
+        h_naddr__1 = addr_zero;
+        if (chain_sel__1) begin
+            h_naddr__1 = ents__1__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__1 = addr_zero;
+        if (chain_sel__1) begin
+            h_nsum__1 = ents__1__n_sum;
         end
     end
     always @(*) begin
@@ -3396,6 +3590,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
+        h_naddr__2 = addr_zero;
+        if (chain_sel__2) begin
+            h_naddr__2 = ents__2__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__2 = addr_zero;
+        if (chain_sel__2) begin
+            h_nsum__2 = ents__2__n_sum;
+        end
+    end
+    always @(*) begin
         h_pc2__2 = pc_zero;
         if (chain_sel__2) begin
             h_pc2__2 = ents__2__pc2;
@@ -3417,6 +3623,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         h_stride__3 = addr_zero;
         if (chain_sel__3) begin
             h_stride__3 = ents__3__stride;
+        end
+    end
+    always @(*) begin
+        h_naddr__3 = addr_zero;
+        if (chain_sel__3) begin
+            h_naddr__3 = ents__3__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__3 = addr_zero;
+        if (chain_sel__3) begin
+            h_nsum__3 = ents__3__n_sum;
         end
     end
     always @(*) begin
@@ -3444,6 +3662,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
+        h_naddr__4 = addr_zero;
+        if (chain_sel__4) begin
+            h_naddr__4 = ents__4__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__4 = addr_zero;
+        if (chain_sel__4) begin
+            h_nsum__4 = ents__4__n_sum;
+        end
+    end
+    always @(*) begin
         h_pc2__4 = pc_zero;
         if (chain_sel__4) begin
             h_pc2__4 = ents__4__pc2;
@@ -3465,6 +3695,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         h_stride__5 = addr_zero;
         if (chain_sel__5) begin
             h_stride__5 = ents__5__stride;
+        end
+    end
+    always @(*) begin
+        h_naddr__5 = addr_zero;
+        if (chain_sel__5) begin
+            h_naddr__5 = ents__5__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__5 = addr_zero;
+        if (chain_sel__5) begin
+            h_nsum__5 = ents__5__n_sum;
         end
     end
     always @(*) begin
@@ -3492,6 +3734,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
+        h_naddr__6 = addr_zero;
+        if (chain_sel__6) begin
+            h_naddr__6 = ents__6__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__6 = addr_zero;
+        if (chain_sel__6) begin
+            h_nsum__6 = ents__6__n_sum;
+        end
+    end
+    always @(*) begin
         h_pc2__6 = pc_zero;
         if (chain_sel__6) begin
             h_pc2__6 = ents__6__pc2;
@@ -3513,6 +3767,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         h_stride__7 = addr_zero;
         if (chain_sel__7) begin
             h_stride__7 = ents__7__stride;
+        end
+    end
+    always @(*) begin
+        h_naddr__7 = addr_zero;
+        if (chain_sel__7) begin
+            h_naddr__7 = ents__7__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__7 = addr_zero;
+        if (chain_sel__7) begin
+            h_nsum__7 = ents__7__n_sum;
         end
     end
     always @(*) begin
@@ -3540,6 +3806,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
+        h_naddr__8 = addr_zero;
+        if (chain_sel__8) begin
+            h_naddr__8 = ents__8__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__8 = addr_zero;
+        if (chain_sel__8) begin
+            h_nsum__8 = ents__8__n_sum;
+        end
+    end
+    always @(*) begin
         h_pc2__8 = pc_zero;
         if (chain_sel__8) begin
             h_pc2__8 = ents__8__pc2;
@@ -3564,6 +3842,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
+        h_naddr__9 = addr_zero;
+        if (chain_sel__9) begin
+            h_naddr__9 = ents__9__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__9 = addr_zero;
+        if (chain_sel__9) begin
+            h_nsum__9 = ents__9__n_sum;
+        end
+    end
+    always @(*) begin
         h_pc2__9 = pc_zero;
         if (chain_sel__9) begin
             h_pc2__9 = ents__9__pc2;
@@ -3583,8 +3873,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) hop_ok = (phase__q == ph_chain) & (hop__q < loop_hops) & chain_found;
     always @(*) hop_emit = hop_ok & (hop__q < chain_depth) & e_usable;
-    always @(*) next_addr = addr_eff + e_stride;
-    always @(*) next_sum = sum_eff + e_stride;
+    always @(*) d_intra = pj_intra - sum_eff;
     always @(*) closes = e_pc2 == jp;
     always @(*) begin
         if (phase__q == ph_intra) begin
@@ -3702,7 +3991,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) obs_en = hop_step & closes;
     always @(*) begin
-        if ((pj_t2 == two_zero) | (next_sum != pj_intra)) begin
+        if ((pj_t2 == two_zero) | (e_stride != d_intra)) begin
             o_intra = next_sum;
         end
         else begin
@@ -3710,7 +3999,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        if ((pj_t2 == two_zero) | (next_sum != pj_intra)) begin
+        if ((pj_t2 == two_zero) | (e_stride != d_intra)) begin
             o_t2 = two_one;
         end
         else begin
@@ -4728,7 +5017,7 @@ module snake_prefetcher__reg16(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg16
 
-module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,f_q,f_p,f_t,sp,cur,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,n_intra,n_t2,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,key,m_cur,m_cur_w,usable,span,m_pj,pc2,stride,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
+module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,f_q,f_p,f_t,sp,cur,first,b_addr,b_sum,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,n_intra,n_t2,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,key,m_cur,m_cur_w,usable,span,m_pj,pc2,n_addr,n_sum,stride,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
 
     // Module arguments
     input wire  clock;
@@ -4748,6 +5037,9 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     input wire  f_t;
     input wire  [11:0] sp;
     input wire  [31:0] cur;
+    input wire  first;
+    input wire  [31:0] b_addr;
+    input wire  [31:0] b_sum;
     input wire  [5:0] jw;
     input wire  [31:0] jp;
     input wire  iw_we;
@@ -4779,6 +5071,8 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     output reg  [11:0] span;
     output reg  m_pj;
     output reg  [31:0] pc2;
+    output reg  [31:0] n_addr;
+    output reg  [31:0] n_sum;
     output reg  [31:0] stride;
     output reg  [3:0] rank;
     output reg  p_iw_valid;
@@ -4893,6 +5187,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     // Local signals
     reg  [7:0] hit_cnt;
     reg  clr;
+    reg  m_cur_pc;
     reg  has_jw;
     reg  has_w;
     reg  m_p;
@@ -5288,11 +5583,21 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) zx_ones__narrow = ones_clr;
     always @(*) zx_nrank__narrow = ~r_rank__q;
     always @(*) key = (zx_ones__wide << eight) | zx_nrank__wide;
-    always @(*) m_cur = r_valid__q & (r_pc1__q == cur) & (r_t1__q == t1_prom);
-    always @(*) has_jw = r_wv__q[jw];
-    always @(*) m_cur_w = r_valid__q & (r_pc1__q == cur) & (own | (r_t1__q == t1_prom)) & has_jw;
-    always @(*) usable = (r_t1__q == t1_prom) | (own & has_jw & (r_t1__q == t1_two));
     always @(*) m_pj = r_valid__q & (r_pc1__q == jp);
+    always @(*) begin
+        if (first) begin
+            m_cur_pc = m_pj;
+        end
+        else begin
+            m_cur_pc = r_valid__q & (r_pc1__q == cur);
+        end
+    end
+    always @(*) m_cur = m_cur_pc & (r_t1__q == t1_prom);
+    always @(*) has_jw = r_wv__q[jw];
+    always @(*) m_cur_w = m_cur_pc & (own | (r_t1__q == t1_prom)) & has_jw;
+    always @(*) usable = (r_t1__q == t1_prom) | (own & has_jw & (r_t1__q == t1_two));
+    always @(*) n_addr = b_addr + r_stride__q;
+    always @(*) n_sum = b_sum + r_stride__q;
     always @(*) valid = r_valid__q;
     always @(*) pc2 = r_pc2__q;
     always @(*) stride = r_stride__q;

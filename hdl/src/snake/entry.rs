@@ -66,8 +66,15 @@ pub struct SnakeEntry<
     pub f_t: Signal<In, Bit>,
     /// The load's span (`ld_span`), written on a hit and an allocation.
     pub sp: Signal<In, Bits<12>>,
-    /// The walker's current pc.
+    /// The walker's current pc (its register; used after the first hop).
     pub cur: Signal<In, Bits<P>>,
+    /// The walker is before its first hop (`hop = 0`): the hop choice is
+    /// from the job's pc `jp`, not from `cur`.
+    pub first: Signal<In, Bit>,
+    /// The walker's address before this hop (the job's at `hop = 0`).
+    pub b_addr: Signal<In, Bits<A>>,
+    /// The walker's stride sum before this hop (0 at `hop = 0`).
+    pub b_sum: Signal<In, Bits<A>>,
     /// The walk job's warp.
     pub jw: Signal<In, Bits<WB>>,
     /// The walk job's pc.
@@ -134,6 +141,12 @@ pub struct SnakeEntry<
     pub m_pj: Signal<Out, Bit>,
     /// `pc2`.
     pub pc2: Signal<Out, Bits<P>>,
+    /// `b_addr + stride`: the hop's address if this entry is the hop
+    /// choice (every entry adds its own, beside the choice, so the adder is
+    /// not behind the hop choice).
+    pub n_addr: Signal<Out, Bits<A>>,
+    /// `b_sum + stride`, likewise.
+    pub n_sum: Signal<Out, Bits<A>>,
     /// `stride`.
     pub stride: Signal<Out, Bits<A>>,
     /// The rank (0 = most recently used).
@@ -210,6 +223,9 @@ pub struct SnakeEntry<
 
     hit_cnt: Signal<Local, Bits<8>>,
     clr: Signal<Local, Bit>,
+    /// Valid with `pc1` = the walker's current pc (`jp` before the first
+    /// hop).
+    m_cur_pc: Signal<Local, Bit>,
     has_jw: Signal<Local, Bit>,
     has_w: Signal<Local, Bit>,
     /// Valid with `pc1 = p`.
@@ -241,6 +257,9 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             f_p: Default::default(),
             f_t: Default::default(),
             cur: Default::default(),
+            first: Default::default(),
+            b_addr: Default::default(),
+            b_sum: Default::default(),
             jw: Default::default(),
             jp: Default::default(),
             iw_we: Default::default(),
@@ -267,6 +286,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             m_p: Default::default(),
             m_link: Default::default(),
             clr: Default::default(),
+            m_cur_pc: Default::default(),
             hit_cnt: Default::default(),
             key: Default::default(),
             m_cur: Default::default(),
@@ -275,6 +295,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             span: Default::default(),
             m_pj: Default::default(),
             pc2: Default::default(),
+            n_addr: Default::default(),
+            n_sum: Default::default(),
             stride: Default::default(),
             rank: Default::default(),
             r_valid: Default::default(),

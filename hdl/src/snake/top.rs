@@ -215,13 +215,16 @@ pub struct SnakePrefetcherRtl<
     jspan: Signal<Local, Bits<12>>,
     /// The job's `end`, zero-extended to the 8-bit warp arithmetic.
     jend: Signal<Local, Bits<8>>,
-    cur_eff: Signal<Local, Bits<P>>,
+    /// The walker is before its first hop (`hop = 0`).
+    first: Signal<Local, Bit>,
     addr_eff: Signal<Local, Bits<A>>,
     sum_eff: Signal<Local, Bits<A>>,
     // The hop choice (one-hot) and its entry's masked fields.
     cw_any: Signal<Local, Bit>,
     chain_sel: Vec<Signal<Local, Bit>>,
     h_stride: Vec<Signal<Local, Bits<A>>>,
+    h_naddr: Vec<Signal<Local, Bits<A>>>,
+    h_nsum: Vec<Signal<Local, Bits<A>>>,
     h_pc2: Vec<Signal<Local, Bits<P>>>,
     h_usable: Vec<Signal<Local, Bit>>,
     h_span: Vec<Signal<Local, Bits<12>>>,
@@ -280,6 +283,8 @@ pub struct SnakePrefetcherRtl<
     push: Signal<Local, Bit>,
     job_end: Signal<Local, Bit>,
     obs_en: Signal<Local, Bit>,
+    /// `intra - sum` (before this hop): the stride that repeats `intra`.
+    d_intra: Signal<Local, Bits<A>>,
     o_intra: Signal<Local, Bits<A>>,
     o_t2: Signal<Local, Bits<2>>,
     pf_a: Signal<Local, Bits<A>>,
@@ -393,6 +398,8 @@ impl<
             rank_one: konst(1),
             chain_sel: sigs(ne),
             h_stride: sigs(ne),
+            h_naddr: sigs(ne),
+            h_nsum: sigs(ne),
             h_pc2: sigs(ne),
             h_usable: sigs(ne),
             h_span: sigs(ne),
@@ -414,7 +421,7 @@ impl<
             count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
             l_span, l_end, l_link, l_q, l_s, l_onehot,
             // Local signals.
-            halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, cur_eff,
+            halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, first,
             addr_eff, sum_eff, e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,
             cta_ok, pf_s, cw_any, alloc_inv, touch, mstride, mt0, mt1, mt2, mt3, kaddr, q_other,
             q_is_p, q_is_jp, cq_intra, cq_t2, cq_iw_valid, cq_iw_warp, cq_iw_addr, cq_iw_stride,
@@ -422,7 +429,7 @@ impl<
             any_hit, any_inval, allocate, s_iw_valid, s_iw_warp, s_iw_addr, s_iw_stride, s_iw_cnt,
             cand, u_iw_stride, u_iw_cnt, chain_found, e_stride, e_pc2, pj_found, pj_intra, pj_t2,
             pj_iw_stride, pj_iw_cnt, intra_ok, inter_ok, any_ok, next_addr, next_sum,
-            closes, inter_warp, push, job_end, obs_en, o_intra, o_t2, pf_a, pf_w, pf_k, cp_intra,
+            closes, inter_warp, push, job_end, obs_en, d_intra, o_intra, o_t2, pf_a, pf_w, pf_k, cp_intra,
             cp_t2, cp_iw_valid, cp_iw_warp, cp_iw_addr, cp_iw_stride, cp_iw_cnt,
         })
     }

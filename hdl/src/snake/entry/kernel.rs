@@ -95,18 +95,24 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.zx_ones.narrow.next = self.ones_clr.val();
         self.zx_nrank.narrow.next = !self.r_rank.q.val();
         self.key.next = (self.zx_ones.wide.val() << self.eight.val()) | self.zx_nrank.wide.val();
-        // Comparisons with the walker's keys.
-        self.m_cur.next = self.r_valid.q.val()
-            & (self.r_pc1.q.val() == self.cur.val())
-            & (self.r_t1.q.val() == self.t1_prom.val());
+        // Comparisons with the walker's keys: `pc1 = jp` and `pc1 = cur`
+        // side by side, the hop choice's pc picked after them by `first`.
+        self.m_pj.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
+        if self.first.val() {
+            self.m_cur_pc.next = self.m_pj.val();
+        } else {
+            self.m_cur_pc.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.cur.val());
+        }
+        self.m_cur.next = self.m_cur_pc.val() & (self.r_t1.q.val() == self.t1_prom.val());
         self.has_jw.next = self.r_wv.q.val().get_bit(self.jw.val().index());
-        self.m_cur_w.next = self.r_valid.q.val()
-            & (self.r_pc1.q.val() == self.cur.val())
+        self.m_cur_w.next = self.m_cur_pc.val()
             & (self.own.val() | (self.r_t1.q.val() == self.t1_prom.val()))
             & self.has_jw.val();
         self.usable.next = (self.r_t1.q.val() == self.t1_prom.val())
             | (self.own.val() & self.has_jw.val() & (self.r_t1.q.val() == self.t1_two.val()));
-        self.m_pj.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
+        // This entry's hop: address and stride sum.
+        self.n_addr.next = self.b_addr.val() + self.r_stride.q.val();
+        self.n_sum.next = self.b_sum.val() + self.r_stride.q.val();
         // Fields.
         self.valid.next = self.r_valid.q.val();
         self.pc2.next = self.r_pc2.q.val();

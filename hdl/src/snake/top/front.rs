@@ -115,12 +115,11 @@ impl<
             .o_data
             .val()
             .get_bits::<8>(self.joff_end.val().index());
-        if self.hop.q.val() == self.five_zero.val() {
-            self.cur_eff.next = self.jp.val();
+        self.first.next = self.hop.q.val() == self.five_zero.val();
+        if self.first.val() {
             self.addr_eff.next = self.ja.val();
             self.sum_eff.next = self.addr_zero.val();
         } else {
-            self.cur_eff.next = self.cur.q.val();
             self.addr_eff.next = self.addr.q.val();
             self.sum_eff.next = self.sum.q.val();
         }
@@ -143,7 +142,10 @@ impl<
             self.ents[e].f_q.next = self.f_q.val();
             self.ents[e].f_p.next = self.f_p.val();
             self.ents[e].f_t.next = self.f_t.val();
-            self.ents[e].cur.next = self.cur_eff.val();
+            self.ents[e].cur.next = self.cur.q.val();
+            self.ents[e].first.next = self.first.val();
+            self.ents[e].b_addr.next = self.addr_eff.val();
+            self.ents[e].b_sum.next = self.sum_eff.val();
             self.ents[e].jw.next = self.jw.val();
             self.ents[e].jp.next = self.jp.val();
         }
