@@ -107,8 +107,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__0__link_en;
     wire  [7:0] ents__0__train;
     wire  ents__0__own;
+    reg  [31:0] ents__0__nq;
+    reg  [31:0] ents__0__np;
+    reg  [31:0] ents__0__ns;
+    reg  ents__0__f_q;
+    reg  ents__0__f_p;
+    reg  ents__0__f_t;
     reg  [11:0] ents__0__sp;
     reg  [31:0] ents__0__cur;
+    reg  ents__0__first;
+    reg  [31:0] ents__0__b_addr;
+    reg  [31:0] ents__0__b_sum;
     reg  [5:0] ents__0__jw;
     reg  [31:0] ents__0__jp;
     reg  ents__0__iw_we;
@@ -140,6 +149,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__0__span;
     wire  ents__0__m_pj;
     wire  [31:0] ents__0__pc2;
+    wire  [31:0] ents__0__n_addr;
+    wire  [31:0] ents__0__n_sum;
     wire  [31:0] ents__0__stride;
     wire  [3:0] ents__0__rank;
     wire  ents__0__p_iw_valid;
@@ -167,8 +178,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__1__link_en;
     wire  [7:0] ents__1__train;
     wire  ents__1__own;
+    reg  [31:0] ents__1__nq;
+    reg  [31:0] ents__1__np;
+    reg  [31:0] ents__1__ns;
+    reg  ents__1__f_q;
+    reg  ents__1__f_p;
+    reg  ents__1__f_t;
     reg  [11:0] ents__1__sp;
     reg  [31:0] ents__1__cur;
+    reg  ents__1__first;
+    reg  [31:0] ents__1__b_addr;
+    reg  [31:0] ents__1__b_sum;
     reg  [5:0] ents__1__jw;
     reg  [31:0] ents__1__jp;
     reg  ents__1__iw_we;
@@ -200,6 +220,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__1__span;
     wire  ents__1__m_pj;
     wire  [31:0] ents__1__pc2;
+    wire  [31:0] ents__1__n_addr;
+    wire  [31:0] ents__1__n_sum;
     wire  [31:0] ents__1__stride;
     wire  [3:0] ents__1__rank;
     wire  ents__1__p_iw_valid;
@@ -227,8 +249,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__2__link_en;
     wire  [7:0] ents__2__train;
     wire  ents__2__own;
+    reg  [31:0] ents__2__nq;
+    reg  [31:0] ents__2__np;
+    reg  [31:0] ents__2__ns;
+    reg  ents__2__f_q;
+    reg  ents__2__f_p;
+    reg  ents__2__f_t;
     reg  [11:0] ents__2__sp;
     reg  [31:0] ents__2__cur;
+    reg  ents__2__first;
+    reg  [31:0] ents__2__b_addr;
+    reg  [31:0] ents__2__b_sum;
     reg  [5:0] ents__2__jw;
     reg  [31:0] ents__2__jp;
     reg  ents__2__iw_we;
@@ -260,6 +291,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__2__span;
     wire  ents__2__m_pj;
     wire  [31:0] ents__2__pc2;
+    wire  [31:0] ents__2__n_addr;
+    wire  [31:0] ents__2__n_sum;
     wire  [31:0] ents__2__stride;
     wire  [3:0] ents__2__rank;
     wire  ents__2__p_iw_valid;
@@ -287,8 +320,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__3__link_en;
     wire  [7:0] ents__3__train;
     wire  ents__3__own;
+    reg  [31:0] ents__3__nq;
+    reg  [31:0] ents__3__np;
+    reg  [31:0] ents__3__ns;
+    reg  ents__3__f_q;
+    reg  ents__3__f_p;
+    reg  ents__3__f_t;
     reg  [11:0] ents__3__sp;
     reg  [31:0] ents__3__cur;
+    reg  ents__3__first;
+    reg  [31:0] ents__3__b_addr;
+    reg  [31:0] ents__3__b_sum;
     reg  [5:0] ents__3__jw;
     reg  [31:0] ents__3__jp;
     reg  ents__3__iw_we;
@@ -320,6 +362,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__3__span;
     wire  ents__3__m_pj;
     wire  [31:0] ents__3__pc2;
+    wire  [31:0] ents__3__n_addr;
+    wire  [31:0] ents__3__n_sum;
     wire  [31:0] ents__3__stride;
     wire  [3:0] ents__3__rank;
     wire  ents__3__p_iw_valid;
@@ -347,8 +391,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__4__link_en;
     wire  [7:0] ents__4__train;
     wire  ents__4__own;
+    reg  [31:0] ents__4__nq;
+    reg  [31:0] ents__4__np;
+    reg  [31:0] ents__4__ns;
+    reg  ents__4__f_q;
+    reg  ents__4__f_p;
+    reg  ents__4__f_t;
     reg  [11:0] ents__4__sp;
     reg  [31:0] ents__4__cur;
+    reg  ents__4__first;
+    reg  [31:0] ents__4__b_addr;
+    reg  [31:0] ents__4__b_sum;
     reg  [5:0] ents__4__jw;
     reg  [31:0] ents__4__jp;
     reg  ents__4__iw_we;
@@ -380,6 +433,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__4__span;
     wire  ents__4__m_pj;
     wire  [31:0] ents__4__pc2;
+    wire  [31:0] ents__4__n_addr;
+    wire  [31:0] ents__4__n_sum;
     wire  [31:0] ents__4__stride;
     wire  [3:0] ents__4__rank;
     wire  ents__4__p_iw_valid;
@@ -407,8 +462,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__5__link_en;
     wire  [7:0] ents__5__train;
     wire  ents__5__own;
+    reg  [31:0] ents__5__nq;
+    reg  [31:0] ents__5__np;
+    reg  [31:0] ents__5__ns;
+    reg  ents__5__f_q;
+    reg  ents__5__f_p;
+    reg  ents__5__f_t;
     reg  [11:0] ents__5__sp;
     reg  [31:0] ents__5__cur;
+    reg  ents__5__first;
+    reg  [31:0] ents__5__b_addr;
+    reg  [31:0] ents__5__b_sum;
     reg  [5:0] ents__5__jw;
     reg  [31:0] ents__5__jp;
     reg  ents__5__iw_we;
@@ -440,6 +504,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__5__span;
     wire  ents__5__m_pj;
     wire  [31:0] ents__5__pc2;
+    wire  [31:0] ents__5__n_addr;
+    wire  [31:0] ents__5__n_sum;
     wire  [31:0] ents__5__stride;
     wire  [3:0] ents__5__rank;
     wire  ents__5__p_iw_valid;
@@ -467,8 +533,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__6__link_en;
     wire  [7:0] ents__6__train;
     wire  ents__6__own;
+    reg  [31:0] ents__6__nq;
+    reg  [31:0] ents__6__np;
+    reg  [31:0] ents__6__ns;
+    reg  ents__6__f_q;
+    reg  ents__6__f_p;
+    reg  ents__6__f_t;
     reg  [11:0] ents__6__sp;
     reg  [31:0] ents__6__cur;
+    reg  ents__6__first;
+    reg  [31:0] ents__6__b_addr;
+    reg  [31:0] ents__6__b_sum;
     reg  [5:0] ents__6__jw;
     reg  [31:0] ents__6__jp;
     reg  ents__6__iw_we;
@@ -500,6 +575,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__6__span;
     wire  ents__6__m_pj;
     wire  [31:0] ents__6__pc2;
+    wire  [31:0] ents__6__n_addr;
+    wire  [31:0] ents__6__n_sum;
     wire  [31:0] ents__6__stride;
     wire  [3:0] ents__6__rank;
     wire  ents__6__p_iw_valid;
@@ -527,8 +604,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__7__link_en;
     wire  [7:0] ents__7__train;
     wire  ents__7__own;
+    reg  [31:0] ents__7__nq;
+    reg  [31:0] ents__7__np;
+    reg  [31:0] ents__7__ns;
+    reg  ents__7__f_q;
+    reg  ents__7__f_p;
+    reg  ents__7__f_t;
     reg  [11:0] ents__7__sp;
     reg  [31:0] ents__7__cur;
+    reg  ents__7__first;
+    reg  [31:0] ents__7__b_addr;
+    reg  [31:0] ents__7__b_sum;
     reg  [5:0] ents__7__jw;
     reg  [31:0] ents__7__jp;
     reg  ents__7__iw_we;
@@ -560,6 +646,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__7__span;
     wire  ents__7__m_pj;
     wire  [31:0] ents__7__pc2;
+    wire  [31:0] ents__7__n_addr;
+    wire  [31:0] ents__7__n_sum;
     wire  [31:0] ents__7__stride;
     wire  [3:0] ents__7__rank;
     wire  ents__7__p_iw_valid;
@@ -587,8 +675,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__8__link_en;
     wire  [7:0] ents__8__train;
     wire  ents__8__own;
+    reg  [31:0] ents__8__nq;
+    reg  [31:0] ents__8__np;
+    reg  [31:0] ents__8__ns;
+    reg  ents__8__f_q;
+    reg  ents__8__f_p;
+    reg  ents__8__f_t;
     reg  [11:0] ents__8__sp;
     reg  [31:0] ents__8__cur;
+    reg  ents__8__first;
+    reg  [31:0] ents__8__b_addr;
+    reg  [31:0] ents__8__b_sum;
     reg  [5:0] ents__8__jw;
     reg  [31:0] ents__8__jp;
     reg  ents__8__iw_we;
@@ -620,6 +717,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__8__span;
     wire  ents__8__m_pj;
     wire  [31:0] ents__8__pc2;
+    wire  [31:0] ents__8__n_addr;
+    wire  [31:0] ents__8__n_sum;
     wire  [31:0] ents__8__stride;
     wire  [3:0] ents__8__rank;
     wire  ents__8__p_iw_valid;
@@ -647,8 +746,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__9__link_en;
     wire  [7:0] ents__9__train;
     wire  ents__9__own;
+    reg  [31:0] ents__9__nq;
+    reg  [31:0] ents__9__np;
+    reg  [31:0] ents__9__ns;
+    reg  ents__9__f_q;
+    reg  ents__9__f_p;
+    reg  ents__9__f_t;
     reg  [11:0] ents__9__sp;
     reg  [31:0] ents__9__cur;
+    reg  ents__9__first;
+    reg  [31:0] ents__9__b_addr;
+    reg  [31:0] ents__9__b_sum;
     reg  [5:0] ents__9__jw;
     reg  [31:0] ents__9__jp;
     reg  ents__9__iw_we;
@@ -680,6 +788,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__9__span;
     wire  ents__9__m_pj;
     wire  [31:0] ents__9__pc2;
+    wire  [31:0] ents__9__n_addr;
+    wire  [31:0] ents__9__n_sum;
     wire  [31:0] ents__9__stride;
     wire  [3:0] ents__9__rank;
     wire  ents__9__p_iw_valid;
@@ -833,10 +943,56 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] sum__q;
     reg  sum__clock;
     reg  sum__reset;
+    reg  l_valid__d;
+    wire  l_valid__q;
+    reg  l_valid__clock;
+    reg  l_valid__reset;
+    reg  [5:0] l_warp__d;
+    wire  [5:0] l_warp__q;
+    reg  l_warp__clock;
+    reg  l_warp__reset;
+    reg  [31:0] l_pc__d;
+    wire  [31:0] l_pc__q;
+    reg  l_pc__clock;
+    reg  l_pc__reset;
+    reg  [31:0] l_addr__d;
+    wire  [31:0] l_addr__q;
+    reg  l_addr__clock;
+    reg  l_addr__reset;
+    reg  [11:0] l_span__d;
+    wire  [11:0] l_span__q;
+    reg  l_span__clock;
+    reg  l_span__reset;
+    reg  [6:0] l_end__d;
+    wire  [6:0] l_end__q;
+    reg  l_end__clock;
+    reg  l_end__reset;
+    reg  l_link__d;
+    wire  l_link__q;
+    reg  l_link__clock;
+    reg  l_link__reset;
+    reg  [31:0] l_q__d;
+    wire  [31:0] l_q__q;
+    reg  l_q__clock;
+    reg  l_q__reset;
+    reg  [31:0] l_s__d;
+    wire  [31:0] l_s__q;
+    reg  l_s__clock;
+    reg  l_s__reset;
+    reg  [63:0] l_onehot__d;
+    wire  [63:0] l_onehot__q;
+    reg  l_onehot__clock;
+    reg  l_onehot__reset;
 
     // Local signals
     reg  halted;
+    reg  accept;
+    reg  [63:0] h_onehot;
     reg  load_en;
+    reg  [31:0] s_next;
+    reg  f_q;
+    reg  f_p;
+    reg  f_t;
     reg  link_en;
     reg  [31:0] q;
     reg  [31:0] s;
@@ -847,7 +1003,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ja;
     reg  [11:0] jspan;
     reg  [7:0] jend;
-    reg  [31:0] cur_eff;
+    reg  first;
     reg  [31:0] addr_eff;
     reg  [31:0] sum_eff;
     reg  cw_any;
@@ -871,6 +1027,26 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] h_stride__7;
     reg  [31:0] h_stride__8;
     reg  [31:0] h_stride__9;
+    reg  [31:0] h_naddr__0;
+    reg  [31:0] h_naddr__1;
+    reg  [31:0] h_naddr__2;
+    reg  [31:0] h_naddr__3;
+    reg  [31:0] h_naddr__4;
+    reg  [31:0] h_naddr__5;
+    reg  [31:0] h_naddr__6;
+    reg  [31:0] h_naddr__7;
+    reg  [31:0] h_naddr__8;
+    reg  [31:0] h_naddr__9;
+    reg  [31:0] h_nsum__0;
+    reg  [31:0] h_nsum__1;
+    reg  [31:0] h_nsum__2;
+    reg  [31:0] h_nsum__3;
+    reg  [31:0] h_nsum__4;
+    reg  [31:0] h_nsum__5;
+    reg  [31:0] h_nsum__6;
+    reg  [31:0] h_nsum__7;
+    reg  [31:0] h_nsum__8;
+    reg  [31:0] h_nsum__9;
     reg  [31:0] h_pc2__0;
     reg  [31:0] h_pc2__1;
     reg  [31:0] h_pc2__2;
@@ -1007,6 +1183,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  push;
     reg  job_end;
     reg  obs_en;
+    reg  [31:0] d_intra;
     reg  [31:0] o_intra;
     reg  [1:0] o_t2;
     reg  [31:0] pf_a;
@@ -1054,8 +1231,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__0__link_en),
         .train(ents__0__train),
         .own(ents__0__own),
+        .nq(ents__0__nq),
+        .np(ents__0__np),
+        .ns(ents__0__ns),
+        .f_q(ents__0__f_q),
+        .f_p(ents__0__f_p),
+        .f_t(ents__0__f_t),
         .sp(ents__0__sp),
         .cur(ents__0__cur),
+        .first(ents__0__first),
+        .b_addr(ents__0__b_addr),
+        .b_sum(ents__0__b_sum),
         .jw(ents__0__jw),
         .jp(ents__0__jp),
         .iw_we(ents__0__iw_we),
@@ -1087,6 +1273,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__0__span),
         .m_pj(ents__0__m_pj),
         .pc2(ents__0__pc2),
+        .n_addr(ents__0__n_addr),
+        .n_sum(ents__0__n_sum),
         .stride(ents__0__stride),
         .rank(ents__0__rank),
         .p_iw_valid(ents__0__p_iw_valid),
@@ -1116,8 +1304,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__1__link_en),
         .train(ents__1__train),
         .own(ents__1__own),
+        .nq(ents__1__nq),
+        .np(ents__1__np),
+        .ns(ents__1__ns),
+        .f_q(ents__1__f_q),
+        .f_p(ents__1__f_p),
+        .f_t(ents__1__f_t),
         .sp(ents__1__sp),
         .cur(ents__1__cur),
+        .first(ents__1__first),
+        .b_addr(ents__1__b_addr),
+        .b_sum(ents__1__b_sum),
         .jw(ents__1__jw),
         .jp(ents__1__jp),
         .iw_we(ents__1__iw_we),
@@ -1149,6 +1346,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__1__span),
         .m_pj(ents__1__m_pj),
         .pc2(ents__1__pc2),
+        .n_addr(ents__1__n_addr),
+        .n_sum(ents__1__n_sum),
         .stride(ents__1__stride),
         .rank(ents__1__rank),
         .p_iw_valid(ents__1__p_iw_valid),
@@ -1178,8 +1377,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__2__link_en),
         .train(ents__2__train),
         .own(ents__2__own),
+        .nq(ents__2__nq),
+        .np(ents__2__np),
+        .ns(ents__2__ns),
+        .f_q(ents__2__f_q),
+        .f_p(ents__2__f_p),
+        .f_t(ents__2__f_t),
         .sp(ents__2__sp),
         .cur(ents__2__cur),
+        .first(ents__2__first),
+        .b_addr(ents__2__b_addr),
+        .b_sum(ents__2__b_sum),
         .jw(ents__2__jw),
         .jp(ents__2__jp),
         .iw_we(ents__2__iw_we),
@@ -1211,6 +1419,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__2__span),
         .m_pj(ents__2__m_pj),
         .pc2(ents__2__pc2),
+        .n_addr(ents__2__n_addr),
+        .n_sum(ents__2__n_sum),
         .stride(ents__2__stride),
         .rank(ents__2__rank),
         .p_iw_valid(ents__2__p_iw_valid),
@@ -1240,8 +1450,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__3__link_en),
         .train(ents__3__train),
         .own(ents__3__own),
+        .nq(ents__3__nq),
+        .np(ents__3__np),
+        .ns(ents__3__ns),
+        .f_q(ents__3__f_q),
+        .f_p(ents__3__f_p),
+        .f_t(ents__3__f_t),
         .sp(ents__3__sp),
         .cur(ents__3__cur),
+        .first(ents__3__first),
+        .b_addr(ents__3__b_addr),
+        .b_sum(ents__3__b_sum),
         .jw(ents__3__jw),
         .jp(ents__3__jp),
         .iw_we(ents__3__iw_we),
@@ -1273,6 +1492,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__3__span),
         .m_pj(ents__3__m_pj),
         .pc2(ents__3__pc2),
+        .n_addr(ents__3__n_addr),
+        .n_sum(ents__3__n_sum),
         .stride(ents__3__stride),
         .rank(ents__3__rank),
         .p_iw_valid(ents__3__p_iw_valid),
@@ -1302,8 +1523,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__4__link_en),
         .train(ents__4__train),
         .own(ents__4__own),
+        .nq(ents__4__nq),
+        .np(ents__4__np),
+        .ns(ents__4__ns),
+        .f_q(ents__4__f_q),
+        .f_p(ents__4__f_p),
+        .f_t(ents__4__f_t),
         .sp(ents__4__sp),
         .cur(ents__4__cur),
+        .first(ents__4__first),
+        .b_addr(ents__4__b_addr),
+        .b_sum(ents__4__b_sum),
         .jw(ents__4__jw),
         .jp(ents__4__jp),
         .iw_we(ents__4__iw_we),
@@ -1335,6 +1565,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__4__span),
         .m_pj(ents__4__m_pj),
         .pc2(ents__4__pc2),
+        .n_addr(ents__4__n_addr),
+        .n_sum(ents__4__n_sum),
         .stride(ents__4__stride),
         .rank(ents__4__rank),
         .p_iw_valid(ents__4__p_iw_valid),
@@ -1364,8 +1596,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__5__link_en),
         .train(ents__5__train),
         .own(ents__5__own),
+        .nq(ents__5__nq),
+        .np(ents__5__np),
+        .ns(ents__5__ns),
+        .f_q(ents__5__f_q),
+        .f_p(ents__5__f_p),
+        .f_t(ents__5__f_t),
         .sp(ents__5__sp),
         .cur(ents__5__cur),
+        .first(ents__5__first),
+        .b_addr(ents__5__b_addr),
+        .b_sum(ents__5__b_sum),
         .jw(ents__5__jw),
         .jp(ents__5__jp),
         .iw_we(ents__5__iw_we),
@@ -1397,6 +1638,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__5__span),
         .m_pj(ents__5__m_pj),
         .pc2(ents__5__pc2),
+        .n_addr(ents__5__n_addr),
+        .n_sum(ents__5__n_sum),
         .stride(ents__5__stride),
         .rank(ents__5__rank),
         .p_iw_valid(ents__5__p_iw_valid),
@@ -1426,8 +1669,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__6__link_en),
         .train(ents__6__train),
         .own(ents__6__own),
+        .nq(ents__6__nq),
+        .np(ents__6__np),
+        .ns(ents__6__ns),
+        .f_q(ents__6__f_q),
+        .f_p(ents__6__f_p),
+        .f_t(ents__6__f_t),
         .sp(ents__6__sp),
         .cur(ents__6__cur),
+        .first(ents__6__first),
+        .b_addr(ents__6__b_addr),
+        .b_sum(ents__6__b_sum),
         .jw(ents__6__jw),
         .jp(ents__6__jp),
         .iw_we(ents__6__iw_we),
@@ -1459,6 +1711,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__6__span),
         .m_pj(ents__6__m_pj),
         .pc2(ents__6__pc2),
+        .n_addr(ents__6__n_addr),
+        .n_sum(ents__6__n_sum),
         .stride(ents__6__stride),
         .rank(ents__6__rank),
         .p_iw_valid(ents__6__p_iw_valid),
@@ -1488,8 +1742,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__7__link_en),
         .train(ents__7__train),
         .own(ents__7__own),
+        .nq(ents__7__nq),
+        .np(ents__7__np),
+        .ns(ents__7__ns),
+        .f_q(ents__7__f_q),
+        .f_p(ents__7__f_p),
+        .f_t(ents__7__f_t),
         .sp(ents__7__sp),
         .cur(ents__7__cur),
+        .first(ents__7__first),
+        .b_addr(ents__7__b_addr),
+        .b_sum(ents__7__b_sum),
         .jw(ents__7__jw),
         .jp(ents__7__jp),
         .iw_we(ents__7__iw_we),
@@ -1521,6 +1784,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__7__span),
         .m_pj(ents__7__m_pj),
         .pc2(ents__7__pc2),
+        .n_addr(ents__7__n_addr),
+        .n_sum(ents__7__n_sum),
         .stride(ents__7__stride),
         .rank(ents__7__rank),
         .p_iw_valid(ents__7__p_iw_valid),
@@ -1550,8 +1815,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__8__link_en),
         .train(ents__8__train),
         .own(ents__8__own),
+        .nq(ents__8__nq),
+        .np(ents__8__np),
+        .ns(ents__8__ns),
+        .f_q(ents__8__f_q),
+        .f_p(ents__8__f_p),
+        .f_t(ents__8__f_t),
         .sp(ents__8__sp),
         .cur(ents__8__cur),
+        .first(ents__8__first),
+        .b_addr(ents__8__b_addr),
+        .b_sum(ents__8__b_sum),
         .jw(ents__8__jw),
         .jp(ents__8__jp),
         .iw_we(ents__8__iw_we),
@@ -1583,6 +1857,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__8__span),
         .m_pj(ents__8__m_pj),
         .pc2(ents__8__pc2),
+        .n_addr(ents__8__n_addr),
+        .n_sum(ents__8__n_sum),
         .stride(ents__8__stride),
         .rank(ents__8__rank),
         .p_iw_valid(ents__8__p_iw_valid),
@@ -1612,8 +1888,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .link_en(ents__9__link_en),
         .train(ents__9__train),
         .own(ents__9__own),
+        .nq(ents__9__nq),
+        .np(ents__9__np),
+        .ns(ents__9__ns),
+        .f_q(ents__9__f_q),
+        .f_p(ents__9__f_p),
+        .f_t(ents__9__f_t),
         .sp(ents__9__sp),
         .cur(ents__9__cur),
+        .first(ents__9__first),
+        .b_addr(ents__9__b_addr),
+        .b_sum(ents__9__b_sum),
         .jw(ents__9__jw),
         .jp(ents__9__jp),
         .iw_we(ents__9__iw_we),
@@ -1645,6 +1930,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__9__span),
         .m_pj(ents__9__m_pj),
         .pc2(ents__9__pc2),
+        .n_addr(ents__9__n_addr),
+        .n_sum(ents__9__n_sum),
         .stride(ents__9__stride),
         .rank(ents__9__rank),
         .p_iw_valid(ents__9__p_iw_valid),
@@ -1851,6 +2138,66 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(sum__clock),
         .reset(sum__reset)
     );
+    snake_prefetcher__reg1 l_valid(
+        .d(l_valid__d),
+        .q(l_valid__q),
+        .clock(l_valid__clock),
+        .reset(l_valid__reset)
+    );
+    snake_prefetcher__reg6 l_warp(
+        .d(l_warp__d),
+        .q(l_warp__q),
+        .clock(l_warp__clock),
+        .reset(l_warp__reset)
+    );
+    snake_prefetcher__reg32 l_pc(
+        .d(l_pc__d),
+        .q(l_pc__q),
+        .clock(l_pc__clock),
+        .reset(l_pc__reset)
+    );
+    snake_prefetcher__reg32 l_addr(
+        .d(l_addr__d),
+        .q(l_addr__q),
+        .clock(l_addr__clock),
+        .reset(l_addr__reset)
+    );
+    snake_prefetcher__reg12 l_span(
+        .d(l_span__d),
+        .q(l_span__q),
+        .clock(l_span__clock),
+        .reset(l_span__reset)
+    );
+    snake_prefetcher__reg7 l_end(
+        .d(l_end__d),
+        .q(l_end__q),
+        .clock(l_end__clock),
+        .reset(l_end__reset)
+    );
+    snake_prefetcher__reg1 l_link(
+        .d(l_link__d),
+        .q(l_link__q),
+        .clock(l_link__clock),
+        .reset(l_link__reset)
+    );
+    snake_prefetcher__reg32 l_q(
+        .d(l_q__d),
+        .q(l_q__q),
+        .clock(l_q__clock),
+        .reset(l_q__reset)
+    );
+    snake_prefetcher__reg32 l_s(
+        .d(l_s__d),
+        .q(l_s__q),
+        .clock(l_s__clock),
+        .reset(l_s__reset)
+    );
+    snake_prefetcher__reg64 l_onehot(
+        .d(l_onehot__d),
+        .q(l_onehot__q),
+        .clock(l_onehot__clock),
+        .reset(l_onehot__reset)
+    );
 
     // Update code
     always @(*) count__clock = clock;
@@ -1861,6 +2208,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) cur__clock = clock;
     always @(*) addr__clock = clock;
     always @(*) sum__clock = clock;
+    always @(*) l_valid__clock = clock;
+    always @(*) l_warp__clock = clock;
+    always @(*) l_pc__clock = clock;
+    always @(*) l_addr__clock = clock;
+    always @(*) l_span__clock = clock;
+    always @(*) l_end__clock = clock;
+    always @(*) l_link__clock = clock;
+    always @(*) l_q__clock = clock;
+    always @(*) l_s__clock = clock;
+    always @(*) l_onehot__clock = clock;
     always @(*) begin
         count__d = count__q;
         if (cache_full) begin
@@ -1950,6 +2307,46 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             sum__d = next_sum;
         end
     end
+    always @(*) begin
+        l_valid__d = l_valid__q;
+        l_valid__d = accept;
+    end
+    always @(*) begin
+        l_warp__d = l_warp__q;
+        l_warp__d = ld_warp;
+    end
+    always @(*) begin
+        l_pc__d = l_pc__q;
+        l_pc__d = ld_pc;
+    end
+    always @(*) begin
+        l_addr__d = l_addr__q;
+        l_addr__d = ld_addr;
+    end
+    always @(*) begin
+        l_span__d = l_span__q;
+        l_span__d = ld_span;
+    end
+    always @(*) begin
+        l_end__d = l_end__q;
+        l_end__d = ld_cta_end;
+    end
+    always @(*) begin
+        l_link__d = l_link__q;
+        l_link__d = head__prev_valid;
+    end
+    always @(*) begin
+        l_q__d = l_q__q;
+        l_q__d = head__prev_pc;
+    end
+    always @(*) begin
+        l_s__d = l_s__q;
+        l_s__d = s_next;
+    end
+    always @(*) begin
+        l_onehot__d = l_onehot__q;
+        l_onehot__d = h_onehot;
+    end
     always @(*) count__reset = reset;
     always @(*) bw_halt__reset = reset;
     always @(*) phase__reset = reset;
@@ -1958,37 +2355,46 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) cur__reset = reset;
     always @(*) addr__reset = reset;
     always @(*) sum__reset = reset;
+    always @(*) l_valid__reset = reset;
+    always @(*) l_warp__reset = reset;
+    always @(*) l_pc__reset = reset;
+    always @(*) l_addr__reset = reset;
+    always @(*) l_span__reset = reset;
+    always @(*) l_end__reset = reset;
+    always @(*) l_link__reset = reset;
+    always @(*) l_q__reset = reset;
+    always @(*) l_s__reset = reset;
+    always @(*) l_onehot__reset = reset;
     always @(*) halted = (count__q != count_zero) | bw_halt__q;
     always @(*) throttled = halted;
-    always @(*) load_en = ld_valid & ld_uniform;
+    always @(*) accept = ld_valid & ld_uniform;
     always @(*) head__clock = clock;
     always @(*) head__reset = reset;
     always @(*) head__warp = ld_warp;
     always @(*) zx_onehot__narrow = ld_warp;
-    always @(*) w_onehot = nw_one << zx_onehot__wide;
-    always @(*) head__onehot = w_onehot;
-    always @(*) head__we = load_en;
+    always @(*) h_onehot = nw_one << zx_onehot__wide;
+    always @(*) head__onehot = h_onehot;
+    always @(*) head__we = accept;
     always @(*) head__w_pc = ld_pc;
     always @(*) head__w_addr = ld_addr;
-    always @(*) link_en = load_en & head__prev_valid;
-    always @(*) q = head__prev_pc;
-    always @(*) s = ld_addr - head__prev_addr;
+    always @(*) s_next = ld_addr - head__prev_addr;
+    always @(*) f_q = head__prev_pc == l_q__q;
+    always @(*) f_p = ld_pc == l_q__q;
+    always @(*) f_t = (ld_pc == l_pc__q) & (s_next == l_s__q);
+    always @(*) load_en = l_valid__q;
+    always @(*) w_onehot = l_onehot__q;
+    always @(*) link_en = load_en & l_link__q;
+    always @(*) q = l_q__q;
+    always @(*) s = l_s__q;
     always @(*) busy = walkq__o_valid & walkq_addr__o_valid & walkq_se__o_valid;
     always @(*) jw = walkq__o_data[(32'h0)+:(6)];
     always @(*) jp = walkq__o_data[(joff_p)+:(32)];
     always @(*) ja = walkq_addr__o_data;
     always @(*) jspan = walkq_se__o_data[(32'h0)+:(12)];
     always @(*) jend = walkq_se__o_data[(joff_end)+:(8)];
+    always @(*) first = hop__q == five_zero;
     always @(*) begin
-        if (hop__q == five_zero) begin
-            cur_eff = jp;
-        end
-        else begin
-            cur_eff = cur__q;
-        end
-    end
-    always @(*) begin
-        if (hop__q == five_zero) begin
+        if (first) begin
             addr_eff = ja;
         end
         else begin
@@ -1996,7 +2402,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        if (hop__q == five_zero) begin
+        if (first) begin
             sum_eff = addr_zero;
         end
         else begin
@@ -2006,131 +2412,221 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__clock = clock;
     always @(*) ents__0__reset = reset;
     always @(*) ents__0__q = q;
-    always @(*) ents__0__p = ld_pc;
+    always @(*) ents__0__p = l_pc__q;
     always @(*) ents__0__s = s;
     always @(*) ents__0__w_onehot = w_onehot;
     always @(*) ents__0__link_en = link_en;
     assign ents__0__train = train;
     assign ents__0__own = |own_links;
-    always @(*) ents__0__sp = ld_span;
-    always @(*) ents__0__cur = cur_eff;
+    always @(*) ents__0__sp = l_span__q;
+    always @(*) ents__0__nq = head__prev_pc;
+    always @(*) ents__0__np = ld_pc;
+    always @(*) ents__0__ns = s_next;
+    always @(*) ents__0__f_q = f_q;
+    always @(*) ents__0__f_p = f_p;
+    always @(*) ents__0__f_t = f_t;
+    always @(*) ents__0__cur = cur__q;
+    always @(*) ents__0__first = first;
+    always @(*) ents__0__b_addr = addr_eff;
+    always @(*) ents__0__b_sum = sum_eff;
     always @(*) ents__0__jw = jw;
     always @(*) ents__0__jp = jp;
     always @(*) ents__1__clock = clock;
     always @(*) ents__1__reset = reset;
     always @(*) ents__1__q = q;
-    always @(*) ents__1__p = ld_pc;
+    always @(*) ents__1__p = l_pc__q;
     always @(*) ents__1__s = s;
     always @(*) ents__1__w_onehot = w_onehot;
     always @(*) ents__1__link_en = link_en;
     assign ents__1__train = train;
     assign ents__1__own = |own_links;
-    always @(*) ents__1__sp = ld_span;
-    always @(*) ents__1__cur = cur_eff;
+    always @(*) ents__1__sp = l_span__q;
+    always @(*) ents__1__nq = head__prev_pc;
+    always @(*) ents__1__np = ld_pc;
+    always @(*) ents__1__ns = s_next;
+    always @(*) ents__1__f_q = f_q;
+    always @(*) ents__1__f_p = f_p;
+    always @(*) ents__1__f_t = f_t;
+    always @(*) ents__1__cur = cur__q;
+    always @(*) ents__1__first = first;
+    always @(*) ents__1__b_addr = addr_eff;
+    always @(*) ents__1__b_sum = sum_eff;
     always @(*) ents__1__jw = jw;
     always @(*) ents__1__jp = jp;
     always @(*) ents__2__clock = clock;
     always @(*) ents__2__reset = reset;
     always @(*) ents__2__q = q;
-    always @(*) ents__2__p = ld_pc;
+    always @(*) ents__2__p = l_pc__q;
     always @(*) ents__2__s = s;
     always @(*) ents__2__w_onehot = w_onehot;
     always @(*) ents__2__link_en = link_en;
     assign ents__2__train = train;
     assign ents__2__own = |own_links;
-    always @(*) ents__2__sp = ld_span;
-    always @(*) ents__2__cur = cur_eff;
+    always @(*) ents__2__sp = l_span__q;
+    always @(*) ents__2__nq = head__prev_pc;
+    always @(*) ents__2__np = ld_pc;
+    always @(*) ents__2__ns = s_next;
+    always @(*) ents__2__f_q = f_q;
+    always @(*) ents__2__f_p = f_p;
+    always @(*) ents__2__f_t = f_t;
+    always @(*) ents__2__cur = cur__q;
+    always @(*) ents__2__first = first;
+    always @(*) ents__2__b_addr = addr_eff;
+    always @(*) ents__2__b_sum = sum_eff;
     always @(*) ents__2__jw = jw;
     always @(*) ents__2__jp = jp;
     always @(*) ents__3__clock = clock;
     always @(*) ents__3__reset = reset;
     always @(*) ents__3__q = q;
-    always @(*) ents__3__p = ld_pc;
+    always @(*) ents__3__p = l_pc__q;
     always @(*) ents__3__s = s;
     always @(*) ents__3__w_onehot = w_onehot;
     always @(*) ents__3__link_en = link_en;
     assign ents__3__train = train;
     assign ents__3__own = |own_links;
-    always @(*) ents__3__sp = ld_span;
-    always @(*) ents__3__cur = cur_eff;
+    always @(*) ents__3__sp = l_span__q;
+    always @(*) ents__3__nq = head__prev_pc;
+    always @(*) ents__3__np = ld_pc;
+    always @(*) ents__3__ns = s_next;
+    always @(*) ents__3__f_q = f_q;
+    always @(*) ents__3__f_p = f_p;
+    always @(*) ents__3__f_t = f_t;
+    always @(*) ents__3__cur = cur__q;
+    always @(*) ents__3__first = first;
+    always @(*) ents__3__b_addr = addr_eff;
+    always @(*) ents__3__b_sum = sum_eff;
     always @(*) ents__3__jw = jw;
     always @(*) ents__3__jp = jp;
     always @(*) ents__4__clock = clock;
     always @(*) ents__4__reset = reset;
     always @(*) ents__4__q = q;
-    always @(*) ents__4__p = ld_pc;
+    always @(*) ents__4__p = l_pc__q;
     always @(*) ents__4__s = s;
     always @(*) ents__4__w_onehot = w_onehot;
     always @(*) ents__4__link_en = link_en;
     assign ents__4__train = train;
     assign ents__4__own = |own_links;
-    always @(*) ents__4__sp = ld_span;
-    always @(*) ents__4__cur = cur_eff;
+    always @(*) ents__4__sp = l_span__q;
+    always @(*) ents__4__nq = head__prev_pc;
+    always @(*) ents__4__np = ld_pc;
+    always @(*) ents__4__ns = s_next;
+    always @(*) ents__4__f_q = f_q;
+    always @(*) ents__4__f_p = f_p;
+    always @(*) ents__4__f_t = f_t;
+    always @(*) ents__4__cur = cur__q;
+    always @(*) ents__4__first = first;
+    always @(*) ents__4__b_addr = addr_eff;
+    always @(*) ents__4__b_sum = sum_eff;
     always @(*) ents__4__jw = jw;
     always @(*) ents__4__jp = jp;
     always @(*) ents__5__clock = clock;
     always @(*) ents__5__reset = reset;
     always @(*) ents__5__q = q;
-    always @(*) ents__5__p = ld_pc;
+    always @(*) ents__5__p = l_pc__q;
     always @(*) ents__5__s = s;
     always @(*) ents__5__w_onehot = w_onehot;
     always @(*) ents__5__link_en = link_en;
     assign ents__5__train = train;
     assign ents__5__own = |own_links;
-    always @(*) ents__5__sp = ld_span;
-    always @(*) ents__5__cur = cur_eff;
+    always @(*) ents__5__sp = l_span__q;
+    always @(*) ents__5__nq = head__prev_pc;
+    always @(*) ents__5__np = ld_pc;
+    always @(*) ents__5__ns = s_next;
+    always @(*) ents__5__f_q = f_q;
+    always @(*) ents__5__f_p = f_p;
+    always @(*) ents__5__f_t = f_t;
+    always @(*) ents__5__cur = cur__q;
+    always @(*) ents__5__first = first;
+    always @(*) ents__5__b_addr = addr_eff;
+    always @(*) ents__5__b_sum = sum_eff;
     always @(*) ents__5__jw = jw;
     always @(*) ents__5__jp = jp;
     always @(*) ents__6__clock = clock;
     always @(*) ents__6__reset = reset;
     always @(*) ents__6__q = q;
-    always @(*) ents__6__p = ld_pc;
+    always @(*) ents__6__p = l_pc__q;
     always @(*) ents__6__s = s;
     always @(*) ents__6__w_onehot = w_onehot;
     always @(*) ents__6__link_en = link_en;
     assign ents__6__train = train;
     assign ents__6__own = |own_links;
-    always @(*) ents__6__sp = ld_span;
-    always @(*) ents__6__cur = cur_eff;
+    always @(*) ents__6__sp = l_span__q;
+    always @(*) ents__6__nq = head__prev_pc;
+    always @(*) ents__6__np = ld_pc;
+    always @(*) ents__6__ns = s_next;
+    always @(*) ents__6__f_q = f_q;
+    always @(*) ents__6__f_p = f_p;
+    always @(*) ents__6__f_t = f_t;
+    always @(*) ents__6__cur = cur__q;
+    always @(*) ents__6__first = first;
+    always @(*) ents__6__b_addr = addr_eff;
+    always @(*) ents__6__b_sum = sum_eff;
     always @(*) ents__6__jw = jw;
     always @(*) ents__6__jp = jp;
     always @(*) ents__7__clock = clock;
     always @(*) ents__7__reset = reset;
     always @(*) ents__7__q = q;
-    always @(*) ents__7__p = ld_pc;
+    always @(*) ents__7__p = l_pc__q;
     always @(*) ents__7__s = s;
     always @(*) ents__7__w_onehot = w_onehot;
     always @(*) ents__7__link_en = link_en;
     assign ents__7__train = train;
     assign ents__7__own = |own_links;
-    always @(*) ents__7__sp = ld_span;
-    always @(*) ents__7__cur = cur_eff;
+    always @(*) ents__7__sp = l_span__q;
+    always @(*) ents__7__nq = head__prev_pc;
+    always @(*) ents__7__np = ld_pc;
+    always @(*) ents__7__ns = s_next;
+    always @(*) ents__7__f_q = f_q;
+    always @(*) ents__7__f_p = f_p;
+    always @(*) ents__7__f_t = f_t;
+    always @(*) ents__7__cur = cur__q;
+    always @(*) ents__7__first = first;
+    always @(*) ents__7__b_addr = addr_eff;
+    always @(*) ents__7__b_sum = sum_eff;
     always @(*) ents__7__jw = jw;
     always @(*) ents__7__jp = jp;
     always @(*) ents__8__clock = clock;
     always @(*) ents__8__reset = reset;
     always @(*) ents__8__q = q;
-    always @(*) ents__8__p = ld_pc;
+    always @(*) ents__8__p = l_pc__q;
     always @(*) ents__8__s = s;
     always @(*) ents__8__w_onehot = w_onehot;
     always @(*) ents__8__link_en = link_en;
     assign ents__8__train = train;
     assign ents__8__own = |own_links;
-    always @(*) ents__8__sp = ld_span;
-    always @(*) ents__8__cur = cur_eff;
+    always @(*) ents__8__sp = l_span__q;
+    always @(*) ents__8__nq = head__prev_pc;
+    always @(*) ents__8__np = ld_pc;
+    always @(*) ents__8__ns = s_next;
+    always @(*) ents__8__f_q = f_q;
+    always @(*) ents__8__f_p = f_p;
+    always @(*) ents__8__f_t = f_t;
+    always @(*) ents__8__cur = cur__q;
+    always @(*) ents__8__first = first;
+    always @(*) ents__8__b_addr = addr_eff;
+    always @(*) ents__8__b_sum = sum_eff;
     always @(*) ents__8__jw = jw;
     always @(*) ents__8__jp = jp;
     always @(*) ents__9__clock = clock;
     always @(*) ents__9__reset = reset;
     always @(*) ents__9__q = q;
-    always @(*) ents__9__p = ld_pc;
+    always @(*) ents__9__p = l_pc__q;
     always @(*) ents__9__s = s;
     always @(*) ents__9__w_onehot = w_onehot;
     always @(*) ents__9__link_en = link_en;
     assign ents__9__train = train;
     assign ents__9__own = |own_links;
-    always @(*) ents__9__sp = ld_span;
-    always @(*) ents__9__cur = cur_eff;
+    always @(*) ents__9__sp = l_span__q;
+    always @(*) ents__9__nq = head__prev_pc;
+    always @(*) ents__9__np = ld_pc;
+    always @(*) ents__9__ns = s_next;
+    always @(*) ents__9__f_q = f_q;
+    always @(*) ents__9__f_p = f_p;
+    always @(*) ents__9__f_t = f_t;
+    always @(*) ents__9__cur = cur__q;
+    always @(*) ents__9__first = first;
+    always @(*) ents__9__b_addr = addr_eff;
+    always @(*) ents__9__b_sum = sum_eff;
     always @(*) ents__9__jw = jw;
     always @(*) ents__9__jp = jp;
     always @(*) begin
@@ -2850,14 +3346,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         s_iw_cnt = s_iw_cnt | ents__8__p_iw_cnt;
         s_iw_cnt = s_iw_cnt | ents__9__p_iw_cnt;
     end
-    always @(*) iw_div__w = ld_warp;
+    always @(*) iw_div__w = l_warp__q;
     always @(*) iw_div__lead = s_iw_warp;
-    always @(*) iw_div__a = ld_addr;
+    always @(*) iw_div__a = l_addr__q;
     always @(*) iw_div__base = s_iw_addr;
     always @(*) cand = iw_div__stride;
     always @(*) begin
         u_iw_stride = s_iw_stride;
-        if (s_iw_valid & (ld_warp != s_iw_warp)) begin
+        if (s_iw_valid & (l_warp__q != s_iw_warp)) begin
             if (iw_div__pow2 & iw_div__div) begin
                 if ((s_iw_cnt != two_zero) & (cand == s_iw_stride)) begin
                 end
@@ -2869,7 +3365,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         u_iw_cnt = s_iw_cnt;
-        if (s_iw_valid & (ld_warp != s_iw_warp)) begin
+        if (s_iw_valid & (l_warp__q != s_iw_warp)) begin
             if (iw_div__pow2 & iw_div__div) begin
                 if ((s_iw_cnt != two_zero) & (cand == s_iw_stride)) begin
                     if (s_iw_cnt != two_three) begin
@@ -2897,6 +3393,32 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         e_stride = e_stride | h_stride__7;
         e_stride = e_stride | h_stride__8;
         e_stride = e_stride | h_stride__9;
+    end
+    always @(*) begin
+        next_addr = addr_zero;
+        next_addr = next_addr | h_naddr__0;
+        next_addr = next_addr | h_naddr__1;
+        next_addr = next_addr | h_naddr__2;
+        next_addr = next_addr | h_naddr__3;
+        next_addr = next_addr | h_naddr__4;
+        next_addr = next_addr | h_naddr__5;
+        next_addr = next_addr | h_naddr__6;
+        next_addr = next_addr | h_naddr__7;
+        next_addr = next_addr | h_naddr__8;
+        next_addr = next_addr | h_naddr__9;
+    end
+    always @(*) begin
+        next_sum = addr_zero;
+        next_sum = next_sum | h_nsum__0;
+        next_sum = next_sum | h_nsum__1;
+        next_sum = next_sum | h_nsum__2;
+        next_sum = next_sum | h_nsum__3;
+        next_sum = next_sum | h_nsum__4;
+        next_sum = next_sum | h_nsum__5;
+        next_sum = next_sum | h_nsum__6;
+        next_sum = next_sum | h_nsum__7;
+        next_sum = next_sum | h_nsum__8;
+        next_sum = next_sum | h_nsum__9;
     end
     always @(*) begin
         e_pc2 = pc_zero;
@@ -2996,6 +3518,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
+        h_naddr__0 = addr_zero;
+        if (chain_sel__0) begin
+            h_naddr__0 = ents__0__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__0 = addr_zero;
+        if (chain_sel__0) begin
+            h_nsum__0 = ents__0__n_sum;
+        end
+    end
+    always @(*) begin
         h_pc2__0 = pc_zero;
         if (chain_sel__0) begin
             h_pc2__0 = ents__0__pc2;
@@ -3017,6 +3551,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         h_stride__1 = addr_zero;
         if (chain_sel__1) begin
             h_stride__1 = ents__1__stride;
+        end
+    end
+    always @(*) begin
+        h_naddr__1 = addr_zero;
+        if (chain_sel__1) begin
+            h_naddr__1 = ents__1__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__1 = addr_zero;
+        if (chain_sel__1) begin
+            h_nsum__1 = ents__1__n_sum;
         end
     end
     always @(*) begin
@@ -3044,6 +3590,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
+        h_naddr__2 = addr_zero;
+        if (chain_sel__2) begin
+            h_naddr__2 = ents__2__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__2 = addr_zero;
+        if (chain_sel__2) begin
+            h_nsum__2 = ents__2__n_sum;
+        end
+    end
+    always @(*) begin
         h_pc2__2 = pc_zero;
         if (chain_sel__2) begin
             h_pc2__2 = ents__2__pc2;
@@ -3065,6 +3623,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         h_stride__3 = addr_zero;
         if (chain_sel__3) begin
             h_stride__3 = ents__3__stride;
+        end
+    end
+    always @(*) begin
+        h_naddr__3 = addr_zero;
+        if (chain_sel__3) begin
+            h_naddr__3 = ents__3__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__3 = addr_zero;
+        if (chain_sel__3) begin
+            h_nsum__3 = ents__3__n_sum;
         end
     end
     always @(*) begin
@@ -3092,6 +3662,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
+        h_naddr__4 = addr_zero;
+        if (chain_sel__4) begin
+            h_naddr__4 = ents__4__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__4 = addr_zero;
+        if (chain_sel__4) begin
+            h_nsum__4 = ents__4__n_sum;
+        end
+    end
+    always @(*) begin
         h_pc2__4 = pc_zero;
         if (chain_sel__4) begin
             h_pc2__4 = ents__4__pc2;
@@ -3113,6 +3695,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         h_stride__5 = addr_zero;
         if (chain_sel__5) begin
             h_stride__5 = ents__5__stride;
+        end
+    end
+    always @(*) begin
+        h_naddr__5 = addr_zero;
+        if (chain_sel__5) begin
+            h_naddr__5 = ents__5__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__5 = addr_zero;
+        if (chain_sel__5) begin
+            h_nsum__5 = ents__5__n_sum;
         end
     end
     always @(*) begin
@@ -3140,6 +3734,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
+        h_naddr__6 = addr_zero;
+        if (chain_sel__6) begin
+            h_naddr__6 = ents__6__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__6 = addr_zero;
+        if (chain_sel__6) begin
+            h_nsum__6 = ents__6__n_sum;
+        end
+    end
+    always @(*) begin
         h_pc2__6 = pc_zero;
         if (chain_sel__6) begin
             h_pc2__6 = ents__6__pc2;
@@ -3161,6 +3767,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         h_stride__7 = addr_zero;
         if (chain_sel__7) begin
             h_stride__7 = ents__7__stride;
+        end
+    end
+    always @(*) begin
+        h_naddr__7 = addr_zero;
+        if (chain_sel__7) begin
+            h_naddr__7 = ents__7__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__7 = addr_zero;
+        if (chain_sel__7) begin
+            h_nsum__7 = ents__7__n_sum;
         end
     end
     always @(*) begin
@@ -3188,6 +3806,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
+        h_naddr__8 = addr_zero;
+        if (chain_sel__8) begin
+            h_naddr__8 = ents__8__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__8 = addr_zero;
+        if (chain_sel__8) begin
+            h_nsum__8 = ents__8__n_sum;
+        end
+    end
+    always @(*) begin
         h_pc2__8 = pc_zero;
         if (chain_sel__8) begin
             h_pc2__8 = ents__8__pc2;
@@ -3212,6 +3842,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
+        h_naddr__9 = addr_zero;
+        if (chain_sel__9) begin
+            h_naddr__9 = ents__9__n_addr;
+        end
+    end
+    always @(*) begin
+        h_nsum__9 = addr_zero;
+        if (chain_sel__9) begin
+            h_nsum__9 = ents__9__n_sum;
+        end
+    end
+    always @(*) begin
         h_pc2__9 = pc_zero;
         if (chain_sel__9) begin
             h_pc2__9 = ents__9__pc2;
@@ -3231,8 +3873,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) hop_ok = (phase__q == ph_chain) & (hop__q < loop_hops) & chain_found;
     always @(*) hop_emit = hop_ok & (hop__q < chain_depth) & e_usable;
-    always @(*) next_addr = addr_eff + e_stride;
-    always @(*) next_sum = sum_eff + e_stride;
+    always @(*) d_intra = pj_intra - sum_eff;
     always @(*) closes = e_pc2 == jp;
     always @(*) begin
         if (phase__q == ph_intra) begin
@@ -3350,7 +3991,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) obs_en = hop_step & closes;
     always @(*) begin
-        if ((pj_t2 == two_zero) | (next_sum != pj_intra)) begin
+        if ((pj_t2 == two_zero) | (e_stride != d_intra)) begin
             o_intra = next_sum;
         end
         else begin
@@ -3358,7 +3999,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        if ((pj_t2 == two_zero) | (next_sum != pj_intra)) begin
+        if ((pj_t2 == two_zero) | (e_stride != d_intra)) begin
             o_t2 = two_one;
         end
         else begin
@@ -3494,7 +4135,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         cq_iw_cnt = cq_iw_cnt | ents__8__q_iw_cnt;
         cq_iw_cnt = cq_iw_cnt | ents__9__q_iw_cnt;
     end
-    always @(*) q_is_p = q == ld_pc;
+    always @(*) q_is_p = q == l_pc__q;
     always @(*) q_is_jp = q == jp;
     always @(*) begin
         cp_intra = addr_zero;
@@ -3533,7 +4174,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         cp_iw_warp = wb_zero;
         if (q_other) begin
             if (q_is_p) begin
-                cp_iw_warp = ld_warp;
+                cp_iw_warp = l_warp__q;
             end
             else begin
                 cp_iw_warp = cq_iw_warp;
@@ -3544,7 +4185,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         cp_iw_addr = addr_zero;
         if (q_other) begin
             if (q_is_p) begin
-                cp_iw_addr = ld_addr;
+                cp_iw_addr = l_addr__q;
             end
             else begin
                 cp_iw_addr = cq_iw_addr;
@@ -4107,8 +4748,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) ents__0__iw_we = load_en;
     assign ents__0__n_iw_valid = 1'b1;
-    always @(*) ents__0__n_iw_warp = ld_warp;
-    always @(*) ents__0__n_iw_addr = ld_addr;
+    always @(*) ents__0__n_iw_warp = l_warp__q;
+    always @(*) ents__0__n_iw_addr = l_addr__q;
     always @(*) ents__0__n_iw_stride = u_iw_stride;
     always @(*) ents__0__n_iw_cnt = u_iw_cnt;
     always @(*) ents__0__obs_we = obs_en;
@@ -4126,8 +4767,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__n_rank = new_rank__0;
     always @(*) ents__1__iw_we = load_en;
     assign ents__1__n_iw_valid = 1'b1;
-    always @(*) ents__1__n_iw_warp = ld_warp;
-    always @(*) ents__1__n_iw_addr = ld_addr;
+    always @(*) ents__1__n_iw_warp = l_warp__q;
+    always @(*) ents__1__n_iw_addr = l_addr__q;
     always @(*) ents__1__n_iw_stride = u_iw_stride;
     always @(*) ents__1__n_iw_cnt = u_iw_cnt;
     always @(*) ents__1__obs_we = obs_en;
@@ -4145,8 +4786,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__n_rank = new_rank__1;
     always @(*) ents__2__iw_we = load_en;
     assign ents__2__n_iw_valid = 1'b1;
-    always @(*) ents__2__n_iw_warp = ld_warp;
-    always @(*) ents__2__n_iw_addr = ld_addr;
+    always @(*) ents__2__n_iw_warp = l_warp__q;
+    always @(*) ents__2__n_iw_addr = l_addr__q;
     always @(*) ents__2__n_iw_stride = u_iw_stride;
     always @(*) ents__2__n_iw_cnt = u_iw_cnt;
     always @(*) ents__2__obs_we = obs_en;
@@ -4164,8 +4805,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__n_rank = new_rank__2;
     always @(*) ents__3__iw_we = load_en;
     assign ents__3__n_iw_valid = 1'b1;
-    always @(*) ents__3__n_iw_warp = ld_warp;
-    always @(*) ents__3__n_iw_addr = ld_addr;
+    always @(*) ents__3__n_iw_warp = l_warp__q;
+    always @(*) ents__3__n_iw_addr = l_addr__q;
     always @(*) ents__3__n_iw_stride = u_iw_stride;
     always @(*) ents__3__n_iw_cnt = u_iw_cnt;
     always @(*) ents__3__obs_we = obs_en;
@@ -4183,8 +4824,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__n_rank = new_rank__3;
     always @(*) ents__4__iw_we = load_en;
     assign ents__4__n_iw_valid = 1'b1;
-    always @(*) ents__4__n_iw_warp = ld_warp;
-    always @(*) ents__4__n_iw_addr = ld_addr;
+    always @(*) ents__4__n_iw_warp = l_warp__q;
+    always @(*) ents__4__n_iw_addr = l_addr__q;
     always @(*) ents__4__n_iw_stride = u_iw_stride;
     always @(*) ents__4__n_iw_cnt = u_iw_cnt;
     always @(*) ents__4__obs_we = obs_en;
@@ -4202,8 +4843,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__n_rank = new_rank__4;
     always @(*) ents__5__iw_we = load_en;
     assign ents__5__n_iw_valid = 1'b1;
-    always @(*) ents__5__n_iw_warp = ld_warp;
-    always @(*) ents__5__n_iw_addr = ld_addr;
+    always @(*) ents__5__n_iw_warp = l_warp__q;
+    always @(*) ents__5__n_iw_addr = l_addr__q;
     always @(*) ents__5__n_iw_stride = u_iw_stride;
     always @(*) ents__5__n_iw_cnt = u_iw_cnt;
     always @(*) ents__5__obs_we = obs_en;
@@ -4221,8 +4862,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__n_rank = new_rank__5;
     always @(*) ents__6__iw_we = load_en;
     assign ents__6__n_iw_valid = 1'b1;
-    always @(*) ents__6__n_iw_warp = ld_warp;
-    always @(*) ents__6__n_iw_addr = ld_addr;
+    always @(*) ents__6__n_iw_warp = l_warp__q;
+    always @(*) ents__6__n_iw_addr = l_addr__q;
     always @(*) ents__6__n_iw_stride = u_iw_stride;
     always @(*) ents__6__n_iw_cnt = u_iw_cnt;
     always @(*) ents__6__obs_we = obs_en;
@@ -4240,8 +4881,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__n_rank = new_rank__6;
     always @(*) ents__7__iw_we = load_en;
     assign ents__7__n_iw_valid = 1'b1;
-    always @(*) ents__7__n_iw_warp = ld_warp;
-    always @(*) ents__7__n_iw_addr = ld_addr;
+    always @(*) ents__7__n_iw_warp = l_warp__q;
+    always @(*) ents__7__n_iw_addr = l_addr__q;
     always @(*) ents__7__n_iw_stride = u_iw_stride;
     always @(*) ents__7__n_iw_cnt = u_iw_cnt;
     always @(*) ents__7__obs_we = obs_en;
@@ -4259,8 +4900,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__n_rank = new_rank__7;
     always @(*) ents__8__iw_we = load_en;
     assign ents__8__n_iw_valid = 1'b1;
-    always @(*) ents__8__n_iw_warp = ld_warp;
-    always @(*) ents__8__n_iw_addr = ld_addr;
+    always @(*) ents__8__n_iw_warp = l_warp__q;
+    always @(*) ents__8__n_iw_addr = l_addr__q;
     always @(*) ents__8__n_iw_stride = u_iw_stride;
     always @(*) ents__8__n_iw_cnt = u_iw_cnt;
     always @(*) ents__8__obs_we = obs_en;
@@ -4278,8 +4919,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__n_rank = new_rank__8;
     always @(*) ents__9__iw_we = load_en;
     assign ents__9__n_iw_valid = 1'b1;
-    always @(*) ents__9__n_iw_warp = ld_warp;
-    always @(*) ents__9__n_iw_addr = ld_addr;
+    always @(*) ents__9__n_iw_warp = l_warp__q;
+    always @(*) ents__9__n_iw_addr = l_addr__q;
     always @(*) ents__9__n_iw_stride = u_iw_stride;
     always @(*) ents__9__n_iw_cnt = u_iw_cnt;
     always @(*) ents__9__obs_we = obs_en;
@@ -4307,12 +4948,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) walkq__pop = job_end;
     always @(*) walkq_addr__pop = job_end;
     always @(*) walkq_se__pop = job_end;
-    always @(*) jp_w__narrow = ld_warp;
-    always @(*) jp_p__narrow = ld_pc;
+    always @(*) jp_w__narrow = l_warp__q;
+    always @(*) jp_p__narrow = l_pc__q;
     always @(*) walkq__i_data = jp_w__wide | (jp_p__wide << joff_p);
-    always @(*) walkq_addr__i_data = ld_addr;
-    always @(*) js_span__narrow = ld_span;
-    always @(*) js_end__narrow = ld_cta_end;
+    always @(*) walkq_addr__i_data = l_addr__q;
+    always @(*) js_span__narrow = l_span__q;
+    always @(*) js_end__narrow = l_end__q;
     always @(*) walkq_se__i_data = js_span__wide | (js_end__wide << joff_end);
     always @(*) pfq__clock = clock;
     always @(*) pfq__reset = reset;
@@ -4376,7 +5017,7 @@ module snake_prefetcher__reg16(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg16
 
-module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cur,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,n_intra,n_t2,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,key,m_cur,m_cur_w,usable,span,m_pj,pc2,stride,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
+module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,f_q,f_p,f_t,sp,cur,first,b_addr,b_sum,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,n_intra,n_t2,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,key,m_cur,m_cur_w,usable,span,m_pj,pc2,n_addr,n_sum,stride,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
 
     // Module arguments
     input wire  clock;
@@ -4388,8 +5029,17 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     input wire  link_en;
     input wire  [7:0] train;
     input wire  own;
+    input wire  [31:0] nq;
+    input wire  [31:0] np;
+    input wire  [31:0] ns;
+    input wire  f_q;
+    input wire  f_p;
+    input wire  f_t;
     input wire  [11:0] sp;
     input wire  [31:0] cur;
+    input wire  first;
+    input wire  [31:0] b_addr;
+    input wire  [31:0] b_sum;
     input wire  [5:0] jw;
     input wire  [31:0] jp;
     input wire  iw_we;
@@ -4421,6 +5071,8 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     output reg  [11:0] span;
     output reg  m_pj;
     output reg  [31:0] pc2;
+    output reg  [31:0] n_addr;
+    output reg  [31:0] n_sum;
     output reg  [31:0] stride;
     output reg  [3:0] rank;
     output reg  p_iw_valid;
@@ -4515,15 +5167,27 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     wire  [7:0] r_ones__q;
     reg  r_ones__clock;
     reg  r_ones__reset;
+    reg  r_mq__d;
+    wire  r_mq__q;
+    reg  r_mq__clock;
+    reg  r_mq__reset;
+    reg  r_mp__d;
+    wire  r_mp__q;
+    reg  r_mp__clock;
+    reg  r_mp__reset;
+    reg  r_mt__d;
+    wire  r_mt__q;
+    reg  r_mt__clock;
+    reg  r_mt__reset;
     reg  [7:0] zx_ones__narrow;
     wire  [15:0] zx_ones__wide;
     reg  [3:0] zx_nrank__narrow;
     wire  [15:0] zx_nrank__wide;
 
     // Local signals
-    reg  same_tail;
     reg  [7:0] hit_cnt;
     reg  clr;
+    reg  m_cur_pc;
     reg  has_jw;
     reg  has_w;
     reg  m_p;
@@ -4628,6 +5292,24 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
         .clock(r_ones__clock),
         .reset(r_ones__reset)
     );
+    snake_prefetcher__reg1 r_mq(
+        .d(r_mq__d),
+        .q(r_mq__q),
+        .clock(r_mq__clock),
+        .reset(r_mq__reset)
+    );
+    snake_prefetcher__reg1 r_mp(
+        .d(r_mp__d),
+        .q(r_mp__q),
+        .clock(r_mp__clock),
+        .reset(r_mp__reset)
+    );
+    snake_prefetcher__reg1 r_mt(
+        .d(r_mt__d),
+        .q(r_mt__q),
+        .clock(r_mt__clock),
+        .reset(r_mt__reset)
+    );
     snake_prefetcher__ents__zx_ones zx_ones(
         .narrow(zx_ones__narrow),
         .wide(zx_ones__wide)
@@ -4654,6 +5336,9 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     always @(*) r_rank__clock = clock;
     always @(*) r_span__clock = clock;
     always @(*) r_ones__clock = clock;
+    always @(*) r_mq__clock = clock;
+    always @(*) r_mp__clock = clock;
+    always @(*) r_mt__clock = clock;
     always @(*) begin
         r_valid__d = r_valid__q;
         if (alloc) begin
@@ -4819,6 +5504,33 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
             end
         end
     end
+    always @(*) begin
+        r_mq__d = r_mq__q;
+        if (alloc) begin
+            r_mq__d = f_q;
+        end
+        else begin
+            r_mq__d = r_valid__q & (r_pc1__q == nq);
+        end
+    end
+    always @(*) begin
+        r_mp__d = r_mp__q;
+        if (alloc) begin
+            r_mp__d = f_p;
+        end
+        else begin
+            r_mp__d = r_valid__q & (r_pc1__q == np);
+        end
+    end
+    always @(*) begin
+        r_mt__d = r_mt__q;
+        if (alloc) begin
+            r_mt__d = f_t;
+        end
+        else begin
+            r_mt__d = (r_pc2__q == np) & (r_stride__q == ns);
+        end
+    end
     always @(*) r_valid__reset = reset;
     always @(*) r_pc1__reset = reset;
     always @(*) r_pc2__reset = reset;
@@ -4835,12 +5547,14 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     always @(*) r_rank__reset = reset;
     always @(*) r_span__reset = reset;
     always @(*) r_ones__reset = reset;
-    always @(*) m_q = r_valid__q & (r_pc1__q == q);
-    always @(*) m_p = r_valid__q & (r_pc1__q == p);
-    always @(*) same_tail = (r_pc2__q == p) & (r_stride__q == s);
-    always @(*) m_link = r_valid__q & (r_pc1__q == q) & same_tail;
+    always @(*) r_mq__reset = reset;
+    always @(*) r_mp__reset = reset;
+    always @(*) r_mt__reset = reset;
+    always @(*) m_q = r_mq__q;
+    always @(*) m_p = r_mp__q;
+    always @(*) m_link = r_mq__q & r_mt__q;
     always @(*) has_w = |(r_wv__q & w_onehot);
-    always @(*) clr = r_valid__q & (r_pc1__q == q) & has_w & ~same_tail;
+    always @(*) clr = r_mq__q & has_w & ~r_mt__q;
     always @(*) begin
         if (link_en & clr) begin
             wv_clr = r_wv__q & ~w_onehot;
@@ -4869,11 +5583,21 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,sp,cu
     always @(*) zx_ones__narrow = ones_clr;
     always @(*) zx_nrank__narrow = ~r_rank__q;
     always @(*) key = (zx_ones__wide << eight) | zx_nrank__wide;
-    always @(*) m_cur = r_valid__q & (r_pc1__q == cur) & (r_t1__q == t1_prom);
-    always @(*) has_jw = r_wv__q[jw];
-    always @(*) m_cur_w = r_valid__q & (r_pc1__q == cur) & (own | (r_t1__q == t1_prom)) & has_jw;
-    always @(*) usable = (r_t1__q == t1_prom) | (own & has_jw & (r_t1__q == t1_two));
     always @(*) m_pj = r_valid__q & (r_pc1__q == jp);
+    always @(*) begin
+        if (first) begin
+            m_cur_pc = m_pj;
+        end
+        else begin
+            m_cur_pc = r_valid__q & (r_pc1__q == cur);
+        end
+    end
+    always @(*) m_cur = m_cur_pc & (r_t1__q == t1_prom);
+    always @(*) has_jw = r_wv__q[jw];
+    always @(*) m_cur_w = m_cur_pc & (own | (r_t1__q == t1_prom)) & has_jw;
+    always @(*) usable = (r_t1__q == t1_prom) | (own & has_jw & (r_t1__q == t1_two));
+    always @(*) n_addr = b_addr + r_stride__q;
+    always @(*) n_sum = b_sum + r_stride__q;
     always @(*) valid = r_valid__q;
     always @(*) pc2 = r_pc2__q;
     always @(*) stride = r_stride__q;
@@ -5471,6 +6195,21 @@ module snake_prefetcher__js_span(narrow,wide);
     // Update code (custom)
     always @(*) wide = {8'd0, narrow};
 endmodule // snake_prefetcher__js_span
+
+module snake_prefetcher__reg7(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 7'h0;
+        else q <= d;
+    end
+endmodule // snake_prefetcher__reg7
 
 module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 

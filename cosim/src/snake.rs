@@ -288,7 +288,7 @@ pub fn revision2_scenario(gap: usize) -> (SnakeParams, Vec<SnakeIn>) {
 
 /// Cycles from a load accepted at edge t to its first prefetch on `pf_*`
 /// (the unit document's "Latency" table, first row).
-pub const LOAD_TO_FIRST_PREFETCH: u32 = 2;
+pub const LOAD_TO_FIRST_PREFETCH: u32 = 3;
 
 impl CosimUnit for SnakePrefetcher {
     const SUMMARY: &'static str = "Snake prefetcher (Head, Tail, chain walker, throttle)";

@@ -18,9 +18,13 @@
 //!   `throttled`); at the edge `count` reloads with `THROTTLE_CYCLES` on a
 //!   `cache_full` cycle and otherwise counts down, `bw_halt` follows the
 //!   hysteresis on `bw_util`;
-//! * a load with `ld_valid = 1` and `ld_uniform = 1` trains the tables at
-//!   the edge, halted or not;
-//! * the same load enters the walk queue at the edge if not halted and if
+//! * **the load stage** (issue 29): a load with `ld_valid = 1` and
+//!   `ld_uniform = 1` is accepted at the edge ending its cycle and waits
+//!   in the load stage during the next cycle; everything below that a load
+//!   does, it does at the edge ending that next cycle ("the staged load"),
+//!   as if it had been presented then;
+//! * the staged load trains the tables at the edge, halted or not;
+//! * the staged load enters the walk queue at the edge if not halted and if
 //!   the walk queue was not full at the start of the cycle (else it is
 //!   dropped);
 //! * the walker works on the head of the walk queue, from the tables at the
@@ -36,9 +40,10 @@
 //!   the queue is empty) and is popped at an edge with `pf_ready = 1`.
 //!
 //! A load accepted at edge *t* with the walker idle, both queues empty, not
-//! halted and `pf_ready = 1` has its first prefetch pushed at edge *t + 1*
-//! and taken at edge *t + 2*; later prefetches of the same job follow one
-//! per edge.
+//! halted and `pf_ready = 1` trains and enters the walk queue at edge
+//! *t + 1*, has its first prefetch pushed at edge *t + 2* and taken at edge
+//! *t + 3*; later prefetches of the same job follow one per edge. (Before
+//! issue 29 the load trained at edge *t*: one cycle less.)
 //!
 //! # Revision 2
 //! The spec's revision 2 (`snake.md`, "Revision 2") is the default; its
@@ -73,7 +78,8 @@
 //!   in range), `ld_pc` to `PC_W`, `ld_addr` to `ADDR_W`, `bw_util` to 7
 //!   bits (a value above 100 is compared as it is).
 //! * Reset clears every field of the Head rows (not only `valid`), of the
-//!   Tail entries, of the queues and of the walker. The statistics
+//!   Tail entries, of the queues, of the walker and the load stage (a load
+//!   accepted at the edge before a reset never trains). The statistics
 //!   ([`SnakeStats`]) are not port-visible state and are not cleared by
 //!   reset.
 //! * A prefetch popped at a reset edge is not a transfer (nothing else

@@ -42,6 +42,11 @@ pub struct SnakeModel {
     pub(super) count: u64,
     /// Bandwidth halt.
     pub(super) bw_halt: bool,
+    /// The load accepted at the last edge (`ld_valid = 1`, `ld_uniform =
+    /// 1`), waiting in the load stage: it trains the tables, and its walk
+    /// job enters the walk queue, at the next edge (contract, "Pipelining
+    /// (issue 29)"). A walk job holds every field of a load.
+    pub(super) staged: Option<WalkJob>,
     /// Event counts.
     pub(super) stats: SnakeStats,
 }
@@ -67,6 +72,7 @@ impl SnakeModel {
             pfq: VecDeque::new(),
             count: 0,
             bw_halt: false,
+            staged: None,
             stats: SnakeStats::default(),
         }
     }
@@ -167,6 +173,12 @@ impl SnakeModel {
     /// The bandwidth halt.
     pub fn bw_halt(&self) -> bool {
         self.bw_halt
+    }
+
+    /// The load in the load stage (accepted at the last edge; it trains and
+    /// enters the walk queue at the next edge), if any.
+    pub fn staged_load(&self) -> Option<WalkJob> {
+        self.staged
     }
 
     /// Prefetching is halted during the current cycle (`throttled`).
@@ -384,6 +396,7 @@ impl SnakeModel {
         self.pfq.clear();
         self.count = 0;
         self.bw_halt = false;
+        self.staged = None;
     }
 }
 
@@ -427,9 +440,21 @@ impl GoldenModel<SnakePrefetcher> for SnakeModel {
         let span = inputs.ld_span & mask(SPAN_W);
         let end = inputs.ld_cta_end & mask(p.warp_bits() + 1);
         debug_assert!(warp < p.N_WARPS, "N_WARPS is a power of two");
-        let load = inputs.ld_valid && inputs.ld_uniform;
-        if inputs.ld_valid && !load {
+        let accepted = inputs.ld_valid && inputs.ld_uniform;
+        if inputs.ld_valid && !accepted {
             self.stats.loads_ignored += 1;
+        }
+        // The load stage: this cycle handles the load accepted at the last
+        // edge; the load of this cycle waits in the stage for the next one.
+        let load = self.staged.take();
+        if accepted {
+            self.staged = Some(WalkJob {
+                warp,
+                pc,
+                addr,
+                span,
+                end,
+            });
         }
 
         // Decisions from the state at the start of the cycle.
@@ -457,8 +482,8 @@ impl GoldenModel<SnakePrefetcher> for SnakeModel {
             let job_pc = self.walkq.front().expect("walk job").pc;
             self.record_observation(job_pc, x);
         }
-        if load {
-            self.train(warp, pc, addr, span);
+        if let Some(ld) = load {
+            self.train(ld.warp, ld.pc, ld.addr, ld.span);
         }
 
         // Output queue: pop the head, then the walker's push.
@@ -495,21 +520,15 @@ impl GoldenModel<SnakePrefetcher> for SnakeModel {
             }
         }
 
-        // The load's walk job.
-        if load {
+        // The staged load's walk job.
+        if let Some(job) = load {
             if halted {
                 self.stats.jobs_suppressed += 1;
             } else if walkq_full {
                 self.stats.jobs_dropped += 1;
             } else {
                 self.stats.jobs_enqueued += 1;
-                self.walkq.push_back(WalkJob {
-                    warp,
-                    pc,
-                    addr,
-                    span,
-                    end,
-                });
+                self.walkq.push_back(job);
             }
         }
     }

@@ -11,9 +11,14 @@ mod kernel;
 /// One Tail entry. `A` = `ADDR_W`, `P` = `PC_W`, `WB` = warp-id bits, `NW`
 /// = `N_WARPS` (the warp vector), `RT` = rank bits.
 ///
-/// Comparisons, on the registered entry: with the load's keys (`q`, `p`,
-/// `s`, warp `w` as `w_onehot`: `m_q`, `m_p`, `m_link`, and the eviction
-/// `key` from the ones of `wv` after this load's clearing) and with the
+/// Comparisons with the staged load's keys (`q`, `p`, `s`) are made one
+/// cycle ahead (issue 29), against the next staged load's keys (`nq`,
+/// `np`, `ns`: the load accepted this cycle) and registered as `r_mq`,
+/// `r_mp`, `r_mt`; an entry allocated at this edge takes the forwarded
+/// results (`f_q`, `f_p`, `f_t`: the next keys compared with this load's
+/// link, the entry's new contents) instead. From them and warp `w` as
+/// `w_onehot`: `m_q`, `m_p`, `m_link`, and the eviction `key` from the
+/// ones of `wv` after this load's clearing; and with the
 /// walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`, `usable`, `m_pj`). Updates at the edge, in this order of precedence: `alloc`
 /// rewrites the whole entry; otherwise the load's link update (`link_en`:
 /// clear or hit; a hit and an allocation write `span`), the inter-warp fields (`iw_we` and `m_p`), the
@@ -47,10 +52,29 @@ pub struct SnakeEntry<
     /// takes the warp's own link at any `t1`, and a link with `t1 = 1` is
     /// usable for the warps in `wv`.
     pub own: Signal<In, Bit>,
+    /// The next staged load's `q` (the load accepted this cycle).
+    pub nq: Signal<In, Bits<P>>,
+    /// The next staged load's `p`.
+    pub np: Signal<In, Bits<P>>,
+    /// The next staged load's `s`.
+    pub ns: Signal<In, Bits<A>>,
+    /// `nq = q`: the next `m_q` of an entry allocated at this edge.
+    pub f_q: Signal<In, Bit>,
+    /// `np = q`: its next `m_p`.
+    pub f_p: Signal<In, Bit>,
+    /// `(np, ns) = (p, s)`: its next tail match.
+    pub f_t: Signal<In, Bit>,
     /// The load's span (`ld_span`), written on a hit and an allocation.
     pub sp: Signal<In, Bits<12>>,
-    /// The walker's current pc.
+    /// The walker's current pc (its register; used after the first hop).
     pub cur: Signal<In, Bits<P>>,
+    /// The walker is before its first hop (`hop = 0`): the hop choice is
+    /// from the job's pc `jp`, not from `cur`.
+    pub first: Signal<In, Bit>,
+    /// The walker's address before this hop (the job's at `hop = 0`).
+    pub b_addr: Signal<In, Bits<A>>,
+    /// The walker's stride sum before this hop (0 at `hop = 0`).
+    pub b_sum: Signal<In, Bits<A>>,
     /// The walk job's warp.
     pub jw: Signal<In, Bits<WB>>,
     /// The walk job's pc.
@@ -117,6 +141,12 @@ pub struct SnakeEntry<
     pub m_pj: Signal<Out, Bit>,
     /// `pc2`.
     pub pc2: Signal<Out, Bits<P>>,
+    /// `b_addr + stride`: the hop's address if this entry is the hop
+    /// choice (every entry adds its own, beside the choice, so the adder is
+    /// not behind the hop choice).
+    pub n_addr: Signal<Out, Bits<A>>,
+    /// `b_sum + stride`, likewise.
+    pub n_sum: Signal<Out, Bits<A>>,
     /// `stride`.
     pub stride: Signal<Out, Bits<A>>,
     /// The rank (0 = most recently used).
@@ -173,6 +203,12 @@ pub struct SnakeEntry<
     r_span: Reg<Bits<12>>,
     /// The ones in `wv`, kept with it (no bit count on the training path).
     r_ones: Reg<Bits<8>>,
+    /// Valid with `pc1 = q` for the staged load (registered a cycle ahead).
+    r_mq: Reg<Bit>,
+    /// Valid with `pc1 = p`, likewise.
+    r_mp: Reg<Bit>,
+    /// `(pc2, stride) = (p, s)`, likewise.
+    r_mt: Reg<Bit>,
     zx_ones: ZeroExt<8, 16>,
     zx_nrank: ZeroExt<RT, 16>,
 
@@ -185,9 +221,11 @@ pub struct SnakeEntry<
     zero_a: Constant<Bits<A>>,
     zero_wb: Constant<Bits<WB>>,
 
-    same_tail: Signal<Local, Bit>,
     hit_cnt: Signal<Local, Bits<8>>,
     clr: Signal<Local, Bit>,
+    /// Valid with `pc1` = the walker's current pc (`jp` before the first
+    /// hop).
+    m_cur_pc: Signal<Local, Bit>,
     has_jw: Signal<Local, Bit>,
     has_w: Signal<Local, Bit>,
     /// Valid with `pc1 = p`.
@@ -212,7 +250,16 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             train: Default::default(),
             own: Default::default(),
             sp: Default::default(),
+            nq: Default::default(),
+            np: Default::default(),
+            ns: Default::default(),
+            f_q: Default::default(),
+            f_p: Default::default(),
+            f_t: Default::default(),
             cur: Default::default(),
+            first: Default::default(),
+            b_addr: Default::default(),
+            b_sum: Default::default(),
             jw: Default::default(),
             jp: Default::default(),
             iw_we: Default::default(),
@@ -239,6 +286,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             m_p: Default::default(),
             m_link: Default::default(),
             clr: Default::default(),
+            m_cur_pc: Default::default(),
             hit_cnt: Default::default(),
             key: Default::default(),
             m_cur: Default::default(),
@@ -247,6 +295,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             span: Default::default(),
             m_pj: Default::default(),
             pc2: Default::default(),
+            n_addr: Default::default(),
+            n_sum: Default::default(),
             stride: Default::default(),
             rank: Default::default(),
             r_valid: Default::default(),
@@ -265,6 +315,9 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_rank: Default::default(),
             r_span: Default::default(),
             r_ones: Default::default(),
+            r_mq: Default::default(),
+            r_mp: Default::default(),
+            r_mt: Default::default(),
             p_iw_valid: Default::default(),
             p_iw_warp: Default::default(),
             p_iw_addr: Default::default(),
@@ -291,7 +344,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             eight: konst(8),
             zero_a: konst(0),
             zero_wb: konst(0),
-            same_tail: Default::default(),
             has_jw: Default::default(),
             has_w: Default::default(),
             ones_clr: Default::default(),

@@ -88,6 +88,23 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
             ADD,
         ),
         f("throttle", "counter, bandwidth halt", 16 + 1, 1, false, ADD),
+        f(
+            "load stage (issue 29)",
+            "valid, warp, pc, address, span, CTA end, previous valid, previous pc, stride, \
+             warp one-hot",
+            1 + wb + pc + a + 12 + (wb + 1) + 1 + pc + a + nw,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "Tail",
+            "matches with the staged load, registered (pc1 = q, pc1 = p, (pc2, stride) = (p, s))",
+            3,
+            ne,
+            false,
+            ADD,
+        ),
     ];
     StorageReport {
         unit: "snake_prefetcher".into(),

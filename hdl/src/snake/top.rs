@@ -126,6 +126,20 @@ pub struct SnakePrefetcherRtl<
     cur: Reg<Bits<P>>,
     addr: Reg<Bits<A>>,
     sum: Reg<Bits<A>>,
+    /// The load stage (issue 29): the load accepted at the last edge, its
+    /// warp's previous load (`l_link` = that row was valid, `l_q` its pc)
+    /// and the link stride `l_s = a - prev.addr`.
+    l_valid: Reg<Bit>,
+    l_warp: Reg<Bits<WB>>,
+    l_pc: Reg<Bits<P>>,
+    l_addr: Reg<Bits<A>>,
+    l_span: Reg<Bits<12>>,
+    l_end: Reg<Bits<WD>>,
+    l_link: Reg<Bit>,
+    l_q: Reg<Bits<P>>,
+    l_s: Reg<Bits<A>>,
+    /// The staged load's warp, one-hot.
+    l_onehot: Reg<Bits<NW>>,
 
     throttle_cycles: Constant<Bits<16>>,
     count_zero: Constant<Bits<16>>,
@@ -175,7 +189,21 @@ pub struct SnakePrefetcherRtl<
     rank_one: Constant<Bits<RT>>,
 
     halted: Signal<Local, Bit>,
+    /// A load is accepted this cycle (`ld_valid` and `ld_uniform`).
+    accept: Signal<Local, Bit>,
+    /// Its warp, one-hot (the Head row it writes).
+    h_onehot: Signal<Local, Bits<NW>>,
+    /// The staged load is handled this cycle.
     load_en: Signal<Local, Bit>,
+    /// The accepted load's link stride (`ld_addr` less its warp's Head
+    /// address): the next staged load's `s`.
+    s_next: Signal<Local, Bits<A>>,
+    /// The accepted load's keys against the staged load's link (`q` = its
+    /// `q`; `p` = its `q`; `(p, s)` = its `(p, s)`): the registered matches
+    /// of the entry the staged load allocates.
+    f_q: Signal<Local, Bit>,
+    f_p: Signal<Local, Bit>,
+    f_t: Signal<Local, Bit>,
     link_en: Signal<Local, Bit>,
     q: Signal<Local, Bits<P>>,
     s: Signal<Local, Bits<A>>,
@@ -187,13 +215,16 @@ pub struct SnakePrefetcherRtl<
     jspan: Signal<Local, Bits<12>>,
     /// The job's `end`, zero-extended to the 8-bit warp arithmetic.
     jend: Signal<Local, Bits<8>>,
-    cur_eff: Signal<Local, Bits<P>>,
+    /// The walker is before its first hop (`hop = 0`).
+    first: Signal<Local, Bit>,
     addr_eff: Signal<Local, Bits<A>>,
     sum_eff: Signal<Local, Bits<A>>,
     // The hop choice (one-hot) and its entry's masked fields.
     cw_any: Signal<Local, Bit>,
     chain_sel: Vec<Signal<Local, Bit>>,
     h_stride: Vec<Signal<Local, Bits<A>>>,
+    h_naddr: Vec<Signal<Local, Bits<A>>>,
+    h_nsum: Vec<Signal<Local, Bits<A>>>,
     h_pc2: Vec<Signal<Local, Bits<P>>>,
     h_usable: Vec<Signal<Local, Bit>>,
     h_span: Vec<Signal<Local, Bits<12>>>,
@@ -252,6 +283,8 @@ pub struct SnakePrefetcherRtl<
     push: Signal<Local, Bit>,
     job_end: Signal<Local, Bit>,
     obs_en: Signal<Local, Bit>,
+    /// `intra - sum` (before this hop): the stride that repeats `intra`.
+    d_intra: Signal<Local, Bits<A>>,
     o_intra: Signal<Local, Bits<A>>,
     o_t2: Signal<Local, Bits<2>>,
     pf_a: Signal<Local, Bits<A>>,
@@ -365,6 +398,8 @@ impl<
             rank_one: konst(1),
             chain_sel: sigs(ne),
             h_stride: sigs(ne),
+            h_naddr: sigs(ne),
+            h_nsum: sigs(ne),
             h_pc2: sigs(ne),
             h_usable: sigs(ne),
             h_span: sigs(ne),
@@ -383,9 +418,10 @@ impl<
             iw_div, zx_onehot, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
             qp_warp, qp_kind, qp_span, js_span, js_end,
             // Registers.
-            count, bw_halt, phase, hop, kidx, cur, addr, sum,
+            count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
+            l_span, l_end, l_link, l_q, l_s, l_onehot,
             // Local signals.
-            halted, load_en, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, cur_eff,
+            halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, first,
             addr_eff, sum_eff, e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,
             cta_ok, pf_s, cw_any, alloc_inv, touch, mstride, mt0, mt1, mt2, mt3, kaddr, q_other,
             q_is_p, q_is_jp, cq_intra, cq_t2, cq_iw_valid, cq_iw_warp, cq_iw_addr, cq_iw_stride,
@@ -393,7 +429,7 @@ impl<
             any_hit, any_inval, allocate, s_iw_valid, s_iw_warp, s_iw_addr, s_iw_stride, s_iw_cnt,
             cand, u_iw_stride, u_iw_cnt, chain_found, e_stride, e_pc2, pj_found, pj_intra, pj_t2,
             pj_iw_stride, pj_iw_cnt, intra_ok, inter_ok, any_ok, next_addr, next_sum,
-            closes, inter_warp, push, job_end, obs_en, o_intra, o_t2, pf_a, pf_w, pf_k, cp_intra,
+            closes, inter_warp, push, job_end, obs_en, d_intra, o_intra, o_t2, pf_a, pf_w, pf_k, cp_intra,
             cp_t2, cp_iw_valid, cp_iw_warp, cp_iw_addr, cp_iw_stride, cp_iw_cnt,
         })
     }

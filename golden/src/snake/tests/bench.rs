@@ -100,19 +100,35 @@ impl Tb {
         }
     }
 
-    /// Idle with `pf_ready = 1` until the walk queue and the output queue
-    /// are empty (at most 1000 edges).
+    /// Idle with `pf_ready = 1` until the load stage, the walk queue and
+    /// the output queue are empty (at most 1000 edges).
     pub(super) fn drain(&mut self) {
         let ready = self.pf_ready;
         self.pf_ready = true;
         for _ in 0..1000 {
-            if self.m.walk_queue().is_empty() && self.m.pfq_len() == 0 {
+            if self.m.staged_load().is_none()
+                && self.m.walk_queue().is_empty()
+                && self.m.pfq_len() == 0
+            {
                 self.pf_ready = ready;
                 return;
             }
             self.idle(1);
         }
         panic!("the prefetcher does not drain");
+    }
+
+    /// The model as it is once the load accepted at the last edge has
+    /// left the load stage: a copy stepped one idle edge (the bench's
+    /// `pf_ready`). Checks of the tables after a load read this; the bench
+    /// itself does not advance.
+    pub(super) fn settled(&self) -> SnakeModel {
+        let mut m = self.m.clone();
+        m.step(&SnakeIn {
+            pf_ready: self.pf_ready,
+            ..SnakeIn::default()
+        });
+        m
     }
 
     /// The prefetches transferred so far, in order.
@@ -151,6 +167,7 @@ pub(super) fn defaults() -> SnakeParams {
 
 /// Everything the model holds that the RTL holds.
 pub(super) type Snapshot = (
+    Option<WalkJob>,
     Vec<HeadRow>,
     Vec<TailEntry>,
     Vec<usize>,
@@ -163,6 +180,7 @@ pub(super) type Snapshot = (
 
 pub(super) fn snapshot(m: &SnakeModel) -> Snapshot {
     (
+        m.staged_load(),
         (0..m.params().N_WARPS).map(|w| m.head(w)).collect(),
         m.tail().to_vec(),
         m.recency().to_vec(),

@@ -87,7 +87,7 @@ fn loop_closing_and_intra_warp() {
     tb.drain();
     tb.forget();
     let t = tb.ld(0, LA, loop_base(0) + 0x3000);
-    assert_eq!(tb.m.tail()[1].t1, T1_UNTRAINED);
+    assert_eq!(tb.settled().tail()[1].t1, T1_UNTRAINED);
     tb.drain();
     let b = loop_base(0) + 0x3000;
     assert_eq!(
@@ -97,7 +97,7 @@ fn loop_closing_and_intra_warp() {
             (b + 0x1000, 0, kind::INTRA_WARP)
         ]
     );
-    assert_eq!(tb.taken(), vec![t + 2, t + 3]);
+    assert_eq!(tb.taken(), vec![t + 3, t + 4]);
     assert_eq!(tb.m.stats().prefetches_intra, 1);
 }
 
@@ -179,7 +179,8 @@ fn walk_queue_full_drops_job() {
     let mut tb = Tb::new(&p);
     for i in 0..6 {
         tb.ld(i, 0x100 + 4 * i, 0x1000);
-        let s = tb.m.stats();
+        // Load i is handled at the next edge (load stage).
+        let s = tb.settled().stats();
         assert_eq!(
             (s.jobs_enqueued, s.jobs_dropped),
             (i / 2 + 1, i.div_ceil(2))
@@ -218,7 +219,7 @@ fn output_queue_full_stalls() {
         train_chain(&mut tb);
         tb.pf_ready = false;
         tb.ld(4, 0x100, chain_base(4));
-        tb.idle(6);
+        tb.idle(7); // the job enters at t + 1, pushes at t + 2 and t + 3
         assert_eq!(tb.m.pfq_len(), 2);
         let walker = tb.m.walker();
         assert_eq!(walker.hop, 2, "two hops pushed, the third stalls");
@@ -261,17 +262,18 @@ fn stall_redecides_against_current_tables() {
     }
     tb.forget();
     tb.pf_ready = false;
-    let t = tb.ld(3, a, 0x1300); // a: iw_cnt 2
-    tb.idle(1); // t + 1: push the hop to b
+    let t = tb.ld(3, a, 0x1300); // a: iw_cnt 2 (at t + 1, load stage)
+    tb.idle(2); // t + 1: the job enters; t + 2: push the hop to b
     assert_eq!(tb.m.pfq_len(), 1);
-    // t + 2: chain over at b, the inter-warp prefetch stalls; warp 5's
-    // load of b enters the walk queue.
+    // t + 3: chain over at b, the inter-warp prefetch stalls; warp 5's
+    // load of b is accepted (its job enters the walk queue at t + 4).
     tb.ld(5, b, 0x5010);
     assert_eq!(tb.m.walker().phase, Phase::Chain);
-    // t + 3: warp 5 promotes (b, c); its job is dropped (queue full).
-    assert_eq!(tb.ld(5, c, 0x5030), t + 3);
-    assert_eq!(tb.m.tail()[1].t1, T1_PROMOTED);
-    assert_eq!(tb.m.stats().jobs_dropped, 1);
+    // Accepted at t + 4: at t + 5 warp 5 promotes (b, c); its job is
+    // dropped (queue full).
+    assert_eq!(tb.ld(5, c, 0x5030), t + 4);
+    assert_eq!(tb.settled().tail()[1].t1, T1_PROMOTED);
+    assert_eq!(tb.settled().stats().jobs_dropped, 1);
     tb.pf_ready = true;
     tb.drain();
     assert_eq!(
@@ -313,13 +315,15 @@ fn walker_decides_from_start_of_cycle_tables() {
         tb.drain();
     }
     tb.forget();
-    let t = tb.ld(3, a, 0x1300); // a: iw_cnt 2
-    tb.idle(1); // t + 1: the hop to b
-                // t + 2: warp 5 promotes (b, c); the walker, at b, sees it unpromoted
-                // and goes on with the inter-warp prefetches.
+    let t = tb.ld(3, a, 0x1300); // a: iw_cnt 2; the job enters at t + 1
+    tb.idle(1);
+    // Edge t + 2: the hop to b. Warp 5's load accepted at t + 2 promotes
+    // (b, c) at t + 3, where the walker, at b, sees it unpromoted and goes
+    // on with the inter-warp prefetches.
     tb.ld(5, c, 0x5030);
-    assert_eq!(tb.m.tail()[1].t1, T1_PROMOTED);
-    assert_eq!(tb.m.walker().phase, Phase::Inter);
+    let m = tb.settled();
+    assert_eq!(m.tail()[1].t1, T1_PROMOTED);
+    assert_eq!(m.walker().phase, Phase::Inter);
     tb.drain();
     assert_eq!(
         tb.seq(),
@@ -331,5 +335,5 @@ fn walker_decides_from_start_of_cycle_tables() {
             (0x1700, 7, kind::INTER_WARP),
         ]
     );
-    assert_eq!(tb.taken(), (t + 2..t + 7).collect::<Vec<_>>());
+    assert_eq!(tb.taken(), (t + 3..t + 8).collect::<Vec<_>>());
 }

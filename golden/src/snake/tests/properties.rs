@@ -299,6 +299,7 @@ fn check_invariants(p: &SnakeParams, stimulus: &[Cycle]) -> Result<SnakeStats, T
         check_tables(&m, &ctx)?;
 
         let job = m.walk_queue().first().copied();
+        let staged = m.staged_load();
         let halted = m.halted();
         let pushed_before = m.stats().prefetches();
         let pfq_before = m.pfq_len();
@@ -312,21 +313,26 @@ fn check_invariants(p: &SnakeParams, stimulus: &[Cycle]) -> Result<SnakeStats, T
             prop_assert_eq!(m.outputs(), SnakeOut::default(), "{}", ctx);
             prop_assert!(valid_entries(&m).is_empty());
             prop_assert!(m.walk_queue().is_empty() && m.pfq_len() == 0);
+            prop_assert!(m.staged_load().is_none());
             prop_assert!((0..p.N_WARPS).all(|w| !m.head(w).valid));
         } else {
+            // The load stage: an accepted load waits one edge, then is the
+            // warp's Head.
             let w = inputs.ld_warp & mask(p.warp_bits());
+            let now = m.staged_load().map(|l| (l.warp, l.pc, l.addr));
             if inputs.ld_valid && inputs.ld_uniform && w < p.N_WARPS {
-                let h = m.head(w);
-                prop_assert_eq!(
-                    (h.valid, h.pc, h.addr),
-                    (
-                        true,
-                        inputs.ld_pc & mask(p.PC_W as u32),
-                        inputs.ld_addr & amask
-                    ),
-                    "{}",
-                    ctx
+                let ld = (
+                    w,
+                    inputs.ld_pc & mask(p.PC_W as u32),
+                    inputs.ld_addr & amask,
                 );
+                prop_assert_eq!(now, Some(ld), "{}", ctx);
+            } else {
+                prop_assert_eq!(now, None, "{}", ctx);
+            }
+            if let Some(ld) = staged {
+                let h = m.head(ld.warp);
+                prop_assert_eq!((h.valid, h.pc, h.addr), (true, ld.pc, ld.addr), "{}", ctx);
             }
             if halted {
                 prop_assert!(m.walk_queue().is_empty(), "{}", ctx);

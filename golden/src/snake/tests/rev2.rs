@@ -69,10 +69,11 @@ fn scenario_revision2_exact_prefetch_list() {
         tb.drain();
         got.extend(tb.seq().into_iter().map(|pf| (i, pf)));
         assert!(tb.spans.iter().all(|&s| s == 124), "spans {:?}", tb.spans);
-        // The first prefetch of a load whose first hop emits: taken at t + 2.
+        // The first prefetch of a load whose first hop emits: taken at t + 3
+        // (the load stage's edge, the push, the transfer).
         if let Some(first) = tb.got.first() {
             if i >= 4 {
-                assert_eq!(first.taken, t + 2, "load {i}");
+                assert_eq!(first.taken, t + 3, "load {i}");
             }
         }
         let f = |pc| tb.m.per_pc(pc).map(|f| (f.intra, f.t2));
@@ -197,7 +198,7 @@ fn silent_hops_beyond_chain_depth_close_the_loop() {
     // Hops 3 and 4 are silent: one cycle each, between the chain and the
     // intra-warp prefetches.
     assert_eq!(tb.m.stats().silent_hops - silent, 2);
-    assert_eq!(tb.taken(), vec![t + 2, t + 3, t + 6, t + 7]);
+    assert_eq!(tb.taken(), vec![t + 3, t + 4, t + 7, t + 8]);
     // With LOOP_HOPS = CHAIN_DEPTH the 4-PC loop never closes.
     let mut tb = Tb::new(&SnakeParams { LOOP_HOPS: 2, ..p });
     run_loop(&mut tb, &pcs, 5);

@@ -23,26 +23,28 @@ fn scenario_figure15() {
         assert_eq!(tb.m.walker(), Walker::INITIAL);
         t = tb.ld(w, pc, fig15(w, pc));
         assert_eq!(t, (GAP as u64 + 1) * i as u64);
+        // The load trains at the edge after it is accepted (load stage).
+        let m = tb.settled();
         assert_eq!(
-            tb.m.head(w),
+            m.head(w),
             HeadRow {
                 valid: true,
                 pc,
                 addr: fig15(w, pc)
             }
         );
-        let link = tb.m.find_link(PC_A, PC_B, 0x64);
-        let a = tb.m.per_pc(PC_A);
+        let link = m.find_link(PC_A, PC_B, 0x64);
+        let a = m.per_pc(PC_A);
         match i {
             0 => {
                 // W0 0x520: Head only.
-                assert!(valid_entries(&tb.m).is_empty());
+                assert!(valid_entries(&m).is_empty());
             }
             1 => {
                 // W0 0x540 allocates the link with wv = {0}, per-PC zero.
                 assert_eq!(link, Some(0));
                 assert_eq!(
-                    tb.m.tail_entry(0),
+                    m.tail_entry(0),
                     Some(TailEntry {
                         valid: true,
                         pc1: PC_A,
@@ -54,12 +56,12 @@ fn scenario_figure15() {
                         span: 0,
                     })
                 );
-                assert_eq!(tb.m.recency(), &[0]);
+                assert_eq!(m.recency(), &[0]);
             }
             2 => {
                 // W1 0x520 records the inter-warp history (warp 0 is not
                 // part of it); no link (Head[1] was invalid).
-                assert_eq!(valid_entries(&tb.m).len(), 1);
+                assert_eq!(valid_entries(&m).len(), 1);
                 assert_eq!(
                     a,
                     Some(PerPc {
@@ -72,7 +74,7 @@ fn scenario_figure15() {
             }
             3 => {
                 // W1 0x540 sets bit 1: t1 = 01.
-                let e = tb.m.tail_entry(0).unwrap();
+                let e = m.tail_entry(0).unwrap();
                 assert_eq!((e.wv, e.t1), (0b11, T1_TWO_WARPS));
             }
             4 => {
@@ -85,7 +87,7 @@ fn scenario_figure15() {
             }
             5 => {
                 // W2 0x540 sets bit 2 and promotes the link.
-                let e = tb.m.tail_entry(0).unwrap();
+                let e = m.tail_entry(0).unwrap();
                 assert_eq!((e.wv, e.t1), (0b111, T1_PROMOTED));
             }
             _ => {
@@ -95,8 +97,8 @@ fn scenario_figure15() {
                     (a.iw_warp, a.iw_addr, a.iw_stride, a.iw_cnt),
                     (3, 0x1300, 0x100, 2)
                 );
-                assert_eq!(valid_entries(&tb.m).len(), 1, "one entry in all");
-                assert_eq!(tb.m.walk_queue().len(), 1);
+                assert_eq!(valid_entries(&m).len(), 1, "one entry in all");
+                assert_eq!(m.walk_queue().len(), 1);
             }
         }
         if i + 1 < FIG15_LOADS.len() {
@@ -105,26 +107,31 @@ fn scenario_figure15() {
     }
     assert!(tb.got.is_empty(), "nothing before W3's 0x520");
     assert_eq!(t, 24);
-    // During the cycle after edge t the walker works; nothing is offered.
+    // During the cycle after edge t the load is in the load stage (its job
+    // enters the walk queue at edge t + 1); during the next one the walker
+    // works; nothing is offered in either.
+    assert!(!tb.m.outputs().pf_valid);
+    assert!(tb.m.walk_queue().is_empty() && tb.m.staged_load().is_some());
+    tb.idle(1);
     assert!(!tb.m.outputs().pf_valid);
     tb.idle(4);
-    assert_eq!(tb.m.walk_queue().len(), 1, "job still there before t + 6");
-    tb.idle(1); // edge t + 5
-    tb.idle(1); // edge t + 6: takes 0x1700; the job ends
-    assert!(tb.m.walk_queue().is_empty(), "the job ends at edge t + 6");
+    assert_eq!(tb.m.walk_queue().len(), 1, "job still there before t + 7");
+    tb.idle(1); // edge t + 6
+    tb.idle(1); // edge t + 7: takes 0x1700; the job ends
+    assert!(tb.m.walk_queue().is_empty(), "the job ends at edge t + 7");
     assert_eq!(tb.seq(), fig15_prefetches());
-    // Each is offered in the cycle it is taken: t + 2 .. t + 6.
+    // Each is offered in the cycle it is taken: t + 3 .. t + 7.
     let expect: Vec<Transfer> = fig15_prefetches()
         .into_iter()
         .enumerate()
         .map(|(k, pf)| Transfer {
-            offered: t + 2 + k as u64,
-            taken: t + 2 + k as u64,
+            offered: t + 3 + k as u64,
+            taken: t + 3 + k as u64,
             pf,
         })
         .collect();
     assert_eq!(tb.got, expect);
-    assert_eq!(tb.taken(), vec![26, 27, 28, 29, 30]);
+    assert_eq!(tb.taken(), vec![27, 28, 29, 30, 31]);
     let s = tb.m.stats();
     assert_eq!((s.prefetches_chain, s.prefetches_inter), (1, 4));
     assert_eq!(
@@ -134,8 +141,8 @@ fn scenario_figure15() {
     assert_eq!((s.link_allocations, s.link_hits, s.promotions), (1, 2, 1));
 }
 
-/// The same loads back to back give the same prefetches, two cycles after
-/// the last load.
+/// The same loads back to back give the same prefetches, the first taken
+/// three edges after the last load.
 #[test]
 fn scenario_figure15_back_to_back() {
     let mut tb = Tb::new(&defaults());
@@ -147,7 +154,7 @@ fn scenario_figure15_back_to_back() {
     tb.drain();
     assert_eq!(t, 6);
     assert_eq!(tb.seq(), fig15_prefetches());
-    assert_eq!(tb.taken(), vec![8, 9, 10, 11, 12]);
+    assert_eq!(tb.taken(), vec![9, 10, 11, 12, 13]);
     assert_eq!(tb.m.stats().jobs_dropped, 0);
 }
 
@@ -190,31 +197,37 @@ fn inputs_are_masked_and_arithmetic_wraps() {
     let mut tb = Tb::new(&p);
     tb.ld(0, 0x10, 0x0010);
     tb.ld(0, 0x20, 0xFFF0);
-    assert_eq!(tb.m.find_link(0x10, 0x20, 0xFFE0), Some(0));
-    assert_eq!(tb.m.tail()[0].stride, 0xFFE0);
+    assert_eq!(tb.settled().find_link(0x10, 0x20, 0xFFE0), Some(0));
+    assert_eq!(tb.settled().tail()[0].stride, 0xFFE0);
 }
 
 // ----- timing -----
 
-/// The contract's latency: accepted at edge t, first prefetch taken at
-/// edge t + 2, then one per edge; the job ends in its own cycle.
+/// The contract's latency (issue 29's load stage): accepted at edge t, in
+/// the load stage during the next cycle, its job at the head of the walk
+/// queue from edge t + 1, first prefetch pushed at t + 2 and taken at
+/// edge t + 3, then one per edge; the job ends in its own cycle.
 #[test]
-fn latency_two_cycles_then_one_per_edge() {
+fn latency_three_cycles_then_one_per_edge() {
     let mut tb = Tb::new(&defaults());
     train_chain(&mut tb);
     let t = tb.ld(4, 0x100, chain_base(4));
     assert!(!tb.m.outputs().pf_valid, "cycle t + 1: nothing yet");
+    assert!(tb.m.walk_queue().is_empty(), "cycle t + 1: no job yet");
+    assert_eq!(tb.m.staged_load().map(|l| l.warp), Some(4), "load stage");
+    tb.idle(1);
+    assert!(!tb.m.outputs().pf_valid, "cycle t + 2: nothing yet");
     assert_eq!(tb.m.walk_queue().len(), 1, "the job is at the head");
     tb.idle(1);
-    assert!(tb.m.outputs().pf_valid, "cycle t + 2: offered");
+    assert!(tb.m.outputs().pf_valid, "cycle t + 3: offered");
     tb.drain();
     let expect = chain_prefetches(3);
     assert_eq!(tb.seq(), expect);
-    let edges: Vec<u64> = (0..expect.len() as u64).map(|k| t + 2 + k).collect();
+    let edges: Vec<u64> = (0..expect.len() as u64).map(|k| t + 3 + k).collect();
     assert_eq!(tb.taken(), edges);
     assert!(tb.got.iter().all(|x| x.offered == x.taken));
-    // 7 prefetches pushed at t + 1 .. t + 7, the job ends at t + 8.
-    assert_eq!(tb.next_edge, t + 9);
+    // 7 prefetches pushed at t + 2 .. t + 8, the job ends at t + 9.
+    assert_eq!(tb.next_edge, t + 10);
 }
 
 /// A job ends in a cycle of its own: the second of two back-to-back jobs
@@ -242,6 +255,6 @@ fn job_end_takes_its_own_cycle() {
             (loop_base(12) + 0x40, 12, kind::CHAIN)
         ]
     );
-    // Job 1: push t + 1, end t + 2; job 2: push t + 3.
-    assert_eq!(tb.taken(), vec![t + 2, t + 4]);
+    // Job 1 (enters at t + 1): push t + 2, end t + 3; job 2: push t + 4.
+    assert_eq!(tb.taken(), vec![t + 3, t + 5]);
 }

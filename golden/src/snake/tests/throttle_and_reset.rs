@@ -6,8 +6,10 @@ use super::setups::*;
 // ----- throttle -----
 
 /// A `cache_full` cycle halts exactly the THROTTLE_CYCLES cycles after it;
-/// a load in that cycle enters the walk queue and is discarded by the
-/// first halted cycle; loads in halted cycles train but make no job.
+/// a load accepted in the cycle before (handled at the `cache_full` edge,
+/// the load stage's edge) enters the walk queue and is discarded by the
+/// first halted cycle; loads handled in halted cycles train but make no
+/// job.
 #[test]
 fn cache_full_halts_throttle_cycles() {
     let p = SnakeParams {
@@ -17,19 +19,22 @@ fn cache_full_halts_throttle_cycles() {
     let mut tb = Tb::new(&p);
     train_chain(&mut tb);
     assert!(!tb.m.outputs().throttled);
+    tb.ld(4, 0x100, chain_base(4));
     let t = tb.edge(SnakeIn {
         cache_full: true,
-        ..load(4, 0x100, chain_base(4))
+        ..SnakeIn::default()
     });
     assert_eq!(tb.m.walk_queue().len(), 1);
     let mut throttled = Vec::new();
     for i in 0..7 {
         throttled.push(tb.m.outputs().throttled);
         if i == 1 {
-            // A load while halted trains (Head, link) but makes no job.
+            // A load handled while halted trains (Head, link) but makes
+            // no job.
             tb.ld(30, 0x900, 0x9000);
-            assert_eq!(tb.m.head(30).pc, 0x900);
-            assert!(tb.m.walk_queue().is_empty());
+            let m = tb.settled();
+            assert_eq!(m.head(30).pc, 0x900);
+            assert!(m.walk_queue().is_empty());
         } else {
             tb.idle(1);
         }
@@ -181,15 +186,16 @@ fn halt_and_intra_warp_observation() {
         tb.edge(SnakeIn::default()); // halted; clears the halt
         tb.drain();
     };
-    // Closing hop at edge t + 2, halted from cycle t + 3: recorded.
+    // The job enters at edge t + 1 (load stage); closing hop at edge t + 3,
+    // halted from cycle t + 4: recorded.
     let t = tb.ld(9, LA, loop_base(9));
-    halt_at(&mut tb, t + 2);
+    halt_at(&mut tb, t + 3);
     assert_eq!(tb.m.per_pc(LA).unwrap().t2, 2);
     assert_eq!(tb.seq().len(), 2);
-    // Halted from cycle t + 2: the closing hop is not taken, lost.
+    // Halted from cycle t + 3: the closing hop is not taken, lost.
     tb.forget();
     let t = tb.ld(12, LA, loop_base(12));
-    halt_at(&mut tb, t + 1);
+    halt_at(&mut tb, t + 2);
     assert_eq!(tb.m.per_pc(LA).unwrap().t2, 2);
     assert_eq!(tb.seq(), vec![(loop_base(12) + 0x40, 12, kind::CHAIN)]);
 }

@@ -20,14 +20,14 @@ fn mismatch_clears_bit_and_t1() {
     tb.ld(3, b, 0x9040); // (c, b, 0x40), wv = {3}
     tb.ld(4, c, 0xA000);
     tb.ld(4, b, 0xA040); // t1 = 01
-    let ab = tb.m.find_link(a, b, 0x10).unwrap();
-    let cb = tb.m.find_link(c, b, 0x40).unwrap();
+    let ab = tb.settled().find_link(a, b, 0x10).unwrap();
+    let cb = tb.settled().find_link(c, b, 0x40).unwrap();
     assert_eq!(
-        (tb.m.tail()[ab].wv, tb.m.tail()[ab].t1),
+        (tb.settled().tail()[ab].wv, tb.settled().tail()[ab].t1),
         (0b111, T1_PROMOTED)
     );
     assert_eq!(
-        (tb.m.tail()[cb].wv, tb.m.tail()[cb].t1),
+        (tb.settled().tail()[cb].wv, tb.settled().tail()[cb].t1),
         (0b11000, T1_TWO_WARPS)
     );
 
@@ -35,26 +35,26 @@ fn mismatch_clears_bit_and_t1() {
     // two ones), and a new link with wv = {1}.
     tb.ld(1, a, 0x5000);
     tb.ld(1, b, 0x5020);
-    let e = tb.m.tail()[ab];
+    let e = tb.settled().tail()[ab];
     assert_eq!((e.wv, e.t1), (0b101, T1_UNTRAINED));
-    let new = tb.m.find_link(a, b, 0x20).unwrap();
+    let new = tb.settled().find_link(a, b, 0x20).unwrap();
     assert_eq!(
-        (tb.m.tail()[new].wv, tb.m.tail()[new].t1),
+        (tb.settled().tail()[new].wv, tb.settled().tail()[new].t1),
         (0b10, T1_UNTRAINED)
     );
     // Warp 4 goes c -> a (another pc2): bit 4 of (c, b) cleared.
     tb.ld(4, c, 0xB000);
     tb.ld(4, a, 0xB040);
-    let e = tb.m.tail()[cb];
+    let e = tb.settled().tail()[cb];
     assert_eq!((e.wv, e.t1), (0b1000, T1_UNTRAINED));
     // Warp 0's hit on its own link clears nothing.
     tb.ld(0, a, 0x7000);
     tb.ld(0, b, 0x7010);
-    assert_eq!(tb.m.tail()[ab].wv, 0b101);
+    assert_eq!(tb.settled().tail()[ab].wv, 0b101);
     // A hit with two ones again: t1 = 01; a third warp re-promotes.
     tb.ld(5, a, 0x8000);
     tb.ld(5, b, 0x8010);
-    let e = tb.m.tail()[ab];
+    let e = tb.settled().tail()[ab];
     assert_eq!((e.wv, e.t1), (0b100101, T1_PROMOTED));
 }
 
@@ -70,7 +70,7 @@ fn hit_trains_t1() {
     let link = |tb: &mut Tb, w: u64| {
         tb.ld(w, 0x100, 0x1000 * (w + 1));
         tb.ld(w, 0x200, 0x1000 * (w + 1) + 8);
-        let e = tb.m.tail()[0];
+        let e = tb.settled().tail()[0];
         (e.wv.count_ones(), e.t1)
     };
     assert_eq!(link(&mut tb, 0), (1, 0));
@@ -100,7 +100,7 @@ fn self_link(tb: &mut Tb, w: u64, k: u64) {
 
 fn self_link_entry(tb: &Tb, k: u64) -> Option<usize> {
     let pc = 0x100 * (k + 1);
-    tb.m.find_link(pc, pc, 0x10)
+    tb.settled().find_link(pc, pc, 0x10)
 }
 
 /// Allocation takes the lowest-numbered invalid entry; each allocation is
@@ -115,10 +115,10 @@ fn eviction_takes_invalid_entries_first() {
     for k in 0..4 {
         self_link(&mut tb, k, k);
         assert_eq!(self_link_entry(&tb, k), Some(k as usize));
-        assert_eq!(tb.m.rank(k as usize), Some(0));
+        assert_eq!(tb.settled().rank(k as usize), Some(0));
     }
-    assert_eq!(tb.m.recency(), &[3, 2, 1, 0]);
-    assert_eq!(tb.m.stats().evictions, 0);
+    assert_eq!(tb.settled().recency(), &[3, 2, 1, 0]);
+    assert_eq!(tb.settled().stats().evictions, 0);
 }
 
 /// Entries 0..3 hold self links; entry 0 has two ones (warps 0 and 5) and
@@ -135,8 +135,8 @@ fn eviction_setup(lru_group: u64) -> Tb {
     for k in 1..4 {
         self_link(&mut tb, k, k);
     }
-    assert_eq!(tb.m.recency(), &[3, 2, 1, 0]);
-    assert_eq!(tb.m.tail()[0].wv.count_ones(), 2);
+    assert_eq!(tb.settled().recency(), &[3, 2, 1, 0]);
+    assert_eq!(tb.settled().tail()[0].wv.count_ones(), 2);
     tb
 }
 
@@ -149,13 +149,13 @@ fn eviction_fewest_ones_in_lru_group() {
     self_link(&mut tb, 6, 6);
     assert_eq!(self_link_entry(&tb, 6), Some(1));
     assert_eq!(self_link_entry(&tb, 1), None);
-    assert_eq!(tb.m.recency(), &[1, 3, 2, 0]);
-    assert_eq!(tb.m.stats().evictions, 1);
+    assert_eq!(tb.settled().recency(), &[1, 3, 2, 0]);
+    assert_eq!(tb.settled().stats().evictions, 1);
     // Group {0}: entry 0 in spite of its two ones.
     let mut tb = eviction_setup(1);
     self_link(&mut tb, 6, 6);
     assert_eq!(self_link_entry(&tb, 6), Some(0));
-    assert_eq!(tb.m.recency(), &[0, 3, 2, 1]);
+    assert_eq!(tb.settled().recency(), &[0, 3, 2, 1]);
 }
 
 /// A tie goes to the less recently used entry (not to the lowest-numbered
@@ -173,14 +173,14 @@ fn eviction_tie_goes_to_less_recently_used() {
     }
     // Warp 0 follows its self link again: a hit, entry 0 most recent.
     tb.ld(0, 0x100, 0x100000 + 0x20);
-    assert_eq!(tb.m.recency(), &[0, 3, 2, 1]);
+    assert_eq!(tb.settled().recency(), &[0, 3, 2, 1]);
     // All have one bit: the least recently used, entry 1.
     self_link(&mut tb, 9, 9);
     assert_eq!(self_link_entry(&tb, 9), Some(1));
     // Now [1, 0, 3, 2]: entry 2.
     self_link(&mut tb, 10, 10);
     assert_eq!(self_link_entry(&tb, 10), Some(2));
-    assert_eq!(tb.m.recency(), &[2, 1, 0, 3]);
+    assert_eq!(tb.settled().recency(), &[2, 1, 0, 3]);
 }
 
 /// The ones are counted after this load's clearing: the most recently used
@@ -197,16 +197,16 @@ fn eviction_counts_ones_after_clearing() {
         self_link(&mut tb, k, k);
     }
     tb.ld(0, 0x100, 0x100000 + 0x20); // hit: entry 0 most recent
-    assert_eq!(tb.m.recency(), &[0, 3, 2, 1]);
+    assert_eq!(tb.settled().recency(), &[0, 3, 2, 1]);
     // Warp 0 again from P_0, stride 0x30: clears its bit in entry 0 (now no
     // ones; before the clearing all four tie and entry 1 would go).
     tb.ld(0, 0x100, 0x100000 + 0x50);
-    assert_eq!(tb.m.find_link(0x100, 0x100, 0x30), Some(0));
-    assert_eq!(tb.m.tail()[0].wv, 0b1);
+    assert_eq!(tb.settled().find_link(0x100, 0x100, 0x30), Some(0));
+    assert_eq!(tb.settled().tail()[0].wv, 0b1);
     for k in 1..4 {
         assert_eq!(self_link_entry(&tb, k), Some(k as usize));
     }
-    assert_eq!(tb.m.stats().bits_cleared, 1);
+    assert_eq!(tb.settled().stats().bits_cleared, 1);
 }
 
 /// A new entry copies the per-PC fields from another valid entry with
@@ -232,16 +232,16 @@ fn allocation_copies_per_pc_fields() {
         ..PerPc::default()
     };
     let tb = run(&defaults());
-    assert_eq!(tb.m.tail()[0].per_pc, expect);
-    assert_eq!(tb.m.find_link(a, c, 0x20), Some(1));
-    assert_eq!(tb.m.tail()[1].per_pc, expect, "copied from entry 0");
+    assert_eq!(tb.settled().tail()[0].per_pc, expect);
+    assert_eq!(tb.settled().find_link(a, c, 0x20), Some(1));
+    assert_eq!(tb.settled().tail()[1].per_pc, expect, "copied from entry 0");
     // One entry: the victim is the only entry with pc1 = a, so zero.
     let tb = run(&SnakeParams {
         TAIL_ENTRIES: 1,
         LRU_GROUP: 1,
         ..defaults()
     });
-    let e = tb.m.tail()[0];
+    let e = tb.settled().tail()[0];
     assert_eq!((e.pc1, e.pc2, e.stride, e.wv), (a, c, 0x20, 0b100));
     assert_eq!(e.per_pc, PerPc::default());
 }
@@ -255,11 +255,11 @@ fn allocation_copies_this_edges_inter_warp_update() {
     tb.ld(0, a, 0x1010); // (a, a, 0x10)
     tb.ld(1, a, 0x1100); // history: warp 1 at 0x1100
     tb.ld(1, a, 0x1130); // same warp: iw_addr 0x1130; (a, a, 0x30)
-    let e = tb.m.find_link(a, a, 0x30).unwrap();
+    let e = tb.settled().find_link(a, a, 0x30).unwrap();
     assert_eq!(e, 1);
-    assert_eq!(tb.m.tail()[1].per_pc.iw_addr, 0x1130);
-    assert_eq!(tb.m.tail()[1].per_pc, tb.m.tail()[0].per_pc);
-    assert_eq!(tb.m.tail()[0].per_pc.iw_warp, 1);
+    assert_eq!(tb.settled().tail()[1].per_pc.iw_addr, 0x1130);
+    assert_eq!(tb.settled().tail()[1].per_pc, tb.settled().tail()[0].per_pc);
+    assert_eq!(tb.settled().tail()[0].per_pc.iw_warp, 1);
 }
 
 /// The copy sees the walker's intra-warp observation of the same edge.
@@ -267,17 +267,18 @@ fn allocation_copies_this_edges_inter_warp_update() {
 fn allocation_copies_this_edges_observation() {
     let mut tb = Tb::new(&defaults());
     train_loop(&mut tb);
-    assert_eq!(tb.m.per_pc(LA).unwrap().t2, 1);
+    assert_eq!(tb.settled().per_pc(LA).unwrap().t2, 1);
     let t = tb.ld(9, LA, loop_base(9));
     tb.idle(1);
     // Edge t + 2: the walker closes the loop (t2 -> 2) while warp 0 (Head
     // at A) allocates (A, 0x7C0, ..).
     assert_eq!(tb.ld(0, 0x7C0, 0x5555), t + 2);
-    let e =
-        tb.m.find_link(LA, 0x7C0, 0x5555u64.wrapping_sub(loop_base(0) + 0x1000));
-    let e = tb.m.tail()[e.expect("allocated")];
+    let e = tb
+        .settled()
+        .find_link(LA, 0x7C0, 0x5555u64.wrapping_sub(loop_base(0) + 0x1000));
+    let e = tb.settled().tail()[e.expect("allocated")];
     assert_eq!((e.per_pc.intra, e.per_pc.t2), (0x1000, 2));
-    assert_eq!(Some(e.per_pc), tb.m.per_pc(LA));
+    assert_eq!(Some(e.per_pc), tb.settled().per_pc(LA));
 }
 
 /// The victim of an edge takes its new contents, not that edge's per-PC
@@ -298,7 +299,7 @@ fn victim_takes_new_contents_over_same_edge_updates() {
         tb.ld(0, pc, addr); // (pc, pc, 0x10), promoted by its second hit
         tb.drain();
     }
-    let e = tb.m.tail()[0];
+    let e = tb.settled().tail()[0];
     assert_eq!((e.stride, e.t1), (0x10, T1_PROMOTED));
     assert_eq!((e.per_pc.intra, e.per_pc.t2), (0x10, 1));
     assert!(e.per_pc.iw_valid);
@@ -307,9 +308,9 @@ fn victim_takes_new_contents_over_same_edge_updates() {
     // Edge t + 1: warp 1's walk closes the loop (an observation for pc)
     // while warp 0 replaces the only entry with (pc, pc, 0x30).
     assert_eq!(tb.ld(0, pc, 0x1050), t + 1);
-    assert_eq!(tb.m.stats().loops_closed, 2);
+    assert_eq!(tb.settled().stats().loops_closed, 2);
     assert_eq!(
-        tb.m.tail()[0],
+        tb.settled().tail()[0],
         TailEntry {
             valid: true,
             pc1: pc,
@@ -328,7 +329,7 @@ fn victim_takes_new_contents_over_same_edge_updates() {
 // ----- training: inter-warp stride -----
 
 fn iw(tb: &Tb) -> (u64, u64, u64, u64) {
-    let f = tb.m.per_pc(0x100).unwrap();
+    let f = tb.settled().per_pc(0x100).unwrap();
     assert!(f.iw_valid);
     (f.iw_warp, f.iw_addr, f.iw_stride, f.iw_cnt)
 }
@@ -402,8 +403,8 @@ fn inter_warp_needs_an_entry() {
     let mut tb = Tb::new(&defaults());
     tb.ld(1, 0x100, 0x1100);
     tb.ld(2, 0x100, 0x1200);
-    assert_eq!(tb.m.per_pc(0x100), None);
+    assert_eq!(tb.settled().per_pc(0x100), None);
     tb.ld(2, 0x200, 0x1210);
     // The new entry's per-PC fields are zero (nothing was recorded).
-    assert_eq!(tb.m.per_pc(0x100), Some(PerPc::default()));
+    assert_eq!(tb.settled().per_pc(0x100), Some(PerPc::default()));
 }

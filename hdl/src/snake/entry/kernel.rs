@@ -35,7 +35,10 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_iw_cnt,
             r_rank,
             r_span,
-            r_ones
+            r_ones,
+            r_mq,
+            r_mp,
+            r_mt
         );
         self.r_valid.reset.next = self.reset.val();
         self.r_pc1.reset.next = self.reset.val();
@@ -53,19 +56,29 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.r_rank.reset.next = self.reset.val();
         self.r_span.reset.next = self.reset.val();
         self.r_ones.reset.next = self.reset.val();
+        self.r_mq.reset.next = self.reset.val();
+        self.r_mp.reset.next = self.reset.val();
+        self.r_mt.reset.next = self.reset.val();
 
-        // Comparisons with the load's keys.
-        self.m_q.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.q.val());
-        self.m_p.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.p.val());
-        self.same_tail.next =
-            (self.r_pc2.q.val() == self.p.val()) & (self.r_stride.q.val() == self.s.val());
-        self.m_link.next =
-            self.r_valid.q.val() & (self.r_pc1.q.val() == self.q.val()) & self.same_tail.val();
+        // Comparisons with the next staged load's keys, registered; an
+        // entry allocated at this edge takes the forwarded results (its new
+        // contents: valid, `(q, p, s)`).
+        if self.alloc.val() {
+            self.r_mq.d.next = self.f_q.val();
+            self.r_mp.d.next = self.f_p.val();
+            self.r_mt.d.next = self.f_t.val();
+        } else {
+            self.r_mq.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.nq.val());
+            self.r_mp.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.np.val());
+            self.r_mt.d.next =
+                (self.r_pc2.q.val() == self.np.val()) & (self.r_stride.q.val() == self.ns.val());
+        }
+        // The staged load's matches.
+        self.m_q.next = self.r_mq.q.val();
+        self.m_p.next = self.r_mp.q.val();
+        self.m_link.next = self.r_mq.q.val() & self.r_mt.q.val();
         self.has_w.next = (self.r_wv.q.val() & self.w_onehot.val()).any();
-        self.clr.next = self.r_valid.q.val()
-            & (self.r_pc1.q.val() == self.q.val())
-            & self.has_w.val()
-            & !self.same_tail.val();
+        self.clr.next = self.r_mq.q.val() & self.has_w.val() & !self.r_mt.q.val();
         if self.link_en.val() & self.clr.val() {
             self.wv_clr.next = self.r_wv.q.val() & !self.w_onehot.val();
             self.ones_clr.next = self.r_ones.q.val() - self.cnt_one.val();
@@ -82,18 +95,24 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.zx_ones.narrow.next = self.ones_clr.val();
         self.zx_nrank.narrow.next = !self.r_rank.q.val();
         self.key.next = (self.zx_ones.wide.val() << self.eight.val()) | self.zx_nrank.wide.val();
-        // Comparisons with the walker's keys.
-        self.m_cur.next = self.r_valid.q.val()
-            & (self.r_pc1.q.val() == self.cur.val())
-            & (self.r_t1.q.val() == self.t1_prom.val());
+        // Comparisons with the walker's keys: `pc1 = jp` and `pc1 = cur`
+        // side by side, the hop choice's pc picked after them by `first`.
+        self.m_pj.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
+        if self.first.val() {
+            self.m_cur_pc.next = self.m_pj.val();
+        } else {
+            self.m_cur_pc.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.cur.val());
+        }
+        self.m_cur.next = self.m_cur_pc.val() & (self.r_t1.q.val() == self.t1_prom.val());
         self.has_jw.next = self.r_wv.q.val().get_bit(self.jw.val().index());
-        self.m_cur_w.next = self.r_valid.q.val()
-            & (self.r_pc1.q.val() == self.cur.val())
+        self.m_cur_w.next = self.m_cur_pc.val()
             & (self.own.val() | (self.r_t1.q.val() == self.t1_prom.val()))
             & self.has_jw.val();
         self.usable.next = (self.r_t1.q.val() == self.t1_prom.val())
             | (self.own.val() & self.has_jw.val() & (self.r_t1.q.val() == self.t1_two.val()));
-        self.m_pj.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
+        // This entry's hop: address and stride sum.
+        self.n_addr.next = self.b_addr.val() + self.r_stride.q.val();
+        self.n_sum.next = self.b_sum.val() + self.r_stride.q.val();
         // Fields.
         self.valid.next = self.r_valid.q.val();
         self.pc2.next = self.r_pc2.q.val();

@@ -1,7 +1,9 @@
 //! The first section of the [`super::SnakePrefetcherRtl`] kernel: the
-//! registers' clock and reset, the throttle, the load and its warp's
-//! previous load (Head), the walk job at the head of the walk queue, and
-//! every entry's comparison with this cycle's keys.
+//! registers' clock and reset, the throttle, the load stage (the accepted
+//! load writes its warp's Head row and waits one edge with its warp's
+//! previous load and the link stride), the staged load's keys, the walk
+//! job at the head of the walk queue, and every entry's comparison with
+//! this cycle's keys.
 
 use rust_hdl::prelude::*;
 
@@ -21,7 +23,10 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, count, bw_halt, phase, hop, kidx, cur, addr, sum);
+        dff_setup!(
+            self, clock, count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc,
+            l_addr, l_span, l_end, l_link, l_q, l_s, l_onehot
+        );
         self.count.reset.next = self.reset.val();
         self.bw_halt.reset.next = self.reset.val();
         self.phase.reset.next = self.reset.val();
@@ -30,6 +35,16 @@ impl<
         self.cur.reset.next = self.reset.val();
         self.addr.reset.next = self.reset.val();
         self.sum.reset.next = self.reset.val();
+        self.l_valid.reset.next = self.reset.val();
+        self.l_warp.reset.next = self.reset.val();
+        self.l_pc.reset.next = self.reset.val();
+        self.l_addr.reset.next = self.reset.val();
+        self.l_span.reset.next = self.reset.val();
+        self.l_end.reset.next = self.reset.val();
+        self.l_link.reset.next = self.reset.val();
+        self.l_q.reset.next = self.reset.val();
+        self.l_s.reset.next = self.reset.val();
+        self.l_onehot.reset.next = self.reset.val();
 
         // ---- Throttle (registered: halted and `throttled` come from it).
         self.halted.next = (self.count.q.val() != self.count_zero.val()) | self.bw_halt.q.val();
@@ -45,20 +60,44 @@ impl<
             self.bw_halt.d.next = false;
         }
 
-        // ---- The load and the warp's previous load (Head).
-        self.load_en.next = self.ld_valid.val() & self.ld_uniform.val();
+        // ---- The load stage. An accepted load writes its warp's Head row
+        // at the edge and waits there one edge with the row's previous
+        // contents: the link's source `q` and stride `s = a - prev.addr`.
+        self.accept.next = self.ld_valid.val() & self.ld_uniform.val();
         self.head.clock.next = self.clock.val();
         self.head.reset.next = self.reset.val();
         self.head.warp.next = self.ld_warp.val();
         self.zx_onehot.narrow.next = self.ld_warp.val();
-        self.w_onehot.next = self.nw_one.val() << self.zx_onehot.wide.val();
-        self.head.onehot.next = self.w_onehot.val();
-        self.head.we.next = self.load_en.val();
+        self.h_onehot.next = self.nw_one.val() << self.zx_onehot.wide.val();
+        self.head.onehot.next = self.h_onehot.val();
+        self.head.we.next = self.accept.val();
         self.head.w_pc.next = self.ld_pc.val();
         self.head.w_addr.next = self.ld_addr.val();
-        self.link_en.next = self.load_en.val() & self.head.prev_valid.val();
-        self.q.next = self.head.prev_pc.val();
-        self.s.next = self.ld_addr.val() - self.head.prev_addr.val();
+        self.l_valid.d.next = self.accept.val();
+        self.l_warp.d.next = self.ld_warp.val();
+        self.l_pc.d.next = self.ld_pc.val();
+        self.l_addr.d.next = self.ld_addr.val();
+        self.l_span.d.next = self.ld_span.val();
+        self.l_end.d.next = self.ld_cta_end.val();
+        self.l_link.d.next = self.head.prev_valid.val();
+        self.l_q.d.next = self.head.prev_pc.val();
+        self.s_next.next = self.ld_addr.val() - self.head.prev_addr.val();
+        self.l_s.d.next = self.s_next.val();
+        self.l_onehot.d.next = self.h_onehot.val();
+        // The next staged load's keys against the link this staged load
+        // allocates (an allocated entry's new `pc1`, `pc2`, `stride`).
+        self.f_q.next = self.head.prev_pc.val() == self.l_q.q.val();
+        self.f_p.next = self.ld_pc.val() == self.l_q.q.val();
+        self.f_t.next =
+            (self.ld_pc.val() == self.l_pc.q.val()) & (self.s_next.val() == self.l_s.q.val());
+
+        // ---- The staged load: it trains, and its job enters the walk
+        // queue, at this cycle's edge.
+        self.load_en.next = self.l_valid.q.val();
+        self.w_onehot.next = self.l_onehot.q.val();
+        self.link_en.next = self.load_en.val() & self.l_link.q.val();
+        self.q.next = self.l_q.q.val();
+        self.s.next = self.l_s.q.val();
 
         // ---- The walk job at the head of the walk queue.
         self.busy.next =
@@ -76,12 +115,11 @@ impl<
             .o_data
             .val()
             .get_bits::<8>(self.joff_end.val().index());
-        if self.hop.q.val() == self.five_zero.val() {
-            self.cur_eff.next = self.jp.val();
+        self.first.next = self.hop.q.val() == self.five_zero.val();
+        if self.first.val() {
             self.addr_eff.next = self.ja.val();
             self.sum_eff.next = self.addr_zero.val();
         } else {
-            self.cur_eff.next = self.cur.q.val();
             self.addr_eff.next = self.addr.q.val();
             self.sum_eff.next = self.sum.q.val();
         }
@@ -91,14 +129,23 @@ impl<
             self.ents[e].clock.next = self.clock.val();
             self.ents[e].reset.next = self.reset.val();
             self.ents[e].q.next = self.q.val();
-            self.ents[e].p.next = self.ld_pc.val();
+            self.ents[e].p.next = self.l_pc.q.val();
             self.ents[e].s.next = self.s.val();
             self.ents[e].w_onehot.next = self.w_onehot.val();
             self.ents[e].link_en.next = self.link_en.val();
             self.ents[e].train.next = self.train.val();
             self.ents[e].own.next = self.own_links.val().any();
-            self.ents[e].sp.next = self.ld_span.val();
-            self.ents[e].cur.next = self.cur_eff.val();
+            self.ents[e].sp.next = self.l_span.q.val();
+            self.ents[e].nq.next = self.head.prev_pc.val();
+            self.ents[e].np.next = self.ld_pc.val();
+            self.ents[e].ns.next = self.s_next.val();
+            self.ents[e].f_q.next = self.f_q.val();
+            self.ents[e].f_p.next = self.f_p.val();
+            self.ents[e].f_t.next = self.f_t.val();
+            self.ents[e].cur.next = self.cur.q.val();
+            self.ents[e].first.next = self.first.val();
+            self.ents[e].b_addr.next = self.addr_eff.val();
+            self.ents[e].b_sum.next = self.sum_eff.val();
             self.ents[e].jw.next = self.jw.val();
             self.ents[e].jp.next = self.jp.val();
         }

@@ -97,14 +97,14 @@ impl<
             self.s_iw_stride.next = self.s_iw_stride.val() | self.ents[e].p_iw_stride.val();
             self.s_iw_cnt.next = self.s_iw_cnt.val() | self.ents[e].p_iw_cnt.val();
         }
-        self.iw_div.w.next = self.ld_warp.val();
+        self.iw_div.w.next = self.l_warp.q.val();
         self.iw_div.lead.next = self.s_iw_warp.val();
-        self.iw_div.a.next = self.ld_addr.val();
+        self.iw_div.a.next = self.l_addr.q.val();
         self.iw_div.base.next = self.s_iw_addr.val();
         self.cand.next = self.iw_div.stride.val();
         self.u_iw_stride.next = self.s_iw_stride.val();
         self.u_iw_cnt.next = self.s_iw_cnt.val();
-        if self.s_iw_valid.val() & (self.ld_warp.val() != self.s_iw_warp.val()) {
+        if self.s_iw_valid.val() & (self.l_warp.q.val() != self.s_iw_warp.val()) {
             if self.iw_div.pow2.val() & self.iw_div.div.val() {
                 if (self.s_iw_cnt.val() != self.two_zero.val())
                     & (self.cand.val() == self.s_iw_stride.val())

@@ -43,7 +43,7 @@ impl<
             self.cq_iw_stride.next = self.cq_iw_stride.val() | self.ents[e].q_iw_stride.val();
             self.cq_iw_cnt.next = self.cq_iw_cnt.val() | self.ents[e].q_iw_cnt.val();
         }
-        self.q_is_p.next = self.q.val() == self.ld_pc.val();
+        self.q_is_p.next = self.q.val() == self.l_pc.q.val();
         self.q_is_jp.next = self.q.val() == self.jp.val();
         self.cp_intra.next = self.addr_zero.val();
         self.cp_t2.next = self.two_zero.val();
@@ -62,8 +62,8 @@ impl<
             }
             if self.q_is_p.val() {
                 self.cp_iw_valid.next = true;
-                self.cp_iw_warp.next = self.ld_warp.val();
-                self.cp_iw_addr.next = self.ld_addr.val();
+                self.cp_iw_warp.next = self.l_warp.q.val();
+                self.cp_iw_addr.next = self.l_addr.q.val();
                 self.cp_iw_stride.next = self.u_iw_stride.val();
                 self.cp_iw_cnt.next = self.u_iw_cnt.val();
             } else {
@@ -114,8 +114,8 @@ impl<
         for e in 0..self._ne {
             self.ents[e].iw_we.next = self.load_en.val();
             self.ents[e].n_iw_valid.next = true;
-            self.ents[e].n_iw_warp.next = self.ld_warp.val();
-            self.ents[e].n_iw_addr.next = self.ld_addr.val();
+            self.ents[e].n_iw_warp.next = self.l_warp.q.val();
+            self.ents[e].n_iw_addr.next = self.l_addr.q.val();
             self.ents[e].n_iw_stride.next = self.u_iw_stride.val();
             self.ents[e].n_iw_cnt.next = self.u_iw_cnt.val();
             self.ents[e].obs_we.next = self.obs_en.val();
@@ -167,12 +167,12 @@ impl<
         self.walkq.pop.next = self.job_end.val();
         self.walkq_addr.pop.next = self.job_end.val();
         self.walkq_se.pop.next = self.job_end.val();
-        self.jp_w.narrow.next = self.ld_warp.val();
-        self.jp_p.narrow.next = self.ld_pc.val();
+        self.jp_w.narrow.next = self.l_warp.q.val();
+        self.jp_p.narrow.next = self.l_pc.q.val();
         self.walkq.i_data.next = self.jp_w.wide.val() | (self.jp_p.wide.val() << self.joff_p.val());
-        self.walkq_addr.i_data.next = self.ld_addr.val();
-        self.js_span.narrow.next = self.ld_span.val();
-        self.js_end.narrow.next = self.ld_cta_end.val();
+        self.walkq_addr.i_data.next = self.l_addr.q.val();
+        self.js_span.narrow.next = self.l_span.q.val();
+        self.js_end.narrow.next = self.l_end.q.val();
         self.walkq_se.i_data.next =
             self.js_span.wide.val() | (self.js_end.wide.val() << self.joff_end.val());
 
