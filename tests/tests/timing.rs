@@ -36,7 +36,7 @@ const TARGET_MHZ: f64 = 1000.0;
 // restructuring is not merged yet).
 const FLOOR_BA: f64 = TARGET_MHZ;
 const FLOOR_CAPS: f64 = 288.0;
-const FLOOR_SNAKE: f64 = 288.0;
+const FLOOR_SNAKE: f64 = 387.0;
 const FLOOR_DAC: f64 = 139.0;
 
 /// The Verilog names of `rtl`: every identifier-like word.
