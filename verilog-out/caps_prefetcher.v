@@ -77,6 +77,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  wd_one = 7'b1;
     localparam  ns_zero = 8'h0;
     localparam  ns_one = 8'h1;
+    localparam  n7_one = 7'b1;
+    localparam  pfq_dm1 = 7'b11;
     localparam  joff_pc = 32'h1;
     localparam  joff_cta = 32'h21;
     localparam  joff_warp = 32'h24;
@@ -467,8 +469,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [6:0] zx_llead__wide;
     reg  [5:0] zx_glead__narrow;
     wire  [6:0] zx_glead__wide;
-    reg  [5:0] zx_jwarp__narrow;
-    wire  [6:0] zx_jwarp__wide;
+    reg  [5:0] zx_stw__narrow;
+    wire  [6:0] zx_stw__wide;
+    reg  [5:0] zx_stl__narrow;
+    wire  [6:0] zx_stl__wide;
     reg  [5:0] zx_cfg__narrow;
     wire  [6:0] zx_cfg__wide;
     reg  [2:0] zx_lslot__narrow;
@@ -525,6 +529,34 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [2:0] kk__q;
     reg  kk__clock;
     reg  kk__reset;
+    reg  st_v__d;
+    wire  st_v__q;
+    reg  st_v__clock;
+    reg  st_v__reset;
+    reg  [31:0] st_base__d;
+    wire  [31:0] st_base__q;
+    reg  st_base__clock;
+    reg  st_base__reset;
+    reg  [31:0] st_stride__d;
+    wire  [31:0] st_stride__q;
+    reg  st_stride__clock;
+    reg  st_stride__reset;
+    reg  [5:0] st_warp__d;
+    wire  [5:0] st_warp__q;
+    reg  st_warp__clock;
+    reg  st_warp__reset;
+    reg  [5:0] st_lead__d;
+    wire  [5:0] st_lead__q;
+    reg  st_lead__clock;
+    reg  st_lead__reset;
+    reg  [2:0] st_cta__d;
+    wire  [2:0] st_cta__q;
+    reg  st_cta__clock;
+    reg  st_cta__reset;
+    reg  [6:0] pfq_n__d;
+    wire  [6:0] pfq_n__q;
+    reg  pfq_n__clock;
+    reg  pfq_n__reset;
 
     // Local signals
     reg  elig;
@@ -623,6 +655,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  have_pf;
     reg  g_end;
     reg  pf_push;
+    reg  pf_room;
 
     // Sub module instances
     caps_prefetcher__cols cols__0(
@@ -1066,9 +1099,13 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .narrow(zx_glead__narrow),
         .wide(zx_glead__wide)
     );
-    caps_prefetcher__zx_cfg zx_jwarp(
-        .narrow(zx_jwarp__narrow),
-        .wide(zx_jwarp__wide)
+    caps_prefetcher__zx_cfg zx_stw(
+        .narrow(zx_stw__narrow),
+        .wide(zx_stw__wide)
+    );
+    caps_prefetcher__zx_cfg zx_stl(
+        .narrow(zx_stl__narrow),
+        .wide(zx_stl__wide)
     );
     caps_prefetcher__zx_cfg zx_cfg(
         .narrow(zx_cfg__narrow),
@@ -1163,6 +1200,48 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .q(kk__q),
         .clock(kk__clock),
         .reset(kk__reset)
+    );
+    caps_prefetcher__reg1 st_v(
+        .d(st_v__d),
+        .q(st_v__q),
+        .clock(st_v__clock),
+        .reset(st_v__reset)
+    );
+    caps_prefetcher__reg32 st_base(
+        .d(st_base__d),
+        .q(st_base__q),
+        .clock(st_base__clock),
+        .reset(st_base__reset)
+    );
+    caps_prefetcher__reg32 st_stride(
+        .d(st_stride__d),
+        .q(st_stride__q),
+        .clock(st_stride__clock),
+        .reset(st_stride__reset)
+    );
+    caps_prefetcher__reg6 st_warp(
+        .d(st_warp__d),
+        .q(st_warp__q),
+        .clock(st_warp__clock),
+        .reset(st_warp__reset)
+    );
+    caps_prefetcher__reg6 st_lead(
+        .d(st_lead__d),
+        .q(st_lead__q),
+        .clock(st_lead__clock),
+        .reset(st_lead__reset)
+    );
+    caps_prefetcher__reg3 st_cta(
+        .d(st_cta__d),
+        .q(st_cta__q),
+        .clock(st_cta__clock),
+        .reset(st_cta__reset)
+    );
+    caps_prefetcher__reg7 pfq_n(
+        .d(pfq_n__d),
+        .q(pfq_n__q),
+        .clock(pfq_n__clock),
+        .reset(pfq_n__reset)
     );
 
     // Update code
@@ -1270,6 +1349,61 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             end
         end
     end
+    always @(*) st_v__clock = clock;
+    always @(*) st_base__clock = clock;
+    always @(*) st_stride__clock = clock;
+    always @(*) st_warp__clock = clock;
+    always @(*) st_lead__clock = clock;
+    always @(*) st_cta__clock = clock;
+    always @(*) pfq_n__clock = clock;
+    always @(*) begin
+        st_v__d = st_v__q;
+        st_v__d = pf_push;
+    end
+    always @(*) begin
+        st_base__d = st_base__q;
+        st_base__d = s_base;
+    end
+    always @(*) begin
+        st_stride__d = st_stride__q;
+        if (j_kind__q) begin
+            st_stride__d = dtab__gh_stride;
+        end
+        else begin
+            st_stride__d = j_stride__q;
+        end
+    end
+    always @(*) begin
+        st_warp__d = st_warp__q;
+        if (j_kind__q) begin
+            st_warp__d = wb[(32'h0)+:(6)];
+        end
+        else begin
+            st_warp__d = j_warp__q;
+        end
+    end
+    always @(*) begin
+        st_lead__d = st_lead__q;
+        st_lead__d = s_lead;
+    end
+    always @(*) begin
+        st_cta__d = st_cta__q;
+        if (j_kind__q) begin
+            st_cta__d = j_cta__q;
+        end
+        else begin
+            st_cta__d = s_c;
+        end
+    end
+    always @(*) begin
+        pfq_n__d = pfq_n__q;
+        if (st_v__q & ~pfq__pop) begin
+            pfq_n__d = pfq_n__q + n7_one;
+        end
+        else if (~st_v__q & pfq__pop) begin
+            pfq_n__d = pfq_n__q - n7_one;
+        end
+    end
     always @(*) busy__reset = reset;
     always @(*) j_kind__reset = reset;
     always @(*) j_pc__reset = reset;
@@ -1279,6 +1413,13 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) posa__reset = reset;
     always @(*) posb__reset = reset;
     always @(*) kk__reset = reset;
+    always @(*) st_v__reset = reset;
+    always @(*) st_base__reset = reset;
+    always @(*) st_stride__reset = reset;
+    always @(*) st_warp__reset = reset;
+    always @(*) st_lead__reset = reset;
+    always @(*) st_cta__reset = reset;
+    always @(*) pfq_n__reset = reset;
     always @(*) elig = ld_valid & ~ld_indirect & (ld_count != count_zero) & (ld_count <= count_max);
     always @(*) n3 = ld_count[(32'h0)+:(3)];
     always @(*) begin
@@ -2001,7 +2142,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) s_b2 = sel_sb2__o;
     always @(*) s_b3 = sel_sb3__o;
     always @(*) zx_glead__narrow = s_lead;
-    always @(*) zx_jwarp__narrow = j_warp__q;
     always @(*) zx_cfg__narrow = cfg_warps_per_cta;
     always @(*) begin
         if (posb__q == zx_glead__wide) begin
@@ -2036,23 +2176,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             s_base = s_b0;
         end
     end
-    always @(*) mul_g__b = s_base;
-    always @(*) begin
-        if (j_kind__q) begin
-            mul_g__d = wb - zx_glead__wide;
-        end
-        else begin
-            mul_g__d = zx_jwarp__wide - zx_glead__wide;
-        end
-    end
-    always @(*) begin
-        if (j_kind__q) begin
-            mul_g__s = dtab__gh_stride;
-        end
-        else begin
-            mul_g__s = j_stride__q;
-        end
-    end
     always @(*) begin
         if (j_kind__q) begin
             have_pf = busy__q & ~b_end & ~b_skip;
@@ -2069,28 +2192,20 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             g_end = busy__q & ~found_a;
         end
     end
-    always @(*) pf_push = have_pf & ~pfq__o_full;
+    always @(*) pf_room = ~pfq__o_full & ~(st_v__q & (pfq_n__q == pfq_dm1));
+    always @(*) pf_push = have_pf & pf_room;
+    always @(*) zx_stw__narrow = st_warp__q;
+    always @(*) zx_stl__narrow = st_lead__q;
+    always @(*) mul_g__b = st_base__q;
+    always @(*) mul_g__d = zx_stw__wide - zx_stl__wide;
+    always @(*) mul_g__s = st_stride__q;
     always @(*) pfq__clock = clock;
     always @(*) pfq__reset = reset;
-    always @(*) pfq__push = pf_push;
+    always @(*) pfq__push = st_v__q;
     always @(*) pfq__pop = pfq__o_valid & pf_ready;
     always @(*) qp_addr__narrow = mul_g__p;
-    always @(*) begin
-        if (j_kind__q) begin
-            qp_cta__narrow = j_cta__q;
-        end
-        else begin
-            qp_cta__narrow = s_c;
-        end
-    end
-    always @(*) begin
-        if (j_kind__q) begin
-            qp_warp__narrow = wb[(32'h0)+:(6)];
-        end
-        else begin
-            qp_warp__narrow = j_warp__q;
-        end
-    end
+    always @(*) qp_cta__narrow = st_cta__q;
+    always @(*) qp_warp__narrow = st_warp__q;
     always @(*) pfq__i_data = qp_addr__wide | (qp_cta__wide << qoff_cta) | (qp_warp__wide << qoff_warp);
     always @(*) pf_valid = pfq__o_valid;
     always @(*) pf_addr = pfq__o_data[(32'h0)+:(32)];
@@ -4609,21 +4724,6 @@ module caps_prefetcher__reg41(d,q,clock,reset);
     end
 endmodule // caps_prefetcher__reg41
 
-module caps_prefetcher__reg4(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 4'h0;
-        else q <= d;
-    end
-endmodule // caps_prefetcher__reg4
-
 module caps_prefetcher__reg7(d,q,clock,reset);
 
     // Module arguments
@@ -4638,6 +4738,21 @@ module caps_prefetcher__reg7(d,q,clock,reset);
         else q <= d;
     end
 endmodule // caps_prefetcher__reg7
+
+module caps_prefetcher__reg4(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 4'h0;
+        else q <= d;
+    end
+endmodule // caps_prefetcher__reg4
 
 module caps_prefetcher__qp_addr(narrow,wide);
 

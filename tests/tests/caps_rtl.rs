@@ -95,8 +95,9 @@ fn figure9a_spaced() {
         &[(2, 0, 0), (3, 1, 0), (4, 2, 0), (10, 0, 1), (20, 0, 2)],
         40,
     );
-    // First prefetch during the cycle after edge t+2.
-    let want = vec![pf(13, 1, 1), pf(14, 2, 1), pf(23, 1, 2), pf(24, 2, 2)];
+    // First prefetch during the cycle after edge t+3 (job taken at t+1,
+    // prefetch selected at t+2, in the output queue at t+3).
+    let want = vec![pf(14, 1, 1), pf(15, 2, 1), pf(24, 1, 2), pf(25, 2, 2)];
     assert_eq!(got, want);
 }
 
@@ -108,9 +109,9 @@ fn figure9a_back_to_back() {
         &[(2, 0, 0), (3, 1, 0), (4, 2, 0), (5, 0, 1), (6, 0, 2)],
         30,
     );
-    // Job A1: taken at 6, B1 pushed at 7, C1 at 8, ends at 9; job A2
-    // taken at 10, B2 at 11, C2 at 12.
-    let want = vec![pf(8, 1, 1), pf(9, 2, 1), pf(12, 1, 2), pf(13, 2, 2)];
+    // Job A1: taken at 6, B1 selected at 7 (in the output queue at 8), C1
+    // at 8, ends at 9; job A2 taken at 10, B2 selected at 11, C2 at 12.
+    let want = vec![pf(9, 1, 1), pf(10, 2, 1), pf(13, 1, 2), pf(14, 2, 2)];
     assert_eq!(got, want);
 }
 
@@ -119,7 +120,7 @@ fn figure9b_spaced() {
     let p = CapsParams::default();
     let got = run(&p, &[(2, 0, 0), (10, 0, 1), (20, 1, 0), (30, 2, 0)], 45);
     // A1 trains, prefetches nothing; B0 -> B1, B2; C0 -> C1, C2.
-    let want = vec![pf(23, 1, 1), pf(24, 1, 2), pf(33, 2, 1), pf(34, 2, 2)];
+    let want = vec![pf(24, 1, 1), pf(25, 1, 2), pf(34, 2, 1), pf(35, 2, 2)];
     assert_eq!(got, want);
 }
 
@@ -130,12 +131,12 @@ fn figure9b_back_to_back_sees_later_ctas() {
     let p = CapsParams::default();
     let got = run(&p, &[(2, 0, 0), (3, 0, 1), (4, 1, 0), (5, 2, 0)], 30);
     let want = vec![
-        pf(6, 1, 1),
-        pf(7, 2, 1),
-        pf(10, 1, 1),
-        pf(11, 1, 2),
-        pf(14, 2, 1),
-        pf(15, 2, 2),
+        pf(7, 1, 1),
+        pf(8, 2, 1),
+        pf(11, 1, 1),
+        pf(12, 1, 2),
+        pf(15, 2, 1),
+        pf(16, 2, 2),
     ];
     assert_eq!(got, want);
 }
@@ -166,7 +167,7 @@ fn small_configuration_runs_figure9a() {
         ],
         45,
     );
-    let want = vec![pf(13, 1, 1), pf(23, 1, 2), pf(33, 1, 1)];
+    let want = vec![pf(14, 1, 1), pf(24, 1, 2), pf(34, 1, 1)];
     assert_eq!(got, want);
 }
 
@@ -252,6 +253,9 @@ struct Model {
     job: Option<MJob>,
     pos: u64,
     k: u64,
+    /// The generator's address stage: the prefetch produced at the last
+    /// edge, entering the output queue at the next.
+    stage: Option<(u64, u64, u64)>,
     pfq: std::collections::VecDeque<(u64, u64, u64)>,
     time: u64,
     /// Events seen (coverage of the stimulus).
@@ -275,6 +279,7 @@ impl Model {
             job: None,
             pos: 0,
             k: 0,
+            stage: None,
             pfq: Default::default(),
             time: 0,
             ev: Default::default(),
@@ -374,16 +379,19 @@ impl Model {
         let wmask = ports::mask(self.p.WARP_IDX_W as u32);
         let cmask = self.p.N_CTA - 1;
         let cfg = i.cfg_warps_per_cta & wmask;
-        // The queues' fullness at the start of the cycle.
-        let pfq_full = self.pfq.len() >= self.p.PFQ_DEPTH as usize;
+        // The queues' fullness at the start of the cycle (the address
+        // stage counts as an output queue entry).
+        let pfq_full =
+            self.pfq.len() + usize::from(self.stage.is_some()) >= self.p.PFQ_DEPTH as usize;
         let jobs_full = self.jobs.len() >= self.p.JOBQ_DEPTH as usize;
         let push_pf = self.generator_edge(cfg, pfq_full);
         if out.pf_valid && i.pf_ready {
             self.pfq.pop_front();
         }
-        if let Some(x) = push_pf {
+        if let Some(x) = self.stage.take() {
             self.pfq.push_back(x);
         }
+        self.stage = push_pf;
         // Launch, then the load.
         if i.cta_launch_valid {
             for e in self.cta[(i.cta_launch_slot & cmask) as usize].iter_mut() {

@@ -25,13 +25,19 @@
 //! * a busy generator determines the next prefetch of its job from the table
 //!   state at the start of the cycle (it does not see the launch or the load
 //!   of the same cycle); with no next prefetch the job ends, costing that
-//!   cycle; otherwise the prefetch is pushed into the output queue unless the
-//!   queue was full at the start of the cycle (stall);
+//!   cycle; otherwise the prefetch enters the generator's address stage
+//!   unless the output queue and the address stage together held
+//!   `PFQ_DEPTH` prefetches at the start of the cycle (stall);
+//! * the address stage holds one prefetch for one cycle: the prefetch it
+//!   holds enters the output queue at the next edge (there is always room:
+//!   the stage counts as an entry of the queue);
 //! * the output queue's oldest entry is on `pf_*` while it is not empty and
 //!   is popped at an edge with `pf_ready = 1`.
 //!
 //! A load accepted at edge *t* whose job finds both queues empty therefore
-//! has its first prefetch on `pf_*` during the cycle after edge *t + 2*.
+//! has its first prefetch on `pf_*` during the cycle after edge *t + 3*
+//! (job taken at *t + 1*, prefetch produced at *t + 2*, in the output queue
+//! at *t + 3*).
 //!
 //! # Decisions where the spec and the contract are silent
 //! These are also what the RTL must do:
@@ -217,7 +223,9 @@ pub struct CapsStats {
     pub jobs_b: u64,
     /// Jobs (either kind) dropped because the job FIFO was full.
     pub jobs_dropped: u64,
-    /// Prefetches pushed into the output queue.
+    /// Prefetches produced by the generator (each enters the address
+    /// stage, and the output queue one edge later unless a reset comes
+    /// first).
     pub prefetches: u64,
     /// Rule-3 verifications that found a wrong prediction (counted even when
     /// the counter is already saturated).
@@ -265,9 +273,10 @@ enum GenAction {
     End,
     /// Move the cursor without a prefetch.
     Advance { pos: u64, k: usize },
-    /// The output queue is full: hold.
+    /// The output queue and the address stage hold `PFQ_DEPTH` prefetches:
+    /// hold.
     Stall,
-    /// Push a prefetch and move the cursor.
+    /// Produce a prefetch (into the address stage) and move the cursor.
     Push { pf: Prefetch, pos: u64, k: usize },
 }
 
@@ -290,6 +299,9 @@ pub struct CapsModel {
     jobq: VecDeque<Job>,
     /// The generator: `None` when idle.
     gen: Option<Generator>,
+    /// The generator's address stage: the prefetch produced at the last
+    /// edge, which enters the output queue at the next.
+    pf_stage: Option<Prefetch>,
     /// Output prefetch queue, oldest first (the head is on `pf_*`).
     pfq: VecDeque<Prefetch>,
     /// Stamp given to the next table update.
@@ -327,6 +339,7 @@ impl CapsModel {
             dist: vec![DistEntry::default(); params.DIST_ENTRIES as usize],
             jobq: VecDeque::new(),
             gen: None,
+            pf_stage: None,
             pfq: VecDeque::new(),
             next_stamp: 0,
             stats: CapsStats::default(),
@@ -442,6 +455,12 @@ impl CapsModel {
             pos: g.pos,
             k: g.k,
         })
+    }
+
+    /// The prefetch in the generator's address stage (produced at the last
+    /// edge, in the output queue after the next), if any.
+    pub fn prefetch_in_flight(&self) -> Option<Prefetch> {
+        self.pf_stage
     }
 
     /// Number of prefetches in the output queue (0..=PFQ_DEPTH).
@@ -772,7 +791,9 @@ impl CapsModel {
             Next::End => GenAction::End,
             Next::Skip { pos, k } => GenAction::Advance { pos, k },
             Next::Prefetch { pf, pos, k } => {
-                if self.pfq.len() >= self.params.PFQ_DEPTH as usize {
+                // The prefetch in the address stage counts as an entry.
+                let held = self.pfq.len() + usize::from(self.pf_stage.is_some());
+                if held >= self.params.PFQ_DEPTH as usize {
                     GenAction::Stall
                 } else {
                     GenAction::Push { pf, pos, k }
@@ -789,6 +810,7 @@ impl CapsModel {
         self.dist.fill(DistEntry::default());
         self.jobq.clear();
         self.gen = None;
+        self.pf_stage = None;
         self.pfq.clear();
         self.next_stamp = 0;
     }
@@ -850,9 +872,13 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
             None
         };
 
-        // The output queue: pop the head, then the generator's push.
+        // The output queue: pop the head, then the address stage's push;
+        // the generator's new prefetch enters the address stage.
         if pop_pf {
             self.pfq.pop_front();
+        }
+        if let Some(pf) = self.pf_stage.take() {
+            self.pfq.push_back(pf);
         }
         match action {
             GenAction::Nothing | GenAction::Stall => {}
@@ -867,7 +893,7 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
                 gen.k = k;
             }
             GenAction::Push { pf, pos, k } => {
-                self.pfq.push_back(pf);
+                self.pf_stage = Some(pf);
                 self.stats.prefetches += 1;
                 let gen = self.gen.as_mut().expect("generator busy");
                 gen.pos = pos;

@@ -26,10 +26,12 @@ struct Load;
 /// Kernel section 2 ([`rules`]): the rules applied to the load, the DIST
 /// and PerCTA updates, and the job FIFO.
 struct Rules;
-/// Kernel section 3 ([`generator`]): the generator's next prefetch of the
-/// current job and its state.
+/// Kernel section 3 ([`generator`]): the generator's selection stage (the
+/// next prefetch of the current job, into the address stage's registers)
+/// and its state.
 struct Generator;
-/// Kernel section 4 ([`output`]): the output queue and the `pf_*` ports.
+/// Kernel section 4 ([`output`]): the generator's address stage, the
+/// output queue and its occupancy count, and the `pf_*` ports.
 struct Output;
 
 /// The `caps_prefetcher` unit. `A` = `ADDR_W`, `P` = `PC_W`, `WI` =
@@ -116,7 +118,8 @@ pub struct CapsPrefetcherRtl<
     zx_ldw: ZeroExt<WI, WD>,
     zx_llead: ZeroExt<WI, WD>,
     zx_glead: ZeroExt<WI, WD>,
-    zx_jwarp: ZeroExt<WI, WD>,
+    zx_stw: ZeroExt<WI, WD>,
+    zx_stl: ZeroExt<WI, WD>,
     zx_cfg: ZeroExt<WI, WD>,
     zx_lslot: ZeroExt<C, NS>,
     zx_cslot: ZeroExt<C, NS>,
@@ -137,6 +140,16 @@ pub struct CapsPrefetcherRtl<
     posa: Reg<Bits<CP>>,
     posb: Reg<Bits<WD>>,
     kk: Reg<Bits<3>>,
+    // The address stage: a prefetch selected at the last edge (its base,
+    // stride, target and the entry's leading warp), pushed into the
+    // output queue at the next; `pfq_n` counts the output queue's entries.
+    st_v: Reg<Bit>,
+    st_base: Reg<Bits<A>>,
+    st_stride: Reg<Bits<A>>,
+    st_warp: Reg<Bits<WI>>,
+    st_lead: Reg<Bits<WI>>,
+    st_cta: Reg<Bits<C>>,
+    pfq_n: Reg<Bits<7>>,
 
     slot_c: Vec<Constant<Bits<C>>>,
     slot_cp: Vec<Constant<Bits<CP>>>,
@@ -158,6 +171,8 @@ pub struct CapsPrefetcherRtl<
     wd_one: Constant<Bits<WD>>,
     ns_zero: Constant<Bits<NS>>,
     ns_one: Constant<Bits<NS>>,
+    n7_one: Constant<Bits<7>>,
+    pfq_dm1: Constant<Bits<7>>,
     // Field offsets in a packed job / prefetch (32 bits: Verilator takes a
     // 32-bit part-select base as an integer and does not ask for a
     // log2(width)-bit one).
@@ -220,6 +235,7 @@ pub struct CapsPrefetcherRtl<
     have_pf: Signal<Local, Bit>,
     g_end: Signal<Local, Bit>,
     pf_push: Signal<Local, Bit>,
+    pf_room: Signal<Local, Bit>,
 
     _ncta: usize,
     _ncta1: usize,
@@ -313,6 +329,8 @@ impl<
             wd_one: konst(1),
             ns_zero: konst(0),
             ns_one: konst(1),
+            n7_one: konst(1),
+            pfq_dm1: konst(p.PFQ_DEPTH - 1),
             joff_pc: konst(1),
             joff_cta: konst((1 + P) as u64),
             joff_warp: konst((1 + P + C) as u64),
@@ -337,15 +355,17 @@ impl<
             clock, reset, cfg_warps_per_cta, cta_launch_valid, cta_launch_slot, ld_valid, ld_pc,
             ld_cta, ld_warp, ld_count, ld_indirect, pf_ready, pf_valid, pf_addr, pf_cta, pf_warp,
             // Blocks.
-            mul_l, mul_g, train, zx_ldw, zx_llead, zx_glead, zx_jwarp, zx_cfg, zx_lslot, zx_cslot,
+            mul_l, mul_g, train, zx_ldw, zx_llead, zx_glead, zx_stw, zx_stl, zx_cfg, zx_lslot,
+            zx_cslot,
             jp_kind, jp_pc, jp_cta, jp_warp, qp_addr, qp_cta, qp_warp,
             // Registers.
-            busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb, kk,
+            busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb, kk, st_v, st_base, st_stride,
+            st_warp, st_lead, st_cta, pfq_n,
             // Local signals.
             elig, n3, l_onehot, clear_mask, l_cleared, m_hit, m_lead, m_n, w_is_lead, n_same,
             delta_l, mism, eq_all, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b, job_a,
             take, job_push, found_a, s_hit, s_lead, s_n, s_b0, s_b1, s_b2, s_b3, s_base, s_cp, s_c,
-            k_cur, k_next, wb, b_end, b_skip, have_pf, g_end, pf_push,
+            k_cur, k_next, wb, b_end, b_skip, have_pf, g_end, pf_push, pf_room,
         })
     }
 }

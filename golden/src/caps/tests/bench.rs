@@ -73,11 +73,15 @@ impl Tb {
         }
     }
 
-    /// Idle until no job is pending or running and the output queue is
-    /// empty (at most 1000 edges).
+    /// Idle until no job is pending or running and the address stage and
+    /// the output queue are empty (at most 1000 edges).
     pub(super) fn drain(&mut self) {
         for _ in 0..1000 {
-            if self.m.jobs_pending() == 0 && self.m.generator().is_none() && self.m.pfq_len() == 0 {
+            if self.m.jobs_pending() == 0
+                && self.m.generator().is_none()
+                && self.m.prefetch_in_flight().is_none()
+                && self.m.pfq_len() == 0
+            {
                 return;
             }
             self.idle(1);

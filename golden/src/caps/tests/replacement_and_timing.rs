@@ -115,7 +115,7 @@ fn job_a_skips_scattered_slots_without_gaps() {
     tb.ld(PC, 0, 2, &[base(0) + 0x100]);
     let g = tb.m.generator().unwrap();
     assert_eq!((g.pos, g.k), (0, 0));
-    tb.idle(1); // edge t+2: first push
+    tb.idle(1); // edge t+2: first prefetch selected
     assert_eq!(tb.m.generator().unwrap().pos, 2);
     tb.idle(2); // edges t+3, t+4
     assert_eq!(tb.m.generator().unwrap().pos, 8);
@@ -139,7 +139,7 @@ fn job_a_skips_scattered_slots_without_gaps() {
     );
     assert_eq!(
         tb.cycles(),
-        vec![t + 3, t + 4, t + 5, t + 8, t + 9, t + 10, t + 11]
+        vec![t + 4, t + 5, t + 6, t + 9, t + 10, t + 11, t + 12]
     );
 }
 
@@ -157,9 +157,10 @@ fn job_b_skips_leading_warp_without_gap() {
             .map(|w| ((BASE_B + w * STRIDE).wrapping_sub(lead * STRIDE), 1, w))
             .collect();
         assert_eq!(tb.seq(), expected, "lead {lead}");
-        assert_eq!(tb.cycles(), vec![t + 3, t + 4, t + 5], "lead {lead}");
-        // The job ended at edge t + 5 at the latest.
-        assert_eq!(tb.cycle, t + 6);
+        assert_eq!(tb.cycles(), vec![t + 4, t + 5, t + 6], "lead {lead}");
+        // The job ended at edge t + 5 at the latest, its last prefetch was
+        // transferred at edge t + 6.
+        assert_eq!(tb.cycle, t + 7);
     }
 }
 
@@ -178,7 +179,7 @@ fn job_b_reads_current_tables() {
     tb.drain();
     let t = tb.ld(PC, 1, 0, &two(BASE_B, 0));
     tb.idle(1); // t+1: job B taken
-                // t+2: (w1, k0) pushed from n = 2; the leading warp rewrites with
+                // t+2: (w1, k0) selected from n = 2; the leading warp rewrites with
                 // one address at the same edge.
     let moved = BASE_B + 0x10;
     tb.ld(PC, 1, 0, &[moved]);
@@ -195,7 +196,7 @@ fn job_b_reads_current_tables() {
             (moved + 3 * 0x80, 1, 3)
         ]
     );
-    assert_eq!(tb.cycles(), vec![t + 3, t + 5, t + 6]);
+    assert_eq!(tb.cycles(), vec![t + 4, t + 6, t + 7]);
 }
 
 #[test]
@@ -212,9 +213,11 @@ fn job_b_skip_and_end_do_not_wait_for_the_queue() {
     tb.pf_ready = false;
     tb.ld(PC, 1, 0, &two(BASE_B, 0));
     tb.idle(1); // job taken
-    tb.ld(PC, 1, 0, &[BASE_B]); // first push; rewrite n = 1
+    tb.ld(PC, 1, 0, &[BASE_B]); // first prefetch selected; rewrite n = 1
+    assert!(tb.m.prefetch_in_flight().is_some());
+    assert_eq!(tb.m.pfq_len(), 0);
+    tb.idle(1); // skip with a full queue (the address stage's prefetch)
     assert_eq!(tb.m.pfq_len(), 1);
-    tb.idle(1); // skip with a full queue
     assert_eq!(tb.m.generator().map(|g| (g.pos, g.k)), Some((2, 0)));
     tb.idle(3); // stall on (w2, k0)
     assert_eq!(tb.m.generator().map(|g| (g.pos, g.k)), Some((2, 0)));

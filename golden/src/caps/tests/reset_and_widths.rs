@@ -62,7 +62,7 @@ fn narrow_addresses_and_pcs_wrap() {
     assert_eq!(tb.m.percta_lookup(1, 3).unwrap().lead, 0);
     tb.drain();
     assert_eq!(tb.seq(), vec![(0x00, 1, 1), (0x20, 1, 2), (0x40, 1, 3)]);
-    assert_eq!(tb.cycles()[0], t + 3);
+    assert_eq!(tb.cycles()[0], t + 4);
     // A negative stride of 8 bits: -0x10 = 0xf0.
     tb.ld(0x5, 0, 2, &[0x08]);
     tb.ld(0x5, 0, 0, &[0x28]);

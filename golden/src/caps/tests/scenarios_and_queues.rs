@@ -28,10 +28,11 @@ fn scenario_fig9a() {
             (fig9(BASE_C, 2), 2, 2),
         ]
     );
-    // First prefetch during the cycle after edge t + 2; the second job
-    // is taken the edge after the first ends (t + 5), so its prefetches
-    // come 3 cycles after the first job's last.
-    assert_eq!(tb.cycles(), vec![t + 3, t + 4, t + 7, t + 8]);
+    // First prefetch during the cycle after edge t + 3 (job taken at
+    // t + 1, prefetch selected at t + 2, in the output queue at t + 3);
+    // the second job is taken the edge after the first ends (t + 5), so
+    // its prefetches come 3 cycles after the first job's last.
+    assert_eq!(tb.cycles(), vec![t + 4, t + 5, t + 8, t + 9]);
     let s = tb.m.stats();
     assert_eq!((s.jobs_a, s.jobs_b, s.jobs_dropped), (2, 0, 0));
     assert_eq!((s.prefetches, s.trainings, s.mispredictions), (4, 1, 0));
@@ -59,7 +60,7 @@ fn scenario_fig9b() {
             (fig9(BASE_C, 2), 2, 2),
         ]
     );
-    assert_eq!(tb.cycles(), vec![t + 3, t + 4, t + 7, t + 8]);
+    assert_eq!(tb.cycles(), vec![t + 4, t + 5, t + 8, t + 9]);
     let s = tb.m.stats();
     assert_eq!((s.jobs_a, s.jobs_b, s.prefetches), (1, 2, 4));
 }
@@ -88,7 +89,7 @@ fn scenario_fig9b_back_to_back() {
     );
     assert_eq!(
         tb.cycles(),
-        vec![t + 3, t + 4, t + 7, t + 8, t + 11, t + 12]
+        vec![t + 4, t + 5, t + 8, t + 9, t + 12, t + 13]
     );
 }
 
@@ -110,13 +111,15 @@ fn back_pressure_holds_and_loses_nothing() {
         expected.push((base(c) + 0x80, c, 1));
         expected.push((base(c) + 0x1080, c, 1));
     }
-    tb.idle(2); // edges t+1, t+2: job taken, first push
+    // Edges t+1, t+2, t+3: job taken, first prefetch selected, in the
+    // output queue.
+    tb.idle(3);
     let head = tb.m.outputs();
     assert!(head.pf_valid);
     assert_eq!((head.pf_addr, head.pf_cta, head.pf_warp), expected[0]);
     for i in 0..20 {
         let out = tb.m.outputs();
-        assert_eq!(out, head, "cycle {}", t + 3 + i);
+        assert_eq!(out, head, "cycle {}", t + 4 + i);
         assert_eq!(tb.m.pfq_len(), (i as usize + 1).min(4));
         tb.idle(1);
     }

@@ -26,6 +26,7 @@ impl<
     fn update(&mut self) {
         // Generator registers: clock, reset, hold.
         dff_setup!(self, clock, busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb, kk);
+        dff_setup!(self, clock, st_v, st_base, st_stride, st_warp, st_lead, st_cta, pfq_n);
         self.busy.reset.next = self.reset.val();
         self.j_kind.reset.next = self.reset.val();
         self.j_pc.reset.next = self.reset.val();
@@ -35,6 +36,13 @@ impl<
         self.posa.reset.next = self.reset.val();
         self.posb.reset.next = self.reset.val();
         self.kk.reset.next = self.reset.val();
+        self.st_v.reset.next = self.reset.val();
+        self.st_base.reset.next = self.reset.val();
+        self.st_stride.reset.next = self.reset.val();
+        self.st_warp.reset.next = self.reset.val();
+        self.st_lead.reset.next = self.reset.val();
+        self.st_cta.reset.next = self.reset.val();
+        self.pfq_n.reset.next = self.reset.val();
 
         // ---- The load: eligibility, PerCTA[ld_cta] and DIST look-ups.
         self.elig.next = self.ld_valid.val()
