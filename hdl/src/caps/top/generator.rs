@@ -117,21 +117,10 @@ impl<
         } else {
             self.s_base.next = self.s_b0.val();
         }
-        // The address stage takes the selected base, the stride, the
-        // target and the entry's leading warp; it computes the address
-        // base'[k*] + (warp - lead') * stride in the next cycle.
-        self.st_base.d.next = self.s_base.val();
-        self.st_lead.d.next = self.s_lead.val();
         if self.j_kind.q.val() {
-            self.st_stride.d.next = self.dtab.gh_stride.val();
-            self.st_warp.d.next = self.wb.val().get_bits::<WI>(0);
-            self.st_cta.d.next = self.j_cta.q.val();
             self.have_pf.next = self.busy.q.val() & !self.b_end.val() & !self.b_skip.val();
             self.g_end.next = self.busy.q.val() & self.b_end.val();
         } else {
-            self.st_stride.d.next = self.j_stride.q.val();
-            self.st_warp.d.next = self.j_warp.q.val();
-            self.st_cta.d.next = self.s_c.val();
             self.have_pf.next = self.busy.q.val() & self.found_a.val();
             self.g_end.next = self.busy.q.val() & !self.found_a.val();
         }

@@ -24,6 +24,20 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
+        // ---- The address stage takes the selected base, the stride, the
+        // target and the entry's leading warp (when the selection stage
+        // pushes; `st_v` says whether it holds a prefetch).
+        self.st_base.d.next = self.s_base.val();
+        self.st_lead.d.next = self.s_lead.val();
+        if self.j_kind.q.val() {
+            self.st_stride.d.next = self.dtab.gh_stride.val();
+            self.st_warp.d.next = self.wb.val().get_bits::<WI>(0);
+            self.st_cta.d.next = self.j_cta.q.val();
+        } else {
+            self.st_stride.d.next = self.j_stride.q.val();
+            self.st_warp.d.next = self.j_warp.q.val();
+            self.st_cta.d.next = self.s_c.val();
+        }
         // ---- The generator's address stage: base + (warp - lead) *
         // stride, in one carry-save sum, pushed into the output queue (the
         // selection stage made room for it).
