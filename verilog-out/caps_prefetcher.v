@@ -77,6 +77,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  wd_one = 7'b1;
     localparam  ns_zero = 8'h0;
     localparam  ns_one = 8'h1;
+    localparam  n7_one = 7'b1;
+    localparam  pfq_dm1 = 7'b11;
     localparam  joff_pc = 32'h1;
     localparam  joff_cta = 32'h21;
     localparam  joff_warp = 32'h24;
@@ -91,12 +93,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [7:0] cols__0__l_onehot;
     reg  cols__0__l_cleared;
     reg  [31:0] cols__0__l_pc;
-    reg  [5:0] cols__0__l_warp;
-    reg  [2:0] cols__0__l_n;
-    reg  [31:0] cols__0__a0;
-    reg  [31:0] cols__0__a1;
-    reg  [31:0] cols__0__a2;
-    reg  [31:0] cols__0__a3;
+    reg  [2:0] cols__0__w_slot;
+    reg  [7:0] cols__0__w_onehot;
+    reg  [31:0] cols__0__w_pc;
+    reg  [5:0] cols__0__w_warp;
+    reg  [2:0] cols__0__w_n;
+    reg  [31:0] cols__0__w_a0;
+    reg  [31:0] cols__0__w_a1;
+    reg  [31:0] cols__0__w_a2;
+    reg  [31:0] cols__0__w_a3;
     reg  cols__0__wr;
     reg  cols__0__set_valid;
     reg  cols__0__clr_valid;
@@ -131,12 +136,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [7:0] cols__1__l_onehot;
     reg  cols__1__l_cleared;
     reg  [31:0] cols__1__l_pc;
-    reg  [5:0] cols__1__l_warp;
-    reg  [2:0] cols__1__l_n;
-    reg  [31:0] cols__1__a0;
-    reg  [31:0] cols__1__a1;
-    reg  [31:0] cols__1__a2;
-    reg  [31:0] cols__1__a3;
+    reg  [2:0] cols__1__w_slot;
+    reg  [7:0] cols__1__w_onehot;
+    reg  [31:0] cols__1__w_pc;
+    reg  [5:0] cols__1__w_warp;
+    reg  [2:0] cols__1__w_n;
+    reg  [31:0] cols__1__w_a0;
+    reg  [31:0] cols__1__w_a1;
+    reg  [31:0] cols__1__w_a2;
+    reg  [31:0] cols__1__w_a3;
     reg  cols__1__wr;
     reg  cols__1__set_valid;
     reg  cols__1__clr_valid;
@@ -171,12 +179,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [7:0] cols__2__l_onehot;
     reg  cols__2__l_cleared;
     reg  [31:0] cols__2__l_pc;
-    reg  [5:0] cols__2__l_warp;
-    reg  [2:0] cols__2__l_n;
-    reg  [31:0] cols__2__a0;
-    reg  [31:0] cols__2__a1;
-    reg  [31:0] cols__2__a2;
-    reg  [31:0] cols__2__a3;
+    reg  [2:0] cols__2__w_slot;
+    reg  [7:0] cols__2__w_onehot;
+    reg  [31:0] cols__2__w_pc;
+    reg  [5:0] cols__2__w_warp;
+    reg  [2:0] cols__2__w_n;
+    reg  [31:0] cols__2__w_a0;
+    reg  [31:0] cols__2__w_a1;
+    reg  [31:0] cols__2__w_a2;
+    reg  [31:0] cols__2__w_a3;
     reg  cols__2__wr;
     reg  cols__2__set_valid;
     reg  cols__2__clr_valid;
@@ -211,12 +222,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [7:0] cols__3__l_onehot;
     reg  cols__3__l_cleared;
     reg  [31:0] cols__3__l_pc;
-    reg  [5:0] cols__3__l_warp;
-    reg  [2:0] cols__3__l_n;
-    reg  [31:0] cols__3__a0;
-    reg  [31:0] cols__3__a1;
-    reg  [31:0] cols__3__a2;
-    reg  [31:0] cols__3__a3;
+    reg  [2:0] cols__3__w_slot;
+    reg  [7:0] cols__3__w_onehot;
+    reg  [31:0] cols__3__w_pc;
+    reg  [5:0] cols__3__w_warp;
+    reg  [2:0] cols__3__w_n;
+    reg  [31:0] cols__3__w_a0;
+    reg  [31:0] cols__3__w_a1;
+    reg  [31:0] cols__3__w_a2;
+    reg  [31:0] cols__3__w_a3;
     reg  cols__3__wr;
     reg  cols__3__set_valid;
     reg  cols__3__clr_valid;
@@ -244,6 +258,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [31:0] cols__3__gs_base1;
     wire  [31:0] cols__3__gs_base2;
     wire  [31:0] cols__3__gs_base3;
+    reg  [6:0] trainf__delta;
+    reg  [31:0] trainf__diff;
+    wire  trainf__pow2;
+    wire  trainf__div;
+    wire  [31:0] trainf__stride;
+    reg  [5:0] zx_bw__narrow;
+    wire  [6:0] zx_bw__wide;
+    reg  [2:0] zx_wslot__narrow;
+    wire  [7:0] zx_wslot__wide;
     reg  order__alloc;
     reg  order__touch;
     reg  order__inval;
@@ -270,16 +293,32 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  dtab__clock;
     reg  dtab__reset;
     reg  [31:0] dtab__l_pc;
+    wire  dtab__l_hit__0;
+    wire  dtab__l_hit__1;
+    wire  dtab__l_hit__2;
+    wire  dtab__l_hit__3;
+    reg  dtab__b_hit__0;
+    reg  dtab__b_hit__1;
+    reg  dtab__b_hit__2;
+    reg  dtab__b_hit__3;
+    wire  [31:0] dtab__b_stride;
     reg  dtab__alloc;
+    reg  [31:0] dtab__a_pc;
     reg  [31:0] dtab__a_stride;
     reg  [2:0] dtab__a_lead_cta;
+    wire  dtab__a_tgt__0;
+    wire  dtab__a_tgt__1;
+    wire  dtab__a_tgt__2;
+    wire  dtab__a_tgt__3;
+    reg  dtab__c_hit__0;
+    reg  dtab__c_hit__1;
+    reg  dtab__c_hit__2;
+    reg  dtab__c_hit__3;
+    wire  [7:0] dtab__c_cnt;
+    wire  [2:0] dtab__c_lead_cta;
     reg  dtab__inc;
     reg  dtab__dec;
     reg  [31:0] dtab__g_pc;
-    wire  dtab__lh_hit;
-    wire  [31:0] dtab__lh_stride;
-    wire  [7:0] dtab__lh_cnt;
-    wire  [2:0] dtab__lh_lead_cta;
     wire  dtab__gh_hit;
     wire  [31:0] dtab__gh_stride;
     reg  jobq__clock;
@@ -467,8 +506,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [6:0] zx_llead__wide;
     reg  [5:0] zx_glead__narrow;
     wire  [6:0] zx_glead__wide;
-    reg  [5:0] zx_jwarp__narrow;
-    wire  [6:0] zx_jwarp__wide;
+    reg  [5:0] zx_stw__narrow;
+    wire  [6:0] zx_stw__wide;
+    reg  [5:0] zx_stl__narrow;
+    wire  [6:0] zx_stl__wide;
     reg  [5:0] zx_cfg__narrow;
     wire  [6:0] zx_cfg__wide;
     reg  [2:0] zx_lslot__narrow;
@@ -525,6 +566,402 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [2:0] kk__q;
     reg  kk__clock;
     reg  kk__reset;
+    reg  b_v__d;
+    wire  b_v__q;
+    reg  b_v__clock;
+    reg  b_v__reset;
+    reg  [31:0] b_pc__d;
+    wire  [31:0] b_pc__q;
+    reg  b_pc__clock;
+    reg  b_pc__reset;
+    reg  [2:0] b_cta__d;
+    wire  [2:0] b_cta__q;
+    reg  b_cta__clock;
+    reg  b_cta__reset;
+    reg  [5:0] b_warp__d;
+    wire  [5:0] b_warp__q;
+    reg  b_warp__clock;
+    reg  b_warp__reset;
+    reg  [2:0] b_n__d;
+    wire  [2:0] b_n__q;
+    reg  b_n__clock;
+    reg  b_n__reset;
+    reg  [31:0] b_a__0__d;
+    wire  [31:0] b_a__0__q;
+    reg  b_a__0__clock;
+    reg  b_a__0__reset;
+    reg  [31:0] b_a__1__d;
+    wire  [31:0] b_a__1__q;
+    reg  b_a__1__clock;
+    reg  b_a__1__reset;
+    reg  [31:0] b_a__2__d;
+    wire  [31:0] b_a__2__q;
+    reg  b_a__2__clock;
+    reg  b_a__2__reset;
+    reg  [31:0] b_a__3__d;
+    wire  [31:0] b_a__3__q;
+    reg  b_a__3__clock;
+    reg  b_a__3__reset;
+    reg  b_cleared__d;
+    wire  b_cleared__q;
+    reg  b_cleared__clock;
+    reg  b_cleared__reset;
+    reg  b_pceq__d;
+    wire  b_pceq__q;
+    reg  b_pceq__clock;
+    reg  b_pceq__reset;
+    reg  b_hitr__0__d;
+    wire  b_hitr__0__q;
+    reg  b_hitr__0__clock;
+    reg  b_hitr__0__reset;
+    reg  b_hitr__1__d;
+    wire  b_hitr__1__q;
+    reg  b_hitr__1__clock;
+    reg  b_hitr__1__reset;
+    reg  b_hitr__2__d;
+    wire  b_hitr__2__q;
+    reg  b_hitr__2__clock;
+    reg  b_hitr__2__reset;
+    reg  b_hitr__3__d;
+    wire  b_hitr__3__q;
+    reg  b_hitr__3__clock;
+    reg  b_hitr__3__reset;
+    reg  b_evr__0__d;
+    wire  b_evr__0__q;
+    reg  b_evr__0__clock;
+    reg  b_evr__0__reset;
+    reg  b_evr__1__d;
+    wire  b_evr__1__q;
+    reg  b_evr__1__clock;
+    reg  b_evr__1__reset;
+    reg  b_evr__2__d;
+    wire  b_evr__2__q;
+    reg  b_evr__2__clock;
+    reg  b_evr__2__reset;
+    reg  b_evr__3__d;
+    wire  b_evr__3__q;
+    reg  b_evr__3__clock;
+    reg  b_evr__3__reset;
+    reg  [1:0] b_rankr__0__d;
+    wire  [1:0] b_rankr__0__q;
+    reg  b_rankr__0__clock;
+    reg  b_rankr__0__reset;
+    reg  [1:0] b_rankr__1__d;
+    wire  [1:0] b_rankr__1__q;
+    reg  b_rankr__1__clock;
+    reg  b_rankr__1__reset;
+    reg  [1:0] b_rankr__2__d;
+    wire  [1:0] b_rankr__2__q;
+    reg  b_rankr__2__clock;
+    reg  b_rankr__2__reset;
+    reg  [1:0] b_rankr__3__d;
+    wire  [1:0] b_rankr__3__q;
+    reg  b_rankr__3__clock;
+    reg  b_rankr__3__reset;
+    reg  b_dhit__0__d;
+    wire  b_dhit__0__q;
+    reg  b_dhit__0__clock;
+    reg  b_dhit__0__reset;
+    reg  b_dhit__1__d;
+    wire  b_dhit__1__q;
+    reg  b_dhit__1__clock;
+    reg  b_dhit__1__reset;
+    reg  b_dhit__2__d;
+    wire  b_dhit__2__q;
+    reg  b_dhit__2__clock;
+    reg  b_dhit__2__reset;
+    reg  b_dhit__3__d;
+    wire  b_dhit__3__q;
+    reg  b_dhit__3__clock;
+    reg  b_dhit__3__reset;
+    reg  b_rwl__d;
+    wire  b_rwl__q;
+    reg  b_rwl__clock;
+    reg  b_rwl__reset;
+    reg  b_rns__d;
+    wire  b_rns__q;
+    reg  b_rns__clock;
+    reg  b_rns__reset;
+    reg  [6:0] b_rdelta__d;
+    wire  [6:0] b_rdelta__q;
+    reg  b_rdelta__clock;
+    reg  b_rdelta__reset;
+    reg  [31:0] b_rdiff__0__d;
+    wire  [31:0] b_rdiff__0__q;
+    reg  b_rdiff__0__clock;
+    reg  b_rdiff__0__reset;
+    reg  [31:0] b_rdiff__1__d;
+    wire  [31:0] b_rdiff__1__q;
+    reg  b_rdiff__1__clock;
+    reg  b_rdiff__1__reset;
+    reg  [31:0] b_rdiff__2__d;
+    wire  [31:0] b_rdiff__2__q;
+    reg  b_rdiff__2__clock;
+    reg  b_rdiff__2__reset;
+    reg  [31:0] b_rdiff__3__d;
+    wire  [31:0] b_rdiff__3__q;
+    reg  b_rdiff__3__clock;
+    reg  b_rdiff__3__reset;
+    reg  b_req__d;
+    wire  b_req__q;
+    reg  b_req__clock;
+    reg  b_req__reset;
+    reg  b_rpow2__d;
+    wire  b_rpow2__q;
+    reg  b_rpow2__clock;
+    reg  b_rpow2__reset;
+    reg  b_rdiv__d;
+    wire  b_rdiv__q;
+    reg  b_rdiv__clock;
+    reg  b_rdiv__reset;
+    reg  b_rnz__d;
+    wire  b_rnz__q;
+    reg  b_rnz__clock;
+    reg  b_rnz__reset;
+    reg  [31:0] b_rstride__d;
+    wire  [31:0] b_rstride__q;
+    reg  b_rstride__clock;
+    reg  b_rstride__reset;
+    reg  b_fwl__d;
+    wire  b_fwl__q;
+    reg  b_fwl__clock;
+    reg  b_fwl__reset;
+    reg  b_fns__d;
+    wire  b_fns__q;
+    reg  b_fns__clock;
+    reg  b_fns__reset;
+    reg  [6:0] b_fdelta__d;
+    wire  [6:0] b_fdelta__q;
+    reg  b_fdelta__clock;
+    reg  b_fdelta__reset;
+    reg  [31:0] b_fdiff__0__d;
+    wire  [31:0] b_fdiff__0__q;
+    reg  b_fdiff__0__clock;
+    reg  b_fdiff__0__reset;
+    reg  [31:0] b_fdiff__1__d;
+    wire  [31:0] b_fdiff__1__q;
+    reg  b_fdiff__1__clock;
+    reg  b_fdiff__1__reset;
+    reg  [31:0] b_fdiff__2__d;
+    wire  [31:0] b_fdiff__2__q;
+    reg  b_fdiff__2__clock;
+    reg  b_fdiff__2__reset;
+    reg  [31:0] b_fdiff__3__d;
+    wire  [31:0] b_fdiff__3__q;
+    reg  b_fdiff__3__clock;
+    reg  b_fdiff__3__reset;
+    reg  b_feq__d;
+    wire  b_feq__q;
+    reg  b_feq__clock;
+    reg  b_feq__reset;
+    reg  b_fpow2__d;
+    wire  b_fpow2__q;
+    reg  b_fpow2__clock;
+    reg  b_fpow2__reset;
+    reg  b_fdiv__d;
+    wire  b_fdiv__q;
+    reg  b_fdiv__clock;
+    reg  b_fdiv__reset;
+    reg  b_fnz__d;
+    wire  b_fnz__q;
+    reg  b_fnz__clock;
+    reg  b_fnz__reset;
+    reg  [31:0] b_fstride__d;
+    wire  [31:0] b_fstride__q;
+    reg  b_fstride__clock;
+    reg  b_fstride__reset;
+    reg  fw_on__d;
+    wire  fw_on__q;
+    reg  fw_on__clock;
+    reg  fw_on__reset;
+    reg  [2:0] fw_cta__d;
+    wire  [2:0] fw_cta__q;
+    reg  fw_cta__clock;
+    reg  fw_cta__reset;
+    reg  fw_wr__0__d;
+    wire  fw_wr__0__q;
+    reg  fw_wr__0__clock;
+    reg  fw_wr__0__reset;
+    reg  fw_wr__1__d;
+    wire  fw_wr__1__q;
+    reg  fw_wr__1__clock;
+    reg  fw_wr__1__reset;
+    reg  fw_wr__2__d;
+    wire  fw_wr__2__q;
+    reg  fw_wr__2__clock;
+    reg  fw_wr__2__reset;
+    reg  fw_wr__3__d;
+    wire  fw_wr__3__q;
+    reg  fw_wr__3__clock;
+    reg  fw_wr__3__reset;
+    reg  fw_inv__0__d;
+    wire  fw_inv__0__q;
+    reg  fw_inv__0__clock;
+    reg  fw_inv__0__reset;
+    reg  fw_inv__1__d;
+    wire  fw_inv__1__q;
+    reg  fw_inv__1__clock;
+    reg  fw_inv__1__reset;
+    reg  fw_inv__2__d;
+    wire  fw_inv__2__q;
+    reg  fw_inv__2__clock;
+    reg  fw_inv__2__reset;
+    reg  fw_inv__3__d;
+    wire  fw_inv__3__q;
+    reg  fw_inv__3__clock;
+    reg  fw_inv__3__reset;
+    reg  fw_valid__0__d;
+    wire  fw_valid__0__q;
+    reg  fw_valid__0__clock;
+    reg  fw_valid__0__reset;
+    reg  fw_valid__1__d;
+    wire  fw_valid__1__q;
+    reg  fw_valid__1__clock;
+    reg  fw_valid__1__reset;
+    reg  fw_valid__2__d;
+    wire  fw_valid__2__q;
+    reg  fw_valid__2__clock;
+    reg  fw_valid__2__reset;
+    reg  fw_valid__3__d;
+    wire  fw_valid__3__q;
+    reg  fw_valid__3__clock;
+    reg  fw_valid__3__reset;
+    reg  [1:0] fw_rank__0__d;
+    wire  [1:0] fw_rank__0__q;
+    reg  fw_rank__0__clock;
+    reg  fw_rank__0__reset;
+    reg  [1:0] fw_rank__1__d;
+    wire  [1:0] fw_rank__1__q;
+    reg  fw_rank__1__clock;
+    reg  fw_rank__1__reset;
+    reg  [1:0] fw_rank__2__d;
+    wire  [1:0] fw_rank__2__q;
+    reg  fw_rank__2__clock;
+    reg  fw_rank__2__reset;
+    reg  [1:0] fw_rank__3__d;
+    wire  [1:0] fw_rank__3__q;
+    reg  fw_rank__3__clock;
+    reg  fw_rank__3__reset;
+    reg  fw_dalloc__d;
+    wire  fw_dalloc__q;
+    reg  fw_dalloc__clock;
+    reg  fw_dalloc__reset;
+    reg  fw_dtgt__0__d;
+    wire  fw_dtgt__0__q;
+    reg  fw_dtgt__0__clock;
+    reg  fw_dtgt__0__reset;
+    reg  fw_dtgt__1__d;
+    wire  fw_dtgt__1__q;
+    reg  fw_dtgt__1__clock;
+    reg  fw_dtgt__1__reset;
+    reg  fw_dtgt__2__d;
+    wire  fw_dtgt__2__q;
+    reg  fw_dtgt__2__clock;
+    reg  fw_dtgt__2__reset;
+    reg  fw_dtgt__3__d;
+    wire  fw_dtgt__3__q;
+    reg  fw_dtgt__3__clock;
+    reg  fw_dtgt__3__reset;
+    reg  c_r1__d;
+    wire  c_r1__q;
+    reg  c_r1__clock;
+    reg  c_r1__reset;
+    reg  c_r2__d;
+    wire  c_r2__q;
+    reg  c_r2__clock;
+    reg  c_r2__reset;
+    reg  c_r3__d;
+    wire  c_r3__q;
+    reg  c_r3__clock;
+    reg  c_r3__reset;
+    reg  c_ns__d;
+    wire  c_ns__q;
+    reg  c_ns__clock;
+    reg  c_ns__reset;
+    reg  [2:0] c_n__d;
+    wire  [2:0] c_n__q;
+    reg  c_n__clock;
+    reg  c_n__reset;
+    reg  [31:0] c_diff__0__d;
+    wire  [31:0] c_diff__0__q;
+    reg  c_diff__0__clock;
+    reg  c_diff__0__reset;
+    reg  [31:0] c_diff__1__d;
+    wire  [31:0] c_diff__1__q;
+    reg  c_diff__1__clock;
+    reg  c_diff__1__reset;
+    reg  [31:0] c_diff__2__d;
+    wire  [31:0] c_diff__2__q;
+    reg  c_diff__2__clock;
+    reg  c_diff__2__reset;
+    reg  [31:0] c_diff__3__d;
+    wire  [31:0] c_diff__3__q;
+    reg  c_diff__3__clock;
+    reg  c_diff__3__reset;
+    reg  [31:0] c_p__d;
+    wire  [31:0] c_p__q;
+    reg  c_p__clock;
+    reg  c_p__reset;
+    reg  c_dh__d;
+    wire  c_dh__q;
+    reg  c_dh__clock;
+    reg  c_dh__reset;
+    reg  c_dhit__0__d;
+    wire  c_dhit__0__q;
+    reg  c_dhit__0__clock;
+    reg  c_dhit__0__reset;
+    reg  c_dhit__1__d;
+    wire  c_dhit__1__q;
+    reg  c_dhit__1__clock;
+    reg  c_dhit__1__reset;
+    reg  c_dhit__2__d;
+    wire  c_dhit__2__q;
+    reg  c_dhit__2__clock;
+    reg  c_dhit__2__reset;
+    reg  c_dhit__3__d;
+    wire  c_dhit__3__q;
+    reg  c_dhit__3__clock;
+    reg  c_dhit__3__reset;
+    reg  [31:0] c_pc__d;
+    wire  [31:0] c_pc__q;
+    reg  c_pc__clock;
+    reg  c_pc__reset;
+    reg  [5:0] c_warp__d;
+    wire  [5:0] c_warp__q;
+    reg  c_warp__clock;
+    reg  c_warp__reset;
+    reg  [31:0] c_stride__d;
+    wire  [31:0] c_stride__q;
+    reg  c_stride__clock;
+    reg  c_stride__reset;
+    reg  st_v__d;
+    wire  st_v__q;
+    reg  st_v__clock;
+    reg  st_v__reset;
+    reg  [31:0] st_base__d;
+    wire  [31:0] st_base__q;
+    reg  st_base__clock;
+    reg  st_base__reset;
+    reg  [31:0] st_stride__d;
+    wire  [31:0] st_stride__q;
+    reg  st_stride__clock;
+    reg  st_stride__reset;
+    reg  [5:0] st_warp__d;
+    wire  [5:0] st_warp__q;
+    reg  st_warp__clock;
+    reg  st_warp__reset;
+    reg  [5:0] st_lead__d;
+    wire  [5:0] st_lead__q;
+    reg  st_lead__clock;
+    reg  st_lead__reset;
+    reg  [2:0] st_cta__d;
+    wire  [2:0] st_cta__q;
+    reg  st_cta__clock;
+    reg  st_cta__reset;
+    reg  [6:0] pfq_n__d;
+    wire  [6:0] pfq_n__q;
+    reg  pfq_n__clock;
+    reg  pfq_n__reset;
 
     // Local signals
     reg  elig;
@@ -536,15 +973,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [7:0] l_onehot;
     reg  [7:0] clear_mask;
     reg  l_cleared;
-    reg  m_hit;
     reg  [5:0] m_lead;
     reg  [2:0] m_n;
     reg  [31:0] m_base__0;
     reg  [31:0] m_base__1;
     reg  [31:0] m_base__2;
     reg  [31:0] m_base__3;
-    reg  w_is_lead;
-    reg  n_same;
     reg  [6:0] delta_l;
     reg  [31:0] diff__0;
     reg  [31:0] diff__1;
@@ -554,8 +988,60 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  in_n__1;
     reg  in_n__2;
     reg  in_n__3;
-    reg  mism;
     reg  eq_all;
+    reg  [6:0] fdelta;
+    reg  [31:0] fdiff__0;
+    reg  [31:0] fdiff__1;
+    reg  [31:0] fdiff__2;
+    reg  [31:0] fdiff__3;
+    reg  feq;
+    reg  fwd;
+    reg  use_f;
+    reg  e_hit__0;
+    reg  e_hit__1;
+    reg  e_hit__2;
+    reg  e_hit__3;
+    reg  e_valid__0;
+    reg  e_valid__1;
+    reg  e_valid__2;
+    reg  e_valid__3;
+    reg  [1:0] e_rank__0;
+    reg  [1:0] e_rank__1;
+    reg  [1:0] e_rank__2;
+    reg  [1:0] e_rank__3;
+    reg  e_dhit__0;
+    reg  e_dhit__1;
+    reg  e_dhit__2;
+    reg  e_dhit__3;
+    reg  e_wr__0;
+    reg  e_wr__1;
+    reg  e_wr__2;
+    reg  e_wr__3;
+    reg  e_inv__0;
+    reg  e_inv__1;
+    reg  e_inv__2;
+    reg  e_inv__3;
+    reg  dh_any;
+    reg  m_hit;
+    reg  w_is_lead;
+    reg  n_same;
+    reg  [6:0] x_delta;
+    reg  [31:0] x_diff__0;
+    reg  [31:0] x_diff__1;
+    reg  [31:0] x_diff__2;
+    reg  [31:0] x_diff__3;
+    reg  x_eq;
+    reg  x_pow2;
+    reg  x_div;
+    reg  x_nz;
+    reg  [31:0] x_stride;
+    reg  [7:0] w_onehot;
+    reg  rank_we;
+    reg  in_c__0;
+    reg  in_c__1;
+    reg  in_c__2;
+    reg  in_c__3;
+    reg  mism;
     reg  r1;
     reg  r2;
     reg  r3;
@@ -623,6 +1109,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  have_pf;
     reg  g_end;
     reg  pf_push;
+    reg  pf_room;
 
     // Sub module instances
     caps_prefetcher__cols cols__0(
@@ -633,12 +1120,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_onehot(cols__0__l_onehot),
         .l_cleared(cols__0__l_cleared),
         .l_pc(cols__0__l_pc),
-        .l_warp(cols__0__l_warp),
-        .l_n(cols__0__l_n),
-        .a0(cols__0__a0),
-        .a1(cols__0__a1),
-        .a2(cols__0__a2),
-        .a3(cols__0__a3),
+        .w_slot(cols__0__w_slot),
+        .w_onehot(cols__0__w_onehot),
+        .w_pc(cols__0__w_pc),
+        .w_warp(cols__0__w_warp),
+        .w_n(cols__0__w_n),
+        .w_a0(cols__0__w_a0),
+        .w_a1(cols__0__w_a1),
+        .w_a2(cols__0__w_a2),
+        .w_a3(cols__0__w_a3),
         .wr(cols__0__wr),
         .set_valid(cols__0__set_valid),
         .clr_valid(cols__0__clr_valid),
@@ -675,12 +1165,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_onehot(cols__1__l_onehot),
         .l_cleared(cols__1__l_cleared),
         .l_pc(cols__1__l_pc),
-        .l_warp(cols__1__l_warp),
-        .l_n(cols__1__l_n),
-        .a0(cols__1__a0),
-        .a1(cols__1__a1),
-        .a2(cols__1__a2),
-        .a3(cols__1__a3),
+        .w_slot(cols__1__w_slot),
+        .w_onehot(cols__1__w_onehot),
+        .w_pc(cols__1__w_pc),
+        .w_warp(cols__1__w_warp),
+        .w_n(cols__1__w_n),
+        .w_a0(cols__1__w_a0),
+        .w_a1(cols__1__w_a1),
+        .w_a2(cols__1__w_a2),
+        .w_a3(cols__1__w_a3),
         .wr(cols__1__wr),
         .set_valid(cols__1__set_valid),
         .clr_valid(cols__1__clr_valid),
@@ -717,12 +1210,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_onehot(cols__2__l_onehot),
         .l_cleared(cols__2__l_cleared),
         .l_pc(cols__2__l_pc),
-        .l_warp(cols__2__l_warp),
-        .l_n(cols__2__l_n),
-        .a0(cols__2__a0),
-        .a1(cols__2__a1),
-        .a2(cols__2__a2),
-        .a3(cols__2__a3),
+        .w_slot(cols__2__w_slot),
+        .w_onehot(cols__2__w_onehot),
+        .w_pc(cols__2__w_pc),
+        .w_warp(cols__2__w_warp),
+        .w_n(cols__2__w_n),
+        .w_a0(cols__2__w_a0),
+        .w_a1(cols__2__w_a1),
+        .w_a2(cols__2__w_a2),
+        .w_a3(cols__2__w_a3),
         .wr(cols__2__wr),
         .set_valid(cols__2__set_valid),
         .clr_valid(cols__2__clr_valid),
@@ -759,12 +1255,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_onehot(cols__3__l_onehot),
         .l_cleared(cols__3__l_cleared),
         .l_pc(cols__3__l_pc),
-        .l_warp(cols__3__l_warp),
-        .l_n(cols__3__l_n),
-        .a0(cols__3__a0),
-        .a1(cols__3__a1),
-        .a2(cols__3__a2),
-        .a3(cols__3__a3),
+        .w_slot(cols__3__w_slot),
+        .w_onehot(cols__3__w_onehot),
+        .w_pc(cols__3__w_pc),
+        .w_warp(cols__3__w_warp),
+        .w_n(cols__3__w_n),
+        .w_a0(cols__3__w_a0),
+        .w_a1(cols__3__w_a1),
+        .w_a2(cols__3__w_a2),
+        .w_a3(cols__3__w_a3),
         .wr(cols__3__wr),
         .set_valid(cols__3__set_valid),
         .clr_valid(cols__3__clr_valid),
@@ -792,6 +1291,21 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .gs_base1(cols__3__gs_base1),
         .gs_base2(cols__3__gs_base2),
         .gs_base3(cols__3__gs_base3)
+    );
+    caps_prefetcher__train trainf(
+        .delta(trainf__delta),
+        .diff(trainf__diff),
+        .pow2(trainf__pow2),
+        .div(trainf__div),
+        .stride(trainf__stride)
+    );
+    caps_prefetcher__zx_bw zx_bw(
+        .narrow(zx_bw__narrow),
+        .wide(zx_bw__wide)
+    );
+    caps_prefetcher__zx_cslot zx_wslot(
+        .narrow(zx_wslot__narrow),
+        .wide(zx_wslot__wide)
     );
     caps_prefetcher__dtab__order order(
         .alloc(order__alloc),
@@ -822,16 +1336,32 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(dtab__clock),
         .reset(dtab__reset),
         .l_pc(dtab__l_pc),
+        .l_hit__0(dtab__l_hit__0),
+        .l_hit__1(dtab__l_hit__1),
+        .l_hit__2(dtab__l_hit__2),
+        .l_hit__3(dtab__l_hit__3),
+        .b_hit__0(dtab__b_hit__0),
+        .b_hit__1(dtab__b_hit__1),
+        .b_hit__2(dtab__b_hit__2),
+        .b_hit__3(dtab__b_hit__3),
+        .b_stride(dtab__b_stride),
         .alloc(dtab__alloc),
+        .a_pc(dtab__a_pc),
         .a_stride(dtab__a_stride),
         .a_lead_cta(dtab__a_lead_cta),
+        .a_tgt__0(dtab__a_tgt__0),
+        .a_tgt__1(dtab__a_tgt__1),
+        .a_tgt__2(dtab__a_tgt__2),
+        .a_tgt__3(dtab__a_tgt__3),
+        .c_hit__0(dtab__c_hit__0),
+        .c_hit__1(dtab__c_hit__1),
+        .c_hit__2(dtab__c_hit__2),
+        .c_hit__3(dtab__c_hit__3),
+        .c_cnt(dtab__c_cnt),
+        .c_lead_cta(dtab__c_lead_cta),
         .inc(dtab__inc),
         .dec(dtab__dec),
         .g_pc(dtab__g_pc),
-        .lh_hit(dtab__lh_hit),
-        .lh_stride(dtab__lh_stride),
-        .lh_cnt(dtab__lh_cnt),
-        .lh_lead_cta(dtab__lh_lead_cta),
         .gh_hit(dtab__gh_hit),
         .gh_stride(dtab__gh_stride)
     );
@@ -895,7 +1425,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_llead__v__3),
         .o(sel_llead__o)
     );
-    caps_prefetcher__dtab__sel_ll sel_ln(
+    caps_prefetcher__dtab__sel_cl sel_ln(
         .hit__0(sel_ln__hit__0),
         .hit__1(sel_ln__hit__1),
         .hit__2(sel_ln__hit__2),
@@ -906,7 +1436,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_ln__v__3),
         .o(sel_ln__o)
     );
-    caps_prefetcher__dtab__sel_gs sel_lb0(
+    caps_prefetcher__dtab__sel_bs sel_lb0(
         .hit__0(sel_lb0__hit__0),
         .hit__1(sel_lb0__hit__1),
         .hit__2(sel_lb0__hit__2),
@@ -917,7 +1447,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_lb0__v__3),
         .o(sel_lb0__o)
     );
-    caps_prefetcher__dtab__sel_gs sel_lb1(
+    caps_prefetcher__dtab__sel_bs sel_lb1(
         .hit__0(sel_lb1__hit__0),
         .hit__1(sel_lb1__hit__1),
         .hit__2(sel_lb1__hit__2),
@@ -928,7 +1458,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_lb1__v__3),
         .o(sel_lb1__o)
     );
-    caps_prefetcher__dtab__sel_gs sel_lb2(
+    caps_prefetcher__dtab__sel_bs sel_lb2(
         .hit__0(sel_lb2__hit__0),
         .hit__1(sel_lb2__hit__1),
         .hit__2(sel_lb2__hit__2),
@@ -939,7 +1469,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_lb2__v__3),
         .o(sel_lb2__o)
     );
-    caps_prefetcher__dtab__sel_gs sel_lb3(
+    caps_prefetcher__dtab__sel_bs sel_lb3(
         .hit__0(sel_lb3__hit__0),
         .hit__1(sel_lb3__hit__1),
         .hit__2(sel_lb3__hit__2),
@@ -961,7 +1491,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_slead__v__3),
         .o(sel_slead__o)
     );
-    caps_prefetcher__dtab__sel_ll sel_sn(
+    caps_prefetcher__dtab__sel_cl sel_sn(
         .hit__0(sel_sn__hit__0),
         .hit__1(sel_sn__hit__1),
         .hit__2(sel_sn__hit__2),
@@ -972,7 +1502,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_sn__v__3),
         .o(sel_sn__o)
     );
-    caps_prefetcher__dtab__sel_gs sel_sb0(
+    caps_prefetcher__dtab__sel_bs sel_sb0(
         .hit__0(sel_sb0__hit__0),
         .hit__1(sel_sb0__hit__1),
         .hit__2(sel_sb0__hit__2),
@@ -983,7 +1513,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_sb0__v__3),
         .o(sel_sb0__o)
     );
-    caps_prefetcher__dtab__sel_gs sel_sb1(
+    caps_prefetcher__dtab__sel_bs sel_sb1(
         .hit__0(sel_sb1__hit__0),
         .hit__1(sel_sb1__hit__1),
         .hit__2(sel_sb1__hit__2),
@@ -994,7 +1524,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_sb1__v__3),
         .o(sel_sb1__o)
     );
-    caps_prefetcher__dtab__sel_gs sel_sb2(
+    caps_prefetcher__dtab__sel_bs sel_sb2(
         .hit__0(sel_sb2__hit__0),
         .hit__1(sel_sb2__hit__1),
         .hit__2(sel_sb2__hit__2),
@@ -1005,7 +1535,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_sb2__v__3),
         .o(sel_sb2__o)
     );
-    caps_prefetcher__dtab__sel_gs sel_sb3(
+    caps_prefetcher__dtab__sel_bs sel_sb3(
         .hit__0(sel_sb3__hit__0),
         .hit__1(sel_sb3__hit__1),
         .hit__2(sel_sb3__hit__2),
@@ -1054,23 +1584,27 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__7(sel_sc__v__7),
         .o(sel_sc__o)
     );
-    caps_prefetcher__zx_cfg zx_ldw(
+    caps_prefetcher__zx_bw zx_ldw(
         .narrow(zx_ldw__narrow),
         .wide(zx_ldw__wide)
     );
-    caps_prefetcher__zx_cfg zx_llead(
+    caps_prefetcher__zx_bw zx_llead(
         .narrow(zx_llead__narrow),
         .wide(zx_llead__wide)
     );
-    caps_prefetcher__zx_cfg zx_glead(
+    caps_prefetcher__zx_bw zx_glead(
         .narrow(zx_glead__narrow),
         .wide(zx_glead__wide)
     );
-    caps_prefetcher__zx_cfg zx_jwarp(
-        .narrow(zx_jwarp__narrow),
-        .wide(zx_jwarp__wide)
+    caps_prefetcher__zx_bw zx_stw(
+        .narrow(zx_stw__narrow),
+        .wide(zx_stw__wide)
     );
-    caps_prefetcher__zx_cfg zx_cfg(
+    caps_prefetcher__zx_bw zx_stl(
+        .narrow(zx_stl__narrow),
+        .wide(zx_stl__wide)
+    );
+    caps_prefetcher__zx_bw zx_cfg(
         .narrow(zx_cfg__narrow),
         .wide(zx_cfg__wide)
     );
@@ -1164,6 +1698,600 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(kk__clock),
         .reset(kk__reset)
     );
+    caps_prefetcher__reg1 b_v(
+        .d(b_v__d),
+        .q(b_v__q),
+        .clock(b_v__clock),
+        .reset(b_v__reset)
+    );
+    caps_prefetcher__reg32 b_pc(
+        .d(b_pc__d),
+        .q(b_pc__q),
+        .clock(b_pc__clock),
+        .reset(b_pc__reset)
+    );
+    caps_prefetcher__reg3 b_cta(
+        .d(b_cta__d),
+        .q(b_cta__q),
+        .clock(b_cta__clock),
+        .reset(b_cta__reset)
+    );
+    caps_prefetcher__reg6 b_warp(
+        .d(b_warp__d),
+        .q(b_warp__q),
+        .clock(b_warp__clock),
+        .reset(b_warp__reset)
+    );
+    caps_prefetcher__reg3 b_n(
+        .d(b_n__d),
+        .q(b_n__q),
+        .clock(b_n__clock),
+        .reset(b_n__reset)
+    );
+    caps_prefetcher__reg32 b_a__0(
+        .d(b_a__0__d),
+        .q(b_a__0__q),
+        .clock(b_a__0__clock),
+        .reset(b_a__0__reset)
+    );
+    caps_prefetcher__reg32 b_a__1(
+        .d(b_a__1__d),
+        .q(b_a__1__q),
+        .clock(b_a__1__clock),
+        .reset(b_a__1__reset)
+    );
+    caps_prefetcher__reg32 b_a__2(
+        .d(b_a__2__d),
+        .q(b_a__2__q),
+        .clock(b_a__2__clock),
+        .reset(b_a__2__reset)
+    );
+    caps_prefetcher__reg32 b_a__3(
+        .d(b_a__3__d),
+        .q(b_a__3__q),
+        .clock(b_a__3__clock),
+        .reset(b_a__3__reset)
+    );
+    caps_prefetcher__reg1 b_cleared(
+        .d(b_cleared__d),
+        .q(b_cleared__q),
+        .clock(b_cleared__clock),
+        .reset(b_cleared__reset)
+    );
+    caps_prefetcher__reg1 b_pceq(
+        .d(b_pceq__d),
+        .q(b_pceq__q),
+        .clock(b_pceq__clock),
+        .reset(b_pceq__reset)
+    );
+    caps_prefetcher__reg1 b_hitr__0(
+        .d(b_hitr__0__d),
+        .q(b_hitr__0__q),
+        .clock(b_hitr__0__clock),
+        .reset(b_hitr__0__reset)
+    );
+    caps_prefetcher__reg1 b_hitr__1(
+        .d(b_hitr__1__d),
+        .q(b_hitr__1__q),
+        .clock(b_hitr__1__clock),
+        .reset(b_hitr__1__reset)
+    );
+    caps_prefetcher__reg1 b_hitr__2(
+        .d(b_hitr__2__d),
+        .q(b_hitr__2__q),
+        .clock(b_hitr__2__clock),
+        .reset(b_hitr__2__reset)
+    );
+    caps_prefetcher__reg1 b_hitr__3(
+        .d(b_hitr__3__d),
+        .q(b_hitr__3__q),
+        .clock(b_hitr__3__clock),
+        .reset(b_hitr__3__reset)
+    );
+    caps_prefetcher__reg1 b_evr__0(
+        .d(b_evr__0__d),
+        .q(b_evr__0__q),
+        .clock(b_evr__0__clock),
+        .reset(b_evr__0__reset)
+    );
+    caps_prefetcher__reg1 b_evr__1(
+        .d(b_evr__1__d),
+        .q(b_evr__1__q),
+        .clock(b_evr__1__clock),
+        .reset(b_evr__1__reset)
+    );
+    caps_prefetcher__reg1 b_evr__2(
+        .d(b_evr__2__d),
+        .q(b_evr__2__q),
+        .clock(b_evr__2__clock),
+        .reset(b_evr__2__reset)
+    );
+    caps_prefetcher__reg1 b_evr__3(
+        .d(b_evr__3__d),
+        .q(b_evr__3__q),
+        .clock(b_evr__3__clock),
+        .reset(b_evr__3__reset)
+    );
+    caps_prefetcher__reg2 b_rankr__0(
+        .d(b_rankr__0__d),
+        .q(b_rankr__0__q),
+        .clock(b_rankr__0__clock),
+        .reset(b_rankr__0__reset)
+    );
+    caps_prefetcher__reg2 b_rankr__1(
+        .d(b_rankr__1__d),
+        .q(b_rankr__1__q),
+        .clock(b_rankr__1__clock),
+        .reset(b_rankr__1__reset)
+    );
+    caps_prefetcher__reg2 b_rankr__2(
+        .d(b_rankr__2__d),
+        .q(b_rankr__2__q),
+        .clock(b_rankr__2__clock),
+        .reset(b_rankr__2__reset)
+    );
+    caps_prefetcher__reg2 b_rankr__3(
+        .d(b_rankr__3__d),
+        .q(b_rankr__3__q),
+        .clock(b_rankr__3__clock),
+        .reset(b_rankr__3__reset)
+    );
+    caps_prefetcher__reg1 b_dhit__0(
+        .d(b_dhit__0__d),
+        .q(b_dhit__0__q),
+        .clock(b_dhit__0__clock),
+        .reset(b_dhit__0__reset)
+    );
+    caps_prefetcher__reg1 b_dhit__1(
+        .d(b_dhit__1__d),
+        .q(b_dhit__1__q),
+        .clock(b_dhit__1__clock),
+        .reset(b_dhit__1__reset)
+    );
+    caps_prefetcher__reg1 b_dhit__2(
+        .d(b_dhit__2__d),
+        .q(b_dhit__2__q),
+        .clock(b_dhit__2__clock),
+        .reset(b_dhit__2__reset)
+    );
+    caps_prefetcher__reg1 b_dhit__3(
+        .d(b_dhit__3__d),
+        .q(b_dhit__3__q),
+        .clock(b_dhit__3__clock),
+        .reset(b_dhit__3__reset)
+    );
+    caps_prefetcher__reg1 b_rwl(
+        .d(b_rwl__d),
+        .q(b_rwl__q),
+        .clock(b_rwl__clock),
+        .reset(b_rwl__reset)
+    );
+    caps_prefetcher__reg1 b_rns(
+        .d(b_rns__d),
+        .q(b_rns__q),
+        .clock(b_rns__clock),
+        .reset(b_rns__reset)
+    );
+    caps_prefetcher__reg7 b_rdelta(
+        .d(b_rdelta__d),
+        .q(b_rdelta__q),
+        .clock(b_rdelta__clock),
+        .reset(b_rdelta__reset)
+    );
+    caps_prefetcher__reg32 b_rdiff__0(
+        .d(b_rdiff__0__d),
+        .q(b_rdiff__0__q),
+        .clock(b_rdiff__0__clock),
+        .reset(b_rdiff__0__reset)
+    );
+    caps_prefetcher__reg32 b_rdiff__1(
+        .d(b_rdiff__1__d),
+        .q(b_rdiff__1__q),
+        .clock(b_rdiff__1__clock),
+        .reset(b_rdiff__1__reset)
+    );
+    caps_prefetcher__reg32 b_rdiff__2(
+        .d(b_rdiff__2__d),
+        .q(b_rdiff__2__q),
+        .clock(b_rdiff__2__clock),
+        .reset(b_rdiff__2__reset)
+    );
+    caps_prefetcher__reg32 b_rdiff__3(
+        .d(b_rdiff__3__d),
+        .q(b_rdiff__3__q),
+        .clock(b_rdiff__3__clock),
+        .reset(b_rdiff__3__reset)
+    );
+    caps_prefetcher__reg1 b_req(
+        .d(b_req__d),
+        .q(b_req__q),
+        .clock(b_req__clock),
+        .reset(b_req__reset)
+    );
+    caps_prefetcher__reg1 b_rpow2(
+        .d(b_rpow2__d),
+        .q(b_rpow2__q),
+        .clock(b_rpow2__clock),
+        .reset(b_rpow2__reset)
+    );
+    caps_prefetcher__reg1 b_rdiv(
+        .d(b_rdiv__d),
+        .q(b_rdiv__q),
+        .clock(b_rdiv__clock),
+        .reset(b_rdiv__reset)
+    );
+    caps_prefetcher__reg1 b_rnz(
+        .d(b_rnz__d),
+        .q(b_rnz__q),
+        .clock(b_rnz__clock),
+        .reset(b_rnz__reset)
+    );
+    caps_prefetcher__reg32 b_rstride(
+        .d(b_rstride__d),
+        .q(b_rstride__q),
+        .clock(b_rstride__clock),
+        .reset(b_rstride__reset)
+    );
+    caps_prefetcher__reg1 b_fwl(
+        .d(b_fwl__d),
+        .q(b_fwl__q),
+        .clock(b_fwl__clock),
+        .reset(b_fwl__reset)
+    );
+    caps_prefetcher__reg1 b_fns(
+        .d(b_fns__d),
+        .q(b_fns__q),
+        .clock(b_fns__clock),
+        .reset(b_fns__reset)
+    );
+    caps_prefetcher__reg7 b_fdelta(
+        .d(b_fdelta__d),
+        .q(b_fdelta__q),
+        .clock(b_fdelta__clock),
+        .reset(b_fdelta__reset)
+    );
+    caps_prefetcher__reg32 b_fdiff__0(
+        .d(b_fdiff__0__d),
+        .q(b_fdiff__0__q),
+        .clock(b_fdiff__0__clock),
+        .reset(b_fdiff__0__reset)
+    );
+    caps_prefetcher__reg32 b_fdiff__1(
+        .d(b_fdiff__1__d),
+        .q(b_fdiff__1__q),
+        .clock(b_fdiff__1__clock),
+        .reset(b_fdiff__1__reset)
+    );
+    caps_prefetcher__reg32 b_fdiff__2(
+        .d(b_fdiff__2__d),
+        .q(b_fdiff__2__q),
+        .clock(b_fdiff__2__clock),
+        .reset(b_fdiff__2__reset)
+    );
+    caps_prefetcher__reg32 b_fdiff__3(
+        .d(b_fdiff__3__d),
+        .q(b_fdiff__3__q),
+        .clock(b_fdiff__3__clock),
+        .reset(b_fdiff__3__reset)
+    );
+    caps_prefetcher__reg1 b_feq(
+        .d(b_feq__d),
+        .q(b_feq__q),
+        .clock(b_feq__clock),
+        .reset(b_feq__reset)
+    );
+    caps_prefetcher__reg1 b_fpow2(
+        .d(b_fpow2__d),
+        .q(b_fpow2__q),
+        .clock(b_fpow2__clock),
+        .reset(b_fpow2__reset)
+    );
+    caps_prefetcher__reg1 b_fdiv(
+        .d(b_fdiv__d),
+        .q(b_fdiv__q),
+        .clock(b_fdiv__clock),
+        .reset(b_fdiv__reset)
+    );
+    caps_prefetcher__reg1 b_fnz(
+        .d(b_fnz__d),
+        .q(b_fnz__q),
+        .clock(b_fnz__clock),
+        .reset(b_fnz__reset)
+    );
+    caps_prefetcher__reg32 b_fstride(
+        .d(b_fstride__d),
+        .q(b_fstride__q),
+        .clock(b_fstride__clock),
+        .reset(b_fstride__reset)
+    );
+    caps_prefetcher__reg1 fw_on(
+        .d(fw_on__d),
+        .q(fw_on__q),
+        .clock(fw_on__clock),
+        .reset(fw_on__reset)
+    );
+    caps_prefetcher__reg3 fw_cta(
+        .d(fw_cta__d),
+        .q(fw_cta__q),
+        .clock(fw_cta__clock),
+        .reset(fw_cta__reset)
+    );
+    caps_prefetcher__reg1 fw_wr__0(
+        .d(fw_wr__0__d),
+        .q(fw_wr__0__q),
+        .clock(fw_wr__0__clock),
+        .reset(fw_wr__0__reset)
+    );
+    caps_prefetcher__reg1 fw_wr__1(
+        .d(fw_wr__1__d),
+        .q(fw_wr__1__q),
+        .clock(fw_wr__1__clock),
+        .reset(fw_wr__1__reset)
+    );
+    caps_prefetcher__reg1 fw_wr__2(
+        .d(fw_wr__2__d),
+        .q(fw_wr__2__q),
+        .clock(fw_wr__2__clock),
+        .reset(fw_wr__2__reset)
+    );
+    caps_prefetcher__reg1 fw_wr__3(
+        .d(fw_wr__3__d),
+        .q(fw_wr__3__q),
+        .clock(fw_wr__3__clock),
+        .reset(fw_wr__3__reset)
+    );
+    caps_prefetcher__reg1 fw_inv__0(
+        .d(fw_inv__0__d),
+        .q(fw_inv__0__q),
+        .clock(fw_inv__0__clock),
+        .reset(fw_inv__0__reset)
+    );
+    caps_prefetcher__reg1 fw_inv__1(
+        .d(fw_inv__1__d),
+        .q(fw_inv__1__q),
+        .clock(fw_inv__1__clock),
+        .reset(fw_inv__1__reset)
+    );
+    caps_prefetcher__reg1 fw_inv__2(
+        .d(fw_inv__2__d),
+        .q(fw_inv__2__q),
+        .clock(fw_inv__2__clock),
+        .reset(fw_inv__2__reset)
+    );
+    caps_prefetcher__reg1 fw_inv__3(
+        .d(fw_inv__3__d),
+        .q(fw_inv__3__q),
+        .clock(fw_inv__3__clock),
+        .reset(fw_inv__3__reset)
+    );
+    caps_prefetcher__reg1 fw_valid__0(
+        .d(fw_valid__0__d),
+        .q(fw_valid__0__q),
+        .clock(fw_valid__0__clock),
+        .reset(fw_valid__0__reset)
+    );
+    caps_prefetcher__reg1 fw_valid__1(
+        .d(fw_valid__1__d),
+        .q(fw_valid__1__q),
+        .clock(fw_valid__1__clock),
+        .reset(fw_valid__1__reset)
+    );
+    caps_prefetcher__reg1 fw_valid__2(
+        .d(fw_valid__2__d),
+        .q(fw_valid__2__q),
+        .clock(fw_valid__2__clock),
+        .reset(fw_valid__2__reset)
+    );
+    caps_prefetcher__reg1 fw_valid__3(
+        .d(fw_valid__3__d),
+        .q(fw_valid__3__q),
+        .clock(fw_valid__3__clock),
+        .reset(fw_valid__3__reset)
+    );
+    caps_prefetcher__reg2 fw_rank__0(
+        .d(fw_rank__0__d),
+        .q(fw_rank__0__q),
+        .clock(fw_rank__0__clock),
+        .reset(fw_rank__0__reset)
+    );
+    caps_prefetcher__reg2 fw_rank__1(
+        .d(fw_rank__1__d),
+        .q(fw_rank__1__q),
+        .clock(fw_rank__1__clock),
+        .reset(fw_rank__1__reset)
+    );
+    caps_prefetcher__reg2 fw_rank__2(
+        .d(fw_rank__2__d),
+        .q(fw_rank__2__q),
+        .clock(fw_rank__2__clock),
+        .reset(fw_rank__2__reset)
+    );
+    caps_prefetcher__reg2 fw_rank__3(
+        .d(fw_rank__3__d),
+        .q(fw_rank__3__q),
+        .clock(fw_rank__3__clock),
+        .reset(fw_rank__3__reset)
+    );
+    caps_prefetcher__reg1 fw_dalloc(
+        .d(fw_dalloc__d),
+        .q(fw_dalloc__q),
+        .clock(fw_dalloc__clock),
+        .reset(fw_dalloc__reset)
+    );
+    caps_prefetcher__reg1 fw_dtgt__0(
+        .d(fw_dtgt__0__d),
+        .q(fw_dtgt__0__q),
+        .clock(fw_dtgt__0__clock),
+        .reset(fw_dtgt__0__reset)
+    );
+    caps_prefetcher__reg1 fw_dtgt__1(
+        .d(fw_dtgt__1__d),
+        .q(fw_dtgt__1__q),
+        .clock(fw_dtgt__1__clock),
+        .reset(fw_dtgt__1__reset)
+    );
+    caps_prefetcher__reg1 fw_dtgt__2(
+        .d(fw_dtgt__2__d),
+        .q(fw_dtgt__2__q),
+        .clock(fw_dtgt__2__clock),
+        .reset(fw_dtgt__2__reset)
+    );
+    caps_prefetcher__reg1 fw_dtgt__3(
+        .d(fw_dtgt__3__d),
+        .q(fw_dtgt__3__q),
+        .clock(fw_dtgt__3__clock),
+        .reset(fw_dtgt__3__reset)
+    );
+    caps_prefetcher__reg1 c_r1(
+        .d(c_r1__d),
+        .q(c_r1__q),
+        .clock(c_r1__clock),
+        .reset(c_r1__reset)
+    );
+    caps_prefetcher__reg1 c_r2(
+        .d(c_r2__d),
+        .q(c_r2__q),
+        .clock(c_r2__clock),
+        .reset(c_r2__reset)
+    );
+    caps_prefetcher__reg1 c_r3(
+        .d(c_r3__d),
+        .q(c_r3__q),
+        .clock(c_r3__clock),
+        .reset(c_r3__reset)
+    );
+    caps_prefetcher__reg1 c_ns(
+        .d(c_ns__d),
+        .q(c_ns__q),
+        .clock(c_ns__clock),
+        .reset(c_ns__reset)
+    );
+    caps_prefetcher__reg3 c_n(
+        .d(c_n__d),
+        .q(c_n__q),
+        .clock(c_n__clock),
+        .reset(c_n__reset)
+    );
+    caps_prefetcher__reg32 c_diff__0(
+        .d(c_diff__0__d),
+        .q(c_diff__0__q),
+        .clock(c_diff__0__clock),
+        .reset(c_diff__0__reset)
+    );
+    caps_prefetcher__reg32 c_diff__1(
+        .d(c_diff__1__d),
+        .q(c_diff__1__q),
+        .clock(c_diff__1__clock),
+        .reset(c_diff__1__reset)
+    );
+    caps_prefetcher__reg32 c_diff__2(
+        .d(c_diff__2__d),
+        .q(c_diff__2__q),
+        .clock(c_diff__2__clock),
+        .reset(c_diff__2__reset)
+    );
+    caps_prefetcher__reg32 c_diff__3(
+        .d(c_diff__3__d),
+        .q(c_diff__3__q),
+        .clock(c_diff__3__clock),
+        .reset(c_diff__3__reset)
+    );
+    caps_prefetcher__reg32 c_p(
+        .d(c_p__d),
+        .q(c_p__q),
+        .clock(c_p__clock),
+        .reset(c_p__reset)
+    );
+    caps_prefetcher__reg1 c_dh(
+        .d(c_dh__d),
+        .q(c_dh__q),
+        .clock(c_dh__clock),
+        .reset(c_dh__reset)
+    );
+    caps_prefetcher__reg1 c_dhit__0(
+        .d(c_dhit__0__d),
+        .q(c_dhit__0__q),
+        .clock(c_dhit__0__clock),
+        .reset(c_dhit__0__reset)
+    );
+    caps_prefetcher__reg1 c_dhit__1(
+        .d(c_dhit__1__d),
+        .q(c_dhit__1__q),
+        .clock(c_dhit__1__clock),
+        .reset(c_dhit__1__reset)
+    );
+    caps_prefetcher__reg1 c_dhit__2(
+        .d(c_dhit__2__d),
+        .q(c_dhit__2__q),
+        .clock(c_dhit__2__clock),
+        .reset(c_dhit__2__reset)
+    );
+    caps_prefetcher__reg1 c_dhit__3(
+        .d(c_dhit__3__d),
+        .q(c_dhit__3__q),
+        .clock(c_dhit__3__clock),
+        .reset(c_dhit__3__reset)
+    );
+    caps_prefetcher__reg32 c_pc(
+        .d(c_pc__d),
+        .q(c_pc__q),
+        .clock(c_pc__clock),
+        .reset(c_pc__reset)
+    );
+    caps_prefetcher__reg6 c_warp(
+        .d(c_warp__d),
+        .q(c_warp__q),
+        .clock(c_warp__clock),
+        .reset(c_warp__reset)
+    );
+    caps_prefetcher__reg32 c_stride(
+        .d(c_stride__d),
+        .q(c_stride__q),
+        .clock(c_stride__clock),
+        .reset(c_stride__reset)
+    );
+    caps_prefetcher__reg1 st_v(
+        .d(st_v__d),
+        .q(st_v__q),
+        .clock(st_v__clock),
+        .reset(st_v__reset)
+    );
+    caps_prefetcher__reg32 st_base(
+        .d(st_base__d),
+        .q(st_base__q),
+        .clock(st_base__clock),
+        .reset(st_base__reset)
+    );
+    caps_prefetcher__reg32 st_stride(
+        .d(st_stride__d),
+        .q(st_stride__q),
+        .clock(st_stride__clock),
+        .reset(st_stride__reset)
+    );
+    caps_prefetcher__reg6 st_warp(
+        .d(st_warp__d),
+        .q(st_warp__q),
+        .clock(st_warp__clock),
+        .reset(st_warp__reset)
+    );
+    caps_prefetcher__reg6 st_lead(
+        .d(st_lead__d),
+        .q(st_lead__q),
+        .clock(st_lead__clock),
+        .reset(st_lead__reset)
+    );
+    caps_prefetcher__reg3 st_cta(
+        .d(st_cta__d),
+        .q(st_cta__q),
+        .clock(st_cta__clock),
+        .reset(st_cta__reset)
+    );
+    caps_prefetcher__reg7 pfq_n(
+        .d(pfq_n__d),
+        .q(pfq_n__q),
+        .clock(pfq_n__clock),
+        .reset(pfq_n__reset)
+    );
 
     // Update code
     always @(*) busy__clock = clock;
@@ -1174,7 +2302,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) j_stride__clock = clock;
     always @(*) posa__clock = clock;
     always @(*) posb__clock = clock;
-    always @(*) kk__clock = clock;
     always @(*) begin
         busy__d = busy__q;
         if (take) begin
@@ -1251,6 +2378,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             end
         end
     end
+    always @(*) kk__clock = clock;
+    always @(*) st_v__clock = clock;
+    always @(*) st_base__clock = clock;
+    always @(*) st_stride__clock = clock;
+    always @(*) st_warp__clock = clock;
+    always @(*) st_lead__clock = clock;
+    always @(*) st_cta__clock = clock;
+    always @(*) pfq_n__clock = clock;
     always @(*) begin
         kk__d = kk__q;
         if (take) begin
@@ -1270,6 +2405,239 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             end
         end
     end
+    always @(*) begin
+        st_v__d = st_v__q;
+        st_v__d = pf_push;
+    end
+    always @(*) begin
+        st_base__d = st_base__q;
+        st_base__d = s_base;
+    end
+    always @(*) begin
+        st_stride__d = st_stride__q;
+        if (j_kind__q) begin
+            st_stride__d = dtab__gh_stride;
+        end
+        else begin
+            st_stride__d = j_stride__q;
+        end
+    end
+    always @(*) begin
+        st_warp__d = st_warp__q;
+        if (j_kind__q) begin
+            st_warp__d = wb[(32'h0)+:(6)];
+        end
+        else begin
+            st_warp__d = j_warp__q;
+        end
+    end
+    always @(*) begin
+        st_lead__d = st_lead__q;
+        st_lead__d = s_lead;
+    end
+    always @(*) begin
+        st_cta__d = st_cta__q;
+        if (j_kind__q) begin
+            st_cta__d = j_cta__q;
+        end
+        else begin
+            st_cta__d = s_c;
+        end
+    end
+    always @(*) begin
+        pfq_n__d = pfq_n__q;
+        if (st_v__q & ~pfq__pop) begin
+            pfq_n__d = pfq_n__q + n7_one;
+        end
+        else if (~st_v__q & pfq__pop) begin
+            pfq_n__d = pfq_n__q - n7_one;
+        end
+    end
+    always @(*) b_v__clock = clock;
+    always @(*) b_pc__clock = clock;
+    always @(*) b_cta__clock = clock;
+    always @(*) b_warp__clock = clock;
+    always @(*) b_n__clock = clock;
+    always @(*) b_cleared__clock = clock;
+    always @(*) b_pceq__clock = clock;
+    always @(*) b_rwl__clock = clock;
+    always @(*) begin
+        b_v__d = b_v__q;
+        b_v__d = elig;
+    end
+    always @(*) begin
+        b_pc__d = b_pc__q;
+        b_pc__d = ld_pc;
+    end
+    always @(*) begin
+        b_cta__d = b_cta__q;
+        b_cta__d = ld_cta;
+    end
+    always @(*) begin
+        b_warp__d = b_warp__q;
+        b_warp__d = ld_warp;
+    end
+    always @(*) begin
+        b_n__d = b_n__q;
+        b_n__d = n3;
+    end
+    always @(*) begin
+        b_cleared__d = b_cleared__q;
+        b_cleared__d = l_cleared;
+    end
+    always @(*) begin
+        b_pceq__d = b_pceq__q;
+        b_pceq__d = ld_pc == b_pc__q;
+    end
+    always @(*) begin
+        b_rwl__d = b_rwl__q;
+        b_rwl__d = ld_warp == m_lead;
+    end
+    always @(*) b_rns__clock = clock;
+    always @(*) b_rdelta__clock = clock;
+    always @(*) b_req__clock = clock;
+    always @(*) b_rpow2__clock = clock;
+    always @(*) b_rdiv__clock = clock;
+    always @(*) b_rnz__clock = clock;
+    always @(*) b_rstride__clock = clock;
+    always @(*) b_fwl__clock = clock;
+    always @(*) begin
+        b_rns__d = b_rns__q;
+        b_rns__d = n3 == m_n;
+    end
+    always @(*) begin
+        b_rdelta__d = b_rdelta__q;
+        b_rdelta__d = delta_l;
+    end
+    always @(*) begin
+        b_req__d = b_req__q;
+        b_req__d = eq_all;
+    end
+    always @(*) begin
+        b_rpow2__d = b_rpow2__q;
+        b_rpow2__d = train__pow2;
+    end
+    always @(*) begin
+        b_rdiv__d = b_rdiv__q;
+        b_rdiv__d = train__div;
+    end
+    always @(*) begin
+        b_rnz__d = b_rnz__q;
+        b_rnz__d = a__0 != m_base__0;
+    end
+    always @(*) begin
+        b_rstride__d = b_rstride__q;
+        b_rstride__d = train__stride;
+    end
+    always @(*) begin
+        b_fwl__d = b_fwl__q;
+        b_fwl__d = ld_warp == b_warp__q;
+    end
+    always @(*) b_fns__clock = clock;
+    always @(*) b_fdelta__clock = clock;
+    always @(*) b_feq__clock = clock;
+    always @(*) b_fpow2__clock = clock;
+    always @(*) b_fdiv__clock = clock;
+    always @(*) b_fnz__clock = clock;
+    always @(*) b_fstride__clock = clock;
+    always @(*) fw_on__clock = clock;
+    always @(*) begin
+        b_fns__d = b_fns__q;
+        b_fns__d = n3 == b_n__q;
+    end
+    always @(*) begin
+        b_fdelta__d = b_fdelta__q;
+        b_fdelta__d = fdelta;
+    end
+    always @(*) begin
+        b_feq__d = b_feq__q;
+        b_feq__d = feq;
+    end
+    always @(*) begin
+        b_fpow2__d = b_fpow2__q;
+        b_fpow2__d = trainf__pow2;
+    end
+    always @(*) begin
+        b_fdiv__d = b_fdiv__q;
+        b_fdiv__d = trainf__div;
+    end
+    always @(*) begin
+        b_fnz__d = b_fnz__q;
+        b_fnz__d = a__0 != b_a__0__q;
+    end
+    always @(*) begin
+        b_fstride__d = b_fstride__q;
+        b_fstride__d = trainf__stride;
+    end
+    always @(*) begin
+        fw_on__d = fw_on__q;
+        fw_on__d = b_v__q;
+    end
+    always @(*) fw_cta__clock = clock;
+    always @(*) fw_dalloc__clock = clock;
+    always @(*) c_r1__clock = clock;
+    always @(*) c_r2__clock = clock;
+    always @(*) c_r3__clock = clock;
+    always @(*) c_ns__clock = clock;
+    always @(*) c_n__clock = clock;
+    always @(*) begin
+        fw_cta__d = fw_cta__q;
+        fw_cta__d = b_cta__q;
+    end
+    always @(*) begin
+        fw_dalloc__d = fw_dalloc__q;
+        fw_dalloc__d = r4_alloc;
+    end
+    always @(*) begin
+        c_r1__d = c_r1__q;
+        c_r1__d = r1;
+    end
+    always @(*) begin
+        c_r2__d = c_r2__q;
+        c_r2__d = r2;
+    end
+    always @(*) begin
+        c_r3__d = c_r3__q;
+        c_r3__d = r3;
+    end
+    always @(*) begin
+        c_ns__d = c_ns__q;
+        c_ns__d = n_same;
+    end
+    always @(*) begin
+        c_n__d = c_n__q;
+        c_n__d = b_n__q;
+    end
+    always @(*) c_p__clock = clock;
+    always @(*) c_dh__clock = clock;
+    always @(*) c_pc__clock = clock;
+    always @(*) c_warp__clock = clock;
+    always @(*) c_stride__clock = clock;
+    always @(*) begin
+        c_p__d = c_p__q;
+        c_p__d = mul_l__p;
+    end
+    always @(*) begin
+        c_dh__d = c_dh__q;
+        c_dh__d = dh_any;
+    end
+    always @(*) begin
+        c_pc__d = c_pc__q;
+        c_pc__d = b_pc__q;
+    end
+    always @(*) begin
+        c_warp__d = c_warp__q;
+        c_warp__d = b_warp__q;
+    end
+    always @(*) begin
+        c_stride__d = c_stride__q;
+        if (r4_alloc) begin
+            c_stride__d = x_stride;
+        end
+        else begin
+            c_stride__d = dtab__b_stride;
+        end
+    end
     always @(*) busy__reset = reset;
     always @(*) j_kind__reset = reset;
     always @(*) j_pc__reset = reset;
@@ -1279,6 +2647,405 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) posa__reset = reset;
     always @(*) posb__reset = reset;
     always @(*) kk__reset = reset;
+    always @(*) st_v__reset = reset;
+    always @(*) st_base__reset = reset;
+    always @(*) st_stride__reset = reset;
+    always @(*) st_warp__reset = reset;
+    always @(*) st_lead__reset = reset;
+    always @(*) st_cta__reset = reset;
+    always @(*) pfq_n__reset = reset;
+    always @(*) b_v__reset = reset;
+    always @(*) b_pc__reset = reset;
+    always @(*) b_cta__reset = reset;
+    always @(*) b_warp__reset = reset;
+    always @(*) b_n__reset = reset;
+    always @(*) b_cleared__reset = reset;
+    always @(*) b_pceq__reset = reset;
+    always @(*) b_rwl__reset = reset;
+    always @(*) b_rns__reset = reset;
+    always @(*) b_rdelta__reset = reset;
+    always @(*) b_req__reset = reset;
+    always @(*) b_rpow2__reset = reset;
+    always @(*) b_rdiv__reset = reset;
+    always @(*) b_rnz__reset = reset;
+    always @(*) b_rstride__reset = reset;
+    always @(*) b_fwl__reset = reset;
+    always @(*) b_fns__reset = reset;
+    always @(*) b_fdelta__reset = reset;
+    always @(*) b_feq__reset = reset;
+    always @(*) b_fpow2__reset = reset;
+    always @(*) b_fdiv__reset = reset;
+    always @(*) b_fnz__reset = reset;
+    always @(*) b_fstride__reset = reset;
+    always @(*) fw_on__reset = reset;
+    always @(*) fw_cta__reset = reset;
+    always @(*) fw_dalloc__reset = reset;
+    always @(*) c_r1__reset = reset;
+    always @(*) c_r2__reset = reset;
+    always @(*) c_r3__reset = reset;
+    always @(*) c_ns__reset = reset;
+    always @(*) c_n__reset = reset;
+    always @(*) c_p__reset = reset;
+    always @(*) c_dh__reset = reset;
+    always @(*) c_pc__reset = reset;
+    always @(*) c_warp__reset = reset;
+    always @(*) c_stride__reset = reset;
+    always @(*) b_a__0__clock = clock;
+    always @(*) b_a__0__reset = reset;
+    always @(*) begin
+        b_a__0__d = b_a__0__q;
+        b_a__0__d = a__0;
+    end
+    always @(*) b_rdiff__0__clock = clock;
+    always @(*) b_rdiff__0__reset = reset;
+    always @(*) begin
+        b_rdiff__0__d = b_rdiff__0__q;
+        b_rdiff__0__d = diff__0;
+    end
+    always @(*) b_fdiff__0__clock = clock;
+    always @(*) b_fdiff__0__reset = reset;
+    always @(*) begin
+        b_fdiff__0__d = b_fdiff__0__q;
+        b_fdiff__0__d = fdiff__0;
+    end
+    always @(*) c_diff__0__clock = clock;
+    always @(*) c_diff__0__reset = reset;
+    always @(*) begin
+        c_diff__0__d = c_diff__0__q;
+        c_diff__0__d = x_diff__0;
+    end
+    always @(*) b_a__1__clock = clock;
+    always @(*) b_a__1__reset = reset;
+    always @(*) begin
+        b_a__1__d = b_a__1__q;
+        b_a__1__d = a__1;
+    end
+    always @(*) b_rdiff__1__clock = clock;
+    always @(*) b_rdiff__1__reset = reset;
+    always @(*) begin
+        b_rdiff__1__d = b_rdiff__1__q;
+        b_rdiff__1__d = diff__1;
+    end
+    always @(*) b_fdiff__1__clock = clock;
+    always @(*) b_fdiff__1__reset = reset;
+    always @(*) begin
+        b_fdiff__1__d = b_fdiff__1__q;
+        b_fdiff__1__d = fdiff__1;
+    end
+    always @(*) c_diff__1__clock = clock;
+    always @(*) c_diff__1__reset = reset;
+    always @(*) begin
+        c_diff__1__d = c_diff__1__q;
+        c_diff__1__d = x_diff__1;
+    end
+    always @(*) b_a__2__clock = clock;
+    always @(*) b_a__2__reset = reset;
+    always @(*) begin
+        b_a__2__d = b_a__2__q;
+        b_a__2__d = a__2;
+    end
+    always @(*) b_rdiff__2__clock = clock;
+    always @(*) b_rdiff__2__reset = reset;
+    always @(*) begin
+        b_rdiff__2__d = b_rdiff__2__q;
+        b_rdiff__2__d = diff__2;
+    end
+    always @(*) b_fdiff__2__clock = clock;
+    always @(*) b_fdiff__2__reset = reset;
+    always @(*) begin
+        b_fdiff__2__d = b_fdiff__2__q;
+        b_fdiff__2__d = fdiff__2;
+    end
+    always @(*) c_diff__2__clock = clock;
+    always @(*) c_diff__2__reset = reset;
+    always @(*) begin
+        c_diff__2__d = c_diff__2__q;
+        c_diff__2__d = x_diff__2;
+    end
+    always @(*) b_a__3__clock = clock;
+    always @(*) b_a__3__reset = reset;
+    always @(*) begin
+        b_a__3__d = b_a__3__q;
+        b_a__3__d = a__3;
+    end
+    always @(*) b_rdiff__3__clock = clock;
+    always @(*) b_rdiff__3__reset = reset;
+    always @(*) begin
+        b_rdiff__3__d = b_rdiff__3__q;
+        b_rdiff__3__d = diff__3;
+    end
+    always @(*) b_fdiff__3__clock = clock;
+    always @(*) b_fdiff__3__reset = reset;
+    always @(*) begin
+        b_fdiff__3__d = b_fdiff__3__q;
+        b_fdiff__3__d = fdiff__3;
+    end
+    always @(*) c_diff__3__clock = clock;
+    always @(*) c_diff__3__reset = reset;
+    always @(*) begin
+        c_diff__3__d = c_diff__3__q;
+        c_diff__3__d = x_diff__3;
+    end
+    always @(*) b_hitr__0__clock = clock;
+    always @(*) b_hitr__0__reset = reset;
+    always @(*) begin
+        b_hitr__0__d = b_hitr__0__q;
+        b_hitr__0__d = cols__0__l_hit;
+    end
+    always @(*) b_evr__0__clock = clock;
+    always @(*) b_evr__0__reset = reset;
+    always @(*) begin
+        b_evr__0__d = b_evr__0__q;
+        b_evr__0__d = cols__0__l_ev;
+    end
+    always @(*) b_rankr__0__clock = clock;
+    always @(*) b_rankr__0__reset = reset;
+    always @(*) begin
+        b_rankr__0__d = b_rankr__0__q;
+        b_rankr__0__d = cols__0__l_rank;
+    end
+    always @(*) fw_wr__0__clock = clock;
+    always @(*) fw_wr__0__reset = reset;
+    always @(*) begin
+        fw_wr__0__d = fw_wr__0__q;
+        fw_wr__0__d = e_wr__0;
+    end
+    always @(*) fw_inv__0__clock = clock;
+    always @(*) fw_inv__0__reset = reset;
+    always @(*) begin
+        fw_inv__0__d = fw_inv__0__q;
+        fw_inv__0__d = e_inv__0;
+    end
+    always @(*) fw_valid__0__clock = clock;
+    always @(*) fw_valid__0__reset = reset;
+    always @(*) begin
+        fw_valid__0__d = fw_valid__0__q;
+        fw_valid__0__d = (r1 & order__tgt__0) | (e_valid__0 & ~e_inv__0);
+    end
+    always @(*) fw_rank__0__clock = clock;
+    always @(*) fw_rank__0__reset = reset;
+    always @(*) begin
+        fw_rank__0__d = fw_rank__0__q;
+        if (rank_we) begin
+            fw_rank__0__d = order__new_rank__0;
+        end
+        else begin
+            fw_rank__0__d = e_rank__0;
+        end
+    end
+    always @(*) b_hitr__1__clock = clock;
+    always @(*) b_hitr__1__reset = reset;
+    always @(*) begin
+        b_hitr__1__d = b_hitr__1__q;
+        b_hitr__1__d = cols__1__l_hit;
+    end
+    always @(*) b_evr__1__clock = clock;
+    always @(*) b_evr__1__reset = reset;
+    always @(*) begin
+        b_evr__1__d = b_evr__1__q;
+        b_evr__1__d = cols__1__l_ev;
+    end
+    always @(*) b_rankr__1__clock = clock;
+    always @(*) b_rankr__1__reset = reset;
+    always @(*) begin
+        b_rankr__1__d = b_rankr__1__q;
+        b_rankr__1__d = cols__1__l_rank;
+    end
+    always @(*) fw_wr__1__clock = clock;
+    always @(*) fw_wr__1__reset = reset;
+    always @(*) begin
+        fw_wr__1__d = fw_wr__1__q;
+        fw_wr__1__d = e_wr__1;
+    end
+    always @(*) fw_inv__1__clock = clock;
+    always @(*) fw_inv__1__reset = reset;
+    always @(*) begin
+        fw_inv__1__d = fw_inv__1__q;
+        fw_inv__1__d = e_inv__1;
+    end
+    always @(*) fw_valid__1__clock = clock;
+    always @(*) fw_valid__1__reset = reset;
+    always @(*) begin
+        fw_valid__1__d = fw_valid__1__q;
+        fw_valid__1__d = (r1 & order__tgt__1) | (e_valid__1 & ~e_inv__1);
+    end
+    always @(*) fw_rank__1__clock = clock;
+    always @(*) fw_rank__1__reset = reset;
+    always @(*) begin
+        fw_rank__1__d = fw_rank__1__q;
+        if (rank_we) begin
+            fw_rank__1__d = order__new_rank__1;
+        end
+        else begin
+            fw_rank__1__d = e_rank__1;
+        end
+    end
+    always @(*) b_hitr__2__clock = clock;
+    always @(*) b_hitr__2__reset = reset;
+    always @(*) begin
+        b_hitr__2__d = b_hitr__2__q;
+        b_hitr__2__d = cols__2__l_hit;
+    end
+    always @(*) b_evr__2__clock = clock;
+    always @(*) b_evr__2__reset = reset;
+    always @(*) begin
+        b_evr__2__d = b_evr__2__q;
+        b_evr__2__d = cols__2__l_ev;
+    end
+    always @(*) b_rankr__2__clock = clock;
+    always @(*) b_rankr__2__reset = reset;
+    always @(*) begin
+        b_rankr__2__d = b_rankr__2__q;
+        b_rankr__2__d = cols__2__l_rank;
+    end
+    always @(*) fw_wr__2__clock = clock;
+    always @(*) fw_wr__2__reset = reset;
+    always @(*) begin
+        fw_wr__2__d = fw_wr__2__q;
+        fw_wr__2__d = e_wr__2;
+    end
+    always @(*) fw_inv__2__clock = clock;
+    always @(*) fw_inv__2__reset = reset;
+    always @(*) begin
+        fw_inv__2__d = fw_inv__2__q;
+        fw_inv__2__d = e_inv__2;
+    end
+    always @(*) fw_valid__2__clock = clock;
+    always @(*) fw_valid__2__reset = reset;
+    always @(*) begin
+        fw_valid__2__d = fw_valid__2__q;
+        fw_valid__2__d = (r1 & order__tgt__2) | (e_valid__2 & ~e_inv__2);
+    end
+    always @(*) fw_rank__2__clock = clock;
+    always @(*) fw_rank__2__reset = reset;
+    always @(*) begin
+        fw_rank__2__d = fw_rank__2__q;
+        if (rank_we) begin
+            fw_rank__2__d = order__new_rank__2;
+        end
+        else begin
+            fw_rank__2__d = e_rank__2;
+        end
+    end
+    always @(*) b_hitr__3__clock = clock;
+    always @(*) b_hitr__3__reset = reset;
+    always @(*) begin
+        b_hitr__3__d = b_hitr__3__q;
+        b_hitr__3__d = cols__3__l_hit;
+    end
+    always @(*) b_evr__3__clock = clock;
+    always @(*) b_evr__3__reset = reset;
+    always @(*) begin
+        b_evr__3__d = b_evr__3__q;
+        b_evr__3__d = cols__3__l_ev;
+    end
+    always @(*) b_rankr__3__clock = clock;
+    always @(*) b_rankr__3__reset = reset;
+    always @(*) begin
+        b_rankr__3__d = b_rankr__3__q;
+        b_rankr__3__d = cols__3__l_rank;
+    end
+    always @(*) fw_wr__3__clock = clock;
+    always @(*) fw_wr__3__reset = reset;
+    always @(*) begin
+        fw_wr__3__d = fw_wr__3__q;
+        fw_wr__3__d = e_wr__3;
+    end
+    always @(*) fw_inv__3__clock = clock;
+    always @(*) fw_inv__3__reset = reset;
+    always @(*) begin
+        fw_inv__3__d = fw_inv__3__q;
+        fw_inv__3__d = e_inv__3;
+    end
+    always @(*) fw_valid__3__clock = clock;
+    always @(*) fw_valid__3__reset = reset;
+    always @(*) begin
+        fw_valid__3__d = fw_valid__3__q;
+        fw_valid__3__d = (r1 & order__tgt__3) | (e_valid__3 & ~e_inv__3);
+    end
+    always @(*) fw_rank__3__clock = clock;
+    always @(*) fw_rank__3__reset = reset;
+    always @(*) begin
+        fw_rank__3__d = fw_rank__3__q;
+        if (rank_we) begin
+            fw_rank__3__d = order__new_rank__3;
+        end
+        else begin
+            fw_rank__3__d = e_rank__3;
+        end
+    end
+    always @(*) b_dhit__0__clock = clock;
+    always @(*) b_dhit__0__reset = reset;
+    always @(*) begin
+        b_dhit__0__d = b_dhit__0__q;
+        b_dhit__0__d = dtab__l_hit__0;
+    end
+    always @(*) fw_dtgt__0__clock = clock;
+    always @(*) fw_dtgt__0__reset = reset;
+    always @(*) begin
+        fw_dtgt__0__d = fw_dtgt__0__q;
+        fw_dtgt__0__d = dtab__a_tgt__0;
+    end
+    always @(*) c_dhit__0__clock = clock;
+    always @(*) c_dhit__0__reset = reset;
+    always @(*) begin
+        c_dhit__0__d = c_dhit__0__q;
+        c_dhit__0__d = e_dhit__0;
+    end
+    always @(*) b_dhit__1__clock = clock;
+    always @(*) b_dhit__1__reset = reset;
+    always @(*) begin
+        b_dhit__1__d = b_dhit__1__q;
+        b_dhit__1__d = dtab__l_hit__1;
+    end
+    always @(*) fw_dtgt__1__clock = clock;
+    always @(*) fw_dtgt__1__reset = reset;
+    always @(*) begin
+        fw_dtgt__1__d = fw_dtgt__1__q;
+        fw_dtgt__1__d = dtab__a_tgt__1;
+    end
+    always @(*) c_dhit__1__clock = clock;
+    always @(*) c_dhit__1__reset = reset;
+    always @(*) begin
+        c_dhit__1__d = c_dhit__1__q;
+        c_dhit__1__d = e_dhit__1;
+    end
+    always @(*) b_dhit__2__clock = clock;
+    always @(*) b_dhit__2__reset = reset;
+    always @(*) begin
+        b_dhit__2__d = b_dhit__2__q;
+        b_dhit__2__d = dtab__l_hit__2;
+    end
+    always @(*) fw_dtgt__2__clock = clock;
+    always @(*) fw_dtgt__2__reset = reset;
+    always @(*) begin
+        fw_dtgt__2__d = fw_dtgt__2__q;
+        fw_dtgt__2__d = dtab__a_tgt__2;
+    end
+    always @(*) c_dhit__2__clock = clock;
+    always @(*) c_dhit__2__reset = reset;
+    always @(*) begin
+        c_dhit__2__d = c_dhit__2__q;
+        c_dhit__2__d = e_dhit__2;
+    end
+    always @(*) b_dhit__3__clock = clock;
+    always @(*) b_dhit__3__reset = reset;
+    always @(*) begin
+        b_dhit__3__d = b_dhit__3__q;
+        b_dhit__3__d = dtab__l_hit__3;
+    end
+    always @(*) fw_dtgt__3__clock = clock;
+    always @(*) fw_dtgt__3__reset = reset;
+    always @(*) begin
+        fw_dtgt__3__d = fw_dtgt__3__q;
+        fw_dtgt__3__d = dtab__a_tgt__3;
+    end
+    always @(*) c_dhit__3__clock = clock;
+    always @(*) c_dhit__3__reset = reset;
+    always @(*) begin
+        c_dhit__3__d = c_dhit__3__q;
+        c_dhit__3__d = e_dhit__3;
+    end
     always @(*) elig = ld_valid & ~ld_indirect & (ld_count != count_zero) & (ld_count <= count_max);
     always @(*) n3 = ld_count[(32'h0)+:(3)];
     always @(*) begin
@@ -1309,21 +3076,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) l_cleared = cta_launch_valid & (cta_launch_slot == ld_cta);
-    always @(*) begin
-        m_hit = 1'b0;
-        if (cols__0__l_hit) begin
-            m_hit = 1'b1;
-        end
-        if (cols__1__l_hit) begin
-            m_hit = 1'b1;
-        end
-        if (cols__2__l_hit) begin
-            m_hit = 1'b1;
-        end
-        if (cols__3__l_hit) begin
-            m_hit = 1'b1;
-        end
-    end
     always @(*) cols__0__clock = clock;
     always @(*) cols__0__reset = reset;
     always @(*) cols__0__clear_mask = clear_mask;
@@ -1331,12 +3083,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__0__l_onehot = l_onehot;
     always @(*) cols__0__l_cleared = l_cleared;
     always @(*) cols__0__l_pc = ld_pc;
-    always @(*) cols__0__l_warp = ld_warp;
-    always @(*) cols__0__l_n = n3;
-    always @(*) cols__0__a0 = a__0;
-    always @(*) cols__0__a1 = a__1;
-    always @(*) cols__0__a2 = a__2;
-    always @(*) cols__0__a3 = a__3;
     always @(*) sel_llead__hit__0 = cols__0__l_hit;
     always @(*) sel_llead__v__0 = cols__0__l_lead;
     always @(*) sel_ln__hit__0 = cols__0__l_hit;
@@ -1349,9 +3095,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) sel_lb1__v__0 = cols__0__l_base1;
     always @(*) sel_lb2__v__0 = cols__0__l_base2;
     always @(*) sel_lb3__v__0 = cols__0__l_base3;
-    always @(*) order__valid__0 = cols__0__l_ev;
-    always @(*) order__hit__0 = cols__0__l_hit;
-    always @(*) order__rank__0 = cols__0__l_rank;
     always @(*) cols__1__clock = clock;
     always @(*) cols__1__reset = reset;
     always @(*) cols__1__clear_mask = clear_mask;
@@ -1359,12 +3102,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__1__l_onehot = l_onehot;
     always @(*) cols__1__l_cleared = l_cleared;
     always @(*) cols__1__l_pc = ld_pc;
-    always @(*) cols__1__l_warp = ld_warp;
-    always @(*) cols__1__l_n = n3;
-    always @(*) cols__1__a0 = a__0;
-    always @(*) cols__1__a1 = a__1;
-    always @(*) cols__1__a2 = a__2;
-    always @(*) cols__1__a3 = a__3;
     always @(*) sel_llead__hit__1 = cols__1__l_hit;
     always @(*) sel_llead__v__1 = cols__1__l_lead;
     always @(*) sel_ln__hit__1 = cols__1__l_hit;
@@ -1377,9 +3114,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) sel_lb1__v__1 = cols__1__l_base1;
     always @(*) sel_lb2__v__1 = cols__1__l_base2;
     always @(*) sel_lb3__v__1 = cols__1__l_base3;
-    always @(*) order__valid__1 = cols__1__l_ev;
-    always @(*) order__hit__1 = cols__1__l_hit;
-    always @(*) order__rank__1 = cols__1__l_rank;
     always @(*) cols__2__clock = clock;
     always @(*) cols__2__reset = reset;
     always @(*) cols__2__clear_mask = clear_mask;
@@ -1387,12 +3121,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__2__l_onehot = l_onehot;
     always @(*) cols__2__l_cleared = l_cleared;
     always @(*) cols__2__l_pc = ld_pc;
-    always @(*) cols__2__l_warp = ld_warp;
-    always @(*) cols__2__l_n = n3;
-    always @(*) cols__2__a0 = a__0;
-    always @(*) cols__2__a1 = a__1;
-    always @(*) cols__2__a2 = a__2;
-    always @(*) cols__2__a3 = a__3;
     always @(*) sel_llead__hit__2 = cols__2__l_hit;
     always @(*) sel_llead__v__2 = cols__2__l_lead;
     always @(*) sel_ln__hit__2 = cols__2__l_hit;
@@ -1405,9 +3133,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) sel_lb1__v__2 = cols__2__l_base1;
     always @(*) sel_lb2__v__2 = cols__2__l_base2;
     always @(*) sel_lb3__v__2 = cols__2__l_base3;
-    always @(*) order__valid__2 = cols__2__l_ev;
-    always @(*) order__hit__2 = cols__2__l_hit;
-    always @(*) order__rank__2 = cols__2__l_rank;
     always @(*) cols__3__clock = clock;
     always @(*) cols__3__reset = reset;
     always @(*) cols__3__clear_mask = clear_mask;
@@ -1415,12 +3140,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__3__l_onehot = l_onehot;
     always @(*) cols__3__l_cleared = l_cleared;
     always @(*) cols__3__l_pc = ld_pc;
-    always @(*) cols__3__l_warp = ld_warp;
-    always @(*) cols__3__l_n = n3;
-    always @(*) cols__3__a0 = a__0;
-    always @(*) cols__3__a1 = a__1;
-    always @(*) cols__3__a2 = a__2;
-    always @(*) cols__3__a3 = a__3;
     always @(*) sel_llead__hit__3 = cols__3__l_hit;
     always @(*) sel_llead__v__3 = cols__3__l_lead;
     always @(*) sel_ln__hit__3 = cols__3__l_hit;
@@ -1433,38 +3152,16 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) sel_lb1__v__3 = cols__3__l_base1;
     always @(*) sel_lb2__v__3 = cols__3__l_base2;
     always @(*) sel_lb3__v__3 = cols__3__l_base3;
-    always @(*) order__valid__3 = cols__3__l_ev;
-    always @(*) order__hit__3 = cols__3__l_hit;
-    always @(*) order__rank__3 = cols__3__l_rank;
     always @(*) m_lead = sel_llead__o;
     always @(*) m_n = sel_ln__o;
     always @(*) m_base__0 = sel_lb0__o;
     always @(*) m_base__1 = sel_lb1__o;
     always @(*) m_base__2 = sel_lb2__o;
     always @(*) m_base__3 = sel_lb3__o;
-    always @(*) w_is_lead = ld_warp == m_lead;
-    always @(*) n_same = n3 == m_n;
+    always @(*) dtab__l_pc = ld_pc;
     always @(*) zx_ldw__narrow = ld_warp;
     always @(*) zx_llead__narrow = m_lead;
     always @(*) delta_l = zx_ldw__wide - zx_llead__wide;
-    always @(*) mul_l__d = delta_l;
-    always @(*) mul_l__s = dtab__lh_stride;
-    assign mul_l__b = addr_zero;
-    always @(*) begin
-        mism = ~n_same;
-        if (in_n__0 & (diff__0 != mul_l__p)) begin
-            mism = 1'b1;
-        end
-        if (in_n__1 & (diff__1 != mul_l__p)) begin
-            mism = 1'b1;
-        end
-        if (in_n__2 & (diff__2 != mul_l__p)) begin
-            mism = 1'b1;
-        end
-        if (in_n__3 & (diff__3 != mul_l__p)) begin
-            mism = 1'b1;
-        end
-    end
     always @(*) begin
         eq_all = 1'b1;
         if (in_n__0 & (diff__0 != diff__0)) begin
@@ -1490,73 +3187,459 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) in_n__3 = lane_k__3 < n3;
     always @(*) train__delta = delta_l;
     always @(*) train__diff = diff__0;
-    always @(*) r1 = elig & ~m_hit;
-    always @(*) r2 = elig & m_hit & w_is_lead;
-    always @(*) r3 = elig & m_hit & ~w_is_lead & dtab__lh_hit;
-    always @(*) r4 = elig & m_hit & ~w_is_lead & ~dtab__lh_hit;
-    always @(*) r4_inval = r4 & (~n_same | (train__pow2 & (~train__div | ~eq_all)));
-    always @(*) r4_alloc = r4 & n_same & train__pow2 & train__div & eq_all & (a__0 != m_base__0);
+    always @(*) zx_bw__narrow = b_warp__q;
+    always @(*) fdelta = zx_ldw__wide - zx_bw__wide;
     always @(*) begin
-        if (mism) begin
-            cnt_lt = dtab__lh_cnt < thr_m1;
+        feq = 1'b1;
+        if (in_n__0 & (fdiff__0 != fdiff__0)) begin
+            feq = 1'b0;
         end
-        else if (cnt_decay) begin
-            cnt_lt = dtab__lh_cnt <= thr;
+        if (in_n__1 & (fdiff__1 != fdiff__0)) begin
+            feq = 1'b0;
         end
-        else begin
-            cnt_lt = dtab__lh_cnt < thr;
+        if (in_n__2 & (fdiff__2 != fdiff__0)) begin
+            feq = 1'b0;
+        end
+        if (in_n__3 & (fdiff__3 != fdiff__0)) begin
+            feq = 1'b0;
         end
     end
-    always @(*) job_b = (r1 | (r2 & loop_jobs)) & dtab__lh_hit & (dtab__lh_cnt < thr);
-    always @(*) job_a = (r3 & (ld_cta == dtab__lh_lead_cta) & cnt_lt) | r4_alloc;
+    always @(*) fdiff__0 = a__0 - b_a__0__q;
+    always @(*) fdiff__1 = a__1 - b_a__1__q;
+    always @(*) fdiff__2 = a__2 - b_a__2__q;
+    always @(*) fdiff__3 = a__3 - b_a__3__q;
+    always @(*) trainf__delta = fdelta;
+    always @(*) trainf__diff = fdiff__0;
+    always @(*) fwd = fw_on__q & (b_cta__q == fw_cta__q) & ~b_cleared__q;
+    always @(*) begin
+        use_f = 1'b0;
+        if (fwd) begin
+            if (fw_wr__0__q) begin
+                if (b_pceq__q) begin
+                    use_f = 1'b1;
+                end
+            end
+        end
+        if (fwd) begin
+            if (fw_wr__1__q) begin
+                if (b_pceq__q) begin
+                    use_f = 1'b1;
+                end
+            end
+        end
+        if (fwd) begin
+            if (fw_wr__2__q) begin
+                if (b_pceq__q) begin
+                    use_f = 1'b1;
+                end
+            end
+        end
+        if (fwd) begin
+            if (fw_wr__3__q) begin
+                if (b_pceq__q) begin
+                    use_f = 1'b1;
+                end
+            end
+        end
+    end
+    always @(*) begin
+        m_hit = 1'b0;
+        if (e_hit__0) begin
+            m_hit = 1'b1;
+        end
+        if (e_hit__1) begin
+            m_hit = 1'b1;
+        end
+        if (e_hit__2) begin
+            m_hit = 1'b1;
+        end
+        if (e_hit__3) begin
+            m_hit = 1'b1;
+        end
+    end
+    always @(*) begin
+        e_hit__0 = b_hitr__0__q;
+        if (fwd) begin
+            if (fw_wr__0__q) begin
+                e_hit__0 = b_pceq__q;
+            end
+            else if (fw_inv__0__q) begin
+                e_hit__0 = 1'b0;
+            end
+        end
+    end
+    always @(*) begin
+        e_valid__0 = b_evr__0__q;
+        if (fwd) begin
+            e_valid__0 = fw_valid__0__q;
+        end
+    end
+    always @(*) begin
+        e_rank__0 = b_rankr__0__q;
+        if (fwd) begin
+            e_rank__0 = fw_rank__0__q;
+        end
+    end
+    always @(*) begin
+        e_hit__1 = b_hitr__1__q;
+        if (fwd) begin
+            if (fw_wr__1__q) begin
+                e_hit__1 = b_pceq__q;
+            end
+            else if (fw_inv__1__q) begin
+                e_hit__1 = 1'b0;
+            end
+        end
+    end
+    always @(*) begin
+        e_valid__1 = b_evr__1__q;
+        if (fwd) begin
+            e_valid__1 = fw_valid__1__q;
+        end
+    end
+    always @(*) begin
+        e_rank__1 = b_rankr__1__q;
+        if (fwd) begin
+            e_rank__1 = fw_rank__1__q;
+        end
+    end
+    always @(*) begin
+        e_hit__2 = b_hitr__2__q;
+        if (fwd) begin
+            if (fw_wr__2__q) begin
+                e_hit__2 = b_pceq__q;
+            end
+            else if (fw_inv__2__q) begin
+                e_hit__2 = 1'b0;
+            end
+        end
+    end
+    always @(*) begin
+        e_valid__2 = b_evr__2__q;
+        if (fwd) begin
+            e_valid__2 = fw_valid__2__q;
+        end
+    end
+    always @(*) begin
+        e_rank__2 = b_rankr__2__q;
+        if (fwd) begin
+            e_rank__2 = fw_rank__2__q;
+        end
+    end
+    always @(*) begin
+        e_hit__3 = b_hitr__3__q;
+        if (fwd) begin
+            if (fw_wr__3__q) begin
+                e_hit__3 = b_pceq__q;
+            end
+            else if (fw_inv__3__q) begin
+                e_hit__3 = 1'b0;
+            end
+        end
+    end
+    always @(*) begin
+        e_valid__3 = b_evr__3__q;
+        if (fwd) begin
+            e_valid__3 = fw_valid__3__q;
+        end
+    end
+    always @(*) begin
+        e_rank__3 = b_rankr__3__q;
+        if (fwd) begin
+            e_rank__3 = fw_rank__3__q;
+        end
+    end
+    always @(*) begin
+        dh_any = 1'b0;
+        if (e_dhit__0) begin
+            dh_any = 1'b1;
+        end
+        if (e_dhit__1) begin
+            dh_any = 1'b1;
+        end
+        if (e_dhit__2) begin
+            dh_any = 1'b1;
+        end
+        if (e_dhit__3) begin
+            dh_any = 1'b1;
+        end
+    end
+    always @(*) begin
+        e_dhit__0 = b_dhit__0__q;
+        if (fw_dalloc__q & fw_dtgt__0__q) begin
+            e_dhit__0 = b_pceq__q;
+        end
+    end
+    always @(*) dtab__b_hit__0 = e_dhit__0;
+    always @(*) begin
+        e_dhit__1 = b_dhit__1__q;
+        if (fw_dalloc__q & fw_dtgt__1__q) begin
+            e_dhit__1 = b_pceq__q;
+        end
+    end
+    always @(*) dtab__b_hit__1 = e_dhit__1;
+    always @(*) begin
+        e_dhit__2 = b_dhit__2__q;
+        if (fw_dalloc__q & fw_dtgt__2__q) begin
+            e_dhit__2 = b_pceq__q;
+        end
+    end
+    always @(*) dtab__b_hit__2 = e_dhit__2;
+    always @(*) begin
+        e_dhit__3 = b_dhit__3__q;
+        if (fw_dalloc__q & fw_dtgt__3__q) begin
+            e_dhit__3 = b_pceq__q;
+        end
+    end
+    always @(*) dtab__b_hit__3 = e_dhit__3;
+    always @(*) begin
+        if (use_f) begin
+            w_is_lead = b_fwl__q;
+        end
+        else begin
+            w_is_lead = b_rwl__q;
+        end
+    end
+    always @(*) begin
+        if (use_f) begin
+            n_same = b_fns__q;
+        end
+        else begin
+            n_same = b_rns__q;
+        end
+    end
+    always @(*) begin
+        if (use_f) begin
+            x_delta = b_fdelta__q;
+        end
+        else begin
+            x_delta = b_rdelta__q;
+        end
+    end
+    always @(*) begin
+        if (use_f) begin
+            x_eq = b_feq__q;
+        end
+        else begin
+            x_eq = b_req__q;
+        end
+    end
+    always @(*) begin
+        if (use_f) begin
+            x_pow2 = b_fpow2__q;
+        end
+        else begin
+            x_pow2 = b_rpow2__q;
+        end
+    end
+    always @(*) begin
+        if (use_f) begin
+            x_div = b_fdiv__q;
+        end
+        else begin
+            x_div = b_rdiv__q;
+        end
+    end
+    always @(*) begin
+        if (use_f) begin
+            x_nz = b_fnz__q;
+        end
+        else begin
+            x_nz = b_rnz__q;
+        end
+    end
+    always @(*) begin
+        if (use_f) begin
+            x_stride = b_fstride__q;
+        end
+        else begin
+            x_stride = b_rstride__q;
+        end
+    end
+    always @(*) begin
+        if (use_f) begin
+            x_diff__0 = b_fdiff__0__q;
+        end
+        else begin
+            x_diff__0 = b_rdiff__0__q;
+        end
+    end
+    always @(*) begin
+        if (use_f) begin
+            x_diff__1 = b_fdiff__1__q;
+        end
+        else begin
+            x_diff__1 = b_rdiff__1__q;
+        end
+    end
+    always @(*) begin
+        if (use_f) begin
+            x_diff__2 = b_fdiff__2__q;
+        end
+        else begin
+            x_diff__2 = b_rdiff__2__q;
+        end
+    end
+    always @(*) begin
+        if (use_f) begin
+            x_diff__3 = b_fdiff__3__q;
+        end
+        else begin
+            x_diff__3 = b_rdiff__3__q;
+        end
+    end
+    always @(*) r1 = b_v__q & ~m_hit;
+    always @(*) r2 = b_v__q & m_hit & w_is_lead;
+    always @(*) r3 = b_v__q & m_hit & ~w_is_lead & dh_any;
+    always @(*) r4 = b_v__q & m_hit & ~w_is_lead & ~dh_any;
+    always @(*) r4_inval = r4 & (~n_same | (x_pow2 & (~x_div | ~x_eq)));
+    always @(*) r4_alloc = r4 & n_same & x_pow2 & x_div & x_eq & x_nz;
     always @(*) dtab__clock = clock;
     always @(*) dtab__reset = reset;
-    always @(*) dtab__l_pc = ld_pc;
     always @(*) dtab__alloc = r4_alloc;
-    always @(*) dtab__a_stride = train__stride;
-    always @(*) dtab__a_lead_cta = ld_cta;
-    always @(*) dtab__inc = r3 & mism;
-    always @(*) dtab__dec = r3 & ~mism & cnt_decay;
+    always @(*) dtab__a_pc = b_pc__q;
+    always @(*) dtab__a_stride = x_stride;
+    always @(*) dtab__a_lead_cta = b_cta__q;
     always @(*) dtab__g_pc = j_pc__q;
+    always @(*) mul_l__d = x_delta;
+    always @(*) mul_l__s = dtab__b_stride;
+    assign mul_l__b = addr_zero;
     always @(*) order__alloc = r1;
     always @(*) order__touch = r2;
     always @(*) order__inval = r4_inval;
-    always @(*) cols__0__wr = (r1 & order__tgt__0) | (r2 & cols__0__l_hit);
+    always @(*) rank_we = r1 | r2 | r4_inval;
+    always @(*) zx_wslot__narrow = b_cta__q;
+    always @(*) w_onehot = ns_one << zx_wslot__wide;
+    always @(*) order__valid__0 = e_valid__0;
+    always @(*) order__hit__0 = e_hit__0;
+    always @(*) order__rank__0 = e_rank__0;
+    always @(*) e_wr__0 = (r1 & order__tgt__0) | (r2 & e_hit__0);
+    always @(*) e_inv__0 = r4_inval & e_hit__0;
+    always @(*) cols__0__w_slot = b_cta__q;
+    always @(*) cols__0__w_onehot = w_onehot;
+    always @(*) cols__0__w_pc = b_pc__q;
+    always @(*) cols__0__w_warp = b_warp__q;
+    always @(*) cols__0__w_n = b_n__q;
+    always @(*) cols__0__w_a0 = b_a__0__q;
+    always @(*) cols__0__w_a1 = b_a__1__q;
+    always @(*) cols__0__w_a2 = b_a__2__q;
+    always @(*) cols__0__w_a3 = b_a__3__q;
+    always @(*) cols__0__wr = e_wr__0;
     always @(*) cols__0__set_valid = r1 & order__tgt__0;
-    always @(*) cols__0__clr_valid = r4_inval & cols__0__l_hit;
-    always @(*) cols__0__rank_we = r1 | r2 | r4_inval;
+    always @(*) cols__0__clr_valid = e_inv__0;
+    always @(*) cols__0__rank_we = rank_we;
     always @(*) cols__0__w_rank = order__new_rank__0;
     always @(*) cols__0__g_pc = j_pc__q;
     always @(*) cols__0__g_warp = j_warp__q;
     always @(*) cols__0__g_pos = posa__q;
     always @(*) cols__0__g_k = kk__q;
-    always @(*) cols__1__wr = (r1 & order__tgt__1) | (r2 & cols__1__l_hit);
+    always @(*) order__valid__1 = e_valid__1;
+    always @(*) order__hit__1 = e_hit__1;
+    always @(*) order__rank__1 = e_rank__1;
+    always @(*) e_wr__1 = (r1 & order__tgt__1) | (r2 & e_hit__1);
+    always @(*) e_inv__1 = r4_inval & e_hit__1;
+    always @(*) cols__1__w_slot = b_cta__q;
+    always @(*) cols__1__w_onehot = w_onehot;
+    always @(*) cols__1__w_pc = b_pc__q;
+    always @(*) cols__1__w_warp = b_warp__q;
+    always @(*) cols__1__w_n = b_n__q;
+    always @(*) cols__1__w_a0 = b_a__0__q;
+    always @(*) cols__1__w_a1 = b_a__1__q;
+    always @(*) cols__1__w_a2 = b_a__2__q;
+    always @(*) cols__1__w_a3 = b_a__3__q;
+    always @(*) cols__1__wr = e_wr__1;
     always @(*) cols__1__set_valid = r1 & order__tgt__1;
-    always @(*) cols__1__clr_valid = r4_inval & cols__1__l_hit;
-    always @(*) cols__1__rank_we = r1 | r2 | r4_inval;
+    always @(*) cols__1__clr_valid = e_inv__1;
+    always @(*) cols__1__rank_we = rank_we;
     always @(*) cols__1__w_rank = order__new_rank__1;
     always @(*) cols__1__g_pc = j_pc__q;
     always @(*) cols__1__g_warp = j_warp__q;
     always @(*) cols__1__g_pos = posa__q;
     always @(*) cols__1__g_k = kk__q;
-    always @(*) cols__2__wr = (r1 & order__tgt__2) | (r2 & cols__2__l_hit);
+    always @(*) order__valid__2 = e_valid__2;
+    always @(*) order__hit__2 = e_hit__2;
+    always @(*) order__rank__2 = e_rank__2;
+    always @(*) e_wr__2 = (r1 & order__tgt__2) | (r2 & e_hit__2);
+    always @(*) e_inv__2 = r4_inval & e_hit__2;
+    always @(*) cols__2__w_slot = b_cta__q;
+    always @(*) cols__2__w_onehot = w_onehot;
+    always @(*) cols__2__w_pc = b_pc__q;
+    always @(*) cols__2__w_warp = b_warp__q;
+    always @(*) cols__2__w_n = b_n__q;
+    always @(*) cols__2__w_a0 = b_a__0__q;
+    always @(*) cols__2__w_a1 = b_a__1__q;
+    always @(*) cols__2__w_a2 = b_a__2__q;
+    always @(*) cols__2__w_a3 = b_a__3__q;
+    always @(*) cols__2__wr = e_wr__2;
     always @(*) cols__2__set_valid = r1 & order__tgt__2;
-    always @(*) cols__2__clr_valid = r4_inval & cols__2__l_hit;
-    always @(*) cols__2__rank_we = r1 | r2 | r4_inval;
+    always @(*) cols__2__clr_valid = e_inv__2;
+    always @(*) cols__2__rank_we = rank_we;
     always @(*) cols__2__w_rank = order__new_rank__2;
     always @(*) cols__2__g_pc = j_pc__q;
     always @(*) cols__2__g_warp = j_warp__q;
     always @(*) cols__2__g_pos = posa__q;
     always @(*) cols__2__g_k = kk__q;
-    always @(*) cols__3__wr = (r1 & order__tgt__3) | (r2 & cols__3__l_hit);
+    always @(*) order__valid__3 = e_valid__3;
+    always @(*) order__hit__3 = e_hit__3;
+    always @(*) order__rank__3 = e_rank__3;
+    always @(*) e_wr__3 = (r1 & order__tgt__3) | (r2 & e_hit__3);
+    always @(*) e_inv__3 = r4_inval & e_hit__3;
+    always @(*) cols__3__w_slot = b_cta__q;
+    always @(*) cols__3__w_onehot = w_onehot;
+    always @(*) cols__3__w_pc = b_pc__q;
+    always @(*) cols__3__w_warp = b_warp__q;
+    always @(*) cols__3__w_n = b_n__q;
+    always @(*) cols__3__w_a0 = b_a__0__q;
+    always @(*) cols__3__w_a1 = b_a__1__q;
+    always @(*) cols__3__w_a2 = b_a__2__q;
+    always @(*) cols__3__w_a3 = b_a__3__q;
+    always @(*) cols__3__wr = e_wr__3;
     always @(*) cols__3__set_valid = r1 & order__tgt__3;
-    always @(*) cols__3__clr_valid = r4_inval & cols__3__l_hit;
-    always @(*) cols__3__rank_we = r1 | r2 | r4_inval;
+    always @(*) cols__3__clr_valid = e_inv__3;
+    always @(*) cols__3__rank_we = rank_we;
     always @(*) cols__3__w_rank = order__new_rank__3;
     always @(*) cols__3__g_pc = j_pc__q;
     always @(*) cols__3__g_warp = j_warp__q;
     always @(*) cols__3__g_pos = posa__q;
     always @(*) cols__3__g_k = kk__q;
+    always @(*) begin
+        mism = ~c_ns__q;
+        if (in_c__0 & (c_diff__0__q != c_p__q)) begin
+            mism = 1'b1;
+        end
+        if (in_c__1 & (c_diff__1__q != c_p__q)) begin
+            mism = 1'b1;
+        end
+        if (in_c__2 & (c_diff__2__q != c_p__q)) begin
+            mism = 1'b1;
+        end
+        if (in_c__3 & (c_diff__3__q != c_p__q)) begin
+            mism = 1'b1;
+        end
+    end
+    always @(*) in_c__0 = lane_k__0 < c_n__q;
+    always @(*) in_c__1 = lane_k__1 < c_n__q;
+    always @(*) in_c__2 = lane_k__2 < c_n__q;
+    always @(*) in_c__3 = lane_k__3 < c_n__q;
+    always @(*) dtab__c_hit__0 = c_dhit__0__q;
+    always @(*) dtab__c_hit__1 = c_dhit__1__q;
+    always @(*) dtab__c_hit__2 = c_dhit__2__q;
+    always @(*) dtab__c_hit__3 = c_dhit__3__q;
+    always @(*) begin
+        if (mism) begin
+            cnt_lt = dtab__c_cnt < thr_m1;
+        end
+        else if (cnt_decay) begin
+            cnt_lt = dtab__c_cnt <= thr;
+        end
+        else begin
+            cnt_lt = dtab__c_cnt < thr;
+        end
+    end
+    always @(*) dtab__inc = c_r3__q & mism;
+    always @(*) dtab__dec = c_r3__q & ~mism & cnt_decay;
+    always @(*) job_b = (c_r1__q | (c_r2__q & loop_jobs)) & c_dh__q & (dtab__c_cnt < thr);
+    always @(*) job_a = (c_r3__q & (fw_cta__q == dtab__c_lead_cta) & cnt_lt) | fw_dalloc__q;
     always @(*) take = ~busy__q & jobq__o_valid & jobq_stride__o_valid;
     always @(*) jobq__clock = clock;
     always @(*) jobq__reset = reset;
@@ -1568,17 +3651,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) jobq_stride__push = job_push;
     always @(*) jobq_stride__pop = take;
     always @(*) jp_kind__narrow = job_b;
-    always @(*) jp_pc__narrow = ld_pc;
-    always @(*) jp_cta__narrow = ld_cta;
-    always @(*) jp_warp__narrow = ld_warp;
-    always @(*) begin
-        if (r4_alloc) begin
-            jobq_stride__i_data = train__stride;
-        end
-        else begin
-            jobq_stride__i_data = dtab__lh_stride;
-        end
-    end
+    always @(*) jp_pc__narrow = c_pc__q;
+    always @(*) jp_cta__narrow = fw_cta__q;
+    always @(*) jp_warp__narrow = c_warp__q;
+    always @(*) jobq_stride__i_data = c_stride__q;
     always @(*) jobq__i_data = jp_kind__wide | (jp_pc__wide << joff_pc) | (jp_cta__wide << joff_cta) | (jp_warp__wide << joff_warp);
     always @(*) begin
         found_a = 1'b0;
@@ -2001,7 +4077,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) s_b2 = sel_sb2__o;
     always @(*) s_b3 = sel_sb3__o;
     always @(*) zx_glead__narrow = s_lead;
-    always @(*) zx_jwarp__narrow = j_warp__q;
     always @(*) zx_cfg__narrow = cfg_warps_per_cta;
     always @(*) begin
         if (posb__q == zx_glead__wide) begin
@@ -2036,23 +4111,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             s_base = s_b0;
         end
     end
-    always @(*) mul_g__b = s_base;
-    always @(*) begin
-        if (j_kind__q) begin
-            mul_g__d = wb - zx_glead__wide;
-        end
-        else begin
-            mul_g__d = zx_jwarp__wide - zx_glead__wide;
-        end
-    end
-    always @(*) begin
-        if (j_kind__q) begin
-            mul_g__s = dtab__gh_stride;
-        end
-        else begin
-            mul_g__s = j_stride__q;
-        end
-    end
     always @(*) begin
         if (j_kind__q) begin
             have_pf = busy__q & ~b_end & ~b_skip;
@@ -2069,28 +4127,20 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             g_end = busy__q & ~found_a;
         end
     end
-    always @(*) pf_push = have_pf & ~pfq__o_full;
+    always @(*) pf_room = ~pfq__o_full & ~(st_v__q & (pfq_n__q == pfq_dm1));
+    always @(*) pf_push = have_pf & pf_room;
+    always @(*) zx_stw__narrow = st_warp__q;
+    always @(*) zx_stl__narrow = st_lead__q;
+    always @(*) mul_g__b = st_base__q;
+    always @(*) mul_g__d = zx_stw__wide - zx_stl__wide;
+    always @(*) mul_g__s = st_stride__q;
     always @(*) pfq__clock = clock;
     always @(*) pfq__reset = reset;
-    always @(*) pfq__push = pf_push;
+    always @(*) pfq__push = st_v__q;
     always @(*) pfq__pop = pfq__o_valid & pf_ready;
     always @(*) qp_addr__narrow = mul_g__p;
-    always @(*) begin
-        if (j_kind__q) begin
-            qp_cta__narrow = j_cta__q;
-        end
-        else begin
-            qp_cta__narrow = s_c;
-        end
-    end
-    always @(*) begin
-        if (j_kind__q) begin
-            qp_warp__narrow = wb[(32'h0)+:(6)];
-        end
-        else begin
-            qp_warp__narrow = j_warp__q;
-        end
-    end
+    always @(*) qp_cta__narrow = st_cta__q;
+    always @(*) qp_warp__narrow = st_warp__q;
     always @(*) pfq__i_data = qp_addr__wide | (qp_cta__wide << qoff_cta) | (qp_warp__wide << qoff_warp);
     always @(*) pf_valid = pfq__o_valid;
     always @(*) pf_addr = pfq__o_data[(32'h0)+:(32)];
@@ -2098,6 +4148,21 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) pf_warp = pfq__o_data[(qoff_warp)+:(6)];
 
 endmodule // caps_prefetcher
+
+module caps_prefetcher__reg32(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 32'h0;
+        else q <= d;
+    end
+endmodule // caps_prefetcher__reg32
 
 module caps_prefetcher__reg1(d,q,clock,reset);
 
@@ -2114,7 +4179,67 @@ module caps_prefetcher__reg1(d,q,clock,reset);
     end
 endmodule // caps_prefetcher__reg1
 
-module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,l_warp,l_n,a0,a1,a2,a3,wr,set_valid,clr_valid,rank_we,w_rank,g_pc,g_warp,g_pos,g_k,g_slot,l_ev,l_hit,l_lead,l_cnt,l_base0,l_base1,l_base2,l_base3,l_rank,g_hit,g_cand,gs_lead,gs_n,gs_base0,gs_base1,gs_base2,gs_base3);
+module caps_prefetcher__reg3(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 3'h0;
+        else q <= d;
+    end
+endmodule // caps_prefetcher__reg3
+
+module caps_prefetcher__reg7(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 7'h0;
+        else q <= d;
+    end
+endmodule // caps_prefetcher__reg7
+
+module caps_prefetcher__reg2(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 2'h0;
+        else q <= d;
+    end
+endmodule // caps_prefetcher__reg2
+
+module caps_prefetcher__reg6(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 6'h0;
+        else q <= d;
+    end
+endmodule // caps_prefetcher__reg6
+
+module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,g_pc,g_warp,g_pos,g_k,g_slot,l_ev,l_hit,l_lead,l_cnt,l_base0,l_base1,l_base2,l_base3,l_rank,g_hit,g_cand,gs_lead,gs_n,gs_base0,gs_base1,gs_base2,gs_base3);
 
     // Module arguments
     input wire  clock;
@@ -2124,12 +4249,15 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     input wire  [7:0] l_onehot;
     input wire  l_cleared;
     input wire  [31:0] l_pc;
-    input wire  [5:0] l_warp;
-    input wire  [2:0] l_n;
-    input wire  [31:0] a0;
-    input wire  [31:0] a1;
-    input wire  [31:0] a2;
-    input wire  [31:0] a3;
+    input wire  [2:0] w_slot;
+    input wire  [7:0] w_onehot;
+    input wire  [31:0] w_pc;
+    input wire  [5:0] w_warp;
+    input wire  [2:0] w_n;
+    input wire  [31:0] w_a0;
+    input wire  [31:0] w_a1;
+    input wire  [31:0] w_a2;
+    input wire  [31:0] w_a3;
     input wire  wr;
     input wire  set_valid;
     input wire  clr_valid;
@@ -2277,7 +4405,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     wire  [7:0] pack_cand__word;
 
     // Local signals
-    reg  [7:0] v_cleared;
+    reg  [7:0] v_w;
 
     // Sub module instances
     caps_prefetcher__reg8 valid(
@@ -2475,34 +4603,34 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) base2__w_en = wr;
     always @(*) base3__w_en = wr;
     always @(*) rank__w_en = rank_we;
-    always @(*) pc__w_addr = l_slot;
-    always @(*) lead__w_addr = l_slot;
-    always @(*) cnt__w_addr = l_slot;
-    always @(*) base0__w_addr = l_slot;
-    always @(*) base1__w_addr = l_slot;
-    always @(*) base2__w_addr = l_slot;
-    always @(*) base3__w_addr = l_slot;
-    always @(*) rank__w_addr = l_slot;
-    always @(*) pc__w_data = l_pc;
-    always @(*) lead__w_data = l_warp;
-    always @(*) cnt__w_data = l_n;
-    always @(*) base0__w_data = a0;
-    always @(*) base1__w_data = a1;
-    always @(*) base2__w_data = a2;
-    always @(*) base3__w_data = a3;
+    always @(*) pc__w_addr = w_slot;
+    always @(*) lead__w_addr = w_slot;
+    always @(*) cnt__w_addr = w_slot;
+    always @(*) base0__w_addr = w_slot;
+    always @(*) base1__w_addr = w_slot;
+    always @(*) base2__w_addr = w_slot;
+    always @(*) base3__w_addr = w_slot;
+    always @(*) rank__w_addr = w_slot;
+    always @(*) pc__w_data = w_pc;
+    always @(*) lead__w_data = w_warp;
+    always @(*) cnt__w_data = w_n;
+    always @(*) base0__w_data = w_a0;
+    always @(*) base1__w_data = w_a1;
+    always @(*) base2__w_data = w_a2;
+    always @(*) base3__w_data = w_a3;
     always @(*) rank__w_data = w_rank;
-    always @(*) v_cleared = valid__q & ~clear_mask;
     always @(*) begin
         if (set_valid) begin
-            valid__d = v_cleared | l_onehot;
+            v_w = valid__q | w_onehot;
         end
         else if (clr_valid) begin
-            valid__d = v_cleared & ~l_onehot;
+            v_w = valid__q & ~w_onehot;
         end
         else begin
-            valid__d = v_cleared;
+            v_w = valid__q;
         end
     end
+    always @(*) valid__d = v_w & ~clear_mask;
 
 endmodule // caps_prefetcher__cols
 
@@ -2685,22 +4813,38 @@ module caps_prefetcher__reg8(d,q,clock,reset);
     end
 endmodule // caps_prefetcher__reg8
 
-module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,g_pc,lh_hit,lh_stride,lh_cnt,lh_lead_cta,gh_hit,gh_stride);
+module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__3,b_hit__0,b_hit__1,b_hit__2,b_hit__3,b_stride,alloc,a_pc,a_stride,a_lead_cta,a_tgt__0,a_tgt__1,a_tgt__2,a_tgt__3,c_hit__0,c_hit__1,c_hit__2,c_hit__3,c_cnt,c_lead_cta,inc,dec,g_pc,gh_hit,gh_stride);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [31:0] l_pc;
+    output reg  l_hit__0;
+    output reg  l_hit__1;
+    output reg  l_hit__2;
+    output reg  l_hit__3;
+    input wire  b_hit__0;
+    input wire  b_hit__1;
+    input wire  b_hit__2;
+    input wire  b_hit__3;
+    output reg  [31:0] b_stride;
     input wire  alloc;
+    input wire  [31:0] a_pc;
     input wire  [31:0] a_stride;
     input wire  [2:0] a_lead_cta;
+    output reg  a_tgt__0;
+    output reg  a_tgt__1;
+    output reg  a_tgt__2;
+    output reg  a_tgt__3;
+    input wire  c_hit__0;
+    input wire  c_hit__1;
+    input wire  c_hit__2;
+    input wire  c_hit__3;
+    output reg  [7:0] c_cnt;
+    output reg  [2:0] c_lead_cta;
     input wire  inc;
     input wire  dec;
     input wire  [31:0] g_pc;
-    output reg  lh_hit;
-    output reg  [31:0] lh_stride;
-    output reg  [7:0] lh_cnt;
-    output reg  [2:0] lh_lead_cta;
     output reg  gh_hit;
     output reg  [31:0] gh_stride;
 
@@ -2829,33 +4973,33 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
     wire  [1:0] order__new_rank__1;
     wire  [1:0] order__new_rank__2;
     wire  [1:0] order__new_rank__3;
-    reg  sel_ls__hit__0;
-    reg  sel_ls__hit__1;
-    reg  sel_ls__hit__2;
-    reg  sel_ls__hit__3;
-    reg  [31:0] sel_ls__v__0;
-    reg  [31:0] sel_ls__v__1;
-    reg  [31:0] sel_ls__v__2;
-    reg  [31:0] sel_ls__v__3;
-    wire  [31:0] sel_ls__o;
-    reg  sel_lc__hit__0;
-    reg  sel_lc__hit__1;
-    reg  sel_lc__hit__2;
-    reg  sel_lc__hit__3;
-    reg  [7:0] sel_lc__v__0;
-    reg  [7:0] sel_lc__v__1;
-    reg  [7:0] sel_lc__v__2;
-    reg  [7:0] sel_lc__v__3;
-    wire  [7:0] sel_lc__o;
-    reg  sel_ll__hit__0;
-    reg  sel_ll__hit__1;
-    reg  sel_ll__hit__2;
-    reg  sel_ll__hit__3;
-    reg  [2:0] sel_ll__v__0;
-    reg  [2:0] sel_ll__v__1;
-    reg  [2:0] sel_ll__v__2;
-    reg  [2:0] sel_ll__v__3;
-    wire  [2:0] sel_ll__o;
+    reg  sel_bs__hit__0;
+    reg  sel_bs__hit__1;
+    reg  sel_bs__hit__2;
+    reg  sel_bs__hit__3;
+    reg  [31:0] sel_bs__v__0;
+    reg  [31:0] sel_bs__v__1;
+    reg  [31:0] sel_bs__v__2;
+    reg  [31:0] sel_bs__v__3;
+    wire  [31:0] sel_bs__o;
+    reg  sel_cc__hit__0;
+    reg  sel_cc__hit__1;
+    reg  sel_cc__hit__2;
+    reg  sel_cc__hit__3;
+    reg  [7:0] sel_cc__v__0;
+    reg  [7:0] sel_cc__v__1;
+    reg  [7:0] sel_cc__v__2;
+    reg  [7:0] sel_cc__v__3;
+    wire  [7:0] sel_cc__o;
+    reg  sel_cl__hit__0;
+    reg  sel_cl__hit__1;
+    reg  sel_cl__hit__2;
+    reg  sel_cl__hit__3;
+    reg  [2:0] sel_cl__v__0;
+    reg  [2:0] sel_cl__v__1;
+    reg  [2:0] sel_cl__v__2;
+    reg  [2:0] sel_cl__v__3;
+    wire  [2:0] sel_cl__o;
     reg  sel_gs__hit__0;
     reg  sel_gs__hit__1;
     reg  sel_gs__hit__2;
@@ -2867,10 +5011,6 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
     wire  [31:0] sel_gs__o;
 
     // Local signals
-    reg  lhit__0;
-    reg  lhit__1;
-    reg  lhit__2;
-    reg  lhit__3;
     reg  ghit__0;
     reg  ghit__1;
     reg  ghit__2;
@@ -3046,40 +5186,40 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
         .new_rank__2(order__new_rank__2),
         .new_rank__3(order__new_rank__3)
     );
-    caps_prefetcher__dtab__sel_gs sel_ls(
-        .hit__0(sel_ls__hit__0),
-        .hit__1(sel_ls__hit__1),
-        .hit__2(sel_ls__hit__2),
-        .hit__3(sel_ls__hit__3),
-        .v__0(sel_ls__v__0),
-        .v__1(sel_ls__v__1),
-        .v__2(sel_ls__v__2),
-        .v__3(sel_ls__v__3),
-        .o(sel_ls__o)
+    caps_prefetcher__dtab__sel_bs sel_bs(
+        .hit__0(sel_bs__hit__0),
+        .hit__1(sel_bs__hit__1),
+        .hit__2(sel_bs__hit__2),
+        .hit__3(sel_bs__hit__3),
+        .v__0(sel_bs__v__0),
+        .v__1(sel_bs__v__1),
+        .v__2(sel_bs__v__2),
+        .v__3(sel_bs__v__3),
+        .o(sel_bs__o)
     );
-    caps_prefetcher__dtab__sel_lc sel_lc(
-        .hit__0(sel_lc__hit__0),
-        .hit__1(sel_lc__hit__1),
-        .hit__2(sel_lc__hit__2),
-        .hit__3(sel_lc__hit__3),
-        .v__0(sel_lc__v__0),
-        .v__1(sel_lc__v__1),
-        .v__2(sel_lc__v__2),
-        .v__3(sel_lc__v__3),
-        .o(sel_lc__o)
+    caps_prefetcher__dtab__sel_cc sel_cc(
+        .hit__0(sel_cc__hit__0),
+        .hit__1(sel_cc__hit__1),
+        .hit__2(sel_cc__hit__2),
+        .hit__3(sel_cc__hit__3),
+        .v__0(sel_cc__v__0),
+        .v__1(sel_cc__v__1),
+        .v__2(sel_cc__v__2),
+        .v__3(sel_cc__v__3),
+        .o(sel_cc__o)
     );
-    caps_prefetcher__dtab__sel_ll sel_ll(
-        .hit__0(sel_ll__hit__0),
-        .hit__1(sel_ll__hit__1),
-        .hit__2(sel_ll__hit__2),
-        .hit__3(sel_ll__hit__3),
-        .v__0(sel_ll__v__0),
-        .v__1(sel_ll__v__1),
-        .v__2(sel_ll__v__2),
-        .v__3(sel_ll__v__3),
-        .o(sel_ll__o)
+    caps_prefetcher__dtab__sel_cl sel_cl(
+        .hit__0(sel_cl__hit__0),
+        .hit__1(sel_cl__hit__1),
+        .hit__2(sel_cl__hit__2),
+        .hit__3(sel_cl__hit__3),
+        .v__0(sel_cl__v__0),
+        .v__1(sel_cl__v__1),
+        .v__2(sel_cl__v__2),
+        .v__3(sel_cl__v__3),
+        .o(sel_cl__o)
     );
-    caps_prefetcher__dtab__sel_gs sel_gs(
+    caps_prefetcher__dtab__sel_bs sel_gs(
         .hit__0(sel_gs__hit__0),
         .hit__1(sel_gs__hit__1),
         .hit__2(sel_gs__hit__2),
@@ -3108,7 +5248,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
         pc__0__d = pc__0__q;
         if (alloc) begin
             if (order__tgt__0) begin
-                pc__0__d = l_pc;
+                pc__0__d = a_pc;
             end
         end
     end
@@ -3126,16 +5266,16 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
     always @(*) cnt__0__reset = reset;
     always @(*) begin
         cnt__0__d = cnt__0__q;
+        if (inc & c_hit__0 & (cnt__0__q != cnt_max)) begin
+            cnt__0__d = cnt__0__q + cnt_one;
+        end
+        if (dec & c_hit__0 & (cnt__0__q != cnt_zero)) begin
+            cnt__0__d = cnt__0__q - cnt_one;
+        end
         if (alloc) begin
             if (order__tgt__0) begin
                 cnt__0__d = cnt_zero;
             end
-        end
-        if (inc & lhit__0 & (cnt__0__q != cnt_max)) begin
-            cnt__0__d = cnt__0__q + cnt_one;
-        end
-        if (dec & lhit__0 & (cnt__0__q != cnt_zero)) begin
-            cnt__0__d = cnt__0__q - cnt_one;
         end
     end
     always @(*) lead_cta__0__clock = clock;
@@ -3172,7 +5312,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
         pc__1__d = pc__1__q;
         if (alloc) begin
             if (order__tgt__1) begin
-                pc__1__d = l_pc;
+                pc__1__d = a_pc;
             end
         end
     end
@@ -3190,16 +5330,16 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
     always @(*) cnt__1__reset = reset;
     always @(*) begin
         cnt__1__d = cnt__1__q;
+        if (inc & c_hit__1 & (cnt__1__q != cnt_max)) begin
+            cnt__1__d = cnt__1__q + cnt_one;
+        end
+        if (dec & c_hit__1 & (cnt__1__q != cnt_zero)) begin
+            cnt__1__d = cnt__1__q - cnt_one;
+        end
         if (alloc) begin
             if (order__tgt__1) begin
                 cnt__1__d = cnt_zero;
             end
-        end
-        if (inc & lhit__1 & (cnt__1__q != cnt_max)) begin
-            cnt__1__d = cnt__1__q + cnt_one;
-        end
-        if (dec & lhit__1 & (cnt__1__q != cnt_zero)) begin
-            cnt__1__d = cnt__1__q - cnt_one;
         end
     end
     always @(*) lead_cta__1__clock = clock;
@@ -3236,7 +5376,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
         pc__2__d = pc__2__q;
         if (alloc) begin
             if (order__tgt__2) begin
-                pc__2__d = l_pc;
+                pc__2__d = a_pc;
             end
         end
     end
@@ -3254,16 +5394,16 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
     always @(*) cnt__2__reset = reset;
     always @(*) begin
         cnt__2__d = cnt__2__q;
+        if (inc & c_hit__2 & (cnt__2__q != cnt_max)) begin
+            cnt__2__d = cnt__2__q + cnt_one;
+        end
+        if (dec & c_hit__2 & (cnt__2__q != cnt_zero)) begin
+            cnt__2__d = cnt__2__q - cnt_one;
+        end
         if (alloc) begin
             if (order__tgt__2) begin
                 cnt__2__d = cnt_zero;
             end
-        end
-        if (inc & lhit__2 & (cnt__2__q != cnt_max)) begin
-            cnt__2__d = cnt__2__q + cnt_one;
-        end
-        if (dec & lhit__2 & (cnt__2__q != cnt_zero)) begin
-            cnt__2__d = cnt__2__q - cnt_one;
         end
     end
     always @(*) lead_cta__2__clock = clock;
@@ -3300,7 +5440,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
         pc__3__d = pc__3__q;
         if (alloc) begin
             if (order__tgt__3) begin
-                pc__3__d = l_pc;
+                pc__3__d = a_pc;
             end
         end
     end
@@ -3318,16 +5458,16 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
     always @(*) cnt__3__reset = reset;
     always @(*) begin
         cnt__3__d = cnt__3__q;
+        if (inc & c_hit__3 & (cnt__3__q != cnt_max)) begin
+            cnt__3__d = cnt__3__q + cnt_one;
+        end
+        if (dec & c_hit__3 & (cnt__3__q != cnt_zero)) begin
+            cnt__3__d = cnt__3__q - cnt_one;
+        end
         if (alloc) begin
             if (order__tgt__3) begin
                 cnt__3__d = cnt_zero;
             end
-        end
-        if (inc & lhit__3 & (cnt__3__q != cnt_max)) begin
-            cnt__3__d = cnt__3__q + cnt_one;
-        end
-        if (dec & lhit__3 & (cnt__3__q != cnt_zero)) begin
-            cnt__3__d = cnt__3__q - cnt_one;
         end
     end
     always @(*) lead_cta__3__clock = clock;
@@ -3351,41 +5491,30 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
     always @(*) order__alloc = alloc;
     assign order__touch = 1'b0;
     assign order__inval = 1'b0;
-    always @(*) lhit__0 = valid__0__q & (pc__0__q == l_pc);
+    always @(*) l_hit__0 = valid__0__q & (pc__0__q == l_pc);
     always @(*) ghit__0 = valid__0__q & (pc__0__q == g_pc);
     always @(*) order__valid__0 = valid__0__q;
     assign order__hit__0 = 1'b0;
     always @(*) order__rank__0 = rank__0__q;
-    always @(*) lhit__1 = valid__1__q & (pc__1__q == l_pc);
+    always @(*) a_tgt__0 = order__tgt__0;
+    always @(*) l_hit__1 = valid__1__q & (pc__1__q == l_pc);
     always @(*) ghit__1 = valid__1__q & (pc__1__q == g_pc);
     always @(*) order__valid__1 = valid__1__q;
     assign order__hit__1 = 1'b0;
     always @(*) order__rank__1 = rank__1__q;
-    always @(*) lhit__2 = valid__2__q & (pc__2__q == l_pc);
+    always @(*) a_tgt__1 = order__tgt__1;
+    always @(*) l_hit__2 = valid__2__q & (pc__2__q == l_pc);
     always @(*) ghit__2 = valid__2__q & (pc__2__q == g_pc);
     always @(*) order__valid__2 = valid__2__q;
     assign order__hit__2 = 1'b0;
     always @(*) order__rank__2 = rank__2__q;
-    always @(*) lhit__3 = valid__3__q & (pc__3__q == l_pc);
+    always @(*) a_tgt__2 = order__tgt__2;
+    always @(*) l_hit__3 = valid__3__q & (pc__3__q == l_pc);
     always @(*) ghit__3 = valid__3__q & (pc__3__q == g_pc);
     always @(*) order__valid__3 = valid__3__q;
     assign order__hit__3 = 1'b0;
     always @(*) order__rank__3 = rank__3__q;
-    always @(*) begin
-        lh_hit = 1'b0;
-        if (lhit__0) begin
-            lh_hit = 1'b1;
-        end
-        if (lhit__1) begin
-            lh_hit = 1'b1;
-        end
-        if (lhit__2) begin
-            lh_hit = 1'b1;
-        end
-        if (lhit__3) begin
-            lh_hit = 1'b1;
-        end
-    end
+    always @(*) a_tgt__3 = order__tgt__3;
     always @(*) begin
         gh_hit = 1'b0;
         if (ghit__0) begin
@@ -3401,59 +5530,44 @@ module caps_prefetcher__dtab(clock,reset,l_pc,alloc,a_stride,a_lead_cta,inc,dec,
             gh_hit = 1'b1;
         end
     end
-    always @(*) sel_ls__hit__0 = lhit__0;
-    always @(*) sel_ls__v__0 = stride__0__q;
-    always @(*) sel_lc__hit__0 = lhit__0;
-    always @(*) sel_lc__v__0 = cnt__0__q;
-    always @(*) sel_ll__hit__0 = lhit__0;
-    always @(*) sel_ll__v__0 = lead_cta__0__q;
+    always @(*) sel_bs__hit__0 = b_hit__0;
+    always @(*) sel_bs__v__0 = stride__0__q;
+    always @(*) sel_cc__hit__0 = c_hit__0;
+    always @(*) sel_cc__v__0 = cnt__0__q;
+    always @(*) sel_cl__hit__0 = c_hit__0;
+    always @(*) sel_cl__v__0 = lead_cta__0__q;
     always @(*) sel_gs__hit__0 = ghit__0;
     always @(*) sel_gs__v__0 = stride__0__q;
-    always @(*) sel_ls__hit__1 = lhit__1;
-    always @(*) sel_ls__v__1 = stride__1__q;
-    always @(*) sel_lc__hit__1 = lhit__1;
-    always @(*) sel_lc__v__1 = cnt__1__q;
-    always @(*) sel_ll__hit__1 = lhit__1;
-    always @(*) sel_ll__v__1 = lead_cta__1__q;
+    always @(*) sel_bs__hit__1 = b_hit__1;
+    always @(*) sel_bs__v__1 = stride__1__q;
+    always @(*) sel_cc__hit__1 = c_hit__1;
+    always @(*) sel_cc__v__1 = cnt__1__q;
+    always @(*) sel_cl__hit__1 = c_hit__1;
+    always @(*) sel_cl__v__1 = lead_cta__1__q;
     always @(*) sel_gs__hit__1 = ghit__1;
     always @(*) sel_gs__v__1 = stride__1__q;
-    always @(*) sel_ls__hit__2 = lhit__2;
-    always @(*) sel_ls__v__2 = stride__2__q;
-    always @(*) sel_lc__hit__2 = lhit__2;
-    always @(*) sel_lc__v__2 = cnt__2__q;
-    always @(*) sel_ll__hit__2 = lhit__2;
-    always @(*) sel_ll__v__2 = lead_cta__2__q;
+    always @(*) sel_bs__hit__2 = b_hit__2;
+    always @(*) sel_bs__v__2 = stride__2__q;
+    always @(*) sel_cc__hit__2 = c_hit__2;
+    always @(*) sel_cc__v__2 = cnt__2__q;
+    always @(*) sel_cl__hit__2 = c_hit__2;
+    always @(*) sel_cl__v__2 = lead_cta__2__q;
     always @(*) sel_gs__hit__2 = ghit__2;
     always @(*) sel_gs__v__2 = stride__2__q;
-    always @(*) sel_ls__hit__3 = lhit__3;
-    always @(*) sel_ls__v__3 = stride__3__q;
-    always @(*) sel_lc__hit__3 = lhit__3;
-    always @(*) sel_lc__v__3 = cnt__3__q;
-    always @(*) sel_ll__hit__3 = lhit__3;
-    always @(*) sel_ll__v__3 = lead_cta__3__q;
+    always @(*) sel_bs__hit__3 = b_hit__3;
+    always @(*) sel_bs__v__3 = stride__3__q;
+    always @(*) sel_cc__hit__3 = c_hit__3;
+    always @(*) sel_cc__v__3 = cnt__3__q;
+    always @(*) sel_cl__hit__3 = c_hit__3;
+    always @(*) sel_cl__v__3 = lead_cta__3__q;
     always @(*) sel_gs__hit__3 = ghit__3;
     always @(*) sel_gs__v__3 = stride__3__q;
-    always @(*) lh_stride = sel_ls__o;
-    always @(*) lh_cnt = sel_lc__o;
-    always @(*) lh_lead_cta = sel_ll__o;
+    always @(*) b_stride = sel_bs__o;
+    always @(*) c_cnt = sel_cc__o;
+    always @(*) c_lead_cta = sel_cl__o;
     always @(*) gh_stride = sel_gs__o;
 
 endmodule // caps_prefetcher__dtab
-
-module caps_prefetcher__reg3(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 3'h0;
-        else q <= d;
-    end
-endmodule // caps_prefetcher__reg3
 
 module caps_prefetcher__dtab__order(alloc,touch,inval,valid__0,valid__1,valid__2,valid__3,hit__0,hit__1,hit__2,hit__3,rank__0,rank__1,rank__2,rank__3,tgt__0,tgt__1,tgt__2,tgt__3,new_rank__0,new_rank__1,new_rank__2,new_rank__3);
 
@@ -3680,37 +5794,7 @@ module caps_prefetcher__dtab__order(alloc,touch,inval,valid__0,valid__1,valid__2
 
 endmodule // caps_prefetcher__dtab__order
 
-module caps_prefetcher__reg32(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 32'h0;
-        else q <= d;
-    end
-endmodule // caps_prefetcher__reg32
-
-module caps_prefetcher__reg2(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 2'h0;
-        else q <= d;
-    end
-endmodule // caps_prefetcher__reg2
-
-module caps_prefetcher__dtab__sel_gs(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
+module caps_prefetcher__dtab__sel_bs(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
 
     // Module arguments
     input wire  hit__0;
@@ -3780,9 +5864,9 @@ module caps_prefetcher__dtab__sel_gs(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,
         o = acc__4;
     end
 
-endmodule // caps_prefetcher__dtab__sel_gs
+endmodule // caps_prefetcher__dtab__sel_bs
 
-module caps_prefetcher__dtab__sel_lc(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
+module caps_prefetcher__dtab__sel_cc(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
 
     // Module arguments
     input wire  hit__0;
@@ -3852,9 +5936,9 @@ module caps_prefetcher__dtab__sel_lc(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,
         o = acc__4;
     end
 
-endmodule // caps_prefetcher__dtab__sel_lc
+endmodule // caps_prefetcher__dtab__sel_cc
 
-module caps_prefetcher__dtab__sel_ll(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
+module caps_prefetcher__dtab__sel_cl(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
 
     // Module arguments
     input wire  hit__0;
@@ -3924,22 +6008,7 @@ module caps_prefetcher__dtab__sel_ll(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,
         o = acc__4;
     end
 
-endmodule // caps_prefetcher__dtab__sel_ll
-
-module caps_prefetcher__reg6(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 6'h0;
-        else q <= d;
-    end
-endmodule // caps_prefetcher__reg6
+endmodule // caps_prefetcher__dtab__sel_cl
 
 module caps_prefetcher__jobq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
@@ -4624,21 +6693,6 @@ module caps_prefetcher__reg4(d,q,clock,reset);
     end
 endmodule // caps_prefetcher__reg4
 
-module caps_prefetcher__reg7(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 7'h0;
-        else q <= d;
-    end
-endmodule // caps_prefetcher__reg7
-
 module caps_prefetcher__qp_addr(narrow,wide);
 
     // Module arguments
@@ -5198,7 +7252,7 @@ module caps_prefetcher__train(delta,diff,pow2,div,stride);
 
 endmodule // caps_prefetcher__train
 
-module caps_prefetcher__zx_cfg(narrow,wide);
+module caps_prefetcher__zx_bw(narrow,wide);
 
     // Module arguments
     input wire  [5:0] narrow;
@@ -5206,7 +7260,7 @@ module caps_prefetcher__zx_cfg(narrow,wide);
 
     // Update code (custom)
     always @(*) wide = {1'd0, narrow};
-endmodule // caps_prefetcher__zx_cfg
+endmodule // caps_prefetcher__zx_bw
 
 module caps_prefetcher__zx_cslot(narrow,wide);
 

@@ -95,8 +95,10 @@ fn figure9a_spaced() {
         &[(2, 0, 0), (3, 1, 0), (4, 2, 0), (10, 0, 1), (20, 0, 2)],
         40,
     );
-    // First prefetch during the cycle after edge t+2.
-    let want = vec![pf(13, 1, 1), pf(14, 2, 1), pf(23, 1, 2), pf(24, 2, 2)];
+    // First prefetch during the cycle after edge t+5 (the load applied at
+    // t+1, its job in the FIFO at t+2, taken at t+3, the prefetch selected
+    // at t+4, in the output queue at t+5).
+    let want = vec![pf(16, 1, 1), pf(17, 2, 1), pf(26, 1, 2), pf(27, 2, 2)];
     assert_eq!(got, want);
 }
 
@@ -108,9 +110,10 @@ fn figure9a_back_to_back() {
         &[(2, 0, 0), (3, 1, 0), (4, 2, 0), (5, 0, 1), (6, 0, 2)],
         30,
     );
-    // Job A1: taken at 6, B1 pushed at 7, C1 at 8, ends at 9; job A2
-    // taken at 10, B2 at 11, C2 at 12.
-    let want = vec![pf(8, 1, 1), pf(9, 2, 1), pf(12, 1, 2), pf(13, 2, 2)];
+    // Job A1: in the FIFO at 7, taken at 8, B1 selected at 9 (in the
+    // output queue at 10), C1 at 10, ends at 11; job A2 taken at 12, B2
+    // selected at 13, C2 at 14.
+    let want = vec![pf(11, 1, 1), pf(12, 2, 1), pf(15, 1, 2), pf(16, 2, 2)];
     assert_eq!(got, want);
 }
 
@@ -119,7 +122,7 @@ fn figure9b_spaced() {
     let p = CapsParams::default();
     let got = run(&p, &[(2, 0, 0), (10, 0, 1), (20, 1, 0), (30, 2, 0)], 45);
     // A1 trains, prefetches nothing; B0 -> B1, B2; C0 -> C1, C2.
-    let want = vec![pf(23, 1, 1), pf(24, 1, 2), pf(33, 2, 1), pf(34, 2, 2)];
+    let want = vec![pf(26, 1, 1), pf(27, 1, 2), pf(36, 2, 1), pf(37, 2, 2)];
     assert_eq!(got, want);
 }
 
@@ -130,12 +133,12 @@ fn figure9b_back_to_back_sees_later_ctas() {
     let p = CapsParams::default();
     let got = run(&p, &[(2, 0, 0), (3, 0, 1), (4, 1, 0), (5, 2, 0)], 30);
     let want = vec![
-        pf(6, 1, 1),
-        pf(7, 2, 1),
-        pf(10, 1, 1),
-        pf(11, 1, 2),
-        pf(14, 2, 1),
-        pf(15, 2, 2),
+        pf(9, 1, 1),
+        pf(10, 2, 1),
+        pf(13, 1, 1),
+        pf(14, 1, 2),
+        pf(17, 2, 1),
+        pf(18, 2, 2),
     ];
     assert_eq!(got, want);
 }
@@ -153,7 +156,8 @@ fn small_configuration_runs_figure9a() {
     };
     // Two CTAs: A0, B0, A1, A2 spaced, then A1', A2' back to back:
     // with one job slot, the job of A2' is dropped while A1''s job
-    // is still queued (A1's job is taken only at edge 31).
+    // is still queued (A1''s job enters the FIFO at edge 32 and is taken
+    // only at edge 33, when A2''s arrives).
     let got = run(
         &p,
         &[
@@ -166,7 +170,7 @@ fn small_configuration_runs_figure9a() {
         ],
         45,
     );
-    let want = vec![pf(13, 1, 1), pf(23, 1, 2), pf(33, 1, 1)];
+    let want = vec![pf(16, 1, 1), pf(26, 1, 2), pf(36, 1, 1)];
     assert_eq!(got, want);
 }
 
@@ -252,6 +256,14 @@ struct Model {
     job: Option<MJob>,
     pos: u64,
     k: u64,
+    /// The generator's address stage: the prefetch produced at the last
+    /// edge, entering the output queue at the next.
+    stage: Option<(u64, u64, u64)>,
+    /// The eligible load accepted at the last edge (pc, cta, warp, n,
+    /// addresses), applied at the next, before that edge's launch.
+    held: Option<(u64, u64, u64, usize, [u64; 4])>,
+    /// The job made at the last edge, entering the job FIFO at the next.
+    held_job: Option<MJob>,
     pfq: std::collections::VecDeque<(u64, u64, u64)>,
     time: u64,
     /// Events seen (coverage of the stimulus).
@@ -275,6 +287,9 @@ impl Model {
             job: None,
             pos: 0,
             k: 0,
+            stage: None,
+            held: None,
+            held_job: None,
             pfq: Default::default(),
             time: 0,
             ev: Default::default(),
@@ -374,20 +389,36 @@ impl Model {
         let wmask = ports::mask(self.p.WARP_IDX_W as u32);
         let cmask = self.p.N_CTA - 1;
         let cfg = i.cfg_warps_per_cta & wmask;
-        // The queues' fullness at the start of the cycle.
-        let pfq_full = self.pfq.len() >= self.p.PFQ_DEPTH as usize;
+        // The queues' fullness at the start of the cycle (the address
+        // stage counts as an output queue entry).
+        let pfq_full =
+            self.pfq.len() + usize::from(self.stage.is_some()) >= self.p.PFQ_DEPTH as usize;
         let jobs_full = self.jobs.len() >= self.p.JOBQ_DEPTH as usize;
         let push_pf = self.generator_edge(cfg, pfq_full);
         if out.pf_valid && i.pf_ready {
             self.pfq.pop_front();
         }
-        if let Some(x) = push_pf {
+        if let Some(x) = self.stage.take() {
             self.pfq.push_back(x);
         }
-        // Launch, then the load.
+        self.stage = push_pf;
+        // The load held since the last edge, then this cycle's launch; the
+        // job made one edge ago enters the job FIFO.
+        let job = self
+            .held
+            .take()
+            .and_then(|(pc, c, w, n, a)| self.load(pc, c, w, n, a));
         if i.cta_launch_valid {
             for e in self.cta[(i.cta_launch_slot & cmask) as usize].iter_mut() {
                 e.valid = false;
+            }
+        }
+        if let Some(j) = std::mem::replace(&mut self.held_job, job) {
+            if !jobs_full {
+                *self.ev.entry("job pushed").or_default() += 1;
+                self.jobs.push_back(j);
+            } else {
+                *self.ev.entry("job dropped").or_default() += 1;
             }
         }
         let n = (i.ld_count & 63) as usize;
@@ -402,14 +433,7 @@ impl Model {
         for (x, y) in a.iter_mut().zip(i.ld_addr).take(n) {
             *x = y & am;
         }
-        if let Some(j) = self.load(pc, c, w, n, a) {
-            if !jobs_full {
-                *self.ev.entry("job pushed").or_default() += 1;
-                self.jobs.push_back(j);
-            } else {
-                *self.ev.entry("job dropped").or_default() += 1;
-            }
-        }
+        self.held = Some((pc, c, w, n, a));
         out
     }
 

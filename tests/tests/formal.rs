@@ -363,15 +363,16 @@ fn caps_prefetcher_properties_hold() {
 }
 
 /// A prefetch queue that pops its head without pf_ready loses the entry:
-/// caught, with the VCD (BMC depth 8: training the stride and filling the
-/// queue takes more than 4 cycles).
+/// caught, with the VCD (BMC depth 11: three loads train the stride and
+/// the job's first prefetch reaches the queue 6 cycles after the last,
+/// issue 29's pipeline; depth 8 before it).
 #[test]
 fn caps_prefetcher_planted_pf_drop_is_caught() {
     planted_bug_is_caught(
         "caps_prefetcher",
         "pfq__pop = pfq__o_valid & pf_ready;",
         "pfq__pop = pfq__o_valid;",
-        8,
+        11,
         "chk_pfq_count",
         FormalEngine::YosysSat,
     );

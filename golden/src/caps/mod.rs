@@ -14,24 +14,32 @@
 //! Every decision of a cycle is taken from the registered state at the start
 //! of the cycle and the inputs of the cycle; every update happens at the
 //! edge ([`GoldenModel::step`]):
+//! * a load accepted at edge *t* is held for one cycle: its table rules are
+//!   applied at edge *t + 1*, before that edge's CTA launch (so the loads
+//!   and launches take effect in the order they arrived), and the job it
+//!   creates (at most one) enters the job FIFO at edge *t + 2* unless the
+//!   FIFO was full at the start of that cycle (the job is then dropped);
 //! * a CTA launch clears the PerCTA table of its slot; a load in the same
 //!   cycle sees that table already cleared;
-//! * a load applies the table rules and creates at most one job, which
-//!   enters the job FIFO at the same edge unless the FIFO was full at the
-//!   start of the cycle (the job is then dropped);
 //! * an idle generator takes the oldest job if the FIFO was not empty at the
 //!   start of the cycle (so a job is taken no earlier than the edge after its
 //!   push);
 //! * a busy generator determines the next prefetch of its job from the table
 //!   state at the start of the cycle (it does not see the launch or the load
 //!   of the same cycle); with no next prefetch the job ends, costing that
-//!   cycle; otherwise the prefetch is pushed into the output queue unless the
-//!   queue was full at the start of the cycle (stall);
+//!   cycle; otherwise the prefetch enters the generator's address stage
+//!   unless the output queue and the address stage together held
+//!   `PFQ_DEPTH` prefetches at the start of the cycle (stall);
+//! * the address stage holds one prefetch for one cycle: the prefetch it
+//!   holds enters the output queue at the next edge (there is always room:
+//!   the stage counts as an entry of the queue);
 //! * the output queue's oldest entry is on `pf_*` while it is not empty and
 //!   is popped at an edge with `pf_ready = 1`.
 //!
 //! A load accepted at edge *t* whose job finds both queues empty therefore
-//! has its first prefetch on `pf_*` during the cycle after edge *t + 2*.
+//! has its first prefetch on `pf_*` during the cycle after edge *t + 5*
+//! (applied at *t + 1*, job in the FIFO at *t + 2*, taken at *t + 3*,
+//! prefetch produced at *t + 4*, in the output queue at *t + 5*).
 //!
 //! # Decisions where the spec and the contract are silent
 //! These are also what the RTL must do:
@@ -53,10 +61,12 @@
 //!   stops at `cfg_warps_per_cta` (ends at once when it is 0).
 //! * A stride of 0 is never stored (rule 4), so a DIST stride is nonzero.
 //! * The Figure 9b outcome ("A1 prefetches nothing") needs B0 to arrive at
-//!   edge `t + 2` or later when A1 is accepted at edge `t`: job A reads the
+//!   edge `t + 3` or later when A1 is accepted at edge `t` (A1's job is
+//!   taken at `t + 3`, B0 is applied one edge after it arrives): job A reads the
 //!   tables when each prefetch is produced and otherwise also finds B0's
 //!   (and C0's) entry, prefetching B1 (C1) before the jobs B do it again.
-//! * A reset discards the queued prefetches and jobs (a `pf_ready` at the
+//! * A reset discards the queued prefetches and jobs, and the load and job
+//!   on their way (a `pf_ready` at the
 //!   reset edge transfers nothing); the statistics
 //!   ([`CapsStats`]) are not port-visible state and are not cleared by reset.
 //! * Not visible at the ports: invalidated or cleared entries have all their
@@ -217,7 +227,9 @@ pub struct CapsStats {
     pub jobs_b: u64,
     /// Jobs (either kind) dropped because the job FIFO was full.
     pub jobs_dropped: u64,
-    /// Prefetches pushed into the output queue.
+    /// Prefetches produced by the generator (each enters the address
+    /// stage, and the output queue one edge later unless a reset comes
+    /// first).
     pub prefetches: u64,
     /// Rule-3 verifications that found a wrong prediction (counted even when
     /// the counter is already saturated).
@@ -265,9 +277,10 @@ enum GenAction {
     End,
     /// Move the cursor without a prefetch.
     Advance { pos: u64, k: usize },
-    /// The output queue is full: hold.
+    /// The output queue and the address stage hold `PFQ_DEPTH` prefetches:
+    /// hold.
     Stall,
-    /// Push a prefetch and move the cursor.
+    /// Produce a prefetch (into the address stage) and move the cursor.
     Push { pf: Prefetch, pos: u64, k: usize },
 }
 
@@ -286,10 +299,17 @@ pub struct CapsModel {
     percta: Vec<Vec<PerCtaEntry>>,
     /// The DIST table.
     dist: Vec<DistEntry>,
+    /// The load accepted at the last edge, applied at the next.
+    pending_load: Option<Load>,
+    /// The job created at the last edge, entering the job FIFO at the next.
+    pending_job: Option<Job>,
     /// Pending jobs, oldest first.
     jobq: VecDeque<Job>,
     /// The generator: `None` when idle.
     gen: Option<Generator>,
+    /// The generator's address stage: the prefetch produced at the last
+    /// edge, which enters the output queue at the next.
+    pf_stage: Option<Prefetch>,
     /// Output prefetch queue, oldest first (the head is on `pf_*`).
     pfq: VecDeque<Prefetch>,
     /// Stamp given to the next table update.
@@ -299,6 +319,7 @@ pub struct CapsModel {
 }
 
 /// One accepted load, its port values already taken modulo their widths.
+#[derive(Clone, Copy, Debug)]
 struct Load {
     pc: u64,
     cta: u64,
@@ -325,8 +346,11 @@ impl CapsModel {
             params: params.clone(),
             percta: vec![vec![PerCtaEntry::default(); entries]; n_cta],
             dist: vec![DistEntry::default(); params.DIST_ENTRIES as usize],
+            pending_load: None,
+            pending_job: None,
             jobq: VecDeque::new(),
             gen: None,
+            pf_stage: None,
             pfq: VecDeque::new(),
             next_stamp: 0,
             stats: CapsStats::default(),
@@ -424,6 +448,12 @@ impl CapsModel {
         self.find_dist(pc).and_then(|d| self.dist_entry(d))
     }
 
+    /// A load or a job is on its way to the tables or the job FIFO (a load
+    /// accepted at the last edge, or the job it created at the last edge).
+    pub fn load_in_flight(&self) -> bool {
+        self.pending_load.is_some() || self.pending_job.is_some()
+    }
+
     /// Number of jobs waiting in the job FIFO (not counting the one the
     /// generator works on).
     pub fn jobs_pending(&self) -> usize {
@@ -442,6 +472,12 @@ impl CapsModel {
             pos: g.pos,
             k: g.k,
         })
+    }
+
+    /// The prefetch in the generator's address stage (produced at the last
+    /// edge, in the output queue after the next), if any.
+    pub fn prefetch_in_flight(&self) -> Option<Prefetch> {
+        self.pf_stage
     }
 
     /// Number of prefetches in the output queue (0..=PFQ_DEPTH).
@@ -772,7 +808,9 @@ impl CapsModel {
             Next::End => GenAction::End,
             Next::Skip { pos, k } => GenAction::Advance { pos, k },
             Next::Prefetch { pf, pos, k } => {
-                if self.pfq.len() >= self.params.PFQ_DEPTH as usize {
+                // The prefetch in the address stage counts as an entry.
+                let held = self.pfq.len() + usize::from(self.pf_stage.is_some());
+                if held >= self.params.PFQ_DEPTH as usize {
                     GenAction::Stall
                 } else {
                     GenAction::Push { pf, pos, k }
@@ -787,8 +825,11 @@ impl CapsModel {
             table.fill(PerCtaEntry::default());
         }
         self.dist.fill(DistEntry::default());
+        self.pending_load = None;
+        self.pending_job = None;
         self.jobq.clear();
         self.gen = None;
+        self.pf_stage = None;
         self.pfq.clear();
         self.next_stamp = 0;
     }
@@ -831,28 +872,32 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
         let pop_pf = !self.pfq.is_empty() && inputs.pf_ready;
         let action = self.generator_action(warps_per_cta);
 
-        // CTA launch, then the load against the (cleared) tables.
+        // The load accepted at the last edge, then this cycle's launch; this
+        // cycle's load waits for the next edge.
+        let new_job = self
+            .pending_load
+            .take()
+            .and_then(|load| self.apply_load(&load));
         if inputs.cta_launch_valid {
             let slot = (inputs.cta_launch_slot & cta_mask) as usize;
             self.percta[slot].fill(PerCtaEntry::default());
         }
-        let new_job = if inputs.ld_valid {
-            let load = Load {
-                pc: inputs.ld_pc & mask(self.params.PC_W as u32),
-                cta: inputs.ld_cta & cta_mask,
-                warp: inputs.ld_warp & warp_mask,
-                count: inputs.ld_count & mask(LD_COUNT_W),
-                addr: inputs.ld_addr.map(|a| a & addr_mask),
-                indirect: inputs.ld_indirect,
-            };
-            self.apply_load(&load)
-        } else {
-            None
-        };
+        self.pending_load = inputs.ld_valid.then(|| Load {
+            pc: inputs.ld_pc & mask(self.params.PC_W as u32),
+            cta: inputs.ld_cta & cta_mask,
+            warp: inputs.ld_warp & warp_mask,
+            count: inputs.ld_count & mask(LD_COUNT_W),
+            addr: inputs.ld_addr.map(|a| a & addr_mask),
+            indirect: inputs.ld_indirect,
+        });
 
-        // The output queue: pop the head, then the generator's push.
+        // The output queue: pop the head, then the address stage's push;
+        // the generator's new prefetch enters the address stage.
         if pop_pf {
             self.pfq.pop_front();
+        }
+        if let Some(pf) = self.pf_stage.take() {
+            self.pfq.push_back(pf);
         }
         match action {
             GenAction::Nothing | GenAction::Stall => {}
@@ -867,7 +912,7 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
                 gen.k = k;
             }
             GenAction::Push { pf, pos, k } => {
-                self.pfq.push_back(pf);
+                self.pf_stage = Some(pf);
                 self.stats.prefetches += 1;
                 let gen = self.gen.as_mut().expect("generator busy");
                 gen.pos = pos;
@@ -875,8 +920,9 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
             }
         }
 
-        // The job FIFO: the new job enters unless it was full.
-        if let Some(job) = new_job {
+        // The job FIFO: the job created at the last edge enters unless it
+        // was full; the new one waits for the next edge.
+        if let Some(job) = std::mem::replace(&mut self.pending_job, new_job) {
             if jobq_full {
                 self.stats.jobs_dropped += 1;
             } else {

@@ -142,7 +142,11 @@ impl PrefetcherRole for CapsRole {
 
     fn busy(&self) -> bool {
         let m = &self.unit.model;
-        self.unit.out.pf_valid || m.jobs_pending() > 0 || m.generator().is_some()
+        self.unit.out.pf_valid
+            || m.load_in_flight()
+            || m.jobs_pending() > 0
+            || m.generator().is_some()
+            || m.prefetch_in_flight().is_some()
     }
 
     fn needs_every_cycle(&self) -> bool {

@@ -23,10 +23,12 @@ use crate::util::{konsts, Pack};
 ///   warp is not `g_warp`, and when `s = g_pos` the address index `g_k` is
 ///   below its `n`).
 /// - **Generator port** (slot `g_slot`): `gs_lead`, `gs_n`, `gs_base0..3`.
-/// - **Update** of entry (`l_slot`, `e`) at the edge: `wr` writes the load's
-///   `pc`, `lead`, `n` and bases; `set_valid` / `clr_valid` set or clear
-///   its valid bit (after the launch clearing of `clear_mask`); `rank_we`
-///   writes `w_rank`.
+/// - **Update** of entry (`w_slot`, `e`) at the edge (the load in the rules
+///   stage, one cycle after its look-up): `wr` writes `w_pc`, `w_warp`
+///   (the leading warp), `w_n` and the bases `w_a0..3`; `set_valid` /
+///   `clr_valid` set or clear its valid bit, and then the launch clearing
+///   of `clear_mask` applies (a launch comes after the load in the rules
+///   stage); `rank_we` writes `w_rank`.
 #[derive(LogicBlock)]
 pub struct CapsColumn<
     const A: usize,
@@ -51,18 +53,24 @@ pub struct CapsColumn<
     pub l_cleared: Signal<In, Bit>,
     /// The load's pc.
     pub l_pc: Signal<In, Bits<P>>,
-    /// The load's warp (the leading warp written by `wr`).
-    pub l_warp: Signal<In, Bits<WI>>,
-    /// The load's address count.
-    pub l_n: Signal<In, Bits<3>>,
-    /// The load's address 0.
-    pub a0: Signal<In, Bits<A>>,
-    /// The load's address 1.
-    pub a1: Signal<In, Bits<A>>,
-    /// The load's address 2.
-    pub a2: Signal<In, Bits<A>>,
-    /// The load's address 3.
-    pub a3: Signal<In, Bits<A>>,
+    /// The slot written.
+    pub w_slot: Signal<In, Bits<C>>,
+    /// The slot written, one-hot.
+    pub w_onehot: Signal<In, Bits<NS>>,
+    /// The pc written by `wr`.
+    pub w_pc: Signal<In, Bits<P>>,
+    /// The leading warp written by `wr`.
+    pub w_warp: Signal<In, Bits<WI>>,
+    /// The address count written by `wr`.
+    pub w_n: Signal<In, Bits<3>>,
+    /// Base 0 written by `wr`.
+    pub w_a0: Signal<In, Bits<A>>,
+    /// Base 1 written by `wr`.
+    pub w_a1: Signal<In, Bits<A>>,
+    /// Base 2 written by `wr`.
+    pub w_a2: Signal<In, Bits<A>>,
+    /// Base 3 written by `wr`.
+    pub w_a3: Signal<In, Bits<A>>,
     /// Write the load into the entry.
     pub wr: Signal<In, Bit>,
     /// Set the entry's valid bit.
@@ -131,7 +139,7 @@ pub struct CapsColumn<
     pack_cand: Pack<NS>,
 
     slot_cp: Vec<Constant<Bits<CP>>>,
-    v_cleared: Signal<Local, Bits<NS>>,
+    v_w: Signal<Local, Bits<NS>>,
     _ns: usize,
 }
 
@@ -158,12 +166,15 @@ impl<
             l_onehot: Default::default(),
             l_cleared: Default::default(),
             l_pc: Default::default(),
-            l_warp: Default::default(),
-            l_n: Default::default(),
-            a0: Default::default(),
-            a1: Default::default(),
-            a2: Default::default(),
-            a3: Default::default(),
+            w_slot: Default::default(),
+            w_onehot: Default::default(),
+            w_pc: Default::default(),
+            w_warp: Default::default(),
+            w_n: Default::default(),
+            w_a0: Default::default(),
+            w_a1: Default::default(),
+            w_a2: Default::default(),
+            w_a3: Default::default(),
             wr: Default::default(),
             set_valid: Default::default(),
             clr_valid: Default::default(),
@@ -203,7 +214,7 @@ impl<
             pack_hit: Pack::new(ns),
             pack_cand: Pack::new(ns),
             slot_cp: konsts(0..ns as u64),
-            v_cleared: Default::default(),
+            v_w: Default::default(),
             _ns: ns,
         }
     }
@@ -281,7 +292,7 @@ impl<
         self.gs_base2.next = self.base2.r2_data.val();
         self.gs_base3.next = self.base3.r2_data.val();
 
-        // Update of entry (l_slot, e).
+        // Update of entry (w_slot, e).
         self.pc.w_en.next = self.wr.val();
         self.lead.w_en.next = self.wr.val();
         self.cnt.w_en.next = self.wr.val();
@@ -290,32 +301,32 @@ impl<
         self.base2.w_en.next = self.wr.val();
         self.base3.w_en.next = self.wr.val();
         self.rank.w_en.next = self.rank_we.val();
-        self.pc.w_addr.next = self.l_slot.val();
-        self.lead.w_addr.next = self.l_slot.val();
-        self.cnt.w_addr.next = self.l_slot.val();
-        self.base0.w_addr.next = self.l_slot.val();
-        self.base1.w_addr.next = self.l_slot.val();
-        self.base2.w_addr.next = self.l_slot.val();
-        self.base3.w_addr.next = self.l_slot.val();
-        self.rank.w_addr.next = self.l_slot.val();
-        self.pc.w_data.next = self.l_pc.val();
-        self.lead.w_data.next = self.l_warp.val();
-        self.cnt.w_data.next = self.l_n.val();
-        self.base0.w_data.next = self.a0.val();
-        self.base1.w_data.next = self.a1.val();
-        self.base2.w_data.next = self.a2.val();
-        self.base3.w_data.next = self.a3.val();
+        self.pc.w_addr.next = self.w_slot.val();
+        self.lead.w_addr.next = self.w_slot.val();
+        self.cnt.w_addr.next = self.w_slot.val();
+        self.base0.w_addr.next = self.w_slot.val();
+        self.base1.w_addr.next = self.w_slot.val();
+        self.base2.w_addr.next = self.w_slot.val();
+        self.base3.w_addr.next = self.w_slot.val();
+        self.rank.w_addr.next = self.w_slot.val();
+        self.pc.w_data.next = self.w_pc.val();
+        self.lead.w_data.next = self.w_warp.val();
+        self.cnt.w_data.next = self.w_n.val();
+        self.base0.w_data.next = self.w_a0.val();
+        self.base1.w_data.next = self.w_a1.val();
+        self.base2.w_data.next = self.w_a2.val();
+        self.base3.w_data.next = self.w_a3.val();
         self.rank.w_data.next = self.w_rank.val();
-        // Valid bits: the launch clearing first, then the load's entry
-        // (through a local: `valid.d` read back after its assignment would
-        // show rust-hdl's simulator the previous pass's value).
-        self.v_cleared.next = self.valid.q.val() & !self.clear_mask.val();
+        // Valid bits: the load's entry, then the launch clearing (through
+        // a local: `valid.d` read back after its assignment would show
+        // rust-hdl's simulator the previous pass's value).
         if self.set_valid.val() {
-            self.valid.d.next = self.v_cleared.val() | self.l_onehot.val();
+            self.v_w.next = self.valid.q.val() | self.w_onehot.val();
         } else if self.clr_valid.val() {
-            self.valid.d.next = self.v_cleared.val() & !self.l_onehot.val();
+            self.v_w.next = self.valid.q.val() & !self.w_onehot.val();
         } else {
-            self.valid.d.next = self.v_cleared.val();
+            self.v_w.next = self.valid.q.val();
         }
+        self.valid.d.next = self.v_w.val() & !self.clear_mask.val();
     }
 }

@@ -8,13 +8,20 @@ use crate::rank::RankOrder;
 use crate::reg::Reg;
 use crate::util::{konst, regs, sigs};
 
-/// The DIST table, shared by all CTAs.
+/// The DIST table, shared by all CTAs, with one port per load stage.
 ///
-/// Look-up `lh_*` by the load's pc and `gh_*` by the generator's pc, both on
-/// the registered state. `alloc` writes a new entry (lowest invalid, else
-/// least recently allocated: a [`RankOrder`] with allocation as the only
-/// update) with `cnt = 0`; `inc` increments the `lh` entry's counter,
-/// saturating at `2^CW - 1`.
+/// - **Look-up** (the load's first stage): `l_hit[d]`, entry `d` is valid
+///   with pc `l_pc`, on the registered state.
+/// - **Rules stage**: `b_stride`, the stride of the entry `b_hit` selects
+///   (one-hot or zero); `alloc` writes a new entry for `a_pc` (lowest
+///   invalid, else least recently allocated: a [`RankOrder`] with
+///   allocation as the only update) with `cnt = 0`; `a_tgt` is the entry
+///   it takes.
+/// - **Job stage**: `c_cnt` and `c_lead_cta` of the entry `c_hit` selects;
+///   `inc` increments its counter, saturating at `2^CW - 1`, `dec`
+///   decrements it, saturating at 0. An allocation of the same entry at
+///   the same edge wins (it comes from a later load).
+/// - **Generator**: `gh_hit` and `gh_stride` for pc `g_pc`.
 #[derive(LogicBlock)]
 pub struct CapsDist<
     const A: usize,
@@ -27,29 +34,37 @@ pub struct CapsDist<
     pub clock: Signal<In, Clock>,
     /// Synchronous reset.
     pub reset: Signal<In, Bit>,
-    /// Load pc.
+    /// Look-up pc.
     pub l_pc: Signal<In, Bits<P>>,
-    /// Allocate an entry for `l_pc`.
+    /// Per entry: valid with pc `l_pc`.
+    pub l_hit: Vec<Signal<Out, Bit>>,
+    /// The rules stage's entry (one-hot or zero).
+    pub b_hit: Vec<Signal<In, Bit>>,
+    /// Its stride.
+    pub b_stride: Signal<Out, Bits<A>>,
+    /// Allocate an entry for `a_pc`.
     pub alloc: Signal<In, Bit>,
+    /// Pc of the new entry.
+    pub a_pc: Signal<In, Bits<P>>,
     /// Stride of the new entry.
     pub a_stride: Signal<In, Bits<A>>,
     /// Training CTA slot of the new entry.
     pub a_lead_cta: Signal<In, Bits<C>>,
-    /// Count a misprediction for the `lh` entry.
+    /// Per entry: the one an allocation takes.
+    pub a_tgt: Vec<Signal<Out, Bit>>,
+    /// The job stage's entry (one-hot or zero).
+    pub c_hit: Vec<Signal<In, Bit>>,
+    /// Its misprediction counter.
+    pub c_cnt: Signal<Out, Bits<CW>>,
+    /// Its training CTA slot.
+    pub c_lead_cta: Signal<Out, Bits<C>>,
+    /// Count a misprediction for the `c_hit` entry.
     pub inc: Signal<In, Bit>,
-    /// Count a correct verification for the `lh` entry (`CNT_DECAY`):
+    /// Count a correct verification for the `c_hit` entry (`CNT_DECAY`):
     /// its counter decrements, saturating at 0.
     pub dec: Signal<In, Bit>,
     /// Generator pc.
     pub g_pc: Signal<In, Bits<P>>,
-    /// The load's pc has an entry.
-    pub lh_hit: Signal<Out, Bit>,
-    /// Its stride.
-    pub lh_stride: Signal<Out, Bits<A>>,
-    /// Its misprediction counter.
-    pub lh_cnt: Signal<Out, Bits<CW>>,
-    /// Its training CTA slot.
-    pub lh_lead_cta: Signal<Out, Bits<C>>,
     /// The generator's pc has an entry.
     pub gh_hit: Signal<Out, Bit>,
     /// Its stride.
@@ -62,16 +77,15 @@ pub struct CapsDist<
     lead_cta: Vec<Reg<Bits<C>>>,
     rank: Vec<Reg<Bits<RD>>>,
     order: RankOrder<RD>,
-    sel_ls: SelOr<A>,
-    sel_lc: SelOr<CW>,
-    sel_ll: SelOr<C>,
+    sel_bs: SelOr<A>,
+    sel_cc: SelOr<CW>,
+    sel_cl: SelOr<C>,
     sel_gs: SelOr<A>,
 
     cnt_zero: Constant<Bits<CW>>,
     cnt_one: Constant<Bits<CW>>,
     cnt_max: Constant<Bits<CW>>,
 
-    lhit: Vec<Signal<Local, Bit>>,
     ghit: Vec<Signal<Local, Bit>>,
 
     _nd: usize,
@@ -88,16 +102,20 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             clock: Default::default(),
             reset: Default::default(),
             l_pc: Default::default(),
+            l_hit: (0..nd).map(|_| Signal::default()).collect(),
+            b_hit: (0..nd).map(|_| Signal::default()).collect(),
+            b_stride: Default::default(),
             alloc: Default::default(),
+            a_pc: Default::default(),
             a_stride: Default::default(),
             a_lead_cta: Default::default(),
+            a_tgt: (0..nd).map(|_| Signal::default()).collect(),
+            c_hit: (0..nd).map(|_| Signal::default()).collect(),
+            c_cnt: Default::default(),
+            c_lead_cta: Default::default(),
             inc: Default::default(),
             dec: Default::default(),
             g_pc: Default::default(),
-            lh_hit: Default::default(),
-            lh_stride: Default::default(),
-            lh_cnt: Default::default(),
-            lh_lead_cta: Default::default(),
             gh_hit: Default::default(),
             gh_stride: Default::default(),
             valid: regs(nd),
@@ -107,14 +125,13 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             lead_cta: regs(nd),
             rank: regs(nd),
             order: RankOrder::new(nd),
-            sel_ls: SelOr::new(nd),
-            sel_lc: SelOr::new(nd),
-            sel_ll: SelOr::new(nd),
+            sel_bs: SelOr::new(nd),
+            sel_cc: SelOr::new(nd),
+            sel_cl: SelOr::new(nd),
             sel_gs: SelOr::new(nd),
             cnt_zero: konst(0),
             cnt_one: konst(1),
             cnt_max: konst(ports::mask(CW as u32)),
-            lhit: sigs(nd),
             ghit: sigs(nd),
             _nd: nd,
         }
@@ -150,52 +167,49 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
         self.order.touch.next = false;
         self.order.inval.next = false;
         for e in 0..self._nd {
-            self.lhit[e].next = self.valid[e].q.val() & (self.pc[e].q.val() == self.l_pc.val());
+            self.l_hit[e].next = self.valid[e].q.val() & (self.pc[e].q.val() == self.l_pc.val());
             self.ghit[e].next = self.valid[e].q.val() & (self.pc[e].q.val() == self.g_pc.val());
             self.order.valid[e].next = self.valid[e].q.val();
             self.order.hit[e].next = false;
             self.order.rank[e].next = self.rank[e].q.val();
+            self.a_tgt[e].next = self.order.tgt[e].val();
         }
-        // The look-ups: one-hot (a pc is held by at most one valid entry),
-        // selected by AND-OR.
-        self.lh_hit.next = false;
+        // The selections: one-hot (a pc is held by at most one valid
+        // entry), by AND-OR.
         self.gh_hit.next = false;
         for e in 0..self._nd {
-            if self.lhit[e].val() {
-                self.lh_hit.next = true;
-            }
             if self.ghit[e].val() {
                 self.gh_hit.next = true;
             }
-            self.sel_ls.hit[e].next = self.lhit[e].val();
-            self.sel_ls.v[e].next = self.stride[e].q.val();
-            self.sel_lc.hit[e].next = self.lhit[e].val();
-            self.sel_lc.v[e].next = self.cnt[e].q.val();
-            self.sel_ll.hit[e].next = self.lhit[e].val();
-            self.sel_ll.v[e].next = self.lead_cta[e].q.val();
+            self.sel_bs.hit[e].next = self.b_hit[e].val();
+            self.sel_bs.v[e].next = self.stride[e].q.val();
+            self.sel_cc.hit[e].next = self.c_hit[e].val();
+            self.sel_cc.v[e].next = self.cnt[e].q.val();
+            self.sel_cl.hit[e].next = self.c_hit[e].val();
+            self.sel_cl.v[e].next = self.lead_cta[e].q.val();
             self.sel_gs.hit[e].next = self.ghit[e].val();
             self.sel_gs.v[e].next = self.stride[e].q.val();
         }
-        self.lh_stride.next = self.sel_ls.o.val();
-        self.lh_cnt.next = self.sel_lc.o.val();
-        self.lh_lead_cta.next = self.sel_ll.o.val();
+        self.b_stride.next = self.sel_bs.o.val();
+        self.c_cnt.next = self.sel_cc.o.val();
+        self.c_lead_cta.next = self.sel_cl.o.val();
         self.gh_stride.next = self.sel_gs.o.val();
         for e in 0..self._nd {
+            if self.inc.val() & self.c_hit[e].val() & (self.cnt[e].q.val() != self.cnt_max.val()) {
+                self.cnt[e].d.next = self.cnt[e].q.val() + self.cnt_one.val();
+            }
+            if self.dec.val() & self.c_hit[e].val() & (self.cnt[e].q.val() != self.cnt_zero.val()) {
+                self.cnt[e].d.next = self.cnt[e].q.val() - self.cnt_one.val();
+            }
             if self.alloc.val() {
                 self.rank[e].d.next = self.order.new_rank[e].val();
                 if self.order.tgt[e].val() {
                     self.valid[e].d.next = true;
-                    self.pc[e].d.next = self.l_pc.val();
+                    self.pc[e].d.next = self.a_pc.val();
                     self.stride[e].d.next = self.a_stride.val();
                     self.cnt[e].d.next = self.cnt_zero.val();
                     self.lead_cta[e].d.next = self.a_lead_cta.val();
                 }
-            }
-            if self.inc.val() & self.lhit[e].val() & (self.cnt[e].q.val() != self.cnt_max.val()) {
-                self.cnt[e].d.next = self.cnt[e].q.val() + self.cnt_one.val();
-            }
-            if self.dec.val() & self.lhit[e].val() & (self.cnt[e].q.val() != self.cnt_zero.val()) {
-                self.cnt[e].d.next = self.cnt[e].q.val() - self.cnt_one.val();
             }
         }
     }

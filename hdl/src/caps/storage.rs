@@ -16,6 +16,8 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
     let w = p.WARP_IDX_W;
     let rp = ports::clog2(p.PERCTA_ENTRIES) as u64;
     let rd = ports::clog2(p.DIST_ENTRIES) as u64;
+    let ne = p.PERCTA_ENTRIES;
+    let lanes = p.ADDR_W * p.MAX_ADDRS;
     let f = StorageField::new;
     let fields = vec![
         f("PerCTA", "pc", p.PC_W, pe, true, "paper: 4 B"),
@@ -68,6 +70,47 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
             false,
             ADD,
         ),
+        f(
+            "generator",
+            "address stage (valid, base, stride, warp, lead, cta), output queue count",
+            1 + 2 * p.ADDR_W + 2 * w + cta + 7,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "load pipeline",
+            "rules stage: the load, its look-ups, the rules' values for the entry found and \
+             for the entry forwarded",
+            1 + p.PC_W
+                + cta
+                + w
+                + 3
+                + lanes
+                + 2
+                + ne * (2 + rp)
+                + de
+                + 2 * (6 + (w + 1) + lanes + p.ADDR_W),
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "load pipeline",
+            "forwarding: the previous load's row update and DIST allocation",
+            2 + cta + ne * (3 + rp) + de,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "load pipeline",
+            "job stage: rules, a - base, rule 3's product, DIST entry, the job's fields",
+            3 + 1 + 3 + lanes + p.ADDR_W + 1 + de + p.PC_W + w + p.ADDR_W,
+            1,
+            false,
+            ADD,
+        ),
     ];
     let paper_bytes = de * 9 + pe * (5 + 4 * p.MAX_ADDRS);
     StorageReport {
@@ -86,7 +129,7 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         paper_area: Some((
             0.018,
             "CAPS paper, FreePDK45 synthesis with the PerCTA tables as CACTI SRAM; \
-             here every table is flip-flops (6,225 DFF_X1 = 0.028 mm^2 alone in the \
+             here every table is flip-flops (7,124 DFF_X1 = 0.032 mm^2 alone in the \
              paper configuration) plus read multiplexers, tag comparators and the \
              stride arithmetic"
                 .into(),

@@ -12,24 +12,38 @@ use super::fastarith::{CsaMul, ExactDivOh, SelOr};
 use crate::queue::ShiftQueue;
 use crate::rank::RankOrder;
 use crate::reg::Reg;
-use crate::util::{konst, konsts, sigs, with_defaults, ZeroExt};
+use crate::util::{konst, konsts, regs, sigs, with_defaults, ZeroExt};
 
+mod clocks;
+mod forward;
 mod generator;
+mod jobs;
 mod load;
 mod output;
 mod rules;
 
-/// Kernel section 1 ([`load`]): the generator registers' clock, reset and
-/// hold; the load's eligibility, its PerCTA and DIST look-ups, rule 3's
-/// verification and rule 4's comparison.
+/// Kernel section 0 ([`clocks`]): every register's clock, reset and hold.
+struct Clocks;
+/// Kernel section 1 ([`load`]): the load's first stage (on the ports): its
+/// eligibility, its PerCTA and DIST look-ups and the values the rules need,
+/// for the entry it finds and for the entry the load in the rules stage
+/// writes (forwarding).
 struct Load;
-/// Kernel section 2 ([`rules`]): the rules applied to the load, the DIST
-/// and PerCTA updates, and the job FIFO.
+/// Kernel section 2 ([`forward`]): the load's second stage, first part: the
+/// look-ups corrected for the previous load's update (forwarding).
+struct Forward;
+/// Kernel section 3 ([`rules`]): the load's second stage, second part: the
+/// rules, the DIST and PerCTA updates, rule 3's product.
 struct Rules;
-/// Kernel section 3 ([`generator`]): the generator's next prefetch of the
-/// current job and its state.
+/// Kernel section 4 ([`jobs`]): the load's third stage: rule 3's
+/// verification, the counter, the job and the job FIFO.
+struct Jobs;
+/// Kernel section 5 ([`generator`]): the generator's selection stage (the
+/// next prefetch of the current job, into the address stage's registers)
+/// and its state.
 struct Generator;
-/// Kernel section 4 ([`output`]): the output queue and the `pf_*` ports.
+/// Kernel section 6 ([`output`]): the generator's address stage, the
+/// output queue and its occupancy count, and the `pf_*` ports.
 struct Output;
 
 /// The `caps_prefetcher` unit. `A` = `ADDR_W`, `P` = `PC_W`, `WI` =
@@ -91,6 +105,9 @@ pub struct CapsPrefetcherRtl<
     pub pf_warp: Signal<Out, Bits<WI>>,
 
     cols: Vec<CapsColumn<A, P, WI, C, CP, RP, NS>>,
+    trainf: ExactDivOh<WD, A>,
+    zx_bw: ZeroExt<WI, WD>,
+    zx_wslot: ZeroExt<C, NS>,
     order: RankOrder<RP>,
     dtab: CapsDist<A, P, C, CW, RD>,
     jobq: ShiftQueue<Bits<JW>>,
@@ -116,7 +133,8 @@ pub struct CapsPrefetcherRtl<
     zx_ldw: ZeroExt<WI, WD>,
     zx_llead: ZeroExt<WI, WD>,
     zx_glead: ZeroExt<WI, WD>,
-    zx_jwarp: ZeroExt<WI, WD>,
+    zx_stw: ZeroExt<WI, WD>,
+    zx_stl: ZeroExt<WI, WD>,
     zx_cfg: ZeroExt<WI, WD>,
     zx_lslot: ZeroExt<C, NS>,
     zx_cslot: ZeroExt<C, NS>,
@@ -137,6 +155,73 @@ pub struct CapsPrefetcherRtl<
     posa: Reg<Bits<CP>>,
     posb: Reg<Bits<WD>>,
     kk: Reg<Bits<3>>,
+    // The load's second stage (b_): the load, its look-ups and the rules'
+    // values for the entry it found (r) and for the entry the load ahead
+    // of it writes (f); fw_: that load's update of its slot's row and of
+    // DIST, for the next load.
+    b_v: Reg<Bit>,
+    b_pc: Reg<Bits<P>>,
+    b_cta: Reg<Bits<C>>,
+    b_warp: Reg<Bits<WI>>,
+    b_n: Reg<Bits<3>>,
+    b_a: Vec<Reg<Bits<A>>>,
+    b_cleared: Reg<Bit>,
+    b_pceq: Reg<Bit>,
+    b_hitr: Vec<Reg<Bit>>,
+    b_evr: Vec<Reg<Bit>>,
+    b_rankr: Vec<Reg<Bits<RP>>>,
+    b_dhit: Vec<Reg<Bit>>,
+    b_rwl: Reg<Bit>,
+    b_rns: Reg<Bit>,
+    b_rdelta: Reg<Bits<WD>>,
+    b_rdiff: Vec<Reg<Bits<A>>>,
+    b_req: Reg<Bit>,
+    b_rpow2: Reg<Bit>,
+    b_rdiv: Reg<Bit>,
+    b_rnz: Reg<Bit>,
+    b_rstride: Reg<Bits<A>>,
+    b_fwl: Reg<Bit>,
+    b_fns: Reg<Bit>,
+    b_fdelta: Reg<Bits<WD>>,
+    b_fdiff: Vec<Reg<Bits<A>>>,
+    b_feq: Reg<Bit>,
+    b_fpow2: Reg<Bit>,
+    b_fdiv: Reg<Bit>,
+    b_fnz: Reg<Bit>,
+    b_fstride: Reg<Bits<A>>,
+    fw_on: Reg<Bit>,
+    fw_cta: Reg<Bits<C>>,
+    fw_wr: Vec<Reg<Bit>>,
+    fw_inv: Vec<Reg<Bit>>,
+    fw_valid: Vec<Reg<Bit>>,
+    fw_rank: Vec<Reg<Bits<RP>>>,
+    fw_dalloc: Reg<Bit>,
+    fw_dtgt: Vec<Reg<Bit>>,
+    // The load's third stage (c_): its rules, rule 3's operands and the
+    // job's fields (its CTA and rule-4 allocation are `fw_cta` and
+    // `fw_dalloc`, which hold the same load's).
+    c_r1: Reg<Bit>,
+    c_r2: Reg<Bit>,
+    c_r3: Reg<Bit>,
+    c_ns: Reg<Bit>,
+    c_n: Reg<Bits<3>>,
+    c_diff: Vec<Reg<Bits<A>>>,
+    c_p: Reg<Bits<A>>,
+    c_dh: Reg<Bit>,
+    c_dhit: Vec<Reg<Bit>>,
+    c_pc: Reg<Bits<P>>,
+    c_warp: Reg<Bits<WI>>,
+    c_stride: Reg<Bits<A>>,
+    // The address stage: a prefetch selected at the last edge (its base,
+    // stride, target and the entry's leading warp), pushed into the
+    // output queue at the next; `pfq_n` counts the output queue's entries.
+    st_v: Reg<Bit>,
+    st_base: Reg<Bits<A>>,
+    st_stride: Reg<Bits<A>>,
+    st_warp: Reg<Bits<WI>>,
+    st_lead: Reg<Bits<WI>>,
+    st_cta: Reg<Bits<C>>,
+    pfq_n: Reg<Bits<7>>,
 
     slot_c: Vec<Constant<Bits<C>>>,
     slot_cp: Vec<Constant<Bits<CP>>>,
@@ -158,6 +243,8 @@ pub struct CapsPrefetcherRtl<
     wd_one: Constant<Bits<WD>>,
     ns_zero: Constant<Bits<NS>>,
     ns_one: Constant<Bits<NS>>,
+    n7_one: Constant<Bits<7>>,
+    pfq_dm1: Constant<Bits<7>>,
     // Field offsets in a packed job / prefetch (32 bits: Verilator takes a
     // 32-bit part-select base as an integer and does not ask for a
     // log2(width)-bit one).
@@ -173,17 +260,39 @@ pub struct CapsPrefetcherRtl<
     l_onehot: Signal<Local, Bits<NS>>,
     clear_mask: Signal<Local, Bits<NS>>,
     l_cleared: Signal<Local, Bit>,
-    m_hit: Signal<Local, Bit>,
     m_lead: Signal<Local, Bits<WI>>,
     m_n: Signal<Local, Bits<3>>,
     m_base: Vec<Signal<Local, Bits<A>>>,
-    w_is_lead: Signal<Local, Bit>,
-    n_same: Signal<Local, Bit>,
     delta_l: Signal<Local, Bits<WD>>,
     diff: Vec<Signal<Local, Bits<A>>>,
     in_n: Vec<Signal<Local, Bit>>,
-    mism: Signal<Local, Bit>,
     eq_all: Signal<Local, Bit>,
+    fdelta: Signal<Local, Bits<WD>>,
+    fdiff: Vec<Signal<Local, Bits<A>>>,
+    feq: Signal<Local, Bit>,
+    fwd: Signal<Local, Bit>,
+    use_f: Signal<Local, Bit>,
+    e_hit: Vec<Signal<Local, Bit>>,
+    e_valid: Vec<Signal<Local, Bit>>,
+    e_rank: Vec<Signal<Local, Bits<RP>>>,
+    e_dhit: Vec<Signal<Local, Bit>>,
+    e_wr: Vec<Signal<Local, Bit>>,
+    e_inv: Vec<Signal<Local, Bit>>,
+    dh_any: Signal<Local, Bit>,
+    m_hit: Signal<Local, Bit>,
+    w_is_lead: Signal<Local, Bit>,
+    n_same: Signal<Local, Bit>,
+    x_delta: Signal<Local, Bits<WD>>,
+    x_diff: Vec<Signal<Local, Bits<A>>>,
+    x_eq: Signal<Local, Bit>,
+    x_pow2: Signal<Local, Bit>,
+    x_div: Signal<Local, Bit>,
+    x_nz: Signal<Local, Bit>,
+    x_stride: Signal<Local, Bits<A>>,
+    w_onehot: Signal<Local, Bits<NS>>,
+    rank_we: Signal<Local, Bit>,
+    in_c: Vec<Signal<Local, Bit>>,
+    mism: Signal<Local, Bit>,
     r1: Signal<Local, Bit>,
     r2: Signal<Local, Bit>,
     r3: Signal<Local, Bit>,
@@ -220,11 +329,13 @@ pub struct CapsPrefetcherRtl<
     have_pf: Signal<Local, Bit>,
     g_end: Signal<Local, Bit>,
     pf_push: Signal<Local, Bit>,
+    pf_room: Signal<Local, Bit>,
 
     _ncta: usize,
     _ncta1: usize,
     _ne: usize,
     _m: usize,
+    _nd: usize,
     _lanes: usize,
 }
 
@@ -271,6 +382,7 @@ impl<
         let ncta = p.N_CTA as usize;
         let ne = p.PERCTA_ENTRIES as usize;
         let m = p.MAX_ADDRS as usize;
+        let nd = p.DIST_ENTRIES as usize;
         with_defaults!(CapsPrefetcherRtl {
             ld_addr: (0..m).map(|_| Signal::default()).collect(),
             cols: (0..ne).map(|_| CapsColumn::new(p)).collect(),
@@ -313,6 +425,8 @@ impl<
             wd_one: konst(1),
             ns_zero: konst(0),
             ns_one: konst(1),
+            n7_one: konst(1),
+            pfq_dm1: konst(p.PFQ_DEPTH - 1),
             joff_pc: konst(1),
             joff_cta: konst((1 + P) as u64),
             joff_warp: konst((1 + P + C) as u64),
@@ -322,6 +436,29 @@ impl<
             m_base: sigs(LANES),
             diff: sigs(LANES),
             in_n: sigs(LANES),
+            fdiff: sigs(LANES),
+            x_diff: sigs(LANES),
+            in_c: sigs(LANES),
+            e_hit: sigs(ne),
+            e_valid: sigs(ne),
+            e_rank: sigs(ne),
+            e_wr: sigs(ne),
+            e_inv: sigs(ne),
+            e_dhit: sigs(nd),
+            b_a: regs(LANES),
+            b_hitr: regs(ne),
+            b_evr: regs(ne),
+            b_rankr: regs(ne),
+            b_dhit: regs(nd),
+            b_rdiff: regs(LANES),
+            b_fdiff: regs(LANES),
+            fw_wr: regs(ne),
+            fw_inv: regs(ne),
+            fw_valid: regs(ne),
+            fw_rank: regs(ne),
+            fw_dtgt: regs(nd),
+            c_diff: regs(LANES),
+            c_dhit: regs(nd),
             cand_any: sigs(ncta),
             cand: sigs(ncta),
             cand_below: sigs(ncta + 1),
@@ -331,21 +468,29 @@ impl<
             _ncta1: ncta + 1,
             _ne: ne,
             _m: m,
+            _nd: nd,
             _lanes: LANES,
         } default {
             // Ports.
             clock, reset, cfg_warps_per_cta, cta_launch_valid, cta_launch_slot, ld_valid, ld_pc,
             ld_cta, ld_warp, ld_count, ld_indirect, pf_ready, pf_valid, pf_addr, pf_cta, pf_warp,
             // Blocks.
-            mul_l, mul_g, train, zx_ldw, zx_llead, zx_glead, zx_jwarp, zx_cfg, zx_lslot, zx_cslot,
+            mul_l, mul_g, train, trainf, zx_bw, zx_wslot, zx_ldw, zx_llead, zx_glead, zx_stw, zx_stl, zx_cfg, zx_lslot,
+            zx_cslot,
             jp_kind, jp_pc, jp_cta, jp_warp, qp_addr, qp_cta, qp_warp,
             // Registers.
-            busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb, kk,
+            busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb, kk, st_v, st_base, st_stride,
+            st_warp, st_lead, st_cta, pfq_n, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_rwl,
+            b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rstride, b_fwl, b_fns, b_fdelta, b_feq,
+            b_fpow2, b_fdiv, b_fnz, b_fstride, fw_on, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n,
+            c_p, c_dh, c_pc, c_warp, c_stride,
             // Local signals.
             elig, n3, l_onehot, clear_mask, l_cleared, m_hit, m_lead, m_n, w_is_lead, n_same,
-            delta_l, mism, eq_all, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b, job_a,
+            delta_l, mism, eq_all, fdelta, feq, fwd, use_f, dh_any, x_delta, x_eq, x_pow2, x_div,
+            x_nz, x_stride, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
+            job_a,
             take, job_push, found_a, s_hit, s_lead, s_n, s_b0, s_b1, s_b2, s_b3, s_base, s_cp, s_c,
-            k_cur, k_next, wb, b_end, b_skip, have_pf, g_end, pf_push,
+            k_cur, k_next, wb, b_end, b_skip, have_pf, g_end, pf_push, pf_room,
         })
     }
 }
@@ -365,7 +510,7 @@ impl<
         const NS: usize,
     > Logic for CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW, NS>
 {
-    crate::section::sections!(Load, Rules, Generator, Output);
+    crate::section::sections!(Clocks, Load, Forward, Rules, Jobs, Generator, Output);
 }
 
 /// Rename the address ports rust-hdl names `ld_addr__<k>` (a `Vec` field)

@@ -73,16 +73,36 @@ impl Tb {
         }
     }
 
-    /// Idle until no job is pending or running and the output queue is
-    /// empty (at most 1000 edges).
+    /// Idle until no load or job is on its way, no job is pending or
+    /// running and the address stage and the output queue are empty (at most 1000 edges).
     pub(super) fn drain(&mut self) {
         for _ in 0..1000 {
-            if self.m.jobs_pending() == 0 && self.m.generator().is_none() && self.m.pfq_len() == 0 {
+            if !self.m.load_in_flight()
+                && self.m.jobs_pending() == 0
+                && self.m.generator().is_none()
+                && self.m.prefetch_in_flight().is_none()
+                && self.m.pfq_len() == 0
+            {
                 return;
             }
             self.idle(1);
         }
         panic!("the prefetcher does not drain");
+    }
+
+    /// The model two idle edges later: its tables and counts once the
+    /// load accepted at the last edge is applied (one edge after it is
+    /// accepted) and its job has entered the job FIFO (one more edge).
+    /// `self.m` itself is not advanced.
+    pub(super) fn applied(&self) -> CapsModel {
+        let mut m = self.m.clone();
+        for _ in 0..2 {
+            m.step(&CapsIn {
+                cfg_warps_per_cta: self.warps_per_cta,
+                ..CapsIn::default()
+            });
+        }
+        m
     }
 
     /// The prefetches transferred so far, in order.

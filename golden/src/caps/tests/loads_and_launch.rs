@@ -23,7 +23,7 @@ fn multi_address_job_a() {
             .collect::<Vec<_>>();
         expected.extend(addrs(BASE_C, 2).into_iter().map(|a| (a, 2, 2)));
         assert_eq!(tb.seq(), expected, "n = {n}");
-        let cycles: Vec<u64> = (t + 3..t + 3 + 2 * n).collect();
+        let cycles: Vec<u64> = (t + 6..t + 6 + 2 * n).collect();
         assert_eq!(tb.cycles(), cycles, "n = {n}");
     }
 }
@@ -43,7 +43,7 @@ fn multi_address_job_b() {
         expected.extend(addrs(BASE_B, w).into_iter().map(|a| (a, 1, w)));
     }
     assert_eq!(tb.seq(), expected);
-    let cycles: Vec<u64> = (t + 3..t + 9).collect();
+    let cycles: Vec<u64> = (t + 6..t + 12).collect();
     assert_eq!(tb.cycles(), cycles);
 }
 
@@ -68,11 +68,11 @@ fn ineligible_loads_change_nothing() {
         ld_count: 40,
         ..load(PC, 0, 0, &[BASE_A])
     });
-    assert!(tb.m.percta_entries(0).is_empty());
+    assert!(tb.applied().percta_entries(0).is_empty());
     // Registered, then ineligible trailing loads neither train nor
     // invalidate, and an ineligible leading load does not rewrite.
     tb.ld(PC, 0, 0, &[BASE_A, BASE_A + 0x1000]);
-    let before = tb.m.percta_entries(0);
+    let before = tb.applied().percta_entries(0);
     tb.ld(PC, 0, 1, &[BASE_A + 0x80, BASE_A + 0x1080, BASE_A + 0x2080]);
     tb.edge(CapsIn {
         ld_indirect: true,
@@ -82,9 +82,9 @@ fn ineligible_loads_change_nothing() {
         ld_indirect: true,
         ..load(PC, 0, 0, &[BASE_A + 8])
     });
-    assert_eq!(tb.m.percta_entries(0), before);
-    assert!(tb.m.dist_entries().is_empty());
-    assert_eq!(tb.m.stats(), CapsStats::default());
+    assert_eq!(tb.applied().percta_entries(0), before);
+    assert!(tb.applied().dist_entries().is_empty());
+    assert_eq!(tb.applied().stats(), CapsStats::default());
 
     // With MAX_ADDRS = 4, five requests are too many.
     let mut tb = Tb::new(&defaults(), 4);
@@ -93,8 +93,8 @@ fn ineligible_loads_change_nothing() {
         ld_count: 5,
         ..load(PC, 0, 1, &[BASE_A + 0x80; 4])
     });
-    assert!(tb.m.dist_entries().is_empty());
-    assert_eq!(tb.m.percta_lookup(0, PC).unwrap().bases.len(), 4);
+    assert!(tb.applied().dist_entries().is_empty());
+    assert_eq!(tb.applied().percta_lookup(0, PC).unwrap().bases.len(), 4);
 }
 
 // ----- CTA launch -----
@@ -105,15 +105,15 @@ fn cta_launch_clears_slot() {
     tb.ld(PC, 1, 0, &[BASE_B]);
     tb.ld(PC + 4, 1, 2, &[BASE_B + 0x40]);
     tb.ld(PC, 0, 0, &[BASE_A]);
-    assert_eq!(tb.m.percta_entries(1).len(), 2);
+    assert_eq!(tb.applied().percta_entries(1).len(), 2);
     tb.edge(launch(1));
-    assert!(tb.m.percta_entries(1).is_empty());
-    assert_eq!(tb.m.percta_entries(0).len(), 1);
+    assert!(tb.applied().percta_entries(1).is_empty());
+    assert_eq!(tb.applied().percta_entries(0).len(), 1);
     // Job A no longer finds CTA 1.
     tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
     tb.drain();
     assert!(tb.seq().is_empty());
-    assert_eq!(tb.m.stats().trainings, 1);
+    assert_eq!(tb.applied().stats().trainings, 1);
 }
 
 #[test]
@@ -133,7 +133,7 @@ fn launch_and_load_same_slot_same_cycle() {
         cta_launch_slot: 1,
         ..load(PC, 1, 2, &[new_base])
     });
-    let views = tb.m.percta_entries(1);
+    let views = tb.applied().percta_entries(1);
     assert_eq!(views.len(), 1);
     assert_eq!((views[0].index, views[0].lead), (0, 2));
     tb.drain();
@@ -141,5 +141,5 @@ fn launch_and_load_same_slot_same_cycle() {
         tb.seq()[already..].to_vec(),
         vec![(new_base - 2 * STRIDE, 1, 0), (new_base - STRIDE, 1, 1)]
     );
-    assert_eq!(tb.cycles()[already], t + 3);
+    assert_eq!(tb.cycles()[already], t + 6);
 }

@@ -209,7 +209,7 @@ fn check_invariants(p: &CapsParams, warps: u64, stimulus: &[Cycle]) -> Result<()
 
         let job = m.generator().map(|g| g.job);
         let pushed_before = m.stats().prefetches;
-        let pfq_before = m.pfq_len();
+        let pfq_before = m.pfq_len() + usize::from(m.prefetch_in_flight().is_some());
         if out.pf_valid && inputs.pf_ready && !inputs.reset {
             transfers += 1;
         }
@@ -221,13 +221,14 @@ fn check_invariants(p: &CapsParams, warps: u64, stimulus: &[Cycle]) -> Result<()
             prop_assert_eq!(m.pfq_len(), 0);
             prop_assert_eq!(m.jobs_pending(), 0);
             prop_assert_eq!(m.generator(), None);
+            prop_assert_eq!(m.prefetch_in_flight(), None);
             prop_assert!(m.dist_entries().is_empty());
             for slot in 0..n_cta as usize {
                 prop_assert!(m.percta_entries(slot).is_empty());
             }
         } else if m.stats().prefetches > pushed_before {
-            // The prefetch just pushed belongs to the generator's job.
-            let pf = *m.pfq_entries().last().unwrap();
+            // The prefetch just produced belongs to the generator's job.
+            let pf = m.prefetch_in_flight().expect("in the address stage");
             match job {
                 Some(Job::A { warp, cta, .. }) => {
                     prop_assert_eq!(pf.kind, JobKind::A);
@@ -241,11 +242,13 @@ fn check_invariants(p: &CapsParams, warps: u64, stimulus: &[Cycle]) -> Result<()
                 None => prop_assert!(false, "push while idle: {}", ctx),
             }
         }
-        // Nothing is lost: every pushed prefetch was transferred, is
-        // queued, or was discarded by a reset.
+        // Nothing is lost: every produced prefetch was transferred, is
+        // queued or in the address stage, or was discarded by a reset.
+        let in_flight = u64::from(m.prefetch_in_flight().is_some());
+        prop_assert!(m.pfq_len() as u64 + in_flight <= p.PFQ_DEPTH, "{}", ctx);
         prop_assert_eq!(
             m.stats().prefetches,
-            transfers + discarded + m.pfq_len() as u64,
+            transfers + discarded + m.pfq_len() as u64 + in_flight,
             "{}",
             ctx
         );

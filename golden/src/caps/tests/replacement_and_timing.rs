@@ -15,21 +15,21 @@ fn percta_least_recently_updated() {
     let mut tb = Tb::new(&params, 8);
     tb.ld(x, 0, 0, &[BASE_A]);
     tb.ld(y, 0, 0, &[BASE_B]);
-    assert_eq!(tb.m.percta_entry(0, 0).unwrap().rank, 1);
+    assert_eq!(tb.applied().percta_entry(0, 0).unwrap().rank, 1);
     // Rule 2 rewrite of x counts as an update: y is now the oldest.
     tb.ld(x, 0, 0, &[BASE_A + 8]);
-    assert_eq!(tb.m.percta_entry(0, 0).unwrap().rank, 0);
+    assert_eq!(tb.applied().percta_entry(0, 0).unwrap().rank, 0);
     tb.ld(z, 0, 1, &[BASE_C]);
     let pcs = |tb: &Tb| {
         (0..2)
-            .map(|e| tb.m.percta_entry(0, e).map(|v| v.pc))
+            .map(|e| tb.applied().percta_entry(0, e).map(|v| v.pc))
             .collect::<Vec<_>>()
     };
     assert_eq!(pcs(&tb), vec![Some(x), Some(z)]);
     // Look-ups by trailing warps (rule 4 waiting, rule 3 verifying) do
     // not count: x stays the oldest.
     tb.ld(x, 0, 3, &[BASE_A + 8 + 0x300]);
-    assert_eq!(tb.m.percta_entry(0, 0).unwrap().rank, 1);
+    assert_eq!(tb.applied().percta_entry(0, 0).unwrap().rank, 1);
     tb.ld(w, 0, 0, &[0x100]);
     assert_eq!(pcs(&tb), vec![Some(w), Some(z)]);
     // z (lead 1) trains; verifying z does not update it: z is replaced.
@@ -38,7 +38,7 @@ fn percta_least_recently_updated() {
     tb.ld(x, 0, 5, &[BASE_A]);
     assert_eq!(pcs(&tb), vec![Some(w), Some(x)]);
     // Other slots have their own order.
-    assert!(tb.m.percta_entries(1).is_empty());
+    assert!(tb.applied().percta_entries(1).is_empty());
 }
 
 #[test]
@@ -53,15 +53,25 @@ fn percta_invalidation_keeps_order_of_others() {
     }
     // 0x20 is not a striding load: invalidated.
     tb.ld(0x20, 0, 2, &[BASE_A + 0x21]);
-    assert_eq!(tb.m.percta_entry(0, 1), None);
-    assert_eq!(tb.m.percta_entry(0, 0).unwrap().rank, 1);
-    assert_eq!(tb.m.percta_entry(0, 2).unwrap().rank, 0);
+    assert_eq!(tb.applied().percta_entry(0, 1), None);
+    assert_eq!(tb.applied().percta_entry(0, 0).unwrap().rank, 1);
+    assert_eq!(tb.applied().percta_entry(0, 2).unwrap().rank, 0);
     // The free entry is taken first, then the oldest (0x10).
     tb.ld(0x40, 0, 0, &[BASE_A]);
     tb.ld(0x50, 0, 0, &[BASE_A]);
-    let pcs: Vec<u64> = tb.m.percta_entries(0).iter().map(|v| v.pc).collect();
+    let pcs: Vec<u64> = tb
+        .applied()
+        .percta_entries(0)
+        .iter()
+        .map(|v| v.pc)
+        .collect();
     assert_eq!(pcs, vec![0x50, 0x40, 0x30]);
-    let ranks: Vec<usize> = tb.m.percta_entries(0).iter().map(|v| v.rank).collect();
+    let ranks: Vec<usize> = tb
+        .applied()
+        .percta_entries(0)
+        .iter()
+        .map(|v| v.rank)
+        .collect();
     assert_eq!(ranks, vec![0, 1, 2]);
 }
 
@@ -81,22 +91,24 @@ fn dist_lru_on_allocation() {
     // Verifications and counter increments do not count as updates.
     tb.ld(0x10, 0, 2, &[BASE_A + 0x10 + 0x100]);
     tb.ld(0x10, 0, 3, &[0]);
-    assert_eq!(tb.m.dist_lookup(0x10).unwrap().cnt, 1);
+    assert_eq!(tb.applied().dist_lookup(0x10).unwrap().cnt, 1);
     train(&mut tb, 0x30);
-    let pcs: Vec<(usize, u64)> =
-        tb.m.dist_entries()
-            .iter()
-            .map(|d| (d.index, d.pc))
-            .collect();
+    let pcs: Vec<(usize, u64)> = tb
+        .applied()
+        .dist_entries()
+        .iter()
+        .map(|d| (d.index, d.pc))
+        .collect();
     assert_eq!(pcs, vec![(0, 0x30), (1, 0x20)]);
     train(&mut tb, 0x40);
-    let pcs: Vec<(usize, u64, usize)> =
-        tb.m.dist_entries()
-            .iter()
-            .map(|d| (d.index, d.pc, d.rank))
-            .collect();
+    let pcs: Vec<(usize, u64, usize)> = tb
+        .applied()
+        .dist_entries()
+        .iter()
+        .map(|d| (d.index, d.pc, d.rank))
+        .collect();
     assert_eq!(pcs, vec![(0, 0x30, 1), (1, 0x40, 0)]);
-    assert_eq!(tb.m.stats().trainings, 4);
+    assert_eq!(tb.applied().stats().trainings, 4);
 }
 
 // ----- generator timing -----
@@ -113,16 +125,17 @@ fn job_a_skips_scattered_slots_without_gaps() {
     let t = tb.ld(PC, 0, 1, &[base(0) + 0x80]);
     assert_eq!(tb.m.generator(), None);
     tb.ld(PC, 0, 2, &[base(0) + 0x100]);
+    tb.idle(2); // edges t+2, t+3: the job is taken at t+3
     let g = tb.m.generator().unwrap();
     assert_eq!((g.pos, g.k), (0, 0));
-    tb.idle(1); // edge t+2: first push
+    tb.idle(1); // edge t+4: first prefetch selected
     assert_eq!(tb.m.generator().unwrap().pos, 2);
-    tb.idle(2); // edges t+3, t+4
+    tb.idle(2); // edges t+5, t+6
     assert_eq!(tb.m.generator().unwrap().pos, 8);
-    tb.idle(1); // edge t+5: job ends
+    tb.idle(1); // edge t+7: job ends
     assert_eq!(tb.m.generator(), None);
     assert_eq!(tb.m.jobs_pending(), 1);
-    tb.idle(1); // edge t+6: next job taken
+    tb.idle(1); // edge t+8: next job taken
     assert!(tb.m.generator().is_some());
     tb.drain();
     assert_eq!(
@@ -139,7 +152,7 @@ fn job_a_skips_scattered_slots_without_gaps() {
     );
     assert_eq!(
         tb.cycles(),
-        vec![t + 3, t + 4, t + 5, t + 8, t + 9, t + 10, t + 11]
+        vec![t + 6, t + 7, t + 8, t + 11, t + 12, t + 13, t + 14]
     );
 }
 
@@ -157,9 +170,10 @@ fn job_b_skips_leading_warp_without_gap() {
             .map(|w| ((BASE_B + w * STRIDE).wrapping_sub(lead * STRIDE), 1, w))
             .collect();
         assert_eq!(tb.seq(), expected, "lead {lead}");
-        assert_eq!(tb.cycles(), vec![t + 3, t + 4, t + 5], "lead {lead}");
-        // The job ended at edge t + 5 at the latest.
-        assert_eq!(tb.cycle, t + 6);
+        assert_eq!(tb.cycles(), vec![t + 6, t + 7, t + 8], "lead {lead}");
+        // The job (taken at edge t + 3) ended at edge t + 7 at the latest,
+        // its last prefetch was transferred at edge t + 8.
+        assert_eq!(tb.cycle, t + 9);
     }
 }
 
@@ -177,13 +191,15 @@ fn job_b_reads_current_tables() {
     tb.ld(PC, 0, 1, &two(BASE_A, 1));
     tb.drain();
     let t = tb.ld(PC, 1, 0, &two(BASE_B, 0));
-    tb.idle(1); // t+1: job B taken
-                // t+2: (w1, k0) pushed from n = 2; the leading warp rewrites with
-                // one address at the same edge.
+    tb.idle(2); // t+1, t+2: the load applied, its job in the FIFO
+                // t+3: job B taken; the leading warp rewrites with one address,
+                // applied at t+4, where (w1, k0) is selected from n = 2.
     let moved = BASE_B + 0x10;
     tb.ld(PC, 1, 0, &[moved]);
+    assert_eq!(tb.m.generator().map(|g| (g.pos, g.k)), Some((0, 0)));
+    tb.idle(1);
     assert_eq!(tb.m.generator().map(|g| (g.pos, g.k)), Some((1, 1)));
-    // t+3: k = 1 >= n = 1: no prefetch, the cursor moves on.
+    // t+5: k = 1 >= n = 1: no prefetch, the cursor moves on.
     tb.idle(1);
     assert_eq!(tb.m.generator().map(|g| (g.pos, g.k)), Some((2, 0)));
     tb.drain();
@@ -195,7 +211,7 @@ fn job_b_reads_current_tables() {
             (moved + 3 * 0x80, 1, 3)
         ]
     );
-    assert_eq!(tb.cycles(), vec![t + 3, t + 5, t + 6]);
+    assert_eq!(tb.cycles(), vec![t + 6, t + 8, t + 9]);
 }
 
 #[test]
@@ -211,10 +227,13 @@ fn job_b_skip_and_end_do_not_wait_for_the_queue() {
     tb.drain();
     tb.pf_ready = false;
     tb.ld(PC, 1, 0, &two(BASE_B, 0));
-    tb.idle(1); // job taken
-    tb.ld(PC, 1, 0, &[BASE_B]); // first push; rewrite n = 1
+    tb.idle(2); // the load applied, its job in the FIFO
+    tb.ld(PC, 1, 0, &[BASE_B]); // job taken; rewrite n = 1, applied next
+    tb.idle(1); // first prefetch selected; the rewrite applied
+    assert!(tb.m.prefetch_in_flight().is_some());
+    assert_eq!(tb.m.pfq_len(), 0);
+    tb.idle(1); // skip with a full queue (the address stage's prefetch)
     assert_eq!(tb.m.pfq_len(), 1);
-    tb.idle(1); // skip with a full queue
     assert_eq!(tb.m.generator().map(|g| (g.pos, g.k)), Some((2, 0)));
     tb.idle(3); // stall on (w2, k0)
     assert_eq!(tb.m.generator().map(|g| (g.pos, g.k)), Some((2, 0)));

@@ -15,9 +15,9 @@ fn reset_clears_everything() {
     tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
     tb.ld(PC, 0, 2, &[BASE_A + 2 * STRIDE]);
     tb.ld(PC, 1, 1, &[BASE_B + STRIDE]);
-    tb.idle(1);
+    tb.idle(3);
     assert!(tb.m.outputs().pf_valid);
-    let stats = tb.m.stats();
+    let stats = tb.applied().stats();
     // A reset with a launch and a load: both ignored.
     tb.edge(CapsIn {
         reset: true,
@@ -29,15 +29,15 @@ fn reset_clears_everything() {
     assert_eq!(tb.m.pfq_len(), 0);
     assert_eq!(tb.m.jobs_pending(), 0);
     assert_eq!(tb.m.generator(), None);
-    assert!(tb.m.dist_entries().is_empty());
+    assert!(tb.applied().dist_entries().is_empty());
     for c in 0..8 {
-        assert!(tb.m.percta_entries(c).is_empty());
+        assert!(tb.applied().percta_entries(c).is_empty());
     }
-    assert_eq!(tb.m.stats(), stats, "statistics survive reset");
+    assert_eq!(tb.applied().stats(), stats, "statistics survive reset");
     // Everything starts again from empty.
     tb.pf_ready = true;
     tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
-    assert_eq!(tb.m.percta_lookup(0, PC).unwrap().lead, 1);
+    assert_eq!(tb.applied().percta_lookup(0, PC).unwrap().lead, 1);
 }
 
 #[test]
@@ -53,20 +53,20 @@ fn narrow_addresses_and_pcs_wrap() {
     // PC 0x13 and 0x3 are the same load; addresses wrap at 256.
     tb.ld(0x13, 0, 0, &[0xf0]);
     tb.ld(0x3, 0, 1, &[0x110]);
-    let d = tb.m.dist_lookup(0x3).unwrap();
+    let d = tb.applied().dist_lookup(0x3).unwrap();
     assert_eq!((d.pc, d.stride), (0x3, 0x20));
     tb.drain();
     // Slot bits above clog2(N_CTA) and warp bits above WARP_IDX_W are
     // dropped: CTA 3 is slot 1, warp 8 is warp 0.
     let t = tb.ld(0x3, 3, 8, &[0x1e0]);
-    assert_eq!(tb.m.percta_lookup(1, 3).unwrap().lead, 0);
+    assert_eq!(tb.applied().percta_lookup(1, 3).unwrap().lead, 0);
     tb.drain();
     assert_eq!(tb.seq(), vec![(0x00, 1, 1), (0x20, 1, 2), (0x40, 1, 3)]);
-    assert_eq!(tb.cycles()[0], t + 3);
+    assert_eq!(tb.cycles()[0], t + 6);
     // A negative stride of 8 bits: -0x10 = 0xf0.
     tb.ld(0x5, 0, 2, &[0x08]);
     tb.ld(0x5, 0, 0, &[0x28]);
-    assert_eq!(tb.m.dist_lookup(0x5).unwrap().stride, 0xf0);
+    assert_eq!(tb.applied().dist_lookup(0x5).unwrap().stride, 0xf0);
 }
 
 #[test]
@@ -80,7 +80,7 @@ fn full_width_addresses() {
     let top = 0xffff_ffff_ffff_ff00;
     tb.ld(u64::MAX, 0, 0, &[top]);
     tb.ld(u64::MAX, 0, 2, &[top + 0x40]);
-    assert_eq!(tb.m.dist_lookup(u64::MAX).unwrap().stride, 0x20);
+    assert_eq!(tb.applied().dist_lookup(u64::MAX).unwrap().stride, 0x20);
     tb.ld(u64::MAX, 1, 2, &[0x10]);
     tb.drain();
     assert_eq!(

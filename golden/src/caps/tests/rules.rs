@@ -14,13 +14,16 @@ fn rule4_non_power_of_two_distance_waits() {
     tb.ld(PC, 0, 3, &[BASE_A + 3 * 0x80]);
     tb.ld(PC, 0, 6, &[BASE_A + 0x1234]);
     tb.drain();
-    assert!(tb.m.dist_entries().is_empty());
-    assert_eq!(tb.m.percta_lookup(0, PC).unwrap().bases, vec![BASE_A]);
-    assert_eq!(tb.m.stats(), CapsStats::default());
+    assert!(tb.applied().dist_entries().is_empty());
+    assert_eq!(
+        tb.applied().percta_lookup(0, PC).unwrap().bases,
+        vec![BASE_A]
+    );
+    assert_eq!(tb.applied().stats(), CapsStats::default());
     // Warp 2 (distance 2) trains: stride 0x80.
     tb.ld(PC, 0, 2, &[BASE_A + 2 * 0x80]);
     tb.drain();
-    assert_eq!(tb.m.dist_lookup(PC).unwrap().stride, 0x80);
+    assert_eq!(tb.applied().dist_lookup(PC).unwrap().stride, 0x80);
     assert_eq!(tb.seq(), vec![(BASE_B + 2 * 0x80, 1, 2)]);
 }
 
@@ -29,20 +32,20 @@ fn rule4_non_divisible_diff_invalidates() {
     let mut tb = Tb::new(&defaults(), 8);
     tb.ld(PC, 0, 0, &[BASE_A]);
     tb.ld(PC, 0, 2, &[BASE_A + 0x81]);
-    assert_eq!(tb.m.percta_lookup(0, PC), None);
-    assert!(tb.m.dist_entries().is_empty());
-    assert_eq!(tb.m.stats().invalidations, 1);
+    assert_eq!(tb.applied().percta_lookup(0, PC), None);
+    assert!(tb.applied().dist_entries().is_empty());
+    assert_eq!(tb.applied().stats().invalidations, 1);
     // Distance 4: low two bits of the difference must be zero.
     tb.ld(PC, 0, 0, &[BASE_A]);
     tb.ld(PC, 0, 4, &[BASE_A + 0x102]);
-    assert_eq!(tb.m.percta_lookup(0, PC), None);
-    assert_eq!(tb.m.stats().invalidations, 2);
+    assert_eq!(tb.applied().percta_lookup(0, PC), None);
+    assert_eq!(tb.applied().stats().invalidations, 2);
     // The next load of the PC leads again.
     tb.ld(PC, 0, 2, &[BASE_A + 0x100]);
-    assert_eq!(tb.m.percta_lookup(0, PC).unwrap().lead, 2);
+    assert_eq!(tb.applied().percta_lookup(0, PC).unwrap().lead, 2);
     // A difference divisible by 4 but not by 8, at distance 4: fine.
     tb.ld(PC, 0, 6, &[BASE_A + 0x100 + 0x104]);
-    assert_eq!(tb.m.dist_lookup(PC).unwrap().stride, 0x41);
+    assert_eq!(tb.applied().dist_lookup(PC).unwrap().stride, 0x41);
 }
 
 #[test]
@@ -50,16 +53,16 @@ fn rule4_differing_strides_invalidate() {
     let mut tb = Tb::new(&defaults(), 8);
     tb.ld(PC, 0, 0, &[BASE_A, BASE_A + 0x1000]);
     tb.ld(PC, 0, 1, &[BASE_A + 0x80, BASE_A + 0x1100]);
-    assert_eq!(tb.m.percta_lookup(0, PC), None);
-    assert!(tb.m.dist_entries().is_empty());
-    assert_eq!(tb.m.stats().invalidations, 1);
+    assert_eq!(tb.applied().percta_lookup(0, PC), None);
+    assert!(tb.applied().dist_entries().is_empty());
+    assert_eq!(tb.applied().stats().invalidations, 1);
     // Differing counts invalidate too, even at a non-power-of-two
     // distance.
     tb.ld(PC, 0, 0, &[BASE_A, BASE_A + 0x1000]);
     tb.ld(PC, 0, 3, &[BASE_A + 0x180]);
-    assert_eq!(tb.m.percta_lookup(0, PC), None);
-    assert_eq!(tb.m.stats().invalidations, 2);
-    assert_eq!(tb.m.stats().jobs_a, 0);
+    assert_eq!(tb.applied().percta_lookup(0, PC), None);
+    assert_eq!(tb.applied().stats().invalidations, 2);
+    assert_eq!(tb.applied().stats().jobs_a, 0);
 }
 
 #[test]
@@ -70,13 +73,13 @@ fn rule4_zero_stride_does_nothing() {
     tb.ld(PC, 0, 1, &[BASE_A, BASE_A + 0x1000]);
     tb.ld(PC, 0, 4, &[BASE_A, BASE_A + 0x1000]);
     tb.drain();
-    assert!(tb.m.dist_entries().is_empty());
-    let p = tb.m.percta_lookup(0, PC).unwrap();
+    assert!(tb.applied().dist_entries().is_empty());
+    let p = tb.applied().percta_lookup(0, PC).unwrap();
     assert_eq!(
         (p.lead, p.bases.clone()),
         (0, vec![BASE_A, BASE_A + 0x1000])
     );
-    assert_eq!(tb.m.stats(), CapsStats::default());
+    assert_eq!(tb.applied().stats(), CapsStats::default());
     assert!(tb.seq().is_empty());
 }
 
@@ -88,7 +91,7 @@ fn rule4_negative_delta_and_negative_stride() {
     tb.ld(PC, 0, 2, &[BASE_A + 2 * 0x80]);
     tb.ld(PC, 0, 0, &[BASE_A]);
     tb.drain();
-    assert_eq!(tb.m.dist_lookup(PC).unwrap().stride, 0x80);
+    assert_eq!(tb.applied().dist_lookup(PC).unwrap().stride, 0x80);
     // Job A for warp 0 of CTA 1 (lead 5): base - 5 * 0x80.
     assert_eq!(tb.seq(), vec![(BASE_B - 5 * 0x80, 1, 0)]);
 
@@ -96,7 +99,7 @@ fn rule4_negative_delta_and_negative_stride() {
     let pc = PC + 4;
     tb.ld(pc, 0, 1, &[BASE_A]);
     tb.ld(pc, 0, 3, &[BASE_A - 0x80]);
-    assert_eq!(tb.m.dist_lookup(pc).unwrap().stride, 0xffff_ffc0);
+    assert_eq!(tb.applied().dist_lookup(pc).unwrap().stride, 0xffff_ffc0);
     // Lead warp 4, trailing warp 0: delta = -4, diff = +0x100,
     // s = -0x40.
     let pc = PC + 8;
@@ -104,9 +107,9 @@ fn rule4_negative_delta_and_negative_stride() {
     tb.ld(pc, 1, 0, &[BASE_B]);
     tb.ld(pc, 0, 0, &[BASE_A + 0x100]);
     tb.drain();
-    assert_eq!(tb.m.dist_lookup(pc).unwrap().stride, 0xffff_ffc0);
+    assert_eq!(tb.applied().dist_lookup(pc).unwrap().stride, 0xffff_ffc0);
     // For warp 0 of CTA 1 (lead 0): lead == w, not a candidate.
-    assert_eq!(tb.m.stats().prefetches, 1);
+    assert_eq!(tb.applied().stats().prefetches, 1);
     // Lead warp 3, trailing warp 2: delta = -1, diff = +0x40,
     // s = -0x40; CTA 1 (lead 0) gets warp 2 at base - 0x80.
     let pc = PC + 12;
@@ -114,7 +117,7 @@ fn rule4_negative_delta_and_negative_stride() {
     tb.ld(pc, 0, 3, &[BASE_A]);
     tb.ld(pc, 0, 2, &[BASE_A + 0x40]);
     tb.drain();
-    assert_eq!(tb.m.dist_lookup(pc).unwrap().stride, 0xffff_ffc0);
+    assert_eq!(tb.applied().dist_lookup(pc).unwrap().stride, 0xffff_ffc0);
     assert_eq!(tb.seq().last(), Some(&(BASE_B - 0x80, 1, 2)));
 }
 
@@ -131,12 +134,12 @@ fn rule3_mispredictions_throttle() {
     tb.ld(PC, 1, 0, &[BASE_B]);
     tb.ld(PC, 0, 0, &[BASE_A]);
     tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
-    let cnt = |tb: &Tb| tb.m.dist_lookup(PC).unwrap().cnt;
+    let cnt = |tb: &Tb| tb.applied().dist_lookup(PC).unwrap().cnt;
     assert_eq!(cnt(&tb), 0);
     // Wrong: cnt 1 < 2, job A still created.
     tb.ld(PC, 0, 2, &[BASE_A + 0x999]);
     assert_eq!(cnt(&tb), 1);
-    assert_eq!(tb.m.stats().jobs_a, 2);
+    assert_eq!(tb.applied().stats().jobs_a, 2);
     // Wrong: cnt 2 after the verify step, no job.
     tb.ld(PC, 0, 3, &[BASE_A + 0x999]);
     assert_eq!(cnt(&tb), 2);
@@ -157,9 +160,9 @@ fn rule3_mispredictions_throttle() {
         tb.seq(),
         vec![(BASE_B + STRIDE, 1, 1), (BASE_B + 2 * STRIDE, 1, 2)]
     );
-    let s = tb.m.stats();
+    let s = tb.applied().stats();
     assert_eq!((s.jobs_a, s.jobs_b, s.mispredictions), (2, 0, 5));
-    assert!(tb.m.percta_lookup(2, PC).is_some());
+    assert!(tb.applied().percta_lookup(2, PC).is_some());
 }
 
 /// `CNT_DECAY = 1` (spec revision): a correct verification decrements the
@@ -175,7 +178,7 @@ fn rule3_correct_verifications_decay_the_counter() {
     let mut tb = Tb::new(&params, 8);
     tb.ld(PC, 0, 0, &[BASE_A]);
     tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
-    let cnt = |tb: &Tb| tb.m.dist_lookup(PC).unwrap().cnt;
+    let cnt = |tb: &Tb| tb.applied().dist_lookup(PC).unwrap().cnt;
     // Right at 0: stays 0 (saturating), job A.
     tb.ld(PC, 0, 2, &[BASE_A + 2 * STRIDE]);
     assert_eq!(cnt(&tb), 0);
@@ -183,11 +186,11 @@ fn rule3_correct_verifications_decay_the_counter() {
     tb.ld(PC, 0, 3, &[BASE_A + 0x999]);
     tb.ld(PC, 0, 4, &[BASE_A + 0x999]);
     assert_eq!(cnt(&tb), 2);
-    let jobs = tb.m.stats().jobs_a;
+    let jobs = tb.applied().stats().jobs_a;
     // Right: 2 -> 1 < 2 after the verify step: job A again.
     tb.ld(PC, 0, 5, &[BASE_A + 5 * STRIDE]);
     assert_eq!(cnt(&tb), 1);
-    assert_eq!(tb.m.stats().jobs_a, jobs + 1);
+    assert_eq!(tb.applied().stats().jobs_a, jobs + 1);
     tb.ld(PC, 0, 6, &[BASE_A + 6 * STRIDE]);
     assert_eq!(cnt(&tb), 0);
     // The paper's reading: never decrements.
@@ -235,7 +238,7 @@ fn rule2_loop_iterations_enqueue_job_b() {
         }
         assert_eq!(new, expected, "LOOP_JOBS = {loop_jobs}");
         assert_eq!(
-            tb.m.stats().jobs_b,
+            tb.applied().stats().jobs_b,
             1 + loop_jobs,
             "LOOP_JOBS = {loop_jobs}"
         );
@@ -252,7 +255,7 @@ fn rule2_loop_iterations_enqueue_job_b() {
     tb.ld(PC, 0, 2, &[BASE_A + 0x999]);
     tb.ld(PC, 0, 0, &[BASE_A + 0x1_0000]);
     tb.drain();
-    assert_eq!(tb.m.stats().jobs_b, 0);
+    assert_eq!(tb.applied().stats().jobs_b, 0);
 }
 
 #[test]
@@ -261,7 +264,7 @@ fn rule3_only_the_training_cta_triggers() {
     tb.ld(PC, 0, 0, &[BASE_A]);
     tb.ld(PC, 1, 0, &[BASE_B]);
     tb.ld(PC, 1, 1, &[BASE_B + STRIDE]);
-    assert_eq!(tb.m.dist_lookup(PC).unwrap().lead_cta, 1);
+    assert_eq!(tb.applied().dist_lookup(PC).unwrap().lead_cta, 1);
     // CTA 0 is not the leading CTA: verify only.
     tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
     tb.ld(PC, 0, 2, &[BASE_A + 2 * STRIDE]);
@@ -272,5 +275,5 @@ fn rule3_only_the_training_cta_triggers() {
         tb.seq(),
         vec![(BASE_A + STRIDE, 0, 1), (BASE_A + 2 * STRIDE, 0, 2)]
     );
-    assert_eq!(tb.m.stats().mispredictions, 0);
+    assert_eq!(tb.applied().stats().mispredictions, 0);
 }

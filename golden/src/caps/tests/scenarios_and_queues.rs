@@ -12,10 +12,10 @@ fn scenario_fig9a() {
     tb.ld(PC, 0, 0, &[fig9(BASE_A, 0)]);
     tb.ld(PC, 1, 0, &[fig9(BASE_B, 0)]);
     tb.ld(PC, 2, 0, &[fig9(BASE_C, 0)]);
-    assert!(tb.m.dist_entries().is_empty());
+    assert!(tb.applied().dist_entries().is_empty());
     let t = tb.ld(PC, 0, 1, &[fig9(BASE_A, 1)]);
     // A1 learnt the stride and created job A.
-    let d = tb.m.dist_lookup(PC).expect("stride learnt");
+    let d = tb.applied().dist_lookup(PC).expect("stride learnt");
     assert_eq!((d.stride, d.cnt, d.lead_cta), (STRIDE, 0, 0));
     tb.ld(PC, 0, 2, &[fig9(BASE_A, 2)]);
     tb.drain();
@@ -28,11 +28,13 @@ fn scenario_fig9a() {
             (fig9(BASE_C, 2), 2, 2),
         ]
     );
-    // First prefetch during the cycle after edge t + 2; the second job
-    // is taken the edge after the first ends (t + 5), so its prefetches
-    // come 3 cycles after the first job's last.
-    assert_eq!(tb.cycles(), vec![t + 3, t + 4, t + 7, t + 8]);
-    let s = tb.m.stats();
+    // First prefetch during the cycle after edge t + 5 (the load applied
+    // at t + 1, its job in the FIFO at t + 2, taken at t + 3, the prefetch
+    // selected at t + 4, in the output queue at t + 5); the second job is
+    // taken the edge after the first ends (t + 7), so its prefetches come
+    // 3 cycles after the first job's last.
+    assert_eq!(tb.cycles(), vec![t + 6, t + 7, t + 10, t + 11]);
+    let s = tb.applied().stats();
     assert_eq!((s.jobs_a, s.jobs_b, s.jobs_dropped), (2, 0, 0));
     assert_eq!((s.prefetches, s.trainings, s.mispredictions), (4, 1, 0));
     assert_eq!(s.invalidations, 0);
@@ -43,12 +45,15 @@ fn scenario_fig9b() {
     let mut tb = Tb::new(&defaults(), 3);
     tb.ld(PC, 0, 0, &[fig9(BASE_A, 0)]);
     tb.ld(PC, 0, 1, &[fig9(BASE_A, 1)]);
-    // One idle cycle: job A (taken at the next edge) looks at the tables
-    // before B0 is registered and finds no other CTA.
-    tb.idle(1);
+    // Two idle cycles: job A (A1 at edge a: applied at a + 1, in the FIFO
+    // at a + 2, taken at a + 3) looks at the tables in the cycle before
+    // edge a + 4, before B0 (accepted at a + 3) is applied, and finds no
+    // other CTA.
+    tb.idle(2);
     let t = tb.ld(PC, 1, 0, &[fig9(BASE_B, 0)]);
-    assert_eq!(tb.m.generator(), None, "job A ended with nothing");
+    assert!(tb.m.generator().is_some(), "job A taken");
     tb.ld(PC, 2, 0, &[fig9(BASE_C, 0)]);
+    assert_eq!(tb.m.generator(), None, "job A ended with nothing");
     tb.drain();
     assert_eq!(
         tb.seq(),
@@ -59,8 +64,8 @@ fn scenario_fig9b() {
             (fig9(BASE_C, 2), 2, 2),
         ]
     );
-    assert_eq!(tb.cycles(), vec![t + 3, t + 4, t + 7, t + 8]);
-    let s = tb.m.stats();
+    assert_eq!(tb.cycles(), vec![t + 6, t + 7, t + 10, t + 11]);
+    let s = tb.applied().stats();
     assert_eq!((s.jobs_a, s.jobs_b, s.prefetches), (1, 2, 4));
 }
 
@@ -88,7 +93,7 @@ fn scenario_fig9b_back_to_back() {
     );
     assert_eq!(
         tb.cycles(),
-        vec![t + 3, t + 4, t + 7, t + 8, t + 11, t + 12]
+        vec![t + 6, t + 7, t + 10, t + 11, t + 14, t + 15]
     );
 }
 
@@ -110,13 +115,15 @@ fn back_pressure_holds_and_loses_nothing() {
         expected.push((base(c) + 0x80, c, 1));
         expected.push((base(c) + 0x1080, c, 1));
     }
-    tb.idle(2); // edges t+1, t+2: job taken, first push
+    // Edges t+1 .. t+5: the load applied, its job in the FIFO, taken, the
+    // first prefetch selected, in the output queue.
+    tb.idle(5);
     let head = tb.m.outputs();
     assert!(head.pf_valid);
     assert_eq!((head.pf_addr, head.pf_cta, head.pf_warp), expected[0]);
     for i in 0..20 {
         let out = tb.m.outputs();
-        assert_eq!(out, head, "cycle {}", t + 3 + i);
+        assert_eq!(out, head, "cycle {}", t + 6 + i);
         assert_eq!(tb.m.pfq_len(), (i as usize + 1).min(4));
         tb.idle(1);
     }
@@ -138,7 +145,7 @@ fn back_pressure_holds_and_loses_nothing() {
     // One transfer every cycle from the release on: no bubble.
     let cycles: Vec<u64> = (release..release + 14).collect();
     assert_eq!(tb.cycles(), cycles);
-    assert_eq!(tb.m.stats().prefetches, 14);
+    assert_eq!(tb.applied().stats().prefetches, 14);
 }
 
 #[test]
@@ -206,7 +213,7 @@ fn job_fifo_full_drops_depth_1() {
     // w1 pushed (empty); w2 dropped (w1 still queued at the start of the
     // cycle, although taken at that edge); w3 pushed; w4, w5 dropped.
     let tb = job_fifo_run(1);
-    let s = tb.m.stats();
+    let s = tb.applied().stats();
     assert_eq!((s.jobs_a, s.jobs_dropped), (2, 3));
     assert_eq!(tb.seq(), job_a_prefetches(&[1, 3]));
 }
@@ -215,7 +222,7 @@ fn job_fifo_full_drops_depth_1() {
 fn job_fifo_full_drops_depth_2() {
     // w1, w2, w3 pushed (w1 taken at w2's edge); w4, w5 dropped.
     let tb = job_fifo_run(2);
-    let s = tb.m.stats();
+    let s = tb.applied().stats();
     assert_eq!((s.jobs_a, s.jobs_dropped), (3, 2));
     assert_eq!(tb.seq(), job_a_prefetches(&[1, 2, 3]));
 }

@@ -1,6 +1,6 @@
 //! The third section of the [`super::CapsPrefetcherRtl`] kernel: the
-//! generator, the next prefetch of the current job and the generator's
-//! state.
+//! generator's selection stage (the next prefetch of the current job, into
+//! the address stage's registers) and the generator's state.
 
 use rust_hdl::prelude::*;
 
@@ -91,7 +91,6 @@ impl<
         self.s_b2.next = self.sel_sb2.o.val();
         self.s_b3.next = self.sel_sb3.o.val();
         self.zx_glead.narrow.next = self.s_lead.val();
-        self.zx_jwarp.narrow.next = self.j_warp.q.val();
         self.zx_cfg.narrow.next = self.cfg_warps_per_cta.val();
         // Job B: the warp w' (the leading warp is skipped).
         if self.posb.q.val() == self.zx_glead.wide.val() {
@@ -118,20 +117,22 @@ impl<
         } else {
             self.s_base.next = self.s_b0.val();
         }
-        // The address base'[k*] + distance * stride, in one carry-save sum.
-        self.mul_g.b.next = self.s_base.val();
         if self.j_kind.q.val() {
-            self.mul_g.d.next = self.wb.val() - self.zx_glead.wide.val();
-            self.mul_g.s.next = self.dtab.gh_stride.val();
             self.have_pf.next = self.busy.q.val() & !self.b_end.val() & !self.b_skip.val();
             self.g_end.next = self.busy.q.val() & self.b_end.val();
         } else {
-            self.mul_g.d.next = self.zx_jwarp.wide.val() - self.zx_glead.wide.val();
-            self.mul_g.s.next = self.j_stride.q.val();
             self.have_pf.next = self.busy.q.val() & self.found_a.val();
             self.g_end.next = self.busy.q.val() & !self.found_a.val();
         }
-        self.pf_push.next = self.have_pf.val() & !self.pfq.o_full.val();
+        // Room: the output queue and the address stage together hold
+        // fewer than PFQ_DEPTH prefetches at the start of the cycle (a pop
+        // at this edge does not make room). Together they never hold more,
+        // so with the stage occupied "fewer" is "the queue holds other
+        // than PFQ_DEPTH - 1".
+        self.pf_room.next = !self.pfq.o_full.val()
+            & !(self.st_v.q.val() & (self.pfq_n.q.val() == self.pfq_dm1.val()));
+        self.pf_push.next = self.have_pf.val() & self.pf_room.val();
+        self.st_v.d.next = self.pf_push.val();
         // Generator state.
         if self.take.val() {
             self.busy.d.next = true;

@@ -1,6 +1,10 @@
-//! The first section of the [`super::CapsPrefetcherRtl`] kernel: the
-//! generator registers' clock, reset and hold; the load's eligibility, its
-//! PerCTA and DIST look-ups, rule 3's verification and rule 4's comparison.
+//! The load's first stage (a section of the [`super::CapsPrefetcherRtl`]
+//! kernel), on the ports: the load's eligibility, its PerCTA and DIST
+//! look-ups, and the values the rules need, computed twice: for the entry
+//! the look-up finds (r) and for the entry the load in the rules stage may
+//! be writing at this edge with its own values (f: its warp as the
+//! leading warp, its count and addresses as the bases). The rules stage
+//! picks one of the two when it knows what that load did.
 
 use rust_hdl::prelude::*;
 
@@ -24,18 +28,6 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // Generator registers: clock, reset, hold.
-        dff_setup!(self, clock, busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb, kk);
-        self.busy.reset.next = self.reset.val();
-        self.j_kind.reset.next = self.reset.val();
-        self.j_pc.reset.next = self.reset.val();
-        self.j_cta.reset.next = self.reset.val();
-        self.j_warp.reset.next = self.reset.val();
-        self.j_stride.reset.next = self.reset.val();
-        self.posa.reset.next = self.reset.val();
-        self.posb.reset.next = self.reset.val();
-        self.kk.reset.next = self.reset.val();
-
         // ---- The load: eligibility, PerCTA[ld_cta] and DIST look-ups.
         self.elig.next = self.ld_valid.val()
             & !self.ld_indirect.val()
@@ -60,7 +52,6 @@ impl<
         }
         self.l_cleared.next =
             self.cta_launch_valid.val() & (self.cta_launch_slot.val() == self.ld_cta.val());
-        self.m_hit.next = false;
         for e in 0..self._ne {
             self.cols[e].clock.next = self.clock.val();
             self.cols[e].reset.next = self.reset.val();
@@ -69,16 +60,7 @@ impl<
             self.cols[e].l_onehot.next = self.l_onehot.val();
             self.cols[e].l_cleared.next = self.l_cleared.val();
             self.cols[e].l_pc.next = self.ld_pc.val();
-            self.cols[e].l_warp.next = self.ld_warp.val();
-            self.cols[e].l_n.next = self.n3.val();
-            self.cols[e].a0.next = self.a[0].val();
-            self.cols[e].a1.next = self.a[1].val();
-            self.cols[e].a2.next = self.a[2].val();
-            self.cols[e].a3.next = self.a[3].val();
             // The hit column's entry (at most one column hits): AND-OR.
-            if self.cols[e].l_hit.val() {
-                self.m_hit.next = true;
-            }
             self.sel_llead.hit[e].next = self.cols[e].l_hit.val();
             self.sel_llead.v[e].next = self.cols[e].l_lead.val();
             self.sel_ln.hit[e].next = self.cols[e].l_hit.val();
@@ -91,9 +73,9 @@ impl<
             self.sel_lb1.v[e].next = self.cols[e].l_base1.val();
             self.sel_lb2.v[e].next = self.cols[e].l_base2.val();
             self.sel_lb3.v[e].next = self.cols[e].l_base3.val();
-            self.order.valid[e].next = self.cols[e].l_ev.val();
-            self.order.hit[e].next = self.cols[e].l_hit.val();
-            self.order.rank[e].next = self.cols[e].l_rank.val();
+            self.b_hitr[e].d.next = self.cols[e].l_hit.val();
+            self.b_evr[e].d.next = self.cols[e].l_ev.val();
+            self.b_rankr[e].d.next = self.cols[e].l_rank.val();
         }
         self.m_lead.next = self.sel_llead.o.val();
         self.m_n.next = self.sel_ln.o.val();
@@ -101,29 +83,65 @@ impl<
         self.m_base[1].next = self.sel_lb1.o.val();
         self.m_base[2].next = self.sel_lb2.o.val();
         self.m_base[3].next = self.sel_lb3.o.val();
-        self.w_is_lead.next = self.ld_warp.val() == self.m_lead.val();
-        self.n_same.next = self.n3.val() == self.m_n.val();
+        self.dtab.l_pc.next = self.ld_pc.val();
+        for d in 0..self._nd {
+            self.b_dhit[d].d.next = self.dtab.l_hit[d].val();
+        }
+        // (r) The entry found: warp distance, a[k] - base[k], rule 4's
+        // division.
         self.zx_ldw.narrow.next = self.ld_warp.val();
         self.zx_llead.narrow.next = self.m_lead.val();
         self.delta_l.next = self.zx_ldw.wide.val() - self.zx_llead.wide.val();
-        self.mul_l.d.next = self.delta_l.val();
-        self.mul_l.s.next = self.dtab.lh_stride.val();
-        self.mul_l.b.next = self.addr_zero.val();
-        // Rule 3 verification and rule 4 comparison, lane by lane.
-        self.mism.next = !self.n_same.val();
         self.eq_all.next = true;
         for k in 0..self._lanes {
             self.diff[k].next = self.a[k].val() - self.m_base[k].val();
             self.in_n[k].next = self.lane_k[k].val() < self.n3.val();
-            // a[k] != base[k] + p  <=>  diff[k] != p (mod 2^A).
-            if self.in_n[k].val() & (self.diff[k].val() != self.mul_l.p.val()) {
-                self.mism.next = true;
-            }
             if self.in_n[k].val() & (self.diff[k].val() != self.diff[0].val()) {
                 self.eq_all.next = false;
             }
         }
         self.train.delta.next = self.delta_l.val();
         self.train.diff.next = self.diff[0].val();
+        // (f) The entry the load in the rules stage writes.
+        self.zx_bw.narrow.next = self.b_warp.q.val();
+        self.fdelta.next = self.zx_ldw.wide.val() - self.zx_bw.wide.val();
+        self.feq.next = true;
+        for k in 0..self._lanes {
+            self.fdiff[k].next = self.a[k].val() - self.b_a[k].q.val();
+            if self.in_n[k].val() & (self.fdiff[k].val() != self.fdiff[0].val()) {
+                self.feq.next = false;
+            }
+        }
+        self.trainf.delta.next = self.fdelta.val();
+        self.trainf.diff.next = self.fdiff[0].val();
+        // ---- Into the rules stage.
+        self.b_v.d.next = self.elig.val();
+        self.b_pc.d.next = self.ld_pc.val();
+        self.b_cta.d.next = self.ld_cta.val();
+        self.b_warp.d.next = self.ld_warp.val();
+        self.b_n.d.next = self.n3.val();
+        self.b_cleared.d.next = self.l_cleared.val();
+        self.b_pceq.d.next = self.ld_pc.val() == self.b_pc.q.val();
+        self.b_rwl.d.next = self.ld_warp.val() == self.m_lead.val();
+        self.b_rns.d.next = self.n3.val() == self.m_n.val();
+        self.b_rdelta.d.next = self.delta_l.val();
+        self.b_req.d.next = self.eq_all.val();
+        self.b_rpow2.d.next = self.train.pow2.val();
+        self.b_rdiv.d.next = self.train.div.val();
+        self.b_rnz.d.next = self.a[0].val() != self.m_base[0].val();
+        self.b_rstride.d.next = self.train.stride.val();
+        self.b_fwl.d.next = self.ld_warp.val() == self.b_warp.q.val();
+        self.b_fns.d.next = self.n3.val() == self.b_n.q.val();
+        self.b_fdelta.d.next = self.fdelta.val();
+        self.b_feq.d.next = self.feq.val();
+        self.b_fpow2.d.next = self.trainf.pow2.val();
+        self.b_fdiv.d.next = self.trainf.div.val();
+        self.b_fnz.d.next = self.a[0].val() != self.b_a[0].q.val();
+        self.b_fstride.d.next = self.trainf.stride.val();
+        for k in 0..self._lanes {
+            self.b_a[k].d.next = self.a[k].val();
+            self.b_rdiff[k].d.next = self.diff[k].val();
+            self.b_fdiff[k].d.next = self.fdiff[k].val();
+        }
     }
 }

@@ -1,5 +1,6 @@
-//! The last section of the [`super::CapsPrefetcherRtl`] kernel: the output
-//! queue and the `pf_*` ports.
+//! The last section of the [`super::CapsPrefetcherRtl`] kernel: the
+//! generator's address stage, the output queue and its occupancy count,
+//! and the `pf_*` ports.
 
 use rust_hdl::prelude::*;
 
@@ -23,20 +24,43 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
+        // ---- The address stage takes the selected base, the stride, the
+        // target and the entry's leading warp (when the selection stage
+        // pushes; `st_v` says whether it holds a prefetch).
+        self.st_base.d.next = self.s_base.val();
+        self.st_lead.d.next = self.s_lead.val();
+        if self.j_kind.q.val() {
+            self.st_stride.d.next = self.dtab.gh_stride.val();
+            self.st_warp.d.next = self.wb.val().get_bits::<WI>(0);
+            self.st_cta.d.next = self.j_cta.q.val();
+        } else {
+            self.st_stride.d.next = self.j_stride.q.val();
+            self.st_warp.d.next = self.j_warp.q.val();
+            self.st_cta.d.next = self.s_c.val();
+        }
+        // ---- The generator's address stage: base + (warp - lead) *
+        // stride, in one carry-save sum, pushed into the output queue (the
+        // selection stage made room for it).
+        self.zx_stw.narrow.next = self.st_warp.q.val();
+        self.zx_stl.narrow.next = self.st_lead.q.val();
+        self.mul_g.b.next = self.st_base.q.val();
+        self.mul_g.d.next = self.zx_stw.wide.val() - self.zx_stl.wide.val();
+        self.mul_g.s.next = self.st_stride.q.val();
         // ---- Output queue: a prefetch packed as {warp, cta, addr}; the
         // queue's head is zero while it is empty.
         self.pfq.clock.next = self.clock.val();
         self.pfq.reset.next = self.reset.val();
-        self.pfq.push.next = self.pf_push.val();
+        self.pfq.push.next = self.st_v.q.val();
         self.pfq.pop.next = self.pfq.o_valid.val() & self.pf_ready.val();
-        self.qp_addr.narrow.next = self.mul_g.p.val();
-        if self.j_kind.q.val() {
-            self.qp_cta.narrow.next = self.j_cta.q.val();
-            self.qp_warp.narrow.next = self.wb.val().get_bits::<WI>(0);
-        } else {
-            self.qp_cta.narrow.next = self.s_c.val();
-            self.qp_warp.narrow.next = self.j_warp.q.val();
+        // Its occupancy: + the address stage's push, - the pop.
+        if self.st_v.q.val() & !self.pfq.pop.val() {
+            self.pfq_n.d.next = self.pfq_n.q.val() + self.n7_one.val();
+        } else if !self.st_v.q.val() & self.pfq.pop.val() {
+            self.pfq_n.d.next = self.pfq_n.q.val() - self.n7_one.val();
         }
+        self.qp_addr.narrow.next = self.mul_g.p.val();
+        self.qp_cta.narrow.next = self.st_cta.q.val();
+        self.qp_warp.narrow.next = self.st_warp.q.val();
         self.pfq.i_data.next = self.qp_addr.wide.val()
             | (self.qp_cta.wide.val() << self.qoff_cta.val())
             | (self.qp_warp.wide.val() << self.qoff_warp.val());

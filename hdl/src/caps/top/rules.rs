@@ -1,5 +1,7 @@
-//! The second section of the [`super::CapsPrefetcherRtl`] kernel: the rules
-//! applied to the load, the DIST and PerCTA updates, and the job FIFO.
+//! The load's second stage, second part (a section of the
+//! [`super::CapsPrefetcherRtl`] kernel): the rules, the DIST and PerCTA
+//! updates (and the row after them, for the next load's forwarding), and
+//! rule 3's product for the third stage.
 
 use rust_hdl::prelude::*;
 
@@ -23,101 +25,101 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // The rules.
-        self.r1.next = self.elig.val() & !self.m_hit.val();
-        self.r2.next = self.elig.val() & self.m_hit.val() & self.w_is_lead.val();
+        // ---- The rules.
+        self.r1.next = self.b_v.q.val() & !self.m_hit.val();
+        self.r2.next = self.b_v.q.val() & self.m_hit.val() & self.w_is_lead.val();
         self.r3.next =
-            self.elig.val() & self.m_hit.val() & !self.w_is_lead.val() & self.dtab.lh_hit.val();
+            self.b_v.q.val() & self.m_hit.val() & !self.w_is_lead.val() & self.dh_any.val();
         self.r4.next =
-            self.elig.val() & self.m_hit.val() & !self.w_is_lead.val() & !self.dtab.lh_hit.val();
+            self.b_v.q.val() & self.m_hit.val() & !self.w_is_lead.val() & !self.dh_any.val();
         self.r4_inval.next = self.r4.val()
-            & (!self.n_same.val()
-                | (self.train.pow2.val() & (!self.train.div.val() | !self.eq_all.val())));
+            & (!self.n_same.val() | (self.x_pow2.val() & (!self.x_div.val() | !self.x_eq.val())));
         self.r4_alloc.next = self.r4.val()
             & self.n_same.val()
-            & self.train.pow2.val()
-            & self.train.div.val()
-            & self.eq_all.val()
-            & (self.a[0].val() != self.m_base[0].val());
-        // Rule 3's trigger compares the counter after the verification with
-        // the threshold: cnt + 1 < thr <=> cnt < thr - 1 (saturated at
-        // 2^CW - 1 >= thr: false either way), cnt - 1 < thr <=> cnt <= thr
-        // (at 0: true either way), so the three comparisons are taken on the
-        // registered counter in parallel with the verification.
-        if self.mism.val() {
-            self.cnt_lt.next = self.dtab.lh_cnt.val() < self.thr_m1.val();
-        } else if self.cnt_decay.val() {
-            self.cnt_lt.next = self.dtab.lh_cnt.val() <= self.thr.val();
-        } else {
-            self.cnt_lt.next = self.dtab.lh_cnt.val() < self.thr.val();
-        }
-        // Job B: a new leading warp (rule 1), or with LOOP_JOBS its next
-        // iteration (rule 2).
-        self.job_b.next = (self.r1.val() | (self.r2.val() & self.loop_jobs.val()))
-            & self.dtab.lh_hit.val()
-            & (self.dtab.lh_cnt.val() < self.thr.val());
-        self.job_a.next = (self.r3.val()
-            & (self.ld_cta.val() == self.dtab.lh_lead_cta.val())
-            & self.cnt_lt.val())
-            | self.r4_alloc.val();
-        // DIST updates and the generator's DIST look-up.
+            & self.x_pow2.val()
+            & self.x_div.val()
+            & self.x_eq.val()
+            & self.x_nz.val();
+        // DIST: allocation, and the entry's stride for rule 3's product.
         self.dtab.clock.next = self.clock.val();
         self.dtab.reset.next = self.reset.val();
-        self.dtab.l_pc.next = self.ld_pc.val();
         self.dtab.alloc.next = self.r4_alloc.val();
-        self.dtab.a_stride.next = self.train.stride.val();
-        self.dtab.a_lead_cta.next = self.ld_cta.val();
-        self.dtab.inc.next = self.r3.val() & self.mism.val();
-        self.dtab.dec.next = self.r3.val() & !self.mism.val() & self.cnt_decay.val();
+        self.dtab.a_pc.next = self.b_pc.q.val();
+        self.dtab.a_stride.next = self.x_stride.val();
+        self.dtab.a_lead_cta.next = self.b_cta.q.val();
         self.dtab.g_pc.next = self.j_pc.q.val();
-        // PerCTA[ld_cta] updates: allocation (rule 1), the leading warp's
+        self.mul_l.d.next = self.x_delta.val();
+        self.mul_l.s.next = self.dtab.b_stride.val();
+        self.mul_l.b.next = self.addr_zero.val();
+        // PerCTA[b_cta] updates: allocation (rule 1), the leading warp's
         // rewrite (rule 2), invalidation (rule 4); the order's new ranks
         // are written back whenever the slot's table changes.
         self.order.alloc.next = self.r1.val();
         self.order.touch.next = self.r2.val();
         self.order.inval.next = self.r4_inval.val();
+        self.rank_we.next = self.r1.val() | self.r2.val() | self.r4_inval.val();
+        self.zx_wslot.narrow.next = self.b_cta.q.val();
+        self.w_onehot.next = self.ns_one.val() << self.zx_wslot.wide.val();
         for e in 0..self._ne {
-            self.cols[e].wr.next = (self.r1.val() & self.order.tgt[e].val())
-                | (self.r2.val() & self.cols[e].l_hit.val());
+            self.order.valid[e].next = self.e_valid[e].val();
+            self.order.hit[e].next = self.e_hit[e].val();
+            self.order.rank[e].next = self.e_rank[e].val();
+            self.e_wr[e].next =
+                (self.r1.val() & self.order.tgt[e].val()) | (self.r2.val() & self.e_hit[e].val());
+            self.e_inv[e].next = self.r4_inval.val() & self.e_hit[e].val();
+            self.cols[e].w_slot.next = self.b_cta.q.val();
+            self.cols[e].w_onehot.next = self.w_onehot.val();
+            self.cols[e].w_pc.next = self.b_pc.q.val();
+            self.cols[e].w_warp.next = self.b_warp.q.val();
+            self.cols[e].w_n.next = self.b_n.q.val();
+            self.cols[e].w_a0.next = self.b_a[0].q.val();
+            self.cols[e].w_a1.next = self.b_a[1].q.val();
+            self.cols[e].w_a2.next = self.b_a[2].q.val();
+            self.cols[e].w_a3.next = self.b_a[3].q.val();
+            self.cols[e].wr.next = self.e_wr[e].val();
             self.cols[e].set_valid.next = self.r1.val() & self.order.tgt[e].val();
-            self.cols[e].clr_valid.next = self.r4_inval.val() & self.cols[e].l_hit.val();
-            self.cols[e].rank_we.next = self.r1.val() | self.r2.val() | self.r4_inval.val();
+            self.cols[e].clr_valid.next = self.e_inv[e].val();
+            self.cols[e].rank_we.next = self.rank_we.val();
             self.cols[e].w_rank.next = self.order.new_rank[e].val();
             self.cols[e].g_pc.next = self.j_pc.q.val();
             self.cols[e].g_warp.next = self.j_warp.q.val();
             self.cols[e].g_pos.next = self.posa.q.val();
             self.cols[e].g_k.next = self.kk.q.val();
+            // The row after this update, for the next load.
+            self.fw_wr[e].d.next = self.e_wr[e].val();
+            self.fw_inv[e].d.next = self.e_inv[e].val();
+            self.fw_valid[e].d.next = (self.r1.val() & self.order.tgt[e].val())
+                | (self.e_valid[e].val() & !self.e_inv[e].val());
+            if self.rank_we.val() {
+                self.fw_rank[e].d.next = self.order.new_rank[e].val();
+            } else {
+                self.fw_rank[e].d.next = self.e_rank[e].val();
+            }
         }
-        // Job FIFO: two queues in lock-step, the header {warp, cta, pc,
-        // kind} and the stride (no lane wider than 64 bits, which Verilator
-        // keeps in plain integers); like any lanes joined in parallel, the
-        // FIFO is full when a lane is full and holds a job when both lanes
-        // do. A job is dropped when the FIFO is full.
-        self.take.next =
-            !self.busy.q.val() & self.jobq.o_valid.val() & self.jobq_stride.o_valid.val();
-        self.jobq.clock.next = self.clock.val();
-        self.jobq.reset.next = self.reset.val();
-        self.job_push.next = (self.job_a.val() | self.job_b.val())
-            & !self.jobq.o_full.val()
-            & !self.jobq_stride.o_full.val();
-        self.jobq.push.next = self.job_push.val();
-        self.jobq.pop.next = self.take.val();
-        self.jobq_stride.clock.next = self.clock.val();
-        self.jobq_stride.reset.next = self.reset.val();
-        self.jobq_stride.push.next = self.job_push.val();
-        self.jobq_stride.pop.next = self.take.val();
-        self.jp_kind.narrow.next = self.job_b.val().into();
-        self.jp_pc.narrow.next = self.ld_pc.val();
-        self.jp_cta.narrow.next = self.ld_cta.val();
-        self.jp_warp.narrow.next = self.ld_warp.val();
+        self.fw_on.d.next = self.b_v.q.val();
+        self.fw_cta.d.next = self.b_cta.q.val();
+        self.fw_dalloc.d.next = self.r4_alloc.val();
+        for d in 0..self._nd {
+            self.fw_dtgt[d].d.next = self.dtab.a_tgt[d].val();
+            self.c_dhit[d].d.next = self.e_dhit[d].val();
+        }
+        // ---- Into the job stage.
+        self.c_r1.d.next = self.r1.val();
+        self.c_r2.d.next = self.r2.val();
+        self.c_r3.d.next = self.r3.val();
+        self.c_ns.d.next = self.n_same.val();
+        self.c_n.d.next = self.b_n.q.val();
+        self.c_p.d.next = self.mul_l.p.val();
+        self.c_dh.d.next = self.dh_any.val();
+        self.c_pc.d.next = self.b_pc.q.val();
+        self.c_warp.d.next = self.b_warp.q.val();
         if self.r4_alloc.val() {
-            self.jobq_stride.i_data.next = self.train.stride.val();
+            self.c_stride.d.next = self.x_stride.val();
         } else {
-            self.jobq_stride.i_data.next = self.dtab.lh_stride.val();
+            self.c_stride.d.next = self.dtab.b_stride.val();
         }
-        self.jobq.i_data.next = self.jp_kind.wide.val()
-            | (self.jp_pc.wide.val() << self.joff_pc.val())
-            | (self.jp_cta.wide.val() << self.joff_cta.val())
-            | (self.jp_warp.wide.val() << self.joff_warp.val());
+        for k in 0..self._lanes {
+            self.c_diff[k].d.next = self.x_diff[k].val();
+        }
     }
 }
