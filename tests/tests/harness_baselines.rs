@@ -13,7 +13,11 @@ fn inter_warp_prefetching_is_less_accurate_than_caps_across_ctas() {
     // address arithmetic charged (revision 3) the warps issue more slowly,
     // CAPS issues 422 prefetches instead of 222 and the two come close
     // (68.2 % and 66.5 %; never demanded: 11.8 % of CAPS's, 15.3 % of
-    // INTER's), so the paper's gap is tested where it shows.
+    // INTER's), so the paper's gap is tested where it shows. Since issue
+    // 29's CAPS pipeline (first prefetch 6 cycles after its load instead
+    // of 3) CAPS's prefetches arrive later and its accuracy here is 70.4 %
+    // (INTER's unchanged, 63.4 %): the gap is 7 points, no longer 15, so
+    // the test asks for 5.
     let k = kernel("matrix_mul.toml", MM_160);
     let free = ("address_arithmetic", "false");
     let caps = run(&k, &[("prefetcher", "caps"), ("sched", "pas"), free]);
@@ -22,7 +26,7 @@ fn inter_warp_prefetching_is_less_accurate_than_caps_across_ctas() {
     eprintln!("accuracy: CAPS {:.3}, INTER {:.3}", c.accuracy, i.accuracy);
     assert!(i.issued > 100, "{i:?}");
     assert!(counter(&i, "triggers") > 100, "{:?}", i.counts);
-    assert!(i.accuracy + 0.1 < c.accuracy, "{i:?}");
+    assert!(i.accuracy + 0.05 < c.accuracy, "{i:?}");
 }
 
 #[test]

@@ -48,9 +48,8 @@ impl<
         for t in self._ncta..self._ncta1 {
             self.found_a.next = self.cand_below[t].val();
         }
-        // The selected slot, and its entry holding the job's pc (the
-        // column that hits there).
-        // gsel is one-hot (or zero): AND-OR selections, no priority chains.
+        // The selected slot and its entry holding the job's pc (the column
+        // hitting there); gsel is one-hot or zero: AND-OR selections.
         for s in 0..self._ncta {
             self.sel_scp.hit[s].next = self.gsel[s].val();
             self.sel_scp.v[s].next = self.slot_cp[s].val();
@@ -124,11 +123,10 @@ impl<
             self.have_pf.next = self.busy.q.val() & self.found_a.val();
             self.g_end.next = self.busy.q.val() & !self.found_a.val();
         }
-        // Room: the output queue and the address stage together hold
-        // fewer than PFQ_DEPTH prefetches at the start of the cycle (a pop
-        // at this edge does not make room). Together they never hold more,
-        // so with the stage occupied "fewer" is "the queue holds other
-        // than PFQ_DEPTH - 1".
+        // Room: the output queue and the address stage hold fewer than
+        // PFQ_DEPTH prefetches at the start of the cycle (a pop at this edge
+        // makes no room); they never hold more, so with the stage occupied
+        // "fewer" is "the queue holds other than PFQ_DEPTH - 1".
         self.pf_room.next = !self.pfq.o_full.val()
             & !(self.st_v.q.val() & (self.pfq_n.q.val() == self.pfq_dm1.val()));
         self.pf_push.next = self.have_pf.val() & self.pf_room.val();
