@@ -91,6 +91,8 @@ pub struct Checker<'f> {
     recorded: Option<Vec<Vec<u64>>>,
     /// Golden outputs of every cycle (for the waveform's `golden` scope).
     golden_rows: Option<Vec<Vec<u64>>>,
+    /// Whether each cycle's outputs differed (the waveform's `mismatch`).
+    mismatch_rows: Option<Vec<bool>>,
     opts: CheckOptions,
     compared: u64,
     failed: bool,
@@ -137,6 +139,7 @@ impl<'f> Checker<'f> {
             history: VecDeque::with_capacity(opts.history + 1),
             recorded: replay.then(Vec::new),
             golden_rows: tracing.then(Vec::new),
+            mismatch_rows: tracing.then(Vec::new),
             opts,
             compared: 0,
             failed: false,
@@ -191,9 +194,13 @@ impl<'f> Checker<'f> {
         if let Some(rec) = self.recorded.as_mut() {
             rec.push(self.flat.clone());
         }
+        let differs = self.armed && golden != self.out.as_slice();
+        if let Some(rows) = self.mismatch_rows.as_mut() {
+            rows.push(differs);
+        }
         if self.armed {
             self.compared += golden.len() as u64;
-            if golden != self.out.as_slice() {
+            if differs {
                 self.failed = true;
                 let m = self.mismatch(golden)?;
                 return Err(ProbeError::Mismatch(m));
@@ -222,12 +229,7 @@ impl<'f> Checker<'f> {
                 if let (Some(factory), Some(recorded)) = (self.factory, self.recorded.take()) {
                     self.rtl = None;
                     replay_with_vcd(factory, &recorded, self.outs.len(), &path).map_err(io)?;
-                    merge_into(
-                        &path,
-                        &self.outs,
-                        self.golden_rows.as_deref().unwrap_or(&[]),
-                    )
-                    .map_err(io)?;
+                    self.merge_into(&path).map_err(io)?;
                 } else {
                     let live = live_trace_path(&path);
                     self.close_vcd(&live).map_err(io)?;
@@ -237,6 +239,7 @@ impl<'f> Checker<'f> {
                             path.display()
                         ))
                     })?;
+                    move_save_file(&live, &path).map_err(io)?;
                 }
                 vcd = Some(path);
             }
@@ -270,7 +273,35 @@ impl<'f> Checker<'f> {
         if let Some(rtl) = self.rtl.as_mut() {
             rtl.finish_vcd()?;
         }
-        merge_into(path, &self.outs, self.golden_rows.as_deref().unwrap_or(&[]))
+        self.merge_into(path)
+    }
+
+    /// Add the golden scope and the `mismatch` marker to the VCD at `path`
+    /// (temporary file, then rename) and write its GTKWave save file beside
+    /// it ([`crate::gtkw`]).
+    fn merge_into(&self, path: &Path) -> anyhow::Result<()> {
+        let marks = self.mismatch_rows.as_deref().unwrap_or(&[]);
+        let text = std::fs::read_to_string(path)?;
+        let merged = crate::vcd::merge_golden(
+            &text,
+            &self.outs,
+            self.golden_rows.as_deref().unwrap_or(&[]),
+            marks,
+        );
+        let tmp = path.with_extension("vcd.tmp");
+        std::fs::write(&tmp, &merged)?;
+        std::fs::rename(&tmp, path)?;
+        let header = &merged[..crate::vcd::header_end(&merged).unwrap_or(merged.len())];
+        let layout = crate::gtkw::Layout {
+            unit: self.unit,
+            inputs: &self.ins,
+            outputs: &self.outs,
+            first_difference: marks.iter().position(|&m| m).map(|c| c as u64),
+        };
+        let gtkw = crate::gtkw::beside(path);
+        let save = crate::gtkw::save_file(header, path, &gtkw, &layout);
+        std::fs::write(&gtkw, save)?;
+        Ok(())
     }
 
     /// The run ended: write the whole-run waveform, if asked for.
@@ -493,19 +524,20 @@ fn replay_with_vcd(
     rtl.finish_vcd()
 }
 
-/// Add the golden scope to the VCD at `path` (temp file, then rename).
+/// Move the GTKWave save file of the waveform `from` (now moved to `to`)
+/// beside `to`, naming it.
+fn move_save_file(from: &Path, to: &Path) -> anyhow::Result<()> {
+    let old = crate::gtkw::beside(from);
+    let new = crate::gtkw::beside(to);
+    let text = std::fs::read_to_string(&old)?;
+    std::fs::write(&new, crate::gtkw::retarget(&text, to, &new))?;
+    std::fs::remove_file(&old)?;
+    Ok(())
+}
+
 /// Where a run that may fail traces live: `<path>.partial`.
 fn live_trace_path(path: &Path) -> PathBuf {
     let mut p = path.as_os_str().to_owned();
     p.push(".partial");
     PathBuf::from(p)
-}
-
-fn merge_into(path: &Path, out_ports: &[PortDesc], golden_rows: &[Vec<u64>]) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(path)?;
-    let merged = crate::vcd::merge_golden(&text, out_ports, golden_rows);
-    let tmp = path.with_extension("vcd.tmp");
-    std::fs::write(&tmp, merged)?;
-    std::fs::rename(&tmp, path)?;
-    Ok(())
 }

@@ -279,6 +279,26 @@ impl OutputFile {
     }
 }
 
+/// Deliver a lock-step waveform: the VCD at `private` to `dest` through the
+/// checked writer, then the GTKWave save file the checker wrote beside
+/// `private` (if any) beside `dest`, naming the delivered files. The save
+/// file goes only beside a regular file (a new one or one replaced): a
+/// waveform written through to a device or a FIFO has no folder of its own.
+pub fn deliver_waveform(private: &Path, dest: &Path, what: &str) -> anyhow::Result<()> {
+    OutputFile::prepare(dest, what)?.write_from_file(private)?;
+    let save = cosim::gtkw::beside(private);
+    let target = cosim::gtkw::beside(dest);
+    let regular = fs::symlink_metadata(dest).is_ok_and(|m| m.is_file());
+    if regular && save.is_file() && target != dest {
+        let text =
+            fs::read_to_string(&save).with_context(|| format!("reading {}", save.display()))?;
+        let vcd = std::path::absolute(dest).unwrap_or_else(|_| dest.to_path_buf());
+        let gtkw = std::path::absolute(&target).unwrap_or_else(|_| target.clone());
+        write_atomic(&target, &cosim::gtkw::retarget(&text, &vcd, &gtkw))?;
+    }
+    Ok(())
+}
+
 /// Check `path` as an output before the work that produces it, without
 /// keeping it open: what [`OutputFile::prepare`] refuses (a folder, a
 /// socket, a missing or read-only folder, a symlink to a folder) is an

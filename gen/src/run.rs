@@ -226,7 +226,11 @@ pub fn run_prepared(
     let mut shown = Vec::new();
     for (private, dest, what) in &deliveries {
         if (*what == "--vcd" || r.is_ok()) && private.is_file() {
-            crate::output::OutputFile::prepare(dest, what)?.write_from_file(private)?;
+            if *what == "--vcd" {
+                crate::output::deliver_waveform(private, dest, what)?;
+            } else {
+                crate::output::OutputFile::prepare(dest, what)?.write_from_file(private)?;
+            }
             shown.push((private.display().to_string(), dest.display().to_string()));
         }
     }

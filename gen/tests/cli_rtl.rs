@@ -304,3 +304,74 @@ fn report_bad_clock_and_activity_flags_are_errors() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// Every `--vcd` gets a GTKWave save file beside it (`FILE.gtkw`), naming
+/// the delivered waveform and only signals it has, on both back-ends; a
+/// waveform written to a device gets none (`/dev/null.gtkw` would be a file
+/// in `/dev`).
+#[test]
+fn cosim_vcd_has_a_gtkwave_view_beside_it() {
+    let backends: Vec<&str> = if eda::tool_available(eda::Tool::Verilator) {
+        vec!["rusthdl", "verilator"]
+    } else {
+        vec!["rusthdl"]
+    };
+    for b in backends {
+        let dir = tempfile::tempdir().unwrap();
+        let vcd = dir.path().join("wave.vcd");
+        let args = |to: &str| {
+            vec![
+                "cosim",
+                "--unit",
+                "ba_tag_array",
+                "--backend",
+                b,
+                "--cycles",
+                "40",
+                "--vcd",
+                to,
+                "--vcd-always",
+            ]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>()
+        };
+        let o = warpgen()
+            .args(args(vcd.to_str().unwrap()))
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{b}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let save = std::fs::read_to_string(dir.path().join("wave.gtkw")).expect("wave.gtkw");
+        let abs = std::path::absolute(&vcd).unwrap();
+        assert!(
+            save.contains(&format!("[dumpfile] \"{}\"\n", abs.display())),
+            "{b}: {save}"
+        );
+        let text = std::fs::read_to_string(&vcd).unwrap();
+        let names = cosim::gtkw::vcd_signal_names(&text[..cosim::vcd::header_end(&text).unwrap()]);
+        let used = cosim::gtkw::referenced_signals(&save);
+        assert!(used.iter().any(|s| s == "lockstep.mismatch"), "{b}: {save}");
+        assert!(
+            used.iter().any(|s| s.starts_with("golden.rsp_")),
+            "{b}: {save}"
+        );
+        for s in &used {
+            assert!(names.contains(s), "{b}: {s} is not in the VCD");
+        }
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 2, "{b}: the VCD and its view only: {left:?}");
+        if std::path::Path::new("/dev/null").exists() {
+            let o = warpgen().args(args("/dev/null")).output().unwrap();
+            assert!(
+                o.status.success(),
+                "{b}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(!std::path::Path::new("/dev/null.gtkw").exists(), "{b}");
+        }
+    }
+}

@@ -252,6 +252,37 @@ fn a_difference_in_the_harness_is_the_structured_report() {
             assert_eq!(mismatch.vcd.as_deref(), Some(vcd.as_path()));
             let text = std::fs::read_to_string(&vcd).unwrap();
             assert!(text.contains("golden"), "no golden scope");
+            // The GTKWave view beside it: the cursor on the difference,
+            // whose cycle the `mismatch` marker shows, and only signals of
+            // the waveform.
+            let save = std::fs::read_to_string(dir.path().join("h.gtkw")).expect("h.gtkw");
+            let at = cycle * cosim::backend::CYCLE_TIME;
+            assert_eq!(cosim::gtkw::cursor_time(&save), Some(at), "{save}");
+            assert!(
+                save.contains(&format!("[dumpfile] \"{}\"", vcd.display())),
+                "{save}"
+            );
+            let header = &text[..cosim::vcd::header_end(&text).unwrap()];
+            let names = cosim::gtkw::vcd_signal_names(header);
+            for s in cosim::gtkw::referenced_signals(&save) {
+                assert!(names.contains(&s), "{s} is not in the VCD");
+            }
+            let id = header
+                .lines()
+                .find(|l| l.contains(" mismatch $end"))
+                .and_then(|l| l.split_whitespace().nth(3))
+                .unwrap();
+            let body = &text[text.find(&format!("\n#{at}\n")).unwrap()..];
+            let this_cycle = &body[..body[1..].find("\n#").unwrap_or(body.len() - 1) + 1];
+            assert!(
+                this_cycle.lines().any(|l| l == format!("1{id}")),
+                "{this_cycle}"
+            );
+            assert!(!text[..text.find(&format!("\n#{at}\n")).unwrap()]
+                .lines()
+                .any(|l| l == format!("1{id}")));
+            let left = std::fs::read_dir(dir.path()).unwrap().count();
+            assert_eq!(left, 2, "the VCD and its view, no partial file");
         }
         other => panic!("expected a lock-step report, got {other}"),
     }

@@ -164,7 +164,7 @@ pub fn cosim_cmd(a: CosimCmd) -> anyhow::Result<bool> {
     let mut o = unit.cosim(&cfg, &args)?;
     if let (Some(tmp), Some(dest)) = (&private, &a.vcd) {
         if tmp.is_file() {
-            crate::output::OutputFile::prepare(dest, "--vcd")?.write_from_file(tmp)?;
+            crate::output::deliver_waveform(tmp, dest, "--vcd")?;
             if let Err(m) = &mut o.result {
                 m.vcd = Some(dest.clone());
             }
