@@ -14,7 +14,7 @@
 //! `n * CYCLE_TIME + CYCLE_TIME / 2`, so every VCD this crate writes lines up.
 
 /// Simulation time units per clock cycle in every VCD.
-pub const CYCLE_TIME: u64 = 10;
+pub const CYCLE_TIME: u64 = hdl::drive::CYCLE_TIME;
 
 /// One simulated RTL instance.
 pub trait RtlBackend {

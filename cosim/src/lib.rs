@@ -2,6 +2,7 @@
 //! (`cosim.md`): back-ends, comparison, reports, waveforms and stimulus.
 
 pub mod backend;
+pub mod elaborate;
 pub mod gtkw;
 pub mod lockstep;
 pub mod rusthdl;

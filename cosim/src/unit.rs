@@ -162,10 +162,14 @@ pub fn emit_verilog<U: CosimUnit>(p: &U::Params) -> anyhow::Result<String> {
     if let Some(v) = EMITTED.lock().ok().and_then(|m| m.get(&key).cloned()) {
         return Ok(v);
     }
-    let mut rtl = U::build(p)?;
-    let v = rtl
-        .verilog(&verilog_header(U::NAME, p))
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let header = verilog_header(U::NAME, p);
+    let v = match U::build(p) {
+        Ok(mut rtl) => rtl.verilog(&header).map_err(|e| anyhow::anyhow!(e))?,
+        // Widths not compiled in: elaborated on demand.
+        Err(u) => crate::elaborate::elaborate::<U>(p, &u)?
+            .spawn()?
+            .verilog(&header)?,
+    };
     if let Ok(mut m) = EMITTED.lock() {
         m.insert(key, v.clone());
     }
@@ -183,14 +187,21 @@ pub fn backend_factory<U: CosimUnit>(
     trace: bool,
 ) -> anyhow::Result<Factory> {
     match kind {
-        BackendKind::RustHdl => {
-            // Fail early on an unsupported configuration.
-            U::build(p)?;
-            let p = p.clone();
-            Ok(Box::new(move || {
-                Ok(Box::new(RustHdlBackend::new(U::build(&p)?)) as Box<dyn RtlBackend>)
-            }))
-        }
+        BackendKind::RustHdl => match U::build(p) {
+            Ok(_) => {
+                let p = p.clone();
+                Ok(Box::new(move || {
+                    Ok(Box::new(RustHdlBackend::new(U::build(&p)?)) as Box<dyn RtlBackend>)
+                }))
+            }
+            // Widths not compiled in: the elaborated program simulates it.
+            Err(u) => {
+                let e = crate::elaborate::elaborate::<U>(p, &u)?;
+                Ok(Box::new(move || {
+                    Ok(Box::new(e.spawn()?) as Box<dyn RtlBackend>)
+                }))
+            }
+        },
         BackendKind::Verilator => {
             let verilog = emit_verilog::<U>(p)?;
             let ins = U::inputs(p);

@@ -222,6 +222,10 @@ pub fn configs_unit<U: CosimUnit>() -> String {
     let p = U::Params::default();
     let mut s = format!("{}\n  defaults: {}\n", U::NAME, label(&p));
     s.push_str(&format!("  RTL compiled in for: {}\n", U::SUPPORTED));
+    s.push_str(
+        "  other valid widths: elaborated on demand from the checkout's sources \
+         (once per width set, then cached)\n",
+    );
     s
 }
 

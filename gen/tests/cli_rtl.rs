@@ -375,3 +375,37 @@ fn cosim_vcd_has_a_gtkwave_view_beside_it() {
         }
     }
 }
+
+/// Widths that are not compiled in are elaborated from the checkout's
+/// sources; away from them (`WARPGEN_SOURCE` naming a folder without
+/// them) the error names the missing file and the way out, the exit code
+/// is 2 and nothing is written.
+#[test]
+fn on_demand_elaboration_without_the_sources_says_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("c.toml");
+    // 16 warps with a 16-entry Tail: valid, not in Snake's width table.
+    std::fs::write(
+        &cfg,
+        "[snake_prefetcher]\nN_WARPS = 16\nTAIL_ENTRIES = 16\n",
+    )
+    .unwrap();
+    let empty = dir.path().join("nowhere");
+    std::fs::create_dir(&empty).unwrap();
+    let out = dir.path().join("o");
+    let o = warpgen()
+        .env("WARPGEN_SOURCE", &empty)
+        .args(["verilog", "--unit", "snake_prefetcher", "--config"])
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("elab/Cargo.toml is missing"), "{err}");
+    assert!(err.contains("WARPGEN_SOURCE"), "{err}");
+    assert!(err.contains("N_WARPS = 16, TAIL_ENTRIES = 16"), "{err}");
+    assert!(!out.exists(), "nothing written");
+    assert!(!err.contains("panicked"), "{err}");
+}

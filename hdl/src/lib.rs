@@ -25,6 +25,7 @@ pub mod ba;
 pub mod caps;
 pub mod comb_split;
 pub mod dac;
+pub mod drive;
 pub mod emit;
 pub mod mem;
 pub mod multiqueue;
@@ -58,6 +59,11 @@ pub trait RtlUnit: Send {
     fn settle(&mut self) -> bool;
     /// Read the output ports.
     fn outputs(&self, out: &mut [u64]);
+    /// The block's Rust type with its const generic arguments (checked
+    /// against [`registry::RtlDecl::rtl_type`]).
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<Self>()
+    }
 }
 
 /// Converts port values between `u64` and rust-hdl signal types.

@@ -12,7 +12,10 @@
 //! block for a configuration, or answering with [`Unsupported`], which lists
 //! what can be built and names that table.
 //!
-//! To add a width combination, add a line to the unit's table and rebuild.
+//! A combination not in the table is elaborated on demand
+//! (`cosim::elaborate`): a small program built against this crate for
+//! exactly those widths, from [`RtlDecl::rtl_type`]. To make a combination
+//! instant without a first elaboration, add a line to the unit's table.
 
 /// A valid configuration whose widths are not compiled in.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -45,6 +48,12 @@ pub trait RtlDecl: ports::UnitSpec {
     fn build(p: &Self::Params) -> Result<Box<dyn crate::RtlUnit>, Unsupported>;
     /// The unit's storage table for `p`.
     fn storage(p: &Self::Params) -> crate::storage::StorageReport;
+    /// The block's Rust type for `p`'s widths, its const generic arguments
+    /// written out (`hdl::snake::SnakePrefetcherRtl::<32, 32, 6, ...>`):
+    /// what on-demand elaboration (`cosim::elaborate`) instantiates for
+    /// widths that are not compiled in. The same derivation as the unit's
+    /// width table; the block's constructor checks every argument.
+    fn rtl_type(p: &Self::Params) -> String;
 
     /// The [`Unsupported`] answer of this unit: `given` lists the
     /// width-determining parameters of the configuration, `table` is the

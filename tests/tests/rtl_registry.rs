@@ -108,3 +108,32 @@ fn caps_paper_configuration_is_708_bytes() {
     // stage only).
     assert_eq!(r.total_bits(), 7124);
 }
+
+/// `RtlDecl::rtl_type` (what on-demand elaboration instantiates) names
+/// exactly the block the width table builds, for every configuration of
+/// every unit's suite: a width table or a block signature that changes
+/// without it fails here, not in a user's first elaboration.
+#[test]
+fn rtl_type_names_the_block_the_table_builds() {
+    fn short(t: &str) -> String {
+        let t = t.replace("::<", "<");
+        let (path, args) = t.split_at(t.find('<').unwrap_or(t.len()));
+        let name = path.rsplit("::").next().unwrap_or(path);
+        format!("{name}{args}")
+    }
+    fn check<U: cosim::CosimUnit>() {
+        for p in U::suite() {
+            let built = U::build(&p).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(
+                short(built.type_name()),
+                short(&U::rtl_type(&p)),
+                "{}: {p:?}",
+                U::NAME
+            );
+        }
+    }
+    check::<BaTagArray>();
+    check::<CapsPrefetcher>();
+    check::<ports::snake::SnakePrefetcher>();
+    check::<ports::dac::DacExpander>();
+}

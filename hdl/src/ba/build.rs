@@ -58,6 +58,18 @@ impl RtlDecl for BaTagArray {
         })
     }
 
+    fn rtl_type(p: &BaParams) -> String {
+        format!(
+            "hdl::ba::BaTagArrayRtl::<{}, {}, {}, {}, {}, {}>",
+            p.ADDR_W,
+            p.tag_bits(),
+            p.set_bits().max(1),
+            p.way_bits(),
+            p.SETS,
+            p.WAYS
+        )
+    }
+
     fn storage(p: &BaParams) -> StorageReport {
         super::storage::storage(p)
     }

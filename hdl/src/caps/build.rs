@@ -78,6 +78,21 @@ impl RtlDecl for CapsPrefetcher {
         })
     }
 
+    fn rtl_type(p: &CapsParams) -> String {
+        let (a, pc, wi, c) = (p.ADDR_W, p.PC_W, p.WARP_IDX_W, p.cta_bits() as u64);
+        format!(
+            "hdl::caps::CapsPrefetcherRtl::<{a}, {pc}, {wi}, {}, {c}, {}, {}, {}, {}, {}, {}, {}>",
+            wi + 1,
+            c + 1,
+            clog2(p.PERCTA_ENTRIES),
+            clog2(p.DIST_ENTRIES),
+            p.CNT_W,
+            1 + pc + c + wi,
+            a + c + wi,
+            1u64 << c
+        )
+    }
+
     fn storage(p: &CapsParams) -> StorageReport {
         super::storage::storage(p)
     }

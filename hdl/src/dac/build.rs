@@ -61,6 +61,19 @@ impl RtlDecl for DacExpander {
         })
     }
 
+    fn rtl_type(p: &DacParams) -> String {
+        let wb = p.warp_bits() as u64;
+        let aq = wb + log2_exact(p.PWAQ_DEPTH) as u64;
+        let pq = wb + log2_exact(p.PWPQ_DEPTH) as u64;
+        format!(
+            "hdl::dac::DacExpanderRtl::<{wb}, {}, {}, {aq}, {pq}, {}, {}>",
+            p.slot_bits(),
+            p.count_bits(),
+            aq - wb + 1,
+            pq - wb + 1
+        )
+    }
+
     fn storage(p: &DacParams) -> StorageReport {
         super::storage::storage(p)
     }

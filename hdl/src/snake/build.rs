@@ -55,6 +55,18 @@ impl RtlDecl for SnakePrefetcher {
         })
     }
 
+    fn rtl_type(p: &SnakeParams) -> String {
+        let (a, pc, wb) = (p.ADDR_W, p.PC_W, p.warp_bits() as u64);
+        format!(
+            "hdl::snake::SnakePrefetcherRtl::<{a}, {pc}, {wb}, {}, {}, {}, {}, {}>",
+            wb + 1,
+            p.N_WARPS,
+            clog2(p.TAIL_ENTRIES),
+            wb + pc,
+            a + wb + 2 + 12
+        )
+    }
+
     fn storage(p: &SnakeParams) -> StorageReport {
         super::storage::storage(p)
     }
