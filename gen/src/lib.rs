@@ -21,6 +21,7 @@ pub mod cli;
 pub mod combos;
 pub mod commands;
 pub mod compare;
+pub mod explore;
 pub mod formal;
 pub mod fusesoc;
 pub mod kernel_compare;

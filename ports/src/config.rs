@@ -160,6 +160,30 @@ impl ConfigFile {
         }
     }
 
+    /// This configuration with `unit`'s table extended (or overridden) by
+    /// `pairs`, checked as a file would be: an unknown parameter or an
+    /// impossible value is an error naming it (`warpgen explore`'s points).
+    pub fn with_params(&self, unit: &str, pairs: &[(&str, u64)]) -> Result<Self, ConfigError> {
+        let mut table = self.table.clone();
+        let entry = table
+            .entry(unit.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if let Some(t) = entry.as_table_mut() {
+            for (k, v) in pairs {
+                let v = i64::try_from(*v).map_err(|_| ConfigError::File {
+                    path: PathBuf::from("<sweep>"),
+                    message: format!("[{unit}] {k} = {v}: too large"),
+                })?;
+                t.insert(k.to_string(), toml::Value::Integer(v));
+            }
+        }
+        let text = toml::to_string(&table).map_err(|e| ConfigError::File {
+            path: PathBuf::from("<sweep>"),
+            message: e.to_string(),
+        })?;
+        Self::parse(&text, Some(Path::new("<sweep>")))
+    }
+
     /// Whether the file names `unit` at all.
     pub fn mentions(&self, unit: &str) -> bool {
         self.table.contains_key(unit)

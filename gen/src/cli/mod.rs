@@ -6,6 +6,7 @@
 
 pub mod all;
 pub mod batch;
+pub mod explore;
 pub mod format;
 pub mod harness;
 pub mod prove;
@@ -65,6 +66,12 @@ enum Cmd {
     Report(ReportCmd),
     /// List each unit's parameters and the configurations its RTL builds for.
     Configs,
+    /// Sweep a unit's parameters: every point of the grid emitted,
+    /// synthesized and timed at the clock (cached, in parallel), one JSON
+    /// per point, a table, and an SVG of area, fmax and storage against
+    /// each parameter (a Pareto view for two); exits 1 when a point does
+    /// not close.
+    Explore(explore::ExploreCmd),
     /// Prove each unit's RTL equivalent to its Yosys gate netlist (generic
     /// gates of `synth -flatten -nofsm`): registers and outputs matched by
     /// name, ABC fraig, then equiv_simple / equiv_induct / equiv_status
@@ -137,6 +144,7 @@ pub fn run(cli: Cli) -> anyhow::Result<bool> {
         Cmd::Report(a) => rtl::report_cmd(a),
         Cmd::Prove(a) => prove::prove_cmd(a),
         Cmd::Configs => rtl::configs_cmd(),
+        Cmd::Explore(a) => explore::explore_cmd(a),
         Cmd::Presets(a) => harness::presets_cmd(a),
         Cmd::Bench(a) => rtl::bench_cmd(a),
         Cmd::Reuse(a) => crate::reuse::study::study_command(&a).map(|()| true),

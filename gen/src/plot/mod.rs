@@ -35,6 +35,7 @@ pub mod bars;
 pub mod charts;
 pub mod layout;
 pub mod panels;
+pub mod scatter;
 pub mod stacked;
 
 #[cfg(test)]
@@ -42,3 +43,4 @@ mod tests;
 
 pub use charts::{BarChart, BarLineChart, Group, StackedChart, StackedX, PALETTE, SIZE};
 pub use panels::panels;
+pub use scatter::pareto_svg;
