@@ -126,8 +126,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.ef_t2.next = self.r_t2.q.val();
         if self.r_op.q.val() {
             self.ef_intra.next = self.ox.val();
-            if (self.r_t2.q.val() == self.t1_zero.val()) | (self.ox.val() != self.r_intra.q.val())
-            {
+            if (self.r_t2.q.val() == self.t1_zero.val()) | (self.ox.val() != self.r_intra.q.val()) {
                 self.ef_t2.next = self.t1_two.val();
             } else if self.r_t2.q.val() != self.t2_three.val() {
                 self.ef_t2.next = self.r_t2.q.val() + self.t1_two.val();
