@@ -127,8 +127,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__0__n_iw_stride;
     reg  [1:0] ents__0__n_iw_cnt;
     reg  ents__0__obs_we;
-    reg  [31:0] ents__0__n_intra;
-    reg  [1:0] ents__0__n_t2;
+    reg  [31:0] ents__0__ox;
+    reg  ents__0__c_op;
     reg  ents__0__alloc;
     reg  [31:0] ents__0__c_intra;
     reg  [1:0] ents__0__c_t2;
@@ -149,9 +149,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__0__span;
     wire  ents__0__m_pj;
     wire  [31:0] ents__0__pc2;
+    wire  ents__0__c_close;
     wire  [31:0] ents__0__n_addr;
     wire  [31:0] ents__0__n_sum;
-    wire  [31:0] ents__0__stride;
     wire  [3:0] ents__0__rank;
     wire  ents__0__p_iw_valid;
     wire  [5:0] ents__0__p_iw_warp;
@@ -198,8 +198,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__1__n_iw_stride;
     reg  [1:0] ents__1__n_iw_cnt;
     reg  ents__1__obs_we;
-    reg  [31:0] ents__1__n_intra;
-    reg  [1:0] ents__1__n_t2;
+    reg  [31:0] ents__1__ox;
+    reg  ents__1__c_op;
     reg  ents__1__alloc;
     reg  [31:0] ents__1__c_intra;
     reg  [1:0] ents__1__c_t2;
@@ -220,9 +220,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__1__span;
     wire  ents__1__m_pj;
     wire  [31:0] ents__1__pc2;
+    wire  ents__1__c_close;
     wire  [31:0] ents__1__n_addr;
     wire  [31:0] ents__1__n_sum;
-    wire  [31:0] ents__1__stride;
     wire  [3:0] ents__1__rank;
     wire  ents__1__p_iw_valid;
     wire  [5:0] ents__1__p_iw_warp;
@@ -269,8 +269,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__2__n_iw_stride;
     reg  [1:0] ents__2__n_iw_cnt;
     reg  ents__2__obs_we;
-    reg  [31:0] ents__2__n_intra;
-    reg  [1:0] ents__2__n_t2;
+    reg  [31:0] ents__2__ox;
+    reg  ents__2__c_op;
     reg  ents__2__alloc;
     reg  [31:0] ents__2__c_intra;
     reg  [1:0] ents__2__c_t2;
@@ -291,9 +291,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__2__span;
     wire  ents__2__m_pj;
     wire  [31:0] ents__2__pc2;
+    wire  ents__2__c_close;
     wire  [31:0] ents__2__n_addr;
     wire  [31:0] ents__2__n_sum;
-    wire  [31:0] ents__2__stride;
     wire  [3:0] ents__2__rank;
     wire  ents__2__p_iw_valid;
     wire  [5:0] ents__2__p_iw_warp;
@@ -340,8 +340,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__3__n_iw_stride;
     reg  [1:0] ents__3__n_iw_cnt;
     reg  ents__3__obs_we;
-    reg  [31:0] ents__3__n_intra;
-    reg  [1:0] ents__3__n_t2;
+    reg  [31:0] ents__3__ox;
+    reg  ents__3__c_op;
     reg  ents__3__alloc;
     reg  [31:0] ents__3__c_intra;
     reg  [1:0] ents__3__c_t2;
@@ -362,9 +362,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__3__span;
     wire  ents__3__m_pj;
     wire  [31:0] ents__3__pc2;
+    wire  ents__3__c_close;
     wire  [31:0] ents__3__n_addr;
     wire  [31:0] ents__3__n_sum;
-    wire  [31:0] ents__3__stride;
     wire  [3:0] ents__3__rank;
     wire  ents__3__p_iw_valid;
     wire  [5:0] ents__3__p_iw_warp;
@@ -411,8 +411,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__4__n_iw_stride;
     reg  [1:0] ents__4__n_iw_cnt;
     reg  ents__4__obs_we;
-    reg  [31:0] ents__4__n_intra;
-    reg  [1:0] ents__4__n_t2;
+    reg  [31:0] ents__4__ox;
+    reg  ents__4__c_op;
     reg  ents__4__alloc;
     reg  [31:0] ents__4__c_intra;
     reg  [1:0] ents__4__c_t2;
@@ -433,9 +433,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__4__span;
     wire  ents__4__m_pj;
     wire  [31:0] ents__4__pc2;
+    wire  ents__4__c_close;
     wire  [31:0] ents__4__n_addr;
     wire  [31:0] ents__4__n_sum;
-    wire  [31:0] ents__4__stride;
     wire  [3:0] ents__4__rank;
     wire  ents__4__p_iw_valid;
     wire  [5:0] ents__4__p_iw_warp;
@@ -482,8 +482,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__5__n_iw_stride;
     reg  [1:0] ents__5__n_iw_cnt;
     reg  ents__5__obs_we;
-    reg  [31:0] ents__5__n_intra;
-    reg  [1:0] ents__5__n_t2;
+    reg  [31:0] ents__5__ox;
+    reg  ents__5__c_op;
     reg  ents__5__alloc;
     reg  [31:0] ents__5__c_intra;
     reg  [1:0] ents__5__c_t2;
@@ -504,9 +504,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__5__span;
     wire  ents__5__m_pj;
     wire  [31:0] ents__5__pc2;
+    wire  ents__5__c_close;
     wire  [31:0] ents__5__n_addr;
     wire  [31:0] ents__5__n_sum;
-    wire  [31:0] ents__5__stride;
     wire  [3:0] ents__5__rank;
     wire  ents__5__p_iw_valid;
     wire  [5:0] ents__5__p_iw_warp;
@@ -553,8 +553,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__6__n_iw_stride;
     reg  [1:0] ents__6__n_iw_cnt;
     reg  ents__6__obs_we;
-    reg  [31:0] ents__6__n_intra;
-    reg  [1:0] ents__6__n_t2;
+    reg  [31:0] ents__6__ox;
+    reg  ents__6__c_op;
     reg  ents__6__alloc;
     reg  [31:0] ents__6__c_intra;
     reg  [1:0] ents__6__c_t2;
@@ -575,9 +575,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__6__span;
     wire  ents__6__m_pj;
     wire  [31:0] ents__6__pc2;
+    wire  ents__6__c_close;
     wire  [31:0] ents__6__n_addr;
     wire  [31:0] ents__6__n_sum;
-    wire  [31:0] ents__6__stride;
     wire  [3:0] ents__6__rank;
     wire  ents__6__p_iw_valid;
     wire  [5:0] ents__6__p_iw_warp;
@@ -624,8 +624,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__7__n_iw_stride;
     reg  [1:0] ents__7__n_iw_cnt;
     reg  ents__7__obs_we;
-    reg  [31:0] ents__7__n_intra;
-    reg  [1:0] ents__7__n_t2;
+    reg  [31:0] ents__7__ox;
+    reg  ents__7__c_op;
     reg  ents__7__alloc;
     reg  [31:0] ents__7__c_intra;
     reg  [1:0] ents__7__c_t2;
@@ -646,9 +646,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__7__span;
     wire  ents__7__m_pj;
     wire  [31:0] ents__7__pc2;
+    wire  ents__7__c_close;
     wire  [31:0] ents__7__n_addr;
     wire  [31:0] ents__7__n_sum;
-    wire  [31:0] ents__7__stride;
     wire  [3:0] ents__7__rank;
     wire  ents__7__p_iw_valid;
     wire  [5:0] ents__7__p_iw_warp;
@@ -695,8 +695,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__8__n_iw_stride;
     reg  [1:0] ents__8__n_iw_cnt;
     reg  ents__8__obs_we;
-    reg  [31:0] ents__8__n_intra;
-    reg  [1:0] ents__8__n_t2;
+    reg  [31:0] ents__8__ox;
+    reg  ents__8__c_op;
     reg  ents__8__alloc;
     reg  [31:0] ents__8__c_intra;
     reg  [1:0] ents__8__c_t2;
@@ -717,9 +717,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__8__span;
     wire  ents__8__m_pj;
     wire  [31:0] ents__8__pc2;
+    wire  ents__8__c_close;
     wire  [31:0] ents__8__n_addr;
     wire  [31:0] ents__8__n_sum;
-    wire  [31:0] ents__8__stride;
     wire  [3:0] ents__8__rank;
     wire  ents__8__p_iw_valid;
     wire  [5:0] ents__8__p_iw_warp;
@@ -766,8 +766,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__9__n_iw_stride;
     reg  [1:0] ents__9__n_iw_cnt;
     reg  ents__9__obs_we;
-    reg  [31:0] ents__9__n_intra;
-    reg  [1:0] ents__9__n_t2;
+    reg  [31:0] ents__9__ox;
+    reg  ents__9__c_op;
     reg  ents__9__alloc;
     reg  [31:0] ents__9__c_intra;
     reg  [1:0] ents__9__c_t2;
@@ -788,9 +788,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [11:0] ents__9__span;
     wire  ents__9__m_pj;
     wire  [31:0] ents__9__pc2;
+    wire  ents__9__c_close;
     wire  [31:0] ents__9__n_addr;
     wire  [31:0] ents__9__n_sum;
-    wire  [31:0] ents__9__stride;
     wire  [3:0] ents__9__rank;
     wire  ents__9__p_iw_valid;
     wire  [5:0] ents__9__p_iw_warp;
@@ -1017,16 +1017,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  chain_sel__7;
     reg  chain_sel__8;
     reg  chain_sel__9;
-    reg  [31:0] h_stride__0;
-    reg  [31:0] h_stride__1;
-    reg  [31:0] h_stride__2;
-    reg  [31:0] h_stride__3;
-    reg  [31:0] h_stride__4;
-    reg  [31:0] h_stride__5;
-    reg  [31:0] h_stride__6;
-    reg  [31:0] h_stride__7;
-    reg  [31:0] h_stride__8;
-    reg  [31:0] h_stride__9;
     reg  [31:0] h_naddr__0;
     reg  [31:0] h_naddr__1;
     reg  [31:0] h_naddr__2;
@@ -1151,7 +1141,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] u_iw_stride;
     reg  [1:0] u_iw_cnt;
     reg  chain_found;
-    reg  [31:0] e_stride;
     reg  [31:0] e_pc2;
     reg  e_usable;
     reg  [11:0] e_span;
@@ -1183,9 +1172,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  push;
     reg  job_end;
     reg  obs_en;
-    reg  [31:0] d_intra;
-    reg  [31:0] o_intra;
-    reg  [1:0] o_t2;
+    reg  h_close__0;
+    reg  h_close__1;
+    reg  h_close__2;
+    reg  h_close__3;
+    reg  h_close__4;
+    reg  h_close__5;
+    reg  h_close__6;
+    reg  h_close__7;
+    reg  h_close__8;
+    reg  h_close__9;
+    reg  c_op;
     reg  [31:0] pf_a;
     reg  [5:0] pf_w;
     reg  [1:0] pf_k;
@@ -1251,8 +1248,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_stride(ents__0__n_iw_stride),
         .n_iw_cnt(ents__0__n_iw_cnt),
         .obs_we(ents__0__obs_we),
-        .n_intra(ents__0__n_intra),
-        .n_t2(ents__0__n_t2),
+        .ox(ents__0__ox),
+        .c_op(ents__0__c_op),
         .alloc(ents__0__alloc),
         .c_intra(ents__0__c_intra),
         .c_t2(ents__0__c_t2),
@@ -1273,9 +1270,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__0__span),
         .m_pj(ents__0__m_pj),
         .pc2(ents__0__pc2),
+        .c_close(ents__0__c_close),
         .n_addr(ents__0__n_addr),
         .n_sum(ents__0__n_sum),
-        .stride(ents__0__stride),
         .rank(ents__0__rank),
         .p_iw_valid(ents__0__p_iw_valid),
         .p_iw_warp(ents__0__p_iw_warp),
@@ -1324,8 +1321,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_stride(ents__1__n_iw_stride),
         .n_iw_cnt(ents__1__n_iw_cnt),
         .obs_we(ents__1__obs_we),
-        .n_intra(ents__1__n_intra),
-        .n_t2(ents__1__n_t2),
+        .ox(ents__1__ox),
+        .c_op(ents__1__c_op),
         .alloc(ents__1__alloc),
         .c_intra(ents__1__c_intra),
         .c_t2(ents__1__c_t2),
@@ -1346,9 +1343,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__1__span),
         .m_pj(ents__1__m_pj),
         .pc2(ents__1__pc2),
+        .c_close(ents__1__c_close),
         .n_addr(ents__1__n_addr),
         .n_sum(ents__1__n_sum),
-        .stride(ents__1__stride),
         .rank(ents__1__rank),
         .p_iw_valid(ents__1__p_iw_valid),
         .p_iw_warp(ents__1__p_iw_warp),
@@ -1397,8 +1394,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_stride(ents__2__n_iw_stride),
         .n_iw_cnt(ents__2__n_iw_cnt),
         .obs_we(ents__2__obs_we),
-        .n_intra(ents__2__n_intra),
-        .n_t2(ents__2__n_t2),
+        .ox(ents__2__ox),
+        .c_op(ents__2__c_op),
         .alloc(ents__2__alloc),
         .c_intra(ents__2__c_intra),
         .c_t2(ents__2__c_t2),
@@ -1419,9 +1416,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__2__span),
         .m_pj(ents__2__m_pj),
         .pc2(ents__2__pc2),
+        .c_close(ents__2__c_close),
         .n_addr(ents__2__n_addr),
         .n_sum(ents__2__n_sum),
-        .stride(ents__2__stride),
         .rank(ents__2__rank),
         .p_iw_valid(ents__2__p_iw_valid),
         .p_iw_warp(ents__2__p_iw_warp),
@@ -1470,8 +1467,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_stride(ents__3__n_iw_stride),
         .n_iw_cnt(ents__3__n_iw_cnt),
         .obs_we(ents__3__obs_we),
-        .n_intra(ents__3__n_intra),
-        .n_t2(ents__3__n_t2),
+        .ox(ents__3__ox),
+        .c_op(ents__3__c_op),
         .alloc(ents__3__alloc),
         .c_intra(ents__3__c_intra),
         .c_t2(ents__3__c_t2),
@@ -1492,9 +1489,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__3__span),
         .m_pj(ents__3__m_pj),
         .pc2(ents__3__pc2),
+        .c_close(ents__3__c_close),
         .n_addr(ents__3__n_addr),
         .n_sum(ents__3__n_sum),
-        .stride(ents__3__stride),
         .rank(ents__3__rank),
         .p_iw_valid(ents__3__p_iw_valid),
         .p_iw_warp(ents__3__p_iw_warp),
@@ -1543,8 +1540,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_stride(ents__4__n_iw_stride),
         .n_iw_cnt(ents__4__n_iw_cnt),
         .obs_we(ents__4__obs_we),
-        .n_intra(ents__4__n_intra),
-        .n_t2(ents__4__n_t2),
+        .ox(ents__4__ox),
+        .c_op(ents__4__c_op),
         .alloc(ents__4__alloc),
         .c_intra(ents__4__c_intra),
         .c_t2(ents__4__c_t2),
@@ -1565,9 +1562,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__4__span),
         .m_pj(ents__4__m_pj),
         .pc2(ents__4__pc2),
+        .c_close(ents__4__c_close),
         .n_addr(ents__4__n_addr),
         .n_sum(ents__4__n_sum),
-        .stride(ents__4__stride),
         .rank(ents__4__rank),
         .p_iw_valid(ents__4__p_iw_valid),
         .p_iw_warp(ents__4__p_iw_warp),
@@ -1616,8 +1613,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_stride(ents__5__n_iw_stride),
         .n_iw_cnt(ents__5__n_iw_cnt),
         .obs_we(ents__5__obs_we),
-        .n_intra(ents__5__n_intra),
-        .n_t2(ents__5__n_t2),
+        .ox(ents__5__ox),
+        .c_op(ents__5__c_op),
         .alloc(ents__5__alloc),
         .c_intra(ents__5__c_intra),
         .c_t2(ents__5__c_t2),
@@ -1638,9 +1635,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__5__span),
         .m_pj(ents__5__m_pj),
         .pc2(ents__5__pc2),
+        .c_close(ents__5__c_close),
         .n_addr(ents__5__n_addr),
         .n_sum(ents__5__n_sum),
-        .stride(ents__5__stride),
         .rank(ents__5__rank),
         .p_iw_valid(ents__5__p_iw_valid),
         .p_iw_warp(ents__5__p_iw_warp),
@@ -1689,8 +1686,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_stride(ents__6__n_iw_stride),
         .n_iw_cnt(ents__6__n_iw_cnt),
         .obs_we(ents__6__obs_we),
-        .n_intra(ents__6__n_intra),
-        .n_t2(ents__6__n_t2),
+        .ox(ents__6__ox),
+        .c_op(ents__6__c_op),
         .alloc(ents__6__alloc),
         .c_intra(ents__6__c_intra),
         .c_t2(ents__6__c_t2),
@@ -1711,9 +1708,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__6__span),
         .m_pj(ents__6__m_pj),
         .pc2(ents__6__pc2),
+        .c_close(ents__6__c_close),
         .n_addr(ents__6__n_addr),
         .n_sum(ents__6__n_sum),
-        .stride(ents__6__stride),
         .rank(ents__6__rank),
         .p_iw_valid(ents__6__p_iw_valid),
         .p_iw_warp(ents__6__p_iw_warp),
@@ -1762,8 +1759,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_stride(ents__7__n_iw_stride),
         .n_iw_cnt(ents__7__n_iw_cnt),
         .obs_we(ents__7__obs_we),
-        .n_intra(ents__7__n_intra),
-        .n_t2(ents__7__n_t2),
+        .ox(ents__7__ox),
+        .c_op(ents__7__c_op),
         .alloc(ents__7__alloc),
         .c_intra(ents__7__c_intra),
         .c_t2(ents__7__c_t2),
@@ -1784,9 +1781,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__7__span),
         .m_pj(ents__7__m_pj),
         .pc2(ents__7__pc2),
+        .c_close(ents__7__c_close),
         .n_addr(ents__7__n_addr),
         .n_sum(ents__7__n_sum),
-        .stride(ents__7__stride),
         .rank(ents__7__rank),
         .p_iw_valid(ents__7__p_iw_valid),
         .p_iw_warp(ents__7__p_iw_warp),
@@ -1835,8 +1832,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_stride(ents__8__n_iw_stride),
         .n_iw_cnt(ents__8__n_iw_cnt),
         .obs_we(ents__8__obs_we),
-        .n_intra(ents__8__n_intra),
-        .n_t2(ents__8__n_t2),
+        .ox(ents__8__ox),
+        .c_op(ents__8__c_op),
         .alloc(ents__8__alloc),
         .c_intra(ents__8__c_intra),
         .c_t2(ents__8__c_t2),
@@ -1857,9 +1854,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__8__span),
         .m_pj(ents__8__m_pj),
         .pc2(ents__8__pc2),
+        .c_close(ents__8__c_close),
         .n_addr(ents__8__n_addr),
         .n_sum(ents__8__n_sum),
-        .stride(ents__8__stride),
         .rank(ents__8__rank),
         .p_iw_valid(ents__8__p_iw_valid),
         .p_iw_warp(ents__8__p_iw_warp),
@@ -1908,8 +1905,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_stride(ents__9__n_iw_stride),
         .n_iw_cnt(ents__9__n_iw_cnt),
         .obs_we(ents__9__obs_we),
-        .n_intra(ents__9__n_intra),
-        .n_t2(ents__9__n_t2),
+        .ox(ents__9__ox),
+        .c_op(ents__9__c_op),
         .alloc(ents__9__alloc),
         .c_intra(ents__9__c_intra),
         .c_t2(ents__9__c_t2),
@@ -1930,9 +1927,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .span(ents__9__span),
         .m_pj(ents__9__m_pj),
         .pc2(ents__9__pc2),
+        .c_close(ents__9__c_close),
         .n_addr(ents__9__n_addr),
         .n_sum(ents__9__n_sum),
-        .stride(ents__9__stride),
         .rank(ents__9__rank),
         .p_iw_valid(ents__9__p_iw_valid),
         .p_iw_warp(ents__9__p_iw_warp),
@@ -3382,19 +3379,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        e_stride = addr_zero;
-        e_stride = e_stride | h_stride__0;
-        e_stride = e_stride | h_stride__1;
-        e_stride = e_stride | h_stride__2;
-        e_stride = e_stride | h_stride__3;
-        e_stride = e_stride | h_stride__4;
-        e_stride = e_stride | h_stride__5;
-        e_stride = e_stride | h_stride__6;
-        e_stride = e_stride | h_stride__7;
-        e_stride = e_stride | h_stride__8;
-        e_stride = e_stride | h_stride__9;
-    end
-    always @(*) begin
         next_addr = addr_zero;
         next_addr = next_addr | h_naddr__0;
         next_addr = next_addr | h_naddr__1;
@@ -3445,6 +3429,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         e_usable = e_usable | h_usable__7;
         e_usable = e_usable | h_usable__8;
         e_usable = e_usable | h_usable__9;
+    end
+    always @(*) begin
+        closes = 1'b0;
+        closes = closes | h_close__0;
+        closes = closes | h_close__1;
+        closes = closes | h_close__2;
+        closes = closes | h_close__3;
+        closes = closes | h_close__4;
+        closes = closes | h_close__5;
+        closes = closes | h_close__6;
+        closes = closes | h_close__7;
+        closes = closes | h_close__8;
+        closes = closes | h_close__9;
     end
     always @(*) begin
         e_span = span_zero;
@@ -3512,12 +3509,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         pj_iw_cnt = pj_iw_cnt | ents__9__j_iw_cnt;
     end
     always @(*) begin
-        h_stride__0 = addr_zero;
-        if (chain_sel__0) begin
-            h_stride__0 = ents__0__stride;
-        end
-    end
-    always @(*) begin
         h_naddr__0 = addr_zero;
         if (chain_sel__0) begin
             h_naddr__0 = ents__0__n_addr;
@@ -3548,9 +3539,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        h_stride__1 = addr_zero;
-        if (chain_sel__1) begin
-            h_stride__1 = ents__1__stride;
+        h_close__0 = 1'b0;
+        if (chain_sel__0) begin
+            h_close__0 = ents__0__c_close;
         end
     end
     always @(*) begin
@@ -3584,9 +3575,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        h_stride__2 = addr_zero;
-        if (chain_sel__2) begin
-            h_stride__2 = ents__2__stride;
+        h_close__1 = 1'b0;
+        if (chain_sel__1) begin
+            h_close__1 = ents__1__c_close;
         end
     end
     always @(*) begin
@@ -3620,9 +3611,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        h_stride__3 = addr_zero;
-        if (chain_sel__3) begin
-            h_stride__3 = ents__3__stride;
+        h_close__2 = 1'b0;
+        if (chain_sel__2) begin
+            h_close__2 = ents__2__c_close;
         end
     end
     always @(*) begin
@@ -3656,9 +3647,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        h_stride__4 = addr_zero;
-        if (chain_sel__4) begin
-            h_stride__4 = ents__4__stride;
+        h_close__3 = 1'b0;
+        if (chain_sel__3) begin
+            h_close__3 = ents__3__c_close;
         end
     end
     always @(*) begin
@@ -3692,9 +3683,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        h_stride__5 = addr_zero;
-        if (chain_sel__5) begin
-            h_stride__5 = ents__5__stride;
+        h_close__4 = 1'b0;
+        if (chain_sel__4) begin
+            h_close__4 = ents__4__c_close;
         end
     end
     always @(*) begin
@@ -3728,9 +3719,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        h_stride__6 = addr_zero;
-        if (chain_sel__6) begin
-            h_stride__6 = ents__6__stride;
+        h_close__5 = 1'b0;
+        if (chain_sel__5) begin
+            h_close__5 = ents__5__c_close;
         end
     end
     always @(*) begin
@@ -3764,9 +3755,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        h_stride__7 = addr_zero;
-        if (chain_sel__7) begin
-            h_stride__7 = ents__7__stride;
+        h_close__6 = 1'b0;
+        if (chain_sel__6) begin
+            h_close__6 = ents__6__c_close;
         end
     end
     always @(*) begin
@@ -3800,9 +3791,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        h_stride__8 = addr_zero;
-        if (chain_sel__8) begin
-            h_stride__8 = ents__8__stride;
+        h_close__7 = 1'b0;
+        if (chain_sel__7) begin
+            h_close__7 = ents__7__c_close;
         end
     end
     always @(*) begin
@@ -3836,9 +3827,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        h_stride__9 = addr_zero;
-        if (chain_sel__9) begin
-            h_stride__9 = ents__9__stride;
+        h_close__8 = 1'b0;
+        if (chain_sel__8) begin
+            h_close__8 = ents__8__c_close;
         end
     end
     always @(*) begin
@@ -3871,10 +3862,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             h_span__9 = ents__9__span;
         end
     end
+    always @(*) begin
+        h_close__9 = 1'b0;
+        if (chain_sel__9) begin
+            h_close__9 = ents__9__c_close;
+        end
+    end
     always @(*) hop_ok = (phase__q == ph_chain) & (hop__q < loop_hops) & chain_found;
     always @(*) hop_emit = hop_ok & (hop__q < chain_depth) & e_usable;
-    always @(*) d_intra = pj_intra - sum_eff;
-    always @(*) closes = e_pc2 == jp;
     always @(*) begin
         if (phase__q == ph_intra) begin
             kin = kidx__q;
@@ -3990,27 +3985,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) obs_en = hop_step & closes;
-    always @(*) begin
-        if ((pj_t2 == two_zero) | (e_stride != d_intra)) begin
-            o_intra = next_sum;
-        end
-        else begin
-            o_intra = pj_intra;
-        end
-    end
-    always @(*) begin
-        if ((pj_t2 == two_zero) | (e_stride != d_intra)) begin
-            o_t2 = two_one;
-        end
-        else begin
-            if (pj_t2 == two_three) begin
-                o_t2 = pj_t2;
-            end
-            else begin
-                o_t2 = pj_t2 + two_one;
-            end
-        end
-    end
     always @(*) begin
         q_other = 1'b0;
         if (ents__0__m_q & ~victim__0) begin
@@ -4140,23 +4114,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) begin
         cp_intra = addr_zero;
         if (q_other) begin
-            if (obs_en & q_is_jp) begin
-                cp_intra = o_intra;
-            end
-            else begin
-                cp_intra = cq_intra;
-            end
+            cp_intra = cq_intra;
         end
     end
     always @(*) begin
         cp_t2 = two_zero;
         if (q_other) begin
-            if (obs_en & q_is_jp) begin
-                cp_t2 = o_t2;
-            end
-            else begin
-                cp_t2 = cq_t2;
-            end
+            cp_t2 = cq_t2;
         end
     end
     always @(*) begin
@@ -4214,6 +4178,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             end
         end
     end
+    always @(*) c_op = obs_en & q_is_jp & q_other;
     always @(*) alloc_inv = allocate & any_inval;
     always @(*) touch = (link_en & any_hit) | (allocate & ~any_inval);
     always @(*) hit__0 = (link_en & ents__0__m_link) | (allocate & ~any_inval & victim__0);
@@ -4753,8 +4718,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__n_iw_stride = u_iw_stride;
     always @(*) ents__0__n_iw_cnt = u_iw_cnt;
     always @(*) ents__0__obs_we = obs_en;
-    always @(*) ents__0__n_intra = o_intra;
-    always @(*) ents__0__n_t2 = o_t2;
+    always @(*) ents__0__ox = sum__q;
+    always @(*) ents__0__c_op = c_op;
     always @(*) ents__0__alloc = allocate & victim__0;
     always @(*) ents__0__c_intra = cp_intra;
     always @(*) ents__0__c_t2 = cp_t2;
@@ -4772,8 +4737,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__n_iw_stride = u_iw_stride;
     always @(*) ents__1__n_iw_cnt = u_iw_cnt;
     always @(*) ents__1__obs_we = obs_en;
-    always @(*) ents__1__n_intra = o_intra;
-    always @(*) ents__1__n_t2 = o_t2;
+    always @(*) ents__1__ox = sum__q;
+    always @(*) ents__1__c_op = c_op;
     always @(*) ents__1__alloc = allocate & victim__1;
     always @(*) ents__1__c_intra = cp_intra;
     always @(*) ents__1__c_t2 = cp_t2;
@@ -4791,8 +4756,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__n_iw_stride = u_iw_stride;
     always @(*) ents__2__n_iw_cnt = u_iw_cnt;
     always @(*) ents__2__obs_we = obs_en;
-    always @(*) ents__2__n_intra = o_intra;
-    always @(*) ents__2__n_t2 = o_t2;
+    always @(*) ents__2__ox = sum__q;
+    always @(*) ents__2__c_op = c_op;
     always @(*) ents__2__alloc = allocate & victim__2;
     always @(*) ents__2__c_intra = cp_intra;
     always @(*) ents__2__c_t2 = cp_t2;
@@ -4810,8 +4775,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__n_iw_stride = u_iw_stride;
     always @(*) ents__3__n_iw_cnt = u_iw_cnt;
     always @(*) ents__3__obs_we = obs_en;
-    always @(*) ents__3__n_intra = o_intra;
-    always @(*) ents__3__n_t2 = o_t2;
+    always @(*) ents__3__ox = sum__q;
+    always @(*) ents__3__c_op = c_op;
     always @(*) ents__3__alloc = allocate & victim__3;
     always @(*) ents__3__c_intra = cp_intra;
     always @(*) ents__3__c_t2 = cp_t2;
@@ -4829,8 +4794,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__n_iw_stride = u_iw_stride;
     always @(*) ents__4__n_iw_cnt = u_iw_cnt;
     always @(*) ents__4__obs_we = obs_en;
-    always @(*) ents__4__n_intra = o_intra;
-    always @(*) ents__4__n_t2 = o_t2;
+    always @(*) ents__4__ox = sum__q;
+    always @(*) ents__4__c_op = c_op;
     always @(*) ents__4__alloc = allocate & victim__4;
     always @(*) ents__4__c_intra = cp_intra;
     always @(*) ents__4__c_t2 = cp_t2;
@@ -4848,8 +4813,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__n_iw_stride = u_iw_stride;
     always @(*) ents__5__n_iw_cnt = u_iw_cnt;
     always @(*) ents__5__obs_we = obs_en;
-    always @(*) ents__5__n_intra = o_intra;
-    always @(*) ents__5__n_t2 = o_t2;
+    always @(*) ents__5__ox = sum__q;
+    always @(*) ents__5__c_op = c_op;
     always @(*) ents__5__alloc = allocate & victim__5;
     always @(*) ents__5__c_intra = cp_intra;
     always @(*) ents__5__c_t2 = cp_t2;
@@ -4867,8 +4832,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__n_iw_stride = u_iw_stride;
     always @(*) ents__6__n_iw_cnt = u_iw_cnt;
     always @(*) ents__6__obs_we = obs_en;
-    always @(*) ents__6__n_intra = o_intra;
-    always @(*) ents__6__n_t2 = o_t2;
+    always @(*) ents__6__ox = sum__q;
+    always @(*) ents__6__c_op = c_op;
     always @(*) ents__6__alloc = allocate & victim__6;
     always @(*) ents__6__c_intra = cp_intra;
     always @(*) ents__6__c_t2 = cp_t2;
@@ -4886,8 +4851,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__n_iw_stride = u_iw_stride;
     always @(*) ents__7__n_iw_cnt = u_iw_cnt;
     always @(*) ents__7__obs_we = obs_en;
-    always @(*) ents__7__n_intra = o_intra;
-    always @(*) ents__7__n_t2 = o_t2;
+    always @(*) ents__7__ox = sum__q;
+    always @(*) ents__7__c_op = c_op;
     always @(*) ents__7__alloc = allocate & victim__7;
     always @(*) ents__7__c_intra = cp_intra;
     always @(*) ents__7__c_t2 = cp_t2;
@@ -4905,8 +4870,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__n_iw_stride = u_iw_stride;
     always @(*) ents__8__n_iw_cnt = u_iw_cnt;
     always @(*) ents__8__obs_we = obs_en;
-    always @(*) ents__8__n_intra = o_intra;
-    always @(*) ents__8__n_t2 = o_t2;
+    always @(*) ents__8__ox = sum__q;
+    always @(*) ents__8__c_op = c_op;
     always @(*) ents__8__alloc = allocate & victim__8;
     always @(*) ents__8__c_intra = cp_intra;
     always @(*) ents__8__c_t2 = cp_t2;
@@ -4924,8 +4889,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__9__n_iw_stride = u_iw_stride;
     always @(*) ents__9__n_iw_cnt = u_iw_cnt;
     always @(*) ents__9__obs_we = obs_en;
-    always @(*) ents__9__n_intra = o_intra;
-    always @(*) ents__9__n_t2 = o_t2;
+    always @(*) ents__9__ox = sum__q;
+    always @(*) ents__9__c_op = c_op;
     always @(*) ents__9__alloc = allocate & victim__9;
     always @(*) ents__9__c_intra = cp_intra;
     always @(*) ents__9__c_t2 = cp_t2;
@@ -5017,7 +4982,7 @@ module snake_prefetcher__reg16(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg16
 
-module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,f_q,f_p,f_t,sp,cur,first,b_addr,b_sum,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,n_intra,n_t2,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,key,m_cur,m_cur_w,usable,span,m_pj,pc2,n_addr,n_sum,stride,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
+module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,f_q,f_p,f_t,sp,cur,first,b_addr,b_sum,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,ox,c_op,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,key,m_cur,m_cur_w,usable,span,m_pj,pc2,c_close,n_addr,n_sum,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
 
     // Module arguments
     input wire  clock;
@@ -5049,8 +5014,8 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     input wire  [31:0] n_iw_stride;
     input wire  [1:0] n_iw_cnt;
     input wire  obs_we;
-    input wire  [31:0] n_intra;
-    input wire  [1:0] n_t2;
+    input wire  [31:0] ox;
+    input wire  c_op;
     input wire  alloc;
     input wire  [31:0] c_intra;
     input wire  [1:0] c_t2;
@@ -5071,9 +5036,9 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     output reg  [11:0] span;
     output reg  m_pj;
     output reg  [31:0] pc2;
+    output reg  c_close;
     output reg  [31:0] n_addr;
     output reg  [31:0] n_sum;
-    output reg  [31:0] stride;
     output reg  [3:0] rank;
     output reg  p_iw_valid;
     output reg  [5:0] p_iw_warp;
@@ -5096,6 +5061,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     localparam  t1_prom = 2'b10;
     localparam  t1_two = 2'b1;
     localparam  t1_zero = 2'b0;
+    localparam  t2_three = 2'b11;
     localparam  cnt_two = 8'h2;
     localparam  cnt_one = 8'h1;
     localparam  eight = 32'h8;
@@ -5179,6 +5145,10 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     wire  r_mt__q;
     reg  r_mt__clock;
     reg  r_mt__reset;
+    reg  r_op__d;
+    wire  r_op__q;
+    reg  r_op__clock;
+    reg  r_op__reset;
     reg  [7:0] zx_ones__narrow;
     wire  [15:0] zx_ones__wide;
     reg  [3:0] zx_nrank__narrow;
@@ -5186,6 +5156,8 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
 
     // Local signals
     reg  [7:0] hit_cnt;
+    reg  [31:0] ef_intra;
+    reg  [1:0] ef_t2;
     reg  clr;
     reg  m_cur_pc;
     reg  has_jw;
@@ -5310,6 +5282,12 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
         .clock(r_mt__clock),
         .reset(r_mt__reset)
     );
+    snake_prefetcher__reg1 r_op(
+        .d(r_op__d),
+        .q(r_op__q),
+        .clock(r_op__clock),
+        .reset(r_op__reset)
+    );
     snake_prefetcher__ents__zx_ones zx_ones(
         .narrow(zx_ones__narrow),
         .wide(zx_ones__wide)
@@ -5339,6 +5317,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) r_mq__clock = clock;
     always @(*) r_mp__clock = clock;
     always @(*) r_mt__clock = clock;
+    always @(*) r_op__clock = clock;
     always @(*) begin
         r_valid__d = r_valid__q;
         if (alloc) begin
@@ -5402,9 +5381,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
             r_intra__d = c_intra;
         end
         else begin
-            if (obs_we & m_pj) begin
-                r_intra__d = n_intra;
-            end
+            r_intra__d = ef_intra;
         end
     end
     always @(*) begin
@@ -5413,9 +5390,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
             r_t2__d = c_t2;
         end
         else begin
-            if (obs_we & m_pj) begin
-                r_t2__d = n_t2;
-            end
+            r_t2__d = ef_t2;
         end
     end
     always @(*) begin
@@ -5531,6 +5506,15 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
             r_mt__d = (r_pc2__q == np) & (r_stride__q == ns);
         end
     end
+    always @(*) begin
+        r_op__d = r_op__q;
+        if (alloc) begin
+            r_op__d = c_op;
+        end
+        else begin
+            r_op__d = obs_we & m_pj;
+        end
+    end
     always @(*) r_valid__reset = reset;
     always @(*) r_pc1__reset = reset;
     always @(*) r_pc2__reset = reset;
@@ -5550,6 +5534,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) r_mq__reset = reset;
     always @(*) r_mp__reset = reset;
     always @(*) r_mt__reset = reset;
+    always @(*) r_op__reset = reset;
     always @(*) m_q = r_mq__q;
     always @(*) m_p = r_mp__q;
     always @(*) m_link = r_mq__q & r_mt__q;
@@ -5600,7 +5585,24 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) n_sum = b_sum + r_stride__q;
     always @(*) valid = r_valid__q;
     always @(*) pc2 = r_pc2__q;
-    always @(*) stride = r_stride__q;
+    always @(*) c_close = r_pc2__q == jp;
+    always @(*) begin
+        ef_intra = r_intra__q;
+        if (r_op__q) begin
+            ef_intra = ox;
+        end
+    end
+    always @(*) begin
+        ef_t2 = r_t2__q;
+        if (r_op__q) begin
+            if ((r_t2__q == t1_zero) | (ox != r_intra__q)) begin
+                ef_t2 = t1_two;
+            end
+            else if (r_t2__q != t2_three) begin
+                ef_t2 = r_t2__q + t1_two;
+            end
+        end
+    end
     always @(*) rank = r_rank__q;
     always @(*) span = r_span__q;
     always @(*) begin
@@ -5636,13 +5638,13 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) begin
         j_intra = zero_a;
         if (m_pj) begin
-            j_intra = r_intra__q;
+            j_intra = ef_intra;
         end
     end
     always @(*) begin
         j_t2 = t1_zero;
         if (m_pj) begin
-            j_t2 = r_t2__q;
+            j_t2 = ef_t2;
         end
     end
     always @(*) begin
@@ -5660,13 +5662,13 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) begin
         q_intra = zero_a;
         if (m_q) begin
-            q_intra = r_intra__q;
+            q_intra = ef_intra;
         end
     end
     always @(*) begin
         q_t2 = t1_zero;
         if (m_q) begin
-            q_t2 = r_t2__q;
+            q_t2 = ef_t2;
         end
     end
     always @(*) begin

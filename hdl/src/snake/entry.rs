@@ -22,7 +22,8 @@ mod kernel;
 /// walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`, `usable`, `m_pj`). Updates at the edge, in this order of precedence: `alloc`
 /// rewrites the whole entry; otherwise the load's link update (`link_en`:
 /// clear or hit; a hit and an allocation write `span`), the inter-warp fields (`iw_we` and `m_p`), the
-/// intra-warp fields (`obs_we` and `m_pj`) and the rank (`rank_we`) apply
+/// intra-warp fields (a pending observation, `r_op`; `obs_we` and `m_pj`
+/// make one pending) and the rank (`rank_we`) apply
 /// to their own fields.
 #[derive(LogicBlock)]
 pub struct SnakeEntry<
@@ -91,12 +92,17 @@ pub struct SnakeEntry<
     pub n_iw_stride: Signal<In, Bits<A>>,
     /// New `iw_cnt`.
     pub n_iw_cnt: Signal<In, Bits<2>>,
-    /// Write the intra-warp fields (to an entry with `pc1 = jp`).
+    /// The walker's closing hop this cycle: an entry with `pc1 = jp`
+    /// records the intra-warp observation as pending (`r_op`), applied at
+    /// the next edge.
     pub obs_we: Signal<In, Bit>,
-    /// New `intra`.
-    pub n_intra: Signal<In, Bits<A>>,
-    /// New `t2`.
-    pub n_t2: Signal<In, Bits<2>>,
+    /// The pending observation's stride sum `x` (the walker's `sum`
+    /// register, the cycle after the closing hop).
+    pub ox: Signal<In, Bits<A>>,
+    /// The pending bit of a new entry (its source had the closing hop's
+    /// pc: it copies the fields before the observation and applies it at
+    /// the next edge like the others).
+    pub c_op: Signal<In, Bit>,
     /// Allocate this entry for the load's link.
     pub alloc: Signal<In, Bit>,
     /// Per-PC fields of the new entry: `intra`.
@@ -141,14 +147,14 @@ pub struct SnakeEntry<
     pub m_pj: Signal<Out, Bit>,
     /// `pc2`.
     pub pc2: Signal<Out, Bits<P>>,
+    /// `pc2 = jp` (the hop through this entry closes the loop).
+    pub c_close: Signal<Out, Bit>,
     /// `b_addr + stride`: the hop's address if this entry is the hop
     /// choice (every entry adds its own, beside the choice, so the adder is
     /// not behind the hop choice).
     pub n_addr: Signal<Out, Bits<A>>,
     /// `b_sum + stride`, likewise.
     pub n_sum: Signal<Out, Bits<A>>,
-    /// `stride`.
-    pub stride: Signal<Out, Bits<A>>,
     /// The rank (0 = most recently used).
     pub rank: Signal<Out, Bits<RT>>,
     /// `iw_valid` if `m_p`, else 0 (the per-PC fields are the same in
@@ -163,7 +169,7 @@ pub struct SnakeEntry<
     pub p_iw_stride: Signal<Out, Bits<A>>,
     /// `iw_cnt` if `m_p`, else 0.
     pub p_iw_cnt: Signal<Out, Bits<2>>,
-    /// `intra` if `m_pj`, else 0.
+    /// `intra` (with a pending observation applied) if `m_pj`, else 0.
     pub j_intra: Signal<Out, Bits<A>>,
     /// `t2` if `m_pj`, else 0.
     pub j_t2: Signal<Out, Bits<2>>,
@@ -209,12 +215,17 @@ pub struct SnakeEntry<
     r_mp: Reg<Bit>,
     /// `(pc2, stride) = (p, s)`, likewise.
     r_mt: Reg<Bit>,
+    /// An intra-warp observation is pending (the walker's closing hop at
+    /// the last edge; `x` = `ox`): `intra`, `t2` are read through `ef_*`
+    /// and written at this edge.
+    r_op: Reg<Bit>,
     zx_ones: ZeroExt<8, 16>,
     zx_nrank: ZeroExt<RT, 16>,
 
     t1_prom: Constant<Bits<2>>,
     t1_two: Constant<Bits<2>>,
     t1_zero: Constant<Bits<2>>,
+    t2_three: Constant<Bits<2>>,
     cnt_two: Constant<Bits<8>>,
     cnt_one: Constant<Bits<8>>,
     eight: Constant<Bits<32>>,
@@ -222,6 +233,10 @@ pub struct SnakeEntry<
     zero_wb: Constant<Bits<WB>>,
 
     hit_cnt: Signal<Local, Bits<8>>,
+    /// `intra` after the pending observation (if any): `x` itself.
+    ef_intra: Signal<Local, Bits<A>>,
+    /// `t2` after the pending observation (if any).
+    ef_t2: Signal<Local, Bits<2>>,
     clr: Signal<Local, Bit>,
     /// Valid with `pc1` = the walker's current pc (`jp` before the first
     /// hop).
@@ -269,8 +284,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             n_iw_stride: Default::default(),
             n_iw_cnt: Default::default(),
             obs_we: Default::default(),
-            n_intra: Default::default(),
-            n_t2: Default::default(),
+            ox: Default::default(),
+            c_op: Default::default(),
             alloc: Default::default(),
             c_intra: Default::default(),
             c_t2: Default::default(),
@@ -295,9 +310,9 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             span: Default::default(),
             m_pj: Default::default(),
             pc2: Default::default(),
+            c_close: Default::default(),
             n_addr: Default::default(),
             n_sum: Default::default(),
-            stride: Default::default(),
             rank: Default::default(),
             r_valid: Default::default(),
             r_pc1: Default::default(),
@@ -318,6 +333,9 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_mq: Default::default(),
             r_mp: Default::default(),
             r_mt: Default::default(),
+            r_op: Default::default(),
+            ef_intra: Default::default(),
+            ef_t2: Default::default(),
             p_iw_valid: Default::default(),
             p_iw_warp: Default::default(),
             p_iw_addr: Default::default(),
@@ -339,6 +357,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             t1_prom: konst(2),
             t1_two: konst(1),
             t1_zero: konst(0),
+            t2_three: konst(3),
             cnt_two: konst(2),
             cnt_one: konst(1),
             eight: konst(8),

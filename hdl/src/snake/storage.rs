@@ -105,6 +105,14 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
             false,
             ADD,
         ),
+        f(
+            "Tail",
+            "intra-warp observation pending (the closing hop's, written one edge later)",
+            1,
+            ne,
+            false,
+            ADD,
+        ),
     ];
     StorageReport {
         unit: "snake_prefetcher".into(),

@@ -222,7 +222,6 @@ pub struct SnakePrefetcherRtl<
     // The hop choice (one-hot) and its entry's masked fields.
     cw_any: Signal<Local, Bit>,
     chain_sel: Vec<Signal<Local, Bit>>,
-    h_stride: Vec<Signal<Local, Bits<A>>>,
     h_naddr: Vec<Signal<Local, Bits<A>>>,
     h_nsum: Vec<Signal<Local, Bits<A>>>,
     h_pc2: Vec<Signal<Local, Bits<P>>>,
@@ -251,7 +250,6 @@ pub struct SnakePrefetcherRtl<
     u_iw_cnt: Signal<Local, Bits<2>>,
     // The walker.
     chain_found: Signal<Local, Bit>,
-    e_stride: Signal<Local, Bits<A>>,
     e_pc2: Signal<Local, Bits<P>>,
     e_usable: Signal<Local, Bit>,
     e_span: Signal<Local, Bits<12>>,
@@ -282,11 +280,15 @@ pub struct SnakePrefetcherRtl<
     inter_warp: Signal<Local, Bits<8>>,
     push: Signal<Local, Bit>,
     job_end: Signal<Local, Bit>,
+    /// A closing hop this cycle: its intra-warp observation becomes
+    /// pending in the entries with `pc1 = jp` and is written at the next
+    /// edge (`x` is then the walker's `sum` register).
     obs_en: Signal<Local, Bit>,
-    /// `intra - sum` (before this hop): the stride that repeats `intra`.
-    d_intra: Signal<Local, Bits<A>>,
-    o_intra: Signal<Local, Bits<A>>,
-    o_t2: Signal<Local, Bits<2>>,
+    /// The chosen entry's `pc2 = jp`, per entry.
+    h_close: Vec<Signal<Local, Bit>>,
+    /// A new entry's pending observation (its `pc1` is the closing hop's
+    /// job pc and it copies an entry that records the observation).
+    c_op: Signal<Local, Bit>,
     pf_a: Signal<Local, Bits<A>>,
     pf_w: Signal<Local, Bits<WB>>,
     pf_k: Signal<Local, Bits<2>>,
@@ -397,12 +399,12 @@ impl<
             rank_zero: konst(0),
             rank_one: konst(1),
             chain_sel: sigs(ne),
-            h_stride: sigs(ne),
             h_naddr: sigs(ne),
             h_nsum: sigs(ne),
             h_pc2: sigs(ne),
             h_usable: sigs(ne),
             h_span: sigs(ne),
+            h_close: sigs(ne),
             in_group: sigs(ne),
             vic_ok: sigs(ne),
             victim: sigs(ne),
@@ -427,9 +429,9 @@ impl<
             q_is_p, q_is_jp, cq_intra, cq_t2, cq_iw_valid, cq_iw_warp, cq_iw_addr, cq_iw_stride,
             cq_iw_cnt,
             any_hit, any_inval, allocate, s_iw_valid, s_iw_warp, s_iw_addr, s_iw_stride, s_iw_cnt,
-            cand, u_iw_stride, u_iw_cnt, chain_found, e_stride, e_pc2, pj_found, pj_intra, pj_t2,
+            cand, u_iw_stride, u_iw_cnt, chain_found, e_pc2, pj_found, pj_intra, pj_t2,
             pj_iw_stride, pj_iw_cnt, intra_ok, inter_ok, any_ok, next_addr, next_sum,
-            closes, inter_warp, push, job_end, obs_en, d_intra, o_intra, o_t2, pf_a, pf_w, pf_k, cp_intra,
+            closes, inter_warp, push, job_end, obs_en, c_op, pf_a, pf_w, pf_k, cp_intra,
             cp_t2, cp_iw_valid, cp_iw_warp, cp_iw_addr, cp_iw_stride, cp_iw_cnt,
         })
     }

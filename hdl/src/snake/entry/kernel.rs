@@ -38,7 +38,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_ones,
             r_mq,
             r_mp,
-            r_mt
+            r_mt,
+            r_op
         );
         self.r_valid.reset.next = self.reset.val();
         self.r_pc1.reset.next = self.reset.val();
@@ -59,6 +60,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.r_mq.reset.next = self.reset.val();
         self.r_mp.reset.next = self.reset.val();
         self.r_mt.reset.next = self.reset.val();
+        self.r_op.reset.next = self.reset.val();
 
         // Comparisons with the next staged load's keys, registered; an
         // entry allocated at this edge takes the forwarded results (its new
@@ -116,7 +118,20 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         // Fields.
         self.valid.next = self.r_valid.q.val();
         self.pc2.next = self.r_pc2.q.val();
-        self.stride.next = self.r_stride.q.val();
+        self.c_close.next = self.r_pc2.q.val() == self.jp.val();
+        // The intra-warp fields with a pending observation `x` applied
+        // (step 4 of the spec): `intra <- x` either way; `t2 <- 1` if it
+        // was 0 or `x != intra`, else `min(t2 + 1, 3)`.
+        self.ef_intra.next = self.r_intra.q.val();
+        self.ef_t2.next = self.r_t2.q.val();
+        if self.r_op.q.val() {
+            self.ef_intra.next = self.ox.val();
+            if (self.r_t2.q.val() == self.t1_zero.val()) | (self.ox.val() != self.r_intra.q.val()) {
+                self.ef_t2.next = self.t1_two.val();
+            } else if self.r_t2.q.val() != self.t2_three.val() {
+                self.ef_t2.next = self.r_t2.q.val() + self.t1_two.val();
+            }
+        }
         self.rank.next = self.r_rank.q.val();
         self.span.next = self.r_span.q.val();
     }
@@ -145,8 +160,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.j_iw_stride.next = self.zero_a.val();
         self.j_iw_cnt.next = self.t1_zero.val();
         if self.m_pj.val() {
-            self.j_intra.next = self.r_intra.q.val();
-            self.j_t2.next = self.r_t2.q.val();
+            self.j_intra.next = self.ef_intra.val();
+            self.j_t2.next = self.ef_t2.val();
             self.j_iw_stride.next = self.r_iw_stride.q.val();
             self.j_iw_cnt.next = self.r_iw_cnt.q.val();
         }
@@ -158,8 +173,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.q_iw_stride.next = self.zero_a.val();
         self.q_iw_cnt.next = self.t1_zero.val();
         if self.m_q.val() {
-            self.q_intra.next = self.r_intra.q.val();
-            self.q_t2.next = self.r_t2.q.val();
+            self.q_intra.next = self.ef_intra.val();
+            self.q_t2.next = self.ef_t2.val();
             self.q_iw_valid.next = self.r_iw_valid.q.val();
             self.q_iw_warp.next = self.r_iw_warp.q.val();
             self.q_iw_addr.next = self.r_iw_addr.q.val();
@@ -187,7 +202,14 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.r_iw_addr.d.next = self.c_iw_addr.val();
             self.r_iw_stride.d.next = self.c_iw_stride.val();
             self.r_iw_cnt.d.next = self.c_iw_cnt.val();
+            self.r_op.d.next = self.c_op.val();
         } else {
+            // A pending observation is written (a closing hop one edge
+            // ago); a closing hop this cycle makes one pending (never both:
+            // the cycle after a closing hop has no hop).
+            self.r_intra.d.next = self.ef_intra.val();
+            self.r_t2.d.next = self.ef_t2.val();
+            self.r_op.d.next = self.obs_we.val() & self.m_pj.val();
             if self.link_en.val() & self.m_link.val() {
                 self.r_wv.d.next = self.wv_hit.val();
                 self.r_ones.d.next = self.hit_cnt.val();
@@ -208,10 +230,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
                 self.r_iw_addr.d.next = self.n_iw_addr.val();
                 self.r_iw_stride.d.next = self.n_iw_stride.val();
                 self.r_iw_cnt.d.next = self.n_iw_cnt.val();
-            }
-            if self.obs_we.val() & self.m_pj.val() {
-                self.r_intra.d.next = self.n_intra.val();
-                self.r_t2.d.next = self.n_t2.val();
             }
         }
     }

@@ -21,8 +21,11 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // ---- The new entry's per-PC fields: those of q's entries (the
-        // same in all of them) with this edge's updates forwarded, if an
-        // entry with pc1 = q other than the victim exists; else zero.
+        // same in all of them; a pending intra-warp observation applied
+        // by the entries' views) with this edge's inter-warp update
+        // forwarded, if an entry with pc1 = q other than the victim exists;
+        // else zero. A closing hop's observation of this cycle becomes
+        // pending in the new entry too when q is the job's pc.
         self.q_other.next = false;
         self.cq_intra.next = self.addr_zero.val();
         self.cq_t2.next = self.two_zero.val();
@@ -52,14 +55,10 @@ impl<
         self.cp_iw_addr.next = self.addr_zero.val();
         self.cp_iw_stride.next = self.addr_zero.val();
         self.cp_iw_cnt.next = self.two_zero.val();
+        self.c_op.next = self.obs_en.val() & self.q_is_jp.val() & self.q_other.val();
         if self.q_other.val() {
-            if self.obs_en.val() & self.q_is_jp.val() {
-                self.cp_intra.next = self.o_intra.val();
-                self.cp_t2.next = self.o_t2.val();
-            } else {
-                self.cp_intra.next = self.cq_intra.val();
-                self.cp_t2.next = self.cq_t2.val();
-            }
+            self.cp_intra.next = self.cq_intra.val();
+            self.cp_t2.next = self.cq_t2.val();
             if self.q_is_p.val() {
                 self.cp_iw_valid.next = true;
                 self.cp_iw_warp.next = self.l_warp.q.val();
@@ -119,8 +118,8 @@ impl<
             self.ents[e].n_iw_stride.next = self.u_iw_stride.val();
             self.ents[e].n_iw_cnt.next = self.u_iw_cnt.val();
             self.ents[e].obs_we.next = self.obs_en.val();
-            self.ents[e].n_intra.next = self.o_intra.val();
-            self.ents[e].n_t2.next = self.o_t2.val();
+            self.ents[e].ox.next = self.sum.q.val();
+            self.ents[e].c_op.next = self.c_op.val();
             self.ents[e].alloc.next = self.allocate.val() & self.victim[e].val();
             self.ents[e].c_intra.next = self.cp_intra.val();
             self.ents[e].c_t2.next = self.cp_t2.val();

@@ -30,36 +30,36 @@ impl<
         // ---- The hop choice's entry (one-hot `chain_sel`) and the job
         // pc's per-PC fields (the same in every matching entry): ORs of
         // masked views.
-        self.e_stride.next = self.addr_zero.val();
         self.next_addr.next = self.addr_zero.val();
         self.next_sum.next = self.addr_zero.val();
         self.e_pc2.next = self.pc_zero.val();
         self.e_usable.next = false;
+        self.closes.next = false;
         self.e_span.next = self.span_zero.val();
         self.pj_intra.next = self.addr_zero.val();
         self.pj_t2.next = self.two_zero.val();
         self.pj_iw_stride.next = self.addr_zero.val();
         self.pj_iw_cnt.next = self.two_zero.val();
         for e in 0..self._ne {
-            self.h_stride[e].next = self.addr_zero.val();
             self.h_naddr[e].next = self.addr_zero.val();
             self.h_nsum[e].next = self.addr_zero.val();
             self.h_pc2[e].next = self.pc_zero.val();
             self.h_usable[e].next = false;
             self.h_span[e].next = self.span_zero.val();
+            self.h_close[e].next = false;
             if self.chain_sel[e].val() {
-                self.h_stride[e].next = self.ents[e].stride.val();
+                self.h_close[e].next = self.ents[e].c_close.val();
                 self.h_naddr[e].next = self.ents[e].n_addr.val();
                 self.h_nsum[e].next = self.ents[e].n_sum.val();
                 self.h_pc2[e].next = self.ents[e].pc2.val();
                 self.h_usable[e].next = self.ents[e].usable.val();
                 self.h_span[e].next = self.ents[e].span.val();
             }
-            self.e_stride.next = self.e_stride.val() | self.h_stride[e].val();
             self.next_addr.next = self.next_addr.val() | self.h_naddr[e].val();
             self.next_sum.next = self.next_sum.val() | self.h_nsum[e].val();
             self.e_pc2.next = self.e_pc2.val() | self.h_pc2[e].val();
             self.e_usable.next = self.e_usable.val() | self.h_usable[e].val();
+            self.closes.next = self.closes.val() | self.h_close[e].val();
             self.e_span.next = self.e_span.val() | self.h_span[e].val();
             self.pj_intra.next = self.pj_intra.val() | self.ents[e].j_intra.val();
             self.pj_t2.next = self.pj_t2.val() | self.ents[e].j_t2.val();
@@ -75,11 +75,8 @@ impl<
         self.hop_emit.next =
             self.hop_ok.val() & (self.hop.q.val() < self.chain_depth.val()) & self.e_usable.val();
         // `next_addr` and `next_sum` (`addr + stride`, `sum + stride` of the
-        // chosen entry) are read above from the entries' own sums.
-        // `sum + stride = intra` is `stride = intra - sum`: the observation's
-        // comparison does not wait for the sum.
-        self.d_intra.next = self.pj_intra.val() - self.sum_eff.val();
-        self.closes.next = self.e_pc2.val() == self.jp.val();
+        // chosen entry) and `closes` (`pc2 = jp`) are read above from the
+        // entries' own sums and comparisons.
 
         // ---- 2. Intra-warp (no hop this cycle, not in the inter phase).
         if self.phase.q.val() == self.ph_intra.val() {
@@ -219,18 +216,10 @@ impl<
             }
         }
 
-        // ---- The intra-warp observation of a closing hop.
+        // ---- The intra-warp observation of a closing hop: `x` (= `sum +
+        // stride`) goes to the `sum` register at this edge; the entries
+        // with `pc1 = jp` mark it pending and apply it at the next edge,
+        // showing it to every reader in between (`SnakeEntry`'s `ef_*`).
         self.obs_en.next = self.hop_step.val() & self.closes.val();
-        if (self.pj_t2.val() == self.two_zero.val()) | (self.e_stride.val() != self.d_intra.val()) {
-            self.o_intra.next = self.next_sum.val();
-            self.o_t2.next = self.two_one.val();
-        } else {
-            self.o_intra.next = self.pj_intra.val();
-            if self.pj_t2.val() == self.two_three.val() {
-                self.o_t2.next = self.pj_t2.val();
-            } else {
-                self.o_t2.next = self.pj_t2.val() + self.two_one.val();
-            }
-        }
     }
 }
