@@ -9,6 +9,11 @@ use crate::mem::{Mem, Mem2};
 use crate::reg::Reg;
 use crate::util::{konsts, Pack, ZeroExt};
 
+/// Kernel section: the ports, the scan and the update.
+struct ColMain;
+/// Kernel section: the load's look-up values.
+struct ColLook;
+
 /// Entry `e` of every CTA slot's PerCTA table. `NS` = `2^C` slots.
 ///
 /// State: the valid bits of the `NS` slots in one register (reset, and
@@ -35,11 +40,6 @@ use crate::util::{konsts, Pack, ZeroExt};
 ///   `clr_valid` set or clear its valid bit, and then the launch clearing
 ///   of `clear_mask` applies (a launch comes after the load in the rules
 ///   stage); `rank_we` writes `w_rank`.
-/// Kernel section: the ports, the scan and the update.
-struct ColMain;
-/// Kernel section: the load's look-up values.
-struct ColLook;
-
 #[derive(LogicBlock)]
 pub struct CapsColumn<
     const A: usize,
