@@ -75,6 +75,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  cp_one = 4'h1;
     localparam  wd_zero = 7'b0;
     localparam  wd_one = 7'b1;
+    localparam  wd_half = 7'b1000000;
     localparam  ns_zero = 8'h0;
     localparam  ns_one = 8'h1;
     localparam  n7_one = 7'b1;
@@ -107,20 +108,35 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cols__0__clr_valid;
     reg  cols__0__rank_we;
     reg  [1:0] cols__0__w_rank;
-    reg  [31:0] cols__0__g_pc;
-    reg  [5:0] cols__0__g_warp;
+    reg  [5:0] cols__0__l_warp;
+    reg  [2:0] cols__0__l_n3;
+    reg  [31:0] cols__0__l_a0;
+    reg  [31:0] cols__0__l_a1;
+    reg  [31:0] cols__0__l_a2;
+    reg  [31:0] cols__0__l_a3;
+    reg  cols__0__l_in1;
+    reg  cols__0__l_in2;
+    reg  cols__0__l_in3;
+    reg  [31:0] cols__0__g_pc_n;
+    reg  [5:0] cols__0__g_warp_n;
     reg  [3:0] cols__0__g_pos;
     reg  [2:0] cols__0__g_k;
     reg  [2:0] cols__0__g_slot;
     wire  cols__0__l_ev;
     wire  cols__0__l_hit;
-    wire  [5:0] cols__0__l_lead;
-    wire  [2:0] cols__0__l_cnt;
-    wire  [31:0] cols__0__l_base0;
-    wire  [31:0] cols__0__l_base1;
-    wire  [31:0] cols__0__l_base2;
-    wire  [31:0] cols__0__l_base3;
     wire  [1:0] cols__0__l_rank;
+    wire  [6:0] cols__0__l_delta;
+    wire  [31:0] cols__0__l_d0;
+    wire  [31:0] cols__0__l_d1;
+    wire  [31:0] cols__0__l_d2;
+    wire  [31:0] cols__0__l_d3;
+    wire  cols__0__l_wl;
+    wire  cols__0__l_ns;
+    wire  cols__0__l_eq;
+    wire  cols__0__l_nz;
+    wire  cols__0__l_pow2;
+    wire  cols__0__l_div;
+    wire  [31:0] cols__0__l_mag;
     wire  [7:0] cols__0__g_hit;
     wire  [7:0] cols__0__g_cand;
     wire  [5:0] cols__0__gs_lead;
@@ -150,20 +166,35 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cols__1__clr_valid;
     reg  cols__1__rank_we;
     reg  [1:0] cols__1__w_rank;
-    reg  [31:0] cols__1__g_pc;
-    reg  [5:0] cols__1__g_warp;
+    reg  [5:0] cols__1__l_warp;
+    reg  [2:0] cols__1__l_n3;
+    reg  [31:0] cols__1__l_a0;
+    reg  [31:0] cols__1__l_a1;
+    reg  [31:0] cols__1__l_a2;
+    reg  [31:0] cols__1__l_a3;
+    reg  cols__1__l_in1;
+    reg  cols__1__l_in2;
+    reg  cols__1__l_in3;
+    reg  [31:0] cols__1__g_pc_n;
+    reg  [5:0] cols__1__g_warp_n;
     reg  [3:0] cols__1__g_pos;
     reg  [2:0] cols__1__g_k;
     reg  [2:0] cols__1__g_slot;
     wire  cols__1__l_ev;
     wire  cols__1__l_hit;
-    wire  [5:0] cols__1__l_lead;
-    wire  [2:0] cols__1__l_cnt;
-    wire  [31:0] cols__1__l_base0;
-    wire  [31:0] cols__1__l_base1;
-    wire  [31:0] cols__1__l_base2;
-    wire  [31:0] cols__1__l_base3;
     wire  [1:0] cols__1__l_rank;
+    wire  [6:0] cols__1__l_delta;
+    wire  [31:0] cols__1__l_d0;
+    wire  [31:0] cols__1__l_d1;
+    wire  [31:0] cols__1__l_d2;
+    wire  [31:0] cols__1__l_d3;
+    wire  cols__1__l_wl;
+    wire  cols__1__l_ns;
+    wire  cols__1__l_eq;
+    wire  cols__1__l_nz;
+    wire  cols__1__l_pow2;
+    wire  cols__1__l_div;
+    wire  [31:0] cols__1__l_mag;
     wire  [7:0] cols__1__g_hit;
     wire  [7:0] cols__1__g_cand;
     wire  [5:0] cols__1__gs_lead;
@@ -193,20 +224,35 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cols__2__clr_valid;
     reg  cols__2__rank_we;
     reg  [1:0] cols__2__w_rank;
-    reg  [31:0] cols__2__g_pc;
-    reg  [5:0] cols__2__g_warp;
+    reg  [5:0] cols__2__l_warp;
+    reg  [2:0] cols__2__l_n3;
+    reg  [31:0] cols__2__l_a0;
+    reg  [31:0] cols__2__l_a1;
+    reg  [31:0] cols__2__l_a2;
+    reg  [31:0] cols__2__l_a3;
+    reg  cols__2__l_in1;
+    reg  cols__2__l_in2;
+    reg  cols__2__l_in3;
+    reg  [31:0] cols__2__g_pc_n;
+    reg  [5:0] cols__2__g_warp_n;
     reg  [3:0] cols__2__g_pos;
     reg  [2:0] cols__2__g_k;
     reg  [2:0] cols__2__g_slot;
     wire  cols__2__l_ev;
     wire  cols__2__l_hit;
-    wire  [5:0] cols__2__l_lead;
-    wire  [2:0] cols__2__l_cnt;
-    wire  [31:0] cols__2__l_base0;
-    wire  [31:0] cols__2__l_base1;
-    wire  [31:0] cols__2__l_base2;
-    wire  [31:0] cols__2__l_base3;
     wire  [1:0] cols__2__l_rank;
+    wire  [6:0] cols__2__l_delta;
+    wire  [31:0] cols__2__l_d0;
+    wire  [31:0] cols__2__l_d1;
+    wire  [31:0] cols__2__l_d2;
+    wire  [31:0] cols__2__l_d3;
+    wire  cols__2__l_wl;
+    wire  cols__2__l_ns;
+    wire  cols__2__l_eq;
+    wire  cols__2__l_nz;
+    wire  cols__2__l_pow2;
+    wire  cols__2__l_div;
+    wire  [31:0] cols__2__l_mag;
     wire  [7:0] cols__2__g_hit;
     wire  [7:0] cols__2__g_cand;
     wire  [5:0] cols__2__gs_lead;
@@ -236,20 +282,35 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cols__3__clr_valid;
     reg  cols__3__rank_we;
     reg  [1:0] cols__3__w_rank;
-    reg  [31:0] cols__3__g_pc;
-    reg  [5:0] cols__3__g_warp;
+    reg  [5:0] cols__3__l_warp;
+    reg  [2:0] cols__3__l_n3;
+    reg  [31:0] cols__3__l_a0;
+    reg  [31:0] cols__3__l_a1;
+    reg  [31:0] cols__3__l_a2;
+    reg  [31:0] cols__3__l_a3;
+    reg  cols__3__l_in1;
+    reg  cols__3__l_in2;
+    reg  cols__3__l_in3;
+    reg  [31:0] cols__3__g_pc_n;
+    reg  [5:0] cols__3__g_warp_n;
     reg  [3:0] cols__3__g_pos;
     reg  [2:0] cols__3__g_k;
     reg  [2:0] cols__3__g_slot;
     wire  cols__3__l_ev;
     wire  cols__3__l_hit;
-    wire  [5:0] cols__3__l_lead;
-    wire  [2:0] cols__3__l_cnt;
-    wire  [31:0] cols__3__l_base0;
-    wire  [31:0] cols__3__l_base1;
-    wire  [31:0] cols__3__l_base2;
-    wire  [31:0] cols__3__l_base3;
     wire  [1:0] cols__3__l_rank;
+    wire  [6:0] cols__3__l_delta;
+    wire  [31:0] cols__3__l_d0;
+    wire  [31:0] cols__3__l_d1;
+    wire  [31:0] cols__3__l_d2;
+    wire  [31:0] cols__3__l_d3;
+    wire  cols__3__l_wl;
+    wire  cols__3__l_ns;
+    wire  cols__3__l_eq;
+    wire  cols__3__l_nz;
+    wire  cols__3__l_pow2;
+    wire  cols__3__l_div;
+    wire  [31:0] cols__3__l_mag;
     wire  [7:0] cols__3__g_hit;
     wire  [7:0] cols__3__g_cand;
     wire  [5:0] cols__3__gs_lead;
@@ -262,7 +323,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [31:0] trainf__diff;
     wire  trainf__pow2;
     wire  trainf__div;
-    wire  [31:0] trainf__stride;
+    wire  [31:0] trainf__mag;
     reg  [5:0] zx_bw__narrow;
     wire  [6:0] zx_bw__wide;
     reg  [2:0] zx_wslot__narrow;
@@ -348,34 +409,46 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [6:0] mul_l__d;
     reg  [31:0] mul_l__s;
     wire  [31:0] mul_l__b;
-    wire  [31:0] mul_l__p;
+    wire  [31:0] mul_l__so;
+    wire  [31:0] mul_l__co;
+    reg  [31:0] chk__0__x;
+    reg  [31:0] chk__0__so;
+    reg  [31:0] chk__0__co;
+    wire  chk__0__ne;
+    reg  [31:0] chk__1__x;
+    reg  [31:0] chk__1__so;
+    reg  [31:0] chk__1__co;
+    wire  chk__1__ne;
+    reg  [31:0] chk__2__x;
+    reg  [31:0] chk__2__so;
+    reg  [31:0] chk__2__co;
+    wire  chk__2__ne;
+    reg  [31:0] chk__3__x;
+    reg  [31:0] chk__3__so;
+    reg  [31:0] chk__3__co;
+    wire  chk__3__ne;
     reg  [6:0] mul_g__d;
     reg  [31:0] mul_g__s;
     reg  [31:0] mul_g__b;
     wire  [31:0] mul_g__p;
-    reg  [6:0] train__delta;
-    reg  [31:0] train__diff;
-    wire  train__pow2;
-    wire  train__div;
-    wire  [31:0] train__stride;
     reg  sel_llead__hit__0;
     reg  sel_llead__hit__1;
     reg  sel_llead__hit__2;
     reg  sel_llead__hit__3;
-    reg  [5:0] sel_llead__v__0;
-    reg  [5:0] sel_llead__v__1;
-    reg  [5:0] sel_llead__v__2;
-    reg  [5:0] sel_llead__v__3;
-    wire  [5:0] sel_llead__o;
-    reg  sel_ln__hit__0;
-    reg  sel_ln__hit__1;
-    reg  sel_ln__hit__2;
-    reg  sel_ln__hit__3;
-    reg  [2:0] sel_ln__v__0;
-    reg  [2:0] sel_ln__v__1;
-    reg  [2:0] sel_ln__v__2;
-    reg  [2:0] sel_ln__v__3;
-    wire  [2:0] sel_ln__o;
+    reg  [6:0] sel_llead__v__0;
+    reg  [6:0] sel_llead__v__1;
+    reg  [6:0] sel_llead__v__2;
+    reg  [6:0] sel_llead__v__3;
+    wire  [6:0] sel_llead__o;
+    reg  sel_lmag__hit__0;
+    reg  sel_lmag__hit__1;
+    reg  sel_lmag__hit__2;
+    reg  sel_lmag__hit__3;
+    reg  [31:0] sel_lmag__v__0;
+    reg  [31:0] sel_lmag__v__1;
+    reg  [31:0] sel_lmag__v__2;
+    reg  [31:0] sel_lmag__v__3;
+    wire  [31:0] sel_lmag__o;
     reg  sel_lb0__hit__0;
     reg  sel_lb0__hit__1;
     reg  sel_lb0__hit__2;
@@ -502,8 +575,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [2:0] sel_sc__o;
     reg  [5:0] zx_ldw__narrow;
     wire  [6:0] zx_ldw__wide;
-    reg  [5:0] zx_llead__narrow;
-    wire  [6:0] zx_llead__wide;
     reg  [5:0] zx_glead__narrow;
     wire  [6:0] zx_glead__wide;
     reg  [5:0] zx_stw__narrow;
@@ -898,10 +969,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [31:0] c_diff__3__q;
     reg  c_diff__3__clock;
     reg  c_diff__3__reset;
-    reg  [31:0] c_p__d;
-    wire  [31:0] c_p__q;
-    reg  c_p__clock;
-    reg  c_p__reset;
+    reg  [31:0] c_ps__d;
+    wire  [31:0] c_ps__q;
+    reg  c_ps__clock;
+    reg  c_ps__reset;
+    reg  [31:0] c_pcy__d;
+    wire  [31:0] c_pcy__q;
+    reg  c_pcy__clock;
+    reg  c_pcy__reset;
     reg  c_dh__d;
     wire  c_dh__q;
     reg  c_dh__clock;
@@ -973,12 +1048,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [7:0] l_onehot;
     reg  [7:0] clear_mask;
     reg  l_cleared;
-    reg  [5:0] m_lead;
-    reg  [2:0] m_n;
-    reg  [31:0] m_base__0;
-    reg  [31:0] m_base__1;
-    reg  [31:0] m_base__2;
-    reg  [31:0] m_base__3;
     reg  [6:0] delta_l;
     reg  [31:0] diff__0;
     reg  [31:0] diff__1;
@@ -1035,6 +1104,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  x_div;
     reg  x_nz;
     reg  [31:0] x_stride;
+    reg  [31:0] x_mag;
+    reg  x_neg;
+    reg  [31:0] g_pc_n;
+    reg  [5:0] g_warp_n;
     reg  [7:0] w_onehot;
     reg  rank_we;
     reg  in_c__0;
@@ -1134,20 +1207,35 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clr_valid(cols__0__clr_valid),
         .rank_we(cols__0__rank_we),
         .w_rank(cols__0__w_rank),
-        .g_pc(cols__0__g_pc),
-        .g_warp(cols__0__g_warp),
+        .l_warp(cols__0__l_warp),
+        .l_n3(cols__0__l_n3),
+        .l_a0(cols__0__l_a0),
+        .l_a1(cols__0__l_a1),
+        .l_a2(cols__0__l_a2),
+        .l_a3(cols__0__l_a3),
+        .l_in1(cols__0__l_in1),
+        .l_in2(cols__0__l_in2),
+        .l_in3(cols__0__l_in3),
+        .g_pc_n(cols__0__g_pc_n),
+        .g_warp_n(cols__0__g_warp_n),
         .g_pos(cols__0__g_pos),
         .g_k(cols__0__g_k),
         .g_slot(cols__0__g_slot),
         .l_ev(cols__0__l_ev),
         .l_hit(cols__0__l_hit),
-        .l_lead(cols__0__l_lead),
-        .l_cnt(cols__0__l_cnt),
-        .l_base0(cols__0__l_base0),
-        .l_base1(cols__0__l_base1),
-        .l_base2(cols__0__l_base2),
-        .l_base3(cols__0__l_base3),
         .l_rank(cols__0__l_rank),
+        .l_delta(cols__0__l_delta),
+        .l_d0(cols__0__l_d0),
+        .l_d1(cols__0__l_d1),
+        .l_d2(cols__0__l_d2),
+        .l_d3(cols__0__l_d3),
+        .l_wl(cols__0__l_wl),
+        .l_ns(cols__0__l_ns),
+        .l_eq(cols__0__l_eq),
+        .l_nz(cols__0__l_nz),
+        .l_pow2(cols__0__l_pow2),
+        .l_div(cols__0__l_div),
+        .l_mag(cols__0__l_mag),
         .g_hit(cols__0__g_hit),
         .g_cand(cols__0__g_cand),
         .gs_lead(cols__0__gs_lead),
@@ -1179,20 +1267,35 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clr_valid(cols__1__clr_valid),
         .rank_we(cols__1__rank_we),
         .w_rank(cols__1__w_rank),
-        .g_pc(cols__1__g_pc),
-        .g_warp(cols__1__g_warp),
+        .l_warp(cols__1__l_warp),
+        .l_n3(cols__1__l_n3),
+        .l_a0(cols__1__l_a0),
+        .l_a1(cols__1__l_a1),
+        .l_a2(cols__1__l_a2),
+        .l_a3(cols__1__l_a3),
+        .l_in1(cols__1__l_in1),
+        .l_in2(cols__1__l_in2),
+        .l_in3(cols__1__l_in3),
+        .g_pc_n(cols__1__g_pc_n),
+        .g_warp_n(cols__1__g_warp_n),
         .g_pos(cols__1__g_pos),
         .g_k(cols__1__g_k),
         .g_slot(cols__1__g_slot),
         .l_ev(cols__1__l_ev),
         .l_hit(cols__1__l_hit),
-        .l_lead(cols__1__l_lead),
-        .l_cnt(cols__1__l_cnt),
-        .l_base0(cols__1__l_base0),
-        .l_base1(cols__1__l_base1),
-        .l_base2(cols__1__l_base2),
-        .l_base3(cols__1__l_base3),
         .l_rank(cols__1__l_rank),
+        .l_delta(cols__1__l_delta),
+        .l_d0(cols__1__l_d0),
+        .l_d1(cols__1__l_d1),
+        .l_d2(cols__1__l_d2),
+        .l_d3(cols__1__l_d3),
+        .l_wl(cols__1__l_wl),
+        .l_ns(cols__1__l_ns),
+        .l_eq(cols__1__l_eq),
+        .l_nz(cols__1__l_nz),
+        .l_pow2(cols__1__l_pow2),
+        .l_div(cols__1__l_div),
+        .l_mag(cols__1__l_mag),
         .g_hit(cols__1__g_hit),
         .g_cand(cols__1__g_cand),
         .gs_lead(cols__1__gs_lead),
@@ -1224,20 +1327,35 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clr_valid(cols__2__clr_valid),
         .rank_we(cols__2__rank_we),
         .w_rank(cols__2__w_rank),
-        .g_pc(cols__2__g_pc),
-        .g_warp(cols__2__g_warp),
+        .l_warp(cols__2__l_warp),
+        .l_n3(cols__2__l_n3),
+        .l_a0(cols__2__l_a0),
+        .l_a1(cols__2__l_a1),
+        .l_a2(cols__2__l_a2),
+        .l_a3(cols__2__l_a3),
+        .l_in1(cols__2__l_in1),
+        .l_in2(cols__2__l_in2),
+        .l_in3(cols__2__l_in3),
+        .g_pc_n(cols__2__g_pc_n),
+        .g_warp_n(cols__2__g_warp_n),
         .g_pos(cols__2__g_pos),
         .g_k(cols__2__g_k),
         .g_slot(cols__2__g_slot),
         .l_ev(cols__2__l_ev),
         .l_hit(cols__2__l_hit),
-        .l_lead(cols__2__l_lead),
-        .l_cnt(cols__2__l_cnt),
-        .l_base0(cols__2__l_base0),
-        .l_base1(cols__2__l_base1),
-        .l_base2(cols__2__l_base2),
-        .l_base3(cols__2__l_base3),
         .l_rank(cols__2__l_rank),
+        .l_delta(cols__2__l_delta),
+        .l_d0(cols__2__l_d0),
+        .l_d1(cols__2__l_d1),
+        .l_d2(cols__2__l_d2),
+        .l_d3(cols__2__l_d3),
+        .l_wl(cols__2__l_wl),
+        .l_ns(cols__2__l_ns),
+        .l_eq(cols__2__l_eq),
+        .l_nz(cols__2__l_nz),
+        .l_pow2(cols__2__l_pow2),
+        .l_div(cols__2__l_div),
+        .l_mag(cols__2__l_mag),
         .g_hit(cols__2__g_hit),
         .g_cand(cols__2__g_cand),
         .gs_lead(cols__2__gs_lead),
@@ -1269,20 +1387,35 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clr_valid(cols__3__clr_valid),
         .rank_we(cols__3__rank_we),
         .w_rank(cols__3__w_rank),
-        .g_pc(cols__3__g_pc),
-        .g_warp(cols__3__g_warp),
+        .l_warp(cols__3__l_warp),
+        .l_n3(cols__3__l_n3),
+        .l_a0(cols__3__l_a0),
+        .l_a1(cols__3__l_a1),
+        .l_a2(cols__3__l_a2),
+        .l_a3(cols__3__l_a3),
+        .l_in1(cols__3__l_in1),
+        .l_in2(cols__3__l_in2),
+        .l_in3(cols__3__l_in3),
+        .g_pc_n(cols__3__g_pc_n),
+        .g_warp_n(cols__3__g_warp_n),
         .g_pos(cols__3__g_pos),
         .g_k(cols__3__g_k),
         .g_slot(cols__3__g_slot),
         .l_ev(cols__3__l_ev),
         .l_hit(cols__3__l_hit),
-        .l_lead(cols__3__l_lead),
-        .l_cnt(cols__3__l_cnt),
-        .l_base0(cols__3__l_base0),
-        .l_base1(cols__3__l_base1),
-        .l_base2(cols__3__l_base2),
-        .l_base3(cols__3__l_base3),
         .l_rank(cols__3__l_rank),
+        .l_delta(cols__3__l_delta),
+        .l_d0(cols__3__l_d0),
+        .l_d1(cols__3__l_d1),
+        .l_d2(cols__3__l_d2),
+        .l_d3(cols__3__l_d3),
+        .l_wl(cols__3__l_wl),
+        .l_ns(cols__3__l_ns),
+        .l_eq(cols__3__l_eq),
+        .l_nz(cols__3__l_nz),
+        .l_pow2(cols__3__l_pow2),
+        .l_div(cols__3__l_div),
+        .l_mag(cols__3__l_mag),
         .g_hit(cols__3__g_hit),
         .g_cand(cols__3__g_cand),
         .gs_lead(cols__3__gs_lead),
@@ -1292,14 +1425,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .gs_base2(cols__3__gs_base2),
         .gs_base3(cols__3__gs_base3)
     );
-    caps_prefetcher__train trainf(
+    caps_prefetcher__cols__rdiv trainf(
         .delta(trainf__delta),
         .diff(trainf__diff),
         .pow2(trainf__pow2),
         .div(trainf__div),
-        .stride(trainf__stride)
+        .mag(trainf__mag)
     );
-    caps_prefetcher__zx_bw zx_bw(
+    caps_prefetcher__cols__zx_lead zx_bw(
         .narrow(zx_bw__narrow),
         .wide(zx_bw__wide)
     );
@@ -1395,24 +1528,42 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .o_valid(pfq__o_valid),
         .o_data(pfq__o_data)
     );
-    caps_prefetcher__mul_g mul_l(
+    caps_prefetcher__mul_l mul_l(
         .d(mul_l__d),
         .s(mul_l__s),
         .b(mul_l__b),
-        .p(mul_l__p)
+        .so(mul_l__so),
+        .co(mul_l__co)
+    );
+    caps_prefetcher__chk chk__0(
+        .x(chk__0__x),
+        .so(chk__0__so),
+        .co(chk__0__co),
+        .ne(chk__0__ne)
+    );
+    caps_prefetcher__chk chk__1(
+        .x(chk__1__x),
+        .so(chk__1__so),
+        .co(chk__1__co),
+        .ne(chk__1__ne)
+    );
+    caps_prefetcher__chk chk__2(
+        .x(chk__2__x),
+        .so(chk__2__so),
+        .co(chk__2__co),
+        .ne(chk__2__ne)
+    );
+    caps_prefetcher__chk chk__3(
+        .x(chk__3__x),
+        .so(chk__3__so),
+        .co(chk__3__co),
+        .ne(chk__3__ne)
     );
     caps_prefetcher__mul_g mul_g(
         .d(mul_g__d),
         .s(mul_g__s),
         .b(mul_g__b),
         .p(mul_g__p)
-    );
-    caps_prefetcher__train train(
-        .delta(train__delta),
-        .diff(train__diff),
-        .pow2(train__pow2),
-        .div(train__div),
-        .stride(train__stride)
     );
     caps_prefetcher__sel_llead sel_llead(
         .hit__0(sel_llead__hit__0),
@@ -1425,16 +1576,16 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_llead__v__3),
         .o(sel_llead__o)
     );
-    caps_prefetcher__dtab__sel_cl sel_ln(
-        .hit__0(sel_ln__hit__0),
-        .hit__1(sel_ln__hit__1),
-        .hit__2(sel_ln__hit__2),
-        .hit__3(sel_ln__hit__3),
-        .v__0(sel_ln__v__0),
-        .v__1(sel_ln__v__1),
-        .v__2(sel_ln__v__2),
-        .v__3(sel_ln__v__3),
-        .o(sel_ln__o)
+    caps_prefetcher__dtab__sel_bs sel_lmag(
+        .hit__0(sel_lmag__hit__0),
+        .hit__1(sel_lmag__hit__1),
+        .hit__2(sel_lmag__hit__2),
+        .hit__3(sel_lmag__hit__3),
+        .v__0(sel_lmag__v__0),
+        .v__1(sel_lmag__v__1),
+        .v__2(sel_lmag__v__2),
+        .v__3(sel_lmag__v__3),
+        .o(sel_lmag__o)
     );
     caps_prefetcher__dtab__sel_bs sel_lb0(
         .hit__0(sel_lb0__hit__0),
@@ -1480,7 +1631,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_lb3__v__3),
         .o(sel_lb3__o)
     );
-    caps_prefetcher__sel_llead sel_slead(
+    caps_prefetcher__sel_slead sel_slead(
         .hit__0(sel_slead__hit__0),
         .hit__1(sel_slead__hit__1),
         .hit__2(sel_slead__hit__2),
@@ -1584,27 +1735,23 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__7(sel_sc__v__7),
         .o(sel_sc__o)
     );
-    caps_prefetcher__zx_bw zx_ldw(
+    caps_prefetcher__cols__zx_lead zx_ldw(
         .narrow(zx_ldw__narrow),
         .wide(zx_ldw__wide)
     );
-    caps_prefetcher__zx_bw zx_llead(
-        .narrow(zx_llead__narrow),
-        .wide(zx_llead__wide)
-    );
-    caps_prefetcher__zx_bw zx_glead(
+    caps_prefetcher__cols__zx_lead zx_glead(
         .narrow(zx_glead__narrow),
         .wide(zx_glead__wide)
     );
-    caps_prefetcher__zx_bw zx_stw(
+    caps_prefetcher__cols__zx_lead zx_stw(
         .narrow(zx_stw__narrow),
         .wide(zx_stw__wide)
     );
-    caps_prefetcher__zx_bw zx_stl(
+    caps_prefetcher__cols__zx_lead zx_stl(
         .narrow(zx_stl__narrow),
         .wide(zx_stl__wide)
     );
-    caps_prefetcher__zx_bw zx_cfg(
+    caps_prefetcher__cols__zx_lead zx_cfg(
         .narrow(zx_cfg__narrow),
         .wide(zx_cfg__wide)
     );
@@ -2196,11 +2343,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(c_diff__3__clock),
         .reset(c_diff__3__reset)
     );
-    caps_prefetcher__reg32 c_p(
-        .d(c_p__d),
-        .q(c_p__q),
-        .clock(c_p__clock),
-        .reset(c_p__reset)
+    caps_prefetcher__reg32 c_ps(
+        .d(c_ps__d),
+        .q(c_ps__q),
+        .clock(c_ps__clock),
+        .reset(c_ps__reset)
+    );
+    caps_prefetcher__reg32 c_pcy(
+        .d(c_pcy__d),
+        .q(c_pcy__q),
+        .clock(c_pcy__clock),
+        .reset(c_pcy__reset)
     );
     caps_prefetcher__reg1 c_dh(
         .d(c_dh__d),
@@ -2320,7 +2473,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) begin
         j_pc__d = j_pc__q;
         if (take) begin
-            j_pc__d = jobq__o_data[(joff_pc)+:(32)];
+            j_pc__d = g_pc_n;
         end
     end
     always @(*) begin
@@ -2332,7 +2485,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) begin
         j_warp__d = j_warp__q;
         if (take) begin
-            j_warp__d = jobq__o_data[(joff_warp)+:(6)];
+            j_warp__d = g_warp_n;
         end
     end
     always @(*) begin
@@ -2491,7 +2644,19 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) begin
         b_rwl__d = b_rwl__q;
-        b_rwl__d = ld_warp == m_lead;
+        b_rwl__d = 1'b0;
+        if (cols__0__l_hit) begin
+            b_rwl__d = cols__0__l_wl;
+        end
+        if (cols__1__l_hit) begin
+            b_rwl__d = cols__1__l_wl;
+        end
+        if (cols__2__l_hit) begin
+            b_rwl__d = cols__2__l_wl;
+        end
+        if (cols__3__l_hit) begin
+            b_rwl__d = cols__3__l_wl;
+        end
     end
     always @(*) b_rns__clock = clock;
     always @(*) b_rdelta__clock = clock;
@@ -2503,7 +2668,19 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) b_fwl__clock = clock;
     always @(*) begin
         b_rns__d = b_rns__q;
-        b_rns__d = n3 == m_n;
+        b_rns__d = 1'b0;
+        if (cols__0__l_hit) begin
+            b_rns__d = cols__0__l_ns;
+        end
+        if (cols__1__l_hit) begin
+            b_rns__d = cols__1__l_ns;
+        end
+        if (cols__2__l_hit) begin
+            b_rns__d = cols__2__l_ns;
+        end
+        if (cols__3__l_hit) begin
+            b_rns__d = cols__3__l_ns;
+        end
     end
     always @(*) begin
         b_rdelta__d = b_rdelta__q;
@@ -2515,23 +2692,64 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) begin
         b_rpow2__d = b_rpow2__q;
-        b_rpow2__d = train__pow2;
+        b_rpow2__d = 1'b0;
+        if (cols__0__l_hit) begin
+            b_rpow2__d = cols__0__l_pow2;
+        end
+        if (cols__1__l_hit) begin
+            b_rpow2__d = cols__1__l_pow2;
+        end
+        if (cols__2__l_hit) begin
+            b_rpow2__d = cols__2__l_pow2;
+        end
+        if (cols__3__l_hit) begin
+            b_rpow2__d = cols__3__l_pow2;
+        end
     end
     always @(*) begin
         b_rdiv__d = b_rdiv__q;
-        b_rdiv__d = train__div;
+        b_rdiv__d = 1'b0;
+        if (cols__0__l_hit) begin
+            b_rdiv__d = cols__0__l_div;
+        end
+        if (cols__1__l_hit) begin
+            b_rdiv__d = cols__1__l_div;
+        end
+        if (cols__2__l_hit) begin
+            b_rdiv__d = cols__2__l_div;
+        end
+        if (cols__3__l_hit) begin
+            b_rdiv__d = cols__3__l_div;
+        end
     end
     always @(*) begin
         b_rnz__d = b_rnz__q;
-        b_rnz__d = a__0 != m_base__0;
+        b_rnz__d = 1'b0;
+        if (cols__0__l_hit) begin
+            b_rnz__d = cols__0__l_nz;
+        end
+        if (cols__1__l_hit) begin
+            b_rnz__d = cols__1__l_nz;
+        end
+        if (cols__2__l_hit) begin
+            b_rnz__d = cols__2__l_nz;
+        end
+        if (cols__3__l_hit) begin
+            b_rnz__d = cols__3__l_nz;
+        end
     end
     always @(*) begin
         b_rstride__d = b_rstride__q;
-        b_rstride__d = train__stride;
+        b_rstride__d = sel_lmag__o;
     end
     always @(*) begin
         b_fwl__d = b_fwl__q;
         b_fwl__d = ld_warp == b_warp__q;
+    end
+    always @(*) c_pcy__clock = clock;
+    always @(*) begin
+        c_pcy__d = c_pcy__q;
+        c_pcy__d = mul_l__co;
     end
     always @(*) b_fns__clock = clock;
     always @(*) b_fdelta__clock = clock;
@@ -2567,7 +2785,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) begin
         b_fstride__d = b_fstride__q;
-        b_fstride__d = trainf__stride;
+        b_fstride__d = trainf__mag;
     end
     always @(*) begin
         fw_on__d = fw_on__q;
@@ -2608,14 +2826,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         c_n__d = c_n__q;
         c_n__d = b_n__q;
     end
-    always @(*) c_p__clock = clock;
+    always @(*) c_ps__clock = clock;
     always @(*) c_dh__clock = clock;
     always @(*) c_pc__clock = clock;
     always @(*) c_warp__clock = clock;
     always @(*) c_stride__clock = clock;
     always @(*) begin
-        c_p__d = c_p__q;
-        c_p__d = mul_l__p;
+        c_ps__d = c_ps__q;
+        c_ps__d = mul_l__so;
     end
     always @(*) begin
         c_dh__d = c_dh__q;
@@ -2685,7 +2903,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) c_r3__reset = reset;
     always @(*) c_ns__reset = reset;
     always @(*) c_n__reset = reset;
-    always @(*) c_p__reset = reset;
+    always @(*) c_ps__reset = reset;
+    always @(*) c_pcy__reset = reset;
     always @(*) c_dh__reset = reset;
     always @(*) c_pc__reset = reset;
     always @(*) c_warp__reset = reset;
@@ -3076,6 +3295,25 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) l_cleared = cta_launch_valid & (cta_launch_slot == ld_cta);
+    always @(*) in_n__0 = lane_k__0 < n3;
+    always @(*) in_n__1 = lane_k__1 < n3;
+    always @(*) in_n__2 = lane_k__2 < n3;
+    always @(*) in_n__3 = lane_k__3 < n3;
+    always @(*) begin
+        eq_all = 1'b0;
+        if (cols__0__l_hit) begin
+            eq_all = cols__0__l_eq;
+        end
+        if (cols__1__l_hit) begin
+            eq_all = cols__1__l_eq;
+        end
+        if (cols__2__l_hit) begin
+            eq_all = cols__2__l_eq;
+        end
+        if (cols__3__l_hit) begin
+            eq_all = cols__3__l_eq;
+        end
+    end
     always @(*) cols__0__clock = clock;
     always @(*) cols__0__reset = reset;
     always @(*) cols__0__clear_mask = clear_mask;
@@ -3083,18 +3321,27 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__0__l_onehot = l_onehot;
     always @(*) cols__0__l_cleared = l_cleared;
     always @(*) cols__0__l_pc = ld_pc;
+    always @(*) cols__0__l_warp = ld_warp;
+    always @(*) cols__0__l_n3 = n3;
+    always @(*) cols__0__l_a0 = a__0;
+    always @(*) cols__0__l_a1 = a__1;
+    always @(*) cols__0__l_a2 = a__2;
+    always @(*) cols__0__l_a3 = a__3;
+    always @(*) cols__0__l_in1 = in_n__1;
+    always @(*) cols__0__l_in2 = in_n__2;
+    always @(*) cols__0__l_in3 = in_n__3;
     always @(*) sel_llead__hit__0 = cols__0__l_hit;
-    always @(*) sel_llead__v__0 = cols__0__l_lead;
-    always @(*) sel_ln__hit__0 = cols__0__l_hit;
-    always @(*) sel_ln__v__0 = cols__0__l_cnt;
+    always @(*) sel_llead__v__0 = cols__0__l_delta;
+    always @(*) sel_lmag__hit__0 = cols__0__l_hit;
+    always @(*) sel_lmag__v__0 = cols__0__l_mag;
     always @(*) sel_lb0__hit__0 = cols__0__l_hit;
     always @(*) sel_lb1__hit__0 = cols__0__l_hit;
     always @(*) sel_lb2__hit__0 = cols__0__l_hit;
     always @(*) sel_lb3__hit__0 = cols__0__l_hit;
-    always @(*) sel_lb0__v__0 = cols__0__l_base0;
-    always @(*) sel_lb1__v__0 = cols__0__l_base1;
-    always @(*) sel_lb2__v__0 = cols__0__l_base2;
-    always @(*) sel_lb3__v__0 = cols__0__l_base3;
+    always @(*) sel_lb0__v__0 = cols__0__l_d0;
+    always @(*) sel_lb1__v__0 = cols__0__l_d1;
+    always @(*) sel_lb2__v__0 = cols__0__l_d2;
+    always @(*) sel_lb3__v__0 = cols__0__l_d3;
     always @(*) cols__1__clock = clock;
     always @(*) cols__1__reset = reset;
     always @(*) cols__1__clear_mask = clear_mask;
@@ -3102,18 +3349,27 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__1__l_onehot = l_onehot;
     always @(*) cols__1__l_cleared = l_cleared;
     always @(*) cols__1__l_pc = ld_pc;
+    always @(*) cols__1__l_warp = ld_warp;
+    always @(*) cols__1__l_n3 = n3;
+    always @(*) cols__1__l_a0 = a__0;
+    always @(*) cols__1__l_a1 = a__1;
+    always @(*) cols__1__l_a2 = a__2;
+    always @(*) cols__1__l_a3 = a__3;
+    always @(*) cols__1__l_in1 = in_n__1;
+    always @(*) cols__1__l_in2 = in_n__2;
+    always @(*) cols__1__l_in3 = in_n__3;
     always @(*) sel_llead__hit__1 = cols__1__l_hit;
-    always @(*) sel_llead__v__1 = cols__1__l_lead;
-    always @(*) sel_ln__hit__1 = cols__1__l_hit;
-    always @(*) sel_ln__v__1 = cols__1__l_cnt;
+    always @(*) sel_llead__v__1 = cols__1__l_delta;
+    always @(*) sel_lmag__hit__1 = cols__1__l_hit;
+    always @(*) sel_lmag__v__1 = cols__1__l_mag;
     always @(*) sel_lb0__hit__1 = cols__1__l_hit;
     always @(*) sel_lb1__hit__1 = cols__1__l_hit;
     always @(*) sel_lb2__hit__1 = cols__1__l_hit;
     always @(*) sel_lb3__hit__1 = cols__1__l_hit;
-    always @(*) sel_lb0__v__1 = cols__1__l_base0;
-    always @(*) sel_lb1__v__1 = cols__1__l_base1;
-    always @(*) sel_lb2__v__1 = cols__1__l_base2;
-    always @(*) sel_lb3__v__1 = cols__1__l_base3;
+    always @(*) sel_lb0__v__1 = cols__1__l_d0;
+    always @(*) sel_lb1__v__1 = cols__1__l_d1;
+    always @(*) sel_lb2__v__1 = cols__1__l_d2;
+    always @(*) sel_lb3__v__1 = cols__1__l_d3;
     always @(*) cols__2__clock = clock;
     always @(*) cols__2__reset = reset;
     always @(*) cols__2__clear_mask = clear_mask;
@@ -3121,18 +3377,27 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__2__l_onehot = l_onehot;
     always @(*) cols__2__l_cleared = l_cleared;
     always @(*) cols__2__l_pc = ld_pc;
+    always @(*) cols__2__l_warp = ld_warp;
+    always @(*) cols__2__l_n3 = n3;
+    always @(*) cols__2__l_a0 = a__0;
+    always @(*) cols__2__l_a1 = a__1;
+    always @(*) cols__2__l_a2 = a__2;
+    always @(*) cols__2__l_a3 = a__3;
+    always @(*) cols__2__l_in1 = in_n__1;
+    always @(*) cols__2__l_in2 = in_n__2;
+    always @(*) cols__2__l_in3 = in_n__3;
     always @(*) sel_llead__hit__2 = cols__2__l_hit;
-    always @(*) sel_llead__v__2 = cols__2__l_lead;
-    always @(*) sel_ln__hit__2 = cols__2__l_hit;
-    always @(*) sel_ln__v__2 = cols__2__l_cnt;
+    always @(*) sel_llead__v__2 = cols__2__l_delta;
+    always @(*) sel_lmag__hit__2 = cols__2__l_hit;
+    always @(*) sel_lmag__v__2 = cols__2__l_mag;
     always @(*) sel_lb0__hit__2 = cols__2__l_hit;
     always @(*) sel_lb1__hit__2 = cols__2__l_hit;
     always @(*) sel_lb2__hit__2 = cols__2__l_hit;
     always @(*) sel_lb3__hit__2 = cols__2__l_hit;
-    always @(*) sel_lb0__v__2 = cols__2__l_base0;
-    always @(*) sel_lb1__v__2 = cols__2__l_base1;
-    always @(*) sel_lb2__v__2 = cols__2__l_base2;
-    always @(*) sel_lb3__v__2 = cols__2__l_base3;
+    always @(*) sel_lb0__v__2 = cols__2__l_d0;
+    always @(*) sel_lb1__v__2 = cols__2__l_d1;
+    always @(*) sel_lb2__v__2 = cols__2__l_d2;
+    always @(*) sel_lb3__v__2 = cols__2__l_d3;
     always @(*) cols__3__clock = clock;
     always @(*) cols__3__reset = reset;
     always @(*) cols__3__clear_mask = clear_mask;
@@ -3140,53 +3405,34 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__3__l_onehot = l_onehot;
     always @(*) cols__3__l_cleared = l_cleared;
     always @(*) cols__3__l_pc = ld_pc;
+    always @(*) cols__3__l_warp = ld_warp;
+    always @(*) cols__3__l_n3 = n3;
+    always @(*) cols__3__l_a0 = a__0;
+    always @(*) cols__3__l_a1 = a__1;
+    always @(*) cols__3__l_a2 = a__2;
+    always @(*) cols__3__l_a3 = a__3;
+    always @(*) cols__3__l_in1 = in_n__1;
+    always @(*) cols__3__l_in2 = in_n__2;
+    always @(*) cols__3__l_in3 = in_n__3;
     always @(*) sel_llead__hit__3 = cols__3__l_hit;
-    always @(*) sel_llead__v__3 = cols__3__l_lead;
-    always @(*) sel_ln__hit__3 = cols__3__l_hit;
-    always @(*) sel_ln__v__3 = cols__3__l_cnt;
+    always @(*) sel_llead__v__3 = cols__3__l_delta;
+    always @(*) sel_lmag__hit__3 = cols__3__l_hit;
+    always @(*) sel_lmag__v__3 = cols__3__l_mag;
     always @(*) sel_lb0__hit__3 = cols__3__l_hit;
     always @(*) sel_lb1__hit__3 = cols__3__l_hit;
     always @(*) sel_lb2__hit__3 = cols__3__l_hit;
     always @(*) sel_lb3__hit__3 = cols__3__l_hit;
-    always @(*) sel_lb0__v__3 = cols__3__l_base0;
-    always @(*) sel_lb1__v__3 = cols__3__l_base1;
-    always @(*) sel_lb2__v__3 = cols__3__l_base2;
-    always @(*) sel_lb3__v__3 = cols__3__l_base3;
-    always @(*) m_lead = sel_llead__o;
-    always @(*) m_n = sel_ln__o;
-    always @(*) m_base__0 = sel_lb0__o;
-    always @(*) m_base__1 = sel_lb1__o;
-    always @(*) m_base__2 = sel_lb2__o;
-    always @(*) m_base__3 = sel_lb3__o;
+    always @(*) sel_lb0__v__3 = cols__3__l_d0;
+    always @(*) sel_lb1__v__3 = cols__3__l_d1;
+    always @(*) sel_lb2__v__3 = cols__3__l_d2;
+    always @(*) sel_lb3__v__3 = cols__3__l_d3;
+    always @(*) delta_l = sel_llead__o;
+    always @(*) diff__0 = sel_lb0__o;
+    always @(*) diff__1 = sel_lb1__o;
+    always @(*) diff__2 = sel_lb2__o;
+    always @(*) diff__3 = sel_lb3__o;
     always @(*) dtab__l_pc = ld_pc;
     always @(*) zx_ldw__narrow = ld_warp;
-    always @(*) zx_llead__narrow = m_lead;
-    always @(*) delta_l = zx_ldw__wide - zx_llead__wide;
-    always @(*) begin
-        eq_all = 1'b1;
-        if (in_n__0 & (diff__0 != diff__0)) begin
-            eq_all = 1'b0;
-        end
-        if (in_n__1 & (diff__1 != diff__0)) begin
-            eq_all = 1'b0;
-        end
-        if (in_n__2 & (diff__2 != diff__0)) begin
-            eq_all = 1'b0;
-        end
-        if (in_n__3 & (diff__3 != diff__0)) begin
-            eq_all = 1'b0;
-        end
-    end
-    always @(*) diff__0 = a__0 - m_base__0;
-    always @(*) in_n__0 = lane_k__0 < n3;
-    always @(*) diff__1 = a__1 - m_base__1;
-    always @(*) in_n__1 = lane_k__1 < n3;
-    always @(*) diff__2 = a__2 - m_base__2;
-    always @(*) in_n__2 = lane_k__2 < n3;
-    always @(*) diff__3 = a__3 - m_base__3;
-    always @(*) in_n__3 = lane_k__3 < n3;
-    always @(*) train__delta = delta_l;
-    always @(*) train__diff = diff__0;
     always @(*) zx_bw__narrow = b_warp__q;
     always @(*) fdelta = zx_ldw__wide - zx_bw__wide;
     always @(*) begin
@@ -3450,10 +3696,19 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) begin
         if (use_f) begin
-            x_stride = b_fstride__q;
+            x_mag = b_fstride__q;
         end
         else begin
-            x_stride = b_rstride__q;
+            x_mag = b_rstride__q;
+        end
+    end
+    always @(*) x_neg = x_delta >= wd_half;
+    always @(*) begin
+        if (x_neg) begin
+            x_stride = addr_zero - x_mag;
+        end
+        else begin
+            x_stride = x_mag;
         end
     end
     always @(*) begin
@@ -3529,8 +3784,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__0__clr_valid = e_inv__0;
     always @(*) cols__0__rank_we = rank_we;
     always @(*) cols__0__w_rank = order__new_rank__0;
-    always @(*) cols__0__g_pc = j_pc__q;
-    always @(*) cols__0__g_warp = j_warp__q;
     always @(*) cols__0__g_pos = posa__q;
     always @(*) cols__0__g_k = kk__q;
     always @(*) order__valid__1 = e_valid__1;
@@ -3552,8 +3805,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__1__clr_valid = e_inv__1;
     always @(*) cols__1__rank_we = rank_we;
     always @(*) cols__1__w_rank = order__new_rank__1;
-    always @(*) cols__1__g_pc = j_pc__q;
-    always @(*) cols__1__g_warp = j_warp__q;
     always @(*) cols__1__g_pos = posa__q;
     always @(*) cols__1__g_k = kk__q;
     always @(*) order__valid__2 = e_valid__2;
@@ -3575,8 +3826,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__2__clr_valid = e_inv__2;
     always @(*) cols__2__rank_we = rank_we;
     always @(*) cols__2__w_rank = order__new_rank__2;
-    always @(*) cols__2__g_pc = j_pc__q;
-    always @(*) cols__2__g_warp = j_warp__q;
     always @(*) cols__2__g_pos = posa__q;
     always @(*) cols__2__g_k = kk__q;
     always @(*) order__valid__3 = e_valid__3;
@@ -3598,29 +3847,39 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__3__clr_valid = e_inv__3;
     always @(*) cols__3__rank_we = rank_we;
     always @(*) cols__3__w_rank = order__new_rank__3;
-    always @(*) cols__3__g_pc = j_pc__q;
-    always @(*) cols__3__g_warp = j_warp__q;
     always @(*) cols__3__g_pos = posa__q;
     always @(*) cols__3__g_k = kk__q;
     always @(*) begin
         mism = ~c_ns__q;
-        if (in_c__0 & (c_diff__0__q != c_p__q)) begin
+        if (in_c__0 & chk__0__ne) begin
             mism = 1'b1;
         end
-        if (in_c__1 & (c_diff__1__q != c_p__q)) begin
+        if (in_c__1 & chk__1__ne) begin
             mism = 1'b1;
         end
-        if (in_c__2 & (c_diff__2__q != c_p__q)) begin
+        if (in_c__2 & chk__2__ne) begin
             mism = 1'b1;
         end
-        if (in_c__3 & (c_diff__3__q != c_p__q)) begin
+        if (in_c__3 & chk__3__ne) begin
             mism = 1'b1;
         end
     end
     always @(*) in_c__0 = lane_k__0 < c_n__q;
+    always @(*) chk__0__x = c_diff__0__q;
+    always @(*) chk__0__so = c_ps__q;
+    always @(*) chk__0__co = c_pcy__q;
     always @(*) in_c__1 = lane_k__1 < c_n__q;
+    always @(*) chk__1__x = c_diff__1__q;
+    always @(*) chk__1__so = c_ps__q;
+    always @(*) chk__1__co = c_pcy__q;
     always @(*) in_c__2 = lane_k__2 < c_n__q;
+    always @(*) chk__2__x = c_diff__2__q;
+    always @(*) chk__2__so = c_ps__q;
+    always @(*) chk__2__co = c_pcy__q;
     always @(*) in_c__3 = lane_k__3 < c_n__q;
+    always @(*) chk__3__x = c_diff__3__q;
+    always @(*) chk__3__so = c_ps__q;
+    always @(*) chk__3__co = c_pcy__q;
     always @(*) dtab__c_hit__0 = c_dhit__0__q;
     always @(*) dtab__c_hit__1 = c_dhit__1__q;
     always @(*) dtab__c_hit__2 = c_dhit__2__q;
@@ -3656,6 +3915,30 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) jp_warp__narrow = c_warp__q;
     always @(*) jobq_stride__i_data = c_stride__q;
     always @(*) jobq__i_data = jp_kind__wide | (jp_pc__wide << joff_pc) | (jp_cta__wide << joff_cta) | (jp_warp__wide << joff_warp);
+    always @(*) begin
+        if (take) begin
+            g_pc_n = jobq__o_data[(joff_pc)+:(32)];
+        end
+        else begin
+            g_pc_n = j_pc__q;
+        end
+    end
+    always @(*) begin
+        if (take) begin
+            g_warp_n = jobq__o_data[(joff_warp)+:(6)];
+        end
+        else begin
+            g_warp_n = j_warp__q;
+        end
+    end
+    always @(*) cols__0__g_pc_n = g_pc_n;
+    always @(*) cols__0__g_warp_n = g_warp_n;
+    always @(*) cols__1__g_pc_n = g_pc_n;
+    always @(*) cols__1__g_warp_n = g_warp_n;
+    always @(*) cols__2__g_pc_n = g_pc_n;
+    always @(*) cols__2__g_warp_n = g_warp_n;
+    always @(*) cols__3__g_pc_n = g_pc_n;
+    always @(*) cols__3__g_warp_n = g_warp_n;
     always @(*) begin
         found_a = 1'b0;
         found_a = cand_below__8;
@@ -4239,7 +4522,39 @@ module caps_prefetcher__reg6(d,q,clock,reset);
     end
 endmodule // caps_prefetcher__reg6
 
-module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,g_pc,g_warp,g_pos,g_k,g_slot,l_ev,l_hit,l_lead,l_cnt,l_base0,l_base1,l_base2,l_base3,l_rank,g_hit,g_cand,gs_lead,gs_n,gs_base0,gs_base1,gs_base2,gs_base3);
+module caps_prefetcher__chk(x,so,co,ne);
+
+    // Module arguments
+    input wire  [31:0] x;
+    input wire  [31:0] so;
+    input wire  [31:0] co;
+    output reg  ne;
+
+    // Constant declarations
+    localparam  one_sh = 32'h1;
+
+    // Local signals
+    reg  [31:0] h;
+    reg  [31:0] g;
+    reg  [31:0] o;
+    reg  [31:0] nx;
+    reg  [31:0] po;
+    reg  [31:0] cy;
+    reg  [31:0] cs;
+
+    // Update code
+    always @(*) h = x ^ so ^ co;
+    always @(*) g = so & co;
+    always @(*) o = so | co;
+    always @(*) nx = ~x;
+    always @(*) po = o & nx;
+    always @(*) cy = g | po;
+    always @(*) cs = cy << one_sh;
+    always @(*) ne = h != cs;
+
+endmodule // caps_prefetcher__chk
+
+module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_a1,l_a2,l_a3,l_in1,l_in2,l_in3,g_pc_n,g_warp_n,g_pos,g_k,g_slot,l_ev,l_hit,l_rank,l_delta,l_d0,l_d1,l_d2,l_d3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_mag,g_hit,g_cand,gs_lead,gs_n,gs_base0,gs_base1,gs_base2,gs_base3);
 
     // Module arguments
     input wire  clock;
@@ -4263,20 +4578,35 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     input wire  clr_valid;
     input wire  rank_we;
     input wire  [1:0] w_rank;
-    input wire  [31:0] g_pc;
-    input wire  [5:0] g_warp;
+    input wire  [5:0] l_warp;
+    input wire  [2:0] l_n3;
+    input wire  [31:0] l_a0;
+    input wire  [31:0] l_a1;
+    input wire  [31:0] l_a2;
+    input wire  [31:0] l_a3;
+    input wire  l_in1;
+    input wire  l_in2;
+    input wire  l_in3;
+    input wire  [31:0] g_pc_n;
+    input wire  [5:0] g_warp_n;
     input wire  [3:0] g_pos;
     input wire  [2:0] g_k;
     input wire  [2:0] g_slot;
     output reg  l_ev;
     output reg  l_hit;
-    output reg  [5:0] l_lead;
-    output reg  [2:0] l_cnt;
-    output reg  [31:0] l_base0;
-    output reg  [31:0] l_base1;
-    output reg  [31:0] l_base2;
-    output reg  [31:0] l_base3;
     output reg  [1:0] l_rank;
+    output reg  [6:0] l_delta;
+    output reg  [31:0] l_d0;
+    output reg  [31:0] l_d1;
+    output reg  [31:0] l_d2;
+    output reg  [31:0] l_d3;
+    output reg  l_wl;
+    output reg  l_ns;
+    output reg  l_eq;
+    output reg  l_nz;
+    output reg  l_pow2;
+    output reg  l_div;
+    output reg  [31:0] l_mag;
     output reg  [7:0] g_hit;
     output reg  [7:0] g_cand;
     output reg  [5:0] gs_lead;
@@ -4403,8 +4733,45 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  pack_cand__bits__6;
     reg  pack_cand__bits__7;
     wire  [7:0] pack_cand__word;
+    reg  [7:0] gm_pc__d;
+    wire  [7:0] gm_pc__q;
+    reg  gm_pc__clock;
+    reg  gm_pc__reset;
+    reg  [7:0] gm_lead__d;
+    wire  [7:0] gm_lead__q;
+    reg  gm_lead__clock;
+    reg  gm_lead__reset;
+    reg  pack_mpc__bits__0;
+    reg  pack_mpc__bits__1;
+    reg  pack_mpc__bits__2;
+    reg  pack_mpc__bits__3;
+    reg  pack_mpc__bits__4;
+    reg  pack_mpc__bits__5;
+    reg  pack_mpc__bits__6;
+    reg  pack_mpc__bits__7;
+    wire  [7:0] pack_mpc__word;
+    reg  pack_mlead__bits__0;
+    reg  pack_mlead__bits__1;
+    reg  pack_mlead__bits__2;
+    reg  pack_mlead__bits__3;
+    reg  pack_mlead__bits__4;
+    reg  pack_mlead__bits__5;
+    reg  pack_mlead__bits__6;
+    reg  pack_mlead__bits__7;
+    wire  [7:0] pack_mlead__word;
+    reg  [6:0] rdiv__delta;
+    reg  [31:0] rdiv__diff;
+    wire  rdiv__pow2;
+    wire  rdiv__div;
+    wire  [31:0] rdiv__mag;
+    reg  [5:0] zx_w__narrow;
+    wire  [6:0] zx_w__wide;
+    reg  [5:0] zx_lead__narrow;
+    wire  [6:0] zx_lead__wide;
 
     // Local signals
+    reg  w_pceq;
+    reg  w_leadne;
     reg  [7:0] v_w;
 
     // Sub module instances
@@ -4536,6 +4903,55 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .bits__7(pack_cand__bits__7),
         .word(pack_cand__word)
     );
+    caps_prefetcher__reg8 gm_pc(
+        .d(gm_pc__d),
+        .q(gm_pc__q),
+        .clock(gm_pc__clock),
+        .reset(gm_pc__reset)
+    );
+    caps_prefetcher__reg8 gm_lead(
+        .d(gm_lead__d),
+        .q(gm_lead__q),
+        .clock(gm_lead__clock),
+        .reset(gm_lead__reset)
+    );
+    caps_prefetcher__cols__pack_cand pack_mpc(
+        .bits__0(pack_mpc__bits__0),
+        .bits__1(pack_mpc__bits__1),
+        .bits__2(pack_mpc__bits__2),
+        .bits__3(pack_mpc__bits__3),
+        .bits__4(pack_mpc__bits__4),
+        .bits__5(pack_mpc__bits__5),
+        .bits__6(pack_mpc__bits__6),
+        .bits__7(pack_mpc__bits__7),
+        .word(pack_mpc__word)
+    );
+    caps_prefetcher__cols__pack_cand pack_mlead(
+        .bits__0(pack_mlead__bits__0),
+        .bits__1(pack_mlead__bits__1),
+        .bits__2(pack_mlead__bits__2),
+        .bits__3(pack_mlead__bits__3),
+        .bits__4(pack_mlead__bits__4),
+        .bits__5(pack_mlead__bits__5),
+        .bits__6(pack_mlead__bits__6),
+        .bits__7(pack_mlead__bits__7),
+        .word(pack_mlead__word)
+    );
+    caps_prefetcher__cols__rdiv rdiv(
+        .delta(rdiv__delta),
+        .diff(rdiv__diff),
+        .pow2(rdiv__pow2),
+        .div(rdiv__div),
+        .mag(rdiv__mag)
+    );
+    caps_prefetcher__cols__zx_lead zx_w(
+        .narrow(zx_w__narrow),
+        .wide(zx_w__wide)
+    );
+    caps_prefetcher__cols__zx_lead zx_lead(
+        .narrow(zx_lead__narrow),
+        .wide(zx_lead__wide)
+    );
 
     // Update code
     always @(*) valid__clock = clock;
@@ -4558,29 +4974,159 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) rank__r_addr = l_slot;
     always @(*) l_ev = |(valid__q & l_onehot) & ~l_cleared;
     always @(*) l_hit = |(valid__q & l_onehot) & ~l_cleared & (pc__r_data == l_pc);
-    always @(*) l_lead = lead__r_data;
-    always @(*) l_cnt = cnt__r_data;
-    always @(*) l_base0 = base0__r_data;
-    always @(*) l_base1 = base1__r_data;
-    always @(*) l_base2 = base2__r_data;
-    always @(*) l_base3 = base3__r_data;
     always @(*) l_rank = rank__r_data;
-    always @(*) pack_hit__bits__0 = valid__q[0] & (pc__taps__0 == g_pc);
-    always @(*) pack_cand__bits__0 = valid__q[0] & (pc__taps__0 == g_pc) & (lead__taps__0 != g_warp) & ((g_pos != slot_cp__0) | (g_k < cnt__taps__0));
-    always @(*) pack_hit__bits__1 = valid__q[1] & (pc__taps__1 == g_pc);
-    always @(*) pack_cand__bits__1 = valid__q[1] & (pc__taps__1 == g_pc) & (lead__taps__1 != g_warp) & ((g_pos != slot_cp__1) | (g_k < cnt__taps__1));
-    always @(*) pack_hit__bits__2 = valid__q[2] & (pc__taps__2 == g_pc);
-    always @(*) pack_cand__bits__2 = valid__q[2] & (pc__taps__2 == g_pc) & (lead__taps__2 != g_warp) & ((g_pos != slot_cp__2) | (g_k < cnt__taps__2));
-    always @(*) pack_hit__bits__3 = valid__q[3] & (pc__taps__3 == g_pc);
-    always @(*) pack_cand__bits__3 = valid__q[3] & (pc__taps__3 == g_pc) & (lead__taps__3 != g_warp) & ((g_pos != slot_cp__3) | (g_k < cnt__taps__3));
-    always @(*) pack_hit__bits__4 = valid__q[4] & (pc__taps__4 == g_pc);
-    always @(*) pack_cand__bits__4 = valid__q[4] & (pc__taps__4 == g_pc) & (lead__taps__4 != g_warp) & ((g_pos != slot_cp__4) | (g_k < cnt__taps__4));
-    always @(*) pack_hit__bits__5 = valid__q[5] & (pc__taps__5 == g_pc);
-    always @(*) pack_cand__bits__5 = valid__q[5] & (pc__taps__5 == g_pc) & (lead__taps__5 != g_warp) & ((g_pos != slot_cp__5) | (g_k < cnt__taps__5));
-    always @(*) pack_hit__bits__6 = valid__q[6] & (pc__taps__6 == g_pc);
-    always @(*) pack_cand__bits__6 = valid__q[6] & (pc__taps__6 == g_pc) & (lead__taps__6 != g_warp) & ((g_pos != slot_cp__6) | (g_k < cnt__taps__6));
-    always @(*) pack_hit__bits__7 = valid__q[7] & (pc__taps__7 == g_pc);
-    always @(*) pack_cand__bits__7 = valid__q[7] & (pc__taps__7 == g_pc) & (lead__taps__7 != g_warp) & ((g_pos != slot_cp__7) | (g_k < cnt__taps__7));
+    always @(*) gm_pc__clock = clock;
+    always @(*) gm_pc__reset = reset;
+    always @(*) gm_lead__clock = clock;
+    always @(*) gm_lead__reset = reset;
+    always @(*) pack_hit__bits__0 = valid__q[0] & gm_pc__q[0];
+    always @(*) pack_cand__bits__0 = valid__q[0] & gm_pc__q[0] & gm_lead__q[0] & ((g_pos != slot_cp__0) | (g_k < cnt__taps__0));
+    always @(*) pack_hit__bits__1 = valid__q[1] & gm_pc__q[1];
+    always @(*) pack_cand__bits__1 = valid__q[1] & gm_pc__q[1] & gm_lead__q[1] & ((g_pos != slot_cp__1) | (g_k < cnt__taps__1));
+    always @(*) pack_hit__bits__2 = valid__q[2] & gm_pc__q[2];
+    always @(*) pack_cand__bits__2 = valid__q[2] & gm_pc__q[2] & gm_lead__q[2] & ((g_pos != slot_cp__2) | (g_k < cnt__taps__2));
+    always @(*) pack_hit__bits__3 = valid__q[3] & gm_pc__q[3];
+    always @(*) pack_cand__bits__3 = valid__q[3] & gm_pc__q[3] & gm_lead__q[3] & ((g_pos != slot_cp__3) | (g_k < cnt__taps__3));
+    always @(*) pack_hit__bits__4 = valid__q[4] & gm_pc__q[4];
+    always @(*) pack_cand__bits__4 = valid__q[4] & gm_pc__q[4] & gm_lead__q[4] & ((g_pos != slot_cp__4) | (g_k < cnt__taps__4));
+    always @(*) pack_hit__bits__5 = valid__q[5] & gm_pc__q[5];
+    always @(*) pack_cand__bits__5 = valid__q[5] & gm_pc__q[5] & gm_lead__q[5] & ((g_pos != slot_cp__5) | (g_k < cnt__taps__5));
+    always @(*) pack_hit__bits__6 = valid__q[6] & gm_pc__q[6];
+    always @(*) pack_cand__bits__6 = valid__q[6] & gm_pc__q[6] & gm_lead__q[6] & ((g_pos != slot_cp__6) | (g_k < cnt__taps__6));
+    always @(*) pack_hit__bits__7 = valid__q[7] & gm_pc__q[7];
+    always @(*) pack_cand__bits__7 = valid__q[7] & gm_pc__q[7] & gm_lead__q[7] & ((g_pos != slot_cp__7) | (g_k < cnt__taps__7));
+    always @(*) w_pceq = w_pc == g_pc_n;
+    always @(*) w_leadne = w_warp != g_warp_n;
+    always @(*) begin
+        if (wr & w_onehot[0]) begin
+            pack_mpc__bits__0 = w_pceq;
+        end
+        else begin
+            pack_mpc__bits__0 = pc__taps__0 == g_pc_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[0]) begin
+            pack_mlead__bits__0 = w_leadne;
+        end
+        else begin
+            pack_mlead__bits__0 = lead__taps__0 != g_warp_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[1]) begin
+            pack_mpc__bits__1 = w_pceq;
+        end
+        else begin
+            pack_mpc__bits__1 = pc__taps__1 == g_pc_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[1]) begin
+            pack_mlead__bits__1 = w_leadne;
+        end
+        else begin
+            pack_mlead__bits__1 = lead__taps__1 != g_warp_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[2]) begin
+            pack_mpc__bits__2 = w_pceq;
+        end
+        else begin
+            pack_mpc__bits__2 = pc__taps__2 == g_pc_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[2]) begin
+            pack_mlead__bits__2 = w_leadne;
+        end
+        else begin
+            pack_mlead__bits__2 = lead__taps__2 != g_warp_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[3]) begin
+            pack_mpc__bits__3 = w_pceq;
+        end
+        else begin
+            pack_mpc__bits__3 = pc__taps__3 == g_pc_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[3]) begin
+            pack_mlead__bits__3 = w_leadne;
+        end
+        else begin
+            pack_mlead__bits__3 = lead__taps__3 != g_warp_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[4]) begin
+            pack_mpc__bits__4 = w_pceq;
+        end
+        else begin
+            pack_mpc__bits__4 = pc__taps__4 == g_pc_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[4]) begin
+            pack_mlead__bits__4 = w_leadne;
+        end
+        else begin
+            pack_mlead__bits__4 = lead__taps__4 != g_warp_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[5]) begin
+            pack_mpc__bits__5 = w_pceq;
+        end
+        else begin
+            pack_mpc__bits__5 = pc__taps__5 == g_pc_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[5]) begin
+            pack_mlead__bits__5 = w_leadne;
+        end
+        else begin
+            pack_mlead__bits__5 = lead__taps__5 != g_warp_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[6]) begin
+            pack_mpc__bits__6 = w_pceq;
+        end
+        else begin
+            pack_mpc__bits__6 = pc__taps__6 == g_pc_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[6]) begin
+            pack_mlead__bits__6 = w_leadne;
+        end
+        else begin
+            pack_mlead__bits__6 = lead__taps__6 != g_warp_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[7]) begin
+            pack_mpc__bits__7 = w_pceq;
+        end
+        else begin
+            pack_mpc__bits__7 = pc__taps__7 == g_pc_n;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[7]) begin
+            pack_mlead__bits__7 = w_leadne;
+        end
+        else begin
+            pack_mlead__bits__7 = lead__taps__7 != g_warp_n;
+        end
+    end
+    always @(*) gm_pc__d = pack_mpc__word;
+    always @(*) gm_lead__d = pack_mlead__word;
     always @(*) g_hit = pack_hit__word;
     always @(*) g_cand = pack_cand__word;
     always @(*) lead__r2_addr = g_slot;
@@ -4631,6 +5177,33 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         end
     end
     always @(*) valid__d = v_w & ~clear_mask;
+    always @(*) zx_w__narrow = l_warp;
+    always @(*) zx_lead__narrow = lead__r_data;
+    always @(*) l_delta = zx_w__wide - zx_lead__wide;
+    always @(*) l_wl = l_warp == lead__r_data;
+    always @(*) l_ns = l_n3 == cnt__r_data;
+    always @(*) l_nz = l_a0 != base0__r_data;
+    always @(*) l_d0 = l_a0 - base0__r_data;
+    always @(*) l_d1 = l_a1 - base1__r_data;
+    always @(*) l_d2 = l_a2 - base2__r_data;
+    always @(*) l_d3 = l_a3 - base3__r_data;
+    always @(*) begin
+        l_eq = 1'b1;
+        if (l_in1 & (l_d1 != l_d0)) begin
+            l_eq = 1'b0;
+        end
+        if (l_in2 & (l_d2 != l_d0)) begin
+            l_eq = 1'b0;
+        end
+        if (l_in3 & (l_d3 != l_d0)) begin
+            l_eq = 1'b0;
+        end
+    end
+    always @(*) rdiv__delta = l_delta;
+    always @(*) rdiv__diff = l_d0;
+    always @(*) l_pow2 = rdiv__pow2;
+    always @(*) l_div = rdiv__div;
+    always @(*) l_mag = rdiv__mag;
 
 endmodule // caps_prefetcher__cols
 
@@ -4691,6 +5264,21 @@ module caps_prefetcher__cols__cnt(clock,r_addr,r_data,r2_addr,r2_data,w_en,w_add
         if (w_en) mem[w_addr] <= w_data;
     end
 endmodule // caps_prefetcher__cols__cnt
+
+module caps_prefetcher__reg8(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 8'h0;
+        else q <= d;
+    end
+endmodule // caps_prefetcher__reg8
 
 module caps_prefetcher__cols__lead(clock,r_addr,r_data,r2_addr,r2_data,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
 
@@ -4798,20 +5386,216 @@ module caps_prefetcher__cols__rank(clock,r_addr,r_data,w_en,w_addr,w_data);
     end
 endmodule // caps_prefetcher__cols__rank
 
-module caps_prefetcher__reg8(d,q,clock,reset);
+module caps_prefetcher__cols__rdiv(delta,diff,pow2,div,mag);
 
     // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    input wire  reset;
+    input wire  [6:0] delta;
+    input wire  [31:0] diff;
+    output reg  pow2;
+    output reg  div;
+    output reg  [31:0] mag;
+
+    // Constant declarations
+    localparam  sign_a = 32'h80000000;
+    localparam  zero_a = 32'h0;
+    localparam  pos_c__0 = 7'b1;
+    localparam  pos_c__1 = 7'b10;
+    localparam  pos_c__2 = 7'b100;
+    localparam  pos_c__3 = 7'b1000;
+    localparam  pos_c__4 = 7'b10000;
+    localparam  pos_c__5 = 7'b100000;
+    localparam  neg_c__0 = 7'b1111111;
+    localparam  neg_c__1 = 7'b1111110;
+    localparam  neg_c__2 = 7'b1111100;
+    localparam  neg_c__3 = 7'b1111000;
+    localparam  neg_c__4 = 7'b1110000;
+    localparam  neg_c__5 = 7'b1100000;
+    localparam  low_c__0 = 32'h0;
+    localparam  low_c__1 = 32'h1;
+    localparam  low_c__2 = 32'h3;
+    localparam  low_c__3 = 32'h7;
+    localparam  low_c__4 = 32'hf;
+    localparam  low_c__5 = 32'h1f;
+    localparam  high_c__0 = 32'h0;
+    localparam  high_c__1 = 32'h80000000;
+    localparam  high_c__2 = 32'hc0000000;
+    localparam  high_c__3 = 32'he0000000;
+    localparam  high_c__4 = 32'hf0000000;
+    localparam  high_c__5 = 32'hf8000000;
+    localparam  sh_c__0 = 32'h0;
+    localparam  sh_c__1 = 32'h1;
+    localparam  sh_c__2 = 32'h2;
+    localparam  sh_c__3 = 32'h3;
+    localparam  sh_c__4 = 32'h4;
+    localparam  sh_c__5 = 32'h5;
+
+    // Local signals
+    reg  dneg;
+    reg  oh__0;
+    reg  oh__1;
+    reg  oh__2;
+    reg  oh__3;
+    reg  oh__4;
+    reg  oh__5;
+    wire  dv__0;
+    reg  dv__1;
+    reg  dv__2;
+    reg  dv__3;
+    reg  dv__4;
+    reg  dv__5;
+    reg  dv__6;
+    wire  pw__0;
+    reg  pw__1;
+    reg  pw__2;
+    reg  pw__3;
+    reg  pw__4;
+    reg  pw__5;
+    reg  pw__6;
+    reg  [31:0] sm__0;
+    reg  [31:0] sm__1;
+    reg  [31:0] sm__2;
+    reg  [31:0] sm__3;
+    reg  [31:0] sm__4;
+    reg  [31:0] sm__5;
+    wire  [31:0] sr__0;
+    reg  [31:0] sr__1;
+    reg  [31:0] sr__2;
+    reg  [31:0] sr__3;
+    reg  [31:0] sr__4;
+    reg  [31:0] sr__5;
+    reg  [31:0] sr__6;
+
+    // Update code
+    always @(*) dneg = diff >= sign_a;
+    assign dv__0 = 1'b0;
+    assign pw__0 = 1'b0;
+    assign sr__0 = zero_a;
+    always @(*) oh__0 = (delta == pos_c__0) | (delta == neg_c__0);
+    always @(*) begin
+        if (oh__0) begin
+            if (dneg) begin
+                sm__0 = (diff >> sh_c__0) | high_c__0;
+            end
+            else begin
+                sm__0 = diff >> sh_c__0;
+            end
+        end
+        else begin
+            sm__0 = zero_a;
+        end
+    end
+    always @(*) pw__1 = pw__0 | oh__0;
+    always @(*) dv__1 = dv__0 | (oh__0 & ((diff & low_c__0) == zero_a));
+    always @(*) sr__1 = sr__0 | sm__0;
+    always @(*) oh__1 = (delta == pos_c__1) | (delta == neg_c__1);
+    always @(*) begin
+        if (oh__1) begin
+            if (dneg) begin
+                sm__1 = (diff >> sh_c__1) | high_c__1;
+            end
+            else begin
+                sm__1 = diff >> sh_c__1;
+            end
+        end
+        else begin
+            sm__1 = zero_a;
+        end
+    end
+    always @(*) pw__2 = pw__1 | oh__1;
+    always @(*) dv__2 = dv__1 | (oh__1 & ((diff & low_c__1) == zero_a));
+    always @(*) sr__2 = sr__1 | sm__1;
+    always @(*) oh__2 = (delta == pos_c__2) | (delta == neg_c__2);
+    always @(*) begin
+        if (oh__2) begin
+            if (dneg) begin
+                sm__2 = (diff >> sh_c__2) | high_c__2;
+            end
+            else begin
+                sm__2 = diff >> sh_c__2;
+            end
+        end
+        else begin
+            sm__2 = zero_a;
+        end
+    end
+    always @(*) pw__3 = pw__2 | oh__2;
+    always @(*) dv__3 = dv__2 | (oh__2 & ((diff & low_c__2) == zero_a));
+    always @(*) sr__3 = sr__2 | sm__2;
+    always @(*) oh__3 = (delta == pos_c__3) | (delta == neg_c__3);
+    always @(*) begin
+        if (oh__3) begin
+            if (dneg) begin
+                sm__3 = (diff >> sh_c__3) | high_c__3;
+            end
+            else begin
+                sm__3 = diff >> sh_c__3;
+            end
+        end
+        else begin
+            sm__3 = zero_a;
+        end
+    end
+    always @(*) pw__4 = pw__3 | oh__3;
+    always @(*) dv__4 = dv__3 | (oh__3 & ((diff & low_c__3) == zero_a));
+    always @(*) sr__4 = sr__3 | sm__3;
+    always @(*) oh__4 = (delta == pos_c__4) | (delta == neg_c__4);
+    always @(*) begin
+        if (oh__4) begin
+            if (dneg) begin
+                sm__4 = (diff >> sh_c__4) | high_c__4;
+            end
+            else begin
+                sm__4 = diff >> sh_c__4;
+            end
+        end
+        else begin
+            sm__4 = zero_a;
+        end
+    end
+    always @(*) pw__5 = pw__4 | oh__4;
+    always @(*) dv__5 = dv__4 | (oh__4 & ((diff & low_c__4) == zero_a));
+    always @(*) sr__5 = sr__4 | sm__4;
+    always @(*) oh__5 = (delta == pos_c__5) | (delta == neg_c__5);
+    always @(*) begin
+        if (oh__5) begin
+            if (dneg) begin
+                sm__5 = (diff >> sh_c__5) | high_c__5;
+            end
+            else begin
+                sm__5 = diff >> sh_c__5;
+            end
+        end
+        else begin
+            sm__5 = zero_a;
+        end
+    end
+    always @(*) pw__6 = pw__5 | oh__5;
+    always @(*) dv__6 = dv__5 | (oh__5 & ((diff & low_c__5) == zero_a));
+    always @(*) sr__6 = sr__5 | sm__5;
+    always @(*) begin
+        pow2 = 1'b0;
+        pow2 = pw__6;
+    end
+    always @(*) begin
+        div = 1'b0;
+        div = dv__6;
+    end
+    always @(*) begin
+        mag = zero_a;
+        mag = sr__6;
+    end
+
+endmodule // caps_prefetcher__cols__rdiv
+
+module caps_prefetcher__cols__zx_lead(narrow,wide);
+
+    // Module arguments
+    input wire  [5:0] narrow;
+    output reg  [6:0] wide;
 
     // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 8'h0;
-        else q <= d;
-    end
-endmodule // caps_prefetcher__reg8
+    always @(*) wide = {1'd0, narrow};
+endmodule // caps_prefetcher__cols__zx_lead
 
 module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__3,b_hit__0,b_hit__1,b_hit__2,b_hit__3,b_stride,alloc,a_pc,a_stride,a_lead_cta,a_tgt__0,a_tgt__1,a_tgt__2,a_tgt__3,c_hit__0,c_hit__1,c_hit__2,c_hit__3,c_cnt,c_lead_cta,inc,dec,g_pc,gh_hit,gh_stride);
 
@@ -6443,6 +7227,141 @@ module caps_prefetcher__mul_g(d,s,b,p);
 
 endmodule // caps_prefetcher__mul_g
 
+module caps_prefetcher__mul_l(d,s,b,so,co);
+
+    // Module arguments
+    input wire  [6:0] d;
+    input wire  [31:0] s;
+    input wire  [31:0] b;
+    output reg  [31:0] so;
+    output reg  [31:0] co;
+
+    // Constant declarations
+    localparam  sh__0 = 32'h0;
+    localparam  sh__1 = 32'h1;
+    localparam  sh__2 = 32'h2;
+    localparam  sh__3 = 32'h3;
+    localparam  sh__4 = 32'h4;
+    localparam  sh__5 = 32'h5;
+    localparam  sh__6 = 32'h6;
+    localparam  one_sh = 32'h1;
+    localparam  zero_a = 32'h0;
+    localparam  one_a = 32'h1;
+
+    // Local signals
+    reg  [31:0] t__0;
+    reg  [31:0] t__1;
+    reg  [31:0] t__2;
+    reg  [31:0] t__3;
+    reg  [31:0] t__4;
+    reg  [31:0] t__5;
+    reg  [31:0] t__6;
+    reg  [31:0] ss__0;
+    reg  [31:0] ss__1;
+    reg  [31:0] ss__2;
+    reg  [31:0] ss__3;
+    reg  [31:0] ss__4;
+    reg  [31:0] ss__5;
+    reg  [31:0] ss__6;
+    reg  [31:0] ss__7;
+    reg  [31:0] cc__0;
+    reg  [31:0] cc__1;
+    reg  [31:0] cc__2;
+    reg  [31:0] cc__3;
+    reg  [31:0] cc__4;
+    reg  [31:0] cc__5;
+    reg  [31:0] cc__6;
+    reg  [31:0] cc__7;
+
+    // Update code
+    always @(*) begin
+        if (d[0]) begin
+            t__0 = s << sh__0;
+        end
+        else begin
+            t__0 = zero_a;
+        end
+    end
+    always @(*) begin
+        if (d[1]) begin
+            t__1 = s << sh__1;
+        end
+        else begin
+            t__1 = zero_a;
+        end
+    end
+    always @(*) begin
+        if (d[2]) begin
+            t__2 = s << sh__2;
+        end
+        else begin
+            t__2 = zero_a;
+        end
+    end
+    always @(*) begin
+        if (d[3]) begin
+            t__3 = s << sh__3;
+        end
+        else begin
+            t__3 = zero_a;
+        end
+    end
+    always @(*) begin
+        if (d[4]) begin
+            t__4 = s << sh__4;
+        end
+        else begin
+            t__4 = zero_a;
+        end
+    end
+    always @(*) begin
+        if (d[5]) begin
+            t__5 = s << sh__5;
+        end
+        else begin
+            t__5 = zero_a;
+        end
+    end
+    always @(*) begin
+        cc__0 = zero_a;
+        if (d[6]) begin
+            cc__0 = one_a;
+        end
+    end
+    always @(*) begin
+        if (d[6]) begin
+            t__6 = ~(s << sh__6);
+        end
+        else begin
+            t__6 = zero_a;
+        end
+    end
+    always @(*) ss__0 = b;
+    always @(*) ss__1 = ss__0 ^ cc__0 ^ t__0;
+    always @(*) cc__1 = ((ss__0 & cc__0) | (ss__0 & t__0) | (cc__0 & t__0)) << one_sh;
+    always @(*) ss__2 = ss__1 ^ cc__1 ^ t__1;
+    always @(*) cc__2 = ((ss__1 & cc__1) | (ss__1 & t__1) | (cc__1 & t__1)) << one_sh;
+    always @(*) ss__3 = ss__2 ^ cc__2 ^ t__2;
+    always @(*) cc__3 = ((ss__2 & cc__2) | (ss__2 & t__2) | (cc__2 & t__2)) << one_sh;
+    always @(*) ss__4 = ss__3 ^ cc__3 ^ t__3;
+    always @(*) cc__4 = ((ss__3 & cc__3) | (ss__3 & t__3) | (cc__3 & t__3)) << one_sh;
+    always @(*) ss__5 = ss__4 ^ cc__4 ^ t__4;
+    always @(*) cc__5 = ((ss__4 & cc__4) | (ss__4 & t__4) | (cc__4 & t__4)) << one_sh;
+    always @(*) ss__6 = ss__5 ^ cc__5 ^ t__5;
+    always @(*) cc__6 = ((ss__5 & cc__5) | (ss__5 & t__5) | (cc__5 & t__5)) << one_sh;
+    always @(*) ss__7 = ss__6 ^ cc__6 ^ t__6;
+    always @(*) cc__7 = ((ss__6 & cc__6) | (ss__6 & t__6) | (cc__6 & t__6)) << one_sh;
+    always @(*) begin
+        so = ss__0;
+        so = ss__7;
+    end
+    always @(*) begin
+        co = cc__0;
+        co = cc__7;
+    end
+
+endmodule // caps_prefetcher__mul_l
+
 module caps_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
     // Module arguments
@@ -6730,25 +7649,25 @@ module caps_prefetcher__sel_llead(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__
     input wire  hit__1;
     input wire  hit__2;
     input wire  hit__3;
-    input wire  [5:0] v__0;
-    input wire  [5:0] v__1;
-    input wire  [5:0] v__2;
-    input wire  [5:0] v__3;
-    output reg  [5:0] o;
+    input wire  [6:0] v__0;
+    input wire  [6:0] v__1;
+    input wire  [6:0] v__2;
+    input wire  [6:0] v__3;
+    output reg  [6:0] o;
 
     // Constant declarations
-    localparam  zero = 6'b0;
+    localparam  zero = 7'b0;
 
     // Local signals
-    reg  [5:0] m__0;
-    reg  [5:0] m__1;
-    reg  [5:0] m__2;
-    reg  [5:0] m__3;
-    wire  [5:0] acc__0;
-    reg  [5:0] acc__1;
-    reg  [5:0] acc__2;
-    reg  [5:0] acc__3;
-    reg  [5:0] acc__4;
+    reg  [6:0] m__0;
+    reg  [6:0] m__1;
+    reg  [6:0] m__2;
+    reg  [6:0] m__3;
+    wire  [6:0] acc__0;
+    reg  [6:0] acc__1;
+    reg  [6:0] acc__2;
+    reg  [6:0] acc__3;
+    reg  [6:0] acc__4;
 
     // Update code
     assign acc__0 = zero;
@@ -7043,224 +7962,77 @@ module caps_prefetcher__sel_scp(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6
 
 endmodule // caps_prefetcher__sel_scp
 
-module caps_prefetcher__train(delta,diff,pow2,div,stride);
+module caps_prefetcher__sel_slead(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
 
     // Module arguments
-    input wire  [6:0] delta;
-    input wire  [31:0] diff;
-    output reg  pow2;
-    output reg  div;
-    output reg  [31:0] stride;
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  [5:0] v__0;
+    input wire  [5:0] v__1;
+    input wire  [5:0] v__2;
+    input wire  [5:0] v__3;
+    output reg  [5:0] o;
 
     // Constant declarations
-    localparam  half_wd = 7'b1000000;
-    localparam  sign_a = 32'h80000000;
-    localparam  zero_a = 32'h0;
-    localparam  pos_c__0 = 7'b1;
-    localparam  pos_c__1 = 7'b10;
-    localparam  pos_c__2 = 7'b100;
-    localparam  pos_c__3 = 7'b1000;
-    localparam  pos_c__4 = 7'b10000;
-    localparam  pos_c__5 = 7'b100000;
-    localparam  neg_c__0 = 7'b1111111;
-    localparam  neg_c__1 = 7'b1111110;
-    localparam  neg_c__2 = 7'b1111100;
-    localparam  neg_c__3 = 7'b1111000;
-    localparam  neg_c__4 = 7'b1110000;
-    localparam  neg_c__5 = 7'b1100000;
-    localparam  low_c__0 = 32'h0;
-    localparam  low_c__1 = 32'h1;
-    localparam  low_c__2 = 32'h3;
-    localparam  low_c__3 = 32'h7;
-    localparam  low_c__4 = 32'hf;
-    localparam  low_c__5 = 32'h1f;
-    localparam  high_c__0 = 32'h0;
-    localparam  high_c__1 = 32'h80000000;
-    localparam  high_c__2 = 32'hc0000000;
-    localparam  high_c__3 = 32'he0000000;
-    localparam  high_c__4 = 32'hf0000000;
-    localparam  high_c__5 = 32'hf8000000;
-    localparam  sh_c__0 = 32'h0;
-    localparam  sh_c__1 = 32'h1;
-    localparam  sh_c__2 = 32'h2;
-    localparam  sh_c__3 = 32'h3;
-    localparam  sh_c__4 = 32'h4;
-    localparam  sh_c__5 = 32'h5;
+    localparam  zero = 6'b0;
 
     // Local signals
-    reg  neg;
-    reg  dneg;
-    reg  oh__0;
-    reg  oh__1;
-    reg  oh__2;
-    reg  oh__3;
-    reg  oh__4;
-    reg  oh__5;
-    wire  dv__0;
-    reg  dv__1;
-    reg  dv__2;
-    reg  dv__3;
-    reg  dv__4;
-    reg  dv__5;
-    reg  dv__6;
-    wire  pw__0;
-    reg  pw__1;
-    reg  pw__2;
-    reg  pw__3;
-    reg  pw__4;
-    reg  pw__5;
-    reg  pw__6;
-    reg  [31:0] sm__0;
-    reg  [31:0] sm__1;
-    reg  [31:0] sm__2;
-    reg  [31:0] sm__3;
-    reg  [31:0] sm__4;
-    reg  [31:0] sm__5;
-    wire  [31:0] sr__0;
-    reg  [31:0] sr__1;
-    reg  [31:0] sr__2;
-    reg  [31:0] sr__3;
-    reg  [31:0] sr__4;
-    reg  [31:0] sr__5;
-    reg  [31:0] sr__6;
+    reg  [5:0] m__0;
+    reg  [5:0] m__1;
+    reg  [5:0] m__2;
+    reg  [5:0] m__3;
+    wire  [5:0] acc__0;
+    reg  [5:0] acc__1;
+    reg  [5:0] acc__2;
+    reg  [5:0] acc__3;
+    reg  [5:0] acc__4;
 
     // Update code
-    always @(*) neg = delta >= half_wd;
-    always @(*) dneg = diff >= sign_a;
-    assign dv__0 = 1'b0;
-    assign pw__0 = 1'b0;
-    assign sr__0 = zero_a;
-    always @(*) oh__0 = (delta == pos_c__0) | (delta == neg_c__0);
+    assign acc__0 = zero;
     always @(*) begin
-        if (oh__0) begin
-            if (dneg) begin
-                sm__0 = (diff >> sh_c__0) | high_c__0;
-            end
-            else begin
-                sm__0 = diff >> sh_c__0;
-            end
+        if (hit__0) begin
+            m__0 = v__0;
         end
         else begin
-            sm__0 = zero_a;
+            m__0 = zero;
         end
     end
-    always @(*) pw__1 = pw__0 | oh__0;
-    always @(*) dv__1 = dv__0 | (oh__0 & ((diff & low_c__0) == zero_a));
-    always @(*) sr__1 = sr__0 | sm__0;
-    always @(*) oh__1 = (delta == pos_c__1) | (delta == neg_c__1);
+    always @(*) acc__1 = acc__0 | m__0;
     always @(*) begin
-        if (oh__1) begin
-            if (dneg) begin
-                sm__1 = (diff >> sh_c__1) | high_c__1;
-            end
-            else begin
-                sm__1 = diff >> sh_c__1;
-            end
+        if (hit__1) begin
+            m__1 = v__1;
         end
         else begin
-            sm__1 = zero_a;
+            m__1 = zero;
         end
     end
-    always @(*) pw__2 = pw__1 | oh__1;
-    always @(*) dv__2 = dv__1 | (oh__1 & ((diff & low_c__1) == zero_a));
-    always @(*) sr__2 = sr__1 | sm__1;
-    always @(*) oh__2 = (delta == pos_c__2) | (delta == neg_c__2);
+    always @(*) acc__2 = acc__1 | m__1;
     always @(*) begin
-        if (oh__2) begin
-            if (dneg) begin
-                sm__2 = (diff >> sh_c__2) | high_c__2;
-            end
-            else begin
-                sm__2 = diff >> sh_c__2;
-            end
+        if (hit__2) begin
+            m__2 = v__2;
         end
         else begin
-            sm__2 = zero_a;
+            m__2 = zero;
         end
     end
-    always @(*) pw__3 = pw__2 | oh__2;
-    always @(*) dv__3 = dv__2 | (oh__2 & ((diff & low_c__2) == zero_a));
-    always @(*) sr__3 = sr__2 | sm__2;
-    always @(*) oh__3 = (delta == pos_c__3) | (delta == neg_c__3);
+    always @(*) acc__3 = acc__2 | m__2;
     always @(*) begin
-        if (oh__3) begin
-            if (dneg) begin
-                sm__3 = (diff >> sh_c__3) | high_c__3;
-            end
-            else begin
-                sm__3 = diff >> sh_c__3;
-            end
+        if (hit__3) begin
+            m__3 = v__3;
         end
         else begin
-            sm__3 = zero_a;
+            m__3 = zero;
         end
     end
-    always @(*) pw__4 = pw__3 | oh__3;
-    always @(*) dv__4 = dv__3 | (oh__3 & ((diff & low_c__3) == zero_a));
-    always @(*) sr__4 = sr__3 | sm__3;
-    always @(*) oh__4 = (delta == pos_c__4) | (delta == neg_c__4);
+    always @(*) acc__4 = acc__3 | m__3;
     always @(*) begin
-        if (oh__4) begin
-            if (dneg) begin
-                sm__4 = (diff >> sh_c__4) | high_c__4;
-            end
-            else begin
-                sm__4 = diff >> sh_c__4;
-            end
-        end
-        else begin
-            sm__4 = zero_a;
-        end
-    end
-    always @(*) pw__5 = pw__4 | oh__4;
-    always @(*) dv__5 = dv__4 | (oh__4 & ((diff & low_c__4) == zero_a));
-    always @(*) sr__5 = sr__4 | sm__4;
-    always @(*) oh__5 = (delta == pos_c__5) | (delta == neg_c__5);
-    always @(*) begin
-        if (oh__5) begin
-            if (dneg) begin
-                sm__5 = (diff >> sh_c__5) | high_c__5;
-            end
-            else begin
-                sm__5 = diff >> sh_c__5;
-            end
-        end
-        else begin
-            sm__5 = zero_a;
-        end
-    end
-    always @(*) pw__6 = pw__5 | oh__5;
-    always @(*) dv__6 = dv__5 | (oh__5 & ((diff & low_c__5) == zero_a));
-    always @(*) sr__6 = sr__5 | sm__5;
-    always @(*) begin
-        pow2 = 1'b0;
-        pow2 = pw__6;
-    end
-    always @(*) begin
-        div = 1'b0;
-        div = dv__6;
-    end
-    always @(*) begin
-        stride = zero_a;
-        if (neg) begin
-            stride = zero_a - sr__6;
-        end
-        else begin
-            stride = sr__6;
-        end
+        o = zero;
+        o = acc__4;
     end
 
-endmodule // caps_prefetcher__train
-
-module caps_prefetcher__zx_bw(narrow,wide);
-
-    // Module arguments
-    input wire  [5:0] narrow;
-    output reg  [6:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {1'd0, narrow};
-endmodule // caps_prefetcher__zx_bw
+endmodule // caps_prefetcher__sel_slead
 
 module caps_prefetcher__zx_cslot(narrow,wide);
 

@@ -4,9 +4,15 @@
 use ports::caps::CapsParams;
 use rust_hdl::prelude::*;
 
+use super::fastarith::ExactDivOh;
 use crate::mem::{Mem, Mem2};
 use crate::reg::Reg;
-use crate::util::{konsts, Pack};
+use crate::util::{konsts, Pack, ZeroExt};
+
+/// Kernel section: the ports, the scan and the update.
+struct ColMain;
+/// Kernel section: the load's look-up values.
+struct ColLook;
 
 /// Entry `e` of every CTA slot's PerCTA table. `NS` = `2^C` slots.
 ///
@@ -17,11 +23,16 @@ use crate::util::{konsts, Pack};
 /// valid, and every read is qualified by the valid bit).
 ///
 /// - **Load port** (slot `l_slot`): `l_ev` (valid after this cycle's launch
-///   clearing), `l_hit` (and its pc is `l_pc`), and the entry's fields.
+///   clearing), `l_hit` (and its pc is `l_pc`), `l_rank`, and the look-up values below.
 /// - **Scan** (every slot, for the generator's job A): per slot `s`,
-///   `g_hit[s]` (valid and pc `g_pc`) and `g_cand[s]` (also its leading
-///   warp is not `g_warp`, and when `s = g_pos` the address index `g_k` is
-///   below its `n`).
+///   `g_hit[s]` (valid and the job's pc) and `g_cand[s]` (also its leading
+///   warp is not the job's warp, and when `s = g_pos` the address index
+///   `g_k` is below its `n`). The pc and leading-warp compares are
+///   registered, computed at each edge for the values after it (`g_pc_n`,
+///   `g_warp_n`: the job's pc and warp after the edge; the entry written).
+/// - **Look-up values** (issue 29): the rules' values for this column's
+///   entry at slot `l_slot` (warp distance, `a[k] - base[k]`, rule 4's
+///   division), computed beside the pc compare.
 /// - **Generator port** (slot `g_slot`): `gs_lead`, `gs_n`, `gs_base0..3`.
 /// - **Update** of entry (`w_slot`, `e`) at the edge (the load in the rules
 ///   stage, one cycle after its look-up): `wr` writes `w_pc`, `w_warp`
@@ -34,6 +45,7 @@ pub struct CapsColumn<
     const A: usize,
     const P: usize,
     const WI: usize,
+    const WD: usize,
     const C: usize,
     const CP: usize,
     const RP: usize,
@@ -81,10 +93,28 @@ pub struct CapsColumn<
     pub rank_we: Signal<In, Bit>,
     /// The rank written.
     pub w_rank: Signal<In, Bits<RP>>,
-    /// The generator's pc.
-    pub g_pc: Signal<In, Bits<P>>,
-    /// The generator's (job A) warp.
-    pub g_warp: Signal<In, Bits<WI>>,
+    /// The load's warp.
+    pub l_warp: Signal<In, Bits<WI>>,
+    /// The load's address count (`ld_count`'s low 3 bits).
+    pub l_n3: Signal<In, Bits<3>>,
+    /// The load's address 0.
+    pub l_a0: Signal<In, Bits<A>>,
+    /// The load's address 1.
+    pub l_a1: Signal<In, Bits<A>>,
+    /// The load's address 2.
+    pub l_a2: Signal<In, Bits<A>>,
+    /// The load's address 3.
+    pub l_a3: Signal<In, Bits<A>>,
+    /// Lane 1 is below the load's count.
+    pub l_in1: Signal<In, Bit>,
+    /// Lane 2 is below the load's count.
+    pub l_in2: Signal<In, Bit>,
+    /// Lane 3 is below the load's count.
+    pub l_in3: Signal<In, Bit>,
+    /// The job's pc after this edge (the job taken, else the current one).
+    pub g_pc_n: Signal<In, Bits<P>>,
+    /// The generator's warp after this edge.
+    pub g_warp_n: Signal<In, Bits<WI>>,
     /// The generator's slot cursor `pos` (job A).
     pub g_pos: Signal<In, Bits<CP>>,
     /// The generator's address index `k`.
@@ -95,21 +125,35 @@ pub struct CapsColumn<
     pub l_ev: Signal<Out, Bit>,
     /// ... and holds `l_pc`.
     pub l_hit: Signal<Out, Bit>,
-    /// Its leading warp.
-    pub l_lead: Signal<Out, Bits<WI>>,
-    /// Its address count.
-    pub l_cnt: Signal<Out, Bits<3>>,
-    /// Its base 0.
-    pub l_base0: Signal<Out, Bits<A>>,
-    /// Its base 1.
-    pub l_base1: Signal<Out, Bits<A>>,
-    /// Its base 2.
-    pub l_base2: Signal<Out, Bits<A>>,
-    /// Its base 3.
-    pub l_base3: Signal<Out, Bits<A>>,
     /// Its rank.
     pub l_rank: Signal<Out, Bits<RP>>,
-    /// Bit `s`: slot `s`'s entry is valid with pc `g_pc`.
+    /// The load's warp distance to the entry's leading warp, `l_warp -
+    /// lead` (`WD` bits, signed).
+    pub l_delta: Signal<Out, Bits<WD>>,
+    /// `a0 - base0`.
+    pub l_d0: Signal<Out, Bits<A>>,
+    /// `a1 - base1`.
+    pub l_d1: Signal<Out, Bits<A>>,
+    /// `a2 - base2`.
+    pub l_d2: Signal<Out, Bits<A>>,
+    /// `a3 - base3`.
+    pub l_d3: Signal<Out, Bits<A>>,
+    /// The load's warp is the entry's leading warp.
+    pub l_wl: Signal<Out, Bit>,
+    /// The load's count is the entry's.
+    pub l_ns: Signal<Out, Bit>,
+    /// Every difference below the load's count equals `l_d0`.
+    pub l_eq: Signal<Out, Bit>,
+    /// `a0 != base0`.
+    pub l_nz: Signal<Out, Bit>,
+    /// Rule 4: `|l_delta|` is a power of two.
+    pub l_pow2: Signal<Out, Bit>,
+    /// Rule 4: `l_d0` is divisible by it.
+    pub l_div: Signal<Out, Bit>,
+    /// Rule 4: the quotient's magnitude ([`ExactDivOh::mag`]; negated when
+    /// `l_delta < 0`).
+    pub l_mag: Signal<Out, Bits<A>>,
+    /// Bit `s`: slot `s`'s entry is valid with the job's pc.
     pub g_hit: Signal<Out, Bits<NS>>,
     /// Bit `s`: slot `s`'s entry is a job-A candidate.
     pub g_cand: Signal<Out, Bits<NS>>,
@@ -137,6 +181,20 @@ pub struct CapsColumn<
     rank: Mem<Bits<RP>, C>,
     pack_hit: Pack<NS>,
     pack_cand: Pack<NS>,
+    // The generator's scan, registered: bit `s` = slot `s`'s pc equals the
+    // job's pc (`gm_pc`), its leading warp is not the job's warp
+    // (`gm_lead`), computed at each edge from the values after it (the
+    // entry written, the job taken), so that they always hold for the
+    // current registers; the valid bits are applied after them.
+    gm_pc: Reg<Bits<NS>>,
+    gm_lead: Reg<Bits<NS>>,
+    pack_mpc: Pack<NS>,
+    pack_mlead: Pack<NS>,
+    w_pceq: Signal<Local, Bit>,
+    w_leadne: Signal<Local, Bit>,
+    rdiv: ExactDivOh<WD, A>,
+    zx_w: ZeroExt<WI, WD>,
+    zx_lead: ZeroExt<WI, WD>,
 
     slot_cp: Vec<Constant<Bits<CP>>>,
     v_w: Signal<Local, Bits<NS>>,
@@ -147,11 +205,12 @@ impl<
         const A: usize,
         const P: usize,
         const WI: usize,
+        const WD: usize,
         const C: usize,
         const CP: usize,
         const RP: usize,
         const NS: usize,
-    > CapsColumn<A, P, WI, C, CP, RP, NS>
+    > CapsColumn<A, P, WI, WD, C, CP, RP, NS>
 {
     /// One column of `p.N_CTA` slots.
     pub fn new(p: &CapsParams) -> Self {
@@ -180,20 +239,35 @@ impl<
             clr_valid: Default::default(),
             rank_we: Default::default(),
             w_rank: Default::default(),
-            g_pc: Default::default(),
-            g_warp: Default::default(),
+            l_warp: Default::default(),
+            l_n3: Default::default(),
+            l_a0: Default::default(),
+            l_a1: Default::default(),
+            l_a2: Default::default(),
+            l_a3: Default::default(),
+            l_in1: Default::default(),
+            l_in2: Default::default(),
+            l_in3: Default::default(),
+            g_pc_n: Default::default(),
+            g_warp_n: Default::default(),
             g_pos: Default::default(),
             g_k: Default::default(),
             g_slot: Default::default(),
             l_ev: Default::default(),
             l_hit: Default::default(),
-            l_lead: Default::default(),
-            l_cnt: Default::default(),
-            l_base0: Default::default(),
-            l_base1: Default::default(),
-            l_base2: Default::default(),
-            l_base3: Default::default(),
             l_rank: Default::default(),
+            l_delta: Default::default(),
+            l_d0: Default::default(),
+            l_d1: Default::default(),
+            l_d2: Default::default(),
+            l_d3: Default::default(),
+            l_wl: Default::default(),
+            l_ns: Default::default(),
+            l_eq: Default::default(),
+            l_nz: Default::default(),
+            l_pow2: Default::default(),
+            l_div: Default::default(),
+            l_mag: Default::default(),
             g_hit: Default::default(),
             g_cand: Default::default(),
             gs_lead: Default::default(),
@@ -213,6 +287,15 @@ impl<
             rank: Mem::new(ns),
             pack_hit: Pack::new(ns),
             pack_cand: Pack::new(ns),
+            gm_pc: Default::default(),
+            gm_lead: Default::default(),
+            pack_mpc: Pack::new(ns),
+            pack_mlead: Pack::new(ns),
+            w_pceq: Default::default(),
+            w_leadne: Default::default(),
+            rdiv: Default::default(),
+            zx_w: Default::default(),
+            zx_lead: Default::default(),
             slot_cp: konsts(0..ns as u64),
             v_w: Default::default(),
             _ns: ns,
@@ -224,109 +307,190 @@ impl<
         const A: usize,
         const P: usize,
         const WI: usize,
+        const WD: usize,
         const C: usize,
         const CP: usize,
         const RP: usize,
         const NS: usize,
-    > Logic for CapsColumn<A, P, WI, C, CP, RP, NS>
+    > Logic for CapsColumn<A, P, WI, WD, C, CP, RP, NS>
 {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.valid.clock.next = self.clock.val();
-        self.valid.reset.next = self.reset.val();
-        self.pc.clock.next = self.clock.val();
-        self.lead.clock.next = self.clock.val();
-        self.cnt.clock.next = self.clock.val();
-        self.base0.clock.next = self.clock.val();
-        self.base1.clock.next = self.clock.val();
-        self.base2.clock.next = self.clock.val();
-        self.base3.clock.next = self.clock.val();
-        self.rank.clock.next = self.clock.val();
+    crate::section::sections!(ColMain, ColLook);
+}
 
-        // Load port: slot l_slot.
-        self.pc.r_addr.next = self.l_slot.val();
-        self.lead.r_addr.next = self.l_slot.val();
-        self.cnt.r_addr.next = self.l_slot.val();
-        self.base0.r_addr.next = self.l_slot.val();
-        self.base1.r_addr.next = self.l_slot.val();
-        self.base2.r_addr.next = self.l_slot.val();
-        self.base3.r_addr.next = self.l_slot.val();
-        self.rank.r_addr.next = self.l_slot.val();
-        self.l_ev.next = (self.valid.q.val() & self.l_onehot.val()).any() & !self.l_cleared.val();
-        self.l_hit.next = (self.valid.q.val() & self.l_onehot.val()).any()
-            & !self.l_cleared.val()
-            & (self.pc.r_data.val() == self.l_pc.val());
-        self.l_lead.next = self.lead.r_data.val();
-        self.l_cnt.next = self.cnt.r_data.val();
-        self.l_base0.next = self.base0.r_data.val();
-        self.l_base1.next = self.base1.r_data.val();
-        self.l_base2.next = self.base2.r_data.val();
-        self.l_base3.next = self.base3.r_data.val();
-        self.l_rank.next = self.rank.r_data.val();
+/// The column's kernel sections (the top of a unit does not import
+/// [`crate::section::Section`]).
+mod kernel {
+    use rust_hdl::prelude::*;
 
-        // Scan: every slot, for job A.
-        for s in 0..self._ns {
-            self.pack_hit.bits[s].next =
-                self.valid.q.val().get_bit(s) & (self.pc.taps[s].val() == self.g_pc.val());
-            self.pack_cand.bits[s].next = self.valid.q.val().get_bit(s)
-                & (self.pc.taps[s].val() == self.g_pc.val())
-                & (self.lead.taps[s].val() != self.g_warp.val())
-                & ((self.g_pos.val() != self.slot_cp[s].val())
-                    | (self.g_k.val() < self.cnt.taps[s].val()));
+    use super::{CapsColumn, ColLook, ColMain};
+    use crate::section::Section;
+
+    impl<
+            const A: usize,
+            const P: usize,
+            const WI: usize,
+            const WD: usize,
+            const C: usize,
+            const CP: usize,
+            const RP: usize,
+            const NS: usize,
+        > Section<ColMain> for CapsColumn<A, P, WI, WD, C, CP, RP, NS>
+    {
+        #[hdl_gen]
+        fn update(&mut self) {
+            self.valid.clock.next = self.clock.val();
+            self.valid.reset.next = self.reset.val();
+            self.pc.clock.next = self.clock.val();
+            self.lead.clock.next = self.clock.val();
+            self.cnt.clock.next = self.clock.val();
+            self.base0.clock.next = self.clock.val();
+            self.base1.clock.next = self.clock.val();
+            self.base2.clock.next = self.clock.val();
+            self.base3.clock.next = self.clock.val();
+            self.rank.clock.next = self.clock.val();
+
+            // Load port: slot l_slot.
+            self.pc.r_addr.next = self.l_slot.val();
+            self.lead.r_addr.next = self.l_slot.val();
+            self.cnt.r_addr.next = self.l_slot.val();
+            self.base0.r_addr.next = self.l_slot.val();
+            self.base1.r_addr.next = self.l_slot.val();
+            self.base2.r_addr.next = self.l_slot.val();
+            self.base3.r_addr.next = self.l_slot.val();
+            self.rank.r_addr.next = self.l_slot.val();
+            self.l_ev.next =
+                (self.valid.q.val() & self.l_onehot.val()).any() & !self.l_cleared.val();
+            self.l_hit.next = (self.valid.q.val() & self.l_onehot.val()).any()
+                & !self.l_cleared.val()
+                & (self.pc.r_data.val() == self.l_pc.val());
+            self.l_rank.next = self.rank.r_data.val();
+
+            // Scan: every slot, for job A, from the registered compares.
+            self.gm_pc.clock.next = self.clock.val();
+            self.gm_pc.reset.next = self.reset.val();
+            self.gm_lead.clock.next = self.clock.val();
+            self.gm_lead.reset.next = self.reset.val();
+            for s in 0..self._ns {
+                self.pack_hit.bits[s].next =
+                    self.valid.q.val().get_bit(s) & self.gm_pc.q.val().get_bit(s);
+                self.pack_cand.bits[s].next = self.valid.q.val().get_bit(s)
+                    & self.gm_pc.q.val().get_bit(s)
+                    & self.gm_lead.q.val().get_bit(s)
+                    & ((self.g_pos.val() != self.slot_cp[s].val())
+                        | (self.g_k.val() < self.cnt.taps[s].val()));
+            }
+            // The compares after this edge: the entry written gets `w_pc` and
+            // `w_warp`; the job taken brings its pc and warp.
+            self.w_pceq.next = self.w_pc.val() == self.g_pc_n.val();
+            self.w_leadne.next = self.w_warp.val() != self.g_warp_n.val();
+            for s in 0..self._ns {
+                if self.wr.val() & self.w_onehot.val().get_bit(s) {
+                    self.pack_mpc.bits[s].next = self.w_pceq.val();
+                    self.pack_mlead.bits[s].next = self.w_leadne.val();
+                } else {
+                    self.pack_mpc.bits[s].next = self.pc.taps[s].val() == self.g_pc_n.val();
+                    self.pack_mlead.bits[s].next = self.lead.taps[s].val() != self.g_warp_n.val();
+                }
+            }
+            self.gm_pc.d.next = self.pack_mpc.word.val();
+            self.gm_lead.d.next = self.pack_mlead.word.val();
+
+            self.g_hit.next = self.pack_hit.word.val();
+            self.g_cand.next = self.pack_cand.word.val();
+
+            // Generator port: slot g_slot.
+            self.lead.r2_addr.next = self.g_slot.val();
+            self.cnt.r2_addr.next = self.g_slot.val();
+            self.base0.r2_addr.next = self.g_slot.val();
+            self.base1.r2_addr.next = self.g_slot.val();
+            self.base2.r2_addr.next = self.g_slot.val();
+            self.base3.r2_addr.next = self.g_slot.val();
+            self.gs_lead.next = self.lead.r2_data.val();
+            self.gs_n.next = self.cnt.r2_data.val();
+            self.gs_base0.next = self.base0.r2_data.val();
+            self.gs_base1.next = self.base1.r2_data.val();
+            self.gs_base2.next = self.base2.r2_data.val();
+            self.gs_base3.next = self.base3.r2_data.val();
+
+            // Update of entry (w_slot, e).
+            self.pc.w_en.next = self.wr.val();
+            self.lead.w_en.next = self.wr.val();
+            self.cnt.w_en.next = self.wr.val();
+            self.base0.w_en.next = self.wr.val();
+            self.base1.w_en.next = self.wr.val();
+            self.base2.w_en.next = self.wr.val();
+            self.base3.w_en.next = self.wr.val();
+            self.rank.w_en.next = self.rank_we.val();
+            self.pc.w_addr.next = self.w_slot.val();
+            self.lead.w_addr.next = self.w_slot.val();
+            self.cnt.w_addr.next = self.w_slot.val();
+            self.base0.w_addr.next = self.w_slot.val();
+            self.base1.w_addr.next = self.w_slot.val();
+            self.base2.w_addr.next = self.w_slot.val();
+            self.base3.w_addr.next = self.w_slot.val();
+            self.rank.w_addr.next = self.w_slot.val();
+            self.pc.w_data.next = self.w_pc.val();
+            self.lead.w_data.next = self.w_warp.val();
+            self.cnt.w_data.next = self.w_n.val();
+            self.base0.w_data.next = self.w_a0.val();
+            self.base1.w_data.next = self.w_a1.val();
+            self.base2.w_data.next = self.w_a2.val();
+            self.base3.w_data.next = self.w_a3.val();
+            self.rank.w_data.next = self.w_rank.val();
+            // Valid bits: the load's entry, then the launch clearing (through
+            // a local: `valid.d` read back after its assignment would show
+            // rust-hdl's simulator the previous pass's value).
+            if self.set_valid.val() {
+                self.v_w.next = self.valid.q.val() | self.w_onehot.val();
+            } else if self.clr_valid.val() {
+                self.v_w.next = self.valid.q.val() & !self.w_onehot.val();
+            } else {
+                self.v_w.next = self.valid.q.val();
+            }
+            self.valid.d.next = self.v_w.val() & !self.clear_mask.val();
         }
+    }
 
-        self.g_hit.next = self.pack_hit.word.val();
-        self.g_cand.next = self.pack_cand.word.val();
-
-        // Generator port: slot g_slot.
-        self.lead.r2_addr.next = self.g_slot.val();
-        self.cnt.r2_addr.next = self.g_slot.val();
-        self.base0.r2_addr.next = self.g_slot.val();
-        self.base1.r2_addr.next = self.g_slot.val();
-        self.base2.r2_addr.next = self.g_slot.val();
-        self.base3.r2_addr.next = self.g_slot.val();
-        self.gs_lead.next = self.lead.r2_data.val();
-        self.gs_n.next = self.cnt.r2_data.val();
-        self.gs_base0.next = self.base0.r2_data.val();
-        self.gs_base1.next = self.base1.r2_data.val();
-        self.gs_base2.next = self.base2.r2_data.val();
-        self.gs_base3.next = self.base3.r2_data.val();
-
-        // Update of entry (w_slot, e).
-        self.pc.w_en.next = self.wr.val();
-        self.lead.w_en.next = self.wr.val();
-        self.cnt.w_en.next = self.wr.val();
-        self.base0.w_en.next = self.wr.val();
-        self.base1.w_en.next = self.wr.val();
-        self.base2.w_en.next = self.wr.val();
-        self.base3.w_en.next = self.wr.val();
-        self.rank.w_en.next = self.rank_we.val();
-        self.pc.w_addr.next = self.w_slot.val();
-        self.lead.w_addr.next = self.w_slot.val();
-        self.cnt.w_addr.next = self.w_slot.val();
-        self.base0.w_addr.next = self.w_slot.val();
-        self.base1.w_addr.next = self.w_slot.val();
-        self.base2.w_addr.next = self.w_slot.val();
-        self.base3.w_addr.next = self.w_slot.val();
-        self.rank.w_addr.next = self.w_slot.val();
-        self.pc.w_data.next = self.w_pc.val();
-        self.lead.w_data.next = self.w_warp.val();
-        self.cnt.w_data.next = self.w_n.val();
-        self.base0.w_data.next = self.w_a0.val();
-        self.base1.w_data.next = self.w_a1.val();
-        self.base2.w_data.next = self.w_a2.val();
-        self.base3.w_data.next = self.w_a3.val();
-        self.rank.w_data.next = self.w_rank.val();
-        // Valid bits: the load's entry, then the launch clearing (through
-        // a local: `valid.d` read back after its assignment would show
-        // rust-hdl's simulator the previous pass's value).
-        if self.set_valid.val() {
-            self.v_w.next = self.valid.q.val() | self.w_onehot.val();
-        } else if self.clr_valid.val() {
-            self.v_w.next = self.valid.q.val() & !self.w_onehot.val();
-        } else {
-            self.v_w.next = self.valid.q.val();
+    impl<
+            const A: usize,
+            const P: usize,
+            const WI: usize,
+            const WD: usize,
+            const C: usize,
+            const CP: usize,
+            const RP: usize,
+            const NS: usize,
+        > Section<ColLook> for CapsColumn<A, P, WI, WD, C, CP, RP, NS>
+    {
+        #[hdl_gen]
+        fn update(&mut self) {
+            // The rules' values for this entry, beside the pc compare (the top
+            // selects the hit column's).
+            self.zx_w.narrow.next = self.l_warp.val();
+            self.zx_lead.narrow.next = self.lead.r_data.val();
+            self.l_delta.next = self.zx_w.wide.val() - self.zx_lead.wide.val();
+            self.l_wl.next = self.l_warp.val() == self.lead.r_data.val();
+            self.l_ns.next = self.l_n3.val() == self.cnt.r_data.val();
+            self.l_nz.next = self.l_a0.val() != self.base0.r_data.val();
+            self.l_d0.next = self.l_a0.val() - self.base0.r_data.val();
+            self.l_d1.next = self.l_a1.val() - self.base1.r_data.val();
+            self.l_d2.next = self.l_a2.val() - self.base2.r_data.val();
+            self.l_d3.next = self.l_a3.val() - self.base3.r_data.val();
+            self.l_eq.next = true;
+            if self.l_in1.val() & (self.l_d1.val() != self.l_d0.val()) {
+                self.l_eq.next = false;
+            }
+            if self.l_in2.val() & (self.l_d2.val() != self.l_d0.val()) {
+                self.l_eq.next = false;
+            }
+            if self.l_in3.val() & (self.l_d3.val() != self.l_d0.val()) {
+                self.l_eq.next = false;
+            }
+            self.rdiv.delta.next = self.l_delta.val();
+            self.rdiv.diff.next = self.l_d0.val();
+            self.l_pow2.next = self.rdiv.pow2.val();
+            self.l_div.next = self.rdiv.div.val();
+            self.l_mag.next = self.rdiv.mag.val();
         }
-        self.valid.d.next = self.v_w.val() & !self.clear_mask.val();
     }
 }

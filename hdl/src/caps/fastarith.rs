@@ -94,10 +94,157 @@ impl<const WD: usize, const A: usize> Logic for CsaMul<WD, A> {
     }
 }
 
+/// [`CsaMul`] without its carry-propagate adder: `b + d * s = so + co mod
+/// 2^A` (sum and carry words of the carry-save rows), for a consumer that
+/// only compares the sum with a value: `x == so + co` needs no carry
+/// propagation (the carry into bit `i + 1` of a matching sum is
+/// `so & co | (so | co) & !x` at bit `i`, and `x ^ so ^ co` must equal those
+/// carries shifted up by one).
+#[derive(LogicBlock)]
+pub struct CsaSum<const WD: usize, const A: usize> {
+    /// Signed warp distance.
+    pub d: Signal<In, Bits<WD>>,
+    /// Stride (any sign; modular arithmetic).
+    pub s: Signal<In, Bits<A>>,
+    /// Addend.
+    pub b: Signal<In, Bits<A>>,
+    /// Sum word.
+    pub so: Signal<Out, Bits<A>>,
+    /// Carry word (`so + co = b + d * s` modulo `2^A`).
+    pub co: Signal<Out, Bits<A>>,
+
+    sh: Vec<Constant<Bits<A>>>,
+    one_sh: Constant<Bits<A>>,
+    zero_a: Constant<Bits<A>>,
+    one_a: Constant<Bits<A>>,
+    t: Vec<Signal<Local, Bits<A>>>,
+    ss: Vec<Signal<Local, Bits<A>>>,
+    cc: Vec<Signal<Local, Bits<A>>>,
+    _wi: usize,
+    _wd: usize,
+    _wd1: usize,
+}
+
+impl<const WD: usize, const A: usize> Default for CsaSum<WD, A> {
+    fn default() -> Self {
+        assert!(WD >= 2 && WD <= A, "warp distance needs 2..=ADDR_W bits");
+        CsaSum {
+            d: Default::default(),
+            s: Default::default(),
+            b: Default::default(),
+            so: Default::default(),
+            co: Default::default(),
+            sh: konsts::<A>(0..WD as u64),
+            one_sh: konst(1),
+            zero_a: konst(0),
+            one_a: konst(1),
+            t: sigs(WD),
+            ss: sigs(WD + 1),
+            cc: sigs(WD + 1),
+            _wi: WD - 1,
+            _wd: WD,
+            _wd1: WD + 1,
+        }
+    }
+}
+
+impl<const WD: usize, const A: usize> Logic for CsaSum<WD, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for j in 0..self._wi {
+            if self.d.val().get_bit(j) {
+                self.t[j].next = self.s.val() << self.sh[j].val();
+            } else {
+                self.t[j].next = self.zero_a.val();
+            }
+        }
+        self.cc[0].next = self.zero_a.val();
+        for j in self._wi..self._wd {
+            if self.d.val().get_bit(j) {
+                self.t[j].next = !(self.s.val() << self.sh[j].val());
+                self.cc[0].next = self.one_a.val();
+            } else {
+                self.t[j].next = self.zero_a.val();
+            }
+        }
+        self.ss[0].next = self.b.val();
+        for j in 0..self._wd {
+            self.ss[j + 1].next = self.ss[j].val() ^ self.cc[j].val() ^ self.t[j].val();
+            self.cc[j + 1].next = ((self.ss[j].val() & self.cc[j].val())
+                | (self.ss[j].val() & self.t[j].val())
+                | (self.cc[j].val() & self.t[j].val()))
+                << self.one_sh.val();
+        }
+        self.so.next = self.ss[0].val();
+        self.co.next = self.cc[0].val();
+        for j in self._wd..self._wd1 {
+            self.so.next = self.ss[j].val();
+            self.co.next = self.cc[j].val();
+        }
+    }
+}
+
+/// `ne` = `x != so + co` modulo `2^A`, without a carry-propagate adder
+/// (see [`CsaSum`]).
+#[derive(LogicBlock)]
+pub struct SumNe<const A: usize> {
+    /// The value compared.
+    pub x: Signal<In, Bits<A>>,
+    /// Sum word.
+    pub so: Signal<In, Bits<A>>,
+    /// Carry word.
+    pub co: Signal<In, Bits<A>>,
+    /// `x` differs from `so + co`.
+    pub ne: Signal<Out, Bit>,
+
+    one_sh: Constant<Bits<A>>,
+    h: Signal<Local, Bits<A>>,
+    g: Signal<Local, Bits<A>>,
+    o: Signal<Local, Bits<A>>,
+    nx: Signal<Local, Bits<A>>,
+    po: Signal<Local, Bits<A>>,
+    cy: Signal<Local, Bits<A>>,
+    cs: Signal<Local, Bits<A>>,
+}
+
+impl<const A: usize> Default for SumNe<A> {
+    fn default() -> Self {
+        SumNe {
+            x: Default::default(),
+            so: Default::default(),
+            co: Default::default(),
+            ne: Default::default(),
+            one_sh: konst(1),
+            h: Default::default(),
+            g: Default::default(),
+            o: Default::default(),
+            nx: Default::default(),
+            po: Default::default(),
+            cy: Default::default(),
+            cs: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize> Logic for SumNe<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.h.next = self.x.val() ^ self.so.val() ^ self.co.val();
+        self.g.next = self.so.val() & self.co.val();
+        self.o.next = self.so.val() | self.co.val();
+        self.nx.next = !self.x.val();
+        self.po.next = self.o.val() & self.nx.val();
+        self.cy.next = self.g.val() | self.po.val();
+        self.cs.next = self.cy.val() << self.one_sh.val();
+        self.ne.next = self.h.val() != self.cs.val();
+    }
+}
+
 /// Rule 4, as [`crate::arith::ExactDiv`]: `pow2` = `|delta| = 2^m` for an
 /// `m < WD-1` (`delta` compared with `2^m` and `-2^m`, no negation),
-/// `div` = the low `m` bits of `diff` are zero, `stride` = `diff` shifted
-/// right arithmetically by `m`, negated when `delta < 0`. The `m` tests
+/// `div` = the low `m` bits of `diff` are zero, the quotient = `diff` shifted
+/// right arithmetically by `m` (`mag`), negated when `delta < 0` (by the
+/// consumer). The `m` tests
 /// are exclusive, so the results are OR-ed, not chained.
 #[derive(LogicBlock)]
 pub struct ExactDivOh<const WD: usize, const A: usize> {
@@ -109,10 +256,11 @@ pub struct ExactDivOh<const WD: usize, const A: usize> {
     pub pow2: Signal<Out, Bit>,
     /// `diff` is divisible by `delta` (meaningful when `pow2`).
     pub div: Signal<Out, Bit>,
-    /// `diff / delta` (meaningful when `pow2 & div`).
-    pub stride: Signal<Out, Bits<A>>,
+    /// `|diff / delta|` as `diff` shifted right arithmetically (meaningful
+    /// when `pow2 & div`); the quotient is `0 - mag` when `delta < 0` (the
+    /// negation is left to the consumer, a stage later).
+    pub mag: Signal<Out, Bits<A>>,
 
-    half_wd: Constant<Bits<WD>>,
     sign_a: Constant<Bits<A>>,
     zero_a: Constant<Bits<A>>,
     pos_c: Vec<Constant<Bits<WD>>>,
@@ -121,7 +269,6 @@ pub struct ExactDivOh<const WD: usize, const A: usize> {
     high_c: Vec<Constant<Bits<A>>>,
     sh_c: Vec<Constant<Bits<A>>>,
 
-    neg: Signal<Local, Bit>,
     dneg: Signal<Local, Bit>,
     oh: Vec<Signal<Local, Bit>>,
     dv: Vec<Signal<Local, Bit>>,
@@ -148,8 +295,7 @@ impl<const WD: usize, const A: usize> Default for ExactDivOh<WD, A> {
             diff: Default::default(),
             pow2: Default::default(),
             div: Default::default(),
-            stride: Default::default(),
-            half_wd: konst(1u64 << wi),
+            mag: Default::default(),
             sign_a: konst(1u64 << (A - 1)),
             zero_a: konst(0),
             pos_c: konsts((0..wi).map(|m| 1u64 << m)),
@@ -157,7 +303,6 @@ impl<const WD: usize, const A: usize> Default for ExactDivOh<WD, A> {
             low_c: konsts((0..wi).map(mask)),
             high_c: konsts((0..wi).map(|m| mask(A) & !(mask(A) >> m))),
             sh_c: konsts((0..wi).map(|m| m as u64)),
-            neg: Default::default(),
             dneg: Default::default(),
             oh: sigs(wi),
             dv: sigs(wi + 1),
@@ -173,7 +318,6 @@ impl<const WD: usize, const A: usize> Default for ExactDivOh<WD, A> {
 impl<const WD: usize, const A: usize> Logic for ExactDivOh<WD, A> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.neg.next = self.delta.val() >= self.half_wd.val();
         self.dneg.next = self.diff.val() >= self.sign_a.val();
         self.dv[0].next = false;
         self.pw[0].next = false;
@@ -199,15 +343,11 @@ impl<const WD: usize, const A: usize> Logic for ExactDivOh<WD, A> {
         }
         self.pow2.next = false;
         self.div.next = false;
-        self.stride.next = self.zero_a.val();
+        self.mag.next = self.zero_a.val();
         for t in self._wi..self._wi1 {
             self.pow2.next = self.pw[t].val();
             self.div.next = self.dv[t].val();
-            if self.neg.val() {
-                self.stride.next = self.zero_a.val() - self.sr[t].val();
-            } else {
-                self.stride.next = self.sr[t].val();
-            }
+            self.mag.next = self.sr[t].val();
         }
     }
 }

@@ -33,6 +33,14 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         f("PerCTA", "valid", 1, pe, false, ADD),
         f("PerCTA", "n (address count)", 3, pe, false, ADD),
         f("PerCTA", "LRU rank", rp, pe, false, ADD),
+        f(
+            "PerCTA",
+            "scan compares, registered (pc = job's pc, lead warp != job's warp)",
+            2,
+            pe,
+            false,
+            ADD,
+        ),
         f("DIST", "pc", p.PC_W, de, true, "paper: 4 B"),
         f("DIST", "stride", p.ADDR_W, de, true, "paper: 4 B"),
         f(
@@ -105,8 +113,9 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         ),
         f(
             "load pipeline",
-            "job stage: rules, a - base, rule 3's product, DIST entry, the job's fields",
-            3 + 1 + 3 + lanes + p.ADDR_W + 1 + de + p.PC_W + w + p.ADDR_W,
+            "job stage: rules, a - base, rule 3's product (carry-save sum and carry), DIST \
+             entry, the job's fields",
+            3 + 1 + 3 + lanes + 2 * p.ADDR_W - 1 + 1 + de + p.PC_W + w + p.ADDR_W,
             1,
             false,
             ADD,
@@ -129,7 +138,7 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         paper_area: Some((
             0.018,
             "CAPS paper, FreePDK45 synthesis with the PerCTA tables as CACTI SRAM; \
-             here every table is flip-flops (7,124 DFF_X1 = 0.032 mm^2 alone in the \
+             here every table is flip-flops (7,219 DFF_X1 = 0.032 mm^2 alone in the \
              paper configuration) plus read multiplexers, tag comparators and the \
              stride arithmetic"
                 .into(),

@@ -8,7 +8,7 @@ use rust_hdl::prelude::*;
 use super::column::CapsColumn;
 use super::consts::LANES;
 use super::dist::CapsDist;
-use super::fastarith::{CsaMul, ExactDivOh, SelOr};
+use super::fastarith::{CsaMul, CsaSum, ExactDivOh, SelOr, SumNe};
 use crate::queue::ShiftQueue;
 use crate::rank::RankOrder;
 use crate::reg::Reg;
@@ -104,7 +104,7 @@ pub struct CapsPrefetcherRtl<
     /// Warp of the prefetch.
     pub pf_warp: Signal<Out, Bits<WI>>,
 
-    cols: Vec<CapsColumn<A, P, WI, C, CP, RP, NS>>,
+    cols: Vec<CapsColumn<A, P, WI, WD, C, CP, RP, NS>>,
     trainf: ExactDivOh<WD, A>,
     zx_bw: ZeroExt<WI, WD>,
     zx_wslot: ZeroExt<C, NS>,
@@ -113,11 +113,11 @@ pub struct CapsPrefetcherRtl<
     jobq: ShiftQueue<Bits<JW>>,
     jobq_stride: ShiftQueue<Bits<A>>,
     pfq: ShiftQueue<Bits<QW>>,
-    mul_l: CsaMul<WD, A>,
+    mul_l: CsaSum<WD, A>,
+    chk: Vec<SumNe<A>>,
     mul_g: CsaMul<WD, A>,
-    train: ExactDivOh<WD, A>,
-    sel_llead: SelOr<WI>,
-    sel_ln: SelOr<3>,
+    sel_llead: SelOr<WD>,
+    sel_lmag: SelOr<A>,
     sel_lb0: SelOr<A>,
     sel_lb1: SelOr<A>,
     sel_lb2: SelOr<A>,
@@ -131,7 +131,6 @@ pub struct CapsPrefetcherRtl<
     sel_scp: SelOr<CP>,
     sel_sc: SelOr<C>,
     zx_ldw: ZeroExt<WI, WD>,
-    zx_llead: ZeroExt<WI, WD>,
     zx_glead: ZeroExt<WI, WD>,
     zx_stw: ZeroExt<WI, WD>,
     zx_stl: ZeroExt<WI, WD>,
@@ -206,7 +205,8 @@ pub struct CapsPrefetcherRtl<
     c_ns: Reg<Bit>,
     c_n: Reg<Bits<3>>,
     c_diff: Vec<Reg<Bits<A>>>,
-    c_p: Reg<Bits<A>>,
+    c_ps: Reg<Bits<A>>,
+    c_pcy: Reg<Bits<A>>,
     c_dh: Reg<Bit>,
     c_dhit: Vec<Reg<Bit>>,
     c_pc: Reg<Bits<P>>,
@@ -241,6 +241,7 @@ pub struct CapsPrefetcherRtl<
     cp_one: Constant<Bits<CP>>,
     wd_zero: Constant<Bits<WD>>,
     wd_one: Constant<Bits<WD>>,
+    wd_half: Constant<Bits<WD>>,
     ns_zero: Constant<Bits<NS>>,
     ns_one: Constant<Bits<NS>>,
     n7_one: Constant<Bits<7>>,
@@ -260,9 +261,6 @@ pub struct CapsPrefetcherRtl<
     l_onehot: Signal<Local, Bits<NS>>,
     clear_mask: Signal<Local, Bits<NS>>,
     l_cleared: Signal<Local, Bit>,
-    m_lead: Signal<Local, Bits<WI>>,
-    m_n: Signal<Local, Bits<3>>,
-    m_base: Vec<Signal<Local, Bits<A>>>,
     delta_l: Signal<Local, Bits<WD>>,
     diff: Vec<Signal<Local, Bits<A>>>,
     in_n: Vec<Signal<Local, Bit>>,
@@ -289,6 +287,10 @@ pub struct CapsPrefetcherRtl<
     x_div: Signal<Local, Bit>,
     x_nz: Signal<Local, Bit>,
     x_stride: Signal<Local, Bits<A>>,
+    x_mag: Signal<Local, Bits<A>>,
+    x_neg: Signal<Local, Bit>,
+    g_pc_n: Signal<Local, Bits<P>>,
+    g_warp_n: Signal<Local, Bits<WI>>,
     w_onehot: Signal<Local, Bits<NS>>,
     rank_we: Signal<Local, Bit>,
     in_c: Vec<Signal<Local, Bit>>,
@@ -387,7 +389,7 @@ impl<
             ld_addr: (0..m).map(|_| Signal::default()).collect(),
             cols: (0..ne).map(|_| CapsColumn::new(p)).collect(),
             sel_llead: SelOr::new(ne),
-            sel_ln: SelOr::new(ne),
+            sel_lmag: SelOr::new(ne),
             sel_lb0: SelOr::new(ne),
             sel_lb1: SelOr::new(ne),
             sel_lb2: SelOr::new(ne),
@@ -423,6 +425,7 @@ impl<
             cp_one: konst(1),
             wd_zero: konst(0),
             wd_one: konst(1),
+            wd_half: konst(1u64 << WI),
             ns_zero: konst(0),
             ns_one: konst(1),
             n7_one: konst(1),
@@ -433,7 +436,6 @@ impl<
             qoff_cta: konst(A as u64),
             qoff_warp: konst((A + C) as u64),
             a: sigs(LANES),
-            m_base: sigs(LANES),
             diff: sigs(LANES),
             in_n: sigs(LANES),
             fdiff: sigs(LANES),
@@ -445,6 +447,7 @@ impl<
             e_wr: sigs(ne),
             e_inv: sigs(ne),
             e_dhit: sigs(nd),
+            chk: (0..LANES).map(|_| SumNe::default()).collect(),
             b_a: regs(LANES),
             b_hitr: regs(ne),
             b_evr: regs(ne),
@@ -475,7 +478,7 @@ impl<
             clock, reset, cfg_warps_per_cta, cta_launch_valid, cta_launch_slot, ld_valid, ld_pc,
             ld_cta, ld_warp, ld_count, ld_indirect, pf_ready, pf_valid, pf_addr, pf_cta, pf_warp,
             // Blocks.
-            mul_l, mul_g, train, trainf, zx_bw, zx_wslot, zx_ldw, zx_llead, zx_glead, zx_stw, zx_stl, zx_cfg, zx_lslot,
+            mul_l, mul_g, trainf, zx_bw, zx_wslot, zx_ldw, zx_glead, zx_stw, zx_stl, zx_cfg, zx_lslot,
             zx_cslot,
             jp_kind, jp_pc, jp_cta, jp_warp, qp_addr, qp_cta, qp_warp,
             // Registers.
@@ -483,11 +486,11 @@ impl<
             st_warp, st_lead, st_cta, pfq_n, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_rwl,
             b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rstride, b_fwl, b_fns, b_fdelta, b_feq,
             b_fpow2, b_fdiv, b_fnz, b_fstride, fw_on, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n,
-            c_p, c_dh, c_pc, c_warp, c_stride,
+            c_ps, c_pcy, c_dh, c_pc, c_warp, c_stride,
             // Local signals.
-            elig, n3, l_onehot, clear_mask, l_cleared, m_hit, m_lead, m_n, w_is_lead, n_same,
+            elig, n3, l_onehot, clear_mask, l_cleared, m_hit, w_is_lead, n_same,
             delta_l, mism, eq_all, fdelta, feq, fwd, use_f, dh_any, x_delta, x_eq, x_pow2, x_div,
-            x_nz, x_stride, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
+            x_nz, x_stride, x_mag, x_neg, g_pc_n, g_warp_n, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
             job_a,
             take, job_push, found_a, s_hit, s_lead, s_n, s_b0, s_b1, s_b2, s_b3, s_base, s_cp, s_c,
             k_cur, k_next, wb, b_end, b_skip, have_pf, g_end, pf_push, pf_room,

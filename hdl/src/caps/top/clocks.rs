@@ -29,9 +29,10 @@ impl<
         dff_setup!(self, clock, kk, st_v, st_base, st_stride, st_warp, st_lead, st_cta, pfq_n);
         dff_setup!(self, clock, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_rwl);
         dff_setup!(self, clock, b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rstride, b_fwl);
+        dff_setup!(self, clock, c_pcy);
         dff_setup!(self, clock, b_fns, b_fdelta, b_feq, b_fpow2, b_fdiv, b_fnz, b_fstride, fw_on);
         dff_setup!(self, clock, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n);
-        dff_setup!(self, clock, c_p, c_dh, c_pc, c_warp, c_stride);
+        dff_setup!(self, clock, c_ps, c_dh, c_pc, c_warp, c_stride);
         self.busy.reset.next = self.reset.val();
         self.j_kind.reset.next = self.reset.val();
         self.j_pc.reset.next = self.reset.val();
@@ -79,7 +80,8 @@ impl<
         self.c_r3.reset.next = self.reset.val();
         self.c_ns.reset.next = self.reset.val();
         self.c_n.reset.next = self.reset.val();
-        self.c_p.reset.next = self.reset.val();
+        self.c_ps.reset.next = self.reset.val();
+        self.c_pcy.reset.next = self.reset.val();
         self.c_dh.reset.next = self.reset.val();
         self.c_pc.reset.next = self.reset.val();
         self.c_warp.reset.next = self.reset.val();

@@ -78,7 +78,7 @@ impl<
             self.x_pow2.next = self.b_fpow2.q.val();
             self.x_div.next = self.b_fdiv.q.val();
             self.x_nz.next = self.b_fnz.q.val();
-            self.x_stride.next = self.b_fstride.q.val();
+            self.x_mag.next = self.b_fstride.q.val();
         } else {
             self.w_is_lead.next = self.b_rwl.q.val();
             self.n_same.next = self.b_rns.q.val();
@@ -87,7 +87,15 @@ impl<
             self.x_pow2.next = self.b_rpow2.q.val();
             self.x_div.next = self.b_rdiv.q.val();
             self.x_nz.next = self.b_rnz.q.val();
-            self.x_stride.next = self.b_rstride.q.val();
+            self.x_mag.next = self.b_rstride.q.val();
+        }
+        // Rule 4's quotient: the look-up stage left the negation (for a
+        // negative warp distance) here.
+        self.x_neg.next = self.x_delta.val() >= self.wd_half.val();
+        if self.x_neg.val() {
+            self.x_stride.next = self.addr_zero.val() - self.x_mag.val();
+        } else {
+            self.x_stride.next = self.x_mag.val();
         }
         for k in 0..self._lanes {
             if self.use_f.val() {

@@ -131,25 +131,18 @@ impl<
             & !(self.st_v.q.val() & (self.pfq_n.q.val() == self.pfq_dm1.val()));
         self.pf_push.next = self.have_pf.val() & self.pf_room.val();
         self.st_v.d.next = self.pf_push.val();
-        // Generator state.
+        // Generator state (the job's pc and warp after the edge,
+        // `g_pc_n` and `g_warp_n`, are in the job section).
         if self.take.val() {
             self.busy.d.next = true;
             self.j_kind.d.next = self.jobq.o_data.val().get_bit(0);
-            self.j_pc.d.next = self
-                .jobq
-                .o_data
-                .val()
-                .get_bits::<P>(self.joff_pc.val().index());
+            self.j_pc.d.next = self.g_pc_n.val();
             self.j_cta.d.next = self
                 .jobq
                 .o_data
                 .val()
                 .get_bits::<C>(self.joff_cta.val().index());
-            self.j_warp.d.next = self
-                .jobq
-                .o_data
-                .val()
-                .get_bits::<WI>(self.joff_warp.val().index());
+            self.j_warp.d.next = self.g_warp_n.val();
             self.j_stride.d.next = self.jobq_stride.o_data.val();
             self.posa.d.next = self.cp_zero.val();
             self.posb.d.next = self.wd_zero.val();

@@ -27,11 +27,15 @@ impl<
         // (`fw_cta` and `fw_dalloc` are this load's CTA and rule-4
         // allocation: the forwarding registers hold them for this stage.)
         // ---- Rule 3's verification: a[k] != base[k] + p  <=>  diff[k] != p
-        // (mod 2^A), the product p taken in the rules stage.
+        // (mod 2^A), the product p taken in the rules stage as a carry-save
+        // sum and carry, compared without a carry-propagate adder (`SumNe`).
         self.mism.next = !self.c_ns.q.val();
         for k in 0..self._lanes {
             self.in_c[k].next = self.lane_k[k].val() < self.c_n.q.val();
-            if self.in_c[k].val() & (self.c_diff[k].q.val() != self.c_p.q.val()) {
+            self.chk[k].x.next = self.c_diff[k].q.val();
+            self.chk[k].so.next = self.c_ps.q.val();
+            self.chk[k].co.next = self.c_pcy.q.val();
+            if self.in_c[k].val() & self.chk[k].ne.val() {
                 self.mism.next = true;
             }
         }
@@ -90,5 +94,26 @@ impl<
             | (self.jp_pc.wide.val() << self.joff_pc.val())
             | (self.jp_cta.wide.val() << self.joff_cta.val())
             | (self.jp_warp.wide.val() << self.joff_warp.val());
+        // ---- The job the generator takes: its pc and warp after this edge,
+        // for the generator and the columns' registered scan compares.
+        if self.take.val() {
+            self.g_pc_n.next = self
+                .jobq
+                .o_data
+                .val()
+                .get_bits::<P>(self.joff_pc.val().index());
+            self.g_warp_n.next = self
+                .jobq
+                .o_data
+                .val()
+                .get_bits::<WI>(self.joff_warp.val().index());
+        } else {
+            self.g_pc_n.next = self.j_pc.q.val();
+            self.g_warp_n.next = self.j_warp.q.val();
+        }
+        for e in 0..self._ne {
+            self.cols[e].g_pc_n.next = self.g_pc_n.val();
+            self.cols[e].g_warp_n.next = self.g_warp_n.val();
+        }
     }
 }

@@ -52,6 +52,18 @@ impl<
         }
         self.l_cleared.next =
             self.cta_launch_valid.val() & (self.cta_launch_slot.val() == self.ld_cta.val());
+        for k in 0..self._lanes {
+            self.in_n[k].next = self.lane_k[k].val() < self.n3.val();
+        }
+        // Each column computes the rules' values (r) for its entry beside
+        // its pc compare; the hit column's are selected (AND-OR; at most
+        // one column hits).
+        self.eq_all.next = false;
+        self.b_rwl.d.next = false;
+        self.b_rns.d.next = false;
+        self.b_rpow2.d.next = false;
+        self.b_rdiv.d.next = false;
+        self.b_rnz.d.next = false;
         for e in 0..self._ne {
             self.cols[e].clock.next = self.clock.val();
             self.cols[e].reset.next = self.reset.val();
@@ -60,48 +72,49 @@ impl<
             self.cols[e].l_onehot.next = self.l_onehot.val();
             self.cols[e].l_cleared.next = self.l_cleared.val();
             self.cols[e].l_pc.next = self.ld_pc.val();
-            // The hit column's entry (at most one column hits): AND-OR.
+            self.cols[e].l_warp.next = self.ld_warp.val();
+            self.cols[e].l_n3.next = self.n3.val();
+            self.cols[e].l_a0.next = self.a[0].val();
+            self.cols[e].l_a1.next = self.a[1].val();
+            self.cols[e].l_a2.next = self.a[2].val();
+            self.cols[e].l_a3.next = self.a[3].val();
+            self.cols[e].l_in1.next = self.in_n[1].val();
+            self.cols[e].l_in2.next = self.in_n[2].val();
+            self.cols[e].l_in3.next = self.in_n[3].val();
             self.sel_llead.hit[e].next = self.cols[e].l_hit.val();
-            self.sel_llead.v[e].next = self.cols[e].l_lead.val();
-            self.sel_ln.hit[e].next = self.cols[e].l_hit.val();
-            self.sel_ln.v[e].next = self.cols[e].l_cnt.val();
+            self.sel_llead.v[e].next = self.cols[e].l_delta.val();
+            self.sel_lmag.hit[e].next = self.cols[e].l_hit.val();
+            self.sel_lmag.v[e].next = self.cols[e].l_mag.val();
             self.sel_lb0.hit[e].next = self.cols[e].l_hit.val();
             self.sel_lb1.hit[e].next = self.cols[e].l_hit.val();
             self.sel_lb2.hit[e].next = self.cols[e].l_hit.val();
             self.sel_lb3.hit[e].next = self.cols[e].l_hit.val();
-            self.sel_lb0.v[e].next = self.cols[e].l_base0.val();
-            self.sel_lb1.v[e].next = self.cols[e].l_base1.val();
-            self.sel_lb2.v[e].next = self.cols[e].l_base2.val();
-            self.sel_lb3.v[e].next = self.cols[e].l_base3.val();
+            self.sel_lb0.v[e].next = self.cols[e].l_d0.val();
+            self.sel_lb1.v[e].next = self.cols[e].l_d1.val();
+            self.sel_lb2.v[e].next = self.cols[e].l_d2.val();
+            self.sel_lb3.v[e].next = self.cols[e].l_d3.val();
+            if self.cols[e].l_hit.val() {
+                self.eq_all.next = self.cols[e].l_eq.val();
+                self.b_rwl.d.next = self.cols[e].l_wl.val();
+                self.b_rns.d.next = self.cols[e].l_ns.val();
+                self.b_rpow2.d.next = self.cols[e].l_pow2.val();
+                self.b_rdiv.d.next = self.cols[e].l_div.val();
+                self.b_rnz.d.next = self.cols[e].l_nz.val();
+            }
             self.b_hitr[e].d.next = self.cols[e].l_hit.val();
             self.b_evr[e].d.next = self.cols[e].l_ev.val();
             self.b_rankr[e].d.next = self.cols[e].l_rank.val();
         }
-        self.m_lead.next = self.sel_llead.o.val();
-        self.m_n.next = self.sel_ln.o.val();
-        self.m_base[0].next = self.sel_lb0.o.val();
-        self.m_base[1].next = self.sel_lb1.o.val();
-        self.m_base[2].next = self.sel_lb2.o.val();
-        self.m_base[3].next = self.sel_lb3.o.val();
+        self.delta_l.next = self.sel_llead.o.val();
+        self.diff[0].next = self.sel_lb0.o.val();
+        self.diff[1].next = self.sel_lb1.o.val();
+        self.diff[2].next = self.sel_lb2.o.val();
+        self.diff[3].next = self.sel_lb3.o.val();
         self.dtab.l_pc.next = self.ld_pc.val();
         for d in 0..self._nd {
             self.b_dhit[d].d.next = self.dtab.l_hit[d].val();
         }
-        // (r) The entry found: warp distance, a[k] - base[k], rule 4's
-        // division.
         self.zx_ldw.narrow.next = self.ld_warp.val();
-        self.zx_llead.narrow.next = self.m_lead.val();
-        self.delta_l.next = self.zx_ldw.wide.val() - self.zx_llead.wide.val();
-        self.eq_all.next = true;
-        for k in 0..self._lanes {
-            self.diff[k].next = self.a[k].val() - self.m_base[k].val();
-            self.in_n[k].next = self.lane_k[k].val() < self.n3.val();
-            if self.in_n[k].val() & (self.diff[k].val() != self.diff[0].val()) {
-                self.eq_all.next = false;
-            }
-        }
-        self.train.delta.next = self.delta_l.val();
-        self.train.diff.next = self.diff[0].val();
         // (f) The entry the load in the rules stage writes.
         self.zx_bw.narrow.next = self.b_warp.q.val();
         self.fdelta.next = self.zx_ldw.wide.val() - self.zx_bw.wide.val();
@@ -122,14 +135,9 @@ impl<
         self.b_n.d.next = self.n3.val();
         self.b_cleared.d.next = self.l_cleared.val();
         self.b_pceq.d.next = self.ld_pc.val() == self.b_pc.q.val();
-        self.b_rwl.d.next = self.ld_warp.val() == self.m_lead.val();
-        self.b_rns.d.next = self.n3.val() == self.m_n.val();
         self.b_rdelta.d.next = self.delta_l.val();
         self.b_req.d.next = self.eq_all.val();
-        self.b_rpow2.d.next = self.train.pow2.val();
-        self.b_rdiv.d.next = self.train.div.val();
-        self.b_rnz.d.next = self.a[0].val() != self.m_base[0].val();
-        self.b_rstride.d.next = self.train.stride.val();
+        self.b_rstride.d.next = self.sel_lmag.o.val();
         self.b_fwl.d.next = self.ld_warp.val() == self.b_warp.q.val();
         self.b_fns.d.next = self.n3.val() == self.b_n.q.val();
         self.b_fdelta.d.next = self.fdelta.val();
@@ -137,7 +145,8 @@ impl<
         self.b_fpow2.d.next = self.trainf.pow2.val();
         self.b_fdiv.d.next = self.trainf.div.val();
         self.b_fnz.d.next = self.a[0].val() != self.b_a[0].q.val();
-        self.b_fstride.d.next = self.trainf.stride.val();
+        self.b_fstride.d.next = self.trainf.mag.val();
+
         for k in 0..self._lanes {
             self.b_a[k].d.next = self.a[k].val();
             self.b_rdiff[k].d.next = self.diff[k].val();

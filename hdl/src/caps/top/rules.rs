@@ -81,8 +81,6 @@ impl<
             self.cols[e].clr_valid.next = self.e_inv[e].val();
             self.cols[e].rank_we.next = self.rank_we.val();
             self.cols[e].w_rank.next = self.order.new_rank[e].val();
-            self.cols[e].g_pc.next = self.j_pc.q.val();
-            self.cols[e].g_warp.next = self.j_warp.q.val();
             self.cols[e].g_pos.next = self.posa.q.val();
             self.cols[e].g_k.next = self.kk.q.val();
             // The row after this update, for the next load.
@@ -109,7 +107,8 @@ impl<
         self.c_r3.d.next = self.r3.val();
         self.c_ns.d.next = self.n_same.val();
         self.c_n.d.next = self.b_n.q.val();
-        self.c_p.d.next = self.mul_l.p.val();
+        self.c_ps.d.next = self.mul_l.so.val();
+        self.c_pcy.d.next = self.mul_l.co.val();
         self.c_dh.d.next = self.dh_any.val();
         self.c_pc.d.next = self.b_pc.q.val();
         self.c_warp.d.next = self.b_warp.q.val();
