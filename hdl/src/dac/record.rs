@@ -19,6 +19,12 @@ use crate::util::{konst, konsts, sigs, Pack, ZeroExt};
 ///
 /// With `en` all ones the enabled lanes are `0 .. n-1`: `s = p`, `e <= n`,
 /// `nxt = e` and `last = (e == n)`.
+///
+/// Issue 29 (timing): no priority chain. Lane sets are 32-bit masks: the
+/// lanes from `s` on (`ges`), the candidates above `s`, the lanes below
+/// `e` (`(cand - 1) & !cand`), the run `s .. e-1`, the enabled lanes from
+/// `e` on; the chunk mask and lane `s`'s value are OR trees over the
+/// lanes, and `nxt` encodes the lowest bit of a mask.
 #[derive(LogicBlock)]
 pub struct DacRecord {
     /// The lane values.
