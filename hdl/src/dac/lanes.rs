@@ -6,9 +6,9 @@ use rust_hdl::prelude::*;
 use crate::util::{konst, konsts, sigs, ZeroExt};
 
 /// Operands of the lane-0 tree: `base`, 16 + 16 partial products of
-/// `cx*off_cx` and `cy*off_cy`, 6 of `(a*off_tx) << 5`, 11 of
+/// `cx*off_cx` and `cy*off_cy`, 6 of `(a*off_tx) << 5`, 12 of
 /// `ty0*off_ty`.
-const VW_OPS: usize = 50;
+const VW_OPS: usize = 51;
 /// Signals of the lane-0 tree: the operands, then two per 3:2 compressor.
 const VW_SIGS: usize = VW_OPS + 2 * (VW_OPS - 2);
 /// Signals per lane of the lane trees (five offset terms, five compressors).
@@ -22,7 +22,7 @@ const LANE_SIGS: usize = 15;
 /// (`a` = `tx0 / 32`, `ty0` the warp's first row; every factor unsigned).
 ///
 /// Issue 29 (timing): no multiplier chain and no adder chain. `vw` is one
-/// carry-save (3:2 compressor) tree over its 50 operands (`base` and the
+/// carry-save (3:2 compressor) tree over its 51 operands (`base` and the
 /// partial products, each an AND of an offset shifted by a constant with
 /// one bit of the factor), left as a sum and a carry word. The offset of a
 /// lane is additive over the bits of its number: with the five basis
@@ -75,7 +75,7 @@ pub struct DacLanes {
     z32: Constant<Bits<32>>,
     _nb: usize,
     _w6: usize,
-    _w11: usize,
+    _w12: usize,
     _w16: usize,
     _ncsa: usize,
     _n: usize,
@@ -112,7 +112,7 @@ impl Default for DacLanes {
             z32: konst(0),
             _nb: 5,
             _w6: 6,
-            _w11: 11,
+            _w12: 12,
             _w16: 16,
             _ncsa: VW_OPS - 2,
             _n: 32,
@@ -123,8 +123,8 @@ impl Default for DacLanes {
 impl Logic for DacLanes {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- Lane 0: operands x[0..50], compressor i reads x[3i..3i+2] and
-        // writes x[50+2i] (sum) and x[51+2i] (carry); x[144], x[145] remain.
+        // ---- Lane 0: operands x[0..51], compressor i reads x[3i..3i+2] and
+        // writes x[51+2i] (sum) and x[52+2i] (carry); x[147], x[148] remain.
         self.x[0].next = self.base.val();
         for j in 0..self._w16 {
             self.x[j + 1].next = self.z32.val();
@@ -142,16 +142,16 @@ impl Logic for DacLanes {
                 self.x[j + 33].next = self.off_tx.val() << self.sh5[j].val();
             }
         }
-        for j in 0..self._w11 {
+        for j in 0..self._w12 {
             self.x[j + 39].next = self.z32.val();
             if self.ty0.val().get_bit(j) {
                 self.x[j + 39].next = self.off_ty.val() << self.sh[j].val();
             }
         }
         for i in 0..self._ncsa {
-            self.x[2 * i + 50].next =
+            self.x[2 * i + 51].next =
                 self.x[3 * i].val() ^ self.x[3 * i + 1].val() ^ self.x[3 * i + 2].val();
-            self.x[2 * i + 51].next = ((self.x[3 * i].val() & self.x[3 * i + 1].val())
+            self.x[2 * i + 52].next = ((self.x[3 * i].val() & self.x[3 * i + 1].val())
                 | (self.x[3 * i].val() & self.x[3 * i + 2].val())
                 | (self.x[3 * i + 1].val() & self.x[3 * i + 2].val()))
                 << self.c1.val();
@@ -194,10 +194,10 @@ impl Logic for DacLanes {
                 | (self.y[15 * l + 7].val() & self.y[15 * l + 8].val()))
                 << self.c1.val();
             self.y[15 * l + 11].next =
-                self.x[144].val() ^ self.x[145].val() ^ self.y[15 * l + 9].val();
-            self.y[15 * l + 12].next = ((self.x[144].val() & self.x[145].val())
-                | (self.x[144].val() & self.y[15 * l + 9].val())
-                | (self.x[145].val() & self.y[15 * l + 9].val()))
+                self.x[147].val() ^ self.x[148].val() ^ self.y[15 * l + 9].val();
+            self.y[15 * l + 12].next = ((self.x[147].val() & self.x[148].val())
+                | (self.x[147].val() & self.y[15 * l + 9].val())
+                | (self.x[148].val() & self.y[15 * l + 9].val()))
                 << self.c1.val();
             self.y[15 * l + 13].next =
                 self.y[15 * l + 10].val() ^ self.y[15 * l + 11].val() ^ self.y[15 * l + 12].val();

@@ -212,7 +212,6 @@ pub struct DacExpanderRtl<
 
     // ---- Constants.
     slot5: Vec<Constant<Bits<5>>>,
-    slot_oh: Vec<Constant<Bits<16>>>,
     slot_id: Vec<Constant<Bits<SB>>>,
     n_cta: Constant<Bits<5>>,
     n_warps: Constant<Bits<10>>,
@@ -383,7 +382,6 @@ impl<
             tcx: sigs(31),
             tcy: sigs(31),
             tsw: sigs(31),
-            slot_oh: konsts::<16>((0..nc).map(|s| 1u64 << s)),
             slot_id: konsts::<SB>(0..nc as u64),
             n_cta: konst(p.N_CTA),
             n_warps: konst(p.N_WARPS),
