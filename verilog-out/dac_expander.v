@@ -7939,6 +7939,70 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     reg  [31:0] m__60;
     reg  [31:0] m__61;
     reg  [31:0] m__62;
+    reg  [31:0] cm__0;
+    reg  [31:0] cm__1;
+    reg  [31:0] cm__2;
+    reg  [31:0] cm__3;
+    reg  [31:0] cm__4;
+    reg  [31:0] cm__5;
+    reg  [31:0] cm__6;
+    reg  [31:0] cm__7;
+    reg  [31:0] cm__8;
+    reg  [31:0] cm__9;
+    reg  [31:0] cm__10;
+    reg  [31:0] cm__11;
+    reg  [31:0] cm__12;
+    reg  [31:0] cm__13;
+    reg  [31:0] cm__14;
+    reg  [31:0] cm__15;
+    reg  [31:0] cm__16;
+    reg  [31:0] cm__17;
+    reg  [31:0] cm__18;
+    reg  [31:0] cm__19;
+    reg  [31:0] cm__20;
+    reg  [31:0] cm__21;
+    reg  [31:0] cm__22;
+    reg  [31:0] cm__23;
+    reg  [31:0] cm__24;
+    reg  [31:0] cm__25;
+    reg  [31:0] cm__26;
+    reg  [31:0] cm__27;
+    reg  [31:0] cm__28;
+    reg  [31:0] cm__29;
+    reg  [31:0] cm__30;
+    reg  [31:0] cm__31;
+    reg  [31:0] rm__0;
+    reg  [31:0] rm__1;
+    reg  [31:0] rm__2;
+    reg  [31:0] rm__3;
+    reg  [31:0] rm__4;
+    reg  [31:0] rm__5;
+    reg  [31:0] rm__6;
+    reg  [31:0] rm__7;
+    reg  [31:0] rm__8;
+    reg  [31:0] rm__9;
+    reg  [31:0] rm__10;
+    reg  [31:0] rm__11;
+    reg  [31:0] rm__12;
+    reg  [31:0] rm__13;
+    reg  [31:0] rm__14;
+    reg  [31:0] rm__15;
+    reg  [31:0] rm__16;
+    reg  [31:0] rm__17;
+    reg  [31:0] rm__18;
+    reg  [31:0] rm__19;
+    reg  [31:0] rm__20;
+    reg  [31:0] rm__21;
+    reg  [31:0] rm__22;
+    reg  [31:0] rm__23;
+    reg  [31:0] rm__24;
+    reg  [31:0] rm__25;
+    reg  [31:0] rm__26;
+    reg  [31:0] rm__27;
+    reg  [31:0] rm__28;
+    reg  [31:0] rm__29;
+    reg  [31:0] rm__30;
+    reg  [31:0] rm__31;
     reg  [31:0] sv__0;
     reg  [31:0] sv__1;
     reg  [31:0] sv__2;
@@ -8124,384 +8188,448 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     always @(*) cand = ends & (ges << c1);
     always @(*) lowe = (cand - c1) & ~cand;
     always @(*) run = lowe & ges;
+    always @(*) cm__0 = c1 << ((v__0 >> zx_g__wide) & c31);
     always @(*) begin
-        m__0 = c0;
+        rm__0 = c0;
         if (run[0]) begin
-            m__0 = c1 << ((v__0 >> zx_g__wide) & c31);
+            rm__0 = ones;
         end
     end
+    always @(*) m__0 = cm__0 & rm__0;
     always @(*) begin
         sv__0 = c0;
         if (oh_s[0]) begin
             sv__0 = v__0;
         end
     end
+    always @(*) cm__1 = c1 << ((v__1 >> zx_g__wide) & c31);
     always @(*) begin
-        m__1 = c0;
+        rm__1 = c0;
         if (run[1]) begin
-            m__1 = c1 << ((v__1 >> zx_g__wide) & c31);
+            rm__1 = ones;
         end
     end
+    always @(*) m__1 = cm__1 & rm__1;
     always @(*) begin
         sv__1 = c0;
         if (oh_s[1]) begin
             sv__1 = v__1;
         end
     end
+    always @(*) cm__2 = c1 << ((v__2 >> zx_g__wide) & c31);
     always @(*) begin
-        m__2 = c0;
+        rm__2 = c0;
         if (run[2]) begin
-            m__2 = c1 << ((v__2 >> zx_g__wide) & c31);
+            rm__2 = ones;
         end
     end
+    always @(*) m__2 = cm__2 & rm__2;
     always @(*) begin
         sv__2 = c0;
         if (oh_s[2]) begin
             sv__2 = v__2;
         end
     end
+    always @(*) cm__3 = c1 << ((v__3 >> zx_g__wide) & c31);
     always @(*) begin
-        m__3 = c0;
+        rm__3 = c0;
         if (run[3]) begin
-            m__3 = c1 << ((v__3 >> zx_g__wide) & c31);
+            rm__3 = ones;
         end
     end
+    always @(*) m__3 = cm__3 & rm__3;
     always @(*) begin
         sv__3 = c0;
         if (oh_s[3]) begin
             sv__3 = v__3;
         end
     end
+    always @(*) cm__4 = c1 << ((v__4 >> zx_g__wide) & c31);
     always @(*) begin
-        m__4 = c0;
+        rm__4 = c0;
         if (run[4]) begin
-            m__4 = c1 << ((v__4 >> zx_g__wide) & c31);
+            rm__4 = ones;
         end
     end
+    always @(*) m__4 = cm__4 & rm__4;
     always @(*) begin
         sv__4 = c0;
         if (oh_s[4]) begin
             sv__4 = v__4;
         end
     end
+    always @(*) cm__5 = c1 << ((v__5 >> zx_g__wide) & c31);
     always @(*) begin
-        m__5 = c0;
+        rm__5 = c0;
         if (run[5]) begin
-            m__5 = c1 << ((v__5 >> zx_g__wide) & c31);
+            rm__5 = ones;
         end
     end
+    always @(*) m__5 = cm__5 & rm__5;
     always @(*) begin
         sv__5 = c0;
         if (oh_s[5]) begin
             sv__5 = v__5;
         end
     end
+    always @(*) cm__6 = c1 << ((v__6 >> zx_g__wide) & c31);
     always @(*) begin
-        m__6 = c0;
+        rm__6 = c0;
         if (run[6]) begin
-            m__6 = c1 << ((v__6 >> zx_g__wide) & c31);
+            rm__6 = ones;
         end
     end
+    always @(*) m__6 = cm__6 & rm__6;
     always @(*) begin
         sv__6 = c0;
         if (oh_s[6]) begin
             sv__6 = v__6;
         end
     end
+    always @(*) cm__7 = c1 << ((v__7 >> zx_g__wide) & c31);
     always @(*) begin
-        m__7 = c0;
+        rm__7 = c0;
         if (run[7]) begin
-            m__7 = c1 << ((v__7 >> zx_g__wide) & c31);
+            rm__7 = ones;
         end
     end
+    always @(*) m__7 = cm__7 & rm__7;
     always @(*) begin
         sv__7 = c0;
         if (oh_s[7]) begin
             sv__7 = v__7;
         end
     end
+    always @(*) cm__8 = c1 << ((v__8 >> zx_g__wide) & c31);
     always @(*) begin
-        m__8 = c0;
+        rm__8 = c0;
         if (run[8]) begin
-            m__8 = c1 << ((v__8 >> zx_g__wide) & c31);
+            rm__8 = ones;
         end
     end
+    always @(*) m__8 = cm__8 & rm__8;
     always @(*) begin
         sv__8 = c0;
         if (oh_s[8]) begin
             sv__8 = v__8;
         end
     end
+    always @(*) cm__9 = c1 << ((v__9 >> zx_g__wide) & c31);
     always @(*) begin
-        m__9 = c0;
+        rm__9 = c0;
         if (run[9]) begin
-            m__9 = c1 << ((v__9 >> zx_g__wide) & c31);
+            rm__9 = ones;
         end
     end
+    always @(*) m__9 = cm__9 & rm__9;
     always @(*) begin
         sv__9 = c0;
         if (oh_s[9]) begin
             sv__9 = v__9;
         end
     end
+    always @(*) cm__10 = c1 << ((v__10 >> zx_g__wide) & c31);
     always @(*) begin
-        m__10 = c0;
+        rm__10 = c0;
         if (run[10]) begin
-            m__10 = c1 << ((v__10 >> zx_g__wide) & c31);
+            rm__10 = ones;
         end
     end
+    always @(*) m__10 = cm__10 & rm__10;
     always @(*) begin
         sv__10 = c0;
         if (oh_s[10]) begin
             sv__10 = v__10;
         end
     end
+    always @(*) cm__11 = c1 << ((v__11 >> zx_g__wide) & c31);
     always @(*) begin
-        m__11 = c0;
+        rm__11 = c0;
         if (run[11]) begin
-            m__11 = c1 << ((v__11 >> zx_g__wide) & c31);
+            rm__11 = ones;
         end
     end
+    always @(*) m__11 = cm__11 & rm__11;
     always @(*) begin
         sv__11 = c0;
         if (oh_s[11]) begin
             sv__11 = v__11;
         end
     end
+    always @(*) cm__12 = c1 << ((v__12 >> zx_g__wide) & c31);
     always @(*) begin
-        m__12 = c0;
+        rm__12 = c0;
         if (run[12]) begin
-            m__12 = c1 << ((v__12 >> zx_g__wide) & c31);
+            rm__12 = ones;
         end
     end
+    always @(*) m__12 = cm__12 & rm__12;
     always @(*) begin
         sv__12 = c0;
         if (oh_s[12]) begin
             sv__12 = v__12;
         end
     end
+    always @(*) cm__13 = c1 << ((v__13 >> zx_g__wide) & c31);
     always @(*) begin
-        m__13 = c0;
+        rm__13 = c0;
         if (run[13]) begin
-            m__13 = c1 << ((v__13 >> zx_g__wide) & c31);
+            rm__13 = ones;
         end
     end
+    always @(*) m__13 = cm__13 & rm__13;
     always @(*) begin
         sv__13 = c0;
         if (oh_s[13]) begin
             sv__13 = v__13;
         end
     end
+    always @(*) cm__14 = c1 << ((v__14 >> zx_g__wide) & c31);
     always @(*) begin
-        m__14 = c0;
+        rm__14 = c0;
         if (run[14]) begin
-            m__14 = c1 << ((v__14 >> zx_g__wide) & c31);
+            rm__14 = ones;
         end
     end
+    always @(*) m__14 = cm__14 & rm__14;
     always @(*) begin
         sv__14 = c0;
         if (oh_s[14]) begin
             sv__14 = v__14;
         end
     end
+    always @(*) cm__15 = c1 << ((v__15 >> zx_g__wide) & c31);
     always @(*) begin
-        m__15 = c0;
+        rm__15 = c0;
         if (run[15]) begin
-            m__15 = c1 << ((v__15 >> zx_g__wide) & c31);
+            rm__15 = ones;
         end
     end
+    always @(*) m__15 = cm__15 & rm__15;
     always @(*) begin
         sv__15 = c0;
         if (oh_s[15]) begin
             sv__15 = v__15;
         end
     end
+    always @(*) cm__16 = c1 << ((v__16 >> zx_g__wide) & c31);
     always @(*) begin
-        m__16 = c0;
+        rm__16 = c0;
         if (run[16]) begin
-            m__16 = c1 << ((v__16 >> zx_g__wide) & c31);
+            rm__16 = ones;
         end
     end
+    always @(*) m__16 = cm__16 & rm__16;
     always @(*) begin
         sv__16 = c0;
         if (oh_s[16]) begin
             sv__16 = v__16;
         end
     end
+    always @(*) cm__17 = c1 << ((v__17 >> zx_g__wide) & c31);
     always @(*) begin
-        m__17 = c0;
+        rm__17 = c0;
         if (run[17]) begin
-            m__17 = c1 << ((v__17 >> zx_g__wide) & c31);
+            rm__17 = ones;
         end
     end
+    always @(*) m__17 = cm__17 & rm__17;
     always @(*) begin
         sv__17 = c0;
         if (oh_s[17]) begin
             sv__17 = v__17;
         end
     end
+    always @(*) cm__18 = c1 << ((v__18 >> zx_g__wide) & c31);
     always @(*) begin
-        m__18 = c0;
+        rm__18 = c0;
         if (run[18]) begin
-            m__18 = c1 << ((v__18 >> zx_g__wide) & c31);
+            rm__18 = ones;
         end
     end
+    always @(*) m__18 = cm__18 & rm__18;
     always @(*) begin
         sv__18 = c0;
         if (oh_s[18]) begin
             sv__18 = v__18;
         end
     end
+    always @(*) cm__19 = c1 << ((v__19 >> zx_g__wide) & c31);
     always @(*) begin
-        m__19 = c0;
+        rm__19 = c0;
         if (run[19]) begin
-            m__19 = c1 << ((v__19 >> zx_g__wide) & c31);
+            rm__19 = ones;
         end
     end
+    always @(*) m__19 = cm__19 & rm__19;
     always @(*) begin
         sv__19 = c0;
         if (oh_s[19]) begin
             sv__19 = v__19;
         end
     end
+    always @(*) cm__20 = c1 << ((v__20 >> zx_g__wide) & c31);
     always @(*) begin
-        m__20 = c0;
+        rm__20 = c0;
         if (run[20]) begin
-            m__20 = c1 << ((v__20 >> zx_g__wide) & c31);
+            rm__20 = ones;
         end
     end
+    always @(*) m__20 = cm__20 & rm__20;
     always @(*) begin
         sv__20 = c0;
         if (oh_s[20]) begin
             sv__20 = v__20;
         end
     end
+    always @(*) cm__21 = c1 << ((v__21 >> zx_g__wide) & c31);
     always @(*) begin
-        m__21 = c0;
+        rm__21 = c0;
         if (run[21]) begin
-            m__21 = c1 << ((v__21 >> zx_g__wide) & c31);
+            rm__21 = ones;
         end
     end
+    always @(*) m__21 = cm__21 & rm__21;
     always @(*) begin
         sv__21 = c0;
         if (oh_s[21]) begin
             sv__21 = v__21;
         end
     end
+    always @(*) cm__22 = c1 << ((v__22 >> zx_g__wide) & c31);
     always @(*) begin
-        m__22 = c0;
+        rm__22 = c0;
         if (run[22]) begin
-            m__22 = c1 << ((v__22 >> zx_g__wide) & c31);
+            rm__22 = ones;
         end
     end
+    always @(*) m__22 = cm__22 & rm__22;
     always @(*) begin
         sv__22 = c0;
         if (oh_s[22]) begin
             sv__22 = v__22;
         end
     end
+    always @(*) cm__23 = c1 << ((v__23 >> zx_g__wide) & c31);
     always @(*) begin
-        m__23 = c0;
+        rm__23 = c0;
         if (run[23]) begin
-            m__23 = c1 << ((v__23 >> zx_g__wide) & c31);
+            rm__23 = ones;
         end
     end
+    always @(*) m__23 = cm__23 & rm__23;
     always @(*) begin
         sv__23 = c0;
         if (oh_s[23]) begin
             sv__23 = v__23;
         end
     end
+    always @(*) cm__24 = c1 << ((v__24 >> zx_g__wide) & c31);
     always @(*) begin
-        m__24 = c0;
+        rm__24 = c0;
         if (run[24]) begin
-            m__24 = c1 << ((v__24 >> zx_g__wide) & c31);
+            rm__24 = ones;
         end
     end
+    always @(*) m__24 = cm__24 & rm__24;
     always @(*) begin
         sv__24 = c0;
         if (oh_s[24]) begin
             sv__24 = v__24;
         end
     end
+    always @(*) cm__25 = c1 << ((v__25 >> zx_g__wide) & c31);
     always @(*) begin
-        m__25 = c0;
+        rm__25 = c0;
         if (run[25]) begin
-            m__25 = c1 << ((v__25 >> zx_g__wide) & c31);
+            rm__25 = ones;
         end
     end
+    always @(*) m__25 = cm__25 & rm__25;
     always @(*) begin
         sv__25 = c0;
         if (oh_s[25]) begin
             sv__25 = v__25;
         end
     end
+    always @(*) cm__26 = c1 << ((v__26 >> zx_g__wide) & c31);
     always @(*) begin
-        m__26 = c0;
+        rm__26 = c0;
         if (run[26]) begin
-            m__26 = c1 << ((v__26 >> zx_g__wide) & c31);
+            rm__26 = ones;
         end
     end
+    always @(*) m__26 = cm__26 & rm__26;
     always @(*) begin
         sv__26 = c0;
         if (oh_s[26]) begin
             sv__26 = v__26;
         end
     end
+    always @(*) cm__27 = c1 << ((v__27 >> zx_g__wide) & c31);
     always @(*) begin
-        m__27 = c0;
+        rm__27 = c0;
         if (run[27]) begin
-            m__27 = c1 << ((v__27 >> zx_g__wide) & c31);
+            rm__27 = ones;
         end
     end
+    always @(*) m__27 = cm__27 & rm__27;
     always @(*) begin
         sv__27 = c0;
         if (oh_s[27]) begin
             sv__27 = v__27;
         end
     end
+    always @(*) cm__28 = c1 << ((v__28 >> zx_g__wide) & c31);
     always @(*) begin
-        m__28 = c0;
+        rm__28 = c0;
         if (run[28]) begin
-            m__28 = c1 << ((v__28 >> zx_g__wide) & c31);
+            rm__28 = ones;
         end
     end
+    always @(*) m__28 = cm__28 & rm__28;
     always @(*) begin
         sv__28 = c0;
         if (oh_s[28]) begin
             sv__28 = v__28;
         end
     end
+    always @(*) cm__29 = c1 << ((v__29 >> zx_g__wide) & c31);
     always @(*) begin
-        m__29 = c0;
+        rm__29 = c0;
         if (run[29]) begin
-            m__29 = c1 << ((v__29 >> zx_g__wide) & c31);
+            rm__29 = ones;
         end
     end
+    always @(*) m__29 = cm__29 & rm__29;
     always @(*) begin
         sv__29 = c0;
         if (oh_s[29]) begin
             sv__29 = v__29;
         end
     end
+    always @(*) cm__30 = c1 << ((v__30 >> zx_g__wide) & c31);
     always @(*) begin
-        m__30 = c0;
+        rm__30 = c0;
         if (run[30]) begin
-            m__30 = c1 << ((v__30 >> zx_g__wide) & c31);
+            rm__30 = ones;
         end
     end
+    always @(*) m__30 = cm__30 & rm__30;
     always @(*) begin
         sv__30 = c0;
         if (oh_s[30]) begin
             sv__30 = v__30;
         end
     end
+    always @(*) cm__31 = c1 << ((v__31 >> zx_g__wide) & c31);
     always @(*) begin
-        m__31 = c0;
+        rm__31 = c0;
         if (run[31]) begin
-            m__31 = c1 << ((v__31 >> zx_g__wide) & c31);
+            rm__31 = ones;
         end
     end
+    always @(*) m__31 = cm__31 & rm__31;
     always @(*) begin
         sv__31 = c0;
         if (oh_s[31]) begin

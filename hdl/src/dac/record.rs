@@ -73,6 +73,9 @@ pub struct DacRecord {
     run: Signal<Local, Bits<32>>,
     /// OR tree of the chunk bits: leaves 0..32, node `i` at `32 + i`.
     m: Vec<Signal<Local, Bits<32>>>,
+    /// Per lane: its chunk bit (unconditional) and the run's mask of it.
+    cm: Vec<Signal<Local, Bits<32>>>,
+    rm: Vec<Signal<Local, Bits<32>>>,
     /// OR tree selecting lane `s`'s value, same shape.
     sv: Vec<Signal<Local, Bits<32>>>,
     /// Per bit `b` of a lane number: the lanes whose number has bit `b`.
@@ -123,6 +126,8 @@ impl Default for DacRecord {
             lowe: Default::default(),
             run: Default::default(),
             m: sigs(63),
+            cm: sigs(32),
+            rm: sigs(32),
             sv: sigs(63),
             lbit: konsts::<32>((0..5u32).map(|b| {
                 (0..32u64)
@@ -182,12 +187,18 @@ impl Logic for DacRecord {
         self.lowe.next = (self.cand.val() - self.c1.val()) & !self.cand.val();
         self.run.next = self.lowe.val() & self.ges.val();
         // The chunk mask of lanes s .. e-1 and the value of lane s: OR trees.
+        // Each lane's chunk bit is computed unconditionally and then masked
+        // (an AND, not a multiplexer): 32 shifters behind the multiplexers
+        // `run[l]` made Yosys's `share` pass try every pair of them with a
+        // SAT problem over the whole lane datapath (never finished).
         for l in 0..self._n {
-            self.m[l].next = self.c0.val();
+            self.cm[l].next =
+                self.c1.val() << ((self.v[l].val() >> self.zx_g.wide.val()) & self.c31.val());
+            self.rm[l].next = self.c0.val();
             if self.run.val().get_bit(l) {
-                self.m[l].next =
-                    self.c1.val() << ((self.v[l].val() >> self.zx_g.wide.val()) & self.c31.val());
+                self.rm[l].next = self.ones.val();
             }
+            self.m[l].next = self.cm[l].val() & self.rm[l].val();
             self.sv[l].next = self.c0.val();
             if self.oh_s.val().get_bit(l) {
                 self.sv[l].next = self.v[l].val();
