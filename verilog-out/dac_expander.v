@@ -71,6 +71,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  n_cta = 5'b1000;
     localparam  n_warps = 10'b110000;
     localparam  one16 = 16'h1;
+    localparam  one10 = 10'b1;
     localparam  zero16 = 16'h0;
     localparam  one_cb = 5'b1;
     localparam  k_addr = 2'b0;
@@ -91,7 +92,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  c5_12 = 12'h5;
     localparam  c32_12 = 12'h20;
     localparam  c0_32 = 32'h0;
-    localparam  c0_10 = 10'b0;
     localparam  c3_32 = 32'h3;
     localparam  c5_32 = 32'h5;
     localparam  line_mask = 32'hffffff80;
@@ -327,6 +327,62 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [4:0] mul_sw__7__d;
     reg  [9:0] mul_sw__7__s;
     wire  [9:0] mul_sw__7__p;
+    reg  [15:0] pk_start__oh;
+    reg  [15:0] pk_start__cx__0;
+    reg  [15:0] pk_start__cx__1;
+    reg  [15:0] pk_start__cx__2;
+    reg  [15:0] pk_start__cx__3;
+    reg  [15:0] pk_start__cx__4;
+    reg  [15:0] pk_start__cx__5;
+    reg  [15:0] pk_start__cx__6;
+    reg  [15:0] pk_start__cx__7;
+    reg  [15:0] pk_start__cy__0;
+    reg  [15:0] pk_start__cy__1;
+    reg  [15:0] pk_start__cy__2;
+    reg  [15:0] pk_start__cy__3;
+    reg  [15:0] pk_start__cy__4;
+    reg  [15:0] pk_start__cy__5;
+    reg  [15:0] pk_start__cy__6;
+    reg  [15:0] pk_start__cy__7;
+    reg  [9:0] pk_start__sw__0;
+    reg  [9:0] pk_start__sw__1;
+    reg  [9:0] pk_start__sw__2;
+    reg  [9:0] pk_start__sw__3;
+    reg  [9:0] pk_start__sw__4;
+    reg  [9:0] pk_start__sw__5;
+    reg  [9:0] pk_start__sw__6;
+    reg  [9:0] pk_start__sw__7;
+    wire  [15:0] pk_start__x;
+    wire  [15:0] pk_start__y;
+    wire  [9:0] pk_start__w;
+    reg  [15:0] pk_adv__oh;
+    reg  [15:0] pk_adv__cx__0;
+    reg  [15:0] pk_adv__cx__1;
+    reg  [15:0] pk_adv__cx__2;
+    reg  [15:0] pk_adv__cx__3;
+    reg  [15:0] pk_adv__cx__4;
+    reg  [15:0] pk_adv__cx__5;
+    reg  [15:0] pk_adv__cx__6;
+    reg  [15:0] pk_adv__cx__7;
+    reg  [15:0] pk_adv__cy__0;
+    reg  [15:0] pk_adv__cy__1;
+    reg  [15:0] pk_adv__cy__2;
+    reg  [15:0] pk_adv__cy__3;
+    reg  [15:0] pk_adv__cy__4;
+    reg  [15:0] pk_adv__cy__5;
+    reg  [15:0] pk_adv__cy__6;
+    reg  [15:0] pk_adv__cy__7;
+    reg  [9:0] pk_adv__sw__0;
+    reg  [9:0] pk_adv__sw__1;
+    reg  [9:0] pk_adv__sw__2;
+    reg  [9:0] pk_adv__sw__3;
+    reg  [9:0] pk_adv__sw__4;
+    reg  [9:0] pk_adv__sw__5;
+    reg  [9:0] pk_adv__sw__6;
+    reg  [9:0] pk_adv__sw__7;
+    wire  [15:0] pk_adv__x;
+    wire  [15:0] pk_adv__y;
+    wire  [9:0] pk_adv__w;
     reg  [6:0] mul_ov__d;
     reg  [39:0] mul_ov__s;
     wire  [39:0] mul_ov__p;
@@ -336,8 +392,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [39:0] sx_tx__wide;
     reg  [5:0] zx_w10__narrow;
     wire  [9:0] zx_w10__wide;
-    reg  [5:0] zx_wi10__narrow;
-    wire  [9:0] zx_wi10__wide;
     reg  [5:0] zx_wi12__narrow;
     wire  [11:0] zx_wi12__wide;
     reg  [10:0] zx_t12__narrow;
@@ -538,6 +592,18 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [63:0] g_written__q;
     reg  g_written__clock;
     reg  g_written__reset;
+    reg  [15:0] cc_x__d;
+    wire  [15:0] cc_x__q;
+    reg  cc_x__clock;
+    reg  cc_x__reset;
+    reg  [15:0] cc_y__d;
+    wire  [15:0] cc_y__q;
+    reg  cc_y__clock;
+    reg  cc_y__reset;
+    reg  [9:0] cwid__d;
+    wire  [9:0] cwid__q;
+    reg  cwid__clock;
+    reg  cwid__reset;
 
     // Local signals
     reg  [31:0] t_base;
@@ -620,37 +686,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [15:0] tcy__28;
     reg  [15:0] tcy__29;
     reg  [15:0] tcy__30;
-    reg  [9:0] tsw__0;
-    reg  [9:0] tsw__1;
-    reg  [9:0] tsw__2;
-    reg  [9:0] tsw__3;
-    reg  [9:0] tsw__4;
-    reg  [9:0] tsw__5;
-    reg  [9:0] tsw__6;
-    reg  [9:0] tsw__7;
-    wire  [9:0] tsw__8;
-    wire  [9:0] tsw__9;
-    wire  [9:0] tsw__10;
-    wire  [9:0] tsw__11;
-    wire  [9:0] tsw__12;
-    wire  [9:0] tsw__13;
-    wire  [9:0] tsw__14;
-    wire  [9:0] tsw__15;
-    reg  [9:0] tsw__16;
-    reg  [9:0] tsw__17;
-    reg  [9:0] tsw__18;
-    reg  [9:0] tsw__19;
-    reg  [9:0] tsw__20;
-    reg  [9:0] tsw__21;
-    reg  [9:0] tsw__22;
-    reg  [9:0] tsw__23;
-    reg  [9:0] tsw__24;
-    reg  [9:0] tsw__25;
-    reg  [9:0] tsw__26;
-    reg  [9:0] tsw__27;
-    reg  [9:0] tsw__28;
-    reg  [9:0] tsw__29;
-    reg  [9:0] tsw__30;
+    reg  [15:0] low_act;
+    reg  [15:0] low_nxt;
     reg  [15:0] cur_cx;
     reg  [15:0] cur_cy;
     reg  [9:0] wid;
@@ -1031,6 +1068,66 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .s(mul_sw__7__s),
         .p(mul_sw__7__p)
     );
+    dac_expander__pk_adv pk_start(
+        .oh(pk_start__oh),
+        .cx__0(pk_start__cx__0),
+        .cx__1(pk_start__cx__1),
+        .cx__2(pk_start__cx__2),
+        .cx__3(pk_start__cx__3),
+        .cx__4(pk_start__cx__4),
+        .cx__5(pk_start__cx__5),
+        .cx__6(pk_start__cx__6),
+        .cx__7(pk_start__cx__7),
+        .cy__0(pk_start__cy__0),
+        .cy__1(pk_start__cy__1),
+        .cy__2(pk_start__cy__2),
+        .cy__3(pk_start__cy__3),
+        .cy__4(pk_start__cy__4),
+        .cy__5(pk_start__cy__5),
+        .cy__6(pk_start__cy__6),
+        .cy__7(pk_start__cy__7),
+        .sw__0(pk_start__sw__0),
+        .sw__1(pk_start__sw__1),
+        .sw__2(pk_start__sw__2),
+        .sw__3(pk_start__sw__3),
+        .sw__4(pk_start__sw__4),
+        .sw__5(pk_start__sw__5),
+        .sw__6(pk_start__sw__6),
+        .sw__7(pk_start__sw__7),
+        .x(pk_start__x),
+        .y(pk_start__y),
+        .w(pk_start__w)
+    );
+    dac_expander__pk_adv pk_adv(
+        .oh(pk_adv__oh),
+        .cx__0(pk_adv__cx__0),
+        .cx__1(pk_adv__cx__1),
+        .cx__2(pk_adv__cx__2),
+        .cx__3(pk_adv__cx__3),
+        .cx__4(pk_adv__cx__4),
+        .cx__5(pk_adv__cx__5),
+        .cx__6(pk_adv__cx__6),
+        .cx__7(pk_adv__cx__7),
+        .cy__0(pk_adv__cy__0),
+        .cy__1(pk_adv__cy__1),
+        .cy__2(pk_adv__cy__2),
+        .cy__3(pk_adv__cy__3),
+        .cy__4(pk_adv__cy__4),
+        .cy__5(pk_adv__cy__5),
+        .cy__6(pk_adv__cy__6),
+        .cy__7(pk_adv__cy__7),
+        .sw__0(pk_adv__sw__0),
+        .sw__1(pk_adv__sw__1),
+        .sw__2(pk_adv__sw__2),
+        .sw__3(pk_adv__sw__3),
+        .sw__4(pk_adv__sw__4),
+        .sw__5(pk_adv__sw__5),
+        .sw__6(pk_adv__sw__6),
+        .sw__7(pk_adv__sw__7),
+        .x(pk_adv__x),
+        .y(pk_adv__y),
+        .w(pk_adv__w)
+    );
     dac_expander__mul_ov mul_ov(
         .d(mul_ov__d),
         .s(mul_ov__s),
@@ -1047,10 +1144,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     dac_expander__zx_w10 zx_w10(
         .narrow(zx_w10__narrow),
         .wide(zx_w10__wide)
-    );
-    dac_expander__zx_w10 zx_wi10(
-        .narrow(zx_wi10__narrow),
-        .wide(zx_wi10__wide)
     );
     dac_expander__zx_wi12 zx_wi12(
         .narrow(zx_wi12__narrow),
@@ -1380,6 +1473,24 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(g_written__clock),
         .reset(g_written__reset)
     );
+    dac_expander__reg16 cc_x(
+        .d(cc_x__d),
+        .q(cc_x__q),
+        .clock(cc_x__clock),
+        .reset(cc_x__reset)
+    );
+    dac_expander__reg16 cc_y(
+        .d(cc_y__d),
+        .q(cc_y__q),
+        .clock(cc_y__clock),
+        .reset(cc_y__reset)
+    );
+    dac_expander__reg10 cwid(
+        .d(cwid__d),
+        .q(cwid__q),
+        .clock(cwid__clock),
+        .reset(cwid__reset)
+    );
 
     // Update code
     always @(*) active__clock = clock;
@@ -1402,6 +1513,9 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) st_slow__clock = clock;
     always @(*) st_gskip__clock = clock;
     always @(*) g_written__clock = clock;
+    always @(*) cc_x__clock = clock;
+    always @(*) cc_y__clock = clock;
+    always @(*) cwid__clock = clock;
     always @(*) begin
         active__d = active__q;
         active__d = act1;
@@ -1601,6 +1715,45 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             g_written__d = g_written__q | (one64 << zx_wa64__wide);
         end
     end
+    always @(*) begin
+        cc_x__d = cc_x__q;
+        cc_x__d = tcx__30;
+        if (start_go) begin
+            cc_x__d = pk_start__x;
+        end
+        else if (wdone) begin
+            if (slot_last) begin
+                cc_x__d = pk_adv__x;
+            end
+        end
+    end
+    always @(*) begin
+        cc_y__d = cc_y__q;
+        cc_y__d = tcy__30;
+        if (start_go) begin
+            cc_y__d = pk_start__y;
+        end
+        else if (wdone) begin
+            if (slot_last) begin
+                cc_y__d = pk_adv__y;
+            end
+        end
+    end
+    always @(*) begin
+        cwid__d = cwid__q;
+        cwid__d = cwid__q;
+        if (start_go) begin
+            cwid__d = pk_start__w;
+        end
+        else if (wdone) begin
+            if (slot_last) begin
+                cwid__d = pk_adv__w;
+            end
+            else begin
+                cwid__d = cwid__q + one10;
+            end
+        end
+    end
     always @(*) active__reset = reset;
     always @(*) todo__reset = reset;
     always @(*) busy__reset = reset;
@@ -1621,6 +1774,9 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) st_slow__reset = reset;
     always @(*) st_gskip__reset = reset;
     always @(*) g_written__reset = reset;
+    always @(*) cc_x__reset = reset;
+    always @(*) cc_y__reset = reset;
+    always @(*) cwid__reset = reset;
     always @(*) gmem__clock = clock;
     always @(*) cx__0__clock = clock;
     always @(*) cx__0__reset = reset;
@@ -1780,237 +1936,213 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) zx_w10__narrow = cfg_warps_per_cta;
     assign mul_sw__0__d = slot5__0;
     always @(*) mul_sw__0__s = zx_w10__wide;
+    always @(*) pk_start__cx__0 = cx__0__d;
+    always @(*) pk_start__cy__0 = cy__0__d;
+    always @(*) pk_start__sw__0 = mul_sw__0__p;
+    always @(*) pk_adv__cx__0 = cx__0__d;
+    always @(*) pk_adv__cy__0 = cy__0__d;
+    always @(*) pk_adv__sw__0 = mul_sw__0__p;
     always @(*) begin
         tcx__0 = zero16;
         if (cur_oh[0]) begin
-            tcx__0 = cx__0__q;
+            tcx__0 = cx__0__d;
         end
     end
     always @(*) begin
         tcy__0 = zero16;
         if (cur_oh[0]) begin
-            tcy__0 = cy__0__q;
-        end
-    end
-    always @(*) begin
-        tsw__0 = c0_10;
-        if (cur_oh[0]) begin
-            tsw__0 = mul_sw__0__p;
+            tcy__0 = cy__0__d;
         end
     end
     assign mul_sw__1__d = slot5__1;
     always @(*) mul_sw__1__s = zx_w10__wide;
+    always @(*) pk_start__cx__1 = cx__1__d;
+    always @(*) pk_start__cy__1 = cy__1__d;
+    always @(*) pk_start__sw__1 = mul_sw__1__p;
+    always @(*) pk_adv__cx__1 = cx__1__d;
+    always @(*) pk_adv__cy__1 = cy__1__d;
+    always @(*) pk_adv__sw__1 = mul_sw__1__p;
     always @(*) begin
         tcx__1 = zero16;
         if (cur_oh[1]) begin
-            tcx__1 = cx__1__q;
+            tcx__1 = cx__1__d;
         end
     end
     always @(*) begin
         tcy__1 = zero16;
         if (cur_oh[1]) begin
-            tcy__1 = cy__1__q;
-        end
-    end
-    always @(*) begin
-        tsw__1 = c0_10;
-        if (cur_oh[1]) begin
-            tsw__1 = mul_sw__1__p;
+            tcy__1 = cy__1__d;
         end
     end
     assign mul_sw__2__d = slot5__2;
     always @(*) mul_sw__2__s = zx_w10__wide;
+    always @(*) pk_start__cx__2 = cx__2__d;
+    always @(*) pk_start__cy__2 = cy__2__d;
+    always @(*) pk_start__sw__2 = mul_sw__2__p;
+    always @(*) pk_adv__cx__2 = cx__2__d;
+    always @(*) pk_adv__cy__2 = cy__2__d;
+    always @(*) pk_adv__sw__2 = mul_sw__2__p;
     always @(*) begin
         tcx__2 = zero16;
         if (cur_oh[2]) begin
-            tcx__2 = cx__2__q;
+            tcx__2 = cx__2__d;
         end
     end
     always @(*) begin
         tcy__2 = zero16;
         if (cur_oh[2]) begin
-            tcy__2 = cy__2__q;
-        end
-    end
-    always @(*) begin
-        tsw__2 = c0_10;
-        if (cur_oh[2]) begin
-            tsw__2 = mul_sw__2__p;
+            tcy__2 = cy__2__d;
         end
     end
     assign mul_sw__3__d = slot5__3;
     always @(*) mul_sw__3__s = zx_w10__wide;
+    always @(*) pk_start__cx__3 = cx__3__d;
+    always @(*) pk_start__cy__3 = cy__3__d;
+    always @(*) pk_start__sw__3 = mul_sw__3__p;
+    always @(*) pk_adv__cx__3 = cx__3__d;
+    always @(*) pk_adv__cy__3 = cy__3__d;
+    always @(*) pk_adv__sw__3 = mul_sw__3__p;
     always @(*) begin
         tcx__3 = zero16;
         if (cur_oh[3]) begin
-            tcx__3 = cx__3__q;
+            tcx__3 = cx__3__d;
         end
     end
     always @(*) begin
         tcy__3 = zero16;
         if (cur_oh[3]) begin
-            tcy__3 = cy__3__q;
-        end
-    end
-    always @(*) begin
-        tsw__3 = c0_10;
-        if (cur_oh[3]) begin
-            tsw__3 = mul_sw__3__p;
+            tcy__3 = cy__3__d;
         end
     end
     assign mul_sw__4__d = slot5__4;
     always @(*) mul_sw__4__s = zx_w10__wide;
+    always @(*) pk_start__cx__4 = cx__4__d;
+    always @(*) pk_start__cy__4 = cy__4__d;
+    always @(*) pk_start__sw__4 = mul_sw__4__p;
+    always @(*) pk_adv__cx__4 = cx__4__d;
+    always @(*) pk_adv__cy__4 = cy__4__d;
+    always @(*) pk_adv__sw__4 = mul_sw__4__p;
     always @(*) begin
         tcx__4 = zero16;
         if (cur_oh[4]) begin
-            tcx__4 = cx__4__q;
+            tcx__4 = cx__4__d;
         end
     end
     always @(*) begin
         tcy__4 = zero16;
         if (cur_oh[4]) begin
-            tcy__4 = cy__4__q;
-        end
-    end
-    always @(*) begin
-        tsw__4 = c0_10;
-        if (cur_oh[4]) begin
-            tsw__4 = mul_sw__4__p;
+            tcy__4 = cy__4__d;
         end
     end
     assign mul_sw__5__d = slot5__5;
     always @(*) mul_sw__5__s = zx_w10__wide;
+    always @(*) pk_start__cx__5 = cx__5__d;
+    always @(*) pk_start__cy__5 = cy__5__d;
+    always @(*) pk_start__sw__5 = mul_sw__5__p;
+    always @(*) pk_adv__cx__5 = cx__5__d;
+    always @(*) pk_adv__cy__5 = cy__5__d;
+    always @(*) pk_adv__sw__5 = mul_sw__5__p;
     always @(*) begin
         tcx__5 = zero16;
         if (cur_oh[5]) begin
-            tcx__5 = cx__5__q;
+            tcx__5 = cx__5__d;
         end
     end
     always @(*) begin
         tcy__5 = zero16;
         if (cur_oh[5]) begin
-            tcy__5 = cy__5__q;
-        end
-    end
-    always @(*) begin
-        tsw__5 = c0_10;
-        if (cur_oh[5]) begin
-            tsw__5 = mul_sw__5__p;
+            tcy__5 = cy__5__d;
         end
     end
     assign mul_sw__6__d = slot5__6;
     always @(*) mul_sw__6__s = zx_w10__wide;
+    always @(*) pk_start__cx__6 = cx__6__d;
+    always @(*) pk_start__cy__6 = cy__6__d;
+    always @(*) pk_start__sw__6 = mul_sw__6__p;
+    always @(*) pk_adv__cx__6 = cx__6__d;
+    always @(*) pk_adv__cy__6 = cy__6__d;
+    always @(*) pk_adv__sw__6 = mul_sw__6__p;
     always @(*) begin
         tcx__6 = zero16;
         if (cur_oh[6]) begin
-            tcx__6 = cx__6__q;
+            tcx__6 = cx__6__d;
         end
     end
     always @(*) begin
         tcy__6 = zero16;
         if (cur_oh[6]) begin
-            tcy__6 = cy__6__q;
-        end
-    end
-    always @(*) begin
-        tsw__6 = c0_10;
-        if (cur_oh[6]) begin
-            tsw__6 = mul_sw__6__p;
+            tcy__6 = cy__6__d;
         end
     end
     assign mul_sw__7__d = slot5__7;
     always @(*) mul_sw__7__s = zx_w10__wide;
+    always @(*) pk_start__cx__7 = cx__7__d;
+    always @(*) pk_start__cy__7 = cy__7__d;
+    always @(*) pk_start__sw__7 = mul_sw__7__p;
+    always @(*) pk_adv__cx__7 = cx__7__d;
+    always @(*) pk_adv__cy__7 = cy__7__d;
+    always @(*) pk_adv__sw__7 = mul_sw__7__p;
     always @(*) begin
         tcx__7 = zero16;
         if (cur_oh[7]) begin
-            tcx__7 = cx__7__q;
+            tcx__7 = cx__7__d;
         end
     end
     always @(*) begin
         tcy__7 = zero16;
         if (cur_oh[7]) begin
-            tcy__7 = cy__7__q;
-        end
-    end
-    always @(*) begin
-        tsw__7 = c0_10;
-        if (cur_oh[7]) begin
-            tsw__7 = mul_sw__7__p;
+            tcy__7 = cy__7__d;
         end
     end
     assign tcx__8 = zero16;
     assign tcy__8 = zero16;
-    assign tsw__8 = c0_10;
     assign tcx__9 = zero16;
     assign tcy__9 = zero16;
-    assign tsw__9 = c0_10;
     assign tcx__10 = zero16;
     assign tcy__10 = zero16;
-    assign tsw__10 = c0_10;
     assign tcx__11 = zero16;
     assign tcy__11 = zero16;
-    assign tsw__11 = c0_10;
     assign tcx__12 = zero16;
     assign tcy__12 = zero16;
-    assign tsw__12 = c0_10;
     assign tcx__13 = zero16;
     assign tcy__13 = zero16;
-    assign tsw__13 = c0_10;
     assign tcx__14 = zero16;
     assign tcy__14 = zero16;
-    assign tsw__14 = c0_10;
     assign tcx__15 = zero16;
     assign tcy__15 = zero16;
-    assign tsw__15 = c0_10;
     always @(*) tcx__16 = tcx__0 | tcx__1;
     always @(*) tcy__16 = tcy__0 | tcy__1;
-    always @(*) tsw__16 = tsw__0 | tsw__1;
     always @(*) tcx__17 = tcx__2 | tcx__3;
     always @(*) tcy__17 = tcy__2 | tcy__3;
-    always @(*) tsw__17 = tsw__2 | tsw__3;
     always @(*) tcx__18 = tcx__4 | tcx__5;
     always @(*) tcy__18 = tcy__4 | tcy__5;
-    always @(*) tsw__18 = tsw__4 | tsw__5;
     always @(*) tcx__19 = tcx__6 | tcx__7;
     always @(*) tcy__19 = tcy__6 | tcy__7;
-    always @(*) tsw__19 = tsw__6 | tsw__7;
     always @(*) tcx__20 = tcx__8 | tcx__9;
     always @(*) tcy__20 = tcy__8 | tcy__9;
-    always @(*) tsw__20 = tsw__8 | tsw__9;
     always @(*) tcx__21 = tcx__10 | tcx__11;
     always @(*) tcy__21 = tcy__10 | tcy__11;
-    always @(*) tsw__21 = tsw__10 | tsw__11;
     always @(*) tcx__22 = tcx__12 | tcx__13;
     always @(*) tcy__22 = tcy__12 | tcy__13;
-    always @(*) tsw__22 = tsw__12 | tsw__13;
     always @(*) tcx__23 = tcx__14 | tcx__15;
     always @(*) tcy__23 = tcy__14 | tcy__15;
-    always @(*) tsw__23 = tsw__14 | tsw__15;
     always @(*) tcx__24 = tcx__16 | tcx__17;
     always @(*) tcy__24 = tcy__16 | tcy__17;
-    always @(*) tsw__24 = tsw__16 | tsw__17;
     always @(*) tcx__25 = tcx__18 | tcx__19;
     always @(*) tcy__25 = tcy__18 | tcy__19;
-    always @(*) tsw__25 = tsw__18 | tsw__19;
     always @(*) tcx__26 = tcx__20 | tcx__21;
     always @(*) tcy__26 = tcy__20 | tcy__21;
-    always @(*) tsw__26 = tsw__20 | tsw__21;
     always @(*) tcx__27 = tcx__22 | tcx__23;
     always @(*) tcy__27 = tcy__22 | tcy__23;
-    always @(*) tsw__27 = tsw__22 | tsw__23;
     always @(*) tcx__28 = tcx__24 | tcx__25;
     always @(*) tcy__28 = tcy__24 | tcy__25;
-    always @(*) tsw__28 = tsw__24 | tsw__25;
     always @(*) tcx__29 = tcx__26 | tcx__27;
     always @(*) tcy__29 = tcy__26 | tcy__27;
-    always @(*) tsw__29 = tsw__26 | tsw__27;
     always @(*) tcx__30 = tcx__28 | tcx__29;
     always @(*) tcy__30 = tcy__28 | tcy__29;
-    always @(*) tsw__30 = tsw__28 | tsw__29;
-    always @(*) cur_cx = tcx__30;
-    always @(*) cur_cy = tcy__30;
-    always @(*) zx_wi10__narrow = wi__q;
-    always @(*) wid = tsw__30 + zx_wi10__wide;
+    always @(*) cur_cx = cc_x__q;
+    always @(*) cur_cy = cc_y__q;
+    always @(*) wid = cwid__q;
     always @(*) zx_wi12__narrow = wi__q;
     always @(*) zx_t12__narrow = cfg_threads;
     always @(*) t0 = zx_wi12__wide << c5_12;
@@ -2509,6 +2641,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) todo_next = todo__q & ~cur_oh;
     always @(*) tuple_done = slot_done & (todo_next == zero16);
     always @(*) atq_pop = start_drop | tuple_done;
+    always @(*) low_act = active__q & (~active__q + one16);
+    always @(*) low_nxt = todo_next & (~todo_next + one16);
+    always @(*) pk_start__oh = low_act;
+    always @(*) pk_adv__oh = low_nxt;
     always @(*) mem_valid = mem_v__q;
     always @(*) mem_addr = mem_a__q;
     always @(*) stat_pred_fast = st_fast__q;
@@ -5379,6 +5515,21 @@ module dac_expander__reg5(d,q,clock,reset);
     end
 endmodule // dac_expander__reg5
 
+module dac_expander__reg10(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 10'h0;
+        else q <= d;
+    end
+endmodule // dac_expander__reg10
+
 module dac_expander__gmem(clock,r_addr,r_data,w_en,w_addr,w_data);
 
     // Module arguments
@@ -7473,6 +7624,397 @@ module dac_expander__pk_addr(narrow,wide);
     // Update code (custom)
     always @(*) wide = {30'd0, narrow};
 endmodule // dac_expander__pk_addr
+
+module dac_expander__pk_adv(oh,cx__0,cx__1,cx__2,cx__3,cx__4,cx__5,cx__6,cx__7,cy__0,cy__1,cy__2,cy__3,cy__4,cy__5,cy__6,cy__7,sw__0,sw__1,sw__2,sw__3,sw__4,sw__5,sw__6,sw__7,x,y,w);
+
+    // Module arguments
+    input wire  [15:0] oh;
+    input wire  [15:0] cx__0;
+    input wire  [15:0] cx__1;
+    input wire  [15:0] cx__2;
+    input wire  [15:0] cx__3;
+    input wire  [15:0] cx__4;
+    input wire  [15:0] cx__5;
+    input wire  [15:0] cx__6;
+    input wire  [15:0] cx__7;
+    input wire  [15:0] cy__0;
+    input wire  [15:0] cy__1;
+    input wire  [15:0] cy__2;
+    input wire  [15:0] cy__3;
+    input wire  [15:0] cy__4;
+    input wire  [15:0] cy__5;
+    input wire  [15:0] cy__6;
+    input wire  [15:0] cy__7;
+    input wire  [9:0] sw__0;
+    input wire  [9:0] sw__1;
+    input wire  [9:0] sw__2;
+    input wire  [9:0] sw__3;
+    input wire  [9:0] sw__4;
+    input wire  [9:0] sw__5;
+    input wire  [9:0] sw__6;
+    input wire  [9:0] sw__7;
+    output reg  [15:0] x;
+    output reg  [15:0] y;
+    output reg  [9:0] w;
+
+    // Constant declarations
+    localparam  zero16 = 16'h0;
+    localparam  zero10 = 10'b0;
+
+    // Local signals
+    reg  [15:0] tx__0;
+    reg  [15:0] tx__1;
+    reg  [15:0] tx__2;
+    reg  [15:0] tx__3;
+    reg  [15:0] tx__4;
+    reg  [15:0] tx__5;
+    reg  [15:0] tx__6;
+    reg  [15:0] tx__7;
+    reg  [15:0] tx__8;
+    reg  [15:0] tx__9;
+    reg  [15:0] tx__10;
+    reg  [15:0] tx__11;
+    reg  [15:0] tx__12;
+    reg  [15:0] tx__13;
+    reg  [15:0] tx__14;
+    reg  [15:0] tx__15;
+    reg  [15:0] tx__16;
+    reg  [15:0] tx__17;
+    reg  [15:0] tx__18;
+    reg  [15:0] tx__19;
+    reg  [15:0] tx__20;
+    reg  [15:0] tx__21;
+    reg  [15:0] tx__22;
+    reg  [15:0] tx__23;
+    reg  [15:0] tx__24;
+    reg  [15:0] tx__25;
+    reg  [15:0] tx__26;
+    reg  [15:0] tx__27;
+    reg  [15:0] tx__28;
+    reg  [15:0] tx__29;
+    reg  [15:0] tx__30;
+    reg  [15:0] ty__0;
+    reg  [15:0] ty__1;
+    reg  [15:0] ty__2;
+    reg  [15:0] ty__3;
+    reg  [15:0] ty__4;
+    reg  [15:0] ty__5;
+    reg  [15:0] ty__6;
+    reg  [15:0] ty__7;
+    wire  [15:0] ty__8;
+    wire  [15:0] ty__9;
+    wire  [15:0] ty__10;
+    wire  [15:0] ty__11;
+    wire  [15:0] ty__12;
+    wire  [15:0] ty__13;
+    wire  [15:0] ty__14;
+    wire  [15:0] ty__15;
+    reg  [15:0] ty__16;
+    reg  [15:0] ty__17;
+    reg  [15:0] ty__18;
+    reg  [15:0] ty__19;
+    reg  [15:0] ty__20;
+    reg  [15:0] ty__21;
+    reg  [15:0] ty__22;
+    reg  [15:0] ty__23;
+    reg  [15:0] ty__24;
+    reg  [15:0] ty__25;
+    reg  [15:0] ty__26;
+    reg  [15:0] ty__27;
+    reg  [15:0] ty__28;
+    reg  [15:0] ty__29;
+    reg  [15:0] ty__30;
+    reg  [9:0] tw__0;
+    reg  [9:0] tw__1;
+    reg  [9:0] tw__2;
+    reg  [9:0] tw__3;
+    reg  [9:0] tw__4;
+    reg  [9:0] tw__5;
+    reg  [9:0] tw__6;
+    reg  [9:0] tw__7;
+    wire  [9:0] tw__8;
+    wire  [9:0] tw__9;
+    wire  [9:0] tw__10;
+    wire  [9:0] tw__11;
+    wire  [9:0] tw__12;
+    wire  [9:0] tw__13;
+    wire  [9:0] tw__14;
+    wire  [9:0] tw__15;
+    reg  [9:0] tw__16;
+    reg  [9:0] tw__17;
+    reg  [9:0] tw__18;
+    reg  [9:0] tw__19;
+    reg  [9:0] tw__20;
+    reg  [9:0] tw__21;
+    reg  [9:0] tw__22;
+    reg  [9:0] tw__23;
+    reg  [9:0] tw__24;
+    reg  [9:0] tw__25;
+    reg  [9:0] tw__26;
+    reg  [9:0] tw__27;
+    reg  [9:0] tw__28;
+    reg  [9:0] tw__29;
+    reg  [9:0] tw__30;
+
+    // Update code
+    always @(*) begin
+        tx__0 = zero16;
+        if (oh[0]) begin
+            tx__0 = cx__0;
+        end
+    end
+    always @(*) begin
+        ty__0 = zero16;
+        if (oh[0]) begin
+            ty__0 = cy__0;
+        end
+    end
+    always @(*) begin
+        tw__0 = zero10;
+        if (oh[0]) begin
+            tw__0 = sw__0;
+        end
+    end
+    always @(*) begin
+        tx__1 = zero16;
+        if (oh[1]) begin
+            tx__1 = cx__1;
+        end
+    end
+    always @(*) begin
+        ty__1 = zero16;
+        if (oh[1]) begin
+            ty__1 = cy__1;
+        end
+    end
+    always @(*) begin
+        tw__1 = zero10;
+        if (oh[1]) begin
+            tw__1 = sw__1;
+        end
+    end
+    always @(*) begin
+        tx__2 = zero16;
+        if (oh[2]) begin
+            tx__2 = cx__2;
+        end
+    end
+    always @(*) begin
+        ty__2 = zero16;
+        if (oh[2]) begin
+            ty__2 = cy__2;
+        end
+    end
+    always @(*) begin
+        tw__2 = zero10;
+        if (oh[2]) begin
+            tw__2 = sw__2;
+        end
+    end
+    always @(*) begin
+        tx__3 = zero16;
+        if (oh[3]) begin
+            tx__3 = cx__3;
+        end
+    end
+    always @(*) begin
+        ty__3 = zero16;
+        if (oh[3]) begin
+            ty__3 = cy__3;
+        end
+    end
+    always @(*) begin
+        tw__3 = zero10;
+        if (oh[3]) begin
+            tw__3 = sw__3;
+        end
+    end
+    always @(*) begin
+        tx__4 = zero16;
+        if (oh[4]) begin
+            tx__4 = cx__4;
+        end
+    end
+    always @(*) begin
+        ty__4 = zero16;
+        if (oh[4]) begin
+            ty__4 = cy__4;
+        end
+    end
+    always @(*) begin
+        tw__4 = zero10;
+        if (oh[4]) begin
+            tw__4 = sw__4;
+        end
+    end
+    always @(*) begin
+        tx__5 = zero16;
+        if (oh[5]) begin
+            tx__5 = cx__5;
+        end
+    end
+    always @(*) begin
+        ty__5 = zero16;
+        if (oh[5]) begin
+            ty__5 = cy__5;
+        end
+    end
+    always @(*) begin
+        tw__5 = zero10;
+        if (oh[5]) begin
+            tw__5 = sw__5;
+        end
+    end
+    always @(*) begin
+        tx__6 = zero16;
+        if (oh[6]) begin
+            tx__6 = cx__6;
+        end
+    end
+    always @(*) begin
+        ty__6 = zero16;
+        if (oh[6]) begin
+            ty__6 = cy__6;
+        end
+    end
+    always @(*) begin
+        tw__6 = zero10;
+        if (oh[6]) begin
+            tw__6 = sw__6;
+        end
+    end
+    always @(*) begin
+        tx__7 = zero16;
+        if (oh[7]) begin
+            tx__7 = cx__7;
+        end
+    end
+    always @(*) begin
+        ty__7 = zero16;
+        if (oh[7]) begin
+            ty__7 = cy__7;
+        end
+    end
+    always @(*) begin
+        tw__7 = zero10;
+        if (oh[7]) begin
+            tw__7 = sw__7;
+        end
+    end
+    always @(*) begin
+        tx__8 = zero16;
+        if (oh[8]) begin
+            tx__8 = zero16;
+        end
+    end
+    assign ty__8 = zero16;
+    assign tw__8 = zero10;
+    always @(*) begin
+        tx__9 = zero16;
+        if (oh[9]) begin
+            tx__9 = zero16;
+        end
+    end
+    assign ty__9 = zero16;
+    assign tw__9 = zero10;
+    always @(*) begin
+        tx__10 = zero16;
+        if (oh[10]) begin
+            tx__10 = zero16;
+        end
+    end
+    assign ty__10 = zero16;
+    assign tw__10 = zero10;
+    always @(*) begin
+        tx__11 = zero16;
+        if (oh[11]) begin
+            tx__11 = zero16;
+        end
+    end
+    assign ty__11 = zero16;
+    assign tw__11 = zero10;
+    always @(*) begin
+        tx__12 = zero16;
+        if (oh[12]) begin
+            tx__12 = zero16;
+        end
+    end
+    assign ty__12 = zero16;
+    assign tw__12 = zero10;
+    always @(*) begin
+        tx__13 = zero16;
+        if (oh[13]) begin
+            tx__13 = zero16;
+        end
+    end
+    assign ty__13 = zero16;
+    assign tw__13 = zero10;
+    always @(*) begin
+        tx__14 = zero16;
+        if (oh[14]) begin
+            tx__14 = zero16;
+        end
+    end
+    assign ty__14 = zero16;
+    assign tw__14 = zero10;
+    always @(*) begin
+        tx__15 = zero16;
+        if (oh[15]) begin
+            tx__15 = zero16;
+        end
+    end
+    assign ty__15 = zero16;
+    assign tw__15 = zero10;
+    always @(*) tx__16 = tx__0 | tx__1;
+    always @(*) ty__16 = ty__0 | ty__1;
+    always @(*) tw__16 = tw__0 | tw__1;
+    always @(*) tx__17 = tx__2 | tx__3;
+    always @(*) ty__17 = ty__2 | ty__3;
+    always @(*) tw__17 = tw__2 | tw__3;
+    always @(*) tx__18 = tx__4 | tx__5;
+    always @(*) ty__18 = ty__4 | ty__5;
+    always @(*) tw__18 = tw__4 | tw__5;
+    always @(*) tx__19 = tx__6 | tx__7;
+    always @(*) ty__19 = ty__6 | ty__7;
+    always @(*) tw__19 = tw__6 | tw__7;
+    always @(*) tx__20 = tx__8 | tx__9;
+    always @(*) ty__20 = ty__8 | ty__9;
+    always @(*) tw__20 = tw__8 | tw__9;
+    always @(*) tx__21 = tx__10 | tx__11;
+    always @(*) ty__21 = ty__10 | ty__11;
+    always @(*) tw__21 = tw__10 | tw__11;
+    always @(*) tx__22 = tx__12 | tx__13;
+    always @(*) ty__22 = ty__12 | ty__13;
+    always @(*) tw__22 = tw__12 | tw__13;
+    always @(*) tx__23 = tx__14 | tx__15;
+    always @(*) ty__23 = ty__14 | ty__15;
+    always @(*) tw__23 = tw__14 | tw__15;
+    always @(*) tx__24 = tx__16 | tx__17;
+    always @(*) ty__24 = ty__16 | ty__17;
+    always @(*) tw__24 = tw__16 | tw__17;
+    always @(*) tx__25 = tx__18 | tx__19;
+    always @(*) ty__25 = ty__18 | ty__19;
+    always @(*) tw__25 = tw__18 | tw__19;
+    always @(*) tx__26 = tx__20 | tx__21;
+    always @(*) ty__26 = ty__20 | ty__21;
+    always @(*) tw__26 = tw__20 | tw__21;
+    always @(*) tx__27 = tx__22 | tx__23;
+    always @(*) ty__27 = ty__22 | ty__23;
+    always @(*) tw__27 = tw__22 | tw__23;
+    always @(*) tx__28 = tx__24 | tx__25;
+    always @(*) ty__28 = ty__24 | ty__25;
+    always @(*) tw__28 = tw__24 | tw__25;
+    always @(*) tx__29 = tx__26 | tx__27;
+    always @(*) ty__29 = ty__26 | ty__27;
+    always @(*) tw__29 = tw__26 | tw__27;
+    always @(*) tx__30 = tx__28 | tx__29;
+    always @(*) ty__30 = ty__28 | ty__29;
+    always @(*) tw__30 = tw__28 | tw__29;
+    always @(*) x = tx__30;
+    always @(*) y = ty__30;
+    always @(*) w = tw__30;
+
+endmodule // dac_expander__pk_adv
 
 module dac_expander__pk_base(narrow,wide);
 

@@ -1,7 +1,8 @@
 //! `dac_expander` — the expansion datapath of Decoupled Affine Computation
 //! (spec `dac.md`, micro-architecture `docs/units/dac_expander.md`).
 //!
-//! Files: `lanes.rs` ([`DacLanes`]), `record.rs` ([`DacRecord`]), `cmp.rs`
+//! Files: `lanes.rs` ([`DacLanes`]), `record.rs` ([`DacRecord`]), `pick.rs`
+//! ([`SlotPick`]), `cmp.rs`
 //! ([`SignedCmp`]), `top.rs` ([`DacExpanderRtl`] and its
 //! [`crate::RtlUnit`] impl), `top/` (the sections of the top's kernel,
 //! [`crate::section`]), `build.rs` (the compiled-in width table and
@@ -44,12 +45,14 @@
 mod build;
 mod cmp;
 mod lanes;
+mod pick;
 mod record;
 mod storage;
 mod top;
 
 pub use cmp::SignedCmp;
 pub use lanes::DacLanes;
+pub use pick::SlotPick;
 pub use record::DacRecord;
 pub use top::DacExpanderRtl;
 

@@ -8,6 +8,7 @@ use rust_hdl::prelude::*;
 
 use super::cmp::SignedCmp;
 use super::lanes::DacLanes;
+use super::pick::SlotPick;
 use super::record::DacRecord;
 use crate::arith::SignedMul;
 use crate::mem::Mem;
@@ -150,11 +151,14 @@ pub struct DacExpanderRtl<
     gpack: Pack<8>,
     /// `s * W` per slot `s` (a constant times the configuration).
     mul_sw: Vec<SignedMul<5, 10>>,
+    /// The next cycle's slot when a tuple starts (the lowest active slot)
+    /// and when the walk moves to the next slot of `todo`.
+    pk_start: SlotPick,
+    pk_adv: SlotPick,
     mul_ov: SignedMul<7, 40>,
     sx_v0: SignExt<32, 40>,
     sx_tx: SignExt<32, 40>,
     zx_w10: ZeroExt<6, 10>,
-    zx_wi10: ZeroExt<6, 10>,
     zx_wi12: ZeroExt<6, 12>,
     zx_t12: ZeroExt<11, 12>,
     zx_k12: ZeroExt<4, 12>,
@@ -209,6 +213,12 @@ pub struct DacExpanderRtl<
     /// Bit `w`: `G[w]` was written since reset (an unwritten entry reads
     /// as 0).
     g_written: Reg<Bits<64>>,
+    /// The current slot's `(cx, cy)` and the current warp id, registered
+    /// for the cycle (issue 29: computed at the edge that moves the walk,
+    /// with a launch into the slot forwarded).
+    cc_x: Reg<Bits<16>>,
+    cc_y: Reg<Bits<16>>,
+    cwid: Reg<Bits<10>>,
 
     // ---- Constants.
     slot5: Vec<Constant<Bits<5>>>,
@@ -216,6 +226,7 @@ pub struct DacExpanderRtl<
     n_cta: Constant<Bits<5>>,
     n_warps: Constant<Bits<10>>,
     one16: Constant<Bits<16>>,
+    one10: Constant<Bits<10>>,
     zero16: Constant<Bits<16>>,
     one_cb: Constant<Bits<CB>>,
     k_addr: Constant<Bits<2>>,
@@ -236,7 +247,6 @@ pub struct DacExpanderRtl<
     c5_12: Constant<Bits<12>>,
     c32_12: Constant<Bits<12>>,
     c0_32: Constant<Bits<32>>,
-    c0_10: Constant<Bits<10>>,
     c3_32: Constant<Bits<32>>,
     c5_32: Constant<Bits<32>>,
     line_mask: Constant<Bits<32>>,
@@ -278,10 +288,13 @@ pub struct DacExpanderRtl<
     // ---- The current slot and warp.
     cur_oh: Signal<Local, Bits<16>>,
     /// OR trees over 16 leaves (slot `s` at leaf `s`, node `i` at `16 +
-    /// i`, root 30): the current slot's CTA index and `slot * W`.
+    /// i`, root 30): the current slot's CTA index after this edge's launch.
     tcx: Vec<Signal<Local, Bits<16>>>,
     tcy: Vec<Signal<Local, Bits<16>>>,
-    tsw: Vec<Signal<Local, Bits<10>>>,
+    /// The lowest active slot and the lowest slot of `todo` above the
+    /// current one (one-hot).
+    low_act: Signal<Local, Bits<16>>,
+    low_nxt: Signal<Local, Bits<16>>,
     cur_cx: Signal<Local, Bits<16>>,
     cur_cy: Signal<Local, Bits<16>>,
     wid: Signal<Local, Bits<10>>,
@@ -379,13 +392,15 @@ impl<
             cy: regs(nc),
             slot5: konsts::<5>(0..nc as u64),
             mul_sw: (0..nc).map(|_| SignedMul::default()).collect(),
+            pk_start: SlotPick::new(nc),
+            pk_adv: SlotPick::new(nc),
             tcx: sigs(31),
             tcy: sigs(31),
-            tsw: sigs(31),
             slot_id: konsts::<SB>(0..nc as u64),
             n_cta: konst(p.N_CTA),
             n_warps: konst(p.N_WARPS),
             one16: konst(1),
+            one10: konst(1),
             zero16: konst(0),
             one_cb: konst(1),
             k_addr: konst(kind::ADDR),
@@ -406,7 +421,6 @@ impl<
             c5_12: konst(5),
             c32_12: konst(32),
             c0_32: konst(0),
-            c0_10: konst(0),
             tvl: sigs(63),
             _nt32: 31,
             c3_32: konst(3),
@@ -442,16 +456,17 @@ impl<
             stat_pred_fast, stat_pred_slow, stat_guard_skips,
             // Blocks.
             lanes, rec, cmp_first, cmp_last, mul_ov, sx_v0,
-            sx_tx, zx_w10, zx_wi10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
+            sx_tx, zx_w10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
             zx_nm7, zx_wi7, zx_wc7, zx_g8, zx_grp, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
             pk_mask, pk_gran, up_addr, pk_base, pk_tx, pk_ty, pk_cx, pk_cy, pk_sc, pk_kind, pk_gr,
             pk_cmp, zx_wa64,
             // Registers.
             active, todo, busy, wi, p, grp, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
-            r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written,
+            r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cc_x, cc_y, cwid,
             // Local signals.
             t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_kind, t_gran, t_cmp, t_guard, is_addr,
-            is_data, is_pred, reserved, done_ok, launch_ok, act1, cur_oh, cur_cx, cur_cy, wid,
+            is_data, is_pred, reserved, done_ok, launch_ok, act1, cur_oh, low_act, low_nxt, cur_cx,
+            cur_cy, wid,
             t0, rem, n, nm1, amask, skip0, gskip, skip, wa, gmask, g_write, oh_last, vlast, pb, zero_offs,
             arith, fits, fast, fast_mask, slow_mask, pmask, lastg, start, start_drop, start_go,
             memfree, a_push, pf_push, ps_final, ps_adv, p_push, wdone, slot_last, slot_done,

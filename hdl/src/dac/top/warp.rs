@@ -19,37 +19,41 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- The current slot: the lowest of `todo` (one-hot), its CTA
-        // index and `slot * W` through OR trees (no priority chain).
+        // ---- The current slot: the lowest of `todo` (one-hot). Its CTA
+        // index and the warp id are registers (`cc_x`, `cc_y`, `cwid`) set at
+        // the edge that moves the walk (Control); the OR trees here give the
+        // slot's index after this edge's launch, kept when the walk stays in
+        // the slot.
         self.cur_oh.next = self.todo.q.val() & (!self.todo.q.val() + self.one16.val());
         self.zx_w10.narrow.next = self.cfg_warps_per_cta.val();
         for s in 0..self._nc {
             self.mul_sw[s].d.next = self.slot5[s].val();
             self.mul_sw[s].s.next = self.zx_w10.wide.val();
+            self.pk_start.cx[s].next = self.cx[s].d.val();
+            self.pk_start.cy[s].next = self.cy[s].d.val();
+            self.pk_start.sw[s].next = self.mul_sw[s].p.val();
+            self.pk_adv.cx[s].next = self.cx[s].d.val();
+            self.pk_adv.cy[s].next = self.cy[s].d.val();
+            self.pk_adv.sw[s].next = self.mul_sw[s].p.val();
             self.tcx[s].next = self.zero16.val();
             self.tcy[s].next = self.zero16.val();
-            self.tsw[s].next = self.c0_10.val();
             if self.cur_oh.val().get_bit(s) {
-                self.tcx[s].next = self.cx[s].q.val();
-                self.tcy[s].next = self.cy[s].q.val();
-                self.tsw[s].next = self.mul_sw[s].p.val();
+                self.tcx[s].next = self.cx[s].d.val();
+                self.tcy[s].next = self.cy[s].d.val();
             }
         }
         for s in self._nc..self._n16 {
             self.tcx[s].next = self.zero16.val();
             self.tcy[s].next = self.zero16.val();
-            self.tsw[s].next = self.c0_10.val();
         }
         for i in 0..self._ntree {
             self.tcx[i + 16].next = self.tcx[2 * i].val() | self.tcx[2 * i + 1].val();
             self.tcy[i + 16].next = self.tcy[2 * i].val() | self.tcy[2 * i + 1].val();
-            self.tsw[i + 16].next = self.tsw[2 * i].val() | self.tsw[2 * i + 1].val();
         }
-        self.cur_cx.next = self.tcx[30].val();
-        self.cur_cy.next = self.tcy[30].val();
+        self.cur_cx.next = self.cc_x.q.val();
+        self.cur_cy.next = self.cc_y.q.val();
         // Warp id = slot * W + wi.
-        self.zx_wi10.narrow.next = self.wi.q.val();
-        self.wid.next = self.tsw[30].val() + self.zx_wi10.wide.val();
+        self.wid.next = self.cwid.q.val();
         // Active lanes: n = min(32, T - 32*wi), 0 past the block.
         self.zx_wi12.narrow.next = self.wi.q.val();
         self.zx_t12.narrow.next = self.cfg_threads.val();
