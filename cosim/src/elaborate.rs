@@ -6,8 +6,9 @@
 //! For other widths this module builds, once per width set, the small
 //! program `elab/` against the checkout's own `hdl` sources with exactly
 //! that instance (`hdl::registry::RtlDecl::rtl_type`, passed to its
-//! `build.rs`) in the workspace's target folder (its dependencies are
-//! built there already, so only `elab/` compiles), keeps the binary in the cache directory under a hash of
+//! `build.rs`) in a target folder of its own (`target/elab`: the first
+//! elaboration builds rust-hdl and `hdl` there, later ones only `elab/`),
+//! keeps the binary in the cache directory under a hash of
 //! the sources and the instance, and runs it as a child process that
 //! emits the Verilog and simulates the block cycle by cycle over a pipe
 //! ([`Remote`], the `rusthdl` back-end of such a configuration). A second
@@ -164,15 +165,19 @@ pub fn elaborate<U: RtlDecl>(
     if binary.is_file() {
         return Ok(found);
     }
-    // The workspace's own target folder: the dependencies (rust-hdl, the
-    // `hdl` crate) are already built there, so a new width set compiles
-    // only `elab/` (a separate folder would build them again, minutes).
+    // A target folder of its own (`target/elab`): building `-p
+    // warpgen-elab` alone unifies the dependencies' features differently
+    // from a workspace build, and its artefacts beside the workspace's
+    // would make rustdoc's doctests find two candidates of one crate
+    // (E0460). The first elaboration builds rust-hdl and `hdl` there once
+    // (minutes); later width sets compile only `elab/`.
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
+        .unwrap_or_else(|| root.join("target"))
+        .join("elab");
     eprintln!(
-        "{}: elaborating on demand for {} (widths not compiled in; built once into {}, about a minute)",
+        "{}: elaborating on demand for {} (widths not compiled in; built once into {}: a minute, several the first time)",
         U::NAME,
         unsupported.given,
         dir.display()

@@ -18,7 +18,7 @@ use anyhow::{anyhow, bail, Context};
 use ports::ConfigFile;
 use serde::Serialize;
 
-use crate::plot::{panels, BarChart, Group};
+use crate::plot::{panels, pareto_svg, BarChart, Group};
 use crate::report::timing::{timing_at, ClockTarget};
 use crate::report::{add_memories, synth_cached};
 use crate::unit_table::UnitCommands;
@@ -455,7 +455,7 @@ pub fn svg(rows: &[PointResult], sweeps: &[Sweep]) -> anyhow::Result<String> {
         charts.push(bits.svg()?);
     }
     if sweeps.len() == 2 && rows.iter().all(|r| r.fmax_mhz.is_some()) {
-        charts.push(crate::plot::pareto_svg(
+        charts.push(pareto_svg(
             &format!(
                 "{}: area against fmax, every point (Pareto front: no other point is both smaller and faster)",
                 rows.first().map_or("", |r| r.unit.as_str())
@@ -475,22 +475,10 @@ pub fn svg(rows: &[PointResult], sweeps: &[Sweep]) -> anyhow::Result<String> {
     Ok(panels(&charts))
 }
 
-/// The points on the Pareto front of (area, fmax): no other point has a
-/// smaller or equal area and a higher or equal fmax, one of them strictly.
-pub fn pareto_front(points: &[(String, f64, f64)]) -> Vec<usize> {
-    (0..points.len())
-        .filter(|&i| {
-            let (_, a, f) = &points[i];
-            !points
-                .iter()
-                .any(|(_, b, g)| (b <= a && g >= f) && (b < a || g > f))
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plot::pareto_front;
 
     #[test]
     fn sweeps_parse_and_say_what_is_wrong() {

@@ -9,7 +9,7 @@ use crate::plot::charts::SIZE;
 use crate::plot::layout::{auto_range, font, AXIS_FONT, TICK_FONT};
 
 /// An SVG of `points` (`(label, area um^2, fmax MHz)`), the Pareto front
-/// (`crate::explore::pareto_front`) in red and joined by a line.
+/// ([`pareto_front`]) in red and joined by a line.
 pub fn pareto_svg(title: &str, points: &[(String, f64, f64)]) -> Result<String> {
     if points.is_empty() {
         bail!("plot: the Pareto view {title:?} has no points");
@@ -20,7 +20,7 @@ pub fn pareto_svg(title: &str, points: &[(String, f64, f64)]) -> Result<String> 
     {
         bail!("plot: the Pareto view {title:?} has a value that is not finite");
     }
-    let front = crate::explore::pareto_front(points);
+    let front = pareto_front(points);
     let (x0, x1) = auto_range(points.iter().map(|p| p.1));
     let (y0, y1) = auto_range(points.iter().map(|p| p.2));
     let mut svg = String::new();
@@ -56,4 +56,17 @@ pub fn pareto_svg(title: &str, points: &[(String, f64, f64)]) -> Result<String> 
         root.present()?;
     }
     Ok(svg)
+}
+
+/// The points on the Pareto front of (area, fmax): no other point has a
+/// smaller or equal area and a higher or equal fmax, one of them strictly.
+pub fn pareto_front(points: &[(String, f64, f64)]) -> Vec<usize> {
+    (0..points.len())
+        .filter(|&i| {
+            let (_, a, f) = &points[i];
+            !points
+                .iter()
+                .any(|(_, b, g)| (b <= a && g >= f) && (b < a || g > f))
+        })
+        .collect()
 }
