@@ -487,71 +487,115 @@ fn sh_quote(s: &str) -> String {
     }
 }
 
-/// The Slurm scripts of a sweep: `(file name, contents)`. `binary` is the
-/// warpgen to run, `workdir` the folder relative paths are taken from,
-/// `list` the run list (JSON) and `out` the results folder (absolute
-/// paths), `merge` the command that merges (`sweep --merge`, or
-/// `reproduce`'s report).
-pub fn slurm_scripts(
-    binary: &Path,
-    workdir: &Path,
-    list: &Path,
-    out: &Path,
-    n_runs: usize,
-    merge_args: &[String],
-) -> Vec<(&'static str, String)> {
-    let bin = sh_quote(&binary.display().to_string());
-    let wd = sh_quote(&workdir.display().to_string());
-    let logs = sh_quote(&out.join("slurm-logs").display().to_string());
+/// A Slurm job array and its merge (`warpgen sweep`, `reproduce` and
+/// `explore` emit one).
+pub struct SlurmJob<'a> {
+    /// The command's name: the array script is `NAME.sbatch`, the job
+    /// `warpgen-NAME`.
+    pub name: &'a str,
+    /// The warpgen to run.
+    pub binary: &'a Path,
+    /// The folder relative paths are taken from.
+    pub workdir: &'a Path,
+    /// The folder of the tasks' logs.
+    pub logs: &'a Path,
+    /// Array tasks.
+    pub tasks: usize,
+    /// Memory of one task, GB.
+    pub mem_gb: u32,
+    /// The arguments of task `i`, before `--task i`.
+    pub task_args: &'a [String],
+    /// The arguments of the merge.
+    pub merge_args: &'a [String],
+}
+
+/// The Slurm scripts of `job`: `(file name, contents)`: the array (task
+/// `i` runs the task arguments and `--task i`), the merge, and
+/// `submit.sh`, which queues the merge after every task succeeded.
+pub fn slurm_scripts(job: &SlurmJob<'_>) -> Vec<(String, String)> {
+    let bin = sh_quote(&job.binary.display().to_string());
+    let wd = sh_quote(&job.workdir.display().to_string());
+    let logs = sh_quote(&job.logs.display().to_string());
+    let quoted = |a: &[String]| a.iter().map(|x| sh_quote(x)).collect::<Vec<_>>().join(" ");
+    let (name, n, mem) = (job.name, job.tasks, job.mem_gb);
     let array = format!(
         "#!/bin/bash\n\
-         # A warpgen sweep as a Slurm job array: task i runs run i of the list.\n\
+         # A warpgen {name} as a Slurm job array: task i runs item i.\n\
          # Submit with ./submit.sh (it also queues the merge after the array).\n\
-         #SBATCH --job-name=warpgen-sweep\n\
+         #SBATCH --job-name=warpgen-{name}\n\
          #SBATCH --array=0-{last}\n\
          #SBATCH --ntasks=1\n\
          #SBATCH --cpus-per-task=1\n\
-         #SBATCH --mem=4G\n\
+         #SBATCH --mem={mem}G\n\
          #SBATCH --chdir={wd}\n\
          #SBATCH --output={logs}/task-%a.log\n\
          set -euo pipefail\n\
-         exec {bin} sweep --list {list} --out {out} --task \"$SLURM_ARRAY_TASK_ID\"\n",
-        last = n_runs.saturating_sub(1),
-        list = sh_quote(&list.display().to_string()),
-        out = sh_quote(&out.display().to_string()),
+         exec {bin} {} --task \"$SLURM_ARRAY_TASK_ID\"\n",
+        quoted(job.task_args),
+        last = n.saturating_sub(1),
     );
-    let merge_cmd: Vec<String> = merge_args.iter().map(|a| sh_quote(a)).collect();
     let merge = format!(
         "#!/bin/bash\n\
-         # Merges the sweep's results once every array task has finished.\n\
+         # Merges the {name}'s results once every array task has finished.\n\
          #SBATCH --job-name=warpgen-merge\n\
          #SBATCH --ntasks=1\n\
          #SBATCH --cpus-per-task=1\n\
+         #SBATCH --mem={mem}G\n\
          #SBATCH --chdir={wd}\n\
          #SBATCH --output={logs}/merge.log\n\
          set -euo pipefail\n\
          exec {bin} {}\n",
-        merge_cmd.join(" ")
+        quoted(job.merge_args)
     );
     let submit = format!(
         "#!/bin/bash\n\
-         # Submit the sweep's job array, then its merge after every task succeeded.\n\
+         # Submit the {name}'s job array, then its merge after every task succeeded.\n\
          set -euo pipefail\n\
          cd \"$(dirname \"$0\")\"\n\
          mkdir -p {logs}\n\
-         array=$(sbatch --parsable sweep.sbatch)\n\
+         array=$(sbatch --parsable {name}.sbatch)\n\
          sbatch --dependency=afterok:\"${{array%%;*}}\" merge.sbatch\n\
-         echo \"submitted job array $array ({n_runs} runs) and its merge\"\n"
+         echo \"submitted job array $array ({n} tasks) and its merge\"\n"
     );
     vec![
-        ("sweep.sbatch", array),
-        ("merge.sbatch", merge),
-        ("submit.sh", submit),
+        (format!("{name}.sbatch"), array),
+        ("merge.sbatch".into(), merge),
+        ("submit.sh".into(), submit),
     ]
 }
 
-/// Write the Slurm scripts into `dir` (executable), the list beside them
-/// as `runs.json`; returns the paths written.
+/// Write `job`'s scripts into `dir` (executable); returns the paths.
+pub fn write_slurm(dir: &Path, job: &SlurmJob<'_>) -> anyhow::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut written = Vec::new();
+    for (name, text) in slurm_scripts(job) {
+        let p = dir.join(name);
+        crate::output::write_atomic(&p, &text)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))
+                .with_context(|| format!("making {} executable", p.display()))?;
+        }
+        written.push(p);
+    }
+    Ok(written)
+}
+
+/// `p` made absolute against the current folder.
+pub fn absolute(p: &Path) -> anyhow::Result<PathBuf> {
+    Ok(if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .context("reading the current folder")?
+            .join(p)
+    })
+}
+
+/// Write the Slurm scripts of a run list into `dir` (executable), the list
+/// beside them as `runs.json`; returns the paths written. `merge_args`
+/// gives the merge's arguments from the list's and the results' paths.
 pub fn emit_slurm(
     dir: &Path,
     list: &RunList,
@@ -559,32 +603,32 @@ pub fn emit_slurm(
     merge_args: impl FnOnce(&Path, &Path) -> Vec<String>,
 ) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let abs = |p: &Path| -> anyhow::Result<PathBuf> {
-        Ok(if p.is_absolute() {
-            p.to_path_buf()
-        } else {
-            std::env::current_dir()?.join(p)
-        })
-    };
-    let dir = abs(dir)?;
-    let out = abs(out)?;
+    let dir = absolute(dir)?;
+    let out = absolute(out)?;
     let list_path = dir.join("runs.json");
     list.write(&list_path)?;
     let binary = std::env::current_exe().context("locating the warpgen binary")?;
     let workdir = std::env::current_dir()?;
     let margs = merge_args(&list_path, &out);
+    let task_args = vec![
+        "sweep".to_string(),
+        "--list".into(),
+        list_path.display().to_string(),
+        "--out".into(),
+        out.display().to_string(),
+    ];
+    let job = SlurmJob {
+        name: "sweep",
+        binary: &binary,
+        workdir: &workdir,
+        logs: &out.join("slurm-logs"),
+        tasks: list.runs.len(),
+        mem_gb: 4,
+        task_args: &task_args,
+        merge_args: &margs,
+    };
     let mut written = vec![list_path.clone()];
-    for (name, text) in slurm_scripts(&binary, &workdir, &list_path, &out, list.runs.len(), &margs)
-    {
-        let p = dir.join(name);
-        std::fs::write(&p, text).with_context(|| format!("writing {}", p.display()))?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;
-        }
-        written.push(p);
-    }
+    written.extend(write_slurm(&dir, &job)?);
     Ok(written)
 }
 
@@ -622,14 +666,21 @@ mod tests {
 
     #[test]
     fn slurm_array_covers_the_list_and_quotes_paths() {
-        let s = slurm_scripts(
-            Path::new("/opt/warp gen"),
-            Path::new("/w"),
-            Path::new("/w/runs.json"),
-            Path::new("/w/out"),
-            7,
-            &["sweep".into(), "--merge".into()],
-        );
+        let task: Vec<String> = ["sweep", "--list", "/w/runs.json", "--out", "/w/out"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let s = slurm_scripts(&SlurmJob {
+            name: "sweep",
+            binary: Path::new("/opt/warp gen"),
+            workdir: Path::new("/w"),
+            logs: Path::new("/w/out/slurm-logs"),
+            tasks: 7,
+            mem_gb: 4,
+            task_args: &task,
+            merge_args: &["sweep".into(), "--merge".into()],
+        });
+        assert_eq!(s[0].0, "sweep.sbatch");
         let array = &s[0].1;
         assert!(array.contains("#SBATCH --array=0-6\n"));
         assert!(array.contains("exec '/opt/warp gen' sweep --list /w/runs.json --out /w/out --task \"$SLURM_ARRAY_TASK_ID\""));

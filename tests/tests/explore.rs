@@ -22,8 +22,9 @@ fn a_small_grid_is_measured_plotted_and_written() {
         clock_mhz: 1000.0,
         timing: true,
         jobs: 2,
+        benefit: None,
     };
-    let rows = explore(u, &ConfigFile::default(), &sweeps, &opts).unwrap();
+    let rows = explore(u, &ConfigFile::default(), &sweeps, &opts, None).unwrap();
     assert_eq!(rows.len(), 4);
     for r in &rows {
         assert!(r.fmax_mhz.unwrap() > 0.0, "{r:?}");
@@ -84,9 +85,10 @@ fn an_impossible_point_is_refused_naming_the_parameter() {
         clock_mhz: 1000.0,
         timing: false,
         jobs: 1,
+        benefit: None,
     };
     if tool(Tool::Yosys) {
-        let e = explore(u, &base, &["WAYS=2,3".parse().unwrap()], &opts).unwrap_err();
+        let e = explore(u, &base, &["WAYS=2,3".parse().unwrap()], &opts, None).unwrap_err();
         assert!(format!("{e:#}").contains("WAYS=3"), "{e:#}");
     }
 }

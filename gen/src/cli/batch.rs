@@ -18,22 +18,31 @@ pub struct SweepCmd {
     /// Results folder.
     #[arg(long)]
     out: PathBuf,
-    /// Run only run N of the list (0-based; a Slurm array task).
-    #[arg(long, value_name = "N", conflicts_with_all = ["merge", "emit_slurm"])]
-    task: Option<usize>,
-    /// Only merge the results present (fails naming the missing ones).
-    #[arg(long, conflicts_with = "emit_slurm")]
-    merge: bool,
-    /// Write a Slurm job-array script for the list into DIR instead of
-    /// running it.
-    #[arg(long, value_name = "DIR")]
-    emit_slurm: Option<PathBuf>,
+    #[command(flatten)]
+    array: ArrayOpts,
     /// Rerun runs whose results are present.
     #[arg(long)]
     force: bool,
     /// Parallel runs (default: the machine's cores).
     #[arg(long)]
     jobs: Option<usize>,
+}
+
+/// How a command of many items (a sweep's runs, an exploration's points)
+/// runs as a Slurm job array: one item, the merge, or the scripts.
+#[derive(Args)]
+pub struct ArrayOpts {
+    /// Only item N (0-based: run N of the list, point N of the grid): a
+    /// Slurm array task.
+    #[arg(long, value_name = "N", conflicts_with_all = ["merge", "emit_slurm"])]
+    pub task: Option<usize>,
+    /// Only merge the results present (fails naming the missing ones).
+    #[arg(long, conflicts_with = "emit_slurm")]
+    pub merge: bool,
+    /// Write a Slurm job array (one task per item) and its merge into DIR
+    /// instead of running.
+    #[arg(long, value_name = "DIR")]
+    pub emit_slurm: Option<PathBuf>,
 }
 
 /// `jobs`, or the machine's cores.
@@ -55,7 +64,7 @@ fn print_slurm(dir: &Path, written: &[PathBuf], tasks: usize, then: &str) {
 /// `warpgen sweep`.
 pub fn sweep_cmd(a: SweepCmd) -> anyhow::Result<bool> {
     let runs = RunList::read(&a.list)?;
-    if let Some(dir) = a.emit_slurm {
+    if let Some(dir) = a.array.emit_slurm {
         let written = sweep::emit_slurm(&dir, &runs, &a.out, |l, o| {
             vec![
                 "sweep".into(),
@@ -69,7 +78,7 @@ pub fn sweep_cmd(a: SweepCmd) -> anyhow::Result<bool> {
         print_slurm(&dir, &written, runs.runs.len(), "merge");
         return Ok(true);
     }
-    if let Some(i) = a.task {
+    if let Some(i) = a.array.task {
         let r = sweep::run_task(&runs, &a.out, i)?;
         outln!(
             "run {i} ({}): {} in {:.1} s -> {}",
@@ -86,7 +95,7 @@ pub fn sweep_cmd(a: SweepCmd) -> anyhow::Result<bool> {
     std::fs::create_dir_all(&a.out)
         .with_context(|| format!("--out {}: cannot create the folder", a.out.display()))?;
     crate::output::check_output(&a.out.join("merged.json"), "sweep --out")?;
-    if !a.merge {
+    if !a.array.merge {
         sweep::precheck(&runs)?;
         let n = sweep::run_missing(&runs, &a.out, jobs_or_cores(a.jobs), a.force)?;
         eprintln!("ran {n} of {} runs", runs.runs.len());

@@ -43,4 +43,4 @@ mod tests;
 
 pub use charts::{BarChart, BarLineChart, Group, StackedChart, StackedX, PALETTE, SIZE};
 pub use panels::panels;
-pub use scatter::{pareto_front, pareto_svg};
+pub use scatter::{front_svg, pareto_front, pareto_svg};

@@ -1,6 +1,6 @@
-//! The Pareto view of `warpgen explore`: every point of a two-parameter
-//! sweep as (area, fmax), the Pareto front drawn through the points no
-//! other point beats on both.
+//! The Pareto views of `warpgen explore`: every point of a two-parameter
+//! sweep as (area, fmax), or every point as (area, benefit), the front
+//! drawn through the points no other point beats on both.
 
 use anyhow::{bail, Result};
 use plotters::prelude::*;
@@ -11,6 +11,24 @@ use crate::plot::layout::{auto_range, font, AXIS_FONT, TICK_FONT};
 /// An SVG of `points` (`(label, area um^2, fmax MHz)`), the Pareto front
 /// ([`pareto_front`]) in red and joined by a line.
 pub fn pareto_svg(title: &str, points: &[(String, f64, f64)]) -> Result<String> {
+    front_svg(
+        title,
+        ("area, memories in flip-flops (um^2)", "fmax (MHz)"),
+        points,
+        true,
+    )
+}
+
+/// An SVG of `points` (`(label, x, y)`) with axis descriptions `desc`
+/// (x, y), the front of the points no other beats in red and joined by a
+/// line: a smaller x is better, and a higher y when `higher_is_better`
+/// (else a lower one).
+pub fn front_svg(
+    title: &str,
+    desc: (&str, &str),
+    points: &[(String, f64, f64)],
+    higher_is_better: bool,
+) -> Result<String> {
     if points.is_empty() {
         bail!("plot: the Pareto view {title:?} has no points");
     }
@@ -20,7 +38,15 @@ pub fn pareto_svg(title: &str, points: &[(String, f64, f64)]) -> Result<String> 
     {
         bail!("plot: the Pareto view {title:?} has a value that is not finite");
     }
-    let front = pareto_front(points);
+    let front = if higher_is_better {
+        pareto_front(points)
+    } else {
+        let flipped: Vec<(String, f64, f64)> = points
+            .iter()
+            .map(|(l, x, y)| (l.clone(), *x, -*y))
+            .collect();
+        pareto_front(&flipped)
+    };
     let (x0, x1) = auto_range(points.iter().map(|p| p.1));
     let (y0, y1) = auto_range(points.iter().map(|p| p.2));
     let mut svg = String::new();
@@ -35,8 +61,8 @@ pub fn pareto_svg(title: &str, points: &[(String, f64, f64)]) -> Result<String> 
             .build_cartesian_2d(x0..x1, y0..y1)?;
         chart
             .configure_mesh()
-            .x_desc("area, memories in flip-flops (um^2)")
-            .y_desc("fmax (MHz)")
+            .x_desc(desc.0)
+            .y_desc(desc.1)
             .axis_desc_style(font(AXIS_FONT))
             .label_style(font(TICK_FONT))
             .draw()?;
