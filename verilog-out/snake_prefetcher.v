@@ -1175,12 +1175,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [4:0] kin;
     reg  [4:0] kiw;
     reg  [4:0] kmul;
-    reg  [31:0] mstride;
+    reg  [4:0] kmul_in;
+    reg  [4:0] kmul_iw;
     reg  [31:0] mt0;
     reg  [31:0] mt1;
     reg  [31:0] mt2;
     reg  [31:0] mt3;
     reg  [31:0] kaddr;
+    reg  [31:0] mi0;
+    reg  [31:0] mi1;
+    reg  [31:0] mi2;
+    reg  [31:0] mi3;
+    reg  [31:0] kaddr_iw;
     reg  cta_ok;
     reg  intra_ok;
     reg  inter_ok;
@@ -3933,47 +3939,66 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) cta_ok = ~|iw_same_cta | (inter_warp < jend);
     always @(*) inter_ok = ~hop_ok & ~intra_ok & pj_found & (pj_iw_cnt >= two_two) & (kiw < iw_degree) & (inter_warp < n_warps) & cta_ok;
     always @(*) any_ok = hop_ok | intra_ok | inter_ok;
+    always @(*) kmul_in = kin + five_one;
+    always @(*) kmul_iw = kiw + five_one;
     always @(*) begin
         if (intra_ok) begin
-            kmul = kin + five_one;
+            kmul = kmul_in;
         end
         else begin
-            kmul = kiw + five_one;
-        end
-    end
-    always @(*) begin
-        if (intra_ok) begin
-            mstride = pj_intra;
-        end
-        else begin
-            mstride = pj_iw_stride;
+            kmul = kmul_iw;
         end
     end
     always @(*) begin
         mt0 = addr_zero;
-        if (kmul[32'h0]) begin
-            mt0 = mstride;
+        if (kmul_in[32'h0]) begin
+            mt0 = pj_intra;
         end
     end
     always @(*) begin
         mt1 = addr_zero;
-        if (kmul[32'h1]) begin
-            mt1 = mstride << sh_one;
+        if (kmul_in[32'h1]) begin
+            mt1 = pj_intra << sh_one;
         end
     end
     always @(*) begin
         mt2 = addr_zero;
-        if (kmul[32'h2]) begin
-            mt2 = mstride << sh_two;
+        if (kmul_in[32'h2]) begin
+            mt2 = pj_intra << sh_two;
         end
     end
     always @(*) begin
         mt3 = addr_zero;
-        if (kmul[32'h3]) begin
-            mt3 = mstride << sh_three;
+        if (kmul_in[32'h3]) begin
+            mt3 = pj_intra << sh_three;
         end
     end
     always @(*) kaddr = ja + mt0 + mt1 + mt2 + mt3;
+    always @(*) begin
+        mi0 = addr_zero;
+        if (kmul_iw[32'h0]) begin
+            mi0 = pj_iw_stride;
+        end
+    end
+    always @(*) begin
+        mi1 = addr_zero;
+        if (kmul_iw[32'h1]) begin
+            mi1 = pj_iw_stride << sh_one;
+        end
+    end
+    always @(*) begin
+        mi2 = addr_zero;
+        if (kmul_iw[32'h2]) begin
+            mi2 = pj_iw_stride << sh_two;
+        end
+    end
+    always @(*) begin
+        mi3 = addr_zero;
+        if (kmul_iw[32'h3]) begin
+            mi3 = pj_iw_stride << sh_three;
+        end
+    end
+    always @(*) kaddr_iw = ja + mi0 + mi1 + mi2 + mi3;
     always @(*) push = busy & ~halted & (hop_emit | intra_ok | inter_ok) & ~pfq__o_full;
     always @(*) hop_step = busy & ~halted & hop_ok & (~hop_emit | ~pfq__o_full);
     always @(*) job_end = busy & ~halted & ~any_ok;
@@ -3985,7 +4010,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             pf_a = kaddr;
         end
         else begin
-            pf_a = kaddr;
+            pf_a = kaddr_iw;
         end
     end
     always @(*) begin
