@@ -142,7 +142,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__0__valid;
     wire  ents__0__m_q;
     wire  ents__0__m_link;
-    wire  [15:0] ents__0__key;
+    wire  [7:0] ents__0__ones;
+    wire  [7:0] ents__0__ones_p1;
+    wire  ents__0__clr_now;
     wire  ents__0__m_cur;
     wire  ents__0__m_cur_w;
     wire  ents__0__usable;
@@ -213,7 +215,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__1__valid;
     wire  ents__1__m_q;
     wire  ents__1__m_link;
-    wire  [15:0] ents__1__key;
+    wire  [7:0] ents__1__ones;
+    wire  [7:0] ents__1__ones_p1;
+    wire  ents__1__clr_now;
     wire  ents__1__m_cur;
     wire  ents__1__m_cur_w;
     wire  ents__1__usable;
@@ -284,7 +288,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__2__valid;
     wire  ents__2__m_q;
     wire  ents__2__m_link;
-    wire  [15:0] ents__2__key;
+    wire  [7:0] ents__2__ones;
+    wire  [7:0] ents__2__ones_p1;
+    wire  ents__2__clr_now;
     wire  ents__2__m_cur;
     wire  ents__2__m_cur_w;
     wire  ents__2__usable;
@@ -355,7 +361,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__3__valid;
     wire  ents__3__m_q;
     wire  ents__3__m_link;
-    wire  [15:0] ents__3__key;
+    wire  [7:0] ents__3__ones;
+    wire  [7:0] ents__3__ones_p1;
+    wire  ents__3__clr_now;
     wire  ents__3__m_cur;
     wire  ents__3__m_cur_w;
     wire  ents__3__usable;
@@ -426,7 +434,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__4__valid;
     wire  ents__4__m_q;
     wire  ents__4__m_link;
-    wire  [15:0] ents__4__key;
+    wire  [7:0] ents__4__ones;
+    wire  [7:0] ents__4__ones_p1;
+    wire  ents__4__clr_now;
     wire  ents__4__m_cur;
     wire  ents__4__m_cur_w;
     wire  ents__4__usable;
@@ -497,7 +507,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__5__valid;
     wire  ents__5__m_q;
     wire  ents__5__m_link;
-    wire  [15:0] ents__5__key;
+    wire  [7:0] ents__5__ones;
+    wire  [7:0] ents__5__ones_p1;
+    wire  ents__5__clr_now;
     wire  ents__5__m_cur;
     wire  ents__5__m_cur_w;
     wire  ents__5__usable;
@@ -568,7 +580,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__6__valid;
     wire  ents__6__m_q;
     wire  ents__6__m_link;
-    wire  [15:0] ents__6__key;
+    wire  [7:0] ents__6__ones;
+    wire  [7:0] ents__6__ones_p1;
+    wire  ents__6__clr_now;
     wire  ents__6__m_cur;
     wire  ents__6__m_cur_w;
     wire  ents__6__usable;
@@ -639,7 +653,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__7__valid;
     wire  ents__7__m_q;
     wire  ents__7__m_link;
-    wire  [15:0] ents__7__key;
+    wire  [7:0] ents__7__ones;
+    wire  [7:0] ents__7__ones_p1;
+    wire  ents__7__clr_now;
     wire  ents__7__m_cur;
     wire  ents__7__m_cur_w;
     wire  ents__7__usable;
@@ -710,7 +726,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__8__valid;
     wire  ents__8__m_q;
     wire  ents__8__m_link;
-    wire  [15:0] ents__8__key;
+    wire  [7:0] ents__8__ones;
+    wire  [7:0] ents__8__ones_p1;
+    wire  ents__8__clr_now;
     wire  ents__8__m_cur;
     wire  ents__8__m_cur_w;
     wire  ents__8__usable;
@@ -781,7 +799,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__9__valid;
     wire  ents__9__m_q;
     wire  ents__9__m_link;
-    wire  [15:0] ents__9__key;
+    wire  [7:0] ents__9__ones;
+    wire  [7:0] ents__9__ones_p1;
+    wire  ents__9__clr_now;
     wire  ents__9__m_cur;
     wire  ents__9__m_cur_w;
     wire  ents__9__usable;
@@ -1155,12 +1175,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [4:0] kin;
     reg  [4:0] kiw;
     reg  [4:0] kmul;
-    reg  [31:0] mstride;
+    reg  [4:0] kmul_in;
+    reg  [4:0] kmul_iw;
     reg  [31:0] mt0;
     reg  [31:0] mt1;
     reg  [31:0] mt2;
     reg  [31:0] mt3;
     reg  [31:0] kaddr;
+    reg  [31:0] mi0;
+    reg  [31:0] mi1;
+    reg  [31:0] mi2;
+    reg  [31:0] mi3;
+    reg  [31:0] kaddr_iw;
     reg  cta_ok;
     reg  intra_ok;
     reg  inter_ok;
@@ -1263,7 +1289,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__0__valid),
         .m_q(ents__0__m_q),
         .m_link(ents__0__m_link),
-        .key(ents__0__key),
+        .ones(ents__0__ones),
+        .ones_p1(ents__0__ones_p1),
+        .clr_now(ents__0__clr_now),
         .m_cur(ents__0__m_cur),
         .m_cur_w(ents__0__m_cur_w),
         .usable(ents__0__usable),
@@ -1336,7 +1364,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__1__valid),
         .m_q(ents__1__m_q),
         .m_link(ents__1__m_link),
-        .key(ents__1__key),
+        .ones(ents__1__ones),
+        .ones_p1(ents__1__ones_p1),
+        .clr_now(ents__1__clr_now),
         .m_cur(ents__1__m_cur),
         .m_cur_w(ents__1__m_cur_w),
         .usable(ents__1__usable),
@@ -1409,7 +1439,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__2__valid),
         .m_q(ents__2__m_q),
         .m_link(ents__2__m_link),
-        .key(ents__2__key),
+        .ones(ents__2__ones),
+        .ones_p1(ents__2__ones_p1),
+        .clr_now(ents__2__clr_now),
         .m_cur(ents__2__m_cur),
         .m_cur_w(ents__2__m_cur_w),
         .usable(ents__2__usable),
@@ -1482,7 +1514,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__3__valid),
         .m_q(ents__3__m_q),
         .m_link(ents__3__m_link),
-        .key(ents__3__key),
+        .ones(ents__3__ones),
+        .ones_p1(ents__3__ones_p1),
+        .clr_now(ents__3__clr_now),
         .m_cur(ents__3__m_cur),
         .m_cur_w(ents__3__m_cur_w),
         .usable(ents__3__usable),
@@ -1555,7 +1589,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__4__valid),
         .m_q(ents__4__m_q),
         .m_link(ents__4__m_link),
-        .key(ents__4__key),
+        .ones(ents__4__ones),
+        .ones_p1(ents__4__ones_p1),
+        .clr_now(ents__4__clr_now),
         .m_cur(ents__4__m_cur),
         .m_cur_w(ents__4__m_cur_w),
         .usable(ents__4__usable),
@@ -1628,7 +1664,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__5__valid),
         .m_q(ents__5__m_q),
         .m_link(ents__5__m_link),
-        .key(ents__5__key),
+        .ones(ents__5__ones),
+        .ones_p1(ents__5__ones_p1),
+        .clr_now(ents__5__clr_now),
         .m_cur(ents__5__m_cur),
         .m_cur_w(ents__5__m_cur_w),
         .usable(ents__5__usable),
@@ -1701,7 +1739,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__6__valid),
         .m_q(ents__6__m_q),
         .m_link(ents__6__m_link),
-        .key(ents__6__key),
+        .ones(ents__6__ones),
+        .ones_p1(ents__6__ones_p1),
+        .clr_now(ents__6__clr_now),
         .m_cur(ents__6__m_cur),
         .m_cur_w(ents__6__m_cur_w),
         .usable(ents__6__usable),
@@ -1774,7 +1814,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__7__valid),
         .m_q(ents__7__m_q),
         .m_link(ents__7__m_link),
-        .key(ents__7__key),
+        .ones(ents__7__ones),
+        .ones_p1(ents__7__ones_p1),
+        .clr_now(ents__7__clr_now),
         .m_cur(ents__7__m_cur),
         .m_cur_w(ents__7__m_cur_w),
         .usable(ents__7__usable),
@@ -1847,7 +1889,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__8__valid),
         .m_q(ents__8__m_q),
         .m_link(ents__8__m_link),
-        .key(ents__8__key),
+        .ones(ents__8__ones),
+        .ones_p1(ents__8__ones_p1),
+        .clr_now(ents__8__clr_now),
         .m_cur(ents__8__m_cur),
         .m_cur_w(ents__8__m_cur_w),
         .usable(ents__8__usable),
@@ -1920,7 +1964,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__9__valid),
         .m_q(ents__9__m_q),
         .m_link(ents__9__m_link),
-        .key(ents__9__key),
+        .ones(ents__9__ones),
+        .ones_p1(ents__9__ones_p1),
+        .clr_now(ents__9__clr_now),
         .m_cur(ents__9__m_cur),
         .m_cur_w(ents__9__m_cur_w),
         .usable(ents__9__usable),
@@ -2869,34 +2915,34 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         vic_ok__0 = in_group__0;
-        if (in_group__0 & (ents__0__key < ents__0__key)) begin
+        if (in_group__0 & ((~(ents__0__clr_now ^ ents__0__clr_now) & ((ents__0__ones < ents__0__ones) | ((ents__0__ones == ents__0__ones) & (ents__0__rank > ents__0__rank)))) | (ents__0__clr_now & ~ents__0__clr_now & ((ents__0__ones < ents__0__ones_p1) | ((ents__0__ones == ents__0__ones_p1) & (ents__0__rank > ents__0__rank)))) | (~ents__0__clr_now & ents__0__clr_now & ((ents__0__ones_p1 < ents__0__ones) | ((ents__0__ones_p1 == ents__0__ones) & (ents__0__rank > ents__0__rank)))))) begin
             vic_ok__0 = 1'b0;
         end
-        if (in_group__1 & (ents__1__key < ents__0__key)) begin
+        if (in_group__1 & ((~(ents__1__clr_now ^ ents__0__clr_now) & ((ents__1__ones < ents__0__ones) | ((ents__1__ones == ents__0__ones) & (ents__1__rank > ents__0__rank)))) | (ents__1__clr_now & ~ents__0__clr_now & ((ents__1__ones < ents__0__ones_p1) | ((ents__1__ones == ents__0__ones_p1) & (ents__1__rank > ents__0__rank)))) | (~ents__1__clr_now & ents__0__clr_now & ((ents__1__ones_p1 < ents__0__ones) | ((ents__1__ones_p1 == ents__0__ones) & (ents__1__rank > ents__0__rank)))))) begin
             vic_ok__0 = 1'b0;
         end
-        if (in_group__2 & (ents__2__key < ents__0__key)) begin
+        if (in_group__2 & ((~(ents__2__clr_now ^ ents__0__clr_now) & ((ents__2__ones < ents__0__ones) | ((ents__2__ones == ents__0__ones) & (ents__2__rank > ents__0__rank)))) | (ents__2__clr_now & ~ents__0__clr_now & ((ents__2__ones < ents__0__ones_p1) | ((ents__2__ones == ents__0__ones_p1) & (ents__2__rank > ents__0__rank)))) | (~ents__2__clr_now & ents__0__clr_now & ((ents__2__ones_p1 < ents__0__ones) | ((ents__2__ones_p1 == ents__0__ones) & (ents__2__rank > ents__0__rank)))))) begin
             vic_ok__0 = 1'b0;
         end
-        if (in_group__3 & (ents__3__key < ents__0__key)) begin
+        if (in_group__3 & ((~(ents__3__clr_now ^ ents__0__clr_now) & ((ents__3__ones < ents__0__ones) | ((ents__3__ones == ents__0__ones) & (ents__3__rank > ents__0__rank)))) | (ents__3__clr_now & ~ents__0__clr_now & ((ents__3__ones < ents__0__ones_p1) | ((ents__3__ones == ents__0__ones_p1) & (ents__3__rank > ents__0__rank)))) | (~ents__3__clr_now & ents__0__clr_now & ((ents__3__ones_p1 < ents__0__ones) | ((ents__3__ones_p1 == ents__0__ones) & (ents__3__rank > ents__0__rank)))))) begin
             vic_ok__0 = 1'b0;
         end
-        if (in_group__4 & (ents__4__key < ents__0__key)) begin
+        if (in_group__4 & ((~(ents__4__clr_now ^ ents__0__clr_now) & ((ents__4__ones < ents__0__ones) | ((ents__4__ones == ents__0__ones) & (ents__4__rank > ents__0__rank)))) | (ents__4__clr_now & ~ents__0__clr_now & ((ents__4__ones < ents__0__ones_p1) | ((ents__4__ones == ents__0__ones_p1) & (ents__4__rank > ents__0__rank)))) | (~ents__4__clr_now & ents__0__clr_now & ((ents__4__ones_p1 < ents__0__ones) | ((ents__4__ones_p1 == ents__0__ones) & (ents__4__rank > ents__0__rank)))))) begin
             vic_ok__0 = 1'b0;
         end
-        if (in_group__5 & (ents__5__key < ents__0__key)) begin
+        if (in_group__5 & ((~(ents__5__clr_now ^ ents__0__clr_now) & ((ents__5__ones < ents__0__ones) | ((ents__5__ones == ents__0__ones) & (ents__5__rank > ents__0__rank)))) | (ents__5__clr_now & ~ents__0__clr_now & ((ents__5__ones < ents__0__ones_p1) | ((ents__5__ones == ents__0__ones_p1) & (ents__5__rank > ents__0__rank)))) | (~ents__5__clr_now & ents__0__clr_now & ((ents__5__ones_p1 < ents__0__ones) | ((ents__5__ones_p1 == ents__0__ones) & (ents__5__rank > ents__0__rank)))))) begin
             vic_ok__0 = 1'b0;
         end
-        if (in_group__6 & (ents__6__key < ents__0__key)) begin
+        if (in_group__6 & ((~(ents__6__clr_now ^ ents__0__clr_now) & ((ents__6__ones < ents__0__ones) | ((ents__6__ones == ents__0__ones) & (ents__6__rank > ents__0__rank)))) | (ents__6__clr_now & ~ents__0__clr_now & ((ents__6__ones < ents__0__ones_p1) | ((ents__6__ones == ents__0__ones_p1) & (ents__6__rank > ents__0__rank)))) | (~ents__6__clr_now & ents__0__clr_now & ((ents__6__ones_p1 < ents__0__ones) | ((ents__6__ones_p1 == ents__0__ones) & (ents__6__rank > ents__0__rank)))))) begin
             vic_ok__0 = 1'b0;
         end
-        if (in_group__7 & (ents__7__key < ents__0__key)) begin
+        if (in_group__7 & ((~(ents__7__clr_now ^ ents__0__clr_now) & ((ents__7__ones < ents__0__ones) | ((ents__7__ones == ents__0__ones) & (ents__7__rank > ents__0__rank)))) | (ents__7__clr_now & ~ents__0__clr_now & ((ents__7__ones < ents__0__ones_p1) | ((ents__7__ones == ents__0__ones_p1) & (ents__7__rank > ents__0__rank)))) | (~ents__7__clr_now & ents__0__clr_now & ((ents__7__ones_p1 < ents__0__ones) | ((ents__7__ones_p1 == ents__0__ones) & (ents__7__rank > ents__0__rank)))))) begin
             vic_ok__0 = 1'b0;
         end
-        if (in_group__8 & (ents__8__key < ents__0__key)) begin
+        if (in_group__8 & ((~(ents__8__clr_now ^ ents__0__clr_now) & ((ents__8__ones < ents__0__ones) | ((ents__8__ones == ents__0__ones) & (ents__8__rank > ents__0__rank)))) | (ents__8__clr_now & ~ents__0__clr_now & ((ents__8__ones < ents__0__ones_p1) | ((ents__8__ones == ents__0__ones_p1) & (ents__8__rank > ents__0__rank)))) | (~ents__8__clr_now & ents__0__clr_now & ((ents__8__ones_p1 < ents__0__ones) | ((ents__8__ones_p1 == ents__0__ones) & (ents__8__rank > ents__0__rank)))))) begin
             vic_ok__0 = 1'b0;
         end
-        if (in_group__9 & (ents__9__key < ents__0__key)) begin
+        if (in_group__9 & ((~(ents__9__clr_now ^ ents__0__clr_now) & ((ents__9__ones < ents__0__ones) | ((ents__9__ones == ents__0__ones) & (ents__9__rank > ents__0__rank)))) | (ents__9__clr_now & ~ents__0__clr_now & ((ents__9__ones < ents__0__ones_p1) | ((ents__9__ones == ents__0__ones_p1) & (ents__9__rank > ents__0__rank)))) | (~ents__9__clr_now & ents__0__clr_now & ((ents__9__ones_p1 < ents__0__ones) | ((ents__9__ones_p1 == ents__0__ones) & (ents__9__rank > ents__0__rank)))))) begin
             vic_ok__0 = 1'b0;
         end
     end
@@ -2910,34 +2956,34 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         vic_ok__1 = in_group__1;
-        if (in_group__0 & (ents__0__key < ents__1__key)) begin
+        if (in_group__0 & ((~(ents__0__clr_now ^ ents__1__clr_now) & ((ents__0__ones < ents__1__ones) | ((ents__0__ones == ents__1__ones) & (ents__0__rank > ents__1__rank)))) | (ents__0__clr_now & ~ents__1__clr_now & ((ents__0__ones < ents__1__ones_p1) | ((ents__0__ones == ents__1__ones_p1) & (ents__0__rank > ents__1__rank)))) | (~ents__0__clr_now & ents__1__clr_now & ((ents__0__ones_p1 < ents__1__ones) | ((ents__0__ones_p1 == ents__1__ones) & (ents__0__rank > ents__1__rank)))))) begin
             vic_ok__1 = 1'b0;
         end
-        if (in_group__1 & (ents__1__key < ents__1__key)) begin
+        if (in_group__1 & ((~(ents__1__clr_now ^ ents__1__clr_now) & ((ents__1__ones < ents__1__ones) | ((ents__1__ones == ents__1__ones) & (ents__1__rank > ents__1__rank)))) | (ents__1__clr_now & ~ents__1__clr_now & ((ents__1__ones < ents__1__ones_p1) | ((ents__1__ones == ents__1__ones_p1) & (ents__1__rank > ents__1__rank)))) | (~ents__1__clr_now & ents__1__clr_now & ((ents__1__ones_p1 < ents__1__ones) | ((ents__1__ones_p1 == ents__1__ones) & (ents__1__rank > ents__1__rank)))))) begin
             vic_ok__1 = 1'b0;
         end
-        if (in_group__2 & (ents__2__key < ents__1__key)) begin
+        if (in_group__2 & ((~(ents__2__clr_now ^ ents__1__clr_now) & ((ents__2__ones < ents__1__ones) | ((ents__2__ones == ents__1__ones) & (ents__2__rank > ents__1__rank)))) | (ents__2__clr_now & ~ents__1__clr_now & ((ents__2__ones < ents__1__ones_p1) | ((ents__2__ones == ents__1__ones_p1) & (ents__2__rank > ents__1__rank)))) | (~ents__2__clr_now & ents__1__clr_now & ((ents__2__ones_p1 < ents__1__ones) | ((ents__2__ones_p1 == ents__1__ones) & (ents__2__rank > ents__1__rank)))))) begin
             vic_ok__1 = 1'b0;
         end
-        if (in_group__3 & (ents__3__key < ents__1__key)) begin
+        if (in_group__3 & ((~(ents__3__clr_now ^ ents__1__clr_now) & ((ents__3__ones < ents__1__ones) | ((ents__3__ones == ents__1__ones) & (ents__3__rank > ents__1__rank)))) | (ents__3__clr_now & ~ents__1__clr_now & ((ents__3__ones < ents__1__ones_p1) | ((ents__3__ones == ents__1__ones_p1) & (ents__3__rank > ents__1__rank)))) | (~ents__3__clr_now & ents__1__clr_now & ((ents__3__ones_p1 < ents__1__ones) | ((ents__3__ones_p1 == ents__1__ones) & (ents__3__rank > ents__1__rank)))))) begin
             vic_ok__1 = 1'b0;
         end
-        if (in_group__4 & (ents__4__key < ents__1__key)) begin
+        if (in_group__4 & ((~(ents__4__clr_now ^ ents__1__clr_now) & ((ents__4__ones < ents__1__ones) | ((ents__4__ones == ents__1__ones) & (ents__4__rank > ents__1__rank)))) | (ents__4__clr_now & ~ents__1__clr_now & ((ents__4__ones < ents__1__ones_p1) | ((ents__4__ones == ents__1__ones_p1) & (ents__4__rank > ents__1__rank)))) | (~ents__4__clr_now & ents__1__clr_now & ((ents__4__ones_p1 < ents__1__ones) | ((ents__4__ones_p1 == ents__1__ones) & (ents__4__rank > ents__1__rank)))))) begin
             vic_ok__1 = 1'b0;
         end
-        if (in_group__5 & (ents__5__key < ents__1__key)) begin
+        if (in_group__5 & ((~(ents__5__clr_now ^ ents__1__clr_now) & ((ents__5__ones < ents__1__ones) | ((ents__5__ones == ents__1__ones) & (ents__5__rank > ents__1__rank)))) | (ents__5__clr_now & ~ents__1__clr_now & ((ents__5__ones < ents__1__ones_p1) | ((ents__5__ones == ents__1__ones_p1) & (ents__5__rank > ents__1__rank)))) | (~ents__5__clr_now & ents__1__clr_now & ((ents__5__ones_p1 < ents__1__ones) | ((ents__5__ones_p1 == ents__1__ones) & (ents__5__rank > ents__1__rank)))))) begin
             vic_ok__1 = 1'b0;
         end
-        if (in_group__6 & (ents__6__key < ents__1__key)) begin
+        if (in_group__6 & ((~(ents__6__clr_now ^ ents__1__clr_now) & ((ents__6__ones < ents__1__ones) | ((ents__6__ones == ents__1__ones) & (ents__6__rank > ents__1__rank)))) | (ents__6__clr_now & ~ents__1__clr_now & ((ents__6__ones < ents__1__ones_p1) | ((ents__6__ones == ents__1__ones_p1) & (ents__6__rank > ents__1__rank)))) | (~ents__6__clr_now & ents__1__clr_now & ((ents__6__ones_p1 < ents__1__ones) | ((ents__6__ones_p1 == ents__1__ones) & (ents__6__rank > ents__1__rank)))))) begin
             vic_ok__1 = 1'b0;
         end
-        if (in_group__7 & (ents__7__key < ents__1__key)) begin
+        if (in_group__7 & ((~(ents__7__clr_now ^ ents__1__clr_now) & ((ents__7__ones < ents__1__ones) | ((ents__7__ones == ents__1__ones) & (ents__7__rank > ents__1__rank)))) | (ents__7__clr_now & ~ents__1__clr_now & ((ents__7__ones < ents__1__ones_p1) | ((ents__7__ones == ents__1__ones_p1) & (ents__7__rank > ents__1__rank)))) | (~ents__7__clr_now & ents__1__clr_now & ((ents__7__ones_p1 < ents__1__ones) | ((ents__7__ones_p1 == ents__1__ones) & (ents__7__rank > ents__1__rank)))))) begin
             vic_ok__1 = 1'b0;
         end
-        if (in_group__8 & (ents__8__key < ents__1__key)) begin
+        if (in_group__8 & ((~(ents__8__clr_now ^ ents__1__clr_now) & ((ents__8__ones < ents__1__ones) | ((ents__8__ones == ents__1__ones) & (ents__8__rank > ents__1__rank)))) | (ents__8__clr_now & ~ents__1__clr_now & ((ents__8__ones < ents__1__ones_p1) | ((ents__8__ones == ents__1__ones_p1) & (ents__8__rank > ents__1__rank)))) | (~ents__8__clr_now & ents__1__clr_now & ((ents__8__ones_p1 < ents__1__ones) | ((ents__8__ones_p1 == ents__1__ones) & (ents__8__rank > ents__1__rank)))))) begin
             vic_ok__1 = 1'b0;
         end
-        if (in_group__9 & (ents__9__key < ents__1__key)) begin
+        if (in_group__9 & ((~(ents__9__clr_now ^ ents__1__clr_now) & ((ents__9__ones < ents__1__ones) | ((ents__9__ones == ents__1__ones) & (ents__9__rank > ents__1__rank)))) | (ents__9__clr_now & ~ents__1__clr_now & ((ents__9__ones < ents__1__ones_p1) | ((ents__9__ones == ents__1__ones_p1) & (ents__9__rank > ents__1__rank)))) | (~ents__9__clr_now & ents__1__clr_now & ((ents__9__ones_p1 < ents__1__ones) | ((ents__9__ones_p1 == ents__1__ones) & (ents__9__rank > ents__1__rank)))))) begin
             vic_ok__1 = 1'b0;
         end
     end
@@ -2951,34 +2997,34 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         vic_ok__2 = in_group__2;
-        if (in_group__0 & (ents__0__key < ents__2__key)) begin
+        if (in_group__0 & ((~(ents__0__clr_now ^ ents__2__clr_now) & ((ents__0__ones < ents__2__ones) | ((ents__0__ones == ents__2__ones) & (ents__0__rank > ents__2__rank)))) | (ents__0__clr_now & ~ents__2__clr_now & ((ents__0__ones < ents__2__ones_p1) | ((ents__0__ones == ents__2__ones_p1) & (ents__0__rank > ents__2__rank)))) | (~ents__0__clr_now & ents__2__clr_now & ((ents__0__ones_p1 < ents__2__ones) | ((ents__0__ones_p1 == ents__2__ones) & (ents__0__rank > ents__2__rank)))))) begin
             vic_ok__2 = 1'b0;
         end
-        if (in_group__1 & (ents__1__key < ents__2__key)) begin
+        if (in_group__1 & ((~(ents__1__clr_now ^ ents__2__clr_now) & ((ents__1__ones < ents__2__ones) | ((ents__1__ones == ents__2__ones) & (ents__1__rank > ents__2__rank)))) | (ents__1__clr_now & ~ents__2__clr_now & ((ents__1__ones < ents__2__ones_p1) | ((ents__1__ones == ents__2__ones_p1) & (ents__1__rank > ents__2__rank)))) | (~ents__1__clr_now & ents__2__clr_now & ((ents__1__ones_p1 < ents__2__ones) | ((ents__1__ones_p1 == ents__2__ones) & (ents__1__rank > ents__2__rank)))))) begin
             vic_ok__2 = 1'b0;
         end
-        if (in_group__2 & (ents__2__key < ents__2__key)) begin
+        if (in_group__2 & ((~(ents__2__clr_now ^ ents__2__clr_now) & ((ents__2__ones < ents__2__ones) | ((ents__2__ones == ents__2__ones) & (ents__2__rank > ents__2__rank)))) | (ents__2__clr_now & ~ents__2__clr_now & ((ents__2__ones < ents__2__ones_p1) | ((ents__2__ones == ents__2__ones_p1) & (ents__2__rank > ents__2__rank)))) | (~ents__2__clr_now & ents__2__clr_now & ((ents__2__ones_p1 < ents__2__ones) | ((ents__2__ones_p1 == ents__2__ones) & (ents__2__rank > ents__2__rank)))))) begin
             vic_ok__2 = 1'b0;
         end
-        if (in_group__3 & (ents__3__key < ents__2__key)) begin
+        if (in_group__3 & ((~(ents__3__clr_now ^ ents__2__clr_now) & ((ents__3__ones < ents__2__ones) | ((ents__3__ones == ents__2__ones) & (ents__3__rank > ents__2__rank)))) | (ents__3__clr_now & ~ents__2__clr_now & ((ents__3__ones < ents__2__ones_p1) | ((ents__3__ones == ents__2__ones_p1) & (ents__3__rank > ents__2__rank)))) | (~ents__3__clr_now & ents__2__clr_now & ((ents__3__ones_p1 < ents__2__ones) | ((ents__3__ones_p1 == ents__2__ones) & (ents__3__rank > ents__2__rank)))))) begin
             vic_ok__2 = 1'b0;
         end
-        if (in_group__4 & (ents__4__key < ents__2__key)) begin
+        if (in_group__4 & ((~(ents__4__clr_now ^ ents__2__clr_now) & ((ents__4__ones < ents__2__ones) | ((ents__4__ones == ents__2__ones) & (ents__4__rank > ents__2__rank)))) | (ents__4__clr_now & ~ents__2__clr_now & ((ents__4__ones < ents__2__ones_p1) | ((ents__4__ones == ents__2__ones_p1) & (ents__4__rank > ents__2__rank)))) | (~ents__4__clr_now & ents__2__clr_now & ((ents__4__ones_p1 < ents__2__ones) | ((ents__4__ones_p1 == ents__2__ones) & (ents__4__rank > ents__2__rank)))))) begin
             vic_ok__2 = 1'b0;
         end
-        if (in_group__5 & (ents__5__key < ents__2__key)) begin
+        if (in_group__5 & ((~(ents__5__clr_now ^ ents__2__clr_now) & ((ents__5__ones < ents__2__ones) | ((ents__5__ones == ents__2__ones) & (ents__5__rank > ents__2__rank)))) | (ents__5__clr_now & ~ents__2__clr_now & ((ents__5__ones < ents__2__ones_p1) | ((ents__5__ones == ents__2__ones_p1) & (ents__5__rank > ents__2__rank)))) | (~ents__5__clr_now & ents__2__clr_now & ((ents__5__ones_p1 < ents__2__ones) | ((ents__5__ones_p1 == ents__2__ones) & (ents__5__rank > ents__2__rank)))))) begin
             vic_ok__2 = 1'b0;
         end
-        if (in_group__6 & (ents__6__key < ents__2__key)) begin
+        if (in_group__6 & ((~(ents__6__clr_now ^ ents__2__clr_now) & ((ents__6__ones < ents__2__ones) | ((ents__6__ones == ents__2__ones) & (ents__6__rank > ents__2__rank)))) | (ents__6__clr_now & ~ents__2__clr_now & ((ents__6__ones < ents__2__ones_p1) | ((ents__6__ones == ents__2__ones_p1) & (ents__6__rank > ents__2__rank)))) | (~ents__6__clr_now & ents__2__clr_now & ((ents__6__ones_p1 < ents__2__ones) | ((ents__6__ones_p1 == ents__2__ones) & (ents__6__rank > ents__2__rank)))))) begin
             vic_ok__2 = 1'b0;
         end
-        if (in_group__7 & (ents__7__key < ents__2__key)) begin
+        if (in_group__7 & ((~(ents__7__clr_now ^ ents__2__clr_now) & ((ents__7__ones < ents__2__ones) | ((ents__7__ones == ents__2__ones) & (ents__7__rank > ents__2__rank)))) | (ents__7__clr_now & ~ents__2__clr_now & ((ents__7__ones < ents__2__ones_p1) | ((ents__7__ones == ents__2__ones_p1) & (ents__7__rank > ents__2__rank)))) | (~ents__7__clr_now & ents__2__clr_now & ((ents__7__ones_p1 < ents__2__ones) | ((ents__7__ones_p1 == ents__2__ones) & (ents__7__rank > ents__2__rank)))))) begin
             vic_ok__2 = 1'b0;
         end
-        if (in_group__8 & (ents__8__key < ents__2__key)) begin
+        if (in_group__8 & ((~(ents__8__clr_now ^ ents__2__clr_now) & ((ents__8__ones < ents__2__ones) | ((ents__8__ones == ents__2__ones) & (ents__8__rank > ents__2__rank)))) | (ents__8__clr_now & ~ents__2__clr_now & ((ents__8__ones < ents__2__ones_p1) | ((ents__8__ones == ents__2__ones_p1) & (ents__8__rank > ents__2__rank)))) | (~ents__8__clr_now & ents__2__clr_now & ((ents__8__ones_p1 < ents__2__ones) | ((ents__8__ones_p1 == ents__2__ones) & (ents__8__rank > ents__2__rank)))))) begin
             vic_ok__2 = 1'b0;
         end
-        if (in_group__9 & (ents__9__key < ents__2__key)) begin
+        if (in_group__9 & ((~(ents__9__clr_now ^ ents__2__clr_now) & ((ents__9__ones < ents__2__ones) | ((ents__9__ones == ents__2__ones) & (ents__9__rank > ents__2__rank)))) | (ents__9__clr_now & ~ents__2__clr_now & ((ents__9__ones < ents__2__ones_p1) | ((ents__9__ones == ents__2__ones_p1) & (ents__9__rank > ents__2__rank)))) | (~ents__9__clr_now & ents__2__clr_now & ((ents__9__ones_p1 < ents__2__ones) | ((ents__9__ones_p1 == ents__2__ones) & (ents__9__rank > ents__2__rank)))))) begin
             vic_ok__2 = 1'b0;
         end
     end
@@ -2992,34 +3038,34 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         vic_ok__3 = in_group__3;
-        if (in_group__0 & (ents__0__key < ents__3__key)) begin
+        if (in_group__0 & ((~(ents__0__clr_now ^ ents__3__clr_now) & ((ents__0__ones < ents__3__ones) | ((ents__0__ones == ents__3__ones) & (ents__0__rank > ents__3__rank)))) | (ents__0__clr_now & ~ents__3__clr_now & ((ents__0__ones < ents__3__ones_p1) | ((ents__0__ones == ents__3__ones_p1) & (ents__0__rank > ents__3__rank)))) | (~ents__0__clr_now & ents__3__clr_now & ((ents__0__ones_p1 < ents__3__ones) | ((ents__0__ones_p1 == ents__3__ones) & (ents__0__rank > ents__3__rank)))))) begin
             vic_ok__3 = 1'b0;
         end
-        if (in_group__1 & (ents__1__key < ents__3__key)) begin
+        if (in_group__1 & ((~(ents__1__clr_now ^ ents__3__clr_now) & ((ents__1__ones < ents__3__ones) | ((ents__1__ones == ents__3__ones) & (ents__1__rank > ents__3__rank)))) | (ents__1__clr_now & ~ents__3__clr_now & ((ents__1__ones < ents__3__ones_p1) | ((ents__1__ones == ents__3__ones_p1) & (ents__1__rank > ents__3__rank)))) | (~ents__1__clr_now & ents__3__clr_now & ((ents__1__ones_p1 < ents__3__ones) | ((ents__1__ones_p1 == ents__3__ones) & (ents__1__rank > ents__3__rank)))))) begin
             vic_ok__3 = 1'b0;
         end
-        if (in_group__2 & (ents__2__key < ents__3__key)) begin
+        if (in_group__2 & ((~(ents__2__clr_now ^ ents__3__clr_now) & ((ents__2__ones < ents__3__ones) | ((ents__2__ones == ents__3__ones) & (ents__2__rank > ents__3__rank)))) | (ents__2__clr_now & ~ents__3__clr_now & ((ents__2__ones < ents__3__ones_p1) | ((ents__2__ones == ents__3__ones_p1) & (ents__2__rank > ents__3__rank)))) | (~ents__2__clr_now & ents__3__clr_now & ((ents__2__ones_p1 < ents__3__ones) | ((ents__2__ones_p1 == ents__3__ones) & (ents__2__rank > ents__3__rank)))))) begin
             vic_ok__3 = 1'b0;
         end
-        if (in_group__3 & (ents__3__key < ents__3__key)) begin
+        if (in_group__3 & ((~(ents__3__clr_now ^ ents__3__clr_now) & ((ents__3__ones < ents__3__ones) | ((ents__3__ones == ents__3__ones) & (ents__3__rank > ents__3__rank)))) | (ents__3__clr_now & ~ents__3__clr_now & ((ents__3__ones < ents__3__ones_p1) | ((ents__3__ones == ents__3__ones_p1) & (ents__3__rank > ents__3__rank)))) | (~ents__3__clr_now & ents__3__clr_now & ((ents__3__ones_p1 < ents__3__ones) | ((ents__3__ones_p1 == ents__3__ones) & (ents__3__rank > ents__3__rank)))))) begin
             vic_ok__3 = 1'b0;
         end
-        if (in_group__4 & (ents__4__key < ents__3__key)) begin
+        if (in_group__4 & ((~(ents__4__clr_now ^ ents__3__clr_now) & ((ents__4__ones < ents__3__ones) | ((ents__4__ones == ents__3__ones) & (ents__4__rank > ents__3__rank)))) | (ents__4__clr_now & ~ents__3__clr_now & ((ents__4__ones < ents__3__ones_p1) | ((ents__4__ones == ents__3__ones_p1) & (ents__4__rank > ents__3__rank)))) | (~ents__4__clr_now & ents__3__clr_now & ((ents__4__ones_p1 < ents__3__ones) | ((ents__4__ones_p1 == ents__3__ones) & (ents__4__rank > ents__3__rank)))))) begin
             vic_ok__3 = 1'b0;
         end
-        if (in_group__5 & (ents__5__key < ents__3__key)) begin
+        if (in_group__5 & ((~(ents__5__clr_now ^ ents__3__clr_now) & ((ents__5__ones < ents__3__ones) | ((ents__5__ones == ents__3__ones) & (ents__5__rank > ents__3__rank)))) | (ents__5__clr_now & ~ents__3__clr_now & ((ents__5__ones < ents__3__ones_p1) | ((ents__5__ones == ents__3__ones_p1) & (ents__5__rank > ents__3__rank)))) | (~ents__5__clr_now & ents__3__clr_now & ((ents__5__ones_p1 < ents__3__ones) | ((ents__5__ones_p1 == ents__3__ones) & (ents__5__rank > ents__3__rank)))))) begin
             vic_ok__3 = 1'b0;
         end
-        if (in_group__6 & (ents__6__key < ents__3__key)) begin
+        if (in_group__6 & ((~(ents__6__clr_now ^ ents__3__clr_now) & ((ents__6__ones < ents__3__ones) | ((ents__6__ones == ents__3__ones) & (ents__6__rank > ents__3__rank)))) | (ents__6__clr_now & ~ents__3__clr_now & ((ents__6__ones < ents__3__ones_p1) | ((ents__6__ones == ents__3__ones_p1) & (ents__6__rank > ents__3__rank)))) | (~ents__6__clr_now & ents__3__clr_now & ((ents__6__ones_p1 < ents__3__ones) | ((ents__6__ones_p1 == ents__3__ones) & (ents__6__rank > ents__3__rank)))))) begin
             vic_ok__3 = 1'b0;
         end
-        if (in_group__7 & (ents__7__key < ents__3__key)) begin
+        if (in_group__7 & ((~(ents__7__clr_now ^ ents__3__clr_now) & ((ents__7__ones < ents__3__ones) | ((ents__7__ones == ents__3__ones) & (ents__7__rank > ents__3__rank)))) | (ents__7__clr_now & ~ents__3__clr_now & ((ents__7__ones < ents__3__ones_p1) | ((ents__7__ones == ents__3__ones_p1) & (ents__7__rank > ents__3__rank)))) | (~ents__7__clr_now & ents__3__clr_now & ((ents__7__ones_p1 < ents__3__ones) | ((ents__7__ones_p1 == ents__3__ones) & (ents__7__rank > ents__3__rank)))))) begin
             vic_ok__3 = 1'b0;
         end
-        if (in_group__8 & (ents__8__key < ents__3__key)) begin
+        if (in_group__8 & ((~(ents__8__clr_now ^ ents__3__clr_now) & ((ents__8__ones < ents__3__ones) | ((ents__8__ones == ents__3__ones) & (ents__8__rank > ents__3__rank)))) | (ents__8__clr_now & ~ents__3__clr_now & ((ents__8__ones < ents__3__ones_p1) | ((ents__8__ones == ents__3__ones_p1) & (ents__8__rank > ents__3__rank)))) | (~ents__8__clr_now & ents__3__clr_now & ((ents__8__ones_p1 < ents__3__ones) | ((ents__8__ones_p1 == ents__3__ones) & (ents__8__rank > ents__3__rank)))))) begin
             vic_ok__3 = 1'b0;
         end
-        if (in_group__9 & (ents__9__key < ents__3__key)) begin
+        if (in_group__9 & ((~(ents__9__clr_now ^ ents__3__clr_now) & ((ents__9__ones < ents__3__ones) | ((ents__9__ones == ents__3__ones) & (ents__9__rank > ents__3__rank)))) | (ents__9__clr_now & ~ents__3__clr_now & ((ents__9__ones < ents__3__ones_p1) | ((ents__9__ones == ents__3__ones_p1) & (ents__9__rank > ents__3__rank)))) | (~ents__9__clr_now & ents__3__clr_now & ((ents__9__ones_p1 < ents__3__ones) | ((ents__9__ones_p1 == ents__3__ones) & (ents__9__rank > ents__3__rank)))))) begin
             vic_ok__3 = 1'b0;
         end
     end
@@ -3033,34 +3079,34 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         vic_ok__4 = in_group__4;
-        if (in_group__0 & (ents__0__key < ents__4__key)) begin
+        if (in_group__0 & ((~(ents__0__clr_now ^ ents__4__clr_now) & ((ents__0__ones < ents__4__ones) | ((ents__0__ones == ents__4__ones) & (ents__0__rank > ents__4__rank)))) | (ents__0__clr_now & ~ents__4__clr_now & ((ents__0__ones < ents__4__ones_p1) | ((ents__0__ones == ents__4__ones_p1) & (ents__0__rank > ents__4__rank)))) | (~ents__0__clr_now & ents__4__clr_now & ((ents__0__ones_p1 < ents__4__ones) | ((ents__0__ones_p1 == ents__4__ones) & (ents__0__rank > ents__4__rank)))))) begin
             vic_ok__4 = 1'b0;
         end
-        if (in_group__1 & (ents__1__key < ents__4__key)) begin
+        if (in_group__1 & ((~(ents__1__clr_now ^ ents__4__clr_now) & ((ents__1__ones < ents__4__ones) | ((ents__1__ones == ents__4__ones) & (ents__1__rank > ents__4__rank)))) | (ents__1__clr_now & ~ents__4__clr_now & ((ents__1__ones < ents__4__ones_p1) | ((ents__1__ones == ents__4__ones_p1) & (ents__1__rank > ents__4__rank)))) | (~ents__1__clr_now & ents__4__clr_now & ((ents__1__ones_p1 < ents__4__ones) | ((ents__1__ones_p1 == ents__4__ones) & (ents__1__rank > ents__4__rank)))))) begin
             vic_ok__4 = 1'b0;
         end
-        if (in_group__2 & (ents__2__key < ents__4__key)) begin
+        if (in_group__2 & ((~(ents__2__clr_now ^ ents__4__clr_now) & ((ents__2__ones < ents__4__ones) | ((ents__2__ones == ents__4__ones) & (ents__2__rank > ents__4__rank)))) | (ents__2__clr_now & ~ents__4__clr_now & ((ents__2__ones < ents__4__ones_p1) | ((ents__2__ones == ents__4__ones_p1) & (ents__2__rank > ents__4__rank)))) | (~ents__2__clr_now & ents__4__clr_now & ((ents__2__ones_p1 < ents__4__ones) | ((ents__2__ones_p1 == ents__4__ones) & (ents__2__rank > ents__4__rank)))))) begin
             vic_ok__4 = 1'b0;
         end
-        if (in_group__3 & (ents__3__key < ents__4__key)) begin
+        if (in_group__3 & ((~(ents__3__clr_now ^ ents__4__clr_now) & ((ents__3__ones < ents__4__ones) | ((ents__3__ones == ents__4__ones) & (ents__3__rank > ents__4__rank)))) | (ents__3__clr_now & ~ents__4__clr_now & ((ents__3__ones < ents__4__ones_p1) | ((ents__3__ones == ents__4__ones_p1) & (ents__3__rank > ents__4__rank)))) | (~ents__3__clr_now & ents__4__clr_now & ((ents__3__ones_p1 < ents__4__ones) | ((ents__3__ones_p1 == ents__4__ones) & (ents__3__rank > ents__4__rank)))))) begin
             vic_ok__4 = 1'b0;
         end
-        if (in_group__4 & (ents__4__key < ents__4__key)) begin
+        if (in_group__4 & ((~(ents__4__clr_now ^ ents__4__clr_now) & ((ents__4__ones < ents__4__ones) | ((ents__4__ones == ents__4__ones) & (ents__4__rank > ents__4__rank)))) | (ents__4__clr_now & ~ents__4__clr_now & ((ents__4__ones < ents__4__ones_p1) | ((ents__4__ones == ents__4__ones_p1) & (ents__4__rank > ents__4__rank)))) | (~ents__4__clr_now & ents__4__clr_now & ((ents__4__ones_p1 < ents__4__ones) | ((ents__4__ones_p1 == ents__4__ones) & (ents__4__rank > ents__4__rank)))))) begin
             vic_ok__4 = 1'b0;
         end
-        if (in_group__5 & (ents__5__key < ents__4__key)) begin
+        if (in_group__5 & ((~(ents__5__clr_now ^ ents__4__clr_now) & ((ents__5__ones < ents__4__ones) | ((ents__5__ones == ents__4__ones) & (ents__5__rank > ents__4__rank)))) | (ents__5__clr_now & ~ents__4__clr_now & ((ents__5__ones < ents__4__ones_p1) | ((ents__5__ones == ents__4__ones_p1) & (ents__5__rank > ents__4__rank)))) | (~ents__5__clr_now & ents__4__clr_now & ((ents__5__ones_p1 < ents__4__ones) | ((ents__5__ones_p1 == ents__4__ones) & (ents__5__rank > ents__4__rank)))))) begin
             vic_ok__4 = 1'b0;
         end
-        if (in_group__6 & (ents__6__key < ents__4__key)) begin
+        if (in_group__6 & ((~(ents__6__clr_now ^ ents__4__clr_now) & ((ents__6__ones < ents__4__ones) | ((ents__6__ones == ents__4__ones) & (ents__6__rank > ents__4__rank)))) | (ents__6__clr_now & ~ents__4__clr_now & ((ents__6__ones < ents__4__ones_p1) | ((ents__6__ones == ents__4__ones_p1) & (ents__6__rank > ents__4__rank)))) | (~ents__6__clr_now & ents__4__clr_now & ((ents__6__ones_p1 < ents__4__ones) | ((ents__6__ones_p1 == ents__4__ones) & (ents__6__rank > ents__4__rank)))))) begin
             vic_ok__4 = 1'b0;
         end
-        if (in_group__7 & (ents__7__key < ents__4__key)) begin
+        if (in_group__7 & ((~(ents__7__clr_now ^ ents__4__clr_now) & ((ents__7__ones < ents__4__ones) | ((ents__7__ones == ents__4__ones) & (ents__7__rank > ents__4__rank)))) | (ents__7__clr_now & ~ents__4__clr_now & ((ents__7__ones < ents__4__ones_p1) | ((ents__7__ones == ents__4__ones_p1) & (ents__7__rank > ents__4__rank)))) | (~ents__7__clr_now & ents__4__clr_now & ((ents__7__ones_p1 < ents__4__ones) | ((ents__7__ones_p1 == ents__4__ones) & (ents__7__rank > ents__4__rank)))))) begin
             vic_ok__4 = 1'b0;
         end
-        if (in_group__8 & (ents__8__key < ents__4__key)) begin
+        if (in_group__8 & ((~(ents__8__clr_now ^ ents__4__clr_now) & ((ents__8__ones < ents__4__ones) | ((ents__8__ones == ents__4__ones) & (ents__8__rank > ents__4__rank)))) | (ents__8__clr_now & ~ents__4__clr_now & ((ents__8__ones < ents__4__ones_p1) | ((ents__8__ones == ents__4__ones_p1) & (ents__8__rank > ents__4__rank)))) | (~ents__8__clr_now & ents__4__clr_now & ((ents__8__ones_p1 < ents__4__ones) | ((ents__8__ones_p1 == ents__4__ones) & (ents__8__rank > ents__4__rank)))))) begin
             vic_ok__4 = 1'b0;
         end
-        if (in_group__9 & (ents__9__key < ents__4__key)) begin
+        if (in_group__9 & ((~(ents__9__clr_now ^ ents__4__clr_now) & ((ents__9__ones < ents__4__ones) | ((ents__9__ones == ents__4__ones) & (ents__9__rank > ents__4__rank)))) | (ents__9__clr_now & ~ents__4__clr_now & ((ents__9__ones < ents__4__ones_p1) | ((ents__9__ones == ents__4__ones_p1) & (ents__9__rank > ents__4__rank)))) | (~ents__9__clr_now & ents__4__clr_now & ((ents__9__ones_p1 < ents__4__ones) | ((ents__9__ones_p1 == ents__4__ones) & (ents__9__rank > ents__4__rank)))))) begin
             vic_ok__4 = 1'b0;
         end
     end
@@ -3074,34 +3120,34 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         vic_ok__5 = in_group__5;
-        if (in_group__0 & (ents__0__key < ents__5__key)) begin
+        if (in_group__0 & ((~(ents__0__clr_now ^ ents__5__clr_now) & ((ents__0__ones < ents__5__ones) | ((ents__0__ones == ents__5__ones) & (ents__0__rank > ents__5__rank)))) | (ents__0__clr_now & ~ents__5__clr_now & ((ents__0__ones < ents__5__ones_p1) | ((ents__0__ones == ents__5__ones_p1) & (ents__0__rank > ents__5__rank)))) | (~ents__0__clr_now & ents__5__clr_now & ((ents__0__ones_p1 < ents__5__ones) | ((ents__0__ones_p1 == ents__5__ones) & (ents__0__rank > ents__5__rank)))))) begin
             vic_ok__5 = 1'b0;
         end
-        if (in_group__1 & (ents__1__key < ents__5__key)) begin
+        if (in_group__1 & ((~(ents__1__clr_now ^ ents__5__clr_now) & ((ents__1__ones < ents__5__ones) | ((ents__1__ones == ents__5__ones) & (ents__1__rank > ents__5__rank)))) | (ents__1__clr_now & ~ents__5__clr_now & ((ents__1__ones < ents__5__ones_p1) | ((ents__1__ones == ents__5__ones_p1) & (ents__1__rank > ents__5__rank)))) | (~ents__1__clr_now & ents__5__clr_now & ((ents__1__ones_p1 < ents__5__ones) | ((ents__1__ones_p1 == ents__5__ones) & (ents__1__rank > ents__5__rank)))))) begin
             vic_ok__5 = 1'b0;
         end
-        if (in_group__2 & (ents__2__key < ents__5__key)) begin
+        if (in_group__2 & ((~(ents__2__clr_now ^ ents__5__clr_now) & ((ents__2__ones < ents__5__ones) | ((ents__2__ones == ents__5__ones) & (ents__2__rank > ents__5__rank)))) | (ents__2__clr_now & ~ents__5__clr_now & ((ents__2__ones < ents__5__ones_p1) | ((ents__2__ones == ents__5__ones_p1) & (ents__2__rank > ents__5__rank)))) | (~ents__2__clr_now & ents__5__clr_now & ((ents__2__ones_p1 < ents__5__ones) | ((ents__2__ones_p1 == ents__5__ones) & (ents__2__rank > ents__5__rank)))))) begin
             vic_ok__5 = 1'b0;
         end
-        if (in_group__3 & (ents__3__key < ents__5__key)) begin
+        if (in_group__3 & ((~(ents__3__clr_now ^ ents__5__clr_now) & ((ents__3__ones < ents__5__ones) | ((ents__3__ones == ents__5__ones) & (ents__3__rank > ents__5__rank)))) | (ents__3__clr_now & ~ents__5__clr_now & ((ents__3__ones < ents__5__ones_p1) | ((ents__3__ones == ents__5__ones_p1) & (ents__3__rank > ents__5__rank)))) | (~ents__3__clr_now & ents__5__clr_now & ((ents__3__ones_p1 < ents__5__ones) | ((ents__3__ones_p1 == ents__5__ones) & (ents__3__rank > ents__5__rank)))))) begin
             vic_ok__5 = 1'b0;
         end
-        if (in_group__4 & (ents__4__key < ents__5__key)) begin
+        if (in_group__4 & ((~(ents__4__clr_now ^ ents__5__clr_now) & ((ents__4__ones < ents__5__ones) | ((ents__4__ones == ents__5__ones) & (ents__4__rank > ents__5__rank)))) | (ents__4__clr_now & ~ents__5__clr_now & ((ents__4__ones < ents__5__ones_p1) | ((ents__4__ones == ents__5__ones_p1) & (ents__4__rank > ents__5__rank)))) | (~ents__4__clr_now & ents__5__clr_now & ((ents__4__ones_p1 < ents__5__ones) | ((ents__4__ones_p1 == ents__5__ones) & (ents__4__rank > ents__5__rank)))))) begin
             vic_ok__5 = 1'b0;
         end
-        if (in_group__5 & (ents__5__key < ents__5__key)) begin
+        if (in_group__5 & ((~(ents__5__clr_now ^ ents__5__clr_now) & ((ents__5__ones < ents__5__ones) | ((ents__5__ones == ents__5__ones) & (ents__5__rank > ents__5__rank)))) | (ents__5__clr_now & ~ents__5__clr_now & ((ents__5__ones < ents__5__ones_p1) | ((ents__5__ones == ents__5__ones_p1) & (ents__5__rank > ents__5__rank)))) | (~ents__5__clr_now & ents__5__clr_now & ((ents__5__ones_p1 < ents__5__ones) | ((ents__5__ones_p1 == ents__5__ones) & (ents__5__rank > ents__5__rank)))))) begin
             vic_ok__5 = 1'b0;
         end
-        if (in_group__6 & (ents__6__key < ents__5__key)) begin
+        if (in_group__6 & ((~(ents__6__clr_now ^ ents__5__clr_now) & ((ents__6__ones < ents__5__ones) | ((ents__6__ones == ents__5__ones) & (ents__6__rank > ents__5__rank)))) | (ents__6__clr_now & ~ents__5__clr_now & ((ents__6__ones < ents__5__ones_p1) | ((ents__6__ones == ents__5__ones_p1) & (ents__6__rank > ents__5__rank)))) | (~ents__6__clr_now & ents__5__clr_now & ((ents__6__ones_p1 < ents__5__ones) | ((ents__6__ones_p1 == ents__5__ones) & (ents__6__rank > ents__5__rank)))))) begin
             vic_ok__5 = 1'b0;
         end
-        if (in_group__7 & (ents__7__key < ents__5__key)) begin
+        if (in_group__7 & ((~(ents__7__clr_now ^ ents__5__clr_now) & ((ents__7__ones < ents__5__ones) | ((ents__7__ones == ents__5__ones) & (ents__7__rank > ents__5__rank)))) | (ents__7__clr_now & ~ents__5__clr_now & ((ents__7__ones < ents__5__ones_p1) | ((ents__7__ones == ents__5__ones_p1) & (ents__7__rank > ents__5__rank)))) | (~ents__7__clr_now & ents__5__clr_now & ((ents__7__ones_p1 < ents__5__ones) | ((ents__7__ones_p1 == ents__5__ones) & (ents__7__rank > ents__5__rank)))))) begin
             vic_ok__5 = 1'b0;
         end
-        if (in_group__8 & (ents__8__key < ents__5__key)) begin
+        if (in_group__8 & ((~(ents__8__clr_now ^ ents__5__clr_now) & ((ents__8__ones < ents__5__ones) | ((ents__8__ones == ents__5__ones) & (ents__8__rank > ents__5__rank)))) | (ents__8__clr_now & ~ents__5__clr_now & ((ents__8__ones < ents__5__ones_p1) | ((ents__8__ones == ents__5__ones_p1) & (ents__8__rank > ents__5__rank)))) | (~ents__8__clr_now & ents__5__clr_now & ((ents__8__ones_p1 < ents__5__ones) | ((ents__8__ones_p1 == ents__5__ones) & (ents__8__rank > ents__5__rank)))))) begin
             vic_ok__5 = 1'b0;
         end
-        if (in_group__9 & (ents__9__key < ents__5__key)) begin
+        if (in_group__9 & ((~(ents__9__clr_now ^ ents__5__clr_now) & ((ents__9__ones < ents__5__ones) | ((ents__9__ones == ents__5__ones) & (ents__9__rank > ents__5__rank)))) | (ents__9__clr_now & ~ents__5__clr_now & ((ents__9__ones < ents__5__ones_p1) | ((ents__9__ones == ents__5__ones_p1) & (ents__9__rank > ents__5__rank)))) | (~ents__9__clr_now & ents__5__clr_now & ((ents__9__ones_p1 < ents__5__ones) | ((ents__9__ones_p1 == ents__5__ones) & (ents__9__rank > ents__5__rank)))))) begin
             vic_ok__5 = 1'b0;
         end
     end
@@ -3115,34 +3161,34 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         vic_ok__6 = in_group__6;
-        if (in_group__0 & (ents__0__key < ents__6__key)) begin
+        if (in_group__0 & ((~(ents__0__clr_now ^ ents__6__clr_now) & ((ents__0__ones < ents__6__ones) | ((ents__0__ones == ents__6__ones) & (ents__0__rank > ents__6__rank)))) | (ents__0__clr_now & ~ents__6__clr_now & ((ents__0__ones < ents__6__ones_p1) | ((ents__0__ones == ents__6__ones_p1) & (ents__0__rank > ents__6__rank)))) | (~ents__0__clr_now & ents__6__clr_now & ((ents__0__ones_p1 < ents__6__ones) | ((ents__0__ones_p1 == ents__6__ones) & (ents__0__rank > ents__6__rank)))))) begin
             vic_ok__6 = 1'b0;
         end
-        if (in_group__1 & (ents__1__key < ents__6__key)) begin
+        if (in_group__1 & ((~(ents__1__clr_now ^ ents__6__clr_now) & ((ents__1__ones < ents__6__ones) | ((ents__1__ones == ents__6__ones) & (ents__1__rank > ents__6__rank)))) | (ents__1__clr_now & ~ents__6__clr_now & ((ents__1__ones < ents__6__ones_p1) | ((ents__1__ones == ents__6__ones_p1) & (ents__1__rank > ents__6__rank)))) | (~ents__1__clr_now & ents__6__clr_now & ((ents__1__ones_p1 < ents__6__ones) | ((ents__1__ones_p1 == ents__6__ones) & (ents__1__rank > ents__6__rank)))))) begin
             vic_ok__6 = 1'b0;
         end
-        if (in_group__2 & (ents__2__key < ents__6__key)) begin
+        if (in_group__2 & ((~(ents__2__clr_now ^ ents__6__clr_now) & ((ents__2__ones < ents__6__ones) | ((ents__2__ones == ents__6__ones) & (ents__2__rank > ents__6__rank)))) | (ents__2__clr_now & ~ents__6__clr_now & ((ents__2__ones < ents__6__ones_p1) | ((ents__2__ones == ents__6__ones_p1) & (ents__2__rank > ents__6__rank)))) | (~ents__2__clr_now & ents__6__clr_now & ((ents__2__ones_p1 < ents__6__ones) | ((ents__2__ones_p1 == ents__6__ones) & (ents__2__rank > ents__6__rank)))))) begin
             vic_ok__6 = 1'b0;
         end
-        if (in_group__3 & (ents__3__key < ents__6__key)) begin
+        if (in_group__3 & ((~(ents__3__clr_now ^ ents__6__clr_now) & ((ents__3__ones < ents__6__ones) | ((ents__3__ones == ents__6__ones) & (ents__3__rank > ents__6__rank)))) | (ents__3__clr_now & ~ents__6__clr_now & ((ents__3__ones < ents__6__ones_p1) | ((ents__3__ones == ents__6__ones_p1) & (ents__3__rank > ents__6__rank)))) | (~ents__3__clr_now & ents__6__clr_now & ((ents__3__ones_p1 < ents__6__ones) | ((ents__3__ones_p1 == ents__6__ones) & (ents__3__rank > ents__6__rank)))))) begin
             vic_ok__6 = 1'b0;
         end
-        if (in_group__4 & (ents__4__key < ents__6__key)) begin
+        if (in_group__4 & ((~(ents__4__clr_now ^ ents__6__clr_now) & ((ents__4__ones < ents__6__ones) | ((ents__4__ones == ents__6__ones) & (ents__4__rank > ents__6__rank)))) | (ents__4__clr_now & ~ents__6__clr_now & ((ents__4__ones < ents__6__ones_p1) | ((ents__4__ones == ents__6__ones_p1) & (ents__4__rank > ents__6__rank)))) | (~ents__4__clr_now & ents__6__clr_now & ((ents__4__ones_p1 < ents__6__ones) | ((ents__4__ones_p1 == ents__6__ones) & (ents__4__rank > ents__6__rank)))))) begin
             vic_ok__6 = 1'b0;
         end
-        if (in_group__5 & (ents__5__key < ents__6__key)) begin
+        if (in_group__5 & ((~(ents__5__clr_now ^ ents__6__clr_now) & ((ents__5__ones < ents__6__ones) | ((ents__5__ones == ents__6__ones) & (ents__5__rank > ents__6__rank)))) | (ents__5__clr_now & ~ents__6__clr_now & ((ents__5__ones < ents__6__ones_p1) | ((ents__5__ones == ents__6__ones_p1) & (ents__5__rank > ents__6__rank)))) | (~ents__5__clr_now & ents__6__clr_now & ((ents__5__ones_p1 < ents__6__ones) | ((ents__5__ones_p1 == ents__6__ones) & (ents__5__rank > ents__6__rank)))))) begin
             vic_ok__6 = 1'b0;
         end
-        if (in_group__6 & (ents__6__key < ents__6__key)) begin
+        if (in_group__6 & ((~(ents__6__clr_now ^ ents__6__clr_now) & ((ents__6__ones < ents__6__ones) | ((ents__6__ones == ents__6__ones) & (ents__6__rank > ents__6__rank)))) | (ents__6__clr_now & ~ents__6__clr_now & ((ents__6__ones < ents__6__ones_p1) | ((ents__6__ones == ents__6__ones_p1) & (ents__6__rank > ents__6__rank)))) | (~ents__6__clr_now & ents__6__clr_now & ((ents__6__ones_p1 < ents__6__ones) | ((ents__6__ones_p1 == ents__6__ones) & (ents__6__rank > ents__6__rank)))))) begin
             vic_ok__6 = 1'b0;
         end
-        if (in_group__7 & (ents__7__key < ents__6__key)) begin
+        if (in_group__7 & ((~(ents__7__clr_now ^ ents__6__clr_now) & ((ents__7__ones < ents__6__ones) | ((ents__7__ones == ents__6__ones) & (ents__7__rank > ents__6__rank)))) | (ents__7__clr_now & ~ents__6__clr_now & ((ents__7__ones < ents__6__ones_p1) | ((ents__7__ones == ents__6__ones_p1) & (ents__7__rank > ents__6__rank)))) | (~ents__7__clr_now & ents__6__clr_now & ((ents__7__ones_p1 < ents__6__ones) | ((ents__7__ones_p1 == ents__6__ones) & (ents__7__rank > ents__6__rank)))))) begin
             vic_ok__6 = 1'b0;
         end
-        if (in_group__8 & (ents__8__key < ents__6__key)) begin
+        if (in_group__8 & ((~(ents__8__clr_now ^ ents__6__clr_now) & ((ents__8__ones < ents__6__ones) | ((ents__8__ones == ents__6__ones) & (ents__8__rank > ents__6__rank)))) | (ents__8__clr_now & ~ents__6__clr_now & ((ents__8__ones < ents__6__ones_p1) | ((ents__8__ones == ents__6__ones_p1) & (ents__8__rank > ents__6__rank)))) | (~ents__8__clr_now & ents__6__clr_now & ((ents__8__ones_p1 < ents__6__ones) | ((ents__8__ones_p1 == ents__6__ones) & (ents__8__rank > ents__6__rank)))))) begin
             vic_ok__6 = 1'b0;
         end
-        if (in_group__9 & (ents__9__key < ents__6__key)) begin
+        if (in_group__9 & ((~(ents__9__clr_now ^ ents__6__clr_now) & ((ents__9__ones < ents__6__ones) | ((ents__9__ones == ents__6__ones) & (ents__9__rank > ents__6__rank)))) | (ents__9__clr_now & ~ents__6__clr_now & ((ents__9__ones < ents__6__ones_p1) | ((ents__9__ones == ents__6__ones_p1) & (ents__9__rank > ents__6__rank)))) | (~ents__9__clr_now & ents__6__clr_now & ((ents__9__ones_p1 < ents__6__ones) | ((ents__9__ones_p1 == ents__6__ones) & (ents__9__rank > ents__6__rank)))))) begin
             vic_ok__6 = 1'b0;
         end
     end
@@ -3156,34 +3202,34 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         vic_ok__7 = in_group__7;
-        if (in_group__0 & (ents__0__key < ents__7__key)) begin
+        if (in_group__0 & ((~(ents__0__clr_now ^ ents__7__clr_now) & ((ents__0__ones < ents__7__ones) | ((ents__0__ones == ents__7__ones) & (ents__0__rank > ents__7__rank)))) | (ents__0__clr_now & ~ents__7__clr_now & ((ents__0__ones < ents__7__ones_p1) | ((ents__0__ones == ents__7__ones_p1) & (ents__0__rank > ents__7__rank)))) | (~ents__0__clr_now & ents__7__clr_now & ((ents__0__ones_p1 < ents__7__ones) | ((ents__0__ones_p1 == ents__7__ones) & (ents__0__rank > ents__7__rank)))))) begin
             vic_ok__7 = 1'b0;
         end
-        if (in_group__1 & (ents__1__key < ents__7__key)) begin
+        if (in_group__1 & ((~(ents__1__clr_now ^ ents__7__clr_now) & ((ents__1__ones < ents__7__ones) | ((ents__1__ones == ents__7__ones) & (ents__1__rank > ents__7__rank)))) | (ents__1__clr_now & ~ents__7__clr_now & ((ents__1__ones < ents__7__ones_p1) | ((ents__1__ones == ents__7__ones_p1) & (ents__1__rank > ents__7__rank)))) | (~ents__1__clr_now & ents__7__clr_now & ((ents__1__ones_p1 < ents__7__ones) | ((ents__1__ones_p1 == ents__7__ones) & (ents__1__rank > ents__7__rank)))))) begin
             vic_ok__7 = 1'b0;
         end
-        if (in_group__2 & (ents__2__key < ents__7__key)) begin
+        if (in_group__2 & ((~(ents__2__clr_now ^ ents__7__clr_now) & ((ents__2__ones < ents__7__ones) | ((ents__2__ones == ents__7__ones) & (ents__2__rank > ents__7__rank)))) | (ents__2__clr_now & ~ents__7__clr_now & ((ents__2__ones < ents__7__ones_p1) | ((ents__2__ones == ents__7__ones_p1) & (ents__2__rank > ents__7__rank)))) | (~ents__2__clr_now & ents__7__clr_now & ((ents__2__ones_p1 < ents__7__ones) | ((ents__2__ones_p1 == ents__7__ones) & (ents__2__rank > ents__7__rank)))))) begin
             vic_ok__7 = 1'b0;
         end
-        if (in_group__3 & (ents__3__key < ents__7__key)) begin
+        if (in_group__3 & ((~(ents__3__clr_now ^ ents__7__clr_now) & ((ents__3__ones < ents__7__ones) | ((ents__3__ones == ents__7__ones) & (ents__3__rank > ents__7__rank)))) | (ents__3__clr_now & ~ents__7__clr_now & ((ents__3__ones < ents__7__ones_p1) | ((ents__3__ones == ents__7__ones_p1) & (ents__3__rank > ents__7__rank)))) | (~ents__3__clr_now & ents__7__clr_now & ((ents__3__ones_p1 < ents__7__ones) | ((ents__3__ones_p1 == ents__7__ones) & (ents__3__rank > ents__7__rank)))))) begin
             vic_ok__7 = 1'b0;
         end
-        if (in_group__4 & (ents__4__key < ents__7__key)) begin
+        if (in_group__4 & ((~(ents__4__clr_now ^ ents__7__clr_now) & ((ents__4__ones < ents__7__ones) | ((ents__4__ones == ents__7__ones) & (ents__4__rank > ents__7__rank)))) | (ents__4__clr_now & ~ents__7__clr_now & ((ents__4__ones < ents__7__ones_p1) | ((ents__4__ones == ents__7__ones_p1) & (ents__4__rank > ents__7__rank)))) | (~ents__4__clr_now & ents__7__clr_now & ((ents__4__ones_p1 < ents__7__ones) | ((ents__4__ones_p1 == ents__7__ones) & (ents__4__rank > ents__7__rank)))))) begin
             vic_ok__7 = 1'b0;
         end
-        if (in_group__5 & (ents__5__key < ents__7__key)) begin
+        if (in_group__5 & ((~(ents__5__clr_now ^ ents__7__clr_now) & ((ents__5__ones < ents__7__ones) | ((ents__5__ones == ents__7__ones) & (ents__5__rank > ents__7__rank)))) | (ents__5__clr_now & ~ents__7__clr_now & ((ents__5__ones < ents__7__ones_p1) | ((ents__5__ones == ents__7__ones_p1) & (ents__5__rank > ents__7__rank)))) | (~ents__5__clr_now & ents__7__clr_now & ((ents__5__ones_p1 < ents__7__ones) | ((ents__5__ones_p1 == ents__7__ones) & (ents__5__rank > ents__7__rank)))))) begin
             vic_ok__7 = 1'b0;
         end
-        if (in_group__6 & (ents__6__key < ents__7__key)) begin
+        if (in_group__6 & ((~(ents__6__clr_now ^ ents__7__clr_now) & ((ents__6__ones < ents__7__ones) | ((ents__6__ones == ents__7__ones) & (ents__6__rank > ents__7__rank)))) | (ents__6__clr_now & ~ents__7__clr_now & ((ents__6__ones < ents__7__ones_p1) | ((ents__6__ones == ents__7__ones_p1) & (ents__6__rank > ents__7__rank)))) | (~ents__6__clr_now & ents__7__clr_now & ((ents__6__ones_p1 < ents__7__ones) | ((ents__6__ones_p1 == ents__7__ones) & (ents__6__rank > ents__7__rank)))))) begin
             vic_ok__7 = 1'b0;
         end
-        if (in_group__7 & (ents__7__key < ents__7__key)) begin
+        if (in_group__7 & ((~(ents__7__clr_now ^ ents__7__clr_now) & ((ents__7__ones < ents__7__ones) | ((ents__7__ones == ents__7__ones) & (ents__7__rank > ents__7__rank)))) | (ents__7__clr_now & ~ents__7__clr_now & ((ents__7__ones < ents__7__ones_p1) | ((ents__7__ones == ents__7__ones_p1) & (ents__7__rank > ents__7__rank)))) | (~ents__7__clr_now & ents__7__clr_now & ((ents__7__ones_p1 < ents__7__ones) | ((ents__7__ones_p1 == ents__7__ones) & (ents__7__rank > ents__7__rank)))))) begin
             vic_ok__7 = 1'b0;
         end
-        if (in_group__8 & (ents__8__key < ents__7__key)) begin
+        if (in_group__8 & ((~(ents__8__clr_now ^ ents__7__clr_now) & ((ents__8__ones < ents__7__ones) | ((ents__8__ones == ents__7__ones) & (ents__8__rank > ents__7__rank)))) | (ents__8__clr_now & ~ents__7__clr_now & ((ents__8__ones < ents__7__ones_p1) | ((ents__8__ones == ents__7__ones_p1) & (ents__8__rank > ents__7__rank)))) | (~ents__8__clr_now & ents__7__clr_now & ((ents__8__ones_p1 < ents__7__ones) | ((ents__8__ones_p1 == ents__7__ones) & (ents__8__rank > ents__7__rank)))))) begin
             vic_ok__7 = 1'b0;
         end
-        if (in_group__9 & (ents__9__key < ents__7__key)) begin
+        if (in_group__9 & ((~(ents__9__clr_now ^ ents__7__clr_now) & ((ents__9__ones < ents__7__ones) | ((ents__9__ones == ents__7__ones) & (ents__9__rank > ents__7__rank)))) | (ents__9__clr_now & ~ents__7__clr_now & ((ents__9__ones < ents__7__ones_p1) | ((ents__9__ones == ents__7__ones_p1) & (ents__9__rank > ents__7__rank)))) | (~ents__9__clr_now & ents__7__clr_now & ((ents__9__ones_p1 < ents__7__ones) | ((ents__9__ones_p1 == ents__7__ones) & (ents__9__rank > ents__7__rank)))))) begin
             vic_ok__7 = 1'b0;
         end
     end
@@ -3197,34 +3243,34 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         vic_ok__8 = in_group__8;
-        if (in_group__0 & (ents__0__key < ents__8__key)) begin
+        if (in_group__0 & ((~(ents__0__clr_now ^ ents__8__clr_now) & ((ents__0__ones < ents__8__ones) | ((ents__0__ones == ents__8__ones) & (ents__0__rank > ents__8__rank)))) | (ents__0__clr_now & ~ents__8__clr_now & ((ents__0__ones < ents__8__ones_p1) | ((ents__0__ones == ents__8__ones_p1) & (ents__0__rank > ents__8__rank)))) | (~ents__0__clr_now & ents__8__clr_now & ((ents__0__ones_p1 < ents__8__ones) | ((ents__0__ones_p1 == ents__8__ones) & (ents__0__rank > ents__8__rank)))))) begin
             vic_ok__8 = 1'b0;
         end
-        if (in_group__1 & (ents__1__key < ents__8__key)) begin
+        if (in_group__1 & ((~(ents__1__clr_now ^ ents__8__clr_now) & ((ents__1__ones < ents__8__ones) | ((ents__1__ones == ents__8__ones) & (ents__1__rank > ents__8__rank)))) | (ents__1__clr_now & ~ents__8__clr_now & ((ents__1__ones < ents__8__ones_p1) | ((ents__1__ones == ents__8__ones_p1) & (ents__1__rank > ents__8__rank)))) | (~ents__1__clr_now & ents__8__clr_now & ((ents__1__ones_p1 < ents__8__ones) | ((ents__1__ones_p1 == ents__8__ones) & (ents__1__rank > ents__8__rank)))))) begin
             vic_ok__8 = 1'b0;
         end
-        if (in_group__2 & (ents__2__key < ents__8__key)) begin
+        if (in_group__2 & ((~(ents__2__clr_now ^ ents__8__clr_now) & ((ents__2__ones < ents__8__ones) | ((ents__2__ones == ents__8__ones) & (ents__2__rank > ents__8__rank)))) | (ents__2__clr_now & ~ents__8__clr_now & ((ents__2__ones < ents__8__ones_p1) | ((ents__2__ones == ents__8__ones_p1) & (ents__2__rank > ents__8__rank)))) | (~ents__2__clr_now & ents__8__clr_now & ((ents__2__ones_p1 < ents__8__ones) | ((ents__2__ones_p1 == ents__8__ones) & (ents__2__rank > ents__8__rank)))))) begin
             vic_ok__8 = 1'b0;
         end
-        if (in_group__3 & (ents__3__key < ents__8__key)) begin
+        if (in_group__3 & ((~(ents__3__clr_now ^ ents__8__clr_now) & ((ents__3__ones < ents__8__ones) | ((ents__3__ones == ents__8__ones) & (ents__3__rank > ents__8__rank)))) | (ents__3__clr_now & ~ents__8__clr_now & ((ents__3__ones < ents__8__ones_p1) | ((ents__3__ones == ents__8__ones_p1) & (ents__3__rank > ents__8__rank)))) | (~ents__3__clr_now & ents__8__clr_now & ((ents__3__ones_p1 < ents__8__ones) | ((ents__3__ones_p1 == ents__8__ones) & (ents__3__rank > ents__8__rank)))))) begin
             vic_ok__8 = 1'b0;
         end
-        if (in_group__4 & (ents__4__key < ents__8__key)) begin
+        if (in_group__4 & ((~(ents__4__clr_now ^ ents__8__clr_now) & ((ents__4__ones < ents__8__ones) | ((ents__4__ones == ents__8__ones) & (ents__4__rank > ents__8__rank)))) | (ents__4__clr_now & ~ents__8__clr_now & ((ents__4__ones < ents__8__ones_p1) | ((ents__4__ones == ents__8__ones_p1) & (ents__4__rank > ents__8__rank)))) | (~ents__4__clr_now & ents__8__clr_now & ((ents__4__ones_p1 < ents__8__ones) | ((ents__4__ones_p1 == ents__8__ones) & (ents__4__rank > ents__8__rank)))))) begin
             vic_ok__8 = 1'b0;
         end
-        if (in_group__5 & (ents__5__key < ents__8__key)) begin
+        if (in_group__5 & ((~(ents__5__clr_now ^ ents__8__clr_now) & ((ents__5__ones < ents__8__ones) | ((ents__5__ones == ents__8__ones) & (ents__5__rank > ents__8__rank)))) | (ents__5__clr_now & ~ents__8__clr_now & ((ents__5__ones < ents__8__ones_p1) | ((ents__5__ones == ents__8__ones_p1) & (ents__5__rank > ents__8__rank)))) | (~ents__5__clr_now & ents__8__clr_now & ((ents__5__ones_p1 < ents__8__ones) | ((ents__5__ones_p1 == ents__8__ones) & (ents__5__rank > ents__8__rank)))))) begin
             vic_ok__8 = 1'b0;
         end
-        if (in_group__6 & (ents__6__key < ents__8__key)) begin
+        if (in_group__6 & ((~(ents__6__clr_now ^ ents__8__clr_now) & ((ents__6__ones < ents__8__ones) | ((ents__6__ones == ents__8__ones) & (ents__6__rank > ents__8__rank)))) | (ents__6__clr_now & ~ents__8__clr_now & ((ents__6__ones < ents__8__ones_p1) | ((ents__6__ones == ents__8__ones_p1) & (ents__6__rank > ents__8__rank)))) | (~ents__6__clr_now & ents__8__clr_now & ((ents__6__ones_p1 < ents__8__ones) | ((ents__6__ones_p1 == ents__8__ones) & (ents__6__rank > ents__8__rank)))))) begin
             vic_ok__8 = 1'b0;
         end
-        if (in_group__7 & (ents__7__key < ents__8__key)) begin
+        if (in_group__7 & ((~(ents__7__clr_now ^ ents__8__clr_now) & ((ents__7__ones < ents__8__ones) | ((ents__7__ones == ents__8__ones) & (ents__7__rank > ents__8__rank)))) | (ents__7__clr_now & ~ents__8__clr_now & ((ents__7__ones < ents__8__ones_p1) | ((ents__7__ones == ents__8__ones_p1) & (ents__7__rank > ents__8__rank)))) | (~ents__7__clr_now & ents__8__clr_now & ((ents__7__ones_p1 < ents__8__ones) | ((ents__7__ones_p1 == ents__8__ones) & (ents__7__rank > ents__8__rank)))))) begin
             vic_ok__8 = 1'b0;
         end
-        if (in_group__8 & (ents__8__key < ents__8__key)) begin
+        if (in_group__8 & ((~(ents__8__clr_now ^ ents__8__clr_now) & ((ents__8__ones < ents__8__ones) | ((ents__8__ones == ents__8__ones) & (ents__8__rank > ents__8__rank)))) | (ents__8__clr_now & ~ents__8__clr_now & ((ents__8__ones < ents__8__ones_p1) | ((ents__8__ones == ents__8__ones_p1) & (ents__8__rank > ents__8__rank)))) | (~ents__8__clr_now & ents__8__clr_now & ((ents__8__ones_p1 < ents__8__ones) | ((ents__8__ones_p1 == ents__8__ones) & (ents__8__rank > ents__8__rank)))))) begin
             vic_ok__8 = 1'b0;
         end
-        if (in_group__9 & (ents__9__key < ents__8__key)) begin
+        if (in_group__9 & ((~(ents__9__clr_now ^ ents__8__clr_now) & ((ents__9__ones < ents__8__ones) | ((ents__9__ones == ents__8__ones) & (ents__9__rank > ents__8__rank)))) | (ents__9__clr_now & ~ents__8__clr_now & ((ents__9__ones < ents__8__ones_p1) | ((ents__9__ones == ents__8__ones_p1) & (ents__9__rank > ents__8__rank)))) | (~ents__9__clr_now & ents__8__clr_now & ((ents__9__ones_p1 < ents__8__ones) | ((ents__9__ones_p1 == ents__8__ones) & (ents__9__rank > ents__8__rank)))))) begin
             vic_ok__8 = 1'b0;
         end
     end
@@ -3238,34 +3284,34 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         vic_ok__9 = in_group__9;
-        if (in_group__0 & (ents__0__key < ents__9__key)) begin
+        if (in_group__0 & ((~(ents__0__clr_now ^ ents__9__clr_now) & ((ents__0__ones < ents__9__ones) | ((ents__0__ones == ents__9__ones) & (ents__0__rank > ents__9__rank)))) | (ents__0__clr_now & ~ents__9__clr_now & ((ents__0__ones < ents__9__ones_p1) | ((ents__0__ones == ents__9__ones_p1) & (ents__0__rank > ents__9__rank)))) | (~ents__0__clr_now & ents__9__clr_now & ((ents__0__ones_p1 < ents__9__ones) | ((ents__0__ones_p1 == ents__9__ones) & (ents__0__rank > ents__9__rank)))))) begin
             vic_ok__9 = 1'b0;
         end
-        if (in_group__1 & (ents__1__key < ents__9__key)) begin
+        if (in_group__1 & ((~(ents__1__clr_now ^ ents__9__clr_now) & ((ents__1__ones < ents__9__ones) | ((ents__1__ones == ents__9__ones) & (ents__1__rank > ents__9__rank)))) | (ents__1__clr_now & ~ents__9__clr_now & ((ents__1__ones < ents__9__ones_p1) | ((ents__1__ones == ents__9__ones_p1) & (ents__1__rank > ents__9__rank)))) | (~ents__1__clr_now & ents__9__clr_now & ((ents__1__ones_p1 < ents__9__ones) | ((ents__1__ones_p1 == ents__9__ones) & (ents__1__rank > ents__9__rank)))))) begin
             vic_ok__9 = 1'b0;
         end
-        if (in_group__2 & (ents__2__key < ents__9__key)) begin
+        if (in_group__2 & ((~(ents__2__clr_now ^ ents__9__clr_now) & ((ents__2__ones < ents__9__ones) | ((ents__2__ones == ents__9__ones) & (ents__2__rank > ents__9__rank)))) | (ents__2__clr_now & ~ents__9__clr_now & ((ents__2__ones < ents__9__ones_p1) | ((ents__2__ones == ents__9__ones_p1) & (ents__2__rank > ents__9__rank)))) | (~ents__2__clr_now & ents__9__clr_now & ((ents__2__ones_p1 < ents__9__ones) | ((ents__2__ones_p1 == ents__9__ones) & (ents__2__rank > ents__9__rank)))))) begin
             vic_ok__9 = 1'b0;
         end
-        if (in_group__3 & (ents__3__key < ents__9__key)) begin
+        if (in_group__3 & ((~(ents__3__clr_now ^ ents__9__clr_now) & ((ents__3__ones < ents__9__ones) | ((ents__3__ones == ents__9__ones) & (ents__3__rank > ents__9__rank)))) | (ents__3__clr_now & ~ents__9__clr_now & ((ents__3__ones < ents__9__ones_p1) | ((ents__3__ones == ents__9__ones_p1) & (ents__3__rank > ents__9__rank)))) | (~ents__3__clr_now & ents__9__clr_now & ((ents__3__ones_p1 < ents__9__ones) | ((ents__3__ones_p1 == ents__9__ones) & (ents__3__rank > ents__9__rank)))))) begin
             vic_ok__9 = 1'b0;
         end
-        if (in_group__4 & (ents__4__key < ents__9__key)) begin
+        if (in_group__4 & ((~(ents__4__clr_now ^ ents__9__clr_now) & ((ents__4__ones < ents__9__ones) | ((ents__4__ones == ents__9__ones) & (ents__4__rank > ents__9__rank)))) | (ents__4__clr_now & ~ents__9__clr_now & ((ents__4__ones < ents__9__ones_p1) | ((ents__4__ones == ents__9__ones_p1) & (ents__4__rank > ents__9__rank)))) | (~ents__4__clr_now & ents__9__clr_now & ((ents__4__ones_p1 < ents__9__ones) | ((ents__4__ones_p1 == ents__9__ones) & (ents__4__rank > ents__9__rank)))))) begin
             vic_ok__9 = 1'b0;
         end
-        if (in_group__5 & (ents__5__key < ents__9__key)) begin
+        if (in_group__5 & ((~(ents__5__clr_now ^ ents__9__clr_now) & ((ents__5__ones < ents__9__ones) | ((ents__5__ones == ents__9__ones) & (ents__5__rank > ents__9__rank)))) | (ents__5__clr_now & ~ents__9__clr_now & ((ents__5__ones < ents__9__ones_p1) | ((ents__5__ones == ents__9__ones_p1) & (ents__5__rank > ents__9__rank)))) | (~ents__5__clr_now & ents__9__clr_now & ((ents__5__ones_p1 < ents__9__ones) | ((ents__5__ones_p1 == ents__9__ones) & (ents__5__rank > ents__9__rank)))))) begin
             vic_ok__9 = 1'b0;
         end
-        if (in_group__6 & (ents__6__key < ents__9__key)) begin
+        if (in_group__6 & ((~(ents__6__clr_now ^ ents__9__clr_now) & ((ents__6__ones < ents__9__ones) | ((ents__6__ones == ents__9__ones) & (ents__6__rank > ents__9__rank)))) | (ents__6__clr_now & ~ents__9__clr_now & ((ents__6__ones < ents__9__ones_p1) | ((ents__6__ones == ents__9__ones_p1) & (ents__6__rank > ents__9__rank)))) | (~ents__6__clr_now & ents__9__clr_now & ((ents__6__ones_p1 < ents__9__ones) | ((ents__6__ones_p1 == ents__9__ones) & (ents__6__rank > ents__9__rank)))))) begin
             vic_ok__9 = 1'b0;
         end
-        if (in_group__7 & (ents__7__key < ents__9__key)) begin
+        if (in_group__7 & ((~(ents__7__clr_now ^ ents__9__clr_now) & ((ents__7__ones < ents__9__ones) | ((ents__7__ones == ents__9__ones) & (ents__7__rank > ents__9__rank)))) | (ents__7__clr_now & ~ents__9__clr_now & ((ents__7__ones < ents__9__ones_p1) | ((ents__7__ones == ents__9__ones_p1) & (ents__7__rank > ents__9__rank)))) | (~ents__7__clr_now & ents__9__clr_now & ((ents__7__ones_p1 < ents__9__ones) | ((ents__7__ones_p1 == ents__9__ones) & (ents__7__rank > ents__9__rank)))))) begin
             vic_ok__9 = 1'b0;
         end
-        if (in_group__8 & (ents__8__key < ents__9__key)) begin
+        if (in_group__8 & ((~(ents__8__clr_now ^ ents__9__clr_now) & ((ents__8__ones < ents__9__ones) | ((ents__8__ones == ents__9__ones) & (ents__8__rank > ents__9__rank)))) | (ents__8__clr_now & ~ents__9__clr_now & ((ents__8__ones < ents__9__ones_p1) | ((ents__8__ones == ents__9__ones_p1) & (ents__8__rank > ents__9__rank)))) | (~ents__8__clr_now & ents__9__clr_now & ((ents__8__ones_p1 < ents__9__ones) | ((ents__8__ones_p1 == ents__9__ones) & (ents__8__rank > ents__9__rank)))))) begin
             vic_ok__9 = 1'b0;
         end
-        if (in_group__9 & (ents__9__key < ents__9__key)) begin
+        if (in_group__9 & ((~(ents__9__clr_now ^ ents__9__clr_now) & ((ents__9__ones < ents__9__ones) | ((ents__9__ones == ents__9__ones) & (ents__9__rank > ents__9__rank)))) | (ents__9__clr_now & ~ents__9__clr_now & ((ents__9__ones < ents__9__ones_p1) | ((ents__9__ones == ents__9__ones_p1) & (ents__9__rank > ents__9__rank)))) | (~ents__9__clr_now & ents__9__clr_now & ((ents__9__ones_p1 < ents__9__ones) | ((ents__9__ones_p1 == ents__9__ones) & (ents__9__rank > ents__9__rank)))))) begin
             vic_ok__9 = 1'b0;
         end
     end
@@ -3893,47 +3939,66 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) cta_ok = ~|iw_same_cta | (inter_warp < jend);
     always @(*) inter_ok = ~hop_ok & ~intra_ok & pj_found & (pj_iw_cnt >= two_two) & (kiw < iw_degree) & (inter_warp < n_warps) & cta_ok;
     always @(*) any_ok = hop_ok | intra_ok | inter_ok;
+    always @(*) kmul_in = kin + five_one;
+    always @(*) kmul_iw = kiw + five_one;
     always @(*) begin
         if (intra_ok) begin
-            kmul = kin + five_one;
+            kmul = kmul_in;
         end
         else begin
-            kmul = kiw + five_one;
-        end
-    end
-    always @(*) begin
-        if (intra_ok) begin
-            mstride = pj_intra;
-        end
-        else begin
-            mstride = pj_iw_stride;
+            kmul = kmul_iw;
         end
     end
     always @(*) begin
         mt0 = addr_zero;
-        if (kmul[32'h0]) begin
-            mt0 = mstride;
+        if (kmul_in[32'h0]) begin
+            mt0 = pj_intra;
         end
     end
     always @(*) begin
         mt1 = addr_zero;
-        if (kmul[32'h1]) begin
-            mt1 = mstride << sh_one;
+        if (kmul_in[32'h1]) begin
+            mt1 = pj_intra << sh_one;
         end
     end
     always @(*) begin
         mt2 = addr_zero;
-        if (kmul[32'h2]) begin
-            mt2 = mstride << sh_two;
+        if (kmul_in[32'h2]) begin
+            mt2 = pj_intra << sh_two;
         end
     end
     always @(*) begin
         mt3 = addr_zero;
-        if (kmul[32'h3]) begin
-            mt3 = mstride << sh_three;
+        if (kmul_in[32'h3]) begin
+            mt3 = pj_intra << sh_three;
         end
     end
     always @(*) kaddr = ja + mt0 + mt1 + mt2 + mt3;
+    always @(*) begin
+        mi0 = addr_zero;
+        if (kmul_iw[32'h0]) begin
+            mi0 = pj_iw_stride;
+        end
+    end
+    always @(*) begin
+        mi1 = addr_zero;
+        if (kmul_iw[32'h1]) begin
+            mi1 = pj_iw_stride << sh_one;
+        end
+    end
+    always @(*) begin
+        mi2 = addr_zero;
+        if (kmul_iw[32'h2]) begin
+            mi2 = pj_iw_stride << sh_two;
+        end
+    end
+    always @(*) begin
+        mi3 = addr_zero;
+        if (kmul_iw[32'h3]) begin
+            mi3 = pj_iw_stride << sh_three;
+        end
+    end
+    always @(*) kaddr_iw = ja + mi0 + mi1 + mi2 + mi3;
     always @(*) push = busy & ~halted & (hop_emit | intra_ok | inter_ok) & ~pfq__o_full;
     always @(*) hop_step = busy & ~halted & hop_ok & (~hop_emit | ~pfq__o_full);
     always @(*) job_end = busy & ~halted & ~any_ok;
@@ -3945,7 +4010,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             pf_a = kaddr;
         end
         else begin
-            pf_a = kaddr;
+            pf_a = kaddr_iw;
         end
     end
     always @(*) begin
@@ -4982,7 +5047,7 @@ module snake_prefetcher__reg16(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg16
 
-module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,f_q,f_p,f_t,sp,cur,first,b_addr,b_sum,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,ox,c_op,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,key,m_cur,m_cur_w,usable,span,m_pj,pc2,c_close,n_addr,n_sum,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
+module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,f_q,f_p,f_t,sp,cur,first,b_addr,b_sum,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,ox,c_op,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,ones,ones_p1,clr_now,m_cur,m_cur_w,usable,span,m_pj,pc2,c_close,n_addr,n_sum,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
 
     // Module arguments
     input wire  clock;
@@ -5029,7 +5094,9 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     output reg  valid;
     output reg  m_q;
     output reg  m_link;
-    output reg  [15:0] key;
+    output reg  [7:0] ones;
+    output reg  [7:0] ones_p1;
+    output reg  clr_now;
     output reg  m_cur;
     output reg  m_cur_w;
     output reg  usable;
@@ -5064,7 +5131,6 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     localparam  t2_three = 2'b11;
     localparam  cnt_two = 8'h2;
     localparam  cnt_one = 8'h1;
-    localparam  eight = 32'h8;
     localparam  zero_a = 32'h0;
     localparam  zero_wb = 6'b0;
 
@@ -5149,10 +5215,6 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     wire  r_op__q;
     reg  r_op__clock;
     reg  r_op__reset;
-    reg  [7:0] zx_ones__narrow;
-    wire  [15:0] zx_ones__wide;
-    reg  [3:0] zx_nrank__narrow;
-    wire  [15:0] zx_nrank__wide;
 
     // Local signals
     reg  [7:0] hit_cnt;
@@ -5287,14 +5349,6 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
         .q(r_op__q),
         .clock(r_op__clock),
         .reset(r_op__reset)
-    );
-    snake_prefetcher__ents__zx_ones zx_ones(
-        .narrow(zx_ones__narrow),
-        .wide(zx_ones__wide)
-    );
-    snake_prefetcher__ents__zx_nrank zx_nrank(
-        .narrow(zx_nrank__narrow),
-        .wide(zx_nrank__wide)
     );
 
     // Update code
@@ -5565,9 +5619,9 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
             hit_cnt = r_ones__q + cnt_one;
         end
     end
-    always @(*) zx_ones__narrow = ones_clr;
-    always @(*) zx_nrank__narrow = ~r_rank__q;
-    always @(*) key = (zx_ones__wide << eight) | zx_nrank__wide;
+    always @(*) ones = r_ones__q;
+    always @(*) ones_p1 = r_ones__q + cnt_one;
+    always @(*) clr_now = link_en & clr;
     always @(*) m_pj = r_valid__q & (r_pc1__q == jp);
     always @(*) begin
         if (first) begin
@@ -5793,26 +5847,6 @@ module snake_prefetcher__reg64(d,q,clock,reset);
         else q <= d;
     end
 endmodule // snake_prefetcher__reg64
-
-module snake_prefetcher__ents__zx_nrank(narrow,wide);
-
-    // Module arguments
-    input wire  [3:0] narrow;
-    output reg  [15:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {12'd0, narrow};
-endmodule // snake_prefetcher__ents__zx_nrank
-
-module snake_prefetcher__ents__zx_ones(narrow,wide);
-
-    // Module arguments
-    input wire  [7:0] narrow;
-    output reg  [15:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {8'd0, narrow};
-endmodule // snake_prefetcher__ents__zx_ones
 
 module snake_prefetcher__fo_cur(x__0,x__1,x__2,x__3,x__4,x__5,x__6,x__7,x__8,x__9,first__0,first__1,first__2,first__3,first__4,first__5,first__6,first__7,first__8,first__9,any);
 

@@ -4,7 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::reg::Reg;
-use crate::util::{konst, ZeroExt};
+use crate::util::konst;
 
 mod kernel;
 
@@ -17,8 +17,9 @@ mod kernel;
 /// `r_mp`, `r_mt`; an entry allocated at this edge takes the forwarded
 /// results (`f_q`, `f_p`, `f_t`: the next keys compared with this load's
 /// link, the entry's new contents) instead. From them and warp `w` as
-/// `w_onehot`: `m_q`, `m_p`, `m_link`, and the eviction `key` from the
-/// ones of `wv` after this load's clearing; and with the
+/// `w_onehot`: `m_q`, `m_p`, `m_link`, and for the eviction the
+/// registered ones of `wv` (`ones`, `ones_p1`) beside this load's clearing
+/// bit (`clr_now`); and with the
 /// walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`, `usable`, `m_pj`). Updates at the edge, in this order of precedence: `alloc`
 /// rewrites the whole entry; otherwise the load's link update (`link_en`:
 /// clear or hit; a hit and an allocation write `span`), the inter-warp fields (`iw_we` and `m_p`), the
@@ -130,10 +131,16 @@ pub struct SnakeEntry<
     pub m_q: Signal<Out, Bit>,
     /// Valid with `(pc1, pc2, stride) = (q, p, s)`.
     pub m_link: Signal<Out, Bit>,
-    /// Eviction key `{ones, !rank}` (16 bits): the smallest key of the
-    /// least recently used group is the victim (fewest ones, then the less
-    /// recently used).
-    pub key: Signal<Out, Bits<16>>,
+    /// The ones in `wv` before this load (registered): with `ones_p1` and
+    /// `clr_now` the top compares the eviction keys `{ones after clearing,
+    /// !rank}` of every pair of entries from registers, the clearing bits
+    /// applied behind the comparisons.
+    pub ones: Signal<Out, Bits<8>>,
+    /// `ones + 1`.
+    pub ones_p1: Signal<Out, Bits<8>>,
+    /// This load clears bit w of `wv` (the ones after clearing are `ones -
+    /// 1`).
+    pub clr_now: Signal<Out, Bit>,
     /// Valid, promoted, `pc1 = cur`.
     pub m_cur: Signal<Out, Bit>,
     /// Valid, `pc1 = cur`, bit `jw` set, and promoted unless `own` (the
@@ -219,8 +226,6 @@ pub struct SnakeEntry<
     /// the last edge; `x` = `ox`): `intra`, `t2` are read through `ef_*`
     /// and written at this edge.
     r_op: Reg<Bit>,
-    zx_ones: ZeroExt<8, 16>,
-    zx_nrank: ZeroExt<RT, 16>,
 
     t1_prom: Constant<Bits<2>>,
     t1_two: Constant<Bits<2>>,
@@ -228,7 +233,6 @@ pub struct SnakeEntry<
     t2_three: Constant<Bits<2>>,
     cnt_two: Constant<Bits<8>>,
     cnt_one: Constant<Bits<8>>,
-    eight: Constant<Bits<32>>,
     zero_a: Constant<Bits<A>>,
     zero_wb: Constant<Bits<WB>>,
 
@@ -303,7 +307,9 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             clr: Default::default(),
             m_cur_pc: Default::default(),
             hit_cnt: Default::default(),
-            key: Default::default(),
+            ones: Default::default(),
+            ones_p1: Default::default(),
+            clr_now: Default::default(),
             m_cur: Default::default(),
             m_cur_w: Default::default(),
             usable: Default::default(),
@@ -352,15 +358,12 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             q_iw_addr: Default::default(),
             q_iw_stride: Default::default(),
             q_iw_cnt: Default::default(),
-            zx_ones: Default::default(),
-            zx_nrank: Default::default(),
             t1_prom: konst(2),
             t1_two: konst(1),
             t1_zero: konst(0),
             t2_three: konst(3),
             cnt_two: konst(2),
             cnt_one: konst(1),
-            eight: konst(8),
             zero_a: konst(0),
             zero_wb: konst(0),
             has_jw: Default::default(),

@@ -94,9 +94,9 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         } else {
             self.hit_cnt.next = self.r_ones.q.val() + self.cnt_one.val();
         }
-        self.zx_ones.narrow.next = self.ones_clr.val();
-        self.zx_nrank.narrow.next = !self.r_rank.q.val();
-        self.key.next = (self.zx_ones.wide.val() << self.eight.val()) | self.zx_nrank.wide.val();
+        self.ones.next = self.r_ones.q.val();
+        self.ones_p1.next = self.r_ones.q.val() + self.cnt_one.val();
+        self.clr_now.next = self.link_en.val() & self.clr.val();
         // Comparisons with the walker's keys: `pc1 = jp` and `pc1 = cur`
         // side by side, the hop choice's pc picked after them by `first`.
         self.m_pj.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());

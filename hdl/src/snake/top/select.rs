@@ -10,7 +10,7 @@
 //! preference (`m_cur_w`) holds in at most one entry (the mismatch
 //! clearing); only the promoted fallback needs the lowest match
 //! ([`FirstOne`](crate::snake::prim::FirstOne)). The victim compares every
-//! pair of keys at once.
+//! pair of keys at once, from registers, the clearing bits applied last.
 
 use rust_hdl::prelude::*;
 
@@ -69,10 +69,31 @@ impl<
                 self.in_group[e].next = self.ents[e].rank.val() >= self.group_first[g].val();
             }
         }
+        // Key j below key e, for each pair of clearing bits (`cj`, `ce`),
+        // from registers alone: the ones after clearing are `ones - c`, so
+        // with equal bits compare `ones`, with j cleared `ones_j - 1 <
+        // ones_e` is `ones_j < ones_e + 1`, with e cleared `ones_j + 1 <
+        // ones_e`; ties go to the higher rank (less recently used). The two
+        // clearing bits only select among the three results.
         for e in 0..self._ne {
             self.vic_ok[e].next = self.in_group[e].val();
             for j in 0..self._ne {
-                if self.in_group[j].val() & (self.ents[j].key.val() < self.ents[e].key.val()) {
+                if self.in_group[j].val()
+                    & ((!(self.ents[j].clr_now.val() ^ self.ents[e].clr_now.val())
+                        & ((self.ents[j].ones.val() < self.ents[e].ones.val())
+                            | ((self.ents[j].ones.val() == self.ents[e].ones.val())
+                                & (self.ents[j].rank.val() > self.ents[e].rank.val()))))
+                        | (self.ents[j].clr_now.val()
+                            & !self.ents[e].clr_now.val()
+                            & ((self.ents[j].ones.val() < self.ents[e].ones_p1.val())
+                                | ((self.ents[j].ones.val() == self.ents[e].ones_p1.val())
+                                    & (self.ents[j].rank.val() > self.ents[e].rank.val()))))
+                        | (!self.ents[j].clr_now.val()
+                            & self.ents[e].clr_now.val()
+                            & ((self.ents[j].ones_p1.val() < self.ents[e].ones.val())
+                                | ((self.ents[j].ones_p1.val() == self.ents[e].ones.val())
+                                    & (self.ents[j].rank.val() > self.ents[e].rank.val())))))
+                {
                     self.vic_ok[e].next = false;
                 }
             }

@@ -111,35 +111,54 @@ impl<
             & self.cta_ok.val();
         self.any_ok.next = self.hop_ok.val() | self.intra_ok.val() | self.inter_ok.val();
 
-        // ---- k x intra or k x iw_stride (one multiplier).
-        if self.intra_ok.val() {
-            self.kmul.next = self.kin.val() + self.five_one.val();
-            self.mstride.next = self.pj_intra.val();
-        } else {
-            self.kmul.next = self.kiw.val() + self.five_one.val();
-            self.mstride.next = self.pj_iw_stride.val();
-        }
-        // `a + k x stride` for k <= 15 (a prefetch's k is at most
-        // `INTRA_DEGREE` or `IW_DEGREE`): four partial products and the
+        // ---- `a + k x intra` and `a + k x iw_stride`, both formed beside
+        // the decision (from the walker's registers and the job pc's
+        // fields) and picked behind it: for k <= 15 (a prefetch's k is at
+        // most `INTRA_DEGREE` or `IW_DEGREE`) four partial products and the
         // address summed in one addition (a carry-save tree).
+        self.kmul_in.next = self.kin.val() + self.five_one.val();
+        self.kmul_iw.next = self.kiw.val() + self.five_one.val();
+        if self.intra_ok.val() {
+            self.kmul.next = self.kmul_in.val();
+        } else {
+            self.kmul.next = self.kmul_iw.val();
+        }
         self.mt0.next = self.addr_zero.val();
         self.mt1.next = self.addr_zero.val();
         self.mt2.next = self.addr_zero.val();
         self.mt3.next = self.addr_zero.val();
-        if self.kmul.val().get_bit(0) {
-            self.mt0.next = self.mstride.val();
+        if self.kmul_in.val().get_bit(0) {
+            self.mt0.next = self.pj_intra.val();
         }
-        if self.kmul.val().get_bit(1) {
-            self.mt1.next = self.mstride.val() << self.sh_one.val();
+        if self.kmul_in.val().get_bit(1) {
+            self.mt1.next = self.pj_intra.val() << self.sh_one.val();
         }
-        if self.kmul.val().get_bit(2) {
-            self.mt2.next = self.mstride.val() << self.sh_two.val();
+        if self.kmul_in.val().get_bit(2) {
+            self.mt2.next = self.pj_intra.val() << self.sh_two.val();
         }
-        if self.kmul.val().get_bit(3) {
-            self.mt3.next = self.mstride.val() << self.sh_three.val();
+        if self.kmul_in.val().get_bit(3) {
+            self.mt3.next = self.pj_intra.val() << self.sh_three.val();
         }
         self.kaddr.next =
             self.ja.val() + self.mt0.val() + self.mt1.val() + self.mt2.val() + self.mt3.val();
+        self.mi0.next = self.addr_zero.val();
+        self.mi1.next = self.addr_zero.val();
+        self.mi2.next = self.addr_zero.val();
+        self.mi3.next = self.addr_zero.val();
+        if self.kmul_iw.val().get_bit(0) {
+            self.mi0.next = self.pj_iw_stride.val();
+        }
+        if self.kmul_iw.val().get_bit(1) {
+            self.mi1.next = self.pj_iw_stride.val() << self.sh_one.val();
+        }
+        if self.kmul_iw.val().get_bit(2) {
+            self.mi2.next = self.pj_iw_stride.val() << self.sh_two.val();
+        }
+        if self.kmul_iw.val().get_bit(3) {
+            self.mi3.next = self.pj_iw_stride.val() << self.sh_three.val();
+        }
+        self.kaddr_iw.next =
+            self.ja.val() + self.mi0.val() + self.mi1.val() + self.mi2.val() + self.mi3.val();
 
         // ---- What happens at the edge: a push needs room; a hop that
         // does not emit needs none; no next step ends the job.
@@ -180,7 +199,7 @@ impl<
             self.pf_k.next = self.kind_intra.val();
             self.pf_s.next = self.jspan.val();
         } else {
-            self.pf_a.next = self.kaddr.val();
+            self.pf_a.next = self.kaddr_iw.val();
             self.pf_w.next = self.inter_warp.val().get_bits::<WB>(0);
             self.pf_k.next = self.kind_inter.val();
             self.pf_s.next = self.jspan.val();
