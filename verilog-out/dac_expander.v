@@ -52,22 +52,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     output reg  [31:0] stat_guard_skips;
 
     // Constant declarations
-    localparam  slot4__0 = 4'h0;
-    localparam  slot4__1 = 4'h1;
-    localparam  slot4__2 = 4'h2;
-    localparam  slot4__3 = 4'h3;
-    localparam  slot4__4 = 4'h4;
-    localparam  slot4__5 = 4'h5;
-    localparam  slot4__6 = 4'h6;
-    localparam  slot4__7 = 4'h7;
-    localparam  slot_oh__0 = 16'h1;
-    localparam  slot_oh__1 = 16'h2;
-    localparam  slot_oh__2 = 16'h4;
-    localparam  slot_oh__3 = 16'h8;
-    localparam  slot_oh__4 = 16'h10;
-    localparam  slot_oh__5 = 16'h20;
-    localparam  slot_oh__6 = 16'h40;
-    localparam  slot_oh__7 = 16'h80;
+    localparam  slot5__0 = 5'b0;
+    localparam  slot5__1 = 5'b1;
+    localparam  slot5__2 = 5'b10;
+    localparam  slot5__3 = 5'b11;
+    localparam  slot5__4 = 5'b100;
+    localparam  slot5__5 = 5'b101;
+    localparam  slot5__6 = 5'b110;
+    localparam  slot5__7 = 5'b111;
     localparam  slot_id__0 = 3'b0;
     localparam  slot_id__1 = 3'b1;
     localparam  slot_id__2 = 3'b10;
@@ -76,41 +68,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  slot_id__5 = 3'b101;
     localparam  slot_id__6 = 3'b110;
     localparam  slot_id__7 = 3'b111;
-    localparam  lane6__0 = 6'b0;
-    localparam  lane6__1 = 6'b1;
-    localparam  lane6__2 = 6'b10;
-    localparam  lane6__3 = 6'b11;
-    localparam  lane6__4 = 6'b100;
-    localparam  lane6__5 = 6'b101;
-    localparam  lane6__6 = 6'b110;
-    localparam  lane6__7 = 6'b111;
-    localparam  lane6__8 = 6'b1000;
-    localparam  lane6__9 = 6'b1001;
-    localparam  lane6__10 = 6'b1010;
-    localparam  lane6__11 = 6'b1011;
-    localparam  lane6__12 = 6'b1100;
-    localparam  lane6__13 = 6'b1101;
-    localparam  lane6__14 = 6'b1110;
-    localparam  lane6__15 = 6'b1111;
-    localparam  lane6__16 = 6'b10000;
-    localparam  lane6__17 = 6'b10001;
-    localparam  lane6__18 = 6'b10010;
-    localparam  lane6__19 = 6'b10011;
-    localparam  lane6__20 = 6'b10100;
-    localparam  lane6__21 = 6'b10101;
-    localparam  lane6__22 = 6'b10110;
-    localparam  lane6__23 = 6'b10111;
-    localparam  lane6__24 = 6'b11000;
-    localparam  lane6__25 = 6'b11001;
-    localparam  lane6__26 = 6'b11010;
-    localparam  lane6__27 = 6'b11011;
-    localparam  lane6__28 = 6'b11100;
-    localparam  lane6__29 = 6'b11101;
-    localparam  lane6__30 = 6'b11110;
-    localparam  lane6__31 = 6'b11111;
     localparam  n_cta = 5'b1000;
     localparam  n_warps = 10'b110000;
     localparam  one16 = 16'h1;
+    localparam  one10 = 10'b1;
     localparam  zero16 = 16'h0;
     localparam  one_cb = 5'b1;
     localparam  k_addr = 2'b0;
@@ -209,9 +170,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  gmem__w_en;
     reg  [5:0] gmem__w_addr;
     reg  [31:0] gmem__w_data;
-    reg  [31:0] lanes__vw;
+    reg  [31:0] lanes__base;
+    reg  [31:0] lanes__off_cx;
+    reg  [31:0] lanes__off_cy;
     reg  [31:0] lanes__off_tx;
     reg  [31:0] lanes__off_ty;
+    reg  [15:0] lanes__cx;
+    reg  [15:0] lanes__cy;
+    reg  [5:0] lanes__a;
+    reg  [11:0] lanes__ty0;
     reg  [3:0] lanes__k;
     wire  [31:0] lanes__v__0;
     wire  [31:0] lanes__v__1;
@@ -336,21 +303,86 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  gpack__bits__6;
     reg  gpack__bits__7;
     wire  [7:0] gpack__word;
-    reg  [16:0] mul_cx__d;
-    reg  [31:0] mul_cx__s;
-    wire  [31:0] mul_cx__p;
-    reg  [16:0] mul_cy__d;
-    reg  [31:0] mul_cy__s;
-    wire  [31:0] mul_cy__p;
-    reg  [6:0] mul_tx__d;
-    reg  [31:0] mul_tx__s;
-    wire  [31:0] mul_tx__p;
-    reg  [11:0] mul_ty__d;
-    reg  [31:0] mul_ty__s;
-    wire  [31:0] mul_ty__p;
-    reg  [4:0] mul_wb__d;
-    reg  [9:0] mul_wb__s;
-    wire  [9:0] mul_wb__p;
+    wire  [4:0] mul_sw__0__d;
+    reg  [9:0] mul_sw__0__s;
+    wire  [9:0] mul_sw__0__p;
+    wire  [4:0] mul_sw__1__d;
+    reg  [9:0] mul_sw__1__s;
+    wire  [9:0] mul_sw__1__p;
+    wire  [4:0] mul_sw__2__d;
+    reg  [9:0] mul_sw__2__s;
+    wire  [9:0] mul_sw__2__p;
+    wire  [4:0] mul_sw__3__d;
+    reg  [9:0] mul_sw__3__s;
+    wire  [9:0] mul_sw__3__p;
+    wire  [4:0] mul_sw__4__d;
+    reg  [9:0] mul_sw__4__s;
+    wire  [9:0] mul_sw__4__p;
+    wire  [4:0] mul_sw__5__d;
+    reg  [9:0] mul_sw__5__s;
+    wire  [9:0] mul_sw__5__p;
+    wire  [4:0] mul_sw__6__d;
+    reg  [9:0] mul_sw__6__s;
+    wire  [9:0] mul_sw__6__p;
+    wire  [4:0] mul_sw__7__d;
+    reg  [9:0] mul_sw__7__s;
+    wire  [9:0] mul_sw__7__p;
+    reg  [15:0] pk_start__oh;
+    reg  [15:0] pk_start__cx__0;
+    reg  [15:0] pk_start__cx__1;
+    reg  [15:0] pk_start__cx__2;
+    reg  [15:0] pk_start__cx__3;
+    reg  [15:0] pk_start__cx__4;
+    reg  [15:0] pk_start__cx__5;
+    reg  [15:0] pk_start__cx__6;
+    reg  [15:0] pk_start__cx__7;
+    reg  [15:0] pk_start__cy__0;
+    reg  [15:0] pk_start__cy__1;
+    reg  [15:0] pk_start__cy__2;
+    reg  [15:0] pk_start__cy__3;
+    reg  [15:0] pk_start__cy__4;
+    reg  [15:0] pk_start__cy__5;
+    reg  [15:0] pk_start__cy__6;
+    reg  [15:0] pk_start__cy__7;
+    reg  [9:0] pk_start__sw__0;
+    reg  [9:0] pk_start__sw__1;
+    reg  [9:0] pk_start__sw__2;
+    reg  [9:0] pk_start__sw__3;
+    reg  [9:0] pk_start__sw__4;
+    reg  [9:0] pk_start__sw__5;
+    reg  [9:0] pk_start__sw__6;
+    reg  [9:0] pk_start__sw__7;
+    wire  [15:0] pk_start__x;
+    wire  [15:0] pk_start__y;
+    wire  [9:0] pk_start__w;
+    reg  [15:0] pk_adv__oh;
+    reg  [15:0] pk_adv__cx__0;
+    reg  [15:0] pk_adv__cx__1;
+    reg  [15:0] pk_adv__cx__2;
+    reg  [15:0] pk_adv__cx__3;
+    reg  [15:0] pk_adv__cx__4;
+    reg  [15:0] pk_adv__cx__5;
+    reg  [15:0] pk_adv__cx__6;
+    reg  [15:0] pk_adv__cx__7;
+    reg  [15:0] pk_adv__cy__0;
+    reg  [15:0] pk_adv__cy__1;
+    reg  [15:0] pk_adv__cy__2;
+    reg  [15:0] pk_adv__cy__3;
+    reg  [15:0] pk_adv__cy__4;
+    reg  [15:0] pk_adv__cy__5;
+    reg  [15:0] pk_adv__cy__6;
+    reg  [15:0] pk_adv__cy__7;
+    reg  [9:0] pk_adv__sw__0;
+    reg  [9:0] pk_adv__sw__1;
+    reg  [9:0] pk_adv__sw__2;
+    reg  [9:0] pk_adv__sw__3;
+    reg  [9:0] pk_adv__sw__4;
+    reg  [9:0] pk_adv__sw__5;
+    reg  [9:0] pk_adv__sw__6;
+    reg  [9:0] pk_adv__sw__7;
+    wire  [15:0] pk_adv__x;
+    wire  [15:0] pk_adv__y;
+    wire  [9:0] pk_adv__w;
     reg  [6:0] mul_ov__d;
     reg  [39:0] mul_ov__s;
     wire  [39:0] mul_ov__p;
@@ -358,16 +390,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [39:0] sx_v0__wide;
     reg  [31:0] sx_tx__narrow;
     wire  [39:0] sx_tx__wide;
-    reg  [15:0] zx_cx__narrow;
-    wire  [16:0] zx_cx__wide;
-    reg  [15:0] zx_cy__narrow;
-    wire  [16:0] zx_cy__wide;
-    reg  [3:0] zx_c5__narrow;
-    wire  [4:0] zx_c5__wide;
     reg  [5:0] zx_w10__narrow;
     wire  [9:0] zx_w10__wide;
-    reg  [5:0] zx_wi10__narrow;
-    wire  [9:0] zx_wi10__wide;
     reg  [5:0] zx_wi12__narrow;
     wire  [11:0] zx_wi12__wide;
     reg  [10:0] zx_t12__narrow;
@@ -378,8 +402,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [5:0] zx_k6__wide;
     reg  [3:0] zx_k32__narrow;
     wire  [31:0] zx_k32__wide;
-    reg  [5:0] zx_a7__narrow;
-    wire  [6:0] zx_a7__wide;
     reg  [5:0] zx_nm7__narrow;
     wire  [6:0] zx_nm7__wide;
     reg  [5:0] zx_wi7__narrow;
@@ -570,6 +592,18 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [63:0] g_written__q;
     reg  g_written__clock;
     reg  g_written__reset;
+    reg  [15:0] cc_x__d;
+    wire  [15:0] cc_x__q;
+    reg  cc_x__clock;
+    reg  cc_x__reset;
+    reg  [15:0] cc_y__d;
+    wire  [15:0] cc_y__q;
+    reg  cc_y__clock;
+    reg  cc_y__reset;
+    reg  [9:0] cwid__d;
+    wire  [9:0] cwid__q;
+    reg  cwid__clock;
+    reg  cwid__reset;
 
     // Local signals
     reg  [31:0] t_base;
@@ -589,16 +623,71 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  done_ok;
     reg  launch_ok;
     reg  [15:0] act1;
-    wire  sfound__0;
-    reg  sfound__1;
-    reg  sfound__2;
-    reg  sfound__3;
-    reg  sfound__4;
-    reg  sfound__5;
-    reg  sfound__6;
-    reg  sfound__7;
-    reg  [3:0] cur;
     reg  [15:0] cur_oh;
+    reg  [15:0] tcx__0;
+    reg  [15:0] tcx__1;
+    reg  [15:0] tcx__2;
+    reg  [15:0] tcx__3;
+    reg  [15:0] tcx__4;
+    reg  [15:0] tcx__5;
+    reg  [15:0] tcx__6;
+    reg  [15:0] tcx__7;
+    wire  [15:0] tcx__8;
+    wire  [15:0] tcx__9;
+    wire  [15:0] tcx__10;
+    wire  [15:0] tcx__11;
+    wire  [15:0] tcx__12;
+    wire  [15:0] tcx__13;
+    wire  [15:0] tcx__14;
+    wire  [15:0] tcx__15;
+    reg  [15:0] tcx__16;
+    reg  [15:0] tcx__17;
+    reg  [15:0] tcx__18;
+    reg  [15:0] tcx__19;
+    reg  [15:0] tcx__20;
+    reg  [15:0] tcx__21;
+    reg  [15:0] tcx__22;
+    reg  [15:0] tcx__23;
+    reg  [15:0] tcx__24;
+    reg  [15:0] tcx__25;
+    reg  [15:0] tcx__26;
+    reg  [15:0] tcx__27;
+    reg  [15:0] tcx__28;
+    reg  [15:0] tcx__29;
+    reg  [15:0] tcx__30;
+    reg  [15:0] tcy__0;
+    reg  [15:0] tcy__1;
+    reg  [15:0] tcy__2;
+    reg  [15:0] tcy__3;
+    reg  [15:0] tcy__4;
+    reg  [15:0] tcy__5;
+    reg  [15:0] tcy__6;
+    reg  [15:0] tcy__7;
+    wire  [15:0] tcy__8;
+    wire  [15:0] tcy__9;
+    wire  [15:0] tcy__10;
+    wire  [15:0] tcy__11;
+    wire  [15:0] tcy__12;
+    wire  [15:0] tcy__13;
+    wire  [15:0] tcy__14;
+    wire  [15:0] tcy__15;
+    reg  [15:0] tcy__16;
+    reg  [15:0] tcy__17;
+    reg  [15:0] tcy__18;
+    reg  [15:0] tcy__19;
+    reg  [15:0] tcy__20;
+    reg  [15:0] tcy__21;
+    reg  [15:0] tcy__22;
+    reg  [15:0] tcy__23;
+    reg  [15:0] tcy__24;
+    reg  [15:0] tcy__25;
+    reg  [15:0] tcy__26;
+    reg  [15:0] tcy__27;
+    reg  [15:0] tcy__28;
+    reg  [15:0] tcy__29;
+    reg  [15:0] tcy__30;
+    reg  [15:0] low_act;
+    reg  [15:0] low_nxt;
     reg  [15:0] cur_cx;
     reg  [15:0] cur_cy;
     reg  [9:0] wid;
@@ -607,14 +696,78 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [5:0] n;
     reg  [5:0] nm1;
     reg  [5:0] amask;
-    reg  [31:0] vw;
     reg  skip0;
     reg  gskip;
     reg  skip;
     reg  [5:0] wa;
     reg  [31:0] gmask;
     reg  g_write;
+    reg  [31:0] oh_last;
+    reg  [31:0] tvl__0;
+    reg  [31:0] tvl__1;
+    reg  [31:0] tvl__2;
+    reg  [31:0] tvl__3;
+    reg  [31:0] tvl__4;
+    reg  [31:0] tvl__5;
+    reg  [31:0] tvl__6;
+    reg  [31:0] tvl__7;
+    reg  [31:0] tvl__8;
+    reg  [31:0] tvl__9;
+    reg  [31:0] tvl__10;
+    reg  [31:0] tvl__11;
+    reg  [31:0] tvl__12;
+    reg  [31:0] tvl__13;
+    reg  [31:0] tvl__14;
+    reg  [31:0] tvl__15;
+    reg  [31:0] tvl__16;
+    reg  [31:0] tvl__17;
+    reg  [31:0] tvl__18;
+    reg  [31:0] tvl__19;
+    reg  [31:0] tvl__20;
+    reg  [31:0] tvl__21;
+    reg  [31:0] tvl__22;
+    reg  [31:0] tvl__23;
+    reg  [31:0] tvl__24;
+    reg  [31:0] tvl__25;
+    reg  [31:0] tvl__26;
+    reg  [31:0] tvl__27;
+    reg  [31:0] tvl__28;
+    reg  [31:0] tvl__29;
+    reg  [31:0] tvl__30;
+    reg  [31:0] tvl__31;
+    reg  [31:0] tvl__32;
+    reg  [31:0] tvl__33;
+    reg  [31:0] tvl__34;
+    reg  [31:0] tvl__35;
+    reg  [31:0] tvl__36;
+    reg  [31:0] tvl__37;
+    reg  [31:0] tvl__38;
+    reg  [31:0] tvl__39;
+    reg  [31:0] tvl__40;
+    reg  [31:0] tvl__41;
+    reg  [31:0] tvl__42;
+    reg  [31:0] tvl__43;
+    reg  [31:0] tvl__44;
+    reg  [31:0] tvl__45;
+    reg  [31:0] tvl__46;
+    reg  [31:0] tvl__47;
+    reg  [31:0] tvl__48;
+    reg  [31:0] tvl__49;
+    reg  [31:0] tvl__50;
+    reg  [31:0] tvl__51;
+    reg  [31:0] tvl__52;
+    reg  [31:0] tvl__53;
+    reg  [31:0] tvl__54;
+    reg  [31:0] tvl__55;
+    reg  [31:0] tvl__56;
+    reg  [31:0] tvl__57;
+    reg  [31:0] tvl__58;
+    reg  [31:0] tvl__59;
+    reg  [31:0] tvl__60;
+    reg  [31:0] tvl__61;
+    reg  [31:0] tvl__62;
     reg  [31:0] vlast;
+    reg  [39:0] pb;
     reg  zero_offs;
     reg  arith;
     reg  fits;
@@ -717,9 +870,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .w_data(gmem__w_data)
     );
     dac_expander__lanes lanes(
-        .vw(lanes__vw),
+        .base(lanes__base),
+        .off_cx(lanes__off_cx),
+        .off_cy(lanes__off_cy),
         .off_tx(lanes__off_tx),
         .off_ty(lanes__off_ty),
+        .cx(lanes__cx),
+        .cy(lanes__cy),
+        .a(lanes__a),
+        .ty0(lanes__ty0),
         .k(lanes__k),
         .v__0(lanes__v__0),
         .v__1(lanes__v__1),
@@ -869,30 +1028,105 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .bits__7(gpack__bits__7),
         .word(gpack__word)
     );
-    dac_expander__mul_cx mul_cx(
-        .d(mul_cx__d),
-        .s(mul_cx__s),
-        .p(mul_cx__p)
+    dac_expander__mul_sw mul_sw__0(
+        .d(mul_sw__0__d),
+        .s(mul_sw__0__s),
+        .p(mul_sw__0__p)
     );
-    dac_expander__mul_cx mul_cy(
-        .d(mul_cy__d),
-        .s(mul_cy__s),
-        .p(mul_cy__p)
+    dac_expander__mul_sw mul_sw__1(
+        .d(mul_sw__1__d),
+        .s(mul_sw__1__s),
+        .p(mul_sw__1__p)
     );
-    dac_expander__mul_tx mul_tx(
-        .d(mul_tx__d),
-        .s(mul_tx__s),
-        .p(mul_tx__p)
+    dac_expander__mul_sw mul_sw__2(
+        .d(mul_sw__2__d),
+        .s(mul_sw__2__s),
+        .p(mul_sw__2__p)
     );
-    dac_expander__mul_ty mul_ty(
-        .d(mul_ty__d),
-        .s(mul_ty__s),
-        .p(mul_ty__p)
+    dac_expander__mul_sw mul_sw__3(
+        .d(mul_sw__3__d),
+        .s(mul_sw__3__s),
+        .p(mul_sw__3__p)
     );
-    dac_expander__mul_wb mul_wb(
-        .d(mul_wb__d),
-        .s(mul_wb__s),
-        .p(mul_wb__p)
+    dac_expander__mul_sw mul_sw__4(
+        .d(mul_sw__4__d),
+        .s(mul_sw__4__s),
+        .p(mul_sw__4__p)
+    );
+    dac_expander__mul_sw mul_sw__5(
+        .d(mul_sw__5__d),
+        .s(mul_sw__5__s),
+        .p(mul_sw__5__p)
+    );
+    dac_expander__mul_sw mul_sw__6(
+        .d(mul_sw__6__d),
+        .s(mul_sw__6__s),
+        .p(mul_sw__6__p)
+    );
+    dac_expander__mul_sw mul_sw__7(
+        .d(mul_sw__7__d),
+        .s(mul_sw__7__s),
+        .p(mul_sw__7__p)
+    );
+    dac_expander__pk_adv pk_start(
+        .oh(pk_start__oh),
+        .cx__0(pk_start__cx__0),
+        .cx__1(pk_start__cx__1),
+        .cx__2(pk_start__cx__2),
+        .cx__3(pk_start__cx__3),
+        .cx__4(pk_start__cx__4),
+        .cx__5(pk_start__cx__5),
+        .cx__6(pk_start__cx__6),
+        .cx__7(pk_start__cx__7),
+        .cy__0(pk_start__cy__0),
+        .cy__1(pk_start__cy__1),
+        .cy__2(pk_start__cy__2),
+        .cy__3(pk_start__cy__3),
+        .cy__4(pk_start__cy__4),
+        .cy__5(pk_start__cy__5),
+        .cy__6(pk_start__cy__6),
+        .cy__7(pk_start__cy__7),
+        .sw__0(pk_start__sw__0),
+        .sw__1(pk_start__sw__1),
+        .sw__2(pk_start__sw__2),
+        .sw__3(pk_start__sw__3),
+        .sw__4(pk_start__sw__4),
+        .sw__5(pk_start__sw__5),
+        .sw__6(pk_start__sw__6),
+        .sw__7(pk_start__sw__7),
+        .x(pk_start__x),
+        .y(pk_start__y),
+        .w(pk_start__w)
+    );
+    dac_expander__pk_adv pk_adv(
+        .oh(pk_adv__oh),
+        .cx__0(pk_adv__cx__0),
+        .cx__1(pk_adv__cx__1),
+        .cx__2(pk_adv__cx__2),
+        .cx__3(pk_adv__cx__3),
+        .cx__4(pk_adv__cx__4),
+        .cx__5(pk_adv__cx__5),
+        .cx__6(pk_adv__cx__6),
+        .cx__7(pk_adv__cx__7),
+        .cy__0(pk_adv__cy__0),
+        .cy__1(pk_adv__cy__1),
+        .cy__2(pk_adv__cy__2),
+        .cy__3(pk_adv__cy__3),
+        .cy__4(pk_adv__cy__4),
+        .cy__5(pk_adv__cy__5),
+        .cy__6(pk_adv__cy__6),
+        .cy__7(pk_adv__cy__7),
+        .sw__0(pk_adv__sw__0),
+        .sw__1(pk_adv__sw__1),
+        .sw__2(pk_adv__sw__2),
+        .sw__3(pk_adv__sw__3),
+        .sw__4(pk_adv__sw__4),
+        .sw__5(pk_adv__sw__5),
+        .sw__6(pk_adv__sw__6),
+        .sw__7(pk_adv__sw__7),
+        .x(pk_adv__x),
+        .y(pk_adv__y),
+        .w(pk_adv__w)
     );
     dac_expander__mul_ov mul_ov(
         .d(mul_ov__d),
@@ -907,25 +1141,9 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .narrow(sx_tx__narrow),
         .wide(sx_tx__wide)
     );
-    dac_expander__zx_cx zx_cx(
-        .narrow(zx_cx__narrow),
-        .wide(zx_cx__wide)
-    );
-    dac_expander__zx_cx zx_cy(
-        .narrow(zx_cy__narrow),
-        .wide(zx_cy__wide)
-    );
-    dac_expander__zx_c5 zx_c5(
-        .narrow(zx_c5__narrow),
-        .wide(zx_c5__wide)
-    );
     dac_expander__zx_w10 zx_w10(
         .narrow(zx_w10__narrow),
         .wide(zx_w10__wide)
-    );
-    dac_expander__zx_w10 zx_wi10(
-        .narrow(zx_wi10__narrow),
-        .wide(zx_wi10__wide)
     );
     dac_expander__zx_wi12 zx_wi12(
         .narrow(zx_wi12__narrow),
@@ -947,19 +1165,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .narrow(zx_k32__narrow),
         .wide(zx_k32__wide)
     );
-    dac_expander__zx_a7 zx_a7(
-        .narrow(zx_a7__narrow),
-        .wide(zx_a7__wide)
-    );
-    dac_expander__zx_a7 zx_nm7(
+    dac_expander__zx_nm7 zx_nm7(
         .narrow(zx_nm7__narrow),
         .wide(zx_nm7__wide)
     );
-    dac_expander__zx_a7 zx_wi7(
+    dac_expander__zx_nm7 zx_wi7(
         .narrow(zx_wi7__narrow),
         .wide(zx_wi7__wide)
     );
-    dac_expander__zx_a7 zx_wc7(
+    dac_expander__zx_nm7 zx_wc7(
         .narrow(zx_wc7__narrow),
         .wide(zx_wc7__wide)
     );
@@ -1259,6 +1473,24 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(g_written__clock),
         .reset(g_written__reset)
     );
+    dac_expander__reg16 cc_x(
+        .d(cc_x__d),
+        .q(cc_x__q),
+        .clock(cc_x__clock),
+        .reset(cc_x__reset)
+    );
+    dac_expander__reg16 cc_y(
+        .d(cc_y__d),
+        .q(cc_y__q),
+        .clock(cc_y__clock),
+        .reset(cc_y__reset)
+    );
+    dac_expander__reg10 cwid(
+        .d(cwid__d),
+        .q(cwid__q),
+        .clock(cwid__clock),
+        .reset(cwid__reset)
+    );
 
     // Update code
     always @(*) active__clock = clock;
@@ -1281,6 +1513,9 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) st_slow__clock = clock;
     always @(*) st_gskip__clock = clock;
     always @(*) g_written__clock = clock;
+    always @(*) cc_x__clock = clock;
+    always @(*) cc_y__clock = clock;
+    always @(*) cwid__clock = clock;
     always @(*) begin
         active__d = active__q;
         active__d = act1;
@@ -1480,6 +1715,45 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             g_written__d = g_written__q | (one64 << zx_wa64__wide);
         end
     end
+    always @(*) begin
+        cc_x__d = cc_x__q;
+        cc_x__d = tcx__30;
+        if (start_go) begin
+            cc_x__d = pk_start__x;
+        end
+        else if (wdone) begin
+            if (slot_last) begin
+                cc_x__d = pk_adv__x;
+            end
+        end
+    end
+    always @(*) begin
+        cc_y__d = cc_y__q;
+        cc_y__d = tcy__30;
+        if (start_go) begin
+            cc_y__d = pk_start__y;
+        end
+        else if (wdone) begin
+            if (slot_last) begin
+                cc_y__d = pk_adv__y;
+            end
+        end
+    end
+    always @(*) begin
+        cwid__d = cwid__q;
+        cwid__d = cwid__q;
+        if (start_go) begin
+            cwid__d = pk_start__w;
+        end
+        else if (wdone) begin
+            if (slot_last) begin
+                cwid__d = pk_adv__w;
+            end
+            else begin
+                cwid__d = cwid__q + one10;
+            end
+        end
+    end
     always @(*) active__reset = reset;
     always @(*) todo__reset = reset;
     always @(*) busy__reset = reset;
@@ -1500,6 +1774,9 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) st_slow__reset = reset;
     always @(*) st_gskip__reset = reset;
     always @(*) g_written__reset = reset;
+    always @(*) cc_x__reset = reset;
+    always @(*) cc_y__reset = reset;
+    always @(*) cwid__reset = reset;
     always @(*) gmem__clock = clock;
     always @(*) cx__0__clock = clock;
     always @(*) cx__0__reset = reset;
@@ -1655,128 +1932,217 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             act1 = active__q & ~(one16 << zx_ds__wide);
         end
     end
-    assign sfound__0 = 1'b0;
-    always @(*) begin
-        cur = slot4__0;
-        if (todo__q[0] & ~sfound__0) begin
-            cur = slot4__0;
-        end
-        if (todo__q[1] & ~sfound__1) begin
-            cur = slot4__1;
-        end
-        if (todo__q[2] & ~sfound__2) begin
-            cur = slot4__2;
-        end
-        if (todo__q[3] & ~sfound__3) begin
-            cur = slot4__3;
-        end
-        if (todo__q[4] & ~sfound__4) begin
-            cur = slot4__4;
-        end
-        if (todo__q[5] & ~sfound__5) begin
-            cur = slot4__5;
-        end
-        if (todo__q[6] & ~sfound__6) begin
-            cur = slot4__6;
-        end
-        if (todo__q[7] & ~sfound__7) begin
-            cur = slot4__7;
-        end
-    end
-    always @(*) begin
-        cur_oh = zero16;
-        if (todo__q[0] & ~sfound__0) begin
-            cur_oh = slot_oh__0;
-        end
-        if (todo__q[1] & ~sfound__1) begin
-            cur_oh = slot_oh__1;
-        end
-        if (todo__q[2] & ~sfound__2) begin
-            cur_oh = slot_oh__2;
-        end
-        if (todo__q[3] & ~sfound__3) begin
-            cur_oh = slot_oh__3;
-        end
-        if (todo__q[4] & ~sfound__4) begin
-            cur_oh = slot_oh__4;
-        end
-        if (todo__q[5] & ~sfound__5) begin
-            cur_oh = slot_oh__5;
-        end
-        if (todo__q[6] & ~sfound__6) begin
-            cur_oh = slot_oh__6;
-        end
-        if (todo__q[7] & ~sfound__7) begin
-            cur_oh = slot_oh__7;
-        end
-    end
-    always @(*) begin
-        cur_cx = cx__0__q;
-        if (todo__q[0] & ~sfound__0) begin
-            cur_cx = cx__0__q;
-        end
-        if (todo__q[1] & ~sfound__1) begin
-            cur_cx = cx__1__q;
-        end
-        if (todo__q[2] & ~sfound__2) begin
-            cur_cx = cx__2__q;
-        end
-        if (todo__q[3] & ~sfound__3) begin
-            cur_cx = cx__3__q;
-        end
-        if (todo__q[4] & ~sfound__4) begin
-            cur_cx = cx__4__q;
-        end
-        if (todo__q[5] & ~sfound__5) begin
-            cur_cx = cx__5__q;
-        end
-        if (todo__q[6] & ~sfound__6) begin
-            cur_cx = cx__6__q;
-        end
-        if (todo__q[7] & ~sfound__7) begin
-            cur_cx = cx__7__q;
-        end
-    end
-    always @(*) begin
-        cur_cy = cy__0__q;
-        if (todo__q[0] & ~sfound__0) begin
-            cur_cy = cy__0__q;
-        end
-        if (todo__q[1] & ~sfound__1) begin
-            cur_cy = cy__1__q;
-        end
-        if (todo__q[2] & ~sfound__2) begin
-            cur_cy = cy__2__q;
-        end
-        if (todo__q[3] & ~sfound__3) begin
-            cur_cy = cy__3__q;
-        end
-        if (todo__q[4] & ~sfound__4) begin
-            cur_cy = cy__4__q;
-        end
-        if (todo__q[5] & ~sfound__5) begin
-            cur_cy = cy__5__q;
-        end
-        if (todo__q[6] & ~sfound__6) begin
-            cur_cy = cy__6__q;
-        end
-        if (todo__q[7] & ~sfound__7) begin
-            cur_cy = cy__7__q;
-        end
-    end
-    always @(*) sfound__1 = sfound__0 | todo__q[0];
-    always @(*) sfound__2 = sfound__1 | todo__q[1];
-    always @(*) sfound__3 = sfound__2 | todo__q[2];
-    always @(*) sfound__4 = sfound__3 | todo__q[3];
-    always @(*) sfound__5 = sfound__4 | todo__q[4];
-    always @(*) sfound__6 = sfound__5 | todo__q[5];
-    always @(*) sfound__7 = sfound__6 | todo__q[6];
-    always @(*) zx_c5__narrow = cur;
+    always @(*) cur_oh = todo__q & (~todo__q + one16);
     always @(*) zx_w10__narrow = cfg_warps_per_cta;
-    always @(*) mul_wb__d = zx_c5__wide;
-    always @(*) mul_wb__s = zx_w10__wide;
-    always @(*) zx_wi10__narrow = wi__q;
-    always @(*) wid = mul_wb__p + zx_wi10__wide;
+    assign mul_sw__0__d = slot5__0;
+    always @(*) mul_sw__0__s = zx_w10__wide;
+    always @(*) pk_start__cx__0 = cx__0__d;
+    always @(*) pk_start__cy__0 = cy__0__d;
+    always @(*) pk_start__sw__0 = mul_sw__0__p;
+    always @(*) pk_adv__cx__0 = cx__0__d;
+    always @(*) pk_adv__cy__0 = cy__0__d;
+    always @(*) pk_adv__sw__0 = mul_sw__0__p;
+    always @(*) begin
+        tcx__0 = zero16;
+        if (cur_oh[0]) begin
+            tcx__0 = cx__0__d;
+        end
+    end
+    always @(*) begin
+        tcy__0 = zero16;
+        if (cur_oh[0]) begin
+            tcy__0 = cy__0__d;
+        end
+    end
+    assign mul_sw__1__d = slot5__1;
+    always @(*) mul_sw__1__s = zx_w10__wide;
+    always @(*) pk_start__cx__1 = cx__1__d;
+    always @(*) pk_start__cy__1 = cy__1__d;
+    always @(*) pk_start__sw__1 = mul_sw__1__p;
+    always @(*) pk_adv__cx__1 = cx__1__d;
+    always @(*) pk_adv__cy__1 = cy__1__d;
+    always @(*) pk_adv__sw__1 = mul_sw__1__p;
+    always @(*) begin
+        tcx__1 = zero16;
+        if (cur_oh[1]) begin
+            tcx__1 = cx__1__d;
+        end
+    end
+    always @(*) begin
+        tcy__1 = zero16;
+        if (cur_oh[1]) begin
+            tcy__1 = cy__1__d;
+        end
+    end
+    assign mul_sw__2__d = slot5__2;
+    always @(*) mul_sw__2__s = zx_w10__wide;
+    always @(*) pk_start__cx__2 = cx__2__d;
+    always @(*) pk_start__cy__2 = cy__2__d;
+    always @(*) pk_start__sw__2 = mul_sw__2__p;
+    always @(*) pk_adv__cx__2 = cx__2__d;
+    always @(*) pk_adv__cy__2 = cy__2__d;
+    always @(*) pk_adv__sw__2 = mul_sw__2__p;
+    always @(*) begin
+        tcx__2 = zero16;
+        if (cur_oh[2]) begin
+            tcx__2 = cx__2__d;
+        end
+    end
+    always @(*) begin
+        tcy__2 = zero16;
+        if (cur_oh[2]) begin
+            tcy__2 = cy__2__d;
+        end
+    end
+    assign mul_sw__3__d = slot5__3;
+    always @(*) mul_sw__3__s = zx_w10__wide;
+    always @(*) pk_start__cx__3 = cx__3__d;
+    always @(*) pk_start__cy__3 = cy__3__d;
+    always @(*) pk_start__sw__3 = mul_sw__3__p;
+    always @(*) pk_adv__cx__3 = cx__3__d;
+    always @(*) pk_adv__cy__3 = cy__3__d;
+    always @(*) pk_adv__sw__3 = mul_sw__3__p;
+    always @(*) begin
+        tcx__3 = zero16;
+        if (cur_oh[3]) begin
+            tcx__3 = cx__3__d;
+        end
+    end
+    always @(*) begin
+        tcy__3 = zero16;
+        if (cur_oh[3]) begin
+            tcy__3 = cy__3__d;
+        end
+    end
+    assign mul_sw__4__d = slot5__4;
+    always @(*) mul_sw__4__s = zx_w10__wide;
+    always @(*) pk_start__cx__4 = cx__4__d;
+    always @(*) pk_start__cy__4 = cy__4__d;
+    always @(*) pk_start__sw__4 = mul_sw__4__p;
+    always @(*) pk_adv__cx__4 = cx__4__d;
+    always @(*) pk_adv__cy__4 = cy__4__d;
+    always @(*) pk_adv__sw__4 = mul_sw__4__p;
+    always @(*) begin
+        tcx__4 = zero16;
+        if (cur_oh[4]) begin
+            tcx__4 = cx__4__d;
+        end
+    end
+    always @(*) begin
+        tcy__4 = zero16;
+        if (cur_oh[4]) begin
+            tcy__4 = cy__4__d;
+        end
+    end
+    assign mul_sw__5__d = slot5__5;
+    always @(*) mul_sw__5__s = zx_w10__wide;
+    always @(*) pk_start__cx__5 = cx__5__d;
+    always @(*) pk_start__cy__5 = cy__5__d;
+    always @(*) pk_start__sw__5 = mul_sw__5__p;
+    always @(*) pk_adv__cx__5 = cx__5__d;
+    always @(*) pk_adv__cy__5 = cy__5__d;
+    always @(*) pk_adv__sw__5 = mul_sw__5__p;
+    always @(*) begin
+        tcx__5 = zero16;
+        if (cur_oh[5]) begin
+            tcx__5 = cx__5__d;
+        end
+    end
+    always @(*) begin
+        tcy__5 = zero16;
+        if (cur_oh[5]) begin
+            tcy__5 = cy__5__d;
+        end
+    end
+    assign mul_sw__6__d = slot5__6;
+    always @(*) mul_sw__6__s = zx_w10__wide;
+    always @(*) pk_start__cx__6 = cx__6__d;
+    always @(*) pk_start__cy__6 = cy__6__d;
+    always @(*) pk_start__sw__6 = mul_sw__6__p;
+    always @(*) pk_adv__cx__6 = cx__6__d;
+    always @(*) pk_adv__cy__6 = cy__6__d;
+    always @(*) pk_adv__sw__6 = mul_sw__6__p;
+    always @(*) begin
+        tcx__6 = zero16;
+        if (cur_oh[6]) begin
+            tcx__6 = cx__6__d;
+        end
+    end
+    always @(*) begin
+        tcy__6 = zero16;
+        if (cur_oh[6]) begin
+            tcy__6 = cy__6__d;
+        end
+    end
+    assign mul_sw__7__d = slot5__7;
+    always @(*) mul_sw__7__s = zx_w10__wide;
+    always @(*) pk_start__cx__7 = cx__7__d;
+    always @(*) pk_start__cy__7 = cy__7__d;
+    always @(*) pk_start__sw__7 = mul_sw__7__p;
+    always @(*) pk_adv__cx__7 = cx__7__d;
+    always @(*) pk_adv__cy__7 = cy__7__d;
+    always @(*) pk_adv__sw__7 = mul_sw__7__p;
+    always @(*) begin
+        tcx__7 = zero16;
+        if (cur_oh[7]) begin
+            tcx__7 = cx__7__d;
+        end
+    end
+    always @(*) begin
+        tcy__7 = zero16;
+        if (cur_oh[7]) begin
+            tcy__7 = cy__7__d;
+        end
+    end
+    assign tcx__8 = zero16;
+    assign tcy__8 = zero16;
+    assign tcx__9 = zero16;
+    assign tcy__9 = zero16;
+    assign tcx__10 = zero16;
+    assign tcy__10 = zero16;
+    assign tcx__11 = zero16;
+    assign tcy__11 = zero16;
+    assign tcx__12 = zero16;
+    assign tcy__12 = zero16;
+    assign tcx__13 = zero16;
+    assign tcy__13 = zero16;
+    assign tcx__14 = zero16;
+    assign tcy__14 = zero16;
+    assign tcx__15 = zero16;
+    assign tcy__15 = zero16;
+    always @(*) tcx__16 = tcx__0 | tcx__1;
+    always @(*) tcy__16 = tcy__0 | tcy__1;
+    always @(*) tcx__17 = tcx__2 | tcx__3;
+    always @(*) tcy__17 = tcy__2 | tcy__3;
+    always @(*) tcx__18 = tcx__4 | tcx__5;
+    always @(*) tcy__18 = tcy__4 | tcy__5;
+    always @(*) tcx__19 = tcx__6 | tcx__7;
+    always @(*) tcy__19 = tcy__6 | tcy__7;
+    always @(*) tcx__20 = tcx__8 | tcx__9;
+    always @(*) tcy__20 = tcy__8 | tcy__9;
+    always @(*) tcx__21 = tcx__10 | tcx__11;
+    always @(*) tcy__21 = tcy__10 | tcy__11;
+    always @(*) tcx__22 = tcx__12 | tcx__13;
+    always @(*) tcy__22 = tcy__12 | tcy__13;
+    always @(*) tcx__23 = tcx__14 | tcx__15;
+    always @(*) tcy__23 = tcy__14 | tcy__15;
+    always @(*) tcx__24 = tcx__16 | tcx__17;
+    always @(*) tcy__24 = tcy__16 | tcy__17;
+    always @(*) tcx__25 = tcx__18 | tcx__19;
+    always @(*) tcy__25 = tcy__18 | tcy__19;
+    always @(*) tcx__26 = tcx__20 | tcx__21;
+    always @(*) tcy__26 = tcy__20 | tcy__21;
+    always @(*) tcx__27 = tcx__22 | tcx__23;
+    always @(*) tcy__27 = tcy__22 | tcy__23;
+    always @(*) tcx__28 = tcx__24 | tcx__25;
+    always @(*) tcy__28 = tcy__24 | tcy__25;
+    always @(*) tcx__29 = tcx__26 | tcx__27;
+    always @(*) tcy__29 = tcy__26 | tcy__27;
+    always @(*) tcx__30 = tcx__28 | tcx__29;
+    always @(*) tcy__30 = tcy__28 | tcy__29;
+    always @(*) cur_cx = cc_x__q;
+    always @(*) cur_cy = cc_y__q;
+    always @(*) wid = cwid__q;
     always @(*) zx_wi12__narrow = wi__q;
     always @(*) zx_t12__narrow = cfg_threads;
     always @(*) t0 = zx_wi12__wide << c5_12;
@@ -1794,12 +2160,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     end
     always @(*) nm1 = n - c1_6;
     always @(*) skip0 = (wid >= n_warps) | (n == c0_6);
-    always @(*) zx_cx__narrow = cur_cx;
-    always @(*) zx_cy__narrow = cur_cy;
-    always @(*) mul_cx__d = zx_cx__wide;
-    always @(*) mul_cx__s = t_cx;
-    always @(*) mul_cy__d = zx_cy__wide;
-    always @(*) mul_cy__s = t_cy;
     always @(*) zx_k6__narrow = cfg_bdx_log2;
     always @(*) zx_k12__narrow = cfg_bdx_log2;
     always @(*) zx_k32__narrow = cfg_bdx_log2;
@@ -1809,15 +2169,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             amask = (c1_6 << (zx_k6__wide - c5_6)) - c1_6;
         end
     end
-    always @(*) zx_a7__narrow = wi__q & amask;
-    always @(*) mul_tx__d = zx_a7__wide;
-    always @(*) mul_tx__s = t_tx;
-    always @(*) mul_ty__d = t0 >> zx_k12__wide;
-    always @(*) mul_ty__s = t_ty;
-    always @(*) vw = t_base + mul_cx__p + mul_cy__p + (mul_tx__p << c5_32) + mul_ty__p;
-    always @(*) lanes__vw = vw;
+    always @(*) lanes__base = t_base;
+    always @(*) lanes__off_cx = t_cx;
+    always @(*) lanes__off_cy = t_cy;
     always @(*) lanes__off_tx = t_tx;
     always @(*) lanes__off_ty = t_ty;
+    always @(*) lanes__cx = cur_cx;
+    always @(*) lanes__cy = cur_cy;
+    always @(*) lanes__a = wi__q & amask;
+    always @(*) lanes__ty0 = t0 >> zx_k12__wide;
     always @(*) lanes__k = cfg_bdx_log2;
     always @(*) wa = wid[(32'h0)+:(6)];
     always @(*) gmem__r_addr = wa;
@@ -1874,105 +2234,231 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) cmp_first__a = lanes__v__0;
     always @(*) cmp_first__b = t_scalar;
     always @(*) cmp_first__op = t_cmp;
+    always @(*) oh_last = rec__act & ~(rec__act >> c1_32);
     always @(*) begin
-        vlast = c0_32;
-        if (nm1 == lane6__0) begin
-            vlast = lanes__v__0;
-        end
-        if (nm1 == lane6__1) begin
-            vlast = lanes__v__1;
-        end
-        if (nm1 == lane6__2) begin
-            vlast = lanes__v__2;
-        end
-        if (nm1 == lane6__3) begin
-            vlast = lanes__v__3;
-        end
-        if (nm1 == lane6__4) begin
-            vlast = lanes__v__4;
-        end
-        if (nm1 == lane6__5) begin
-            vlast = lanes__v__5;
-        end
-        if (nm1 == lane6__6) begin
-            vlast = lanes__v__6;
-        end
-        if (nm1 == lane6__7) begin
-            vlast = lanes__v__7;
-        end
-        if (nm1 == lane6__8) begin
-            vlast = lanes__v__8;
-        end
-        if (nm1 == lane6__9) begin
-            vlast = lanes__v__9;
-        end
-        if (nm1 == lane6__10) begin
-            vlast = lanes__v__10;
-        end
-        if (nm1 == lane6__11) begin
-            vlast = lanes__v__11;
-        end
-        if (nm1 == lane6__12) begin
-            vlast = lanes__v__12;
-        end
-        if (nm1 == lane6__13) begin
-            vlast = lanes__v__13;
-        end
-        if (nm1 == lane6__14) begin
-            vlast = lanes__v__14;
-        end
-        if (nm1 == lane6__15) begin
-            vlast = lanes__v__15;
-        end
-        if (nm1 == lane6__16) begin
-            vlast = lanes__v__16;
-        end
-        if (nm1 == lane6__17) begin
-            vlast = lanes__v__17;
-        end
-        if (nm1 == lane6__18) begin
-            vlast = lanes__v__18;
-        end
-        if (nm1 == lane6__19) begin
-            vlast = lanes__v__19;
-        end
-        if (nm1 == lane6__20) begin
-            vlast = lanes__v__20;
-        end
-        if (nm1 == lane6__21) begin
-            vlast = lanes__v__21;
-        end
-        if (nm1 == lane6__22) begin
-            vlast = lanes__v__22;
-        end
-        if (nm1 == lane6__23) begin
-            vlast = lanes__v__23;
-        end
-        if (nm1 == lane6__24) begin
-            vlast = lanes__v__24;
-        end
-        if (nm1 == lane6__25) begin
-            vlast = lanes__v__25;
-        end
-        if (nm1 == lane6__26) begin
-            vlast = lanes__v__26;
-        end
-        if (nm1 == lane6__27) begin
-            vlast = lanes__v__27;
-        end
-        if (nm1 == lane6__28) begin
-            vlast = lanes__v__28;
-        end
-        if (nm1 == lane6__29) begin
-            vlast = lanes__v__29;
-        end
-        if (nm1 == lane6__30) begin
-            vlast = lanes__v__30;
-        end
-        if (nm1 == lane6__31) begin
-            vlast = lanes__v__31;
+        tvl__0 = c0_32;
+        if (oh_last[0]) begin
+            tvl__0 = lanes__v__0;
         end
     end
+    always @(*) begin
+        tvl__1 = c0_32;
+        if (oh_last[1]) begin
+            tvl__1 = lanes__v__1;
+        end
+    end
+    always @(*) begin
+        tvl__2 = c0_32;
+        if (oh_last[2]) begin
+            tvl__2 = lanes__v__2;
+        end
+    end
+    always @(*) begin
+        tvl__3 = c0_32;
+        if (oh_last[3]) begin
+            tvl__3 = lanes__v__3;
+        end
+    end
+    always @(*) begin
+        tvl__4 = c0_32;
+        if (oh_last[4]) begin
+            tvl__4 = lanes__v__4;
+        end
+    end
+    always @(*) begin
+        tvl__5 = c0_32;
+        if (oh_last[5]) begin
+            tvl__5 = lanes__v__5;
+        end
+    end
+    always @(*) begin
+        tvl__6 = c0_32;
+        if (oh_last[6]) begin
+            tvl__6 = lanes__v__6;
+        end
+    end
+    always @(*) begin
+        tvl__7 = c0_32;
+        if (oh_last[7]) begin
+            tvl__7 = lanes__v__7;
+        end
+    end
+    always @(*) begin
+        tvl__8 = c0_32;
+        if (oh_last[8]) begin
+            tvl__8 = lanes__v__8;
+        end
+    end
+    always @(*) begin
+        tvl__9 = c0_32;
+        if (oh_last[9]) begin
+            tvl__9 = lanes__v__9;
+        end
+    end
+    always @(*) begin
+        tvl__10 = c0_32;
+        if (oh_last[10]) begin
+            tvl__10 = lanes__v__10;
+        end
+    end
+    always @(*) begin
+        tvl__11 = c0_32;
+        if (oh_last[11]) begin
+            tvl__11 = lanes__v__11;
+        end
+    end
+    always @(*) begin
+        tvl__12 = c0_32;
+        if (oh_last[12]) begin
+            tvl__12 = lanes__v__12;
+        end
+    end
+    always @(*) begin
+        tvl__13 = c0_32;
+        if (oh_last[13]) begin
+            tvl__13 = lanes__v__13;
+        end
+    end
+    always @(*) begin
+        tvl__14 = c0_32;
+        if (oh_last[14]) begin
+            tvl__14 = lanes__v__14;
+        end
+    end
+    always @(*) begin
+        tvl__15 = c0_32;
+        if (oh_last[15]) begin
+            tvl__15 = lanes__v__15;
+        end
+    end
+    always @(*) begin
+        tvl__16 = c0_32;
+        if (oh_last[16]) begin
+            tvl__16 = lanes__v__16;
+        end
+    end
+    always @(*) begin
+        tvl__17 = c0_32;
+        if (oh_last[17]) begin
+            tvl__17 = lanes__v__17;
+        end
+    end
+    always @(*) begin
+        tvl__18 = c0_32;
+        if (oh_last[18]) begin
+            tvl__18 = lanes__v__18;
+        end
+    end
+    always @(*) begin
+        tvl__19 = c0_32;
+        if (oh_last[19]) begin
+            tvl__19 = lanes__v__19;
+        end
+    end
+    always @(*) begin
+        tvl__20 = c0_32;
+        if (oh_last[20]) begin
+            tvl__20 = lanes__v__20;
+        end
+    end
+    always @(*) begin
+        tvl__21 = c0_32;
+        if (oh_last[21]) begin
+            tvl__21 = lanes__v__21;
+        end
+    end
+    always @(*) begin
+        tvl__22 = c0_32;
+        if (oh_last[22]) begin
+            tvl__22 = lanes__v__22;
+        end
+    end
+    always @(*) begin
+        tvl__23 = c0_32;
+        if (oh_last[23]) begin
+            tvl__23 = lanes__v__23;
+        end
+    end
+    always @(*) begin
+        tvl__24 = c0_32;
+        if (oh_last[24]) begin
+            tvl__24 = lanes__v__24;
+        end
+    end
+    always @(*) begin
+        tvl__25 = c0_32;
+        if (oh_last[25]) begin
+            tvl__25 = lanes__v__25;
+        end
+    end
+    always @(*) begin
+        tvl__26 = c0_32;
+        if (oh_last[26]) begin
+            tvl__26 = lanes__v__26;
+        end
+    end
+    always @(*) begin
+        tvl__27 = c0_32;
+        if (oh_last[27]) begin
+            tvl__27 = lanes__v__27;
+        end
+    end
+    always @(*) begin
+        tvl__28 = c0_32;
+        if (oh_last[28]) begin
+            tvl__28 = lanes__v__28;
+        end
+    end
+    always @(*) begin
+        tvl__29 = c0_32;
+        if (oh_last[29]) begin
+            tvl__29 = lanes__v__29;
+        end
+    end
+    always @(*) begin
+        tvl__30 = c0_32;
+        if (oh_last[30]) begin
+            tvl__30 = lanes__v__30;
+        end
+    end
+    always @(*) begin
+        tvl__31 = c0_32;
+        if (oh_last[31]) begin
+            tvl__31 = lanes__v__31;
+        end
+    end
+    always @(*) tvl__32 = tvl__0 | tvl__1;
+    always @(*) tvl__33 = tvl__2 | tvl__3;
+    always @(*) tvl__34 = tvl__4 | tvl__5;
+    always @(*) tvl__35 = tvl__6 | tvl__7;
+    always @(*) tvl__36 = tvl__8 | tvl__9;
+    always @(*) tvl__37 = tvl__10 | tvl__11;
+    always @(*) tvl__38 = tvl__12 | tvl__13;
+    always @(*) tvl__39 = tvl__14 | tvl__15;
+    always @(*) tvl__40 = tvl__16 | tvl__17;
+    always @(*) tvl__41 = tvl__18 | tvl__19;
+    always @(*) tvl__42 = tvl__20 | tvl__21;
+    always @(*) tvl__43 = tvl__22 | tvl__23;
+    always @(*) tvl__44 = tvl__24 | tvl__25;
+    always @(*) tvl__45 = tvl__26 | tvl__27;
+    always @(*) tvl__46 = tvl__28 | tvl__29;
+    always @(*) tvl__47 = tvl__30 | tvl__31;
+    always @(*) tvl__48 = tvl__32 | tvl__33;
+    always @(*) tvl__49 = tvl__34 | tvl__35;
+    always @(*) tvl__50 = tvl__36 | tvl__37;
+    always @(*) tvl__51 = tvl__38 | tvl__39;
+    always @(*) tvl__52 = tvl__40 | tvl__41;
+    always @(*) tvl__53 = tvl__42 | tvl__43;
+    always @(*) tvl__54 = tvl__44 | tvl__45;
+    always @(*) tvl__55 = tvl__46 | tvl__47;
+    always @(*) tvl__56 = tvl__48 | tvl__49;
+    always @(*) tvl__57 = tvl__50 | tvl__51;
+    always @(*) tvl__58 = tvl__52 | tvl__53;
+    always @(*) tvl__59 = tvl__54 | tvl__55;
+    always @(*) tvl__60 = tvl__56 | tvl__57;
+    always @(*) tvl__61 = tvl__58 | tvl__59;
+    always @(*) tvl__62 = tvl__60 | tvl__61;
+    always @(*) vlast = tvl__62;
     always @(*) cmp_last__a = vlast;
     always @(*) cmp_last__b = t_scalar;
     always @(*) cmp_last__op = t_cmp;
@@ -1983,7 +2469,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) zx_nm7__narrow = nm1;
     always @(*) mul_ov__d = zx_nm7__wide;
     always @(*) mul_ov__s = sx_tx__wide;
-    always @(*) fits = (sx_v0__wide + mul_ov__p + bias40) < lim40;
+    always @(*) pb = mul_ov__p + bias40;
+    always @(*) fits = (sx_v0__wide + pb) < lim40;
     always @(*) fast = (grp__q == c0_2) & (zero_offs | (arith & (t_cmp < cmp_ord) & fits & (cmp_first__r == cmp_last__r)));
     always @(*) begin
         fast_mask = c0_32;
@@ -2154,6 +2641,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) todo_next = todo__q & ~cur_oh;
     always @(*) tuple_done = slot_done & (todo_next == zero16);
     always @(*) atq_pop = start_drop | tuple_done;
+    always @(*) low_act = active__q & (~active__q + one16);
+    always @(*) low_nxt = todo_next & (~todo_next + one16);
+    always @(*) pk_start__oh = low_act;
+    always @(*) pk_adv__oh = low_nxt;
     always @(*) mem_valid = mem_v__q;
     always @(*) mem_addr = mem_a__q;
     always @(*) stat_pred_fast = st_fast__q;
@@ -5024,6 +5515,21 @@ module dac_expander__reg5(d,q,clock,reset);
     end
 endmodule // dac_expander__reg5
 
+module dac_expander__reg10(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 10'h0;
+        else q <= d;
+    end
+endmodule // dac_expander__reg10
+
 module dac_expander__gmem(clock,r_addr,r_data,w_en,w_addr,w_data);
 
     // Module arguments
@@ -5074,12 +5580,18 @@ module dac_expander__reg2(d,q,clock,reset);
     end
 endmodule // dac_expander__reg2
 
-module dac_expander__lanes(vw,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31);
+module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31);
 
     // Module arguments
-    input wire  [31:0] vw;
+    input wire  [31:0] base;
+    input wire  [31:0] off_cx;
+    input wire  [31:0] off_cy;
     input wire  [31:0] off_tx;
     input wire  [31:0] off_ty;
+    input wire  [15:0] cx;
+    input wire  [15:0] cy;
+    input wire  [5:0] a;
+    input wire  [11:0] ty0;
     input wire  [3:0] k;
     output reg  [31:0] v__0;
     output reg  [31:0] v__1;
@@ -5115,17 +5627,830 @@ module dac_expander__lanes(vw,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__6
     output reg  [31:0] v__31;
 
     // Constant declarations
+    localparam  sh__0 = 32'h0;
+    localparam  sh__1 = 32'h1;
+    localparam  sh__2 = 32'h2;
+    localparam  sh__3 = 32'h3;
+    localparam  sh__4 = 32'h4;
+    localparam  sh__5 = 32'h5;
+    localparam  sh__6 = 32'h6;
+    localparam  sh__7 = 32'h7;
+    localparam  sh__8 = 32'h8;
+    localparam  sh__9 = 32'h9;
+    localparam  sh__10 = 32'ha;
+    localparam  sh__11 = 32'hb;
+    localparam  sh__12 = 32'hc;
+    localparam  sh__13 = 32'hd;
+    localparam  sh__14 = 32'he;
+    localparam  sh__15 = 32'hf;
+    localparam  sh5__0 = 32'h5;
+    localparam  sh5__1 = 32'h6;
+    localparam  sh5__2 = 32'h7;
+    localparam  sh5__3 = 32'h8;
+    localparam  sh5__4 = 32'h9;
+    localparam  sh5__5 = 32'ha;
     localparam  cb__0 = 32'h0;
     localparam  cb__1 = 32'h1;
     localparam  cb__2 = 32'h2;
     localparam  cb__3 = 32'h3;
     localparam  cb__4 = 32'h4;
+    localparam  lm0__0 = 32'h0;
+    localparam  lm0__1 = 32'hffffffff;
+    localparam  lm0__2 = 32'h0;
+    localparam  lm0__3 = 32'hffffffff;
+    localparam  lm0__4 = 32'h0;
+    localparam  lm0__5 = 32'hffffffff;
+    localparam  lm0__6 = 32'h0;
+    localparam  lm0__7 = 32'hffffffff;
+    localparam  lm0__8 = 32'h0;
+    localparam  lm0__9 = 32'hffffffff;
+    localparam  lm0__10 = 32'h0;
+    localparam  lm0__11 = 32'hffffffff;
+    localparam  lm0__12 = 32'h0;
+    localparam  lm0__13 = 32'hffffffff;
+    localparam  lm0__14 = 32'h0;
+    localparam  lm0__15 = 32'hffffffff;
+    localparam  lm0__16 = 32'h0;
+    localparam  lm0__17 = 32'hffffffff;
+    localparam  lm0__18 = 32'h0;
+    localparam  lm0__19 = 32'hffffffff;
+    localparam  lm0__20 = 32'h0;
+    localparam  lm0__21 = 32'hffffffff;
+    localparam  lm0__22 = 32'h0;
+    localparam  lm0__23 = 32'hffffffff;
+    localparam  lm0__24 = 32'h0;
+    localparam  lm0__25 = 32'hffffffff;
+    localparam  lm0__26 = 32'h0;
+    localparam  lm0__27 = 32'hffffffff;
+    localparam  lm0__28 = 32'h0;
+    localparam  lm0__29 = 32'hffffffff;
+    localparam  lm0__30 = 32'h0;
+    localparam  lm0__31 = 32'hffffffff;
+    localparam  lm1__0 = 32'h0;
+    localparam  lm1__1 = 32'h0;
+    localparam  lm1__2 = 32'hffffffff;
+    localparam  lm1__3 = 32'hffffffff;
+    localparam  lm1__4 = 32'h0;
+    localparam  lm1__5 = 32'h0;
+    localparam  lm1__6 = 32'hffffffff;
+    localparam  lm1__7 = 32'hffffffff;
+    localparam  lm1__8 = 32'h0;
+    localparam  lm1__9 = 32'h0;
+    localparam  lm1__10 = 32'hffffffff;
+    localparam  lm1__11 = 32'hffffffff;
+    localparam  lm1__12 = 32'h0;
+    localparam  lm1__13 = 32'h0;
+    localparam  lm1__14 = 32'hffffffff;
+    localparam  lm1__15 = 32'hffffffff;
+    localparam  lm1__16 = 32'h0;
+    localparam  lm1__17 = 32'h0;
+    localparam  lm1__18 = 32'hffffffff;
+    localparam  lm1__19 = 32'hffffffff;
+    localparam  lm1__20 = 32'h0;
+    localparam  lm1__21 = 32'h0;
+    localparam  lm1__22 = 32'hffffffff;
+    localparam  lm1__23 = 32'hffffffff;
+    localparam  lm1__24 = 32'h0;
+    localparam  lm1__25 = 32'h0;
+    localparam  lm1__26 = 32'hffffffff;
+    localparam  lm1__27 = 32'hffffffff;
+    localparam  lm1__28 = 32'h0;
+    localparam  lm1__29 = 32'h0;
+    localparam  lm1__30 = 32'hffffffff;
+    localparam  lm1__31 = 32'hffffffff;
+    localparam  lm2__0 = 32'h0;
+    localparam  lm2__1 = 32'h0;
+    localparam  lm2__2 = 32'h0;
+    localparam  lm2__3 = 32'h0;
+    localparam  lm2__4 = 32'hffffffff;
+    localparam  lm2__5 = 32'hffffffff;
+    localparam  lm2__6 = 32'hffffffff;
+    localparam  lm2__7 = 32'hffffffff;
+    localparam  lm2__8 = 32'h0;
+    localparam  lm2__9 = 32'h0;
+    localparam  lm2__10 = 32'h0;
+    localparam  lm2__11 = 32'h0;
+    localparam  lm2__12 = 32'hffffffff;
+    localparam  lm2__13 = 32'hffffffff;
+    localparam  lm2__14 = 32'hffffffff;
+    localparam  lm2__15 = 32'hffffffff;
+    localparam  lm2__16 = 32'h0;
+    localparam  lm2__17 = 32'h0;
+    localparam  lm2__18 = 32'h0;
+    localparam  lm2__19 = 32'h0;
+    localparam  lm2__20 = 32'hffffffff;
+    localparam  lm2__21 = 32'hffffffff;
+    localparam  lm2__22 = 32'hffffffff;
+    localparam  lm2__23 = 32'hffffffff;
+    localparam  lm2__24 = 32'h0;
+    localparam  lm2__25 = 32'h0;
+    localparam  lm2__26 = 32'h0;
+    localparam  lm2__27 = 32'h0;
+    localparam  lm2__28 = 32'hffffffff;
+    localparam  lm2__29 = 32'hffffffff;
+    localparam  lm2__30 = 32'hffffffff;
+    localparam  lm2__31 = 32'hffffffff;
+    localparam  lm3__0 = 32'h0;
+    localparam  lm3__1 = 32'h0;
+    localparam  lm3__2 = 32'h0;
+    localparam  lm3__3 = 32'h0;
+    localparam  lm3__4 = 32'h0;
+    localparam  lm3__5 = 32'h0;
+    localparam  lm3__6 = 32'h0;
+    localparam  lm3__7 = 32'h0;
+    localparam  lm3__8 = 32'hffffffff;
+    localparam  lm3__9 = 32'hffffffff;
+    localparam  lm3__10 = 32'hffffffff;
+    localparam  lm3__11 = 32'hffffffff;
+    localparam  lm3__12 = 32'hffffffff;
+    localparam  lm3__13 = 32'hffffffff;
+    localparam  lm3__14 = 32'hffffffff;
+    localparam  lm3__15 = 32'hffffffff;
+    localparam  lm3__16 = 32'h0;
+    localparam  lm3__17 = 32'h0;
+    localparam  lm3__18 = 32'h0;
+    localparam  lm3__19 = 32'h0;
+    localparam  lm3__20 = 32'h0;
+    localparam  lm3__21 = 32'h0;
+    localparam  lm3__22 = 32'h0;
+    localparam  lm3__23 = 32'h0;
+    localparam  lm3__24 = 32'hffffffff;
+    localparam  lm3__25 = 32'hffffffff;
+    localparam  lm3__26 = 32'hffffffff;
+    localparam  lm3__27 = 32'hffffffff;
+    localparam  lm3__28 = 32'hffffffff;
+    localparam  lm3__29 = 32'hffffffff;
+    localparam  lm3__30 = 32'hffffffff;
+    localparam  lm3__31 = 32'hffffffff;
+    localparam  lm4__0 = 32'h0;
+    localparam  lm4__1 = 32'h0;
+    localparam  lm4__2 = 32'h0;
+    localparam  lm4__3 = 32'h0;
+    localparam  lm4__4 = 32'h0;
+    localparam  lm4__5 = 32'h0;
+    localparam  lm4__6 = 32'h0;
+    localparam  lm4__7 = 32'h0;
+    localparam  lm4__8 = 32'h0;
+    localparam  lm4__9 = 32'h0;
+    localparam  lm4__10 = 32'h0;
+    localparam  lm4__11 = 32'h0;
+    localparam  lm4__12 = 32'h0;
+    localparam  lm4__13 = 32'h0;
+    localparam  lm4__14 = 32'h0;
+    localparam  lm4__15 = 32'h0;
+    localparam  lm4__16 = 32'hffffffff;
+    localparam  lm4__17 = 32'hffffffff;
+    localparam  lm4__18 = 32'hffffffff;
+    localparam  lm4__19 = 32'hffffffff;
+    localparam  lm4__20 = 32'hffffffff;
+    localparam  lm4__21 = 32'hffffffff;
+    localparam  lm4__22 = 32'hffffffff;
+    localparam  lm4__23 = 32'hffffffff;
+    localparam  lm4__24 = 32'hffffffff;
+    localparam  lm4__25 = 32'hffffffff;
+    localparam  lm4__26 = 32'hffffffff;
+    localparam  lm4__27 = 32'hffffffff;
+    localparam  lm4__28 = 32'hffffffff;
+    localparam  lm4__29 = 32'hffffffff;
+    localparam  lm4__30 = 32'hffffffff;
+    localparam  lm4__31 = 32'hffffffff;
+    localparam  c1 = 32'h1;
+    localparam  z32 = 32'h0;
 
     // Stub signals
     reg  [3:0] zx_k__narrow;
     wire  [31:0] zx_k__wide;
 
     // Local signals
+    reg  [31:0] x__0;
+    reg  [31:0] x__1;
+    reg  [31:0] x__2;
+    reg  [31:0] x__3;
+    reg  [31:0] x__4;
+    reg  [31:0] x__5;
+    reg  [31:0] x__6;
+    reg  [31:0] x__7;
+    reg  [31:0] x__8;
+    reg  [31:0] x__9;
+    reg  [31:0] x__10;
+    reg  [31:0] x__11;
+    reg  [31:0] x__12;
+    reg  [31:0] x__13;
+    reg  [31:0] x__14;
+    reg  [31:0] x__15;
+    reg  [31:0] x__16;
+    reg  [31:0] x__17;
+    reg  [31:0] x__18;
+    reg  [31:0] x__19;
+    reg  [31:0] x__20;
+    reg  [31:0] x__21;
+    reg  [31:0] x__22;
+    reg  [31:0] x__23;
+    reg  [31:0] x__24;
+    reg  [31:0] x__25;
+    reg  [31:0] x__26;
+    reg  [31:0] x__27;
+    reg  [31:0] x__28;
+    reg  [31:0] x__29;
+    reg  [31:0] x__30;
+    reg  [31:0] x__31;
+    reg  [31:0] x__32;
+    reg  [31:0] x__33;
+    reg  [31:0] x__34;
+    reg  [31:0] x__35;
+    reg  [31:0] x__36;
+    reg  [31:0] x__37;
+    reg  [31:0] x__38;
+    reg  [31:0] x__39;
+    reg  [31:0] x__40;
+    reg  [31:0] x__41;
+    reg  [31:0] x__42;
+    reg  [31:0] x__43;
+    reg  [31:0] x__44;
+    reg  [31:0] x__45;
+    reg  [31:0] x__46;
+    reg  [31:0] x__47;
+    reg  [31:0] x__48;
+    reg  [31:0] x__49;
+    reg  [31:0] x__50;
+    reg  [31:0] x__51;
+    reg  [31:0] x__52;
+    reg  [31:0] x__53;
+    reg  [31:0] x__54;
+    reg  [31:0] x__55;
+    reg  [31:0] x__56;
+    reg  [31:0] x__57;
+    reg  [31:0] x__58;
+    reg  [31:0] x__59;
+    reg  [31:0] x__60;
+    reg  [31:0] x__61;
+    reg  [31:0] x__62;
+    reg  [31:0] x__63;
+    reg  [31:0] x__64;
+    reg  [31:0] x__65;
+    reg  [31:0] x__66;
+    reg  [31:0] x__67;
+    reg  [31:0] x__68;
+    reg  [31:0] x__69;
+    reg  [31:0] x__70;
+    reg  [31:0] x__71;
+    reg  [31:0] x__72;
+    reg  [31:0] x__73;
+    reg  [31:0] x__74;
+    reg  [31:0] x__75;
+    reg  [31:0] x__76;
+    reg  [31:0] x__77;
+    reg  [31:0] x__78;
+    reg  [31:0] x__79;
+    reg  [31:0] x__80;
+    reg  [31:0] x__81;
+    reg  [31:0] x__82;
+    reg  [31:0] x__83;
+    reg  [31:0] x__84;
+    reg  [31:0] x__85;
+    reg  [31:0] x__86;
+    reg  [31:0] x__87;
+    reg  [31:0] x__88;
+    reg  [31:0] x__89;
+    reg  [31:0] x__90;
+    reg  [31:0] x__91;
+    reg  [31:0] x__92;
+    reg  [31:0] x__93;
+    reg  [31:0] x__94;
+    reg  [31:0] x__95;
+    reg  [31:0] x__96;
+    reg  [31:0] x__97;
+    reg  [31:0] x__98;
+    reg  [31:0] x__99;
+    reg  [31:0] x__100;
+    reg  [31:0] x__101;
+    reg  [31:0] x__102;
+    reg  [31:0] x__103;
+    reg  [31:0] x__104;
+    reg  [31:0] x__105;
+    reg  [31:0] x__106;
+    reg  [31:0] x__107;
+    reg  [31:0] x__108;
+    reg  [31:0] x__109;
+    reg  [31:0] x__110;
+    reg  [31:0] x__111;
+    reg  [31:0] x__112;
+    reg  [31:0] x__113;
+    reg  [31:0] x__114;
+    reg  [31:0] x__115;
+    reg  [31:0] x__116;
+    reg  [31:0] x__117;
+    reg  [31:0] x__118;
+    reg  [31:0] x__119;
+    reg  [31:0] x__120;
+    reg  [31:0] x__121;
+    reg  [31:0] x__122;
+    reg  [31:0] x__123;
+    reg  [31:0] x__124;
+    reg  [31:0] x__125;
+    reg  [31:0] x__126;
+    reg  [31:0] x__127;
+    reg  [31:0] x__128;
+    reg  [31:0] x__129;
+    reg  [31:0] x__130;
+    reg  [31:0] x__131;
+    reg  [31:0] x__132;
+    reg  [31:0] x__133;
+    reg  [31:0] x__134;
+    reg  [31:0] x__135;
+    reg  [31:0] x__136;
+    reg  [31:0] x__137;
+    reg  [31:0] x__138;
+    reg  [31:0] x__139;
+    reg  [31:0] x__140;
+    reg  [31:0] x__141;
+    reg  [31:0] x__142;
+    reg  [31:0] x__143;
+    reg  [31:0] x__144;
+    reg  [31:0] x__145;
+    reg  [31:0] x__146;
+    reg  [31:0] x__147;
+    reg  [31:0] x__148;
+    reg  [31:0] y__0;
+    reg  [31:0] y__1;
+    reg  [31:0] y__2;
+    reg  [31:0] y__3;
+    reg  [31:0] y__4;
+    reg  [31:0] y__5;
+    reg  [31:0] y__6;
+    reg  [31:0] y__7;
+    reg  [31:0] y__8;
+    reg  [31:0] y__9;
+    reg  [31:0] y__10;
+    reg  [31:0] y__11;
+    reg  [31:0] y__12;
+    reg  [31:0] y__13;
+    reg  [31:0] y__14;
+    reg  [31:0] y__15;
+    reg  [31:0] y__16;
+    reg  [31:0] y__17;
+    reg  [31:0] y__18;
+    reg  [31:0] y__19;
+    reg  [31:0] y__20;
+    reg  [31:0] y__21;
+    reg  [31:0] y__22;
+    reg  [31:0] y__23;
+    reg  [31:0] y__24;
+    reg  [31:0] y__25;
+    reg  [31:0] y__26;
+    reg  [31:0] y__27;
+    reg  [31:0] y__28;
+    reg  [31:0] y__29;
+    reg  [31:0] y__30;
+    reg  [31:0] y__31;
+    reg  [31:0] y__32;
+    reg  [31:0] y__33;
+    reg  [31:0] y__34;
+    reg  [31:0] y__35;
+    reg  [31:0] y__36;
+    reg  [31:0] y__37;
+    reg  [31:0] y__38;
+    reg  [31:0] y__39;
+    reg  [31:0] y__40;
+    reg  [31:0] y__41;
+    reg  [31:0] y__42;
+    reg  [31:0] y__43;
+    reg  [31:0] y__44;
+    reg  [31:0] y__45;
+    reg  [31:0] y__46;
+    reg  [31:0] y__47;
+    reg  [31:0] y__48;
+    reg  [31:0] y__49;
+    reg  [31:0] y__50;
+    reg  [31:0] y__51;
+    reg  [31:0] y__52;
+    reg  [31:0] y__53;
+    reg  [31:0] y__54;
+    reg  [31:0] y__55;
+    reg  [31:0] y__56;
+    reg  [31:0] y__57;
+    reg  [31:0] y__58;
+    reg  [31:0] y__59;
+    reg  [31:0] y__60;
+    reg  [31:0] y__61;
+    reg  [31:0] y__62;
+    reg  [31:0] y__63;
+    reg  [31:0] y__64;
+    reg  [31:0] y__65;
+    reg  [31:0] y__66;
+    reg  [31:0] y__67;
+    reg  [31:0] y__68;
+    reg  [31:0] y__69;
+    reg  [31:0] y__70;
+    reg  [31:0] y__71;
+    reg  [31:0] y__72;
+    reg  [31:0] y__73;
+    reg  [31:0] y__74;
+    reg  [31:0] y__75;
+    reg  [31:0] y__76;
+    reg  [31:0] y__77;
+    reg  [31:0] y__78;
+    reg  [31:0] y__79;
+    reg  [31:0] y__80;
+    reg  [31:0] y__81;
+    reg  [31:0] y__82;
+    reg  [31:0] y__83;
+    reg  [31:0] y__84;
+    reg  [31:0] y__85;
+    reg  [31:0] y__86;
+    reg  [31:0] y__87;
+    reg  [31:0] y__88;
+    reg  [31:0] y__89;
+    reg  [31:0] y__90;
+    reg  [31:0] y__91;
+    reg  [31:0] y__92;
+    reg  [31:0] y__93;
+    reg  [31:0] y__94;
+    reg  [31:0] y__95;
+    reg  [31:0] y__96;
+    reg  [31:0] y__97;
+    reg  [31:0] y__98;
+    reg  [31:0] y__99;
+    reg  [31:0] y__100;
+    reg  [31:0] y__101;
+    reg  [31:0] y__102;
+    reg  [31:0] y__103;
+    reg  [31:0] y__104;
+    reg  [31:0] y__105;
+    reg  [31:0] y__106;
+    reg  [31:0] y__107;
+    reg  [31:0] y__108;
+    reg  [31:0] y__109;
+    reg  [31:0] y__110;
+    reg  [31:0] y__111;
+    reg  [31:0] y__112;
+    reg  [31:0] y__113;
+    reg  [31:0] y__114;
+    reg  [31:0] y__115;
+    reg  [31:0] y__116;
+    reg  [31:0] y__117;
+    reg  [31:0] y__118;
+    reg  [31:0] y__119;
+    reg  [31:0] y__120;
+    reg  [31:0] y__121;
+    reg  [31:0] y__122;
+    reg  [31:0] y__123;
+    reg  [31:0] y__124;
+    reg  [31:0] y__125;
+    reg  [31:0] y__126;
+    reg  [31:0] y__127;
+    reg  [31:0] y__128;
+    reg  [31:0] y__129;
+    reg  [31:0] y__130;
+    reg  [31:0] y__131;
+    reg  [31:0] y__132;
+    reg  [31:0] y__133;
+    reg  [31:0] y__134;
+    reg  [31:0] y__135;
+    reg  [31:0] y__136;
+    reg  [31:0] y__137;
+    reg  [31:0] y__138;
+    reg  [31:0] y__139;
+    reg  [31:0] y__140;
+    reg  [31:0] y__141;
+    reg  [31:0] y__142;
+    reg  [31:0] y__143;
+    reg  [31:0] y__144;
+    reg  [31:0] y__145;
+    reg  [31:0] y__146;
+    reg  [31:0] y__147;
+    reg  [31:0] y__148;
+    reg  [31:0] y__149;
+    reg  [31:0] y__150;
+    reg  [31:0] y__151;
+    reg  [31:0] y__152;
+    reg  [31:0] y__153;
+    reg  [31:0] y__154;
+    reg  [31:0] y__155;
+    reg  [31:0] y__156;
+    reg  [31:0] y__157;
+    reg  [31:0] y__158;
+    reg  [31:0] y__159;
+    reg  [31:0] y__160;
+    reg  [31:0] y__161;
+    reg  [31:0] y__162;
+    reg  [31:0] y__163;
+    reg  [31:0] y__164;
+    reg  [31:0] y__165;
+    reg  [31:0] y__166;
+    reg  [31:0] y__167;
+    reg  [31:0] y__168;
+    reg  [31:0] y__169;
+    reg  [31:0] y__170;
+    reg  [31:0] y__171;
+    reg  [31:0] y__172;
+    reg  [31:0] y__173;
+    reg  [31:0] y__174;
+    reg  [31:0] y__175;
+    reg  [31:0] y__176;
+    reg  [31:0] y__177;
+    reg  [31:0] y__178;
+    reg  [31:0] y__179;
+    reg  [31:0] y__180;
+    reg  [31:0] y__181;
+    reg  [31:0] y__182;
+    reg  [31:0] y__183;
+    reg  [31:0] y__184;
+    reg  [31:0] y__185;
+    reg  [31:0] y__186;
+    reg  [31:0] y__187;
+    reg  [31:0] y__188;
+    reg  [31:0] y__189;
+    reg  [31:0] y__190;
+    reg  [31:0] y__191;
+    reg  [31:0] y__192;
+    reg  [31:0] y__193;
+    reg  [31:0] y__194;
+    reg  [31:0] y__195;
+    reg  [31:0] y__196;
+    reg  [31:0] y__197;
+    reg  [31:0] y__198;
+    reg  [31:0] y__199;
+    reg  [31:0] y__200;
+    reg  [31:0] y__201;
+    reg  [31:0] y__202;
+    reg  [31:0] y__203;
+    reg  [31:0] y__204;
+    reg  [31:0] y__205;
+    reg  [31:0] y__206;
+    reg  [31:0] y__207;
+    reg  [31:0] y__208;
+    reg  [31:0] y__209;
+    reg  [31:0] y__210;
+    reg  [31:0] y__211;
+    reg  [31:0] y__212;
+    reg  [31:0] y__213;
+    reg  [31:0] y__214;
+    reg  [31:0] y__215;
+    reg  [31:0] y__216;
+    reg  [31:0] y__217;
+    reg  [31:0] y__218;
+    reg  [31:0] y__219;
+    reg  [31:0] y__220;
+    reg  [31:0] y__221;
+    reg  [31:0] y__222;
+    reg  [31:0] y__223;
+    reg  [31:0] y__224;
+    reg  [31:0] y__225;
+    reg  [31:0] y__226;
+    reg  [31:0] y__227;
+    reg  [31:0] y__228;
+    reg  [31:0] y__229;
+    reg  [31:0] y__230;
+    reg  [31:0] y__231;
+    reg  [31:0] y__232;
+    reg  [31:0] y__233;
+    reg  [31:0] y__234;
+    reg  [31:0] y__235;
+    reg  [31:0] y__236;
+    reg  [31:0] y__237;
+    reg  [31:0] y__238;
+    reg  [31:0] y__239;
+    reg  [31:0] y__240;
+    reg  [31:0] y__241;
+    reg  [31:0] y__242;
+    reg  [31:0] y__243;
+    reg  [31:0] y__244;
+    reg  [31:0] y__245;
+    reg  [31:0] y__246;
+    reg  [31:0] y__247;
+    reg  [31:0] y__248;
+    reg  [31:0] y__249;
+    reg  [31:0] y__250;
+    reg  [31:0] y__251;
+    reg  [31:0] y__252;
+    reg  [31:0] y__253;
+    reg  [31:0] y__254;
+    reg  [31:0] y__255;
+    reg  [31:0] y__256;
+    reg  [31:0] y__257;
+    reg  [31:0] y__258;
+    reg  [31:0] y__259;
+    reg  [31:0] y__260;
+    reg  [31:0] y__261;
+    reg  [31:0] y__262;
+    reg  [31:0] y__263;
+    reg  [31:0] y__264;
+    reg  [31:0] y__265;
+    reg  [31:0] y__266;
+    reg  [31:0] y__267;
+    reg  [31:0] y__268;
+    reg  [31:0] y__269;
+    reg  [31:0] y__270;
+    reg  [31:0] y__271;
+    reg  [31:0] y__272;
+    reg  [31:0] y__273;
+    reg  [31:0] y__274;
+    reg  [31:0] y__275;
+    reg  [31:0] y__276;
+    reg  [31:0] y__277;
+    reg  [31:0] y__278;
+    reg  [31:0] y__279;
+    reg  [31:0] y__280;
+    reg  [31:0] y__281;
+    reg  [31:0] y__282;
+    reg  [31:0] y__283;
+    reg  [31:0] y__284;
+    reg  [31:0] y__285;
+    reg  [31:0] y__286;
+    reg  [31:0] y__287;
+    reg  [31:0] y__288;
+    reg  [31:0] y__289;
+    reg  [31:0] y__290;
+    reg  [31:0] y__291;
+    reg  [31:0] y__292;
+    reg  [31:0] y__293;
+    reg  [31:0] y__294;
+    reg  [31:0] y__295;
+    reg  [31:0] y__296;
+    reg  [31:0] y__297;
+    reg  [31:0] y__298;
+    reg  [31:0] y__299;
+    reg  [31:0] y__300;
+    reg  [31:0] y__301;
+    reg  [31:0] y__302;
+    reg  [31:0] y__303;
+    reg  [31:0] y__304;
+    reg  [31:0] y__305;
+    reg  [31:0] y__306;
+    reg  [31:0] y__307;
+    reg  [31:0] y__308;
+    reg  [31:0] y__309;
+    reg  [31:0] y__310;
+    reg  [31:0] y__311;
+    reg  [31:0] y__312;
+    reg  [31:0] y__313;
+    reg  [31:0] y__314;
+    reg  [31:0] y__315;
+    reg  [31:0] y__316;
+    reg  [31:0] y__317;
+    reg  [31:0] y__318;
+    reg  [31:0] y__319;
+    reg  [31:0] y__320;
+    reg  [31:0] y__321;
+    reg  [31:0] y__322;
+    reg  [31:0] y__323;
+    reg  [31:0] y__324;
+    reg  [31:0] y__325;
+    reg  [31:0] y__326;
+    reg  [31:0] y__327;
+    reg  [31:0] y__328;
+    reg  [31:0] y__329;
+    reg  [31:0] y__330;
+    reg  [31:0] y__331;
+    reg  [31:0] y__332;
+    reg  [31:0] y__333;
+    reg  [31:0] y__334;
+    reg  [31:0] y__335;
+    reg  [31:0] y__336;
+    reg  [31:0] y__337;
+    reg  [31:0] y__338;
+    reg  [31:0] y__339;
+    reg  [31:0] y__340;
+    reg  [31:0] y__341;
+    reg  [31:0] y__342;
+    reg  [31:0] y__343;
+    reg  [31:0] y__344;
+    reg  [31:0] y__345;
+    reg  [31:0] y__346;
+    reg  [31:0] y__347;
+    reg  [31:0] y__348;
+    reg  [31:0] y__349;
+    reg  [31:0] y__350;
+    reg  [31:0] y__351;
+    reg  [31:0] y__352;
+    reg  [31:0] y__353;
+    reg  [31:0] y__354;
+    reg  [31:0] y__355;
+    reg  [31:0] y__356;
+    reg  [31:0] y__357;
+    reg  [31:0] y__358;
+    reg  [31:0] y__359;
+    reg  [31:0] y__360;
+    reg  [31:0] y__361;
+    reg  [31:0] y__362;
+    reg  [31:0] y__363;
+    reg  [31:0] y__364;
+    reg  [31:0] y__365;
+    reg  [31:0] y__366;
+    reg  [31:0] y__367;
+    reg  [31:0] y__368;
+    reg  [31:0] y__369;
+    reg  [31:0] y__370;
+    reg  [31:0] y__371;
+    reg  [31:0] y__372;
+    reg  [31:0] y__373;
+    reg  [31:0] y__374;
+    reg  [31:0] y__375;
+    reg  [31:0] y__376;
+    reg  [31:0] y__377;
+    reg  [31:0] y__378;
+    reg  [31:0] y__379;
+    reg  [31:0] y__380;
+    reg  [31:0] y__381;
+    reg  [31:0] y__382;
+    reg  [31:0] y__383;
+    reg  [31:0] y__384;
+    reg  [31:0] y__385;
+    reg  [31:0] y__386;
+    reg  [31:0] y__387;
+    reg  [31:0] y__388;
+    reg  [31:0] y__389;
+    reg  [31:0] y__390;
+    reg  [31:0] y__391;
+    reg  [31:0] y__392;
+    reg  [31:0] y__393;
+    reg  [31:0] y__394;
+    reg  [31:0] y__395;
+    reg  [31:0] y__396;
+    reg  [31:0] y__397;
+    reg  [31:0] y__398;
+    reg  [31:0] y__399;
+    reg  [31:0] y__400;
+    reg  [31:0] y__401;
+    reg  [31:0] y__402;
+    reg  [31:0] y__403;
+    reg  [31:0] y__404;
+    reg  [31:0] y__405;
+    reg  [31:0] y__406;
+    reg  [31:0] y__407;
+    reg  [31:0] y__408;
+    reg  [31:0] y__409;
+    reg  [31:0] y__410;
+    reg  [31:0] y__411;
+    reg  [31:0] y__412;
+    reg  [31:0] y__413;
+    reg  [31:0] y__414;
+    reg  [31:0] y__415;
+    reg  [31:0] y__416;
+    reg  [31:0] y__417;
+    reg  [31:0] y__418;
+    reg  [31:0] y__419;
+    reg  [31:0] y__420;
+    reg  [31:0] y__421;
+    reg  [31:0] y__422;
+    reg  [31:0] y__423;
+    reg  [31:0] y__424;
+    reg  [31:0] y__425;
+    reg  [31:0] y__426;
+    reg  [31:0] y__427;
+    reg  [31:0] y__428;
+    reg  [31:0] y__429;
+    reg  [31:0] y__430;
+    reg  [31:0] y__431;
+    reg  [31:0] y__432;
+    reg  [31:0] y__433;
+    reg  [31:0] y__434;
+    reg  [31:0] y__435;
+    reg  [31:0] y__436;
+    reg  [31:0] y__437;
+    reg  [31:0] y__438;
+    reg  [31:0] y__439;
+    reg  [31:0] y__440;
+    reg  [31:0] y__441;
+    reg  [31:0] y__442;
+    reg  [31:0] y__443;
+    reg  [31:0] y__444;
+    reg  [31:0] y__445;
+    reg  [31:0] y__446;
+    reg  [31:0] y__447;
+    reg  [31:0] y__448;
+    reg  [31:0] y__449;
+    reg  [31:0] y__450;
+    reg  [31:0] y__451;
+    reg  [31:0] y__452;
+    reg  [31:0] y__453;
+    reg  [31:0] y__454;
+    reg  [31:0] y__455;
+    reg  [31:0] y__456;
+    reg  [31:0] y__457;
+    reg  [31:0] y__458;
+    reg  [31:0] y__459;
+    reg  [31:0] y__460;
+    reg  [31:0] y__461;
+    reg  [31:0] y__462;
+    reg  [31:0] y__463;
+    reg  [31:0] y__464;
+    reg  [31:0] y__465;
+    reg  [31:0] y__466;
+    reg  [31:0] y__467;
+    reg  [31:0] y__468;
+    reg  [31:0] y__469;
+    reg  [31:0] y__470;
+    reg  [31:0] y__471;
+    reg  [31:0] y__472;
+    reg  [31:0] y__473;
+    reg  [31:0] y__474;
+    reg  [31:0] y__475;
+    reg  [31:0] y__476;
+    reg  [31:0] y__477;
+    reg  [31:0] y__478;
+    reg  [31:0] y__479;
     reg  [31:0] bb__0;
     reg  [31:0] bb__1;
     reg  [31:0] bb__2;
@@ -5139,6 +6464,405 @@ module dac_expander__lanes(vw,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__6
     );
 
     // Update code
+    always @(*) x__0 = base;
+    always @(*) begin
+        x__1 = z32;
+        if (cx[0]) begin
+            x__1 = off_cx << sh__0;
+        end
+    end
+    always @(*) begin
+        x__17 = z32;
+        if (cy[0]) begin
+            x__17 = off_cy << sh__0;
+        end
+    end
+    always @(*) begin
+        x__2 = z32;
+        if (cx[1]) begin
+            x__2 = off_cx << sh__1;
+        end
+    end
+    always @(*) begin
+        x__18 = z32;
+        if (cy[1]) begin
+            x__18 = off_cy << sh__1;
+        end
+    end
+    always @(*) begin
+        x__3 = z32;
+        if (cx[2]) begin
+            x__3 = off_cx << sh__2;
+        end
+    end
+    always @(*) begin
+        x__19 = z32;
+        if (cy[2]) begin
+            x__19 = off_cy << sh__2;
+        end
+    end
+    always @(*) begin
+        x__4 = z32;
+        if (cx[3]) begin
+            x__4 = off_cx << sh__3;
+        end
+    end
+    always @(*) begin
+        x__20 = z32;
+        if (cy[3]) begin
+            x__20 = off_cy << sh__3;
+        end
+    end
+    always @(*) begin
+        x__5 = z32;
+        if (cx[4]) begin
+            x__5 = off_cx << sh__4;
+        end
+    end
+    always @(*) begin
+        x__21 = z32;
+        if (cy[4]) begin
+            x__21 = off_cy << sh__4;
+        end
+    end
+    always @(*) begin
+        x__6 = z32;
+        if (cx[5]) begin
+            x__6 = off_cx << sh__5;
+        end
+    end
+    always @(*) begin
+        x__22 = z32;
+        if (cy[5]) begin
+            x__22 = off_cy << sh__5;
+        end
+    end
+    always @(*) begin
+        x__7 = z32;
+        if (cx[6]) begin
+            x__7 = off_cx << sh__6;
+        end
+    end
+    always @(*) begin
+        x__23 = z32;
+        if (cy[6]) begin
+            x__23 = off_cy << sh__6;
+        end
+    end
+    always @(*) begin
+        x__8 = z32;
+        if (cx[7]) begin
+            x__8 = off_cx << sh__7;
+        end
+    end
+    always @(*) begin
+        x__24 = z32;
+        if (cy[7]) begin
+            x__24 = off_cy << sh__7;
+        end
+    end
+    always @(*) begin
+        x__9 = z32;
+        if (cx[8]) begin
+            x__9 = off_cx << sh__8;
+        end
+    end
+    always @(*) begin
+        x__25 = z32;
+        if (cy[8]) begin
+            x__25 = off_cy << sh__8;
+        end
+    end
+    always @(*) begin
+        x__10 = z32;
+        if (cx[9]) begin
+            x__10 = off_cx << sh__9;
+        end
+    end
+    always @(*) begin
+        x__26 = z32;
+        if (cy[9]) begin
+            x__26 = off_cy << sh__9;
+        end
+    end
+    always @(*) begin
+        x__11 = z32;
+        if (cx[10]) begin
+            x__11 = off_cx << sh__10;
+        end
+    end
+    always @(*) begin
+        x__27 = z32;
+        if (cy[10]) begin
+            x__27 = off_cy << sh__10;
+        end
+    end
+    always @(*) begin
+        x__12 = z32;
+        if (cx[11]) begin
+            x__12 = off_cx << sh__11;
+        end
+    end
+    always @(*) begin
+        x__28 = z32;
+        if (cy[11]) begin
+            x__28 = off_cy << sh__11;
+        end
+    end
+    always @(*) begin
+        x__13 = z32;
+        if (cx[12]) begin
+            x__13 = off_cx << sh__12;
+        end
+    end
+    always @(*) begin
+        x__29 = z32;
+        if (cy[12]) begin
+            x__29 = off_cy << sh__12;
+        end
+    end
+    always @(*) begin
+        x__14 = z32;
+        if (cx[13]) begin
+            x__14 = off_cx << sh__13;
+        end
+    end
+    always @(*) begin
+        x__30 = z32;
+        if (cy[13]) begin
+            x__30 = off_cy << sh__13;
+        end
+    end
+    always @(*) begin
+        x__15 = z32;
+        if (cx[14]) begin
+            x__15 = off_cx << sh__14;
+        end
+    end
+    always @(*) begin
+        x__31 = z32;
+        if (cy[14]) begin
+            x__31 = off_cy << sh__14;
+        end
+    end
+    always @(*) begin
+        x__16 = z32;
+        if (cx[15]) begin
+            x__16 = off_cx << sh__15;
+        end
+    end
+    always @(*) begin
+        x__32 = z32;
+        if (cy[15]) begin
+            x__32 = off_cy << sh__15;
+        end
+    end
+    always @(*) begin
+        x__33 = z32;
+        if (a[0]) begin
+            x__33 = off_tx << sh5__0;
+        end
+    end
+    always @(*) begin
+        x__34 = z32;
+        if (a[1]) begin
+            x__34 = off_tx << sh5__1;
+        end
+    end
+    always @(*) begin
+        x__35 = z32;
+        if (a[2]) begin
+            x__35 = off_tx << sh5__2;
+        end
+    end
+    always @(*) begin
+        x__36 = z32;
+        if (a[3]) begin
+            x__36 = off_tx << sh5__3;
+        end
+    end
+    always @(*) begin
+        x__37 = z32;
+        if (a[4]) begin
+            x__37 = off_tx << sh5__4;
+        end
+    end
+    always @(*) begin
+        x__38 = z32;
+        if (a[5]) begin
+            x__38 = off_tx << sh5__5;
+        end
+    end
+    always @(*) begin
+        x__39 = z32;
+        if (ty0[0]) begin
+            x__39 = off_ty << sh__0;
+        end
+    end
+    always @(*) begin
+        x__40 = z32;
+        if (ty0[1]) begin
+            x__40 = off_ty << sh__1;
+        end
+    end
+    always @(*) begin
+        x__41 = z32;
+        if (ty0[2]) begin
+            x__41 = off_ty << sh__2;
+        end
+    end
+    always @(*) begin
+        x__42 = z32;
+        if (ty0[3]) begin
+            x__42 = off_ty << sh__3;
+        end
+    end
+    always @(*) begin
+        x__43 = z32;
+        if (ty0[4]) begin
+            x__43 = off_ty << sh__4;
+        end
+    end
+    always @(*) begin
+        x__44 = z32;
+        if (ty0[5]) begin
+            x__44 = off_ty << sh__5;
+        end
+    end
+    always @(*) begin
+        x__45 = z32;
+        if (ty0[6]) begin
+            x__45 = off_ty << sh__6;
+        end
+    end
+    always @(*) begin
+        x__46 = z32;
+        if (ty0[7]) begin
+            x__46 = off_ty << sh__7;
+        end
+    end
+    always @(*) begin
+        x__47 = z32;
+        if (ty0[8]) begin
+            x__47 = off_ty << sh__8;
+        end
+    end
+    always @(*) begin
+        x__48 = z32;
+        if (ty0[9]) begin
+            x__48 = off_ty << sh__9;
+        end
+    end
+    always @(*) begin
+        x__49 = z32;
+        if (ty0[10]) begin
+            x__49 = off_ty << sh__10;
+        end
+    end
+    always @(*) begin
+        x__50 = z32;
+        if (ty0[11]) begin
+            x__50 = off_ty << sh__11;
+        end
+    end
+    always @(*) x__51 = x__0 ^ x__1 ^ x__2;
+    always @(*) x__52 = ((x__0 & x__1) | (x__0 & x__2) | (x__1 & x__2)) << c1;
+    always @(*) x__53 = x__3 ^ x__4 ^ x__5;
+    always @(*) x__54 = ((x__3 & x__4) | (x__3 & x__5) | (x__4 & x__5)) << c1;
+    always @(*) x__55 = x__6 ^ x__7 ^ x__8;
+    always @(*) x__56 = ((x__6 & x__7) | (x__6 & x__8) | (x__7 & x__8)) << c1;
+    always @(*) x__57 = x__9 ^ x__10 ^ x__11;
+    always @(*) x__58 = ((x__9 & x__10) | (x__9 & x__11) | (x__10 & x__11)) << c1;
+    always @(*) x__59 = x__12 ^ x__13 ^ x__14;
+    always @(*) x__60 = ((x__12 & x__13) | (x__12 & x__14) | (x__13 & x__14)) << c1;
+    always @(*) x__61 = x__15 ^ x__16 ^ x__17;
+    always @(*) x__62 = ((x__15 & x__16) | (x__15 & x__17) | (x__16 & x__17)) << c1;
+    always @(*) x__63 = x__18 ^ x__19 ^ x__20;
+    always @(*) x__64 = ((x__18 & x__19) | (x__18 & x__20) | (x__19 & x__20)) << c1;
+    always @(*) x__65 = x__21 ^ x__22 ^ x__23;
+    always @(*) x__66 = ((x__21 & x__22) | (x__21 & x__23) | (x__22 & x__23)) << c1;
+    always @(*) x__67 = x__24 ^ x__25 ^ x__26;
+    always @(*) x__68 = ((x__24 & x__25) | (x__24 & x__26) | (x__25 & x__26)) << c1;
+    always @(*) x__69 = x__27 ^ x__28 ^ x__29;
+    always @(*) x__70 = ((x__27 & x__28) | (x__27 & x__29) | (x__28 & x__29)) << c1;
+    always @(*) x__71 = x__30 ^ x__31 ^ x__32;
+    always @(*) x__72 = ((x__30 & x__31) | (x__30 & x__32) | (x__31 & x__32)) << c1;
+    always @(*) x__73 = x__33 ^ x__34 ^ x__35;
+    always @(*) x__74 = ((x__33 & x__34) | (x__33 & x__35) | (x__34 & x__35)) << c1;
+    always @(*) x__75 = x__36 ^ x__37 ^ x__38;
+    always @(*) x__76 = ((x__36 & x__37) | (x__36 & x__38) | (x__37 & x__38)) << c1;
+    always @(*) x__77 = x__39 ^ x__40 ^ x__41;
+    always @(*) x__78 = ((x__39 & x__40) | (x__39 & x__41) | (x__40 & x__41)) << c1;
+    always @(*) x__79 = x__42 ^ x__43 ^ x__44;
+    always @(*) x__80 = ((x__42 & x__43) | (x__42 & x__44) | (x__43 & x__44)) << c1;
+    always @(*) x__81 = x__45 ^ x__46 ^ x__47;
+    always @(*) x__82 = ((x__45 & x__46) | (x__45 & x__47) | (x__46 & x__47)) << c1;
+    always @(*) x__83 = x__48 ^ x__49 ^ x__50;
+    always @(*) x__84 = ((x__48 & x__49) | (x__48 & x__50) | (x__49 & x__50)) << c1;
+    always @(*) x__85 = x__51 ^ x__52 ^ x__53;
+    always @(*) x__86 = ((x__51 & x__52) | (x__51 & x__53) | (x__52 & x__53)) << c1;
+    always @(*) x__87 = x__54 ^ x__55 ^ x__56;
+    always @(*) x__88 = ((x__54 & x__55) | (x__54 & x__56) | (x__55 & x__56)) << c1;
+    always @(*) x__89 = x__57 ^ x__58 ^ x__59;
+    always @(*) x__90 = ((x__57 & x__58) | (x__57 & x__59) | (x__58 & x__59)) << c1;
+    always @(*) x__91 = x__60 ^ x__61 ^ x__62;
+    always @(*) x__92 = ((x__60 & x__61) | (x__60 & x__62) | (x__61 & x__62)) << c1;
+    always @(*) x__93 = x__63 ^ x__64 ^ x__65;
+    always @(*) x__94 = ((x__63 & x__64) | (x__63 & x__65) | (x__64 & x__65)) << c1;
+    always @(*) x__95 = x__66 ^ x__67 ^ x__68;
+    always @(*) x__96 = ((x__66 & x__67) | (x__66 & x__68) | (x__67 & x__68)) << c1;
+    always @(*) x__97 = x__69 ^ x__70 ^ x__71;
+    always @(*) x__98 = ((x__69 & x__70) | (x__69 & x__71) | (x__70 & x__71)) << c1;
+    always @(*) x__99 = x__72 ^ x__73 ^ x__74;
+    always @(*) x__100 = ((x__72 & x__73) | (x__72 & x__74) | (x__73 & x__74)) << c1;
+    always @(*) x__101 = x__75 ^ x__76 ^ x__77;
+    always @(*) x__102 = ((x__75 & x__76) | (x__75 & x__77) | (x__76 & x__77)) << c1;
+    always @(*) x__103 = x__78 ^ x__79 ^ x__80;
+    always @(*) x__104 = ((x__78 & x__79) | (x__78 & x__80) | (x__79 & x__80)) << c1;
+    always @(*) x__105 = x__81 ^ x__82 ^ x__83;
+    always @(*) x__106 = ((x__81 & x__82) | (x__81 & x__83) | (x__82 & x__83)) << c1;
+    always @(*) x__107 = x__84 ^ x__85 ^ x__86;
+    always @(*) x__108 = ((x__84 & x__85) | (x__84 & x__86) | (x__85 & x__86)) << c1;
+    always @(*) x__109 = x__87 ^ x__88 ^ x__89;
+    always @(*) x__110 = ((x__87 & x__88) | (x__87 & x__89) | (x__88 & x__89)) << c1;
+    always @(*) x__111 = x__90 ^ x__91 ^ x__92;
+    always @(*) x__112 = ((x__90 & x__91) | (x__90 & x__92) | (x__91 & x__92)) << c1;
+    always @(*) x__113 = x__93 ^ x__94 ^ x__95;
+    always @(*) x__114 = ((x__93 & x__94) | (x__93 & x__95) | (x__94 & x__95)) << c1;
+    always @(*) x__115 = x__96 ^ x__97 ^ x__98;
+    always @(*) x__116 = ((x__96 & x__97) | (x__96 & x__98) | (x__97 & x__98)) << c1;
+    always @(*) x__117 = x__99 ^ x__100 ^ x__101;
+    always @(*) x__118 = ((x__99 & x__100) | (x__99 & x__101) | (x__100 & x__101)) << c1;
+    always @(*) x__119 = x__102 ^ x__103 ^ x__104;
+    always @(*) x__120 = ((x__102 & x__103) | (x__102 & x__104) | (x__103 & x__104)) << c1;
+    always @(*) x__121 = x__105 ^ x__106 ^ x__107;
+    always @(*) x__122 = ((x__105 & x__106) | (x__105 & x__107) | (x__106 & x__107)) << c1;
+    always @(*) x__123 = x__108 ^ x__109 ^ x__110;
+    always @(*) x__124 = ((x__108 & x__109) | (x__108 & x__110) | (x__109 & x__110)) << c1;
+    always @(*) x__125 = x__111 ^ x__112 ^ x__113;
+    always @(*) x__126 = ((x__111 & x__112) | (x__111 & x__113) | (x__112 & x__113)) << c1;
+    always @(*) x__127 = x__114 ^ x__115 ^ x__116;
+    always @(*) x__128 = ((x__114 & x__115) | (x__114 & x__116) | (x__115 & x__116)) << c1;
+    always @(*) x__129 = x__117 ^ x__118 ^ x__119;
+    always @(*) x__130 = ((x__117 & x__118) | (x__117 & x__119) | (x__118 & x__119)) << c1;
+    always @(*) x__131 = x__120 ^ x__121 ^ x__122;
+    always @(*) x__132 = ((x__120 & x__121) | (x__120 & x__122) | (x__121 & x__122)) << c1;
+    always @(*) x__133 = x__123 ^ x__124 ^ x__125;
+    always @(*) x__134 = ((x__123 & x__124) | (x__123 & x__125) | (x__124 & x__125)) << c1;
+    always @(*) x__135 = x__126 ^ x__127 ^ x__128;
+    always @(*) x__136 = ((x__126 & x__127) | (x__126 & x__128) | (x__127 & x__128)) << c1;
+    always @(*) x__137 = x__129 ^ x__130 ^ x__131;
+    always @(*) x__138 = ((x__129 & x__130) | (x__129 & x__131) | (x__130 & x__131)) << c1;
+    always @(*) x__139 = x__132 ^ x__133 ^ x__134;
+    always @(*) x__140 = ((x__132 & x__133) | (x__132 & x__134) | (x__133 & x__134)) << c1;
+    always @(*) x__141 = x__135 ^ x__136 ^ x__137;
+    always @(*) x__142 = ((x__135 & x__136) | (x__135 & x__137) | (x__136 & x__137)) << c1;
+    always @(*) x__143 = x__138 ^ x__139 ^ x__140;
+    always @(*) x__144 = ((x__138 & x__139) | (x__138 & x__140) | (x__139 & x__140)) << c1;
+    always @(*) x__145 = x__141 ^ x__142 ^ x__143;
+    always @(*) x__146 = ((x__141 & x__142) | (x__141 & x__143) | (x__142 & x__143)) << c1;
+    always @(*) x__147 = x__144 ^ x__145 ^ x__146;
+    always @(*) x__148 = ((x__144 & x__145) | (x__144 & x__146) | (x__145 & x__146)) << c1;
     always @(*) zx_k__narrow = k;
     always @(*) begin
         if (zx_k__wide > cb__0) begin
@@ -5180,38 +6904,518 @@ module dac_expander__lanes(vw,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__6
             bb__4 = off_ty << (cb__4 - zx_k__wide);
         end
     end
-    always @(*) v__0 = vw;
-    always @(*) v__1 = v__0 + bb__0;
-    always @(*) v__2 = v__0 + bb__1;
-    always @(*) v__3 = v__1 + bb__1;
-    always @(*) v__4 = v__0 + bb__2;
-    always @(*) v__5 = v__1 + bb__2;
-    always @(*) v__6 = v__2 + bb__2;
-    always @(*) v__7 = v__3 + bb__2;
-    always @(*) v__8 = v__0 + bb__3;
-    always @(*) v__9 = v__1 + bb__3;
-    always @(*) v__10 = v__2 + bb__3;
-    always @(*) v__11 = v__3 + bb__3;
-    always @(*) v__12 = v__4 + bb__3;
-    always @(*) v__13 = v__5 + bb__3;
-    always @(*) v__14 = v__6 + bb__3;
-    always @(*) v__15 = v__7 + bb__3;
-    always @(*) v__16 = v__0 + bb__4;
-    always @(*) v__17 = v__1 + bb__4;
-    always @(*) v__18 = v__2 + bb__4;
-    always @(*) v__19 = v__3 + bb__4;
-    always @(*) v__20 = v__4 + bb__4;
-    always @(*) v__21 = v__5 + bb__4;
-    always @(*) v__22 = v__6 + bb__4;
-    always @(*) v__23 = v__7 + bb__4;
-    always @(*) v__24 = v__8 + bb__4;
-    always @(*) v__25 = v__9 + bb__4;
-    always @(*) v__26 = v__10 + bb__4;
-    always @(*) v__27 = v__11 + bb__4;
-    always @(*) v__28 = v__12 + bb__4;
-    always @(*) v__29 = v__13 + bb__4;
-    always @(*) v__30 = v__14 + bb__4;
-    always @(*) v__31 = v__15 + bb__4;
+    always @(*) y__0 = bb__0 & lm0__0;
+    always @(*) y__1 = bb__1 & lm1__0;
+    always @(*) y__2 = bb__2 & lm2__0;
+    always @(*) y__3 = bb__3 & lm3__0;
+    always @(*) y__4 = bb__4 & lm4__0;
+    always @(*) y__5 = y__0 ^ y__1 ^ y__2;
+    always @(*) y__6 = ((y__0 & y__1) | (y__0 & y__2) | (y__1 & y__2)) << c1;
+    always @(*) y__7 = y__3 ^ y__4 ^ y__5;
+    always @(*) y__8 = ((y__3 & y__4) | (y__3 & y__5) | (y__4 & y__5)) << c1;
+    always @(*) y__9 = y__6 ^ y__7 ^ y__8;
+    always @(*) y__10 = ((y__6 & y__7) | (y__6 & y__8) | (y__7 & y__8)) << c1;
+    always @(*) y__11 = x__147 ^ x__148 ^ y__9;
+    always @(*) y__12 = ((x__147 & x__148) | (x__147 & y__9) | (x__148 & y__9)) << c1;
+    always @(*) y__13 = y__10 ^ y__11 ^ y__12;
+    always @(*) y__14 = ((y__10 & y__11) | (y__10 & y__12) | (y__11 & y__12)) << c1;
+    always @(*) v__0 = y__13 + y__14;
+    always @(*) y__15 = bb__0 & lm0__1;
+    always @(*) y__16 = bb__1 & lm1__1;
+    always @(*) y__17 = bb__2 & lm2__1;
+    always @(*) y__18 = bb__3 & lm3__1;
+    always @(*) y__19 = bb__4 & lm4__1;
+    always @(*) y__20 = y__15 ^ y__16 ^ y__17;
+    always @(*) y__21 = ((y__15 & y__16) | (y__15 & y__17) | (y__16 & y__17)) << c1;
+    always @(*) y__22 = y__18 ^ y__19 ^ y__20;
+    always @(*) y__23 = ((y__18 & y__19) | (y__18 & y__20) | (y__19 & y__20)) << c1;
+    always @(*) y__24 = y__21 ^ y__22 ^ y__23;
+    always @(*) y__25 = ((y__21 & y__22) | (y__21 & y__23) | (y__22 & y__23)) << c1;
+    always @(*) y__26 = x__147 ^ x__148 ^ y__24;
+    always @(*) y__27 = ((x__147 & x__148) | (x__147 & y__24) | (x__148 & y__24)) << c1;
+    always @(*) y__28 = y__25 ^ y__26 ^ y__27;
+    always @(*) y__29 = ((y__25 & y__26) | (y__25 & y__27) | (y__26 & y__27)) << c1;
+    always @(*) v__1 = y__28 + y__29;
+    always @(*) y__30 = bb__0 & lm0__2;
+    always @(*) y__31 = bb__1 & lm1__2;
+    always @(*) y__32 = bb__2 & lm2__2;
+    always @(*) y__33 = bb__3 & lm3__2;
+    always @(*) y__34 = bb__4 & lm4__2;
+    always @(*) y__35 = y__30 ^ y__31 ^ y__32;
+    always @(*) y__36 = ((y__30 & y__31) | (y__30 & y__32) | (y__31 & y__32)) << c1;
+    always @(*) y__37 = y__33 ^ y__34 ^ y__35;
+    always @(*) y__38 = ((y__33 & y__34) | (y__33 & y__35) | (y__34 & y__35)) << c1;
+    always @(*) y__39 = y__36 ^ y__37 ^ y__38;
+    always @(*) y__40 = ((y__36 & y__37) | (y__36 & y__38) | (y__37 & y__38)) << c1;
+    always @(*) y__41 = x__147 ^ x__148 ^ y__39;
+    always @(*) y__42 = ((x__147 & x__148) | (x__147 & y__39) | (x__148 & y__39)) << c1;
+    always @(*) y__43 = y__40 ^ y__41 ^ y__42;
+    always @(*) y__44 = ((y__40 & y__41) | (y__40 & y__42) | (y__41 & y__42)) << c1;
+    always @(*) v__2 = y__43 + y__44;
+    always @(*) y__45 = bb__0 & lm0__3;
+    always @(*) y__46 = bb__1 & lm1__3;
+    always @(*) y__47 = bb__2 & lm2__3;
+    always @(*) y__48 = bb__3 & lm3__3;
+    always @(*) y__49 = bb__4 & lm4__3;
+    always @(*) y__50 = y__45 ^ y__46 ^ y__47;
+    always @(*) y__51 = ((y__45 & y__46) | (y__45 & y__47) | (y__46 & y__47)) << c1;
+    always @(*) y__52 = y__48 ^ y__49 ^ y__50;
+    always @(*) y__53 = ((y__48 & y__49) | (y__48 & y__50) | (y__49 & y__50)) << c1;
+    always @(*) y__54 = y__51 ^ y__52 ^ y__53;
+    always @(*) y__55 = ((y__51 & y__52) | (y__51 & y__53) | (y__52 & y__53)) << c1;
+    always @(*) y__56 = x__147 ^ x__148 ^ y__54;
+    always @(*) y__57 = ((x__147 & x__148) | (x__147 & y__54) | (x__148 & y__54)) << c1;
+    always @(*) y__58 = y__55 ^ y__56 ^ y__57;
+    always @(*) y__59 = ((y__55 & y__56) | (y__55 & y__57) | (y__56 & y__57)) << c1;
+    always @(*) v__3 = y__58 + y__59;
+    always @(*) y__60 = bb__0 & lm0__4;
+    always @(*) y__61 = bb__1 & lm1__4;
+    always @(*) y__62 = bb__2 & lm2__4;
+    always @(*) y__63 = bb__3 & lm3__4;
+    always @(*) y__64 = bb__4 & lm4__4;
+    always @(*) y__65 = y__60 ^ y__61 ^ y__62;
+    always @(*) y__66 = ((y__60 & y__61) | (y__60 & y__62) | (y__61 & y__62)) << c1;
+    always @(*) y__67 = y__63 ^ y__64 ^ y__65;
+    always @(*) y__68 = ((y__63 & y__64) | (y__63 & y__65) | (y__64 & y__65)) << c1;
+    always @(*) y__69 = y__66 ^ y__67 ^ y__68;
+    always @(*) y__70 = ((y__66 & y__67) | (y__66 & y__68) | (y__67 & y__68)) << c1;
+    always @(*) y__71 = x__147 ^ x__148 ^ y__69;
+    always @(*) y__72 = ((x__147 & x__148) | (x__147 & y__69) | (x__148 & y__69)) << c1;
+    always @(*) y__73 = y__70 ^ y__71 ^ y__72;
+    always @(*) y__74 = ((y__70 & y__71) | (y__70 & y__72) | (y__71 & y__72)) << c1;
+    always @(*) v__4 = y__73 + y__74;
+    always @(*) y__75 = bb__0 & lm0__5;
+    always @(*) y__76 = bb__1 & lm1__5;
+    always @(*) y__77 = bb__2 & lm2__5;
+    always @(*) y__78 = bb__3 & lm3__5;
+    always @(*) y__79 = bb__4 & lm4__5;
+    always @(*) y__80 = y__75 ^ y__76 ^ y__77;
+    always @(*) y__81 = ((y__75 & y__76) | (y__75 & y__77) | (y__76 & y__77)) << c1;
+    always @(*) y__82 = y__78 ^ y__79 ^ y__80;
+    always @(*) y__83 = ((y__78 & y__79) | (y__78 & y__80) | (y__79 & y__80)) << c1;
+    always @(*) y__84 = y__81 ^ y__82 ^ y__83;
+    always @(*) y__85 = ((y__81 & y__82) | (y__81 & y__83) | (y__82 & y__83)) << c1;
+    always @(*) y__86 = x__147 ^ x__148 ^ y__84;
+    always @(*) y__87 = ((x__147 & x__148) | (x__147 & y__84) | (x__148 & y__84)) << c1;
+    always @(*) y__88 = y__85 ^ y__86 ^ y__87;
+    always @(*) y__89 = ((y__85 & y__86) | (y__85 & y__87) | (y__86 & y__87)) << c1;
+    always @(*) v__5 = y__88 + y__89;
+    always @(*) y__90 = bb__0 & lm0__6;
+    always @(*) y__91 = bb__1 & lm1__6;
+    always @(*) y__92 = bb__2 & lm2__6;
+    always @(*) y__93 = bb__3 & lm3__6;
+    always @(*) y__94 = bb__4 & lm4__6;
+    always @(*) y__95 = y__90 ^ y__91 ^ y__92;
+    always @(*) y__96 = ((y__90 & y__91) | (y__90 & y__92) | (y__91 & y__92)) << c1;
+    always @(*) y__97 = y__93 ^ y__94 ^ y__95;
+    always @(*) y__98 = ((y__93 & y__94) | (y__93 & y__95) | (y__94 & y__95)) << c1;
+    always @(*) y__99 = y__96 ^ y__97 ^ y__98;
+    always @(*) y__100 = ((y__96 & y__97) | (y__96 & y__98) | (y__97 & y__98)) << c1;
+    always @(*) y__101 = x__147 ^ x__148 ^ y__99;
+    always @(*) y__102 = ((x__147 & x__148) | (x__147 & y__99) | (x__148 & y__99)) << c1;
+    always @(*) y__103 = y__100 ^ y__101 ^ y__102;
+    always @(*) y__104 = ((y__100 & y__101) | (y__100 & y__102) | (y__101 & y__102)) << c1;
+    always @(*) v__6 = y__103 + y__104;
+    always @(*) y__105 = bb__0 & lm0__7;
+    always @(*) y__106 = bb__1 & lm1__7;
+    always @(*) y__107 = bb__2 & lm2__7;
+    always @(*) y__108 = bb__3 & lm3__7;
+    always @(*) y__109 = bb__4 & lm4__7;
+    always @(*) y__110 = y__105 ^ y__106 ^ y__107;
+    always @(*) y__111 = ((y__105 & y__106) | (y__105 & y__107) | (y__106 & y__107)) << c1;
+    always @(*) y__112 = y__108 ^ y__109 ^ y__110;
+    always @(*) y__113 = ((y__108 & y__109) | (y__108 & y__110) | (y__109 & y__110)) << c1;
+    always @(*) y__114 = y__111 ^ y__112 ^ y__113;
+    always @(*) y__115 = ((y__111 & y__112) | (y__111 & y__113) | (y__112 & y__113)) << c1;
+    always @(*) y__116 = x__147 ^ x__148 ^ y__114;
+    always @(*) y__117 = ((x__147 & x__148) | (x__147 & y__114) | (x__148 & y__114)) << c1;
+    always @(*) y__118 = y__115 ^ y__116 ^ y__117;
+    always @(*) y__119 = ((y__115 & y__116) | (y__115 & y__117) | (y__116 & y__117)) << c1;
+    always @(*) v__7 = y__118 + y__119;
+    always @(*) y__120 = bb__0 & lm0__8;
+    always @(*) y__121 = bb__1 & lm1__8;
+    always @(*) y__122 = bb__2 & lm2__8;
+    always @(*) y__123 = bb__3 & lm3__8;
+    always @(*) y__124 = bb__4 & lm4__8;
+    always @(*) y__125 = y__120 ^ y__121 ^ y__122;
+    always @(*) y__126 = ((y__120 & y__121) | (y__120 & y__122) | (y__121 & y__122)) << c1;
+    always @(*) y__127 = y__123 ^ y__124 ^ y__125;
+    always @(*) y__128 = ((y__123 & y__124) | (y__123 & y__125) | (y__124 & y__125)) << c1;
+    always @(*) y__129 = y__126 ^ y__127 ^ y__128;
+    always @(*) y__130 = ((y__126 & y__127) | (y__126 & y__128) | (y__127 & y__128)) << c1;
+    always @(*) y__131 = x__147 ^ x__148 ^ y__129;
+    always @(*) y__132 = ((x__147 & x__148) | (x__147 & y__129) | (x__148 & y__129)) << c1;
+    always @(*) y__133 = y__130 ^ y__131 ^ y__132;
+    always @(*) y__134 = ((y__130 & y__131) | (y__130 & y__132) | (y__131 & y__132)) << c1;
+    always @(*) v__8 = y__133 + y__134;
+    always @(*) y__135 = bb__0 & lm0__9;
+    always @(*) y__136 = bb__1 & lm1__9;
+    always @(*) y__137 = bb__2 & lm2__9;
+    always @(*) y__138 = bb__3 & lm3__9;
+    always @(*) y__139 = bb__4 & lm4__9;
+    always @(*) y__140 = y__135 ^ y__136 ^ y__137;
+    always @(*) y__141 = ((y__135 & y__136) | (y__135 & y__137) | (y__136 & y__137)) << c1;
+    always @(*) y__142 = y__138 ^ y__139 ^ y__140;
+    always @(*) y__143 = ((y__138 & y__139) | (y__138 & y__140) | (y__139 & y__140)) << c1;
+    always @(*) y__144 = y__141 ^ y__142 ^ y__143;
+    always @(*) y__145 = ((y__141 & y__142) | (y__141 & y__143) | (y__142 & y__143)) << c1;
+    always @(*) y__146 = x__147 ^ x__148 ^ y__144;
+    always @(*) y__147 = ((x__147 & x__148) | (x__147 & y__144) | (x__148 & y__144)) << c1;
+    always @(*) y__148 = y__145 ^ y__146 ^ y__147;
+    always @(*) y__149 = ((y__145 & y__146) | (y__145 & y__147) | (y__146 & y__147)) << c1;
+    always @(*) v__9 = y__148 + y__149;
+    always @(*) y__150 = bb__0 & lm0__10;
+    always @(*) y__151 = bb__1 & lm1__10;
+    always @(*) y__152 = bb__2 & lm2__10;
+    always @(*) y__153 = bb__3 & lm3__10;
+    always @(*) y__154 = bb__4 & lm4__10;
+    always @(*) y__155 = y__150 ^ y__151 ^ y__152;
+    always @(*) y__156 = ((y__150 & y__151) | (y__150 & y__152) | (y__151 & y__152)) << c1;
+    always @(*) y__157 = y__153 ^ y__154 ^ y__155;
+    always @(*) y__158 = ((y__153 & y__154) | (y__153 & y__155) | (y__154 & y__155)) << c1;
+    always @(*) y__159 = y__156 ^ y__157 ^ y__158;
+    always @(*) y__160 = ((y__156 & y__157) | (y__156 & y__158) | (y__157 & y__158)) << c1;
+    always @(*) y__161 = x__147 ^ x__148 ^ y__159;
+    always @(*) y__162 = ((x__147 & x__148) | (x__147 & y__159) | (x__148 & y__159)) << c1;
+    always @(*) y__163 = y__160 ^ y__161 ^ y__162;
+    always @(*) y__164 = ((y__160 & y__161) | (y__160 & y__162) | (y__161 & y__162)) << c1;
+    always @(*) v__10 = y__163 + y__164;
+    always @(*) y__165 = bb__0 & lm0__11;
+    always @(*) y__166 = bb__1 & lm1__11;
+    always @(*) y__167 = bb__2 & lm2__11;
+    always @(*) y__168 = bb__3 & lm3__11;
+    always @(*) y__169 = bb__4 & lm4__11;
+    always @(*) y__170 = y__165 ^ y__166 ^ y__167;
+    always @(*) y__171 = ((y__165 & y__166) | (y__165 & y__167) | (y__166 & y__167)) << c1;
+    always @(*) y__172 = y__168 ^ y__169 ^ y__170;
+    always @(*) y__173 = ((y__168 & y__169) | (y__168 & y__170) | (y__169 & y__170)) << c1;
+    always @(*) y__174 = y__171 ^ y__172 ^ y__173;
+    always @(*) y__175 = ((y__171 & y__172) | (y__171 & y__173) | (y__172 & y__173)) << c1;
+    always @(*) y__176 = x__147 ^ x__148 ^ y__174;
+    always @(*) y__177 = ((x__147 & x__148) | (x__147 & y__174) | (x__148 & y__174)) << c1;
+    always @(*) y__178 = y__175 ^ y__176 ^ y__177;
+    always @(*) y__179 = ((y__175 & y__176) | (y__175 & y__177) | (y__176 & y__177)) << c1;
+    always @(*) v__11 = y__178 + y__179;
+    always @(*) y__180 = bb__0 & lm0__12;
+    always @(*) y__181 = bb__1 & lm1__12;
+    always @(*) y__182 = bb__2 & lm2__12;
+    always @(*) y__183 = bb__3 & lm3__12;
+    always @(*) y__184 = bb__4 & lm4__12;
+    always @(*) y__185 = y__180 ^ y__181 ^ y__182;
+    always @(*) y__186 = ((y__180 & y__181) | (y__180 & y__182) | (y__181 & y__182)) << c1;
+    always @(*) y__187 = y__183 ^ y__184 ^ y__185;
+    always @(*) y__188 = ((y__183 & y__184) | (y__183 & y__185) | (y__184 & y__185)) << c1;
+    always @(*) y__189 = y__186 ^ y__187 ^ y__188;
+    always @(*) y__190 = ((y__186 & y__187) | (y__186 & y__188) | (y__187 & y__188)) << c1;
+    always @(*) y__191 = x__147 ^ x__148 ^ y__189;
+    always @(*) y__192 = ((x__147 & x__148) | (x__147 & y__189) | (x__148 & y__189)) << c1;
+    always @(*) y__193 = y__190 ^ y__191 ^ y__192;
+    always @(*) y__194 = ((y__190 & y__191) | (y__190 & y__192) | (y__191 & y__192)) << c1;
+    always @(*) v__12 = y__193 + y__194;
+    always @(*) y__195 = bb__0 & lm0__13;
+    always @(*) y__196 = bb__1 & lm1__13;
+    always @(*) y__197 = bb__2 & lm2__13;
+    always @(*) y__198 = bb__3 & lm3__13;
+    always @(*) y__199 = bb__4 & lm4__13;
+    always @(*) y__200 = y__195 ^ y__196 ^ y__197;
+    always @(*) y__201 = ((y__195 & y__196) | (y__195 & y__197) | (y__196 & y__197)) << c1;
+    always @(*) y__202 = y__198 ^ y__199 ^ y__200;
+    always @(*) y__203 = ((y__198 & y__199) | (y__198 & y__200) | (y__199 & y__200)) << c1;
+    always @(*) y__204 = y__201 ^ y__202 ^ y__203;
+    always @(*) y__205 = ((y__201 & y__202) | (y__201 & y__203) | (y__202 & y__203)) << c1;
+    always @(*) y__206 = x__147 ^ x__148 ^ y__204;
+    always @(*) y__207 = ((x__147 & x__148) | (x__147 & y__204) | (x__148 & y__204)) << c1;
+    always @(*) y__208 = y__205 ^ y__206 ^ y__207;
+    always @(*) y__209 = ((y__205 & y__206) | (y__205 & y__207) | (y__206 & y__207)) << c1;
+    always @(*) v__13 = y__208 + y__209;
+    always @(*) y__210 = bb__0 & lm0__14;
+    always @(*) y__211 = bb__1 & lm1__14;
+    always @(*) y__212 = bb__2 & lm2__14;
+    always @(*) y__213 = bb__3 & lm3__14;
+    always @(*) y__214 = bb__4 & lm4__14;
+    always @(*) y__215 = y__210 ^ y__211 ^ y__212;
+    always @(*) y__216 = ((y__210 & y__211) | (y__210 & y__212) | (y__211 & y__212)) << c1;
+    always @(*) y__217 = y__213 ^ y__214 ^ y__215;
+    always @(*) y__218 = ((y__213 & y__214) | (y__213 & y__215) | (y__214 & y__215)) << c1;
+    always @(*) y__219 = y__216 ^ y__217 ^ y__218;
+    always @(*) y__220 = ((y__216 & y__217) | (y__216 & y__218) | (y__217 & y__218)) << c1;
+    always @(*) y__221 = x__147 ^ x__148 ^ y__219;
+    always @(*) y__222 = ((x__147 & x__148) | (x__147 & y__219) | (x__148 & y__219)) << c1;
+    always @(*) y__223 = y__220 ^ y__221 ^ y__222;
+    always @(*) y__224 = ((y__220 & y__221) | (y__220 & y__222) | (y__221 & y__222)) << c1;
+    always @(*) v__14 = y__223 + y__224;
+    always @(*) y__225 = bb__0 & lm0__15;
+    always @(*) y__226 = bb__1 & lm1__15;
+    always @(*) y__227 = bb__2 & lm2__15;
+    always @(*) y__228 = bb__3 & lm3__15;
+    always @(*) y__229 = bb__4 & lm4__15;
+    always @(*) y__230 = y__225 ^ y__226 ^ y__227;
+    always @(*) y__231 = ((y__225 & y__226) | (y__225 & y__227) | (y__226 & y__227)) << c1;
+    always @(*) y__232 = y__228 ^ y__229 ^ y__230;
+    always @(*) y__233 = ((y__228 & y__229) | (y__228 & y__230) | (y__229 & y__230)) << c1;
+    always @(*) y__234 = y__231 ^ y__232 ^ y__233;
+    always @(*) y__235 = ((y__231 & y__232) | (y__231 & y__233) | (y__232 & y__233)) << c1;
+    always @(*) y__236 = x__147 ^ x__148 ^ y__234;
+    always @(*) y__237 = ((x__147 & x__148) | (x__147 & y__234) | (x__148 & y__234)) << c1;
+    always @(*) y__238 = y__235 ^ y__236 ^ y__237;
+    always @(*) y__239 = ((y__235 & y__236) | (y__235 & y__237) | (y__236 & y__237)) << c1;
+    always @(*) v__15 = y__238 + y__239;
+    always @(*) y__240 = bb__0 & lm0__16;
+    always @(*) y__241 = bb__1 & lm1__16;
+    always @(*) y__242 = bb__2 & lm2__16;
+    always @(*) y__243 = bb__3 & lm3__16;
+    always @(*) y__244 = bb__4 & lm4__16;
+    always @(*) y__245 = y__240 ^ y__241 ^ y__242;
+    always @(*) y__246 = ((y__240 & y__241) | (y__240 & y__242) | (y__241 & y__242)) << c1;
+    always @(*) y__247 = y__243 ^ y__244 ^ y__245;
+    always @(*) y__248 = ((y__243 & y__244) | (y__243 & y__245) | (y__244 & y__245)) << c1;
+    always @(*) y__249 = y__246 ^ y__247 ^ y__248;
+    always @(*) y__250 = ((y__246 & y__247) | (y__246 & y__248) | (y__247 & y__248)) << c1;
+    always @(*) y__251 = x__147 ^ x__148 ^ y__249;
+    always @(*) y__252 = ((x__147 & x__148) | (x__147 & y__249) | (x__148 & y__249)) << c1;
+    always @(*) y__253 = y__250 ^ y__251 ^ y__252;
+    always @(*) y__254 = ((y__250 & y__251) | (y__250 & y__252) | (y__251 & y__252)) << c1;
+    always @(*) v__16 = y__253 + y__254;
+    always @(*) y__255 = bb__0 & lm0__17;
+    always @(*) y__256 = bb__1 & lm1__17;
+    always @(*) y__257 = bb__2 & lm2__17;
+    always @(*) y__258 = bb__3 & lm3__17;
+    always @(*) y__259 = bb__4 & lm4__17;
+    always @(*) y__260 = y__255 ^ y__256 ^ y__257;
+    always @(*) y__261 = ((y__255 & y__256) | (y__255 & y__257) | (y__256 & y__257)) << c1;
+    always @(*) y__262 = y__258 ^ y__259 ^ y__260;
+    always @(*) y__263 = ((y__258 & y__259) | (y__258 & y__260) | (y__259 & y__260)) << c1;
+    always @(*) y__264 = y__261 ^ y__262 ^ y__263;
+    always @(*) y__265 = ((y__261 & y__262) | (y__261 & y__263) | (y__262 & y__263)) << c1;
+    always @(*) y__266 = x__147 ^ x__148 ^ y__264;
+    always @(*) y__267 = ((x__147 & x__148) | (x__147 & y__264) | (x__148 & y__264)) << c1;
+    always @(*) y__268 = y__265 ^ y__266 ^ y__267;
+    always @(*) y__269 = ((y__265 & y__266) | (y__265 & y__267) | (y__266 & y__267)) << c1;
+    always @(*) v__17 = y__268 + y__269;
+    always @(*) y__270 = bb__0 & lm0__18;
+    always @(*) y__271 = bb__1 & lm1__18;
+    always @(*) y__272 = bb__2 & lm2__18;
+    always @(*) y__273 = bb__3 & lm3__18;
+    always @(*) y__274 = bb__4 & lm4__18;
+    always @(*) y__275 = y__270 ^ y__271 ^ y__272;
+    always @(*) y__276 = ((y__270 & y__271) | (y__270 & y__272) | (y__271 & y__272)) << c1;
+    always @(*) y__277 = y__273 ^ y__274 ^ y__275;
+    always @(*) y__278 = ((y__273 & y__274) | (y__273 & y__275) | (y__274 & y__275)) << c1;
+    always @(*) y__279 = y__276 ^ y__277 ^ y__278;
+    always @(*) y__280 = ((y__276 & y__277) | (y__276 & y__278) | (y__277 & y__278)) << c1;
+    always @(*) y__281 = x__147 ^ x__148 ^ y__279;
+    always @(*) y__282 = ((x__147 & x__148) | (x__147 & y__279) | (x__148 & y__279)) << c1;
+    always @(*) y__283 = y__280 ^ y__281 ^ y__282;
+    always @(*) y__284 = ((y__280 & y__281) | (y__280 & y__282) | (y__281 & y__282)) << c1;
+    always @(*) v__18 = y__283 + y__284;
+    always @(*) y__285 = bb__0 & lm0__19;
+    always @(*) y__286 = bb__1 & lm1__19;
+    always @(*) y__287 = bb__2 & lm2__19;
+    always @(*) y__288 = bb__3 & lm3__19;
+    always @(*) y__289 = bb__4 & lm4__19;
+    always @(*) y__290 = y__285 ^ y__286 ^ y__287;
+    always @(*) y__291 = ((y__285 & y__286) | (y__285 & y__287) | (y__286 & y__287)) << c1;
+    always @(*) y__292 = y__288 ^ y__289 ^ y__290;
+    always @(*) y__293 = ((y__288 & y__289) | (y__288 & y__290) | (y__289 & y__290)) << c1;
+    always @(*) y__294 = y__291 ^ y__292 ^ y__293;
+    always @(*) y__295 = ((y__291 & y__292) | (y__291 & y__293) | (y__292 & y__293)) << c1;
+    always @(*) y__296 = x__147 ^ x__148 ^ y__294;
+    always @(*) y__297 = ((x__147 & x__148) | (x__147 & y__294) | (x__148 & y__294)) << c1;
+    always @(*) y__298 = y__295 ^ y__296 ^ y__297;
+    always @(*) y__299 = ((y__295 & y__296) | (y__295 & y__297) | (y__296 & y__297)) << c1;
+    always @(*) v__19 = y__298 + y__299;
+    always @(*) y__300 = bb__0 & lm0__20;
+    always @(*) y__301 = bb__1 & lm1__20;
+    always @(*) y__302 = bb__2 & lm2__20;
+    always @(*) y__303 = bb__3 & lm3__20;
+    always @(*) y__304 = bb__4 & lm4__20;
+    always @(*) y__305 = y__300 ^ y__301 ^ y__302;
+    always @(*) y__306 = ((y__300 & y__301) | (y__300 & y__302) | (y__301 & y__302)) << c1;
+    always @(*) y__307 = y__303 ^ y__304 ^ y__305;
+    always @(*) y__308 = ((y__303 & y__304) | (y__303 & y__305) | (y__304 & y__305)) << c1;
+    always @(*) y__309 = y__306 ^ y__307 ^ y__308;
+    always @(*) y__310 = ((y__306 & y__307) | (y__306 & y__308) | (y__307 & y__308)) << c1;
+    always @(*) y__311 = x__147 ^ x__148 ^ y__309;
+    always @(*) y__312 = ((x__147 & x__148) | (x__147 & y__309) | (x__148 & y__309)) << c1;
+    always @(*) y__313 = y__310 ^ y__311 ^ y__312;
+    always @(*) y__314 = ((y__310 & y__311) | (y__310 & y__312) | (y__311 & y__312)) << c1;
+    always @(*) v__20 = y__313 + y__314;
+    always @(*) y__315 = bb__0 & lm0__21;
+    always @(*) y__316 = bb__1 & lm1__21;
+    always @(*) y__317 = bb__2 & lm2__21;
+    always @(*) y__318 = bb__3 & lm3__21;
+    always @(*) y__319 = bb__4 & lm4__21;
+    always @(*) y__320 = y__315 ^ y__316 ^ y__317;
+    always @(*) y__321 = ((y__315 & y__316) | (y__315 & y__317) | (y__316 & y__317)) << c1;
+    always @(*) y__322 = y__318 ^ y__319 ^ y__320;
+    always @(*) y__323 = ((y__318 & y__319) | (y__318 & y__320) | (y__319 & y__320)) << c1;
+    always @(*) y__324 = y__321 ^ y__322 ^ y__323;
+    always @(*) y__325 = ((y__321 & y__322) | (y__321 & y__323) | (y__322 & y__323)) << c1;
+    always @(*) y__326 = x__147 ^ x__148 ^ y__324;
+    always @(*) y__327 = ((x__147 & x__148) | (x__147 & y__324) | (x__148 & y__324)) << c1;
+    always @(*) y__328 = y__325 ^ y__326 ^ y__327;
+    always @(*) y__329 = ((y__325 & y__326) | (y__325 & y__327) | (y__326 & y__327)) << c1;
+    always @(*) v__21 = y__328 + y__329;
+    always @(*) y__330 = bb__0 & lm0__22;
+    always @(*) y__331 = bb__1 & lm1__22;
+    always @(*) y__332 = bb__2 & lm2__22;
+    always @(*) y__333 = bb__3 & lm3__22;
+    always @(*) y__334 = bb__4 & lm4__22;
+    always @(*) y__335 = y__330 ^ y__331 ^ y__332;
+    always @(*) y__336 = ((y__330 & y__331) | (y__330 & y__332) | (y__331 & y__332)) << c1;
+    always @(*) y__337 = y__333 ^ y__334 ^ y__335;
+    always @(*) y__338 = ((y__333 & y__334) | (y__333 & y__335) | (y__334 & y__335)) << c1;
+    always @(*) y__339 = y__336 ^ y__337 ^ y__338;
+    always @(*) y__340 = ((y__336 & y__337) | (y__336 & y__338) | (y__337 & y__338)) << c1;
+    always @(*) y__341 = x__147 ^ x__148 ^ y__339;
+    always @(*) y__342 = ((x__147 & x__148) | (x__147 & y__339) | (x__148 & y__339)) << c1;
+    always @(*) y__343 = y__340 ^ y__341 ^ y__342;
+    always @(*) y__344 = ((y__340 & y__341) | (y__340 & y__342) | (y__341 & y__342)) << c1;
+    always @(*) v__22 = y__343 + y__344;
+    always @(*) y__345 = bb__0 & lm0__23;
+    always @(*) y__346 = bb__1 & lm1__23;
+    always @(*) y__347 = bb__2 & lm2__23;
+    always @(*) y__348 = bb__3 & lm3__23;
+    always @(*) y__349 = bb__4 & lm4__23;
+    always @(*) y__350 = y__345 ^ y__346 ^ y__347;
+    always @(*) y__351 = ((y__345 & y__346) | (y__345 & y__347) | (y__346 & y__347)) << c1;
+    always @(*) y__352 = y__348 ^ y__349 ^ y__350;
+    always @(*) y__353 = ((y__348 & y__349) | (y__348 & y__350) | (y__349 & y__350)) << c1;
+    always @(*) y__354 = y__351 ^ y__352 ^ y__353;
+    always @(*) y__355 = ((y__351 & y__352) | (y__351 & y__353) | (y__352 & y__353)) << c1;
+    always @(*) y__356 = x__147 ^ x__148 ^ y__354;
+    always @(*) y__357 = ((x__147 & x__148) | (x__147 & y__354) | (x__148 & y__354)) << c1;
+    always @(*) y__358 = y__355 ^ y__356 ^ y__357;
+    always @(*) y__359 = ((y__355 & y__356) | (y__355 & y__357) | (y__356 & y__357)) << c1;
+    always @(*) v__23 = y__358 + y__359;
+    always @(*) y__360 = bb__0 & lm0__24;
+    always @(*) y__361 = bb__1 & lm1__24;
+    always @(*) y__362 = bb__2 & lm2__24;
+    always @(*) y__363 = bb__3 & lm3__24;
+    always @(*) y__364 = bb__4 & lm4__24;
+    always @(*) y__365 = y__360 ^ y__361 ^ y__362;
+    always @(*) y__366 = ((y__360 & y__361) | (y__360 & y__362) | (y__361 & y__362)) << c1;
+    always @(*) y__367 = y__363 ^ y__364 ^ y__365;
+    always @(*) y__368 = ((y__363 & y__364) | (y__363 & y__365) | (y__364 & y__365)) << c1;
+    always @(*) y__369 = y__366 ^ y__367 ^ y__368;
+    always @(*) y__370 = ((y__366 & y__367) | (y__366 & y__368) | (y__367 & y__368)) << c1;
+    always @(*) y__371 = x__147 ^ x__148 ^ y__369;
+    always @(*) y__372 = ((x__147 & x__148) | (x__147 & y__369) | (x__148 & y__369)) << c1;
+    always @(*) y__373 = y__370 ^ y__371 ^ y__372;
+    always @(*) y__374 = ((y__370 & y__371) | (y__370 & y__372) | (y__371 & y__372)) << c1;
+    always @(*) v__24 = y__373 + y__374;
+    always @(*) y__375 = bb__0 & lm0__25;
+    always @(*) y__376 = bb__1 & lm1__25;
+    always @(*) y__377 = bb__2 & lm2__25;
+    always @(*) y__378 = bb__3 & lm3__25;
+    always @(*) y__379 = bb__4 & lm4__25;
+    always @(*) y__380 = y__375 ^ y__376 ^ y__377;
+    always @(*) y__381 = ((y__375 & y__376) | (y__375 & y__377) | (y__376 & y__377)) << c1;
+    always @(*) y__382 = y__378 ^ y__379 ^ y__380;
+    always @(*) y__383 = ((y__378 & y__379) | (y__378 & y__380) | (y__379 & y__380)) << c1;
+    always @(*) y__384 = y__381 ^ y__382 ^ y__383;
+    always @(*) y__385 = ((y__381 & y__382) | (y__381 & y__383) | (y__382 & y__383)) << c1;
+    always @(*) y__386 = x__147 ^ x__148 ^ y__384;
+    always @(*) y__387 = ((x__147 & x__148) | (x__147 & y__384) | (x__148 & y__384)) << c1;
+    always @(*) y__388 = y__385 ^ y__386 ^ y__387;
+    always @(*) y__389 = ((y__385 & y__386) | (y__385 & y__387) | (y__386 & y__387)) << c1;
+    always @(*) v__25 = y__388 + y__389;
+    always @(*) y__390 = bb__0 & lm0__26;
+    always @(*) y__391 = bb__1 & lm1__26;
+    always @(*) y__392 = bb__2 & lm2__26;
+    always @(*) y__393 = bb__3 & lm3__26;
+    always @(*) y__394 = bb__4 & lm4__26;
+    always @(*) y__395 = y__390 ^ y__391 ^ y__392;
+    always @(*) y__396 = ((y__390 & y__391) | (y__390 & y__392) | (y__391 & y__392)) << c1;
+    always @(*) y__397 = y__393 ^ y__394 ^ y__395;
+    always @(*) y__398 = ((y__393 & y__394) | (y__393 & y__395) | (y__394 & y__395)) << c1;
+    always @(*) y__399 = y__396 ^ y__397 ^ y__398;
+    always @(*) y__400 = ((y__396 & y__397) | (y__396 & y__398) | (y__397 & y__398)) << c1;
+    always @(*) y__401 = x__147 ^ x__148 ^ y__399;
+    always @(*) y__402 = ((x__147 & x__148) | (x__147 & y__399) | (x__148 & y__399)) << c1;
+    always @(*) y__403 = y__400 ^ y__401 ^ y__402;
+    always @(*) y__404 = ((y__400 & y__401) | (y__400 & y__402) | (y__401 & y__402)) << c1;
+    always @(*) v__26 = y__403 + y__404;
+    always @(*) y__405 = bb__0 & lm0__27;
+    always @(*) y__406 = bb__1 & lm1__27;
+    always @(*) y__407 = bb__2 & lm2__27;
+    always @(*) y__408 = bb__3 & lm3__27;
+    always @(*) y__409 = bb__4 & lm4__27;
+    always @(*) y__410 = y__405 ^ y__406 ^ y__407;
+    always @(*) y__411 = ((y__405 & y__406) | (y__405 & y__407) | (y__406 & y__407)) << c1;
+    always @(*) y__412 = y__408 ^ y__409 ^ y__410;
+    always @(*) y__413 = ((y__408 & y__409) | (y__408 & y__410) | (y__409 & y__410)) << c1;
+    always @(*) y__414 = y__411 ^ y__412 ^ y__413;
+    always @(*) y__415 = ((y__411 & y__412) | (y__411 & y__413) | (y__412 & y__413)) << c1;
+    always @(*) y__416 = x__147 ^ x__148 ^ y__414;
+    always @(*) y__417 = ((x__147 & x__148) | (x__147 & y__414) | (x__148 & y__414)) << c1;
+    always @(*) y__418 = y__415 ^ y__416 ^ y__417;
+    always @(*) y__419 = ((y__415 & y__416) | (y__415 & y__417) | (y__416 & y__417)) << c1;
+    always @(*) v__27 = y__418 + y__419;
+    always @(*) y__420 = bb__0 & lm0__28;
+    always @(*) y__421 = bb__1 & lm1__28;
+    always @(*) y__422 = bb__2 & lm2__28;
+    always @(*) y__423 = bb__3 & lm3__28;
+    always @(*) y__424 = bb__4 & lm4__28;
+    always @(*) y__425 = y__420 ^ y__421 ^ y__422;
+    always @(*) y__426 = ((y__420 & y__421) | (y__420 & y__422) | (y__421 & y__422)) << c1;
+    always @(*) y__427 = y__423 ^ y__424 ^ y__425;
+    always @(*) y__428 = ((y__423 & y__424) | (y__423 & y__425) | (y__424 & y__425)) << c1;
+    always @(*) y__429 = y__426 ^ y__427 ^ y__428;
+    always @(*) y__430 = ((y__426 & y__427) | (y__426 & y__428) | (y__427 & y__428)) << c1;
+    always @(*) y__431 = x__147 ^ x__148 ^ y__429;
+    always @(*) y__432 = ((x__147 & x__148) | (x__147 & y__429) | (x__148 & y__429)) << c1;
+    always @(*) y__433 = y__430 ^ y__431 ^ y__432;
+    always @(*) y__434 = ((y__430 & y__431) | (y__430 & y__432) | (y__431 & y__432)) << c1;
+    always @(*) v__28 = y__433 + y__434;
+    always @(*) y__435 = bb__0 & lm0__29;
+    always @(*) y__436 = bb__1 & lm1__29;
+    always @(*) y__437 = bb__2 & lm2__29;
+    always @(*) y__438 = bb__3 & lm3__29;
+    always @(*) y__439 = bb__4 & lm4__29;
+    always @(*) y__440 = y__435 ^ y__436 ^ y__437;
+    always @(*) y__441 = ((y__435 & y__436) | (y__435 & y__437) | (y__436 & y__437)) << c1;
+    always @(*) y__442 = y__438 ^ y__439 ^ y__440;
+    always @(*) y__443 = ((y__438 & y__439) | (y__438 & y__440) | (y__439 & y__440)) << c1;
+    always @(*) y__444 = y__441 ^ y__442 ^ y__443;
+    always @(*) y__445 = ((y__441 & y__442) | (y__441 & y__443) | (y__442 & y__443)) << c1;
+    always @(*) y__446 = x__147 ^ x__148 ^ y__444;
+    always @(*) y__447 = ((x__147 & x__148) | (x__147 & y__444) | (x__148 & y__444)) << c1;
+    always @(*) y__448 = y__445 ^ y__446 ^ y__447;
+    always @(*) y__449 = ((y__445 & y__446) | (y__445 & y__447) | (y__446 & y__447)) << c1;
+    always @(*) v__29 = y__448 + y__449;
+    always @(*) y__450 = bb__0 & lm0__30;
+    always @(*) y__451 = bb__1 & lm1__30;
+    always @(*) y__452 = bb__2 & lm2__30;
+    always @(*) y__453 = bb__3 & lm3__30;
+    always @(*) y__454 = bb__4 & lm4__30;
+    always @(*) y__455 = y__450 ^ y__451 ^ y__452;
+    always @(*) y__456 = ((y__450 & y__451) | (y__450 & y__452) | (y__451 & y__452)) << c1;
+    always @(*) y__457 = y__453 ^ y__454 ^ y__455;
+    always @(*) y__458 = ((y__453 & y__454) | (y__453 & y__455) | (y__454 & y__455)) << c1;
+    always @(*) y__459 = y__456 ^ y__457 ^ y__458;
+    always @(*) y__460 = ((y__456 & y__457) | (y__456 & y__458) | (y__457 & y__458)) << c1;
+    always @(*) y__461 = x__147 ^ x__148 ^ y__459;
+    always @(*) y__462 = ((x__147 & x__148) | (x__147 & y__459) | (x__148 & y__459)) << c1;
+    always @(*) y__463 = y__460 ^ y__461 ^ y__462;
+    always @(*) y__464 = ((y__460 & y__461) | (y__460 & y__462) | (y__461 & y__462)) << c1;
+    always @(*) v__30 = y__463 + y__464;
+    always @(*) y__465 = bb__0 & lm0__31;
+    always @(*) y__466 = bb__1 & lm1__31;
+    always @(*) y__467 = bb__2 & lm2__31;
+    always @(*) y__468 = bb__3 & lm3__31;
+    always @(*) y__469 = bb__4 & lm4__31;
+    always @(*) y__470 = y__465 ^ y__466 ^ y__467;
+    always @(*) y__471 = ((y__465 & y__466) | (y__465 & y__467) | (y__466 & y__467)) << c1;
+    always @(*) y__472 = y__468 ^ y__469 ^ y__470;
+    always @(*) y__473 = ((y__468 & y__469) | (y__468 & y__470) | (y__469 & y__470)) << c1;
+    always @(*) y__474 = y__471 ^ y__472 ^ y__473;
+    always @(*) y__475 = ((y__471 & y__472) | (y__471 & y__473) | (y__472 & y__473)) << c1;
+    always @(*) y__476 = x__147 ^ x__148 ^ y__474;
+    always @(*) y__477 = ((x__147 & x__148) | (x__147 & y__474) | (x__148 & y__474)) << c1;
+    always @(*) y__478 = y__475 ^ y__476 ^ y__477;
+    always @(*) y__479 = ((y__475 & y__476) | (y__475 & y__477) | (y__476 & y__477)) << c1;
+    always @(*) v__31 = y__478 + y__479;
 
 endmodule // dac_expander__lanes
 
@@ -5239,194 +7443,6 @@ module dac_expander__reg32(d,q,clock,reset);
         else q <= d;
     end
 endmodule // dac_expander__reg32
-
-module dac_expander__mul_cx(d,s,p);
-
-    // Module arguments
-    input wire  [16:0] d;
-    input wire  [31:0] s;
-    output reg  [31:0] p;
-
-    // Constant declarations
-    localparam  sh__0 = 32'h0;
-    localparam  sh__1 = 32'h1;
-    localparam  sh__2 = 32'h2;
-    localparam  sh__3 = 32'h3;
-    localparam  sh__4 = 32'h4;
-    localparam  sh__5 = 32'h5;
-    localparam  sh__6 = 32'h6;
-    localparam  sh__7 = 32'h7;
-    localparam  sh__8 = 32'h8;
-    localparam  sh__9 = 32'h9;
-    localparam  sh__10 = 32'ha;
-    localparam  sh__11 = 32'hb;
-    localparam  sh__12 = 32'hc;
-    localparam  sh__13 = 32'hd;
-    localparam  sh__14 = 32'he;
-    localparam  sh__15 = 32'hf;
-    localparam  sh__16 = 32'h10;
-    localparam  zero_a = 32'h0;
-
-    // Local signals
-    wire  [31:0] acc__0;
-    reg  [31:0] acc__1;
-    reg  [31:0] acc__2;
-    reg  [31:0] acc__3;
-    reg  [31:0] acc__4;
-    reg  [31:0] acc__5;
-    reg  [31:0] acc__6;
-    reg  [31:0] acc__7;
-    reg  [31:0] acc__8;
-    reg  [31:0] acc__9;
-    reg  [31:0] acc__10;
-    reg  [31:0] acc__11;
-    reg  [31:0] acc__12;
-    reg  [31:0] acc__13;
-    reg  [31:0] acc__14;
-    reg  [31:0] acc__15;
-    reg  [31:0] acc__16;
-
-    // Update code
-    assign acc__0 = zero_a;
-    always @(*) begin
-        if (d[0]) begin
-            acc__1 = acc__0 + (s << sh__0);
-        end
-        else begin
-            acc__1 = acc__0;
-        end
-    end
-    always @(*) begin
-        if (d[1]) begin
-            acc__2 = acc__1 + (s << sh__1);
-        end
-        else begin
-            acc__2 = acc__1;
-        end
-    end
-    always @(*) begin
-        if (d[2]) begin
-            acc__3 = acc__2 + (s << sh__2);
-        end
-        else begin
-            acc__3 = acc__2;
-        end
-    end
-    always @(*) begin
-        if (d[3]) begin
-            acc__4 = acc__3 + (s << sh__3);
-        end
-        else begin
-            acc__4 = acc__3;
-        end
-    end
-    always @(*) begin
-        if (d[4]) begin
-            acc__5 = acc__4 + (s << sh__4);
-        end
-        else begin
-            acc__5 = acc__4;
-        end
-    end
-    always @(*) begin
-        if (d[5]) begin
-            acc__6 = acc__5 + (s << sh__5);
-        end
-        else begin
-            acc__6 = acc__5;
-        end
-    end
-    always @(*) begin
-        if (d[6]) begin
-            acc__7 = acc__6 + (s << sh__6);
-        end
-        else begin
-            acc__7 = acc__6;
-        end
-    end
-    always @(*) begin
-        if (d[7]) begin
-            acc__8 = acc__7 + (s << sh__7);
-        end
-        else begin
-            acc__8 = acc__7;
-        end
-    end
-    always @(*) begin
-        if (d[8]) begin
-            acc__9 = acc__8 + (s << sh__8);
-        end
-        else begin
-            acc__9 = acc__8;
-        end
-    end
-    always @(*) begin
-        if (d[9]) begin
-            acc__10 = acc__9 + (s << sh__9);
-        end
-        else begin
-            acc__10 = acc__9;
-        end
-    end
-    always @(*) begin
-        if (d[10]) begin
-            acc__11 = acc__10 + (s << sh__10);
-        end
-        else begin
-            acc__11 = acc__10;
-        end
-    end
-    always @(*) begin
-        if (d[11]) begin
-            acc__12 = acc__11 + (s << sh__11);
-        end
-        else begin
-            acc__12 = acc__11;
-        end
-    end
-    always @(*) begin
-        if (d[12]) begin
-            acc__13 = acc__12 + (s << sh__12);
-        end
-        else begin
-            acc__13 = acc__12;
-        end
-    end
-    always @(*) begin
-        if (d[13]) begin
-            acc__14 = acc__13 + (s << sh__13);
-        end
-        else begin
-            acc__14 = acc__13;
-        end
-    end
-    always @(*) begin
-        if (d[14]) begin
-            acc__15 = acc__14 + (s << sh__14);
-        end
-        else begin
-            acc__15 = acc__14;
-        end
-    end
-    always @(*) begin
-        if (d[15]) begin
-            acc__16 = acc__15 + (s << sh__15);
-        end
-        else begin
-            acc__16 = acc__15;
-        end
-    end
-    always @(*) begin
-        p = acc__0;
-        if (d[16]) begin
-            p = acc__16 - (s << sh__16);
-        end
-        else begin
-            p = acc__16;
-        end
-    end
-
-endmodule // dac_expander__mul_cx
 
 module dac_expander__mul_ov(d,s,p);
 
@@ -5516,233 +7532,7 @@ module dac_expander__mul_ov(d,s,p);
 
 endmodule // dac_expander__mul_ov
 
-module dac_expander__mul_tx(d,s,p);
-
-    // Module arguments
-    input wire  [6:0] d;
-    input wire  [31:0] s;
-    output reg  [31:0] p;
-
-    // Constant declarations
-    localparam  sh__0 = 32'h0;
-    localparam  sh__1 = 32'h1;
-    localparam  sh__2 = 32'h2;
-    localparam  sh__3 = 32'h3;
-    localparam  sh__4 = 32'h4;
-    localparam  sh__5 = 32'h5;
-    localparam  sh__6 = 32'h6;
-    localparam  zero_a = 32'h0;
-
-    // Local signals
-    wire  [31:0] acc__0;
-    reg  [31:0] acc__1;
-    reg  [31:0] acc__2;
-    reg  [31:0] acc__3;
-    reg  [31:0] acc__4;
-    reg  [31:0] acc__5;
-    reg  [31:0] acc__6;
-
-    // Update code
-    assign acc__0 = zero_a;
-    always @(*) begin
-        if (d[0]) begin
-            acc__1 = acc__0 + (s << sh__0);
-        end
-        else begin
-            acc__1 = acc__0;
-        end
-    end
-    always @(*) begin
-        if (d[1]) begin
-            acc__2 = acc__1 + (s << sh__1);
-        end
-        else begin
-            acc__2 = acc__1;
-        end
-    end
-    always @(*) begin
-        if (d[2]) begin
-            acc__3 = acc__2 + (s << sh__2);
-        end
-        else begin
-            acc__3 = acc__2;
-        end
-    end
-    always @(*) begin
-        if (d[3]) begin
-            acc__4 = acc__3 + (s << sh__3);
-        end
-        else begin
-            acc__4 = acc__3;
-        end
-    end
-    always @(*) begin
-        if (d[4]) begin
-            acc__5 = acc__4 + (s << sh__4);
-        end
-        else begin
-            acc__5 = acc__4;
-        end
-    end
-    always @(*) begin
-        if (d[5]) begin
-            acc__6 = acc__5 + (s << sh__5);
-        end
-        else begin
-            acc__6 = acc__5;
-        end
-    end
-    always @(*) begin
-        p = acc__0;
-        if (d[6]) begin
-            p = acc__6 - (s << sh__6);
-        end
-        else begin
-            p = acc__6;
-        end
-    end
-
-endmodule // dac_expander__mul_tx
-
-module dac_expander__mul_ty(d,s,p);
-
-    // Module arguments
-    input wire  [11:0] d;
-    input wire  [31:0] s;
-    output reg  [31:0] p;
-
-    // Constant declarations
-    localparam  sh__0 = 32'h0;
-    localparam  sh__1 = 32'h1;
-    localparam  sh__2 = 32'h2;
-    localparam  sh__3 = 32'h3;
-    localparam  sh__4 = 32'h4;
-    localparam  sh__5 = 32'h5;
-    localparam  sh__6 = 32'h6;
-    localparam  sh__7 = 32'h7;
-    localparam  sh__8 = 32'h8;
-    localparam  sh__9 = 32'h9;
-    localparam  sh__10 = 32'ha;
-    localparam  sh__11 = 32'hb;
-    localparam  zero_a = 32'h0;
-
-    // Local signals
-    wire  [31:0] acc__0;
-    reg  [31:0] acc__1;
-    reg  [31:0] acc__2;
-    reg  [31:0] acc__3;
-    reg  [31:0] acc__4;
-    reg  [31:0] acc__5;
-    reg  [31:0] acc__6;
-    reg  [31:0] acc__7;
-    reg  [31:0] acc__8;
-    reg  [31:0] acc__9;
-    reg  [31:0] acc__10;
-    reg  [31:0] acc__11;
-
-    // Update code
-    assign acc__0 = zero_a;
-    always @(*) begin
-        if (d[0]) begin
-            acc__1 = acc__0 + (s << sh__0);
-        end
-        else begin
-            acc__1 = acc__0;
-        end
-    end
-    always @(*) begin
-        if (d[1]) begin
-            acc__2 = acc__1 + (s << sh__1);
-        end
-        else begin
-            acc__2 = acc__1;
-        end
-    end
-    always @(*) begin
-        if (d[2]) begin
-            acc__3 = acc__2 + (s << sh__2);
-        end
-        else begin
-            acc__3 = acc__2;
-        end
-    end
-    always @(*) begin
-        if (d[3]) begin
-            acc__4 = acc__3 + (s << sh__3);
-        end
-        else begin
-            acc__4 = acc__3;
-        end
-    end
-    always @(*) begin
-        if (d[4]) begin
-            acc__5 = acc__4 + (s << sh__4);
-        end
-        else begin
-            acc__5 = acc__4;
-        end
-    end
-    always @(*) begin
-        if (d[5]) begin
-            acc__6 = acc__5 + (s << sh__5);
-        end
-        else begin
-            acc__6 = acc__5;
-        end
-    end
-    always @(*) begin
-        if (d[6]) begin
-            acc__7 = acc__6 + (s << sh__6);
-        end
-        else begin
-            acc__7 = acc__6;
-        end
-    end
-    always @(*) begin
-        if (d[7]) begin
-            acc__8 = acc__7 + (s << sh__7);
-        end
-        else begin
-            acc__8 = acc__7;
-        end
-    end
-    always @(*) begin
-        if (d[8]) begin
-            acc__9 = acc__8 + (s << sh__8);
-        end
-        else begin
-            acc__9 = acc__8;
-        end
-    end
-    always @(*) begin
-        if (d[9]) begin
-            acc__10 = acc__9 + (s << sh__9);
-        end
-        else begin
-            acc__10 = acc__9;
-        end
-    end
-    always @(*) begin
-        if (d[10]) begin
-            acc__11 = acc__10 + (s << sh__10);
-        end
-        else begin
-            acc__11 = acc__10;
-        end
-    end
-    always @(*) begin
-        p = acc__0;
-        if (d[11]) begin
-            p = acc__11 - (s << sh__11);
-        end
-        else begin
-            p = acc__11;
-        end
-    end
-
-endmodule // dac_expander__mul_ty
-
-module dac_expander__mul_wb(d,s,p);
+module dac_expander__mul_sw(d,s,p);
 
     // Module arguments
     input wire  [4:0] d;
@@ -5808,7 +7598,7 @@ module dac_expander__mul_wb(d,s,p);
         end
     end
 
-endmodule // dac_expander__mul_wb
+endmodule // dac_expander__mul_sw
 
 module dac_expander__reg6(d,q,clock,reset);
 
@@ -5834,6 +7624,397 @@ module dac_expander__pk_addr(narrow,wide);
     // Update code (custom)
     always @(*) wide = {30'd0, narrow};
 endmodule // dac_expander__pk_addr
+
+module dac_expander__pk_adv(oh,cx__0,cx__1,cx__2,cx__3,cx__4,cx__5,cx__6,cx__7,cy__0,cy__1,cy__2,cy__3,cy__4,cy__5,cy__6,cy__7,sw__0,sw__1,sw__2,sw__3,sw__4,sw__5,sw__6,sw__7,x,y,w);
+
+    // Module arguments
+    input wire  [15:0] oh;
+    input wire  [15:0] cx__0;
+    input wire  [15:0] cx__1;
+    input wire  [15:0] cx__2;
+    input wire  [15:0] cx__3;
+    input wire  [15:0] cx__4;
+    input wire  [15:0] cx__5;
+    input wire  [15:0] cx__6;
+    input wire  [15:0] cx__7;
+    input wire  [15:0] cy__0;
+    input wire  [15:0] cy__1;
+    input wire  [15:0] cy__2;
+    input wire  [15:0] cy__3;
+    input wire  [15:0] cy__4;
+    input wire  [15:0] cy__5;
+    input wire  [15:0] cy__6;
+    input wire  [15:0] cy__7;
+    input wire  [9:0] sw__0;
+    input wire  [9:0] sw__1;
+    input wire  [9:0] sw__2;
+    input wire  [9:0] sw__3;
+    input wire  [9:0] sw__4;
+    input wire  [9:0] sw__5;
+    input wire  [9:0] sw__6;
+    input wire  [9:0] sw__7;
+    output reg  [15:0] x;
+    output reg  [15:0] y;
+    output reg  [9:0] w;
+
+    // Constant declarations
+    localparam  zero16 = 16'h0;
+    localparam  zero10 = 10'b0;
+
+    // Local signals
+    reg  [15:0] tx__0;
+    reg  [15:0] tx__1;
+    reg  [15:0] tx__2;
+    reg  [15:0] tx__3;
+    reg  [15:0] tx__4;
+    reg  [15:0] tx__5;
+    reg  [15:0] tx__6;
+    reg  [15:0] tx__7;
+    reg  [15:0] tx__8;
+    reg  [15:0] tx__9;
+    reg  [15:0] tx__10;
+    reg  [15:0] tx__11;
+    reg  [15:0] tx__12;
+    reg  [15:0] tx__13;
+    reg  [15:0] tx__14;
+    reg  [15:0] tx__15;
+    reg  [15:0] tx__16;
+    reg  [15:0] tx__17;
+    reg  [15:0] tx__18;
+    reg  [15:0] tx__19;
+    reg  [15:0] tx__20;
+    reg  [15:0] tx__21;
+    reg  [15:0] tx__22;
+    reg  [15:0] tx__23;
+    reg  [15:0] tx__24;
+    reg  [15:0] tx__25;
+    reg  [15:0] tx__26;
+    reg  [15:0] tx__27;
+    reg  [15:0] tx__28;
+    reg  [15:0] tx__29;
+    reg  [15:0] tx__30;
+    reg  [15:0] ty__0;
+    reg  [15:0] ty__1;
+    reg  [15:0] ty__2;
+    reg  [15:0] ty__3;
+    reg  [15:0] ty__4;
+    reg  [15:0] ty__5;
+    reg  [15:0] ty__6;
+    reg  [15:0] ty__7;
+    wire  [15:0] ty__8;
+    wire  [15:0] ty__9;
+    wire  [15:0] ty__10;
+    wire  [15:0] ty__11;
+    wire  [15:0] ty__12;
+    wire  [15:0] ty__13;
+    wire  [15:0] ty__14;
+    wire  [15:0] ty__15;
+    reg  [15:0] ty__16;
+    reg  [15:0] ty__17;
+    reg  [15:0] ty__18;
+    reg  [15:0] ty__19;
+    reg  [15:0] ty__20;
+    reg  [15:0] ty__21;
+    reg  [15:0] ty__22;
+    reg  [15:0] ty__23;
+    reg  [15:0] ty__24;
+    reg  [15:0] ty__25;
+    reg  [15:0] ty__26;
+    reg  [15:0] ty__27;
+    reg  [15:0] ty__28;
+    reg  [15:0] ty__29;
+    reg  [15:0] ty__30;
+    reg  [9:0] tw__0;
+    reg  [9:0] tw__1;
+    reg  [9:0] tw__2;
+    reg  [9:0] tw__3;
+    reg  [9:0] tw__4;
+    reg  [9:0] tw__5;
+    reg  [9:0] tw__6;
+    reg  [9:0] tw__7;
+    wire  [9:0] tw__8;
+    wire  [9:0] tw__9;
+    wire  [9:0] tw__10;
+    wire  [9:0] tw__11;
+    wire  [9:0] tw__12;
+    wire  [9:0] tw__13;
+    wire  [9:0] tw__14;
+    wire  [9:0] tw__15;
+    reg  [9:0] tw__16;
+    reg  [9:0] tw__17;
+    reg  [9:0] tw__18;
+    reg  [9:0] tw__19;
+    reg  [9:0] tw__20;
+    reg  [9:0] tw__21;
+    reg  [9:0] tw__22;
+    reg  [9:0] tw__23;
+    reg  [9:0] tw__24;
+    reg  [9:0] tw__25;
+    reg  [9:0] tw__26;
+    reg  [9:0] tw__27;
+    reg  [9:0] tw__28;
+    reg  [9:0] tw__29;
+    reg  [9:0] tw__30;
+
+    // Update code
+    always @(*) begin
+        tx__0 = zero16;
+        if (oh[0]) begin
+            tx__0 = cx__0;
+        end
+    end
+    always @(*) begin
+        ty__0 = zero16;
+        if (oh[0]) begin
+            ty__0 = cy__0;
+        end
+    end
+    always @(*) begin
+        tw__0 = zero10;
+        if (oh[0]) begin
+            tw__0 = sw__0;
+        end
+    end
+    always @(*) begin
+        tx__1 = zero16;
+        if (oh[1]) begin
+            tx__1 = cx__1;
+        end
+    end
+    always @(*) begin
+        ty__1 = zero16;
+        if (oh[1]) begin
+            ty__1 = cy__1;
+        end
+    end
+    always @(*) begin
+        tw__1 = zero10;
+        if (oh[1]) begin
+            tw__1 = sw__1;
+        end
+    end
+    always @(*) begin
+        tx__2 = zero16;
+        if (oh[2]) begin
+            tx__2 = cx__2;
+        end
+    end
+    always @(*) begin
+        ty__2 = zero16;
+        if (oh[2]) begin
+            ty__2 = cy__2;
+        end
+    end
+    always @(*) begin
+        tw__2 = zero10;
+        if (oh[2]) begin
+            tw__2 = sw__2;
+        end
+    end
+    always @(*) begin
+        tx__3 = zero16;
+        if (oh[3]) begin
+            tx__3 = cx__3;
+        end
+    end
+    always @(*) begin
+        ty__3 = zero16;
+        if (oh[3]) begin
+            ty__3 = cy__3;
+        end
+    end
+    always @(*) begin
+        tw__3 = zero10;
+        if (oh[3]) begin
+            tw__3 = sw__3;
+        end
+    end
+    always @(*) begin
+        tx__4 = zero16;
+        if (oh[4]) begin
+            tx__4 = cx__4;
+        end
+    end
+    always @(*) begin
+        ty__4 = zero16;
+        if (oh[4]) begin
+            ty__4 = cy__4;
+        end
+    end
+    always @(*) begin
+        tw__4 = zero10;
+        if (oh[4]) begin
+            tw__4 = sw__4;
+        end
+    end
+    always @(*) begin
+        tx__5 = zero16;
+        if (oh[5]) begin
+            tx__5 = cx__5;
+        end
+    end
+    always @(*) begin
+        ty__5 = zero16;
+        if (oh[5]) begin
+            ty__5 = cy__5;
+        end
+    end
+    always @(*) begin
+        tw__5 = zero10;
+        if (oh[5]) begin
+            tw__5 = sw__5;
+        end
+    end
+    always @(*) begin
+        tx__6 = zero16;
+        if (oh[6]) begin
+            tx__6 = cx__6;
+        end
+    end
+    always @(*) begin
+        ty__6 = zero16;
+        if (oh[6]) begin
+            ty__6 = cy__6;
+        end
+    end
+    always @(*) begin
+        tw__6 = zero10;
+        if (oh[6]) begin
+            tw__6 = sw__6;
+        end
+    end
+    always @(*) begin
+        tx__7 = zero16;
+        if (oh[7]) begin
+            tx__7 = cx__7;
+        end
+    end
+    always @(*) begin
+        ty__7 = zero16;
+        if (oh[7]) begin
+            ty__7 = cy__7;
+        end
+    end
+    always @(*) begin
+        tw__7 = zero10;
+        if (oh[7]) begin
+            tw__7 = sw__7;
+        end
+    end
+    always @(*) begin
+        tx__8 = zero16;
+        if (oh[8]) begin
+            tx__8 = zero16;
+        end
+    end
+    assign ty__8 = zero16;
+    assign tw__8 = zero10;
+    always @(*) begin
+        tx__9 = zero16;
+        if (oh[9]) begin
+            tx__9 = zero16;
+        end
+    end
+    assign ty__9 = zero16;
+    assign tw__9 = zero10;
+    always @(*) begin
+        tx__10 = zero16;
+        if (oh[10]) begin
+            tx__10 = zero16;
+        end
+    end
+    assign ty__10 = zero16;
+    assign tw__10 = zero10;
+    always @(*) begin
+        tx__11 = zero16;
+        if (oh[11]) begin
+            tx__11 = zero16;
+        end
+    end
+    assign ty__11 = zero16;
+    assign tw__11 = zero10;
+    always @(*) begin
+        tx__12 = zero16;
+        if (oh[12]) begin
+            tx__12 = zero16;
+        end
+    end
+    assign ty__12 = zero16;
+    assign tw__12 = zero10;
+    always @(*) begin
+        tx__13 = zero16;
+        if (oh[13]) begin
+            tx__13 = zero16;
+        end
+    end
+    assign ty__13 = zero16;
+    assign tw__13 = zero10;
+    always @(*) begin
+        tx__14 = zero16;
+        if (oh[14]) begin
+            tx__14 = zero16;
+        end
+    end
+    assign ty__14 = zero16;
+    assign tw__14 = zero10;
+    always @(*) begin
+        tx__15 = zero16;
+        if (oh[15]) begin
+            tx__15 = zero16;
+        end
+    end
+    assign ty__15 = zero16;
+    assign tw__15 = zero10;
+    always @(*) tx__16 = tx__0 | tx__1;
+    always @(*) ty__16 = ty__0 | ty__1;
+    always @(*) tw__16 = tw__0 | tw__1;
+    always @(*) tx__17 = tx__2 | tx__3;
+    always @(*) ty__17 = ty__2 | ty__3;
+    always @(*) tw__17 = tw__2 | tw__3;
+    always @(*) tx__18 = tx__4 | tx__5;
+    always @(*) ty__18 = ty__4 | ty__5;
+    always @(*) tw__18 = tw__4 | tw__5;
+    always @(*) tx__19 = tx__6 | tx__7;
+    always @(*) ty__19 = ty__6 | ty__7;
+    always @(*) tw__19 = tw__6 | tw__7;
+    always @(*) tx__20 = tx__8 | tx__9;
+    always @(*) ty__20 = ty__8 | ty__9;
+    always @(*) tw__20 = tw__8 | tw__9;
+    always @(*) tx__21 = tx__10 | tx__11;
+    always @(*) ty__21 = ty__10 | ty__11;
+    always @(*) tw__21 = tw__10 | tw__11;
+    always @(*) tx__22 = tx__12 | tx__13;
+    always @(*) ty__22 = ty__12 | ty__13;
+    always @(*) tw__22 = tw__12 | tw__13;
+    always @(*) tx__23 = tx__14 | tx__15;
+    always @(*) ty__23 = ty__14 | ty__15;
+    always @(*) tw__23 = tw__14 | tw__15;
+    always @(*) tx__24 = tx__16 | tx__17;
+    always @(*) ty__24 = ty__16 | ty__17;
+    always @(*) tw__24 = tw__16 | tw__17;
+    always @(*) tx__25 = tx__18 | tx__19;
+    always @(*) ty__25 = ty__18 | ty__19;
+    always @(*) tw__25 = tw__18 | tw__19;
+    always @(*) tx__26 = tx__20 | tx__21;
+    always @(*) ty__26 = ty__20 | ty__21;
+    always @(*) tw__26 = tw__20 | tw__21;
+    always @(*) tx__27 = tx__22 | tx__23;
+    always @(*) ty__27 = ty__22 | ty__23;
+    always @(*) tw__27 = tw__22 | tw__23;
+    always @(*) tx__28 = tx__24 | tx__25;
+    always @(*) ty__28 = ty__24 | ty__25;
+    always @(*) tw__28 = tw__24 | tw__25;
+    always @(*) tx__29 = tx__26 | tx__27;
+    always @(*) ty__29 = ty__26 | ty__27;
+    always @(*) tw__29 = tw__26 | tw__27;
+    always @(*) tx__30 = tx__28 | tx__29;
+    always @(*) ty__30 = ty__28 | ty__29;
+    always @(*) tw__30 = tw__28 | tw__29;
+    always @(*) x = tx__30;
+    always @(*) y = ty__30;
+    always @(*) w = tw__30;
+
+endmodule // dac_expander__pk_adv
 
 module dac_expander__pk_base(narrow,wide);
 
@@ -6162,44 +8343,15 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     output reg  last;
 
     // Constant declarations
-    localparam  lane6__0 = 6'b0;
-    localparam  lane6__1 = 6'b1;
-    localparam  lane6__2 = 6'b10;
-    localparam  lane6__3 = 6'b11;
-    localparam  lane6__4 = 6'b100;
-    localparam  lane6__5 = 6'b101;
-    localparam  lane6__6 = 6'b110;
-    localparam  lane6__7 = 6'b111;
-    localparam  lane6__8 = 6'b1000;
-    localparam  lane6__9 = 6'b1001;
-    localparam  lane6__10 = 6'b1010;
-    localparam  lane6__11 = 6'b1011;
-    localparam  lane6__12 = 6'b1100;
-    localparam  lane6__13 = 6'b1101;
-    localparam  lane6__14 = 6'b1110;
-    localparam  lane6__15 = 6'b1111;
-    localparam  lane6__16 = 6'b10000;
-    localparam  lane6__17 = 6'b10001;
-    localparam  lane6__18 = 6'b10010;
-    localparam  lane6__19 = 6'b10011;
-    localparam  lane6__20 = 6'b10100;
-    localparam  lane6__21 = 6'b10101;
-    localparam  lane6__22 = 6'b10110;
-    localparam  lane6__23 = 6'b10111;
-    localparam  lane6__24 = 6'b11000;
-    localparam  lane6__25 = 6'b11001;
-    localparam  lane6__26 = 6'b11010;
-    localparam  lane6__27 = 6'b11011;
-    localparam  lane6__28 = 6'b11100;
-    localparam  lane6__29 = 6'b11101;
-    localparam  lane6__30 = 6'b11110;
-    localparam  lane6__31 = 6'b11111;
+    localparam  lbit__0 = 32'haaaaaaaa;
+    localparam  lbit__1 = 32'hcccccccc;
+    localparam  lbit__2 = 32'hf0f0f0f0;
+    localparam  lbit__3 = 32'hff00ff00;
+    localparam  lbit__4 = 32'hffff0000;
     localparam  n32 = 6'b100000;
     localparam  z6 = 6'b0;
     localparam  c0 = 32'h0;
     localparam  c1 = 32'h1;
-    localparam  c2 = 32'h2;
-    localparam  c5 = 32'h5;
     localparam  c31 = 32'h1f;
     localparam  c32 = 32'h20;
     localparam  ones = 32'hffffffff;
@@ -6238,124 +8390,35 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     reg  brk__bits__30;
     reg  brk__bits__31;
     wire  [31:0] brk__word;
+    reg  nbits__bits__0;
+    reg  nbits__bits__1;
+    reg  nbits__bits__2;
+    reg  nbits__bits__3;
+    reg  nbits__bits__4;
+    wire  [4:0] nbits__word;
     reg  [5:0] zx_n__narrow;
     wire  [31:0] zx_n__wide;
     reg  [1:0] zx_g__narrow;
     wire  [31:0] zx_g__wide;
-    reg  [5:0] zx_e__narrow;
-    wire  [31:0] zx_e__wide;
-    reg  [5:0] zx_s__narrow;
-    wire  [31:0] zx_s__wide;
+    reg  [5:0] zx_p__narrow;
+    wire  [31:0] zx_p__wide;
+    reg  [4:0] zx_nxt__narrow;
+    wire  [5:0] zx_nxt__wide;
 
     // Local signals
-    reg  [5:0] e;
+    reg  [31:0] regm;
     reg  [31:0] live;
-    reg  [5:0] first;
-    reg  [5:0] s;
+    reg  [31:0] ge_first;
+    reg  [31:0] ge_p;
+    reg  [31:0] ges;
+    reg  [31:0] oh_s;
     reg  [31:0] rest;
-    reg  [31:0] shr;
+    reg  [31:0] oh_r;
     reg  [31:0] ends;
     reg  [31:0] cand;
     reg  [31:0] lowe;
     reg  [31:0] run;
-    reg  [31:0] vp;
-    wire  found__0;
-    reg  found__1;
-    reg  found__2;
-    reg  found__3;
-    reg  found__4;
-    reg  found__5;
-    reg  found__6;
-    reg  found__7;
-    reg  found__8;
-    reg  found__9;
-    reg  found__10;
-    reg  found__11;
-    reg  found__12;
-    reg  found__13;
-    reg  found__14;
-    reg  found__15;
-    reg  found__16;
-    reg  found__17;
-    reg  found__18;
-    reg  found__19;
-    reg  found__20;
-    reg  found__21;
-    reg  found__22;
-    reg  found__23;
-    reg  found__24;
-    reg  found__25;
-    reg  found__26;
-    reg  found__27;
-    reg  found__28;
-    reg  found__29;
-    reg  found__30;
-    reg  found__31;
-    wire  ffound__0;
-    reg  ffound__1;
-    reg  ffound__2;
-    reg  ffound__3;
-    reg  ffound__4;
-    reg  ffound__5;
-    reg  ffound__6;
-    reg  ffound__7;
-    reg  ffound__8;
-    reg  ffound__9;
-    reg  ffound__10;
-    reg  ffound__11;
-    reg  ffound__12;
-    reg  ffound__13;
-    reg  ffound__14;
-    reg  ffound__15;
-    reg  ffound__16;
-    reg  ffound__17;
-    reg  ffound__18;
-    reg  ffound__19;
-    reg  ffound__20;
-    reg  ffound__21;
-    reg  ffound__22;
-    reg  ffound__23;
-    reg  ffound__24;
-    reg  ffound__25;
-    reg  ffound__26;
-    reg  ffound__27;
-    reg  ffound__28;
-    reg  ffound__29;
-    reg  ffound__30;
-    reg  ffound__31;
-    wire  nfound__0;
-    reg  nfound__1;
-    reg  nfound__2;
-    reg  nfound__3;
-    reg  nfound__4;
-    reg  nfound__5;
-    reg  nfound__6;
-    reg  nfound__7;
-    reg  nfound__8;
-    reg  nfound__9;
-    reg  nfound__10;
-    reg  nfound__11;
-    reg  nfound__12;
-    reg  nfound__13;
-    reg  nfound__14;
-    reg  nfound__15;
-    reg  nfound__16;
-    reg  nfound__17;
-    reg  nfound__18;
-    reg  nfound__19;
-    reg  nfound__20;
-    reg  nfound__21;
-    reg  nfound__22;
-    reg  nfound__23;
-    reg  nfound__24;
-    reg  nfound__25;
-    reg  nfound__26;
-    reg  nfound__27;
-    reg  nfound__28;
-    reg  nfound__29;
-    reg  nfound__30;
-    reg  nfound__31;
-    wire  [31:0] m__0;
+    reg  [31:0] m__0;
     reg  [31:0] m__1;
     reg  [31:0] m__2;
     reg  [31:0] m__3;
@@ -6388,6 +8451,163 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     reg  [31:0] m__30;
     reg  [31:0] m__31;
     reg  [31:0] m__32;
+    reg  [31:0] m__33;
+    reg  [31:0] m__34;
+    reg  [31:0] m__35;
+    reg  [31:0] m__36;
+    reg  [31:0] m__37;
+    reg  [31:0] m__38;
+    reg  [31:0] m__39;
+    reg  [31:0] m__40;
+    reg  [31:0] m__41;
+    reg  [31:0] m__42;
+    reg  [31:0] m__43;
+    reg  [31:0] m__44;
+    reg  [31:0] m__45;
+    reg  [31:0] m__46;
+    reg  [31:0] m__47;
+    reg  [31:0] m__48;
+    reg  [31:0] m__49;
+    reg  [31:0] m__50;
+    reg  [31:0] m__51;
+    reg  [31:0] m__52;
+    reg  [31:0] m__53;
+    reg  [31:0] m__54;
+    reg  [31:0] m__55;
+    reg  [31:0] m__56;
+    reg  [31:0] m__57;
+    reg  [31:0] m__58;
+    reg  [31:0] m__59;
+    reg  [31:0] m__60;
+    reg  [31:0] m__61;
+    reg  [31:0] m__62;
+    reg  [31:0] cm__0;
+    reg  [31:0] cm__1;
+    reg  [31:0] cm__2;
+    reg  [31:0] cm__3;
+    reg  [31:0] cm__4;
+    reg  [31:0] cm__5;
+    reg  [31:0] cm__6;
+    reg  [31:0] cm__7;
+    reg  [31:0] cm__8;
+    reg  [31:0] cm__9;
+    reg  [31:0] cm__10;
+    reg  [31:0] cm__11;
+    reg  [31:0] cm__12;
+    reg  [31:0] cm__13;
+    reg  [31:0] cm__14;
+    reg  [31:0] cm__15;
+    reg  [31:0] cm__16;
+    reg  [31:0] cm__17;
+    reg  [31:0] cm__18;
+    reg  [31:0] cm__19;
+    reg  [31:0] cm__20;
+    reg  [31:0] cm__21;
+    reg  [31:0] cm__22;
+    reg  [31:0] cm__23;
+    reg  [31:0] cm__24;
+    reg  [31:0] cm__25;
+    reg  [31:0] cm__26;
+    reg  [31:0] cm__27;
+    reg  [31:0] cm__28;
+    reg  [31:0] cm__29;
+    reg  [31:0] cm__30;
+    reg  [31:0] cm__31;
+    reg  [31:0] rm__0;
+    reg  [31:0] rm__1;
+    reg  [31:0] rm__2;
+    reg  [31:0] rm__3;
+    reg  [31:0] rm__4;
+    reg  [31:0] rm__5;
+    reg  [31:0] rm__6;
+    reg  [31:0] rm__7;
+    reg  [31:0] rm__8;
+    reg  [31:0] rm__9;
+    reg  [31:0] rm__10;
+    reg  [31:0] rm__11;
+    reg  [31:0] rm__12;
+    reg  [31:0] rm__13;
+    reg  [31:0] rm__14;
+    reg  [31:0] rm__15;
+    reg  [31:0] rm__16;
+    reg  [31:0] rm__17;
+    reg  [31:0] rm__18;
+    reg  [31:0] rm__19;
+    reg  [31:0] rm__20;
+    reg  [31:0] rm__21;
+    reg  [31:0] rm__22;
+    reg  [31:0] rm__23;
+    reg  [31:0] rm__24;
+    reg  [31:0] rm__25;
+    reg  [31:0] rm__26;
+    reg  [31:0] rm__27;
+    reg  [31:0] rm__28;
+    reg  [31:0] rm__29;
+    reg  [31:0] rm__30;
+    reg  [31:0] rm__31;
+    reg  [31:0] sv__0;
+    reg  [31:0] sv__1;
+    reg  [31:0] sv__2;
+    reg  [31:0] sv__3;
+    reg  [31:0] sv__4;
+    reg  [31:0] sv__5;
+    reg  [31:0] sv__6;
+    reg  [31:0] sv__7;
+    reg  [31:0] sv__8;
+    reg  [31:0] sv__9;
+    reg  [31:0] sv__10;
+    reg  [31:0] sv__11;
+    reg  [31:0] sv__12;
+    reg  [31:0] sv__13;
+    reg  [31:0] sv__14;
+    reg  [31:0] sv__15;
+    reg  [31:0] sv__16;
+    reg  [31:0] sv__17;
+    reg  [31:0] sv__18;
+    reg  [31:0] sv__19;
+    reg  [31:0] sv__20;
+    reg  [31:0] sv__21;
+    reg  [31:0] sv__22;
+    reg  [31:0] sv__23;
+    reg  [31:0] sv__24;
+    reg  [31:0] sv__25;
+    reg  [31:0] sv__26;
+    reg  [31:0] sv__27;
+    reg  [31:0] sv__28;
+    reg  [31:0] sv__29;
+    reg  [31:0] sv__30;
+    reg  [31:0] sv__31;
+    reg  [31:0] sv__32;
+    reg  [31:0] sv__33;
+    reg  [31:0] sv__34;
+    reg  [31:0] sv__35;
+    reg  [31:0] sv__36;
+    reg  [31:0] sv__37;
+    reg  [31:0] sv__38;
+    reg  [31:0] sv__39;
+    reg  [31:0] sv__40;
+    reg  [31:0] sv__41;
+    reg  [31:0] sv__42;
+    reg  [31:0] sv__43;
+    reg  [31:0] sv__44;
+    reg  [31:0] sv__45;
+    reg  [31:0] sv__46;
+    reg  [31:0] sv__47;
+    reg  [31:0] sv__48;
+    reg  [31:0] sv__49;
+    reg  [31:0] sv__50;
+    reg  [31:0] sv__51;
+    reg  [31:0] sv__52;
+    reg  [31:0] sv__53;
+    reg  [31:0] sv__54;
+    reg  [31:0] sv__55;
+    reg  [31:0] sv__56;
+    reg  [31:0] sv__57;
+    reg  [31:0] sv__58;
+    reg  [31:0] sv__59;
+    reg  [31:0] sv__60;
+    reg  [31:0] sv__61;
+    reg  [31:0] sv__62;
 
     // Sub module instances
     dac_expander__rec__brk brk(
@@ -6425,7 +8645,15 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
         .bits__31(brk__bits__31),
         .word(brk__word)
     );
-    dac_expander__rec__zx_e zx_n(
+    dac_expander__rec__nbits nbits(
+        .bits__0(nbits__bits__0),
+        .bits__1(nbits__bits__1),
+        .bits__2(nbits__bits__2),
+        .bits__3(nbits__bits__3),
+        .bits__4(nbits__bits__4),
+        .word(nbits__word)
+    );
+    dac_expander__rec__zx_n zx_n(
         .narrow(zx_n__narrow),
         .wide(zx_n__wide)
     );
@@ -6433,51 +8661,52 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
         .narrow(zx_g__narrow),
         .wide(zx_g__wide)
     );
-    dac_expander__rec__zx_e zx_e(
-        .narrow(zx_e__narrow),
-        .wide(zx_e__wide)
+    dac_expander__rec__zx_n zx_p(
+        .narrow(zx_p__narrow),
+        .wide(zx_p__wide)
     );
-    dac_expander__rec__zx_e zx_s(
-        .narrow(zx_s__narrow),
-        .wide(zx_s__wide)
+    dac_expander__rec__zx_nxt zx_nxt(
+        .narrow(zx_nxt__narrow),
+        .wide(zx_nxt__wide)
     );
 
     // Update code
     always @(*) zx_n__narrow = n;
     always @(*) zx_g__narrow = g;
-    always @(*) shr = c5 + zx_g__wide;
+    always @(*) zx_p__narrow = p;
+    always @(*) regm = ~((c32 << zx_g__wide) - c1);
     assign brk__bits__0 = 1'b1;
-    always @(*) brk__bits__1 = ((v__1 ^ v__0) >> shr) != c0;
-    always @(*) brk__bits__2 = ((v__2 ^ v__1) >> shr) != c0;
-    always @(*) brk__bits__3 = ((v__3 ^ v__2) >> shr) != c0;
-    always @(*) brk__bits__4 = ((v__4 ^ v__3) >> shr) != c0;
-    always @(*) brk__bits__5 = ((v__5 ^ v__4) >> shr) != c0;
-    always @(*) brk__bits__6 = ((v__6 ^ v__5) >> shr) != c0;
-    always @(*) brk__bits__7 = ((v__7 ^ v__6) >> shr) != c0;
-    always @(*) brk__bits__8 = ((v__8 ^ v__7) >> shr) != c0;
-    always @(*) brk__bits__9 = ((v__9 ^ v__8) >> shr) != c0;
-    always @(*) brk__bits__10 = ((v__10 ^ v__9) >> shr) != c0;
-    always @(*) brk__bits__11 = ((v__11 ^ v__10) >> shr) != c0;
-    always @(*) brk__bits__12 = ((v__12 ^ v__11) >> shr) != c0;
-    always @(*) brk__bits__13 = ((v__13 ^ v__12) >> shr) != c0;
-    always @(*) brk__bits__14 = ((v__14 ^ v__13) >> shr) != c0;
-    always @(*) brk__bits__15 = ((v__15 ^ v__14) >> shr) != c0;
-    always @(*) brk__bits__16 = ((v__16 ^ v__15) >> shr) != c0;
-    always @(*) brk__bits__17 = ((v__17 ^ v__16) >> shr) != c0;
-    always @(*) brk__bits__18 = ((v__18 ^ v__17) >> shr) != c0;
-    always @(*) brk__bits__19 = ((v__19 ^ v__18) >> shr) != c0;
-    always @(*) brk__bits__20 = ((v__20 ^ v__19) >> shr) != c0;
-    always @(*) brk__bits__21 = ((v__21 ^ v__20) >> shr) != c0;
-    always @(*) brk__bits__22 = ((v__22 ^ v__21) >> shr) != c0;
-    always @(*) brk__bits__23 = ((v__23 ^ v__22) >> shr) != c0;
-    always @(*) brk__bits__24 = ((v__24 ^ v__23) >> shr) != c0;
-    always @(*) brk__bits__25 = ((v__25 ^ v__24) >> shr) != c0;
-    always @(*) brk__bits__26 = ((v__26 ^ v__25) >> shr) != c0;
-    always @(*) brk__bits__27 = ((v__27 ^ v__26) >> shr) != c0;
-    always @(*) brk__bits__28 = ((v__28 ^ v__27) >> shr) != c0;
-    always @(*) brk__bits__29 = ((v__29 ^ v__28) >> shr) != c0;
-    always @(*) brk__bits__30 = ((v__30 ^ v__29) >> shr) != c0;
-    always @(*) brk__bits__31 = ((v__31 ^ v__30) >> shr) != c0;
+    always @(*) brk__bits__1 = ((v__1 ^ v__0) & regm) != c0;
+    always @(*) brk__bits__2 = ((v__2 ^ v__1) & regm) != c0;
+    always @(*) brk__bits__3 = ((v__3 ^ v__2) & regm) != c0;
+    always @(*) brk__bits__4 = ((v__4 ^ v__3) & regm) != c0;
+    always @(*) brk__bits__5 = ((v__5 ^ v__4) & regm) != c0;
+    always @(*) brk__bits__6 = ((v__6 ^ v__5) & regm) != c0;
+    always @(*) brk__bits__7 = ((v__7 ^ v__6) & regm) != c0;
+    always @(*) brk__bits__8 = ((v__8 ^ v__7) & regm) != c0;
+    always @(*) brk__bits__9 = ((v__9 ^ v__8) & regm) != c0;
+    always @(*) brk__bits__10 = ((v__10 ^ v__9) & regm) != c0;
+    always @(*) brk__bits__11 = ((v__11 ^ v__10) & regm) != c0;
+    always @(*) brk__bits__12 = ((v__12 ^ v__11) & regm) != c0;
+    always @(*) brk__bits__13 = ((v__13 ^ v__12) & regm) != c0;
+    always @(*) brk__bits__14 = ((v__14 ^ v__13) & regm) != c0;
+    always @(*) brk__bits__15 = ((v__15 ^ v__14) & regm) != c0;
+    always @(*) brk__bits__16 = ((v__16 ^ v__15) & regm) != c0;
+    always @(*) brk__bits__17 = ((v__17 ^ v__16) & regm) != c0;
+    always @(*) brk__bits__18 = ((v__18 ^ v__17) & regm) != c0;
+    always @(*) brk__bits__19 = ((v__19 ^ v__18) & regm) != c0;
+    always @(*) brk__bits__20 = ((v__20 ^ v__19) & regm) != c0;
+    always @(*) brk__bits__21 = ((v__21 ^ v__20) & regm) != c0;
+    always @(*) brk__bits__22 = ((v__22 ^ v__21) & regm) != c0;
+    always @(*) brk__bits__23 = ((v__23 ^ v__22) & regm) != c0;
+    always @(*) brk__bits__24 = ((v__24 ^ v__23) & regm) != c0;
+    always @(*) brk__bits__25 = ((v__25 ^ v__24) & regm) != c0;
+    always @(*) brk__bits__26 = ((v__26 ^ v__25) & regm) != c0;
+    always @(*) brk__bits__27 = ((v__27 ^ v__26) & regm) != c0;
+    always @(*) brk__bits__28 = ((v__28 ^ v__27) & regm) != c0;
+    always @(*) brk__bits__29 = ((v__29 ^ v__28) & regm) != c0;
+    always @(*) brk__bits__30 = ((v__30 ^ v__29) & regm) != c0;
+    always @(*) brk__bits__31 = ((v__31 ^ v__30) & regm) != c0;
     always @(*) begin
         if (n == n32) begin
             act = ones;
@@ -6488,778 +8717,541 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     end
     always @(*) live = act & en;
     always @(*) none = live == c0;
-    assign ffound__0 = 1'b0;
+    always @(*) ge_first = ~((live - c1) & ~live);
+    always @(*) ge_p = ~((c1 << zx_p__wide) - c1);
     always @(*) begin
-        first = z6;
-        if (live[0] & ~ffound__0) begin
-            first = lane6__0;
-        end
-        if (live[1] & ~ffound__1) begin
-            first = lane6__1;
-        end
-        if (live[2] & ~ffound__2) begin
-            first = lane6__2;
-        end
-        if (live[3] & ~ffound__3) begin
-            first = lane6__3;
-        end
-        if (live[4] & ~ffound__4) begin
-            first = lane6__4;
-        end
-        if (live[5] & ~ffound__5) begin
-            first = lane6__5;
-        end
-        if (live[6] & ~ffound__6) begin
-            first = lane6__6;
-        end
-        if (live[7] & ~ffound__7) begin
-            first = lane6__7;
-        end
-        if (live[8] & ~ffound__8) begin
-            first = lane6__8;
-        end
-        if (live[9] & ~ffound__9) begin
-            first = lane6__9;
-        end
-        if (live[10] & ~ffound__10) begin
-            first = lane6__10;
-        end
-        if (live[11] & ~ffound__11) begin
-            first = lane6__11;
-        end
-        if (live[12] & ~ffound__12) begin
-            first = lane6__12;
-        end
-        if (live[13] & ~ffound__13) begin
-            first = lane6__13;
-        end
-        if (live[14] & ~ffound__14) begin
-            first = lane6__14;
-        end
-        if (live[15] & ~ffound__15) begin
-            first = lane6__15;
-        end
-        if (live[16] & ~ffound__16) begin
-            first = lane6__16;
-        end
-        if (live[17] & ~ffound__17) begin
-            first = lane6__17;
-        end
-        if (live[18] & ~ffound__18) begin
-            first = lane6__18;
-        end
-        if (live[19] & ~ffound__19) begin
-            first = lane6__19;
-        end
-        if (live[20] & ~ffound__20) begin
-            first = lane6__20;
-        end
-        if (live[21] & ~ffound__21) begin
-            first = lane6__21;
-        end
-        if (live[22] & ~ffound__22) begin
-            first = lane6__22;
-        end
-        if (live[23] & ~ffound__23) begin
-            first = lane6__23;
-        end
-        if (live[24] & ~ffound__24) begin
-            first = lane6__24;
-        end
-        if (live[25] & ~ffound__25) begin
-            first = lane6__25;
-        end
-        if (live[26] & ~ffound__26) begin
-            first = lane6__26;
-        end
-        if (live[27] & ~ffound__27) begin
-            first = lane6__27;
-        end
-        if (live[28] & ~ffound__28) begin
-            first = lane6__28;
-        end
-        if (live[29] & ~ffound__29) begin
-            first = lane6__29;
-        end
-        if (live[30] & ~ffound__30) begin
-            first = lane6__30;
-        end
-        if (live[31] & ~ffound__31) begin
-            first = lane6__31;
-        end
-    end
-    always @(*) ffound__1 = ffound__0 | live[0];
-    always @(*) ffound__2 = ffound__1 | live[1];
-    always @(*) ffound__3 = ffound__2 | live[2];
-    always @(*) ffound__4 = ffound__3 | live[3];
-    always @(*) ffound__5 = ffound__4 | live[4];
-    always @(*) ffound__6 = ffound__5 | live[5];
-    always @(*) ffound__7 = ffound__6 | live[6];
-    always @(*) ffound__8 = ffound__7 | live[7];
-    always @(*) ffound__9 = ffound__8 | live[8];
-    always @(*) ffound__10 = ffound__9 | live[9];
-    always @(*) ffound__11 = ffound__10 | live[10];
-    always @(*) ffound__12 = ffound__11 | live[11];
-    always @(*) ffound__13 = ffound__12 | live[12];
-    always @(*) ffound__14 = ffound__13 | live[13];
-    always @(*) ffound__15 = ffound__14 | live[14];
-    always @(*) ffound__16 = ffound__15 | live[15];
-    always @(*) ffound__17 = ffound__16 | live[16];
-    always @(*) ffound__18 = ffound__17 | live[17];
-    always @(*) ffound__19 = ffound__18 | live[18];
-    always @(*) ffound__20 = ffound__19 | live[19];
-    always @(*) ffound__21 = ffound__20 | live[20];
-    always @(*) ffound__22 = ffound__21 | live[21];
-    always @(*) ffound__23 = ffound__22 | live[22];
-    always @(*) ffound__24 = ffound__23 | live[23];
-    always @(*) ffound__25 = ffound__24 | live[24];
-    always @(*) ffound__26 = ffound__25 | live[25];
-    always @(*) ffound__27 = ffound__26 | live[26];
-    always @(*) ffound__28 = ffound__27 | live[27];
-    always @(*) ffound__29 = ffound__28 | live[28];
-    always @(*) ffound__30 = ffound__29 | live[29];
-    always @(*) ffound__31 = ffound__30 | live[30];
-    always @(*) begin
-        s = p;
+        ges = ge_p;
         if (p == z6) begin
-            s = first;
+            ges = ge_first;
         end
     end
-    always @(*) zx_s__narrow = s;
+    always @(*) oh_s = ges & ~(ges << c1);
     always @(*) ends = brk__word | ~live;
-    always @(*) cand = ends & ~((c2 << zx_s__wide) - c1);
-    assign found__0 = 1'b0;
+    always @(*) cand = ends & (ges << c1);
+    always @(*) lowe = (cand - c1) & ~cand;
+    always @(*) run = lowe & ges;
+    always @(*) cm__0 = c1 << ((v__0 >> zx_g__wide) & c31);
     always @(*) begin
-        e = n32;
-        if (cand[0] & ~found__0) begin
-            e = lane6__0;
-        end
-        if (cand[1] & ~found__1) begin
-            e = lane6__1;
-        end
-        if (cand[2] & ~found__2) begin
-            e = lane6__2;
-        end
-        if (cand[3] & ~found__3) begin
-            e = lane6__3;
-        end
-        if (cand[4] & ~found__4) begin
-            e = lane6__4;
-        end
-        if (cand[5] & ~found__5) begin
-            e = lane6__5;
-        end
-        if (cand[6] & ~found__6) begin
-            e = lane6__6;
-        end
-        if (cand[7] & ~found__7) begin
-            e = lane6__7;
-        end
-        if (cand[8] & ~found__8) begin
-            e = lane6__8;
-        end
-        if (cand[9] & ~found__9) begin
-            e = lane6__9;
-        end
-        if (cand[10] & ~found__10) begin
-            e = lane6__10;
-        end
-        if (cand[11] & ~found__11) begin
-            e = lane6__11;
-        end
-        if (cand[12] & ~found__12) begin
-            e = lane6__12;
-        end
-        if (cand[13] & ~found__13) begin
-            e = lane6__13;
-        end
-        if (cand[14] & ~found__14) begin
-            e = lane6__14;
-        end
-        if (cand[15] & ~found__15) begin
-            e = lane6__15;
-        end
-        if (cand[16] & ~found__16) begin
-            e = lane6__16;
-        end
-        if (cand[17] & ~found__17) begin
-            e = lane6__17;
-        end
-        if (cand[18] & ~found__18) begin
-            e = lane6__18;
-        end
-        if (cand[19] & ~found__19) begin
-            e = lane6__19;
-        end
-        if (cand[20] & ~found__20) begin
-            e = lane6__20;
-        end
-        if (cand[21] & ~found__21) begin
-            e = lane6__21;
-        end
-        if (cand[22] & ~found__22) begin
-            e = lane6__22;
-        end
-        if (cand[23] & ~found__23) begin
-            e = lane6__23;
-        end
-        if (cand[24] & ~found__24) begin
-            e = lane6__24;
-        end
-        if (cand[25] & ~found__25) begin
-            e = lane6__25;
-        end
-        if (cand[26] & ~found__26) begin
-            e = lane6__26;
-        end
-        if (cand[27] & ~found__27) begin
-            e = lane6__27;
-        end
-        if (cand[28] & ~found__28) begin
-            e = lane6__28;
-        end
-        if (cand[29] & ~found__29) begin
-            e = lane6__29;
-        end
-        if (cand[30] & ~found__30) begin
-            e = lane6__30;
-        end
-        if (cand[31] & ~found__31) begin
-            e = lane6__31;
-        end
-    end
-    always @(*) found__1 = found__0 | cand[0];
-    always @(*) found__2 = found__1 | cand[1];
-    always @(*) found__3 = found__2 | cand[2];
-    always @(*) found__4 = found__3 | cand[3];
-    always @(*) found__5 = found__4 | cand[4];
-    always @(*) found__6 = found__5 | cand[5];
-    always @(*) found__7 = found__6 | cand[6];
-    always @(*) found__8 = found__7 | cand[7];
-    always @(*) found__9 = found__8 | cand[8];
-    always @(*) found__10 = found__9 | cand[9];
-    always @(*) found__11 = found__10 | cand[10];
-    always @(*) found__12 = found__11 | cand[11];
-    always @(*) found__13 = found__12 | cand[12];
-    always @(*) found__14 = found__13 | cand[13];
-    always @(*) found__15 = found__14 | cand[14];
-    always @(*) found__16 = found__15 | cand[15];
-    always @(*) found__17 = found__16 | cand[16];
-    always @(*) found__18 = found__17 | cand[17];
-    always @(*) found__19 = found__18 | cand[18];
-    always @(*) found__20 = found__19 | cand[19];
-    always @(*) found__21 = found__20 | cand[20];
-    always @(*) found__22 = found__21 | cand[21];
-    always @(*) found__23 = found__22 | cand[22];
-    always @(*) found__24 = found__23 | cand[23];
-    always @(*) found__25 = found__24 | cand[24];
-    always @(*) found__26 = found__25 | cand[25];
-    always @(*) found__27 = found__26 | cand[26];
-    always @(*) found__28 = found__27 | cand[27];
-    always @(*) found__29 = found__28 | cand[28];
-    always @(*) found__30 = found__29 | cand[29];
-    always @(*) found__31 = found__30 | cand[30];
-    always @(*) zx_e__narrow = e;
-    always @(*) begin
-        if (e == n32) begin
-            lowe = ones;
-        end
-        else begin
-            lowe = (c1 << zx_e__wide) - c1;
-        end
-    end
-    always @(*) run = lowe & ~((c1 << zx_s__wide) - c1);
-    assign m__0 = c0;
-    always @(*) begin
+        rm__0 = c0;
         if (run[0]) begin
-            m__1 = m__0 | (c1 << ((v__0 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__1 = m__0;
+            rm__0 = ones;
         end
     end
+    always @(*) m__0 = cm__0 & rm__0;
     always @(*) begin
+        sv__0 = c0;
+        if (oh_s[0]) begin
+            sv__0 = v__0;
+        end
+    end
+    always @(*) cm__1 = c1 << ((v__1 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__1 = c0;
         if (run[1]) begin
-            m__2 = m__1 | (c1 << ((v__1 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__2 = m__1;
+            rm__1 = ones;
         end
     end
+    always @(*) m__1 = cm__1 & rm__1;
     always @(*) begin
+        sv__1 = c0;
+        if (oh_s[1]) begin
+            sv__1 = v__1;
+        end
+    end
+    always @(*) cm__2 = c1 << ((v__2 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__2 = c0;
         if (run[2]) begin
-            m__3 = m__2 | (c1 << ((v__2 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__3 = m__2;
+            rm__2 = ones;
         end
     end
+    always @(*) m__2 = cm__2 & rm__2;
     always @(*) begin
+        sv__2 = c0;
+        if (oh_s[2]) begin
+            sv__2 = v__2;
+        end
+    end
+    always @(*) cm__3 = c1 << ((v__3 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__3 = c0;
         if (run[3]) begin
-            m__4 = m__3 | (c1 << ((v__3 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__4 = m__3;
+            rm__3 = ones;
         end
     end
+    always @(*) m__3 = cm__3 & rm__3;
     always @(*) begin
+        sv__3 = c0;
+        if (oh_s[3]) begin
+            sv__3 = v__3;
+        end
+    end
+    always @(*) cm__4 = c1 << ((v__4 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__4 = c0;
         if (run[4]) begin
-            m__5 = m__4 | (c1 << ((v__4 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__5 = m__4;
+            rm__4 = ones;
         end
     end
+    always @(*) m__4 = cm__4 & rm__4;
     always @(*) begin
+        sv__4 = c0;
+        if (oh_s[4]) begin
+            sv__4 = v__4;
+        end
+    end
+    always @(*) cm__5 = c1 << ((v__5 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__5 = c0;
         if (run[5]) begin
-            m__6 = m__5 | (c1 << ((v__5 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__6 = m__5;
+            rm__5 = ones;
         end
     end
+    always @(*) m__5 = cm__5 & rm__5;
     always @(*) begin
+        sv__5 = c0;
+        if (oh_s[5]) begin
+            sv__5 = v__5;
+        end
+    end
+    always @(*) cm__6 = c1 << ((v__6 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__6 = c0;
         if (run[6]) begin
-            m__7 = m__6 | (c1 << ((v__6 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__7 = m__6;
+            rm__6 = ones;
         end
     end
+    always @(*) m__6 = cm__6 & rm__6;
     always @(*) begin
+        sv__6 = c0;
+        if (oh_s[6]) begin
+            sv__6 = v__6;
+        end
+    end
+    always @(*) cm__7 = c1 << ((v__7 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__7 = c0;
         if (run[7]) begin
-            m__8 = m__7 | (c1 << ((v__7 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__8 = m__7;
+            rm__7 = ones;
         end
     end
+    always @(*) m__7 = cm__7 & rm__7;
     always @(*) begin
+        sv__7 = c0;
+        if (oh_s[7]) begin
+            sv__7 = v__7;
+        end
+    end
+    always @(*) cm__8 = c1 << ((v__8 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__8 = c0;
         if (run[8]) begin
-            m__9 = m__8 | (c1 << ((v__8 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__9 = m__8;
+            rm__8 = ones;
         end
     end
+    always @(*) m__8 = cm__8 & rm__8;
     always @(*) begin
+        sv__8 = c0;
+        if (oh_s[8]) begin
+            sv__8 = v__8;
+        end
+    end
+    always @(*) cm__9 = c1 << ((v__9 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__9 = c0;
         if (run[9]) begin
-            m__10 = m__9 | (c1 << ((v__9 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__10 = m__9;
+            rm__9 = ones;
         end
     end
+    always @(*) m__9 = cm__9 & rm__9;
     always @(*) begin
+        sv__9 = c0;
+        if (oh_s[9]) begin
+            sv__9 = v__9;
+        end
+    end
+    always @(*) cm__10 = c1 << ((v__10 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__10 = c0;
         if (run[10]) begin
-            m__11 = m__10 | (c1 << ((v__10 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__11 = m__10;
+            rm__10 = ones;
         end
     end
+    always @(*) m__10 = cm__10 & rm__10;
     always @(*) begin
+        sv__10 = c0;
+        if (oh_s[10]) begin
+            sv__10 = v__10;
+        end
+    end
+    always @(*) cm__11 = c1 << ((v__11 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__11 = c0;
         if (run[11]) begin
-            m__12 = m__11 | (c1 << ((v__11 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__12 = m__11;
+            rm__11 = ones;
         end
     end
+    always @(*) m__11 = cm__11 & rm__11;
     always @(*) begin
+        sv__11 = c0;
+        if (oh_s[11]) begin
+            sv__11 = v__11;
+        end
+    end
+    always @(*) cm__12 = c1 << ((v__12 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__12 = c0;
         if (run[12]) begin
-            m__13 = m__12 | (c1 << ((v__12 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__13 = m__12;
+            rm__12 = ones;
         end
     end
+    always @(*) m__12 = cm__12 & rm__12;
     always @(*) begin
+        sv__12 = c0;
+        if (oh_s[12]) begin
+            sv__12 = v__12;
+        end
+    end
+    always @(*) cm__13 = c1 << ((v__13 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__13 = c0;
         if (run[13]) begin
-            m__14 = m__13 | (c1 << ((v__13 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__14 = m__13;
+            rm__13 = ones;
         end
     end
+    always @(*) m__13 = cm__13 & rm__13;
     always @(*) begin
+        sv__13 = c0;
+        if (oh_s[13]) begin
+            sv__13 = v__13;
+        end
+    end
+    always @(*) cm__14 = c1 << ((v__14 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__14 = c0;
         if (run[14]) begin
-            m__15 = m__14 | (c1 << ((v__14 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__15 = m__14;
+            rm__14 = ones;
         end
     end
+    always @(*) m__14 = cm__14 & rm__14;
     always @(*) begin
+        sv__14 = c0;
+        if (oh_s[14]) begin
+            sv__14 = v__14;
+        end
+    end
+    always @(*) cm__15 = c1 << ((v__15 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__15 = c0;
         if (run[15]) begin
-            m__16 = m__15 | (c1 << ((v__15 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__16 = m__15;
+            rm__15 = ones;
         end
     end
+    always @(*) m__15 = cm__15 & rm__15;
     always @(*) begin
+        sv__15 = c0;
+        if (oh_s[15]) begin
+            sv__15 = v__15;
+        end
+    end
+    always @(*) cm__16 = c1 << ((v__16 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__16 = c0;
         if (run[16]) begin
-            m__17 = m__16 | (c1 << ((v__16 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__17 = m__16;
+            rm__16 = ones;
         end
     end
+    always @(*) m__16 = cm__16 & rm__16;
     always @(*) begin
+        sv__16 = c0;
+        if (oh_s[16]) begin
+            sv__16 = v__16;
+        end
+    end
+    always @(*) cm__17 = c1 << ((v__17 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__17 = c0;
         if (run[17]) begin
-            m__18 = m__17 | (c1 << ((v__17 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__18 = m__17;
+            rm__17 = ones;
         end
     end
+    always @(*) m__17 = cm__17 & rm__17;
     always @(*) begin
+        sv__17 = c0;
+        if (oh_s[17]) begin
+            sv__17 = v__17;
+        end
+    end
+    always @(*) cm__18 = c1 << ((v__18 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__18 = c0;
         if (run[18]) begin
-            m__19 = m__18 | (c1 << ((v__18 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__19 = m__18;
+            rm__18 = ones;
         end
     end
+    always @(*) m__18 = cm__18 & rm__18;
     always @(*) begin
+        sv__18 = c0;
+        if (oh_s[18]) begin
+            sv__18 = v__18;
+        end
+    end
+    always @(*) cm__19 = c1 << ((v__19 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__19 = c0;
         if (run[19]) begin
-            m__20 = m__19 | (c1 << ((v__19 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__20 = m__19;
+            rm__19 = ones;
         end
     end
+    always @(*) m__19 = cm__19 & rm__19;
     always @(*) begin
+        sv__19 = c0;
+        if (oh_s[19]) begin
+            sv__19 = v__19;
+        end
+    end
+    always @(*) cm__20 = c1 << ((v__20 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__20 = c0;
         if (run[20]) begin
-            m__21 = m__20 | (c1 << ((v__20 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__21 = m__20;
+            rm__20 = ones;
         end
     end
+    always @(*) m__20 = cm__20 & rm__20;
     always @(*) begin
+        sv__20 = c0;
+        if (oh_s[20]) begin
+            sv__20 = v__20;
+        end
+    end
+    always @(*) cm__21 = c1 << ((v__21 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__21 = c0;
         if (run[21]) begin
-            m__22 = m__21 | (c1 << ((v__21 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__22 = m__21;
+            rm__21 = ones;
         end
     end
+    always @(*) m__21 = cm__21 & rm__21;
     always @(*) begin
+        sv__21 = c0;
+        if (oh_s[21]) begin
+            sv__21 = v__21;
+        end
+    end
+    always @(*) cm__22 = c1 << ((v__22 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__22 = c0;
         if (run[22]) begin
-            m__23 = m__22 | (c1 << ((v__22 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__23 = m__22;
+            rm__22 = ones;
         end
     end
+    always @(*) m__22 = cm__22 & rm__22;
     always @(*) begin
+        sv__22 = c0;
+        if (oh_s[22]) begin
+            sv__22 = v__22;
+        end
+    end
+    always @(*) cm__23 = c1 << ((v__23 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__23 = c0;
         if (run[23]) begin
-            m__24 = m__23 | (c1 << ((v__23 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__24 = m__23;
+            rm__23 = ones;
         end
     end
+    always @(*) m__23 = cm__23 & rm__23;
     always @(*) begin
+        sv__23 = c0;
+        if (oh_s[23]) begin
+            sv__23 = v__23;
+        end
+    end
+    always @(*) cm__24 = c1 << ((v__24 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__24 = c0;
         if (run[24]) begin
-            m__25 = m__24 | (c1 << ((v__24 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__25 = m__24;
+            rm__24 = ones;
         end
     end
+    always @(*) m__24 = cm__24 & rm__24;
     always @(*) begin
+        sv__24 = c0;
+        if (oh_s[24]) begin
+            sv__24 = v__24;
+        end
+    end
+    always @(*) cm__25 = c1 << ((v__25 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__25 = c0;
         if (run[25]) begin
-            m__26 = m__25 | (c1 << ((v__25 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__26 = m__25;
+            rm__25 = ones;
         end
     end
+    always @(*) m__25 = cm__25 & rm__25;
     always @(*) begin
+        sv__25 = c0;
+        if (oh_s[25]) begin
+            sv__25 = v__25;
+        end
+    end
+    always @(*) cm__26 = c1 << ((v__26 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__26 = c0;
         if (run[26]) begin
-            m__27 = m__26 | (c1 << ((v__26 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__27 = m__26;
+            rm__26 = ones;
         end
     end
+    always @(*) m__26 = cm__26 & rm__26;
     always @(*) begin
+        sv__26 = c0;
+        if (oh_s[26]) begin
+            sv__26 = v__26;
+        end
+    end
+    always @(*) cm__27 = c1 << ((v__27 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__27 = c0;
         if (run[27]) begin
-            m__28 = m__27 | (c1 << ((v__27 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__28 = m__27;
+            rm__27 = ones;
         end
     end
+    always @(*) m__27 = cm__27 & rm__27;
     always @(*) begin
+        sv__27 = c0;
+        if (oh_s[27]) begin
+            sv__27 = v__27;
+        end
+    end
+    always @(*) cm__28 = c1 << ((v__28 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__28 = c0;
         if (run[28]) begin
-            m__29 = m__28 | (c1 << ((v__28 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__29 = m__28;
+            rm__28 = ones;
         end
     end
+    always @(*) m__28 = cm__28 & rm__28;
     always @(*) begin
+        sv__28 = c0;
+        if (oh_s[28]) begin
+            sv__28 = v__28;
+        end
+    end
+    always @(*) cm__29 = c1 << ((v__29 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__29 = c0;
         if (run[29]) begin
-            m__30 = m__29 | (c1 << ((v__29 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__30 = m__29;
+            rm__29 = ones;
         end
     end
+    always @(*) m__29 = cm__29 & rm__29;
     always @(*) begin
+        sv__29 = c0;
+        if (oh_s[29]) begin
+            sv__29 = v__29;
+        end
+    end
+    always @(*) cm__30 = c1 << ((v__30 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__30 = c0;
         if (run[30]) begin
-            m__31 = m__30 | (c1 << ((v__30 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__31 = m__30;
+            rm__30 = ones;
         end
     end
+    always @(*) m__30 = cm__30 & rm__30;
     always @(*) begin
+        sv__30 = c0;
+        if (oh_s[30]) begin
+            sv__30 = v__30;
+        end
+    end
+    always @(*) cm__31 = c1 << ((v__31 >> zx_g__wide) & c31);
+    always @(*) begin
+        rm__31 = c0;
         if (run[31]) begin
-            m__32 = m__31 | (c1 << ((v__31 >> zx_g__wide) & c31));
-        end
-        else begin
-            m__32 = m__31;
+            rm__31 = ones;
         end
     end
-    always @(*) mask = m__32;
+    always @(*) m__31 = cm__31 & rm__31;
     always @(*) begin
-        vp = c0;
-        if (s == lane6__0) begin
-            vp = v__0;
-        end
-        if (s == lane6__1) begin
-            vp = v__1;
-        end
-        if (s == lane6__2) begin
-            vp = v__2;
-        end
-        if (s == lane6__3) begin
-            vp = v__3;
-        end
-        if (s == lane6__4) begin
-            vp = v__4;
-        end
-        if (s == lane6__5) begin
-            vp = v__5;
-        end
-        if (s == lane6__6) begin
-            vp = v__6;
-        end
-        if (s == lane6__7) begin
-            vp = v__7;
-        end
-        if (s == lane6__8) begin
-            vp = v__8;
-        end
-        if (s == lane6__9) begin
-            vp = v__9;
-        end
-        if (s == lane6__10) begin
-            vp = v__10;
-        end
-        if (s == lane6__11) begin
-            vp = v__11;
-        end
-        if (s == lane6__12) begin
-            vp = v__12;
-        end
-        if (s == lane6__13) begin
-            vp = v__13;
-        end
-        if (s == lane6__14) begin
-            vp = v__14;
-        end
-        if (s == lane6__15) begin
-            vp = v__15;
-        end
-        if (s == lane6__16) begin
-            vp = v__16;
-        end
-        if (s == lane6__17) begin
-            vp = v__17;
-        end
-        if (s == lane6__18) begin
-            vp = v__18;
-        end
-        if (s == lane6__19) begin
-            vp = v__19;
-        end
-        if (s == lane6__20) begin
-            vp = v__20;
-        end
-        if (s == lane6__21) begin
-            vp = v__21;
-        end
-        if (s == lane6__22) begin
-            vp = v__22;
-        end
-        if (s == lane6__23) begin
-            vp = v__23;
-        end
-        if (s == lane6__24) begin
-            vp = v__24;
-        end
-        if (s == lane6__25) begin
-            vp = v__25;
-        end
-        if (s == lane6__26) begin
-            vp = v__26;
-        end
-        if (s == lane6__27) begin
-            vp = v__27;
-        end
-        if (s == lane6__28) begin
-            vp = v__28;
-        end
-        if (s == lane6__29) begin
-            vp = v__29;
-        end
-        if (s == lane6__30) begin
-            vp = v__30;
-        end
-        if (s == lane6__31) begin
-            vp = v__31;
+        sv__31 = c0;
+        if (oh_s[31]) begin
+            sv__31 = v__31;
         end
     end
-    always @(*) addr = vp & ~((c32 << zx_g__wide) - c1);
+    always @(*) m__32 = m__0 | m__1;
+    always @(*) sv__32 = sv__0 | sv__1;
+    always @(*) m__33 = m__2 | m__3;
+    always @(*) sv__33 = sv__2 | sv__3;
+    always @(*) m__34 = m__4 | m__5;
+    always @(*) sv__34 = sv__4 | sv__5;
+    always @(*) m__35 = m__6 | m__7;
+    always @(*) sv__35 = sv__6 | sv__7;
+    always @(*) m__36 = m__8 | m__9;
+    always @(*) sv__36 = sv__8 | sv__9;
+    always @(*) m__37 = m__10 | m__11;
+    always @(*) sv__37 = sv__10 | sv__11;
+    always @(*) m__38 = m__12 | m__13;
+    always @(*) sv__38 = sv__12 | sv__13;
+    always @(*) m__39 = m__14 | m__15;
+    always @(*) sv__39 = sv__14 | sv__15;
+    always @(*) m__40 = m__16 | m__17;
+    always @(*) sv__40 = sv__16 | sv__17;
+    always @(*) m__41 = m__18 | m__19;
+    always @(*) sv__41 = sv__18 | sv__19;
+    always @(*) m__42 = m__20 | m__21;
+    always @(*) sv__42 = sv__20 | sv__21;
+    always @(*) m__43 = m__22 | m__23;
+    always @(*) sv__43 = sv__22 | sv__23;
+    always @(*) m__44 = m__24 | m__25;
+    always @(*) sv__44 = sv__24 | sv__25;
+    always @(*) m__45 = m__26 | m__27;
+    always @(*) sv__45 = sv__26 | sv__27;
+    always @(*) m__46 = m__28 | m__29;
+    always @(*) sv__46 = sv__28 | sv__29;
+    always @(*) m__47 = m__30 | m__31;
+    always @(*) sv__47 = sv__30 | sv__31;
+    always @(*) m__48 = m__32 | m__33;
+    always @(*) sv__48 = sv__32 | sv__33;
+    always @(*) m__49 = m__34 | m__35;
+    always @(*) sv__49 = sv__34 | sv__35;
+    always @(*) m__50 = m__36 | m__37;
+    always @(*) sv__50 = sv__36 | sv__37;
+    always @(*) m__51 = m__38 | m__39;
+    always @(*) sv__51 = sv__38 | sv__39;
+    always @(*) m__52 = m__40 | m__41;
+    always @(*) sv__52 = sv__40 | sv__41;
+    always @(*) m__53 = m__42 | m__43;
+    always @(*) sv__53 = sv__42 | sv__43;
+    always @(*) m__54 = m__44 | m__45;
+    always @(*) sv__54 = sv__44 | sv__45;
+    always @(*) m__55 = m__46 | m__47;
+    always @(*) sv__55 = sv__46 | sv__47;
+    always @(*) m__56 = m__48 | m__49;
+    always @(*) sv__56 = sv__48 | sv__49;
+    always @(*) m__57 = m__50 | m__51;
+    always @(*) sv__57 = sv__50 | sv__51;
+    always @(*) m__58 = m__52 | m__53;
+    always @(*) sv__58 = sv__52 | sv__53;
+    always @(*) m__59 = m__54 | m__55;
+    always @(*) sv__59 = sv__54 | sv__55;
+    always @(*) m__60 = m__56 | m__57;
+    always @(*) sv__60 = sv__56 | sv__57;
+    always @(*) m__61 = m__58 | m__59;
+    always @(*) sv__61 = sv__58 | sv__59;
+    always @(*) m__62 = m__60 | m__61;
+    always @(*) sv__62 = sv__60 | sv__61;
+    always @(*) mask = m__62;
+    always @(*) addr = sv__62 & regm;
     always @(*) rest = live & ~lowe;
     always @(*) last = rest == c0;
-    assign nfound__0 = 1'b0;
-    always @(*) begin
-        nxt = z6;
-        if (rest[0] & ~nfound__0) begin
-            nxt = lane6__0;
-        end
-        if (rest[1] & ~nfound__1) begin
-            nxt = lane6__1;
-        end
-        if (rest[2] & ~nfound__2) begin
-            nxt = lane6__2;
-        end
-        if (rest[3] & ~nfound__3) begin
-            nxt = lane6__3;
-        end
-        if (rest[4] & ~nfound__4) begin
-            nxt = lane6__4;
-        end
-        if (rest[5] & ~nfound__5) begin
-            nxt = lane6__5;
-        end
-        if (rest[6] & ~nfound__6) begin
-            nxt = lane6__6;
-        end
-        if (rest[7] & ~nfound__7) begin
-            nxt = lane6__7;
-        end
-        if (rest[8] & ~nfound__8) begin
-            nxt = lane6__8;
-        end
-        if (rest[9] & ~nfound__9) begin
-            nxt = lane6__9;
-        end
-        if (rest[10] & ~nfound__10) begin
-            nxt = lane6__10;
-        end
-        if (rest[11] & ~nfound__11) begin
-            nxt = lane6__11;
-        end
-        if (rest[12] & ~nfound__12) begin
-            nxt = lane6__12;
-        end
-        if (rest[13] & ~nfound__13) begin
-            nxt = lane6__13;
-        end
-        if (rest[14] & ~nfound__14) begin
-            nxt = lane6__14;
-        end
-        if (rest[15] & ~nfound__15) begin
-            nxt = lane6__15;
-        end
-        if (rest[16] & ~nfound__16) begin
-            nxt = lane6__16;
-        end
-        if (rest[17] & ~nfound__17) begin
-            nxt = lane6__17;
-        end
-        if (rest[18] & ~nfound__18) begin
-            nxt = lane6__18;
-        end
-        if (rest[19] & ~nfound__19) begin
-            nxt = lane6__19;
-        end
-        if (rest[20] & ~nfound__20) begin
-            nxt = lane6__20;
-        end
-        if (rest[21] & ~nfound__21) begin
-            nxt = lane6__21;
-        end
-        if (rest[22] & ~nfound__22) begin
-            nxt = lane6__22;
-        end
-        if (rest[23] & ~nfound__23) begin
-            nxt = lane6__23;
-        end
-        if (rest[24] & ~nfound__24) begin
-            nxt = lane6__24;
-        end
-        if (rest[25] & ~nfound__25) begin
-            nxt = lane6__25;
-        end
-        if (rest[26] & ~nfound__26) begin
-            nxt = lane6__26;
-        end
-        if (rest[27] & ~nfound__27) begin
-            nxt = lane6__27;
-        end
-        if (rest[28] & ~nfound__28) begin
-            nxt = lane6__28;
-        end
-        if (rest[29] & ~nfound__29) begin
-            nxt = lane6__29;
-        end
-        if (rest[30] & ~nfound__30) begin
-            nxt = lane6__30;
-        end
-        if (rest[31] & ~nfound__31) begin
-            nxt = lane6__31;
-        end
-    end
-    always @(*) nfound__1 = nfound__0 | rest[0];
-    always @(*) nfound__2 = nfound__1 | rest[1];
-    always @(*) nfound__3 = nfound__2 | rest[2];
-    always @(*) nfound__4 = nfound__3 | rest[3];
-    always @(*) nfound__5 = nfound__4 | rest[4];
-    always @(*) nfound__6 = nfound__5 | rest[5];
-    always @(*) nfound__7 = nfound__6 | rest[6];
-    always @(*) nfound__8 = nfound__7 | rest[7];
-    always @(*) nfound__9 = nfound__8 | rest[8];
-    always @(*) nfound__10 = nfound__9 | rest[9];
-    always @(*) nfound__11 = nfound__10 | rest[10];
-    always @(*) nfound__12 = nfound__11 | rest[11];
-    always @(*) nfound__13 = nfound__12 | rest[12];
-    always @(*) nfound__14 = nfound__13 | rest[13];
-    always @(*) nfound__15 = nfound__14 | rest[14];
-    always @(*) nfound__16 = nfound__15 | rest[15];
-    always @(*) nfound__17 = nfound__16 | rest[16];
-    always @(*) nfound__18 = nfound__17 | rest[17];
-    always @(*) nfound__19 = nfound__18 | rest[18];
-    always @(*) nfound__20 = nfound__19 | rest[19];
-    always @(*) nfound__21 = nfound__20 | rest[20];
-    always @(*) nfound__22 = nfound__21 | rest[21];
-    always @(*) nfound__23 = nfound__22 | rest[22];
-    always @(*) nfound__24 = nfound__23 | rest[23];
-    always @(*) nfound__25 = nfound__24 | rest[24];
-    always @(*) nfound__26 = nfound__25 | rest[25];
-    always @(*) nfound__27 = nfound__26 | rest[26];
-    always @(*) nfound__28 = nfound__27 | rest[27];
-    always @(*) nfound__29 = nfound__28 | rest[28];
-    always @(*) nfound__30 = nfound__29 | rest[29];
-    always @(*) nfound__31 = nfound__30 | rest[30];
+    always @(*) oh_r = rest & ~(rest - c1);
+    always @(*) nbits__bits__0 = (oh_r & lbit__0) != c0;
+    always @(*) nbits__bits__1 = (oh_r & lbit__1) != c0;
+    always @(*) nbits__bits__2 = (oh_r & lbit__2) != c0;
+    always @(*) nbits__bits__3 = (oh_r & lbit__3) != c0;
+    always @(*) nbits__bits__4 = (oh_r & lbit__4) != c0;
+    always @(*) zx_nxt__narrow = nbits__word;
+    always @(*) nxt = zx_nxt__wide;
 
 endmodule // dac_expander__rec
 
@@ -7304,15 +9296,19 @@ module dac_expander__rec__brk(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bi
     always @(*) word = {bits__31, bits__30, bits__29, bits__28, bits__27, bits__26, bits__25, bits__24, bits__23, bits__22, bits__21, bits__20, bits__19, bits__18, bits__17, bits__16, bits__15, bits__14, bits__13, bits__12, bits__11, bits__10, bits__9, bits__8, bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
 endmodule // dac_expander__rec__brk
 
-module dac_expander__rec__zx_e(narrow,wide);
+module dac_expander__rec__nbits(bits__0,bits__1,bits__2,bits__3,bits__4,word);
 
     // Module arguments
-    input wire  [5:0] narrow;
-    output reg  [31:0] wide;
+    input wire  bits__0;
+    input wire  bits__1;
+    input wire  bits__2;
+    input wire  bits__3;
+    input wire  bits__4;
+    output reg  [4:0] word;
 
     // Update code (custom)
-    always @(*) wide = {26'd0, narrow};
-endmodule // dac_expander__rec__zx_e
+    always @(*) word = {bits__4, bits__3, bits__2, bits__1, bits__0};
+endmodule // dac_expander__rec__nbits
 
 module dac_expander__rec__zx_g(narrow,wide);
 
@@ -7323,6 +9319,26 @@ module dac_expander__rec__zx_g(narrow,wide);
     // Update code (custom)
     always @(*) wide = {30'd0, narrow};
 endmodule // dac_expander__rec__zx_g
+
+module dac_expander__rec__zx_n(narrow,wide);
+
+    // Module arguments
+    input wire  [5:0] narrow;
+    output reg  [31:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {26'd0, narrow};
+endmodule // dac_expander__rec__zx_n
+
+module dac_expander__rec__zx_nxt(narrow,wide);
+
+    // Module arguments
+    input wire  [4:0] narrow;
+    output reg  [5:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {1'd0, narrow};
+endmodule // dac_expander__rec__zx_nxt
 
 module dac_expander__sx_tx(narrow,wide);
 
@@ -7344,26 +9360,6 @@ module dac_expander__up_addr(narrow,wide);
     always @(*) wide = {5'd0, narrow};
 endmodule // dac_expander__up_addr
 
-module dac_expander__zx_a7(narrow,wide);
-
-    // Module arguments
-    input wire  [5:0] narrow;
-    output reg  [6:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {1'd0, narrow};
-endmodule // dac_expander__zx_a7
-
-module dac_expander__zx_c5(narrow,wide);
-
-    // Module arguments
-    input wire  [3:0] narrow;
-    output reg  [4:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {1'd0, narrow};
-endmodule // dac_expander__zx_c5
-
 module dac_expander__zx_cnt_d(narrow,wide);
 
     // Module arguments
@@ -7373,16 +9369,6 @@ module dac_expander__zx_cnt_d(narrow,wide);
     // Update code (custom)
     always @(*) wide = {2'd0, narrow};
 endmodule // dac_expander__zx_cnt_d
-
-module dac_expander__zx_cx(narrow,wide);
-
-    // Module arguments
-    input wire  [15:0] narrow;
-    output reg  [16:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {1'd0, narrow};
-endmodule // dac_expander__zx_cx
 
 module dac_expander__zx_ds(narrow,wide);
 
@@ -7423,6 +9409,16 @@ module dac_expander__zx_k6(narrow,wide);
     // Update code (custom)
     always @(*) wide = {2'd0, narrow};
 endmodule // dac_expander__zx_k6
+
+module dac_expander__zx_nm7(narrow,wide);
+
+    // Module arguments
+    input wire  [5:0] narrow;
+    output reg  [6:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {1'd0, narrow};
+endmodule // dac_expander__zx_nm7
 
 module dac_expander__zx_t12(narrow,wide);
 

@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::stimulus::Stimulus;
-use crate::unit::{CosimUnit, PaperArea};
+use crate::unit::{CosimUnit, Latency, PaperArea};
 
 /// The launch configuration of a kernel: `blockDim.x = 2^k`, threads and
 /// warps per CTA.
@@ -538,6 +538,40 @@ impl CosimUnit for DacExpander {
     const SPEC: &'static str = "spec/dac.md";
     const DOC: &'static str = "docs/units/dac_expander.md";
     const SUITE_SEEDS: (u64, u64) = (700, 710);
+    /// The document's "Latency" table (`tests/tests/dac_latency.rs` checks
+    /// every row on the golden model and on both RTL back-ends). The paper
+    /// makes no latency claim for the expander.
+    const LATENCIES: &'static [Latency] = &[
+        Latency {
+            what: "deq_valid at edge t -> rsp_* (hit or miss) in the cycle after t",
+            cycles: 1,
+            claimed: false,
+        },
+        Latency {
+            what: "tuple accepted at edge t (expander idle, a CTA active, queue empty) -> \
+                   its first record on rsp_* (a dequeue at edge t+3 hits, one at t+2 misses)",
+            cycles: 4,
+            claimed: false,
+        },
+        Latency {
+            what: "DATA tuple accepted at edge t (expander idle, mem_valid 0) -> its first \
+                   line on mem_valid/mem_addr",
+            cycles: 3,
+            claimed: false,
+        },
+        Latency {
+            what: "records of one warp back to back: record k+1 pushed one edge after \
+                   record k (no stall)",
+            cycles: 1,
+            claimed: false,
+        },
+        Latency {
+            what: "a tuple's last record pushed at edge t -> the next queued tuple's first \
+                   record pushed at edge t+2 (its start cycle between)",
+            cycles: 2,
+            claimed: false,
+        },
+    ];
     fn random_stimulus(p: &DacParams, seed: u64) -> Box<dyn Stimulus<Self> + Send> {
         Box::new(DacRandom::new(p, seed))
     }

@@ -74,7 +74,8 @@
 //! `techmap` lowering of the RTL's word-level cells (the same library
 //! `synth` uses), its SAT solver and ABC's `&fraig`. The netlist proved is
 //! [`synth_gate_netlist`]'s generic-gate output of `synth -flatten
-//! -nofsm`, the netlist the area flow maps onto Liberty cells.
+//! -nofsm -nordff` (the area flow maps the netlist of its own `synth`
+//! run onto Liberty cells).
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -130,12 +131,19 @@ pub struct EquivReport {
 
 /// Synthesizes `verilog` (top module `top`) with Yosys to a flattened
 /// netlist of generic gates: `hierarchy -check -top T; proc;
-/// synth -flatten -nofsm -top T; opt_clean; write_verilog -noattr`.
+/// synth -flatten -nofsm -nordff -top T; opt_clean; write_verilog -noattr`.
 ///
 /// `-nofsm` skips `synth`'s FSM extraction and re-encoding, which renames
 /// and re-encodes state registers: a re-encoded register has no partner of
 /// the same name in the RTL, so [`prove_equiv`]'s register correspondence
 /// could not match it (and `snake_prefetcher`'s proof failed falsely).
+/// `-nordff` keeps `memory_dff` from merging a flip-flop that drives a
+/// memory's read address into the read port: `synth` then makes an unnamed
+/// copy of the register (`reg [2:0] _000002_` for `dac_expander`'s
+/// `cwid.q[2:0]`, which addresses `gmem`, `aq` and `pq`), a free variable
+/// of the netlist that every read of those memories depends on, so the
+/// proof failed falsely (2,859 of 3,106 `$equiv` cells unproven). The
+/// memories are mapped to flip-flops and logic either way.
 /// Everything else of `synth` (including `opt_merge`, `opt_dff`, `share`)
 /// runs as usual.
 ///
@@ -152,7 +160,7 @@ pub fn synth_gate_netlist(
     std::fs::write(dir.path().join("gold.v"), verilog)
         .map_err(|e| EdaError::io("writing gold.v", e))?;
     let script = format!(
-        "read_verilog gold.v; hierarchy -check -top {top}; proc; synth -flatten -nofsm -top {top}; \
+        "read_verilog gold.v; hierarchy -check -top {top}; proc; synth -flatten -nofsm -nordff -top {top}; \
          opt_clean; tee -q -o stat.json stat -json; write_verilog -noattr gate.v"
     );
     let mut cmd = Command::new("yosys");

@@ -33,7 +33,7 @@ pub fn cache_key(verilog: &str, top: &str) -> String {
     let mut h = Sha256::new();
     // The gate netlist's synthesis is part of what is proved: bump the tag
     // when `eda::synth_gate_netlist` changes.
-    let synth = "gate netlist v2: synth -flatten -nofsm";
+    let synth = "gate netlist v3: synth -flatten -nofsm -nordff";
     for part in [
         eda::EQUIV_METHOD,
         synth,

@@ -73,7 +73,7 @@ enum Cmd {
     /// not close.
     Explore(explore::ExploreCmd),
     /// Prove each unit's RTL equivalent to its Yosys gate netlist (generic
-    /// gates of `synth -flatten -nofsm`): registers and outputs matched by
+    /// gates of `synth -flatten -nofsm -nordff`): registers and outputs matched by
     /// name, ABC fraig, then equiv_simple / equiv_induct / equiv_status
     /// -assert; then check the properties of hdl/formal/ (BMC,
     /// k-induction). Exit 1 when a proof or property fails, 2 on a tool error.

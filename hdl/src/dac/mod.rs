@@ -1,7 +1,8 @@
 //! `dac_expander` — the expansion datapath of Decoupled Affine Computation
 //! (spec `dac.md`, micro-architecture `docs/units/dac_expander.md`).
 //!
-//! Files: `lanes.rs` ([`DacLanes`]), `record.rs` ([`DacRecord`]), `cmp.rs`
+//! Files: `lanes.rs` ([`DacLanes`]), `record.rs` ([`DacRecord`]), `pick.rs`
+//! ([`SlotPick`]), `cmp.rs`
 //! ([`SignedCmp`]), `top.rs` ([`DacExpanderRtl`] and its
 //! [`crate::RtlUnit`] impl), `top/` (the sections of the top's kernel,
 //! [`crate::section`]), `build.rs` (the compiled-in width table and
@@ -17,9 +18,11 @@
 //! - The per-warp address and predicate queues are two
 //!   [`crate::multiqueue::MultiQueue`]s: every warp's entries in one
 //!   memory addressed `{warp, position}`, a head and a count per warp.
-//! - The warp's lane-0 value is `base + cx*off_cx + cy*off_cy +
-//!   tx0*off_tx + ty0*off_ty` ([`crate::arith::SignedMul`] for the four
-//!   products); [`DacLanes`] adds the lane offsets (31 adders, five deep);
+//! - [`DacLanes`]: the warp's lane-0 value (`base + cx*off_cx +
+//!   cy*off_cy + tx0*off_tx + ty0*off_ty`) as one carry-save tree over `base` and the
+//!   partial products, and each lane's offset (a sum of the five basis
+//!   offsets) added to it by two more compressors and one adder per lane
+//!   (issue 29: no multiplier or adder chain);
 //!   [`DacRecord`] cuts the record at lane `p` over the enabled lanes
 //!   (every active lane, or a guarded tuple's lanes set in `G[w]`); two
 //!   [`SignedCmp`]s decide the fast predicate path from lanes 0 and `n-1`,
@@ -42,12 +45,14 @@
 mod build;
 mod cmp;
 mod lanes;
+mod pick;
 mod record;
 mod storage;
 mod top;
 
 pub use cmp::SignedCmp;
 pub use lanes::DacLanes;
+pub use pick::SlotPick;
 pub use record::DacRecord;
 pub use top::DacExpanderRtl;
 

@@ -19,6 +19,12 @@ use crate::util::{konst, konsts, sigs, Pack, ZeroExt};
 ///
 /// With `en` all ones the enabled lanes are `0 .. n-1`: `s = p`, `e <= n`,
 /// `nxt = e` and `last = (e == n)`.
+///
+/// Issue 29 (timing): no priority chain. Lane sets are 32-bit masks: the
+/// lanes from `s` on (`ges`), the candidates above `s`, the lanes below
+/// `e` (`(cand - 1) & !cand`), the run `s .. e-1`, the enabled lanes from
+/// `e` on; the chunk mask and lane `s`'s value are OR trees over the
+/// lanes, and `nxt` encodes the lowest bit of a mask.
 #[derive(LogicBlock)]
 pub struct DacRecord {
     /// The lane values.
@@ -45,38 +51,45 @@ pub struct DacRecord {
     pub last: Signal<Out, Bit>,
 
     brk: Pack<32>,
+    nbits: Pack<5>,
     zx_n: ZeroExt<6, 32>,
     zx_g: ZeroExt<2, 32>,
-    zx_e: ZeroExt<6, 32>,
-    zx_s: ZeroExt<6, 32>,
-    /// One past the record's last lane.
-    e: Signal<Local, Bits<6>>,
+    zx_p: ZeroExt<6, 32>,
+    zx_nxt: ZeroExt<5, 6>,
+    /// The region bits of an address (`~(32*size - 1)`).
+    regm: Signal<Local, Bits<32>>,
     live: Signal<Local, Bits<32>>,
-    first: Signal<Local, Bits<6>>,
-    s: Signal<Local, Bits<6>>,
+    ge_first: Signal<Local, Bits<32>>,
+    ge_p: Signal<Local, Bits<32>>,
+    /// Lanes `>= s`.
+    ges: Signal<Local, Bits<32>>,
+    /// Lane `s` (one-hot).
+    oh_s: Signal<Local, Bits<32>>,
     rest: Signal<Local, Bits<32>>,
-    shr: Signal<Local, Bits<32>>,
+    oh_r: Signal<Local, Bits<32>>,
     ends: Signal<Local, Bits<32>>,
     cand: Signal<Local, Bits<32>>,
     lowe: Signal<Local, Bits<32>>,
     run: Signal<Local, Bits<32>>,
-    vp: Signal<Local, Bits<32>>,
-    found: Vec<Signal<Local, Bit>>,
-    ffound: Vec<Signal<Local, Bit>>,
-    nfound: Vec<Signal<Local, Bit>>,
+    /// OR tree of the chunk bits: leaves 0..32, node `i` at `32 + i`.
     m: Vec<Signal<Local, Bits<32>>>,
-    lane6: Vec<Constant<Bits<6>>>,
+    /// Per lane: its chunk bit (unconditional) and the run's mask of it.
+    cm: Vec<Signal<Local, Bits<32>>>,
+    rm: Vec<Signal<Local, Bits<32>>>,
+    /// OR tree selecting lane `s`'s value, same shape.
+    sv: Vec<Signal<Local, Bits<32>>>,
+    /// Per bit `b` of a lane number: the lanes whose number has bit `b`.
+    lbit: Vec<Constant<Bits<32>>>,
     n32: Constant<Bits<6>>,
     z6: Constant<Bits<6>>,
     c0: Constant<Bits<32>>,
     c1: Constant<Bits<32>>,
-    c2: Constant<Bits<32>>,
-    c5: Constant<Bits<32>>,
     c31: Constant<Bits<32>>,
     c32: Constant<Bits<32>>,
     ones: Constant<Bits<32>>,
     _one: usize,
-    _nm1: usize,
+    _nb: usize,
+    _ntree: usize,
     _n: usize,
 }
 
@@ -90,42 +103,47 @@ impl Default for DacRecord {
             en: Default::default(),
             act: Default::default(),
             none: Default::default(),
-            e: Default::default(),
             nxt: Default::default(),
             addr: Default::default(),
             mask: Default::default(),
             last: Default::default(),
             brk: Pack::new(32),
+            nbits: Pack::new(5),
             zx_n: Default::default(),
             zx_g: Default::default(),
-            zx_e: Default::default(),
-            zx_s: Default::default(),
+            zx_p: Default::default(),
+            zx_nxt: Default::default(),
+            regm: Default::default(),
             live: Default::default(),
-            first: Default::default(),
-            s: Default::default(),
+            ge_first: Default::default(),
+            ge_p: Default::default(),
+            ges: Default::default(),
+            oh_s: Default::default(),
             rest: Default::default(),
-            shr: Default::default(),
+            oh_r: Default::default(),
             ends: Default::default(),
             cand: Default::default(),
             lowe: Default::default(),
             run: Default::default(),
-            vp: Default::default(),
-            found: sigs(32),
-            ffound: sigs(32),
-            nfound: sigs(32),
-            m: sigs(33),
-            lane6: konsts::<6>(0..32),
+            m: sigs(63),
+            cm: sigs(32),
+            rm: sigs(32),
+            sv: sigs(63),
+            lbit: konsts::<32>((0..5u32).map(|b| {
+                (0..32u64)
+                    .filter(|l| l >> b & 1 == 1)
+                    .fold(0, |a, l| a | 1 << l)
+            })),
             n32: konst(32),
             z6: konst(0),
             c0: konst(0),
             c1: konst(1),
-            c2: konst(2),
-            c5: konst(5),
             c31: konst(31),
             c32: konst(32),
             ones: konst(0xFFFF_FFFF),
             _one: 1,
-            _nm1: 31,
+            _nb: 5,
+            _ntree: 31,
             _n: 32,
         }
     }
@@ -136,12 +154,13 @@ impl Logic for DacRecord {
     fn update(&mut self) {
         self.zx_n.narrow.next = self.n.val();
         self.zx_g.narrow.next = self.g.val();
+        self.zx_p.narrow.next = self.p.val();
         // Region boundaries: lane l starts a new region (lane 0 always).
-        self.shr.next = self.c5.val() + self.zx_g.wide.val();
+        self.regm.next = !((self.c32.val() << self.zx_g.wide.val()) - self.c1.val());
         self.brk.bits[0].next = true;
         for l in self._one..self._n {
             self.brk.bits[l].next =
-                ((self.v[l].val() ^ self.v[l - 1].val()) >> self.shr.val()) != self.c0.val();
+                ((self.v[l].val() ^ self.v[l - 1].val()) & self.regm.val()) != self.c0.val();
         }
         // Active lanes, enabled lanes, and where a run may end: a boundary
         // or a lane that is not enabled.
@@ -152,78 +171,54 @@ impl Logic for DacRecord {
         }
         self.live.next = self.act.val() & self.en.val();
         self.none.next = self.live.val() == self.c0.val();
-        // The record's first lane s: p, or the lowest enabled lane when p = 0.
-        self.ffound[0].next = false;
-        self.first.next = self.z6.val();
-        for l in 0..self._nm1 {
-            self.ffound[l + 1].next = self.ffound[l].val() | self.live.val().get_bit(l);
-        }
-        for l in 0..self._n {
-            if self.live.val().get_bit(l) & !self.ffound[l].val() {
-                self.first.next = self.lane6[l].val();
-            }
-        }
-        self.s.next = self.p.val();
+        // The lanes from s on, s = p, or when p = 0 the lowest enabled lane
+        // (masks, no priority chain: the lanes below the lowest set bit of
+        // x are (x - 1) & ~x).
+        self.ge_first.next = !((self.live.val() - self.c1.val()) & !self.live.val());
+        self.ge_p.next = !((self.c1.val() << self.zx_p.wide.val()) - self.c1.val());
+        self.ges.next = self.ge_p.val();
         if self.p.val() == self.z6.val() {
-            self.s.next = self.first.val();
+            self.ges.next = self.ge_first.val();
         }
-        self.zx_s.narrow.next = self.s.val();
+        self.oh_s.next = self.ges.val() & !(self.ges.val() << self.c1.val());
         self.ends.next = self.brk.word.val() | !self.live.val();
-        self.cand.next =
-            self.ends.val() & !((self.c2.val() << self.zx_s.wide.val()) - self.c1.val());
-        // e = the lowest candidate above s, else 32.
-        self.found[0].next = false;
-        self.e.next = self.n32.val();
-        for l in 0..self._nm1 {
-            self.found[l + 1].next = self.found[l].val() | self.cand.val().get_bit(l);
-        }
+        // e = the lowest candidate above s, else 32; lowe = the lanes below e.
+        self.cand.next = self.ends.val() & (self.ges.val() << self.c1.val());
+        self.lowe.next = (self.cand.val() - self.c1.val()) & !self.cand.val();
+        self.run.next = self.lowe.val() & self.ges.val();
+        // The chunk mask of lanes s .. e-1 and the value of lane s: OR trees.
+        // Each lane's chunk bit is computed unconditionally and then masked
+        // (an AND, not a multiplexer): 32 shifters behind the multiplexers
+        // `run[l]` made Yosys's `share` pass try every pair of them with a
+        // SAT problem over the whole lane datapath (never finished).
         for l in 0..self._n {
-            if self.cand.val().get_bit(l) & !self.found[l].val() {
-                self.e.next = self.lane6[l].val();
-            }
-        }
-        self.zx_e.narrow.next = self.e.val();
-        if self.e.val() == self.n32.val() {
-            self.lowe.next = self.ones.val();
-        } else {
-            self.lowe.next = (self.c1.val() << self.zx_e.wide.val()) - self.c1.val();
-        }
-        self.run.next =
-            self.lowe.val() & !((self.c1.val() << self.zx_s.wide.val()) - self.c1.val());
-        // The chunk mask of lanes s .. e-1.
-        self.m[0].next = self.c0.val();
-        for l in 0..self._n {
+            self.cm[l].next =
+                self.c1.val() << ((self.v[l].val() >> self.zx_g.wide.val()) & self.c31.val());
+            self.rm[l].next = self.c0.val();
             if self.run.val().get_bit(l) {
-                self.m[l + 1].next = self.m[l].val()
-                    | (self.c1.val()
-                        << ((self.v[l].val() >> self.zx_g.wide.val()) & self.c31.val()));
-            } else {
-                self.m[l + 1].next = self.m[l].val();
+                self.rm[l].next = self.ones.val();
+            }
+            self.m[l].next = self.cm[l].val() & self.rm[l].val();
+            self.sv[l].next = self.c0.val();
+            if self.oh_s.val().get_bit(l) {
+                self.sv[l].next = self.v[l].val();
             }
         }
-        self.mask.next = self.m[32].val();
-        // The region of lane s.
-        self.vp.next = self.c0.val();
-        for l in 0..self._n {
-            if self.s.val() == self.lane6[l].val() {
-                self.vp.next = self.v[l].val();
-            }
+        for i in 0..self._ntree {
+            self.m[i + 32].next = self.m[2 * i].val() | self.m[2 * i + 1].val();
+            self.sv[i + 32].next = self.sv[2 * i].val() | self.sv[2 * i + 1].val();
         }
-        self.addr.next =
-            self.vp.val() & !((self.c32.val() << self.zx_g.wide.val()) - self.c1.val());
+        self.mask.next = self.m[62].val();
+        self.addr.next = self.sv[62].val() & self.regm.val();
         // The enabled lanes from e on: none left ends the warp, else the
         // lowest is the next record's first lane.
         self.rest.next = self.live.val() & !self.lowe.val();
         self.last.next = self.rest.val() == self.c0.val();
-        self.nfound[0].next = false;
-        self.nxt.next = self.z6.val();
-        for l in 0..self._nm1 {
-            self.nfound[l + 1].next = self.nfound[l].val() | self.rest.val().get_bit(l);
+        self.oh_r.next = self.rest.val() & !(self.rest.val() - self.c1.val());
+        for b in 0..self._nb {
+            self.nbits.bits[b].next = (self.oh_r.val() & self.lbit[b].val()) != self.c0.val();
         }
-        for l in 0..self._n {
-            if self.rest.val().get_bit(l) & !self.nfound[l].val() {
-                self.nxt.next = self.lane6[l].val();
-            }
-        }
+        self.zx_nxt.narrow.next = self.nbits.word.val();
+        self.nxt.next = self.zx_nxt.wide.val();
     }
 }

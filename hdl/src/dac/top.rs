@@ -8,6 +8,7 @@ use rust_hdl::prelude::*;
 
 use super::cmp::SignedCmp;
 use super::lanes::DacLanes;
+use super::pick::SlotPick;
 use super::record::DacRecord;
 use crate::arith::SignedMul;
 use crate::mem::Mem;
@@ -148,25 +149,21 @@ pub struct DacExpanderRtl<
     cmp_last: SignedCmp,
     cmp_g: Vec<SignedCmp>,
     gpack: Pack<8>,
-    mul_cx: SignedMul<17, 32>,
-    mul_cy: SignedMul<17, 32>,
-    mul_tx: SignedMul<7, 32>,
-    mul_ty: SignedMul<12, 32>,
-    mul_wb: SignedMul<5, 10>,
+    /// `s * W` per slot `s` (a constant times the configuration).
+    mul_sw: Vec<SignedMul<5, 10>>,
+    /// The next cycle's slot when a tuple starts (the lowest active slot)
+    /// and when the walk moves to the next slot of `todo`.
+    pk_start: SlotPick,
+    pk_adv: SlotPick,
     mul_ov: SignedMul<7, 40>,
     sx_v0: SignExt<32, 40>,
     sx_tx: SignExt<32, 40>,
-    zx_cx: ZeroExt<16, 17>,
-    zx_cy: ZeroExt<16, 17>,
-    zx_c5: ZeroExt<4, 5>,
     zx_w10: ZeroExt<6, 10>,
-    zx_wi10: ZeroExt<6, 10>,
     zx_wi12: ZeroExt<6, 12>,
     zx_t12: ZeroExt<11, 12>,
     zx_k12: ZeroExt<4, 12>,
     zx_k6: ZeroExt<4, 6>,
     zx_k32: ZeroExt<4, 32>,
-    zx_a7: ZeroExt<6, 7>,
     zx_nm7: ZeroExt<6, 7>,
     zx_wi7: ZeroExt<6, 7>,
     zx_wc7: ZeroExt<6, 7>,
@@ -216,15 +213,20 @@ pub struct DacExpanderRtl<
     /// Bit `w`: `G[w]` was written since reset (an unwritten entry reads
     /// as 0).
     g_written: Reg<Bits<64>>,
+    /// The current slot's `(cx, cy)` and the current warp id, registered
+    /// for the cycle (issue 29: computed at the edge that moves the walk,
+    /// with a launch into the slot forwarded).
+    cc_x: Reg<Bits<16>>,
+    cc_y: Reg<Bits<16>>,
+    cwid: Reg<Bits<10>>,
 
     // ---- Constants.
-    slot4: Vec<Constant<Bits<4>>>,
-    slot_oh: Vec<Constant<Bits<16>>>,
+    slot5: Vec<Constant<Bits<5>>>,
     slot_id: Vec<Constant<Bits<SB>>>,
-    lane6: Vec<Constant<Bits<6>>>,
     n_cta: Constant<Bits<5>>,
     n_warps: Constant<Bits<10>>,
     one16: Constant<Bits<16>>,
+    one10: Constant<Bits<10>>,
     zero16: Constant<Bits<16>>,
     one_cb: Constant<Bits<CB>>,
     k_addr: Constant<Bits<2>>,
@@ -284,9 +286,15 @@ pub struct DacExpanderRtl<
     launch_ok: Signal<Local, Bit>,
     act1: Signal<Local, Bits<16>>,
     // ---- The current slot and warp.
-    sfound: Vec<Signal<Local, Bit>>,
-    cur: Signal<Local, Bits<4>>,
     cur_oh: Signal<Local, Bits<16>>,
+    /// OR trees over 16 leaves (slot `s` at leaf `s`, node `i` at `16 +
+    /// i`, root 30): the current slot's CTA index after this edge's launch.
+    tcx: Vec<Signal<Local, Bits<16>>>,
+    tcy: Vec<Signal<Local, Bits<16>>>,
+    /// The lowest active slot and the lowest slot of `todo` above the
+    /// current one (one-hot).
+    low_act: Signal<Local, Bits<16>>,
+    low_nxt: Signal<Local, Bits<16>>,
     cur_cx: Signal<Local, Bits<16>>,
     cur_cy: Signal<Local, Bits<16>>,
     wid: Signal<Local, Bits<10>>,
@@ -295,7 +303,6 @@ pub struct DacExpanderRtl<
     n: Signal<Local, Bits<6>>,
     nm1: Signal<Local, Bits<6>>,
     amask: Signal<Local, Bits<6>>,
-    vw: Signal<Local, Bits<32>>,
     skip0: Signal<Local, Bit>,
     gskip: Signal<Local, Bit>,
     skip: Signal<Local, Bit>,
@@ -304,7 +311,11 @@ pub struct DacExpanderRtl<
     gmask: Signal<Local, Bits<32>>,
     g_write: Signal<Local, Bit>,
     // ---- Predicates.
+    oh_last: Signal<Local, Bits<32>>,
+    /// OR tree of the lane values selecting lane n-1 (leaves 0..32).
+    tvl: Vec<Signal<Local, Bits<32>>>,
     vlast: Signal<Local, Bits<32>>,
+    pb: Signal<Local, Bits<40>>,
     zero_offs: Signal<Local, Bit>,
     arith: Signal<Local, Bit>,
     fits: Signal<Local, Bit>,
@@ -335,7 +346,9 @@ pub struct DacExpanderRtl<
     pk_guard: Signal<Local, Bits<8>>,
 
     _nc: usize,
-    _ncm1: usize,
+    _n16: usize,
+    _nt32: usize,
+    _ntree: usize,
     _ng: usize,
     _n: usize,
 }
@@ -377,13 +390,17 @@ impl<
             gpack: Pack::new(8),
             cx: regs(nc),
             cy: regs(nc),
-            slot4: konsts::<4>(0..nc as u64),
-            slot_oh: konsts::<16>((0..nc).map(|s| 1u64 << s)),
+            slot5: konsts::<5>(0..nc as u64),
+            mul_sw: (0..nc).map(|_| SignedMul::default()).collect(),
+            pk_start: SlotPick::new(nc),
+            pk_adv: SlotPick::new(nc),
+            tcx: sigs(31),
+            tcy: sigs(31),
             slot_id: konsts::<SB>(0..nc as u64),
-            lane6: konsts::<6>(0..32),
             n_cta: konst(p.N_CTA),
             n_warps: konst(p.N_WARPS),
             one16: konst(1),
+            one10: konst(1),
             zero16: konst(0),
             one_cb: konst(1),
             k_addr: konst(kind::ADDR),
@@ -404,6 +421,8 @@ impl<
             c5_12: konst(5),
             c32_12: konst(32),
             c0_32: konst(0),
+            tvl: sigs(63),
+            _nt32: 31,
             c3_32: konst(3),
             c5_32: konst(5),
             line_mask: konst(0xFFFF_FF80),
@@ -422,9 +441,9 @@ impl<
             one64: konst(1),
             zero64: konst(0),
             ones32: konst(0xFFFF_FFFF),
-            sfound: sigs(nc),
             _nc: nc,
-            _ncm1: nc - 1,
+            _n16: 16,
+            _ntree: 15,
             _ng: 8,
             _n: 32,
         } default {
@@ -436,18 +455,19 @@ impl<
             mem_addr, rsp_valid, rsp_hit, rsp_addr, rsp_mask, rsp_gran, rsp_last, atq_count,
             stat_pred_fast, stat_pred_slow, stat_guard_skips,
             // Blocks.
-            lanes, rec, cmp_first, cmp_last, mul_cx, mul_cy, mul_tx, mul_ty, mul_wb, mul_ov, sx_v0,
-            sx_tx, zx_cx, zx_cy, zx_c5, zx_w10, zx_wi10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
-            zx_a7, zx_nm7, zx_wi7, zx_wc7, zx_g8, zx_grp, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
+            lanes, rec, cmp_first, cmp_last, mul_ov, sx_v0,
+            sx_tx, zx_w10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
+            zx_nm7, zx_wi7, zx_wc7, zx_g8, zx_grp, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
             pk_mask, pk_gran, up_addr, pk_base, pk_tx, pk_ty, pk_cx, pk_cy, pk_sc, pk_kind, pk_gr,
             pk_cmp, zx_wa64,
             // Registers.
             active, todo, busy, wi, p, grp, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
-            r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written,
+            r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cc_x, cc_y, cwid,
             // Local signals.
             t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_kind, t_gran, t_cmp, t_guard, is_addr,
-            is_data, is_pred, reserved, done_ok, launch_ok, act1, cur, cur_oh, cur_cx, cur_cy, wid,
-            t0, rem, n, nm1, amask, vw, skip0, gskip, skip, wa, gmask, g_write, vlast, zero_offs,
+            is_data, is_pred, reserved, done_ok, launch_ok, act1, cur_oh, low_act, low_nxt, cur_cx,
+            cur_cy, wid,
+            t0, rem, n, nm1, amask, skip0, gskip, skip, wa, gmask, g_write, oh_last, vlast, pb, zero_offs,
             arith, fits, fast, fast_mask, slow_mask, pmask, lastg, start, start_drop, start_go,
             memfree, a_push, pf_push, ps_final, ps_adv, p_push, wdone, slot_last, slot_done,
             todo_next, tuple_done, atq_pop, enq_push, d_hit, pk_last, pk_guard,

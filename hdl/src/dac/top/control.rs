@@ -95,6 +95,31 @@ impl<
             self.part.d.next = self.slow_mask.val();
         }
 
+        // ---- The next cycle's slot index and warp id (the walk above):
+        // the lowest active slot at a start, the lowest slot of `todo` above
+        // the current one when the slot is done, else the current slot (the
+        // trees read the slots' registers after this edge's launch).
+        self.low_act.next = self.active.q.val() & (!self.active.q.val() + self.one16.val());
+        self.low_nxt.next = self.todo_next.val() & (!self.todo_next.val() + self.one16.val());
+        self.pk_start.oh.next = self.low_act.val();
+        self.pk_adv.oh.next = self.low_nxt.val();
+        self.cc_x.d.next = self.tcx[30].val();
+        self.cc_y.d.next = self.tcy[30].val();
+        self.cwid.d.next = self.cwid.q.val();
+        if self.start_go.val() {
+            self.cc_x.d.next = self.pk_start.x.val();
+            self.cc_y.d.next = self.pk_start.y.val();
+            self.cwid.d.next = self.pk_start.w.val();
+        } else if self.wdone.val() {
+            if self.slot_last.val() {
+                self.cc_x.d.next = self.pk_adv.x.val();
+                self.cc_y.d.next = self.pk_adv.y.val();
+                self.cwid.d.next = self.pk_adv.w.val();
+            } else {
+                self.cwid.d.next = self.cwid.q.val() + self.one10.val();
+            }
+        }
+
         // ---- Early memory requests.
         self.mem_v.d.next = self.mem_v.q.val();
         self.mem_a.d.next = self.mem_a.q.val();

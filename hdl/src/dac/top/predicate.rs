@@ -23,12 +23,18 @@ impl<
         self.cmp_first.a.next = self.lanes.v[0].val();
         self.cmp_first.b.next = self.t_scalar.val();
         self.cmp_first.op.next = self.t_cmp.val();
-        self.vlast.next = self.c0_32.val();
+        // Lane n-1 (the top bit of the active mask) through an OR tree.
+        self.oh_last.next = self.rec.act.val() & !(self.rec.act.val() >> self.c1_32.val());
         for l in 0..self._n {
-            if self.nm1.val() == self.lane6[l].val() {
-                self.vlast.next = self.lanes.v[l].val();
+            self.tvl[l].next = self.c0_32.val();
+            if self.oh_last.val().get_bit(l) {
+                self.tvl[l].next = self.lanes.v[l].val();
             }
         }
+        for i in 0..self._nt32 {
+            self.tvl[i + 32].next = self.tvl[2 * i].val() | self.tvl[2 * i + 1].val();
+        }
+        self.vlast.next = self.tvl[62].val();
         self.cmp_last.a.next = self.vlast.val();
         self.cmp_last.b.next = self.t_scalar.val();
         self.cmp_last.op.next = self.t_cmp.val();
@@ -42,8 +48,8 @@ impl<
         self.zx_nm7.narrow.next = self.nm1.val();
         self.mul_ov.d.next = self.zx_nm7.wide.val();
         self.mul_ov.s.next = self.sx_tx.wide.val();
-        self.fits.next =
-            (self.sx_v0.wide.val() + self.mul_ov.p.val() + self.bias40.val()) < self.lim40.val();
+        self.pb.next = self.mul_ov.p.val() + self.bias40.val();
+        self.fits.next = (self.sx_v0.wide.val() + self.pb.val()) < self.lim40.val();
         // Decided in the warp's first predicate cycle: once a group was
         // compared, the warp stays on the slow path.
         self.fast.next = (self.grp.q.val() == self.c0_2.val())

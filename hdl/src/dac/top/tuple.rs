@@ -21,7 +21,8 @@ impl<
     fn update(&mut self) {
         dff_setup!(
             self, clock, active, todo, busy, wi, p, grp, part, count, mem_v, mem_a, r_valid, r_hit,
-            r_addr, r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written
+            r_addr, r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cc_x, cc_y,
+            cwid
         );
         self.active.reset.next = self.reset.val();
         self.todo.reset.next = self.reset.val();
@@ -43,6 +44,9 @@ impl<
         self.st_slow.reset.next = self.reset.val();
         self.st_gskip.reset.next = self.reset.val();
         self.g_written.reset.next = self.reset.val();
+        self.cc_x.reset.next = self.reset.val();
+        self.cc_y.reset.next = self.reset.val();
+        self.cwid.reset.next = self.reset.val();
         self.gmem.clock.next = self.clock.val();
         for s in 0..self._nc {
             self.cx[s].clock.next = self.clock.val();

@@ -19,30 +19,41 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- The current slot: the lowest of `todo`.
-        self.sfound[0].next = false;
-        self.cur.next = self.slot4[0].val();
-        self.cur_oh.next = self.zero16.val();
-        self.cur_cx.next = self.cx[0].q.val();
-        self.cur_cy.next = self.cy[0].q.val();
-        for s in 0..self._ncm1 {
-            self.sfound[s + 1].next = self.sfound[s].val() | self.todo.q.val().get_bit(s);
-        }
+        // ---- The current slot: the lowest of `todo` (one-hot). Its CTA
+        // index and the warp id are registers (`cc_x`, `cc_y`, `cwid`) set at
+        // the edge that moves the walk (Control); the OR trees here give the
+        // slot's index after this edge's launch, kept when the walk stays in
+        // the slot.
+        self.cur_oh.next = self.todo.q.val() & (!self.todo.q.val() + self.one16.val());
+        self.zx_w10.narrow.next = self.cfg_warps_per_cta.val();
         for s in 0..self._nc {
-            if self.todo.q.val().get_bit(s) & !self.sfound[s].val() {
-                self.cur.next = self.slot4[s].val();
-                self.cur_oh.next = self.slot_oh[s].val();
-                self.cur_cx.next = self.cx[s].q.val();
-                self.cur_cy.next = self.cy[s].q.val();
+            self.mul_sw[s].d.next = self.slot5[s].val();
+            self.mul_sw[s].s.next = self.zx_w10.wide.val();
+            self.pk_start.cx[s].next = self.cx[s].d.val();
+            self.pk_start.cy[s].next = self.cy[s].d.val();
+            self.pk_start.sw[s].next = self.mul_sw[s].p.val();
+            self.pk_adv.cx[s].next = self.cx[s].d.val();
+            self.pk_adv.cy[s].next = self.cy[s].d.val();
+            self.pk_adv.sw[s].next = self.mul_sw[s].p.val();
+            self.tcx[s].next = self.zero16.val();
+            self.tcy[s].next = self.zero16.val();
+            if self.cur_oh.val().get_bit(s) {
+                self.tcx[s].next = self.cx[s].d.val();
+                self.tcy[s].next = self.cy[s].d.val();
             }
         }
+        for s in self._nc..self._n16 {
+            self.tcx[s].next = self.zero16.val();
+            self.tcy[s].next = self.zero16.val();
+        }
+        for i in 0..self._ntree {
+            self.tcx[i + 16].next = self.tcx[2 * i].val() | self.tcx[2 * i + 1].val();
+            self.tcy[i + 16].next = self.tcy[2 * i].val() | self.tcy[2 * i + 1].val();
+        }
+        self.cur_cx.next = self.cc_x.q.val();
+        self.cur_cy.next = self.cc_y.q.val();
         // Warp id = slot * W + wi.
-        self.zx_c5.narrow.next = self.cur.val();
-        self.zx_w10.narrow.next = self.cfg_warps_per_cta.val();
-        self.mul_wb.d.next = self.zx_c5.wide.val();
-        self.mul_wb.s.next = self.zx_w10.wide.val();
-        self.zx_wi10.narrow.next = self.wi.q.val();
-        self.wid.next = self.mul_wb.p.val() + self.zx_wi10.wide.val();
+        self.wid.next = self.cwid.q.val();
         // Active lanes: n = min(32, T - 32*wi), 0 past the block.
         self.zx_wi12.narrow.next = self.wi.q.val();
         self.zx_t12.narrow.next = self.cfg_threads.val();
@@ -59,14 +70,8 @@ impl<
         self.nm1.next = self.n.val() - self.c1_6.val();
         self.skip0.next =
             (self.wid.val() >= self.n_warps.val()) | (self.n.val() == self.c0_6.val());
-        // Lane 0's value: base + cx*off_cx + cy*off_cy + tx0*off_tx +
+        // The lane values from base + cx*off_cx + cy*off_cy + tx0*off_tx +
         // ty0*off_ty, with tx0 = 32*(wi mod (bdx/32)) and ty0 = 32*wi / bdx.
-        self.zx_cx.narrow.next = self.cur_cx.val();
-        self.zx_cy.narrow.next = self.cur_cy.val();
-        self.mul_cx.d.next = self.zx_cx.wide.val();
-        self.mul_cx.s.next = self.t_cx.val();
-        self.mul_cy.d.next = self.zx_cy.wide.val();
-        self.mul_cy.s.next = self.t_cy.val();
         self.zx_k6.narrow.next = self.cfg_bdx_log2.val();
         self.zx_k12.narrow.next = self.cfg_bdx_log2.val();
         self.zx_k32.narrow.next = self.cfg_bdx_log2.val();
@@ -75,19 +80,15 @@ impl<
             self.amask.next =
                 (self.c1_6.val() << (self.zx_k6.wide.val() - self.c5_6.val())) - self.c1_6.val();
         }
-        self.zx_a7.narrow.next = self.wi.q.val() & self.amask.val();
-        self.mul_tx.d.next = self.zx_a7.wide.val();
-        self.mul_tx.s.next = self.t_tx.val();
-        self.mul_ty.d.next = self.t0.val() >> self.zx_k12.wide.val();
-        self.mul_ty.s.next = self.t_ty.val();
-        self.vw.next = self.t_base.val()
-            + self.mul_cx.p.val()
-            + self.mul_cy.p.val()
-            + (self.mul_tx.p.val() << self.c5_32.val())
-            + self.mul_ty.p.val();
-        self.lanes.vw.next = self.vw.val();
+        self.lanes.base.next = self.t_base.val();
+        self.lanes.off_cx.next = self.t_cx.val();
+        self.lanes.off_cy.next = self.t_cy.val();
         self.lanes.off_tx.next = self.t_tx.val();
         self.lanes.off_ty.next = self.t_ty.val();
+        self.lanes.cx.next = self.cur_cx.val();
+        self.lanes.cy.next = self.cur_cy.val();
+        self.lanes.a.next = self.wi.q.val() & self.amask.val();
+        self.lanes.ty0.next = self.t0.val() >> self.zx_k12.wide.val();
         self.lanes.k.next = self.cfg_bdx_log2.val();
 
         // ---- The warp's guard mask G[w] (0 until written since reset; a warp
