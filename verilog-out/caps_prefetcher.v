@@ -1528,7 +1528,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .o_valid(pfq__o_valid),
         .o_data(pfq__o_data)
     );
-    caps_prefetcher__mul_l mul_l(
+    caps_prefetcher__mul_g__sum mul_l(
         .d(mul_l__d),
         .s(mul_l__s),
         .b(mul_l__b),
@@ -7105,129 +7105,31 @@ module caps_prefetcher__mul_g(d,s,b,p);
     input wire  [31:0] b;
     output reg  [31:0] p;
 
-    // Constant declarations
-    localparam  sh__0 = 32'h0;
-    localparam  sh__1 = 32'h1;
-    localparam  sh__2 = 32'h2;
-    localparam  sh__3 = 32'h3;
-    localparam  sh__4 = 32'h4;
-    localparam  sh__5 = 32'h5;
-    localparam  sh__6 = 32'h6;
-    localparam  one_sh = 32'h1;
-    localparam  zero_a = 32'h0;
-    localparam  one_a = 32'h1;
+    // Stub signals
+    reg  [6:0] sum__d;
+    reg  [31:0] sum__s;
+    reg  [31:0] sum__b;
+    wire  [31:0] sum__so;
+    wire  [31:0] sum__co;
 
-    // Local signals
-    reg  [31:0] t__0;
-    reg  [31:0] t__1;
-    reg  [31:0] t__2;
-    reg  [31:0] t__3;
-    reg  [31:0] t__4;
-    reg  [31:0] t__5;
-    reg  [31:0] t__6;
-    reg  [31:0] ss__0;
-    reg  [31:0] ss__1;
-    reg  [31:0] ss__2;
-    reg  [31:0] ss__3;
-    reg  [31:0] ss__4;
-    reg  [31:0] ss__5;
-    reg  [31:0] ss__6;
-    reg  [31:0] ss__7;
-    reg  [31:0] cc__0;
-    reg  [31:0] cc__1;
-    reg  [31:0] cc__2;
-    reg  [31:0] cc__3;
-    reg  [31:0] cc__4;
-    reg  [31:0] cc__5;
-    reg  [31:0] cc__6;
-    reg  [31:0] cc__7;
+    // Sub module instances
+    caps_prefetcher__mul_g__sum sum(
+        .d(sum__d),
+        .s(sum__s),
+        .b(sum__b),
+        .so(sum__so),
+        .co(sum__co)
+    );
 
     // Update code
-    always @(*) begin
-        if (d[0]) begin
-            t__0 = s << sh__0;
-        end
-        else begin
-            t__0 = zero_a;
-        end
-    end
-    always @(*) begin
-        if (d[1]) begin
-            t__1 = s << sh__1;
-        end
-        else begin
-            t__1 = zero_a;
-        end
-    end
-    always @(*) begin
-        if (d[2]) begin
-            t__2 = s << sh__2;
-        end
-        else begin
-            t__2 = zero_a;
-        end
-    end
-    always @(*) begin
-        if (d[3]) begin
-            t__3 = s << sh__3;
-        end
-        else begin
-            t__3 = zero_a;
-        end
-    end
-    always @(*) begin
-        if (d[4]) begin
-            t__4 = s << sh__4;
-        end
-        else begin
-            t__4 = zero_a;
-        end
-    end
-    always @(*) begin
-        if (d[5]) begin
-            t__5 = s << sh__5;
-        end
-        else begin
-            t__5 = zero_a;
-        end
-    end
-    always @(*) begin
-        cc__0 = zero_a;
-        if (d[6]) begin
-            cc__0 = one_a;
-        end
-    end
-    always @(*) begin
-        if (d[6]) begin
-            t__6 = ~(s << sh__6);
-        end
-        else begin
-            t__6 = zero_a;
-        end
-    end
-    always @(*) ss__0 = b;
-    always @(*) ss__1 = ss__0 ^ cc__0 ^ t__0;
-    always @(*) cc__1 = ((ss__0 & cc__0) | (ss__0 & t__0) | (cc__0 & t__0)) << one_sh;
-    always @(*) ss__2 = ss__1 ^ cc__1 ^ t__1;
-    always @(*) cc__2 = ((ss__1 & cc__1) | (ss__1 & t__1) | (cc__1 & t__1)) << one_sh;
-    always @(*) ss__3 = ss__2 ^ cc__2 ^ t__2;
-    always @(*) cc__3 = ((ss__2 & cc__2) | (ss__2 & t__2) | (cc__2 & t__2)) << one_sh;
-    always @(*) ss__4 = ss__3 ^ cc__3 ^ t__3;
-    always @(*) cc__4 = ((ss__3 & cc__3) | (ss__3 & t__3) | (cc__3 & t__3)) << one_sh;
-    always @(*) ss__5 = ss__4 ^ cc__4 ^ t__4;
-    always @(*) cc__5 = ((ss__4 & cc__4) | (ss__4 & t__4) | (cc__4 & t__4)) << one_sh;
-    always @(*) ss__6 = ss__5 ^ cc__5 ^ t__5;
-    always @(*) cc__6 = ((ss__5 & cc__5) | (ss__5 & t__5) | (cc__5 & t__5)) << one_sh;
-    always @(*) ss__7 = ss__6 ^ cc__6 ^ t__6;
-    always @(*) cc__7 = ((ss__6 & cc__6) | (ss__6 & t__6) | (cc__6 & t__6)) << one_sh;
-    always @(*) begin
-        p = ss__0 + cc__0;
-        p = ss__7 + cc__7;
-    end
+    always @(*) sum__d = d;
+    always @(*) sum__s = s;
+    always @(*) sum__b = b;
+    always @(*) p = sum__so + sum__co;
 
 endmodule // caps_prefetcher__mul_g
 
-module caps_prefetcher__mul_l(d,s,b,so,co);
+module caps_prefetcher__mul_g__sum(d,s,b,so,co);
 
     // Module arguments
     input wire  [6:0] d;
@@ -7360,7 +7262,7 @@ module caps_prefetcher__mul_l(d,s,b,so,co);
         co = cc__7;
     end
 
-endmodule // caps_prefetcher__mul_l
+endmodule // caps_prefetcher__mul_g__sum
 
 module caps_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 

@@ -10,11 +10,8 @@ use rust_hdl::prelude::*;
 use crate::util::{konst, konsts, sigs};
 
 /// `p = b + d * s mod 2^A` for a signed `WD`-bit `d` and `A`-bit `s`
-/// and `b`: `b`, the partial products `s << j` of the set bits `j < WD-1`
-/// and, for the sign bit, `!(s << (WD-1))` with a carry-in of 1 (two's
-/// complement negation), summed by a row of carry-save adders and one
-/// carry-propagate adder (so the addend costs one carry-save level, not
-/// a second adder).
+/// and `b`: the carry-save rows of [`CsaSum`] and one carry-propagate
+/// adder (so the addend costs one carry-save level, not a second adder).
 #[derive(LogicBlock)]
 pub struct CsaMul<const WD: usize, const A: usize> {
     /// Signed warp distance.
@@ -26,36 +23,17 @@ pub struct CsaMul<const WD: usize, const A: usize> {
     /// `b + d * s` modulo `2^A`.
     pub p: Signal<Out, Bits<A>>,
 
-    sh: Vec<Constant<Bits<A>>>,
-    one_sh: Constant<Bits<A>>,
-    zero_a: Constant<Bits<A>>,
-    one_a: Constant<Bits<A>>,
-    t: Vec<Signal<Local, Bits<A>>>,
-    ss: Vec<Signal<Local, Bits<A>>>,
-    cc: Vec<Signal<Local, Bits<A>>>,
-    _wi: usize,
-    _wd: usize,
-    _wd1: usize,
+    sum: CsaSum<WD, A>,
 }
 
 impl<const WD: usize, const A: usize> Default for CsaMul<WD, A> {
     fn default() -> Self {
-        assert!(WD >= 2 && WD <= A, "warp distance needs 2..=ADDR_W bits");
         CsaMul {
             d: Default::default(),
             s: Default::default(),
             b: Default::default(),
             p: Default::default(),
-            sh: konsts::<A>(0..WD as u64),
-            one_sh: konst(1),
-            zero_a: konst(0),
-            one_a: konst(1),
-            t: sigs(WD),
-            ss: sigs(WD + 1),
-            cc: sigs(WD + 1),
-            _wi: WD - 1,
-            _wd: WD,
-            _wd1: WD + 1,
+            sum: Default::default(),
         }
     }
 }
@@ -63,43 +41,22 @@ impl<const WD: usize, const A: usize> Default for CsaMul<WD, A> {
 impl<const WD: usize, const A: usize> Logic for CsaMul<WD, A> {
     #[hdl_gen]
     fn update(&mut self) {
-        for j in 0..self._wi {
-            if self.d.val().get_bit(j) {
-                self.t[j].next = self.s.val() << self.sh[j].val();
-            } else {
-                self.t[j].next = self.zero_a.val();
-            }
-        }
-        self.cc[0].next = self.zero_a.val();
-        for j in self._wi..self._wd {
-            if self.d.val().get_bit(j) {
-                self.t[j].next = !(self.s.val() << self.sh[j].val());
-                self.cc[0].next = self.one_a.val();
-            } else {
-                self.t[j].next = self.zero_a.val();
-            }
-        }
-        self.ss[0].next = self.b.val();
-        for j in 0..self._wd {
-            self.ss[j + 1].next = self.ss[j].val() ^ self.cc[j].val() ^ self.t[j].val();
-            self.cc[j + 1].next = ((self.ss[j].val() & self.cc[j].val())
-                | (self.ss[j].val() & self.t[j].val())
-                | (self.cc[j].val() & self.t[j].val()))
-                << self.one_sh.val();
-        }
-        self.p.next = self.ss[0].val() + self.cc[0].val();
-        for j in self._wd..self._wd1 {
-            self.p.next = self.ss[j].val() + self.cc[j].val();
-        }
+        self.sum.d.next = self.d.val();
+        self.sum.s.next = self.s.val();
+        self.sum.b.next = self.b.val();
+        self.p.next = self.sum.so.val() + self.sum.co.val();
     }
 }
 
-/// [`CsaMul`] without its carry-propagate adder: `b + d * s = so + co mod
-/// 2^A` (sum and carry words of the carry-save rows), for a consumer that
-/// only compares the sum with a value: `x == so + co` needs no carry
-/// propagation (the carry into bit `i + 1` of a matching sum is
-/// `so & co | (so | co) & !x` at bit `i`, and `x ^ so ^ co` must equal those
-/// carries shifted up by one).
+/// `b + d * s = so + co mod 2^A` for a signed `WD`-bit `d` and `A`-bit `s`
+/// and `b` ([`CsaMul`] without its carry-propagate adder): `b`, the
+/// partial products `s << j` of the set bits `j < WD-1` and, for the sign
+/// bit, `!(s << (WD-1))` with a carry-in of 1 (two's complement negation),
+/// summed by a row of carry-save adders into a sum and a carry word. A
+/// consumer that only compares the sum with a value needs no adder:
+/// `x == so + co` needs no carry propagation (the carry into bit `i + 1` of
+/// a matching sum is `so & co | (so | co) & !x` at bit `i`, and
+/// `x ^ so ^ co` must equal those carries shifted up by one).
 #[derive(LogicBlock)]
 pub struct CsaSum<const WD: usize, const A: usize> {
     /// Signed warp distance.
