@@ -1716,7 +1716,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__7(sel_scp__v__7),
         .o(sel_scp__o)
     );
-    caps_prefetcher__sel_sc sel_sc(
+    caps_prefetcher__cols__r_cnt sel_sc(
         .hit__0(sel_sc__hit__0),
         .hit__1(sel_sc__hit__1),
         .hit__2(sel_sc__hit__2),
@@ -4632,8 +4632,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  valid__clock;
     reg  valid__reset;
     reg  pc__clock;
-    reg  [2:0] pc__r_addr;
-    wire  [31:0] pc__r_data;
     reg  pc__w_en;
     reg  [2:0] pc__w_addr;
     reg  [31:0] pc__w_data;
@@ -4648,8 +4646,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  lead__clock;
     reg  [2:0] lead__r_addr;
     wire  [5:0] lead__r_data;
-    reg  [2:0] lead__r2_addr;
-    wire  [5:0] lead__r2_data;
     reg  lead__w_en;
     reg  [2:0] lead__w_addr;
     reg  [5:0] lead__w_data;
@@ -4664,8 +4660,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  cnt__clock;
     reg  [2:0] cnt__r_addr;
     wire  [2:0] cnt__r_data;
-    reg  [2:0] cnt__r2_addr;
-    wire  [2:0] cnt__r2_data;
     reg  cnt__w_en;
     reg  [2:0] cnt__w_addr;
     reg  [2:0] cnt__w_data;
@@ -4680,41 +4674,200 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  base0__clock;
     reg  [2:0] base0__r_addr;
     wire  [31:0] base0__r_data;
-    reg  [2:0] base0__r2_addr;
-    wire  [31:0] base0__r2_data;
     reg  base0__w_en;
     reg  [2:0] base0__w_addr;
     reg  [31:0] base0__w_data;
+    wire  [31:0] base0__taps__0;
+    wire  [31:0] base0__taps__1;
+    wire  [31:0] base0__taps__2;
+    wire  [31:0] base0__taps__3;
+    wire  [31:0] base0__taps__4;
+    wire  [31:0] base0__taps__5;
+    wire  [31:0] base0__taps__6;
+    wire  [31:0] base0__taps__7;
     reg  base1__clock;
     reg  [2:0] base1__r_addr;
     wire  [31:0] base1__r_data;
-    reg  [2:0] base1__r2_addr;
-    wire  [31:0] base1__r2_data;
     reg  base1__w_en;
     reg  [2:0] base1__w_addr;
     reg  [31:0] base1__w_data;
+    wire  [31:0] base1__taps__0;
+    wire  [31:0] base1__taps__1;
+    wire  [31:0] base1__taps__2;
+    wire  [31:0] base1__taps__3;
+    wire  [31:0] base1__taps__4;
+    wire  [31:0] base1__taps__5;
+    wire  [31:0] base1__taps__6;
+    wire  [31:0] base1__taps__7;
     reg  base2__clock;
     reg  [2:0] base2__r_addr;
     wire  [31:0] base2__r_data;
-    reg  [2:0] base2__r2_addr;
-    wire  [31:0] base2__r2_data;
     reg  base2__w_en;
     reg  [2:0] base2__w_addr;
     reg  [31:0] base2__w_data;
+    wire  [31:0] base2__taps__0;
+    wire  [31:0] base2__taps__1;
+    wire  [31:0] base2__taps__2;
+    wire  [31:0] base2__taps__3;
+    wire  [31:0] base2__taps__4;
+    wire  [31:0] base2__taps__5;
+    wire  [31:0] base2__taps__6;
+    wire  [31:0] base2__taps__7;
     reg  base3__clock;
     reg  [2:0] base3__r_addr;
     wire  [31:0] base3__r_data;
-    reg  [2:0] base3__r2_addr;
-    wire  [31:0] base3__r2_data;
     reg  base3__w_en;
     reg  [2:0] base3__w_addr;
     reg  [31:0] base3__w_data;
+    wire  [31:0] base3__taps__0;
+    wire  [31:0] base3__taps__1;
+    wire  [31:0] base3__taps__2;
+    wire  [31:0] base3__taps__3;
+    wire  [31:0] base3__taps__4;
+    wire  [31:0] base3__taps__5;
+    wire  [31:0] base3__taps__6;
+    wire  [31:0] base3__taps__7;
     reg  rank__clock;
     reg  [2:0] rank__r_addr;
     wire  [1:0] rank__r_data;
     reg  rank__w_en;
     reg  [2:0] rank__w_addr;
     reg  [1:0] rank__w_data;
+    reg  r_pc__hit__0;
+    reg  r_pc__hit__1;
+    reg  r_pc__hit__2;
+    reg  r_pc__hit__3;
+    reg  r_pc__hit__4;
+    reg  r_pc__hit__5;
+    reg  r_pc__hit__6;
+    reg  r_pc__hit__7;
+    reg  [31:0] r_pc__v__0;
+    reg  [31:0] r_pc__v__1;
+    reg  [31:0] r_pc__v__2;
+    reg  [31:0] r_pc__v__3;
+    reg  [31:0] r_pc__v__4;
+    reg  [31:0] r_pc__v__5;
+    reg  [31:0] r_pc__v__6;
+    reg  [31:0] r_pc__v__7;
+    wire  [31:0] r_pc__o;
+    reg  r_lead__hit__0;
+    reg  r_lead__hit__1;
+    reg  r_lead__hit__2;
+    reg  r_lead__hit__3;
+    reg  r_lead__hit__4;
+    reg  r_lead__hit__5;
+    reg  r_lead__hit__6;
+    reg  r_lead__hit__7;
+    reg  [5:0] r_lead__v__0;
+    reg  [5:0] r_lead__v__1;
+    reg  [5:0] r_lead__v__2;
+    reg  [5:0] r_lead__v__3;
+    reg  [5:0] r_lead__v__4;
+    reg  [5:0] r_lead__v__5;
+    reg  [5:0] r_lead__v__6;
+    reg  [5:0] r_lead__v__7;
+    wire  [5:0] r_lead__o;
+    reg  r_cnt__hit__0;
+    reg  r_cnt__hit__1;
+    reg  r_cnt__hit__2;
+    reg  r_cnt__hit__3;
+    reg  r_cnt__hit__4;
+    reg  r_cnt__hit__5;
+    reg  r_cnt__hit__6;
+    reg  r_cnt__hit__7;
+    reg  [2:0] r_cnt__v__0;
+    reg  [2:0] r_cnt__v__1;
+    reg  [2:0] r_cnt__v__2;
+    reg  [2:0] r_cnt__v__3;
+    reg  [2:0] r_cnt__v__4;
+    reg  [2:0] r_cnt__v__5;
+    reg  [2:0] r_cnt__v__6;
+    reg  [2:0] r_cnt__v__7;
+    wire  [2:0] r_cnt__o;
+    reg  r_b0__hit__0;
+    reg  r_b0__hit__1;
+    reg  r_b0__hit__2;
+    reg  r_b0__hit__3;
+    reg  r_b0__hit__4;
+    reg  r_b0__hit__5;
+    reg  r_b0__hit__6;
+    reg  r_b0__hit__7;
+    reg  [31:0] r_b0__v__0;
+    reg  [31:0] r_b0__v__1;
+    reg  [31:0] r_b0__v__2;
+    reg  [31:0] r_b0__v__3;
+    reg  [31:0] r_b0__v__4;
+    reg  [31:0] r_b0__v__5;
+    reg  [31:0] r_b0__v__6;
+    reg  [31:0] r_b0__v__7;
+    wire  [31:0] r_b0__o;
+    reg  r_b1__hit__0;
+    reg  r_b1__hit__1;
+    reg  r_b1__hit__2;
+    reg  r_b1__hit__3;
+    reg  r_b1__hit__4;
+    reg  r_b1__hit__5;
+    reg  r_b1__hit__6;
+    reg  r_b1__hit__7;
+    reg  [31:0] r_b1__v__0;
+    reg  [31:0] r_b1__v__1;
+    reg  [31:0] r_b1__v__2;
+    reg  [31:0] r_b1__v__3;
+    reg  [31:0] r_b1__v__4;
+    reg  [31:0] r_b1__v__5;
+    reg  [31:0] r_b1__v__6;
+    reg  [31:0] r_b1__v__7;
+    wire  [31:0] r_b1__o;
+    reg  r_b2__hit__0;
+    reg  r_b2__hit__1;
+    reg  r_b2__hit__2;
+    reg  r_b2__hit__3;
+    reg  r_b2__hit__4;
+    reg  r_b2__hit__5;
+    reg  r_b2__hit__6;
+    reg  r_b2__hit__7;
+    reg  [31:0] r_b2__v__0;
+    reg  [31:0] r_b2__v__1;
+    reg  [31:0] r_b2__v__2;
+    reg  [31:0] r_b2__v__3;
+    reg  [31:0] r_b2__v__4;
+    reg  [31:0] r_b2__v__5;
+    reg  [31:0] r_b2__v__6;
+    reg  [31:0] r_b2__v__7;
+    wire  [31:0] r_b2__o;
+    reg  r_b3__hit__0;
+    reg  r_b3__hit__1;
+    reg  r_b3__hit__2;
+    reg  r_b3__hit__3;
+    reg  r_b3__hit__4;
+    reg  r_b3__hit__5;
+    reg  r_b3__hit__6;
+    reg  r_b3__hit__7;
+    reg  [31:0] r_b3__v__0;
+    reg  [31:0] r_b3__v__1;
+    reg  [31:0] r_b3__v__2;
+    reg  [31:0] r_b3__v__3;
+    reg  [31:0] r_b3__v__4;
+    reg  [31:0] r_b3__v__5;
+    reg  [31:0] r_b3__v__6;
+    reg  [31:0] r_b3__v__7;
+    wire  [31:0] r_b3__o;
+    reg  [31:0] sub__0__x;
+    reg  [31:0] sub__0__y;
+    wire  sub__0__ci;
+    wire  [31:0] sub__0__s;
+    reg  [31:0] sub__1__x;
+    reg  [31:0] sub__1__y;
+    wire  sub__1__ci;
+    wire  [31:0] sub__1__s;
+    reg  [31:0] sub__2__x;
+    reg  [31:0] sub__2__y;
+    wire  sub__2__ci;
+    wire  [31:0] sub__2__s;
+    reg  [31:0] sub__3__x;
+    reg  [31:0] sub__3__y;
+    wire  sub__3__ci;
+    wire  [31:0] sub__3__s;
     reg  pack_hit__bits__0;
     reg  pack_hit__bits__1;
     reg  pack_hit__bits__2;
@@ -4770,6 +4923,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     wire  [6:0] zx_lead__wide;
 
     // Local signals
+    reg  [7:0] l_q;
     reg  w_pceq;
     reg  w_leadne;
     reg  [7:0] v_w;
@@ -4783,8 +4937,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     );
     caps_prefetcher__cols__pc pc(
         .clock(pc__clock),
-        .r_addr(pc__r_addr),
-        .r_data(pc__r_data),
         .w_en(pc__w_en),
         .w_addr(pc__w_addr),
         .w_data(pc__w_data),
@@ -4801,8 +4953,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .clock(lead__clock),
         .r_addr(lead__r_addr),
         .r_data(lead__r_data),
-        .r2_addr(lead__r2_addr),
-        .r2_data(lead__r2_data),
         .w_en(lead__w_en),
         .w_addr(lead__w_addr),
         .w_data(lead__w_data),
@@ -4819,8 +4969,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .clock(cnt__clock),
         .r_addr(cnt__r_addr),
         .r_data(cnt__r_data),
-        .r2_addr(cnt__r2_addr),
-        .r2_data(cnt__r2_data),
         .w_en(cnt__w_en),
         .w_addr(cnt__w_addr),
         .w_data(cnt__w_data),
@@ -4837,41 +4985,65 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .clock(base0__clock),
         .r_addr(base0__r_addr),
         .r_data(base0__r_data),
-        .r2_addr(base0__r2_addr),
-        .r2_data(base0__r2_data),
         .w_en(base0__w_en),
         .w_addr(base0__w_addr),
-        .w_data(base0__w_data)
+        .w_data(base0__w_data),
+        .taps__0(base0__taps__0),
+        .taps__1(base0__taps__1),
+        .taps__2(base0__taps__2),
+        .taps__3(base0__taps__3),
+        .taps__4(base0__taps__4),
+        .taps__5(base0__taps__5),
+        .taps__6(base0__taps__6),
+        .taps__7(base0__taps__7)
     );
     caps_prefetcher__cols__base0 base1(
         .clock(base1__clock),
         .r_addr(base1__r_addr),
         .r_data(base1__r_data),
-        .r2_addr(base1__r2_addr),
-        .r2_data(base1__r2_data),
         .w_en(base1__w_en),
         .w_addr(base1__w_addr),
-        .w_data(base1__w_data)
+        .w_data(base1__w_data),
+        .taps__0(base1__taps__0),
+        .taps__1(base1__taps__1),
+        .taps__2(base1__taps__2),
+        .taps__3(base1__taps__3),
+        .taps__4(base1__taps__4),
+        .taps__5(base1__taps__5),
+        .taps__6(base1__taps__6),
+        .taps__7(base1__taps__7)
     );
     caps_prefetcher__cols__base0 base2(
         .clock(base2__clock),
         .r_addr(base2__r_addr),
         .r_data(base2__r_data),
-        .r2_addr(base2__r2_addr),
-        .r2_data(base2__r2_data),
         .w_en(base2__w_en),
         .w_addr(base2__w_addr),
-        .w_data(base2__w_data)
+        .w_data(base2__w_data),
+        .taps__0(base2__taps__0),
+        .taps__1(base2__taps__1),
+        .taps__2(base2__taps__2),
+        .taps__3(base2__taps__3),
+        .taps__4(base2__taps__4),
+        .taps__5(base2__taps__5),
+        .taps__6(base2__taps__6),
+        .taps__7(base2__taps__7)
     );
     caps_prefetcher__cols__base0 base3(
         .clock(base3__clock),
         .r_addr(base3__r_addr),
         .r_data(base3__r_data),
-        .r2_addr(base3__r2_addr),
-        .r2_data(base3__r2_data),
         .w_en(base3__w_en),
         .w_addr(base3__w_addr),
-        .w_data(base3__w_data)
+        .w_data(base3__w_data),
+        .taps__0(base3__taps__0),
+        .taps__1(base3__taps__1),
+        .taps__2(base3__taps__2),
+        .taps__3(base3__taps__3),
+        .taps__4(base3__taps__4),
+        .taps__5(base3__taps__5),
+        .taps__6(base3__taps__6),
+        .taps__7(base3__taps__7)
     );
     caps_prefetcher__cols__rank rank(
         .clock(rank__clock),
@@ -4880,6 +5052,163 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .w_en(rank__w_en),
         .w_addr(rank__w_addr),
         .w_data(rank__w_data)
+    );
+    caps_prefetcher__cols__r_b0 r_pc(
+        .hit__0(r_pc__hit__0),
+        .hit__1(r_pc__hit__1),
+        .hit__2(r_pc__hit__2),
+        .hit__3(r_pc__hit__3),
+        .hit__4(r_pc__hit__4),
+        .hit__5(r_pc__hit__5),
+        .hit__6(r_pc__hit__6),
+        .hit__7(r_pc__hit__7),
+        .v__0(r_pc__v__0),
+        .v__1(r_pc__v__1),
+        .v__2(r_pc__v__2),
+        .v__3(r_pc__v__3),
+        .v__4(r_pc__v__4),
+        .v__5(r_pc__v__5),
+        .v__6(r_pc__v__6),
+        .v__7(r_pc__v__7),
+        .o(r_pc__o)
+    );
+    caps_prefetcher__cols__r_lead r_lead(
+        .hit__0(r_lead__hit__0),
+        .hit__1(r_lead__hit__1),
+        .hit__2(r_lead__hit__2),
+        .hit__3(r_lead__hit__3),
+        .hit__4(r_lead__hit__4),
+        .hit__5(r_lead__hit__5),
+        .hit__6(r_lead__hit__6),
+        .hit__7(r_lead__hit__7),
+        .v__0(r_lead__v__0),
+        .v__1(r_lead__v__1),
+        .v__2(r_lead__v__2),
+        .v__3(r_lead__v__3),
+        .v__4(r_lead__v__4),
+        .v__5(r_lead__v__5),
+        .v__6(r_lead__v__6),
+        .v__7(r_lead__v__7),
+        .o(r_lead__o)
+    );
+    caps_prefetcher__cols__r_cnt r_cnt(
+        .hit__0(r_cnt__hit__0),
+        .hit__1(r_cnt__hit__1),
+        .hit__2(r_cnt__hit__2),
+        .hit__3(r_cnt__hit__3),
+        .hit__4(r_cnt__hit__4),
+        .hit__5(r_cnt__hit__5),
+        .hit__6(r_cnt__hit__6),
+        .hit__7(r_cnt__hit__7),
+        .v__0(r_cnt__v__0),
+        .v__1(r_cnt__v__1),
+        .v__2(r_cnt__v__2),
+        .v__3(r_cnt__v__3),
+        .v__4(r_cnt__v__4),
+        .v__5(r_cnt__v__5),
+        .v__6(r_cnt__v__6),
+        .v__7(r_cnt__v__7),
+        .o(r_cnt__o)
+    );
+    caps_prefetcher__cols__r_b0 r_b0(
+        .hit__0(r_b0__hit__0),
+        .hit__1(r_b0__hit__1),
+        .hit__2(r_b0__hit__2),
+        .hit__3(r_b0__hit__3),
+        .hit__4(r_b0__hit__4),
+        .hit__5(r_b0__hit__5),
+        .hit__6(r_b0__hit__6),
+        .hit__7(r_b0__hit__7),
+        .v__0(r_b0__v__0),
+        .v__1(r_b0__v__1),
+        .v__2(r_b0__v__2),
+        .v__3(r_b0__v__3),
+        .v__4(r_b0__v__4),
+        .v__5(r_b0__v__5),
+        .v__6(r_b0__v__6),
+        .v__7(r_b0__v__7),
+        .o(r_b0__o)
+    );
+    caps_prefetcher__cols__r_b0 r_b1(
+        .hit__0(r_b1__hit__0),
+        .hit__1(r_b1__hit__1),
+        .hit__2(r_b1__hit__2),
+        .hit__3(r_b1__hit__3),
+        .hit__4(r_b1__hit__4),
+        .hit__5(r_b1__hit__5),
+        .hit__6(r_b1__hit__6),
+        .hit__7(r_b1__hit__7),
+        .v__0(r_b1__v__0),
+        .v__1(r_b1__v__1),
+        .v__2(r_b1__v__2),
+        .v__3(r_b1__v__3),
+        .v__4(r_b1__v__4),
+        .v__5(r_b1__v__5),
+        .v__6(r_b1__v__6),
+        .v__7(r_b1__v__7),
+        .o(r_b1__o)
+    );
+    caps_prefetcher__cols__r_b0 r_b2(
+        .hit__0(r_b2__hit__0),
+        .hit__1(r_b2__hit__1),
+        .hit__2(r_b2__hit__2),
+        .hit__3(r_b2__hit__3),
+        .hit__4(r_b2__hit__4),
+        .hit__5(r_b2__hit__5),
+        .hit__6(r_b2__hit__6),
+        .hit__7(r_b2__hit__7),
+        .v__0(r_b2__v__0),
+        .v__1(r_b2__v__1),
+        .v__2(r_b2__v__2),
+        .v__3(r_b2__v__3),
+        .v__4(r_b2__v__4),
+        .v__5(r_b2__v__5),
+        .v__6(r_b2__v__6),
+        .v__7(r_b2__v__7),
+        .o(r_b2__o)
+    );
+    caps_prefetcher__cols__r_b0 r_b3(
+        .hit__0(r_b3__hit__0),
+        .hit__1(r_b3__hit__1),
+        .hit__2(r_b3__hit__2),
+        .hit__3(r_b3__hit__3),
+        .hit__4(r_b3__hit__4),
+        .hit__5(r_b3__hit__5),
+        .hit__6(r_b3__hit__6),
+        .hit__7(r_b3__hit__7),
+        .v__0(r_b3__v__0),
+        .v__1(r_b3__v__1),
+        .v__2(r_b3__v__2),
+        .v__3(r_b3__v__3),
+        .v__4(r_b3__v__4),
+        .v__5(r_b3__v__5),
+        .v__6(r_b3__v__6),
+        .v__7(r_b3__v__7),
+        .o(r_b3__o)
+    );
+    caps_prefetcher__cols__sub sub__0(
+        .x(sub__0__x),
+        .y(sub__0__y),
+        .ci(sub__0__ci),
+        .s(sub__0__s)
+    );
+    caps_prefetcher__cols__sub sub__1(
+        .x(sub__1__x),
+        .y(sub__1__y),
+        .ci(sub__1__ci),
+        .s(sub__1__s)
+    );
+    caps_prefetcher__cols__sub sub__2(
+        .x(sub__2__x),
+        .y(sub__2__y),
+        .ci(sub__2__ci),
+        .s(sub__2__s)
+    );
+    caps_prefetcher__cols__sub sub__3(
+        .x(sub__3__x),
+        .y(sub__3__y),
+        .ci(sub__3__ci),
+        .s(sub__3__s)
     );
     caps_prefetcher__cols__pack_cand pack_hit(
         .bits__0(pack_hit__bits__0),
@@ -4964,16 +5293,122 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) base2__clock = clock;
     always @(*) base3__clock = clock;
     always @(*) rank__clock = clock;
-    always @(*) pc__r_addr = l_slot;
-    always @(*) lead__r_addr = l_slot;
-    always @(*) cnt__r_addr = l_slot;
-    always @(*) base0__r_addr = l_slot;
-    always @(*) base1__r_addr = l_slot;
-    always @(*) base2__r_addr = l_slot;
-    always @(*) base3__r_addr = l_slot;
     always @(*) rank__r_addr = l_slot;
-    always @(*) l_ev = |(valid__q & l_onehot) & ~l_cleared;
-    always @(*) l_hit = |(valid__q & l_onehot) & ~l_cleared & (pc__r_data == l_pc);
+    always @(*) l_q = valid__q & l_onehot;
+    always @(*) r_pc__hit__0 = l_q[0];
+    always @(*) r_lead__hit__0 = l_q[0];
+    always @(*) r_cnt__hit__0 = l_q[0];
+    always @(*) r_b0__hit__0 = l_q[0];
+    always @(*) r_b1__hit__0 = l_q[0];
+    always @(*) r_b2__hit__0 = l_q[0];
+    always @(*) r_b3__hit__0 = l_q[0];
+    always @(*) r_pc__v__0 = pc__taps__0;
+    always @(*) r_lead__v__0 = lead__taps__0;
+    always @(*) r_cnt__v__0 = cnt__taps__0;
+    always @(*) r_b0__v__0 = base0__taps__0;
+    always @(*) r_b1__v__0 = base1__taps__0;
+    always @(*) r_b2__v__0 = base2__taps__0;
+    always @(*) r_b3__v__0 = base3__taps__0;
+    always @(*) r_pc__hit__1 = l_q[1];
+    always @(*) r_lead__hit__1 = l_q[1];
+    always @(*) r_cnt__hit__1 = l_q[1];
+    always @(*) r_b0__hit__1 = l_q[1];
+    always @(*) r_b1__hit__1 = l_q[1];
+    always @(*) r_b2__hit__1 = l_q[1];
+    always @(*) r_b3__hit__1 = l_q[1];
+    always @(*) r_pc__v__1 = pc__taps__1;
+    always @(*) r_lead__v__1 = lead__taps__1;
+    always @(*) r_cnt__v__1 = cnt__taps__1;
+    always @(*) r_b0__v__1 = base0__taps__1;
+    always @(*) r_b1__v__1 = base1__taps__1;
+    always @(*) r_b2__v__1 = base2__taps__1;
+    always @(*) r_b3__v__1 = base3__taps__1;
+    always @(*) r_pc__hit__2 = l_q[2];
+    always @(*) r_lead__hit__2 = l_q[2];
+    always @(*) r_cnt__hit__2 = l_q[2];
+    always @(*) r_b0__hit__2 = l_q[2];
+    always @(*) r_b1__hit__2 = l_q[2];
+    always @(*) r_b2__hit__2 = l_q[2];
+    always @(*) r_b3__hit__2 = l_q[2];
+    always @(*) r_pc__v__2 = pc__taps__2;
+    always @(*) r_lead__v__2 = lead__taps__2;
+    always @(*) r_cnt__v__2 = cnt__taps__2;
+    always @(*) r_b0__v__2 = base0__taps__2;
+    always @(*) r_b1__v__2 = base1__taps__2;
+    always @(*) r_b2__v__2 = base2__taps__2;
+    always @(*) r_b3__v__2 = base3__taps__2;
+    always @(*) r_pc__hit__3 = l_q[3];
+    always @(*) r_lead__hit__3 = l_q[3];
+    always @(*) r_cnt__hit__3 = l_q[3];
+    always @(*) r_b0__hit__3 = l_q[3];
+    always @(*) r_b1__hit__3 = l_q[3];
+    always @(*) r_b2__hit__3 = l_q[3];
+    always @(*) r_b3__hit__3 = l_q[3];
+    always @(*) r_pc__v__3 = pc__taps__3;
+    always @(*) r_lead__v__3 = lead__taps__3;
+    always @(*) r_cnt__v__3 = cnt__taps__3;
+    always @(*) r_b0__v__3 = base0__taps__3;
+    always @(*) r_b1__v__3 = base1__taps__3;
+    always @(*) r_b2__v__3 = base2__taps__3;
+    always @(*) r_b3__v__3 = base3__taps__3;
+    always @(*) r_pc__hit__4 = l_q[4];
+    always @(*) r_lead__hit__4 = l_q[4];
+    always @(*) r_cnt__hit__4 = l_q[4];
+    always @(*) r_b0__hit__4 = l_q[4];
+    always @(*) r_b1__hit__4 = l_q[4];
+    always @(*) r_b2__hit__4 = l_q[4];
+    always @(*) r_b3__hit__4 = l_q[4];
+    always @(*) r_pc__v__4 = pc__taps__4;
+    always @(*) r_lead__v__4 = lead__taps__4;
+    always @(*) r_cnt__v__4 = cnt__taps__4;
+    always @(*) r_b0__v__4 = base0__taps__4;
+    always @(*) r_b1__v__4 = base1__taps__4;
+    always @(*) r_b2__v__4 = base2__taps__4;
+    always @(*) r_b3__v__4 = base3__taps__4;
+    always @(*) r_pc__hit__5 = l_q[5];
+    always @(*) r_lead__hit__5 = l_q[5];
+    always @(*) r_cnt__hit__5 = l_q[5];
+    always @(*) r_b0__hit__5 = l_q[5];
+    always @(*) r_b1__hit__5 = l_q[5];
+    always @(*) r_b2__hit__5 = l_q[5];
+    always @(*) r_b3__hit__5 = l_q[5];
+    always @(*) r_pc__v__5 = pc__taps__5;
+    always @(*) r_lead__v__5 = lead__taps__5;
+    always @(*) r_cnt__v__5 = cnt__taps__5;
+    always @(*) r_b0__v__5 = base0__taps__5;
+    always @(*) r_b1__v__5 = base1__taps__5;
+    always @(*) r_b2__v__5 = base2__taps__5;
+    always @(*) r_b3__v__5 = base3__taps__5;
+    always @(*) r_pc__hit__6 = l_q[6];
+    always @(*) r_lead__hit__6 = l_q[6];
+    always @(*) r_cnt__hit__6 = l_q[6];
+    always @(*) r_b0__hit__6 = l_q[6];
+    always @(*) r_b1__hit__6 = l_q[6];
+    always @(*) r_b2__hit__6 = l_q[6];
+    always @(*) r_b3__hit__6 = l_q[6];
+    always @(*) r_pc__v__6 = pc__taps__6;
+    always @(*) r_lead__v__6 = lead__taps__6;
+    always @(*) r_cnt__v__6 = cnt__taps__6;
+    always @(*) r_b0__v__6 = base0__taps__6;
+    always @(*) r_b1__v__6 = base1__taps__6;
+    always @(*) r_b2__v__6 = base2__taps__6;
+    always @(*) r_b3__v__6 = base3__taps__6;
+    always @(*) r_pc__hit__7 = l_q[7];
+    always @(*) r_lead__hit__7 = l_q[7];
+    always @(*) r_cnt__hit__7 = l_q[7];
+    always @(*) r_b0__hit__7 = l_q[7];
+    always @(*) r_b1__hit__7 = l_q[7];
+    always @(*) r_b2__hit__7 = l_q[7];
+    always @(*) r_b3__hit__7 = l_q[7];
+    always @(*) r_pc__v__7 = pc__taps__7;
+    always @(*) r_lead__v__7 = lead__taps__7;
+    always @(*) r_cnt__v__7 = cnt__taps__7;
+    always @(*) r_b0__v__7 = base0__taps__7;
+    always @(*) r_b1__v__7 = base1__taps__7;
+    always @(*) r_b2__v__7 = base2__taps__7;
+    always @(*) r_b3__v__7 = base3__taps__7;
+    always @(*) l_ev = |l_q & ~l_cleared;
+    always @(*) l_hit = |l_q & ~l_cleared & (r_pc__o == l_pc);
     always @(*) l_rank = rank__r_data;
     always @(*) gm_pc__clock = clock;
     always @(*) gm_pc__reset = reset;
@@ -5129,18 +5564,18 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) gm_lead__d = pack_mlead__word;
     always @(*) g_hit = pack_hit__word;
     always @(*) g_cand = pack_cand__word;
-    always @(*) lead__r2_addr = g_slot;
-    always @(*) cnt__r2_addr = g_slot;
-    always @(*) base0__r2_addr = g_slot;
-    always @(*) base1__r2_addr = g_slot;
-    always @(*) base2__r2_addr = g_slot;
-    always @(*) base3__r2_addr = g_slot;
-    always @(*) gs_lead = lead__r2_data;
-    always @(*) gs_n = cnt__r2_data;
-    always @(*) gs_base0 = base0__r2_data;
-    always @(*) gs_base1 = base1__r2_data;
-    always @(*) gs_base2 = base2__r2_data;
-    always @(*) gs_base3 = base3__r2_data;
+    always @(*) lead__r_addr = g_slot;
+    always @(*) cnt__r_addr = g_slot;
+    always @(*) base0__r_addr = g_slot;
+    always @(*) base1__r_addr = g_slot;
+    always @(*) base2__r_addr = g_slot;
+    always @(*) base3__r_addr = g_slot;
+    always @(*) gs_lead = lead__r_data;
+    always @(*) gs_n = cnt__r_data;
+    always @(*) gs_base0 = base0__r_data;
+    always @(*) gs_base1 = base1__r_data;
+    always @(*) gs_base2 = base2__r_data;
+    always @(*) gs_base3 = base3__r_data;
     always @(*) pc__w_en = wr;
     always @(*) lead__w_en = wr;
     always @(*) cnt__w_en = wr;
@@ -5178,15 +5613,27 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     end
     always @(*) valid__d = v_w & ~clear_mask;
     always @(*) zx_w__narrow = l_warp;
-    always @(*) zx_lead__narrow = lead__r_data;
+    always @(*) zx_lead__narrow = r_lead__o;
     always @(*) l_delta = zx_w__wide - zx_lead__wide;
-    always @(*) l_wl = l_warp == lead__r_data;
-    always @(*) l_ns = l_n3 == cnt__r_data;
-    always @(*) l_nz = l_a0 != base0__r_data;
-    always @(*) l_d0 = l_a0 - base0__r_data;
-    always @(*) l_d1 = l_a1 - base1__r_data;
-    always @(*) l_d2 = l_a2 - base2__r_data;
-    always @(*) l_d3 = l_a3 - base3__r_data;
+    always @(*) l_wl = l_warp == r_lead__o;
+    always @(*) l_ns = l_n3 == r_cnt__o;
+    always @(*) l_nz = l_a0 != r_b0__o;
+    always @(*) sub__0__x = l_a0;
+    always @(*) sub__1__x = l_a1;
+    always @(*) sub__2__x = l_a2;
+    always @(*) sub__3__x = l_a3;
+    always @(*) sub__0__y = ~r_b0__o;
+    always @(*) sub__1__y = ~r_b1__o;
+    always @(*) sub__2__y = ~r_b2__o;
+    always @(*) sub__3__y = ~r_b3__o;
+    assign sub__0__ci = 1'b1;
+    assign sub__1__ci = 1'b1;
+    assign sub__2__ci = 1'b1;
+    assign sub__3__ci = 1'b1;
+    always @(*) l_d0 = sub__0__s;
+    always @(*) l_d1 = sub__1__s;
+    always @(*) l_d2 = sub__2__s;
+    always @(*) l_d3 = sub__3__s;
     always @(*) begin
         l_eq = 1'b1;
         if (l_in1 & (l_d1 != l_d0)) begin
@@ -5207,134 +5654,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
 
 endmodule // caps_prefetcher__cols
 
-module caps_prefetcher__cols__base0(clock,r_addr,r_data,r2_addr,r2_data,w_en,w_addr,w_data);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [2:0] r_addr;
-    output reg  [31:0] r_data;
-    input wire  [2:0] r2_addr;
-    output reg  [31:0] r2_data;
-    input wire  w_en;
-    input wire  [2:0] w_addr;
-    input wire  [31:0] w_data;
-
-    // Update code (custom)
-    reg [31:0] mem [0:7];
-    always @(*) r_data = mem[r_addr];
-    always @(*) r2_data = mem[r2_addr];
-    always @(posedge clock) begin
-        if (w_en) mem[w_addr] <= w_data;
-    end
-endmodule // caps_prefetcher__cols__base0
-
-module caps_prefetcher__cols__cnt(clock,r_addr,r_data,r2_addr,r2_data,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [2:0] r_addr;
-    output reg  [2:0] r_data;
-    input wire  [2:0] r2_addr;
-    output reg  [2:0] r2_data;
-    input wire  w_en;
-    input wire  [2:0] w_addr;
-    input wire  [2:0] w_data;
-    output reg  [2:0] taps__0;
-    output reg  [2:0] taps__1;
-    output reg  [2:0] taps__2;
-    output reg  [2:0] taps__3;
-    output reg  [2:0] taps__4;
-    output reg  [2:0] taps__5;
-    output reg  [2:0] taps__6;
-    output reg  [2:0] taps__7;
-
-    // Update code (custom)
-    reg [2:0] mem [0:7];
-    always @(*) r_data = mem[r_addr];
-    always @(*) r2_data = mem[r2_addr];
-    always @(*) taps__0 = mem[0];
-    always @(*) taps__1 = mem[1];
-    always @(*) taps__2 = mem[2];
-    always @(*) taps__3 = mem[3];
-    always @(*) taps__4 = mem[4];
-    always @(*) taps__5 = mem[5];
-    always @(*) taps__6 = mem[6];
-    always @(*) taps__7 = mem[7];
-    always @(posedge clock) begin
-        if (w_en) mem[w_addr] <= w_data;
-    end
-endmodule // caps_prefetcher__cols__cnt
-
-module caps_prefetcher__reg8(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 8'h0;
-        else q <= d;
-    end
-endmodule // caps_prefetcher__reg8
-
-module caps_prefetcher__cols__lead(clock,r_addr,r_data,r2_addr,r2_data,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [2:0] r_addr;
-    output reg  [5:0] r_data;
-    input wire  [2:0] r2_addr;
-    output reg  [5:0] r2_data;
-    input wire  w_en;
-    input wire  [2:0] w_addr;
-    input wire  [5:0] w_data;
-    output reg  [5:0] taps__0;
-    output reg  [5:0] taps__1;
-    output reg  [5:0] taps__2;
-    output reg  [5:0] taps__3;
-    output reg  [5:0] taps__4;
-    output reg  [5:0] taps__5;
-    output reg  [5:0] taps__6;
-    output reg  [5:0] taps__7;
-
-    // Update code (custom)
-    reg [5:0] mem [0:7];
-    always @(*) r_data = mem[r_addr];
-    always @(*) r2_data = mem[r2_addr];
-    always @(*) taps__0 = mem[0];
-    always @(*) taps__1 = mem[1];
-    always @(*) taps__2 = mem[2];
-    always @(*) taps__3 = mem[3];
-    always @(*) taps__4 = mem[4];
-    always @(*) taps__5 = mem[5];
-    always @(*) taps__6 = mem[6];
-    always @(*) taps__7 = mem[7];
-    always @(posedge clock) begin
-        if (w_en) mem[w_addr] <= w_data;
-    end
-endmodule // caps_prefetcher__cols__lead
-
-module caps_prefetcher__cols__pack_cand(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,word);
-
-    // Module arguments
-    input wire  bits__0;
-    input wire  bits__1;
-    input wire  bits__2;
-    input wire  bits__3;
-    input wire  bits__4;
-    input wire  bits__5;
-    input wire  bits__6;
-    input wire  bits__7;
-    output reg  [7:0] word;
-
-    // Update code (custom)
-    always @(*) word = {bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
-endmodule // caps_prefetcher__cols__pack_cand
-
-module caps_prefetcher__cols__pc(clock,r_addr,r_data,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
+module caps_prefetcher__cols__base0(clock,r_addr,r_data,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
 
     // Module arguments
     input wire  clock;
@@ -5366,7 +5686,510 @@ module caps_prefetcher__cols__pc(clock,r_addr,r_data,w_en,w_addr,w_data,taps__0,
     always @(posedge clock) begin
         if (w_en) mem[w_addr] <= w_data;
     end
+endmodule // caps_prefetcher__cols__base0
+
+module caps_prefetcher__cols__cnt(clock,r_addr,r_data,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [2:0] r_addr;
+    output reg  [2:0] r_data;
+    input wire  w_en;
+    input wire  [2:0] w_addr;
+    input wire  [2:0] w_data;
+    output reg  [2:0] taps__0;
+    output reg  [2:0] taps__1;
+    output reg  [2:0] taps__2;
+    output reg  [2:0] taps__3;
+    output reg  [2:0] taps__4;
+    output reg  [2:0] taps__5;
+    output reg  [2:0] taps__6;
+    output reg  [2:0] taps__7;
+
+    // Update code (custom)
+    reg [2:0] mem [0:7];
+    always @(*) r_data = mem[r_addr];
+    always @(*) taps__0 = mem[0];
+    always @(*) taps__1 = mem[1];
+    always @(*) taps__2 = mem[2];
+    always @(*) taps__3 = mem[3];
+    always @(*) taps__4 = mem[4];
+    always @(*) taps__5 = mem[5];
+    always @(*) taps__6 = mem[6];
+    always @(*) taps__7 = mem[7];
+    always @(posedge clock) begin
+        if (w_en) mem[w_addr] <= w_data;
+    end
+endmodule // caps_prefetcher__cols__cnt
+
+module caps_prefetcher__reg8(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 8'h0;
+        else q <= d;
+    end
+endmodule // caps_prefetcher__reg8
+
+module caps_prefetcher__cols__lead(clock,r_addr,r_data,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
+
+    // Module arguments
+    input wire  clock;
+    input wire  [2:0] r_addr;
+    output reg  [5:0] r_data;
+    input wire  w_en;
+    input wire  [2:0] w_addr;
+    input wire  [5:0] w_data;
+    output reg  [5:0] taps__0;
+    output reg  [5:0] taps__1;
+    output reg  [5:0] taps__2;
+    output reg  [5:0] taps__3;
+    output reg  [5:0] taps__4;
+    output reg  [5:0] taps__5;
+    output reg  [5:0] taps__6;
+    output reg  [5:0] taps__7;
+
+    // Update code (custom)
+    reg [5:0] mem [0:7];
+    always @(*) r_data = mem[r_addr];
+    always @(*) taps__0 = mem[0];
+    always @(*) taps__1 = mem[1];
+    always @(*) taps__2 = mem[2];
+    always @(*) taps__3 = mem[3];
+    always @(*) taps__4 = mem[4];
+    always @(*) taps__5 = mem[5];
+    always @(*) taps__6 = mem[6];
+    always @(*) taps__7 = mem[7];
+    always @(posedge clock) begin
+        if (w_en) mem[w_addr] <= w_data;
+    end
+endmodule // caps_prefetcher__cols__lead
+
+module caps_prefetcher__cols__pack_cand(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,word);
+
+    // Module arguments
+    input wire  bits__0;
+    input wire  bits__1;
+    input wire  bits__2;
+    input wire  bits__3;
+    input wire  bits__4;
+    input wire  bits__5;
+    input wire  bits__6;
+    input wire  bits__7;
+    output reg  [7:0] word;
+
+    // Update code (custom)
+    always @(*) word = {bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
+endmodule // caps_prefetcher__cols__pack_cand
+
+module caps_prefetcher__cols__pc(clock,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
+
+    // Module arguments
+    input wire  clock;
+    input wire  w_en;
+    input wire  [2:0] w_addr;
+    input wire  [31:0] w_data;
+    output reg  [31:0] taps__0;
+    output reg  [31:0] taps__1;
+    output reg  [31:0] taps__2;
+    output reg  [31:0] taps__3;
+    output reg  [31:0] taps__4;
+    output reg  [31:0] taps__5;
+    output reg  [31:0] taps__6;
+    output reg  [31:0] taps__7;
+
+    // Update code (custom)
+    reg [31:0] mem [0:7];
+    always @(*) taps__0 = mem[0];
+    always @(*) taps__1 = mem[1];
+    always @(*) taps__2 = mem[2];
+    always @(*) taps__3 = mem[3];
+    always @(*) taps__4 = mem[4];
+    always @(*) taps__5 = mem[5];
+    always @(*) taps__6 = mem[6];
+    always @(*) taps__7 = mem[7];
+    always @(posedge clock) begin
+        if (w_en) mem[w_addr] <= w_data;
+    end
 endmodule // caps_prefetcher__cols__pc
+
+module caps_prefetcher__cols__r_b0(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  hit__4;
+    input wire  hit__5;
+    input wire  hit__6;
+    input wire  hit__7;
+    input wire  [31:0] v__0;
+    input wire  [31:0] v__1;
+    input wire  [31:0] v__2;
+    input wire  [31:0] v__3;
+    input wire  [31:0] v__4;
+    input wire  [31:0] v__5;
+    input wire  [31:0] v__6;
+    input wire  [31:0] v__7;
+    output reg  [31:0] o;
+
+    // Constant declarations
+    localparam  zero = 32'h0;
+
+    // Local signals
+    reg  [31:0] m__0;
+    reg  [31:0] m__1;
+    reg  [31:0] m__2;
+    reg  [31:0] m__3;
+    reg  [31:0] m__4;
+    reg  [31:0] m__5;
+    reg  [31:0] m__6;
+    reg  [31:0] m__7;
+    wire  [31:0] acc__0;
+    reg  [31:0] acc__1;
+    reg  [31:0] acc__2;
+    reg  [31:0] acc__3;
+    reg  [31:0] acc__4;
+    reg  [31:0] acc__5;
+    reg  [31:0] acc__6;
+    reg  [31:0] acc__7;
+    reg  [31:0] acc__8;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        if (hit__4) begin
+            m__4 = v__4;
+        end
+        else begin
+            m__4 = zero;
+        end
+    end
+    always @(*) acc__5 = acc__4 | m__4;
+    always @(*) begin
+        if (hit__5) begin
+            m__5 = v__5;
+        end
+        else begin
+            m__5 = zero;
+        end
+    end
+    always @(*) acc__6 = acc__5 | m__5;
+    always @(*) begin
+        if (hit__6) begin
+            m__6 = v__6;
+        end
+        else begin
+            m__6 = zero;
+        end
+    end
+    always @(*) acc__7 = acc__6 | m__6;
+    always @(*) begin
+        if (hit__7) begin
+            m__7 = v__7;
+        end
+        else begin
+            m__7 = zero;
+        end
+    end
+    always @(*) acc__8 = acc__7 | m__7;
+    always @(*) begin
+        o = zero;
+        o = acc__8;
+    end
+
+endmodule // caps_prefetcher__cols__r_b0
+
+module caps_prefetcher__cols__r_cnt(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  hit__4;
+    input wire  hit__5;
+    input wire  hit__6;
+    input wire  hit__7;
+    input wire  [2:0] v__0;
+    input wire  [2:0] v__1;
+    input wire  [2:0] v__2;
+    input wire  [2:0] v__3;
+    input wire  [2:0] v__4;
+    input wire  [2:0] v__5;
+    input wire  [2:0] v__6;
+    input wire  [2:0] v__7;
+    output reg  [2:0] o;
+
+    // Constant declarations
+    localparam  zero = 3'b0;
+
+    // Local signals
+    reg  [2:0] m__0;
+    reg  [2:0] m__1;
+    reg  [2:0] m__2;
+    reg  [2:0] m__3;
+    reg  [2:0] m__4;
+    reg  [2:0] m__5;
+    reg  [2:0] m__6;
+    reg  [2:0] m__7;
+    wire  [2:0] acc__0;
+    reg  [2:0] acc__1;
+    reg  [2:0] acc__2;
+    reg  [2:0] acc__3;
+    reg  [2:0] acc__4;
+    reg  [2:0] acc__5;
+    reg  [2:0] acc__6;
+    reg  [2:0] acc__7;
+    reg  [2:0] acc__8;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        if (hit__4) begin
+            m__4 = v__4;
+        end
+        else begin
+            m__4 = zero;
+        end
+    end
+    always @(*) acc__5 = acc__4 | m__4;
+    always @(*) begin
+        if (hit__5) begin
+            m__5 = v__5;
+        end
+        else begin
+            m__5 = zero;
+        end
+    end
+    always @(*) acc__6 = acc__5 | m__5;
+    always @(*) begin
+        if (hit__6) begin
+            m__6 = v__6;
+        end
+        else begin
+            m__6 = zero;
+        end
+    end
+    always @(*) acc__7 = acc__6 | m__6;
+    always @(*) begin
+        if (hit__7) begin
+            m__7 = v__7;
+        end
+        else begin
+            m__7 = zero;
+        end
+    end
+    always @(*) acc__8 = acc__7 | m__7;
+    always @(*) begin
+        o = zero;
+        o = acc__8;
+    end
+
+endmodule // caps_prefetcher__cols__r_cnt
+
+module caps_prefetcher__cols__r_lead(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  hit__4;
+    input wire  hit__5;
+    input wire  hit__6;
+    input wire  hit__7;
+    input wire  [5:0] v__0;
+    input wire  [5:0] v__1;
+    input wire  [5:0] v__2;
+    input wire  [5:0] v__3;
+    input wire  [5:0] v__4;
+    input wire  [5:0] v__5;
+    input wire  [5:0] v__6;
+    input wire  [5:0] v__7;
+    output reg  [5:0] o;
+
+    // Constant declarations
+    localparam  zero = 6'b0;
+
+    // Local signals
+    reg  [5:0] m__0;
+    reg  [5:0] m__1;
+    reg  [5:0] m__2;
+    reg  [5:0] m__3;
+    reg  [5:0] m__4;
+    reg  [5:0] m__5;
+    reg  [5:0] m__6;
+    reg  [5:0] m__7;
+    wire  [5:0] acc__0;
+    reg  [5:0] acc__1;
+    reg  [5:0] acc__2;
+    reg  [5:0] acc__3;
+    reg  [5:0] acc__4;
+    reg  [5:0] acc__5;
+    reg  [5:0] acc__6;
+    reg  [5:0] acc__7;
+    reg  [5:0] acc__8;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        if (hit__4) begin
+            m__4 = v__4;
+        end
+        else begin
+            m__4 = zero;
+        end
+    end
+    always @(*) acc__5 = acc__4 | m__4;
+    always @(*) begin
+        if (hit__5) begin
+            m__5 = v__5;
+        end
+        else begin
+            m__5 = zero;
+        end
+    end
+    always @(*) acc__6 = acc__5 | m__5;
+    always @(*) begin
+        if (hit__6) begin
+            m__6 = v__6;
+        end
+        else begin
+            m__6 = zero;
+        end
+    end
+    always @(*) acc__7 = acc__6 | m__6;
+    always @(*) begin
+        if (hit__7) begin
+            m__7 = v__7;
+        end
+        else begin
+            m__7 = zero;
+        end
+    end
+    always @(*) acc__8 = acc__7 | m__7;
+    always @(*) begin
+        o = zero;
+        o = acc__8;
+    end
+
+endmodule // caps_prefetcher__cols__r_lead
 
 module caps_prefetcher__cols__rank(clock,r_addr,r_data,w_en,w_addr,w_data);
 
@@ -5586,6 +6409,102 @@ module caps_prefetcher__cols__rdiv(delta,diff,pow2,div,mag);
     end
 
 endmodule // caps_prefetcher__cols__rdiv
+
+module caps_prefetcher__cols__sub(x,y,ci,s);
+
+    // Module arguments
+    input wire  [31:0] x;
+    input wire  [31:0] y;
+    input wire  ci;
+    output reg  [31:0] s;
+
+    // Constant declarations
+    localparam  one = 32'h1;
+    localparam  zero = 32'h0;
+    localparam  sh__0 = 32'h1;
+    localparam  sh__1 = 32'h2;
+    localparam  sh__2 = 32'h4;
+    localparam  sh__3 = 32'h8;
+    localparam  sh__4 = 32'h10;
+
+    // Local signals
+    reg  [31:0] p0;
+    reg  [31:0] g0;
+    reg  [31:0] cw;
+    reg  [31:0] cp;
+    reg  [31:0] g__0;
+    reg  [31:0] g__1;
+    reg  [31:0] g__2;
+    reg  [31:0] g__3;
+    reg  [31:0] g__4;
+    reg  [31:0] g__5;
+    reg  [31:0] p__0;
+    reg  [31:0] p__1;
+    reg  [31:0] p__2;
+    reg  [31:0] p__3;
+    reg  [31:0] p__4;
+    reg  [31:0] gs__0;
+    reg  [31:0] gs__1;
+    reg  [31:0] gs__2;
+    reg  [31:0] gs__3;
+    reg  [31:0] gs__4;
+    reg  [31:0] ps__0;
+    reg  [31:0] ps__1;
+    reg  [31:0] ps__2;
+    reg  [31:0] ps__3;
+    reg  [31:0] pg__0;
+    reg  [31:0] pg__1;
+    reg  [31:0] pg__2;
+    reg  [31:0] pg__3;
+    reg  [31:0] pg__4;
+    reg  [31:0] gc;
+    reg  [31:0] c;
+
+    // Update code
+    always @(*) begin
+        if (ci) begin
+            cw = one;
+        end
+        else begin
+            cw = zero;
+        end
+    end
+    always @(*) p0 = x ^ y;
+    always @(*) cp = p0 & cw;
+    always @(*) g0 = (x & y) | cp;
+    always @(*) g__0 = g0;
+    always @(*) p__0 = p0;
+    always @(*) ps__0 = p__0 << sh__0;
+    always @(*) p__1 = p__0 & ps__0;
+    always @(*) ps__1 = p__1 << sh__1;
+    always @(*) p__2 = p__1 & ps__1;
+    always @(*) ps__2 = p__2 << sh__2;
+    always @(*) p__3 = p__2 & ps__2;
+    always @(*) ps__3 = p__3 << sh__3;
+    always @(*) p__4 = p__3 & ps__3;
+    always @(*) gs__0 = g__0 << sh__0;
+    always @(*) pg__0 = p__0 & gs__0;
+    always @(*) g__1 = g__0 | pg__0;
+    always @(*) gs__1 = g__1 << sh__1;
+    always @(*) pg__1 = p__1 & gs__1;
+    always @(*) g__2 = g__1 | pg__1;
+    always @(*) gs__2 = g__2 << sh__2;
+    always @(*) pg__2 = p__2 & gs__2;
+    always @(*) g__3 = g__2 | pg__2;
+    always @(*) gs__3 = g__3 << sh__3;
+    always @(*) pg__3 = p__3 & gs__3;
+    always @(*) g__4 = g__3 | pg__3;
+    always @(*) gs__4 = g__4 << sh__4;
+    always @(*) pg__4 = p__4 & gs__4;
+    always @(*) g__5 = g__4 | pg__4;
+    always @(*) begin
+        gc = zero;
+        gc = g__5 << one;
+    end
+    always @(*) c = gc | cw;
+    always @(*) s = p0 ^ c;
+
+endmodule // caps_prefetcher__cols__sub
 
 module caps_prefetcher__cols__zx_lead(narrow,wide);
 
@@ -7111,6 +8030,10 @@ module caps_prefetcher__mul_g(d,s,b,p);
     reg  [31:0] sum__b;
     wire  [31:0] sum__so;
     wire  [31:0] sum__co;
+    reg  [31:0] add__x;
+    reg  [31:0] add__y;
+    wire  add__ci;
+    wire  [31:0] add__s;
 
     // Sub module instances
     caps_prefetcher__mul_g__sum sum(
@@ -7120,12 +8043,21 @@ module caps_prefetcher__mul_g(d,s,b,p);
         .so(sum__so),
         .co(sum__co)
     );
+    caps_prefetcher__cols__sub add(
+        .x(add__x),
+        .y(add__y),
+        .ci(add__ci),
+        .s(add__s)
+    );
 
     // Update code
     always @(*) sum__d = d;
     always @(*) sum__s = s;
     always @(*) sum__b = b;
-    always @(*) p = sum__so + sum__co;
+    always @(*) add__x = sum__so;
+    always @(*) add__y = sum__co;
+    assign add__ci = 1'b0;
+    always @(*) p = add__s;
 
 endmodule // caps_prefetcher__mul_g
 
@@ -7615,130 +8547,6 @@ module caps_prefetcher__sel_llead(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__
     end
 
 endmodule // caps_prefetcher__sel_llead
-
-module caps_prefetcher__sel_sc(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
-
-    // Module arguments
-    input wire  hit__0;
-    input wire  hit__1;
-    input wire  hit__2;
-    input wire  hit__3;
-    input wire  hit__4;
-    input wire  hit__5;
-    input wire  hit__6;
-    input wire  hit__7;
-    input wire  [2:0] v__0;
-    input wire  [2:0] v__1;
-    input wire  [2:0] v__2;
-    input wire  [2:0] v__3;
-    input wire  [2:0] v__4;
-    input wire  [2:0] v__5;
-    input wire  [2:0] v__6;
-    input wire  [2:0] v__7;
-    output reg  [2:0] o;
-
-    // Constant declarations
-    localparam  zero = 3'b0;
-
-    // Local signals
-    reg  [2:0] m__0;
-    reg  [2:0] m__1;
-    reg  [2:0] m__2;
-    reg  [2:0] m__3;
-    reg  [2:0] m__4;
-    reg  [2:0] m__5;
-    reg  [2:0] m__6;
-    reg  [2:0] m__7;
-    wire  [2:0] acc__0;
-    reg  [2:0] acc__1;
-    reg  [2:0] acc__2;
-    reg  [2:0] acc__3;
-    reg  [2:0] acc__4;
-    reg  [2:0] acc__5;
-    reg  [2:0] acc__6;
-    reg  [2:0] acc__7;
-    reg  [2:0] acc__8;
-
-    // Update code
-    assign acc__0 = zero;
-    always @(*) begin
-        if (hit__0) begin
-            m__0 = v__0;
-        end
-        else begin
-            m__0 = zero;
-        end
-    end
-    always @(*) acc__1 = acc__0 | m__0;
-    always @(*) begin
-        if (hit__1) begin
-            m__1 = v__1;
-        end
-        else begin
-            m__1 = zero;
-        end
-    end
-    always @(*) acc__2 = acc__1 | m__1;
-    always @(*) begin
-        if (hit__2) begin
-            m__2 = v__2;
-        end
-        else begin
-            m__2 = zero;
-        end
-    end
-    always @(*) acc__3 = acc__2 | m__2;
-    always @(*) begin
-        if (hit__3) begin
-            m__3 = v__3;
-        end
-        else begin
-            m__3 = zero;
-        end
-    end
-    always @(*) acc__4 = acc__3 | m__3;
-    always @(*) begin
-        if (hit__4) begin
-            m__4 = v__4;
-        end
-        else begin
-            m__4 = zero;
-        end
-    end
-    always @(*) acc__5 = acc__4 | m__4;
-    always @(*) begin
-        if (hit__5) begin
-            m__5 = v__5;
-        end
-        else begin
-            m__5 = zero;
-        end
-    end
-    always @(*) acc__6 = acc__5 | m__5;
-    always @(*) begin
-        if (hit__6) begin
-            m__6 = v__6;
-        end
-        else begin
-            m__6 = zero;
-        end
-    end
-    always @(*) acc__7 = acc__6 | m__6;
-    always @(*) begin
-        if (hit__7) begin
-            m__7 = v__7;
-        end
-        else begin
-            m__7 = zero;
-        end
-    end
-    always @(*) acc__8 = acc__7 | m__7;
-    always @(*) begin
-        o = zero;
-        o = acc__8;
-    end
-
-endmodule // caps_prefetcher__sel_sc
 
 module caps_prefetcher__sel_scp(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
 

@@ -4,8 +4,9 @@
 use ports::caps::CapsParams;
 use rust_hdl::prelude::*;
 
-use super::fastarith::ExactDivOh;
-use crate::mem::{Mem, Mem2};
+use super::fastarith::{ExactDivOh, PrefixAdd, SelOr};
+use super::memtaps::MemTaps;
+use crate::mem::Mem;
 use crate::reg::Reg;
 use crate::util::{konsts, Pack, ZeroExt};
 
@@ -171,14 +172,29 @@ pub struct CapsColumn<
     pub gs_base3: Signal<Out, Bits<A>>,
 
     valid: Reg<Bits<NS>>,
-    pc: Mem<Bits<P>, C>,
-    lead: Mem2<Bits<WI>, C>,
-    cnt: Mem2<Bits<3>, C>,
-    base0: Mem2<Bits<A>, C>,
-    base1: Mem2<Bits<A>, C>,
-    base2: Mem2<Bits<A>, C>,
-    base3: Mem2<Bits<A>, C>,
+    pc: MemTaps<Bits<P>, C>,
+    lead: Mem<Bits<WI>, C>,
+    cnt: Mem<Bits<3>, C>,
+    base0: Mem<Bits<A>, C>,
+    base1: Mem<Bits<A>, C>,
+    base2: Mem<Bits<A>, C>,
+    base3: Mem<Bits<A>, C>,
     rank: Mem<Bits<RP>, C>,
+    // The load port (issue 29): slot `l_slot`'s fields as a one-hot AND-OR
+    // of the taps, selected by `l_q` = the load's slot and this column's
+    // valid bits (an invalid entry reads as zero; every read is qualified
+    // by the valid bit). Each column has its own select lines, so the
+    // load's slot does not drive every column's read multiplexers.
+    l_q: Signal<Local, Bits<NS>>,
+    r_pc: SelOr<P>,
+    r_lead: SelOr<WI>,
+    r_cnt: SelOr<3>,
+    r_b0: SelOr<A>,
+    r_b1: SelOr<A>,
+    r_b2: SelOr<A>,
+    r_b3: SelOr<A>,
+    // `a[k] - base[k]` as `a[k] + !base[k] + 1` with a prefix carry.
+    sub: Vec<PrefixAdd<A>>,
     pack_hit: Pack<NS>,
     pack_cand: Pack<NS>,
     // The generator's scan, registered: bit `s` = slot `s`'s pc equals the
@@ -277,14 +293,23 @@ impl<
             gs_base2: Default::default(),
             gs_base3: Default::default(),
             valid: Default::default(),
-            pc: Mem::with_taps(ns),
-            lead: Mem2::with_taps(ns),
-            cnt: Mem2::with_taps(ns),
-            base0: Mem2::new(ns),
-            base1: Mem2::new(ns),
-            base2: Mem2::new(ns),
-            base3: Mem2::new(ns),
+            pc: MemTaps::new(ns),
+            lead: Mem::with_taps(ns),
+            cnt: Mem::with_taps(ns),
+            base0: Mem::with_taps(ns),
+            base1: Mem::with_taps(ns),
+            base2: Mem::with_taps(ns),
+            base3: Mem::with_taps(ns),
             rank: Mem::new(ns),
+            l_q: Default::default(),
+            r_pc: SelOr::new(ns),
+            r_lead: SelOr::new(ns),
+            r_cnt: SelOr::new(ns),
+            r_b0: SelOr::new(ns),
+            r_b1: SelOr::new(ns),
+            r_b2: SelOr::new(ns),
+            r_b3: SelOr::new(ns),
+            sub: (0..4).map(|_| PrefixAdd::default()).collect(),
             pack_hit: Pack::new(ns),
             pack_cand: Pack::new(ns),
             gm_pc: Default::default(),
@@ -349,20 +374,29 @@ mod kernel {
             self.base3.clock.next = self.clock.val();
             self.rank.clock.next = self.clock.val();
 
-            // Load port: slot l_slot.
-            self.pc.r_addr.next = self.l_slot.val();
-            self.lead.r_addr.next = self.l_slot.val();
-            self.cnt.r_addr.next = self.l_slot.val();
-            self.base0.r_addr.next = self.l_slot.val();
-            self.base1.r_addr.next = self.l_slot.val();
-            self.base2.r_addr.next = self.l_slot.val();
-            self.base3.r_addr.next = self.l_slot.val();
+            // Load port: slot l_slot, one-hot (see `l_q`).
             self.rank.r_addr.next = self.l_slot.val();
-            self.l_ev.next =
-                (self.valid.q.val() & self.l_onehot.val()).any() & !self.l_cleared.val();
-            self.l_hit.next = (self.valid.q.val() & self.l_onehot.val()).any()
+            self.l_q.next = self.valid.q.val() & self.l_onehot.val();
+            for s in 0..self._ns {
+                self.r_pc.hit[s].next = self.l_q.val().get_bit(s);
+                self.r_lead.hit[s].next = self.l_q.val().get_bit(s);
+                self.r_cnt.hit[s].next = self.l_q.val().get_bit(s);
+                self.r_b0.hit[s].next = self.l_q.val().get_bit(s);
+                self.r_b1.hit[s].next = self.l_q.val().get_bit(s);
+                self.r_b2.hit[s].next = self.l_q.val().get_bit(s);
+                self.r_b3.hit[s].next = self.l_q.val().get_bit(s);
+                self.r_pc.v[s].next = self.pc.taps[s].val();
+                self.r_lead.v[s].next = self.lead.taps[s].val();
+                self.r_cnt.v[s].next = self.cnt.taps[s].val();
+                self.r_b0.v[s].next = self.base0.taps[s].val();
+                self.r_b1.v[s].next = self.base1.taps[s].val();
+                self.r_b2.v[s].next = self.base2.taps[s].val();
+                self.r_b3.v[s].next = self.base3.taps[s].val();
+            }
+            self.l_ev.next = self.l_q.val().any() & !self.l_cleared.val();
+            self.l_hit.next = self.l_q.val().any()
                 & !self.l_cleared.val()
-                & (self.pc.r_data.val() == self.l_pc.val());
+                & (self.r_pc.o.val() == self.l_pc.val());
             self.l_rank.next = self.rank.r_data.val();
 
             // Scan: every slot, for job A, from the registered compares.
@@ -399,18 +433,18 @@ mod kernel {
             self.g_cand.next = self.pack_cand.word.val();
 
             // Generator port: slot g_slot.
-            self.lead.r2_addr.next = self.g_slot.val();
-            self.cnt.r2_addr.next = self.g_slot.val();
-            self.base0.r2_addr.next = self.g_slot.val();
-            self.base1.r2_addr.next = self.g_slot.val();
-            self.base2.r2_addr.next = self.g_slot.val();
-            self.base3.r2_addr.next = self.g_slot.val();
-            self.gs_lead.next = self.lead.r2_data.val();
-            self.gs_n.next = self.cnt.r2_data.val();
-            self.gs_base0.next = self.base0.r2_data.val();
-            self.gs_base1.next = self.base1.r2_data.val();
-            self.gs_base2.next = self.base2.r2_data.val();
-            self.gs_base3.next = self.base3.r2_data.val();
+            self.lead.r_addr.next = self.g_slot.val();
+            self.cnt.r_addr.next = self.g_slot.val();
+            self.base0.r_addr.next = self.g_slot.val();
+            self.base1.r_addr.next = self.g_slot.val();
+            self.base2.r_addr.next = self.g_slot.val();
+            self.base3.r_addr.next = self.g_slot.val();
+            self.gs_lead.next = self.lead.r_data.val();
+            self.gs_n.next = self.cnt.r_data.val();
+            self.gs_base0.next = self.base0.r_data.val();
+            self.gs_base1.next = self.base1.r_data.val();
+            self.gs_base2.next = self.base2.r_data.val();
+            self.gs_base3.next = self.base3.r_data.val();
 
             // Update of entry (w_slot, e).
             self.pc.w_en.next = self.wr.val();
@@ -467,15 +501,27 @@ mod kernel {
             // The rules' values for this entry, beside the pc compare (the top
             // selects the hit column's).
             self.zx_w.narrow.next = self.l_warp.val();
-            self.zx_lead.narrow.next = self.lead.r_data.val();
+            self.zx_lead.narrow.next = self.r_lead.o.val();
             self.l_delta.next = self.zx_w.wide.val() - self.zx_lead.wide.val();
-            self.l_wl.next = self.l_warp.val() == self.lead.r_data.val();
-            self.l_ns.next = self.l_n3.val() == self.cnt.r_data.val();
-            self.l_nz.next = self.l_a0.val() != self.base0.r_data.val();
-            self.l_d0.next = self.l_a0.val() - self.base0.r_data.val();
-            self.l_d1.next = self.l_a1.val() - self.base1.r_data.val();
-            self.l_d2.next = self.l_a2.val() - self.base2.r_data.val();
-            self.l_d3.next = self.l_a3.val() - self.base3.r_data.val();
+            self.l_wl.next = self.l_warp.val() == self.r_lead.o.val();
+            self.l_ns.next = self.l_n3.val() == self.r_cnt.o.val();
+            self.l_nz.next = self.l_a0.val() != self.r_b0.o.val();
+            self.sub[0].x.next = self.l_a0.val();
+            self.sub[1].x.next = self.l_a1.val();
+            self.sub[2].x.next = self.l_a2.val();
+            self.sub[3].x.next = self.l_a3.val();
+            self.sub[0].y.next = !self.r_b0.o.val();
+            self.sub[1].y.next = !self.r_b1.o.val();
+            self.sub[2].y.next = !self.r_b2.o.val();
+            self.sub[3].y.next = !self.r_b3.o.val();
+            self.sub[0].ci.next = true;
+            self.sub[1].ci.next = true;
+            self.sub[2].ci.next = true;
+            self.sub[3].ci.next = true;
+            self.l_d0.next = self.sub[0].s.val();
+            self.l_d1.next = self.sub[1].s.val();
+            self.l_d2.next = self.sub[2].s.val();
+            self.l_d3.next = self.sub[3].s.val();
             self.l_eq.next = true;
             if self.l_in1.val() & (self.l_d1.val() != self.l_d0.val()) {
                 self.l_eq.next = false;

@@ -88,6 +88,7 @@ mod column;
 mod consts;
 mod dist;
 mod fastarith;
+mod memtaps;
 mod storage;
 mod top;
 
