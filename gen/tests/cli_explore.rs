@@ -74,6 +74,13 @@ fn a_grid_runs_as_array_tasks_and_merges_with_the_harness_benefit() {
         table.contains("L1 miss rate") && table.contains("speedup"),
         "{table}"
     );
+    if eda::tool_available(eda::Tool::Verilator) {
+        assert_eq!(
+            table.matches(" clean ").count(),
+            2,
+            "both points lint-clean: {table}"
+        );
+    }
     let rows: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("explore.json")).unwrap()).unwrap();
     let rows = rows.as_array().unwrap();

@@ -1,6 +1,6 @@
 //! `warpgen explore` (issue 31, item 2) on a grid small enough for the
-//! suite: two `ba_tag_array` geometries of one or two sets, synthesized
-//! and timed at 1 GHz; every point measured and written, a point that
+//! suite: two `ba_tag_array` geometries of one or two sets, linted,
+//! synthesized and timed at 1 GHz; every point measured and written, a point that
 //! does not close marked, an impossible point refused before any work.
 
 mod common;
@@ -17,7 +17,7 @@ fn a_small_grid_is_measured_plotted_and_written() {
         return;
     }
     let u = unit("ba_tag_array").unwrap();
-    let sweeps = vec!["SETS=1,2".parse().unwrap(), "WAYS=1,2".parse().unwrap()];
+    let sweeps = vec!["SETS=1,2".parse().unwrap(), "WAYS=2,4".parse().unwrap()];
     let opts = ExploreOptions {
         clock_mhz: 1000.0,
         timing: true,
@@ -34,6 +34,9 @@ fn a_small_grid_is_measured_plotted_and_written() {
         );
         assert_eq!(r.closes, Some(r.slack_ns.unwrap() >= 0.0));
         assert!(r.storage_bits > 0 && r.flip_flops.unwrap() > 0);
+        if tool(Tool::Verilator) {
+            assert_eq!(r.lint_warnings, Some(0), "every point lint-clean: {r:?}");
+        }
     }
     // More sets, more storage; the same for ways.
     let bits = |s: u64, w: u64| {
@@ -42,9 +45,9 @@ fn a_small_grid_is_measured_plotted_and_written() {
             .unwrap()
             .storage_bits
     };
-    assert!(bits(2, 1) > bits(1, 1) && bits(1, 2) > bits(1, 1));
+    assert!(bits(2, 2) > bits(1, 2) && bits(1, 4) > bits(1, 2));
     let table = render_table(&rows);
-    assert!(table.contains("SETS=2 WAYS=2"), "{table}");
+    assert!(table.contains("SETS=2 WAYS=4"), "{table}");
     let figure = svg(&rows, &sweeps).unwrap();
     assert!(figure.contains("against SETS") && figure.contains("against WAYS"));
     assert!(

@@ -1,6 +1,7 @@
 //! `warpgen explore`: a unit's design space as a grid of parameter values
 //! (issue 31). Every point is emitted (elaborated on demand when its widths
-//! are not compiled in), synthesized (Yosys: cells, flip-flops, the
+//! are not compiled in), linted (Verilator `--lint-only -Wall` with the
+//! project's waivers, when installed), synthesized (Yosys: cells, flip-flops, the
 //! memories' flip-flop and SRAM views) and mapped and timed at the clock
 //! (ABC, OpenSTA: area, worst slack, fmax, logic levels), each step cached
 //! by content like `warpgen report`; with `--kernel`, the unit also runs in

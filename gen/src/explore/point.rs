@@ -18,6 +18,15 @@ pub struct PointResult {
     pub point: Vec<(String, u64)>,
     /// The clock mapped and timed for, MHz.
     pub clock_mhz: f64,
+    /// Verilator `--lint-only -Wall` warnings of the point's Verilog (with
+    /// the project's documented waivers; 0 = clean), when Verilator is
+    /// installed.
+    #[serde(default)]
+    pub lint_warnings: Option<u64>,
+    /// The error Verilator's lint stopped on, if it did (the point is
+    /// marked `ERR`, not dropped).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lint_error: Option<String>,
     /// Storage bits of the RTL (the unit's storage table).
     pub storage_bits: u64,
     /// Bits of the paper's field layout for the same parameters.
@@ -59,7 +68,31 @@ pub struct ExploreOptions {
     pub benefit: Option<BenefitRun>,
 }
 
-/// Measure one point: synthesis, timing when `opts.timing`, and the
+/// The Verilator lint of `verilog` (top `top`): its warnings, or the
+/// error Verilator stopped on (its first lines); `(None, None)` without
+/// Verilator.
+fn lint(verilog: &str, top: &str) -> anyhow::Result<(Option<u64>, Option<String>)> {
+    if !eda::tool_available(eda::Tool::Verilator) {
+        return Ok((None, None));
+    }
+    let f = tempfile::Builder::new().suffix(".v").tempfile()?;
+    std::fs::write(f.path(), verilog)?;
+    match eda::lint_verilator(f.path(), top, crate::report::LINT_WAIVERS) {
+        Ok(r) => Ok((Some(r.warnings.len() as u64), None)),
+        Err(e @ eda::EdaError::ToolFailed { .. }) => {
+            let text = e.to_string();
+            let first: Vec<&str> = text
+                .lines()
+                .filter(|l| l.contains("%Error"))
+                .take(2)
+                .collect();
+            Ok((None, Some(first.join(" / "))))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Measure one point: lint, synthesis, timing when `opts.timing`, and the
 /// harness's benefit when a `baseline` is given.
 pub fn measure(
     u: &dyn UnitCommands,
@@ -75,11 +108,14 @@ pub fn measure(
         None => synth_cached(&verilog, u.name())?,
     };
     add_memories(&mut r, &verilog, true, None)?;
+    let linted = lint(&verilog, u.name())?;
     let mem = r.memories.as_ref();
     let mut out = PointResult {
         unit: u.name().to_string(),
         point: point.clone(),
         clock_mhz: opts.clock_mhz,
+        lint_warnings: linted.0,
+        lint_error: linted.1,
         storage_bits: r.storage.total_bits(),
         paper_bits: r.storage.paper_field_bits(),
         flip_flops: Some(synth.flip_flops),

@@ -126,8 +126,9 @@ pub fn render_table(rows: &[PointResult]) -> String {
         .max(5);
     let _ = write!(
         s,
-        "  {:<w$} {:>8} {:>8} {:>7} {:>10} {:>10} {:>10} {:>8} {:>6} {:>7}",
+        "  {:<w$} {:>5} {:>8} {:>8} {:>7} {:>10} {:>10} {:>10} {:>8} {:>6} {:>7}",
         "point",
+        "lint",
         "bits",
         "paper",
         "FFs",
@@ -151,8 +152,14 @@ pub fn render_table(rows: &[PointResult]) -> String {
     for r in rows {
         let _ = write!(
             s,
-            "  {:<w$} {:>8} {:>8} {:>7} {:>10} {:>10} {:>10} {:>8} {:>6} {:>7}",
+            "  {:<w$} {:>5} {:>8} {:>8} {:>7} {:>10} {:>10} {:>10} {:>8} {:>6} {:>7}",
             label(&r.point),
+            match (r.lint_warnings, &r.lint_error) {
+                (_, Some(_)) => "ERR".to_string(),
+                (Some(0), None) => "clean".to_string(),
+                (Some(n), None) => format!("{n} w"),
+                (None, None) => "-".into(),
+            },
             r.storage_bits,
             r.paper_bits,
             r.flip_flops.map_or("-".into(), |f| f.to_string()),
@@ -180,6 +187,9 @@ pub fn render_table(rows: &[PointResult]) -> String {
         s.push('\n');
     }
     for r in rows {
+        if let Some(e) = &r.lint_error {
+            let _ = writeln!(s, "  {}: Verilator's lint failed: {e}", label(&r.point));
+        }
         if let Some(why) = &r.benefit_refused {
             let _ = writeln!(s, "  {}: the harness refused: {why}", label(&r.point));
         }
