@@ -48,7 +48,9 @@ pub fn emit_unit<B: Block>(unit: &str, block: &mut B, header: &[String]) -> Resu
         ));
     }
     let finished = finish_verilog(unit, &raw, header);
-    crate::comb_split::split_comb_blocks(&finished).map_err(|e| format!("{unit}: {e}"))
+    let split =
+        crate::comb_split::split_comb_blocks(&finished).map_err(|e| format!("{unit}: {e}"))?;
+    Ok(crate::scalar_range::range_bit_selected_scalars(&split))
 }
 
 /// Identifiers read and written by one line of an `always @(*)` block.

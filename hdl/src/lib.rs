@@ -34,6 +34,7 @@ pub mod queue;
 pub mod rank;
 pub mod reg;
 pub mod registry;
+pub mod scalar_range;
 pub mod section;
 pub mod snake;
 pub mod storage;
