@@ -56,6 +56,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  slot_cp__5 = 4'h5;
     localparam  slot_cp__6 = 4'h6;
     localparam  slot_cp__7 = 4'h7;
+    localparam  slot_cp1__0 = 4'h1;
+    localparam  slot_cp1__1 = 4'h2;
+    localparam  slot_cp1__2 = 4'h3;
+    localparam  slot_cp1__3 = 4'h4;
+    localparam  slot_cp1__4 = 4'h5;
+    localparam  slot_cp1__5 = 4'h6;
+    localparam  slot_cp1__6 = 4'h7;
+    localparam  slot_cp1__7 = 4'h8;
+    localparam  ns_sh__0 = 8'h1;
+    localparam  ns_sh__1 = 8'h2;
+    localparam  ns_sh__2 = 8'h4;
     localparam  lane_k__0 = 3'b0;
     localparam  lane_k__1 = 3'b1;
     localparam  lane_k__2 = 3'b10;
@@ -72,7 +83,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  k2 = 3'b10;
     localparam  k3 = 3'b11;
     localparam  cp_zero = 4'h0;
-    localparam  cp_one = 4'h1;
     localparam  wd_zero = 7'b0;
     localparam  wd_one = 7'b1;
     localparam  wd_half = 7'b1000000;
@@ -121,7 +131,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] cols__0__g_warp_n;
     reg  [3:0] cols__0__g_pos;
     reg  [2:0] cols__0__g_k;
-    reg  [2:0] cols__0__g_slot;
+    reg  [7:0] cols__0__g_sel;
+    reg  [7:0] cols__0__gb_sel;
     wire  cols__0__l_ev;
     wire  cols__0__l_hit;
     wire  [1:0] cols__0__l_rank;
@@ -137,10 +148,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__0__l_pow2;
     wire  cols__0__l_div;
     wire  [31:0] cols__0__l_mag;
-    wire  [7:0] cols__0__g_hit;
     wire  [7:0] cols__0__g_cand;
+    wire  [7:0] cols__0__g_more;
+    wire  cols__0__gb_hit;
+    wire  [5:0] cols__0__gb_lead;
+    wire  [2:0] cols__0__gb_n;
     wire  [5:0] cols__0__gs_lead;
-    wire  [2:0] cols__0__gs_n;
     wire  [31:0] cols__0__gs_base0;
     wire  [31:0] cols__0__gs_base1;
     wire  [31:0] cols__0__gs_base2;
@@ -179,7 +192,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] cols__1__g_warp_n;
     reg  [3:0] cols__1__g_pos;
     reg  [2:0] cols__1__g_k;
-    reg  [2:0] cols__1__g_slot;
+    reg  [7:0] cols__1__g_sel;
+    reg  [7:0] cols__1__gb_sel;
     wire  cols__1__l_ev;
     wire  cols__1__l_hit;
     wire  [1:0] cols__1__l_rank;
@@ -195,10 +209,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__1__l_pow2;
     wire  cols__1__l_div;
     wire  [31:0] cols__1__l_mag;
-    wire  [7:0] cols__1__g_hit;
     wire  [7:0] cols__1__g_cand;
+    wire  [7:0] cols__1__g_more;
+    wire  cols__1__gb_hit;
+    wire  [5:0] cols__1__gb_lead;
+    wire  [2:0] cols__1__gb_n;
     wire  [5:0] cols__1__gs_lead;
-    wire  [2:0] cols__1__gs_n;
     wire  [31:0] cols__1__gs_base0;
     wire  [31:0] cols__1__gs_base1;
     wire  [31:0] cols__1__gs_base2;
@@ -237,7 +253,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] cols__2__g_warp_n;
     reg  [3:0] cols__2__g_pos;
     reg  [2:0] cols__2__g_k;
-    reg  [2:0] cols__2__g_slot;
+    reg  [7:0] cols__2__g_sel;
+    reg  [7:0] cols__2__gb_sel;
     wire  cols__2__l_ev;
     wire  cols__2__l_hit;
     wire  [1:0] cols__2__l_rank;
@@ -253,10 +270,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__2__l_pow2;
     wire  cols__2__l_div;
     wire  [31:0] cols__2__l_mag;
-    wire  [7:0] cols__2__g_hit;
     wire  [7:0] cols__2__g_cand;
+    wire  [7:0] cols__2__g_more;
+    wire  cols__2__gb_hit;
+    wire  [5:0] cols__2__gb_lead;
+    wire  [2:0] cols__2__gb_n;
     wire  [5:0] cols__2__gs_lead;
-    wire  [2:0] cols__2__gs_n;
     wire  [31:0] cols__2__gs_base0;
     wire  [31:0] cols__2__gs_base1;
     wire  [31:0] cols__2__gs_base2;
@@ -295,7 +314,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] cols__3__g_warp_n;
     reg  [3:0] cols__3__g_pos;
     reg  [2:0] cols__3__g_k;
-    reg  [2:0] cols__3__g_slot;
+    reg  [7:0] cols__3__g_sel;
+    reg  [7:0] cols__3__gb_sel;
     wire  cols__3__l_ev;
     wire  cols__3__l_hit;
     wire  [1:0] cols__3__l_rank;
@@ -311,10 +331,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__3__l_pow2;
     wire  cols__3__l_div;
     wire  [31:0] cols__3__l_mag;
-    wire  [7:0] cols__3__g_hit;
     wire  [7:0] cols__3__g_cand;
+    wire  [7:0] cols__3__g_more;
+    wire  cols__3__gb_hit;
+    wire  [5:0] cols__3__gb_lead;
+    wire  [2:0] cols__3__gb_n;
     wire  [5:0] cols__3__gs_lead;
-    wire  [2:0] cols__3__gs_n;
     wire  [31:0] cols__3__gs_base0;
     wire  [31:0] cols__3__gs_base1;
     wire  [31:0] cols__3__gs_base2;
@@ -485,77 +507,69 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [31:0] sel_lb3__v__2;
     reg  [31:0] sel_lb3__v__3;
     wire  [31:0] sel_lb3__o;
-    reg  sel_slead__hit__0;
-    reg  sel_slead__hit__1;
-    reg  sel_slead__hit__2;
-    reg  sel_slead__hit__3;
+    wire  sel_slead__hit__0;
+    wire  sel_slead__hit__1;
+    wire  sel_slead__hit__2;
+    wire  sel_slead__hit__3;
     reg  [5:0] sel_slead__v__0;
     reg  [5:0] sel_slead__v__1;
     reg  [5:0] sel_slead__v__2;
     reg  [5:0] sel_slead__v__3;
     wire  [5:0] sel_slead__o;
-    reg  sel_sn__hit__0;
-    reg  sel_sn__hit__1;
-    reg  sel_sn__hit__2;
-    reg  sel_sn__hit__3;
+    wire  sel_sn__hit__0;
+    wire  sel_sn__hit__1;
+    wire  sel_sn__hit__2;
+    wire  sel_sn__hit__3;
     reg  [2:0] sel_sn__v__0;
     reg  [2:0] sel_sn__v__1;
     reg  [2:0] sel_sn__v__2;
     reg  [2:0] sel_sn__v__3;
     wire  [2:0] sel_sn__o;
-    reg  sel_sb0__hit__0;
-    reg  sel_sb0__hit__1;
-    reg  sel_sb0__hit__2;
-    reg  sel_sb0__hit__3;
+    wire  sel_blead__hit__0;
+    wire  sel_blead__hit__1;
+    wire  sel_blead__hit__2;
+    wire  sel_blead__hit__3;
+    reg  [5:0] sel_blead__v__0;
+    reg  [5:0] sel_blead__v__1;
+    reg  [5:0] sel_blead__v__2;
+    reg  [5:0] sel_blead__v__3;
+    wire  [5:0] sel_blead__o;
+    wire  sel_sb0__hit__0;
+    wire  sel_sb0__hit__1;
+    wire  sel_sb0__hit__2;
+    wire  sel_sb0__hit__3;
     reg  [31:0] sel_sb0__v__0;
     reg  [31:0] sel_sb0__v__1;
     reg  [31:0] sel_sb0__v__2;
     reg  [31:0] sel_sb0__v__3;
     wire  [31:0] sel_sb0__o;
-    reg  sel_sb1__hit__0;
-    reg  sel_sb1__hit__1;
-    reg  sel_sb1__hit__2;
-    reg  sel_sb1__hit__3;
+    wire  sel_sb1__hit__0;
+    wire  sel_sb1__hit__1;
+    wire  sel_sb1__hit__2;
+    wire  sel_sb1__hit__3;
     reg  [31:0] sel_sb1__v__0;
     reg  [31:0] sel_sb1__v__1;
     reg  [31:0] sel_sb1__v__2;
     reg  [31:0] sel_sb1__v__3;
     wire  [31:0] sel_sb1__o;
-    reg  sel_sb2__hit__0;
-    reg  sel_sb2__hit__1;
-    reg  sel_sb2__hit__2;
-    reg  sel_sb2__hit__3;
+    wire  sel_sb2__hit__0;
+    wire  sel_sb2__hit__1;
+    wire  sel_sb2__hit__2;
+    wire  sel_sb2__hit__3;
     reg  [31:0] sel_sb2__v__0;
     reg  [31:0] sel_sb2__v__1;
     reg  [31:0] sel_sb2__v__2;
     reg  [31:0] sel_sb2__v__3;
     wire  [31:0] sel_sb2__o;
-    reg  sel_sb3__hit__0;
-    reg  sel_sb3__hit__1;
-    reg  sel_sb3__hit__2;
-    reg  sel_sb3__hit__3;
+    wire  sel_sb3__hit__0;
+    wire  sel_sb3__hit__1;
+    wire  sel_sb3__hit__2;
+    wire  sel_sb3__hit__3;
     reg  [31:0] sel_sb3__v__0;
     reg  [31:0] sel_sb3__v__1;
     reg  [31:0] sel_sb3__v__2;
     reg  [31:0] sel_sb3__v__3;
     wire  [31:0] sel_sb3__o;
-    reg  sel_scp__hit__0;
-    reg  sel_scp__hit__1;
-    reg  sel_scp__hit__2;
-    reg  sel_scp__hit__3;
-    reg  sel_scp__hit__4;
-    reg  sel_scp__hit__5;
-    reg  sel_scp__hit__6;
-    reg  sel_scp__hit__7;
-    wire  [3:0] sel_scp__v__0;
-    wire  [3:0] sel_scp__v__1;
-    wire  [3:0] sel_scp__v__2;
-    wire  [3:0] sel_scp__v__3;
-    wire  [3:0] sel_scp__v__4;
-    wire  [3:0] sel_scp__v__5;
-    wire  [3:0] sel_scp__v__6;
-    wire  [3:0] sel_scp__v__7;
-    wire  [3:0] sel_scp__o;
     reg  sel_sc__hit__0;
     reg  sel_sc__hit__1;
     reg  sel_sc__hit__2;
@@ -573,6 +587,49 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [2:0] sel_sc__v__6;
     wire  [2:0] sel_sc__v__7;
     wire  [2:0] sel_sc__o;
+    reg  sel_npos__hit__0;
+    reg  sel_npos__hit__1;
+    reg  sel_npos__hit__2;
+    reg  sel_npos__hit__3;
+    reg  sel_npos__hit__4;
+    reg  sel_npos__hit__5;
+    reg  sel_npos__hit__6;
+    reg  sel_npos__hit__7;
+    reg  [3:0] sel_npos__v__0;
+    reg  [3:0] sel_npos__v__1;
+    reg  [3:0] sel_npos__v__2;
+    reg  [3:0] sel_npos__v__3;
+    reg  [3:0] sel_npos__v__4;
+    reg  [3:0] sel_npos__v__5;
+    reg  [3:0] sel_npos__v__6;
+    reg  [3:0] sel_npos__v__7;
+    wire  [3:0] sel_npos__o;
+    reg  sel_nk__hit__0;
+    reg  sel_nk__hit__1;
+    reg  sel_nk__hit__2;
+    reg  sel_nk__hit__3;
+    reg  sel_nk__hit__4;
+    reg  sel_nk__hit__5;
+    reg  sel_nk__hit__6;
+    reg  sel_nk__hit__7;
+    reg  [2:0] sel_nk__v__0;
+    reg  [2:0] sel_nk__v__1;
+    reg  [2:0] sel_nk__v__2;
+    reg  [2:0] sel_nk__v__3;
+    reg  [2:0] sel_nk__v__4;
+    reg  [2:0] sel_nk__v__5;
+    reg  [2:0] sel_nk__v__6;
+    reg  [2:0] sel_nk__v__7;
+    wire  [2:0] sel_nk__o;
+    reg  pack_cw__bits__0;
+    reg  pack_cw__bits__1;
+    reg  pack_cw__bits__2;
+    reg  pack_cw__bits__3;
+    reg  pack_cw__bits__4;
+    reg  pack_cw__bits__5;
+    reg  pack_cw__bits__6;
+    reg  pack_cw__bits__7;
+    wire  [7:0] pack_cw__word;
     reg  [5:0] zx_ldw__narrow;
     wire  [6:0] zx_ldw__wide;
     reg  [5:0] zx_glead__narrow;
@@ -587,6 +644,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [7:0] zx_lslot__wide;
     reg  [2:0] zx_cslot__narrow;
     wire  [7:0] zx_cslot__wide;
+    reg  [2:0] zx_jslot__narrow;
+    wire  [7:0] zx_jslot__wide;
     reg  jp_kind__narrow;
     wire  [41:0] jp_kind__wide;
     reg  [31:0] jp_pc__narrow;
@@ -1142,15 +1201,31 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cand__5;
     reg  cand__6;
     reg  cand__7;
-    wire  cand_below__0;
-    reg  cand_below__1;
-    reg  cand_below__2;
-    reg  cand_below__3;
-    reg  cand_below__4;
-    reg  cand_below__5;
-    reg  cand_below__6;
-    reg  cand_below__7;
-    reg  cand_below__8;
+    reg  more__0;
+    reg  more__1;
+    reg  more__2;
+    reg  more__3;
+    reg  more__4;
+    reg  more__5;
+    reg  more__6;
+    reg  more__7;
+    reg  at_slot__0;
+    reg  at_slot__1;
+    reg  at_slot__2;
+    reg  at_slot__3;
+    reg  at_slot__4;
+    reg  at_slot__5;
+    reg  at_slot__6;
+    reg  at_slot__7;
+    reg  [7:0] cw;
+    reg  [7:0] pfx__0;
+    reg  [7:0] pfx__1;
+    reg  [7:0] pfx__2;
+    reg  [7:0] pfx__3;
+    reg  [7:0] gsel_w;
+    reg  [7:0] g_selw;
+    reg  [7:0] gb_selw;
+    reg  [5:0] b_lead;
     reg  gsel__0;
     reg  gsel__1;
     reg  gsel__2;
@@ -1159,23 +1234,21 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  gsel__5;
     reg  gsel__6;
     reg  gsel__7;
+    reg  [2:0] k_inc;
+    reg  [3:0] na_pos;
+    reg  [2:0] na_k;
+    reg  at_pos;
     reg  found_a;
     reg  s_hit;
     reg  [5:0] s_lead;
     reg  [2:0] s_n;
-    reg  colsel__0;
-    reg  colsel__1;
-    reg  colsel__2;
-    reg  colsel__3;
     reg  [31:0] s_b0;
     reg  [31:0] s_b1;
     reg  [31:0] s_b2;
     reg  [31:0] s_b3;
     reg  [31:0] s_base;
-    reg  [3:0] s_cp;
     reg  [2:0] s_c;
     reg  [2:0] k_cur;
-    reg  [2:0] k_next;
     reg  [6:0] wb;
     reg  b_end;
     reg  b_skip;
@@ -1220,7 +1293,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_warp_n(cols__0__g_warp_n),
         .g_pos(cols__0__g_pos),
         .g_k(cols__0__g_k),
-        .g_slot(cols__0__g_slot),
+        .g_sel(cols__0__g_sel),
+        .gb_sel(cols__0__gb_sel),
         .l_ev(cols__0__l_ev),
         .l_hit(cols__0__l_hit),
         .l_rank(cols__0__l_rank),
@@ -1236,10 +1310,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_pow2(cols__0__l_pow2),
         .l_div(cols__0__l_div),
         .l_mag(cols__0__l_mag),
-        .g_hit(cols__0__g_hit),
         .g_cand(cols__0__g_cand),
+        .g_more(cols__0__g_more),
+        .gb_hit(cols__0__gb_hit),
+        .gb_lead(cols__0__gb_lead),
+        .gb_n(cols__0__gb_n),
         .gs_lead(cols__0__gs_lead),
-        .gs_n(cols__0__gs_n),
         .gs_base0(cols__0__gs_base0),
         .gs_base1(cols__0__gs_base1),
         .gs_base2(cols__0__gs_base2),
@@ -1280,7 +1356,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_warp_n(cols__1__g_warp_n),
         .g_pos(cols__1__g_pos),
         .g_k(cols__1__g_k),
-        .g_slot(cols__1__g_slot),
+        .g_sel(cols__1__g_sel),
+        .gb_sel(cols__1__gb_sel),
         .l_ev(cols__1__l_ev),
         .l_hit(cols__1__l_hit),
         .l_rank(cols__1__l_rank),
@@ -1296,10 +1373,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_pow2(cols__1__l_pow2),
         .l_div(cols__1__l_div),
         .l_mag(cols__1__l_mag),
-        .g_hit(cols__1__g_hit),
         .g_cand(cols__1__g_cand),
+        .g_more(cols__1__g_more),
+        .gb_hit(cols__1__gb_hit),
+        .gb_lead(cols__1__gb_lead),
+        .gb_n(cols__1__gb_n),
         .gs_lead(cols__1__gs_lead),
-        .gs_n(cols__1__gs_n),
         .gs_base0(cols__1__gs_base0),
         .gs_base1(cols__1__gs_base1),
         .gs_base2(cols__1__gs_base2),
@@ -1340,7 +1419,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_warp_n(cols__2__g_warp_n),
         .g_pos(cols__2__g_pos),
         .g_k(cols__2__g_k),
-        .g_slot(cols__2__g_slot),
+        .g_sel(cols__2__g_sel),
+        .gb_sel(cols__2__gb_sel),
         .l_ev(cols__2__l_ev),
         .l_hit(cols__2__l_hit),
         .l_rank(cols__2__l_rank),
@@ -1356,10 +1436,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_pow2(cols__2__l_pow2),
         .l_div(cols__2__l_div),
         .l_mag(cols__2__l_mag),
-        .g_hit(cols__2__g_hit),
         .g_cand(cols__2__g_cand),
+        .g_more(cols__2__g_more),
+        .gb_hit(cols__2__gb_hit),
+        .gb_lead(cols__2__gb_lead),
+        .gb_n(cols__2__gb_n),
         .gs_lead(cols__2__gs_lead),
-        .gs_n(cols__2__gs_n),
         .gs_base0(cols__2__gs_base0),
         .gs_base1(cols__2__gs_base1),
         .gs_base2(cols__2__gs_base2),
@@ -1400,7 +1482,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_warp_n(cols__3__g_warp_n),
         .g_pos(cols__3__g_pos),
         .g_k(cols__3__g_k),
-        .g_slot(cols__3__g_slot),
+        .g_sel(cols__3__g_sel),
+        .gb_sel(cols__3__gb_sel),
         .l_ev(cols__3__l_ev),
         .l_hit(cols__3__l_hit),
         .l_rank(cols__3__l_rank),
@@ -1416,10 +1499,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_pow2(cols__3__l_pow2),
         .l_div(cols__3__l_div),
         .l_mag(cols__3__l_mag),
-        .g_hit(cols__3__g_hit),
         .g_cand(cols__3__g_cand),
+        .g_more(cols__3__g_more),
+        .gb_hit(cols__3__gb_hit),
+        .gb_lead(cols__3__gb_lead),
+        .gb_n(cols__3__gb_n),
         .gs_lead(cols__3__gs_lead),
-        .gs_n(cols__3__gs_n),
         .gs_base0(cols__3__gs_base0),
         .gs_base1(cols__3__gs_base1),
         .gs_base2(cols__3__gs_base2),
@@ -1631,7 +1716,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_lb3__v__3),
         .o(sel_lb3__o)
     );
-    caps_prefetcher__sel_slead sel_slead(
+    caps_prefetcher__sel_blead sel_slead(
         .hit__0(sel_slead__hit__0),
         .hit__1(sel_slead__hit__1),
         .hit__2(sel_slead__hit__2),
@@ -1652,6 +1737,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__2(sel_sn__v__2),
         .v__3(sel_sn__v__3),
         .o(sel_sn__o)
+    );
+    caps_prefetcher__sel_blead sel_blead(
+        .hit__0(sel_blead__hit__0),
+        .hit__1(sel_blead__hit__1),
+        .hit__2(sel_blead__hit__2),
+        .hit__3(sel_blead__hit__3),
+        .v__0(sel_blead__v__0),
+        .v__1(sel_blead__v__1),
+        .v__2(sel_blead__v__2),
+        .v__3(sel_blead__v__3),
+        .o(sel_blead__o)
     );
     caps_prefetcher__dtab__sel_bs sel_sb0(
         .hit__0(sel_sb0__hit__0),
@@ -1697,26 +1793,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_sb3__v__3),
         .o(sel_sb3__o)
     );
-    caps_prefetcher__sel_scp sel_scp(
-        .hit__0(sel_scp__hit__0),
-        .hit__1(sel_scp__hit__1),
-        .hit__2(sel_scp__hit__2),
-        .hit__3(sel_scp__hit__3),
-        .hit__4(sel_scp__hit__4),
-        .hit__5(sel_scp__hit__5),
-        .hit__6(sel_scp__hit__6),
-        .hit__7(sel_scp__hit__7),
-        .v__0(sel_scp__v__0),
-        .v__1(sel_scp__v__1),
-        .v__2(sel_scp__v__2),
-        .v__3(sel_scp__v__3),
-        .v__4(sel_scp__v__4),
-        .v__5(sel_scp__v__5),
-        .v__6(sel_scp__v__6),
-        .v__7(sel_scp__v__7),
-        .o(sel_scp__o)
-    );
-    caps_prefetcher__cols__r_cnt sel_sc(
+    caps_prefetcher__cols__gb_rcnt sel_sc(
         .hit__0(sel_sc__hit__0),
         .hit__1(sel_sc__hit__1),
         .hit__2(sel_sc__hit__2),
@@ -1734,6 +1811,55 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__6(sel_sc__v__6),
         .v__7(sel_sc__v__7),
         .o(sel_sc__o)
+    );
+    caps_prefetcher__sel_npos sel_npos(
+        .hit__0(sel_npos__hit__0),
+        .hit__1(sel_npos__hit__1),
+        .hit__2(sel_npos__hit__2),
+        .hit__3(sel_npos__hit__3),
+        .hit__4(sel_npos__hit__4),
+        .hit__5(sel_npos__hit__5),
+        .hit__6(sel_npos__hit__6),
+        .hit__7(sel_npos__hit__7),
+        .v__0(sel_npos__v__0),
+        .v__1(sel_npos__v__1),
+        .v__2(sel_npos__v__2),
+        .v__3(sel_npos__v__3),
+        .v__4(sel_npos__v__4),
+        .v__5(sel_npos__v__5),
+        .v__6(sel_npos__v__6),
+        .v__7(sel_npos__v__7),
+        .o(sel_npos__o)
+    );
+    caps_prefetcher__cols__gb_rcnt sel_nk(
+        .hit__0(sel_nk__hit__0),
+        .hit__1(sel_nk__hit__1),
+        .hit__2(sel_nk__hit__2),
+        .hit__3(sel_nk__hit__3),
+        .hit__4(sel_nk__hit__4),
+        .hit__5(sel_nk__hit__5),
+        .hit__6(sel_nk__hit__6),
+        .hit__7(sel_nk__hit__7),
+        .v__0(sel_nk__v__0),
+        .v__1(sel_nk__v__1),
+        .v__2(sel_nk__v__2),
+        .v__3(sel_nk__v__3),
+        .v__4(sel_nk__v__4),
+        .v__5(sel_nk__v__5),
+        .v__6(sel_nk__v__6),
+        .v__7(sel_nk__v__7),
+        .o(sel_nk__o)
+    );
+    caps_prefetcher__cols__pack_cand pack_cw(
+        .bits__0(pack_cw__bits__0),
+        .bits__1(pack_cw__bits__1),
+        .bits__2(pack_cw__bits__2),
+        .bits__3(pack_cw__bits__3),
+        .bits__4(pack_cw__bits__4),
+        .bits__5(pack_cw__bits__5),
+        .bits__6(pack_cw__bits__6),
+        .bits__7(pack_cw__bits__7),
+        .word(pack_cw__word)
     );
     caps_prefetcher__cols__zx_lead zx_ldw(
         .narrow(zx_ldw__narrow),
@@ -1762,6 +1888,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     caps_prefetcher__zx_cslot zx_cslot(
         .narrow(zx_cslot__narrow),
         .wide(zx_cslot__wide)
+    );
+    caps_prefetcher__zx_cslot zx_jslot(
+        .narrow(zx_jslot__narrow),
+        .wide(zx_jslot__wide)
     );
     caps_prefetcher__jp_kind jp_kind(
         .narrow(jp_kind__narrow),
@@ -2504,11 +2634,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         else if (busy__q & j_kind__q & b_skip) begin
         end
         else if (pf_push) begin
-            if (k_next < s_n) begin
-                posa__d = s_cp;
+            if (j_kind__q) begin
             end
             else begin
-                posa__d = s_cp + cp_one;
+                posa__d = na_pos;
             end
         end
     end
@@ -2523,11 +2652,13 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             posb__d = wb + wd_one;
         end
         else if (pf_push) begin
-            if (k_next < s_n) begin
-                posb__d = wb;
-            end
-            else begin
-                posb__d = wb + wd_one;
+            if (j_kind__q) begin
+                if (k_inc < s_n) begin
+                    posb__d = wb;
+                end
+                else begin
+                    posb__d = wb + wd_one;
+                end
             end
         end
     end
@@ -2550,11 +2681,16 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             kk__d = k_zero;
         end
         else if (pf_push) begin
-            if (k_next < s_n) begin
-                kk__d = k_next;
+            if (j_kind__q) begin
+                if (k_inc < s_n) begin
+                    kk__d = k_inc;
+                end
+                else begin
+                    kk__d = k_zero;
+                end
             end
             else begin
-                kk__d = k_zero;
+                kk__d = na_k;
             end
         end
     end
@@ -3940,11 +4076,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__3__g_pc_n = g_pc_n;
     always @(*) cols__3__g_warp_n = g_warp_n;
     always @(*) begin
-        found_a = 1'b0;
-        found_a = cand_below__8;
-    end
-    assign cand_below__0 = 1'b0;
-    always @(*) begin
         cand_any__0 = 1'b0;
         if (cols__0__g_cand[0]) begin
             cand_any__0 = 1'b1;
@@ -3959,16 +4090,24 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             cand_any__0 = 1'b1;
         end
     end
-    always @(*) cand__0 = cand_any__0 & (slot_c__0 != j_cta__q) & (posa__q <= slot_cp__0);
     always @(*) begin
-        if (j_kind__q) begin
-            gsel__0 = slot_c__0 == j_cta__q;
+        more__0 = 1'b0;
+        if (cols__0__g_more[0]) begin
+            more__0 = 1'b1;
         end
-        else begin
-            gsel__0 = cand__0 & ~cand_below__0;
+        if (cols__1__g_more[0]) begin
+            more__0 = 1'b1;
+        end
+        if (cols__2__g_more[0]) begin
+            more__0 = 1'b1;
+        end
+        if (cols__3__g_more[0]) begin
+            more__0 = 1'b1;
         end
     end
-    always @(*) cand_below__1 = cand_below__0 | cand__0;
+    always @(*) at_slot__0 = posa__q == slot_cp__0;
+    always @(*) cand__0 = cand_any__0 & (slot_c__0 != j_cta__q) & (posa__q <= slot_cp__0);
+    always @(*) pack_cw__bits__0 = cand__0;
     always @(*) begin
         cand_any__1 = 1'b0;
         if (cols__0__g_cand[1]) begin
@@ -3984,16 +4123,24 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             cand_any__1 = 1'b1;
         end
     end
-    always @(*) cand__1 = cand_any__1 & (slot_c__1 != j_cta__q) & (posa__q <= slot_cp__1);
     always @(*) begin
-        if (j_kind__q) begin
-            gsel__1 = slot_c__1 == j_cta__q;
+        more__1 = 1'b0;
+        if (cols__0__g_more[1]) begin
+            more__1 = 1'b1;
         end
-        else begin
-            gsel__1 = cand__1 & ~cand_below__1;
+        if (cols__1__g_more[1]) begin
+            more__1 = 1'b1;
+        end
+        if (cols__2__g_more[1]) begin
+            more__1 = 1'b1;
+        end
+        if (cols__3__g_more[1]) begin
+            more__1 = 1'b1;
         end
     end
-    always @(*) cand_below__2 = cand_below__1 | cand__1;
+    always @(*) at_slot__1 = posa__q == slot_cp__1;
+    always @(*) cand__1 = cand_any__1 & (slot_c__1 != j_cta__q) & (posa__q <= slot_cp__1);
+    always @(*) pack_cw__bits__1 = cand__1;
     always @(*) begin
         cand_any__2 = 1'b0;
         if (cols__0__g_cand[2]) begin
@@ -4009,16 +4156,24 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             cand_any__2 = 1'b1;
         end
     end
-    always @(*) cand__2 = cand_any__2 & (slot_c__2 != j_cta__q) & (posa__q <= slot_cp__2);
     always @(*) begin
-        if (j_kind__q) begin
-            gsel__2 = slot_c__2 == j_cta__q;
+        more__2 = 1'b0;
+        if (cols__0__g_more[2]) begin
+            more__2 = 1'b1;
         end
-        else begin
-            gsel__2 = cand__2 & ~cand_below__2;
+        if (cols__1__g_more[2]) begin
+            more__2 = 1'b1;
+        end
+        if (cols__2__g_more[2]) begin
+            more__2 = 1'b1;
+        end
+        if (cols__3__g_more[2]) begin
+            more__2 = 1'b1;
         end
     end
-    always @(*) cand_below__3 = cand_below__2 | cand__2;
+    always @(*) at_slot__2 = posa__q == slot_cp__2;
+    always @(*) cand__2 = cand_any__2 & (slot_c__2 != j_cta__q) & (posa__q <= slot_cp__2);
+    always @(*) pack_cw__bits__2 = cand__2;
     always @(*) begin
         cand_any__3 = 1'b0;
         if (cols__0__g_cand[3]) begin
@@ -4034,16 +4189,24 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             cand_any__3 = 1'b1;
         end
     end
-    always @(*) cand__3 = cand_any__3 & (slot_c__3 != j_cta__q) & (posa__q <= slot_cp__3);
     always @(*) begin
-        if (j_kind__q) begin
-            gsel__3 = slot_c__3 == j_cta__q;
+        more__3 = 1'b0;
+        if (cols__0__g_more[3]) begin
+            more__3 = 1'b1;
         end
-        else begin
-            gsel__3 = cand__3 & ~cand_below__3;
+        if (cols__1__g_more[3]) begin
+            more__3 = 1'b1;
+        end
+        if (cols__2__g_more[3]) begin
+            more__3 = 1'b1;
+        end
+        if (cols__3__g_more[3]) begin
+            more__3 = 1'b1;
         end
     end
-    always @(*) cand_below__4 = cand_below__3 | cand__3;
+    always @(*) at_slot__3 = posa__q == slot_cp__3;
+    always @(*) cand__3 = cand_any__3 & (slot_c__3 != j_cta__q) & (posa__q <= slot_cp__3);
+    always @(*) pack_cw__bits__3 = cand__3;
     always @(*) begin
         cand_any__4 = 1'b0;
         if (cols__0__g_cand[4]) begin
@@ -4059,16 +4222,24 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             cand_any__4 = 1'b1;
         end
     end
-    always @(*) cand__4 = cand_any__4 & (slot_c__4 != j_cta__q) & (posa__q <= slot_cp__4);
     always @(*) begin
-        if (j_kind__q) begin
-            gsel__4 = slot_c__4 == j_cta__q;
+        more__4 = 1'b0;
+        if (cols__0__g_more[4]) begin
+            more__4 = 1'b1;
         end
-        else begin
-            gsel__4 = cand__4 & ~cand_below__4;
+        if (cols__1__g_more[4]) begin
+            more__4 = 1'b1;
+        end
+        if (cols__2__g_more[4]) begin
+            more__4 = 1'b1;
+        end
+        if (cols__3__g_more[4]) begin
+            more__4 = 1'b1;
         end
     end
-    always @(*) cand_below__5 = cand_below__4 | cand__4;
+    always @(*) at_slot__4 = posa__q == slot_cp__4;
+    always @(*) cand__4 = cand_any__4 & (slot_c__4 != j_cta__q) & (posa__q <= slot_cp__4);
+    always @(*) pack_cw__bits__4 = cand__4;
     always @(*) begin
         cand_any__5 = 1'b0;
         if (cols__0__g_cand[5]) begin
@@ -4084,16 +4255,24 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             cand_any__5 = 1'b1;
         end
     end
-    always @(*) cand__5 = cand_any__5 & (slot_c__5 != j_cta__q) & (posa__q <= slot_cp__5);
     always @(*) begin
-        if (j_kind__q) begin
-            gsel__5 = slot_c__5 == j_cta__q;
+        more__5 = 1'b0;
+        if (cols__0__g_more[5]) begin
+            more__5 = 1'b1;
         end
-        else begin
-            gsel__5 = cand__5 & ~cand_below__5;
+        if (cols__1__g_more[5]) begin
+            more__5 = 1'b1;
+        end
+        if (cols__2__g_more[5]) begin
+            more__5 = 1'b1;
+        end
+        if (cols__3__g_more[5]) begin
+            more__5 = 1'b1;
         end
     end
-    always @(*) cand_below__6 = cand_below__5 | cand__5;
+    always @(*) at_slot__5 = posa__q == slot_cp__5;
+    always @(*) cand__5 = cand_any__5 & (slot_c__5 != j_cta__q) & (posa__q <= slot_cp__5);
+    always @(*) pack_cw__bits__5 = cand__5;
     always @(*) begin
         cand_any__6 = 1'b0;
         if (cols__0__g_cand[6]) begin
@@ -4109,16 +4288,24 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             cand_any__6 = 1'b1;
         end
     end
-    always @(*) cand__6 = cand_any__6 & (slot_c__6 != j_cta__q) & (posa__q <= slot_cp__6);
     always @(*) begin
-        if (j_kind__q) begin
-            gsel__6 = slot_c__6 == j_cta__q;
+        more__6 = 1'b0;
+        if (cols__0__g_more[6]) begin
+            more__6 = 1'b1;
         end
-        else begin
-            gsel__6 = cand__6 & ~cand_below__6;
+        if (cols__1__g_more[6]) begin
+            more__6 = 1'b1;
+        end
+        if (cols__2__g_more[6]) begin
+            more__6 = 1'b1;
+        end
+        if (cols__3__g_more[6]) begin
+            more__6 = 1'b1;
         end
     end
-    always @(*) cand_below__7 = cand_below__6 | cand__6;
+    always @(*) at_slot__6 = posa__q == slot_cp__6;
+    always @(*) cand__6 = cand_any__6 & (slot_c__6 != j_cta__q) & (posa__q <= slot_cp__6);
+    always @(*) pack_cw__bits__6 = cand__6;
     always @(*) begin
         cand_any__7 = 1'b0;
         if (cols__0__g_cand[7]) begin
@@ -4134,232 +4321,370 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             cand_any__7 = 1'b1;
         end
     end
+    always @(*) begin
+        more__7 = 1'b0;
+        if (cols__0__g_more[7]) begin
+            more__7 = 1'b1;
+        end
+        if (cols__1__g_more[7]) begin
+            more__7 = 1'b1;
+        end
+        if (cols__2__g_more[7]) begin
+            more__7 = 1'b1;
+        end
+        if (cols__3__g_more[7]) begin
+            more__7 = 1'b1;
+        end
+    end
+    always @(*) at_slot__7 = posa__q == slot_cp__7;
     always @(*) cand__7 = cand_any__7 & (slot_c__7 != j_cta__q) & (posa__q <= slot_cp__7);
+    always @(*) pack_cw__bits__7 = cand__7;
+    always @(*) cw = pack_cw__word;
+    always @(*) found_a = |cw;
+    always @(*) pfx__0 = cw << ns_one;
+    always @(*) pfx__1 = pfx__0 | (pfx__0 << ns_sh__0);
+    always @(*) pfx__2 = pfx__1 | (pfx__1 << ns_sh__1);
+    always @(*) pfx__3 = pfx__2 | (pfx__2 << ns_sh__2);
+    always @(*) begin
+        gsel_w = cw;
+        gsel_w = cw & ~pfx__3;
+    end
+    always @(*) zx_jslot__narrow = j_cta__q;
+    always @(*) gb_selw = ns_one << zx_jslot__wide;
     always @(*) begin
         if (j_kind__q) begin
-            gsel__7 = slot_c__7 == j_cta__q;
+            g_selw = gb_selw;
         end
         else begin
-            gsel__7 = cand__7 & ~cand_below__7;
+            g_selw = gsel_w;
         end
     end
-    always @(*) cand_below__8 = cand_below__7 | cand__7;
-    always @(*) sel_scp__hit__0 = gsel__0;
-    assign sel_scp__v__0 = slot_cp__0;
+    always @(*) k_inc = kk__q + k_one;
+    always @(*) gsel__0 = gsel_w[0];
     always @(*) sel_sc__hit__0 = gsel__0;
     assign sel_sc__v__0 = slot_c__0;
-    always @(*) sel_scp__hit__1 = gsel__1;
-    assign sel_scp__v__1 = slot_cp__1;
+    always @(*) sel_npos__hit__0 = gsel__0;
+    always @(*) sel_nk__hit__0 = gsel__0;
+    always @(*) begin
+        if (more__0) begin
+            sel_npos__v__0 = slot_cp__0;
+        end
+        else begin
+            sel_npos__v__0 = slot_cp1__0;
+        end
+    end
+    always @(*) begin
+        if (more__0) begin
+            if (at_slot__0) begin
+                sel_nk__v__0 = k_inc;
+            end
+            else begin
+                sel_nk__v__0 = k_one;
+            end
+        end
+        else begin
+            sel_nk__v__0 = k_zero;
+        end
+    end
+    always @(*) gsel__1 = gsel_w[1];
     always @(*) sel_sc__hit__1 = gsel__1;
     assign sel_sc__v__1 = slot_c__1;
-    always @(*) sel_scp__hit__2 = gsel__2;
-    assign sel_scp__v__2 = slot_cp__2;
+    always @(*) sel_npos__hit__1 = gsel__1;
+    always @(*) sel_nk__hit__1 = gsel__1;
+    always @(*) begin
+        if (more__1) begin
+            sel_npos__v__1 = slot_cp__1;
+        end
+        else begin
+            sel_npos__v__1 = slot_cp1__1;
+        end
+    end
+    always @(*) begin
+        if (more__1) begin
+            if (at_slot__1) begin
+                sel_nk__v__1 = k_inc;
+            end
+            else begin
+                sel_nk__v__1 = k_one;
+            end
+        end
+        else begin
+            sel_nk__v__1 = k_zero;
+        end
+    end
+    always @(*) gsel__2 = gsel_w[2];
     always @(*) sel_sc__hit__2 = gsel__2;
     assign sel_sc__v__2 = slot_c__2;
-    always @(*) sel_scp__hit__3 = gsel__3;
-    assign sel_scp__v__3 = slot_cp__3;
+    always @(*) sel_npos__hit__2 = gsel__2;
+    always @(*) sel_nk__hit__2 = gsel__2;
+    always @(*) begin
+        if (more__2) begin
+            sel_npos__v__2 = slot_cp__2;
+        end
+        else begin
+            sel_npos__v__2 = slot_cp1__2;
+        end
+    end
+    always @(*) begin
+        if (more__2) begin
+            if (at_slot__2) begin
+                sel_nk__v__2 = k_inc;
+            end
+            else begin
+                sel_nk__v__2 = k_one;
+            end
+        end
+        else begin
+            sel_nk__v__2 = k_zero;
+        end
+    end
+    always @(*) gsel__3 = gsel_w[3];
     always @(*) sel_sc__hit__3 = gsel__3;
     assign sel_sc__v__3 = slot_c__3;
-    always @(*) sel_scp__hit__4 = gsel__4;
-    assign sel_scp__v__4 = slot_cp__4;
+    always @(*) sel_npos__hit__3 = gsel__3;
+    always @(*) sel_nk__hit__3 = gsel__3;
+    always @(*) begin
+        if (more__3) begin
+            sel_npos__v__3 = slot_cp__3;
+        end
+        else begin
+            sel_npos__v__3 = slot_cp1__3;
+        end
+    end
+    always @(*) begin
+        if (more__3) begin
+            if (at_slot__3) begin
+                sel_nk__v__3 = k_inc;
+            end
+            else begin
+                sel_nk__v__3 = k_one;
+            end
+        end
+        else begin
+            sel_nk__v__3 = k_zero;
+        end
+    end
+    always @(*) gsel__4 = gsel_w[4];
     always @(*) sel_sc__hit__4 = gsel__4;
     assign sel_sc__v__4 = slot_c__4;
-    always @(*) sel_scp__hit__5 = gsel__5;
-    assign sel_scp__v__5 = slot_cp__5;
+    always @(*) sel_npos__hit__4 = gsel__4;
+    always @(*) sel_nk__hit__4 = gsel__4;
+    always @(*) begin
+        if (more__4) begin
+            sel_npos__v__4 = slot_cp__4;
+        end
+        else begin
+            sel_npos__v__4 = slot_cp1__4;
+        end
+    end
+    always @(*) begin
+        if (more__4) begin
+            if (at_slot__4) begin
+                sel_nk__v__4 = k_inc;
+            end
+            else begin
+                sel_nk__v__4 = k_one;
+            end
+        end
+        else begin
+            sel_nk__v__4 = k_zero;
+        end
+    end
+    always @(*) gsel__5 = gsel_w[5];
     always @(*) sel_sc__hit__5 = gsel__5;
     assign sel_sc__v__5 = slot_c__5;
-    always @(*) sel_scp__hit__6 = gsel__6;
-    assign sel_scp__v__6 = slot_cp__6;
+    always @(*) sel_npos__hit__5 = gsel__5;
+    always @(*) sel_nk__hit__5 = gsel__5;
+    always @(*) begin
+        if (more__5) begin
+            sel_npos__v__5 = slot_cp__5;
+        end
+        else begin
+            sel_npos__v__5 = slot_cp1__5;
+        end
+    end
+    always @(*) begin
+        if (more__5) begin
+            if (at_slot__5) begin
+                sel_nk__v__5 = k_inc;
+            end
+            else begin
+                sel_nk__v__5 = k_one;
+            end
+        end
+        else begin
+            sel_nk__v__5 = k_zero;
+        end
+    end
+    always @(*) gsel__6 = gsel_w[6];
     always @(*) sel_sc__hit__6 = gsel__6;
     assign sel_sc__v__6 = slot_c__6;
-    always @(*) sel_scp__hit__7 = gsel__7;
-    assign sel_scp__v__7 = slot_cp__7;
+    always @(*) sel_npos__hit__6 = gsel__6;
+    always @(*) sel_nk__hit__6 = gsel__6;
+    always @(*) begin
+        if (more__6) begin
+            sel_npos__v__6 = slot_cp__6;
+        end
+        else begin
+            sel_npos__v__6 = slot_cp1__6;
+        end
+    end
+    always @(*) begin
+        if (more__6) begin
+            if (at_slot__6) begin
+                sel_nk__v__6 = k_inc;
+            end
+            else begin
+                sel_nk__v__6 = k_one;
+            end
+        end
+        else begin
+            sel_nk__v__6 = k_zero;
+        end
+    end
+    always @(*) gsel__7 = gsel_w[7];
     always @(*) sel_sc__hit__7 = gsel__7;
     assign sel_sc__v__7 = slot_c__7;
-    always @(*) s_cp = sel_scp__o;
+    always @(*) sel_npos__hit__7 = gsel__7;
+    always @(*) sel_nk__hit__7 = gsel__7;
+    always @(*) begin
+        if (more__7) begin
+            sel_npos__v__7 = slot_cp__7;
+        end
+        else begin
+            sel_npos__v__7 = slot_cp1__7;
+        end
+    end
+    always @(*) begin
+        if (more__7) begin
+            if (at_slot__7) begin
+                sel_nk__v__7 = k_inc;
+            end
+            else begin
+                sel_nk__v__7 = k_one;
+            end
+        end
+        else begin
+            sel_nk__v__7 = k_zero;
+        end
+    end
     always @(*) s_c = sel_sc__o;
+    always @(*) na_pos = sel_npos__o;
+    always @(*) na_k = sel_nk__o;
+    always @(*) begin
+        at_pos = 1'b0;
+        if (gsel__0 & at_slot__0) begin
+            at_pos = 1'b1;
+        end
+        if (gsel__1 & at_slot__1) begin
+            at_pos = 1'b1;
+        end
+        if (gsel__2 & at_slot__2) begin
+            at_pos = 1'b1;
+        end
+        if (gsel__3 & at_slot__3) begin
+            at_pos = 1'b1;
+        end
+        if (gsel__4 & at_slot__4) begin
+            at_pos = 1'b1;
+        end
+        if (gsel__5 & at_slot__5) begin
+            at_pos = 1'b1;
+        end
+        if (gsel__6 & at_slot__6) begin
+            at_pos = 1'b1;
+        end
+        if (gsel__7 & at_slot__7) begin
+            at_pos = 1'b1;
+        end
+    end
     always @(*) begin
         s_hit = 1'b0;
-        if (colsel__0) begin
+        if (cols__0__gb_hit) begin
             s_hit = 1'b1;
         end
-        if (colsel__1) begin
+        if (cols__1__gb_hit) begin
             s_hit = 1'b1;
         end
-        if (colsel__2) begin
+        if (cols__2__gb_hit) begin
             s_hit = 1'b1;
         end
-        if (colsel__3) begin
+        if (cols__3__gb_hit) begin
             s_hit = 1'b1;
         end
     end
-    always @(*) cols__0__g_slot = s_c;
-    always @(*) begin
-        colsel__0 = 1'b0;
-        if (gsel__0 & cols__0__g_hit[0]) begin
-            colsel__0 = 1'b1;
-        end
-        if (gsel__1 & cols__0__g_hit[1]) begin
-            colsel__0 = 1'b1;
-        end
-        if (gsel__2 & cols__0__g_hit[2]) begin
-            colsel__0 = 1'b1;
-        end
-        if (gsel__3 & cols__0__g_hit[3]) begin
-            colsel__0 = 1'b1;
-        end
-        if (gsel__4 & cols__0__g_hit[4]) begin
-            colsel__0 = 1'b1;
-        end
-        if (gsel__5 & cols__0__g_hit[5]) begin
-            colsel__0 = 1'b1;
-        end
-        if (gsel__6 & cols__0__g_hit[6]) begin
-            colsel__0 = 1'b1;
-        end
-        if (gsel__7 & cols__0__g_hit[7]) begin
-            colsel__0 = 1'b1;
-        end
-    end
-    always @(*) sel_slead__hit__0 = colsel__0;
+    always @(*) cols__0__g_sel = g_selw;
+    always @(*) cols__0__gb_sel = gb_selw;
+    assign sel_slead__hit__0 = 1'b1;
     always @(*) sel_slead__v__0 = cols__0__gs_lead;
-    always @(*) sel_sn__hit__0 = colsel__0;
-    always @(*) sel_sn__v__0 = cols__0__gs_n;
-    always @(*) sel_sb0__hit__0 = colsel__0;
-    always @(*) sel_sb1__hit__0 = colsel__0;
-    always @(*) sel_sb2__hit__0 = colsel__0;
-    always @(*) sel_sb3__hit__0 = colsel__0;
+    assign sel_blead__hit__0 = 1'b1;
+    always @(*) sel_blead__v__0 = cols__0__gb_lead;
+    assign sel_sn__hit__0 = 1'b1;
+    always @(*) sel_sn__v__0 = cols__0__gb_n;
+    assign sel_sb0__hit__0 = 1'b1;
+    assign sel_sb1__hit__0 = 1'b1;
+    assign sel_sb2__hit__0 = 1'b1;
+    assign sel_sb3__hit__0 = 1'b1;
     always @(*) sel_sb0__v__0 = cols__0__gs_base0;
     always @(*) sel_sb1__v__0 = cols__0__gs_base1;
     always @(*) sel_sb2__v__0 = cols__0__gs_base2;
     always @(*) sel_sb3__v__0 = cols__0__gs_base3;
-    always @(*) cols__1__g_slot = s_c;
-    always @(*) begin
-        colsel__1 = 1'b0;
-        if (gsel__0 & cols__1__g_hit[0]) begin
-            colsel__1 = 1'b1;
-        end
-        if (gsel__1 & cols__1__g_hit[1]) begin
-            colsel__1 = 1'b1;
-        end
-        if (gsel__2 & cols__1__g_hit[2]) begin
-            colsel__1 = 1'b1;
-        end
-        if (gsel__3 & cols__1__g_hit[3]) begin
-            colsel__1 = 1'b1;
-        end
-        if (gsel__4 & cols__1__g_hit[4]) begin
-            colsel__1 = 1'b1;
-        end
-        if (gsel__5 & cols__1__g_hit[5]) begin
-            colsel__1 = 1'b1;
-        end
-        if (gsel__6 & cols__1__g_hit[6]) begin
-            colsel__1 = 1'b1;
-        end
-        if (gsel__7 & cols__1__g_hit[7]) begin
-            colsel__1 = 1'b1;
-        end
-    end
-    always @(*) sel_slead__hit__1 = colsel__1;
+    always @(*) cols__1__g_sel = g_selw;
+    always @(*) cols__1__gb_sel = gb_selw;
+    assign sel_slead__hit__1 = 1'b1;
     always @(*) sel_slead__v__1 = cols__1__gs_lead;
-    always @(*) sel_sn__hit__1 = colsel__1;
-    always @(*) sel_sn__v__1 = cols__1__gs_n;
-    always @(*) sel_sb0__hit__1 = colsel__1;
-    always @(*) sel_sb1__hit__1 = colsel__1;
-    always @(*) sel_sb2__hit__1 = colsel__1;
-    always @(*) sel_sb3__hit__1 = colsel__1;
+    assign sel_blead__hit__1 = 1'b1;
+    always @(*) sel_blead__v__1 = cols__1__gb_lead;
+    assign sel_sn__hit__1 = 1'b1;
+    always @(*) sel_sn__v__1 = cols__1__gb_n;
+    assign sel_sb0__hit__1 = 1'b1;
+    assign sel_sb1__hit__1 = 1'b1;
+    assign sel_sb2__hit__1 = 1'b1;
+    assign sel_sb3__hit__1 = 1'b1;
     always @(*) sel_sb0__v__1 = cols__1__gs_base0;
     always @(*) sel_sb1__v__1 = cols__1__gs_base1;
     always @(*) sel_sb2__v__1 = cols__1__gs_base2;
     always @(*) sel_sb3__v__1 = cols__1__gs_base3;
-    always @(*) cols__2__g_slot = s_c;
-    always @(*) begin
-        colsel__2 = 1'b0;
-        if (gsel__0 & cols__2__g_hit[0]) begin
-            colsel__2 = 1'b1;
-        end
-        if (gsel__1 & cols__2__g_hit[1]) begin
-            colsel__2 = 1'b1;
-        end
-        if (gsel__2 & cols__2__g_hit[2]) begin
-            colsel__2 = 1'b1;
-        end
-        if (gsel__3 & cols__2__g_hit[3]) begin
-            colsel__2 = 1'b1;
-        end
-        if (gsel__4 & cols__2__g_hit[4]) begin
-            colsel__2 = 1'b1;
-        end
-        if (gsel__5 & cols__2__g_hit[5]) begin
-            colsel__2 = 1'b1;
-        end
-        if (gsel__6 & cols__2__g_hit[6]) begin
-            colsel__2 = 1'b1;
-        end
-        if (gsel__7 & cols__2__g_hit[7]) begin
-            colsel__2 = 1'b1;
-        end
-    end
-    always @(*) sel_slead__hit__2 = colsel__2;
+    always @(*) cols__2__g_sel = g_selw;
+    always @(*) cols__2__gb_sel = gb_selw;
+    assign sel_slead__hit__2 = 1'b1;
     always @(*) sel_slead__v__2 = cols__2__gs_lead;
-    always @(*) sel_sn__hit__2 = colsel__2;
-    always @(*) sel_sn__v__2 = cols__2__gs_n;
-    always @(*) sel_sb0__hit__2 = colsel__2;
-    always @(*) sel_sb1__hit__2 = colsel__2;
-    always @(*) sel_sb2__hit__2 = colsel__2;
-    always @(*) sel_sb3__hit__2 = colsel__2;
+    assign sel_blead__hit__2 = 1'b1;
+    always @(*) sel_blead__v__2 = cols__2__gb_lead;
+    assign sel_sn__hit__2 = 1'b1;
+    always @(*) sel_sn__v__2 = cols__2__gb_n;
+    assign sel_sb0__hit__2 = 1'b1;
+    assign sel_sb1__hit__2 = 1'b1;
+    assign sel_sb2__hit__2 = 1'b1;
+    assign sel_sb3__hit__2 = 1'b1;
     always @(*) sel_sb0__v__2 = cols__2__gs_base0;
     always @(*) sel_sb1__v__2 = cols__2__gs_base1;
     always @(*) sel_sb2__v__2 = cols__2__gs_base2;
     always @(*) sel_sb3__v__2 = cols__2__gs_base3;
-    always @(*) cols__3__g_slot = s_c;
-    always @(*) begin
-        colsel__3 = 1'b0;
-        if (gsel__0 & cols__3__g_hit[0]) begin
-            colsel__3 = 1'b1;
-        end
-        if (gsel__1 & cols__3__g_hit[1]) begin
-            colsel__3 = 1'b1;
-        end
-        if (gsel__2 & cols__3__g_hit[2]) begin
-            colsel__3 = 1'b1;
-        end
-        if (gsel__3 & cols__3__g_hit[3]) begin
-            colsel__3 = 1'b1;
-        end
-        if (gsel__4 & cols__3__g_hit[4]) begin
-            colsel__3 = 1'b1;
-        end
-        if (gsel__5 & cols__3__g_hit[5]) begin
-            colsel__3 = 1'b1;
-        end
-        if (gsel__6 & cols__3__g_hit[6]) begin
-            colsel__3 = 1'b1;
-        end
-        if (gsel__7 & cols__3__g_hit[7]) begin
-            colsel__3 = 1'b1;
-        end
-    end
-    always @(*) sel_slead__hit__3 = colsel__3;
+    always @(*) cols__3__g_sel = g_selw;
+    always @(*) cols__3__gb_sel = gb_selw;
+    assign sel_slead__hit__3 = 1'b1;
     always @(*) sel_slead__v__3 = cols__3__gs_lead;
-    always @(*) sel_sn__hit__3 = colsel__3;
-    always @(*) sel_sn__v__3 = cols__3__gs_n;
-    always @(*) sel_sb0__hit__3 = colsel__3;
-    always @(*) sel_sb1__hit__3 = colsel__3;
-    always @(*) sel_sb2__hit__3 = colsel__3;
-    always @(*) sel_sb3__hit__3 = colsel__3;
+    assign sel_blead__hit__3 = 1'b1;
+    always @(*) sel_blead__v__3 = cols__3__gb_lead;
+    assign sel_sn__hit__3 = 1'b1;
+    always @(*) sel_sn__v__3 = cols__3__gb_n;
+    assign sel_sb0__hit__3 = 1'b1;
+    assign sel_sb1__hit__3 = 1'b1;
+    assign sel_sb2__hit__3 = 1'b1;
+    assign sel_sb3__hit__3 = 1'b1;
     always @(*) sel_sb0__v__3 = cols__3__gs_base0;
     always @(*) sel_sb1__v__3 = cols__3__gs_base1;
     always @(*) sel_sb2__v__3 = cols__3__gs_base2;
     always @(*) sel_sb3__v__3 = cols__3__gs_base3;
     always @(*) s_lead = sel_slead__o;
+    always @(*) b_lead = sel_blead__o;
     always @(*) s_n = sel_sn__o;
     always @(*) s_b0 = sel_sb0__o;
     always @(*) s_b1 = sel_sb1__o;
     always @(*) s_b2 = sel_sb2__o;
     always @(*) s_b3 = sel_sb3__o;
-    always @(*) zx_glead__narrow = s_lead;
+    always @(*) zx_glead__narrow = b_lead;
     always @(*) zx_cfg__narrow = cfg_warps_per_cta;
     always @(*) begin
         if (posb__q == zx_glead__wide) begin
@@ -4372,14 +4697,13 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) b_end = ~s_hit | ~dtab__gh_hit | (wb >= zx_cfg__wide);
     always @(*) b_skip = kk__q >= s_n;
     always @(*) begin
-        if (j_kind__q | (s_cp == posa__q)) begin
+        if (j_kind__q | at_pos) begin
             k_cur = kk__q;
         end
         else begin
             k_cur = k_zero;
         end
     end
-    always @(*) k_next = k_cur + k_one;
     always @(*) begin
         if (k_cur == k3) begin
             s_base = s_b3;
@@ -4554,7 +4878,7 @@ module caps_prefetcher__chk(x,so,co,ne);
 
 endmodule // caps_prefetcher__chk
 
-module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_a1,l_a2,l_a3,l_in1,l_in2,l_in3,g_pc_n,g_warp_n,g_pos,g_k,g_slot,l_ev,l_hit,l_rank,l_delta,l_d0,l_d1,l_d2,l_d3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_mag,g_hit,g_cand,gs_lead,gs_n,gs_base0,gs_base1,gs_base2,gs_base3);
+module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_a1,l_a2,l_a3,l_in1,l_in2,l_in3,g_pc_n,g_warp_n,g_pos,g_k,g_sel,gb_sel,l_ev,l_hit,l_rank,l_delta,l_d0,l_d1,l_d2,l_d3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_mag,g_cand,g_more,gb_hit,gb_lead,gb_n,gs_lead,gs_base0,gs_base1,gs_base2,gs_base3);
 
     // Module arguments
     input wire  clock;
@@ -4591,7 +4915,8 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     input wire  [5:0] g_warp_n;
     input wire  [3:0] g_pos;
     input wire  [2:0] g_k;
-    input wire  [2:0] g_slot;
+    input wire  [7:0] g_sel;
+    input wire  [7:0] gb_sel;
     output reg  l_ev;
     output reg  l_hit;
     output reg  [1:0] l_rank;
@@ -4607,16 +4932,19 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     output reg  l_pow2;
     output reg  l_div;
     output reg  [31:0] l_mag;
-    output reg  [7:0] g_hit;
     output reg  [7:0] g_cand;
+    output reg  [7:0] g_more;
+    output reg  gb_hit;
+    output reg  [5:0] gb_lead;
+    output reg  [2:0] gb_n;
     output reg  [5:0] gs_lead;
-    output reg  [2:0] gs_n;
     output reg  [31:0] gs_base0;
     output reg  [31:0] gs_base1;
     output reg  [31:0] gs_base2;
     output reg  [31:0] gs_base3;
 
     // Constant declarations
+    localparam  k_one = 3'b1;
     localparam  slot_cp__0 = 4'h0;
     localparam  slot_cp__1 = 4'h1;
     localparam  slot_cp__2 = 4'h2;
@@ -4644,8 +4972,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     wire  [31:0] pc__taps__6;
     wire  [31:0] pc__taps__7;
     reg  lead__clock;
-    reg  [2:0] lead__r_addr;
-    wire  [5:0] lead__r_data;
     reg  lead__w_en;
     reg  [2:0] lead__w_addr;
     reg  [5:0] lead__w_data;
@@ -4658,8 +4984,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     wire  [5:0] lead__taps__6;
     wire  [5:0] lead__taps__7;
     reg  cnt__clock;
-    reg  [2:0] cnt__r_addr;
-    wire  [2:0] cnt__r_data;
     reg  cnt__w_en;
     reg  [2:0] cnt__w_addr;
     reg  [2:0] cnt__w_data;
@@ -4672,8 +4996,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     wire  [2:0] cnt__taps__6;
     wire  [2:0] cnt__taps__7;
     reg  base0__clock;
-    reg  [2:0] base0__r_addr;
-    wire  [31:0] base0__r_data;
     reg  base0__w_en;
     reg  [2:0] base0__w_addr;
     reg  [31:0] base0__w_data;
@@ -4686,8 +5008,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     wire  [31:0] base0__taps__6;
     wire  [31:0] base0__taps__7;
     reg  base1__clock;
-    reg  [2:0] base1__r_addr;
-    wire  [31:0] base1__r_data;
     reg  base1__w_en;
     reg  [2:0] base1__w_addr;
     reg  [31:0] base1__w_data;
@@ -4700,8 +5020,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     wire  [31:0] base1__taps__6;
     wire  [31:0] base1__taps__7;
     reg  base2__clock;
-    reg  [2:0] base2__r_addr;
-    wire  [31:0] base2__r_data;
     reg  base2__w_en;
     reg  [2:0] base2__w_addr;
     reg  [31:0] base2__w_data;
@@ -4714,8 +5032,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     wire  [31:0] base2__taps__6;
     wire  [31:0] base2__taps__7;
     reg  base3__clock;
-    reg  [2:0] base3__r_addr;
-    wire  [31:0] base3__r_data;
     reg  base3__w_en;
     reg  [2:0] base3__w_addr;
     reg  [31:0] base3__w_data;
@@ -4877,6 +5193,134 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  pack_hit__bits__6;
     reg  pack_hit__bits__7;
     wire  [7:0] pack_hit__word;
+    reg  g_lead__hit__0;
+    reg  g_lead__hit__1;
+    reg  g_lead__hit__2;
+    reg  g_lead__hit__3;
+    reg  g_lead__hit__4;
+    reg  g_lead__hit__5;
+    reg  g_lead__hit__6;
+    reg  g_lead__hit__7;
+    reg  [5:0] g_lead__v__0;
+    reg  [5:0] g_lead__v__1;
+    reg  [5:0] g_lead__v__2;
+    reg  [5:0] g_lead__v__3;
+    reg  [5:0] g_lead__v__4;
+    reg  [5:0] g_lead__v__5;
+    reg  [5:0] g_lead__v__6;
+    reg  [5:0] g_lead__v__7;
+    wire  [5:0] g_lead__o;
+    reg  g_b0__hit__0;
+    reg  g_b0__hit__1;
+    reg  g_b0__hit__2;
+    reg  g_b0__hit__3;
+    reg  g_b0__hit__4;
+    reg  g_b0__hit__5;
+    reg  g_b0__hit__6;
+    reg  g_b0__hit__7;
+    reg  [31:0] g_b0__v__0;
+    reg  [31:0] g_b0__v__1;
+    reg  [31:0] g_b0__v__2;
+    reg  [31:0] g_b0__v__3;
+    reg  [31:0] g_b0__v__4;
+    reg  [31:0] g_b0__v__5;
+    reg  [31:0] g_b0__v__6;
+    reg  [31:0] g_b0__v__7;
+    wire  [31:0] g_b0__o;
+    reg  g_b1__hit__0;
+    reg  g_b1__hit__1;
+    reg  g_b1__hit__2;
+    reg  g_b1__hit__3;
+    reg  g_b1__hit__4;
+    reg  g_b1__hit__5;
+    reg  g_b1__hit__6;
+    reg  g_b1__hit__7;
+    reg  [31:0] g_b1__v__0;
+    reg  [31:0] g_b1__v__1;
+    reg  [31:0] g_b1__v__2;
+    reg  [31:0] g_b1__v__3;
+    reg  [31:0] g_b1__v__4;
+    reg  [31:0] g_b1__v__5;
+    reg  [31:0] g_b1__v__6;
+    reg  [31:0] g_b1__v__7;
+    wire  [31:0] g_b1__o;
+    reg  g_b2__hit__0;
+    reg  g_b2__hit__1;
+    reg  g_b2__hit__2;
+    reg  g_b2__hit__3;
+    reg  g_b2__hit__4;
+    reg  g_b2__hit__5;
+    reg  g_b2__hit__6;
+    reg  g_b2__hit__7;
+    reg  [31:0] g_b2__v__0;
+    reg  [31:0] g_b2__v__1;
+    reg  [31:0] g_b2__v__2;
+    reg  [31:0] g_b2__v__3;
+    reg  [31:0] g_b2__v__4;
+    reg  [31:0] g_b2__v__5;
+    reg  [31:0] g_b2__v__6;
+    reg  [31:0] g_b2__v__7;
+    wire  [31:0] g_b2__o;
+    reg  g_b3__hit__0;
+    reg  g_b3__hit__1;
+    reg  g_b3__hit__2;
+    reg  g_b3__hit__3;
+    reg  g_b3__hit__4;
+    reg  g_b3__hit__5;
+    reg  g_b3__hit__6;
+    reg  g_b3__hit__7;
+    reg  [31:0] g_b3__v__0;
+    reg  [31:0] g_b3__v__1;
+    reg  [31:0] g_b3__v__2;
+    reg  [31:0] g_b3__v__3;
+    reg  [31:0] g_b3__v__4;
+    reg  [31:0] g_b3__v__5;
+    reg  [31:0] g_b3__v__6;
+    reg  [31:0] g_b3__v__7;
+    wire  [31:0] g_b3__o;
+    reg  pack_more__bits__0;
+    reg  pack_more__bits__1;
+    reg  pack_more__bits__2;
+    reg  pack_more__bits__3;
+    reg  pack_more__bits__4;
+    reg  pack_more__bits__5;
+    reg  pack_more__bits__6;
+    reg  pack_more__bits__7;
+    wire  [7:0] pack_more__word;
+    reg  gb_rlead__hit__0;
+    reg  gb_rlead__hit__1;
+    reg  gb_rlead__hit__2;
+    reg  gb_rlead__hit__3;
+    reg  gb_rlead__hit__4;
+    reg  gb_rlead__hit__5;
+    reg  gb_rlead__hit__6;
+    reg  gb_rlead__hit__7;
+    reg  [5:0] gb_rlead__v__0;
+    reg  [5:0] gb_rlead__v__1;
+    reg  [5:0] gb_rlead__v__2;
+    reg  [5:0] gb_rlead__v__3;
+    reg  [5:0] gb_rlead__v__4;
+    reg  [5:0] gb_rlead__v__5;
+    reg  [5:0] gb_rlead__v__6;
+    reg  [5:0] gb_rlead__v__7;
+    wire  [5:0] gb_rlead__o;
+    reg  gb_rcnt__hit__0;
+    reg  gb_rcnt__hit__1;
+    reg  gb_rcnt__hit__2;
+    reg  gb_rcnt__hit__3;
+    reg  gb_rcnt__hit__4;
+    reg  gb_rcnt__hit__5;
+    reg  gb_rcnt__hit__6;
+    reg  gb_rcnt__hit__7;
+    reg  [2:0] gb_rcnt__v__0;
+    reg  [2:0] gb_rcnt__v__1;
+    reg  [2:0] gb_rcnt__v__2;
+    reg  [2:0] gb_rcnt__v__3;
+    reg  [2:0] gb_rcnt__v__4;
+    reg  [2:0] gb_rcnt__v__5;
+    reg  [2:0] gb_rcnt__v__6;
+    reg  [2:0] gb_rcnt__v__7;
+    wire  [2:0] gb_rcnt__o;
     reg  pack_cand__bits__0;
     reg  pack_cand__bits__1;
     reg  pack_cand__bits__2;
@@ -4924,6 +5368,9 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
 
     // Local signals
     reg  [7:0] l_q;
+    reg  [7:0] g_q;
+    reg  [7:0] gb_q;
+    reg  [2:0] g_k1;
     reg  w_pceq;
     reg  w_leadne;
     reg  [7:0] v_w;
@@ -4935,7 +5382,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .clock(valid__clock),
         .reset(valid__reset)
     );
-    caps_prefetcher__cols__pc pc(
+    caps_prefetcher__cols__base0 pc(
         .clock(pc__clock),
         .w_en(pc__w_en),
         .w_addr(pc__w_addr),
@@ -4951,8 +5398,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     );
     caps_prefetcher__cols__lead lead(
         .clock(lead__clock),
-        .r_addr(lead__r_addr),
-        .r_data(lead__r_data),
         .w_en(lead__w_en),
         .w_addr(lead__w_addr),
         .w_data(lead__w_data),
@@ -4967,8 +5412,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     );
     caps_prefetcher__cols__cnt cnt(
         .clock(cnt__clock),
-        .r_addr(cnt__r_addr),
-        .r_data(cnt__r_data),
         .w_en(cnt__w_en),
         .w_addr(cnt__w_addr),
         .w_data(cnt__w_data),
@@ -4983,8 +5426,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     );
     caps_prefetcher__cols__base0 base0(
         .clock(base0__clock),
-        .r_addr(base0__r_addr),
-        .r_data(base0__r_data),
         .w_en(base0__w_en),
         .w_addr(base0__w_addr),
         .w_data(base0__w_data),
@@ -4999,8 +5440,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     );
     caps_prefetcher__cols__base0 base1(
         .clock(base1__clock),
-        .r_addr(base1__r_addr),
-        .r_data(base1__r_data),
         .w_en(base1__w_en),
         .w_addr(base1__w_addr),
         .w_data(base1__w_data),
@@ -5015,8 +5454,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     );
     caps_prefetcher__cols__base0 base2(
         .clock(base2__clock),
-        .r_addr(base2__r_addr),
-        .r_data(base2__r_data),
         .w_en(base2__w_en),
         .w_addr(base2__w_addr),
         .w_data(base2__w_data),
@@ -5031,8 +5468,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     );
     caps_prefetcher__cols__base0 base3(
         .clock(base3__clock),
-        .r_addr(base3__r_addr),
-        .r_data(base3__r_data),
         .w_en(base3__w_en),
         .w_addr(base3__w_addr),
         .w_data(base3__w_data),
@@ -5053,7 +5488,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .w_addr(rank__w_addr),
         .w_data(rank__w_data)
     );
-    caps_prefetcher__cols__r_b0 r_pc(
+    caps_prefetcher__cols__g_b0 r_pc(
         .hit__0(r_pc__hit__0),
         .hit__1(r_pc__hit__1),
         .hit__2(r_pc__hit__2),
@@ -5072,7 +5507,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_pc__v__7),
         .o(r_pc__o)
     );
-    caps_prefetcher__cols__r_lead r_lead(
+    caps_prefetcher__cols__g_lead r_lead(
         .hit__0(r_lead__hit__0),
         .hit__1(r_lead__hit__1),
         .hit__2(r_lead__hit__2),
@@ -5091,7 +5526,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_lead__v__7),
         .o(r_lead__o)
     );
-    caps_prefetcher__cols__r_cnt r_cnt(
+    caps_prefetcher__cols__gb_rcnt r_cnt(
         .hit__0(r_cnt__hit__0),
         .hit__1(r_cnt__hit__1),
         .hit__2(r_cnt__hit__2),
@@ -5110,7 +5545,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_cnt__v__7),
         .o(r_cnt__o)
     );
-    caps_prefetcher__cols__r_b0 r_b0(
+    caps_prefetcher__cols__g_b0 r_b0(
         .hit__0(r_b0__hit__0),
         .hit__1(r_b0__hit__1),
         .hit__2(r_b0__hit__2),
@@ -5129,7 +5564,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_b0__v__7),
         .o(r_b0__o)
     );
-    caps_prefetcher__cols__r_b0 r_b1(
+    caps_prefetcher__cols__g_b0 r_b1(
         .hit__0(r_b1__hit__0),
         .hit__1(r_b1__hit__1),
         .hit__2(r_b1__hit__2),
@@ -5148,7 +5583,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_b1__v__7),
         .o(r_b1__o)
     );
-    caps_prefetcher__cols__r_b0 r_b2(
+    caps_prefetcher__cols__g_b0 r_b2(
         .hit__0(r_b2__hit__0),
         .hit__1(r_b2__hit__1),
         .hit__2(r_b2__hit__2),
@@ -5167,7 +5602,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_b2__v__7),
         .o(r_b2__o)
     );
-    caps_prefetcher__cols__r_b0 r_b3(
+    caps_prefetcher__cols__g_b0 r_b3(
         .hit__0(r_b3__hit__0),
         .hit__1(r_b3__hit__1),
         .hit__2(r_b3__hit__2),
@@ -5220,6 +5655,150 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .bits__6(pack_hit__bits__6),
         .bits__7(pack_hit__bits__7),
         .word(pack_hit__word)
+    );
+    caps_prefetcher__cols__g_lead g_lead(
+        .hit__0(g_lead__hit__0),
+        .hit__1(g_lead__hit__1),
+        .hit__2(g_lead__hit__2),
+        .hit__3(g_lead__hit__3),
+        .hit__4(g_lead__hit__4),
+        .hit__5(g_lead__hit__5),
+        .hit__6(g_lead__hit__6),
+        .hit__7(g_lead__hit__7),
+        .v__0(g_lead__v__0),
+        .v__1(g_lead__v__1),
+        .v__2(g_lead__v__2),
+        .v__3(g_lead__v__3),
+        .v__4(g_lead__v__4),
+        .v__5(g_lead__v__5),
+        .v__6(g_lead__v__6),
+        .v__7(g_lead__v__7),
+        .o(g_lead__o)
+    );
+    caps_prefetcher__cols__g_b0 g_b0(
+        .hit__0(g_b0__hit__0),
+        .hit__1(g_b0__hit__1),
+        .hit__2(g_b0__hit__2),
+        .hit__3(g_b0__hit__3),
+        .hit__4(g_b0__hit__4),
+        .hit__5(g_b0__hit__5),
+        .hit__6(g_b0__hit__6),
+        .hit__7(g_b0__hit__7),
+        .v__0(g_b0__v__0),
+        .v__1(g_b0__v__1),
+        .v__2(g_b0__v__2),
+        .v__3(g_b0__v__3),
+        .v__4(g_b0__v__4),
+        .v__5(g_b0__v__5),
+        .v__6(g_b0__v__6),
+        .v__7(g_b0__v__7),
+        .o(g_b0__o)
+    );
+    caps_prefetcher__cols__g_b0 g_b1(
+        .hit__0(g_b1__hit__0),
+        .hit__1(g_b1__hit__1),
+        .hit__2(g_b1__hit__2),
+        .hit__3(g_b1__hit__3),
+        .hit__4(g_b1__hit__4),
+        .hit__5(g_b1__hit__5),
+        .hit__6(g_b1__hit__6),
+        .hit__7(g_b1__hit__7),
+        .v__0(g_b1__v__0),
+        .v__1(g_b1__v__1),
+        .v__2(g_b1__v__2),
+        .v__3(g_b1__v__3),
+        .v__4(g_b1__v__4),
+        .v__5(g_b1__v__5),
+        .v__6(g_b1__v__6),
+        .v__7(g_b1__v__7),
+        .o(g_b1__o)
+    );
+    caps_prefetcher__cols__g_b0 g_b2(
+        .hit__0(g_b2__hit__0),
+        .hit__1(g_b2__hit__1),
+        .hit__2(g_b2__hit__2),
+        .hit__3(g_b2__hit__3),
+        .hit__4(g_b2__hit__4),
+        .hit__5(g_b2__hit__5),
+        .hit__6(g_b2__hit__6),
+        .hit__7(g_b2__hit__7),
+        .v__0(g_b2__v__0),
+        .v__1(g_b2__v__1),
+        .v__2(g_b2__v__2),
+        .v__3(g_b2__v__3),
+        .v__4(g_b2__v__4),
+        .v__5(g_b2__v__5),
+        .v__6(g_b2__v__6),
+        .v__7(g_b2__v__7),
+        .o(g_b2__o)
+    );
+    caps_prefetcher__cols__g_b0 g_b3(
+        .hit__0(g_b3__hit__0),
+        .hit__1(g_b3__hit__1),
+        .hit__2(g_b3__hit__2),
+        .hit__3(g_b3__hit__3),
+        .hit__4(g_b3__hit__4),
+        .hit__5(g_b3__hit__5),
+        .hit__6(g_b3__hit__6),
+        .hit__7(g_b3__hit__7),
+        .v__0(g_b3__v__0),
+        .v__1(g_b3__v__1),
+        .v__2(g_b3__v__2),
+        .v__3(g_b3__v__3),
+        .v__4(g_b3__v__4),
+        .v__5(g_b3__v__5),
+        .v__6(g_b3__v__6),
+        .v__7(g_b3__v__7),
+        .o(g_b3__o)
+    );
+    caps_prefetcher__cols__pack_cand pack_more(
+        .bits__0(pack_more__bits__0),
+        .bits__1(pack_more__bits__1),
+        .bits__2(pack_more__bits__2),
+        .bits__3(pack_more__bits__3),
+        .bits__4(pack_more__bits__4),
+        .bits__5(pack_more__bits__5),
+        .bits__6(pack_more__bits__6),
+        .bits__7(pack_more__bits__7),
+        .word(pack_more__word)
+    );
+    caps_prefetcher__cols__g_lead gb_rlead(
+        .hit__0(gb_rlead__hit__0),
+        .hit__1(gb_rlead__hit__1),
+        .hit__2(gb_rlead__hit__2),
+        .hit__3(gb_rlead__hit__3),
+        .hit__4(gb_rlead__hit__4),
+        .hit__5(gb_rlead__hit__5),
+        .hit__6(gb_rlead__hit__6),
+        .hit__7(gb_rlead__hit__7),
+        .v__0(gb_rlead__v__0),
+        .v__1(gb_rlead__v__1),
+        .v__2(gb_rlead__v__2),
+        .v__3(gb_rlead__v__3),
+        .v__4(gb_rlead__v__4),
+        .v__5(gb_rlead__v__5),
+        .v__6(gb_rlead__v__6),
+        .v__7(gb_rlead__v__7),
+        .o(gb_rlead__o)
+    );
+    caps_prefetcher__cols__gb_rcnt gb_rcnt(
+        .hit__0(gb_rcnt__hit__0),
+        .hit__1(gb_rcnt__hit__1),
+        .hit__2(gb_rcnt__hit__2),
+        .hit__3(gb_rcnt__hit__3),
+        .hit__4(gb_rcnt__hit__4),
+        .hit__5(gb_rcnt__hit__5),
+        .hit__6(gb_rcnt__hit__6),
+        .hit__7(gb_rcnt__hit__7),
+        .v__0(gb_rcnt__v__0),
+        .v__1(gb_rcnt__v__1),
+        .v__2(gb_rcnt__v__2),
+        .v__3(gb_rcnt__v__3),
+        .v__4(gb_rcnt__v__4),
+        .v__5(gb_rcnt__v__5),
+        .v__6(gb_rcnt__v__6),
+        .v__7(gb_rcnt__v__7),
+        .o(gb_rcnt__o)
     );
     caps_prefetcher__cols__pack_cand pack_cand(
         .bits__0(pack_cand__bits__0),
@@ -5562,20 +6141,139 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     end
     always @(*) gm_pc__d = pack_mpc__word;
     always @(*) gm_lead__d = pack_mlead__word;
-    always @(*) g_hit = pack_hit__word;
     always @(*) g_cand = pack_cand__word;
-    always @(*) lead__r_addr = g_slot;
-    always @(*) cnt__r_addr = g_slot;
-    always @(*) base0__r_addr = g_slot;
-    always @(*) base1__r_addr = g_slot;
-    always @(*) base2__r_addr = g_slot;
-    always @(*) base3__r_addr = g_slot;
-    always @(*) gs_lead = lead__r_data;
-    always @(*) gs_n = cnt__r_data;
-    always @(*) gs_base0 = base0__r_data;
-    always @(*) gs_base1 = base1__r_data;
-    always @(*) gs_base2 = base2__r_data;
-    always @(*) gs_base3 = base3__r_data;
+    always @(*) g_k1 = g_k + k_one;
+    always @(*) pack_more__bits__0 = valid__q[0] & gm_pc__q[0] & (((g_pos == slot_cp__0) & (g_k1 < cnt__taps__0)) | ((g_pos != slot_cp__0) & (k_one < cnt__taps__0)));
+    always @(*) pack_more__bits__1 = valid__q[1] & gm_pc__q[1] & (((g_pos == slot_cp__1) & (g_k1 < cnt__taps__1)) | ((g_pos != slot_cp__1) & (k_one < cnt__taps__1)));
+    always @(*) pack_more__bits__2 = valid__q[2] & gm_pc__q[2] & (((g_pos == slot_cp__2) & (g_k1 < cnt__taps__2)) | ((g_pos != slot_cp__2) & (k_one < cnt__taps__2)));
+    always @(*) pack_more__bits__3 = valid__q[3] & gm_pc__q[3] & (((g_pos == slot_cp__3) & (g_k1 < cnt__taps__3)) | ((g_pos != slot_cp__3) & (k_one < cnt__taps__3)));
+    always @(*) pack_more__bits__4 = valid__q[4] & gm_pc__q[4] & (((g_pos == slot_cp__4) & (g_k1 < cnt__taps__4)) | ((g_pos != slot_cp__4) & (k_one < cnt__taps__4)));
+    always @(*) pack_more__bits__5 = valid__q[5] & gm_pc__q[5] & (((g_pos == slot_cp__5) & (g_k1 < cnt__taps__5)) | ((g_pos != slot_cp__5) & (k_one < cnt__taps__5)));
+    always @(*) pack_more__bits__6 = valid__q[6] & gm_pc__q[6] & (((g_pos == slot_cp__6) & (g_k1 < cnt__taps__6)) | ((g_pos != slot_cp__6) & (k_one < cnt__taps__6)));
+    always @(*) pack_more__bits__7 = valid__q[7] & gm_pc__q[7] & (((g_pos == slot_cp__7) & (g_k1 < cnt__taps__7)) | ((g_pos != slot_cp__7) & (k_one < cnt__taps__7)));
+    always @(*) g_more = pack_more__word;
+    always @(*) g_q = g_sel & pack_hit__word;
+    always @(*) g_lead__hit__0 = g_q[0];
+    always @(*) g_b0__hit__0 = g_q[0];
+    always @(*) g_b1__hit__0 = g_q[0];
+    always @(*) g_b2__hit__0 = g_q[0];
+    always @(*) g_b3__hit__0 = g_q[0];
+    always @(*) g_lead__v__0 = lead__taps__0;
+    always @(*) g_b0__v__0 = base0__taps__0;
+    always @(*) g_b1__v__0 = base1__taps__0;
+    always @(*) g_b2__v__0 = base2__taps__0;
+    always @(*) g_b3__v__0 = base3__taps__0;
+    always @(*) g_lead__hit__1 = g_q[1];
+    always @(*) g_b0__hit__1 = g_q[1];
+    always @(*) g_b1__hit__1 = g_q[1];
+    always @(*) g_b2__hit__1 = g_q[1];
+    always @(*) g_b3__hit__1 = g_q[1];
+    always @(*) g_lead__v__1 = lead__taps__1;
+    always @(*) g_b0__v__1 = base0__taps__1;
+    always @(*) g_b1__v__1 = base1__taps__1;
+    always @(*) g_b2__v__1 = base2__taps__1;
+    always @(*) g_b3__v__1 = base3__taps__1;
+    always @(*) g_lead__hit__2 = g_q[2];
+    always @(*) g_b0__hit__2 = g_q[2];
+    always @(*) g_b1__hit__2 = g_q[2];
+    always @(*) g_b2__hit__2 = g_q[2];
+    always @(*) g_b3__hit__2 = g_q[2];
+    always @(*) g_lead__v__2 = lead__taps__2;
+    always @(*) g_b0__v__2 = base0__taps__2;
+    always @(*) g_b1__v__2 = base1__taps__2;
+    always @(*) g_b2__v__2 = base2__taps__2;
+    always @(*) g_b3__v__2 = base3__taps__2;
+    always @(*) g_lead__hit__3 = g_q[3];
+    always @(*) g_b0__hit__3 = g_q[3];
+    always @(*) g_b1__hit__3 = g_q[3];
+    always @(*) g_b2__hit__3 = g_q[3];
+    always @(*) g_b3__hit__3 = g_q[3];
+    always @(*) g_lead__v__3 = lead__taps__3;
+    always @(*) g_b0__v__3 = base0__taps__3;
+    always @(*) g_b1__v__3 = base1__taps__3;
+    always @(*) g_b2__v__3 = base2__taps__3;
+    always @(*) g_b3__v__3 = base3__taps__3;
+    always @(*) g_lead__hit__4 = g_q[4];
+    always @(*) g_b0__hit__4 = g_q[4];
+    always @(*) g_b1__hit__4 = g_q[4];
+    always @(*) g_b2__hit__4 = g_q[4];
+    always @(*) g_b3__hit__4 = g_q[4];
+    always @(*) g_lead__v__4 = lead__taps__4;
+    always @(*) g_b0__v__4 = base0__taps__4;
+    always @(*) g_b1__v__4 = base1__taps__4;
+    always @(*) g_b2__v__4 = base2__taps__4;
+    always @(*) g_b3__v__4 = base3__taps__4;
+    always @(*) g_lead__hit__5 = g_q[5];
+    always @(*) g_b0__hit__5 = g_q[5];
+    always @(*) g_b1__hit__5 = g_q[5];
+    always @(*) g_b2__hit__5 = g_q[5];
+    always @(*) g_b3__hit__5 = g_q[5];
+    always @(*) g_lead__v__5 = lead__taps__5;
+    always @(*) g_b0__v__5 = base0__taps__5;
+    always @(*) g_b1__v__5 = base1__taps__5;
+    always @(*) g_b2__v__5 = base2__taps__5;
+    always @(*) g_b3__v__5 = base3__taps__5;
+    always @(*) g_lead__hit__6 = g_q[6];
+    always @(*) g_b0__hit__6 = g_q[6];
+    always @(*) g_b1__hit__6 = g_q[6];
+    always @(*) g_b2__hit__6 = g_q[6];
+    always @(*) g_b3__hit__6 = g_q[6];
+    always @(*) g_lead__v__6 = lead__taps__6;
+    always @(*) g_b0__v__6 = base0__taps__6;
+    always @(*) g_b1__v__6 = base1__taps__6;
+    always @(*) g_b2__v__6 = base2__taps__6;
+    always @(*) g_b3__v__6 = base3__taps__6;
+    always @(*) g_lead__hit__7 = g_q[7];
+    always @(*) g_b0__hit__7 = g_q[7];
+    always @(*) g_b1__hit__7 = g_q[7];
+    always @(*) g_b2__hit__7 = g_q[7];
+    always @(*) g_b3__hit__7 = g_q[7];
+    always @(*) g_lead__v__7 = lead__taps__7;
+    always @(*) g_b0__v__7 = base0__taps__7;
+    always @(*) g_b1__v__7 = base1__taps__7;
+    always @(*) g_b2__v__7 = base2__taps__7;
+    always @(*) g_b3__v__7 = base3__taps__7;
+    always @(*) gb_q = gb_sel & pack_hit__word;
+    always @(*) gb_rlead__hit__0 = gb_q[0];
+    always @(*) gb_rcnt__hit__0 = gb_q[0];
+    always @(*) gb_rlead__v__0 = lead__taps__0;
+    always @(*) gb_rcnt__v__0 = cnt__taps__0;
+    always @(*) gb_rlead__hit__1 = gb_q[1];
+    always @(*) gb_rcnt__hit__1 = gb_q[1];
+    always @(*) gb_rlead__v__1 = lead__taps__1;
+    always @(*) gb_rcnt__v__1 = cnt__taps__1;
+    always @(*) gb_rlead__hit__2 = gb_q[2];
+    always @(*) gb_rcnt__hit__2 = gb_q[2];
+    always @(*) gb_rlead__v__2 = lead__taps__2;
+    always @(*) gb_rcnt__v__2 = cnt__taps__2;
+    always @(*) gb_rlead__hit__3 = gb_q[3];
+    always @(*) gb_rcnt__hit__3 = gb_q[3];
+    always @(*) gb_rlead__v__3 = lead__taps__3;
+    always @(*) gb_rcnt__v__3 = cnt__taps__3;
+    always @(*) gb_rlead__hit__4 = gb_q[4];
+    always @(*) gb_rcnt__hit__4 = gb_q[4];
+    always @(*) gb_rlead__v__4 = lead__taps__4;
+    always @(*) gb_rcnt__v__4 = cnt__taps__4;
+    always @(*) gb_rlead__hit__5 = gb_q[5];
+    always @(*) gb_rcnt__hit__5 = gb_q[5];
+    always @(*) gb_rlead__v__5 = lead__taps__5;
+    always @(*) gb_rcnt__v__5 = cnt__taps__5;
+    always @(*) gb_rlead__hit__6 = gb_q[6];
+    always @(*) gb_rcnt__hit__6 = gb_q[6];
+    always @(*) gb_rlead__v__6 = lead__taps__6;
+    always @(*) gb_rcnt__v__6 = cnt__taps__6;
+    always @(*) gb_rlead__hit__7 = gb_q[7];
+    always @(*) gb_rcnt__hit__7 = gb_q[7];
+    always @(*) gb_rlead__v__7 = lead__taps__7;
+    always @(*) gb_rcnt__v__7 = cnt__taps__7;
+    always @(*) gb_hit = |gb_q;
+    always @(*) gb_lead = gb_rlead__o;
+    always @(*) gb_n = gb_rcnt__o;
+    always @(*) gs_lead = g_lead__o;
+    always @(*) gs_base0 = g_b0__o;
+    always @(*) gs_base1 = g_b1__o;
+    always @(*) gs_base2 = g_b2__o;
+    always @(*) gs_base3 = g_b3__o;
     always @(*) pc__w_en = wr;
     always @(*) lead__w_en = wr;
     always @(*) cnt__w_en = wr;
@@ -5654,12 +6352,10 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
 
 endmodule // caps_prefetcher__cols
 
-module caps_prefetcher__cols__base0(clock,r_addr,r_data,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
+module caps_prefetcher__cols__base0(clock,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
 
     // Module arguments
     input wire  clock;
-    input wire  [2:0] r_addr;
-    output reg  [31:0] r_data;
     input wire  w_en;
     input wire  [2:0] w_addr;
     input wire  [31:0] w_data;
@@ -5674,7 +6370,6 @@ module caps_prefetcher__cols__base0(clock,r_addr,r_data,w_en,w_addr,w_data,taps_
 
     // Update code (custom)
     reg [31:0] mem [0:7];
-    always @(*) r_data = mem[r_addr];
     always @(*) taps__0 = mem[0];
     always @(*) taps__1 = mem[1];
     always @(*) taps__2 = mem[2];
@@ -5688,12 +6383,10 @@ module caps_prefetcher__cols__base0(clock,r_addr,r_data,w_en,w_addr,w_data,taps_
     end
 endmodule // caps_prefetcher__cols__base0
 
-module caps_prefetcher__cols__cnt(clock,r_addr,r_data,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
+module caps_prefetcher__cols__cnt(clock,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
 
     // Module arguments
     input wire  clock;
-    input wire  [2:0] r_addr;
-    output reg  [2:0] r_data;
     input wire  w_en;
     input wire  [2:0] w_addr;
     input wire  [2:0] w_data;
@@ -5708,7 +6401,6 @@ module caps_prefetcher__cols__cnt(clock,r_addr,r_data,w_en,w_addr,w_data,taps__0
 
     // Update code (custom)
     reg [2:0] mem [0:7];
-    always @(*) r_data = mem[r_addr];
     always @(*) taps__0 = mem[0];
     always @(*) taps__1 = mem[1];
     always @(*) taps__2 = mem[2];
@@ -5722,104 +6414,7 @@ module caps_prefetcher__cols__cnt(clock,r_addr,r_data,w_en,w_addr,w_data,taps__0
     end
 endmodule // caps_prefetcher__cols__cnt
 
-module caps_prefetcher__reg8(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 8'h0;
-        else q <= d;
-    end
-endmodule // caps_prefetcher__reg8
-
-module caps_prefetcher__cols__lead(clock,r_addr,r_data,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [2:0] r_addr;
-    output reg  [5:0] r_data;
-    input wire  w_en;
-    input wire  [2:0] w_addr;
-    input wire  [5:0] w_data;
-    output reg  [5:0] taps__0;
-    output reg  [5:0] taps__1;
-    output reg  [5:0] taps__2;
-    output reg  [5:0] taps__3;
-    output reg  [5:0] taps__4;
-    output reg  [5:0] taps__5;
-    output reg  [5:0] taps__6;
-    output reg  [5:0] taps__7;
-
-    // Update code (custom)
-    reg [5:0] mem [0:7];
-    always @(*) r_data = mem[r_addr];
-    always @(*) taps__0 = mem[0];
-    always @(*) taps__1 = mem[1];
-    always @(*) taps__2 = mem[2];
-    always @(*) taps__3 = mem[3];
-    always @(*) taps__4 = mem[4];
-    always @(*) taps__5 = mem[5];
-    always @(*) taps__6 = mem[6];
-    always @(*) taps__7 = mem[7];
-    always @(posedge clock) begin
-        if (w_en) mem[w_addr] <= w_data;
-    end
-endmodule // caps_prefetcher__cols__lead
-
-module caps_prefetcher__cols__pack_cand(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,word);
-
-    // Module arguments
-    input wire  bits__0;
-    input wire  bits__1;
-    input wire  bits__2;
-    input wire  bits__3;
-    input wire  bits__4;
-    input wire  bits__5;
-    input wire  bits__6;
-    input wire  bits__7;
-    output reg  [7:0] word;
-
-    // Update code (custom)
-    always @(*) word = {bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
-endmodule // caps_prefetcher__cols__pack_cand
-
-module caps_prefetcher__cols__pc(clock,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
-
-    // Module arguments
-    input wire  clock;
-    input wire  w_en;
-    input wire  [2:0] w_addr;
-    input wire  [31:0] w_data;
-    output reg  [31:0] taps__0;
-    output reg  [31:0] taps__1;
-    output reg  [31:0] taps__2;
-    output reg  [31:0] taps__3;
-    output reg  [31:0] taps__4;
-    output reg  [31:0] taps__5;
-    output reg  [31:0] taps__6;
-    output reg  [31:0] taps__7;
-
-    // Update code (custom)
-    reg [31:0] mem [0:7];
-    always @(*) taps__0 = mem[0];
-    always @(*) taps__1 = mem[1];
-    always @(*) taps__2 = mem[2];
-    always @(*) taps__3 = mem[3];
-    always @(*) taps__4 = mem[4];
-    always @(*) taps__5 = mem[5];
-    always @(*) taps__6 = mem[6];
-    always @(*) taps__7 = mem[7];
-    always @(posedge clock) begin
-        if (w_en) mem[w_addr] <= w_data;
-    end
-endmodule // caps_prefetcher__cols__pc
-
-module caps_prefetcher__cols__r_b0(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+module caps_prefetcher__cols__g_b0(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
 
     // Module arguments
     input wire  hit__0;
@@ -5941,133 +6536,9 @@ module caps_prefetcher__cols__r_b0(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit
         o = acc__8;
     end
 
-endmodule // caps_prefetcher__cols__r_b0
+endmodule // caps_prefetcher__cols__g_b0
 
-module caps_prefetcher__cols__r_cnt(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
-
-    // Module arguments
-    input wire  hit__0;
-    input wire  hit__1;
-    input wire  hit__2;
-    input wire  hit__3;
-    input wire  hit__4;
-    input wire  hit__5;
-    input wire  hit__6;
-    input wire  hit__7;
-    input wire  [2:0] v__0;
-    input wire  [2:0] v__1;
-    input wire  [2:0] v__2;
-    input wire  [2:0] v__3;
-    input wire  [2:0] v__4;
-    input wire  [2:0] v__5;
-    input wire  [2:0] v__6;
-    input wire  [2:0] v__7;
-    output reg  [2:0] o;
-
-    // Constant declarations
-    localparam  zero = 3'b0;
-
-    // Local signals
-    reg  [2:0] m__0;
-    reg  [2:0] m__1;
-    reg  [2:0] m__2;
-    reg  [2:0] m__3;
-    reg  [2:0] m__4;
-    reg  [2:0] m__5;
-    reg  [2:0] m__6;
-    reg  [2:0] m__7;
-    wire  [2:0] acc__0;
-    reg  [2:0] acc__1;
-    reg  [2:0] acc__2;
-    reg  [2:0] acc__3;
-    reg  [2:0] acc__4;
-    reg  [2:0] acc__5;
-    reg  [2:0] acc__6;
-    reg  [2:0] acc__7;
-    reg  [2:0] acc__8;
-
-    // Update code
-    assign acc__0 = zero;
-    always @(*) begin
-        if (hit__0) begin
-            m__0 = v__0;
-        end
-        else begin
-            m__0 = zero;
-        end
-    end
-    always @(*) acc__1 = acc__0 | m__0;
-    always @(*) begin
-        if (hit__1) begin
-            m__1 = v__1;
-        end
-        else begin
-            m__1 = zero;
-        end
-    end
-    always @(*) acc__2 = acc__1 | m__1;
-    always @(*) begin
-        if (hit__2) begin
-            m__2 = v__2;
-        end
-        else begin
-            m__2 = zero;
-        end
-    end
-    always @(*) acc__3 = acc__2 | m__2;
-    always @(*) begin
-        if (hit__3) begin
-            m__3 = v__3;
-        end
-        else begin
-            m__3 = zero;
-        end
-    end
-    always @(*) acc__4 = acc__3 | m__3;
-    always @(*) begin
-        if (hit__4) begin
-            m__4 = v__4;
-        end
-        else begin
-            m__4 = zero;
-        end
-    end
-    always @(*) acc__5 = acc__4 | m__4;
-    always @(*) begin
-        if (hit__5) begin
-            m__5 = v__5;
-        end
-        else begin
-            m__5 = zero;
-        end
-    end
-    always @(*) acc__6 = acc__5 | m__5;
-    always @(*) begin
-        if (hit__6) begin
-            m__6 = v__6;
-        end
-        else begin
-            m__6 = zero;
-        end
-    end
-    always @(*) acc__7 = acc__6 | m__6;
-    always @(*) begin
-        if (hit__7) begin
-            m__7 = v__7;
-        end
-        else begin
-            m__7 = zero;
-        end
-    end
-    always @(*) acc__8 = acc__7 | m__7;
-    always @(*) begin
-        o = zero;
-        o = acc__8;
-    end
-
-endmodule // caps_prefetcher__cols__r_cnt
-
-module caps_prefetcher__cols__r_lead(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+module caps_prefetcher__cols__g_lead(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
 
     // Module arguments
     input wire  hit__0;
@@ -6189,7 +6660,194 @@ module caps_prefetcher__cols__r_lead(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,h
         o = acc__8;
     end
 
-endmodule // caps_prefetcher__cols__r_lead
+endmodule // caps_prefetcher__cols__g_lead
+
+module caps_prefetcher__cols__gb_rcnt(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  hit__4;
+    input wire  hit__5;
+    input wire  hit__6;
+    input wire  hit__7;
+    input wire  [2:0] v__0;
+    input wire  [2:0] v__1;
+    input wire  [2:0] v__2;
+    input wire  [2:0] v__3;
+    input wire  [2:0] v__4;
+    input wire  [2:0] v__5;
+    input wire  [2:0] v__6;
+    input wire  [2:0] v__7;
+    output reg  [2:0] o;
+
+    // Constant declarations
+    localparam  zero = 3'b0;
+
+    // Local signals
+    reg  [2:0] m__0;
+    reg  [2:0] m__1;
+    reg  [2:0] m__2;
+    reg  [2:0] m__3;
+    reg  [2:0] m__4;
+    reg  [2:0] m__5;
+    reg  [2:0] m__6;
+    reg  [2:0] m__7;
+    wire  [2:0] acc__0;
+    reg  [2:0] acc__1;
+    reg  [2:0] acc__2;
+    reg  [2:0] acc__3;
+    reg  [2:0] acc__4;
+    reg  [2:0] acc__5;
+    reg  [2:0] acc__6;
+    reg  [2:0] acc__7;
+    reg  [2:0] acc__8;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        if (hit__4) begin
+            m__4 = v__4;
+        end
+        else begin
+            m__4 = zero;
+        end
+    end
+    always @(*) acc__5 = acc__4 | m__4;
+    always @(*) begin
+        if (hit__5) begin
+            m__5 = v__5;
+        end
+        else begin
+            m__5 = zero;
+        end
+    end
+    always @(*) acc__6 = acc__5 | m__5;
+    always @(*) begin
+        if (hit__6) begin
+            m__6 = v__6;
+        end
+        else begin
+            m__6 = zero;
+        end
+    end
+    always @(*) acc__7 = acc__6 | m__6;
+    always @(*) begin
+        if (hit__7) begin
+            m__7 = v__7;
+        end
+        else begin
+            m__7 = zero;
+        end
+    end
+    always @(*) acc__8 = acc__7 | m__7;
+    always @(*) begin
+        o = zero;
+        o = acc__8;
+    end
+
+endmodule // caps_prefetcher__cols__gb_rcnt
+
+module caps_prefetcher__reg8(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 8'h0;
+        else q <= d;
+    end
+endmodule // caps_prefetcher__reg8
+
+module caps_prefetcher__cols__lead(clock,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
+
+    // Module arguments
+    input wire  clock;
+    input wire  w_en;
+    input wire  [2:0] w_addr;
+    input wire  [5:0] w_data;
+    output reg  [5:0] taps__0;
+    output reg  [5:0] taps__1;
+    output reg  [5:0] taps__2;
+    output reg  [5:0] taps__3;
+    output reg  [5:0] taps__4;
+    output reg  [5:0] taps__5;
+    output reg  [5:0] taps__6;
+    output reg  [5:0] taps__7;
+
+    // Update code (custom)
+    reg [5:0] mem [0:7];
+    always @(*) taps__0 = mem[0];
+    always @(*) taps__1 = mem[1];
+    always @(*) taps__2 = mem[2];
+    always @(*) taps__3 = mem[3];
+    always @(*) taps__4 = mem[4];
+    always @(*) taps__5 = mem[5];
+    always @(*) taps__6 = mem[6];
+    always @(*) taps__7 = mem[7];
+    always @(posedge clock) begin
+        if (w_en) mem[w_addr] <= w_data;
+    end
+endmodule // caps_prefetcher__cols__lead
+
+module caps_prefetcher__cols__pack_cand(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,word);
+
+    // Module arguments
+    input wire  bits__0;
+    input wire  bits__1;
+    input wire  bits__2;
+    input wire  bits__3;
+    input wire  bits__4;
+    input wire  bits__5;
+    input wire  bits__6;
+    input wire  bits__7;
+    output reg  [7:0] word;
+
+    // Update code (custom)
+    always @(*) word = {bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
+endmodule // caps_prefetcher__cols__pack_cand
 
 module caps_prefetcher__cols__rank(clock,r_addr,r_data,w_en,w_addr,w_data);
 
@@ -8476,6 +9134,78 @@ module caps_prefetcher__qp_warp(narrow,wide);
     always @(*) wide = {35'd0, narrow};
 endmodule // caps_prefetcher__qp_warp
 
+module caps_prefetcher__sel_blead(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  [5:0] v__0;
+    input wire  [5:0] v__1;
+    input wire  [5:0] v__2;
+    input wire  [5:0] v__3;
+    output reg  [5:0] o;
+
+    // Constant declarations
+    localparam  zero = 6'b0;
+
+    // Local signals
+    reg  [5:0] m__0;
+    reg  [5:0] m__1;
+    reg  [5:0] m__2;
+    reg  [5:0] m__3;
+    wire  [5:0] acc__0;
+    reg  [5:0] acc__1;
+    reg  [5:0] acc__2;
+    reg  [5:0] acc__3;
+    reg  [5:0] acc__4;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        o = zero;
+        o = acc__4;
+    end
+
+endmodule // caps_prefetcher__sel_blead
+
 module caps_prefetcher__sel_llead(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
 
     // Module arguments
@@ -8548,7 +9278,7 @@ module caps_prefetcher__sel_llead(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__
 
 endmodule // caps_prefetcher__sel_llead
 
-module caps_prefetcher__sel_scp(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+module caps_prefetcher__sel_npos(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
 
     // Module arguments
     input wire  hit__0;
@@ -8670,79 +9400,7 @@ module caps_prefetcher__sel_scp(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6
         o = acc__8;
     end
 
-endmodule // caps_prefetcher__sel_scp
-
-module caps_prefetcher__sel_slead(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
-
-    // Module arguments
-    input wire  hit__0;
-    input wire  hit__1;
-    input wire  hit__2;
-    input wire  hit__3;
-    input wire  [5:0] v__0;
-    input wire  [5:0] v__1;
-    input wire  [5:0] v__2;
-    input wire  [5:0] v__3;
-    output reg  [5:0] o;
-
-    // Constant declarations
-    localparam  zero = 6'b0;
-
-    // Local signals
-    reg  [5:0] m__0;
-    reg  [5:0] m__1;
-    reg  [5:0] m__2;
-    reg  [5:0] m__3;
-    wire  [5:0] acc__0;
-    reg  [5:0] acc__1;
-    reg  [5:0] acc__2;
-    reg  [5:0] acc__3;
-    reg  [5:0] acc__4;
-
-    // Update code
-    assign acc__0 = zero;
-    always @(*) begin
-        if (hit__0) begin
-            m__0 = v__0;
-        end
-        else begin
-            m__0 = zero;
-        end
-    end
-    always @(*) acc__1 = acc__0 | m__0;
-    always @(*) begin
-        if (hit__1) begin
-            m__1 = v__1;
-        end
-        else begin
-            m__1 = zero;
-        end
-    end
-    always @(*) acc__2 = acc__1 | m__1;
-    always @(*) begin
-        if (hit__2) begin
-            m__2 = v__2;
-        end
-        else begin
-            m__2 = zero;
-        end
-    end
-    always @(*) acc__3 = acc__2 | m__2;
-    always @(*) begin
-        if (hit__3) begin
-            m__3 = v__3;
-        end
-        else begin
-            m__3 = zero;
-        end
-    end
-    always @(*) acc__4 = acc__3 | m__3;
-    always @(*) begin
-        o = zero;
-        o = acc__4;
-    end
-
-endmodule // caps_prefetcher__sel_slead
+endmodule // caps_prefetcher__sel_npos
 
 module caps_prefetcher__zx_cslot(narrow,wide);
 

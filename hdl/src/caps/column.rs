@@ -8,7 +8,7 @@ use super::fastarith::{ExactDivOh, PrefixAdd, SelOr};
 use super::memtaps::MemTaps;
 use crate::mem::Mem;
 use crate::reg::Reg;
-use crate::util::{konsts, Pack, ZeroExt};
+use crate::util::{konst, konsts, Pack, ZeroExt};
 
 /// Kernel section: the ports, the scan and the update.
 struct ColMain;
@@ -26,7 +26,7 @@ struct ColLook;
 /// - **Load port** (slot `l_slot`): `l_ev` (valid after this cycle's launch
 ///   clearing), `l_hit` (and its pc is `l_pc`), `l_rank`, and the look-up values below.
 /// - **Scan** (every slot, for the generator's job A): per slot `s`,
-///   `g_hit[s]` (valid and the job's pc) and `g_cand[s]` (also its leading
+///   "valid with the job's pc" (internal) and `g_cand[s]` (also its leading
 ///   warp is not the job's warp, and when `s = g_pos` the address index
 ///   `g_k` is below its `n`). The pc and leading-warp compares are
 ///   registered, computed at each edge for the values after it (`g_pc_n`,
@@ -34,7 +34,14 @@ struct ColLook;
 /// - **Look-up values** (issue 29): the rules' values for this column's
 ///   entry at slot `l_slot` (warp distance, `a[k] - base[k]`, rule 4's
 ///   division), computed beside the pc compare.
-/// - **Generator port** (slot `g_slot`): `gs_lead`, `gs_n`, `gs_base0..3`.
+/// - **Generator port** (the one-hot slot `g_sel`, issue 29): when the
+///   entry there is valid with the job's pc, its `gs_lead` and
+///   `gs_base0..3` (zero otherwise), as an AND-OR of the taps; and per slot `g_more[s]`: the entry is valid with the job's pc
+///   and, were job A to prefetch from it now, another address would follow
+///   (`k* + 1 < n`, with `k* = g_k` at `g_pos`, else 0).
+/// - **Job B's port** (the one-hot slot `gb_sel`, the job's CTA): `gb_hit`,
+///   `gb_lead`, `gb_n` as above, so that job B's cursor does not wait for
+///   job A's slot choice.
 /// - **Update** of entry (`w_slot`, `e`) at the edge (the load in the rules
 ///   stage, one cycle after its look-up): `wr` writes `w_pc`, `w_warp`
 ///   (the leading warp), `w_n` and the bases `w_a0..3`; `set_valid` /
@@ -120,8 +127,10 @@ pub struct CapsColumn<
     pub g_pos: Signal<In, Bits<CP>>,
     /// The generator's address index `k`.
     pub g_k: Signal<In, Bits<3>>,
-    /// The slot the generator reads.
-    pub g_slot: Signal<In, Bits<C>>,
+    /// The slot the generator reads, one-hot (or zero).
+    pub g_sel: Signal<In, Bits<NS>>,
+    /// Job B's slot, one-hot.
+    pub gb_sel: Signal<In, Bits<NS>>,
     /// The entry is valid after the launch clearing.
     pub l_ev: Signal<Out, Bit>,
     /// ... and holds `l_pc`.
@@ -154,14 +163,20 @@ pub struct CapsColumn<
     /// Rule 4: the quotient's magnitude ([`ExactDivOh::mag`]; negated when
     /// `l_delta < 0`).
     pub l_mag: Signal<Out, Bits<A>>,
-    /// Bit `s`: slot `s`'s entry is valid with the job's pc.
-    pub g_hit: Signal<Out, Bits<NS>>,
     /// Bit `s`: slot `s`'s entry is a job-A candidate.
     pub g_cand: Signal<Out, Bits<NS>>,
-    /// Slot `g_slot`'s leading warp.
+    /// Bit `s`: slot `s`'s entry is valid with the job's pc and job A,
+    /// prefetching from it now, would stay at it (`k* + 1 < n`).
+    pub g_more: Signal<Out, Bits<NS>>,
+    /// Slot `gb_sel`'s entry is valid with the job's pc.
+    pub gb_hit: Signal<Out, Bit>,
+    /// Its leading warp (zero unless `gb_hit`).
+    pub gb_lead: Signal<Out, Bits<WI>>,
+    /// Its address count (zero unless `gb_hit`).
+    pub gb_n: Signal<Out, Bits<3>>,
+    /// Slot `g_sel`'s leading warp (zero unless the entry there is valid
+    /// with the job's pc).
     pub gs_lead: Signal<Out, Bits<WI>>,
-    /// Its address count.
-    pub gs_n: Signal<Out, Bits<3>>,
     /// Its base 0.
     pub gs_base0: Signal<Out, Bits<A>>,
     /// Its base 1.
@@ -173,12 +188,12 @@ pub struct CapsColumn<
 
     valid: Reg<Bits<NS>>,
     pc: MemTaps<Bits<P>, C>,
-    lead: Mem<Bits<WI>, C>,
-    cnt: Mem<Bits<3>, C>,
-    base0: Mem<Bits<A>, C>,
-    base1: Mem<Bits<A>, C>,
-    base2: Mem<Bits<A>, C>,
-    base3: Mem<Bits<A>, C>,
+    lead: MemTaps<Bits<WI>, C>,
+    cnt: MemTaps<Bits<3>, C>,
+    base0: MemTaps<Bits<A>, C>,
+    base1: MemTaps<Bits<A>, C>,
+    base2: MemTaps<Bits<A>, C>,
+    base3: MemTaps<Bits<A>, C>,
     rank: Mem<Bits<RP>, C>,
     // The load port (issue 29): slot `l_slot`'s fields as a one-hot AND-OR
     // of the taps, selected by `l_q` = the load's slot and this column's
@@ -196,6 +211,20 @@ pub struct CapsColumn<
     // `a[k] - base[k]` as `a[k] + !base[k] + 1` with a prefix carry.
     sub: Vec<PrefixAdd<A>>,
     pack_hit: Pack<NS>,
+    // The generator port (issue 29): slot `g_sel`'s fields as an AND-OR of
+    // the taps selected by `g_q` = `g_sel` and the hit word.
+    g_q: Signal<Local, Bits<NS>>,
+    g_lead: SelOr<WI>,
+    g_b0: SelOr<A>,
+    g_b1: SelOr<A>,
+    g_b2: SelOr<A>,
+    g_b3: SelOr<A>,
+    pack_more: Pack<NS>,
+    gb_q: Signal<Local, Bits<NS>>,
+    gb_rlead: SelOr<WI>,
+    gb_rcnt: SelOr<3>,
+    g_k1: Signal<Local, Bits<3>>,
+    k_one: Constant<Bits<3>>,
     pack_cand: Pack<NS>,
     // The generator's scan, registered: bit `s` = slot `s`'s pc equals the
     // job's pc (`gm_pc`), its leading warp is not the job's warp
@@ -268,7 +297,8 @@ impl<
             g_warp_n: Default::default(),
             g_pos: Default::default(),
             g_k: Default::default(),
-            g_slot: Default::default(),
+            g_sel: Default::default(),
+            gb_sel: Default::default(),
             l_ev: Default::default(),
             l_hit: Default::default(),
             l_rank: Default::default(),
@@ -284,22 +314,24 @@ impl<
             l_pow2: Default::default(),
             l_div: Default::default(),
             l_mag: Default::default(),
-            g_hit: Default::default(),
             g_cand: Default::default(),
+            g_more: Default::default(),
+            gb_hit: Default::default(),
+            gb_lead: Default::default(),
+            gb_n: Default::default(),
             gs_lead: Default::default(),
-            gs_n: Default::default(),
             gs_base0: Default::default(),
             gs_base1: Default::default(),
             gs_base2: Default::default(),
             gs_base3: Default::default(),
             valid: Default::default(),
             pc: MemTaps::new(ns),
-            lead: Mem::with_taps(ns),
-            cnt: Mem::with_taps(ns),
-            base0: Mem::with_taps(ns),
-            base1: Mem::with_taps(ns),
-            base2: Mem::with_taps(ns),
-            base3: Mem::with_taps(ns),
+            lead: MemTaps::new(ns),
+            cnt: MemTaps::new(ns),
+            base0: MemTaps::new(ns),
+            base1: MemTaps::new(ns),
+            base2: MemTaps::new(ns),
+            base3: MemTaps::new(ns),
             rank: Mem::new(ns),
             l_q: Default::default(),
             r_pc: SelOr::new(ns),
@@ -311,6 +343,18 @@ impl<
             r_b3: SelOr::new(ns),
             sub: (0..4).map(|_| PrefixAdd::default()).collect(),
             pack_hit: Pack::new(ns),
+            g_q: Default::default(),
+            g_lead: SelOr::new(ns),
+            g_b0: SelOr::new(ns),
+            g_b1: SelOr::new(ns),
+            g_b2: SelOr::new(ns),
+            g_b3: SelOr::new(ns),
+            pack_more: Pack::new(ns),
+            gb_q: Default::default(),
+            gb_rlead: SelOr::new(ns),
+            gb_rcnt: SelOr::new(ns),
+            g_k1: Default::default(),
+            k_one: konst(1),
             pack_cand: Pack::new(ns),
             gm_pc: Default::default(),
             gm_lead: Default::default(),
@@ -429,22 +473,51 @@ mod kernel {
             self.gm_pc.d.next = self.pack_mpc.word.val();
             self.gm_lead.d.next = self.pack_mlead.word.val();
 
-            self.g_hit.next = self.pack_hit.word.val();
             self.g_cand.next = self.pack_cand.word.val();
 
-            // Generator port: slot g_slot.
-            self.lead.r_addr.next = self.g_slot.val();
-            self.cnt.r_addr.next = self.g_slot.val();
-            self.base0.r_addr.next = self.g_slot.val();
-            self.base1.r_addr.next = self.g_slot.val();
-            self.base2.r_addr.next = self.g_slot.val();
-            self.base3.r_addr.next = self.g_slot.val();
-            self.gs_lead.next = self.lead.r_data.val();
-            self.gs_n.next = self.cnt.r_data.val();
-            self.gs_base0.next = self.base0.r_data.val();
-            self.gs_base1.next = self.base1.r_data.val();
-            self.gs_base2.next = self.base2.r_data.val();
-            self.gs_base3.next = self.base3.r_data.val();
+            // Job A's next cursor per slot, beside the scan: another
+            // address follows at slot s when k* + 1 < n (k* = g_k at the
+            // cursor's slot, else 0).
+            self.g_k1.next = self.g_k.val() + self.k_one.val();
+            for s in 0..self._ns {
+                self.pack_more.bits[s].next = self.valid.q.val().get_bit(s)
+                    & self.gm_pc.q.val().get_bit(s)
+                    & (((self.g_pos.val() == self.slot_cp[s].val())
+                        & (self.g_k1.val() < self.cnt.taps[s].val()))
+                        | ((self.g_pos.val() != self.slot_cp[s].val())
+                            & (self.k_one.val() < self.cnt.taps[s].val())));
+            }
+            self.g_more.next = self.pack_more.word.val();
+
+            // Generator port: slot g_sel (one-hot), an AND-OR of the taps.
+            self.g_q.next = self.g_sel.val() & self.pack_hit.word.val();
+            for s in 0..self._ns {
+                self.g_lead.hit[s].next = self.g_q.val().get_bit(s);
+                self.g_b0.hit[s].next = self.g_q.val().get_bit(s);
+                self.g_b1.hit[s].next = self.g_q.val().get_bit(s);
+                self.g_b2.hit[s].next = self.g_q.val().get_bit(s);
+                self.g_b3.hit[s].next = self.g_q.val().get_bit(s);
+                self.g_lead.v[s].next = self.lead.taps[s].val();
+                self.g_b0.v[s].next = self.base0.taps[s].val();
+                self.g_b1.v[s].next = self.base1.taps[s].val();
+                self.g_b2.v[s].next = self.base2.taps[s].val();
+                self.g_b3.v[s].next = self.base3.taps[s].val();
+            }
+            self.gb_q.next = self.gb_sel.val() & self.pack_hit.word.val();
+            for s in 0..self._ns {
+                self.gb_rlead.hit[s].next = self.gb_q.val().get_bit(s);
+                self.gb_rcnt.hit[s].next = self.gb_q.val().get_bit(s);
+                self.gb_rlead.v[s].next = self.lead.taps[s].val();
+                self.gb_rcnt.v[s].next = self.cnt.taps[s].val();
+            }
+            self.gb_hit.next = self.gb_q.val().any();
+            self.gb_lead.next = self.gb_rlead.o.val();
+            self.gb_n.next = self.gb_rcnt.o.val();
+            self.gs_lead.next = self.g_lead.o.val();
+            self.gs_base0.next = self.g_b0.o.val();
+            self.gs_base1.next = self.g_b1.o.val();
+            self.gs_base2.next = self.g_b2.o.val();
+            self.gs_base3.next = self.g_b3.o.val();
 
             // Update of entry (w_slot, e).
             self.pc.w_en.next = self.wr.val();

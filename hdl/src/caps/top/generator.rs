@@ -25,71 +25,110 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // ---- Generator: the next prefetch of the current job.
-        // Job A: the lowest candidate slot. Job B: slot j_cta.
-        self.found_a.next = false;
-        self.cand_below[0].next = false;
+        // Job A: the lowest candidate slot, its one-hot choice by a
+        // parallel-prefix OR of the candidate word; job B: slot j_cta.
         for s in 0..self._ncta {
             self.cand_any[s].next = false;
+            self.more[s].next = false;
             for e in 0..self._ne {
                 if self.cols[e].g_cand.val().get_bit(s) {
                     self.cand_any[s].next = true;
                 }
+                if self.cols[e].g_more.val().get_bit(s) {
+                    self.more[s].next = true;
+                }
             }
+            self.at_slot[s].next = self.posa.q.val() == self.slot_cp[s].val();
             self.cand[s].next = self.cand_any[s].val()
                 & (self.slot_c[s].val() != self.j_cta.q.val())
                 & (self.posa.q.val() <= self.slot_cp[s].val());
-            if self.j_kind.q.val() {
-                self.gsel[s].next = self.slot_c[s].val() == self.j_cta.q.val();
-            } else {
-                self.gsel[s].next = self.cand[s].val() & !self.cand_below[s].val();
-            }
-            self.cand_below[s + 1].next = self.cand_below[s].val() | self.cand[s].val();
+            self.pack_cw.bits[s].next = self.cand[s].val();
         }
-        for t in self._ncta..self._ncta1 {
-            self.found_a.next = self.cand_below[t].val();
+        self.cw.next = self.pack_cw.word.val();
+        self.found_a.next = self.cw.val().any();
+        // below[s] = some candidate below slot s: log2(N_CTA) levels of ORs
+        // with constant shifts.
+        self.pfx[0].next = self.cw.val() << self.ns_one.val();
+        for l in 0..self._c {
+            self.pfx[l + 1].next = self.pfx[l].val() | (self.pfx[l].val() << self.ns_sh[l].val());
         }
-        // The selected slot and its entry holding the job's pc (the column
-        // hitting there); gsel is one-hot or zero: AND-OR selections.
+        self.gsel_w.next = self.cw.val();
+        for t in self._c..self._c1 {
+            self.gsel_w.next = self.cw.val() & !self.pfx[t].val();
+        }
+        self.zx_jslot.narrow.next = self.j_cta.q.val();
+        self.gb_selw.next = self.ns_one.val() << self.zx_jslot.wide.val();
+        // The columns read the chosen slot (job A) or j_cta (job B) for the
+        // address stage; job B's cursor reads j_cta through its own port.
+        if self.j_kind.q.val() {
+            self.g_selw.next = self.gb_selw.val();
+        } else {
+            self.g_selw.next = self.gsel_w.val();
+        }
+        // Job A, per slot beside the choice: the cursor after a prefetch
+        // from slot s (stay at s with k* + 1, or move to s + 1 with k = 0;
+        // k* = k at the cursor's slot, else 0), picked by the one-hot
+        // choice (AND-OR).
+        self.k_inc.next = self.kk.q.val() + self.k_one.val();
         for s in 0..self._ncta {
-            self.sel_scp.hit[s].next = self.gsel[s].val();
-            self.sel_scp.v[s].next = self.slot_cp[s].val();
+            self.gsel[s].next = self.gsel_w.val().get_bit(s);
             self.sel_sc.hit[s].next = self.gsel[s].val();
             self.sel_sc.v[s].next = self.slot_c[s].val();
+            self.sel_npos.hit[s].next = self.gsel[s].val();
+            self.sel_nk.hit[s].next = self.gsel[s].val();
+            if self.more[s].val() {
+                self.sel_npos.v[s].next = self.slot_cp[s].val();
+                if self.at_slot[s].val() {
+                    self.sel_nk.v[s].next = self.k_inc.val();
+                } else {
+                    self.sel_nk.v[s].next = self.k_one.val();
+                }
+            } else {
+                self.sel_npos.v[s].next = self.slot_cp1[s].val();
+                self.sel_nk.v[s].next = self.k_zero.val();
+            }
         }
-        self.s_cp.next = self.sel_scp.o.val();
         self.s_c.next = self.sel_sc.o.val();
+        self.na_pos.next = self.sel_npos.o.val();
+        self.na_k.next = self.sel_nk.o.val();
+        self.at_pos.next = false;
+        for s in 0..self._ncta {
+            if self.gsel[s].val() & self.at_slot[s].val() {
+                self.at_pos.next = true;
+            }
+        }
+        // The selected entry: each column's outputs are zero unless it hits
+        // at the selected slot, so they are OR-ed.
         self.s_hit.next = false;
         for e in 0..self._ne {
-            self.cols[e].g_slot.next = self.s_c.val();
-            self.colsel[e].next = false;
-            for s in 0..self._ncta {
-                if self.gsel[s].val() & self.cols[e].g_hit.val().get_bit(s) {
-                    self.colsel[e].next = true;
-                }
-            }
-            if self.colsel[e].val() {
+            self.cols[e].g_sel.next = self.g_selw.val();
+            self.cols[e].gb_sel.next = self.gb_selw.val();
+            if self.cols[e].gb_hit.val() {
                 self.s_hit.next = true;
             }
-            self.sel_slead.hit[e].next = self.colsel[e].val();
+            self.sel_slead.hit[e].next = true;
             self.sel_slead.v[e].next = self.cols[e].gs_lead.val();
-            self.sel_sn.hit[e].next = self.colsel[e].val();
-            self.sel_sn.v[e].next = self.cols[e].gs_n.val();
-            self.sel_sb0.hit[e].next = self.colsel[e].val();
-            self.sel_sb1.hit[e].next = self.colsel[e].val();
-            self.sel_sb2.hit[e].next = self.colsel[e].val();
-            self.sel_sb3.hit[e].next = self.colsel[e].val();
+            self.sel_blead.hit[e].next = true;
+            self.sel_blead.v[e].next = self.cols[e].gb_lead.val();
+            self.sel_sn.hit[e].next = true;
+            self.sel_sn.v[e].next = self.cols[e].gb_n.val();
+            self.sel_sb0.hit[e].next = true;
+            self.sel_sb1.hit[e].next = true;
+            self.sel_sb2.hit[e].next = true;
+            self.sel_sb3.hit[e].next = true;
             self.sel_sb0.v[e].next = self.cols[e].gs_base0.val();
             self.sel_sb1.v[e].next = self.cols[e].gs_base1.val();
             self.sel_sb2.v[e].next = self.cols[e].gs_base2.val();
             self.sel_sb3.v[e].next = self.cols[e].gs_base3.val();
         }
         self.s_lead.next = self.sel_slead.o.val();
+        self.b_lead.next = self.sel_blead.o.val();
         self.s_n.next = self.sel_sn.o.val();
         self.s_b0.next = self.sel_sb0.o.val();
         self.s_b1.next = self.sel_sb1.o.val();
         self.s_b2.next = self.sel_sb2.o.val();
         self.s_b3.next = self.sel_sb3.o.val();
-        self.zx_glead.narrow.next = self.s_lead.val();
+        self.zx_glead.narrow.next = self.b_lead.val();
         self.zx_cfg.narrow.next = self.cfg_warps_per_cta.val();
         // Job B: the warp w' (the leading warp is skipped).
         if self.posb.q.val() == self.zx_glead.wide.val() {
@@ -100,13 +139,12 @@ impl<
         self.b_end.next =
             !self.s_hit.val() | !self.dtab.gh_hit.val() | (self.wb.val() >= self.zx_cfg.wide.val());
         self.b_skip.next = self.kk.q.val() >= self.s_n.val();
-        // The address k* of the prefetch and the one after it.
-        if self.j_kind.q.val() | (self.s_cp.val() == self.posa.q.val()) {
+        // The address k* of the prefetch.
+        if self.j_kind.q.val() | self.at_pos.val() {
             self.k_cur.next = self.kk.q.val();
         } else {
             self.k_cur.next = self.k_zero.val();
         }
-        self.k_next.next = self.k_cur.val() + self.k_one.val();
         if self.k_cur.val() == self.k3.val() {
             self.s_base.next = self.s_b3.val();
         } else if self.k_cur.val() == self.k2.val() {
@@ -153,14 +191,17 @@ impl<
             self.posb.d.next = self.wb.val() + self.wd_one.val();
             self.kk.d.next = self.k_zero.val();
         } else if self.pf_push.val() {
-            if self.k_next.val() < self.s_n.val() {
-                self.kk.d.next = self.k_next.val();
-                self.posa.d.next = self.s_cp.val();
-                self.posb.d.next = self.wb.val();
+            if self.j_kind.q.val() {
+                if self.k_inc.val() < self.s_n.val() {
+                    self.kk.d.next = self.k_inc.val();
+                    self.posb.d.next = self.wb.val();
+                } else {
+                    self.kk.d.next = self.k_zero.val();
+                    self.posb.d.next = self.wb.val() + self.wd_one.val();
+                }
             } else {
-                self.kk.d.next = self.k_zero.val();
-                self.posa.d.next = self.s_cp.val() + self.cp_one.val();
-                self.posb.d.next = self.wb.val() + self.wd_one.val();
+                self.kk.d.next = self.na_k.val();
+                self.posa.d.next = self.na_pos.val();
             }
         }
     }
