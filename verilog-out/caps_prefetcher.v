@@ -89,7 +89,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  ns_zero = 8'h0;
     localparam  ns_one = 8'h1;
     localparam  n7_one = 7'b1;
-    localparam  pfq_d = 7'b100;
+    localparam  pfq_dm1 = 7'b11;
     localparam  joff_pc = 32'h1;
     localparam  joff_cta = 32'h21;
     localparam  joff_warp = 32'h24;
@@ -452,12 +452,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [6:0] mul_g__d;
     reg  [31:0] mul_g__s;
     reg  [31:0] mul_g__b;
-    wire  [31:0] mul_g__so;
-    wire  [31:0] mul_g__co;
-    reg  [31:0] add_g__x;
-    reg  [31:0] add_g__y;
-    wire  add_g__ci;
-    wire  [31:0] add_g__s;
+    wire  [31:0] mul_g__p;
     reg  sel_llead__hit__0;
     reg  sel_llead__hit__1;
     reg  sel_llead__hit__2;
@@ -1097,26 +1092,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [2:0] st_cta__q;
     reg  st_cta__clock;
     reg  st_cta__reset;
-    reg  st2_v__d;
-    wire  st2_v__q;
-    reg  st2_v__clock;
-    reg  st2_v__reset;
-    reg  [31:0] st2_s__d;
-    wire  [31:0] st2_s__q;
-    reg  st2_s__clock;
-    reg  st2_s__reset;
-    reg  [31:0] st2_c__d;
-    wire  [31:0] st2_c__q;
-    reg  st2_c__clock;
-    reg  st2_c__reset;
-    reg  [2:0] st2_cta__d;
-    wire  [2:0] st2_cta__q;
-    reg  st2_cta__clock;
-    reg  st2_cta__reset;
-    reg  [5:0] st2_warp__d;
-    wire  [5:0] st2_warp__q;
-    reg  st2_warp__clock;
-    reg  st2_warp__reset;
     reg  [6:0] pfq_n__d;
     wire  [6:0] pfq_n__q;
     reg  pfq_n__clock;
@@ -1638,7 +1613,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .o_valid(pfq__o_valid),
         .o_data(pfq__o_data)
     );
-    caps_prefetcher__mul_g mul_l(
+    caps_prefetcher__mul_g__sum mul_l(
         .d(mul_l__d),
         .s(mul_l__s),
         .b(mul_l__b),
@@ -1673,14 +1648,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .d(mul_g__d),
         .s(mul_g__s),
         .b(mul_g__b),
-        .so(mul_g__so),
-        .co(mul_g__co)
-    );
-    caps_prefetcher__add_g add_g(
-        .x(add_g__x),
-        .y(add_g__y),
-        .ci(add_g__ci),
-        .s(add_g__s)
+        .p(mul_g__p)
     );
     caps_prefetcher__sel_llead sel_llead(
         .hit__0(sel_llead__hit__0),
@@ -2601,36 +2569,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(st_cta__clock),
         .reset(st_cta__reset)
     );
-    caps_prefetcher__reg1 st2_v(
-        .d(st2_v__d),
-        .q(st2_v__q),
-        .clock(st2_v__clock),
-        .reset(st2_v__reset)
-    );
-    caps_prefetcher__reg32 st2_s(
-        .d(st2_s__d),
-        .q(st2_s__q),
-        .clock(st2_s__clock),
-        .reset(st2_s__reset)
-    );
-    caps_prefetcher__reg32 st2_c(
-        .d(st2_c__d),
-        .q(st2_c__q),
-        .clock(st2_c__clock),
-        .reset(st2_c__reset)
-    );
-    caps_prefetcher__reg3 st2_cta(
-        .d(st2_cta__d),
-        .q(st2_cta__q),
-        .clock(st2_cta__clock),
-        .reset(st2_cta__reset)
-    );
-    caps_prefetcher__reg6 st2_warp(
-        .d(st2_warp__d),
-        .q(st2_warp__q),
-        .clock(st2_warp__clock),
-        .reset(st2_warp__reset)
-    );
     caps_prefetcher__reg7 pfq_n(
         .d(pfq_n__d),
         .q(pfq_n__q),
@@ -2797,10 +2735,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) begin
         pfq_n__d = pfq_n__q;
-        if (pf_push & ~pfq__pop) begin
+        if (st_v__q & ~pfq__pop) begin
             pfq_n__d = pfq_n__q + n7_one;
         end
-        else if (~pf_push & pfq__pop) begin
+        else if (~st_v__q & pfq__pop) begin
             pfq_n__d = pfq_n__q - n7_one;
         end
     end
@@ -3054,31 +2992,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             c_stride__d = dtab__b_stride;
         end
     end
-    always @(*) st2_v__clock = clock;
-    always @(*) st2_s__clock = clock;
-    always @(*) st2_c__clock = clock;
-    always @(*) st2_cta__clock = clock;
-    always @(*) st2_warp__clock = clock;
-    always @(*) begin
-        st2_v__d = st2_v__q;
-        st2_v__d = st_v__q;
-    end
-    always @(*) begin
-        st2_s__d = st2_s__q;
-        st2_s__d = mul_g__so;
-    end
-    always @(*) begin
-        st2_c__d = st2_c__q;
-        st2_c__d = mul_g__co;
-    end
-    always @(*) begin
-        st2_cta__d = st2_cta__q;
-        st2_cta__d = st_cta__q;
-    end
-    always @(*) begin
-        st2_warp__d = st2_warp__q;
-        st2_warp__d = st_warp__q;
-    end
     always @(*) busy__reset = reset;
     always @(*) j_kind__reset = reset;
     always @(*) j_pc__reset = reset;
@@ -3095,11 +3008,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) st_lead__reset = reset;
     always @(*) st_cta__reset = reset;
     always @(*) pfq_n__reset = reset;
-    always @(*) st2_v__reset = reset;
-    always @(*) st2_s__reset = reset;
-    always @(*) st2_c__reset = reset;
-    always @(*) st2_cta__reset = reset;
-    always @(*) st2_warp__reset = reset;
     always @(*) b_v__reset = reset;
     always @(*) b_pc__reset = reset;
     always @(*) b_cta__reset = reset;
@@ -4826,23 +4734,20 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             g_end = busy__q & ~found_a;
         end
     end
-    always @(*) pf_room = (pfq_n__q != pfq_d) & ~pfq__o_full;
+    always @(*) pf_room = ~pfq__o_full & ~(st_v__q & (pfq_n__q == pfq_dm1));
     always @(*) pf_push = have_pf & pf_room;
     always @(*) zx_stw__narrow = st_warp__q;
     always @(*) zx_stl__narrow = st_lead__q;
     always @(*) mul_g__b = st_base__q;
     always @(*) mul_g__d = zx_stw__wide - zx_stl__wide;
     always @(*) mul_g__s = st_stride__q;
-    always @(*) add_g__x = st2_s__q;
-    always @(*) add_g__y = st2_c__q;
-    assign add_g__ci = 1'b0;
     always @(*) pfq__clock = clock;
     always @(*) pfq__reset = reset;
-    always @(*) pfq__push = st2_v__q;
+    always @(*) pfq__push = st_v__q;
     always @(*) pfq__pop = pfq__o_valid & pf_ready;
-    always @(*) qp_addr__narrow = add_g__s;
-    always @(*) qp_cta__narrow = st2_cta__q;
-    always @(*) qp_warp__narrow = st2_warp__q;
+    always @(*) qp_addr__narrow = mul_g__p;
+    always @(*) qp_cta__narrow = st_cta__q;
+    always @(*) qp_warp__narrow = st_warp__q;
     always @(*) pfq__i_data = qp_addr__wide | (qp_cta__wide << qoff_cta) | (qp_warp__wide << qoff_warp);
     always @(*) pf_valid = pfq__o_valid;
     always @(*) pf_addr = pfq__o_data[(32'h0)+:(32)];
@@ -4850,102 +4755,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) pf_warp = pfq__o_data[(qoff_warp)+:(6)];
 
 endmodule // caps_prefetcher
-
-module caps_prefetcher__add_g(x,y,ci,s);
-
-    // Module arguments
-    input wire  [31:0] x;
-    input wire  [31:0] y;
-    input wire  ci;
-    output reg  [31:0] s;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  zero = 32'h0;
-    localparam  sh__0 = 32'h1;
-    localparam  sh__1 = 32'h2;
-    localparam  sh__2 = 32'h4;
-    localparam  sh__3 = 32'h8;
-    localparam  sh__4 = 32'h10;
-
-    // Local signals
-    reg  [31:0] p0;
-    reg  [31:0] g0;
-    reg  [31:0] cw;
-    reg  [31:0] cp;
-    reg  [31:0] g__0;
-    reg  [31:0] g__1;
-    reg  [31:0] g__2;
-    reg  [31:0] g__3;
-    reg  [31:0] g__4;
-    reg  [31:0] g__5;
-    reg  [31:0] p__0;
-    reg  [31:0] p__1;
-    reg  [31:0] p__2;
-    reg  [31:0] p__3;
-    reg  [31:0] p__4;
-    reg  [31:0] gs__0;
-    reg  [31:0] gs__1;
-    reg  [31:0] gs__2;
-    reg  [31:0] gs__3;
-    reg  [31:0] gs__4;
-    reg  [31:0] ps__0;
-    reg  [31:0] ps__1;
-    reg  [31:0] ps__2;
-    reg  [31:0] ps__3;
-    reg  [31:0] pg__0;
-    reg  [31:0] pg__1;
-    reg  [31:0] pg__2;
-    reg  [31:0] pg__3;
-    reg  [31:0] pg__4;
-    reg  [31:0] gc;
-    reg  [31:0] c;
-
-    // Update code
-    always @(*) begin
-        if (ci) begin
-            cw = one;
-        end
-        else begin
-            cw = zero;
-        end
-    end
-    always @(*) p0 = x ^ y;
-    always @(*) cp = p0 & cw;
-    always @(*) g0 = (x & y) | cp;
-    always @(*) g__0 = g0;
-    always @(*) p__0 = p0;
-    always @(*) ps__0 = p__0 << sh__0;
-    always @(*) p__1 = p__0 & ps__0;
-    always @(*) ps__1 = p__1 << sh__1;
-    always @(*) p__2 = p__1 & ps__1;
-    always @(*) ps__2 = p__2 << sh__2;
-    always @(*) p__3 = p__2 & ps__2;
-    always @(*) ps__3 = p__3 << sh__3;
-    always @(*) p__4 = p__3 & ps__3;
-    always @(*) gs__0 = g__0 << sh__0;
-    always @(*) pg__0 = p__0 & gs__0;
-    always @(*) g__1 = g__0 | pg__0;
-    always @(*) gs__1 = g__1 << sh__1;
-    always @(*) pg__1 = p__1 & gs__1;
-    always @(*) g__2 = g__1 | pg__1;
-    always @(*) gs__2 = g__2 << sh__2;
-    always @(*) pg__2 = p__2 & gs__2;
-    always @(*) g__3 = g__2 | pg__2;
-    always @(*) gs__3 = g__3 << sh__3;
-    always @(*) pg__3 = p__3 & gs__3;
-    always @(*) g__4 = g__3 | pg__3;
-    always @(*) gs__4 = g__4 << sh__4;
-    always @(*) pg__4 = p__4 & gs__4;
-    always @(*) g__5 = g__4 | pg__4;
-    always @(*) begin
-        gc = zero;
-        gc = g__5 << one;
-    end
-    always @(*) c = gc | cw;
-    always @(*) s = p0 ^ c;
-
-endmodule // caps_prefetcher__add_g
 
 module caps_prefetcher__reg32(d,q,clock,reset);
 
@@ -5812,25 +5621,25 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_b3__v__7),
         .o(r_b3__o)
     );
-    caps_prefetcher__add_g sub__0(
+    caps_prefetcher__cols__sub sub__0(
         .x(sub__0__x),
         .y(sub__0__y),
         .ci(sub__0__ci),
         .s(sub__0__s)
     );
-    caps_prefetcher__add_g sub__1(
+    caps_prefetcher__cols__sub sub__1(
         .x(sub__1__x),
         .y(sub__1__y),
         .ci(sub__1__ci),
         .s(sub__1__s)
     );
-    caps_prefetcher__add_g sub__2(
+    caps_prefetcher__cols__sub sub__2(
         .x(sub__2__x),
         .y(sub__2__y),
         .ci(sub__2__ci),
         .s(sub__2__s)
     );
-    caps_prefetcher__add_g sub__3(
+    caps_prefetcher__cols__sub sub__3(
         .x(sub__3__x),
         .y(sub__3__y),
         .ci(sub__3__ci),
@@ -7258,6 +7067,102 @@ module caps_prefetcher__cols__rdiv(delta,diff,pow2,div,mag);
     end
 
 endmodule // caps_prefetcher__cols__rdiv
+
+module caps_prefetcher__cols__sub(x,y,ci,s);
+
+    // Module arguments
+    input wire  [31:0] x;
+    input wire  [31:0] y;
+    input wire  ci;
+    output reg  [31:0] s;
+
+    // Constant declarations
+    localparam  one = 32'h1;
+    localparam  zero = 32'h0;
+    localparam  sh__0 = 32'h1;
+    localparam  sh__1 = 32'h2;
+    localparam  sh__2 = 32'h4;
+    localparam  sh__3 = 32'h8;
+    localparam  sh__4 = 32'h10;
+
+    // Local signals
+    reg  [31:0] p0;
+    reg  [31:0] g0;
+    reg  [31:0] cw;
+    reg  [31:0] cp;
+    reg  [31:0] g__0;
+    reg  [31:0] g__1;
+    reg  [31:0] g__2;
+    reg  [31:0] g__3;
+    reg  [31:0] g__4;
+    reg  [31:0] g__5;
+    reg  [31:0] p__0;
+    reg  [31:0] p__1;
+    reg  [31:0] p__2;
+    reg  [31:0] p__3;
+    reg  [31:0] p__4;
+    reg  [31:0] gs__0;
+    reg  [31:0] gs__1;
+    reg  [31:0] gs__2;
+    reg  [31:0] gs__3;
+    reg  [31:0] gs__4;
+    reg  [31:0] ps__0;
+    reg  [31:0] ps__1;
+    reg  [31:0] ps__2;
+    reg  [31:0] ps__3;
+    reg  [31:0] pg__0;
+    reg  [31:0] pg__1;
+    reg  [31:0] pg__2;
+    reg  [31:0] pg__3;
+    reg  [31:0] pg__4;
+    reg  [31:0] gc;
+    reg  [31:0] c;
+
+    // Update code
+    always @(*) begin
+        if (ci) begin
+            cw = one;
+        end
+        else begin
+            cw = zero;
+        end
+    end
+    always @(*) p0 = x ^ y;
+    always @(*) cp = p0 & cw;
+    always @(*) g0 = (x & y) | cp;
+    always @(*) g__0 = g0;
+    always @(*) p__0 = p0;
+    always @(*) ps__0 = p__0 << sh__0;
+    always @(*) p__1 = p__0 & ps__0;
+    always @(*) ps__1 = p__1 << sh__1;
+    always @(*) p__2 = p__1 & ps__1;
+    always @(*) ps__2 = p__2 << sh__2;
+    always @(*) p__3 = p__2 & ps__2;
+    always @(*) ps__3 = p__3 << sh__3;
+    always @(*) p__4 = p__3 & ps__3;
+    always @(*) gs__0 = g__0 << sh__0;
+    always @(*) pg__0 = p__0 & gs__0;
+    always @(*) g__1 = g__0 | pg__0;
+    always @(*) gs__1 = g__1 << sh__1;
+    always @(*) pg__1 = p__1 & gs__1;
+    always @(*) g__2 = g__1 | pg__1;
+    always @(*) gs__2 = g__2 << sh__2;
+    always @(*) pg__2 = p__2 & gs__2;
+    always @(*) g__3 = g__2 | pg__2;
+    always @(*) gs__3 = g__3 << sh__3;
+    always @(*) pg__3 = p__3 & gs__3;
+    always @(*) g__4 = g__3 | pg__3;
+    always @(*) gs__4 = g__4 << sh__4;
+    always @(*) pg__4 = p__4 & gs__4;
+    always @(*) g__5 = g__4 | pg__4;
+    always @(*) begin
+        gc = zero;
+        gc = g__5 << one;
+    end
+    always @(*) c = gc | cw;
+    always @(*) s = p0 ^ c;
+
+endmodule // caps_prefetcher__cols__sub
 
 module caps_prefetcher__cols__zx_lead(narrow,wide);
 
@@ -8769,7 +8674,52 @@ module caps_prefetcher__jp_warp(narrow,wide);
     always @(*) wide = {36'd0, narrow};
 endmodule // caps_prefetcher__jp_warp
 
-module caps_prefetcher__mul_g(d,s,b,so,co);
+module caps_prefetcher__mul_g(d,s,b,p);
+
+    // Module arguments
+    input wire  [6:0] d;
+    input wire  [31:0] s;
+    input wire  [31:0] b;
+    output reg  [31:0] p;
+
+    // Stub signals
+    reg  [6:0] sum__d;
+    reg  [31:0] sum__s;
+    reg  [31:0] sum__b;
+    wire  [31:0] sum__so;
+    wire  [31:0] sum__co;
+    reg  [31:0] add__x;
+    reg  [31:0] add__y;
+    wire  add__ci;
+    wire  [31:0] add__s;
+
+    // Sub module instances
+    caps_prefetcher__mul_g__sum sum(
+        .d(sum__d),
+        .s(sum__s),
+        .b(sum__b),
+        .so(sum__so),
+        .co(sum__co)
+    );
+    caps_prefetcher__cols__sub add(
+        .x(add__x),
+        .y(add__y),
+        .ci(add__ci),
+        .s(add__s)
+    );
+
+    // Update code
+    always @(*) sum__d = d;
+    always @(*) sum__s = s;
+    always @(*) sum__b = b;
+    always @(*) add__x = sum__so;
+    always @(*) add__y = sum__co;
+    assign add__ci = 1'b0;
+    always @(*) p = add__s;
+
+endmodule // caps_prefetcher__mul_g
+
+module caps_prefetcher__mul_g__sum(d,s,b,so,co);
 
     // Module arguments
     input wire  [6:0] d;
@@ -8902,7 +8852,7 @@ module caps_prefetcher__mul_g(d,s,b,so,co);
         co = cc__7;
     end
 
-endmodule // caps_prefetcher__mul_g
+endmodule // caps_prefetcher__mul_g__sum
 
 module caps_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 

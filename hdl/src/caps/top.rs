@@ -8,7 +8,7 @@ use rust_hdl::prelude::*;
 use super::column::CapsColumn;
 use super::consts::LANES;
 use super::dist::CapsDist;
-use super::fastarith::{CsaSum, ExactDivOh, PrefixAdd, SelOr, SumNe};
+use super::fastarith::{CsaMul, CsaSum, ExactDivOh, SelOr, SumNe};
 use crate::queue::ShiftQueue;
 use crate::rank::RankOrder;
 use crate::reg::Reg;
@@ -115,8 +115,7 @@ pub struct CapsPrefetcherRtl<
     pfq: ShiftQueue<Bits<QW>>,
     mul_l: CsaSum<WD, A>,
     chk: Vec<SumNe<A>>,
-    mul_g: CsaSum<WD, A>,
-    add_g: PrefixAdd<A>,
+    mul_g: CsaMul<WD, A>,
     sel_llead: SelOr<WD>,
     sel_lmag: SelOr<A>,
     sel_lb0: SelOr<A>,
@@ -217,22 +216,15 @@ pub struct CapsPrefetcherRtl<
     c_pc: Reg<Bits<P>>,
     c_warp: Reg<Bits<WI>>,
     c_stride: Reg<Bits<A>>,
-    // The address stages: a prefetch selected at the last edge (its base,
-    // stride, target and the entry's leading warp; st_), its address as a
-    // carry-save sum and carry one edge later (st2_), pushed into the
-    // output queue at the next; `pfq_n` counts the prefetches the output
-    // queue and the two stages hold.
+    // The address stage: a prefetch selected at the last edge (its base,
+    // stride, target and the entry's leading warp), pushed into the
+    // output queue at the next; `pfq_n` counts the output queue's entries.
     st_v: Reg<Bit>,
     st_base: Reg<Bits<A>>,
     st_stride: Reg<Bits<A>>,
     st_warp: Reg<Bits<WI>>,
     st_lead: Reg<Bits<WI>>,
     st_cta: Reg<Bits<C>>,
-    st2_v: Reg<Bit>,
-    st2_s: Reg<Bits<A>>,
-    st2_c: Reg<Bits<A>>,
-    st2_cta: Reg<Bits<C>>,
-    st2_warp: Reg<Bits<WI>>,
     pfq_n: Reg<Bits<7>>,
 
     slot_c: Vec<Constant<Bits<C>>>,
@@ -258,7 +250,7 @@ pub struct CapsPrefetcherRtl<
     ns_zero: Constant<Bits<NS>>,
     ns_one: Constant<Bits<NS>>,
     n7_one: Constant<Bits<7>>,
-    pfq_d: Constant<Bits<7>>,
+    pfq_dm1: Constant<Bits<7>>,
     // Field offsets in a packed job / prefetch (32 bits: Verilator takes a
     // 32-bit part-select base as an integer and does not ask for a
     // log2(width)-bit one).
@@ -455,7 +447,7 @@ impl<
             ns_zero: konst(0),
             ns_one: konst(1),
             n7_one: konst(1),
-            pfq_d: konst(p.PFQ_DEPTH),
+            pfq_dm1: konst(p.PFQ_DEPTH - 1),
             joff_pc: konst(1),
             joff_cta: konst((1 + P) as u64),
             joff_warp: konst((1 + P + C) as u64),
@@ -506,12 +498,12 @@ impl<
             clock, reset, cfg_warps_per_cta, cta_launch_valid, cta_launch_slot, ld_valid, ld_pc,
             ld_cta, ld_warp, ld_count, ld_indirect, pf_ready, pf_valid, pf_addr, pf_cta, pf_warp,
             // Blocks.
-            mul_l, mul_g, add_g, trainf, zx_bw, zx_wslot, zx_ldw, zx_glead, zx_stw, zx_stl, zx_cfg, zx_lslot,
+            mul_l, mul_g, trainf, zx_bw, zx_wslot, zx_ldw, zx_glead, zx_stw, zx_stl, zx_cfg, zx_lslot,
             zx_cslot, zx_jslot,
             jp_kind, jp_pc, jp_cta, jp_warp, qp_addr, qp_cta, qp_warp,
             // Registers.
             busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb, kk, st_v, st_base, st_stride,
-            st_warp, st_lead, st_cta, st2_v, st2_s, st2_c, st2_cta, st2_warp, pfq_n, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_rwl,
+            st_warp, st_lead, st_cta, pfq_n, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_rwl,
             b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rstride, b_fwl, b_fns, b_fdelta, b_feq,
             b_fpow2, b_fdiv, b_fnz, b_fstride, fw_on, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n,
             c_ps, c_pcy, c_dh, c_pc, c_warp, c_stride,

@@ -33,7 +33,6 @@ impl<
         dff_setup!(self, clock, b_fns, b_fdelta, b_feq, b_fpow2, b_fdiv, b_fnz, b_fstride, fw_on);
         dff_setup!(self, clock, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n);
         dff_setup!(self, clock, c_ps, c_dh, c_pc, c_warp, c_stride);
-        dff_setup!(self, clock, st2_v, st2_s, st2_c, st2_cta, st2_warp);
         self.busy.reset.next = self.reset.val();
         self.j_kind.reset.next = self.reset.val();
         self.j_pc.reset.next = self.reset.val();
@@ -50,11 +49,6 @@ impl<
         self.st_lead.reset.next = self.reset.val();
         self.st_cta.reset.next = self.reset.val();
         self.pfq_n.reset.next = self.reset.val();
-        self.st2_v.reset.next = self.reset.val();
-        self.st2_s.reset.next = self.reset.val();
-        self.st2_c.reset.next = self.reset.val();
-        self.st2_cta.reset.next = self.reset.val();
-        self.st2_warp.reset.next = self.reset.val();
         self.b_v.reset.next = self.reset.val();
         self.b_pc.reset.next = self.reset.val();
         self.b_cta.reset.next = self.reset.val();
