@@ -18,8 +18,10 @@
 //!   `rank` in memories indexed by the slot). A load port at the load's
 //!   slot (read after this cycle's launch clearing; the entry's update is
 //!   written back there), a scan of every slot for job A (per-slot "holds
-//!   the job's pc" and "candidate" words), and a generator port at the
-//!   slot the generator selected. Only the load's slot is read and updated
+//!   the job's pc" and "candidate" words, and per slot whether job A would
+//!   stay at the entry, "more"), a generator port at a one-hot slot (job
+//!   A's choice or job B's CTA) and job B's own port at its CTA (AND-ORs of
+//!   the taps). Only the load's slot is read and updated
 //!   per cycle, so that logic exists once rather than once per slot.
 //! - [`crate::rank::RankOrder`]: the least-recently-updated ranks and the
 //!   allocation choice, shared by PerCTA (allocate / rewrite / invalidate)
@@ -75,8 +77,9 @@
 //! Timing as in the contract: a job is taken at the edge after its push,
 //! the generator makes one decision per cycle from the registered tables
 //! (neither that cycle's launch nor its load is visible to it), job A skips
-//! non-matching slots without spending cycles (lowest candidate slot by a
-//! prefix chain), job B skips the leading warp without spending a cycle
+//! non-matching slots without spending cycles (lowest candidate slot as a
+//! one-hot word by a parallel-prefix OR; the next cursor per slot picked by
+//! it), job B skips the leading warp without spending a cycle
 //! but spends one cycle on a warp whose entry now has fewer addresses
 //! (`k >= n`). Whether the job FIFO or the output queue is full is judged
 //! at the start of the cycle. Multiplication: a carry-save sum of WARP_IDX_W+1
