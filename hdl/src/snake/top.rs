@@ -8,10 +8,11 @@ use rust_hdl::prelude::*;
 
 use super::entry::SnakeEntry;
 use super::head::SnakeHead;
-use super::prim::{FirstOne, IwDiv};
+use super::prim::{FirstOne, IwDiv, PairKeys, Sum5};
+use crate::caps::fastarith::PrefixAdd;
 use crate::queue::ShiftQueue;
 use crate::reg::Reg;
-use crate::util::{konst, konsts, sigs, with_defaults, ZeroExt};
+use crate::util::{konst, konsts, regs, sigs, with_defaults, Pack, ZeroExt};
 
 mod front;
 mod select;
@@ -105,6 +106,19 @@ pub struct SnakePrefetcherRtl<
     walkq_se: ShiftQueue<Bits<20>>,
     pfq: ShiftQueue<Bits<QW>>,
     iw_div: IwDiv<WB, A>,
+    /// `a + k x intra` and `a + k x iw_stride`: carry-save rows and a
+    /// prefix adder (issue 29 step 7).
+    ks_in: Sum5<A>,
+    ks_iw: Sum5<A>,
+    /// The link stride `ld_addr - prev.addr` (a prefix adder).
+    sub_s: PrefixAdd<A>,
+    /// The eviction keys of the next cycle compared pairwise (issue 29
+    /// step 6), registered in `vt0`..`vt3`; and the ranks' order now.
+    pkeys: PairKeys<RT>,
+    /// This load's clearing bits, one per entry, as a word.
+    pk_clr: Pack<32>,
+    /// The LRU group's members, as a word.
+    pk_grp: Pack<32>,
     zx_onehot: ZeroExt<WB, NW>,
     zx_jw: ZeroExt<WB, 8>,
     zx_kidx: ZeroExt<5, 8>,
@@ -140,6 +154,14 @@ pub struct SnakePrefetcherRtl<
     l_s: Reg<Bits<A>>,
     /// The staged load's warp, one-hot.
     l_onehot: Reg<Bits<NW>>,
+    /// Entry e's eviction-key comparisons with every entry j (bit j), for
+    /// this cycle, registered at the last edge from that edge's updates
+    /// ([`PairKeys`]): with `D = ones_j - ones_e`, `D < -1`, `D < 0`, `D <
+    /// 1`, `D < 2`.
+    vt0: Vec<Reg<Bits<32>>>,
+    vt1: Vec<Reg<Bits<32>>>,
+    vt2: Vec<Reg<Bits<32>>>,
+    vt3: Vec<Reg<Bits<32>>>,
 
     throttle_cycles: Constant<Bits<16>>,
     count_zero: Constant<Bits<16>>,
@@ -230,6 +252,8 @@ pub struct SnakePrefetcherRtl<
     // Eviction and recency.
     in_group: Vec<Signal<Local, Bit>>,
     vic_ok: Vec<Signal<Local, Bit>>,
+    /// The group members whose key is below entry e's (bit j).
+    beats: Vec<Signal<Local, Bits<32>>>,
     victim: Vec<Signal<Local, Bit>>,
     hit: Vec<Signal<Local, Bit>>,
     newer: Vec<Signal<Local, Bit>>,
@@ -357,6 +381,14 @@ impl<
             ents: (0..ne).map(|_| SnakeEntry::default()).collect(),
             fo_cur: FirstOne::new(ne),
             fo_inv: FirstOne::new(ne),
+            pkeys: PairKeys::new(ne),
+            pk_clr: Pack::new(ne),
+            pk_grp: Pack::new(ne),
+            vt0: regs(ne),
+            vt1: regs(ne),
+            vt2: regs(ne),
+            vt3: regs(ne),
+            beats: sigs(ne),
             walkq: ShiftQueue::new(p.WALKQ_DEPTH as usize),
             walkq_addr: ShiftQueue::new(p.WALKQ_DEPTH as usize),
             walkq_se: ShiftQueue::new(p.WALKQ_DEPTH as usize),
@@ -428,7 +460,7 @@ impl<
             clock, reset, ld_valid, ld_warp, ld_pc, ld_addr, ld_uniform, ld_cta_end, ld_span,
             cache_full, bw_util, pf_ready, pf_valid, pf_addr, pf_warp, pf_kind, pf_span, throttled,
             // Blocks.
-            iw_div, zx_onehot, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
+            iw_div, ks_in, ks_iw, sub_s, zx_onehot, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
             qp_warp, qp_kind, qp_span, js_span, js_end,
             // Registers.
             count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,

@@ -139,8 +139,12 @@ impl<
         if self.kmul_in.val().get_bit(3) {
             self.mt3.next = self.pj_intra.val() << self.sh_three.val();
         }
-        self.kaddr.next =
-            self.ja.val() + self.mt0.val() + self.mt1.val() + self.mt2.val() + self.mt3.val();
+        self.ks_in.a.next = self.ja.val();
+        self.ks_in.b.next = self.mt0.val();
+        self.ks_in.c.next = self.mt1.val();
+        self.ks_in.d.next = self.mt2.val();
+        self.ks_in.e.next = self.mt3.val();
+        self.kaddr.next = self.ks_in.s.val();
         self.mi0.next = self.addr_zero.val();
         self.mi1.next = self.addr_zero.val();
         self.mi2.next = self.addr_zero.val();
@@ -157,8 +161,12 @@ impl<
         if self.kmul_iw.val().get_bit(3) {
             self.mi3.next = self.pj_iw_stride.val() << self.sh_three.val();
         }
-        self.kaddr_iw.next =
-            self.ja.val() + self.mi0.val() + self.mi1.val() + self.mi2.val() + self.mi3.val();
+        self.ks_iw.a.next = self.ja.val();
+        self.ks_iw.b.next = self.mi0.val();
+        self.ks_iw.c.next = self.mi1.val();
+        self.ks_iw.d.next = self.mi2.val();
+        self.ks_iw.e.next = self.mi3.val();
+        self.kaddr_iw.next = self.ks_iw.s.val();
 
         // ---- What happens at the edge: a push needs room; a hop that
         // does not emit needs none; no next step ends the job.
