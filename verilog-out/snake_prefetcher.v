@@ -1475,16 +1475,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [4:0] kmul;
     reg  [4:0] kmul_in;
     reg  [4:0] kmul_iw;
-    reg  [31:0] mt0;
-    reg  [31:0] mt1;
-    reg  [31:0] mt2;
-    reg  [31:0] mt3;
-    reg  [31:0] kaddr;
-    reg  [31:0] mi0;
-    reg  [31:0] mi1;
-    reg  [31:0] mi2;
-    reg  [31:0] mi3;
-    reg  [31:0] kaddr_iw;
     reg  cta_ok;
     reg  intra_ok;
     reg  inter_ok;
@@ -4501,65 +4491,55 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        mt0 = addr_zero;
+        ks_in__b = addr_zero;
         if (kmul_in[32'h0]) begin
-            mt0 = pj_intra;
+            ks_in__b = pj_intra;
         end
     end
     always @(*) begin
-        mt1 = addr_zero;
+        ks_in__c = addr_zero;
         if (kmul_in[32'h1]) begin
-            mt1 = pj_intra << sh_one;
+            ks_in__c = pj_intra << sh_one;
         end
     end
     always @(*) begin
-        mt2 = addr_zero;
+        ks_in__d = addr_zero;
         if (kmul_in[32'h2]) begin
-            mt2 = pj_intra << sh_two;
+            ks_in__d = pj_intra << sh_two;
         end
     end
     always @(*) begin
-        mt3 = addr_zero;
+        ks_in__e = addr_zero;
         if (kmul_in[32'h3]) begin
-            mt3 = pj_intra << sh_three;
+            ks_in__e = pj_intra << sh_three;
         end
     end
     always @(*) ks_in__a = ja;
-    always @(*) ks_in__b = mt0;
-    always @(*) ks_in__c = mt1;
-    always @(*) ks_in__d = mt2;
-    always @(*) ks_in__e = mt3;
-    always @(*) kaddr = ks_in__s;
     always @(*) begin
-        mi0 = addr_zero;
+        ks_iw__b = addr_zero;
         if (kmul_iw[32'h0]) begin
-            mi0 = pj_iw_stride;
+            ks_iw__b = pj_iw_stride;
         end
     end
     always @(*) begin
-        mi1 = addr_zero;
+        ks_iw__c = addr_zero;
         if (kmul_iw[32'h1]) begin
-            mi1 = pj_iw_stride << sh_one;
+            ks_iw__c = pj_iw_stride << sh_one;
         end
     end
     always @(*) begin
-        mi2 = addr_zero;
+        ks_iw__d = addr_zero;
         if (kmul_iw[32'h2]) begin
-            mi2 = pj_iw_stride << sh_two;
+            ks_iw__d = pj_iw_stride << sh_two;
         end
     end
     always @(*) begin
-        mi3 = addr_zero;
+        ks_iw__e = addr_zero;
         if (kmul_iw[32'h3]) begin
-            mi3 = pj_iw_stride << sh_three;
+            ks_iw__e = pj_iw_stride << sh_three;
         end
     end
     always @(*) ks_iw__a = ja;
-    always @(*) ks_iw__b = mi0;
-    always @(*) ks_iw__c = mi1;
-    always @(*) ks_iw__d = mi2;
-    always @(*) ks_iw__e = mi3;
-    always @(*) kaddr_iw = ks_iw__s;
     always @(*) push = busy & ~halted & (hop_emit | intra_ok | inter_ok) & ~pfq__o_full;
     always @(*) hop_step = busy & ~halted & hop_ok & (~hop_emit | ~pfq__o_full);
     always @(*) job_end = busy & ~halted & ~any_ok;
@@ -4568,10 +4548,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             pf_a = next_addr;
         end
         else if (intra_ok) begin
-            pf_a = kaddr;
+            pf_a = ks_in__s;
         end
         else begin
-            pf_a = kaddr_iw;
+            pf_a = ks_iw__s;
         end
     end
     always @(*) begin

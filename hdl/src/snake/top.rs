@@ -106,8 +106,10 @@ pub struct SnakePrefetcherRtl<
     walkq_se: ShiftQueue<Bits<20>>,
     pfq: ShiftQueue<Bits<QW>>,
     iw_div: IwDiv<WB, A>,
-    /// `a + k x intra` and `a + k x iw_stride`: carry-save rows and a
-    /// prefix adder (issue 29 step 7).
+    /// `a + k x intra` (the intra-warp step's address) and `a + k x
+    /// iw_stride` (the inter-warp step's): the address and four masked,
+    /// shifted copies of the stride, carry-save rows and a prefix adder
+    /// (issue 29 step 7).
     ks_in: Sum5<A>,
     ks_iw: Sum5<A>,
     /// The link stride `ld_addr - prev.addr` (a prefix adder).
@@ -293,18 +295,6 @@ pub struct SnakePrefetcherRtl<
     kmul_in: Signal<Local, Bits<5>>,
     /// The inter-warp step's k (`kiw + 1`).
     kmul_iw: Signal<Local, Bits<5>>,
-    mt0: Signal<Local, Bits<A>>,
-    mt1: Signal<Local, Bits<A>>,
-    mt2: Signal<Local, Bits<A>>,
-    mt3: Signal<Local, Bits<A>>,
-    /// `a + k x intra` (the intra-warp step's address).
-    kaddr: Signal<Local, Bits<A>>,
-    mi0: Signal<Local, Bits<A>>,
-    mi1: Signal<Local, Bits<A>>,
-    mi2: Signal<Local, Bits<A>>,
-    mi3: Signal<Local, Bits<A>>,
-    /// `a + k x iw_stride` (the inter-warp step's address).
-    kaddr_iw: Signal<Local, Bits<A>>,
     cta_ok: Signal<Local, Bit>,
     intra_ok: Signal<Local, Bit>,
     inter_ok: Signal<Local, Bit>,
@@ -468,8 +458,7 @@ impl<
             // Local signals.
             halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, first,
             addr_eff, sum_eff, e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,
-            cta_ok, pf_s, cw_any, alloc_inv, touch, kmul_in, kmul_iw, mt0, mt1, mt2, mt3, kaddr,
-            mi0, mi1, mi2, mi3, kaddr_iw, q_other,
+            cta_ok, pf_s, cw_any, alloc_inv, touch, kmul_in, kmul_iw, q_other,
             q_is_p, q_is_jp, cq_intra, cq_t2, cq_iw_valid, cq_iw_warp, cq_iw_addr, cq_iw_stride,
             cq_iw_cnt,
             any_hit, any_inval, allocate, s_iw_valid, s_iw_warp, s_iw_addr, s_iw_stride, s_iw_cnt,
