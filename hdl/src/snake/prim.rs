@@ -194,7 +194,8 @@ fn vec_of<D: Direction, T: Synth>(n: usize) -> Vec<Signal<D, T>> {
 /// entries, as one 32-bit word per entry e (bit j about the pair (j, e),
 /// the bits from `n` up zero). `nt0`..`nt3`: with `D` = the ones of j less
 /// the ones of e *after this edge* (`onx`, or 1 for the entry this edge
-/// allocates, `alloc`), `D < -1`, `D < 0`, `D < 1`, `D < 2`; the top
+/// allocates, `alloc`), `D < -1`, `D < 0`, `D < 1`, `D < 2` (the diagonal
+/// j = e constant zero: no entry beats itself); the top
 /// registers them, so the victim of the next cycle compares nothing wide.
 /// `D` is read from `onx_j + onxb_e` with `onxb = 128 - onx` (8 bits, no
 /// wrap: the ones are at most 64). `older`: `rank_j > rank_e` (now, from
@@ -240,8 +241,12 @@ impl<const RT: usize> PairKeys<RT> {
         }
     }
 
-    /// The four thresholds of the pair (j, e) after this edge.
+    /// The four thresholds of the pair (j, e) after this edge (all zero
+    /// on the diagonal: an entry's key is not below its own).
     fn pair(&self, j: usize, e: usize) -> [bool; 4] {
+        if j == e {
+            return [false; 4];
+        }
         let onx = |i: usize| self.onx[i].val().index() as i64;
         let (aj, ae) = (self.alloc[j].val(), self.alloc[e].val());
         let d = if aj && !ae {
@@ -323,7 +328,7 @@ impl<const RT: usize> Logic for PairKeys<RT> {
                     .map(|j| {
                         let sum = format!("((onx${j} + onxb${e}) < {})", sum_c[k]);
                         if j == e {
-                            sum
+                            "1'b0".to_string()
                         } else {
                             format!(
                                 "((alloc${j} & ~alloc${e}) ? {} : ((alloc${e} & ~alloc${j}) ? {} : {}))",
