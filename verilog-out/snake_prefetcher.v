@@ -142,8 +142,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__0__valid;
     wire  ents__0__m_q;
     wire  ents__0__m_link;
-    wire  [7:0] ents__0__ones;
-    wire  [7:0] ents__0__ones_p1;
+    wire  [7:0] ents__0__onx;
+    wire  [7:0] ents__0__onxb;
     wire  ents__0__clr_now;
     wire  ents__0__m_cur;
     wire  ents__0__m_cur_w;
@@ -215,8 +215,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__1__valid;
     wire  ents__1__m_q;
     wire  ents__1__m_link;
-    wire  [7:0] ents__1__ones;
-    wire  [7:0] ents__1__ones_p1;
+    wire  [7:0] ents__1__onx;
+    wire  [7:0] ents__1__onxb;
     wire  ents__1__clr_now;
     wire  ents__1__m_cur;
     wire  ents__1__m_cur_w;
@@ -288,8 +288,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__2__valid;
     wire  ents__2__m_q;
     wire  ents__2__m_link;
-    wire  [7:0] ents__2__ones;
-    wire  [7:0] ents__2__ones_p1;
+    wire  [7:0] ents__2__onx;
+    wire  [7:0] ents__2__onxb;
     wire  ents__2__clr_now;
     wire  ents__2__m_cur;
     wire  ents__2__m_cur_w;
@@ -361,8 +361,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__3__valid;
     wire  ents__3__m_q;
     wire  ents__3__m_link;
-    wire  [7:0] ents__3__ones;
-    wire  [7:0] ents__3__ones_p1;
+    wire  [7:0] ents__3__onx;
+    wire  [7:0] ents__3__onxb;
     wire  ents__3__clr_now;
     wire  ents__3__m_cur;
     wire  ents__3__m_cur_w;
@@ -434,8 +434,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__4__valid;
     wire  ents__4__m_q;
     wire  ents__4__m_link;
-    wire  [7:0] ents__4__ones;
-    wire  [7:0] ents__4__ones_p1;
+    wire  [7:0] ents__4__onx;
+    wire  [7:0] ents__4__onxb;
     wire  ents__4__clr_now;
     wire  ents__4__m_cur;
     wire  ents__4__m_cur_w;
@@ -507,8 +507,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__5__valid;
     wire  ents__5__m_q;
     wire  ents__5__m_link;
-    wire  [7:0] ents__5__ones;
-    wire  [7:0] ents__5__ones_p1;
+    wire  [7:0] ents__5__onx;
+    wire  [7:0] ents__5__onxb;
     wire  ents__5__clr_now;
     wire  ents__5__m_cur;
     wire  ents__5__m_cur_w;
@@ -580,8 +580,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__6__valid;
     wire  ents__6__m_q;
     wire  ents__6__m_link;
-    wire  [7:0] ents__6__ones;
-    wire  [7:0] ents__6__ones_p1;
+    wire  [7:0] ents__6__onx;
+    wire  [7:0] ents__6__onxb;
     wire  ents__6__clr_now;
     wire  ents__6__m_cur;
     wire  ents__6__m_cur_w;
@@ -653,8 +653,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__7__valid;
     wire  ents__7__m_q;
     wire  ents__7__m_link;
-    wire  [7:0] ents__7__ones;
-    wire  [7:0] ents__7__ones_p1;
+    wire  [7:0] ents__7__onx;
+    wire  [7:0] ents__7__onxb;
     wire  ents__7__clr_now;
     wire  ents__7__m_cur;
     wire  ents__7__m_cur_w;
@@ -726,8 +726,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__8__valid;
     wire  ents__8__m_q;
     wire  ents__8__m_link;
-    wire  [7:0] ents__8__ones;
-    wire  [7:0] ents__8__ones_p1;
+    wire  [7:0] ents__8__onx;
+    wire  [7:0] ents__8__onxb;
     wire  ents__8__clr_now;
     wire  ents__8__m_cur;
     wire  ents__8__m_cur_w;
@@ -799,8 +799,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  ents__9__valid;
     wire  ents__9__m_q;
     wire  ents__9__m_link;
-    wire  [7:0] ents__9__ones;
-    wire  [7:0] ents__9__ones_p1;
+    wire  [7:0] ents__9__onx;
+    wire  [7:0] ents__9__onxb;
     wire  ents__9__clr_now;
     wire  ents__9__m_cur;
     wire  ents__9__m_cur_w;
@@ -909,6 +909,134 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  iw_div__pow2;
     wire  iw_div__div;
     wire  [31:0] iw_div__stride;
+    reg  [31:0] ks_in__a;
+    reg  [31:0] ks_in__b;
+    reg  [31:0] ks_in__c;
+    reg  [31:0] ks_in__d;
+    reg  [31:0] ks_in__e;
+    wire  [31:0] ks_in__s;
+    reg  [31:0] ks_iw__a;
+    reg  [31:0] ks_iw__b;
+    reg  [31:0] ks_iw__c;
+    reg  [31:0] ks_iw__d;
+    reg  [31:0] ks_iw__e;
+    wire  [31:0] ks_iw__s;
+    reg  [31:0] sub_s__x;
+    reg  [31:0] sub_s__y;
+    wire  sub_s__ci;
+    wire  [31:0] sub_s__s;
+    reg  [7:0] pkeys__onx__0;
+    reg  [7:0] pkeys__onx__1;
+    reg  [7:0] pkeys__onx__2;
+    reg  [7:0] pkeys__onx__3;
+    reg  [7:0] pkeys__onx__4;
+    reg  [7:0] pkeys__onx__5;
+    reg  [7:0] pkeys__onx__6;
+    reg  [7:0] pkeys__onx__7;
+    reg  [7:0] pkeys__onx__8;
+    reg  [7:0] pkeys__onx__9;
+    reg  [7:0] pkeys__onxb__0;
+    reg  [7:0] pkeys__onxb__1;
+    reg  [7:0] pkeys__onxb__2;
+    reg  [7:0] pkeys__onxb__3;
+    reg  [7:0] pkeys__onxb__4;
+    reg  [7:0] pkeys__onxb__5;
+    reg  [7:0] pkeys__onxb__6;
+    reg  [7:0] pkeys__onxb__7;
+    reg  [7:0] pkeys__onxb__8;
+    reg  [7:0] pkeys__onxb__9;
+    reg  pkeys__alloc__0;
+    reg  pkeys__alloc__1;
+    reg  pkeys__alloc__2;
+    reg  pkeys__alloc__3;
+    reg  pkeys__alloc__4;
+    reg  pkeys__alloc__5;
+    reg  pkeys__alloc__6;
+    reg  pkeys__alloc__7;
+    reg  pkeys__alloc__8;
+    reg  pkeys__alloc__9;
+    reg  [3:0] pkeys__rank__0;
+    reg  [3:0] pkeys__rank__1;
+    reg  [3:0] pkeys__rank__2;
+    reg  [3:0] pkeys__rank__3;
+    reg  [3:0] pkeys__rank__4;
+    reg  [3:0] pkeys__rank__5;
+    reg  [3:0] pkeys__rank__6;
+    reg  [3:0] pkeys__rank__7;
+    reg  [3:0] pkeys__rank__8;
+    reg  [3:0] pkeys__rank__9;
+    wire  [31:0] pkeys__nt0__0;
+    wire  [31:0] pkeys__nt0__1;
+    wire  [31:0] pkeys__nt0__2;
+    wire  [31:0] pkeys__nt0__3;
+    wire  [31:0] pkeys__nt0__4;
+    wire  [31:0] pkeys__nt0__5;
+    wire  [31:0] pkeys__nt0__6;
+    wire  [31:0] pkeys__nt0__7;
+    wire  [31:0] pkeys__nt0__8;
+    wire  [31:0] pkeys__nt0__9;
+    wire  [31:0] pkeys__nt1__0;
+    wire  [31:0] pkeys__nt1__1;
+    wire  [31:0] pkeys__nt1__2;
+    wire  [31:0] pkeys__nt1__3;
+    wire  [31:0] pkeys__nt1__4;
+    wire  [31:0] pkeys__nt1__5;
+    wire  [31:0] pkeys__nt1__6;
+    wire  [31:0] pkeys__nt1__7;
+    wire  [31:0] pkeys__nt1__8;
+    wire  [31:0] pkeys__nt1__9;
+    wire  [31:0] pkeys__nt2__0;
+    wire  [31:0] pkeys__nt2__1;
+    wire  [31:0] pkeys__nt2__2;
+    wire  [31:0] pkeys__nt2__3;
+    wire  [31:0] pkeys__nt2__4;
+    wire  [31:0] pkeys__nt2__5;
+    wire  [31:0] pkeys__nt2__6;
+    wire  [31:0] pkeys__nt2__7;
+    wire  [31:0] pkeys__nt2__8;
+    wire  [31:0] pkeys__nt2__9;
+    wire  [31:0] pkeys__nt3__0;
+    wire  [31:0] pkeys__nt3__1;
+    wire  [31:0] pkeys__nt3__2;
+    wire  [31:0] pkeys__nt3__3;
+    wire  [31:0] pkeys__nt3__4;
+    wire  [31:0] pkeys__nt3__5;
+    wire  [31:0] pkeys__nt3__6;
+    wire  [31:0] pkeys__nt3__7;
+    wire  [31:0] pkeys__nt3__8;
+    wire  [31:0] pkeys__nt3__9;
+    wire  [31:0] pkeys__older__0;
+    wire  [31:0] pkeys__older__1;
+    wire  [31:0] pkeys__older__2;
+    wire  [31:0] pkeys__older__3;
+    wire  [31:0] pkeys__older__4;
+    wire  [31:0] pkeys__older__5;
+    wire  [31:0] pkeys__older__6;
+    wire  [31:0] pkeys__older__7;
+    wire  [31:0] pkeys__older__8;
+    wire  [31:0] pkeys__older__9;
+    reg  pk_clr__bits__0;
+    reg  pk_clr__bits__1;
+    reg  pk_clr__bits__2;
+    reg  pk_clr__bits__3;
+    reg  pk_clr__bits__4;
+    reg  pk_clr__bits__5;
+    reg  pk_clr__bits__6;
+    reg  pk_clr__bits__7;
+    reg  pk_clr__bits__8;
+    reg  pk_clr__bits__9;
+    wire  [31:0] pk_clr__word;
+    reg  pk_grp__bits__0;
+    reg  pk_grp__bits__1;
+    reg  pk_grp__bits__2;
+    reg  pk_grp__bits__3;
+    reg  pk_grp__bits__4;
+    reg  pk_grp__bits__5;
+    reg  pk_grp__bits__6;
+    reg  pk_grp__bits__7;
+    reg  pk_grp__bits__8;
+    reg  pk_grp__bits__9;
+    wire  [31:0] pk_grp__word;
     reg  [5:0] zx_onehot__narrow;
     wire  [63:0] zx_onehot__wide;
     reg  [5:0] zx_jw__narrow;
@@ -1003,6 +1131,166 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [63:0] l_onehot__q;
     reg  l_onehot__clock;
     reg  l_onehot__reset;
+    reg  [31:0] vt0__0__d;
+    wire  [31:0] vt0__0__q;
+    reg  vt0__0__clock;
+    reg  vt0__0__reset;
+    reg  [31:0] vt0__1__d;
+    wire  [31:0] vt0__1__q;
+    reg  vt0__1__clock;
+    reg  vt0__1__reset;
+    reg  [31:0] vt0__2__d;
+    wire  [31:0] vt0__2__q;
+    reg  vt0__2__clock;
+    reg  vt0__2__reset;
+    reg  [31:0] vt0__3__d;
+    wire  [31:0] vt0__3__q;
+    reg  vt0__3__clock;
+    reg  vt0__3__reset;
+    reg  [31:0] vt0__4__d;
+    wire  [31:0] vt0__4__q;
+    reg  vt0__4__clock;
+    reg  vt0__4__reset;
+    reg  [31:0] vt0__5__d;
+    wire  [31:0] vt0__5__q;
+    reg  vt0__5__clock;
+    reg  vt0__5__reset;
+    reg  [31:0] vt0__6__d;
+    wire  [31:0] vt0__6__q;
+    reg  vt0__6__clock;
+    reg  vt0__6__reset;
+    reg  [31:0] vt0__7__d;
+    wire  [31:0] vt0__7__q;
+    reg  vt0__7__clock;
+    reg  vt0__7__reset;
+    reg  [31:0] vt0__8__d;
+    wire  [31:0] vt0__8__q;
+    reg  vt0__8__clock;
+    reg  vt0__8__reset;
+    reg  [31:0] vt0__9__d;
+    wire  [31:0] vt0__9__q;
+    reg  vt0__9__clock;
+    reg  vt0__9__reset;
+    reg  [31:0] vt1__0__d;
+    wire  [31:0] vt1__0__q;
+    reg  vt1__0__clock;
+    reg  vt1__0__reset;
+    reg  [31:0] vt1__1__d;
+    wire  [31:0] vt1__1__q;
+    reg  vt1__1__clock;
+    reg  vt1__1__reset;
+    reg  [31:0] vt1__2__d;
+    wire  [31:0] vt1__2__q;
+    reg  vt1__2__clock;
+    reg  vt1__2__reset;
+    reg  [31:0] vt1__3__d;
+    wire  [31:0] vt1__3__q;
+    reg  vt1__3__clock;
+    reg  vt1__3__reset;
+    reg  [31:0] vt1__4__d;
+    wire  [31:0] vt1__4__q;
+    reg  vt1__4__clock;
+    reg  vt1__4__reset;
+    reg  [31:0] vt1__5__d;
+    wire  [31:0] vt1__5__q;
+    reg  vt1__5__clock;
+    reg  vt1__5__reset;
+    reg  [31:0] vt1__6__d;
+    wire  [31:0] vt1__6__q;
+    reg  vt1__6__clock;
+    reg  vt1__6__reset;
+    reg  [31:0] vt1__7__d;
+    wire  [31:0] vt1__7__q;
+    reg  vt1__7__clock;
+    reg  vt1__7__reset;
+    reg  [31:0] vt1__8__d;
+    wire  [31:0] vt1__8__q;
+    reg  vt1__8__clock;
+    reg  vt1__8__reset;
+    reg  [31:0] vt1__9__d;
+    wire  [31:0] vt1__9__q;
+    reg  vt1__9__clock;
+    reg  vt1__9__reset;
+    reg  [31:0] vt2__0__d;
+    wire  [31:0] vt2__0__q;
+    reg  vt2__0__clock;
+    reg  vt2__0__reset;
+    reg  [31:0] vt2__1__d;
+    wire  [31:0] vt2__1__q;
+    reg  vt2__1__clock;
+    reg  vt2__1__reset;
+    reg  [31:0] vt2__2__d;
+    wire  [31:0] vt2__2__q;
+    reg  vt2__2__clock;
+    reg  vt2__2__reset;
+    reg  [31:0] vt2__3__d;
+    wire  [31:0] vt2__3__q;
+    reg  vt2__3__clock;
+    reg  vt2__3__reset;
+    reg  [31:0] vt2__4__d;
+    wire  [31:0] vt2__4__q;
+    reg  vt2__4__clock;
+    reg  vt2__4__reset;
+    reg  [31:0] vt2__5__d;
+    wire  [31:0] vt2__5__q;
+    reg  vt2__5__clock;
+    reg  vt2__5__reset;
+    reg  [31:0] vt2__6__d;
+    wire  [31:0] vt2__6__q;
+    reg  vt2__6__clock;
+    reg  vt2__6__reset;
+    reg  [31:0] vt2__7__d;
+    wire  [31:0] vt2__7__q;
+    reg  vt2__7__clock;
+    reg  vt2__7__reset;
+    reg  [31:0] vt2__8__d;
+    wire  [31:0] vt2__8__q;
+    reg  vt2__8__clock;
+    reg  vt2__8__reset;
+    reg  [31:0] vt2__9__d;
+    wire  [31:0] vt2__9__q;
+    reg  vt2__9__clock;
+    reg  vt2__9__reset;
+    reg  [31:0] vt3__0__d;
+    wire  [31:0] vt3__0__q;
+    reg  vt3__0__clock;
+    reg  vt3__0__reset;
+    reg  [31:0] vt3__1__d;
+    wire  [31:0] vt3__1__q;
+    reg  vt3__1__clock;
+    reg  vt3__1__reset;
+    reg  [31:0] vt3__2__d;
+    wire  [31:0] vt3__2__q;
+    reg  vt3__2__clock;
+    reg  vt3__2__reset;
+    reg  [31:0] vt3__3__d;
+    wire  [31:0] vt3__3__q;
+    reg  vt3__3__clock;
+    reg  vt3__3__reset;
+    reg  [31:0] vt3__4__d;
+    wire  [31:0] vt3__4__q;
+    reg  vt3__4__clock;
+    reg  vt3__4__reset;
+    reg  [31:0] vt3__5__d;
+    wire  [31:0] vt3__5__q;
+    reg  vt3__5__clock;
+    reg  vt3__5__reset;
+    reg  [31:0] vt3__6__d;
+    wire  [31:0] vt3__6__q;
+    reg  vt3__6__clock;
+    reg  vt3__6__reset;
+    reg  [31:0] vt3__7__d;
+    wire  [31:0] vt3__7__q;
+    reg  vt3__7__clock;
+    reg  vt3__7__reset;
+    reg  [31:0] vt3__8__d;
+    wire  [31:0] vt3__8__q;
+    reg  vt3__8__clock;
+    reg  vt3__8__reset;
+    reg  [31:0] vt3__9__d;
+    wire  [31:0] vt3__9__q;
+    reg  vt3__9__clock;
+    reg  vt3__9__reset;
 
     // Local signals
     reg  halted;
@@ -1107,6 +1395,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  vic_ok__7;
     reg  vic_ok__8;
     reg  vic_ok__9;
+    reg  [31:0] beats__0;
+    reg  [31:0] beats__1;
+    reg  [31:0] beats__2;
+    reg  [31:0] beats__3;
+    reg  [31:0] beats__4;
+    reg  [31:0] beats__5;
+    reg  [31:0] beats__6;
+    reg  [31:0] beats__7;
+    reg  [31:0] beats__8;
+    reg  [31:0] beats__9;
     reg  victim__0;
     reg  victim__1;
     reg  victim__2;
@@ -1177,16 +1475,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [4:0] kmul;
     reg  [4:0] kmul_in;
     reg  [4:0] kmul_iw;
-    reg  [31:0] mt0;
-    reg  [31:0] mt1;
-    reg  [31:0] mt2;
-    reg  [31:0] mt3;
-    reg  [31:0] kaddr;
-    reg  [31:0] mi0;
-    reg  [31:0] mi1;
-    reg  [31:0] mi2;
-    reg  [31:0] mi3;
-    reg  [31:0] kaddr_iw;
     reg  cta_ok;
     reg  intra_ok;
     reg  inter_ok;
@@ -1289,8 +1577,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__0__valid),
         .m_q(ents__0__m_q),
         .m_link(ents__0__m_link),
-        .ones(ents__0__ones),
-        .ones_p1(ents__0__ones_p1),
+        .onx(ents__0__onx),
+        .onxb(ents__0__onxb),
         .clr_now(ents__0__clr_now),
         .m_cur(ents__0__m_cur),
         .m_cur_w(ents__0__m_cur_w),
@@ -1364,8 +1652,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__1__valid),
         .m_q(ents__1__m_q),
         .m_link(ents__1__m_link),
-        .ones(ents__1__ones),
-        .ones_p1(ents__1__ones_p1),
+        .onx(ents__1__onx),
+        .onxb(ents__1__onxb),
         .clr_now(ents__1__clr_now),
         .m_cur(ents__1__m_cur),
         .m_cur_w(ents__1__m_cur_w),
@@ -1439,8 +1727,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__2__valid),
         .m_q(ents__2__m_q),
         .m_link(ents__2__m_link),
-        .ones(ents__2__ones),
-        .ones_p1(ents__2__ones_p1),
+        .onx(ents__2__onx),
+        .onxb(ents__2__onxb),
         .clr_now(ents__2__clr_now),
         .m_cur(ents__2__m_cur),
         .m_cur_w(ents__2__m_cur_w),
@@ -1514,8 +1802,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__3__valid),
         .m_q(ents__3__m_q),
         .m_link(ents__3__m_link),
-        .ones(ents__3__ones),
-        .ones_p1(ents__3__ones_p1),
+        .onx(ents__3__onx),
+        .onxb(ents__3__onxb),
         .clr_now(ents__3__clr_now),
         .m_cur(ents__3__m_cur),
         .m_cur_w(ents__3__m_cur_w),
@@ -1589,8 +1877,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__4__valid),
         .m_q(ents__4__m_q),
         .m_link(ents__4__m_link),
-        .ones(ents__4__ones),
-        .ones_p1(ents__4__ones_p1),
+        .onx(ents__4__onx),
+        .onxb(ents__4__onxb),
         .clr_now(ents__4__clr_now),
         .m_cur(ents__4__m_cur),
         .m_cur_w(ents__4__m_cur_w),
@@ -1664,8 +1952,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__5__valid),
         .m_q(ents__5__m_q),
         .m_link(ents__5__m_link),
-        .ones(ents__5__ones),
-        .ones_p1(ents__5__ones_p1),
+        .onx(ents__5__onx),
+        .onxb(ents__5__onxb),
         .clr_now(ents__5__clr_now),
         .m_cur(ents__5__m_cur),
         .m_cur_w(ents__5__m_cur_w),
@@ -1739,8 +2027,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__6__valid),
         .m_q(ents__6__m_q),
         .m_link(ents__6__m_link),
-        .ones(ents__6__ones),
-        .ones_p1(ents__6__ones_p1),
+        .onx(ents__6__onx),
+        .onxb(ents__6__onxb),
         .clr_now(ents__6__clr_now),
         .m_cur(ents__6__m_cur),
         .m_cur_w(ents__6__m_cur_w),
@@ -1814,8 +2102,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__7__valid),
         .m_q(ents__7__m_q),
         .m_link(ents__7__m_link),
-        .ones(ents__7__ones),
-        .ones_p1(ents__7__ones_p1),
+        .onx(ents__7__onx),
+        .onxb(ents__7__onxb),
         .clr_now(ents__7__clr_now),
         .m_cur(ents__7__m_cur),
         .m_cur_w(ents__7__m_cur_w),
@@ -1889,8 +2177,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__8__valid),
         .m_q(ents__8__m_q),
         .m_link(ents__8__m_link),
-        .ones(ents__8__ones),
-        .ones_p1(ents__8__ones_p1),
+        .onx(ents__8__onx),
+        .onxb(ents__8__onxb),
         .clr_now(ents__8__clr_now),
         .m_cur(ents__8__m_cur),
         .m_cur_w(ents__8__m_cur_w),
@@ -1964,8 +2252,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .valid(ents__9__valid),
         .m_q(ents__9__m_q),
         .m_link(ents__9__m_link),
-        .ones(ents__9__ones),
-        .ones_p1(ents__9__ones_p1),
+        .onx(ents__9__onx),
+        .onxb(ents__9__onxb),
         .clr_now(ents__9__clr_now),
         .m_cur(ents__9__m_cur),
         .m_cur_w(ents__9__m_cur_w),
@@ -2088,6 +2376,146 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .pow2(iw_div__pow2),
         .div(iw_div__div),
         .stride(iw_div__stride)
+    );
+    snake_prefetcher__ks_in ks_in(
+        .a(ks_in__a),
+        .b(ks_in__b),
+        .c(ks_in__c),
+        .d(ks_in__d),
+        .e(ks_in__e),
+        .s(ks_in__s)
+    );
+    snake_prefetcher__ks_in ks_iw(
+        .a(ks_iw__a),
+        .b(ks_iw__b),
+        .c(ks_iw__c),
+        .d(ks_iw__d),
+        .e(ks_iw__e),
+        .s(ks_iw__s)
+    );
+    snake_prefetcher__ents__add_a sub_s(
+        .x(sub_s__x),
+        .y(sub_s__y),
+        .ci(sub_s__ci),
+        .s(sub_s__s)
+    );
+    snake_prefetcher__pkeys pkeys(
+        .onx__0(pkeys__onx__0),
+        .onx__1(pkeys__onx__1),
+        .onx__2(pkeys__onx__2),
+        .onx__3(pkeys__onx__3),
+        .onx__4(pkeys__onx__4),
+        .onx__5(pkeys__onx__5),
+        .onx__6(pkeys__onx__6),
+        .onx__7(pkeys__onx__7),
+        .onx__8(pkeys__onx__8),
+        .onx__9(pkeys__onx__9),
+        .onxb__0(pkeys__onxb__0),
+        .onxb__1(pkeys__onxb__1),
+        .onxb__2(pkeys__onxb__2),
+        .onxb__3(pkeys__onxb__3),
+        .onxb__4(pkeys__onxb__4),
+        .onxb__5(pkeys__onxb__5),
+        .onxb__6(pkeys__onxb__6),
+        .onxb__7(pkeys__onxb__7),
+        .onxb__8(pkeys__onxb__8),
+        .onxb__9(pkeys__onxb__9),
+        .alloc__0(pkeys__alloc__0),
+        .alloc__1(pkeys__alloc__1),
+        .alloc__2(pkeys__alloc__2),
+        .alloc__3(pkeys__alloc__3),
+        .alloc__4(pkeys__alloc__4),
+        .alloc__5(pkeys__alloc__5),
+        .alloc__6(pkeys__alloc__6),
+        .alloc__7(pkeys__alloc__7),
+        .alloc__8(pkeys__alloc__8),
+        .alloc__9(pkeys__alloc__9),
+        .rank__0(pkeys__rank__0),
+        .rank__1(pkeys__rank__1),
+        .rank__2(pkeys__rank__2),
+        .rank__3(pkeys__rank__3),
+        .rank__4(pkeys__rank__4),
+        .rank__5(pkeys__rank__5),
+        .rank__6(pkeys__rank__6),
+        .rank__7(pkeys__rank__7),
+        .rank__8(pkeys__rank__8),
+        .rank__9(pkeys__rank__9),
+        .nt0__0(pkeys__nt0__0),
+        .nt0__1(pkeys__nt0__1),
+        .nt0__2(pkeys__nt0__2),
+        .nt0__3(pkeys__nt0__3),
+        .nt0__4(pkeys__nt0__4),
+        .nt0__5(pkeys__nt0__5),
+        .nt0__6(pkeys__nt0__6),
+        .nt0__7(pkeys__nt0__7),
+        .nt0__8(pkeys__nt0__8),
+        .nt0__9(pkeys__nt0__9),
+        .nt1__0(pkeys__nt1__0),
+        .nt1__1(pkeys__nt1__1),
+        .nt1__2(pkeys__nt1__2),
+        .nt1__3(pkeys__nt1__3),
+        .nt1__4(pkeys__nt1__4),
+        .nt1__5(pkeys__nt1__5),
+        .nt1__6(pkeys__nt1__6),
+        .nt1__7(pkeys__nt1__7),
+        .nt1__8(pkeys__nt1__8),
+        .nt1__9(pkeys__nt1__9),
+        .nt2__0(pkeys__nt2__0),
+        .nt2__1(pkeys__nt2__1),
+        .nt2__2(pkeys__nt2__2),
+        .nt2__3(pkeys__nt2__3),
+        .nt2__4(pkeys__nt2__4),
+        .nt2__5(pkeys__nt2__5),
+        .nt2__6(pkeys__nt2__6),
+        .nt2__7(pkeys__nt2__7),
+        .nt2__8(pkeys__nt2__8),
+        .nt2__9(pkeys__nt2__9),
+        .nt3__0(pkeys__nt3__0),
+        .nt3__1(pkeys__nt3__1),
+        .nt3__2(pkeys__nt3__2),
+        .nt3__3(pkeys__nt3__3),
+        .nt3__4(pkeys__nt3__4),
+        .nt3__5(pkeys__nt3__5),
+        .nt3__6(pkeys__nt3__6),
+        .nt3__7(pkeys__nt3__7),
+        .nt3__8(pkeys__nt3__8),
+        .nt3__9(pkeys__nt3__9),
+        .older__0(pkeys__older__0),
+        .older__1(pkeys__older__1),
+        .older__2(pkeys__older__2),
+        .older__3(pkeys__older__3),
+        .older__4(pkeys__older__4),
+        .older__5(pkeys__older__5),
+        .older__6(pkeys__older__6),
+        .older__7(pkeys__older__7),
+        .older__8(pkeys__older__8),
+        .older__9(pkeys__older__9)
+    );
+    snake_prefetcher__pk_clr pk_clr(
+        .bits__0(pk_clr__bits__0),
+        .bits__1(pk_clr__bits__1),
+        .bits__2(pk_clr__bits__2),
+        .bits__3(pk_clr__bits__3),
+        .bits__4(pk_clr__bits__4),
+        .bits__5(pk_clr__bits__5),
+        .bits__6(pk_clr__bits__6),
+        .bits__7(pk_clr__bits__7),
+        .bits__8(pk_clr__bits__8),
+        .bits__9(pk_clr__bits__9),
+        .word(pk_clr__word)
+    );
+    snake_prefetcher__pk_clr pk_grp(
+        .bits__0(pk_grp__bits__0),
+        .bits__1(pk_grp__bits__1),
+        .bits__2(pk_grp__bits__2),
+        .bits__3(pk_grp__bits__3),
+        .bits__4(pk_grp__bits__4),
+        .bits__5(pk_grp__bits__5),
+        .bits__6(pk_grp__bits__6),
+        .bits__7(pk_grp__bits__7),
+        .bits__8(pk_grp__bits__8),
+        .bits__9(pk_grp__bits__9),
+        .word(pk_grp__word)
     );
     snake_prefetcher__zx_onehot zx_onehot(
         .narrow(zx_onehot__narrow),
@@ -2240,6 +2668,246 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .q(l_onehot__q),
         .clock(l_onehot__clock),
         .reset(l_onehot__reset)
+    );
+    snake_prefetcher__reg32 vt0__0(
+        .d(vt0__0__d),
+        .q(vt0__0__q),
+        .clock(vt0__0__clock),
+        .reset(vt0__0__reset)
+    );
+    snake_prefetcher__reg32 vt0__1(
+        .d(vt0__1__d),
+        .q(vt0__1__q),
+        .clock(vt0__1__clock),
+        .reset(vt0__1__reset)
+    );
+    snake_prefetcher__reg32 vt0__2(
+        .d(vt0__2__d),
+        .q(vt0__2__q),
+        .clock(vt0__2__clock),
+        .reset(vt0__2__reset)
+    );
+    snake_prefetcher__reg32 vt0__3(
+        .d(vt0__3__d),
+        .q(vt0__3__q),
+        .clock(vt0__3__clock),
+        .reset(vt0__3__reset)
+    );
+    snake_prefetcher__reg32 vt0__4(
+        .d(vt0__4__d),
+        .q(vt0__4__q),
+        .clock(vt0__4__clock),
+        .reset(vt0__4__reset)
+    );
+    snake_prefetcher__reg32 vt0__5(
+        .d(vt0__5__d),
+        .q(vt0__5__q),
+        .clock(vt0__5__clock),
+        .reset(vt0__5__reset)
+    );
+    snake_prefetcher__reg32 vt0__6(
+        .d(vt0__6__d),
+        .q(vt0__6__q),
+        .clock(vt0__6__clock),
+        .reset(vt0__6__reset)
+    );
+    snake_prefetcher__reg32 vt0__7(
+        .d(vt0__7__d),
+        .q(vt0__7__q),
+        .clock(vt0__7__clock),
+        .reset(vt0__7__reset)
+    );
+    snake_prefetcher__reg32 vt0__8(
+        .d(vt0__8__d),
+        .q(vt0__8__q),
+        .clock(vt0__8__clock),
+        .reset(vt0__8__reset)
+    );
+    snake_prefetcher__reg32 vt0__9(
+        .d(vt0__9__d),
+        .q(vt0__9__q),
+        .clock(vt0__9__clock),
+        .reset(vt0__9__reset)
+    );
+    snake_prefetcher__reg32 vt1__0(
+        .d(vt1__0__d),
+        .q(vt1__0__q),
+        .clock(vt1__0__clock),
+        .reset(vt1__0__reset)
+    );
+    snake_prefetcher__reg32 vt1__1(
+        .d(vt1__1__d),
+        .q(vt1__1__q),
+        .clock(vt1__1__clock),
+        .reset(vt1__1__reset)
+    );
+    snake_prefetcher__reg32 vt1__2(
+        .d(vt1__2__d),
+        .q(vt1__2__q),
+        .clock(vt1__2__clock),
+        .reset(vt1__2__reset)
+    );
+    snake_prefetcher__reg32 vt1__3(
+        .d(vt1__3__d),
+        .q(vt1__3__q),
+        .clock(vt1__3__clock),
+        .reset(vt1__3__reset)
+    );
+    snake_prefetcher__reg32 vt1__4(
+        .d(vt1__4__d),
+        .q(vt1__4__q),
+        .clock(vt1__4__clock),
+        .reset(vt1__4__reset)
+    );
+    snake_prefetcher__reg32 vt1__5(
+        .d(vt1__5__d),
+        .q(vt1__5__q),
+        .clock(vt1__5__clock),
+        .reset(vt1__5__reset)
+    );
+    snake_prefetcher__reg32 vt1__6(
+        .d(vt1__6__d),
+        .q(vt1__6__q),
+        .clock(vt1__6__clock),
+        .reset(vt1__6__reset)
+    );
+    snake_prefetcher__reg32 vt1__7(
+        .d(vt1__7__d),
+        .q(vt1__7__q),
+        .clock(vt1__7__clock),
+        .reset(vt1__7__reset)
+    );
+    snake_prefetcher__reg32 vt1__8(
+        .d(vt1__8__d),
+        .q(vt1__8__q),
+        .clock(vt1__8__clock),
+        .reset(vt1__8__reset)
+    );
+    snake_prefetcher__reg32 vt1__9(
+        .d(vt1__9__d),
+        .q(vt1__9__q),
+        .clock(vt1__9__clock),
+        .reset(vt1__9__reset)
+    );
+    snake_prefetcher__reg32 vt2__0(
+        .d(vt2__0__d),
+        .q(vt2__0__q),
+        .clock(vt2__0__clock),
+        .reset(vt2__0__reset)
+    );
+    snake_prefetcher__reg32 vt2__1(
+        .d(vt2__1__d),
+        .q(vt2__1__q),
+        .clock(vt2__1__clock),
+        .reset(vt2__1__reset)
+    );
+    snake_prefetcher__reg32 vt2__2(
+        .d(vt2__2__d),
+        .q(vt2__2__q),
+        .clock(vt2__2__clock),
+        .reset(vt2__2__reset)
+    );
+    snake_prefetcher__reg32 vt2__3(
+        .d(vt2__3__d),
+        .q(vt2__3__q),
+        .clock(vt2__3__clock),
+        .reset(vt2__3__reset)
+    );
+    snake_prefetcher__reg32 vt2__4(
+        .d(vt2__4__d),
+        .q(vt2__4__q),
+        .clock(vt2__4__clock),
+        .reset(vt2__4__reset)
+    );
+    snake_prefetcher__reg32 vt2__5(
+        .d(vt2__5__d),
+        .q(vt2__5__q),
+        .clock(vt2__5__clock),
+        .reset(vt2__5__reset)
+    );
+    snake_prefetcher__reg32 vt2__6(
+        .d(vt2__6__d),
+        .q(vt2__6__q),
+        .clock(vt2__6__clock),
+        .reset(vt2__6__reset)
+    );
+    snake_prefetcher__reg32 vt2__7(
+        .d(vt2__7__d),
+        .q(vt2__7__q),
+        .clock(vt2__7__clock),
+        .reset(vt2__7__reset)
+    );
+    snake_prefetcher__reg32 vt2__8(
+        .d(vt2__8__d),
+        .q(vt2__8__q),
+        .clock(vt2__8__clock),
+        .reset(vt2__8__reset)
+    );
+    snake_prefetcher__reg32 vt2__9(
+        .d(vt2__9__d),
+        .q(vt2__9__q),
+        .clock(vt2__9__clock),
+        .reset(vt2__9__reset)
+    );
+    snake_prefetcher__reg32 vt3__0(
+        .d(vt3__0__d),
+        .q(vt3__0__q),
+        .clock(vt3__0__clock),
+        .reset(vt3__0__reset)
+    );
+    snake_prefetcher__reg32 vt3__1(
+        .d(vt3__1__d),
+        .q(vt3__1__q),
+        .clock(vt3__1__clock),
+        .reset(vt3__1__reset)
+    );
+    snake_prefetcher__reg32 vt3__2(
+        .d(vt3__2__d),
+        .q(vt3__2__q),
+        .clock(vt3__2__clock),
+        .reset(vt3__2__reset)
+    );
+    snake_prefetcher__reg32 vt3__3(
+        .d(vt3__3__d),
+        .q(vt3__3__q),
+        .clock(vt3__3__clock),
+        .reset(vt3__3__reset)
+    );
+    snake_prefetcher__reg32 vt3__4(
+        .d(vt3__4__d),
+        .q(vt3__4__q),
+        .clock(vt3__4__clock),
+        .reset(vt3__4__reset)
+    );
+    snake_prefetcher__reg32 vt3__5(
+        .d(vt3__5__d),
+        .q(vt3__5__q),
+        .clock(vt3__5__clock),
+        .reset(vt3__5__reset)
+    );
+    snake_prefetcher__reg32 vt3__6(
+        .d(vt3__6__d),
+        .q(vt3__6__q),
+        .clock(vt3__6__clock),
+        .reset(vt3__6__reset)
+    );
+    snake_prefetcher__reg32 vt3__7(
+        .d(vt3__7__d),
+        .q(vt3__7__q),
+        .clock(vt3__7__clock),
+        .reset(vt3__7__reset)
+    );
+    snake_prefetcher__reg32 vt3__8(
+        .d(vt3__8__d),
+        .q(vt3__8__q),
+        .clock(vt3__8__clock),
+        .reset(vt3__8__reset)
+    );
+    snake_prefetcher__reg32 vt3__9(
+        .d(vt3__9__d),
+        .q(vt3__9__q),
+        .clock(vt3__9__clock),
+        .reset(vt3__9__reset)
     );
 
     // Update code
@@ -2420,7 +3088,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) head__we = accept;
     always @(*) head__w_pc = ld_pc;
     always @(*) head__w_addr = ld_addr;
-    always @(*) s_next = ld_addr - head__prev_addr;
+    always @(*) sub_s__x = ld_addr;
+    always @(*) sub_s__y = ~head__prev_addr;
+    assign sub_s__ci = 1'b1;
+    always @(*) s_next = sub_s__s;
     always @(*) f_q = head__prev_pc == l_q__q;
     always @(*) f_p = ld_pc == l_q__q;
     always @(*) f_t = (ld_pc == l_pc__q) & (s_next == l_s__q);
@@ -2452,6 +3123,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             sum_eff = sum__q;
         end
     end
+    always @(*) vt0__0__clock = clock;
+    always @(*) vt0__0__reset = reset;
+    always @(*) vt1__0__clock = clock;
+    always @(*) vt1__0__reset = reset;
+    always @(*) vt2__0__clock = clock;
+    always @(*) vt2__0__reset = reset;
+    always @(*) vt3__0__clock = clock;
+    always @(*) vt3__0__reset = reset;
     always @(*) ents__0__clock = clock;
     always @(*) ents__0__reset = reset;
     always @(*) ents__0__q = q;
@@ -2474,6 +3153,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__b_sum = sum_eff;
     always @(*) ents__0__jw = jw;
     always @(*) ents__0__jp = jp;
+    always @(*) vt0__1__clock = clock;
+    always @(*) vt0__1__reset = reset;
+    always @(*) vt1__1__clock = clock;
+    always @(*) vt1__1__reset = reset;
+    always @(*) vt2__1__clock = clock;
+    always @(*) vt2__1__reset = reset;
+    always @(*) vt3__1__clock = clock;
+    always @(*) vt3__1__reset = reset;
     always @(*) ents__1__clock = clock;
     always @(*) ents__1__reset = reset;
     always @(*) ents__1__q = q;
@@ -2496,6 +3183,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__b_sum = sum_eff;
     always @(*) ents__1__jw = jw;
     always @(*) ents__1__jp = jp;
+    always @(*) vt0__2__clock = clock;
+    always @(*) vt0__2__reset = reset;
+    always @(*) vt1__2__clock = clock;
+    always @(*) vt1__2__reset = reset;
+    always @(*) vt2__2__clock = clock;
+    always @(*) vt2__2__reset = reset;
+    always @(*) vt3__2__clock = clock;
+    always @(*) vt3__2__reset = reset;
     always @(*) ents__2__clock = clock;
     always @(*) ents__2__reset = reset;
     always @(*) ents__2__q = q;
@@ -2518,6 +3213,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__b_sum = sum_eff;
     always @(*) ents__2__jw = jw;
     always @(*) ents__2__jp = jp;
+    always @(*) vt0__3__clock = clock;
+    always @(*) vt0__3__reset = reset;
+    always @(*) vt1__3__clock = clock;
+    always @(*) vt1__3__reset = reset;
+    always @(*) vt2__3__clock = clock;
+    always @(*) vt2__3__reset = reset;
+    always @(*) vt3__3__clock = clock;
+    always @(*) vt3__3__reset = reset;
     always @(*) ents__3__clock = clock;
     always @(*) ents__3__reset = reset;
     always @(*) ents__3__q = q;
@@ -2540,6 +3243,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__b_sum = sum_eff;
     always @(*) ents__3__jw = jw;
     always @(*) ents__3__jp = jp;
+    always @(*) vt0__4__clock = clock;
+    always @(*) vt0__4__reset = reset;
+    always @(*) vt1__4__clock = clock;
+    always @(*) vt1__4__reset = reset;
+    always @(*) vt2__4__clock = clock;
+    always @(*) vt2__4__reset = reset;
+    always @(*) vt3__4__clock = clock;
+    always @(*) vt3__4__reset = reset;
     always @(*) ents__4__clock = clock;
     always @(*) ents__4__reset = reset;
     always @(*) ents__4__q = q;
@@ -2562,6 +3273,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__b_sum = sum_eff;
     always @(*) ents__4__jw = jw;
     always @(*) ents__4__jp = jp;
+    always @(*) vt0__5__clock = clock;
+    always @(*) vt0__5__reset = reset;
+    always @(*) vt1__5__clock = clock;
+    always @(*) vt1__5__reset = reset;
+    always @(*) vt2__5__clock = clock;
+    always @(*) vt2__5__reset = reset;
+    always @(*) vt3__5__clock = clock;
+    always @(*) vt3__5__reset = reset;
     always @(*) ents__5__clock = clock;
     always @(*) ents__5__reset = reset;
     always @(*) ents__5__q = q;
@@ -2584,6 +3303,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__b_sum = sum_eff;
     always @(*) ents__5__jw = jw;
     always @(*) ents__5__jp = jp;
+    always @(*) vt0__6__clock = clock;
+    always @(*) vt0__6__reset = reset;
+    always @(*) vt1__6__clock = clock;
+    always @(*) vt1__6__reset = reset;
+    always @(*) vt2__6__clock = clock;
+    always @(*) vt2__6__reset = reset;
+    always @(*) vt3__6__clock = clock;
+    always @(*) vt3__6__reset = reset;
     always @(*) ents__6__clock = clock;
     always @(*) ents__6__reset = reset;
     always @(*) ents__6__q = q;
@@ -2606,6 +3333,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__b_sum = sum_eff;
     always @(*) ents__6__jw = jw;
     always @(*) ents__6__jp = jp;
+    always @(*) vt0__7__clock = clock;
+    always @(*) vt0__7__reset = reset;
+    always @(*) vt1__7__clock = clock;
+    always @(*) vt1__7__reset = reset;
+    always @(*) vt2__7__clock = clock;
+    always @(*) vt2__7__reset = reset;
+    always @(*) vt3__7__clock = clock;
+    always @(*) vt3__7__reset = reset;
     always @(*) ents__7__clock = clock;
     always @(*) ents__7__reset = reset;
     always @(*) ents__7__q = q;
@@ -2628,6 +3363,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__b_sum = sum_eff;
     always @(*) ents__7__jw = jw;
     always @(*) ents__7__jp = jp;
+    always @(*) vt0__8__clock = clock;
+    always @(*) vt0__8__reset = reset;
+    always @(*) vt1__8__clock = clock;
+    always @(*) vt1__8__reset = reset;
+    always @(*) vt2__8__clock = clock;
+    always @(*) vt2__8__reset = reset;
+    always @(*) vt3__8__clock = clock;
+    always @(*) vt3__8__reset = reset;
     always @(*) ents__8__clock = clock;
     always @(*) ents__8__reset = reset;
     always @(*) ents__8__q = q;
@@ -2650,6 +3393,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__b_sum = sum_eff;
     always @(*) ents__8__jw = jw;
     always @(*) ents__8__jp = jp;
+    always @(*) vt0__9__clock = clock;
+    always @(*) vt0__9__reset = reset;
+    always @(*) vt1__9__clock = clock;
+    always @(*) vt1__9__reset = reset;
+    always @(*) vt2__9__clock = clock;
+    always @(*) vt2__9__reset = reset;
+    always @(*) vt3__9__clock = clock;
+    always @(*) vt3__9__reset = reset;
     always @(*) ents__9__clock = clock;
     always @(*) ents__9__reset = reset;
     always @(*) ents__9__q = q;
@@ -2873,79 +3624,85 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             chain_sel__9 = fo_cur__first__9;
         end
     end
+    always @(*) pkeys__rank__0 = ents__0__rank;
     always @(*) begin
         in_group__0 = 1'b1;
         in_group__0 = ents__0__rank >= group_first__0;
     end
+    always @(*) pkeys__rank__1 = ents__1__rank;
     always @(*) begin
         in_group__1 = 1'b1;
         in_group__1 = ents__1__rank >= group_first__0;
     end
+    always @(*) pkeys__rank__2 = ents__2__rank;
     always @(*) begin
         in_group__2 = 1'b1;
         in_group__2 = ents__2__rank >= group_first__0;
     end
+    always @(*) pkeys__rank__3 = ents__3__rank;
     always @(*) begin
         in_group__3 = 1'b1;
         in_group__3 = ents__3__rank >= group_first__0;
     end
+    always @(*) pkeys__rank__4 = ents__4__rank;
     always @(*) begin
         in_group__4 = 1'b1;
         in_group__4 = ents__4__rank >= group_first__0;
     end
+    always @(*) pkeys__rank__5 = ents__5__rank;
     always @(*) begin
         in_group__5 = 1'b1;
         in_group__5 = ents__5__rank >= group_first__0;
     end
+    always @(*) pkeys__rank__6 = ents__6__rank;
     always @(*) begin
         in_group__6 = 1'b1;
         in_group__6 = ents__6__rank >= group_first__0;
     end
+    always @(*) pkeys__rank__7 = ents__7__rank;
     always @(*) begin
         in_group__7 = 1'b1;
         in_group__7 = ents__7__rank >= group_first__0;
     end
+    always @(*) pkeys__rank__8 = ents__8__rank;
     always @(*) begin
         in_group__8 = 1'b1;
         in_group__8 = ents__8__rank >= group_first__0;
     end
+    always @(*) pkeys__rank__9 = ents__9__rank;
     always @(*) begin
         in_group__9 = 1'b1;
         in_group__9 = ents__9__rank >= group_first__0;
     end
+    always @(*) pk_clr__bits__0 = ents__0__clr_now;
+    always @(*) pk_grp__bits__0 = in_group__0;
+    always @(*) pk_clr__bits__1 = ents__1__clr_now;
+    always @(*) pk_grp__bits__1 = in_group__1;
+    always @(*) pk_clr__bits__2 = ents__2__clr_now;
+    always @(*) pk_grp__bits__2 = in_group__2;
+    always @(*) pk_clr__bits__3 = ents__3__clr_now;
+    always @(*) pk_grp__bits__3 = in_group__3;
+    always @(*) pk_clr__bits__4 = ents__4__clr_now;
+    always @(*) pk_grp__bits__4 = in_group__4;
+    always @(*) pk_clr__bits__5 = ents__5__clr_now;
+    always @(*) pk_grp__bits__5 = in_group__5;
+    always @(*) pk_clr__bits__6 = ents__6__clr_now;
+    always @(*) pk_grp__bits__6 = in_group__6;
+    always @(*) pk_clr__bits__7 = ents__7__clr_now;
+    always @(*) pk_grp__bits__7 = in_group__7;
+    always @(*) pk_clr__bits__8 = ents__8__clr_now;
+    always @(*) pk_grp__bits__8 = in_group__8;
+    always @(*) pk_clr__bits__9 = ents__9__clr_now;
+    always @(*) pk_grp__bits__9 = in_group__9;
     always @(*) begin
-        vic_ok__0 = in_group__0;
-        if (in_group__0 & ((~(ents__0__clr_now ^ ents__0__clr_now) & ((ents__0__ones < ents__0__ones) | ((ents__0__ones == ents__0__ones) & (ents__0__rank > ents__0__rank)))) | (ents__0__clr_now & ~ents__0__clr_now & ((ents__0__ones < ents__0__ones_p1) | ((ents__0__ones == ents__0__ones_p1) & (ents__0__rank > ents__0__rank)))) | (~ents__0__clr_now & ents__0__clr_now & ((ents__0__ones_p1 < ents__0__ones) | ((ents__0__ones_p1 == ents__0__ones) & (ents__0__rank > ents__0__rank)))))) begin
-            vic_ok__0 = 1'b0;
+        if (ents__0__clr_now) begin
+            beats__0 = (pk_clr__word & (vt1__0__q | (vt2__0__q & pkeys__older__0))) | ((~pk_clr__word) & (vt0__0__q | (vt1__0__q & pkeys__older__0)));
         end
-        if (in_group__1 & ((~(ents__1__clr_now ^ ents__0__clr_now) & ((ents__1__ones < ents__0__ones) | ((ents__1__ones == ents__0__ones) & (ents__1__rank > ents__0__rank)))) | (ents__1__clr_now & ~ents__0__clr_now & ((ents__1__ones < ents__0__ones_p1) | ((ents__1__ones == ents__0__ones_p1) & (ents__1__rank > ents__0__rank)))) | (~ents__1__clr_now & ents__0__clr_now & ((ents__1__ones_p1 < ents__0__ones) | ((ents__1__ones_p1 == ents__0__ones) & (ents__1__rank > ents__0__rank)))))) begin
-            vic_ok__0 = 1'b0;
-        end
-        if (in_group__2 & ((~(ents__2__clr_now ^ ents__0__clr_now) & ((ents__2__ones < ents__0__ones) | ((ents__2__ones == ents__0__ones) & (ents__2__rank > ents__0__rank)))) | (ents__2__clr_now & ~ents__0__clr_now & ((ents__2__ones < ents__0__ones_p1) | ((ents__2__ones == ents__0__ones_p1) & (ents__2__rank > ents__0__rank)))) | (~ents__2__clr_now & ents__0__clr_now & ((ents__2__ones_p1 < ents__0__ones) | ((ents__2__ones_p1 == ents__0__ones) & (ents__2__rank > ents__0__rank)))))) begin
-            vic_ok__0 = 1'b0;
-        end
-        if (in_group__3 & ((~(ents__3__clr_now ^ ents__0__clr_now) & ((ents__3__ones < ents__0__ones) | ((ents__3__ones == ents__0__ones) & (ents__3__rank > ents__0__rank)))) | (ents__3__clr_now & ~ents__0__clr_now & ((ents__3__ones < ents__0__ones_p1) | ((ents__3__ones == ents__0__ones_p1) & (ents__3__rank > ents__0__rank)))) | (~ents__3__clr_now & ents__0__clr_now & ((ents__3__ones_p1 < ents__0__ones) | ((ents__3__ones_p1 == ents__0__ones) & (ents__3__rank > ents__0__rank)))))) begin
-            vic_ok__0 = 1'b0;
-        end
-        if (in_group__4 & ((~(ents__4__clr_now ^ ents__0__clr_now) & ((ents__4__ones < ents__0__ones) | ((ents__4__ones == ents__0__ones) & (ents__4__rank > ents__0__rank)))) | (ents__4__clr_now & ~ents__0__clr_now & ((ents__4__ones < ents__0__ones_p1) | ((ents__4__ones == ents__0__ones_p1) & (ents__4__rank > ents__0__rank)))) | (~ents__4__clr_now & ents__0__clr_now & ((ents__4__ones_p1 < ents__0__ones) | ((ents__4__ones_p1 == ents__0__ones) & (ents__4__rank > ents__0__rank)))))) begin
-            vic_ok__0 = 1'b0;
-        end
-        if (in_group__5 & ((~(ents__5__clr_now ^ ents__0__clr_now) & ((ents__5__ones < ents__0__ones) | ((ents__5__ones == ents__0__ones) & (ents__5__rank > ents__0__rank)))) | (ents__5__clr_now & ~ents__0__clr_now & ((ents__5__ones < ents__0__ones_p1) | ((ents__5__ones == ents__0__ones_p1) & (ents__5__rank > ents__0__rank)))) | (~ents__5__clr_now & ents__0__clr_now & ((ents__5__ones_p1 < ents__0__ones) | ((ents__5__ones_p1 == ents__0__ones) & (ents__5__rank > ents__0__rank)))))) begin
-            vic_ok__0 = 1'b0;
-        end
-        if (in_group__6 & ((~(ents__6__clr_now ^ ents__0__clr_now) & ((ents__6__ones < ents__0__ones) | ((ents__6__ones == ents__0__ones) & (ents__6__rank > ents__0__rank)))) | (ents__6__clr_now & ~ents__0__clr_now & ((ents__6__ones < ents__0__ones_p1) | ((ents__6__ones == ents__0__ones_p1) & (ents__6__rank > ents__0__rank)))) | (~ents__6__clr_now & ents__0__clr_now & ((ents__6__ones_p1 < ents__0__ones) | ((ents__6__ones_p1 == ents__0__ones) & (ents__6__rank > ents__0__rank)))))) begin
-            vic_ok__0 = 1'b0;
-        end
-        if (in_group__7 & ((~(ents__7__clr_now ^ ents__0__clr_now) & ((ents__7__ones < ents__0__ones) | ((ents__7__ones == ents__0__ones) & (ents__7__rank > ents__0__rank)))) | (ents__7__clr_now & ~ents__0__clr_now & ((ents__7__ones < ents__0__ones_p1) | ((ents__7__ones == ents__0__ones_p1) & (ents__7__rank > ents__0__rank)))) | (~ents__7__clr_now & ents__0__clr_now & ((ents__7__ones_p1 < ents__0__ones) | ((ents__7__ones_p1 == ents__0__ones) & (ents__7__rank > ents__0__rank)))))) begin
-            vic_ok__0 = 1'b0;
-        end
-        if (in_group__8 & ((~(ents__8__clr_now ^ ents__0__clr_now) & ((ents__8__ones < ents__0__ones) | ((ents__8__ones == ents__0__ones) & (ents__8__rank > ents__0__rank)))) | (ents__8__clr_now & ~ents__0__clr_now & ((ents__8__ones < ents__0__ones_p1) | ((ents__8__ones == ents__0__ones_p1) & (ents__8__rank > ents__0__rank)))) | (~ents__8__clr_now & ents__0__clr_now & ((ents__8__ones_p1 < ents__0__ones) | ((ents__8__ones_p1 == ents__0__ones) & (ents__8__rank > ents__0__rank)))))) begin
-            vic_ok__0 = 1'b0;
-        end
-        if (in_group__9 & ((~(ents__9__clr_now ^ ents__0__clr_now) & ((ents__9__ones < ents__0__ones) | ((ents__9__ones == ents__0__ones) & (ents__9__rank > ents__0__rank)))) | (ents__9__clr_now & ~ents__0__clr_now & ((ents__9__ones < ents__0__ones_p1) | ((ents__9__ones == ents__0__ones_p1) & (ents__9__rank > ents__0__rank)))) | (~ents__9__clr_now & ents__0__clr_now & ((ents__9__ones_p1 < ents__0__ones) | ((ents__9__ones_p1 == ents__0__ones) & (ents__9__rank > ents__0__rank)))))) begin
-            vic_ok__0 = 1'b0;
+        else begin
+            beats__0 = ((~pk_clr__word) & (vt1__0__q | (vt2__0__q & pkeys__older__0))) | (pk_clr__word & (vt2__0__q | (vt3__0__q & pkeys__older__0)));
         end
     end
+    always @(*) vic_ok__0 = in_group__0 & ~(|(beats__0 & pk_grp__word));
     always @(*) begin
         if (any_inval) begin
             victim__0 = fo_inv__first__0;
@@ -2955,38 +3712,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        vic_ok__1 = in_group__1;
-        if (in_group__0 & ((~(ents__0__clr_now ^ ents__1__clr_now) & ((ents__0__ones < ents__1__ones) | ((ents__0__ones == ents__1__ones) & (ents__0__rank > ents__1__rank)))) | (ents__0__clr_now & ~ents__1__clr_now & ((ents__0__ones < ents__1__ones_p1) | ((ents__0__ones == ents__1__ones_p1) & (ents__0__rank > ents__1__rank)))) | (~ents__0__clr_now & ents__1__clr_now & ((ents__0__ones_p1 < ents__1__ones) | ((ents__0__ones_p1 == ents__1__ones) & (ents__0__rank > ents__1__rank)))))) begin
-            vic_ok__1 = 1'b0;
+        if (ents__1__clr_now) begin
+            beats__1 = (pk_clr__word & (vt1__1__q | (vt2__1__q & pkeys__older__1))) | ((~pk_clr__word) & (vt0__1__q | (vt1__1__q & pkeys__older__1)));
         end
-        if (in_group__1 & ((~(ents__1__clr_now ^ ents__1__clr_now) & ((ents__1__ones < ents__1__ones) | ((ents__1__ones == ents__1__ones) & (ents__1__rank > ents__1__rank)))) | (ents__1__clr_now & ~ents__1__clr_now & ((ents__1__ones < ents__1__ones_p1) | ((ents__1__ones == ents__1__ones_p1) & (ents__1__rank > ents__1__rank)))) | (~ents__1__clr_now & ents__1__clr_now & ((ents__1__ones_p1 < ents__1__ones) | ((ents__1__ones_p1 == ents__1__ones) & (ents__1__rank > ents__1__rank)))))) begin
-            vic_ok__1 = 1'b0;
-        end
-        if (in_group__2 & ((~(ents__2__clr_now ^ ents__1__clr_now) & ((ents__2__ones < ents__1__ones) | ((ents__2__ones == ents__1__ones) & (ents__2__rank > ents__1__rank)))) | (ents__2__clr_now & ~ents__1__clr_now & ((ents__2__ones < ents__1__ones_p1) | ((ents__2__ones == ents__1__ones_p1) & (ents__2__rank > ents__1__rank)))) | (~ents__2__clr_now & ents__1__clr_now & ((ents__2__ones_p1 < ents__1__ones) | ((ents__2__ones_p1 == ents__1__ones) & (ents__2__rank > ents__1__rank)))))) begin
-            vic_ok__1 = 1'b0;
-        end
-        if (in_group__3 & ((~(ents__3__clr_now ^ ents__1__clr_now) & ((ents__3__ones < ents__1__ones) | ((ents__3__ones == ents__1__ones) & (ents__3__rank > ents__1__rank)))) | (ents__3__clr_now & ~ents__1__clr_now & ((ents__3__ones < ents__1__ones_p1) | ((ents__3__ones == ents__1__ones_p1) & (ents__3__rank > ents__1__rank)))) | (~ents__3__clr_now & ents__1__clr_now & ((ents__3__ones_p1 < ents__1__ones) | ((ents__3__ones_p1 == ents__1__ones) & (ents__3__rank > ents__1__rank)))))) begin
-            vic_ok__1 = 1'b0;
-        end
-        if (in_group__4 & ((~(ents__4__clr_now ^ ents__1__clr_now) & ((ents__4__ones < ents__1__ones) | ((ents__4__ones == ents__1__ones) & (ents__4__rank > ents__1__rank)))) | (ents__4__clr_now & ~ents__1__clr_now & ((ents__4__ones < ents__1__ones_p1) | ((ents__4__ones == ents__1__ones_p1) & (ents__4__rank > ents__1__rank)))) | (~ents__4__clr_now & ents__1__clr_now & ((ents__4__ones_p1 < ents__1__ones) | ((ents__4__ones_p1 == ents__1__ones) & (ents__4__rank > ents__1__rank)))))) begin
-            vic_ok__1 = 1'b0;
-        end
-        if (in_group__5 & ((~(ents__5__clr_now ^ ents__1__clr_now) & ((ents__5__ones < ents__1__ones) | ((ents__5__ones == ents__1__ones) & (ents__5__rank > ents__1__rank)))) | (ents__5__clr_now & ~ents__1__clr_now & ((ents__5__ones < ents__1__ones_p1) | ((ents__5__ones == ents__1__ones_p1) & (ents__5__rank > ents__1__rank)))) | (~ents__5__clr_now & ents__1__clr_now & ((ents__5__ones_p1 < ents__1__ones) | ((ents__5__ones_p1 == ents__1__ones) & (ents__5__rank > ents__1__rank)))))) begin
-            vic_ok__1 = 1'b0;
-        end
-        if (in_group__6 & ((~(ents__6__clr_now ^ ents__1__clr_now) & ((ents__6__ones < ents__1__ones) | ((ents__6__ones == ents__1__ones) & (ents__6__rank > ents__1__rank)))) | (ents__6__clr_now & ~ents__1__clr_now & ((ents__6__ones < ents__1__ones_p1) | ((ents__6__ones == ents__1__ones_p1) & (ents__6__rank > ents__1__rank)))) | (~ents__6__clr_now & ents__1__clr_now & ((ents__6__ones_p1 < ents__1__ones) | ((ents__6__ones_p1 == ents__1__ones) & (ents__6__rank > ents__1__rank)))))) begin
-            vic_ok__1 = 1'b0;
-        end
-        if (in_group__7 & ((~(ents__7__clr_now ^ ents__1__clr_now) & ((ents__7__ones < ents__1__ones) | ((ents__7__ones == ents__1__ones) & (ents__7__rank > ents__1__rank)))) | (ents__7__clr_now & ~ents__1__clr_now & ((ents__7__ones < ents__1__ones_p1) | ((ents__7__ones == ents__1__ones_p1) & (ents__7__rank > ents__1__rank)))) | (~ents__7__clr_now & ents__1__clr_now & ((ents__7__ones_p1 < ents__1__ones) | ((ents__7__ones_p1 == ents__1__ones) & (ents__7__rank > ents__1__rank)))))) begin
-            vic_ok__1 = 1'b0;
-        end
-        if (in_group__8 & ((~(ents__8__clr_now ^ ents__1__clr_now) & ((ents__8__ones < ents__1__ones) | ((ents__8__ones == ents__1__ones) & (ents__8__rank > ents__1__rank)))) | (ents__8__clr_now & ~ents__1__clr_now & ((ents__8__ones < ents__1__ones_p1) | ((ents__8__ones == ents__1__ones_p1) & (ents__8__rank > ents__1__rank)))) | (~ents__8__clr_now & ents__1__clr_now & ((ents__8__ones_p1 < ents__1__ones) | ((ents__8__ones_p1 == ents__1__ones) & (ents__8__rank > ents__1__rank)))))) begin
-            vic_ok__1 = 1'b0;
-        end
-        if (in_group__9 & ((~(ents__9__clr_now ^ ents__1__clr_now) & ((ents__9__ones < ents__1__ones) | ((ents__9__ones == ents__1__ones) & (ents__9__rank > ents__1__rank)))) | (ents__9__clr_now & ~ents__1__clr_now & ((ents__9__ones < ents__1__ones_p1) | ((ents__9__ones == ents__1__ones_p1) & (ents__9__rank > ents__1__rank)))) | (~ents__9__clr_now & ents__1__clr_now & ((ents__9__ones_p1 < ents__1__ones) | ((ents__9__ones_p1 == ents__1__ones) & (ents__9__rank > ents__1__rank)))))) begin
-            vic_ok__1 = 1'b0;
+        else begin
+            beats__1 = ((~pk_clr__word) & (vt1__1__q | (vt2__1__q & pkeys__older__1))) | (pk_clr__word & (vt2__1__q | (vt3__1__q & pkeys__older__1)));
         end
     end
+    always @(*) vic_ok__1 = in_group__1 & ~(|(beats__1 & pk_grp__word));
     always @(*) begin
         if (any_inval) begin
             victim__1 = fo_inv__first__1;
@@ -2996,38 +3729,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        vic_ok__2 = in_group__2;
-        if (in_group__0 & ((~(ents__0__clr_now ^ ents__2__clr_now) & ((ents__0__ones < ents__2__ones) | ((ents__0__ones == ents__2__ones) & (ents__0__rank > ents__2__rank)))) | (ents__0__clr_now & ~ents__2__clr_now & ((ents__0__ones < ents__2__ones_p1) | ((ents__0__ones == ents__2__ones_p1) & (ents__0__rank > ents__2__rank)))) | (~ents__0__clr_now & ents__2__clr_now & ((ents__0__ones_p1 < ents__2__ones) | ((ents__0__ones_p1 == ents__2__ones) & (ents__0__rank > ents__2__rank)))))) begin
-            vic_ok__2 = 1'b0;
+        if (ents__2__clr_now) begin
+            beats__2 = (pk_clr__word & (vt1__2__q | (vt2__2__q & pkeys__older__2))) | ((~pk_clr__word) & (vt0__2__q | (vt1__2__q & pkeys__older__2)));
         end
-        if (in_group__1 & ((~(ents__1__clr_now ^ ents__2__clr_now) & ((ents__1__ones < ents__2__ones) | ((ents__1__ones == ents__2__ones) & (ents__1__rank > ents__2__rank)))) | (ents__1__clr_now & ~ents__2__clr_now & ((ents__1__ones < ents__2__ones_p1) | ((ents__1__ones == ents__2__ones_p1) & (ents__1__rank > ents__2__rank)))) | (~ents__1__clr_now & ents__2__clr_now & ((ents__1__ones_p1 < ents__2__ones) | ((ents__1__ones_p1 == ents__2__ones) & (ents__1__rank > ents__2__rank)))))) begin
-            vic_ok__2 = 1'b0;
-        end
-        if (in_group__2 & ((~(ents__2__clr_now ^ ents__2__clr_now) & ((ents__2__ones < ents__2__ones) | ((ents__2__ones == ents__2__ones) & (ents__2__rank > ents__2__rank)))) | (ents__2__clr_now & ~ents__2__clr_now & ((ents__2__ones < ents__2__ones_p1) | ((ents__2__ones == ents__2__ones_p1) & (ents__2__rank > ents__2__rank)))) | (~ents__2__clr_now & ents__2__clr_now & ((ents__2__ones_p1 < ents__2__ones) | ((ents__2__ones_p1 == ents__2__ones) & (ents__2__rank > ents__2__rank)))))) begin
-            vic_ok__2 = 1'b0;
-        end
-        if (in_group__3 & ((~(ents__3__clr_now ^ ents__2__clr_now) & ((ents__3__ones < ents__2__ones) | ((ents__3__ones == ents__2__ones) & (ents__3__rank > ents__2__rank)))) | (ents__3__clr_now & ~ents__2__clr_now & ((ents__3__ones < ents__2__ones_p1) | ((ents__3__ones == ents__2__ones_p1) & (ents__3__rank > ents__2__rank)))) | (~ents__3__clr_now & ents__2__clr_now & ((ents__3__ones_p1 < ents__2__ones) | ((ents__3__ones_p1 == ents__2__ones) & (ents__3__rank > ents__2__rank)))))) begin
-            vic_ok__2 = 1'b0;
-        end
-        if (in_group__4 & ((~(ents__4__clr_now ^ ents__2__clr_now) & ((ents__4__ones < ents__2__ones) | ((ents__4__ones == ents__2__ones) & (ents__4__rank > ents__2__rank)))) | (ents__4__clr_now & ~ents__2__clr_now & ((ents__4__ones < ents__2__ones_p1) | ((ents__4__ones == ents__2__ones_p1) & (ents__4__rank > ents__2__rank)))) | (~ents__4__clr_now & ents__2__clr_now & ((ents__4__ones_p1 < ents__2__ones) | ((ents__4__ones_p1 == ents__2__ones) & (ents__4__rank > ents__2__rank)))))) begin
-            vic_ok__2 = 1'b0;
-        end
-        if (in_group__5 & ((~(ents__5__clr_now ^ ents__2__clr_now) & ((ents__5__ones < ents__2__ones) | ((ents__5__ones == ents__2__ones) & (ents__5__rank > ents__2__rank)))) | (ents__5__clr_now & ~ents__2__clr_now & ((ents__5__ones < ents__2__ones_p1) | ((ents__5__ones == ents__2__ones_p1) & (ents__5__rank > ents__2__rank)))) | (~ents__5__clr_now & ents__2__clr_now & ((ents__5__ones_p1 < ents__2__ones) | ((ents__5__ones_p1 == ents__2__ones) & (ents__5__rank > ents__2__rank)))))) begin
-            vic_ok__2 = 1'b0;
-        end
-        if (in_group__6 & ((~(ents__6__clr_now ^ ents__2__clr_now) & ((ents__6__ones < ents__2__ones) | ((ents__6__ones == ents__2__ones) & (ents__6__rank > ents__2__rank)))) | (ents__6__clr_now & ~ents__2__clr_now & ((ents__6__ones < ents__2__ones_p1) | ((ents__6__ones == ents__2__ones_p1) & (ents__6__rank > ents__2__rank)))) | (~ents__6__clr_now & ents__2__clr_now & ((ents__6__ones_p1 < ents__2__ones) | ((ents__6__ones_p1 == ents__2__ones) & (ents__6__rank > ents__2__rank)))))) begin
-            vic_ok__2 = 1'b0;
-        end
-        if (in_group__7 & ((~(ents__7__clr_now ^ ents__2__clr_now) & ((ents__7__ones < ents__2__ones) | ((ents__7__ones == ents__2__ones) & (ents__7__rank > ents__2__rank)))) | (ents__7__clr_now & ~ents__2__clr_now & ((ents__7__ones < ents__2__ones_p1) | ((ents__7__ones == ents__2__ones_p1) & (ents__7__rank > ents__2__rank)))) | (~ents__7__clr_now & ents__2__clr_now & ((ents__7__ones_p1 < ents__2__ones) | ((ents__7__ones_p1 == ents__2__ones) & (ents__7__rank > ents__2__rank)))))) begin
-            vic_ok__2 = 1'b0;
-        end
-        if (in_group__8 & ((~(ents__8__clr_now ^ ents__2__clr_now) & ((ents__8__ones < ents__2__ones) | ((ents__8__ones == ents__2__ones) & (ents__8__rank > ents__2__rank)))) | (ents__8__clr_now & ~ents__2__clr_now & ((ents__8__ones < ents__2__ones_p1) | ((ents__8__ones == ents__2__ones_p1) & (ents__8__rank > ents__2__rank)))) | (~ents__8__clr_now & ents__2__clr_now & ((ents__8__ones_p1 < ents__2__ones) | ((ents__8__ones_p1 == ents__2__ones) & (ents__8__rank > ents__2__rank)))))) begin
-            vic_ok__2 = 1'b0;
-        end
-        if (in_group__9 & ((~(ents__9__clr_now ^ ents__2__clr_now) & ((ents__9__ones < ents__2__ones) | ((ents__9__ones == ents__2__ones) & (ents__9__rank > ents__2__rank)))) | (ents__9__clr_now & ~ents__2__clr_now & ((ents__9__ones < ents__2__ones_p1) | ((ents__9__ones == ents__2__ones_p1) & (ents__9__rank > ents__2__rank)))) | (~ents__9__clr_now & ents__2__clr_now & ((ents__9__ones_p1 < ents__2__ones) | ((ents__9__ones_p1 == ents__2__ones) & (ents__9__rank > ents__2__rank)))))) begin
-            vic_ok__2 = 1'b0;
+        else begin
+            beats__2 = ((~pk_clr__word) & (vt1__2__q | (vt2__2__q & pkeys__older__2))) | (pk_clr__word & (vt2__2__q | (vt3__2__q & pkeys__older__2)));
         end
     end
+    always @(*) vic_ok__2 = in_group__2 & ~(|(beats__2 & pk_grp__word));
     always @(*) begin
         if (any_inval) begin
             victim__2 = fo_inv__first__2;
@@ -3037,38 +3746,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        vic_ok__3 = in_group__3;
-        if (in_group__0 & ((~(ents__0__clr_now ^ ents__3__clr_now) & ((ents__0__ones < ents__3__ones) | ((ents__0__ones == ents__3__ones) & (ents__0__rank > ents__3__rank)))) | (ents__0__clr_now & ~ents__3__clr_now & ((ents__0__ones < ents__3__ones_p1) | ((ents__0__ones == ents__3__ones_p1) & (ents__0__rank > ents__3__rank)))) | (~ents__0__clr_now & ents__3__clr_now & ((ents__0__ones_p1 < ents__3__ones) | ((ents__0__ones_p1 == ents__3__ones) & (ents__0__rank > ents__3__rank)))))) begin
-            vic_ok__3 = 1'b0;
+        if (ents__3__clr_now) begin
+            beats__3 = (pk_clr__word & (vt1__3__q | (vt2__3__q & pkeys__older__3))) | ((~pk_clr__word) & (vt0__3__q | (vt1__3__q & pkeys__older__3)));
         end
-        if (in_group__1 & ((~(ents__1__clr_now ^ ents__3__clr_now) & ((ents__1__ones < ents__3__ones) | ((ents__1__ones == ents__3__ones) & (ents__1__rank > ents__3__rank)))) | (ents__1__clr_now & ~ents__3__clr_now & ((ents__1__ones < ents__3__ones_p1) | ((ents__1__ones == ents__3__ones_p1) & (ents__1__rank > ents__3__rank)))) | (~ents__1__clr_now & ents__3__clr_now & ((ents__1__ones_p1 < ents__3__ones) | ((ents__1__ones_p1 == ents__3__ones) & (ents__1__rank > ents__3__rank)))))) begin
-            vic_ok__3 = 1'b0;
-        end
-        if (in_group__2 & ((~(ents__2__clr_now ^ ents__3__clr_now) & ((ents__2__ones < ents__3__ones) | ((ents__2__ones == ents__3__ones) & (ents__2__rank > ents__3__rank)))) | (ents__2__clr_now & ~ents__3__clr_now & ((ents__2__ones < ents__3__ones_p1) | ((ents__2__ones == ents__3__ones_p1) & (ents__2__rank > ents__3__rank)))) | (~ents__2__clr_now & ents__3__clr_now & ((ents__2__ones_p1 < ents__3__ones) | ((ents__2__ones_p1 == ents__3__ones) & (ents__2__rank > ents__3__rank)))))) begin
-            vic_ok__3 = 1'b0;
-        end
-        if (in_group__3 & ((~(ents__3__clr_now ^ ents__3__clr_now) & ((ents__3__ones < ents__3__ones) | ((ents__3__ones == ents__3__ones) & (ents__3__rank > ents__3__rank)))) | (ents__3__clr_now & ~ents__3__clr_now & ((ents__3__ones < ents__3__ones_p1) | ((ents__3__ones == ents__3__ones_p1) & (ents__3__rank > ents__3__rank)))) | (~ents__3__clr_now & ents__3__clr_now & ((ents__3__ones_p1 < ents__3__ones) | ((ents__3__ones_p1 == ents__3__ones) & (ents__3__rank > ents__3__rank)))))) begin
-            vic_ok__3 = 1'b0;
-        end
-        if (in_group__4 & ((~(ents__4__clr_now ^ ents__3__clr_now) & ((ents__4__ones < ents__3__ones) | ((ents__4__ones == ents__3__ones) & (ents__4__rank > ents__3__rank)))) | (ents__4__clr_now & ~ents__3__clr_now & ((ents__4__ones < ents__3__ones_p1) | ((ents__4__ones == ents__3__ones_p1) & (ents__4__rank > ents__3__rank)))) | (~ents__4__clr_now & ents__3__clr_now & ((ents__4__ones_p1 < ents__3__ones) | ((ents__4__ones_p1 == ents__3__ones) & (ents__4__rank > ents__3__rank)))))) begin
-            vic_ok__3 = 1'b0;
-        end
-        if (in_group__5 & ((~(ents__5__clr_now ^ ents__3__clr_now) & ((ents__5__ones < ents__3__ones) | ((ents__5__ones == ents__3__ones) & (ents__5__rank > ents__3__rank)))) | (ents__5__clr_now & ~ents__3__clr_now & ((ents__5__ones < ents__3__ones_p1) | ((ents__5__ones == ents__3__ones_p1) & (ents__5__rank > ents__3__rank)))) | (~ents__5__clr_now & ents__3__clr_now & ((ents__5__ones_p1 < ents__3__ones) | ((ents__5__ones_p1 == ents__3__ones) & (ents__5__rank > ents__3__rank)))))) begin
-            vic_ok__3 = 1'b0;
-        end
-        if (in_group__6 & ((~(ents__6__clr_now ^ ents__3__clr_now) & ((ents__6__ones < ents__3__ones) | ((ents__6__ones == ents__3__ones) & (ents__6__rank > ents__3__rank)))) | (ents__6__clr_now & ~ents__3__clr_now & ((ents__6__ones < ents__3__ones_p1) | ((ents__6__ones == ents__3__ones_p1) & (ents__6__rank > ents__3__rank)))) | (~ents__6__clr_now & ents__3__clr_now & ((ents__6__ones_p1 < ents__3__ones) | ((ents__6__ones_p1 == ents__3__ones) & (ents__6__rank > ents__3__rank)))))) begin
-            vic_ok__3 = 1'b0;
-        end
-        if (in_group__7 & ((~(ents__7__clr_now ^ ents__3__clr_now) & ((ents__7__ones < ents__3__ones) | ((ents__7__ones == ents__3__ones) & (ents__7__rank > ents__3__rank)))) | (ents__7__clr_now & ~ents__3__clr_now & ((ents__7__ones < ents__3__ones_p1) | ((ents__7__ones == ents__3__ones_p1) & (ents__7__rank > ents__3__rank)))) | (~ents__7__clr_now & ents__3__clr_now & ((ents__7__ones_p1 < ents__3__ones) | ((ents__7__ones_p1 == ents__3__ones) & (ents__7__rank > ents__3__rank)))))) begin
-            vic_ok__3 = 1'b0;
-        end
-        if (in_group__8 & ((~(ents__8__clr_now ^ ents__3__clr_now) & ((ents__8__ones < ents__3__ones) | ((ents__8__ones == ents__3__ones) & (ents__8__rank > ents__3__rank)))) | (ents__8__clr_now & ~ents__3__clr_now & ((ents__8__ones < ents__3__ones_p1) | ((ents__8__ones == ents__3__ones_p1) & (ents__8__rank > ents__3__rank)))) | (~ents__8__clr_now & ents__3__clr_now & ((ents__8__ones_p1 < ents__3__ones) | ((ents__8__ones_p1 == ents__3__ones) & (ents__8__rank > ents__3__rank)))))) begin
-            vic_ok__3 = 1'b0;
-        end
-        if (in_group__9 & ((~(ents__9__clr_now ^ ents__3__clr_now) & ((ents__9__ones < ents__3__ones) | ((ents__9__ones == ents__3__ones) & (ents__9__rank > ents__3__rank)))) | (ents__9__clr_now & ~ents__3__clr_now & ((ents__9__ones < ents__3__ones_p1) | ((ents__9__ones == ents__3__ones_p1) & (ents__9__rank > ents__3__rank)))) | (~ents__9__clr_now & ents__3__clr_now & ((ents__9__ones_p1 < ents__3__ones) | ((ents__9__ones_p1 == ents__3__ones) & (ents__9__rank > ents__3__rank)))))) begin
-            vic_ok__3 = 1'b0;
+        else begin
+            beats__3 = ((~pk_clr__word) & (vt1__3__q | (vt2__3__q & pkeys__older__3))) | (pk_clr__word & (vt2__3__q | (vt3__3__q & pkeys__older__3)));
         end
     end
+    always @(*) vic_ok__3 = in_group__3 & ~(|(beats__3 & pk_grp__word));
     always @(*) begin
         if (any_inval) begin
             victim__3 = fo_inv__first__3;
@@ -3078,38 +3763,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        vic_ok__4 = in_group__4;
-        if (in_group__0 & ((~(ents__0__clr_now ^ ents__4__clr_now) & ((ents__0__ones < ents__4__ones) | ((ents__0__ones == ents__4__ones) & (ents__0__rank > ents__4__rank)))) | (ents__0__clr_now & ~ents__4__clr_now & ((ents__0__ones < ents__4__ones_p1) | ((ents__0__ones == ents__4__ones_p1) & (ents__0__rank > ents__4__rank)))) | (~ents__0__clr_now & ents__4__clr_now & ((ents__0__ones_p1 < ents__4__ones) | ((ents__0__ones_p1 == ents__4__ones) & (ents__0__rank > ents__4__rank)))))) begin
-            vic_ok__4 = 1'b0;
+        if (ents__4__clr_now) begin
+            beats__4 = (pk_clr__word & (vt1__4__q | (vt2__4__q & pkeys__older__4))) | ((~pk_clr__word) & (vt0__4__q | (vt1__4__q & pkeys__older__4)));
         end
-        if (in_group__1 & ((~(ents__1__clr_now ^ ents__4__clr_now) & ((ents__1__ones < ents__4__ones) | ((ents__1__ones == ents__4__ones) & (ents__1__rank > ents__4__rank)))) | (ents__1__clr_now & ~ents__4__clr_now & ((ents__1__ones < ents__4__ones_p1) | ((ents__1__ones == ents__4__ones_p1) & (ents__1__rank > ents__4__rank)))) | (~ents__1__clr_now & ents__4__clr_now & ((ents__1__ones_p1 < ents__4__ones) | ((ents__1__ones_p1 == ents__4__ones) & (ents__1__rank > ents__4__rank)))))) begin
-            vic_ok__4 = 1'b0;
-        end
-        if (in_group__2 & ((~(ents__2__clr_now ^ ents__4__clr_now) & ((ents__2__ones < ents__4__ones) | ((ents__2__ones == ents__4__ones) & (ents__2__rank > ents__4__rank)))) | (ents__2__clr_now & ~ents__4__clr_now & ((ents__2__ones < ents__4__ones_p1) | ((ents__2__ones == ents__4__ones_p1) & (ents__2__rank > ents__4__rank)))) | (~ents__2__clr_now & ents__4__clr_now & ((ents__2__ones_p1 < ents__4__ones) | ((ents__2__ones_p1 == ents__4__ones) & (ents__2__rank > ents__4__rank)))))) begin
-            vic_ok__4 = 1'b0;
-        end
-        if (in_group__3 & ((~(ents__3__clr_now ^ ents__4__clr_now) & ((ents__3__ones < ents__4__ones) | ((ents__3__ones == ents__4__ones) & (ents__3__rank > ents__4__rank)))) | (ents__3__clr_now & ~ents__4__clr_now & ((ents__3__ones < ents__4__ones_p1) | ((ents__3__ones == ents__4__ones_p1) & (ents__3__rank > ents__4__rank)))) | (~ents__3__clr_now & ents__4__clr_now & ((ents__3__ones_p1 < ents__4__ones) | ((ents__3__ones_p1 == ents__4__ones) & (ents__3__rank > ents__4__rank)))))) begin
-            vic_ok__4 = 1'b0;
-        end
-        if (in_group__4 & ((~(ents__4__clr_now ^ ents__4__clr_now) & ((ents__4__ones < ents__4__ones) | ((ents__4__ones == ents__4__ones) & (ents__4__rank > ents__4__rank)))) | (ents__4__clr_now & ~ents__4__clr_now & ((ents__4__ones < ents__4__ones_p1) | ((ents__4__ones == ents__4__ones_p1) & (ents__4__rank > ents__4__rank)))) | (~ents__4__clr_now & ents__4__clr_now & ((ents__4__ones_p1 < ents__4__ones) | ((ents__4__ones_p1 == ents__4__ones) & (ents__4__rank > ents__4__rank)))))) begin
-            vic_ok__4 = 1'b0;
-        end
-        if (in_group__5 & ((~(ents__5__clr_now ^ ents__4__clr_now) & ((ents__5__ones < ents__4__ones) | ((ents__5__ones == ents__4__ones) & (ents__5__rank > ents__4__rank)))) | (ents__5__clr_now & ~ents__4__clr_now & ((ents__5__ones < ents__4__ones_p1) | ((ents__5__ones == ents__4__ones_p1) & (ents__5__rank > ents__4__rank)))) | (~ents__5__clr_now & ents__4__clr_now & ((ents__5__ones_p1 < ents__4__ones) | ((ents__5__ones_p1 == ents__4__ones) & (ents__5__rank > ents__4__rank)))))) begin
-            vic_ok__4 = 1'b0;
-        end
-        if (in_group__6 & ((~(ents__6__clr_now ^ ents__4__clr_now) & ((ents__6__ones < ents__4__ones) | ((ents__6__ones == ents__4__ones) & (ents__6__rank > ents__4__rank)))) | (ents__6__clr_now & ~ents__4__clr_now & ((ents__6__ones < ents__4__ones_p1) | ((ents__6__ones == ents__4__ones_p1) & (ents__6__rank > ents__4__rank)))) | (~ents__6__clr_now & ents__4__clr_now & ((ents__6__ones_p1 < ents__4__ones) | ((ents__6__ones_p1 == ents__4__ones) & (ents__6__rank > ents__4__rank)))))) begin
-            vic_ok__4 = 1'b0;
-        end
-        if (in_group__7 & ((~(ents__7__clr_now ^ ents__4__clr_now) & ((ents__7__ones < ents__4__ones) | ((ents__7__ones == ents__4__ones) & (ents__7__rank > ents__4__rank)))) | (ents__7__clr_now & ~ents__4__clr_now & ((ents__7__ones < ents__4__ones_p1) | ((ents__7__ones == ents__4__ones_p1) & (ents__7__rank > ents__4__rank)))) | (~ents__7__clr_now & ents__4__clr_now & ((ents__7__ones_p1 < ents__4__ones) | ((ents__7__ones_p1 == ents__4__ones) & (ents__7__rank > ents__4__rank)))))) begin
-            vic_ok__4 = 1'b0;
-        end
-        if (in_group__8 & ((~(ents__8__clr_now ^ ents__4__clr_now) & ((ents__8__ones < ents__4__ones) | ((ents__8__ones == ents__4__ones) & (ents__8__rank > ents__4__rank)))) | (ents__8__clr_now & ~ents__4__clr_now & ((ents__8__ones < ents__4__ones_p1) | ((ents__8__ones == ents__4__ones_p1) & (ents__8__rank > ents__4__rank)))) | (~ents__8__clr_now & ents__4__clr_now & ((ents__8__ones_p1 < ents__4__ones) | ((ents__8__ones_p1 == ents__4__ones) & (ents__8__rank > ents__4__rank)))))) begin
-            vic_ok__4 = 1'b0;
-        end
-        if (in_group__9 & ((~(ents__9__clr_now ^ ents__4__clr_now) & ((ents__9__ones < ents__4__ones) | ((ents__9__ones == ents__4__ones) & (ents__9__rank > ents__4__rank)))) | (ents__9__clr_now & ~ents__4__clr_now & ((ents__9__ones < ents__4__ones_p1) | ((ents__9__ones == ents__4__ones_p1) & (ents__9__rank > ents__4__rank)))) | (~ents__9__clr_now & ents__4__clr_now & ((ents__9__ones_p1 < ents__4__ones) | ((ents__9__ones_p1 == ents__4__ones) & (ents__9__rank > ents__4__rank)))))) begin
-            vic_ok__4 = 1'b0;
+        else begin
+            beats__4 = ((~pk_clr__word) & (vt1__4__q | (vt2__4__q & pkeys__older__4))) | (pk_clr__word & (vt2__4__q | (vt3__4__q & pkeys__older__4)));
         end
     end
+    always @(*) vic_ok__4 = in_group__4 & ~(|(beats__4 & pk_grp__word));
     always @(*) begin
         if (any_inval) begin
             victim__4 = fo_inv__first__4;
@@ -3119,38 +3780,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        vic_ok__5 = in_group__5;
-        if (in_group__0 & ((~(ents__0__clr_now ^ ents__5__clr_now) & ((ents__0__ones < ents__5__ones) | ((ents__0__ones == ents__5__ones) & (ents__0__rank > ents__5__rank)))) | (ents__0__clr_now & ~ents__5__clr_now & ((ents__0__ones < ents__5__ones_p1) | ((ents__0__ones == ents__5__ones_p1) & (ents__0__rank > ents__5__rank)))) | (~ents__0__clr_now & ents__5__clr_now & ((ents__0__ones_p1 < ents__5__ones) | ((ents__0__ones_p1 == ents__5__ones) & (ents__0__rank > ents__5__rank)))))) begin
-            vic_ok__5 = 1'b0;
+        if (ents__5__clr_now) begin
+            beats__5 = (pk_clr__word & (vt1__5__q | (vt2__5__q & pkeys__older__5))) | ((~pk_clr__word) & (vt0__5__q | (vt1__5__q & pkeys__older__5)));
         end
-        if (in_group__1 & ((~(ents__1__clr_now ^ ents__5__clr_now) & ((ents__1__ones < ents__5__ones) | ((ents__1__ones == ents__5__ones) & (ents__1__rank > ents__5__rank)))) | (ents__1__clr_now & ~ents__5__clr_now & ((ents__1__ones < ents__5__ones_p1) | ((ents__1__ones == ents__5__ones_p1) & (ents__1__rank > ents__5__rank)))) | (~ents__1__clr_now & ents__5__clr_now & ((ents__1__ones_p1 < ents__5__ones) | ((ents__1__ones_p1 == ents__5__ones) & (ents__1__rank > ents__5__rank)))))) begin
-            vic_ok__5 = 1'b0;
-        end
-        if (in_group__2 & ((~(ents__2__clr_now ^ ents__5__clr_now) & ((ents__2__ones < ents__5__ones) | ((ents__2__ones == ents__5__ones) & (ents__2__rank > ents__5__rank)))) | (ents__2__clr_now & ~ents__5__clr_now & ((ents__2__ones < ents__5__ones_p1) | ((ents__2__ones == ents__5__ones_p1) & (ents__2__rank > ents__5__rank)))) | (~ents__2__clr_now & ents__5__clr_now & ((ents__2__ones_p1 < ents__5__ones) | ((ents__2__ones_p1 == ents__5__ones) & (ents__2__rank > ents__5__rank)))))) begin
-            vic_ok__5 = 1'b0;
-        end
-        if (in_group__3 & ((~(ents__3__clr_now ^ ents__5__clr_now) & ((ents__3__ones < ents__5__ones) | ((ents__3__ones == ents__5__ones) & (ents__3__rank > ents__5__rank)))) | (ents__3__clr_now & ~ents__5__clr_now & ((ents__3__ones < ents__5__ones_p1) | ((ents__3__ones == ents__5__ones_p1) & (ents__3__rank > ents__5__rank)))) | (~ents__3__clr_now & ents__5__clr_now & ((ents__3__ones_p1 < ents__5__ones) | ((ents__3__ones_p1 == ents__5__ones) & (ents__3__rank > ents__5__rank)))))) begin
-            vic_ok__5 = 1'b0;
-        end
-        if (in_group__4 & ((~(ents__4__clr_now ^ ents__5__clr_now) & ((ents__4__ones < ents__5__ones) | ((ents__4__ones == ents__5__ones) & (ents__4__rank > ents__5__rank)))) | (ents__4__clr_now & ~ents__5__clr_now & ((ents__4__ones < ents__5__ones_p1) | ((ents__4__ones == ents__5__ones_p1) & (ents__4__rank > ents__5__rank)))) | (~ents__4__clr_now & ents__5__clr_now & ((ents__4__ones_p1 < ents__5__ones) | ((ents__4__ones_p1 == ents__5__ones) & (ents__4__rank > ents__5__rank)))))) begin
-            vic_ok__5 = 1'b0;
-        end
-        if (in_group__5 & ((~(ents__5__clr_now ^ ents__5__clr_now) & ((ents__5__ones < ents__5__ones) | ((ents__5__ones == ents__5__ones) & (ents__5__rank > ents__5__rank)))) | (ents__5__clr_now & ~ents__5__clr_now & ((ents__5__ones < ents__5__ones_p1) | ((ents__5__ones == ents__5__ones_p1) & (ents__5__rank > ents__5__rank)))) | (~ents__5__clr_now & ents__5__clr_now & ((ents__5__ones_p1 < ents__5__ones) | ((ents__5__ones_p1 == ents__5__ones) & (ents__5__rank > ents__5__rank)))))) begin
-            vic_ok__5 = 1'b0;
-        end
-        if (in_group__6 & ((~(ents__6__clr_now ^ ents__5__clr_now) & ((ents__6__ones < ents__5__ones) | ((ents__6__ones == ents__5__ones) & (ents__6__rank > ents__5__rank)))) | (ents__6__clr_now & ~ents__5__clr_now & ((ents__6__ones < ents__5__ones_p1) | ((ents__6__ones == ents__5__ones_p1) & (ents__6__rank > ents__5__rank)))) | (~ents__6__clr_now & ents__5__clr_now & ((ents__6__ones_p1 < ents__5__ones) | ((ents__6__ones_p1 == ents__5__ones) & (ents__6__rank > ents__5__rank)))))) begin
-            vic_ok__5 = 1'b0;
-        end
-        if (in_group__7 & ((~(ents__7__clr_now ^ ents__5__clr_now) & ((ents__7__ones < ents__5__ones) | ((ents__7__ones == ents__5__ones) & (ents__7__rank > ents__5__rank)))) | (ents__7__clr_now & ~ents__5__clr_now & ((ents__7__ones < ents__5__ones_p1) | ((ents__7__ones == ents__5__ones_p1) & (ents__7__rank > ents__5__rank)))) | (~ents__7__clr_now & ents__5__clr_now & ((ents__7__ones_p1 < ents__5__ones) | ((ents__7__ones_p1 == ents__5__ones) & (ents__7__rank > ents__5__rank)))))) begin
-            vic_ok__5 = 1'b0;
-        end
-        if (in_group__8 & ((~(ents__8__clr_now ^ ents__5__clr_now) & ((ents__8__ones < ents__5__ones) | ((ents__8__ones == ents__5__ones) & (ents__8__rank > ents__5__rank)))) | (ents__8__clr_now & ~ents__5__clr_now & ((ents__8__ones < ents__5__ones_p1) | ((ents__8__ones == ents__5__ones_p1) & (ents__8__rank > ents__5__rank)))) | (~ents__8__clr_now & ents__5__clr_now & ((ents__8__ones_p1 < ents__5__ones) | ((ents__8__ones_p1 == ents__5__ones) & (ents__8__rank > ents__5__rank)))))) begin
-            vic_ok__5 = 1'b0;
-        end
-        if (in_group__9 & ((~(ents__9__clr_now ^ ents__5__clr_now) & ((ents__9__ones < ents__5__ones) | ((ents__9__ones == ents__5__ones) & (ents__9__rank > ents__5__rank)))) | (ents__9__clr_now & ~ents__5__clr_now & ((ents__9__ones < ents__5__ones_p1) | ((ents__9__ones == ents__5__ones_p1) & (ents__9__rank > ents__5__rank)))) | (~ents__9__clr_now & ents__5__clr_now & ((ents__9__ones_p1 < ents__5__ones) | ((ents__9__ones_p1 == ents__5__ones) & (ents__9__rank > ents__5__rank)))))) begin
-            vic_ok__5 = 1'b0;
+        else begin
+            beats__5 = ((~pk_clr__word) & (vt1__5__q | (vt2__5__q & pkeys__older__5))) | (pk_clr__word & (vt2__5__q | (vt3__5__q & pkeys__older__5)));
         end
     end
+    always @(*) vic_ok__5 = in_group__5 & ~(|(beats__5 & pk_grp__word));
     always @(*) begin
         if (any_inval) begin
             victim__5 = fo_inv__first__5;
@@ -3160,38 +3797,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        vic_ok__6 = in_group__6;
-        if (in_group__0 & ((~(ents__0__clr_now ^ ents__6__clr_now) & ((ents__0__ones < ents__6__ones) | ((ents__0__ones == ents__6__ones) & (ents__0__rank > ents__6__rank)))) | (ents__0__clr_now & ~ents__6__clr_now & ((ents__0__ones < ents__6__ones_p1) | ((ents__0__ones == ents__6__ones_p1) & (ents__0__rank > ents__6__rank)))) | (~ents__0__clr_now & ents__6__clr_now & ((ents__0__ones_p1 < ents__6__ones) | ((ents__0__ones_p1 == ents__6__ones) & (ents__0__rank > ents__6__rank)))))) begin
-            vic_ok__6 = 1'b0;
+        if (ents__6__clr_now) begin
+            beats__6 = (pk_clr__word & (vt1__6__q | (vt2__6__q & pkeys__older__6))) | ((~pk_clr__word) & (vt0__6__q | (vt1__6__q & pkeys__older__6)));
         end
-        if (in_group__1 & ((~(ents__1__clr_now ^ ents__6__clr_now) & ((ents__1__ones < ents__6__ones) | ((ents__1__ones == ents__6__ones) & (ents__1__rank > ents__6__rank)))) | (ents__1__clr_now & ~ents__6__clr_now & ((ents__1__ones < ents__6__ones_p1) | ((ents__1__ones == ents__6__ones_p1) & (ents__1__rank > ents__6__rank)))) | (~ents__1__clr_now & ents__6__clr_now & ((ents__1__ones_p1 < ents__6__ones) | ((ents__1__ones_p1 == ents__6__ones) & (ents__1__rank > ents__6__rank)))))) begin
-            vic_ok__6 = 1'b0;
-        end
-        if (in_group__2 & ((~(ents__2__clr_now ^ ents__6__clr_now) & ((ents__2__ones < ents__6__ones) | ((ents__2__ones == ents__6__ones) & (ents__2__rank > ents__6__rank)))) | (ents__2__clr_now & ~ents__6__clr_now & ((ents__2__ones < ents__6__ones_p1) | ((ents__2__ones == ents__6__ones_p1) & (ents__2__rank > ents__6__rank)))) | (~ents__2__clr_now & ents__6__clr_now & ((ents__2__ones_p1 < ents__6__ones) | ((ents__2__ones_p1 == ents__6__ones) & (ents__2__rank > ents__6__rank)))))) begin
-            vic_ok__6 = 1'b0;
-        end
-        if (in_group__3 & ((~(ents__3__clr_now ^ ents__6__clr_now) & ((ents__3__ones < ents__6__ones) | ((ents__3__ones == ents__6__ones) & (ents__3__rank > ents__6__rank)))) | (ents__3__clr_now & ~ents__6__clr_now & ((ents__3__ones < ents__6__ones_p1) | ((ents__3__ones == ents__6__ones_p1) & (ents__3__rank > ents__6__rank)))) | (~ents__3__clr_now & ents__6__clr_now & ((ents__3__ones_p1 < ents__6__ones) | ((ents__3__ones_p1 == ents__6__ones) & (ents__3__rank > ents__6__rank)))))) begin
-            vic_ok__6 = 1'b0;
-        end
-        if (in_group__4 & ((~(ents__4__clr_now ^ ents__6__clr_now) & ((ents__4__ones < ents__6__ones) | ((ents__4__ones == ents__6__ones) & (ents__4__rank > ents__6__rank)))) | (ents__4__clr_now & ~ents__6__clr_now & ((ents__4__ones < ents__6__ones_p1) | ((ents__4__ones == ents__6__ones_p1) & (ents__4__rank > ents__6__rank)))) | (~ents__4__clr_now & ents__6__clr_now & ((ents__4__ones_p1 < ents__6__ones) | ((ents__4__ones_p1 == ents__6__ones) & (ents__4__rank > ents__6__rank)))))) begin
-            vic_ok__6 = 1'b0;
-        end
-        if (in_group__5 & ((~(ents__5__clr_now ^ ents__6__clr_now) & ((ents__5__ones < ents__6__ones) | ((ents__5__ones == ents__6__ones) & (ents__5__rank > ents__6__rank)))) | (ents__5__clr_now & ~ents__6__clr_now & ((ents__5__ones < ents__6__ones_p1) | ((ents__5__ones == ents__6__ones_p1) & (ents__5__rank > ents__6__rank)))) | (~ents__5__clr_now & ents__6__clr_now & ((ents__5__ones_p1 < ents__6__ones) | ((ents__5__ones_p1 == ents__6__ones) & (ents__5__rank > ents__6__rank)))))) begin
-            vic_ok__6 = 1'b0;
-        end
-        if (in_group__6 & ((~(ents__6__clr_now ^ ents__6__clr_now) & ((ents__6__ones < ents__6__ones) | ((ents__6__ones == ents__6__ones) & (ents__6__rank > ents__6__rank)))) | (ents__6__clr_now & ~ents__6__clr_now & ((ents__6__ones < ents__6__ones_p1) | ((ents__6__ones == ents__6__ones_p1) & (ents__6__rank > ents__6__rank)))) | (~ents__6__clr_now & ents__6__clr_now & ((ents__6__ones_p1 < ents__6__ones) | ((ents__6__ones_p1 == ents__6__ones) & (ents__6__rank > ents__6__rank)))))) begin
-            vic_ok__6 = 1'b0;
-        end
-        if (in_group__7 & ((~(ents__7__clr_now ^ ents__6__clr_now) & ((ents__7__ones < ents__6__ones) | ((ents__7__ones == ents__6__ones) & (ents__7__rank > ents__6__rank)))) | (ents__7__clr_now & ~ents__6__clr_now & ((ents__7__ones < ents__6__ones_p1) | ((ents__7__ones == ents__6__ones_p1) & (ents__7__rank > ents__6__rank)))) | (~ents__7__clr_now & ents__6__clr_now & ((ents__7__ones_p1 < ents__6__ones) | ((ents__7__ones_p1 == ents__6__ones) & (ents__7__rank > ents__6__rank)))))) begin
-            vic_ok__6 = 1'b0;
-        end
-        if (in_group__8 & ((~(ents__8__clr_now ^ ents__6__clr_now) & ((ents__8__ones < ents__6__ones) | ((ents__8__ones == ents__6__ones) & (ents__8__rank > ents__6__rank)))) | (ents__8__clr_now & ~ents__6__clr_now & ((ents__8__ones < ents__6__ones_p1) | ((ents__8__ones == ents__6__ones_p1) & (ents__8__rank > ents__6__rank)))) | (~ents__8__clr_now & ents__6__clr_now & ((ents__8__ones_p1 < ents__6__ones) | ((ents__8__ones_p1 == ents__6__ones) & (ents__8__rank > ents__6__rank)))))) begin
-            vic_ok__6 = 1'b0;
-        end
-        if (in_group__9 & ((~(ents__9__clr_now ^ ents__6__clr_now) & ((ents__9__ones < ents__6__ones) | ((ents__9__ones == ents__6__ones) & (ents__9__rank > ents__6__rank)))) | (ents__9__clr_now & ~ents__6__clr_now & ((ents__9__ones < ents__6__ones_p1) | ((ents__9__ones == ents__6__ones_p1) & (ents__9__rank > ents__6__rank)))) | (~ents__9__clr_now & ents__6__clr_now & ((ents__9__ones_p1 < ents__6__ones) | ((ents__9__ones_p1 == ents__6__ones) & (ents__9__rank > ents__6__rank)))))) begin
-            vic_ok__6 = 1'b0;
+        else begin
+            beats__6 = ((~pk_clr__word) & (vt1__6__q | (vt2__6__q & pkeys__older__6))) | (pk_clr__word & (vt2__6__q | (vt3__6__q & pkeys__older__6)));
         end
     end
+    always @(*) vic_ok__6 = in_group__6 & ~(|(beats__6 & pk_grp__word));
     always @(*) begin
         if (any_inval) begin
             victim__6 = fo_inv__first__6;
@@ -3201,38 +3814,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        vic_ok__7 = in_group__7;
-        if (in_group__0 & ((~(ents__0__clr_now ^ ents__7__clr_now) & ((ents__0__ones < ents__7__ones) | ((ents__0__ones == ents__7__ones) & (ents__0__rank > ents__7__rank)))) | (ents__0__clr_now & ~ents__7__clr_now & ((ents__0__ones < ents__7__ones_p1) | ((ents__0__ones == ents__7__ones_p1) & (ents__0__rank > ents__7__rank)))) | (~ents__0__clr_now & ents__7__clr_now & ((ents__0__ones_p1 < ents__7__ones) | ((ents__0__ones_p1 == ents__7__ones) & (ents__0__rank > ents__7__rank)))))) begin
-            vic_ok__7 = 1'b0;
+        if (ents__7__clr_now) begin
+            beats__7 = (pk_clr__word & (vt1__7__q | (vt2__7__q & pkeys__older__7))) | ((~pk_clr__word) & (vt0__7__q | (vt1__7__q & pkeys__older__7)));
         end
-        if (in_group__1 & ((~(ents__1__clr_now ^ ents__7__clr_now) & ((ents__1__ones < ents__7__ones) | ((ents__1__ones == ents__7__ones) & (ents__1__rank > ents__7__rank)))) | (ents__1__clr_now & ~ents__7__clr_now & ((ents__1__ones < ents__7__ones_p1) | ((ents__1__ones == ents__7__ones_p1) & (ents__1__rank > ents__7__rank)))) | (~ents__1__clr_now & ents__7__clr_now & ((ents__1__ones_p1 < ents__7__ones) | ((ents__1__ones_p1 == ents__7__ones) & (ents__1__rank > ents__7__rank)))))) begin
-            vic_ok__7 = 1'b0;
-        end
-        if (in_group__2 & ((~(ents__2__clr_now ^ ents__7__clr_now) & ((ents__2__ones < ents__7__ones) | ((ents__2__ones == ents__7__ones) & (ents__2__rank > ents__7__rank)))) | (ents__2__clr_now & ~ents__7__clr_now & ((ents__2__ones < ents__7__ones_p1) | ((ents__2__ones == ents__7__ones_p1) & (ents__2__rank > ents__7__rank)))) | (~ents__2__clr_now & ents__7__clr_now & ((ents__2__ones_p1 < ents__7__ones) | ((ents__2__ones_p1 == ents__7__ones) & (ents__2__rank > ents__7__rank)))))) begin
-            vic_ok__7 = 1'b0;
-        end
-        if (in_group__3 & ((~(ents__3__clr_now ^ ents__7__clr_now) & ((ents__3__ones < ents__7__ones) | ((ents__3__ones == ents__7__ones) & (ents__3__rank > ents__7__rank)))) | (ents__3__clr_now & ~ents__7__clr_now & ((ents__3__ones < ents__7__ones_p1) | ((ents__3__ones == ents__7__ones_p1) & (ents__3__rank > ents__7__rank)))) | (~ents__3__clr_now & ents__7__clr_now & ((ents__3__ones_p1 < ents__7__ones) | ((ents__3__ones_p1 == ents__7__ones) & (ents__3__rank > ents__7__rank)))))) begin
-            vic_ok__7 = 1'b0;
-        end
-        if (in_group__4 & ((~(ents__4__clr_now ^ ents__7__clr_now) & ((ents__4__ones < ents__7__ones) | ((ents__4__ones == ents__7__ones) & (ents__4__rank > ents__7__rank)))) | (ents__4__clr_now & ~ents__7__clr_now & ((ents__4__ones < ents__7__ones_p1) | ((ents__4__ones == ents__7__ones_p1) & (ents__4__rank > ents__7__rank)))) | (~ents__4__clr_now & ents__7__clr_now & ((ents__4__ones_p1 < ents__7__ones) | ((ents__4__ones_p1 == ents__7__ones) & (ents__4__rank > ents__7__rank)))))) begin
-            vic_ok__7 = 1'b0;
-        end
-        if (in_group__5 & ((~(ents__5__clr_now ^ ents__7__clr_now) & ((ents__5__ones < ents__7__ones) | ((ents__5__ones == ents__7__ones) & (ents__5__rank > ents__7__rank)))) | (ents__5__clr_now & ~ents__7__clr_now & ((ents__5__ones < ents__7__ones_p1) | ((ents__5__ones == ents__7__ones_p1) & (ents__5__rank > ents__7__rank)))) | (~ents__5__clr_now & ents__7__clr_now & ((ents__5__ones_p1 < ents__7__ones) | ((ents__5__ones_p1 == ents__7__ones) & (ents__5__rank > ents__7__rank)))))) begin
-            vic_ok__7 = 1'b0;
-        end
-        if (in_group__6 & ((~(ents__6__clr_now ^ ents__7__clr_now) & ((ents__6__ones < ents__7__ones) | ((ents__6__ones == ents__7__ones) & (ents__6__rank > ents__7__rank)))) | (ents__6__clr_now & ~ents__7__clr_now & ((ents__6__ones < ents__7__ones_p1) | ((ents__6__ones == ents__7__ones_p1) & (ents__6__rank > ents__7__rank)))) | (~ents__6__clr_now & ents__7__clr_now & ((ents__6__ones_p1 < ents__7__ones) | ((ents__6__ones_p1 == ents__7__ones) & (ents__6__rank > ents__7__rank)))))) begin
-            vic_ok__7 = 1'b0;
-        end
-        if (in_group__7 & ((~(ents__7__clr_now ^ ents__7__clr_now) & ((ents__7__ones < ents__7__ones) | ((ents__7__ones == ents__7__ones) & (ents__7__rank > ents__7__rank)))) | (ents__7__clr_now & ~ents__7__clr_now & ((ents__7__ones < ents__7__ones_p1) | ((ents__7__ones == ents__7__ones_p1) & (ents__7__rank > ents__7__rank)))) | (~ents__7__clr_now & ents__7__clr_now & ((ents__7__ones_p1 < ents__7__ones) | ((ents__7__ones_p1 == ents__7__ones) & (ents__7__rank > ents__7__rank)))))) begin
-            vic_ok__7 = 1'b0;
-        end
-        if (in_group__8 & ((~(ents__8__clr_now ^ ents__7__clr_now) & ((ents__8__ones < ents__7__ones) | ((ents__8__ones == ents__7__ones) & (ents__8__rank > ents__7__rank)))) | (ents__8__clr_now & ~ents__7__clr_now & ((ents__8__ones < ents__7__ones_p1) | ((ents__8__ones == ents__7__ones_p1) & (ents__8__rank > ents__7__rank)))) | (~ents__8__clr_now & ents__7__clr_now & ((ents__8__ones_p1 < ents__7__ones) | ((ents__8__ones_p1 == ents__7__ones) & (ents__8__rank > ents__7__rank)))))) begin
-            vic_ok__7 = 1'b0;
-        end
-        if (in_group__9 & ((~(ents__9__clr_now ^ ents__7__clr_now) & ((ents__9__ones < ents__7__ones) | ((ents__9__ones == ents__7__ones) & (ents__9__rank > ents__7__rank)))) | (ents__9__clr_now & ~ents__7__clr_now & ((ents__9__ones < ents__7__ones_p1) | ((ents__9__ones == ents__7__ones_p1) & (ents__9__rank > ents__7__rank)))) | (~ents__9__clr_now & ents__7__clr_now & ((ents__9__ones_p1 < ents__7__ones) | ((ents__9__ones_p1 == ents__7__ones) & (ents__9__rank > ents__7__rank)))))) begin
-            vic_ok__7 = 1'b0;
+        else begin
+            beats__7 = ((~pk_clr__word) & (vt1__7__q | (vt2__7__q & pkeys__older__7))) | (pk_clr__word & (vt2__7__q | (vt3__7__q & pkeys__older__7)));
         end
     end
+    always @(*) vic_ok__7 = in_group__7 & ~(|(beats__7 & pk_grp__word));
     always @(*) begin
         if (any_inval) begin
             victim__7 = fo_inv__first__7;
@@ -3242,38 +3831,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        vic_ok__8 = in_group__8;
-        if (in_group__0 & ((~(ents__0__clr_now ^ ents__8__clr_now) & ((ents__0__ones < ents__8__ones) | ((ents__0__ones == ents__8__ones) & (ents__0__rank > ents__8__rank)))) | (ents__0__clr_now & ~ents__8__clr_now & ((ents__0__ones < ents__8__ones_p1) | ((ents__0__ones == ents__8__ones_p1) & (ents__0__rank > ents__8__rank)))) | (~ents__0__clr_now & ents__8__clr_now & ((ents__0__ones_p1 < ents__8__ones) | ((ents__0__ones_p1 == ents__8__ones) & (ents__0__rank > ents__8__rank)))))) begin
-            vic_ok__8 = 1'b0;
+        if (ents__8__clr_now) begin
+            beats__8 = (pk_clr__word & (vt1__8__q | (vt2__8__q & pkeys__older__8))) | ((~pk_clr__word) & (vt0__8__q | (vt1__8__q & pkeys__older__8)));
         end
-        if (in_group__1 & ((~(ents__1__clr_now ^ ents__8__clr_now) & ((ents__1__ones < ents__8__ones) | ((ents__1__ones == ents__8__ones) & (ents__1__rank > ents__8__rank)))) | (ents__1__clr_now & ~ents__8__clr_now & ((ents__1__ones < ents__8__ones_p1) | ((ents__1__ones == ents__8__ones_p1) & (ents__1__rank > ents__8__rank)))) | (~ents__1__clr_now & ents__8__clr_now & ((ents__1__ones_p1 < ents__8__ones) | ((ents__1__ones_p1 == ents__8__ones) & (ents__1__rank > ents__8__rank)))))) begin
-            vic_ok__8 = 1'b0;
-        end
-        if (in_group__2 & ((~(ents__2__clr_now ^ ents__8__clr_now) & ((ents__2__ones < ents__8__ones) | ((ents__2__ones == ents__8__ones) & (ents__2__rank > ents__8__rank)))) | (ents__2__clr_now & ~ents__8__clr_now & ((ents__2__ones < ents__8__ones_p1) | ((ents__2__ones == ents__8__ones_p1) & (ents__2__rank > ents__8__rank)))) | (~ents__2__clr_now & ents__8__clr_now & ((ents__2__ones_p1 < ents__8__ones) | ((ents__2__ones_p1 == ents__8__ones) & (ents__2__rank > ents__8__rank)))))) begin
-            vic_ok__8 = 1'b0;
-        end
-        if (in_group__3 & ((~(ents__3__clr_now ^ ents__8__clr_now) & ((ents__3__ones < ents__8__ones) | ((ents__3__ones == ents__8__ones) & (ents__3__rank > ents__8__rank)))) | (ents__3__clr_now & ~ents__8__clr_now & ((ents__3__ones < ents__8__ones_p1) | ((ents__3__ones == ents__8__ones_p1) & (ents__3__rank > ents__8__rank)))) | (~ents__3__clr_now & ents__8__clr_now & ((ents__3__ones_p1 < ents__8__ones) | ((ents__3__ones_p1 == ents__8__ones) & (ents__3__rank > ents__8__rank)))))) begin
-            vic_ok__8 = 1'b0;
-        end
-        if (in_group__4 & ((~(ents__4__clr_now ^ ents__8__clr_now) & ((ents__4__ones < ents__8__ones) | ((ents__4__ones == ents__8__ones) & (ents__4__rank > ents__8__rank)))) | (ents__4__clr_now & ~ents__8__clr_now & ((ents__4__ones < ents__8__ones_p1) | ((ents__4__ones == ents__8__ones_p1) & (ents__4__rank > ents__8__rank)))) | (~ents__4__clr_now & ents__8__clr_now & ((ents__4__ones_p1 < ents__8__ones) | ((ents__4__ones_p1 == ents__8__ones) & (ents__4__rank > ents__8__rank)))))) begin
-            vic_ok__8 = 1'b0;
-        end
-        if (in_group__5 & ((~(ents__5__clr_now ^ ents__8__clr_now) & ((ents__5__ones < ents__8__ones) | ((ents__5__ones == ents__8__ones) & (ents__5__rank > ents__8__rank)))) | (ents__5__clr_now & ~ents__8__clr_now & ((ents__5__ones < ents__8__ones_p1) | ((ents__5__ones == ents__8__ones_p1) & (ents__5__rank > ents__8__rank)))) | (~ents__5__clr_now & ents__8__clr_now & ((ents__5__ones_p1 < ents__8__ones) | ((ents__5__ones_p1 == ents__8__ones) & (ents__5__rank > ents__8__rank)))))) begin
-            vic_ok__8 = 1'b0;
-        end
-        if (in_group__6 & ((~(ents__6__clr_now ^ ents__8__clr_now) & ((ents__6__ones < ents__8__ones) | ((ents__6__ones == ents__8__ones) & (ents__6__rank > ents__8__rank)))) | (ents__6__clr_now & ~ents__8__clr_now & ((ents__6__ones < ents__8__ones_p1) | ((ents__6__ones == ents__8__ones_p1) & (ents__6__rank > ents__8__rank)))) | (~ents__6__clr_now & ents__8__clr_now & ((ents__6__ones_p1 < ents__8__ones) | ((ents__6__ones_p1 == ents__8__ones) & (ents__6__rank > ents__8__rank)))))) begin
-            vic_ok__8 = 1'b0;
-        end
-        if (in_group__7 & ((~(ents__7__clr_now ^ ents__8__clr_now) & ((ents__7__ones < ents__8__ones) | ((ents__7__ones == ents__8__ones) & (ents__7__rank > ents__8__rank)))) | (ents__7__clr_now & ~ents__8__clr_now & ((ents__7__ones < ents__8__ones_p1) | ((ents__7__ones == ents__8__ones_p1) & (ents__7__rank > ents__8__rank)))) | (~ents__7__clr_now & ents__8__clr_now & ((ents__7__ones_p1 < ents__8__ones) | ((ents__7__ones_p1 == ents__8__ones) & (ents__7__rank > ents__8__rank)))))) begin
-            vic_ok__8 = 1'b0;
-        end
-        if (in_group__8 & ((~(ents__8__clr_now ^ ents__8__clr_now) & ((ents__8__ones < ents__8__ones) | ((ents__8__ones == ents__8__ones) & (ents__8__rank > ents__8__rank)))) | (ents__8__clr_now & ~ents__8__clr_now & ((ents__8__ones < ents__8__ones_p1) | ((ents__8__ones == ents__8__ones_p1) & (ents__8__rank > ents__8__rank)))) | (~ents__8__clr_now & ents__8__clr_now & ((ents__8__ones_p1 < ents__8__ones) | ((ents__8__ones_p1 == ents__8__ones) & (ents__8__rank > ents__8__rank)))))) begin
-            vic_ok__8 = 1'b0;
-        end
-        if (in_group__9 & ((~(ents__9__clr_now ^ ents__8__clr_now) & ((ents__9__ones < ents__8__ones) | ((ents__9__ones == ents__8__ones) & (ents__9__rank > ents__8__rank)))) | (ents__9__clr_now & ~ents__8__clr_now & ((ents__9__ones < ents__8__ones_p1) | ((ents__9__ones == ents__8__ones_p1) & (ents__9__rank > ents__8__rank)))) | (~ents__9__clr_now & ents__8__clr_now & ((ents__9__ones_p1 < ents__8__ones) | ((ents__9__ones_p1 == ents__8__ones) & (ents__9__rank > ents__8__rank)))))) begin
-            vic_ok__8 = 1'b0;
+        else begin
+            beats__8 = ((~pk_clr__word) & (vt1__8__q | (vt2__8__q & pkeys__older__8))) | (pk_clr__word & (vt2__8__q | (vt3__8__q & pkeys__older__8)));
         end
     end
+    always @(*) vic_ok__8 = in_group__8 & ~(|(beats__8 & pk_grp__word));
     always @(*) begin
         if (any_inval) begin
             victim__8 = fo_inv__first__8;
@@ -3283,38 +3848,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        vic_ok__9 = in_group__9;
-        if (in_group__0 & ((~(ents__0__clr_now ^ ents__9__clr_now) & ((ents__0__ones < ents__9__ones) | ((ents__0__ones == ents__9__ones) & (ents__0__rank > ents__9__rank)))) | (ents__0__clr_now & ~ents__9__clr_now & ((ents__0__ones < ents__9__ones_p1) | ((ents__0__ones == ents__9__ones_p1) & (ents__0__rank > ents__9__rank)))) | (~ents__0__clr_now & ents__9__clr_now & ((ents__0__ones_p1 < ents__9__ones) | ((ents__0__ones_p1 == ents__9__ones) & (ents__0__rank > ents__9__rank)))))) begin
-            vic_ok__9 = 1'b0;
+        if (ents__9__clr_now) begin
+            beats__9 = (pk_clr__word & (vt1__9__q | (vt2__9__q & pkeys__older__9))) | ((~pk_clr__word) & (vt0__9__q | (vt1__9__q & pkeys__older__9)));
         end
-        if (in_group__1 & ((~(ents__1__clr_now ^ ents__9__clr_now) & ((ents__1__ones < ents__9__ones) | ((ents__1__ones == ents__9__ones) & (ents__1__rank > ents__9__rank)))) | (ents__1__clr_now & ~ents__9__clr_now & ((ents__1__ones < ents__9__ones_p1) | ((ents__1__ones == ents__9__ones_p1) & (ents__1__rank > ents__9__rank)))) | (~ents__1__clr_now & ents__9__clr_now & ((ents__1__ones_p1 < ents__9__ones) | ((ents__1__ones_p1 == ents__9__ones) & (ents__1__rank > ents__9__rank)))))) begin
-            vic_ok__9 = 1'b0;
-        end
-        if (in_group__2 & ((~(ents__2__clr_now ^ ents__9__clr_now) & ((ents__2__ones < ents__9__ones) | ((ents__2__ones == ents__9__ones) & (ents__2__rank > ents__9__rank)))) | (ents__2__clr_now & ~ents__9__clr_now & ((ents__2__ones < ents__9__ones_p1) | ((ents__2__ones == ents__9__ones_p1) & (ents__2__rank > ents__9__rank)))) | (~ents__2__clr_now & ents__9__clr_now & ((ents__2__ones_p1 < ents__9__ones) | ((ents__2__ones_p1 == ents__9__ones) & (ents__2__rank > ents__9__rank)))))) begin
-            vic_ok__9 = 1'b0;
-        end
-        if (in_group__3 & ((~(ents__3__clr_now ^ ents__9__clr_now) & ((ents__3__ones < ents__9__ones) | ((ents__3__ones == ents__9__ones) & (ents__3__rank > ents__9__rank)))) | (ents__3__clr_now & ~ents__9__clr_now & ((ents__3__ones < ents__9__ones_p1) | ((ents__3__ones == ents__9__ones_p1) & (ents__3__rank > ents__9__rank)))) | (~ents__3__clr_now & ents__9__clr_now & ((ents__3__ones_p1 < ents__9__ones) | ((ents__3__ones_p1 == ents__9__ones) & (ents__3__rank > ents__9__rank)))))) begin
-            vic_ok__9 = 1'b0;
-        end
-        if (in_group__4 & ((~(ents__4__clr_now ^ ents__9__clr_now) & ((ents__4__ones < ents__9__ones) | ((ents__4__ones == ents__9__ones) & (ents__4__rank > ents__9__rank)))) | (ents__4__clr_now & ~ents__9__clr_now & ((ents__4__ones < ents__9__ones_p1) | ((ents__4__ones == ents__9__ones_p1) & (ents__4__rank > ents__9__rank)))) | (~ents__4__clr_now & ents__9__clr_now & ((ents__4__ones_p1 < ents__9__ones) | ((ents__4__ones_p1 == ents__9__ones) & (ents__4__rank > ents__9__rank)))))) begin
-            vic_ok__9 = 1'b0;
-        end
-        if (in_group__5 & ((~(ents__5__clr_now ^ ents__9__clr_now) & ((ents__5__ones < ents__9__ones) | ((ents__5__ones == ents__9__ones) & (ents__5__rank > ents__9__rank)))) | (ents__5__clr_now & ~ents__9__clr_now & ((ents__5__ones < ents__9__ones_p1) | ((ents__5__ones == ents__9__ones_p1) & (ents__5__rank > ents__9__rank)))) | (~ents__5__clr_now & ents__9__clr_now & ((ents__5__ones_p1 < ents__9__ones) | ((ents__5__ones_p1 == ents__9__ones) & (ents__5__rank > ents__9__rank)))))) begin
-            vic_ok__9 = 1'b0;
-        end
-        if (in_group__6 & ((~(ents__6__clr_now ^ ents__9__clr_now) & ((ents__6__ones < ents__9__ones) | ((ents__6__ones == ents__9__ones) & (ents__6__rank > ents__9__rank)))) | (ents__6__clr_now & ~ents__9__clr_now & ((ents__6__ones < ents__9__ones_p1) | ((ents__6__ones == ents__9__ones_p1) & (ents__6__rank > ents__9__rank)))) | (~ents__6__clr_now & ents__9__clr_now & ((ents__6__ones_p1 < ents__9__ones) | ((ents__6__ones_p1 == ents__9__ones) & (ents__6__rank > ents__9__rank)))))) begin
-            vic_ok__9 = 1'b0;
-        end
-        if (in_group__7 & ((~(ents__7__clr_now ^ ents__9__clr_now) & ((ents__7__ones < ents__9__ones) | ((ents__7__ones == ents__9__ones) & (ents__7__rank > ents__9__rank)))) | (ents__7__clr_now & ~ents__9__clr_now & ((ents__7__ones < ents__9__ones_p1) | ((ents__7__ones == ents__9__ones_p1) & (ents__7__rank > ents__9__rank)))) | (~ents__7__clr_now & ents__9__clr_now & ((ents__7__ones_p1 < ents__9__ones) | ((ents__7__ones_p1 == ents__9__ones) & (ents__7__rank > ents__9__rank)))))) begin
-            vic_ok__9 = 1'b0;
-        end
-        if (in_group__8 & ((~(ents__8__clr_now ^ ents__9__clr_now) & ((ents__8__ones < ents__9__ones) | ((ents__8__ones == ents__9__ones) & (ents__8__rank > ents__9__rank)))) | (ents__8__clr_now & ~ents__9__clr_now & ((ents__8__ones < ents__9__ones_p1) | ((ents__8__ones == ents__9__ones_p1) & (ents__8__rank > ents__9__rank)))) | (~ents__8__clr_now & ents__9__clr_now & ((ents__8__ones_p1 < ents__9__ones) | ((ents__8__ones_p1 == ents__9__ones) & (ents__8__rank > ents__9__rank)))))) begin
-            vic_ok__9 = 1'b0;
-        end
-        if (in_group__9 & ((~(ents__9__clr_now ^ ents__9__clr_now) & ((ents__9__ones < ents__9__ones) | ((ents__9__ones == ents__9__ones) & (ents__9__rank > ents__9__rank)))) | (ents__9__clr_now & ~ents__9__clr_now & ((ents__9__ones < ents__9__ones_p1) | ((ents__9__ones == ents__9__ones_p1) & (ents__9__rank > ents__9__rank)))) | (~ents__9__clr_now & ents__9__clr_now & ((ents__9__ones_p1 < ents__9__ones) | ((ents__9__ones_p1 == ents__9__ones) & (ents__9__rank > ents__9__rank)))))) begin
-            vic_ok__9 = 1'b0;
+        else begin
+            beats__9 = ((~pk_clr__word) & (vt1__9__q | (vt2__9__q & pkeys__older__9))) | (pk_clr__word & (vt2__9__q | (vt3__9__q & pkeys__older__9)));
         end
     end
+    always @(*) vic_ok__9 = in_group__9 & ~(|(beats__9 & pk_grp__word));
     always @(*) begin
         if (any_inval) begin
             victim__9 = fo_inv__first__9;
@@ -3950,55 +4491,55 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) begin
-        mt0 = addr_zero;
+        ks_in__b = addr_zero;
         if (kmul_in[32'h0]) begin
-            mt0 = pj_intra;
+            ks_in__b = pj_intra;
         end
     end
     always @(*) begin
-        mt1 = addr_zero;
+        ks_in__c = addr_zero;
         if (kmul_in[32'h1]) begin
-            mt1 = pj_intra << sh_one;
+            ks_in__c = pj_intra << sh_one;
         end
     end
     always @(*) begin
-        mt2 = addr_zero;
+        ks_in__d = addr_zero;
         if (kmul_in[32'h2]) begin
-            mt2 = pj_intra << sh_two;
+            ks_in__d = pj_intra << sh_two;
         end
     end
     always @(*) begin
-        mt3 = addr_zero;
+        ks_in__e = addr_zero;
         if (kmul_in[32'h3]) begin
-            mt3 = pj_intra << sh_three;
+            ks_in__e = pj_intra << sh_three;
         end
     end
-    always @(*) kaddr = ja + mt0 + mt1 + mt2 + mt3;
+    always @(*) ks_in__a = ja;
     always @(*) begin
-        mi0 = addr_zero;
+        ks_iw__b = addr_zero;
         if (kmul_iw[32'h0]) begin
-            mi0 = pj_iw_stride;
+            ks_iw__b = pj_iw_stride;
         end
     end
     always @(*) begin
-        mi1 = addr_zero;
+        ks_iw__c = addr_zero;
         if (kmul_iw[32'h1]) begin
-            mi1 = pj_iw_stride << sh_one;
+            ks_iw__c = pj_iw_stride << sh_one;
         end
     end
     always @(*) begin
-        mi2 = addr_zero;
+        ks_iw__d = addr_zero;
         if (kmul_iw[32'h2]) begin
-            mi2 = pj_iw_stride << sh_two;
+            ks_iw__d = pj_iw_stride << sh_two;
         end
     end
     always @(*) begin
-        mi3 = addr_zero;
+        ks_iw__e = addr_zero;
         if (kmul_iw[32'h3]) begin
-            mi3 = pj_iw_stride << sh_three;
+            ks_iw__e = pj_iw_stride << sh_three;
         end
     end
-    always @(*) kaddr_iw = ja + mi0 + mi1 + mi2 + mi3;
+    always @(*) ks_iw__a = ja;
     always @(*) push = busy & ~halted & (hop_emit | intra_ok | inter_ok) & ~pfq__o_full;
     always @(*) hop_step = busy & ~halted & hop_ok & (~hop_emit | ~pfq__o_full);
     always @(*) job_end = busy & ~halted & ~any_ok;
@@ -4007,10 +4548,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             pf_a = next_addr;
         end
         else if (intra_ok) begin
-            pf_a = kaddr;
+            pf_a = ks_in__s;
         end
         else begin
-            pf_a = kaddr_iw;
+            pf_a = ks_iw__s;
         end
     end
     always @(*) begin
@@ -4966,6 +5507,76 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__9__c_iw_cnt = cp_iw_cnt;
     always @(*) ents__9__rank_we = alloc_inv | touch;
     always @(*) ents__9__n_rank = new_rank__9;
+    always @(*) pkeys__onx__0 = ents__0__onx;
+    always @(*) pkeys__onxb__0 = ents__0__onxb;
+    always @(*) pkeys__alloc__0 = allocate & victim__0;
+    always @(*) vt0__0__d = pkeys__nt0__0;
+    always @(*) vt1__0__d = pkeys__nt1__0;
+    always @(*) vt2__0__d = pkeys__nt2__0;
+    always @(*) vt3__0__d = pkeys__nt3__0;
+    always @(*) pkeys__onx__1 = ents__1__onx;
+    always @(*) pkeys__onxb__1 = ents__1__onxb;
+    always @(*) pkeys__alloc__1 = allocate & victim__1;
+    always @(*) vt0__1__d = pkeys__nt0__1;
+    always @(*) vt1__1__d = pkeys__nt1__1;
+    always @(*) vt2__1__d = pkeys__nt2__1;
+    always @(*) vt3__1__d = pkeys__nt3__1;
+    always @(*) pkeys__onx__2 = ents__2__onx;
+    always @(*) pkeys__onxb__2 = ents__2__onxb;
+    always @(*) pkeys__alloc__2 = allocate & victim__2;
+    always @(*) vt0__2__d = pkeys__nt0__2;
+    always @(*) vt1__2__d = pkeys__nt1__2;
+    always @(*) vt2__2__d = pkeys__nt2__2;
+    always @(*) vt3__2__d = pkeys__nt3__2;
+    always @(*) pkeys__onx__3 = ents__3__onx;
+    always @(*) pkeys__onxb__3 = ents__3__onxb;
+    always @(*) pkeys__alloc__3 = allocate & victim__3;
+    always @(*) vt0__3__d = pkeys__nt0__3;
+    always @(*) vt1__3__d = pkeys__nt1__3;
+    always @(*) vt2__3__d = pkeys__nt2__3;
+    always @(*) vt3__3__d = pkeys__nt3__3;
+    always @(*) pkeys__onx__4 = ents__4__onx;
+    always @(*) pkeys__onxb__4 = ents__4__onxb;
+    always @(*) pkeys__alloc__4 = allocate & victim__4;
+    always @(*) vt0__4__d = pkeys__nt0__4;
+    always @(*) vt1__4__d = pkeys__nt1__4;
+    always @(*) vt2__4__d = pkeys__nt2__4;
+    always @(*) vt3__4__d = pkeys__nt3__4;
+    always @(*) pkeys__onx__5 = ents__5__onx;
+    always @(*) pkeys__onxb__5 = ents__5__onxb;
+    always @(*) pkeys__alloc__5 = allocate & victim__5;
+    always @(*) vt0__5__d = pkeys__nt0__5;
+    always @(*) vt1__5__d = pkeys__nt1__5;
+    always @(*) vt2__5__d = pkeys__nt2__5;
+    always @(*) vt3__5__d = pkeys__nt3__5;
+    always @(*) pkeys__onx__6 = ents__6__onx;
+    always @(*) pkeys__onxb__6 = ents__6__onxb;
+    always @(*) pkeys__alloc__6 = allocate & victim__6;
+    always @(*) vt0__6__d = pkeys__nt0__6;
+    always @(*) vt1__6__d = pkeys__nt1__6;
+    always @(*) vt2__6__d = pkeys__nt2__6;
+    always @(*) vt3__6__d = pkeys__nt3__6;
+    always @(*) pkeys__onx__7 = ents__7__onx;
+    always @(*) pkeys__onxb__7 = ents__7__onxb;
+    always @(*) pkeys__alloc__7 = allocate & victim__7;
+    always @(*) vt0__7__d = pkeys__nt0__7;
+    always @(*) vt1__7__d = pkeys__nt1__7;
+    always @(*) vt2__7__d = pkeys__nt2__7;
+    always @(*) vt3__7__d = pkeys__nt3__7;
+    always @(*) pkeys__onx__8 = ents__8__onx;
+    always @(*) pkeys__onxb__8 = ents__8__onxb;
+    always @(*) pkeys__alloc__8 = allocate & victim__8;
+    always @(*) vt0__8__d = pkeys__nt0__8;
+    always @(*) vt1__8__d = pkeys__nt1__8;
+    always @(*) vt2__8__d = pkeys__nt2__8;
+    always @(*) vt3__8__d = pkeys__nt3__8;
+    always @(*) pkeys__onx__9 = ents__9__onx;
+    always @(*) pkeys__onxb__9 = ents__9__onxb;
+    always @(*) pkeys__alloc__9 = allocate & victim__9;
+    always @(*) vt0__9__d = pkeys__nt0__9;
+    always @(*) vt1__9__d = pkeys__nt1__9;
+    always @(*) vt2__9__d = pkeys__nt2__9;
+    always @(*) vt3__9__d = pkeys__nt3__9;
     always @(*) walkq__clock = clock;
     always @(*) walkq__reset = reset | halted;
     always @(*) walkq_addr__clock = clock;
@@ -5047,7 +5658,7 @@ module snake_prefetcher__reg16(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg16
 
-module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,f_q,f_p,f_t,sp,cur,first,b_addr,b_sum,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,ox,c_op,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,ones,ones_p1,clr_now,m_cur,m_cur_w,usable,span,m_pj,pc2,c_close,n_addr,n_sum,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
+module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,f_q,f_p,f_t,sp,cur,first,b_addr,b_sum,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,ox,c_op,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,onx,onxb,clr_now,m_cur,m_cur_w,usable,span,m_pj,pc2,c_close,n_addr,n_sum,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
 
     // Module arguments
     input wire  clock;
@@ -5094,8 +5705,8 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     output reg  valid;
     output reg  m_q;
     output reg  m_link;
-    output reg  [7:0] ones;
-    output reg  [7:0] ones_p1;
+    output reg  [7:0] onx;
+    output reg  [7:0] onxb;
     output reg  clr_now;
     output reg  m_cur;
     output reg  m_cur_w;
@@ -5131,10 +5742,19 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     localparam  t2_three = 2'b11;
     localparam  cnt_two = 8'h2;
     localparam  cnt_one = 8'h1;
+    localparam  cnt_128 = 8'h80;
     localparam  zero_a = 32'h0;
     localparam  zero_wb = 6'b0;
 
     // Stub signals
+    reg  [31:0] add_a__x;
+    reg  [31:0] add_a__y;
+    wire  add_a__ci;
+    wire  [31:0] add_a__s;
+    reg  [31:0] add_s__x;
+    reg  [31:0] add_s__y;
+    wire  add_s__ci;
+    wire  [31:0] add_s__s;
     reg  r_valid__d;
     wire  r_valid__q;
     reg  r_valid__clock;
@@ -5226,10 +5846,23 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     reg  has_w;
     reg  m_p;
     reg  [7:0] ones_clr;
+    reg  [7:0] nb;
     reg  [63:0] wv_clr;
     reg  [63:0] wv_hit;
 
     // Sub module instances
+    snake_prefetcher__ents__add_a add_a(
+        .x(add_a__x),
+        .y(add_a__y),
+        .ci(add_a__ci),
+        .s(add_a__s)
+    );
+    snake_prefetcher__ents__add_a add_s(
+        .x(add_s__x),
+        .y(add_s__y),
+        .ci(add_s__ci),
+        .s(add_s__s)
+    );
     snake_prefetcher__reg1 r_valid(
         .d(r_valid__d),
         .q(r_valid__q),
@@ -5619,8 +6252,34 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
             hit_cnt = r_ones__q + cnt_one;
         end
     end
-    always @(*) ones = r_ones__q;
-    always @(*) ones_p1 = r_ones__q + cnt_one;
+    always @(*) nb = cnt_128 - r_ones__q;
+    always @(*) begin
+        if (link_en & m_link) begin
+            onx = hit_cnt;
+        end
+        else if (link_en & clr) begin
+            onx = ones_clr;
+        end
+        else begin
+            onx = r_ones__q;
+        end
+    end
+    always @(*) begin
+        if (link_en & m_link) begin
+            if (has_w) begin
+                onxb = nb;
+            end
+            else begin
+                onxb = nb - cnt_one;
+            end
+        end
+        else if (link_en & clr) begin
+            onxb = nb + cnt_one;
+        end
+        else begin
+            onxb = nb;
+        end
+    end
     always @(*) clr_now = link_en & clr;
     always @(*) m_pj = r_valid__q & (r_pc1__q == jp);
     always @(*) begin
@@ -5635,8 +6294,14 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) has_jw = r_wv__q[jw];
     always @(*) m_cur_w = m_cur_pc & (own | (r_t1__q == t1_prom)) & has_jw;
     always @(*) usable = (r_t1__q == t1_prom) | (own & has_jw & (r_t1__q == t1_two));
-    always @(*) n_addr = b_addr + r_stride__q;
-    always @(*) n_sum = b_sum + r_stride__q;
+    always @(*) add_a__x = b_addr;
+    always @(*) add_a__y = r_stride__q;
+    assign add_a__ci = 1'b0;
+    always @(*) n_addr = add_a__s;
+    always @(*) add_s__x = b_sum;
+    always @(*) add_s__y = r_stride__q;
+    assign add_s__ci = 1'b0;
+    always @(*) n_sum = add_s__s;
     always @(*) valid = r_valid__q;
     always @(*) pc2 = r_pc2__q;
     always @(*) c_close = r_pc2__q == jp;
@@ -5757,6 +6422,102 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     end
 
 endmodule // snake_prefetcher__ents
+
+module snake_prefetcher__ents__add_a(x,y,ci,s);
+
+    // Module arguments
+    input wire  [31:0] x;
+    input wire  [31:0] y;
+    input wire  ci;
+    output reg  [31:0] s;
+
+    // Constant declarations
+    localparam  one = 32'h1;
+    localparam  zero = 32'h0;
+    localparam  sh__0 = 32'h1;
+    localparam  sh__1 = 32'h2;
+    localparam  sh__2 = 32'h4;
+    localparam  sh__3 = 32'h8;
+    localparam  sh__4 = 32'h10;
+
+    // Local signals
+    reg  [31:0] p0;
+    reg  [31:0] g0;
+    reg  [31:0] cw;
+    reg  [31:0] cp;
+    reg  [31:0] g__0;
+    reg  [31:0] g__1;
+    reg  [31:0] g__2;
+    reg  [31:0] g__3;
+    reg  [31:0] g__4;
+    reg  [31:0] g__5;
+    reg  [31:0] p__0;
+    reg  [31:0] p__1;
+    reg  [31:0] p__2;
+    reg  [31:0] p__3;
+    reg  [31:0] p__4;
+    reg  [31:0] gs__0;
+    reg  [31:0] gs__1;
+    reg  [31:0] gs__2;
+    reg  [31:0] gs__3;
+    reg  [31:0] gs__4;
+    reg  [31:0] ps__0;
+    reg  [31:0] ps__1;
+    reg  [31:0] ps__2;
+    reg  [31:0] ps__3;
+    reg  [31:0] pg__0;
+    reg  [31:0] pg__1;
+    reg  [31:0] pg__2;
+    reg  [31:0] pg__3;
+    reg  [31:0] pg__4;
+    reg  [31:0] gc;
+    reg  [31:0] c;
+
+    // Update code
+    always @(*) begin
+        if (ci) begin
+            cw = one;
+        end
+        else begin
+            cw = zero;
+        end
+    end
+    always @(*) p0 = x ^ y;
+    always @(*) cp = p0 & cw;
+    always @(*) g0 = (x & y) | cp;
+    always @(*) g__0 = g0;
+    always @(*) p__0 = p0;
+    always @(*) ps__0 = p__0 << sh__0;
+    always @(*) p__1 = p__0 & ps__0;
+    always @(*) ps__1 = p__1 << sh__1;
+    always @(*) p__2 = p__1 & ps__1;
+    always @(*) ps__2 = p__2 << sh__2;
+    always @(*) p__3 = p__2 & ps__2;
+    always @(*) ps__3 = p__3 << sh__3;
+    always @(*) p__4 = p__3 & ps__3;
+    always @(*) gs__0 = g__0 << sh__0;
+    always @(*) pg__0 = p__0 & gs__0;
+    always @(*) g__1 = g__0 | pg__0;
+    always @(*) gs__1 = g__1 << sh__1;
+    always @(*) pg__1 = p__1 & gs__1;
+    always @(*) g__2 = g__1 | pg__1;
+    always @(*) gs__2 = g__2 << sh__2;
+    always @(*) pg__2 = p__2 & gs__2;
+    always @(*) g__3 = g__2 | pg__2;
+    always @(*) gs__3 = g__3 << sh__3;
+    always @(*) pg__3 = p__3 & gs__3;
+    always @(*) g__4 = g__3 | pg__3;
+    always @(*) gs__4 = g__4 << sh__4;
+    always @(*) pg__4 = p__4 & gs__4;
+    always @(*) g__5 = g__4 | pg__4;
+    always @(*) begin
+        gc = zero;
+        gc = g__5 << one;
+    end
+    always @(*) c = gc | cw;
+    always @(*) s = p0 ^ c;
+
+endmodule // snake_prefetcher__ents__add_a
 
 module snake_prefetcher__reg2(d,q,clock,reset);
 
@@ -6232,6 +6993,55 @@ module snake_prefetcher__js_span(narrow,wide);
     always @(*) wide = {8'd0, narrow};
 endmodule // snake_prefetcher__js_span
 
+module snake_prefetcher__ks_in(a,b,c,d,e,s);
+
+    // Module arguments
+    input wire  [31:0] a;
+    input wire  [31:0] b;
+    input wire  [31:0] c;
+    input wire  [31:0] d;
+    input wire  [31:0] e;
+    output reg  [31:0] s;
+
+    // Constant declarations
+    localparam  one = 32'h1;
+
+    // Stub signals
+    reg  [31:0] add__x;
+    reg  [31:0] add__y;
+    wire  add__ci;
+    wire  [31:0] add__s;
+
+    // Local signals
+    reg  [31:0] s1;
+    reg  [31:0] c1;
+    reg  [31:0] s2;
+    reg  [31:0] c2;
+    reg  [31:0] s3;
+    reg  [31:0] c3;
+
+    // Sub module instances
+    snake_prefetcher__ents__add_a add(
+        .x(add__x),
+        .y(add__y),
+        .ci(add__ci),
+        .s(add__s)
+    );
+
+    // Update code
+    always @(*) s1 = a ^ b ^ c;
+    always @(*) c1 = ((a & b) | (a & c) | (b & c)) << one;
+    always @(*) s2 = d ^ e ^ s1;
+    always @(*) c2 = ((d & e) | (d & s1) | (e & s1)) << one;
+    always @(*) s3 = c1 ^ c2 ^ s2;
+    always @(*) c3 = ((c1 & c2) | (c1 & s2) | (c2 & s2)) << one;
+    always @(*) add__x = s3;
+    always @(*) add__y = c3;
+    assign add__ci = 1'b0;
+    always @(*) s = add__s;
+
+endmodule // snake_prefetcher__ks_in
+
 module snake_prefetcher__reg7(d,q,clock,reset);
 
     // Module arguments
@@ -6481,6 +7291,172 @@ module snake_prefetcher__reg52(d,q,clock,reset);
         else q <= d;
     end
 endmodule // snake_prefetcher__reg52
+
+module snake_prefetcher__pk_clr(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,bits__8,bits__9,word);
+
+    // Module arguments
+    input wire  bits__0;
+    input wire  bits__1;
+    input wire  bits__2;
+    input wire  bits__3;
+    input wire  bits__4;
+    input wire  bits__5;
+    input wire  bits__6;
+    input wire  bits__7;
+    input wire  bits__8;
+    input wire  bits__9;
+    output reg  [31:0] word;
+
+    // Update code (custom)
+    always @(*) word = {22'd0, bits__9, bits__8, bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
+endmodule // snake_prefetcher__pk_clr
+
+module snake_prefetcher__pkeys(onx__0,onx__1,onx__2,onx__3,onx__4,onx__5,onx__6,onx__7,onx__8,onx__9,onxb__0,onxb__1,onxb__2,onxb__3,onxb__4,onxb__5,onxb__6,onxb__7,onxb__8,onxb__9,alloc__0,alloc__1,alloc__2,alloc__3,alloc__4,alloc__5,alloc__6,alloc__7,alloc__8,alloc__9,rank__0,rank__1,rank__2,rank__3,rank__4,rank__5,rank__6,rank__7,rank__8,rank__9,nt0__0,nt0__1,nt0__2,nt0__3,nt0__4,nt0__5,nt0__6,nt0__7,nt0__8,nt0__9,nt1__0,nt1__1,nt1__2,nt1__3,nt1__4,nt1__5,nt1__6,nt1__7,nt1__8,nt1__9,nt2__0,nt2__1,nt2__2,nt2__3,nt2__4,nt2__5,nt2__6,nt2__7,nt2__8,nt2__9,nt3__0,nt3__1,nt3__2,nt3__3,nt3__4,nt3__5,nt3__6,nt3__7,nt3__8,nt3__9,older__0,older__1,older__2,older__3,older__4,older__5,older__6,older__7,older__8,older__9);
+
+    // Module arguments
+    input wire  [7:0] onx__0;
+    input wire  [7:0] onx__1;
+    input wire  [7:0] onx__2;
+    input wire  [7:0] onx__3;
+    input wire  [7:0] onx__4;
+    input wire  [7:0] onx__5;
+    input wire  [7:0] onx__6;
+    input wire  [7:0] onx__7;
+    input wire  [7:0] onx__8;
+    input wire  [7:0] onx__9;
+    input wire  [7:0] onxb__0;
+    input wire  [7:0] onxb__1;
+    input wire  [7:0] onxb__2;
+    input wire  [7:0] onxb__3;
+    input wire  [7:0] onxb__4;
+    input wire  [7:0] onxb__5;
+    input wire  [7:0] onxb__6;
+    input wire  [7:0] onxb__7;
+    input wire  [7:0] onxb__8;
+    input wire  [7:0] onxb__9;
+    input wire  alloc__0;
+    input wire  alloc__1;
+    input wire  alloc__2;
+    input wire  alloc__3;
+    input wire  alloc__4;
+    input wire  alloc__5;
+    input wire  alloc__6;
+    input wire  alloc__7;
+    input wire  alloc__8;
+    input wire  alloc__9;
+    input wire  [3:0] rank__0;
+    input wire  [3:0] rank__1;
+    input wire  [3:0] rank__2;
+    input wire  [3:0] rank__3;
+    input wire  [3:0] rank__4;
+    input wire  [3:0] rank__5;
+    input wire  [3:0] rank__6;
+    input wire  [3:0] rank__7;
+    input wire  [3:0] rank__8;
+    input wire  [3:0] rank__9;
+    output reg  [31:0] nt0__0;
+    output reg  [31:0] nt0__1;
+    output reg  [31:0] nt0__2;
+    output reg  [31:0] nt0__3;
+    output reg  [31:0] nt0__4;
+    output reg  [31:0] nt0__5;
+    output reg  [31:0] nt0__6;
+    output reg  [31:0] nt0__7;
+    output reg  [31:0] nt0__8;
+    output reg  [31:0] nt0__9;
+    output reg  [31:0] nt1__0;
+    output reg  [31:0] nt1__1;
+    output reg  [31:0] nt1__2;
+    output reg  [31:0] nt1__3;
+    output reg  [31:0] nt1__4;
+    output reg  [31:0] nt1__5;
+    output reg  [31:0] nt1__6;
+    output reg  [31:0] nt1__7;
+    output reg  [31:0] nt1__8;
+    output reg  [31:0] nt1__9;
+    output reg  [31:0] nt2__0;
+    output reg  [31:0] nt2__1;
+    output reg  [31:0] nt2__2;
+    output reg  [31:0] nt2__3;
+    output reg  [31:0] nt2__4;
+    output reg  [31:0] nt2__5;
+    output reg  [31:0] nt2__6;
+    output reg  [31:0] nt2__7;
+    output reg  [31:0] nt2__8;
+    output reg  [31:0] nt2__9;
+    output reg  [31:0] nt3__0;
+    output reg  [31:0] nt3__1;
+    output reg  [31:0] nt3__2;
+    output reg  [31:0] nt3__3;
+    output reg  [31:0] nt3__4;
+    output reg  [31:0] nt3__5;
+    output reg  [31:0] nt3__6;
+    output reg  [31:0] nt3__7;
+    output reg  [31:0] nt3__8;
+    output reg  [31:0] nt3__9;
+    output reg  [31:0] older__0;
+    output reg  [31:0] older__1;
+    output reg  [31:0] older__2;
+    output reg  [31:0] older__3;
+    output reg  [31:0] older__4;
+    output reg  [31:0] older__5;
+    output reg  [31:0] older__6;
+    output reg  [31:0] older__7;
+    output reg  [31:0] older__8;
+    output reg  [31:0] older__9;
+
+    // Update code (custom)
+    always @(*) nt0__0 = {22'd0, ((alloc__9 & ~alloc__0) ? (onx__0 >= 8'd3) : ((alloc__0 & ~alloc__9) ? 1'b0 : ((onx__9 + onxb__0) < 8'd127))), ((alloc__8 & ~alloc__0) ? (onx__0 >= 8'd3) : ((alloc__0 & ~alloc__8) ? 1'b0 : ((onx__8 + onxb__0) < 8'd127))), ((alloc__7 & ~alloc__0) ? (onx__0 >= 8'd3) : ((alloc__0 & ~alloc__7) ? 1'b0 : ((onx__7 + onxb__0) < 8'd127))), ((alloc__6 & ~alloc__0) ? (onx__0 >= 8'd3) : ((alloc__0 & ~alloc__6) ? 1'b0 : ((onx__6 + onxb__0) < 8'd127))), ((alloc__5 & ~alloc__0) ? (onx__0 >= 8'd3) : ((alloc__0 & ~alloc__5) ? 1'b0 : ((onx__5 + onxb__0) < 8'd127))), ((alloc__4 & ~alloc__0) ? (onx__0 >= 8'd3) : ((alloc__0 & ~alloc__4) ? 1'b0 : ((onx__4 + onxb__0) < 8'd127))), ((alloc__3 & ~alloc__0) ? (onx__0 >= 8'd3) : ((alloc__0 & ~alloc__3) ? 1'b0 : ((onx__3 + onxb__0) < 8'd127))), ((alloc__2 & ~alloc__0) ? (onx__0 >= 8'd3) : ((alloc__0 & ~alloc__2) ? 1'b0 : ((onx__2 + onxb__0) < 8'd127))), ((alloc__1 & ~alloc__0) ? (onx__0 >= 8'd3) : ((alloc__0 & ~alloc__1) ? 1'b0 : ((onx__1 + onxb__0) < 8'd127))), 1'b0};
+    always @(*) nt0__1 = {22'd0, ((alloc__9 & ~alloc__1) ? (onx__1 >= 8'd3) : ((alloc__1 & ~alloc__9) ? 1'b0 : ((onx__9 + onxb__1) < 8'd127))), ((alloc__8 & ~alloc__1) ? (onx__1 >= 8'd3) : ((alloc__1 & ~alloc__8) ? 1'b0 : ((onx__8 + onxb__1) < 8'd127))), ((alloc__7 & ~alloc__1) ? (onx__1 >= 8'd3) : ((alloc__1 & ~alloc__7) ? 1'b0 : ((onx__7 + onxb__1) < 8'd127))), ((alloc__6 & ~alloc__1) ? (onx__1 >= 8'd3) : ((alloc__1 & ~alloc__6) ? 1'b0 : ((onx__6 + onxb__1) < 8'd127))), ((alloc__5 & ~alloc__1) ? (onx__1 >= 8'd3) : ((alloc__1 & ~alloc__5) ? 1'b0 : ((onx__5 + onxb__1) < 8'd127))), ((alloc__4 & ~alloc__1) ? (onx__1 >= 8'd3) : ((alloc__1 & ~alloc__4) ? 1'b0 : ((onx__4 + onxb__1) < 8'd127))), ((alloc__3 & ~alloc__1) ? (onx__1 >= 8'd3) : ((alloc__1 & ~alloc__3) ? 1'b0 : ((onx__3 + onxb__1) < 8'd127))), ((alloc__2 & ~alloc__1) ? (onx__1 >= 8'd3) : ((alloc__1 & ~alloc__2) ? 1'b0 : ((onx__2 + onxb__1) < 8'd127))), 1'b0, ((alloc__0 & ~alloc__1) ? (onx__1 >= 8'd3) : ((alloc__1 & ~alloc__0) ? 1'b0 : ((onx__0 + onxb__1) < 8'd127)))};
+    always @(*) nt0__2 = {22'd0, ((alloc__9 & ~alloc__2) ? (onx__2 >= 8'd3) : ((alloc__2 & ~alloc__9) ? 1'b0 : ((onx__9 + onxb__2) < 8'd127))), ((alloc__8 & ~alloc__2) ? (onx__2 >= 8'd3) : ((alloc__2 & ~alloc__8) ? 1'b0 : ((onx__8 + onxb__2) < 8'd127))), ((alloc__7 & ~alloc__2) ? (onx__2 >= 8'd3) : ((alloc__2 & ~alloc__7) ? 1'b0 : ((onx__7 + onxb__2) < 8'd127))), ((alloc__6 & ~alloc__2) ? (onx__2 >= 8'd3) : ((alloc__2 & ~alloc__6) ? 1'b0 : ((onx__6 + onxb__2) < 8'd127))), ((alloc__5 & ~alloc__2) ? (onx__2 >= 8'd3) : ((alloc__2 & ~alloc__5) ? 1'b0 : ((onx__5 + onxb__2) < 8'd127))), ((alloc__4 & ~alloc__2) ? (onx__2 >= 8'd3) : ((alloc__2 & ~alloc__4) ? 1'b0 : ((onx__4 + onxb__2) < 8'd127))), ((alloc__3 & ~alloc__2) ? (onx__2 >= 8'd3) : ((alloc__2 & ~alloc__3) ? 1'b0 : ((onx__3 + onxb__2) < 8'd127))), 1'b0, ((alloc__1 & ~alloc__2) ? (onx__2 >= 8'd3) : ((alloc__2 & ~alloc__1) ? 1'b0 : ((onx__1 + onxb__2) < 8'd127))), ((alloc__0 & ~alloc__2) ? (onx__2 >= 8'd3) : ((alloc__2 & ~alloc__0) ? 1'b0 : ((onx__0 + onxb__2) < 8'd127)))};
+    always @(*) nt0__3 = {22'd0, ((alloc__9 & ~alloc__3) ? (onx__3 >= 8'd3) : ((alloc__3 & ~alloc__9) ? 1'b0 : ((onx__9 + onxb__3) < 8'd127))), ((alloc__8 & ~alloc__3) ? (onx__3 >= 8'd3) : ((alloc__3 & ~alloc__8) ? 1'b0 : ((onx__8 + onxb__3) < 8'd127))), ((alloc__7 & ~alloc__3) ? (onx__3 >= 8'd3) : ((alloc__3 & ~alloc__7) ? 1'b0 : ((onx__7 + onxb__3) < 8'd127))), ((alloc__6 & ~alloc__3) ? (onx__3 >= 8'd3) : ((alloc__3 & ~alloc__6) ? 1'b0 : ((onx__6 + onxb__3) < 8'd127))), ((alloc__5 & ~alloc__3) ? (onx__3 >= 8'd3) : ((alloc__3 & ~alloc__5) ? 1'b0 : ((onx__5 + onxb__3) < 8'd127))), ((alloc__4 & ~alloc__3) ? (onx__3 >= 8'd3) : ((alloc__3 & ~alloc__4) ? 1'b0 : ((onx__4 + onxb__3) < 8'd127))), 1'b0, ((alloc__2 & ~alloc__3) ? (onx__3 >= 8'd3) : ((alloc__3 & ~alloc__2) ? 1'b0 : ((onx__2 + onxb__3) < 8'd127))), ((alloc__1 & ~alloc__3) ? (onx__3 >= 8'd3) : ((alloc__3 & ~alloc__1) ? 1'b0 : ((onx__1 + onxb__3) < 8'd127))), ((alloc__0 & ~alloc__3) ? (onx__3 >= 8'd3) : ((alloc__3 & ~alloc__0) ? 1'b0 : ((onx__0 + onxb__3) < 8'd127)))};
+    always @(*) nt0__4 = {22'd0, ((alloc__9 & ~alloc__4) ? (onx__4 >= 8'd3) : ((alloc__4 & ~alloc__9) ? 1'b0 : ((onx__9 + onxb__4) < 8'd127))), ((alloc__8 & ~alloc__4) ? (onx__4 >= 8'd3) : ((alloc__4 & ~alloc__8) ? 1'b0 : ((onx__8 + onxb__4) < 8'd127))), ((alloc__7 & ~alloc__4) ? (onx__4 >= 8'd3) : ((alloc__4 & ~alloc__7) ? 1'b0 : ((onx__7 + onxb__4) < 8'd127))), ((alloc__6 & ~alloc__4) ? (onx__4 >= 8'd3) : ((alloc__4 & ~alloc__6) ? 1'b0 : ((onx__6 + onxb__4) < 8'd127))), ((alloc__5 & ~alloc__4) ? (onx__4 >= 8'd3) : ((alloc__4 & ~alloc__5) ? 1'b0 : ((onx__5 + onxb__4) < 8'd127))), 1'b0, ((alloc__3 & ~alloc__4) ? (onx__4 >= 8'd3) : ((alloc__4 & ~alloc__3) ? 1'b0 : ((onx__3 + onxb__4) < 8'd127))), ((alloc__2 & ~alloc__4) ? (onx__4 >= 8'd3) : ((alloc__4 & ~alloc__2) ? 1'b0 : ((onx__2 + onxb__4) < 8'd127))), ((alloc__1 & ~alloc__4) ? (onx__4 >= 8'd3) : ((alloc__4 & ~alloc__1) ? 1'b0 : ((onx__1 + onxb__4) < 8'd127))), ((alloc__0 & ~alloc__4) ? (onx__4 >= 8'd3) : ((alloc__4 & ~alloc__0) ? 1'b0 : ((onx__0 + onxb__4) < 8'd127)))};
+    always @(*) nt0__5 = {22'd0, ((alloc__9 & ~alloc__5) ? (onx__5 >= 8'd3) : ((alloc__5 & ~alloc__9) ? 1'b0 : ((onx__9 + onxb__5) < 8'd127))), ((alloc__8 & ~alloc__5) ? (onx__5 >= 8'd3) : ((alloc__5 & ~alloc__8) ? 1'b0 : ((onx__8 + onxb__5) < 8'd127))), ((alloc__7 & ~alloc__5) ? (onx__5 >= 8'd3) : ((alloc__5 & ~alloc__7) ? 1'b0 : ((onx__7 + onxb__5) < 8'd127))), ((alloc__6 & ~alloc__5) ? (onx__5 >= 8'd3) : ((alloc__5 & ~alloc__6) ? 1'b0 : ((onx__6 + onxb__5) < 8'd127))), 1'b0, ((alloc__4 & ~alloc__5) ? (onx__5 >= 8'd3) : ((alloc__5 & ~alloc__4) ? 1'b0 : ((onx__4 + onxb__5) < 8'd127))), ((alloc__3 & ~alloc__5) ? (onx__5 >= 8'd3) : ((alloc__5 & ~alloc__3) ? 1'b0 : ((onx__3 + onxb__5) < 8'd127))), ((alloc__2 & ~alloc__5) ? (onx__5 >= 8'd3) : ((alloc__5 & ~alloc__2) ? 1'b0 : ((onx__2 + onxb__5) < 8'd127))), ((alloc__1 & ~alloc__5) ? (onx__5 >= 8'd3) : ((alloc__5 & ~alloc__1) ? 1'b0 : ((onx__1 + onxb__5) < 8'd127))), ((alloc__0 & ~alloc__5) ? (onx__5 >= 8'd3) : ((alloc__5 & ~alloc__0) ? 1'b0 : ((onx__0 + onxb__5) < 8'd127)))};
+    always @(*) nt0__6 = {22'd0, ((alloc__9 & ~alloc__6) ? (onx__6 >= 8'd3) : ((alloc__6 & ~alloc__9) ? 1'b0 : ((onx__9 + onxb__6) < 8'd127))), ((alloc__8 & ~alloc__6) ? (onx__6 >= 8'd3) : ((alloc__6 & ~alloc__8) ? 1'b0 : ((onx__8 + onxb__6) < 8'd127))), ((alloc__7 & ~alloc__6) ? (onx__6 >= 8'd3) : ((alloc__6 & ~alloc__7) ? 1'b0 : ((onx__7 + onxb__6) < 8'd127))), 1'b0, ((alloc__5 & ~alloc__6) ? (onx__6 >= 8'd3) : ((alloc__6 & ~alloc__5) ? 1'b0 : ((onx__5 + onxb__6) < 8'd127))), ((alloc__4 & ~alloc__6) ? (onx__6 >= 8'd3) : ((alloc__6 & ~alloc__4) ? 1'b0 : ((onx__4 + onxb__6) < 8'd127))), ((alloc__3 & ~alloc__6) ? (onx__6 >= 8'd3) : ((alloc__6 & ~alloc__3) ? 1'b0 : ((onx__3 + onxb__6) < 8'd127))), ((alloc__2 & ~alloc__6) ? (onx__6 >= 8'd3) : ((alloc__6 & ~alloc__2) ? 1'b0 : ((onx__2 + onxb__6) < 8'd127))), ((alloc__1 & ~alloc__6) ? (onx__6 >= 8'd3) : ((alloc__6 & ~alloc__1) ? 1'b0 : ((onx__1 + onxb__6) < 8'd127))), ((alloc__0 & ~alloc__6) ? (onx__6 >= 8'd3) : ((alloc__6 & ~alloc__0) ? 1'b0 : ((onx__0 + onxb__6) < 8'd127)))};
+    always @(*) nt0__7 = {22'd0, ((alloc__9 & ~alloc__7) ? (onx__7 >= 8'd3) : ((alloc__7 & ~alloc__9) ? 1'b0 : ((onx__9 + onxb__7) < 8'd127))), ((alloc__8 & ~alloc__7) ? (onx__7 >= 8'd3) : ((alloc__7 & ~alloc__8) ? 1'b0 : ((onx__8 + onxb__7) < 8'd127))), 1'b0, ((alloc__6 & ~alloc__7) ? (onx__7 >= 8'd3) : ((alloc__7 & ~alloc__6) ? 1'b0 : ((onx__6 + onxb__7) < 8'd127))), ((alloc__5 & ~alloc__7) ? (onx__7 >= 8'd3) : ((alloc__7 & ~alloc__5) ? 1'b0 : ((onx__5 + onxb__7) < 8'd127))), ((alloc__4 & ~alloc__7) ? (onx__7 >= 8'd3) : ((alloc__7 & ~alloc__4) ? 1'b0 : ((onx__4 + onxb__7) < 8'd127))), ((alloc__3 & ~alloc__7) ? (onx__7 >= 8'd3) : ((alloc__7 & ~alloc__3) ? 1'b0 : ((onx__3 + onxb__7) < 8'd127))), ((alloc__2 & ~alloc__7) ? (onx__7 >= 8'd3) : ((alloc__7 & ~alloc__2) ? 1'b0 : ((onx__2 + onxb__7) < 8'd127))), ((alloc__1 & ~alloc__7) ? (onx__7 >= 8'd3) : ((alloc__7 & ~alloc__1) ? 1'b0 : ((onx__1 + onxb__7) < 8'd127))), ((alloc__0 & ~alloc__7) ? (onx__7 >= 8'd3) : ((alloc__7 & ~alloc__0) ? 1'b0 : ((onx__0 + onxb__7) < 8'd127)))};
+    always @(*) nt0__8 = {22'd0, ((alloc__9 & ~alloc__8) ? (onx__8 >= 8'd3) : ((alloc__8 & ~alloc__9) ? 1'b0 : ((onx__9 + onxb__8) < 8'd127))), 1'b0, ((alloc__7 & ~alloc__8) ? (onx__8 >= 8'd3) : ((alloc__8 & ~alloc__7) ? 1'b0 : ((onx__7 + onxb__8) < 8'd127))), ((alloc__6 & ~alloc__8) ? (onx__8 >= 8'd3) : ((alloc__8 & ~alloc__6) ? 1'b0 : ((onx__6 + onxb__8) < 8'd127))), ((alloc__5 & ~alloc__8) ? (onx__8 >= 8'd3) : ((alloc__8 & ~alloc__5) ? 1'b0 : ((onx__5 + onxb__8) < 8'd127))), ((alloc__4 & ~alloc__8) ? (onx__8 >= 8'd3) : ((alloc__8 & ~alloc__4) ? 1'b0 : ((onx__4 + onxb__8) < 8'd127))), ((alloc__3 & ~alloc__8) ? (onx__8 >= 8'd3) : ((alloc__8 & ~alloc__3) ? 1'b0 : ((onx__3 + onxb__8) < 8'd127))), ((alloc__2 & ~alloc__8) ? (onx__8 >= 8'd3) : ((alloc__8 & ~alloc__2) ? 1'b0 : ((onx__2 + onxb__8) < 8'd127))), ((alloc__1 & ~alloc__8) ? (onx__8 >= 8'd3) : ((alloc__8 & ~alloc__1) ? 1'b0 : ((onx__1 + onxb__8) < 8'd127))), ((alloc__0 & ~alloc__8) ? (onx__8 >= 8'd3) : ((alloc__8 & ~alloc__0) ? 1'b0 : ((onx__0 + onxb__8) < 8'd127)))};
+    always @(*) nt0__9 = {22'd0, 1'b0, ((alloc__8 & ~alloc__9) ? (onx__9 >= 8'd3) : ((alloc__9 & ~alloc__8) ? 1'b0 : ((onx__8 + onxb__9) < 8'd127))), ((alloc__7 & ~alloc__9) ? (onx__9 >= 8'd3) : ((alloc__9 & ~alloc__7) ? 1'b0 : ((onx__7 + onxb__9) < 8'd127))), ((alloc__6 & ~alloc__9) ? (onx__9 >= 8'd3) : ((alloc__9 & ~alloc__6) ? 1'b0 : ((onx__6 + onxb__9) < 8'd127))), ((alloc__5 & ~alloc__9) ? (onx__9 >= 8'd3) : ((alloc__9 & ~alloc__5) ? 1'b0 : ((onx__5 + onxb__9) < 8'd127))), ((alloc__4 & ~alloc__9) ? (onx__9 >= 8'd3) : ((alloc__9 & ~alloc__4) ? 1'b0 : ((onx__4 + onxb__9) < 8'd127))), ((alloc__3 & ~alloc__9) ? (onx__9 >= 8'd3) : ((alloc__9 & ~alloc__3) ? 1'b0 : ((onx__3 + onxb__9) < 8'd127))), ((alloc__2 & ~alloc__9) ? (onx__9 >= 8'd3) : ((alloc__9 & ~alloc__2) ? 1'b0 : ((onx__2 + onxb__9) < 8'd127))), ((alloc__1 & ~alloc__9) ? (onx__9 >= 8'd3) : ((alloc__9 & ~alloc__1) ? 1'b0 : ((onx__1 + onxb__9) < 8'd127))), ((alloc__0 & ~alloc__9) ? (onx__9 >= 8'd3) : ((alloc__9 & ~alloc__0) ? 1'b0 : ((onx__0 + onxb__9) < 8'd127)))};
+    always @(*) nt1__0 = {22'd0, ((alloc__9 & ~alloc__0) ? (onx__0 >= 8'd2) : ((alloc__0 & ~alloc__9) ? (onx__9 == 8'd0) : ((onx__9 + onxb__0) < 8'd128))), ((alloc__8 & ~alloc__0) ? (onx__0 >= 8'd2) : ((alloc__0 & ~alloc__8) ? (onx__8 == 8'd0) : ((onx__8 + onxb__0) < 8'd128))), ((alloc__7 & ~alloc__0) ? (onx__0 >= 8'd2) : ((alloc__0 & ~alloc__7) ? (onx__7 == 8'd0) : ((onx__7 + onxb__0) < 8'd128))), ((alloc__6 & ~alloc__0) ? (onx__0 >= 8'd2) : ((alloc__0 & ~alloc__6) ? (onx__6 == 8'd0) : ((onx__6 + onxb__0) < 8'd128))), ((alloc__5 & ~alloc__0) ? (onx__0 >= 8'd2) : ((alloc__0 & ~alloc__5) ? (onx__5 == 8'd0) : ((onx__5 + onxb__0) < 8'd128))), ((alloc__4 & ~alloc__0) ? (onx__0 >= 8'd2) : ((alloc__0 & ~alloc__4) ? (onx__4 == 8'd0) : ((onx__4 + onxb__0) < 8'd128))), ((alloc__3 & ~alloc__0) ? (onx__0 >= 8'd2) : ((alloc__0 & ~alloc__3) ? (onx__3 == 8'd0) : ((onx__3 + onxb__0) < 8'd128))), ((alloc__2 & ~alloc__0) ? (onx__0 >= 8'd2) : ((alloc__0 & ~alloc__2) ? (onx__2 == 8'd0) : ((onx__2 + onxb__0) < 8'd128))), ((alloc__1 & ~alloc__0) ? (onx__0 >= 8'd2) : ((alloc__0 & ~alloc__1) ? (onx__1 == 8'd0) : ((onx__1 + onxb__0) < 8'd128))), 1'b0};
+    always @(*) nt1__1 = {22'd0, ((alloc__9 & ~alloc__1) ? (onx__1 >= 8'd2) : ((alloc__1 & ~alloc__9) ? (onx__9 == 8'd0) : ((onx__9 + onxb__1) < 8'd128))), ((alloc__8 & ~alloc__1) ? (onx__1 >= 8'd2) : ((alloc__1 & ~alloc__8) ? (onx__8 == 8'd0) : ((onx__8 + onxb__1) < 8'd128))), ((alloc__7 & ~alloc__1) ? (onx__1 >= 8'd2) : ((alloc__1 & ~alloc__7) ? (onx__7 == 8'd0) : ((onx__7 + onxb__1) < 8'd128))), ((alloc__6 & ~alloc__1) ? (onx__1 >= 8'd2) : ((alloc__1 & ~alloc__6) ? (onx__6 == 8'd0) : ((onx__6 + onxb__1) < 8'd128))), ((alloc__5 & ~alloc__1) ? (onx__1 >= 8'd2) : ((alloc__1 & ~alloc__5) ? (onx__5 == 8'd0) : ((onx__5 + onxb__1) < 8'd128))), ((alloc__4 & ~alloc__1) ? (onx__1 >= 8'd2) : ((alloc__1 & ~alloc__4) ? (onx__4 == 8'd0) : ((onx__4 + onxb__1) < 8'd128))), ((alloc__3 & ~alloc__1) ? (onx__1 >= 8'd2) : ((alloc__1 & ~alloc__3) ? (onx__3 == 8'd0) : ((onx__3 + onxb__1) < 8'd128))), ((alloc__2 & ~alloc__1) ? (onx__1 >= 8'd2) : ((alloc__1 & ~alloc__2) ? (onx__2 == 8'd0) : ((onx__2 + onxb__1) < 8'd128))), 1'b0, ((alloc__0 & ~alloc__1) ? (onx__1 >= 8'd2) : ((alloc__1 & ~alloc__0) ? (onx__0 == 8'd0) : ((onx__0 + onxb__1) < 8'd128)))};
+    always @(*) nt1__2 = {22'd0, ((alloc__9 & ~alloc__2) ? (onx__2 >= 8'd2) : ((alloc__2 & ~alloc__9) ? (onx__9 == 8'd0) : ((onx__9 + onxb__2) < 8'd128))), ((alloc__8 & ~alloc__2) ? (onx__2 >= 8'd2) : ((alloc__2 & ~alloc__8) ? (onx__8 == 8'd0) : ((onx__8 + onxb__2) < 8'd128))), ((alloc__7 & ~alloc__2) ? (onx__2 >= 8'd2) : ((alloc__2 & ~alloc__7) ? (onx__7 == 8'd0) : ((onx__7 + onxb__2) < 8'd128))), ((alloc__6 & ~alloc__2) ? (onx__2 >= 8'd2) : ((alloc__2 & ~alloc__6) ? (onx__6 == 8'd0) : ((onx__6 + onxb__2) < 8'd128))), ((alloc__5 & ~alloc__2) ? (onx__2 >= 8'd2) : ((alloc__2 & ~alloc__5) ? (onx__5 == 8'd0) : ((onx__5 + onxb__2) < 8'd128))), ((alloc__4 & ~alloc__2) ? (onx__2 >= 8'd2) : ((alloc__2 & ~alloc__4) ? (onx__4 == 8'd0) : ((onx__4 + onxb__2) < 8'd128))), ((alloc__3 & ~alloc__2) ? (onx__2 >= 8'd2) : ((alloc__2 & ~alloc__3) ? (onx__3 == 8'd0) : ((onx__3 + onxb__2) < 8'd128))), 1'b0, ((alloc__1 & ~alloc__2) ? (onx__2 >= 8'd2) : ((alloc__2 & ~alloc__1) ? (onx__1 == 8'd0) : ((onx__1 + onxb__2) < 8'd128))), ((alloc__0 & ~alloc__2) ? (onx__2 >= 8'd2) : ((alloc__2 & ~alloc__0) ? (onx__0 == 8'd0) : ((onx__0 + onxb__2) < 8'd128)))};
+    always @(*) nt1__3 = {22'd0, ((alloc__9 & ~alloc__3) ? (onx__3 >= 8'd2) : ((alloc__3 & ~alloc__9) ? (onx__9 == 8'd0) : ((onx__9 + onxb__3) < 8'd128))), ((alloc__8 & ~alloc__3) ? (onx__3 >= 8'd2) : ((alloc__3 & ~alloc__8) ? (onx__8 == 8'd0) : ((onx__8 + onxb__3) < 8'd128))), ((alloc__7 & ~alloc__3) ? (onx__3 >= 8'd2) : ((alloc__3 & ~alloc__7) ? (onx__7 == 8'd0) : ((onx__7 + onxb__3) < 8'd128))), ((alloc__6 & ~alloc__3) ? (onx__3 >= 8'd2) : ((alloc__3 & ~alloc__6) ? (onx__6 == 8'd0) : ((onx__6 + onxb__3) < 8'd128))), ((alloc__5 & ~alloc__3) ? (onx__3 >= 8'd2) : ((alloc__3 & ~alloc__5) ? (onx__5 == 8'd0) : ((onx__5 + onxb__3) < 8'd128))), ((alloc__4 & ~alloc__3) ? (onx__3 >= 8'd2) : ((alloc__3 & ~alloc__4) ? (onx__4 == 8'd0) : ((onx__4 + onxb__3) < 8'd128))), 1'b0, ((alloc__2 & ~alloc__3) ? (onx__3 >= 8'd2) : ((alloc__3 & ~alloc__2) ? (onx__2 == 8'd0) : ((onx__2 + onxb__3) < 8'd128))), ((alloc__1 & ~alloc__3) ? (onx__3 >= 8'd2) : ((alloc__3 & ~alloc__1) ? (onx__1 == 8'd0) : ((onx__1 + onxb__3) < 8'd128))), ((alloc__0 & ~alloc__3) ? (onx__3 >= 8'd2) : ((alloc__3 & ~alloc__0) ? (onx__0 == 8'd0) : ((onx__0 + onxb__3) < 8'd128)))};
+    always @(*) nt1__4 = {22'd0, ((alloc__9 & ~alloc__4) ? (onx__4 >= 8'd2) : ((alloc__4 & ~alloc__9) ? (onx__9 == 8'd0) : ((onx__9 + onxb__4) < 8'd128))), ((alloc__8 & ~alloc__4) ? (onx__4 >= 8'd2) : ((alloc__4 & ~alloc__8) ? (onx__8 == 8'd0) : ((onx__8 + onxb__4) < 8'd128))), ((alloc__7 & ~alloc__4) ? (onx__4 >= 8'd2) : ((alloc__4 & ~alloc__7) ? (onx__7 == 8'd0) : ((onx__7 + onxb__4) < 8'd128))), ((alloc__6 & ~alloc__4) ? (onx__4 >= 8'd2) : ((alloc__4 & ~alloc__6) ? (onx__6 == 8'd0) : ((onx__6 + onxb__4) < 8'd128))), ((alloc__5 & ~alloc__4) ? (onx__4 >= 8'd2) : ((alloc__4 & ~alloc__5) ? (onx__5 == 8'd0) : ((onx__5 + onxb__4) < 8'd128))), 1'b0, ((alloc__3 & ~alloc__4) ? (onx__4 >= 8'd2) : ((alloc__4 & ~alloc__3) ? (onx__3 == 8'd0) : ((onx__3 + onxb__4) < 8'd128))), ((alloc__2 & ~alloc__4) ? (onx__4 >= 8'd2) : ((alloc__4 & ~alloc__2) ? (onx__2 == 8'd0) : ((onx__2 + onxb__4) < 8'd128))), ((alloc__1 & ~alloc__4) ? (onx__4 >= 8'd2) : ((alloc__4 & ~alloc__1) ? (onx__1 == 8'd0) : ((onx__1 + onxb__4) < 8'd128))), ((alloc__0 & ~alloc__4) ? (onx__4 >= 8'd2) : ((alloc__4 & ~alloc__0) ? (onx__0 == 8'd0) : ((onx__0 + onxb__4) < 8'd128)))};
+    always @(*) nt1__5 = {22'd0, ((alloc__9 & ~alloc__5) ? (onx__5 >= 8'd2) : ((alloc__5 & ~alloc__9) ? (onx__9 == 8'd0) : ((onx__9 + onxb__5) < 8'd128))), ((alloc__8 & ~alloc__5) ? (onx__5 >= 8'd2) : ((alloc__5 & ~alloc__8) ? (onx__8 == 8'd0) : ((onx__8 + onxb__5) < 8'd128))), ((alloc__7 & ~alloc__5) ? (onx__5 >= 8'd2) : ((alloc__5 & ~alloc__7) ? (onx__7 == 8'd0) : ((onx__7 + onxb__5) < 8'd128))), ((alloc__6 & ~alloc__5) ? (onx__5 >= 8'd2) : ((alloc__5 & ~alloc__6) ? (onx__6 == 8'd0) : ((onx__6 + onxb__5) < 8'd128))), 1'b0, ((alloc__4 & ~alloc__5) ? (onx__5 >= 8'd2) : ((alloc__5 & ~alloc__4) ? (onx__4 == 8'd0) : ((onx__4 + onxb__5) < 8'd128))), ((alloc__3 & ~alloc__5) ? (onx__5 >= 8'd2) : ((alloc__5 & ~alloc__3) ? (onx__3 == 8'd0) : ((onx__3 + onxb__5) < 8'd128))), ((alloc__2 & ~alloc__5) ? (onx__5 >= 8'd2) : ((alloc__5 & ~alloc__2) ? (onx__2 == 8'd0) : ((onx__2 + onxb__5) < 8'd128))), ((alloc__1 & ~alloc__5) ? (onx__5 >= 8'd2) : ((alloc__5 & ~alloc__1) ? (onx__1 == 8'd0) : ((onx__1 + onxb__5) < 8'd128))), ((alloc__0 & ~alloc__5) ? (onx__5 >= 8'd2) : ((alloc__5 & ~alloc__0) ? (onx__0 == 8'd0) : ((onx__0 + onxb__5) < 8'd128)))};
+    always @(*) nt1__6 = {22'd0, ((alloc__9 & ~alloc__6) ? (onx__6 >= 8'd2) : ((alloc__6 & ~alloc__9) ? (onx__9 == 8'd0) : ((onx__9 + onxb__6) < 8'd128))), ((alloc__8 & ~alloc__6) ? (onx__6 >= 8'd2) : ((alloc__6 & ~alloc__8) ? (onx__8 == 8'd0) : ((onx__8 + onxb__6) < 8'd128))), ((alloc__7 & ~alloc__6) ? (onx__6 >= 8'd2) : ((alloc__6 & ~alloc__7) ? (onx__7 == 8'd0) : ((onx__7 + onxb__6) < 8'd128))), 1'b0, ((alloc__5 & ~alloc__6) ? (onx__6 >= 8'd2) : ((alloc__6 & ~alloc__5) ? (onx__5 == 8'd0) : ((onx__5 + onxb__6) < 8'd128))), ((alloc__4 & ~alloc__6) ? (onx__6 >= 8'd2) : ((alloc__6 & ~alloc__4) ? (onx__4 == 8'd0) : ((onx__4 + onxb__6) < 8'd128))), ((alloc__3 & ~alloc__6) ? (onx__6 >= 8'd2) : ((alloc__6 & ~alloc__3) ? (onx__3 == 8'd0) : ((onx__3 + onxb__6) < 8'd128))), ((alloc__2 & ~alloc__6) ? (onx__6 >= 8'd2) : ((alloc__6 & ~alloc__2) ? (onx__2 == 8'd0) : ((onx__2 + onxb__6) < 8'd128))), ((alloc__1 & ~alloc__6) ? (onx__6 >= 8'd2) : ((alloc__6 & ~alloc__1) ? (onx__1 == 8'd0) : ((onx__1 + onxb__6) < 8'd128))), ((alloc__0 & ~alloc__6) ? (onx__6 >= 8'd2) : ((alloc__6 & ~alloc__0) ? (onx__0 == 8'd0) : ((onx__0 + onxb__6) < 8'd128)))};
+    always @(*) nt1__7 = {22'd0, ((alloc__9 & ~alloc__7) ? (onx__7 >= 8'd2) : ((alloc__7 & ~alloc__9) ? (onx__9 == 8'd0) : ((onx__9 + onxb__7) < 8'd128))), ((alloc__8 & ~alloc__7) ? (onx__7 >= 8'd2) : ((alloc__7 & ~alloc__8) ? (onx__8 == 8'd0) : ((onx__8 + onxb__7) < 8'd128))), 1'b0, ((alloc__6 & ~alloc__7) ? (onx__7 >= 8'd2) : ((alloc__7 & ~alloc__6) ? (onx__6 == 8'd0) : ((onx__6 + onxb__7) < 8'd128))), ((alloc__5 & ~alloc__7) ? (onx__7 >= 8'd2) : ((alloc__7 & ~alloc__5) ? (onx__5 == 8'd0) : ((onx__5 + onxb__7) < 8'd128))), ((alloc__4 & ~alloc__7) ? (onx__7 >= 8'd2) : ((alloc__7 & ~alloc__4) ? (onx__4 == 8'd0) : ((onx__4 + onxb__7) < 8'd128))), ((alloc__3 & ~alloc__7) ? (onx__7 >= 8'd2) : ((alloc__7 & ~alloc__3) ? (onx__3 == 8'd0) : ((onx__3 + onxb__7) < 8'd128))), ((alloc__2 & ~alloc__7) ? (onx__7 >= 8'd2) : ((alloc__7 & ~alloc__2) ? (onx__2 == 8'd0) : ((onx__2 + onxb__7) < 8'd128))), ((alloc__1 & ~alloc__7) ? (onx__7 >= 8'd2) : ((alloc__7 & ~alloc__1) ? (onx__1 == 8'd0) : ((onx__1 + onxb__7) < 8'd128))), ((alloc__0 & ~alloc__7) ? (onx__7 >= 8'd2) : ((alloc__7 & ~alloc__0) ? (onx__0 == 8'd0) : ((onx__0 + onxb__7) < 8'd128)))};
+    always @(*) nt1__8 = {22'd0, ((alloc__9 & ~alloc__8) ? (onx__8 >= 8'd2) : ((alloc__8 & ~alloc__9) ? (onx__9 == 8'd0) : ((onx__9 + onxb__8) < 8'd128))), 1'b0, ((alloc__7 & ~alloc__8) ? (onx__8 >= 8'd2) : ((alloc__8 & ~alloc__7) ? (onx__7 == 8'd0) : ((onx__7 + onxb__8) < 8'd128))), ((alloc__6 & ~alloc__8) ? (onx__8 >= 8'd2) : ((alloc__8 & ~alloc__6) ? (onx__6 == 8'd0) : ((onx__6 + onxb__8) < 8'd128))), ((alloc__5 & ~alloc__8) ? (onx__8 >= 8'd2) : ((alloc__8 & ~alloc__5) ? (onx__5 == 8'd0) : ((onx__5 + onxb__8) < 8'd128))), ((alloc__4 & ~alloc__8) ? (onx__8 >= 8'd2) : ((alloc__8 & ~alloc__4) ? (onx__4 == 8'd0) : ((onx__4 + onxb__8) < 8'd128))), ((alloc__3 & ~alloc__8) ? (onx__8 >= 8'd2) : ((alloc__8 & ~alloc__3) ? (onx__3 == 8'd0) : ((onx__3 + onxb__8) < 8'd128))), ((alloc__2 & ~alloc__8) ? (onx__8 >= 8'd2) : ((alloc__8 & ~alloc__2) ? (onx__2 == 8'd0) : ((onx__2 + onxb__8) < 8'd128))), ((alloc__1 & ~alloc__8) ? (onx__8 >= 8'd2) : ((alloc__8 & ~alloc__1) ? (onx__1 == 8'd0) : ((onx__1 + onxb__8) < 8'd128))), ((alloc__0 & ~alloc__8) ? (onx__8 >= 8'd2) : ((alloc__8 & ~alloc__0) ? (onx__0 == 8'd0) : ((onx__0 + onxb__8) < 8'd128)))};
+    always @(*) nt1__9 = {22'd0, 1'b0, ((alloc__8 & ~alloc__9) ? (onx__9 >= 8'd2) : ((alloc__9 & ~alloc__8) ? (onx__8 == 8'd0) : ((onx__8 + onxb__9) < 8'd128))), ((alloc__7 & ~alloc__9) ? (onx__9 >= 8'd2) : ((alloc__9 & ~alloc__7) ? (onx__7 == 8'd0) : ((onx__7 + onxb__9) < 8'd128))), ((alloc__6 & ~alloc__9) ? (onx__9 >= 8'd2) : ((alloc__9 & ~alloc__6) ? (onx__6 == 8'd0) : ((onx__6 + onxb__9) < 8'd128))), ((alloc__5 & ~alloc__9) ? (onx__9 >= 8'd2) : ((alloc__9 & ~alloc__5) ? (onx__5 == 8'd0) : ((onx__5 + onxb__9) < 8'd128))), ((alloc__4 & ~alloc__9) ? (onx__9 >= 8'd2) : ((alloc__9 & ~alloc__4) ? (onx__4 == 8'd0) : ((onx__4 + onxb__9) < 8'd128))), ((alloc__3 & ~alloc__9) ? (onx__9 >= 8'd2) : ((alloc__9 & ~alloc__3) ? (onx__3 == 8'd0) : ((onx__3 + onxb__9) < 8'd128))), ((alloc__2 & ~alloc__9) ? (onx__9 >= 8'd2) : ((alloc__9 & ~alloc__2) ? (onx__2 == 8'd0) : ((onx__2 + onxb__9) < 8'd128))), ((alloc__1 & ~alloc__9) ? (onx__9 >= 8'd2) : ((alloc__9 & ~alloc__1) ? (onx__1 == 8'd0) : ((onx__1 + onxb__9) < 8'd128))), ((alloc__0 & ~alloc__9) ? (onx__9 >= 8'd2) : ((alloc__9 & ~alloc__0) ? (onx__0 == 8'd0) : ((onx__0 + onxb__9) < 8'd128)))};
+    always @(*) nt2__0 = {22'd0, ((alloc__9 & ~alloc__0) ? (onx__0 >= 8'd1) : ((alloc__0 & ~alloc__9) ? (onx__9 <= 8'd1) : ((onx__9 + onxb__0) < 8'd129))), ((alloc__8 & ~alloc__0) ? (onx__0 >= 8'd1) : ((alloc__0 & ~alloc__8) ? (onx__8 <= 8'd1) : ((onx__8 + onxb__0) < 8'd129))), ((alloc__7 & ~alloc__0) ? (onx__0 >= 8'd1) : ((alloc__0 & ~alloc__7) ? (onx__7 <= 8'd1) : ((onx__7 + onxb__0) < 8'd129))), ((alloc__6 & ~alloc__0) ? (onx__0 >= 8'd1) : ((alloc__0 & ~alloc__6) ? (onx__6 <= 8'd1) : ((onx__6 + onxb__0) < 8'd129))), ((alloc__5 & ~alloc__0) ? (onx__0 >= 8'd1) : ((alloc__0 & ~alloc__5) ? (onx__5 <= 8'd1) : ((onx__5 + onxb__0) < 8'd129))), ((alloc__4 & ~alloc__0) ? (onx__0 >= 8'd1) : ((alloc__0 & ~alloc__4) ? (onx__4 <= 8'd1) : ((onx__4 + onxb__0) < 8'd129))), ((alloc__3 & ~alloc__0) ? (onx__0 >= 8'd1) : ((alloc__0 & ~alloc__3) ? (onx__3 <= 8'd1) : ((onx__3 + onxb__0) < 8'd129))), ((alloc__2 & ~alloc__0) ? (onx__0 >= 8'd1) : ((alloc__0 & ~alloc__2) ? (onx__2 <= 8'd1) : ((onx__2 + onxb__0) < 8'd129))), ((alloc__1 & ~alloc__0) ? (onx__0 >= 8'd1) : ((alloc__0 & ~alloc__1) ? (onx__1 <= 8'd1) : ((onx__1 + onxb__0) < 8'd129))), 1'b0};
+    always @(*) nt2__1 = {22'd0, ((alloc__9 & ~alloc__1) ? (onx__1 >= 8'd1) : ((alloc__1 & ~alloc__9) ? (onx__9 <= 8'd1) : ((onx__9 + onxb__1) < 8'd129))), ((alloc__8 & ~alloc__1) ? (onx__1 >= 8'd1) : ((alloc__1 & ~alloc__8) ? (onx__8 <= 8'd1) : ((onx__8 + onxb__1) < 8'd129))), ((alloc__7 & ~alloc__1) ? (onx__1 >= 8'd1) : ((alloc__1 & ~alloc__7) ? (onx__7 <= 8'd1) : ((onx__7 + onxb__1) < 8'd129))), ((alloc__6 & ~alloc__1) ? (onx__1 >= 8'd1) : ((alloc__1 & ~alloc__6) ? (onx__6 <= 8'd1) : ((onx__6 + onxb__1) < 8'd129))), ((alloc__5 & ~alloc__1) ? (onx__1 >= 8'd1) : ((alloc__1 & ~alloc__5) ? (onx__5 <= 8'd1) : ((onx__5 + onxb__1) < 8'd129))), ((alloc__4 & ~alloc__1) ? (onx__1 >= 8'd1) : ((alloc__1 & ~alloc__4) ? (onx__4 <= 8'd1) : ((onx__4 + onxb__1) < 8'd129))), ((alloc__3 & ~alloc__1) ? (onx__1 >= 8'd1) : ((alloc__1 & ~alloc__3) ? (onx__3 <= 8'd1) : ((onx__3 + onxb__1) < 8'd129))), ((alloc__2 & ~alloc__1) ? (onx__1 >= 8'd1) : ((alloc__1 & ~alloc__2) ? (onx__2 <= 8'd1) : ((onx__2 + onxb__1) < 8'd129))), 1'b0, ((alloc__0 & ~alloc__1) ? (onx__1 >= 8'd1) : ((alloc__1 & ~alloc__0) ? (onx__0 <= 8'd1) : ((onx__0 + onxb__1) < 8'd129)))};
+    always @(*) nt2__2 = {22'd0, ((alloc__9 & ~alloc__2) ? (onx__2 >= 8'd1) : ((alloc__2 & ~alloc__9) ? (onx__9 <= 8'd1) : ((onx__9 + onxb__2) < 8'd129))), ((alloc__8 & ~alloc__2) ? (onx__2 >= 8'd1) : ((alloc__2 & ~alloc__8) ? (onx__8 <= 8'd1) : ((onx__8 + onxb__2) < 8'd129))), ((alloc__7 & ~alloc__2) ? (onx__2 >= 8'd1) : ((alloc__2 & ~alloc__7) ? (onx__7 <= 8'd1) : ((onx__7 + onxb__2) < 8'd129))), ((alloc__6 & ~alloc__2) ? (onx__2 >= 8'd1) : ((alloc__2 & ~alloc__6) ? (onx__6 <= 8'd1) : ((onx__6 + onxb__2) < 8'd129))), ((alloc__5 & ~alloc__2) ? (onx__2 >= 8'd1) : ((alloc__2 & ~alloc__5) ? (onx__5 <= 8'd1) : ((onx__5 + onxb__2) < 8'd129))), ((alloc__4 & ~alloc__2) ? (onx__2 >= 8'd1) : ((alloc__2 & ~alloc__4) ? (onx__4 <= 8'd1) : ((onx__4 + onxb__2) < 8'd129))), ((alloc__3 & ~alloc__2) ? (onx__2 >= 8'd1) : ((alloc__2 & ~alloc__3) ? (onx__3 <= 8'd1) : ((onx__3 + onxb__2) < 8'd129))), 1'b0, ((alloc__1 & ~alloc__2) ? (onx__2 >= 8'd1) : ((alloc__2 & ~alloc__1) ? (onx__1 <= 8'd1) : ((onx__1 + onxb__2) < 8'd129))), ((alloc__0 & ~alloc__2) ? (onx__2 >= 8'd1) : ((alloc__2 & ~alloc__0) ? (onx__0 <= 8'd1) : ((onx__0 + onxb__2) < 8'd129)))};
+    always @(*) nt2__3 = {22'd0, ((alloc__9 & ~alloc__3) ? (onx__3 >= 8'd1) : ((alloc__3 & ~alloc__9) ? (onx__9 <= 8'd1) : ((onx__9 + onxb__3) < 8'd129))), ((alloc__8 & ~alloc__3) ? (onx__3 >= 8'd1) : ((alloc__3 & ~alloc__8) ? (onx__8 <= 8'd1) : ((onx__8 + onxb__3) < 8'd129))), ((alloc__7 & ~alloc__3) ? (onx__3 >= 8'd1) : ((alloc__3 & ~alloc__7) ? (onx__7 <= 8'd1) : ((onx__7 + onxb__3) < 8'd129))), ((alloc__6 & ~alloc__3) ? (onx__3 >= 8'd1) : ((alloc__3 & ~alloc__6) ? (onx__6 <= 8'd1) : ((onx__6 + onxb__3) < 8'd129))), ((alloc__5 & ~alloc__3) ? (onx__3 >= 8'd1) : ((alloc__3 & ~alloc__5) ? (onx__5 <= 8'd1) : ((onx__5 + onxb__3) < 8'd129))), ((alloc__4 & ~alloc__3) ? (onx__3 >= 8'd1) : ((alloc__3 & ~alloc__4) ? (onx__4 <= 8'd1) : ((onx__4 + onxb__3) < 8'd129))), 1'b0, ((alloc__2 & ~alloc__3) ? (onx__3 >= 8'd1) : ((alloc__3 & ~alloc__2) ? (onx__2 <= 8'd1) : ((onx__2 + onxb__3) < 8'd129))), ((alloc__1 & ~alloc__3) ? (onx__3 >= 8'd1) : ((alloc__3 & ~alloc__1) ? (onx__1 <= 8'd1) : ((onx__1 + onxb__3) < 8'd129))), ((alloc__0 & ~alloc__3) ? (onx__3 >= 8'd1) : ((alloc__3 & ~alloc__0) ? (onx__0 <= 8'd1) : ((onx__0 + onxb__3) < 8'd129)))};
+    always @(*) nt2__4 = {22'd0, ((alloc__9 & ~alloc__4) ? (onx__4 >= 8'd1) : ((alloc__4 & ~alloc__9) ? (onx__9 <= 8'd1) : ((onx__9 + onxb__4) < 8'd129))), ((alloc__8 & ~alloc__4) ? (onx__4 >= 8'd1) : ((alloc__4 & ~alloc__8) ? (onx__8 <= 8'd1) : ((onx__8 + onxb__4) < 8'd129))), ((alloc__7 & ~alloc__4) ? (onx__4 >= 8'd1) : ((alloc__4 & ~alloc__7) ? (onx__7 <= 8'd1) : ((onx__7 + onxb__4) < 8'd129))), ((alloc__6 & ~alloc__4) ? (onx__4 >= 8'd1) : ((alloc__4 & ~alloc__6) ? (onx__6 <= 8'd1) : ((onx__6 + onxb__4) < 8'd129))), ((alloc__5 & ~alloc__4) ? (onx__4 >= 8'd1) : ((alloc__4 & ~alloc__5) ? (onx__5 <= 8'd1) : ((onx__5 + onxb__4) < 8'd129))), 1'b0, ((alloc__3 & ~alloc__4) ? (onx__4 >= 8'd1) : ((alloc__4 & ~alloc__3) ? (onx__3 <= 8'd1) : ((onx__3 + onxb__4) < 8'd129))), ((alloc__2 & ~alloc__4) ? (onx__4 >= 8'd1) : ((alloc__4 & ~alloc__2) ? (onx__2 <= 8'd1) : ((onx__2 + onxb__4) < 8'd129))), ((alloc__1 & ~alloc__4) ? (onx__4 >= 8'd1) : ((alloc__4 & ~alloc__1) ? (onx__1 <= 8'd1) : ((onx__1 + onxb__4) < 8'd129))), ((alloc__0 & ~alloc__4) ? (onx__4 >= 8'd1) : ((alloc__4 & ~alloc__0) ? (onx__0 <= 8'd1) : ((onx__0 + onxb__4) < 8'd129)))};
+    always @(*) nt2__5 = {22'd0, ((alloc__9 & ~alloc__5) ? (onx__5 >= 8'd1) : ((alloc__5 & ~alloc__9) ? (onx__9 <= 8'd1) : ((onx__9 + onxb__5) < 8'd129))), ((alloc__8 & ~alloc__5) ? (onx__5 >= 8'd1) : ((alloc__5 & ~alloc__8) ? (onx__8 <= 8'd1) : ((onx__8 + onxb__5) < 8'd129))), ((alloc__7 & ~alloc__5) ? (onx__5 >= 8'd1) : ((alloc__5 & ~alloc__7) ? (onx__7 <= 8'd1) : ((onx__7 + onxb__5) < 8'd129))), ((alloc__6 & ~alloc__5) ? (onx__5 >= 8'd1) : ((alloc__5 & ~alloc__6) ? (onx__6 <= 8'd1) : ((onx__6 + onxb__5) < 8'd129))), 1'b0, ((alloc__4 & ~alloc__5) ? (onx__5 >= 8'd1) : ((alloc__5 & ~alloc__4) ? (onx__4 <= 8'd1) : ((onx__4 + onxb__5) < 8'd129))), ((alloc__3 & ~alloc__5) ? (onx__5 >= 8'd1) : ((alloc__5 & ~alloc__3) ? (onx__3 <= 8'd1) : ((onx__3 + onxb__5) < 8'd129))), ((alloc__2 & ~alloc__5) ? (onx__5 >= 8'd1) : ((alloc__5 & ~alloc__2) ? (onx__2 <= 8'd1) : ((onx__2 + onxb__5) < 8'd129))), ((alloc__1 & ~alloc__5) ? (onx__5 >= 8'd1) : ((alloc__5 & ~alloc__1) ? (onx__1 <= 8'd1) : ((onx__1 + onxb__5) < 8'd129))), ((alloc__0 & ~alloc__5) ? (onx__5 >= 8'd1) : ((alloc__5 & ~alloc__0) ? (onx__0 <= 8'd1) : ((onx__0 + onxb__5) < 8'd129)))};
+    always @(*) nt2__6 = {22'd0, ((alloc__9 & ~alloc__6) ? (onx__6 >= 8'd1) : ((alloc__6 & ~alloc__9) ? (onx__9 <= 8'd1) : ((onx__9 + onxb__6) < 8'd129))), ((alloc__8 & ~alloc__6) ? (onx__6 >= 8'd1) : ((alloc__6 & ~alloc__8) ? (onx__8 <= 8'd1) : ((onx__8 + onxb__6) < 8'd129))), ((alloc__7 & ~alloc__6) ? (onx__6 >= 8'd1) : ((alloc__6 & ~alloc__7) ? (onx__7 <= 8'd1) : ((onx__7 + onxb__6) < 8'd129))), 1'b0, ((alloc__5 & ~alloc__6) ? (onx__6 >= 8'd1) : ((alloc__6 & ~alloc__5) ? (onx__5 <= 8'd1) : ((onx__5 + onxb__6) < 8'd129))), ((alloc__4 & ~alloc__6) ? (onx__6 >= 8'd1) : ((alloc__6 & ~alloc__4) ? (onx__4 <= 8'd1) : ((onx__4 + onxb__6) < 8'd129))), ((alloc__3 & ~alloc__6) ? (onx__6 >= 8'd1) : ((alloc__6 & ~alloc__3) ? (onx__3 <= 8'd1) : ((onx__3 + onxb__6) < 8'd129))), ((alloc__2 & ~alloc__6) ? (onx__6 >= 8'd1) : ((alloc__6 & ~alloc__2) ? (onx__2 <= 8'd1) : ((onx__2 + onxb__6) < 8'd129))), ((alloc__1 & ~alloc__6) ? (onx__6 >= 8'd1) : ((alloc__6 & ~alloc__1) ? (onx__1 <= 8'd1) : ((onx__1 + onxb__6) < 8'd129))), ((alloc__0 & ~alloc__6) ? (onx__6 >= 8'd1) : ((alloc__6 & ~alloc__0) ? (onx__0 <= 8'd1) : ((onx__0 + onxb__6) < 8'd129)))};
+    always @(*) nt2__7 = {22'd0, ((alloc__9 & ~alloc__7) ? (onx__7 >= 8'd1) : ((alloc__7 & ~alloc__9) ? (onx__9 <= 8'd1) : ((onx__9 + onxb__7) < 8'd129))), ((alloc__8 & ~alloc__7) ? (onx__7 >= 8'd1) : ((alloc__7 & ~alloc__8) ? (onx__8 <= 8'd1) : ((onx__8 + onxb__7) < 8'd129))), 1'b0, ((alloc__6 & ~alloc__7) ? (onx__7 >= 8'd1) : ((alloc__7 & ~alloc__6) ? (onx__6 <= 8'd1) : ((onx__6 + onxb__7) < 8'd129))), ((alloc__5 & ~alloc__7) ? (onx__7 >= 8'd1) : ((alloc__7 & ~alloc__5) ? (onx__5 <= 8'd1) : ((onx__5 + onxb__7) < 8'd129))), ((alloc__4 & ~alloc__7) ? (onx__7 >= 8'd1) : ((alloc__7 & ~alloc__4) ? (onx__4 <= 8'd1) : ((onx__4 + onxb__7) < 8'd129))), ((alloc__3 & ~alloc__7) ? (onx__7 >= 8'd1) : ((alloc__7 & ~alloc__3) ? (onx__3 <= 8'd1) : ((onx__3 + onxb__7) < 8'd129))), ((alloc__2 & ~alloc__7) ? (onx__7 >= 8'd1) : ((alloc__7 & ~alloc__2) ? (onx__2 <= 8'd1) : ((onx__2 + onxb__7) < 8'd129))), ((alloc__1 & ~alloc__7) ? (onx__7 >= 8'd1) : ((alloc__7 & ~alloc__1) ? (onx__1 <= 8'd1) : ((onx__1 + onxb__7) < 8'd129))), ((alloc__0 & ~alloc__7) ? (onx__7 >= 8'd1) : ((alloc__7 & ~alloc__0) ? (onx__0 <= 8'd1) : ((onx__0 + onxb__7) < 8'd129)))};
+    always @(*) nt2__8 = {22'd0, ((alloc__9 & ~alloc__8) ? (onx__8 >= 8'd1) : ((alloc__8 & ~alloc__9) ? (onx__9 <= 8'd1) : ((onx__9 + onxb__8) < 8'd129))), 1'b0, ((alloc__7 & ~alloc__8) ? (onx__8 >= 8'd1) : ((alloc__8 & ~alloc__7) ? (onx__7 <= 8'd1) : ((onx__7 + onxb__8) < 8'd129))), ((alloc__6 & ~alloc__8) ? (onx__8 >= 8'd1) : ((alloc__8 & ~alloc__6) ? (onx__6 <= 8'd1) : ((onx__6 + onxb__8) < 8'd129))), ((alloc__5 & ~alloc__8) ? (onx__8 >= 8'd1) : ((alloc__8 & ~alloc__5) ? (onx__5 <= 8'd1) : ((onx__5 + onxb__8) < 8'd129))), ((alloc__4 & ~alloc__8) ? (onx__8 >= 8'd1) : ((alloc__8 & ~alloc__4) ? (onx__4 <= 8'd1) : ((onx__4 + onxb__8) < 8'd129))), ((alloc__3 & ~alloc__8) ? (onx__8 >= 8'd1) : ((alloc__8 & ~alloc__3) ? (onx__3 <= 8'd1) : ((onx__3 + onxb__8) < 8'd129))), ((alloc__2 & ~alloc__8) ? (onx__8 >= 8'd1) : ((alloc__8 & ~alloc__2) ? (onx__2 <= 8'd1) : ((onx__2 + onxb__8) < 8'd129))), ((alloc__1 & ~alloc__8) ? (onx__8 >= 8'd1) : ((alloc__8 & ~alloc__1) ? (onx__1 <= 8'd1) : ((onx__1 + onxb__8) < 8'd129))), ((alloc__0 & ~alloc__8) ? (onx__8 >= 8'd1) : ((alloc__8 & ~alloc__0) ? (onx__0 <= 8'd1) : ((onx__0 + onxb__8) < 8'd129)))};
+    always @(*) nt2__9 = {22'd0, 1'b0, ((alloc__8 & ~alloc__9) ? (onx__9 >= 8'd1) : ((alloc__9 & ~alloc__8) ? (onx__8 <= 8'd1) : ((onx__8 + onxb__9) < 8'd129))), ((alloc__7 & ~alloc__9) ? (onx__9 >= 8'd1) : ((alloc__9 & ~alloc__7) ? (onx__7 <= 8'd1) : ((onx__7 + onxb__9) < 8'd129))), ((alloc__6 & ~alloc__9) ? (onx__9 >= 8'd1) : ((alloc__9 & ~alloc__6) ? (onx__6 <= 8'd1) : ((onx__6 + onxb__9) < 8'd129))), ((alloc__5 & ~alloc__9) ? (onx__9 >= 8'd1) : ((alloc__9 & ~alloc__5) ? (onx__5 <= 8'd1) : ((onx__5 + onxb__9) < 8'd129))), ((alloc__4 & ~alloc__9) ? (onx__9 >= 8'd1) : ((alloc__9 & ~alloc__4) ? (onx__4 <= 8'd1) : ((onx__4 + onxb__9) < 8'd129))), ((alloc__3 & ~alloc__9) ? (onx__9 >= 8'd1) : ((alloc__9 & ~alloc__3) ? (onx__3 <= 8'd1) : ((onx__3 + onxb__9) < 8'd129))), ((alloc__2 & ~alloc__9) ? (onx__9 >= 8'd1) : ((alloc__9 & ~alloc__2) ? (onx__2 <= 8'd1) : ((onx__2 + onxb__9) < 8'd129))), ((alloc__1 & ~alloc__9) ? (onx__9 >= 8'd1) : ((alloc__9 & ~alloc__1) ? (onx__1 <= 8'd1) : ((onx__1 + onxb__9) < 8'd129))), ((alloc__0 & ~alloc__9) ? (onx__9 >= 8'd1) : ((alloc__9 & ~alloc__0) ? (onx__0 <= 8'd1) : ((onx__0 + onxb__9) < 8'd129)))};
+    always @(*) nt3__0 = {22'd0, ((alloc__9 & ~alloc__0) ? 1'b1 : ((alloc__0 & ~alloc__9) ? (onx__9 <= 8'd2) : ((onx__9 + onxb__0) < 8'd130))), ((alloc__8 & ~alloc__0) ? 1'b1 : ((alloc__0 & ~alloc__8) ? (onx__8 <= 8'd2) : ((onx__8 + onxb__0) < 8'd130))), ((alloc__7 & ~alloc__0) ? 1'b1 : ((alloc__0 & ~alloc__7) ? (onx__7 <= 8'd2) : ((onx__7 + onxb__0) < 8'd130))), ((alloc__6 & ~alloc__0) ? 1'b1 : ((alloc__0 & ~alloc__6) ? (onx__6 <= 8'd2) : ((onx__6 + onxb__0) < 8'd130))), ((alloc__5 & ~alloc__0) ? 1'b1 : ((alloc__0 & ~alloc__5) ? (onx__5 <= 8'd2) : ((onx__5 + onxb__0) < 8'd130))), ((alloc__4 & ~alloc__0) ? 1'b1 : ((alloc__0 & ~alloc__4) ? (onx__4 <= 8'd2) : ((onx__4 + onxb__0) < 8'd130))), ((alloc__3 & ~alloc__0) ? 1'b1 : ((alloc__0 & ~alloc__3) ? (onx__3 <= 8'd2) : ((onx__3 + onxb__0) < 8'd130))), ((alloc__2 & ~alloc__0) ? 1'b1 : ((alloc__0 & ~alloc__2) ? (onx__2 <= 8'd2) : ((onx__2 + onxb__0) < 8'd130))), ((alloc__1 & ~alloc__0) ? 1'b1 : ((alloc__0 & ~alloc__1) ? (onx__1 <= 8'd2) : ((onx__1 + onxb__0) < 8'd130))), 1'b0};
+    always @(*) nt3__1 = {22'd0, ((alloc__9 & ~alloc__1) ? 1'b1 : ((alloc__1 & ~alloc__9) ? (onx__9 <= 8'd2) : ((onx__9 + onxb__1) < 8'd130))), ((alloc__8 & ~alloc__1) ? 1'b1 : ((alloc__1 & ~alloc__8) ? (onx__8 <= 8'd2) : ((onx__8 + onxb__1) < 8'd130))), ((alloc__7 & ~alloc__1) ? 1'b1 : ((alloc__1 & ~alloc__7) ? (onx__7 <= 8'd2) : ((onx__7 + onxb__1) < 8'd130))), ((alloc__6 & ~alloc__1) ? 1'b1 : ((alloc__1 & ~alloc__6) ? (onx__6 <= 8'd2) : ((onx__6 + onxb__1) < 8'd130))), ((alloc__5 & ~alloc__1) ? 1'b1 : ((alloc__1 & ~alloc__5) ? (onx__5 <= 8'd2) : ((onx__5 + onxb__1) < 8'd130))), ((alloc__4 & ~alloc__1) ? 1'b1 : ((alloc__1 & ~alloc__4) ? (onx__4 <= 8'd2) : ((onx__4 + onxb__1) < 8'd130))), ((alloc__3 & ~alloc__1) ? 1'b1 : ((alloc__1 & ~alloc__3) ? (onx__3 <= 8'd2) : ((onx__3 + onxb__1) < 8'd130))), ((alloc__2 & ~alloc__1) ? 1'b1 : ((alloc__1 & ~alloc__2) ? (onx__2 <= 8'd2) : ((onx__2 + onxb__1) < 8'd130))), 1'b0, ((alloc__0 & ~alloc__1) ? 1'b1 : ((alloc__1 & ~alloc__0) ? (onx__0 <= 8'd2) : ((onx__0 + onxb__1) < 8'd130)))};
+    always @(*) nt3__2 = {22'd0, ((alloc__9 & ~alloc__2) ? 1'b1 : ((alloc__2 & ~alloc__9) ? (onx__9 <= 8'd2) : ((onx__9 + onxb__2) < 8'd130))), ((alloc__8 & ~alloc__2) ? 1'b1 : ((alloc__2 & ~alloc__8) ? (onx__8 <= 8'd2) : ((onx__8 + onxb__2) < 8'd130))), ((alloc__7 & ~alloc__2) ? 1'b1 : ((alloc__2 & ~alloc__7) ? (onx__7 <= 8'd2) : ((onx__7 + onxb__2) < 8'd130))), ((alloc__6 & ~alloc__2) ? 1'b1 : ((alloc__2 & ~alloc__6) ? (onx__6 <= 8'd2) : ((onx__6 + onxb__2) < 8'd130))), ((alloc__5 & ~alloc__2) ? 1'b1 : ((alloc__2 & ~alloc__5) ? (onx__5 <= 8'd2) : ((onx__5 + onxb__2) < 8'd130))), ((alloc__4 & ~alloc__2) ? 1'b1 : ((alloc__2 & ~alloc__4) ? (onx__4 <= 8'd2) : ((onx__4 + onxb__2) < 8'd130))), ((alloc__3 & ~alloc__2) ? 1'b1 : ((alloc__2 & ~alloc__3) ? (onx__3 <= 8'd2) : ((onx__3 + onxb__2) < 8'd130))), 1'b0, ((alloc__1 & ~alloc__2) ? 1'b1 : ((alloc__2 & ~alloc__1) ? (onx__1 <= 8'd2) : ((onx__1 + onxb__2) < 8'd130))), ((alloc__0 & ~alloc__2) ? 1'b1 : ((alloc__2 & ~alloc__0) ? (onx__0 <= 8'd2) : ((onx__0 + onxb__2) < 8'd130)))};
+    always @(*) nt3__3 = {22'd0, ((alloc__9 & ~alloc__3) ? 1'b1 : ((alloc__3 & ~alloc__9) ? (onx__9 <= 8'd2) : ((onx__9 + onxb__3) < 8'd130))), ((alloc__8 & ~alloc__3) ? 1'b1 : ((alloc__3 & ~alloc__8) ? (onx__8 <= 8'd2) : ((onx__8 + onxb__3) < 8'd130))), ((alloc__7 & ~alloc__3) ? 1'b1 : ((alloc__3 & ~alloc__7) ? (onx__7 <= 8'd2) : ((onx__7 + onxb__3) < 8'd130))), ((alloc__6 & ~alloc__3) ? 1'b1 : ((alloc__3 & ~alloc__6) ? (onx__6 <= 8'd2) : ((onx__6 + onxb__3) < 8'd130))), ((alloc__5 & ~alloc__3) ? 1'b1 : ((alloc__3 & ~alloc__5) ? (onx__5 <= 8'd2) : ((onx__5 + onxb__3) < 8'd130))), ((alloc__4 & ~alloc__3) ? 1'b1 : ((alloc__3 & ~alloc__4) ? (onx__4 <= 8'd2) : ((onx__4 + onxb__3) < 8'd130))), 1'b0, ((alloc__2 & ~alloc__3) ? 1'b1 : ((alloc__3 & ~alloc__2) ? (onx__2 <= 8'd2) : ((onx__2 + onxb__3) < 8'd130))), ((alloc__1 & ~alloc__3) ? 1'b1 : ((alloc__3 & ~alloc__1) ? (onx__1 <= 8'd2) : ((onx__1 + onxb__3) < 8'd130))), ((alloc__0 & ~alloc__3) ? 1'b1 : ((alloc__3 & ~alloc__0) ? (onx__0 <= 8'd2) : ((onx__0 + onxb__3) < 8'd130)))};
+    always @(*) nt3__4 = {22'd0, ((alloc__9 & ~alloc__4) ? 1'b1 : ((alloc__4 & ~alloc__9) ? (onx__9 <= 8'd2) : ((onx__9 + onxb__4) < 8'd130))), ((alloc__8 & ~alloc__4) ? 1'b1 : ((alloc__4 & ~alloc__8) ? (onx__8 <= 8'd2) : ((onx__8 + onxb__4) < 8'd130))), ((alloc__7 & ~alloc__4) ? 1'b1 : ((alloc__4 & ~alloc__7) ? (onx__7 <= 8'd2) : ((onx__7 + onxb__4) < 8'd130))), ((alloc__6 & ~alloc__4) ? 1'b1 : ((alloc__4 & ~alloc__6) ? (onx__6 <= 8'd2) : ((onx__6 + onxb__4) < 8'd130))), ((alloc__5 & ~alloc__4) ? 1'b1 : ((alloc__4 & ~alloc__5) ? (onx__5 <= 8'd2) : ((onx__5 + onxb__4) < 8'd130))), 1'b0, ((alloc__3 & ~alloc__4) ? 1'b1 : ((alloc__4 & ~alloc__3) ? (onx__3 <= 8'd2) : ((onx__3 + onxb__4) < 8'd130))), ((alloc__2 & ~alloc__4) ? 1'b1 : ((alloc__4 & ~alloc__2) ? (onx__2 <= 8'd2) : ((onx__2 + onxb__4) < 8'd130))), ((alloc__1 & ~alloc__4) ? 1'b1 : ((alloc__4 & ~alloc__1) ? (onx__1 <= 8'd2) : ((onx__1 + onxb__4) < 8'd130))), ((alloc__0 & ~alloc__4) ? 1'b1 : ((alloc__4 & ~alloc__0) ? (onx__0 <= 8'd2) : ((onx__0 + onxb__4) < 8'd130)))};
+    always @(*) nt3__5 = {22'd0, ((alloc__9 & ~alloc__5) ? 1'b1 : ((alloc__5 & ~alloc__9) ? (onx__9 <= 8'd2) : ((onx__9 + onxb__5) < 8'd130))), ((alloc__8 & ~alloc__5) ? 1'b1 : ((alloc__5 & ~alloc__8) ? (onx__8 <= 8'd2) : ((onx__8 + onxb__5) < 8'd130))), ((alloc__7 & ~alloc__5) ? 1'b1 : ((alloc__5 & ~alloc__7) ? (onx__7 <= 8'd2) : ((onx__7 + onxb__5) < 8'd130))), ((alloc__6 & ~alloc__5) ? 1'b1 : ((alloc__5 & ~alloc__6) ? (onx__6 <= 8'd2) : ((onx__6 + onxb__5) < 8'd130))), 1'b0, ((alloc__4 & ~alloc__5) ? 1'b1 : ((alloc__5 & ~alloc__4) ? (onx__4 <= 8'd2) : ((onx__4 + onxb__5) < 8'd130))), ((alloc__3 & ~alloc__5) ? 1'b1 : ((alloc__5 & ~alloc__3) ? (onx__3 <= 8'd2) : ((onx__3 + onxb__5) < 8'd130))), ((alloc__2 & ~alloc__5) ? 1'b1 : ((alloc__5 & ~alloc__2) ? (onx__2 <= 8'd2) : ((onx__2 + onxb__5) < 8'd130))), ((alloc__1 & ~alloc__5) ? 1'b1 : ((alloc__5 & ~alloc__1) ? (onx__1 <= 8'd2) : ((onx__1 + onxb__5) < 8'd130))), ((alloc__0 & ~alloc__5) ? 1'b1 : ((alloc__5 & ~alloc__0) ? (onx__0 <= 8'd2) : ((onx__0 + onxb__5) < 8'd130)))};
+    always @(*) nt3__6 = {22'd0, ((alloc__9 & ~alloc__6) ? 1'b1 : ((alloc__6 & ~alloc__9) ? (onx__9 <= 8'd2) : ((onx__9 + onxb__6) < 8'd130))), ((alloc__8 & ~alloc__6) ? 1'b1 : ((alloc__6 & ~alloc__8) ? (onx__8 <= 8'd2) : ((onx__8 + onxb__6) < 8'd130))), ((alloc__7 & ~alloc__6) ? 1'b1 : ((alloc__6 & ~alloc__7) ? (onx__7 <= 8'd2) : ((onx__7 + onxb__6) < 8'd130))), 1'b0, ((alloc__5 & ~alloc__6) ? 1'b1 : ((alloc__6 & ~alloc__5) ? (onx__5 <= 8'd2) : ((onx__5 + onxb__6) < 8'd130))), ((alloc__4 & ~alloc__6) ? 1'b1 : ((alloc__6 & ~alloc__4) ? (onx__4 <= 8'd2) : ((onx__4 + onxb__6) < 8'd130))), ((alloc__3 & ~alloc__6) ? 1'b1 : ((alloc__6 & ~alloc__3) ? (onx__3 <= 8'd2) : ((onx__3 + onxb__6) < 8'd130))), ((alloc__2 & ~alloc__6) ? 1'b1 : ((alloc__6 & ~alloc__2) ? (onx__2 <= 8'd2) : ((onx__2 + onxb__6) < 8'd130))), ((alloc__1 & ~alloc__6) ? 1'b1 : ((alloc__6 & ~alloc__1) ? (onx__1 <= 8'd2) : ((onx__1 + onxb__6) < 8'd130))), ((alloc__0 & ~alloc__6) ? 1'b1 : ((alloc__6 & ~alloc__0) ? (onx__0 <= 8'd2) : ((onx__0 + onxb__6) < 8'd130)))};
+    always @(*) nt3__7 = {22'd0, ((alloc__9 & ~alloc__7) ? 1'b1 : ((alloc__7 & ~alloc__9) ? (onx__9 <= 8'd2) : ((onx__9 + onxb__7) < 8'd130))), ((alloc__8 & ~alloc__7) ? 1'b1 : ((alloc__7 & ~alloc__8) ? (onx__8 <= 8'd2) : ((onx__8 + onxb__7) < 8'd130))), 1'b0, ((alloc__6 & ~alloc__7) ? 1'b1 : ((alloc__7 & ~alloc__6) ? (onx__6 <= 8'd2) : ((onx__6 + onxb__7) < 8'd130))), ((alloc__5 & ~alloc__7) ? 1'b1 : ((alloc__7 & ~alloc__5) ? (onx__5 <= 8'd2) : ((onx__5 + onxb__7) < 8'd130))), ((alloc__4 & ~alloc__7) ? 1'b1 : ((alloc__7 & ~alloc__4) ? (onx__4 <= 8'd2) : ((onx__4 + onxb__7) < 8'd130))), ((alloc__3 & ~alloc__7) ? 1'b1 : ((alloc__7 & ~alloc__3) ? (onx__3 <= 8'd2) : ((onx__3 + onxb__7) < 8'd130))), ((alloc__2 & ~alloc__7) ? 1'b1 : ((alloc__7 & ~alloc__2) ? (onx__2 <= 8'd2) : ((onx__2 + onxb__7) < 8'd130))), ((alloc__1 & ~alloc__7) ? 1'b1 : ((alloc__7 & ~alloc__1) ? (onx__1 <= 8'd2) : ((onx__1 + onxb__7) < 8'd130))), ((alloc__0 & ~alloc__7) ? 1'b1 : ((alloc__7 & ~alloc__0) ? (onx__0 <= 8'd2) : ((onx__0 + onxb__7) < 8'd130)))};
+    always @(*) nt3__8 = {22'd0, ((alloc__9 & ~alloc__8) ? 1'b1 : ((alloc__8 & ~alloc__9) ? (onx__9 <= 8'd2) : ((onx__9 + onxb__8) < 8'd130))), 1'b0, ((alloc__7 & ~alloc__8) ? 1'b1 : ((alloc__8 & ~alloc__7) ? (onx__7 <= 8'd2) : ((onx__7 + onxb__8) < 8'd130))), ((alloc__6 & ~alloc__8) ? 1'b1 : ((alloc__8 & ~alloc__6) ? (onx__6 <= 8'd2) : ((onx__6 + onxb__8) < 8'd130))), ((alloc__5 & ~alloc__8) ? 1'b1 : ((alloc__8 & ~alloc__5) ? (onx__5 <= 8'd2) : ((onx__5 + onxb__8) < 8'd130))), ((alloc__4 & ~alloc__8) ? 1'b1 : ((alloc__8 & ~alloc__4) ? (onx__4 <= 8'd2) : ((onx__4 + onxb__8) < 8'd130))), ((alloc__3 & ~alloc__8) ? 1'b1 : ((alloc__8 & ~alloc__3) ? (onx__3 <= 8'd2) : ((onx__3 + onxb__8) < 8'd130))), ((alloc__2 & ~alloc__8) ? 1'b1 : ((alloc__8 & ~alloc__2) ? (onx__2 <= 8'd2) : ((onx__2 + onxb__8) < 8'd130))), ((alloc__1 & ~alloc__8) ? 1'b1 : ((alloc__8 & ~alloc__1) ? (onx__1 <= 8'd2) : ((onx__1 + onxb__8) < 8'd130))), ((alloc__0 & ~alloc__8) ? 1'b1 : ((alloc__8 & ~alloc__0) ? (onx__0 <= 8'd2) : ((onx__0 + onxb__8) < 8'd130)))};
+    always @(*) nt3__9 = {22'd0, 1'b0, ((alloc__8 & ~alloc__9) ? 1'b1 : ((alloc__9 & ~alloc__8) ? (onx__8 <= 8'd2) : ((onx__8 + onxb__9) < 8'd130))), ((alloc__7 & ~alloc__9) ? 1'b1 : ((alloc__9 & ~alloc__7) ? (onx__7 <= 8'd2) : ((onx__7 + onxb__9) < 8'd130))), ((alloc__6 & ~alloc__9) ? 1'b1 : ((alloc__9 & ~alloc__6) ? (onx__6 <= 8'd2) : ((onx__6 + onxb__9) < 8'd130))), ((alloc__5 & ~alloc__9) ? 1'b1 : ((alloc__9 & ~alloc__5) ? (onx__5 <= 8'd2) : ((onx__5 + onxb__9) < 8'd130))), ((alloc__4 & ~alloc__9) ? 1'b1 : ((alloc__9 & ~alloc__4) ? (onx__4 <= 8'd2) : ((onx__4 + onxb__9) < 8'd130))), ((alloc__3 & ~alloc__9) ? 1'b1 : ((alloc__9 & ~alloc__3) ? (onx__3 <= 8'd2) : ((onx__3 + onxb__9) < 8'd130))), ((alloc__2 & ~alloc__9) ? 1'b1 : ((alloc__9 & ~alloc__2) ? (onx__2 <= 8'd2) : ((onx__2 + onxb__9) < 8'd130))), ((alloc__1 & ~alloc__9) ? 1'b1 : ((alloc__9 & ~alloc__1) ? (onx__1 <= 8'd2) : ((onx__1 + onxb__9) < 8'd130))), ((alloc__0 & ~alloc__9) ? 1'b1 : ((alloc__9 & ~alloc__0) ? (onx__0 <= 8'd2) : ((onx__0 + onxb__9) < 8'd130)))};
+    always @(*) older__0 = {22'd0, (rank__9 > rank__0), (rank__8 > rank__0), (rank__7 > rank__0), (rank__6 > rank__0), (rank__5 > rank__0), (rank__4 > rank__0), (rank__3 > rank__0), (rank__2 > rank__0), (rank__1 > rank__0), 1'b0};
+    always @(*) older__1 = {22'd0, (rank__9 > rank__1), (rank__8 > rank__1), (rank__7 > rank__1), (rank__6 > rank__1), (rank__5 > rank__1), (rank__4 > rank__1), (rank__3 > rank__1), (rank__2 > rank__1), 1'b0, (rank__0 > rank__1)};
+    always @(*) older__2 = {22'd0, (rank__9 > rank__2), (rank__8 > rank__2), (rank__7 > rank__2), (rank__6 > rank__2), (rank__5 > rank__2), (rank__4 > rank__2), (rank__3 > rank__2), 1'b0, (rank__1 > rank__2), (rank__0 > rank__2)};
+    always @(*) older__3 = {22'd0, (rank__9 > rank__3), (rank__8 > rank__3), (rank__7 > rank__3), (rank__6 > rank__3), (rank__5 > rank__3), (rank__4 > rank__3), 1'b0, (rank__2 > rank__3), (rank__1 > rank__3), (rank__0 > rank__3)};
+    always @(*) older__4 = {22'd0, (rank__9 > rank__4), (rank__8 > rank__4), (rank__7 > rank__4), (rank__6 > rank__4), (rank__5 > rank__4), 1'b0, (rank__3 > rank__4), (rank__2 > rank__4), (rank__1 > rank__4), (rank__0 > rank__4)};
+    always @(*) older__5 = {22'd0, (rank__9 > rank__5), (rank__8 > rank__5), (rank__7 > rank__5), (rank__6 > rank__5), 1'b0, (rank__4 > rank__5), (rank__3 > rank__5), (rank__2 > rank__5), (rank__1 > rank__5), (rank__0 > rank__5)};
+    always @(*) older__6 = {22'd0, (rank__9 > rank__6), (rank__8 > rank__6), (rank__7 > rank__6), 1'b0, (rank__5 > rank__6), (rank__4 > rank__6), (rank__3 > rank__6), (rank__2 > rank__6), (rank__1 > rank__6), (rank__0 > rank__6)};
+    always @(*) older__7 = {22'd0, (rank__9 > rank__7), (rank__8 > rank__7), 1'b0, (rank__6 > rank__7), (rank__5 > rank__7), (rank__4 > rank__7), (rank__3 > rank__7), (rank__2 > rank__7), (rank__1 > rank__7), (rank__0 > rank__7)};
+    always @(*) older__8 = {22'd0, (rank__9 > rank__8), 1'b0, (rank__7 > rank__8), (rank__6 > rank__8), (rank__5 > rank__8), (rank__4 > rank__8), (rank__3 > rank__8), (rank__2 > rank__8), (rank__1 > rank__8), (rank__0 > rank__8)};
+    always @(*) older__9 = {22'd0, 1'b0, (rank__8 > rank__9), (rank__7 > rank__9), (rank__6 > rank__9), (rank__5 > rank__9), (rank__4 > rank__9), (rank__3 > rank__9), (rank__2 > rank__9), (rank__1 > rank__9), (rank__0 > rank__9)};
+endmodule // snake_prefetcher__pkeys
 
 module snake_prefetcher__qp_addr(narrow,wide);
 

@@ -90,7 +90,7 @@ mod build;
 mod column;
 mod consts;
 mod dist;
-mod fastarith;
+pub(crate) mod fastarith;
 mod memtaps;
 mod storage;
 mod top;

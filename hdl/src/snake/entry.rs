@@ -17,9 +17,9 @@ mod kernel;
 /// `r_mp`, `r_mt`; an entry allocated at this edge takes the forwarded
 /// results (`f_q`, `f_p`, `f_t`: the next keys compared with this load's
 /// link, the entry's new contents) instead. From them and warp `w` as
-/// `w_onehot`: `m_q`, `m_p`, `m_link`, and for the eviction the
-/// registered ones of `wv` (`ones`, `ones_p1`) beside this load's clearing
-/// bit (`clr_now`); and with the
+/// `w_onehot`: `m_q`, `m_p`, `m_link`, and for the eviction this load's
+/// clearing bit (`clr_now`) and the ones of `wv` after this edge (`onx`,
+/// `onxb`: the top compares them for the next cycle); and with the
 /// walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`, `usable`, `m_pj`). Updates at the edge, in this order of precedence: `alloc`
 /// rewrites the whole entry; otherwise the load's link update (`link_en`:
 /// clear or hit; a hit and an allocation write `span`), the inter-warp fields (`iw_we` and `m_p`), the
@@ -131,13 +131,12 @@ pub struct SnakeEntry<
     pub m_q: Signal<Out, Bit>,
     /// Valid with `(pc1, pc2, stride) = (q, p, s)`.
     pub m_link: Signal<Out, Bit>,
-    /// The ones in `wv` before this load (registered): with `ones_p1` and
-    /// `clr_now` the top compares the eviction keys `{ones after clearing,
-    /// !rank}` of every pair of entries from registers, the clearing bits
-    /// applied behind the comparisons.
-    pub ones: Signal<Out, Bits<8>>,
-    /// `ones + 1`.
-    pub ones_p1: Signal<Out, Bits<8>>,
+    /// The ones in `wv` after this edge's hit or clearing (not an
+    /// allocation): the top compares every pair of them for the eviction
+    /// keys of the next cycle and registers the results (issue 29 step 6).
+    pub onx: Signal<Out, Bits<8>>,
+    /// `128 - onx`.
+    pub onxb: Signal<Out, Bits<8>>,
     /// This load clears bit w of `wv` (the ones after clearing are `ones -
     /// 1`).
     pub clr_now: Signal<Out, Bit>,
@@ -199,6 +198,10 @@ pub struct SnakeEntry<
     /// `iw_cnt` if `m_q`, else 0.
     pub q_iw_cnt: Signal<Out, Bits<2>>,
 
+    /// `b_addr + stride` and `b_sum + stride` (prefix adders, issue 29
+    /// step 7).
+    add_a: crate::caps::fastarith::PrefixAdd<A>,
+    add_s: crate::caps::fastarith::PrefixAdd<A>,
     r_valid: Reg<Bit>,
     r_pc1: Reg<Bits<P>>,
     r_pc2: Reg<Bits<P>>,
@@ -233,6 +236,7 @@ pub struct SnakeEntry<
     t2_three: Constant<Bits<2>>,
     cnt_two: Constant<Bits<8>>,
     cnt_one: Constant<Bits<8>>,
+    cnt_128: Constant<Bits<8>>,
     zero_a: Constant<Bits<A>>,
     zero_wb: Constant<Bits<WB>>,
 
@@ -250,6 +254,8 @@ pub struct SnakeEntry<
     /// Valid with `pc1 = p`.
     m_p: Signal<Local, Bit>,
     ones_clr: Signal<Local, Bits<8>>,
+    /// `128 - ones`.
+    nb: Signal<Local, Bits<8>>,
     wv_clr: Signal<Local, Bits<NW>>,
     wv_hit: Signal<Local, Bits<NW>>,
 }
@@ -307,8 +313,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             clr: Default::default(),
             m_cur_pc: Default::default(),
             hit_cnt: Default::default(),
-            ones: Default::default(),
-            ones_p1: Default::default(),
+            onx: Default::default(),
+            onxb: Default::default(),
             clr_now: Default::default(),
             m_cur: Default::default(),
             m_cur_w: Default::default(),
@@ -320,6 +326,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             n_addr: Default::default(),
             n_sum: Default::default(),
             rank: Default::default(),
+            add_a: Default::default(),
+            add_s: Default::default(),
             r_valid: Default::default(),
             r_pc1: Default::default(),
             r_pc2: Default::default(),
@@ -364,11 +372,13 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             t2_three: konst(3),
             cnt_two: konst(2),
             cnt_one: konst(1),
+            cnt_128: konst(128),
             zero_a: konst(0),
             zero_wb: konst(0),
             has_jw: Default::default(),
             has_w: Default::default(),
             ones_clr: Default::default(),
+            nb: Default::default(),
             wv_clr: Default::default(),
             wv_hit: Default::default(),
         }

@@ -184,3 +184,251 @@ impl<const WB: usize, const A: usize> Logic for IwDiv<WB, A> {
         }
     }
 }
+
+/// `n` default signals.
+fn vec_of<D: Direction, T: Synth>(n: usize) -> Vec<Signal<D, T>> {
+    (0..n).map(|_| Signal::default()).collect()
+}
+
+/// The eviction keys' pairwise comparisons (issue 29 step 6), for `n <= 32`
+/// entries, as one 32-bit word per entry e (bit j about the pair (j, e),
+/// the bits from `n` up zero). `nt0`..`nt3`: with `D` = the ones of j less
+/// the ones of e *after this edge* (`onx`, or 1 for the entry this edge
+/// allocates, `alloc`), `D < -1`, `D < 0`, `D < 1`, `D < 2` (the diagonal
+/// j = e constant zero: no entry beats itself); the top
+/// registers them, so the victim of the next cycle compares nothing wide.
+/// `D` is read from `onx_j + onxb_e` with `onxb = 128 - onx` (8 bits, no
+/// wrap: the ones are at most 64). `older`: `rank_j > rank_e` (now, from
+/// the ranks). Each output word is its own combinational block, so the
+/// words that do not depend on `alloc` are not in a loop with it.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct PairKeys<const RT: usize> {
+    /// The ones of each entry's warp vector after this edge's hit or
+    /// clearing (not its allocation).
+    pub onx: Vec<Signal<In, Bits<8>>>,
+    /// `128 - onx`.
+    pub onxb: Vec<Signal<In, Bits<8>>>,
+    /// The entry is allocated at this edge (its ones become 1).
+    pub alloc: Vec<Signal<In, Bit>>,
+    /// Each entry's rank.
+    pub rank: Vec<Signal<In, Bits<RT>>>,
+    /// `D < -1`, bit j of word e.
+    pub nt0: Vec<Signal<Out, Bits<32>>>,
+    /// `D < 0`.
+    pub nt1: Vec<Signal<Out, Bits<32>>>,
+    /// `D < 1`.
+    pub nt2: Vec<Signal<Out, Bits<32>>>,
+    /// `D < 2`.
+    pub nt3: Vec<Signal<Out, Bits<32>>>,
+    /// `rank_j > rank_e`.
+    pub older: Vec<Signal<Out, Bits<32>>>,
+}
+
+impl<const RT: usize> PairKeys<RT> {
+    /// A block of `1 <= n <= 32` entries.
+    pub fn new(n: usize) -> Self {
+        assert!((1..=32).contains(&n), "PairKeys: 1..=32 entries");
+        PairKeys {
+            onx: vec_of(n),
+            onxb: vec_of(n),
+            alloc: vec_of(n),
+            rank: vec_of(n),
+            nt0: vec_of(n),
+            nt1: vec_of(n),
+            nt2: vec_of(n),
+            nt3: vec_of(n),
+            older: vec_of(n),
+        }
+    }
+
+    /// The four thresholds of the pair (j, e) after this edge (all zero
+    /// on the diagonal: an entry's key is not below its own).
+    fn pair(&self, j: usize, e: usize) -> [bool; 4] {
+        if j == e {
+            return [false; 4];
+        }
+        let onx = |i: usize| self.onx[i].val().index() as i64;
+        let (aj, ae) = (self.alloc[j].val(), self.alloc[e].val());
+        let d = if aj && !ae {
+            1 - onx(e)
+        } else if ae && !aj {
+            onx(j) - 1
+        } else {
+            // The hardware's 8-bit sum `onx_j + onxb_e`, less 128.
+            let x = (self.onx[j].val().index() + self.onxb[e].val().index()) & 0xff;
+            x as i64 - 128
+        };
+        [d < -1, d < 0, d < 1, d < 2]
+    }
+}
+
+impl<const RT: usize> Logic for PairKeys<RT> {
+    fn update(&mut self) {
+        let n = self.onx.len();
+        for e in 0..n {
+            let mut w = [0u64; 5];
+            for j in 0..n {
+                let t = self.pair(j, e);
+                for (k, b) in t.iter().enumerate() {
+                    w[k] |= u64::from(*b) << j;
+                }
+                let older = self.rank[j].val().index() > self.rank[e].val().index();
+                w[4] |= u64::from(older) << j;
+            }
+            self.nt0[e].next = Bits::<32>::from(w[0]);
+            self.nt1[e].next = Bits::<32>::from(w[1]);
+            self.nt2[e].next = Bits::<32>::from(w[2]);
+            self.nt3[e].next = Bits::<32>::from(w[3]);
+            self.older[e].next = Bits::<32>::from(w[4]);
+        }
+    }
+
+    fn connect(&mut self) {
+        for s in self
+            .nt0
+            .iter_mut()
+            .chain(self.nt1.iter_mut())
+            .chain(self.nt2.iter_mut())
+            .chain(self.nt3.iter_mut())
+            .chain(self.older.iter_mut())
+        {
+            s.connect();
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        let n = self.onx.len();
+        let pad = |bits: Vec<String>| -> String {
+            let mut parts: Vec<String> = bits.into_iter().rev().collect();
+            if n < 32 {
+                parts.insert(0, format!("{}'d0", 32 - n));
+            }
+            format!("{{{}}}", parts.join(", "))
+        };
+        // Thresholds of `onx_j + onxb_e` (= D + 128), and of the allocated
+        // entry's pairs (its ones become 1): j allocated, `D = 1 - onx_e`;
+        // e allocated, `D = onx_j - 1`.
+        let sum_c = ["8'd127", "8'd128", "8'd129", "8'd130"];
+        let j_alloc: [fn(usize) -> String; 4] = [
+            |e: usize| format!("(onx${e} >= 8'd3)"),
+            |e: usize| format!("(onx${e} >= 8'd2)"),
+            |e: usize| format!("(onx${e} >= 8'd1)"),
+            |_e: usize| "1'b1".to_string(),
+        ];
+        let e_alloc: [fn(usize) -> String; 4] = [
+            |_j: usize| "1'b0".to_string(),
+            |j: usize| format!("(onx${j} == 8'd0)"),
+            |j: usize| format!("(onx${j} <= 8'd1)"),
+            |j: usize| format!("(onx${j} <= 8'd2)"),
+        ];
+        let mut v = String::new();
+        for (k, name) in ["nt0", "nt1", "nt2", "nt3"].iter().enumerate() {
+            for e in 0..n {
+                let bits = (0..n)
+                    .map(|j| {
+                        let sum = format!("((onx${j} + onxb${e}) < {})", sum_c[k]);
+                        if j == e {
+                            "1'b0".to_string()
+                        } else {
+                            format!(
+                                "((alloc${j} & ~alloc${e}) ? {} : ((alloc${e} & ~alloc${j}) ? {} : {}))",
+                                j_alloc[k](e),
+                                e_alloc[k](j),
+                                sum
+                            )
+                        }
+                    })
+                    .collect();
+                v += &format!("always @(*) {name}${e} = {};\n", pad(bits));
+            }
+        }
+        for e in 0..n {
+            let bits = (0..n)
+                .map(|j| {
+                    if j == e {
+                        "1'b0".to_string()
+                    } else {
+                        format!("(rank${j} > rank${e})")
+                    }
+                })
+                .collect();
+            v += &format!("always @(*) older${e} = {};\n", pad(bits));
+        }
+        Verilog::Custom(v.trim_end().to_string())
+    }
+}
+
+/// `s = a + b + c + d + e mod 2^A` for depth (issue 29): three rows of
+/// carry-save adders and one parallel-prefix adder
+/// ([`PrefixAdd`](crate::caps::fastarith::PrefixAdd)), where the synthesis
+/// flow maps a chain of `+` to a ripple carry.
+#[derive(LogicBlock)]
+pub struct Sum5<const A: usize> {
+    /// Operand.
+    pub a: Signal<In, Bits<A>>,
+    /// Operand.
+    pub b: Signal<In, Bits<A>>,
+    /// Operand.
+    pub c: Signal<In, Bits<A>>,
+    /// Operand.
+    pub d: Signal<In, Bits<A>>,
+    /// Operand.
+    pub e: Signal<In, Bits<A>>,
+    /// The sum modulo `2^A`.
+    pub s: Signal<Out, Bits<A>>,
+
+    add: crate::caps::fastarith::PrefixAdd<A>,
+    one: Constant<Bits<A>>,
+    s1: Signal<Local, Bits<A>>,
+    c1: Signal<Local, Bits<A>>,
+    s2: Signal<Local, Bits<A>>,
+    c2: Signal<Local, Bits<A>>,
+    s3: Signal<Local, Bits<A>>,
+    c3: Signal<Local, Bits<A>>,
+}
+
+impl<const A: usize> Default for Sum5<A> {
+    fn default() -> Self {
+        Sum5 {
+            a: Default::default(),
+            b: Default::default(),
+            c: Default::default(),
+            d: Default::default(),
+            e: Default::default(),
+            s: Default::default(),
+            add: Default::default(),
+            one: crate::util::konst(1),
+            s1: Default::default(),
+            c1: Default::default(),
+            s2: Default::default(),
+            c2: Default::default(),
+            s3: Default::default(),
+            c3: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize> Logic for Sum5<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.s1.next = self.a.val() ^ self.b.val() ^ self.c.val();
+        self.c1.next = ((self.a.val() & self.b.val())
+            | (self.a.val() & self.c.val())
+            | (self.b.val() & self.c.val()))
+            << self.one.val();
+        self.s2.next = self.d.val() ^ self.e.val() ^ self.s1.val();
+        self.c2.next = ((self.d.val() & self.e.val())
+            | (self.d.val() & self.s1.val())
+            | (self.e.val() & self.s1.val()))
+            << self.one.val();
+        self.s3.next = self.c1.val() ^ self.c2.val() ^ self.s2.val();
+        self.c3.next = ((self.c1.val() & self.c2.val())
+            | (self.c1.val() & self.s2.val())
+            | (self.c2.val() & self.s2.val()))
+            << self.one.val();
+        self.add.x.next = self.s3.val();
+        self.add.y.next = self.c3.val();
+        self.add.ci.next = false;
+        self.s.next = self.add.s.val();
+    }
+}

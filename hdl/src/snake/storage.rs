@@ -113,6 +113,15 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
             false,
             ADD,
         ),
+        f(
+            "Tail",
+            "eviction-key comparisons with every entry, registered (ones_j - ones_e < -1, 0, 1, 2; \
+             issue 29 step 6)",
+            4 * ne,
+            ne,
+            false,
+            ADD,
+        ),
     ];
     StorageReport {
         unit: "snake_prefetcher".into(),

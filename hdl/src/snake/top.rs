@@ -8,10 +8,11 @@ use rust_hdl::prelude::*;
 
 use super::entry::SnakeEntry;
 use super::head::SnakeHead;
-use super::prim::{FirstOne, IwDiv};
+use super::prim::{FirstOne, IwDiv, PairKeys, Sum5};
+use crate::caps::fastarith::PrefixAdd;
 use crate::queue::ShiftQueue;
 use crate::reg::Reg;
-use crate::util::{konst, konsts, sigs, with_defaults, ZeroExt};
+use crate::util::{konst, konsts, regs, sigs, with_defaults, Pack, ZeroExt};
 
 mod front;
 mod select;
@@ -105,6 +106,21 @@ pub struct SnakePrefetcherRtl<
     walkq_se: ShiftQueue<Bits<20>>,
     pfq: ShiftQueue<Bits<QW>>,
     iw_div: IwDiv<WB, A>,
+    /// `a + k x intra` (the intra-warp step's address) and `a + k x
+    /// iw_stride` (the inter-warp step's): the address and four masked,
+    /// shifted copies of the stride, carry-save rows and a prefix adder
+    /// (issue 29 step 7).
+    ks_in: Sum5<A>,
+    ks_iw: Sum5<A>,
+    /// The link stride `ld_addr - prev.addr` (a prefix adder).
+    sub_s: PrefixAdd<A>,
+    /// The eviction keys of the next cycle compared pairwise (issue 29
+    /// step 6), registered in `vt0`..`vt3`; and the ranks' order now.
+    pkeys: PairKeys<RT>,
+    /// This load's clearing bits, one per entry, as a word.
+    pk_clr: Pack<32>,
+    /// The LRU group's members, as a word.
+    pk_grp: Pack<32>,
     zx_onehot: ZeroExt<WB, NW>,
     zx_jw: ZeroExt<WB, 8>,
     zx_kidx: ZeroExt<5, 8>,
@@ -140,6 +156,14 @@ pub struct SnakePrefetcherRtl<
     l_s: Reg<Bits<A>>,
     /// The staged load's warp, one-hot.
     l_onehot: Reg<Bits<NW>>,
+    /// Entry e's eviction-key comparisons with every entry j (bit j), for
+    /// this cycle, registered at the last edge from that edge's updates
+    /// ([`PairKeys`]): with `D = ones_j - ones_e`, `D < -1`, `D < 0`, `D <
+    /// 1`, `D < 2`.
+    vt0: Vec<Reg<Bits<32>>>,
+    vt1: Vec<Reg<Bits<32>>>,
+    vt2: Vec<Reg<Bits<32>>>,
+    vt3: Vec<Reg<Bits<32>>>,
 
     throttle_cycles: Constant<Bits<16>>,
     count_zero: Constant<Bits<16>>,
@@ -230,6 +254,8 @@ pub struct SnakePrefetcherRtl<
     // Eviction and recency.
     in_group: Vec<Signal<Local, Bit>>,
     vic_ok: Vec<Signal<Local, Bit>>,
+    /// The group members whose key is below entry e's (bit j).
+    beats: Vec<Signal<Local, Bits<32>>>,
     victim: Vec<Signal<Local, Bit>>,
     hit: Vec<Signal<Local, Bit>>,
     newer: Vec<Signal<Local, Bit>>,
@@ -269,18 +295,6 @@ pub struct SnakePrefetcherRtl<
     kmul_in: Signal<Local, Bits<5>>,
     /// The inter-warp step's k (`kiw + 1`).
     kmul_iw: Signal<Local, Bits<5>>,
-    mt0: Signal<Local, Bits<A>>,
-    mt1: Signal<Local, Bits<A>>,
-    mt2: Signal<Local, Bits<A>>,
-    mt3: Signal<Local, Bits<A>>,
-    /// `a + k x intra` (the intra-warp step's address).
-    kaddr: Signal<Local, Bits<A>>,
-    mi0: Signal<Local, Bits<A>>,
-    mi1: Signal<Local, Bits<A>>,
-    mi2: Signal<Local, Bits<A>>,
-    mi3: Signal<Local, Bits<A>>,
-    /// `a + k x iw_stride` (the inter-warp step's address).
-    kaddr_iw: Signal<Local, Bits<A>>,
     cta_ok: Signal<Local, Bit>,
     intra_ok: Signal<Local, Bit>,
     inter_ok: Signal<Local, Bit>,
@@ -357,6 +371,14 @@ impl<
             ents: (0..ne).map(|_| SnakeEntry::default()).collect(),
             fo_cur: FirstOne::new(ne),
             fo_inv: FirstOne::new(ne),
+            pkeys: PairKeys::new(ne),
+            pk_clr: Pack::new(ne),
+            pk_grp: Pack::new(ne),
+            vt0: regs(ne),
+            vt1: regs(ne),
+            vt2: regs(ne),
+            vt3: regs(ne),
+            beats: sigs(ne),
             walkq: ShiftQueue::new(p.WALKQ_DEPTH as usize),
             walkq_addr: ShiftQueue::new(p.WALKQ_DEPTH as usize),
             walkq_se: ShiftQueue::new(p.WALKQ_DEPTH as usize),
@@ -428,7 +450,7 @@ impl<
             clock, reset, ld_valid, ld_warp, ld_pc, ld_addr, ld_uniform, ld_cta_end, ld_span,
             cache_full, bw_util, pf_ready, pf_valid, pf_addr, pf_warp, pf_kind, pf_span, throttled,
             // Blocks.
-            iw_div, zx_onehot, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
+            iw_div, ks_in, ks_iw, sub_s, zx_onehot, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
             qp_warp, qp_kind, qp_span, js_span, js_end,
             // Registers.
             count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
@@ -436,8 +458,7 @@ impl<
             // Local signals.
             halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, first,
             addr_eff, sum_eff, e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,
-            cta_ok, pf_s, cw_any, alloc_inv, touch, kmul_in, kmul_iw, mt0, mt1, mt2, mt3, kaddr,
-            mi0, mi1, mi2, mi3, kaddr_iw, q_other,
+            cta_ok, pf_s, cw_any, alloc_inv, touch, kmul_in, kmul_iw, q_other,
             q_is_p, q_is_jp, cq_intra, cq_t2, cq_iw_valid, cq_iw_warp, cq_iw_addr, cq_iw_stride,
             cq_iw_cnt,
             any_hit, any_inval, allocate, s_iw_valid, s_iw_warp, s_iw_addr, s_iw_stride, s_iw_cnt,

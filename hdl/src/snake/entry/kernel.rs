@@ -94,8 +94,23 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         } else {
             self.hit_cnt.next = self.r_ones.q.val() + self.cnt_one.val();
         }
-        self.ones.next = self.r_ones.q.val();
-        self.ones_p1.next = self.r_ones.q.val() + self.cnt_one.val();
+        // The ones after this edge's hit or clearing, and `128 -` them
+        // (formed beside the warp's bit, selected by it).
+        self.nb.next = self.cnt_128.val() - self.r_ones.q.val();
+        if self.link_en.val() & self.m_link.val() {
+            self.onx.next = self.hit_cnt.val();
+            if self.has_w.val() {
+                self.onxb.next = self.nb.val();
+            } else {
+                self.onxb.next = self.nb.val() - self.cnt_one.val();
+            }
+        } else if self.link_en.val() & self.clr.val() {
+            self.onx.next = self.ones_clr.val();
+            self.onxb.next = self.nb.val() + self.cnt_one.val();
+        } else {
+            self.onx.next = self.r_ones.q.val();
+            self.onxb.next = self.nb.val();
+        }
         self.clr_now.next = self.link_en.val() & self.clr.val();
         // Comparisons with the walker's keys: `pc1 = jp` and `pc1 = cur`
         // side by side, the hop choice's pc picked after them by `first`.
@@ -113,8 +128,14 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.usable.next = (self.r_t1.q.val() == self.t1_prom.val())
             | (self.own.val() & self.has_jw.val() & (self.r_t1.q.val() == self.t1_two.val()));
         // This entry's hop: address and stride sum.
-        self.n_addr.next = self.b_addr.val() + self.r_stride.q.val();
-        self.n_sum.next = self.b_sum.val() + self.r_stride.q.val();
+        self.add_a.x.next = self.b_addr.val();
+        self.add_a.y.next = self.r_stride.q.val();
+        self.add_a.ci.next = false;
+        self.n_addr.next = self.add_a.s.val();
+        self.add_s.x.next = self.b_sum.val();
+        self.add_s.y.next = self.r_stride.q.val();
+        self.add_s.ci.next = false;
+        self.n_sum.next = self.add_s.s.val();
         // Fields.
         self.valid.next = self.r_valid.q.val();
         self.pc2.next = self.r_pc2.q.val();

@@ -81,7 +81,10 @@ impl<
         self.l_end.d.next = self.ld_cta_end.val();
         self.l_link.d.next = self.head.prev_valid.val();
         self.l_q.d.next = self.head.prev_pc.val();
-        self.s_next.next = self.ld_addr.val() - self.head.prev_addr.val();
+        self.sub_s.x.next = self.ld_addr.val();
+        self.sub_s.y.next = !self.head.prev_addr.val();
+        self.sub_s.ci.next = true;
+        self.s_next.next = self.sub_s.s.val();
         self.l_s.d.next = self.s_next.val();
         self.l_onehot.d.next = self.h_onehot.val();
         // The next staged load's keys against the link this staged load
@@ -126,6 +129,14 @@ impl<
 
         // ---- Every entry compares itself with this cycle's keys.
         for e in 0..self._ne {
+            self.vt0[e].clock.next = self.clock.val();
+            self.vt0[e].reset.next = self.reset.val();
+            self.vt1[e].clock.next = self.clock.val();
+            self.vt1[e].reset.next = self.reset.val();
+            self.vt2[e].clock.next = self.clock.val();
+            self.vt2[e].reset.next = self.reset.val();
+            self.vt3[e].clock.next = self.clock.val();
+            self.vt3[e].reset.next = self.reset.val();
             self.ents[e].clock.next = self.clock.val();
             self.ents[e].reset.next = self.reset.val();
             self.ents[e].q.next = self.q.val();

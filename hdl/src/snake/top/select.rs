@@ -64,39 +64,39 @@ impl<
         // {ones, ~rank} among the group (keys are unique: ranks are), the
         // entry whose key is at most every other group member's.
         for e in 0..self._ne {
+            self.pkeys.rank[e].next = self.ents[e].rank.val();
             self.in_group[e].next = true;
             for g in 0..self._grp {
                 self.in_group[e].next = self.ents[e].rank.val() >= self.group_first[g].val();
             }
         }
-        // Key j below key e, for each pair of clearing bits (`cj`, `ce`),
-        // from registers alone: the ones after clearing are `ones - c`, so
-        // with equal bits compare `ones`, with j cleared `ones_j - 1 <
-        // ones_e` is `ones_j < ones_e + 1`, with e cleared `ones_j + 1 <
-        // ones_e`; ties go to the higher rank (less recently used). The two
-        // clearing bits only select among the three results.
+        // Key j below key e: with `D = ones_j - ones_e` (before this load)
+        // and the clearing bits `cj`, `ce`, `D < cj - ce`, or `D = cj - ce`
+        // and j less recently used (`older`). The comparisons of `D` were
+        // registered at the last edge (`vt0`..`vt3`: `D < -1, 0, 1, 2`); the
+        // clearing bits only select among them, a word per entry e.
         for e in 0..self._ne {
-            self.vic_ok[e].next = self.in_group[e].val();
-            for j in 0..self._ne {
-                if self.in_group[j].val()
-                    & ((!(self.ents[j].clr_now.val() ^ self.ents[e].clr_now.val())
-                        & ((self.ents[j].ones.val() < self.ents[e].ones.val())
-                            | ((self.ents[j].ones.val() == self.ents[e].ones.val())
-                                & (self.ents[j].rank.val() > self.ents[e].rank.val()))))
-                        | (self.ents[j].clr_now.val()
-                            & !self.ents[e].clr_now.val()
-                            & ((self.ents[j].ones.val() < self.ents[e].ones_p1.val())
-                                | ((self.ents[j].ones.val() == self.ents[e].ones_p1.val())
-                                    & (self.ents[j].rank.val() > self.ents[e].rank.val()))))
-                        | (!self.ents[j].clr_now.val()
-                            & self.ents[e].clr_now.val()
-                            & ((self.ents[j].ones_p1.val() < self.ents[e].ones.val())
-                                | ((self.ents[j].ones_p1.val() == self.ents[e].ones.val())
-                                    & (self.ents[j].rank.val() > self.ents[e].rank.val())))))
-                {
-                    self.vic_ok[e].next = false;
-                }
+            self.pk_clr.bits[e].next = self.ents[e].clr_now.val();
+            self.pk_grp.bits[e].next = self.in_group[e].val();
+        }
+        for e in 0..self._ne {
+            if self.ents[e].clr_now.val() {
+                // cj = 1: D < 0; cj = 0: D < -1.
+                self.beats[e].next = (self.pk_clr.word.val()
+                    & (self.vt1[e].q.val() | (self.vt2[e].q.val() & self.pkeys.older[e].val())))
+                    | ((!self.pk_clr.word.val())
+                        & (self.vt0[e].q.val()
+                            | (self.vt1[e].q.val() & self.pkeys.older[e].val())));
+            } else {
+                // cj = 0: D < 0; cj = 1: D < 1.
+                self.beats[e].next = ((!self.pk_clr.word.val())
+                    & (self.vt1[e].q.val() | (self.vt2[e].q.val() & self.pkeys.older[e].val())))
+                    | (self.pk_clr.word.val()
+                        & (self.vt2[e].q.val()
+                            | (self.vt3[e].q.val() & self.pkeys.older[e].val())));
             }
+            self.vic_ok[e].next =
+                self.in_group[e].val() & !((self.beats[e].val() & self.pk_grp.word.val()).any());
             if self.any_inval.val() {
                 self.victim[e].next = self.fo_inv.first[e].val();
             } else {

@@ -131,6 +131,18 @@ impl<
             self.ents[e].rank_we.next = self.alloc_inv.val() | self.touch.val();
             self.ents[e].n_rank.next = self.new_rank[e].val();
         }
+
+        // ---- The eviction keys of the next cycle, compared pairwise and
+        // registered (the ones after this edge; an allocated entry's are 1).
+        for e in 0..self._ne {
+            self.pkeys.onx[e].next = self.ents[e].onx.val();
+            self.pkeys.onxb[e].next = self.ents[e].onxb.val();
+            self.pkeys.alloc[e].next = self.allocate.val() & self.victim[e].val();
+            self.vt0[e].d.next = self.pkeys.nt0[e].val();
+            self.vt1[e].d.next = self.pkeys.nt1[e].val();
+            self.vt2[e].d.next = self.pkeys.nt2[e].val();
+            self.vt3[e].d.next = self.pkeys.nt3[e].val();
+        }
     }
 }
 

@@ -123,42 +123,40 @@ impl<
         } else {
             self.kmul.next = self.kmul_iw.val();
         }
-        self.mt0.next = self.addr_zero.val();
-        self.mt1.next = self.addr_zero.val();
-        self.mt2.next = self.addr_zero.val();
-        self.mt3.next = self.addr_zero.val();
+        self.ks_in.b.next = self.addr_zero.val();
+        self.ks_in.c.next = self.addr_zero.val();
+        self.ks_in.d.next = self.addr_zero.val();
+        self.ks_in.e.next = self.addr_zero.val();
         if self.kmul_in.val().get_bit(0) {
-            self.mt0.next = self.pj_intra.val();
+            self.ks_in.b.next = self.pj_intra.val();
         }
         if self.kmul_in.val().get_bit(1) {
-            self.mt1.next = self.pj_intra.val() << self.sh_one.val();
+            self.ks_in.c.next = self.pj_intra.val() << self.sh_one.val();
         }
         if self.kmul_in.val().get_bit(2) {
-            self.mt2.next = self.pj_intra.val() << self.sh_two.val();
+            self.ks_in.d.next = self.pj_intra.val() << self.sh_two.val();
         }
         if self.kmul_in.val().get_bit(3) {
-            self.mt3.next = self.pj_intra.val() << self.sh_three.val();
+            self.ks_in.e.next = self.pj_intra.val() << self.sh_three.val();
         }
-        self.kaddr.next =
-            self.ja.val() + self.mt0.val() + self.mt1.val() + self.mt2.val() + self.mt3.val();
-        self.mi0.next = self.addr_zero.val();
-        self.mi1.next = self.addr_zero.val();
-        self.mi2.next = self.addr_zero.val();
-        self.mi3.next = self.addr_zero.val();
+        self.ks_in.a.next = self.ja.val();
+        self.ks_iw.b.next = self.addr_zero.val();
+        self.ks_iw.c.next = self.addr_zero.val();
+        self.ks_iw.d.next = self.addr_zero.val();
+        self.ks_iw.e.next = self.addr_zero.val();
         if self.kmul_iw.val().get_bit(0) {
-            self.mi0.next = self.pj_iw_stride.val();
+            self.ks_iw.b.next = self.pj_iw_stride.val();
         }
         if self.kmul_iw.val().get_bit(1) {
-            self.mi1.next = self.pj_iw_stride.val() << self.sh_one.val();
+            self.ks_iw.c.next = self.pj_iw_stride.val() << self.sh_one.val();
         }
         if self.kmul_iw.val().get_bit(2) {
-            self.mi2.next = self.pj_iw_stride.val() << self.sh_two.val();
+            self.ks_iw.d.next = self.pj_iw_stride.val() << self.sh_two.val();
         }
         if self.kmul_iw.val().get_bit(3) {
-            self.mi3.next = self.pj_iw_stride.val() << self.sh_three.val();
+            self.ks_iw.e.next = self.pj_iw_stride.val() << self.sh_three.val();
         }
-        self.kaddr_iw.next =
-            self.ja.val() + self.mi0.val() + self.mi1.val() + self.mi2.val() + self.mi3.val();
+        self.ks_iw.a.next = self.ja.val();
 
         // ---- What happens at the edge: a push needs room; a hop that
         // does not emit needs none; no next step ends the job.
@@ -194,12 +192,12 @@ impl<
             self.pf_k.next = self.kind_chain.val();
             self.pf_s.next = self.e_span.val();
         } else if self.intra_ok.val() {
-            self.pf_a.next = self.kaddr.val();
+            self.pf_a.next = self.ks_in.s.val();
             self.pf_w.next = self.jw.val();
             self.pf_k.next = self.kind_intra.val();
             self.pf_s.next = self.jspan.val();
         } else {
-            self.pf_a.next = self.kaddr_iw.val();
+            self.pf_a.next = self.ks_iw.s.val();
             self.pf_w.next = self.inter_warp.val().get_bits::<WB>(0);
             self.pf_k.next = self.kind_inter.val();
             self.pf_s.next = self.jspan.val();
