@@ -43,7 +43,7 @@ const TARGET_MHZ: f64 = 1000.0;
 const FLOOR_BA: f64 = TARGET_MHZ;
 const FLOOR_CAPS: f64 = 518.0;
 const FLOOR_SNAKE: f64 = 404.0;
-const FLOOR_DAC: f64 = 227.0;
+const FLOOR_DAC: f64 = 324.0;
 
 /// The Verilog names of `rtl`: every identifier-like word.
 fn words(rtl: &str) -> std::collections::HashSet<&str> {
