@@ -118,6 +118,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  one64 = 64'h1;
     localparam  zero64 = 64'h0;
     localparam  ones32 = 32'hffffffff;
+    localparam  sbit__0 = 16'haaaa;
+    localparam  sbit__1 = 16'hcccc;
+    localparam  sbit__2 = 16'hf0f0;
+    localparam  c1_32m = 32'hfffffffe;
 
     // Stub signals
     reg  atq0__clock;
@@ -632,8 +636,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [63:0] g_written__q;
     reg  g_written__clock;
     reg  g_written__reset;
-    reg  [9:0] cwid__d;
-    wire  [9:0] cwid__q;
+    reg  [5:0] cwid__d;
+    wire  [5:0] cwid__q;
     reg  cwid__clock;
     reg  cwid__reset;
     reg  cv__d;
@@ -644,10 +648,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  cend__q;
     reg  cend__clock;
     reg  cend__reset;
-    reg  [15:0] noh__d;
-    wire  [15:0] noh__q;
-    reg  noh__clock;
-    reg  noh__reset;
+    reg  [2:0] nslot__d;
+    wire  [2:0] nslot__q;
+    reg  nslot__clock;
+    reg  nslot__reset;
     reg  [5:0] nwi__d;
     wire  [5:0] nwi__q;
     reg  nwi__clock;
@@ -808,10 +812,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] r_gef__q;
     reg  r_gef__clock;
     reg  r_gef__reset;
-    reg  [5:0] r_nm1__d;
-    wire  [5:0] r_nm1__q;
-    reg  r_nm1__clock;
-    reg  r_nm1__reset;
+    reg  [1:0] r_lastg__d;
+    wire  [1:0] r_lastg__q;
+    reg  r_lastg__clock;
+    reg  r_lastg__reset;
     reg  r_skip0__d;
     wire  r_skip0__q;
     reg  r_skip0__clock;
@@ -824,6 +828,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [39:0] r_pb__q;
     reg  r_pb__clock;
     reg  r_pb__reset;
+    reg  pk_enc_act__bits__0;
+    reg  pk_enc_act__bits__1;
+    reg  pk_enc_act__bits__2;
+    wire  [2:0] pk_enc_act__word;
+    reg  pk_enc_nxt__bits__0;
+    reg  pk_enc_nxt__bits__1;
+    reg  pk_enc_nxt__bits__2;
+    wire  [2:0] pk_enc_nxt__word;
 
     // Local signals
     reg  [31:0] t_base;
@@ -843,7 +855,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  done_ok;
     reg  launch_ok;
     reg  [15:0] act1;
-    reg  [15:0] cur_oh;
     reg  [15:0] tcx__0;
     reg  [15:0] tcx__1;
     reg  [15:0] tcx__2;
@@ -852,14 +863,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [15:0] tcx__5;
     reg  [15:0] tcx__6;
     reg  [15:0] tcx__7;
-    reg  [15:0] tcx__8;
-    reg  [15:0] tcx__9;
-    reg  [15:0] tcx__10;
-    reg  [15:0] tcx__11;
-    reg  [15:0] tcx__12;
-    reg  [15:0] tcx__13;
-    reg  [15:0] tcx__14;
-    reg  [15:0] tcx__15;
+    wire  [15:0] tcx__8;
+    wire  [15:0] tcx__9;
+    wire  [15:0] tcx__10;
+    wire  [15:0] tcx__11;
+    wire  [15:0] tcx__12;
+    wire  [15:0] tcx__13;
+    wire  [15:0] tcx__14;
+    wire  [15:0] tcx__15;
     reg  [15:0] tcx__16;
     reg  [15:0] tcx__17;
     reg  [15:0] tcx__18;
@@ -1743,7 +1754,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(g_written__clock),
         .reset(g_written__reset)
     );
-    dac_expander__reg10 cwid(
+    dac_expander__reg6 cwid(
         .d(cwid__d),
         .q(cwid__q),
         .clock(cwid__clock),
@@ -1761,11 +1772,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(cend__clock),
         .reset(cend__reset)
     );
-    dac_expander__reg16 noh(
-        .d(noh__d),
-        .q(noh__q),
-        .clock(noh__clock),
-        .reset(noh__reset)
+    dac_expander__reg3 nslot(
+        .d(nslot__d),
+        .q(nslot__q),
+        .clock(nslot__clock),
+        .reset(nslot__reset)
     );
     dac_expander__reg6 nwi(
         .d(nwi__d),
@@ -2007,11 +2018,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(r_gef__clock),
         .reset(r_gef__reset)
     );
-    dac_expander__reg6 r_nm1(
-        .d(r_nm1__d),
-        .q(r_nm1__q),
-        .clock(r_nm1__clock),
-        .reset(r_nm1__reset)
+    dac_expander__reg2 r_lastg(
+        .d(r_lastg__d),
+        .q(r_lastg__q),
+        .clock(r_lastg__clock),
+        .reset(r_lastg__reset)
     );
     dac_expander__reg1 r_skip0(
         .d(r_skip0__d),
@@ -2030,6 +2041,18 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .q(r_pb__q),
         .clock(r_pb__clock),
         .reset(r_pb__reset)
+    );
+    dac_expander__pk_enc_act pk_enc_act(
+        .bits__0(pk_enc_act__bits__0),
+        .bits__1(pk_enc_act__bits__1),
+        .bits__2(pk_enc_act__bits__2),
+        .word(pk_enc_act__word)
+    );
+    dac_expander__pk_enc_act pk_enc_nxt(
+        .bits__0(pk_enc_nxt__bits__0),
+        .bits__1(pk_enc_nxt__bits__1),
+        .bits__2(pk_enc_nxt__bits__2),
+        .word(pk_enc_nxt__word)
     );
 
     // Update code
@@ -2055,7 +2078,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) cwid__clock = clock;
     always @(*) cv__clock = clock;
     always @(*) cend__clock = clock;
-    always @(*) noh__clock = clock;
+    always @(*) nslot__clock = clock;
     always @(*) nwi__clock = clock;
     always @(*) nwid__clock = clock;
     always @(*) cc_x__clock = clock;
@@ -2064,7 +2087,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) r_live__clock = clock;
     always @(*) r_ends__clock = clock;
     always @(*) r_gef__clock = clock;
-    always @(*) r_nm1__clock = clock;
+    always @(*) r_lastg__clock = clock;
     always @(*) r_skip0__clock = clock;
     always @(*) r_gskip__clock = clock;
     always @(*) r_pb__clock = clock;
@@ -2259,7 +2282,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         if (start_go) begin
         end
         else if (load) begin
-            cwid__d = nwid__q;
+            cwid__d = nwid__q[(32'h0)+:(6)];
         end
     end
     always @(*) begin
@@ -2285,14 +2308,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         end
     end
     always @(*) begin
-        noh__d = noh__q;
-        noh__d = noh__q;
+        nslot__d = nslot__q;
+        nslot__d = nslot__q;
         if (start_go) begin
-            noh__d = low_act;
+            nslot__d = pk_enc_act__word;
         end
         else if (load) begin
             if (slot_last) begin
-                noh__d = low_nxt;
+                nslot__d = pk_enc_nxt__word;
             end
         end
     end
@@ -2361,14 +2384,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         r_live__d = r_live__q;
         r_live__d = r_live__q;
         if (load) begin
-            r_live__d = setup__live;
+            r_live__d = setup__live & c1_32m;
         end
     end
     always @(*) begin
         r_ends__d = r_ends__q;
         r_ends__d = r_ends__q;
         if (load) begin
-            r_ends__d = setup__ends;
+            r_ends__d = setup__ends & c1_32m;
         end
     end
     always @(*) begin
@@ -2379,10 +2402,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         end
     end
     always @(*) begin
-        r_nm1__d = r_nm1__q;
-        r_nm1__d = r_nm1__q;
+        r_lastg__d = r_lastg__q;
+        r_lastg__d = r_lastg__q;
         if (load) begin
-            r_nm1__d = nm1;
+            r_lastg__d = nm1[(32'h3)+:(2)];
         end
     end
     always @(*) begin
@@ -2430,14 +2453,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) cwid__reset = reset;
     always @(*) cv__reset = reset;
     always @(*) cend__reset = reset;
-    always @(*) noh__reset = reset;
+    always @(*) nslot__reset = reset;
     always @(*) nwi__reset = reset;
     always @(*) nwid__reset = reset;
     always @(*) r_act__reset = reset;
     always @(*) r_live__reset = reset;
     always @(*) r_ends__reset = reset;
     always @(*) r_gef__reset = reset;
-    always @(*) r_nm1__reset = reset;
+    always @(*) r_lastg__reset = reset;
     always @(*) r_skip0__reset = reset;
     always @(*) r_gskip__reset = reset;
     always @(*) r_pb__reset = reset;
@@ -2596,7 +2619,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             act1 = active__q & ~(one16 << zx_ds__wide);
         end
     end
-    always @(*) cur_oh = noh__q;
     always @(*) zx_w10__narrow = cfg_warps_per_cta;
     assign mul_sw__0__d = slot5__0;
     always @(*) mul_sw__0__s = zx_w10__wide;
@@ -2608,13 +2630,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__0 = mul_sw__0__p;
     always @(*) begin
         tcx__0 = zero16;
-        if (cur_oh[0]) begin
+        if (nslot__q == slot_id__0) begin
             tcx__0 = cx__0__d;
         end
     end
     always @(*) begin
         tcy__0 = zero16;
-        if (cur_oh[0]) begin
+        if (nslot__q == slot_id__0) begin
             tcy__0 = cy__0__d;
         end
     end
@@ -2628,13 +2650,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__1 = mul_sw__1__p;
     always @(*) begin
         tcx__1 = zero16;
-        if (cur_oh[1]) begin
+        if (nslot__q == slot_id__1) begin
             tcx__1 = cx__1__d;
         end
     end
     always @(*) begin
         tcy__1 = zero16;
-        if (cur_oh[1]) begin
+        if (nslot__q == slot_id__1) begin
             tcy__1 = cy__1__d;
         end
     end
@@ -2648,13 +2670,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__2 = mul_sw__2__p;
     always @(*) begin
         tcx__2 = zero16;
-        if (cur_oh[2]) begin
+        if (nslot__q == slot_id__2) begin
             tcx__2 = cx__2__d;
         end
     end
     always @(*) begin
         tcy__2 = zero16;
-        if (cur_oh[2]) begin
+        if (nslot__q == slot_id__2) begin
             tcy__2 = cy__2__d;
         end
     end
@@ -2668,13 +2690,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__3 = mul_sw__3__p;
     always @(*) begin
         tcx__3 = zero16;
-        if (cur_oh[3]) begin
+        if (nslot__q == slot_id__3) begin
             tcx__3 = cx__3__d;
         end
     end
     always @(*) begin
         tcy__3 = zero16;
-        if (cur_oh[3]) begin
+        if (nslot__q == slot_id__3) begin
             tcy__3 = cy__3__d;
         end
     end
@@ -2688,13 +2710,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__4 = mul_sw__4__p;
     always @(*) begin
         tcx__4 = zero16;
-        if (cur_oh[4]) begin
+        if (nslot__q == slot_id__4) begin
             tcx__4 = cx__4__d;
         end
     end
     always @(*) begin
         tcy__4 = zero16;
-        if (cur_oh[4]) begin
+        if (nslot__q == slot_id__4) begin
             tcy__4 = cy__4__d;
         end
     end
@@ -2708,13 +2730,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__5 = mul_sw__5__p;
     always @(*) begin
         tcx__5 = zero16;
-        if (cur_oh[5]) begin
+        if (nslot__q == slot_id__5) begin
             tcx__5 = cx__5__d;
         end
     end
     always @(*) begin
         tcy__5 = zero16;
-        if (cur_oh[5]) begin
+        if (nslot__q == slot_id__5) begin
             tcy__5 = cy__5__d;
         end
     end
@@ -2728,13 +2750,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__6 = mul_sw__6__p;
     always @(*) begin
         tcx__6 = zero16;
-        if (cur_oh[6]) begin
+        if (nslot__q == slot_id__6) begin
             tcx__6 = cx__6__d;
         end
     end
     always @(*) begin
         tcy__6 = zero16;
-        if (cur_oh[6]) begin
+        if (nslot__q == slot_id__6) begin
             tcy__6 = cy__6__d;
         end
     end
@@ -2748,71 +2770,31 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__7 = mul_sw__7__p;
     always @(*) begin
         tcx__7 = zero16;
-        if (cur_oh[7]) begin
+        if (nslot__q == slot_id__7) begin
             tcx__7 = cx__7__d;
         end
     end
     always @(*) begin
         tcy__7 = zero16;
-        if (cur_oh[7]) begin
+        if (nslot__q == slot_id__7) begin
             tcy__7 = cy__7__d;
         end
     end
-    always @(*) begin
-        tcx__8 = zero16;
-        if (cur_oh[8]) begin
-            tcx__8 = zero16;
-        end
-    end
+    assign tcx__8 = zero16;
     assign tcy__8 = zero16;
-    always @(*) begin
-        tcx__9 = zero16;
-        if (cur_oh[9]) begin
-            tcx__9 = zero16;
-        end
-    end
+    assign tcx__9 = zero16;
     assign tcy__9 = zero16;
-    always @(*) begin
-        tcx__10 = zero16;
-        if (cur_oh[10]) begin
-            tcx__10 = zero16;
-        end
-    end
+    assign tcx__10 = zero16;
     assign tcy__10 = zero16;
-    always @(*) begin
-        tcx__11 = zero16;
-        if (cur_oh[11]) begin
-            tcx__11 = zero16;
-        end
-    end
+    assign tcx__11 = zero16;
     assign tcy__11 = zero16;
-    always @(*) begin
-        tcx__12 = zero16;
-        if (cur_oh[12]) begin
-            tcx__12 = zero16;
-        end
-    end
+    assign tcx__12 = zero16;
     assign tcy__12 = zero16;
-    always @(*) begin
-        tcx__13 = zero16;
-        if (cur_oh[13]) begin
-            tcx__13 = zero16;
-        end
-    end
+    assign tcx__13 = zero16;
     assign tcy__13 = zero16;
-    always @(*) begin
-        tcx__14 = zero16;
-        if (cur_oh[14]) begin
-            tcx__14 = zero16;
-        end
-    end
+    assign tcx__14 = zero16;
     assign tcy__14 = zero16;
-    always @(*) begin
-        tcx__15 = zero16;
-        if (cur_oh[15]) begin
-            tcx__15 = zero16;
-        end
-    end
+    assign tcx__15 = zero16;
     assign tcy__15 = zero16;
     always @(*) tcx__16 = tcx__0 | tcx__1;
     always @(*) tcy__16 = tcy__0 | tcy__1;
@@ -3401,7 +3383,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) zx_g8__narrow = gpack__word;
     always @(*) zx_grp__narrow = grp__q;
     always @(*) slow_mask = (part__q | (zx_g8__wide << (zx_grp__wide << c3_32))) & r_act__q;
-    always @(*) lastg = r_nm1__q[(32'h3)+:(2)];
+    always @(*) lastg = r_lastg__q;
     always @(*) begin
         pmask = slow_mask;
         if (fast) begin
@@ -3687,12 +3669,18 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__31__d = lanes__v__31;
         end
     end
+    always @(*) pk_enc_act__bits__0 = (low_act & sbit__0) != zero16;
+    always @(*) pk_enc_nxt__bits__0 = (low_nxt & sbit__0) != zero16;
+    always @(*) pk_enc_act__bits__1 = (low_act & sbit__1) != zero16;
+    always @(*) pk_enc_nxt__bits__1 = (low_nxt & sbit__1) != zero16;
+    always @(*) pk_enc_act__bits__2 = (low_act & sbit__2) != zero16;
+    always @(*) pk_enc_nxt__bits__2 = (low_nxt & sbit__2) != zero16;
     always @(*) mem_valid = mem_v__q;
     always @(*) mem_addr = mem_a__q;
     always @(*) stat_pred_fast = st_fast__q;
     always @(*) stat_pred_slow = st_slow__q;
     always @(*) stat_guard_skips = st_gskip__q;
-    always @(*) wa = cwid__q[(32'h0)+:(6)];
+    always @(*) wa = cwid__q;
     always @(*) zx_wa64__narrow = wa;
     always @(*) g_write = p_push & t_guard;
     always @(*) gmem__w_en = g_write;
@@ -6559,20 +6547,20 @@ module dac_expander__reg5(d,q,clock,reset);
     end
 endmodule // dac_expander__reg5
 
-module dac_expander__reg10(d,q,clock,reset);
+module dac_expander__reg6(d,q,clock,reset);
 
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [5:0] d;
+    output reg  [5:0] q;
     input wire  clock;
     input wire  reset;
 
     // Update code (custom)
     always @(posedge clock) begin
-        if (reset) q <= 10'h0;
+        if (reset) q <= 6'h0;
         else q <= d;
     end
-endmodule // dac_expander__reg10
+endmodule // dac_expander__reg6
 
 module dac_expander__gmem(clock,r_addr,r_data,w_en,w_addr,w_data);
 
@@ -8556,20 +8544,35 @@ module dac_expander__mul_sw(d,s,p);
 
 endmodule // dac_expander__mul_sw
 
-module dac_expander__reg6(d,q,clock,reset);
+module dac_expander__reg3(d,q,clock,reset);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     input wire  reset;
 
     // Update code (custom)
     always @(posedge clock) begin
-        if (reset) q <= 6'h0;
+        if (reset) q <= 3'h0;
         else q <= d;
     end
-endmodule // dac_expander__reg6
+endmodule // dac_expander__reg3
+
+module dac_expander__reg10(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 10'h0;
+        else q <= d;
+    end
+endmodule // dac_expander__reg10
 
 module dac_expander__pk_addr(narrow,wide);
 
@@ -8981,6 +8984,18 @@ module dac_expander__pk_base(narrow,wide);
     // Update code (custom)
     always @(*) wide = {32'd0, narrow};
 endmodule // dac_expander__pk_base
+
+module dac_expander__pk_enc_act(bits__0,bits__1,bits__2,word);
+
+    // Module arguments
+    input wire  bits__0;
+    input wire  bits__1;
+    input wire  bits__2;
+    output reg  [2:0] word;
+
+    // Update code (custom)
+    always @(*) word = {bits__2, bits__1, bits__0};
+endmodule // dac_expander__pk_enc_act
 
 module dac_expander__pk_gr(narrow,wide);
 

@@ -111,8 +111,8 @@ pub(super) fn storage(p: &DacParams) -> StorageReport {
         ),
         f(
             "warp setup",
-            "next warp: slot (one-hot), warp, warp id, CTA index (issue 29)",
-            16 + 6 + 10 + 32,
+            "next warp: slot, warp, warp id, CTA index (issue 29)",
+            p.slot_bits() as u64 + 6 + 10 + 32,
             1,
             false,
             ADD,
@@ -120,7 +120,7 @@ pub(super) fn storage(p: &DacParams) -> StorageReport {
         f(
             "warp setup",
             "current warp: id, set up, last of the tuple (issue 29)",
-            10 + 1 + 1,
+            p.warp_bits() as u64 + 1 + 1,
             1,
             false,
             ADD,
@@ -128,9 +128,9 @@ pub(super) fn storage(p: &DacParams) -> StorageReport {
         f("warp setup", "lane values (issue 29)", 32, 32, false, ADD),
         f(
             "warp setup",
-            "lane masks (active, enabled, run ends, from the first), n-1, skips, \
-             (n-1)*step + 2^31 (issue 29)",
-            4 * 32 + 6 + 2 + 40,
+            "lane masks (active, enabled, run ends, from the first), last slow group, \
+             skips, (n-1)*step + 2^31 (issue 29)",
+            4 * 32 + 2 + 2 + 40,
             1,
             false,
             ADD,

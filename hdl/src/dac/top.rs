@@ -213,29 +213,30 @@ pub struct DacExpanderRtl<
     /// Bit `w`: `G[w]` was written since reset (an unwritten entry reads
     /// as 0).
     g_written: Reg<Bits<64>>,
-    /// The current warp id.
-    cwid: Reg<Bits<10>>,
+    /// The current warp id (its low `WB` bits: the queues' index).
+    cwid: Reg<Bits<WB>>,
     /// A current warp is set up (`busy & !cv`: the tuple's setup cycle).
     cv: Reg<Bit>,
     /// The current warp is the tuple's last.
     cend: Reg<Bit>,
-    /// The next warp (issue 29, the warp-setup stage): its slot (one-hot),
+    /// The next warp (issue 29, the warp-setup stage): its slot,
     /// warp and warp id, and its slot's `(cx, cy)` (the slot's registers,
     /// a launch into the slot forwarded at each edge). `todo` holds the
     /// slots after it.
-    noh: Reg<Bits<16>>,
+    nslot: Reg<Bits<SB>>,
     nwi: Reg<Bits<6>>,
     nwid: Reg<Bits<10>>,
     cc_x: Reg<Bits<16>>,
     cc_y: Reg<Bits<16>>,
     /// The current warp's lane values and lane masks, registered at the
-    /// edge the walk moves to it (`DacSetup`), with `n - 1` and its skips.
+    /// edge the walk moves to it (`DacSetup`), with its last slow-path group
+    /// and its skips.
     lv: Vec<Reg<Bits<32>>>,
     r_act: Reg<Bits<32>>,
     r_live: Reg<Bits<32>>,
     r_ends: Reg<Bits<32>>,
     r_gef: Reg<Bits<32>>,
-    r_nm1: Reg<Bits<6>>,
+    r_lastg: Reg<Bits<2>>,
     r_skip0: Reg<Bit>,
     r_gskip: Reg<Bit>,
     r_pb: Reg<Bits<40>>,
@@ -309,7 +310,6 @@ pub struct DacExpanderRtl<
     launch_ok: Signal<Local, Bit>,
     act1: Signal<Local, Bits<16>>,
     // ---- The next warp (set up this cycle).
-    cur_oh: Signal<Local, Bits<16>>,
     /// OR trees over 16 leaves (slot `s` at leaf `s`, node `i` at `16 +
     /// i`, root 30): the current slot's CTA index after this edge's launch.
     tcx: Vec<Signal<Local, Bits<16>>>,
@@ -318,6 +318,9 @@ pub struct DacExpanderRtl<
     /// current one (one-hot).
     low_act: Signal<Local, Bits<16>>,
     low_nxt: Signal<Local, Bits<16>>,
+    /// `low_act` and `low_nxt` as slot numbers.
+    pk_enc_act: Pack<SB>,
+    pk_enc_nxt: Pack<SB>,
     cur_cx: Signal<Local, Bits<16>>,
     cur_cy: Signal<Local, Bits<16>>,
     wid: Signal<Local, Bits<10>>,
@@ -381,6 +384,10 @@ pub struct DacExpanderRtl<
     _ntree: usize,
     _ng: usize,
     _w6: usize,
+    _sb: usize,
+    /// Per bit `b` of a slot number: the slots whose number has bit `b`.
+    sbit: Vec<Constant<Bits<16>>>,
+    c1_32m: Constant<Bits<32>>,
     _ncsa: usize,
     _n: usize,
 }
@@ -426,6 +433,8 @@ impl<
             slot5: konsts::<5>(0..nc as u64),
             mul_sw: (0..nc).map(|_| SignedMul::default()).collect(),
             pk_start: SlotPick::new(nc),
+            pk_enc_act: Pack::new(SB),
+            pk_enc_nxt: Pack::new(SB),
             pk_adv: SlotPick::new(nc),
             tcx: sigs(31),
             tcy: sigs(31),
@@ -464,6 +473,13 @@ impl<
             c1_40: konst(1),
             c0_40: konst(0),
             _w6: 6,
+            _sb: SB,
+            sbit: konsts::<16>((0..SB as u32).map(|b| {
+                (0..16u64)
+                    .filter(|s| s >> b & 1 == 1)
+                    .fold(0, |a, s| a | 1 << s)
+            })),
+            c1_32m: konst(0xFFFF_FFFE),
             _ncsa: 5,
             sh40: konsts::<40>(0..6),
             po: sigs(17),
@@ -501,11 +517,11 @@ impl<
             pk_cmp, zx_wa64, zx_ra64,
             // Registers.
             active, todo, busy, p, grp, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
-            r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend, noh,
-            nwi, nwid, cc_x, cc_y, r_act, r_live, r_ends, r_gef, r_nm1, r_skip0, r_gskip, r_pb,
+            r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend, nslot,
+            nwi, nwid, cc_x, cc_y, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb,
             // Local signals.
             t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_kind, t_gran, t_cmp, t_guard, is_addr,
-            is_data, is_pred, reserved, done_ok, launch_ok, act1, cur_oh, low_act, low_nxt, cur_cx,
+            is_data, is_pred, reserved, done_ok, launch_ok, act1, low_act, low_nxt, cur_cx,
             cur_cy, wid,
             t0, rem, n, nm1, amask, skip0, gskip, skip, wa, ra, gmask, g_write, oh_last, vlast, pb, zero_offs,
             arith, fits, fast, fast_mask, slow_mask, pmask, lastg, start, start_drop, start_go, cyc, load, nlast,

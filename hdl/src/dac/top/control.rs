@@ -86,22 +86,25 @@ impl<
         self.r_live.d.next = self.r_live.q.val();
         self.r_ends.d.next = self.r_ends.q.val();
         self.r_gef.d.next = self.r_gef.q.val();
-        self.r_nm1.d.next = self.r_nm1.q.val();
+        self.r_lastg.d.next = self.r_lastg.q.val();
         self.r_skip0.d.next = self.r_skip0.q.val();
         self.r_gskip.d.next = self.r_gskip.q.val();
         self.r_pb.d.next = self.r_pb.q.val();
         if self.load.val() {
             self.r_act.d.next = self.setup.act.val();
-            self.r_live.d.next = self.setup.live.val();
-            self.r_ends.d.next = self.setup.ends.val();
+            // Bit 0 of the enabled lanes and of the run ends is never read
+            // by the record loop (no run ends at lane 0, and `lowe` always
+            // holds lane 0): kept 0 so that no register bit goes unread.
+            self.r_live.d.next = self.setup.live.val() & self.c1_32m.val();
+            self.r_ends.d.next = self.setup.ends.val() & self.c1_32m.val();
             self.r_gef.d.next = self.setup.gef.val();
-            self.r_nm1.d.next = self.nm1.val();
+            self.r_lastg.d.next = self.nm1.val().get_bits::<2>(3);
             self.r_skip0.d.next = self.skip0.val();
             self.r_gskip.d.next = self.gskip.val();
             self.r_pb.d.next = self.pb.val();
         }
         // ---- Expander registers: the current warp (`wi`, `cwid`, `cend`,
-        // `p`, `grp`, `part`) and the next one (`noh`, `nwi`, `nwid`, with
+        // `p`, `grp`, `part`) and the next one (`nslot`, `nwi`, `nwid`, with
         // `todo` the slots after it). `load` moves the next warp to the
         // current one and the next pointer to its successor.
         self.busy.d.next = self.busy.q.val();
@@ -112,7 +115,13 @@ impl<
         self.p.d.next = self.p.q.val();
         self.grp.d.next = self.grp.q.val();
         self.part.d.next = self.part.q.val();
-        self.noh.d.next = self.noh.q.val();
+        self.nslot.d.next = self.nslot.q.val();
+        for b in 0..self._sb {
+            self.pk_enc_act.bits[b].next =
+                (self.low_act.val() & self.sbit[b].val()) != self.zero16.val();
+            self.pk_enc_nxt.bits[b].next =
+                (self.low_nxt.val() & self.sbit[b].val()) != self.zero16.val();
+        }
         self.nwi.d.next = self.nwi.q.val();
         self.nwid.d.next = self.nwid.q.val();
         // The next warp's slot index: its slot's registers after this
@@ -123,20 +132,20 @@ impl<
             self.busy.d.next = true;
             self.cv.d.next = false;
             self.todo.d.next = self.active.q.val() & !self.low_act.val();
-            self.noh.d.next = self.low_act.val();
+            self.nslot.d.next = self.pk_enc_act.word.val();
             self.nwi.d.next = self.c0_6.val();
             self.nwid.d.next = self.pk_start.w.val();
             self.cc_x.d.next = self.pk_start.x.val();
             self.cc_y.d.next = self.pk_start.y.val();
         } else if self.load.val() {
             self.cv.d.next = true;
-            self.cwid.d.next = self.nwid.q.val();
+            self.cwid.d.next = self.nwid.q.val().get_bits::<WB>(0);
             self.cend.d.next = self.nlast.val();
             self.p.d.next = self.c0_6.val();
             self.grp.d.next = self.c0_2.val();
             self.part.d.next = self.c0_32.val();
             if self.slot_last.val() {
-                self.noh.d.next = self.low_nxt.val();
+                self.nslot.d.next = self.pk_enc_nxt.word.val();
                 self.todo.d.next = self.todo_next.val();
                 self.nwi.d.next = self.c0_6.val();
                 self.nwid.d.next = self.pk_adv.w.val();
@@ -186,7 +195,7 @@ impl<
         self.stat_guard_skips.next = self.st_gskip.q.val();
 
         // ---- Guard masks: a guard's pushed mask is written to G[w].
-        self.wa.next = self.cwid.q.val().get_bits::<WB>(0);
+        self.wa.next = self.cwid.q.val();
         self.zx_wa64.narrow.next = self.wa.val();
         self.g_write.next = self.p_push.val() & self.t_guard.val();
         self.gmem.w_en.next = self.g_write.val();

@@ -96,7 +96,7 @@ impl<
         self.slow_mask.next = (self.part.q.val()
             | (self.zx_g8.wide.val() << (self.zx_grp.wide.val() << self.c3_32.val())))
             & self.r_act.q.val();
-        self.lastg.next = self.r_nm1.q.val().get_bits::<2>(3);
+        self.lastg.next = self.r_lastg.q.val();
         // The mask a push of this cycle carries.
         self.pmask.next = self.slow_mask.val();
         if self.fast.val() {

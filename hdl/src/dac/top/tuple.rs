@@ -22,7 +22,7 @@ impl<
         dff_setup!(
             self, clock, active, todo, busy, p, grp, part, count, mem_v, mem_a, r_valid, r_hit,
             r_addr, r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend,
-            noh, nwi, nwid, cc_x, cc_y, r_act, r_live, r_ends, r_gef, r_nm1, r_skip0, r_gskip,
+            nslot, nwi, nwid, cc_x, cc_y, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip,
             r_pb
         );
         self.active.reset.next = self.reset.val();
@@ -49,14 +49,14 @@ impl<
         self.cwid.reset.next = self.reset.val();
         self.cv.reset.next = self.reset.val();
         self.cend.reset.next = self.reset.val();
-        self.noh.reset.next = self.reset.val();
+        self.nslot.reset.next = self.reset.val();
         self.nwi.reset.next = self.reset.val();
         self.nwid.reset.next = self.reset.val();
         self.r_act.reset.next = self.reset.val();
         self.r_live.reset.next = self.reset.val();
         self.r_ends.reset.next = self.reset.val();
         self.r_gef.reset.next = self.reset.val();
-        self.r_nm1.reset.next = self.reset.val();
+        self.r_lastg.reset.next = self.reset.val();
         self.r_skip0.reset.next = self.reset.val();
         self.r_gskip.reset.next = self.reset.val();
         self.r_pb.reset.next = self.reset.val();

@@ -20,12 +20,11 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- The next warp's slot (`noh`, one-hot). Its CTA index and warp
+        // ---- The next warp's slot (`nslot`). Its CTA index and warp
         // id are registers (`cc_x`, `cc_y`, `nwid`) set at the edge that
         // moves the walk (Control); the OR trees here give the slot's index
         // after this edge's launch, kept when the next warp stays in the
         // slot, so `cc_x`, `cc_y` always hold the slot's registers.
-        self.cur_oh.next = self.noh.q.val();
         self.zx_w10.narrow.next = self.cfg_warps_per_cta.val();
         for s in 0..self._nc {
             self.mul_sw[s].d.next = self.slot5[s].val();
@@ -38,19 +37,14 @@ impl<
             self.pk_adv.sw[s].next = self.mul_sw[s].p.val();
             self.tcx[s].next = self.zero16.val();
             self.tcy[s].next = self.zero16.val();
-            if self.cur_oh.val().get_bit(s) {
+            if self.nslot.q.val() == self.slot_id[s].val() {
                 self.tcx[s].next = self.cx[s].d.val();
                 self.tcy[s].next = self.cy[s].d.val();
             }
         }
-        // Slots past N_CTA read as 0 (their bits of `noh` are 0; read here so
-        // that every bit of the register is used).
         for s in self._nc..self._n16 {
             self.tcx[s].next = self.zero16.val();
             self.tcy[s].next = self.zero16.val();
-            if self.cur_oh.val().get_bit(s) {
-                self.tcx[s].next = self.zero16.val();
-            }
         }
         for i in 0..self._ntree {
             self.tcx[i + 16].next = self.tcx[2 * i].val() | self.tcx[2 * i + 1].val();
