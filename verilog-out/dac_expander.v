@@ -97,6 +97,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  line_mask = 32'hffffff80;
     localparam  bias40 = 40'h80000000;
     localparam  lim40 = 40'h100000000;
+    localparam  c1_40 = 40'h1;
+    localparam  c0_40 = 40'h0;
+    localparam  sh40__0 = 40'h0;
+    localparam  sh40__1 = 40'h1;
+    localparam  sh40__2 = 40'h2;
+    localparam  sh40__3 = 40'h3;
+    localparam  sh40__4 = 40'h4;
+    localparam  sh40__5 = 40'h5;
     localparam  off27 = 62'h1b;
     localparam  off59 = 62'h3b;
     localparam  bit61 = 62'h2000000000000000;
@@ -110,6 +118,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  one64 = 64'h1;
     localparam  zero64 = 64'h0;
     localparam  ones32 = 32'hffffffff;
+    localparam  sbit__0 = 16'haaaa;
+    localparam  sbit__1 = 16'hcccc;
+    localparam  sbit__2 = 16'hf0f0;
+    localparam  c1_32m = 32'hfffffffe;
 
     // Stub signals
     reg  atq0__clock;
@@ -212,6 +224,46 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] lanes__v__29;
     wire  [31:0] lanes__v__30;
     wire  [31:0] lanes__v__31;
+    reg  [31:0] setup__v__0;
+    reg  [31:0] setup__v__1;
+    reg  [31:0] setup__v__2;
+    reg  [31:0] setup__v__3;
+    reg  [31:0] setup__v__4;
+    reg  [31:0] setup__v__5;
+    reg  [31:0] setup__v__6;
+    reg  [31:0] setup__v__7;
+    reg  [31:0] setup__v__8;
+    reg  [31:0] setup__v__9;
+    reg  [31:0] setup__v__10;
+    reg  [31:0] setup__v__11;
+    reg  [31:0] setup__v__12;
+    reg  [31:0] setup__v__13;
+    reg  [31:0] setup__v__14;
+    reg  [31:0] setup__v__15;
+    reg  [31:0] setup__v__16;
+    reg  [31:0] setup__v__17;
+    reg  [31:0] setup__v__18;
+    reg  [31:0] setup__v__19;
+    reg  [31:0] setup__v__20;
+    reg  [31:0] setup__v__21;
+    reg  [31:0] setup__v__22;
+    reg  [31:0] setup__v__23;
+    reg  [31:0] setup__v__24;
+    reg  [31:0] setup__v__25;
+    reg  [31:0] setup__v__26;
+    reg  [31:0] setup__v__27;
+    reg  [31:0] setup__v__28;
+    reg  [31:0] setup__v__29;
+    reg  [31:0] setup__v__30;
+    reg  [31:0] setup__v__31;
+    reg  [5:0] setup__n;
+    reg  [1:0] setup__g;
+    reg  [31:0] setup__en;
+    wire  [31:0] setup__act;
+    wire  [31:0] setup__live;
+    wire  setup__none;
+    wire  [31:0] setup__ends;
+    wire  [31:0] setup__gef;
     reg  [31:0] rec__v__0;
     reg  [31:0] rec__v__1;
     reg  [31:0] rec__v__2;
@@ -244,12 +296,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [31:0] rec__v__29;
     reg  [31:0] rec__v__30;
     reg  [31:0] rec__v__31;
-    reg  [5:0] rec__n;
     reg  [5:0] rec__p;
     reg  [1:0] rec__g;
-    reg  [31:0] rec__en;
-    wire  [31:0] rec__act;
-    wire  rec__none;
+    reg  [31:0] rec__live;
+    reg  [31:0] rec__ends;
+    reg  [31:0] rec__gef;
     wire  [5:0] rec__nxt;
     wire  [31:0] rec__addr;
     wire  [31:0] rec__mask;
@@ -383,9 +434,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [15:0] pk_adv__x;
     wire  [15:0] pk_adv__y;
     wire  [9:0] pk_adv__w;
-    reg  [6:0] mul_ov__d;
-    reg  [39:0] mul_ov__s;
-    wire  [39:0] mul_ov__p;
     reg  [31:0] sx_v0__narrow;
     wire  [39:0] sx_v0__wide;
     reg  [31:0] sx_tx__narrow;
@@ -402,8 +450,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [5:0] zx_k6__wide;
     reg  [3:0] zx_k32__narrow;
     wire  [31:0] zx_k32__wide;
-    reg  [5:0] zx_nm7__narrow;
-    wire  [6:0] zx_nm7__wide;
     reg  [5:0] zx_wi7__narrow;
     wire  [6:0] zx_wi7__wide;
     reg  [5:0] zx_wc7__narrow;
@@ -448,6 +494,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [7:0] pk_cmp__wide;
     reg  [5:0] zx_wa64__narrow;
     wire  [63:0] zx_wa64__wide;
+    reg  [5:0] zx_ra64__narrow;
+    wire  [63:0] zx_ra64__wide;
     reg  [15:0] active__d;
     wire  [15:0] active__q;
     reg  active__clock;
@@ -524,10 +572,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  busy__q;
     reg  busy__clock;
     reg  busy__reset;
-    reg  [5:0] wi__d;
-    wire  [5:0] wi__q;
-    reg  wi__clock;
-    reg  wi__reset;
     reg  [5:0] p__d;
     wire  [5:0] p__q;
     reg  p__clock;
@@ -592,6 +636,30 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [63:0] g_written__q;
     reg  g_written__clock;
     reg  g_written__reset;
+    reg  [5:0] cwid__d;
+    wire  [5:0] cwid__q;
+    reg  cwid__clock;
+    reg  cwid__reset;
+    reg  cv__d;
+    wire  cv__q;
+    reg  cv__clock;
+    reg  cv__reset;
+    reg  cend__d;
+    wire  cend__q;
+    reg  cend__clock;
+    reg  cend__reset;
+    reg  [2:0] nslot__d;
+    wire  [2:0] nslot__q;
+    reg  nslot__clock;
+    reg  nslot__reset;
+    reg  [5:0] nwi__d;
+    wire  [5:0] nwi__q;
+    reg  nwi__clock;
+    reg  nwi__reset;
+    reg  [9:0] nwid__d;
+    wire  [9:0] nwid__q;
+    reg  nwid__clock;
+    reg  nwid__reset;
     reg  [15:0] cc_x__d;
     wire  [15:0] cc_x__q;
     reg  cc_x__clock;
@@ -600,10 +668,174 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [15:0] cc_y__q;
     reg  cc_y__clock;
     reg  cc_y__reset;
-    reg  [9:0] cwid__d;
-    wire  [9:0] cwid__q;
-    reg  cwid__clock;
-    reg  cwid__reset;
+    reg  [31:0] lv__0__d;
+    wire  [31:0] lv__0__q;
+    reg  lv__0__clock;
+    reg  lv__0__reset;
+    reg  [31:0] lv__1__d;
+    wire  [31:0] lv__1__q;
+    reg  lv__1__clock;
+    reg  lv__1__reset;
+    reg  [31:0] lv__2__d;
+    wire  [31:0] lv__2__q;
+    reg  lv__2__clock;
+    reg  lv__2__reset;
+    reg  [31:0] lv__3__d;
+    wire  [31:0] lv__3__q;
+    reg  lv__3__clock;
+    reg  lv__3__reset;
+    reg  [31:0] lv__4__d;
+    wire  [31:0] lv__4__q;
+    reg  lv__4__clock;
+    reg  lv__4__reset;
+    reg  [31:0] lv__5__d;
+    wire  [31:0] lv__5__q;
+    reg  lv__5__clock;
+    reg  lv__5__reset;
+    reg  [31:0] lv__6__d;
+    wire  [31:0] lv__6__q;
+    reg  lv__6__clock;
+    reg  lv__6__reset;
+    reg  [31:0] lv__7__d;
+    wire  [31:0] lv__7__q;
+    reg  lv__7__clock;
+    reg  lv__7__reset;
+    reg  [31:0] lv__8__d;
+    wire  [31:0] lv__8__q;
+    reg  lv__8__clock;
+    reg  lv__8__reset;
+    reg  [31:0] lv__9__d;
+    wire  [31:0] lv__9__q;
+    reg  lv__9__clock;
+    reg  lv__9__reset;
+    reg  [31:0] lv__10__d;
+    wire  [31:0] lv__10__q;
+    reg  lv__10__clock;
+    reg  lv__10__reset;
+    reg  [31:0] lv__11__d;
+    wire  [31:0] lv__11__q;
+    reg  lv__11__clock;
+    reg  lv__11__reset;
+    reg  [31:0] lv__12__d;
+    wire  [31:0] lv__12__q;
+    reg  lv__12__clock;
+    reg  lv__12__reset;
+    reg  [31:0] lv__13__d;
+    wire  [31:0] lv__13__q;
+    reg  lv__13__clock;
+    reg  lv__13__reset;
+    reg  [31:0] lv__14__d;
+    wire  [31:0] lv__14__q;
+    reg  lv__14__clock;
+    reg  lv__14__reset;
+    reg  [31:0] lv__15__d;
+    wire  [31:0] lv__15__q;
+    reg  lv__15__clock;
+    reg  lv__15__reset;
+    reg  [31:0] lv__16__d;
+    wire  [31:0] lv__16__q;
+    reg  lv__16__clock;
+    reg  lv__16__reset;
+    reg  [31:0] lv__17__d;
+    wire  [31:0] lv__17__q;
+    reg  lv__17__clock;
+    reg  lv__17__reset;
+    reg  [31:0] lv__18__d;
+    wire  [31:0] lv__18__q;
+    reg  lv__18__clock;
+    reg  lv__18__reset;
+    reg  [31:0] lv__19__d;
+    wire  [31:0] lv__19__q;
+    reg  lv__19__clock;
+    reg  lv__19__reset;
+    reg  [31:0] lv__20__d;
+    wire  [31:0] lv__20__q;
+    reg  lv__20__clock;
+    reg  lv__20__reset;
+    reg  [31:0] lv__21__d;
+    wire  [31:0] lv__21__q;
+    reg  lv__21__clock;
+    reg  lv__21__reset;
+    reg  [31:0] lv__22__d;
+    wire  [31:0] lv__22__q;
+    reg  lv__22__clock;
+    reg  lv__22__reset;
+    reg  [31:0] lv__23__d;
+    wire  [31:0] lv__23__q;
+    reg  lv__23__clock;
+    reg  lv__23__reset;
+    reg  [31:0] lv__24__d;
+    wire  [31:0] lv__24__q;
+    reg  lv__24__clock;
+    reg  lv__24__reset;
+    reg  [31:0] lv__25__d;
+    wire  [31:0] lv__25__q;
+    reg  lv__25__clock;
+    reg  lv__25__reset;
+    reg  [31:0] lv__26__d;
+    wire  [31:0] lv__26__q;
+    reg  lv__26__clock;
+    reg  lv__26__reset;
+    reg  [31:0] lv__27__d;
+    wire  [31:0] lv__27__q;
+    reg  lv__27__clock;
+    reg  lv__27__reset;
+    reg  [31:0] lv__28__d;
+    wire  [31:0] lv__28__q;
+    reg  lv__28__clock;
+    reg  lv__28__reset;
+    reg  [31:0] lv__29__d;
+    wire  [31:0] lv__29__q;
+    reg  lv__29__clock;
+    reg  lv__29__reset;
+    reg  [31:0] lv__30__d;
+    wire  [31:0] lv__30__q;
+    reg  lv__30__clock;
+    reg  lv__30__reset;
+    reg  [31:0] lv__31__d;
+    wire  [31:0] lv__31__q;
+    reg  lv__31__clock;
+    reg  lv__31__reset;
+    reg  [31:0] r_act__d;
+    wire  [31:0] r_act__q;
+    reg  r_act__clock;
+    reg  r_act__reset;
+    reg  [31:0] r_live__d;
+    wire  [31:0] r_live__q;
+    reg  r_live__clock;
+    reg  r_live__reset;
+    reg  [31:0] r_ends__d;
+    wire  [31:0] r_ends__q;
+    reg  r_ends__clock;
+    reg  r_ends__reset;
+    reg  [31:0] r_gef__d;
+    wire  [31:0] r_gef__q;
+    reg  r_gef__clock;
+    reg  r_gef__reset;
+    reg  [1:0] r_lastg__d;
+    wire  [1:0] r_lastg__q;
+    reg  r_lastg__clock;
+    reg  r_lastg__reset;
+    reg  r_skip0__d;
+    wire  r_skip0__q;
+    reg  r_skip0__clock;
+    reg  r_skip0__reset;
+    reg  r_gskip__d;
+    wire  r_gskip__q;
+    reg  r_gskip__clock;
+    reg  r_gskip__reset;
+    reg  [39:0] r_pb__d;
+    wire  [39:0] r_pb__q;
+    reg  r_pb__clock;
+    reg  r_pb__reset;
+    reg  pk_enc_act__bits__0;
+    reg  pk_enc_act__bits__1;
+    reg  pk_enc_act__bits__2;
+    wire  [2:0] pk_enc_act__word;
+    reg  pk_enc_nxt__bits__0;
+    reg  pk_enc_nxt__bits__1;
+    reg  pk_enc_nxt__bits__2;
+    wire  [2:0] pk_enc_nxt__word;
 
     // Local signals
     reg  [31:0] t_base;
@@ -623,7 +855,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  done_ok;
     reg  launch_ok;
     reg  [15:0] act1;
-    reg  [15:0] cur_oh;
     reg  [15:0] tcx__0;
     reg  [15:0] tcx__1;
     reg  [15:0] tcx__2;
@@ -700,6 +931,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  gskip;
     reg  skip;
     reg  [5:0] wa;
+    reg  [5:0] ra;
     reg  [31:0] gmask;
     reg  g_write;
     reg  [31:0] oh_last;
@@ -768,6 +1000,23 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [31:0] tvl__62;
     reg  [31:0] vlast;
     reg  [39:0] pb;
+    reg  [39:0] po__0;
+    reg  [39:0] po__1;
+    reg  [39:0] po__2;
+    reg  [39:0] po__3;
+    reg  [39:0] po__4;
+    reg  [39:0] po__5;
+    wire  [39:0] po__6;
+    reg  [39:0] po__7;
+    reg  [39:0] po__8;
+    reg  [39:0] po__9;
+    reg  [39:0] po__10;
+    reg  [39:0] po__11;
+    reg  [39:0] po__12;
+    reg  [39:0] po__13;
+    reg  [39:0] po__14;
+    reg  [39:0] po__15;
+    reg  [39:0] po__16;
     reg  zero_offs;
     reg  arith;
     reg  fits;
@@ -779,6 +1028,9 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  start;
     reg  start_drop;
     reg  start_go;
+    reg  cyc;
+    reg  load;
+    reg  nlast;
     reg  memfree;
     reg  a_push;
     reg  pf_push;
@@ -787,7 +1039,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  p_push;
     reg  wdone;
     reg  slot_last;
-    reg  slot_done;
     reg  [15:0] todo_next;
     reg  tuple_done;
     reg  atq_pop;
@@ -913,6 +1164,48 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .v__30(lanes__v__30),
         .v__31(lanes__v__31)
     );
+    dac_expander__setup setup(
+        .v__0(setup__v__0),
+        .v__1(setup__v__1),
+        .v__2(setup__v__2),
+        .v__3(setup__v__3),
+        .v__4(setup__v__4),
+        .v__5(setup__v__5),
+        .v__6(setup__v__6),
+        .v__7(setup__v__7),
+        .v__8(setup__v__8),
+        .v__9(setup__v__9),
+        .v__10(setup__v__10),
+        .v__11(setup__v__11),
+        .v__12(setup__v__12),
+        .v__13(setup__v__13),
+        .v__14(setup__v__14),
+        .v__15(setup__v__15),
+        .v__16(setup__v__16),
+        .v__17(setup__v__17),
+        .v__18(setup__v__18),
+        .v__19(setup__v__19),
+        .v__20(setup__v__20),
+        .v__21(setup__v__21),
+        .v__22(setup__v__22),
+        .v__23(setup__v__23),
+        .v__24(setup__v__24),
+        .v__25(setup__v__25),
+        .v__26(setup__v__26),
+        .v__27(setup__v__27),
+        .v__28(setup__v__28),
+        .v__29(setup__v__29),
+        .v__30(setup__v__30),
+        .v__31(setup__v__31),
+        .n(setup__n),
+        .g(setup__g),
+        .en(setup__en),
+        .act(setup__act),
+        .live(setup__live),
+        .none(setup__none),
+        .ends(setup__ends),
+        .gef(setup__gef)
+    );
     dac_expander__rec rec(
         .v__0(rec__v__0),
         .v__1(rec__v__1),
@@ -946,12 +1239,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .v__29(rec__v__29),
         .v__30(rec__v__30),
         .v__31(rec__v__31),
-        .n(rec__n),
         .p(rec__p),
         .g(rec__g),
-        .en(rec__en),
-        .act(rec__act),
-        .none(rec__none),
+        .live(rec__live),
+        .ends(rec__ends),
+        .gef(rec__gef),
         .nxt(rec__nxt),
         .addr(rec__addr),
         .mask(rec__mask),
@@ -1128,11 +1420,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .y(pk_adv__y),
         .w(pk_adv__w)
     );
-    dac_expander__mul_ov mul_ov(
-        .d(mul_ov__d),
-        .s(mul_ov__s),
-        .p(mul_ov__p)
-    );
     dac_expander__sx_tx sx_v0(
         .narrow(sx_v0__narrow),
         .wide(sx_v0__wide)
@@ -1165,15 +1452,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .narrow(zx_k32__narrow),
         .wide(zx_k32__wide)
     );
-    dac_expander__zx_nm7 zx_nm7(
-        .narrow(zx_nm7__narrow),
-        .wide(zx_nm7__wide)
-    );
-    dac_expander__zx_nm7 zx_wi7(
+    dac_expander__zx_wc7 zx_wi7(
         .narrow(zx_wi7__narrow),
         .wide(zx_wi7__wide)
     );
-    dac_expander__zx_nm7 zx_wc7(
+    dac_expander__zx_wc7 zx_wc7(
         .narrow(zx_wc7__narrow),
         .wide(zx_wc7__wide)
     );
@@ -1256,6 +1539,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     dac_expander__aq__zx_pop_q64 zx_wa64(
         .narrow(zx_wa64__narrow),
         .wide(zx_wa64__wide)
+    );
+    dac_expander__aq__zx_pop_q64 zx_ra64(
+        .narrow(zx_ra64__narrow),
+        .wide(zx_ra64__wide)
     );
     dac_expander__reg16 active(
         .d(active__d),
@@ -1371,12 +1658,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(busy__clock),
         .reset(busy__reset)
     );
-    dac_expander__reg6 wi(
-        .d(wi__d),
-        .q(wi__q),
-        .clock(wi__clock),
-        .reset(wi__reset)
-    );
     dac_expander__reg6 p(
         .d(p__d),
         .q(p__q),
@@ -1473,6 +1754,42 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(g_written__clock),
         .reset(g_written__reset)
     );
+    dac_expander__reg6 cwid(
+        .d(cwid__d),
+        .q(cwid__q),
+        .clock(cwid__clock),
+        .reset(cwid__reset)
+    );
+    dac_expander__reg1 cv(
+        .d(cv__d),
+        .q(cv__q),
+        .clock(cv__clock),
+        .reset(cv__reset)
+    );
+    dac_expander__reg1 cend(
+        .d(cend__d),
+        .q(cend__q),
+        .clock(cend__clock),
+        .reset(cend__reset)
+    );
+    dac_expander__reg3 nslot(
+        .d(nslot__d),
+        .q(nslot__q),
+        .clock(nslot__clock),
+        .reset(nslot__reset)
+    );
+    dac_expander__reg6 nwi(
+        .d(nwi__d),
+        .q(nwi__q),
+        .clock(nwi__clock),
+        .reset(nwi__reset)
+    );
+    dac_expander__reg10 nwid(
+        .d(nwid__d),
+        .q(nwid__q),
+        .clock(nwid__clock),
+        .reset(nwid__reset)
+    );
     dac_expander__reg16 cc_x(
         .d(cc_x__d),
         .q(cc_x__q),
@@ -1485,18 +1802,263 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(cc_y__clock),
         .reset(cc_y__reset)
     );
-    dac_expander__reg10 cwid(
-        .d(cwid__d),
-        .q(cwid__q),
-        .clock(cwid__clock),
-        .reset(cwid__reset)
+    dac_expander__reg32 lv__0(
+        .d(lv__0__d),
+        .q(lv__0__q),
+        .clock(lv__0__clock),
+        .reset(lv__0__reset)
+    );
+    dac_expander__reg32 lv__1(
+        .d(lv__1__d),
+        .q(lv__1__q),
+        .clock(lv__1__clock),
+        .reset(lv__1__reset)
+    );
+    dac_expander__reg32 lv__2(
+        .d(lv__2__d),
+        .q(lv__2__q),
+        .clock(lv__2__clock),
+        .reset(lv__2__reset)
+    );
+    dac_expander__reg32 lv__3(
+        .d(lv__3__d),
+        .q(lv__3__q),
+        .clock(lv__3__clock),
+        .reset(lv__3__reset)
+    );
+    dac_expander__reg32 lv__4(
+        .d(lv__4__d),
+        .q(lv__4__q),
+        .clock(lv__4__clock),
+        .reset(lv__4__reset)
+    );
+    dac_expander__reg32 lv__5(
+        .d(lv__5__d),
+        .q(lv__5__q),
+        .clock(lv__5__clock),
+        .reset(lv__5__reset)
+    );
+    dac_expander__reg32 lv__6(
+        .d(lv__6__d),
+        .q(lv__6__q),
+        .clock(lv__6__clock),
+        .reset(lv__6__reset)
+    );
+    dac_expander__reg32 lv__7(
+        .d(lv__7__d),
+        .q(lv__7__q),
+        .clock(lv__7__clock),
+        .reset(lv__7__reset)
+    );
+    dac_expander__reg32 lv__8(
+        .d(lv__8__d),
+        .q(lv__8__q),
+        .clock(lv__8__clock),
+        .reset(lv__8__reset)
+    );
+    dac_expander__reg32 lv__9(
+        .d(lv__9__d),
+        .q(lv__9__q),
+        .clock(lv__9__clock),
+        .reset(lv__9__reset)
+    );
+    dac_expander__reg32 lv__10(
+        .d(lv__10__d),
+        .q(lv__10__q),
+        .clock(lv__10__clock),
+        .reset(lv__10__reset)
+    );
+    dac_expander__reg32 lv__11(
+        .d(lv__11__d),
+        .q(lv__11__q),
+        .clock(lv__11__clock),
+        .reset(lv__11__reset)
+    );
+    dac_expander__reg32 lv__12(
+        .d(lv__12__d),
+        .q(lv__12__q),
+        .clock(lv__12__clock),
+        .reset(lv__12__reset)
+    );
+    dac_expander__reg32 lv__13(
+        .d(lv__13__d),
+        .q(lv__13__q),
+        .clock(lv__13__clock),
+        .reset(lv__13__reset)
+    );
+    dac_expander__reg32 lv__14(
+        .d(lv__14__d),
+        .q(lv__14__q),
+        .clock(lv__14__clock),
+        .reset(lv__14__reset)
+    );
+    dac_expander__reg32 lv__15(
+        .d(lv__15__d),
+        .q(lv__15__q),
+        .clock(lv__15__clock),
+        .reset(lv__15__reset)
+    );
+    dac_expander__reg32 lv__16(
+        .d(lv__16__d),
+        .q(lv__16__q),
+        .clock(lv__16__clock),
+        .reset(lv__16__reset)
+    );
+    dac_expander__reg32 lv__17(
+        .d(lv__17__d),
+        .q(lv__17__q),
+        .clock(lv__17__clock),
+        .reset(lv__17__reset)
+    );
+    dac_expander__reg32 lv__18(
+        .d(lv__18__d),
+        .q(lv__18__q),
+        .clock(lv__18__clock),
+        .reset(lv__18__reset)
+    );
+    dac_expander__reg32 lv__19(
+        .d(lv__19__d),
+        .q(lv__19__q),
+        .clock(lv__19__clock),
+        .reset(lv__19__reset)
+    );
+    dac_expander__reg32 lv__20(
+        .d(lv__20__d),
+        .q(lv__20__q),
+        .clock(lv__20__clock),
+        .reset(lv__20__reset)
+    );
+    dac_expander__reg32 lv__21(
+        .d(lv__21__d),
+        .q(lv__21__q),
+        .clock(lv__21__clock),
+        .reset(lv__21__reset)
+    );
+    dac_expander__reg32 lv__22(
+        .d(lv__22__d),
+        .q(lv__22__q),
+        .clock(lv__22__clock),
+        .reset(lv__22__reset)
+    );
+    dac_expander__reg32 lv__23(
+        .d(lv__23__d),
+        .q(lv__23__q),
+        .clock(lv__23__clock),
+        .reset(lv__23__reset)
+    );
+    dac_expander__reg32 lv__24(
+        .d(lv__24__d),
+        .q(lv__24__q),
+        .clock(lv__24__clock),
+        .reset(lv__24__reset)
+    );
+    dac_expander__reg32 lv__25(
+        .d(lv__25__d),
+        .q(lv__25__q),
+        .clock(lv__25__clock),
+        .reset(lv__25__reset)
+    );
+    dac_expander__reg32 lv__26(
+        .d(lv__26__d),
+        .q(lv__26__q),
+        .clock(lv__26__clock),
+        .reset(lv__26__reset)
+    );
+    dac_expander__reg32 lv__27(
+        .d(lv__27__d),
+        .q(lv__27__q),
+        .clock(lv__27__clock),
+        .reset(lv__27__reset)
+    );
+    dac_expander__reg32 lv__28(
+        .d(lv__28__d),
+        .q(lv__28__q),
+        .clock(lv__28__clock),
+        .reset(lv__28__reset)
+    );
+    dac_expander__reg32 lv__29(
+        .d(lv__29__d),
+        .q(lv__29__q),
+        .clock(lv__29__clock),
+        .reset(lv__29__reset)
+    );
+    dac_expander__reg32 lv__30(
+        .d(lv__30__d),
+        .q(lv__30__q),
+        .clock(lv__30__clock),
+        .reset(lv__30__reset)
+    );
+    dac_expander__reg32 lv__31(
+        .d(lv__31__d),
+        .q(lv__31__q),
+        .clock(lv__31__clock),
+        .reset(lv__31__reset)
+    );
+    dac_expander__reg32 r_act(
+        .d(r_act__d),
+        .q(r_act__q),
+        .clock(r_act__clock),
+        .reset(r_act__reset)
+    );
+    dac_expander__reg32 r_live(
+        .d(r_live__d),
+        .q(r_live__q),
+        .clock(r_live__clock),
+        .reset(r_live__reset)
+    );
+    dac_expander__reg32 r_ends(
+        .d(r_ends__d),
+        .q(r_ends__q),
+        .clock(r_ends__clock),
+        .reset(r_ends__reset)
+    );
+    dac_expander__reg32 r_gef(
+        .d(r_gef__d),
+        .q(r_gef__q),
+        .clock(r_gef__clock),
+        .reset(r_gef__reset)
+    );
+    dac_expander__reg2 r_lastg(
+        .d(r_lastg__d),
+        .q(r_lastg__q),
+        .clock(r_lastg__clock),
+        .reset(r_lastg__reset)
+    );
+    dac_expander__reg1 r_skip0(
+        .d(r_skip0__d),
+        .q(r_skip0__q),
+        .clock(r_skip0__clock),
+        .reset(r_skip0__reset)
+    );
+    dac_expander__reg1 r_gskip(
+        .d(r_gskip__d),
+        .q(r_gskip__q),
+        .clock(r_gskip__clock),
+        .reset(r_gskip__reset)
+    );
+    dac_expander__reg40 r_pb(
+        .d(r_pb__d),
+        .q(r_pb__q),
+        .clock(r_pb__clock),
+        .reset(r_pb__reset)
+    );
+    dac_expander__pk_enc_act pk_enc_act(
+        .bits__0(pk_enc_act__bits__0),
+        .bits__1(pk_enc_act__bits__1),
+        .bits__2(pk_enc_act__bits__2),
+        .word(pk_enc_act__word)
+    );
+    dac_expander__pk_enc_act pk_enc_nxt(
+        .bits__0(pk_enc_nxt__bits__0),
+        .bits__1(pk_enc_nxt__bits__1),
+        .bits__2(pk_enc_nxt__bits__2),
+        .word(pk_enc_nxt__word)
     );
 
     // Update code
     always @(*) active__clock = clock;
     always @(*) todo__clock = clock;
     always @(*) busy__clock = clock;
-    always @(*) wi__clock = clock;
     always @(*) p__clock = clock;
     always @(*) grp__clock = clock;
     always @(*) part__clock = clock;
@@ -1513,9 +2075,22 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) st_slow__clock = clock;
     always @(*) st_gskip__clock = clock;
     always @(*) g_written__clock = clock;
+    always @(*) cwid__clock = clock;
+    always @(*) cv__clock = clock;
+    always @(*) cend__clock = clock;
+    always @(*) nslot__clock = clock;
+    always @(*) nwi__clock = clock;
+    always @(*) nwid__clock = clock;
     always @(*) cc_x__clock = clock;
     always @(*) cc_y__clock = clock;
-    always @(*) cwid__clock = clock;
+    always @(*) r_act__clock = clock;
+    always @(*) r_live__clock = clock;
+    always @(*) r_ends__clock = clock;
+    always @(*) r_gef__clock = clock;
+    always @(*) r_lastg__clock = clock;
+    always @(*) r_skip0__clock = clock;
+    always @(*) r_gskip__clock = clock;
+    always @(*) r_pb__clock = clock;
     always @(*) begin
         active__d = active__q;
         active__d = act1;
@@ -1527,9 +2102,9 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         todo__d = todo__q;
         todo__d = todo__q;
         if (start_go) begin
-            todo__d = active__q;
+            todo__d = active__q & ~low_act;
         end
-        else if (wdone) begin
+        else if (load) begin
             if (slot_last) begin
                 todo__d = todo_next;
             end
@@ -1541,37 +2116,21 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         if (start_go) begin
             busy__d = 1'b1;
         end
-        else if (wdone) begin
-            if (slot_last) begin
-                if (tuple_done) begin
-                    busy__d = 1'b0;
-                end
-            end
+        else if (load) begin
         end
-    end
-    always @(*) begin
-        wi__d = wi__q;
-        wi__d = wi__q;
-        if (start_go) begin
-            wi__d = c0_6;
-        end
-        else if (wdone) begin
-            if (slot_last) begin
-                wi__d = c0_6;
-            end
-            else begin
-                wi__d = wi__q + c1_6;
-            end
+        else if (tuple_done) begin
+            busy__d = 1'b0;
         end
     end
     always @(*) begin
         p__d = p__q;
         p__d = p__q;
         if (start_go) begin
+        end
+        else if (load) begin
             p__d = c0_6;
         end
-        else if (wdone) begin
-            p__d = c0_6;
+        else if (tuple_done) begin
         end
         else if (a_push) begin
             p__d = rec__nxt;
@@ -1581,10 +2140,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         grp__d = grp__q;
         grp__d = grp__q;
         if (start_go) begin
+        end
+        else if (load) begin
             grp__d = c0_2;
         end
-        else if (wdone) begin
-            grp__d = c0_2;
+        else if (tuple_done) begin
         end
         else if (a_push) begin
         end
@@ -1596,10 +2156,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         part__d = part__q;
         part__d = part__q;
         if (start_go) begin
+        end
+        else if (load) begin
             part__d = c0_32;
         end
-        else if (wdone) begin
-            part__d = c0_32;
+        else if (tuple_done) begin
         end
         else if (a_push) begin
         end
@@ -1704,7 +2265,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) begin
         st_gskip__d = st_gskip__q;
         st_gskip__d = st_gskip__q;
-        if (busy__q & gskip & ~skip0) begin
+        if (cyc & r_gskip__q & ~r_skip0__q) begin
             st_gskip__d = st_gskip__q + c1_32;
         end
     end
@@ -1716,12 +2277,85 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         end
     end
     always @(*) begin
+        cwid__d = cwid__q;
+        cwid__d = cwid__q;
+        if (start_go) begin
+        end
+        else if (load) begin
+            cwid__d = nwid__q[(32'h0)+:(6)];
+        end
+    end
+    always @(*) begin
+        cv__d = cv__q;
+        cv__d = cv__q;
+        if (start_go) begin
+            cv__d = 1'b0;
+        end
+        else if (load) begin
+            cv__d = 1'b1;
+        end
+        else if (tuple_done) begin
+            cv__d = 1'b0;
+        end
+    end
+    always @(*) begin
+        cend__d = cend__q;
+        cend__d = cend__q;
+        if (start_go) begin
+        end
+        else if (load) begin
+            cend__d = nlast;
+        end
+    end
+    always @(*) begin
+        nslot__d = nslot__q;
+        nslot__d = nslot__q;
+        if (start_go) begin
+            nslot__d = pk_enc_act__word;
+        end
+        else if (load) begin
+            if (slot_last) begin
+                nslot__d = pk_enc_nxt__word;
+            end
+        end
+    end
+    always @(*) begin
+        nwi__d = nwi__q;
+        nwi__d = nwi__q;
+        if (start_go) begin
+            nwi__d = c0_6;
+        end
+        else if (load) begin
+            if (slot_last) begin
+                nwi__d = c0_6;
+            end
+            else begin
+                nwi__d = nwi__q + c1_6;
+            end
+        end
+    end
+    always @(*) begin
+        nwid__d = nwid__q;
+        nwid__d = nwid__q;
+        if (start_go) begin
+            nwid__d = pk_start__w;
+        end
+        else if (load) begin
+            if (slot_last) begin
+                nwid__d = pk_adv__w;
+            end
+            else begin
+                nwid__d = nwid__q + one10;
+            end
+        end
+    end
+    always @(*) begin
         cc_x__d = cc_x__q;
         cc_x__d = tcx__30;
         if (start_go) begin
             cc_x__d = pk_start__x;
         end
-        else if (wdone) begin
+        else if (load) begin
             if (slot_last) begin
                 cc_x__d = pk_adv__x;
             end
@@ -1733,31 +2367,71 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         if (start_go) begin
             cc_y__d = pk_start__y;
         end
-        else if (wdone) begin
+        else if (load) begin
             if (slot_last) begin
                 cc_y__d = pk_adv__y;
             end
         end
     end
     always @(*) begin
-        cwid__d = cwid__q;
-        cwid__d = cwid__q;
-        if (start_go) begin
-            cwid__d = pk_start__w;
+        r_act__d = r_act__q;
+        r_act__d = r_act__q;
+        if (load) begin
+            r_act__d = setup__act;
         end
-        else if (wdone) begin
-            if (slot_last) begin
-                cwid__d = pk_adv__w;
-            end
-            else begin
-                cwid__d = cwid__q + one10;
-            end
+    end
+    always @(*) begin
+        r_live__d = r_live__q;
+        r_live__d = r_live__q;
+        if (load) begin
+            r_live__d = setup__live & c1_32m;
+        end
+    end
+    always @(*) begin
+        r_ends__d = r_ends__q;
+        r_ends__d = r_ends__q;
+        if (load) begin
+            r_ends__d = setup__ends & c1_32m;
+        end
+    end
+    always @(*) begin
+        r_gef__d = r_gef__q;
+        r_gef__d = r_gef__q;
+        if (load) begin
+            r_gef__d = setup__gef;
+        end
+    end
+    always @(*) begin
+        r_lastg__d = r_lastg__q;
+        r_lastg__d = r_lastg__q;
+        if (load) begin
+            r_lastg__d = nm1[(32'h3)+:(2)];
+        end
+    end
+    always @(*) begin
+        r_skip0__d = r_skip0__q;
+        r_skip0__d = r_skip0__q;
+        if (load) begin
+            r_skip0__d = skip0;
+        end
+    end
+    always @(*) begin
+        r_gskip__d = r_gskip__q;
+        r_gskip__d = r_gskip__q;
+        if (load) begin
+            r_gskip__d = gskip;
+        end
+    end
+    always @(*) begin
+        r_pb__d = r_pb__q;
+        r_pb__d = r_pb__q;
+        if (load) begin
+            r_pb__d = pb;
         end
     end
     always @(*) active__reset = reset;
     always @(*) todo__reset = reset;
     always @(*) busy__reset = reset;
-    always @(*) wi__reset = reset;
     always @(*) p__reset = reset;
     always @(*) grp__reset = reset;
     always @(*) part__reset = reset;
@@ -1777,6 +2451,19 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) cc_x__reset = reset;
     always @(*) cc_y__reset = reset;
     always @(*) cwid__reset = reset;
+    always @(*) cv__reset = reset;
+    always @(*) cend__reset = reset;
+    always @(*) nslot__reset = reset;
+    always @(*) nwi__reset = reset;
+    always @(*) nwid__reset = reset;
+    always @(*) r_act__reset = reset;
+    always @(*) r_live__reset = reset;
+    always @(*) r_ends__reset = reset;
+    always @(*) r_gef__reset = reset;
+    always @(*) r_lastg__reset = reset;
+    always @(*) r_skip0__reset = reset;
+    always @(*) r_gskip__reset = reset;
+    always @(*) r_pb__reset = reset;
     always @(*) gmem__clock = clock;
     always @(*) cx__0__clock = clock;
     always @(*) cx__0__reset = reset;
@@ -1932,7 +2619,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             act1 = active__q & ~(one16 << zx_ds__wide);
         end
     end
-    always @(*) cur_oh = todo__q & (~todo__q + one16);
     always @(*) zx_w10__narrow = cfg_warps_per_cta;
     assign mul_sw__0__d = slot5__0;
     always @(*) mul_sw__0__s = zx_w10__wide;
@@ -1944,13 +2630,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__0 = mul_sw__0__p;
     always @(*) begin
         tcx__0 = zero16;
-        if (cur_oh[0]) begin
+        if (nslot__q == slot_id__0) begin
             tcx__0 = cx__0__d;
         end
     end
     always @(*) begin
         tcy__0 = zero16;
-        if (cur_oh[0]) begin
+        if (nslot__q == slot_id__0) begin
             tcy__0 = cy__0__d;
         end
     end
@@ -1964,13 +2650,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__1 = mul_sw__1__p;
     always @(*) begin
         tcx__1 = zero16;
-        if (cur_oh[1]) begin
+        if (nslot__q == slot_id__1) begin
             tcx__1 = cx__1__d;
         end
     end
     always @(*) begin
         tcy__1 = zero16;
-        if (cur_oh[1]) begin
+        if (nslot__q == slot_id__1) begin
             tcy__1 = cy__1__d;
         end
     end
@@ -1984,13 +2670,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__2 = mul_sw__2__p;
     always @(*) begin
         tcx__2 = zero16;
-        if (cur_oh[2]) begin
+        if (nslot__q == slot_id__2) begin
             tcx__2 = cx__2__d;
         end
     end
     always @(*) begin
         tcy__2 = zero16;
-        if (cur_oh[2]) begin
+        if (nslot__q == slot_id__2) begin
             tcy__2 = cy__2__d;
         end
     end
@@ -2004,13 +2690,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__3 = mul_sw__3__p;
     always @(*) begin
         tcx__3 = zero16;
-        if (cur_oh[3]) begin
+        if (nslot__q == slot_id__3) begin
             tcx__3 = cx__3__d;
         end
     end
     always @(*) begin
         tcy__3 = zero16;
-        if (cur_oh[3]) begin
+        if (nslot__q == slot_id__3) begin
             tcy__3 = cy__3__d;
         end
     end
@@ -2024,13 +2710,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__4 = mul_sw__4__p;
     always @(*) begin
         tcx__4 = zero16;
-        if (cur_oh[4]) begin
+        if (nslot__q == slot_id__4) begin
             tcx__4 = cx__4__d;
         end
     end
     always @(*) begin
         tcy__4 = zero16;
-        if (cur_oh[4]) begin
+        if (nslot__q == slot_id__4) begin
             tcy__4 = cy__4__d;
         end
     end
@@ -2044,13 +2730,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__5 = mul_sw__5__p;
     always @(*) begin
         tcx__5 = zero16;
-        if (cur_oh[5]) begin
+        if (nslot__q == slot_id__5) begin
             tcx__5 = cx__5__d;
         end
     end
     always @(*) begin
         tcy__5 = zero16;
-        if (cur_oh[5]) begin
+        if (nslot__q == slot_id__5) begin
             tcy__5 = cy__5__d;
         end
     end
@@ -2064,13 +2750,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__6 = mul_sw__6__p;
     always @(*) begin
         tcx__6 = zero16;
-        if (cur_oh[6]) begin
+        if (nslot__q == slot_id__6) begin
             tcx__6 = cx__6__d;
         end
     end
     always @(*) begin
         tcy__6 = zero16;
-        if (cur_oh[6]) begin
+        if (nslot__q == slot_id__6) begin
             tcy__6 = cy__6__d;
         end
     end
@@ -2084,13 +2770,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) pk_adv__sw__7 = mul_sw__7__p;
     always @(*) begin
         tcx__7 = zero16;
-        if (cur_oh[7]) begin
+        if (nslot__q == slot_id__7) begin
             tcx__7 = cx__7__d;
         end
     end
     always @(*) begin
         tcy__7 = zero16;
-        if (cur_oh[7]) begin
+        if (nslot__q == slot_id__7) begin
             tcy__7 = cy__7__d;
         end
     end
@@ -2142,8 +2828,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) tcy__30 = tcy__28 | tcy__29;
     always @(*) cur_cx = cc_x__q;
     always @(*) cur_cy = cc_y__q;
-    always @(*) wid = cwid__q;
-    always @(*) zx_wi12__narrow = wi__q;
+    always @(*) wid = nwid__q;
+    always @(*) zx_wi12__narrow = nwi__q;
     always @(*) zx_t12__narrow = cfg_threads;
     always @(*) t0 = zx_wi12__wide << c5_12;
     always @(*) rem = zx_t12__wide - t0;
@@ -2176,255 +2862,291 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) lanes__off_ty = t_ty;
     always @(*) lanes__cx = cur_cx;
     always @(*) lanes__cy = cur_cy;
-    always @(*) lanes__a = wi__q & amask;
+    always @(*) lanes__a = nwi__q & amask;
     always @(*) lanes__ty0 = t0 >> zx_k12__wide;
     always @(*) lanes__k = cfg_bdx_log2;
-    always @(*) wa = wid[(32'h0)+:(6)];
-    always @(*) gmem__r_addr = wa;
-    always @(*) zx_wa64__narrow = wa;
+    always @(*) ra = wid[(32'h0)+:(6)];
+    always @(*) gmem__r_addr = ra;
+    always @(*) zx_ra64__narrow = ra;
     always @(*) begin
         gmask = c0_32;
-        if ((g_written__q & (one64 << zx_wa64__wide)) != zero64) begin
+        if ((g_written__q & (one64 << zx_ra64__wide)) != zero64) begin
             gmask = gmem__r_data;
         end
     end
-    always @(*) rec__v__0 = lanes__v__0;
-    always @(*) rec__v__1 = lanes__v__1;
-    always @(*) rec__v__2 = lanes__v__2;
-    always @(*) rec__v__3 = lanes__v__3;
-    always @(*) rec__v__4 = lanes__v__4;
-    always @(*) rec__v__5 = lanes__v__5;
-    always @(*) rec__v__6 = lanes__v__6;
-    always @(*) rec__v__7 = lanes__v__7;
-    always @(*) rec__v__8 = lanes__v__8;
-    always @(*) rec__v__9 = lanes__v__9;
-    always @(*) rec__v__10 = lanes__v__10;
-    always @(*) rec__v__11 = lanes__v__11;
-    always @(*) rec__v__12 = lanes__v__12;
-    always @(*) rec__v__13 = lanes__v__13;
-    always @(*) rec__v__14 = lanes__v__14;
-    always @(*) rec__v__15 = lanes__v__15;
-    always @(*) rec__v__16 = lanes__v__16;
-    always @(*) rec__v__17 = lanes__v__17;
-    always @(*) rec__v__18 = lanes__v__18;
-    always @(*) rec__v__19 = lanes__v__19;
-    always @(*) rec__v__20 = lanes__v__20;
-    always @(*) rec__v__21 = lanes__v__21;
-    always @(*) rec__v__22 = lanes__v__22;
-    always @(*) rec__v__23 = lanes__v__23;
-    always @(*) rec__v__24 = lanes__v__24;
-    always @(*) rec__v__25 = lanes__v__25;
-    always @(*) rec__v__26 = lanes__v__26;
-    always @(*) rec__v__27 = lanes__v__27;
-    always @(*) rec__v__28 = lanes__v__28;
-    always @(*) rec__v__29 = lanes__v__29;
-    always @(*) rec__v__30 = lanes__v__30;
-    always @(*) rec__v__31 = lanes__v__31;
-    always @(*) rec__n = n;
-    always @(*) rec__p = p__q;
-    always @(*) rec__g = t_gran;
+    always @(*) setup__v__0 = lanes__v__0;
+    always @(*) setup__v__1 = lanes__v__1;
+    always @(*) setup__v__2 = lanes__v__2;
+    always @(*) setup__v__3 = lanes__v__3;
+    always @(*) setup__v__4 = lanes__v__4;
+    always @(*) setup__v__5 = lanes__v__5;
+    always @(*) setup__v__6 = lanes__v__6;
+    always @(*) setup__v__7 = lanes__v__7;
+    always @(*) setup__v__8 = lanes__v__8;
+    always @(*) setup__v__9 = lanes__v__9;
+    always @(*) setup__v__10 = lanes__v__10;
+    always @(*) setup__v__11 = lanes__v__11;
+    always @(*) setup__v__12 = lanes__v__12;
+    always @(*) setup__v__13 = lanes__v__13;
+    always @(*) setup__v__14 = lanes__v__14;
+    always @(*) setup__v__15 = lanes__v__15;
+    always @(*) setup__v__16 = lanes__v__16;
+    always @(*) setup__v__17 = lanes__v__17;
+    always @(*) setup__v__18 = lanes__v__18;
+    always @(*) setup__v__19 = lanes__v__19;
+    always @(*) setup__v__20 = lanes__v__20;
+    always @(*) setup__v__21 = lanes__v__21;
+    always @(*) setup__v__22 = lanes__v__22;
+    always @(*) setup__v__23 = lanes__v__23;
+    always @(*) setup__v__24 = lanes__v__24;
+    always @(*) setup__v__25 = lanes__v__25;
+    always @(*) setup__v__26 = lanes__v__26;
+    always @(*) setup__v__27 = lanes__v__27;
+    always @(*) setup__v__28 = lanes__v__28;
+    always @(*) setup__v__29 = lanes__v__29;
+    always @(*) setup__v__30 = lanes__v__30;
+    always @(*) setup__v__31 = lanes__v__31;
+    always @(*) setup__n = n;
+    always @(*) setup__g = t_gran;
     always @(*) begin
-        rec__en = ones32;
+        setup__en = ones32;
         if (is_addr & t_guard) begin
-            rec__en = gmask;
+            setup__en = gmask;
         end
     end
-    always @(*) gskip = is_addr & t_guard & rec__none;
-    always @(*) skip = skip0 | gskip;
-    always @(*) cmp_first__a = lanes__v__0;
+    always @(*) gskip = is_addr & t_guard & setup__none;
+    always @(*) skip = r_skip0__q | r_gskip__q;
+    always @(*) rec__v__0 = lv__0__q;
+    always @(*) rec__v__1 = lv__1__q;
+    always @(*) rec__v__2 = lv__2__q;
+    always @(*) rec__v__3 = lv__3__q;
+    always @(*) rec__v__4 = lv__4__q;
+    always @(*) rec__v__5 = lv__5__q;
+    always @(*) rec__v__6 = lv__6__q;
+    always @(*) rec__v__7 = lv__7__q;
+    always @(*) rec__v__8 = lv__8__q;
+    always @(*) rec__v__9 = lv__9__q;
+    always @(*) rec__v__10 = lv__10__q;
+    always @(*) rec__v__11 = lv__11__q;
+    always @(*) rec__v__12 = lv__12__q;
+    always @(*) rec__v__13 = lv__13__q;
+    always @(*) rec__v__14 = lv__14__q;
+    always @(*) rec__v__15 = lv__15__q;
+    always @(*) rec__v__16 = lv__16__q;
+    always @(*) rec__v__17 = lv__17__q;
+    always @(*) rec__v__18 = lv__18__q;
+    always @(*) rec__v__19 = lv__19__q;
+    always @(*) rec__v__20 = lv__20__q;
+    always @(*) rec__v__21 = lv__21__q;
+    always @(*) rec__v__22 = lv__22__q;
+    always @(*) rec__v__23 = lv__23__q;
+    always @(*) rec__v__24 = lv__24__q;
+    always @(*) rec__v__25 = lv__25__q;
+    always @(*) rec__v__26 = lv__26__q;
+    always @(*) rec__v__27 = lv__27__q;
+    always @(*) rec__v__28 = lv__28__q;
+    always @(*) rec__v__29 = lv__29__q;
+    always @(*) rec__v__30 = lv__30__q;
+    always @(*) rec__v__31 = lv__31__q;
+    always @(*) rec__p = p__q;
+    always @(*) rec__g = t_gran;
+    always @(*) rec__live = r_live__q;
+    always @(*) rec__ends = r_ends__q;
+    always @(*) rec__gef = r_gef__q;
+    always @(*) cmp_first__a = lv__0__q;
     always @(*) cmp_first__b = t_scalar;
     always @(*) cmp_first__op = t_cmp;
-    always @(*) oh_last = rec__act & ~(rec__act >> c1_32);
+    always @(*) oh_last = r_act__q & ~(r_act__q >> c1_32);
     always @(*) begin
         tvl__0 = c0_32;
         if (oh_last[0]) begin
-            tvl__0 = lanes__v__0;
+            tvl__0 = lv__0__q;
         end
     end
     always @(*) begin
         tvl__1 = c0_32;
         if (oh_last[1]) begin
-            tvl__1 = lanes__v__1;
+            tvl__1 = lv__1__q;
         end
     end
     always @(*) begin
         tvl__2 = c0_32;
         if (oh_last[2]) begin
-            tvl__2 = lanes__v__2;
+            tvl__2 = lv__2__q;
         end
     end
     always @(*) begin
         tvl__3 = c0_32;
         if (oh_last[3]) begin
-            tvl__3 = lanes__v__3;
+            tvl__3 = lv__3__q;
         end
     end
     always @(*) begin
         tvl__4 = c0_32;
         if (oh_last[4]) begin
-            tvl__4 = lanes__v__4;
+            tvl__4 = lv__4__q;
         end
     end
     always @(*) begin
         tvl__5 = c0_32;
         if (oh_last[5]) begin
-            tvl__5 = lanes__v__5;
+            tvl__5 = lv__5__q;
         end
     end
     always @(*) begin
         tvl__6 = c0_32;
         if (oh_last[6]) begin
-            tvl__6 = lanes__v__6;
+            tvl__6 = lv__6__q;
         end
     end
     always @(*) begin
         tvl__7 = c0_32;
         if (oh_last[7]) begin
-            tvl__7 = lanes__v__7;
+            tvl__7 = lv__7__q;
         end
     end
     always @(*) begin
         tvl__8 = c0_32;
         if (oh_last[8]) begin
-            tvl__8 = lanes__v__8;
+            tvl__8 = lv__8__q;
         end
     end
     always @(*) begin
         tvl__9 = c0_32;
         if (oh_last[9]) begin
-            tvl__9 = lanes__v__9;
+            tvl__9 = lv__9__q;
         end
     end
     always @(*) begin
         tvl__10 = c0_32;
         if (oh_last[10]) begin
-            tvl__10 = lanes__v__10;
+            tvl__10 = lv__10__q;
         end
     end
     always @(*) begin
         tvl__11 = c0_32;
         if (oh_last[11]) begin
-            tvl__11 = lanes__v__11;
+            tvl__11 = lv__11__q;
         end
     end
     always @(*) begin
         tvl__12 = c0_32;
         if (oh_last[12]) begin
-            tvl__12 = lanes__v__12;
+            tvl__12 = lv__12__q;
         end
     end
     always @(*) begin
         tvl__13 = c0_32;
         if (oh_last[13]) begin
-            tvl__13 = lanes__v__13;
+            tvl__13 = lv__13__q;
         end
     end
     always @(*) begin
         tvl__14 = c0_32;
         if (oh_last[14]) begin
-            tvl__14 = lanes__v__14;
+            tvl__14 = lv__14__q;
         end
     end
     always @(*) begin
         tvl__15 = c0_32;
         if (oh_last[15]) begin
-            tvl__15 = lanes__v__15;
+            tvl__15 = lv__15__q;
         end
     end
     always @(*) begin
         tvl__16 = c0_32;
         if (oh_last[16]) begin
-            tvl__16 = lanes__v__16;
+            tvl__16 = lv__16__q;
         end
     end
     always @(*) begin
         tvl__17 = c0_32;
         if (oh_last[17]) begin
-            tvl__17 = lanes__v__17;
+            tvl__17 = lv__17__q;
         end
     end
     always @(*) begin
         tvl__18 = c0_32;
         if (oh_last[18]) begin
-            tvl__18 = lanes__v__18;
+            tvl__18 = lv__18__q;
         end
     end
     always @(*) begin
         tvl__19 = c0_32;
         if (oh_last[19]) begin
-            tvl__19 = lanes__v__19;
+            tvl__19 = lv__19__q;
         end
     end
     always @(*) begin
         tvl__20 = c0_32;
         if (oh_last[20]) begin
-            tvl__20 = lanes__v__20;
+            tvl__20 = lv__20__q;
         end
     end
     always @(*) begin
         tvl__21 = c0_32;
         if (oh_last[21]) begin
-            tvl__21 = lanes__v__21;
+            tvl__21 = lv__21__q;
         end
     end
     always @(*) begin
         tvl__22 = c0_32;
         if (oh_last[22]) begin
-            tvl__22 = lanes__v__22;
+            tvl__22 = lv__22__q;
         end
     end
     always @(*) begin
         tvl__23 = c0_32;
         if (oh_last[23]) begin
-            tvl__23 = lanes__v__23;
+            tvl__23 = lv__23__q;
         end
     end
     always @(*) begin
         tvl__24 = c0_32;
         if (oh_last[24]) begin
-            tvl__24 = lanes__v__24;
+            tvl__24 = lv__24__q;
         end
     end
     always @(*) begin
         tvl__25 = c0_32;
         if (oh_last[25]) begin
-            tvl__25 = lanes__v__25;
+            tvl__25 = lv__25__q;
         end
     end
     always @(*) begin
         tvl__26 = c0_32;
         if (oh_last[26]) begin
-            tvl__26 = lanes__v__26;
+            tvl__26 = lv__26__q;
         end
     end
     always @(*) begin
         tvl__27 = c0_32;
         if (oh_last[27]) begin
-            tvl__27 = lanes__v__27;
+            tvl__27 = lv__27__q;
         end
     end
     always @(*) begin
         tvl__28 = c0_32;
         if (oh_last[28]) begin
-            tvl__28 = lanes__v__28;
+            tvl__28 = lv__28__q;
         end
     end
     always @(*) begin
         tvl__29 = c0_32;
         if (oh_last[29]) begin
-            tvl__29 = lanes__v__29;
+            tvl__29 = lv__29__q;
         end
     end
     always @(*) begin
         tvl__30 = c0_32;
         if (oh_last[30]) begin
-            tvl__30 = lanes__v__30;
+            tvl__30 = lv__30__q;
         end
     end
     always @(*) begin
         tvl__31 = c0_32;
         if (oh_last[31]) begin
-            tvl__31 = lanes__v__31;
+            tvl__31 = lv__31__q;
         end
     end
     always @(*) tvl__32 = tvl__0 | tvl__1;
@@ -2464,32 +3186,76 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) cmp_last__op = t_cmp;
     always @(*) zero_offs = (t_tx == c0_32) & (t_ty == c0_32);
     always @(*) arith = (zx_k6__wide >= c5_6) | (t_ty == (t_tx << zx_k32__wide));
-    always @(*) sx_v0__narrow = lanes__v__0;
+    always @(*) sx_v0__narrow = lv__0__q;
+    always @(*) fits = (sx_v0__wide + r_pb__q) < lim40;
     always @(*) sx_tx__narrow = t_tx;
-    always @(*) zx_nm7__narrow = nm1;
-    always @(*) mul_ov__d = zx_nm7__wide;
-    always @(*) mul_ov__s = sx_tx__wide;
-    always @(*) pb = mul_ov__p + bias40;
-    always @(*) fits = (sx_v0__wide + pb) < lim40;
+    always @(*) begin
+        po__0 = c0_40;
+        if (nm1[0]) begin
+            po__0 = sx_tx__wide << sh40__0;
+        end
+    end
+    always @(*) begin
+        po__1 = c0_40;
+        if (nm1[1]) begin
+            po__1 = sx_tx__wide << sh40__1;
+        end
+    end
+    always @(*) begin
+        po__2 = c0_40;
+        if (nm1[2]) begin
+            po__2 = sx_tx__wide << sh40__2;
+        end
+    end
+    always @(*) begin
+        po__3 = c0_40;
+        if (nm1[3]) begin
+            po__3 = sx_tx__wide << sh40__3;
+        end
+    end
+    always @(*) begin
+        po__4 = c0_40;
+        if (nm1[4]) begin
+            po__4 = sx_tx__wide << sh40__4;
+        end
+    end
+    always @(*) begin
+        po__5 = c0_40;
+        if (nm1[5]) begin
+            po__5 = sx_tx__wide << sh40__5;
+        end
+    end
+    assign po__6 = bias40;
+    always @(*) po__7 = po__0 ^ po__1 ^ po__2;
+    always @(*) po__8 = ((po__0 & po__1) | (po__0 & po__2) | (po__1 & po__2)) << c1_40;
+    always @(*) po__9 = po__3 ^ po__4 ^ po__5;
+    always @(*) po__10 = ((po__3 & po__4) | (po__3 & po__5) | (po__4 & po__5)) << c1_40;
+    always @(*) po__11 = po__6 ^ po__7 ^ po__8;
+    always @(*) po__12 = ((po__6 & po__7) | (po__6 & po__8) | (po__7 & po__8)) << c1_40;
+    always @(*) po__13 = po__9 ^ po__10 ^ po__11;
+    always @(*) po__14 = ((po__9 & po__10) | (po__9 & po__11) | (po__10 & po__11)) << c1_40;
+    always @(*) po__15 = po__12 ^ po__13 ^ po__14;
+    always @(*) po__16 = ((po__12 & po__13) | (po__12 & po__14) | (po__13 & po__14)) << c1_40;
+    always @(*) pb = po__15 + po__16;
     always @(*) fast = (grp__q == c0_2) & (zero_offs | (arith & (t_cmp < cmp_ord) & fits & (cmp_first__r == cmp_last__r)));
     always @(*) begin
         fast_mask = c0_32;
         if (cmp_first__r) begin
-            fast_mask = rec__act;
+            fast_mask = r_act__q;
         end
     end
     always @(*) begin
         if (grp__q == c0_2) begin
-            cmp_g__0__a = lanes__v__0;
+            cmp_g__0__a = lv__0__q;
         end
         else if (grp__q == c1_2) begin
-            cmp_g__0__a = lanes__v__8;
+            cmp_g__0__a = lv__8__q;
         end
         else if (grp__q == c2_2) begin
-            cmp_g__0__a = lanes__v__16;
+            cmp_g__0__a = lv__16__q;
         end
         else begin
-            cmp_g__0__a = lanes__v__24;
+            cmp_g__0__a = lv__24__q;
         end
     end
     always @(*) cmp_g__0__b = t_scalar;
@@ -2497,16 +3263,16 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) gpack__bits__0 = cmp_g__0__r;
     always @(*) begin
         if (grp__q == c0_2) begin
-            cmp_g__1__a = lanes__v__1;
+            cmp_g__1__a = lv__1__q;
         end
         else if (grp__q == c1_2) begin
-            cmp_g__1__a = lanes__v__9;
+            cmp_g__1__a = lv__9__q;
         end
         else if (grp__q == c2_2) begin
-            cmp_g__1__a = lanes__v__17;
+            cmp_g__1__a = lv__17__q;
         end
         else begin
-            cmp_g__1__a = lanes__v__25;
+            cmp_g__1__a = lv__25__q;
         end
     end
     always @(*) cmp_g__1__b = t_scalar;
@@ -2514,16 +3280,16 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) gpack__bits__1 = cmp_g__1__r;
     always @(*) begin
         if (grp__q == c0_2) begin
-            cmp_g__2__a = lanes__v__2;
+            cmp_g__2__a = lv__2__q;
         end
         else if (grp__q == c1_2) begin
-            cmp_g__2__a = lanes__v__10;
+            cmp_g__2__a = lv__10__q;
         end
         else if (grp__q == c2_2) begin
-            cmp_g__2__a = lanes__v__18;
+            cmp_g__2__a = lv__18__q;
         end
         else begin
-            cmp_g__2__a = lanes__v__26;
+            cmp_g__2__a = lv__26__q;
         end
     end
     always @(*) cmp_g__2__b = t_scalar;
@@ -2531,16 +3297,16 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) gpack__bits__2 = cmp_g__2__r;
     always @(*) begin
         if (grp__q == c0_2) begin
-            cmp_g__3__a = lanes__v__3;
+            cmp_g__3__a = lv__3__q;
         end
         else if (grp__q == c1_2) begin
-            cmp_g__3__a = lanes__v__11;
+            cmp_g__3__a = lv__11__q;
         end
         else if (grp__q == c2_2) begin
-            cmp_g__3__a = lanes__v__19;
+            cmp_g__3__a = lv__19__q;
         end
         else begin
-            cmp_g__3__a = lanes__v__27;
+            cmp_g__3__a = lv__27__q;
         end
     end
     always @(*) cmp_g__3__b = t_scalar;
@@ -2548,16 +3314,16 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) gpack__bits__3 = cmp_g__3__r;
     always @(*) begin
         if (grp__q == c0_2) begin
-            cmp_g__4__a = lanes__v__4;
+            cmp_g__4__a = lv__4__q;
         end
         else if (grp__q == c1_2) begin
-            cmp_g__4__a = lanes__v__12;
+            cmp_g__4__a = lv__12__q;
         end
         else if (grp__q == c2_2) begin
-            cmp_g__4__a = lanes__v__20;
+            cmp_g__4__a = lv__20__q;
         end
         else begin
-            cmp_g__4__a = lanes__v__28;
+            cmp_g__4__a = lv__28__q;
         end
     end
     always @(*) cmp_g__4__b = t_scalar;
@@ -2565,16 +3331,16 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) gpack__bits__4 = cmp_g__4__r;
     always @(*) begin
         if (grp__q == c0_2) begin
-            cmp_g__5__a = lanes__v__5;
+            cmp_g__5__a = lv__5__q;
         end
         else if (grp__q == c1_2) begin
-            cmp_g__5__a = lanes__v__13;
+            cmp_g__5__a = lv__13__q;
         end
         else if (grp__q == c2_2) begin
-            cmp_g__5__a = lanes__v__21;
+            cmp_g__5__a = lv__21__q;
         end
         else begin
-            cmp_g__5__a = lanes__v__29;
+            cmp_g__5__a = lv__29__q;
         end
     end
     always @(*) cmp_g__5__b = t_scalar;
@@ -2582,16 +3348,16 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) gpack__bits__5 = cmp_g__5__r;
     always @(*) begin
         if (grp__q == c0_2) begin
-            cmp_g__6__a = lanes__v__6;
+            cmp_g__6__a = lv__6__q;
         end
         else if (grp__q == c1_2) begin
-            cmp_g__6__a = lanes__v__14;
+            cmp_g__6__a = lv__14__q;
         end
         else if (grp__q == c2_2) begin
-            cmp_g__6__a = lanes__v__22;
+            cmp_g__6__a = lv__22__q;
         end
         else begin
-            cmp_g__6__a = lanes__v__30;
+            cmp_g__6__a = lv__30__q;
         end
     end
     always @(*) cmp_g__6__b = t_scalar;
@@ -2599,16 +3365,16 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) gpack__bits__6 = cmp_g__6__r;
     always @(*) begin
         if (grp__q == c0_2) begin
-            cmp_g__7__a = lanes__v__7;
+            cmp_g__7__a = lv__7__q;
         end
         else if (grp__q == c1_2) begin
-            cmp_g__7__a = lanes__v__15;
+            cmp_g__7__a = lv__15__q;
         end
         else if (grp__q == c2_2) begin
-            cmp_g__7__a = lanes__v__23;
+            cmp_g__7__a = lv__23__q;
         end
         else begin
-            cmp_g__7__a = lanes__v__31;
+            cmp_g__7__a = lv__31__q;
         end
     end
     always @(*) cmp_g__7__b = t_scalar;
@@ -2616,8 +3382,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) gpack__bits__7 = cmp_g__7__r;
     always @(*) zx_g8__narrow = gpack__word;
     always @(*) zx_grp__narrow = grp__q;
-    always @(*) slow_mask = (part__q | (zx_g8__wide << (zx_grp__wide << c3_32))) & rec__act;
-    always @(*) lastg = nm1[(32'h3)+:(2)];
+    always @(*) slow_mask = (part__q | (zx_g8__wide << (zx_grp__wide << c3_32))) & r_act__q;
+    always @(*) lastg = r_lastg__q;
     always @(*) begin
         pmask = slow_mask;
         if (fast) begin
@@ -2628,28 +3394,294 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) start_drop = start & (reserved | (active__q == zero16));
     always @(*) start_go = start & ~start_drop;
     always @(*) memfree = ~mem_v__q | mem_ready;
-    always @(*) a_push = busy__q & is_addr & ~skip & aq__push_room & (~is_data | memfree);
-    always @(*) pf_push = busy__q & is_pred & ~skip & fast & pq__push_room;
-    always @(*) ps_final = busy__q & is_pred & ~skip & ~fast & (grp__q == lastg) & pq__push_room;
-    always @(*) ps_adv = busy__q & is_pred & ~skip & ~fast & (grp__q != lastg);
+    always @(*) cyc = busy__q & cv__q;
+    always @(*) a_push = cyc & is_addr & ~skip & aq__push_room & (~is_data | memfree);
+    always @(*) pf_push = cyc & is_pred & ~skip & fast & pq__push_room;
+    always @(*) ps_final = cyc & is_pred & ~skip & ~fast & (grp__q == lastg) & pq__push_room;
+    always @(*) ps_adv = cyc & is_pred & ~skip & ~fast & (grp__q != lastg);
     always @(*) p_push = pf_push | ps_final;
-    always @(*) wdone = busy__q & (skip | (a_push & rec__last) | p_push);
-    always @(*) zx_wi7__narrow = wi__q;
+    always @(*) wdone = cyc & (skip | (a_push & rec__last) | p_push);
+    always @(*) zx_wi7__narrow = nwi__q;
     always @(*) zx_wc7__narrow = cfg_warps_per_cta;
     always @(*) slot_last = (zx_wi7__wide + c1_7) >= zx_wc7__wide;
-    always @(*) slot_done = wdone & slot_last;
-    always @(*) todo_next = todo__q & ~cur_oh;
-    always @(*) tuple_done = slot_done & (todo_next == zero16);
-    always @(*) atq_pop = start_drop | tuple_done;
+    always @(*) nlast = slot_last & (todo__q == zero16);
     always @(*) low_act = active__q & (~active__q + one16);
-    always @(*) low_nxt = todo_next & (~todo_next + one16);
+    always @(*) low_nxt = todo__q & (~todo__q + one16);
     always @(*) pk_start__oh = low_act;
     always @(*) pk_adv__oh = low_nxt;
+    always @(*) todo_next = todo__q & ~low_nxt;
+    always @(*) load = (busy__q & ~cv__q) | (wdone & ~cend__q);
+    always @(*) tuple_done = wdone & cend__q;
+    always @(*) atq_pop = start_drop | tuple_done;
+    always @(*) lv__0__clock = clock;
+    always @(*) lv__0__reset = reset;
+    always @(*) begin
+        lv__0__d = lv__0__q;
+        if (load) begin
+            lv__0__d = lanes__v__0;
+        end
+    end
+    always @(*) lv__1__clock = clock;
+    always @(*) lv__1__reset = reset;
+    always @(*) begin
+        lv__1__d = lv__1__q;
+        if (load) begin
+            lv__1__d = lanes__v__1;
+        end
+    end
+    always @(*) lv__2__clock = clock;
+    always @(*) lv__2__reset = reset;
+    always @(*) begin
+        lv__2__d = lv__2__q;
+        if (load) begin
+            lv__2__d = lanes__v__2;
+        end
+    end
+    always @(*) lv__3__clock = clock;
+    always @(*) lv__3__reset = reset;
+    always @(*) begin
+        lv__3__d = lv__3__q;
+        if (load) begin
+            lv__3__d = lanes__v__3;
+        end
+    end
+    always @(*) lv__4__clock = clock;
+    always @(*) lv__4__reset = reset;
+    always @(*) begin
+        lv__4__d = lv__4__q;
+        if (load) begin
+            lv__4__d = lanes__v__4;
+        end
+    end
+    always @(*) lv__5__clock = clock;
+    always @(*) lv__5__reset = reset;
+    always @(*) begin
+        lv__5__d = lv__5__q;
+        if (load) begin
+            lv__5__d = lanes__v__5;
+        end
+    end
+    always @(*) lv__6__clock = clock;
+    always @(*) lv__6__reset = reset;
+    always @(*) begin
+        lv__6__d = lv__6__q;
+        if (load) begin
+            lv__6__d = lanes__v__6;
+        end
+    end
+    always @(*) lv__7__clock = clock;
+    always @(*) lv__7__reset = reset;
+    always @(*) begin
+        lv__7__d = lv__7__q;
+        if (load) begin
+            lv__7__d = lanes__v__7;
+        end
+    end
+    always @(*) lv__8__clock = clock;
+    always @(*) lv__8__reset = reset;
+    always @(*) begin
+        lv__8__d = lv__8__q;
+        if (load) begin
+            lv__8__d = lanes__v__8;
+        end
+    end
+    always @(*) lv__9__clock = clock;
+    always @(*) lv__9__reset = reset;
+    always @(*) begin
+        lv__9__d = lv__9__q;
+        if (load) begin
+            lv__9__d = lanes__v__9;
+        end
+    end
+    always @(*) lv__10__clock = clock;
+    always @(*) lv__10__reset = reset;
+    always @(*) begin
+        lv__10__d = lv__10__q;
+        if (load) begin
+            lv__10__d = lanes__v__10;
+        end
+    end
+    always @(*) lv__11__clock = clock;
+    always @(*) lv__11__reset = reset;
+    always @(*) begin
+        lv__11__d = lv__11__q;
+        if (load) begin
+            lv__11__d = lanes__v__11;
+        end
+    end
+    always @(*) lv__12__clock = clock;
+    always @(*) lv__12__reset = reset;
+    always @(*) begin
+        lv__12__d = lv__12__q;
+        if (load) begin
+            lv__12__d = lanes__v__12;
+        end
+    end
+    always @(*) lv__13__clock = clock;
+    always @(*) lv__13__reset = reset;
+    always @(*) begin
+        lv__13__d = lv__13__q;
+        if (load) begin
+            lv__13__d = lanes__v__13;
+        end
+    end
+    always @(*) lv__14__clock = clock;
+    always @(*) lv__14__reset = reset;
+    always @(*) begin
+        lv__14__d = lv__14__q;
+        if (load) begin
+            lv__14__d = lanes__v__14;
+        end
+    end
+    always @(*) lv__15__clock = clock;
+    always @(*) lv__15__reset = reset;
+    always @(*) begin
+        lv__15__d = lv__15__q;
+        if (load) begin
+            lv__15__d = lanes__v__15;
+        end
+    end
+    always @(*) lv__16__clock = clock;
+    always @(*) lv__16__reset = reset;
+    always @(*) begin
+        lv__16__d = lv__16__q;
+        if (load) begin
+            lv__16__d = lanes__v__16;
+        end
+    end
+    always @(*) lv__17__clock = clock;
+    always @(*) lv__17__reset = reset;
+    always @(*) begin
+        lv__17__d = lv__17__q;
+        if (load) begin
+            lv__17__d = lanes__v__17;
+        end
+    end
+    always @(*) lv__18__clock = clock;
+    always @(*) lv__18__reset = reset;
+    always @(*) begin
+        lv__18__d = lv__18__q;
+        if (load) begin
+            lv__18__d = lanes__v__18;
+        end
+    end
+    always @(*) lv__19__clock = clock;
+    always @(*) lv__19__reset = reset;
+    always @(*) begin
+        lv__19__d = lv__19__q;
+        if (load) begin
+            lv__19__d = lanes__v__19;
+        end
+    end
+    always @(*) lv__20__clock = clock;
+    always @(*) lv__20__reset = reset;
+    always @(*) begin
+        lv__20__d = lv__20__q;
+        if (load) begin
+            lv__20__d = lanes__v__20;
+        end
+    end
+    always @(*) lv__21__clock = clock;
+    always @(*) lv__21__reset = reset;
+    always @(*) begin
+        lv__21__d = lv__21__q;
+        if (load) begin
+            lv__21__d = lanes__v__21;
+        end
+    end
+    always @(*) lv__22__clock = clock;
+    always @(*) lv__22__reset = reset;
+    always @(*) begin
+        lv__22__d = lv__22__q;
+        if (load) begin
+            lv__22__d = lanes__v__22;
+        end
+    end
+    always @(*) lv__23__clock = clock;
+    always @(*) lv__23__reset = reset;
+    always @(*) begin
+        lv__23__d = lv__23__q;
+        if (load) begin
+            lv__23__d = lanes__v__23;
+        end
+    end
+    always @(*) lv__24__clock = clock;
+    always @(*) lv__24__reset = reset;
+    always @(*) begin
+        lv__24__d = lv__24__q;
+        if (load) begin
+            lv__24__d = lanes__v__24;
+        end
+    end
+    always @(*) lv__25__clock = clock;
+    always @(*) lv__25__reset = reset;
+    always @(*) begin
+        lv__25__d = lv__25__q;
+        if (load) begin
+            lv__25__d = lanes__v__25;
+        end
+    end
+    always @(*) lv__26__clock = clock;
+    always @(*) lv__26__reset = reset;
+    always @(*) begin
+        lv__26__d = lv__26__q;
+        if (load) begin
+            lv__26__d = lanes__v__26;
+        end
+    end
+    always @(*) lv__27__clock = clock;
+    always @(*) lv__27__reset = reset;
+    always @(*) begin
+        lv__27__d = lv__27__q;
+        if (load) begin
+            lv__27__d = lanes__v__27;
+        end
+    end
+    always @(*) lv__28__clock = clock;
+    always @(*) lv__28__reset = reset;
+    always @(*) begin
+        lv__28__d = lv__28__q;
+        if (load) begin
+            lv__28__d = lanes__v__28;
+        end
+    end
+    always @(*) lv__29__clock = clock;
+    always @(*) lv__29__reset = reset;
+    always @(*) begin
+        lv__29__d = lv__29__q;
+        if (load) begin
+            lv__29__d = lanes__v__29;
+        end
+    end
+    always @(*) lv__30__clock = clock;
+    always @(*) lv__30__reset = reset;
+    always @(*) begin
+        lv__30__d = lv__30__q;
+        if (load) begin
+            lv__30__d = lanes__v__30;
+        end
+    end
+    always @(*) lv__31__clock = clock;
+    always @(*) lv__31__reset = reset;
+    always @(*) begin
+        lv__31__d = lv__31__q;
+        if (load) begin
+            lv__31__d = lanes__v__31;
+        end
+    end
+    always @(*) pk_enc_act__bits__0 = (low_act & sbit__0) != zero16;
+    always @(*) pk_enc_nxt__bits__0 = (low_nxt & sbit__0) != zero16;
+    always @(*) pk_enc_act__bits__1 = (low_act & sbit__1) != zero16;
+    always @(*) pk_enc_nxt__bits__1 = (low_nxt & sbit__1) != zero16;
+    always @(*) pk_enc_act__bits__2 = (low_act & sbit__2) != zero16;
+    always @(*) pk_enc_nxt__bits__2 = (low_nxt & sbit__2) != zero16;
     always @(*) mem_valid = mem_v__q;
     always @(*) mem_addr = mem_a__q;
     always @(*) stat_pred_fast = st_fast__q;
     always @(*) stat_pred_slow = st_slow__q;
     always @(*) stat_guard_skips = st_gskip__q;
+    always @(*) wa = cwid__q;
+    always @(*) zx_wa64__narrow = wa;
     always @(*) g_write = p_push & t_guard;
     always @(*) gmem__w_en = g_write;
     always @(*) gmem__w_addr = wa;
@@ -2696,8 +3728,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) aq__reset = reset;
     always @(*) pq__clock = clock;
     always @(*) pq__reset = reset;
-    always @(*) aq__push_q = wid[(32'h0)+:(6)];
-    always @(*) pq__push_q = wid[(32'h0)+:(6)];
+    always @(*) aq__push_q = wa;
+    always @(*) pq__push_q = wa;
     always @(*) aq__push = a_push;
     always @(*) pq__push = p_push;
     always @(*) pk_addr__narrow = rec__addr >> c5_32;
@@ -5515,20 +6547,20 @@ module dac_expander__reg5(d,q,clock,reset);
     end
 endmodule // dac_expander__reg5
 
-module dac_expander__reg10(d,q,clock,reset);
+module dac_expander__reg6(d,q,clock,reset);
 
     // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
+    input wire  [5:0] d;
+    output reg  [5:0] q;
     input wire  clock;
     input wire  reset;
 
     // Update code (custom)
     always @(posedge clock) begin
-        if (reset) q <= 10'h0;
+        if (reset) q <= 6'h0;
         else q <= d;
     end
-endmodule // dac_expander__reg10
+endmodule // dac_expander__reg6
 
 module dac_expander__gmem(clock,r_addr,r_data,w_en,w_addr,w_data);
 
@@ -7444,94 +8476,6 @@ module dac_expander__reg32(d,q,clock,reset);
     end
 endmodule // dac_expander__reg32
 
-module dac_expander__mul_ov(d,s,p);
-
-    // Module arguments
-    input wire  [6:0] d;
-    input wire  [39:0] s;
-    output reg  [39:0] p;
-
-    // Constant declarations
-    localparam  sh__0 = 40'h0;
-    localparam  sh__1 = 40'h1;
-    localparam  sh__2 = 40'h2;
-    localparam  sh__3 = 40'h3;
-    localparam  sh__4 = 40'h4;
-    localparam  sh__5 = 40'h5;
-    localparam  sh__6 = 40'h6;
-    localparam  zero_a = 40'h0;
-
-    // Local signals
-    wire  [39:0] acc__0;
-    reg  [39:0] acc__1;
-    reg  [39:0] acc__2;
-    reg  [39:0] acc__3;
-    reg  [39:0] acc__4;
-    reg  [39:0] acc__5;
-    reg  [39:0] acc__6;
-
-    // Update code
-    assign acc__0 = zero_a;
-    always @(*) begin
-        if (d[0]) begin
-            acc__1 = acc__0 + (s << sh__0);
-        end
-        else begin
-            acc__1 = acc__0;
-        end
-    end
-    always @(*) begin
-        if (d[1]) begin
-            acc__2 = acc__1 + (s << sh__1);
-        end
-        else begin
-            acc__2 = acc__1;
-        end
-    end
-    always @(*) begin
-        if (d[2]) begin
-            acc__3 = acc__2 + (s << sh__2);
-        end
-        else begin
-            acc__3 = acc__2;
-        end
-    end
-    always @(*) begin
-        if (d[3]) begin
-            acc__4 = acc__3 + (s << sh__3);
-        end
-        else begin
-            acc__4 = acc__3;
-        end
-    end
-    always @(*) begin
-        if (d[4]) begin
-            acc__5 = acc__4 + (s << sh__4);
-        end
-        else begin
-            acc__5 = acc__4;
-        end
-    end
-    always @(*) begin
-        if (d[5]) begin
-            acc__6 = acc__5 + (s << sh__5);
-        end
-        else begin
-            acc__6 = acc__5;
-        end
-    end
-    always @(*) begin
-        p = acc__0;
-        if (d[6]) begin
-            p = acc__6 - (s << sh__6);
-        end
-        else begin
-            p = acc__6;
-        end
-    end
-
-endmodule // dac_expander__mul_ov
-
 module dac_expander__mul_sw(d,s,p);
 
     // Module arguments
@@ -7600,20 +8544,35 @@ module dac_expander__mul_sw(d,s,p);
 
 endmodule // dac_expander__mul_sw
 
-module dac_expander__reg6(d,q,clock,reset);
+module dac_expander__reg3(d,q,clock,reset);
 
     // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
     input wire  clock;
     input wire  reset;
 
     // Update code (custom)
     always @(posedge clock) begin
-        if (reset) q <= 6'h0;
+        if (reset) q <= 3'h0;
         else q <= d;
     end
-endmodule // dac_expander__reg6
+endmodule // dac_expander__reg3
+
+module dac_expander__reg10(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 10'h0;
+        else q <= d;
+    end
+endmodule // dac_expander__reg10
 
 module dac_expander__pk_addr(narrow,wide);
 
@@ -8026,6 +8985,18 @@ module dac_expander__pk_base(narrow,wide);
     always @(*) wide = {32'd0, narrow};
 endmodule // dac_expander__pk_base
 
+module dac_expander__pk_enc_act(bits__0,bits__1,bits__2,word);
+
+    // Module arguments
+    input wire  bits__0;
+    input wire  bits__1;
+    input wire  bits__2;
+    output reg  [2:0] word;
+
+    // Update code (custom)
+    always @(*) word = {bits__2, bits__1, bits__0};
+endmodule // dac_expander__pk_enc_act
+
 module dac_expander__pk_gr(narrow,wide);
 
     // Module arguments
@@ -8296,7 +9267,22 @@ module dac_expander__pq__store(clock,r_addr,r_data,w_en,w_addr,w_data);
     end
 endmodule // dac_expander__pq__store
 
-module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,n,p,g,en,act,none,nxt,addr,mask,last);
+module dac_expander__reg40(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [39:0] d;
+    output reg  [39:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 40'h0;
+        else q <= d;
+    end
+endmodule // dac_expander__reg40
+
+module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,p,g,live,ends,gef,nxt,addr,mask,last);
 
     // Module arguments
     input wire  [31:0] v__0;
@@ -8331,12 +9317,11 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     input wire  [31:0] v__29;
     input wire  [31:0] v__30;
     input wire  [31:0] v__31;
-    input wire  [5:0] n;
     input wire  [5:0] p;
     input wire  [1:0] g;
-    input wire  [31:0] en;
-    output reg  [31:0] act;
-    output reg  none;
+    input wire  [31:0] live;
+    input wire  [31:0] ends;
+    input wire  [31:0] gef;
     output reg  [5:0] nxt;
     output reg  [31:0] addr;
     output reg  [31:0] mask;
@@ -8348,7 +9333,6 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     localparam  lbit__2 = 32'hf0f0f0f0;
     localparam  lbit__3 = 32'hff00ff00;
     localparam  lbit__4 = 32'hffff0000;
-    localparam  n32 = 6'b100000;
     localparam  z6 = 6'b0;
     localparam  c0 = 32'h0;
     localparam  c1 = 32'h1;
@@ -8357,47 +9341,12 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     localparam  ones = 32'hffffffff;
 
     // Stub signals
-    wire  brk__bits__0;
-    reg  brk__bits__1;
-    reg  brk__bits__2;
-    reg  brk__bits__3;
-    reg  brk__bits__4;
-    reg  brk__bits__5;
-    reg  brk__bits__6;
-    reg  brk__bits__7;
-    reg  brk__bits__8;
-    reg  brk__bits__9;
-    reg  brk__bits__10;
-    reg  brk__bits__11;
-    reg  brk__bits__12;
-    reg  brk__bits__13;
-    reg  brk__bits__14;
-    reg  brk__bits__15;
-    reg  brk__bits__16;
-    reg  brk__bits__17;
-    reg  brk__bits__18;
-    reg  brk__bits__19;
-    reg  brk__bits__20;
-    reg  brk__bits__21;
-    reg  brk__bits__22;
-    reg  brk__bits__23;
-    reg  brk__bits__24;
-    reg  brk__bits__25;
-    reg  brk__bits__26;
-    reg  brk__bits__27;
-    reg  brk__bits__28;
-    reg  brk__bits__29;
-    reg  brk__bits__30;
-    reg  brk__bits__31;
-    wire  [31:0] brk__word;
     reg  nbits__bits__0;
     reg  nbits__bits__1;
     reg  nbits__bits__2;
     reg  nbits__bits__3;
     reg  nbits__bits__4;
     wire  [4:0] nbits__word;
-    reg  [5:0] zx_n__narrow;
-    wire  [31:0] zx_n__wide;
     reg  [1:0] zx_g__narrow;
     wire  [31:0] zx_g__wide;
     reg  [5:0] zx_p__narrow;
@@ -8407,14 +9356,11 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
 
     // Local signals
     reg  [31:0] regm;
-    reg  [31:0] live;
-    reg  [31:0] ge_first;
     reg  [31:0] ge_p;
     reg  [31:0] ges;
     reg  [31:0] oh_s;
     reg  [31:0] rest;
     reg  [31:0] oh_r;
-    reg  [31:0] ends;
     reg  [31:0] cand;
     reg  [31:0] lowe;
     reg  [31:0] run;
@@ -8610,41 +9556,6 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     reg  [31:0] sv__62;
 
     // Sub module instances
-    dac_expander__rec__brk brk(
-        .bits__0(brk__bits__0),
-        .bits__1(brk__bits__1),
-        .bits__2(brk__bits__2),
-        .bits__3(brk__bits__3),
-        .bits__4(brk__bits__4),
-        .bits__5(brk__bits__5),
-        .bits__6(brk__bits__6),
-        .bits__7(brk__bits__7),
-        .bits__8(brk__bits__8),
-        .bits__9(brk__bits__9),
-        .bits__10(brk__bits__10),
-        .bits__11(brk__bits__11),
-        .bits__12(brk__bits__12),
-        .bits__13(brk__bits__13),
-        .bits__14(brk__bits__14),
-        .bits__15(brk__bits__15),
-        .bits__16(brk__bits__16),
-        .bits__17(brk__bits__17),
-        .bits__18(brk__bits__18),
-        .bits__19(brk__bits__19),
-        .bits__20(brk__bits__20),
-        .bits__21(brk__bits__21),
-        .bits__22(brk__bits__22),
-        .bits__23(brk__bits__23),
-        .bits__24(brk__bits__24),
-        .bits__25(brk__bits__25),
-        .bits__26(brk__bits__26),
-        .bits__27(brk__bits__27),
-        .bits__28(brk__bits__28),
-        .bits__29(brk__bits__29),
-        .bits__30(brk__bits__30),
-        .bits__31(brk__bits__31),
-        .word(brk__word)
-    );
     dac_expander__rec__nbits nbits(
         .bits__0(nbits__bits__0),
         .bits__1(nbits__bits__1),
@@ -8653,15 +9564,11 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
         .bits__4(nbits__bits__4),
         .word(nbits__word)
     );
-    dac_expander__rec__zx_n zx_n(
-        .narrow(zx_n__narrow),
-        .wide(zx_n__wide)
-    );
     dac_expander__rec__zx_g zx_g(
         .narrow(zx_g__narrow),
         .wide(zx_g__wide)
     );
-    dac_expander__rec__zx_n zx_p(
+    dac_expander__rec__zx_p zx_p(
         .narrow(zx_p__narrow),
         .wide(zx_p__wide)
     );
@@ -8671,62 +9578,17 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     );
 
     // Update code
-    always @(*) zx_n__narrow = n;
     always @(*) zx_g__narrow = g;
     always @(*) zx_p__narrow = p;
     always @(*) regm = ~((c32 << zx_g__wide) - c1);
-    assign brk__bits__0 = 1'b1;
-    always @(*) brk__bits__1 = ((v__1 ^ v__0) & regm) != c0;
-    always @(*) brk__bits__2 = ((v__2 ^ v__1) & regm) != c0;
-    always @(*) brk__bits__3 = ((v__3 ^ v__2) & regm) != c0;
-    always @(*) brk__bits__4 = ((v__4 ^ v__3) & regm) != c0;
-    always @(*) brk__bits__5 = ((v__5 ^ v__4) & regm) != c0;
-    always @(*) brk__bits__6 = ((v__6 ^ v__5) & regm) != c0;
-    always @(*) brk__bits__7 = ((v__7 ^ v__6) & regm) != c0;
-    always @(*) brk__bits__8 = ((v__8 ^ v__7) & regm) != c0;
-    always @(*) brk__bits__9 = ((v__9 ^ v__8) & regm) != c0;
-    always @(*) brk__bits__10 = ((v__10 ^ v__9) & regm) != c0;
-    always @(*) brk__bits__11 = ((v__11 ^ v__10) & regm) != c0;
-    always @(*) brk__bits__12 = ((v__12 ^ v__11) & regm) != c0;
-    always @(*) brk__bits__13 = ((v__13 ^ v__12) & regm) != c0;
-    always @(*) brk__bits__14 = ((v__14 ^ v__13) & regm) != c0;
-    always @(*) brk__bits__15 = ((v__15 ^ v__14) & regm) != c0;
-    always @(*) brk__bits__16 = ((v__16 ^ v__15) & regm) != c0;
-    always @(*) brk__bits__17 = ((v__17 ^ v__16) & regm) != c0;
-    always @(*) brk__bits__18 = ((v__18 ^ v__17) & regm) != c0;
-    always @(*) brk__bits__19 = ((v__19 ^ v__18) & regm) != c0;
-    always @(*) brk__bits__20 = ((v__20 ^ v__19) & regm) != c0;
-    always @(*) brk__bits__21 = ((v__21 ^ v__20) & regm) != c0;
-    always @(*) brk__bits__22 = ((v__22 ^ v__21) & regm) != c0;
-    always @(*) brk__bits__23 = ((v__23 ^ v__22) & regm) != c0;
-    always @(*) brk__bits__24 = ((v__24 ^ v__23) & regm) != c0;
-    always @(*) brk__bits__25 = ((v__25 ^ v__24) & regm) != c0;
-    always @(*) brk__bits__26 = ((v__26 ^ v__25) & regm) != c0;
-    always @(*) brk__bits__27 = ((v__27 ^ v__26) & regm) != c0;
-    always @(*) brk__bits__28 = ((v__28 ^ v__27) & regm) != c0;
-    always @(*) brk__bits__29 = ((v__29 ^ v__28) & regm) != c0;
-    always @(*) brk__bits__30 = ((v__30 ^ v__29) & regm) != c0;
-    always @(*) brk__bits__31 = ((v__31 ^ v__30) & regm) != c0;
-    always @(*) begin
-        if (n == n32) begin
-            act = ones;
-        end
-        else begin
-            act = (c1 << zx_n__wide) - c1;
-        end
-    end
-    always @(*) live = act & en;
-    always @(*) none = live == c0;
-    always @(*) ge_first = ~((live - c1) & ~live);
     always @(*) ge_p = ~((c1 << zx_p__wide) - c1);
     always @(*) begin
         ges = ge_p;
         if (p == z6) begin
-            ges = ge_first;
+            ges = gef;
         end
     end
     always @(*) oh_s = ges & ~(ges << c1);
-    always @(*) ends = brk__word | ~live;
     always @(*) cand = ends & (ges << c1);
     always @(*) lowe = (cand - c1) & ~cand;
     always @(*) run = lowe & ges;
@@ -9255,7 +10117,240 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
 
 endmodule // dac_expander__rec
 
-module dac_expander__rec__brk(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,bits__8,bits__9,bits__10,bits__11,bits__12,bits__13,bits__14,bits__15,bits__16,bits__17,bits__18,bits__19,bits__20,bits__21,bits__22,bits__23,bits__24,bits__25,bits__26,bits__27,bits__28,bits__29,bits__30,bits__31,word);
+module dac_expander__rec__nbits(bits__0,bits__1,bits__2,bits__3,bits__4,word);
+
+    // Module arguments
+    input wire  bits__0;
+    input wire  bits__1;
+    input wire  bits__2;
+    input wire  bits__3;
+    input wire  bits__4;
+    output reg  [4:0] word;
+
+    // Update code (custom)
+    always @(*) word = {bits__4, bits__3, bits__2, bits__1, bits__0};
+endmodule // dac_expander__rec__nbits
+
+module dac_expander__rec__zx_g(narrow,wide);
+
+    // Module arguments
+    input wire  [1:0] narrow;
+    output reg  [31:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {30'd0, narrow};
+endmodule // dac_expander__rec__zx_g
+
+module dac_expander__rec__zx_nxt(narrow,wide);
+
+    // Module arguments
+    input wire  [4:0] narrow;
+    output reg  [5:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {1'd0, narrow};
+endmodule // dac_expander__rec__zx_nxt
+
+module dac_expander__rec__zx_p(narrow,wide);
+
+    // Module arguments
+    input wire  [5:0] narrow;
+    output reg  [31:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {26'd0, narrow};
+endmodule // dac_expander__rec__zx_p
+
+module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,n,g,en,act,live,none,ends,gef);
+
+    // Module arguments
+    input wire  [31:0] v__0;
+    input wire  [31:0] v__1;
+    input wire  [31:0] v__2;
+    input wire  [31:0] v__3;
+    input wire  [31:0] v__4;
+    input wire  [31:0] v__5;
+    input wire  [31:0] v__6;
+    input wire  [31:0] v__7;
+    input wire  [31:0] v__8;
+    input wire  [31:0] v__9;
+    input wire  [31:0] v__10;
+    input wire  [31:0] v__11;
+    input wire  [31:0] v__12;
+    input wire  [31:0] v__13;
+    input wire  [31:0] v__14;
+    input wire  [31:0] v__15;
+    input wire  [31:0] v__16;
+    input wire  [31:0] v__17;
+    input wire  [31:0] v__18;
+    input wire  [31:0] v__19;
+    input wire  [31:0] v__20;
+    input wire  [31:0] v__21;
+    input wire  [31:0] v__22;
+    input wire  [31:0] v__23;
+    input wire  [31:0] v__24;
+    input wire  [31:0] v__25;
+    input wire  [31:0] v__26;
+    input wire  [31:0] v__27;
+    input wire  [31:0] v__28;
+    input wire  [31:0] v__29;
+    input wire  [31:0] v__30;
+    input wire  [31:0] v__31;
+    input wire  [5:0] n;
+    input wire  [1:0] g;
+    input wire  [31:0] en;
+    output reg  [31:0] act;
+    output reg  [31:0] live;
+    output reg  none;
+    output reg  [31:0] ends;
+    output reg  [31:0] gef;
+
+    // Constant declarations
+    localparam  n32 = 6'b100000;
+    localparam  c0 = 32'h0;
+    localparam  c1 = 32'h1;
+    localparam  c32 = 32'h20;
+    localparam  ones = 32'hffffffff;
+
+    // Stub signals
+    wire  brk__bits__0;
+    reg  brk__bits__1;
+    reg  brk__bits__2;
+    reg  brk__bits__3;
+    reg  brk__bits__4;
+    reg  brk__bits__5;
+    reg  brk__bits__6;
+    reg  brk__bits__7;
+    reg  brk__bits__8;
+    reg  brk__bits__9;
+    reg  brk__bits__10;
+    reg  brk__bits__11;
+    reg  brk__bits__12;
+    reg  brk__bits__13;
+    reg  brk__bits__14;
+    reg  brk__bits__15;
+    reg  brk__bits__16;
+    reg  brk__bits__17;
+    reg  brk__bits__18;
+    reg  brk__bits__19;
+    reg  brk__bits__20;
+    reg  brk__bits__21;
+    reg  brk__bits__22;
+    reg  brk__bits__23;
+    reg  brk__bits__24;
+    reg  brk__bits__25;
+    reg  brk__bits__26;
+    reg  brk__bits__27;
+    reg  brk__bits__28;
+    reg  brk__bits__29;
+    reg  brk__bits__30;
+    reg  brk__bits__31;
+    wire  [31:0] brk__word;
+    reg  [5:0] zx_n__narrow;
+    wire  [31:0] zx_n__wide;
+    reg  [1:0] zx_g__narrow;
+    wire  [31:0] zx_g__wide;
+
+    // Local signals
+    reg  [31:0] regm;
+
+    // Sub module instances
+    dac_expander__setup__brk brk(
+        .bits__0(brk__bits__0),
+        .bits__1(brk__bits__1),
+        .bits__2(brk__bits__2),
+        .bits__3(brk__bits__3),
+        .bits__4(brk__bits__4),
+        .bits__5(brk__bits__5),
+        .bits__6(brk__bits__6),
+        .bits__7(brk__bits__7),
+        .bits__8(brk__bits__8),
+        .bits__9(brk__bits__9),
+        .bits__10(brk__bits__10),
+        .bits__11(brk__bits__11),
+        .bits__12(brk__bits__12),
+        .bits__13(brk__bits__13),
+        .bits__14(brk__bits__14),
+        .bits__15(brk__bits__15),
+        .bits__16(brk__bits__16),
+        .bits__17(brk__bits__17),
+        .bits__18(brk__bits__18),
+        .bits__19(brk__bits__19),
+        .bits__20(brk__bits__20),
+        .bits__21(brk__bits__21),
+        .bits__22(brk__bits__22),
+        .bits__23(brk__bits__23),
+        .bits__24(brk__bits__24),
+        .bits__25(brk__bits__25),
+        .bits__26(brk__bits__26),
+        .bits__27(brk__bits__27),
+        .bits__28(brk__bits__28),
+        .bits__29(brk__bits__29),
+        .bits__30(brk__bits__30),
+        .bits__31(brk__bits__31),
+        .word(brk__word)
+    );
+    dac_expander__rec__zx_p zx_n(
+        .narrow(zx_n__narrow),
+        .wide(zx_n__wide)
+    );
+    dac_expander__rec__zx_g zx_g(
+        .narrow(zx_g__narrow),
+        .wide(zx_g__wide)
+    );
+
+    // Update code
+    always @(*) zx_n__narrow = n;
+    always @(*) zx_g__narrow = g;
+    always @(*) regm = ~((c32 << zx_g__wide) - c1);
+    assign brk__bits__0 = 1'b1;
+    always @(*) brk__bits__1 = ((v__1 ^ v__0) & regm) != c0;
+    always @(*) brk__bits__2 = ((v__2 ^ v__1) & regm) != c0;
+    always @(*) brk__bits__3 = ((v__3 ^ v__2) & regm) != c0;
+    always @(*) brk__bits__4 = ((v__4 ^ v__3) & regm) != c0;
+    always @(*) brk__bits__5 = ((v__5 ^ v__4) & regm) != c0;
+    always @(*) brk__bits__6 = ((v__6 ^ v__5) & regm) != c0;
+    always @(*) brk__bits__7 = ((v__7 ^ v__6) & regm) != c0;
+    always @(*) brk__bits__8 = ((v__8 ^ v__7) & regm) != c0;
+    always @(*) brk__bits__9 = ((v__9 ^ v__8) & regm) != c0;
+    always @(*) brk__bits__10 = ((v__10 ^ v__9) & regm) != c0;
+    always @(*) brk__bits__11 = ((v__11 ^ v__10) & regm) != c0;
+    always @(*) brk__bits__12 = ((v__12 ^ v__11) & regm) != c0;
+    always @(*) brk__bits__13 = ((v__13 ^ v__12) & regm) != c0;
+    always @(*) brk__bits__14 = ((v__14 ^ v__13) & regm) != c0;
+    always @(*) brk__bits__15 = ((v__15 ^ v__14) & regm) != c0;
+    always @(*) brk__bits__16 = ((v__16 ^ v__15) & regm) != c0;
+    always @(*) brk__bits__17 = ((v__17 ^ v__16) & regm) != c0;
+    always @(*) brk__bits__18 = ((v__18 ^ v__17) & regm) != c0;
+    always @(*) brk__bits__19 = ((v__19 ^ v__18) & regm) != c0;
+    always @(*) brk__bits__20 = ((v__20 ^ v__19) & regm) != c0;
+    always @(*) brk__bits__21 = ((v__21 ^ v__20) & regm) != c0;
+    always @(*) brk__bits__22 = ((v__22 ^ v__21) & regm) != c0;
+    always @(*) brk__bits__23 = ((v__23 ^ v__22) & regm) != c0;
+    always @(*) brk__bits__24 = ((v__24 ^ v__23) & regm) != c0;
+    always @(*) brk__bits__25 = ((v__25 ^ v__24) & regm) != c0;
+    always @(*) brk__bits__26 = ((v__26 ^ v__25) & regm) != c0;
+    always @(*) brk__bits__27 = ((v__27 ^ v__26) & regm) != c0;
+    always @(*) brk__bits__28 = ((v__28 ^ v__27) & regm) != c0;
+    always @(*) brk__bits__29 = ((v__29 ^ v__28) & regm) != c0;
+    always @(*) brk__bits__30 = ((v__30 ^ v__29) & regm) != c0;
+    always @(*) brk__bits__31 = ((v__31 ^ v__30) & regm) != c0;
+    always @(*) begin
+        if (n == n32) begin
+            act = ones;
+        end
+        else begin
+            act = (c1 << zx_n__wide) - c1;
+        end
+    end
+    always @(*) live = act & en;
+    always @(*) none = live == c0;
+    always @(*) ends = brk__word | ~live;
+    always @(*) gef = ~((live - c1) & ~live);
+
+endmodule // dac_expander__setup
+
+module dac_expander__setup__brk(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,bits__8,bits__9,bits__10,bits__11,bits__12,bits__13,bits__14,bits__15,bits__16,bits__17,bits__18,bits__19,bits__20,bits__21,bits__22,bits__23,bits__24,bits__25,bits__26,bits__27,bits__28,bits__29,bits__30,bits__31,word);
 
     // Module arguments
     input wire  bits__0;
@@ -9294,51 +10389,7 @@ module dac_expander__rec__brk(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bi
 
     // Update code (custom)
     always @(*) word = {bits__31, bits__30, bits__29, bits__28, bits__27, bits__26, bits__25, bits__24, bits__23, bits__22, bits__21, bits__20, bits__19, bits__18, bits__17, bits__16, bits__15, bits__14, bits__13, bits__12, bits__11, bits__10, bits__9, bits__8, bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
-endmodule // dac_expander__rec__brk
-
-module dac_expander__rec__nbits(bits__0,bits__1,bits__2,bits__3,bits__4,word);
-
-    // Module arguments
-    input wire  bits__0;
-    input wire  bits__1;
-    input wire  bits__2;
-    input wire  bits__3;
-    input wire  bits__4;
-    output reg  [4:0] word;
-
-    // Update code (custom)
-    always @(*) word = {bits__4, bits__3, bits__2, bits__1, bits__0};
-endmodule // dac_expander__rec__nbits
-
-module dac_expander__rec__zx_g(narrow,wide);
-
-    // Module arguments
-    input wire  [1:0] narrow;
-    output reg  [31:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {30'd0, narrow};
-endmodule // dac_expander__rec__zx_g
-
-module dac_expander__rec__zx_n(narrow,wide);
-
-    // Module arguments
-    input wire  [5:0] narrow;
-    output reg  [31:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {26'd0, narrow};
-endmodule // dac_expander__rec__zx_n
-
-module dac_expander__rec__zx_nxt(narrow,wide);
-
-    // Module arguments
-    input wire  [4:0] narrow;
-    output reg  [5:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {1'd0, narrow};
-endmodule // dac_expander__rec__zx_nxt
+endmodule // dac_expander__setup__brk
 
 module dac_expander__sx_tx(narrow,wide);
 
@@ -9410,16 +10461,6 @@ module dac_expander__zx_k6(narrow,wide);
     always @(*) wide = {2'd0, narrow};
 endmodule // dac_expander__zx_k6
 
-module dac_expander__zx_nm7(narrow,wide);
-
-    // Module arguments
-    input wire  [5:0] narrow;
-    output reg  [6:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {1'd0, narrow};
-endmodule // dac_expander__zx_nm7
-
 module dac_expander__zx_t12(narrow,wide);
 
     // Module arguments
@@ -9439,6 +10480,16 @@ module dac_expander__zx_w10(narrow,wide);
     // Update code (custom)
     always @(*) wide = {4'd0, narrow};
 endmodule // dac_expander__zx_w10
+
+module dac_expander__zx_wc7(narrow,wide);
+
+    // Module arguments
+    input wire  [5:0] narrow;
+    output reg  [6:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {1'd0, narrow};
+endmodule // dac_expander__zx_wc7
 
 module dac_expander__zx_wi12(narrow,wide);
 

@@ -194,8 +194,12 @@ fn random_stimulus_reaches_every_path() {
         assert!(s.deq_hits > 1000 && s.deq_misses > 1000, "dequeues: {ctx}");
         assert!(s.tuples_expanded > 150, "tuples: {ctx}");
         assert!(s.guard_writes > 150, "guards: {ctx}");
+        // (These counts move with the unit's timing: after issue 29's
+        // warp-setup stage seed 700 gives 34 partial warps and 84 gaps on
+        // the paper's configuration, 11 and 72 with 64 warps; before it
+        // every configuration gave over 30 and 100.)
         assert!(
-            s.guarded_partial > 30 && s.guard_gaps > 100 && s.guard_skips > 100,
+            s.guarded_partial > 10 && s.guard_gaps > 50 && s.guard_skips > 100,
             "guarded warps: {ctx}"
         );
         assert!(guards[0] > 50 && guards[1] > 50, "guard bits {guards:?}");

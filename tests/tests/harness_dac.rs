@@ -115,9 +115,11 @@ fn dac_hides_matrix_mul_latency_and_removes_its_index_arithmetic() {
     // of A and B and the store of C are decoupled.
     assert!(d.removed > 0 && d.tuples_data > 0 && d.tuples_addr > 0);
     assert!(m.warp_instructions < base.warp_instructions);
-    // Fewer stall cycles and fewer cycles on the Fermi preset.
+    // Fewer stall cycles and fewer cycles on the Fermi preset (idle
+    // cycles fall by 31 % since issue 29's setup cycle: 4,922 of 7,101;
+    // by a third before it).
     assert!(
-        m.sched.idle_cycles * 3 < base.sched.idle_cycles * 2,
+        m.sched.idle_cycles * 4 < base.sched.idle_cycles * 3,
         "idle {} vs {}",
         m.sched.idle_cycles,
         base.sched.idle_cycles

@@ -29,8 +29,13 @@
 //!   or one with an empty `todo`, leaves the ATQ at that edge and the
 //!   expander stays idle; otherwise the expander becomes busy on warp 0 of
 //!   the lowest slot of `todo`. The start cycle produces nothing.
+//! * *Setup cycle* (issue 29, the warp-setup stage): the cycle after a
+//!   start that made the expander busy produces nothing; at its edge the
+//!   first warp becomes current.
 //! * *Busy cycle*, current slot `c`, warp `wi`, warp id `w = c * W + wi`,
-//!   `(cx, cy)` read from the slot's registers in this cycle:
+//!   `(cx, cy)` as the slot's registers held them at the start of the cycle
+//!   in which the walk moved to the warp (the setup cycle, or the previous
+//!   warp's last cycle), fixed for the warp's cycles:
 //!   - `w >= N_WARPS` or no active lane: the warp is done, nothing produced;
 //!   - ADDR/DATA: one record (lanes `p .. e-1`) per cycle, pushed unless the
 //!     warp's address queue is full at the start of the cycle or (DATA) the
@@ -66,9 +71,9 @@
 //!   start-of-cycle queue (the push needs room, the pop an entry).
 //!
 //! A tuple enqueued at edge *t* starts in cycle *t + 1* (the cycle ending at
-//! edge *t + 1*); its first record is pushed at edge *t + 2*; a dequeue in
-//! cycle *t + 3* pops it and shows it in cycle *t + 4*; a DATA record's
-//! memory request is offered from cycle *t + 3*.
+//! edge *t + 1*), is set up in cycle *t + 2*; its first record is pushed at
+//! edge *t + 3*; a dequeue in cycle *t + 4* pops it and shows it in cycle
+//! *t + 5*; a DATA record's memory request is offered from cycle *t + 4*.
 //!
 //! # Decisions where the spec and the contract are silent or loose
 //! These are the model's readings; the RTL must make the same ones:
@@ -150,6 +155,14 @@ pub struct Cursor {
     pub g: u32,
     /// Partial predicate mask (slow path).
     pub partial: u32,
+    /// The tuple's setup cycle (after the start cycle, before the first
+    /// warp): no warp is current yet.
+    pub setup: bool,
+    /// The current warp's `(cx, cy)`: its slot's registers at the start of
+    /// the cycle the walk moved to it (the warp-setup stage).
+    pub cx: u32,
+    /// See `cx`.
+    pub cy: u32,
 }
 
 /// The registered dequeue response (`rsp_*`).
@@ -245,6 +258,8 @@ enum Action {
     Leave { reserved: bool },
     /// Start cycle: busy on `todo`.
     Start { todo: u32 },
+    /// Setup cycle: the first warp is set up.
+    Setup,
     /// The current warp is done without producing anything.
     Skip,
     /// A guarded tuple's warp with no enabled lane: done, nothing produced,
@@ -457,13 +472,16 @@ impl DacModel {
                 Action::Start { todo: self.active }
             };
         };
+        if cur.setup {
+            return Action::Setup;
+        }
         let w = cur.slot as u64 * geom.warps_per_cta as u64 + cur.wi as u64;
         let n = active_lanes(geom.threads, cur.wi);
         if w >= self.params.N_WARPS || n == 0 {
             return Action::Skip;
         }
         let w = w as usize;
-        let (cx, cy) = self.cta[cur.slot as usize];
+        let (cx, cy) = (cur.cx, cur.cy);
         let lanes = WarpLanes::new(*tuple, geom, cur.wi, cx, cy);
         match tuple.kind {
             kind::ADDR | kind::DATA => self.addr_action(lanes, w, cur.p, mem_ready),
@@ -533,20 +551,24 @@ impl DacModel {
     }
 
     /// The current warp is done at this edge: move to the next warp, the
-    /// next slot of `todo`, or finish the tuple.
+    /// next slot of `todo`, or finish the tuple. A warp the walk moves to
+    /// reads its slot's `(cx, cy)` now (start-of-cycle registers).
     fn warp_done(&mut self, geom: &Geometry) {
+        let cta = &self.cta;
         let cur = self.cursor.as_mut().expect("busy");
         cur.p = 0;
         cur.g = 0;
         cur.partial = 0;
         if cur.wi + 1 < geom.warps_per_cta {
             cur.wi += 1;
+            (cur.cx, cur.cy) = cta[cur.slot as usize];
             return;
         }
         let above = cur.todo & !((2u32 << cur.slot) - 1);
         if above != 0 {
             cur.slot = above.trailing_zeros();
             cur.wi = 0;
+            (cur.cx, cur.cy) = cta[cur.slot as usize];
         } else {
             self.cursor = None;
             self.atq.pop_front();
@@ -574,8 +596,14 @@ impl DacModel {
                 self.cursor = Some(Cursor {
                     todo,
                     slot: todo.trailing_zeros(),
+                    setup: true,
                     ..Cursor::default()
                 });
+            }
+            Action::Setup => {
+                let cur = self.cursor.as_mut().expect("busy");
+                cur.setup = false;
+                (cur.cx, cur.cy) = self.cta[cur.slot as usize];
             }
             Action::Skip => {
                 self.stats.warps_skipped += 1;

@@ -47,6 +47,7 @@ mod cmp;
 mod lanes;
 mod pick;
 mod record;
+mod setup;
 mod storage;
 mod top;
 
@@ -54,6 +55,7 @@ pub use cmp::SignedCmp;
 pub use lanes::DacLanes;
 pub use pick::SlotPick;
 pub use record::DacRecord;
+pub use setup::DacSetup;
 pub use top::DacExpanderRtl;
 
 #[cfg(test)]

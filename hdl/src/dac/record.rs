@@ -4,43 +4,42 @@ use rust_hdl::prelude::*;
 
 use crate::util::{konst, konsts, sigs, Pack, ZeroExt};
 
-/// From the 32 lane values `v`, the number of active lanes `n` (lanes `0
-/// .. n-1`), the lane-enable mask `en` (all ones, or a guarded tuple's
-/// guard mask), the record position `p` and the access size `2^g` bytes:
-/// the record of the *enabled* lanes (active and set in `en`) at `p`. It
-/// starts at `s`: `p`, or when `p = 0` (a warp's first record) the lowest
-/// enabled lane; it ends at `e`, the first lane above `s` that is not
-/// enabled or whose region differs from the lane before it (else 32). Its
-/// region address is lane `s`'s, its chunk mask has bit `(v mod 32*size) /
-/// size` of every lane `s .. e-1`, `last` says no lane `>= e` is enabled,
-/// and `nxt`, the lowest enabled lane `>= e`, is the next record's `p`
-/// (so a `p` other than 0 is always an enabled lane). Also the mask of the
-/// active lanes, `act`, and `none`: no lane is enabled.
+/// From the 32 lane values `v` of a warp and its lane masks, registered
+/// in the warp's setup cycle ([`super::DacSetup`]: the enabled lanes
+/// `live`, the lanes where a run may end `ends`, the lanes from the lowest
+/// enabled lane on `gef`), the record position `p` and the access size
+/// `2^g` bytes: the record of the enabled lanes at `p`. It starts at `s`:
+/// `p`, or when `p = 0` (a warp's first record) the lowest enabled lane; it
+/// ends at `e`, the first lane above `s` that is not enabled or whose
+/// region differs from the lane before it (else 32). Its region address is
+/// lane `s`'s, its chunk mask has bit `(v mod 32*size) / size` of every
+/// lane `s .. e-1`, `last` says no lane `>= e` is enabled, and `nxt`, the
+/// lowest enabled lane `>= e`, is the next record's `p` (so a `p` other
+/// than 0 is always an enabled lane).
 ///
-/// With `en` all ones the enabled lanes are `0 .. n-1`: `s = p`, `e <= n`,
-/// `nxt = e` and `last = (e == n)`.
+/// With every active lane enabled (`live` = lanes `0 .. n-1`): `s = p`,
+/// `e <= n`, `nxt = e` and `last = (e == n)`.
 ///
-/// Issue 29 (timing): no priority chain. Lane sets are 32-bit masks: the
-/// lanes from `s` on (`ges`), the candidates above `s`, the lanes below
-/// `e` (`(cand - 1) & !cand`), the run `s .. e-1`, the enabled lanes from
-/// `e` on; the chunk mask and lane `s`'s value are OR trees over the
-/// lanes, and `nxt` encodes the lowest bit of a mask.
+/// Issue 29 (timing): no priority chain, and the record loop (`p` -> the
+/// run -> `last` and the next `p`) starts from registers. Lane sets are
+/// 32-bit masks: the lanes from `s` on (`ges`), the candidates above `s`,
+/// the lanes below `e` (`(cand - 1) & !cand`), the run `s .. e-1`, the
+/// enabled lanes from `e` on; the chunk mask and lane `s`'s value are OR
+/// trees over the lanes, and `nxt` encodes the lowest bit of a mask.
 #[derive(LogicBlock)]
 pub struct DacRecord {
     /// The lane values.
     pub v: Vec<Signal<In, Bits<32>>>,
-    /// Active lanes (0..=32).
-    pub n: Signal<In, Bits<6>>,
     /// The record's first lane.
     pub p: Signal<In, Bits<6>>,
     /// `log2` of the access size.
     pub g: Signal<In, Bits<2>>,
-    /// Lane enables (bit `l`); lanes `>= n` are never enabled.
-    pub en: Signal<In, Bits<32>>,
-    /// Bit `l` set for every active lane.
-    pub act: Signal<Out, Bits<32>>,
-    /// No lane is enabled.
-    pub none: Signal<Out, Bit>,
+    /// The enabled lanes (registered).
+    pub live: Signal<In, Bits<32>>,
+    /// Region boundaries and lanes that are not enabled (registered).
+    pub ends: Signal<In, Bits<32>>,
+    /// The lanes from the lowest enabled lane on (registered).
+    pub gef: Signal<In, Bits<32>>,
     /// The next record's first lane (meaningful unless `last`).
     pub nxt: Signal<Out, Bits<6>>,
     /// Region start of lane `p`.
@@ -50,16 +49,12 @@ pub struct DacRecord {
     /// The warp's final record.
     pub last: Signal<Out, Bit>,
 
-    brk: Pack<32>,
     nbits: Pack<5>,
-    zx_n: ZeroExt<6, 32>,
     zx_g: ZeroExt<2, 32>,
     zx_p: ZeroExt<6, 32>,
     zx_nxt: ZeroExt<5, 6>,
     /// The region bits of an address (`~(32*size - 1)`).
     regm: Signal<Local, Bits<32>>,
-    live: Signal<Local, Bits<32>>,
-    ge_first: Signal<Local, Bits<32>>,
     ge_p: Signal<Local, Bits<32>>,
     /// Lanes `>= s`.
     ges: Signal<Local, Bits<32>>,
@@ -67,7 +62,6 @@ pub struct DacRecord {
     oh_s: Signal<Local, Bits<32>>,
     rest: Signal<Local, Bits<32>>,
     oh_r: Signal<Local, Bits<32>>,
-    ends: Signal<Local, Bits<32>>,
     cand: Signal<Local, Bits<32>>,
     lowe: Signal<Local, Bits<32>>,
     run: Signal<Local, Bits<32>>,
@@ -80,14 +74,12 @@ pub struct DacRecord {
     sv: Vec<Signal<Local, Bits<32>>>,
     /// Per bit `b` of a lane number: the lanes whose number has bit `b`.
     lbit: Vec<Constant<Bits<32>>>,
-    n32: Constant<Bits<6>>,
     z6: Constant<Bits<6>>,
     c0: Constant<Bits<32>>,
     c1: Constant<Bits<32>>,
     c31: Constant<Bits<32>>,
     c32: Constant<Bits<32>>,
     ones: Constant<Bits<32>>,
-    _one: usize,
     _nb: usize,
     _ntree: usize,
     _n: usize,
@@ -97,31 +89,25 @@ impl Default for DacRecord {
     fn default() -> Self {
         DacRecord {
             v: (0..32).map(|_| Signal::default()).collect(),
-            n: Default::default(),
             p: Default::default(),
             g: Default::default(),
-            en: Default::default(),
-            act: Default::default(),
-            none: Default::default(),
+            live: Default::default(),
+            ends: Default::default(),
+            gef: Default::default(),
             nxt: Default::default(),
             addr: Default::default(),
             mask: Default::default(),
             last: Default::default(),
-            brk: Pack::new(32),
             nbits: Pack::new(5),
-            zx_n: Default::default(),
             zx_g: Default::default(),
             zx_p: Default::default(),
             zx_nxt: Default::default(),
             regm: Default::default(),
-            live: Default::default(),
-            ge_first: Default::default(),
             ge_p: Default::default(),
             ges: Default::default(),
             oh_s: Default::default(),
             rest: Default::default(),
             oh_r: Default::default(),
-            ends: Default::default(),
             cand: Default::default(),
             lowe: Default::default(),
             run: Default::default(),
@@ -134,14 +120,12 @@ impl Default for DacRecord {
                     .filter(|l| l >> b & 1 == 1)
                     .fold(0, |a, l| a | 1 << l)
             })),
-            n32: konst(32),
             z6: konst(0),
             c0: konst(0),
             c1: konst(1),
             c31: konst(31),
             c32: konst(32),
             ones: konst(0xFFFF_FFFF),
-            _one: 1,
             _nb: 5,
             _ntree: 31,
             _n: 32,
@@ -152,36 +136,17 @@ impl Default for DacRecord {
 impl Logic for DacRecord {
     #[hdl_gen]
     fn update(&mut self) {
-        self.zx_n.narrow.next = self.n.val();
         self.zx_g.narrow.next = self.g.val();
         self.zx_p.narrow.next = self.p.val();
-        // Region boundaries: lane l starts a new region (lane 0 always).
         self.regm.next = !((self.c32.val() << self.zx_g.wide.val()) - self.c1.val());
-        self.brk.bits[0].next = true;
-        for l in self._one..self._n {
-            self.brk.bits[l].next =
-                ((self.v[l].val() ^ self.v[l - 1].val()) & self.regm.val()) != self.c0.val();
-        }
-        // Active lanes, enabled lanes, and where a run may end: a boundary
-        // or a lane that is not enabled.
-        if self.n.val() == self.n32.val() {
-            self.act.next = self.ones.val();
-        } else {
-            self.act.next = (self.c1.val() << self.zx_n.wide.val()) - self.c1.val();
-        }
-        self.live.next = self.act.val() & self.en.val();
-        self.none.next = self.live.val() == self.c0.val();
         // The lanes from s on, s = p, or when p = 0 the lowest enabled lane
-        // (masks, no priority chain: the lanes below the lowest set bit of
-        // x are (x - 1) & ~x).
-        self.ge_first.next = !((self.live.val() - self.c1.val()) & !self.live.val());
+        // (masks, no priority chain).
         self.ge_p.next = !((self.c1.val() << self.zx_p.wide.val()) - self.c1.val());
         self.ges.next = self.ge_p.val();
         if self.p.val() == self.z6.val() {
-            self.ges.next = self.ge_first.val();
+            self.ges.next = self.gef.val();
         }
         self.oh_s.next = self.ges.val() & !(self.ges.val() << self.c1.val());
-        self.ends.next = self.brk.word.val() | !self.live.val();
         // e = the lowest candidate above s, else 32; lowe = the lanes below e.
         self.cand.next = self.ends.val() & (self.ges.val() << self.c1.val());
         self.lowe.next = (self.cand.val() - self.c1.val()) & !self.cand.val();

@@ -10,6 +10,7 @@ use super::cmp::SignedCmp;
 use super::lanes::DacLanes;
 use super::pick::SlotPick;
 use super::record::DacRecord;
+use super::setup::DacSetup;
 use crate::arith::SignedMul;
 use crate::mem::Mem;
 use crate::multiqueue::MultiQueue;
@@ -144,6 +145,7 @@ pub struct DacExpanderRtl<
     /// The guard masks `G[w]` (revision 2), one entry per warp id.
     gmem: Mem<Bits<32>, WB>,
     lanes: DacLanes,
+    setup: DacSetup,
     rec: DacRecord,
     cmp_first: SignedCmp,
     cmp_last: SignedCmp,
@@ -155,7 +157,6 @@ pub struct DacExpanderRtl<
     /// and when the walk moves to the next slot of `todo`.
     pk_start: SlotPick,
     pk_adv: SlotPick,
-    mul_ov: SignedMul<7, 40>,
     sx_v0: SignExt<32, 40>,
     sx_tx: SignExt<32, 40>,
     zx_w10: ZeroExt<6, 10>,
@@ -164,7 +165,6 @@ pub struct DacExpanderRtl<
     zx_k12: ZeroExt<4, 12>,
     zx_k6: ZeroExt<4, 6>,
     zx_k32: ZeroExt<4, 32>,
-    zx_nm7: ZeroExt<6, 7>,
     zx_wi7: ZeroExt<6, 7>,
     zx_wc7: ZeroExt<6, 7>,
     zx_g8: ZeroExt<8, 32>,
@@ -187,6 +187,7 @@ pub struct DacExpanderRtl<
     pk_gr: ZeroExt<2, 8>,
     pk_cmp: ZeroExt<3, 8>,
     zx_wa64: ZeroExt<WB, 64>,
+    zx_ra64: ZeroExt<WB, 64>,
 
     // ---- Registers.
     active: Reg<Bits<16>>,
@@ -194,7 +195,6 @@ pub struct DacExpanderRtl<
     cx: Vec<Reg<Bits<16>>>,
     cy: Vec<Reg<Bits<16>>>,
     busy: Reg<Bit>,
-    wi: Reg<Bits<6>>,
     p: Reg<Bits<6>>,
     grp: Reg<Bits<2>>,
     part: Reg<Bits<32>>,
@@ -213,12 +213,33 @@ pub struct DacExpanderRtl<
     /// Bit `w`: `G[w]` was written since reset (an unwritten entry reads
     /// as 0).
     g_written: Reg<Bits<64>>,
-    /// The current slot's `(cx, cy)` and the current warp id, registered
-    /// for the cycle (issue 29: computed at the edge that moves the walk,
-    /// with a launch into the slot forwarded).
+    /// The current warp id (its low `WB` bits: the queues' index).
+    cwid: Reg<Bits<WB>>,
+    /// A current warp is set up (`busy & !cv`: the tuple's setup cycle).
+    cv: Reg<Bit>,
+    /// The current warp is the tuple's last.
+    cend: Reg<Bit>,
+    /// The next warp (issue 29, the warp-setup stage): its slot,
+    /// warp and warp id, and its slot's `(cx, cy)` (the slot's registers,
+    /// a launch into the slot forwarded at each edge). `todo` holds the
+    /// slots after it.
+    nslot: Reg<Bits<SB>>,
+    nwi: Reg<Bits<6>>,
+    nwid: Reg<Bits<10>>,
     cc_x: Reg<Bits<16>>,
     cc_y: Reg<Bits<16>>,
-    cwid: Reg<Bits<10>>,
+    /// The current warp's lane values and lane masks, registered at the
+    /// edge the walk moves to it (`DacSetup`), with its last slow-path group
+    /// and its skips.
+    lv: Vec<Reg<Bits<32>>>,
+    r_act: Reg<Bits<32>>,
+    r_live: Reg<Bits<32>>,
+    r_ends: Reg<Bits<32>>,
+    r_gef: Reg<Bits<32>>,
+    r_lastg: Reg<Bits<2>>,
+    r_skip0: Reg<Bit>,
+    r_gskip: Reg<Bit>,
+    r_pb: Reg<Bits<40>>,
 
     // ---- Constants.
     slot5: Vec<Constant<Bits<5>>>,
@@ -252,6 +273,9 @@ pub struct DacExpanderRtl<
     line_mask: Constant<Bits<32>>,
     bias40: Constant<Bits<40>>,
     lim40: Constant<Bits<40>>,
+    c1_40: Constant<Bits<40>>,
+    c0_40: Constant<Bits<40>>,
+    sh40: Vec<Constant<Bits<40>>>,
     off27: Constant<Bits<62>>,
     off59: Constant<Bits<62>>,
     bit61: Constant<Bits<62>>,
@@ -285,8 +309,7 @@ pub struct DacExpanderRtl<
     done_ok: Signal<Local, Bit>,
     launch_ok: Signal<Local, Bit>,
     act1: Signal<Local, Bits<16>>,
-    // ---- The current slot and warp.
-    cur_oh: Signal<Local, Bits<16>>,
+    // ---- The next warp (set up this cycle).
     /// OR trees over 16 leaves (slot `s` at leaf `s`, node `i` at `16 +
     /// i`, root 30): the current slot's CTA index after this edge's launch.
     tcx: Vec<Signal<Local, Bits<16>>>,
@@ -295,6 +318,9 @@ pub struct DacExpanderRtl<
     /// current one (one-hot).
     low_act: Signal<Local, Bits<16>>,
     low_nxt: Signal<Local, Bits<16>>,
+    /// `low_act` and `low_nxt` as slot numbers.
+    pk_enc_act: Pack<SB>,
+    pk_enc_nxt: Pack<SB>,
     cur_cx: Signal<Local, Bits<16>>,
     cur_cy: Signal<Local, Bits<16>>,
     wid: Signal<Local, Bits<10>>,
@@ -308,6 +334,7 @@ pub struct DacExpanderRtl<
     skip: Signal<Local, Bit>,
     // ---- Guard masks.
     wa: Signal<Local, Bits<WB>>,
+    ra: Signal<Local, Bits<WB>>,
     gmask: Signal<Local, Bits<32>>,
     g_write: Signal<Local, Bit>,
     // ---- Predicates.
@@ -315,7 +342,11 @@ pub struct DacExpanderRtl<
     /// OR tree of the lane values selecting lane n-1 (leaves 0..32).
     tvl: Vec<Signal<Local, Bits<32>>>,
     vlast: Signal<Local, Bits<32>>,
+    /// `(n-1)*step + 2^31` of the next warp (set up one warp ahead): six
+    /// partial products and the bias reduced by five 3:2 compressors
+    /// (`po[0..7]` the operands, then two per compressor) and one adder.
     pb: Signal<Local, Bits<40>>,
+    po: Vec<Signal<Local, Bits<40>>>,
     zero_offs: Signal<Local, Bit>,
     arith: Signal<Local, Bit>,
     fits: Signal<Local, Bit>,
@@ -328,6 +359,9 @@ pub struct DacExpanderRtl<
     start: Signal<Local, Bit>,
     start_drop: Signal<Local, Bit>,
     start_go: Signal<Local, Bit>,
+    cyc: Signal<Local, Bit>,
+    load: Signal<Local, Bit>,
+    nlast: Signal<Local, Bit>,
     memfree: Signal<Local, Bit>,
     a_push: Signal<Local, Bit>,
     pf_push: Signal<Local, Bit>,
@@ -336,7 +370,6 @@ pub struct DacExpanderRtl<
     p_push: Signal<Local, Bit>,
     wdone: Signal<Local, Bit>,
     slot_last: Signal<Local, Bit>,
-    slot_done: Signal<Local, Bit>,
     todo_next: Signal<Local, Bits<16>>,
     tuple_done: Signal<Local, Bit>,
     atq_pop: Signal<Local, Bit>,
@@ -350,6 +383,12 @@ pub struct DacExpanderRtl<
     _nt32: usize,
     _ntree: usize,
     _ng: usize,
+    _w6: usize,
+    _sb: usize,
+    /// Per bit `b` of a slot number: the slots whose number has bit `b`.
+    sbit: Vec<Constant<Bits<16>>>,
+    c1_32m: Constant<Bits<32>>,
+    _ncsa: usize,
     _n: usize,
 }
 
@@ -389,10 +428,13 @@ impl<
             cmp_g: (0..8).map(|_| SignedCmp::default()).collect(),
             gpack: Pack::new(8),
             cx: regs(nc),
+            lv: regs(32),
             cy: regs(nc),
             slot5: konsts::<5>(0..nc as u64),
             mul_sw: (0..nc).map(|_| SignedMul::default()).collect(),
             pk_start: SlotPick::new(nc),
+            pk_enc_act: Pack::new(SB),
+            pk_enc_nxt: Pack::new(SB),
             pk_adv: SlotPick::new(nc),
             tcx: sigs(31),
             tcy: sigs(31),
@@ -428,6 +470,19 @@ impl<
             line_mask: konst(0xFFFF_FF80),
             bias40: konst(0x8000_0000),
             lim40: konst(0x1_0000_0000),
+            c1_40: konst(1),
+            c0_40: konst(0),
+            _w6: 6,
+            _sb: SB,
+            sbit: konsts::<16>((0..SB as u32).map(|b| {
+                (0..16u64)
+                    .filter(|s| s >> b & 1 == 1)
+                    .fold(0, |a, s| a | 1 << s)
+            })),
+            c1_32m: konst(0xFFFF_FFFE),
+            _ncsa: 5,
+            sh40: konsts::<40>(0..6),
+            po: sigs(17),
             off27: konst(27),
             off59: konst(59),
             bit61: konst(1 << 61),
@@ -455,21 +510,22 @@ impl<
             mem_addr, rsp_valid, rsp_hit, rsp_addr, rsp_mask, rsp_gran, rsp_last, atq_count,
             stat_pred_fast, stat_pred_slow, stat_guard_skips,
             // Blocks.
-            lanes, rec, cmp_first, cmp_last, mul_ov, sx_v0,
+            lanes, setup, rec, cmp_first, cmp_last, sx_v0,
             sx_tx, zx_w10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
-            zx_nm7, zx_wi7, zx_wc7, zx_g8, zx_grp, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
+            zx_wi7, zx_wc7, zx_g8, zx_grp, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
             pk_mask, pk_gran, up_addr, pk_base, pk_tx, pk_ty, pk_cx, pk_cy, pk_sc, pk_kind, pk_gr,
-            pk_cmp, zx_wa64,
+            pk_cmp, zx_wa64, zx_ra64,
             // Registers.
-            active, todo, busy, wi, p, grp, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
-            r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cc_x, cc_y, cwid,
+            active, todo, busy, p, grp, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
+            r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend, nslot,
+            nwi, nwid, cc_x, cc_y, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb,
             // Local signals.
             t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_kind, t_gran, t_cmp, t_guard, is_addr,
-            is_data, is_pred, reserved, done_ok, launch_ok, act1, cur_oh, low_act, low_nxt, cur_cx,
+            is_data, is_pred, reserved, done_ok, launch_ok, act1, low_act, low_nxt, cur_cx,
             cur_cy, wid,
-            t0, rem, n, nm1, amask, skip0, gskip, skip, wa, gmask, g_write, oh_last, vlast, pb, zero_offs,
-            arith, fits, fast, fast_mask, slow_mask, pmask, lastg, start, start_drop, start_go,
-            memfree, a_push, pf_push, ps_final, ps_adv, p_push, wdone, slot_last, slot_done,
+            t0, rem, n, nm1, amask, skip0, gskip, skip, wa, ra, gmask, g_write, oh_last, vlast, pb, zero_offs,
+            arith, fits, fast, fast_mask, slow_mask, pmask, lastg, start, start_drop, start_go, cyc, load, nlast,
+            memfree, a_push, pf_push, ps_final, ps_adv, p_push, wdone, slot_last,
             todo_next, tuple_done, atq_pop, enq_push, d_hit, pk_last, pk_guard,
         })
     }

@@ -43,7 +43,10 @@ fn a_tuple_leaving_and_one_arriving_at_one_edge() {
     let mut tb = Tb::with_1d(&p, 32);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    // Full: refused in the start cycle and the warp's cycle.
+    // Full: refused in the start cycle, the setup cycle and the warp's
+    // cycle.
+    assert!(!tb.out().enq_ready);
+    tb.idle(1);
     assert!(!tb.out().enq_ready);
     tb.idle(1);
     assert!(!tb.out().enq_ready);
@@ -58,7 +61,7 @@ fn a_tuple_leaving_and_one_arriving_at_one_edge() {
     let mut tb = Tb::with_1d(&p, 32);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    tb.idle(1); // start
+    tb.idle(2); // start, setup
     tb.enq(&word_tuple(0x100, 4)); // the first leaves, the second arrives
     assert_eq!(tb.out().atq_count, 1);
     assert!(!tb.m.busy());
@@ -66,6 +69,7 @@ fn a_tuple_leaving_and_one_arriving_at_one_edge() {
     // Full (2 of 2) in the cycle the current tuple leaves: refused.
     tb.enq(&word_tuple(0x200, 4)); // start of 0x100
     assert_eq!(tb.out().atq_count, 2);
+    tb.idle(1); // its setup
     tb.edge(enq(&word_tuple(0x300, 4))); // 0x100 leaves, 0x300 refused
     assert_eq!(
         tb.m.atq().iter().map(|t| t.base).collect::<Vec<_>>(),
@@ -79,7 +83,7 @@ fn atq_count_includes_the_tuple_being_expanded() {
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
     assert_eq!(tb.out().atq_count, 1);
-    tb.idle(1); // start
+    tb.idle(2); // start, setup
     assert_eq!(tb.out().atq_count, 1);
     tb.idle(1); // warp 0
     assert_eq!(tb.out().atq_count, 1);
@@ -182,11 +186,37 @@ fn cta_indices_are_read_when_the_slot_is_expanded() {
         off_cx: 0x1000,
         ..word_tuple(0, 128)
     });
-    tb.idle(2); // start, slot 0 record 0
+    tb.idle(2); // start, setup
     tb.edge(with(done(1), launch(1, 5, 0)));
     assert_eq!(tb.m.slot(1), Some((5, 0)));
     tb.drain();
     assert_eq!(tb.got_addr[1][0].addr, 0x5000);
+}
+
+#[test]
+fn a_warps_cta_index_is_read_in_the_cycle_the_walk_moves_to_it() {
+    // Issue 29's warp-setup stage: one record per warp (64 threads, two
+    // warps), slot 0 relaunched with index 2 at edge t + `at`.
+    let relaunch_at = |at: u64| {
+        let mut tb = Tb::one_d(64);
+        tb.launch(0, 1, 0);
+        let t = tb.enq(&Tuple {
+            off_cx: 0x1_0000,
+            ..word_tuple(0, 4)
+        });
+        while tb.now() < t + at {
+            tb.idle(1);
+        }
+        tb.edge(with(done(0), launch(0, 2, 0)));
+        tb.drain();
+        (tb.got_addr[0][0].addr, tb.got_addr[1][0].addr)
+    };
+    // At the start edge: both warps read index 2.
+    assert_eq!(relaunch_at(1), (0x2_0000, 0x2_0080));
+    // At the setup edge (warp 0 was set up in that cycle): warp 1 reads 2.
+    assert_eq!(relaunch_at(2), (0x1_0000, 0x2_0080));
+    // At warp 0's edge (warp 1 was set up in that cycle): both read 1.
+    assert_eq!(relaunch_at(3), (0x1_0000, 0x1_0080));
 }
 
 #[test]
@@ -262,6 +292,7 @@ fn statistics_count_events() {
     assert_eq!(s.slow_groups, 6);
     assert_eq!(s.warps_expanded, 6);
     assert_eq!(s.deq_hits, 8);
-    // Busy cycles: 4 records + 2 fast + 8 slow group cycles + stalls.
-    assert_eq!(s.busy_cycles, 4 + 2 + 8 + s.stall_cycles());
+    // Busy cycles: 3 setup cycles + 4 records + 2 fast + 8 slow group
+    // cycles + stalls.
+    assert_eq!(s.busy_cycles, 3 + 4 + 2 + 8 + s.stall_cycles());
 }

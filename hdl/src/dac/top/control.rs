@@ -29,95 +29,140 @@ impl<
             self.start.val() & (self.reserved.val() | (self.active.q.val() == self.zero16.val()));
         self.start_go.next = self.start.val() & !self.start_drop.val();
         self.memfree.next = !self.mem_v.q.val() | self.mem_ready.val();
-        self.a_push.next = self.busy.q.val()
+        // A busy cycle on the current warp (`cv`); `busy & !cv` is the
+        // tuple's setup cycle (its first warp is set up).
+        self.cyc.next = self.busy.q.val() & self.cv.q.val();
+        self.a_push.next = self.cyc.val()
             & self.is_addr.val()
             & !self.skip.val()
             & self.aq.push_room.val()
             & (!self.is_data.val() | self.memfree.val());
-        self.pf_push.next = self.busy.q.val()
+        self.pf_push.next = self.cyc.val()
             & self.is_pred.val()
             & !self.skip.val()
             & self.fast.val()
             & self.pq.push_room.val();
-        self.ps_final.next = self.busy.q.val()
+        self.ps_final.next = self.cyc.val()
             & self.is_pred.val()
             & !self.skip.val()
             & !self.fast.val()
             & (self.grp.q.val() == self.lastg.val())
             & self.pq.push_room.val();
-        self.ps_adv.next = self.busy.q.val()
+        self.ps_adv.next = self.cyc.val()
             & self.is_pred.val()
             & !self.skip.val()
             & !self.fast.val()
             & (self.grp.q.val() != self.lastg.val());
         self.p_push.next = self.pf_push.val() | self.ps_final.val();
-        self.wdone.next = self.busy.q.val()
+        self.wdone.next = self.cyc.val()
             & (self.skip.val() | (self.a_push.val() & self.rec.last.val()) | self.p_push.val());
-        self.zx_wi7.narrow.next = self.wi.q.val();
+        // The next warp is its slot's last (its successor is in the next
+        // slot of `todo`), and the tuple's last (no slot of `todo` left).
+        self.zx_wi7.narrow.next = self.nwi.q.val();
         self.zx_wc7.narrow.next = self.cfg_warps_per_cta.val();
         self.slot_last.next = (self.zx_wi7.wide.val() + self.c1_7.val()) >= self.zx_wc7.wide.val();
-        self.slot_done.next = self.wdone.val() & self.slot_last.val();
-        self.todo_next.next = self.todo.q.val() & !self.cur_oh.val();
-        self.tuple_done.next = self.slot_done.val() & (self.todo_next.val() == self.zero16.val());
+        self.nlast.next = self.slot_last.val() & (self.todo.q.val() == self.zero16.val());
+        self.low_act.next = self.active.q.val() & (!self.active.q.val() + self.one16.val());
+        self.low_nxt.next = self.todo.q.val() & (!self.todo.q.val() + self.one16.val());
+        self.pk_start.oh.next = self.low_act.val();
+        self.pk_adv.oh.next = self.low_nxt.val();
+        self.todo_next.next = self.todo.q.val() & !self.low_nxt.val();
+        self.load.next =
+            (self.busy.q.val() & !self.cv.q.val()) | (self.wdone.val() & !self.cend.q.val());
+        self.tuple_done.next = self.wdone.val() & self.cend.q.val();
         self.atq_pop.next = self.start_drop.val() | self.tuple_done.val();
 
-        // ---- Expander registers.
+        // ---- The warp-setup registers: loaded with the next warp's values at
+        // the edge the walk moves to it (`load`).
+        for l in 0..self._n {
+            self.lv[l].clock.next = self.clock.val();
+            self.lv[l].reset.next = self.reset.val();
+            self.lv[l].d.next = self.lv[l].q.val();
+            if self.load.val() {
+                self.lv[l].d.next = self.lanes.v[l].val();
+            }
+        }
+        self.r_act.d.next = self.r_act.q.val();
+        self.r_live.d.next = self.r_live.q.val();
+        self.r_ends.d.next = self.r_ends.q.val();
+        self.r_gef.d.next = self.r_gef.q.val();
+        self.r_lastg.d.next = self.r_lastg.q.val();
+        self.r_skip0.d.next = self.r_skip0.q.val();
+        self.r_gskip.d.next = self.r_gskip.q.val();
+        self.r_pb.d.next = self.r_pb.q.val();
+        if self.load.val() {
+            self.r_act.d.next = self.setup.act.val();
+            // Bit 0 of the enabled lanes and of the run ends is never read
+            // by the record loop (no run ends at lane 0, and `lowe` always
+            // holds lane 0): kept 0 so that no register bit goes unread.
+            self.r_live.d.next = self.setup.live.val() & self.c1_32m.val();
+            self.r_ends.d.next = self.setup.ends.val() & self.c1_32m.val();
+            self.r_gef.d.next = self.setup.gef.val();
+            self.r_lastg.d.next = self.nm1.val().get_bits::<2>(3);
+            self.r_skip0.d.next = self.skip0.val();
+            self.r_gskip.d.next = self.gskip.val();
+            self.r_pb.d.next = self.pb.val();
+        }
+        // ---- Expander registers: the current warp (`wi`, `cwid`, `cend`,
+        // `p`, `grp`, `part`) and the next one (`nslot`, `nwi`, `nwid`, with
+        // `todo` the slots after it). `load` moves the next warp to the
+        // current one and the next pointer to its successor.
         self.busy.d.next = self.busy.q.val();
+        self.cv.d.next = self.cv.q.val();
+        self.cend.d.next = self.cend.q.val();
         self.todo.d.next = self.todo.q.val();
-        self.wi.d.next = self.wi.q.val();
+        self.cwid.d.next = self.cwid.q.val();
         self.p.d.next = self.p.q.val();
         self.grp.d.next = self.grp.q.val();
         self.part.d.next = self.part.q.val();
+        self.nslot.d.next = self.nslot.q.val();
+        for b in 0..self._sb {
+            self.pk_enc_act.bits[b].next =
+                (self.low_act.val() & self.sbit[b].val()) != self.zero16.val();
+            self.pk_enc_nxt.bits[b].next =
+                (self.low_nxt.val() & self.sbit[b].val()) != self.zero16.val();
+        }
+        self.nwi.d.next = self.nwi.q.val();
+        self.nwid.d.next = self.nwid.q.val();
+        // The next warp's slot index: its slot's registers after this
+        // edge's launch (the trees read `cx[s].d`).
+        self.cc_x.d.next = self.tcx[30].val();
+        self.cc_y.d.next = self.tcy[30].val();
         if self.start_go.val() {
             self.busy.d.next = true;
-            self.todo.d.next = self.active.q.val();
-            self.wi.d.next = self.c0_6.val();
-            self.p.d.next = self.c0_6.val();
-            self.grp.d.next = self.c0_2.val();
-            self.part.d.next = self.c0_32.val();
-        } else if self.wdone.val() {
+            self.cv.d.next = false;
+            self.todo.d.next = self.active.q.val() & !self.low_act.val();
+            self.nslot.d.next = self.pk_enc_act.word.val();
+            self.nwi.d.next = self.c0_6.val();
+            self.nwid.d.next = self.pk_start.w.val();
+            self.cc_x.d.next = self.pk_start.x.val();
+            self.cc_y.d.next = self.pk_start.y.val();
+        } else if self.load.val() {
+            self.cv.d.next = true;
+            self.cwid.d.next = self.nwid.q.val().get_bits::<WB>(0);
+            self.cend.d.next = self.nlast.val();
             self.p.d.next = self.c0_6.val();
             self.grp.d.next = self.c0_2.val();
             self.part.d.next = self.c0_32.val();
             if self.slot_last.val() {
-                self.wi.d.next = self.c0_6.val();
+                self.nslot.d.next = self.pk_enc_nxt.word.val();
                 self.todo.d.next = self.todo_next.val();
-                if self.tuple_done.val() {
-                    self.busy.d.next = false;
-                }
+                self.nwi.d.next = self.c0_6.val();
+                self.nwid.d.next = self.pk_adv.w.val();
+                self.cc_x.d.next = self.pk_adv.x.val();
+                self.cc_y.d.next = self.pk_adv.y.val();
             } else {
-                self.wi.d.next = self.wi.q.val() + self.c1_6.val();
+                self.nwi.d.next = self.nwi.q.val() + self.c1_6.val();
+                self.nwid.d.next = self.nwid.q.val() + self.one10.val();
             }
+        } else if self.tuple_done.val() {
+            self.busy.d.next = false;
+            self.cv.d.next = false;
         } else if self.a_push.val() {
             self.p.d.next = self.rec.nxt.val();
         } else if self.ps_adv.val() {
             self.grp.d.next = self.grp.q.val() + self.c1_2.val();
             self.part.d.next = self.slow_mask.val();
-        }
-
-        // ---- The next cycle's slot index and warp id (the walk above):
-        // the lowest active slot at a start, the lowest slot of `todo` above
-        // the current one when the slot is done, else the current slot (the
-        // trees read the slots' registers after this edge's launch).
-        self.low_act.next = self.active.q.val() & (!self.active.q.val() + self.one16.val());
-        self.low_nxt.next = self.todo_next.val() & (!self.todo_next.val() + self.one16.val());
-        self.pk_start.oh.next = self.low_act.val();
-        self.pk_adv.oh.next = self.low_nxt.val();
-        self.cc_x.d.next = self.tcx[30].val();
-        self.cc_y.d.next = self.tcy[30].val();
-        self.cwid.d.next = self.cwid.q.val();
-        if self.start_go.val() {
-            self.cc_x.d.next = self.pk_start.x.val();
-            self.cc_y.d.next = self.pk_start.y.val();
-            self.cwid.d.next = self.pk_start.w.val();
-        } else if self.wdone.val() {
-            if self.slot_last.val() {
-                self.cc_x.d.next = self.pk_adv.x.val();
-                self.cc_y.d.next = self.pk_adv.y.val();
-                self.cwid.d.next = self.pk_adv.w.val();
-            } else {
-                self.cwid.d.next = self.cwid.q.val() + self.one10.val();
-            }
         }
 
         // ---- Early memory requests.
@@ -142,7 +187,7 @@ impl<
             self.st_slow.d.next = self.st_slow.q.val() + self.c1_32.val();
         }
         self.st_gskip.d.next = self.st_gskip.q.val();
-        if self.busy.q.val() & self.gskip.val() & !self.skip0.val() {
+        if self.cyc.val() & self.r_gskip.q.val() & !self.r_skip0.q.val() {
             self.st_gskip.d.next = self.st_gskip.q.val() + self.c1_32.val();
         }
         self.stat_pred_fast.next = self.st_fast.q.val();
@@ -150,6 +195,8 @@ impl<
         self.stat_guard_skips.next = self.st_gskip.q.val();
 
         // ---- Guard masks: a guard's pushed mask is written to G[w].
+        self.wa.next = self.cwid.q.val();
+        self.zx_wa64.narrow.next = self.wa.val();
         self.g_write.next = self.p_push.val() & self.t_guard.val();
         self.gmem.w_en.next = self.g_write.val();
         self.gmem.w_addr.next = self.wa.val();

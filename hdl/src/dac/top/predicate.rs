@@ -20,15 +20,15 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // ---- Predicate: the fast path from lanes 0 and n-1.
-        self.cmp_first.a.next = self.lanes.v[0].val();
+        self.cmp_first.a.next = self.lv[0].q.val();
         self.cmp_first.b.next = self.t_scalar.val();
         self.cmp_first.op.next = self.t_cmp.val();
         // Lane n-1 (the top bit of the active mask) through an OR tree.
-        self.oh_last.next = self.rec.act.val() & !(self.rec.act.val() >> self.c1_32.val());
+        self.oh_last.next = self.r_act.q.val() & !(self.r_act.q.val() >> self.c1_32.val());
         for l in 0..self._n {
             self.tvl[l].next = self.c0_32.val();
             if self.oh_last.val().get_bit(l) {
-                self.tvl[l].next = self.lanes.v[l].val();
+                self.tvl[l].next = self.lv[l].q.val();
             }
         }
         for i in 0..self._nt32 {
@@ -43,13 +43,27 @@ impl<
         self.arith.next = (self.zx_k6.wide.val() >= self.c5_6.val())
             | (self.t_ty.val() == (self.t_tx.val() << self.zx_k32.wide.val()));
         // first + (n-1)*step stays a signed 32-bit value.
-        self.sx_v0.narrow.next = self.lanes.v[0].val();
+        self.sx_v0.narrow.next = self.lv[0].q.val();
+        self.fits.next = (self.sx_v0.wide.val() + self.r_pb.q.val()) < self.lim40.val();
+        // The next warp's (n-1)*step + 2^31, registered with its lanes
+        // (Control): po[j] = step << j when bit j of n-1 is set.
         self.sx_tx.narrow.next = self.t_tx.val();
-        self.zx_nm7.narrow.next = self.nm1.val();
-        self.mul_ov.d.next = self.zx_nm7.wide.val();
-        self.mul_ov.s.next = self.sx_tx.wide.val();
-        self.pb.next = self.mul_ov.p.val() + self.bias40.val();
-        self.fits.next = (self.sx_v0.wide.val() + self.pb.val()) < self.lim40.val();
+        for j in 0..self._w6 {
+            self.po[j].next = self.c0_40.val();
+            if self.nm1.val().get_bit(j) {
+                self.po[j].next = self.sx_tx.wide.val() << self.sh40[j].val();
+            }
+        }
+        self.po[6].next = self.bias40.val();
+        for i in 0..self._ncsa {
+            self.po[2 * i + 7].next =
+                self.po[3 * i].val() ^ self.po[3 * i + 1].val() ^ self.po[3 * i + 2].val();
+            self.po[2 * i + 8].next = ((self.po[3 * i].val() & self.po[3 * i + 1].val())
+                | (self.po[3 * i].val() & self.po[3 * i + 2].val())
+                | (self.po[3 * i + 1].val() & self.po[3 * i + 2].val()))
+                << self.c1_40.val();
+        }
+        self.pb.next = self.po[15].val() + self.po[16].val();
         // Decided in the warp's first predicate cycle: once a group was
         // compared, the warp stays on the slow path.
         self.fast.next = (self.grp.q.val() == self.c0_2.val())
@@ -60,18 +74,18 @@ impl<
                     & (self.cmp_first.r.val() == self.cmp_last.r.val())));
         self.fast_mask.next = self.c0_32.val();
         if self.cmp_first.r.val() {
-            self.fast_mask.next = self.rec.act.val();
+            self.fast_mask.next = self.r_act.q.val();
         }
         // The slow path: eight lanes of group `grp`.
         for i in 0..self._ng {
             if self.grp.q.val() == self.c0_2.val() {
-                self.cmp_g[i].a.next = self.lanes.v[i].val();
+                self.cmp_g[i].a.next = self.lv[i].q.val();
             } else if self.grp.q.val() == self.c1_2.val() {
-                self.cmp_g[i].a.next = self.lanes.v[i + 8].val();
+                self.cmp_g[i].a.next = self.lv[i + 8].q.val();
             } else if self.grp.q.val() == self.c2_2.val() {
-                self.cmp_g[i].a.next = self.lanes.v[i + 16].val();
+                self.cmp_g[i].a.next = self.lv[i + 16].q.val();
             } else {
-                self.cmp_g[i].a.next = self.lanes.v[i + 24].val();
+                self.cmp_g[i].a.next = self.lv[i + 24].q.val();
             }
             self.cmp_g[i].b.next = self.t_scalar.val();
             self.cmp_g[i].op.next = self.t_cmp.val();
@@ -81,8 +95,8 @@ impl<
         self.zx_grp.narrow.next = self.grp.q.val();
         self.slow_mask.next = (self.part.q.val()
             | (self.zx_g8.wide.val() << (self.zx_grp.wide.val() << self.c3_32.val())))
-            & self.rec.act.val();
-        self.lastg.next = self.nm1.val().get_bits::<2>(3);
+            & self.r_act.q.val();
+        self.lastg.next = self.r_lastg.q.val();
         // The mask a push of this cycle carries.
         self.pmask.next = self.slow_mask.val();
         if self.fast.val() {

@@ -77,8 +77,8 @@ impl<
         self.aq.reset.next = self.reset.val();
         self.pq.clock.next = self.clock.val();
         self.pq.reset.next = self.reset.val();
-        self.aq.push_q.next = self.wid.val().get_bits::<WB>(0);
-        self.pq.push_q.next = self.wid.val().get_bits::<WB>(0);
+        self.aq.push_q.next = self.wa.val();
+        self.pq.push_q.next = self.wa.val();
         self.aq.push.next = self.a_push.val();
         self.pq.push.next = self.p_push.val();
         // Record {last, gran, mask, addr[31:5]}.

@@ -20,14 +20,14 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, active, todo, busy, wi, p, grp, part, count, mem_v, mem_a, r_valid, r_hit,
-            r_addr, r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cc_x, cc_y,
-            cwid
+            self, clock, active, todo, busy, p, grp, part, count, mem_v, mem_a, r_valid, r_hit,
+            r_addr, r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend,
+            nslot, nwi, nwid, cc_x, cc_y, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip,
+            r_pb
         );
         self.active.reset.next = self.reset.val();
         self.todo.reset.next = self.reset.val();
         self.busy.reset.next = self.reset.val();
-        self.wi.reset.next = self.reset.val();
         self.p.reset.next = self.reset.val();
         self.grp.reset.next = self.reset.val();
         self.part.reset.next = self.reset.val();
@@ -47,6 +47,19 @@ impl<
         self.cc_x.reset.next = self.reset.val();
         self.cc_y.reset.next = self.reset.val();
         self.cwid.reset.next = self.reset.val();
+        self.cv.reset.next = self.reset.val();
+        self.cend.reset.next = self.reset.val();
+        self.nslot.reset.next = self.reset.val();
+        self.nwi.reset.next = self.reset.val();
+        self.nwid.reset.next = self.reset.val();
+        self.r_act.reset.next = self.reset.val();
+        self.r_live.reset.next = self.reset.val();
+        self.r_ends.reset.next = self.reset.val();
+        self.r_gef.reset.next = self.reset.val();
+        self.r_lastg.reset.next = self.reset.val();
+        self.r_skip0.reset.next = self.reset.val();
+        self.r_gskip.reset.next = self.reset.val();
+        self.r_pb.reset.next = self.reset.val();
         self.gmem.clock.next = self.clock.val();
         for s in 0..self._nc {
             self.cx[s].clock.next = self.clock.val();

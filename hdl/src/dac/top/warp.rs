@@ -1,6 +1,7 @@
-//! The second section of the [`super::DacExpanderRtl`] kernel: the current
-//! slot (the lowest of `todo`) and warp, the warp's active lanes and lane
-//! values, and the address record from lane `p`.
+//! The second section of the [`super::DacExpanderRtl`] kernel: the warp-setup
+//! stage (the next warp's active lanes, lane values and lane masks, from its
+//! slot's CTA index and its guard mask, registered at the edge the walk moves
+//! to it) and the address record from lane `p` of the current warp.
 
 use rust_hdl::prelude::*;
 
@@ -19,12 +20,11 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- The current slot: the lowest of `todo` (one-hot). Its CTA
-        // index and the warp id are registers (`cc_x`, `cc_y`, `cwid`) set at
-        // the edge that moves the walk (Control); the OR trees here give the
-        // slot's index after this edge's launch, kept when the walk stays in
-        // the slot.
-        self.cur_oh.next = self.todo.q.val() & (!self.todo.q.val() + self.one16.val());
+        // ---- The next warp's slot (`nslot`). Its CTA index and warp
+        // id are registers (`cc_x`, `cc_y`, `nwid`) set at the edge that
+        // moves the walk (Control); the OR trees here give the slot's index
+        // after this edge's launch, kept when the next warp stays in the
+        // slot, so `cc_x`, `cc_y` always hold the slot's registers.
         self.zx_w10.narrow.next = self.cfg_warps_per_cta.val();
         for s in 0..self._nc {
             self.mul_sw[s].d.next = self.slot5[s].val();
@@ -37,7 +37,7 @@ impl<
             self.pk_adv.sw[s].next = self.mul_sw[s].p.val();
             self.tcx[s].next = self.zero16.val();
             self.tcy[s].next = self.zero16.val();
-            if self.cur_oh.val().get_bit(s) {
+            if self.nslot.q.val() == self.slot_id[s].val() {
                 self.tcx[s].next = self.cx[s].d.val();
                 self.tcy[s].next = self.cy[s].d.val();
             }
@@ -52,10 +52,10 @@ impl<
         }
         self.cur_cx.next = self.cc_x.q.val();
         self.cur_cy.next = self.cc_y.q.val();
-        // Warp id = slot * W + wi.
-        self.wid.next = self.cwid.q.val();
-        // Active lanes: n = min(32, T - 32*wi), 0 past the block.
-        self.zx_wi12.narrow.next = self.wi.q.val();
+        // The next warp's id = slot * W + wi.
+        self.wid.next = self.nwid.q.val();
+        // Its active lanes: n = min(32, T - 32*wi), 0 past the block.
+        self.zx_wi12.narrow.next = self.nwi.q.val();
         self.zx_t12.narrow.next = self.cfg_threads.val();
         self.t0.next = self.zx_wi12.wide.val() << self.c5_12.val();
         self.rem.next = self.zx_t12.wide.val() - self.t0.val();
@@ -70,7 +70,7 @@ impl<
         self.nm1.next = self.n.val() - self.c1_6.val();
         self.skip0.next =
             (self.wid.val() >= self.n_warps.val()) | (self.n.val() == self.c0_6.val());
-        // The lane values from base + cx*off_cx + cy*off_cy + tx0*off_tx +
+        // Its lane values from base + cx*off_cx + cy*off_cy + tx0*off_tx +
         // ty0*off_ty, with tx0 = 32*(wi mod (bdx/32)) and ty0 = 32*wi / bdx.
         self.zx_k6.narrow.next = self.cfg_bdx_log2.val();
         self.zx_k12.narrow.next = self.cfg_bdx_log2.val();
@@ -87,37 +87,49 @@ impl<
         self.lanes.off_ty.next = self.t_ty.val();
         self.lanes.cx.next = self.cur_cx.val();
         self.lanes.cy.next = self.cur_cy.val();
-        self.lanes.a.next = self.wi.q.val() & self.amask.val();
+        self.lanes.a.next = self.nwi.q.val() & self.amask.val();
         self.lanes.ty0.next = self.t0.val() >> self.zx_k12.wide.val();
         self.lanes.k.next = self.cfg_bdx_log2.val();
 
-        // ---- The warp's guard mask G[w] (0 until written since reset; a warp
-        // id past N_WARPS is never written, so its mask reads as 0).
-        self.wa.next = self.wid.val().get_bits::<WB>(0);
-        self.gmem.r_addr.next = self.wa.val();
-        self.zx_wa64.narrow.next = self.wa.val();
+        // ---- The next warp's guard mask G[w] (0 until written since reset; a
+        // warp id past N_WARPS is never written, so its mask reads as 0). No
+        // guard writes G during a guarded tuple, so reading it one warp ahead
+        // reads the value of the warp's own cycles.
+        self.ra.next = self.wid.val().get_bits::<WB>(0);
+        self.gmem.r_addr.next = self.ra.val();
+        self.zx_ra64.narrow.next = self.ra.val();
         self.gmask.next = self.c0_32.val();
-        if (self.g_written.q.val() & (self.one64.val() << self.zx_wa64.wide.val()))
+        if (self.g_written.q.val() & (self.one64.val() << self.zx_ra64.wide.val()))
             != self.zero64.val()
         {
             self.gmask.next = self.gmem.r_data.val();
         }
 
-        // ---- Address record from lane p, over the enabled lanes: every
-        // active lane, or for a guarded tuple those whose bit of G[w] is set.
+        // ---- The next warp's lane masks over its enabled lanes: every active
+        // lane, or for a guarded tuple those whose bit of G[w] is set.
         for l in 0..self._n {
-            self.rec.v[l].next = self.lanes.v[l].val();
+            self.setup.v[l].next = self.lanes.v[l].val();
         }
-        self.rec.n.next = self.n.val();
-        self.rec.p.next = self.p.q.val();
-        self.rec.g.next = self.t_gran.val();
-        self.rec.en.next = self.ones32.val();
+        self.setup.n.next = self.n.val();
+        self.setup.g.next = self.t_gran.val();
+        self.setup.en.next = self.ones32.val();
         if self.is_addr.val() & self.t_guard.val() {
-            self.rec.en.next = self.gmask.val();
+            self.setup.en.next = self.gmask.val();
         }
         // A warp produces nothing when it cannot be queued, has no active
         // lane, or (guarded) no enabled lane.
-        self.gskip.next = self.is_addr.val() & self.t_guard.val() & self.rec.none.val();
-        self.skip.next = self.skip0.val() | self.gskip.val();
+        self.gskip.next = self.is_addr.val() & self.t_guard.val() & self.setup.none.val();
+
+        self.skip.next = self.r_skip0.q.val() | self.r_gskip.q.val();
+
+        // ---- Address record from lane p of the current warp.
+        for l in 0..self._n {
+            self.rec.v[l].next = self.lv[l].q.val();
+        }
+        self.rec.p.next = self.p.q.val();
+        self.rec.g.next = self.t_gran.val();
+        self.rec.live.next = self.r_live.q.val();
+        self.rec.ends.next = self.r_ends.q.val();
+        self.rec.gef.next = self.r_gef.q.val();
     }
 }

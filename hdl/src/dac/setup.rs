@@ -1,0 +1,100 @@
+//! [`DacSetup`]: the lane masks of a warp, computed in its setup cycle.
+
+use rust_hdl::prelude::*;
+
+use crate::util::{konst, Pack, ZeroExt};
+
+/// From the 32 lane values `v` of a warp, its number of active lanes `n`
+/// (lanes `0 .. n-1`), the lane-enable mask `en` (all ones, or a guarded
+/// tuple's guard mask) and the access size `2^g` bytes: the masks the
+/// record loop ([`super::DacRecord`]) reads from registers (issue 29,
+/// the warp-setup stage). `act`: the active lanes; `live`: the enabled
+/// lanes (active and set in `en`); `none`: no lane is enabled; `ends`:
+/// the lanes where a run may end (a lane that starts a new region, lane 0
+/// included, or a lane that is not enabled); `gef`: the lanes from the
+/// lowest enabled lane on (a warp's first record starts there).
+#[derive(LogicBlock)]
+pub struct DacSetup {
+    /// The lane values.
+    pub v: Vec<Signal<In, Bits<32>>>,
+    /// Active lanes (0..=32).
+    pub n: Signal<In, Bits<6>>,
+    /// `log2` of the access size.
+    pub g: Signal<In, Bits<2>>,
+    /// Lane enables (bit `l`).
+    pub en: Signal<In, Bits<32>>,
+    /// Bit `l` set for every active lane.
+    pub act: Signal<Out, Bits<32>>,
+    /// The enabled lanes.
+    pub live: Signal<Out, Bits<32>>,
+    /// No lane is enabled.
+    pub none: Signal<Out, Bit>,
+    /// Region boundaries and lanes that are not enabled.
+    pub ends: Signal<Out, Bits<32>>,
+    /// The lanes from the lowest enabled lane on.
+    pub gef: Signal<Out, Bits<32>>,
+
+    brk: Pack<32>,
+    zx_n: ZeroExt<6, 32>,
+    zx_g: ZeroExt<2, 32>,
+    regm: Signal<Local, Bits<32>>,
+    n32: Constant<Bits<6>>,
+    c0: Constant<Bits<32>>,
+    c1: Constant<Bits<32>>,
+    c32: Constant<Bits<32>>,
+    ones: Constant<Bits<32>>,
+    _one: usize,
+    _n: usize,
+}
+
+impl Default for DacSetup {
+    fn default() -> Self {
+        DacSetup {
+            v: (0..32).map(|_| Signal::default()).collect(),
+            n: Default::default(),
+            g: Default::default(),
+            en: Default::default(),
+            act: Default::default(),
+            live: Default::default(),
+            none: Default::default(),
+            ends: Default::default(),
+            gef: Default::default(),
+            brk: Pack::new(32),
+            zx_n: Default::default(),
+            zx_g: Default::default(),
+            regm: Default::default(),
+            n32: konst(32),
+            c0: konst(0),
+            c1: konst(1),
+            c32: konst(32),
+            ones: konst(0xFFFF_FFFF),
+            _one: 1,
+            _n: 32,
+        }
+    }
+}
+
+impl Logic for DacSetup {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.zx_n.narrow.next = self.n.val();
+        self.zx_g.narrow.next = self.g.val();
+        // Region boundaries: lane l starts a new region (lane 0 always).
+        self.regm.next = !((self.c32.val() << self.zx_g.wide.val()) - self.c1.val());
+        self.brk.bits[0].next = true;
+        for l in self._one..self._n {
+            self.brk.bits[l].next =
+                ((self.v[l].val() ^ self.v[l - 1].val()) & self.regm.val()) != self.c0.val();
+        }
+        if self.n.val() == self.n32.val() {
+            self.act.next = self.ones.val();
+        } else {
+            self.act.next = (self.c1.val() << self.zx_n.wide.val()) - self.c1.val();
+        }
+        self.live.next = self.act.val() & self.en.val();
+        self.none.next = self.live.val() == self.c0.val();
+        self.ends.next = self.brk.word.val() | !self.live.val();
+        // The lanes below the lowest set bit of x are (x - 1) & ~x.
+        self.gef.next = !((self.live.val() - self.c1.val()) & !self.live.val());
+    }
+}
