@@ -4,8 +4,9 @@
 use ports::caps::CapsParams;
 use rust_hdl::prelude::*;
 
-use super::fastarith::{ExactDivOh, PrefixAdd, SelOr};
+use super::fastarith::{ExactDivOh, SelOr};
 use super::memtaps::MemTaps;
+use crate::arith::PrefixAdd;
 use crate::mem::Mem;
 use crate::reg::Reg;
 use crate::util::{konst, konsts, Pack, ZeroExt};

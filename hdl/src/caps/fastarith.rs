@@ -7,6 +7,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::arith::PrefixAdd;
 use crate::util::{konst, konsts, sigs};
 
 /// `p = b + d * s mod 2^A` for a signed `WD`-bit `d` and `A`-bit `s`
@@ -366,106 +367,5 @@ impl<const N: usize> Logic for SelOr<N> {
         for t in self._n..self._n1 {
             self.o.next = self.acc[t].val();
         }
-    }
-}
-
-/// `s = x + y + ci mod 2^A` with a parallel-prefix (Kogge-Stone) carry:
-/// `log2 A` levels of group generate and propagate words (constant
-/// shifts), where the synthesis flow maps `+` to a ripple carry. A
-/// subtraction is `x + !y + 1`.
-#[derive(LogicBlock)]
-pub struct PrefixAdd<const A: usize> {
-    /// Addend.
-    pub x: Signal<In, Bits<A>>,
-    /// Addend.
-    pub y: Signal<In, Bits<A>>,
-    /// Carry in.
-    pub ci: Signal<In, Bit>,
-    /// `x + y + ci` modulo `2^A`.
-    pub s: Signal<Out, Bits<A>>,
-
-    one: Constant<Bits<A>>,
-    zero: Constant<Bits<A>>,
-    sh: Vec<Constant<Bits<A>>>,
-    p0: Signal<Local, Bits<A>>,
-    g0: Signal<Local, Bits<A>>,
-    cw: Signal<Local, Bits<A>>,
-    cp: Signal<Local, Bits<A>>,
-    g: Vec<Signal<Local, Bits<A>>>,
-    p: Vec<Signal<Local, Bits<A>>>,
-    gs: Vec<Signal<Local, Bits<A>>>,
-    ps: Vec<Signal<Local, Bits<A>>>,
-    pg: Vec<Signal<Local, Bits<A>>>,
-    gc: Signal<Local, Bits<A>>,
-    c: Signal<Local, Bits<A>>,
-    _l: usize,
-    _l1: usize,
-    _lp: usize,
-}
-
-impl<const A: usize> Default for PrefixAdd<A> {
-    fn default() -> Self {
-        let mut l = 1;
-        while (1usize << l) < A {
-            l += 1;
-        }
-        PrefixAdd {
-            x: Default::default(),
-            y: Default::default(),
-            ci: Default::default(),
-            s: Default::default(),
-            one: konst(1),
-            zero: konst(0),
-            sh: konsts::<A>((0..l).map(|i| 1u64 << i)),
-            p0: Default::default(),
-            g0: Default::default(),
-            cw: Default::default(),
-            cp: Default::default(),
-            g: sigs(l + 1),
-            p: sigs(l),
-            gs: sigs(l),
-            ps: sigs(l - 1),
-            pg: sigs(l),
-            gc: Default::default(),
-            c: Default::default(),
-            _l: l,
-            _l1: l + 1,
-            _lp: l - 1,
-        }
-    }
-}
-
-impl<const A: usize> Logic for PrefixAdd<A> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        // The carry in enters as bit 0's generate: bit 0 carries out when it
-        // generates, or propagates the carry in.
-        if self.ci.val() {
-            self.cw.next = self.one.val();
-        } else {
-            self.cw.next = self.zero.val();
-        }
-        self.p0.next = self.x.val() ^ self.y.val();
-        self.cp.next = self.p0.val() & self.cw.val();
-        self.g0.next = (self.x.val() & self.y.val()) | self.cp.val();
-        self.g[0].next = self.g0.val();
-        self.p[0].next = self.p0.val();
-        // The last level's group propagate is not needed.
-        for l in 0..self._lp {
-            self.ps[l].next = self.p[l].val() << self.sh[l].val();
-            self.p[l + 1].next = self.p[l].val() & self.ps[l].val();
-        }
-        for l in 0..self._l {
-            self.gs[l].next = self.g[l].val() << self.sh[l].val();
-            self.pg[l].next = self.p[l].val() & self.gs[l].val();
-            self.g[l + 1].next = self.g[l].val() | self.pg[l].val();
-        }
-        // Bit i's carry in: the group carry out of bits 0..i-1.
-        self.gc.next = self.zero.val();
-        for t in self._l..self._l1 {
-            self.gc.next = self.g[t].val() << self.one.val();
-        }
-        self.c.next = self.gc.val() | self.cw.val();
-        self.s.next = self.p0.val() ^ self.c.val();
     }
 }

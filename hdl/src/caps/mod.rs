@@ -90,7 +90,7 @@ mod build;
 mod column;
 mod consts;
 mod dist;
-pub(crate) mod fastarith;
+mod fastarith;
 mod memtaps;
 mod storage;
 mod top;

@@ -200,8 +200,8 @@ pub struct SnakeEntry<
 
     /// `b_addr + stride` and `b_sum + stride` (prefix adders, issue 29
     /// step 7).
-    add_a: crate::caps::fastarith::PrefixAdd<A>,
-    add_s: crate::caps::fastarith::PrefixAdd<A>,
+    add_a: crate::arith::PrefixAdd<A>,
+    add_s: crate::arith::PrefixAdd<A>,
     r_valid: Reg<Bit>,
     r_pc1: Reg<Bits<P>>,
     r_pc2: Reg<Bits<P>>,

@@ -360,7 +360,7 @@ impl<const RT: usize> Logic for PairKeys<RT> {
 
 /// `s = a + b + c + d + e mod 2^A` for depth (issue 29): three rows of
 /// carry-save adders and one parallel-prefix adder
-/// ([`PrefixAdd`](crate::caps::fastarith::PrefixAdd)), where the synthesis
+/// ([`PrefixAdd`](crate::arith::PrefixAdd)), where the synthesis
 /// flow maps a chain of `+` to a ripple carry.
 #[derive(LogicBlock)]
 pub struct Sum5<const A: usize> {
@@ -377,7 +377,7 @@ pub struct Sum5<const A: usize> {
     /// The sum modulo `2^A`.
     pub s: Signal<Out, Bits<A>>,
 
-    add: crate::caps::fastarith::PrefixAdd<A>,
+    add: crate::arith::PrefixAdd<A>,
     one: Constant<Bits<A>>,
     s1: Signal<Local, Bits<A>>,
     c1: Signal<Local, Bits<A>>,

@@ -9,7 +9,7 @@ use rust_hdl::prelude::*;
 use super::entry::SnakeEntry;
 use super::head::SnakeHead;
 use super::prim::{FirstOne, IwDiv, PairKeys, Sum5};
-use crate::caps::fastarith::PrefixAdd;
+use crate::arith::PrefixAdd;
 use crate::queue::ShiftQueue;
 use crate::reg::Reg;
 use crate::util::{konst, konsts, regs, sigs, with_defaults, Pack, ZeroExt};
