@@ -545,9 +545,8 @@ mod kernel {
             self.base2.w_data.next = self.w_a2.val();
             self.base3.w_data.next = self.w_a3.val();
             self.rank.w_data.next = self.w_rank.val();
-            // Valid bits: the load's entry, then the launch clearing (through
-            // a local: `valid.d` read back after its assignment would show
-            // rust-hdl's simulator the previous pass's value).
+            // Valid bits: the load's entry, then the launch clearing, through a local
+            // (`valid.d` read back would show rust-hdl's simulator the last pass's value).
             if self.set_valid.val() {
                 self.v_w.next = self.valid.q.val() | self.w_onehot.val();
             } else if self.clr_valid.val() {

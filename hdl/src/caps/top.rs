@@ -15,6 +15,7 @@ use crate::reg::Reg;
 use crate::util::{konst, konsts, regs, sigs, with_defaults, Pack, ZeroExt};
 
 mod clocks;
+mod cursor;
 mod forward;
 mod generator;
 mod jobs;
@@ -42,6 +43,9 @@ struct Jobs;
 /// next prefetch of the current job, into the address stage's registers)
 /// and its state.
 struct Generator;
+/// Kernel section 5b ([`cursor`]): the selection stage's second part:
+/// job B's warp, the selected prefetch and the cursor update.
+struct Cursor;
 /// Kernel section 6 ([`output`]): the generator's address stage, the
 /// output queue and its occupancy count, and the `pf_*` ports.
 struct Output;
@@ -533,7 +537,7 @@ impl<
         const NS: usize,
     > Logic for CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW, NS>
 {
-    crate::section::sections!(Clocks, Load, Forward, Rules, Jobs, Generator, Output);
+    crate::section::sections!(Clocks, Load, Forward, Rules, Jobs, Generator, Cursor, Output);
 }
 
 /// Rename the address ports rust-hdl names `ld_addr__<k>` (a `Vec` field)

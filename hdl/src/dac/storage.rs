@@ -6,15 +6,15 @@ use ports::log2_exact;
 
 use crate::storage::{StorageField, StorageReport};
 
+const ADD: &str = "added by this design";
+
 /// Storage of `dac_expander`. The paper (section 4.8) keeps an ATQ of 24
 /// entries (393 B), 192 address records (1560 B: 4 per warp) and 192
 /// predicate masks (768 B).
 pub(super) fn storage(p: &DacParams) -> StorageReport {
-    const ADD: &str = "added by this design";
     let nw = p.N_WARPS;
-    let nc = p.N_CTA;
     let f = StorageField::new;
-    let fields = vec![
+    let mut fields = vec![
         f(
             "ATQ",
             "base, off_tx, off_ty, off_cx, off_cy",
@@ -99,6 +99,25 @@ pub(super) fn storage(p: &DacParams) -> StorageReport {
             false,
             ADD,
         ),
+    ];
+    fields.extend(slot_and_expander_fields(p));
+    StorageReport {
+        unit: "dac_expander".into(),
+        fields,
+        paper_bits: (393 + 1560 + 768) * 8,
+        paper_note: "paper section 4.8: ATQ 24 entries 393 B, PWAQ 192 entries 1560 B, PWPQ \
+                     192 entries 768 B"
+            .into(),
+        paper_area: None,
+    }
+}
+
+/// The CTA slots', the expander's (its warp-setup stage included), the
+/// memory request's, the dequeue response's and the statistics' registers.
+fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
+    let nc = p.N_CTA;
+    let f = StorageField::new;
+    vec![
         f("slots", "active, sampled set", 2, nc, false, ADD),
         f("slots", "CTA index x, y", 32, nc, false, ADD),
         f(
@@ -152,14 +171,5 @@ pub(super) fn storage(p: &DacParams) -> StorageReport {
             ADD,
         ),
         f("statistics", "fast, slow, guard skips", 96, 1, false, ADD),
-    ];
-    StorageReport {
-        unit: "dac_expander".into(),
-        fields,
-        paper_bits: (393 + 1560 + 768) * 8,
-        paper_note: "paper section 4.8: ATQ 24 entries 393 B, PWAQ 192 entries 1560 B, PWPQ \
-                     192 entries 768 B"
-            .into(),
-        paper_area: None,
-    }
+    ]
 }

@@ -19,6 +19,7 @@ use crate::reg::Reg;
 use crate::util::{konst, konsts, regs, sigs, with_defaults, Pack, SignExt, ZeroExt};
 
 mod control;
+mod expander;
 mod predicate;
 mod queues;
 mod tuple;
@@ -36,6 +37,9 @@ struct Predicate;
 /// Kernel section 4 ([`control`]): the expander's control, its registers,
 /// the early memory request and the statistics.
 struct Control;
+/// Kernel section 4b ([`expander`]): the expander registers, the early
+/// memory requests, the statistics and the guard masks.
+struct Expander;
 /// Kernel section 5 ([`queues`]): the ATQ, the per-warp queues and the
 /// dequeue response.
 struct Queues;
@@ -541,7 +545,7 @@ impl<
         const PC: usize,
     > Logic for DacExpanderRtl<WB, SB, CB, AQ, PQ, AC, PC>
 {
-    crate::section::sections!(Tuple, Warp, Predicate, Control, Queues);
+    crate::section::sections!(Tuple, Warp, Predicate, Control, Expander, Queues);
 }
 
 impl<

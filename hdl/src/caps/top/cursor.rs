@@ -1,0 +1,102 @@
+//! The second part of the [`super::CapsPrefetcherRtl`] kernel's generator
+//! selection stage: job B's warp, the selected prefetch's values and the
+//! cursor update (`pos`, `k`) when a prefetch is taken.
+
+use rust_hdl::prelude::*;
+
+use super::{CapsPrefetcherRtl, Cursor};
+use crate::section::Section;
+
+impl<
+        const A: usize,
+        const P: usize,
+        const WI: usize,
+        const WD: usize,
+        const C: usize,
+        const CP: usize,
+        const RP: usize,
+        const RD: usize,
+        const CW: usize,
+        const JW: usize,
+        const QW: usize,
+        const NS: usize,
+    > Section<Cursor> for CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW, NS>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Job B: the warp w' (the leading warp is skipped).
+        if self.posb.q.val() == self.zx_glead.wide.val() {
+            self.wb.next = self.posb.q.val() + self.wd_one.val();
+        } else {
+            self.wb.next = self.posb.q.val();
+        }
+        self.b_end.next =
+            !self.s_hit.val() | !self.dtab.gh_hit.val() | (self.wb.val() >= self.zx_cfg.wide.val());
+        self.b_skip.next = self.kk.q.val() >= self.s_n.val();
+        // The address k* of the prefetch.
+        if self.j_kind.q.val() | self.at_pos.val() {
+            self.k_cur.next = self.kk.q.val();
+        } else {
+            self.k_cur.next = self.k_zero.val();
+        }
+        if self.k_cur.val() == self.k3.val() {
+            self.s_base.next = self.s_b3.val();
+        } else if self.k_cur.val() == self.k2.val() {
+            self.s_base.next = self.s_b2.val();
+        } else if self.k_cur.val() == self.k_one.val() {
+            self.s_base.next = self.s_b1.val();
+        } else {
+            self.s_base.next = self.s_b0.val();
+        }
+        if self.j_kind.q.val() {
+            self.have_pf.next = self.busy.q.val() & !self.b_end.val() & !self.b_skip.val();
+            self.g_end.next = self.busy.q.val() & self.b_end.val();
+        } else {
+            self.have_pf.next = self.busy.q.val() & self.found_a.val();
+            self.g_end.next = self.busy.q.val() & !self.found_a.val();
+        }
+        // Room: the output queue and the address stage hold fewer than
+        // PFQ_DEPTH prefetches at the start of the cycle (a pop at this edge
+        // makes no room); they never hold more, so with the stage occupied
+        // "fewer" is "the queue holds other than PFQ_DEPTH - 1".
+        self.pf_room.next = !self.pfq.o_full.val()
+            & !(self.st_v.q.val() & (self.pfq_n.q.val() == self.pfq_dm1.val()));
+        self.pf_push.next = self.have_pf.val() & self.pf_room.val();
+        self.st_v.d.next = self.pf_push.val();
+        // Generator state (the job's pc and warp after the edge,
+        // `g_pc_n` and `g_warp_n`, are in the job section).
+        if self.take.val() {
+            self.busy.d.next = true;
+            self.j_kind.d.next = self.jobq.o_data.val().get_bit(0);
+            self.j_pc.d.next = self.g_pc_n.val();
+            self.j_cta.d.next = self
+                .jobq
+                .o_data
+                .val()
+                .get_bits::<C>(self.joff_cta.val().index());
+            self.j_warp.d.next = self.g_warp_n.val();
+            self.j_stride.d.next = self.jobq_stride.o_data.val();
+            self.posa.d.next = self.cp_zero.val();
+            self.posb.d.next = self.wd_zero.val();
+            self.kk.d.next = self.k_zero.val();
+        } else if self.g_end.val() {
+            self.busy.d.next = false;
+        } else if self.busy.q.val() & self.j_kind.q.val() & self.b_skip.val() {
+            self.posb.d.next = self.wb.val() + self.wd_one.val();
+            self.kk.d.next = self.k_zero.val();
+        } else if self.pf_push.val() {
+            if self.j_kind.q.val() {
+                if self.k_inc.val() < self.s_n.val() {
+                    self.kk.d.next = self.k_inc.val();
+                    self.posb.d.next = self.wb.val();
+                } else {
+                    self.kk.d.next = self.k_zero.val();
+                    self.posb.d.next = self.wb.val() + self.wd_one.val();
+                }
+            } else {
+                self.kk.d.next = self.na_k.val();
+                self.posa.d.next = self.na_pos.val();
+            }
+        }
+    }
+}
