@@ -90,7 +90,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     // Stub signals
     reg  head__clock;
     reg  head__reset;
-    reg  [5:0] head__warp;
     reg  [63:0] head__onehot;
     reg  head__we;
     reg  [31:0] head__w_pc;
@@ -110,14 +109,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__0__nq;
     reg  [31:0] ents__0__np;
     reg  [31:0] ents__0__ns;
-    reg  ents__0__f_q;
-    reg  ents__0__f_p;
-    reg  ents__0__f_t;
+    reg  [31:0] ents__0__jp1;
+    reg  ents__0__nx_in;
+    reg  ents__0__nx_pop;
+    reg  ents__0__rf_q;
+    reg  ents__0__rf_p;
+    reg  ents__0__rf_t;
+    reg  ents__0__rf_j;
     reg  [11:0] ents__0__sp;
     reg  [31:0] ents__0__cur;
     reg  ents__0__first;
     reg  [31:0] ents__0__b_addr;
     reg  [31:0] ents__0__b_sum;
+    reg  [31:0] ents__0__b_ja;
     reg  [5:0] ents__0__jw;
     reg  [31:0] ents__0__jp;
     reg  ents__0__iw_we;
@@ -183,14 +187,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__1__nq;
     reg  [31:0] ents__1__np;
     reg  [31:0] ents__1__ns;
-    reg  ents__1__f_q;
-    reg  ents__1__f_p;
-    reg  ents__1__f_t;
+    reg  [31:0] ents__1__jp1;
+    reg  ents__1__nx_in;
+    reg  ents__1__nx_pop;
+    reg  ents__1__rf_q;
+    reg  ents__1__rf_p;
+    reg  ents__1__rf_t;
+    reg  ents__1__rf_j;
     reg  [11:0] ents__1__sp;
     reg  [31:0] ents__1__cur;
     reg  ents__1__first;
     reg  [31:0] ents__1__b_addr;
     reg  [31:0] ents__1__b_sum;
+    reg  [31:0] ents__1__b_ja;
     reg  [5:0] ents__1__jw;
     reg  [31:0] ents__1__jp;
     reg  ents__1__iw_we;
@@ -256,14 +265,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__2__nq;
     reg  [31:0] ents__2__np;
     reg  [31:0] ents__2__ns;
-    reg  ents__2__f_q;
-    reg  ents__2__f_p;
-    reg  ents__2__f_t;
+    reg  [31:0] ents__2__jp1;
+    reg  ents__2__nx_in;
+    reg  ents__2__nx_pop;
+    reg  ents__2__rf_q;
+    reg  ents__2__rf_p;
+    reg  ents__2__rf_t;
+    reg  ents__2__rf_j;
     reg  [11:0] ents__2__sp;
     reg  [31:0] ents__2__cur;
     reg  ents__2__first;
     reg  [31:0] ents__2__b_addr;
     reg  [31:0] ents__2__b_sum;
+    reg  [31:0] ents__2__b_ja;
     reg  [5:0] ents__2__jw;
     reg  [31:0] ents__2__jp;
     reg  ents__2__iw_we;
@@ -329,14 +343,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__3__nq;
     reg  [31:0] ents__3__np;
     reg  [31:0] ents__3__ns;
-    reg  ents__3__f_q;
-    reg  ents__3__f_p;
-    reg  ents__3__f_t;
+    reg  [31:0] ents__3__jp1;
+    reg  ents__3__nx_in;
+    reg  ents__3__nx_pop;
+    reg  ents__3__rf_q;
+    reg  ents__3__rf_p;
+    reg  ents__3__rf_t;
+    reg  ents__3__rf_j;
     reg  [11:0] ents__3__sp;
     reg  [31:0] ents__3__cur;
     reg  ents__3__first;
     reg  [31:0] ents__3__b_addr;
     reg  [31:0] ents__3__b_sum;
+    reg  [31:0] ents__3__b_ja;
     reg  [5:0] ents__3__jw;
     reg  [31:0] ents__3__jp;
     reg  ents__3__iw_we;
@@ -402,14 +421,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__4__nq;
     reg  [31:0] ents__4__np;
     reg  [31:0] ents__4__ns;
-    reg  ents__4__f_q;
-    reg  ents__4__f_p;
-    reg  ents__4__f_t;
+    reg  [31:0] ents__4__jp1;
+    reg  ents__4__nx_in;
+    reg  ents__4__nx_pop;
+    reg  ents__4__rf_q;
+    reg  ents__4__rf_p;
+    reg  ents__4__rf_t;
+    reg  ents__4__rf_j;
     reg  [11:0] ents__4__sp;
     reg  [31:0] ents__4__cur;
     reg  ents__4__first;
     reg  [31:0] ents__4__b_addr;
     reg  [31:0] ents__4__b_sum;
+    reg  [31:0] ents__4__b_ja;
     reg  [5:0] ents__4__jw;
     reg  [31:0] ents__4__jp;
     reg  ents__4__iw_we;
@@ -475,14 +499,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__5__nq;
     reg  [31:0] ents__5__np;
     reg  [31:0] ents__5__ns;
-    reg  ents__5__f_q;
-    reg  ents__5__f_p;
-    reg  ents__5__f_t;
+    reg  [31:0] ents__5__jp1;
+    reg  ents__5__nx_in;
+    reg  ents__5__nx_pop;
+    reg  ents__5__rf_q;
+    reg  ents__5__rf_p;
+    reg  ents__5__rf_t;
+    reg  ents__5__rf_j;
     reg  [11:0] ents__5__sp;
     reg  [31:0] ents__5__cur;
     reg  ents__5__first;
     reg  [31:0] ents__5__b_addr;
     reg  [31:0] ents__5__b_sum;
+    reg  [31:0] ents__5__b_ja;
     reg  [5:0] ents__5__jw;
     reg  [31:0] ents__5__jp;
     reg  ents__5__iw_we;
@@ -548,14 +577,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__6__nq;
     reg  [31:0] ents__6__np;
     reg  [31:0] ents__6__ns;
-    reg  ents__6__f_q;
-    reg  ents__6__f_p;
-    reg  ents__6__f_t;
+    reg  [31:0] ents__6__jp1;
+    reg  ents__6__nx_in;
+    reg  ents__6__nx_pop;
+    reg  ents__6__rf_q;
+    reg  ents__6__rf_p;
+    reg  ents__6__rf_t;
+    reg  ents__6__rf_j;
     reg  [11:0] ents__6__sp;
     reg  [31:0] ents__6__cur;
     reg  ents__6__first;
     reg  [31:0] ents__6__b_addr;
     reg  [31:0] ents__6__b_sum;
+    reg  [31:0] ents__6__b_ja;
     reg  [5:0] ents__6__jw;
     reg  [31:0] ents__6__jp;
     reg  ents__6__iw_we;
@@ -621,14 +655,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__7__nq;
     reg  [31:0] ents__7__np;
     reg  [31:0] ents__7__ns;
-    reg  ents__7__f_q;
-    reg  ents__7__f_p;
-    reg  ents__7__f_t;
+    reg  [31:0] ents__7__jp1;
+    reg  ents__7__nx_in;
+    reg  ents__7__nx_pop;
+    reg  ents__7__rf_q;
+    reg  ents__7__rf_p;
+    reg  ents__7__rf_t;
+    reg  ents__7__rf_j;
     reg  [11:0] ents__7__sp;
     reg  [31:0] ents__7__cur;
     reg  ents__7__first;
     reg  [31:0] ents__7__b_addr;
     reg  [31:0] ents__7__b_sum;
+    reg  [31:0] ents__7__b_ja;
     reg  [5:0] ents__7__jw;
     reg  [31:0] ents__7__jp;
     reg  ents__7__iw_we;
@@ -694,14 +733,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__8__nq;
     reg  [31:0] ents__8__np;
     reg  [31:0] ents__8__ns;
-    reg  ents__8__f_q;
-    reg  ents__8__f_p;
-    reg  ents__8__f_t;
+    reg  [31:0] ents__8__jp1;
+    reg  ents__8__nx_in;
+    reg  ents__8__nx_pop;
+    reg  ents__8__rf_q;
+    reg  ents__8__rf_p;
+    reg  ents__8__rf_t;
+    reg  ents__8__rf_j;
     reg  [11:0] ents__8__sp;
     reg  [31:0] ents__8__cur;
     reg  ents__8__first;
     reg  [31:0] ents__8__b_addr;
     reg  [31:0] ents__8__b_sum;
+    reg  [31:0] ents__8__b_ja;
     reg  [5:0] ents__8__jw;
     reg  [31:0] ents__8__jp;
     reg  ents__8__iw_we;
@@ -767,14 +811,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__9__nq;
     reg  [31:0] ents__9__np;
     reg  [31:0] ents__9__ns;
-    reg  ents__9__f_q;
-    reg  ents__9__f_p;
-    reg  ents__9__f_t;
+    reg  [31:0] ents__9__jp1;
+    reg  ents__9__nx_in;
+    reg  ents__9__nx_pop;
+    reg  ents__9__rf_q;
+    reg  ents__9__rf_p;
+    reg  ents__9__rf_t;
+    reg  ents__9__rf_j;
     reg  [11:0] ents__9__sp;
     reg  [31:0] ents__9__cur;
     reg  ents__9__first;
     reg  [31:0] ents__9__b_addr;
     reg  [31:0] ents__9__b_sum;
+    reg  [31:0] ents__9__b_ja;
     reg  [5:0] ents__9__jw;
     reg  [31:0] ents__9__jp;
     reg  ents__9__iw_we;
@@ -878,6 +927,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  walkq__o_full;
     wire  walkq__o_valid;
     wire  [37:0] walkq__o_data;
+    wire  [31:0] walkq__o_second;
+    wire  walkq__o_put0;
     reg  walkq_addr__clock;
     reg  walkq_addr__reset;
     reg  walkq_addr__push;
@@ -1131,6 +1182,22 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [63:0] l_onehot__q;
     reg  l_onehot__clock;
     reg  l_onehot__reset;
+    reg  rf_q__d;
+    wire  rf_q__q;
+    reg  rf_q__clock;
+    reg  rf_q__reset;
+    reg  rf_p__d;
+    wire  rf_p__q;
+    reg  rf_p__clock;
+    reg  rf_p__reset;
+    reg  rf_t__d;
+    wire  rf_t__q;
+    reg  rf_t__clock;
+    reg  rf_t__reset;
+    reg  rf_j__d;
+    wire  rf_j__q;
+    reg  rf_j__clock;
+    reg  rf_j__reset;
     reg  [31:0] vt0__0__d;
     wire  [31:0] vt0__0__q;
     reg  vt0__0__clock;
@@ -1301,6 +1368,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  f_q;
     reg  f_p;
     reg  f_t;
+    reg  f_j;
+    reg  [31:0] jp1;
+    reg  q_is_j1;
     reg  link_en;
     reg  [31:0] q;
     reg  [31:0] s;
@@ -1312,8 +1382,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [11:0] jspan;
     reg  [7:0] jend;
     reg  first;
-    reg  [31:0] addr_eff;
-    reg  [31:0] sum_eff;
     reg  cw_any;
     reg  chain_sel__0;
     reg  chain_sel__1;
@@ -1523,7 +1591,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     snake_prefetcher__head head(
         .clock(head__clock),
         .reset(head__reset),
-        .warp(head__warp),
         .onehot(head__onehot),
         .we(head__we),
         .w_pc(head__w_pc),
@@ -1545,14 +1612,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .nq(ents__0__nq),
         .np(ents__0__np),
         .ns(ents__0__ns),
-        .f_q(ents__0__f_q),
-        .f_p(ents__0__f_p),
-        .f_t(ents__0__f_t),
+        .jp1(ents__0__jp1),
+        .nx_in(ents__0__nx_in),
+        .nx_pop(ents__0__nx_pop),
+        .rf_q(ents__0__rf_q),
+        .rf_p(ents__0__rf_p),
+        .rf_t(ents__0__rf_t),
+        .rf_j(ents__0__rf_j),
         .sp(ents__0__sp),
         .cur(ents__0__cur),
         .first(ents__0__first),
         .b_addr(ents__0__b_addr),
         .b_sum(ents__0__b_sum),
+        .b_ja(ents__0__b_ja),
         .jw(ents__0__jw),
         .jp(ents__0__jp),
         .iw_we(ents__0__iw_we),
@@ -1620,14 +1692,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .nq(ents__1__nq),
         .np(ents__1__np),
         .ns(ents__1__ns),
-        .f_q(ents__1__f_q),
-        .f_p(ents__1__f_p),
-        .f_t(ents__1__f_t),
+        .jp1(ents__1__jp1),
+        .nx_in(ents__1__nx_in),
+        .nx_pop(ents__1__nx_pop),
+        .rf_q(ents__1__rf_q),
+        .rf_p(ents__1__rf_p),
+        .rf_t(ents__1__rf_t),
+        .rf_j(ents__1__rf_j),
         .sp(ents__1__sp),
         .cur(ents__1__cur),
         .first(ents__1__first),
         .b_addr(ents__1__b_addr),
         .b_sum(ents__1__b_sum),
+        .b_ja(ents__1__b_ja),
         .jw(ents__1__jw),
         .jp(ents__1__jp),
         .iw_we(ents__1__iw_we),
@@ -1695,14 +1772,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .nq(ents__2__nq),
         .np(ents__2__np),
         .ns(ents__2__ns),
-        .f_q(ents__2__f_q),
-        .f_p(ents__2__f_p),
-        .f_t(ents__2__f_t),
+        .jp1(ents__2__jp1),
+        .nx_in(ents__2__nx_in),
+        .nx_pop(ents__2__nx_pop),
+        .rf_q(ents__2__rf_q),
+        .rf_p(ents__2__rf_p),
+        .rf_t(ents__2__rf_t),
+        .rf_j(ents__2__rf_j),
         .sp(ents__2__sp),
         .cur(ents__2__cur),
         .first(ents__2__first),
         .b_addr(ents__2__b_addr),
         .b_sum(ents__2__b_sum),
+        .b_ja(ents__2__b_ja),
         .jw(ents__2__jw),
         .jp(ents__2__jp),
         .iw_we(ents__2__iw_we),
@@ -1770,14 +1852,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .nq(ents__3__nq),
         .np(ents__3__np),
         .ns(ents__3__ns),
-        .f_q(ents__3__f_q),
-        .f_p(ents__3__f_p),
-        .f_t(ents__3__f_t),
+        .jp1(ents__3__jp1),
+        .nx_in(ents__3__nx_in),
+        .nx_pop(ents__3__nx_pop),
+        .rf_q(ents__3__rf_q),
+        .rf_p(ents__3__rf_p),
+        .rf_t(ents__3__rf_t),
+        .rf_j(ents__3__rf_j),
         .sp(ents__3__sp),
         .cur(ents__3__cur),
         .first(ents__3__first),
         .b_addr(ents__3__b_addr),
         .b_sum(ents__3__b_sum),
+        .b_ja(ents__3__b_ja),
         .jw(ents__3__jw),
         .jp(ents__3__jp),
         .iw_we(ents__3__iw_we),
@@ -1845,14 +1932,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .nq(ents__4__nq),
         .np(ents__4__np),
         .ns(ents__4__ns),
-        .f_q(ents__4__f_q),
-        .f_p(ents__4__f_p),
-        .f_t(ents__4__f_t),
+        .jp1(ents__4__jp1),
+        .nx_in(ents__4__nx_in),
+        .nx_pop(ents__4__nx_pop),
+        .rf_q(ents__4__rf_q),
+        .rf_p(ents__4__rf_p),
+        .rf_t(ents__4__rf_t),
+        .rf_j(ents__4__rf_j),
         .sp(ents__4__sp),
         .cur(ents__4__cur),
         .first(ents__4__first),
         .b_addr(ents__4__b_addr),
         .b_sum(ents__4__b_sum),
+        .b_ja(ents__4__b_ja),
         .jw(ents__4__jw),
         .jp(ents__4__jp),
         .iw_we(ents__4__iw_we),
@@ -1920,14 +2012,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .nq(ents__5__nq),
         .np(ents__5__np),
         .ns(ents__5__ns),
-        .f_q(ents__5__f_q),
-        .f_p(ents__5__f_p),
-        .f_t(ents__5__f_t),
+        .jp1(ents__5__jp1),
+        .nx_in(ents__5__nx_in),
+        .nx_pop(ents__5__nx_pop),
+        .rf_q(ents__5__rf_q),
+        .rf_p(ents__5__rf_p),
+        .rf_t(ents__5__rf_t),
+        .rf_j(ents__5__rf_j),
         .sp(ents__5__sp),
         .cur(ents__5__cur),
         .first(ents__5__first),
         .b_addr(ents__5__b_addr),
         .b_sum(ents__5__b_sum),
+        .b_ja(ents__5__b_ja),
         .jw(ents__5__jw),
         .jp(ents__5__jp),
         .iw_we(ents__5__iw_we),
@@ -1995,14 +2092,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .nq(ents__6__nq),
         .np(ents__6__np),
         .ns(ents__6__ns),
-        .f_q(ents__6__f_q),
-        .f_p(ents__6__f_p),
-        .f_t(ents__6__f_t),
+        .jp1(ents__6__jp1),
+        .nx_in(ents__6__nx_in),
+        .nx_pop(ents__6__nx_pop),
+        .rf_q(ents__6__rf_q),
+        .rf_p(ents__6__rf_p),
+        .rf_t(ents__6__rf_t),
+        .rf_j(ents__6__rf_j),
         .sp(ents__6__sp),
         .cur(ents__6__cur),
         .first(ents__6__first),
         .b_addr(ents__6__b_addr),
         .b_sum(ents__6__b_sum),
+        .b_ja(ents__6__b_ja),
         .jw(ents__6__jw),
         .jp(ents__6__jp),
         .iw_we(ents__6__iw_we),
@@ -2070,14 +2172,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .nq(ents__7__nq),
         .np(ents__7__np),
         .ns(ents__7__ns),
-        .f_q(ents__7__f_q),
-        .f_p(ents__7__f_p),
-        .f_t(ents__7__f_t),
+        .jp1(ents__7__jp1),
+        .nx_in(ents__7__nx_in),
+        .nx_pop(ents__7__nx_pop),
+        .rf_q(ents__7__rf_q),
+        .rf_p(ents__7__rf_p),
+        .rf_t(ents__7__rf_t),
+        .rf_j(ents__7__rf_j),
         .sp(ents__7__sp),
         .cur(ents__7__cur),
         .first(ents__7__first),
         .b_addr(ents__7__b_addr),
         .b_sum(ents__7__b_sum),
+        .b_ja(ents__7__b_ja),
         .jw(ents__7__jw),
         .jp(ents__7__jp),
         .iw_we(ents__7__iw_we),
@@ -2145,14 +2252,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .nq(ents__8__nq),
         .np(ents__8__np),
         .ns(ents__8__ns),
-        .f_q(ents__8__f_q),
-        .f_p(ents__8__f_p),
-        .f_t(ents__8__f_t),
+        .jp1(ents__8__jp1),
+        .nx_in(ents__8__nx_in),
+        .nx_pop(ents__8__nx_pop),
+        .rf_q(ents__8__rf_q),
+        .rf_p(ents__8__rf_p),
+        .rf_t(ents__8__rf_t),
+        .rf_j(ents__8__rf_j),
         .sp(ents__8__sp),
         .cur(ents__8__cur),
         .first(ents__8__first),
         .b_addr(ents__8__b_addr),
         .b_sum(ents__8__b_sum),
+        .b_ja(ents__8__b_ja),
         .jw(ents__8__jw),
         .jp(ents__8__jp),
         .iw_we(ents__8__iw_we),
@@ -2220,14 +2332,19 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .nq(ents__9__nq),
         .np(ents__9__np),
         .ns(ents__9__ns),
-        .f_q(ents__9__f_q),
-        .f_p(ents__9__f_p),
-        .f_t(ents__9__f_t),
+        .jp1(ents__9__jp1),
+        .nx_in(ents__9__nx_in),
+        .nx_pop(ents__9__nx_pop),
+        .rf_q(ents__9__rf_q),
+        .rf_p(ents__9__rf_p),
+        .rf_t(ents__9__rf_t),
+        .rf_j(ents__9__rf_j),
         .sp(ents__9__sp),
         .cur(ents__9__cur),
         .first(ents__9__first),
         .b_addr(ents__9__b_addr),
         .b_sum(ents__9__b_sum),
+        .b_ja(ents__9__b_ja),
         .jw(ents__9__jw),
         .jp(ents__9__jp),
         .iw_we(ents__9__iw_we),
@@ -2336,7 +2453,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .i_data(walkq__i_data),
         .o_full(walkq__o_full),
         .o_valid(walkq__o_valid),
-        .o_data(walkq__o_data)
+        .o_data(walkq__o_data),
+        .o_second(walkq__o_second),
+        .o_put0(walkq__o_put0)
     );
     snake_prefetcher__walkq_addr walkq_addr(
         .clock(walkq_addr__clock),
@@ -2669,6 +2788,30 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(l_onehot__clock),
         .reset(l_onehot__reset)
     );
+    snake_prefetcher__reg1 rf_q(
+        .d(rf_q__d),
+        .q(rf_q__q),
+        .clock(rf_q__clock),
+        .reset(rf_q__reset)
+    );
+    snake_prefetcher__reg1 rf_p(
+        .d(rf_p__d),
+        .q(rf_p__q),
+        .clock(rf_p__clock),
+        .reset(rf_p__reset)
+    );
+    snake_prefetcher__reg1 rf_t(
+        .d(rf_t__d),
+        .q(rf_t__q),
+        .clock(rf_t__clock),
+        .reset(rf_t__reset)
+    );
+    snake_prefetcher__reg1 rf_j(
+        .d(rf_j__d),
+        .q(rf_j__q),
+        .clock(rf_j__clock),
+        .reset(rf_j__reset)
+    );
     snake_prefetcher__reg32 vt0__0(
         .d(vt0__0__d),
         .q(vt0__0__q),
@@ -2929,6 +3072,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) l_q__clock = clock;
     always @(*) l_s__clock = clock;
     always @(*) l_onehot__clock = clock;
+    always @(*) rf_q__clock = clock;
+    always @(*) rf_p__clock = clock;
+    always @(*) rf_t__clock = clock;
+    always @(*) rf_j__clock = clock;
     always @(*) begin
         count__d = count__q;
         if (cache_full) begin
@@ -3058,6 +3205,22 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         l_onehot__d = l_onehot__q;
         l_onehot__d = h_onehot;
     end
+    always @(*) begin
+        rf_q__d = rf_q__q;
+        rf_q__d = f_q;
+    end
+    always @(*) begin
+        rf_p__d = rf_p__q;
+        rf_p__d = f_p;
+    end
+    always @(*) begin
+        rf_t__d = rf_t__q;
+        rf_t__d = f_t;
+    end
+    always @(*) begin
+        rf_j__d = rf_j__q;
+        rf_j__d = f_j;
+    end
     always @(*) count__reset = reset;
     always @(*) bw_halt__reset = reset;
     always @(*) phase__reset = reset;
@@ -3076,12 +3239,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) l_q__reset = reset;
     always @(*) l_s__reset = reset;
     always @(*) l_onehot__reset = reset;
+    always @(*) rf_q__reset = reset;
+    always @(*) rf_p__reset = reset;
+    always @(*) rf_t__reset = reset;
+    always @(*) rf_j__reset = reset;
     always @(*) halted = (count__q != count_zero) | bw_halt__q;
     always @(*) throttled = halted;
     always @(*) accept = ld_valid & ld_uniform;
     always @(*) head__clock = clock;
     always @(*) head__reset = reset;
-    always @(*) head__warp = ld_warp;
     always @(*) zx_onehot__narrow = ld_warp;
     always @(*) h_onehot = nw_one << zx_onehot__wide;
     always @(*) head__onehot = h_onehot;
@@ -3107,22 +3273,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) jspan = walkq_se__o_data[(32'h0)+:(12)];
     always @(*) jend = walkq_se__o_data[(joff_end)+:(8)];
     always @(*) first = hop__q == five_zero;
-    always @(*) begin
-        if (first) begin
-            addr_eff = ja;
-        end
-        else begin
-            addr_eff = addr__q;
-        end
-    end
-    always @(*) begin
-        if (first) begin
-            sum_eff = addr_zero;
-        end
-        else begin
-            sum_eff = sum__q;
-        end
-    end
+    always @(*) jp1 = walkq__o_second;
     always @(*) vt0__0__clock = clock;
     always @(*) vt0__0__reset = reset;
     always @(*) vt1__0__clock = clock;
@@ -3144,13 +3295,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__nq = head__prev_pc;
     always @(*) ents__0__np = ld_pc;
     always @(*) ents__0__ns = s_next;
-    always @(*) ents__0__f_q = f_q;
-    always @(*) ents__0__f_p = f_p;
-    always @(*) ents__0__f_t = f_t;
+    always @(*) ents__0__rf_q = rf_q__q;
+    always @(*) ents__0__rf_p = rf_p__q;
+    always @(*) ents__0__rf_t = rf_t__q;
+    always @(*) ents__0__rf_j = rf_j__q;
+    always @(*) ents__0__jp1 = jp1;
     always @(*) ents__0__cur = cur__q;
     always @(*) ents__0__first = first;
-    always @(*) ents__0__b_addr = addr_eff;
-    always @(*) ents__0__b_sum = sum_eff;
+    always @(*) ents__0__b_addr = addr__q;
+    always @(*) ents__0__b_sum = sum__q;
+    always @(*) ents__0__b_ja = ja;
     always @(*) ents__0__jw = jw;
     always @(*) ents__0__jp = jp;
     always @(*) vt0__1__clock = clock;
@@ -3174,13 +3328,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__nq = head__prev_pc;
     always @(*) ents__1__np = ld_pc;
     always @(*) ents__1__ns = s_next;
-    always @(*) ents__1__f_q = f_q;
-    always @(*) ents__1__f_p = f_p;
-    always @(*) ents__1__f_t = f_t;
+    always @(*) ents__1__rf_q = rf_q__q;
+    always @(*) ents__1__rf_p = rf_p__q;
+    always @(*) ents__1__rf_t = rf_t__q;
+    always @(*) ents__1__rf_j = rf_j__q;
+    always @(*) ents__1__jp1 = jp1;
     always @(*) ents__1__cur = cur__q;
     always @(*) ents__1__first = first;
-    always @(*) ents__1__b_addr = addr_eff;
-    always @(*) ents__1__b_sum = sum_eff;
+    always @(*) ents__1__b_addr = addr__q;
+    always @(*) ents__1__b_sum = sum__q;
+    always @(*) ents__1__b_ja = ja;
     always @(*) ents__1__jw = jw;
     always @(*) ents__1__jp = jp;
     always @(*) vt0__2__clock = clock;
@@ -3204,13 +3361,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__nq = head__prev_pc;
     always @(*) ents__2__np = ld_pc;
     always @(*) ents__2__ns = s_next;
-    always @(*) ents__2__f_q = f_q;
-    always @(*) ents__2__f_p = f_p;
-    always @(*) ents__2__f_t = f_t;
+    always @(*) ents__2__rf_q = rf_q__q;
+    always @(*) ents__2__rf_p = rf_p__q;
+    always @(*) ents__2__rf_t = rf_t__q;
+    always @(*) ents__2__rf_j = rf_j__q;
+    always @(*) ents__2__jp1 = jp1;
     always @(*) ents__2__cur = cur__q;
     always @(*) ents__2__first = first;
-    always @(*) ents__2__b_addr = addr_eff;
-    always @(*) ents__2__b_sum = sum_eff;
+    always @(*) ents__2__b_addr = addr__q;
+    always @(*) ents__2__b_sum = sum__q;
+    always @(*) ents__2__b_ja = ja;
     always @(*) ents__2__jw = jw;
     always @(*) ents__2__jp = jp;
     always @(*) vt0__3__clock = clock;
@@ -3234,13 +3394,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__nq = head__prev_pc;
     always @(*) ents__3__np = ld_pc;
     always @(*) ents__3__ns = s_next;
-    always @(*) ents__3__f_q = f_q;
-    always @(*) ents__3__f_p = f_p;
-    always @(*) ents__3__f_t = f_t;
+    always @(*) ents__3__rf_q = rf_q__q;
+    always @(*) ents__3__rf_p = rf_p__q;
+    always @(*) ents__3__rf_t = rf_t__q;
+    always @(*) ents__3__rf_j = rf_j__q;
+    always @(*) ents__3__jp1 = jp1;
     always @(*) ents__3__cur = cur__q;
     always @(*) ents__3__first = first;
-    always @(*) ents__3__b_addr = addr_eff;
-    always @(*) ents__3__b_sum = sum_eff;
+    always @(*) ents__3__b_addr = addr__q;
+    always @(*) ents__3__b_sum = sum__q;
+    always @(*) ents__3__b_ja = ja;
     always @(*) ents__3__jw = jw;
     always @(*) ents__3__jp = jp;
     always @(*) vt0__4__clock = clock;
@@ -3264,13 +3427,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__nq = head__prev_pc;
     always @(*) ents__4__np = ld_pc;
     always @(*) ents__4__ns = s_next;
-    always @(*) ents__4__f_q = f_q;
-    always @(*) ents__4__f_p = f_p;
-    always @(*) ents__4__f_t = f_t;
+    always @(*) ents__4__rf_q = rf_q__q;
+    always @(*) ents__4__rf_p = rf_p__q;
+    always @(*) ents__4__rf_t = rf_t__q;
+    always @(*) ents__4__rf_j = rf_j__q;
+    always @(*) ents__4__jp1 = jp1;
     always @(*) ents__4__cur = cur__q;
     always @(*) ents__4__first = first;
-    always @(*) ents__4__b_addr = addr_eff;
-    always @(*) ents__4__b_sum = sum_eff;
+    always @(*) ents__4__b_addr = addr__q;
+    always @(*) ents__4__b_sum = sum__q;
+    always @(*) ents__4__b_ja = ja;
     always @(*) ents__4__jw = jw;
     always @(*) ents__4__jp = jp;
     always @(*) vt0__5__clock = clock;
@@ -3294,13 +3460,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__nq = head__prev_pc;
     always @(*) ents__5__np = ld_pc;
     always @(*) ents__5__ns = s_next;
-    always @(*) ents__5__f_q = f_q;
-    always @(*) ents__5__f_p = f_p;
-    always @(*) ents__5__f_t = f_t;
+    always @(*) ents__5__rf_q = rf_q__q;
+    always @(*) ents__5__rf_p = rf_p__q;
+    always @(*) ents__5__rf_t = rf_t__q;
+    always @(*) ents__5__rf_j = rf_j__q;
+    always @(*) ents__5__jp1 = jp1;
     always @(*) ents__5__cur = cur__q;
     always @(*) ents__5__first = first;
-    always @(*) ents__5__b_addr = addr_eff;
-    always @(*) ents__5__b_sum = sum_eff;
+    always @(*) ents__5__b_addr = addr__q;
+    always @(*) ents__5__b_sum = sum__q;
+    always @(*) ents__5__b_ja = ja;
     always @(*) ents__5__jw = jw;
     always @(*) ents__5__jp = jp;
     always @(*) vt0__6__clock = clock;
@@ -3324,13 +3493,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__nq = head__prev_pc;
     always @(*) ents__6__np = ld_pc;
     always @(*) ents__6__ns = s_next;
-    always @(*) ents__6__f_q = f_q;
-    always @(*) ents__6__f_p = f_p;
-    always @(*) ents__6__f_t = f_t;
+    always @(*) ents__6__rf_q = rf_q__q;
+    always @(*) ents__6__rf_p = rf_p__q;
+    always @(*) ents__6__rf_t = rf_t__q;
+    always @(*) ents__6__rf_j = rf_j__q;
+    always @(*) ents__6__jp1 = jp1;
     always @(*) ents__6__cur = cur__q;
     always @(*) ents__6__first = first;
-    always @(*) ents__6__b_addr = addr_eff;
-    always @(*) ents__6__b_sum = sum_eff;
+    always @(*) ents__6__b_addr = addr__q;
+    always @(*) ents__6__b_sum = sum__q;
+    always @(*) ents__6__b_ja = ja;
     always @(*) ents__6__jw = jw;
     always @(*) ents__6__jp = jp;
     always @(*) vt0__7__clock = clock;
@@ -3354,13 +3526,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__nq = head__prev_pc;
     always @(*) ents__7__np = ld_pc;
     always @(*) ents__7__ns = s_next;
-    always @(*) ents__7__f_q = f_q;
-    always @(*) ents__7__f_p = f_p;
-    always @(*) ents__7__f_t = f_t;
+    always @(*) ents__7__rf_q = rf_q__q;
+    always @(*) ents__7__rf_p = rf_p__q;
+    always @(*) ents__7__rf_t = rf_t__q;
+    always @(*) ents__7__rf_j = rf_j__q;
+    always @(*) ents__7__jp1 = jp1;
     always @(*) ents__7__cur = cur__q;
     always @(*) ents__7__first = first;
-    always @(*) ents__7__b_addr = addr_eff;
-    always @(*) ents__7__b_sum = sum_eff;
+    always @(*) ents__7__b_addr = addr__q;
+    always @(*) ents__7__b_sum = sum__q;
+    always @(*) ents__7__b_ja = ja;
     always @(*) ents__7__jw = jw;
     always @(*) ents__7__jp = jp;
     always @(*) vt0__8__clock = clock;
@@ -3384,13 +3559,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__nq = head__prev_pc;
     always @(*) ents__8__np = ld_pc;
     always @(*) ents__8__ns = s_next;
-    always @(*) ents__8__f_q = f_q;
-    always @(*) ents__8__f_p = f_p;
-    always @(*) ents__8__f_t = f_t;
+    always @(*) ents__8__rf_q = rf_q__q;
+    always @(*) ents__8__rf_p = rf_p__q;
+    always @(*) ents__8__rf_t = rf_t__q;
+    always @(*) ents__8__rf_j = rf_j__q;
+    always @(*) ents__8__jp1 = jp1;
     always @(*) ents__8__cur = cur__q;
     always @(*) ents__8__first = first;
-    always @(*) ents__8__b_addr = addr_eff;
-    always @(*) ents__8__b_sum = sum_eff;
+    always @(*) ents__8__b_addr = addr__q;
+    always @(*) ents__8__b_sum = sum__q;
+    always @(*) ents__8__b_ja = ja;
     always @(*) ents__8__jw = jw;
     always @(*) ents__8__jp = jp;
     always @(*) vt0__9__clock = clock;
@@ -3414,13 +3592,16 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__9__nq = head__prev_pc;
     always @(*) ents__9__np = ld_pc;
     always @(*) ents__9__ns = s_next;
-    always @(*) ents__9__f_q = f_q;
-    always @(*) ents__9__f_p = f_p;
-    always @(*) ents__9__f_t = f_t;
+    always @(*) ents__9__rf_q = rf_q__q;
+    always @(*) ents__9__rf_p = rf_p__q;
+    always @(*) ents__9__rf_t = rf_t__q;
+    always @(*) ents__9__rf_j = rf_j__q;
+    always @(*) ents__9__jp1 = jp1;
     always @(*) ents__9__cur = cur__q;
     always @(*) ents__9__first = first;
-    always @(*) ents__9__b_addr = addr_eff;
-    always @(*) ents__9__b_sum = sum_eff;
+    always @(*) ents__9__b_addr = addr__q;
+    always @(*) ents__9__b_sum = sum__q;
+    always @(*) ents__9__b_ja = ja;
     always @(*) ents__9__jw = jw;
     always @(*) ents__9__jp = jp;
     always @(*) begin
@@ -4717,6 +4898,18 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) q_is_p = q == l_pc__q;
     always @(*) q_is_jp = q == jp;
+    always @(*) q_is_j1 = q == jp1;
+    always @(*) begin
+        if (walkq__o_put0) begin
+            f_j = q_is_p;
+        end
+        else if (job_end) begin
+            f_j = q_is_j1;
+        end
+        else begin
+            f_j = q_is_jp;
+        end
+    end
     always @(*) begin
         cp_intra = addr_zero;
         if (q_other) begin
@@ -5323,6 +5516,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__n_iw_addr = l_addr__q;
     always @(*) ents__0__n_iw_stride = u_iw_stride;
     always @(*) ents__0__n_iw_cnt = u_iw_cnt;
+    always @(*) ents__0__nx_in = walkq__o_put0;
+    always @(*) ents__0__nx_pop = job_end;
     always @(*) ents__0__obs_we = obs_en;
     always @(*) ents__0__ox = sum__q;
     always @(*) ents__0__c_op = c_op;
@@ -5342,6 +5537,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__n_iw_addr = l_addr__q;
     always @(*) ents__1__n_iw_stride = u_iw_stride;
     always @(*) ents__1__n_iw_cnt = u_iw_cnt;
+    always @(*) ents__1__nx_in = walkq__o_put0;
+    always @(*) ents__1__nx_pop = job_end;
     always @(*) ents__1__obs_we = obs_en;
     always @(*) ents__1__ox = sum__q;
     always @(*) ents__1__c_op = c_op;
@@ -5361,6 +5558,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__n_iw_addr = l_addr__q;
     always @(*) ents__2__n_iw_stride = u_iw_stride;
     always @(*) ents__2__n_iw_cnt = u_iw_cnt;
+    always @(*) ents__2__nx_in = walkq__o_put0;
+    always @(*) ents__2__nx_pop = job_end;
     always @(*) ents__2__obs_we = obs_en;
     always @(*) ents__2__ox = sum__q;
     always @(*) ents__2__c_op = c_op;
@@ -5380,6 +5579,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__n_iw_addr = l_addr__q;
     always @(*) ents__3__n_iw_stride = u_iw_stride;
     always @(*) ents__3__n_iw_cnt = u_iw_cnt;
+    always @(*) ents__3__nx_in = walkq__o_put0;
+    always @(*) ents__3__nx_pop = job_end;
     always @(*) ents__3__obs_we = obs_en;
     always @(*) ents__3__ox = sum__q;
     always @(*) ents__3__c_op = c_op;
@@ -5399,6 +5600,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__n_iw_addr = l_addr__q;
     always @(*) ents__4__n_iw_stride = u_iw_stride;
     always @(*) ents__4__n_iw_cnt = u_iw_cnt;
+    always @(*) ents__4__nx_in = walkq__o_put0;
+    always @(*) ents__4__nx_pop = job_end;
     always @(*) ents__4__obs_we = obs_en;
     always @(*) ents__4__ox = sum__q;
     always @(*) ents__4__c_op = c_op;
@@ -5418,6 +5621,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__n_iw_addr = l_addr__q;
     always @(*) ents__5__n_iw_stride = u_iw_stride;
     always @(*) ents__5__n_iw_cnt = u_iw_cnt;
+    always @(*) ents__5__nx_in = walkq__o_put0;
+    always @(*) ents__5__nx_pop = job_end;
     always @(*) ents__5__obs_we = obs_en;
     always @(*) ents__5__ox = sum__q;
     always @(*) ents__5__c_op = c_op;
@@ -5437,6 +5642,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__n_iw_addr = l_addr__q;
     always @(*) ents__6__n_iw_stride = u_iw_stride;
     always @(*) ents__6__n_iw_cnt = u_iw_cnt;
+    always @(*) ents__6__nx_in = walkq__o_put0;
+    always @(*) ents__6__nx_pop = job_end;
     always @(*) ents__6__obs_we = obs_en;
     always @(*) ents__6__ox = sum__q;
     always @(*) ents__6__c_op = c_op;
@@ -5456,6 +5663,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__n_iw_addr = l_addr__q;
     always @(*) ents__7__n_iw_stride = u_iw_stride;
     always @(*) ents__7__n_iw_cnt = u_iw_cnt;
+    always @(*) ents__7__nx_in = walkq__o_put0;
+    always @(*) ents__7__nx_pop = job_end;
     always @(*) ents__7__obs_we = obs_en;
     always @(*) ents__7__ox = sum__q;
     always @(*) ents__7__c_op = c_op;
@@ -5475,6 +5684,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__n_iw_addr = l_addr__q;
     always @(*) ents__8__n_iw_stride = u_iw_stride;
     always @(*) ents__8__n_iw_cnt = u_iw_cnt;
+    always @(*) ents__8__nx_in = walkq__o_put0;
+    always @(*) ents__8__nx_pop = job_end;
     always @(*) ents__8__obs_we = obs_en;
     always @(*) ents__8__ox = sum__q;
     always @(*) ents__8__c_op = c_op;
@@ -5494,6 +5705,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__9__n_iw_addr = l_addr__q;
     always @(*) ents__9__n_iw_stride = u_iw_stride;
     always @(*) ents__9__n_iw_cnt = u_iw_cnt;
+    always @(*) ents__9__nx_in = walkq__o_put0;
+    always @(*) ents__9__nx_pop = job_end;
     always @(*) ents__9__obs_we = obs_en;
     always @(*) ents__9__ox = sum__q;
     always @(*) ents__9__c_op = c_op;
@@ -5658,7 +5871,7 @@ module snake_prefetcher__reg16(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg16
 
-module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,f_q,f_p,f_t,sp,cur,first,b_addr,b_sum,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,ox,c_op,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,onx,onxb,clr_now,m_cur,m_cur_w,usable,span,m_pj,pc2,c_close,n_addr,n_sum,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
+module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,jp1,nx_in,nx_pop,rf_q,rf_p,rf_t,rf_j,sp,cur,first,b_addr,b_sum,b_ja,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,ox,c_op,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,onx,onxb,clr_now,m_cur,m_cur_w,usable,span,m_pj,pc2,c_close,n_addr,n_sum,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
 
     // Module arguments
     input wire  clock;
@@ -5673,14 +5886,19 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     input wire  [31:0] nq;
     input wire  [31:0] np;
     input wire  [31:0] ns;
-    input wire  f_q;
-    input wire  f_p;
-    input wire  f_t;
+    input wire  [31:0] jp1;
+    input wire  nx_in;
+    input wire  nx_pop;
+    input wire  rf_q;
+    input wire  rf_p;
+    input wire  rf_t;
+    input wire  rf_j;
     input wire  [11:0] sp;
     input wire  [31:0] cur;
     input wire  first;
     input wire  [31:0] b_addr;
     input wire  [31:0] b_sum;
+    input wire  [31:0] b_ja;
     input wire  [5:0] jw;
     input wire  [31:0] jp;
     input wire  iw_we;
@@ -5751,6 +5969,10 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     reg  [31:0] add_a__y;
     wire  add_a__ci;
     wire  [31:0] add_a__s;
+    reg  [31:0] add_j__x;
+    reg  [31:0] add_j__y;
+    wire  add_j__ci;
+    wire  [31:0] add_j__s;
     reg  [31:0] add_s__x;
     reg  [31:0] add_s__y;
     wire  add_s__ci;
@@ -5831,6 +6053,14 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     wire  r_mt__q;
     reg  r_mt__clock;
     reg  r_mt__reset;
+    reg  r_mpj__d;
+    wire  r_mpj__q;
+    reg  r_mpj__clock;
+    reg  r_mpj__reset;
+    reg  r_new__d;
+    wire  r_new__q;
+    reg  r_new__clock;
+    reg  r_new__reset;
     reg  r_op__d;
     wire  r_op__q;
     reg  r_op__clock;
@@ -5845,6 +6075,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     reg  has_jw;
     reg  has_w;
     reg  m_p;
+    reg  m_t;
     reg  [7:0] ones_clr;
     reg  [7:0] nb;
     reg  [63:0] wv_clr;
@@ -5856,6 +6087,12 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
         .y(add_a__y),
         .ci(add_a__ci),
         .s(add_a__s)
+    );
+    snake_prefetcher__ents__add_a add_j(
+        .x(add_j__x),
+        .y(add_j__y),
+        .ci(add_j__ci),
+        .s(add_j__s)
     );
     snake_prefetcher__ents__add_a add_s(
         .x(add_s__x),
@@ -5977,6 +6214,18 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
         .clock(r_mt__clock),
         .reset(r_mt__reset)
     );
+    snake_prefetcher__reg1 r_mpj(
+        .d(r_mpj__d),
+        .q(r_mpj__q),
+        .clock(r_mpj__clock),
+        .reset(r_mpj__reset)
+    );
+    snake_prefetcher__reg1 r_new(
+        .d(r_new__d),
+        .q(r_new__q),
+        .clock(r_new__clock),
+        .reset(r_new__reset)
+    );
     snake_prefetcher__reg1 r_op(
         .d(r_op__d),
         .q(r_op__q),
@@ -6005,6 +6254,8 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) r_mp__clock = clock;
     always @(*) r_mt__clock = clock;
     always @(*) r_op__clock = clock;
+    always @(*) r_mpj__clock = clock;
+    always @(*) r_new__clock = clock;
     always @(*) begin
         r_valid__d = r_valid__q;
         if (alloc) begin
@@ -6168,30 +6419,15 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     end
     always @(*) begin
         r_mq__d = r_mq__q;
-        if (alloc) begin
-            r_mq__d = f_q;
-        end
-        else begin
-            r_mq__d = r_valid__q & (r_pc1__q == nq);
-        end
+        r_mq__d = r_valid__q & (r_pc1__q == nq);
     end
     always @(*) begin
         r_mp__d = r_mp__q;
-        if (alloc) begin
-            r_mp__d = f_p;
-        end
-        else begin
-            r_mp__d = r_valid__q & (r_pc1__q == np);
-        end
+        r_mp__d = r_valid__q & (r_pc1__q == np);
     end
     always @(*) begin
         r_mt__d = r_mt__q;
-        if (alloc) begin
-            r_mt__d = f_t;
-        end
-        else begin
-            r_mt__d = (r_pc2__q == np) & (r_stride__q == ns);
-        end
+        r_mt__d = (r_pc2__q == np) & (r_stride__q == ns);
     end
     always @(*) begin
         r_op__d = r_op__q;
@@ -6201,6 +6437,22 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
         else begin
             r_op__d = obs_we & m_pj;
         end
+    end
+    always @(*) begin
+        r_mpj__d = r_mpj__q;
+        if (nx_in) begin
+            r_mpj__d = r_valid__q & (r_pc1__q == p);
+        end
+        else if (nx_pop) begin
+            r_mpj__d = r_valid__q & (r_pc1__q == jp1);
+        end
+        else begin
+            r_mpj__d = r_valid__q & (r_pc1__q == jp);
+        end
+    end
+    always @(*) begin
+        r_new__d = r_new__q;
+        r_new__d = alloc;
     end
     always @(*) r_valid__reset = reset;
     always @(*) r_pc1__reset = reset;
@@ -6222,11 +6474,43 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) r_mp__reset = reset;
     always @(*) r_mt__reset = reset;
     always @(*) r_op__reset = reset;
-    always @(*) m_q = r_mq__q;
-    always @(*) m_p = r_mp__q;
-    always @(*) m_link = r_mq__q & r_mt__q;
+    always @(*) r_mpj__reset = reset;
+    always @(*) r_new__reset = reset;
+    always @(*) begin
+        if (r_new__q) begin
+            m_q = rf_q;
+        end
+        else begin
+            m_q = r_mq__q;
+        end
+    end
+    always @(*) begin
+        if (r_new__q) begin
+            m_p = rf_p;
+        end
+        else begin
+            m_p = r_mp__q;
+        end
+    end
+    always @(*) begin
+        if (r_new__q) begin
+            m_t = rf_t;
+        end
+        else begin
+            m_t = r_mt__q;
+        end
+    end
+    always @(*) begin
+        if (r_new__q) begin
+            m_pj = rf_j;
+        end
+        else begin
+            m_pj = r_mpj__q;
+        end
+    end
+    always @(*) m_link = m_q & m_t;
     always @(*) has_w = |(r_wv__q & w_onehot);
-    always @(*) clr = r_mq__q & has_w & ~r_mt__q;
+    always @(*) clr = m_q & has_w & ~m_t;
     always @(*) begin
         if (link_en & clr) begin
             wv_clr = r_wv__q & ~w_onehot;
@@ -6281,7 +6565,6 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
         end
     end
     always @(*) clr_now = link_en & clr;
-    always @(*) m_pj = r_valid__q & (r_pc1__q == jp);
     always @(*) begin
         if (first) begin
             m_cur_pc = m_pj;
@@ -6297,11 +6580,28 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) add_a__x = b_addr;
     always @(*) add_a__y = r_stride__q;
     assign add_a__ci = 1'b0;
-    always @(*) n_addr = add_a__s;
+    always @(*) add_j__x = b_ja;
+    always @(*) add_j__y = r_stride__q;
+    assign add_j__ci = 1'b0;
     always @(*) add_s__x = b_sum;
     always @(*) add_s__y = r_stride__q;
     assign add_s__ci = 1'b0;
-    always @(*) n_sum = add_s__s;
+    always @(*) begin
+        if (first) begin
+            n_addr = add_j__s;
+        end
+        else begin
+            n_addr = add_a__s;
+        end
+    end
+    always @(*) begin
+        if (first) begin
+            n_sum = r_stride__q;
+        end
+        else begin
+            n_sum = add_s__s;
+        end
+    end
     always @(*) valid = r_valid__q;
     always @(*) pc2 = r_pc2__q;
     always @(*) c_close = r_pc2__q == jp;
@@ -6648,12 +6948,11 @@ module snake_prefetcher__fo_cur(x__0,x__1,x__2,x__3,x__4,x__5,x__6,x__7,x__8,x__
     always @(*) any = x__0 | x__1 | x__2 | x__3 | x__4 | x__5 | x__6 | x__7 | x__8 | x__9;
 endmodule // snake_prefetcher__fo_cur
 
-module snake_prefetcher__head(clock,reset,warp,onehot,we,w_pc,w_addr,prev_valid,prev_pc,prev_addr);
+module snake_prefetcher__head(clock,reset,onehot,we,w_pc,w_addr,prev_valid,prev_pc,prev_addr);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [5:0] warp;
     input wire  [63:0] onehot;
     input wire  we;
     input wire  [31:0] w_pc;
@@ -6662,23 +6961,657 @@ module snake_prefetcher__head(clock,reset,warp,onehot,we,w_pc,w_addr,prev_valid,
     output reg  [31:0] prev_pc;
     output reg  [31:0] prev_addr;
 
+    // Constant declarations
+    localparam  zero_p = 32'h0;
+    localparam  zero_a = 32'h0;
+
     // Stub signals
     reg  [63:0] valid__d;
     wire  [63:0] valid__q;
     reg  valid__clock;
     reg  valid__reset;
-    reg  pc__clock;
-    reg  [5:0] pc__r_addr;
-    wire  [31:0] pc__r_data;
-    reg  pc__w_en;
-    reg  [5:0] pc__w_addr;
-    reg  [31:0] pc__w_data;
-    reg  addr__clock;
-    reg  [5:0] addr__r_addr;
-    wire  [31:0] addr__r_data;
-    reg  addr__w_en;
-    reg  [5:0] addr__w_addr;
-    reg  [31:0] addr__w_data;
+    reg  [31:0] pc__0__d;
+    wire  [31:0] pc__0__q;
+    reg  pc__0__clock;
+    wire  pc__0__reset;
+    reg  [31:0] pc__1__d;
+    wire  [31:0] pc__1__q;
+    reg  pc__1__clock;
+    wire  pc__1__reset;
+    reg  [31:0] pc__2__d;
+    wire  [31:0] pc__2__q;
+    reg  pc__2__clock;
+    wire  pc__2__reset;
+    reg  [31:0] pc__3__d;
+    wire  [31:0] pc__3__q;
+    reg  pc__3__clock;
+    wire  pc__3__reset;
+    reg  [31:0] pc__4__d;
+    wire  [31:0] pc__4__q;
+    reg  pc__4__clock;
+    wire  pc__4__reset;
+    reg  [31:0] pc__5__d;
+    wire  [31:0] pc__5__q;
+    reg  pc__5__clock;
+    wire  pc__5__reset;
+    reg  [31:0] pc__6__d;
+    wire  [31:0] pc__6__q;
+    reg  pc__6__clock;
+    wire  pc__6__reset;
+    reg  [31:0] pc__7__d;
+    wire  [31:0] pc__7__q;
+    reg  pc__7__clock;
+    wire  pc__7__reset;
+    reg  [31:0] pc__8__d;
+    wire  [31:0] pc__8__q;
+    reg  pc__8__clock;
+    wire  pc__8__reset;
+    reg  [31:0] pc__9__d;
+    wire  [31:0] pc__9__q;
+    reg  pc__9__clock;
+    wire  pc__9__reset;
+    reg  [31:0] pc__10__d;
+    wire  [31:0] pc__10__q;
+    reg  pc__10__clock;
+    wire  pc__10__reset;
+    reg  [31:0] pc__11__d;
+    wire  [31:0] pc__11__q;
+    reg  pc__11__clock;
+    wire  pc__11__reset;
+    reg  [31:0] pc__12__d;
+    wire  [31:0] pc__12__q;
+    reg  pc__12__clock;
+    wire  pc__12__reset;
+    reg  [31:0] pc__13__d;
+    wire  [31:0] pc__13__q;
+    reg  pc__13__clock;
+    wire  pc__13__reset;
+    reg  [31:0] pc__14__d;
+    wire  [31:0] pc__14__q;
+    reg  pc__14__clock;
+    wire  pc__14__reset;
+    reg  [31:0] pc__15__d;
+    wire  [31:0] pc__15__q;
+    reg  pc__15__clock;
+    wire  pc__15__reset;
+    reg  [31:0] pc__16__d;
+    wire  [31:0] pc__16__q;
+    reg  pc__16__clock;
+    wire  pc__16__reset;
+    reg  [31:0] pc__17__d;
+    wire  [31:0] pc__17__q;
+    reg  pc__17__clock;
+    wire  pc__17__reset;
+    reg  [31:0] pc__18__d;
+    wire  [31:0] pc__18__q;
+    reg  pc__18__clock;
+    wire  pc__18__reset;
+    reg  [31:0] pc__19__d;
+    wire  [31:0] pc__19__q;
+    reg  pc__19__clock;
+    wire  pc__19__reset;
+    reg  [31:0] pc__20__d;
+    wire  [31:0] pc__20__q;
+    reg  pc__20__clock;
+    wire  pc__20__reset;
+    reg  [31:0] pc__21__d;
+    wire  [31:0] pc__21__q;
+    reg  pc__21__clock;
+    wire  pc__21__reset;
+    reg  [31:0] pc__22__d;
+    wire  [31:0] pc__22__q;
+    reg  pc__22__clock;
+    wire  pc__22__reset;
+    reg  [31:0] pc__23__d;
+    wire  [31:0] pc__23__q;
+    reg  pc__23__clock;
+    wire  pc__23__reset;
+    reg  [31:0] pc__24__d;
+    wire  [31:0] pc__24__q;
+    reg  pc__24__clock;
+    wire  pc__24__reset;
+    reg  [31:0] pc__25__d;
+    wire  [31:0] pc__25__q;
+    reg  pc__25__clock;
+    wire  pc__25__reset;
+    reg  [31:0] pc__26__d;
+    wire  [31:0] pc__26__q;
+    reg  pc__26__clock;
+    wire  pc__26__reset;
+    reg  [31:0] pc__27__d;
+    wire  [31:0] pc__27__q;
+    reg  pc__27__clock;
+    wire  pc__27__reset;
+    reg  [31:0] pc__28__d;
+    wire  [31:0] pc__28__q;
+    reg  pc__28__clock;
+    wire  pc__28__reset;
+    reg  [31:0] pc__29__d;
+    wire  [31:0] pc__29__q;
+    reg  pc__29__clock;
+    wire  pc__29__reset;
+    reg  [31:0] pc__30__d;
+    wire  [31:0] pc__30__q;
+    reg  pc__30__clock;
+    wire  pc__30__reset;
+    reg  [31:0] pc__31__d;
+    wire  [31:0] pc__31__q;
+    reg  pc__31__clock;
+    wire  pc__31__reset;
+    reg  [31:0] pc__32__d;
+    wire  [31:0] pc__32__q;
+    reg  pc__32__clock;
+    wire  pc__32__reset;
+    reg  [31:0] pc__33__d;
+    wire  [31:0] pc__33__q;
+    reg  pc__33__clock;
+    wire  pc__33__reset;
+    reg  [31:0] pc__34__d;
+    wire  [31:0] pc__34__q;
+    reg  pc__34__clock;
+    wire  pc__34__reset;
+    reg  [31:0] pc__35__d;
+    wire  [31:0] pc__35__q;
+    reg  pc__35__clock;
+    wire  pc__35__reset;
+    reg  [31:0] pc__36__d;
+    wire  [31:0] pc__36__q;
+    reg  pc__36__clock;
+    wire  pc__36__reset;
+    reg  [31:0] pc__37__d;
+    wire  [31:0] pc__37__q;
+    reg  pc__37__clock;
+    wire  pc__37__reset;
+    reg  [31:0] pc__38__d;
+    wire  [31:0] pc__38__q;
+    reg  pc__38__clock;
+    wire  pc__38__reset;
+    reg  [31:0] pc__39__d;
+    wire  [31:0] pc__39__q;
+    reg  pc__39__clock;
+    wire  pc__39__reset;
+    reg  [31:0] pc__40__d;
+    wire  [31:0] pc__40__q;
+    reg  pc__40__clock;
+    wire  pc__40__reset;
+    reg  [31:0] pc__41__d;
+    wire  [31:0] pc__41__q;
+    reg  pc__41__clock;
+    wire  pc__41__reset;
+    reg  [31:0] pc__42__d;
+    wire  [31:0] pc__42__q;
+    reg  pc__42__clock;
+    wire  pc__42__reset;
+    reg  [31:0] pc__43__d;
+    wire  [31:0] pc__43__q;
+    reg  pc__43__clock;
+    wire  pc__43__reset;
+    reg  [31:0] pc__44__d;
+    wire  [31:0] pc__44__q;
+    reg  pc__44__clock;
+    wire  pc__44__reset;
+    reg  [31:0] pc__45__d;
+    wire  [31:0] pc__45__q;
+    reg  pc__45__clock;
+    wire  pc__45__reset;
+    reg  [31:0] pc__46__d;
+    wire  [31:0] pc__46__q;
+    reg  pc__46__clock;
+    wire  pc__46__reset;
+    reg  [31:0] pc__47__d;
+    wire  [31:0] pc__47__q;
+    reg  pc__47__clock;
+    wire  pc__47__reset;
+    reg  [31:0] pc__48__d;
+    wire  [31:0] pc__48__q;
+    reg  pc__48__clock;
+    wire  pc__48__reset;
+    reg  [31:0] pc__49__d;
+    wire  [31:0] pc__49__q;
+    reg  pc__49__clock;
+    wire  pc__49__reset;
+    reg  [31:0] pc__50__d;
+    wire  [31:0] pc__50__q;
+    reg  pc__50__clock;
+    wire  pc__50__reset;
+    reg  [31:0] pc__51__d;
+    wire  [31:0] pc__51__q;
+    reg  pc__51__clock;
+    wire  pc__51__reset;
+    reg  [31:0] pc__52__d;
+    wire  [31:0] pc__52__q;
+    reg  pc__52__clock;
+    wire  pc__52__reset;
+    reg  [31:0] pc__53__d;
+    wire  [31:0] pc__53__q;
+    reg  pc__53__clock;
+    wire  pc__53__reset;
+    reg  [31:0] pc__54__d;
+    wire  [31:0] pc__54__q;
+    reg  pc__54__clock;
+    wire  pc__54__reset;
+    reg  [31:0] pc__55__d;
+    wire  [31:0] pc__55__q;
+    reg  pc__55__clock;
+    wire  pc__55__reset;
+    reg  [31:0] pc__56__d;
+    wire  [31:0] pc__56__q;
+    reg  pc__56__clock;
+    wire  pc__56__reset;
+    reg  [31:0] pc__57__d;
+    wire  [31:0] pc__57__q;
+    reg  pc__57__clock;
+    wire  pc__57__reset;
+    reg  [31:0] pc__58__d;
+    wire  [31:0] pc__58__q;
+    reg  pc__58__clock;
+    wire  pc__58__reset;
+    reg  [31:0] pc__59__d;
+    wire  [31:0] pc__59__q;
+    reg  pc__59__clock;
+    wire  pc__59__reset;
+    reg  [31:0] pc__60__d;
+    wire  [31:0] pc__60__q;
+    reg  pc__60__clock;
+    wire  pc__60__reset;
+    reg  [31:0] pc__61__d;
+    wire  [31:0] pc__61__q;
+    reg  pc__61__clock;
+    wire  pc__61__reset;
+    reg  [31:0] pc__62__d;
+    wire  [31:0] pc__62__q;
+    reg  pc__62__clock;
+    wire  pc__62__reset;
+    reg  [31:0] pc__63__d;
+    wire  [31:0] pc__63__q;
+    reg  pc__63__clock;
+    wire  pc__63__reset;
+    reg  [31:0] addr__0__d;
+    wire  [31:0] addr__0__q;
+    reg  addr__0__clock;
+    wire  addr__0__reset;
+    reg  [31:0] addr__1__d;
+    wire  [31:0] addr__1__q;
+    reg  addr__1__clock;
+    wire  addr__1__reset;
+    reg  [31:0] addr__2__d;
+    wire  [31:0] addr__2__q;
+    reg  addr__2__clock;
+    wire  addr__2__reset;
+    reg  [31:0] addr__3__d;
+    wire  [31:0] addr__3__q;
+    reg  addr__3__clock;
+    wire  addr__3__reset;
+    reg  [31:0] addr__4__d;
+    wire  [31:0] addr__4__q;
+    reg  addr__4__clock;
+    wire  addr__4__reset;
+    reg  [31:0] addr__5__d;
+    wire  [31:0] addr__5__q;
+    reg  addr__5__clock;
+    wire  addr__5__reset;
+    reg  [31:0] addr__6__d;
+    wire  [31:0] addr__6__q;
+    reg  addr__6__clock;
+    wire  addr__6__reset;
+    reg  [31:0] addr__7__d;
+    wire  [31:0] addr__7__q;
+    reg  addr__7__clock;
+    wire  addr__7__reset;
+    reg  [31:0] addr__8__d;
+    wire  [31:0] addr__8__q;
+    reg  addr__8__clock;
+    wire  addr__8__reset;
+    reg  [31:0] addr__9__d;
+    wire  [31:0] addr__9__q;
+    reg  addr__9__clock;
+    wire  addr__9__reset;
+    reg  [31:0] addr__10__d;
+    wire  [31:0] addr__10__q;
+    reg  addr__10__clock;
+    wire  addr__10__reset;
+    reg  [31:0] addr__11__d;
+    wire  [31:0] addr__11__q;
+    reg  addr__11__clock;
+    wire  addr__11__reset;
+    reg  [31:0] addr__12__d;
+    wire  [31:0] addr__12__q;
+    reg  addr__12__clock;
+    wire  addr__12__reset;
+    reg  [31:0] addr__13__d;
+    wire  [31:0] addr__13__q;
+    reg  addr__13__clock;
+    wire  addr__13__reset;
+    reg  [31:0] addr__14__d;
+    wire  [31:0] addr__14__q;
+    reg  addr__14__clock;
+    wire  addr__14__reset;
+    reg  [31:0] addr__15__d;
+    wire  [31:0] addr__15__q;
+    reg  addr__15__clock;
+    wire  addr__15__reset;
+    reg  [31:0] addr__16__d;
+    wire  [31:0] addr__16__q;
+    reg  addr__16__clock;
+    wire  addr__16__reset;
+    reg  [31:0] addr__17__d;
+    wire  [31:0] addr__17__q;
+    reg  addr__17__clock;
+    wire  addr__17__reset;
+    reg  [31:0] addr__18__d;
+    wire  [31:0] addr__18__q;
+    reg  addr__18__clock;
+    wire  addr__18__reset;
+    reg  [31:0] addr__19__d;
+    wire  [31:0] addr__19__q;
+    reg  addr__19__clock;
+    wire  addr__19__reset;
+    reg  [31:0] addr__20__d;
+    wire  [31:0] addr__20__q;
+    reg  addr__20__clock;
+    wire  addr__20__reset;
+    reg  [31:0] addr__21__d;
+    wire  [31:0] addr__21__q;
+    reg  addr__21__clock;
+    wire  addr__21__reset;
+    reg  [31:0] addr__22__d;
+    wire  [31:0] addr__22__q;
+    reg  addr__22__clock;
+    wire  addr__22__reset;
+    reg  [31:0] addr__23__d;
+    wire  [31:0] addr__23__q;
+    reg  addr__23__clock;
+    wire  addr__23__reset;
+    reg  [31:0] addr__24__d;
+    wire  [31:0] addr__24__q;
+    reg  addr__24__clock;
+    wire  addr__24__reset;
+    reg  [31:0] addr__25__d;
+    wire  [31:0] addr__25__q;
+    reg  addr__25__clock;
+    wire  addr__25__reset;
+    reg  [31:0] addr__26__d;
+    wire  [31:0] addr__26__q;
+    reg  addr__26__clock;
+    wire  addr__26__reset;
+    reg  [31:0] addr__27__d;
+    wire  [31:0] addr__27__q;
+    reg  addr__27__clock;
+    wire  addr__27__reset;
+    reg  [31:0] addr__28__d;
+    wire  [31:0] addr__28__q;
+    reg  addr__28__clock;
+    wire  addr__28__reset;
+    reg  [31:0] addr__29__d;
+    wire  [31:0] addr__29__q;
+    reg  addr__29__clock;
+    wire  addr__29__reset;
+    reg  [31:0] addr__30__d;
+    wire  [31:0] addr__30__q;
+    reg  addr__30__clock;
+    wire  addr__30__reset;
+    reg  [31:0] addr__31__d;
+    wire  [31:0] addr__31__q;
+    reg  addr__31__clock;
+    wire  addr__31__reset;
+    reg  [31:0] addr__32__d;
+    wire  [31:0] addr__32__q;
+    reg  addr__32__clock;
+    wire  addr__32__reset;
+    reg  [31:0] addr__33__d;
+    wire  [31:0] addr__33__q;
+    reg  addr__33__clock;
+    wire  addr__33__reset;
+    reg  [31:0] addr__34__d;
+    wire  [31:0] addr__34__q;
+    reg  addr__34__clock;
+    wire  addr__34__reset;
+    reg  [31:0] addr__35__d;
+    wire  [31:0] addr__35__q;
+    reg  addr__35__clock;
+    wire  addr__35__reset;
+    reg  [31:0] addr__36__d;
+    wire  [31:0] addr__36__q;
+    reg  addr__36__clock;
+    wire  addr__36__reset;
+    reg  [31:0] addr__37__d;
+    wire  [31:0] addr__37__q;
+    reg  addr__37__clock;
+    wire  addr__37__reset;
+    reg  [31:0] addr__38__d;
+    wire  [31:0] addr__38__q;
+    reg  addr__38__clock;
+    wire  addr__38__reset;
+    reg  [31:0] addr__39__d;
+    wire  [31:0] addr__39__q;
+    reg  addr__39__clock;
+    wire  addr__39__reset;
+    reg  [31:0] addr__40__d;
+    wire  [31:0] addr__40__q;
+    reg  addr__40__clock;
+    wire  addr__40__reset;
+    reg  [31:0] addr__41__d;
+    wire  [31:0] addr__41__q;
+    reg  addr__41__clock;
+    wire  addr__41__reset;
+    reg  [31:0] addr__42__d;
+    wire  [31:0] addr__42__q;
+    reg  addr__42__clock;
+    wire  addr__42__reset;
+    reg  [31:0] addr__43__d;
+    wire  [31:0] addr__43__q;
+    reg  addr__43__clock;
+    wire  addr__43__reset;
+    reg  [31:0] addr__44__d;
+    wire  [31:0] addr__44__q;
+    reg  addr__44__clock;
+    wire  addr__44__reset;
+    reg  [31:0] addr__45__d;
+    wire  [31:0] addr__45__q;
+    reg  addr__45__clock;
+    wire  addr__45__reset;
+    reg  [31:0] addr__46__d;
+    wire  [31:0] addr__46__q;
+    reg  addr__46__clock;
+    wire  addr__46__reset;
+    reg  [31:0] addr__47__d;
+    wire  [31:0] addr__47__q;
+    reg  addr__47__clock;
+    wire  addr__47__reset;
+    reg  [31:0] addr__48__d;
+    wire  [31:0] addr__48__q;
+    reg  addr__48__clock;
+    wire  addr__48__reset;
+    reg  [31:0] addr__49__d;
+    wire  [31:0] addr__49__q;
+    reg  addr__49__clock;
+    wire  addr__49__reset;
+    reg  [31:0] addr__50__d;
+    wire  [31:0] addr__50__q;
+    reg  addr__50__clock;
+    wire  addr__50__reset;
+    reg  [31:0] addr__51__d;
+    wire  [31:0] addr__51__q;
+    reg  addr__51__clock;
+    wire  addr__51__reset;
+    reg  [31:0] addr__52__d;
+    wire  [31:0] addr__52__q;
+    reg  addr__52__clock;
+    wire  addr__52__reset;
+    reg  [31:0] addr__53__d;
+    wire  [31:0] addr__53__q;
+    reg  addr__53__clock;
+    wire  addr__53__reset;
+    reg  [31:0] addr__54__d;
+    wire  [31:0] addr__54__q;
+    reg  addr__54__clock;
+    wire  addr__54__reset;
+    reg  [31:0] addr__55__d;
+    wire  [31:0] addr__55__q;
+    reg  addr__55__clock;
+    wire  addr__55__reset;
+    reg  [31:0] addr__56__d;
+    wire  [31:0] addr__56__q;
+    reg  addr__56__clock;
+    wire  addr__56__reset;
+    reg  [31:0] addr__57__d;
+    wire  [31:0] addr__57__q;
+    reg  addr__57__clock;
+    wire  addr__57__reset;
+    reg  [31:0] addr__58__d;
+    wire  [31:0] addr__58__q;
+    reg  addr__58__clock;
+    wire  addr__58__reset;
+    reg  [31:0] addr__59__d;
+    wire  [31:0] addr__59__q;
+    reg  addr__59__clock;
+    wire  addr__59__reset;
+    reg  [31:0] addr__60__d;
+    wire  [31:0] addr__60__q;
+    reg  addr__60__clock;
+    wire  addr__60__reset;
+    reg  [31:0] addr__61__d;
+    wire  [31:0] addr__61__q;
+    reg  addr__61__clock;
+    wire  addr__61__reset;
+    reg  [31:0] addr__62__d;
+    wire  [31:0] addr__62__q;
+    reg  addr__62__clock;
+    wire  addr__62__reset;
+    reg  [31:0] addr__63__d;
+    wire  [31:0] addr__63__q;
+    reg  addr__63__clock;
+    wire  addr__63__reset;
+
+    // Local signals
+    reg  [31:0] m_pc__0;
+    reg  [31:0] m_pc__1;
+    reg  [31:0] m_pc__2;
+    reg  [31:0] m_pc__3;
+    reg  [31:0] m_pc__4;
+    reg  [31:0] m_pc__5;
+    reg  [31:0] m_pc__6;
+    reg  [31:0] m_pc__7;
+    reg  [31:0] m_pc__8;
+    reg  [31:0] m_pc__9;
+    reg  [31:0] m_pc__10;
+    reg  [31:0] m_pc__11;
+    reg  [31:0] m_pc__12;
+    reg  [31:0] m_pc__13;
+    reg  [31:0] m_pc__14;
+    reg  [31:0] m_pc__15;
+    reg  [31:0] m_pc__16;
+    reg  [31:0] m_pc__17;
+    reg  [31:0] m_pc__18;
+    reg  [31:0] m_pc__19;
+    reg  [31:0] m_pc__20;
+    reg  [31:0] m_pc__21;
+    reg  [31:0] m_pc__22;
+    reg  [31:0] m_pc__23;
+    reg  [31:0] m_pc__24;
+    reg  [31:0] m_pc__25;
+    reg  [31:0] m_pc__26;
+    reg  [31:0] m_pc__27;
+    reg  [31:0] m_pc__28;
+    reg  [31:0] m_pc__29;
+    reg  [31:0] m_pc__30;
+    reg  [31:0] m_pc__31;
+    reg  [31:0] m_pc__32;
+    reg  [31:0] m_pc__33;
+    reg  [31:0] m_pc__34;
+    reg  [31:0] m_pc__35;
+    reg  [31:0] m_pc__36;
+    reg  [31:0] m_pc__37;
+    reg  [31:0] m_pc__38;
+    reg  [31:0] m_pc__39;
+    reg  [31:0] m_pc__40;
+    reg  [31:0] m_pc__41;
+    reg  [31:0] m_pc__42;
+    reg  [31:0] m_pc__43;
+    reg  [31:0] m_pc__44;
+    reg  [31:0] m_pc__45;
+    reg  [31:0] m_pc__46;
+    reg  [31:0] m_pc__47;
+    reg  [31:0] m_pc__48;
+    reg  [31:0] m_pc__49;
+    reg  [31:0] m_pc__50;
+    reg  [31:0] m_pc__51;
+    reg  [31:0] m_pc__52;
+    reg  [31:0] m_pc__53;
+    reg  [31:0] m_pc__54;
+    reg  [31:0] m_pc__55;
+    reg  [31:0] m_pc__56;
+    reg  [31:0] m_pc__57;
+    reg  [31:0] m_pc__58;
+    reg  [31:0] m_pc__59;
+    reg  [31:0] m_pc__60;
+    reg  [31:0] m_pc__61;
+    reg  [31:0] m_pc__62;
+    reg  [31:0] m_pc__63;
+    reg  [31:0] m_addr__0;
+    reg  [31:0] m_addr__1;
+    reg  [31:0] m_addr__2;
+    reg  [31:0] m_addr__3;
+    reg  [31:0] m_addr__4;
+    reg  [31:0] m_addr__5;
+    reg  [31:0] m_addr__6;
+    reg  [31:0] m_addr__7;
+    reg  [31:0] m_addr__8;
+    reg  [31:0] m_addr__9;
+    reg  [31:0] m_addr__10;
+    reg  [31:0] m_addr__11;
+    reg  [31:0] m_addr__12;
+    reg  [31:0] m_addr__13;
+    reg  [31:0] m_addr__14;
+    reg  [31:0] m_addr__15;
+    reg  [31:0] m_addr__16;
+    reg  [31:0] m_addr__17;
+    reg  [31:0] m_addr__18;
+    reg  [31:0] m_addr__19;
+    reg  [31:0] m_addr__20;
+    reg  [31:0] m_addr__21;
+    reg  [31:0] m_addr__22;
+    reg  [31:0] m_addr__23;
+    reg  [31:0] m_addr__24;
+    reg  [31:0] m_addr__25;
+    reg  [31:0] m_addr__26;
+    reg  [31:0] m_addr__27;
+    reg  [31:0] m_addr__28;
+    reg  [31:0] m_addr__29;
+    reg  [31:0] m_addr__30;
+    reg  [31:0] m_addr__31;
+    reg  [31:0] m_addr__32;
+    reg  [31:0] m_addr__33;
+    reg  [31:0] m_addr__34;
+    reg  [31:0] m_addr__35;
+    reg  [31:0] m_addr__36;
+    reg  [31:0] m_addr__37;
+    reg  [31:0] m_addr__38;
+    reg  [31:0] m_addr__39;
+    reg  [31:0] m_addr__40;
+    reg  [31:0] m_addr__41;
+    reg  [31:0] m_addr__42;
+    reg  [31:0] m_addr__43;
+    reg  [31:0] m_addr__44;
+    reg  [31:0] m_addr__45;
+    reg  [31:0] m_addr__46;
+    reg  [31:0] m_addr__47;
+    reg  [31:0] m_addr__48;
+    reg  [31:0] m_addr__49;
+    reg  [31:0] m_addr__50;
+    reg  [31:0] m_addr__51;
+    reg  [31:0] m_addr__52;
+    reg  [31:0] m_addr__53;
+    reg  [31:0] m_addr__54;
+    reg  [31:0] m_addr__55;
+    reg  [31:0] m_addr__56;
+    reg  [31:0] m_addr__57;
+    reg  [31:0] m_addr__58;
+    reg  [31:0] m_addr__59;
+    reg  [31:0] m_addr__60;
+    reg  [31:0] m_addr__61;
+    reg  [31:0] m_addr__62;
+    reg  [31:0] m_addr__63;
 
     // Sub module instances
     snake_prefetcher__reg64 valid(
@@ -6687,39 +7620,779 @@ module snake_prefetcher__head(clock,reset,warp,onehot,we,w_pc,w_addr,prev_valid,
         .clock(valid__clock),
         .reset(valid__reset)
     );
-    snake_prefetcher__head__addr pc(
-        .clock(pc__clock),
-        .r_addr(pc__r_addr),
-        .r_data(pc__r_data),
-        .w_en(pc__w_en),
-        .w_addr(pc__w_addr),
-        .w_data(pc__w_data)
+    snake_prefetcher__reg32 pc__0(
+        .d(pc__0__d),
+        .q(pc__0__q),
+        .clock(pc__0__clock),
+        .reset(pc__0__reset)
     );
-    snake_prefetcher__head__addr addr(
-        .clock(addr__clock),
-        .r_addr(addr__r_addr),
-        .r_data(addr__r_data),
-        .w_en(addr__w_en),
-        .w_addr(addr__w_addr),
-        .w_data(addr__w_data)
+    snake_prefetcher__reg32 pc__1(
+        .d(pc__1__d),
+        .q(pc__1__q),
+        .clock(pc__1__clock),
+        .reset(pc__1__reset)
+    );
+    snake_prefetcher__reg32 pc__2(
+        .d(pc__2__d),
+        .q(pc__2__q),
+        .clock(pc__2__clock),
+        .reset(pc__2__reset)
+    );
+    snake_prefetcher__reg32 pc__3(
+        .d(pc__3__d),
+        .q(pc__3__q),
+        .clock(pc__3__clock),
+        .reset(pc__3__reset)
+    );
+    snake_prefetcher__reg32 pc__4(
+        .d(pc__4__d),
+        .q(pc__4__q),
+        .clock(pc__4__clock),
+        .reset(pc__4__reset)
+    );
+    snake_prefetcher__reg32 pc__5(
+        .d(pc__5__d),
+        .q(pc__5__q),
+        .clock(pc__5__clock),
+        .reset(pc__5__reset)
+    );
+    snake_prefetcher__reg32 pc__6(
+        .d(pc__6__d),
+        .q(pc__6__q),
+        .clock(pc__6__clock),
+        .reset(pc__6__reset)
+    );
+    snake_prefetcher__reg32 pc__7(
+        .d(pc__7__d),
+        .q(pc__7__q),
+        .clock(pc__7__clock),
+        .reset(pc__7__reset)
+    );
+    snake_prefetcher__reg32 pc__8(
+        .d(pc__8__d),
+        .q(pc__8__q),
+        .clock(pc__8__clock),
+        .reset(pc__8__reset)
+    );
+    snake_prefetcher__reg32 pc__9(
+        .d(pc__9__d),
+        .q(pc__9__q),
+        .clock(pc__9__clock),
+        .reset(pc__9__reset)
+    );
+    snake_prefetcher__reg32 pc__10(
+        .d(pc__10__d),
+        .q(pc__10__q),
+        .clock(pc__10__clock),
+        .reset(pc__10__reset)
+    );
+    snake_prefetcher__reg32 pc__11(
+        .d(pc__11__d),
+        .q(pc__11__q),
+        .clock(pc__11__clock),
+        .reset(pc__11__reset)
+    );
+    snake_prefetcher__reg32 pc__12(
+        .d(pc__12__d),
+        .q(pc__12__q),
+        .clock(pc__12__clock),
+        .reset(pc__12__reset)
+    );
+    snake_prefetcher__reg32 pc__13(
+        .d(pc__13__d),
+        .q(pc__13__q),
+        .clock(pc__13__clock),
+        .reset(pc__13__reset)
+    );
+    snake_prefetcher__reg32 pc__14(
+        .d(pc__14__d),
+        .q(pc__14__q),
+        .clock(pc__14__clock),
+        .reset(pc__14__reset)
+    );
+    snake_prefetcher__reg32 pc__15(
+        .d(pc__15__d),
+        .q(pc__15__q),
+        .clock(pc__15__clock),
+        .reset(pc__15__reset)
+    );
+    snake_prefetcher__reg32 pc__16(
+        .d(pc__16__d),
+        .q(pc__16__q),
+        .clock(pc__16__clock),
+        .reset(pc__16__reset)
+    );
+    snake_prefetcher__reg32 pc__17(
+        .d(pc__17__d),
+        .q(pc__17__q),
+        .clock(pc__17__clock),
+        .reset(pc__17__reset)
+    );
+    snake_prefetcher__reg32 pc__18(
+        .d(pc__18__d),
+        .q(pc__18__q),
+        .clock(pc__18__clock),
+        .reset(pc__18__reset)
+    );
+    snake_prefetcher__reg32 pc__19(
+        .d(pc__19__d),
+        .q(pc__19__q),
+        .clock(pc__19__clock),
+        .reset(pc__19__reset)
+    );
+    snake_prefetcher__reg32 pc__20(
+        .d(pc__20__d),
+        .q(pc__20__q),
+        .clock(pc__20__clock),
+        .reset(pc__20__reset)
+    );
+    snake_prefetcher__reg32 pc__21(
+        .d(pc__21__d),
+        .q(pc__21__q),
+        .clock(pc__21__clock),
+        .reset(pc__21__reset)
+    );
+    snake_prefetcher__reg32 pc__22(
+        .d(pc__22__d),
+        .q(pc__22__q),
+        .clock(pc__22__clock),
+        .reset(pc__22__reset)
+    );
+    snake_prefetcher__reg32 pc__23(
+        .d(pc__23__d),
+        .q(pc__23__q),
+        .clock(pc__23__clock),
+        .reset(pc__23__reset)
+    );
+    snake_prefetcher__reg32 pc__24(
+        .d(pc__24__d),
+        .q(pc__24__q),
+        .clock(pc__24__clock),
+        .reset(pc__24__reset)
+    );
+    snake_prefetcher__reg32 pc__25(
+        .d(pc__25__d),
+        .q(pc__25__q),
+        .clock(pc__25__clock),
+        .reset(pc__25__reset)
+    );
+    snake_prefetcher__reg32 pc__26(
+        .d(pc__26__d),
+        .q(pc__26__q),
+        .clock(pc__26__clock),
+        .reset(pc__26__reset)
+    );
+    snake_prefetcher__reg32 pc__27(
+        .d(pc__27__d),
+        .q(pc__27__q),
+        .clock(pc__27__clock),
+        .reset(pc__27__reset)
+    );
+    snake_prefetcher__reg32 pc__28(
+        .d(pc__28__d),
+        .q(pc__28__q),
+        .clock(pc__28__clock),
+        .reset(pc__28__reset)
+    );
+    snake_prefetcher__reg32 pc__29(
+        .d(pc__29__d),
+        .q(pc__29__q),
+        .clock(pc__29__clock),
+        .reset(pc__29__reset)
+    );
+    snake_prefetcher__reg32 pc__30(
+        .d(pc__30__d),
+        .q(pc__30__q),
+        .clock(pc__30__clock),
+        .reset(pc__30__reset)
+    );
+    snake_prefetcher__reg32 pc__31(
+        .d(pc__31__d),
+        .q(pc__31__q),
+        .clock(pc__31__clock),
+        .reset(pc__31__reset)
+    );
+    snake_prefetcher__reg32 pc__32(
+        .d(pc__32__d),
+        .q(pc__32__q),
+        .clock(pc__32__clock),
+        .reset(pc__32__reset)
+    );
+    snake_prefetcher__reg32 pc__33(
+        .d(pc__33__d),
+        .q(pc__33__q),
+        .clock(pc__33__clock),
+        .reset(pc__33__reset)
+    );
+    snake_prefetcher__reg32 pc__34(
+        .d(pc__34__d),
+        .q(pc__34__q),
+        .clock(pc__34__clock),
+        .reset(pc__34__reset)
+    );
+    snake_prefetcher__reg32 pc__35(
+        .d(pc__35__d),
+        .q(pc__35__q),
+        .clock(pc__35__clock),
+        .reset(pc__35__reset)
+    );
+    snake_prefetcher__reg32 pc__36(
+        .d(pc__36__d),
+        .q(pc__36__q),
+        .clock(pc__36__clock),
+        .reset(pc__36__reset)
+    );
+    snake_prefetcher__reg32 pc__37(
+        .d(pc__37__d),
+        .q(pc__37__q),
+        .clock(pc__37__clock),
+        .reset(pc__37__reset)
+    );
+    snake_prefetcher__reg32 pc__38(
+        .d(pc__38__d),
+        .q(pc__38__q),
+        .clock(pc__38__clock),
+        .reset(pc__38__reset)
+    );
+    snake_prefetcher__reg32 pc__39(
+        .d(pc__39__d),
+        .q(pc__39__q),
+        .clock(pc__39__clock),
+        .reset(pc__39__reset)
+    );
+    snake_prefetcher__reg32 pc__40(
+        .d(pc__40__d),
+        .q(pc__40__q),
+        .clock(pc__40__clock),
+        .reset(pc__40__reset)
+    );
+    snake_prefetcher__reg32 pc__41(
+        .d(pc__41__d),
+        .q(pc__41__q),
+        .clock(pc__41__clock),
+        .reset(pc__41__reset)
+    );
+    snake_prefetcher__reg32 pc__42(
+        .d(pc__42__d),
+        .q(pc__42__q),
+        .clock(pc__42__clock),
+        .reset(pc__42__reset)
+    );
+    snake_prefetcher__reg32 pc__43(
+        .d(pc__43__d),
+        .q(pc__43__q),
+        .clock(pc__43__clock),
+        .reset(pc__43__reset)
+    );
+    snake_prefetcher__reg32 pc__44(
+        .d(pc__44__d),
+        .q(pc__44__q),
+        .clock(pc__44__clock),
+        .reset(pc__44__reset)
+    );
+    snake_prefetcher__reg32 pc__45(
+        .d(pc__45__d),
+        .q(pc__45__q),
+        .clock(pc__45__clock),
+        .reset(pc__45__reset)
+    );
+    snake_prefetcher__reg32 pc__46(
+        .d(pc__46__d),
+        .q(pc__46__q),
+        .clock(pc__46__clock),
+        .reset(pc__46__reset)
+    );
+    snake_prefetcher__reg32 pc__47(
+        .d(pc__47__d),
+        .q(pc__47__q),
+        .clock(pc__47__clock),
+        .reset(pc__47__reset)
+    );
+    snake_prefetcher__reg32 pc__48(
+        .d(pc__48__d),
+        .q(pc__48__q),
+        .clock(pc__48__clock),
+        .reset(pc__48__reset)
+    );
+    snake_prefetcher__reg32 pc__49(
+        .d(pc__49__d),
+        .q(pc__49__q),
+        .clock(pc__49__clock),
+        .reset(pc__49__reset)
+    );
+    snake_prefetcher__reg32 pc__50(
+        .d(pc__50__d),
+        .q(pc__50__q),
+        .clock(pc__50__clock),
+        .reset(pc__50__reset)
+    );
+    snake_prefetcher__reg32 pc__51(
+        .d(pc__51__d),
+        .q(pc__51__q),
+        .clock(pc__51__clock),
+        .reset(pc__51__reset)
+    );
+    snake_prefetcher__reg32 pc__52(
+        .d(pc__52__d),
+        .q(pc__52__q),
+        .clock(pc__52__clock),
+        .reset(pc__52__reset)
+    );
+    snake_prefetcher__reg32 pc__53(
+        .d(pc__53__d),
+        .q(pc__53__q),
+        .clock(pc__53__clock),
+        .reset(pc__53__reset)
+    );
+    snake_prefetcher__reg32 pc__54(
+        .d(pc__54__d),
+        .q(pc__54__q),
+        .clock(pc__54__clock),
+        .reset(pc__54__reset)
+    );
+    snake_prefetcher__reg32 pc__55(
+        .d(pc__55__d),
+        .q(pc__55__q),
+        .clock(pc__55__clock),
+        .reset(pc__55__reset)
+    );
+    snake_prefetcher__reg32 pc__56(
+        .d(pc__56__d),
+        .q(pc__56__q),
+        .clock(pc__56__clock),
+        .reset(pc__56__reset)
+    );
+    snake_prefetcher__reg32 pc__57(
+        .d(pc__57__d),
+        .q(pc__57__q),
+        .clock(pc__57__clock),
+        .reset(pc__57__reset)
+    );
+    snake_prefetcher__reg32 pc__58(
+        .d(pc__58__d),
+        .q(pc__58__q),
+        .clock(pc__58__clock),
+        .reset(pc__58__reset)
+    );
+    snake_prefetcher__reg32 pc__59(
+        .d(pc__59__d),
+        .q(pc__59__q),
+        .clock(pc__59__clock),
+        .reset(pc__59__reset)
+    );
+    snake_prefetcher__reg32 pc__60(
+        .d(pc__60__d),
+        .q(pc__60__q),
+        .clock(pc__60__clock),
+        .reset(pc__60__reset)
+    );
+    snake_prefetcher__reg32 pc__61(
+        .d(pc__61__d),
+        .q(pc__61__q),
+        .clock(pc__61__clock),
+        .reset(pc__61__reset)
+    );
+    snake_prefetcher__reg32 pc__62(
+        .d(pc__62__d),
+        .q(pc__62__q),
+        .clock(pc__62__clock),
+        .reset(pc__62__reset)
+    );
+    snake_prefetcher__reg32 pc__63(
+        .d(pc__63__d),
+        .q(pc__63__q),
+        .clock(pc__63__clock),
+        .reset(pc__63__reset)
+    );
+    snake_prefetcher__reg32 addr__0(
+        .d(addr__0__d),
+        .q(addr__0__q),
+        .clock(addr__0__clock),
+        .reset(addr__0__reset)
+    );
+    snake_prefetcher__reg32 addr__1(
+        .d(addr__1__d),
+        .q(addr__1__q),
+        .clock(addr__1__clock),
+        .reset(addr__1__reset)
+    );
+    snake_prefetcher__reg32 addr__2(
+        .d(addr__2__d),
+        .q(addr__2__q),
+        .clock(addr__2__clock),
+        .reset(addr__2__reset)
+    );
+    snake_prefetcher__reg32 addr__3(
+        .d(addr__3__d),
+        .q(addr__3__q),
+        .clock(addr__3__clock),
+        .reset(addr__3__reset)
+    );
+    snake_prefetcher__reg32 addr__4(
+        .d(addr__4__d),
+        .q(addr__4__q),
+        .clock(addr__4__clock),
+        .reset(addr__4__reset)
+    );
+    snake_prefetcher__reg32 addr__5(
+        .d(addr__5__d),
+        .q(addr__5__q),
+        .clock(addr__5__clock),
+        .reset(addr__5__reset)
+    );
+    snake_prefetcher__reg32 addr__6(
+        .d(addr__6__d),
+        .q(addr__6__q),
+        .clock(addr__6__clock),
+        .reset(addr__6__reset)
+    );
+    snake_prefetcher__reg32 addr__7(
+        .d(addr__7__d),
+        .q(addr__7__q),
+        .clock(addr__7__clock),
+        .reset(addr__7__reset)
+    );
+    snake_prefetcher__reg32 addr__8(
+        .d(addr__8__d),
+        .q(addr__8__q),
+        .clock(addr__8__clock),
+        .reset(addr__8__reset)
+    );
+    snake_prefetcher__reg32 addr__9(
+        .d(addr__9__d),
+        .q(addr__9__q),
+        .clock(addr__9__clock),
+        .reset(addr__9__reset)
+    );
+    snake_prefetcher__reg32 addr__10(
+        .d(addr__10__d),
+        .q(addr__10__q),
+        .clock(addr__10__clock),
+        .reset(addr__10__reset)
+    );
+    snake_prefetcher__reg32 addr__11(
+        .d(addr__11__d),
+        .q(addr__11__q),
+        .clock(addr__11__clock),
+        .reset(addr__11__reset)
+    );
+    snake_prefetcher__reg32 addr__12(
+        .d(addr__12__d),
+        .q(addr__12__q),
+        .clock(addr__12__clock),
+        .reset(addr__12__reset)
+    );
+    snake_prefetcher__reg32 addr__13(
+        .d(addr__13__d),
+        .q(addr__13__q),
+        .clock(addr__13__clock),
+        .reset(addr__13__reset)
+    );
+    snake_prefetcher__reg32 addr__14(
+        .d(addr__14__d),
+        .q(addr__14__q),
+        .clock(addr__14__clock),
+        .reset(addr__14__reset)
+    );
+    snake_prefetcher__reg32 addr__15(
+        .d(addr__15__d),
+        .q(addr__15__q),
+        .clock(addr__15__clock),
+        .reset(addr__15__reset)
+    );
+    snake_prefetcher__reg32 addr__16(
+        .d(addr__16__d),
+        .q(addr__16__q),
+        .clock(addr__16__clock),
+        .reset(addr__16__reset)
+    );
+    snake_prefetcher__reg32 addr__17(
+        .d(addr__17__d),
+        .q(addr__17__q),
+        .clock(addr__17__clock),
+        .reset(addr__17__reset)
+    );
+    snake_prefetcher__reg32 addr__18(
+        .d(addr__18__d),
+        .q(addr__18__q),
+        .clock(addr__18__clock),
+        .reset(addr__18__reset)
+    );
+    snake_prefetcher__reg32 addr__19(
+        .d(addr__19__d),
+        .q(addr__19__q),
+        .clock(addr__19__clock),
+        .reset(addr__19__reset)
+    );
+    snake_prefetcher__reg32 addr__20(
+        .d(addr__20__d),
+        .q(addr__20__q),
+        .clock(addr__20__clock),
+        .reset(addr__20__reset)
+    );
+    snake_prefetcher__reg32 addr__21(
+        .d(addr__21__d),
+        .q(addr__21__q),
+        .clock(addr__21__clock),
+        .reset(addr__21__reset)
+    );
+    snake_prefetcher__reg32 addr__22(
+        .d(addr__22__d),
+        .q(addr__22__q),
+        .clock(addr__22__clock),
+        .reset(addr__22__reset)
+    );
+    snake_prefetcher__reg32 addr__23(
+        .d(addr__23__d),
+        .q(addr__23__q),
+        .clock(addr__23__clock),
+        .reset(addr__23__reset)
+    );
+    snake_prefetcher__reg32 addr__24(
+        .d(addr__24__d),
+        .q(addr__24__q),
+        .clock(addr__24__clock),
+        .reset(addr__24__reset)
+    );
+    snake_prefetcher__reg32 addr__25(
+        .d(addr__25__d),
+        .q(addr__25__q),
+        .clock(addr__25__clock),
+        .reset(addr__25__reset)
+    );
+    snake_prefetcher__reg32 addr__26(
+        .d(addr__26__d),
+        .q(addr__26__q),
+        .clock(addr__26__clock),
+        .reset(addr__26__reset)
+    );
+    snake_prefetcher__reg32 addr__27(
+        .d(addr__27__d),
+        .q(addr__27__q),
+        .clock(addr__27__clock),
+        .reset(addr__27__reset)
+    );
+    snake_prefetcher__reg32 addr__28(
+        .d(addr__28__d),
+        .q(addr__28__q),
+        .clock(addr__28__clock),
+        .reset(addr__28__reset)
+    );
+    snake_prefetcher__reg32 addr__29(
+        .d(addr__29__d),
+        .q(addr__29__q),
+        .clock(addr__29__clock),
+        .reset(addr__29__reset)
+    );
+    snake_prefetcher__reg32 addr__30(
+        .d(addr__30__d),
+        .q(addr__30__q),
+        .clock(addr__30__clock),
+        .reset(addr__30__reset)
+    );
+    snake_prefetcher__reg32 addr__31(
+        .d(addr__31__d),
+        .q(addr__31__q),
+        .clock(addr__31__clock),
+        .reset(addr__31__reset)
+    );
+    snake_prefetcher__reg32 addr__32(
+        .d(addr__32__d),
+        .q(addr__32__q),
+        .clock(addr__32__clock),
+        .reset(addr__32__reset)
+    );
+    snake_prefetcher__reg32 addr__33(
+        .d(addr__33__d),
+        .q(addr__33__q),
+        .clock(addr__33__clock),
+        .reset(addr__33__reset)
+    );
+    snake_prefetcher__reg32 addr__34(
+        .d(addr__34__d),
+        .q(addr__34__q),
+        .clock(addr__34__clock),
+        .reset(addr__34__reset)
+    );
+    snake_prefetcher__reg32 addr__35(
+        .d(addr__35__d),
+        .q(addr__35__q),
+        .clock(addr__35__clock),
+        .reset(addr__35__reset)
+    );
+    snake_prefetcher__reg32 addr__36(
+        .d(addr__36__d),
+        .q(addr__36__q),
+        .clock(addr__36__clock),
+        .reset(addr__36__reset)
+    );
+    snake_prefetcher__reg32 addr__37(
+        .d(addr__37__d),
+        .q(addr__37__q),
+        .clock(addr__37__clock),
+        .reset(addr__37__reset)
+    );
+    snake_prefetcher__reg32 addr__38(
+        .d(addr__38__d),
+        .q(addr__38__q),
+        .clock(addr__38__clock),
+        .reset(addr__38__reset)
+    );
+    snake_prefetcher__reg32 addr__39(
+        .d(addr__39__d),
+        .q(addr__39__q),
+        .clock(addr__39__clock),
+        .reset(addr__39__reset)
+    );
+    snake_prefetcher__reg32 addr__40(
+        .d(addr__40__d),
+        .q(addr__40__q),
+        .clock(addr__40__clock),
+        .reset(addr__40__reset)
+    );
+    snake_prefetcher__reg32 addr__41(
+        .d(addr__41__d),
+        .q(addr__41__q),
+        .clock(addr__41__clock),
+        .reset(addr__41__reset)
+    );
+    snake_prefetcher__reg32 addr__42(
+        .d(addr__42__d),
+        .q(addr__42__q),
+        .clock(addr__42__clock),
+        .reset(addr__42__reset)
+    );
+    snake_prefetcher__reg32 addr__43(
+        .d(addr__43__d),
+        .q(addr__43__q),
+        .clock(addr__43__clock),
+        .reset(addr__43__reset)
+    );
+    snake_prefetcher__reg32 addr__44(
+        .d(addr__44__d),
+        .q(addr__44__q),
+        .clock(addr__44__clock),
+        .reset(addr__44__reset)
+    );
+    snake_prefetcher__reg32 addr__45(
+        .d(addr__45__d),
+        .q(addr__45__q),
+        .clock(addr__45__clock),
+        .reset(addr__45__reset)
+    );
+    snake_prefetcher__reg32 addr__46(
+        .d(addr__46__d),
+        .q(addr__46__q),
+        .clock(addr__46__clock),
+        .reset(addr__46__reset)
+    );
+    snake_prefetcher__reg32 addr__47(
+        .d(addr__47__d),
+        .q(addr__47__q),
+        .clock(addr__47__clock),
+        .reset(addr__47__reset)
+    );
+    snake_prefetcher__reg32 addr__48(
+        .d(addr__48__d),
+        .q(addr__48__q),
+        .clock(addr__48__clock),
+        .reset(addr__48__reset)
+    );
+    snake_prefetcher__reg32 addr__49(
+        .d(addr__49__d),
+        .q(addr__49__q),
+        .clock(addr__49__clock),
+        .reset(addr__49__reset)
+    );
+    snake_prefetcher__reg32 addr__50(
+        .d(addr__50__d),
+        .q(addr__50__q),
+        .clock(addr__50__clock),
+        .reset(addr__50__reset)
+    );
+    snake_prefetcher__reg32 addr__51(
+        .d(addr__51__d),
+        .q(addr__51__q),
+        .clock(addr__51__clock),
+        .reset(addr__51__reset)
+    );
+    snake_prefetcher__reg32 addr__52(
+        .d(addr__52__d),
+        .q(addr__52__q),
+        .clock(addr__52__clock),
+        .reset(addr__52__reset)
+    );
+    snake_prefetcher__reg32 addr__53(
+        .d(addr__53__d),
+        .q(addr__53__q),
+        .clock(addr__53__clock),
+        .reset(addr__53__reset)
+    );
+    snake_prefetcher__reg32 addr__54(
+        .d(addr__54__d),
+        .q(addr__54__q),
+        .clock(addr__54__clock),
+        .reset(addr__54__reset)
+    );
+    snake_prefetcher__reg32 addr__55(
+        .d(addr__55__d),
+        .q(addr__55__q),
+        .clock(addr__55__clock),
+        .reset(addr__55__reset)
+    );
+    snake_prefetcher__reg32 addr__56(
+        .d(addr__56__d),
+        .q(addr__56__q),
+        .clock(addr__56__clock),
+        .reset(addr__56__reset)
+    );
+    snake_prefetcher__reg32 addr__57(
+        .d(addr__57__d),
+        .q(addr__57__q),
+        .clock(addr__57__clock),
+        .reset(addr__57__reset)
+    );
+    snake_prefetcher__reg32 addr__58(
+        .d(addr__58__d),
+        .q(addr__58__q),
+        .clock(addr__58__clock),
+        .reset(addr__58__reset)
+    );
+    snake_prefetcher__reg32 addr__59(
+        .d(addr__59__d),
+        .q(addr__59__q),
+        .clock(addr__59__clock),
+        .reset(addr__59__reset)
+    );
+    snake_prefetcher__reg32 addr__60(
+        .d(addr__60__d),
+        .q(addr__60__q),
+        .clock(addr__60__clock),
+        .reset(addr__60__reset)
+    );
+    snake_prefetcher__reg32 addr__61(
+        .d(addr__61__d),
+        .q(addr__61__q),
+        .clock(addr__61__clock),
+        .reset(addr__61__reset)
+    );
+    snake_prefetcher__reg32 addr__62(
+        .d(addr__62__d),
+        .q(addr__62__q),
+        .clock(addr__62__clock),
+        .reset(addr__62__reset)
+    );
+    snake_prefetcher__reg32 addr__63(
+        .d(addr__63__d),
+        .q(addr__63__q),
+        .clock(addr__63__clock),
+        .reset(addr__63__reset)
     );
 
     // Update code
     always @(*) valid__clock = clock;
     always @(*) valid__reset = reset;
-    always @(*) pc__clock = clock;
-    always @(*) addr__clock = clock;
-    always @(*) pc__r_addr = warp;
-    always @(*) addr__r_addr = warp;
     always @(*) prev_valid = |(valid__q & onehot);
-    always @(*) prev_pc = pc__r_data;
-    always @(*) prev_addr = addr__r_data;
-    always @(*) pc__w_en = we;
-    always @(*) addr__w_en = we;
-    always @(*) pc__w_addr = warp;
-    always @(*) addr__w_addr = warp;
-    always @(*) pc__w_data = w_pc;
-    always @(*) addr__w_data = w_addr;
     always @(*) begin
         if (we) begin
             valid__d = valid__q | onehot;
@@ -6728,26 +8401,2190 @@ module snake_prefetcher__head(clock,reset,warp,onehot,we,w_pc,w_addr,prev_valid,
             valid__d = valid__q;
         end
     end
+    always @(*) begin
+        prev_pc = zero_p;
+        prev_pc = prev_pc | m_pc__0;
+        prev_pc = prev_pc | m_pc__1;
+        prev_pc = prev_pc | m_pc__2;
+        prev_pc = prev_pc | m_pc__3;
+        prev_pc = prev_pc | m_pc__4;
+        prev_pc = prev_pc | m_pc__5;
+        prev_pc = prev_pc | m_pc__6;
+        prev_pc = prev_pc | m_pc__7;
+        prev_pc = prev_pc | m_pc__8;
+        prev_pc = prev_pc | m_pc__9;
+        prev_pc = prev_pc | m_pc__10;
+        prev_pc = prev_pc | m_pc__11;
+        prev_pc = prev_pc | m_pc__12;
+        prev_pc = prev_pc | m_pc__13;
+        prev_pc = prev_pc | m_pc__14;
+        prev_pc = prev_pc | m_pc__15;
+        prev_pc = prev_pc | m_pc__16;
+        prev_pc = prev_pc | m_pc__17;
+        prev_pc = prev_pc | m_pc__18;
+        prev_pc = prev_pc | m_pc__19;
+        prev_pc = prev_pc | m_pc__20;
+        prev_pc = prev_pc | m_pc__21;
+        prev_pc = prev_pc | m_pc__22;
+        prev_pc = prev_pc | m_pc__23;
+        prev_pc = prev_pc | m_pc__24;
+        prev_pc = prev_pc | m_pc__25;
+        prev_pc = prev_pc | m_pc__26;
+        prev_pc = prev_pc | m_pc__27;
+        prev_pc = prev_pc | m_pc__28;
+        prev_pc = prev_pc | m_pc__29;
+        prev_pc = prev_pc | m_pc__30;
+        prev_pc = prev_pc | m_pc__31;
+        prev_pc = prev_pc | m_pc__32;
+        prev_pc = prev_pc | m_pc__33;
+        prev_pc = prev_pc | m_pc__34;
+        prev_pc = prev_pc | m_pc__35;
+        prev_pc = prev_pc | m_pc__36;
+        prev_pc = prev_pc | m_pc__37;
+        prev_pc = prev_pc | m_pc__38;
+        prev_pc = prev_pc | m_pc__39;
+        prev_pc = prev_pc | m_pc__40;
+        prev_pc = prev_pc | m_pc__41;
+        prev_pc = prev_pc | m_pc__42;
+        prev_pc = prev_pc | m_pc__43;
+        prev_pc = prev_pc | m_pc__44;
+        prev_pc = prev_pc | m_pc__45;
+        prev_pc = prev_pc | m_pc__46;
+        prev_pc = prev_pc | m_pc__47;
+        prev_pc = prev_pc | m_pc__48;
+        prev_pc = prev_pc | m_pc__49;
+        prev_pc = prev_pc | m_pc__50;
+        prev_pc = prev_pc | m_pc__51;
+        prev_pc = prev_pc | m_pc__52;
+        prev_pc = prev_pc | m_pc__53;
+        prev_pc = prev_pc | m_pc__54;
+        prev_pc = prev_pc | m_pc__55;
+        prev_pc = prev_pc | m_pc__56;
+        prev_pc = prev_pc | m_pc__57;
+        prev_pc = prev_pc | m_pc__58;
+        prev_pc = prev_pc | m_pc__59;
+        prev_pc = prev_pc | m_pc__60;
+        prev_pc = prev_pc | m_pc__61;
+        prev_pc = prev_pc | m_pc__62;
+        prev_pc = prev_pc | m_pc__63;
+    end
+    always @(*) begin
+        prev_addr = zero_a;
+        prev_addr = prev_addr | m_addr__0;
+        prev_addr = prev_addr | m_addr__1;
+        prev_addr = prev_addr | m_addr__2;
+        prev_addr = prev_addr | m_addr__3;
+        prev_addr = prev_addr | m_addr__4;
+        prev_addr = prev_addr | m_addr__5;
+        prev_addr = prev_addr | m_addr__6;
+        prev_addr = prev_addr | m_addr__7;
+        prev_addr = prev_addr | m_addr__8;
+        prev_addr = prev_addr | m_addr__9;
+        prev_addr = prev_addr | m_addr__10;
+        prev_addr = prev_addr | m_addr__11;
+        prev_addr = prev_addr | m_addr__12;
+        prev_addr = prev_addr | m_addr__13;
+        prev_addr = prev_addr | m_addr__14;
+        prev_addr = prev_addr | m_addr__15;
+        prev_addr = prev_addr | m_addr__16;
+        prev_addr = prev_addr | m_addr__17;
+        prev_addr = prev_addr | m_addr__18;
+        prev_addr = prev_addr | m_addr__19;
+        prev_addr = prev_addr | m_addr__20;
+        prev_addr = prev_addr | m_addr__21;
+        prev_addr = prev_addr | m_addr__22;
+        prev_addr = prev_addr | m_addr__23;
+        prev_addr = prev_addr | m_addr__24;
+        prev_addr = prev_addr | m_addr__25;
+        prev_addr = prev_addr | m_addr__26;
+        prev_addr = prev_addr | m_addr__27;
+        prev_addr = prev_addr | m_addr__28;
+        prev_addr = prev_addr | m_addr__29;
+        prev_addr = prev_addr | m_addr__30;
+        prev_addr = prev_addr | m_addr__31;
+        prev_addr = prev_addr | m_addr__32;
+        prev_addr = prev_addr | m_addr__33;
+        prev_addr = prev_addr | m_addr__34;
+        prev_addr = prev_addr | m_addr__35;
+        prev_addr = prev_addr | m_addr__36;
+        prev_addr = prev_addr | m_addr__37;
+        prev_addr = prev_addr | m_addr__38;
+        prev_addr = prev_addr | m_addr__39;
+        prev_addr = prev_addr | m_addr__40;
+        prev_addr = prev_addr | m_addr__41;
+        prev_addr = prev_addr | m_addr__42;
+        prev_addr = prev_addr | m_addr__43;
+        prev_addr = prev_addr | m_addr__44;
+        prev_addr = prev_addr | m_addr__45;
+        prev_addr = prev_addr | m_addr__46;
+        prev_addr = prev_addr | m_addr__47;
+        prev_addr = prev_addr | m_addr__48;
+        prev_addr = prev_addr | m_addr__49;
+        prev_addr = prev_addr | m_addr__50;
+        prev_addr = prev_addr | m_addr__51;
+        prev_addr = prev_addr | m_addr__52;
+        prev_addr = prev_addr | m_addr__53;
+        prev_addr = prev_addr | m_addr__54;
+        prev_addr = prev_addr | m_addr__55;
+        prev_addr = prev_addr | m_addr__56;
+        prev_addr = prev_addr | m_addr__57;
+        prev_addr = prev_addr | m_addr__58;
+        prev_addr = prev_addr | m_addr__59;
+        prev_addr = prev_addr | m_addr__60;
+        prev_addr = prev_addr | m_addr__61;
+        prev_addr = prev_addr | m_addr__62;
+        prev_addr = prev_addr | m_addr__63;
+    end
+    always @(*) pc__0__clock = clock;
+    assign pc__0__reset = 1'b0;
+    always @(*) addr__0__clock = clock;
+    assign addr__0__reset = 1'b0;
+    always @(*) begin
+        pc__0__d = pc__0__q;
+        if (onehot[0]) begin
+            if (we) begin
+                pc__0__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__0__d = addr__0__q;
+        if (onehot[0]) begin
+            if (we) begin
+                addr__0__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__0 = zero_p;
+        if (onehot[0]) begin
+            m_pc__0 = pc__0__q;
+        end
+    end
+    always @(*) begin
+        m_addr__0 = zero_a;
+        if (onehot[0]) begin
+            m_addr__0 = addr__0__q;
+        end
+    end
+    always @(*) pc__1__clock = clock;
+    assign pc__1__reset = 1'b0;
+    always @(*) addr__1__clock = clock;
+    assign addr__1__reset = 1'b0;
+    always @(*) begin
+        pc__1__d = pc__1__q;
+        if (onehot[1]) begin
+            if (we) begin
+                pc__1__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__1__d = addr__1__q;
+        if (onehot[1]) begin
+            if (we) begin
+                addr__1__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__1 = zero_p;
+        if (onehot[1]) begin
+            m_pc__1 = pc__1__q;
+        end
+    end
+    always @(*) begin
+        m_addr__1 = zero_a;
+        if (onehot[1]) begin
+            m_addr__1 = addr__1__q;
+        end
+    end
+    always @(*) pc__2__clock = clock;
+    assign pc__2__reset = 1'b0;
+    always @(*) addr__2__clock = clock;
+    assign addr__2__reset = 1'b0;
+    always @(*) begin
+        pc__2__d = pc__2__q;
+        if (onehot[2]) begin
+            if (we) begin
+                pc__2__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__2__d = addr__2__q;
+        if (onehot[2]) begin
+            if (we) begin
+                addr__2__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__2 = zero_p;
+        if (onehot[2]) begin
+            m_pc__2 = pc__2__q;
+        end
+    end
+    always @(*) begin
+        m_addr__2 = zero_a;
+        if (onehot[2]) begin
+            m_addr__2 = addr__2__q;
+        end
+    end
+    always @(*) pc__3__clock = clock;
+    assign pc__3__reset = 1'b0;
+    always @(*) addr__3__clock = clock;
+    assign addr__3__reset = 1'b0;
+    always @(*) begin
+        pc__3__d = pc__3__q;
+        if (onehot[3]) begin
+            if (we) begin
+                pc__3__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__3__d = addr__3__q;
+        if (onehot[3]) begin
+            if (we) begin
+                addr__3__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__3 = zero_p;
+        if (onehot[3]) begin
+            m_pc__3 = pc__3__q;
+        end
+    end
+    always @(*) begin
+        m_addr__3 = zero_a;
+        if (onehot[3]) begin
+            m_addr__3 = addr__3__q;
+        end
+    end
+    always @(*) pc__4__clock = clock;
+    assign pc__4__reset = 1'b0;
+    always @(*) addr__4__clock = clock;
+    assign addr__4__reset = 1'b0;
+    always @(*) begin
+        pc__4__d = pc__4__q;
+        if (onehot[4]) begin
+            if (we) begin
+                pc__4__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__4__d = addr__4__q;
+        if (onehot[4]) begin
+            if (we) begin
+                addr__4__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__4 = zero_p;
+        if (onehot[4]) begin
+            m_pc__4 = pc__4__q;
+        end
+    end
+    always @(*) begin
+        m_addr__4 = zero_a;
+        if (onehot[4]) begin
+            m_addr__4 = addr__4__q;
+        end
+    end
+    always @(*) pc__5__clock = clock;
+    assign pc__5__reset = 1'b0;
+    always @(*) addr__5__clock = clock;
+    assign addr__5__reset = 1'b0;
+    always @(*) begin
+        pc__5__d = pc__5__q;
+        if (onehot[5]) begin
+            if (we) begin
+                pc__5__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__5__d = addr__5__q;
+        if (onehot[5]) begin
+            if (we) begin
+                addr__5__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__5 = zero_p;
+        if (onehot[5]) begin
+            m_pc__5 = pc__5__q;
+        end
+    end
+    always @(*) begin
+        m_addr__5 = zero_a;
+        if (onehot[5]) begin
+            m_addr__5 = addr__5__q;
+        end
+    end
+    always @(*) pc__6__clock = clock;
+    assign pc__6__reset = 1'b0;
+    always @(*) addr__6__clock = clock;
+    assign addr__6__reset = 1'b0;
+    always @(*) begin
+        pc__6__d = pc__6__q;
+        if (onehot[6]) begin
+            if (we) begin
+                pc__6__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__6__d = addr__6__q;
+        if (onehot[6]) begin
+            if (we) begin
+                addr__6__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__6 = zero_p;
+        if (onehot[6]) begin
+            m_pc__6 = pc__6__q;
+        end
+    end
+    always @(*) begin
+        m_addr__6 = zero_a;
+        if (onehot[6]) begin
+            m_addr__6 = addr__6__q;
+        end
+    end
+    always @(*) pc__7__clock = clock;
+    assign pc__7__reset = 1'b0;
+    always @(*) addr__7__clock = clock;
+    assign addr__7__reset = 1'b0;
+    always @(*) begin
+        pc__7__d = pc__7__q;
+        if (onehot[7]) begin
+            if (we) begin
+                pc__7__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__7__d = addr__7__q;
+        if (onehot[7]) begin
+            if (we) begin
+                addr__7__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__7 = zero_p;
+        if (onehot[7]) begin
+            m_pc__7 = pc__7__q;
+        end
+    end
+    always @(*) begin
+        m_addr__7 = zero_a;
+        if (onehot[7]) begin
+            m_addr__7 = addr__7__q;
+        end
+    end
+    always @(*) pc__8__clock = clock;
+    assign pc__8__reset = 1'b0;
+    always @(*) addr__8__clock = clock;
+    assign addr__8__reset = 1'b0;
+    always @(*) begin
+        pc__8__d = pc__8__q;
+        if (onehot[8]) begin
+            if (we) begin
+                pc__8__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__8__d = addr__8__q;
+        if (onehot[8]) begin
+            if (we) begin
+                addr__8__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__8 = zero_p;
+        if (onehot[8]) begin
+            m_pc__8 = pc__8__q;
+        end
+    end
+    always @(*) begin
+        m_addr__8 = zero_a;
+        if (onehot[8]) begin
+            m_addr__8 = addr__8__q;
+        end
+    end
+    always @(*) pc__9__clock = clock;
+    assign pc__9__reset = 1'b0;
+    always @(*) addr__9__clock = clock;
+    assign addr__9__reset = 1'b0;
+    always @(*) begin
+        pc__9__d = pc__9__q;
+        if (onehot[9]) begin
+            if (we) begin
+                pc__9__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__9__d = addr__9__q;
+        if (onehot[9]) begin
+            if (we) begin
+                addr__9__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__9 = zero_p;
+        if (onehot[9]) begin
+            m_pc__9 = pc__9__q;
+        end
+    end
+    always @(*) begin
+        m_addr__9 = zero_a;
+        if (onehot[9]) begin
+            m_addr__9 = addr__9__q;
+        end
+    end
+    always @(*) pc__10__clock = clock;
+    assign pc__10__reset = 1'b0;
+    always @(*) addr__10__clock = clock;
+    assign addr__10__reset = 1'b0;
+    always @(*) begin
+        pc__10__d = pc__10__q;
+        if (onehot[10]) begin
+            if (we) begin
+                pc__10__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__10__d = addr__10__q;
+        if (onehot[10]) begin
+            if (we) begin
+                addr__10__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__10 = zero_p;
+        if (onehot[10]) begin
+            m_pc__10 = pc__10__q;
+        end
+    end
+    always @(*) begin
+        m_addr__10 = zero_a;
+        if (onehot[10]) begin
+            m_addr__10 = addr__10__q;
+        end
+    end
+    always @(*) pc__11__clock = clock;
+    assign pc__11__reset = 1'b0;
+    always @(*) addr__11__clock = clock;
+    assign addr__11__reset = 1'b0;
+    always @(*) begin
+        pc__11__d = pc__11__q;
+        if (onehot[11]) begin
+            if (we) begin
+                pc__11__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__11__d = addr__11__q;
+        if (onehot[11]) begin
+            if (we) begin
+                addr__11__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__11 = zero_p;
+        if (onehot[11]) begin
+            m_pc__11 = pc__11__q;
+        end
+    end
+    always @(*) begin
+        m_addr__11 = zero_a;
+        if (onehot[11]) begin
+            m_addr__11 = addr__11__q;
+        end
+    end
+    always @(*) pc__12__clock = clock;
+    assign pc__12__reset = 1'b0;
+    always @(*) addr__12__clock = clock;
+    assign addr__12__reset = 1'b0;
+    always @(*) begin
+        pc__12__d = pc__12__q;
+        if (onehot[12]) begin
+            if (we) begin
+                pc__12__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__12__d = addr__12__q;
+        if (onehot[12]) begin
+            if (we) begin
+                addr__12__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__12 = zero_p;
+        if (onehot[12]) begin
+            m_pc__12 = pc__12__q;
+        end
+    end
+    always @(*) begin
+        m_addr__12 = zero_a;
+        if (onehot[12]) begin
+            m_addr__12 = addr__12__q;
+        end
+    end
+    always @(*) pc__13__clock = clock;
+    assign pc__13__reset = 1'b0;
+    always @(*) addr__13__clock = clock;
+    assign addr__13__reset = 1'b0;
+    always @(*) begin
+        pc__13__d = pc__13__q;
+        if (onehot[13]) begin
+            if (we) begin
+                pc__13__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__13__d = addr__13__q;
+        if (onehot[13]) begin
+            if (we) begin
+                addr__13__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__13 = zero_p;
+        if (onehot[13]) begin
+            m_pc__13 = pc__13__q;
+        end
+    end
+    always @(*) begin
+        m_addr__13 = zero_a;
+        if (onehot[13]) begin
+            m_addr__13 = addr__13__q;
+        end
+    end
+    always @(*) pc__14__clock = clock;
+    assign pc__14__reset = 1'b0;
+    always @(*) addr__14__clock = clock;
+    assign addr__14__reset = 1'b0;
+    always @(*) begin
+        pc__14__d = pc__14__q;
+        if (onehot[14]) begin
+            if (we) begin
+                pc__14__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__14__d = addr__14__q;
+        if (onehot[14]) begin
+            if (we) begin
+                addr__14__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__14 = zero_p;
+        if (onehot[14]) begin
+            m_pc__14 = pc__14__q;
+        end
+    end
+    always @(*) begin
+        m_addr__14 = zero_a;
+        if (onehot[14]) begin
+            m_addr__14 = addr__14__q;
+        end
+    end
+    always @(*) pc__15__clock = clock;
+    assign pc__15__reset = 1'b0;
+    always @(*) addr__15__clock = clock;
+    assign addr__15__reset = 1'b0;
+    always @(*) begin
+        pc__15__d = pc__15__q;
+        if (onehot[15]) begin
+            if (we) begin
+                pc__15__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__15__d = addr__15__q;
+        if (onehot[15]) begin
+            if (we) begin
+                addr__15__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__15 = zero_p;
+        if (onehot[15]) begin
+            m_pc__15 = pc__15__q;
+        end
+    end
+    always @(*) begin
+        m_addr__15 = zero_a;
+        if (onehot[15]) begin
+            m_addr__15 = addr__15__q;
+        end
+    end
+    always @(*) pc__16__clock = clock;
+    assign pc__16__reset = 1'b0;
+    always @(*) addr__16__clock = clock;
+    assign addr__16__reset = 1'b0;
+    always @(*) begin
+        pc__16__d = pc__16__q;
+        if (onehot[16]) begin
+            if (we) begin
+                pc__16__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__16__d = addr__16__q;
+        if (onehot[16]) begin
+            if (we) begin
+                addr__16__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__16 = zero_p;
+        if (onehot[16]) begin
+            m_pc__16 = pc__16__q;
+        end
+    end
+    always @(*) begin
+        m_addr__16 = zero_a;
+        if (onehot[16]) begin
+            m_addr__16 = addr__16__q;
+        end
+    end
+    always @(*) pc__17__clock = clock;
+    assign pc__17__reset = 1'b0;
+    always @(*) addr__17__clock = clock;
+    assign addr__17__reset = 1'b0;
+    always @(*) begin
+        pc__17__d = pc__17__q;
+        if (onehot[17]) begin
+            if (we) begin
+                pc__17__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__17__d = addr__17__q;
+        if (onehot[17]) begin
+            if (we) begin
+                addr__17__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__17 = zero_p;
+        if (onehot[17]) begin
+            m_pc__17 = pc__17__q;
+        end
+    end
+    always @(*) begin
+        m_addr__17 = zero_a;
+        if (onehot[17]) begin
+            m_addr__17 = addr__17__q;
+        end
+    end
+    always @(*) pc__18__clock = clock;
+    assign pc__18__reset = 1'b0;
+    always @(*) addr__18__clock = clock;
+    assign addr__18__reset = 1'b0;
+    always @(*) begin
+        pc__18__d = pc__18__q;
+        if (onehot[18]) begin
+            if (we) begin
+                pc__18__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__18__d = addr__18__q;
+        if (onehot[18]) begin
+            if (we) begin
+                addr__18__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__18 = zero_p;
+        if (onehot[18]) begin
+            m_pc__18 = pc__18__q;
+        end
+    end
+    always @(*) begin
+        m_addr__18 = zero_a;
+        if (onehot[18]) begin
+            m_addr__18 = addr__18__q;
+        end
+    end
+    always @(*) pc__19__clock = clock;
+    assign pc__19__reset = 1'b0;
+    always @(*) addr__19__clock = clock;
+    assign addr__19__reset = 1'b0;
+    always @(*) begin
+        pc__19__d = pc__19__q;
+        if (onehot[19]) begin
+            if (we) begin
+                pc__19__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__19__d = addr__19__q;
+        if (onehot[19]) begin
+            if (we) begin
+                addr__19__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__19 = zero_p;
+        if (onehot[19]) begin
+            m_pc__19 = pc__19__q;
+        end
+    end
+    always @(*) begin
+        m_addr__19 = zero_a;
+        if (onehot[19]) begin
+            m_addr__19 = addr__19__q;
+        end
+    end
+    always @(*) pc__20__clock = clock;
+    assign pc__20__reset = 1'b0;
+    always @(*) addr__20__clock = clock;
+    assign addr__20__reset = 1'b0;
+    always @(*) begin
+        pc__20__d = pc__20__q;
+        if (onehot[20]) begin
+            if (we) begin
+                pc__20__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__20__d = addr__20__q;
+        if (onehot[20]) begin
+            if (we) begin
+                addr__20__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__20 = zero_p;
+        if (onehot[20]) begin
+            m_pc__20 = pc__20__q;
+        end
+    end
+    always @(*) begin
+        m_addr__20 = zero_a;
+        if (onehot[20]) begin
+            m_addr__20 = addr__20__q;
+        end
+    end
+    always @(*) pc__21__clock = clock;
+    assign pc__21__reset = 1'b0;
+    always @(*) addr__21__clock = clock;
+    assign addr__21__reset = 1'b0;
+    always @(*) begin
+        pc__21__d = pc__21__q;
+        if (onehot[21]) begin
+            if (we) begin
+                pc__21__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__21__d = addr__21__q;
+        if (onehot[21]) begin
+            if (we) begin
+                addr__21__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__21 = zero_p;
+        if (onehot[21]) begin
+            m_pc__21 = pc__21__q;
+        end
+    end
+    always @(*) begin
+        m_addr__21 = zero_a;
+        if (onehot[21]) begin
+            m_addr__21 = addr__21__q;
+        end
+    end
+    always @(*) pc__22__clock = clock;
+    assign pc__22__reset = 1'b0;
+    always @(*) addr__22__clock = clock;
+    assign addr__22__reset = 1'b0;
+    always @(*) begin
+        pc__22__d = pc__22__q;
+        if (onehot[22]) begin
+            if (we) begin
+                pc__22__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__22__d = addr__22__q;
+        if (onehot[22]) begin
+            if (we) begin
+                addr__22__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__22 = zero_p;
+        if (onehot[22]) begin
+            m_pc__22 = pc__22__q;
+        end
+    end
+    always @(*) begin
+        m_addr__22 = zero_a;
+        if (onehot[22]) begin
+            m_addr__22 = addr__22__q;
+        end
+    end
+    always @(*) pc__23__clock = clock;
+    assign pc__23__reset = 1'b0;
+    always @(*) addr__23__clock = clock;
+    assign addr__23__reset = 1'b0;
+    always @(*) begin
+        pc__23__d = pc__23__q;
+        if (onehot[23]) begin
+            if (we) begin
+                pc__23__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__23__d = addr__23__q;
+        if (onehot[23]) begin
+            if (we) begin
+                addr__23__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__23 = zero_p;
+        if (onehot[23]) begin
+            m_pc__23 = pc__23__q;
+        end
+    end
+    always @(*) begin
+        m_addr__23 = zero_a;
+        if (onehot[23]) begin
+            m_addr__23 = addr__23__q;
+        end
+    end
+    always @(*) pc__24__clock = clock;
+    assign pc__24__reset = 1'b0;
+    always @(*) addr__24__clock = clock;
+    assign addr__24__reset = 1'b0;
+    always @(*) begin
+        pc__24__d = pc__24__q;
+        if (onehot[24]) begin
+            if (we) begin
+                pc__24__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__24__d = addr__24__q;
+        if (onehot[24]) begin
+            if (we) begin
+                addr__24__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__24 = zero_p;
+        if (onehot[24]) begin
+            m_pc__24 = pc__24__q;
+        end
+    end
+    always @(*) begin
+        m_addr__24 = zero_a;
+        if (onehot[24]) begin
+            m_addr__24 = addr__24__q;
+        end
+    end
+    always @(*) pc__25__clock = clock;
+    assign pc__25__reset = 1'b0;
+    always @(*) addr__25__clock = clock;
+    assign addr__25__reset = 1'b0;
+    always @(*) begin
+        pc__25__d = pc__25__q;
+        if (onehot[25]) begin
+            if (we) begin
+                pc__25__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__25__d = addr__25__q;
+        if (onehot[25]) begin
+            if (we) begin
+                addr__25__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__25 = zero_p;
+        if (onehot[25]) begin
+            m_pc__25 = pc__25__q;
+        end
+    end
+    always @(*) begin
+        m_addr__25 = zero_a;
+        if (onehot[25]) begin
+            m_addr__25 = addr__25__q;
+        end
+    end
+    always @(*) pc__26__clock = clock;
+    assign pc__26__reset = 1'b0;
+    always @(*) addr__26__clock = clock;
+    assign addr__26__reset = 1'b0;
+    always @(*) begin
+        pc__26__d = pc__26__q;
+        if (onehot[26]) begin
+            if (we) begin
+                pc__26__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__26__d = addr__26__q;
+        if (onehot[26]) begin
+            if (we) begin
+                addr__26__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__26 = zero_p;
+        if (onehot[26]) begin
+            m_pc__26 = pc__26__q;
+        end
+    end
+    always @(*) begin
+        m_addr__26 = zero_a;
+        if (onehot[26]) begin
+            m_addr__26 = addr__26__q;
+        end
+    end
+    always @(*) pc__27__clock = clock;
+    assign pc__27__reset = 1'b0;
+    always @(*) addr__27__clock = clock;
+    assign addr__27__reset = 1'b0;
+    always @(*) begin
+        pc__27__d = pc__27__q;
+        if (onehot[27]) begin
+            if (we) begin
+                pc__27__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__27__d = addr__27__q;
+        if (onehot[27]) begin
+            if (we) begin
+                addr__27__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__27 = zero_p;
+        if (onehot[27]) begin
+            m_pc__27 = pc__27__q;
+        end
+    end
+    always @(*) begin
+        m_addr__27 = zero_a;
+        if (onehot[27]) begin
+            m_addr__27 = addr__27__q;
+        end
+    end
+    always @(*) pc__28__clock = clock;
+    assign pc__28__reset = 1'b0;
+    always @(*) addr__28__clock = clock;
+    assign addr__28__reset = 1'b0;
+    always @(*) begin
+        pc__28__d = pc__28__q;
+        if (onehot[28]) begin
+            if (we) begin
+                pc__28__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__28__d = addr__28__q;
+        if (onehot[28]) begin
+            if (we) begin
+                addr__28__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__28 = zero_p;
+        if (onehot[28]) begin
+            m_pc__28 = pc__28__q;
+        end
+    end
+    always @(*) begin
+        m_addr__28 = zero_a;
+        if (onehot[28]) begin
+            m_addr__28 = addr__28__q;
+        end
+    end
+    always @(*) pc__29__clock = clock;
+    assign pc__29__reset = 1'b0;
+    always @(*) addr__29__clock = clock;
+    assign addr__29__reset = 1'b0;
+    always @(*) begin
+        pc__29__d = pc__29__q;
+        if (onehot[29]) begin
+            if (we) begin
+                pc__29__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__29__d = addr__29__q;
+        if (onehot[29]) begin
+            if (we) begin
+                addr__29__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__29 = zero_p;
+        if (onehot[29]) begin
+            m_pc__29 = pc__29__q;
+        end
+    end
+    always @(*) begin
+        m_addr__29 = zero_a;
+        if (onehot[29]) begin
+            m_addr__29 = addr__29__q;
+        end
+    end
+    always @(*) pc__30__clock = clock;
+    assign pc__30__reset = 1'b0;
+    always @(*) addr__30__clock = clock;
+    assign addr__30__reset = 1'b0;
+    always @(*) begin
+        pc__30__d = pc__30__q;
+        if (onehot[30]) begin
+            if (we) begin
+                pc__30__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__30__d = addr__30__q;
+        if (onehot[30]) begin
+            if (we) begin
+                addr__30__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__30 = zero_p;
+        if (onehot[30]) begin
+            m_pc__30 = pc__30__q;
+        end
+    end
+    always @(*) begin
+        m_addr__30 = zero_a;
+        if (onehot[30]) begin
+            m_addr__30 = addr__30__q;
+        end
+    end
+    always @(*) pc__31__clock = clock;
+    assign pc__31__reset = 1'b0;
+    always @(*) addr__31__clock = clock;
+    assign addr__31__reset = 1'b0;
+    always @(*) begin
+        pc__31__d = pc__31__q;
+        if (onehot[31]) begin
+            if (we) begin
+                pc__31__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__31__d = addr__31__q;
+        if (onehot[31]) begin
+            if (we) begin
+                addr__31__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__31 = zero_p;
+        if (onehot[31]) begin
+            m_pc__31 = pc__31__q;
+        end
+    end
+    always @(*) begin
+        m_addr__31 = zero_a;
+        if (onehot[31]) begin
+            m_addr__31 = addr__31__q;
+        end
+    end
+    always @(*) pc__32__clock = clock;
+    assign pc__32__reset = 1'b0;
+    always @(*) addr__32__clock = clock;
+    assign addr__32__reset = 1'b0;
+    always @(*) begin
+        pc__32__d = pc__32__q;
+        if (onehot[32]) begin
+            if (we) begin
+                pc__32__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__32__d = addr__32__q;
+        if (onehot[32]) begin
+            if (we) begin
+                addr__32__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__32 = zero_p;
+        if (onehot[32]) begin
+            m_pc__32 = pc__32__q;
+        end
+    end
+    always @(*) begin
+        m_addr__32 = zero_a;
+        if (onehot[32]) begin
+            m_addr__32 = addr__32__q;
+        end
+    end
+    always @(*) pc__33__clock = clock;
+    assign pc__33__reset = 1'b0;
+    always @(*) addr__33__clock = clock;
+    assign addr__33__reset = 1'b0;
+    always @(*) begin
+        pc__33__d = pc__33__q;
+        if (onehot[33]) begin
+            if (we) begin
+                pc__33__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__33__d = addr__33__q;
+        if (onehot[33]) begin
+            if (we) begin
+                addr__33__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__33 = zero_p;
+        if (onehot[33]) begin
+            m_pc__33 = pc__33__q;
+        end
+    end
+    always @(*) begin
+        m_addr__33 = zero_a;
+        if (onehot[33]) begin
+            m_addr__33 = addr__33__q;
+        end
+    end
+    always @(*) pc__34__clock = clock;
+    assign pc__34__reset = 1'b0;
+    always @(*) addr__34__clock = clock;
+    assign addr__34__reset = 1'b0;
+    always @(*) begin
+        pc__34__d = pc__34__q;
+        if (onehot[34]) begin
+            if (we) begin
+                pc__34__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__34__d = addr__34__q;
+        if (onehot[34]) begin
+            if (we) begin
+                addr__34__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__34 = zero_p;
+        if (onehot[34]) begin
+            m_pc__34 = pc__34__q;
+        end
+    end
+    always @(*) begin
+        m_addr__34 = zero_a;
+        if (onehot[34]) begin
+            m_addr__34 = addr__34__q;
+        end
+    end
+    always @(*) pc__35__clock = clock;
+    assign pc__35__reset = 1'b0;
+    always @(*) addr__35__clock = clock;
+    assign addr__35__reset = 1'b0;
+    always @(*) begin
+        pc__35__d = pc__35__q;
+        if (onehot[35]) begin
+            if (we) begin
+                pc__35__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__35__d = addr__35__q;
+        if (onehot[35]) begin
+            if (we) begin
+                addr__35__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__35 = zero_p;
+        if (onehot[35]) begin
+            m_pc__35 = pc__35__q;
+        end
+    end
+    always @(*) begin
+        m_addr__35 = zero_a;
+        if (onehot[35]) begin
+            m_addr__35 = addr__35__q;
+        end
+    end
+    always @(*) pc__36__clock = clock;
+    assign pc__36__reset = 1'b0;
+    always @(*) addr__36__clock = clock;
+    assign addr__36__reset = 1'b0;
+    always @(*) begin
+        pc__36__d = pc__36__q;
+        if (onehot[36]) begin
+            if (we) begin
+                pc__36__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__36__d = addr__36__q;
+        if (onehot[36]) begin
+            if (we) begin
+                addr__36__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__36 = zero_p;
+        if (onehot[36]) begin
+            m_pc__36 = pc__36__q;
+        end
+    end
+    always @(*) begin
+        m_addr__36 = zero_a;
+        if (onehot[36]) begin
+            m_addr__36 = addr__36__q;
+        end
+    end
+    always @(*) pc__37__clock = clock;
+    assign pc__37__reset = 1'b0;
+    always @(*) addr__37__clock = clock;
+    assign addr__37__reset = 1'b0;
+    always @(*) begin
+        pc__37__d = pc__37__q;
+        if (onehot[37]) begin
+            if (we) begin
+                pc__37__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__37__d = addr__37__q;
+        if (onehot[37]) begin
+            if (we) begin
+                addr__37__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__37 = zero_p;
+        if (onehot[37]) begin
+            m_pc__37 = pc__37__q;
+        end
+    end
+    always @(*) begin
+        m_addr__37 = zero_a;
+        if (onehot[37]) begin
+            m_addr__37 = addr__37__q;
+        end
+    end
+    always @(*) pc__38__clock = clock;
+    assign pc__38__reset = 1'b0;
+    always @(*) addr__38__clock = clock;
+    assign addr__38__reset = 1'b0;
+    always @(*) begin
+        pc__38__d = pc__38__q;
+        if (onehot[38]) begin
+            if (we) begin
+                pc__38__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__38__d = addr__38__q;
+        if (onehot[38]) begin
+            if (we) begin
+                addr__38__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__38 = zero_p;
+        if (onehot[38]) begin
+            m_pc__38 = pc__38__q;
+        end
+    end
+    always @(*) begin
+        m_addr__38 = zero_a;
+        if (onehot[38]) begin
+            m_addr__38 = addr__38__q;
+        end
+    end
+    always @(*) pc__39__clock = clock;
+    assign pc__39__reset = 1'b0;
+    always @(*) addr__39__clock = clock;
+    assign addr__39__reset = 1'b0;
+    always @(*) begin
+        pc__39__d = pc__39__q;
+        if (onehot[39]) begin
+            if (we) begin
+                pc__39__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__39__d = addr__39__q;
+        if (onehot[39]) begin
+            if (we) begin
+                addr__39__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__39 = zero_p;
+        if (onehot[39]) begin
+            m_pc__39 = pc__39__q;
+        end
+    end
+    always @(*) begin
+        m_addr__39 = zero_a;
+        if (onehot[39]) begin
+            m_addr__39 = addr__39__q;
+        end
+    end
+    always @(*) pc__40__clock = clock;
+    assign pc__40__reset = 1'b0;
+    always @(*) addr__40__clock = clock;
+    assign addr__40__reset = 1'b0;
+    always @(*) begin
+        pc__40__d = pc__40__q;
+        if (onehot[40]) begin
+            if (we) begin
+                pc__40__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__40__d = addr__40__q;
+        if (onehot[40]) begin
+            if (we) begin
+                addr__40__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__40 = zero_p;
+        if (onehot[40]) begin
+            m_pc__40 = pc__40__q;
+        end
+    end
+    always @(*) begin
+        m_addr__40 = zero_a;
+        if (onehot[40]) begin
+            m_addr__40 = addr__40__q;
+        end
+    end
+    always @(*) pc__41__clock = clock;
+    assign pc__41__reset = 1'b0;
+    always @(*) addr__41__clock = clock;
+    assign addr__41__reset = 1'b0;
+    always @(*) begin
+        pc__41__d = pc__41__q;
+        if (onehot[41]) begin
+            if (we) begin
+                pc__41__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__41__d = addr__41__q;
+        if (onehot[41]) begin
+            if (we) begin
+                addr__41__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__41 = zero_p;
+        if (onehot[41]) begin
+            m_pc__41 = pc__41__q;
+        end
+    end
+    always @(*) begin
+        m_addr__41 = zero_a;
+        if (onehot[41]) begin
+            m_addr__41 = addr__41__q;
+        end
+    end
+    always @(*) pc__42__clock = clock;
+    assign pc__42__reset = 1'b0;
+    always @(*) addr__42__clock = clock;
+    assign addr__42__reset = 1'b0;
+    always @(*) begin
+        pc__42__d = pc__42__q;
+        if (onehot[42]) begin
+            if (we) begin
+                pc__42__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__42__d = addr__42__q;
+        if (onehot[42]) begin
+            if (we) begin
+                addr__42__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__42 = zero_p;
+        if (onehot[42]) begin
+            m_pc__42 = pc__42__q;
+        end
+    end
+    always @(*) begin
+        m_addr__42 = zero_a;
+        if (onehot[42]) begin
+            m_addr__42 = addr__42__q;
+        end
+    end
+    always @(*) pc__43__clock = clock;
+    assign pc__43__reset = 1'b0;
+    always @(*) addr__43__clock = clock;
+    assign addr__43__reset = 1'b0;
+    always @(*) begin
+        pc__43__d = pc__43__q;
+        if (onehot[43]) begin
+            if (we) begin
+                pc__43__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__43__d = addr__43__q;
+        if (onehot[43]) begin
+            if (we) begin
+                addr__43__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__43 = zero_p;
+        if (onehot[43]) begin
+            m_pc__43 = pc__43__q;
+        end
+    end
+    always @(*) begin
+        m_addr__43 = zero_a;
+        if (onehot[43]) begin
+            m_addr__43 = addr__43__q;
+        end
+    end
+    always @(*) pc__44__clock = clock;
+    assign pc__44__reset = 1'b0;
+    always @(*) addr__44__clock = clock;
+    assign addr__44__reset = 1'b0;
+    always @(*) begin
+        pc__44__d = pc__44__q;
+        if (onehot[44]) begin
+            if (we) begin
+                pc__44__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__44__d = addr__44__q;
+        if (onehot[44]) begin
+            if (we) begin
+                addr__44__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__44 = zero_p;
+        if (onehot[44]) begin
+            m_pc__44 = pc__44__q;
+        end
+    end
+    always @(*) begin
+        m_addr__44 = zero_a;
+        if (onehot[44]) begin
+            m_addr__44 = addr__44__q;
+        end
+    end
+    always @(*) pc__45__clock = clock;
+    assign pc__45__reset = 1'b0;
+    always @(*) addr__45__clock = clock;
+    assign addr__45__reset = 1'b0;
+    always @(*) begin
+        pc__45__d = pc__45__q;
+        if (onehot[45]) begin
+            if (we) begin
+                pc__45__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__45__d = addr__45__q;
+        if (onehot[45]) begin
+            if (we) begin
+                addr__45__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__45 = zero_p;
+        if (onehot[45]) begin
+            m_pc__45 = pc__45__q;
+        end
+    end
+    always @(*) begin
+        m_addr__45 = zero_a;
+        if (onehot[45]) begin
+            m_addr__45 = addr__45__q;
+        end
+    end
+    always @(*) pc__46__clock = clock;
+    assign pc__46__reset = 1'b0;
+    always @(*) addr__46__clock = clock;
+    assign addr__46__reset = 1'b0;
+    always @(*) begin
+        pc__46__d = pc__46__q;
+        if (onehot[46]) begin
+            if (we) begin
+                pc__46__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__46__d = addr__46__q;
+        if (onehot[46]) begin
+            if (we) begin
+                addr__46__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__46 = zero_p;
+        if (onehot[46]) begin
+            m_pc__46 = pc__46__q;
+        end
+    end
+    always @(*) begin
+        m_addr__46 = zero_a;
+        if (onehot[46]) begin
+            m_addr__46 = addr__46__q;
+        end
+    end
+    always @(*) pc__47__clock = clock;
+    assign pc__47__reset = 1'b0;
+    always @(*) addr__47__clock = clock;
+    assign addr__47__reset = 1'b0;
+    always @(*) begin
+        pc__47__d = pc__47__q;
+        if (onehot[47]) begin
+            if (we) begin
+                pc__47__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__47__d = addr__47__q;
+        if (onehot[47]) begin
+            if (we) begin
+                addr__47__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__47 = zero_p;
+        if (onehot[47]) begin
+            m_pc__47 = pc__47__q;
+        end
+    end
+    always @(*) begin
+        m_addr__47 = zero_a;
+        if (onehot[47]) begin
+            m_addr__47 = addr__47__q;
+        end
+    end
+    always @(*) pc__48__clock = clock;
+    assign pc__48__reset = 1'b0;
+    always @(*) addr__48__clock = clock;
+    assign addr__48__reset = 1'b0;
+    always @(*) begin
+        pc__48__d = pc__48__q;
+        if (onehot[48]) begin
+            if (we) begin
+                pc__48__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__48__d = addr__48__q;
+        if (onehot[48]) begin
+            if (we) begin
+                addr__48__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__48 = zero_p;
+        if (onehot[48]) begin
+            m_pc__48 = pc__48__q;
+        end
+    end
+    always @(*) begin
+        m_addr__48 = zero_a;
+        if (onehot[48]) begin
+            m_addr__48 = addr__48__q;
+        end
+    end
+    always @(*) pc__49__clock = clock;
+    assign pc__49__reset = 1'b0;
+    always @(*) addr__49__clock = clock;
+    assign addr__49__reset = 1'b0;
+    always @(*) begin
+        pc__49__d = pc__49__q;
+        if (onehot[49]) begin
+            if (we) begin
+                pc__49__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__49__d = addr__49__q;
+        if (onehot[49]) begin
+            if (we) begin
+                addr__49__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__49 = zero_p;
+        if (onehot[49]) begin
+            m_pc__49 = pc__49__q;
+        end
+    end
+    always @(*) begin
+        m_addr__49 = zero_a;
+        if (onehot[49]) begin
+            m_addr__49 = addr__49__q;
+        end
+    end
+    always @(*) pc__50__clock = clock;
+    assign pc__50__reset = 1'b0;
+    always @(*) addr__50__clock = clock;
+    assign addr__50__reset = 1'b0;
+    always @(*) begin
+        pc__50__d = pc__50__q;
+        if (onehot[50]) begin
+            if (we) begin
+                pc__50__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__50__d = addr__50__q;
+        if (onehot[50]) begin
+            if (we) begin
+                addr__50__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__50 = zero_p;
+        if (onehot[50]) begin
+            m_pc__50 = pc__50__q;
+        end
+    end
+    always @(*) begin
+        m_addr__50 = zero_a;
+        if (onehot[50]) begin
+            m_addr__50 = addr__50__q;
+        end
+    end
+    always @(*) pc__51__clock = clock;
+    assign pc__51__reset = 1'b0;
+    always @(*) addr__51__clock = clock;
+    assign addr__51__reset = 1'b0;
+    always @(*) begin
+        pc__51__d = pc__51__q;
+        if (onehot[51]) begin
+            if (we) begin
+                pc__51__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__51__d = addr__51__q;
+        if (onehot[51]) begin
+            if (we) begin
+                addr__51__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__51 = zero_p;
+        if (onehot[51]) begin
+            m_pc__51 = pc__51__q;
+        end
+    end
+    always @(*) begin
+        m_addr__51 = zero_a;
+        if (onehot[51]) begin
+            m_addr__51 = addr__51__q;
+        end
+    end
+    always @(*) pc__52__clock = clock;
+    assign pc__52__reset = 1'b0;
+    always @(*) addr__52__clock = clock;
+    assign addr__52__reset = 1'b0;
+    always @(*) begin
+        pc__52__d = pc__52__q;
+        if (onehot[52]) begin
+            if (we) begin
+                pc__52__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__52__d = addr__52__q;
+        if (onehot[52]) begin
+            if (we) begin
+                addr__52__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__52 = zero_p;
+        if (onehot[52]) begin
+            m_pc__52 = pc__52__q;
+        end
+    end
+    always @(*) begin
+        m_addr__52 = zero_a;
+        if (onehot[52]) begin
+            m_addr__52 = addr__52__q;
+        end
+    end
+    always @(*) pc__53__clock = clock;
+    assign pc__53__reset = 1'b0;
+    always @(*) addr__53__clock = clock;
+    assign addr__53__reset = 1'b0;
+    always @(*) begin
+        pc__53__d = pc__53__q;
+        if (onehot[53]) begin
+            if (we) begin
+                pc__53__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__53__d = addr__53__q;
+        if (onehot[53]) begin
+            if (we) begin
+                addr__53__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__53 = zero_p;
+        if (onehot[53]) begin
+            m_pc__53 = pc__53__q;
+        end
+    end
+    always @(*) begin
+        m_addr__53 = zero_a;
+        if (onehot[53]) begin
+            m_addr__53 = addr__53__q;
+        end
+    end
+    always @(*) pc__54__clock = clock;
+    assign pc__54__reset = 1'b0;
+    always @(*) addr__54__clock = clock;
+    assign addr__54__reset = 1'b0;
+    always @(*) begin
+        pc__54__d = pc__54__q;
+        if (onehot[54]) begin
+            if (we) begin
+                pc__54__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__54__d = addr__54__q;
+        if (onehot[54]) begin
+            if (we) begin
+                addr__54__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__54 = zero_p;
+        if (onehot[54]) begin
+            m_pc__54 = pc__54__q;
+        end
+    end
+    always @(*) begin
+        m_addr__54 = zero_a;
+        if (onehot[54]) begin
+            m_addr__54 = addr__54__q;
+        end
+    end
+    always @(*) pc__55__clock = clock;
+    assign pc__55__reset = 1'b0;
+    always @(*) addr__55__clock = clock;
+    assign addr__55__reset = 1'b0;
+    always @(*) begin
+        pc__55__d = pc__55__q;
+        if (onehot[55]) begin
+            if (we) begin
+                pc__55__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__55__d = addr__55__q;
+        if (onehot[55]) begin
+            if (we) begin
+                addr__55__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__55 = zero_p;
+        if (onehot[55]) begin
+            m_pc__55 = pc__55__q;
+        end
+    end
+    always @(*) begin
+        m_addr__55 = zero_a;
+        if (onehot[55]) begin
+            m_addr__55 = addr__55__q;
+        end
+    end
+    always @(*) pc__56__clock = clock;
+    assign pc__56__reset = 1'b0;
+    always @(*) addr__56__clock = clock;
+    assign addr__56__reset = 1'b0;
+    always @(*) begin
+        pc__56__d = pc__56__q;
+        if (onehot[56]) begin
+            if (we) begin
+                pc__56__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__56__d = addr__56__q;
+        if (onehot[56]) begin
+            if (we) begin
+                addr__56__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__56 = zero_p;
+        if (onehot[56]) begin
+            m_pc__56 = pc__56__q;
+        end
+    end
+    always @(*) begin
+        m_addr__56 = zero_a;
+        if (onehot[56]) begin
+            m_addr__56 = addr__56__q;
+        end
+    end
+    always @(*) pc__57__clock = clock;
+    assign pc__57__reset = 1'b0;
+    always @(*) addr__57__clock = clock;
+    assign addr__57__reset = 1'b0;
+    always @(*) begin
+        pc__57__d = pc__57__q;
+        if (onehot[57]) begin
+            if (we) begin
+                pc__57__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__57__d = addr__57__q;
+        if (onehot[57]) begin
+            if (we) begin
+                addr__57__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__57 = zero_p;
+        if (onehot[57]) begin
+            m_pc__57 = pc__57__q;
+        end
+    end
+    always @(*) begin
+        m_addr__57 = zero_a;
+        if (onehot[57]) begin
+            m_addr__57 = addr__57__q;
+        end
+    end
+    always @(*) pc__58__clock = clock;
+    assign pc__58__reset = 1'b0;
+    always @(*) addr__58__clock = clock;
+    assign addr__58__reset = 1'b0;
+    always @(*) begin
+        pc__58__d = pc__58__q;
+        if (onehot[58]) begin
+            if (we) begin
+                pc__58__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__58__d = addr__58__q;
+        if (onehot[58]) begin
+            if (we) begin
+                addr__58__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__58 = zero_p;
+        if (onehot[58]) begin
+            m_pc__58 = pc__58__q;
+        end
+    end
+    always @(*) begin
+        m_addr__58 = zero_a;
+        if (onehot[58]) begin
+            m_addr__58 = addr__58__q;
+        end
+    end
+    always @(*) pc__59__clock = clock;
+    assign pc__59__reset = 1'b0;
+    always @(*) addr__59__clock = clock;
+    assign addr__59__reset = 1'b0;
+    always @(*) begin
+        pc__59__d = pc__59__q;
+        if (onehot[59]) begin
+            if (we) begin
+                pc__59__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__59__d = addr__59__q;
+        if (onehot[59]) begin
+            if (we) begin
+                addr__59__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__59 = zero_p;
+        if (onehot[59]) begin
+            m_pc__59 = pc__59__q;
+        end
+    end
+    always @(*) begin
+        m_addr__59 = zero_a;
+        if (onehot[59]) begin
+            m_addr__59 = addr__59__q;
+        end
+    end
+    always @(*) pc__60__clock = clock;
+    assign pc__60__reset = 1'b0;
+    always @(*) addr__60__clock = clock;
+    assign addr__60__reset = 1'b0;
+    always @(*) begin
+        pc__60__d = pc__60__q;
+        if (onehot[60]) begin
+            if (we) begin
+                pc__60__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__60__d = addr__60__q;
+        if (onehot[60]) begin
+            if (we) begin
+                addr__60__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__60 = zero_p;
+        if (onehot[60]) begin
+            m_pc__60 = pc__60__q;
+        end
+    end
+    always @(*) begin
+        m_addr__60 = zero_a;
+        if (onehot[60]) begin
+            m_addr__60 = addr__60__q;
+        end
+    end
+    always @(*) pc__61__clock = clock;
+    assign pc__61__reset = 1'b0;
+    always @(*) addr__61__clock = clock;
+    assign addr__61__reset = 1'b0;
+    always @(*) begin
+        pc__61__d = pc__61__q;
+        if (onehot[61]) begin
+            if (we) begin
+                pc__61__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__61__d = addr__61__q;
+        if (onehot[61]) begin
+            if (we) begin
+                addr__61__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__61 = zero_p;
+        if (onehot[61]) begin
+            m_pc__61 = pc__61__q;
+        end
+    end
+    always @(*) begin
+        m_addr__61 = zero_a;
+        if (onehot[61]) begin
+            m_addr__61 = addr__61__q;
+        end
+    end
+    always @(*) pc__62__clock = clock;
+    assign pc__62__reset = 1'b0;
+    always @(*) addr__62__clock = clock;
+    assign addr__62__reset = 1'b0;
+    always @(*) begin
+        pc__62__d = pc__62__q;
+        if (onehot[62]) begin
+            if (we) begin
+                pc__62__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__62__d = addr__62__q;
+        if (onehot[62]) begin
+            if (we) begin
+                addr__62__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__62 = zero_p;
+        if (onehot[62]) begin
+            m_pc__62 = pc__62__q;
+        end
+    end
+    always @(*) begin
+        m_addr__62 = zero_a;
+        if (onehot[62]) begin
+            m_addr__62 = addr__62__q;
+        end
+    end
+    always @(*) pc__63__clock = clock;
+    assign pc__63__reset = 1'b0;
+    always @(*) addr__63__clock = clock;
+    assign addr__63__reset = 1'b0;
+    always @(*) begin
+        pc__63__d = pc__63__q;
+        if (onehot[63]) begin
+            if (we) begin
+                pc__63__d = w_pc;
+            end
+        end
+    end
+    always @(*) begin
+        addr__63__d = addr__63__q;
+        if (onehot[63]) begin
+            if (we) begin
+                addr__63__d = w_addr;
+            end
+        end
+    end
+    always @(*) begin
+        m_pc__63 = zero_p;
+        if (onehot[63]) begin
+            m_pc__63 = pc__63__q;
+        end
+    end
+    always @(*) begin
+        m_addr__63 = zero_a;
+        if (onehot[63]) begin
+            m_addr__63 = addr__63__q;
+        end
+    end
 
 endmodule // snake_prefetcher__head
-
-module snake_prefetcher__head__addr(clock,r_addr,r_data,w_en,w_addr,w_data);
-
-    // Module arguments
-    input wire  clock;
-    input wire  [5:0] r_addr;
-    output reg  [31:0] r_data;
-    input wire  w_en;
-    input wire  [5:0] w_addr;
-    input wire  [31:0] w_data;
-
-    // Update code (custom)
-    reg [31:0] mem [0:63];
-    always @(*) r_data = mem[r_addr];
-    always @(posedge clock) begin
-        if (w_en) mem[w_addr] <= w_data;
-    end
-endmodule // snake_prefetcher__head__addr
 
 module snake_prefetcher__reg5(d,q,clock,reset);
 
@@ -6803,6 +10640,16 @@ module snake_prefetcher__iw_div(w,lead,a,base,pow2,div,stride);
     localparam  sh_c__4 = 32'h4;
     localparam  sh_c__5 = 32'h5;
 
+    // Stub signals
+    reg  [31:0] sub_d__x;
+    reg  [31:0] sub_d__y;
+    wire  sub_d__ci;
+    wire  [31:0] sub_d__s;
+    reg  [31:0] sub_n__x;
+    reg  [31:0] sub_n__y;
+    wire  sub_n__ci;
+    wire  [31:0] sub_n__s;
+
     // Local signals
     reg  neg;
     reg  [5:0] absd;
@@ -6823,6 +10670,20 @@ module snake_prefetcher__iw_div(w,lead,a,base,pow2,div,stride);
     reg  [31:0] part__4;
     reg  [31:0] part__5;
 
+    // Sub module instances
+    snake_prefetcher__ents__add_a sub_d(
+        .x(sub_d__x),
+        .y(sub_d__y),
+        .ci(sub_d__ci),
+        .s(sub_d__s)
+    );
+    snake_prefetcher__ents__add_a sub_n(
+        .x(sub_n__x),
+        .y(sub_n__y),
+        .ci(sub_n__ci),
+        .s(sub_n__s)
+    );
+
     // Update code
     always @(*) neg = w < lead;
     always @(*) begin
@@ -6833,8 +10694,14 @@ module snake_prefetcher__iw_div(w,lead,a,base,pow2,div,stride);
             absd = w - lead;
         end
     end
-    always @(*) diff = a - base;
-    always @(*) ndiff = base - a;
+    always @(*) sub_d__x = a;
+    always @(*) sub_d__y = ~base;
+    assign sub_d__ci = 1'b1;
+    always @(*) diff = sub_d__s;
+    always @(*) sub_n__x = base;
+    always @(*) sub_n__y = ~a;
+    assign sub_n__ci = 1'b1;
+    always @(*) ndiff = sub_n__s;
     always @(*) begin
         if (neg) begin
             num = ndiff;
@@ -7498,7 +11365,7 @@ module snake_prefetcher__qp_warp(narrow,wide);
     always @(*) wide = {46'd0, narrow};
 endmodule // snake_prefetcher__qp_warp
 
-module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
+module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data,o_second,o_put0);
 
     // Module arguments
     input wire  clock;
@@ -7509,9 +11376,12 @@ module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data
     output reg  o_full;
     output reg  o_valid;
     output reg  [37:0] o_data;
+    output reg  [31:0] o_second;
+    output reg  o_put0;
 
     // Constant declarations
     localparam  data_zero = 38'h0;
+    localparam  off = 32'h6;
 
     // Stub signals
     reg  valid__0__d;
@@ -7619,6 +11489,8 @@ module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data
             o_data = data__0__q;
         end
     end
+    always @(*) o_second = data__1__q[(off)+:(32)];
+    always @(*) o_put0 = put__0;
 
 endmodule // snake_prefetcher__walkq
 

@@ -14,9 +14,13 @@ mod kernel;
 /// Comparisons with the staged load's keys (`q`, `p`, `s`) are made one
 /// cycle ahead (issue 29), against the next staged load's keys (`nq`,
 /// `np`, `ns`: the load accepted this cycle) and registered as `r_mq`,
-/// `r_mp`, `r_mt`; an entry allocated at this edge takes the forwarded
-/// results (`f_q`, `f_p`, `f_t`: the next keys compared with this load's
-/// link, the entry's new contents) instead. From them and warp `w` as
+/// `r_mp`, `r_mt`, likewise `pc1` with the walk queue's next head pc
+/// (`p`, `jp1` or `jp`, each compared, picked by `nx_in`, `nx_pop`) as
+/// `r_mpj`; in the cycle after an entry's allocation (`r_new`)
+/// its matches are the forwarded results the top registered at that edge
+/// (`rf_q`, `rf_p`, `rf_t`, `rf_j`: the next keys compared with the
+/// allocating load's link, the entry's new contents) instead (issue 29
+/// step 8: no allocation multiplexer in front of the match registers). From them and warp `w` as
 /// `w_onehot`: `m_q`, `m_p`, `m_link`, and for the eviction this load's
 /// clearing bit (`clr_now`) and the ones of `wv` after this edge (`onx`,
 /// `onxb`: the top compares them for the next cycle); and with the
@@ -60,12 +64,23 @@ pub struct SnakeEntry<
     pub np: Signal<In, Bits<P>>,
     /// The next staged load's `s`.
     pub ns: Signal<In, Bits<A>>,
-    /// `nq = q`: the next `m_q` of an entry allocated at this edge.
-    pub f_q: Signal<In, Bit>,
-    /// `np = q`: its next `m_p`.
-    pub f_p: Signal<In, Bit>,
-    /// `(np, ns) = (p, s)`: its next tail match.
-    pub f_t: Signal<In, Bit>,
+    /// The pc of the second walk job in the walk queue (the head after a
+    /// pop; `r_mpj` compares `pc1` with the head after this edge, one
+    /// cycle ahead: `p` if `nx_in`, else `jp1` if `nx_pop`, else `jp`).
+    pub jp1: Signal<In, Bits<P>>,
+    /// This edge's push (the staged load's job, pc `p`) becomes the head.
+    pub nx_in: Signal<In, Bit>,
+    /// This edge pops the head job.
+    pub nx_pop: Signal<In, Bit>,
+    /// For the entry allocated at the last edge (`r_new`), its matches,
+    /// registered by the top at that edge: `m_q` (`nq = q` then).
+    pub rf_q: Signal<In, Bit>,
+    /// ... `m_p` (`np = q`).
+    pub rf_p: Signal<In, Bit>,
+    /// ... its tail match (`(np, ns) = (p, s)`).
+    pub rf_t: Signal<In, Bit>,
+    /// ... `m_pj` (the next head pc `= q`).
+    pub rf_j: Signal<In, Bit>,
     /// The load's span (`ld_span`), written on a hit and an allocation.
     pub sp: Signal<In, Bits<12>>,
     /// The walker's current pc (its register; used after the first hop).
@@ -73,10 +88,13 @@ pub struct SnakeEntry<
     /// The walker is before its first hop (`hop = 0`): the hop choice is
     /// from the job's pc `jp`, not from `cur`.
     pub first: Signal<In, Bit>,
-    /// The walker's address before this hop (the job's at `hop = 0`).
+    /// The walker's address register (the address before this hop after
+    /// the first).
     pub b_addr: Signal<In, Bits<A>>,
-    /// The walker's stride sum before this hop (0 at `hop = 0`).
+    /// The walker's stride-sum register (likewise).
     pub b_sum: Signal<In, Bits<A>>,
+    /// The walk job's address (the address before the first hop).
+    pub b_ja: Signal<In, Bits<A>>,
     /// The walk job's warp.
     pub jw: Signal<In, Bits<WB>>,
     /// The walk job's pc.
@@ -155,10 +173,12 @@ pub struct SnakeEntry<
     pub pc2: Signal<Out, Bits<P>>,
     /// `pc2 = jp` (the hop through this entry closes the loop).
     pub c_close: Signal<Out, Bit>,
-    /// `b_addr + stride`: the hop's address if this entry is the hop
-    /// choice (every entry adds its own, beside the choice, so the adder is
-    /// not behind the hop choice).
+    /// `b_ja + stride` at `first`, else `b_addr + stride`: the hop's
+    /// address if this entry is the hop choice (every entry adds its own to
+    /// both bases, beside the choice, so neither the adder nor `first` is
+    /// behind the hop choice's address multiplexer).
     pub n_addr: Signal<Out, Bits<A>>,
+    /// `stride` at `first` (the sum before the first hop is 0), else
     /// `b_sum + stride`, likewise.
     pub n_sum: Signal<Out, Bits<A>>,
     /// The rank (0 = most recently used).
@@ -198,9 +218,10 @@ pub struct SnakeEntry<
     /// `iw_cnt` if `m_q`, else 0.
     pub q_iw_cnt: Signal<Out, Bits<2>>,
 
-    /// `b_addr + stride` and `b_sum + stride` (prefix adders, issue 29
-    /// step 7).
+    /// `b_addr + stride`, `b_sum + stride` and `b_ja + stride` (prefix
+    /// adders, issue 29 steps 7 and 8).
     add_a: crate::arith::PrefixAdd<A>,
+    add_j: crate::arith::PrefixAdd<A>,
     add_s: crate::arith::PrefixAdd<A>,
     r_valid: Reg<Bit>,
     r_pc1: Reg<Bits<P>>,
@@ -225,6 +246,13 @@ pub struct SnakeEntry<
     r_mp: Reg<Bit>,
     /// `(pc2, stride) = (p, s)`, likewise.
     r_mt: Reg<Bit>,
+    /// Valid with `pc1` = the walk queue's head job's pc (registered a
+    /// cycle ahead, against `jpn`).
+    r_mpj: Reg<Bit>,
+    /// This entry was allocated at the last edge: its matches are the
+    /// top's forwarded ones (`rf_*`), not `r_mq`, `r_mp`, `r_mt`,
+    /// `r_mpj` (which compared its old contents).
+    r_new: Reg<Bit>,
     /// An intra-warp observation is pending (the walker's closing hop at
     /// the last edge; `x` = `ox`): `intra`, `t2` are read through `ef_*`
     /// and written at this edge.
@@ -253,6 +281,8 @@ pub struct SnakeEntry<
     has_w: Signal<Local, Bit>,
     /// Valid with `pc1 = p`.
     m_p: Signal<Local, Bit>,
+    /// `(pc2, stride) = (p, s)`.
+    m_t: Signal<Local, Bit>,
     ones_clr: Signal<Local, Bits<8>>,
     /// `128 - ones`.
     nb: Signal<Local, Bits<8>>,
@@ -278,13 +308,18 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             nq: Default::default(),
             np: Default::default(),
             ns: Default::default(),
-            f_q: Default::default(),
-            f_p: Default::default(),
-            f_t: Default::default(),
+            jp1: Default::default(),
+            nx_in: Default::default(),
+            nx_pop: Default::default(),
+            rf_q: Default::default(),
+            rf_p: Default::default(),
+            rf_t: Default::default(),
+            rf_j: Default::default(),
             cur: Default::default(),
             first: Default::default(),
             b_addr: Default::default(),
             b_sum: Default::default(),
+            b_ja: Default::default(),
             jw: Default::default(),
             jp: Default::default(),
             iw_we: Default::default(),
@@ -309,6 +344,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             valid: Default::default(),
             m_q: Default::default(),
             m_p: Default::default(),
+            m_t: Default::default(),
             m_link: Default::default(),
             clr: Default::default(),
             m_cur_pc: Default::default(),
@@ -327,6 +363,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             n_sum: Default::default(),
             rank: Default::default(),
             add_a: Default::default(),
+            add_j: Default::default(),
             add_s: Default::default(),
             r_valid: Default::default(),
             r_pc1: Default::default(),
@@ -348,6 +385,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_mp: Default::default(),
             r_mt: Default::default(),
             r_op: Default::default(),
+            r_mpj: Default::default(),
+            r_new: Default::default(),
             ef_intra: Default::default(),
             ef_t2: Default::default(),
             p_iw_valid: Default::default(),

@@ -2,22 +2,23 @@
 
 use rust_hdl::prelude::*;
 
-use crate::mem::Mem;
 use crate::reg::Reg;
+use crate::util::{konst, regs, sigs};
 
 /// Head[w] for every warp: the valid bits in one `NW`-bit register (reset),
-/// `pc` and `addr` in memories indexed by the warp (no reset: read only
-/// through a valid bit, written with it). Row `warp` is read
-/// combinationally (`prev_*`) and, if `we`, written at the edge.
+/// `pc` and `addr` in a register per row (not reset: read only through a
+/// valid bit, written with it). Row `warp` is read combinationally
+/// (`prev_*`) through the warp's one-hot (`onehot`), as the OR of every
+/// row masked by its bit (issue 29: a 64-row read multiplexer selected by
+/// the `ld_warp` port was the training's worst path, its select buffered
+/// as a chain), and, if `we`, written at the edge.
 #[derive(LogicBlock)]
 pub struct SnakeHead<const A: usize, const P: usize, const WB: usize, const NW: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset (clears the valid bits).
     pub reset: Signal<In, Bit>,
-    /// The load's warp.
-    pub warp: Signal<In, Bits<WB>>,
-    /// The same warp, one-hot.
+    /// The load's warp, one-hot.
     pub onehot: Signal<In, Bits<NW>>,
     /// Write row `warp`.
     pub we: Signal<In, Bit>,
@@ -33,8 +34,15 @@ pub struct SnakeHead<const A: usize, const P: usize, const WB: usize, const NW: 
     pub prev_addr: Signal<Out, Bits<A>>,
 
     valid: Reg<Bits<NW>>,
-    pc: Mem<Bits<P>, WB>,
-    addr: Mem<Bits<A>, WB>,
+    pc: Vec<Reg<Bits<P>>>,
+    addr: Vec<Reg<Bits<A>>>,
+    zero_p: Constant<Bits<P>>,
+    zero_a: Constant<Bits<A>>,
+    /// Row r's pc if it is the warp's, else 0.
+    m_pc: Vec<Signal<Local, Bits<P>>>,
+    /// Row r's address if it is the warp's, else 0.
+    m_addr: Vec<Signal<Local, Bits<A>>>,
+    _nw: usize,
 }
 
 impl<const A: usize, const P: usize, const WB: usize, const NW: usize> SnakeHead<A, P, WB, NW> {
@@ -45,7 +53,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize> SnakeHead
         SnakeHead {
             clock: Default::default(),
             reset: Default::default(),
-            warp: Default::default(),
             onehot: Default::default(),
             we: Default::default(),
             w_pc: Default::default(),
@@ -54,8 +61,13 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize> SnakeHead
             prev_pc: Default::default(),
             prev_addr: Default::default(),
             valid: Default::default(),
-            pc: Mem::new(n_warps),
-            addr: Mem::new(n_warps),
+            pc: regs(n_warps),
+            addr: regs(n_warps),
+            zero_p: konst(0),
+            zero_a: konst(0),
+            m_pc: sigs(n_warps),
+            m_addr: sigs(n_warps),
+            _nw: n_warps,
         }
     }
 }
@@ -67,23 +79,33 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize> Logic
     fn update(&mut self) {
         self.valid.clock.next = self.clock.val();
         self.valid.reset.next = self.reset.val();
-        self.pc.clock.next = self.clock.val();
-        self.addr.clock.next = self.clock.val();
-        self.pc.r_addr.next = self.warp.val();
-        self.addr.r_addr.next = self.warp.val();
         self.prev_valid.next = (self.valid.q.val() & self.onehot.val()).any();
-        self.prev_pc.next = self.pc.r_data.val();
-        self.prev_addr.next = self.addr.r_data.val();
-        self.pc.w_en.next = self.we.val();
-        self.addr.w_en.next = self.we.val();
-        self.pc.w_addr.next = self.warp.val();
-        self.addr.w_addr.next = self.warp.val();
-        self.pc.w_data.next = self.w_pc.val();
-        self.addr.w_data.next = self.w_addr.val();
         if self.we.val() {
             self.valid.d.next = self.valid.q.val() | self.onehot.val();
         } else {
             self.valid.d.next = self.valid.q.val();
+        }
+        self.prev_pc.next = self.zero_p.val();
+        self.prev_addr.next = self.zero_a.val();
+        for r in 0..self._nw {
+            self.pc[r].clock.next = self.clock.val();
+            self.pc[r].reset.next = false;
+            self.addr[r].clock.next = self.clock.val();
+            self.addr[r].reset.next = false;
+            self.pc[r].d.next = self.pc[r].q.val();
+            self.addr[r].d.next = self.addr[r].q.val();
+            self.m_pc[r].next = self.zero_p.val();
+            self.m_addr[r].next = self.zero_a.val();
+            if self.onehot.val().get_bit(r) {
+                self.m_pc[r].next = self.pc[r].q.val();
+                self.m_addr[r].next = self.addr[r].q.val();
+                if self.we.val() {
+                    self.pc[r].d.next = self.w_pc.val();
+                    self.addr[r].d.next = self.w_addr.val();
+                }
+            }
+            self.prev_pc.next = self.prev_pc.val() | self.m_pc[r].val();
+            self.prev_addr.next = self.prev_addr.val() | self.m_addr[r].val();
         }
     }
 }

@@ -57,6 +57,7 @@ mod head;
 pub mod prim;
 mod storage;
 mod top;
+mod walkq;
 
 pub use entry::SnakeEntry;
 pub use head::SnakeHead;

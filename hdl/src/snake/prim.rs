@@ -82,6 +82,9 @@ pub struct IwDiv<const WB: usize, const A: usize> {
     /// `(a - base) / (w - lead)` (meaningful when `pow2 & div`).
     pub stride: Signal<Out, Bits<A>>,
 
+    /// `a - base` and `base - a` (prefix adders, issue 29 step 8).
+    sub_d: crate::arith::PrefixAdd<A>,
+    sub_n: crate::arith::PrefixAdd<A>,
     sign_a: Constant<Bits<A>>,
     zero_a: Constant<Bits<A>>,
     pow_c: Vec<Constant<Bits<WB>>>,
@@ -118,6 +121,8 @@ impl<const WB: usize, const A: usize> Default for IwDiv<WB, A> {
             pow2: Default::default(),
             div: Default::default(),
             stride: Default::default(),
+            sub_d: Default::default(),
+            sub_n: Default::default(),
             sign_a: crate::util::konst(1u64 << (A - 1)),
             zero_a: crate::util::konst(0),
             pow_c: crate::util::konsts((0..WB).map(|m| 1u64 << m)),
@@ -146,8 +151,14 @@ impl<const WB: usize, const A: usize> Logic for IwDiv<WB, A> {
         } else {
             self.absd.next = self.w.val() - self.lead.val();
         }
-        self.diff.next = self.a.val() - self.base.val();
-        self.ndiff.next = self.base.val() - self.a.val();
+        self.sub_d.x.next = self.a.val();
+        self.sub_d.y.next = !self.base.val();
+        self.sub_d.ci.next = true;
+        self.diff.next = self.sub_d.s.val();
+        self.sub_n.x.next = self.base.val();
+        self.sub_n.y.next = !self.a.val();
+        self.sub_n.ci.next = true;
+        self.ndiff.next = self.sub_n.s.val();
         if self.neg.val() {
             self.num.next = self.ndiff.val();
         } else {

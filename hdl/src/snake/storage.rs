@@ -99,9 +99,20 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
         ),
         f(
             "Tail",
-            "matches with the staged load, registered (pc1 = q, pc1 = p, (pc2, stride) = (p, s))",
-            3,
+            "matches with the staged load, registered (pc1 = q, pc1 = p, (pc2, stride) = (p, s)); \
+             pc1 = the head walk job's pc, registered; allocated at the last edge (issue 29 \
+             step 8)",
+            5,
             ne,
+            false,
+            ADD,
+        ),
+        f(
+            "load stage (issue 29)",
+            "the matches of the entry allocated at the last edge (q, p, tail, head job's pc; \
+             step 8)",
+            4,
+            1,
             false,
             ADD,
         ),

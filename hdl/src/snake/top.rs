@@ -9,6 +9,7 @@ use rust_hdl::prelude::*;
 use super::entry::SnakeEntry;
 use super::head::SnakeHead;
 use super::prim::{FirstOne, IwDiv, PairKeys, Sum5};
+use super::walkq::PeekQueue;
 use crate::arith::PrefixAdd;
 use crate::queue::ShiftQueue;
 use crate::reg::Reg;
@@ -99,7 +100,9 @@ pub struct SnakePrefetcherRtl<
     /// The entries' promoted `pc1 = cur` matches and invalid bits, packed.
     fo_cur: FirstOne,
     fo_inv: FirstOne,
-    walkq: ShiftQueue<Bits<JW>>,
+    /// The walk queue's `{pc, warp}` lane, which also shows its next head
+    /// (the entries compare their `pc1` with it a cycle ahead).
+    walkq: PeekQueue<JW, P>,
     walkq_addr: ShiftQueue<Bits<A>>,
     /// The job's `{end, span}`: `ld_span` in bits 0..12, `ld_cta_end`
     /// zero-extended to 8 bits in bits 12..20.
@@ -156,6 +159,12 @@ pub struct SnakePrefetcherRtl<
     l_s: Reg<Bits<A>>,
     /// The staged load's warp, one-hot.
     l_onehot: Reg<Bits<NW>>,
+    /// The matches of the entry allocated at the last edge (`f_q`, `f_p`,
+    /// `f_t`, `f_j` registered; issue 29 step 8).
+    rf_q: Reg<Bit>,
+    rf_p: Reg<Bit>,
+    rf_t: Reg<Bit>,
+    rf_j: Reg<Bit>,
     /// Entry e's eviction-key comparisons with every entry j (bit j), for
     /// this cycle, registered at the last edge from that edge's updates
     /// ([`PairKeys`]): with `D = ones_j - ones_e`, `D < -1`, `D < 0`, `D <
@@ -228,6 +237,13 @@ pub struct SnakePrefetcherRtl<
     f_q: Signal<Local, Bit>,
     f_p: Signal<Local, Bit>,
     f_t: Signal<Local, Bit>,
+    /// The staged load's `q` (an allocated entry's new `pc1`) against the
+    /// walk queue's next head pc.
+    f_j: Signal<Local, Bit>,
+    /// The pc of the walk queue's second job.
+    jp1: Signal<Local, Bits<P>>,
+    /// `q = jp1`.
+    q_is_j1: Signal<Local, Bit>,
     link_en: Signal<Local, Bit>,
     q: Signal<Local, Bits<P>>,
     s: Signal<Local, Bits<A>>,
@@ -241,8 +257,6 @@ pub struct SnakePrefetcherRtl<
     jend: Signal<Local, Bits<8>>,
     /// The walker is before its first hop (`hop = 0`).
     first: Signal<Local, Bit>,
-    addr_eff: Signal<Local, Bits<A>>,
-    sum_eff: Signal<Local, Bits<A>>,
     // The hop choice (one-hot) and its entry's masked fields.
     cw_any: Signal<Local, Bit>,
     chain_sel: Vec<Signal<Local, Bit>>,
@@ -379,7 +393,7 @@ impl<
             vt2: regs(ne),
             vt3: regs(ne),
             beats: sigs(ne),
-            walkq: ShiftQueue::new(p.WALKQ_DEPTH as usize),
+            walkq: PeekQueue::new(p.WALKQ_DEPTH as usize, WB),
             walkq_addr: ShiftQueue::new(p.WALKQ_DEPTH as usize),
             walkq_se: ShiftQueue::new(p.WALKQ_DEPTH as usize),
             pfq: ShiftQueue::new(p.PFQ_DEPTH as usize),
@@ -454,10 +468,10 @@ impl<
             qp_warp, qp_kind, qp_span, js_span, js_end,
             // Registers.
             count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
-            l_span, l_end, l_link, l_q, l_s, l_onehot,
+            l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, rf_j,
             // Local signals.
-            halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, first,
-            addr_eff, sum_eff, e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,
+            halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, f_j, jp1, q_is_j1, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, first,
+            e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,
             cta_ok, pf_s, cw_any, alloc_inv, touch, kmul_in, kmul_iw, q_other,
             q_is_p, q_is_jp, cq_intra, cq_t2, cq_iw_valid, cq_iw_warp, cq_iw_addr, cq_iw_stride,
             cq_iw_cnt,

@@ -1,15 +1,15 @@
 //! The kernel of [`super::SnakeEntry`] in two sections: the registers'
-//! hookup, the comparisons with this cycle's keys and the fields
-//! ([`Front`]); the masked per-PC views and the updates ([`Update`]).
+//! hookup and the comparisons with this cycle's keys ([`Front`]); the
+//! fields, the masked per-PC views and the updates ([`Update`]).
 
 use rust_hdl::prelude::*;
 
 use super::SnakeEntry;
 use crate::section::Section;
 
-/// Section 1: registers, comparisons, fields.
+/// Section 1: registers, comparisons.
 pub(super) struct Front;
-/// Section 2: masked per-PC views, updates.
+/// Section 2: fields, masked per-PC views, updates.
 pub(super) struct Update;
 
 impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize>
@@ -39,7 +39,9 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_mq,
             r_mp,
             r_mt,
-            r_op
+            r_op,
+            r_mpj,
+            r_new
         );
         self.r_valid.reset.next = self.reset.val();
         self.r_pc1.reset.next = self.reset.val();
@@ -61,26 +63,42 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.r_mp.reset.next = self.reset.val();
         self.r_mt.reset.next = self.reset.val();
         self.r_op.reset.next = self.reset.val();
+        self.r_mpj.reset.next = self.reset.val();
+        self.r_new.reset.next = self.reset.val();
 
-        // Comparisons with the next staged load's keys, registered; an
-        // entry allocated at this edge takes the forwarded results (its new
-        // contents: valid, `(q, p, s)`).
-        if self.alloc.val() {
-            self.r_mq.d.next = self.f_q.val();
-            self.r_mp.d.next = self.f_p.val();
-            self.r_mt.d.next = self.f_t.val();
+        // Comparisons with the next staged load's keys and the next head
+        // job's pc, registered; in the cycle after an allocation the
+        // entry's matches are the forwarded ones (its new contents: valid,
+        // `(q, p, s)`), registered by the top.
+        self.r_new.d.next = self.alloc.val();
+        self.r_mq.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.nq.val());
+        self.r_mp.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.np.val());
+        self.r_mt.d.next =
+            (self.r_pc2.q.val() == self.np.val()) & (self.r_stride.q.val() == self.ns.val());
+        // The head job after this edge: the pushed one, the second, or the
+        // same; the three comparisons side by side, picked behind them.
+        if self.nx_in.val() {
+            self.r_mpj.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.p.val());
+        } else if self.nx_pop.val() {
+            self.r_mpj.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp1.val());
         } else {
-            self.r_mq.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.nq.val());
-            self.r_mp.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.np.val());
-            self.r_mt.d.next =
-                (self.r_pc2.q.val() == self.np.val()) & (self.r_stride.q.val() == self.ns.val());
+            self.r_mpj.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
         }
-        // The staged load's matches.
-        self.m_q.next = self.r_mq.q.val();
-        self.m_p.next = self.r_mp.q.val();
-        self.m_link.next = self.r_mq.q.val() & self.r_mt.q.val();
+        // The staged load's matches and the head job's.
+        if self.r_new.q.val() {
+            self.m_q.next = self.rf_q.val();
+            self.m_p.next = self.rf_p.val();
+            self.m_t.next = self.rf_t.val();
+            self.m_pj.next = self.rf_j.val();
+        } else {
+            self.m_q.next = self.r_mq.q.val();
+            self.m_p.next = self.r_mp.q.val();
+            self.m_t.next = self.r_mt.q.val();
+            self.m_pj.next = self.r_mpj.q.val();
+        }
+        self.m_link.next = self.m_q.val() & self.m_t.val();
         self.has_w.next = (self.r_wv.q.val() & self.w_onehot.val()).any();
-        self.clr.next = self.r_mq.q.val() & self.has_w.val() & !self.r_mt.q.val();
+        self.clr.next = self.m_q.val() & self.has_w.val() & !self.m_t.val();
         if self.link_en.val() & self.clr.val() {
             self.wv_clr.next = self.r_wv.q.val() & !self.w_onehot.val();
             self.ones_clr.next = self.r_ones.q.val() - self.cnt_one.val();
@@ -114,7 +132,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.clr_now.next = self.link_en.val() & self.clr.val();
         // Comparisons with the walker's keys: `pc1 = jp` and `pc1 = cur`
         // side by side, the hop choice's pc picked after them by `first`.
-        self.m_pj.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
         if self.first.val() {
             self.m_cur_pc.next = self.m_pj.val();
         } else {
@@ -127,15 +144,33 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             & self.has_jw.val();
         self.usable.next = (self.r_t1.q.val() == self.t1_prom.val())
             | (self.own.val() & self.has_jw.val() & (self.r_t1.q.val() == self.t1_two.val()));
-        // This entry's hop: address and stride sum.
+        // This entry's hop: address and stride sum, from both bases (the
+        // job's address before the first hop, the walker's registers
+        // after), `first` picking behind the adders.
         self.add_a.x.next = self.b_addr.val();
         self.add_a.y.next = self.r_stride.q.val();
         self.add_a.ci.next = false;
-        self.n_addr.next = self.add_a.s.val();
+        self.add_j.x.next = self.b_ja.val();
+        self.add_j.y.next = self.r_stride.q.val();
+        self.add_j.ci.next = false;
         self.add_s.x.next = self.b_sum.val();
         self.add_s.y.next = self.r_stride.q.val();
         self.add_s.ci.next = false;
-        self.n_sum.next = self.add_s.s.val();
+        if self.first.val() {
+            self.n_addr.next = self.add_j.s.val();
+            self.n_sum.next = self.r_stride.q.val();
+        } else {
+            self.n_addr.next = self.add_a.s.val();
+            self.n_sum.next = self.add_s.s.val();
+        }
+    }
+}
+
+impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize>
+    Section<Update> for SnakeEntry<A, P, WB, NW, RT>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
         // Fields.
         self.valid.next = self.r_valid.q.val();
         self.pc2.next = self.r_pc2.q.val();
@@ -155,14 +190,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         }
         self.rank.next = self.r_rank.q.val();
         self.span.next = self.r_span.q.val();
-    }
-}
-
-impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize>
-    Section<Update> for SnakeEntry<A, P, WB, NW, RT>
-{
-    #[hdl_gen]
-    fn update(&mut self) {
         // Masked per-PC views (zero unless the entry matches the pc).
         self.p_iw_valid.next = false;
         self.p_iw_warp.next = self.zero_wb.val();

@@ -25,7 +25,7 @@ impl<
     fn update(&mut self) {
         dff_setup!(
             self, clock, count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc,
-            l_addr, l_span, l_end, l_link, l_q, l_s, l_onehot
+            l_addr, l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, rf_j
         );
         self.count.reset.next = self.reset.val();
         self.bw_halt.reset.next = self.reset.val();
@@ -45,6 +45,10 @@ impl<
         self.l_q.reset.next = self.reset.val();
         self.l_s.reset.next = self.reset.val();
         self.l_onehot.reset.next = self.reset.val();
+        self.rf_q.reset.next = self.reset.val();
+        self.rf_p.reset.next = self.reset.val();
+        self.rf_t.reset.next = self.reset.val();
+        self.rf_j.reset.next = self.reset.val();
 
         // ---- Throttle (registered: halted and `throttled` come from it).
         self.halted.next = (self.count.q.val() != self.count_zero.val()) | self.bw_halt.q.val();
@@ -66,7 +70,6 @@ impl<
         self.accept.next = self.ld_valid.val() & self.ld_uniform.val();
         self.head.clock.next = self.clock.val();
         self.head.reset.next = self.reset.val();
-        self.head.warp.next = self.ld_warp.val();
         self.zx_onehot.narrow.next = self.ld_warp.val();
         self.h_onehot.next = self.nw_one.val() << self.zx_onehot.wide.val();
         self.head.onehot.next = self.h_onehot.val();
@@ -93,6 +96,9 @@ impl<
         self.f_p.next = self.ld_pc.val() == self.l_q.q.val();
         self.f_t.next =
             (self.ld_pc.val() == self.l_pc.q.val()) & (self.s_next.val() == self.l_s.q.val());
+        self.rf_q.d.next = self.f_q.val();
+        self.rf_p.d.next = self.f_p.val();
+        self.rf_t.d.next = self.f_t.val();
 
         // ---- The staged load: it trains, and its job enters the walk
         // queue, at this cycle's edge.
@@ -119,13 +125,10 @@ impl<
             .val()
             .get_bits::<8>(self.joff_end.val().index());
         self.first.next = self.hop.q.val() == self.five_zero.val();
-        if self.first.val() {
-            self.addr_eff.next = self.ja.val();
-            self.sum_eff.next = self.addr_zero.val();
-        } else {
-            self.addr_eff.next = self.addr.q.val();
-            self.sum_eff.next = self.sum.q.val();
-        }
+        // The second job's pc: with the head's and the pushed job's, what
+        // the head after this edge is made of (the entries compare `pc1`
+        // with each a cycle ahead, `r_mpj`).
+        self.jp1.next = self.walkq.o_second.val();
 
         // ---- Every entry compares itself with this cycle's keys.
         for e in 0..self._ne {
@@ -150,13 +153,16 @@ impl<
             self.ents[e].nq.next = self.head.prev_pc.val();
             self.ents[e].np.next = self.ld_pc.val();
             self.ents[e].ns.next = self.s_next.val();
-            self.ents[e].f_q.next = self.f_q.val();
-            self.ents[e].f_p.next = self.f_p.val();
-            self.ents[e].f_t.next = self.f_t.val();
+            self.ents[e].rf_q.next = self.rf_q.q.val();
+            self.ents[e].rf_p.next = self.rf_p.q.val();
+            self.ents[e].rf_t.next = self.rf_t.q.val();
+            self.ents[e].rf_j.next = self.rf_j.q.val();
+            self.ents[e].jp1.next = self.jp1.val();
             self.ents[e].cur.next = self.cur.q.val();
             self.ents[e].first.next = self.first.val();
-            self.ents[e].b_addr.next = self.addr_eff.val();
-            self.ents[e].b_sum.next = self.sum_eff.val();
+            self.ents[e].b_addr.next = self.addr.q.val();
+            self.ents[e].b_sum.next = self.sum.q.val();
+            self.ents[e].b_ja.next = self.ja.val();
             self.ents[e].jw.next = self.jw.val();
             self.ents[e].jp.next = self.jp.val();
         }

@@ -48,6 +48,18 @@ impl<
         }
         self.q_is_p.next = self.q.val() == self.l_pc.q.val();
         self.q_is_jp.next = self.q.val() == self.jp.val();
+        // The entry allocated at this edge against the head job after it
+        // (`PeekQueue`: the pushed job, else the second after a pop, else
+        // the same), registered for its `m_pj`.
+        self.q_is_j1.next = self.q.val() == self.jp1.val();
+        if self.walkq.o_put0.val() {
+            self.f_j.next = self.q_is_p.val();
+        } else if self.job_end.val() {
+            self.f_j.next = self.q_is_j1.val();
+        } else {
+            self.f_j.next = self.q_is_jp.val();
+        }
+        self.rf_j.d.next = self.f_j.val();
         self.cp_intra.next = self.addr_zero.val();
         self.cp_t2.next = self.two_zero.val();
         self.cp_iw_valid.next = false;
@@ -117,6 +129,8 @@ impl<
             self.ents[e].n_iw_addr.next = self.l_addr.q.val();
             self.ents[e].n_iw_stride.next = self.u_iw_stride.val();
             self.ents[e].n_iw_cnt.next = self.u_iw_cnt.val();
+            self.ents[e].nx_in.next = self.walkq.o_put0.val();
+            self.ents[e].nx_pop.next = self.job_end.val();
             self.ents[e].obs_we.next = self.obs_en.val();
             self.ents[e].ox.next = self.sum.q.val();
             self.ents[e].c_op.next = self.c_op.val();
