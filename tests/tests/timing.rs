@@ -45,7 +45,7 @@ const TARGET_MHZ: f64 = 1000.0;
 const FLOOR_BA: f64 = TARGET_MHZ;
 const FLOOR_CAPS: f64 = 529.0;
 const FLOOR_SNAKE: f64 = 485.0;
-const FLOOR_DAC: f64 = 487.0;
+const FLOOR_DAC: f64 = 466.0;
 
 /// The Verilog names of `rtl`: every identifier-like word.
 fn words(rtl: &str) -> std::collections::HashSet<&str> {
