@@ -96,8 +96,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  c5_32 = 32'h5;
     localparam  line_mask = 32'hffffff80;
     localparam  bias40 = 40'h80000000;
-    localparam  lim40 = 40'h100000000;
     localparam  c1_40 = 40'h1;
+    localparam  hi40 = 40'hff00000000;
     localparam  c0_40 = 40'h0;
     localparam  sh40__0 = 40'h0;
     localparam  sh40__1 = 40'h1;
@@ -182,15 +182,21 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  gmem__w_en;
     reg  [5:0] gmem__w_addr;
     reg  [31:0] gmem__w_data;
-    reg  [31:0] lanes__base;
-    reg  [31:0] lanes__off_cx;
-    reg  [31:0] lanes__off_cy;
+    reg  [31:0] lane0__base;
+    reg  [31:0] lane0__off_cx;
+    reg  [31:0] lane0__off_cy;
+    reg  [31:0] lane0__off_tx;
+    reg  [31:0] lane0__off_ty;
+    reg  [15:0] lane0__cx;
+    reg  [15:0] lane0__cy;
+    reg  [5:0] lane0__a;
+    reg  [11:0] lane0__ty0;
+    wire  [31:0] lane0__s;
+    wire  [31:0] lane0__c;
+    reg  [31:0] lanes__s;
+    reg  [31:0] lanes__c;
     reg  [31:0] lanes__off_tx;
     reg  [31:0] lanes__off_ty;
-    reg  [15:0] lanes__cx;
-    reg  [15:0] lanes__cy;
-    reg  [5:0] lanes__a;
-    reg  [11:0] lanes__ty0;
     reg  [3:0] lanes__k;
     wire  [31:0] lanes__v__0;
     wire  [31:0] lanes__v__1;
@@ -354,6 +360,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  gpack__bits__6;
     reg  gpack__bits__7;
     wire  [7:0] gpack__word;
+    reg  [39:0] add_pb__x;
+    reg  [39:0] add_pb__y;
+    wire  add_pb__ci;
+    wire  [39:0] add_pb__s;
+    reg  [39:0] add_fit__x;
+    reg  [39:0] add_fit__y;
+    wire  add_fit__ci;
+    wire  [39:0] add_fit__s;
     wire  [4:0] mul_sw__0__d;
     reg  [9:0] mul_sw__0__s;
     wire  [9:0] mul_sw__0__p;
@@ -668,6 +682,38 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [15:0] cc_y__q;
     reg  cc_y__clock;
     reg  cc_y__reset;
+    reg  [31:0] ws__d;
+    wire  [31:0] ws__q;
+    reg  ws__clock;
+    reg  ws__reset;
+    reg  [31:0] wc__d;
+    wire  [31:0] wc__q;
+    reg  wc__clock;
+    reg  wc__reset;
+    reg  [5:0] wn__d;
+    wire  [5:0] wn__q;
+    reg  wn__clock;
+    reg  wn__reset;
+    reg  [5:0] wnm1__d;
+    wire  [5:0] wnm1__q;
+    reg  wnm1__clock;
+    reg  wnm1__reset;
+    reg  wskip0__d;
+    wire  wskip0__q;
+    reg  wskip0__clock;
+    reg  wskip0__reset;
+    reg  [5:0] wwid__d;
+    wire  [5:0] wwid__q;
+    reg  wwid__clock;
+    reg  wwid__reset;
+    reg  wlast__d;
+    wire  wlast__q;
+    reg  wlast__clock;
+    reg  wlast__reset;
+    reg  wv__d;
+    wire  wv__q;
+    reg  wv__clock;
+    reg  wv__reset;
     reg  [31:0] lv__0__d;
     wire  [31:0] lv__0__q;
     reg  lv__0__clock;
@@ -1120,16 +1166,24 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .w_addr(gmem__w_addr),
         .w_data(gmem__w_data)
     );
+    dac_expander__lane0 lane0(
+        .base(lane0__base),
+        .off_cx(lane0__off_cx),
+        .off_cy(lane0__off_cy),
+        .off_tx(lane0__off_tx),
+        .off_ty(lane0__off_ty),
+        .cx(lane0__cx),
+        .cy(lane0__cy),
+        .a(lane0__a),
+        .ty0(lane0__ty0),
+        .s(lane0__s),
+        .c(lane0__c)
+    );
     dac_expander__lanes lanes(
-        .base(lanes__base),
-        .off_cx(lanes__off_cx),
-        .off_cy(lanes__off_cy),
+        .s(lanes__s),
+        .c(lanes__c),
         .off_tx(lanes__off_tx),
         .off_ty(lanes__off_ty),
-        .cx(lanes__cx),
-        .cy(lanes__cy),
-        .a(lanes__a),
-        .ty0(lanes__ty0),
         .k(lanes__k),
         .v__0(lanes__v__0),
         .v__1(lanes__v__1),
@@ -1319,6 +1373,18 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .bits__6(gpack__bits__6),
         .bits__7(gpack__bits__7),
         .word(gpack__word)
+    );
+    dac_expander__add_fit add_pb(
+        .x(add_pb__x),
+        .y(add_pb__y),
+        .ci(add_pb__ci),
+        .s(add_pb__s)
+    );
+    dac_expander__add_fit add_fit(
+        .x(add_fit__x),
+        .y(add_fit__y),
+        .ci(add_fit__ci),
+        .s(add_fit__s)
     );
     dac_expander__mul_sw mul_sw__0(
         .d(mul_sw__0__d),
@@ -1802,6 +1868,54 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(cc_y__clock),
         .reset(cc_y__reset)
     );
+    dac_expander__reg32 ws(
+        .d(ws__d),
+        .q(ws__q),
+        .clock(ws__clock),
+        .reset(ws__reset)
+    );
+    dac_expander__reg32 wc(
+        .d(wc__d),
+        .q(wc__q),
+        .clock(wc__clock),
+        .reset(wc__reset)
+    );
+    dac_expander__reg6 wn(
+        .d(wn__d),
+        .q(wn__q),
+        .clock(wn__clock),
+        .reset(wn__reset)
+    );
+    dac_expander__reg6 wnm1(
+        .d(wnm1__d),
+        .q(wnm1__q),
+        .clock(wnm1__clock),
+        .reset(wnm1__reset)
+    );
+    dac_expander__reg1 wskip0(
+        .d(wskip0__d),
+        .q(wskip0__q),
+        .clock(wskip0__clock),
+        .reset(wskip0__reset)
+    );
+    dac_expander__reg6 wwid(
+        .d(wwid__d),
+        .q(wwid__q),
+        .clock(wwid__clock),
+        .reset(wwid__reset)
+    );
+    dac_expander__reg1 wlast(
+        .d(wlast__d),
+        .q(wlast__q),
+        .clock(wlast__clock),
+        .reset(wlast__reset)
+    );
+    dac_expander__reg1 wv(
+        .d(wv__d),
+        .q(wv__q),
+        .clock(wv__clock),
+        .reset(wv__reset)
+    );
     dac_expander__reg32 lv__0(
         .d(lv__0__d),
         .q(lv__0__q),
@@ -2083,6 +2197,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) nwid__clock = clock;
     always @(*) cc_x__clock = clock;
     always @(*) cc_y__clock = clock;
+    always @(*) ws__clock = clock;
+    always @(*) wc__clock = clock;
+    always @(*) wn__clock = clock;
+    always @(*) wnm1__clock = clock;
+    always @(*) wskip0__clock = clock;
+    always @(*) wwid__clock = clock;
+    always @(*) wlast__clock = clock;
+    always @(*) wv__clock = clock;
     always @(*) r_act__clock = clock;
     always @(*) r_live__clock = clock;
     always @(*) r_ends__clock = clock;
@@ -2282,7 +2404,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         if (start_go) begin
         end
         else if (load) begin
-            cwid__d = nwid__q[(32'h0)+:(6)];
+            cwid__d = wwid__q;
         end
     end
     always @(*) begin
@@ -2292,7 +2414,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             cv__d = 1'b0;
         end
         else if (load) begin
-            cv__d = 1'b1;
+            cv__d = wv__q;
         end
         else if (tuple_done) begin
             cv__d = 1'b0;
@@ -2304,7 +2426,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         if (start_go) begin
         end
         else if (load) begin
-            cend__d = nlast;
+            cend__d = wlast__q;
         end
     end
     always @(*) begin
@@ -2374,6 +2496,79 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         end
     end
     always @(*) begin
+        ws__d = ws__q;
+        ws__d = ws__q;
+        if (start_go) begin
+        end
+        else if (load) begin
+            ws__d = lane0__s;
+        end
+    end
+    always @(*) begin
+        wc__d = wc__q;
+        wc__d = wc__q;
+        if (start_go) begin
+        end
+        else if (load) begin
+            wc__d = lane0__c;
+        end
+    end
+    always @(*) begin
+        wn__d = wn__q;
+        wn__d = wn__q;
+        if (start_go) begin
+        end
+        else if (load) begin
+            wn__d = n;
+        end
+    end
+    always @(*) begin
+        wnm1__d = wnm1__q;
+        wnm1__d = wnm1__q;
+        if (start_go) begin
+        end
+        else if (load) begin
+            wnm1__d = n - c1_6;
+        end
+    end
+    always @(*) begin
+        wskip0__d = wskip0__q;
+        wskip0__d = wskip0__q;
+        if (start_go) begin
+        end
+        else if (load) begin
+            wskip0__d = skip0;
+        end
+    end
+    always @(*) begin
+        wwid__d = wwid__q;
+        wwid__d = wwid__q;
+        if (start_go) begin
+        end
+        else if (load) begin
+            wwid__d = wid[(32'h0)+:(6)];
+        end
+    end
+    always @(*) begin
+        wlast__d = wlast__q;
+        wlast__d = wlast__q;
+        if (start_go) begin
+        end
+        else if (load) begin
+            wlast__d = nlast;
+        end
+    end
+    always @(*) begin
+        wv__d = wv__q;
+        wv__d = wv__q;
+        if (start_go) begin
+            wv__d = 1'b0;
+        end
+        else if (load) begin
+            wv__d = 1'b1;
+        end
+    end
+    always @(*) begin
         r_act__d = r_act__q;
         r_act__d = r_act__q;
         if (load) begin
@@ -2412,7 +2607,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         r_skip0__d = r_skip0__q;
         r_skip0__d = r_skip0__q;
         if (load) begin
-            r_skip0__d = skip0;
+            r_skip0__d = wskip0__q;
         end
     end
     always @(*) begin
@@ -2456,6 +2651,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) nslot__reset = reset;
     always @(*) nwi__reset = reset;
     always @(*) nwid__reset = reset;
+    always @(*) ws__reset = reset;
+    always @(*) wc__reset = reset;
+    always @(*) wn__reset = reset;
+    always @(*) wnm1__reset = reset;
+    always @(*) wskip0__reset = reset;
+    always @(*) wwid__reset = reset;
+    always @(*) wlast__reset = reset;
+    always @(*) wv__reset = reset;
     always @(*) r_act__reset = reset;
     always @(*) r_live__reset = reset;
     always @(*) r_ends__reset = reset;
@@ -2844,7 +3047,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             end
         end
     end
-    always @(*) nm1 = n - c1_6;
     always @(*) skip0 = (wid >= n_warps) | (n == c0_6);
     always @(*) zx_k6__narrow = cfg_bdx_log2;
     always @(*) zx_k12__narrow = cfg_bdx_log2;
@@ -2855,17 +3057,22 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             amask = (c1_6 << (zx_k6__wide - c5_6)) - c1_6;
         end
     end
-    always @(*) lanes__base = t_base;
-    always @(*) lanes__off_cx = t_cx;
-    always @(*) lanes__off_cy = t_cy;
+    always @(*) lane0__base = t_base;
+    always @(*) lane0__off_cx = t_cx;
+    always @(*) lane0__off_cy = t_cy;
+    always @(*) lane0__off_tx = t_tx;
+    always @(*) lane0__off_ty = t_ty;
+    always @(*) lane0__cx = cur_cx;
+    always @(*) lane0__cy = cur_cy;
+    always @(*) lane0__a = nwi__q & amask;
+    always @(*) lane0__ty0 = t0 >> zx_k12__wide;
+    always @(*) lanes__s = ws__q;
+    always @(*) lanes__c = wc__q;
     always @(*) lanes__off_tx = t_tx;
     always @(*) lanes__off_ty = t_ty;
-    always @(*) lanes__cx = cur_cx;
-    always @(*) lanes__cy = cur_cy;
-    always @(*) lanes__a = nwi__q & amask;
-    always @(*) lanes__ty0 = t0 >> zx_k12__wide;
     always @(*) lanes__k = cfg_bdx_log2;
-    always @(*) ra = wid[(32'h0)+:(6)];
+    always @(*) nm1 = wnm1__q;
+    always @(*) ra = wwid__q;
     always @(*) gmem__r_addr = ra;
     always @(*) zx_ra64__narrow = ra;
     always @(*) begin
@@ -2906,7 +3113,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) setup__v__29 = lanes__v__29;
     always @(*) setup__v__30 = lanes__v__30;
     always @(*) setup__v__31 = lanes__v__31;
-    always @(*) setup__n = n;
+    always @(*) setup__n = wn__q;
     always @(*) setup__g = t_gran;
     always @(*) begin
         setup__en = ones32;
@@ -3187,7 +3394,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) zero_offs = (t_tx == c0_32) & (t_ty == c0_32);
     always @(*) arith = (zx_k6__wide >= c5_6) | (t_ty == (t_tx << zx_k32__wide));
     always @(*) sx_v0__narrow = lv__0__q;
-    always @(*) fits = (sx_v0__wide + r_pb__q) < lim40;
+    always @(*) add_fit__x = sx_v0__wide;
+    always @(*) add_fit__y = r_pb__q;
+    assign add_fit__ci = 1'b0;
+    always @(*) fits = (add_fit__s & hi40) == c0_40;
     always @(*) sx_tx__narrow = t_tx;
     always @(*) begin
         po__0 = c0_40;
@@ -3236,7 +3446,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) po__14 = ((po__9 & po__10) | (po__9 & po__11) | (po__10 & po__11)) << c1_40;
     always @(*) po__15 = po__12 ^ po__13 ^ po__14;
     always @(*) po__16 = ((po__12 & po__13) | (po__12 & po__14) | (po__13 & po__14)) << c1_40;
-    always @(*) pb = po__15 + po__16;
+    always @(*) add_pb__x = po__15;
+    always @(*) add_pb__y = po__16;
+    assign add_pb__ci = 1'b0;
+    always @(*) pb = add_pb__s;
     always @(*) fast = (grp__q == c0_2) & (zero_offs | (arith & (t_cmp < cmp_ord) & fits & (cmp_first__r == cmp_last__r)));
     always @(*) begin
         fast_mask = c0_32;
@@ -3777,6 +3990,113 @@ module dac_expander__reg16(d,q,clock,reset);
         else q <= d;
     end
 endmodule // dac_expander__reg16
+
+module dac_expander__add_fit(x,y,ci,s);
+
+    // Module arguments
+    input wire  [39:0] x;
+    input wire  [39:0] y;
+    input wire  ci;
+    output reg  [39:0] s;
+
+    // Constant declarations
+    localparam  one = 40'h1;
+    localparam  zero = 40'h0;
+    localparam  sh__0 = 40'h1;
+    localparam  sh__1 = 40'h2;
+    localparam  sh__2 = 40'h4;
+    localparam  sh__3 = 40'h8;
+    localparam  sh__4 = 40'h10;
+    localparam  sh__5 = 40'h20;
+
+    // Local signals
+    reg  [39:0] p0;
+    reg  [39:0] g0;
+    reg  [39:0] cw;
+    reg  [39:0] cp;
+    reg  [39:0] g__0;
+    reg  [39:0] g__1;
+    reg  [39:0] g__2;
+    reg  [39:0] g__3;
+    reg  [39:0] g__4;
+    reg  [39:0] g__5;
+    reg  [39:0] g__6;
+    reg  [39:0] p__0;
+    reg  [39:0] p__1;
+    reg  [39:0] p__2;
+    reg  [39:0] p__3;
+    reg  [39:0] p__4;
+    reg  [39:0] p__5;
+    reg  [39:0] gs__0;
+    reg  [39:0] gs__1;
+    reg  [39:0] gs__2;
+    reg  [39:0] gs__3;
+    reg  [39:0] gs__4;
+    reg  [39:0] gs__5;
+    reg  [39:0] ps__0;
+    reg  [39:0] ps__1;
+    reg  [39:0] ps__2;
+    reg  [39:0] ps__3;
+    reg  [39:0] ps__4;
+    reg  [39:0] pg__0;
+    reg  [39:0] pg__1;
+    reg  [39:0] pg__2;
+    reg  [39:0] pg__3;
+    reg  [39:0] pg__4;
+    reg  [39:0] pg__5;
+    reg  [39:0] gc;
+    reg  [39:0] c;
+
+    // Update code
+    always @(*) begin
+        if (ci) begin
+            cw = one;
+        end
+        else begin
+            cw = zero;
+        end
+    end
+    always @(*) p0 = x ^ y;
+    always @(*) cp = p0 & cw;
+    always @(*) g0 = (x & y) | cp;
+    always @(*) g__0 = g0;
+    always @(*) p__0 = p0;
+    always @(*) ps__0 = p__0 << sh__0;
+    always @(*) p__1 = p__0 & ps__0;
+    always @(*) ps__1 = p__1 << sh__1;
+    always @(*) p__2 = p__1 & ps__1;
+    always @(*) ps__2 = p__2 << sh__2;
+    always @(*) p__3 = p__2 & ps__2;
+    always @(*) ps__3 = p__3 << sh__3;
+    always @(*) p__4 = p__3 & ps__3;
+    always @(*) ps__4 = p__4 << sh__4;
+    always @(*) p__5 = p__4 & ps__4;
+    always @(*) gs__0 = g__0 << sh__0;
+    always @(*) pg__0 = p__0 & gs__0;
+    always @(*) g__1 = g__0 | pg__0;
+    always @(*) gs__1 = g__1 << sh__1;
+    always @(*) pg__1 = p__1 & gs__1;
+    always @(*) g__2 = g__1 | pg__1;
+    always @(*) gs__2 = g__2 << sh__2;
+    always @(*) pg__2 = p__2 & gs__2;
+    always @(*) g__3 = g__2 | pg__2;
+    always @(*) gs__3 = g__3 << sh__3;
+    always @(*) pg__3 = p__3 & gs__3;
+    always @(*) g__4 = g__3 | pg__3;
+    always @(*) gs__4 = g__4 << sh__4;
+    always @(*) pg__4 = p__4 & gs__4;
+    always @(*) g__5 = g__4 | pg__4;
+    always @(*) gs__5 = g__5 << sh__5;
+    always @(*) pg__5 = p__5 & gs__5;
+    always @(*) g__6 = g__5 | pg__5;
+    always @(*) begin
+        gc = zero;
+        gc = g__6 << one;
+    end
+    always @(*) c = gc | cw;
+    always @(*) s = p0 ^ c;
+
+endmodule // dac_expander__add_fit
 
 module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,pop_valid,pop_data);
 
@@ -6612,7 +6932,7 @@ module dac_expander__reg2(d,q,clock,reset);
     end
 endmodule // dac_expander__reg2
 
-module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31);
+module dac_expander__lane0(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,s,c);
 
     // Module arguments
     input wire  [31:0] base;
@@ -6624,6 +6944,598 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     input wire  [15:0] cy;
     input wire  [5:0] a;
     input wire  [11:0] ty0;
+    output reg  [31:0] s;
+    output reg  [31:0] c;
+
+    // Constant declarations
+    localparam  sh__0 = 32'h0;
+    localparam  sh__1 = 32'h1;
+    localparam  sh__2 = 32'h2;
+    localparam  sh__3 = 32'h3;
+    localparam  sh__4 = 32'h4;
+    localparam  sh__5 = 32'h5;
+    localparam  sh__6 = 32'h6;
+    localparam  sh__7 = 32'h7;
+    localparam  sh__8 = 32'h8;
+    localparam  sh__9 = 32'h9;
+    localparam  sh__10 = 32'ha;
+    localparam  sh__11 = 32'hb;
+    localparam  sh__12 = 32'hc;
+    localparam  sh__13 = 32'hd;
+    localparam  sh__14 = 32'he;
+    localparam  sh__15 = 32'hf;
+    localparam  sh5__0 = 32'h5;
+    localparam  sh5__1 = 32'h6;
+    localparam  sh5__2 = 32'h7;
+    localparam  sh5__3 = 32'h8;
+    localparam  sh5__4 = 32'h9;
+    localparam  sh5__5 = 32'ha;
+    localparam  c1 = 32'h1;
+    localparam  z32 = 32'h0;
+
+    // Local signals
+    reg  [31:0] x__0;
+    reg  [31:0] x__1;
+    reg  [31:0] x__2;
+    reg  [31:0] x__3;
+    reg  [31:0] x__4;
+    reg  [31:0] x__5;
+    reg  [31:0] x__6;
+    reg  [31:0] x__7;
+    reg  [31:0] x__8;
+    reg  [31:0] x__9;
+    reg  [31:0] x__10;
+    reg  [31:0] x__11;
+    reg  [31:0] x__12;
+    reg  [31:0] x__13;
+    reg  [31:0] x__14;
+    reg  [31:0] x__15;
+    reg  [31:0] x__16;
+    reg  [31:0] x__17;
+    reg  [31:0] x__18;
+    reg  [31:0] x__19;
+    reg  [31:0] x__20;
+    reg  [31:0] x__21;
+    reg  [31:0] x__22;
+    reg  [31:0] x__23;
+    reg  [31:0] x__24;
+    reg  [31:0] x__25;
+    reg  [31:0] x__26;
+    reg  [31:0] x__27;
+    reg  [31:0] x__28;
+    reg  [31:0] x__29;
+    reg  [31:0] x__30;
+    reg  [31:0] x__31;
+    reg  [31:0] x__32;
+    reg  [31:0] x__33;
+    reg  [31:0] x__34;
+    reg  [31:0] x__35;
+    reg  [31:0] x__36;
+    reg  [31:0] x__37;
+    reg  [31:0] x__38;
+    reg  [31:0] x__39;
+    reg  [31:0] x__40;
+    reg  [31:0] x__41;
+    reg  [31:0] x__42;
+    reg  [31:0] x__43;
+    reg  [31:0] x__44;
+    reg  [31:0] x__45;
+    reg  [31:0] x__46;
+    reg  [31:0] x__47;
+    reg  [31:0] x__48;
+    reg  [31:0] x__49;
+    reg  [31:0] x__50;
+    reg  [31:0] x__51;
+    reg  [31:0] x__52;
+    reg  [31:0] x__53;
+    reg  [31:0] x__54;
+    reg  [31:0] x__55;
+    reg  [31:0] x__56;
+    reg  [31:0] x__57;
+    reg  [31:0] x__58;
+    reg  [31:0] x__59;
+    reg  [31:0] x__60;
+    reg  [31:0] x__61;
+    reg  [31:0] x__62;
+    reg  [31:0] x__63;
+    reg  [31:0] x__64;
+    reg  [31:0] x__65;
+    reg  [31:0] x__66;
+    reg  [31:0] x__67;
+    reg  [31:0] x__68;
+    reg  [31:0] x__69;
+    reg  [31:0] x__70;
+    reg  [31:0] x__71;
+    reg  [31:0] x__72;
+    reg  [31:0] x__73;
+    reg  [31:0] x__74;
+    reg  [31:0] x__75;
+    reg  [31:0] x__76;
+    reg  [31:0] x__77;
+    reg  [31:0] x__78;
+    reg  [31:0] x__79;
+    reg  [31:0] x__80;
+    reg  [31:0] x__81;
+    reg  [31:0] x__82;
+    reg  [31:0] x__83;
+    reg  [31:0] x__84;
+    reg  [31:0] x__85;
+    reg  [31:0] x__86;
+    reg  [31:0] x__87;
+    reg  [31:0] x__88;
+    reg  [31:0] x__89;
+    reg  [31:0] x__90;
+    reg  [31:0] x__91;
+    reg  [31:0] x__92;
+    reg  [31:0] x__93;
+    reg  [31:0] x__94;
+    reg  [31:0] x__95;
+    reg  [31:0] x__96;
+    reg  [31:0] x__97;
+    reg  [31:0] x__98;
+    reg  [31:0] x__99;
+    reg  [31:0] x__100;
+    reg  [31:0] x__101;
+    reg  [31:0] x__102;
+    reg  [31:0] x__103;
+    reg  [31:0] x__104;
+    reg  [31:0] x__105;
+    reg  [31:0] x__106;
+    reg  [31:0] x__107;
+    reg  [31:0] x__108;
+    reg  [31:0] x__109;
+    reg  [31:0] x__110;
+    reg  [31:0] x__111;
+    reg  [31:0] x__112;
+    reg  [31:0] x__113;
+    reg  [31:0] x__114;
+    reg  [31:0] x__115;
+    reg  [31:0] x__116;
+    reg  [31:0] x__117;
+    reg  [31:0] x__118;
+    reg  [31:0] x__119;
+    reg  [31:0] x__120;
+    reg  [31:0] x__121;
+    reg  [31:0] x__122;
+    reg  [31:0] x__123;
+    reg  [31:0] x__124;
+    reg  [31:0] x__125;
+    reg  [31:0] x__126;
+    reg  [31:0] x__127;
+    reg  [31:0] x__128;
+    reg  [31:0] x__129;
+    reg  [31:0] x__130;
+    reg  [31:0] x__131;
+    reg  [31:0] x__132;
+    reg  [31:0] x__133;
+    reg  [31:0] x__134;
+    reg  [31:0] x__135;
+    reg  [31:0] x__136;
+    reg  [31:0] x__137;
+    reg  [31:0] x__138;
+    reg  [31:0] x__139;
+    reg  [31:0] x__140;
+    reg  [31:0] x__141;
+    reg  [31:0] x__142;
+    reg  [31:0] x__143;
+    reg  [31:0] x__144;
+    reg  [31:0] x__145;
+    reg  [31:0] x__146;
+    reg  [31:0] x__147;
+    reg  [31:0] x__148;
+
+    // Update code
+    always @(*) x__0 = base;
+    always @(*) begin
+        x__1 = z32;
+        if (cx[0]) begin
+            x__1 = off_cx << sh__0;
+        end
+    end
+    always @(*) begin
+        x__17 = z32;
+        if (cy[0]) begin
+            x__17 = off_cy << sh__0;
+        end
+    end
+    always @(*) begin
+        x__2 = z32;
+        if (cx[1]) begin
+            x__2 = off_cx << sh__1;
+        end
+    end
+    always @(*) begin
+        x__18 = z32;
+        if (cy[1]) begin
+            x__18 = off_cy << sh__1;
+        end
+    end
+    always @(*) begin
+        x__3 = z32;
+        if (cx[2]) begin
+            x__3 = off_cx << sh__2;
+        end
+    end
+    always @(*) begin
+        x__19 = z32;
+        if (cy[2]) begin
+            x__19 = off_cy << sh__2;
+        end
+    end
+    always @(*) begin
+        x__4 = z32;
+        if (cx[3]) begin
+            x__4 = off_cx << sh__3;
+        end
+    end
+    always @(*) begin
+        x__20 = z32;
+        if (cy[3]) begin
+            x__20 = off_cy << sh__3;
+        end
+    end
+    always @(*) begin
+        x__5 = z32;
+        if (cx[4]) begin
+            x__5 = off_cx << sh__4;
+        end
+    end
+    always @(*) begin
+        x__21 = z32;
+        if (cy[4]) begin
+            x__21 = off_cy << sh__4;
+        end
+    end
+    always @(*) begin
+        x__6 = z32;
+        if (cx[5]) begin
+            x__6 = off_cx << sh__5;
+        end
+    end
+    always @(*) begin
+        x__22 = z32;
+        if (cy[5]) begin
+            x__22 = off_cy << sh__5;
+        end
+    end
+    always @(*) begin
+        x__7 = z32;
+        if (cx[6]) begin
+            x__7 = off_cx << sh__6;
+        end
+    end
+    always @(*) begin
+        x__23 = z32;
+        if (cy[6]) begin
+            x__23 = off_cy << sh__6;
+        end
+    end
+    always @(*) begin
+        x__8 = z32;
+        if (cx[7]) begin
+            x__8 = off_cx << sh__7;
+        end
+    end
+    always @(*) begin
+        x__24 = z32;
+        if (cy[7]) begin
+            x__24 = off_cy << sh__7;
+        end
+    end
+    always @(*) begin
+        x__9 = z32;
+        if (cx[8]) begin
+            x__9 = off_cx << sh__8;
+        end
+    end
+    always @(*) begin
+        x__25 = z32;
+        if (cy[8]) begin
+            x__25 = off_cy << sh__8;
+        end
+    end
+    always @(*) begin
+        x__10 = z32;
+        if (cx[9]) begin
+            x__10 = off_cx << sh__9;
+        end
+    end
+    always @(*) begin
+        x__26 = z32;
+        if (cy[9]) begin
+            x__26 = off_cy << sh__9;
+        end
+    end
+    always @(*) begin
+        x__11 = z32;
+        if (cx[10]) begin
+            x__11 = off_cx << sh__10;
+        end
+    end
+    always @(*) begin
+        x__27 = z32;
+        if (cy[10]) begin
+            x__27 = off_cy << sh__10;
+        end
+    end
+    always @(*) begin
+        x__12 = z32;
+        if (cx[11]) begin
+            x__12 = off_cx << sh__11;
+        end
+    end
+    always @(*) begin
+        x__28 = z32;
+        if (cy[11]) begin
+            x__28 = off_cy << sh__11;
+        end
+    end
+    always @(*) begin
+        x__13 = z32;
+        if (cx[12]) begin
+            x__13 = off_cx << sh__12;
+        end
+    end
+    always @(*) begin
+        x__29 = z32;
+        if (cy[12]) begin
+            x__29 = off_cy << sh__12;
+        end
+    end
+    always @(*) begin
+        x__14 = z32;
+        if (cx[13]) begin
+            x__14 = off_cx << sh__13;
+        end
+    end
+    always @(*) begin
+        x__30 = z32;
+        if (cy[13]) begin
+            x__30 = off_cy << sh__13;
+        end
+    end
+    always @(*) begin
+        x__15 = z32;
+        if (cx[14]) begin
+            x__15 = off_cx << sh__14;
+        end
+    end
+    always @(*) begin
+        x__31 = z32;
+        if (cy[14]) begin
+            x__31 = off_cy << sh__14;
+        end
+    end
+    always @(*) begin
+        x__16 = z32;
+        if (cx[15]) begin
+            x__16 = off_cx << sh__15;
+        end
+    end
+    always @(*) begin
+        x__32 = z32;
+        if (cy[15]) begin
+            x__32 = off_cy << sh__15;
+        end
+    end
+    always @(*) begin
+        x__33 = z32;
+        if (a[0]) begin
+            x__33 = off_tx << sh5__0;
+        end
+    end
+    always @(*) begin
+        x__34 = z32;
+        if (a[1]) begin
+            x__34 = off_tx << sh5__1;
+        end
+    end
+    always @(*) begin
+        x__35 = z32;
+        if (a[2]) begin
+            x__35 = off_tx << sh5__2;
+        end
+    end
+    always @(*) begin
+        x__36 = z32;
+        if (a[3]) begin
+            x__36 = off_tx << sh5__3;
+        end
+    end
+    always @(*) begin
+        x__37 = z32;
+        if (a[4]) begin
+            x__37 = off_tx << sh5__4;
+        end
+    end
+    always @(*) begin
+        x__38 = z32;
+        if (a[5]) begin
+            x__38 = off_tx << sh5__5;
+        end
+    end
+    always @(*) begin
+        x__39 = z32;
+        if (ty0[0]) begin
+            x__39 = off_ty << sh__0;
+        end
+    end
+    always @(*) begin
+        x__40 = z32;
+        if (ty0[1]) begin
+            x__40 = off_ty << sh__1;
+        end
+    end
+    always @(*) begin
+        x__41 = z32;
+        if (ty0[2]) begin
+            x__41 = off_ty << sh__2;
+        end
+    end
+    always @(*) begin
+        x__42 = z32;
+        if (ty0[3]) begin
+            x__42 = off_ty << sh__3;
+        end
+    end
+    always @(*) begin
+        x__43 = z32;
+        if (ty0[4]) begin
+            x__43 = off_ty << sh__4;
+        end
+    end
+    always @(*) begin
+        x__44 = z32;
+        if (ty0[5]) begin
+            x__44 = off_ty << sh__5;
+        end
+    end
+    always @(*) begin
+        x__45 = z32;
+        if (ty0[6]) begin
+            x__45 = off_ty << sh__6;
+        end
+    end
+    always @(*) begin
+        x__46 = z32;
+        if (ty0[7]) begin
+            x__46 = off_ty << sh__7;
+        end
+    end
+    always @(*) begin
+        x__47 = z32;
+        if (ty0[8]) begin
+            x__47 = off_ty << sh__8;
+        end
+    end
+    always @(*) begin
+        x__48 = z32;
+        if (ty0[9]) begin
+            x__48 = off_ty << sh__9;
+        end
+    end
+    always @(*) begin
+        x__49 = z32;
+        if (ty0[10]) begin
+            x__49 = off_ty << sh__10;
+        end
+    end
+    always @(*) begin
+        x__50 = z32;
+        if (ty0[11]) begin
+            x__50 = off_ty << sh__11;
+        end
+    end
+    always @(*) x__51 = x__0 ^ x__1 ^ x__2;
+    always @(*) x__52 = ((x__0 & x__1) | (x__0 & x__2) | (x__1 & x__2)) << c1;
+    always @(*) x__53 = x__3 ^ x__4 ^ x__5;
+    always @(*) x__54 = ((x__3 & x__4) | (x__3 & x__5) | (x__4 & x__5)) << c1;
+    always @(*) x__55 = x__6 ^ x__7 ^ x__8;
+    always @(*) x__56 = ((x__6 & x__7) | (x__6 & x__8) | (x__7 & x__8)) << c1;
+    always @(*) x__57 = x__9 ^ x__10 ^ x__11;
+    always @(*) x__58 = ((x__9 & x__10) | (x__9 & x__11) | (x__10 & x__11)) << c1;
+    always @(*) x__59 = x__12 ^ x__13 ^ x__14;
+    always @(*) x__60 = ((x__12 & x__13) | (x__12 & x__14) | (x__13 & x__14)) << c1;
+    always @(*) x__61 = x__15 ^ x__16 ^ x__17;
+    always @(*) x__62 = ((x__15 & x__16) | (x__15 & x__17) | (x__16 & x__17)) << c1;
+    always @(*) x__63 = x__18 ^ x__19 ^ x__20;
+    always @(*) x__64 = ((x__18 & x__19) | (x__18 & x__20) | (x__19 & x__20)) << c1;
+    always @(*) x__65 = x__21 ^ x__22 ^ x__23;
+    always @(*) x__66 = ((x__21 & x__22) | (x__21 & x__23) | (x__22 & x__23)) << c1;
+    always @(*) x__67 = x__24 ^ x__25 ^ x__26;
+    always @(*) x__68 = ((x__24 & x__25) | (x__24 & x__26) | (x__25 & x__26)) << c1;
+    always @(*) x__69 = x__27 ^ x__28 ^ x__29;
+    always @(*) x__70 = ((x__27 & x__28) | (x__27 & x__29) | (x__28 & x__29)) << c1;
+    always @(*) x__71 = x__30 ^ x__31 ^ x__32;
+    always @(*) x__72 = ((x__30 & x__31) | (x__30 & x__32) | (x__31 & x__32)) << c1;
+    always @(*) x__73 = x__33 ^ x__34 ^ x__35;
+    always @(*) x__74 = ((x__33 & x__34) | (x__33 & x__35) | (x__34 & x__35)) << c1;
+    always @(*) x__75 = x__36 ^ x__37 ^ x__38;
+    always @(*) x__76 = ((x__36 & x__37) | (x__36 & x__38) | (x__37 & x__38)) << c1;
+    always @(*) x__77 = x__39 ^ x__40 ^ x__41;
+    always @(*) x__78 = ((x__39 & x__40) | (x__39 & x__41) | (x__40 & x__41)) << c1;
+    always @(*) x__79 = x__42 ^ x__43 ^ x__44;
+    always @(*) x__80 = ((x__42 & x__43) | (x__42 & x__44) | (x__43 & x__44)) << c1;
+    always @(*) x__81 = x__45 ^ x__46 ^ x__47;
+    always @(*) x__82 = ((x__45 & x__46) | (x__45 & x__47) | (x__46 & x__47)) << c1;
+    always @(*) x__83 = x__48 ^ x__49 ^ x__50;
+    always @(*) x__84 = ((x__48 & x__49) | (x__48 & x__50) | (x__49 & x__50)) << c1;
+    always @(*) x__85 = x__51 ^ x__52 ^ x__53;
+    always @(*) x__86 = ((x__51 & x__52) | (x__51 & x__53) | (x__52 & x__53)) << c1;
+    always @(*) x__87 = x__54 ^ x__55 ^ x__56;
+    always @(*) x__88 = ((x__54 & x__55) | (x__54 & x__56) | (x__55 & x__56)) << c1;
+    always @(*) x__89 = x__57 ^ x__58 ^ x__59;
+    always @(*) x__90 = ((x__57 & x__58) | (x__57 & x__59) | (x__58 & x__59)) << c1;
+    always @(*) x__91 = x__60 ^ x__61 ^ x__62;
+    always @(*) x__92 = ((x__60 & x__61) | (x__60 & x__62) | (x__61 & x__62)) << c1;
+    always @(*) x__93 = x__63 ^ x__64 ^ x__65;
+    always @(*) x__94 = ((x__63 & x__64) | (x__63 & x__65) | (x__64 & x__65)) << c1;
+    always @(*) x__95 = x__66 ^ x__67 ^ x__68;
+    always @(*) x__96 = ((x__66 & x__67) | (x__66 & x__68) | (x__67 & x__68)) << c1;
+    always @(*) x__97 = x__69 ^ x__70 ^ x__71;
+    always @(*) x__98 = ((x__69 & x__70) | (x__69 & x__71) | (x__70 & x__71)) << c1;
+    always @(*) x__99 = x__72 ^ x__73 ^ x__74;
+    always @(*) x__100 = ((x__72 & x__73) | (x__72 & x__74) | (x__73 & x__74)) << c1;
+    always @(*) x__101 = x__75 ^ x__76 ^ x__77;
+    always @(*) x__102 = ((x__75 & x__76) | (x__75 & x__77) | (x__76 & x__77)) << c1;
+    always @(*) x__103 = x__78 ^ x__79 ^ x__80;
+    always @(*) x__104 = ((x__78 & x__79) | (x__78 & x__80) | (x__79 & x__80)) << c1;
+    always @(*) x__105 = x__81 ^ x__82 ^ x__83;
+    always @(*) x__106 = ((x__81 & x__82) | (x__81 & x__83) | (x__82 & x__83)) << c1;
+    always @(*) x__107 = x__84 ^ x__85 ^ x__86;
+    always @(*) x__108 = ((x__84 & x__85) | (x__84 & x__86) | (x__85 & x__86)) << c1;
+    always @(*) x__109 = x__87 ^ x__88 ^ x__89;
+    always @(*) x__110 = ((x__87 & x__88) | (x__87 & x__89) | (x__88 & x__89)) << c1;
+    always @(*) x__111 = x__90 ^ x__91 ^ x__92;
+    always @(*) x__112 = ((x__90 & x__91) | (x__90 & x__92) | (x__91 & x__92)) << c1;
+    always @(*) x__113 = x__93 ^ x__94 ^ x__95;
+    always @(*) x__114 = ((x__93 & x__94) | (x__93 & x__95) | (x__94 & x__95)) << c1;
+    always @(*) x__115 = x__96 ^ x__97 ^ x__98;
+    always @(*) x__116 = ((x__96 & x__97) | (x__96 & x__98) | (x__97 & x__98)) << c1;
+    always @(*) x__117 = x__99 ^ x__100 ^ x__101;
+    always @(*) x__118 = ((x__99 & x__100) | (x__99 & x__101) | (x__100 & x__101)) << c1;
+    always @(*) x__119 = x__102 ^ x__103 ^ x__104;
+    always @(*) x__120 = ((x__102 & x__103) | (x__102 & x__104) | (x__103 & x__104)) << c1;
+    always @(*) x__121 = x__105 ^ x__106 ^ x__107;
+    always @(*) x__122 = ((x__105 & x__106) | (x__105 & x__107) | (x__106 & x__107)) << c1;
+    always @(*) x__123 = x__108 ^ x__109 ^ x__110;
+    always @(*) x__124 = ((x__108 & x__109) | (x__108 & x__110) | (x__109 & x__110)) << c1;
+    always @(*) x__125 = x__111 ^ x__112 ^ x__113;
+    always @(*) x__126 = ((x__111 & x__112) | (x__111 & x__113) | (x__112 & x__113)) << c1;
+    always @(*) x__127 = x__114 ^ x__115 ^ x__116;
+    always @(*) x__128 = ((x__114 & x__115) | (x__114 & x__116) | (x__115 & x__116)) << c1;
+    always @(*) x__129 = x__117 ^ x__118 ^ x__119;
+    always @(*) x__130 = ((x__117 & x__118) | (x__117 & x__119) | (x__118 & x__119)) << c1;
+    always @(*) x__131 = x__120 ^ x__121 ^ x__122;
+    always @(*) x__132 = ((x__120 & x__121) | (x__120 & x__122) | (x__121 & x__122)) << c1;
+    always @(*) x__133 = x__123 ^ x__124 ^ x__125;
+    always @(*) x__134 = ((x__123 & x__124) | (x__123 & x__125) | (x__124 & x__125)) << c1;
+    always @(*) x__135 = x__126 ^ x__127 ^ x__128;
+    always @(*) x__136 = ((x__126 & x__127) | (x__126 & x__128) | (x__127 & x__128)) << c1;
+    always @(*) x__137 = x__129 ^ x__130 ^ x__131;
+    always @(*) x__138 = ((x__129 & x__130) | (x__129 & x__131) | (x__130 & x__131)) << c1;
+    always @(*) x__139 = x__132 ^ x__133 ^ x__134;
+    always @(*) x__140 = ((x__132 & x__133) | (x__132 & x__134) | (x__133 & x__134)) << c1;
+    always @(*) x__141 = x__135 ^ x__136 ^ x__137;
+    always @(*) x__142 = ((x__135 & x__136) | (x__135 & x__137) | (x__136 & x__137)) << c1;
+    always @(*) x__143 = x__138 ^ x__139 ^ x__140;
+    always @(*) x__144 = ((x__138 & x__139) | (x__138 & x__140) | (x__139 & x__140)) << c1;
+    always @(*) x__145 = x__141 ^ x__142 ^ x__143;
+    always @(*) x__146 = ((x__141 & x__142) | (x__141 & x__143) | (x__142 & x__143)) << c1;
+    always @(*) x__147 = x__144 ^ x__145 ^ x__146;
+    always @(*) x__148 = ((x__144 & x__145) | (x__144 & x__146) | (x__145 & x__146)) << c1;
+    always @(*) s = x__147;
+    always @(*) c = x__148;
+
+endmodule // dac_expander__lane0
+
+module dac_expander__lanes(s,c,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31);
+
+    // Module arguments
+    input wire  [31:0] s;
+    input wire  [31:0] c;
+    input wire  [31:0] off_tx;
+    input wire  [31:0] off_ty;
     input wire  [3:0] k;
     output reg  [31:0] v__0;
     output reg  [31:0] v__1;
@@ -6659,28 +7571,6 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     output reg  [31:0] v__31;
 
     // Constant declarations
-    localparam  sh__0 = 32'h0;
-    localparam  sh__1 = 32'h1;
-    localparam  sh__2 = 32'h2;
-    localparam  sh__3 = 32'h3;
-    localparam  sh__4 = 32'h4;
-    localparam  sh__5 = 32'h5;
-    localparam  sh__6 = 32'h6;
-    localparam  sh__7 = 32'h7;
-    localparam  sh__8 = 32'h8;
-    localparam  sh__9 = 32'h9;
-    localparam  sh__10 = 32'ha;
-    localparam  sh__11 = 32'hb;
-    localparam  sh__12 = 32'hc;
-    localparam  sh__13 = 32'hd;
-    localparam  sh__14 = 32'he;
-    localparam  sh__15 = 32'hf;
-    localparam  sh5__0 = 32'h5;
-    localparam  sh5__1 = 32'h6;
-    localparam  sh5__2 = 32'h7;
-    localparam  sh5__3 = 32'h8;
-    localparam  sh5__4 = 32'h9;
-    localparam  sh5__5 = 32'ha;
     localparam  cb__0 = 32'h0;
     localparam  cb__1 = 32'h1;
     localparam  cb__2 = 32'h2;
@@ -6847,162 +7737,140 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     localparam  lm4__30 = 32'hffffffff;
     localparam  lm4__31 = 32'hffffffff;
     localparam  c1 = 32'h1;
-    localparam  z32 = 32'h0;
 
     // Stub signals
+    reg  [31:0] add__0__x;
+    reg  [31:0] add__0__y;
+    wire  add__0__ci;
+    wire  [31:0] add__0__s;
+    reg  [31:0] add__1__x;
+    reg  [31:0] add__1__y;
+    wire  add__1__ci;
+    wire  [31:0] add__1__s;
+    reg  [31:0] add__2__x;
+    reg  [31:0] add__2__y;
+    wire  add__2__ci;
+    wire  [31:0] add__2__s;
+    reg  [31:0] add__3__x;
+    reg  [31:0] add__3__y;
+    wire  add__3__ci;
+    wire  [31:0] add__3__s;
+    reg  [31:0] add__4__x;
+    reg  [31:0] add__4__y;
+    wire  add__4__ci;
+    wire  [31:0] add__4__s;
+    reg  [31:0] add__5__x;
+    reg  [31:0] add__5__y;
+    wire  add__5__ci;
+    wire  [31:0] add__5__s;
+    reg  [31:0] add__6__x;
+    reg  [31:0] add__6__y;
+    wire  add__6__ci;
+    wire  [31:0] add__6__s;
+    reg  [31:0] add__7__x;
+    reg  [31:0] add__7__y;
+    wire  add__7__ci;
+    wire  [31:0] add__7__s;
+    reg  [31:0] add__8__x;
+    reg  [31:0] add__8__y;
+    wire  add__8__ci;
+    wire  [31:0] add__8__s;
+    reg  [31:0] add__9__x;
+    reg  [31:0] add__9__y;
+    wire  add__9__ci;
+    wire  [31:0] add__9__s;
+    reg  [31:0] add__10__x;
+    reg  [31:0] add__10__y;
+    wire  add__10__ci;
+    wire  [31:0] add__10__s;
+    reg  [31:0] add__11__x;
+    reg  [31:0] add__11__y;
+    wire  add__11__ci;
+    wire  [31:0] add__11__s;
+    reg  [31:0] add__12__x;
+    reg  [31:0] add__12__y;
+    wire  add__12__ci;
+    wire  [31:0] add__12__s;
+    reg  [31:0] add__13__x;
+    reg  [31:0] add__13__y;
+    wire  add__13__ci;
+    wire  [31:0] add__13__s;
+    reg  [31:0] add__14__x;
+    reg  [31:0] add__14__y;
+    wire  add__14__ci;
+    wire  [31:0] add__14__s;
+    reg  [31:0] add__15__x;
+    reg  [31:0] add__15__y;
+    wire  add__15__ci;
+    wire  [31:0] add__15__s;
+    reg  [31:0] add__16__x;
+    reg  [31:0] add__16__y;
+    wire  add__16__ci;
+    wire  [31:0] add__16__s;
+    reg  [31:0] add__17__x;
+    reg  [31:0] add__17__y;
+    wire  add__17__ci;
+    wire  [31:0] add__17__s;
+    reg  [31:0] add__18__x;
+    reg  [31:0] add__18__y;
+    wire  add__18__ci;
+    wire  [31:0] add__18__s;
+    reg  [31:0] add__19__x;
+    reg  [31:0] add__19__y;
+    wire  add__19__ci;
+    wire  [31:0] add__19__s;
+    reg  [31:0] add__20__x;
+    reg  [31:0] add__20__y;
+    wire  add__20__ci;
+    wire  [31:0] add__20__s;
+    reg  [31:0] add__21__x;
+    reg  [31:0] add__21__y;
+    wire  add__21__ci;
+    wire  [31:0] add__21__s;
+    reg  [31:0] add__22__x;
+    reg  [31:0] add__22__y;
+    wire  add__22__ci;
+    wire  [31:0] add__22__s;
+    reg  [31:0] add__23__x;
+    reg  [31:0] add__23__y;
+    wire  add__23__ci;
+    wire  [31:0] add__23__s;
+    reg  [31:0] add__24__x;
+    reg  [31:0] add__24__y;
+    wire  add__24__ci;
+    wire  [31:0] add__24__s;
+    reg  [31:0] add__25__x;
+    reg  [31:0] add__25__y;
+    wire  add__25__ci;
+    wire  [31:0] add__25__s;
+    reg  [31:0] add__26__x;
+    reg  [31:0] add__26__y;
+    wire  add__26__ci;
+    wire  [31:0] add__26__s;
+    reg  [31:0] add__27__x;
+    reg  [31:0] add__27__y;
+    wire  add__27__ci;
+    wire  [31:0] add__27__s;
+    reg  [31:0] add__28__x;
+    reg  [31:0] add__28__y;
+    wire  add__28__ci;
+    wire  [31:0] add__28__s;
+    reg  [31:0] add__29__x;
+    reg  [31:0] add__29__y;
+    wire  add__29__ci;
+    wire  [31:0] add__29__s;
+    reg  [31:0] add__30__x;
+    reg  [31:0] add__30__y;
+    wire  add__30__ci;
+    wire  [31:0] add__30__s;
+    reg  [31:0] add__31__x;
+    reg  [31:0] add__31__y;
+    wire  add__31__ci;
+    wire  [31:0] add__31__s;
     reg  [3:0] zx_k__narrow;
     wire  [31:0] zx_k__wide;
 
     // Local signals
-    reg  [31:0] x__0;
-    reg  [31:0] x__1;
-    reg  [31:0] x__2;
-    reg  [31:0] x__3;
-    reg  [31:0] x__4;
-    reg  [31:0] x__5;
-    reg  [31:0] x__6;
-    reg  [31:0] x__7;
-    reg  [31:0] x__8;
-    reg  [31:0] x__9;
-    reg  [31:0] x__10;
-    reg  [31:0] x__11;
-    reg  [31:0] x__12;
-    reg  [31:0] x__13;
-    reg  [31:0] x__14;
-    reg  [31:0] x__15;
-    reg  [31:0] x__16;
-    reg  [31:0] x__17;
-    reg  [31:0] x__18;
-    reg  [31:0] x__19;
-    reg  [31:0] x__20;
-    reg  [31:0] x__21;
-    reg  [31:0] x__22;
-    reg  [31:0] x__23;
-    reg  [31:0] x__24;
-    reg  [31:0] x__25;
-    reg  [31:0] x__26;
-    reg  [31:0] x__27;
-    reg  [31:0] x__28;
-    reg  [31:0] x__29;
-    reg  [31:0] x__30;
-    reg  [31:0] x__31;
-    reg  [31:0] x__32;
-    reg  [31:0] x__33;
-    reg  [31:0] x__34;
-    reg  [31:0] x__35;
-    reg  [31:0] x__36;
-    reg  [31:0] x__37;
-    reg  [31:0] x__38;
-    reg  [31:0] x__39;
-    reg  [31:0] x__40;
-    reg  [31:0] x__41;
-    reg  [31:0] x__42;
-    reg  [31:0] x__43;
-    reg  [31:0] x__44;
-    reg  [31:0] x__45;
-    reg  [31:0] x__46;
-    reg  [31:0] x__47;
-    reg  [31:0] x__48;
-    reg  [31:0] x__49;
-    reg  [31:0] x__50;
-    reg  [31:0] x__51;
-    reg  [31:0] x__52;
-    reg  [31:0] x__53;
-    reg  [31:0] x__54;
-    reg  [31:0] x__55;
-    reg  [31:0] x__56;
-    reg  [31:0] x__57;
-    reg  [31:0] x__58;
-    reg  [31:0] x__59;
-    reg  [31:0] x__60;
-    reg  [31:0] x__61;
-    reg  [31:0] x__62;
-    reg  [31:0] x__63;
-    reg  [31:0] x__64;
-    reg  [31:0] x__65;
-    reg  [31:0] x__66;
-    reg  [31:0] x__67;
-    reg  [31:0] x__68;
-    reg  [31:0] x__69;
-    reg  [31:0] x__70;
-    reg  [31:0] x__71;
-    reg  [31:0] x__72;
-    reg  [31:0] x__73;
-    reg  [31:0] x__74;
-    reg  [31:0] x__75;
-    reg  [31:0] x__76;
-    reg  [31:0] x__77;
-    reg  [31:0] x__78;
-    reg  [31:0] x__79;
-    reg  [31:0] x__80;
-    reg  [31:0] x__81;
-    reg  [31:0] x__82;
-    reg  [31:0] x__83;
-    reg  [31:0] x__84;
-    reg  [31:0] x__85;
-    reg  [31:0] x__86;
-    reg  [31:0] x__87;
-    reg  [31:0] x__88;
-    reg  [31:0] x__89;
-    reg  [31:0] x__90;
-    reg  [31:0] x__91;
-    reg  [31:0] x__92;
-    reg  [31:0] x__93;
-    reg  [31:0] x__94;
-    reg  [31:0] x__95;
-    reg  [31:0] x__96;
-    reg  [31:0] x__97;
-    reg  [31:0] x__98;
-    reg  [31:0] x__99;
-    reg  [31:0] x__100;
-    reg  [31:0] x__101;
-    reg  [31:0] x__102;
-    reg  [31:0] x__103;
-    reg  [31:0] x__104;
-    reg  [31:0] x__105;
-    reg  [31:0] x__106;
-    reg  [31:0] x__107;
-    reg  [31:0] x__108;
-    reg  [31:0] x__109;
-    reg  [31:0] x__110;
-    reg  [31:0] x__111;
-    reg  [31:0] x__112;
-    reg  [31:0] x__113;
-    reg  [31:0] x__114;
-    reg  [31:0] x__115;
-    reg  [31:0] x__116;
-    reg  [31:0] x__117;
-    reg  [31:0] x__118;
-    reg  [31:0] x__119;
-    reg  [31:0] x__120;
-    reg  [31:0] x__121;
-    reg  [31:0] x__122;
-    reg  [31:0] x__123;
-    reg  [31:0] x__124;
-    reg  [31:0] x__125;
-    reg  [31:0] x__126;
-    reg  [31:0] x__127;
-    reg  [31:0] x__128;
-    reg  [31:0] x__129;
-    reg  [31:0] x__130;
-    reg  [31:0] x__131;
-    reg  [31:0] x__132;
-    reg  [31:0] x__133;
-    reg  [31:0] x__134;
-    reg  [31:0] x__135;
-    reg  [31:0] x__136;
-    reg  [31:0] x__137;
-    reg  [31:0] x__138;
-    reg  [31:0] x__139;
-    reg  [31:0] x__140;
-    reg  [31:0] x__141;
-    reg  [31:0] x__142;
-    reg  [31:0] x__143;
-    reg  [31:0] x__144;
-    reg  [31:0] x__145;
-    reg  [31:0] x__146;
-    reg  [31:0] x__147;
-    reg  [31:0] x__148;
     reg  [31:0] y__0;
     reg  [31:0] y__1;
     reg  [31:0] y__2;
@@ -7490,411 +8358,204 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     reg  [31:0] bb__4;
 
     // Sub module instances
+    dac_expander__lanes__add add__0(
+        .x(add__0__x),
+        .y(add__0__y),
+        .ci(add__0__ci),
+        .s(add__0__s)
+    );
+    dac_expander__lanes__add add__1(
+        .x(add__1__x),
+        .y(add__1__y),
+        .ci(add__1__ci),
+        .s(add__1__s)
+    );
+    dac_expander__lanes__add add__2(
+        .x(add__2__x),
+        .y(add__2__y),
+        .ci(add__2__ci),
+        .s(add__2__s)
+    );
+    dac_expander__lanes__add add__3(
+        .x(add__3__x),
+        .y(add__3__y),
+        .ci(add__3__ci),
+        .s(add__3__s)
+    );
+    dac_expander__lanes__add add__4(
+        .x(add__4__x),
+        .y(add__4__y),
+        .ci(add__4__ci),
+        .s(add__4__s)
+    );
+    dac_expander__lanes__add add__5(
+        .x(add__5__x),
+        .y(add__5__y),
+        .ci(add__5__ci),
+        .s(add__5__s)
+    );
+    dac_expander__lanes__add add__6(
+        .x(add__6__x),
+        .y(add__6__y),
+        .ci(add__6__ci),
+        .s(add__6__s)
+    );
+    dac_expander__lanes__add add__7(
+        .x(add__7__x),
+        .y(add__7__y),
+        .ci(add__7__ci),
+        .s(add__7__s)
+    );
+    dac_expander__lanes__add add__8(
+        .x(add__8__x),
+        .y(add__8__y),
+        .ci(add__8__ci),
+        .s(add__8__s)
+    );
+    dac_expander__lanes__add add__9(
+        .x(add__9__x),
+        .y(add__9__y),
+        .ci(add__9__ci),
+        .s(add__9__s)
+    );
+    dac_expander__lanes__add add__10(
+        .x(add__10__x),
+        .y(add__10__y),
+        .ci(add__10__ci),
+        .s(add__10__s)
+    );
+    dac_expander__lanes__add add__11(
+        .x(add__11__x),
+        .y(add__11__y),
+        .ci(add__11__ci),
+        .s(add__11__s)
+    );
+    dac_expander__lanes__add add__12(
+        .x(add__12__x),
+        .y(add__12__y),
+        .ci(add__12__ci),
+        .s(add__12__s)
+    );
+    dac_expander__lanes__add add__13(
+        .x(add__13__x),
+        .y(add__13__y),
+        .ci(add__13__ci),
+        .s(add__13__s)
+    );
+    dac_expander__lanes__add add__14(
+        .x(add__14__x),
+        .y(add__14__y),
+        .ci(add__14__ci),
+        .s(add__14__s)
+    );
+    dac_expander__lanes__add add__15(
+        .x(add__15__x),
+        .y(add__15__y),
+        .ci(add__15__ci),
+        .s(add__15__s)
+    );
+    dac_expander__lanes__add add__16(
+        .x(add__16__x),
+        .y(add__16__y),
+        .ci(add__16__ci),
+        .s(add__16__s)
+    );
+    dac_expander__lanes__add add__17(
+        .x(add__17__x),
+        .y(add__17__y),
+        .ci(add__17__ci),
+        .s(add__17__s)
+    );
+    dac_expander__lanes__add add__18(
+        .x(add__18__x),
+        .y(add__18__y),
+        .ci(add__18__ci),
+        .s(add__18__s)
+    );
+    dac_expander__lanes__add add__19(
+        .x(add__19__x),
+        .y(add__19__y),
+        .ci(add__19__ci),
+        .s(add__19__s)
+    );
+    dac_expander__lanes__add add__20(
+        .x(add__20__x),
+        .y(add__20__y),
+        .ci(add__20__ci),
+        .s(add__20__s)
+    );
+    dac_expander__lanes__add add__21(
+        .x(add__21__x),
+        .y(add__21__y),
+        .ci(add__21__ci),
+        .s(add__21__s)
+    );
+    dac_expander__lanes__add add__22(
+        .x(add__22__x),
+        .y(add__22__y),
+        .ci(add__22__ci),
+        .s(add__22__s)
+    );
+    dac_expander__lanes__add add__23(
+        .x(add__23__x),
+        .y(add__23__y),
+        .ci(add__23__ci),
+        .s(add__23__s)
+    );
+    dac_expander__lanes__add add__24(
+        .x(add__24__x),
+        .y(add__24__y),
+        .ci(add__24__ci),
+        .s(add__24__s)
+    );
+    dac_expander__lanes__add add__25(
+        .x(add__25__x),
+        .y(add__25__y),
+        .ci(add__25__ci),
+        .s(add__25__s)
+    );
+    dac_expander__lanes__add add__26(
+        .x(add__26__x),
+        .y(add__26__y),
+        .ci(add__26__ci),
+        .s(add__26__s)
+    );
+    dac_expander__lanes__add add__27(
+        .x(add__27__x),
+        .y(add__27__y),
+        .ci(add__27__ci),
+        .s(add__27__s)
+    );
+    dac_expander__lanes__add add__28(
+        .x(add__28__x),
+        .y(add__28__y),
+        .ci(add__28__ci),
+        .s(add__28__s)
+    );
+    dac_expander__lanes__add add__29(
+        .x(add__29__x),
+        .y(add__29__y),
+        .ci(add__29__ci),
+        .s(add__29__s)
+    );
+    dac_expander__lanes__add add__30(
+        .x(add__30__x),
+        .y(add__30__y),
+        .ci(add__30__ci),
+        .s(add__30__s)
+    );
+    dac_expander__lanes__add add__31(
+        .x(add__31__x),
+        .y(add__31__y),
+        .ci(add__31__ci),
+        .s(add__31__s)
+    );
     dac_expander__lanes__zx_k zx_k(
         .narrow(zx_k__narrow),
         .wide(zx_k__wide)
     );
 
     // Update code
-    always @(*) x__0 = base;
-    always @(*) begin
-        x__1 = z32;
-        if (cx[0]) begin
-            x__1 = off_cx << sh__0;
-        end
-    end
-    always @(*) begin
-        x__17 = z32;
-        if (cy[0]) begin
-            x__17 = off_cy << sh__0;
-        end
-    end
-    always @(*) begin
-        x__2 = z32;
-        if (cx[1]) begin
-            x__2 = off_cx << sh__1;
-        end
-    end
-    always @(*) begin
-        x__18 = z32;
-        if (cy[1]) begin
-            x__18 = off_cy << sh__1;
-        end
-    end
-    always @(*) begin
-        x__3 = z32;
-        if (cx[2]) begin
-            x__3 = off_cx << sh__2;
-        end
-    end
-    always @(*) begin
-        x__19 = z32;
-        if (cy[2]) begin
-            x__19 = off_cy << sh__2;
-        end
-    end
-    always @(*) begin
-        x__4 = z32;
-        if (cx[3]) begin
-            x__4 = off_cx << sh__3;
-        end
-    end
-    always @(*) begin
-        x__20 = z32;
-        if (cy[3]) begin
-            x__20 = off_cy << sh__3;
-        end
-    end
-    always @(*) begin
-        x__5 = z32;
-        if (cx[4]) begin
-            x__5 = off_cx << sh__4;
-        end
-    end
-    always @(*) begin
-        x__21 = z32;
-        if (cy[4]) begin
-            x__21 = off_cy << sh__4;
-        end
-    end
-    always @(*) begin
-        x__6 = z32;
-        if (cx[5]) begin
-            x__6 = off_cx << sh__5;
-        end
-    end
-    always @(*) begin
-        x__22 = z32;
-        if (cy[5]) begin
-            x__22 = off_cy << sh__5;
-        end
-    end
-    always @(*) begin
-        x__7 = z32;
-        if (cx[6]) begin
-            x__7 = off_cx << sh__6;
-        end
-    end
-    always @(*) begin
-        x__23 = z32;
-        if (cy[6]) begin
-            x__23 = off_cy << sh__6;
-        end
-    end
-    always @(*) begin
-        x__8 = z32;
-        if (cx[7]) begin
-            x__8 = off_cx << sh__7;
-        end
-    end
-    always @(*) begin
-        x__24 = z32;
-        if (cy[7]) begin
-            x__24 = off_cy << sh__7;
-        end
-    end
-    always @(*) begin
-        x__9 = z32;
-        if (cx[8]) begin
-            x__9 = off_cx << sh__8;
-        end
-    end
-    always @(*) begin
-        x__25 = z32;
-        if (cy[8]) begin
-            x__25 = off_cy << sh__8;
-        end
-    end
-    always @(*) begin
-        x__10 = z32;
-        if (cx[9]) begin
-            x__10 = off_cx << sh__9;
-        end
-    end
-    always @(*) begin
-        x__26 = z32;
-        if (cy[9]) begin
-            x__26 = off_cy << sh__9;
-        end
-    end
-    always @(*) begin
-        x__11 = z32;
-        if (cx[10]) begin
-            x__11 = off_cx << sh__10;
-        end
-    end
-    always @(*) begin
-        x__27 = z32;
-        if (cy[10]) begin
-            x__27 = off_cy << sh__10;
-        end
-    end
-    always @(*) begin
-        x__12 = z32;
-        if (cx[11]) begin
-            x__12 = off_cx << sh__11;
-        end
-    end
-    always @(*) begin
-        x__28 = z32;
-        if (cy[11]) begin
-            x__28 = off_cy << sh__11;
-        end
-    end
-    always @(*) begin
-        x__13 = z32;
-        if (cx[12]) begin
-            x__13 = off_cx << sh__12;
-        end
-    end
-    always @(*) begin
-        x__29 = z32;
-        if (cy[12]) begin
-            x__29 = off_cy << sh__12;
-        end
-    end
-    always @(*) begin
-        x__14 = z32;
-        if (cx[13]) begin
-            x__14 = off_cx << sh__13;
-        end
-    end
-    always @(*) begin
-        x__30 = z32;
-        if (cy[13]) begin
-            x__30 = off_cy << sh__13;
-        end
-    end
-    always @(*) begin
-        x__15 = z32;
-        if (cx[14]) begin
-            x__15 = off_cx << sh__14;
-        end
-    end
-    always @(*) begin
-        x__31 = z32;
-        if (cy[14]) begin
-            x__31 = off_cy << sh__14;
-        end
-    end
-    always @(*) begin
-        x__16 = z32;
-        if (cx[15]) begin
-            x__16 = off_cx << sh__15;
-        end
-    end
-    always @(*) begin
-        x__32 = z32;
-        if (cy[15]) begin
-            x__32 = off_cy << sh__15;
-        end
-    end
-    always @(*) begin
-        x__33 = z32;
-        if (a[0]) begin
-            x__33 = off_tx << sh5__0;
-        end
-    end
-    always @(*) begin
-        x__34 = z32;
-        if (a[1]) begin
-            x__34 = off_tx << sh5__1;
-        end
-    end
-    always @(*) begin
-        x__35 = z32;
-        if (a[2]) begin
-            x__35 = off_tx << sh5__2;
-        end
-    end
-    always @(*) begin
-        x__36 = z32;
-        if (a[3]) begin
-            x__36 = off_tx << sh5__3;
-        end
-    end
-    always @(*) begin
-        x__37 = z32;
-        if (a[4]) begin
-            x__37 = off_tx << sh5__4;
-        end
-    end
-    always @(*) begin
-        x__38 = z32;
-        if (a[5]) begin
-            x__38 = off_tx << sh5__5;
-        end
-    end
-    always @(*) begin
-        x__39 = z32;
-        if (ty0[0]) begin
-            x__39 = off_ty << sh__0;
-        end
-    end
-    always @(*) begin
-        x__40 = z32;
-        if (ty0[1]) begin
-            x__40 = off_ty << sh__1;
-        end
-    end
-    always @(*) begin
-        x__41 = z32;
-        if (ty0[2]) begin
-            x__41 = off_ty << sh__2;
-        end
-    end
-    always @(*) begin
-        x__42 = z32;
-        if (ty0[3]) begin
-            x__42 = off_ty << sh__3;
-        end
-    end
-    always @(*) begin
-        x__43 = z32;
-        if (ty0[4]) begin
-            x__43 = off_ty << sh__4;
-        end
-    end
-    always @(*) begin
-        x__44 = z32;
-        if (ty0[5]) begin
-            x__44 = off_ty << sh__5;
-        end
-    end
-    always @(*) begin
-        x__45 = z32;
-        if (ty0[6]) begin
-            x__45 = off_ty << sh__6;
-        end
-    end
-    always @(*) begin
-        x__46 = z32;
-        if (ty0[7]) begin
-            x__46 = off_ty << sh__7;
-        end
-    end
-    always @(*) begin
-        x__47 = z32;
-        if (ty0[8]) begin
-            x__47 = off_ty << sh__8;
-        end
-    end
-    always @(*) begin
-        x__48 = z32;
-        if (ty0[9]) begin
-            x__48 = off_ty << sh__9;
-        end
-    end
-    always @(*) begin
-        x__49 = z32;
-        if (ty0[10]) begin
-            x__49 = off_ty << sh__10;
-        end
-    end
-    always @(*) begin
-        x__50 = z32;
-        if (ty0[11]) begin
-            x__50 = off_ty << sh__11;
-        end
-    end
-    always @(*) x__51 = x__0 ^ x__1 ^ x__2;
-    always @(*) x__52 = ((x__0 & x__1) | (x__0 & x__2) | (x__1 & x__2)) << c1;
-    always @(*) x__53 = x__3 ^ x__4 ^ x__5;
-    always @(*) x__54 = ((x__3 & x__4) | (x__3 & x__5) | (x__4 & x__5)) << c1;
-    always @(*) x__55 = x__6 ^ x__7 ^ x__8;
-    always @(*) x__56 = ((x__6 & x__7) | (x__6 & x__8) | (x__7 & x__8)) << c1;
-    always @(*) x__57 = x__9 ^ x__10 ^ x__11;
-    always @(*) x__58 = ((x__9 & x__10) | (x__9 & x__11) | (x__10 & x__11)) << c1;
-    always @(*) x__59 = x__12 ^ x__13 ^ x__14;
-    always @(*) x__60 = ((x__12 & x__13) | (x__12 & x__14) | (x__13 & x__14)) << c1;
-    always @(*) x__61 = x__15 ^ x__16 ^ x__17;
-    always @(*) x__62 = ((x__15 & x__16) | (x__15 & x__17) | (x__16 & x__17)) << c1;
-    always @(*) x__63 = x__18 ^ x__19 ^ x__20;
-    always @(*) x__64 = ((x__18 & x__19) | (x__18 & x__20) | (x__19 & x__20)) << c1;
-    always @(*) x__65 = x__21 ^ x__22 ^ x__23;
-    always @(*) x__66 = ((x__21 & x__22) | (x__21 & x__23) | (x__22 & x__23)) << c1;
-    always @(*) x__67 = x__24 ^ x__25 ^ x__26;
-    always @(*) x__68 = ((x__24 & x__25) | (x__24 & x__26) | (x__25 & x__26)) << c1;
-    always @(*) x__69 = x__27 ^ x__28 ^ x__29;
-    always @(*) x__70 = ((x__27 & x__28) | (x__27 & x__29) | (x__28 & x__29)) << c1;
-    always @(*) x__71 = x__30 ^ x__31 ^ x__32;
-    always @(*) x__72 = ((x__30 & x__31) | (x__30 & x__32) | (x__31 & x__32)) << c1;
-    always @(*) x__73 = x__33 ^ x__34 ^ x__35;
-    always @(*) x__74 = ((x__33 & x__34) | (x__33 & x__35) | (x__34 & x__35)) << c1;
-    always @(*) x__75 = x__36 ^ x__37 ^ x__38;
-    always @(*) x__76 = ((x__36 & x__37) | (x__36 & x__38) | (x__37 & x__38)) << c1;
-    always @(*) x__77 = x__39 ^ x__40 ^ x__41;
-    always @(*) x__78 = ((x__39 & x__40) | (x__39 & x__41) | (x__40 & x__41)) << c1;
-    always @(*) x__79 = x__42 ^ x__43 ^ x__44;
-    always @(*) x__80 = ((x__42 & x__43) | (x__42 & x__44) | (x__43 & x__44)) << c1;
-    always @(*) x__81 = x__45 ^ x__46 ^ x__47;
-    always @(*) x__82 = ((x__45 & x__46) | (x__45 & x__47) | (x__46 & x__47)) << c1;
-    always @(*) x__83 = x__48 ^ x__49 ^ x__50;
-    always @(*) x__84 = ((x__48 & x__49) | (x__48 & x__50) | (x__49 & x__50)) << c1;
-    always @(*) x__85 = x__51 ^ x__52 ^ x__53;
-    always @(*) x__86 = ((x__51 & x__52) | (x__51 & x__53) | (x__52 & x__53)) << c1;
-    always @(*) x__87 = x__54 ^ x__55 ^ x__56;
-    always @(*) x__88 = ((x__54 & x__55) | (x__54 & x__56) | (x__55 & x__56)) << c1;
-    always @(*) x__89 = x__57 ^ x__58 ^ x__59;
-    always @(*) x__90 = ((x__57 & x__58) | (x__57 & x__59) | (x__58 & x__59)) << c1;
-    always @(*) x__91 = x__60 ^ x__61 ^ x__62;
-    always @(*) x__92 = ((x__60 & x__61) | (x__60 & x__62) | (x__61 & x__62)) << c1;
-    always @(*) x__93 = x__63 ^ x__64 ^ x__65;
-    always @(*) x__94 = ((x__63 & x__64) | (x__63 & x__65) | (x__64 & x__65)) << c1;
-    always @(*) x__95 = x__66 ^ x__67 ^ x__68;
-    always @(*) x__96 = ((x__66 & x__67) | (x__66 & x__68) | (x__67 & x__68)) << c1;
-    always @(*) x__97 = x__69 ^ x__70 ^ x__71;
-    always @(*) x__98 = ((x__69 & x__70) | (x__69 & x__71) | (x__70 & x__71)) << c1;
-    always @(*) x__99 = x__72 ^ x__73 ^ x__74;
-    always @(*) x__100 = ((x__72 & x__73) | (x__72 & x__74) | (x__73 & x__74)) << c1;
-    always @(*) x__101 = x__75 ^ x__76 ^ x__77;
-    always @(*) x__102 = ((x__75 & x__76) | (x__75 & x__77) | (x__76 & x__77)) << c1;
-    always @(*) x__103 = x__78 ^ x__79 ^ x__80;
-    always @(*) x__104 = ((x__78 & x__79) | (x__78 & x__80) | (x__79 & x__80)) << c1;
-    always @(*) x__105 = x__81 ^ x__82 ^ x__83;
-    always @(*) x__106 = ((x__81 & x__82) | (x__81 & x__83) | (x__82 & x__83)) << c1;
-    always @(*) x__107 = x__84 ^ x__85 ^ x__86;
-    always @(*) x__108 = ((x__84 & x__85) | (x__84 & x__86) | (x__85 & x__86)) << c1;
-    always @(*) x__109 = x__87 ^ x__88 ^ x__89;
-    always @(*) x__110 = ((x__87 & x__88) | (x__87 & x__89) | (x__88 & x__89)) << c1;
-    always @(*) x__111 = x__90 ^ x__91 ^ x__92;
-    always @(*) x__112 = ((x__90 & x__91) | (x__90 & x__92) | (x__91 & x__92)) << c1;
-    always @(*) x__113 = x__93 ^ x__94 ^ x__95;
-    always @(*) x__114 = ((x__93 & x__94) | (x__93 & x__95) | (x__94 & x__95)) << c1;
-    always @(*) x__115 = x__96 ^ x__97 ^ x__98;
-    always @(*) x__116 = ((x__96 & x__97) | (x__96 & x__98) | (x__97 & x__98)) << c1;
-    always @(*) x__117 = x__99 ^ x__100 ^ x__101;
-    always @(*) x__118 = ((x__99 & x__100) | (x__99 & x__101) | (x__100 & x__101)) << c1;
-    always @(*) x__119 = x__102 ^ x__103 ^ x__104;
-    always @(*) x__120 = ((x__102 & x__103) | (x__102 & x__104) | (x__103 & x__104)) << c1;
-    always @(*) x__121 = x__105 ^ x__106 ^ x__107;
-    always @(*) x__122 = ((x__105 & x__106) | (x__105 & x__107) | (x__106 & x__107)) << c1;
-    always @(*) x__123 = x__108 ^ x__109 ^ x__110;
-    always @(*) x__124 = ((x__108 & x__109) | (x__108 & x__110) | (x__109 & x__110)) << c1;
-    always @(*) x__125 = x__111 ^ x__112 ^ x__113;
-    always @(*) x__126 = ((x__111 & x__112) | (x__111 & x__113) | (x__112 & x__113)) << c1;
-    always @(*) x__127 = x__114 ^ x__115 ^ x__116;
-    always @(*) x__128 = ((x__114 & x__115) | (x__114 & x__116) | (x__115 & x__116)) << c1;
-    always @(*) x__129 = x__117 ^ x__118 ^ x__119;
-    always @(*) x__130 = ((x__117 & x__118) | (x__117 & x__119) | (x__118 & x__119)) << c1;
-    always @(*) x__131 = x__120 ^ x__121 ^ x__122;
-    always @(*) x__132 = ((x__120 & x__121) | (x__120 & x__122) | (x__121 & x__122)) << c1;
-    always @(*) x__133 = x__123 ^ x__124 ^ x__125;
-    always @(*) x__134 = ((x__123 & x__124) | (x__123 & x__125) | (x__124 & x__125)) << c1;
-    always @(*) x__135 = x__126 ^ x__127 ^ x__128;
-    always @(*) x__136 = ((x__126 & x__127) | (x__126 & x__128) | (x__127 & x__128)) << c1;
-    always @(*) x__137 = x__129 ^ x__130 ^ x__131;
-    always @(*) x__138 = ((x__129 & x__130) | (x__129 & x__131) | (x__130 & x__131)) << c1;
-    always @(*) x__139 = x__132 ^ x__133 ^ x__134;
-    always @(*) x__140 = ((x__132 & x__133) | (x__132 & x__134) | (x__133 & x__134)) << c1;
-    always @(*) x__141 = x__135 ^ x__136 ^ x__137;
-    always @(*) x__142 = ((x__135 & x__136) | (x__135 & x__137) | (x__136 & x__137)) << c1;
-    always @(*) x__143 = x__138 ^ x__139 ^ x__140;
-    always @(*) x__144 = ((x__138 & x__139) | (x__138 & x__140) | (x__139 & x__140)) << c1;
-    always @(*) x__145 = x__141 ^ x__142 ^ x__143;
-    always @(*) x__146 = ((x__141 & x__142) | (x__141 & x__143) | (x__142 & x__143)) << c1;
-    always @(*) x__147 = x__144 ^ x__145 ^ x__146;
-    always @(*) x__148 = ((x__144 & x__145) | (x__144 & x__146) | (x__145 & x__146)) << c1;
     always @(*) zx_k__narrow = k;
     always @(*) begin
         if (zx_k__wide > cb__0) begin
@@ -7947,11 +8608,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__8 = ((y__3 & y__4) | (y__3 & y__5) | (y__4 & y__5)) << c1;
     always @(*) y__9 = y__6 ^ y__7 ^ y__8;
     always @(*) y__10 = ((y__6 & y__7) | (y__6 & y__8) | (y__7 & y__8)) << c1;
-    always @(*) y__11 = x__147 ^ x__148 ^ y__9;
-    always @(*) y__12 = ((x__147 & x__148) | (x__147 & y__9) | (x__148 & y__9)) << c1;
+    always @(*) y__11 = s ^ c ^ y__9;
+    always @(*) y__12 = ((s & c) | (s & y__9) | (c & y__9)) << c1;
     always @(*) y__13 = y__10 ^ y__11 ^ y__12;
     always @(*) y__14 = ((y__10 & y__11) | (y__10 & y__12) | (y__11 & y__12)) << c1;
-    always @(*) v__0 = y__13 + y__14;
+    always @(*) add__0__x = y__13;
+    always @(*) add__0__y = y__14;
+    assign add__0__ci = 1'b0;
+    always @(*) v__0 = add__0__s;
     always @(*) y__15 = bb__0 & lm0__1;
     always @(*) y__16 = bb__1 & lm1__1;
     always @(*) y__17 = bb__2 & lm2__1;
@@ -7963,11 +8627,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__23 = ((y__18 & y__19) | (y__18 & y__20) | (y__19 & y__20)) << c1;
     always @(*) y__24 = y__21 ^ y__22 ^ y__23;
     always @(*) y__25 = ((y__21 & y__22) | (y__21 & y__23) | (y__22 & y__23)) << c1;
-    always @(*) y__26 = x__147 ^ x__148 ^ y__24;
-    always @(*) y__27 = ((x__147 & x__148) | (x__147 & y__24) | (x__148 & y__24)) << c1;
+    always @(*) y__26 = s ^ c ^ y__24;
+    always @(*) y__27 = ((s & c) | (s & y__24) | (c & y__24)) << c1;
     always @(*) y__28 = y__25 ^ y__26 ^ y__27;
     always @(*) y__29 = ((y__25 & y__26) | (y__25 & y__27) | (y__26 & y__27)) << c1;
-    always @(*) v__1 = y__28 + y__29;
+    always @(*) add__1__x = y__28;
+    always @(*) add__1__y = y__29;
+    assign add__1__ci = 1'b0;
+    always @(*) v__1 = add__1__s;
     always @(*) y__30 = bb__0 & lm0__2;
     always @(*) y__31 = bb__1 & lm1__2;
     always @(*) y__32 = bb__2 & lm2__2;
@@ -7979,11 +8646,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__38 = ((y__33 & y__34) | (y__33 & y__35) | (y__34 & y__35)) << c1;
     always @(*) y__39 = y__36 ^ y__37 ^ y__38;
     always @(*) y__40 = ((y__36 & y__37) | (y__36 & y__38) | (y__37 & y__38)) << c1;
-    always @(*) y__41 = x__147 ^ x__148 ^ y__39;
-    always @(*) y__42 = ((x__147 & x__148) | (x__147 & y__39) | (x__148 & y__39)) << c1;
+    always @(*) y__41 = s ^ c ^ y__39;
+    always @(*) y__42 = ((s & c) | (s & y__39) | (c & y__39)) << c1;
     always @(*) y__43 = y__40 ^ y__41 ^ y__42;
     always @(*) y__44 = ((y__40 & y__41) | (y__40 & y__42) | (y__41 & y__42)) << c1;
-    always @(*) v__2 = y__43 + y__44;
+    always @(*) add__2__x = y__43;
+    always @(*) add__2__y = y__44;
+    assign add__2__ci = 1'b0;
+    always @(*) v__2 = add__2__s;
     always @(*) y__45 = bb__0 & lm0__3;
     always @(*) y__46 = bb__1 & lm1__3;
     always @(*) y__47 = bb__2 & lm2__3;
@@ -7995,11 +8665,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__53 = ((y__48 & y__49) | (y__48 & y__50) | (y__49 & y__50)) << c1;
     always @(*) y__54 = y__51 ^ y__52 ^ y__53;
     always @(*) y__55 = ((y__51 & y__52) | (y__51 & y__53) | (y__52 & y__53)) << c1;
-    always @(*) y__56 = x__147 ^ x__148 ^ y__54;
-    always @(*) y__57 = ((x__147 & x__148) | (x__147 & y__54) | (x__148 & y__54)) << c1;
+    always @(*) y__56 = s ^ c ^ y__54;
+    always @(*) y__57 = ((s & c) | (s & y__54) | (c & y__54)) << c1;
     always @(*) y__58 = y__55 ^ y__56 ^ y__57;
     always @(*) y__59 = ((y__55 & y__56) | (y__55 & y__57) | (y__56 & y__57)) << c1;
-    always @(*) v__3 = y__58 + y__59;
+    always @(*) add__3__x = y__58;
+    always @(*) add__3__y = y__59;
+    assign add__3__ci = 1'b0;
+    always @(*) v__3 = add__3__s;
     always @(*) y__60 = bb__0 & lm0__4;
     always @(*) y__61 = bb__1 & lm1__4;
     always @(*) y__62 = bb__2 & lm2__4;
@@ -8011,11 +8684,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__68 = ((y__63 & y__64) | (y__63 & y__65) | (y__64 & y__65)) << c1;
     always @(*) y__69 = y__66 ^ y__67 ^ y__68;
     always @(*) y__70 = ((y__66 & y__67) | (y__66 & y__68) | (y__67 & y__68)) << c1;
-    always @(*) y__71 = x__147 ^ x__148 ^ y__69;
-    always @(*) y__72 = ((x__147 & x__148) | (x__147 & y__69) | (x__148 & y__69)) << c1;
+    always @(*) y__71 = s ^ c ^ y__69;
+    always @(*) y__72 = ((s & c) | (s & y__69) | (c & y__69)) << c1;
     always @(*) y__73 = y__70 ^ y__71 ^ y__72;
     always @(*) y__74 = ((y__70 & y__71) | (y__70 & y__72) | (y__71 & y__72)) << c1;
-    always @(*) v__4 = y__73 + y__74;
+    always @(*) add__4__x = y__73;
+    always @(*) add__4__y = y__74;
+    assign add__4__ci = 1'b0;
+    always @(*) v__4 = add__4__s;
     always @(*) y__75 = bb__0 & lm0__5;
     always @(*) y__76 = bb__1 & lm1__5;
     always @(*) y__77 = bb__2 & lm2__5;
@@ -8027,11 +8703,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__83 = ((y__78 & y__79) | (y__78 & y__80) | (y__79 & y__80)) << c1;
     always @(*) y__84 = y__81 ^ y__82 ^ y__83;
     always @(*) y__85 = ((y__81 & y__82) | (y__81 & y__83) | (y__82 & y__83)) << c1;
-    always @(*) y__86 = x__147 ^ x__148 ^ y__84;
-    always @(*) y__87 = ((x__147 & x__148) | (x__147 & y__84) | (x__148 & y__84)) << c1;
+    always @(*) y__86 = s ^ c ^ y__84;
+    always @(*) y__87 = ((s & c) | (s & y__84) | (c & y__84)) << c1;
     always @(*) y__88 = y__85 ^ y__86 ^ y__87;
     always @(*) y__89 = ((y__85 & y__86) | (y__85 & y__87) | (y__86 & y__87)) << c1;
-    always @(*) v__5 = y__88 + y__89;
+    always @(*) add__5__x = y__88;
+    always @(*) add__5__y = y__89;
+    assign add__5__ci = 1'b0;
+    always @(*) v__5 = add__5__s;
     always @(*) y__90 = bb__0 & lm0__6;
     always @(*) y__91 = bb__1 & lm1__6;
     always @(*) y__92 = bb__2 & lm2__6;
@@ -8043,11 +8722,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__98 = ((y__93 & y__94) | (y__93 & y__95) | (y__94 & y__95)) << c1;
     always @(*) y__99 = y__96 ^ y__97 ^ y__98;
     always @(*) y__100 = ((y__96 & y__97) | (y__96 & y__98) | (y__97 & y__98)) << c1;
-    always @(*) y__101 = x__147 ^ x__148 ^ y__99;
-    always @(*) y__102 = ((x__147 & x__148) | (x__147 & y__99) | (x__148 & y__99)) << c1;
+    always @(*) y__101 = s ^ c ^ y__99;
+    always @(*) y__102 = ((s & c) | (s & y__99) | (c & y__99)) << c1;
     always @(*) y__103 = y__100 ^ y__101 ^ y__102;
     always @(*) y__104 = ((y__100 & y__101) | (y__100 & y__102) | (y__101 & y__102)) << c1;
-    always @(*) v__6 = y__103 + y__104;
+    always @(*) add__6__x = y__103;
+    always @(*) add__6__y = y__104;
+    assign add__6__ci = 1'b0;
+    always @(*) v__6 = add__6__s;
     always @(*) y__105 = bb__0 & lm0__7;
     always @(*) y__106 = bb__1 & lm1__7;
     always @(*) y__107 = bb__2 & lm2__7;
@@ -8059,11 +8741,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__113 = ((y__108 & y__109) | (y__108 & y__110) | (y__109 & y__110)) << c1;
     always @(*) y__114 = y__111 ^ y__112 ^ y__113;
     always @(*) y__115 = ((y__111 & y__112) | (y__111 & y__113) | (y__112 & y__113)) << c1;
-    always @(*) y__116 = x__147 ^ x__148 ^ y__114;
-    always @(*) y__117 = ((x__147 & x__148) | (x__147 & y__114) | (x__148 & y__114)) << c1;
+    always @(*) y__116 = s ^ c ^ y__114;
+    always @(*) y__117 = ((s & c) | (s & y__114) | (c & y__114)) << c1;
     always @(*) y__118 = y__115 ^ y__116 ^ y__117;
     always @(*) y__119 = ((y__115 & y__116) | (y__115 & y__117) | (y__116 & y__117)) << c1;
-    always @(*) v__7 = y__118 + y__119;
+    always @(*) add__7__x = y__118;
+    always @(*) add__7__y = y__119;
+    assign add__7__ci = 1'b0;
+    always @(*) v__7 = add__7__s;
     always @(*) y__120 = bb__0 & lm0__8;
     always @(*) y__121 = bb__1 & lm1__8;
     always @(*) y__122 = bb__2 & lm2__8;
@@ -8075,11 +8760,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__128 = ((y__123 & y__124) | (y__123 & y__125) | (y__124 & y__125)) << c1;
     always @(*) y__129 = y__126 ^ y__127 ^ y__128;
     always @(*) y__130 = ((y__126 & y__127) | (y__126 & y__128) | (y__127 & y__128)) << c1;
-    always @(*) y__131 = x__147 ^ x__148 ^ y__129;
-    always @(*) y__132 = ((x__147 & x__148) | (x__147 & y__129) | (x__148 & y__129)) << c1;
+    always @(*) y__131 = s ^ c ^ y__129;
+    always @(*) y__132 = ((s & c) | (s & y__129) | (c & y__129)) << c1;
     always @(*) y__133 = y__130 ^ y__131 ^ y__132;
     always @(*) y__134 = ((y__130 & y__131) | (y__130 & y__132) | (y__131 & y__132)) << c1;
-    always @(*) v__8 = y__133 + y__134;
+    always @(*) add__8__x = y__133;
+    always @(*) add__8__y = y__134;
+    assign add__8__ci = 1'b0;
+    always @(*) v__8 = add__8__s;
     always @(*) y__135 = bb__0 & lm0__9;
     always @(*) y__136 = bb__1 & lm1__9;
     always @(*) y__137 = bb__2 & lm2__9;
@@ -8091,11 +8779,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__143 = ((y__138 & y__139) | (y__138 & y__140) | (y__139 & y__140)) << c1;
     always @(*) y__144 = y__141 ^ y__142 ^ y__143;
     always @(*) y__145 = ((y__141 & y__142) | (y__141 & y__143) | (y__142 & y__143)) << c1;
-    always @(*) y__146 = x__147 ^ x__148 ^ y__144;
-    always @(*) y__147 = ((x__147 & x__148) | (x__147 & y__144) | (x__148 & y__144)) << c1;
+    always @(*) y__146 = s ^ c ^ y__144;
+    always @(*) y__147 = ((s & c) | (s & y__144) | (c & y__144)) << c1;
     always @(*) y__148 = y__145 ^ y__146 ^ y__147;
     always @(*) y__149 = ((y__145 & y__146) | (y__145 & y__147) | (y__146 & y__147)) << c1;
-    always @(*) v__9 = y__148 + y__149;
+    always @(*) add__9__x = y__148;
+    always @(*) add__9__y = y__149;
+    assign add__9__ci = 1'b0;
+    always @(*) v__9 = add__9__s;
     always @(*) y__150 = bb__0 & lm0__10;
     always @(*) y__151 = bb__1 & lm1__10;
     always @(*) y__152 = bb__2 & lm2__10;
@@ -8107,11 +8798,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__158 = ((y__153 & y__154) | (y__153 & y__155) | (y__154 & y__155)) << c1;
     always @(*) y__159 = y__156 ^ y__157 ^ y__158;
     always @(*) y__160 = ((y__156 & y__157) | (y__156 & y__158) | (y__157 & y__158)) << c1;
-    always @(*) y__161 = x__147 ^ x__148 ^ y__159;
-    always @(*) y__162 = ((x__147 & x__148) | (x__147 & y__159) | (x__148 & y__159)) << c1;
+    always @(*) y__161 = s ^ c ^ y__159;
+    always @(*) y__162 = ((s & c) | (s & y__159) | (c & y__159)) << c1;
     always @(*) y__163 = y__160 ^ y__161 ^ y__162;
     always @(*) y__164 = ((y__160 & y__161) | (y__160 & y__162) | (y__161 & y__162)) << c1;
-    always @(*) v__10 = y__163 + y__164;
+    always @(*) add__10__x = y__163;
+    always @(*) add__10__y = y__164;
+    assign add__10__ci = 1'b0;
+    always @(*) v__10 = add__10__s;
     always @(*) y__165 = bb__0 & lm0__11;
     always @(*) y__166 = bb__1 & lm1__11;
     always @(*) y__167 = bb__2 & lm2__11;
@@ -8123,11 +8817,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__173 = ((y__168 & y__169) | (y__168 & y__170) | (y__169 & y__170)) << c1;
     always @(*) y__174 = y__171 ^ y__172 ^ y__173;
     always @(*) y__175 = ((y__171 & y__172) | (y__171 & y__173) | (y__172 & y__173)) << c1;
-    always @(*) y__176 = x__147 ^ x__148 ^ y__174;
-    always @(*) y__177 = ((x__147 & x__148) | (x__147 & y__174) | (x__148 & y__174)) << c1;
+    always @(*) y__176 = s ^ c ^ y__174;
+    always @(*) y__177 = ((s & c) | (s & y__174) | (c & y__174)) << c1;
     always @(*) y__178 = y__175 ^ y__176 ^ y__177;
     always @(*) y__179 = ((y__175 & y__176) | (y__175 & y__177) | (y__176 & y__177)) << c1;
-    always @(*) v__11 = y__178 + y__179;
+    always @(*) add__11__x = y__178;
+    always @(*) add__11__y = y__179;
+    assign add__11__ci = 1'b0;
+    always @(*) v__11 = add__11__s;
     always @(*) y__180 = bb__0 & lm0__12;
     always @(*) y__181 = bb__1 & lm1__12;
     always @(*) y__182 = bb__2 & lm2__12;
@@ -8139,11 +8836,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__188 = ((y__183 & y__184) | (y__183 & y__185) | (y__184 & y__185)) << c1;
     always @(*) y__189 = y__186 ^ y__187 ^ y__188;
     always @(*) y__190 = ((y__186 & y__187) | (y__186 & y__188) | (y__187 & y__188)) << c1;
-    always @(*) y__191 = x__147 ^ x__148 ^ y__189;
-    always @(*) y__192 = ((x__147 & x__148) | (x__147 & y__189) | (x__148 & y__189)) << c1;
+    always @(*) y__191 = s ^ c ^ y__189;
+    always @(*) y__192 = ((s & c) | (s & y__189) | (c & y__189)) << c1;
     always @(*) y__193 = y__190 ^ y__191 ^ y__192;
     always @(*) y__194 = ((y__190 & y__191) | (y__190 & y__192) | (y__191 & y__192)) << c1;
-    always @(*) v__12 = y__193 + y__194;
+    always @(*) add__12__x = y__193;
+    always @(*) add__12__y = y__194;
+    assign add__12__ci = 1'b0;
+    always @(*) v__12 = add__12__s;
     always @(*) y__195 = bb__0 & lm0__13;
     always @(*) y__196 = bb__1 & lm1__13;
     always @(*) y__197 = bb__2 & lm2__13;
@@ -8155,11 +8855,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__203 = ((y__198 & y__199) | (y__198 & y__200) | (y__199 & y__200)) << c1;
     always @(*) y__204 = y__201 ^ y__202 ^ y__203;
     always @(*) y__205 = ((y__201 & y__202) | (y__201 & y__203) | (y__202 & y__203)) << c1;
-    always @(*) y__206 = x__147 ^ x__148 ^ y__204;
-    always @(*) y__207 = ((x__147 & x__148) | (x__147 & y__204) | (x__148 & y__204)) << c1;
+    always @(*) y__206 = s ^ c ^ y__204;
+    always @(*) y__207 = ((s & c) | (s & y__204) | (c & y__204)) << c1;
     always @(*) y__208 = y__205 ^ y__206 ^ y__207;
     always @(*) y__209 = ((y__205 & y__206) | (y__205 & y__207) | (y__206 & y__207)) << c1;
-    always @(*) v__13 = y__208 + y__209;
+    always @(*) add__13__x = y__208;
+    always @(*) add__13__y = y__209;
+    assign add__13__ci = 1'b0;
+    always @(*) v__13 = add__13__s;
     always @(*) y__210 = bb__0 & lm0__14;
     always @(*) y__211 = bb__1 & lm1__14;
     always @(*) y__212 = bb__2 & lm2__14;
@@ -8171,11 +8874,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__218 = ((y__213 & y__214) | (y__213 & y__215) | (y__214 & y__215)) << c1;
     always @(*) y__219 = y__216 ^ y__217 ^ y__218;
     always @(*) y__220 = ((y__216 & y__217) | (y__216 & y__218) | (y__217 & y__218)) << c1;
-    always @(*) y__221 = x__147 ^ x__148 ^ y__219;
-    always @(*) y__222 = ((x__147 & x__148) | (x__147 & y__219) | (x__148 & y__219)) << c1;
+    always @(*) y__221 = s ^ c ^ y__219;
+    always @(*) y__222 = ((s & c) | (s & y__219) | (c & y__219)) << c1;
     always @(*) y__223 = y__220 ^ y__221 ^ y__222;
     always @(*) y__224 = ((y__220 & y__221) | (y__220 & y__222) | (y__221 & y__222)) << c1;
-    always @(*) v__14 = y__223 + y__224;
+    always @(*) add__14__x = y__223;
+    always @(*) add__14__y = y__224;
+    assign add__14__ci = 1'b0;
+    always @(*) v__14 = add__14__s;
     always @(*) y__225 = bb__0 & lm0__15;
     always @(*) y__226 = bb__1 & lm1__15;
     always @(*) y__227 = bb__2 & lm2__15;
@@ -8187,11 +8893,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__233 = ((y__228 & y__229) | (y__228 & y__230) | (y__229 & y__230)) << c1;
     always @(*) y__234 = y__231 ^ y__232 ^ y__233;
     always @(*) y__235 = ((y__231 & y__232) | (y__231 & y__233) | (y__232 & y__233)) << c1;
-    always @(*) y__236 = x__147 ^ x__148 ^ y__234;
-    always @(*) y__237 = ((x__147 & x__148) | (x__147 & y__234) | (x__148 & y__234)) << c1;
+    always @(*) y__236 = s ^ c ^ y__234;
+    always @(*) y__237 = ((s & c) | (s & y__234) | (c & y__234)) << c1;
     always @(*) y__238 = y__235 ^ y__236 ^ y__237;
     always @(*) y__239 = ((y__235 & y__236) | (y__235 & y__237) | (y__236 & y__237)) << c1;
-    always @(*) v__15 = y__238 + y__239;
+    always @(*) add__15__x = y__238;
+    always @(*) add__15__y = y__239;
+    assign add__15__ci = 1'b0;
+    always @(*) v__15 = add__15__s;
     always @(*) y__240 = bb__0 & lm0__16;
     always @(*) y__241 = bb__1 & lm1__16;
     always @(*) y__242 = bb__2 & lm2__16;
@@ -8203,11 +8912,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__248 = ((y__243 & y__244) | (y__243 & y__245) | (y__244 & y__245)) << c1;
     always @(*) y__249 = y__246 ^ y__247 ^ y__248;
     always @(*) y__250 = ((y__246 & y__247) | (y__246 & y__248) | (y__247 & y__248)) << c1;
-    always @(*) y__251 = x__147 ^ x__148 ^ y__249;
-    always @(*) y__252 = ((x__147 & x__148) | (x__147 & y__249) | (x__148 & y__249)) << c1;
+    always @(*) y__251 = s ^ c ^ y__249;
+    always @(*) y__252 = ((s & c) | (s & y__249) | (c & y__249)) << c1;
     always @(*) y__253 = y__250 ^ y__251 ^ y__252;
     always @(*) y__254 = ((y__250 & y__251) | (y__250 & y__252) | (y__251 & y__252)) << c1;
-    always @(*) v__16 = y__253 + y__254;
+    always @(*) add__16__x = y__253;
+    always @(*) add__16__y = y__254;
+    assign add__16__ci = 1'b0;
+    always @(*) v__16 = add__16__s;
     always @(*) y__255 = bb__0 & lm0__17;
     always @(*) y__256 = bb__1 & lm1__17;
     always @(*) y__257 = bb__2 & lm2__17;
@@ -8219,11 +8931,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__263 = ((y__258 & y__259) | (y__258 & y__260) | (y__259 & y__260)) << c1;
     always @(*) y__264 = y__261 ^ y__262 ^ y__263;
     always @(*) y__265 = ((y__261 & y__262) | (y__261 & y__263) | (y__262 & y__263)) << c1;
-    always @(*) y__266 = x__147 ^ x__148 ^ y__264;
-    always @(*) y__267 = ((x__147 & x__148) | (x__147 & y__264) | (x__148 & y__264)) << c1;
+    always @(*) y__266 = s ^ c ^ y__264;
+    always @(*) y__267 = ((s & c) | (s & y__264) | (c & y__264)) << c1;
     always @(*) y__268 = y__265 ^ y__266 ^ y__267;
     always @(*) y__269 = ((y__265 & y__266) | (y__265 & y__267) | (y__266 & y__267)) << c1;
-    always @(*) v__17 = y__268 + y__269;
+    always @(*) add__17__x = y__268;
+    always @(*) add__17__y = y__269;
+    assign add__17__ci = 1'b0;
+    always @(*) v__17 = add__17__s;
     always @(*) y__270 = bb__0 & lm0__18;
     always @(*) y__271 = bb__1 & lm1__18;
     always @(*) y__272 = bb__2 & lm2__18;
@@ -8235,11 +8950,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__278 = ((y__273 & y__274) | (y__273 & y__275) | (y__274 & y__275)) << c1;
     always @(*) y__279 = y__276 ^ y__277 ^ y__278;
     always @(*) y__280 = ((y__276 & y__277) | (y__276 & y__278) | (y__277 & y__278)) << c1;
-    always @(*) y__281 = x__147 ^ x__148 ^ y__279;
-    always @(*) y__282 = ((x__147 & x__148) | (x__147 & y__279) | (x__148 & y__279)) << c1;
+    always @(*) y__281 = s ^ c ^ y__279;
+    always @(*) y__282 = ((s & c) | (s & y__279) | (c & y__279)) << c1;
     always @(*) y__283 = y__280 ^ y__281 ^ y__282;
     always @(*) y__284 = ((y__280 & y__281) | (y__280 & y__282) | (y__281 & y__282)) << c1;
-    always @(*) v__18 = y__283 + y__284;
+    always @(*) add__18__x = y__283;
+    always @(*) add__18__y = y__284;
+    assign add__18__ci = 1'b0;
+    always @(*) v__18 = add__18__s;
     always @(*) y__285 = bb__0 & lm0__19;
     always @(*) y__286 = bb__1 & lm1__19;
     always @(*) y__287 = bb__2 & lm2__19;
@@ -8251,11 +8969,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__293 = ((y__288 & y__289) | (y__288 & y__290) | (y__289 & y__290)) << c1;
     always @(*) y__294 = y__291 ^ y__292 ^ y__293;
     always @(*) y__295 = ((y__291 & y__292) | (y__291 & y__293) | (y__292 & y__293)) << c1;
-    always @(*) y__296 = x__147 ^ x__148 ^ y__294;
-    always @(*) y__297 = ((x__147 & x__148) | (x__147 & y__294) | (x__148 & y__294)) << c1;
+    always @(*) y__296 = s ^ c ^ y__294;
+    always @(*) y__297 = ((s & c) | (s & y__294) | (c & y__294)) << c1;
     always @(*) y__298 = y__295 ^ y__296 ^ y__297;
     always @(*) y__299 = ((y__295 & y__296) | (y__295 & y__297) | (y__296 & y__297)) << c1;
-    always @(*) v__19 = y__298 + y__299;
+    always @(*) add__19__x = y__298;
+    always @(*) add__19__y = y__299;
+    assign add__19__ci = 1'b0;
+    always @(*) v__19 = add__19__s;
     always @(*) y__300 = bb__0 & lm0__20;
     always @(*) y__301 = bb__1 & lm1__20;
     always @(*) y__302 = bb__2 & lm2__20;
@@ -8267,11 +8988,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__308 = ((y__303 & y__304) | (y__303 & y__305) | (y__304 & y__305)) << c1;
     always @(*) y__309 = y__306 ^ y__307 ^ y__308;
     always @(*) y__310 = ((y__306 & y__307) | (y__306 & y__308) | (y__307 & y__308)) << c1;
-    always @(*) y__311 = x__147 ^ x__148 ^ y__309;
-    always @(*) y__312 = ((x__147 & x__148) | (x__147 & y__309) | (x__148 & y__309)) << c1;
+    always @(*) y__311 = s ^ c ^ y__309;
+    always @(*) y__312 = ((s & c) | (s & y__309) | (c & y__309)) << c1;
     always @(*) y__313 = y__310 ^ y__311 ^ y__312;
     always @(*) y__314 = ((y__310 & y__311) | (y__310 & y__312) | (y__311 & y__312)) << c1;
-    always @(*) v__20 = y__313 + y__314;
+    always @(*) add__20__x = y__313;
+    always @(*) add__20__y = y__314;
+    assign add__20__ci = 1'b0;
+    always @(*) v__20 = add__20__s;
     always @(*) y__315 = bb__0 & lm0__21;
     always @(*) y__316 = bb__1 & lm1__21;
     always @(*) y__317 = bb__2 & lm2__21;
@@ -8283,11 +9007,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__323 = ((y__318 & y__319) | (y__318 & y__320) | (y__319 & y__320)) << c1;
     always @(*) y__324 = y__321 ^ y__322 ^ y__323;
     always @(*) y__325 = ((y__321 & y__322) | (y__321 & y__323) | (y__322 & y__323)) << c1;
-    always @(*) y__326 = x__147 ^ x__148 ^ y__324;
-    always @(*) y__327 = ((x__147 & x__148) | (x__147 & y__324) | (x__148 & y__324)) << c1;
+    always @(*) y__326 = s ^ c ^ y__324;
+    always @(*) y__327 = ((s & c) | (s & y__324) | (c & y__324)) << c1;
     always @(*) y__328 = y__325 ^ y__326 ^ y__327;
     always @(*) y__329 = ((y__325 & y__326) | (y__325 & y__327) | (y__326 & y__327)) << c1;
-    always @(*) v__21 = y__328 + y__329;
+    always @(*) add__21__x = y__328;
+    always @(*) add__21__y = y__329;
+    assign add__21__ci = 1'b0;
+    always @(*) v__21 = add__21__s;
     always @(*) y__330 = bb__0 & lm0__22;
     always @(*) y__331 = bb__1 & lm1__22;
     always @(*) y__332 = bb__2 & lm2__22;
@@ -8299,11 +9026,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__338 = ((y__333 & y__334) | (y__333 & y__335) | (y__334 & y__335)) << c1;
     always @(*) y__339 = y__336 ^ y__337 ^ y__338;
     always @(*) y__340 = ((y__336 & y__337) | (y__336 & y__338) | (y__337 & y__338)) << c1;
-    always @(*) y__341 = x__147 ^ x__148 ^ y__339;
-    always @(*) y__342 = ((x__147 & x__148) | (x__147 & y__339) | (x__148 & y__339)) << c1;
+    always @(*) y__341 = s ^ c ^ y__339;
+    always @(*) y__342 = ((s & c) | (s & y__339) | (c & y__339)) << c1;
     always @(*) y__343 = y__340 ^ y__341 ^ y__342;
     always @(*) y__344 = ((y__340 & y__341) | (y__340 & y__342) | (y__341 & y__342)) << c1;
-    always @(*) v__22 = y__343 + y__344;
+    always @(*) add__22__x = y__343;
+    always @(*) add__22__y = y__344;
+    assign add__22__ci = 1'b0;
+    always @(*) v__22 = add__22__s;
     always @(*) y__345 = bb__0 & lm0__23;
     always @(*) y__346 = bb__1 & lm1__23;
     always @(*) y__347 = bb__2 & lm2__23;
@@ -8315,11 +9045,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__353 = ((y__348 & y__349) | (y__348 & y__350) | (y__349 & y__350)) << c1;
     always @(*) y__354 = y__351 ^ y__352 ^ y__353;
     always @(*) y__355 = ((y__351 & y__352) | (y__351 & y__353) | (y__352 & y__353)) << c1;
-    always @(*) y__356 = x__147 ^ x__148 ^ y__354;
-    always @(*) y__357 = ((x__147 & x__148) | (x__147 & y__354) | (x__148 & y__354)) << c1;
+    always @(*) y__356 = s ^ c ^ y__354;
+    always @(*) y__357 = ((s & c) | (s & y__354) | (c & y__354)) << c1;
     always @(*) y__358 = y__355 ^ y__356 ^ y__357;
     always @(*) y__359 = ((y__355 & y__356) | (y__355 & y__357) | (y__356 & y__357)) << c1;
-    always @(*) v__23 = y__358 + y__359;
+    always @(*) add__23__x = y__358;
+    always @(*) add__23__y = y__359;
+    assign add__23__ci = 1'b0;
+    always @(*) v__23 = add__23__s;
     always @(*) y__360 = bb__0 & lm0__24;
     always @(*) y__361 = bb__1 & lm1__24;
     always @(*) y__362 = bb__2 & lm2__24;
@@ -8331,11 +9064,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__368 = ((y__363 & y__364) | (y__363 & y__365) | (y__364 & y__365)) << c1;
     always @(*) y__369 = y__366 ^ y__367 ^ y__368;
     always @(*) y__370 = ((y__366 & y__367) | (y__366 & y__368) | (y__367 & y__368)) << c1;
-    always @(*) y__371 = x__147 ^ x__148 ^ y__369;
-    always @(*) y__372 = ((x__147 & x__148) | (x__147 & y__369) | (x__148 & y__369)) << c1;
+    always @(*) y__371 = s ^ c ^ y__369;
+    always @(*) y__372 = ((s & c) | (s & y__369) | (c & y__369)) << c1;
     always @(*) y__373 = y__370 ^ y__371 ^ y__372;
     always @(*) y__374 = ((y__370 & y__371) | (y__370 & y__372) | (y__371 & y__372)) << c1;
-    always @(*) v__24 = y__373 + y__374;
+    always @(*) add__24__x = y__373;
+    always @(*) add__24__y = y__374;
+    assign add__24__ci = 1'b0;
+    always @(*) v__24 = add__24__s;
     always @(*) y__375 = bb__0 & lm0__25;
     always @(*) y__376 = bb__1 & lm1__25;
     always @(*) y__377 = bb__2 & lm2__25;
@@ -8347,11 +9083,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__383 = ((y__378 & y__379) | (y__378 & y__380) | (y__379 & y__380)) << c1;
     always @(*) y__384 = y__381 ^ y__382 ^ y__383;
     always @(*) y__385 = ((y__381 & y__382) | (y__381 & y__383) | (y__382 & y__383)) << c1;
-    always @(*) y__386 = x__147 ^ x__148 ^ y__384;
-    always @(*) y__387 = ((x__147 & x__148) | (x__147 & y__384) | (x__148 & y__384)) << c1;
+    always @(*) y__386 = s ^ c ^ y__384;
+    always @(*) y__387 = ((s & c) | (s & y__384) | (c & y__384)) << c1;
     always @(*) y__388 = y__385 ^ y__386 ^ y__387;
     always @(*) y__389 = ((y__385 & y__386) | (y__385 & y__387) | (y__386 & y__387)) << c1;
-    always @(*) v__25 = y__388 + y__389;
+    always @(*) add__25__x = y__388;
+    always @(*) add__25__y = y__389;
+    assign add__25__ci = 1'b0;
+    always @(*) v__25 = add__25__s;
     always @(*) y__390 = bb__0 & lm0__26;
     always @(*) y__391 = bb__1 & lm1__26;
     always @(*) y__392 = bb__2 & lm2__26;
@@ -8363,11 +9102,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__398 = ((y__393 & y__394) | (y__393 & y__395) | (y__394 & y__395)) << c1;
     always @(*) y__399 = y__396 ^ y__397 ^ y__398;
     always @(*) y__400 = ((y__396 & y__397) | (y__396 & y__398) | (y__397 & y__398)) << c1;
-    always @(*) y__401 = x__147 ^ x__148 ^ y__399;
-    always @(*) y__402 = ((x__147 & x__148) | (x__147 & y__399) | (x__148 & y__399)) << c1;
+    always @(*) y__401 = s ^ c ^ y__399;
+    always @(*) y__402 = ((s & c) | (s & y__399) | (c & y__399)) << c1;
     always @(*) y__403 = y__400 ^ y__401 ^ y__402;
     always @(*) y__404 = ((y__400 & y__401) | (y__400 & y__402) | (y__401 & y__402)) << c1;
-    always @(*) v__26 = y__403 + y__404;
+    always @(*) add__26__x = y__403;
+    always @(*) add__26__y = y__404;
+    assign add__26__ci = 1'b0;
+    always @(*) v__26 = add__26__s;
     always @(*) y__405 = bb__0 & lm0__27;
     always @(*) y__406 = bb__1 & lm1__27;
     always @(*) y__407 = bb__2 & lm2__27;
@@ -8379,11 +9121,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__413 = ((y__408 & y__409) | (y__408 & y__410) | (y__409 & y__410)) << c1;
     always @(*) y__414 = y__411 ^ y__412 ^ y__413;
     always @(*) y__415 = ((y__411 & y__412) | (y__411 & y__413) | (y__412 & y__413)) << c1;
-    always @(*) y__416 = x__147 ^ x__148 ^ y__414;
-    always @(*) y__417 = ((x__147 & x__148) | (x__147 & y__414) | (x__148 & y__414)) << c1;
+    always @(*) y__416 = s ^ c ^ y__414;
+    always @(*) y__417 = ((s & c) | (s & y__414) | (c & y__414)) << c1;
     always @(*) y__418 = y__415 ^ y__416 ^ y__417;
     always @(*) y__419 = ((y__415 & y__416) | (y__415 & y__417) | (y__416 & y__417)) << c1;
-    always @(*) v__27 = y__418 + y__419;
+    always @(*) add__27__x = y__418;
+    always @(*) add__27__y = y__419;
+    assign add__27__ci = 1'b0;
+    always @(*) v__27 = add__27__s;
     always @(*) y__420 = bb__0 & lm0__28;
     always @(*) y__421 = bb__1 & lm1__28;
     always @(*) y__422 = bb__2 & lm2__28;
@@ -8395,11 +9140,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__428 = ((y__423 & y__424) | (y__423 & y__425) | (y__424 & y__425)) << c1;
     always @(*) y__429 = y__426 ^ y__427 ^ y__428;
     always @(*) y__430 = ((y__426 & y__427) | (y__426 & y__428) | (y__427 & y__428)) << c1;
-    always @(*) y__431 = x__147 ^ x__148 ^ y__429;
-    always @(*) y__432 = ((x__147 & x__148) | (x__147 & y__429) | (x__148 & y__429)) << c1;
+    always @(*) y__431 = s ^ c ^ y__429;
+    always @(*) y__432 = ((s & c) | (s & y__429) | (c & y__429)) << c1;
     always @(*) y__433 = y__430 ^ y__431 ^ y__432;
     always @(*) y__434 = ((y__430 & y__431) | (y__430 & y__432) | (y__431 & y__432)) << c1;
-    always @(*) v__28 = y__433 + y__434;
+    always @(*) add__28__x = y__433;
+    always @(*) add__28__y = y__434;
+    assign add__28__ci = 1'b0;
+    always @(*) v__28 = add__28__s;
     always @(*) y__435 = bb__0 & lm0__29;
     always @(*) y__436 = bb__1 & lm1__29;
     always @(*) y__437 = bb__2 & lm2__29;
@@ -8411,11 +9159,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__443 = ((y__438 & y__439) | (y__438 & y__440) | (y__439 & y__440)) << c1;
     always @(*) y__444 = y__441 ^ y__442 ^ y__443;
     always @(*) y__445 = ((y__441 & y__442) | (y__441 & y__443) | (y__442 & y__443)) << c1;
-    always @(*) y__446 = x__147 ^ x__148 ^ y__444;
-    always @(*) y__447 = ((x__147 & x__148) | (x__147 & y__444) | (x__148 & y__444)) << c1;
+    always @(*) y__446 = s ^ c ^ y__444;
+    always @(*) y__447 = ((s & c) | (s & y__444) | (c & y__444)) << c1;
     always @(*) y__448 = y__445 ^ y__446 ^ y__447;
     always @(*) y__449 = ((y__445 & y__446) | (y__445 & y__447) | (y__446 & y__447)) << c1;
-    always @(*) v__29 = y__448 + y__449;
+    always @(*) add__29__x = y__448;
+    always @(*) add__29__y = y__449;
+    assign add__29__ci = 1'b0;
+    always @(*) v__29 = add__29__s;
     always @(*) y__450 = bb__0 & lm0__30;
     always @(*) y__451 = bb__1 & lm1__30;
     always @(*) y__452 = bb__2 & lm2__30;
@@ -8427,11 +9178,14 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__458 = ((y__453 & y__454) | (y__453 & y__455) | (y__454 & y__455)) << c1;
     always @(*) y__459 = y__456 ^ y__457 ^ y__458;
     always @(*) y__460 = ((y__456 & y__457) | (y__456 & y__458) | (y__457 & y__458)) << c1;
-    always @(*) y__461 = x__147 ^ x__148 ^ y__459;
-    always @(*) y__462 = ((x__147 & x__148) | (x__147 & y__459) | (x__148 & y__459)) << c1;
+    always @(*) y__461 = s ^ c ^ y__459;
+    always @(*) y__462 = ((s & c) | (s & y__459) | (c & y__459)) << c1;
     always @(*) y__463 = y__460 ^ y__461 ^ y__462;
     always @(*) y__464 = ((y__460 & y__461) | (y__460 & y__462) | (y__461 & y__462)) << c1;
-    always @(*) v__30 = y__463 + y__464;
+    always @(*) add__30__x = y__463;
+    always @(*) add__30__y = y__464;
+    assign add__30__ci = 1'b0;
+    always @(*) v__30 = add__30__s;
     always @(*) y__465 = bb__0 & lm0__31;
     always @(*) y__466 = bb__1 & lm1__31;
     always @(*) y__467 = bb__2 & lm2__31;
@@ -8443,13 +9197,112 @@ module dac_expander__lanes(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,k,v__0,v
     always @(*) y__473 = ((y__468 & y__469) | (y__468 & y__470) | (y__469 & y__470)) << c1;
     always @(*) y__474 = y__471 ^ y__472 ^ y__473;
     always @(*) y__475 = ((y__471 & y__472) | (y__471 & y__473) | (y__472 & y__473)) << c1;
-    always @(*) y__476 = x__147 ^ x__148 ^ y__474;
-    always @(*) y__477 = ((x__147 & x__148) | (x__147 & y__474) | (x__148 & y__474)) << c1;
+    always @(*) y__476 = s ^ c ^ y__474;
+    always @(*) y__477 = ((s & c) | (s & y__474) | (c & y__474)) << c1;
     always @(*) y__478 = y__475 ^ y__476 ^ y__477;
     always @(*) y__479 = ((y__475 & y__476) | (y__475 & y__477) | (y__476 & y__477)) << c1;
-    always @(*) v__31 = y__478 + y__479;
+    always @(*) add__31__x = y__478;
+    always @(*) add__31__y = y__479;
+    assign add__31__ci = 1'b0;
+    always @(*) v__31 = add__31__s;
 
 endmodule // dac_expander__lanes
+
+module dac_expander__lanes__add(x,y,ci,s);
+
+    // Module arguments
+    input wire  [31:0] x;
+    input wire  [31:0] y;
+    input wire  ci;
+    output reg  [31:0] s;
+
+    // Constant declarations
+    localparam  one = 32'h1;
+    localparam  zero = 32'h0;
+    localparam  sh__0 = 32'h1;
+    localparam  sh__1 = 32'h2;
+    localparam  sh__2 = 32'h4;
+    localparam  sh__3 = 32'h8;
+    localparam  sh__4 = 32'h10;
+
+    // Local signals
+    reg  [31:0] p0;
+    reg  [31:0] g0;
+    reg  [31:0] cw;
+    reg  [31:0] cp;
+    reg  [31:0] g__0;
+    reg  [31:0] g__1;
+    reg  [31:0] g__2;
+    reg  [31:0] g__3;
+    reg  [31:0] g__4;
+    reg  [31:0] g__5;
+    reg  [31:0] p__0;
+    reg  [31:0] p__1;
+    reg  [31:0] p__2;
+    reg  [31:0] p__3;
+    reg  [31:0] p__4;
+    reg  [31:0] gs__0;
+    reg  [31:0] gs__1;
+    reg  [31:0] gs__2;
+    reg  [31:0] gs__3;
+    reg  [31:0] gs__4;
+    reg  [31:0] ps__0;
+    reg  [31:0] ps__1;
+    reg  [31:0] ps__2;
+    reg  [31:0] ps__3;
+    reg  [31:0] pg__0;
+    reg  [31:0] pg__1;
+    reg  [31:0] pg__2;
+    reg  [31:0] pg__3;
+    reg  [31:0] pg__4;
+    reg  [31:0] gc;
+    reg  [31:0] c;
+
+    // Update code
+    always @(*) begin
+        if (ci) begin
+            cw = one;
+        end
+        else begin
+            cw = zero;
+        end
+    end
+    always @(*) p0 = x ^ y;
+    always @(*) cp = p0 & cw;
+    always @(*) g0 = (x & y) | cp;
+    always @(*) g__0 = g0;
+    always @(*) p__0 = p0;
+    always @(*) ps__0 = p__0 << sh__0;
+    always @(*) p__1 = p__0 & ps__0;
+    always @(*) ps__1 = p__1 << sh__1;
+    always @(*) p__2 = p__1 & ps__1;
+    always @(*) ps__2 = p__2 << sh__2;
+    always @(*) p__3 = p__2 & ps__2;
+    always @(*) ps__3 = p__3 << sh__3;
+    always @(*) p__4 = p__3 & ps__3;
+    always @(*) gs__0 = g__0 << sh__0;
+    always @(*) pg__0 = p__0 & gs__0;
+    always @(*) g__1 = g__0 | pg__0;
+    always @(*) gs__1 = g__1 << sh__1;
+    always @(*) pg__1 = p__1 & gs__1;
+    always @(*) g__2 = g__1 | pg__1;
+    always @(*) gs__2 = g__2 << sh__2;
+    always @(*) pg__2 = p__2 & gs__2;
+    always @(*) g__3 = g__2 | pg__2;
+    always @(*) gs__3 = g__3 << sh__3;
+    always @(*) pg__3 = p__3 & gs__3;
+    always @(*) g__4 = g__3 | pg__3;
+    always @(*) gs__4 = g__4 << sh__4;
+    always @(*) pg__4 = p__4 & gs__4;
+    always @(*) g__5 = g__4 | pg__4;
+    always @(*) begin
+        gc = zero;
+        gc = g__5 << one;
+    end
+    always @(*) c = gc | cw;
+    always @(*) s = p0 ^ c;
+
+endmodule // dac_expander__lanes__add
 
 module dac_expander__lanes__zx_k(narrow,wide);
 
@@ -10206,11 +11059,46 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
     output reg  [31:0] gef;
 
     // Constant declarations
-    localparam  n32 = 6'b100000;
+    localparam  lane__0 = 6'b0;
+    localparam  lane__1 = 6'b1;
+    localparam  lane__2 = 6'b10;
+    localparam  lane__3 = 6'b11;
+    localparam  lane__4 = 6'b100;
+    localparam  lane__5 = 6'b101;
+    localparam  lane__6 = 6'b110;
+    localparam  lane__7 = 6'b111;
+    localparam  lane__8 = 6'b1000;
+    localparam  lane__9 = 6'b1001;
+    localparam  lane__10 = 6'b1010;
+    localparam  lane__11 = 6'b1011;
+    localparam  lane__12 = 6'b1100;
+    localparam  lane__13 = 6'b1101;
+    localparam  lane__14 = 6'b1110;
+    localparam  lane__15 = 6'b1111;
+    localparam  lane__16 = 6'b10000;
+    localparam  lane__17 = 6'b10001;
+    localparam  lane__18 = 6'b10010;
+    localparam  lane__19 = 6'b10011;
+    localparam  lane__20 = 6'b10100;
+    localparam  lane__21 = 6'b10101;
+    localparam  lane__22 = 6'b10110;
+    localparam  lane__23 = 6'b10111;
+    localparam  lane__24 = 6'b11000;
+    localparam  lane__25 = 6'b11001;
+    localparam  lane__26 = 6'b11010;
+    localparam  lane__27 = 6'b11011;
+    localparam  lane__28 = 6'b11100;
+    localparam  lane__29 = 6'b11101;
+    localparam  lane__30 = 6'b11110;
+    localparam  lane__31 = 6'b11111;
+    localparam  psh__0 = 32'h1;
+    localparam  psh__1 = 32'h2;
+    localparam  psh__2 = 32'h4;
+    localparam  psh__3 = 32'h8;
+    localparam  psh__4 = 32'h10;
     localparam  c0 = 32'h0;
     localparam  c1 = 32'h1;
     localparam  c32 = 32'h20;
-    localparam  ones = 32'hffffffff;
 
     // Stub signals
     wire  brk__bits__0;
@@ -10246,16 +11134,53 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
     reg  brk__bits__30;
     reg  brk__bits__31;
     wire  [31:0] brk__word;
-    reg  [5:0] zx_n__narrow;
-    wire  [31:0] zx_n__wide;
+    reg  actp__bits__0;
+    reg  actp__bits__1;
+    reg  actp__bits__2;
+    reg  actp__bits__3;
+    reg  actp__bits__4;
+    reg  actp__bits__5;
+    reg  actp__bits__6;
+    reg  actp__bits__7;
+    reg  actp__bits__8;
+    reg  actp__bits__9;
+    reg  actp__bits__10;
+    reg  actp__bits__11;
+    reg  actp__bits__12;
+    reg  actp__bits__13;
+    reg  actp__bits__14;
+    reg  actp__bits__15;
+    reg  actp__bits__16;
+    reg  actp__bits__17;
+    reg  actp__bits__18;
+    reg  actp__bits__19;
+    reg  actp__bits__20;
+    reg  actp__bits__21;
+    reg  actp__bits__22;
+    reg  actp__bits__23;
+    reg  actp__bits__24;
+    reg  actp__bits__25;
+    reg  actp__bits__26;
+    reg  actp__bits__27;
+    reg  actp__bits__28;
+    reg  actp__bits__29;
+    reg  actp__bits__30;
+    reg  actp__bits__31;
+    wire  [31:0] actp__word;
     reg  [1:0] zx_g__narrow;
     wire  [31:0] zx_g__wide;
 
     // Local signals
+    reg  [31:0] pf__0;
+    reg  [31:0] pf__1;
+    reg  [31:0] pf__2;
+    reg  [31:0] pf__3;
+    reg  [31:0] pf__4;
+    reg  [31:0] pf__5;
     reg  [31:0] regm;
 
     // Sub module instances
-    dac_expander__setup__brk brk(
+    dac_expander__setup__actp brk(
         .bits__0(brk__bits__0),
         .bits__1(brk__bits__1),
         .bits__2(brk__bits__2),
@@ -10290,9 +11215,40 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
         .bits__31(brk__bits__31),
         .word(brk__word)
     );
-    dac_expander__rec__zx_p zx_n(
-        .narrow(zx_n__narrow),
-        .wide(zx_n__wide)
+    dac_expander__setup__actp actp(
+        .bits__0(actp__bits__0),
+        .bits__1(actp__bits__1),
+        .bits__2(actp__bits__2),
+        .bits__3(actp__bits__3),
+        .bits__4(actp__bits__4),
+        .bits__5(actp__bits__5),
+        .bits__6(actp__bits__6),
+        .bits__7(actp__bits__7),
+        .bits__8(actp__bits__8),
+        .bits__9(actp__bits__9),
+        .bits__10(actp__bits__10),
+        .bits__11(actp__bits__11),
+        .bits__12(actp__bits__12),
+        .bits__13(actp__bits__13),
+        .bits__14(actp__bits__14),
+        .bits__15(actp__bits__15),
+        .bits__16(actp__bits__16),
+        .bits__17(actp__bits__17),
+        .bits__18(actp__bits__18),
+        .bits__19(actp__bits__19),
+        .bits__20(actp__bits__20),
+        .bits__21(actp__bits__21),
+        .bits__22(actp__bits__22),
+        .bits__23(actp__bits__23),
+        .bits__24(actp__bits__24),
+        .bits__25(actp__bits__25),
+        .bits__26(actp__bits__26),
+        .bits__27(actp__bits__27),
+        .bits__28(actp__bits__28),
+        .bits__29(actp__bits__29),
+        .bits__30(actp__bits__30),
+        .bits__31(actp__bits__31),
+        .word(actp__word)
     );
     dac_expander__rec__zx_g zx_g(
         .narrow(zx_g__narrow),
@@ -10300,7 +11256,6 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
     );
 
     // Update code
-    always @(*) zx_n__narrow = n;
     always @(*) zx_g__narrow = g;
     always @(*) regm = ~((c32 << zx_g__wide) - c1);
     assign brk__bits__0 = 1'b1;
@@ -10335,22 +11290,53 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
     always @(*) brk__bits__29 = ((v__29 ^ v__28) & regm) != c0;
     always @(*) brk__bits__30 = ((v__30 ^ v__29) & regm) != c0;
     always @(*) brk__bits__31 = ((v__31 ^ v__30) & regm) != c0;
-    always @(*) begin
-        if (n == n32) begin
-            act = ones;
-        end
-        else begin
-            act = (c1 << zx_n__wide) - c1;
-        end
-    end
+    always @(*) actp__bits__0 = n > lane__0;
+    always @(*) actp__bits__1 = n > lane__1;
+    always @(*) actp__bits__2 = n > lane__2;
+    always @(*) actp__bits__3 = n > lane__3;
+    always @(*) actp__bits__4 = n > lane__4;
+    always @(*) actp__bits__5 = n > lane__5;
+    always @(*) actp__bits__6 = n > lane__6;
+    always @(*) actp__bits__7 = n > lane__7;
+    always @(*) actp__bits__8 = n > lane__8;
+    always @(*) actp__bits__9 = n > lane__9;
+    always @(*) actp__bits__10 = n > lane__10;
+    always @(*) actp__bits__11 = n > lane__11;
+    always @(*) actp__bits__12 = n > lane__12;
+    always @(*) actp__bits__13 = n > lane__13;
+    always @(*) actp__bits__14 = n > lane__14;
+    always @(*) actp__bits__15 = n > lane__15;
+    always @(*) actp__bits__16 = n > lane__16;
+    always @(*) actp__bits__17 = n > lane__17;
+    always @(*) actp__bits__18 = n > lane__18;
+    always @(*) actp__bits__19 = n > lane__19;
+    always @(*) actp__bits__20 = n > lane__20;
+    always @(*) actp__bits__21 = n > lane__21;
+    always @(*) actp__bits__22 = n > lane__22;
+    always @(*) actp__bits__23 = n > lane__23;
+    always @(*) actp__bits__24 = n > lane__24;
+    always @(*) actp__bits__25 = n > lane__25;
+    always @(*) actp__bits__26 = n > lane__26;
+    always @(*) actp__bits__27 = n > lane__27;
+    always @(*) actp__bits__28 = n > lane__28;
+    always @(*) actp__bits__29 = n > lane__29;
+    always @(*) actp__bits__30 = n > lane__30;
+    always @(*) actp__bits__31 = n > lane__31;
+    always @(*) act = actp__word;
     always @(*) live = act & en;
     always @(*) none = live == c0;
     always @(*) ends = brk__word | ~live;
-    always @(*) gef = ~((live - c1) & ~live);
+    always @(*) pf__0 = live;
+    always @(*) pf__1 = pf__0 | (pf__0 << psh__0);
+    always @(*) pf__2 = pf__1 | (pf__1 << psh__1);
+    always @(*) pf__3 = pf__2 | (pf__2 << psh__2);
+    always @(*) pf__4 = pf__3 | (pf__3 << psh__3);
+    always @(*) pf__5 = pf__4 | (pf__4 << psh__4);
+    always @(*) gef = pf__5;
 
 endmodule // dac_expander__setup
 
-module dac_expander__setup__brk(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,bits__8,bits__9,bits__10,bits__11,bits__12,bits__13,bits__14,bits__15,bits__16,bits__17,bits__18,bits__19,bits__20,bits__21,bits__22,bits__23,bits__24,bits__25,bits__26,bits__27,bits__28,bits__29,bits__30,bits__31,word);
+module dac_expander__setup__actp(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,bits__8,bits__9,bits__10,bits__11,bits__12,bits__13,bits__14,bits__15,bits__16,bits__17,bits__18,bits__19,bits__20,bits__21,bits__22,bits__23,bits__24,bits__25,bits__26,bits__27,bits__28,bits__29,bits__30,bits__31,word);
 
     // Module arguments
     input wire  bits__0;
@@ -10389,7 +11375,7 @@ module dac_expander__setup__brk(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,
 
     // Update code (custom)
     always @(*) word = {bits__31, bits__30, bits__29, bits__28, bits__27, bits__26, bits__25, bits__24, bits__23, bits__22, bits__21, bits__20, bits__19, bits__18, bits__17, bits__16, bits__15, bits__14, bits__13, bits__12, bits__11, bits__10, bits__9, bits__8, bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
-endmodule // dac_expander__setup__brk
+endmodule // dac_expander__setup__actp
 
 module dac_expander__sx_tx(narrow,wide);
 

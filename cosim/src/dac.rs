@@ -549,14 +549,14 @@ impl CosimUnit for DacExpander {
         },
         Latency {
             what: "tuple accepted at edge t (expander idle, a CTA active, queue empty) -> \
-                   its first record on rsp_* (a dequeue at edge t+4 hits, one at t+3 misses)",
-            cycles: 5,
+                   its first record on rsp_* (a dequeue at edge t+5 hits, one at t+4 misses)",
+            cycles: 6,
             claimed: false,
         },
         Latency {
             what: "DATA tuple accepted at edge t (expander idle, mem_valid 0) -> its first \
                    line on mem_valid/mem_addr",
-            cycles: 4,
+            cycles: 5,
             claimed: false,
         },
         Latency {
@@ -567,8 +567,8 @@ impl CosimUnit for DacExpander {
         },
         Latency {
             what: "a tuple's last record pushed at edge t -> the next queued tuple's first \
-                   record pushed at edge t+3 (its start and setup cycles between)",
-            cycles: 3,
+                   record pushed at edge t+4 (its start and two setup cycles between)",
+            cycles: 4,
             claimed: false,
         },
     ];

@@ -132,7 +132,7 @@ fn dequeue_response(kind: Option<BackendKind>) {
 fn first_record(kind: Option<BackendKind>) {
     let r = row("tuple accepted at edge t");
     // (0x100, 4): the spec's figure 1, one record.
-    let (t, hit) = hits(kind, &[tuple(kind::ADDR, 0x100, 4)], 8);
+    let (t, hit) = hits(kind, &[tuple(kind::ADDR, 0x100, 4)], 10);
     assert_eq!(hit.len(), 1, "{kind:?}");
     assert_eq!(hit[0] - t, r.cycles as usize, "{kind:?}");
 }
@@ -142,7 +142,7 @@ fn first_memory_request(kind: Option<BackendKind>) {
     let mut seq = prologue();
     let t = seq.len();
     seq.push(tuple(kind::DATA, 0x4000, 4));
-    seq.extend((0..6).map(|_| cfg()));
+    seq.extend((0..8).map(|_| cfg()));
     let outs = run(kind, &seq);
     let first = (t..outs.len()).find(|&i| outs[i].mem_valid).unwrap();
     assert_eq!(first - t, r.cycles as usize, "{kind:?}");
@@ -152,7 +152,7 @@ fn first_memory_request(kind: Option<BackendKind>) {
 fn records_back_to_back(kind: Option<BackendKind>) {
     let r = row("records of one warp back to back");
     // Offset 8, word accesses: two records (the spec's third scenario).
-    let (_, hit) = hits(kind, &[tuple(kind::ADDR, 0x2000, 8)], 8);
+    let (_, hit) = hits(kind, &[tuple(kind::ADDR, 0x2000, 8)], 10);
     assert_eq!(hit.len(), 2, "{kind:?}");
     assert_eq!(hit[1] - hit[0], r.cycles as usize, "{kind:?}");
 }
@@ -162,7 +162,7 @@ fn next_tuple(kind: Option<BackendKind>) {
     let (_, hit) = hits(
         kind,
         &[tuple(kind::ADDR, 0x100, 4), tuple(kind::ADDR, 0x900, 4)],
-        10,
+        12,
     );
     assert_eq!(hit.len(), 2, "{kind:?}");
     assert_eq!(hit[1] - hit[0], r.cycles as usize, "{kind:?}");

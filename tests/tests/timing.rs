@@ -41,13 +41,13 @@ const TARGET_MHZ: f64 = 1000.0;
 // prefix adders for the link stride, the hop's sums and a + k x stride,
 // the Head read through the warp one-hot, the head job's match
 // registered a cycle ahead);
-// DAC 342 MHz (lane values as carry-save trees, slot and record cut by OR
+// DAC 491 MHz (lane values as carry-save trees, slot and record cut by OR
 // trees, the slot's CTA index and warp id registered, the next warp's lane
-// values registered in a warp-setup stage). All with that flow.
+// values registered in two warp-setup stages, prefix adders). All with that flow.
 const FLOOR_BA: f64 = TARGET_MHZ;
 const FLOOR_CAPS: f64 = 529.0;
 const FLOOR_SNAKE: f64 = 510.0;
-const FLOOR_DAC: f64 = 324.0;
+const FLOOR_DAC: f64 = 466.0;
 
 /// The Verilog names of `rtl`: every identifier-like word.
 fn words(rtl: &str) -> std::collections::HashSet<&str> {

@@ -29,13 +29,15 @@
 //!   or one with an empty `todo`, leaves the ATQ at that edge and the
 //!   expander stays idle; otherwise the expander becomes busy on warp 0 of
 //!   the lowest slot of `todo`. The start cycle produces nothing.
-//! * *Setup cycle* (issue 29, the warp-setup stage): the cycle after a
-//!   start that made the expander busy produces nothing; at its edge the
-//!   first warp becomes current.
+//! * *Setup cycles* (issue 29, the two warp-setup stages): the two cycles
+//!   after a start that made the expander busy produce nothing; at the
+//!   second one's edge the first warp becomes current.
 //! * *Busy cycle*, current slot `c`, warp `wi`, warp id `w = c * W + wi`,
 //!   `(cx, cy)` as the slot's registers held them at the start of the cycle
-//!   in which the walk moved to the warp (the setup cycle, or the previous
-//!   warp's last cycle), fixed for the warp's cycles:
+//!   at whose edge the walk moved to the warp before it (the first setup
+//!   cycle for the tuple's first warp, the second setup cycle for its second
+//!   warp, else the last cycle of the warp two before), fixed for the warp's
+//!   cycles:
 //!   - `w >= N_WARPS` or no active lane: the warp is done, nothing produced;
 //!   - ADDR/DATA: one record (lanes `p .. e-1`) per cycle, pushed unless the
 //!     warp's address queue is full at the start of the cycle or (DATA) the
@@ -71,9 +73,10 @@
 //!   start-of-cycle queue (the push needs room, the pop an entry).
 //!
 //! A tuple enqueued at edge *t* starts in cycle *t + 1* (the cycle ending at
-//! edge *t + 1*), is set up in cycle *t + 2*; its first record is pushed at
-//! edge *t + 3*; a dequeue in cycle *t + 4* pops it and shows it in cycle
-//! *t + 5*; a DATA record's memory request is offered from cycle *t + 4*.
+//! edge *t + 1*), is set up in cycles *t + 2* and *t + 3*; its first record
+//! is pushed at edge *t + 4*; a dequeue in cycle *t + 5* pops it and shows
+//! it in cycle *t + 6*; a DATA record's memory request is offered from cycle
+//! *t + 5*.
 //!
 //! # Decisions where the spec and the contract are silent or loose
 //! These are the model's readings; the RTL must make the same ones:
@@ -155,14 +158,22 @@ pub struct Cursor {
     pub g: u32,
     /// Partial predicate mask (slow path).
     pub partial: u32,
-    /// The tuple's setup cycle (after the start cycle, before the first
-    /// warp): no warp is current yet.
-    pub setup: bool,
+    /// The tuple's setup cycles left (2 after the start cycle, 1 in the
+    /// second, 0 once the first warp is current): no warp is current while
+    /// it is not 0.
+    pub setup: u32,
     /// The current warp's `(cx, cy)`: its slot's registers at the start of
-    /// the cycle the walk moved to it (the warp-setup stage).
+    /// the cycle the walk moved to the warp before it (the two warp-setup
+    /// stages: the first setup cycle for the tuple's first warp).
     pub cx: u32,
     /// See `cx`.
     pub cy: u32,
+    /// The next warp's `(cx, cy)`, read the same way (in the second setup
+    /// cycle, or the cycle the walk moved to the current warp); stale when
+    /// the current warp is the tuple's last.
+    pub ncx: u32,
+    /// See `ncx`.
+    pub ncy: u32,
 }
 
 /// The registered dequeue response (`rsp_*`).
@@ -258,7 +269,8 @@ enum Action {
     Leave { reserved: bool },
     /// Start cycle: busy on `todo`.
     Start { todo: u32 },
-    /// Setup cycle: the first warp is set up.
+    /// A setup cycle: the first warp (first cycle) or the second (second
+    /// cycle) reads its `(cx, cy)`.
     Setup,
     /// The current warp is done without producing anything.
     Skip,
@@ -472,7 +484,7 @@ impl DacModel {
                 Action::Start { todo: self.active }
             };
         };
-        if cur.setup {
+        if cur.setup > 0 {
             return Action::Setup;
         }
         let w = cur.slot as u64 * geom.warps_per_cta as u64 + cur.wi as u64;
@@ -550,25 +562,33 @@ impl DacModel {
         }
     }
 
+    /// The warp after warp `wi` of slot `slot` in the walk over `todo`:
+    /// `(slot, wi + 1)`, or warp 0 of the next slot of `todo` above `slot`
+    /// after the slot's last warp (`wi + 1 >= W`); `None` after the last.
+    fn successor(todo: u32, slot: u32, wi: u32, geom: &Geometry) -> Option<(u32, u32)> {
+        if wi + 1 < geom.warps_per_cta {
+            return Some((slot, wi + 1));
+        }
+        let above = todo & !((2u32 << slot) - 1);
+        (above != 0).then(|| (above.trailing_zeros(), 0))
+    }
+
     /// The current warp is done at this edge: move to the next warp, the
-    /// next slot of `todo`, or finish the tuple. A warp the walk moves to
-    /// reads its slot's `(cx, cy)` now (start-of-cycle registers).
+    /// next slot of `todo`, or finish the tuple. The warp the walk moves to
+    /// takes the `(cx, cy)` read one warp ahead; the warp after it reads its
+    /// slot's `(cx, cy)` now (start-of-cycle registers).
     fn warp_done(&mut self, geom: &Geometry) {
         let cta = &self.cta;
         let cur = self.cursor.as_mut().expect("busy");
         cur.p = 0;
         cur.g = 0;
         cur.partial = 0;
-        if cur.wi + 1 < geom.warps_per_cta {
-            cur.wi += 1;
-            (cur.cx, cur.cy) = cta[cur.slot as usize];
-            return;
-        }
-        let above = cur.todo & !((2u32 << cur.slot) - 1);
-        if above != 0 {
-            cur.slot = above.trailing_zeros();
-            cur.wi = 0;
-            (cur.cx, cur.cy) = cta[cur.slot as usize];
+        if let Some((slot, wi)) = Self::successor(cur.todo, cur.slot, cur.wi, geom) {
+            (cur.slot, cur.wi) = (slot, wi);
+            (cur.cx, cur.cy) = (cur.ncx, cur.ncy);
+            if let Some((s2, _)) = Self::successor(cur.todo, slot, wi, geom) {
+                (cur.ncx, cur.ncy) = cta[s2 as usize];
+            }
         } else {
             self.cursor = None;
             self.atq.pop_front();
@@ -596,14 +616,20 @@ impl DacModel {
                 self.cursor = Some(Cursor {
                     todo,
                     slot: todo.trailing_zeros(),
-                    setup: true,
+                    setup: 2,
                     ..Cursor::default()
                 });
             }
             Action::Setup => {
+                // The first setup cycle reads the first warp's `(cx, cy)`,
+                // the second the second warp's (if the tuple has one).
                 let cur = self.cursor.as_mut().expect("busy");
-                cur.setup = false;
-                (cur.cx, cur.cy) = self.cta[cur.slot as usize];
+                if cur.setup == 2 {
+                    (cur.cx, cur.cy) = self.cta[cur.slot as usize];
+                } else if let Some((s2, _)) = Self::successor(cur.todo, cur.slot, cur.wi, geom) {
+                    (cur.ncx, cur.ncy) = self.cta[s2 as usize];
+                }
+                cur.setup -= 1;
             }
             Action::Skip => {
                 self.stats.warps_skipped += 1;

@@ -1,16 +1,12 @@
-//! [`DacLanes`]: the 32 lane values of a warp, from the tuple, the slot's
-//! CTA index and the warp's position in the block, as carry-save trees.
+//! [`DacLanes`]: the 32 lane values of a warp, from its lane-0 value as a
+//! carry-save sum and carry word ([`super::DacLane0`]) and the tuple's
+//! thread offsets.
 
 use rust_hdl::prelude::*;
 
+use crate::arith::PrefixAdd;
 use crate::util::{konst, konsts, sigs, ZeroExt};
 
-/// Operands of the lane-0 tree: `base`, 16 + 16 partial products of
-/// `cx*off_cx` and `cy*off_cy`, 6 of `(a*off_tx) << 5`, 12 of
-/// `ty0*off_ty`.
-const VW_OPS: usize = 51;
-/// Signals of the lane-0 tree: the operands, then two per 3:2 compressor.
-const VW_SIGS: usize = VW_OPS + 2 * (VW_OPS - 2);
 /// Signals per lane of the lane trees (five offset terms, five compressors).
 const LANE_SIGS: usize = 15;
 
@@ -18,51 +14,35 @@ const LANE_SIGS: usize = 15;
 /// 32 lanes of a warp whose first thread is a multiple of 32, in a block
 /// whose x dimension is `2^k`: `tx_rel(l) = l mod 2^k`, `ty_rel(l) = l div
 /// 2^k` (`tx_rel = l`, `ty_rel = 0` when `k >= 5`), with lane 0's value
-/// `vw = base + cx*off_cx + cy*off_cy + (a*off_tx << 5) + ty0*off_ty`
-/// (`a` = `tx0 / 32`, `ty0` the warp's first row; every factor unsigned).
+/// `vw = s + c` given as [`super::DacLane0`]'s carry-save words.
 ///
-/// Issue 29 (timing): no multiplier chain and no adder chain. `vw` is one
-/// carry-save (3:2 compressor) tree over its 51 operands (`base` and the
-/// partial products, each an AND of an offset shifted by a constant with
-/// one bit of the factor), left as a sum and a carry word. The offset of a
-/// lane is additive over the bits of its number: with the five basis
+/// Issue 29 (timing): no multiplier chain and no adder chain. The offset of
+/// a lane is additive over the bits of its number: with the five basis
 /// offsets `bb[j]` (the offset of lane `2^j`: `off_tx << j` when `2^j <
 /// 2^k`, else `off_ty << (j - k)`), lane `l`'s offset is the sum of
 /// `bb[j]` over the set bits `j` of `l`. Each lane reduces its (at most
 /// five) offset terms, then the sum and carry words of `vw`, to two words
-/// and ends with one adder: lane 0's sum and carry pass two compressors and
-/// one adder.
+/// and ends with one adder (a [`PrefixAdd`]: the flow maps `+` to a ripple
+/// carry): lane 0's sum and carry pass two compressors and one adder.
 #[derive(LogicBlock)]
 pub struct DacLanes {
-    /// `base`.
-    pub base: Signal<In, Bits<32>>,
-    /// Offset per `ctaid.x`.
-    pub off_cx: Signal<In, Bits<32>>,
-    /// Offset per `ctaid.y`.
-    pub off_cy: Signal<In, Bits<32>>,
+    /// Lane 0's value: the sum word.
+    pub s: Signal<In, Bits<32>>,
+    /// Lane 0's value: the carry word.
+    pub c: Signal<In, Bits<32>>,
     /// Offset per `tid.x`.
     pub off_tx: Signal<In, Bits<32>>,
     /// Offset per `tid.y`.
     pub off_ty: Signal<In, Bits<32>>,
-    /// The slot's CTA index x.
-    pub cx: Signal<In, Bits<16>>,
-    /// The slot's CTA index y.
-    pub cy: Signal<In, Bits<16>>,
-    /// `tx0 / 32` of the warp's first thread.
-    pub a: Signal<In, Bits<6>>,
-    /// `ty0` of the warp's first thread (below 2^11).
-    pub ty0: Signal<In, Bits<12>>,
     /// `log2(blockDim.x)`.
     pub k: Signal<In, Bits<4>>,
     /// The lane values.
     pub v: Vec<Signal<Out, Bits<32>>>,
 
-    x: Vec<Signal<Local, Bits<32>>>,
     y: Vec<Signal<Local, Bits<32>>>,
     bb: Vec<Signal<Local, Bits<32>>>,
+    add: Vec<PrefixAdd<32>>,
     zx_k: ZeroExt<4, 32>,
-    sh: Vec<Constant<Bits<32>>>,
-    sh5: Vec<Constant<Bits<32>>>,
     cb: Vec<Constant<Bits<32>>>,
     /// Per bit `j` of a lane number, per lane `l`: all ones when bit `j`
     /// of `l` is set.
@@ -72,12 +52,7 @@ pub struct DacLanes {
     lm3: Vec<Constant<Bits<32>>>,
     lm4: Vec<Constant<Bits<32>>>,
     c1: Constant<Bits<32>>,
-    z32: Constant<Bits<32>>,
     _nb: usize,
-    _w6: usize,
-    _w12: usize,
-    _w16: usize,
-    _ncsa: usize,
     _n: usize,
 }
 
@@ -85,23 +60,16 @@ impl Default for DacLanes {
     fn default() -> Self {
         let lm = |j: u32| konsts::<32>((0..32u64).map(move |l| (l >> j & 1) * 0xFFFF_FFFF));
         DacLanes {
-            base: Default::default(),
-            off_cx: Default::default(),
-            off_cy: Default::default(),
+            s: Default::default(),
+            c: Default::default(),
             off_tx: Default::default(),
             off_ty: Default::default(),
-            cx: Default::default(),
-            cy: Default::default(),
-            a: Default::default(),
-            ty0: Default::default(),
             k: Default::default(),
             v: (0..32).map(|_| Signal::default()).collect(),
-            x: sigs(VW_SIGS),
             y: sigs(32 * LANE_SIGS),
             bb: sigs(5),
+            add: (0..32).map(|_| PrefixAdd::default()).collect(),
             zx_k: Default::default(),
-            sh: konsts::<32>(0..16),
-            sh5: konsts::<32>(5..11),
             cb: konsts::<32>(0..5),
             lm0: lm(0),
             lm1: lm(1),
@@ -109,12 +77,7 @@ impl Default for DacLanes {
             lm3: lm(3),
             lm4: lm(4),
             c1: konst(1),
-            z32: konst(0),
             _nb: 5,
-            _w6: 6,
-            _w12: 12,
-            _w16: 16,
-            _ncsa: VW_OPS - 2,
             _n: 32,
         }
     }
@@ -123,39 +86,6 @@ impl Default for DacLanes {
 impl Logic for DacLanes {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- Lane 0: operands x[0..51], compressor i reads x[3i..3i+2] and
-        // writes x[51+2i] (sum) and x[52+2i] (carry); x[147], x[148] remain.
-        self.x[0].next = self.base.val();
-        for j in 0..self._w16 {
-            self.x[j + 1].next = self.z32.val();
-            if self.cx.val().get_bit(j) {
-                self.x[j + 1].next = self.off_cx.val() << self.sh[j].val();
-            }
-            self.x[j + 17].next = self.z32.val();
-            if self.cy.val().get_bit(j) {
-                self.x[j + 17].next = self.off_cy.val() << self.sh[j].val();
-            }
-        }
-        for j in 0..self._w6 {
-            self.x[j + 33].next = self.z32.val();
-            if self.a.val().get_bit(j) {
-                self.x[j + 33].next = self.off_tx.val() << self.sh5[j].val();
-            }
-        }
-        for j in 0..self._w12 {
-            self.x[j + 39].next = self.z32.val();
-            if self.ty0.val().get_bit(j) {
-                self.x[j + 39].next = self.off_ty.val() << self.sh[j].val();
-            }
-        }
-        for i in 0..self._ncsa {
-            self.x[2 * i + 51].next =
-                self.x[3 * i].val() ^ self.x[3 * i + 1].val() ^ self.x[3 * i + 2].val();
-            self.x[2 * i + 52].next = ((self.x[3 * i].val() & self.x[3 * i + 1].val())
-                | (self.x[3 * i].val() & self.x[3 * i + 2].val())
-                | (self.x[3 * i + 1].val() & self.x[3 * i + 2].val()))
-                << self.c1.val();
-        }
         // ---- The basis offsets.
         self.zx_k.narrow.next = self.k.val();
         for j in 0..self._nb {
@@ -193,11 +123,10 @@ impl Logic for DacLanes {
                 | (self.y[15 * l + 6].val() & self.y[15 * l + 8].val())
                 | (self.y[15 * l + 7].val() & self.y[15 * l + 8].val()))
                 << self.c1.val();
-            self.y[15 * l + 11].next =
-                self.x[147].val() ^ self.x[148].val() ^ self.y[15 * l + 9].val();
-            self.y[15 * l + 12].next = ((self.x[147].val() & self.x[148].val())
-                | (self.x[147].val() & self.y[15 * l + 9].val())
-                | (self.x[148].val() & self.y[15 * l + 9].val()))
+            self.y[15 * l + 11].next = self.s.val() ^ self.c.val() ^ self.y[15 * l + 9].val();
+            self.y[15 * l + 12].next = ((self.s.val() & self.c.val())
+                | (self.s.val() & self.y[15 * l + 9].val())
+                | (self.c.val() & self.y[15 * l + 9].val()))
                 << self.c1.val();
             self.y[15 * l + 13].next =
                 self.y[15 * l + 10].val() ^ self.y[15 * l + 11].val() ^ self.y[15 * l + 12].val();
@@ -205,7 +134,10 @@ impl Logic for DacLanes {
                 | (self.y[15 * l + 10].val() & self.y[15 * l + 12].val())
                 | (self.y[15 * l + 11].val() & self.y[15 * l + 12].val()))
                 << self.c1.val();
-            self.v[l].next = self.y[15 * l + 13].val() + self.y[15 * l + 14].val();
+            self.add[l].x.next = self.y[15 * l + 13].val();
+            self.add[l].y.next = self.y[15 * l + 14].val();
+            self.add[l].ci.next = false;
+            self.v[l].next = self.add[l].s.val();
         }
     }
 }

@@ -1,7 +1,8 @@
 //! `dac_expander` — the expansion datapath of Decoupled Affine Computation
 //! (spec `dac.md`, micro-architecture `docs/units/dac_expander.md`).
 //!
-//! Files: `lanes.rs` ([`DacLanes`]), `record.rs` ([`DacRecord`]), `pick.rs`
+//! Files: `lane0.rs` ([`DacLane0`]), `lanes.rs` ([`DacLanes`]), `setup.rs`
+//! ([`DacSetup`]), `record.rs` ([`DacRecord`]), `pick.rs`
 //! ([`SlotPick`]), `cmp.rs`
 //! ([`SignedCmp`]), `top.rs` ([`DacExpanderRtl`] and its
 //! [`crate::RtlUnit`] impl), `top/` (the sections of the top's kernel,
@@ -18,11 +19,14 @@
 //! - The per-warp address and predicate queues are two
 //!   [`crate::multiqueue::MultiQueue`]s: every warp's entries in one
 //!   memory addressed `{warp, position}`, a head and a count per warp.
-//! - [`DacLanes`]: the warp's lane-0 value (`base + cx*off_cx +
-//!   cy*off_cy + tx0*off_tx + ty0*off_ty`) as one carry-save tree over `base` and the
-//!   partial products, and each lane's offset (a sum of the five basis
-//!   offsets) added to it by two more compressors and one adder per lane
-//!   (issue 29: no multiplier or adder chain);
+//! - [`DacLane0`]: the warp's lane-0 value (`base + cx*off_cx +
+//!   cy*off_cy + tx0*off_tx + ty0*off_ty`) as one carry-save tree over
+//!   `base` and the partial products, left as sum and carry words (issue
+//!   29's first warp-setup stage, on the warp two ahead, registered);
+//!   [`DacLanes`]: each lane's offset (a sum of the five basis offsets)
+//!   added to those words by two more compressors and one prefix adder per
+//!   lane (the second stage, on the next warp; no multiplier or adder
+//!   chain); [`DacSetup`]: the next warp's lane masks;
 //!   [`DacRecord`] cuts the record at lane `p` over the enabled lanes
 //!   (every active lane, or a guarded tuple's lanes set in `G[w]`); two
 //!   [`SignedCmp`]s decide the fast predicate path from lanes 0 and `n-1`,
@@ -44,6 +48,7 @@
 
 mod build;
 mod cmp;
+mod lane0;
 mod lanes;
 mod pick;
 mod record;
@@ -52,6 +57,7 @@ mod storage;
 mod top;
 
 pub use cmp::SignedCmp;
+pub use lane0::DacLane0;
 pub use lanes::DacLanes;
 pub use pick::SlotPick;
 pub use record::DacRecord;

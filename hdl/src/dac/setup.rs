@@ -2,7 +2,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::util::{konst, Pack, ZeroExt};
+use crate::util::{konst, konsts, sigs, Pack, ZeroExt};
 
 /// From the 32 lane values `v` of a warp, its number of active lanes `n`
 /// (lanes `0 .. n-1`), the lane-enable mask `en` (all ones, or a guarded
@@ -13,6 +13,10 @@ use crate::util::{konst, Pack, ZeroExt};
 /// the lanes where a run may end (a lane that starts a new region, lane 0
 /// included, or a lane that is not enabled); `gef`: the lanes from the
 /// lowest enabled lane on (a warp's first record starts there).
+///
+/// No subtraction on the lanes (the flow maps one to a ripple chain):
+/// `act` is a comparison of `n` with each lane number, `gef` a prefix OR of
+/// `live` in five shift-and-OR levels.
 #[derive(LogicBlock)]
 pub struct DacSetup {
     /// The lane values.
@@ -35,15 +39,19 @@ pub struct DacSetup {
     pub gef: Signal<Out, Bits<32>>,
 
     brk: Pack<32>,
-    zx_n: ZeroExt<6, 32>,
+    actp: Pack<32>,
+    /// The prefix OR of `live`: `pf[0] = live`, `pf[i + 1] = pf[i] |
+    /// (pf[i] << 2^i)`.
+    pf: Vec<Signal<Local, Bits<32>>>,
+    lane: Vec<Constant<Bits<6>>>,
+    psh: Vec<Constant<Bits<32>>>,
     zx_g: ZeroExt<2, 32>,
     regm: Signal<Local, Bits<32>>,
-    n32: Constant<Bits<6>>,
     c0: Constant<Bits<32>>,
     c1: Constant<Bits<32>>,
     c32: Constant<Bits<32>>,
-    ones: Constant<Bits<32>>,
     _one: usize,
+    _nl: usize,
     _n: usize,
 }
 
@@ -60,15 +68,17 @@ impl Default for DacSetup {
             ends: Default::default(),
             gef: Default::default(),
             brk: Pack::new(32),
-            zx_n: Default::default(),
+            actp: Pack::new(32),
+            pf: sigs(6),
+            lane: konsts::<6>(0..32),
+            psh: konsts::<32>((0..5).map(|i| 1 << i)),
             zx_g: Default::default(),
             regm: Default::default(),
-            n32: konst(32),
             c0: konst(0),
             c1: konst(1),
             c32: konst(32),
-            ones: konst(0xFFFF_FFFF),
             _one: 1,
+            _nl: 5,
             _n: 32,
         }
     }
@@ -77,7 +87,6 @@ impl Default for DacSetup {
 impl Logic for DacSetup {
     #[hdl_gen]
     fn update(&mut self) {
-        self.zx_n.narrow.next = self.n.val();
         self.zx_g.narrow.next = self.g.val();
         // Region boundaries: lane l starts a new region (lane 0 always).
         self.regm.next = !((self.c32.val() << self.zx_g.wide.val()) - self.c1.val());
@@ -86,15 +95,19 @@ impl Logic for DacSetup {
             self.brk.bits[l].next =
                 ((self.v[l].val() ^ self.v[l - 1].val()) & self.regm.val()) != self.c0.val();
         }
-        if self.n.val() == self.n32.val() {
-            self.act.next = self.ones.val();
-        } else {
-            self.act.next = (self.c1.val() << self.zx_n.wide.val()) - self.c1.val();
+        // Lane l is active when l < n.
+        for l in 0..self._n {
+            self.actp.bits[l].next = self.n.val() > self.lane[l].val();
         }
+        self.act.next = self.actp.word.val();
         self.live.next = self.act.val() & self.en.val();
         self.none.next = self.live.val() == self.c0.val();
         self.ends.next = self.brk.word.val() | !self.live.val();
-        // The lanes below the lowest set bit of x are (x - 1) & ~x.
-        self.gef.next = !((self.live.val() - self.c1.val()) & !self.live.val());
+        // The lanes from the lowest enabled lane on: a prefix OR.
+        self.pf[0].next = self.live.val();
+        for i in 0..self._nl {
+            self.pf[i + 1].next = self.pf[i].val() | (self.pf[i].val() << self.psh[i].val());
+        }
+        self.gef.next = self.pf[5].val();
     }
 }

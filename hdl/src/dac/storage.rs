@@ -130,7 +130,7 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         ),
         f(
             "warp setup",
-            "next warp: slot, warp, warp id, CTA index (issue 29)",
+            "warp pointer (two ahead): slot, warp, warp id, CTA index (issue 29)",
             p.slot_bits() as u64 + 6 + 10 + 32,
             1,
             false,
@@ -140,6 +140,15 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
             "warp setup",
             "current warp: id, set up, last of the tuple (issue 29)",
             p.warp_bits() as u64 + 1 + 1,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "warp setup",
+            "next warp, first stage: lane-0 sum and carry, n, n - 1, skip, warp id, last, \
+             valid (issue 29)",
+            64 + 6 + 6 + 1 + p.warp_bits() as u64 + 1 + 1,
             1,
             false,
             ADD,

@@ -7,11 +7,12 @@ use ports::{clog2, log2_exact};
 use rust_hdl::prelude::*;
 
 use super::cmp::SignedCmp;
+use super::lane0::DacLane0;
 use super::lanes::DacLanes;
 use super::pick::SlotPick;
 use super::record::DacRecord;
 use super::setup::DacSetup;
-use crate::arith::SignedMul;
+use crate::arith::{PrefixAdd, SignedMul};
 use crate::mem::Mem;
 use crate::multiqueue::MultiQueue;
 use crate::queue::ShiftQueue;
@@ -148,6 +149,7 @@ pub struct DacExpanderRtl<
     pq: MultiQueue<Bits<32>, WB, PQ, PC>,
     /// The guard masks `G[w]` (revision 2), one entry per warp id.
     gmem: Mem<Bits<32>, WB>,
+    lane0: DacLane0,
     lanes: DacLanes,
     setup: DacSetup,
     rec: DacRecord,
@@ -155,6 +157,10 @@ pub struct DacExpanderRtl<
     cmp_last: SignedCmp,
     cmp_g: Vec<SignedCmp>,
     gpack: Pack<8>,
+    /// `(n-1)*step + 2^31` and `first + (n-1)*step + 2^31` (prefix adders:
+    /// the flow maps `+` to a ripple carry).
+    add_pb: PrefixAdd<40>,
+    add_fit: PrefixAdd<40>,
     /// `s * W` per slot `s` (a constant times the configuration).
     mul_sw: Vec<SignedMul<5, 10>>,
     /// The next cycle's slot when a tuple starts (the lowest active slot)
@@ -223,15 +229,28 @@ pub struct DacExpanderRtl<
     cv: Reg<Bit>,
     /// The current warp is the tuple's last.
     cend: Reg<Bit>,
-    /// The next warp (issue 29, the warp-setup stage): its slot,
-    /// warp and warp id, and its slot's `(cx, cy)` (the slot's registers,
-    /// a launch into the slot forwarded at each edge). `todo` holds the
-    /// slots after it.
+    /// The warp pointer (issue 29, the warp-setup stages), two warps ahead of
+    /// the current one: its slot, warp and warp id, and its slot's `(cx, cy)`
+    /// (the slot's registers, a launch into the slot forwarded at each edge).
+    /// `todo` holds the slots after it.
     nslot: Reg<Bits<SB>>,
     nwi: Reg<Bits<6>>,
     nwid: Reg<Bits<10>>,
     cc_x: Reg<Bits<16>>,
     cc_y: Reg<Bits<16>>,
+    /// The warp after the current one, half set up (issue 29, the split
+    /// warp setup): its lane-0 value as carry-save sum and carry words, its
+    /// active lanes `n`, its first skip (`w >= N_WARPS` or `n = 0`), its
+    /// warp id's low `WB` bits, whether it is the tuple's last, and whether
+    /// it holds a warp (`wv`: 0 in the tuple's first setup cycle).
+    ws: Reg<Bits<32>>,
+    wc: Reg<Bits<32>>,
+    wn: Reg<Bits<6>>,
+    wnm1: Reg<Bits<6>>,
+    wskip0: Reg<Bit>,
+    wwid: Reg<Bits<WB>>,
+    wlast: Reg<Bit>,
+    wv: Reg<Bit>,
     /// The current warp's lane values and lane masks, registered at the
     /// edge the walk moves to it (`DacSetup`), with its last slow-path group
     /// and its skips.
@@ -276,8 +295,9 @@ pub struct DacExpanderRtl<
     c5_32: Constant<Bits<32>>,
     line_mask: Constant<Bits<32>>,
     bias40: Constant<Bits<40>>,
-    lim40: Constant<Bits<40>>,
     c1_40: Constant<Bits<40>>,
+    /// Bits 32..39 of a 40-bit word.
+    hi40: Constant<Bits<40>>,
     c0_40: Constant<Bits<40>>,
     sh40: Vec<Constant<Bits<40>>>,
     off27: Constant<Bits<62>>,
@@ -473,8 +493,8 @@ impl<
             c5_32: konst(5),
             line_mask: konst(0xFFFF_FF80),
             bias40: konst(0x8000_0000),
-            lim40: konst(0x1_0000_0000),
             c1_40: konst(1),
+            hi40: konst(0xFF_0000_0000),
             c0_40: konst(0),
             _w6: 6,
             _sb: SB,
@@ -514,7 +534,7 @@ impl<
             mem_addr, rsp_valid, rsp_hit, rsp_addr, rsp_mask, rsp_gran, rsp_last, atq_count,
             stat_pred_fast, stat_pred_slow, stat_guard_skips,
             // Blocks.
-            lanes, setup, rec, cmp_first, cmp_last, sx_v0,
+            lane0, lanes, setup, rec, add_pb, add_fit, cmp_first, cmp_last, sx_v0,
             sx_tx, zx_w10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
             zx_wi7, zx_wc7, zx_g8, zx_grp, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
             pk_mask, pk_gran, up_addr, pk_base, pk_tx, pk_ty, pk_cx, pk_cy, pk_sc, pk_kind, pk_gr,
@@ -522,7 +542,7 @@ impl<
             // Registers.
             active, todo, busy, p, grp, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
             r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend, nslot,
-            nwi, nwid, cc_x, cc_y, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb,
+            nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb,
             // Local signals.
             t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_kind, t_gran, t_cmp, t_guard, is_addr,
             is_data, is_pred, reserved, done_ok, launch_ok, act1, low_act, low_nxt, cur_cx,

@@ -43,8 +43,10 @@ fn a_tuple_leaving_and_one_arriving_at_one_edge() {
     let mut tb = Tb::with_1d(&p, 32);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    // Full: refused in the start cycle, the setup cycle and the warp's
-    // cycle.
+    // Full: refused in the start cycle, the two setup cycles and the
+    // warp's cycle.
+    assert!(!tb.out().enq_ready);
+    tb.idle(1);
     assert!(!tb.out().enq_ready);
     tb.idle(1);
     assert!(!tb.out().enq_ready);
@@ -61,7 +63,7 @@ fn a_tuple_leaving_and_one_arriving_at_one_edge() {
     let mut tb = Tb::with_1d(&p, 32);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    tb.idle(2); // start, setup
+    tb.idle(3); // start, two setup cycles
     tb.enq(&word_tuple(0x100, 4)); // the first leaves, the second arrives
     assert_eq!(tb.out().atq_count, 1);
     assert!(!tb.m.busy());
@@ -69,7 +71,7 @@ fn a_tuple_leaving_and_one_arriving_at_one_edge() {
     // Full (2 of 2) in the cycle the current tuple leaves: refused.
     tb.enq(&word_tuple(0x200, 4)); // start of 0x100
     assert_eq!(tb.out().atq_count, 2);
-    tb.idle(1); // its setup
+    tb.idle(2); // its setup
     tb.edge(enq(&word_tuple(0x300, 4))); // 0x100 leaves, 0x300 refused
     assert_eq!(
         tb.m.atq().iter().map(|t| t.base).collect::<Vec<_>>(),
@@ -83,7 +85,7 @@ fn atq_count_includes_the_tuple_being_expanded() {
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
     assert_eq!(tb.out().atq_count, 1);
-    tb.idle(2); // start, setup
+    tb.idle(3); // start, two setup cycles
     assert_eq!(tb.out().atq_count, 1);
     tb.idle(1); // warp 0
     assert_eq!(tb.out().atq_count, 1);
@@ -177,28 +179,32 @@ fn the_slot_set_is_sampled_at_the_start_cycle() {
 
 #[test]
 fn cta_indices_are_read_when_the_slot_is_expanded() {
-    // Slot 1 is relaunched (done + launch at one edge) while slot 0 is
-    // being expanded: its warps use the new index.
-    let mut tb = Tb::one_d(32);
+    // Slot 1 is relaunched (done + launch at one edge) while slot 0's
+    // first warp is being expanded: slot 1's warps (warp ids 2 and 3, read
+    // when the walk moves to the warp before each) use the new index.
+    let mut tb = Tb::one_d(64);
     tb.launch(0, 0, 0);
     tb.launch(1, 1, 0);
     tb.enq(&Tuple {
         off_cx: 0x1000,
         ..word_tuple(0, 128)
     });
-    tb.idle(2); // start, setup
-    tb.edge(with(done(1), launch(1, 5, 0)));
+    tb.idle(3); // start, two setup cycles
+    tb.edge(with(done(1), launch(1, 5, 0))); // slot 0 warp 0's first record
     assert_eq!(tb.m.slot(1), Some((5, 0)));
     tb.drain();
-    assert_eq!(tb.got_addr[1][0].addr, 0x5000);
+    assert_eq!(tb.got_addr[2][0].addr, 0x5000);
+    assert_eq!(tb.got_addr[3][0].addr, 0x5000 + 32 * 128);
 }
 
 #[test]
-fn a_warps_cta_index_is_read_in_the_cycle_the_walk_moves_to_it() {
-    // Issue 29's warp-setup stage: one record per warp (64 threads, two
-    // warps), slot 0 relaunched with index 2 at edge t + `at`.
+fn a_warps_cta_index_is_read_when_the_walk_moves_to_the_warp_before_it() {
+    // Issue 29's two warp-setup stages: one record per warp (96 threads,
+    // three warps), slot 0 relaunched with index 2 at edge t + `at`. Warp
+    // 0 reads its index in the first setup cycle (t+2), warp 1 in the
+    // second (t+3), warp 2 in warp 0's cycle (t+4).
     let relaunch_at = |at: u64| {
-        let mut tb = Tb::one_d(64);
+        let mut tb = Tb::one_d(96);
         tb.launch(0, 1, 0);
         let t = tb.enq(&Tuple {
             off_cx: 0x1_0000,
@@ -209,14 +215,16 @@ fn a_warps_cta_index_is_read_in_the_cycle_the_walk_moves_to_it() {
         }
         tb.edge(with(done(0), launch(0, 2, 0)));
         tb.drain();
-        (tb.got_addr[0][0].addr, tb.got_addr[1][0].addr)
+        (0..3).map(|w| tb.got_addr[w][0].addr).collect::<Vec<_>>()
     };
-    // At the start edge: both warps read index 2.
-    assert_eq!(relaunch_at(1), (0x2_0000, 0x2_0080));
-    // At the setup edge (warp 0 was set up in that cycle): warp 1 reads 2.
-    assert_eq!(relaunch_at(2), (0x1_0000, 0x2_0080));
-    // At warp 0's edge (warp 1 was set up in that cycle): both read 1.
-    assert_eq!(relaunch_at(3), (0x1_0000, 0x1_0080));
+    // At the start edge: every warp reads index 2.
+    assert_eq!(relaunch_at(1), vec![0x2_0000, 0x2_0080, 0x2_0100]);
+    // At the first setup edge: warps 1 and 2 read 2.
+    assert_eq!(relaunch_at(2), vec![0x1_0000, 0x2_0080, 0x2_0100]);
+    // At the second setup edge: warp 2 reads 2.
+    assert_eq!(relaunch_at(3), vec![0x1_0000, 0x1_0080, 0x2_0100]);
+    // At warp 0's edge: every warp read 1.
+    assert_eq!(relaunch_at(4), vec![0x1_0000, 0x1_0080, 0x1_0100]);
 }
 
 #[test]
@@ -292,7 +300,7 @@ fn statistics_count_events() {
     assert_eq!(s.slow_groups, 6);
     assert_eq!(s.warps_expanded, 6);
     assert_eq!(s.deq_hits, 8);
-    // Busy cycles: 3 setup cycles + 4 records + 2 fast + 8 slow group
+    // Busy cycles: 3 x 2 setup cycles + 4 records + 2 fast + 8 slow group
     // cycles + stalls.
-    assert_eq!(s.busy_cycles, 3 + 4 + 2 + 8 + s.stall_cycles());
+    assert_eq!(s.busy_cycles, 6 + 4 + 2 + 8 + s.stall_cycles());
 }

@@ -10,18 +10,18 @@ fn a_full_address_queue_stalls_the_record() {
     let mut tb = Tb::one_d(32);
     tb.launch(0, 0, 0);
     let t = tb.enq(&word_tuple(0, 128));
-    tb.idle(6); // t+1 start, t+2 setup, t+3..t+6 four records
+    tb.idle(7); // t+1 start, t+2 and t+3 setup, t+4..t+7 four records
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 4);
-    tb.idle(3); // t+7..t+9 stalled
+    tb.idle(3); // t+8..t+10 stalled
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 4);
     assert_eq!(tb.m.cursor().expect("busy").p, 4);
     assert_eq!(tb.m.stats().stall_queue_cycles, 3);
-    // A pop at edge t+10: the queue was full at the start of the cycle, so
+    // A pop at edge t+11: the queue was full at the start of the cycle, so
     // the record waits one more cycle.
     let e = tb.deq(0, DEQ_ADDR);
-    assert_eq!(e, t + 10);
+    assert_eq!(e, t + 11);
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 3);
-    tb.idle(1); // t+11: the fifth record
+    tb.idle(1); // t+12: the fifth record
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 4);
     assert_eq!(tb.m.stats().stall_queue_cycles, 4);
     tb.drain();
@@ -50,7 +50,7 @@ fn a_full_queue_of_one_warp_does_not_block_earlier_progress() {
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 4);
     assert_eq!(tb.m.queue_len(1, DEQ_ADDR), 4);
     tb.enq(&word_tuple(0x2000, 4));
-    tb.idle(2); // start, setup
+    tb.idle(3); // start, two setup cycles
     tb.idle(1); // warp 0: full too
     assert_eq!(tb.m.cursor().expect("busy").wi, 0);
     tb.deq(0, DEQ_ADDR); // pop (the push still waits: full at the start)
@@ -70,26 +70,26 @@ fn data_records_wait_for_the_memory_register() {
     tb.mem_ready = false;
     tb.launch(0, 0, 0);
     let t = tb.enq(&addr_tuple(kind::DATA, 0x3000, 256, gran::WORD));
-    tb.idle(3); // t+1 start, t+2 setup, t+3 first record and request
+    tb.idle(4); // t+1 start, t+2 and t+3 setup, t+4 first record and request
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 1);
-    tb.idle(4); // t+4..t+7: the register is busy
+    tb.idle(4); // t+5..t+8: the register is busy
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 1);
     assert_eq!(tb.m.stats().stall_mem_cycles, 4);
     assert_eq!(tb.out().mem_addr, 0x3000);
-    // mem_ready in cycle t+8: taken and reloaded at the same edge.
+    // mem_ready in cycle t+9: taken and reloaded at the same edge.
     tb.mem_ready = true;
     let e = tb.edge(DacIn::default());
-    assert_eq!(e, t + 8);
+    assert_eq!(e, t + 9);
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 2);
     assert!(tb.out().mem_valid);
     assert_eq!(tb.out().mem_addr, 0x3100);
-    assert_eq!(tb.mem, vec![(t + 8, 0x3000)]);
+    assert_eq!(tb.mem, vec![(t + 9, 0x3000)]);
     // With mem_ready every cycle and room: one record and request per cycle.
     tb.deq(0, DEQ_ADDR);
     tb.deq(0, DEQ_ADDR);
     assert_eq!(
         tb.mem,
-        vec![(t + 8, 0x3000), (t + 9, 0x3100), (t + 10, 0x3200)]
+        vec![(t + 9, 0x3000), (t + 10, 0x3100), (t + 11, 0x3200)]
     );
     tb.drain();
     let lines: Vec<u64> = tb.mem.iter().map(|&(_, a)| a).collect();
@@ -108,7 +108,7 @@ fn a_full_queue_beats_a_free_memory_register() {
     tb.mem_ready = false;
     tb.launch(0, 0, 0);
     tb.enq(&addr_tuple(kind::DATA, 0, 128, gran::WORD));
-    tb.idle(3); // start, setup, record 0
+    tb.idle(4); // start, two setup cycles, record 0
     tb.idle(3);
     let s = tb.m.stats();
     assert_eq!((s.stall_queue_cycles, s.stall_mem_cycles), (3, 0));
@@ -129,7 +129,7 @@ fn a_fast_mask_waits_for_room_and_counts_at_its_push() {
     tb.launch(0, 0, 0);
     tb.enq(&pred_tuple(0, 0, cmp::EQ, 0));
     tb.enq(&pred_tuple(0, 0, cmp::NE, 0));
-    tb.idle(6);
+    tb.idle(8);
     // First pushed; second started and stalled.
     assert_eq!(tb.out().stat_pred_fast, 1);
     assert!(tb.m.busy());
@@ -153,22 +153,22 @@ fn a_slow_last_group_repeats_while_the_queue_is_full() {
     tb.launch(0, 0, 0);
     tb.enq(&pred_tuple(0, 0, cmp::EQ, 0)); // fast, fills the queue
     let t = tb.enq(&pred_tuple(0, 1, cmp::LT, 20));
-    // First tuple: start t, setup t+1, warp t+2 (pushes). Second: start
-    // t+3, setup t+4, groups 0..2 at t+5..t+7 despite the full queue,
-    // group 3 stalls from t+8.
-    tb.idle(6); // edges t+1..t+6
-    tb.idle(1); // t+7
+    // First tuple: start t, setup t+1 and t+2, warp t+3 (pushes). Second:
+    // start t+4, setup t+5 and t+6, groups 0..2 at t+7..t+9 despite the
+    // full queue, group 3 stalls from t+10.
+    tb.idle(8); // edges t+1..t+8
+    tb.idle(1); // t+9
     let c = tb.m.cursor().expect("busy");
     assert_eq!((c.g, c.partial), (3, 0xF_FFFF));
     assert_eq!(tb.m.stats().stall_queue_cycles, 0);
-    tb.idle(3); // t+8..t+10 stalled in group 3
+    tb.idle(3); // t+10..t+12 stalled in group 3
     let c = tb.m.cursor().expect("busy");
     assert_eq!((c.g, c.partial), (3, 0xF_FFFF));
     assert_eq!(tb.m.stats().stall_queue_cycles, 3);
     assert_eq!(tb.out().stat_pred_slow, 0);
-    tb.deq(0, DEQ_PRED); // t+11: still full at the start
-    tb.idle(1); // t+12: pushed
-    assert_eq!(tb.now(), t + 13);
+    tb.deq(0, DEQ_PRED); // t+13: still full at the start
+    tb.idle(1); // t+14: pushed
+    assert_eq!(tb.now(), t + 15);
     assert!(!tb.m.busy());
     assert_eq!(tb.out().stat_pred_slow, 1);
     assert_eq!(tb.m.pred_queue(0), vec![0x000F_FFFF]);
@@ -182,7 +182,7 @@ fn push_and_pop_of_one_queue_at_one_edge() {
     let mut tb = Tb::one_d(32);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0x100, 128));
-    tb.idle(3); // start, setup, record 0
+    tb.idle(4); // start, two setup cycles, record 0
     tb.deq(0, DEQ_ADDR); // pops record 0, pushes record 1
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 1);
     assert_eq!(tb.out().rsp_addr, 0x100);
@@ -192,7 +192,7 @@ fn push_and_pop_of_one_queue_at_one_edge() {
     let mut tb = Tb::one_d(32);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0x100, 4));
-    tb.idle(2); // start, setup
+    tb.idle(3); // start, two setup cycles
     tb.deq(0, DEQ_ADDR);
     let out = tb.out();
     assert!(out.rsp_valid && !out.rsp_hit);

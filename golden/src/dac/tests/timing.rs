@@ -17,28 +17,30 @@ fn latency_of_a_record() {
     assert!(!tb.m.busy());
     tb.idle(1); // edge t+1
     assert!(tb.m.busy());
-    // Cycle t+2: the setup cycle.
+    // Cycles t+2 and t+3: the two setup cycles.
     tb.idle(1); // edge t+2
     assert!(tb.m.busy());
+    tb.idle(1); // edge t+3
+    assert!(tb.m.busy());
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 0);
-    // Cycle t+3: a dequeue misses; the record is pushed at edge t+3.
+    // Cycle t+4: a dequeue misses; the record is pushed at edge t+4.
     tb.deq(0, DEQ_ADDR);
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 1);
     let out = tb.out();
     assert!(out.rsp_valid && !out.rsp_hit);
-    // The tuple left at edge t+3 (its only warp was done).
+    // The tuple left at edge t+4 (its only warp was done).
     assert_eq!(out.atq_count, 0);
     assert!(!tb.m.busy());
-    // Cycle t+4: the dequeue pops; shown in cycle t+5.
+    // Cycle t+5: the dequeue pops; shown in cycle t+6.
     let e = tb.deq(0, DEQ_ADDR);
-    assert_eq!(e, t + 4);
+    assert_eq!(e, t + 5);
     let out = tb.out();
     assert!(out.rsp_valid && out.rsp_hit);
     assert_eq!(
         (out.rsp_addr, out.rsp_mask, out.rsp_gran, out.rsp_last),
         (0x100, 0xFFFF_FFFF, gran::WORD, true)
     );
-    // Cycle t+6: no dequeue in t+5, every rsp_* is 0.
+    // Cycle t+7: no dequeue in t+6, every rsp_* is 0.
     tb.idle(1);
     assert_eq!(tb.out(), reset_outputs());
 }
@@ -52,13 +54,15 @@ fn latency_of_a_memory_request() {
     let t = tb.enq(&addr_tuple(kind::DATA, 0x1220, 1, gran::BYTE));
     tb.idle(1); // t+1
     assert!(!tb.out().mem_valid);
-    tb.idle(1); // t+2: setup
+    tb.idle(1); // t+2: first setup cycle
     assert!(!tb.out().mem_valid);
-    tb.idle(1); // t+3: record and request
-    let out = tb.out(); // cycle t+4
+    tb.idle(1); // t+3: second setup cycle
+    assert!(!tb.out().mem_valid);
+    tb.idle(1); // t+4: record and request
+    let out = tb.out(); // cycle t+5
     assert!(out.mem_valid);
     assert_eq!(out.mem_addr, 0x1200);
-    assert_eq!(tb.now(), t + 4);
+    assert_eq!(tb.now(), t + 5);
     // Held until taken.
     tb.idle(3);
     assert!(tb.out().mem_valid && tb.out().mem_addr == 0x1200);
@@ -75,12 +79,12 @@ fn thirty_two_records_in_thirty_two_cycles() {
     let mut tb = Tb::one_d(32);
     tb.launch(0, 0, 0);
     let t = tb.enq(&word_tuple(0x1004, 128));
-    tb.idle(3); // t+1 start, t+2 setup, t+3 first record
+    tb.idle(4); // t+1 start, t+2 and t+3 setup, t+4 first record
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 1);
     for i in 1..32 {
-        // Cycle t+3+i: dequeue one, push one.
+        // Cycle t+4+i: dequeue one, push one.
         let e = tb.deq(0, DEQ_ADDR);
-        assert_eq!(e, t + 3 + i);
+        assert_eq!(e, t + 4 + i);
         assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 1, "record {i}");
         assert_eq!(tb.out().atq_count, u64::from(i < 31));
     }
@@ -91,8 +95,8 @@ fn thirty_two_records_in_thirty_two_cycles() {
         assert_eq!(*r, rec(0x1000 + 128 * i as u32, 0b10, gran::WORD, i == 31));
     }
     assert_eq!(tb.m.stats().stall_cycles(), 0);
-    // 32 record cycles and the setup cycle.
-    assert_eq!(tb.m.stats().busy_cycles, 33);
+    // 32 record cycles and the two setup cycles.
+    assert_eq!(tb.m.stats().busy_cycles, 34);
 }
 
 #[test]
@@ -109,23 +113,23 @@ fn one_cycle_per_single_region_warp_and_the_next_tuple_follows() {
             .map(|w| tb.m.queue_len(w, DEQ_ADDR))
             .collect::<Vec<_>>()
     };
-    tb.idle(1); // t+2: setup
+    tb.idle(2); // t+2, t+3: setup
     assert_eq!(pushed(&tb), vec![0, 0, 0, 0]);
-    tb.idle(1); // t+3: warp 0
+    tb.idle(1); // t+4: warp 0
     assert_eq!(pushed(&tb), vec![1, 0, 0, 0]);
-    tb.idle(1); // t+4: warp 1
-    tb.idle(1); // t+5: warp 2
+    tb.idle(1); // t+5: warp 1
+    tb.idle(1); // t+6: warp 2
     assert_eq!(pushed(&tb), vec![1, 1, 1, 0]);
     assert_eq!(tb.out().atq_count, 2);
-    tb.idle(1); // t+6: warp 3, the first tuple leaves
+    tb.idle(1); // t+7: warp 3, the first tuple leaves
     assert_eq!(tb.out().atq_count, 1);
     assert!(!tb.m.busy());
-    tb.idle(1); // t+7: start of the second
+    tb.idle(1); // t+8: start of the second
     assert!(tb.m.busy());
-    tb.idle(1); // t+8: its setup
+    tb.idle(2); // t+9, t+10: its setup
     assert_eq!(pushed(&tb), vec![1, 1, 1, 1]);
-    let e = tb.edge(DacIn::default()); // t+9: its warp 0
-    assert_eq!(e, t + 9);
+    let e = tb.edge(DacIn::default()); // t+11: its warp 0
+    assert_eq!(e, t + 11);
     assert_eq!(pushed(&tb), vec![2, 1, 1, 1]);
 }
 
@@ -136,7 +140,7 @@ fn predicate_paths_take_one_cycle_or_g_cycles() {
         let mut tb = Tb::one_d(threads);
         tb.launch(0, 0, 0);
         tb.enq(t);
-        tb.idle(2); // start, setup
+        tb.idle(3); // start, two setup cycles
         let mut n = 0;
         while tb.m.busy() {
             tb.idle(1);
@@ -162,7 +166,7 @@ fn slow_path_groups_and_the_mask_push() {
     let mut tb = Tb::one_d(32);
     tb.launch(0, 0, 0);
     tb.enq(&pred_tuple(0, 1, cmp::NE, 12));
-    tb.idle(2); // start, setup
+    tb.idle(3); // start, two setup cycles
     let mut partials = Vec::new();
     for _ in 0..3 {
         tb.idle(1);
@@ -189,7 +193,7 @@ fn warps_out_of_range_or_empty_take_one_cycle_and_produce_nothing() {
     tb.launch(0, 0, 0);
     tb.launch(2, 0, 0);
     tb.enq(&pred_tuple(0, 1, cmp::EQ, 3));
-    tb.idle(2); // start, setup
+    tb.idle(3); // start, two setup cycles
     let mut n = 0;
     while tb.m.busy() {
         tb.idle(1);
@@ -203,7 +207,7 @@ fn warps_out_of_range_or_empty_take_one_cycle_and_produce_nothing() {
     let mut tb = Tb::new(&DacParams::default(), 6, 64, 3);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    tb.idle(2); // start, setup
+    tb.idle(3); // start, two setup cycles
     let mut n = 0;
     while tb.m.busy() {
         tb.idle(1);
@@ -216,7 +220,7 @@ fn warps_out_of_range_or_empty_take_one_cycle_and_produce_nothing() {
     let mut tb = Tb::new(&DacParams::default(), 0, 0, 2);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    tb.idle(2); // start, setup
+    tb.idle(3); // start, two setup cycles
     tb.idle(1);
     assert!(tb.m.busy());
     tb.idle(1);
@@ -232,7 +236,7 @@ fn zero_warps_per_cta_reading() {
     tb.launch(0, 0, 0);
     tb.launch(3, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    tb.idle(2); // start, setup
+    tb.idle(3); // start, two setup cycles
     tb.idle(1); // slot 0
     assert!(tb.m.busy());
     tb.idle(1); // slot 3
@@ -246,7 +250,7 @@ fn zero_warps_per_cta_reading() {
         off_cx: 0x1000,
         ..word_tuple(0, 4)
     });
-    tb.idle(4);
+    tb.idle(5);
     assert!(tb.m.idle());
     assert_eq!(
         tb.m.addr_queue(0),

@@ -29,8 +29,9 @@ impl<
             self.start.val() & (self.reserved.val() | (self.active.q.val() == self.zero16.val()));
         self.start_go.next = self.start.val() & !self.start_drop.val();
         self.memfree.next = !self.mem_v.q.val() | self.mem_ready.val();
-        // A busy cycle on the current warp (`cv`); `busy & !cv` is the
-        // tuple's setup cycle (its first warp is set up).
+        // A busy cycle on the current warp (`cv`); `busy & !cv` is one of
+        // the tuple's two setup cycles (`!wv`: its first warp's first stage;
+        // `wv`: its second stage and the second warp's first).
         self.cyc.next = self.busy.q.val() & self.cv.q.val();
         self.a_push.next = self.cyc.val()
             & self.is_addr.val()
@@ -72,8 +73,8 @@ impl<
         self.tuple_done.next = self.wdone.val() & self.cend.q.val();
         self.atq_pop.next = self.start_drop.val() | self.tuple_done.val();
 
-        // ---- The warp-setup registers: loaded with the next warp's values at
-        // the edge the walk moves to it (`load`).
+        // ---- The second setup stage's registers: loaded with the next warp's
+        // values at the edge the walk moves to it (`load`).
         for l in 0..self._n {
             self.lv[l].clock.next = self.clock.val();
             self.lv[l].reset.next = self.reset.val();
@@ -99,7 +100,7 @@ impl<
             self.r_ends.d.next = self.setup.ends.val() & self.c1_32m.val();
             self.r_gef.d.next = self.setup.gef.val();
             self.r_lastg.d.next = self.nm1.val().get_bits::<2>(3);
-            self.r_skip0.d.next = self.skip0.val();
+            self.r_skip0.d.next = self.wskip0.q.val();
             self.r_gskip.d.next = self.gskip.val();
             self.r_pb.d.next = self.pb.val();
         }

@@ -19,12 +19,22 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- Expander registers: the current warp (`wi`, `cwid`, `cend`,
-        // `p`, `grp`, `part`) and the next one (`nslot`, `nwi`, `nwid`, with
-        // `todo` the slots after it). `load` moves the next warp to the
-        // current one and the next pointer to its successor.
+        // ---- Expander registers: the current warp (`cwid`, `cend`, `p`,
+        // `grp`, `part`), the next one half set up (`ws`, `wc`, `wn`,
+        // `wskip0`, `wwid`, `wlast`, `wv`) and the warp pointer two ahead
+        // (`nslot`, `nwi`, `nwid`, with `todo` the slots after it). `load`
+        // moves the next warp to the current one, the pointed warp to the next
+        // one and the pointer to its successor.
         self.busy.d.next = self.busy.q.val();
         self.cv.d.next = self.cv.q.val();
+        self.wv.d.next = self.wv.q.val();
+        self.ws.d.next = self.ws.q.val();
+        self.wc.d.next = self.wc.q.val();
+        self.wn.d.next = self.wn.q.val();
+        self.wnm1.d.next = self.wnm1.q.val();
+        self.wskip0.d.next = self.wskip0.q.val();
+        self.wwid.d.next = self.wwid.q.val();
+        self.wlast.d.next = self.wlast.q.val();
         self.cend.d.next = self.cend.q.val();
         self.todo.d.next = self.todo.q.val();
         self.cwid.d.next = self.cwid.q.val();
@@ -47,6 +57,7 @@ impl<
         if self.start_go.val() {
             self.busy.d.next = true;
             self.cv.d.next = false;
+            self.wv.d.next = false;
             self.todo.d.next = self.active.q.val() & !self.low_act.val();
             self.nslot.d.next = self.pk_enc_act.word.val();
             self.nwi.d.next = self.c0_6.val();
@@ -54,9 +65,17 @@ impl<
             self.cc_x.d.next = self.pk_start.x.val();
             self.cc_y.d.next = self.pk_start.y.val();
         } else if self.load.val() {
-            self.cv.d.next = true;
-            self.cwid.d.next = self.nwid.q.val().get_bits::<WB>(0);
-            self.cend.d.next = self.nlast.val();
+            self.cv.d.next = self.wv.q.val();
+            self.cwid.d.next = self.wwid.q.val();
+            self.cend.d.next = self.wlast.q.val();
+            self.wv.d.next = true;
+            self.ws.d.next = self.lane0.s.val();
+            self.wc.d.next = self.lane0.c.val();
+            self.wn.d.next = self.n.val();
+            self.wnm1.d.next = self.n.val() - self.c1_6.val();
+            self.wskip0.d.next = self.skip0.val();
+            self.wwid.d.next = self.wid.val().get_bits::<WB>(0);
+            self.wlast.d.next = self.nlast.val();
             self.p.d.next = self.c0_6.val();
             self.grp.d.next = self.c0_2.val();
             self.part.d.next = self.c0_32.val();

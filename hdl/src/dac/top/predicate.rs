@@ -44,7 +44,12 @@ impl<
             | (self.t_ty.val() == (self.t_tx.val() << self.zx_k32.wide.val()));
         // first + (n-1)*step stays a signed 32-bit value.
         self.sx_v0.narrow.next = self.lv[0].q.val();
-        self.fits.next = (self.sx_v0.wide.val() + self.r_pb.q.val()) < self.lim40.val();
+        self.add_fit.x.next = self.sx_v0.wide.val();
+        self.add_fit.y.next = self.r_pb.q.val();
+        self.add_fit.ci.next = false;
+        // Below 2^32: bits 32..39 clear (no comparator: the flow maps one to a
+        // ripple subtraction).
+        self.fits.next = (self.add_fit.s.val() & self.hi40.val()) == self.c0_40.val();
         // The next warp's (n-1)*step + 2^31, registered with its lanes
         // (Control): po[j] = step << j when bit j of n-1 is set.
         self.sx_tx.narrow.next = self.t_tx.val();
@@ -63,7 +68,10 @@ impl<
                 | (self.po[3 * i + 1].val() & self.po[3 * i + 2].val()))
                 << self.c1_40.val();
         }
-        self.pb.next = self.po[15].val() + self.po[16].val();
+        self.add_pb.x.next = self.po[15].val();
+        self.add_pb.y.next = self.po[16].val();
+        self.add_pb.ci.next = false;
+        self.pb.next = self.add_pb.s.val();
         // Decided in the warp's first predicate cycle: once a group was
         // compared, the warp stays on the slow path.
         self.fast.next = (self.grp.q.val() == self.c0_2.val())

@@ -1,7 +1,9 @@
-//! The second section of the [`super::DacExpanderRtl`] kernel: the warp-setup
-//! stage (the next warp's active lanes, lane values and lane masks, from its
-//! slot's CTA index and its guard mask, registered at the edge the walk moves
-//! to it) and the address record from lane `p` of the current warp.
+//! The second section of the [`super::DacExpanderRtl`] kernel: the two
+//! warp-setup stages (the first on the warp two ahead of the current one:
+//! its active lanes and lane-0 value as carry-save words from its slot's CTA
+//! index; the second on the next warp: its lane values and lane masks from
+//! those registered words and its guard mask; each registered at the edge the
+//! walk moves on) and the address record from lane `p` of the current warp.
 
 use rust_hdl::prelude::*;
 
@@ -20,7 +22,9 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- The next warp's slot (`nslot`). Its CTA index and warp
+        // ---- First setup stage, on the warp pointer (`nslot`, `nwi`,
+        // `nwid`, `cc_x`, `cc_y`: two warps ahead of the current one).
+        // Its slot (`nslot`). Its CTA index and warp
         // id are registers (`cc_x`, `cc_y`, `nwid`) set at the edge that
         // moves the walk (Control); the OR trees here give the slot's index
         // after this edge's launch, kept when the next warp stays in the
@@ -52,7 +56,7 @@ impl<
         }
         self.cur_cx.next = self.cc_x.q.val();
         self.cur_cy.next = self.cc_y.q.val();
-        // The next warp's id = slot * W + wi.
+        // Its id = slot * W + wi.
         self.wid.next = self.nwid.q.val();
         // Its active lanes: n = min(32, T - 32*wi), 0 past the block.
         self.zx_wi12.narrow.next = self.nwi.q.val();
@@ -67,7 +71,6 @@ impl<
                 self.n.next = self.rem.val().get_bits::<6>(0);
             }
         }
-        self.nm1.next = self.n.val() - self.c1_6.val();
         self.skip0.next =
             (self.wid.val() >= self.n_warps.val()) | (self.n.val() == self.c0_6.val());
         // Its lane values from base + cx*off_cx + cy*off_cy + tx0*off_tx +
@@ -80,22 +83,30 @@ impl<
             self.amask.next =
                 (self.c1_6.val() << (self.zx_k6.wide.val() - self.c5_6.val())) - self.c1_6.val();
         }
-        self.lanes.base.next = self.t_base.val();
-        self.lanes.off_cx.next = self.t_cx.val();
-        self.lanes.off_cy.next = self.t_cy.val();
+        self.lane0.base.next = self.t_base.val();
+        self.lane0.off_cx.next = self.t_cx.val();
+        self.lane0.off_cy.next = self.t_cy.val();
+        self.lane0.off_tx.next = self.t_tx.val();
+        self.lane0.off_ty.next = self.t_ty.val();
+        self.lane0.cx.next = self.cur_cx.val();
+        self.lane0.cy.next = self.cur_cy.val();
+        self.lane0.a.next = self.nwi.q.val() & self.amask.val();
+        self.lane0.ty0.next = self.t0.val() >> self.zx_k12.wide.val();
+
+        // ---- Second setup stage, on the next warp (`ws`, `wc`, `wn`,
+        // `wwid`): its lane values from lane 0's registered words.
+        self.lanes.s.next = self.ws.q.val();
+        self.lanes.c.next = self.wc.q.val();
         self.lanes.off_tx.next = self.t_tx.val();
         self.lanes.off_ty.next = self.t_ty.val();
-        self.lanes.cx.next = self.cur_cx.val();
-        self.lanes.cy.next = self.cur_cy.val();
-        self.lanes.a.next = self.nwi.q.val() & self.amask.val();
-        self.lanes.ty0.next = self.t0.val() >> self.zx_k12.wide.val();
         self.lanes.k.next = self.cfg_bdx_log2.val();
+        self.nm1.next = self.wnm1.q.val();
 
         // ---- The next warp's guard mask G[w] (0 until written since reset; a
         // warp id past N_WARPS is never written, so its mask reads as 0). No
         // guard writes G during a guarded tuple, so reading it one warp ahead
         // reads the value of the warp's own cycles.
-        self.ra.next = self.wid.val().get_bits::<WB>(0);
+        self.ra.next = self.wwid.q.val();
         self.gmem.r_addr.next = self.ra.val();
         self.zx_ra64.narrow.next = self.ra.val();
         self.gmask.next = self.c0_32.val();
@@ -110,7 +121,7 @@ impl<
         for l in 0..self._n {
             self.setup.v[l].next = self.lanes.v[l].val();
         }
-        self.setup.n.next = self.n.val();
+        self.setup.n.next = self.wn.q.val();
         self.setup.g.next = self.t_gran.val();
         self.setup.en.next = self.ones32.val();
         if self.is_addr.val() & self.t_guard.val() {
