@@ -89,7 +89,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  ns_zero = 8'h0;
     localparam  ns_one = 8'h1;
     localparam  n7_one = 7'b1;
-    localparam  pfq_dm1 = 7'b11;
+    localparam  pfq_d = 7'b100;
     localparam  joff_pc = 32'h1;
     localparam  joff_cta = 32'h21;
     localparam  joff_warp = 32'h24;
@@ -121,12 +121,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] cols__0__l_warp;
     reg  [2:0] cols__0__l_n3;
     reg  [31:0] cols__0__l_a0;
-    reg  [31:0] cols__0__l_a1;
-    reg  [31:0] cols__0__l_a2;
-    reg  [31:0] cols__0__l_a3;
     reg  cols__0__l_in1;
     reg  cols__0__l_in2;
     reg  cols__0__l_in3;
+    reg  [31:0] cols__0__l_u1;
+    reg  [31:0] cols__0__l_u2;
+    reg  [31:0] cols__0__l_u3;
     reg  [31:0] cols__0__g_pc_n;
     reg  [5:0] cols__0__g_warp_n;
     reg  [3:0] cols__0__g_pos;
@@ -137,10 +137,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__0__l_hit;
     wire  [1:0] cols__0__l_rank;
     wire  [6:0] cols__0__l_delta;
-    wire  [31:0] cols__0__l_d0;
-    wire  [31:0] cols__0__l_d1;
-    wire  [31:0] cols__0__l_d2;
-    wire  [31:0] cols__0__l_d3;
+    wire  [31:0] cols__0__l_b0;
+    wire  [31:0] cols__0__l_b1;
+    wire  [31:0] cols__0__l_b2;
+    wire  [31:0] cols__0__l_b3;
     wire  cols__0__l_wl;
     wire  cols__0__l_ns;
     wire  cols__0__l_eq;
@@ -182,12 +182,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] cols__1__l_warp;
     reg  [2:0] cols__1__l_n3;
     reg  [31:0] cols__1__l_a0;
-    reg  [31:0] cols__1__l_a1;
-    reg  [31:0] cols__1__l_a2;
-    reg  [31:0] cols__1__l_a3;
     reg  cols__1__l_in1;
     reg  cols__1__l_in2;
     reg  cols__1__l_in3;
+    reg  [31:0] cols__1__l_u1;
+    reg  [31:0] cols__1__l_u2;
+    reg  [31:0] cols__1__l_u3;
     reg  [31:0] cols__1__g_pc_n;
     reg  [5:0] cols__1__g_warp_n;
     reg  [3:0] cols__1__g_pos;
@@ -198,10 +198,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__1__l_hit;
     wire  [1:0] cols__1__l_rank;
     wire  [6:0] cols__1__l_delta;
-    wire  [31:0] cols__1__l_d0;
-    wire  [31:0] cols__1__l_d1;
-    wire  [31:0] cols__1__l_d2;
-    wire  [31:0] cols__1__l_d3;
+    wire  [31:0] cols__1__l_b0;
+    wire  [31:0] cols__1__l_b1;
+    wire  [31:0] cols__1__l_b2;
+    wire  [31:0] cols__1__l_b3;
     wire  cols__1__l_wl;
     wire  cols__1__l_ns;
     wire  cols__1__l_eq;
@@ -243,12 +243,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] cols__2__l_warp;
     reg  [2:0] cols__2__l_n3;
     reg  [31:0] cols__2__l_a0;
-    reg  [31:0] cols__2__l_a1;
-    reg  [31:0] cols__2__l_a2;
-    reg  [31:0] cols__2__l_a3;
     reg  cols__2__l_in1;
     reg  cols__2__l_in2;
     reg  cols__2__l_in3;
+    reg  [31:0] cols__2__l_u1;
+    reg  [31:0] cols__2__l_u2;
+    reg  [31:0] cols__2__l_u3;
     reg  [31:0] cols__2__g_pc_n;
     reg  [5:0] cols__2__g_warp_n;
     reg  [3:0] cols__2__g_pos;
@@ -259,10 +259,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__2__l_hit;
     wire  [1:0] cols__2__l_rank;
     wire  [6:0] cols__2__l_delta;
-    wire  [31:0] cols__2__l_d0;
-    wire  [31:0] cols__2__l_d1;
-    wire  [31:0] cols__2__l_d2;
-    wire  [31:0] cols__2__l_d3;
+    wire  [31:0] cols__2__l_b0;
+    wire  [31:0] cols__2__l_b1;
+    wire  [31:0] cols__2__l_b2;
+    wire  [31:0] cols__2__l_b3;
     wire  cols__2__l_wl;
     wire  cols__2__l_ns;
     wire  cols__2__l_eq;
@@ -304,12 +304,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] cols__3__l_warp;
     reg  [2:0] cols__3__l_n3;
     reg  [31:0] cols__3__l_a0;
-    reg  [31:0] cols__3__l_a1;
-    reg  [31:0] cols__3__l_a2;
-    reg  [31:0] cols__3__l_a3;
     reg  cols__3__l_in1;
     reg  cols__3__l_in2;
     reg  cols__3__l_in3;
+    reg  [31:0] cols__3__l_u1;
+    reg  [31:0] cols__3__l_u2;
+    reg  [31:0] cols__3__l_u3;
     reg  [31:0] cols__3__g_pc_n;
     reg  [5:0] cols__3__g_warp_n;
     reg  [3:0] cols__3__g_pos;
@@ -320,10 +320,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__3__l_hit;
     wire  [1:0] cols__3__l_rank;
     wire  [6:0] cols__3__l_delta;
-    wire  [31:0] cols__3__l_d0;
-    wire  [31:0] cols__3__l_d1;
-    wire  [31:0] cols__3__l_d2;
-    wire  [31:0] cols__3__l_d3;
+    wire  [31:0] cols__3__l_b0;
+    wire  [31:0] cols__3__l_b1;
+    wire  [31:0] cols__3__l_b2;
+    wire  [31:0] cols__3__l_b3;
     wire  cols__3__l_wl;
     wire  cols__3__l_ns;
     wire  cols__3__l_eq;
@@ -449,10 +449,79 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [31:0] chk__3__so;
     reg  [31:0] chk__3__co;
     wire  chk__3__ne;
+    reg  [31:0] fsub__0__x;
+    reg  [31:0] fsub__0__y;
+    wire  fsub__0__ci;
+    wire  [31:0] fsub__0__s;
+    reg  [31:0] fsub__1__x;
+    reg  [31:0] fsub__1__y;
+    wire  fsub__1__ci;
+    wire  [31:0] fsub__1__s;
+    reg  [31:0] fsub__2__x;
+    reg  [31:0] fsub__2__y;
+    wire  fsub__2__ci;
+    wire  [31:0] fsub__2__s;
+    reg  [31:0] fsub__3__x;
+    reg  [31:0] fsub__3__y;
+    wire  fsub__3__ci;
+    wire  [31:0] fsub__3__s;
+    reg  [31:0] uadd__0__x;
+    reg  [31:0] uadd__0__y;
+    wire  uadd__0__ci;
+    wire  [31:0] uadd__0__s;
+    reg  [31:0] uadd__1__x;
+    reg  [31:0] uadd__1__y;
+    wire  uadd__1__ci;
+    wire  [31:0] uadd__1__s;
+    reg  [31:0] uadd__2__x;
+    reg  [31:0] uadd__2__y;
+    wire  uadd__2__ci;
+    wire  [31:0] uadd__2__s;
+    reg  [31:0] buadd__0__x;
+    reg  [31:0] buadd__0__y;
+    wire  buadd__0__ci;
+    wire  [31:0] buadd__0__s;
+    reg  [31:0] buadd__1__x;
+    reg  [31:0] buadd__1__y;
+    wire  buadd__1__ci;
+    wire  [31:0] buadd__1__s;
+    reg  [31:0] buadd__2__x;
+    reg  [31:0] buadd__2__y;
+    wire  buadd__2__ci;
+    wire  [31:0] buadd__2__s;
+    reg  [31:0] negf__x;
+    wire  [31:0] negf__y;
+    wire  negf__ci;
+    wire  [31:0] negf__s;
+    reg  [31:0] negr__x;
+    wire  [31:0] negr__y;
+    wire  negr__ci;
+    wire  [31:0] negr__s;
+    reg  [31:0] rsub__0__x;
+    reg  [31:0] rsub__0__y;
+    wire  rsub__0__ci;
+    wire  [31:0] rsub__0__s;
+    reg  [31:0] rsub__1__x;
+    reg  [31:0] rsub__1__y;
+    wire  rsub__1__ci;
+    wire  [31:0] rsub__1__s;
+    reg  [31:0] rsub__2__x;
+    reg  [31:0] rsub__2__y;
+    wire  rsub__2__ci;
+    wire  [31:0] rsub__2__s;
+    reg  [31:0] rsub__3__x;
+    reg  [31:0] rsub__3__y;
+    wire  rsub__3__ci;
+    wire  [31:0] rsub__3__s;
     reg  [6:0] mul_g__d;
     reg  [31:0] mul_g__s;
     reg  [31:0] mul_g__b;
-    wire  [31:0] mul_g__p;
+    wire  [31:0] mul_g__so;
+    wire  [31:0] mul_g__co;
+    reg  [31:0] add_g__x;
+    reg  [31:0] add_g__y;
+    wire  add_g__ci;
+    wire  [31:0] add_g__s;
     reg  sel_llead__hit__0;
     reg  sel_llead__hit__1;
     reg  sel_llead__hit__2;
@@ -816,22 +885,22 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [6:0] b_rdelta__q;
     reg  b_rdelta__clock;
     reg  b_rdelta__reset;
-    reg  [31:0] b_rdiff__0__d;
-    wire  [31:0] b_rdiff__0__q;
-    reg  b_rdiff__0__clock;
-    reg  b_rdiff__0__reset;
-    reg  [31:0] b_rdiff__1__d;
-    wire  [31:0] b_rdiff__1__q;
-    reg  b_rdiff__1__clock;
-    reg  b_rdiff__1__reset;
-    reg  [31:0] b_rdiff__2__d;
-    wire  [31:0] b_rdiff__2__q;
-    reg  b_rdiff__2__clock;
-    reg  b_rdiff__2__reset;
-    reg  [31:0] b_rdiff__3__d;
-    wire  [31:0] b_rdiff__3__q;
-    reg  b_rdiff__3__clock;
-    reg  b_rdiff__3__reset;
+    reg  [31:0] b_rbase__0__d;
+    wire  [31:0] b_rbase__0__q;
+    reg  b_rbase__0__clock;
+    reg  b_rbase__0__reset;
+    reg  [31:0] b_rbase__1__d;
+    wire  [31:0] b_rbase__1__q;
+    reg  b_rbase__1__clock;
+    reg  b_rbase__1__reset;
+    reg  [31:0] b_rbase__2__d;
+    wire  [31:0] b_rbase__2__q;
+    reg  b_rbase__2__clock;
+    reg  b_rbase__2__reset;
+    reg  [31:0] b_rbase__3__d;
+    wire  [31:0] b_rbase__3__q;
+    reg  b_rbase__3__clock;
+    reg  b_rbase__3__reset;
     reg  b_req__d;
     wire  b_req__q;
     reg  b_req__clock;
@@ -1092,6 +1161,26 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [2:0] st_cta__q;
     reg  st_cta__clock;
     reg  st_cta__reset;
+    reg  st2_v__d;
+    wire  st2_v__q;
+    reg  st2_v__clock;
+    reg  st2_v__reset;
+    reg  [31:0] st2_s__d;
+    wire  [31:0] st2_s__q;
+    reg  st2_s__clock;
+    reg  st2_s__reset;
+    reg  [31:0] st2_c__d;
+    wire  [31:0] st2_c__q;
+    reg  st2_c__clock;
+    reg  st2_c__reset;
+    reg  [2:0] st2_cta__d;
+    wire  [2:0] st2_cta__q;
+    reg  st2_cta__clock;
+    reg  st2_cta__reset;
+    reg  [5:0] st2_warp__d;
+    wire  [5:0] st2_warp__q;
+    reg  st2_warp__clock;
+    reg  st2_warp__reset;
     reg  [6:0] pfq_n__d;
     wire  [6:0] pfq_n__q;
     reg  pfq_n__clock;
@@ -1108,14 +1197,13 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [7:0] clear_mask;
     reg  l_cleared;
     reg  [6:0] delta_l;
-    reg  [31:0] diff__0;
-    reg  [31:0] diff__1;
-    reg  [31:0] diff__2;
-    reg  [31:0] diff__3;
+    reg  [31:0] rbase__0;
+    reg  [31:0] rbase__1;
+    reg  [31:0] rbase__2;
+    reg  [31:0] rbase__3;
     reg  in_n__0;
     reg  in_n__1;
     reg  in_n__2;
-    reg  in_n__3;
     reg  eq_all;
     reg  [6:0] fdelta;
     reg  [31:0] fdiff__0;
@@ -1163,8 +1251,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  x_div;
     reg  x_nz;
     reg  [31:0] x_stride;
-    reg  [31:0] x_mag;
-    reg  x_neg;
     reg  [31:0] g_pc_n;
     reg  [5:0] g_warp_n;
     reg  [7:0] w_onehot;
@@ -1283,12 +1369,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_warp(cols__0__l_warp),
         .l_n3(cols__0__l_n3),
         .l_a0(cols__0__l_a0),
-        .l_a1(cols__0__l_a1),
-        .l_a2(cols__0__l_a2),
-        .l_a3(cols__0__l_a3),
         .l_in1(cols__0__l_in1),
         .l_in2(cols__0__l_in2),
         .l_in3(cols__0__l_in3),
+        .l_u1(cols__0__l_u1),
+        .l_u2(cols__0__l_u2),
+        .l_u3(cols__0__l_u3),
         .g_pc_n(cols__0__g_pc_n),
         .g_warp_n(cols__0__g_warp_n),
         .g_pos(cols__0__g_pos),
@@ -1299,10 +1385,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_hit(cols__0__l_hit),
         .l_rank(cols__0__l_rank),
         .l_delta(cols__0__l_delta),
-        .l_d0(cols__0__l_d0),
-        .l_d1(cols__0__l_d1),
-        .l_d2(cols__0__l_d2),
-        .l_d3(cols__0__l_d3),
+        .l_b0(cols__0__l_b0),
+        .l_b1(cols__0__l_b1),
+        .l_b2(cols__0__l_b2),
+        .l_b3(cols__0__l_b3),
         .l_wl(cols__0__l_wl),
         .l_ns(cols__0__l_ns),
         .l_eq(cols__0__l_eq),
@@ -1346,12 +1432,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_warp(cols__1__l_warp),
         .l_n3(cols__1__l_n3),
         .l_a0(cols__1__l_a0),
-        .l_a1(cols__1__l_a1),
-        .l_a2(cols__1__l_a2),
-        .l_a3(cols__1__l_a3),
         .l_in1(cols__1__l_in1),
         .l_in2(cols__1__l_in2),
         .l_in3(cols__1__l_in3),
+        .l_u1(cols__1__l_u1),
+        .l_u2(cols__1__l_u2),
+        .l_u3(cols__1__l_u3),
         .g_pc_n(cols__1__g_pc_n),
         .g_warp_n(cols__1__g_warp_n),
         .g_pos(cols__1__g_pos),
@@ -1362,10 +1448,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_hit(cols__1__l_hit),
         .l_rank(cols__1__l_rank),
         .l_delta(cols__1__l_delta),
-        .l_d0(cols__1__l_d0),
-        .l_d1(cols__1__l_d1),
-        .l_d2(cols__1__l_d2),
-        .l_d3(cols__1__l_d3),
+        .l_b0(cols__1__l_b0),
+        .l_b1(cols__1__l_b1),
+        .l_b2(cols__1__l_b2),
+        .l_b3(cols__1__l_b3),
         .l_wl(cols__1__l_wl),
         .l_ns(cols__1__l_ns),
         .l_eq(cols__1__l_eq),
@@ -1409,12 +1495,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_warp(cols__2__l_warp),
         .l_n3(cols__2__l_n3),
         .l_a0(cols__2__l_a0),
-        .l_a1(cols__2__l_a1),
-        .l_a2(cols__2__l_a2),
-        .l_a3(cols__2__l_a3),
         .l_in1(cols__2__l_in1),
         .l_in2(cols__2__l_in2),
         .l_in3(cols__2__l_in3),
+        .l_u1(cols__2__l_u1),
+        .l_u2(cols__2__l_u2),
+        .l_u3(cols__2__l_u3),
         .g_pc_n(cols__2__g_pc_n),
         .g_warp_n(cols__2__g_warp_n),
         .g_pos(cols__2__g_pos),
@@ -1425,10 +1511,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_hit(cols__2__l_hit),
         .l_rank(cols__2__l_rank),
         .l_delta(cols__2__l_delta),
-        .l_d0(cols__2__l_d0),
-        .l_d1(cols__2__l_d1),
-        .l_d2(cols__2__l_d2),
-        .l_d3(cols__2__l_d3),
+        .l_b0(cols__2__l_b0),
+        .l_b1(cols__2__l_b1),
+        .l_b2(cols__2__l_b2),
+        .l_b3(cols__2__l_b3),
         .l_wl(cols__2__l_wl),
         .l_ns(cols__2__l_ns),
         .l_eq(cols__2__l_eq),
@@ -1472,12 +1558,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_warp(cols__3__l_warp),
         .l_n3(cols__3__l_n3),
         .l_a0(cols__3__l_a0),
-        .l_a1(cols__3__l_a1),
-        .l_a2(cols__3__l_a2),
-        .l_a3(cols__3__l_a3),
         .l_in1(cols__3__l_in1),
         .l_in2(cols__3__l_in2),
         .l_in3(cols__3__l_in3),
+        .l_u1(cols__3__l_u1),
+        .l_u2(cols__3__l_u2),
+        .l_u3(cols__3__l_u3),
         .g_pc_n(cols__3__g_pc_n),
         .g_warp_n(cols__3__g_warp_n),
         .g_pos(cols__3__g_pos),
@@ -1488,10 +1574,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_hit(cols__3__l_hit),
         .l_rank(cols__3__l_rank),
         .l_delta(cols__3__l_delta),
-        .l_d0(cols__3__l_d0),
-        .l_d1(cols__3__l_d1),
-        .l_d2(cols__3__l_d2),
-        .l_d3(cols__3__l_d3),
+        .l_b0(cols__3__l_b0),
+        .l_b1(cols__3__l_b1),
+        .l_b2(cols__3__l_b2),
+        .l_b3(cols__3__l_b3),
         .l_wl(cols__3__l_wl),
         .l_ns(cols__3__l_ns),
         .l_eq(cols__3__l_eq),
@@ -1613,7 +1699,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .o_valid(pfq__o_valid),
         .o_data(pfq__o_data)
     );
-    caps_prefetcher__mul_g__sum mul_l(
+    caps_prefetcher__mul_g mul_l(
         .d(mul_l__d),
         .s(mul_l__s),
         .b(mul_l__b),
@@ -1644,11 +1730,114 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .co(chk__3__co),
         .ne(chk__3__ne)
     );
+    caps_prefetcher__add_g fsub__0(
+        .x(fsub__0__x),
+        .y(fsub__0__y),
+        .ci(fsub__0__ci),
+        .s(fsub__0__s)
+    );
+    caps_prefetcher__add_g fsub__1(
+        .x(fsub__1__x),
+        .y(fsub__1__y),
+        .ci(fsub__1__ci),
+        .s(fsub__1__s)
+    );
+    caps_prefetcher__add_g fsub__2(
+        .x(fsub__2__x),
+        .y(fsub__2__y),
+        .ci(fsub__2__ci),
+        .s(fsub__2__s)
+    );
+    caps_prefetcher__add_g fsub__3(
+        .x(fsub__3__x),
+        .y(fsub__3__y),
+        .ci(fsub__3__ci),
+        .s(fsub__3__s)
+    );
+    caps_prefetcher__add_g uadd__0(
+        .x(uadd__0__x),
+        .y(uadd__0__y),
+        .ci(uadd__0__ci),
+        .s(uadd__0__s)
+    );
+    caps_prefetcher__add_g uadd__1(
+        .x(uadd__1__x),
+        .y(uadd__1__y),
+        .ci(uadd__1__ci),
+        .s(uadd__1__s)
+    );
+    caps_prefetcher__add_g uadd__2(
+        .x(uadd__2__x),
+        .y(uadd__2__y),
+        .ci(uadd__2__ci),
+        .s(uadd__2__s)
+    );
+    caps_prefetcher__add_g buadd__0(
+        .x(buadd__0__x),
+        .y(buadd__0__y),
+        .ci(buadd__0__ci),
+        .s(buadd__0__s)
+    );
+    caps_prefetcher__add_g buadd__1(
+        .x(buadd__1__x),
+        .y(buadd__1__y),
+        .ci(buadd__1__ci),
+        .s(buadd__1__s)
+    );
+    caps_prefetcher__add_g buadd__2(
+        .x(buadd__2__x),
+        .y(buadd__2__y),
+        .ci(buadd__2__ci),
+        .s(buadd__2__s)
+    );
+    caps_prefetcher__add_g negf(
+        .x(negf__x),
+        .y(negf__y),
+        .ci(negf__ci),
+        .s(negf__s)
+    );
+    caps_prefetcher__add_g negr(
+        .x(negr__x),
+        .y(negr__y),
+        .ci(negr__ci),
+        .s(negr__s)
+    );
+    caps_prefetcher__add_g rsub__0(
+        .x(rsub__0__x),
+        .y(rsub__0__y),
+        .ci(rsub__0__ci),
+        .s(rsub__0__s)
+    );
+    caps_prefetcher__add_g rsub__1(
+        .x(rsub__1__x),
+        .y(rsub__1__y),
+        .ci(rsub__1__ci),
+        .s(rsub__1__s)
+    );
+    caps_prefetcher__add_g rsub__2(
+        .x(rsub__2__x),
+        .y(rsub__2__y),
+        .ci(rsub__2__ci),
+        .s(rsub__2__s)
+    );
+    caps_prefetcher__add_g rsub__3(
+        .x(rsub__3__x),
+        .y(rsub__3__y),
+        .ci(rsub__3__ci),
+        .s(rsub__3__s)
+    );
     caps_prefetcher__mul_g mul_g(
         .d(mul_g__d),
         .s(mul_g__s),
         .b(mul_g__b),
-        .p(mul_g__p)
+        .so(mul_g__so),
+        .co(mul_g__co)
+    );
+    caps_prefetcher__add_g add_g(
+        .x(add_g__x),
+        .y(add_g__y),
+        .ci(add_g__ci),
+        .s(add_g__s)
     );
     caps_prefetcher__sel_llead sel_llead(
         .hit__0(sel_llead__hit__0),
@@ -2155,29 +2344,29 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(b_rdelta__clock),
         .reset(b_rdelta__reset)
     );
-    caps_prefetcher__reg32 b_rdiff__0(
-        .d(b_rdiff__0__d),
-        .q(b_rdiff__0__q),
-        .clock(b_rdiff__0__clock),
-        .reset(b_rdiff__0__reset)
+    caps_prefetcher__reg32 b_rbase__0(
+        .d(b_rbase__0__d),
+        .q(b_rbase__0__q),
+        .clock(b_rbase__0__clock),
+        .reset(b_rbase__0__reset)
     );
-    caps_prefetcher__reg32 b_rdiff__1(
-        .d(b_rdiff__1__d),
-        .q(b_rdiff__1__q),
-        .clock(b_rdiff__1__clock),
-        .reset(b_rdiff__1__reset)
+    caps_prefetcher__reg32 b_rbase__1(
+        .d(b_rbase__1__d),
+        .q(b_rbase__1__q),
+        .clock(b_rbase__1__clock),
+        .reset(b_rbase__1__reset)
     );
-    caps_prefetcher__reg32 b_rdiff__2(
-        .d(b_rdiff__2__d),
-        .q(b_rdiff__2__q),
-        .clock(b_rdiff__2__clock),
-        .reset(b_rdiff__2__reset)
+    caps_prefetcher__reg32 b_rbase__2(
+        .d(b_rbase__2__d),
+        .q(b_rbase__2__q),
+        .clock(b_rbase__2__clock),
+        .reset(b_rbase__2__reset)
     );
-    caps_prefetcher__reg32 b_rdiff__3(
-        .d(b_rdiff__3__d),
-        .q(b_rdiff__3__q),
-        .clock(b_rdiff__3__clock),
-        .reset(b_rdiff__3__reset)
+    caps_prefetcher__reg32 b_rbase__3(
+        .d(b_rbase__3__d),
+        .q(b_rbase__3__q),
+        .clock(b_rbase__3__clock),
+        .reset(b_rbase__3__reset)
     );
     caps_prefetcher__reg1 b_req(
         .d(b_req__d),
@@ -2569,6 +2758,36 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(st_cta__clock),
         .reset(st_cta__reset)
     );
+    caps_prefetcher__reg1 st2_v(
+        .d(st2_v__d),
+        .q(st2_v__q),
+        .clock(st2_v__clock),
+        .reset(st2_v__reset)
+    );
+    caps_prefetcher__reg32 st2_s(
+        .d(st2_s__d),
+        .q(st2_s__q),
+        .clock(st2_s__clock),
+        .reset(st2_s__reset)
+    );
+    caps_prefetcher__reg32 st2_c(
+        .d(st2_c__d),
+        .q(st2_c__q),
+        .clock(st2_c__clock),
+        .reset(st2_c__reset)
+    );
+    caps_prefetcher__reg3 st2_cta(
+        .d(st2_cta__d),
+        .q(st2_cta__q),
+        .clock(st2_cta__clock),
+        .reset(st2_cta__reset)
+    );
+    caps_prefetcher__reg6 st2_warp(
+        .d(st2_warp__d),
+        .q(st2_warp__q),
+        .clock(st2_warp__clock),
+        .reset(st2_warp__reset)
+    );
     caps_prefetcher__reg7 pfq_n(
         .d(pfq_n__d),
         .q(pfq_n__q),
@@ -2735,10 +2954,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) begin
         pfq_n__d = pfq_n__q;
-        if (st_v__q & ~pfq__pop) begin
+        if (pf_push & ~pfq__pop) begin
             pfq_n__d = pfq_n__q + n7_one;
         end
-        else if (~st_v__q & pfq__pop) begin
+        else if (~pf_push & pfq__pop) begin
             pfq_n__d = pfq_n__q - n7_one;
         end
     end
@@ -2992,6 +3211,31 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             c_stride__d = dtab__b_stride;
         end
     end
+    always @(*) st2_v__clock = clock;
+    always @(*) st2_s__clock = clock;
+    always @(*) st2_c__clock = clock;
+    always @(*) st2_cta__clock = clock;
+    always @(*) st2_warp__clock = clock;
+    always @(*) begin
+        st2_v__d = st2_v__q;
+        st2_v__d = st_v__q;
+    end
+    always @(*) begin
+        st2_s__d = st2_s__q;
+        st2_s__d = mul_g__so;
+    end
+    always @(*) begin
+        st2_c__d = st2_c__q;
+        st2_c__d = mul_g__co;
+    end
+    always @(*) begin
+        st2_cta__d = st2_cta__q;
+        st2_cta__d = st_cta__q;
+    end
+    always @(*) begin
+        st2_warp__d = st2_warp__q;
+        st2_warp__d = st_warp__q;
+    end
     always @(*) busy__reset = reset;
     always @(*) j_kind__reset = reset;
     always @(*) j_pc__reset = reset;
@@ -3008,6 +3252,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) st_lead__reset = reset;
     always @(*) st_cta__reset = reset;
     always @(*) pfq_n__reset = reset;
+    always @(*) st2_v__reset = reset;
+    always @(*) st2_s__reset = reset;
+    always @(*) st2_c__reset = reset;
+    always @(*) st2_cta__reset = reset;
+    always @(*) st2_warp__reset = reset;
     always @(*) b_v__reset = reset;
     always @(*) b_pc__reset = reset;
     always @(*) b_cta__reset = reset;
@@ -3051,11 +3300,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         b_a__0__d = b_a__0__q;
         b_a__0__d = a__0;
     end
-    always @(*) b_rdiff__0__clock = clock;
-    always @(*) b_rdiff__0__reset = reset;
+    always @(*) b_rbase__0__clock = clock;
+    always @(*) b_rbase__0__reset = reset;
     always @(*) begin
-        b_rdiff__0__d = b_rdiff__0__q;
-        b_rdiff__0__d = diff__0;
+        b_rbase__0__d = b_rbase__0__q;
+        b_rbase__0__d = rbase__0;
     end
     always @(*) b_fdiff__0__clock = clock;
     always @(*) b_fdiff__0__reset = reset;
@@ -3075,11 +3324,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         b_a__1__d = b_a__1__q;
         b_a__1__d = a__1;
     end
-    always @(*) b_rdiff__1__clock = clock;
-    always @(*) b_rdiff__1__reset = reset;
+    always @(*) b_rbase__1__clock = clock;
+    always @(*) b_rbase__1__reset = reset;
     always @(*) begin
-        b_rdiff__1__d = b_rdiff__1__q;
-        b_rdiff__1__d = diff__1;
+        b_rbase__1__d = b_rbase__1__q;
+        b_rbase__1__d = rbase__1;
     end
     always @(*) b_fdiff__1__clock = clock;
     always @(*) b_fdiff__1__reset = reset;
@@ -3099,11 +3348,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         b_a__2__d = b_a__2__q;
         b_a__2__d = a__2;
     end
-    always @(*) b_rdiff__2__clock = clock;
-    always @(*) b_rdiff__2__reset = reset;
+    always @(*) b_rbase__2__clock = clock;
+    always @(*) b_rbase__2__reset = reset;
     always @(*) begin
-        b_rdiff__2__d = b_rdiff__2__q;
-        b_rdiff__2__d = diff__2;
+        b_rbase__2__d = b_rbase__2__q;
+        b_rbase__2__d = rbase__2;
     end
     always @(*) b_fdiff__2__clock = clock;
     always @(*) b_fdiff__2__reset = reset;
@@ -3123,11 +3372,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         b_a__3__d = b_a__3__q;
         b_a__3__d = a__3;
     end
-    always @(*) b_rdiff__3__clock = clock;
-    always @(*) b_rdiff__3__reset = reset;
+    always @(*) b_rbase__3__clock = clock;
+    always @(*) b_rbase__3__reset = reset;
     always @(*) begin
-        b_rdiff__3__d = b_rdiff__3__q;
-        b_rdiff__3__d = diff__3;
+        b_rbase__3__d = b_rbase__3__q;
+        b_rbase__3__d = rbase__3;
     end
     always @(*) b_fdiff__3__clock = clock;
     always @(*) b_fdiff__3__reset = reset;
@@ -3431,10 +3680,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) l_cleared = cta_launch_valid & (cta_launch_slot == ld_cta);
-    always @(*) in_n__0 = lane_k__0 < n3;
-    always @(*) in_n__1 = lane_k__1 < n3;
-    always @(*) in_n__2 = lane_k__2 < n3;
-    always @(*) in_n__3 = lane_k__3 < n3;
+    always @(*) in_n__0 = lane_k__1 < n3;
+    always @(*) in_n__1 = lane_k__2 < n3;
+    always @(*) in_n__2 = lane_k__3 < n3;
     always @(*) begin
         eq_all = 1'b0;
         if (cols__0__l_hit) begin
@@ -3460,12 +3708,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__0__l_warp = ld_warp;
     always @(*) cols__0__l_n3 = n3;
     always @(*) cols__0__l_a0 = a__0;
-    always @(*) cols__0__l_a1 = a__1;
-    always @(*) cols__0__l_a2 = a__2;
-    always @(*) cols__0__l_a3 = a__3;
-    always @(*) cols__0__l_in1 = in_n__1;
-    always @(*) cols__0__l_in2 = in_n__2;
-    always @(*) cols__0__l_in3 = in_n__3;
+    always @(*) cols__0__l_in1 = in_n__0;
+    always @(*) cols__0__l_in2 = in_n__1;
+    always @(*) cols__0__l_in3 = in_n__2;
+    always @(*) cols__0__l_u1 = uadd__0__s;
+    always @(*) cols__0__l_u2 = uadd__1__s;
+    always @(*) cols__0__l_u3 = uadd__2__s;
     always @(*) sel_llead__hit__0 = cols__0__l_hit;
     always @(*) sel_llead__v__0 = cols__0__l_delta;
     always @(*) sel_lmag__hit__0 = cols__0__l_hit;
@@ -3474,10 +3722,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) sel_lb1__hit__0 = cols__0__l_hit;
     always @(*) sel_lb2__hit__0 = cols__0__l_hit;
     always @(*) sel_lb3__hit__0 = cols__0__l_hit;
-    always @(*) sel_lb0__v__0 = cols__0__l_d0;
-    always @(*) sel_lb1__v__0 = cols__0__l_d1;
-    always @(*) sel_lb2__v__0 = cols__0__l_d2;
-    always @(*) sel_lb3__v__0 = cols__0__l_d3;
+    always @(*) sel_lb0__v__0 = cols__0__l_b0;
+    always @(*) sel_lb1__v__0 = cols__0__l_b1;
+    always @(*) sel_lb2__v__0 = cols__0__l_b2;
+    always @(*) sel_lb3__v__0 = cols__0__l_b3;
     always @(*) cols__1__clock = clock;
     always @(*) cols__1__reset = reset;
     always @(*) cols__1__clear_mask = clear_mask;
@@ -3488,12 +3736,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__1__l_warp = ld_warp;
     always @(*) cols__1__l_n3 = n3;
     always @(*) cols__1__l_a0 = a__0;
-    always @(*) cols__1__l_a1 = a__1;
-    always @(*) cols__1__l_a2 = a__2;
-    always @(*) cols__1__l_a3 = a__3;
-    always @(*) cols__1__l_in1 = in_n__1;
-    always @(*) cols__1__l_in2 = in_n__2;
-    always @(*) cols__1__l_in3 = in_n__3;
+    always @(*) cols__1__l_in1 = in_n__0;
+    always @(*) cols__1__l_in2 = in_n__1;
+    always @(*) cols__1__l_in3 = in_n__2;
+    always @(*) cols__1__l_u1 = uadd__0__s;
+    always @(*) cols__1__l_u2 = uadd__1__s;
+    always @(*) cols__1__l_u3 = uadd__2__s;
     always @(*) sel_llead__hit__1 = cols__1__l_hit;
     always @(*) sel_llead__v__1 = cols__1__l_delta;
     always @(*) sel_lmag__hit__1 = cols__1__l_hit;
@@ -3502,10 +3750,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) sel_lb1__hit__1 = cols__1__l_hit;
     always @(*) sel_lb2__hit__1 = cols__1__l_hit;
     always @(*) sel_lb3__hit__1 = cols__1__l_hit;
-    always @(*) sel_lb0__v__1 = cols__1__l_d0;
-    always @(*) sel_lb1__v__1 = cols__1__l_d1;
-    always @(*) sel_lb2__v__1 = cols__1__l_d2;
-    always @(*) sel_lb3__v__1 = cols__1__l_d3;
+    always @(*) sel_lb0__v__1 = cols__1__l_b0;
+    always @(*) sel_lb1__v__1 = cols__1__l_b1;
+    always @(*) sel_lb2__v__1 = cols__1__l_b2;
+    always @(*) sel_lb3__v__1 = cols__1__l_b3;
     always @(*) cols__2__clock = clock;
     always @(*) cols__2__reset = reset;
     always @(*) cols__2__clear_mask = clear_mask;
@@ -3516,12 +3764,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__2__l_warp = ld_warp;
     always @(*) cols__2__l_n3 = n3;
     always @(*) cols__2__l_a0 = a__0;
-    always @(*) cols__2__l_a1 = a__1;
-    always @(*) cols__2__l_a2 = a__2;
-    always @(*) cols__2__l_a3 = a__3;
-    always @(*) cols__2__l_in1 = in_n__1;
-    always @(*) cols__2__l_in2 = in_n__2;
-    always @(*) cols__2__l_in3 = in_n__3;
+    always @(*) cols__2__l_in1 = in_n__0;
+    always @(*) cols__2__l_in2 = in_n__1;
+    always @(*) cols__2__l_in3 = in_n__2;
+    always @(*) cols__2__l_u1 = uadd__0__s;
+    always @(*) cols__2__l_u2 = uadd__1__s;
+    always @(*) cols__2__l_u3 = uadd__2__s;
     always @(*) sel_llead__hit__2 = cols__2__l_hit;
     always @(*) sel_llead__v__2 = cols__2__l_delta;
     always @(*) sel_lmag__hit__2 = cols__2__l_hit;
@@ -3530,10 +3778,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) sel_lb1__hit__2 = cols__2__l_hit;
     always @(*) sel_lb2__hit__2 = cols__2__l_hit;
     always @(*) sel_lb3__hit__2 = cols__2__l_hit;
-    always @(*) sel_lb0__v__2 = cols__2__l_d0;
-    always @(*) sel_lb1__v__2 = cols__2__l_d1;
-    always @(*) sel_lb2__v__2 = cols__2__l_d2;
-    always @(*) sel_lb3__v__2 = cols__2__l_d3;
+    always @(*) sel_lb0__v__2 = cols__2__l_b0;
+    always @(*) sel_lb1__v__2 = cols__2__l_b1;
+    always @(*) sel_lb2__v__2 = cols__2__l_b2;
+    always @(*) sel_lb3__v__2 = cols__2__l_b3;
     always @(*) cols__3__clock = clock;
     always @(*) cols__3__reset = reset;
     always @(*) cols__3__clear_mask = clear_mask;
@@ -3544,12 +3792,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__3__l_warp = ld_warp;
     always @(*) cols__3__l_n3 = n3;
     always @(*) cols__3__l_a0 = a__0;
-    always @(*) cols__3__l_a1 = a__1;
-    always @(*) cols__3__l_a2 = a__2;
-    always @(*) cols__3__l_a3 = a__3;
-    always @(*) cols__3__l_in1 = in_n__1;
-    always @(*) cols__3__l_in2 = in_n__2;
-    always @(*) cols__3__l_in3 = in_n__3;
+    always @(*) cols__3__l_in1 = in_n__0;
+    always @(*) cols__3__l_in2 = in_n__1;
+    always @(*) cols__3__l_in3 = in_n__2;
+    always @(*) cols__3__l_u1 = uadd__0__s;
+    always @(*) cols__3__l_u2 = uadd__1__s;
+    always @(*) cols__3__l_u3 = uadd__2__s;
     always @(*) sel_llead__hit__3 = cols__3__l_hit;
     always @(*) sel_llead__v__3 = cols__3__l_delta;
     always @(*) sel_lmag__hit__3 = cols__3__l_hit;
@@ -3558,38 +3806,65 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) sel_lb1__hit__3 = cols__3__l_hit;
     always @(*) sel_lb2__hit__3 = cols__3__l_hit;
     always @(*) sel_lb3__hit__3 = cols__3__l_hit;
-    always @(*) sel_lb0__v__3 = cols__3__l_d0;
-    always @(*) sel_lb1__v__3 = cols__3__l_d1;
-    always @(*) sel_lb2__v__3 = cols__3__l_d2;
-    always @(*) sel_lb3__v__3 = cols__3__l_d3;
+    always @(*) sel_lb0__v__3 = cols__3__l_b0;
+    always @(*) sel_lb1__v__3 = cols__3__l_b1;
+    always @(*) sel_lb2__v__3 = cols__3__l_b2;
+    always @(*) sel_lb3__v__3 = cols__3__l_b3;
     always @(*) delta_l = sel_llead__o;
-    always @(*) diff__0 = sel_lb0__o;
-    always @(*) diff__1 = sel_lb1__o;
-    always @(*) diff__2 = sel_lb2__o;
-    always @(*) diff__3 = sel_lb3__o;
+    always @(*) rbase__0 = sel_lb0__o;
+    always @(*) rbase__1 = sel_lb1__o;
+    always @(*) rbase__2 = sel_lb2__o;
+    always @(*) rbase__3 = sel_lb3__o;
     always @(*) dtab__l_pc = ld_pc;
+    always @(*) uadd__0__x = a__1;
+    always @(*) uadd__1__x = a__2;
+    always @(*) uadd__2__x = a__3;
+    always @(*) buadd__0__x = b_a__1__q;
+    always @(*) buadd__1__x = b_a__2__q;
+    always @(*) buadd__2__x = b_a__3__q;
+    always @(*) uadd__0__y = ~a__0;
+    always @(*) uadd__1__y = ~a__0;
+    always @(*) uadd__2__y = ~a__0;
+    always @(*) buadd__0__y = ~b_a__0__q;
+    always @(*) buadd__1__y = ~b_a__0__q;
+    always @(*) buadd__2__y = ~b_a__0__q;
+    assign uadd__0__ci = 1'b0;
+    assign uadd__1__ci = 1'b0;
+    assign uadd__2__ci = 1'b0;
+    assign buadd__0__ci = 1'b0;
+    assign buadd__1__ci = 1'b0;
+    assign buadd__2__ci = 1'b0;
     always @(*) zx_ldw__narrow = ld_warp;
     always @(*) zx_bw__narrow = b_warp__q;
     always @(*) fdelta = zx_ldw__wide - zx_bw__wide;
+    always @(*) fsub__0__x = a__0;
+    always @(*) fsub__0__y = ~b_a__0__q;
+    assign fsub__0__ci = 1'b1;
+    always @(*) fdiff__0 = fsub__0__s;
+    always @(*) fsub__1__x = a__1;
+    always @(*) fsub__1__y = ~b_a__1__q;
+    assign fsub__1__ci = 1'b1;
+    always @(*) fdiff__1 = fsub__1__s;
+    always @(*) fsub__2__x = a__2;
+    always @(*) fsub__2__y = ~b_a__2__q;
+    assign fsub__2__ci = 1'b1;
+    always @(*) fdiff__2 = fsub__2__s;
+    always @(*) fsub__3__x = a__3;
+    always @(*) fsub__3__y = ~b_a__3__q;
+    assign fsub__3__ci = 1'b1;
+    always @(*) fdiff__3 = fsub__3__s;
     always @(*) begin
         feq = 1'b1;
-        if (in_n__0 & (fdiff__0 != fdiff__0)) begin
+        if (in_n__0 & (uadd__0__s != buadd__0__s)) begin
             feq = 1'b0;
         end
-        if (in_n__1 & (fdiff__1 != fdiff__0)) begin
+        if (in_n__1 & (uadd__1__s != buadd__1__s)) begin
             feq = 1'b0;
         end
-        if (in_n__2 & (fdiff__2 != fdiff__0)) begin
-            feq = 1'b0;
-        end
-        if (in_n__3 & (fdiff__3 != fdiff__0)) begin
+        if (in_n__2 & (uadd__2__s != buadd__2__s)) begin
             feq = 1'b0;
         end
     end
-    always @(*) fdiff__0 = a__0 - b_a__0__q;
-    always @(*) fdiff__1 = a__1 - b_a__1__q;
-    always @(*) fdiff__2 = a__2 - b_a__2__q;
-    always @(*) fdiff__3 = a__3 - b_a__3__q;
     always @(*) trainf__delta = fdelta;
     always @(*) trainf__diff = fdiff__0;
     always @(*) fwd = fw_on__q & (b_cta__q == fw_cta__q) & ~b_cleared__q;
@@ -3830,53 +4105,70 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             x_nz = b_rnz__q;
         end
     end
+    always @(*) negf__x = ~b_fstride__q;
+    assign negf__y = addr_zero;
+    assign negf__ci = 1'b1;
+    always @(*) negr__x = ~b_rstride__q;
+    assign negr__y = addr_zero;
+    assign negr__ci = 1'b1;
     always @(*) begin
         if (use_f) begin
-            x_mag = b_fstride__q;
+            if (b_fdelta__q >= wd_half) begin
+                x_stride = negf__s;
+            end
+            else begin
+                x_stride = b_fstride__q;
+            end
+        end
+        else if (b_rdelta__q >= wd_half) begin
+            x_stride = negr__s;
         end
         else begin
-            x_mag = b_rstride__q;
+            x_stride = b_rstride__q;
         end
     end
-    always @(*) x_neg = x_delta >= wd_half;
-    always @(*) begin
-        if (x_neg) begin
-            x_stride = addr_zero - x_mag;
-        end
-        else begin
-            x_stride = x_mag;
-        end
-    end
+    always @(*) rsub__0__x = b_a__0__q;
+    always @(*) rsub__0__y = ~b_rbase__0__q;
+    assign rsub__0__ci = 1'b1;
     always @(*) begin
         if (use_f) begin
             x_diff__0 = b_fdiff__0__q;
         end
         else begin
-            x_diff__0 = b_rdiff__0__q;
+            x_diff__0 = rsub__0__s;
         end
     end
+    always @(*) rsub__1__x = b_a__1__q;
+    always @(*) rsub__1__y = ~b_rbase__1__q;
+    assign rsub__1__ci = 1'b1;
     always @(*) begin
         if (use_f) begin
             x_diff__1 = b_fdiff__1__q;
         end
         else begin
-            x_diff__1 = b_rdiff__1__q;
+            x_diff__1 = rsub__1__s;
         end
     end
+    always @(*) rsub__2__x = b_a__2__q;
+    always @(*) rsub__2__y = ~b_rbase__2__q;
+    assign rsub__2__ci = 1'b1;
     always @(*) begin
         if (use_f) begin
             x_diff__2 = b_fdiff__2__q;
         end
         else begin
-            x_diff__2 = b_rdiff__2__q;
+            x_diff__2 = rsub__2__s;
         end
     end
+    always @(*) rsub__3__x = b_a__3__q;
+    always @(*) rsub__3__y = ~b_rbase__3__q;
+    assign rsub__3__ci = 1'b1;
     always @(*) begin
         if (use_f) begin
             x_diff__3 = b_fdiff__3__q;
         end
         else begin
-            x_diff__3 = b_rdiff__3__q;
+            x_diff__3 = rsub__3__s;
         end
     end
     always @(*) r1 = b_v__q & ~m_hit;
@@ -4734,20 +5026,23 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             g_end = busy__q & ~found_a;
         end
     end
-    always @(*) pf_room = ~pfq__o_full & ~(st_v__q & (pfq_n__q == pfq_dm1));
+    always @(*) pf_room = (pfq_n__q != pfq_d) & ~pfq__o_full;
     always @(*) pf_push = have_pf & pf_room;
     always @(*) zx_stw__narrow = st_warp__q;
     always @(*) zx_stl__narrow = st_lead__q;
     always @(*) mul_g__b = st_base__q;
     always @(*) mul_g__d = zx_stw__wide - zx_stl__wide;
     always @(*) mul_g__s = st_stride__q;
+    always @(*) add_g__x = st2_s__q;
+    always @(*) add_g__y = st2_c__q;
+    assign add_g__ci = 1'b0;
     always @(*) pfq__clock = clock;
     always @(*) pfq__reset = reset;
-    always @(*) pfq__push = st_v__q;
+    always @(*) pfq__push = st2_v__q;
     always @(*) pfq__pop = pfq__o_valid & pf_ready;
-    always @(*) qp_addr__narrow = mul_g__p;
-    always @(*) qp_cta__narrow = st_cta__q;
-    always @(*) qp_warp__narrow = st_warp__q;
+    always @(*) qp_addr__narrow = add_g__s;
+    always @(*) qp_cta__narrow = st2_cta__q;
+    always @(*) qp_warp__narrow = st2_warp__q;
     always @(*) pfq__i_data = qp_addr__wide | (qp_cta__wide << qoff_cta) | (qp_warp__wide << qoff_warp);
     always @(*) pf_valid = pfq__o_valid;
     always @(*) pf_addr = pfq__o_data[(32'h0)+:(32)];
@@ -4755,6 +5050,102 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) pf_warp = pfq__o_data[(qoff_warp)+:(6)];
 
 endmodule // caps_prefetcher
+
+module caps_prefetcher__add_g(x,y,ci,s);
+
+    // Module arguments
+    input wire  [31:0] x;
+    input wire  [31:0] y;
+    input wire  ci;
+    output reg  [31:0] s;
+
+    // Constant declarations
+    localparam  one = 32'h1;
+    localparam  zero = 32'h0;
+    localparam  sh__0 = 32'h1;
+    localparam  sh__1 = 32'h2;
+    localparam  sh__2 = 32'h4;
+    localparam  sh__3 = 32'h8;
+    localparam  sh__4 = 32'h10;
+
+    // Local signals
+    reg  [31:0] p0;
+    reg  [31:0] g0;
+    reg  [31:0] cw;
+    reg  [31:0] cp;
+    reg  [31:0] g__0;
+    reg  [31:0] g__1;
+    reg  [31:0] g__2;
+    reg  [31:0] g__3;
+    reg  [31:0] g__4;
+    reg  [31:0] g__5;
+    reg  [31:0] p__0;
+    reg  [31:0] p__1;
+    reg  [31:0] p__2;
+    reg  [31:0] p__3;
+    reg  [31:0] p__4;
+    reg  [31:0] gs__0;
+    reg  [31:0] gs__1;
+    reg  [31:0] gs__2;
+    reg  [31:0] gs__3;
+    reg  [31:0] gs__4;
+    reg  [31:0] ps__0;
+    reg  [31:0] ps__1;
+    reg  [31:0] ps__2;
+    reg  [31:0] ps__3;
+    reg  [31:0] pg__0;
+    reg  [31:0] pg__1;
+    reg  [31:0] pg__2;
+    reg  [31:0] pg__3;
+    reg  [31:0] pg__4;
+    reg  [31:0] gc;
+    reg  [31:0] c;
+
+    // Update code
+    always @(*) begin
+        if (ci) begin
+            cw = one;
+        end
+        else begin
+            cw = zero;
+        end
+    end
+    always @(*) p0 = x ^ y;
+    always @(*) cp = p0 & cw;
+    always @(*) g0 = (x & y) | cp;
+    always @(*) g__0 = g0;
+    always @(*) p__0 = p0;
+    always @(*) ps__0 = p__0 << sh__0;
+    always @(*) p__1 = p__0 & ps__0;
+    always @(*) ps__1 = p__1 << sh__1;
+    always @(*) p__2 = p__1 & ps__1;
+    always @(*) ps__2 = p__2 << sh__2;
+    always @(*) p__3 = p__2 & ps__2;
+    always @(*) ps__3 = p__3 << sh__3;
+    always @(*) p__4 = p__3 & ps__3;
+    always @(*) gs__0 = g__0 << sh__0;
+    always @(*) pg__0 = p__0 & gs__0;
+    always @(*) g__1 = g__0 | pg__0;
+    always @(*) gs__1 = g__1 << sh__1;
+    always @(*) pg__1 = p__1 & gs__1;
+    always @(*) g__2 = g__1 | pg__1;
+    always @(*) gs__2 = g__2 << sh__2;
+    always @(*) pg__2 = p__2 & gs__2;
+    always @(*) g__3 = g__2 | pg__2;
+    always @(*) gs__3 = g__3 << sh__3;
+    always @(*) pg__3 = p__3 & gs__3;
+    always @(*) g__4 = g__3 | pg__3;
+    always @(*) gs__4 = g__4 << sh__4;
+    always @(*) pg__4 = p__4 & gs__4;
+    always @(*) g__5 = g__4 | pg__4;
+    always @(*) begin
+        gc = zero;
+        gc = g__5 << one;
+    end
+    always @(*) c = gc | cw;
+    always @(*) s = p0 ^ c;
+
+endmodule // caps_prefetcher__add_g
 
 module caps_prefetcher__reg32(d,q,clock,reset);
 
@@ -4878,7 +5269,7 @@ module caps_prefetcher__chk(x,so,co,ne);
 
 endmodule // caps_prefetcher__chk
 
-module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_a1,l_a2,l_a3,l_in1,l_in2,l_in3,g_pc_n,g_warp_n,g_pos,g_k,g_sel,gb_sel,l_ev,l_hit,l_rank,l_delta,l_d0,l_d1,l_d2,l_d3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_mag,g_cand,g_more,gb_hit,gb_lead,gb_n,gs_lead,gs_base0,gs_base1,gs_base2,gs_base3);
+module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_in1,l_in2,l_in3,l_u1,l_u2,l_u3,g_pc_n,g_warp_n,g_pos,g_k,g_sel,gb_sel,l_ev,l_hit,l_rank,l_delta,l_b0,l_b1,l_b2,l_b3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_mag,g_cand,g_more,gb_hit,gb_lead,gb_n,gs_lead,gs_base0,gs_base1,gs_base2,gs_base3);
 
     // Module arguments
     input wire  clock;
@@ -4905,12 +5296,12 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     input wire  [5:0] l_warp;
     input wire  [2:0] l_n3;
     input wire  [31:0] l_a0;
-    input wire  [31:0] l_a1;
-    input wire  [31:0] l_a2;
-    input wire  [31:0] l_a3;
     input wire  l_in1;
     input wire  l_in2;
     input wire  l_in3;
+    input wire  [31:0] l_u1;
+    input wire  [31:0] l_u2;
+    input wire  [31:0] l_u3;
     input wire  [31:0] g_pc_n;
     input wire  [5:0] g_warp_n;
     input wire  [3:0] g_pos;
@@ -4921,10 +5312,10 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     output reg  l_hit;
     output reg  [1:0] l_rank;
     output reg  [6:0] l_delta;
-    output reg  [31:0] l_d0;
-    output reg  [31:0] l_d1;
-    output reg  [31:0] l_d2;
-    output reg  [31:0] l_d3;
+    output reg  [31:0] l_b0;
+    output reg  [31:0] l_b1;
+    output reg  [31:0] l_b2;
+    output reg  [31:0] l_b3;
     output reg  l_wl;
     output reg  l_ns;
     output reg  l_eq;
@@ -4944,6 +5335,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     output reg  [31:0] gs_base3;
 
     // Constant declarations
+    localparam  ns_zero = 8'h0;
     localparam  k_one = 3'b1;
     localparam  slot_cp__0 = 4'h0;
     localparam  slot_cp__1 = 4'h1;
@@ -5168,22 +5560,22 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  [31:0] r_b3__v__6;
     reg  [31:0] r_b3__v__7;
     wire  [31:0] r_b3__o;
-    reg  [31:0] sub__0__x;
-    reg  [31:0] sub__0__y;
-    wire  sub__0__ci;
-    wire  [31:0] sub__0__s;
-    reg  [31:0] sub__1__x;
-    reg  [31:0] sub__1__y;
-    wire  sub__1__ci;
-    wire  [31:0] sub__1__s;
-    reg  [31:0] sub__2__x;
-    reg  [31:0] sub__2__y;
-    wire  sub__2__ci;
-    wire  [31:0] sub__2__s;
-    reg  [31:0] sub__3__x;
-    reg  [31:0] sub__3__y;
-    wire  sub__3__ci;
-    wire  [31:0] sub__3__s;
+    reg  [31:0] sub__x;
+    reg  [31:0] sub__y;
+    wire  sub__ci;
+    wire  [31:0] sub__s;
+    reg  [31:0] eqk__0__x;
+    reg  [31:0] eqk__0__so;
+    reg  [31:0] eqk__0__co;
+    wire  eqk__0__ne;
+    reg  [31:0] eqk__1__x;
+    reg  [31:0] eqk__1__so;
+    reg  [31:0] eqk__1__co;
+    wire  eqk__1__ne;
+    reg  [31:0] eqk__2__x;
+    reg  [31:0] eqk__2__so;
+    reg  [31:0] eqk__2__co;
+    wire  eqk__2__ne;
     reg  pack_hit__bits__0;
     reg  pack_hit__bits__1;
     reg  pack_hit__bits__2;
@@ -5368,6 +5760,10 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
 
     // Local signals
     reg  [7:0] l_q;
+    reg  [7:0] l_q1;
+    reg  [7:0] l_q2;
+    reg  [7:0] l_q3;
+    reg  [31:0] l_d0;
     reg  [7:0] g_q;
     reg  [7:0] gb_q;
     reg  [2:0] g_k1;
@@ -5621,29 +6017,29 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_b3__v__7),
         .o(r_b3__o)
     );
-    caps_prefetcher__cols__sub sub__0(
-        .x(sub__0__x),
-        .y(sub__0__y),
-        .ci(sub__0__ci),
-        .s(sub__0__s)
+    caps_prefetcher__add_g sub(
+        .x(sub__x),
+        .y(sub__y),
+        .ci(sub__ci),
+        .s(sub__s)
     );
-    caps_prefetcher__cols__sub sub__1(
-        .x(sub__1__x),
-        .y(sub__1__y),
-        .ci(sub__1__ci),
-        .s(sub__1__s)
+    caps_prefetcher__chk eqk__0(
+        .x(eqk__0__x),
+        .so(eqk__0__so),
+        .co(eqk__0__co),
+        .ne(eqk__0__ne)
     );
-    caps_prefetcher__cols__sub sub__2(
-        .x(sub__2__x),
-        .y(sub__2__y),
-        .ci(sub__2__ci),
-        .s(sub__2__s)
+    caps_prefetcher__chk eqk__1(
+        .x(eqk__1__x),
+        .so(eqk__1__so),
+        .co(eqk__1__co),
+        .ne(eqk__1__ne)
     );
-    caps_prefetcher__cols__sub sub__3(
-        .x(sub__3__x),
-        .y(sub__3__y),
-        .ci(sub__3__ci),
-        .s(sub__3__s)
+    caps_prefetcher__chk eqk__2(
+        .x(eqk__2__x),
+        .so(eqk__2__so),
+        .co(eqk__2__co),
+        .ne(eqk__2__ne)
     );
     caps_prefetcher__cols__pack_cand pack_hit(
         .bits__0(pack_hit__bits__0),
@@ -5878,9 +6274,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_lead__hit__0 = l_q[0];
     always @(*) r_cnt__hit__0 = l_q[0];
     always @(*) r_b0__hit__0 = l_q[0];
-    always @(*) r_b1__hit__0 = l_q[0];
-    always @(*) r_b2__hit__0 = l_q[0];
-    always @(*) r_b3__hit__0 = l_q[0];
     always @(*) r_pc__v__0 = pc__taps__0;
     always @(*) r_lead__v__0 = lead__taps__0;
     always @(*) r_cnt__v__0 = cnt__taps__0;
@@ -5892,9 +6285,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_lead__hit__1 = l_q[1];
     always @(*) r_cnt__hit__1 = l_q[1];
     always @(*) r_b0__hit__1 = l_q[1];
-    always @(*) r_b1__hit__1 = l_q[1];
-    always @(*) r_b2__hit__1 = l_q[1];
-    always @(*) r_b3__hit__1 = l_q[1];
     always @(*) r_pc__v__1 = pc__taps__1;
     always @(*) r_lead__v__1 = lead__taps__1;
     always @(*) r_cnt__v__1 = cnt__taps__1;
@@ -5906,9 +6296,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_lead__hit__2 = l_q[2];
     always @(*) r_cnt__hit__2 = l_q[2];
     always @(*) r_b0__hit__2 = l_q[2];
-    always @(*) r_b1__hit__2 = l_q[2];
-    always @(*) r_b2__hit__2 = l_q[2];
-    always @(*) r_b3__hit__2 = l_q[2];
     always @(*) r_pc__v__2 = pc__taps__2;
     always @(*) r_lead__v__2 = lead__taps__2;
     always @(*) r_cnt__v__2 = cnt__taps__2;
@@ -5920,9 +6307,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_lead__hit__3 = l_q[3];
     always @(*) r_cnt__hit__3 = l_q[3];
     always @(*) r_b0__hit__3 = l_q[3];
-    always @(*) r_b1__hit__3 = l_q[3];
-    always @(*) r_b2__hit__3 = l_q[3];
-    always @(*) r_b3__hit__3 = l_q[3];
     always @(*) r_pc__v__3 = pc__taps__3;
     always @(*) r_lead__v__3 = lead__taps__3;
     always @(*) r_cnt__v__3 = cnt__taps__3;
@@ -5934,9 +6318,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_lead__hit__4 = l_q[4];
     always @(*) r_cnt__hit__4 = l_q[4];
     always @(*) r_b0__hit__4 = l_q[4];
-    always @(*) r_b1__hit__4 = l_q[4];
-    always @(*) r_b2__hit__4 = l_q[4];
-    always @(*) r_b3__hit__4 = l_q[4];
     always @(*) r_pc__v__4 = pc__taps__4;
     always @(*) r_lead__v__4 = lead__taps__4;
     always @(*) r_cnt__v__4 = cnt__taps__4;
@@ -5948,9 +6329,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_lead__hit__5 = l_q[5];
     always @(*) r_cnt__hit__5 = l_q[5];
     always @(*) r_b0__hit__5 = l_q[5];
-    always @(*) r_b1__hit__5 = l_q[5];
-    always @(*) r_b2__hit__5 = l_q[5];
-    always @(*) r_b3__hit__5 = l_q[5];
     always @(*) r_pc__v__5 = pc__taps__5;
     always @(*) r_lead__v__5 = lead__taps__5;
     always @(*) r_cnt__v__5 = cnt__taps__5;
@@ -5962,9 +6340,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_lead__hit__6 = l_q[6];
     always @(*) r_cnt__hit__6 = l_q[6];
     always @(*) r_b0__hit__6 = l_q[6];
-    always @(*) r_b1__hit__6 = l_q[6];
-    always @(*) r_b2__hit__6 = l_q[6];
-    always @(*) r_b3__hit__6 = l_q[6];
     always @(*) r_pc__v__6 = pc__taps__6;
     always @(*) r_lead__v__6 = lead__taps__6;
     always @(*) r_cnt__v__6 = cnt__taps__6;
@@ -5976,9 +6351,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_lead__hit__7 = l_q[7];
     always @(*) r_cnt__hit__7 = l_q[7];
     always @(*) r_b0__hit__7 = l_q[7];
-    always @(*) r_b1__hit__7 = l_q[7];
-    always @(*) r_b2__hit__7 = l_q[7];
-    always @(*) r_b3__hit__7 = l_q[7];
     always @(*) r_pc__v__7 = pc__taps__7;
     always @(*) r_lead__v__7 = lead__taps__7;
     always @(*) r_cnt__v__7 = cnt__taps__7;
@@ -6310,37 +6682,80 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         end
     end
     always @(*) valid__d = v_w & ~clear_mask;
+    always @(*) begin
+        l_q1 = ns_zero;
+        if (l_in1) begin
+            l_q1 = l_q;
+        end
+    end
+    always @(*) begin
+        l_q2 = ns_zero;
+        if (l_in2) begin
+            l_q2 = l_q;
+        end
+    end
+    always @(*) begin
+        l_q3 = ns_zero;
+        if (l_in3) begin
+            l_q3 = l_q;
+        end
+    end
+    always @(*) r_b1__hit__0 = l_q1[0];
+    always @(*) r_b2__hit__0 = l_q2[0];
+    always @(*) r_b3__hit__0 = l_q3[0];
+    always @(*) r_b1__hit__1 = l_q1[1];
+    always @(*) r_b2__hit__1 = l_q2[1];
+    always @(*) r_b3__hit__1 = l_q3[1];
+    always @(*) r_b1__hit__2 = l_q1[2];
+    always @(*) r_b2__hit__2 = l_q2[2];
+    always @(*) r_b3__hit__2 = l_q3[2];
+    always @(*) r_b1__hit__3 = l_q1[3];
+    always @(*) r_b2__hit__3 = l_q2[3];
+    always @(*) r_b3__hit__3 = l_q3[3];
+    always @(*) r_b1__hit__4 = l_q1[4];
+    always @(*) r_b2__hit__4 = l_q2[4];
+    always @(*) r_b3__hit__4 = l_q3[4];
+    always @(*) r_b1__hit__5 = l_q1[5];
+    always @(*) r_b2__hit__5 = l_q2[5];
+    always @(*) r_b3__hit__5 = l_q3[5];
+    always @(*) r_b1__hit__6 = l_q1[6];
+    always @(*) r_b2__hit__6 = l_q2[6];
+    always @(*) r_b3__hit__6 = l_q3[6];
+    always @(*) r_b1__hit__7 = l_q1[7];
+    always @(*) r_b2__hit__7 = l_q2[7];
+    always @(*) r_b3__hit__7 = l_q3[7];
     always @(*) zx_w__narrow = l_warp;
     always @(*) zx_lead__narrow = r_lead__o;
     always @(*) l_delta = zx_w__wide - zx_lead__wide;
     always @(*) l_wl = l_warp == r_lead__o;
     always @(*) l_ns = l_n3 == r_cnt__o;
     always @(*) l_nz = l_a0 != r_b0__o;
-    always @(*) sub__0__x = l_a0;
-    always @(*) sub__1__x = l_a1;
-    always @(*) sub__2__x = l_a2;
-    always @(*) sub__3__x = l_a3;
-    always @(*) sub__0__y = ~r_b0__o;
-    always @(*) sub__1__y = ~r_b1__o;
-    always @(*) sub__2__y = ~r_b2__o;
-    always @(*) sub__3__y = ~r_b3__o;
-    assign sub__0__ci = 1'b1;
-    assign sub__1__ci = 1'b1;
-    assign sub__2__ci = 1'b1;
-    assign sub__3__ci = 1'b1;
-    always @(*) l_d0 = sub__0__s;
-    always @(*) l_d1 = sub__1__s;
-    always @(*) l_d2 = sub__2__s;
-    always @(*) l_d3 = sub__3__s;
+    always @(*) sub__x = l_a0;
+    always @(*) sub__y = ~r_b0__o;
+    assign sub__ci = 1'b1;
+    always @(*) l_d0 = sub__s;
+    always @(*) l_b0 = r_b0__o;
+    always @(*) l_b1 = r_b1__o;
+    always @(*) l_b2 = r_b2__o;
+    always @(*) l_b3 = r_b3__o;
+    always @(*) eqk__0__x = l_u1;
+    always @(*) eqk__1__x = l_u2;
+    always @(*) eqk__2__x = l_u3;
+    always @(*) eqk__0__so = r_b1__o;
+    always @(*) eqk__1__so = r_b2__o;
+    always @(*) eqk__2__so = r_b3__o;
+    always @(*) eqk__0__co = ~r_b0__o;
+    always @(*) eqk__1__co = ~r_b0__o;
+    always @(*) eqk__2__co = ~r_b0__o;
     always @(*) begin
         l_eq = 1'b1;
-        if (l_in1 & (l_d1 != l_d0)) begin
+        if (l_in1 & eqk__0__ne) begin
             l_eq = 1'b0;
         end
-        if (l_in2 & (l_d2 != l_d0)) begin
+        if (l_in2 & eqk__1__ne) begin
             l_eq = 1'b0;
         end
-        if (l_in3 & (l_d3 != l_d0)) begin
+        if (l_in3 & eqk__2__ne) begin
             l_eq = 1'b0;
         end
     end
@@ -7067,102 +7482,6 @@ module caps_prefetcher__cols__rdiv(delta,diff,pow2,div,mag);
     end
 
 endmodule // caps_prefetcher__cols__rdiv
-
-module caps_prefetcher__cols__sub(x,y,ci,s);
-
-    // Module arguments
-    input wire  [31:0] x;
-    input wire  [31:0] y;
-    input wire  ci;
-    output reg  [31:0] s;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  zero = 32'h0;
-    localparam  sh__0 = 32'h1;
-    localparam  sh__1 = 32'h2;
-    localparam  sh__2 = 32'h4;
-    localparam  sh__3 = 32'h8;
-    localparam  sh__4 = 32'h10;
-
-    // Local signals
-    reg  [31:0] p0;
-    reg  [31:0] g0;
-    reg  [31:0] cw;
-    reg  [31:0] cp;
-    reg  [31:0] g__0;
-    reg  [31:0] g__1;
-    reg  [31:0] g__2;
-    reg  [31:0] g__3;
-    reg  [31:0] g__4;
-    reg  [31:0] g__5;
-    reg  [31:0] p__0;
-    reg  [31:0] p__1;
-    reg  [31:0] p__2;
-    reg  [31:0] p__3;
-    reg  [31:0] p__4;
-    reg  [31:0] gs__0;
-    reg  [31:0] gs__1;
-    reg  [31:0] gs__2;
-    reg  [31:0] gs__3;
-    reg  [31:0] gs__4;
-    reg  [31:0] ps__0;
-    reg  [31:0] ps__1;
-    reg  [31:0] ps__2;
-    reg  [31:0] ps__3;
-    reg  [31:0] pg__0;
-    reg  [31:0] pg__1;
-    reg  [31:0] pg__2;
-    reg  [31:0] pg__3;
-    reg  [31:0] pg__4;
-    reg  [31:0] gc;
-    reg  [31:0] c;
-
-    // Update code
-    always @(*) begin
-        if (ci) begin
-            cw = one;
-        end
-        else begin
-            cw = zero;
-        end
-    end
-    always @(*) p0 = x ^ y;
-    always @(*) cp = p0 & cw;
-    always @(*) g0 = (x & y) | cp;
-    always @(*) g__0 = g0;
-    always @(*) p__0 = p0;
-    always @(*) ps__0 = p__0 << sh__0;
-    always @(*) p__1 = p__0 & ps__0;
-    always @(*) ps__1 = p__1 << sh__1;
-    always @(*) p__2 = p__1 & ps__1;
-    always @(*) ps__2 = p__2 << sh__2;
-    always @(*) p__3 = p__2 & ps__2;
-    always @(*) ps__3 = p__3 << sh__3;
-    always @(*) p__4 = p__3 & ps__3;
-    always @(*) gs__0 = g__0 << sh__0;
-    always @(*) pg__0 = p__0 & gs__0;
-    always @(*) g__1 = g__0 | pg__0;
-    always @(*) gs__1 = g__1 << sh__1;
-    always @(*) pg__1 = p__1 & gs__1;
-    always @(*) g__2 = g__1 | pg__1;
-    always @(*) gs__2 = g__2 << sh__2;
-    always @(*) pg__2 = p__2 & gs__2;
-    always @(*) g__3 = g__2 | pg__2;
-    always @(*) gs__3 = g__3 << sh__3;
-    always @(*) pg__3 = p__3 & gs__3;
-    always @(*) g__4 = g__3 | pg__3;
-    always @(*) gs__4 = g__4 << sh__4;
-    always @(*) pg__4 = p__4 & gs__4;
-    always @(*) g__5 = g__4 | pg__4;
-    always @(*) begin
-        gc = zero;
-        gc = g__5 << one;
-    end
-    always @(*) c = gc | cw;
-    always @(*) s = p0 ^ c;
-
-endmodule // caps_prefetcher__cols__sub
 
 module caps_prefetcher__cols__zx_lead(narrow,wide);
 
@@ -8674,52 +8993,7 @@ module caps_prefetcher__jp_warp(narrow,wide);
     always @(*) wide = {36'd0, narrow};
 endmodule // caps_prefetcher__jp_warp
 
-module caps_prefetcher__mul_g(d,s,b,p);
-
-    // Module arguments
-    input wire  [6:0] d;
-    input wire  [31:0] s;
-    input wire  [31:0] b;
-    output reg  [31:0] p;
-
-    // Stub signals
-    reg  [6:0] sum__d;
-    reg  [31:0] sum__s;
-    reg  [31:0] sum__b;
-    wire  [31:0] sum__so;
-    wire  [31:0] sum__co;
-    reg  [31:0] add__x;
-    reg  [31:0] add__y;
-    wire  add__ci;
-    wire  [31:0] add__s;
-
-    // Sub module instances
-    caps_prefetcher__mul_g__sum sum(
-        .d(sum__d),
-        .s(sum__s),
-        .b(sum__b),
-        .so(sum__so),
-        .co(sum__co)
-    );
-    caps_prefetcher__cols__sub add(
-        .x(add__x),
-        .y(add__y),
-        .ci(add__ci),
-        .s(add__s)
-    );
-
-    // Update code
-    always @(*) sum__d = d;
-    always @(*) sum__s = s;
-    always @(*) sum__b = b;
-    always @(*) add__x = sum__so;
-    always @(*) add__y = sum__co;
-    assign add__ci = 1'b0;
-    always @(*) p = add__s;
-
-endmodule // caps_prefetcher__mul_g
-
-module caps_prefetcher__mul_g__sum(d,s,b,so,co);
+module caps_prefetcher__mul_g(d,s,b,so,co);
 
     // Module arguments
     input wire  [6:0] d;
@@ -8852,7 +9126,7 @@ module caps_prefetcher__mul_g__sum(d,s,b,so,co);
         co = cc__7;
     end
 
-endmodule // caps_prefetcher__mul_g__sum
+endmodule // caps_prefetcher__mul_g
 
 module caps_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 

@@ -95,10 +95,11 @@ fn figure9a_spaced() {
         &[(2, 0, 0), (3, 1, 0), (4, 2, 0), (10, 0, 1), (20, 0, 2)],
         40,
     );
-    // First prefetch during the cycle after edge t+5 (the load applied at
+    // First prefetch during the cycle after edge t+6 (the load applied at
     // t+1, its job in the FIFO at t+2, taken at t+3, the prefetch selected
-    // at t+4, in the output queue at t+5).
-    let want = vec![pf(16, 1, 1), pf(17, 2, 1), pf(26, 1, 2), pf(27, 2, 2)];
+    // at t+4, in the second address stage at t+5, in the output queue at
+    // t+6).
+    let want = vec![pf(17, 1, 1), pf(18, 2, 1), pf(27, 1, 2), pf(28, 2, 2)];
     assert_eq!(got, want);
 }
 
@@ -111,9 +112,9 @@ fn figure9a_back_to_back() {
         30,
     );
     // Job A1: in the FIFO at 7, taken at 8, B1 selected at 9 (in the
-    // output queue at 10), C1 at 10, ends at 11; job A2 taken at 12, B2
+    // output queue at 11), C1 at 10, ends at 11; job A2 taken at 12, B2
     // selected at 13, C2 at 14.
-    let want = vec![pf(11, 1, 1), pf(12, 2, 1), pf(15, 1, 2), pf(16, 2, 2)];
+    let want = vec![pf(12, 1, 1), pf(13, 2, 1), pf(16, 1, 2), pf(17, 2, 2)];
     assert_eq!(got, want);
 }
 
@@ -122,7 +123,7 @@ fn figure9b_spaced() {
     let p = CapsParams::default();
     let got = run(&p, &[(2, 0, 0), (10, 0, 1), (20, 1, 0), (30, 2, 0)], 45);
     // A1 trains, prefetches nothing; B0 -> B1, B2; C0 -> C1, C2.
-    let want = vec![pf(26, 1, 1), pf(27, 1, 2), pf(36, 2, 1), pf(37, 2, 2)];
+    let want = vec![pf(27, 1, 1), pf(28, 1, 2), pf(37, 2, 1), pf(38, 2, 2)];
     assert_eq!(got, want);
 }
 
@@ -133,12 +134,12 @@ fn figure9b_back_to_back_sees_later_ctas() {
     let p = CapsParams::default();
     let got = run(&p, &[(2, 0, 0), (3, 0, 1), (4, 1, 0), (5, 2, 0)], 30);
     let want = vec![
-        pf(9, 1, 1),
-        pf(10, 2, 1),
-        pf(13, 1, 1),
-        pf(14, 1, 2),
-        pf(17, 2, 1),
-        pf(18, 2, 2),
+        pf(10, 1, 1),
+        pf(11, 2, 1),
+        pf(14, 1, 1),
+        pf(15, 1, 2),
+        pf(18, 2, 1),
+        pf(19, 2, 2),
     ];
     assert_eq!(got, want);
 }
@@ -170,7 +171,7 @@ fn small_configuration_runs_figure9a() {
         ],
         45,
     );
-    let want = vec![pf(16, 1, 1), pf(26, 1, 2), pf(36, 1, 1)];
+    let want = vec![pf(17, 1, 1), pf(27, 1, 2), pf(37, 1, 1)];
     assert_eq!(got, want);
 }
 
@@ -256,9 +257,11 @@ struct Model {
     job: Option<MJob>,
     pos: u64,
     k: u64,
-    /// The generator's address stage: the prefetch produced at the last
-    /// edge, entering the output queue at the next.
+    /// The generator's two address stages: the prefetch produced at the
+    /// last edge (`stage`) and the one produced the edge before, entering
+    /// the output queue at the next edge (`stage2`).
     stage: Option<(u64, u64, u64)>,
+    stage2: Option<(u64, u64, u64)>,
     /// The eligible load accepted at the last edge (pc, cta, warp, n,
     /// addresses), applied at the next, before that edge's launch.
     held: Option<(u64, u64, u64, usize, [u64; 4])>,
@@ -288,6 +291,7 @@ impl Model {
             pos: 0,
             k: 0,
             stage: None,
+            stage2: None,
             held: None,
             held_job: None,
             pfq: Default::default(),
@@ -389,18 +393,20 @@ impl Model {
         let wmask = ports::mask(self.p.WARP_IDX_W as u32);
         let cmask = self.p.N_CTA - 1;
         let cfg = i.cfg_warps_per_cta & wmask;
-        // The queues' fullness at the start of the cycle (the address
-        // stage counts as an output queue entry).
+        // The queues' fullness at the start of the cycle (the two address
+        // stages count as output queue entries).
         let pfq_full =
-            self.pfq.len() + usize::from(self.stage.is_some()) >= self.p.PFQ_DEPTH as usize;
+            self.pfq.len() + usize::from(self.stage.is_some()) + usize::from(self.stage2.is_some())
+                >= self.p.PFQ_DEPTH as usize;
         let jobs_full = self.jobs.len() >= self.p.JOBQ_DEPTH as usize;
         let push_pf = self.generator_edge(cfg, pfq_full);
         if out.pf_valid && i.pf_ready {
             self.pfq.pop_front();
         }
-        if let Some(x) = self.stage.take() {
+        if let Some(x) = self.stage2.take() {
             self.pfq.push_back(x);
         }
+        self.stage2 = self.stage.take();
         self.stage = push_pf;
         // The load held since the last edge, then this cycle's launch; the
         // job made one edge ago enters the job FIFO.

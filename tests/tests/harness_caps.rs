@@ -70,21 +70,38 @@ fn caps_accuracy_is_high_on_lps() {
     assert!(p.accuracy > 0.9, "LPS CAPS accuracy {:.3}", p.accuracy);
 }
 
+/// With the 16 KB L1 fewer of CAPS's prefetches find their line present
+/// (the k-march streams more lines per plane than the L1 holds), so more
+/// are issued, and more are evicted before use: the accuracy loss is the
+/// early evictions. Every early-evicted line is one no warp asked for by
+/// the end of the run (`early_evicted_demanded` 0): rule 3's mispredicted
+/// jobs A, a wrong address, not a prefetch that came too early.
+///
+/// Measured (issued, early evicted, accuracy; 16 KB against 48 KB): with
+/// load to first prefetch 6 cycles 119, 61, 0.479 against 66, 1, 0.955;
+/// with 7 cycles (issue 29's second address stage) 125, 74, 0.400 against
+/// 88, 31, 0.625. One cycle moves which mispredicted lines the 48 KB L1
+/// already holds; the test asserts what both timings show. (It asked for
+/// five times the early evictions and read them as timing losses before
+/// the 7-cycle timing; the metric's split shows they never were.)
 #[test]
 fn small_l1_evicts_prefetches_before_use() {
-    // With the 16 KB L1 the same prefetches are evicted before their demand
-    // (the k-march streams more lines per plane than the L1 holds): the
-    // accuracy loss is early eviction, not wrong addresses.
     let k = kernel("lps.toml", &[("NX", 128), ("NY", 128), ("NZ", 128)]);
     let small = run(&k, &caps_pas(&[FIRST_RULE2]));
     let big = run(&k, &caps_pas(&[L1_48K[0], L1_48K[1], FIRST_RULE2]));
     let (ps, pb) = (small.prefetch.unwrap(), big.prefetch.unwrap());
+    assert!(ps.issued > pb.issued, "{ps:?} {pb:?}");
     assert!(
-        ps.early_evicted > 5 * pb.early_evicted.max(1),
+        ps.early_evicted > 2 * pb.early_evicted.max(1),
         "{ps:?} {pb:?}"
     );
     assert!(ps.accuracy < pb.accuracy);
     assert!(ps.accuracy + ps.early_evicted as f64 / ps.issued as f64 > 0.9);
+    assert_eq!(
+        (ps.early_evicted_demanded, pb.early_evicted_demanded),
+        (0, 0),
+        "{ps:?} {pb:?}"
+    );
 }
 
 /// The spec revision `LOOP_JOBS = 1`: the leading warp's every loop

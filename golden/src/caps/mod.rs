@@ -27,19 +27,21 @@
 //! * a busy generator determines the next prefetch of its job from the table
 //!   state at the start of the cycle (it does not see the launch or the load
 //!   of the same cycle); with no next prefetch the job ends, costing that
-//!   cycle; otherwise the prefetch enters the generator's address stage
-//!   unless the output queue and the address stage together held
-//!   `PFQ_DEPTH` prefetches at the start of the cycle (stall);
-//! * the address stage holds one prefetch for one cycle: the prefetch it
-//!   holds enters the output queue at the next edge (there is always room:
-//!   the stage counts as an entry of the queue);
+//!   cycle; otherwise the prefetch enters the generator's first address
+//!   stage unless the output queue and the two address stages together
+//!   held `PFQ_DEPTH` prefetches at the start of the cycle (stall);
+//! * each of the two address stages holds a prefetch for one cycle: a
+//!   prefetch produced at edge *t* is in the second stage after edge
+//!   *t + 1* and enters the output queue at edge *t + 2* (there is always
+//!   room: the stages count as entries of the queue);
 //! * the output queue's oldest entry is on `pf_*` while it is not empty and
 //!   is popped at an edge with `pf_ready = 1`.
 //!
 //! A load accepted at edge *t* whose job finds both queues empty therefore
-//! has its first prefetch on `pf_*` during the cycle after edge *t + 5*
+//! has its first prefetch on `pf_*` during the cycle after edge *t + 6*
 //! (applied at *t + 1*, job in the FIFO at *t + 2*, taken at *t + 3*,
-//! prefetch produced at *t + 4*, in the output queue at *t + 5*).
+//! prefetch produced at *t + 4*, in the second address stage at *t + 5*,
+//! in the output queue at *t + 6*).
 //!
 //! # Decisions where the spec and the contract are silent
 //! These are also what the RTL must do:
@@ -227,9 +229,9 @@ pub struct CapsStats {
     pub jobs_b: u64,
     /// Jobs (either kind) dropped because the job FIFO was full.
     pub jobs_dropped: u64,
-    /// Prefetches produced by the generator (each enters the address
-    /// stage, and the output queue one edge later unless a reset comes
-    /// first).
+    /// Prefetches produced by the generator (each enters the first
+    /// address stage, and the output queue two edges later unless a reset
+    /// comes first).
     pub prefetches: u64,
     /// Rule-3 verifications that found a wrong prediction (counted even when
     /// the counter is already saturated).
@@ -277,10 +279,11 @@ enum GenAction {
     End,
     /// Move the cursor without a prefetch.
     Advance { pos: u64, k: usize },
-    /// The output queue and the address stage hold `PFQ_DEPTH` prefetches:
-    /// hold.
+    /// The output queue and the two address stages hold `PFQ_DEPTH`
+    /// prefetches: hold.
     Stall,
-    /// Produce a prefetch (into the address stage) and move the cursor.
+    /// Produce a prefetch (into the first address stage) and move the
+    /// cursor.
     Push { pf: Prefetch, pos: u64, k: usize },
 }
 
@@ -307,9 +310,12 @@ pub struct CapsModel {
     jobq: VecDeque<Job>,
     /// The generator: `None` when idle.
     gen: Option<Generator>,
-    /// The generator's address stage: the prefetch produced at the last
-    /// edge, which enters the output queue at the next.
+    /// The generator's first address stage: the prefetch produced at the
+    /// last edge.
     pf_stage: Option<Prefetch>,
+    /// The second address stage: the prefetch produced two edges ago,
+    /// which enters the output queue at the next edge.
+    pf_stage2: Option<Prefetch>,
     /// Output prefetch queue, oldest first (the head is on `pf_*`).
     pfq: VecDeque<Prefetch>,
     /// Stamp given to the next table update.
@@ -351,6 +357,7 @@ impl CapsModel {
             jobq: VecDeque::new(),
             gen: None,
             pf_stage: None,
+            pf_stage2: None,
             pfq: VecDeque::new(),
             next_stamp: 0,
             stats: CapsStats::default(),
@@ -474,10 +481,16 @@ impl CapsModel {
         })
     }
 
-    /// The prefetch in the generator's address stage (produced at the last
-    /// edge, in the output queue after the next), if any.
+    /// The prefetch in the generator's first address stage (produced at
+    /// the last edge, in the output queue two edges later), if any.
     pub fn prefetch_in_flight(&self) -> Option<Prefetch> {
         self.pf_stage
+    }
+
+    /// The number of prefetches in the two address stages (produced but
+    /// not yet in the output queue), 0..=2.
+    pub fn prefetches_in_flight(&self) -> usize {
+        usize::from(self.pf_stage.is_some()) + usize::from(self.pf_stage2.is_some())
     }
 
     /// Number of prefetches in the output queue (0..=PFQ_DEPTH).
@@ -808,8 +821,8 @@ impl CapsModel {
             Next::End => GenAction::End,
             Next::Skip { pos, k } => GenAction::Advance { pos, k },
             Next::Prefetch { pf, pos, k } => {
-                // The prefetch in the address stage counts as an entry.
-                let held = self.pfq.len() + usize::from(self.pf_stage.is_some());
+                // The prefetches in the address stages count as entries.
+                let held = self.pfq.len() + self.prefetches_in_flight();
                 if held >= self.params.PFQ_DEPTH as usize {
                     GenAction::Stall
                 } else {
@@ -830,6 +843,7 @@ impl CapsModel {
         self.jobq.clear();
         self.gen = None;
         self.pf_stage = None;
+        self.pf_stage2 = None;
         self.pfq.clear();
         self.next_stamp = 0;
     }
@@ -891,14 +905,16 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
             indirect: inputs.ld_indirect,
         });
 
-        // The output queue: pop the head, then the address stage's push;
-        // the generator's new prefetch enters the address stage.
+        // The output queue: pop the head, then the second address stage's
+        // push; the first stage's prefetch moves to the second, and the
+        // generator's new prefetch enters the first.
         if pop_pf {
             self.pfq.pop_front();
         }
-        if let Some(pf) = self.pf_stage.take() {
+        if let Some(pf) = self.pf_stage2.take() {
             self.pfq.push_back(pf);
         }
+        self.pf_stage2 = self.pf_stage.take();
         match action {
             GenAction::Nothing | GenAction::Stall => {}
             GenAction::Take => {

@@ -146,7 +146,7 @@ impl PrefetcherRole for CapsRole {
             || m.load_in_flight()
             || m.jobs_pending() > 0
             || m.generator().is_some()
-            || m.prefetch_in_flight().is_some()
+            || m.prefetches_in_flight() > 0
     }
 
     fn needs_every_cycle(&self) -> bool {

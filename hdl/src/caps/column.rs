@@ -4,7 +4,7 @@
 use ports::caps::CapsParams;
 use rust_hdl::prelude::*;
 
-use super::fastarith::{ExactDivOh, SelOr};
+use super::fastarith::{ExactDivOh, SelOr, SumNe};
 use super::memtaps::MemTaps;
 use crate::arith::PrefixAdd;
 use crate::mem::Mem;
@@ -108,18 +108,18 @@ pub struct CapsColumn<
     pub l_n3: Signal<In, Bits<3>>,
     /// The load's address 0.
     pub l_a0: Signal<In, Bits<A>>,
-    /// The load's address 1.
-    pub l_a1: Signal<In, Bits<A>>,
-    /// The load's address 2.
-    pub l_a2: Signal<In, Bits<A>>,
-    /// The load's address 3.
-    pub l_a3: Signal<In, Bits<A>>,
     /// Lane 1 is below the load's count.
     pub l_in1: Signal<In, Bit>,
     /// Lane 2 is below the load's count.
     pub l_in2: Signal<In, Bit>,
     /// Lane 3 is below the load's count.
     pub l_in3: Signal<In, Bit>,
+    /// `a1 + !a0` (the load's `a1 - a0 - 1`).
+    pub l_u1: Signal<In, Bits<A>>,
+    /// `a2 + !a0`.
+    pub l_u2: Signal<In, Bits<A>>,
+    /// `a3 + !a0`.
+    pub l_u3: Signal<In, Bits<A>>,
     /// The job's pc after this edge (the job taken, else the current one).
     pub g_pc_n: Signal<In, Bits<P>>,
     /// The generator's warp after this edge.
@@ -141,25 +141,27 @@ pub struct CapsColumn<
     /// The load's warp distance to the entry's leading warp, `l_warp -
     /// lead` (`WD` bits, signed).
     pub l_delta: Signal<Out, Bits<WD>>,
-    /// `a0 - base0`.
-    pub l_d0: Signal<Out, Bits<A>>,
-    /// `a1 - base1`.
-    pub l_d1: Signal<Out, Bits<A>>,
-    /// `a2 - base2`.
-    pub l_d2: Signal<Out, Bits<A>>,
-    /// `a3 - base3`.
-    pub l_d3: Signal<Out, Bits<A>>,
+    /// Base 0 of the entry (zero unless valid; the top subtracts it from
+    /// `a0` a stage later, issue 29).
+    pub l_b0: Signal<Out, Bits<A>>,
+    /// Base 1 (zero also when lane 1 is beyond the load's count).
+    pub l_b1: Signal<Out, Bits<A>>,
+    /// Base 2 (likewise).
+    pub l_b2: Signal<Out, Bits<A>>,
+    /// Base 3 (likewise).
+    pub l_b3: Signal<Out, Bits<A>>,
     /// The load's warp is the entry's leading warp.
     pub l_wl: Signal<Out, Bit>,
     /// The load's count is the entry's.
     pub l_ns: Signal<Out, Bit>,
-    /// Every difference below the load's count equals `l_d0`.
+    /// Every difference `a[k] - base[k]` below the load's count equals
+    /// `a0 - base0`.
     pub l_eq: Signal<Out, Bit>,
     /// `a0 != base0`.
     pub l_nz: Signal<Out, Bit>,
     /// Rule 4: `|l_delta|` is a power of two.
     pub l_pow2: Signal<Out, Bit>,
-    /// Rule 4: `l_d0` is divisible by it.
+    /// Rule 4: `a0 - base0` is divisible by it.
     pub l_div: Signal<Out, Bit>,
     /// Rule 4: the quotient's magnitude ([`ExactDivOh::mag`]; negated when
     /// `l_delta < 0`).
@@ -202,6 +204,14 @@ pub struct CapsColumn<
     // by the valid bit). Each column has its own select lines, so the
     // load's slot does not drive every column's read multiplexers.
     l_q: Signal<Local, Bits<NS>>,
+    // Bases 1..3 are read with `l_q` gated by "lane k is below the load's
+    // count" (issue 29: a lane beyond it is never used, and the gated
+    // select lines split `l_q`'s fan-out among functions synthesis cannot
+    // merge).
+    l_q1: Signal<Local, Bits<NS>>,
+    l_q2: Signal<Local, Bits<NS>>,
+    l_q3: Signal<Local, Bits<NS>>,
+    ns_zero: Constant<Bits<NS>>,
     r_pc: SelOr<P>,
     r_lead: SelOr<WI>,
     r_cnt: SelOr<3>,
@@ -210,7 +220,12 @@ pub struct CapsColumn<
     r_b2: SelOr<A>,
     r_b3: SelOr<A>,
     // `a[k] - base[k]` as `a[k] + !base[k] + 1` with a prefix carry.
-    sub: Vec<PrefixAdd<A>>,
+    sub: PrefixAdd<A>,
+    // `a0 - base0`, for rule 4's division.
+    l_d0: Signal<Local, Bits<A>>,
+    // "All differences equal" (issue 29): `a[k] - base[k] == a0 - base0`
+    // iff `a[k] + !a0 == base[k] + !base0`, compared without a carry chain.
+    eqk: Vec<SumNe<A>>,
     pack_hit: Pack<NS>,
     // The generator port (issue 29): slot `g_sel`'s fields as an AND-OR of
     // the taps selected by `g_q` = `g_sel` and the hit word.
@@ -288,12 +303,12 @@ impl<
             l_warp: Default::default(),
             l_n3: Default::default(),
             l_a0: Default::default(),
-            l_a1: Default::default(),
-            l_a2: Default::default(),
-            l_a3: Default::default(),
             l_in1: Default::default(),
             l_in2: Default::default(),
             l_in3: Default::default(),
+            l_u1: Default::default(),
+            l_u2: Default::default(),
+            l_u3: Default::default(),
             g_pc_n: Default::default(),
             g_warp_n: Default::default(),
             g_pos: Default::default(),
@@ -304,10 +319,11 @@ impl<
             l_hit: Default::default(),
             l_rank: Default::default(),
             l_delta: Default::default(),
+            l_b0: Default::default(),
+            l_b1: Default::default(),
+            l_b2: Default::default(),
+            l_b3: Default::default(),
             l_d0: Default::default(),
-            l_d1: Default::default(),
-            l_d2: Default::default(),
-            l_d3: Default::default(),
             l_wl: Default::default(),
             l_ns: Default::default(),
             l_eq: Default::default(),
@@ -335,6 +351,10 @@ impl<
             base3: MemTaps::new(ns),
             rank: Mem::new(ns),
             l_q: Default::default(),
+            l_q1: Default::default(),
+            l_q2: Default::default(),
+            l_q3: Default::default(),
+            ns_zero: konst(0),
             r_pc: SelOr::new(ns),
             r_lead: SelOr::new(ns),
             r_cnt: SelOr::new(ns),
@@ -342,7 +362,8 @@ impl<
             r_b1: SelOr::new(ns),
             r_b2: SelOr::new(ns),
             r_b3: SelOr::new(ns),
-            sub: (0..4).map(|_| PrefixAdd::default()).collect(),
+            sub: PrefixAdd::default(),
+            eqk: (0..3).map(|_| SumNe::default()).collect(),
             pack_hit: Pack::new(ns),
             g_q: Default::default(),
             g_lead: SelOr::new(ns),
@@ -427,9 +448,6 @@ mod kernel {
                 self.r_lead.hit[s].next = self.l_q.val().get_bit(s);
                 self.r_cnt.hit[s].next = self.l_q.val().get_bit(s);
                 self.r_b0.hit[s].next = self.l_q.val().get_bit(s);
-                self.r_b1.hit[s].next = self.l_q.val().get_bit(s);
-                self.r_b2.hit[s].next = self.l_q.val().get_bit(s);
-                self.r_b3.hit[s].next = self.l_q.val().get_bit(s);
                 self.r_pc.v[s].next = self.pc.taps[s].val();
                 self.r_lead.v[s].next = self.lead.taps[s].val();
                 self.r_cnt.v[s].next = self.cnt.taps[s].val();
@@ -571,6 +589,24 @@ mod kernel {
     {
         #[hdl_gen]
         fn update(&mut self) {
+            // Bases 1..3: read only for the lanes below the load's count.
+            self.l_q1.next = self.ns_zero.val();
+            self.l_q2.next = self.ns_zero.val();
+            self.l_q3.next = self.ns_zero.val();
+            if self.l_in1.val() {
+                self.l_q1.next = self.l_q.val();
+            }
+            if self.l_in2.val() {
+                self.l_q2.next = self.l_q.val();
+            }
+            if self.l_in3.val() {
+                self.l_q3.next = self.l_q.val();
+            }
+            for s in 0..self._ns {
+                self.r_b1.hit[s].next = self.l_q1.val().get_bit(s);
+                self.r_b2.hit[s].next = self.l_q2.val().get_bit(s);
+                self.r_b3.hit[s].next = self.l_q3.val().get_bit(s);
+            }
             // The rules' values for this entry, beside the pc compare (the top
             // selects the hit column's).
             self.zx_w.narrow.next = self.l_warp.val();
@@ -579,30 +615,31 @@ mod kernel {
             self.l_wl.next = self.l_warp.val() == self.r_lead.o.val();
             self.l_ns.next = self.l_n3.val() == self.r_cnt.o.val();
             self.l_nz.next = self.l_a0.val() != self.r_b0.o.val();
-            self.sub[0].x.next = self.l_a0.val();
-            self.sub[1].x.next = self.l_a1.val();
-            self.sub[2].x.next = self.l_a2.val();
-            self.sub[3].x.next = self.l_a3.val();
-            self.sub[0].y.next = !self.r_b0.o.val();
-            self.sub[1].y.next = !self.r_b1.o.val();
-            self.sub[2].y.next = !self.r_b2.o.val();
-            self.sub[3].y.next = !self.r_b3.o.val();
-            self.sub[0].ci.next = true;
-            self.sub[1].ci.next = true;
-            self.sub[2].ci.next = true;
-            self.sub[3].ci.next = true;
-            self.l_d0.next = self.sub[0].s.val();
-            self.l_d1.next = self.sub[1].s.val();
-            self.l_d2.next = self.sub[2].s.val();
-            self.l_d3.next = self.sub[3].s.val();
+            self.sub.x.next = self.l_a0.val();
+            self.sub.y.next = !self.r_b0.o.val();
+            self.sub.ci.next = true;
+            self.l_d0.next = self.sub.s.val();
+            self.l_b0.next = self.r_b0.o.val();
+            self.l_b1.next = self.r_b1.o.val();
+            self.l_b2.next = self.r_b2.o.val();
+            self.l_b3.next = self.r_b3.o.val();
+            self.eqk[0].x.next = self.l_u1.val();
+            self.eqk[1].x.next = self.l_u2.val();
+            self.eqk[2].x.next = self.l_u3.val();
+            self.eqk[0].so.next = self.r_b1.o.val();
+            self.eqk[1].so.next = self.r_b2.o.val();
+            self.eqk[2].so.next = self.r_b3.o.val();
+            self.eqk[0].co.next = !self.r_b0.o.val();
+            self.eqk[1].co.next = !self.r_b0.o.val();
+            self.eqk[2].co.next = !self.r_b0.o.val();
             self.l_eq.next = true;
-            if self.l_in1.val() & (self.l_d1.val() != self.l_d0.val()) {
+            if self.l_in1.val() & self.eqk[0].ne.val() {
                 self.l_eq.next = false;
             }
-            if self.l_in2.val() & (self.l_d2.val() != self.l_d0.val()) {
+            if self.l_in2.val() & self.eqk[1].ne.val() {
                 self.l_eq.next = false;
             }
-            if self.l_in3.val() & (self.l_d3.val() != self.l_d0.val()) {
+            if self.l_in3.val() & self.eqk[2].ne.val() {
                 self.l_eq.next = false;
             }
             self.rdiv.delta.next = self.l_delta.val();

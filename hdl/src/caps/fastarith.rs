@@ -1,5 +1,5 @@
 //! Arithmetic of `caps_prefetcher` built for depth (issue 29): the warp
-//! distance times a stride as a carry-save sum ([`CsaMul`]) and rule 4's
+//! distance times a stride as a carry-save sum ([`CsaSum`]) and rule 4's
 //! exact division with a one-hot choice of the shift ([`ExactDivOh`]).
 //! Same results as [`crate::arith::SignedMul`] and
 //! [`crate::arith::ExactDiv`] (which other units keep using); the shared
@@ -7,55 +7,11 @@
 
 use rust_hdl::prelude::*;
 
-use crate::arith::PrefixAdd;
 use crate::util::{konst, konsts, sigs};
 
-/// `p = b + d * s mod 2^A` for a signed `WD`-bit `d` and `A`-bit `s`
-/// and `b`: the carry-save rows of [`CsaSum`] and one carry-propagate
-/// adder (so the addend costs one carry-save level, not a second adder).
-#[derive(LogicBlock)]
-pub struct CsaMul<const WD: usize, const A: usize> {
-    /// Signed warp distance.
-    pub d: Signal<In, Bits<WD>>,
-    /// Stride (any sign; modular arithmetic).
-    pub s: Signal<In, Bits<A>>,
-    /// Addend.
-    pub b: Signal<In, Bits<A>>,
-    /// `b + d * s` modulo `2^A`.
-    pub p: Signal<Out, Bits<A>>,
-
-    sum: CsaSum<WD, A>,
-    add: PrefixAdd<A>,
-}
-
-impl<const WD: usize, const A: usize> Default for CsaMul<WD, A> {
-    fn default() -> Self {
-        CsaMul {
-            d: Default::default(),
-            s: Default::default(),
-            b: Default::default(),
-            p: Default::default(),
-            sum: Default::default(),
-            add: Default::default(),
-        }
-    }
-}
-
-impl<const WD: usize, const A: usize> Logic for CsaMul<WD, A> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.sum.d.next = self.d.val();
-        self.sum.s.next = self.s.val();
-        self.sum.b.next = self.b.val();
-        self.add.x.next = self.sum.so.val();
-        self.add.y.next = self.sum.co.val();
-        self.add.ci.next = false;
-        self.p.next = self.add.s.val();
-    }
-}
-
 /// `b + d * s = so + co mod 2^A` for a signed `WD`-bit `d` and `A`-bit `s`
-/// and `b` ([`CsaMul`] without its carry-propagate adder): `b`, the
+/// and `b` (no carry-propagate adder; the generator adds `so + co` a
+/// stage later with [`crate::arith::PrefixAdd`]): `b`, the
 /// partial products `s << j` of the set bits `j < WD-1` and, for the sign
 /// bit, `!(s << (WD-1))` with a carry-in of 1 (two's complement negation),
 /// summed by a row of carry-save adders into a sum and a carry word. A

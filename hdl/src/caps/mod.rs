@@ -37,12 +37,14 @@
 //!   (`kind` in bit 0, `JW` bits) and the stride, so that no payload is
 //!   wider than 64 bits (Verilator evaluates wider values word by word); a
 //!   prefetch is packed as `{warp, cta, addr}` into `QW` bits.
-//! - `fastarith.rs` (issue 29: depth, not behaviour): `CsaMul`, `b + (signed
+//! - `fastarith.rs` (issue 29: depth, not behaviour): `CsaSum`, `b + (signed
 //!   WARP_IDX_W+1-bit warp distance) x stride` modulo `2^ADDR_W` as one
 //!   carry-save sum of the distance's partial products (the top bit has
-//!   negative weight) and the addend, with a single carry-propagate adder
-//!   (one instance for the load's verification with `b = 0`, one for the
-//!   generator with `b` = the base, so the address needs no second adder);
+//!   negative weight) and the addend, left as a sum and a carry word (one
+//!   instance for the load's verification with `b = 0`, compared by
+//!   `SumNe` without an adder; one for the generator with `b` = the base,
+//!   registered and added by a `crate::arith::PrefixAdd` in the second
+//!   address stage);
 //!   `ExactDivOh`, rule 4's `|delta|` power-of-two test (`delta` compared
 //!   with `±2^m`), the divisibility test and `s = diff / delta`
 //!   (arithmetic shift, negated for a negative delta) with the shifts

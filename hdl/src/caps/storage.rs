@@ -80,8 +80,16 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         ),
         f(
             "generator",
-            "address stage (valid, base, stride, warp, lead, cta), output queue count",
+            "first address stage (valid, base, stride, warp, lead, cta), output queue count",
             1 + 2 * p.ADDR_W + 2 * w + cta + 7,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "generator",
+            "second address stage (valid, carry-save sum and carry, warp, cta)",
+            1 + 2 * p.ADDR_W - 1 + w + cta,
             1,
             false,
             ADD,

@@ -8,7 +8,8 @@ use rust_hdl::prelude::*;
 use super::column::CapsColumn;
 use super::consts::LANES;
 use super::dist::CapsDist;
-use super::fastarith::{CsaMul, CsaSum, ExactDivOh, SelOr, SumNe};
+use super::fastarith::{CsaSum, ExactDivOh, SelOr, SumNe};
+use crate::arith::PrefixAdd;
 use crate::queue::ShiftQueue;
 use crate::rank::RankOrder;
 use crate::reg::Reg;
@@ -20,6 +21,7 @@ mod forward;
 mod generator;
 mod jobs;
 mod load;
+mod loadf;
 mod output;
 mod rules;
 
@@ -30,6 +32,10 @@ struct Clocks;
 /// for the entry it finds and for the entry the load in the rules stage
 /// writes (forwarding).
 struct Load;
+/// Kernel section 1b ([`loadf`]): the load's first stage, second part: the
+/// values for the entry the load in the rules stage writes (forwarding)
+/// and `a[k] + !a[0]` for "all differences equal".
+struct LoadF;
 /// Kernel section 2 ([`forward`]): the load's second stage, first part: the
 /// look-ups corrected for the previous load's update (forwarding).
 struct Forward;
@@ -119,7 +125,23 @@ pub struct CapsPrefetcherRtl<
     pfq: ShiftQueue<Bits<QW>>,
     mul_l: CsaSum<WD, A>,
     chk: Vec<SumNe<A>>,
-    mul_g: CsaMul<WD, A>,
+    // Issue 29 (look-up stage): the forwarding's `a[k] - b_a[k]`
+    // (`fsub`), and for "all differences equal" `a[k] + !a[0]` of this
+    // load (`uadd`, lanes 1..3, also given to the columns) and of the load
+    // in the rules stage (`buadd`): `a[k] - b[k] == a[0] - b[0]` iff
+    // `a[k] - a[0] == b[k] - b[0]`.
+    fsub: Vec<PrefixAdd<A>>,
+    uadd: Vec<PrefixAdd<A>>,
+    buadd: Vec<PrefixAdd<A>>,
+    // The rules stage's negated quotients (`0 - mag` as `!mag + 1`), from
+    // the registers, before the forwarding's choice.
+    negf: PrefixAdd<A>,
+    negr: PrefixAdd<A>,
+    // The rules stage's `a[k] - base[k]` of the entry found (the look-up
+    // stage registers the bases it read).
+    rsub: Vec<PrefixAdd<A>>,
+    mul_g: CsaSum<WD, A>,
+    add_g: PrefixAdd<A>,
     sel_llead: SelOr<WD>,
     sel_lmag: SelOr<A>,
     sel_lb0: SelOr<A>,
@@ -181,7 +203,7 @@ pub struct CapsPrefetcherRtl<
     b_rwl: Reg<Bit>,
     b_rns: Reg<Bit>,
     b_rdelta: Reg<Bits<WD>>,
-    b_rdiff: Vec<Reg<Bits<A>>>,
+    b_rbase: Vec<Reg<Bits<A>>>,
     b_req: Reg<Bit>,
     b_rpow2: Reg<Bit>,
     b_rdiv: Reg<Bit>,
@@ -220,15 +242,22 @@ pub struct CapsPrefetcherRtl<
     c_pc: Reg<Bits<P>>,
     c_warp: Reg<Bits<WI>>,
     c_stride: Reg<Bits<A>>,
-    // The address stage: a prefetch selected at the last edge (its base,
-    // stride, target and the entry's leading warp), pushed into the
-    // output queue at the next; `pfq_n` counts the output queue's entries.
+    // The address stages: a prefetch selected at the last edge (its base,
+    // stride, target and the entry's leading warp; st_), its address as a
+    // carry-save sum and carry one edge later (st2_), pushed into the
+    // output queue at the next; `pfq_n` counts the prefetches the output
+    // queue and the two stages hold.
     st_v: Reg<Bit>,
     st_base: Reg<Bits<A>>,
     st_stride: Reg<Bits<A>>,
     st_warp: Reg<Bits<WI>>,
     st_lead: Reg<Bits<WI>>,
     st_cta: Reg<Bits<C>>,
+    st2_v: Reg<Bit>,
+    st2_s: Reg<Bits<A>>,
+    st2_c: Reg<Bits<A>>,
+    st2_cta: Reg<Bits<C>>,
+    st2_warp: Reg<Bits<WI>>,
     pfq_n: Reg<Bits<7>>,
 
     slot_c: Vec<Constant<Bits<C>>>,
@@ -254,7 +283,7 @@ pub struct CapsPrefetcherRtl<
     ns_zero: Constant<Bits<NS>>,
     ns_one: Constant<Bits<NS>>,
     n7_one: Constant<Bits<7>>,
-    pfq_dm1: Constant<Bits<7>>,
+    pfq_d: Constant<Bits<7>>,
     // Field offsets in a packed job / prefetch (32 bits: Verilator takes a
     // 32-bit part-select base as an integer and does not ask for a
     // log2(width)-bit one).
@@ -271,7 +300,7 @@ pub struct CapsPrefetcherRtl<
     clear_mask: Signal<Local, Bits<NS>>,
     l_cleared: Signal<Local, Bit>,
     delta_l: Signal<Local, Bits<WD>>,
-    diff: Vec<Signal<Local, Bits<A>>>,
+    rbase: Vec<Signal<Local, Bits<A>>>,
     in_n: Vec<Signal<Local, Bit>>,
     eq_all: Signal<Local, Bit>,
     fdelta: Signal<Local, Bits<WD>>,
@@ -296,8 +325,6 @@ pub struct CapsPrefetcherRtl<
     x_div: Signal<Local, Bit>,
     x_nz: Signal<Local, Bit>,
     x_stride: Signal<Local, Bits<A>>,
-    x_mag: Signal<Local, Bits<A>>,
-    x_neg: Signal<Local, Bit>,
     g_pc_n: Signal<Local, Bits<P>>,
     g_warp_n: Signal<Local, Bits<WI>>,
     w_onehot: Signal<Local, Bits<NS>>,
@@ -451,15 +478,15 @@ impl<
             ns_zero: konst(0),
             ns_one: konst(1),
             n7_one: konst(1),
-            pfq_dm1: konst(p.PFQ_DEPTH - 1),
+            pfq_d: konst(p.PFQ_DEPTH),
             joff_pc: konst(1),
             joff_cta: konst((1 + P) as u64),
             joff_warp: konst((1 + P + C) as u64),
             qoff_cta: konst(A as u64),
             qoff_warp: konst((A + C) as u64),
             a: sigs(LANES),
-            diff: sigs(LANES),
-            in_n: sigs(LANES),
+            rbase: sigs(LANES),
+            in_n: sigs(LANES - 1),
             fdiff: sigs(LANES),
             x_diff: sigs(LANES),
             in_c: sigs(LANES),
@@ -470,12 +497,16 @@ impl<
             e_inv: sigs(ne),
             e_dhit: sigs(nd),
             chk: (0..LANES).map(|_| SumNe::default()).collect(),
+            fsub: (0..LANES).map(|_| PrefixAdd::default()).collect(),
+            rsub: (0..LANES).map(|_| PrefixAdd::default()).collect(),
+            uadd: (1..LANES).map(|_| PrefixAdd::default()).collect(),
+            buadd: (1..LANES).map(|_| PrefixAdd::default()).collect(),
             b_a: regs(LANES),
             b_hitr: regs(ne),
             b_evr: regs(ne),
             b_rankr: regs(ne),
             b_dhit: regs(nd),
-            b_rdiff: regs(LANES),
+            b_rbase: regs(LANES),
             b_fdiff: regs(LANES),
             fw_wr: regs(ne),
             fw_inv: regs(ne),
@@ -502,19 +533,19 @@ impl<
             clock, reset, cfg_warps_per_cta, cta_launch_valid, cta_launch_slot, ld_valid, ld_pc,
             ld_cta, ld_warp, ld_count, ld_indirect, pf_ready, pf_valid, pf_addr, pf_cta, pf_warp,
             // Blocks.
-            mul_l, mul_g, trainf, zx_bw, zx_wslot, zx_ldw, zx_glead, zx_stw, zx_stl, zx_cfg, zx_lslot,
+            mul_l, mul_g, add_g, trainf, negf, negr, zx_bw, zx_wslot, zx_ldw, zx_glead, zx_stw, zx_stl, zx_cfg, zx_lslot,
             zx_cslot, zx_jslot,
             jp_kind, jp_pc, jp_cta, jp_warp, qp_addr, qp_cta, qp_warp,
             // Registers.
             busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb, kk, st_v, st_base, st_stride,
-            st_warp, st_lead, st_cta, pfq_n, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_rwl,
+            st_warp, st_lead, st_cta, st2_v, st2_s, st2_c, st2_cta, st2_warp, pfq_n, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_rwl,
             b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rstride, b_fwl, b_fns, b_fdelta, b_feq,
             b_fpow2, b_fdiv, b_fnz, b_fstride, fw_on, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n,
             c_ps, c_pcy, c_dh, c_pc, c_warp, c_stride,
             // Local signals.
             elig, n3, l_onehot, clear_mask, l_cleared, m_hit, w_is_lead, n_same,
             delta_l, mism, eq_all, fdelta, feq, fwd, use_f, dh_any, x_delta, x_eq, x_pow2, x_div,
-            x_nz, x_stride, x_mag, x_neg, g_pc_n, g_warp_n, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
+            x_nz, x_stride, g_pc_n, g_warp_n, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
             job_a,
             take, job_push, found_a, s_hit, s_lead, s_n, s_b0, s_b1, s_b2, s_b3, s_base, s_c,
             k_cur, wb, cw, gsel_w, g_selw, gb_selw, b_lead, k_inc, na_pos, na_k, at_pos, b_end, b_skip, have_pf, g_end, pf_push, pf_room,
@@ -537,7 +568,7 @@ impl<
         const NS: usize,
     > Logic for CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW, NS>
 {
-    crate::section::sections!(Clocks, Load, Forward, Rules, Jobs, Generator, Cursor, Output);
+    crate::section::sections!(Clocks, Load, LoadF, Forward, Rules, Jobs, Generator, Cursor, Output);
 }
 
 /// Rename the address ports rust-hdl names `ld_addr__<k>` (a `Vec` field)

@@ -80,7 +80,7 @@ impl Tb {
             if !self.m.load_in_flight()
                 && self.m.jobs_pending() == 0
                 && self.m.generator().is_none()
-                && self.m.prefetch_in_flight().is_none()
+                && self.m.prefetches_in_flight() == 0
                 && self.m.pfq_len() == 0
             {
                 return;

@@ -209,7 +209,7 @@ fn check_invariants(p: &CapsParams, warps: u64, stimulus: &[Cycle]) -> Result<()
 
         let job = m.generator().map(|g| g.job);
         let pushed_before = m.stats().prefetches;
-        let pfq_before = m.pfq_len() + usize::from(m.prefetch_in_flight().is_some());
+        let pfq_before = m.pfq_len() + m.prefetches_in_flight();
         if out.pf_valid && inputs.pf_ready && !inputs.reset {
             transfers += 1;
         }
@@ -221,7 +221,7 @@ fn check_invariants(p: &CapsParams, warps: u64, stimulus: &[Cycle]) -> Result<()
             prop_assert_eq!(m.pfq_len(), 0);
             prop_assert_eq!(m.jobs_pending(), 0);
             prop_assert_eq!(m.generator(), None);
-            prop_assert_eq!(m.prefetch_in_flight(), None);
+            prop_assert_eq!(m.prefetches_in_flight(), 0);
             prop_assert!(m.dist_entries().is_empty());
             for slot in 0..n_cta as usize {
                 prop_assert!(m.percta_entries(slot).is_empty());
@@ -243,8 +243,8 @@ fn check_invariants(p: &CapsParams, warps: u64, stimulus: &[Cycle]) -> Result<()
             }
         }
         // Nothing is lost: every produced prefetch was transferred, is
-        // queued or in the address stage, or was discarded by a reset.
-        let in_flight = u64::from(m.prefetch_in_flight().is_some());
+        // queued or in an address stage, or was discarded by a reset.
+        let in_flight = m.prefetches_in_flight() as u64;
         prop_assert!(m.pfq_len() as u64 + in_flight <= p.PFQ_DEPTH, "{}", ctx);
         prop_assert_eq!(
             m.stats().prefetches,

@@ -152,7 +152,7 @@ fn job_a_skips_scattered_slots_without_gaps() {
     );
     assert_eq!(
         tb.cycles(),
-        vec![t + 6, t + 7, t + 8, t + 11, t + 12, t + 13, t + 14]
+        vec![t + 7, t + 8, t + 9, t + 12, t + 13, t + 14, t + 15]
     );
 }
 
@@ -170,10 +170,10 @@ fn job_b_skips_leading_warp_without_gap() {
             .map(|w| ((BASE_B + w * STRIDE).wrapping_sub(lead * STRIDE), 1, w))
             .collect();
         assert_eq!(tb.seq(), expected, "lead {lead}");
-        assert_eq!(tb.cycles(), vec![t + 6, t + 7, t + 8], "lead {lead}");
+        assert_eq!(tb.cycles(), vec![t + 7, t + 8, t + 9], "lead {lead}");
         // The job (taken at edge t + 3) ended at edge t + 7 at the latest,
-        // its last prefetch was transferred at edge t + 8.
-        assert_eq!(tb.cycle, t + 9);
+        // its last prefetch was transferred at edge t + 9.
+        assert_eq!(tb.cycle, t + 10);
     }
 }
 
@@ -211,7 +211,7 @@ fn job_b_reads_current_tables() {
             (moved + 3 * 0x80, 1, 3)
         ]
     );
-    assert_eq!(tb.cycles(), vec![t + 6, t + 8, t + 9]);
+    assert_eq!(tb.cycles(), vec![t + 7, t + 9, t + 10]);
 }
 
 #[test]
@@ -232,10 +232,11 @@ fn job_b_skip_and_end_do_not_wait_for_the_queue() {
     tb.idle(1); // first prefetch selected; the rewrite applied
     assert!(tb.m.prefetch_in_flight().is_some());
     assert_eq!(tb.m.pfq_len(), 0);
-    tb.idle(1); // skip with a full queue (the address stage's prefetch)
-    assert_eq!(tb.m.pfq_len(), 1);
+    tb.idle(1); // skip with a full queue (the address stages' prefetch)
+    assert_eq!((tb.m.pfq_len(), tb.m.prefetches_in_flight()), (0, 1));
     assert_eq!(tb.m.generator().map(|g| (g.pos, g.k)), Some((2, 0)));
     tb.idle(3); // stall on (w2, k0)
+    assert_eq!(tb.m.pfq_len(), 1);
     assert_eq!(tb.m.generator().map(|g| (g.pos, g.k)), Some((2, 0)));
     // The CTA is relaunched: the job ends although the queue is full.
     tb.edge(launch(1));

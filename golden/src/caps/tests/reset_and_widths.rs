@@ -15,9 +15,11 @@ fn reset_clears_everything() {
     tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
     tb.ld(PC, 0, 2, &[BASE_A + 2 * STRIDE]);
     tb.ld(PC, 1, 1, &[BASE_B + STRIDE]);
-    tb.idle(3);
+    tb.idle(4);
     assert!(tb.m.outputs().pf_valid);
-    let stats = tb.applied().stats();
+    // Every load is applied and its job pushed by now.
+    assert!(!tb.m.load_in_flight());
+    let stats = tb.m.stats();
     // A reset with a launch and a load: both ignored.
     tb.edge(CapsIn {
         reset: true,
@@ -62,7 +64,7 @@ fn narrow_addresses_and_pcs_wrap() {
     assert_eq!(tb.applied().percta_lookup(1, 3).unwrap().lead, 0);
     tb.drain();
     assert_eq!(tb.seq(), vec![(0x00, 1, 1), (0x20, 1, 2), (0x40, 1, 3)]);
-    assert_eq!(tb.cycles()[0], t + 6);
+    assert_eq!(tb.cycles()[0], t + 7);
     // A negative stride of 8 bits: -0x10 = 0xf0.
     tb.ld(0x5, 0, 2, &[0x08]);
     tb.ld(0x5, 0, 0, &[0x28]);

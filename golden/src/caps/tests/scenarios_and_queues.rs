@@ -33,7 +33,7 @@ fn scenario_fig9a() {
     // selected at t + 4, in the output queue at t + 5); the second job is
     // taken the edge after the first ends (t + 7), so its prefetches come
     // 3 cycles after the first job's last.
-    assert_eq!(tb.cycles(), vec![t + 6, t + 7, t + 10, t + 11]);
+    assert_eq!(tb.cycles(), vec![t + 7, t + 8, t + 11, t + 12]);
     let s = tb.applied().stats();
     assert_eq!((s.jobs_a, s.jobs_b, s.jobs_dropped), (2, 0, 0));
     assert_eq!((s.prefetches, s.trainings, s.mispredictions), (4, 1, 0));
@@ -64,7 +64,7 @@ fn scenario_fig9b() {
             (fig9(BASE_C, 2), 2, 2),
         ]
     );
-    assert_eq!(tb.cycles(), vec![t + 6, t + 7, t + 10, t + 11]);
+    assert_eq!(tb.cycles(), vec![t + 7, t + 8, t + 11, t + 12]);
     let s = tb.applied().stats();
     assert_eq!((s.jobs_a, s.jobs_b, s.prefetches), (1, 2, 4));
 }
@@ -93,7 +93,7 @@ fn scenario_fig9b_back_to_back() {
     );
     assert_eq!(
         tb.cycles(),
-        vec![t + 6, t + 7, t + 10, t + 11, t + 14, t + 15]
+        vec![t + 7, t + 8, t + 11, t + 12, t + 15, t + 16]
     );
 }
 
@@ -115,15 +115,16 @@ fn back_pressure_holds_and_loses_nothing() {
         expected.push((base(c) + 0x80, c, 1));
         expected.push((base(c) + 0x1080, c, 1));
     }
-    // Edges t+1 .. t+5: the load applied, its job in the FIFO, taken, the
-    // first prefetch selected, in the output queue.
-    tb.idle(5);
+    // Edges t+1 .. t+6: the load applied, its job in the FIFO, taken, the
+    // first prefetch selected, in the second address stage, in the output
+    // queue.
+    tb.idle(6);
     let head = tb.m.outputs();
     assert!(head.pf_valid);
     assert_eq!((head.pf_addr, head.pf_cta, head.pf_warp), expected[0]);
     for i in 0..20 {
         let out = tb.m.outputs();
-        assert_eq!(out, head, "cycle {}", t + 6 + i);
+        assert_eq!(out, head, "cycle {}", t + 7 + i);
         assert_eq!(tb.m.pfq_len(), (i as usize + 1).min(4));
         tb.idle(1);
     }

@@ -33,6 +33,7 @@ impl<
         dff_setup!(self, clock, b_fns, b_fdelta, b_feq, b_fpow2, b_fdiv, b_fnz, b_fstride, fw_on);
         dff_setup!(self, clock, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n);
         dff_setup!(self, clock, c_ps, c_dh, c_pc, c_warp, c_stride);
+        dff_setup!(self, clock, st2_v, st2_s, st2_c, st2_cta, st2_warp);
         self.busy.reset.next = self.reset.val();
         self.j_kind.reset.next = self.reset.val();
         self.j_pc.reset.next = self.reset.val();
@@ -49,6 +50,11 @@ impl<
         self.st_lead.reset.next = self.reset.val();
         self.st_cta.reset.next = self.reset.val();
         self.pfq_n.reset.next = self.reset.val();
+        self.st2_v.reset.next = self.reset.val();
+        self.st2_s.reset.next = self.reset.val();
+        self.st2_c.reset.next = self.reset.val();
+        self.st2_cta.reset.next = self.reset.val();
+        self.st2_warp.reset.next = self.reset.val();
         self.b_v.reset.next = self.reset.val();
         self.b_pc.reset.next = self.reset.val();
         self.b_cta.reset.next = self.reset.val();
@@ -90,9 +96,9 @@ impl<
             self.b_a[i].clock.next = self.clock.val();
             self.b_a[i].reset.next = self.reset.val();
             self.b_a[i].d.next = self.b_a[i].q.val();
-            self.b_rdiff[i].clock.next = self.clock.val();
-            self.b_rdiff[i].reset.next = self.reset.val();
-            self.b_rdiff[i].d.next = self.b_rdiff[i].q.val();
+            self.b_rbase[i].clock.next = self.clock.val();
+            self.b_rbase[i].reset.next = self.reset.val();
+            self.b_rbase[i].d.next = self.b_rbase[i].q.val();
             self.b_fdiff[i].clock.next = self.clock.val();
             self.b_fdiff[i].reset.next = self.reset.val();
             self.b_fdiff[i].d.next = self.b_fdiff[i].q.val();

@@ -55,12 +55,12 @@ impl<
             self.have_pf.next = self.busy.q.val() & self.found_a.val();
             self.g_end.next = self.busy.q.val() & !self.found_a.val();
         }
-        // Room: the output queue and the address stage hold fewer than
-        // PFQ_DEPTH prefetches at the start of the cycle (a pop at this edge
-        // makes no room); they never hold more, so with the stage occupied
-        // "fewer" is "the queue holds other than PFQ_DEPTH - 1".
-        self.pf_room.next = !self.pfq.o_full.val()
-            & !(self.st_v.q.val() & (self.pfq_n.q.val() == self.pfq_dm1.val()));
+        // Room: the output queue and the two address stages hold fewer
+        // than PFQ_DEPTH prefetches at the start of the cycle (a pop at this
+        // edge makes no room); they never hold more, so "fewer" is "other
+        // than PFQ_DEPTH" (`pfq_n` counts all three; the queue's own full
+        // flag, implied by it, is kept as a second guard).
+        self.pf_room.next = (self.pfq_n.q.val() != self.pfq_d.val()) & !self.pfq.o_full.val();
         self.pf_push.next = self.have_pf.val() & self.pf_room.val();
         self.st_v.d.next = self.pf_push.val();
         // Generator state (the job's pc and warp after the edge,

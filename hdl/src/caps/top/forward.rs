@@ -78,7 +78,6 @@ impl<
             self.x_pow2.next = self.b_fpow2.q.val();
             self.x_div.next = self.b_fdiv.q.val();
             self.x_nz.next = self.b_fnz.q.val();
-            self.x_mag.next = self.b_fstride.q.val();
         } else {
             self.w_is_lead.next = self.b_rwl.q.val();
             self.n_same.next = self.b_rns.q.val();
@@ -87,21 +86,35 @@ impl<
             self.x_pow2.next = self.b_rpow2.q.val();
             self.x_div.next = self.b_rdiv.q.val();
             self.x_nz.next = self.b_rnz.q.val();
-            self.x_mag.next = self.b_rstride.q.val();
         }
         // Rule 4's quotient: the look-up stage left the negation (for a
-        // negative warp distance) here.
-        self.x_neg.next = self.x_delta.val() >= self.wd_half.val();
-        if self.x_neg.val() {
-            self.x_stride.next = self.addr_zero.val() - self.x_mag.val();
+        // negative warp distance) here; both candidates are negated from
+        // their registers, so only the choice follows the forwarding.
+        self.negf.x.next = !self.b_fstride.q.val();
+        self.negf.y.next = self.addr_zero.val();
+        self.negf.ci.next = true;
+        self.negr.x.next = !self.b_rstride.q.val();
+        self.negr.y.next = self.addr_zero.val();
+        self.negr.ci.next = true;
+        if self.use_f.val() {
+            if self.b_fdelta.q.val() >= self.wd_half.val() {
+                self.x_stride.next = self.negf.s.val();
+            } else {
+                self.x_stride.next = self.b_fstride.q.val();
+            }
+        } else if self.b_rdelta.q.val() >= self.wd_half.val() {
+            self.x_stride.next = self.negr.s.val();
         } else {
-            self.x_stride.next = self.x_mag.val();
+            self.x_stride.next = self.b_rstride.q.val();
         }
         for k in 0..self._lanes {
+            self.rsub[k].x.next = self.b_a[k].q.val();
+            self.rsub[k].y.next = !self.b_rbase[k].q.val();
+            self.rsub[k].ci.next = true;
             if self.use_f.val() {
                 self.x_diff[k].next = self.b_fdiff[k].q.val();
             } else {
-                self.x_diff[k].next = self.b_rdiff[k].q.val();
+                self.x_diff[k].next = self.rsub[k].s.val();
             }
         }
     }

@@ -1,9 +1,9 @@
 //! The load's first stage (a section of the [`super::CapsPrefetcherRtl`]
 //! kernel), on the ports: the load's eligibility, its PerCTA and DIST
-//! look-ups, and the values the rules need, computed twice: for the entry
-//! the look-up finds (r) and for the entry the load in the rules stage may
-//! be writing at this edge with its own values (f: its warp as the
-//! leading warp, its count and addresses as the bases). The rules stage
+//! look-ups, and the values the rules need for the entry the look-up
+//! finds (r; its bases are registered and subtracted from the addresses
+//! in the rules stage). The values for the entry the load in the rules
+//! stage may be writing (f) are in [`super::loadf`]; the rules stage
 //! picks one of the two when it knows what that load did.
 
 use rust_hdl::prelude::*;
@@ -52,9 +52,10 @@ impl<
         }
         self.l_cleared.next =
             self.cta_launch_valid.val() & (self.cta_launch_slot.val() == self.ld_cta.val());
-        for k in 0..self._lanes {
-            self.in_n[k].next = self.lane_k[k].val() < self.n3.val();
-        }
+        // Lanes 1..3 below the load's count (`in_n[k - 1]`).
+        self.in_n[0].next = self.lane_k[1].val() < self.n3.val();
+        self.in_n[1].next = self.lane_k[2].val() < self.n3.val();
+        self.in_n[2].next = self.lane_k[3].val() < self.n3.val();
         // Each column computes the rules' values (r) for its entry beside
         // its pc compare; the hit column's are selected (AND-OR; at most
         // one column hits).
@@ -75,12 +76,12 @@ impl<
             self.cols[e].l_warp.next = self.ld_warp.val();
             self.cols[e].l_n3.next = self.n3.val();
             self.cols[e].l_a0.next = self.a[0].val();
-            self.cols[e].l_a1.next = self.a[1].val();
-            self.cols[e].l_a2.next = self.a[2].val();
-            self.cols[e].l_a3.next = self.a[3].val();
-            self.cols[e].l_in1.next = self.in_n[1].val();
-            self.cols[e].l_in2.next = self.in_n[2].val();
-            self.cols[e].l_in3.next = self.in_n[3].val();
+            self.cols[e].l_in1.next = self.in_n[0].val();
+            self.cols[e].l_in2.next = self.in_n[1].val();
+            self.cols[e].l_in3.next = self.in_n[2].val();
+            self.cols[e].l_u1.next = self.uadd[0].s.val();
+            self.cols[e].l_u2.next = self.uadd[1].s.val();
+            self.cols[e].l_u3.next = self.uadd[2].s.val();
             self.sel_llead.hit[e].next = self.cols[e].l_hit.val();
             self.sel_llead.v[e].next = self.cols[e].l_delta.val();
             self.sel_lmag.hit[e].next = self.cols[e].l_hit.val();
@@ -89,10 +90,10 @@ impl<
             self.sel_lb1.hit[e].next = self.cols[e].l_hit.val();
             self.sel_lb2.hit[e].next = self.cols[e].l_hit.val();
             self.sel_lb3.hit[e].next = self.cols[e].l_hit.val();
-            self.sel_lb0.v[e].next = self.cols[e].l_d0.val();
-            self.sel_lb1.v[e].next = self.cols[e].l_d1.val();
-            self.sel_lb2.v[e].next = self.cols[e].l_d2.val();
-            self.sel_lb3.v[e].next = self.cols[e].l_d3.val();
+            self.sel_lb0.v[e].next = self.cols[e].l_b0.val();
+            self.sel_lb1.v[e].next = self.cols[e].l_b1.val();
+            self.sel_lb2.v[e].next = self.cols[e].l_b2.val();
+            self.sel_lb3.v[e].next = self.cols[e].l_b3.val();
             if self.cols[e].l_hit.val() {
                 self.eq_all.next = self.cols[e].l_eq.val();
                 self.b_rwl.d.next = self.cols[e].l_wl.val();
@@ -106,27 +107,14 @@ impl<
             self.b_rankr[e].d.next = self.cols[e].l_rank.val();
         }
         self.delta_l.next = self.sel_llead.o.val();
-        self.diff[0].next = self.sel_lb0.o.val();
-        self.diff[1].next = self.sel_lb1.o.val();
-        self.diff[2].next = self.sel_lb2.o.val();
-        self.diff[3].next = self.sel_lb3.o.val();
+        self.rbase[0].next = self.sel_lb0.o.val();
+        self.rbase[1].next = self.sel_lb1.o.val();
+        self.rbase[2].next = self.sel_lb2.o.val();
+        self.rbase[3].next = self.sel_lb3.o.val();
         self.dtab.l_pc.next = self.ld_pc.val();
         for d in 0..self._nd {
             self.b_dhit[d].d.next = self.dtab.l_hit[d].val();
         }
-        self.zx_ldw.narrow.next = self.ld_warp.val();
-        // (f) The entry the load in the rules stage writes.
-        self.zx_bw.narrow.next = self.b_warp.q.val();
-        self.fdelta.next = self.zx_ldw.wide.val() - self.zx_bw.wide.val();
-        self.feq.next = true;
-        for k in 0..self._lanes {
-            self.fdiff[k].next = self.a[k].val() - self.b_a[k].q.val();
-            if self.in_n[k].val() & (self.fdiff[k].val() != self.fdiff[0].val()) {
-                self.feq.next = false;
-            }
-        }
-        self.trainf.delta.next = self.fdelta.val();
-        self.trainf.diff.next = self.fdiff[0].val();
         // ---- Into the rules stage.
         self.b_v.d.next = self.elig.val();
         self.b_pc.d.next = self.ld_pc.val();
@@ -138,19 +126,9 @@ impl<
         self.b_rdelta.d.next = self.delta_l.val();
         self.b_req.d.next = self.eq_all.val();
         self.b_rstride.d.next = self.sel_lmag.o.val();
-        self.b_fwl.d.next = self.ld_warp.val() == self.b_warp.q.val();
-        self.b_fns.d.next = self.n3.val() == self.b_n.q.val();
-        self.b_fdelta.d.next = self.fdelta.val();
-        self.b_feq.d.next = self.feq.val();
-        self.b_fpow2.d.next = self.trainf.pow2.val();
-        self.b_fdiv.d.next = self.trainf.div.val();
-        self.b_fnz.d.next = self.a[0].val() != self.b_a[0].q.val();
-        self.b_fstride.d.next = self.trainf.mag.val();
-
         for k in 0..self._lanes {
             self.b_a[k].d.next = self.a[k].val();
-            self.b_rdiff[k].d.next = self.diff[k].val();
-            self.b_fdiff[k].d.next = self.fdiff[k].val();
+            self.b_rbase[k].d.next = self.rbase[k].val();
         }
     }
 }

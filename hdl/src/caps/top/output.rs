@@ -38,29 +38,40 @@ impl<
             self.st_warp.d.next = self.j_warp.q.val();
             self.st_cta.d.next = self.s_c.val();
         }
-        // ---- The generator's address stage: base + (warp - lead) *
-        // stride, in one carry-save sum, pushed into the output queue (the
-        // selection stage made room for it).
+        // ---- The generator's first address stage: base + (warp - lead) *
+        // stride as one carry-save sum and carry, registered with the
+        // target.
         self.zx_stw.narrow.next = self.st_warp.q.val();
         self.zx_stl.narrow.next = self.st_lead.q.val();
         self.mul_g.b.next = self.st_base.q.val();
         self.mul_g.d.next = self.zx_stw.wide.val() - self.zx_stl.wide.val();
         self.mul_g.s.next = self.st_stride.q.val();
+        self.st2_v.d.next = self.st_v.q.val();
+        self.st2_s.d.next = self.mul_g.so.val();
+        self.st2_c.d.next = self.mul_g.co.val();
+        self.st2_cta.d.next = self.st_cta.q.val();
+        self.st2_warp.d.next = self.st_warp.q.val();
+        // ---- The second address stage: the carry-propagate adder, pushed
+        // into the output queue (the selection stage made room for it).
+        self.add_g.x.next = self.st2_s.q.val();
+        self.add_g.y.next = self.st2_c.q.val();
+        self.add_g.ci.next = false;
         // ---- Output queue: a prefetch packed as {warp, cta, addr}; the
         // queue's head is zero while it is empty.
         self.pfq.clock.next = self.clock.val();
         self.pfq.reset.next = self.reset.val();
-        self.pfq.push.next = self.st_v.q.val();
+        self.pfq.push.next = self.st2_v.q.val();
         self.pfq.pop.next = self.pfq.o_valid.val() & self.pf_ready.val();
-        // Its occupancy: + the address stage's push, - the pop.
-        if self.st_v.q.val() & !self.pfq.pop.val() {
+        // The prefetches held by the queue and the two stages: + the
+        // selection stage's push, - the pop.
+        if self.pf_push.val() & !self.pfq.pop.val() {
             self.pfq_n.d.next = self.pfq_n.q.val() + self.n7_one.val();
-        } else if !self.st_v.q.val() & self.pfq.pop.val() {
+        } else if !self.pf_push.val() & self.pfq.pop.val() {
             self.pfq_n.d.next = self.pfq_n.q.val() - self.n7_one.val();
         }
-        self.qp_addr.narrow.next = self.mul_g.p.val();
-        self.qp_cta.narrow.next = self.st_cta.q.val();
-        self.qp_warp.narrow.next = self.st_warp.q.val();
+        self.qp_addr.narrow.next = self.add_g.s.val();
+        self.qp_cta.narrow.next = self.st2_cta.q.val();
+        self.qp_warp.narrow.next = self.st2_warp.q.val();
         self.pfq.i_data.next = self.qp_addr.wide.val()
             | (self.qp_cta.wide.val() << self.qoff_cta.val())
             | (self.qp_warp.wide.val() << self.qoff_warp.val());
