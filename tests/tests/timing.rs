@@ -29,27 +29,31 @@ const TARGET_MHZ: f64 = 1000.0;
 
 // The floors ([`floor_mhz`]): 95 % of each paper configuration's fmax
 // (`warpgen report --clock-mhz 1000`) when the floor was set, or 1 GHz
-// once the unit closes there. BA closes (1,194 MHz: two pipeline stages
+// once the unit closes there. Measured with the flow of session 42, whose
+// ABC script restructures for delay (`&syn2; &if -g`) where Yosys's used
+// `dc2`, which rewrote every carry tree into a ripple chain (`docs/eda.md`
+// "Static timing"): BA 1,253, CAPS 909, Snake 726, DAC 564 MHz (with
+// `dc2`: 1,194, 627, 537, 491). BA closes (two pipeline stages
 // and a write buffer, and the flow whose ABC timing includes the wire
-// load, `docs/eda.md` "Static timing"); CAPS 627 MHz (the load in three
+// load); CAPS (the load in three
 // stages, the generator in three, registered scan words, rule 3 in
 // carry-save form, per-column read selects, prefix-carry subtractors, the
 // selection's next cursor per slot picked by a one-hot prefix choice,
 // "all differences equal" without the differences, the entry's bases
 // registered and subtracted in the rules stage);
-// Snake 537 MHz (a load stage, registered match vectors, the walker's
+// Snake (a load stage, registered match vectors, the walker's
 // two sums built side by side, the closing hop's observation written one
 // edge later, the victim's ones comparisons registered a cycle ahead,
 // prefix adders for the link stride, the hop's sums and a + k x stride,
 // the Head read through the warp one-hot, the head job's match
 // registered a cycle ahead);
-// DAC 491 MHz (lane values as carry-save trees, slot and record cut by OR
+// DAC (lane values as carry-save trees, slot and record cut by OR
 // trees, the slot's CTA index and warp id registered, the next warp's lane
 // values registered in two warp-setup stages, prefix adders). All with that flow.
 const FLOOR_BA: f64 = TARGET_MHZ;
-const FLOOR_CAPS: f64 = 595.0;
-const FLOOR_SNAKE: f64 = 510.0;
-const FLOOR_DAC: f64 = 466.0;
+const FLOOR_CAPS: f64 = 863.0;
+const FLOOR_SNAKE: f64 = 689.0;
+const FLOOR_DAC: f64 = 535.0;
 
 /// The Verilog names of `rtl`: every identifier-like word.
 fn words(rtl: &str) -> std::collections::HashSet<&str> {

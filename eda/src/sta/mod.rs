@@ -23,7 +23,8 @@
 //! beyond the library's delay tables. Such paths are flagged in the notes
 //! ([`SLOW_SLEW_NS`]). [`TimingOptions::abc_buffering`] maps with
 //! `abc -D <period> -constr` instead, which buffers and sizes, with ABC's
-//! timing on the Liberty's wire load like OpenSTA's (`scripts::abc_script`);
+//! timing on the Liberty's wire load like OpenSTA's and delay-oriented
+//! restructuring that keeps carry trees (`scripts::abc_script`);
 //! a mapping OpenSTA finds missing the period while ABC's own estimate met
 //! it is mapped a second time for minimum delay, and the faster netlist is
 //! reported (`docs/eda.md`, "Static timing").
@@ -388,8 +389,9 @@ fn timing_notes(
         if options.abc_buffering {
             format!(
                 "mapping with abc -D {} -constr (driver {ABC_DRIVER_CELL}, load {ABC_LOAD_FF} fF) \
-                 and Yosys's script for it with ABC's timing on the Liberty's wire load (`-c`): \
-                 ABC buffers and sizes; not synth_yosys's area netlist",
+                 and Yosys's script for it, with delay-oriented restructuring (`&syn2; &if -g`) \
+                 in place of `dc2` and ABC's timing on the Liberty's wire load (`-c`): ABC \
+                 buffers and sizes; not synth_yosys's area netlist",
                 (options.period_ns * 1000.0).round()
             )
         } else {

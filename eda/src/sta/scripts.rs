@@ -29,19 +29,29 @@ pub(super) enum AbcMapping {
 /// [`AbcMapping::Timed`]; [`abc_script`] gives its text.
 pub(super) const ABC_SCRIPT_FILE: &str = "abc.script";
 
-/// The ABC script for [`AbcMapping::Timed`]: Yosys 0.23's script for
-/// `abc -D <ps> -liberty` (`strash; ...; &nf {D}; &put; buffer; upsize
-/// {D}; dnsize {D}; stime -p`), with `-c` on `buffer`, `upsize`, `dnsize`
-/// and `stime` so that ABC's delays include the Liberty's default wire load
-/// like OpenSTA's do. Without `-c` ABC sees no wire load, judges a path
-/// met that OpenSTA finds 20 % longer, and stops sizing (the BA tag array
-/// mapped for 1 ns: ABC 0.92 ns, OpenSTA 1.18 ns, a chain of eleven
-/// `BUF_X1`).
+/// The ABC script for [`AbcMapping::Timed`]. It starts from Yosys 0.23's
+/// script for `abc -D <ps> -liberty` (`strash; &get -n; &fraig -x; &put;
+/// scorr; dc2; dretime; strash; &get -n; &dch -f; &nf {D}; &put; buffer;
+/// upsize {D}; dnsize {D}; stime -p`) with two changes (`docs/eda.md`,
+/// "Static timing"):
+///
+/// * `-c` on `buffer`, `upsize`, `dnsize` and `stime`, so that ABC's delays
+///   include the Liberty's default wire load like OpenSTA's do. Without `-c`
+///   ABC sees no wire load, judges a path met that OpenSTA finds 20 % longer,
+///   and stops sizing (the BA tag array mapped for 1 ns: ABC 0.92 ns,
+///   OpenSTA 1.18 ns, a chain of eleven `BUF_X1`).
+/// * Delay-oriented logic synthesis in place of `dc2`: `&st; &syn2; &if -g;
+///   &st` before the choices of `&dch -f`. `dc2` is area-oriented AIG
+///   rewriting; it turns Yosys's Brent-Kung carry tree (and any hand-written
+///   prefix adder) into a ripple chain, so that a lone 32-bit subtraction
+///   between registers mapped as 32 `AOI21`/`OAI21` levels. `&syn2` and
+///   `&if -g` (SOP balancing) are ABC's delay-oriented restructuring.
 pub(super) fn abc_script(target_ps: Option<u64>) -> String {
     let d = target_ps.map(|ps| format!(" -D {ps}")).unwrap_or_default();
     format!(
-        "strash; &get -n; &fraig -x; &put; scorr; dc2; dretime; strash; &get -n; &dch -f; \
-         &nf{d}; &put; buffer -c; upsize -c{d}; dnsize -c{d}; stime -c -p"
+        "strash; &get -n; &fraig -x; &put; scorr; dretime; strash; &get -n; &st; &syn2; \
+         &if -g; &st; &dch -f; &nf{d}; &put; buffer -c; upsize -c{d}; dnsize -c{d}; \
+         stime -c -p"
     )
 }
 

@@ -123,12 +123,37 @@ fn abc_buffering_maps_the_chain_too() {
         r.render()
     );
     assert_eq!(r2r.end.register.as_deref(), Some("t[6]"), "{}", r.render());
-    assert!(r2r.levels >= 6, "{}", r.render());
+    // The timed script's delay-oriented restructuring may balance the
+    // chain's port inputs `k[i]` into a tree ahead of `r_src`'s XOR (it
+    // does: 4 levels), but no mapping beats a tree of the seven inputs.
+    assert!((3..=6).contains(&r2r.levels), "{}", r.render());
     assert!(
         r.notes.iter().any(|n| n.contains("abc -D 1000")),
         "{:?}",
         r.notes
     );
+}
+
+/// A 32-bit subtraction between registers, mapped for 1 GHz, keeps a
+/// carry tree: the register-to-register path has at most 16 logic levels.
+/// With Yosys's own ABC script, whose `dc2` rewrites the carry tree into a
+/// ripple chain, it had 33 (1.115 ns); with the flow's script 12 (0.657 ns).
+#[test]
+fn a_subtraction_keeps_its_carry_tree() {
+    if !have_tools() {
+        return;
+    }
+    let v = "module sub32(clock, a, b, s);\n  input clock;\n  input [31:0] a, b;\n  \
+             output reg [31:0] s;\n  reg [31:0] ra, rb;\n  always @(posedge clock) begin\n    \
+             ra <= a;\n    rb <= b;\n    s <= ra - rb;\n  end\nendmodule\n";
+    let src = crate::source::TempVerilog::new(v, "sub32").unwrap();
+    let mut o = TimingOptions::new("clock");
+    o.period_ns = 1.0;
+    o.abc_buffering = true;
+    let r = time_verilog_with(src.path(), "sub32", &nangate45(), &o).unwrap();
+    let r2r = r.reg_to_reg.as_ref().unwrap();
+    assert!(r2r.levels <= 16, "{}", r.render());
+    assert!(r.worst.slack_ns > 0.0, "{}", r.render());
 }
 
 /// The closure loop on a real design: a period ABC's own estimate misses
@@ -175,6 +200,12 @@ fn the_abc_script_uses_wire_loads_and_the_target() {
         "dnsize -c -D 714",
         "stime -c -p",
     ] {
+        assert!(timed.contains(part), "{part} in {timed}");
+    }
+    // Delay-oriented restructuring, not `dc2`'s area rewriting, which turns
+    // carry-lookahead adders into ripple chains.
+    assert!(!timed.contains("dc2"), "{timed}");
+    for part in ["&syn2", "&if -g", "&dch -f"] {
         assert!(timed.contains(part), "{part} in {timed}");
     }
     let fastest = scripts::abc_script(None);

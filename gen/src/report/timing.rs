@@ -183,7 +183,7 @@ pub fn timing_at(
     opts.power = target.power;
     opts.port_activity = target.activity.clone();
     let mut h = Sha256::new();
-    h.update(b"timing v4\0");
+    h.update(b"timing v5\0");
     h.update(verilog.as_bytes());
     h.update(top.as_bytes());
     h.update(format!("{:?}", opts).as_bytes());
