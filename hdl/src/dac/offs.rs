@@ -59,9 +59,9 @@ impl Logic for DacBasis {
 
 /// Lane `l`'s offset relative to lane 0, `o[l - 1]` for lanes 1 to 31: the
 /// sum of the basis offsets `bb[j]` over the set bits `j` of `l` (the
-/// offset is additive over the bits of the lane number: `tx_rel(l)*off_tx
-/// + ty_rel(l)*off_ty` with `tx_rel(l) = l mod 2^k`, `ty_rel(l) = l div
-/// 2^k`). Per lane, three 3:2 compressors reduce the (at most five) terms
+/// offset is additive over the bits of the lane number: it is
+/// `tx_rel(l)*off_tx + ty_rel(l)*off_ty` with `tx_rel(l) = l mod 2^k`,
+/// `ty_rel(l) = l div 2^k`). Per lane, three 3:2 compressors reduce the (at most five) terms
 /// to two words and a [`PrefixAdd`] adds them.
 #[derive(LogicBlock)]
 pub struct DacOffs {
