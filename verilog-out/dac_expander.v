@@ -195,9 +195,37 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] lane0__c;
     reg  [31:0] lanes__s;
     reg  [31:0] lanes__c;
-    reg  [31:0] lanes__off_tx;
-    reg  [31:0] lanes__off_ty;
-    reg  [3:0] lanes__k;
+    reg  [31:0] lanes__o__0;
+    reg  [31:0] lanes__o__1;
+    reg  [31:0] lanes__o__2;
+    reg  [31:0] lanes__o__3;
+    reg  [31:0] lanes__o__4;
+    reg  [31:0] lanes__o__5;
+    reg  [31:0] lanes__o__6;
+    reg  [31:0] lanes__o__7;
+    reg  [31:0] lanes__o__8;
+    reg  [31:0] lanes__o__9;
+    reg  [31:0] lanes__o__10;
+    reg  [31:0] lanes__o__11;
+    reg  [31:0] lanes__o__12;
+    reg  [31:0] lanes__o__13;
+    reg  [31:0] lanes__o__14;
+    reg  [31:0] lanes__o__15;
+    reg  [31:0] lanes__o__16;
+    reg  [31:0] lanes__o__17;
+    reg  [31:0] lanes__o__18;
+    reg  [31:0] lanes__o__19;
+    reg  [31:0] lanes__o__20;
+    reg  [31:0] lanes__o__21;
+    reg  [31:0] lanes__o__22;
+    reg  [31:0] lanes__o__23;
+    reg  [31:0] lanes__o__24;
+    reg  [31:0] lanes__o__25;
+    reg  [31:0] lanes__o__26;
+    reg  [31:0] lanes__o__27;
+    reg  [31:0] lanes__o__28;
+    reg  [31:0] lanes__o__29;
+    reg  [31:0] lanes__o__30;
     wire  [31:0] lanes__v__0;
     wire  [31:0] lanes__v__1;
     wire  [31:0] lanes__v__2;
@@ -230,6 +258,50 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] lanes__v__29;
     wire  [31:0] lanes__v__30;
     wire  [31:0] lanes__v__31;
+    reg  [31:0] basis__off_tx;
+    reg  [31:0] basis__off_ty;
+    reg  [3:0] basis__k;
+    wire  [31:0] basis__bb__0;
+    wire  [31:0] basis__bb__1;
+    wire  [31:0] basis__bb__2;
+    wire  [31:0] basis__bb__3;
+    wire  [31:0] basis__bb__4;
+    reg  [31:0] offs__bb__0;
+    reg  [31:0] offs__bb__1;
+    reg  [31:0] offs__bb__2;
+    reg  [31:0] offs__bb__3;
+    reg  [31:0] offs__bb__4;
+    wire  [31:0] offs__o__0;
+    wire  [31:0] offs__o__1;
+    wire  [31:0] offs__o__2;
+    wire  [31:0] offs__o__3;
+    wire  [31:0] offs__o__4;
+    wire  [31:0] offs__o__5;
+    wire  [31:0] offs__o__6;
+    wire  [31:0] offs__o__7;
+    wire  [31:0] offs__o__8;
+    wire  [31:0] offs__o__9;
+    wire  [31:0] offs__o__10;
+    wire  [31:0] offs__o__11;
+    wire  [31:0] offs__o__12;
+    wire  [31:0] offs__o__13;
+    wire  [31:0] offs__o__14;
+    wire  [31:0] offs__o__15;
+    wire  [31:0] offs__o__16;
+    wire  [31:0] offs__o__17;
+    wire  [31:0] offs__o__18;
+    wire  [31:0] offs__o__19;
+    wire  [31:0] offs__o__20;
+    wire  [31:0] offs__o__21;
+    wire  [31:0] offs__o__22;
+    wire  [31:0] offs__o__23;
+    wire  [31:0] offs__o__24;
+    wire  [31:0] offs__o__25;
+    wire  [31:0] offs__o__26;
+    wire  [31:0] offs__o__27;
+    wire  [31:0] offs__o__28;
+    wire  [31:0] offs__o__29;
+    wire  [31:0] offs__o__30;
     reg  [31:0] setup__v__0;
     reg  [31:0] setup__v__1;
     reg  [31:0] setup__v__2;
@@ -270,6 +342,38 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  setup__none;
     wire  [31:0] setup__ends;
     wire  [31:0] setup__gef;
+    wire  [4:0] setup__ci__0;
+    wire  [4:0] setup__ci__1;
+    wire  [4:0] setup__ci__2;
+    wire  [4:0] setup__ci__3;
+    wire  [4:0] setup__ci__4;
+    wire  [4:0] setup__ci__5;
+    wire  [4:0] setup__ci__6;
+    wire  [4:0] setup__ci__7;
+    wire  [4:0] setup__ci__8;
+    wire  [4:0] setup__ci__9;
+    wire  [4:0] setup__ci__10;
+    wire  [4:0] setup__ci__11;
+    wire  [4:0] setup__ci__12;
+    wire  [4:0] setup__ci__13;
+    wire  [4:0] setup__ci__14;
+    wire  [4:0] setup__ci__15;
+    wire  [4:0] setup__ci__16;
+    wire  [4:0] setup__ci__17;
+    wire  [4:0] setup__ci__18;
+    wire  [4:0] setup__ci__19;
+    wire  [4:0] setup__ci__20;
+    wire  [4:0] setup__ci__21;
+    wire  [4:0] setup__ci__22;
+    wire  [4:0] setup__ci__23;
+    wire  [4:0] setup__ci__24;
+    wire  [4:0] setup__ci__25;
+    wire  [4:0] setup__ci__26;
+    wire  [4:0] setup__ci__27;
+    wire  [4:0] setup__ci__28;
+    wire  [4:0] setup__ci__29;
+    wire  [4:0] setup__ci__30;
+    wire  [4:0] setup__ci__31;
     reg  [31:0] rec__v__0;
     reg  [31:0] rec__v__1;
     reg  [31:0] rec__v__2;
@@ -307,6 +411,38 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [31:0] rec__live;
     reg  [31:0] rec__ends;
     reg  [31:0] rec__gef;
+    reg  [4:0] rec__ci__0;
+    reg  [4:0] rec__ci__1;
+    reg  [4:0] rec__ci__2;
+    reg  [4:0] rec__ci__3;
+    reg  [4:0] rec__ci__4;
+    reg  [4:0] rec__ci__5;
+    reg  [4:0] rec__ci__6;
+    reg  [4:0] rec__ci__7;
+    reg  [4:0] rec__ci__8;
+    reg  [4:0] rec__ci__9;
+    reg  [4:0] rec__ci__10;
+    reg  [4:0] rec__ci__11;
+    reg  [4:0] rec__ci__12;
+    reg  [4:0] rec__ci__13;
+    reg  [4:0] rec__ci__14;
+    reg  [4:0] rec__ci__15;
+    reg  [4:0] rec__ci__16;
+    reg  [4:0] rec__ci__17;
+    reg  [4:0] rec__ci__18;
+    reg  [4:0] rec__ci__19;
+    reg  [4:0] rec__ci__20;
+    reg  [4:0] rec__ci__21;
+    reg  [4:0] rec__ci__22;
+    reg  [4:0] rec__ci__23;
+    reg  [4:0] rec__ci__24;
+    reg  [4:0] rec__ci__25;
+    reg  [4:0] rec__ci__26;
+    reg  [4:0] rec__ci__27;
+    reg  [4:0] rec__ci__28;
+    reg  [4:0] rec__ci__29;
+    reg  [4:0] rec__ci__30;
+    reg  [4:0] rec__ci__31;
     wire  [5:0] rec__nxt;
     wire  [31:0] rec__addr;
     wire  [31:0] rec__mask;
@@ -874,6 +1010,282 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [39:0] r_pb__q;
     reg  r_pb__clock;
     reg  r_pb__reset;
+    reg  [31:0] r_bb__0__d;
+    wire  [31:0] r_bb__0__q;
+    reg  r_bb__0__clock;
+    reg  r_bb__0__reset;
+    reg  [31:0] r_bb__1__d;
+    wire  [31:0] r_bb__1__q;
+    reg  r_bb__1__clock;
+    reg  r_bb__1__reset;
+    reg  [31:0] r_bb__2__d;
+    wire  [31:0] r_bb__2__q;
+    reg  r_bb__2__clock;
+    reg  r_bb__2__reset;
+    reg  [31:0] r_bb__3__d;
+    wire  [31:0] r_bb__3__q;
+    reg  r_bb__3__clock;
+    reg  r_bb__3__reset;
+    reg  [31:0] r_bb__4__d;
+    wire  [31:0] r_bb__4__q;
+    reg  r_bb__4__clock;
+    reg  r_bb__4__reset;
+    reg  [31:0] r_lo__0__d;
+    wire  [31:0] r_lo__0__q;
+    reg  r_lo__0__clock;
+    reg  r_lo__0__reset;
+    reg  [31:0] r_lo__1__d;
+    wire  [31:0] r_lo__1__q;
+    reg  r_lo__1__clock;
+    reg  r_lo__1__reset;
+    reg  [31:0] r_lo__2__d;
+    wire  [31:0] r_lo__2__q;
+    reg  r_lo__2__clock;
+    reg  r_lo__2__reset;
+    reg  [31:0] r_lo__3__d;
+    wire  [31:0] r_lo__3__q;
+    reg  r_lo__3__clock;
+    reg  r_lo__3__reset;
+    reg  [31:0] r_lo__4__d;
+    wire  [31:0] r_lo__4__q;
+    reg  r_lo__4__clock;
+    reg  r_lo__4__reset;
+    reg  [31:0] r_lo__5__d;
+    wire  [31:0] r_lo__5__q;
+    reg  r_lo__5__clock;
+    reg  r_lo__5__reset;
+    reg  [31:0] r_lo__6__d;
+    wire  [31:0] r_lo__6__q;
+    reg  r_lo__6__clock;
+    reg  r_lo__6__reset;
+    reg  [31:0] r_lo__7__d;
+    wire  [31:0] r_lo__7__q;
+    reg  r_lo__7__clock;
+    reg  r_lo__7__reset;
+    reg  [31:0] r_lo__8__d;
+    wire  [31:0] r_lo__8__q;
+    reg  r_lo__8__clock;
+    reg  r_lo__8__reset;
+    reg  [31:0] r_lo__9__d;
+    wire  [31:0] r_lo__9__q;
+    reg  r_lo__9__clock;
+    reg  r_lo__9__reset;
+    reg  [31:0] r_lo__10__d;
+    wire  [31:0] r_lo__10__q;
+    reg  r_lo__10__clock;
+    reg  r_lo__10__reset;
+    reg  [31:0] r_lo__11__d;
+    wire  [31:0] r_lo__11__q;
+    reg  r_lo__11__clock;
+    reg  r_lo__11__reset;
+    reg  [31:0] r_lo__12__d;
+    wire  [31:0] r_lo__12__q;
+    reg  r_lo__12__clock;
+    reg  r_lo__12__reset;
+    reg  [31:0] r_lo__13__d;
+    wire  [31:0] r_lo__13__q;
+    reg  r_lo__13__clock;
+    reg  r_lo__13__reset;
+    reg  [31:0] r_lo__14__d;
+    wire  [31:0] r_lo__14__q;
+    reg  r_lo__14__clock;
+    reg  r_lo__14__reset;
+    reg  [31:0] r_lo__15__d;
+    wire  [31:0] r_lo__15__q;
+    reg  r_lo__15__clock;
+    reg  r_lo__15__reset;
+    reg  [31:0] r_lo__16__d;
+    wire  [31:0] r_lo__16__q;
+    reg  r_lo__16__clock;
+    reg  r_lo__16__reset;
+    reg  [31:0] r_lo__17__d;
+    wire  [31:0] r_lo__17__q;
+    reg  r_lo__17__clock;
+    reg  r_lo__17__reset;
+    reg  [31:0] r_lo__18__d;
+    wire  [31:0] r_lo__18__q;
+    reg  r_lo__18__clock;
+    reg  r_lo__18__reset;
+    reg  [31:0] r_lo__19__d;
+    wire  [31:0] r_lo__19__q;
+    reg  r_lo__19__clock;
+    reg  r_lo__19__reset;
+    reg  [31:0] r_lo__20__d;
+    wire  [31:0] r_lo__20__q;
+    reg  r_lo__20__clock;
+    reg  r_lo__20__reset;
+    reg  [31:0] r_lo__21__d;
+    wire  [31:0] r_lo__21__q;
+    reg  r_lo__21__clock;
+    reg  r_lo__21__reset;
+    reg  [31:0] r_lo__22__d;
+    wire  [31:0] r_lo__22__q;
+    reg  r_lo__22__clock;
+    reg  r_lo__22__reset;
+    reg  [31:0] r_lo__23__d;
+    wire  [31:0] r_lo__23__q;
+    reg  r_lo__23__clock;
+    reg  r_lo__23__reset;
+    reg  [31:0] r_lo__24__d;
+    wire  [31:0] r_lo__24__q;
+    reg  r_lo__24__clock;
+    reg  r_lo__24__reset;
+    reg  [31:0] r_lo__25__d;
+    wire  [31:0] r_lo__25__q;
+    reg  r_lo__25__clock;
+    reg  r_lo__25__reset;
+    reg  [31:0] r_lo__26__d;
+    wire  [31:0] r_lo__26__q;
+    reg  r_lo__26__clock;
+    reg  r_lo__26__reset;
+    reg  [31:0] r_lo__27__d;
+    wire  [31:0] r_lo__27__q;
+    reg  r_lo__27__clock;
+    reg  r_lo__27__reset;
+    reg  [31:0] r_lo__28__d;
+    wire  [31:0] r_lo__28__q;
+    reg  r_lo__28__clock;
+    reg  r_lo__28__reset;
+    reg  [31:0] r_lo__29__d;
+    wire  [31:0] r_lo__29__q;
+    reg  r_lo__29__clock;
+    reg  r_lo__29__reset;
+    reg  [31:0] r_lo__30__d;
+    wire  [31:0] r_lo__30__q;
+    reg  r_lo__30__clock;
+    reg  r_lo__30__reset;
+    reg  [4:0] r_ci__0__d;
+    wire  [4:0] r_ci__0__q;
+    reg  r_ci__0__clock;
+    reg  r_ci__0__reset;
+    reg  [4:0] r_ci__1__d;
+    wire  [4:0] r_ci__1__q;
+    reg  r_ci__1__clock;
+    reg  r_ci__1__reset;
+    reg  [4:0] r_ci__2__d;
+    wire  [4:0] r_ci__2__q;
+    reg  r_ci__2__clock;
+    reg  r_ci__2__reset;
+    reg  [4:0] r_ci__3__d;
+    wire  [4:0] r_ci__3__q;
+    reg  r_ci__3__clock;
+    reg  r_ci__3__reset;
+    reg  [4:0] r_ci__4__d;
+    wire  [4:0] r_ci__4__q;
+    reg  r_ci__4__clock;
+    reg  r_ci__4__reset;
+    reg  [4:0] r_ci__5__d;
+    wire  [4:0] r_ci__5__q;
+    reg  r_ci__5__clock;
+    reg  r_ci__5__reset;
+    reg  [4:0] r_ci__6__d;
+    wire  [4:0] r_ci__6__q;
+    reg  r_ci__6__clock;
+    reg  r_ci__6__reset;
+    reg  [4:0] r_ci__7__d;
+    wire  [4:0] r_ci__7__q;
+    reg  r_ci__7__clock;
+    reg  r_ci__7__reset;
+    reg  [4:0] r_ci__8__d;
+    wire  [4:0] r_ci__8__q;
+    reg  r_ci__8__clock;
+    reg  r_ci__8__reset;
+    reg  [4:0] r_ci__9__d;
+    wire  [4:0] r_ci__9__q;
+    reg  r_ci__9__clock;
+    reg  r_ci__9__reset;
+    reg  [4:0] r_ci__10__d;
+    wire  [4:0] r_ci__10__q;
+    reg  r_ci__10__clock;
+    reg  r_ci__10__reset;
+    reg  [4:0] r_ci__11__d;
+    wire  [4:0] r_ci__11__q;
+    reg  r_ci__11__clock;
+    reg  r_ci__11__reset;
+    reg  [4:0] r_ci__12__d;
+    wire  [4:0] r_ci__12__q;
+    reg  r_ci__12__clock;
+    reg  r_ci__12__reset;
+    reg  [4:0] r_ci__13__d;
+    wire  [4:0] r_ci__13__q;
+    reg  r_ci__13__clock;
+    reg  r_ci__13__reset;
+    reg  [4:0] r_ci__14__d;
+    wire  [4:0] r_ci__14__q;
+    reg  r_ci__14__clock;
+    reg  r_ci__14__reset;
+    reg  [4:0] r_ci__15__d;
+    wire  [4:0] r_ci__15__q;
+    reg  r_ci__15__clock;
+    reg  r_ci__15__reset;
+    reg  [4:0] r_ci__16__d;
+    wire  [4:0] r_ci__16__q;
+    reg  r_ci__16__clock;
+    reg  r_ci__16__reset;
+    reg  [4:0] r_ci__17__d;
+    wire  [4:0] r_ci__17__q;
+    reg  r_ci__17__clock;
+    reg  r_ci__17__reset;
+    reg  [4:0] r_ci__18__d;
+    wire  [4:0] r_ci__18__q;
+    reg  r_ci__18__clock;
+    reg  r_ci__18__reset;
+    reg  [4:0] r_ci__19__d;
+    wire  [4:0] r_ci__19__q;
+    reg  r_ci__19__clock;
+    reg  r_ci__19__reset;
+    reg  [4:0] r_ci__20__d;
+    wire  [4:0] r_ci__20__q;
+    reg  r_ci__20__clock;
+    reg  r_ci__20__reset;
+    reg  [4:0] r_ci__21__d;
+    wire  [4:0] r_ci__21__q;
+    reg  r_ci__21__clock;
+    reg  r_ci__21__reset;
+    reg  [4:0] r_ci__22__d;
+    wire  [4:0] r_ci__22__q;
+    reg  r_ci__22__clock;
+    reg  r_ci__22__reset;
+    reg  [4:0] r_ci__23__d;
+    wire  [4:0] r_ci__23__q;
+    reg  r_ci__23__clock;
+    reg  r_ci__23__reset;
+    reg  [4:0] r_ci__24__d;
+    wire  [4:0] r_ci__24__q;
+    reg  r_ci__24__clock;
+    reg  r_ci__24__reset;
+    reg  [4:0] r_ci__25__d;
+    wire  [4:0] r_ci__25__q;
+    reg  r_ci__25__clock;
+    reg  r_ci__25__reset;
+    reg  [4:0] r_ci__26__d;
+    wire  [4:0] r_ci__26__q;
+    reg  r_ci__26__clock;
+    reg  r_ci__26__reset;
+    reg  [4:0] r_ci__27__d;
+    wire  [4:0] r_ci__27__q;
+    reg  r_ci__27__clock;
+    reg  r_ci__27__reset;
+    reg  [4:0] r_ci__28__d;
+    wire  [4:0] r_ci__28__q;
+    reg  r_ci__28__clock;
+    reg  r_ci__28__reset;
+    reg  [4:0] r_ci__29__d;
+    wire  [4:0] r_ci__29__q;
+    reg  r_ci__29__clock;
+    reg  r_ci__29__reset;
+    reg  [4:0] r_ci__30__d;
+    wire  [4:0] r_ci__30__q;
+    reg  r_ci__30__clock;
+    reg  r_ci__30__reset;
+    reg  [4:0] r_ci__31__d;
+    wire  [4:0] r_ci__31__q;
+    reg  r_ci__31__clock;
+    reg  r_ci__31__reset;
+    reg  [31:0] wg__d;
+    wire  [31:0] wg__q;
+    reg  wg__clock;
+    reg  wg__reset;
     reg  pk_enc_act__bits__0;
     reg  pk_enc_act__bits__1;
     reg  pk_enc_act__bits__2;
@@ -1182,9 +1594,37 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     dac_expander__lanes lanes(
         .s(lanes__s),
         .c(lanes__c),
-        .off_tx(lanes__off_tx),
-        .off_ty(lanes__off_ty),
-        .k(lanes__k),
+        .o__0(lanes__o__0),
+        .o__1(lanes__o__1),
+        .o__2(lanes__o__2),
+        .o__3(lanes__o__3),
+        .o__4(lanes__o__4),
+        .o__5(lanes__o__5),
+        .o__6(lanes__o__6),
+        .o__7(lanes__o__7),
+        .o__8(lanes__o__8),
+        .o__9(lanes__o__9),
+        .o__10(lanes__o__10),
+        .o__11(lanes__o__11),
+        .o__12(lanes__o__12),
+        .o__13(lanes__o__13),
+        .o__14(lanes__o__14),
+        .o__15(lanes__o__15),
+        .o__16(lanes__o__16),
+        .o__17(lanes__o__17),
+        .o__18(lanes__o__18),
+        .o__19(lanes__o__19),
+        .o__20(lanes__o__20),
+        .o__21(lanes__o__21),
+        .o__22(lanes__o__22),
+        .o__23(lanes__o__23),
+        .o__24(lanes__o__24),
+        .o__25(lanes__o__25),
+        .o__26(lanes__o__26),
+        .o__27(lanes__o__27),
+        .o__28(lanes__o__28),
+        .o__29(lanes__o__29),
+        .o__30(lanes__o__30),
         .v__0(lanes__v__0),
         .v__1(lanes__v__1),
         .v__2(lanes__v__2),
@@ -1217,6 +1657,54 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .v__29(lanes__v__29),
         .v__30(lanes__v__30),
         .v__31(lanes__v__31)
+    );
+    dac_expander__basis basis(
+        .off_tx(basis__off_tx),
+        .off_ty(basis__off_ty),
+        .k(basis__k),
+        .bb__0(basis__bb__0),
+        .bb__1(basis__bb__1),
+        .bb__2(basis__bb__2),
+        .bb__3(basis__bb__3),
+        .bb__4(basis__bb__4)
+    );
+    dac_expander__offs offs(
+        .bb__0(offs__bb__0),
+        .bb__1(offs__bb__1),
+        .bb__2(offs__bb__2),
+        .bb__3(offs__bb__3),
+        .bb__4(offs__bb__4),
+        .o__0(offs__o__0),
+        .o__1(offs__o__1),
+        .o__2(offs__o__2),
+        .o__3(offs__o__3),
+        .o__4(offs__o__4),
+        .o__5(offs__o__5),
+        .o__6(offs__o__6),
+        .o__7(offs__o__7),
+        .o__8(offs__o__8),
+        .o__9(offs__o__9),
+        .o__10(offs__o__10),
+        .o__11(offs__o__11),
+        .o__12(offs__o__12),
+        .o__13(offs__o__13),
+        .o__14(offs__o__14),
+        .o__15(offs__o__15),
+        .o__16(offs__o__16),
+        .o__17(offs__o__17),
+        .o__18(offs__o__18),
+        .o__19(offs__o__19),
+        .o__20(offs__o__20),
+        .o__21(offs__o__21),
+        .o__22(offs__o__22),
+        .o__23(offs__o__23),
+        .o__24(offs__o__24),
+        .o__25(offs__o__25),
+        .o__26(offs__o__26),
+        .o__27(offs__o__27),
+        .o__28(offs__o__28),
+        .o__29(offs__o__29),
+        .o__30(offs__o__30)
     );
     dac_expander__setup setup(
         .v__0(setup__v__0),
@@ -1258,7 +1746,39 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .live(setup__live),
         .none(setup__none),
         .ends(setup__ends),
-        .gef(setup__gef)
+        .gef(setup__gef),
+        .ci__0(setup__ci__0),
+        .ci__1(setup__ci__1),
+        .ci__2(setup__ci__2),
+        .ci__3(setup__ci__3),
+        .ci__4(setup__ci__4),
+        .ci__5(setup__ci__5),
+        .ci__6(setup__ci__6),
+        .ci__7(setup__ci__7),
+        .ci__8(setup__ci__8),
+        .ci__9(setup__ci__9),
+        .ci__10(setup__ci__10),
+        .ci__11(setup__ci__11),
+        .ci__12(setup__ci__12),
+        .ci__13(setup__ci__13),
+        .ci__14(setup__ci__14),
+        .ci__15(setup__ci__15),
+        .ci__16(setup__ci__16),
+        .ci__17(setup__ci__17),
+        .ci__18(setup__ci__18),
+        .ci__19(setup__ci__19),
+        .ci__20(setup__ci__20),
+        .ci__21(setup__ci__21),
+        .ci__22(setup__ci__22),
+        .ci__23(setup__ci__23),
+        .ci__24(setup__ci__24),
+        .ci__25(setup__ci__25),
+        .ci__26(setup__ci__26),
+        .ci__27(setup__ci__27),
+        .ci__28(setup__ci__28),
+        .ci__29(setup__ci__29),
+        .ci__30(setup__ci__30),
+        .ci__31(setup__ci__31)
     );
     dac_expander__rec rec(
         .v__0(rec__v__0),
@@ -1298,6 +1818,38 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .live(rec__live),
         .ends(rec__ends),
         .gef(rec__gef),
+        .ci__0(rec__ci__0),
+        .ci__1(rec__ci__1),
+        .ci__2(rec__ci__2),
+        .ci__3(rec__ci__3),
+        .ci__4(rec__ci__4),
+        .ci__5(rec__ci__5),
+        .ci__6(rec__ci__6),
+        .ci__7(rec__ci__7),
+        .ci__8(rec__ci__8),
+        .ci__9(rec__ci__9),
+        .ci__10(rec__ci__10),
+        .ci__11(rec__ci__11),
+        .ci__12(rec__ci__12),
+        .ci__13(rec__ci__13),
+        .ci__14(rec__ci__14),
+        .ci__15(rec__ci__15),
+        .ci__16(rec__ci__16),
+        .ci__17(rec__ci__17),
+        .ci__18(rec__ci__18),
+        .ci__19(rec__ci__19),
+        .ci__20(rec__ci__20),
+        .ci__21(rec__ci__21),
+        .ci__22(rec__ci__22),
+        .ci__23(rec__ci__23),
+        .ci__24(rec__ci__24),
+        .ci__25(rec__ci__25),
+        .ci__26(rec__ci__26),
+        .ci__27(rec__ci__27),
+        .ci__28(rec__ci__28),
+        .ci__29(rec__ci__29),
+        .ci__30(rec__ci__30),
+        .ci__31(rec__ci__31),
         .nxt(rec__nxt),
         .addr(rec__addr),
         .mask(rec__mask),
@@ -1514,7 +2066,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .narrow(zx_k6__narrow),
         .wide(zx_k6__wide)
     );
-    dac_expander__lanes__zx_k zx_k32(
+    dac_expander__basis__zx_k zx_k32(
         .narrow(zx_k32__narrow),
         .wide(zx_k32__wide)
     );
@@ -2156,6 +2708,420 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(r_pb__clock),
         .reset(r_pb__reset)
     );
+    dac_expander__reg32 r_bb__0(
+        .d(r_bb__0__d),
+        .q(r_bb__0__q),
+        .clock(r_bb__0__clock),
+        .reset(r_bb__0__reset)
+    );
+    dac_expander__reg32 r_bb__1(
+        .d(r_bb__1__d),
+        .q(r_bb__1__q),
+        .clock(r_bb__1__clock),
+        .reset(r_bb__1__reset)
+    );
+    dac_expander__reg32 r_bb__2(
+        .d(r_bb__2__d),
+        .q(r_bb__2__q),
+        .clock(r_bb__2__clock),
+        .reset(r_bb__2__reset)
+    );
+    dac_expander__reg32 r_bb__3(
+        .d(r_bb__3__d),
+        .q(r_bb__3__q),
+        .clock(r_bb__3__clock),
+        .reset(r_bb__3__reset)
+    );
+    dac_expander__reg32 r_bb__4(
+        .d(r_bb__4__d),
+        .q(r_bb__4__q),
+        .clock(r_bb__4__clock),
+        .reset(r_bb__4__reset)
+    );
+    dac_expander__reg32 r_lo__0(
+        .d(r_lo__0__d),
+        .q(r_lo__0__q),
+        .clock(r_lo__0__clock),
+        .reset(r_lo__0__reset)
+    );
+    dac_expander__reg32 r_lo__1(
+        .d(r_lo__1__d),
+        .q(r_lo__1__q),
+        .clock(r_lo__1__clock),
+        .reset(r_lo__1__reset)
+    );
+    dac_expander__reg32 r_lo__2(
+        .d(r_lo__2__d),
+        .q(r_lo__2__q),
+        .clock(r_lo__2__clock),
+        .reset(r_lo__2__reset)
+    );
+    dac_expander__reg32 r_lo__3(
+        .d(r_lo__3__d),
+        .q(r_lo__3__q),
+        .clock(r_lo__3__clock),
+        .reset(r_lo__3__reset)
+    );
+    dac_expander__reg32 r_lo__4(
+        .d(r_lo__4__d),
+        .q(r_lo__4__q),
+        .clock(r_lo__4__clock),
+        .reset(r_lo__4__reset)
+    );
+    dac_expander__reg32 r_lo__5(
+        .d(r_lo__5__d),
+        .q(r_lo__5__q),
+        .clock(r_lo__5__clock),
+        .reset(r_lo__5__reset)
+    );
+    dac_expander__reg32 r_lo__6(
+        .d(r_lo__6__d),
+        .q(r_lo__6__q),
+        .clock(r_lo__6__clock),
+        .reset(r_lo__6__reset)
+    );
+    dac_expander__reg32 r_lo__7(
+        .d(r_lo__7__d),
+        .q(r_lo__7__q),
+        .clock(r_lo__7__clock),
+        .reset(r_lo__7__reset)
+    );
+    dac_expander__reg32 r_lo__8(
+        .d(r_lo__8__d),
+        .q(r_lo__8__q),
+        .clock(r_lo__8__clock),
+        .reset(r_lo__8__reset)
+    );
+    dac_expander__reg32 r_lo__9(
+        .d(r_lo__9__d),
+        .q(r_lo__9__q),
+        .clock(r_lo__9__clock),
+        .reset(r_lo__9__reset)
+    );
+    dac_expander__reg32 r_lo__10(
+        .d(r_lo__10__d),
+        .q(r_lo__10__q),
+        .clock(r_lo__10__clock),
+        .reset(r_lo__10__reset)
+    );
+    dac_expander__reg32 r_lo__11(
+        .d(r_lo__11__d),
+        .q(r_lo__11__q),
+        .clock(r_lo__11__clock),
+        .reset(r_lo__11__reset)
+    );
+    dac_expander__reg32 r_lo__12(
+        .d(r_lo__12__d),
+        .q(r_lo__12__q),
+        .clock(r_lo__12__clock),
+        .reset(r_lo__12__reset)
+    );
+    dac_expander__reg32 r_lo__13(
+        .d(r_lo__13__d),
+        .q(r_lo__13__q),
+        .clock(r_lo__13__clock),
+        .reset(r_lo__13__reset)
+    );
+    dac_expander__reg32 r_lo__14(
+        .d(r_lo__14__d),
+        .q(r_lo__14__q),
+        .clock(r_lo__14__clock),
+        .reset(r_lo__14__reset)
+    );
+    dac_expander__reg32 r_lo__15(
+        .d(r_lo__15__d),
+        .q(r_lo__15__q),
+        .clock(r_lo__15__clock),
+        .reset(r_lo__15__reset)
+    );
+    dac_expander__reg32 r_lo__16(
+        .d(r_lo__16__d),
+        .q(r_lo__16__q),
+        .clock(r_lo__16__clock),
+        .reset(r_lo__16__reset)
+    );
+    dac_expander__reg32 r_lo__17(
+        .d(r_lo__17__d),
+        .q(r_lo__17__q),
+        .clock(r_lo__17__clock),
+        .reset(r_lo__17__reset)
+    );
+    dac_expander__reg32 r_lo__18(
+        .d(r_lo__18__d),
+        .q(r_lo__18__q),
+        .clock(r_lo__18__clock),
+        .reset(r_lo__18__reset)
+    );
+    dac_expander__reg32 r_lo__19(
+        .d(r_lo__19__d),
+        .q(r_lo__19__q),
+        .clock(r_lo__19__clock),
+        .reset(r_lo__19__reset)
+    );
+    dac_expander__reg32 r_lo__20(
+        .d(r_lo__20__d),
+        .q(r_lo__20__q),
+        .clock(r_lo__20__clock),
+        .reset(r_lo__20__reset)
+    );
+    dac_expander__reg32 r_lo__21(
+        .d(r_lo__21__d),
+        .q(r_lo__21__q),
+        .clock(r_lo__21__clock),
+        .reset(r_lo__21__reset)
+    );
+    dac_expander__reg32 r_lo__22(
+        .d(r_lo__22__d),
+        .q(r_lo__22__q),
+        .clock(r_lo__22__clock),
+        .reset(r_lo__22__reset)
+    );
+    dac_expander__reg32 r_lo__23(
+        .d(r_lo__23__d),
+        .q(r_lo__23__q),
+        .clock(r_lo__23__clock),
+        .reset(r_lo__23__reset)
+    );
+    dac_expander__reg32 r_lo__24(
+        .d(r_lo__24__d),
+        .q(r_lo__24__q),
+        .clock(r_lo__24__clock),
+        .reset(r_lo__24__reset)
+    );
+    dac_expander__reg32 r_lo__25(
+        .d(r_lo__25__d),
+        .q(r_lo__25__q),
+        .clock(r_lo__25__clock),
+        .reset(r_lo__25__reset)
+    );
+    dac_expander__reg32 r_lo__26(
+        .d(r_lo__26__d),
+        .q(r_lo__26__q),
+        .clock(r_lo__26__clock),
+        .reset(r_lo__26__reset)
+    );
+    dac_expander__reg32 r_lo__27(
+        .d(r_lo__27__d),
+        .q(r_lo__27__q),
+        .clock(r_lo__27__clock),
+        .reset(r_lo__27__reset)
+    );
+    dac_expander__reg32 r_lo__28(
+        .d(r_lo__28__d),
+        .q(r_lo__28__q),
+        .clock(r_lo__28__clock),
+        .reset(r_lo__28__reset)
+    );
+    dac_expander__reg32 r_lo__29(
+        .d(r_lo__29__d),
+        .q(r_lo__29__q),
+        .clock(r_lo__29__clock),
+        .reset(r_lo__29__reset)
+    );
+    dac_expander__reg32 r_lo__30(
+        .d(r_lo__30__d),
+        .q(r_lo__30__q),
+        .clock(r_lo__30__clock),
+        .reset(r_lo__30__reset)
+    );
+    dac_expander__reg5 r_ci__0(
+        .d(r_ci__0__d),
+        .q(r_ci__0__q),
+        .clock(r_ci__0__clock),
+        .reset(r_ci__0__reset)
+    );
+    dac_expander__reg5 r_ci__1(
+        .d(r_ci__1__d),
+        .q(r_ci__1__q),
+        .clock(r_ci__1__clock),
+        .reset(r_ci__1__reset)
+    );
+    dac_expander__reg5 r_ci__2(
+        .d(r_ci__2__d),
+        .q(r_ci__2__q),
+        .clock(r_ci__2__clock),
+        .reset(r_ci__2__reset)
+    );
+    dac_expander__reg5 r_ci__3(
+        .d(r_ci__3__d),
+        .q(r_ci__3__q),
+        .clock(r_ci__3__clock),
+        .reset(r_ci__3__reset)
+    );
+    dac_expander__reg5 r_ci__4(
+        .d(r_ci__4__d),
+        .q(r_ci__4__q),
+        .clock(r_ci__4__clock),
+        .reset(r_ci__4__reset)
+    );
+    dac_expander__reg5 r_ci__5(
+        .d(r_ci__5__d),
+        .q(r_ci__5__q),
+        .clock(r_ci__5__clock),
+        .reset(r_ci__5__reset)
+    );
+    dac_expander__reg5 r_ci__6(
+        .d(r_ci__6__d),
+        .q(r_ci__6__q),
+        .clock(r_ci__6__clock),
+        .reset(r_ci__6__reset)
+    );
+    dac_expander__reg5 r_ci__7(
+        .d(r_ci__7__d),
+        .q(r_ci__7__q),
+        .clock(r_ci__7__clock),
+        .reset(r_ci__7__reset)
+    );
+    dac_expander__reg5 r_ci__8(
+        .d(r_ci__8__d),
+        .q(r_ci__8__q),
+        .clock(r_ci__8__clock),
+        .reset(r_ci__8__reset)
+    );
+    dac_expander__reg5 r_ci__9(
+        .d(r_ci__9__d),
+        .q(r_ci__9__q),
+        .clock(r_ci__9__clock),
+        .reset(r_ci__9__reset)
+    );
+    dac_expander__reg5 r_ci__10(
+        .d(r_ci__10__d),
+        .q(r_ci__10__q),
+        .clock(r_ci__10__clock),
+        .reset(r_ci__10__reset)
+    );
+    dac_expander__reg5 r_ci__11(
+        .d(r_ci__11__d),
+        .q(r_ci__11__q),
+        .clock(r_ci__11__clock),
+        .reset(r_ci__11__reset)
+    );
+    dac_expander__reg5 r_ci__12(
+        .d(r_ci__12__d),
+        .q(r_ci__12__q),
+        .clock(r_ci__12__clock),
+        .reset(r_ci__12__reset)
+    );
+    dac_expander__reg5 r_ci__13(
+        .d(r_ci__13__d),
+        .q(r_ci__13__q),
+        .clock(r_ci__13__clock),
+        .reset(r_ci__13__reset)
+    );
+    dac_expander__reg5 r_ci__14(
+        .d(r_ci__14__d),
+        .q(r_ci__14__q),
+        .clock(r_ci__14__clock),
+        .reset(r_ci__14__reset)
+    );
+    dac_expander__reg5 r_ci__15(
+        .d(r_ci__15__d),
+        .q(r_ci__15__q),
+        .clock(r_ci__15__clock),
+        .reset(r_ci__15__reset)
+    );
+    dac_expander__reg5 r_ci__16(
+        .d(r_ci__16__d),
+        .q(r_ci__16__q),
+        .clock(r_ci__16__clock),
+        .reset(r_ci__16__reset)
+    );
+    dac_expander__reg5 r_ci__17(
+        .d(r_ci__17__d),
+        .q(r_ci__17__q),
+        .clock(r_ci__17__clock),
+        .reset(r_ci__17__reset)
+    );
+    dac_expander__reg5 r_ci__18(
+        .d(r_ci__18__d),
+        .q(r_ci__18__q),
+        .clock(r_ci__18__clock),
+        .reset(r_ci__18__reset)
+    );
+    dac_expander__reg5 r_ci__19(
+        .d(r_ci__19__d),
+        .q(r_ci__19__q),
+        .clock(r_ci__19__clock),
+        .reset(r_ci__19__reset)
+    );
+    dac_expander__reg5 r_ci__20(
+        .d(r_ci__20__d),
+        .q(r_ci__20__q),
+        .clock(r_ci__20__clock),
+        .reset(r_ci__20__reset)
+    );
+    dac_expander__reg5 r_ci__21(
+        .d(r_ci__21__d),
+        .q(r_ci__21__q),
+        .clock(r_ci__21__clock),
+        .reset(r_ci__21__reset)
+    );
+    dac_expander__reg5 r_ci__22(
+        .d(r_ci__22__d),
+        .q(r_ci__22__q),
+        .clock(r_ci__22__clock),
+        .reset(r_ci__22__reset)
+    );
+    dac_expander__reg5 r_ci__23(
+        .d(r_ci__23__d),
+        .q(r_ci__23__q),
+        .clock(r_ci__23__clock),
+        .reset(r_ci__23__reset)
+    );
+    dac_expander__reg5 r_ci__24(
+        .d(r_ci__24__d),
+        .q(r_ci__24__q),
+        .clock(r_ci__24__clock),
+        .reset(r_ci__24__reset)
+    );
+    dac_expander__reg5 r_ci__25(
+        .d(r_ci__25__d),
+        .q(r_ci__25__q),
+        .clock(r_ci__25__clock),
+        .reset(r_ci__25__reset)
+    );
+    dac_expander__reg5 r_ci__26(
+        .d(r_ci__26__d),
+        .q(r_ci__26__q),
+        .clock(r_ci__26__clock),
+        .reset(r_ci__26__reset)
+    );
+    dac_expander__reg5 r_ci__27(
+        .d(r_ci__27__d),
+        .q(r_ci__27__q),
+        .clock(r_ci__27__clock),
+        .reset(r_ci__27__reset)
+    );
+    dac_expander__reg5 r_ci__28(
+        .d(r_ci__28__d),
+        .q(r_ci__28__q),
+        .clock(r_ci__28__clock),
+        .reset(r_ci__28__reset)
+    );
+    dac_expander__reg5 r_ci__29(
+        .d(r_ci__29__d),
+        .q(r_ci__29__q),
+        .clock(r_ci__29__clock),
+        .reset(r_ci__29__reset)
+    );
+    dac_expander__reg5 r_ci__30(
+        .d(r_ci__30__d),
+        .q(r_ci__30__q),
+        .clock(r_ci__30__clock),
+        .reset(r_ci__30__reset)
+    );
+    dac_expander__reg5 r_ci__31(
+        .d(r_ci__31__d),
+        .q(r_ci__31__q),
+        .clock(r_ci__31__clock),
+        .reset(r_ci__31__reset)
+    );
+    dac_expander__reg32 wg(
+        .d(wg__d),
+        .q(wg__q),
+        .clock(wg__clock),
+        .reset(wg__reset)
+    );
     dac_expander__pk_enc_act pk_enc_act(
         .bits__0(pk_enc_act__bits__0),
         .bits__1(pk_enc_act__bits__1),
@@ -2205,6 +3171,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) wwid__clock = clock;
     always @(*) wlast__clock = clock;
     always @(*) wv__clock = clock;
+    always @(*) wg__clock = clock;
     always @(*) r_act__clock = clock;
     always @(*) r_live__clock = clock;
     always @(*) r_ends__clock = clock;
@@ -2569,6 +3536,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         end
     end
     always @(*) begin
+        wg__d = wg__q;
+        wg__d = wg__q;
+        if (start_go) begin
+        end
+        else if (load) begin
+            wg__d = gmask;
+        end
+    end
+    always @(*) begin
         r_act__d = r_act__q;
         r_act__d = r_act__q;
         if (load) begin
@@ -2659,6 +3635,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) wwid__reset = reset;
     always @(*) wlast__reset = reset;
     always @(*) wv__reset = reset;
+    always @(*) wg__reset = reset;
     always @(*) r_act__reset = reset;
     always @(*) r_live__reset = reset;
     always @(*) r_ends__reset = reset;
@@ -3066,13 +4043,157 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) lane0__cy = cur_cy;
     always @(*) lane0__a = nwi__q & amask;
     always @(*) lane0__ty0 = t0 >> zx_k12__wide;
+    always @(*) basis__off_tx = t_tx;
+    always @(*) basis__off_ty = t_ty;
+    always @(*) basis__k = cfg_bdx_log2;
+    always @(*) r_bb__0__clock = clock;
+    always @(*) r_bb__0__reset = reset;
+    always @(*) r_bb__0__d = basis__bb__0;
+    always @(*) offs__bb__0 = r_bb__0__q;
+    always @(*) r_bb__1__clock = clock;
+    always @(*) r_bb__1__reset = reset;
+    always @(*) r_bb__1__d = basis__bb__1;
+    always @(*) offs__bb__1 = r_bb__1__q;
+    always @(*) r_bb__2__clock = clock;
+    always @(*) r_bb__2__reset = reset;
+    always @(*) r_bb__2__d = basis__bb__2;
+    always @(*) offs__bb__2 = r_bb__2__q;
+    always @(*) r_bb__3__clock = clock;
+    always @(*) r_bb__3__reset = reset;
+    always @(*) r_bb__3__d = basis__bb__3;
+    always @(*) offs__bb__3 = r_bb__3__q;
+    always @(*) r_bb__4__clock = clock;
+    always @(*) r_bb__4__reset = reset;
+    always @(*) r_bb__4__d = basis__bb__4;
+    always @(*) offs__bb__4 = r_bb__4__q;
+    always @(*) r_lo__0__clock = clock;
+    always @(*) r_lo__0__reset = reset;
+    always @(*) r_lo__0__d = offs__o__0;
+    always @(*) r_lo__1__clock = clock;
+    always @(*) r_lo__1__reset = reset;
+    always @(*) r_lo__1__d = offs__o__1;
+    always @(*) r_lo__2__clock = clock;
+    always @(*) r_lo__2__reset = reset;
+    always @(*) r_lo__2__d = offs__o__2;
+    always @(*) r_lo__3__clock = clock;
+    always @(*) r_lo__3__reset = reset;
+    always @(*) r_lo__3__d = offs__o__3;
+    always @(*) r_lo__4__clock = clock;
+    always @(*) r_lo__4__reset = reset;
+    always @(*) r_lo__4__d = offs__o__4;
+    always @(*) r_lo__5__clock = clock;
+    always @(*) r_lo__5__reset = reset;
+    always @(*) r_lo__5__d = offs__o__5;
+    always @(*) r_lo__6__clock = clock;
+    always @(*) r_lo__6__reset = reset;
+    always @(*) r_lo__6__d = offs__o__6;
+    always @(*) r_lo__7__clock = clock;
+    always @(*) r_lo__7__reset = reset;
+    always @(*) r_lo__7__d = offs__o__7;
+    always @(*) r_lo__8__clock = clock;
+    always @(*) r_lo__8__reset = reset;
+    always @(*) r_lo__8__d = offs__o__8;
+    always @(*) r_lo__9__clock = clock;
+    always @(*) r_lo__9__reset = reset;
+    always @(*) r_lo__9__d = offs__o__9;
+    always @(*) r_lo__10__clock = clock;
+    always @(*) r_lo__10__reset = reset;
+    always @(*) r_lo__10__d = offs__o__10;
+    always @(*) r_lo__11__clock = clock;
+    always @(*) r_lo__11__reset = reset;
+    always @(*) r_lo__11__d = offs__o__11;
+    always @(*) r_lo__12__clock = clock;
+    always @(*) r_lo__12__reset = reset;
+    always @(*) r_lo__12__d = offs__o__12;
+    always @(*) r_lo__13__clock = clock;
+    always @(*) r_lo__13__reset = reset;
+    always @(*) r_lo__13__d = offs__o__13;
+    always @(*) r_lo__14__clock = clock;
+    always @(*) r_lo__14__reset = reset;
+    always @(*) r_lo__14__d = offs__o__14;
+    always @(*) r_lo__15__clock = clock;
+    always @(*) r_lo__15__reset = reset;
+    always @(*) r_lo__15__d = offs__o__15;
+    always @(*) r_lo__16__clock = clock;
+    always @(*) r_lo__16__reset = reset;
+    always @(*) r_lo__16__d = offs__o__16;
+    always @(*) r_lo__17__clock = clock;
+    always @(*) r_lo__17__reset = reset;
+    always @(*) r_lo__17__d = offs__o__17;
+    always @(*) r_lo__18__clock = clock;
+    always @(*) r_lo__18__reset = reset;
+    always @(*) r_lo__18__d = offs__o__18;
+    always @(*) r_lo__19__clock = clock;
+    always @(*) r_lo__19__reset = reset;
+    always @(*) r_lo__19__d = offs__o__19;
+    always @(*) r_lo__20__clock = clock;
+    always @(*) r_lo__20__reset = reset;
+    always @(*) r_lo__20__d = offs__o__20;
+    always @(*) r_lo__21__clock = clock;
+    always @(*) r_lo__21__reset = reset;
+    always @(*) r_lo__21__d = offs__o__21;
+    always @(*) r_lo__22__clock = clock;
+    always @(*) r_lo__22__reset = reset;
+    always @(*) r_lo__22__d = offs__o__22;
+    always @(*) r_lo__23__clock = clock;
+    always @(*) r_lo__23__reset = reset;
+    always @(*) r_lo__23__d = offs__o__23;
+    always @(*) r_lo__24__clock = clock;
+    always @(*) r_lo__24__reset = reset;
+    always @(*) r_lo__24__d = offs__o__24;
+    always @(*) r_lo__25__clock = clock;
+    always @(*) r_lo__25__reset = reset;
+    always @(*) r_lo__25__d = offs__o__25;
+    always @(*) r_lo__26__clock = clock;
+    always @(*) r_lo__26__reset = reset;
+    always @(*) r_lo__26__d = offs__o__26;
+    always @(*) r_lo__27__clock = clock;
+    always @(*) r_lo__27__reset = reset;
+    always @(*) r_lo__27__d = offs__o__27;
+    always @(*) r_lo__28__clock = clock;
+    always @(*) r_lo__28__reset = reset;
+    always @(*) r_lo__28__d = offs__o__28;
+    always @(*) r_lo__29__clock = clock;
+    always @(*) r_lo__29__reset = reset;
+    always @(*) r_lo__29__d = offs__o__29;
+    always @(*) r_lo__30__clock = clock;
+    always @(*) r_lo__30__reset = reset;
+    always @(*) r_lo__30__d = offs__o__30;
     always @(*) lanes__s = ws__q;
     always @(*) lanes__c = wc__q;
-    always @(*) lanes__off_tx = t_tx;
-    always @(*) lanes__off_ty = t_ty;
-    always @(*) lanes__k = cfg_bdx_log2;
+    always @(*) lanes__o__0 = r_lo__0__q;
+    always @(*) lanes__o__1 = r_lo__1__q;
+    always @(*) lanes__o__2 = r_lo__2__q;
+    always @(*) lanes__o__3 = r_lo__3__q;
+    always @(*) lanes__o__4 = r_lo__4__q;
+    always @(*) lanes__o__5 = r_lo__5__q;
+    always @(*) lanes__o__6 = r_lo__6__q;
+    always @(*) lanes__o__7 = r_lo__7__q;
+    always @(*) lanes__o__8 = r_lo__8__q;
+    always @(*) lanes__o__9 = r_lo__9__q;
+    always @(*) lanes__o__10 = r_lo__10__q;
+    always @(*) lanes__o__11 = r_lo__11__q;
+    always @(*) lanes__o__12 = r_lo__12__q;
+    always @(*) lanes__o__13 = r_lo__13__q;
+    always @(*) lanes__o__14 = r_lo__14__q;
+    always @(*) lanes__o__15 = r_lo__15__q;
+    always @(*) lanes__o__16 = r_lo__16__q;
+    always @(*) lanes__o__17 = r_lo__17__q;
+    always @(*) lanes__o__18 = r_lo__18__q;
+    always @(*) lanes__o__19 = r_lo__19__q;
+    always @(*) lanes__o__20 = r_lo__20__q;
+    always @(*) lanes__o__21 = r_lo__21__q;
+    always @(*) lanes__o__22 = r_lo__22__q;
+    always @(*) lanes__o__23 = r_lo__23__q;
+    always @(*) lanes__o__24 = r_lo__24__q;
+    always @(*) lanes__o__25 = r_lo__25__q;
+    always @(*) lanes__o__26 = r_lo__26__q;
+    always @(*) lanes__o__27 = r_lo__27__q;
+    always @(*) lanes__o__28 = r_lo__28__q;
+    always @(*) lanes__o__29 = r_lo__29__q;
+    always @(*) lanes__o__30 = r_lo__30__q;
     always @(*) nm1 = wnm1__q;
-    always @(*) ra = wwid__q;
+    always @(*) ra = wid[(32'h0)+:(6)];
     always @(*) gmem__r_addr = ra;
     always @(*) zx_ra64__narrow = ra;
     always @(*) begin
@@ -3118,7 +4239,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) begin
         setup__en = ones32;
         if (is_addr & t_guard) begin
-            setup__en = gmask;
+            setup__en = wg__q;
         end
     end
     always @(*) gskip = is_addr & t_guard & setup__none;
@@ -3634,6 +4755,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__0__d = lanes__v__0;
         end
     end
+    always @(*) r_ci__0__clock = clock;
+    always @(*) r_ci__0__reset = reset;
+    always @(*) begin
+        r_ci__0__d = r_ci__0__q;
+        if (load) begin
+            r_ci__0__d = setup__ci__0;
+        end
+    end
+    always @(*) rec__ci__0 = r_ci__0__q;
     always @(*) lv__1__clock = clock;
     always @(*) lv__1__reset = reset;
     always @(*) begin
@@ -3642,6 +4772,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__1__d = lanes__v__1;
         end
     end
+    always @(*) r_ci__1__clock = clock;
+    always @(*) r_ci__1__reset = reset;
+    always @(*) begin
+        r_ci__1__d = r_ci__1__q;
+        if (load) begin
+            r_ci__1__d = setup__ci__1;
+        end
+    end
+    always @(*) rec__ci__1 = r_ci__1__q;
     always @(*) lv__2__clock = clock;
     always @(*) lv__2__reset = reset;
     always @(*) begin
@@ -3650,6 +4789,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__2__d = lanes__v__2;
         end
     end
+    always @(*) r_ci__2__clock = clock;
+    always @(*) r_ci__2__reset = reset;
+    always @(*) begin
+        r_ci__2__d = r_ci__2__q;
+        if (load) begin
+            r_ci__2__d = setup__ci__2;
+        end
+    end
+    always @(*) rec__ci__2 = r_ci__2__q;
     always @(*) lv__3__clock = clock;
     always @(*) lv__3__reset = reset;
     always @(*) begin
@@ -3658,6 +4806,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__3__d = lanes__v__3;
         end
     end
+    always @(*) r_ci__3__clock = clock;
+    always @(*) r_ci__3__reset = reset;
+    always @(*) begin
+        r_ci__3__d = r_ci__3__q;
+        if (load) begin
+            r_ci__3__d = setup__ci__3;
+        end
+    end
+    always @(*) rec__ci__3 = r_ci__3__q;
     always @(*) lv__4__clock = clock;
     always @(*) lv__4__reset = reset;
     always @(*) begin
@@ -3666,6 +4823,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__4__d = lanes__v__4;
         end
     end
+    always @(*) r_ci__4__clock = clock;
+    always @(*) r_ci__4__reset = reset;
+    always @(*) begin
+        r_ci__4__d = r_ci__4__q;
+        if (load) begin
+            r_ci__4__d = setup__ci__4;
+        end
+    end
+    always @(*) rec__ci__4 = r_ci__4__q;
     always @(*) lv__5__clock = clock;
     always @(*) lv__5__reset = reset;
     always @(*) begin
@@ -3674,6 +4840,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__5__d = lanes__v__5;
         end
     end
+    always @(*) r_ci__5__clock = clock;
+    always @(*) r_ci__5__reset = reset;
+    always @(*) begin
+        r_ci__5__d = r_ci__5__q;
+        if (load) begin
+            r_ci__5__d = setup__ci__5;
+        end
+    end
+    always @(*) rec__ci__5 = r_ci__5__q;
     always @(*) lv__6__clock = clock;
     always @(*) lv__6__reset = reset;
     always @(*) begin
@@ -3682,6 +4857,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__6__d = lanes__v__6;
         end
     end
+    always @(*) r_ci__6__clock = clock;
+    always @(*) r_ci__6__reset = reset;
+    always @(*) begin
+        r_ci__6__d = r_ci__6__q;
+        if (load) begin
+            r_ci__6__d = setup__ci__6;
+        end
+    end
+    always @(*) rec__ci__6 = r_ci__6__q;
     always @(*) lv__7__clock = clock;
     always @(*) lv__7__reset = reset;
     always @(*) begin
@@ -3690,6 +4874,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__7__d = lanes__v__7;
         end
     end
+    always @(*) r_ci__7__clock = clock;
+    always @(*) r_ci__7__reset = reset;
+    always @(*) begin
+        r_ci__7__d = r_ci__7__q;
+        if (load) begin
+            r_ci__7__d = setup__ci__7;
+        end
+    end
+    always @(*) rec__ci__7 = r_ci__7__q;
     always @(*) lv__8__clock = clock;
     always @(*) lv__8__reset = reset;
     always @(*) begin
@@ -3698,6 +4891,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__8__d = lanes__v__8;
         end
     end
+    always @(*) r_ci__8__clock = clock;
+    always @(*) r_ci__8__reset = reset;
+    always @(*) begin
+        r_ci__8__d = r_ci__8__q;
+        if (load) begin
+            r_ci__8__d = setup__ci__8;
+        end
+    end
+    always @(*) rec__ci__8 = r_ci__8__q;
     always @(*) lv__9__clock = clock;
     always @(*) lv__9__reset = reset;
     always @(*) begin
@@ -3706,6 +4908,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__9__d = lanes__v__9;
         end
     end
+    always @(*) r_ci__9__clock = clock;
+    always @(*) r_ci__9__reset = reset;
+    always @(*) begin
+        r_ci__9__d = r_ci__9__q;
+        if (load) begin
+            r_ci__9__d = setup__ci__9;
+        end
+    end
+    always @(*) rec__ci__9 = r_ci__9__q;
     always @(*) lv__10__clock = clock;
     always @(*) lv__10__reset = reset;
     always @(*) begin
@@ -3714,6 +4925,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__10__d = lanes__v__10;
         end
     end
+    always @(*) r_ci__10__clock = clock;
+    always @(*) r_ci__10__reset = reset;
+    always @(*) begin
+        r_ci__10__d = r_ci__10__q;
+        if (load) begin
+            r_ci__10__d = setup__ci__10;
+        end
+    end
+    always @(*) rec__ci__10 = r_ci__10__q;
     always @(*) lv__11__clock = clock;
     always @(*) lv__11__reset = reset;
     always @(*) begin
@@ -3722,6 +4942,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__11__d = lanes__v__11;
         end
     end
+    always @(*) r_ci__11__clock = clock;
+    always @(*) r_ci__11__reset = reset;
+    always @(*) begin
+        r_ci__11__d = r_ci__11__q;
+        if (load) begin
+            r_ci__11__d = setup__ci__11;
+        end
+    end
+    always @(*) rec__ci__11 = r_ci__11__q;
     always @(*) lv__12__clock = clock;
     always @(*) lv__12__reset = reset;
     always @(*) begin
@@ -3730,6 +4959,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__12__d = lanes__v__12;
         end
     end
+    always @(*) r_ci__12__clock = clock;
+    always @(*) r_ci__12__reset = reset;
+    always @(*) begin
+        r_ci__12__d = r_ci__12__q;
+        if (load) begin
+            r_ci__12__d = setup__ci__12;
+        end
+    end
+    always @(*) rec__ci__12 = r_ci__12__q;
     always @(*) lv__13__clock = clock;
     always @(*) lv__13__reset = reset;
     always @(*) begin
@@ -3738,6 +4976,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__13__d = lanes__v__13;
         end
     end
+    always @(*) r_ci__13__clock = clock;
+    always @(*) r_ci__13__reset = reset;
+    always @(*) begin
+        r_ci__13__d = r_ci__13__q;
+        if (load) begin
+            r_ci__13__d = setup__ci__13;
+        end
+    end
+    always @(*) rec__ci__13 = r_ci__13__q;
     always @(*) lv__14__clock = clock;
     always @(*) lv__14__reset = reset;
     always @(*) begin
@@ -3746,6 +4993,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__14__d = lanes__v__14;
         end
     end
+    always @(*) r_ci__14__clock = clock;
+    always @(*) r_ci__14__reset = reset;
+    always @(*) begin
+        r_ci__14__d = r_ci__14__q;
+        if (load) begin
+            r_ci__14__d = setup__ci__14;
+        end
+    end
+    always @(*) rec__ci__14 = r_ci__14__q;
     always @(*) lv__15__clock = clock;
     always @(*) lv__15__reset = reset;
     always @(*) begin
@@ -3754,6 +5010,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__15__d = lanes__v__15;
         end
     end
+    always @(*) r_ci__15__clock = clock;
+    always @(*) r_ci__15__reset = reset;
+    always @(*) begin
+        r_ci__15__d = r_ci__15__q;
+        if (load) begin
+            r_ci__15__d = setup__ci__15;
+        end
+    end
+    always @(*) rec__ci__15 = r_ci__15__q;
     always @(*) lv__16__clock = clock;
     always @(*) lv__16__reset = reset;
     always @(*) begin
@@ -3762,6 +5027,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__16__d = lanes__v__16;
         end
     end
+    always @(*) r_ci__16__clock = clock;
+    always @(*) r_ci__16__reset = reset;
+    always @(*) begin
+        r_ci__16__d = r_ci__16__q;
+        if (load) begin
+            r_ci__16__d = setup__ci__16;
+        end
+    end
+    always @(*) rec__ci__16 = r_ci__16__q;
     always @(*) lv__17__clock = clock;
     always @(*) lv__17__reset = reset;
     always @(*) begin
@@ -3770,6 +5044,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__17__d = lanes__v__17;
         end
     end
+    always @(*) r_ci__17__clock = clock;
+    always @(*) r_ci__17__reset = reset;
+    always @(*) begin
+        r_ci__17__d = r_ci__17__q;
+        if (load) begin
+            r_ci__17__d = setup__ci__17;
+        end
+    end
+    always @(*) rec__ci__17 = r_ci__17__q;
     always @(*) lv__18__clock = clock;
     always @(*) lv__18__reset = reset;
     always @(*) begin
@@ -3778,6 +5061,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__18__d = lanes__v__18;
         end
     end
+    always @(*) r_ci__18__clock = clock;
+    always @(*) r_ci__18__reset = reset;
+    always @(*) begin
+        r_ci__18__d = r_ci__18__q;
+        if (load) begin
+            r_ci__18__d = setup__ci__18;
+        end
+    end
+    always @(*) rec__ci__18 = r_ci__18__q;
     always @(*) lv__19__clock = clock;
     always @(*) lv__19__reset = reset;
     always @(*) begin
@@ -3786,6 +5078,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__19__d = lanes__v__19;
         end
     end
+    always @(*) r_ci__19__clock = clock;
+    always @(*) r_ci__19__reset = reset;
+    always @(*) begin
+        r_ci__19__d = r_ci__19__q;
+        if (load) begin
+            r_ci__19__d = setup__ci__19;
+        end
+    end
+    always @(*) rec__ci__19 = r_ci__19__q;
     always @(*) lv__20__clock = clock;
     always @(*) lv__20__reset = reset;
     always @(*) begin
@@ -3794,6 +5095,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__20__d = lanes__v__20;
         end
     end
+    always @(*) r_ci__20__clock = clock;
+    always @(*) r_ci__20__reset = reset;
+    always @(*) begin
+        r_ci__20__d = r_ci__20__q;
+        if (load) begin
+            r_ci__20__d = setup__ci__20;
+        end
+    end
+    always @(*) rec__ci__20 = r_ci__20__q;
     always @(*) lv__21__clock = clock;
     always @(*) lv__21__reset = reset;
     always @(*) begin
@@ -3802,6 +5112,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__21__d = lanes__v__21;
         end
     end
+    always @(*) r_ci__21__clock = clock;
+    always @(*) r_ci__21__reset = reset;
+    always @(*) begin
+        r_ci__21__d = r_ci__21__q;
+        if (load) begin
+            r_ci__21__d = setup__ci__21;
+        end
+    end
+    always @(*) rec__ci__21 = r_ci__21__q;
     always @(*) lv__22__clock = clock;
     always @(*) lv__22__reset = reset;
     always @(*) begin
@@ -3810,6 +5129,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__22__d = lanes__v__22;
         end
     end
+    always @(*) r_ci__22__clock = clock;
+    always @(*) r_ci__22__reset = reset;
+    always @(*) begin
+        r_ci__22__d = r_ci__22__q;
+        if (load) begin
+            r_ci__22__d = setup__ci__22;
+        end
+    end
+    always @(*) rec__ci__22 = r_ci__22__q;
     always @(*) lv__23__clock = clock;
     always @(*) lv__23__reset = reset;
     always @(*) begin
@@ -3818,6 +5146,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__23__d = lanes__v__23;
         end
     end
+    always @(*) r_ci__23__clock = clock;
+    always @(*) r_ci__23__reset = reset;
+    always @(*) begin
+        r_ci__23__d = r_ci__23__q;
+        if (load) begin
+            r_ci__23__d = setup__ci__23;
+        end
+    end
+    always @(*) rec__ci__23 = r_ci__23__q;
     always @(*) lv__24__clock = clock;
     always @(*) lv__24__reset = reset;
     always @(*) begin
@@ -3826,6 +5163,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__24__d = lanes__v__24;
         end
     end
+    always @(*) r_ci__24__clock = clock;
+    always @(*) r_ci__24__reset = reset;
+    always @(*) begin
+        r_ci__24__d = r_ci__24__q;
+        if (load) begin
+            r_ci__24__d = setup__ci__24;
+        end
+    end
+    always @(*) rec__ci__24 = r_ci__24__q;
     always @(*) lv__25__clock = clock;
     always @(*) lv__25__reset = reset;
     always @(*) begin
@@ -3834,6 +5180,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__25__d = lanes__v__25;
         end
     end
+    always @(*) r_ci__25__clock = clock;
+    always @(*) r_ci__25__reset = reset;
+    always @(*) begin
+        r_ci__25__d = r_ci__25__q;
+        if (load) begin
+            r_ci__25__d = setup__ci__25;
+        end
+    end
+    always @(*) rec__ci__25 = r_ci__25__q;
     always @(*) lv__26__clock = clock;
     always @(*) lv__26__reset = reset;
     always @(*) begin
@@ -3842,6 +5197,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__26__d = lanes__v__26;
         end
     end
+    always @(*) r_ci__26__clock = clock;
+    always @(*) r_ci__26__reset = reset;
+    always @(*) begin
+        r_ci__26__d = r_ci__26__q;
+        if (load) begin
+            r_ci__26__d = setup__ci__26;
+        end
+    end
+    always @(*) rec__ci__26 = r_ci__26__q;
     always @(*) lv__27__clock = clock;
     always @(*) lv__27__reset = reset;
     always @(*) begin
@@ -3850,6 +5214,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__27__d = lanes__v__27;
         end
     end
+    always @(*) r_ci__27__clock = clock;
+    always @(*) r_ci__27__reset = reset;
+    always @(*) begin
+        r_ci__27__d = r_ci__27__q;
+        if (load) begin
+            r_ci__27__d = setup__ci__27;
+        end
+    end
+    always @(*) rec__ci__27 = r_ci__27__q;
     always @(*) lv__28__clock = clock;
     always @(*) lv__28__reset = reset;
     always @(*) begin
@@ -3858,6 +5231,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__28__d = lanes__v__28;
         end
     end
+    always @(*) r_ci__28__clock = clock;
+    always @(*) r_ci__28__reset = reset;
+    always @(*) begin
+        r_ci__28__d = r_ci__28__q;
+        if (load) begin
+            r_ci__28__d = setup__ci__28;
+        end
+    end
+    always @(*) rec__ci__28 = r_ci__28__q;
     always @(*) lv__29__clock = clock;
     always @(*) lv__29__reset = reset;
     always @(*) begin
@@ -3866,6 +5248,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__29__d = lanes__v__29;
         end
     end
+    always @(*) r_ci__29__clock = clock;
+    always @(*) r_ci__29__reset = reset;
+    always @(*) begin
+        r_ci__29__d = r_ci__29__q;
+        if (load) begin
+            r_ci__29__d = setup__ci__29;
+        end
+    end
+    always @(*) rec__ci__29 = r_ci__29__q;
     always @(*) lv__30__clock = clock;
     always @(*) lv__30__reset = reset;
     always @(*) begin
@@ -3874,6 +5265,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__30__d = lanes__v__30;
         end
     end
+    always @(*) r_ci__30__clock = clock;
+    always @(*) r_ci__30__reset = reset;
+    always @(*) begin
+        r_ci__30__d = r_ci__30__q;
+        if (load) begin
+            r_ci__30__d = setup__ci__30;
+        end
+    end
+    always @(*) rec__ci__30 = r_ci__30__q;
     always @(*) lv__31__clock = clock;
     always @(*) lv__31__reset = reset;
     always @(*) begin
@@ -3882,6 +5282,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             lv__31__d = lanes__v__31;
         end
     end
+    always @(*) r_ci__31__clock = clock;
+    always @(*) r_ci__31__reset = reset;
+    always @(*) begin
+        r_ci__31__d = r_ci__31__q;
+        if (load) begin
+            r_ci__31__d = setup__ci__31;
+        end
+    end
+    always @(*) rec__ci__31 = r_ci__31__q;
     always @(*) pk_enc_act__bits__0 = (low_act & sbit__0) != zero16;
     always @(*) pk_enc_nxt__bits__0 = (low_nxt & sbit__0) != zero16;
     always @(*) pk_enc_act__bits__1 = (low_act & sbit__1) != zero16;
@@ -6804,6 +8213,90 @@ module dac_expander__reg8(d,q,clock,reset);
     end
 endmodule // dac_expander__reg8
 
+module dac_expander__basis(off_tx,off_ty,k,bb__0,bb__1,bb__2,bb__3,bb__4);
+
+    // Module arguments
+    input wire  [31:0] off_tx;
+    input wire  [31:0] off_ty;
+    input wire  [3:0] k;
+    output reg  [31:0] bb__0;
+    output reg  [31:0] bb__1;
+    output reg  [31:0] bb__2;
+    output reg  [31:0] bb__3;
+    output reg  [31:0] bb__4;
+
+    // Constant declarations
+    localparam  cb__0 = 32'h0;
+    localparam  cb__1 = 32'h1;
+    localparam  cb__2 = 32'h2;
+    localparam  cb__3 = 32'h3;
+    localparam  cb__4 = 32'h4;
+
+    // Stub signals
+    reg  [3:0] zx_k__narrow;
+    wire  [31:0] zx_k__wide;
+
+    // Sub module instances
+    dac_expander__basis__zx_k zx_k(
+        .narrow(zx_k__narrow),
+        .wide(zx_k__wide)
+    );
+
+    // Update code
+    always @(*) zx_k__narrow = k;
+    always @(*) begin
+        if (zx_k__wide > cb__0) begin
+            bb__0 = off_tx << cb__0;
+        end
+        else begin
+            bb__0 = off_ty << (cb__0 - zx_k__wide);
+        end
+    end
+    always @(*) begin
+        if (zx_k__wide > cb__1) begin
+            bb__1 = off_tx << cb__1;
+        end
+        else begin
+            bb__1 = off_ty << (cb__1 - zx_k__wide);
+        end
+    end
+    always @(*) begin
+        if (zx_k__wide > cb__2) begin
+            bb__2 = off_tx << cb__2;
+        end
+        else begin
+            bb__2 = off_ty << (cb__2 - zx_k__wide);
+        end
+    end
+    always @(*) begin
+        if (zx_k__wide > cb__3) begin
+            bb__3 = off_tx << cb__3;
+        end
+        else begin
+            bb__3 = off_ty << (cb__3 - zx_k__wide);
+        end
+    end
+    always @(*) begin
+        if (zx_k__wide > cb__4) begin
+            bb__4 = off_tx << cb__4;
+        end
+        else begin
+            bb__4 = off_ty << (cb__4 - zx_k__wide);
+        end
+    end
+
+endmodule // dac_expander__basis
+
+module dac_expander__basis__zx_k(narrow,wide);
+
+    // Module arguments
+    input wire  [3:0] narrow;
+    output reg  [31:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {28'd0, narrow};
+endmodule // dac_expander__basis__zx_k
+
 module dac_expander__cmp_first(a,b,op,r);
 
     // Module arguments
@@ -7529,14 +9022,42 @@ module dac_expander__lane0(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,s,c);
 
 endmodule // dac_expander__lane0
 
-module dac_expander__lanes(s,c,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31);
+module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,o__10,o__11,o__12,o__13,o__14,o__15,o__16,o__17,o__18,o__19,o__20,o__21,o__22,o__23,o__24,o__25,o__26,o__27,o__28,o__29,o__30,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31);
 
     // Module arguments
     input wire  [31:0] s;
     input wire  [31:0] c;
-    input wire  [31:0] off_tx;
-    input wire  [31:0] off_ty;
-    input wire  [3:0] k;
+    input wire  [31:0] o__0;
+    input wire  [31:0] o__1;
+    input wire  [31:0] o__2;
+    input wire  [31:0] o__3;
+    input wire  [31:0] o__4;
+    input wire  [31:0] o__5;
+    input wire  [31:0] o__6;
+    input wire  [31:0] o__7;
+    input wire  [31:0] o__8;
+    input wire  [31:0] o__9;
+    input wire  [31:0] o__10;
+    input wire  [31:0] o__11;
+    input wire  [31:0] o__12;
+    input wire  [31:0] o__13;
+    input wire  [31:0] o__14;
+    input wire  [31:0] o__15;
+    input wire  [31:0] o__16;
+    input wire  [31:0] o__17;
+    input wire  [31:0] o__18;
+    input wire  [31:0] o__19;
+    input wire  [31:0] o__20;
+    input wire  [31:0] o__21;
+    input wire  [31:0] o__22;
+    input wire  [31:0] o__23;
+    input wire  [31:0] o__24;
+    input wire  [31:0] o__25;
+    input wire  [31:0] o__26;
+    input wire  [31:0] o__27;
+    input wire  [31:0] o__28;
+    input wire  [31:0] o__29;
+    input wire  [31:0] o__30;
     output reg  [31:0] v__0;
     output reg  [31:0] v__1;
     output reg  [31:0] v__2;
@@ -7571,107 +9092,933 @@ module dac_expander__lanes(s,c,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__
     output reg  [31:0] v__31;
 
     // Constant declarations
-    localparam  cb__0 = 32'h0;
-    localparam  cb__1 = 32'h1;
-    localparam  cb__2 = 32'h2;
-    localparam  cb__3 = 32'h3;
-    localparam  cb__4 = 32'h4;
-    localparam  lm0__0 = 32'h0;
-    localparam  lm0__1 = 32'hffffffff;
-    localparam  lm0__2 = 32'h0;
-    localparam  lm0__3 = 32'hffffffff;
-    localparam  lm0__4 = 32'h0;
-    localparam  lm0__5 = 32'hffffffff;
-    localparam  lm0__6 = 32'h0;
-    localparam  lm0__7 = 32'hffffffff;
-    localparam  lm0__8 = 32'h0;
-    localparam  lm0__9 = 32'hffffffff;
-    localparam  lm0__10 = 32'h0;
-    localparam  lm0__11 = 32'hffffffff;
-    localparam  lm0__12 = 32'h0;
-    localparam  lm0__13 = 32'hffffffff;
-    localparam  lm0__14 = 32'h0;
-    localparam  lm0__15 = 32'hffffffff;
-    localparam  lm0__16 = 32'h0;
-    localparam  lm0__17 = 32'hffffffff;
-    localparam  lm0__18 = 32'h0;
-    localparam  lm0__19 = 32'hffffffff;
-    localparam  lm0__20 = 32'h0;
-    localparam  lm0__21 = 32'hffffffff;
-    localparam  lm0__22 = 32'h0;
-    localparam  lm0__23 = 32'hffffffff;
-    localparam  lm0__24 = 32'h0;
-    localparam  lm0__25 = 32'hffffffff;
-    localparam  lm0__26 = 32'h0;
-    localparam  lm0__27 = 32'hffffffff;
-    localparam  lm0__28 = 32'h0;
-    localparam  lm0__29 = 32'hffffffff;
-    localparam  lm0__30 = 32'h0;
-    localparam  lm0__31 = 32'hffffffff;
+    localparam  c1 = 32'h1;
+
+    // Stub signals
+    reg  [31:0] add0__x;
+    reg  [31:0] add0__y;
+    wire  add0__ci;
+    wire  [31:0] add0__s;
+    reg  [31:0] add__0__x;
+    reg  [31:0] add__0__y;
+    wire  add__0__ci;
+    wire  [31:0] add__0__s;
+    reg  [31:0] add__1__x;
+    reg  [31:0] add__1__y;
+    wire  add__1__ci;
+    wire  [31:0] add__1__s;
+    reg  [31:0] add__2__x;
+    reg  [31:0] add__2__y;
+    wire  add__2__ci;
+    wire  [31:0] add__2__s;
+    reg  [31:0] add__3__x;
+    reg  [31:0] add__3__y;
+    wire  add__3__ci;
+    wire  [31:0] add__3__s;
+    reg  [31:0] add__4__x;
+    reg  [31:0] add__4__y;
+    wire  add__4__ci;
+    wire  [31:0] add__4__s;
+    reg  [31:0] add__5__x;
+    reg  [31:0] add__5__y;
+    wire  add__5__ci;
+    wire  [31:0] add__5__s;
+    reg  [31:0] add__6__x;
+    reg  [31:0] add__6__y;
+    wire  add__6__ci;
+    wire  [31:0] add__6__s;
+    reg  [31:0] add__7__x;
+    reg  [31:0] add__7__y;
+    wire  add__7__ci;
+    wire  [31:0] add__7__s;
+    reg  [31:0] add__8__x;
+    reg  [31:0] add__8__y;
+    wire  add__8__ci;
+    wire  [31:0] add__8__s;
+    reg  [31:0] add__9__x;
+    reg  [31:0] add__9__y;
+    wire  add__9__ci;
+    wire  [31:0] add__9__s;
+    reg  [31:0] add__10__x;
+    reg  [31:0] add__10__y;
+    wire  add__10__ci;
+    wire  [31:0] add__10__s;
+    reg  [31:0] add__11__x;
+    reg  [31:0] add__11__y;
+    wire  add__11__ci;
+    wire  [31:0] add__11__s;
+    reg  [31:0] add__12__x;
+    reg  [31:0] add__12__y;
+    wire  add__12__ci;
+    wire  [31:0] add__12__s;
+    reg  [31:0] add__13__x;
+    reg  [31:0] add__13__y;
+    wire  add__13__ci;
+    wire  [31:0] add__13__s;
+    reg  [31:0] add__14__x;
+    reg  [31:0] add__14__y;
+    wire  add__14__ci;
+    wire  [31:0] add__14__s;
+    reg  [31:0] add__15__x;
+    reg  [31:0] add__15__y;
+    wire  add__15__ci;
+    wire  [31:0] add__15__s;
+    reg  [31:0] add__16__x;
+    reg  [31:0] add__16__y;
+    wire  add__16__ci;
+    wire  [31:0] add__16__s;
+    reg  [31:0] add__17__x;
+    reg  [31:0] add__17__y;
+    wire  add__17__ci;
+    wire  [31:0] add__17__s;
+    reg  [31:0] add__18__x;
+    reg  [31:0] add__18__y;
+    wire  add__18__ci;
+    wire  [31:0] add__18__s;
+    reg  [31:0] add__19__x;
+    reg  [31:0] add__19__y;
+    wire  add__19__ci;
+    wire  [31:0] add__19__s;
+    reg  [31:0] add__20__x;
+    reg  [31:0] add__20__y;
+    wire  add__20__ci;
+    wire  [31:0] add__20__s;
+    reg  [31:0] add__21__x;
+    reg  [31:0] add__21__y;
+    wire  add__21__ci;
+    wire  [31:0] add__21__s;
+    reg  [31:0] add__22__x;
+    reg  [31:0] add__22__y;
+    wire  add__22__ci;
+    wire  [31:0] add__22__s;
+    reg  [31:0] add__23__x;
+    reg  [31:0] add__23__y;
+    wire  add__23__ci;
+    wire  [31:0] add__23__s;
+    reg  [31:0] add__24__x;
+    reg  [31:0] add__24__y;
+    wire  add__24__ci;
+    wire  [31:0] add__24__s;
+    reg  [31:0] add__25__x;
+    reg  [31:0] add__25__y;
+    wire  add__25__ci;
+    wire  [31:0] add__25__s;
+    reg  [31:0] add__26__x;
+    reg  [31:0] add__26__y;
+    wire  add__26__ci;
+    wire  [31:0] add__26__s;
+    reg  [31:0] add__27__x;
+    reg  [31:0] add__27__y;
+    wire  add__27__ci;
+    wire  [31:0] add__27__s;
+    reg  [31:0] add__28__x;
+    reg  [31:0] add__28__y;
+    wire  add__28__ci;
+    wire  [31:0] add__28__s;
+    reg  [31:0] add__29__x;
+    reg  [31:0] add__29__y;
+    wire  add__29__ci;
+    wire  [31:0] add__29__s;
+    reg  [31:0] add__30__x;
+    reg  [31:0] add__30__y;
+    wire  add__30__ci;
+    wire  [31:0] add__30__s;
+
+    // Local signals
+    reg  [31:0] xs__0;
+    reg  [31:0] xs__1;
+    reg  [31:0] xs__2;
+    reg  [31:0] xs__3;
+    reg  [31:0] xs__4;
+    reg  [31:0] xs__5;
+    reg  [31:0] xs__6;
+    reg  [31:0] xs__7;
+    reg  [31:0] xs__8;
+    reg  [31:0] xs__9;
+    reg  [31:0] xs__10;
+    reg  [31:0] xs__11;
+    reg  [31:0] xs__12;
+    reg  [31:0] xs__13;
+    reg  [31:0] xs__14;
+    reg  [31:0] xs__15;
+    reg  [31:0] xs__16;
+    reg  [31:0] xs__17;
+    reg  [31:0] xs__18;
+    reg  [31:0] xs__19;
+    reg  [31:0] xs__20;
+    reg  [31:0] xs__21;
+    reg  [31:0] xs__22;
+    reg  [31:0] xs__23;
+    reg  [31:0] xs__24;
+    reg  [31:0] xs__25;
+    reg  [31:0] xs__26;
+    reg  [31:0] xs__27;
+    reg  [31:0] xs__28;
+    reg  [31:0] xs__29;
+    reg  [31:0] xs__30;
+    reg  [31:0] xc__0;
+    reg  [31:0] xc__1;
+    reg  [31:0] xc__2;
+    reg  [31:0] xc__3;
+    reg  [31:0] xc__4;
+    reg  [31:0] xc__5;
+    reg  [31:0] xc__6;
+    reg  [31:0] xc__7;
+    reg  [31:0] xc__8;
+    reg  [31:0] xc__9;
+    reg  [31:0] xc__10;
+    reg  [31:0] xc__11;
+    reg  [31:0] xc__12;
+    reg  [31:0] xc__13;
+    reg  [31:0] xc__14;
+    reg  [31:0] xc__15;
+    reg  [31:0] xc__16;
+    reg  [31:0] xc__17;
+    reg  [31:0] xc__18;
+    reg  [31:0] xc__19;
+    reg  [31:0] xc__20;
+    reg  [31:0] xc__21;
+    reg  [31:0] xc__22;
+    reg  [31:0] xc__23;
+    reg  [31:0] xc__24;
+    reg  [31:0] xc__25;
+    reg  [31:0] xc__26;
+    reg  [31:0] xc__27;
+    reg  [31:0] xc__28;
+    reg  [31:0] xc__29;
+    reg  [31:0] xc__30;
+
+    // Sub module instances
+    dac_expander__lanes__add add0(
+        .x(add0__x),
+        .y(add0__y),
+        .ci(add0__ci),
+        .s(add0__s)
+    );
+    dac_expander__lanes__add add__0(
+        .x(add__0__x),
+        .y(add__0__y),
+        .ci(add__0__ci),
+        .s(add__0__s)
+    );
+    dac_expander__lanes__add add__1(
+        .x(add__1__x),
+        .y(add__1__y),
+        .ci(add__1__ci),
+        .s(add__1__s)
+    );
+    dac_expander__lanes__add add__2(
+        .x(add__2__x),
+        .y(add__2__y),
+        .ci(add__2__ci),
+        .s(add__2__s)
+    );
+    dac_expander__lanes__add add__3(
+        .x(add__3__x),
+        .y(add__3__y),
+        .ci(add__3__ci),
+        .s(add__3__s)
+    );
+    dac_expander__lanes__add add__4(
+        .x(add__4__x),
+        .y(add__4__y),
+        .ci(add__4__ci),
+        .s(add__4__s)
+    );
+    dac_expander__lanes__add add__5(
+        .x(add__5__x),
+        .y(add__5__y),
+        .ci(add__5__ci),
+        .s(add__5__s)
+    );
+    dac_expander__lanes__add add__6(
+        .x(add__6__x),
+        .y(add__6__y),
+        .ci(add__6__ci),
+        .s(add__6__s)
+    );
+    dac_expander__lanes__add add__7(
+        .x(add__7__x),
+        .y(add__7__y),
+        .ci(add__7__ci),
+        .s(add__7__s)
+    );
+    dac_expander__lanes__add add__8(
+        .x(add__8__x),
+        .y(add__8__y),
+        .ci(add__8__ci),
+        .s(add__8__s)
+    );
+    dac_expander__lanes__add add__9(
+        .x(add__9__x),
+        .y(add__9__y),
+        .ci(add__9__ci),
+        .s(add__9__s)
+    );
+    dac_expander__lanes__add add__10(
+        .x(add__10__x),
+        .y(add__10__y),
+        .ci(add__10__ci),
+        .s(add__10__s)
+    );
+    dac_expander__lanes__add add__11(
+        .x(add__11__x),
+        .y(add__11__y),
+        .ci(add__11__ci),
+        .s(add__11__s)
+    );
+    dac_expander__lanes__add add__12(
+        .x(add__12__x),
+        .y(add__12__y),
+        .ci(add__12__ci),
+        .s(add__12__s)
+    );
+    dac_expander__lanes__add add__13(
+        .x(add__13__x),
+        .y(add__13__y),
+        .ci(add__13__ci),
+        .s(add__13__s)
+    );
+    dac_expander__lanes__add add__14(
+        .x(add__14__x),
+        .y(add__14__y),
+        .ci(add__14__ci),
+        .s(add__14__s)
+    );
+    dac_expander__lanes__add add__15(
+        .x(add__15__x),
+        .y(add__15__y),
+        .ci(add__15__ci),
+        .s(add__15__s)
+    );
+    dac_expander__lanes__add add__16(
+        .x(add__16__x),
+        .y(add__16__y),
+        .ci(add__16__ci),
+        .s(add__16__s)
+    );
+    dac_expander__lanes__add add__17(
+        .x(add__17__x),
+        .y(add__17__y),
+        .ci(add__17__ci),
+        .s(add__17__s)
+    );
+    dac_expander__lanes__add add__18(
+        .x(add__18__x),
+        .y(add__18__y),
+        .ci(add__18__ci),
+        .s(add__18__s)
+    );
+    dac_expander__lanes__add add__19(
+        .x(add__19__x),
+        .y(add__19__y),
+        .ci(add__19__ci),
+        .s(add__19__s)
+    );
+    dac_expander__lanes__add add__20(
+        .x(add__20__x),
+        .y(add__20__y),
+        .ci(add__20__ci),
+        .s(add__20__s)
+    );
+    dac_expander__lanes__add add__21(
+        .x(add__21__x),
+        .y(add__21__y),
+        .ci(add__21__ci),
+        .s(add__21__s)
+    );
+    dac_expander__lanes__add add__22(
+        .x(add__22__x),
+        .y(add__22__y),
+        .ci(add__22__ci),
+        .s(add__22__s)
+    );
+    dac_expander__lanes__add add__23(
+        .x(add__23__x),
+        .y(add__23__y),
+        .ci(add__23__ci),
+        .s(add__23__s)
+    );
+    dac_expander__lanes__add add__24(
+        .x(add__24__x),
+        .y(add__24__y),
+        .ci(add__24__ci),
+        .s(add__24__s)
+    );
+    dac_expander__lanes__add add__25(
+        .x(add__25__x),
+        .y(add__25__y),
+        .ci(add__25__ci),
+        .s(add__25__s)
+    );
+    dac_expander__lanes__add add__26(
+        .x(add__26__x),
+        .y(add__26__y),
+        .ci(add__26__ci),
+        .s(add__26__s)
+    );
+    dac_expander__lanes__add add__27(
+        .x(add__27__x),
+        .y(add__27__y),
+        .ci(add__27__ci),
+        .s(add__27__s)
+    );
+    dac_expander__lanes__add add__28(
+        .x(add__28__x),
+        .y(add__28__y),
+        .ci(add__28__ci),
+        .s(add__28__s)
+    );
+    dac_expander__lanes__add add__29(
+        .x(add__29__x),
+        .y(add__29__y),
+        .ci(add__29__ci),
+        .s(add__29__s)
+    );
+    dac_expander__lanes__add add__30(
+        .x(add__30__x),
+        .y(add__30__y),
+        .ci(add__30__ci),
+        .s(add__30__s)
+    );
+
+    // Update code
+    always @(*) add0__x = s;
+    always @(*) add0__y = c;
+    assign add0__ci = 1'b0;
+    always @(*) v__0 = add0__s;
+    always @(*) xs__0 = s ^ c ^ o__0;
+    always @(*) xc__0 = ((s & c) | (s & o__0) | (c & o__0)) << c1;
+    always @(*) add__0__x = xs__0;
+    always @(*) add__0__y = xc__0;
+    assign add__0__ci = 1'b0;
+    always @(*) v__1 = add__0__s;
+    always @(*) xs__1 = s ^ c ^ o__1;
+    always @(*) xc__1 = ((s & c) | (s & o__1) | (c & o__1)) << c1;
+    always @(*) add__1__x = xs__1;
+    always @(*) add__1__y = xc__1;
+    assign add__1__ci = 1'b0;
+    always @(*) v__2 = add__1__s;
+    always @(*) xs__2 = s ^ c ^ o__2;
+    always @(*) xc__2 = ((s & c) | (s & o__2) | (c & o__2)) << c1;
+    always @(*) add__2__x = xs__2;
+    always @(*) add__2__y = xc__2;
+    assign add__2__ci = 1'b0;
+    always @(*) v__3 = add__2__s;
+    always @(*) xs__3 = s ^ c ^ o__3;
+    always @(*) xc__3 = ((s & c) | (s & o__3) | (c & o__3)) << c1;
+    always @(*) add__3__x = xs__3;
+    always @(*) add__3__y = xc__3;
+    assign add__3__ci = 1'b0;
+    always @(*) v__4 = add__3__s;
+    always @(*) xs__4 = s ^ c ^ o__4;
+    always @(*) xc__4 = ((s & c) | (s & o__4) | (c & o__4)) << c1;
+    always @(*) add__4__x = xs__4;
+    always @(*) add__4__y = xc__4;
+    assign add__4__ci = 1'b0;
+    always @(*) v__5 = add__4__s;
+    always @(*) xs__5 = s ^ c ^ o__5;
+    always @(*) xc__5 = ((s & c) | (s & o__5) | (c & o__5)) << c1;
+    always @(*) add__5__x = xs__5;
+    always @(*) add__5__y = xc__5;
+    assign add__5__ci = 1'b0;
+    always @(*) v__6 = add__5__s;
+    always @(*) xs__6 = s ^ c ^ o__6;
+    always @(*) xc__6 = ((s & c) | (s & o__6) | (c & o__6)) << c1;
+    always @(*) add__6__x = xs__6;
+    always @(*) add__6__y = xc__6;
+    assign add__6__ci = 1'b0;
+    always @(*) v__7 = add__6__s;
+    always @(*) xs__7 = s ^ c ^ o__7;
+    always @(*) xc__7 = ((s & c) | (s & o__7) | (c & o__7)) << c1;
+    always @(*) add__7__x = xs__7;
+    always @(*) add__7__y = xc__7;
+    assign add__7__ci = 1'b0;
+    always @(*) v__8 = add__7__s;
+    always @(*) xs__8 = s ^ c ^ o__8;
+    always @(*) xc__8 = ((s & c) | (s & o__8) | (c & o__8)) << c1;
+    always @(*) add__8__x = xs__8;
+    always @(*) add__8__y = xc__8;
+    assign add__8__ci = 1'b0;
+    always @(*) v__9 = add__8__s;
+    always @(*) xs__9 = s ^ c ^ o__9;
+    always @(*) xc__9 = ((s & c) | (s & o__9) | (c & o__9)) << c1;
+    always @(*) add__9__x = xs__9;
+    always @(*) add__9__y = xc__9;
+    assign add__9__ci = 1'b0;
+    always @(*) v__10 = add__9__s;
+    always @(*) xs__10 = s ^ c ^ o__10;
+    always @(*) xc__10 = ((s & c) | (s & o__10) | (c & o__10)) << c1;
+    always @(*) add__10__x = xs__10;
+    always @(*) add__10__y = xc__10;
+    assign add__10__ci = 1'b0;
+    always @(*) v__11 = add__10__s;
+    always @(*) xs__11 = s ^ c ^ o__11;
+    always @(*) xc__11 = ((s & c) | (s & o__11) | (c & o__11)) << c1;
+    always @(*) add__11__x = xs__11;
+    always @(*) add__11__y = xc__11;
+    assign add__11__ci = 1'b0;
+    always @(*) v__12 = add__11__s;
+    always @(*) xs__12 = s ^ c ^ o__12;
+    always @(*) xc__12 = ((s & c) | (s & o__12) | (c & o__12)) << c1;
+    always @(*) add__12__x = xs__12;
+    always @(*) add__12__y = xc__12;
+    assign add__12__ci = 1'b0;
+    always @(*) v__13 = add__12__s;
+    always @(*) xs__13 = s ^ c ^ o__13;
+    always @(*) xc__13 = ((s & c) | (s & o__13) | (c & o__13)) << c1;
+    always @(*) add__13__x = xs__13;
+    always @(*) add__13__y = xc__13;
+    assign add__13__ci = 1'b0;
+    always @(*) v__14 = add__13__s;
+    always @(*) xs__14 = s ^ c ^ o__14;
+    always @(*) xc__14 = ((s & c) | (s & o__14) | (c & o__14)) << c1;
+    always @(*) add__14__x = xs__14;
+    always @(*) add__14__y = xc__14;
+    assign add__14__ci = 1'b0;
+    always @(*) v__15 = add__14__s;
+    always @(*) xs__15 = s ^ c ^ o__15;
+    always @(*) xc__15 = ((s & c) | (s & o__15) | (c & o__15)) << c1;
+    always @(*) add__15__x = xs__15;
+    always @(*) add__15__y = xc__15;
+    assign add__15__ci = 1'b0;
+    always @(*) v__16 = add__15__s;
+    always @(*) xs__16 = s ^ c ^ o__16;
+    always @(*) xc__16 = ((s & c) | (s & o__16) | (c & o__16)) << c1;
+    always @(*) add__16__x = xs__16;
+    always @(*) add__16__y = xc__16;
+    assign add__16__ci = 1'b0;
+    always @(*) v__17 = add__16__s;
+    always @(*) xs__17 = s ^ c ^ o__17;
+    always @(*) xc__17 = ((s & c) | (s & o__17) | (c & o__17)) << c1;
+    always @(*) add__17__x = xs__17;
+    always @(*) add__17__y = xc__17;
+    assign add__17__ci = 1'b0;
+    always @(*) v__18 = add__17__s;
+    always @(*) xs__18 = s ^ c ^ o__18;
+    always @(*) xc__18 = ((s & c) | (s & o__18) | (c & o__18)) << c1;
+    always @(*) add__18__x = xs__18;
+    always @(*) add__18__y = xc__18;
+    assign add__18__ci = 1'b0;
+    always @(*) v__19 = add__18__s;
+    always @(*) xs__19 = s ^ c ^ o__19;
+    always @(*) xc__19 = ((s & c) | (s & o__19) | (c & o__19)) << c1;
+    always @(*) add__19__x = xs__19;
+    always @(*) add__19__y = xc__19;
+    assign add__19__ci = 1'b0;
+    always @(*) v__20 = add__19__s;
+    always @(*) xs__20 = s ^ c ^ o__20;
+    always @(*) xc__20 = ((s & c) | (s & o__20) | (c & o__20)) << c1;
+    always @(*) add__20__x = xs__20;
+    always @(*) add__20__y = xc__20;
+    assign add__20__ci = 1'b0;
+    always @(*) v__21 = add__20__s;
+    always @(*) xs__21 = s ^ c ^ o__21;
+    always @(*) xc__21 = ((s & c) | (s & o__21) | (c & o__21)) << c1;
+    always @(*) add__21__x = xs__21;
+    always @(*) add__21__y = xc__21;
+    assign add__21__ci = 1'b0;
+    always @(*) v__22 = add__21__s;
+    always @(*) xs__22 = s ^ c ^ o__22;
+    always @(*) xc__22 = ((s & c) | (s & o__22) | (c & o__22)) << c1;
+    always @(*) add__22__x = xs__22;
+    always @(*) add__22__y = xc__22;
+    assign add__22__ci = 1'b0;
+    always @(*) v__23 = add__22__s;
+    always @(*) xs__23 = s ^ c ^ o__23;
+    always @(*) xc__23 = ((s & c) | (s & o__23) | (c & o__23)) << c1;
+    always @(*) add__23__x = xs__23;
+    always @(*) add__23__y = xc__23;
+    assign add__23__ci = 1'b0;
+    always @(*) v__24 = add__23__s;
+    always @(*) xs__24 = s ^ c ^ o__24;
+    always @(*) xc__24 = ((s & c) | (s & o__24) | (c & o__24)) << c1;
+    always @(*) add__24__x = xs__24;
+    always @(*) add__24__y = xc__24;
+    assign add__24__ci = 1'b0;
+    always @(*) v__25 = add__24__s;
+    always @(*) xs__25 = s ^ c ^ o__25;
+    always @(*) xc__25 = ((s & c) | (s & o__25) | (c & o__25)) << c1;
+    always @(*) add__25__x = xs__25;
+    always @(*) add__25__y = xc__25;
+    assign add__25__ci = 1'b0;
+    always @(*) v__26 = add__25__s;
+    always @(*) xs__26 = s ^ c ^ o__26;
+    always @(*) xc__26 = ((s & c) | (s & o__26) | (c & o__26)) << c1;
+    always @(*) add__26__x = xs__26;
+    always @(*) add__26__y = xc__26;
+    assign add__26__ci = 1'b0;
+    always @(*) v__27 = add__26__s;
+    always @(*) xs__27 = s ^ c ^ o__27;
+    always @(*) xc__27 = ((s & c) | (s & o__27) | (c & o__27)) << c1;
+    always @(*) add__27__x = xs__27;
+    always @(*) add__27__y = xc__27;
+    assign add__27__ci = 1'b0;
+    always @(*) v__28 = add__27__s;
+    always @(*) xs__28 = s ^ c ^ o__28;
+    always @(*) xc__28 = ((s & c) | (s & o__28) | (c & o__28)) << c1;
+    always @(*) add__28__x = xs__28;
+    always @(*) add__28__y = xc__28;
+    assign add__28__ci = 1'b0;
+    always @(*) v__29 = add__28__s;
+    always @(*) xs__29 = s ^ c ^ o__29;
+    always @(*) xc__29 = ((s & c) | (s & o__29) | (c & o__29)) << c1;
+    always @(*) add__29__x = xs__29;
+    always @(*) add__29__y = xc__29;
+    assign add__29__ci = 1'b0;
+    always @(*) v__30 = add__29__s;
+    always @(*) xs__30 = s ^ c ^ o__30;
+    always @(*) xc__30 = ((s & c) | (s & o__30) | (c & o__30)) << c1;
+    always @(*) add__30__x = xs__30;
+    always @(*) add__30__y = xc__30;
+    assign add__30__ci = 1'b0;
+    always @(*) v__31 = add__30__s;
+
+endmodule // dac_expander__lanes
+
+module dac_expander__lanes__add(x,y,ci,s);
+
+    // Module arguments
+    input wire  [31:0] x;
+    input wire  [31:0] y;
+    input wire  ci;
+    output reg  [31:0] s;
+
+    // Constant declarations
+    localparam  one = 32'h1;
+    localparam  zero = 32'h0;
+    localparam  sh__0 = 32'h1;
+    localparam  sh__1 = 32'h2;
+    localparam  sh__2 = 32'h4;
+    localparam  sh__3 = 32'h8;
+    localparam  sh__4 = 32'h10;
+
+    // Local signals
+    reg  [31:0] p0;
+    reg  [31:0] g0;
+    reg  [31:0] cw;
+    reg  [31:0] cp;
+    reg  [31:0] g__0;
+    reg  [31:0] g__1;
+    reg  [31:0] g__2;
+    reg  [31:0] g__3;
+    reg  [31:0] g__4;
+    reg  [31:0] g__5;
+    reg  [31:0] p__0;
+    reg  [31:0] p__1;
+    reg  [31:0] p__2;
+    reg  [31:0] p__3;
+    reg  [31:0] p__4;
+    reg  [31:0] gs__0;
+    reg  [31:0] gs__1;
+    reg  [31:0] gs__2;
+    reg  [31:0] gs__3;
+    reg  [31:0] gs__4;
+    reg  [31:0] ps__0;
+    reg  [31:0] ps__1;
+    reg  [31:0] ps__2;
+    reg  [31:0] ps__3;
+    reg  [31:0] pg__0;
+    reg  [31:0] pg__1;
+    reg  [31:0] pg__2;
+    reg  [31:0] pg__3;
+    reg  [31:0] pg__4;
+    reg  [31:0] gc;
+    reg  [31:0] c;
+
+    // Update code
+    always @(*) begin
+        if (ci) begin
+            cw = one;
+        end
+        else begin
+            cw = zero;
+        end
+    end
+    always @(*) p0 = x ^ y;
+    always @(*) cp = p0 & cw;
+    always @(*) g0 = (x & y) | cp;
+    always @(*) g__0 = g0;
+    always @(*) p__0 = p0;
+    always @(*) ps__0 = p__0 << sh__0;
+    always @(*) p__1 = p__0 & ps__0;
+    always @(*) ps__1 = p__1 << sh__1;
+    always @(*) p__2 = p__1 & ps__1;
+    always @(*) ps__2 = p__2 << sh__2;
+    always @(*) p__3 = p__2 & ps__2;
+    always @(*) ps__3 = p__3 << sh__3;
+    always @(*) p__4 = p__3 & ps__3;
+    always @(*) gs__0 = g__0 << sh__0;
+    always @(*) pg__0 = p__0 & gs__0;
+    always @(*) g__1 = g__0 | pg__0;
+    always @(*) gs__1 = g__1 << sh__1;
+    always @(*) pg__1 = p__1 & gs__1;
+    always @(*) g__2 = g__1 | pg__1;
+    always @(*) gs__2 = g__2 << sh__2;
+    always @(*) pg__2 = p__2 & gs__2;
+    always @(*) g__3 = g__2 | pg__2;
+    always @(*) gs__3 = g__3 << sh__3;
+    always @(*) pg__3 = p__3 & gs__3;
+    always @(*) g__4 = g__3 | pg__3;
+    always @(*) gs__4 = g__4 << sh__4;
+    always @(*) pg__4 = p__4 & gs__4;
+    always @(*) g__5 = g__4 | pg__4;
+    always @(*) begin
+        gc = zero;
+        gc = g__5 << one;
+    end
+    always @(*) c = gc | cw;
+    always @(*) s = p0 ^ c;
+
+endmodule // dac_expander__lanes__add
+
+module dac_expander__reg32(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 32'h0;
+        else q <= d;
+    end
+endmodule // dac_expander__reg32
+
+module dac_expander__mul_sw(d,s,p);
+
+    // Module arguments
+    input wire  [4:0] d;
+    input wire  [9:0] s;
+    output reg  [9:0] p;
+
+    // Constant declarations
+    localparam  sh__0 = 10'b0;
+    localparam  sh__1 = 10'b1;
+    localparam  sh__2 = 10'b10;
+    localparam  sh__3 = 10'b11;
+    localparam  sh__4 = 10'b100;
+    localparam  zero_a = 10'b0;
+
+    // Local signals
+    wire  [9:0] acc__0;
+    reg  [9:0] acc__1;
+    reg  [9:0] acc__2;
+    reg  [9:0] acc__3;
+    reg  [9:0] acc__4;
+
+    // Update code
+    assign acc__0 = zero_a;
+    always @(*) begin
+        if (d[0]) begin
+            acc__1 = acc__0 + (s << sh__0);
+        end
+        else begin
+            acc__1 = acc__0;
+        end
+    end
+    always @(*) begin
+        if (d[1]) begin
+            acc__2 = acc__1 + (s << sh__1);
+        end
+        else begin
+            acc__2 = acc__1;
+        end
+    end
+    always @(*) begin
+        if (d[2]) begin
+            acc__3 = acc__2 + (s << sh__2);
+        end
+        else begin
+            acc__3 = acc__2;
+        end
+    end
+    always @(*) begin
+        if (d[3]) begin
+            acc__4 = acc__3 + (s << sh__3);
+        end
+        else begin
+            acc__4 = acc__3;
+        end
+    end
+    always @(*) begin
+        p = acc__0;
+        if (d[4]) begin
+            p = acc__4 - (s << sh__4);
+        end
+        else begin
+            p = acc__4;
+        end
+    end
+
+endmodule // dac_expander__mul_sw
+
+module dac_expander__reg3(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 3'h0;
+        else q <= d;
+    end
+endmodule // dac_expander__reg3
+
+module dac_expander__reg10(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 10'h0;
+        else q <= d;
+    end
+endmodule // dac_expander__reg10
+
+module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,o__10,o__11,o__12,o__13,o__14,o__15,o__16,o__17,o__18,o__19,o__20,o__21,o__22,o__23,o__24,o__25,o__26,o__27,o__28,o__29,o__30);
+
+    // Module arguments
+    input wire  [31:0] bb__0;
+    input wire  [31:0] bb__1;
+    input wire  [31:0] bb__2;
+    input wire  [31:0] bb__3;
+    input wire  [31:0] bb__4;
+    output reg  [31:0] o__0;
+    output reg  [31:0] o__1;
+    output reg  [31:0] o__2;
+    output reg  [31:0] o__3;
+    output reg  [31:0] o__4;
+    output reg  [31:0] o__5;
+    output reg  [31:0] o__6;
+    output reg  [31:0] o__7;
+    output reg  [31:0] o__8;
+    output reg  [31:0] o__9;
+    output reg  [31:0] o__10;
+    output reg  [31:0] o__11;
+    output reg  [31:0] o__12;
+    output reg  [31:0] o__13;
+    output reg  [31:0] o__14;
+    output reg  [31:0] o__15;
+    output reg  [31:0] o__16;
+    output reg  [31:0] o__17;
+    output reg  [31:0] o__18;
+    output reg  [31:0] o__19;
+    output reg  [31:0] o__20;
+    output reg  [31:0] o__21;
+    output reg  [31:0] o__22;
+    output reg  [31:0] o__23;
+    output reg  [31:0] o__24;
+    output reg  [31:0] o__25;
+    output reg  [31:0] o__26;
+    output reg  [31:0] o__27;
+    output reg  [31:0] o__28;
+    output reg  [31:0] o__29;
+    output reg  [31:0] o__30;
+
+    // Constant declarations
+    localparam  lm0__0 = 32'hffffffff;
+    localparam  lm0__1 = 32'h0;
+    localparam  lm0__2 = 32'hffffffff;
+    localparam  lm0__3 = 32'h0;
+    localparam  lm0__4 = 32'hffffffff;
+    localparam  lm0__5 = 32'h0;
+    localparam  lm0__6 = 32'hffffffff;
+    localparam  lm0__7 = 32'h0;
+    localparam  lm0__8 = 32'hffffffff;
+    localparam  lm0__9 = 32'h0;
+    localparam  lm0__10 = 32'hffffffff;
+    localparam  lm0__11 = 32'h0;
+    localparam  lm0__12 = 32'hffffffff;
+    localparam  lm0__13 = 32'h0;
+    localparam  lm0__14 = 32'hffffffff;
+    localparam  lm0__15 = 32'h0;
+    localparam  lm0__16 = 32'hffffffff;
+    localparam  lm0__17 = 32'h0;
+    localparam  lm0__18 = 32'hffffffff;
+    localparam  lm0__19 = 32'h0;
+    localparam  lm0__20 = 32'hffffffff;
+    localparam  lm0__21 = 32'h0;
+    localparam  lm0__22 = 32'hffffffff;
+    localparam  lm0__23 = 32'h0;
+    localparam  lm0__24 = 32'hffffffff;
+    localparam  lm0__25 = 32'h0;
+    localparam  lm0__26 = 32'hffffffff;
+    localparam  lm0__27 = 32'h0;
+    localparam  lm0__28 = 32'hffffffff;
+    localparam  lm0__29 = 32'h0;
+    localparam  lm0__30 = 32'hffffffff;
     localparam  lm1__0 = 32'h0;
-    localparam  lm1__1 = 32'h0;
+    localparam  lm1__1 = 32'hffffffff;
     localparam  lm1__2 = 32'hffffffff;
-    localparam  lm1__3 = 32'hffffffff;
+    localparam  lm1__3 = 32'h0;
     localparam  lm1__4 = 32'h0;
-    localparam  lm1__5 = 32'h0;
+    localparam  lm1__5 = 32'hffffffff;
     localparam  lm1__6 = 32'hffffffff;
-    localparam  lm1__7 = 32'hffffffff;
+    localparam  lm1__7 = 32'h0;
     localparam  lm1__8 = 32'h0;
-    localparam  lm1__9 = 32'h0;
+    localparam  lm1__9 = 32'hffffffff;
     localparam  lm1__10 = 32'hffffffff;
-    localparam  lm1__11 = 32'hffffffff;
+    localparam  lm1__11 = 32'h0;
     localparam  lm1__12 = 32'h0;
-    localparam  lm1__13 = 32'h0;
+    localparam  lm1__13 = 32'hffffffff;
     localparam  lm1__14 = 32'hffffffff;
-    localparam  lm1__15 = 32'hffffffff;
+    localparam  lm1__15 = 32'h0;
     localparam  lm1__16 = 32'h0;
-    localparam  lm1__17 = 32'h0;
+    localparam  lm1__17 = 32'hffffffff;
     localparam  lm1__18 = 32'hffffffff;
-    localparam  lm1__19 = 32'hffffffff;
+    localparam  lm1__19 = 32'h0;
     localparam  lm1__20 = 32'h0;
-    localparam  lm1__21 = 32'h0;
+    localparam  lm1__21 = 32'hffffffff;
     localparam  lm1__22 = 32'hffffffff;
-    localparam  lm1__23 = 32'hffffffff;
+    localparam  lm1__23 = 32'h0;
     localparam  lm1__24 = 32'h0;
-    localparam  lm1__25 = 32'h0;
+    localparam  lm1__25 = 32'hffffffff;
     localparam  lm1__26 = 32'hffffffff;
-    localparam  lm1__27 = 32'hffffffff;
+    localparam  lm1__27 = 32'h0;
     localparam  lm1__28 = 32'h0;
-    localparam  lm1__29 = 32'h0;
+    localparam  lm1__29 = 32'hffffffff;
     localparam  lm1__30 = 32'hffffffff;
-    localparam  lm1__31 = 32'hffffffff;
     localparam  lm2__0 = 32'h0;
     localparam  lm2__1 = 32'h0;
     localparam  lm2__2 = 32'h0;
-    localparam  lm2__3 = 32'h0;
+    localparam  lm2__3 = 32'hffffffff;
     localparam  lm2__4 = 32'hffffffff;
     localparam  lm2__5 = 32'hffffffff;
     localparam  lm2__6 = 32'hffffffff;
-    localparam  lm2__7 = 32'hffffffff;
+    localparam  lm2__7 = 32'h0;
     localparam  lm2__8 = 32'h0;
     localparam  lm2__9 = 32'h0;
     localparam  lm2__10 = 32'h0;
-    localparam  lm2__11 = 32'h0;
+    localparam  lm2__11 = 32'hffffffff;
     localparam  lm2__12 = 32'hffffffff;
     localparam  lm2__13 = 32'hffffffff;
     localparam  lm2__14 = 32'hffffffff;
-    localparam  lm2__15 = 32'hffffffff;
+    localparam  lm2__15 = 32'h0;
     localparam  lm2__16 = 32'h0;
     localparam  lm2__17 = 32'h0;
     localparam  lm2__18 = 32'h0;
-    localparam  lm2__19 = 32'h0;
+    localparam  lm2__19 = 32'hffffffff;
     localparam  lm2__20 = 32'hffffffff;
     localparam  lm2__21 = 32'hffffffff;
     localparam  lm2__22 = 32'hffffffff;
-    localparam  lm2__23 = 32'hffffffff;
+    localparam  lm2__23 = 32'h0;
     localparam  lm2__24 = 32'h0;
     localparam  lm2__25 = 32'h0;
     localparam  lm2__26 = 32'h0;
-    localparam  lm2__27 = 32'h0;
+    localparam  lm2__27 = 32'hffffffff;
     localparam  lm2__28 = 32'hffffffff;
     localparam  lm2__29 = 32'hffffffff;
     localparam  lm2__30 = 32'hffffffff;
-    localparam  lm2__31 = 32'hffffffff;
     localparam  lm3__0 = 32'h0;
     localparam  lm3__1 = 32'h0;
     localparam  lm3__2 = 32'h0;
@@ -7679,7 +10026,7 @@ module dac_expander__lanes(s,c,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__
     localparam  lm3__4 = 32'h0;
     localparam  lm3__5 = 32'h0;
     localparam  lm3__6 = 32'h0;
-    localparam  lm3__7 = 32'h0;
+    localparam  lm3__7 = 32'hffffffff;
     localparam  lm3__8 = 32'hffffffff;
     localparam  lm3__9 = 32'hffffffff;
     localparam  lm3__10 = 32'hffffffff;
@@ -7687,7 +10034,7 @@ module dac_expander__lanes(s,c,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__
     localparam  lm3__12 = 32'hffffffff;
     localparam  lm3__13 = 32'hffffffff;
     localparam  lm3__14 = 32'hffffffff;
-    localparam  lm3__15 = 32'hffffffff;
+    localparam  lm3__15 = 32'h0;
     localparam  lm3__16 = 32'h0;
     localparam  lm3__17 = 32'h0;
     localparam  lm3__18 = 32'h0;
@@ -7695,7 +10042,7 @@ module dac_expander__lanes(s,c,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__
     localparam  lm3__20 = 32'h0;
     localparam  lm3__21 = 32'h0;
     localparam  lm3__22 = 32'h0;
-    localparam  lm3__23 = 32'h0;
+    localparam  lm3__23 = 32'hffffffff;
     localparam  lm3__24 = 32'hffffffff;
     localparam  lm3__25 = 32'hffffffff;
     localparam  lm3__26 = 32'hffffffff;
@@ -7703,7 +10050,6 @@ module dac_expander__lanes(s,c,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__
     localparam  lm3__28 = 32'hffffffff;
     localparam  lm3__29 = 32'hffffffff;
     localparam  lm3__30 = 32'hffffffff;
-    localparam  lm3__31 = 32'hffffffff;
     localparam  lm4__0 = 32'h0;
     localparam  lm4__1 = 32'h0;
     localparam  lm4__2 = 32'h0;
@@ -7719,7 +10065,7 @@ module dac_expander__lanes(s,c,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__
     localparam  lm4__12 = 32'h0;
     localparam  lm4__13 = 32'h0;
     localparam  lm4__14 = 32'h0;
-    localparam  lm4__15 = 32'h0;
+    localparam  lm4__15 = 32'hffffffff;
     localparam  lm4__16 = 32'hffffffff;
     localparam  lm4__17 = 32'hffffffff;
     localparam  lm4__18 = 32'hffffffff;
@@ -7735,7 +10081,6 @@ module dac_expander__lanes(s,c,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__
     localparam  lm4__28 = 32'hffffffff;
     localparam  lm4__29 = 32'hffffffff;
     localparam  lm4__30 = 32'hffffffff;
-    localparam  lm4__31 = 32'hffffffff;
     localparam  c1 = 32'h1;
 
     // Stub signals
@@ -7863,12 +10208,6 @@ module dac_expander__lanes(s,c,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__
     reg  [31:0] add__30__y;
     wire  add__30__ci;
     wire  [31:0] add__30__s;
-    reg  [31:0] add__31__x;
-    reg  [31:0] add__31__y;
-    wire  add__31__ci;
-    wire  [31:0] add__31__s;
-    reg  [3:0] zx_k__narrow;
-    wire  [31:0] zx_k__wide;
 
     // Local signals
     reg  [31:0] y__0;
@@ -8212,150 +10551,6 @@ module dac_expander__lanes(s,c,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__
     reg  [31:0] y__338;
     reg  [31:0] y__339;
     reg  [31:0] y__340;
-    reg  [31:0] y__341;
-    reg  [31:0] y__342;
-    reg  [31:0] y__343;
-    reg  [31:0] y__344;
-    reg  [31:0] y__345;
-    reg  [31:0] y__346;
-    reg  [31:0] y__347;
-    reg  [31:0] y__348;
-    reg  [31:0] y__349;
-    reg  [31:0] y__350;
-    reg  [31:0] y__351;
-    reg  [31:0] y__352;
-    reg  [31:0] y__353;
-    reg  [31:0] y__354;
-    reg  [31:0] y__355;
-    reg  [31:0] y__356;
-    reg  [31:0] y__357;
-    reg  [31:0] y__358;
-    reg  [31:0] y__359;
-    reg  [31:0] y__360;
-    reg  [31:0] y__361;
-    reg  [31:0] y__362;
-    reg  [31:0] y__363;
-    reg  [31:0] y__364;
-    reg  [31:0] y__365;
-    reg  [31:0] y__366;
-    reg  [31:0] y__367;
-    reg  [31:0] y__368;
-    reg  [31:0] y__369;
-    reg  [31:0] y__370;
-    reg  [31:0] y__371;
-    reg  [31:0] y__372;
-    reg  [31:0] y__373;
-    reg  [31:0] y__374;
-    reg  [31:0] y__375;
-    reg  [31:0] y__376;
-    reg  [31:0] y__377;
-    reg  [31:0] y__378;
-    reg  [31:0] y__379;
-    reg  [31:0] y__380;
-    reg  [31:0] y__381;
-    reg  [31:0] y__382;
-    reg  [31:0] y__383;
-    reg  [31:0] y__384;
-    reg  [31:0] y__385;
-    reg  [31:0] y__386;
-    reg  [31:0] y__387;
-    reg  [31:0] y__388;
-    reg  [31:0] y__389;
-    reg  [31:0] y__390;
-    reg  [31:0] y__391;
-    reg  [31:0] y__392;
-    reg  [31:0] y__393;
-    reg  [31:0] y__394;
-    reg  [31:0] y__395;
-    reg  [31:0] y__396;
-    reg  [31:0] y__397;
-    reg  [31:0] y__398;
-    reg  [31:0] y__399;
-    reg  [31:0] y__400;
-    reg  [31:0] y__401;
-    reg  [31:0] y__402;
-    reg  [31:0] y__403;
-    reg  [31:0] y__404;
-    reg  [31:0] y__405;
-    reg  [31:0] y__406;
-    reg  [31:0] y__407;
-    reg  [31:0] y__408;
-    reg  [31:0] y__409;
-    reg  [31:0] y__410;
-    reg  [31:0] y__411;
-    reg  [31:0] y__412;
-    reg  [31:0] y__413;
-    reg  [31:0] y__414;
-    reg  [31:0] y__415;
-    reg  [31:0] y__416;
-    reg  [31:0] y__417;
-    reg  [31:0] y__418;
-    reg  [31:0] y__419;
-    reg  [31:0] y__420;
-    reg  [31:0] y__421;
-    reg  [31:0] y__422;
-    reg  [31:0] y__423;
-    reg  [31:0] y__424;
-    reg  [31:0] y__425;
-    reg  [31:0] y__426;
-    reg  [31:0] y__427;
-    reg  [31:0] y__428;
-    reg  [31:0] y__429;
-    reg  [31:0] y__430;
-    reg  [31:0] y__431;
-    reg  [31:0] y__432;
-    reg  [31:0] y__433;
-    reg  [31:0] y__434;
-    reg  [31:0] y__435;
-    reg  [31:0] y__436;
-    reg  [31:0] y__437;
-    reg  [31:0] y__438;
-    reg  [31:0] y__439;
-    reg  [31:0] y__440;
-    reg  [31:0] y__441;
-    reg  [31:0] y__442;
-    reg  [31:0] y__443;
-    reg  [31:0] y__444;
-    reg  [31:0] y__445;
-    reg  [31:0] y__446;
-    reg  [31:0] y__447;
-    reg  [31:0] y__448;
-    reg  [31:0] y__449;
-    reg  [31:0] y__450;
-    reg  [31:0] y__451;
-    reg  [31:0] y__452;
-    reg  [31:0] y__453;
-    reg  [31:0] y__454;
-    reg  [31:0] y__455;
-    reg  [31:0] y__456;
-    reg  [31:0] y__457;
-    reg  [31:0] y__458;
-    reg  [31:0] y__459;
-    reg  [31:0] y__460;
-    reg  [31:0] y__461;
-    reg  [31:0] y__462;
-    reg  [31:0] y__463;
-    reg  [31:0] y__464;
-    reg  [31:0] y__465;
-    reg  [31:0] y__466;
-    reg  [31:0] y__467;
-    reg  [31:0] y__468;
-    reg  [31:0] y__469;
-    reg  [31:0] y__470;
-    reg  [31:0] y__471;
-    reg  [31:0] y__472;
-    reg  [31:0] y__473;
-    reg  [31:0] y__474;
-    reg  [31:0] y__475;
-    reg  [31:0] y__476;
-    reg  [31:0] y__477;
-    reg  [31:0] y__478;
-    reg  [31:0] y__479;
-    reg  [31:0] bb__0;
-    reg  [31:0] bb__1;
-    reg  [31:0] bb__2;
-    reg  [31:0] bb__3;
-    reg  [31:0] bb__4;
 
     // Sub module instances
     dac_expander__lanes__add add__0(
@@ -8544,59 +10739,8 @@ module dac_expander__lanes(s,c,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__
         .ci(add__30__ci),
         .s(add__30__s)
     );
-    dac_expander__lanes__add add__31(
-        .x(add__31__x),
-        .y(add__31__y),
-        .ci(add__31__ci),
-        .s(add__31__s)
-    );
-    dac_expander__lanes__zx_k zx_k(
-        .narrow(zx_k__narrow),
-        .wide(zx_k__wide)
-    );
 
     // Update code
-    always @(*) zx_k__narrow = k;
-    always @(*) begin
-        if (zx_k__wide > cb__0) begin
-            bb__0 = off_tx << cb__0;
-        end
-        else begin
-            bb__0 = off_ty << (cb__0 - zx_k__wide);
-        end
-    end
-    always @(*) begin
-        if (zx_k__wide > cb__1) begin
-            bb__1 = off_tx << cb__1;
-        end
-        else begin
-            bb__1 = off_ty << (cb__1 - zx_k__wide);
-        end
-    end
-    always @(*) begin
-        if (zx_k__wide > cb__2) begin
-            bb__2 = off_tx << cb__2;
-        end
-        else begin
-            bb__2 = off_ty << (cb__2 - zx_k__wide);
-        end
-    end
-    always @(*) begin
-        if (zx_k__wide > cb__3) begin
-            bb__3 = off_tx << cb__3;
-        end
-        else begin
-            bb__3 = off_ty << (cb__3 - zx_k__wide);
-        end
-    end
-    always @(*) begin
-        if (zx_k__wide > cb__4) begin
-            bb__4 = off_tx << cb__4;
-        end
-        else begin
-            bb__4 = off_ty << (cb__4 - zx_k__wide);
-        end
-    end
     always @(*) y__0 = bb__0 & lm0__0;
     always @(*) y__1 = bb__1 & lm1__0;
     always @(*) y__2 = bb__2 & lm2__0;
@@ -8608,824 +10752,462 @@ module dac_expander__lanes(s,c,off_tx,off_ty,k,v__0,v__1,v__2,v__3,v__4,v__5,v__
     always @(*) y__8 = ((y__3 & y__4) | (y__3 & y__5) | (y__4 & y__5)) << c1;
     always @(*) y__9 = y__6 ^ y__7 ^ y__8;
     always @(*) y__10 = ((y__6 & y__7) | (y__6 & y__8) | (y__7 & y__8)) << c1;
-    always @(*) y__11 = s ^ c ^ y__9;
-    always @(*) y__12 = ((s & c) | (s & y__9) | (c & y__9)) << c1;
-    always @(*) y__13 = y__10 ^ y__11 ^ y__12;
-    always @(*) y__14 = ((y__10 & y__11) | (y__10 & y__12) | (y__11 & y__12)) << c1;
-    always @(*) add__0__x = y__13;
-    always @(*) add__0__y = y__14;
+    always @(*) add__0__x = y__9;
+    always @(*) add__0__y = y__10;
     assign add__0__ci = 1'b0;
-    always @(*) v__0 = add__0__s;
-    always @(*) y__15 = bb__0 & lm0__1;
-    always @(*) y__16 = bb__1 & lm1__1;
-    always @(*) y__17 = bb__2 & lm2__1;
-    always @(*) y__18 = bb__3 & lm3__1;
-    always @(*) y__19 = bb__4 & lm4__1;
-    always @(*) y__20 = y__15 ^ y__16 ^ y__17;
-    always @(*) y__21 = ((y__15 & y__16) | (y__15 & y__17) | (y__16 & y__17)) << c1;
-    always @(*) y__22 = y__18 ^ y__19 ^ y__20;
-    always @(*) y__23 = ((y__18 & y__19) | (y__18 & y__20) | (y__19 & y__20)) << c1;
-    always @(*) y__24 = y__21 ^ y__22 ^ y__23;
-    always @(*) y__25 = ((y__21 & y__22) | (y__21 & y__23) | (y__22 & y__23)) << c1;
-    always @(*) y__26 = s ^ c ^ y__24;
-    always @(*) y__27 = ((s & c) | (s & y__24) | (c & y__24)) << c1;
-    always @(*) y__28 = y__25 ^ y__26 ^ y__27;
-    always @(*) y__29 = ((y__25 & y__26) | (y__25 & y__27) | (y__26 & y__27)) << c1;
-    always @(*) add__1__x = y__28;
-    always @(*) add__1__y = y__29;
+    always @(*) o__0 = add__0__s;
+    always @(*) y__11 = bb__0 & lm0__1;
+    always @(*) y__12 = bb__1 & lm1__1;
+    always @(*) y__13 = bb__2 & lm2__1;
+    always @(*) y__14 = bb__3 & lm3__1;
+    always @(*) y__15 = bb__4 & lm4__1;
+    always @(*) y__16 = y__11 ^ y__12 ^ y__13;
+    always @(*) y__17 = ((y__11 & y__12) | (y__11 & y__13) | (y__12 & y__13)) << c1;
+    always @(*) y__18 = y__14 ^ y__15 ^ y__16;
+    always @(*) y__19 = ((y__14 & y__15) | (y__14 & y__16) | (y__15 & y__16)) << c1;
+    always @(*) y__20 = y__17 ^ y__18 ^ y__19;
+    always @(*) y__21 = ((y__17 & y__18) | (y__17 & y__19) | (y__18 & y__19)) << c1;
+    always @(*) add__1__x = y__20;
+    always @(*) add__1__y = y__21;
     assign add__1__ci = 1'b0;
-    always @(*) v__1 = add__1__s;
-    always @(*) y__30 = bb__0 & lm0__2;
-    always @(*) y__31 = bb__1 & lm1__2;
-    always @(*) y__32 = bb__2 & lm2__2;
-    always @(*) y__33 = bb__3 & lm3__2;
-    always @(*) y__34 = bb__4 & lm4__2;
-    always @(*) y__35 = y__30 ^ y__31 ^ y__32;
-    always @(*) y__36 = ((y__30 & y__31) | (y__30 & y__32) | (y__31 & y__32)) << c1;
-    always @(*) y__37 = y__33 ^ y__34 ^ y__35;
-    always @(*) y__38 = ((y__33 & y__34) | (y__33 & y__35) | (y__34 & y__35)) << c1;
-    always @(*) y__39 = y__36 ^ y__37 ^ y__38;
-    always @(*) y__40 = ((y__36 & y__37) | (y__36 & y__38) | (y__37 & y__38)) << c1;
-    always @(*) y__41 = s ^ c ^ y__39;
-    always @(*) y__42 = ((s & c) | (s & y__39) | (c & y__39)) << c1;
-    always @(*) y__43 = y__40 ^ y__41 ^ y__42;
-    always @(*) y__44 = ((y__40 & y__41) | (y__40 & y__42) | (y__41 & y__42)) << c1;
-    always @(*) add__2__x = y__43;
-    always @(*) add__2__y = y__44;
+    always @(*) o__1 = add__1__s;
+    always @(*) y__22 = bb__0 & lm0__2;
+    always @(*) y__23 = bb__1 & lm1__2;
+    always @(*) y__24 = bb__2 & lm2__2;
+    always @(*) y__25 = bb__3 & lm3__2;
+    always @(*) y__26 = bb__4 & lm4__2;
+    always @(*) y__27 = y__22 ^ y__23 ^ y__24;
+    always @(*) y__28 = ((y__22 & y__23) | (y__22 & y__24) | (y__23 & y__24)) << c1;
+    always @(*) y__29 = y__25 ^ y__26 ^ y__27;
+    always @(*) y__30 = ((y__25 & y__26) | (y__25 & y__27) | (y__26 & y__27)) << c1;
+    always @(*) y__31 = y__28 ^ y__29 ^ y__30;
+    always @(*) y__32 = ((y__28 & y__29) | (y__28 & y__30) | (y__29 & y__30)) << c1;
+    always @(*) add__2__x = y__31;
+    always @(*) add__2__y = y__32;
     assign add__2__ci = 1'b0;
-    always @(*) v__2 = add__2__s;
-    always @(*) y__45 = bb__0 & lm0__3;
-    always @(*) y__46 = bb__1 & lm1__3;
-    always @(*) y__47 = bb__2 & lm2__3;
-    always @(*) y__48 = bb__3 & lm3__3;
-    always @(*) y__49 = bb__4 & lm4__3;
-    always @(*) y__50 = y__45 ^ y__46 ^ y__47;
-    always @(*) y__51 = ((y__45 & y__46) | (y__45 & y__47) | (y__46 & y__47)) << c1;
-    always @(*) y__52 = y__48 ^ y__49 ^ y__50;
-    always @(*) y__53 = ((y__48 & y__49) | (y__48 & y__50) | (y__49 & y__50)) << c1;
-    always @(*) y__54 = y__51 ^ y__52 ^ y__53;
-    always @(*) y__55 = ((y__51 & y__52) | (y__51 & y__53) | (y__52 & y__53)) << c1;
-    always @(*) y__56 = s ^ c ^ y__54;
-    always @(*) y__57 = ((s & c) | (s & y__54) | (c & y__54)) << c1;
-    always @(*) y__58 = y__55 ^ y__56 ^ y__57;
-    always @(*) y__59 = ((y__55 & y__56) | (y__55 & y__57) | (y__56 & y__57)) << c1;
-    always @(*) add__3__x = y__58;
-    always @(*) add__3__y = y__59;
+    always @(*) o__2 = add__2__s;
+    always @(*) y__33 = bb__0 & lm0__3;
+    always @(*) y__34 = bb__1 & lm1__3;
+    always @(*) y__35 = bb__2 & lm2__3;
+    always @(*) y__36 = bb__3 & lm3__3;
+    always @(*) y__37 = bb__4 & lm4__3;
+    always @(*) y__38 = y__33 ^ y__34 ^ y__35;
+    always @(*) y__39 = ((y__33 & y__34) | (y__33 & y__35) | (y__34 & y__35)) << c1;
+    always @(*) y__40 = y__36 ^ y__37 ^ y__38;
+    always @(*) y__41 = ((y__36 & y__37) | (y__36 & y__38) | (y__37 & y__38)) << c1;
+    always @(*) y__42 = y__39 ^ y__40 ^ y__41;
+    always @(*) y__43 = ((y__39 & y__40) | (y__39 & y__41) | (y__40 & y__41)) << c1;
+    always @(*) add__3__x = y__42;
+    always @(*) add__3__y = y__43;
     assign add__3__ci = 1'b0;
-    always @(*) v__3 = add__3__s;
-    always @(*) y__60 = bb__0 & lm0__4;
-    always @(*) y__61 = bb__1 & lm1__4;
-    always @(*) y__62 = bb__2 & lm2__4;
-    always @(*) y__63 = bb__3 & lm3__4;
-    always @(*) y__64 = bb__4 & lm4__4;
-    always @(*) y__65 = y__60 ^ y__61 ^ y__62;
-    always @(*) y__66 = ((y__60 & y__61) | (y__60 & y__62) | (y__61 & y__62)) << c1;
-    always @(*) y__67 = y__63 ^ y__64 ^ y__65;
-    always @(*) y__68 = ((y__63 & y__64) | (y__63 & y__65) | (y__64 & y__65)) << c1;
-    always @(*) y__69 = y__66 ^ y__67 ^ y__68;
-    always @(*) y__70 = ((y__66 & y__67) | (y__66 & y__68) | (y__67 & y__68)) << c1;
-    always @(*) y__71 = s ^ c ^ y__69;
-    always @(*) y__72 = ((s & c) | (s & y__69) | (c & y__69)) << c1;
-    always @(*) y__73 = y__70 ^ y__71 ^ y__72;
-    always @(*) y__74 = ((y__70 & y__71) | (y__70 & y__72) | (y__71 & y__72)) << c1;
-    always @(*) add__4__x = y__73;
-    always @(*) add__4__y = y__74;
+    always @(*) o__3 = add__3__s;
+    always @(*) y__44 = bb__0 & lm0__4;
+    always @(*) y__45 = bb__1 & lm1__4;
+    always @(*) y__46 = bb__2 & lm2__4;
+    always @(*) y__47 = bb__3 & lm3__4;
+    always @(*) y__48 = bb__4 & lm4__4;
+    always @(*) y__49 = y__44 ^ y__45 ^ y__46;
+    always @(*) y__50 = ((y__44 & y__45) | (y__44 & y__46) | (y__45 & y__46)) << c1;
+    always @(*) y__51 = y__47 ^ y__48 ^ y__49;
+    always @(*) y__52 = ((y__47 & y__48) | (y__47 & y__49) | (y__48 & y__49)) << c1;
+    always @(*) y__53 = y__50 ^ y__51 ^ y__52;
+    always @(*) y__54 = ((y__50 & y__51) | (y__50 & y__52) | (y__51 & y__52)) << c1;
+    always @(*) add__4__x = y__53;
+    always @(*) add__4__y = y__54;
     assign add__4__ci = 1'b0;
-    always @(*) v__4 = add__4__s;
-    always @(*) y__75 = bb__0 & lm0__5;
-    always @(*) y__76 = bb__1 & lm1__5;
-    always @(*) y__77 = bb__2 & lm2__5;
-    always @(*) y__78 = bb__3 & lm3__5;
-    always @(*) y__79 = bb__4 & lm4__5;
-    always @(*) y__80 = y__75 ^ y__76 ^ y__77;
-    always @(*) y__81 = ((y__75 & y__76) | (y__75 & y__77) | (y__76 & y__77)) << c1;
-    always @(*) y__82 = y__78 ^ y__79 ^ y__80;
-    always @(*) y__83 = ((y__78 & y__79) | (y__78 & y__80) | (y__79 & y__80)) << c1;
-    always @(*) y__84 = y__81 ^ y__82 ^ y__83;
-    always @(*) y__85 = ((y__81 & y__82) | (y__81 & y__83) | (y__82 & y__83)) << c1;
-    always @(*) y__86 = s ^ c ^ y__84;
-    always @(*) y__87 = ((s & c) | (s & y__84) | (c & y__84)) << c1;
-    always @(*) y__88 = y__85 ^ y__86 ^ y__87;
-    always @(*) y__89 = ((y__85 & y__86) | (y__85 & y__87) | (y__86 & y__87)) << c1;
-    always @(*) add__5__x = y__88;
-    always @(*) add__5__y = y__89;
+    always @(*) o__4 = add__4__s;
+    always @(*) y__55 = bb__0 & lm0__5;
+    always @(*) y__56 = bb__1 & lm1__5;
+    always @(*) y__57 = bb__2 & lm2__5;
+    always @(*) y__58 = bb__3 & lm3__5;
+    always @(*) y__59 = bb__4 & lm4__5;
+    always @(*) y__60 = y__55 ^ y__56 ^ y__57;
+    always @(*) y__61 = ((y__55 & y__56) | (y__55 & y__57) | (y__56 & y__57)) << c1;
+    always @(*) y__62 = y__58 ^ y__59 ^ y__60;
+    always @(*) y__63 = ((y__58 & y__59) | (y__58 & y__60) | (y__59 & y__60)) << c1;
+    always @(*) y__64 = y__61 ^ y__62 ^ y__63;
+    always @(*) y__65 = ((y__61 & y__62) | (y__61 & y__63) | (y__62 & y__63)) << c1;
+    always @(*) add__5__x = y__64;
+    always @(*) add__5__y = y__65;
     assign add__5__ci = 1'b0;
-    always @(*) v__5 = add__5__s;
-    always @(*) y__90 = bb__0 & lm0__6;
-    always @(*) y__91 = bb__1 & lm1__6;
-    always @(*) y__92 = bb__2 & lm2__6;
-    always @(*) y__93 = bb__3 & lm3__6;
-    always @(*) y__94 = bb__4 & lm4__6;
-    always @(*) y__95 = y__90 ^ y__91 ^ y__92;
-    always @(*) y__96 = ((y__90 & y__91) | (y__90 & y__92) | (y__91 & y__92)) << c1;
-    always @(*) y__97 = y__93 ^ y__94 ^ y__95;
-    always @(*) y__98 = ((y__93 & y__94) | (y__93 & y__95) | (y__94 & y__95)) << c1;
-    always @(*) y__99 = y__96 ^ y__97 ^ y__98;
-    always @(*) y__100 = ((y__96 & y__97) | (y__96 & y__98) | (y__97 & y__98)) << c1;
-    always @(*) y__101 = s ^ c ^ y__99;
-    always @(*) y__102 = ((s & c) | (s & y__99) | (c & y__99)) << c1;
-    always @(*) y__103 = y__100 ^ y__101 ^ y__102;
-    always @(*) y__104 = ((y__100 & y__101) | (y__100 & y__102) | (y__101 & y__102)) << c1;
-    always @(*) add__6__x = y__103;
-    always @(*) add__6__y = y__104;
+    always @(*) o__5 = add__5__s;
+    always @(*) y__66 = bb__0 & lm0__6;
+    always @(*) y__67 = bb__1 & lm1__6;
+    always @(*) y__68 = bb__2 & lm2__6;
+    always @(*) y__69 = bb__3 & lm3__6;
+    always @(*) y__70 = bb__4 & lm4__6;
+    always @(*) y__71 = y__66 ^ y__67 ^ y__68;
+    always @(*) y__72 = ((y__66 & y__67) | (y__66 & y__68) | (y__67 & y__68)) << c1;
+    always @(*) y__73 = y__69 ^ y__70 ^ y__71;
+    always @(*) y__74 = ((y__69 & y__70) | (y__69 & y__71) | (y__70 & y__71)) << c1;
+    always @(*) y__75 = y__72 ^ y__73 ^ y__74;
+    always @(*) y__76 = ((y__72 & y__73) | (y__72 & y__74) | (y__73 & y__74)) << c1;
+    always @(*) add__6__x = y__75;
+    always @(*) add__6__y = y__76;
     assign add__6__ci = 1'b0;
-    always @(*) v__6 = add__6__s;
-    always @(*) y__105 = bb__0 & lm0__7;
-    always @(*) y__106 = bb__1 & lm1__7;
-    always @(*) y__107 = bb__2 & lm2__7;
-    always @(*) y__108 = bb__3 & lm3__7;
-    always @(*) y__109 = bb__4 & lm4__7;
-    always @(*) y__110 = y__105 ^ y__106 ^ y__107;
-    always @(*) y__111 = ((y__105 & y__106) | (y__105 & y__107) | (y__106 & y__107)) << c1;
-    always @(*) y__112 = y__108 ^ y__109 ^ y__110;
-    always @(*) y__113 = ((y__108 & y__109) | (y__108 & y__110) | (y__109 & y__110)) << c1;
-    always @(*) y__114 = y__111 ^ y__112 ^ y__113;
-    always @(*) y__115 = ((y__111 & y__112) | (y__111 & y__113) | (y__112 & y__113)) << c1;
-    always @(*) y__116 = s ^ c ^ y__114;
-    always @(*) y__117 = ((s & c) | (s & y__114) | (c & y__114)) << c1;
-    always @(*) y__118 = y__115 ^ y__116 ^ y__117;
-    always @(*) y__119 = ((y__115 & y__116) | (y__115 & y__117) | (y__116 & y__117)) << c1;
-    always @(*) add__7__x = y__118;
-    always @(*) add__7__y = y__119;
+    always @(*) o__6 = add__6__s;
+    always @(*) y__77 = bb__0 & lm0__7;
+    always @(*) y__78 = bb__1 & lm1__7;
+    always @(*) y__79 = bb__2 & lm2__7;
+    always @(*) y__80 = bb__3 & lm3__7;
+    always @(*) y__81 = bb__4 & lm4__7;
+    always @(*) y__82 = y__77 ^ y__78 ^ y__79;
+    always @(*) y__83 = ((y__77 & y__78) | (y__77 & y__79) | (y__78 & y__79)) << c1;
+    always @(*) y__84 = y__80 ^ y__81 ^ y__82;
+    always @(*) y__85 = ((y__80 & y__81) | (y__80 & y__82) | (y__81 & y__82)) << c1;
+    always @(*) y__86 = y__83 ^ y__84 ^ y__85;
+    always @(*) y__87 = ((y__83 & y__84) | (y__83 & y__85) | (y__84 & y__85)) << c1;
+    always @(*) add__7__x = y__86;
+    always @(*) add__7__y = y__87;
     assign add__7__ci = 1'b0;
-    always @(*) v__7 = add__7__s;
-    always @(*) y__120 = bb__0 & lm0__8;
-    always @(*) y__121 = bb__1 & lm1__8;
-    always @(*) y__122 = bb__2 & lm2__8;
-    always @(*) y__123 = bb__3 & lm3__8;
-    always @(*) y__124 = bb__4 & lm4__8;
-    always @(*) y__125 = y__120 ^ y__121 ^ y__122;
-    always @(*) y__126 = ((y__120 & y__121) | (y__120 & y__122) | (y__121 & y__122)) << c1;
-    always @(*) y__127 = y__123 ^ y__124 ^ y__125;
-    always @(*) y__128 = ((y__123 & y__124) | (y__123 & y__125) | (y__124 & y__125)) << c1;
-    always @(*) y__129 = y__126 ^ y__127 ^ y__128;
-    always @(*) y__130 = ((y__126 & y__127) | (y__126 & y__128) | (y__127 & y__128)) << c1;
-    always @(*) y__131 = s ^ c ^ y__129;
-    always @(*) y__132 = ((s & c) | (s & y__129) | (c & y__129)) << c1;
-    always @(*) y__133 = y__130 ^ y__131 ^ y__132;
-    always @(*) y__134 = ((y__130 & y__131) | (y__130 & y__132) | (y__131 & y__132)) << c1;
-    always @(*) add__8__x = y__133;
-    always @(*) add__8__y = y__134;
+    always @(*) o__7 = add__7__s;
+    always @(*) y__88 = bb__0 & lm0__8;
+    always @(*) y__89 = bb__1 & lm1__8;
+    always @(*) y__90 = bb__2 & lm2__8;
+    always @(*) y__91 = bb__3 & lm3__8;
+    always @(*) y__92 = bb__4 & lm4__8;
+    always @(*) y__93 = y__88 ^ y__89 ^ y__90;
+    always @(*) y__94 = ((y__88 & y__89) | (y__88 & y__90) | (y__89 & y__90)) << c1;
+    always @(*) y__95 = y__91 ^ y__92 ^ y__93;
+    always @(*) y__96 = ((y__91 & y__92) | (y__91 & y__93) | (y__92 & y__93)) << c1;
+    always @(*) y__97 = y__94 ^ y__95 ^ y__96;
+    always @(*) y__98 = ((y__94 & y__95) | (y__94 & y__96) | (y__95 & y__96)) << c1;
+    always @(*) add__8__x = y__97;
+    always @(*) add__8__y = y__98;
     assign add__8__ci = 1'b0;
-    always @(*) v__8 = add__8__s;
-    always @(*) y__135 = bb__0 & lm0__9;
-    always @(*) y__136 = bb__1 & lm1__9;
-    always @(*) y__137 = bb__2 & lm2__9;
-    always @(*) y__138 = bb__3 & lm3__9;
-    always @(*) y__139 = bb__4 & lm4__9;
-    always @(*) y__140 = y__135 ^ y__136 ^ y__137;
-    always @(*) y__141 = ((y__135 & y__136) | (y__135 & y__137) | (y__136 & y__137)) << c1;
-    always @(*) y__142 = y__138 ^ y__139 ^ y__140;
-    always @(*) y__143 = ((y__138 & y__139) | (y__138 & y__140) | (y__139 & y__140)) << c1;
-    always @(*) y__144 = y__141 ^ y__142 ^ y__143;
-    always @(*) y__145 = ((y__141 & y__142) | (y__141 & y__143) | (y__142 & y__143)) << c1;
-    always @(*) y__146 = s ^ c ^ y__144;
-    always @(*) y__147 = ((s & c) | (s & y__144) | (c & y__144)) << c1;
-    always @(*) y__148 = y__145 ^ y__146 ^ y__147;
-    always @(*) y__149 = ((y__145 & y__146) | (y__145 & y__147) | (y__146 & y__147)) << c1;
-    always @(*) add__9__x = y__148;
-    always @(*) add__9__y = y__149;
+    always @(*) o__8 = add__8__s;
+    always @(*) y__99 = bb__0 & lm0__9;
+    always @(*) y__100 = bb__1 & lm1__9;
+    always @(*) y__101 = bb__2 & lm2__9;
+    always @(*) y__102 = bb__3 & lm3__9;
+    always @(*) y__103 = bb__4 & lm4__9;
+    always @(*) y__104 = y__99 ^ y__100 ^ y__101;
+    always @(*) y__105 = ((y__99 & y__100) | (y__99 & y__101) | (y__100 & y__101)) << c1;
+    always @(*) y__106 = y__102 ^ y__103 ^ y__104;
+    always @(*) y__107 = ((y__102 & y__103) | (y__102 & y__104) | (y__103 & y__104)) << c1;
+    always @(*) y__108 = y__105 ^ y__106 ^ y__107;
+    always @(*) y__109 = ((y__105 & y__106) | (y__105 & y__107) | (y__106 & y__107)) << c1;
+    always @(*) add__9__x = y__108;
+    always @(*) add__9__y = y__109;
     assign add__9__ci = 1'b0;
-    always @(*) v__9 = add__9__s;
-    always @(*) y__150 = bb__0 & lm0__10;
-    always @(*) y__151 = bb__1 & lm1__10;
-    always @(*) y__152 = bb__2 & lm2__10;
-    always @(*) y__153 = bb__3 & lm3__10;
-    always @(*) y__154 = bb__4 & lm4__10;
-    always @(*) y__155 = y__150 ^ y__151 ^ y__152;
-    always @(*) y__156 = ((y__150 & y__151) | (y__150 & y__152) | (y__151 & y__152)) << c1;
-    always @(*) y__157 = y__153 ^ y__154 ^ y__155;
-    always @(*) y__158 = ((y__153 & y__154) | (y__153 & y__155) | (y__154 & y__155)) << c1;
-    always @(*) y__159 = y__156 ^ y__157 ^ y__158;
-    always @(*) y__160 = ((y__156 & y__157) | (y__156 & y__158) | (y__157 & y__158)) << c1;
-    always @(*) y__161 = s ^ c ^ y__159;
-    always @(*) y__162 = ((s & c) | (s & y__159) | (c & y__159)) << c1;
+    always @(*) o__9 = add__9__s;
+    always @(*) y__110 = bb__0 & lm0__10;
+    always @(*) y__111 = bb__1 & lm1__10;
+    always @(*) y__112 = bb__2 & lm2__10;
+    always @(*) y__113 = bb__3 & lm3__10;
+    always @(*) y__114 = bb__4 & lm4__10;
+    always @(*) y__115 = y__110 ^ y__111 ^ y__112;
+    always @(*) y__116 = ((y__110 & y__111) | (y__110 & y__112) | (y__111 & y__112)) << c1;
+    always @(*) y__117 = y__113 ^ y__114 ^ y__115;
+    always @(*) y__118 = ((y__113 & y__114) | (y__113 & y__115) | (y__114 & y__115)) << c1;
+    always @(*) y__119 = y__116 ^ y__117 ^ y__118;
+    always @(*) y__120 = ((y__116 & y__117) | (y__116 & y__118) | (y__117 & y__118)) << c1;
+    always @(*) add__10__x = y__119;
+    always @(*) add__10__y = y__120;
+    assign add__10__ci = 1'b0;
+    always @(*) o__10 = add__10__s;
+    always @(*) y__121 = bb__0 & lm0__11;
+    always @(*) y__122 = bb__1 & lm1__11;
+    always @(*) y__123 = bb__2 & lm2__11;
+    always @(*) y__124 = bb__3 & lm3__11;
+    always @(*) y__125 = bb__4 & lm4__11;
+    always @(*) y__126 = y__121 ^ y__122 ^ y__123;
+    always @(*) y__127 = ((y__121 & y__122) | (y__121 & y__123) | (y__122 & y__123)) << c1;
+    always @(*) y__128 = y__124 ^ y__125 ^ y__126;
+    always @(*) y__129 = ((y__124 & y__125) | (y__124 & y__126) | (y__125 & y__126)) << c1;
+    always @(*) y__130 = y__127 ^ y__128 ^ y__129;
+    always @(*) y__131 = ((y__127 & y__128) | (y__127 & y__129) | (y__128 & y__129)) << c1;
+    always @(*) add__11__x = y__130;
+    always @(*) add__11__y = y__131;
+    assign add__11__ci = 1'b0;
+    always @(*) o__11 = add__11__s;
+    always @(*) y__132 = bb__0 & lm0__12;
+    always @(*) y__133 = bb__1 & lm1__12;
+    always @(*) y__134 = bb__2 & lm2__12;
+    always @(*) y__135 = bb__3 & lm3__12;
+    always @(*) y__136 = bb__4 & lm4__12;
+    always @(*) y__137 = y__132 ^ y__133 ^ y__134;
+    always @(*) y__138 = ((y__132 & y__133) | (y__132 & y__134) | (y__133 & y__134)) << c1;
+    always @(*) y__139 = y__135 ^ y__136 ^ y__137;
+    always @(*) y__140 = ((y__135 & y__136) | (y__135 & y__137) | (y__136 & y__137)) << c1;
+    always @(*) y__141 = y__138 ^ y__139 ^ y__140;
+    always @(*) y__142 = ((y__138 & y__139) | (y__138 & y__140) | (y__139 & y__140)) << c1;
+    always @(*) add__12__x = y__141;
+    always @(*) add__12__y = y__142;
+    assign add__12__ci = 1'b0;
+    always @(*) o__12 = add__12__s;
+    always @(*) y__143 = bb__0 & lm0__13;
+    always @(*) y__144 = bb__1 & lm1__13;
+    always @(*) y__145 = bb__2 & lm2__13;
+    always @(*) y__146 = bb__3 & lm3__13;
+    always @(*) y__147 = bb__4 & lm4__13;
+    always @(*) y__148 = y__143 ^ y__144 ^ y__145;
+    always @(*) y__149 = ((y__143 & y__144) | (y__143 & y__145) | (y__144 & y__145)) << c1;
+    always @(*) y__150 = y__146 ^ y__147 ^ y__148;
+    always @(*) y__151 = ((y__146 & y__147) | (y__146 & y__148) | (y__147 & y__148)) << c1;
+    always @(*) y__152 = y__149 ^ y__150 ^ y__151;
+    always @(*) y__153 = ((y__149 & y__150) | (y__149 & y__151) | (y__150 & y__151)) << c1;
+    always @(*) add__13__x = y__152;
+    always @(*) add__13__y = y__153;
+    assign add__13__ci = 1'b0;
+    always @(*) o__13 = add__13__s;
+    always @(*) y__154 = bb__0 & lm0__14;
+    always @(*) y__155 = bb__1 & lm1__14;
+    always @(*) y__156 = bb__2 & lm2__14;
+    always @(*) y__157 = bb__3 & lm3__14;
+    always @(*) y__158 = bb__4 & lm4__14;
+    always @(*) y__159 = y__154 ^ y__155 ^ y__156;
+    always @(*) y__160 = ((y__154 & y__155) | (y__154 & y__156) | (y__155 & y__156)) << c1;
+    always @(*) y__161 = y__157 ^ y__158 ^ y__159;
+    always @(*) y__162 = ((y__157 & y__158) | (y__157 & y__159) | (y__158 & y__159)) << c1;
     always @(*) y__163 = y__160 ^ y__161 ^ y__162;
     always @(*) y__164 = ((y__160 & y__161) | (y__160 & y__162) | (y__161 & y__162)) << c1;
-    always @(*) add__10__x = y__163;
-    always @(*) add__10__y = y__164;
-    assign add__10__ci = 1'b0;
-    always @(*) v__10 = add__10__s;
-    always @(*) y__165 = bb__0 & lm0__11;
-    always @(*) y__166 = bb__1 & lm1__11;
-    always @(*) y__167 = bb__2 & lm2__11;
-    always @(*) y__168 = bb__3 & lm3__11;
-    always @(*) y__169 = bb__4 & lm4__11;
+    always @(*) add__14__x = y__163;
+    always @(*) add__14__y = y__164;
+    assign add__14__ci = 1'b0;
+    always @(*) o__14 = add__14__s;
+    always @(*) y__165 = bb__0 & lm0__15;
+    always @(*) y__166 = bb__1 & lm1__15;
+    always @(*) y__167 = bb__2 & lm2__15;
+    always @(*) y__168 = bb__3 & lm3__15;
+    always @(*) y__169 = bb__4 & lm4__15;
     always @(*) y__170 = y__165 ^ y__166 ^ y__167;
     always @(*) y__171 = ((y__165 & y__166) | (y__165 & y__167) | (y__166 & y__167)) << c1;
     always @(*) y__172 = y__168 ^ y__169 ^ y__170;
     always @(*) y__173 = ((y__168 & y__169) | (y__168 & y__170) | (y__169 & y__170)) << c1;
     always @(*) y__174 = y__171 ^ y__172 ^ y__173;
     always @(*) y__175 = ((y__171 & y__172) | (y__171 & y__173) | (y__172 & y__173)) << c1;
-    always @(*) y__176 = s ^ c ^ y__174;
-    always @(*) y__177 = ((s & c) | (s & y__174) | (c & y__174)) << c1;
-    always @(*) y__178 = y__175 ^ y__176 ^ y__177;
-    always @(*) y__179 = ((y__175 & y__176) | (y__175 & y__177) | (y__176 & y__177)) << c1;
-    always @(*) add__11__x = y__178;
-    always @(*) add__11__y = y__179;
-    assign add__11__ci = 1'b0;
-    always @(*) v__11 = add__11__s;
-    always @(*) y__180 = bb__0 & lm0__12;
-    always @(*) y__181 = bb__1 & lm1__12;
-    always @(*) y__182 = bb__2 & lm2__12;
-    always @(*) y__183 = bb__3 & lm3__12;
-    always @(*) y__184 = bb__4 & lm4__12;
-    always @(*) y__185 = y__180 ^ y__181 ^ y__182;
-    always @(*) y__186 = ((y__180 & y__181) | (y__180 & y__182) | (y__181 & y__182)) << c1;
-    always @(*) y__187 = y__183 ^ y__184 ^ y__185;
-    always @(*) y__188 = ((y__183 & y__184) | (y__183 & y__185) | (y__184 & y__185)) << c1;
-    always @(*) y__189 = y__186 ^ y__187 ^ y__188;
-    always @(*) y__190 = ((y__186 & y__187) | (y__186 & y__188) | (y__187 & y__188)) << c1;
-    always @(*) y__191 = s ^ c ^ y__189;
-    always @(*) y__192 = ((s & c) | (s & y__189) | (c & y__189)) << c1;
-    always @(*) y__193 = y__190 ^ y__191 ^ y__192;
-    always @(*) y__194 = ((y__190 & y__191) | (y__190 & y__192) | (y__191 & y__192)) << c1;
-    always @(*) add__12__x = y__193;
-    always @(*) add__12__y = y__194;
-    assign add__12__ci = 1'b0;
-    always @(*) v__12 = add__12__s;
-    always @(*) y__195 = bb__0 & lm0__13;
-    always @(*) y__196 = bb__1 & lm1__13;
-    always @(*) y__197 = bb__2 & lm2__13;
-    always @(*) y__198 = bb__3 & lm3__13;
-    always @(*) y__199 = bb__4 & lm4__13;
-    always @(*) y__200 = y__195 ^ y__196 ^ y__197;
-    always @(*) y__201 = ((y__195 & y__196) | (y__195 & y__197) | (y__196 & y__197)) << c1;
-    always @(*) y__202 = y__198 ^ y__199 ^ y__200;
-    always @(*) y__203 = ((y__198 & y__199) | (y__198 & y__200) | (y__199 & y__200)) << c1;
-    always @(*) y__204 = y__201 ^ y__202 ^ y__203;
-    always @(*) y__205 = ((y__201 & y__202) | (y__201 & y__203) | (y__202 & y__203)) << c1;
-    always @(*) y__206 = s ^ c ^ y__204;
-    always @(*) y__207 = ((s & c) | (s & y__204) | (c & y__204)) << c1;
-    always @(*) y__208 = y__205 ^ y__206 ^ y__207;
-    always @(*) y__209 = ((y__205 & y__206) | (y__205 & y__207) | (y__206 & y__207)) << c1;
-    always @(*) add__13__x = y__208;
-    always @(*) add__13__y = y__209;
-    assign add__13__ci = 1'b0;
-    always @(*) v__13 = add__13__s;
-    always @(*) y__210 = bb__0 & lm0__14;
-    always @(*) y__211 = bb__1 & lm1__14;
-    always @(*) y__212 = bb__2 & lm2__14;
-    always @(*) y__213 = bb__3 & lm3__14;
-    always @(*) y__214 = bb__4 & lm4__14;
-    always @(*) y__215 = y__210 ^ y__211 ^ y__212;
-    always @(*) y__216 = ((y__210 & y__211) | (y__210 & y__212) | (y__211 & y__212)) << c1;
-    always @(*) y__217 = y__213 ^ y__214 ^ y__215;
-    always @(*) y__218 = ((y__213 & y__214) | (y__213 & y__215) | (y__214 & y__215)) << c1;
-    always @(*) y__219 = y__216 ^ y__217 ^ y__218;
-    always @(*) y__220 = ((y__216 & y__217) | (y__216 & y__218) | (y__217 & y__218)) << c1;
-    always @(*) y__221 = s ^ c ^ y__219;
-    always @(*) y__222 = ((s & c) | (s & y__219) | (c & y__219)) << c1;
-    always @(*) y__223 = y__220 ^ y__221 ^ y__222;
-    always @(*) y__224 = ((y__220 & y__221) | (y__220 & y__222) | (y__221 & y__222)) << c1;
-    always @(*) add__14__x = y__223;
-    always @(*) add__14__y = y__224;
-    assign add__14__ci = 1'b0;
-    always @(*) v__14 = add__14__s;
-    always @(*) y__225 = bb__0 & lm0__15;
-    always @(*) y__226 = bb__1 & lm1__15;
-    always @(*) y__227 = bb__2 & lm2__15;
-    always @(*) y__228 = bb__3 & lm3__15;
-    always @(*) y__229 = bb__4 & lm4__15;
-    always @(*) y__230 = y__225 ^ y__226 ^ y__227;
-    always @(*) y__231 = ((y__225 & y__226) | (y__225 & y__227) | (y__226 & y__227)) << c1;
-    always @(*) y__232 = y__228 ^ y__229 ^ y__230;
-    always @(*) y__233 = ((y__228 & y__229) | (y__228 & y__230) | (y__229 & y__230)) << c1;
-    always @(*) y__234 = y__231 ^ y__232 ^ y__233;
-    always @(*) y__235 = ((y__231 & y__232) | (y__231 & y__233) | (y__232 & y__233)) << c1;
-    always @(*) y__236 = s ^ c ^ y__234;
-    always @(*) y__237 = ((s & c) | (s & y__234) | (c & y__234)) << c1;
-    always @(*) y__238 = y__235 ^ y__236 ^ y__237;
-    always @(*) y__239 = ((y__235 & y__236) | (y__235 & y__237) | (y__236 & y__237)) << c1;
-    always @(*) add__15__x = y__238;
-    always @(*) add__15__y = y__239;
+    always @(*) add__15__x = y__174;
+    always @(*) add__15__y = y__175;
     assign add__15__ci = 1'b0;
-    always @(*) v__15 = add__15__s;
-    always @(*) y__240 = bb__0 & lm0__16;
-    always @(*) y__241 = bb__1 & lm1__16;
-    always @(*) y__242 = bb__2 & lm2__16;
-    always @(*) y__243 = bb__3 & lm3__16;
-    always @(*) y__244 = bb__4 & lm4__16;
-    always @(*) y__245 = y__240 ^ y__241 ^ y__242;
-    always @(*) y__246 = ((y__240 & y__241) | (y__240 & y__242) | (y__241 & y__242)) << c1;
-    always @(*) y__247 = y__243 ^ y__244 ^ y__245;
-    always @(*) y__248 = ((y__243 & y__244) | (y__243 & y__245) | (y__244 & y__245)) << c1;
-    always @(*) y__249 = y__246 ^ y__247 ^ y__248;
-    always @(*) y__250 = ((y__246 & y__247) | (y__246 & y__248) | (y__247 & y__248)) << c1;
-    always @(*) y__251 = s ^ c ^ y__249;
-    always @(*) y__252 = ((s & c) | (s & y__249) | (c & y__249)) << c1;
-    always @(*) y__253 = y__250 ^ y__251 ^ y__252;
-    always @(*) y__254 = ((y__250 & y__251) | (y__250 & y__252) | (y__251 & y__252)) << c1;
-    always @(*) add__16__x = y__253;
-    always @(*) add__16__y = y__254;
+    always @(*) o__15 = add__15__s;
+    always @(*) y__176 = bb__0 & lm0__16;
+    always @(*) y__177 = bb__1 & lm1__16;
+    always @(*) y__178 = bb__2 & lm2__16;
+    always @(*) y__179 = bb__3 & lm3__16;
+    always @(*) y__180 = bb__4 & lm4__16;
+    always @(*) y__181 = y__176 ^ y__177 ^ y__178;
+    always @(*) y__182 = ((y__176 & y__177) | (y__176 & y__178) | (y__177 & y__178)) << c1;
+    always @(*) y__183 = y__179 ^ y__180 ^ y__181;
+    always @(*) y__184 = ((y__179 & y__180) | (y__179 & y__181) | (y__180 & y__181)) << c1;
+    always @(*) y__185 = y__182 ^ y__183 ^ y__184;
+    always @(*) y__186 = ((y__182 & y__183) | (y__182 & y__184) | (y__183 & y__184)) << c1;
+    always @(*) add__16__x = y__185;
+    always @(*) add__16__y = y__186;
     assign add__16__ci = 1'b0;
-    always @(*) v__16 = add__16__s;
-    always @(*) y__255 = bb__0 & lm0__17;
-    always @(*) y__256 = bb__1 & lm1__17;
-    always @(*) y__257 = bb__2 & lm2__17;
-    always @(*) y__258 = bb__3 & lm3__17;
-    always @(*) y__259 = bb__4 & lm4__17;
-    always @(*) y__260 = y__255 ^ y__256 ^ y__257;
-    always @(*) y__261 = ((y__255 & y__256) | (y__255 & y__257) | (y__256 & y__257)) << c1;
-    always @(*) y__262 = y__258 ^ y__259 ^ y__260;
-    always @(*) y__263 = ((y__258 & y__259) | (y__258 & y__260) | (y__259 & y__260)) << c1;
-    always @(*) y__264 = y__261 ^ y__262 ^ y__263;
-    always @(*) y__265 = ((y__261 & y__262) | (y__261 & y__263) | (y__262 & y__263)) << c1;
-    always @(*) y__266 = s ^ c ^ y__264;
-    always @(*) y__267 = ((s & c) | (s & y__264) | (c & y__264)) << c1;
-    always @(*) y__268 = y__265 ^ y__266 ^ y__267;
-    always @(*) y__269 = ((y__265 & y__266) | (y__265 & y__267) | (y__266 & y__267)) << c1;
-    always @(*) add__17__x = y__268;
-    always @(*) add__17__y = y__269;
+    always @(*) o__16 = add__16__s;
+    always @(*) y__187 = bb__0 & lm0__17;
+    always @(*) y__188 = bb__1 & lm1__17;
+    always @(*) y__189 = bb__2 & lm2__17;
+    always @(*) y__190 = bb__3 & lm3__17;
+    always @(*) y__191 = bb__4 & lm4__17;
+    always @(*) y__192 = y__187 ^ y__188 ^ y__189;
+    always @(*) y__193 = ((y__187 & y__188) | (y__187 & y__189) | (y__188 & y__189)) << c1;
+    always @(*) y__194 = y__190 ^ y__191 ^ y__192;
+    always @(*) y__195 = ((y__190 & y__191) | (y__190 & y__192) | (y__191 & y__192)) << c1;
+    always @(*) y__196 = y__193 ^ y__194 ^ y__195;
+    always @(*) y__197 = ((y__193 & y__194) | (y__193 & y__195) | (y__194 & y__195)) << c1;
+    always @(*) add__17__x = y__196;
+    always @(*) add__17__y = y__197;
     assign add__17__ci = 1'b0;
-    always @(*) v__17 = add__17__s;
-    always @(*) y__270 = bb__0 & lm0__18;
-    always @(*) y__271 = bb__1 & lm1__18;
-    always @(*) y__272 = bb__2 & lm2__18;
-    always @(*) y__273 = bb__3 & lm3__18;
-    always @(*) y__274 = bb__4 & lm4__18;
-    always @(*) y__275 = y__270 ^ y__271 ^ y__272;
-    always @(*) y__276 = ((y__270 & y__271) | (y__270 & y__272) | (y__271 & y__272)) << c1;
-    always @(*) y__277 = y__273 ^ y__274 ^ y__275;
-    always @(*) y__278 = ((y__273 & y__274) | (y__273 & y__275) | (y__274 & y__275)) << c1;
-    always @(*) y__279 = y__276 ^ y__277 ^ y__278;
-    always @(*) y__280 = ((y__276 & y__277) | (y__276 & y__278) | (y__277 & y__278)) << c1;
-    always @(*) y__281 = s ^ c ^ y__279;
-    always @(*) y__282 = ((s & c) | (s & y__279) | (c & y__279)) << c1;
-    always @(*) y__283 = y__280 ^ y__281 ^ y__282;
-    always @(*) y__284 = ((y__280 & y__281) | (y__280 & y__282) | (y__281 & y__282)) << c1;
-    always @(*) add__18__x = y__283;
-    always @(*) add__18__y = y__284;
+    always @(*) o__17 = add__17__s;
+    always @(*) y__198 = bb__0 & lm0__18;
+    always @(*) y__199 = bb__1 & lm1__18;
+    always @(*) y__200 = bb__2 & lm2__18;
+    always @(*) y__201 = bb__3 & lm3__18;
+    always @(*) y__202 = bb__4 & lm4__18;
+    always @(*) y__203 = y__198 ^ y__199 ^ y__200;
+    always @(*) y__204 = ((y__198 & y__199) | (y__198 & y__200) | (y__199 & y__200)) << c1;
+    always @(*) y__205 = y__201 ^ y__202 ^ y__203;
+    always @(*) y__206 = ((y__201 & y__202) | (y__201 & y__203) | (y__202 & y__203)) << c1;
+    always @(*) y__207 = y__204 ^ y__205 ^ y__206;
+    always @(*) y__208 = ((y__204 & y__205) | (y__204 & y__206) | (y__205 & y__206)) << c1;
+    always @(*) add__18__x = y__207;
+    always @(*) add__18__y = y__208;
     assign add__18__ci = 1'b0;
-    always @(*) v__18 = add__18__s;
-    always @(*) y__285 = bb__0 & lm0__19;
-    always @(*) y__286 = bb__1 & lm1__19;
-    always @(*) y__287 = bb__2 & lm2__19;
-    always @(*) y__288 = bb__3 & lm3__19;
-    always @(*) y__289 = bb__4 & lm4__19;
-    always @(*) y__290 = y__285 ^ y__286 ^ y__287;
-    always @(*) y__291 = ((y__285 & y__286) | (y__285 & y__287) | (y__286 & y__287)) << c1;
-    always @(*) y__292 = y__288 ^ y__289 ^ y__290;
-    always @(*) y__293 = ((y__288 & y__289) | (y__288 & y__290) | (y__289 & y__290)) << c1;
-    always @(*) y__294 = y__291 ^ y__292 ^ y__293;
-    always @(*) y__295 = ((y__291 & y__292) | (y__291 & y__293) | (y__292 & y__293)) << c1;
-    always @(*) y__296 = s ^ c ^ y__294;
-    always @(*) y__297 = ((s & c) | (s & y__294) | (c & y__294)) << c1;
-    always @(*) y__298 = y__295 ^ y__296 ^ y__297;
-    always @(*) y__299 = ((y__295 & y__296) | (y__295 & y__297) | (y__296 & y__297)) << c1;
-    always @(*) add__19__x = y__298;
-    always @(*) add__19__y = y__299;
+    always @(*) o__18 = add__18__s;
+    always @(*) y__209 = bb__0 & lm0__19;
+    always @(*) y__210 = bb__1 & lm1__19;
+    always @(*) y__211 = bb__2 & lm2__19;
+    always @(*) y__212 = bb__3 & lm3__19;
+    always @(*) y__213 = bb__4 & lm4__19;
+    always @(*) y__214 = y__209 ^ y__210 ^ y__211;
+    always @(*) y__215 = ((y__209 & y__210) | (y__209 & y__211) | (y__210 & y__211)) << c1;
+    always @(*) y__216 = y__212 ^ y__213 ^ y__214;
+    always @(*) y__217 = ((y__212 & y__213) | (y__212 & y__214) | (y__213 & y__214)) << c1;
+    always @(*) y__218 = y__215 ^ y__216 ^ y__217;
+    always @(*) y__219 = ((y__215 & y__216) | (y__215 & y__217) | (y__216 & y__217)) << c1;
+    always @(*) add__19__x = y__218;
+    always @(*) add__19__y = y__219;
     assign add__19__ci = 1'b0;
-    always @(*) v__19 = add__19__s;
-    always @(*) y__300 = bb__0 & lm0__20;
-    always @(*) y__301 = bb__1 & lm1__20;
-    always @(*) y__302 = bb__2 & lm2__20;
-    always @(*) y__303 = bb__3 & lm3__20;
-    always @(*) y__304 = bb__4 & lm4__20;
-    always @(*) y__305 = y__300 ^ y__301 ^ y__302;
-    always @(*) y__306 = ((y__300 & y__301) | (y__300 & y__302) | (y__301 & y__302)) << c1;
-    always @(*) y__307 = y__303 ^ y__304 ^ y__305;
-    always @(*) y__308 = ((y__303 & y__304) | (y__303 & y__305) | (y__304 & y__305)) << c1;
-    always @(*) y__309 = y__306 ^ y__307 ^ y__308;
-    always @(*) y__310 = ((y__306 & y__307) | (y__306 & y__308) | (y__307 & y__308)) << c1;
-    always @(*) y__311 = s ^ c ^ y__309;
-    always @(*) y__312 = ((s & c) | (s & y__309) | (c & y__309)) << c1;
-    always @(*) y__313 = y__310 ^ y__311 ^ y__312;
-    always @(*) y__314 = ((y__310 & y__311) | (y__310 & y__312) | (y__311 & y__312)) << c1;
-    always @(*) add__20__x = y__313;
-    always @(*) add__20__y = y__314;
+    always @(*) o__19 = add__19__s;
+    always @(*) y__220 = bb__0 & lm0__20;
+    always @(*) y__221 = bb__1 & lm1__20;
+    always @(*) y__222 = bb__2 & lm2__20;
+    always @(*) y__223 = bb__3 & lm3__20;
+    always @(*) y__224 = bb__4 & lm4__20;
+    always @(*) y__225 = y__220 ^ y__221 ^ y__222;
+    always @(*) y__226 = ((y__220 & y__221) | (y__220 & y__222) | (y__221 & y__222)) << c1;
+    always @(*) y__227 = y__223 ^ y__224 ^ y__225;
+    always @(*) y__228 = ((y__223 & y__224) | (y__223 & y__225) | (y__224 & y__225)) << c1;
+    always @(*) y__229 = y__226 ^ y__227 ^ y__228;
+    always @(*) y__230 = ((y__226 & y__227) | (y__226 & y__228) | (y__227 & y__228)) << c1;
+    always @(*) add__20__x = y__229;
+    always @(*) add__20__y = y__230;
     assign add__20__ci = 1'b0;
-    always @(*) v__20 = add__20__s;
-    always @(*) y__315 = bb__0 & lm0__21;
-    always @(*) y__316 = bb__1 & lm1__21;
-    always @(*) y__317 = bb__2 & lm2__21;
-    always @(*) y__318 = bb__3 & lm3__21;
-    always @(*) y__319 = bb__4 & lm4__21;
-    always @(*) y__320 = y__315 ^ y__316 ^ y__317;
-    always @(*) y__321 = ((y__315 & y__316) | (y__315 & y__317) | (y__316 & y__317)) << c1;
-    always @(*) y__322 = y__318 ^ y__319 ^ y__320;
-    always @(*) y__323 = ((y__318 & y__319) | (y__318 & y__320) | (y__319 & y__320)) << c1;
-    always @(*) y__324 = y__321 ^ y__322 ^ y__323;
-    always @(*) y__325 = ((y__321 & y__322) | (y__321 & y__323) | (y__322 & y__323)) << c1;
-    always @(*) y__326 = s ^ c ^ y__324;
-    always @(*) y__327 = ((s & c) | (s & y__324) | (c & y__324)) << c1;
+    always @(*) o__20 = add__20__s;
+    always @(*) y__231 = bb__0 & lm0__21;
+    always @(*) y__232 = bb__1 & lm1__21;
+    always @(*) y__233 = bb__2 & lm2__21;
+    always @(*) y__234 = bb__3 & lm3__21;
+    always @(*) y__235 = bb__4 & lm4__21;
+    always @(*) y__236 = y__231 ^ y__232 ^ y__233;
+    always @(*) y__237 = ((y__231 & y__232) | (y__231 & y__233) | (y__232 & y__233)) << c1;
+    always @(*) y__238 = y__234 ^ y__235 ^ y__236;
+    always @(*) y__239 = ((y__234 & y__235) | (y__234 & y__236) | (y__235 & y__236)) << c1;
+    always @(*) y__240 = y__237 ^ y__238 ^ y__239;
+    always @(*) y__241 = ((y__237 & y__238) | (y__237 & y__239) | (y__238 & y__239)) << c1;
+    always @(*) add__21__x = y__240;
+    always @(*) add__21__y = y__241;
+    assign add__21__ci = 1'b0;
+    always @(*) o__21 = add__21__s;
+    always @(*) y__242 = bb__0 & lm0__22;
+    always @(*) y__243 = bb__1 & lm1__22;
+    always @(*) y__244 = bb__2 & lm2__22;
+    always @(*) y__245 = bb__3 & lm3__22;
+    always @(*) y__246 = bb__4 & lm4__22;
+    always @(*) y__247 = y__242 ^ y__243 ^ y__244;
+    always @(*) y__248 = ((y__242 & y__243) | (y__242 & y__244) | (y__243 & y__244)) << c1;
+    always @(*) y__249 = y__245 ^ y__246 ^ y__247;
+    always @(*) y__250 = ((y__245 & y__246) | (y__245 & y__247) | (y__246 & y__247)) << c1;
+    always @(*) y__251 = y__248 ^ y__249 ^ y__250;
+    always @(*) y__252 = ((y__248 & y__249) | (y__248 & y__250) | (y__249 & y__250)) << c1;
+    always @(*) add__22__x = y__251;
+    always @(*) add__22__y = y__252;
+    assign add__22__ci = 1'b0;
+    always @(*) o__22 = add__22__s;
+    always @(*) y__253 = bb__0 & lm0__23;
+    always @(*) y__254 = bb__1 & lm1__23;
+    always @(*) y__255 = bb__2 & lm2__23;
+    always @(*) y__256 = bb__3 & lm3__23;
+    always @(*) y__257 = bb__4 & lm4__23;
+    always @(*) y__258 = y__253 ^ y__254 ^ y__255;
+    always @(*) y__259 = ((y__253 & y__254) | (y__253 & y__255) | (y__254 & y__255)) << c1;
+    always @(*) y__260 = y__256 ^ y__257 ^ y__258;
+    always @(*) y__261 = ((y__256 & y__257) | (y__256 & y__258) | (y__257 & y__258)) << c1;
+    always @(*) y__262 = y__259 ^ y__260 ^ y__261;
+    always @(*) y__263 = ((y__259 & y__260) | (y__259 & y__261) | (y__260 & y__261)) << c1;
+    always @(*) add__23__x = y__262;
+    always @(*) add__23__y = y__263;
+    assign add__23__ci = 1'b0;
+    always @(*) o__23 = add__23__s;
+    always @(*) y__264 = bb__0 & lm0__24;
+    always @(*) y__265 = bb__1 & lm1__24;
+    always @(*) y__266 = bb__2 & lm2__24;
+    always @(*) y__267 = bb__3 & lm3__24;
+    always @(*) y__268 = bb__4 & lm4__24;
+    always @(*) y__269 = y__264 ^ y__265 ^ y__266;
+    always @(*) y__270 = ((y__264 & y__265) | (y__264 & y__266) | (y__265 & y__266)) << c1;
+    always @(*) y__271 = y__267 ^ y__268 ^ y__269;
+    always @(*) y__272 = ((y__267 & y__268) | (y__267 & y__269) | (y__268 & y__269)) << c1;
+    always @(*) y__273 = y__270 ^ y__271 ^ y__272;
+    always @(*) y__274 = ((y__270 & y__271) | (y__270 & y__272) | (y__271 & y__272)) << c1;
+    always @(*) add__24__x = y__273;
+    always @(*) add__24__y = y__274;
+    assign add__24__ci = 1'b0;
+    always @(*) o__24 = add__24__s;
+    always @(*) y__275 = bb__0 & lm0__25;
+    always @(*) y__276 = bb__1 & lm1__25;
+    always @(*) y__277 = bb__2 & lm2__25;
+    always @(*) y__278 = bb__3 & lm3__25;
+    always @(*) y__279 = bb__4 & lm4__25;
+    always @(*) y__280 = y__275 ^ y__276 ^ y__277;
+    always @(*) y__281 = ((y__275 & y__276) | (y__275 & y__277) | (y__276 & y__277)) << c1;
+    always @(*) y__282 = y__278 ^ y__279 ^ y__280;
+    always @(*) y__283 = ((y__278 & y__279) | (y__278 & y__280) | (y__279 & y__280)) << c1;
+    always @(*) y__284 = y__281 ^ y__282 ^ y__283;
+    always @(*) y__285 = ((y__281 & y__282) | (y__281 & y__283) | (y__282 & y__283)) << c1;
+    always @(*) add__25__x = y__284;
+    always @(*) add__25__y = y__285;
+    assign add__25__ci = 1'b0;
+    always @(*) o__25 = add__25__s;
+    always @(*) y__286 = bb__0 & lm0__26;
+    always @(*) y__287 = bb__1 & lm1__26;
+    always @(*) y__288 = bb__2 & lm2__26;
+    always @(*) y__289 = bb__3 & lm3__26;
+    always @(*) y__290 = bb__4 & lm4__26;
+    always @(*) y__291 = y__286 ^ y__287 ^ y__288;
+    always @(*) y__292 = ((y__286 & y__287) | (y__286 & y__288) | (y__287 & y__288)) << c1;
+    always @(*) y__293 = y__289 ^ y__290 ^ y__291;
+    always @(*) y__294 = ((y__289 & y__290) | (y__289 & y__291) | (y__290 & y__291)) << c1;
+    always @(*) y__295 = y__292 ^ y__293 ^ y__294;
+    always @(*) y__296 = ((y__292 & y__293) | (y__292 & y__294) | (y__293 & y__294)) << c1;
+    always @(*) add__26__x = y__295;
+    always @(*) add__26__y = y__296;
+    assign add__26__ci = 1'b0;
+    always @(*) o__26 = add__26__s;
+    always @(*) y__297 = bb__0 & lm0__27;
+    always @(*) y__298 = bb__1 & lm1__27;
+    always @(*) y__299 = bb__2 & lm2__27;
+    always @(*) y__300 = bb__3 & lm3__27;
+    always @(*) y__301 = bb__4 & lm4__27;
+    always @(*) y__302 = y__297 ^ y__298 ^ y__299;
+    always @(*) y__303 = ((y__297 & y__298) | (y__297 & y__299) | (y__298 & y__299)) << c1;
+    always @(*) y__304 = y__300 ^ y__301 ^ y__302;
+    always @(*) y__305 = ((y__300 & y__301) | (y__300 & y__302) | (y__301 & y__302)) << c1;
+    always @(*) y__306 = y__303 ^ y__304 ^ y__305;
+    always @(*) y__307 = ((y__303 & y__304) | (y__303 & y__305) | (y__304 & y__305)) << c1;
+    always @(*) add__27__x = y__306;
+    always @(*) add__27__y = y__307;
+    assign add__27__ci = 1'b0;
+    always @(*) o__27 = add__27__s;
+    always @(*) y__308 = bb__0 & lm0__28;
+    always @(*) y__309 = bb__1 & lm1__28;
+    always @(*) y__310 = bb__2 & lm2__28;
+    always @(*) y__311 = bb__3 & lm3__28;
+    always @(*) y__312 = bb__4 & lm4__28;
+    always @(*) y__313 = y__308 ^ y__309 ^ y__310;
+    always @(*) y__314 = ((y__308 & y__309) | (y__308 & y__310) | (y__309 & y__310)) << c1;
+    always @(*) y__315 = y__311 ^ y__312 ^ y__313;
+    always @(*) y__316 = ((y__311 & y__312) | (y__311 & y__313) | (y__312 & y__313)) << c1;
+    always @(*) y__317 = y__314 ^ y__315 ^ y__316;
+    always @(*) y__318 = ((y__314 & y__315) | (y__314 & y__316) | (y__315 & y__316)) << c1;
+    always @(*) add__28__x = y__317;
+    always @(*) add__28__y = y__318;
+    assign add__28__ci = 1'b0;
+    always @(*) o__28 = add__28__s;
+    always @(*) y__319 = bb__0 & lm0__29;
+    always @(*) y__320 = bb__1 & lm1__29;
+    always @(*) y__321 = bb__2 & lm2__29;
+    always @(*) y__322 = bb__3 & lm3__29;
+    always @(*) y__323 = bb__4 & lm4__29;
+    always @(*) y__324 = y__319 ^ y__320 ^ y__321;
+    always @(*) y__325 = ((y__319 & y__320) | (y__319 & y__321) | (y__320 & y__321)) << c1;
+    always @(*) y__326 = y__322 ^ y__323 ^ y__324;
+    always @(*) y__327 = ((y__322 & y__323) | (y__322 & y__324) | (y__323 & y__324)) << c1;
     always @(*) y__328 = y__325 ^ y__326 ^ y__327;
     always @(*) y__329 = ((y__325 & y__326) | (y__325 & y__327) | (y__326 & y__327)) << c1;
-    always @(*) add__21__x = y__328;
-    always @(*) add__21__y = y__329;
-    assign add__21__ci = 1'b0;
-    always @(*) v__21 = add__21__s;
-    always @(*) y__330 = bb__0 & lm0__22;
-    always @(*) y__331 = bb__1 & lm1__22;
-    always @(*) y__332 = bb__2 & lm2__22;
-    always @(*) y__333 = bb__3 & lm3__22;
-    always @(*) y__334 = bb__4 & lm4__22;
+    always @(*) add__29__x = y__328;
+    always @(*) add__29__y = y__329;
+    assign add__29__ci = 1'b0;
+    always @(*) o__29 = add__29__s;
+    always @(*) y__330 = bb__0 & lm0__30;
+    always @(*) y__331 = bb__1 & lm1__30;
+    always @(*) y__332 = bb__2 & lm2__30;
+    always @(*) y__333 = bb__3 & lm3__30;
+    always @(*) y__334 = bb__4 & lm4__30;
     always @(*) y__335 = y__330 ^ y__331 ^ y__332;
     always @(*) y__336 = ((y__330 & y__331) | (y__330 & y__332) | (y__331 & y__332)) << c1;
     always @(*) y__337 = y__333 ^ y__334 ^ y__335;
     always @(*) y__338 = ((y__333 & y__334) | (y__333 & y__335) | (y__334 & y__335)) << c1;
     always @(*) y__339 = y__336 ^ y__337 ^ y__338;
     always @(*) y__340 = ((y__336 & y__337) | (y__336 & y__338) | (y__337 & y__338)) << c1;
-    always @(*) y__341 = s ^ c ^ y__339;
-    always @(*) y__342 = ((s & c) | (s & y__339) | (c & y__339)) << c1;
-    always @(*) y__343 = y__340 ^ y__341 ^ y__342;
-    always @(*) y__344 = ((y__340 & y__341) | (y__340 & y__342) | (y__341 & y__342)) << c1;
-    always @(*) add__22__x = y__343;
-    always @(*) add__22__y = y__344;
-    assign add__22__ci = 1'b0;
-    always @(*) v__22 = add__22__s;
-    always @(*) y__345 = bb__0 & lm0__23;
-    always @(*) y__346 = bb__1 & lm1__23;
-    always @(*) y__347 = bb__2 & lm2__23;
-    always @(*) y__348 = bb__3 & lm3__23;
-    always @(*) y__349 = bb__4 & lm4__23;
-    always @(*) y__350 = y__345 ^ y__346 ^ y__347;
-    always @(*) y__351 = ((y__345 & y__346) | (y__345 & y__347) | (y__346 & y__347)) << c1;
-    always @(*) y__352 = y__348 ^ y__349 ^ y__350;
-    always @(*) y__353 = ((y__348 & y__349) | (y__348 & y__350) | (y__349 & y__350)) << c1;
-    always @(*) y__354 = y__351 ^ y__352 ^ y__353;
-    always @(*) y__355 = ((y__351 & y__352) | (y__351 & y__353) | (y__352 & y__353)) << c1;
-    always @(*) y__356 = s ^ c ^ y__354;
-    always @(*) y__357 = ((s & c) | (s & y__354) | (c & y__354)) << c1;
-    always @(*) y__358 = y__355 ^ y__356 ^ y__357;
-    always @(*) y__359 = ((y__355 & y__356) | (y__355 & y__357) | (y__356 & y__357)) << c1;
-    always @(*) add__23__x = y__358;
-    always @(*) add__23__y = y__359;
-    assign add__23__ci = 1'b0;
-    always @(*) v__23 = add__23__s;
-    always @(*) y__360 = bb__0 & lm0__24;
-    always @(*) y__361 = bb__1 & lm1__24;
-    always @(*) y__362 = bb__2 & lm2__24;
-    always @(*) y__363 = bb__3 & lm3__24;
-    always @(*) y__364 = bb__4 & lm4__24;
-    always @(*) y__365 = y__360 ^ y__361 ^ y__362;
-    always @(*) y__366 = ((y__360 & y__361) | (y__360 & y__362) | (y__361 & y__362)) << c1;
-    always @(*) y__367 = y__363 ^ y__364 ^ y__365;
-    always @(*) y__368 = ((y__363 & y__364) | (y__363 & y__365) | (y__364 & y__365)) << c1;
-    always @(*) y__369 = y__366 ^ y__367 ^ y__368;
-    always @(*) y__370 = ((y__366 & y__367) | (y__366 & y__368) | (y__367 & y__368)) << c1;
-    always @(*) y__371 = s ^ c ^ y__369;
-    always @(*) y__372 = ((s & c) | (s & y__369) | (c & y__369)) << c1;
-    always @(*) y__373 = y__370 ^ y__371 ^ y__372;
-    always @(*) y__374 = ((y__370 & y__371) | (y__370 & y__372) | (y__371 & y__372)) << c1;
-    always @(*) add__24__x = y__373;
-    always @(*) add__24__y = y__374;
-    assign add__24__ci = 1'b0;
-    always @(*) v__24 = add__24__s;
-    always @(*) y__375 = bb__0 & lm0__25;
-    always @(*) y__376 = bb__1 & lm1__25;
-    always @(*) y__377 = bb__2 & lm2__25;
-    always @(*) y__378 = bb__3 & lm3__25;
-    always @(*) y__379 = bb__4 & lm4__25;
-    always @(*) y__380 = y__375 ^ y__376 ^ y__377;
-    always @(*) y__381 = ((y__375 & y__376) | (y__375 & y__377) | (y__376 & y__377)) << c1;
-    always @(*) y__382 = y__378 ^ y__379 ^ y__380;
-    always @(*) y__383 = ((y__378 & y__379) | (y__378 & y__380) | (y__379 & y__380)) << c1;
-    always @(*) y__384 = y__381 ^ y__382 ^ y__383;
-    always @(*) y__385 = ((y__381 & y__382) | (y__381 & y__383) | (y__382 & y__383)) << c1;
-    always @(*) y__386 = s ^ c ^ y__384;
-    always @(*) y__387 = ((s & c) | (s & y__384) | (c & y__384)) << c1;
-    always @(*) y__388 = y__385 ^ y__386 ^ y__387;
-    always @(*) y__389 = ((y__385 & y__386) | (y__385 & y__387) | (y__386 & y__387)) << c1;
-    always @(*) add__25__x = y__388;
-    always @(*) add__25__y = y__389;
-    assign add__25__ci = 1'b0;
-    always @(*) v__25 = add__25__s;
-    always @(*) y__390 = bb__0 & lm0__26;
-    always @(*) y__391 = bb__1 & lm1__26;
-    always @(*) y__392 = bb__2 & lm2__26;
-    always @(*) y__393 = bb__3 & lm3__26;
-    always @(*) y__394 = bb__4 & lm4__26;
-    always @(*) y__395 = y__390 ^ y__391 ^ y__392;
-    always @(*) y__396 = ((y__390 & y__391) | (y__390 & y__392) | (y__391 & y__392)) << c1;
-    always @(*) y__397 = y__393 ^ y__394 ^ y__395;
-    always @(*) y__398 = ((y__393 & y__394) | (y__393 & y__395) | (y__394 & y__395)) << c1;
-    always @(*) y__399 = y__396 ^ y__397 ^ y__398;
-    always @(*) y__400 = ((y__396 & y__397) | (y__396 & y__398) | (y__397 & y__398)) << c1;
-    always @(*) y__401 = s ^ c ^ y__399;
-    always @(*) y__402 = ((s & c) | (s & y__399) | (c & y__399)) << c1;
-    always @(*) y__403 = y__400 ^ y__401 ^ y__402;
-    always @(*) y__404 = ((y__400 & y__401) | (y__400 & y__402) | (y__401 & y__402)) << c1;
-    always @(*) add__26__x = y__403;
-    always @(*) add__26__y = y__404;
-    assign add__26__ci = 1'b0;
-    always @(*) v__26 = add__26__s;
-    always @(*) y__405 = bb__0 & lm0__27;
-    always @(*) y__406 = bb__1 & lm1__27;
-    always @(*) y__407 = bb__2 & lm2__27;
-    always @(*) y__408 = bb__3 & lm3__27;
-    always @(*) y__409 = bb__4 & lm4__27;
-    always @(*) y__410 = y__405 ^ y__406 ^ y__407;
-    always @(*) y__411 = ((y__405 & y__406) | (y__405 & y__407) | (y__406 & y__407)) << c1;
-    always @(*) y__412 = y__408 ^ y__409 ^ y__410;
-    always @(*) y__413 = ((y__408 & y__409) | (y__408 & y__410) | (y__409 & y__410)) << c1;
-    always @(*) y__414 = y__411 ^ y__412 ^ y__413;
-    always @(*) y__415 = ((y__411 & y__412) | (y__411 & y__413) | (y__412 & y__413)) << c1;
-    always @(*) y__416 = s ^ c ^ y__414;
-    always @(*) y__417 = ((s & c) | (s & y__414) | (c & y__414)) << c1;
-    always @(*) y__418 = y__415 ^ y__416 ^ y__417;
-    always @(*) y__419 = ((y__415 & y__416) | (y__415 & y__417) | (y__416 & y__417)) << c1;
-    always @(*) add__27__x = y__418;
-    always @(*) add__27__y = y__419;
-    assign add__27__ci = 1'b0;
-    always @(*) v__27 = add__27__s;
-    always @(*) y__420 = bb__0 & lm0__28;
-    always @(*) y__421 = bb__1 & lm1__28;
-    always @(*) y__422 = bb__2 & lm2__28;
-    always @(*) y__423 = bb__3 & lm3__28;
-    always @(*) y__424 = bb__4 & lm4__28;
-    always @(*) y__425 = y__420 ^ y__421 ^ y__422;
-    always @(*) y__426 = ((y__420 & y__421) | (y__420 & y__422) | (y__421 & y__422)) << c1;
-    always @(*) y__427 = y__423 ^ y__424 ^ y__425;
-    always @(*) y__428 = ((y__423 & y__424) | (y__423 & y__425) | (y__424 & y__425)) << c1;
-    always @(*) y__429 = y__426 ^ y__427 ^ y__428;
-    always @(*) y__430 = ((y__426 & y__427) | (y__426 & y__428) | (y__427 & y__428)) << c1;
-    always @(*) y__431 = s ^ c ^ y__429;
-    always @(*) y__432 = ((s & c) | (s & y__429) | (c & y__429)) << c1;
-    always @(*) y__433 = y__430 ^ y__431 ^ y__432;
-    always @(*) y__434 = ((y__430 & y__431) | (y__430 & y__432) | (y__431 & y__432)) << c1;
-    always @(*) add__28__x = y__433;
-    always @(*) add__28__y = y__434;
-    assign add__28__ci = 1'b0;
-    always @(*) v__28 = add__28__s;
-    always @(*) y__435 = bb__0 & lm0__29;
-    always @(*) y__436 = bb__1 & lm1__29;
-    always @(*) y__437 = bb__2 & lm2__29;
-    always @(*) y__438 = bb__3 & lm3__29;
-    always @(*) y__439 = bb__4 & lm4__29;
-    always @(*) y__440 = y__435 ^ y__436 ^ y__437;
-    always @(*) y__441 = ((y__435 & y__436) | (y__435 & y__437) | (y__436 & y__437)) << c1;
-    always @(*) y__442 = y__438 ^ y__439 ^ y__440;
-    always @(*) y__443 = ((y__438 & y__439) | (y__438 & y__440) | (y__439 & y__440)) << c1;
-    always @(*) y__444 = y__441 ^ y__442 ^ y__443;
-    always @(*) y__445 = ((y__441 & y__442) | (y__441 & y__443) | (y__442 & y__443)) << c1;
-    always @(*) y__446 = s ^ c ^ y__444;
-    always @(*) y__447 = ((s & c) | (s & y__444) | (c & y__444)) << c1;
-    always @(*) y__448 = y__445 ^ y__446 ^ y__447;
-    always @(*) y__449 = ((y__445 & y__446) | (y__445 & y__447) | (y__446 & y__447)) << c1;
-    always @(*) add__29__x = y__448;
-    always @(*) add__29__y = y__449;
-    assign add__29__ci = 1'b0;
-    always @(*) v__29 = add__29__s;
-    always @(*) y__450 = bb__0 & lm0__30;
-    always @(*) y__451 = bb__1 & lm1__30;
-    always @(*) y__452 = bb__2 & lm2__30;
-    always @(*) y__453 = bb__3 & lm3__30;
-    always @(*) y__454 = bb__4 & lm4__30;
-    always @(*) y__455 = y__450 ^ y__451 ^ y__452;
-    always @(*) y__456 = ((y__450 & y__451) | (y__450 & y__452) | (y__451 & y__452)) << c1;
-    always @(*) y__457 = y__453 ^ y__454 ^ y__455;
-    always @(*) y__458 = ((y__453 & y__454) | (y__453 & y__455) | (y__454 & y__455)) << c1;
-    always @(*) y__459 = y__456 ^ y__457 ^ y__458;
-    always @(*) y__460 = ((y__456 & y__457) | (y__456 & y__458) | (y__457 & y__458)) << c1;
-    always @(*) y__461 = s ^ c ^ y__459;
-    always @(*) y__462 = ((s & c) | (s & y__459) | (c & y__459)) << c1;
-    always @(*) y__463 = y__460 ^ y__461 ^ y__462;
-    always @(*) y__464 = ((y__460 & y__461) | (y__460 & y__462) | (y__461 & y__462)) << c1;
-    always @(*) add__30__x = y__463;
-    always @(*) add__30__y = y__464;
+    always @(*) add__30__x = y__339;
+    always @(*) add__30__y = y__340;
     assign add__30__ci = 1'b0;
-    always @(*) v__30 = add__30__s;
-    always @(*) y__465 = bb__0 & lm0__31;
-    always @(*) y__466 = bb__1 & lm1__31;
-    always @(*) y__467 = bb__2 & lm2__31;
-    always @(*) y__468 = bb__3 & lm3__31;
-    always @(*) y__469 = bb__4 & lm4__31;
-    always @(*) y__470 = y__465 ^ y__466 ^ y__467;
-    always @(*) y__471 = ((y__465 & y__466) | (y__465 & y__467) | (y__466 & y__467)) << c1;
-    always @(*) y__472 = y__468 ^ y__469 ^ y__470;
-    always @(*) y__473 = ((y__468 & y__469) | (y__468 & y__470) | (y__469 & y__470)) << c1;
-    always @(*) y__474 = y__471 ^ y__472 ^ y__473;
-    always @(*) y__475 = ((y__471 & y__472) | (y__471 & y__473) | (y__472 & y__473)) << c1;
-    always @(*) y__476 = s ^ c ^ y__474;
-    always @(*) y__477 = ((s & c) | (s & y__474) | (c & y__474)) << c1;
-    always @(*) y__478 = y__475 ^ y__476 ^ y__477;
-    always @(*) y__479 = ((y__475 & y__476) | (y__475 & y__477) | (y__476 & y__477)) << c1;
-    always @(*) add__31__x = y__478;
-    always @(*) add__31__y = y__479;
-    assign add__31__ci = 1'b0;
-    always @(*) v__31 = add__31__s;
+    always @(*) o__30 = add__30__s;
 
-endmodule // dac_expander__lanes
-
-module dac_expander__lanes__add(x,y,ci,s);
-
-    // Module arguments
-    input wire  [31:0] x;
-    input wire  [31:0] y;
-    input wire  ci;
-    output reg  [31:0] s;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  zero = 32'h0;
-    localparam  sh__0 = 32'h1;
-    localparam  sh__1 = 32'h2;
-    localparam  sh__2 = 32'h4;
-    localparam  sh__3 = 32'h8;
-    localparam  sh__4 = 32'h10;
-
-    // Local signals
-    reg  [31:0] p0;
-    reg  [31:0] g0;
-    reg  [31:0] cw;
-    reg  [31:0] cp;
-    reg  [31:0] g__0;
-    reg  [31:0] g__1;
-    reg  [31:0] g__2;
-    reg  [31:0] g__3;
-    reg  [31:0] g__4;
-    reg  [31:0] g__5;
-    reg  [31:0] p__0;
-    reg  [31:0] p__1;
-    reg  [31:0] p__2;
-    reg  [31:0] p__3;
-    reg  [31:0] p__4;
-    reg  [31:0] gs__0;
-    reg  [31:0] gs__1;
-    reg  [31:0] gs__2;
-    reg  [31:0] gs__3;
-    reg  [31:0] gs__4;
-    reg  [31:0] ps__0;
-    reg  [31:0] ps__1;
-    reg  [31:0] ps__2;
-    reg  [31:0] ps__3;
-    reg  [31:0] pg__0;
-    reg  [31:0] pg__1;
-    reg  [31:0] pg__2;
-    reg  [31:0] pg__3;
-    reg  [31:0] pg__4;
-    reg  [31:0] gc;
-    reg  [31:0] c;
-
-    // Update code
-    always @(*) begin
-        if (ci) begin
-            cw = one;
-        end
-        else begin
-            cw = zero;
-        end
-    end
-    always @(*) p0 = x ^ y;
-    always @(*) cp = p0 & cw;
-    always @(*) g0 = (x & y) | cp;
-    always @(*) g__0 = g0;
-    always @(*) p__0 = p0;
-    always @(*) ps__0 = p__0 << sh__0;
-    always @(*) p__1 = p__0 & ps__0;
-    always @(*) ps__1 = p__1 << sh__1;
-    always @(*) p__2 = p__1 & ps__1;
-    always @(*) ps__2 = p__2 << sh__2;
-    always @(*) p__3 = p__2 & ps__2;
-    always @(*) ps__3 = p__3 << sh__3;
-    always @(*) p__4 = p__3 & ps__3;
-    always @(*) gs__0 = g__0 << sh__0;
-    always @(*) pg__0 = p__0 & gs__0;
-    always @(*) g__1 = g__0 | pg__0;
-    always @(*) gs__1 = g__1 << sh__1;
-    always @(*) pg__1 = p__1 & gs__1;
-    always @(*) g__2 = g__1 | pg__1;
-    always @(*) gs__2 = g__2 << sh__2;
-    always @(*) pg__2 = p__2 & gs__2;
-    always @(*) g__3 = g__2 | pg__2;
-    always @(*) gs__3 = g__3 << sh__3;
-    always @(*) pg__3 = p__3 & gs__3;
-    always @(*) g__4 = g__3 | pg__3;
-    always @(*) gs__4 = g__4 << sh__4;
-    always @(*) pg__4 = p__4 & gs__4;
-    always @(*) g__5 = g__4 | pg__4;
-    always @(*) begin
-        gc = zero;
-        gc = g__5 << one;
-    end
-    always @(*) c = gc | cw;
-    always @(*) s = p0 ^ c;
-
-endmodule // dac_expander__lanes__add
-
-module dac_expander__lanes__zx_k(narrow,wide);
-
-    // Module arguments
-    input wire  [3:0] narrow;
-    output reg  [31:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {28'd0, narrow};
-endmodule // dac_expander__lanes__zx_k
-
-module dac_expander__reg32(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 32'h0;
-        else q <= d;
-    end
-endmodule // dac_expander__reg32
-
-module dac_expander__mul_sw(d,s,p);
-
-    // Module arguments
-    input wire  [4:0] d;
-    input wire  [9:0] s;
-    output reg  [9:0] p;
-
-    // Constant declarations
-    localparam  sh__0 = 10'b0;
-    localparam  sh__1 = 10'b1;
-    localparam  sh__2 = 10'b10;
-    localparam  sh__3 = 10'b11;
-    localparam  sh__4 = 10'b100;
-    localparam  zero_a = 10'b0;
-
-    // Local signals
-    wire  [9:0] acc__0;
-    reg  [9:0] acc__1;
-    reg  [9:0] acc__2;
-    reg  [9:0] acc__3;
-    reg  [9:0] acc__4;
-
-    // Update code
-    assign acc__0 = zero_a;
-    always @(*) begin
-        if (d[0]) begin
-            acc__1 = acc__0 + (s << sh__0);
-        end
-        else begin
-            acc__1 = acc__0;
-        end
-    end
-    always @(*) begin
-        if (d[1]) begin
-            acc__2 = acc__1 + (s << sh__1);
-        end
-        else begin
-            acc__2 = acc__1;
-        end
-    end
-    always @(*) begin
-        if (d[2]) begin
-            acc__3 = acc__2 + (s << sh__2);
-        end
-        else begin
-            acc__3 = acc__2;
-        end
-    end
-    always @(*) begin
-        if (d[3]) begin
-            acc__4 = acc__3 + (s << sh__3);
-        end
-        else begin
-            acc__4 = acc__3;
-        end
-    end
-    always @(*) begin
-        p = acc__0;
-        if (d[4]) begin
-            p = acc__4 - (s << sh__4);
-        end
-        else begin
-            p = acc__4;
-        end
-    end
-
-endmodule // dac_expander__mul_sw
-
-module dac_expander__reg3(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 3'h0;
-        else q <= d;
-    end
-endmodule // dac_expander__reg3
-
-module dac_expander__reg10(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 10'h0;
-        else q <= d;
-    end
-endmodule // dac_expander__reg10
+endmodule // dac_expander__offs
 
 module dac_expander__pk_addr(narrow,wide);
 
@@ -10135,7 +11917,7 @@ module dac_expander__reg40(d,q,clock,reset);
     end
 endmodule // dac_expander__reg40
 
-module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,p,g,live,ends,gef,nxt,addr,mask,last);
+module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,p,g,live,ends,gef,ci__0,ci__1,ci__2,ci__3,ci__4,ci__5,ci__6,ci__7,ci__8,ci__9,ci__10,ci__11,ci__12,ci__13,ci__14,ci__15,ci__16,ci__17,ci__18,ci__19,ci__20,ci__21,ci__22,ci__23,ci__24,ci__25,ci__26,ci__27,ci__28,ci__29,ci__30,ci__31,nxt,addr,mask,last);
 
     // Module arguments
     input wire  [31:0] v__0;
@@ -10175,6 +11957,38 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     input wire  [31:0] live;
     input wire  [31:0] ends;
     input wire  [31:0] gef;
+    input wire  [4:0] ci__0;
+    input wire  [4:0] ci__1;
+    input wire  [4:0] ci__2;
+    input wire  [4:0] ci__3;
+    input wire  [4:0] ci__4;
+    input wire  [4:0] ci__5;
+    input wire  [4:0] ci__6;
+    input wire  [4:0] ci__7;
+    input wire  [4:0] ci__8;
+    input wire  [4:0] ci__9;
+    input wire  [4:0] ci__10;
+    input wire  [4:0] ci__11;
+    input wire  [4:0] ci__12;
+    input wire  [4:0] ci__13;
+    input wire  [4:0] ci__14;
+    input wire  [4:0] ci__15;
+    input wire  [4:0] ci__16;
+    input wire  [4:0] ci__17;
+    input wire  [4:0] ci__18;
+    input wire  [4:0] ci__19;
+    input wire  [4:0] ci__20;
+    input wire  [4:0] ci__21;
+    input wire  [4:0] ci__22;
+    input wire  [4:0] ci__23;
+    input wire  [4:0] ci__24;
+    input wire  [4:0] ci__25;
+    input wire  [4:0] ci__26;
+    input wire  [4:0] ci__27;
+    input wire  [4:0] ci__28;
+    input wire  [4:0] ci__29;
+    input wire  [4:0] ci__30;
+    input wire  [4:0] ci__31;
     output reg  [5:0] nxt;
     output reg  [31:0] addr;
     output reg  [31:0] mask;
@@ -10189,7 +12003,6 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     localparam  z6 = 6'b0;
     localparam  c0 = 32'h0;
     localparam  c1 = 32'h1;
-    localparam  c31 = 32'h1f;
     localparam  c32 = 32'h20;
     localparam  ones = 32'hffffffff;
 
@@ -10445,7 +12258,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     always @(*) cand = ends & (ges << c1);
     always @(*) lowe = (cand - c1) & ~cand;
     always @(*) run = lowe & ges;
-    always @(*) cm__0 = c1 << ((v__0 >> zx_g__wide) & c31);
+    always @(*) cm__0 = c1 << ci__0;
     always @(*) begin
         rm__0 = c0;
         if (run[0]) begin
@@ -10459,7 +12272,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__0 = v__0;
         end
     end
-    always @(*) cm__1 = c1 << ((v__1 >> zx_g__wide) & c31);
+    always @(*) cm__1 = c1 << ci__1;
     always @(*) begin
         rm__1 = c0;
         if (run[1]) begin
@@ -10473,7 +12286,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__1 = v__1;
         end
     end
-    always @(*) cm__2 = c1 << ((v__2 >> zx_g__wide) & c31);
+    always @(*) cm__2 = c1 << ci__2;
     always @(*) begin
         rm__2 = c0;
         if (run[2]) begin
@@ -10487,7 +12300,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__2 = v__2;
         end
     end
-    always @(*) cm__3 = c1 << ((v__3 >> zx_g__wide) & c31);
+    always @(*) cm__3 = c1 << ci__3;
     always @(*) begin
         rm__3 = c0;
         if (run[3]) begin
@@ -10501,7 +12314,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__3 = v__3;
         end
     end
-    always @(*) cm__4 = c1 << ((v__4 >> zx_g__wide) & c31);
+    always @(*) cm__4 = c1 << ci__4;
     always @(*) begin
         rm__4 = c0;
         if (run[4]) begin
@@ -10515,7 +12328,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__4 = v__4;
         end
     end
-    always @(*) cm__5 = c1 << ((v__5 >> zx_g__wide) & c31);
+    always @(*) cm__5 = c1 << ci__5;
     always @(*) begin
         rm__5 = c0;
         if (run[5]) begin
@@ -10529,7 +12342,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__5 = v__5;
         end
     end
-    always @(*) cm__6 = c1 << ((v__6 >> zx_g__wide) & c31);
+    always @(*) cm__6 = c1 << ci__6;
     always @(*) begin
         rm__6 = c0;
         if (run[6]) begin
@@ -10543,7 +12356,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__6 = v__6;
         end
     end
-    always @(*) cm__7 = c1 << ((v__7 >> zx_g__wide) & c31);
+    always @(*) cm__7 = c1 << ci__7;
     always @(*) begin
         rm__7 = c0;
         if (run[7]) begin
@@ -10557,7 +12370,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__7 = v__7;
         end
     end
-    always @(*) cm__8 = c1 << ((v__8 >> zx_g__wide) & c31);
+    always @(*) cm__8 = c1 << ci__8;
     always @(*) begin
         rm__8 = c0;
         if (run[8]) begin
@@ -10571,7 +12384,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__8 = v__8;
         end
     end
-    always @(*) cm__9 = c1 << ((v__9 >> zx_g__wide) & c31);
+    always @(*) cm__9 = c1 << ci__9;
     always @(*) begin
         rm__9 = c0;
         if (run[9]) begin
@@ -10585,7 +12398,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__9 = v__9;
         end
     end
-    always @(*) cm__10 = c1 << ((v__10 >> zx_g__wide) & c31);
+    always @(*) cm__10 = c1 << ci__10;
     always @(*) begin
         rm__10 = c0;
         if (run[10]) begin
@@ -10599,7 +12412,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__10 = v__10;
         end
     end
-    always @(*) cm__11 = c1 << ((v__11 >> zx_g__wide) & c31);
+    always @(*) cm__11 = c1 << ci__11;
     always @(*) begin
         rm__11 = c0;
         if (run[11]) begin
@@ -10613,7 +12426,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__11 = v__11;
         end
     end
-    always @(*) cm__12 = c1 << ((v__12 >> zx_g__wide) & c31);
+    always @(*) cm__12 = c1 << ci__12;
     always @(*) begin
         rm__12 = c0;
         if (run[12]) begin
@@ -10627,7 +12440,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__12 = v__12;
         end
     end
-    always @(*) cm__13 = c1 << ((v__13 >> zx_g__wide) & c31);
+    always @(*) cm__13 = c1 << ci__13;
     always @(*) begin
         rm__13 = c0;
         if (run[13]) begin
@@ -10641,7 +12454,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__13 = v__13;
         end
     end
-    always @(*) cm__14 = c1 << ((v__14 >> zx_g__wide) & c31);
+    always @(*) cm__14 = c1 << ci__14;
     always @(*) begin
         rm__14 = c0;
         if (run[14]) begin
@@ -10655,7 +12468,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__14 = v__14;
         end
     end
-    always @(*) cm__15 = c1 << ((v__15 >> zx_g__wide) & c31);
+    always @(*) cm__15 = c1 << ci__15;
     always @(*) begin
         rm__15 = c0;
         if (run[15]) begin
@@ -10669,7 +12482,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__15 = v__15;
         end
     end
-    always @(*) cm__16 = c1 << ((v__16 >> zx_g__wide) & c31);
+    always @(*) cm__16 = c1 << ci__16;
     always @(*) begin
         rm__16 = c0;
         if (run[16]) begin
@@ -10683,7 +12496,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__16 = v__16;
         end
     end
-    always @(*) cm__17 = c1 << ((v__17 >> zx_g__wide) & c31);
+    always @(*) cm__17 = c1 << ci__17;
     always @(*) begin
         rm__17 = c0;
         if (run[17]) begin
@@ -10697,7 +12510,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__17 = v__17;
         end
     end
-    always @(*) cm__18 = c1 << ((v__18 >> zx_g__wide) & c31);
+    always @(*) cm__18 = c1 << ci__18;
     always @(*) begin
         rm__18 = c0;
         if (run[18]) begin
@@ -10711,7 +12524,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__18 = v__18;
         end
     end
-    always @(*) cm__19 = c1 << ((v__19 >> zx_g__wide) & c31);
+    always @(*) cm__19 = c1 << ci__19;
     always @(*) begin
         rm__19 = c0;
         if (run[19]) begin
@@ -10725,7 +12538,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__19 = v__19;
         end
     end
-    always @(*) cm__20 = c1 << ((v__20 >> zx_g__wide) & c31);
+    always @(*) cm__20 = c1 << ci__20;
     always @(*) begin
         rm__20 = c0;
         if (run[20]) begin
@@ -10739,7 +12552,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__20 = v__20;
         end
     end
-    always @(*) cm__21 = c1 << ((v__21 >> zx_g__wide) & c31);
+    always @(*) cm__21 = c1 << ci__21;
     always @(*) begin
         rm__21 = c0;
         if (run[21]) begin
@@ -10753,7 +12566,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__21 = v__21;
         end
     end
-    always @(*) cm__22 = c1 << ((v__22 >> zx_g__wide) & c31);
+    always @(*) cm__22 = c1 << ci__22;
     always @(*) begin
         rm__22 = c0;
         if (run[22]) begin
@@ -10767,7 +12580,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__22 = v__22;
         end
     end
-    always @(*) cm__23 = c1 << ((v__23 >> zx_g__wide) & c31);
+    always @(*) cm__23 = c1 << ci__23;
     always @(*) begin
         rm__23 = c0;
         if (run[23]) begin
@@ -10781,7 +12594,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__23 = v__23;
         end
     end
-    always @(*) cm__24 = c1 << ((v__24 >> zx_g__wide) & c31);
+    always @(*) cm__24 = c1 << ci__24;
     always @(*) begin
         rm__24 = c0;
         if (run[24]) begin
@@ -10795,7 +12608,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__24 = v__24;
         end
     end
-    always @(*) cm__25 = c1 << ((v__25 >> zx_g__wide) & c31);
+    always @(*) cm__25 = c1 << ci__25;
     always @(*) begin
         rm__25 = c0;
         if (run[25]) begin
@@ -10809,7 +12622,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__25 = v__25;
         end
     end
-    always @(*) cm__26 = c1 << ((v__26 >> zx_g__wide) & c31);
+    always @(*) cm__26 = c1 << ci__26;
     always @(*) begin
         rm__26 = c0;
         if (run[26]) begin
@@ -10823,7 +12636,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__26 = v__26;
         end
     end
-    always @(*) cm__27 = c1 << ((v__27 >> zx_g__wide) & c31);
+    always @(*) cm__27 = c1 << ci__27;
     always @(*) begin
         rm__27 = c0;
         if (run[27]) begin
@@ -10837,7 +12650,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__27 = v__27;
         end
     end
-    always @(*) cm__28 = c1 << ((v__28 >> zx_g__wide) & c31);
+    always @(*) cm__28 = c1 << ci__28;
     always @(*) begin
         rm__28 = c0;
         if (run[28]) begin
@@ -10851,7 +12664,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__28 = v__28;
         end
     end
-    always @(*) cm__29 = c1 << ((v__29 >> zx_g__wide) & c31);
+    always @(*) cm__29 = c1 << ci__29;
     always @(*) begin
         rm__29 = c0;
         if (run[29]) begin
@@ -10865,7 +12678,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__29 = v__29;
         end
     end
-    always @(*) cm__30 = c1 << ((v__30 >> zx_g__wide) & c31);
+    always @(*) cm__30 = c1 << ci__30;
     always @(*) begin
         rm__30 = c0;
         if (run[30]) begin
@@ -10879,7 +12692,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
             sv__30 = v__30;
         end
     end
-    always @(*) cm__31 = c1 << ((v__31 >> zx_g__wide) & c31);
+    always @(*) cm__31 = c1 << ci__31;
     always @(*) begin
         rm__31 = c0;
         if (run[31]) begin
@@ -11014,7 +12827,7 @@ module dac_expander__rec__zx_p(narrow,wide);
     always @(*) wide = {26'd0, narrow};
 endmodule // dac_expander__rec__zx_p
 
-module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,n,g,en,act,live,none,ends,gef);
+module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,n,g,en,act,live,none,ends,gef,ci__0,ci__1,ci__2,ci__3,ci__4,ci__5,ci__6,ci__7,ci__8,ci__9,ci__10,ci__11,ci__12,ci__13,ci__14,ci__15,ci__16,ci__17,ci__18,ci__19,ci__20,ci__21,ci__22,ci__23,ci__24,ci__25,ci__26,ci__27,ci__28,ci__29,ci__30,ci__31);
 
     // Module arguments
     input wire  [31:0] v__0;
@@ -11057,6 +12870,38 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
     output reg  none;
     output reg  [31:0] ends;
     output reg  [31:0] gef;
+    output reg  [4:0] ci__0;
+    output reg  [4:0] ci__1;
+    output reg  [4:0] ci__2;
+    output reg  [4:0] ci__3;
+    output reg  [4:0] ci__4;
+    output reg  [4:0] ci__5;
+    output reg  [4:0] ci__6;
+    output reg  [4:0] ci__7;
+    output reg  [4:0] ci__8;
+    output reg  [4:0] ci__9;
+    output reg  [4:0] ci__10;
+    output reg  [4:0] ci__11;
+    output reg  [4:0] ci__12;
+    output reg  [4:0] ci__13;
+    output reg  [4:0] ci__14;
+    output reg  [4:0] ci__15;
+    output reg  [4:0] ci__16;
+    output reg  [4:0] ci__17;
+    output reg  [4:0] ci__18;
+    output reg  [4:0] ci__19;
+    output reg  [4:0] ci__20;
+    output reg  [4:0] ci__21;
+    output reg  [4:0] ci__22;
+    output reg  [4:0] ci__23;
+    output reg  [4:0] ci__24;
+    output reg  [4:0] ci__25;
+    output reg  [4:0] ci__26;
+    output reg  [4:0] ci__27;
+    output reg  [4:0] ci__28;
+    output reg  [4:0] ci__29;
+    output reg  [4:0] ci__30;
+    output reg  [4:0] ci__31;
 
     // Constant declarations
     localparam  lane__0 = 6'b0;
@@ -11096,6 +12941,9 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
     localparam  psh__2 = 32'h4;
     localparam  psh__3 = 32'h8;
     localparam  psh__4 = 32'h10;
+    localparam  g0 = 2'b0;
+    localparam  g1 = 2'b1;
+    localparam  g2 = 2'b10;
     localparam  c0 = 32'h0;
     localparam  c1 = 32'h1;
     localparam  c32 = 32'h20;
@@ -11333,6 +13181,454 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
     always @(*) pf__4 = pf__3 | (pf__3 << psh__3);
     always @(*) pf__5 = pf__4 | (pf__4 << psh__4);
     always @(*) gef = pf__5;
+    always @(*) begin
+        if (g == g0) begin
+            ci__0 = v__0[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__0 = v__0[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__0 = v__0[(32'h2)+:(5)];
+        end
+        else begin
+            ci__0 = v__0[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__1 = v__1[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__1 = v__1[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__1 = v__1[(32'h2)+:(5)];
+        end
+        else begin
+            ci__1 = v__1[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__2 = v__2[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__2 = v__2[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__2 = v__2[(32'h2)+:(5)];
+        end
+        else begin
+            ci__2 = v__2[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__3 = v__3[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__3 = v__3[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__3 = v__3[(32'h2)+:(5)];
+        end
+        else begin
+            ci__3 = v__3[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__4 = v__4[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__4 = v__4[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__4 = v__4[(32'h2)+:(5)];
+        end
+        else begin
+            ci__4 = v__4[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__5 = v__5[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__5 = v__5[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__5 = v__5[(32'h2)+:(5)];
+        end
+        else begin
+            ci__5 = v__5[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__6 = v__6[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__6 = v__6[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__6 = v__6[(32'h2)+:(5)];
+        end
+        else begin
+            ci__6 = v__6[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__7 = v__7[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__7 = v__7[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__7 = v__7[(32'h2)+:(5)];
+        end
+        else begin
+            ci__7 = v__7[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__8 = v__8[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__8 = v__8[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__8 = v__8[(32'h2)+:(5)];
+        end
+        else begin
+            ci__8 = v__8[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__9 = v__9[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__9 = v__9[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__9 = v__9[(32'h2)+:(5)];
+        end
+        else begin
+            ci__9 = v__9[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__10 = v__10[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__10 = v__10[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__10 = v__10[(32'h2)+:(5)];
+        end
+        else begin
+            ci__10 = v__10[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__11 = v__11[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__11 = v__11[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__11 = v__11[(32'h2)+:(5)];
+        end
+        else begin
+            ci__11 = v__11[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__12 = v__12[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__12 = v__12[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__12 = v__12[(32'h2)+:(5)];
+        end
+        else begin
+            ci__12 = v__12[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__13 = v__13[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__13 = v__13[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__13 = v__13[(32'h2)+:(5)];
+        end
+        else begin
+            ci__13 = v__13[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__14 = v__14[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__14 = v__14[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__14 = v__14[(32'h2)+:(5)];
+        end
+        else begin
+            ci__14 = v__14[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__15 = v__15[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__15 = v__15[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__15 = v__15[(32'h2)+:(5)];
+        end
+        else begin
+            ci__15 = v__15[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__16 = v__16[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__16 = v__16[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__16 = v__16[(32'h2)+:(5)];
+        end
+        else begin
+            ci__16 = v__16[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__17 = v__17[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__17 = v__17[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__17 = v__17[(32'h2)+:(5)];
+        end
+        else begin
+            ci__17 = v__17[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__18 = v__18[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__18 = v__18[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__18 = v__18[(32'h2)+:(5)];
+        end
+        else begin
+            ci__18 = v__18[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__19 = v__19[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__19 = v__19[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__19 = v__19[(32'h2)+:(5)];
+        end
+        else begin
+            ci__19 = v__19[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__20 = v__20[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__20 = v__20[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__20 = v__20[(32'h2)+:(5)];
+        end
+        else begin
+            ci__20 = v__20[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__21 = v__21[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__21 = v__21[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__21 = v__21[(32'h2)+:(5)];
+        end
+        else begin
+            ci__21 = v__21[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__22 = v__22[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__22 = v__22[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__22 = v__22[(32'h2)+:(5)];
+        end
+        else begin
+            ci__22 = v__22[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__23 = v__23[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__23 = v__23[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__23 = v__23[(32'h2)+:(5)];
+        end
+        else begin
+            ci__23 = v__23[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__24 = v__24[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__24 = v__24[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__24 = v__24[(32'h2)+:(5)];
+        end
+        else begin
+            ci__24 = v__24[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__25 = v__25[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__25 = v__25[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__25 = v__25[(32'h2)+:(5)];
+        end
+        else begin
+            ci__25 = v__25[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__26 = v__26[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__26 = v__26[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__26 = v__26[(32'h2)+:(5)];
+        end
+        else begin
+            ci__26 = v__26[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__27 = v__27[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__27 = v__27[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__27 = v__27[(32'h2)+:(5)];
+        end
+        else begin
+            ci__27 = v__27[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__28 = v__28[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__28 = v__28[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__28 = v__28[(32'h2)+:(5)];
+        end
+        else begin
+            ci__28 = v__28[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__29 = v__29[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__29 = v__29[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__29 = v__29[(32'h2)+:(5)];
+        end
+        else begin
+            ci__29 = v__29[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__30 = v__30[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__30 = v__30[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__30 = v__30[(32'h2)+:(5)];
+        end
+        else begin
+            ci__30 = v__30[(32'h3)+:(5)];
+        end
+    end
+    always @(*) begin
+        if (g == g0) begin
+            ci__31 = v__31[(32'h0)+:(5)];
+        end
+        else if (g == g1) begin
+            ci__31 = v__31[(32'h1)+:(5)];
+        end
+        else if (g == g2) begin
+            ci__31 = v__31[(32'h2)+:(5)];
+        end
+        else begin
+            ci__31 = v__31[(32'h3)+:(5)];
+        end
+    end
 
 endmodule // dac_expander__setup
 

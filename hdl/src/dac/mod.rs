@@ -1,7 +1,8 @@
 //! `dac_expander` — the expansion datapath of Decoupled Affine Computation
 //! (spec `dac.md`, micro-architecture `docs/units/dac_expander.md`).
 //!
-//! Files: `lane0.rs` ([`DacLane0`]), `lanes.rs` ([`DacLanes`]), `setup.rs`
+//! Files: `lane0.rs` ([`DacLane0`]), `offs.rs` ([`DacBasis`],
+//! [`DacOffs`]), `lanes.rs` ([`DacLanes`]), `setup.rs`
 //! ([`DacSetup`]), `record.rs` ([`DacRecord`]), `pick.rs`
 //! ([`SlotPick`]), `cmp.rs`
 //! ([`SignedCmp`]), `top.rs` ([`DacExpanderRtl`] and its
@@ -23,10 +24,12 @@
 //!   cy*off_cy + tx0*off_tx + ty0*off_ty`) as one carry-save tree over
 //!   `base` and the partial products, left as sum and carry words (issue
 //!   29's first warp-setup stage, on the warp two ahead, registered);
-//!   [`DacLanes`]: each lane's offset (a sum of the five basis offsets)
-//!   added to those words by two more compressors and one prefix adder per
-//!   lane (the second stage, on the next warp; no multiplier or adder
-//!   chain); [`DacSetup`]: the next warp's lane masks;
+//!   [`DacBasis`] and [`DacOffs`]: the head tuple's basis offsets and
+//!   each lane's offset relative to lane 0, registered per tuple (issue 29,
+//!   step 3); [`DacLanes`]: each lane's registered offset added to those
+//!   words by one compressor and one prefix adder per lane (the second
+//!   stage, on the next warp; no multiplier or adder chain);
+//!   [`DacSetup`]: the next warp's lane masks and chunk indices;
 //!   [`DacRecord`] cuts the record at lane `p` over the enabled lanes
 //!   (every active lane, or a guarded tuple's lanes set in `G[w]`); two
 //!   [`SignedCmp`]s decide the fast predicate path from lanes 0 and `n-1`,
@@ -50,6 +53,7 @@ mod build;
 mod cmp;
 mod lane0;
 mod lanes;
+mod offs;
 mod pick;
 mod record;
 mod setup;
@@ -59,6 +63,7 @@ mod top;
 pub use cmp::SignedCmp;
 pub use lane0::DacLane0;
 pub use lanes::DacLanes;
+pub use offs::{DacBasis, DacOffs};
 pub use pick::SlotPick;
 pub use record::DacRecord;
 pub use setup::DacSetup;

@@ -40,6 +40,8 @@ pub struct DacRecord {
     pub ends: Signal<In, Bits<32>>,
     /// The lanes from the lowest enabled lane on (registered).
     pub gef: Signal<In, Bits<32>>,
+    /// Per lane: its chunk index (registered, [`super::DacSetup`]).
+    pub ci: Vec<Signal<In, Bits<5>>>,
     /// The next record's first lane (meaningful unless `last`).
     pub nxt: Signal<Out, Bits<6>>,
     /// Region start of lane `p`.
@@ -77,7 +79,6 @@ pub struct DacRecord {
     z6: Constant<Bits<6>>,
     c0: Constant<Bits<32>>,
     c1: Constant<Bits<32>>,
-    c31: Constant<Bits<32>>,
     c32: Constant<Bits<32>>,
     ones: Constant<Bits<32>>,
     _nb: usize,
@@ -94,6 +95,7 @@ impl Default for DacRecord {
             live: Default::default(),
             ends: Default::default(),
             gef: Default::default(),
+            ci: (0..32).map(|_| Signal::default()).collect(),
             nxt: Default::default(),
             addr: Default::default(),
             mask: Default::default(),
@@ -123,7 +125,6 @@ impl Default for DacRecord {
             z6: konst(0),
             c0: konst(0),
             c1: konst(1),
-            c31: konst(31),
             c32: konst(32),
             ones: konst(0xFFFF_FFFF),
             _nb: 5,
@@ -152,13 +153,14 @@ impl Logic for DacRecord {
         self.lowe.next = (self.cand.val() - self.c1.val()) & !self.cand.val();
         self.run.next = self.lowe.val() & self.ges.val();
         // The chunk mask of lanes s .. e-1 and the value of lane s: OR trees.
-        // Each lane's chunk bit is computed unconditionally and then masked
-        // (an AND, not a multiplexer): 32 shifters behind the multiplexers
-        // `run[l]` made Yosys's `share` pass try every pair of them with a
-        // SAT problem over the whole lane datapath (never finished).
+        // Each lane's chunk bit is decoded from its registered chunk index
+        // (issue 29, step 3: the shift by the access size left the record
+        // loop) unconditionally and then masked (an AND, not a multiplexer):
+        // 32 shifters behind the multiplexers `run[l]` made Yosys's `share`
+        // pass try every pair of them with a SAT problem over the whole lane
+        // datapath (never finished).
         for l in 0..self._n {
-            self.cm[l].next =
-                self.c1.val() << ((self.v[l].val() >> self.zx_g.wide.val()) & self.c31.val());
+            self.cm[l].next = self.c1.val() << self.ci[l].val();
             self.rm[l].next = self.c0.val();
             if self.run.val().get_bit(l) {
                 self.rm[l].next = self.ones.val();

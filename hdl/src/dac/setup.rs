@@ -37,6 +37,9 @@ pub struct DacSetup {
     pub ends: Signal<Out, Bits<32>>,
     /// The lanes from the lowest enabled lane on.
     pub gef: Signal<Out, Bits<32>>,
+    /// Per lane: its chunk in its region, `(v mod 32*size) / size`
+    /// (issue 29, step 3: registered for the record loop).
+    pub ci: Vec<Signal<Out, Bits<5>>>,
 
     brk: Pack<32>,
     actp: Pack<32>,
@@ -47,6 +50,10 @@ pub struct DacSetup {
     psh: Vec<Constant<Bits<32>>>,
     zx_g: ZeroExt<2, 32>,
     regm: Signal<Local, Bits<32>>,
+    /// The access sizes 0, 1 and 2 (`log2`).
+    g0: Constant<Bits<2>>,
+    g1: Constant<Bits<2>>,
+    g2: Constant<Bits<2>>,
     c0: Constant<Bits<32>>,
     c1: Constant<Bits<32>>,
     c32: Constant<Bits<32>>,
@@ -67,6 +74,7 @@ impl Default for DacSetup {
             none: Default::default(),
             ends: Default::default(),
             gef: Default::default(),
+            ci: (0..32).map(|_| Signal::default()).collect(),
             brk: Pack::new(32),
             actp: Pack::new(32),
             pf: sigs(6),
@@ -74,6 +82,9 @@ impl Default for DacSetup {
             psh: konsts::<32>((0..5).map(|i| 1 << i)),
             zx_g: Default::default(),
             regm: Default::default(),
+            g0: konst(0),
+            g1: konst(1),
+            g2: konst(2),
             c0: konst(0),
             c1: konst(1),
             c32: konst(32),
@@ -109,5 +120,17 @@ impl Logic for DacSetup {
             self.pf[i + 1].next = self.pf[i].val() | (self.pf[i].val() << self.psh[i].val());
         }
         self.gef.next = self.pf[5].val();
+        // Each lane's chunk index: bits g .. g+4 of its value.
+        for l in 0..self._n {
+            if self.g.val() == self.g0.val() {
+                self.ci[l].next = self.v[l].val().get_bits::<5>(0);
+            } else if self.g.val() == self.g1.val() {
+                self.ci[l].next = self.v[l].val().get_bits::<5>(1);
+            } else if self.g.val() == self.g2.val() {
+                self.ci[l].next = self.v[l].val().get_bits::<5>(2);
+            } else {
+                self.ci[l].next = self.v[l].val().get_bits::<5>(3);
+            }
+        }
     }
 }

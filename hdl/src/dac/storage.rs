@@ -164,6 +164,22 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
             ADD,
         ),
         f(
+            "warp setup",
+            "the head tuple's basis offsets and lane offsets (issue 29, step 3)",
+            32,
+            5 + 31,
+            false,
+            ADD,
+        ),
+        f(
+            "warp setup",
+            "next warp's guard mask, current warp's chunk index per lane (issue 29, step 3)",
+            32 + 32 * 5,
+            1,
+            false,
+            ADD,
+        ),
+        f(
             "memory request",
             "valid, line address",
             1 + 25,

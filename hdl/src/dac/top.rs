@@ -9,6 +9,7 @@ use rust_hdl::prelude::*;
 use super::cmp::SignedCmp;
 use super::lane0::DacLane0;
 use super::lanes::DacLanes;
+use super::offs::{DacBasis, DacOffs};
 use super::pick::SlotPick;
 use super::record::DacRecord;
 use super::setup::DacSetup;
@@ -151,6 +152,9 @@ pub struct DacExpanderRtl<
     gmem: Mem<Bits<32>, WB>,
     lane0: DacLane0,
     lanes: DacLanes,
+    /// The tuple's basis offsets and lane offsets (issue 29, step 3).
+    basis: DacBasis,
+    offs: DacOffs,
     setup: DacSetup,
     rec: DacRecord,
     cmp_first: SignedCmp,
@@ -263,6 +267,17 @@ pub struct DacExpanderRtl<
     r_skip0: Reg<Bit>,
     r_gskip: Reg<Bit>,
     r_pb: Reg<Bits<40>>,
+    /// The ATQ head's basis offsets and the offsets of lanes 1 to 31
+    /// relative to lane 0 (issue 29, step 3): loaded every cycle, so they
+    /// hold the head tuple's from its first setup cycle (`r_bb`) and its
+    /// second (`r_lo`, read by the second setup stage) to its pop.
+    r_bb: Vec<Reg<Bits<32>>>,
+    r_lo: Vec<Reg<Bits<32>>>,
+    /// The current warp's chunk index per lane (issue 29, step 3).
+    r_ci: Vec<Reg<Bits<5>>>,
+    /// The next warp's guard mask `G[w]`, read in the first setup stage
+    /// (issue 29, step 3).
+    wg: Reg<Bits<32>>,
 
     // ---- Constants.
     slot5: Vec<Constant<Bits<5>>>,
@@ -413,6 +428,8 @@ pub struct DacExpanderRtl<
     sbit: Vec<Constant<Bits<16>>>,
     c1_32m: Constant<Bits<32>>,
     _ncsa: usize,
+    _nbb: usize,
+    _nlo: usize,
     _n: usize,
 }
 
@@ -453,6 +470,9 @@ impl<
             gpack: Pack::new(8),
             cx: regs(nc),
             lv: regs(32),
+            r_bb: regs(5),
+            r_lo: regs(31),
+            r_ci: regs(32),
             cy: regs(nc),
             slot5: konsts::<5>(0..nc as u64),
             mul_sw: (0..nc).map(|_| SignedMul::default()).collect(),
@@ -505,6 +525,8 @@ impl<
             })),
             c1_32m: konst(0xFFFF_FFFE),
             _ncsa: 5,
+            _nbb: 5,
+            _nlo: 31,
             sh40: konsts::<40>(0..6),
             po: sigs(17),
             off27: konst(27),
@@ -534,7 +556,7 @@ impl<
             mem_addr, rsp_valid, rsp_hit, rsp_addr, rsp_mask, rsp_gran, rsp_last, atq_count,
             stat_pred_fast, stat_pred_slow, stat_guard_skips,
             // Blocks.
-            lane0, lanes, setup, rec, add_pb, add_fit, cmp_first, cmp_last, sx_v0,
+            lane0, lanes, basis, offs, setup, rec, add_pb, add_fit, cmp_first, cmp_last, sx_v0,
             sx_tx, zx_w10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
             zx_wi7, zx_wc7, zx_g8, zx_grp, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
             pk_mask, pk_gran, up_addr, pk_base, pk_tx, pk_ty, pk_cx, pk_cy, pk_sc, pk_kind, pk_gr,
@@ -542,7 +564,7 @@ impl<
             // Registers.
             active, todo, busy, p, grp, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
             r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend, nslot,
-            nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb,
+            nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb,
             // Local signals.
             t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_kind, t_gran, t_cmp, t_guard, is_addr,
             is_data, is_pred, reserved, done_ok, launch_ok, act1, low_act, low_nxt, cur_cx,

@@ -82,6 +82,13 @@ impl<
             if self.load.val() {
                 self.lv[l].d.next = self.lanes.v[l].val();
             }
+            self.r_ci[l].clock.next = self.clock.val();
+            self.r_ci[l].reset.next = self.reset.val();
+            self.r_ci[l].d.next = self.r_ci[l].q.val();
+            if self.load.val() {
+                self.r_ci[l].d.next = self.setup.ci[l].val();
+            }
+            self.rec.ci[l].next = self.r_ci[l].q.val();
         }
         self.r_act.d.next = self.r_act.q.val();
         self.r_live.d.next = self.r_live.q.val();

@@ -28,6 +28,7 @@ impl<
         self.busy.d.next = self.busy.q.val();
         self.cv.d.next = self.cv.q.val();
         self.wv.d.next = self.wv.q.val();
+        self.wg.d.next = self.wg.q.val();
         self.ws.d.next = self.ws.q.val();
         self.wc.d.next = self.wc.q.val();
         self.wn.d.next = self.wn.q.val();
@@ -71,6 +72,7 @@ impl<
             self.wv.d.next = true;
             self.ws.d.next = self.lane0.s.val();
             self.wc.d.next = self.lane0.c.val();
+            self.wg.d.next = self.gmask.val();
             self.wn.d.next = self.n.val();
             self.wnm1.d.next = self.n.val() - self.c1_6.val();
             self.wskip0.d.next = self.skip0.val();

@@ -22,8 +22,8 @@ impl<
         dff_setup!(
             self, clock, active, todo, busy, p, grp, part, count, mem_v, mem_a, r_valid, r_hit,
             r_addr, r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend,
-            nslot, nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, r_act, r_live,
-            r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb
+            nslot, nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg, r_act,
+            r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb
         );
         self.active.reset.next = self.reset.val();
         self.todo.reset.next = self.reset.val();
@@ -60,6 +60,7 @@ impl<
         self.wwid.reset.next = self.reset.val();
         self.wlast.reset.next = self.reset.val();
         self.wv.reset.next = self.reset.val();
+        self.wg.reset.next = self.reset.val();
         self.r_act.reset.next = self.reset.val();
         self.r_live.reset.next = self.reset.val();
         self.r_ends.reset.next = self.reset.val();

@@ -93,20 +93,43 @@ impl<
         self.lane0.a.next = self.nwi.q.val() & self.amask.val();
         self.lane0.ty0.next = self.t0.val() >> self.zx_k12.wide.val();
 
+        // ---- The head tuple's lane offsets (issue 29, step 3): its basis
+        // offsets registered (`r_bb`), then each lane's offset (`r_lo`), both
+        // loaded every cycle. The head is the expanded tuple from its start
+        // cycle to its pop, so `r_lo` holds its offsets from its second setup
+        // cycle on, the first cycle the second stage's results are kept.
+        self.basis.off_tx.next = self.t_tx.val();
+        self.basis.off_ty.next = self.t_ty.val();
+        self.basis.k.next = self.cfg_bdx_log2.val();
+        for j in 0..self._nbb {
+            self.r_bb[j].clock.next = self.clock.val();
+            self.r_bb[j].reset.next = self.reset.val();
+            self.r_bb[j].d.next = self.basis.bb[j].val();
+            self.offs.bb[j].next = self.r_bb[j].q.val();
+        }
+        for i in 0..self._nlo {
+            self.r_lo[i].clock.next = self.clock.val();
+            self.r_lo[i].reset.next = self.reset.val();
+            self.r_lo[i].d.next = self.offs.o[i].val();
+        }
+
         // ---- Second setup stage, on the next warp (`ws`, `wc`, `wn`,
         // `wwid`): its lane values from lane 0's registered words.
         self.lanes.s.next = self.ws.q.val();
         self.lanes.c.next = self.wc.q.val();
-        self.lanes.off_tx.next = self.t_tx.val();
-        self.lanes.off_ty.next = self.t_ty.val();
-        self.lanes.k.next = self.cfg_bdx_log2.val();
+        for i in 0..self._nlo {
+            self.lanes.o[i].next = self.r_lo[i].q.val();
+        }
         self.nm1.next = self.wnm1.q.val();
 
-        // ---- The next warp's guard mask G[w] (0 until written since reset; a
-        // warp id past N_WARPS is never written, so its mask reads as 0). No
-        // guard writes G during a guarded tuple, so reading it one warp ahead
-        // reads the value of the warp's own cycles.
-        self.ra.next = self.wwid.q.val();
+        // ---- The pointed warp's guard mask G[w] (0 until written since
+        // reset; a warp id past N_WARPS is never written, so its mask reads as
+        // 0), registered as the next warp's (`wg`) when the walk moves on. No
+        // guard writes G during a guarded tuple (a guard's last write is at
+        // its last push, before its pop and the next tuple's start), so
+        // reading it two warps ahead reads the value of the warp's own cycles
+        // (issue 29, step 3: the read left the second stage).
+        self.ra.next = self.wid.val().get_bits::<WB>(0);
         self.gmem.r_addr.next = self.ra.val();
         self.zx_ra64.narrow.next = self.ra.val();
         self.gmask.next = self.c0_32.val();
@@ -125,7 +148,7 @@ impl<
         self.setup.g.next = self.t_gran.val();
         self.setup.en.next = self.ones32.val();
         if self.is_addr.val() & self.t_guard.val() {
-            self.setup.en.next = self.gmask.val();
+            self.setup.en.next = self.wg.q.val();
         }
         // A warp produces nothing when it cannot be queued, has no active
         // lane, or (guarded) no enabled lane.
