@@ -341,9 +341,10 @@ pub fn render_timing_text(t: &TimingSection, area_um2: Option<f64>) -> String {
             format!("closes (slack {:+.3} ns)", t.slack_ns)
         } else {
             format!(
-                "does NOT close: misses by {:.3} ns; it would take {} pipeline stages",
+                "does NOT close: misses by {:.3} ns, its worst path needs {:.2} periods \
+                 (retime or split that path, or clock at the fmax)",
                 -t.slack_ns,
-                (w.min_period_ns / t.report.period_ns).ceil()
+                w.min_period_ns / t.report.period_ns
             )
         };
         let _ = writeln!(
