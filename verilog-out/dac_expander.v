@@ -96,6 +96,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  c5_32 = 32'h5;
     localparam  line_mask = 32'hffffff80;
     localparam  bias40 = 40'h80000000;
+    localparam  c1_40 = 40'h1;
     localparam  hi40 = 40'hff00000000;
     localparam  c0_40 = 40'h0;
     localparam  sh40__0 = 40'h0;
@@ -499,31 +500,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [39:0] add_pb__y;
     wire  add_pb__ci;
     wire  [39:0] add_pb__s;
-    reg  [39:0] csa_pb__0__a;
-    reg  [39:0] csa_pb__0__b;
-    reg  [39:0] csa_pb__0__d;
-    wire  [39:0] csa_pb__0__s;
-    wire  [39:0] csa_pb__0__c;
-    reg  [39:0] csa_pb__1__a;
-    reg  [39:0] csa_pb__1__b;
-    reg  [39:0] csa_pb__1__d;
-    wire  [39:0] csa_pb__1__s;
-    wire  [39:0] csa_pb__1__c;
-    reg  [39:0] csa_pb__2__a;
-    reg  [39:0] csa_pb__2__b;
-    reg  [39:0] csa_pb__2__d;
-    wire  [39:0] csa_pb__2__s;
-    wire  [39:0] csa_pb__2__c;
-    reg  [39:0] csa_pb__3__a;
-    reg  [39:0] csa_pb__3__b;
-    reg  [39:0] csa_pb__3__d;
-    wire  [39:0] csa_pb__3__s;
-    wire  [39:0] csa_pb__3__c;
-    reg  [39:0] csa_pb__4__a;
-    reg  [39:0] csa_pb__4__b;
-    reg  [39:0] csa_pb__4__d;
-    wire  [39:0] csa_pb__4__s;
-    wire  [39:0] csa_pb__4__c;
     reg  [39:0] add_fit__x;
     reg  [39:0] add_fit__y;
     wire  add_fit__ci;
@@ -1955,41 +1931,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .y(add_pb__y),
         .ci(add_pb__ci),
         .s(add_pb__s)
-    );
-    dac_expander__csa_pb csa_pb__0(
-        .a(csa_pb__0__a),
-        .b(csa_pb__0__b),
-        .d(csa_pb__0__d),
-        .s(csa_pb__0__s),
-        .c(csa_pb__0__c)
-    );
-    dac_expander__csa_pb csa_pb__1(
-        .a(csa_pb__1__a),
-        .b(csa_pb__1__b),
-        .d(csa_pb__1__d),
-        .s(csa_pb__1__s),
-        .c(csa_pb__1__c)
-    );
-    dac_expander__csa_pb csa_pb__2(
-        .a(csa_pb__2__a),
-        .b(csa_pb__2__b),
-        .d(csa_pb__2__d),
-        .s(csa_pb__2__s),
-        .c(csa_pb__2__c)
-    );
-    dac_expander__csa_pb csa_pb__3(
-        .a(csa_pb__3__a),
-        .b(csa_pb__3__b),
-        .d(csa_pb__3__d),
-        .s(csa_pb__3__s),
-        .c(csa_pb__3__c)
-    );
-    dac_expander__csa_pb csa_pb__4(
-        .a(csa_pb__4__a),
-        .b(csa_pb__4__b),
-        .d(csa_pb__4__d),
-        .s(csa_pb__4__s),
-        .c(csa_pb__4__c)
     );
     dac_expander__add_fit add_fit(
         .x(add_fit__x),
@@ -4616,31 +4557,16 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         end
     end
     assign po__6 = bias40;
-    always @(*) csa_pb__0__a = po__0;
-    always @(*) csa_pb__0__b = po__1;
-    always @(*) csa_pb__0__d = po__2;
-    always @(*) po__7 = csa_pb__0__s;
-    always @(*) po__8 = csa_pb__0__c;
-    always @(*) csa_pb__1__a = po__3;
-    always @(*) csa_pb__1__b = po__4;
-    always @(*) csa_pb__1__d = po__5;
-    always @(*) po__9 = csa_pb__1__s;
-    always @(*) po__10 = csa_pb__1__c;
-    always @(*) csa_pb__2__a = po__6;
-    always @(*) csa_pb__2__b = po__7;
-    always @(*) csa_pb__2__d = po__8;
-    always @(*) po__11 = csa_pb__2__s;
-    always @(*) po__12 = csa_pb__2__c;
-    always @(*) csa_pb__3__a = po__9;
-    always @(*) csa_pb__3__b = po__10;
-    always @(*) csa_pb__3__d = po__11;
-    always @(*) po__13 = csa_pb__3__s;
-    always @(*) po__14 = csa_pb__3__c;
-    always @(*) csa_pb__4__a = po__12;
-    always @(*) csa_pb__4__b = po__13;
-    always @(*) csa_pb__4__d = po__14;
-    always @(*) po__15 = csa_pb__4__s;
-    always @(*) po__16 = csa_pb__4__c;
+    always @(*) po__7 = po__0 ^ po__1 ^ po__2;
+    always @(*) po__8 = ((po__0 & po__1) | (po__0 & po__2) | (po__1 & po__2)) << c1_40;
+    always @(*) po__9 = po__3 ^ po__4 ^ po__5;
+    always @(*) po__10 = ((po__3 & po__4) | (po__3 & po__5) | (po__4 & po__5)) << c1_40;
+    always @(*) po__11 = po__6 ^ po__7 ^ po__8;
+    always @(*) po__12 = ((po__6 & po__7) | (po__6 & po__8) | (po__7 & po__8)) << c1_40;
+    always @(*) po__13 = po__9 ^ po__10 ^ po__11;
+    always @(*) po__14 = ((po__9 & po__10) | (po__9 & po__11) | (po__10 & po__11)) << c1_40;
+    always @(*) po__15 = po__12 ^ po__13 ^ po__14;
+    always @(*) po__16 = ((po__12 & po__13) | (po__12 & po__14) | (po__13 & po__14)) << c1_40;
     always @(*) add_pb__x = po__15;
     always @(*) add_pb__y = po__16;
     assign add_pb__ci = 1'b0;
@@ -8434,24 +8360,6 @@ module dac_expander__reg5(d,q,clock,reset);
     end
 endmodule // dac_expander__reg5
 
-module dac_expander__csa_pb(a,b,d,s,c);
-
-    // Module arguments
-    input wire  [39:0] a;
-    input wire  [39:0] b;
-    input wire  [39:0] d;
-    output reg  [39:0] s;
-    output reg  [39:0] c;
-
-    // Constant declarations
-    localparam  one = 40'h1;
-
-    // Update code
-    always @(*) s = a ^ b ^ d;
-    always @(*) c = ((a & b) | (a & d) | (b & d)) << one;
-
-endmodule // dac_expander__csa_pb
-
 module dac_expander__reg6(d,q,clock,reset);
 
     // Module arguments
@@ -8555,254 +8463,8 @@ module dac_expander__lane0(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,s,c);
     localparam  sh5__3 = 32'h8;
     localparam  sh5__4 = 32'h9;
     localparam  sh5__5 = 32'ha;
+    localparam  c1 = 32'h1;
     localparam  z32 = 32'h0;
-
-    // Stub signals
-    reg  [31:0] csa__0__a;
-    reg  [31:0] csa__0__b;
-    reg  [31:0] csa__0__d;
-    wire  [31:0] csa__0__s;
-    wire  [31:0] csa__0__c;
-    reg  [31:0] csa__1__a;
-    reg  [31:0] csa__1__b;
-    reg  [31:0] csa__1__d;
-    wire  [31:0] csa__1__s;
-    wire  [31:0] csa__1__c;
-    reg  [31:0] csa__2__a;
-    reg  [31:0] csa__2__b;
-    reg  [31:0] csa__2__d;
-    wire  [31:0] csa__2__s;
-    wire  [31:0] csa__2__c;
-    reg  [31:0] csa__3__a;
-    reg  [31:0] csa__3__b;
-    reg  [31:0] csa__3__d;
-    wire  [31:0] csa__3__s;
-    wire  [31:0] csa__3__c;
-    reg  [31:0] csa__4__a;
-    reg  [31:0] csa__4__b;
-    reg  [31:0] csa__4__d;
-    wire  [31:0] csa__4__s;
-    wire  [31:0] csa__4__c;
-    reg  [31:0] csa__5__a;
-    reg  [31:0] csa__5__b;
-    reg  [31:0] csa__5__d;
-    wire  [31:0] csa__5__s;
-    wire  [31:0] csa__5__c;
-    reg  [31:0] csa__6__a;
-    reg  [31:0] csa__6__b;
-    reg  [31:0] csa__6__d;
-    wire  [31:0] csa__6__s;
-    wire  [31:0] csa__6__c;
-    reg  [31:0] csa__7__a;
-    reg  [31:0] csa__7__b;
-    reg  [31:0] csa__7__d;
-    wire  [31:0] csa__7__s;
-    wire  [31:0] csa__7__c;
-    reg  [31:0] csa__8__a;
-    reg  [31:0] csa__8__b;
-    reg  [31:0] csa__8__d;
-    wire  [31:0] csa__8__s;
-    wire  [31:0] csa__8__c;
-    reg  [31:0] csa__9__a;
-    reg  [31:0] csa__9__b;
-    reg  [31:0] csa__9__d;
-    wire  [31:0] csa__9__s;
-    wire  [31:0] csa__9__c;
-    reg  [31:0] csa__10__a;
-    reg  [31:0] csa__10__b;
-    reg  [31:0] csa__10__d;
-    wire  [31:0] csa__10__s;
-    wire  [31:0] csa__10__c;
-    reg  [31:0] csa__11__a;
-    reg  [31:0] csa__11__b;
-    reg  [31:0] csa__11__d;
-    wire  [31:0] csa__11__s;
-    wire  [31:0] csa__11__c;
-    reg  [31:0] csa__12__a;
-    reg  [31:0] csa__12__b;
-    reg  [31:0] csa__12__d;
-    wire  [31:0] csa__12__s;
-    wire  [31:0] csa__12__c;
-    reg  [31:0] csa__13__a;
-    reg  [31:0] csa__13__b;
-    reg  [31:0] csa__13__d;
-    wire  [31:0] csa__13__s;
-    wire  [31:0] csa__13__c;
-    reg  [31:0] csa__14__a;
-    reg  [31:0] csa__14__b;
-    reg  [31:0] csa__14__d;
-    wire  [31:0] csa__14__s;
-    wire  [31:0] csa__14__c;
-    reg  [31:0] csa__15__a;
-    reg  [31:0] csa__15__b;
-    reg  [31:0] csa__15__d;
-    wire  [31:0] csa__15__s;
-    wire  [31:0] csa__15__c;
-    reg  [31:0] csa__16__a;
-    reg  [31:0] csa__16__b;
-    reg  [31:0] csa__16__d;
-    wire  [31:0] csa__16__s;
-    wire  [31:0] csa__16__c;
-    reg  [31:0] csa__17__a;
-    reg  [31:0] csa__17__b;
-    reg  [31:0] csa__17__d;
-    wire  [31:0] csa__17__s;
-    wire  [31:0] csa__17__c;
-    reg  [31:0] csa__18__a;
-    reg  [31:0] csa__18__b;
-    reg  [31:0] csa__18__d;
-    wire  [31:0] csa__18__s;
-    wire  [31:0] csa__18__c;
-    reg  [31:0] csa__19__a;
-    reg  [31:0] csa__19__b;
-    reg  [31:0] csa__19__d;
-    wire  [31:0] csa__19__s;
-    wire  [31:0] csa__19__c;
-    reg  [31:0] csa__20__a;
-    reg  [31:0] csa__20__b;
-    reg  [31:0] csa__20__d;
-    wire  [31:0] csa__20__s;
-    wire  [31:0] csa__20__c;
-    reg  [31:0] csa__21__a;
-    reg  [31:0] csa__21__b;
-    reg  [31:0] csa__21__d;
-    wire  [31:0] csa__21__s;
-    wire  [31:0] csa__21__c;
-    reg  [31:0] csa__22__a;
-    reg  [31:0] csa__22__b;
-    reg  [31:0] csa__22__d;
-    wire  [31:0] csa__22__s;
-    wire  [31:0] csa__22__c;
-    reg  [31:0] csa__23__a;
-    reg  [31:0] csa__23__b;
-    reg  [31:0] csa__23__d;
-    wire  [31:0] csa__23__s;
-    wire  [31:0] csa__23__c;
-    reg  [31:0] csa__24__a;
-    reg  [31:0] csa__24__b;
-    reg  [31:0] csa__24__d;
-    wire  [31:0] csa__24__s;
-    wire  [31:0] csa__24__c;
-    reg  [31:0] csa__25__a;
-    reg  [31:0] csa__25__b;
-    reg  [31:0] csa__25__d;
-    wire  [31:0] csa__25__s;
-    wire  [31:0] csa__25__c;
-    reg  [31:0] csa__26__a;
-    reg  [31:0] csa__26__b;
-    reg  [31:0] csa__26__d;
-    wire  [31:0] csa__26__s;
-    wire  [31:0] csa__26__c;
-    reg  [31:0] csa__27__a;
-    reg  [31:0] csa__27__b;
-    reg  [31:0] csa__27__d;
-    wire  [31:0] csa__27__s;
-    wire  [31:0] csa__27__c;
-    reg  [31:0] csa__28__a;
-    reg  [31:0] csa__28__b;
-    reg  [31:0] csa__28__d;
-    wire  [31:0] csa__28__s;
-    wire  [31:0] csa__28__c;
-    reg  [31:0] csa__29__a;
-    reg  [31:0] csa__29__b;
-    reg  [31:0] csa__29__d;
-    wire  [31:0] csa__29__s;
-    wire  [31:0] csa__29__c;
-    reg  [31:0] csa__30__a;
-    reg  [31:0] csa__30__b;
-    reg  [31:0] csa__30__d;
-    wire  [31:0] csa__30__s;
-    wire  [31:0] csa__30__c;
-    reg  [31:0] csa__31__a;
-    reg  [31:0] csa__31__b;
-    reg  [31:0] csa__31__d;
-    wire  [31:0] csa__31__s;
-    wire  [31:0] csa__31__c;
-    reg  [31:0] csa__32__a;
-    reg  [31:0] csa__32__b;
-    reg  [31:0] csa__32__d;
-    wire  [31:0] csa__32__s;
-    wire  [31:0] csa__32__c;
-    reg  [31:0] csa__33__a;
-    reg  [31:0] csa__33__b;
-    reg  [31:0] csa__33__d;
-    wire  [31:0] csa__33__s;
-    wire  [31:0] csa__33__c;
-    reg  [31:0] csa__34__a;
-    reg  [31:0] csa__34__b;
-    reg  [31:0] csa__34__d;
-    wire  [31:0] csa__34__s;
-    wire  [31:0] csa__34__c;
-    reg  [31:0] csa__35__a;
-    reg  [31:0] csa__35__b;
-    reg  [31:0] csa__35__d;
-    wire  [31:0] csa__35__s;
-    wire  [31:0] csa__35__c;
-    reg  [31:0] csa__36__a;
-    reg  [31:0] csa__36__b;
-    reg  [31:0] csa__36__d;
-    wire  [31:0] csa__36__s;
-    wire  [31:0] csa__36__c;
-    reg  [31:0] csa__37__a;
-    reg  [31:0] csa__37__b;
-    reg  [31:0] csa__37__d;
-    wire  [31:0] csa__37__s;
-    wire  [31:0] csa__37__c;
-    reg  [31:0] csa__38__a;
-    reg  [31:0] csa__38__b;
-    reg  [31:0] csa__38__d;
-    wire  [31:0] csa__38__s;
-    wire  [31:0] csa__38__c;
-    reg  [31:0] csa__39__a;
-    reg  [31:0] csa__39__b;
-    reg  [31:0] csa__39__d;
-    wire  [31:0] csa__39__s;
-    wire  [31:0] csa__39__c;
-    reg  [31:0] csa__40__a;
-    reg  [31:0] csa__40__b;
-    reg  [31:0] csa__40__d;
-    wire  [31:0] csa__40__s;
-    wire  [31:0] csa__40__c;
-    reg  [31:0] csa__41__a;
-    reg  [31:0] csa__41__b;
-    reg  [31:0] csa__41__d;
-    wire  [31:0] csa__41__s;
-    wire  [31:0] csa__41__c;
-    reg  [31:0] csa__42__a;
-    reg  [31:0] csa__42__b;
-    reg  [31:0] csa__42__d;
-    wire  [31:0] csa__42__s;
-    wire  [31:0] csa__42__c;
-    reg  [31:0] csa__43__a;
-    reg  [31:0] csa__43__b;
-    reg  [31:0] csa__43__d;
-    wire  [31:0] csa__43__s;
-    wire  [31:0] csa__43__c;
-    reg  [31:0] csa__44__a;
-    reg  [31:0] csa__44__b;
-    reg  [31:0] csa__44__d;
-    wire  [31:0] csa__44__s;
-    wire  [31:0] csa__44__c;
-    reg  [31:0] csa__45__a;
-    reg  [31:0] csa__45__b;
-    reg  [31:0] csa__45__d;
-    wire  [31:0] csa__45__s;
-    wire  [31:0] csa__45__c;
-    reg  [31:0] csa__46__a;
-    reg  [31:0] csa__46__b;
-    reg  [31:0] csa__46__d;
-    wire  [31:0] csa__46__s;
-    wire  [31:0] csa__46__c;
-    reg  [31:0] csa__47__a;
-    reg  [31:0] csa__47__b;
-    reg  [31:0] csa__47__d;
-    wire  [31:0] csa__47__s;
-    wire  [31:0] csa__47__c;
-    reg  [31:0] csa__48__a;
-    reg  [31:0] csa__48__b;
-    reg  [31:0] csa__48__d;
-    wire  [31:0] csa__48__s;
-    wire  [31:0] csa__48__c;
 
     // Local signals
     reg  [31:0] x__0;
@@ -8954,351 +8616,6 @@ module dac_expander__lane0(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,s,c);
     reg  [31:0] x__146;
     reg  [31:0] x__147;
     reg  [31:0] x__148;
-
-    // Sub module instances
-    dac_expander__lane0__csa csa__0(
-        .a(csa__0__a),
-        .b(csa__0__b),
-        .d(csa__0__d),
-        .s(csa__0__s),
-        .c(csa__0__c)
-    );
-    dac_expander__lane0__csa csa__1(
-        .a(csa__1__a),
-        .b(csa__1__b),
-        .d(csa__1__d),
-        .s(csa__1__s),
-        .c(csa__1__c)
-    );
-    dac_expander__lane0__csa csa__2(
-        .a(csa__2__a),
-        .b(csa__2__b),
-        .d(csa__2__d),
-        .s(csa__2__s),
-        .c(csa__2__c)
-    );
-    dac_expander__lane0__csa csa__3(
-        .a(csa__3__a),
-        .b(csa__3__b),
-        .d(csa__3__d),
-        .s(csa__3__s),
-        .c(csa__3__c)
-    );
-    dac_expander__lane0__csa csa__4(
-        .a(csa__4__a),
-        .b(csa__4__b),
-        .d(csa__4__d),
-        .s(csa__4__s),
-        .c(csa__4__c)
-    );
-    dac_expander__lane0__csa csa__5(
-        .a(csa__5__a),
-        .b(csa__5__b),
-        .d(csa__5__d),
-        .s(csa__5__s),
-        .c(csa__5__c)
-    );
-    dac_expander__lane0__csa csa__6(
-        .a(csa__6__a),
-        .b(csa__6__b),
-        .d(csa__6__d),
-        .s(csa__6__s),
-        .c(csa__6__c)
-    );
-    dac_expander__lane0__csa csa__7(
-        .a(csa__7__a),
-        .b(csa__7__b),
-        .d(csa__7__d),
-        .s(csa__7__s),
-        .c(csa__7__c)
-    );
-    dac_expander__lane0__csa csa__8(
-        .a(csa__8__a),
-        .b(csa__8__b),
-        .d(csa__8__d),
-        .s(csa__8__s),
-        .c(csa__8__c)
-    );
-    dac_expander__lane0__csa csa__9(
-        .a(csa__9__a),
-        .b(csa__9__b),
-        .d(csa__9__d),
-        .s(csa__9__s),
-        .c(csa__9__c)
-    );
-    dac_expander__lane0__csa csa__10(
-        .a(csa__10__a),
-        .b(csa__10__b),
-        .d(csa__10__d),
-        .s(csa__10__s),
-        .c(csa__10__c)
-    );
-    dac_expander__lane0__csa csa__11(
-        .a(csa__11__a),
-        .b(csa__11__b),
-        .d(csa__11__d),
-        .s(csa__11__s),
-        .c(csa__11__c)
-    );
-    dac_expander__lane0__csa csa__12(
-        .a(csa__12__a),
-        .b(csa__12__b),
-        .d(csa__12__d),
-        .s(csa__12__s),
-        .c(csa__12__c)
-    );
-    dac_expander__lane0__csa csa__13(
-        .a(csa__13__a),
-        .b(csa__13__b),
-        .d(csa__13__d),
-        .s(csa__13__s),
-        .c(csa__13__c)
-    );
-    dac_expander__lane0__csa csa__14(
-        .a(csa__14__a),
-        .b(csa__14__b),
-        .d(csa__14__d),
-        .s(csa__14__s),
-        .c(csa__14__c)
-    );
-    dac_expander__lane0__csa csa__15(
-        .a(csa__15__a),
-        .b(csa__15__b),
-        .d(csa__15__d),
-        .s(csa__15__s),
-        .c(csa__15__c)
-    );
-    dac_expander__lane0__csa csa__16(
-        .a(csa__16__a),
-        .b(csa__16__b),
-        .d(csa__16__d),
-        .s(csa__16__s),
-        .c(csa__16__c)
-    );
-    dac_expander__lane0__csa csa__17(
-        .a(csa__17__a),
-        .b(csa__17__b),
-        .d(csa__17__d),
-        .s(csa__17__s),
-        .c(csa__17__c)
-    );
-    dac_expander__lane0__csa csa__18(
-        .a(csa__18__a),
-        .b(csa__18__b),
-        .d(csa__18__d),
-        .s(csa__18__s),
-        .c(csa__18__c)
-    );
-    dac_expander__lane0__csa csa__19(
-        .a(csa__19__a),
-        .b(csa__19__b),
-        .d(csa__19__d),
-        .s(csa__19__s),
-        .c(csa__19__c)
-    );
-    dac_expander__lane0__csa csa__20(
-        .a(csa__20__a),
-        .b(csa__20__b),
-        .d(csa__20__d),
-        .s(csa__20__s),
-        .c(csa__20__c)
-    );
-    dac_expander__lane0__csa csa__21(
-        .a(csa__21__a),
-        .b(csa__21__b),
-        .d(csa__21__d),
-        .s(csa__21__s),
-        .c(csa__21__c)
-    );
-    dac_expander__lane0__csa csa__22(
-        .a(csa__22__a),
-        .b(csa__22__b),
-        .d(csa__22__d),
-        .s(csa__22__s),
-        .c(csa__22__c)
-    );
-    dac_expander__lane0__csa csa__23(
-        .a(csa__23__a),
-        .b(csa__23__b),
-        .d(csa__23__d),
-        .s(csa__23__s),
-        .c(csa__23__c)
-    );
-    dac_expander__lane0__csa csa__24(
-        .a(csa__24__a),
-        .b(csa__24__b),
-        .d(csa__24__d),
-        .s(csa__24__s),
-        .c(csa__24__c)
-    );
-    dac_expander__lane0__csa csa__25(
-        .a(csa__25__a),
-        .b(csa__25__b),
-        .d(csa__25__d),
-        .s(csa__25__s),
-        .c(csa__25__c)
-    );
-    dac_expander__lane0__csa csa__26(
-        .a(csa__26__a),
-        .b(csa__26__b),
-        .d(csa__26__d),
-        .s(csa__26__s),
-        .c(csa__26__c)
-    );
-    dac_expander__lane0__csa csa__27(
-        .a(csa__27__a),
-        .b(csa__27__b),
-        .d(csa__27__d),
-        .s(csa__27__s),
-        .c(csa__27__c)
-    );
-    dac_expander__lane0__csa csa__28(
-        .a(csa__28__a),
-        .b(csa__28__b),
-        .d(csa__28__d),
-        .s(csa__28__s),
-        .c(csa__28__c)
-    );
-    dac_expander__lane0__csa csa__29(
-        .a(csa__29__a),
-        .b(csa__29__b),
-        .d(csa__29__d),
-        .s(csa__29__s),
-        .c(csa__29__c)
-    );
-    dac_expander__lane0__csa csa__30(
-        .a(csa__30__a),
-        .b(csa__30__b),
-        .d(csa__30__d),
-        .s(csa__30__s),
-        .c(csa__30__c)
-    );
-    dac_expander__lane0__csa csa__31(
-        .a(csa__31__a),
-        .b(csa__31__b),
-        .d(csa__31__d),
-        .s(csa__31__s),
-        .c(csa__31__c)
-    );
-    dac_expander__lane0__csa csa__32(
-        .a(csa__32__a),
-        .b(csa__32__b),
-        .d(csa__32__d),
-        .s(csa__32__s),
-        .c(csa__32__c)
-    );
-    dac_expander__lane0__csa csa__33(
-        .a(csa__33__a),
-        .b(csa__33__b),
-        .d(csa__33__d),
-        .s(csa__33__s),
-        .c(csa__33__c)
-    );
-    dac_expander__lane0__csa csa__34(
-        .a(csa__34__a),
-        .b(csa__34__b),
-        .d(csa__34__d),
-        .s(csa__34__s),
-        .c(csa__34__c)
-    );
-    dac_expander__lane0__csa csa__35(
-        .a(csa__35__a),
-        .b(csa__35__b),
-        .d(csa__35__d),
-        .s(csa__35__s),
-        .c(csa__35__c)
-    );
-    dac_expander__lane0__csa csa__36(
-        .a(csa__36__a),
-        .b(csa__36__b),
-        .d(csa__36__d),
-        .s(csa__36__s),
-        .c(csa__36__c)
-    );
-    dac_expander__lane0__csa csa__37(
-        .a(csa__37__a),
-        .b(csa__37__b),
-        .d(csa__37__d),
-        .s(csa__37__s),
-        .c(csa__37__c)
-    );
-    dac_expander__lane0__csa csa__38(
-        .a(csa__38__a),
-        .b(csa__38__b),
-        .d(csa__38__d),
-        .s(csa__38__s),
-        .c(csa__38__c)
-    );
-    dac_expander__lane0__csa csa__39(
-        .a(csa__39__a),
-        .b(csa__39__b),
-        .d(csa__39__d),
-        .s(csa__39__s),
-        .c(csa__39__c)
-    );
-    dac_expander__lane0__csa csa__40(
-        .a(csa__40__a),
-        .b(csa__40__b),
-        .d(csa__40__d),
-        .s(csa__40__s),
-        .c(csa__40__c)
-    );
-    dac_expander__lane0__csa csa__41(
-        .a(csa__41__a),
-        .b(csa__41__b),
-        .d(csa__41__d),
-        .s(csa__41__s),
-        .c(csa__41__c)
-    );
-    dac_expander__lane0__csa csa__42(
-        .a(csa__42__a),
-        .b(csa__42__b),
-        .d(csa__42__d),
-        .s(csa__42__s),
-        .c(csa__42__c)
-    );
-    dac_expander__lane0__csa csa__43(
-        .a(csa__43__a),
-        .b(csa__43__b),
-        .d(csa__43__d),
-        .s(csa__43__s),
-        .c(csa__43__c)
-    );
-    dac_expander__lane0__csa csa__44(
-        .a(csa__44__a),
-        .b(csa__44__b),
-        .d(csa__44__d),
-        .s(csa__44__s),
-        .c(csa__44__c)
-    );
-    dac_expander__lane0__csa csa__45(
-        .a(csa__45__a),
-        .b(csa__45__b),
-        .d(csa__45__d),
-        .s(csa__45__s),
-        .c(csa__45__c)
-    );
-    dac_expander__lane0__csa csa__46(
-        .a(csa__46__a),
-        .b(csa__46__b),
-        .d(csa__46__d),
-        .s(csa__46__s),
-        .c(csa__46__c)
-    );
-    dac_expander__lane0__csa csa__47(
-        .a(csa__47__a),
-        .b(csa__47__b),
-        .d(csa__47__d),
-        .s(csa__47__s),
-        .c(csa__47__c)
-    );
-    dac_expander__lane0__csa csa__48(
-        .a(csa__48__a),
-        .b(csa__48__b),
-        .d(csa__48__d),
-        .s(csa__48__s),
-        .c(csa__48__c)
-    );
 
     // Update code
     always @(*) x__0 = base;
@@ -9602,273 +8919,108 @@ module dac_expander__lane0(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,s,c);
             x__50 = off_ty << sh__11;
         end
     end
-    always @(*) csa__0__a = x__0;
-    always @(*) csa__0__b = x__1;
-    always @(*) csa__0__d = x__2;
-    always @(*) x__51 = csa__0__s;
-    always @(*) x__52 = csa__0__c;
-    always @(*) csa__1__a = x__3;
-    always @(*) csa__1__b = x__4;
-    always @(*) csa__1__d = x__5;
-    always @(*) x__53 = csa__1__s;
-    always @(*) x__54 = csa__1__c;
-    always @(*) csa__2__a = x__6;
-    always @(*) csa__2__b = x__7;
-    always @(*) csa__2__d = x__8;
-    always @(*) x__55 = csa__2__s;
-    always @(*) x__56 = csa__2__c;
-    always @(*) csa__3__a = x__9;
-    always @(*) csa__3__b = x__10;
-    always @(*) csa__3__d = x__11;
-    always @(*) x__57 = csa__3__s;
-    always @(*) x__58 = csa__3__c;
-    always @(*) csa__4__a = x__12;
-    always @(*) csa__4__b = x__13;
-    always @(*) csa__4__d = x__14;
-    always @(*) x__59 = csa__4__s;
-    always @(*) x__60 = csa__4__c;
-    always @(*) csa__5__a = x__15;
-    always @(*) csa__5__b = x__16;
-    always @(*) csa__5__d = x__17;
-    always @(*) x__61 = csa__5__s;
-    always @(*) x__62 = csa__5__c;
-    always @(*) csa__6__a = x__18;
-    always @(*) csa__6__b = x__19;
-    always @(*) csa__6__d = x__20;
-    always @(*) x__63 = csa__6__s;
-    always @(*) x__64 = csa__6__c;
-    always @(*) csa__7__a = x__21;
-    always @(*) csa__7__b = x__22;
-    always @(*) csa__7__d = x__23;
-    always @(*) x__65 = csa__7__s;
-    always @(*) x__66 = csa__7__c;
-    always @(*) csa__8__a = x__24;
-    always @(*) csa__8__b = x__25;
-    always @(*) csa__8__d = x__26;
-    always @(*) x__67 = csa__8__s;
-    always @(*) x__68 = csa__8__c;
-    always @(*) csa__9__a = x__27;
-    always @(*) csa__9__b = x__28;
-    always @(*) csa__9__d = x__29;
-    always @(*) x__69 = csa__9__s;
-    always @(*) x__70 = csa__9__c;
-    always @(*) csa__10__a = x__30;
-    always @(*) csa__10__b = x__31;
-    always @(*) csa__10__d = x__32;
-    always @(*) x__71 = csa__10__s;
-    always @(*) x__72 = csa__10__c;
-    always @(*) csa__11__a = x__33;
-    always @(*) csa__11__b = x__34;
-    always @(*) csa__11__d = x__35;
-    always @(*) x__73 = csa__11__s;
-    always @(*) x__74 = csa__11__c;
-    always @(*) csa__12__a = x__36;
-    always @(*) csa__12__b = x__37;
-    always @(*) csa__12__d = x__38;
-    always @(*) x__75 = csa__12__s;
-    always @(*) x__76 = csa__12__c;
-    always @(*) csa__13__a = x__39;
-    always @(*) csa__13__b = x__40;
-    always @(*) csa__13__d = x__41;
-    always @(*) x__77 = csa__13__s;
-    always @(*) x__78 = csa__13__c;
-    always @(*) csa__14__a = x__42;
-    always @(*) csa__14__b = x__43;
-    always @(*) csa__14__d = x__44;
-    always @(*) x__79 = csa__14__s;
-    always @(*) x__80 = csa__14__c;
-    always @(*) csa__15__a = x__45;
-    always @(*) csa__15__b = x__46;
-    always @(*) csa__15__d = x__47;
-    always @(*) x__81 = csa__15__s;
-    always @(*) x__82 = csa__15__c;
-    always @(*) csa__16__a = x__48;
-    always @(*) csa__16__b = x__49;
-    always @(*) csa__16__d = x__50;
-    always @(*) x__83 = csa__16__s;
-    always @(*) x__84 = csa__16__c;
-    always @(*) csa__17__a = x__51;
-    always @(*) csa__17__b = x__52;
-    always @(*) csa__17__d = x__53;
-    always @(*) x__85 = csa__17__s;
-    always @(*) x__86 = csa__17__c;
-    always @(*) csa__18__a = x__54;
-    always @(*) csa__18__b = x__55;
-    always @(*) csa__18__d = x__56;
-    always @(*) x__87 = csa__18__s;
-    always @(*) x__88 = csa__18__c;
-    always @(*) csa__19__a = x__57;
-    always @(*) csa__19__b = x__58;
-    always @(*) csa__19__d = x__59;
-    always @(*) x__89 = csa__19__s;
-    always @(*) x__90 = csa__19__c;
-    always @(*) csa__20__a = x__60;
-    always @(*) csa__20__b = x__61;
-    always @(*) csa__20__d = x__62;
-    always @(*) x__91 = csa__20__s;
-    always @(*) x__92 = csa__20__c;
-    always @(*) csa__21__a = x__63;
-    always @(*) csa__21__b = x__64;
-    always @(*) csa__21__d = x__65;
-    always @(*) x__93 = csa__21__s;
-    always @(*) x__94 = csa__21__c;
-    always @(*) csa__22__a = x__66;
-    always @(*) csa__22__b = x__67;
-    always @(*) csa__22__d = x__68;
-    always @(*) x__95 = csa__22__s;
-    always @(*) x__96 = csa__22__c;
-    always @(*) csa__23__a = x__69;
-    always @(*) csa__23__b = x__70;
-    always @(*) csa__23__d = x__71;
-    always @(*) x__97 = csa__23__s;
-    always @(*) x__98 = csa__23__c;
-    always @(*) csa__24__a = x__72;
-    always @(*) csa__24__b = x__73;
-    always @(*) csa__24__d = x__74;
-    always @(*) x__99 = csa__24__s;
-    always @(*) x__100 = csa__24__c;
-    always @(*) csa__25__a = x__75;
-    always @(*) csa__25__b = x__76;
-    always @(*) csa__25__d = x__77;
-    always @(*) x__101 = csa__25__s;
-    always @(*) x__102 = csa__25__c;
-    always @(*) csa__26__a = x__78;
-    always @(*) csa__26__b = x__79;
-    always @(*) csa__26__d = x__80;
-    always @(*) x__103 = csa__26__s;
-    always @(*) x__104 = csa__26__c;
-    always @(*) csa__27__a = x__81;
-    always @(*) csa__27__b = x__82;
-    always @(*) csa__27__d = x__83;
-    always @(*) x__105 = csa__27__s;
-    always @(*) x__106 = csa__27__c;
-    always @(*) csa__28__a = x__84;
-    always @(*) csa__28__b = x__85;
-    always @(*) csa__28__d = x__86;
-    always @(*) x__107 = csa__28__s;
-    always @(*) x__108 = csa__28__c;
-    always @(*) csa__29__a = x__87;
-    always @(*) csa__29__b = x__88;
-    always @(*) csa__29__d = x__89;
-    always @(*) x__109 = csa__29__s;
-    always @(*) x__110 = csa__29__c;
-    always @(*) csa__30__a = x__90;
-    always @(*) csa__30__b = x__91;
-    always @(*) csa__30__d = x__92;
-    always @(*) x__111 = csa__30__s;
-    always @(*) x__112 = csa__30__c;
-    always @(*) csa__31__a = x__93;
-    always @(*) csa__31__b = x__94;
-    always @(*) csa__31__d = x__95;
-    always @(*) x__113 = csa__31__s;
-    always @(*) x__114 = csa__31__c;
-    always @(*) csa__32__a = x__96;
-    always @(*) csa__32__b = x__97;
-    always @(*) csa__32__d = x__98;
-    always @(*) x__115 = csa__32__s;
-    always @(*) x__116 = csa__32__c;
-    always @(*) csa__33__a = x__99;
-    always @(*) csa__33__b = x__100;
-    always @(*) csa__33__d = x__101;
-    always @(*) x__117 = csa__33__s;
-    always @(*) x__118 = csa__33__c;
-    always @(*) csa__34__a = x__102;
-    always @(*) csa__34__b = x__103;
-    always @(*) csa__34__d = x__104;
-    always @(*) x__119 = csa__34__s;
-    always @(*) x__120 = csa__34__c;
-    always @(*) csa__35__a = x__105;
-    always @(*) csa__35__b = x__106;
-    always @(*) csa__35__d = x__107;
-    always @(*) x__121 = csa__35__s;
-    always @(*) x__122 = csa__35__c;
-    always @(*) csa__36__a = x__108;
-    always @(*) csa__36__b = x__109;
-    always @(*) csa__36__d = x__110;
-    always @(*) x__123 = csa__36__s;
-    always @(*) x__124 = csa__36__c;
-    always @(*) csa__37__a = x__111;
-    always @(*) csa__37__b = x__112;
-    always @(*) csa__37__d = x__113;
-    always @(*) x__125 = csa__37__s;
-    always @(*) x__126 = csa__37__c;
-    always @(*) csa__38__a = x__114;
-    always @(*) csa__38__b = x__115;
-    always @(*) csa__38__d = x__116;
-    always @(*) x__127 = csa__38__s;
-    always @(*) x__128 = csa__38__c;
-    always @(*) csa__39__a = x__117;
-    always @(*) csa__39__b = x__118;
-    always @(*) csa__39__d = x__119;
-    always @(*) x__129 = csa__39__s;
-    always @(*) x__130 = csa__39__c;
-    always @(*) csa__40__a = x__120;
-    always @(*) csa__40__b = x__121;
-    always @(*) csa__40__d = x__122;
-    always @(*) x__131 = csa__40__s;
-    always @(*) x__132 = csa__40__c;
-    always @(*) csa__41__a = x__123;
-    always @(*) csa__41__b = x__124;
-    always @(*) csa__41__d = x__125;
-    always @(*) x__133 = csa__41__s;
-    always @(*) x__134 = csa__41__c;
-    always @(*) csa__42__a = x__126;
-    always @(*) csa__42__b = x__127;
-    always @(*) csa__42__d = x__128;
-    always @(*) x__135 = csa__42__s;
-    always @(*) x__136 = csa__42__c;
-    always @(*) csa__43__a = x__129;
-    always @(*) csa__43__b = x__130;
-    always @(*) csa__43__d = x__131;
-    always @(*) x__137 = csa__43__s;
-    always @(*) x__138 = csa__43__c;
-    always @(*) csa__44__a = x__132;
-    always @(*) csa__44__b = x__133;
-    always @(*) csa__44__d = x__134;
-    always @(*) x__139 = csa__44__s;
-    always @(*) x__140 = csa__44__c;
-    always @(*) csa__45__a = x__135;
-    always @(*) csa__45__b = x__136;
-    always @(*) csa__45__d = x__137;
-    always @(*) x__141 = csa__45__s;
-    always @(*) x__142 = csa__45__c;
-    always @(*) csa__46__a = x__138;
-    always @(*) csa__46__b = x__139;
-    always @(*) csa__46__d = x__140;
-    always @(*) x__143 = csa__46__s;
-    always @(*) x__144 = csa__46__c;
-    always @(*) csa__47__a = x__141;
-    always @(*) csa__47__b = x__142;
-    always @(*) csa__47__d = x__143;
-    always @(*) x__145 = csa__47__s;
-    always @(*) x__146 = csa__47__c;
-    always @(*) csa__48__a = x__144;
-    always @(*) csa__48__b = x__145;
-    always @(*) csa__48__d = x__146;
-    always @(*) x__147 = csa__48__s;
-    always @(*) x__148 = csa__48__c;
+    always @(*) x__51 = x__0 ^ x__1 ^ x__2;
+    always @(*) x__52 = ((x__0 & x__1) | (x__0 & x__2) | (x__1 & x__2)) << c1;
+    always @(*) x__53 = x__3 ^ x__4 ^ x__5;
+    always @(*) x__54 = ((x__3 & x__4) | (x__3 & x__5) | (x__4 & x__5)) << c1;
+    always @(*) x__55 = x__6 ^ x__7 ^ x__8;
+    always @(*) x__56 = ((x__6 & x__7) | (x__6 & x__8) | (x__7 & x__8)) << c1;
+    always @(*) x__57 = x__9 ^ x__10 ^ x__11;
+    always @(*) x__58 = ((x__9 & x__10) | (x__9 & x__11) | (x__10 & x__11)) << c1;
+    always @(*) x__59 = x__12 ^ x__13 ^ x__14;
+    always @(*) x__60 = ((x__12 & x__13) | (x__12 & x__14) | (x__13 & x__14)) << c1;
+    always @(*) x__61 = x__15 ^ x__16 ^ x__17;
+    always @(*) x__62 = ((x__15 & x__16) | (x__15 & x__17) | (x__16 & x__17)) << c1;
+    always @(*) x__63 = x__18 ^ x__19 ^ x__20;
+    always @(*) x__64 = ((x__18 & x__19) | (x__18 & x__20) | (x__19 & x__20)) << c1;
+    always @(*) x__65 = x__21 ^ x__22 ^ x__23;
+    always @(*) x__66 = ((x__21 & x__22) | (x__21 & x__23) | (x__22 & x__23)) << c1;
+    always @(*) x__67 = x__24 ^ x__25 ^ x__26;
+    always @(*) x__68 = ((x__24 & x__25) | (x__24 & x__26) | (x__25 & x__26)) << c1;
+    always @(*) x__69 = x__27 ^ x__28 ^ x__29;
+    always @(*) x__70 = ((x__27 & x__28) | (x__27 & x__29) | (x__28 & x__29)) << c1;
+    always @(*) x__71 = x__30 ^ x__31 ^ x__32;
+    always @(*) x__72 = ((x__30 & x__31) | (x__30 & x__32) | (x__31 & x__32)) << c1;
+    always @(*) x__73 = x__33 ^ x__34 ^ x__35;
+    always @(*) x__74 = ((x__33 & x__34) | (x__33 & x__35) | (x__34 & x__35)) << c1;
+    always @(*) x__75 = x__36 ^ x__37 ^ x__38;
+    always @(*) x__76 = ((x__36 & x__37) | (x__36 & x__38) | (x__37 & x__38)) << c1;
+    always @(*) x__77 = x__39 ^ x__40 ^ x__41;
+    always @(*) x__78 = ((x__39 & x__40) | (x__39 & x__41) | (x__40 & x__41)) << c1;
+    always @(*) x__79 = x__42 ^ x__43 ^ x__44;
+    always @(*) x__80 = ((x__42 & x__43) | (x__42 & x__44) | (x__43 & x__44)) << c1;
+    always @(*) x__81 = x__45 ^ x__46 ^ x__47;
+    always @(*) x__82 = ((x__45 & x__46) | (x__45 & x__47) | (x__46 & x__47)) << c1;
+    always @(*) x__83 = x__48 ^ x__49 ^ x__50;
+    always @(*) x__84 = ((x__48 & x__49) | (x__48 & x__50) | (x__49 & x__50)) << c1;
+    always @(*) x__85 = x__51 ^ x__52 ^ x__53;
+    always @(*) x__86 = ((x__51 & x__52) | (x__51 & x__53) | (x__52 & x__53)) << c1;
+    always @(*) x__87 = x__54 ^ x__55 ^ x__56;
+    always @(*) x__88 = ((x__54 & x__55) | (x__54 & x__56) | (x__55 & x__56)) << c1;
+    always @(*) x__89 = x__57 ^ x__58 ^ x__59;
+    always @(*) x__90 = ((x__57 & x__58) | (x__57 & x__59) | (x__58 & x__59)) << c1;
+    always @(*) x__91 = x__60 ^ x__61 ^ x__62;
+    always @(*) x__92 = ((x__60 & x__61) | (x__60 & x__62) | (x__61 & x__62)) << c1;
+    always @(*) x__93 = x__63 ^ x__64 ^ x__65;
+    always @(*) x__94 = ((x__63 & x__64) | (x__63 & x__65) | (x__64 & x__65)) << c1;
+    always @(*) x__95 = x__66 ^ x__67 ^ x__68;
+    always @(*) x__96 = ((x__66 & x__67) | (x__66 & x__68) | (x__67 & x__68)) << c1;
+    always @(*) x__97 = x__69 ^ x__70 ^ x__71;
+    always @(*) x__98 = ((x__69 & x__70) | (x__69 & x__71) | (x__70 & x__71)) << c1;
+    always @(*) x__99 = x__72 ^ x__73 ^ x__74;
+    always @(*) x__100 = ((x__72 & x__73) | (x__72 & x__74) | (x__73 & x__74)) << c1;
+    always @(*) x__101 = x__75 ^ x__76 ^ x__77;
+    always @(*) x__102 = ((x__75 & x__76) | (x__75 & x__77) | (x__76 & x__77)) << c1;
+    always @(*) x__103 = x__78 ^ x__79 ^ x__80;
+    always @(*) x__104 = ((x__78 & x__79) | (x__78 & x__80) | (x__79 & x__80)) << c1;
+    always @(*) x__105 = x__81 ^ x__82 ^ x__83;
+    always @(*) x__106 = ((x__81 & x__82) | (x__81 & x__83) | (x__82 & x__83)) << c1;
+    always @(*) x__107 = x__84 ^ x__85 ^ x__86;
+    always @(*) x__108 = ((x__84 & x__85) | (x__84 & x__86) | (x__85 & x__86)) << c1;
+    always @(*) x__109 = x__87 ^ x__88 ^ x__89;
+    always @(*) x__110 = ((x__87 & x__88) | (x__87 & x__89) | (x__88 & x__89)) << c1;
+    always @(*) x__111 = x__90 ^ x__91 ^ x__92;
+    always @(*) x__112 = ((x__90 & x__91) | (x__90 & x__92) | (x__91 & x__92)) << c1;
+    always @(*) x__113 = x__93 ^ x__94 ^ x__95;
+    always @(*) x__114 = ((x__93 & x__94) | (x__93 & x__95) | (x__94 & x__95)) << c1;
+    always @(*) x__115 = x__96 ^ x__97 ^ x__98;
+    always @(*) x__116 = ((x__96 & x__97) | (x__96 & x__98) | (x__97 & x__98)) << c1;
+    always @(*) x__117 = x__99 ^ x__100 ^ x__101;
+    always @(*) x__118 = ((x__99 & x__100) | (x__99 & x__101) | (x__100 & x__101)) << c1;
+    always @(*) x__119 = x__102 ^ x__103 ^ x__104;
+    always @(*) x__120 = ((x__102 & x__103) | (x__102 & x__104) | (x__103 & x__104)) << c1;
+    always @(*) x__121 = x__105 ^ x__106 ^ x__107;
+    always @(*) x__122 = ((x__105 & x__106) | (x__105 & x__107) | (x__106 & x__107)) << c1;
+    always @(*) x__123 = x__108 ^ x__109 ^ x__110;
+    always @(*) x__124 = ((x__108 & x__109) | (x__108 & x__110) | (x__109 & x__110)) << c1;
+    always @(*) x__125 = x__111 ^ x__112 ^ x__113;
+    always @(*) x__126 = ((x__111 & x__112) | (x__111 & x__113) | (x__112 & x__113)) << c1;
+    always @(*) x__127 = x__114 ^ x__115 ^ x__116;
+    always @(*) x__128 = ((x__114 & x__115) | (x__114 & x__116) | (x__115 & x__116)) << c1;
+    always @(*) x__129 = x__117 ^ x__118 ^ x__119;
+    always @(*) x__130 = ((x__117 & x__118) | (x__117 & x__119) | (x__118 & x__119)) << c1;
+    always @(*) x__131 = x__120 ^ x__121 ^ x__122;
+    always @(*) x__132 = ((x__120 & x__121) | (x__120 & x__122) | (x__121 & x__122)) << c1;
+    always @(*) x__133 = x__123 ^ x__124 ^ x__125;
+    always @(*) x__134 = ((x__123 & x__124) | (x__123 & x__125) | (x__124 & x__125)) << c1;
+    always @(*) x__135 = x__126 ^ x__127 ^ x__128;
+    always @(*) x__136 = ((x__126 & x__127) | (x__126 & x__128) | (x__127 & x__128)) << c1;
+    always @(*) x__137 = x__129 ^ x__130 ^ x__131;
+    always @(*) x__138 = ((x__129 & x__130) | (x__129 & x__131) | (x__130 & x__131)) << c1;
+    always @(*) x__139 = x__132 ^ x__133 ^ x__134;
+    always @(*) x__140 = ((x__132 & x__133) | (x__132 & x__134) | (x__133 & x__134)) << c1;
+    always @(*) x__141 = x__135 ^ x__136 ^ x__137;
+    always @(*) x__142 = ((x__135 & x__136) | (x__135 & x__137) | (x__136 & x__137)) << c1;
+    always @(*) x__143 = x__138 ^ x__139 ^ x__140;
+    always @(*) x__144 = ((x__138 & x__139) | (x__138 & x__140) | (x__139 & x__140)) << c1;
+    always @(*) x__145 = x__141 ^ x__142 ^ x__143;
+    always @(*) x__146 = ((x__141 & x__142) | (x__141 & x__143) | (x__142 & x__143)) << c1;
+    always @(*) x__147 = x__144 ^ x__145 ^ x__146;
+    always @(*) x__148 = ((x__144 & x__145) | (x__144 & x__146) | (x__145 & x__146)) << c1;
     always @(*) s = x__147;
     always @(*) c = x__148;
 
 endmodule // dac_expander__lane0
-
-module dac_expander__lane0__csa(a,b,d,s,c);
-
-    // Module arguments
-    input wire  [31:0] a;
-    input wire  [31:0] b;
-    input wire  [31:0] d;
-    output reg  [31:0] s;
-    output reg  [31:0] c;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-
-    // Update code
-    always @(*) s = a ^ b ^ d;
-    always @(*) c = ((a & b) | (a & d) | (b & d)) << one;
-
-endmodule // dac_expander__lane0__csa
 
 module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,o__10,o__11,o__12,o__13,o__14,o__15,o__16,o__17,o__18,o__19,o__20,o__21,o__22,o__23,o__24,o__25,o__26,o__27,o__28,o__29,o__30,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31);
 
@@ -9939,162 +9091,10 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
     output reg  [31:0] v__30;
     output reg  [31:0] v__31;
 
+    // Constant declarations
+    localparam  c1 = 32'h1;
+
     // Stub signals
-    reg  [31:0] csa__0__a;
-    reg  [31:0] csa__0__b;
-    reg  [31:0] csa__0__d;
-    wire  [31:0] csa__0__s;
-    wire  [31:0] csa__0__c;
-    reg  [31:0] csa__1__a;
-    reg  [31:0] csa__1__b;
-    reg  [31:0] csa__1__d;
-    wire  [31:0] csa__1__s;
-    wire  [31:0] csa__1__c;
-    reg  [31:0] csa__2__a;
-    reg  [31:0] csa__2__b;
-    reg  [31:0] csa__2__d;
-    wire  [31:0] csa__2__s;
-    wire  [31:0] csa__2__c;
-    reg  [31:0] csa__3__a;
-    reg  [31:0] csa__3__b;
-    reg  [31:0] csa__3__d;
-    wire  [31:0] csa__3__s;
-    wire  [31:0] csa__3__c;
-    reg  [31:0] csa__4__a;
-    reg  [31:0] csa__4__b;
-    reg  [31:0] csa__4__d;
-    wire  [31:0] csa__4__s;
-    wire  [31:0] csa__4__c;
-    reg  [31:0] csa__5__a;
-    reg  [31:0] csa__5__b;
-    reg  [31:0] csa__5__d;
-    wire  [31:0] csa__5__s;
-    wire  [31:0] csa__5__c;
-    reg  [31:0] csa__6__a;
-    reg  [31:0] csa__6__b;
-    reg  [31:0] csa__6__d;
-    wire  [31:0] csa__6__s;
-    wire  [31:0] csa__6__c;
-    reg  [31:0] csa__7__a;
-    reg  [31:0] csa__7__b;
-    reg  [31:0] csa__7__d;
-    wire  [31:0] csa__7__s;
-    wire  [31:0] csa__7__c;
-    reg  [31:0] csa__8__a;
-    reg  [31:0] csa__8__b;
-    reg  [31:0] csa__8__d;
-    wire  [31:0] csa__8__s;
-    wire  [31:0] csa__8__c;
-    reg  [31:0] csa__9__a;
-    reg  [31:0] csa__9__b;
-    reg  [31:0] csa__9__d;
-    wire  [31:0] csa__9__s;
-    wire  [31:0] csa__9__c;
-    reg  [31:0] csa__10__a;
-    reg  [31:0] csa__10__b;
-    reg  [31:0] csa__10__d;
-    wire  [31:0] csa__10__s;
-    wire  [31:0] csa__10__c;
-    reg  [31:0] csa__11__a;
-    reg  [31:0] csa__11__b;
-    reg  [31:0] csa__11__d;
-    wire  [31:0] csa__11__s;
-    wire  [31:0] csa__11__c;
-    reg  [31:0] csa__12__a;
-    reg  [31:0] csa__12__b;
-    reg  [31:0] csa__12__d;
-    wire  [31:0] csa__12__s;
-    wire  [31:0] csa__12__c;
-    reg  [31:0] csa__13__a;
-    reg  [31:0] csa__13__b;
-    reg  [31:0] csa__13__d;
-    wire  [31:0] csa__13__s;
-    wire  [31:0] csa__13__c;
-    reg  [31:0] csa__14__a;
-    reg  [31:0] csa__14__b;
-    reg  [31:0] csa__14__d;
-    wire  [31:0] csa__14__s;
-    wire  [31:0] csa__14__c;
-    reg  [31:0] csa__15__a;
-    reg  [31:0] csa__15__b;
-    reg  [31:0] csa__15__d;
-    wire  [31:0] csa__15__s;
-    wire  [31:0] csa__15__c;
-    reg  [31:0] csa__16__a;
-    reg  [31:0] csa__16__b;
-    reg  [31:0] csa__16__d;
-    wire  [31:0] csa__16__s;
-    wire  [31:0] csa__16__c;
-    reg  [31:0] csa__17__a;
-    reg  [31:0] csa__17__b;
-    reg  [31:0] csa__17__d;
-    wire  [31:0] csa__17__s;
-    wire  [31:0] csa__17__c;
-    reg  [31:0] csa__18__a;
-    reg  [31:0] csa__18__b;
-    reg  [31:0] csa__18__d;
-    wire  [31:0] csa__18__s;
-    wire  [31:0] csa__18__c;
-    reg  [31:0] csa__19__a;
-    reg  [31:0] csa__19__b;
-    reg  [31:0] csa__19__d;
-    wire  [31:0] csa__19__s;
-    wire  [31:0] csa__19__c;
-    reg  [31:0] csa__20__a;
-    reg  [31:0] csa__20__b;
-    reg  [31:0] csa__20__d;
-    wire  [31:0] csa__20__s;
-    wire  [31:0] csa__20__c;
-    reg  [31:0] csa__21__a;
-    reg  [31:0] csa__21__b;
-    reg  [31:0] csa__21__d;
-    wire  [31:0] csa__21__s;
-    wire  [31:0] csa__21__c;
-    reg  [31:0] csa__22__a;
-    reg  [31:0] csa__22__b;
-    reg  [31:0] csa__22__d;
-    wire  [31:0] csa__22__s;
-    wire  [31:0] csa__22__c;
-    reg  [31:0] csa__23__a;
-    reg  [31:0] csa__23__b;
-    reg  [31:0] csa__23__d;
-    wire  [31:0] csa__23__s;
-    wire  [31:0] csa__23__c;
-    reg  [31:0] csa__24__a;
-    reg  [31:0] csa__24__b;
-    reg  [31:0] csa__24__d;
-    wire  [31:0] csa__24__s;
-    wire  [31:0] csa__24__c;
-    reg  [31:0] csa__25__a;
-    reg  [31:0] csa__25__b;
-    reg  [31:0] csa__25__d;
-    wire  [31:0] csa__25__s;
-    wire  [31:0] csa__25__c;
-    reg  [31:0] csa__26__a;
-    reg  [31:0] csa__26__b;
-    reg  [31:0] csa__26__d;
-    wire  [31:0] csa__26__s;
-    wire  [31:0] csa__26__c;
-    reg  [31:0] csa__27__a;
-    reg  [31:0] csa__27__b;
-    reg  [31:0] csa__27__d;
-    wire  [31:0] csa__27__s;
-    wire  [31:0] csa__27__c;
-    reg  [31:0] csa__28__a;
-    reg  [31:0] csa__28__b;
-    reg  [31:0] csa__28__d;
-    wire  [31:0] csa__28__s;
-    wire  [31:0] csa__28__c;
-    reg  [31:0] csa__29__a;
-    reg  [31:0] csa__29__b;
-    reg  [31:0] csa__29__d;
-    wire  [31:0] csa__29__s;
-    wire  [31:0] csa__29__c;
-    reg  [31:0] csa__30__a;
-    reg  [31:0] csa__30__b;
-    reg  [31:0] csa__30__d;
-    wire  [31:0] csa__30__s;
-    wire  [31:0] csa__30__c;
     reg  [31:0] add0__x;
     reg  [31:0] add0__y;
     wire  add0__ci;
@@ -10224,224 +9224,71 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
     wire  add__30__ci;
     wire  [31:0] add__30__s;
 
+    // Local signals
+    reg  [31:0] xs__0;
+    reg  [31:0] xs__1;
+    reg  [31:0] xs__2;
+    reg  [31:0] xs__3;
+    reg  [31:0] xs__4;
+    reg  [31:0] xs__5;
+    reg  [31:0] xs__6;
+    reg  [31:0] xs__7;
+    reg  [31:0] xs__8;
+    reg  [31:0] xs__9;
+    reg  [31:0] xs__10;
+    reg  [31:0] xs__11;
+    reg  [31:0] xs__12;
+    reg  [31:0] xs__13;
+    reg  [31:0] xs__14;
+    reg  [31:0] xs__15;
+    reg  [31:0] xs__16;
+    reg  [31:0] xs__17;
+    reg  [31:0] xs__18;
+    reg  [31:0] xs__19;
+    reg  [31:0] xs__20;
+    reg  [31:0] xs__21;
+    reg  [31:0] xs__22;
+    reg  [31:0] xs__23;
+    reg  [31:0] xs__24;
+    reg  [31:0] xs__25;
+    reg  [31:0] xs__26;
+    reg  [31:0] xs__27;
+    reg  [31:0] xs__28;
+    reg  [31:0] xs__29;
+    reg  [31:0] xs__30;
+    reg  [31:0] xc__0;
+    reg  [31:0] xc__1;
+    reg  [31:0] xc__2;
+    reg  [31:0] xc__3;
+    reg  [31:0] xc__4;
+    reg  [31:0] xc__5;
+    reg  [31:0] xc__6;
+    reg  [31:0] xc__7;
+    reg  [31:0] xc__8;
+    reg  [31:0] xc__9;
+    reg  [31:0] xc__10;
+    reg  [31:0] xc__11;
+    reg  [31:0] xc__12;
+    reg  [31:0] xc__13;
+    reg  [31:0] xc__14;
+    reg  [31:0] xc__15;
+    reg  [31:0] xc__16;
+    reg  [31:0] xc__17;
+    reg  [31:0] xc__18;
+    reg  [31:0] xc__19;
+    reg  [31:0] xc__20;
+    reg  [31:0] xc__21;
+    reg  [31:0] xc__22;
+    reg  [31:0] xc__23;
+    reg  [31:0] xc__24;
+    reg  [31:0] xc__25;
+    reg  [31:0] xc__26;
+    reg  [31:0] xc__27;
+    reg  [31:0] xc__28;
+    reg  [31:0] xc__29;
+    reg  [31:0] xc__30;
+
     // Sub module instances
-    dac_expander__lane0__csa csa__0(
-        .a(csa__0__a),
-        .b(csa__0__b),
-        .d(csa__0__d),
-        .s(csa__0__s),
-        .c(csa__0__c)
-    );
-    dac_expander__lane0__csa csa__1(
-        .a(csa__1__a),
-        .b(csa__1__b),
-        .d(csa__1__d),
-        .s(csa__1__s),
-        .c(csa__1__c)
-    );
-    dac_expander__lane0__csa csa__2(
-        .a(csa__2__a),
-        .b(csa__2__b),
-        .d(csa__2__d),
-        .s(csa__2__s),
-        .c(csa__2__c)
-    );
-    dac_expander__lane0__csa csa__3(
-        .a(csa__3__a),
-        .b(csa__3__b),
-        .d(csa__3__d),
-        .s(csa__3__s),
-        .c(csa__3__c)
-    );
-    dac_expander__lane0__csa csa__4(
-        .a(csa__4__a),
-        .b(csa__4__b),
-        .d(csa__4__d),
-        .s(csa__4__s),
-        .c(csa__4__c)
-    );
-    dac_expander__lane0__csa csa__5(
-        .a(csa__5__a),
-        .b(csa__5__b),
-        .d(csa__5__d),
-        .s(csa__5__s),
-        .c(csa__5__c)
-    );
-    dac_expander__lane0__csa csa__6(
-        .a(csa__6__a),
-        .b(csa__6__b),
-        .d(csa__6__d),
-        .s(csa__6__s),
-        .c(csa__6__c)
-    );
-    dac_expander__lane0__csa csa__7(
-        .a(csa__7__a),
-        .b(csa__7__b),
-        .d(csa__7__d),
-        .s(csa__7__s),
-        .c(csa__7__c)
-    );
-    dac_expander__lane0__csa csa__8(
-        .a(csa__8__a),
-        .b(csa__8__b),
-        .d(csa__8__d),
-        .s(csa__8__s),
-        .c(csa__8__c)
-    );
-    dac_expander__lane0__csa csa__9(
-        .a(csa__9__a),
-        .b(csa__9__b),
-        .d(csa__9__d),
-        .s(csa__9__s),
-        .c(csa__9__c)
-    );
-    dac_expander__lane0__csa csa__10(
-        .a(csa__10__a),
-        .b(csa__10__b),
-        .d(csa__10__d),
-        .s(csa__10__s),
-        .c(csa__10__c)
-    );
-    dac_expander__lane0__csa csa__11(
-        .a(csa__11__a),
-        .b(csa__11__b),
-        .d(csa__11__d),
-        .s(csa__11__s),
-        .c(csa__11__c)
-    );
-    dac_expander__lane0__csa csa__12(
-        .a(csa__12__a),
-        .b(csa__12__b),
-        .d(csa__12__d),
-        .s(csa__12__s),
-        .c(csa__12__c)
-    );
-    dac_expander__lane0__csa csa__13(
-        .a(csa__13__a),
-        .b(csa__13__b),
-        .d(csa__13__d),
-        .s(csa__13__s),
-        .c(csa__13__c)
-    );
-    dac_expander__lane0__csa csa__14(
-        .a(csa__14__a),
-        .b(csa__14__b),
-        .d(csa__14__d),
-        .s(csa__14__s),
-        .c(csa__14__c)
-    );
-    dac_expander__lane0__csa csa__15(
-        .a(csa__15__a),
-        .b(csa__15__b),
-        .d(csa__15__d),
-        .s(csa__15__s),
-        .c(csa__15__c)
-    );
-    dac_expander__lane0__csa csa__16(
-        .a(csa__16__a),
-        .b(csa__16__b),
-        .d(csa__16__d),
-        .s(csa__16__s),
-        .c(csa__16__c)
-    );
-    dac_expander__lane0__csa csa__17(
-        .a(csa__17__a),
-        .b(csa__17__b),
-        .d(csa__17__d),
-        .s(csa__17__s),
-        .c(csa__17__c)
-    );
-    dac_expander__lane0__csa csa__18(
-        .a(csa__18__a),
-        .b(csa__18__b),
-        .d(csa__18__d),
-        .s(csa__18__s),
-        .c(csa__18__c)
-    );
-    dac_expander__lane0__csa csa__19(
-        .a(csa__19__a),
-        .b(csa__19__b),
-        .d(csa__19__d),
-        .s(csa__19__s),
-        .c(csa__19__c)
-    );
-    dac_expander__lane0__csa csa__20(
-        .a(csa__20__a),
-        .b(csa__20__b),
-        .d(csa__20__d),
-        .s(csa__20__s),
-        .c(csa__20__c)
-    );
-    dac_expander__lane0__csa csa__21(
-        .a(csa__21__a),
-        .b(csa__21__b),
-        .d(csa__21__d),
-        .s(csa__21__s),
-        .c(csa__21__c)
-    );
-    dac_expander__lane0__csa csa__22(
-        .a(csa__22__a),
-        .b(csa__22__b),
-        .d(csa__22__d),
-        .s(csa__22__s),
-        .c(csa__22__c)
-    );
-    dac_expander__lane0__csa csa__23(
-        .a(csa__23__a),
-        .b(csa__23__b),
-        .d(csa__23__d),
-        .s(csa__23__s),
-        .c(csa__23__c)
-    );
-    dac_expander__lane0__csa csa__24(
-        .a(csa__24__a),
-        .b(csa__24__b),
-        .d(csa__24__d),
-        .s(csa__24__s),
-        .c(csa__24__c)
-    );
-    dac_expander__lane0__csa csa__25(
-        .a(csa__25__a),
-        .b(csa__25__b),
-        .d(csa__25__d),
-        .s(csa__25__s),
-        .c(csa__25__c)
-    );
-    dac_expander__lane0__csa csa__26(
-        .a(csa__26__a),
-        .b(csa__26__b),
-        .d(csa__26__d),
-        .s(csa__26__s),
-        .c(csa__26__c)
-    );
-    dac_expander__lane0__csa csa__27(
-        .a(csa__27__a),
-        .b(csa__27__b),
-        .d(csa__27__d),
-        .s(csa__27__s),
-        .c(csa__27__c)
-    );
-    dac_expander__lane0__csa csa__28(
-        .a(csa__28__a),
-        .b(csa__28__b),
-        .d(csa__28__d),
-        .s(csa__28__s),
-        .c(csa__28__c)
-    );
-    dac_expander__lane0__csa csa__29(
-        .a(csa__29__a),
-        .b(csa__29__b),
-        .d(csa__29__d),
-        .s(csa__29__s),
-        .c(csa__29__c)
-    );
-    dac_expander__lane0__csa csa__30(
-        .a(csa__30__a),
-        .b(csa__30__b),
-        .d(csa__30__d),
-        .s(csa__30__s),
-        .c(csa__30__c)
-    );
     dac_expander__lanes__add add0(
         .x(add0__x),
         .y(add0__y),
@@ -10640,221 +9487,190 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
     always @(*) add0__y = c;
     assign add0__ci = 1'b0;
     always @(*) v__0 = add0__s;
-    always @(*) csa__0__a = s;
-    always @(*) csa__0__b = c;
-    always @(*) csa__0__d = o__0;
-    always @(*) add__0__x = csa__0__s;
-    always @(*) add__0__y = csa__0__c;
+    always @(*) xs__0 = s ^ c ^ o__0;
+    always @(*) xc__0 = ((s & c) | (s & o__0) | (c & o__0)) << c1;
+    always @(*) add__0__x = xs__0;
+    always @(*) add__0__y = xc__0;
     assign add__0__ci = 1'b0;
     always @(*) v__1 = add__0__s;
-    always @(*) csa__1__a = s;
-    always @(*) csa__1__b = c;
-    always @(*) csa__1__d = o__1;
-    always @(*) add__1__x = csa__1__s;
-    always @(*) add__1__y = csa__1__c;
+    always @(*) xs__1 = s ^ c ^ o__1;
+    always @(*) xc__1 = ((s & c) | (s & o__1) | (c & o__1)) << c1;
+    always @(*) add__1__x = xs__1;
+    always @(*) add__1__y = xc__1;
     assign add__1__ci = 1'b0;
     always @(*) v__2 = add__1__s;
-    always @(*) csa__2__a = s;
-    always @(*) csa__2__b = c;
-    always @(*) csa__2__d = o__2;
-    always @(*) add__2__x = csa__2__s;
-    always @(*) add__2__y = csa__2__c;
+    always @(*) xs__2 = s ^ c ^ o__2;
+    always @(*) xc__2 = ((s & c) | (s & o__2) | (c & o__2)) << c1;
+    always @(*) add__2__x = xs__2;
+    always @(*) add__2__y = xc__2;
     assign add__2__ci = 1'b0;
     always @(*) v__3 = add__2__s;
-    always @(*) csa__3__a = s;
-    always @(*) csa__3__b = c;
-    always @(*) csa__3__d = o__3;
-    always @(*) add__3__x = csa__3__s;
-    always @(*) add__3__y = csa__3__c;
+    always @(*) xs__3 = s ^ c ^ o__3;
+    always @(*) xc__3 = ((s & c) | (s & o__3) | (c & o__3)) << c1;
+    always @(*) add__3__x = xs__3;
+    always @(*) add__3__y = xc__3;
     assign add__3__ci = 1'b0;
     always @(*) v__4 = add__3__s;
-    always @(*) csa__4__a = s;
-    always @(*) csa__4__b = c;
-    always @(*) csa__4__d = o__4;
-    always @(*) add__4__x = csa__4__s;
-    always @(*) add__4__y = csa__4__c;
+    always @(*) xs__4 = s ^ c ^ o__4;
+    always @(*) xc__4 = ((s & c) | (s & o__4) | (c & o__4)) << c1;
+    always @(*) add__4__x = xs__4;
+    always @(*) add__4__y = xc__4;
     assign add__4__ci = 1'b0;
     always @(*) v__5 = add__4__s;
-    always @(*) csa__5__a = s;
-    always @(*) csa__5__b = c;
-    always @(*) csa__5__d = o__5;
-    always @(*) add__5__x = csa__5__s;
-    always @(*) add__5__y = csa__5__c;
+    always @(*) xs__5 = s ^ c ^ o__5;
+    always @(*) xc__5 = ((s & c) | (s & o__5) | (c & o__5)) << c1;
+    always @(*) add__5__x = xs__5;
+    always @(*) add__5__y = xc__5;
     assign add__5__ci = 1'b0;
     always @(*) v__6 = add__5__s;
-    always @(*) csa__6__a = s;
-    always @(*) csa__6__b = c;
-    always @(*) csa__6__d = o__6;
-    always @(*) add__6__x = csa__6__s;
-    always @(*) add__6__y = csa__6__c;
+    always @(*) xs__6 = s ^ c ^ o__6;
+    always @(*) xc__6 = ((s & c) | (s & o__6) | (c & o__6)) << c1;
+    always @(*) add__6__x = xs__6;
+    always @(*) add__6__y = xc__6;
     assign add__6__ci = 1'b0;
     always @(*) v__7 = add__6__s;
-    always @(*) csa__7__a = s;
-    always @(*) csa__7__b = c;
-    always @(*) csa__7__d = o__7;
-    always @(*) add__7__x = csa__7__s;
-    always @(*) add__7__y = csa__7__c;
+    always @(*) xs__7 = s ^ c ^ o__7;
+    always @(*) xc__7 = ((s & c) | (s & o__7) | (c & o__7)) << c1;
+    always @(*) add__7__x = xs__7;
+    always @(*) add__7__y = xc__7;
     assign add__7__ci = 1'b0;
     always @(*) v__8 = add__7__s;
-    always @(*) csa__8__a = s;
-    always @(*) csa__8__b = c;
-    always @(*) csa__8__d = o__8;
-    always @(*) add__8__x = csa__8__s;
-    always @(*) add__8__y = csa__8__c;
+    always @(*) xs__8 = s ^ c ^ o__8;
+    always @(*) xc__8 = ((s & c) | (s & o__8) | (c & o__8)) << c1;
+    always @(*) add__8__x = xs__8;
+    always @(*) add__8__y = xc__8;
     assign add__8__ci = 1'b0;
     always @(*) v__9 = add__8__s;
-    always @(*) csa__9__a = s;
-    always @(*) csa__9__b = c;
-    always @(*) csa__9__d = o__9;
-    always @(*) add__9__x = csa__9__s;
-    always @(*) add__9__y = csa__9__c;
+    always @(*) xs__9 = s ^ c ^ o__9;
+    always @(*) xc__9 = ((s & c) | (s & o__9) | (c & o__9)) << c1;
+    always @(*) add__9__x = xs__9;
+    always @(*) add__9__y = xc__9;
     assign add__9__ci = 1'b0;
     always @(*) v__10 = add__9__s;
-    always @(*) csa__10__a = s;
-    always @(*) csa__10__b = c;
-    always @(*) csa__10__d = o__10;
-    always @(*) add__10__x = csa__10__s;
-    always @(*) add__10__y = csa__10__c;
+    always @(*) xs__10 = s ^ c ^ o__10;
+    always @(*) xc__10 = ((s & c) | (s & o__10) | (c & o__10)) << c1;
+    always @(*) add__10__x = xs__10;
+    always @(*) add__10__y = xc__10;
     assign add__10__ci = 1'b0;
     always @(*) v__11 = add__10__s;
-    always @(*) csa__11__a = s;
-    always @(*) csa__11__b = c;
-    always @(*) csa__11__d = o__11;
-    always @(*) add__11__x = csa__11__s;
-    always @(*) add__11__y = csa__11__c;
+    always @(*) xs__11 = s ^ c ^ o__11;
+    always @(*) xc__11 = ((s & c) | (s & o__11) | (c & o__11)) << c1;
+    always @(*) add__11__x = xs__11;
+    always @(*) add__11__y = xc__11;
     assign add__11__ci = 1'b0;
     always @(*) v__12 = add__11__s;
-    always @(*) csa__12__a = s;
-    always @(*) csa__12__b = c;
-    always @(*) csa__12__d = o__12;
-    always @(*) add__12__x = csa__12__s;
-    always @(*) add__12__y = csa__12__c;
+    always @(*) xs__12 = s ^ c ^ o__12;
+    always @(*) xc__12 = ((s & c) | (s & o__12) | (c & o__12)) << c1;
+    always @(*) add__12__x = xs__12;
+    always @(*) add__12__y = xc__12;
     assign add__12__ci = 1'b0;
     always @(*) v__13 = add__12__s;
-    always @(*) csa__13__a = s;
-    always @(*) csa__13__b = c;
-    always @(*) csa__13__d = o__13;
-    always @(*) add__13__x = csa__13__s;
-    always @(*) add__13__y = csa__13__c;
+    always @(*) xs__13 = s ^ c ^ o__13;
+    always @(*) xc__13 = ((s & c) | (s & o__13) | (c & o__13)) << c1;
+    always @(*) add__13__x = xs__13;
+    always @(*) add__13__y = xc__13;
     assign add__13__ci = 1'b0;
     always @(*) v__14 = add__13__s;
-    always @(*) csa__14__a = s;
-    always @(*) csa__14__b = c;
-    always @(*) csa__14__d = o__14;
-    always @(*) add__14__x = csa__14__s;
-    always @(*) add__14__y = csa__14__c;
+    always @(*) xs__14 = s ^ c ^ o__14;
+    always @(*) xc__14 = ((s & c) | (s & o__14) | (c & o__14)) << c1;
+    always @(*) add__14__x = xs__14;
+    always @(*) add__14__y = xc__14;
     assign add__14__ci = 1'b0;
     always @(*) v__15 = add__14__s;
-    always @(*) csa__15__a = s;
-    always @(*) csa__15__b = c;
-    always @(*) csa__15__d = o__15;
-    always @(*) add__15__x = csa__15__s;
-    always @(*) add__15__y = csa__15__c;
+    always @(*) xs__15 = s ^ c ^ o__15;
+    always @(*) xc__15 = ((s & c) | (s & o__15) | (c & o__15)) << c1;
+    always @(*) add__15__x = xs__15;
+    always @(*) add__15__y = xc__15;
     assign add__15__ci = 1'b0;
     always @(*) v__16 = add__15__s;
-    always @(*) csa__16__a = s;
-    always @(*) csa__16__b = c;
-    always @(*) csa__16__d = o__16;
-    always @(*) add__16__x = csa__16__s;
-    always @(*) add__16__y = csa__16__c;
+    always @(*) xs__16 = s ^ c ^ o__16;
+    always @(*) xc__16 = ((s & c) | (s & o__16) | (c & o__16)) << c1;
+    always @(*) add__16__x = xs__16;
+    always @(*) add__16__y = xc__16;
     assign add__16__ci = 1'b0;
     always @(*) v__17 = add__16__s;
-    always @(*) csa__17__a = s;
-    always @(*) csa__17__b = c;
-    always @(*) csa__17__d = o__17;
-    always @(*) add__17__x = csa__17__s;
-    always @(*) add__17__y = csa__17__c;
+    always @(*) xs__17 = s ^ c ^ o__17;
+    always @(*) xc__17 = ((s & c) | (s & o__17) | (c & o__17)) << c1;
+    always @(*) add__17__x = xs__17;
+    always @(*) add__17__y = xc__17;
     assign add__17__ci = 1'b0;
     always @(*) v__18 = add__17__s;
-    always @(*) csa__18__a = s;
-    always @(*) csa__18__b = c;
-    always @(*) csa__18__d = o__18;
-    always @(*) add__18__x = csa__18__s;
-    always @(*) add__18__y = csa__18__c;
+    always @(*) xs__18 = s ^ c ^ o__18;
+    always @(*) xc__18 = ((s & c) | (s & o__18) | (c & o__18)) << c1;
+    always @(*) add__18__x = xs__18;
+    always @(*) add__18__y = xc__18;
     assign add__18__ci = 1'b0;
     always @(*) v__19 = add__18__s;
-    always @(*) csa__19__a = s;
-    always @(*) csa__19__b = c;
-    always @(*) csa__19__d = o__19;
-    always @(*) add__19__x = csa__19__s;
-    always @(*) add__19__y = csa__19__c;
+    always @(*) xs__19 = s ^ c ^ o__19;
+    always @(*) xc__19 = ((s & c) | (s & o__19) | (c & o__19)) << c1;
+    always @(*) add__19__x = xs__19;
+    always @(*) add__19__y = xc__19;
     assign add__19__ci = 1'b0;
     always @(*) v__20 = add__19__s;
-    always @(*) csa__20__a = s;
-    always @(*) csa__20__b = c;
-    always @(*) csa__20__d = o__20;
-    always @(*) add__20__x = csa__20__s;
-    always @(*) add__20__y = csa__20__c;
+    always @(*) xs__20 = s ^ c ^ o__20;
+    always @(*) xc__20 = ((s & c) | (s & o__20) | (c & o__20)) << c1;
+    always @(*) add__20__x = xs__20;
+    always @(*) add__20__y = xc__20;
     assign add__20__ci = 1'b0;
     always @(*) v__21 = add__20__s;
-    always @(*) csa__21__a = s;
-    always @(*) csa__21__b = c;
-    always @(*) csa__21__d = o__21;
-    always @(*) add__21__x = csa__21__s;
-    always @(*) add__21__y = csa__21__c;
+    always @(*) xs__21 = s ^ c ^ o__21;
+    always @(*) xc__21 = ((s & c) | (s & o__21) | (c & o__21)) << c1;
+    always @(*) add__21__x = xs__21;
+    always @(*) add__21__y = xc__21;
     assign add__21__ci = 1'b0;
     always @(*) v__22 = add__21__s;
-    always @(*) csa__22__a = s;
-    always @(*) csa__22__b = c;
-    always @(*) csa__22__d = o__22;
-    always @(*) add__22__x = csa__22__s;
-    always @(*) add__22__y = csa__22__c;
+    always @(*) xs__22 = s ^ c ^ o__22;
+    always @(*) xc__22 = ((s & c) | (s & o__22) | (c & o__22)) << c1;
+    always @(*) add__22__x = xs__22;
+    always @(*) add__22__y = xc__22;
     assign add__22__ci = 1'b0;
     always @(*) v__23 = add__22__s;
-    always @(*) csa__23__a = s;
-    always @(*) csa__23__b = c;
-    always @(*) csa__23__d = o__23;
-    always @(*) add__23__x = csa__23__s;
-    always @(*) add__23__y = csa__23__c;
+    always @(*) xs__23 = s ^ c ^ o__23;
+    always @(*) xc__23 = ((s & c) | (s & o__23) | (c & o__23)) << c1;
+    always @(*) add__23__x = xs__23;
+    always @(*) add__23__y = xc__23;
     assign add__23__ci = 1'b0;
     always @(*) v__24 = add__23__s;
-    always @(*) csa__24__a = s;
-    always @(*) csa__24__b = c;
-    always @(*) csa__24__d = o__24;
-    always @(*) add__24__x = csa__24__s;
-    always @(*) add__24__y = csa__24__c;
+    always @(*) xs__24 = s ^ c ^ o__24;
+    always @(*) xc__24 = ((s & c) | (s & o__24) | (c & o__24)) << c1;
+    always @(*) add__24__x = xs__24;
+    always @(*) add__24__y = xc__24;
     assign add__24__ci = 1'b0;
     always @(*) v__25 = add__24__s;
-    always @(*) csa__25__a = s;
-    always @(*) csa__25__b = c;
-    always @(*) csa__25__d = o__25;
-    always @(*) add__25__x = csa__25__s;
-    always @(*) add__25__y = csa__25__c;
+    always @(*) xs__25 = s ^ c ^ o__25;
+    always @(*) xc__25 = ((s & c) | (s & o__25) | (c & o__25)) << c1;
+    always @(*) add__25__x = xs__25;
+    always @(*) add__25__y = xc__25;
     assign add__25__ci = 1'b0;
     always @(*) v__26 = add__25__s;
-    always @(*) csa__26__a = s;
-    always @(*) csa__26__b = c;
-    always @(*) csa__26__d = o__26;
-    always @(*) add__26__x = csa__26__s;
-    always @(*) add__26__y = csa__26__c;
+    always @(*) xs__26 = s ^ c ^ o__26;
+    always @(*) xc__26 = ((s & c) | (s & o__26) | (c & o__26)) << c1;
+    always @(*) add__26__x = xs__26;
+    always @(*) add__26__y = xc__26;
     assign add__26__ci = 1'b0;
     always @(*) v__27 = add__26__s;
-    always @(*) csa__27__a = s;
-    always @(*) csa__27__b = c;
-    always @(*) csa__27__d = o__27;
-    always @(*) add__27__x = csa__27__s;
-    always @(*) add__27__y = csa__27__c;
+    always @(*) xs__27 = s ^ c ^ o__27;
+    always @(*) xc__27 = ((s & c) | (s & o__27) | (c & o__27)) << c1;
+    always @(*) add__27__x = xs__27;
+    always @(*) add__27__y = xc__27;
     assign add__27__ci = 1'b0;
     always @(*) v__28 = add__27__s;
-    always @(*) csa__28__a = s;
-    always @(*) csa__28__b = c;
-    always @(*) csa__28__d = o__28;
-    always @(*) add__28__x = csa__28__s;
-    always @(*) add__28__y = csa__28__c;
+    always @(*) xs__28 = s ^ c ^ o__28;
+    always @(*) xc__28 = ((s & c) | (s & o__28) | (c & o__28)) << c1;
+    always @(*) add__28__x = xs__28;
+    always @(*) add__28__y = xc__28;
     assign add__28__ci = 1'b0;
     always @(*) v__29 = add__28__s;
-    always @(*) csa__29__a = s;
-    always @(*) csa__29__b = c;
-    always @(*) csa__29__d = o__29;
-    always @(*) add__29__x = csa__29__s;
-    always @(*) add__29__y = csa__29__c;
+    always @(*) xs__29 = s ^ c ^ o__29;
+    always @(*) xc__29 = ((s & c) | (s & o__29) | (c & o__29)) << c1;
+    always @(*) add__29__x = xs__29;
+    always @(*) add__29__y = xc__29;
     assign add__29__ci = 1'b0;
     always @(*) v__30 = add__29__s;
-    always @(*) csa__30__a = s;
-    always @(*) csa__30__b = c;
-    always @(*) csa__30__d = o__30;
-    always @(*) add__30__x = csa__30__s;
-    always @(*) add__30__y = csa__30__c;
+    always @(*) xs__30 = s ^ c ^ o__30;
+    always @(*) xc__30 = ((s & c) | (s & o__30) | (c & o__30)) << c1;
+    always @(*) add__30__x = xs__30;
+    always @(*) add__30__y = xc__30;
     assign add__30__ci = 1'b0;
     always @(*) v__31 = add__30__s;
 
@@ -11265,473 +10081,9 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     localparam  lm4__28 = 32'hffffffff;
     localparam  lm4__29 = 32'hffffffff;
     localparam  lm4__30 = 32'hffffffff;
+    localparam  c1 = 32'h1;
 
     // Stub signals
-    reg  [31:0] csa__0__a;
-    reg  [31:0] csa__0__b;
-    reg  [31:0] csa__0__d;
-    wire  [31:0] csa__0__s;
-    wire  [31:0] csa__0__c;
-    reg  [31:0] csa__1__a;
-    reg  [31:0] csa__1__b;
-    reg  [31:0] csa__1__d;
-    wire  [31:0] csa__1__s;
-    wire  [31:0] csa__1__c;
-    reg  [31:0] csa__2__a;
-    reg  [31:0] csa__2__b;
-    reg  [31:0] csa__2__d;
-    wire  [31:0] csa__2__s;
-    wire  [31:0] csa__2__c;
-    reg  [31:0] csa__3__a;
-    reg  [31:0] csa__3__b;
-    reg  [31:0] csa__3__d;
-    wire  [31:0] csa__3__s;
-    wire  [31:0] csa__3__c;
-    reg  [31:0] csa__4__a;
-    reg  [31:0] csa__4__b;
-    reg  [31:0] csa__4__d;
-    wire  [31:0] csa__4__s;
-    wire  [31:0] csa__4__c;
-    reg  [31:0] csa__5__a;
-    reg  [31:0] csa__5__b;
-    reg  [31:0] csa__5__d;
-    wire  [31:0] csa__5__s;
-    wire  [31:0] csa__5__c;
-    reg  [31:0] csa__6__a;
-    reg  [31:0] csa__6__b;
-    reg  [31:0] csa__6__d;
-    wire  [31:0] csa__6__s;
-    wire  [31:0] csa__6__c;
-    reg  [31:0] csa__7__a;
-    reg  [31:0] csa__7__b;
-    reg  [31:0] csa__7__d;
-    wire  [31:0] csa__7__s;
-    wire  [31:0] csa__7__c;
-    reg  [31:0] csa__8__a;
-    reg  [31:0] csa__8__b;
-    reg  [31:0] csa__8__d;
-    wire  [31:0] csa__8__s;
-    wire  [31:0] csa__8__c;
-    reg  [31:0] csa__9__a;
-    reg  [31:0] csa__9__b;
-    reg  [31:0] csa__9__d;
-    wire  [31:0] csa__9__s;
-    wire  [31:0] csa__9__c;
-    reg  [31:0] csa__10__a;
-    reg  [31:0] csa__10__b;
-    reg  [31:0] csa__10__d;
-    wire  [31:0] csa__10__s;
-    wire  [31:0] csa__10__c;
-    reg  [31:0] csa__11__a;
-    reg  [31:0] csa__11__b;
-    reg  [31:0] csa__11__d;
-    wire  [31:0] csa__11__s;
-    wire  [31:0] csa__11__c;
-    reg  [31:0] csa__12__a;
-    reg  [31:0] csa__12__b;
-    reg  [31:0] csa__12__d;
-    wire  [31:0] csa__12__s;
-    wire  [31:0] csa__12__c;
-    reg  [31:0] csa__13__a;
-    reg  [31:0] csa__13__b;
-    reg  [31:0] csa__13__d;
-    wire  [31:0] csa__13__s;
-    wire  [31:0] csa__13__c;
-    reg  [31:0] csa__14__a;
-    reg  [31:0] csa__14__b;
-    reg  [31:0] csa__14__d;
-    wire  [31:0] csa__14__s;
-    wire  [31:0] csa__14__c;
-    reg  [31:0] csa__15__a;
-    reg  [31:0] csa__15__b;
-    reg  [31:0] csa__15__d;
-    wire  [31:0] csa__15__s;
-    wire  [31:0] csa__15__c;
-    reg  [31:0] csa__16__a;
-    reg  [31:0] csa__16__b;
-    reg  [31:0] csa__16__d;
-    wire  [31:0] csa__16__s;
-    wire  [31:0] csa__16__c;
-    reg  [31:0] csa__17__a;
-    reg  [31:0] csa__17__b;
-    reg  [31:0] csa__17__d;
-    wire  [31:0] csa__17__s;
-    wire  [31:0] csa__17__c;
-    reg  [31:0] csa__18__a;
-    reg  [31:0] csa__18__b;
-    reg  [31:0] csa__18__d;
-    wire  [31:0] csa__18__s;
-    wire  [31:0] csa__18__c;
-    reg  [31:0] csa__19__a;
-    reg  [31:0] csa__19__b;
-    reg  [31:0] csa__19__d;
-    wire  [31:0] csa__19__s;
-    wire  [31:0] csa__19__c;
-    reg  [31:0] csa__20__a;
-    reg  [31:0] csa__20__b;
-    reg  [31:0] csa__20__d;
-    wire  [31:0] csa__20__s;
-    wire  [31:0] csa__20__c;
-    reg  [31:0] csa__21__a;
-    reg  [31:0] csa__21__b;
-    reg  [31:0] csa__21__d;
-    wire  [31:0] csa__21__s;
-    wire  [31:0] csa__21__c;
-    reg  [31:0] csa__22__a;
-    reg  [31:0] csa__22__b;
-    reg  [31:0] csa__22__d;
-    wire  [31:0] csa__22__s;
-    wire  [31:0] csa__22__c;
-    reg  [31:0] csa__23__a;
-    reg  [31:0] csa__23__b;
-    reg  [31:0] csa__23__d;
-    wire  [31:0] csa__23__s;
-    wire  [31:0] csa__23__c;
-    reg  [31:0] csa__24__a;
-    reg  [31:0] csa__24__b;
-    reg  [31:0] csa__24__d;
-    wire  [31:0] csa__24__s;
-    wire  [31:0] csa__24__c;
-    reg  [31:0] csa__25__a;
-    reg  [31:0] csa__25__b;
-    reg  [31:0] csa__25__d;
-    wire  [31:0] csa__25__s;
-    wire  [31:0] csa__25__c;
-    reg  [31:0] csa__26__a;
-    reg  [31:0] csa__26__b;
-    reg  [31:0] csa__26__d;
-    wire  [31:0] csa__26__s;
-    wire  [31:0] csa__26__c;
-    reg  [31:0] csa__27__a;
-    reg  [31:0] csa__27__b;
-    reg  [31:0] csa__27__d;
-    wire  [31:0] csa__27__s;
-    wire  [31:0] csa__27__c;
-    reg  [31:0] csa__28__a;
-    reg  [31:0] csa__28__b;
-    reg  [31:0] csa__28__d;
-    wire  [31:0] csa__28__s;
-    wire  [31:0] csa__28__c;
-    reg  [31:0] csa__29__a;
-    reg  [31:0] csa__29__b;
-    reg  [31:0] csa__29__d;
-    wire  [31:0] csa__29__s;
-    wire  [31:0] csa__29__c;
-    reg  [31:0] csa__30__a;
-    reg  [31:0] csa__30__b;
-    reg  [31:0] csa__30__d;
-    wire  [31:0] csa__30__s;
-    wire  [31:0] csa__30__c;
-    reg  [31:0] csa__31__a;
-    reg  [31:0] csa__31__b;
-    reg  [31:0] csa__31__d;
-    wire  [31:0] csa__31__s;
-    wire  [31:0] csa__31__c;
-    reg  [31:0] csa__32__a;
-    reg  [31:0] csa__32__b;
-    reg  [31:0] csa__32__d;
-    wire  [31:0] csa__32__s;
-    wire  [31:0] csa__32__c;
-    reg  [31:0] csa__33__a;
-    reg  [31:0] csa__33__b;
-    reg  [31:0] csa__33__d;
-    wire  [31:0] csa__33__s;
-    wire  [31:0] csa__33__c;
-    reg  [31:0] csa__34__a;
-    reg  [31:0] csa__34__b;
-    reg  [31:0] csa__34__d;
-    wire  [31:0] csa__34__s;
-    wire  [31:0] csa__34__c;
-    reg  [31:0] csa__35__a;
-    reg  [31:0] csa__35__b;
-    reg  [31:0] csa__35__d;
-    wire  [31:0] csa__35__s;
-    wire  [31:0] csa__35__c;
-    reg  [31:0] csa__36__a;
-    reg  [31:0] csa__36__b;
-    reg  [31:0] csa__36__d;
-    wire  [31:0] csa__36__s;
-    wire  [31:0] csa__36__c;
-    reg  [31:0] csa__37__a;
-    reg  [31:0] csa__37__b;
-    reg  [31:0] csa__37__d;
-    wire  [31:0] csa__37__s;
-    wire  [31:0] csa__37__c;
-    reg  [31:0] csa__38__a;
-    reg  [31:0] csa__38__b;
-    reg  [31:0] csa__38__d;
-    wire  [31:0] csa__38__s;
-    wire  [31:0] csa__38__c;
-    reg  [31:0] csa__39__a;
-    reg  [31:0] csa__39__b;
-    reg  [31:0] csa__39__d;
-    wire  [31:0] csa__39__s;
-    wire  [31:0] csa__39__c;
-    reg  [31:0] csa__40__a;
-    reg  [31:0] csa__40__b;
-    reg  [31:0] csa__40__d;
-    wire  [31:0] csa__40__s;
-    wire  [31:0] csa__40__c;
-    reg  [31:0] csa__41__a;
-    reg  [31:0] csa__41__b;
-    reg  [31:0] csa__41__d;
-    wire  [31:0] csa__41__s;
-    wire  [31:0] csa__41__c;
-    reg  [31:0] csa__42__a;
-    reg  [31:0] csa__42__b;
-    reg  [31:0] csa__42__d;
-    wire  [31:0] csa__42__s;
-    wire  [31:0] csa__42__c;
-    reg  [31:0] csa__43__a;
-    reg  [31:0] csa__43__b;
-    reg  [31:0] csa__43__d;
-    wire  [31:0] csa__43__s;
-    wire  [31:0] csa__43__c;
-    reg  [31:0] csa__44__a;
-    reg  [31:0] csa__44__b;
-    reg  [31:0] csa__44__d;
-    wire  [31:0] csa__44__s;
-    wire  [31:0] csa__44__c;
-    reg  [31:0] csa__45__a;
-    reg  [31:0] csa__45__b;
-    reg  [31:0] csa__45__d;
-    wire  [31:0] csa__45__s;
-    wire  [31:0] csa__45__c;
-    reg  [31:0] csa__46__a;
-    reg  [31:0] csa__46__b;
-    reg  [31:0] csa__46__d;
-    wire  [31:0] csa__46__s;
-    wire  [31:0] csa__46__c;
-    reg  [31:0] csa__47__a;
-    reg  [31:0] csa__47__b;
-    reg  [31:0] csa__47__d;
-    wire  [31:0] csa__47__s;
-    wire  [31:0] csa__47__c;
-    reg  [31:0] csa__48__a;
-    reg  [31:0] csa__48__b;
-    reg  [31:0] csa__48__d;
-    wire  [31:0] csa__48__s;
-    wire  [31:0] csa__48__c;
-    reg  [31:0] csa__49__a;
-    reg  [31:0] csa__49__b;
-    reg  [31:0] csa__49__d;
-    wire  [31:0] csa__49__s;
-    wire  [31:0] csa__49__c;
-    reg  [31:0] csa__50__a;
-    reg  [31:0] csa__50__b;
-    reg  [31:0] csa__50__d;
-    wire  [31:0] csa__50__s;
-    wire  [31:0] csa__50__c;
-    reg  [31:0] csa__51__a;
-    reg  [31:0] csa__51__b;
-    reg  [31:0] csa__51__d;
-    wire  [31:0] csa__51__s;
-    wire  [31:0] csa__51__c;
-    reg  [31:0] csa__52__a;
-    reg  [31:0] csa__52__b;
-    reg  [31:0] csa__52__d;
-    wire  [31:0] csa__52__s;
-    wire  [31:0] csa__52__c;
-    reg  [31:0] csa__53__a;
-    reg  [31:0] csa__53__b;
-    reg  [31:0] csa__53__d;
-    wire  [31:0] csa__53__s;
-    wire  [31:0] csa__53__c;
-    reg  [31:0] csa__54__a;
-    reg  [31:0] csa__54__b;
-    reg  [31:0] csa__54__d;
-    wire  [31:0] csa__54__s;
-    wire  [31:0] csa__54__c;
-    reg  [31:0] csa__55__a;
-    reg  [31:0] csa__55__b;
-    reg  [31:0] csa__55__d;
-    wire  [31:0] csa__55__s;
-    wire  [31:0] csa__55__c;
-    reg  [31:0] csa__56__a;
-    reg  [31:0] csa__56__b;
-    reg  [31:0] csa__56__d;
-    wire  [31:0] csa__56__s;
-    wire  [31:0] csa__56__c;
-    reg  [31:0] csa__57__a;
-    reg  [31:0] csa__57__b;
-    reg  [31:0] csa__57__d;
-    wire  [31:0] csa__57__s;
-    wire  [31:0] csa__57__c;
-    reg  [31:0] csa__58__a;
-    reg  [31:0] csa__58__b;
-    reg  [31:0] csa__58__d;
-    wire  [31:0] csa__58__s;
-    wire  [31:0] csa__58__c;
-    reg  [31:0] csa__59__a;
-    reg  [31:0] csa__59__b;
-    reg  [31:0] csa__59__d;
-    wire  [31:0] csa__59__s;
-    wire  [31:0] csa__59__c;
-    reg  [31:0] csa__60__a;
-    reg  [31:0] csa__60__b;
-    reg  [31:0] csa__60__d;
-    wire  [31:0] csa__60__s;
-    wire  [31:0] csa__60__c;
-    reg  [31:0] csa__61__a;
-    reg  [31:0] csa__61__b;
-    reg  [31:0] csa__61__d;
-    wire  [31:0] csa__61__s;
-    wire  [31:0] csa__61__c;
-    reg  [31:0] csa__62__a;
-    reg  [31:0] csa__62__b;
-    reg  [31:0] csa__62__d;
-    wire  [31:0] csa__62__s;
-    wire  [31:0] csa__62__c;
-    reg  [31:0] csa__63__a;
-    reg  [31:0] csa__63__b;
-    reg  [31:0] csa__63__d;
-    wire  [31:0] csa__63__s;
-    wire  [31:0] csa__63__c;
-    reg  [31:0] csa__64__a;
-    reg  [31:0] csa__64__b;
-    reg  [31:0] csa__64__d;
-    wire  [31:0] csa__64__s;
-    wire  [31:0] csa__64__c;
-    reg  [31:0] csa__65__a;
-    reg  [31:0] csa__65__b;
-    reg  [31:0] csa__65__d;
-    wire  [31:0] csa__65__s;
-    wire  [31:0] csa__65__c;
-    reg  [31:0] csa__66__a;
-    reg  [31:0] csa__66__b;
-    reg  [31:0] csa__66__d;
-    wire  [31:0] csa__66__s;
-    wire  [31:0] csa__66__c;
-    reg  [31:0] csa__67__a;
-    reg  [31:0] csa__67__b;
-    reg  [31:0] csa__67__d;
-    wire  [31:0] csa__67__s;
-    wire  [31:0] csa__67__c;
-    reg  [31:0] csa__68__a;
-    reg  [31:0] csa__68__b;
-    reg  [31:0] csa__68__d;
-    wire  [31:0] csa__68__s;
-    wire  [31:0] csa__68__c;
-    reg  [31:0] csa__69__a;
-    reg  [31:0] csa__69__b;
-    reg  [31:0] csa__69__d;
-    wire  [31:0] csa__69__s;
-    wire  [31:0] csa__69__c;
-    reg  [31:0] csa__70__a;
-    reg  [31:0] csa__70__b;
-    reg  [31:0] csa__70__d;
-    wire  [31:0] csa__70__s;
-    wire  [31:0] csa__70__c;
-    reg  [31:0] csa__71__a;
-    reg  [31:0] csa__71__b;
-    reg  [31:0] csa__71__d;
-    wire  [31:0] csa__71__s;
-    wire  [31:0] csa__71__c;
-    reg  [31:0] csa__72__a;
-    reg  [31:0] csa__72__b;
-    reg  [31:0] csa__72__d;
-    wire  [31:0] csa__72__s;
-    wire  [31:0] csa__72__c;
-    reg  [31:0] csa__73__a;
-    reg  [31:0] csa__73__b;
-    reg  [31:0] csa__73__d;
-    wire  [31:0] csa__73__s;
-    wire  [31:0] csa__73__c;
-    reg  [31:0] csa__74__a;
-    reg  [31:0] csa__74__b;
-    reg  [31:0] csa__74__d;
-    wire  [31:0] csa__74__s;
-    wire  [31:0] csa__74__c;
-    reg  [31:0] csa__75__a;
-    reg  [31:0] csa__75__b;
-    reg  [31:0] csa__75__d;
-    wire  [31:0] csa__75__s;
-    wire  [31:0] csa__75__c;
-    reg  [31:0] csa__76__a;
-    reg  [31:0] csa__76__b;
-    reg  [31:0] csa__76__d;
-    wire  [31:0] csa__76__s;
-    wire  [31:0] csa__76__c;
-    reg  [31:0] csa__77__a;
-    reg  [31:0] csa__77__b;
-    reg  [31:0] csa__77__d;
-    wire  [31:0] csa__77__s;
-    wire  [31:0] csa__77__c;
-    reg  [31:0] csa__78__a;
-    reg  [31:0] csa__78__b;
-    reg  [31:0] csa__78__d;
-    wire  [31:0] csa__78__s;
-    wire  [31:0] csa__78__c;
-    reg  [31:0] csa__79__a;
-    reg  [31:0] csa__79__b;
-    reg  [31:0] csa__79__d;
-    wire  [31:0] csa__79__s;
-    wire  [31:0] csa__79__c;
-    reg  [31:0] csa__80__a;
-    reg  [31:0] csa__80__b;
-    reg  [31:0] csa__80__d;
-    wire  [31:0] csa__80__s;
-    wire  [31:0] csa__80__c;
-    reg  [31:0] csa__81__a;
-    reg  [31:0] csa__81__b;
-    reg  [31:0] csa__81__d;
-    wire  [31:0] csa__81__s;
-    wire  [31:0] csa__81__c;
-    reg  [31:0] csa__82__a;
-    reg  [31:0] csa__82__b;
-    reg  [31:0] csa__82__d;
-    wire  [31:0] csa__82__s;
-    wire  [31:0] csa__82__c;
-    reg  [31:0] csa__83__a;
-    reg  [31:0] csa__83__b;
-    reg  [31:0] csa__83__d;
-    wire  [31:0] csa__83__s;
-    wire  [31:0] csa__83__c;
-    reg  [31:0] csa__84__a;
-    reg  [31:0] csa__84__b;
-    reg  [31:0] csa__84__d;
-    wire  [31:0] csa__84__s;
-    wire  [31:0] csa__84__c;
-    reg  [31:0] csa__85__a;
-    reg  [31:0] csa__85__b;
-    reg  [31:0] csa__85__d;
-    wire  [31:0] csa__85__s;
-    wire  [31:0] csa__85__c;
-    reg  [31:0] csa__86__a;
-    reg  [31:0] csa__86__b;
-    reg  [31:0] csa__86__d;
-    wire  [31:0] csa__86__s;
-    wire  [31:0] csa__86__c;
-    reg  [31:0] csa__87__a;
-    reg  [31:0] csa__87__b;
-    reg  [31:0] csa__87__d;
-    wire  [31:0] csa__87__s;
-    wire  [31:0] csa__87__c;
-    reg  [31:0] csa__88__a;
-    reg  [31:0] csa__88__b;
-    reg  [31:0] csa__88__d;
-    wire  [31:0] csa__88__s;
-    wire  [31:0] csa__88__c;
-    reg  [31:0] csa__89__a;
-    reg  [31:0] csa__89__b;
-    reg  [31:0] csa__89__d;
-    wire  [31:0] csa__89__s;
-    wire  [31:0] csa__89__c;
-    reg  [31:0] csa__90__a;
-    reg  [31:0] csa__90__b;
-    reg  [31:0] csa__90__d;
-    wire  [31:0] csa__90__s;
-    wire  [31:0] csa__90__c;
-    reg  [31:0] csa__91__a;
-    reg  [31:0] csa__91__b;
-    reg  [31:0] csa__91__d;
-    wire  [31:0] csa__91__s;
-    wire  [31:0] csa__91__c;
-    reg  [31:0] csa__92__a;
-    reg  [31:0] csa__92__b;
-    reg  [31:0] csa__92__d;
-    wire  [31:0] csa__92__s;
-    wire  [31:0] csa__92__c;
     reg  [31:0] add__0__x;
     reg  [31:0] add__0__y;
     wire  add__0__ci;
@@ -12201,657 +10553,6 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     reg  [31:0] y__340;
 
     // Sub module instances
-    dac_expander__lane0__csa csa__0(
-        .a(csa__0__a),
-        .b(csa__0__b),
-        .d(csa__0__d),
-        .s(csa__0__s),
-        .c(csa__0__c)
-    );
-    dac_expander__lane0__csa csa__1(
-        .a(csa__1__a),
-        .b(csa__1__b),
-        .d(csa__1__d),
-        .s(csa__1__s),
-        .c(csa__1__c)
-    );
-    dac_expander__lane0__csa csa__2(
-        .a(csa__2__a),
-        .b(csa__2__b),
-        .d(csa__2__d),
-        .s(csa__2__s),
-        .c(csa__2__c)
-    );
-    dac_expander__lane0__csa csa__3(
-        .a(csa__3__a),
-        .b(csa__3__b),
-        .d(csa__3__d),
-        .s(csa__3__s),
-        .c(csa__3__c)
-    );
-    dac_expander__lane0__csa csa__4(
-        .a(csa__4__a),
-        .b(csa__4__b),
-        .d(csa__4__d),
-        .s(csa__4__s),
-        .c(csa__4__c)
-    );
-    dac_expander__lane0__csa csa__5(
-        .a(csa__5__a),
-        .b(csa__5__b),
-        .d(csa__5__d),
-        .s(csa__5__s),
-        .c(csa__5__c)
-    );
-    dac_expander__lane0__csa csa__6(
-        .a(csa__6__a),
-        .b(csa__6__b),
-        .d(csa__6__d),
-        .s(csa__6__s),
-        .c(csa__6__c)
-    );
-    dac_expander__lane0__csa csa__7(
-        .a(csa__7__a),
-        .b(csa__7__b),
-        .d(csa__7__d),
-        .s(csa__7__s),
-        .c(csa__7__c)
-    );
-    dac_expander__lane0__csa csa__8(
-        .a(csa__8__a),
-        .b(csa__8__b),
-        .d(csa__8__d),
-        .s(csa__8__s),
-        .c(csa__8__c)
-    );
-    dac_expander__lane0__csa csa__9(
-        .a(csa__9__a),
-        .b(csa__9__b),
-        .d(csa__9__d),
-        .s(csa__9__s),
-        .c(csa__9__c)
-    );
-    dac_expander__lane0__csa csa__10(
-        .a(csa__10__a),
-        .b(csa__10__b),
-        .d(csa__10__d),
-        .s(csa__10__s),
-        .c(csa__10__c)
-    );
-    dac_expander__lane0__csa csa__11(
-        .a(csa__11__a),
-        .b(csa__11__b),
-        .d(csa__11__d),
-        .s(csa__11__s),
-        .c(csa__11__c)
-    );
-    dac_expander__lane0__csa csa__12(
-        .a(csa__12__a),
-        .b(csa__12__b),
-        .d(csa__12__d),
-        .s(csa__12__s),
-        .c(csa__12__c)
-    );
-    dac_expander__lane0__csa csa__13(
-        .a(csa__13__a),
-        .b(csa__13__b),
-        .d(csa__13__d),
-        .s(csa__13__s),
-        .c(csa__13__c)
-    );
-    dac_expander__lane0__csa csa__14(
-        .a(csa__14__a),
-        .b(csa__14__b),
-        .d(csa__14__d),
-        .s(csa__14__s),
-        .c(csa__14__c)
-    );
-    dac_expander__lane0__csa csa__15(
-        .a(csa__15__a),
-        .b(csa__15__b),
-        .d(csa__15__d),
-        .s(csa__15__s),
-        .c(csa__15__c)
-    );
-    dac_expander__lane0__csa csa__16(
-        .a(csa__16__a),
-        .b(csa__16__b),
-        .d(csa__16__d),
-        .s(csa__16__s),
-        .c(csa__16__c)
-    );
-    dac_expander__lane0__csa csa__17(
-        .a(csa__17__a),
-        .b(csa__17__b),
-        .d(csa__17__d),
-        .s(csa__17__s),
-        .c(csa__17__c)
-    );
-    dac_expander__lane0__csa csa__18(
-        .a(csa__18__a),
-        .b(csa__18__b),
-        .d(csa__18__d),
-        .s(csa__18__s),
-        .c(csa__18__c)
-    );
-    dac_expander__lane0__csa csa__19(
-        .a(csa__19__a),
-        .b(csa__19__b),
-        .d(csa__19__d),
-        .s(csa__19__s),
-        .c(csa__19__c)
-    );
-    dac_expander__lane0__csa csa__20(
-        .a(csa__20__a),
-        .b(csa__20__b),
-        .d(csa__20__d),
-        .s(csa__20__s),
-        .c(csa__20__c)
-    );
-    dac_expander__lane0__csa csa__21(
-        .a(csa__21__a),
-        .b(csa__21__b),
-        .d(csa__21__d),
-        .s(csa__21__s),
-        .c(csa__21__c)
-    );
-    dac_expander__lane0__csa csa__22(
-        .a(csa__22__a),
-        .b(csa__22__b),
-        .d(csa__22__d),
-        .s(csa__22__s),
-        .c(csa__22__c)
-    );
-    dac_expander__lane0__csa csa__23(
-        .a(csa__23__a),
-        .b(csa__23__b),
-        .d(csa__23__d),
-        .s(csa__23__s),
-        .c(csa__23__c)
-    );
-    dac_expander__lane0__csa csa__24(
-        .a(csa__24__a),
-        .b(csa__24__b),
-        .d(csa__24__d),
-        .s(csa__24__s),
-        .c(csa__24__c)
-    );
-    dac_expander__lane0__csa csa__25(
-        .a(csa__25__a),
-        .b(csa__25__b),
-        .d(csa__25__d),
-        .s(csa__25__s),
-        .c(csa__25__c)
-    );
-    dac_expander__lane0__csa csa__26(
-        .a(csa__26__a),
-        .b(csa__26__b),
-        .d(csa__26__d),
-        .s(csa__26__s),
-        .c(csa__26__c)
-    );
-    dac_expander__lane0__csa csa__27(
-        .a(csa__27__a),
-        .b(csa__27__b),
-        .d(csa__27__d),
-        .s(csa__27__s),
-        .c(csa__27__c)
-    );
-    dac_expander__lane0__csa csa__28(
-        .a(csa__28__a),
-        .b(csa__28__b),
-        .d(csa__28__d),
-        .s(csa__28__s),
-        .c(csa__28__c)
-    );
-    dac_expander__lane0__csa csa__29(
-        .a(csa__29__a),
-        .b(csa__29__b),
-        .d(csa__29__d),
-        .s(csa__29__s),
-        .c(csa__29__c)
-    );
-    dac_expander__lane0__csa csa__30(
-        .a(csa__30__a),
-        .b(csa__30__b),
-        .d(csa__30__d),
-        .s(csa__30__s),
-        .c(csa__30__c)
-    );
-    dac_expander__lane0__csa csa__31(
-        .a(csa__31__a),
-        .b(csa__31__b),
-        .d(csa__31__d),
-        .s(csa__31__s),
-        .c(csa__31__c)
-    );
-    dac_expander__lane0__csa csa__32(
-        .a(csa__32__a),
-        .b(csa__32__b),
-        .d(csa__32__d),
-        .s(csa__32__s),
-        .c(csa__32__c)
-    );
-    dac_expander__lane0__csa csa__33(
-        .a(csa__33__a),
-        .b(csa__33__b),
-        .d(csa__33__d),
-        .s(csa__33__s),
-        .c(csa__33__c)
-    );
-    dac_expander__lane0__csa csa__34(
-        .a(csa__34__a),
-        .b(csa__34__b),
-        .d(csa__34__d),
-        .s(csa__34__s),
-        .c(csa__34__c)
-    );
-    dac_expander__lane0__csa csa__35(
-        .a(csa__35__a),
-        .b(csa__35__b),
-        .d(csa__35__d),
-        .s(csa__35__s),
-        .c(csa__35__c)
-    );
-    dac_expander__lane0__csa csa__36(
-        .a(csa__36__a),
-        .b(csa__36__b),
-        .d(csa__36__d),
-        .s(csa__36__s),
-        .c(csa__36__c)
-    );
-    dac_expander__lane0__csa csa__37(
-        .a(csa__37__a),
-        .b(csa__37__b),
-        .d(csa__37__d),
-        .s(csa__37__s),
-        .c(csa__37__c)
-    );
-    dac_expander__lane0__csa csa__38(
-        .a(csa__38__a),
-        .b(csa__38__b),
-        .d(csa__38__d),
-        .s(csa__38__s),
-        .c(csa__38__c)
-    );
-    dac_expander__lane0__csa csa__39(
-        .a(csa__39__a),
-        .b(csa__39__b),
-        .d(csa__39__d),
-        .s(csa__39__s),
-        .c(csa__39__c)
-    );
-    dac_expander__lane0__csa csa__40(
-        .a(csa__40__a),
-        .b(csa__40__b),
-        .d(csa__40__d),
-        .s(csa__40__s),
-        .c(csa__40__c)
-    );
-    dac_expander__lane0__csa csa__41(
-        .a(csa__41__a),
-        .b(csa__41__b),
-        .d(csa__41__d),
-        .s(csa__41__s),
-        .c(csa__41__c)
-    );
-    dac_expander__lane0__csa csa__42(
-        .a(csa__42__a),
-        .b(csa__42__b),
-        .d(csa__42__d),
-        .s(csa__42__s),
-        .c(csa__42__c)
-    );
-    dac_expander__lane0__csa csa__43(
-        .a(csa__43__a),
-        .b(csa__43__b),
-        .d(csa__43__d),
-        .s(csa__43__s),
-        .c(csa__43__c)
-    );
-    dac_expander__lane0__csa csa__44(
-        .a(csa__44__a),
-        .b(csa__44__b),
-        .d(csa__44__d),
-        .s(csa__44__s),
-        .c(csa__44__c)
-    );
-    dac_expander__lane0__csa csa__45(
-        .a(csa__45__a),
-        .b(csa__45__b),
-        .d(csa__45__d),
-        .s(csa__45__s),
-        .c(csa__45__c)
-    );
-    dac_expander__lane0__csa csa__46(
-        .a(csa__46__a),
-        .b(csa__46__b),
-        .d(csa__46__d),
-        .s(csa__46__s),
-        .c(csa__46__c)
-    );
-    dac_expander__lane0__csa csa__47(
-        .a(csa__47__a),
-        .b(csa__47__b),
-        .d(csa__47__d),
-        .s(csa__47__s),
-        .c(csa__47__c)
-    );
-    dac_expander__lane0__csa csa__48(
-        .a(csa__48__a),
-        .b(csa__48__b),
-        .d(csa__48__d),
-        .s(csa__48__s),
-        .c(csa__48__c)
-    );
-    dac_expander__lane0__csa csa__49(
-        .a(csa__49__a),
-        .b(csa__49__b),
-        .d(csa__49__d),
-        .s(csa__49__s),
-        .c(csa__49__c)
-    );
-    dac_expander__lane0__csa csa__50(
-        .a(csa__50__a),
-        .b(csa__50__b),
-        .d(csa__50__d),
-        .s(csa__50__s),
-        .c(csa__50__c)
-    );
-    dac_expander__lane0__csa csa__51(
-        .a(csa__51__a),
-        .b(csa__51__b),
-        .d(csa__51__d),
-        .s(csa__51__s),
-        .c(csa__51__c)
-    );
-    dac_expander__lane0__csa csa__52(
-        .a(csa__52__a),
-        .b(csa__52__b),
-        .d(csa__52__d),
-        .s(csa__52__s),
-        .c(csa__52__c)
-    );
-    dac_expander__lane0__csa csa__53(
-        .a(csa__53__a),
-        .b(csa__53__b),
-        .d(csa__53__d),
-        .s(csa__53__s),
-        .c(csa__53__c)
-    );
-    dac_expander__lane0__csa csa__54(
-        .a(csa__54__a),
-        .b(csa__54__b),
-        .d(csa__54__d),
-        .s(csa__54__s),
-        .c(csa__54__c)
-    );
-    dac_expander__lane0__csa csa__55(
-        .a(csa__55__a),
-        .b(csa__55__b),
-        .d(csa__55__d),
-        .s(csa__55__s),
-        .c(csa__55__c)
-    );
-    dac_expander__lane0__csa csa__56(
-        .a(csa__56__a),
-        .b(csa__56__b),
-        .d(csa__56__d),
-        .s(csa__56__s),
-        .c(csa__56__c)
-    );
-    dac_expander__lane0__csa csa__57(
-        .a(csa__57__a),
-        .b(csa__57__b),
-        .d(csa__57__d),
-        .s(csa__57__s),
-        .c(csa__57__c)
-    );
-    dac_expander__lane0__csa csa__58(
-        .a(csa__58__a),
-        .b(csa__58__b),
-        .d(csa__58__d),
-        .s(csa__58__s),
-        .c(csa__58__c)
-    );
-    dac_expander__lane0__csa csa__59(
-        .a(csa__59__a),
-        .b(csa__59__b),
-        .d(csa__59__d),
-        .s(csa__59__s),
-        .c(csa__59__c)
-    );
-    dac_expander__lane0__csa csa__60(
-        .a(csa__60__a),
-        .b(csa__60__b),
-        .d(csa__60__d),
-        .s(csa__60__s),
-        .c(csa__60__c)
-    );
-    dac_expander__lane0__csa csa__61(
-        .a(csa__61__a),
-        .b(csa__61__b),
-        .d(csa__61__d),
-        .s(csa__61__s),
-        .c(csa__61__c)
-    );
-    dac_expander__lane0__csa csa__62(
-        .a(csa__62__a),
-        .b(csa__62__b),
-        .d(csa__62__d),
-        .s(csa__62__s),
-        .c(csa__62__c)
-    );
-    dac_expander__lane0__csa csa__63(
-        .a(csa__63__a),
-        .b(csa__63__b),
-        .d(csa__63__d),
-        .s(csa__63__s),
-        .c(csa__63__c)
-    );
-    dac_expander__lane0__csa csa__64(
-        .a(csa__64__a),
-        .b(csa__64__b),
-        .d(csa__64__d),
-        .s(csa__64__s),
-        .c(csa__64__c)
-    );
-    dac_expander__lane0__csa csa__65(
-        .a(csa__65__a),
-        .b(csa__65__b),
-        .d(csa__65__d),
-        .s(csa__65__s),
-        .c(csa__65__c)
-    );
-    dac_expander__lane0__csa csa__66(
-        .a(csa__66__a),
-        .b(csa__66__b),
-        .d(csa__66__d),
-        .s(csa__66__s),
-        .c(csa__66__c)
-    );
-    dac_expander__lane0__csa csa__67(
-        .a(csa__67__a),
-        .b(csa__67__b),
-        .d(csa__67__d),
-        .s(csa__67__s),
-        .c(csa__67__c)
-    );
-    dac_expander__lane0__csa csa__68(
-        .a(csa__68__a),
-        .b(csa__68__b),
-        .d(csa__68__d),
-        .s(csa__68__s),
-        .c(csa__68__c)
-    );
-    dac_expander__lane0__csa csa__69(
-        .a(csa__69__a),
-        .b(csa__69__b),
-        .d(csa__69__d),
-        .s(csa__69__s),
-        .c(csa__69__c)
-    );
-    dac_expander__lane0__csa csa__70(
-        .a(csa__70__a),
-        .b(csa__70__b),
-        .d(csa__70__d),
-        .s(csa__70__s),
-        .c(csa__70__c)
-    );
-    dac_expander__lane0__csa csa__71(
-        .a(csa__71__a),
-        .b(csa__71__b),
-        .d(csa__71__d),
-        .s(csa__71__s),
-        .c(csa__71__c)
-    );
-    dac_expander__lane0__csa csa__72(
-        .a(csa__72__a),
-        .b(csa__72__b),
-        .d(csa__72__d),
-        .s(csa__72__s),
-        .c(csa__72__c)
-    );
-    dac_expander__lane0__csa csa__73(
-        .a(csa__73__a),
-        .b(csa__73__b),
-        .d(csa__73__d),
-        .s(csa__73__s),
-        .c(csa__73__c)
-    );
-    dac_expander__lane0__csa csa__74(
-        .a(csa__74__a),
-        .b(csa__74__b),
-        .d(csa__74__d),
-        .s(csa__74__s),
-        .c(csa__74__c)
-    );
-    dac_expander__lane0__csa csa__75(
-        .a(csa__75__a),
-        .b(csa__75__b),
-        .d(csa__75__d),
-        .s(csa__75__s),
-        .c(csa__75__c)
-    );
-    dac_expander__lane0__csa csa__76(
-        .a(csa__76__a),
-        .b(csa__76__b),
-        .d(csa__76__d),
-        .s(csa__76__s),
-        .c(csa__76__c)
-    );
-    dac_expander__lane0__csa csa__77(
-        .a(csa__77__a),
-        .b(csa__77__b),
-        .d(csa__77__d),
-        .s(csa__77__s),
-        .c(csa__77__c)
-    );
-    dac_expander__lane0__csa csa__78(
-        .a(csa__78__a),
-        .b(csa__78__b),
-        .d(csa__78__d),
-        .s(csa__78__s),
-        .c(csa__78__c)
-    );
-    dac_expander__lane0__csa csa__79(
-        .a(csa__79__a),
-        .b(csa__79__b),
-        .d(csa__79__d),
-        .s(csa__79__s),
-        .c(csa__79__c)
-    );
-    dac_expander__lane0__csa csa__80(
-        .a(csa__80__a),
-        .b(csa__80__b),
-        .d(csa__80__d),
-        .s(csa__80__s),
-        .c(csa__80__c)
-    );
-    dac_expander__lane0__csa csa__81(
-        .a(csa__81__a),
-        .b(csa__81__b),
-        .d(csa__81__d),
-        .s(csa__81__s),
-        .c(csa__81__c)
-    );
-    dac_expander__lane0__csa csa__82(
-        .a(csa__82__a),
-        .b(csa__82__b),
-        .d(csa__82__d),
-        .s(csa__82__s),
-        .c(csa__82__c)
-    );
-    dac_expander__lane0__csa csa__83(
-        .a(csa__83__a),
-        .b(csa__83__b),
-        .d(csa__83__d),
-        .s(csa__83__s),
-        .c(csa__83__c)
-    );
-    dac_expander__lane0__csa csa__84(
-        .a(csa__84__a),
-        .b(csa__84__b),
-        .d(csa__84__d),
-        .s(csa__84__s),
-        .c(csa__84__c)
-    );
-    dac_expander__lane0__csa csa__85(
-        .a(csa__85__a),
-        .b(csa__85__b),
-        .d(csa__85__d),
-        .s(csa__85__s),
-        .c(csa__85__c)
-    );
-    dac_expander__lane0__csa csa__86(
-        .a(csa__86__a),
-        .b(csa__86__b),
-        .d(csa__86__d),
-        .s(csa__86__s),
-        .c(csa__86__c)
-    );
-    dac_expander__lane0__csa csa__87(
-        .a(csa__87__a),
-        .b(csa__87__b),
-        .d(csa__87__d),
-        .s(csa__87__s),
-        .c(csa__87__c)
-    );
-    dac_expander__lane0__csa csa__88(
-        .a(csa__88__a),
-        .b(csa__88__b),
-        .d(csa__88__d),
-        .s(csa__88__s),
-        .c(csa__88__c)
-    );
-    dac_expander__lane0__csa csa__89(
-        .a(csa__89__a),
-        .b(csa__89__b),
-        .d(csa__89__d),
-        .s(csa__89__s),
-        .c(csa__89__c)
-    );
-    dac_expander__lane0__csa csa__90(
-        .a(csa__90__a),
-        .b(csa__90__b),
-        .d(csa__90__d),
-        .s(csa__90__s),
-        .c(csa__90__c)
-    );
-    dac_expander__lane0__csa csa__91(
-        .a(csa__91__a),
-        .b(csa__91__b),
-        .d(csa__91__d),
-        .s(csa__91__s),
-        .c(csa__91__c)
-    );
-    dac_expander__lane0__csa csa__92(
-        .a(csa__92__a),
-        .b(csa__92__b),
-        .d(csa__92__d),
-        .s(csa__92__s),
-        .c(csa__92__c)
-    );
     dac_expander__lanes__add add__0(
         .x(add__0__x),
         .y(add__0__y),
@@ -13045,21 +10746,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__2 = bb__2 & lm2__0;
     always @(*) y__3 = bb__3 & lm3__0;
     always @(*) y__4 = bb__4 & lm4__0;
-    always @(*) csa__0__a = y__0;
-    always @(*) csa__0__b = y__1;
-    always @(*) csa__0__d = y__2;
-    always @(*) y__5 = csa__0__s;
-    always @(*) y__6 = csa__0__c;
-    always @(*) csa__1__a = y__3;
-    always @(*) csa__1__b = y__4;
-    always @(*) csa__1__d = y__5;
-    always @(*) y__7 = csa__1__s;
-    always @(*) y__8 = csa__1__c;
-    always @(*) csa__2__a = y__6;
-    always @(*) csa__2__b = y__7;
-    always @(*) csa__2__d = y__8;
-    always @(*) y__9 = csa__2__s;
-    always @(*) y__10 = csa__2__c;
+    always @(*) y__5 = y__0 ^ y__1 ^ y__2;
+    always @(*) y__6 = ((y__0 & y__1) | (y__0 & y__2) | (y__1 & y__2)) << c1;
+    always @(*) y__7 = y__3 ^ y__4 ^ y__5;
+    always @(*) y__8 = ((y__3 & y__4) | (y__3 & y__5) | (y__4 & y__5)) << c1;
+    always @(*) y__9 = y__6 ^ y__7 ^ y__8;
+    always @(*) y__10 = ((y__6 & y__7) | (y__6 & y__8) | (y__7 & y__8)) << c1;
     always @(*) add__0__x = y__9;
     always @(*) add__0__y = y__10;
     assign add__0__ci = 1'b0;
@@ -13069,21 +10761,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__13 = bb__2 & lm2__1;
     always @(*) y__14 = bb__3 & lm3__1;
     always @(*) y__15 = bb__4 & lm4__1;
-    always @(*) csa__3__a = y__11;
-    always @(*) csa__3__b = y__12;
-    always @(*) csa__3__d = y__13;
-    always @(*) y__16 = csa__3__s;
-    always @(*) y__17 = csa__3__c;
-    always @(*) csa__4__a = y__14;
-    always @(*) csa__4__b = y__15;
-    always @(*) csa__4__d = y__16;
-    always @(*) y__18 = csa__4__s;
-    always @(*) y__19 = csa__4__c;
-    always @(*) csa__5__a = y__17;
-    always @(*) csa__5__b = y__18;
-    always @(*) csa__5__d = y__19;
-    always @(*) y__20 = csa__5__s;
-    always @(*) y__21 = csa__5__c;
+    always @(*) y__16 = y__11 ^ y__12 ^ y__13;
+    always @(*) y__17 = ((y__11 & y__12) | (y__11 & y__13) | (y__12 & y__13)) << c1;
+    always @(*) y__18 = y__14 ^ y__15 ^ y__16;
+    always @(*) y__19 = ((y__14 & y__15) | (y__14 & y__16) | (y__15 & y__16)) << c1;
+    always @(*) y__20 = y__17 ^ y__18 ^ y__19;
+    always @(*) y__21 = ((y__17 & y__18) | (y__17 & y__19) | (y__18 & y__19)) << c1;
     always @(*) add__1__x = y__20;
     always @(*) add__1__y = y__21;
     assign add__1__ci = 1'b0;
@@ -13093,21 +10776,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__24 = bb__2 & lm2__2;
     always @(*) y__25 = bb__3 & lm3__2;
     always @(*) y__26 = bb__4 & lm4__2;
-    always @(*) csa__6__a = y__22;
-    always @(*) csa__6__b = y__23;
-    always @(*) csa__6__d = y__24;
-    always @(*) y__27 = csa__6__s;
-    always @(*) y__28 = csa__6__c;
-    always @(*) csa__7__a = y__25;
-    always @(*) csa__7__b = y__26;
-    always @(*) csa__7__d = y__27;
-    always @(*) y__29 = csa__7__s;
-    always @(*) y__30 = csa__7__c;
-    always @(*) csa__8__a = y__28;
-    always @(*) csa__8__b = y__29;
-    always @(*) csa__8__d = y__30;
-    always @(*) y__31 = csa__8__s;
-    always @(*) y__32 = csa__8__c;
+    always @(*) y__27 = y__22 ^ y__23 ^ y__24;
+    always @(*) y__28 = ((y__22 & y__23) | (y__22 & y__24) | (y__23 & y__24)) << c1;
+    always @(*) y__29 = y__25 ^ y__26 ^ y__27;
+    always @(*) y__30 = ((y__25 & y__26) | (y__25 & y__27) | (y__26 & y__27)) << c1;
+    always @(*) y__31 = y__28 ^ y__29 ^ y__30;
+    always @(*) y__32 = ((y__28 & y__29) | (y__28 & y__30) | (y__29 & y__30)) << c1;
     always @(*) add__2__x = y__31;
     always @(*) add__2__y = y__32;
     assign add__2__ci = 1'b0;
@@ -13117,21 +10791,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__35 = bb__2 & lm2__3;
     always @(*) y__36 = bb__3 & lm3__3;
     always @(*) y__37 = bb__4 & lm4__3;
-    always @(*) csa__9__a = y__33;
-    always @(*) csa__9__b = y__34;
-    always @(*) csa__9__d = y__35;
-    always @(*) y__38 = csa__9__s;
-    always @(*) y__39 = csa__9__c;
-    always @(*) csa__10__a = y__36;
-    always @(*) csa__10__b = y__37;
-    always @(*) csa__10__d = y__38;
-    always @(*) y__40 = csa__10__s;
-    always @(*) y__41 = csa__10__c;
-    always @(*) csa__11__a = y__39;
-    always @(*) csa__11__b = y__40;
-    always @(*) csa__11__d = y__41;
-    always @(*) y__42 = csa__11__s;
-    always @(*) y__43 = csa__11__c;
+    always @(*) y__38 = y__33 ^ y__34 ^ y__35;
+    always @(*) y__39 = ((y__33 & y__34) | (y__33 & y__35) | (y__34 & y__35)) << c1;
+    always @(*) y__40 = y__36 ^ y__37 ^ y__38;
+    always @(*) y__41 = ((y__36 & y__37) | (y__36 & y__38) | (y__37 & y__38)) << c1;
+    always @(*) y__42 = y__39 ^ y__40 ^ y__41;
+    always @(*) y__43 = ((y__39 & y__40) | (y__39 & y__41) | (y__40 & y__41)) << c1;
     always @(*) add__3__x = y__42;
     always @(*) add__3__y = y__43;
     assign add__3__ci = 1'b0;
@@ -13141,21 +10806,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__46 = bb__2 & lm2__4;
     always @(*) y__47 = bb__3 & lm3__4;
     always @(*) y__48 = bb__4 & lm4__4;
-    always @(*) csa__12__a = y__44;
-    always @(*) csa__12__b = y__45;
-    always @(*) csa__12__d = y__46;
-    always @(*) y__49 = csa__12__s;
-    always @(*) y__50 = csa__12__c;
-    always @(*) csa__13__a = y__47;
-    always @(*) csa__13__b = y__48;
-    always @(*) csa__13__d = y__49;
-    always @(*) y__51 = csa__13__s;
-    always @(*) y__52 = csa__13__c;
-    always @(*) csa__14__a = y__50;
-    always @(*) csa__14__b = y__51;
-    always @(*) csa__14__d = y__52;
-    always @(*) y__53 = csa__14__s;
-    always @(*) y__54 = csa__14__c;
+    always @(*) y__49 = y__44 ^ y__45 ^ y__46;
+    always @(*) y__50 = ((y__44 & y__45) | (y__44 & y__46) | (y__45 & y__46)) << c1;
+    always @(*) y__51 = y__47 ^ y__48 ^ y__49;
+    always @(*) y__52 = ((y__47 & y__48) | (y__47 & y__49) | (y__48 & y__49)) << c1;
+    always @(*) y__53 = y__50 ^ y__51 ^ y__52;
+    always @(*) y__54 = ((y__50 & y__51) | (y__50 & y__52) | (y__51 & y__52)) << c1;
     always @(*) add__4__x = y__53;
     always @(*) add__4__y = y__54;
     assign add__4__ci = 1'b0;
@@ -13165,21 +10821,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__57 = bb__2 & lm2__5;
     always @(*) y__58 = bb__3 & lm3__5;
     always @(*) y__59 = bb__4 & lm4__5;
-    always @(*) csa__15__a = y__55;
-    always @(*) csa__15__b = y__56;
-    always @(*) csa__15__d = y__57;
-    always @(*) y__60 = csa__15__s;
-    always @(*) y__61 = csa__15__c;
-    always @(*) csa__16__a = y__58;
-    always @(*) csa__16__b = y__59;
-    always @(*) csa__16__d = y__60;
-    always @(*) y__62 = csa__16__s;
-    always @(*) y__63 = csa__16__c;
-    always @(*) csa__17__a = y__61;
-    always @(*) csa__17__b = y__62;
-    always @(*) csa__17__d = y__63;
-    always @(*) y__64 = csa__17__s;
-    always @(*) y__65 = csa__17__c;
+    always @(*) y__60 = y__55 ^ y__56 ^ y__57;
+    always @(*) y__61 = ((y__55 & y__56) | (y__55 & y__57) | (y__56 & y__57)) << c1;
+    always @(*) y__62 = y__58 ^ y__59 ^ y__60;
+    always @(*) y__63 = ((y__58 & y__59) | (y__58 & y__60) | (y__59 & y__60)) << c1;
+    always @(*) y__64 = y__61 ^ y__62 ^ y__63;
+    always @(*) y__65 = ((y__61 & y__62) | (y__61 & y__63) | (y__62 & y__63)) << c1;
     always @(*) add__5__x = y__64;
     always @(*) add__5__y = y__65;
     assign add__5__ci = 1'b0;
@@ -13189,21 +10836,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__68 = bb__2 & lm2__6;
     always @(*) y__69 = bb__3 & lm3__6;
     always @(*) y__70 = bb__4 & lm4__6;
-    always @(*) csa__18__a = y__66;
-    always @(*) csa__18__b = y__67;
-    always @(*) csa__18__d = y__68;
-    always @(*) y__71 = csa__18__s;
-    always @(*) y__72 = csa__18__c;
-    always @(*) csa__19__a = y__69;
-    always @(*) csa__19__b = y__70;
-    always @(*) csa__19__d = y__71;
-    always @(*) y__73 = csa__19__s;
-    always @(*) y__74 = csa__19__c;
-    always @(*) csa__20__a = y__72;
-    always @(*) csa__20__b = y__73;
-    always @(*) csa__20__d = y__74;
-    always @(*) y__75 = csa__20__s;
-    always @(*) y__76 = csa__20__c;
+    always @(*) y__71 = y__66 ^ y__67 ^ y__68;
+    always @(*) y__72 = ((y__66 & y__67) | (y__66 & y__68) | (y__67 & y__68)) << c1;
+    always @(*) y__73 = y__69 ^ y__70 ^ y__71;
+    always @(*) y__74 = ((y__69 & y__70) | (y__69 & y__71) | (y__70 & y__71)) << c1;
+    always @(*) y__75 = y__72 ^ y__73 ^ y__74;
+    always @(*) y__76 = ((y__72 & y__73) | (y__72 & y__74) | (y__73 & y__74)) << c1;
     always @(*) add__6__x = y__75;
     always @(*) add__6__y = y__76;
     assign add__6__ci = 1'b0;
@@ -13213,21 +10851,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__79 = bb__2 & lm2__7;
     always @(*) y__80 = bb__3 & lm3__7;
     always @(*) y__81 = bb__4 & lm4__7;
-    always @(*) csa__21__a = y__77;
-    always @(*) csa__21__b = y__78;
-    always @(*) csa__21__d = y__79;
-    always @(*) y__82 = csa__21__s;
-    always @(*) y__83 = csa__21__c;
-    always @(*) csa__22__a = y__80;
-    always @(*) csa__22__b = y__81;
-    always @(*) csa__22__d = y__82;
-    always @(*) y__84 = csa__22__s;
-    always @(*) y__85 = csa__22__c;
-    always @(*) csa__23__a = y__83;
-    always @(*) csa__23__b = y__84;
-    always @(*) csa__23__d = y__85;
-    always @(*) y__86 = csa__23__s;
-    always @(*) y__87 = csa__23__c;
+    always @(*) y__82 = y__77 ^ y__78 ^ y__79;
+    always @(*) y__83 = ((y__77 & y__78) | (y__77 & y__79) | (y__78 & y__79)) << c1;
+    always @(*) y__84 = y__80 ^ y__81 ^ y__82;
+    always @(*) y__85 = ((y__80 & y__81) | (y__80 & y__82) | (y__81 & y__82)) << c1;
+    always @(*) y__86 = y__83 ^ y__84 ^ y__85;
+    always @(*) y__87 = ((y__83 & y__84) | (y__83 & y__85) | (y__84 & y__85)) << c1;
     always @(*) add__7__x = y__86;
     always @(*) add__7__y = y__87;
     assign add__7__ci = 1'b0;
@@ -13237,21 +10866,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__90 = bb__2 & lm2__8;
     always @(*) y__91 = bb__3 & lm3__8;
     always @(*) y__92 = bb__4 & lm4__8;
-    always @(*) csa__24__a = y__88;
-    always @(*) csa__24__b = y__89;
-    always @(*) csa__24__d = y__90;
-    always @(*) y__93 = csa__24__s;
-    always @(*) y__94 = csa__24__c;
-    always @(*) csa__25__a = y__91;
-    always @(*) csa__25__b = y__92;
-    always @(*) csa__25__d = y__93;
-    always @(*) y__95 = csa__25__s;
-    always @(*) y__96 = csa__25__c;
-    always @(*) csa__26__a = y__94;
-    always @(*) csa__26__b = y__95;
-    always @(*) csa__26__d = y__96;
-    always @(*) y__97 = csa__26__s;
-    always @(*) y__98 = csa__26__c;
+    always @(*) y__93 = y__88 ^ y__89 ^ y__90;
+    always @(*) y__94 = ((y__88 & y__89) | (y__88 & y__90) | (y__89 & y__90)) << c1;
+    always @(*) y__95 = y__91 ^ y__92 ^ y__93;
+    always @(*) y__96 = ((y__91 & y__92) | (y__91 & y__93) | (y__92 & y__93)) << c1;
+    always @(*) y__97 = y__94 ^ y__95 ^ y__96;
+    always @(*) y__98 = ((y__94 & y__95) | (y__94 & y__96) | (y__95 & y__96)) << c1;
     always @(*) add__8__x = y__97;
     always @(*) add__8__y = y__98;
     assign add__8__ci = 1'b0;
@@ -13261,21 +10881,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__101 = bb__2 & lm2__9;
     always @(*) y__102 = bb__3 & lm3__9;
     always @(*) y__103 = bb__4 & lm4__9;
-    always @(*) csa__27__a = y__99;
-    always @(*) csa__27__b = y__100;
-    always @(*) csa__27__d = y__101;
-    always @(*) y__104 = csa__27__s;
-    always @(*) y__105 = csa__27__c;
-    always @(*) csa__28__a = y__102;
-    always @(*) csa__28__b = y__103;
-    always @(*) csa__28__d = y__104;
-    always @(*) y__106 = csa__28__s;
-    always @(*) y__107 = csa__28__c;
-    always @(*) csa__29__a = y__105;
-    always @(*) csa__29__b = y__106;
-    always @(*) csa__29__d = y__107;
-    always @(*) y__108 = csa__29__s;
-    always @(*) y__109 = csa__29__c;
+    always @(*) y__104 = y__99 ^ y__100 ^ y__101;
+    always @(*) y__105 = ((y__99 & y__100) | (y__99 & y__101) | (y__100 & y__101)) << c1;
+    always @(*) y__106 = y__102 ^ y__103 ^ y__104;
+    always @(*) y__107 = ((y__102 & y__103) | (y__102 & y__104) | (y__103 & y__104)) << c1;
+    always @(*) y__108 = y__105 ^ y__106 ^ y__107;
+    always @(*) y__109 = ((y__105 & y__106) | (y__105 & y__107) | (y__106 & y__107)) << c1;
     always @(*) add__9__x = y__108;
     always @(*) add__9__y = y__109;
     assign add__9__ci = 1'b0;
@@ -13285,21 +10896,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__112 = bb__2 & lm2__10;
     always @(*) y__113 = bb__3 & lm3__10;
     always @(*) y__114 = bb__4 & lm4__10;
-    always @(*) csa__30__a = y__110;
-    always @(*) csa__30__b = y__111;
-    always @(*) csa__30__d = y__112;
-    always @(*) y__115 = csa__30__s;
-    always @(*) y__116 = csa__30__c;
-    always @(*) csa__31__a = y__113;
-    always @(*) csa__31__b = y__114;
-    always @(*) csa__31__d = y__115;
-    always @(*) y__117 = csa__31__s;
-    always @(*) y__118 = csa__31__c;
-    always @(*) csa__32__a = y__116;
-    always @(*) csa__32__b = y__117;
-    always @(*) csa__32__d = y__118;
-    always @(*) y__119 = csa__32__s;
-    always @(*) y__120 = csa__32__c;
+    always @(*) y__115 = y__110 ^ y__111 ^ y__112;
+    always @(*) y__116 = ((y__110 & y__111) | (y__110 & y__112) | (y__111 & y__112)) << c1;
+    always @(*) y__117 = y__113 ^ y__114 ^ y__115;
+    always @(*) y__118 = ((y__113 & y__114) | (y__113 & y__115) | (y__114 & y__115)) << c1;
+    always @(*) y__119 = y__116 ^ y__117 ^ y__118;
+    always @(*) y__120 = ((y__116 & y__117) | (y__116 & y__118) | (y__117 & y__118)) << c1;
     always @(*) add__10__x = y__119;
     always @(*) add__10__y = y__120;
     assign add__10__ci = 1'b0;
@@ -13309,21 +10911,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__123 = bb__2 & lm2__11;
     always @(*) y__124 = bb__3 & lm3__11;
     always @(*) y__125 = bb__4 & lm4__11;
-    always @(*) csa__33__a = y__121;
-    always @(*) csa__33__b = y__122;
-    always @(*) csa__33__d = y__123;
-    always @(*) y__126 = csa__33__s;
-    always @(*) y__127 = csa__33__c;
-    always @(*) csa__34__a = y__124;
-    always @(*) csa__34__b = y__125;
-    always @(*) csa__34__d = y__126;
-    always @(*) y__128 = csa__34__s;
-    always @(*) y__129 = csa__34__c;
-    always @(*) csa__35__a = y__127;
-    always @(*) csa__35__b = y__128;
-    always @(*) csa__35__d = y__129;
-    always @(*) y__130 = csa__35__s;
-    always @(*) y__131 = csa__35__c;
+    always @(*) y__126 = y__121 ^ y__122 ^ y__123;
+    always @(*) y__127 = ((y__121 & y__122) | (y__121 & y__123) | (y__122 & y__123)) << c1;
+    always @(*) y__128 = y__124 ^ y__125 ^ y__126;
+    always @(*) y__129 = ((y__124 & y__125) | (y__124 & y__126) | (y__125 & y__126)) << c1;
+    always @(*) y__130 = y__127 ^ y__128 ^ y__129;
+    always @(*) y__131 = ((y__127 & y__128) | (y__127 & y__129) | (y__128 & y__129)) << c1;
     always @(*) add__11__x = y__130;
     always @(*) add__11__y = y__131;
     assign add__11__ci = 1'b0;
@@ -13333,21 +10926,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__134 = bb__2 & lm2__12;
     always @(*) y__135 = bb__3 & lm3__12;
     always @(*) y__136 = bb__4 & lm4__12;
-    always @(*) csa__36__a = y__132;
-    always @(*) csa__36__b = y__133;
-    always @(*) csa__36__d = y__134;
-    always @(*) y__137 = csa__36__s;
-    always @(*) y__138 = csa__36__c;
-    always @(*) csa__37__a = y__135;
-    always @(*) csa__37__b = y__136;
-    always @(*) csa__37__d = y__137;
-    always @(*) y__139 = csa__37__s;
-    always @(*) y__140 = csa__37__c;
-    always @(*) csa__38__a = y__138;
-    always @(*) csa__38__b = y__139;
-    always @(*) csa__38__d = y__140;
-    always @(*) y__141 = csa__38__s;
-    always @(*) y__142 = csa__38__c;
+    always @(*) y__137 = y__132 ^ y__133 ^ y__134;
+    always @(*) y__138 = ((y__132 & y__133) | (y__132 & y__134) | (y__133 & y__134)) << c1;
+    always @(*) y__139 = y__135 ^ y__136 ^ y__137;
+    always @(*) y__140 = ((y__135 & y__136) | (y__135 & y__137) | (y__136 & y__137)) << c1;
+    always @(*) y__141 = y__138 ^ y__139 ^ y__140;
+    always @(*) y__142 = ((y__138 & y__139) | (y__138 & y__140) | (y__139 & y__140)) << c1;
     always @(*) add__12__x = y__141;
     always @(*) add__12__y = y__142;
     assign add__12__ci = 1'b0;
@@ -13357,21 +10941,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__145 = bb__2 & lm2__13;
     always @(*) y__146 = bb__3 & lm3__13;
     always @(*) y__147 = bb__4 & lm4__13;
-    always @(*) csa__39__a = y__143;
-    always @(*) csa__39__b = y__144;
-    always @(*) csa__39__d = y__145;
-    always @(*) y__148 = csa__39__s;
-    always @(*) y__149 = csa__39__c;
-    always @(*) csa__40__a = y__146;
-    always @(*) csa__40__b = y__147;
-    always @(*) csa__40__d = y__148;
-    always @(*) y__150 = csa__40__s;
-    always @(*) y__151 = csa__40__c;
-    always @(*) csa__41__a = y__149;
-    always @(*) csa__41__b = y__150;
-    always @(*) csa__41__d = y__151;
-    always @(*) y__152 = csa__41__s;
-    always @(*) y__153 = csa__41__c;
+    always @(*) y__148 = y__143 ^ y__144 ^ y__145;
+    always @(*) y__149 = ((y__143 & y__144) | (y__143 & y__145) | (y__144 & y__145)) << c1;
+    always @(*) y__150 = y__146 ^ y__147 ^ y__148;
+    always @(*) y__151 = ((y__146 & y__147) | (y__146 & y__148) | (y__147 & y__148)) << c1;
+    always @(*) y__152 = y__149 ^ y__150 ^ y__151;
+    always @(*) y__153 = ((y__149 & y__150) | (y__149 & y__151) | (y__150 & y__151)) << c1;
     always @(*) add__13__x = y__152;
     always @(*) add__13__y = y__153;
     assign add__13__ci = 1'b0;
@@ -13381,21 +10956,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__156 = bb__2 & lm2__14;
     always @(*) y__157 = bb__3 & lm3__14;
     always @(*) y__158 = bb__4 & lm4__14;
-    always @(*) csa__42__a = y__154;
-    always @(*) csa__42__b = y__155;
-    always @(*) csa__42__d = y__156;
-    always @(*) y__159 = csa__42__s;
-    always @(*) y__160 = csa__42__c;
-    always @(*) csa__43__a = y__157;
-    always @(*) csa__43__b = y__158;
-    always @(*) csa__43__d = y__159;
-    always @(*) y__161 = csa__43__s;
-    always @(*) y__162 = csa__43__c;
-    always @(*) csa__44__a = y__160;
-    always @(*) csa__44__b = y__161;
-    always @(*) csa__44__d = y__162;
-    always @(*) y__163 = csa__44__s;
-    always @(*) y__164 = csa__44__c;
+    always @(*) y__159 = y__154 ^ y__155 ^ y__156;
+    always @(*) y__160 = ((y__154 & y__155) | (y__154 & y__156) | (y__155 & y__156)) << c1;
+    always @(*) y__161 = y__157 ^ y__158 ^ y__159;
+    always @(*) y__162 = ((y__157 & y__158) | (y__157 & y__159) | (y__158 & y__159)) << c1;
+    always @(*) y__163 = y__160 ^ y__161 ^ y__162;
+    always @(*) y__164 = ((y__160 & y__161) | (y__160 & y__162) | (y__161 & y__162)) << c1;
     always @(*) add__14__x = y__163;
     always @(*) add__14__y = y__164;
     assign add__14__ci = 1'b0;
@@ -13405,21 +10971,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__167 = bb__2 & lm2__15;
     always @(*) y__168 = bb__3 & lm3__15;
     always @(*) y__169 = bb__4 & lm4__15;
-    always @(*) csa__45__a = y__165;
-    always @(*) csa__45__b = y__166;
-    always @(*) csa__45__d = y__167;
-    always @(*) y__170 = csa__45__s;
-    always @(*) y__171 = csa__45__c;
-    always @(*) csa__46__a = y__168;
-    always @(*) csa__46__b = y__169;
-    always @(*) csa__46__d = y__170;
-    always @(*) y__172 = csa__46__s;
-    always @(*) y__173 = csa__46__c;
-    always @(*) csa__47__a = y__171;
-    always @(*) csa__47__b = y__172;
-    always @(*) csa__47__d = y__173;
-    always @(*) y__174 = csa__47__s;
-    always @(*) y__175 = csa__47__c;
+    always @(*) y__170 = y__165 ^ y__166 ^ y__167;
+    always @(*) y__171 = ((y__165 & y__166) | (y__165 & y__167) | (y__166 & y__167)) << c1;
+    always @(*) y__172 = y__168 ^ y__169 ^ y__170;
+    always @(*) y__173 = ((y__168 & y__169) | (y__168 & y__170) | (y__169 & y__170)) << c1;
+    always @(*) y__174 = y__171 ^ y__172 ^ y__173;
+    always @(*) y__175 = ((y__171 & y__172) | (y__171 & y__173) | (y__172 & y__173)) << c1;
     always @(*) add__15__x = y__174;
     always @(*) add__15__y = y__175;
     assign add__15__ci = 1'b0;
@@ -13429,21 +10986,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__178 = bb__2 & lm2__16;
     always @(*) y__179 = bb__3 & lm3__16;
     always @(*) y__180 = bb__4 & lm4__16;
-    always @(*) csa__48__a = y__176;
-    always @(*) csa__48__b = y__177;
-    always @(*) csa__48__d = y__178;
-    always @(*) y__181 = csa__48__s;
-    always @(*) y__182 = csa__48__c;
-    always @(*) csa__49__a = y__179;
-    always @(*) csa__49__b = y__180;
-    always @(*) csa__49__d = y__181;
-    always @(*) y__183 = csa__49__s;
-    always @(*) y__184 = csa__49__c;
-    always @(*) csa__50__a = y__182;
-    always @(*) csa__50__b = y__183;
-    always @(*) csa__50__d = y__184;
-    always @(*) y__185 = csa__50__s;
-    always @(*) y__186 = csa__50__c;
+    always @(*) y__181 = y__176 ^ y__177 ^ y__178;
+    always @(*) y__182 = ((y__176 & y__177) | (y__176 & y__178) | (y__177 & y__178)) << c1;
+    always @(*) y__183 = y__179 ^ y__180 ^ y__181;
+    always @(*) y__184 = ((y__179 & y__180) | (y__179 & y__181) | (y__180 & y__181)) << c1;
+    always @(*) y__185 = y__182 ^ y__183 ^ y__184;
+    always @(*) y__186 = ((y__182 & y__183) | (y__182 & y__184) | (y__183 & y__184)) << c1;
     always @(*) add__16__x = y__185;
     always @(*) add__16__y = y__186;
     assign add__16__ci = 1'b0;
@@ -13453,21 +11001,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__189 = bb__2 & lm2__17;
     always @(*) y__190 = bb__3 & lm3__17;
     always @(*) y__191 = bb__4 & lm4__17;
-    always @(*) csa__51__a = y__187;
-    always @(*) csa__51__b = y__188;
-    always @(*) csa__51__d = y__189;
-    always @(*) y__192 = csa__51__s;
-    always @(*) y__193 = csa__51__c;
-    always @(*) csa__52__a = y__190;
-    always @(*) csa__52__b = y__191;
-    always @(*) csa__52__d = y__192;
-    always @(*) y__194 = csa__52__s;
-    always @(*) y__195 = csa__52__c;
-    always @(*) csa__53__a = y__193;
-    always @(*) csa__53__b = y__194;
-    always @(*) csa__53__d = y__195;
-    always @(*) y__196 = csa__53__s;
-    always @(*) y__197 = csa__53__c;
+    always @(*) y__192 = y__187 ^ y__188 ^ y__189;
+    always @(*) y__193 = ((y__187 & y__188) | (y__187 & y__189) | (y__188 & y__189)) << c1;
+    always @(*) y__194 = y__190 ^ y__191 ^ y__192;
+    always @(*) y__195 = ((y__190 & y__191) | (y__190 & y__192) | (y__191 & y__192)) << c1;
+    always @(*) y__196 = y__193 ^ y__194 ^ y__195;
+    always @(*) y__197 = ((y__193 & y__194) | (y__193 & y__195) | (y__194 & y__195)) << c1;
     always @(*) add__17__x = y__196;
     always @(*) add__17__y = y__197;
     assign add__17__ci = 1'b0;
@@ -13477,21 +11016,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__200 = bb__2 & lm2__18;
     always @(*) y__201 = bb__3 & lm3__18;
     always @(*) y__202 = bb__4 & lm4__18;
-    always @(*) csa__54__a = y__198;
-    always @(*) csa__54__b = y__199;
-    always @(*) csa__54__d = y__200;
-    always @(*) y__203 = csa__54__s;
-    always @(*) y__204 = csa__54__c;
-    always @(*) csa__55__a = y__201;
-    always @(*) csa__55__b = y__202;
-    always @(*) csa__55__d = y__203;
-    always @(*) y__205 = csa__55__s;
-    always @(*) y__206 = csa__55__c;
-    always @(*) csa__56__a = y__204;
-    always @(*) csa__56__b = y__205;
-    always @(*) csa__56__d = y__206;
-    always @(*) y__207 = csa__56__s;
-    always @(*) y__208 = csa__56__c;
+    always @(*) y__203 = y__198 ^ y__199 ^ y__200;
+    always @(*) y__204 = ((y__198 & y__199) | (y__198 & y__200) | (y__199 & y__200)) << c1;
+    always @(*) y__205 = y__201 ^ y__202 ^ y__203;
+    always @(*) y__206 = ((y__201 & y__202) | (y__201 & y__203) | (y__202 & y__203)) << c1;
+    always @(*) y__207 = y__204 ^ y__205 ^ y__206;
+    always @(*) y__208 = ((y__204 & y__205) | (y__204 & y__206) | (y__205 & y__206)) << c1;
     always @(*) add__18__x = y__207;
     always @(*) add__18__y = y__208;
     assign add__18__ci = 1'b0;
@@ -13501,21 +11031,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__211 = bb__2 & lm2__19;
     always @(*) y__212 = bb__3 & lm3__19;
     always @(*) y__213 = bb__4 & lm4__19;
-    always @(*) csa__57__a = y__209;
-    always @(*) csa__57__b = y__210;
-    always @(*) csa__57__d = y__211;
-    always @(*) y__214 = csa__57__s;
-    always @(*) y__215 = csa__57__c;
-    always @(*) csa__58__a = y__212;
-    always @(*) csa__58__b = y__213;
-    always @(*) csa__58__d = y__214;
-    always @(*) y__216 = csa__58__s;
-    always @(*) y__217 = csa__58__c;
-    always @(*) csa__59__a = y__215;
-    always @(*) csa__59__b = y__216;
-    always @(*) csa__59__d = y__217;
-    always @(*) y__218 = csa__59__s;
-    always @(*) y__219 = csa__59__c;
+    always @(*) y__214 = y__209 ^ y__210 ^ y__211;
+    always @(*) y__215 = ((y__209 & y__210) | (y__209 & y__211) | (y__210 & y__211)) << c1;
+    always @(*) y__216 = y__212 ^ y__213 ^ y__214;
+    always @(*) y__217 = ((y__212 & y__213) | (y__212 & y__214) | (y__213 & y__214)) << c1;
+    always @(*) y__218 = y__215 ^ y__216 ^ y__217;
+    always @(*) y__219 = ((y__215 & y__216) | (y__215 & y__217) | (y__216 & y__217)) << c1;
     always @(*) add__19__x = y__218;
     always @(*) add__19__y = y__219;
     assign add__19__ci = 1'b0;
@@ -13525,21 +11046,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__222 = bb__2 & lm2__20;
     always @(*) y__223 = bb__3 & lm3__20;
     always @(*) y__224 = bb__4 & lm4__20;
-    always @(*) csa__60__a = y__220;
-    always @(*) csa__60__b = y__221;
-    always @(*) csa__60__d = y__222;
-    always @(*) y__225 = csa__60__s;
-    always @(*) y__226 = csa__60__c;
-    always @(*) csa__61__a = y__223;
-    always @(*) csa__61__b = y__224;
-    always @(*) csa__61__d = y__225;
-    always @(*) y__227 = csa__61__s;
-    always @(*) y__228 = csa__61__c;
-    always @(*) csa__62__a = y__226;
-    always @(*) csa__62__b = y__227;
-    always @(*) csa__62__d = y__228;
-    always @(*) y__229 = csa__62__s;
-    always @(*) y__230 = csa__62__c;
+    always @(*) y__225 = y__220 ^ y__221 ^ y__222;
+    always @(*) y__226 = ((y__220 & y__221) | (y__220 & y__222) | (y__221 & y__222)) << c1;
+    always @(*) y__227 = y__223 ^ y__224 ^ y__225;
+    always @(*) y__228 = ((y__223 & y__224) | (y__223 & y__225) | (y__224 & y__225)) << c1;
+    always @(*) y__229 = y__226 ^ y__227 ^ y__228;
+    always @(*) y__230 = ((y__226 & y__227) | (y__226 & y__228) | (y__227 & y__228)) << c1;
     always @(*) add__20__x = y__229;
     always @(*) add__20__y = y__230;
     assign add__20__ci = 1'b0;
@@ -13549,21 +11061,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__233 = bb__2 & lm2__21;
     always @(*) y__234 = bb__3 & lm3__21;
     always @(*) y__235 = bb__4 & lm4__21;
-    always @(*) csa__63__a = y__231;
-    always @(*) csa__63__b = y__232;
-    always @(*) csa__63__d = y__233;
-    always @(*) y__236 = csa__63__s;
-    always @(*) y__237 = csa__63__c;
-    always @(*) csa__64__a = y__234;
-    always @(*) csa__64__b = y__235;
-    always @(*) csa__64__d = y__236;
-    always @(*) y__238 = csa__64__s;
-    always @(*) y__239 = csa__64__c;
-    always @(*) csa__65__a = y__237;
-    always @(*) csa__65__b = y__238;
-    always @(*) csa__65__d = y__239;
-    always @(*) y__240 = csa__65__s;
-    always @(*) y__241 = csa__65__c;
+    always @(*) y__236 = y__231 ^ y__232 ^ y__233;
+    always @(*) y__237 = ((y__231 & y__232) | (y__231 & y__233) | (y__232 & y__233)) << c1;
+    always @(*) y__238 = y__234 ^ y__235 ^ y__236;
+    always @(*) y__239 = ((y__234 & y__235) | (y__234 & y__236) | (y__235 & y__236)) << c1;
+    always @(*) y__240 = y__237 ^ y__238 ^ y__239;
+    always @(*) y__241 = ((y__237 & y__238) | (y__237 & y__239) | (y__238 & y__239)) << c1;
     always @(*) add__21__x = y__240;
     always @(*) add__21__y = y__241;
     assign add__21__ci = 1'b0;
@@ -13573,21 +11076,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__244 = bb__2 & lm2__22;
     always @(*) y__245 = bb__3 & lm3__22;
     always @(*) y__246 = bb__4 & lm4__22;
-    always @(*) csa__66__a = y__242;
-    always @(*) csa__66__b = y__243;
-    always @(*) csa__66__d = y__244;
-    always @(*) y__247 = csa__66__s;
-    always @(*) y__248 = csa__66__c;
-    always @(*) csa__67__a = y__245;
-    always @(*) csa__67__b = y__246;
-    always @(*) csa__67__d = y__247;
-    always @(*) y__249 = csa__67__s;
-    always @(*) y__250 = csa__67__c;
-    always @(*) csa__68__a = y__248;
-    always @(*) csa__68__b = y__249;
-    always @(*) csa__68__d = y__250;
-    always @(*) y__251 = csa__68__s;
-    always @(*) y__252 = csa__68__c;
+    always @(*) y__247 = y__242 ^ y__243 ^ y__244;
+    always @(*) y__248 = ((y__242 & y__243) | (y__242 & y__244) | (y__243 & y__244)) << c1;
+    always @(*) y__249 = y__245 ^ y__246 ^ y__247;
+    always @(*) y__250 = ((y__245 & y__246) | (y__245 & y__247) | (y__246 & y__247)) << c1;
+    always @(*) y__251 = y__248 ^ y__249 ^ y__250;
+    always @(*) y__252 = ((y__248 & y__249) | (y__248 & y__250) | (y__249 & y__250)) << c1;
     always @(*) add__22__x = y__251;
     always @(*) add__22__y = y__252;
     assign add__22__ci = 1'b0;
@@ -13597,21 +11091,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__255 = bb__2 & lm2__23;
     always @(*) y__256 = bb__3 & lm3__23;
     always @(*) y__257 = bb__4 & lm4__23;
-    always @(*) csa__69__a = y__253;
-    always @(*) csa__69__b = y__254;
-    always @(*) csa__69__d = y__255;
-    always @(*) y__258 = csa__69__s;
-    always @(*) y__259 = csa__69__c;
-    always @(*) csa__70__a = y__256;
-    always @(*) csa__70__b = y__257;
-    always @(*) csa__70__d = y__258;
-    always @(*) y__260 = csa__70__s;
-    always @(*) y__261 = csa__70__c;
-    always @(*) csa__71__a = y__259;
-    always @(*) csa__71__b = y__260;
-    always @(*) csa__71__d = y__261;
-    always @(*) y__262 = csa__71__s;
-    always @(*) y__263 = csa__71__c;
+    always @(*) y__258 = y__253 ^ y__254 ^ y__255;
+    always @(*) y__259 = ((y__253 & y__254) | (y__253 & y__255) | (y__254 & y__255)) << c1;
+    always @(*) y__260 = y__256 ^ y__257 ^ y__258;
+    always @(*) y__261 = ((y__256 & y__257) | (y__256 & y__258) | (y__257 & y__258)) << c1;
+    always @(*) y__262 = y__259 ^ y__260 ^ y__261;
+    always @(*) y__263 = ((y__259 & y__260) | (y__259 & y__261) | (y__260 & y__261)) << c1;
     always @(*) add__23__x = y__262;
     always @(*) add__23__y = y__263;
     assign add__23__ci = 1'b0;
@@ -13621,21 +11106,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__266 = bb__2 & lm2__24;
     always @(*) y__267 = bb__3 & lm3__24;
     always @(*) y__268 = bb__4 & lm4__24;
-    always @(*) csa__72__a = y__264;
-    always @(*) csa__72__b = y__265;
-    always @(*) csa__72__d = y__266;
-    always @(*) y__269 = csa__72__s;
-    always @(*) y__270 = csa__72__c;
-    always @(*) csa__73__a = y__267;
-    always @(*) csa__73__b = y__268;
-    always @(*) csa__73__d = y__269;
-    always @(*) y__271 = csa__73__s;
-    always @(*) y__272 = csa__73__c;
-    always @(*) csa__74__a = y__270;
-    always @(*) csa__74__b = y__271;
-    always @(*) csa__74__d = y__272;
-    always @(*) y__273 = csa__74__s;
-    always @(*) y__274 = csa__74__c;
+    always @(*) y__269 = y__264 ^ y__265 ^ y__266;
+    always @(*) y__270 = ((y__264 & y__265) | (y__264 & y__266) | (y__265 & y__266)) << c1;
+    always @(*) y__271 = y__267 ^ y__268 ^ y__269;
+    always @(*) y__272 = ((y__267 & y__268) | (y__267 & y__269) | (y__268 & y__269)) << c1;
+    always @(*) y__273 = y__270 ^ y__271 ^ y__272;
+    always @(*) y__274 = ((y__270 & y__271) | (y__270 & y__272) | (y__271 & y__272)) << c1;
     always @(*) add__24__x = y__273;
     always @(*) add__24__y = y__274;
     assign add__24__ci = 1'b0;
@@ -13645,21 +11121,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__277 = bb__2 & lm2__25;
     always @(*) y__278 = bb__3 & lm3__25;
     always @(*) y__279 = bb__4 & lm4__25;
-    always @(*) csa__75__a = y__275;
-    always @(*) csa__75__b = y__276;
-    always @(*) csa__75__d = y__277;
-    always @(*) y__280 = csa__75__s;
-    always @(*) y__281 = csa__75__c;
-    always @(*) csa__76__a = y__278;
-    always @(*) csa__76__b = y__279;
-    always @(*) csa__76__d = y__280;
-    always @(*) y__282 = csa__76__s;
-    always @(*) y__283 = csa__76__c;
-    always @(*) csa__77__a = y__281;
-    always @(*) csa__77__b = y__282;
-    always @(*) csa__77__d = y__283;
-    always @(*) y__284 = csa__77__s;
-    always @(*) y__285 = csa__77__c;
+    always @(*) y__280 = y__275 ^ y__276 ^ y__277;
+    always @(*) y__281 = ((y__275 & y__276) | (y__275 & y__277) | (y__276 & y__277)) << c1;
+    always @(*) y__282 = y__278 ^ y__279 ^ y__280;
+    always @(*) y__283 = ((y__278 & y__279) | (y__278 & y__280) | (y__279 & y__280)) << c1;
+    always @(*) y__284 = y__281 ^ y__282 ^ y__283;
+    always @(*) y__285 = ((y__281 & y__282) | (y__281 & y__283) | (y__282 & y__283)) << c1;
     always @(*) add__25__x = y__284;
     always @(*) add__25__y = y__285;
     assign add__25__ci = 1'b0;
@@ -13669,21 +11136,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__288 = bb__2 & lm2__26;
     always @(*) y__289 = bb__3 & lm3__26;
     always @(*) y__290 = bb__4 & lm4__26;
-    always @(*) csa__78__a = y__286;
-    always @(*) csa__78__b = y__287;
-    always @(*) csa__78__d = y__288;
-    always @(*) y__291 = csa__78__s;
-    always @(*) y__292 = csa__78__c;
-    always @(*) csa__79__a = y__289;
-    always @(*) csa__79__b = y__290;
-    always @(*) csa__79__d = y__291;
-    always @(*) y__293 = csa__79__s;
-    always @(*) y__294 = csa__79__c;
-    always @(*) csa__80__a = y__292;
-    always @(*) csa__80__b = y__293;
-    always @(*) csa__80__d = y__294;
-    always @(*) y__295 = csa__80__s;
-    always @(*) y__296 = csa__80__c;
+    always @(*) y__291 = y__286 ^ y__287 ^ y__288;
+    always @(*) y__292 = ((y__286 & y__287) | (y__286 & y__288) | (y__287 & y__288)) << c1;
+    always @(*) y__293 = y__289 ^ y__290 ^ y__291;
+    always @(*) y__294 = ((y__289 & y__290) | (y__289 & y__291) | (y__290 & y__291)) << c1;
+    always @(*) y__295 = y__292 ^ y__293 ^ y__294;
+    always @(*) y__296 = ((y__292 & y__293) | (y__292 & y__294) | (y__293 & y__294)) << c1;
     always @(*) add__26__x = y__295;
     always @(*) add__26__y = y__296;
     assign add__26__ci = 1'b0;
@@ -13693,21 +11151,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__299 = bb__2 & lm2__27;
     always @(*) y__300 = bb__3 & lm3__27;
     always @(*) y__301 = bb__4 & lm4__27;
-    always @(*) csa__81__a = y__297;
-    always @(*) csa__81__b = y__298;
-    always @(*) csa__81__d = y__299;
-    always @(*) y__302 = csa__81__s;
-    always @(*) y__303 = csa__81__c;
-    always @(*) csa__82__a = y__300;
-    always @(*) csa__82__b = y__301;
-    always @(*) csa__82__d = y__302;
-    always @(*) y__304 = csa__82__s;
-    always @(*) y__305 = csa__82__c;
-    always @(*) csa__83__a = y__303;
-    always @(*) csa__83__b = y__304;
-    always @(*) csa__83__d = y__305;
-    always @(*) y__306 = csa__83__s;
-    always @(*) y__307 = csa__83__c;
+    always @(*) y__302 = y__297 ^ y__298 ^ y__299;
+    always @(*) y__303 = ((y__297 & y__298) | (y__297 & y__299) | (y__298 & y__299)) << c1;
+    always @(*) y__304 = y__300 ^ y__301 ^ y__302;
+    always @(*) y__305 = ((y__300 & y__301) | (y__300 & y__302) | (y__301 & y__302)) << c1;
+    always @(*) y__306 = y__303 ^ y__304 ^ y__305;
+    always @(*) y__307 = ((y__303 & y__304) | (y__303 & y__305) | (y__304 & y__305)) << c1;
     always @(*) add__27__x = y__306;
     always @(*) add__27__y = y__307;
     assign add__27__ci = 1'b0;
@@ -13717,21 +11166,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__310 = bb__2 & lm2__28;
     always @(*) y__311 = bb__3 & lm3__28;
     always @(*) y__312 = bb__4 & lm4__28;
-    always @(*) csa__84__a = y__308;
-    always @(*) csa__84__b = y__309;
-    always @(*) csa__84__d = y__310;
-    always @(*) y__313 = csa__84__s;
-    always @(*) y__314 = csa__84__c;
-    always @(*) csa__85__a = y__311;
-    always @(*) csa__85__b = y__312;
-    always @(*) csa__85__d = y__313;
-    always @(*) y__315 = csa__85__s;
-    always @(*) y__316 = csa__85__c;
-    always @(*) csa__86__a = y__314;
-    always @(*) csa__86__b = y__315;
-    always @(*) csa__86__d = y__316;
-    always @(*) y__317 = csa__86__s;
-    always @(*) y__318 = csa__86__c;
+    always @(*) y__313 = y__308 ^ y__309 ^ y__310;
+    always @(*) y__314 = ((y__308 & y__309) | (y__308 & y__310) | (y__309 & y__310)) << c1;
+    always @(*) y__315 = y__311 ^ y__312 ^ y__313;
+    always @(*) y__316 = ((y__311 & y__312) | (y__311 & y__313) | (y__312 & y__313)) << c1;
+    always @(*) y__317 = y__314 ^ y__315 ^ y__316;
+    always @(*) y__318 = ((y__314 & y__315) | (y__314 & y__316) | (y__315 & y__316)) << c1;
     always @(*) add__28__x = y__317;
     always @(*) add__28__y = y__318;
     assign add__28__ci = 1'b0;
@@ -13741,21 +11181,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__321 = bb__2 & lm2__29;
     always @(*) y__322 = bb__3 & lm3__29;
     always @(*) y__323 = bb__4 & lm4__29;
-    always @(*) csa__87__a = y__319;
-    always @(*) csa__87__b = y__320;
-    always @(*) csa__87__d = y__321;
-    always @(*) y__324 = csa__87__s;
-    always @(*) y__325 = csa__87__c;
-    always @(*) csa__88__a = y__322;
-    always @(*) csa__88__b = y__323;
-    always @(*) csa__88__d = y__324;
-    always @(*) y__326 = csa__88__s;
-    always @(*) y__327 = csa__88__c;
-    always @(*) csa__89__a = y__325;
-    always @(*) csa__89__b = y__326;
-    always @(*) csa__89__d = y__327;
-    always @(*) y__328 = csa__89__s;
-    always @(*) y__329 = csa__89__c;
+    always @(*) y__324 = y__319 ^ y__320 ^ y__321;
+    always @(*) y__325 = ((y__319 & y__320) | (y__319 & y__321) | (y__320 & y__321)) << c1;
+    always @(*) y__326 = y__322 ^ y__323 ^ y__324;
+    always @(*) y__327 = ((y__322 & y__323) | (y__322 & y__324) | (y__323 & y__324)) << c1;
+    always @(*) y__328 = y__325 ^ y__326 ^ y__327;
+    always @(*) y__329 = ((y__325 & y__326) | (y__325 & y__327) | (y__326 & y__327)) << c1;
     always @(*) add__29__x = y__328;
     always @(*) add__29__y = y__329;
     assign add__29__ci = 1'b0;
@@ -13765,21 +11196,12 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     always @(*) y__332 = bb__2 & lm2__30;
     always @(*) y__333 = bb__3 & lm3__30;
     always @(*) y__334 = bb__4 & lm4__30;
-    always @(*) csa__90__a = y__330;
-    always @(*) csa__90__b = y__331;
-    always @(*) csa__90__d = y__332;
-    always @(*) y__335 = csa__90__s;
-    always @(*) y__336 = csa__90__c;
-    always @(*) csa__91__a = y__333;
-    always @(*) csa__91__b = y__334;
-    always @(*) csa__91__d = y__335;
-    always @(*) y__337 = csa__91__s;
-    always @(*) y__338 = csa__91__c;
-    always @(*) csa__92__a = y__336;
-    always @(*) csa__92__b = y__337;
-    always @(*) csa__92__d = y__338;
-    always @(*) y__339 = csa__92__s;
-    always @(*) y__340 = csa__92__c;
+    always @(*) y__335 = y__330 ^ y__331 ^ y__332;
+    always @(*) y__336 = ((y__330 & y__331) | (y__330 & y__332) | (y__331 & y__332)) << c1;
+    always @(*) y__337 = y__333 ^ y__334 ^ y__335;
+    always @(*) y__338 = ((y__333 & y__334) | (y__333 & y__335) | (y__334 & y__335)) << c1;
+    always @(*) y__339 = y__336 ^ y__337 ^ y__338;
+    always @(*) y__340 = ((y__336 & y__337) | (y__336 & y__338) | (y__337 & y__338)) << c1;
     always @(*) add__30__x = y__339;
     always @(*) add__30__y = y__340;
     assign add__30__ci = 1'b0;

@@ -2,10 +2,8 @@
 //! a stride ([`SignedMul`]: CAPS's warp distance x stride, Snake's
 //! inter-warp distance x stride) and the exact division of an address
 //! difference by a power-of-two warp distance ([`ExactDiv`]: CAPS's rule 4,
-//! Snake's inter-warp stride training), a parallel-prefix adder
-//! ([`PrefixAdd`], issue 29: CAPS's and Snake's adders on one-cycle paths)
-//! and a 3:2 carry-save compressor ([`Csa3`], issue 29: DAC's carry-save
-//! trees).
+//! Snake's inter-warp stride training), and a parallel-prefix adder
+//! ([`PrefixAdd`], issue 29: CAPS's and Snake's adders on one-cycle paths).
 
 use rust_hdl::prelude::*;
 
@@ -264,48 +262,5 @@ impl<const A: usize> Logic for PrefixAdd<A> {
         }
         self.c.next = self.gc.val() | self.cw.val();
         self.s.next = self.p0.val() ^ self.c.val();
-    }
-}
-
-/// A 3:2 carry-save compressor: `s + c = a + b + d mod 2^A` with `s = a ^ b
-/// ^ d` and `c` = the bitwise majority of `a`, `b`, `d` shifted up by one
-/// (bit 0 of `c` is 0). One full-adder level, no carry propagation.
-#[derive(LogicBlock)]
-pub struct Csa3<const A: usize> {
-    /// Operand.
-    pub a: Signal<In, Bits<A>>,
-    /// Operand.
-    pub b: Signal<In, Bits<A>>,
-    /// Operand.
-    pub d: Signal<In, Bits<A>>,
-    /// Sum word.
-    pub s: Signal<Out, Bits<A>>,
-    /// Carry word.
-    pub c: Signal<Out, Bits<A>>,
-
-    one: Constant<Bits<A>>,
-}
-
-impl<const A: usize> Default for Csa3<A> {
-    fn default() -> Self {
-        Csa3 {
-            a: Default::default(),
-            b: Default::default(),
-            d: Default::default(),
-            s: Default::default(),
-            c: Default::default(),
-            one: konst(1),
-        }
-    }
-}
-
-impl<const A: usize> Logic for Csa3<A> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.s.next = self.a.val() ^ self.b.val() ^ self.d.val();
-        self.c.next = ((self.a.val() & self.b.val())
-            | (self.a.val() & self.d.val())
-            | (self.b.val() & self.d.val()))
-            << self.one.val();
     }
 }

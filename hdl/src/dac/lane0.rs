@@ -4,7 +4,6 @@
 
 use rust_hdl::prelude::*;
 
-use crate::arith::Csa3;
 use crate::util::{konst, konsts, sigs};
 
 /// Operands of the lane-0 tree: `base`, 16 + 16 partial products of
@@ -46,9 +45,9 @@ pub struct DacLane0 {
     pub c: Signal<Out, Bits<32>>,
 
     x: Vec<Signal<Local, Bits<32>>>,
-    csa: Vec<Csa3<32>>,
     sh: Vec<Constant<Bits<32>>>,
     sh5: Vec<Constant<Bits<32>>>,
+    c1: Constant<Bits<32>>,
     z32: Constant<Bits<32>>,
     _w6: usize,
     _w12: usize,
@@ -71,9 +70,9 @@ impl Default for DacLane0 {
             s: Default::default(),
             c: Default::default(),
             x: sigs(VW_SIGS),
-            csa: (0..VW_OPS - 2).map(|_| Csa3::default()).collect(),
             sh: konsts::<32>(0..16),
             sh5: konsts::<32>(5..11),
+            c1: konst(1),
             z32: konst(0),
             _w6: 6,
             _w12: 12,
@@ -112,11 +111,12 @@ impl Logic for DacLane0 {
             }
         }
         for i in 0..self._ncsa {
-            self.csa[i].a.next = self.x[3 * i].val();
-            self.csa[i].b.next = self.x[3 * i + 1].val();
-            self.csa[i].d.next = self.x[3 * i + 2].val();
-            self.x[2 * i + 51].next = self.csa[i].s.val();
-            self.x[2 * i + 52].next = self.csa[i].c.val();
+            self.x[2 * i + 51].next =
+                self.x[3 * i].val() ^ self.x[3 * i + 1].val() ^ self.x[3 * i + 2].val();
+            self.x[2 * i + 52].next = ((self.x[3 * i].val() & self.x[3 * i + 1].val())
+                | (self.x[3 * i].val() & self.x[3 * i + 2].val())
+                | (self.x[3 * i + 1].val() & self.x[3 * i + 2].val()))
+                << self.c1.val();
         }
         self.s.next = self.x[147].val();
         self.c.next = self.x[148].val();

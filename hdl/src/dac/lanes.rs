@@ -4,7 +4,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::arith::{Csa3, PrefixAdd};
+use crate::arith::PrefixAdd;
+use crate::util::{konst, sigs};
 
 /// `v[l] = vw + o(l)` (modulo 2^32) for the 32 lanes of a warp, with lane
 /// 0's value `vw = s + c` given as [`super::DacLane0`]'s carry-save words
@@ -27,10 +28,12 @@ pub struct DacLanes {
     /// The lane values.
     pub v: Vec<Signal<Out, Bits<32>>>,
 
-    /// Per lane from 1: the compressor.
-    csa: Vec<Csa3<32>>,
+    /// Per lane from 1: the compressor's sum and carry words.
+    xs: Vec<Signal<Local, Bits<32>>>,
+    xc: Vec<Signal<Local, Bits<32>>>,
     add0: PrefixAdd<32>,
     add: Vec<PrefixAdd<32>>,
+    c1: Constant<Bits<32>>,
     _n: usize,
 }
 
@@ -41,9 +44,11 @@ impl Default for DacLanes {
             c: Default::default(),
             o: (0..31).map(|_| Signal::default()).collect(),
             v: (0..32).map(|_| Signal::default()).collect(),
-            csa: (0..31).map(|_| Csa3::default()).collect(),
+            xs: sigs(31),
+            xc: sigs(31),
             add0: PrefixAdd::default(),
             add: (0..31).map(|_| PrefixAdd::default()).collect(),
+            c1: konst(1),
             _n: 31,
         }
     }
@@ -56,13 +61,15 @@ impl Logic for DacLanes {
         self.add0.y.next = self.c.val();
         self.add0.ci.next = false;
         self.v[0].next = self.add0.s.val();
-        // Lane i + 1: (s, c, o[i]) -> the compressor's two words -> their sum.
+        // Lane i + 1: (s, c, o[i]) -> (xs, xc) -> xs + xc.
         for i in 0..self._n {
-            self.csa[i].a.next = self.s.val();
-            self.csa[i].b.next = self.c.val();
-            self.csa[i].d.next = self.o[i].val();
-            self.add[i].x.next = self.csa[i].s.val();
-            self.add[i].y.next = self.csa[i].c.val();
+            self.xs[i].next = self.s.val() ^ self.c.val() ^ self.o[i].val();
+            self.xc[i].next = ((self.s.val() & self.c.val())
+                | (self.s.val() & self.o[i].val())
+                | (self.c.val() & self.o[i].val()))
+                << self.c1.val();
+            self.add[i].x.next = self.xs[i].val();
+            self.add[i].y.next = self.xc[i].val();
             self.add[i].ci.next = false;
             self.v[i + 1].next = self.add[i].s.val();
         }

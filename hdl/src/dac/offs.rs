@@ -3,8 +3,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::arith::{Csa3, PrefixAdd};
-use crate::util::{konsts, sigs, ZeroExt};
+use crate::arith::PrefixAdd;
+use crate::util::{konst, konsts, sigs, ZeroExt};
 
 /// Signals per lane of the offset trees (five terms, three compressors).
 const LANE_SIGS: usize = 11;
@@ -71,8 +71,6 @@ pub struct DacOffs {
     pub o: Vec<Signal<Out, Bits<32>>>,
 
     y: Vec<Signal<Local, Bits<32>>>,
-    /// Per lane `l = i + 1`: its compressors at `3i .. 3i+2`.
-    csa: Vec<Csa3<32>>,
     add: Vec<PrefixAdd<32>>,
     /// Per bit `j` of a lane number, per lane `l` from 1 (at `l - 1`): all
     /// ones when bit `j` of `l` is set.
@@ -81,6 +79,7 @@ pub struct DacOffs {
     lm2: Vec<Constant<Bits<32>>>,
     lm3: Vec<Constant<Bits<32>>>,
     lm4: Vec<Constant<Bits<32>>>,
+    c1: Constant<Bits<32>>,
     _n: usize,
 }
 
@@ -91,13 +90,13 @@ impl Default for DacOffs {
             bb: (0..5).map(|_| Signal::default()).collect(),
             o: (0..31).map(|_| Signal::default()).collect(),
             y: sigs(31 * LANE_SIGS),
-            csa: (0..3 * 31).map(|_| Csa3::default()).collect(),
             add: (0..31).map(|_| PrefixAdd::default()).collect(),
             lm0: lm(0),
             lm1: lm(1),
             lm2: lm(2),
             lm3: lm(3),
             lm4: lm(4),
+            c1: konst(1),
             _n: 31,
         }
     }
@@ -115,21 +114,24 @@ impl Logic for DacOffs {
             self.y[11 * i + 2].next = self.bb[2].val() & self.lm2[i].val();
             self.y[11 * i + 3].next = self.bb[3].val() & self.lm3[i].val();
             self.y[11 * i + 4].next = self.bb[4].val() & self.lm4[i].val();
-            self.csa[3 * i].a.next = self.y[11 * i].val();
-            self.csa[3 * i].b.next = self.y[11 * i + 1].val();
-            self.csa[3 * i].d.next = self.y[11 * i + 2].val();
-            self.y[11 * i + 5].next = self.csa[3 * i].s.val();
-            self.y[11 * i + 6].next = self.csa[3 * i].c.val();
-            self.csa[3 * i + 1].a.next = self.y[11 * i + 3].val();
-            self.csa[3 * i + 1].b.next = self.y[11 * i + 4].val();
-            self.csa[3 * i + 1].d.next = self.y[11 * i + 5].val();
-            self.y[11 * i + 7].next = self.csa[3 * i + 1].s.val();
-            self.y[11 * i + 8].next = self.csa[3 * i + 1].c.val();
-            self.csa[3 * i + 2].a.next = self.y[11 * i + 6].val();
-            self.csa[3 * i + 2].b.next = self.y[11 * i + 7].val();
-            self.csa[3 * i + 2].d.next = self.y[11 * i + 8].val();
-            self.y[11 * i + 9].next = self.csa[3 * i + 2].s.val();
-            self.y[11 * i + 10].next = self.csa[3 * i + 2].c.val();
+            self.y[11 * i + 5].next =
+                self.y[11 * i].val() ^ self.y[11 * i + 1].val() ^ self.y[11 * i + 2].val();
+            self.y[11 * i + 6].next = ((self.y[11 * i].val() & self.y[11 * i + 1].val())
+                | (self.y[11 * i].val() & self.y[11 * i + 2].val())
+                | (self.y[11 * i + 1].val() & self.y[11 * i + 2].val()))
+                << self.c1.val();
+            self.y[11 * i + 7].next =
+                self.y[11 * i + 3].val() ^ self.y[11 * i + 4].val() ^ self.y[11 * i + 5].val();
+            self.y[11 * i + 8].next = ((self.y[11 * i + 3].val() & self.y[11 * i + 4].val())
+                | (self.y[11 * i + 3].val() & self.y[11 * i + 5].val())
+                | (self.y[11 * i + 4].val() & self.y[11 * i + 5].val()))
+                << self.c1.val();
+            self.y[11 * i + 9].next =
+                self.y[11 * i + 6].val() ^ self.y[11 * i + 7].val() ^ self.y[11 * i + 8].val();
+            self.y[11 * i + 10].next = ((self.y[11 * i + 6].val() & self.y[11 * i + 7].val())
+                | (self.y[11 * i + 6].val() & self.y[11 * i + 8].val())
+                | (self.y[11 * i + 7].val() & self.y[11 * i + 8].val()))
+                << self.c1.val();
             self.add[i].x.next = self.y[11 * i + 9].val();
             self.add[i].y.next = self.y[11 * i + 10].val();
             self.add[i].ci.next = false;

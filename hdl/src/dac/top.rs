@@ -13,7 +13,7 @@ use super::offs::{DacBasis, DacOffs};
 use super::pick::SlotPick;
 use super::record::DacRecord;
 use super::setup::DacSetup;
-use crate::arith::{Csa3, PrefixAdd, SignedMul};
+use crate::arith::{PrefixAdd, SignedMul};
 use crate::mem::Mem;
 use crate::multiqueue::MultiQueue;
 use crate::queue::ShiftQueue;
@@ -164,8 +164,6 @@ pub struct DacExpanderRtl<
     /// `(n-1)*step + 2^31` and `first + (n-1)*step + 2^31` (prefix adders:
     /// the flow maps `+` to a ripple carry).
     add_pb: PrefixAdd<40>,
-    /// The compressors of `(n-1)*step + 2^31` (`po`).
-    csa_pb: Vec<Csa3<40>>,
     add_fit: PrefixAdd<40>,
     /// `s * W` per slot `s` (a constant times the configuration).
     mul_sw: Vec<SignedMul<5, 10>>,
@@ -312,6 +310,7 @@ pub struct DacExpanderRtl<
     c5_32: Constant<Bits<32>>,
     line_mask: Constant<Bits<32>>,
     bias40: Constant<Bits<40>>,
+    c1_40: Constant<Bits<40>>,
     /// Bits 32..39 of a 40-bit word.
     hi40: Constant<Bits<40>>,
     c0_40: Constant<Bits<40>>,
@@ -514,7 +513,7 @@ impl<
             c5_32: konst(5),
             line_mask: konst(0xFFFF_FF80),
             bias40: konst(0x8000_0000),
-            csa_pb: (0..5).map(|_| Csa3::default()).collect(),
+            c1_40: konst(1),
             hi40: konst(0xFF_0000_0000),
             c0_40: konst(0),
             _w6: 6,

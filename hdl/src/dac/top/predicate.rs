@@ -61,11 +61,12 @@ impl<
         }
         self.po[6].next = self.bias40.val();
         for i in 0..self._ncsa {
-            self.csa_pb[i].a.next = self.po[3 * i].val();
-            self.csa_pb[i].b.next = self.po[3 * i + 1].val();
-            self.csa_pb[i].d.next = self.po[3 * i + 2].val();
-            self.po[2 * i + 7].next = self.csa_pb[i].s.val();
-            self.po[2 * i + 8].next = self.csa_pb[i].c.val();
+            self.po[2 * i + 7].next =
+                self.po[3 * i].val() ^ self.po[3 * i + 1].val() ^ self.po[3 * i + 2].val();
+            self.po[2 * i + 8].next = ((self.po[3 * i].val() & self.po[3 * i + 1].val())
+                | (self.po[3 * i].val() & self.po[3 * i + 2].val())
+                | (self.po[3 * i + 1].val() & self.po[3 * i + 2].val()))
+                << self.c1_40.val();
         }
         self.add_pb.x.next = self.po[15].val();
         self.add_pb.y.next = self.po[16].val();
