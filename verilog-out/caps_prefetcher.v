@@ -90,6 +90,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  ns_one = 8'h1;
     localparam  n7_one = 7'b1;
     localparam  pfq_d = 7'b100;
+    localparam  pfq_d1 = 7'b11;
     localparam  joff_pc = 32'h1;
     localparam  joff_cta = 32'h21;
     localparam  joff_warp = 32'h24;
@@ -745,6 +746,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [2:0] j_cta__q;
     reg  j_cta__clock;
     reg  j_cta__reset;
+    reg  [7:0] j_oh__d;
+    wire  [7:0] j_oh__q;
+    reg  j_oh__clock;
+    reg  j_oh__reset;
     reg  [5:0] j_warp__d;
     wire  [5:0] j_warp__q;
     reg  j_warp__clock;
@@ -2134,6 +2139,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(j_cta__clock),
         .reset(j_cta__reset)
     );
+    caps_prefetcher__reg8 j_oh(
+        .d(j_oh__d),
+        .q(j_oh__q),
+        .clock(j_oh__clock),
+        .reset(j_oh__reset)
+    );
     caps_prefetcher__reg6 j_warp(
         .d(j_warp__d),
         .q(j_warp__q),
@@ -2800,6 +2811,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) j_kind__clock = clock;
     always @(*) j_pc__clock = clock;
     always @(*) j_cta__clock = clock;
+    always @(*) j_oh__clock = clock;
     always @(*) j_warp__clock = clock;
     always @(*) j_stride__clock = clock;
     always @(*) posa__clock = clock;
@@ -2829,6 +2841,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         j_cta__d = j_cta__q;
         if (take) begin
             j_cta__d = jobq__o_data[(joff_cta)+:(3)];
+        end
+    end
+    always @(*) begin
+        j_oh__d = j_oh__q;
+        if (take) begin
+            j_oh__d = ns_one << zx_jslot__wide;
         end
     end
     always @(*) begin
@@ -2954,10 +2972,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) begin
         pfq_n__d = pfq_n__q;
-        if (pf_push & ~pfq__pop) begin
+        if (st_v__q & ~pfq__pop) begin
             pfq_n__d = pfq_n__q + n7_one;
         end
-        else if (~pf_push & pfq__pop) begin
+        else if (~st_v__q & pfq__pop) begin
             pfq_n__d = pfq_n__q - n7_one;
         end
     end
@@ -3240,6 +3258,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) j_kind__reset = reset;
     always @(*) j_pc__reset = reset;
     always @(*) j_cta__reset = reset;
+    always @(*) j_oh__reset = reset;
     always @(*) j_warp__reset = reset;
     always @(*) j_stride__reset = reset;
     always @(*) posa__reset = reset;
@@ -4398,7 +4417,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__0 = posa__q == slot_cp__0;
-    always @(*) cand__0 = cand_any__0 & (slot_c__0 != j_cta__q) & (posa__q <= slot_cp__0);
+    always @(*) cand__0 = cand_any__0 & ~j_oh__q[0] & (posa__q <= slot_cp__0);
     always @(*) pack_cw__bits__0 = cand__0;
     always @(*) begin
         cand_any__1 = 1'b0;
@@ -4431,7 +4450,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__1 = posa__q == slot_cp__1;
-    always @(*) cand__1 = cand_any__1 & (slot_c__1 != j_cta__q) & (posa__q <= slot_cp__1);
+    always @(*) cand__1 = cand_any__1 & ~j_oh__q[1] & (posa__q <= slot_cp__1);
     always @(*) pack_cw__bits__1 = cand__1;
     always @(*) begin
         cand_any__2 = 1'b0;
@@ -4464,7 +4483,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__2 = posa__q == slot_cp__2;
-    always @(*) cand__2 = cand_any__2 & (slot_c__2 != j_cta__q) & (posa__q <= slot_cp__2);
+    always @(*) cand__2 = cand_any__2 & ~j_oh__q[2] & (posa__q <= slot_cp__2);
     always @(*) pack_cw__bits__2 = cand__2;
     always @(*) begin
         cand_any__3 = 1'b0;
@@ -4497,7 +4516,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__3 = posa__q == slot_cp__3;
-    always @(*) cand__3 = cand_any__3 & (slot_c__3 != j_cta__q) & (posa__q <= slot_cp__3);
+    always @(*) cand__3 = cand_any__3 & ~j_oh__q[3] & (posa__q <= slot_cp__3);
     always @(*) pack_cw__bits__3 = cand__3;
     always @(*) begin
         cand_any__4 = 1'b0;
@@ -4530,7 +4549,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__4 = posa__q == slot_cp__4;
-    always @(*) cand__4 = cand_any__4 & (slot_c__4 != j_cta__q) & (posa__q <= slot_cp__4);
+    always @(*) cand__4 = cand_any__4 & ~j_oh__q[4] & (posa__q <= slot_cp__4);
     always @(*) pack_cw__bits__4 = cand__4;
     always @(*) begin
         cand_any__5 = 1'b0;
@@ -4563,7 +4582,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__5 = posa__q == slot_cp__5;
-    always @(*) cand__5 = cand_any__5 & (slot_c__5 != j_cta__q) & (posa__q <= slot_cp__5);
+    always @(*) cand__5 = cand_any__5 & ~j_oh__q[5] & (posa__q <= slot_cp__5);
     always @(*) pack_cw__bits__5 = cand__5;
     always @(*) begin
         cand_any__6 = 1'b0;
@@ -4596,7 +4615,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__6 = posa__q == slot_cp__6;
-    always @(*) cand__6 = cand_any__6 & (slot_c__6 != j_cta__q) & (posa__q <= slot_cp__6);
+    always @(*) cand__6 = cand_any__6 & ~j_oh__q[6] & (posa__q <= slot_cp__6);
     always @(*) pack_cw__bits__6 = cand__6;
     always @(*) begin
         cand_any__7 = 1'b0;
@@ -4629,7 +4648,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__7 = posa__q == slot_cp__7;
-    always @(*) cand__7 = cand_any__7 & (slot_c__7 != j_cta__q) & (posa__q <= slot_cp__7);
+    always @(*) cand__7 = cand_any__7 & ~j_oh__q[7] & (posa__q <= slot_cp__7);
     always @(*) pack_cw__bits__7 = cand__7;
     always @(*) cw = pack_cw__word;
     always @(*) found_a = |cw;
@@ -4641,8 +4660,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         gsel_w = cw;
         gsel_w = cw & ~pfx__3;
     end
-    always @(*) zx_jslot__narrow = j_cta__q;
-    always @(*) gb_selw = ns_one << zx_jslot__wide;
+    always @(*) gb_selw = j_oh__q;
     always @(*) begin
         if (j_kind__q) begin
             g_selw = gb_selw;
@@ -5026,8 +5044,16 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             g_end = busy__q & ~found_a;
         end
     end
-    always @(*) pf_room = (pfq_n__q != pfq_d) & ~pfq__o_full;
+    always @(*) begin
+        if (st_v__q) begin
+            pf_room = (pfq_n__q != pfq_d1) & ~pfq__o_full;
+        end
+        else begin
+            pf_room = (pfq_n__q != pfq_d) & ~pfq__o_full;
+        end
+    end
     always @(*) pf_push = have_pf & pf_room;
+    always @(*) zx_jslot__narrow = jobq__o_data[(joff_cta)+:(3)];
     always @(*) zx_stw__narrow = st_warp__q;
     always @(*) zx_stl__narrow = st_lead__q;
     always @(*) mul_g__b = st_base__q;

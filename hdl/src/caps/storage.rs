@@ -72,8 +72,8 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         ),
         f(
             "generator",
-            "busy, job, cursors",
-            2 + p.PC_W + cta + w + p.ADDR_W + (cta + 1) + (w + 1) + 3,
+            "busy, job (its CTA also one-hot), cursors",
+            2 + p.PC_W + cta + (1u64 << cta) + w + p.ADDR_W + (cta + 1) + (w + 1) + 3,
             1,
             false,
             ADD,

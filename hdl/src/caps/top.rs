@@ -179,6 +179,8 @@ pub struct CapsPrefetcherRtl<
     j_kind: Reg<Bit>,
     j_pc: Reg<Bits<P>>,
     j_cta: Reg<Bits<C>>,
+    // The job's CTA one-hot (`1 << j_cta`), decoded when the job is taken.
+    j_oh: Reg<Bits<NS>>,
     j_warp: Reg<Bits<WI>>,
     j_stride: Reg<Bits<A>>,
     posa: Reg<Bits<CP>>,
@@ -246,7 +248,7 @@ pub struct CapsPrefetcherRtl<
     // stride, target and the entry's leading warp; st_), its address as a
     // carry-save sum and carry one edge later (st2_), pushed into the
     // output queue at the next; `pfq_n` counts the prefetches the output
-    // queue and the two stages hold.
+    // queue and the second stage hold (`st_v` is the first's).
     st_v: Reg<Bit>,
     st_base: Reg<Bits<A>>,
     st_stride: Reg<Bits<A>>,
@@ -284,6 +286,7 @@ pub struct CapsPrefetcherRtl<
     ns_one: Constant<Bits<NS>>,
     n7_one: Constant<Bits<7>>,
     pfq_d: Constant<Bits<7>>,
+    pfq_d1: Constant<Bits<7>>,
     // Field offsets in a packed job / prefetch (32 bits: Verilator takes a
     // 32-bit part-select base as an integer and does not ask for a
     // log2(width)-bit one).
@@ -401,10 +404,9 @@ impl<
         const NS: usize,
     > CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW, NS>
 {
-    /// Build the unit for `p` (which must be valid). Panics if `p`'s widths
-    /// are not the const generics (`<ports::caps::CapsPrefetcher as
-    /// crate::registry::RtlDecl>::build` picks the instantiation).
-    pub fn new(p: &CapsParams) -> Self {
+    /// Panics unless `p`'s widths are the const generics and its values
+    /// are in range.
+    fn check_widths(p: &CapsParams) {
         assert_eq!(A as u64, p.ADDR_W, "ADDR_W");
         assert_eq!(P as u64, p.PC_W, "PC_W");
         assert_eq!(WI as u64, p.WARP_IDX_W, "WARP_IDX_W");
@@ -426,6 +428,13 @@ impl<
             p.MISPRED_THRESHOLD >= 1 && p.MISPRED_THRESHOLD <= ports::mask(CW as u32),
             "MISPRED_THRESHOLD"
         );
+    }
+
+    /// Build the unit for `p` (which must be valid). Panics if `p`'s widths
+    /// are not the const generics (`<ports::caps::CapsPrefetcher as
+    /// crate::registry::RtlDecl>::build` picks the instantiation).
+    pub fn new(p: &CapsParams) -> Self {
+        Self::check_widths(p);
         let ncta = p.N_CTA as usize;
         let ne = p.PERCTA_ENTRIES as usize;
         let m = p.MAX_ADDRS as usize;
@@ -479,6 +488,7 @@ impl<
             ns_one: konst(1),
             n7_one: konst(1),
             pfq_d: konst(p.PFQ_DEPTH),
+            pfq_d1: konst(p.PFQ_DEPTH - 1),
             joff_pc: konst(1),
             joff_cta: konst((1 + P) as u64),
             joff_warp: konst((1 + P + C) as u64),
@@ -537,7 +547,7 @@ impl<
             zx_cslot, zx_jslot,
             jp_kind, jp_pc, jp_cta, jp_warp, qp_addr, qp_cta, qp_warp,
             // Registers.
-            busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb, kk, st_v, st_base, st_stride,
+            busy, j_kind, j_pc, j_cta, j_oh, j_warp, j_stride, posa, posb, kk, st_v, st_base, st_stride,
             st_warp, st_lead, st_cta, st2_v, st2_s, st2_c, st2_cta, st2_warp, pfq_n, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_rwl,
             b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rstride, b_fwl, b_fns, b_fdelta, b_feq,
             b_fpow2, b_fdiv, b_fnz, b_fstride, fw_on, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n,

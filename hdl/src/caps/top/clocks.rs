@@ -25,7 +25,7 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // Every register: clock and hold (`d = q`), then synchronous reset.
-        dff_setup!(self, clock, busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb);
+        dff_setup!(self, clock, busy, j_kind, j_pc, j_cta, j_oh, j_warp, j_stride, posa, posb);
         dff_setup!(self, clock, kk, st_v, st_base, st_stride, st_warp, st_lead, st_cta, pfq_n);
         dff_setup!(self, clock, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_rwl);
         dff_setup!(self, clock, b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rstride, b_fwl);
@@ -38,6 +38,7 @@ impl<
         self.j_kind.reset.next = self.reset.val();
         self.j_pc.reset.next = self.reset.val();
         self.j_cta.reset.next = self.reset.val();
+        self.j_oh.reset.next = self.reset.val();
         self.j_warp.reset.next = self.reset.val();
         self.j_stride.reset.next = self.reset.val();
         self.posa.reset.next = self.reset.val();

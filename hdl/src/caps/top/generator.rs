@@ -40,7 +40,7 @@ impl<
             }
             self.at_slot[s].next = self.posa.q.val() == self.slot_cp[s].val();
             self.cand[s].next = self.cand_any[s].val()
-                & (self.slot_c[s].val() != self.j_cta.q.val())
+                & !self.j_oh.q.val().get_bit(s)
                 & (self.posa.q.val() <= self.slot_cp[s].val());
             self.pack_cw.bits[s].next = self.cand[s].val();
         }
@@ -56,8 +56,7 @@ impl<
         for t in self._c..self._c1 {
             self.gsel_w.next = self.cw.val() & !self.pfx[t].val();
         }
-        self.zx_jslot.narrow.next = self.j_cta.q.val();
-        self.gb_selw.next = self.ns_one.val() << self.zx_jslot.wide.val();
+        self.gb_selw.next = self.j_oh.q.val();
         // The columns read the chosen slot (job A) or j_cta (job B) for the
         // address stage; job B's cursor reads j_cta through its own port.
         if self.j_kind.q.val() {

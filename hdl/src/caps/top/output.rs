@@ -62,11 +62,12 @@ impl<
         self.pfq.reset.next = self.reset.val();
         self.pfq.push.next = self.st2_v.q.val();
         self.pfq.pop.next = self.pfq.o_valid.val() & self.pf_ready.val();
-        // The prefetches held by the queue and the two stages: + the
-        // selection stage's push, - the pop.
-        if self.pf_push.val() & !self.pfq.pop.val() {
+        // The prefetches held by the queue and the second stage: + the
+        // first stage's prefetch moving on (`st_v`, a register, so the
+        // selection's push is not on this path), - the pop.
+        if self.st_v.q.val() & !self.pfq.pop.val() {
             self.pfq_n.d.next = self.pfq_n.q.val() + self.n7_one.val();
-        } else if !self.pf_push.val() & self.pfq.pop.val() {
+        } else if !self.st_v.q.val() & self.pfq.pop.val() {
             self.pfq_n.d.next = self.pfq_n.q.val() - self.n7_one.val();
         }
         self.qp_addr.narrow.next = self.add_g.s.val();
