@@ -45,6 +45,14 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         f("DIST", "stride", p.ADDR_W, de, true, "paper: 4 B"),
         f(
             "DIST",
+            "stride sign (the stride is magnitude and sign)",
+            1,
+            de,
+            false,
+            ADD,
+        ),
+        f(
+            "DIST",
             "mispredict counter",
             p.CNT_W,
             de,
@@ -56,8 +64,8 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         f("DIST", "LRU rank", rd, de, false, ADD),
         f(
             "job FIFO",
-            "2 valid (one per lane), kind, pc, cta, warp, stride",
-            3 + p.PC_W + cta + w + p.ADDR_W,
+            "2 valid (one per lane), kind, pc, cta, warp, stride and its sign",
+            4 + p.PC_W + cta + w + p.ADDR_W,
             p.JOBQ_DEPTH,
             false,
             ADD,
@@ -72,16 +80,17 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         ),
         f(
             "generator",
-            "busy, job (its CTA also one-hot), cursors",
-            2 + p.PC_W + cta + (1u64 << cta) + w + p.ADDR_W + (cta + 1) + (w + 1) + 3,
+            "busy, job (its CTA also one-hot, its stride as magnitude and sign), cursors",
+            3 + p.PC_W + cta + (1u64 << cta) + w + p.ADDR_W + (cta + 1) + (w + 1) + 3,
             1,
             false,
             ADD,
         ),
         f(
             "generator",
-            "first address stage (valid, base, stride, warp, lead, cta), output queue count",
-            1 + 2 * p.ADDR_W + 2 * w + cta + 7,
+            "first address stage (valid, base, stride and its sign, warp, lead, cta), output \
+             queue count",
+            1 + 2 * p.ADDR_W + 1 + 2 * w + cta + 7,
             1,
             false,
             ADD,
@@ -97,8 +106,9 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         f(
             "load pipeline",
             "rules stage: the load, its look-ups, the rules' values for the entry found and \
-             for the entry forwarded",
-            1 + p.PC_W
+             for the entry forwarded, the forwarding's CTA compare, the slot one-hot",
+            2 + (1u64 << cta)
+                + p.PC_W
                 + cta
                 + w
                 + 3
@@ -106,7 +116,8 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
                 + 2
                 + ne * (2 + rp)
                 + de
-                + 2 * (6 + (w + 1) + lanes + p.ADDR_W),
+                + 2 * (6 + (w + 1) + lanes)
+                + p.ADDR_W,
             1,
             false,
             ADD,
@@ -122,8 +133,8 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         f(
             "load pipeline",
             "job stage: rules, a - base, rule 3's product (carry-save sum and carry), DIST \
-             entry, the job's fields",
-            3 + 1 + 3 + lanes + 2 * p.ADDR_W - 1 + 1 + de + p.PC_W + w + p.ADDR_W,
+             entry, the job's fields (its stride as magnitude and sign)",
+            3 + 1 + 3 + lanes + 2 * p.ADDR_W - 1 + 1 + de + p.PC_W + w + p.ADDR_W + 1,
             1,
             false,
             ADD,

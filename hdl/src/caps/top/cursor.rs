@@ -33,21 +33,6 @@ impl<
         self.b_end.next =
             !self.s_hit.val() | !self.dtab.gh_hit.val() | (self.wb.val() >= self.zx_cfg.wide.val());
         self.b_skip.next = self.kk.q.val() >= self.s_n.val();
-        // The address k* of the prefetch.
-        if self.j_kind.q.val() | self.at_pos.val() {
-            self.k_cur.next = self.kk.q.val();
-        } else {
-            self.k_cur.next = self.k_zero.val();
-        }
-        if self.k_cur.val() == self.k3.val() {
-            self.s_base.next = self.s_b3.val();
-        } else if self.k_cur.val() == self.k2.val() {
-            self.s_base.next = self.s_b2.val();
-        } else if self.k_cur.val() == self.k_one.val() {
-            self.s_base.next = self.s_b1.val();
-        } else {
-            self.s_base.next = self.s_b0.val();
-        }
         if self.j_kind.q.val() {
             self.have_pf.next = self.busy.q.val() & !self.b_end.val() & !self.b_skip.val();
             self.g_end.next = self.busy.q.val() & self.b_end.val();
@@ -87,6 +72,7 @@ impl<
             self.j_oh.d.next = self.ns_one.val() << self.zx_jslot.wide.val();
             self.j_warp.d.next = self.g_warp_n.val();
             self.j_stride.d.next = self.jobq_stride.o_data.val();
+            self.j_neg.d.next = self.jobq.o_data.val().get_bit(self.joff_neg.val().index());
             self.posa.d.next = self.cp_zero.val();
             self.posb.d.next = self.wd_zero.val();
             self.kk.d.next = self.k_zero.val();

@@ -29,12 +29,16 @@ impl<
         // pushes; `st_v` says whether it holds a prefetch).
         self.st_base.d.next = self.s_base.val();
         self.st_lead.d.next = self.s_lead.val();
+        // The stride as magnitude and sign: DIST's (job B), the job's
+        // (job A).
         if self.j_kind.q.val() {
             self.st_stride.d.next = self.dtab.gh_stride.val();
+            self.st_neg.d.next = self.dtab.gh_neg.val();
             self.st_warp.d.next = self.wb.val().get_bits::<WI>(0);
             self.st_cta.d.next = self.j_cta.q.val();
         } else {
             self.st_stride.d.next = self.j_stride.q.val();
+            self.st_neg.d.next = self.j_neg.q.val();
             self.st_warp.d.next = self.j_warp.q.val();
             self.st_cta.d.next = self.s_c.val();
         }
@@ -44,7 +48,12 @@ impl<
         self.zx_stw.narrow.next = self.st_warp.q.val();
         self.zx_stl.narrow.next = self.st_lead.q.val();
         self.mul_g.b.next = self.st_base.q.val();
-        self.mul_g.d.next = self.zx_stw.wide.val() - self.zx_stl.wide.val();
+        // A negative stride magnitude m: (warp - lead) * -m = (lead - warp) * m.
+        if self.st_neg.q.val() {
+            self.mul_g.d.next = self.zx_stl.wide.val() - self.zx_stw.wide.val();
+        } else {
+            self.mul_g.d.next = self.zx_stw.wide.val() - self.zx_stl.wide.val();
+        }
         self.mul_g.s.next = self.st_stride.q.val();
         self.st2_v.d.next = self.st_v.q.val();
         self.st2_s.d.next = self.mul_g.so.val();
