@@ -16,10 +16,8 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
     let w = p.WARP_IDX_W;
     let rp = ports::clog2(p.PERCTA_ENTRIES) as u64;
     let rd = ports::clog2(p.DIST_ENTRIES) as u64;
-    let ne = p.PERCTA_ENTRIES;
-    let lanes = p.ADDR_W * p.MAX_ADDRS;
     let f = StorageField::new;
-    let fields = vec![
+    let mut fields = vec![
         f("PerCTA", "pc", p.PC_W, pe, true, "paper: 4 B"),
         f("PerCTA", "lead warp", w, pe, true, "paper: 1 B"),
         f(
@@ -103,10 +101,49 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
             false,
             ADD,
         ),
+    ];
+    fields.extend(load_pipeline(p));
+    let paper_bytes = de * 9 + pe * (5 + 4 * p.MAX_ADDRS);
+    StorageReport {
+        unit: "caps_prefetcher".into(),
+        fields,
+        paper_bits: paper_bytes * 8,
+        paper_note: format!(
+            "paper Tables I/II: {} DIST x 9 B + {} PerCTA entries x {} B = {} B per SM \
+             (708 B for the paper configuration); the paper's leading-warp field is 1 B, \
+             ours WARP_IDX_W bits",
+            de,
+            pe,
+            5 + 4 * p.MAX_ADDRS,
+            paper_bytes
+        ),
+        paper_area: Some((
+            0.018,
+            "CAPS paper, FreePDK45 synthesis with the PerCTA tables as CACTI SRAM; \
+             here every table is flip-flops (7,219 DFF_X1 = 0.032 mm^2 alone in the \
+             paper configuration) plus read multiplexers, tag comparators and the \
+             stride arithmetic"
+                .into(),
+        )),
+    }
+}
+
+/// The load pipeline's registers (the rules and job stages, the
+/// forwarding).
+fn load_pipeline(p: &CapsParams) -> Vec<StorageField> {
+    const ADD: &str = "added by this design";
+    let de = p.DIST_ENTRIES;
+    let cta = p.cta_bits() as u64;
+    let w = p.WARP_IDX_W;
+    let rp = ports::clog2(p.PERCTA_ENTRIES) as u64;
+    let ne = p.PERCTA_ENTRIES;
+    let lanes = p.ADDR_W * p.MAX_ADDRS;
+    let f = StorageField::new;
+    vec![
         f(
             "load pipeline",
             "rules stage: the load, its look-ups, the rules' values for the entry found and \
-             for the entry forwarded, the forwarding's CTA compare, the slot one-hot",
+         for the entry forwarded, the forwarding's CTA compare, the slot one-hot",
             2 + (1u64 << cta)
                 + p.PC_W
                 + cta
@@ -133,34 +170,11 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         f(
             "load pipeline",
             "job stage: rules, a - base, rule 3's product (carry-save sum and carry), DIST \
-             entry, the job's fields (its stride as magnitude and sign)",
+         entry, the job's fields (its stride as magnitude and sign)",
             3 + 1 + 3 + lanes + 2 * p.ADDR_W - 1 + 1 + de + p.PC_W + w + p.ADDR_W + 1,
             1,
             false,
             ADD,
         ),
-    ];
-    let paper_bytes = de * 9 + pe * (5 + 4 * p.MAX_ADDRS);
-    StorageReport {
-        unit: "caps_prefetcher".into(),
-        fields,
-        paper_bits: paper_bytes * 8,
-        paper_note: format!(
-            "paper Tables I/II: {} DIST x 9 B + {} PerCTA entries x {} B = {} B per SM \
-             (708 B for the paper configuration); the paper's leading-warp field is 1 B, \
-             ours WARP_IDX_W bits",
-            de,
-            pe,
-            5 + 4 * p.MAX_ADDRS,
-            paper_bytes
-        ),
-        paper_area: Some((
-            0.018,
-            "CAPS paper, FreePDK45 synthesis with the PerCTA tables as CACTI SRAM; \
-             here every table is flip-flops (7,219 DFF_X1 = 0.032 mm^2 alone in the \
-             paper configuration) plus read multiplexers, tag comparators and the \
-             stride arithmetic"
-                .into(),
-        )),
-    }
+    ]
 }
