@@ -80,8 +80,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  addr_zero = 32'h0;
     localparam  k_zero = 3'b0;
     localparam  k_one = 3'b1;
-    localparam  k2 = 3'b10;
-    localparam  k3 = 3'b11;
     localparam  cp_zero = 4'h0;
     localparam  wd_zero = 7'b0;
     localparam  wd_one = 7'b1;
@@ -90,9 +88,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  ns_one = 8'h1;
     localparam  n7_one = 7'b1;
     localparam  pfq_d = 7'b100;
+    localparam  pfq_d1 = 7'b11;
     localparam  joff_pc = 32'h1;
     localparam  joff_cta = 32'h21;
     localparam  joff_warp = 32'h24;
+    localparam  joff_neg = 32'h2a;
     localparam  qoff_cta = 32'h20;
     localparam  qoff_warp = 32'h23;
 
@@ -131,6 +131,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] cols__0__g_warp_n;
     reg  [3:0] cols__0__g_pos;
     reg  [2:0] cols__0__g_k;
+    reg  cols__0__g_kind;
     reg  [7:0] cols__0__g_sel;
     reg  [7:0] cols__0__gb_sel;
     wire  cols__0__l_ev;
@@ -147,17 +148,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__0__l_nz;
     wire  cols__0__l_pow2;
     wire  cols__0__l_div;
-    wire  [31:0] cols__0__l_mag;
+    wire  [31:0] cols__0__l_diff0;
     wire  [7:0] cols__0__g_cand;
     wire  [7:0] cols__0__g_more;
     wire  cols__0__gb_hit;
     wire  [5:0] cols__0__gb_lead;
     wire  [2:0] cols__0__gb_n;
     wire  [5:0] cols__0__gs_lead;
-    wire  [31:0] cols__0__gs_base0;
-    wire  [31:0] cols__0__gs_base1;
-    wire  [31:0] cols__0__gs_base2;
-    wire  [31:0] cols__0__gs_base3;
+    wire  [31:0] cols__0__gs_base;
     reg  cols__1__clock;
     reg  cols__1__reset;
     reg  [7:0] cols__1__clear_mask;
@@ -192,6 +190,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] cols__1__g_warp_n;
     reg  [3:0] cols__1__g_pos;
     reg  [2:0] cols__1__g_k;
+    reg  cols__1__g_kind;
     reg  [7:0] cols__1__g_sel;
     reg  [7:0] cols__1__gb_sel;
     wire  cols__1__l_ev;
@@ -208,17 +207,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__1__l_nz;
     wire  cols__1__l_pow2;
     wire  cols__1__l_div;
-    wire  [31:0] cols__1__l_mag;
+    wire  [31:0] cols__1__l_diff0;
     wire  [7:0] cols__1__g_cand;
     wire  [7:0] cols__1__g_more;
     wire  cols__1__gb_hit;
     wire  [5:0] cols__1__gb_lead;
     wire  [2:0] cols__1__gb_n;
     wire  [5:0] cols__1__gs_lead;
-    wire  [31:0] cols__1__gs_base0;
-    wire  [31:0] cols__1__gs_base1;
-    wire  [31:0] cols__1__gs_base2;
-    wire  [31:0] cols__1__gs_base3;
+    wire  [31:0] cols__1__gs_base;
     reg  cols__2__clock;
     reg  cols__2__reset;
     reg  [7:0] cols__2__clear_mask;
@@ -253,6 +249,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] cols__2__g_warp_n;
     reg  [3:0] cols__2__g_pos;
     reg  [2:0] cols__2__g_k;
+    reg  cols__2__g_kind;
     reg  [7:0] cols__2__g_sel;
     reg  [7:0] cols__2__gb_sel;
     wire  cols__2__l_ev;
@@ -269,17 +266,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__2__l_nz;
     wire  cols__2__l_pow2;
     wire  cols__2__l_div;
-    wire  [31:0] cols__2__l_mag;
+    wire  [31:0] cols__2__l_diff0;
     wire  [7:0] cols__2__g_cand;
     wire  [7:0] cols__2__g_more;
     wire  cols__2__gb_hit;
     wire  [5:0] cols__2__gb_lead;
     wire  [2:0] cols__2__gb_n;
     wire  [5:0] cols__2__gs_lead;
-    wire  [31:0] cols__2__gs_base0;
-    wire  [31:0] cols__2__gs_base1;
-    wire  [31:0] cols__2__gs_base2;
-    wire  [31:0] cols__2__gs_base3;
+    wire  [31:0] cols__2__gs_base;
     reg  cols__3__clock;
     reg  cols__3__reset;
     reg  [7:0] cols__3__clear_mask;
@@ -314,6 +308,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] cols__3__g_warp_n;
     reg  [3:0] cols__3__g_pos;
     reg  [2:0] cols__3__g_k;
+    reg  cols__3__g_kind;
     reg  [7:0] cols__3__g_sel;
     reg  [7:0] cols__3__gb_sel;
     wire  cols__3__l_ev;
@@ -330,26 +325,26 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__3__l_nz;
     wire  cols__3__l_pow2;
     wire  cols__3__l_div;
-    wire  [31:0] cols__3__l_mag;
+    wire  [31:0] cols__3__l_diff0;
     wire  [7:0] cols__3__g_cand;
     wire  [7:0] cols__3__g_more;
     wire  cols__3__gb_hit;
     wire  [5:0] cols__3__gb_lead;
     wire  [2:0] cols__3__gb_n;
     wire  [5:0] cols__3__gs_lead;
-    wire  [31:0] cols__3__gs_base0;
-    wire  [31:0] cols__3__gs_base1;
-    wire  [31:0] cols__3__gs_base2;
-    wire  [31:0] cols__3__gs_base3;
+    wire  [31:0] cols__3__gs_base;
     reg  [6:0] trainf__delta;
     reg  [31:0] trainf__diff;
     wire  trainf__pow2;
     wire  trainf__div;
-    wire  [31:0] trainf__mag;
+    reg  [6:0] qf__delta;
+    reg  [31:0] qf__diff;
+    wire  [31:0] qf__mag;
+    reg  [6:0] qr__delta;
+    reg  [31:0] qr__diff;
+    wire  [31:0] qr__mag;
     reg  [5:0] zx_bw__narrow;
     wire  [6:0] zx_bw__wide;
-    reg  [2:0] zx_wslot__narrow;
-    wire  [7:0] zx_wslot__wide;
     reg  order__alloc;
     reg  order__touch;
     reg  order__inval;
@@ -385,9 +380,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  dtab__b_hit__2;
     reg  dtab__b_hit__3;
     wire  [31:0] dtab__b_stride;
+    wire  dtab__b_neg;
     reg  dtab__alloc;
     reg  [31:0] dtab__a_pc;
     reg  [31:0] dtab__a_stride;
+    reg  dtab__a_neg;
     reg  [2:0] dtab__a_lead_cta;
     wire  dtab__a_tgt__0;
     wire  dtab__a_tgt__1;
@@ -404,14 +401,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [31:0] dtab__g_pc;
     wire  dtab__gh_hit;
     wire  [31:0] dtab__gh_stride;
+    wire  dtab__gh_neg;
     reg  jobq__clock;
     reg  jobq__reset;
     reg  jobq__push;
     reg  jobq__pop;
-    reg  [41:0] jobq__i_data;
+    reg  [42:0] jobq__i_data;
     wire  jobq__o_full;
     wire  jobq__o_valid;
-    wire  [41:0] jobq__o_data;
+    wire  [42:0] jobq__o_data;
     reg  jobq_stride__clock;
     reg  jobq_stride__reset;
     reg  jobq_stride__push;
@@ -489,14 +487,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [31:0] buadd__2__y;
     wire  buadd__2__ci;
     wire  [31:0] buadd__2__s;
-    reg  [31:0] negf__x;
-    wire  [31:0] negf__y;
-    wire  negf__ci;
-    wire  [31:0] negf__s;
-    reg  [31:0] negr__x;
-    wire  [31:0] negr__y;
-    wire  negr__ci;
-    wire  [31:0] negr__s;
     reg  [31:0] rsub__0__x;
     reg  [31:0] rsub__0__y;
     wire  rsub__0__ci;
@@ -531,15 +521,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [6:0] sel_llead__v__2;
     reg  [6:0] sel_llead__v__3;
     wire  [6:0] sel_llead__o;
-    reg  sel_lmag__hit__0;
-    reg  sel_lmag__hit__1;
-    reg  sel_lmag__hit__2;
-    reg  sel_lmag__hit__3;
-    reg  [31:0] sel_lmag__v__0;
-    reg  [31:0] sel_lmag__v__1;
-    reg  [31:0] sel_lmag__v__2;
-    reg  [31:0] sel_lmag__v__3;
-    wire  [31:0] sel_lmag__o;
+    reg  sel_ld0__hit__0;
+    reg  sel_ld0__hit__1;
+    reg  sel_ld0__hit__2;
+    reg  sel_ld0__hit__3;
+    reg  [31:0] sel_ld0__v__0;
+    reg  [31:0] sel_ld0__v__1;
+    reg  [31:0] sel_ld0__v__2;
+    reg  [31:0] sel_ld0__v__3;
+    wire  [31:0] sel_ld0__o;
     reg  sel_lb0__hit__0;
     reg  sel_lb0__hit__1;
     reg  sel_lb0__hit__2;
@@ -603,42 +593,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] sel_blead__v__2;
     reg  [5:0] sel_blead__v__3;
     wire  [5:0] sel_blead__o;
-    wire  sel_sb0__hit__0;
-    wire  sel_sb0__hit__1;
-    wire  sel_sb0__hit__2;
-    wire  sel_sb0__hit__3;
-    reg  [31:0] sel_sb0__v__0;
-    reg  [31:0] sel_sb0__v__1;
-    reg  [31:0] sel_sb0__v__2;
-    reg  [31:0] sel_sb0__v__3;
-    wire  [31:0] sel_sb0__o;
-    wire  sel_sb1__hit__0;
-    wire  sel_sb1__hit__1;
-    wire  sel_sb1__hit__2;
-    wire  sel_sb1__hit__3;
-    reg  [31:0] sel_sb1__v__0;
-    reg  [31:0] sel_sb1__v__1;
-    reg  [31:0] sel_sb1__v__2;
-    reg  [31:0] sel_sb1__v__3;
-    wire  [31:0] sel_sb1__o;
-    wire  sel_sb2__hit__0;
-    wire  sel_sb2__hit__1;
-    wire  sel_sb2__hit__2;
-    wire  sel_sb2__hit__3;
-    reg  [31:0] sel_sb2__v__0;
-    reg  [31:0] sel_sb2__v__1;
-    reg  [31:0] sel_sb2__v__2;
-    reg  [31:0] sel_sb2__v__3;
-    wire  [31:0] sel_sb2__o;
-    wire  sel_sb3__hit__0;
-    wire  sel_sb3__hit__1;
-    wire  sel_sb3__hit__2;
-    wire  sel_sb3__hit__3;
-    reg  [31:0] sel_sb3__v__0;
-    reg  [31:0] sel_sb3__v__1;
-    reg  [31:0] sel_sb3__v__2;
-    reg  [31:0] sel_sb3__v__3;
-    wire  [31:0] sel_sb3__o;
+    wire  sel_sb__hit__0;
+    wire  sel_sb__hit__1;
+    wire  sel_sb__hit__2;
+    wire  sel_sb__hit__3;
+    reg  [31:0] sel_sb__v__0;
+    reg  [31:0] sel_sb__v__1;
+    reg  [31:0] sel_sb__v__2;
+    reg  [31:0] sel_sb__v__3;
+    wire  [31:0] sel_sb__o;
     reg  sel_sc__hit__0;
     reg  sel_sc__hit__1;
     reg  sel_sc__hit__2;
@@ -716,13 +679,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [2:0] zx_jslot__narrow;
     wire  [7:0] zx_jslot__wide;
     reg  jp_kind__narrow;
-    wire  [41:0] jp_kind__wide;
+    wire  [42:0] jp_kind__wide;
     reg  [31:0] jp_pc__narrow;
-    wire  [41:0] jp_pc__wide;
+    wire  [42:0] jp_pc__wide;
     reg  [2:0] jp_cta__narrow;
-    wire  [41:0] jp_cta__wide;
+    wire  [42:0] jp_cta__wide;
     reg  [5:0] jp_warp__narrow;
-    wire  [41:0] jp_warp__wide;
+    wire  [42:0] jp_warp__wide;
+    reg  jp_neg__narrow;
+    wire  [42:0] jp_neg__wide;
     reg  [31:0] qp_addr__narrow;
     wire  [40:0] qp_addr__wide;
     reg  [2:0] qp_cta__narrow;
@@ -745,6 +710,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [2:0] j_cta__q;
     reg  j_cta__clock;
     reg  j_cta__reset;
+    reg  [7:0] j_oh__d;
+    wire  [7:0] j_oh__q;
+    reg  j_oh__clock;
+    reg  j_oh__reset;
     reg  [5:0] j_warp__d;
     wire  [5:0] j_warp__q;
     reg  j_warp__clock;
@@ -753,6 +722,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [31:0] j_stride__q;
     reg  j_stride__clock;
     reg  j_stride__reset;
+    reg  j_neg__d;
+    wire  j_neg__q;
+    reg  j_neg__clock;
+    reg  j_neg__reset;
     reg  [3:0] posa__d;
     wire  [3:0] posa__q;
     reg  posa__clock;
@@ -809,6 +782,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  b_pceq__q;
     reg  b_pceq__clock;
     reg  b_pceq__reset;
+    reg  b_cteq__d;
+    wire  b_cteq__q;
+    reg  b_cteq__clock;
+    reg  b_cteq__reset;
+    reg  [7:0] b_oh__d;
+    wire  [7:0] b_oh__q;
+    reg  b_oh__clock;
+    reg  b_oh__reset;
     reg  b_hitr__0__d;
     wire  b_hitr__0__q;
     reg  b_hitr__0__clock;
@@ -917,10 +898,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  b_rnz__q;
     reg  b_rnz__clock;
     reg  b_rnz__reset;
-    reg  [31:0] b_rstride__d;
-    wire  [31:0] b_rstride__q;
-    reg  b_rstride__clock;
-    reg  b_rstride__reset;
+    reg  [31:0] b_rdiff0__d;
+    wire  [31:0] b_rdiff0__q;
+    reg  b_rdiff0__clock;
+    reg  b_rdiff0__reset;
     reg  b_fwl__d;
     wire  b_fwl__q;
     reg  b_fwl__clock;
@@ -965,10 +946,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  b_fnz__q;
     reg  b_fnz__clock;
     reg  b_fnz__reset;
-    reg  [31:0] b_fstride__d;
-    wire  [31:0] b_fstride__q;
-    reg  b_fstride__clock;
-    reg  b_fstride__reset;
     reg  fw_on__d;
     wire  fw_on__q;
     reg  fw_on__clock;
@@ -1137,6 +1114,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [31:0] c_stride__q;
     reg  c_stride__clock;
     reg  c_stride__reset;
+    reg  c_neg__d;
+    wire  c_neg__q;
+    reg  c_neg__clock;
+    reg  c_neg__reset;
     reg  st_v__d;
     wire  st_v__q;
     reg  st_v__clock;
@@ -1149,6 +1130,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [31:0] st_stride__q;
     reg  st_stride__clock;
     reg  st_stride__reset;
+    reg  st_neg__d;
+    wire  st_neg__q;
+    reg  st_neg__clock;
+    reg  st_neg__reset;
     reg  [5:0] st_warp__d;
     wire  [5:0] st_warp__q;
     reg  st_warp__clock;
@@ -1251,6 +1236,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  x_div;
     reg  x_nz;
     reg  [31:0] x_stride;
+    reg  x_neg;
+    reg  [6:0] x_ndelta;
     reg  [31:0] g_pc_n;
     reg  [5:0] g_warp_n;
     reg  [7:0] w_onehot;
@@ -1323,18 +1310,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [2:0] k_inc;
     reg  [3:0] na_pos;
     reg  [2:0] na_k;
-    reg  at_pos;
     reg  found_a;
     reg  s_hit;
     reg  [5:0] s_lead;
     reg  [2:0] s_n;
-    reg  [31:0] s_b0;
-    reg  [31:0] s_b1;
-    reg  [31:0] s_b2;
-    reg  [31:0] s_b3;
     reg  [31:0] s_base;
     reg  [2:0] s_c;
-    reg  [2:0] k_cur;
     reg  [6:0] wb;
     reg  b_end;
     reg  b_skip;
@@ -1379,6 +1360,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_warp_n(cols__0__g_warp_n),
         .g_pos(cols__0__g_pos),
         .g_k(cols__0__g_k),
+        .g_kind(cols__0__g_kind),
         .g_sel(cols__0__g_sel),
         .gb_sel(cols__0__gb_sel),
         .l_ev(cols__0__l_ev),
@@ -1395,17 +1377,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_nz(cols__0__l_nz),
         .l_pow2(cols__0__l_pow2),
         .l_div(cols__0__l_div),
-        .l_mag(cols__0__l_mag),
+        .l_diff0(cols__0__l_diff0),
         .g_cand(cols__0__g_cand),
         .g_more(cols__0__g_more),
         .gb_hit(cols__0__gb_hit),
         .gb_lead(cols__0__gb_lead),
         .gb_n(cols__0__gb_n),
         .gs_lead(cols__0__gs_lead),
-        .gs_base0(cols__0__gs_base0),
-        .gs_base1(cols__0__gs_base1),
-        .gs_base2(cols__0__gs_base2),
-        .gs_base3(cols__0__gs_base3)
+        .gs_base(cols__0__gs_base)
     );
     caps_prefetcher__cols cols__1(
         .clock(cols__1__clock),
@@ -1442,6 +1421,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_warp_n(cols__1__g_warp_n),
         .g_pos(cols__1__g_pos),
         .g_k(cols__1__g_k),
+        .g_kind(cols__1__g_kind),
         .g_sel(cols__1__g_sel),
         .gb_sel(cols__1__gb_sel),
         .l_ev(cols__1__l_ev),
@@ -1458,17 +1438,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_nz(cols__1__l_nz),
         .l_pow2(cols__1__l_pow2),
         .l_div(cols__1__l_div),
-        .l_mag(cols__1__l_mag),
+        .l_diff0(cols__1__l_diff0),
         .g_cand(cols__1__g_cand),
         .g_more(cols__1__g_more),
         .gb_hit(cols__1__gb_hit),
         .gb_lead(cols__1__gb_lead),
         .gb_n(cols__1__gb_n),
         .gs_lead(cols__1__gs_lead),
-        .gs_base0(cols__1__gs_base0),
-        .gs_base1(cols__1__gs_base1),
-        .gs_base2(cols__1__gs_base2),
-        .gs_base3(cols__1__gs_base3)
+        .gs_base(cols__1__gs_base)
     );
     caps_prefetcher__cols cols__2(
         .clock(cols__2__clock),
@@ -1505,6 +1482,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_warp_n(cols__2__g_warp_n),
         .g_pos(cols__2__g_pos),
         .g_k(cols__2__g_k),
+        .g_kind(cols__2__g_kind),
         .g_sel(cols__2__g_sel),
         .gb_sel(cols__2__gb_sel),
         .l_ev(cols__2__l_ev),
@@ -1521,17 +1499,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_nz(cols__2__l_nz),
         .l_pow2(cols__2__l_pow2),
         .l_div(cols__2__l_div),
-        .l_mag(cols__2__l_mag),
+        .l_diff0(cols__2__l_diff0),
         .g_cand(cols__2__g_cand),
         .g_more(cols__2__g_more),
         .gb_hit(cols__2__gb_hit),
         .gb_lead(cols__2__gb_lead),
         .gb_n(cols__2__gb_n),
         .gs_lead(cols__2__gs_lead),
-        .gs_base0(cols__2__gs_base0),
-        .gs_base1(cols__2__gs_base1),
-        .gs_base2(cols__2__gs_base2),
-        .gs_base3(cols__2__gs_base3)
+        .gs_base(cols__2__gs_base)
     );
     caps_prefetcher__cols cols__3(
         .clock(cols__3__clock),
@@ -1568,6 +1543,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_warp_n(cols__3__g_warp_n),
         .g_pos(cols__3__g_pos),
         .g_k(cols__3__g_k),
+        .g_kind(cols__3__g_kind),
         .g_sel(cols__3__g_sel),
         .gb_sel(cols__3__gb_sel),
         .l_ev(cols__3__l_ev),
@@ -1584,32 +1560,34 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_nz(cols__3__l_nz),
         .l_pow2(cols__3__l_pow2),
         .l_div(cols__3__l_div),
-        .l_mag(cols__3__l_mag),
+        .l_diff0(cols__3__l_diff0),
         .g_cand(cols__3__g_cand),
         .g_more(cols__3__g_more),
         .gb_hit(cols__3__gb_hit),
         .gb_lead(cols__3__gb_lead),
         .gb_n(cols__3__gb_n),
         .gs_lead(cols__3__gs_lead),
-        .gs_base0(cols__3__gs_base0),
-        .gs_base1(cols__3__gs_base1),
-        .gs_base2(cols__3__gs_base2),
-        .gs_base3(cols__3__gs_base3)
+        .gs_base(cols__3__gs_base)
     );
     caps_prefetcher__cols__rdiv trainf(
         .delta(trainf__delta),
         .diff(trainf__diff),
         .pow2(trainf__pow2),
-        .div(trainf__div),
-        .mag(trainf__mag)
+        .div(trainf__div)
+    );
+    caps_prefetcher__qf qf(
+        .delta(qf__delta),
+        .diff(qf__diff),
+        .mag(qf__mag)
+    );
+    caps_prefetcher__qf qr(
+        .delta(qr__delta),
+        .diff(qr__diff),
+        .mag(qr__mag)
     );
     caps_prefetcher__cols__zx_lead zx_bw(
         .narrow(zx_bw__narrow),
         .wide(zx_bw__wide)
-    );
-    caps_prefetcher__zx_cslot zx_wslot(
-        .narrow(zx_wslot__narrow),
-        .wide(zx_wslot__wide)
     );
     caps_prefetcher__dtab__order order(
         .alloc(order__alloc),
@@ -1649,9 +1627,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .b_hit__2(dtab__b_hit__2),
         .b_hit__3(dtab__b_hit__3),
         .b_stride(dtab__b_stride),
+        .b_neg(dtab__b_neg),
         .alloc(dtab__alloc),
         .a_pc(dtab__a_pc),
         .a_stride(dtab__a_stride),
+        .a_neg(dtab__a_neg),
         .a_lead_cta(dtab__a_lead_cta),
         .a_tgt__0(dtab__a_tgt__0),
         .a_tgt__1(dtab__a_tgt__1),
@@ -1667,7 +1647,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .dec(dtab__dec),
         .g_pc(dtab__g_pc),
         .gh_hit(dtab__gh_hit),
-        .gh_stride(dtab__gh_stride)
+        .gh_stride(dtab__gh_stride),
+        .gh_neg(dtab__gh_neg)
     );
     caps_prefetcher__jobq jobq(
         .clock(jobq__clock),
@@ -1790,18 +1771,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .ci(buadd__2__ci),
         .s(buadd__2__s)
     );
-    caps_prefetcher__add_g negf(
-        .x(negf__x),
-        .y(negf__y),
-        .ci(negf__ci),
-        .s(negf__s)
-    );
-    caps_prefetcher__add_g negr(
-        .x(negr__x),
-        .y(negr__y),
-        .ci(negr__ci),
-        .s(negr__s)
-    );
     caps_prefetcher__add_g rsub__0(
         .x(rsub__0__x),
         .y(rsub__0__y),
@@ -1850,16 +1819,16 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_llead__v__3),
         .o(sel_llead__o)
     );
-    caps_prefetcher__dtab__sel_bs sel_lmag(
-        .hit__0(sel_lmag__hit__0),
-        .hit__1(sel_lmag__hit__1),
-        .hit__2(sel_lmag__hit__2),
-        .hit__3(sel_lmag__hit__3),
-        .v__0(sel_lmag__v__0),
-        .v__1(sel_lmag__v__1),
-        .v__2(sel_lmag__v__2),
-        .v__3(sel_lmag__v__3),
-        .o(sel_lmag__o)
+    caps_prefetcher__dtab__sel_bs sel_ld0(
+        .hit__0(sel_ld0__hit__0),
+        .hit__1(sel_ld0__hit__1),
+        .hit__2(sel_ld0__hit__2),
+        .hit__3(sel_ld0__hit__3),
+        .v__0(sel_ld0__v__0),
+        .v__1(sel_ld0__v__1),
+        .v__2(sel_ld0__v__2),
+        .v__3(sel_ld0__v__3),
+        .o(sel_ld0__o)
     );
     caps_prefetcher__dtab__sel_bs sel_lb0(
         .hit__0(sel_lb0__hit__0),
@@ -1938,49 +1907,16 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_blead__v__3),
         .o(sel_blead__o)
     );
-    caps_prefetcher__dtab__sel_bs sel_sb0(
-        .hit__0(sel_sb0__hit__0),
-        .hit__1(sel_sb0__hit__1),
-        .hit__2(sel_sb0__hit__2),
-        .hit__3(sel_sb0__hit__3),
-        .v__0(sel_sb0__v__0),
-        .v__1(sel_sb0__v__1),
-        .v__2(sel_sb0__v__2),
-        .v__3(sel_sb0__v__3),
-        .o(sel_sb0__o)
-    );
-    caps_prefetcher__dtab__sel_bs sel_sb1(
-        .hit__0(sel_sb1__hit__0),
-        .hit__1(sel_sb1__hit__1),
-        .hit__2(sel_sb1__hit__2),
-        .hit__3(sel_sb1__hit__3),
-        .v__0(sel_sb1__v__0),
-        .v__1(sel_sb1__v__1),
-        .v__2(sel_sb1__v__2),
-        .v__3(sel_sb1__v__3),
-        .o(sel_sb1__o)
-    );
-    caps_prefetcher__dtab__sel_bs sel_sb2(
-        .hit__0(sel_sb2__hit__0),
-        .hit__1(sel_sb2__hit__1),
-        .hit__2(sel_sb2__hit__2),
-        .hit__3(sel_sb2__hit__3),
-        .v__0(sel_sb2__v__0),
-        .v__1(sel_sb2__v__1),
-        .v__2(sel_sb2__v__2),
-        .v__3(sel_sb2__v__3),
-        .o(sel_sb2__o)
-    );
-    caps_prefetcher__dtab__sel_bs sel_sb3(
-        .hit__0(sel_sb3__hit__0),
-        .hit__1(sel_sb3__hit__1),
-        .hit__2(sel_sb3__hit__2),
-        .hit__3(sel_sb3__hit__3),
-        .v__0(sel_sb3__v__0),
-        .v__1(sel_sb3__v__1),
-        .v__2(sel_sb3__v__2),
-        .v__3(sel_sb3__v__3),
-        .o(sel_sb3__o)
+    caps_prefetcher__dtab__sel_bs sel_sb(
+        .hit__0(sel_sb__hit__0),
+        .hit__1(sel_sb__hit__1),
+        .hit__2(sel_sb__hit__2),
+        .hit__3(sel_sb__hit__3),
+        .v__0(sel_sb__v__0),
+        .v__1(sel_sb__v__1),
+        .v__2(sel_sb__v__2),
+        .v__3(sel_sb__v__3),
+        .o(sel_sb__o)
     );
     caps_prefetcher__cols__gb_rcnt sel_sc(
         .hit__0(sel_sc__hit__0),
@@ -2098,6 +2034,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .narrow(jp_warp__narrow),
         .wide(jp_warp__wide)
     );
+    caps_prefetcher__jp_kind jp_neg(
+        .narrow(jp_neg__narrow),
+        .wide(jp_neg__wide)
+    );
     caps_prefetcher__qp_addr qp_addr(
         .narrow(qp_addr__narrow),
         .wide(qp_addr__wide)
@@ -2134,6 +2074,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(j_cta__clock),
         .reset(j_cta__reset)
     );
+    caps_prefetcher__reg8 j_oh(
+        .d(j_oh__d),
+        .q(j_oh__q),
+        .clock(j_oh__clock),
+        .reset(j_oh__reset)
+    );
     caps_prefetcher__reg6 j_warp(
         .d(j_warp__d),
         .q(j_warp__q),
@@ -2145,6 +2091,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .q(j_stride__q),
         .clock(j_stride__clock),
         .reset(j_stride__reset)
+    );
+    caps_prefetcher__reg1 j_neg(
+        .d(j_neg__d),
+        .q(j_neg__q),
+        .clock(j_neg__clock),
+        .reset(j_neg__reset)
     );
     caps_prefetcher__reg4 posa(
         .d(posa__d),
@@ -2229,6 +2181,18 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .q(b_pceq__q),
         .clock(b_pceq__clock),
         .reset(b_pceq__reset)
+    );
+    caps_prefetcher__reg1 b_cteq(
+        .d(b_cteq__d),
+        .q(b_cteq__q),
+        .clock(b_cteq__clock),
+        .reset(b_cteq__reset)
+    );
+    caps_prefetcher__reg8 b_oh(
+        .d(b_oh__d),
+        .q(b_oh__q),
+        .clock(b_oh__clock),
+        .reset(b_oh__reset)
     );
     caps_prefetcher__reg1 b_hitr__0(
         .d(b_hitr__0__d),
@@ -2392,11 +2356,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(b_rnz__clock),
         .reset(b_rnz__reset)
     );
-    caps_prefetcher__reg32 b_rstride(
-        .d(b_rstride__d),
-        .q(b_rstride__q),
-        .clock(b_rstride__clock),
-        .reset(b_rstride__reset)
+    caps_prefetcher__reg32 b_rdiff0(
+        .d(b_rdiff0__d),
+        .q(b_rdiff0__q),
+        .clock(b_rdiff0__clock),
+        .reset(b_rdiff0__reset)
     );
     caps_prefetcher__reg1 b_fwl(
         .d(b_fwl__d),
@@ -2463,12 +2427,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .q(b_fnz__q),
         .clock(b_fnz__clock),
         .reset(b_fnz__reset)
-    );
-    caps_prefetcher__reg32 b_fstride(
-        .d(b_fstride__d),
-        .q(b_fstride__q),
-        .clock(b_fstride__clock),
-        .reset(b_fstride__reset)
     );
     caps_prefetcher__reg1 fw_on(
         .d(fw_on__d),
@@ -2722,6 +2680,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(c_stride__clock),
         .reset(c_stride__reset)
     );
+    caps_prefetcher__reg1 c_neg(
+        .d(c_neg__d),
+        .q(c_neg__q),
+        .clock(c_neg__clock),
+        .reset(c_neg__reset)
+    );
     caps_prefetcher__reg1 st_v(
         .d(st_v__d),
         .q(st_v__q),
@@ -2739,6 +2703,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .q(st_stride__q),
         .clock(st_stride__clock),
         .reset(st_stride__reset)
+    );
+    caps_prefetcher__reg1 st_neg(
+        .d(st_neg__d),
+        .q(st_neg__q),
+        .clock(st_neg__clock),
+        .reset(st_neg__reset)
     );
     caps_prefetcher__reg6 st_warp(
         .d(st_warp__d),
@@ -2800,6 +2770,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) j_kind__clock = clock;
     always @(*) j_pc__clock = clock;
     always @(*) j_cta__clock = clock;
+    always @(*) j_oh__clock = clock;
     always @(*) j_warp__clock = clock;
     always @(*) j_stride__clock = clock;
     always @(*) posa__clock = clock;
@@ -2829,6 +2800,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         j_cta__d = j_cta__q;
         if (take) begin
             j_cta__d = jobq__o_data[(joff_cta)+:(3)];
+        end
+    end
+    always @(*) begin
+        j_oh__d = j_oh__q;
+        if (take) begin
+            j_oh__d = ns_one << zx_jslot__wide;
         end
     end
     always @(*) begin
@@ -2954,10 +2931,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) begin
         pfq_n__d = pfq_n__q;
-        if (pf_push & ~pfq__pop) begin
+        if (st_v__q & ~pfq__pop) begin
             pfq_n__d = pfq_n__q + n7_one;
         end
-        else if (~pf_push & pfq__pop) begin
+        else if (~st_v__q & pfq__pop) begin
             pfq_n__d = pfq_n__q - n7_one;
         end
     end
@@ -3019,7 +2996,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) b_rpow2__clock = clock;
     always @(*) b_rdiv__clock = clock;
     always @(*) b_rnz__clock = clock;
-    always @(*) b_rstride__clock = clock;
+    always @(*) b_rdiff0__clock = clock;
     always @(*) b_fwl__clock = clock;
     always @(*) begin
         b_rns__d = b_rns__q;
@@ -3094,17 +3071,54 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) begin
-        b_rstride__d = b_rstride__q;
-        b_rstride__d = sel_lmag__o;
+        b_rdiff0__d = b_rdiff0__q;
+        b_rdiff0__d = sel_ld0__o;
     end
     always @(*) begin
         b_fwl__d = b_fwl__q;
         b_fwl__d = ld_warp == b_warp__q;
     end
     always @(*) c_pcy__clock = clock;
+    always @(*) b_cteq__clock = clock;
+    always @(*) b_oh__clock = clock;
+    always @(*) c_neg__clock = clock;
+    always @(*) st_neg__clock = clock;
+    always @(*) j_neg__clock = clock;
     always @(*) begin
         c_pcy__d = c_pcy__q;
         c_pcy__d = mul_l__co;
+    end
+    always @(*) begin
+        b_cteq__d = b_cteq__q;
+        b_cteq__d = ld_cta == b_cta__q;
+    end
+    always @(*) begin
+        b_oh__d = b_oh__q;
+        b_oh__d = l_onehot;
+    end
+    always @(*) begin
+        c_neg__d = c_neg__q;
+        if (r4_alloc) begin
+            c_neg__d = x_neg;
+        end
+        else begin
+            c_neg__d = dtab__b_neg;
+        end
+    end
+    always @(*) begin
+        st_neg__d = st_neg__q;
+        if (j_kind__q) begin
+            st_neg__d = dtab__gh_neg;
+        end
+        else begin
+            st_neg__d = j_neg__q;
+        end
+    end
+    always @(*) begin
+        j_neg__d = j_neg__q;
+        if (take) begin
+            j_neg__d = jobq__o_data[joff_neg];
+        end
     end
     always @(*) b_fns__clock = clock;
     always @(*) b_fdelta__clock = clock;
@@ -3112,7 +3126,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) b_fpow2__clock = clock;
     always @(*) b_fdiv__clock = clock;
     always @(*) b_fnz__clock = clock;
-    always @(*) b_fstride__clock = clock;
     always @(*) fw_on__clock = clock;
     always @(*) begin
         b_fns__d = b_fns__q;
@@ -3137,10 +3150,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) begin
         b_fnz__d = b_fnz__q;
         b_fnz__d = a__0 != b_a__0__q;
-    end
-    always @(*) begin
-        b_fstride__d = b_fstride__q;
-        b_fstride__d = trainf__mag;
     end
     always @(*) begin
         fw_on__d = fw_on__q;
@@ -3240,6 +3249,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) j_kind__reset = reset;
     always @(*) j_pc__reset = reset;
     always @(*) j_cta__reset = reset;
+    always @(*) j_oh__reset = reset;
     always @(*) j_warp__reset = reset;
     always @(*) j_stride__reset = reset;
     always @(*) posa__reset = reset;
@@ -3264,6 +3274,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) b_n__reset = reset;
     always @(*) b_cleared__reset = reset;
     always @(*) b_pceq__reset = reset;
+    always @(*) b_cteq__reset = reset;
+    always @(*) b_oh__reset = reset;
     always @(*) b_rwl__reset = reset;
     always @(*) b_rns__reset = reset;
     always @(*) b_rdelta__reset = reset;
@@ -3271,7 +3283,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) b_rpow2__reset = reset;
     always @(*) b_rdiv__reset = reset;
     always @(*) b_rnz__reset = reset;
-    always @(*) b_rstride__reset = reset;
+    always @(*) b_rdiff0__reset = reset;
     always @(*) b_fwl__reset = reset;
     always @(*) b_fns__reset = reset;
     always @(*) b_fdelta__reset = reset;
@@ -3279,7 +3291,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) b_fpow2__reset = reset;
     always @(*) b_fdiv__reset = reset;
     always @(*) b_fnz__reset = reset;
-    always @(*) b_fstride__reset = reset;
     always @(*) fw_on__reset = reset;
     always @(*) fw_cta__reset = reset;
     always @(*) fw_dalloc__reset = reset;
@@ -3294,6 +3305,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) c_pc__reset = reset;
     always @(*) c_warp__reset = reset;
     always @(*) c_stride__reset = reset;
+    always @(*) c_neg__reset = reset;
+    always @(*) st_neg__reset = reset;
+    always @(*) j_neg__reset = reset;
     always @(*) b_a__0__clock = clock;
     always @(*) b_a__0__reset = reset;
     always @(*) begin
@@ -3716,8 +3730,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__0__l_u3 = uadd__2__s;
     always @(*) sel_llead__hit__0 = cols__0__l_hit;
     always @(*) sel_llead__v__0 = cols__0__l_delta;
-    always @(*) sel_lmag__hit__0 = cols__0__l_hit;
-    always @(*) sel_lmag__v__0 = cols__0__l_mag;
+    always @(*) sel_ld0__hit__0 = cols__0__l_hit;
+    always @(*) sel_ld0__v__0 = cols__0__l_diff0;
     always @(*) sel_lb0__hit__0 = cols__0__l_hit;
     always @(*) sel_lb1__hit__0 = cols__0__l_hit;
     always @(*) sel_lb2__hit__0 = cols__0__l_hit;
@@ -3744,8 +3758,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__1__l_u3 = uadd__2__s;
     always @(*) sel_llead__hit__1 = cols__1__l_hit;
     always @(*) sel_llead__v__1 = cols__1__l_delta;
-    always @(*) sel_lmag__hit__1 = cols__1__l_hit;
-    always @(*) sel_lmag__v__1 = cols__1__l_mag;
+    always @(*) sel_ld0__hit__1 = cols__1__l_hit;
+    always @(*) sel_ld0__v__1 = cols__1__l_diff0;
     always @(*) sel_lb0__hit__1 = cols__1__l_hit;
     always @(*) sel_lb1__hit__1 = cols__1__l_hit;
     always @(*) sel_lb2__hit__1 = cols__1__l_hit;
@@ -3772,8 +3786,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__2__l_u3 = uadd__2__s;
     always @(*) sel_llead__hit__2 = cols__2__l_hit;
     always @(*) sel_llead__v__2 = cols__2__l_delta;
-    always @(*) sel_lmag__hit__2 = cols__2__l_hit;
-    always @(*) sel_lmag__v__2 = cols__2__l_mag;
+    always @(*) sel_ld0__hit__2 = cols__2__l_hit;
+    always @(*) sel_ld0__v__2 = cols__2__l_diff0;
     always @(*) sel_lb0__hit__2 = cols__2__l_hit;
     always @(*) sel_lb1__hit__2 = cols__2__l_hit;
     always @(*) sel_lb2__hit__2 = cols__2__l_hit;
@@ -3800,8 +3814,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__3__l_u3 = uadd__2__s;
     always @(*) sel_llead__hit__3 = cols__3__l_hit;
     always @(*) sel_llead__v__3 = cols__3__l_delta;
-    always @(*) sel_lmag__hit__3 = cols__3__l_hit;
-    always @(*) sel_lmag__v__3 = cols__3__l_mag;
+    always @(*) sel_ld0__hit__3 = cols__3__l_hit;
+    always @(*) sel_ld0__v__3 = cols__3__l_diff0;
     always @(*) sel_lb0__hit__3 = cols__3__l_hit;
     always @(*) sel_lb1__hit__3 = cols__3__l_hit;
     always @(*) sel_lb2__hit__3 = cols__3__l_hit;
@@ -3867,7 +3881,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) trainf__delta = fdelta;
     always @(*) trainf__diff = fdiff__0;
-    always @(*) fwd = fw_on__q & (b_cta__q == fw_cta__q) & ~b_cleared__q;
+    always @(*) fwd = fw_on__q & b_cteq__q & ~b_cleared__q;
     always @(*) begin
         use_f = 1'b0;
         if (fwd) begin
@@ -4105,26 +4119,32 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             x_nz = b_rnz__q;
         end
     end
-    always @(*) negf__x = ~b_fstride__q;
-    assign negf__y = addr_zero;
-    assign negf__ci = 1'b1;
-    always @(*) negr__x = ~b_rstride__q;
-    assign negr__y = addr_zero;
-    assign negr__ci = 1'b1;
+    always @(*) qf__delta = b_fdelta__q;
+    always @(*) qf__diff = b_fdiff__0__q;
+    always @(*) qr__delta = b_rdelta__q;
+    always @(*) qr__diff = b_rdiff0__q;
     always @(*) begin
         if (use_f) begin
-            if (b_fdelta__q >= wd_half) begin
-                x_stride = negf__s;
-            end
-            else begin
-                x_stride = b_fstride__q;
-            end
-        end
-        else if (b_rdelta__q >= wd_half) begin
-            x_stride = negr__s;
+            x_stride = qf__mag;
         end
         else begin
-            x_stride = b_rstride__q;
+            x_stride = qr__mag;
+        end
+    end
+    always @(*) begin
+        if (use_f) begin
+            x_neg = b_fdelta__q >= wd_half;
+        end
+        else begin
+            x_neg = b_rdelta__q >= wd_half;
+        end
+    end
+    always @(*) begin
+        if (use_f) begin
+            x_ndelta = wd_zero - b_fdelta__q;
+        end
+        else begin
+            x_ndelta = wd_zero - b_rdelta__q;
         end
     end
     always @(*) rsub__0__x = b_a__0__q;
@@ -4182,17 +4202,24 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) dtab__alloc = r4_alloc;
     always @(*) dtab__a_pc = b_pc__q;
     always @(*) dtab__a_stride = x_stride;
+    always @(*) dtab__a_neg = x_neg;
     always @(*) dtab__a_lead_cta = b_cta__q;
     always @(*) dtab__g_pc = j_pc__q;
-    always @(*) mul_l__d = x_delta;
+    always @(*) begin
+        if (dtab__b_neg) begin
+            mul_l__d = x_ndelta;
+        end
+        else begin
+            mul_l__d = x_delta;
+        end
+    end
     always @(*) mul_l__s = dtab__b_stride;
     assign mul_l__b = addr_zero;
     always @(*) order__alloc = r1;
     always @(*) order__touch = r2;
     always @(*) order__inval = r4_inval;
     always @(*) rank_we = r1 | r2 | r4_inval;
-    always @(*) zx_wslot__narrow = b_cta__q;
-    always @(*) w_onehot = ns_one << zx_wslot__wide;
+    always @(*) w_onehot = b_oh__q;
     always @(*) order__valid__0 = e_valid__0;
     always @(*) order__hit__0 = e_hit__0;
     always @(*) order__rank__0 = e_rank__0;
@@ -4342,7 +4369,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) jp_cta__narrow = fw_cta__q;
     always @(*) jp_warp__narrow = c_warp__q;
     always @(*) jobq_stride__i_data = c_stride__q;
-    always @(*) jobq__i_data = jp_kind__wide | (jp_pc__wide << joff_pc) | (jp_cta__wide << joff_cta) | (jp_warp__wide << joff_warp);
+    always @(*) jp_neg__narrow = c_neg__q;
+    always @(*) jobq__i_data = jp_kind__wide | (jp_pc__wide << joff_pc) | (jp_cta__wide << joff_cta) | (jp_warp__wide << joff_warp) | (jp_neg__wide << joff_neg);
     always @(*) begin
         if (take) begin
             g_pc_n = jobq__o_data[(joff_pc)+:(32)];
@@ -4398,7 +4426,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__0 = posa__q == slot_cp__0;
-    always @(*) cand__0 = cand_any__0 & (slot_c__0 != j_cta__q) & (posa__q <= slot_cp__0);
+    always @(*) cand__0 = cand_any__0 & ~j_oh__q[0] & (posa__q <= slot_cp__0);
     always @(*) pack_cw__bits__0 = cand__0;
     always @(*) begin
         cand_any__1 = 1'b0;
@@ -4431,7 +4459,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__1 = posa__q == slot_cp__1;
-    always @(*) cand__1 = cand_any__1 & (slot_c__1 != j_cta__q) & (posa__q <= slot_cp__1);
+    always @(*) cand__1 = cand_any__1 & ~j_oh__q[1] & (posa__q <= slot_cp__1);
     always @(*) pack_cw__bits__1 = cand__1;
     always @(*) begin
         cand_any__2 = 1'b0;
@@ -4464,7 +4492,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__2 = posa__q == slot_cp__2;
-    always @(*) cand__2 = cand_any__2 & (slot_c__2 != j_cta__q) & (posa__q <= slot_cp__2);
+    always @(*) cand__2 = cand_any__2 & ~j_oh__q[2] & (posa__q <= slot_cp__2);
     always @(*) pack_cw__bits__2 = cand__2;
     always @(*) begin
         cand_any__3 = 1'b0;
@@ -4497,7 +4525,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__3 = posa__q == slot_cp__3;
-    always @(*) cand__3 = cand_any__3 & (slot_c__3 != j_cta__q) & (posa__q <= slot_cp__3);
+    always @(*) cand__3 = cand_any__3 & ~j_oh__q[3] & (posa__q <= slot_cp__3);
     always @(*) pack_cw__bits__3 = cand__3;
     always @(*) begin
         cand_any__4 = 1'b0;
@@ -4530,7 +4558,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__4 = posa__q == slot_cp__4;
-    always @(*) cand__4 = cand_any__4 & (slot_c__4 != j_cta__q) & (posa__q <= slot_cp__4);
+    always @(*) cand__4 = cand_any__4 & ~j_oh__q[4] & (posa__q <= slot_cp__4);
     always @(*) pack_cw__bits__4 = cand__4;
     always @(*) begin
         cand_any__5 = 1'b0;
@@ -4563,7 +4591,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__5 = posa__q == slot_cp__5;
-    always @(*) cand__5 = cand_any__5 & (slot_c__5 != j_cta__q) & (posa__q <= slot_cp__5);
+    always @(*) cand__5 = cand_any__5 & ~j_oh__q[5] & (posa__q <= slot_cp__5);
     always @(*) pack_cw__bits__5 = cand__5;
     always @(*) begin
         cand_any__6 = 1'b0;
@@ -4596,7 +4624,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__6 = posa__q == slot_cp__6;
-    always @(*) cand__6 = cand_any__6 & (slot_c__6 != j_cta__q) & (posa__q <= slot_cp__6);
+    always @(*) cand__6 = cand_any__6 & ~j_oh__q[6] & (posa__q <= slot_cp__6);
     always @(*) pack_cw__bits__6 = cand__6;
     always @(*) begin
         cand_any__7 = 1'b0;
@@ -4629,7 +4657,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__7 = posa__q == slot_cp__7;
-    always @(*) cand__7 = cand_any__7 & (slot_c__7 != j_cta__q) & (posa__q <= slot_cp__7);
+    always @(*) cand__7 = cand_any__7 & ~j_oh__q[7] & (posa__q <= slot_cp__7);
     always @(*) pack_cw__bits__7 = cand__7;
     always @(*) cw = pack_cw__word;
     always @(*) found_a = |cw;
@@ -4641,8 +4669,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         gsel_w = cw;
         gsel_w = cw & ~pfx__3;
     end
-    always @(*) zx_jslot__narrow = j_cta__q;
-    always @(*) gb_selw = ns_one << zx_jslot__wide;
+    always @(*) gb_selw = j_oh__q;
     always @(*) begin
         if (j_kind__q) begin
             g_selw = gb_selw;
@@ -4864,33 +4891,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) na_pos = sel_npos__o;
     always @(*) na_k = sel_nk__o;
     always @(*) begin
-        at_pos = 1'b0;
-        if (gsel__0 & at_slot__0) begin
-            at_pos = 1'b1;
-        end
-        if (gsel__1 & at_slot__1) begin
-            at_pos = 1'b1;
-        end
-        if (gsel__2 & at_slot__2) begin
-            at_pos = 1'b1;
-        end
-        if (gsel__3 & at_slot__3) begin
-            at_pos = 1'b1;
-        end
-        if (gsel__4 & at_slot__4) begin
-            at_pos = 1'b1;
-        end
-        if (gsel__5 & at_slot__5) begin
-            at_pos = 1'b1;
-        end
-        if (gsel__6 & at_slot__6) begin
-            at_pos = 1'b1;
-        end
-        if (gsel__7 & at_slot__7) begin
-            at_pos = 1'b1;
-        end
-    end
-    always @(*) begin
         s_hit = 1'b0;
         if (cols__0__gb_hit) begin
             s_hit = 1'b1;
@@ -4907,75 +4907,52 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) cols__0__g_sel = g_selw;
     always @(*) cols__0__gb_sel = gb_selw;
+    always @(*) cols__0__g_kind = j_kind__q;
     assign sel_slead__hit__0 = 1'b1;
     always @(*) sel_slead__v__0 = cols__0__gs_lead;
     assign sel_blead__hit__0 = 1'b1;
     always @(*) sel_blead__v__0 = cols__0__gb_lead;
     assign sel_sn__hit__0 = 1'b1;
     always @(*) sel_sn__v__0 = cols__0__gb_n;
-    assign sel_sb0__hit__0 = 1'b1;
-    assign sel_sb1__hit__0 = 1'b1;
-    assign sel_sb2__hit__0 = 1'b1;
-    assign sel_sb3__hit__0 = 1'b1;
-    always @(*) sel_sb0__v__0 = cols__0__gs_base0;
-    always @(*) sel_sb1__v__0 = cols__0__gs_base1;
-    always @(*) sel_sb2__v__0 = cols__0__gs_base2;
-    always @(*) sel_sb3__v__0 = cols__0__gs_base3;
+    assign sel_sb__hit__0 = 1'b1;
+    always @(*) sel_sb__v__0 = cols__0__gs_base;
     always @(*) cols__1__g_sel = g_selw;
     always @(*) cols__1__gb_sel = gb_selw;
+    always @(*) cols__1__g_kind = j_kind__q;
     assign sel_slead__hit__1 = 1'b1;
     always @(*) sel_slead__v__1 = cols__1__gs_lead;
     assign sel_blead__hit__1 = 1'b1;
     always @(*) sel_blead__v__1 = cols__1__gb_lead;
     assign sel_sn__hit__1 = 1'b1;
     always @(*) sel_sn__v__1 = cols__1__gb_n;
-    assign sel_sb0__hit__1 = 1'b1;
-    assign sel_sb1__hit__1 = 1'b1;
-    assign sel_sb2__hit__1 = 1'b1;
-    assign sel_sb3__hit__1 = 1'b1;
-    always @(*) sel_sb0__v__1 = cols__1__gs_base0;
-    always @(*) sel_sb1__v__1 = cols__1__gs_base1;
-    always @(*) sel_sb2__v__1 = cols__1__gs_base2;
-    always @(*) sel_sb3__v__1 = cols__1__gs_base3;
+    assign sel_sb__hit__1 = 1'b1;
+    always @(*) sel_sb__v__1 = cols__1__gs_base;
     always @(*) cols__2__g_sel = g_selw;
     always @(*) cols__2__gb_sel = gb_selw;
+    always @(*) cols__2__g_kind = j_kind__q;
     assign sel_slead__hit__2 = 1'b1;
     always @(*) sel_slead__v__2 = cols__2__gs_lead;
     assign sel_blead__hit__2 = 1'b1;
     always @(*) sel_blead__v__2 = cols__2__gb_lead;
     assign sel_sn__hit__2 = 1'b1;
     always @(*) sel_sn__v__2 = cols__2__gb_n;
-    assign sel_sb0__hit__2 = 1'b1;
-    assign sel_sb1__hit__2 = 1'b1;
-    assign sel_sb2__hit__2 = 1'b1;
-    assign sel_sb3__hit__2 = 1'b1;
-    always @(*) sel_sb0__v__2 = cols__2__gs_base0;
-    always @(*) sel_sb1__v__2 = cols__2__gs_base1;
-    always @(*) sel_sb2__v__2 = cols__2__gs_base2;
-    always @(*) sel_sb3__v__2 = cols__2__gs_base3;
+    assign sel_sb__hit__2 = 1'b1;
+    always @(*) sel_sb__v__2 = cols__2__gs_base;
     always @(*) cols__3__g_sel = g_selw;
     always @(*) cols__3__gb_sel = gb_selw;
+    always @(*) cols__3__g_kind = j_kind__q;
     assign sel_slead__hit__3 = 1'b1;
     always @(*) sel_slead__v__3 = cols__3__gs_lead;
     assign sel_blead__hit__3 = 1'b1;
     always @(*) sel_blead__v__3 = cols__3__gb_lead;
     assign sel_sn__hit__3 = 1'b1;
     always @(*) sel_sn__v__3 = cols__3__gb_n;
-    assign sel_sb0__hit__3 = 1'b1;
-    assign sel_sb1__hit__3 = 1'b1;
-    assign sel_sb2__hit__3 = 1'b1;
-    assign sel_sb3__hit__3 = 1'b1;
-    always @(*) sel_sb0__v__3 = cols__3__gs_base0;
-    always @(*) sel_sb1__v__3 = cols__3__gs_base1;
-    always @(*) sel_sb2__v__3 = cols__3__gs_base2;
-    always @(*) sel_sb3__v__3 = cols__3__gs_base3;
+    assign sel_sb__hit__3 = 1'b1;
+    always @(*) sel_sb__v__3 = cols__3__gs_base;
     always @(*) s_lead = sel_slead__o;
     always @(*) b_lead = sel_blead__o;
     always @(*) s_n = sel_sn__o;
-    always @(*) s_b0 = sel_sb0__o;
-    always @(*) s_b1 = sel_sb1__o;
-    always @(*) s_b2 = sel_sb2__o;
-    always @(*) s_b3 = sel_sb3__o;
+    always @(*) s_base = sel_sb__o;
     always @(*) zx_glead__narrow = b_lead;
     always @(*) zx_cfg__narrow = cfg_warps_per_cta;
     always @(*) begin
@@ -4988,28 +4965,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) b_end = ~s_hit | ~dtab__gh_hit | (wb >= zx_cfg__wide);
     always @(*) b_skip = kk__q >= s_n;
-    always @(*) begin
-        if (j_kind__q | at_pos) begin
-            k_cur = kk__q;
-        end
-        else begin
-            k_cur = k_zero;
-        end
-    end
-    always @(*) begin
-        if (k_cur == k3) begin
-            s_base = s_b3;
-        end
-        else if (k_cur == k2) begin
-            s_base = s_b2;
-        end
-        else if (k_cur == k_one) begin
-            s_base = s_b1;
-        end
-        else begin
-            s_base = s_b0;
-        end
-    end
     always @(*) begin
         if (j_kind__q) begin
             have_pf = busy__q & ~b_end & ~b_skip;
@@ -5026,12 +4981,27 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             g_end = busy__q & ~found_a;
         end
     end
-    always @(*) pf_room = (pfq_n__q != pfq_d) & ~pfq__o_full;
+    always @(*) begin
+        if (st_v__q) begin
+            pf_room = (pfq_n__q != pfq_d1) & ~pfq__o_full;
+        end
+        else begin
+            pf_room = (pfq_n__q != pfq_d) & ~pfq__o_full;
+        end
+    end
     always @(*) pf_push = have_pf & pf_room;
+    always @(*) zx_jslot__narrow = jobq__o_data[(joff_cta)+:(3)];
     always @(*) zx_stw__narrow = st_warp__q;
     always @(*) zx_stl__narrow = st_lead__q;
     always @(*) mul_g__b = st_base__q;
-    always @(*) mul_g__d = zx_stw__wide - zx_stl__wide;
+    always @(*) begin
+        if (st_neg__q) begin
+            mul_g__d = zx_stl__wide - zx_stw__wide;
+        end
+        else begin
+            mul_g__d = zx_stw__wide - zx_stl__wide;
+        end
+    end
     always @(*) mul_g__s = st_stride__q;
     always @(*) add_g__x = st2_s__q;
     always @(*) add_g__y = st2_c__q;
@@ -5207,6 +5177,21 @@ module caps_prefetcher__reg7(d,q,clock,reset);
     end
 endmodule // caps_prefetcher__reg7
 
+module caps_prefetcher__reg8(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 8'h0;
+        else q <= d;
+    end
+endmodule // caps_prefetcher__reg8
+
 module caps_prefetcher__reg2(d,q,clock,reset);
 
     // Module arguments
@@ -5269,7 +5254,7 @@ module caps_prefetcher__chk(x,so,co,ne);
 
 endmodule // caps_prefetcher__chk
 
-module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_in1,l_in2,l_in3,l_u1,l_u2,l_u3,g_pc_n,g_warp_n,g_pos,g_k,g_sel,gb_sel,l_ev,l_hit,l_rank,l_delta,l_b0,l_b1,l_b2,l_b3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_mag,g_cand,g_more,gb_hit,gb_lead,gb_n,gs_lead,gs_base0,gs_base1,gs_base2,gs_base3);
+module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_in1,l_in2,l_in3,l_u1,l_u2,l_u3,g_pc_n,g_warp_n,g_pos,g_k,g_kind,g_sel,gb_sel,l_ev,l_hit,l_rank,l_delta,l_b0,l_b1,l_b2,l_b3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_diff0,g_cand,g_more,gb_hit,gb_lead,gb_n,gs_lead,gs_base);
 
     // Module arguments
     input wire  clock;
@@ -5306,6 +5291,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     input wire  [5:0] g_warp_n;
     input wire  [3:0] g_pos;
     input wire  [2:0] g_k;
+    input wire  g_kind;
     input wire  [7:0] g_sel;
     input wire  [7:0] gb_sel;
     output reg  l_ev;
@@ -5322,20 +5308,19 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     output reg  l_nz;
     output reg  l_pow2;
     output reg  l_div;
-    output reg  [31:0] l_mag;
+    output reg  [31:0] l_diff0;
     output reg  [7:0] g_cand;
     output reg  [7:0] g_more;
     output reg  gb_hit;
     output reg  [5:0] gb_lead;
     output reg  [2:0] gb_n;
     output reg  [5:0] gs_lead;
-    output reg  [31:0] gs_base0;
-    output reg  [31:0] gs_base1;
-    output reg  [31:0] gs_base2;
-    output reg  [31:0] gs_base3;
+    output reg  [31:0] gs_base;
 
     // Constant declarations
     localparam  ns_zero = 8'h0;
+    localparam  k2 = 3'b10;
+    localparam  k3 = 3'b11;
     localparam  k_one = 3'b1;
     localparam  slot_cp__0 = 4'h0;
     localparam  slot_cp__1 = 4'h1;
@@ -5602,74 +5587,23 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  [5:0] g_lead__v__6;
     reg  [5:0] g_lead__v__7;
     wire  [5:0] g_lead__o;
-    reg  g_b0__hit__0;
-    reg  g_b0__hit__1;
-    reg  g_b0__hit__2;
-    reg  g_b0__hit__3;
-    reg  g_b0__hit__4;
-    reg  g_b0__hit__5;
-    reg  g_b0__hit__6;
-    reg  g_b0__hit__7;
-    reg  [31:0] g_b0__v__0;
-    reg  [31:0] g_b0__v__1;
-    reg  [31:0] g_b0__v__2;
-    reg  [31:0] g_b0__v__3;
-    reg  [31:0] g_b0__v__4;
-    reg  [31:0] g_b0__v__5;
-    reg  [31:0] g_b0__v__6;
-    reg  [31:0] g_b0__v__7;
-    wire  [31:0] g_b0__o;
-    reg  g_b1__hit__0;
-    reg  g_b1__hit__1;
-    reg  g_b1__hit__2;
-    reg  g_b1__hit__3;
-    reg  g_b1__hit__4;
-    reg  g_b1__hit__5;
-    reg  g_b1__hit__6;
-    reg  g_b1__hit__7;
-    reg  [31:0] g_b1__v__0;
-    reg  [31:0] g_b1__v__1;
-    reg  [31:0] g_b1__v__2;
-    reg  [31:0] g_b1__v__3;
-    reg  [31:0] g_b1__v__4;
-    reg  [31:0] g_b1__v__5;
-    reg  [31:0] g_b1__v__6;
-    reg  [31:0] g_b1__v__7;
-    wire  [31:0] g_b1__o;
-    reg  g_b2__hit__0;
-    reg  g_b2__hit__1;
-    reg  g_b2__hit__2;
-    reg  g_b2__hit__3;
-    reg  g_b2__hit__4;
-    reg  g_b2__hit__5;
-    reg  g_b2__hit__6;
-    reg  g_b2__hit__7;
-    reg  [31:0] g_b2__v__0;
-    reg  [31:0] g_b2__v__1;
-    reg  [31:0] g_b2__v__2;
-    reg  [31:0] g_b2__v__3;
-    reg  [31:0] g_b2__v__4;
-    reg  [31:0] g_b2__v__5;
-    reg  [31:0] g_b2__v__6;
-    reg  [31:0] g_b2__v__7;
-    wire  [31:0] g_b2__o;
-    reg  g_b3__hit__0;
-    reg  g_b3__hit__1;
-    reg  g_b3__hit__2;
-    reg  g_b3__hit__3;
-    reg  g_b3__hit__4;
-    reg  g_b3__hit__5;
-    reg  g_b3__hit__6;
-    reg  g_b3__hit__7;
-    reg  [31:0] g_b3__v__0;
-    reg  [31:0] g_b3__v__1;
-    reg  [31:0] g_b3__v__2;
-    reg  [31:0] g_b3__v__3;
-    reg  [31:0] g_b3__v__4;
-    reg  [31:0] g_b3__v__5;
-    reg  [31:0] g_b3__v__6;
-    reg  [31:0] g_b3__v__7;
-    wire  [31:0] g_b3__o;
+    reg  g_bk__hit__0;
+    reg  g_bk__hit__1;
+    reg  g_bk__hit__2;
+    reg  g_bk__hit__3;
+    reg  g_bk__hit__4;
+    reg  g_bk__hit__5;
+    reg  g_bk__hit__6;
+    reg  g_bk__hit__7;
+    reg  [31:0] g_bk__v__0;
+    reg  [31:0] g_bk__v__1;
+    reg  [31:0] g_bk__v__2;
+    reg  [31:0] g_bk__v__3;
+    reg  [31:0] g_bk__v__4;
+    reg  [31:0] g_bk__v__5;
+    reg  [31:0] g_bk__v__6;
+    reg  [31:0] g_bk__v__7;
+    wire  [31:0] g_bk__o;
     reg  pack_more__bits__0;
     reg  pack_more__bits__1;
     reg  pack_more__bits__2;
@@ -5752,7 +5686,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  [31:0] rdiv__diff;
     wire  rdiv__pow2;
     wire  rdiv__div;
-    wire  [31:0] rdiv__mag;
     reg  [5:0] zx_w__narrow;
     wire  [6:0] zx_w__wide;
     reg  [5:0] zx_lead__narrow;
@@ -5765,6 +5698,14 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  [7:0] l_q3;
     reg  [31:0] l_d0;
     reg  [7:0] g_q;
+    reg  g_at__0;
+    reg  g_at__1;
+    reg  g_at__2;
+    reg  g_at__3;
+    reg  g_at__4;
+    reg  g_at__5;
+    reg  g_at__6;
+    reg  g_at__7;
     reg  [7:0] gb_q;
     reg  [2:0] g_k1;
     reg  w_pceq;
@@ -5884,7 +5825,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .w_addr(rank__w_addr),
         .w_data(rank__w_data)
     );
-    caps_prefetcher__cols__g_b0 r_pc(
+    caps_prefetcher__cols__g_bk r_pc(
         .hit__0(r_pc__hit__0),
         .hit__1(r_pc__hit__1),
         .hit__2(r_pc__hit__2),
@@ -5941,7 +5882,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_cnt__v__7),
         .o(r_cnt__o)
     );
-    caps_prefetcher__cols__g_b0 r_b0(
+    caps_prefetcher__cols__g_bk r_b0(
         .hit__0(r_b0__hit__0),
         .hit__1(r_b0__hit__1),
         .hit__2(r_b0__hit__2),
@@ -5960,7 +5901,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_b0__v__7),
         .o(r_b0__o)
     );
-    caps_prefetcher__cols__g_b0 r_b1(
+    caps_prefetcher__cols__g_bk r_b1(
         .hit__0(r_b1__hit__0),
         .hit__1(r_b1__hit__1),
         .hit__2(r_b1__hit__2),
@@ -5979,7 +5920,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_b1__v__7),
         .o(r_b1__o)
     );
-    caps_prefetcher__cols__g_b0 r_b2(
+    caps_prefetcher__cols__g_bk r_b2(
         .hit__0(r_b2__hit__0),
         .hit__1(r_b2__hit__1),
         .hit__2(r_b2__hit__2),
@@ -5998,7 +5939,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_b2__v__7),
         .o(r_b2__o)
     );
-    caps_prefetcher__cols__g_b0 r_b3(
+    caps_prefetcher__cols__g_bk r_b3(
         .hit__0(r_b3__hit__0),
         .hit__1(r_b3__hit__1),
         .hit__2(r_b3__hit__2),
@@ -6071,81 +6012,24 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(g_lead__v__7),
         .o(g_lead__o)
     );
-    caps_prefetcher__cols__g_b0 g_b0(
-        .hit__0(g_b0__hit__0),
-        .hit__1(g_b0__hit__1),
-        .hit__2(g_b0__hit__2),
-        .hit__3(g_b0__hit__3),
-        .hit__4(g_b0__hit__4),
-        .hit__5(g_b0__hit__5),
-        .hit__6(g_b0__hit__6),
-        .hit__7(g_b0__hit__7),
-        .v__0(g_b0__v__0),
-        .v__1(g_b0__v__1),
-        .v__2(g_b0__v__2),
-        .v__3(g_b0__v__3),
-        .v__4(g_b0__v__4),
-        .v__5(g_b0__v__5),
-        .v__6(g_b0__v__6),
-        .v__7(g_b0__v__7),
-        .o(g_b0__o)
-    );
-    caps_prefetcher__cols__g_b0 g_b1(
-        .hit__0(g_b1__hit__0),
-        .hit__1(g_b1__hit__1),
-        .hit__2(g_b1__hit__2),
-        .hit__3(g_b1__hit__3),
-        .hit__4(g_b1__hit__4),
-        .hit__5(g_b1__hit__5),
-        .hit__6(g_b1__hit__6),
-        .hit__7(g_b1__hit__7),
-        .v__0(g_b1__v__0),
-        .v__1(g_b1__v__1),
-        .v__2(g_b1__v__2),
-        .v__3(g_b1__v__3),
-        .v__4(g_b1__v__4),
-        .v__5(g_b1__v__5),
-        .v__6(g_b1__v__6),
-        .v__7(g_b1__v__7),
-        .o(g_b1__o)
-    );
-    caps_prefetcher__cols__g_b0 g_b2(
-        .hit__0(g_b2__hit__0),
-        .hit__1(g_b2__hit__1),
-        .hit__2(g_b2__hit__2),
-        .hit__3(g_b2__hit__3),
-        .hit__4(g_b2__hit__4),
-        .hit__5(g_b2__hit__5),
-        .hit__6(g_b2__hit__6),
-        .hit__7(g_b2__hit__7),
-        .v__0(g_b2__v__0),
-        .v__1(g_b2__v__1),
-        .v__2(g_b2__v__2),
-        .v__3(g_b2__v__3),
-        .v__4(g_b2__v__4),
-        .v__5(g_b2__v__5),
-        .v__6(g_b2__v__6),
-        .v__7(g_b2__v__7),
-        .o(g_b2__o)
-    );
-    caps_prefetcher__cols__g_b0 g_b3(
-        .hit__0(g_b3__hit__0),
-        .hit__1(g_b3__hit__1),
-        .hit__2(g_b3__hit__2),
-        .hit__3(g_b3__hit__3),
-        .hit__4(g_b3__hit__4),
-        .hit__5(g_b3__hit__5),
-        .hit__6(g_b3__hit__6),
-        .hit__7(g_b3__hit__7),
-        .v__0(g_b3__v__0),
-        .v__1(g_b3__v__1),
-        .v__2(g_b3__v__2),
-        .v__3(g_b3__v__3),
-        .v__4(g_b3__v__4),
-        .v__5(g_b3__v__5),
-        .v__6(g_b3__v__6),
-        .v__7(g_b3__v__7),
-        .o(g_b3__o)
+    caps_prefetcher__cols__g_bk g_bk(
+        .hit__0(g_bk__hit__0),
+        .hit__1(g_bk__hit__1),
+        .hit__2(g_bk__hit__2),
+        .hit__3(g_bk__hit__3),
+        .hit__4(g_bk__hit__4),
+        .hit__5(g_bk__hit__5),
+        .hit__6(g_bk__hit__6),
+        .hit__7(g_bk__hit__7),
+        .v__0(g_bk__v__0),
+        .v__1(g_bk__v__1),
+        .v__2(g_bk__v__2),
+        .v__3(g_bk__v__3),
+        .v__4(g_bk__v__4),
+        .v__5(g_bk__v__5),
+        .v__6(g_bk__v__6),
+        .v__7(g_bk__v__7),
+        .o(g_bk__o)
     );
     caps_prefetcher__cols__pack_cand pack_more(
         .bits__0(pack_more__bits__0),
@@ -6245,8 +6129,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .delta(rdiv__delta),
         .diff(rdiv__diff),
         .pow2(rdiv__pow2),
-        .div(rdiv__div),
-        .mag(rdiv__mag)
+        .div(rdiv__div)
     );
     caps_prefetcher__cols__zx_lead zx_w(
         .narrow(zx_w__narrow),
@@ -6526,85 +6409,149 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) g_more = pack_more__word;
     always @(*) g_q = g_sel & pack_hit__word;
     always @(*) g_lead__hit__0 = g_q[0];
-    always @(*) g_b0__hit__0 = g_q[0];
-    always @(*) g_b1__hit__0 = g_q[0];
-    always @(*) g_b2__hit__0 = g_q[0];
-    always @(*) g_b3__hit__0 = g_q[0];
+    always @(*) g_bk__hit__0 = g_q[0];
     always @(*) g_lead__v__0 = lead__taps__0;
-    always @(*) g_b0__v__0 = base0__taps__0;
-    always @(*) g_b1__v__0 = base1__taps__0;
-    always @(*) g_b2__v__0 = base2__taps__0;
-    always @(*) g_b3__v__0 = base3__taps__0;
+    always @(*) g_at__0 = g_kind | (g_pos == slot_cp__0);
+    always @(*) begin
+        if (g_at__0 & (g_k == k3)) begin
+            g_bk__v__0 = base3__taps__0;
+        end
+        else if (g_at__0 & (g_k == k2)) begin
+            g_bk__v__0 = base2__taps__0;
+        end
+        else if (g_at__0 & (g_k == k_one)) begin
+            g_bk__v__0 = base1__taps__0;
+        end
+        else begin
+            g_bk__v__0 = base0__taps__0;
+        end
+    end
     always @(*) g_lead__hit__1 = g_q[1];
-    always @(*) g_b0__hit__1 = g_q[1];
-    always @(*) g_b1__hit__1 = g_q[1];
-    always @(*) g_b2__hit__1 = g_q[1];
-    always @(*) g_b3__hit__1 = g_q[1];
+    always @(*) g_bk__hit__1 = g_q[1];
     always @(*) g_lead__v__1 = lead__taps__1;
-    always @(*) g_b0__v__1 = base0__taps__1;
-    always @(*) g_b1__v__1 = base1__taps__1;
-    always @(*) g_b2__v__1 = base2__taps__1;
-    always @(*) g_b3__v__1 = base3__taps__1;
+    always @(*) g_at__1 = g_kind | (g_pos == slot_cp__1);
+    always @(*) begin
+        if (g_at__1 & (g_k == k3)) begin
+            g_bk__v__1 = base3__taps__1;
+        end
+        else if (g_at__1 & (g_k == k2)) begin
+            g_bk__v__1 = base2__taps__1;
+        end
+        else if (g_at__1 & (g_k == k_one)) begin
+            g_bk__v__1 = base1__taps__1;
+        end
+        else begin
+            g_bk__v__1 = base0__taps__1;
+        end
+    end
     always @(*) g_lead__hit__2 = g_q[2];
-    always @(*) g_b0__hit__2 = g_q[2];
-    always @(*) g_b1__hit__2 = g_q[2];
-    always @(*) g_b2__hit__2 = g_q[2];
-    always @(*) g_b3__hit__2 = g_q[2];
+    always @(*) g_bk__hit__2 = g_q[2];
     always @(*) g_lead__v__2 = lead__taps__2;
-    always @(*) g_b0__v__2 = base0__taps__2;
-    always @(*) g_b1__v__2 = base1__taps__2;
-    always @(*) g_b2__v__2 = base2__taps__2;
-    always @(*) g_b3__v__2 = base3__taps__2;
+    always @(*) g_at__2 = g_kind | (g_pos == slot_cp__2);
+    always @(*) begin
+        if (g_at__2 & (g_k == k3)) begin
+            g_bk__v__2 = base3__taps__2;
+        end
+        else if (g_at__2 & (g_k == k2)) begin
+            g_bk__v__2 = base2__taps__2;
+        end
+        else if (g_at__2 & (g_k == k_one)) begin
+            g_bk__v__2 = base1__taps__2;
+        end
+        else begin
+            g_bk__v__2 = base0__taps__2;
+        end
+    end
     always @(*) g_lead__hit__3 = g_q[3];
-    always @(*) g_b0__hit__3 = g_q[3];
-    always @(*) g_b1__hit__3 = g_q[3];
-    always @(*) g_b2__hit__3 = g_q[3];
-    always @(*) g_b3__hit__3 = g_q[3];
+    always @(*) g_bk__hit__3 = g_q[3];
     always @(*) g_lead__v__3 = lead__taps__3;
-    always @(*) g_b0__v__3 = base0__taps__3;
-    always @(*) g_b1__v__3 = base1__taps__3;
-    always @(*) g_b2__v__3 = base2__taps__3;
-    always @(*) g_b3__v__3 = base3__taps__3;
+    always @(*) g_at__3 = g_kind | (g_pos == slot_cp__3);
+    always @(*) begin
+        if (g_at__3 & (g_k == k3)) begin
+            g_bk__v__3 = base3__taps__3;
+        end
+        else if (g_at__3 & (g_k == k2)) begin
+            g_bk__v__3 = base2__taps__3;
+        end
+        else if (g_at__3 & (g_k == k_one)) begin
+            g_bk__v__3 = base1__taps__3;
+        end
+        else begin
+            g_bk__v__3 = base0__taps__3;
+        end
+    end
     always @(*) g_lead__hit__4 = g_q[4];
-    always @(*) g_b0__hit__4 = g_q[4];
-    always @(*) g_b1__hit__4 = g_q[4];
-    always @(*) g_b2__hit__4 = g_q[4];
-    always @(*) g_b3__hit__4 = g_q[4];
+    always @(*) g_bk__hit__4 = g_q[4];
     always @(*) g_lead__v__4 = lead__taps__4;
-    always @(*) g_b0__v__4 = base0__taps__4;
-    always @(*) g_b1__v__4 = base1__taps__4;
-    always @(*) g_b2__v__4 = base2__taps__4;
-    always @(*) g_b3__v__4 = base3__taps__4;
+    always @(*) g_at__4 = g_kind | (g_pos == slot_cp__4);
+    always @(*) begin
+        if (g_at__4 & (g_k == k3)) begin
+            g_bk__v__4 = base3__taps__4;
+        end
+        else if (g_at__4 & (g_k == k2)) begin
+            g_bk__v__4 = base2__taps__4;
+        end
+        else if (g_at__4 & (g_k == k_one)) begin
+            g_bk__v__4 = base1__taps__4;
+        end
+        else begin
+            g_bk__v__4 = base0__taps__4;
+        end
+    end
     always @(*) g_lead__hit__5 = g_q[5];
-    always @(*) g_b0__hit__5 = g_q[5];
-    always @(*) g_b1__hit__5 = g_q[5];
-    always @(*) g_b2__hit__5 = g_q[5];
-    always @(*) g_b3__hit__5 = g_q[5];
+    always @(*) g_bk__hit__5 = g_q[5];
     always @(*) g_lead__v__5 = lead__taps__5;
-    always @(*) g_b0__v__5 = base0__taps__5;
-    always @(*) g_b1__v__5 = base1__taps__5;
-    always @(*) g_b2__v__5 = base2__taps__5;
-    always @(*) g_b3__v__5 = base3__taps__5;
+    always @(*) g_at__5 = g_kind | (g_pos == slot_cp__5);
+    always @(*) begin
+        if (g_at__5 & (g_k == k3)) begin
+            g_bk__v__5 = base3__taps__5;
+        end
+        else if (g_at__5 & (g_k == k2)) begin
+            g_bk__v__5 = base2__taps__5;
+        end
+        else if (g_at__5 & (g_k == k_one)) begin
+            g_bk__v__5 = base1__taps__5;
+        end
+        else begin
+            g_bk__v__5 = base0__taps__5;
+        end
+    end
     always @(*) g_lead__hit__6 = g_q[6];
-    always @(*) g_b0__hit__6 = g_q[6];
-    always @(*) g_b1__hit__6 = g_q[6];
-    always @(*) g_b2__hit__6 = g_q[6];
-    always @(*) g_b3__hit__6 = g_q[6];
+    always @(*) g_bk__hit__6 = g_q[6];
     always @(*) g_lead__v__6 = lead__taps__6;
-    always @(*) g_b0__v__6 = base0__taps__6;
-    always @(*) g_b1__v__6 = base1__taps__6;
-    always @(*) g_b2__v__6 = base2__taps__6;
-    always @(*) g_b3__v__6 = base3__taps__6;
+    always @(*) g_at__6 = g_kind | (g_pos == slot_cp__6);
+    always @(*) begin
+        if (g_at__6 & (g_k == k3)) begin
+            g_bk__v__6 = base3__taps__6;
+        end
+        else if (g_at__6 & (g_k == k2)) begin
+            g_bk__v__6 = base2__taps__6;
+        end
+        else if (g_at__6 & (g_k == k_one)) begin
+            g_bk__v__6 = base1__taps__6;
+        end
+        else begin
+            g_bk__v__6 = base0__taps__6;
+        end
+    end
     always @(*) g_lead__hit__7 = g_q[7];
-    always @(*) g_b0__hit__7 = g_q[7];
-    always @(*) g_b1__hit__7 = g_q[7];
-    always @(*) g_b2__hit__7 = g_q[7];
-    always @(*) g_b3__hit__7 = g_q[7];
+    always @(*) g_bk__hit__7 = g_q[7];
     always @(*) g_lead__v__7 = lead__taps__7;
-    always @(*) g_b0__v__7 = base0__taps__7;
-    always @(*) g_b1__v__7 = base1__taps__7;
-    always @(*) g_b2__v__7 = base2__taps__7;
-    always @(*) g_b3__v__7 = base3__taps__7;
+    always @(*) g_at__7 = g_kind | (g_pos == slot_cp__7);
+    always @(*) begin
+        if (g_at__7 & (g_k == k3)) begin
+            g_bk__v__7 = base3__taps__7;
+        end
+        else if (g_at__7 & (g_k == k2)) begin
+            g_bk__v__7 = base2__taps__7;
+        end
+        else if (g_at__7 & (g_k == k_one)) begin
+            g_bk__v__7 = base1__taps__7;
+        end
+        else begin
+            g_bk__v__7 = base0__taps__7;
+        end
+    end
     always @(*) gb_q = gb_sel & pack_hit__word;
     always @(*) gb_rlead__hit__0 = gb_q[0];
     always @(*) gb_rcnt__hit__0 = gb_q[0];
@@ -6642,10 +6589,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) gb_lead = gb_rlead__o;
     always @(*) gb_n = gb_rcnt__o;
     always @(*) gs_lead = g_lead__o;
-    always @(*) gs_base0 = g_b0__o;
-    always @(*) gs_base1 = g_b1__o;
-    always @(*) gs_base2 = g_b2__o;
-    always @(*) gs_base3 = g_b3__o;
+    always @(*) gs_base = g_bk__o;
     always @(*) pc__w_en = wr;
     always @(*) lead__w_en = wr;
     always @(*) cnt__w_en = wr;
@@ -6763,7 +6707,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) rdiv__diff = l_d0;
     always @(*) l_pow2 = rdiv__pow2;
     always @(*) l_div = rdiv__div;
-    always @(*) l_mag = rdiv__mag;
+    always @(*) l_diff0 = l_d0;
 
 endmodule // caps_prefetcher__cols
 
@@ -6829,7 +6773,7 @@ module caps_prefetcher__cols__cnt(clock,w_en,w_addr,w_data,taps__0,taps__1,taps_
     end
 endmodule // caps_prefetcher__cols__cnt
 
-module caps_prefetcher__cols__g_b0(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+module caps_prefetcher__cols__g_bk(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
 
     // Module arguments
     input wire  hit__0;
@@ -6951,7 +6895,7 @@ module caps_prefetcher__cols__g_b0(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit
         o = acc__8;
     end
 
-endmodule // caps_prefetcher__cols__g_b0
+endmodule // caps_prefetcher__cols__g_bk
 
 module caps_prefetcher__cols__g_lead(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
 
@@ -7201,21 +7145,6 @@ module caps_prefetcher__cols__gb_rcnt(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,
 
 endmodule // caps_prefetcher__cols__gb_rcnt
 
-module caps_prefetcher__reg8(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 8'h0;
-        else q <= d;
-    end
-endmodule // caps_prefetcher__reg8
-
 module caps_prefetcher__cols__lead(clock,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
 
     // Module arguments
@@ -7282,17 +7211,15 @@ module caps_prefetcher__cols__rank(clock,r_addr,r_data,w_en,w_addr,w_data);
     end
 endmodule // caps_prefetcher__cols__rank
 
-module caps_prefetcher__cols__rdiv(delta,diff,pow2,div,mag);
+module caps_prefetcher__cols__rdiv(delta,diff,pow2,div);
 
     // Module arguments
     input wire  [6:0] delta;
     input wire  [31:0] diff;
     output reg  pow2;
     output reg  div;
-    output reg  [31:0] mag;
 
     // Constant declarations
-    localparam  sign_a = 32'h80000000;
     localparam  zero_a = 32'h0;
     localparam  pos_c__0 = 7'b1;
     localparam  pos_c__1 = 7'b10;
@@ -7312,21 +7239,8 @@ module caps_prefetcher__cols__rdiv(delta,diff,pow2,div,mag);
     localparam  low_c__3 = 32'h7;
     localparam  low_c__4 = 32'hf;
     localparam  low_c__5 = 32'h1f;
-    localparam  high_c__0 = 32'h0;
-    localparam  high_c__1 = 32'h80000000;
-    localparam  high_c__2 = 32'hc0000000;
-    localparam  high_c__3 = 32'he0000000;
-    localparam  high_c__4 = 32'hf0000000;
-    localparam  high_c__5 = 32'hf8000000;
-    localparam  sh_c__0 = 32'h0;
-    localparam  sh_c__1 = 32'h1;
-    localparam  sh_c__2 = 32'h2;
-    localparam  sh_c__3 = 32'h3;
-    localparam  sh_c__4 = 32'h4;
-    localparam  sh_c__5 = 32'h5;
 
     // Local signals
-    reg  dneg;
     reg  oh__0;
     reg  oh__1;
     reg  oh__2;
@@ -7347,127 +7261,28 @@ module caps_prefetcher__cols__rdiv(delta,diff,pow2,div,mag);
     reg  pw__4;
     reg  pw__5;
     reg  pw__6;
-    reg  [31:0] sm__0;
-    reg  [31:0] sm__1;
-    reg  [31:0] sm__2;
-    reg  [31:0] sm__3;
-    reg  [31:0] sm__4;
-    reg  [31:0] sm__5;
-    wire  [31:0] sr__0;
-    reg  [31:0] sr__1;
-    reg  [31:0] sr__2;
-    reg  [31:0] sr__3;
-    reg  [31:0] sr__4;
-    reg  [31:0] sr__5;
-    reg  [31:0] sr__6;
 
     // Update code
-    always @(*) dneg = diff >= sign_a;
     assign dv__0 = 1'b0;
     assign pw__0 = 1'b0;
-    assign sr__0 = zero_a;
     always @(*) oh__0 = (delta == pos_c__0) | (delta == neg_c__0);
-    always @(*) begin
-        if (oh__0) begin
-            if (dneg) begin
-                sm__0 = (diff >> sh_c__0) | high_c__0;
-            end
-            else begin
-                sm__0 = diff >> sh_c__0;
-            end
-        end
-        else begin
-            sm__0 = zero_a;
-        end
-    end
     always @(*) pw__1 = pw__0 | oh__0;
     always @(*) dv__1 = dv__0 | (oh__0 & ((diff & low_c__0) == zero_a));
-    always @(*) sr__1 = sr__0 | sm__0;
     always @(*) oh__1 = (delta == pos_c__1) | (delta == neg_c__1);
-    always @(*) begin
-        if (oh__1) begin
-            if (dneg) begin
-                sm__1 = (diff >> sh_c__1) | high_c__1;
-            end
-            else begin
-                sm__1 = diff >> sh_c__1;
-            end
-        end
-        else begin
-            sm__1 = zero_a;
-        end
-    end
     always @(*) pw__2 = pw__1 | oh__1;
     always @(*) dv__2 = dv__1 | (oh__1 & ((diff & low_c__1) == zero_a));
-    always @(*) sr__2 = sr__1 | sm__1;
     always @(*) oh__2 = (delta == pos_c__2) | (delta == neg_c__2);
-    always @(*) begin
-        if (oh__2) begin
-            if (dneg) begin
-                sm__2 = (diff >> sh_c__2) | high_c__2;
-            end
-            else begin
-                sm__2 = diff >> sh_c__2;
-            end
-        end
-        else begin
-            sm__2 = zero_a;
-        end
-    end
     always @(*) pw__3 = pw__2 | oh__2;
     always @(*) dv__3 = dv__2 | (oh__2 & ((diff & low_c__2) == zero_a));
-    always @(*) sr__3 = sr__2 | sm__2;
     always @(*) oh__3 = (delta == pos_c__3) | (delta == neg_c__3);
-    always @(*) begin
-        if (oh__3) begin
-            if (dneg) begin
-                sm__3 = (diff >> sh_c__3) | high_c__3;
-            end
-            else begin
-                sm__3 = diff >> sh_c__3;
-            end
-        end
-        else begin
-            sm__3 = zero_a;
-        end
-    end
     always @(*) pw__4 = pw__3 | oh__3;
     always @(*) dv__4 = dv__3 | (oh__3 & ((diff & low_c__3) == zero_a));
-    always @(*) sr__4 = sr__3 | sm__3;
     always @(*) oh__4 = (delta == pos_c__4) | (delta == neg_c__4);
-    always @(*) begin
-        if (oh__4) begin
-            if (dneg) begin
-                sm__4 = (diff >> sh_c__4) | high_c__4;
-            end
-            else begin
-                sm__4 = diff >> sh_c__4;
-            end
-        end
-        else begin
-            sm__4 = zero_a;
-        end
-    end
     always @(*) pw__5 = pw__4 | oh__4;
     always @(*) dv__5 = dv__4 | (oh__4 & ((diff & low_c__4) == zero_a));
-    always @(*) sr__5 = sr__4 | sm__4;
     always @(*) oh__5 = (delta == pos_c__5) | (delta == neg_c__5);
-    always @(*) begin
-        if (oh__5) begin
-            if (dneg) begin
-                sm__5 = (diff >> sh_c__5) | high_c__5;
-            end
-            else begin
-                sm__5 = diff >> sh_c__5;
-            end
-        end
-        else begin
-            sm__5 = zero_a;
-        end
-    end
     always @(*) pw__6 = pw__5 | oh__5;
     always @(*) dv__6 = dv__5 | (oh__5 & ((diff & low_c__5) == zero_a));
-    always @(*) sr__6 = sr__5 | sm__5;
     always @(*) begin
         pow2 = 1'b0;
         pow2 = pw__6;
@@ -7475,10 +7290,6 @@ module caps_prefetcher__cols__rdiv(delta,diff,pow2,div,mag);
     always @(*) begin
         div = 1'b0;
         div = dv__6;
-    end
-    always @(*) begin
-        mag = zero_a;
-        mag = sr__6;
     end
 
 endmodule // caps_prefetcher__cols__rdiv
@@ -7493,7 +7304,7 @@ module caps_prefetcher__cols__zx_lead(narrow,wide);
     always @(*) wide = {1'd0, narrow};
 endmodule // caps_prefetcher__cols__zx_lead
 
-module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__3,b_hit__0,b_hit__1,b_hit__2,b_hit__3,b_stride,alloc,a_pc,a_stride,a_lead_cta,a_tgt__0,a_tgt__1,a_tgt__2,a_tgt__3,c_hit__0,c_hit__1,c_hit__2,c_hit__3,c_cnt,c_lead_cta,inc,dec,g_pc,gh_hit,gh_stride);
+module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__3,b_hit__0,b_hit__1,b_hit__2,b_hit__3,b_stride,b_neg,alloc,a_pc,a_stride,a_neg,a_lead_cta,a_tgt__0,a_tgt__1,a_tgt__2,a_tgt__3,c_hit__0,c_hit__1,c_hit__2,c_hit__3,c_cnt,c_lead_cta,inc,dec,g_pc,gh_hit,gh_stride,gh_neg);
 
     // Module arguments
     input wire  clock;
@@ -7508,9 +7319,11 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     input wire  b_hit__2;
     input wire  b_hit__3;
     output reg  [31:0] b_stride;
+    output reg  b_neg;
     input wire  alloc;
     input wire  [31:0] a_pc;
     input wire  [31:0] a_stride;
+    input wire  a_neg;
     input wire  [2:0] a_lead_cta;
     output reg  a_tgt__0;
     output reg  a_tgt__1;
@@ -7527,6 +7340,7 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     input wire  [31:0] g_pc;
     output reg  gh_hit;
     output reg  [31:0] gh_stride;
+    output reg  gh_neg;
 
     // Constant declarations
     localparam  cnt_zero = 8'h0;
@@ -7582,6 +7396,22 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     wire  [31:0] stride__3__q;
     reg  stride__3__clock;
     reg  stride__3__reset;
+    reg  neg__0__d;
+    wire  neg__0__q;
+    reg  neg__0__clock;
+    reg  neg__0__reset;
+    reg  neg__1__d;
+    wire  neg__1__q;
+    reg  neg__1__clock;
+    reg  neg__1__reset;
+    reg  neg__2__d;
+    wire  neg__2__q;
+    reg  neg__2__clock;
+    reg  neg__2__reset;
+    reg  neg__3__d;
+    wire  neg__3__q;
+    reg  neg__3__clock;
+    reg  neg__3__reset;
     reg  [7:0] cnt__0__d;
     wire  [7:0] cnt__0__q;
     reg  cnt__0__clock;
@@ -7769,6 +7599,30 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         .clock(stride__3__clock),
         .reset(stride__3__reset)
     );
+    caps_prefetcher__reg1 neg__0(
+        .d(neg__0__d),
+        .q(neg__0__q),
+        .clock(neg__0__clock),
+        .reset(neg__0__reset)
+    );
+    caps_prefetcher__reg1 neg__1(
+        .d(neg__1__d),
+        .q(neg__1__q),
+        .clock(neg__1__clock),
+        .reset(neg__1__reset)
+    );
+    caps_prefetcher__reg1 neg__2(
+        .d(neg__2__d),
+        .q(neg__2__q),
+        .clock(neg__2__clock),
+        .reset(neg__2__reset)
+    );
+    caps_prefetcher__reg1 neg__3(
+        .d(neg__3__d),
+        .q(neg__3__q),
+        .clock(neg__3__clock),
+        .reset(neg__3__reset)
+    );
     caps_prefetcher__reg8 cnt__0(
         .d(cnt__0__d),
         .q(cnt__0__q),
@@ -7942,6 +7796,16 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
             end
         end
     end
+    always @(*) neg__0__clock = clock;
+    always @(*) neg__0__reset = reset;
+    always @(*) begin
+        neg__0__d = neg__0__q;
+        if (alloc) begin
+            if (order__tgt__0) begin
+                neg__0__d = a_neg;
+            end
+        end
+    end
     always @(*) cnt__0__clock = clock;
     always @(*) cnt__0__reset = reset;
     always @(*) begin
@@ -8003,6 +7867,16 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         if (alloc) begin
             if (order__tgt__1) begin
                 stride__1__d = a_stride;
+            end
+        end
+    end
+    always @(*) neg__1__clock = clock;
+    always @(*) neg__1__reset = reset;
+    always @(*) begin
+        neg__1__d = neg__1__q;
+        if (alloc) begin
+            if (order__tgt__1) begin
+                neg__1__d = a_neg;
             end
         end
     end
@@ -8070,6 +7944,16 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
             end
         end
     end
+    always @(*) neg__2__clock = clock;
+    always @(*) neg__2__reset = reset;
+    always @(*) begin
+        neg__2__d = neg__2__q;
+        if (alloc) begin
+            if (order__tgt__2) begin
+                neg__2__d = a_neg;
+            end
+        end
+    end
     always @(*) cnt__2__clock = clock;
     always @(*) cnt__2__reset = reset;
     always @(*) begin
@@ -8131,6 +8015,16 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         if (alloc) begin
             if (order__tgt__3) begin
                 stride__3__d = a_stride;
+            end
+        end
+    end
+    always @(*) neg__3__clock = clock;
+    always @(*) neg__3__reset = reset;
+    always @(*) begin
+        neg__3__d = neg__3__q;
+        if (alloc) begin
+            if (order__tgt__3) begin
+                neg__3__d = a_neg;
             end
         end
     end
@@ -8208,6 +8102,36 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         end
         if (ghit__3) begin
             gh_hit = 1'b1;
+        end
+    end
+    always @(*) begin
+        gh_neg = 1'b0;
+        if (ghit__0 & neg__0__q) begin
+            gh_neg = 1'b1;
+        end
+        if (ghit__1 & neg__1__q) begin
+            gh_neg = 1'b1;
+        end
+        if (ghit__2 & neg__2__q) begin
+            gh_neg = 1'b1;
+        end
+        if (ghit__3 & neg__3__q) begin
+            gh_neg = 1'b1;
+        end
+    end
+    always @(*) begin
+        b_neg = 1'b0;
+        if (b_hit__0 & neg__0__q) begin
+            b_neg = 1'b1;
+        end
+        if (b_hit__1 & neg__1__q) begin
+            b_neg = 1'b1;
+        end
+        if (b_hit__2 & neg__2__q) begin
+            b_neg = 1'b1;
+        end
+        if (b_hit__3 & neg__3__q) begin
+            b_neg = 1'b1;
         end
     end
     always @(*) sel_bs__hit__0 = b_hit__0;
@@ -8697,13 +8621,13 @@ module caps_prefetcher__jobq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     input wire  reset;
     input wire  push;
     input wire  pop;
-    input wire  [41:0] i_data;
+    input wire  [42:0] i_data;
     output reg  o_full;
     output reg  o_valid;
-    output reg  [41:0] o_data;
+    output reg  [42:0] o_data;
 
     // Constant declarations
-    localparam  data_zero = 42'h0;
+    localparam  data_zero = 43'h0;
 
     // Stub signals
     reg  valid__0__d;
@@ -8714,12 +8638,12 @@ module caps_prefetcher__jobq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     wire  valid__1__q;
     reg  valid__1__clock;
     reg  valid__1__reset;
-    reg  [41:0] data__0__d;
-    wire  [41:0] data__0__q;
+    reg  [42:0] data__0__d;
+    wire  [42:0] data__0__q;
     reg  data__0__clock;
     reg  data__0__reset;
-    reg  [41:0] data__1__d;
-    wire  [41:0] data__1__q;
+    reg  [42:0] data__1__d;
+    wire  [42:0] data__1__q;
     reg  data__1__clock;
     reg  data__1__reset;
 
@@ -8743,13 +8667,13 @@ module caps_prefetcher__jobq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
         .clock(valid__1__clock),
         .reset(valid__1__reset)
     );
-    caps_prefetcher__reg42 data__0(
+    caps_prefetcher__reg43 data__0(
         .d(data__0__d),
         .q(data__0__q),
         .clock(data__0__clock),
         .reset(data__0__reset)
     );
-    caps_prefetcher__reg42 data__1(
+    caps_prefetcher__reg43 data__1(
         .d(data__1__d),
         .q(data__1__q),
         .clock(data__1__clock),
@@ -8814,20 +8738,20 @@ module caps_prefetcher__jobq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
 endmodule // caps_prefetcher__jobq
 
-module caps_prefetcher__reg42(d,q,clock,reset);
+module caps_prefetcher__reg43(d,q,clock,reset);
 
     // Module arguments
-    input wire  [41:0] d;
-    output reg  [41:0] q;
+    input wire  [42:0] d;
+    output reg  [42:0] q;
     input wire  clock;
     input wire  reset;
 
     // Update code (custom)
     always @(posedge clock) begin
-        if (reset) q <= 42'h0;
+        if (reset) q <= 43'h0;
         else q <= d;
     end
-endmodule // caps_prefetcher__reg42
+endmodule // caps_prefetcher__reg43
 
 module caps_prefetcher__jobq_stride(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
@@ -8957,40 +8881,40 @@ module caps_prefetcher__jp_cta(narrow,wide);
 
     // Module arguments
     input wire  [2:0] narrow;
-    output reg  [41:0] wide;
+    output reg  [42:0] wide;
 
     // Update code (custom)
-    always @(*) wide = {39'd0, narrow};
+    always @(*) wide = {40'd0, narrow};
 endmodule // caps_prefetcher__jp_cta
 
 module caps_prefetcher__jp_kind(narrow,wide);
 
     // Module arguments
     input wire  narrow;
-    output reg  [41:0] wide;
+    output reg  [42:0] wide;
 
     // Update code (custom)
-    always @(*) wide = {41'd0, narrow};
+    always @(*) wide = {42'd0, narrow};
 endmodule // caps_prefetcher__jp_kind
 
 module caps_prefetcher__jp_pc(narrow,wide);
 
     // Module arguments
     input wire  [31:0] narrow;
-    output reg  [41:0] wide;
+    output reg  [42:0] wide;
 
     // Update code (custom)
-    always @(*) wide = {10'd0, narrow};
+    always @(*) wide = {11'd0, narrow};
 endmodule // caps_prefetcher__jp_pc
 
 module caps_prefetcher__jp_warp(narrow,wide);
 
     // Module arguments
     input wire  [5:0] narrow;
-    output reg  [41:0] wide;
+    output reg  [42:0] wide;
 
     // Update code (custom)
-    always @(*) wide = {36'd0, narrow};
+    always @(*) wide = {37'd0, narrow};
 endmodule // caps_prefetcher__jp_warp
 
 module caps_prefetcher__mul_g(d,s,b,so,co);
@@ -9377,6 +9301,163 @@ module caps_prefetcher__reg4(d,q,clock,reset);
         else q <= d;
     end
 endmodule // caps_prefetcher__reg4
+
+module caps_prefetcher__qf(delta,diff,mag);
+
+    // Module arguments
+    input wire  [6:0] delta;
+    input wire  [31:0] diff;
+    output reg  [31:0] mag;
+
+    // Constant declarations
+    localparam  sign_a = 32'h80000000;
+    localparam  zero_a = 32'h0;
+    localparam  pos_c__0 = 7'b1;
+    localparam  pos_c__1 = 7'b10;
+    localparam  pos_c__2 = 7'b100;
+    localparam  pos_c__3 = 7'b1000;
+    localparam  pos_c__4 = 7'b10000;
+    localparam  pos_c__5 = 7'b100000;
+    localparam  neg_c__0 = 7'b1111111;
+    localparam  neg_c__1 = 7'b1111110;
+    localparam  neg_c__2 = 7'b1111100;
+    localparam  neg_c__3 = 7'b1111000;
+    localparam  neg_c__4 = 7'b1110000;
+    localparam  neg_c__5 = 7'b1100000;
+    localparam  high_c__0 = 32'h0;
+    localparam  high_c__1 = 32'h80000000;
+    localparam  high_c__2 = 32'hc0000000;
+    localparam  high_c__3 = 32'he0000000;
+    localparam  high_c__4 = 32'hf0000000;
+    localparam  high_c__5 = 32'hf8000000;
+    localparam  sh_c__0 = 32'h0;
+    localparam  sh_c__1 = 32'h1;
+    localparam  sh_c__2 = 32'h2;
+    localparam  sh_c__3 = 32'h3;
+    localparam  sh_c__4 = 32'h4;
+    localparam  sh_c__5 = 32'h5;
+
+    // Local signals
+    reg  dneg;
+    reg  oh__0;
+    reg  oh__1;
+    reg  oh__2;
+    reg  oh__3;
+    reg  oh__4;
+    reg  oh__5;
+    reg  [31:0] sm__0;
+    reg  [31:0] sm__1;
+    reg  [31:0] sm__2;
+    reg  [31:0] sm__3;
+    reg  [31:0] sm__4;
+    reg  [31:0] sm__5;
+    wire  [31:0] sr__0;
+    reg  [31:0] sr__1;
+    reg  [31:0] sr__2;
+    reg  [31:0] sr__3;
+    reg  [31:0] sr__4;
+    reg  [31:0] sr__5;
+    reg  [31:0] sr__6;
+
+    // Update code
+    always @(*) dneg = diff >= sign_a;
+    assign sr__0 = zero_a;
+    always @(*) oh__0 = (delta == pos_c__0) | (delta == neg_c__0);
+    always @(*) begin
+        if (oh__0) begin
+            if (dneg) begin
+                sm__0 = (diff >> sh_c__0) | high_c__0;
+            end
+            else begin
+                sm__0 = diff >> sh_c__0;
+            end
+        end
+        else begin
+            sm__0 = zero_a;
+        end
+    end
+    always @(*) sr__1 = sr__0 | sm__0;
+    always @(*) oh__1 = (delta == pos_c__1) | (delta == neg_c__1);
+    always @(*) begin
+        if (oh__1) begin
+            if (dneg) begin
+                sm__1 = (diff >> sh_c__1) | high_c__1;
+            end
+            else begin
+                sm__1 = diff >> sh_c__1;
+            end
+        end
+        else begin
+            sm__1 = zero_a;
+        end
+    end
+    always @(*) sr__2 = sr__1 | sm__1;
+    always @(*) oh__2 = (delta == pos_c__2) | (delta == neg_c__2);
+    always @(*) begin
+        if (oh__2) begin
+            if (dneg) begin
+                sm__2 = (diff >> sh_c__2) | high_c__2;
+            end
+            else begin
+                sm__2 = diff >> sh_c__2;
+            end
+        end
+        else begin
+            sm__2 = zero_a;
+        end
+    end
+    always @(*) sr__3 = sr__2 | sm__2;
+    always @(*) oh__3 = (delta == pos_c__3) | (delta == neg_c__3);
+    always @(*) begin
+        if (oh__3) begin
+            if (dneg) begin
+                sm__3 = (diff >> sh_c__3) | high_c__3;
+            end
+            else begin
+                sm__3 = diff >> sh_c__3;
+            end
+        end
+        else begin
+            sm__3 = zero_a;
+        end
+    end
+    always @(*) sr__4 = sr__3 | sm__3;
+    always @(*) oh__4 = (delta == pos_c__4) | (delta == neg_c__4);
+    always @(*) begin
+        if (oh__4) begin
+            if (dneg) begin
+                sm__4 = (diff >> sh_c__4) | high_c__4;
+            end
+            else begin
+                sm__4 = diff >> sh_c__4;
+            end
+        end
+        else begin
+            sm__4 = zero_a;
+        end
+    end
+    always @(*) sr__5 = sr__4 | sm__4;
+    always @(*) oh__5 = (delta == pos_c__5) | (delta == neg_c__5);
+    always @(*) begin
+        if (oh__5) begin
+            if (dneg) begin
+                sm__5 = (diff >> sh_c__5) | high_c__5;
+            end
+            else begin
+                sm__5 = diff >> sh_c__5;
+            end
+        end
+        else begin
+            sm__5 = zero_a;
+        end
+    end
+    always @(*) sr__6 = sr__5 | sm__5;
+    always @(*) begin
+        mag = zero_a;
+        mag = sr__6;
+    end
+
+endmodule // caps_prefetcher__qf
 
 module caps_prefetcher__qp_addr(narrow,wide);
 

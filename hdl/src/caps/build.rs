@@ -36,7 +36,7 @@ macro_rules! caps_table {
             $( (32, 32, 6, $c, $rp, $rd, $cw) => Some(Box::new(
                 CapsPrefetcherRtl::<
                     32, 32, 6, 7, $c, { $c + 1 }, $rp, $rd, $cw,
-                    { 1 + 32 + $c + 6 }, { 32 + $c + 6 }, { 1 << $c },
+                    { 2 + 32 + $c + 6 }, { 32 + $c + 6 }, { 1 << $c },
                 >::new(p),
             ) as Box<dyn RtlUnit>), )*
             _ => None,
@@ -87,7 +87,7 @@ impl RtlDecl for CapsPrefetcher {
             clog2(p.PERCTA_ENTRIES),
             clog2(p.DIST_ENTRIES),
             p.CNT_W,
-            1 + pc + c + wi,
+            2 + pc + c + wi,
             a + c + wi,
             1u64 << c
         )

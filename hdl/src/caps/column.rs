@@ -37,7 +37,9 @@ struct ColLook;
 ///   division), computed beside the pc compare.
 /// - **Generator port** (the one-hot slot `g_sel`, issue 29): when the
 ///   entry there is valid with the job's pc, its `gs_lead` and
-///   `gs_base0..3` (zero otherwise), as an AND-OR of the taps; and per slot `g_more[s]`: the entry is valid with the job's pc
+///   `gs_base`, its base `k*` (`k* = g_k` for job B (`g_kind`) or at
+///   `g_pos`, else 0; picked per slot before the read), zero otherwise,
+///   as an AND-OR of the taps; and per slot `g_more[s]`: the entry is valid with the job's pc
 ///   and, were job A to prefetch from it now, another address would follow
 ///   (`k* + 1 < n`, with `k* = g_k` at `g_pos`, else 0).
 /// - **Job B's port** (the one-hot slot `gb_sel`, the job's CTA): `gb_hit`,
@@ -128,6 +130,8 @@ pub struct CapsColumn<
     pub g_pos: Signal<In, Bits<CP>>,
     /// The generator's address index `k`.
     pub g_k: Signal<In, Bits<3>>,
+    /// The job is a job B (`k* = g_k` at every slot).
+    pub g_kind: Signal<In, Bit>,
     /// The slot the generator reads, one-hot (or zero).
     pub g_sel: Signal<In, Bits<NS>>,
     /// Job B's slot, one-hot.
@@ -163,9 +167,8 @@ pub struct CapsColumn<
     pub l_pow2: Signal<Out, Bit>,
     /// Rule 4: `a0 - base0` is divisible by it.
     pub l_div: Signal<Out, Bit>,
-    /// Rule 4: the quotient's magnitude ([`ExactDivOh::mag`]; negated when
-    /// `l_delta < 0`).
-    pub l_mag: Signal<Out, Bits<A>>,
+    /// `a0 - base0` (rule 4's quotient is taken from it a stage later).
+    pub l_diff0: Signal<Out, Bits<A>>,
     /// Bit `s`: slot `s`'s entry is a job-A candidate.
     pub g_cand: Signal<Out, Bits<NS>>,
     /// Bit `s`: slot `s`'s entry is valid with the job's pc and job A,
@@ -180,14 +183,8 @@ pub struct CapsColumn<
     /// Slot `g_sel`'s leading warp (zero unless the entry there is valid
     /// with the job's pc).
     pub gs_lead: Signal<Out, Bits<WI>>,
-    /// Its base 0.
-    pub gs_base0: Signal<Out, Bits<A>>,
-    /// Its base 1.
-    pub gs_base1: Signal<Out, Bits<A>>,
-    /// Its base 2.
-    pub gs_base2: Signal<Out, Bits<A>>,
-    /// Its base 3.
-    pub gs_base3: Signal<Out, Bits<A>>,
+    /// Its base `k*`.
+    pub gs_base: Signal<Out, Bits<A>>,
 
     valid: Reg<Bits<NS>>,
     pc: MemTaps<Bits<P>, C>,
@@ -231,10 +228,11 @@ pub struct CapsColumn<
     // the taps selected by `g_q` = `g_sel` and the hit word.
     g_q: Signal<Local, Bits<NS>>,
     g_lead: SelOr<WI>,
-    g_b0: SelOr<A>,
-    g_b1: SelOr<A>,
-    g_b2: SelOr<A>,
-    g_b3: SelOr<A>,
+    g_bk: SelOr<A>,
+    // Per slot: the generator reads base `g_k` there (else base 0).
+    g_at: Vec<Signal<Local, Bit>>,
+    k2: Constant<Bits<3>>,
+    k3: Constant<Bits<3>>,
     pack_more: Pack<NS>,
     gb_q: Signal<Local, Bits<NS>>,
     gb_rlead: SelOr<WI>,
@@ -313,6 +311,7 @@ impl<
             g_warp_n: Default::default(),
             g_pos: Default::default(),
             g_k: Default::default(),
+            g_kind: Default::default(),
             g_sel: Default::default(),
             gb_sel: Default::default(),
             l_ev: Default::default(),
@@ -330,17 +329,14 @@ impl<
             l_nz: Default::default(),
             l_pow2: Default::default(),
             l_div: Default::default(),
-            l_mag: Default::default(),
+            l_diff0: Default::default(),
             g_cand: Default::default(),
             g_more: Default::default(),
             gb_hit: Default::default(),
             gb_lead: Default::default(),
             gb_n: Default::default(),
             gs_lead: Default::default(),
-            gs_base0: Default::default(),
-            gs_base1: Default::default(),
-            gs_base2: Default::default(),
-            gs_base3: Default::default(),
+            gs_base: Default::default(),
             valid: Default::default(),
             pc: MemTaps::new(ns),
             lead: MemTaps::new(ns),
@@ -367,10 +363,10 @@ impl<
             pack_hit: Pack::new(ns),
             g_q: Default::default(),
             g_lead: SelOr::new(ns),
-            g_b0: SelOr::new(ns),
-            g_b1: SelOr::new(ns),
-            g_b2: SelOr::new(ns),
-            g_b3: SelOr::new(ns),
+            g_bk: SelOr::new(ns),
+            g_at: (0..ns).map(|_| Default::default()).collect(),
+            k2: konst(2),
+            k3: konst(3),
             pack_more: Pack::new(ns),
             gb_q: Default::default(),
             gb_rlead: SelOr::new(ns),
@@ -512,15 +508,20 @@ mod kernel {
             self.g_q.next = self.g_sel.val() & self.pack_hit.word.val();
             for s in 0..self._ns {
                 self.g_lead.hit[s].next = self.g_q.val().get_bit(s);
-                self.g_b0.hit[s].next = self.g_q.val().get_bit(s);
-                self.g_b1.hit[s].next = self.g_q.val().get_bit(s);
-                self.g_b2.hit[s].next = self.g_q.val().get_bit(s);
-                self.g_b3.hit[s].next = self.g_q.val().get_bit(s);
+                self.g_bk.hit[s].next = self.g_q.val().get_bit(s);
                 self.g_lead.v[s].next = self.lead.taps[s].val();
-                self.g_b0.v[s].next = self.base0.taps[s].val();
-                self.g_b1.v[s].next = self.base1.taps[s].val();
-                self.g_b2.v[s].next = self.base2.taps[s].val();
-                self.g_b3.v[s].next = self.base3.taps[s].val();
+                // Base k* of slot s, from registers only (the cursor, the
+                // job's kind), beside the slot choice.
+                self.g_at[s].next = self.g_kind.val() | (self.g_pos.val() == self.slot_cp[s].val());
+                if self.g_at[s].val() & (self.g_k.val() == self.k3.val()) {
+                    self.g_bk.v[s].next = self.base3.taps[s].val();
+                } else if self.g_at[s].val() & (self.g_k.val() == self.k2.val()) {
+                    self.g_bk.v[s].next = self.base2.taps[s].val();
+                } else if self.g_at[s].val() & (self.g_k.val() == self.k_one.val()) {
+                    self.g_bk.v[s].next = self.base1.taps[s].val();
+                } else {
+                    self.g_bk.v[s].next = self.base0.taps[s].val();
+                }
             }
             self.gb_q.next = self.gb_sel.val() & self.pack_hit.word.val();
             for s in 0..self._ns {
@@ -533,10 +534,7 @@ mod kernel {
             self.gb_lead.next = self.gb_rlead.o.val();
             self.gb_n.next = self.gb_rcnt.o.val();
             self.gs_lead.next = self.g_lead.o.val();
-            self.gs_base0.next = self.g_b0.o.val();
-            self.gs_base1.next = self.g_b1.o.val();
-            self.gs_base2.next = self.g_b2.o.val();
-            self.gs_base3.next = self.g_b3.o.val();
+            self.gs_base.next = self.g_bk.o.val();
 
             // Update of entry (w_slot, e).
             self.pc.w_en.next = self.wr.val();
@@ -646,7 +644,7 @@ mod kernel {
             self.rdiv.diff.next = self.l_d0.val();
             self.l_pow2.next = self.rdiv.pow2.val();
             self.l_div.next = self.rdiv.div.val();
-            self.l_mag.next = self.rdiv.mag.val();
+            self.l_diff0.next = self.l_d0.val();
         }
     }
 }

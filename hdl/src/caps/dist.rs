@@ -12,8 +12,8 @@ use crate::util::{konst, regs, sigs};
 ///
 /// - **Look-up** (the load's first stage): `l_hit[d]`, entry `d` is valid
 ///   with pc `l_pc`, on the registered state.
-/// - **Rules stage**: `b_stride`, the stride of the entry `b_hit` selects
-///   (one-hot or zero); `alloc` writes a new entry for `a_pc` (lowest
+/// - **Rules stage**: `b_stride` and `b_neg`, the stride of the entry
+///   `b_hit` selects (one-hot or zero); `alloc` writes a new entry for `a_pc` (lowest
 ///   invalid, else least recently allocated: a [`RankOrder`] with
 ///   allocation as the only update) with `cnt = 0`; `a_tgt` is the entry
 ///   it takes.
@@ -21,7 +21,12 @@ use crate::util::{konst, regs, sigs};
 ///   `inc` increments its counter, saturating at `2^CW - 1`, `dec`
 ///   decrements it, saturating at 0. An allocation of the same entry at
 ///   the same edge wins (it comes from a later load).
-/// - **Generator**: `gh_hit` and `gh_stride` for pc `g_pc`.
+/// - **Generator**: `gh_hit`, `gh_stride` and `gh_neg` for pc `g_pc`.
+///
+/// A stride is kept as its magnitude (`stride`) and its sign (`neg`, the
+/// stride is `-stride` mod 2^A): rule 4's quotient comes unnegated from
+/// the look-up (issue 29), and its users fold the sign into the warp
+/// distance (`d * -m = (-d) * m`).
 #[derive(LogicBlock)]
 pub struct CapsDist<
     const A: usize,
@@ -40,14 +45,18 @@ pub struct CapsDist<
     pub l_hit: Vec<Signal<Out, Bit>>,
     /// The rules stage's entry (one-hot or zero).
     pub b_hit: Vec<Signal<In, Bit>>,
-    /// Its stride.
+    /// Its stride's magnitude.
     pub b_stride: Signal<Out, Bits<A>>,
+    /// Its stride's sign (negative).
+    pub b_neg: Signal<Out, Bit>,
     /// Allocate an entry for `a_pc`.
     pub alloc: Signal<In, Bit>,
     /// Pc of the new entry.
     pub a_pc: Signal<In, Bits<P>>,
-    /// Stride of the new entry.
+    /// Stride of the new entry (magnitude).
     pub a_stride: Signal<In, Bits<A>>,
+    /// Its sign (negative).
+    pub a_neg: Signal<In, Bit>,
     /// Training CTA slot of the new entry.
     pub a_lead_cta: Signal<In, Bits<C>>,
     /// Per entry: the one an allocation takes.
@@ -67,12 +76,15 @@ pub struct CapsDist<
     pub g_pc: Signal<In, Bits<P>>,
     /// The generator's pc has an entry.
     pub gh_hit: Signal<Out, Bit>,
-    /// Its stride.
+    /// Its stride's magnitude.
     pub gh_stride: Signal<Out, Bits<A>>,
+    /// Its stride's sign (negative).
+    pub gh_neg: Signal<Out, Bit>,
 
     valid: Vec<Reg<Bit>>,
     pc: Vec<Reg<Bits<P>>>,
     stride: Vec<Reg<Bits<A>>>,
+    neg: Vec<Reg<Bit>>,
     cnt: Vec<Reg<Bits<CW>>>,
     lead_cta: Vec<Reg<Bits<C>>>,
     rank: Vec<Reg<Bits<RD>>>,
@@ -105,9 +117,11 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             l_hit: (0..nd).map(|_| Signal::default()).collect(),
             b_hit: (0..nd).map(|_| Signal::default()).collect(),
             b_stride: Default::default(),
+            b_neg: Default::default(),
             alloc: Default::default(),
             a_pc: Default::default(),
             a_stride: Default::default(),
+            a_neg: Default::default(),
             a_lead_cta: Default::default(),
             a_tgt: (0..nd).map(|_| Signal::default()).collect(),
             c_hit: (0..nd).map(|_| Signal::default()).collect(),
@@ -118,9 +132,11 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             g_pc: Default::default(),
             gh_hit: Default::default(),
             gh_stride: Default::default(),
+            gh_neg: Default::default(),
             valid: regs(nd),
             pc: regs(nd),
             stride: regs(nd),
+            neg: regs(nd),
             cnt: regs(nd),
             lead_cta: regs(nd),
             rank: regs(nd),
@@ -153,6 +169,9 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             self.stride[e].clock.next = self.clock.val();
             self.stride[e].reset.next = self.reset.val();
             self.stride[e].d.next = self.stride[e].q.val();
+            self.neg[e].clock.next = self.clock.val();
+            self.neg[e].reset.next = self.reset.val();
+            self.neg[e].d.next = self.neg[e].q.val();
             self.cnt[e].clock.next = self.clock.val();
             self.cnt[e].reset.next = self.reset.val();
             self.cnt[e].d.next = self.cnt[e].q.val();
@@ -177,9 +196,17 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
         // The selections: one-hot (a pc is held by at most one valid
         // entry), by AND-OR.
         self.gh_hit.next = false;
+        self.gh_neg.next = false;
+        self.b_neg.next = false;
         for e in 0..self._nd {
             if self.ghit[e].val() {
                 self.gh_hit.next = true;
+            }
+            if self.ghit[e].val() & self.neg[e].q.val() {
+                self.gh_neg.next = true;
+            }
+            if self.b_hit[e].val() & self.neg[e].q.val() {
+                self.b_neg.next = true;
             }
             self.sel_bs.hit[e].next = self.b_hit[e].val();
             self.sel_bs.v[e].next = self.stride[e].q.val();
@@ -207,6 +234,7 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
                     self.valid[e].d.next = true;
                     self.pc[e].d.next = self.a_pc.val();
                     self.stride[e].d.next = self.a_stride.val();
+                    self.neg[e].d.next = self.a_neg.val();
                     self.cnt[e].d.next = self.cnt_zero.val();
                     self.lead_cta[e].d.next = self.a_lead_cta.val();
                 }

@@ -159,12 +159,11 @@ impl<const A: usize> Logic for SumNe<A> {
     }
 }
 
-/// Rule 4, as [`crate::arith::ExactDiv`]: `pow2` = `|delta| = 2^m` for an
-/// `m < WD-1` (`delta` compared with `2^m` and `-2^m`, no negation),
-/// `div` = the low `m` bits of `diff` are zero, the quotient = `diff` shifted
-/// right arithmetically by `m` (`mag`), negated when `delta < 0` (by the
-/// consumer). The `m` tests
-/// are exclusive, so the results are OR-ed, not chained.
+/// Rule 4's tests, as [`crate::arith::ExactDiv`]: `pow2` = `|delta| = 2^m`
+/// for an `m < WD-1` (`delta` compared with `2^m` and `-2^m`, no
+/// negation), `div` = the low `m` bits of `diff` are zero. The quotient is
+/// [`ArsOh`]'s, a stage later (issue 29). The `m` tests are exclusive, so
+/// the results are OR-ed, not chained.
 #[derive(LogicBlock)]
 pub struct ExactDivOh<const WD: usize, const A: usize> {
     /// `w - lead`, signed `WD` bits (nonzero).
@@ -175,25 +174,15 @@ pub struct ExactDivOh<const WD: usize, const A: usize> {
     pub pow2: Signal<Out, Bit>,
     /// `diff` is divisible by `delta` (meaningful when `pow2`).
     pub div: Signal<Out, Bit>,
-    /// `|diff / delta|` as `diff` shifted right arithmetically (meaningful
-    /// when `pow2 & div`); the quotient is `0 - mag` when `delta < 0` (the
-    /// negation is left to the consumer, a stage later).
-    pub mag: Signal<Out, Bits<A>>,
 
-    sign_a: Constant<Bits<A>>,
     zero_a: Constant<Bits<A>>,
     pos_c: Vec<Constant<Bits<WD>>>,
     neg_c: Vec<Constant<Bits<WD>>>,
     low_c: Vec<Constant<Bits<A>>>,
-    high_c: Vec<Constant<Bits<A>>>,
-    sh_c: Vec<Constant<Bits<A>>>,
 
-    dneg: Signal<Local, Bit>,
     oh: Vec<Signal<Local, Bit>>,
     dv: Vec<Signal<Local, Bit>>,
     pw: Vec<Signal<Local, Bit>>,
-    sm: Vec<Signal<Local, Bits<A>>>,
-    sr: Vec<Signal<Local, Bits<A>>>,
     _wi: usize,
     _wi1: usize,
 }
@@ -214,20 +203,13 @@ impl<const WD: usize, const A: usize> Default for ExactDivOh<WD, A> {
             diff: Default::default(),
             pow2: Default::default(),
             div: Default::default(),
-            mag: Default::default(),
-            sign_a: konst(1u64 << (A - 1)),
             zero_a: konst(0),
             pos_c: konsts((0..wi).map(|m| 1u64 << m)),
             neg_c: konsts((0..wi).map(|m| (1u64 << m).wrapping_neg() & mask(WD))),
             low_c: konsts((0..wi).map(mask)),
-            high_c: konsts((0..wi).map(|m| mask(A) & !(mask(A) >> m))),
-            sh_c: konsts((0..wi).map(|m| m as u64)),
-            dneg: Default::default(),
             oh: sigs(wi),
             dv: sigs(wi + 1),
             pw: sigs(wi + 1),
-            sm: sigs(wi),
-            sr: sigs(wi + 1),
             _wi: wi,
             _wi1: wi + 1,
         }
@@ -237,9 +219,89 @@ impl<const WD: usize, const A: usize> Default for ExactDivOh<WD, A> {
 impl<const WD: usize, const A: usize> Logic for ExactDivOh<WD, A> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.dneg.next = self.diff.val() >= self.sign_a.val();
         self.dv[0].next = false;
         self.pw[0].next = false;
+        for m in 0..self._wi {
+            self.oh[m].next = (self.delta.val() == self.pos_c[m].val())
+                | (self.delta.val() == self.neg_c[m].val());
+            self.pw[m + 1].next = self.pw[m].val() | self.oh[m].val();
+            self.dv[m + 1].next = self.dv[m].val()
+                | (self.oh[m].val()
+                    & ((self.diff.val() & self.low_c[m].val()) == self.zero_a.val()));
+        }
+        self.pow2.next = false;
+        self.div.next = false;
+        for t in self._wi..self._wi1 {
+            self.pow2.next = self.pw[t].val();
+            self.div.next = self.dv[t].val();
+        }
+    }
+}
+
+/// Rule 4's quotient's magnitude: `mag` = `diff` shifted right
+/// arithmetically by `m` when `|delta| = 2^m` (`m < WD-1`; zero when
+/// `|delta|` is no such power), meaningful when [`ExactDivOh`] found the
+/// division exact; the quotient is `-mag` when `delta < 0` (the stride's
+/// sign, kept beside it). The one-hot shift choices are OR-ed.
+#[derive(LogicBlock)]
+pub struct ArsOh<const WD: usize, const A: usize> {
+    /// `w - lead`, signed `WD` bits.
+    pub delta: Signal<In, Bits<WD>>,
+    /// `a[0] - base[0]`.
+    pub diff: Signal<In, Bits<A>>,
+    /// `diff` shifted right arithmetically by `m`.
+    pub mag: Signal<Out, Bits<A>>,
+
+    sign_a: Constant<Bits<A>>,
+    zero_a: Constant<Bits<A>>,
+    pos_c: Vec<Constant<Bits<WD>>>,
+    neg_c: Vec<Constant<Bits<WD>>>,
+    high_c: Vec<Constant<Bits<A>>>,
+    sh_c: Vec<Constant<Bits<A>>>,
+
+    dneg: Signal<Local, Bit>,
+    oh: Vec<Signal<Local, Bit>>,
+    sm: Vec<Signal<Local, Bits<A>>>,
+    sr: Vec<Signal<Local, Bits<A>>>,
+    _wi: usize,
+    _wi1: usize,
+}
+
+impl<const WD: usize, const A: usize> Default for ArsOh<WD, A> {
+    fn default() -> Self {
+        let wi = WD - 1;
+        assert!(wi < A && WD < 64, "WARP_IDX_W must be below ADDR_W");
+        let mask = |bits: usize| -> u64 {
+            if bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            }
+        };
+        ArsOh {
+            delta: Default::default(),
+            diff: Default::default(),
+            mag: Default::default(),
+            sign_a: konst(1u64 << (A - 1)),
+            zero_a: konst(0),
+            pos_c: konsts((0..wi).map(|m| 1u64 << m)),
+            neg_c: konsts((0..wi).map(|m| (1u64 << m).wrapping_neg() & mask(WD))),
+            high_c: konsts((0..wi).map(|m| mask(A) & !(mask(A) >> m))),
+            sh_c: konsts((0..wi).map(|m| m as u64)),
+            dneg: Default::default(),
+            oh: sigs(wi),
+            sm: sigs(wi),
+            sr: sigs(wi + 1),
+            _wi: wi,
+            _wi1: wi + 1,
+        }
+    }
+}
+
+impl<const WD: usize, const A: usize> Logic for ArsOh<WD, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.dneg.next = self.diff.val() >= self.sign_a.val();
         self.sr[0].next = self.zero_a.val();
         for m in 0..self._wi {
             self.oh[m].next = (self.delta.val() == self.pos_c[m].val())
@@ -254,18 +316,10 @@ impl<const WD: usize, const A: usize> Logic for ExactDivOh<WD, A> {
             } else {
                 self.sm[m].next = self.zero_a.val();
             }
-            self.pw[m + 1].next = self.pw[m].val() | self.oh[m].val();
-            self.dv[m + 1].next = self.dv[m].val()
-                | (self.oh[m].val()
-                    & ((self.diff.val() & self.low_c[m].val()) == self.zero_a.val()));
             self.sr[m + 1].next = self.sr[m].val() | self.sm[m].val();
         }
-        self.pow2.next = false;
-        self.div.next = false;
         self.mag.next = self.zero_a.val();
         for t in self._wi..self._wi1 {
-            self.pow2.next = self.pw[t].val();
-            self.div.next = self.dv[t].val();
             self.mag.next = self.sr[t].val();
         }
     }

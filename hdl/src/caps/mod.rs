@@ -33,8 +33,8 @@
 //!   (entry 0 is the oldest; a pop shifts every entry down, a push fills the
 //!   lowest free entry), so their depths are run-time values of the built
 //!   block and `pf_*` come straight from entry 0's registers. The job FIFO
-//!   is two queues in lock-step, the header `{warp, cta, pc, kind}`
-//!   (`kind` in bit 0, `JW` bits) and the stride, so that no payload is
+//!   is two queues in lock-step, the header `{stride sign, warp, cta, pc,
+//!   kind}` (`kind` in bit 0, `JW` bits) and the stride's magnitude, so that no payload is
 //!   wider than 64 bits (Verilator evaluates wider values word by word); a
 //!   prefetch is packed as `{warp, cta, addr}` into `QW` bits.
 //! - `fastarith.rs` (issue 29: depth, not behaviour): `CsaSum`, `b + (signed
@@ -64,7 +64,7 @@
 //! Widths are const generics: `A` = `ADDR_W`, `P` = `PC_W`, `WI` =
 //! `WARP_IDX_W`, `WD` = `WI + 1`, `C` = `clog2(N_CTA)`, `CP` = `C + 1`,
 //! `RP` = `clog2(PERCTA_ENTRIES)`, `RD` = `clog2(DIST_ENTRIES)`, `CW` =
-//! `CNT_W`, `JW` = `1 + P + C + WI` (a packed job header), `QW` = `A + C + WI`
+//! `CNT_W`, `JW` = `2 + P + C + WI` (a packed job header), `QW` = `A + C + WI`
 //! (a packed prefetch), `NS` = `2^C` = `N_CTA` (the width of a column's
 //! per-slot words; `N_CTA` is a power of two). `N_CTA`, the entry counts, `MAX_ADDRS`, `MISPRED_THRESHOLD` and
 //! the two queue depths are run-time values of the built block. Address

@@ -16,10 +16,8 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
     let w = p.WARP_IDX_W;
     let rp = ports::clog2(p.PERCTA_ENTRIES) as u64;
     let rd = ports::clog2(p.DIST_ENTRIES) as u64;
-    let ne = p.PERCTA_ENTRIES;
-    let lanes = p.ADDR_W * p.MAX_ADDRS;
     let f = StorageField::new;
-    let fields = vec![
+    let mut fields = vec![
         f("PerCTA", "pc", p.PC_W, pe, true, "paper: 4 B"),
         f("PerCTA", "lead warp", w, pe, true, "paper: 1 B"),
         f(
@@ -45,6 +43,14 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         f("DIST", "stride", p.ADDR_W, de, true, "paper: 4 B"),
         f(
             "DIST",
+            "stride sign (the stride is magnitude and sign)",
+            1,
+            de,
+            false,
+            ADD,
+        ),
+        f(
+            "DIST",
             "mispredict counter",
             p.CNT_W,
             de,
@@ -56,8 +62,8 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         f("DIST", "LRU rank", rd, de, false, ADD),
         f(
             "job FIFO",
-            "2 valid (one per lane), kind, pc, cta, warp, stride",
-            3 + p.PC_W + cta + w + p.ADDR_W,
+            "2 valid (one per lane), kind, pc, cta, warp, stride and its sign",
+            4 + p.PC_W + cta + w + p.ADDR_W,
             p.JOBQ_DEPTH,
             false,
             ADD,
@@ -72,16 +78,17 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         ),
         f(
             "generator",
-            "busy, job, cursors",
-            2 + p.PC_W + cta + w + p.ADDR_W + (cta + 1) + (w + 1) + 3,
+            "busy, job (its CTA also one-hot, its stride as magnitude and sign), cursors",
+            3 + p.PC_W + cta + (1u64 << cta) + w + p.ADDR_W + (cta + 1) + (w + 1) + 3,
             1,
             false,
             ADD,
         ),
         f(
             "generator",
-            "first address stage (valid, base, stride, warp, lead, cta), output queue count",
-            1 + 2 * p.ADDR_W + 2 * w + cta + 7,
+            "first address stage (valid, base, stride and its sign, warp, lead, cta), output \
+             queue count",
+            1 + 2 * p.ADDR_W + 1 + 2 * w + cta + 7,
             1,
             false,
             ADD,
@@ -94,41 +101,8 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
             false,
             ADD,
         ),
-        f(
-            "load pipeline",
-            "rules stage: the load, its look-ups, the rules' values for the entry found and \
-             for the entry forwarded",
-            1 + p.PC_W
-                + cta
-                + w
-                + 3
-                + lanes
-                + 2
-                + ne * (2 + rp)
-                + de
-                + 2 * (6 + (w + 1) + lanes + p.ADDR_W),
-            1,
-            false,
-            ADD,
-        ),
-        f(
-            "load pipeline",
-            "forwarding: the previous load's row update and DIST allocation",
-            2 + cta + ne * (3 + rp) + de,
-            1,
-            false,
-            ADD,
-        ),
-        f(
-            "load pipeline",
-            "job stage: rules, a - base, rule 3's product (carry-save sum and carry), DIST \
-             entry, the job's fields",
-            3 + 1 + 3 + lanes + 2 * p.ADDR_W - 1 + 1 + de + p.PC_W + w + p.ADDR_W,
-            1,
-            false,
-            ADD,
-        ),
     ];
+    fields.extend(load_pipeline(p));
     let paper_bytes = de * 9 + pe * (5 + 4 * p.MAX_ADDRS);
     StorageReport {
         unit: "caps_prefetcher".into(),
@@ -152,4 +126,55 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
                 .into(),
         )),
     }
+}
+
+/// The load pipeline's registers (the rules and job stages, the
+/// forwarding).
+fn load_pipeline(p: &CapsParams) -> Vec<StorageField> {
+    const ADD: &str = "added by this design";
+    let de = p.DIST_ENTRIES;
+    let cta = p.cta_bits() as u64;
+    let w = p.WARP_IDX_W;
+    let rp = ports::clog2(p.PERCTA_ENTRIES) as u64;
+    let ne = p.PERCTA_ENTRIES;
+    let lanes = p.ADDR_W * p.MAX_ADDRS;
+    let f = StorageField::new;
+    vec![
+        f(
+            "load pipeline",
+            "rules stage: the load, its look-ups, the rules' values for the entry found and \
+         for the entry forwarded, the forwarding's CTA compare, the slot one-hot",
+            2 + (1u64 << cta)
+                + p.PC_W
+                + cta
+                + w
+                + 3
+                + lanes
+                + 2
+                + ne * (2 + rp)
+                + de
+                + 2 * (6 + (w + 1) + lanes)
+                + p.ADDR_W,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "load pipeline",
+            "forwarding: the previous load's row update and DIST allocation",
+            2 + cta + ne * (3 + rp) + de,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "load pipeline",
+            "job stage: rules, a - base, rule 3's product (carry-save sum and carry), DIST \
+         entry, the job's fields (its stride as magnitude and sign)",
+            3 + 1 + 3 + lanes + 2 * p.ADDR_W - 1 + 1 + de + p.PC_W + w + p.ADDR_W + 1,
+            1,
+            false,
+            ADD,
+        ),
+    ]
 }

@@ -8,7 +8,7 @@ use rust_hdl::prelude::*;
 use super::column::CapsColumn;
 use super::consts::LANES;
 use super::dist::CapsDist;
-use super::fastarith::{CsaSum, ExactDivOh, SelOr, SumNe};
+use super::fastarith::{ArsOh, CsaSum, ExactDivOh, SelOr, SumNe};
 use crate::arith::PrefixAdd;
 use crate::queue::ShiftQueue;
 use crate::rank::RankOrder;
@@ -59,8 +59,9 @@ struct Output;
 /// The `caps_prefetcher` unit. `A` = `ADDR_W`, `P` = `PC_W`, `WI` =
 /// `WARP_IDX_W`, `WD` = `WI + 1`, `C` = `clog2(N_CTA)`, `CP` = `C + 1`,
 /// `RP` = `clog2(PERCTA_ENTRIES)`, `RD` = `clog2(DIST_ENTRIES)`, `CW` =
-/// `CNT_W`, `JW` = `1 + P + C + WI` (a job's header packed for the job
-/// FIFO; its stride travels in a second lane),
+/// `CNT_W`, `JW` = `2 + P + C + WI` (a job's header packed for the job
+/// FIFO, with its stride's sign; the stride's magnitude travels in a
+/// second lane),
 /// `QW` = `A + C + WI` (a prefetch packed for the output queue), `NS` =
 /// `2^C` = `N_CTA`. Build it
 /// with `<ports::caps::CapsPrefetcher as crate::registry::RtlDecl>::build`.
@@ -116,8 +117,9 @@ pub struct CapsPrefetcherRtl<
 
     cols: Vec<CapsColumn<A, P, WI, WD, C, CP, RP, NS>>,
     trainf: ExactDivOh<WD, A>,
+    qf: ArsOh<WD, A>,
+    qr: ArsOh<WD, A>,
     zx_bw: ZeroExt<WI, WD>,
-    zx_wslot: ZeroExt<C, NS>,
     order: RankOrder<RP>,
     dtab: CapsDist<A, P, C, CW, RD>,
     jobq: ShiftQueue<Bits<JW>>,
@@ -135,15 +137,13 @@ pub struct CapsPrefetcherRtl<
     buadd: Vec<PrefixAdd<A>>,
     // The rules stage's negated quotients (`0 - mag` as `!mag + 1`), from
     // the registers, before the forwarding's choice.
-    negf: PrefixAdd<A>,
-    negr: PrefixAdd<A>,
     // The rules stage's `a[k] - base[k]` of the entry found (the look-up
     // stage registers the bases it read).
     rsub: Vec<PrefixAdd<A>>,
     mul_g: CsaSum<WD, A>,
     add_g: PrefixAdd<A>,
     sel_llead: SelOr<WD>,
-    sel_lmag: SelOr<A>,
+    sel_ld0: SelOr<A>,
     sel_lb0: SelOr<A>,
     sel_lb1: SelOr<A>,
     sel_lb2: SelOr<A>,
@@ -151,10 +151,7 @@ pub struct CapsPrefetcherRtl<
     sel_slead: SelOr<WI>,
     sel_sn: SelOr<3>,
     sel_blead: SelOr<WI>,
-    sel_sb0: SelOr<A>,
-    sel_sb1: SelOr<A>,
-    sel_sb2: SelOr<A>,
-    sel_sb3: SelOr<A>,
+    sel_sb: SelOr<A>,
     sel_sc: SelOr<C>,
     sel_npos: SelOr<CP>,
     sel_nk: SelOr<3>,
@@ -171,6 +168,7 @@ pub struct CapsPrefetcherRtl<
     jp_pc: ZeroExt<P, JW>,
     jp_cta: ZeroExt<C, JW>,
     jp_warp: ZeroExt<WI, JW>,
+    jp_neg: ZeroExt<1, JW>,
     qp_addr: ZeroExt<A, QW>,
     qp_cta: ZeroExt<C, QW>,
     qp_warp: ZeroExt<WI, QW>,
@@ -179,8 +177,11 @@ pub struct CapsPrefetcherRtl<
     j_kind: Reg<Bit>,
     j_pc: Reg<Bits<P>>,
     j_cta: Reg<Bits<C>>,
+    // The job's CTA one-hot (`1 << j_cta`), decoded when the job is taken.
+    j_oh: Reg<Bits<NS>>,
     j_warp: Reg<Bits<WI>>,
     j_stride: Reg<Bits<A>>,
+    j_neg: Reg<Bit>,
     posa: Reg<Bits<CP>>,
     posb: Reg<Bits<WD>>,
     kk: Reg<Bits<3>>,
@@ -196,6 +197,8 @@ pub struct CapsPrefetcherRtl<
     b_a: Vec<Reg<Bits<A>>>,
     b_cleared: Reg<Bit>,
     b_pceq: Reg<Bit>,
+    b_cteq: Reg<Bit>,
+    b_oh: Reg<Bits<NS>>,
     b_hitr: Vec<Reg<Bit>>,
     b_evr: Vec<Reg<Bit>>,
     b_rankr: Vec<Reg<Bits<RP>>>,
@@ -208,7 +211,7 @@ pub struct CapsPrefetcherRtl<
     b_rpow2: Reg<Bit>,
     b_rdiv: Reg<Bit>,
     b_rnz: Reg<Bit>,
-    b_rstride: Reg<Bits<A>>,
+    b_rdiff0: Reg<Bits<A>>,
     b_fwl: Reg<Bit>,
     b_fns: Reg<Bit>,
     b_fdelta: Reg<Bits<WD>>,
@@ -217,7 +220,6 @@ pub struct CapsPrefetcherRtl<
     b_fpow2: Reg<Bit>,
     b_fdiv: Reg<Bit>,
     b_fnz: Reg<Bit>,
-    b_fstride: Reg<Bits<A>>,
     fw_on: Reg<Bit>,
     fw_cta: Reg<Bits<C>>,
     fw_wr: Vec<Reg<Bit>>,
@@ -242,14 +244,16 @@ pub struct CapsPrefetcherRtl<
     c_pc: Reg<Bits<P>>,
     c_warp: Reg<Bits<WI>>,
     c_stride: Reg<Bits<A>>,
+    c_neg: Reg<Bit>,
     // The address stages: a prefetch selected at the last edge (its base,
     // stride, target and the entry's leading warp; st_), its address as a
     // carry-save sum and carry one edge later (st2_), pushed into the
     // output queue at the next; `pfq_n` counts the prefetches the output
-    // queue and the two stages hold.
+    // queue and the second stage hold (`st_v` is the first's).
     st_v: Reg<Bit>,
     st_base: Reg<Bits<A>>,
     st_stride: Reg<Bits<A>>,
+    st_neg: Reg<Bit>,
     st_warp: Reg<Bits<WI>>,
     st_lead: Reg<Bits<WI>>,
     st_cta: Reg<Bits<C>>,
@@ -274,8 +278,6 @@ pub struct CapsPrefetcherRtl<
     addr_zero: Constant<Bits<A>>,
     k_zero: Constant<Bits<3>>,
     k_one: Constant<Bits<3>>,
-    k2: Constant<Bits<3>>,
-    k3: Constant<Bits<3>>,
     cp_zero: Constant<Bits<CP>>,
     wd_zero: Constant<Bits<WD>>,
     wd_one: Constant<Bits<WD>>,
@@ -284,12 +286,14 @@ pub struct CapsPrefetcherRtl<
     ns_one: Constant<Bits<NS>>,
     n7_one: Constant<Bits<7>>,
     pfq_d: Constant<Bits<7>>,
+    pfq_d1: Constant<Bits<7>>,
     // Field offsets in a packed job / prefetch (32 bits: Verilator takes a
     // 32-bit part-select base as an integer and does not ask for a
     // log2(width)-bit one).
     joff_pc: Constant<Bits<32>>,
     joff_cta: Constant<Bits<32>>,
     joff_warp: Constant<Bits<32>>,
+    joff_neg: Constant<Bits<32>>,
     qoff_cta: Constant<Bits<32>>,
     qoff_warp: Constant<Bits<32>>,
 
@@ -325,6 +329,8 @@ pub struct CapsPrefetcherRtl<
     x_div: Signal<Local, Bit>,
     x_nz: Signal<Local, Bit>,
     x_stride: Signal<Local, Bits<A>>,
+    x_neg: Signal<Local, Bit>,
+    x_ndelta: Signal<Local, Bits<WD>>,
     g_pc_n: Signal<Local, Bits<P>>,
     g_warp_n: Signal<Local, Bits<WI>>,
     w_onehot: Signal<Local, Bits<NS>>,
@@ -357,18 +363,12 @@ pub struct CapsPrefetcherRtl<
     k_inc: Signal<Local, Bits<3>>,
     na_pos: Signal<Local, Bits<CP>>,
     na_k: Signal<Local, Bits<3>>,
-    at_pos: Signal<Local, Bit>,
     found_a: Signal<Local, Bit>,
     s_hit: Signal<Local, Bit>,
     s_lead: Signal<Local, Bits<WI>>,
     s_n: Signal<Local, Bits<3>>,
-    s_b0: Signal<Local, Bits<A>>,
-    s_b1: Signal<Local, Bits<A>>,
-    s_b2: Signal<Local, Bits<A>>,
-    s_b3: Signal<Local, Bits<A>>,
     s_base: Signal<Local, Bits<A>>,
     s_c: Signal<Local, Bits<C>>,
-    k_cur: Signal<Local, Bits<3>>,
     wb: Signal<Local, Bits<WD>>,
     b_end: Signal<Local, Bit>,
     b_skip: Signal<Local, Bit>,
@@ -401,10 +401,9 @@ impl<
         const NS: usize,
     > CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW, NS>
 {
-    /// Build the unit for `p` (which must be valid). Panics if `p`'s widths
-    /// are not the const generics (`<ports::caps::CapsPrefetcher as
-    /// crate::registry::RtlDecl>::build` picks the instantiation).
-    pub fn new(p: &CapsParams) -> Self {
+    /// Panics unless `p`'s widths are the const generics and its values
+    /// are in range.
+    fn check_widths(p: &CapsParams) {
         assert_eq!(A as u64, p.ADDR_W, "ADDR_W");
         assert_eq!(P as u64, p.PC_W, "PC_W");
         assert_eq!(WI as u64, p.WARP_IDX_W, "WARP_IDX_W");
@@ -414,7 +413,7 @@ impl<
         assert_eq!(RP as u32, clog2(p.PERCTA_ENTRIES), "clog2(PERCTA_ENTRIES)");
         assert_eq!(RD as u32, clog2(p.DIST_ENTRIES), "clog2(DIST_ENTRIES)");
         assert_eq!(CW as u64, p.CNT_W, "CNT_W");
-        assert_eq!(JW, 1 + P + C + WI, "JW = 1 + PC_W + C + WARP_IDX_W");
+        assert_eq!(JW, 2 + P + C + WI, "JW = 2 + PC_W + C + WARP_IDX_W");
         assert_eq!(QW, A + C + WI, "QW = ADDR_W + C + WARP_IDX_W");
         assert_eq!(NS, 1 << C, "NS = 2^clog2(N_CTA)");
         assert!(p.N_CTA >= 2 && p.N_CTA <= 1 << C, "N_CTA");
@@ -426,6 +425,13 @@ impl<
             p.MISPRED_THRESHOLD >= 1 && p.MISPRED_THRESHOLD <= ports::mask(CW as u32),
             "MISPRED_THRESHOLD"
         );
+    }
+
+    /// Build the unit for `p` (which must be valid). Panics if `p`'s widths
+    /// are not the const generics (`<ports::caps::CapsPrefetcher as
+    /// crate::registry::RtlDecl>::build` picks the instantiation).
+    pub fn new(p: &CapsParams) -> Self {
+        Self::check_widths(p);
         let ncta = p.N_CTA as usize;
         let ne = p.PERCTA_ENTRIES as usize;
         let m = p.MAX_ADDRS as usize;
@@ -434,7 +440,7 @@ impl<
             ld_addr: (0..m).map(|_| Signal::default()).collect(),
             cols: (0..ne).map(|_| CapsColumn::new(p)).collect(),
             sel_llead: SelOr::new(ne),
-            sel_lmag: SelOr::new(ne),
+            sel_ld0: SelOr::new(ne),
             sel_lb0: SelOr::new(ne),
             sel_lb1: SelOr::new(ne),
             sel_lb2: SelOr::new(ne),
@@ -442,10 +448,7 @@ impl<
             sel_slead: SelOr::new(ne),
             sel_sn: SelOr::new(ne),
             sel_blead: SelOr::new(ne),
-            sel_sb0: SelOr::new(ne),
-            sel_sb1: SelOr::new(ne),
-            sel_sb2: SelOr::new(ne),
-            sel_sb3: SelOr::new(ne),
+            sel_sb: SelOr::new(ne),
             sel_sc: SelOr::new(ncta),
             sel_npos: SelOr::new(ncta),
             sel_nk: SelOr::new(ncta),
@@ -469,8 +472,6 @@ impl<
             addr_zero: konst(0),
             k_zero: konst(0),
             k_one: konst(1),
-            k2: konst(2),
-            k3: konst(3),
             cp_zero: konst(0),
             wd_zero: konst(0),
             wd_one: konst(1),
@@ -479,9 +480,11 @@ impl<
             ns_one: konst(1),
             n7_one: konst(1),
             pfq_d: konst(p.PFQ_DEPTH),
+            pfq_d1: konst(p.PFQ_DEPTH - 1),
             joff_pc: konst(1),
             joff_cta: konst((1 + P) as u64),
             joff_warp: konst((1 + P + C) as u64),
+            joff_neg: konst((1 + P + C + WI) as u64),
             qoff_cta: konst(A as u64),
             qoff_warp: konst((A + C) as u64),
             a: sigs(LANES),
@@ -533,22 +536,22 @@ impl<
             clock, reset, cfg_warps_per_cta, cta_launch_valid, cta_launch_slot, ld_valid, ld_pc,
             ld_cta, ld_warp, ld_count, ld_indirect, pf_ready, pf_valid, pf_addr, pf_cta, pf_warp,
             // Blocks.
-            mul_l, mul_g, add_g, trainf, negf, negr, zx_bw, zx_wslot, zx_ldw, zx_glead, zx_stw, zx_stl, zx_cfg, zx_lslot,
+            mul_l, mul_g, add_g, trainf, qf, qr, zx_bw, zx_ldw, zx_glead, zx_stw, zx_stl, zx_cfg, zx_lslot,
             zx_cslot, zx_jslot,
-            jp_kind, jp_pc, jp_cta, jp_warp, qp_addr, qp_cta, qp_warp,
+            jp_kind, jp_pc, jp_cta, jp_warp, jp_neg, qp_addr, qp_cta, qp_warp,
             // Registers.
-            busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb, kk, st_v, st_base, st_stride,
-            st_warp, st_lead, st_cta, st2_v, st2_s, st2_c, st2_cta, st2_warp, pfq_n, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_rwl,
-            b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rstride, b_fwl, b_fns, b_fdelta, b_feq,
-            b_fpow2, b_fdiv, b_fnz, b_fstride, fw_on, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n,
-            c_ps, c_pcy, c_dh, c_pc, c_warp, c_stride,
+            busy, j_kind, j_pc, j_cta, j_oh, j_warp, j_stride, posa, posb, kk, st_v, st_base, st_stride,
+            st_warp, st_lead, st_cta, st2_v, st2_s, st2_c, st2_cta, st2_warp, pfq_n, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_cteq, b_oh, b_rwl,
+            b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rdiff0, b_fwl, b_fns, b_fdelta, b_feq,
+            b_fpow2, b_fdiv, b_fnz, fw_on, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n,
+            c_ps, c_pcy, c_dh, c_pc, c_warp, c_stride, c_neg, st_neg, j_neg,
             // Local signals.
             elig, n3, l_onehot, clear_mask, l_cleared, m_hit, w_is_lead, n_same,
             delta_l, mism, eq_all, fdelta, feq, fwd, use_f, dh_any, x_delta, x_eq, x_pow2, x_div,
-            x_nz, x_stride, g_pc_n, g_warp_n, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
+            x_nz, x_stride, x_neg, x_ndelta, g_pc_n, g_warp_n, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
             job_a,
-            take, job_push, found_a, s_hit, s_lead, s_n, s_b0, s_b1, s_b2, s_b3, s_base, s_c,
-            k_cur, wb, cw, gsel_w, g_selw, gb_selw, b_lead, k_inc, na_pos, na_k, at_pos, b_end, b_skip, have_pf, g_end, pf_push, pf_room,
+            take, job_push, found_a, s_hit, s_lead, s_n, s_base, s_c,
+            wb, cw, gsel_w, g_selw, gb_selw, b_lead, k_inc, na_pos, na_k, b_end, b_skip, have_pf, g_end, pf_push, pf_room,
         })
     }
 }

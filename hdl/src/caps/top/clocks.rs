@@ -25,12 +25,12 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // Every register: clock and hold (`d = q`), then synchronous reset.
-        dff_setup!(self, clock, busy, j_kind, j_pc, j_cta, j_warp, j_stride, posa, posb);
+        dff_setup!(self, clock, busy, j_kind, j_pc, j_cta, j_oh, j_warp, j_stride, posa, posb);
         dff_setup!(self, clock, kk, st_v, st_base, st_stride, st_warp, st_lead, st_cta, pfq_n);
         dff_setup!(self, clock, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_rwl);
-        dff_setup!(self, clock, b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rstride, b_fwl);
-        dff_setup!(self, clock, c_pcy);
-        dff_setup!(self, clock, b_fns, b_fdelta, b_feq, b_fpow2, b_fdiv, b_fnz, b_fstride, fw_on);
+        dff_setup!(self, clock, b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rdiff0, b_fwl);
+        dff_setup!(self, clock, c_pcy, b_cteq, b_oh, c_neg, st_neg, j_neg);
+        dff_setup!(self, clock, b_fns, b_fdelta, b_feq, b_fpow2, b_fdiv, b_fnz, fw_on);
         dff_setup!(self, clock, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n);
         dff_setup!(self, clock, c_ps, c_dh, c_pc, c_warp, c_stride);
         dff_setup!(self, clock, st2_v, st2_s, st2_c, st2_cta, st2_warp);
@@ -38,6 +38,7 @@ impl<
         self.j_kind.reset.next = self.reset.val();
         self.j_pc.reset.next = self.reset.val();
         self.j_cta.reset.next = self.reset.val();
+        self.j_oh.reset.next = self.reset.val();
         self.j_warp.reset.next = self.reset.val();
         self.j_stride.reset.next = self.reset.val();
         self.posa.reset.next = self.reset.val();
@@ -62,6 +63,8 @@ impl<
         self.b_n.reset.next = self.reset.val();
         self.b_cleared.reset.next = self.reset.val();
         self.b_pceq.reset.next = self.reset.val();
+        self.b_cteq.reset.next = self.reset.val();
+        self.b_oh.reset.next = self.reset.val();
         self.b_rwl.reset.next = self.reset.val();
         self.b_rns.reset.next = self.reset.val();
         self.b_rdelta.reset.next = self.reset.val();
@@ -69,7 +72,7 @@ impl<
         self.b_rpow2.reset.next = self.reset.val();
         self.b_rdiv.reset.next = self.reset.val();
         self.b_rnz.reset.next = self.reset.val();
-        self.b_rstride.reset.next = self.reset.val();
+        self.b_rdiff0.reset.next = self.reset.val();
         self.b_fwl.reset.next = self.reset.val();
         self.b_fns.reset.next = self.reset.val();
         self.b_fdelta.reset.next = self.reset.val();
@@ -77,7 +80,6 @@ impl<
         self.b_fpow2.reset.next = self.reset.val();
         self.b_fdiv.reset.next = self.reset.val();
         self.b_fnz.reset.next = self.reset.val();
-        self.b_fstride.reset.next = self.reset.val();
         self.fw_on.reset.next = self.reset.val();
         self.fw_cta.reset.next = self.reset.val();
         self.fw_dalloc.reset.next = self.reset.val();
@@ -92,6 +94,9 @@ impl<
         self.c_pc.reset.next = self.reset.val();
         self.c_warp.reset.next = self.reset.val();
         self.c_stride.reset.next = self.reset.val();
+        self.c_neg.reset.next = self.reset.val();
+        self.st_neg.reset.next = self.reset.val();
+        self.j_neg.reset.next = self.reset.val();
         for i in 0..self._lanes {
             self.b_a[i].clock.next = self.clock.val();
             self.b_a[i].reset.next = self.reset.val();

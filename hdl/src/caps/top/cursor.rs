@@ -33,21 +33,6 @@ impl<
         self.b_end.next =
             !self.s_hit.val() | !self.dtab.gh_hit.val() | (self.wb.val() >= self.zx_cfg.wide.val());
         self.b_skip.next = self.kk.q.val() >= self.s_n.val();
-        // The address k* of the prefetch.
-        if self.j_kind.q.val() | self.at_pos.val() {
-            self.k_cur.next = self.kk.q.val();
-        } else {
-            self.k_cur.next = self.k_zero.val();
-        }
-        if self.k_cur.val() == self.k3.val() {
-            self.s_base.next = self.s_b3.val();
-        } else if self.k_cur.val() == self.k2.val() {
-            self.s_base.next = self.s_b2.val();
-        } else if self.k_cur.val() == self.k_one.val() {
-            self.s_base.next = self.s_b1.val();
-        } else {
-            self.s_base.next = self.s_b0.val();
-        }
         if self.j_kind.q.val() {
             self.have_pf.next = self.busy.q.val() & !self.b_end.val() & !self.b_skip.val();
             self.g_end.next = self.busy.q.val() & self.b_end.val();
@@ -58,11 +43,21 @@ impl<
         // Room: the output queue and the two address stages hold fewer
         // than PFQ_DEPTH prefetches at the start of the cycle (a pop at this
         // edge makes no room); they never hold more, so "fewer" is "other
-        // than PFQ_DEPTH" (`pfq_n` counts all three; the queue's own full
-        // flag, implied by it, is kept as a second guard).
-        self.pf_room.next = (self.pfq_n.q.val() != self.pfq_d.val()) & !self.pfq.o_full.val();
+        // than PFQ_DEPTH" (`pfq_n` counts the queue and the second stage,
+        // `st_v` the first: `pfq_n + st_v != PFQ_DEPTH`; the queue's own
+        // full flag, implied by it, is kept as a second guard).
+        if self.st_v.q.val() {
+            self.pf_room.next = (self.pfq_n.q.val() != self.pfq_d1.val()) & !self.pfq.o_full.val();
+        } else {
+            self.pf_room.next = (self.pfq_n.q.val() != self.pfq_d.val()) & !self.pfq.o_full.val();
+        }
         self.pf_push.next = self.have_pf.val() & self.pf_room.val();
         self.st_v.d.next = self.pf_push.val();
+        self.zx_jslot.narrow.next = self
+            .jobq
+            .o_data
+            .val()
+            .get_bits::<C>(self.joff_cta.val().index());
         // Generator state (the job's pc and warp after the edge,
         // `g_pc_n` and `g_warp_n`, are in the job section).
         if self.take.val() {
@@ -74,8 +69,10 @@ impl<
                 .o_data
                 .val()
                 .get_bits::<C>(self.joff_cta.val().index());
+            self.j_oh.d.next = self.ns_one.val() << self.zx_jslot.wide.val();
             self.j_warp.d.next = self.g_warp_n.val();
             self.j_stride.d.next = self.jobq_stride.o_data.val();
+            self.j_neg.d.next = self.jobq.o_data.val().get_bit(self.joff_neg.val().index());
             self.posa.d.next = self.cp_zero.val();
             self.posb.d.next = self.wd_zero.val();
             self.kk.d.next = self.k_zero.val();

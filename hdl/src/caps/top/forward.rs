@@ -34,9 +34,7 @@ impl<
         // (its values are then the (f) ones), the column it invalidated
         // misses; and the DIST entry it allocated holds this load's pc iff
         // the pcs are equal.
-        self.fwd.next = self.fw_on.q.val()
-            & (self.b_cta.q.val() == self.fw_cta.q.val())
-            & !self.b_cleared.q.val();
+        self.fwd.next = self.fw_on.q.val() & self.b_cteq.q.val() & !self.b_cleared.q.val();
         self.use_f.next = false;
         self.m_hit.next = false;
         for e in 0..self._ne {
@@ -87,25 +85,25 @@ impl<
             self.x_div.next = self.b_rdiv.q.val();
             self.x_nz.next = self.b_rnz.q.val();
         }
-        // Rule 4's quotient: the look-up stage left the negation (for a
-        // negative warp distance) here; both candidates are negated from
-        // their registers, so only the choice follows the forwarding.
-        self.negf.x.next = !self.b_fstride.q.val();
-        self.negf.y.next = self.addr_zero.val();
-        self.negf.ci.next = true;
-        self.negr.x.next = !self.b_rstride.q.val();
-        self.negr.y.next = self.addr_zero.val();
-        self.negr.ci.next = true;
+        // Rule 4's quotient, unnegated (`a0 - base0` shifted right by m,
+        // both candidates from registers, only the choice after the
+        // forwarding), and its sign (a negative warp distance): the stride
+        // is kept as magnitude and sign (DIST, the job stage), so no
+        // negation follows the forwarding. The negated warp distances
+        // (from registers) are for rule 3's product with a negative
+        // stride: d * -m = (-d) * m.
+        self.qf.delta.next = self.b_fdelta.q.val();
+        self.qf.diff.next = self.b_fdiff[0].q.val();
+        self.qr.delta.next = self.b_rdelta.q.val();
+        self.qr.diff.next = self.b_rdiff0.q.val();
         if self.use_f.val() {
-            if self.b_fdelta.q.val() >= self.wd_half.val() {
-                self.x_stride.next = self.negf.s.val();
-            } else {
-                self.x_stride.next = self.b_fstride.q.val();
-            }
-        } else if self.b_rdelta.q.val() >= self.wd_half.val() {
-            self.x_stride.next = self.negr.s.val();
+            self.x_stride.next = self.qf.mag.val();
+            self.x_neg.next = self.b_fdelta.q.val() >= self.wd_half.val();
+            self.x_ndelta.next = self.wd_zero.val() - self.b_fdelta.q.val();
         } else {
-            self.x_stride.next = self.b_rstride.q.val();
+            self.x_stride.next = self.qr.mag.val();
+            self.x_neg.next = self.b_rdelta.q.val() >= self.wd_half.val();
+            self.x_ndelta.next = self.wd_zero.val() - self.b_rdelta.q.val();
         }
         for k in 0..self._lanes {
             self.rsub[k].x.next = self.b_a[k].q.val();

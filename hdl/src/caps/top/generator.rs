@@ -40,7 +40,7 @@ impl<
             }
             self.at_slot[s].next = self.posa.q.val() == self.slot_cp[s].val();
             self.cand[s].next = self.cand_any[s].val()
-                & (self.slot_c[s].val() != self.j_cta.q.val())
+                & !self.j_oh.q.val().get_bit(s)
                 & (self.posa.q.val() <= self.slot_cp[s].val());
             self.pack_cw.bits[s].next = self.cand[s].val();
         }
@@ -56,8 +56,7 @@ impl<
         for t in self._c..self._c1 {
             self.gsel_w.next = self.cw.val() & !self.pfx[t].val();
         }
-        self.zx_jslot.narrow.next = self.j_cta.q.val();
-        self.gb_selw.next = self.ns_one.val() << self.zx_jslot.wide.val();
+        self.gb_selw.next = self.j_oh.q.val();
         // The columns read the chosen slot (job A) or j_cta (job B) for the
         // address stage; job B's cursor reads j_cta through its own port.
         if self.j_kind.q.val() {
@@ -91,18 +90,13 @@ impl<
         self.s_c.next = self.sel_sc.o.val();
         self.na_pos.next = self.sel_npos.o.val();
         self.na_k.next = self.sel_nk.o.val();
-        self.at_pos.next = false;
-        for s in 0..self._ncta {
-            if self.gsel[s].val() & self.at_slot[s].val() {
-                self.at_pos.next = true;
-            }
-        }
         // The selected entry: each column's outputs are zero unless it hits
         // at the selected slot, so they are OR-ed.
         self.s_hit.next = false;
         for e in 0..self._ne {
             self.cols[e].g_sel.next = self.g_selw.val();
             self.cols[e].gb_sel.next = self.gb_selw.val();
+            self.cols[e].g_kind.next = self.j_kind.q.val();
             if self.cols[e].gb_hit.val() {
                 self.s_hit.next = true;
             }
@@ -112,22 +106,14 @@ impl<
             self.sel_blead.v[e].next = self.cols[e].gb_lead.val();
             self.sel_sn.hit[e].next = true;
             self.sel_sn.v[e].next = self.cols[e].gb_n.val();
-            self.sel_sb0.hit[e].next = true;
-            self.sel_sb1.hit[e].next = true;
-            self.sel_sb2.hit[e].next = true;
-            self.sel_sb3.hit[e].next = true;
-            self.sel_sb0.v[e].next = self.cols[e].gs_base0.val();
-            self.sel_sb1.v[e].next = self.cols[e].gs_base1.val();
-            self.sel_sb2.v[e].next = self.cols[e].gs_base2.val();
-            self.sel_sb3.v[e].next = self.cols[e].gs_base3.val();
+            self.sel_sb.hit[e].next = true;
+            self.sel_sb.v[e].next = self.cols[e].gs_base.val();
         }
         self.s_lead.next = self.sel_slead.o.val();
         self.b_lead.next = self.sel_blead.o.val();
         self.s_n.next = self.sel_sn.o.val();
-        self.s_b0.next = self.sel_sb0.o.val();
-        self.s_b1.next = self.sel_sb1.o.val();
-        self.s_b2.next = self.sel_sb2.o.val();
-        self.s_b3.next = self.sel_sb3.o.val();
+        // The base k* (picked per slot by the columns).
+        self.s_base.next = self.sel_sb.o.val();
         self.zx_glead.narrow.next = self.b_lead.val();
         self.zx_cfg.narrow.next = self.cfg_warps_per_cta.val();
     }

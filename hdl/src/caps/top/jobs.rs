@@ -68,7 +68,7 @@ impl<
             & self.cnt_lt.val())
             | self.fw_dalloc.q.val();
         // Job FIFO: two queues in lock-step, the header {warp, cta, pc,
-        // kind} and the stride (no lane wider than 64 bits, which Verilator
+        // kind, stride sign} and the stride's magnitude (no lane wider than 64 bits, which Verilator
         // keeps in plain integers); like any lanes joined in parallel, the
         // FIFO is full when a lane is full and holds a job when both lanes
         // do. A job is dropped when the FIFO is full.
@@ -89,11 +89,14 @@ impl<
         self.jp_pc.narrow.next = self.c_pc.q.val();
         self.jp_cta.narrow.next = self.fw_cta.q.val();
         self.jp_warp.narrow.next = self.c_warp.q.val();
+        // The stride as magnitude (the second lane) and sign (the header).
         self.jobq_stride.i_data.next = self.c_stride.q.val();
+        self.jp_neg.narrow.next = self.c_neg.q.val().into();
         self.jobq.i_data.next = self.jp_kind.wide.val()
             | (self.jp_pc.wide.val() << self.joff_pc.val())
             | (self.jp_cta.wide.val() << self.joff_cta.val())
-            | (self.jp_warp.wide.val() << self.joff_warp.val());
+            | (self.jp_warp.wide.val() << self.joff_warp.val())
+            | (self.jp_neg.wide.val() << self.joff_neg.val());
         // ---- The job the generator takes: its pc and warp after this edge,
         // for the generator and the columns' registered scan compares.
         if self.take.val() {

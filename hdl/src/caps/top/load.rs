@@ -84,8 +84,8 @@ impl<
             self.cols[e].l_u3.next = self.uadd[2].s.val();
             self.sel_llead.hit[e].next = self.cols[e].l_hit.val();
             self.sel_llead.v[e].next = self.cols[e].l_delta.val();
-            self.sel_lmag.hit[e].next = self.cols[e].l_hit.val();
-            self.sel_lmag.v[e].next = self.cols[e].l_mag.val();
+            self.sel_ld0.hit[e].next = self.cols[e].l_hit.val();
+            self.sel_ld0.v[e].next = self.cols[e].l_diff0.val();
             self.sel_lb0.hit[e].next = self.cols[e].l_hit.val();
             self.sel_lb1.hit[e].next = self.cols[e].l_hit.val();
             self.sel_lb2.hit[e].next = self.cols[e].l_hit.val();
@@ -123,9 +123,13 @@ impl<
         self.b_n.d.next = self.n3.val();
         self.b_cleared.d.next = self.l_cleared.val();
         self.b_pceq.d.next = self.ld_pc.val() == self.b_pc.q.val();
+        // The forwarding's CTA compare and the written slot's one-hot, a
+        // cycle early (`fw_cta` will be this `b_cta`).
+        self.b_cteq.d.next = self.ld_cta.val() == self.b_cta.q.val();
+        self.b_oh.d.next = self.l_onehot.val();
         self.b_rdelta.d.next = self.delta_l.val();
         self.b_req.d.next = self.eq_all.val();
-        self.b_rstride.d.next = self.sel_lmag.o.val();
+        self.b_rdiff0.d.next = self.sel_ld0.o.val();
         for k in 0..self._lanes {
             self.b_a[k].d.next = self.a[k].val();
             self.b_rbase[k].d.next = self.rbase[k].val();

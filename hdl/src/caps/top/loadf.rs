@@ -80,7 +80,6 @@ impl<
         self.b_fpow2.d.next = self.trainf.pow2.val();
         self.b_fdiv.d.next = self.trainf.div.val();
         self.b_fnz.d.next = self.a[0].val() != self.b_a[0].q.val();
-        self.b_fstride.d.next = self.trainf.mag.val();
         for k in 0..self._lanes {
             self.b_fdiff[k].d.next = self.fdiff[k].val();
         }

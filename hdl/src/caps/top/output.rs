@@ -29,12 +29,16 @@ impl<
         // pushes; `st_v` says whether it holds a prefetch).
         self.st_base.d.next = self.s_base.val();
         self.st_lead.d.next = self.s_lead.val();
+        // The stride as magnitude and sign: DIST's (job B), the job's
+        // (job A).
         if self.j_kind.q.val() {
             self.st_stride.d.next = self.dtab.gh_stride.val();
+            self.st_neg.d.next = self.dtab.gh_neg.val();
             self.st_warp.d.next = self.wb.val().get_bits::<WI>(0);
             self.st_cta.d.next = self.j_cta.q.val();
         } else {
             self.st_stride.d.next = self.j_stride.q.val();
+            self.st_neg.d.next = self.j_neg.q.val();
             self.st_warp.d.next = self.j_warp.q.val();
             self.st_cta.d.next = self.s_c.val();
         }
@@ -44,7 +48,12 @@ impl<
         self.zx_stw.narrow.next = self.st_warp.q.val();
         self.zx_stl.narrow.next = self.st_lead.q.val();
         self.mul_g.b.next = self.st_base.q.val();
-        self.mul_g.d.next = self.zx_stw.wide.val() - self.zx_stl.wide.val();
+        // A negative stride magnitude m: (warp - lead) * -m = (lead - warp) * m.
+        if self.st_neg.q.val() {
+            self.mul_g.d.next = self.zx_stl.wide.val() - self.zx_stw.wide.val();
+        } else {
+            self.mul_g.d.next = self.zx_stw.wide.val() - self.zx_stl.wide.val();
+        }
         self.mul_g.s.next = self.st_stride.q.val();
         self.st2_v.d.next = self.st_v.q.val();
         self.st2_s.d.next = self.mul_g.so.val();
@@ -62,11 +71,12 @@ impl<
         self.pfq.reset.next = self.reset.val();
         self.pfq.push.next = self.st2_v.q.val();
         self.pfq.pop.next = self.pfq.o_valid.val() & self.pf_ready.val();
-        // The prefetches held by the queue and the two stages: + the
-        // selection stage's push, - the pop.
-        if self.pf_push.val() & !self.pfq.pop.val() {
+        // The prefetches held by the queue and the second stage: + the
+        // first stage's prefetch moving on (`st_v`, a register, so the
+        // selection's push is not on this path), - the pop.
+        if self.st_v.q.val() & !self.pfq.pop.val() {
             self.pfq_n.d.next = self.pfq_n.q.val() + self.n7_one.val();
-        } else if !self.pf_push.val() & self.pfq.pop.val() {
+        } else if !self.st_v.q.val() & self.pfq.pop.val() {
             self.pfq_n.d.next = self.pfq_n.q.val() - self.n7_one.val();
         }
         self.qp_addr.narrow.next = self.add_g.s.val();

@@ -46,9 +46,16 @@ impl<
         self.dtab.alloc.next = self.r4_alloc.val();
         self.dtab.a_pc.next = self.b_pc.q.val();
         self.dtab.a_stride.next = self.x_stride.val();
+        self.dtab.a_neg.next = self.x_neg.val();
         self.dtab.a_lead_cta.next = self.b_cta.q.val();
         self.dtab.g_pc.next = self.j_pc.q.val();
-        self.mul_l.d.next = self.x_delta.val();
+        // Rule 3's product with DIST's stride, magnitude m and sign:
+        // d * -m = (-d) * m (|d| < 2^WI, so -d fits).
+        if self.dtab.b_neg.val() {
+            self.mul_l.d.next = self.x_ndelta.val();
+        } else {
+            self.mul_l.d.next = self.x_delta.val();
+        }
         self.mul_l.s.next = self.dtab.b_stride.val();
         self.mul_l.b.next = self.addr_zero.val();
         // PerCTA[b_cta] updates: allocation (rule 1), the leading warp's
@@ -58,8 +65,7 @@ impl<
         self.order.touch.next = self.r2.val();
         self.order.inval.next = self.r4_inval.val();
         self.rank_we.next = self.r1.val() | self.r2.val() | self.r4_inval.val();
-        self.zx_wslot.narrow.next = self.b_cta.q.val();
-        self.w_onehot.next = self.ns_one.val() << self.zx_wslot.wide.val();
+        self.w_onehot.next = self.b_oh.q.val();
         for e in 0..self._ne {
             self.order.valid[e].next = self.e_valid[e].val();
             self.order.hit[e].next = self.e_hit[e].val();
@@ -112,10 +118,13 @@ impl<
         self.c_dh.d.next = self.dh_any.val();
         self.c_pc.d.next = self.b_pc.q.val();
         self.c_warp.d.next = self.b_warp.q.val();
+        // The job's stride as magnitude and sign (negated in the job stage).
         if self.r4_alloc.val() {
             self.c_stride.d.next = self.x_stride.val();
+            self.c_neg.d.next = self.x_neg.val();
         } else {
             self.c_stride.d.next = self.dtab.b_stride.val();
+            self.c_neg.d.next = self.dtab.b_neg.val();
         }
         for k in 0..self._lanes {
             self.c_diff[k].d.next = self.x_diff[k].val();
