@@ -3288,14 +3288,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) rf_p__clock = clock;
     always @(*) rf_t__clock = clock;
     always @(*) rf_j__clock = clock;
-    always @(*) rf_j1__clock = clock;
-    always @(*) r_pop__clock = clock;
-    always @(*) r_pv_valid__clock = clock;
-    always @(*) r_pv_warp__clock = clock;
-    always @(*) r_pv_addr__clock = clock;
-    always @(*) r_pv_stride__clock = clock;
-    always @(*) r_pv_cnt__clock = clock;
-    always @(*) r_ointra__clock = clock;
     always @(*) begin
         count__d = count__q;
         if (cache_full) begin
@@ -3441,78 +3433,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         rf_j__d = rf_j__q;
         rf_j__d = f_j;
     end
-    always @(*) begin
-        rf_j1__d = rf_j1__q;
-        rf_j1__d = f_j1;
-    end
-    always @(*) begin
-        r_pop__d = r_pop__q;
-        r_pop__d = job_end;
-    end
-    always @(*) begin
-        r_pv_valid__d = r_pv_valid__q;
-        r_pv_valid__d = 1'b0;
-        if (pv_any) begin
-            if (pv_same) begin
-                r_pv_valid__d = 1'b1;
-            end
-            else begin
-                r_pv_valid__d = o_iw_valid;
-            end
-        end
-    end
-    always @(*) begin
-        r_pv_warp__d = r_pv_warp__q;
-        r_pv_warp__d = wb_zero;
-        if (pv_any) begin
-            if (pv_same) begin
-                r_pv_warp__d = l_warp__q;
-            end
-            else begin
-                r_pv_warp__d = o_iw_warp;
-            end
-        end
-    end
-    always @(*) begin
-        r_pv_addr__d = r_pv_addr__q;
-        r_pv_addr__d = addr_zero;
-        if (pv_any) begin
-            if (pv_same) begin
-                r_pv_addr__d = l_addr__q;
-            end
-            else begin
-                r_pv_addr__d = o_iw_addr;
-            end
-        end
-    end
-    always @(*) begin
-        r_pv_stride__d = r_pv_stride__q;
-        r_pv_stride__d = addr_zero;
-        if (pv_any) begin
-            if (pv_same) begin
-                r_pv_stride__d = u_iw_stride;
-            end
-            else begin
-                r_pv_stride__d = o_iw_stride;
-            end
-        end
-    end
-    always @(*) begin
-        r_pv_cnt__d = r_pv_cnt__q;
-        r_pv_cnt__d = two_zero;
-        if (pv_any) begin
-            if (pv_same) begin
-                r_pv_cnt__d = u_iw_cnt;
-            end
-            else begin
-                r_pv_cnt__d = o_iw_cnt;
-            end
-        end
-    end
-    always @(*) begin
-        r_ointra__d = r_ointra__q;
-        r_ointra__d = pj_intra;
-    end
     always @(*) count__reset = reset;
     always @(*) bw_halt__reset = reset;
     always @(*) phase__reset = reset;
@@ -3535,14 +3455,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) rf_p__reset = reset;
     always @(*) rf_t__reset = reset;
     always @(*) rf_j__reset = reset;
-    always @(*) rf_j1__reset = reset;
-    always @(*) r_pop__reset = reset;
-    always @(*) r_pv_valid__reset = reset;
-    always @(*) r_pv_warp__reset = reset;
-    always @(*) r_pv_addr__reset = reset;
-    always @(*) r_pv_stride__reset = reset;
-    always @(*) r_pv_cnt__reset = reset;
-    always @(*) r_ointra__reset = reset;
     always @(*) halted = (count__q != count_zero) | bw_halt__q;
     always @(*) throttled = halted;
     always @(*) accept = ld_valid & ld_uniform;
@@ -3561,7 +3473,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) f_q = head__prev_pc == l_q__q;
     always @(*) f_p = ld_pc == l_q__q;
     always @(*) f_t = (ld_pc == l_pc__q) & (s_next == l_s__q);
-    always @(*) same_w = ld_warp == l_warp__q;
     always @(*) load_en = l_valid__q;
     always @(*) w_onehot = l_onehot__q;
     always @(*) link_en = load_en & l_link__q;
@@ -3595,15 +3506,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__sp = l_span__q;
     always @(*) ents__0__nq = head__prev_pc;
     always @(*) ents__0__np = ld_pc;
-    always @(*) ents__0__h_onehot = h_onehot;
-    always @(*) ents__0__same_w = same_w;
     always @(*) ents__0__ns = s_next;
     always @(*) ents__0__rf_q = rf_q__q;
     always @(*) ents__0__rf_p = rf_p__q;
     always @(*) ents__0__rf_t = rf_t__q;
     always @(*) ents__0__rf_j = rf_j__q;
-    always @(*) ents__0__rf_j1 = rf_j1__q;
-    always @(*) ents__0__popped = r_pop__q;
     always @(*) ents__0__jp1 = jp1;
     always @(*) ents__0__cur = cur__q;
     always @(*) ents__0__first = first;
@@ -3632,15 +3539,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__sp = l_span__q;
     always @(*) ents__1__nq = head__prev_pc;
     always @(*) ents__1__np = ld_pc;
-    always @(*) ents__1__h_onehot = h_onehot;
-    always @(*) ents__1__same_w = same_w;
     always @(*) ents__1__ns = s_next;
     always @(*) ents__1__rf_q = rf_q__q;
     always @(*) ents__1__rf_p = rf_p__q;
     always @(*) ents__1__rf_t = rf_t__q;
     always @(*) ents__1__rf_j = rf_j__q;
-    always @(*) ents__1__rf_j1 = rf_j1__q;
-    always @(*) ents__1__popped = r_pop__q;
     always @(*) ents__1__jp1 = jp1;
     always @(*) ents__1__cur = cur__q;
     always @(*) ents__1__first = first;
@@ -3669,15 +3572,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__sp = l_span__q;
     always @(*) ents__2__nq = head__prev_pc;
     always @(*) ents__2__np = ld_pc;
-    always @(*) ents__2__h_onehot = h_onehot;
-    always @(*) ents__2__same_w = same_w;
     always @(*) ents__2__ns = s_next;
     always @(*) ents__2__rf_q = rf_q__q;
     always @(*) ents__2__rf_p = rf_p__q;
     always @(*) ents__2__rf_t = rf_t__q;
     always @(*) ents__2__rf_j = rf_j__q;
-    always @(*) ents__2__rf_j1 = rf_j1__q;
-    always @(*) ents__2__popped = r_pop__q;
     always @(*) ents__2__jp1 = jp1;
     always @(*) ents__2__cur = cur__q;
     always @(*) ents__2__first = first;
@@ -3706,15 +3605,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__sp = l_span__q;
     always @(*) ents__3__nq = head__prev_pc;
     always @(*) ents__3__np = ld_pc;
-    always @(*) ents__3__h_onehot = h_onehot;
-    always @(*) ents__3__same_w = same_w;
     always @(*) ents__3__ns = s_next;
     always @(*) ents__3__rf_q = rf_q__q;
     always @(*) ents__3__rf_p = rf_p__q;
     always @(*) ents__3__rf_t = rf_t__q;
     always @(*) ents__3__rf_j = rf_j__q;
-    always @(*) ents__3__rf_j1 = rf_j1__q;
-    always @(*) ents__3__popped = r_pop__q;
     always @(*) ents__3__jp1 = jp1;
     always @(*) ents__3__cur = cur__q;
     always @(*) ents__3__first = first;
@@ -3743,15 +3638,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__sp = l_span__q;
     always @(*) ents__4__nq = head__prev_pc;
     always @(*) ents__4__np = ld_pc;
-    always @(*) ents__4__h_onehot = h_onehot;
-    always @(*) ents__4__same_w = same_w;
     always @(*) ents__4__ns = s_next;
     always @(*) ents__4__rf_q = rf_q__q;
     always @(*) ents__4__rf_p = rf_p__q;
     always @(*) ents__4__rf_t = rf_t__q;
     always @(*) ents__4__rf_j = rf_j__q;
-    always @(*) ents__4__rf_j1 = rf_j1__q;
-    always @(*) ents__4__popped = r_pop__q;
     always @(*) ents__4__jp1 = jp1;
     always @(*) ents__4__cur = cur__q;
     always @(*) ents__4__first = first;
@@ -3780,15 +3671,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__sp = l_span__q;
     always @(*) ents__5__nq = head__prev_pc;
     always @(*) ents__5__np = ld_pc;
-    always @(*) ents__5__h_onehot = h_onehot;
-    always @(*) ents__5__same_w = same_w;
     always @(*) ents__5__ns = s_next;
     always @(*) ents__5__rf_q = rf_q__q;
     always @(*) ents__5__rf_p = rf_p__q;
     always @(*) ents__5__rf_t = rf_t__q;
     always @(*) ents__5__rf_j = rf_j__q;
-    always @(*) ents__5__rf_j1 = rf_j1__q;
-    always @(*) ents__5__popped = r_pop__q;
     always @(*) ents__5__jp1 = jp1;
     always @(*) ents__5__cur = cur__q;
     always @(*) ents__5__first = first;
@@ -3817,15 +3704,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__sp = l_span__q;
     always @(*) ents__6__nq = head__prev_pc;
     always @(*) ents__6__np = ld_pc;
-    always @(*) ents__6__h_onehot = h_onehot;
-    always @(*) ents__6__same_w = same_w;
     always @(*) ents__6__ns = s_next;
     always @(*) ents__6__rf_q = rf_q__q;
     always @(*) ents__6__rf_p = rf_p__q;
     always @(*) ents__6__rf_t = rf_t__q;
     always @(*) ents__6__rf_j = rf_j__q;
-    always @(*) ents__6__rf_j1 = rf_j1__q;
-    always @(*) ents__6__popped = r_pop__q;
     always @(*) ents__6__jp1 = jp1;
     always @(*) ents__6__cur = cur__q;
     always @(*) ents__6__first = first;
@@ -3854,15 +3737,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__sp = l_span__q;
     always @(*) ents__7__nq = head__prev_pc;
     always @(*) ents__7__np = ld_pc;
-    always @(*) ents__7__h_onehot = h_onehot;
-    always @(*) ents__7__same_w = same_w;
     always @(*) ents__7__ns = s_next;
     always @(*) ents__7__rf_q = rf_q__q;
     always @(*) ents__7__rf_p = rf_p__q;
     always @(*) ents__7__rf_t = rf_t__q;
     always @(*) ents__7__rf_j = rf_j__q;
-    always @(*) ents__7__rf_j1 = rf_j1__q;
-    always @(*) ents__7__popped = r_pop__q;
     always @(*) ents__7__jp1 = jp1;
     always @(*) ents__7__cur = cur__q;
     always @(*) ents__7__first = first;
@@ -3891,15 +3770,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__sp = l_span__q;
     always @(*) ents__8__nq = head__prev_pc;
     always @(*) ents__8__np = ld_pc;
-    always @(*) ents__8__h_onehot = h_onehot;
-    always @(*) ents__8__same_w = same_w;
     always @(*) ents__8__ns = s_next;
     always @(*) ents__8__rf_q = rf_q__q;
     always @(*) ents__8__rf_p = rf_p__q;
     always @(*) ents__8__rf_t = rf_t__q;
     always @(*) ents__8__rf_j = rf_j__q;
-    always @(*) ents__8__rf_j1 = rf_j1__q;
-    always @(*) ents__8__popped = r_pop__q;
     always @(*) ents__8__jp1 = jp1;
     always @(*) ents__8__cur = cur__q;
     always @(*) ents__8__first = first;
@@ -3928,15 +3803,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__9__sp = l_span__q;
     always @(*) ents__9__nq = head__prev_pc;
     always @(*) ents__9__np = ld_pc;
-    always @(*) ents__9__h_onehot = h_onehot;
-    always @(*) ents__9__same_w = same_w;
     always @(*) ents__9__ns = s_next;
     always @(*) ents__9__rf_q = rf_q__q;
     always @(*) ents__9__rf_p = rf_p__q;
     always @(*) ents__9__rf_t = rf_t__q;
     always @(*) ents__9__rf_j = rf_j__q;
-    always @(*) ents__9__rf_j1 = rf_j1__q;
-    always @(*) ents__9__popped = r_pop__q;
     always @(*) ents__9__jp1 = jp1;
     always @(*) ents__9__cur = cur__q;
     always @(*) ents__9__first = first;
@@ -4427,6 +4298,135 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             end
         end
     end
+    always @(*) rf_j1__clock = clock;
+    always @(*) r_pop__clock = clock;
+    always @(*) r_pv_valid__clock = clock;
+    always @(*) r_pv_warp__clock = clock;
+    always @(*) r_pv_addr__clock = clock;
+    always @(*) r_pv_stride__clock = clock;
+    always @(*) r_pv_cnt__clock = clock;
+    always @(*) r_ointra__clock = clock;
+    always @(*) begin
+        rf_j1__d = rf_j1__q;
+        rf_j1__d = f_j1;
+    end
+    always @(*) begin
+        r_pop__d = r_pop__q;
+        r_pop__d = job_end;
+    end
+    always @(*) begin
+        r_pv_valid__d = r_pv_valid__q;
+        r_pv_valid__d = 1'b0;
+        if (pv_any) begin
+            if (pv_same) begin
+                r_pv_valid__d = 1'b1;
+            end
+            else begin
+                r_pv_valid__d = o_iw_valid;
+            end
+        end
+    end
+    always @(*) begin
+        r_pv_warp__d = r_pv_warp__q;
+        r_pv_warp__d = wb_zero;
+        if (pv_any) begin
+            if (pv_same) begin
+                r_pv_warp__d = l_warp__q;
+            end
+            else begin
+                r_pv_warp__d = o_iw_warp;
+            end
+        end
+    end
+    always @(*) begin
+        r_pv_addr__d = r_pv_addr__q;
+        r_pv_addr__d = addr_zero;
+        if (pv_any) begin
+            if (pv_same) begin
+                r_pv_addr__d = l_addr__q;
+            end
+            else begin
+                r_pv_addr__d = o_iw_addr;
+            end
+        end
+    end
+    always @(*) begin
+        r_pv_stride__d = r_pv_stride__q;
+        r_pv_stride__d = addr_zero;
+        if (pv_any) begin
+            if (pv_same) begin
+                r_pv_stride__d = u_iw_stride;
+            end
+            else begin
+                r_pv_stride__d = o_iw_stride;
+            end
+        end
+    end
+    always @(*) begin
+        r_pv_cnt__d = r_pv_cnt__q;
+        r_pv_cnt__d = two_zero;
+        if (pv_any) begin
+            if (pv_same) begin
+                r_pv_cnt__d = u_iw_cnt;
+            end
+            else begin
+                r_pv_cnt__d = o_iw_cnt;
+            end
+        end
+    end
+    always @(*) begin
+        r_ointra__d = r_ointra__q;
+        r_ointra__d = pj_intra;
+    end
+    always @(*) rf_j1__reset = reset;
+    always @(*) r_pop__reset = reset;
+    always @(*) r_pv_valid__reset = reset;
+    always @(*) r_pv_warp__reset = reset;
+    always @(*) r_pv_addr__reset = reset;
+    always @(*) r_pv_stride__reset = reset;
+    always @(*) r_pv_cnt__reset = reset;
+    always @(*) r_ointra__reset = reset;
+    always @(*) same_w = ld_warp == l_warp__q;
+    always @(*) ents__0__h_onehot = h_onehot;
+    always @(*) ents__0__same_w = same_w;
+    always @(*) ents__0__rf_j1 = rf_j1__q;
+    always @(*) ents__0__popped = r_pop__q;
+    always @(*) ents__1__h_onehot = h_onehot;
+    always @(*) ents__1__same_w = same_w;
+    always @(*) ents__1__rf_j1 = rf_j1__q;
+    always @(*) ents__1__popped = r_pop__q;
+    always @(*) ents__2__h_onehot = h_onehot;
+    always @(*) ents__2__same_w = same_w;
+    always @(*) ents__2__rf_j1 = rf_j1__q;
+    always @(*) ents__2__popped = r_pop__q;
+    always @(*) ents__3__h_onehot = h_onehot;
+    always @(*) ents__3__same_w = same_w;
+    always @(*) ents__3__rf_j1 = rf_j1__q;
+    always @(*) ents__3__popped = r_pop__q;
+    always @(*) ents__4__h_onehot = h_onehot;
+    always @(*) ents__4__same_w = same_w;
+    always @(*) ents__4__rf_j1 = rf_j1__q;
+    always @(*) ents__4__popped = r_pop__q;
+    always @(*) ents__5__h_onehot = h_onehot;
+    always @(*) ents__5__same_w = same_w;
+    always @(*) ents__5__rf_j1 = rf_j1__q;
+    always @(*) ents__5__popped = r_pop__q;
+    always @(*) ents__6__h_onehot = h_onehot;
+    always @(*) ents__6__same_w = same_w;
+    always @(*) ents__6__rf_j1 = rf_j1__q;
+    always @(*) ents__6__popped = r_pop__q;
+    always @(*) ents__7__h_onehot = h_onehot;
+    always @(*) ents__7__same_w = same_w;
+    always @(*) ents__7__rf_j1 = rf_j1__q;
+    always @(*) ents__7__popped = r_pop__q;
+    always @(*) ents__8__h_onehot = h_onehot;
+    always @(*) ents__8__same_w = same_w;
+    always @(*) ents__8__rf_j1 = rf_j1__q;
+    always @(*) ents__8__popped = r_pop__q;
+    always @(*) ents__9__h_onehot = h_onehot;
+    always @(*) ents__9__same_w = same_w;
+    always @(*) ents__9__rf_j1 = rf_j1__q;
+    always @(*) ents__9__popped = r_pop__q;
     always @(*) pv_same = load_en & (ld_pc == l_pc__q);
     always @(*) begin
         pv_any = 1'b0;
@@ -5280,22 +5280,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) q_is_p = q == l_pc__q;
     always @(*) q_is_jp = q == jp;
     always @(*) q_is_j1 = q == jp1;
-    always @(*) begin
-        if (walkq__o_put0n) begin
-            f_j = q_is_p;
-        end
-        else begin
-            f_j = q_is_jp;
-        end
-    end
-    always @(*) begin
-        if (walkq__o_put0p) begin
-            f_j1 = q_is_p;
-        end
-        else begin
-            f_j1 = q_is_j1;
-        end
-    end
     always @(*) begin
         cp_intra = addr_zero;
         if (q_other) begin
@@ -6210,6 +6194,22 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) js_span__narrow = l_span__q;
     always @(*) js_end__narrow = l_end__q;
     always @(*) walkq_se__i_data = js_span__wide | (js_end__wide << joff_end);
+    always @(*) begin
+        if (walkq__o_put0n) begin
+            f_j = q_is_p;
+        end
+        else begin
+            f_j = q_is_jp;
+        end
+    end
+    always @(*) begin
+        if (walkq__o_put0p) begin
+            f_j1 = q_is_p;
+        end
+        else begin
+            f_j1 = q_is_j1;
+        end
+    end
     always @(*) pfq__clock = clock;
     always @(*) pfq__reset = reset;
     always @(*) pfq__push = push;
@@ -6933,7 +6933,6 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) r_new__reset = reset;
     always @(*) r_hw__reset = reset;
     always @(*) nm_p = r_valid__q & (r_pc1__q == np);
-    always @(*) mj_p = r_valid__q & (r_pc1__q == p);
     always @(*) begin
         if (r_new__q) begin
             m_q = rf_q;
@@ -7033,7 +7032,6 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
         end
     end
     always @(*) clr_now = link_en & clr;
-    always @(*) nhw = |(r_wv__q & h_onehot);
     always @(*) begin
         if (first) begin
             m_cur_pc = m_pj;
@@ -7046,6 +7044,8 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) has_jw = r_wv__q[jw];
     always @(*) m_cur_w = m_cur_pc & (own | (r_t1__q == t1_prom)) & has_jw;
     always @(*) usable = (r_t1__q == t1_prom) | (own & has_jw & (r_t1__q == t1_two));
+    always @(*) mj_p = r_valid__q & (r_pc1__q == p);
+    always @(*) nhw = |(r_wv__q & h_onehot);
     always @(*) add_a__x = b_addr;
     always @(*) add_a__y = r_stride__q;
     assign add_a__ci = 1'b0;

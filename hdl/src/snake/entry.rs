@@ -467,5 +467,5 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
 impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize> Logic
     for SnakeEntry<A, P, WB, NW, RT>
 {
-    crate::section::sections!(kernel::Front, kernel::Update);
+    crate::section::sections!(kernel::Front, kernel::Ahead, kernel::Update);
 }

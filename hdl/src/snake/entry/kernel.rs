@@ -1,6 +1,8 @@
-//! The kernel of [`super::SnakeEntry`] in two sections: the registers'
+//! The kernel of [`super::SnakeEntry`] in three sections: the registers'
 //! hookup and the comparisons with this cycle's keys ([`Front`]); the
-//! fields, the masked per-PC views and the updates ([`Update`]).
+//! registered matches of the next cycle's head job and warp bit, and the
+//! hop's sums ([`Ahead`]); the fields, the masked per-PC views and the
+//! updates ([`Update`]).
 
 use rust_hdl::prelude::*;
 
@@ -9,6 +11,9 @@ use crate::section::Section;
 
 /// Section 1: registers, comparisons.
 pub(super) struct Front;
+/// Section 1b: the head job's and the staged load's warp's registers of
+/// the next cycle (issue 29 step 9), the hop's sums.
+pub(super) struct Ahead;
 /// Section 2: fields, masked per-PC views, updates.
 pub(super) struct Update;
 
@@ -80,20 +85,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.r_mp.d.next = self.nm_p.val();
         self.r_mt.d.next =
             (self.r_pc2.q.val() == self.np.val()) & (self.r_stride.q.val() == self.ns.val());
-        // The head job after this edge: without a pop the pushed one or
-        // the same, with a pop the pushed one or the second; both
-        // registered, the pop (registered) picks in the next cycle.
-        self.mj_p.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.p.val());
-        if self.nx_in.val() {
-            self.r_mpj.d.next = self.mj_p.val();
-        } else {
-            self.r_mpj.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
-        }
-        if self.nx_in1.val() {
-            self.r_mpj1.d.next = self.mj_p.val();
-        } else {
-            self.r_mpj1.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp1.val());
-        }
         // The staged load's matches and the head job's.
         if self.r_new.q.val() {
             self.m_q.next = self.rf_q.val();
@@ -148,19 +139,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.onxb.next = self.nb.val();
         }
         self.clr_now.next = self.link_en.val() & self.clr.val();
-        // Bit w of wv for the next staged load (warp `h_onehot`) after this
-        // edge: an allocation writes w's bit alone, a hit sets w's bit, a
-        // clearing clears it.
-        self.nhw.next = (self.r_wv.q.val() & self.h_onehot.val()).any();
-        if self.alloc.val() {
-            self.r_hw.d.next = self.same_w.val();
-        } else if self.link_en.val() & self.m_link.val() {
-            self.r_hw.d.next = self.nhw.val() | self.same_w.val();
-        } else if self.link_en.val() & self.clr.val() {
-            self.r_hw.d.next = self.nhw.val() & !self.same_w.val();
-        } else {
-            self.r_hw.d.next = self.nhw.val();
-        }
         // Comparisons with the walker's keys: `pc1 = jp` and `pc1 = cur`
         // side by side, the hop choice's pc picked after them by `first`.
         if self.first.val() {
@@ -175,6 +153,41 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             & self.has_jw.val();
         self.usable.next = (self.r_t1.q.val() == self.t1_prom.val())
             | (self.own.val() & self.has_jw.val() & (self.r_t1.q.val() == self.t1_two.val()));
+    }
+}
+
+impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize>
+    Section<Ahead> for SnakeEntry<A, P, WB, NW, RT>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // The head job after this edge: without a pop the pushed one or
+        // the same, with a pop the pushed one or the second; both
+        // registered, the pop (registered) picks in the next cycle.
+        self.mj_p.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.p.val());
+        if self.nx_in.val() {
+            self.r_mpj.d.next = self.mj_p.val();
+        } else {
+            self.r_mpj.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
+        }
+        if self.nx_in1.val() {
+            self.r_mpj1.d.next = self.mj_p.val();
+        } else {
+            self.r_mpj1.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp1.val());
+        }
+        // Bit w of wv for the next staged load (warp `h_onehot`) after this
+        // edge: an allocation writes w's bit alone, a hit sets w's bit, a
+        // clearing clears it.
+        self.nhw.next = (self.r_wv.q.val() & self.h_onehot.val()).any();
+        if self.alloc.val() {
+            self.r_hw.d.next = self.same_w.val();
+        } else if self.link_en.val() & self.m_link.val() {
+            self.r_hw.d.next = self.nhw.val() | self.same_w.val();
+        } else if self.link_en.val() & self.clr.val() {
+            self.r_hw.d.next = self.nhw.val() & !self.same_w.val();
+        } else {
+            self.r_hw.d.next = self.nhw.val();
+        }
         // This entry's hop: address and stride sum, from both bases (the
         // job's address before the first hop, the walker's registers
         // after), `first` picking behind the adders.

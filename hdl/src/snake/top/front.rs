@@ -24,38 +24,8 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self,
-            clock,
-            count,
-            bw_halt,
-            phase,
-            hop,
-            kidx,
-            cur,
-            addr,
-            sum,
-            l_valid,
-            l_warp,
-            l_pc,
-            l_addr,
-            l_span,
-            l_end,
-            l_link,
-            l_q,
-            l_s,
-            l_onehot,
-            rf_q,
-            rf_p,
-            rf_t,
-            rf_j,
-            rf_j1,
-            r_pop,
-            r_pv_valid,
-            r_pv_warp,
-            r_pv_addr,
-            r_pv_stride,
-            r_pv_cnt,
-            r_ointra
+            self, clock, count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc,
+            l_addr, l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, rf_j
         );
         self.count.reset.next = self.reset.val();
         self.bw_halt.reset.next = self.reset.val();
@@ -79,14 +49,6 @@ impl<
         self.rf_p.reset.next = self.reset.val();
         self.rf_t.reset.next = self.reset.val();
         self.rf_j.reset.next = self.reset.val();
-        self.rf_j1.reset.next = self.reset.val();
-        self.r_pop.reset.next = self.reset.val();
-        self.r_pv_valid.reset.next = self.reset.val();
-        self.r_pv_warp.reset.next = self.reset.val();
-        self.r_pv_addr.reset.next = self.reset.val();
-        self.r_pv_stride.reset.next = self.reset.val();
-        self.r_pv_cnt.reset.next = self.reset.val();
-        self.r_ointra.reset.next = self.reset.val();
 
         // ---- Throttle (registered: halted and `throttled` come from it).
         self.halted.next = (self.count.q.val() != self.count_zero.val()) | self.bw_halt.q.val();
@@ -137,7 +99,6 @@ impl<
         self.rf_q.d.next = self.f_q.val();
         self.rf_p.d.next = self.f_p.val();
         self.rf_t.d.next = self.f_t.val();
-        self.same_w.next = self.ld_warp.val() == self.l_warp.q.val();
 
         // ---- The staged load: it trains, and its job enters the walk
         // queue, at this cycle's edge.
@@ -191,15 +152,11 @@ impl<
             self.ents[e].sp.next = self.l_span.q.val();
             self.ents[e].nq.next = self.head.prev_pc.val();
             self.ents[e].np.next = self.ld_pc.val();
-            self.ents[e].h_onehot.next = self.h_onehot.val();
-            self.ents[e].same_w.next = self.same_w.val();
             self.ents[e].ns.next = self.s_next.val();
             self.ents[e].rf_q.next = self.rf_q.q.val();
             self.ents[e].rf_p.next = self.rf_p.q.val();
             self.ents[e].rf_t.next = self.rf_t.q.val();
             self.ents[e].rf_j.next = self.rf_j.q.val();
-            self.ents[e].rf_j1.next = self.rf_j1.q.val();
-            self.ents[e].popped.next = self.r_pop.q.val();
             self.ents[e].jp1.next = self.jp1.val();
             self.ents[e].cur.next = self.cur.q.val();
             self.ents[e].first.next = self.first.val();

@@ -151,6 +151,38 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
+        // The registers of issue 29 step 9 (the next staged load's
+        // inter-warp fields, the pending observation's old `intra`, the
+        // pop and the allocated entry's head-job match after one).
+        dff_setup!(
+            self,
+            clock,
+            rf_j1,
+            r_pop,
+            r_pv_valid,
+            r_pv_warp,
+            r_pv_addr,
+            r_pv_stride,
+            r_pv_cnt,
+            r_ointra
+        );
+        self.rf_j1.reset.next = self.reset.val();
+        self.r_pop.reset.next = self.reset.val();
+        self.r_pv_valid.reset.next = self.reset.val();
+        self.r_pv_warp.reset.next = self.reset.val();
+        self.r_pv_addr.reset.next = self.reset.val();
+        self.r_pv_stride.reset.next = self.reset.val();
+        self.r_pv_cnt.reset.next = self.reset.val();
+        self.r_ointra.reset.next = self.reset.val();
+        // The next staged load's warp for the entries' warp bit, and the
+        // registered pop for their head-job match.
+        self.same_w.next = self.ld_warp.val() == self.l_warp.q.val();
+        for e in 0..self._ne {
+            self.ents[e].h_onehot.next = self.h_onehot.val();
+            self.ents[e].same_w.next = self.same_w.val();
+            self.ents[e].rf_j1.next = self.rf_j1.q.val();
+            self.ents[e].popped.next = self.r_pop.q.val();
+        }
         // ---- The next staged load's inter-warp fields, after this edge:
         // none if no entry keeps its pc (an evicted entry does not; an
         // entry allocated for it copies a surviving one's); this edge's

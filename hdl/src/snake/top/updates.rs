@@ -48,24 +48,7 @@ impl<
         }
         self.q_is_p.next = self.q.val() == self.l_pc.q.val();
         self.q_is_jp.next = self.q.val() == self.jp.val();
-        // The entry allocated at this edge against the head job after it
-        // (`PeekQueue`: the pushed job, else the second after a pop, else
-        // the same), registered for its `m_pj` both without and with a pop
-        // (the registered pop picks).
         self.q_is_j1.next = self.q.val() == self.jp1.val();
-        if self.walkq.o_put0n.val() {
-            self.f_j.next = self.q_is_p.val();
-        } else {
-            self.f_j.next = self.q_is_jp.val();
-        }
-        if self.walkq.o_put0p.val() {
-            self.f_j1.next = self.q_is_p.val();
-        } else {
-            self.f_j1.next = self.q_is_j1.val();
-        }
-        self.rf_j.d.next = self.f_j.val();
-        self.rf_j1.d.next = self.f_j1.val();
-        self.r_pop.d.next = self.job_end.val();
         self.cp_intra.next = self.addr_zero.val();
         self.cp_t2.next = self.two_zero.val();
         self.cp_iw_valid.next = false;
@@ -211,6 +194,24 @@ impl<
         self.js_end.narrow.next = self.l_end.q.val();
         self.walkq_se.i_data.next =
             self.js_span.wide.val() | (self.js_end.wide.val() << self.joff_end.val());
+
+        // ---- The entry allocated at this edge against the head job after it
+        // (`PeekQueue`: the pushed job, else the second after a pop, else
+        // the same), registered for its `m_pj` both without and with a pop
+        // (the registered pop picks).
+        if self.walkq.o_put0n.val() {
+            self.f_j.next = self.q_is_p.val();
+        } else {
+            self.f_j.next = self.q_is_jp.val();
+        }
+        if self.walkq.o_put0p.val() {
+            self.f_j1.next = self.q_is_p.val();
+        } else {
+            self.f_j1.next = self.q_is_j1.val();
+        }
+        self.rf_j.d.next = self.f_j.val();
+        self.rf_j1.d.next = self.f_j1.val();
+        self.r_pop.d.next = self.job_end.val();
 
         // ---- Output queue, packed {span, kind, warp, addr}.
         self.pfq.clock.next = self.clock.val();
