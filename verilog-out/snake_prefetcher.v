@@ -111,11 +111,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__0__ns;
     reg  [31:0] ents__0__jp1;
     reg  ents__0__nx_in;
-    reg  ents__0__nx_pop;
+    reg  ents__0__nx_in1;
+    reg  ents__0__popped;
     reg  ents__0__rf_q;
     reg  ents__0__rf_p;
     reg  ents__0__rf_t;
     reg  ents__0__rf_j;
+    reg  ents__0__rf_j1;
+    reg  [63:0] ents__0__h_onehot;
+    reg  ents__0__same_w;
     reg  [11:0] ents__0__sp;
     reg  [31:0] ents__0__cur;
     reg  ents__0__first;
@@ -132,6 +136,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [1:0] ents__0__n_iw_cnt;
     reg  ents__0__obs_we;
     reg  [31:0] ents__0__ox;
+    reg  ents__0__oeq;
     reg  ents__0__c_op;
     reg  ents__0__alloc;
     reg  [31:0] ents__0__c_intra;
@@ -159,6 +164,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] ents__0__n_addr;
     wire  [31:0] ents__0__n_sum;
     wire  [3:0] ents__0__rank;
+    wire  ents__0__nm_p;
     wire  ents__0__p_iw_valid;
     wire  [5:0] ents__0__p_iw_warp;
     wire  [31:0] ents__0__p_iw_addr;
@@ -189,11 +195,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__1__ns;
     reg  [31:0] ents__1__jp1;
     reg  ents__1__nx_in;
-    reg  ents__1__nx_pop;
+    reg  ents__1__nx_in1;
+    reg  ents__1__popped;
     reg  ents__1__rf_q;
     reg  ents__1__rf_p;
     reg  ents__1__rf_t;
     reg  ents__1__rf_j;
+    reg  ents__1__rf_j1;
+    reg  [63:0] ents__1__h_onehot;
+    reg  ents__1__same_w;
     reg  [11:0] ents__1__sp;
     reg  [31:0] ents__1__cur;
     reg  ents__1__first;
@@ -210,6 +220,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [1:0] ents__1__n_iw_cnt;
     reg  ents__1__obs_we;
     reg  [31:0] ents__1__ox;
+    reg  ents__1__oeq;
     reg  ents__1__c_op;
     reg  ents__1__alloc;
     reg  [31:0] ents__1__c_intra;
@@ -237,6 +248,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] ents__1__n_addr;
     wire  [31:0] ents__1__n_sum;
     wire  [3:0] ents__1__rank;
+    wire  ents__1__nm_p;
     wire  ents__1__p_iw_valid;
     wire  [5:0] ents__1__p_iw_warp;
     wire  [31:0] ents__1__p_iw_addr;
@@ -267,11 +279,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__2__ns;
     reg  [31:0] ents__2__jp1;
     reg  ents__2__nx_in;
-    reg  ents__2__nx_pop;
+    reg  ents__2__nx_in1;
+    reg  ents__2__popped;
     reg  ents__2__rf_q;
     reg  ents__2__rf_p;
     reg  ents__2__rf_t;
     reg  ents__2__rf_j;
+    reg  ents__2__rf_j1;
+    reg  [63:0] ents__2__h_onehot;
+    reg  ents__2__same_w;
     reg  [11:0] ents__2__sp;
     reg  [31:0] ents__2__cur;
     reg  ents__2__first;
@@ -288,6 +304,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [1:0] ents__2__n_iw_cnt;
     reg  ents__2__obs_we;
     reg  [31:0] ents__2__ox;
+    reg  ents__2__oeq;
     reg  ents__2__c_op;
     reg  ents__2__alloc;
     reg  [31:0] ents__2__c_intra;
@@ -315,6 +332,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] ents__2__n_addr;
     wire  [31:0] ents__2__n_sum;
     wire  [3:0] ents__2__rank;
+    wire  ents__2__nm_p;
     wire  ents__2__p_iw_valid;
     wire  [5:0] ents__2__p_iw_warp;
     wire  [31:0] ents__2__p_iw_addr;
@@ -345,11 +363,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__3__ns;
     reg  [31:0] ents__3__jp1;
     reg  ents__3__nx_in;
-    reg  ents__3__nx_pop;
+    reg  ents__3__nx_in1;
+    reg  ents__3__popped;
     reg  ents__3__rf_q;
     reg  ents__3__rf_p;
     reg  ents__3__rf_t;
     reg  ents__3__rf_j;
+    reg  ents__3__rf_j1;
+    reg  [63:0] ents__3__h_onehot;
+    reg  ents__3__same_w;
     reg  [11:0] ents__3__sp;
     reg  [31:0] ents__3__cur;
     reg  ents__3__first;
@@ -366,6 +388,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [1:0] ents__3__n_iw_cnt;
     reg  ents__3__obs_we;
     reg  [31:0] ents__3__ox;
+    reg  ents__3__oeq;
     reg  ents__3__c_op;
     reg  ents__3__alloc;
     reg  [31:0] ents__3__c_intra;
@@ -393,6 +416,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] ents__3__n_addr;
     wire  [31:0] ents__3__n_sum;
     wire  [3:0] ents__3__rank;
+    wire  ents__3__nm_p;
     wire  ents__3__p_iw_valid;
     wire  [5:0] ents__3__p_iw_warp;
     wire  [31:0] ents__3__p_iw_addr;
@@ -423,11 +447,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__4__ns;
     reg  [31:0] ents__4__jp1;
     reg  ents__4__nx_in;
-    reg  ents__4__nx_pop;
+    reg  ents__4__nx_in1;
+    reg  ents__4__popped;
     reg  ents__4__rf_q;
     reg  ents__4__rf_p;
     reg  ents__4__rf_t;
     reg  ents__4__rf_j;
+    reg  ents__4__rf_j1;
+    reg  [63:0] ents__4__h_onehot;
+    reg  ents__4__same_w;
     reg  [11:0] ents__4__sp;
     reg  [31:0] ents__4__cur;
     reg  ents__4__first;
@@ -444,6 +472,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [1:0] ents__4__n_iw_cnt;
     reg  ents__4__obs_we;
     reg  [31:0] ents__4__ox;
+    reg  ents__4__oeq;
     reg  ents__4__c_op;
     reg  ents__4__alloc;
     reg  [31:0] ents__4__c_intra;
@@ -471,6 +500,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] ents__4__n_addr;
     wire  [31:0] ents__4__n_sum;
     wire  [3:0] ents__4__rank;
+    wire  ents__4__nm_p;
     wire  ents__4__p_iw_valid;
     wire  [5:0] ents__4__p_iw_warp;
     wire  [31:0] ents__4__p_iw_addr;
@@ -501,11 +531,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__5__ns;
     reg  [31:0] ents__5__jp1;
     reg  ents__5__nx_in;
-    reg  ents__5__nx_pop;
+    reg  ents__5__nx_in1;
+    reg  ents__5__popped;
     reg  ents__5__rf_q;
     reg  ents__5__rf_p;
     reg  ents__5__rf_t;
     reg  ents__5__rf_j;
+    reg  ents__5__rf_j1;
+    reg  [63:0] ents__5__h_onehot;
+    reg  ents__5__same_w;
     reg  [11:0] ents__5__sp;
     reg  [31:0] ents__5__cur;
     reg  ents__5__first;
@@ -522,6 +556,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [1:0] ents__5__n_iw_cnt;
     reg  ents__5__obs_we;
     reg  [31:0] ents__5__ox;
+    reg  ents__5__oeq;
     reg  ents__5__c_op;
     reg  ents__5__alloc;
     reg  [31:0] ents__5__c_intra;
@@ -549,6 +584,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] ents__5__n_addr;
     wire  [31:0] ents__5__n_sum;
     wire  [3:0] ents__5__rank;
+    wire  ents__5__nm_p;
     wire  ents__5__p_iw_valid;
     wire  [5:0] ents__5__p_iw_warp;
     wire  [31:0] ents__5__p_iw_addr;
@@ -579,11 +615,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__6__ns;
     reg  [31:0] ents__6__jp1;
     reg  ents__6__nx_in;
-    reg  ents__6__nx_pop;
+    reg  ents__6__nx_in1;
+    reg  ents__6__popped;
     reg  ents__6__rf_q;
     reg  ents__6__rf_p;
     reg  ents__6__rf_t;
     reg  ents__6__rf_j;
+    reg  ents__6__rf_j1;
+    reg  [63:0] ents__6__h_onehot;
+    reg  ents__6__same_w;
     reg  [11:0] ents__6__sp;
     reg  [31:0] ents__6__cur;
     reg  ents__6__first;
@@ -600,6 +640,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [1:0] ents__6__n_iw_cnt;
     reg  ents__6__obs_we;
     reg  [31:0] ents__6__ox;
+    reg  ents__6__oeq;
     reg  ents__6__c_op;
     reg  ents__6__alloc;
     reg  [31:0] ents__6__c_intra;
@@ -627,6 +668,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] ents__6__n_addr;
     wire  [31:0] ents__6__n_sum;
     wire  [3:0] ents__6__rank;
+    wire  ents__6__nm_p;
     wire  ents__6__p_iw_valid;
     wire  [5:0] ents__6__p_iw_warp;
     wire  [31:0] ents__6__p_iw_addr;
@@ -657,11 +699,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__7__ns;
     reg  [31:0] ents__7__jp1;
     reg  ents__7__nx_in;
-    reg  ents__7__nx_pop;
+    reg  ents__7__nx_in1;
+    reg  ents__7__popped;
     reg  ents__7__rf_q;
     reg  ents__7__rf_p;
     reg  ents__7__rf_t;
     reg  ents__7__rf_j;
+    reg  ents__7__rf_j1;
+    reg  [63:0] ents__7__h_onehot;
+    reg  ents__7__same_w;
     reg  [11:0] ents__7__sp;
     reg  [31:0] ents__7__cur;
     reg  ents__7__first;
@@ -678,6 +724,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [1:0] ents__7__n_iw_cnt;
     reg  ents__7__obs_we;
     reg  [31:0] ents__7__ox;
+    reg  ents__7__oeq;
     reg  ents__7__c_op;
     reg  ents__7__alloc;
     reg  [31:0] ents__7__c_intra;
@@ -705,6 +752,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] ents__7__n_addr;
     wire  [31:0] ents__7__n_sum;
     wire  [3:0] ents__7__rank;
+    wire  ents__7__nm_p;
     wire  ents__7__p_iw_valid;
     wire  [5:0] ents__7__p_iw_warp;
     wire  [31:0] ents__7__p_iw_addr;
@@ -735,11 +783,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__8__ns;
     reg  [31:0] ents__8__jp1;
     reg  ents__8__nx_in;
-    reg  ents__8__nx_pop;
+    reg  ents__8__nx_in1;
+    reg  ents__8__popped;
     reg  ents__8__rf_q;
     reg  ents__8__rf_p;
     reg  ents__8__rf_t;
     reg  ents__8__rf_j;
+    reg  ents__8__rf_j1;
+    reg  [63:0] ents__8__h_onehot;
+    reg  ents__8__same_w;
     reg  [11:0] ents__8__sp;
     reg  [31:0] ents__8__cur;
     reg  ents__8__first;
@@ -756,6 +808,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [1:0] ents__8__n_iw_cnt;
     reg  ents__8__obs_we;
     reg  [31:0] ents__8__ox;
+    reg  ents__8__oeq;
     reg  ents__8__c_op;
     reg  ents__8__alloc;
     reg  [31:0] ents__8__c_intra;
@@ -783,6 +836,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] ents__8__n_addr;
     wire  [31:0] ents__8__n_sum;
     wire  [3:0] ents__8__rank;
+    wire  ents__8__nm_p;
     wire  ents__8__p_iw_valid;
     wire  [5:0] ents__8__p_iw_warp;
     wire  [31:0] ents__8__p_iw_addr;
@@ -813,11 +867,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__9__ns;
     reg  [31:0] ents__9__jp1;
     reg  ents__9__nx_in;
-    reg  ents__9__nx_pop;
+    reg  ents__9__nx_in1;
+    reg  ents__9__popped;
     reg  ents__9__rf_q;
     reg  ents__9__rf_p;
     reg  ents__9__rf_t;
     reg  ents__9__rf_j;
+    reg  ents__9__rf_j1;
+    reg  [63:0] ents__9__h_onehot;
+    reg  ents__9__same_w;
     reg  [11:0] ents__9__sp;
     reg  [31:0] ents__9__cur;
     reg  ents__9__first;
@@ -834,6 +892,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [1:0] ents__9__n_iw_cnt;
     reg  ents__9__obs_we;
     reg  [31:0] ents__9__ox;
+    reg  ents__9__oeq;
     reg  ents__9__c_op;
     reg  ents__9__alloc;
     reg  [31:0] ents__9__c_intra;
@@ -861,6 +920,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] ents__9__n_addr;
     wire  [31:0] ents__9__n_sum;
     wire  [3:0] ents__9__rank;
+    wire  ents__9__nm_p;
     wire  ents__9__p_iw_valid;
     wire  [5:0] ents__9__p_iw_warp;
     wire  [31:0] ents__9__p_iw_addr;
@@ -928,7 +988,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  walkq__o_valid;
     wire  [37:0] walkq__o_data;
     wire  [31:0] walkq__o_second;
-    wire  walkq__o_put0;
+    wire  walkq__o_put0n;
+    wire  walkq__o_put0p;
     reg  walkq_addr__clock;
     reg  walkq_addr__reset;
     reg  walkq_addr__push;
@@ -1198,6 +1259,38 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  rf_j__q;
     reg  rf_j__clock;
     reg  rf_j__reset;
+    reg  rf_j1__d;
+    wire  rf_j1__q;
+    reg  rf_j1__clock;
+    reg  rf_j1__reset;
+    reg  r_pop__d;
+    wire  r_pop__q;
+    reg  r_pop__clock;
+    reg  r_pop__reset;
+    reg  r_pv_valid__d;
+    wire  r_pv_valid__q;
+    reg  r_pv_valid__clock;
+    reg  r_pv_valid__reset;
+    reg  [5:0] r_pv_warp__d;
+    wire  [5:0] r_pv_warp__q;
+    reg  r_pv_warp__clock;
+    reg  r_pv_warp__reset;
+    reg  [31:0] r_pv_addr__d;
+    wire  [31:0] r_pv_addr__q;
+    reg  r_pv_addr__clock;
+    reg  r_pv_addr__reset;
+    reg  [31:0] r_pv_stride__d;
+    wire  [31:0] r_pv_stride__q;
+    reg  r_pv_stride__clock;
+    reg  r_pv_stride__reset;
+    reg  [1:0] r_pv_cnt__d;
+    wire  [1:0] r_pv_cnt__q;
+    reg  r_pv_cnt__clock;
+    reg  r_pv_cnt__reset;
+    reg  [31:0] r_ointra__d;
+    wire  [31:0] r_ointra__q;
+    reg  r_ointra__clock;
+    reg  r_ointra__reset;
     reg  [31:0] vt0__0__d;
     wire  [31:0] vt0__0__q;
     reg  vt0__0__clock;
@@ -1369,6 +1462,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  f_p;
     reg  f_t;
     reg  f_j;
+    reg  f_j1;
     reg  [31:0] jp1;
     reg  q_is_j1;
     reg  link_en;
@@ -1523,6 +1617,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] s_iw_addr;
     reg  [31:0] s_iw_stride;
     reg  [1:0] s_iw_cnt;
+    reg  pv_same;
+    reg  pv_any;
+    reg  o_iw_valid;
+    reg  [5:0] o_iw_warp;
+    reg  [31:0] o_iw_addr;
+    reg  [31:0] o_iw_stride;
+    reg  [1:0] o_iw_cnt;
+    reg  same_w;
     reg  [31:0] cand;
     reg  [31:0] u_iw_stride;
     reg  [1:0] u_iw_cnt;
@@ -1564,6 +1666,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  h_close__7;
     reg  h_close__8;
     reg  h_close__9;
+    reg  oeq;
     reg  c_op;
     reg  [31:0] pf_a;
     reg  [5:0] pf_w;
@@ -1614,11 +1717,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .ns(ents__0__ns),
         .jp1(ents__0__jp1),
         .nx_in(ents__0__nx_in),
-        .nx_pop(ents__0__nx_pop),
+        .nx_in1(ents__0__nx_in1),
+        .popped(ents__0__popped),
         .rf_q(ents__0__rf_q),
         .rf_p(ents__0__rf_p),
         .rf_t(ents__0__rf_t),
         .rf_j(ents__0__rf_j),
+        .rf_j1(ents__0__rf_j1),
+        .h_onehot(ents__0__h_onehot),
+        .same_w(ents__0__same_w),
         .sp(ents__0__sp),
         .cur(ents__0__cur),
         .first(ents__0__first),
@@ -1635,6 +1742,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_cnt(ents__0__n_iw_cnt),
         .obs_we(ents__0__obs_we),
         .ox(ents__0__ox),
+        .oeq(ents__0__oeq),
         .c_op(ents__0__c_op),
         .alloc(ents__0__alloc),
         .c_intra(ents__0__c_intra),
@@ -1662,6 +1770,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_addr(ents__0__n_addr),
         .n_sum(ents__0__n_sum),
         .rank(ents__0__rank),
+        .nm_p(ents__0__nm_p),
         .p_iw_valid(ents__0__p_iw_valid),
         .p_iw_warp(ents__0__p_iw_warp),
         .p_iw_addr(ents__0__p_iw_addr),
@@ -1694,11 +1803,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .ns(ents__1__ns),
         .jp1(ents__1__jp1),
         .nx_in(ents__1__nx_in),
-        .nx_pop(ents__1__nx_pop),
+        .nx_in1(ents__1__nx_in1),
+        .popped(ents__1__popped),
         .rf_q(ents__1__rf_q),
         .rf_p(ents__1__rf_p),
         .rf_t(ents__1__rf_t),
         .rf_j(ents__1__rf_j),
+        .rf_j1(ents__1__rf_j1),
+        .h_onehot(ents__1__h_onehot),
+        .same_w(ents__1__same_w),
         .sp(ents__1__sp),
         .cur(ents__1__cur),
         .first(ents__1__first),
@@ -1715,6 +1828,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_cnt(ents__1__n_iw_cnt),
         .obs_we(ents__1__obs_we),
         .ox(ents__1__ox),
+        .oeq(ents__1__oeq),
         .c_op(ents__1__c_op),
         .alloc(ents__1__alloc),
         .c_intra(ents__1__c_intra),
@@ -1742,6 +1856,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_addr(ents__1__n_addr),
         .n_sum(ents__1__n_sum),
         .rank(ents__1__rank),
+        .nm_p(ents__1__nm_p),
         .p_iw_valid(ents__1__p_iw_valid),
         .p_iw_warp(ents__1__p_iw_warp),
         .p_iw_addr(ents__1__p_iw_addr),
@@ -1774,11 +1889,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .ns(ents__2__ns),
         .jp1(ents__2__jp1),
         .nx_in(ents__2__nx_in),
-        .nx_pop(ents__2__nx_pop),
+        .nx_in1(ents__2__nx_in1),
+        .popped(ents__2__popped),
         .rf_q(ents__2__rf_q),
         .rf_p(ents__2__rf_p),
         .rf_t(ents__2__rf_t),
         .rf_j(ents__2__rf_j),
+        .rf_j1(ents__2__rf_j1),
+        .h_onehot(ents__2__h_onehot),
+        .same_w(ents__2__same_w),
         .sp(ents__2__sp),
         .cur(ents__2__cur),
         .first(ents__2__first),
@@ -1795,6 +1914,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_cnt(ents__2__n_iw_cnt),
         .obs_we(ents__2__obs_we),
         .ox(ents__2__ox),
+        .oeq(ents__2__oeq),
         .c_op(ents__2__c_op),
         .alloc(ents__2__alloc),
         .c_intra(ents__2__c_intra),
@@ -1822,6 +1942,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_addr(ents__2__n_addr),
         .n_sum(ents__2__n_sum),
         .rank(ents__2__rank),
+        .nm_p(ents__2__nm_p),
         .p_iw_valid(ents__2__p_iw_valid),
         .p_iw_warp(ents__2__p_iw_warp),
         .p_iw_addr(ents__2__p_iw_addr),
@@ -1854,11 +1975,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .ns(ents__3__ns),
         .jp1(ents__3__jp1),
         .nx_in(ents__3__nx_in),
-        .nx_pop(ents__3__nx_pop),
+        .nx_in1(ents__3__nx_in1),
+        .popped(ents__3__popped),
         .rf_q(ents__3__rf_q),
         .rf_p(ents__3__rf_p),
         .rf_t(ents__3__rf_t),
         .rf_j(ents__3__rf_j),
+        .rf_j1(ents__3__rf_j1),
+        .h_onehot(ents__3__h_onehot),
+        .same_w(ents__3__same_w),
         .sp(ents__3__sp),
         .cur(ents__3__cur),
         .first(ents__3__first),
@@ -1875,6 +2000,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_cnt(ents__3__n_iw_cnt),
         .obs_we(ents__3__obs_we),
         .ox(ents__3__ox),
+        .oeq(ents__3__oeq),
         .c_op(ents__3__c_op),
         .alloc(ents__3__alloc),
         .c_intra(ents__3__c_intra),
@@ -1902,6 +2028,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_addr(ents__3__n_addr),
         .n_sum(ents__3__n_sum),
         .rank(ents__3__rank),
+        .nm_p(ents__3__nm_p),
         .p_iw_valid(ents__3__p_iw_valid),
         .p_iw_warp(ents__3__p_iw_warp),
         .p_iw_addr(ents__3__p_iw_addr),
@@ -1934,11 +2061,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .ns(ents__4__ns),
         .jp1(ents__4__jp1),
         .nx_in(ents__4__nx_in),
-        .nx_pop(ents__4__nx_pop),
+        .nx_in1(ents__4__nx_in1),
+        .popped(ents__4__popped),
         .rf_q(ents__4__rf_q),
         .rf_p(ents__4__rf_p),
         .rf_t(ents__4__rf_t),
         .rf_j(ents__4__rf_j),
+        .rf_j1(ents__4__rf_j1),
+        .h_onehot(ents__4__h_onehot),
+        .same_w(ents__4__same_w),
         .sp(ents__4__sp),
         .cur(ents__4__cur),
         .first(ents__4__first),
@@ -1955,6 +2086,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_cnt(ents__4__n_iw_cnt),
         .obs_we(ents__4__obs_we),
         .ox(ents__4__ox),
+        .oeq(ents__4__oeq),
         .c_op(ents__4__c_op),
         .alloc(ents__4__alloc),
         .c_intra(ents__4__c_intra),
@@ -1982,6 +2114,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_addr(ents__4__n_addr),
         .n_sum(ents__4__n_sum),
         .rank(ents__4__rank),
+        .nm_p(ents__4__nm_p),
         .p_iw_valid(ents__4__p_iw_valid),
         .p_iw_warp(ents__4__p_iw_warp),
         .p_iw_addr(ents__4__p_iw_addr),
@@ -2014,11 +2147,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .ns(ents__5__ns),
         .jp1(ents__5__jp1),
         .nx_in(ents__5__nx_in),
-        .nx_pop(ents__5__nx_pop),
+        .nx_in1(ents__5__nx_in1),
+        .popped(ents__5__popped),
         .rf_q(ents__5__rf_q),
         .rf_p(ents__5__rf_p),
         .rf_t(ents__5__rf_t),
         .rf_j(ents__5__rf_j),
+        .rf_j1(ents__5__rf_j1),
+        .h_onehot(ents__5__h_onehot),
+        .same_w(ents__5__same_w),
         .sp(ents__5__sp),
         .cur(ents__5__cur),
         .first(ents__5__first),
@@ -2035,6 +2172,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_cnt(ents__5__n_iw_cnt),
         .obs_we(ents__5__obs_we),
         .ox(ents__5__ox),
+        .oeq(ents__5__oeq),
         .c_op(ents__5__c_op),
         .alloc(ents__5__alloc),
         .c_intra(ents__5__c_intra),
@@ -2062,6 +2200,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_addr(ents__5__n_addr),
         .n_sum(ents__5__n_sum),
         .rank(ents__5__rank),
+        .nm_p(ents__5__nm_p),
         .p_iw_valid(ents__5__p_iw_valid),
         .p_iw_warp(ents__5__p_iw_warp),
         .p_iw_addr(ents__5__p_iw_addr),
@@ -2094,11 +2233,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .ns(ents__6__ns),
         .jp1(ents__6__jp1),
         .nx_in(ents__6__nx_in),
-        .nx_pop(ents__6__nx_pop),
+        .nx_in1(ents__6__nx_in1),
+        .popped(ents__6__popped),
         .rf_q(ents__6__rf_q),
         .rf_p(ents__6__rf_p),
         .rf_t(ents__6__rf_t),
         .rf_j(ents__6__rf_j),
+        .rf_j1(ents__6__rf_j1),
+        .h_onehot(ents__6__h_onehot),
+        .same_w(ents__6__same_w),
         .sp(ents__6__sp),
         .cur(ents__6__cur),
         .first(ents__6__first),
@@ -2115,6 +2258,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_cnt(ents__6__n_iw_cnt),
         .obs_we(ents__6__obs_we),
         .ox(ents__6__ox),
+        .oeq(ents__6__oeq),
         .c_op(ents__6__c_op),
         .alloc(ents__6__alloc),
         .c_intra(ents__6__c_intra),
@@ -2142,6 +2286,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_addr(ents__6__n_addr),
         .n_sum(ents__6__n_sum),
         .rank(ents__6__rank),
+        .nm_p(ents__6__nm_p),
         .p_iw_valid(ents__6__p_iw_valid),
         .p_iw_warp(ents__6__p_iw_warp),
         .p_iw_addr(ents__6__p_iw_addr),
@@ -2174,11 +2319,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .ns(ents__7__ns),
         .jp1(ents__7__jp1),
         .nx_in(ents__7__nx_in),
-        .nx_pop(ents__7__nx_pop),
+        .nx_in1(ents__7__nx_in1),
+        .popped(ents__7__popped),
         .rf_q(ents__7__rf_q),
         .rf_p(ents__7__rf_p),
         .rf_t(ents__7__rf_t),
         .rf_j(ents__7__rf_j),
+        .rf_j1(ents__7__rf_j1),
+        .h_onehot(ents__7__h_onehot),
+        .same_w(ents__7__same_w),
         .sp(ents__7__sp),
         .cur(ents__7__cur),
         .first(ents__7__first),
@@ -2195,6 +2344,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_cnt(ents__7__n_iw_cnt),
         .obs_we(ents__7__obs_we),
         .ox(ents__7__ox),
+        .oeq(ents__7__oeq),
         .c_op(ents__7__c_op),
         .alloc(ents__7__alloc),
         .c_intra(ents__7__c_intra),
@@ -2222,6 +2372,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_addr(ents__7__n_addr),
         .n_sum(ents__7__n_sum),
         .rank(ents__7__rank),
+        .nm_p(ents__7__nm_p),
         .p_iw_valid(ents__7__p_iw_valid),
         .p_iw_warp(ents__7__p_iw_warp),
         .p_iw_addr(ents__7__p_iw_addr),
@@ -2254,11 +2405,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .ns(ents__8__ns),
         .jp1(ents__8__jp1),
         .nx_in(ents__8__nx_in),
-        .nx_pop(ents__8__nx_pop),
+        .nx_in1(ents__8__nx_in1),
+        .popped(ents__8__popped),
         .rf_q(ents__8__rf_q),
         .rf_p(ents__8__rf_p),
         .rf_t(ents__8__rf_t),
         .rf_j(ents__8__rf_j),
+        .rf_j1(ents__8__rf_j1),
+        .h_onehot(ents__8__h_onehot),
+        .same_w(ents__8__same_w),
         .sp(ents__8__sp),
         .cur(ents__8__cur),
         .first(ents__8__first),
@@ -2275,6 +2430,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_cnt(ents__8__n_iw_cnt),
         .obs_we(ents__8__obs_we),
         .ox(ents__8__ox),
+        .oeq(ents__8__oeq),
         .c_op(ents__8__c_op),
         .alloc(ents__8__alloc),
         .c_intra(ents__8__c_intra),
@@ -2302,6 +2458,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_addr(ents__8__n_addr),
         .n_sum(ents__8__n_sum),
         .rank(ents__8__rank),
+        .nm_p(ents__8__nm_p),
         .p_iw_valid(ents__8__p_iw_valid),
         .p_iw_warp(ents__8__p_iw_warp),
         .p_iw_addr(ents__8__p_iw_addr),
@@ -2334,11 +2491,15 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .ns(ents__9__ns),
         .jp1(ents__9__jp1),
         .nx_in(ents__9__nx_in),
-        .nx_pop(ents__9__nx_pop),
+        .nx_in1(ents__9__nx_in1),
+        .popped(ents__9__popped),
         .rf_q(ents__9__rf_q),
         .rf_p(ents__9__rf_p),
         .rf_t(ents__9__rf_t),
         .rf_j(ents__9__rf_j),
+        .rf_j1(ents__9__rf_j1),
+        .h_onehot(ents__9__h_onehot),
+        .same_w(ents__9__same_w),
         .sp(ents__9__sp),
         .cur(ents__9__cur),
         .first(ents__9__first),
@@ -2355,6 +2516,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_iw_cnt(ents__9__n_iw_cnt),
         .obs_we(ents__9__obs_we),
         .ox(ents__9__ox),
+        .oeq(ents__9__oeq),
         .c_op(ents__9__c_op),
         .alloc(ents__9__alloc),
         .c_intra(ents__9__c_intra),
@@ -2382,6 +2544,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .n_addr(ents__9__n_addr),
         .n_sum(ents__9__n_sum),
         .rank(ents__9__rank),
+        .nm_p(ents__9__nm_p),
         .p_iw_valid(ents__9__p_iw_valid),
         .p_iw_warp(ents__9__p_iw_warp),
         .p_iw_addr(ents__9__p_iw_addr),
@@ -2455,7 +2618,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .o_valid(walkq__o_valid),
         .o_data(walkq__o_data),
         .o_second(walkq__o_second),
-        .o_put0(walkq__o_put0)
+        .o_put0n(walkq__o_put0n),
+        .o_put0p(walkq__o_put0p)
     );
     snake_prefetcher__walkq_addr walkq_addr(
         .clock(walkq_addr__clock),
@@ -2811,6 +2975,54 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .q(rf_j__q),
         .clock(rf_j__clock),
         .reset(rf_j__reset)
+    );
+    snake_prefetcher__reg1 rf_j1(
+        .d(rf_j1__d),
+        .q(rf_j1__q),
+        .clock(rf_j1__clock),
+        .reset(rf_j1__reset)
+    );
+    snake_prefetcher__reg1 r_pop(
+        .d(r_pop__d),
+        .q(r_pop__q),
+        .clock(r_pop__clock),
+        .reset(r_pop__reset)
+    );
+    snake_prefetcher__reg1 r_pv_valid(
+        .d(r_pv_valid__d),
+        .q(r_pv_valid__q),
+        .clock(r_pv_valid__clock),
+        .reset(r_pv_valid__reset)
+    );
+    snake_prefetcher__reg6 r_pv_warp(
+        .d(r_pv_warp__d),
+        .q(r_pv_warp__q),
+        .clock(r_pv_warp__clock),
+        .reset(r_pv_warp__reset)
+    );
+    snake_prefetcher__reg32 r_pv_addr(
+        .d(r_pv_addr__d),
+        .q(r_pv_addr__q),
+        .clock(r_pv_addr__clock),
+        .reset(r_pv_addr__reset)
+    );
+    snake_prefetcher__reg32 r_pv_stride(
+        .d(r_pv_stride__d),
+        .q(r_pv_stride__q),
+        .clock(r_pv_stride__clock),
+        .reset(r_pv_stride__reset)
+    );
+    snake_prefetcher__reg2 r_pv_cnt(
+        .d(r_pv_cnt__d),
+        .q(r_pv_cnt__q),
+        .clock(r_pv_cnt__clock),
+        .reset(r_pv_cnt__reset)
+    );
+    snake_prefetcher__reg32 r_ointra(
+        .d(r_ointra__d),
+        .q(r_ointra__q),
+        .clock(r_ointra__clock),
+        .reset(r_ointra__reset)
     );
     snake_prefetcher__reg32 vt0__0(
         .d(vt0__0__d),
@@ -4046,71 +4258,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         end
     end
     always @(*) allocate = link_en & ~any_hit;
-    always @(*) begin
-        s_iw_valid = 1'b0;
-        s_iw_valid = s_iw_valid | ents__0__p_iw_valid;
-        s_iw_valid = s_iw_valid | ents__1__p_iw_valid;
-        s_iw_valid = s_iw_valid | ents__2__p_iw_valid;
-        s_iw_valid = s_iw_valid | ents__3__p_iw_valid;
-        s_iw_valid = s_iw_valid | ents__4__p_iw_valid;
-        s_iw_valid = s_iw_valid | ents__5__p_iw_valid;
-        s_iw_valid = s_iw_valid | ents__6__p_iw_valid;
-        s_iw_valid = s_iw_valid | ents__7__p_iw_valid;
-        s_iw_valid = s_iw_valid | ents__8__p_iw_valid;
-        s_iw_valid = s_iw_valid | ents__9__p_iw_valid;
-    end
-    always @(*) begin
-        s_iw_warp = wb_zero;
-        s_iw_warp = s_iw_warp | ents__0__p_iw_warp;
-        s_iw_warp = s_iw_warp | ents__1__p_iw_warp;
-        s_iw_warp = s_iw_warp | ents__2__p_iw_warp;
-        s_iw_warp = s_iw_warp | ents__3__p_iw_warp;
-        s_iw_warp = s_iw_warp | ents__4__p_iw_warp;
-        s_iw_warp = s_iw_warp | ents__5__p_iw_warp;
-        s_iw_warp = s_iw_warp | ents__6__p_iw_warp;
-        s_iw_warp = s_iw_warp | ents__7__p_iw_warp;
-        s_iw_warp = s_iw_warp | ents__8__p_iw_warp;
-        s_iw_warp = s_iw_warp | ents__9__p_iw_warp;
-    end
-    always @(*) begin
-        s_iw_addr = addr_zero;
-        s_iw_addr = s_iw_addr | ents__0__p_iw_addr;
-        s_iw_addr = s_iw_addr | ents__1__p_iw_addr;
-        s_iw_addr = s_iw_addr | ents__2__p_iw_addr;
-        s_iw_addr = s_iw_addr | ents__3__p_iw_addr;
-        s_iw_addr = s_iw_addr | ents__4__p_iw_addr;
-        s_iw_addr = s_iw_addr | ents__5__p_iw_addr;
-        s_iw_addr = s_iw_addr | ents__6__p_iw_addr;
-        s_iw_addr = s_iw_addr | ents__7__p_iw_addr;
-        s_iw_addr = s_iw_addr | ents__8__p_iw_addr;
-        s_iw_addr = s_iw_addr | ents__9__p_iw_addr;
-    end
-    always @(*) begin
-        s_iw_stride = addr_zero;
-        s_iw_stride = s_iw_stride | ents__0__p_iw_stride;
-        s_iw_stride = s_iw_stride | ents__1__p_iw_stride;
-        s_iw_stride = s_iw_stride | ents__2__p_iw_stride;
-        s_iw_stride = s_iw_stride | ents__3__p_iw_stride;
-        s_iw_stride = s_iw_stride | ents__4__p_iw_stride;
-        s_iw_stride = s_iw_stride | ents__5__p_iw_stride;
-        s_iw_stride = s_iw_stride | ents__6__p_iw_stride;
-        s_iw_stride = s_iw_stride | ents__7__p_iw_stride;
-        s_iw_stride = s_iw_stride | ents__8__p_iw_stride;
-        s_iw_stride = s_iw_stride | ents__9__p_iw_stride;
-    end
-    always @(*) begin
-        s_iw_cnt = two_zero;
-        s_iw_cnt = s_iw_cnt | ents__0__p_iw_cnt;
-        s_iw_cnt = s_iw_cnt | ents__1__p_iw_cnt;
-        s_iw_cnt = s_iw_cnt | ents__2__p_iw_cnt;
-        s_iw_cnt = s_iw_cnt | ents__3__p_iw_cnt;
-        s_iw_cnt = s_iw_cnt | ents__4__p_iw_cnt;
-        s_iw_cnt = s_iw_cnt | ents__5__p_iw_cnt;
-        s_iw_cnt = s_iw_cnt | ents__6__p_iw_cnt;
-        s_iw_cnt = s_iw_cnt | ents__7__p_iw_cnt;
-        s_iw_cnt = s_iw_cnt | ents__8__p_iw_cnt;
-        s_iw_cnt = s_iw_cnt | ents__9__p_iw_cnt;
-    end
+    always @(*) s_iw_valid = r_pv_valid__q;
+    always @(*) s_iw_warp = r_pv_warp__q;
+    always @(*) s_iw_addr = r_pv_addr__q;
+    always @(*) s_iw_stride = r_pv_stride__q;
+    always @(*) s_iw_cnt = r_pv_cnt__q;
     always @(*) iw_div__w = l_warp__q;
     always @(*) iw_div__lead = s_iw_warp;
     always @(*) iw_div__a = l_addr__q;
@@ -4145,6 +4297,234 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
                 u_iw_cnt = two_zero;
             end
         end
+    end
+    always @(*) rf_j1__clock = clock;
+    always @(*) r_pop__clock = clock;
+    always @(*) r_pv_valid__clock = clock;
+    always @(*) r_pv_warp__clock = clock;
+    always @(*) r_pv_addr__clock = clock;
+    always @(*) r_pv_stride__clock = clock;
+    always @(*) r_pv_cnt__clock = clock;
+    always @(*) r_ointra__clock = clock;
+    always @(*) begin
+        rf_j1__d = rf_j1__q;
+        rf_j1__d = f_j1;
+    end
+    always @(*) begin
+        r_pop__d = r_pop__q;
+        r_pop__d = job_end;
+    end
+    always @(*) begin
+        r_pv_valid__d = r_pv_valid__q;
+        r_pv_valid__d = 1'b0;
+        if (pv_any) begin
+            if (pv_same) begin
+                r_pv_valid__d = 1'b1;
+            end
+            else begin
+                r_pv_valid__d = o_iw_valid;
+            end
+        end
+    end
+    always @(*) begin
+        r_pv_warp__d = r_pv_warp__q;
+        r_pv_warp__d = wb_zero;
+        if (pv_any) begin
+            if (pv_same) begin
+                r_pv_warp__d = l_warp__q;
+            end
+            else begin
+                r_pv_warp__d = o_iw_warp;
+            end
+        end
+    end
+    always @(*) begin
+        r_pv_addr__d = r_pv_addr__q;
+        r_pv_addr__d = addr_zero;
+        if (pv_any) begin
+            if (pv_same) begin
+                r_pv_addr__d = l_addr__q;
+            end
+            else begin
+                r_pv_addr__d = o_iw_addr;
+            end
+        end
+    end
+    always @(*) begin
+        r_pv_stride__d = r_pv_stride__q;
+        r_pv_stride__d = addr_zero;
+        if (pv_any) begin
+            if (pv_same) begin
+                r_pv_stride__d = u_iw_stride;
+            end
+            else begin
+                r_pv_stride__d = o_iw_stride;
+            end
+        end
+    end
+    always @(*) begin
+        r_pv_cnt__d = r_pv_cnt__q;
+        r_pv_cnt__d = two_zero;
+        if (pv_any) begin
+            if (pv_same) begin
+                r_pv_cnt__d = u_iw_cnt;
+            end
+            else begin
+                r_pv_cnt__d = o_iw_cnt;
+            end
+        end
+    end
+    always @(*) begin
+        r_ointra__d = r_ointra__q;
+        r_ointra__d = pj_intra;
+    end
+    always @(*) rf_j1__reset = reset;
+    always @(*) r_pop__reset = reset;
+    always @(*) r_pv_valid__reset = reset;
+    always @(*) r_pv_warp__reset = reset;
+    always @(*) r_pv_addr__reset = reset;
+    always @(*) r_pv_stride__reset = reset;
+    always @(*) r_pv_cnt__reset = reset;
+    always @(*) r_ointra__reset = reset;
+    always @(*) same_w = ld_warp == l_warp__q;
+    always @(*) ents__0__h_onehot = h_onehot;
+    always @(*) ents__0__same_w = same_w;
+    always @(*) ents__0__rf_j1 = rf_j1__q;
+    always @(*) ents__0__popped = r_pop__q;
+    always @(*) ents__1__h_onehot = h_onehot;
+    always @(*) ents__1__same_w = same_w;
+    always @(*) ents__1__rf_j1 = rf_j1__q;
+    always @(*) ents__1__popped = r_pop__q;
+    always @(*) ents__2__h_onehot = h_onehot;
+    always @(*) ents__2__same_w = same_w;
+    always @(*) ents__2__rf_j1 = rf_j1__q;
+    always @(*) ents__2__popped = r_pop__q;
+    always @(*) ents__3__h_onehot = h_onehot;
+    always @(*) ents__3__same_w = same_w;
+    always @(*) ents__3__rf_j1 = rf_j1__q;
+    always @(*) ents__3__popped = r_pop__q;
+    always @(*) ents__4__h_onehot = h_onehot;
+    always @(*) ents__4__same_w = same_w;
+    always @(*) ents__4__rf_j1 = rf_j1__q;
+    always @(*) ents__4__popped = r_pop__q;
+    always @(*) ents__5__h_onehot = h_onehot;
+    always @(*) ents__5__same_w = same_w;
+    always @(*) ents__5__rf_j1 = rf_j1__q;
+    always @(*) ents__5__popped = r_pop__q;
+    always @(*) ents__6__h_onehot = h_onehot;
+    always @(*) ents__6__same_w = same_w;
+    always @(*) ents__6__rf_j1 = rf_j1__q;
+    always @(*) ents__6__popped = r_pop__q;
+    always @(*) ents__7__h_onehot = h_onehot;
+    always @(*) ents__7__same_w = same_w;
+    always @(*) ents__7__rf_j1 = rf_j1__q;
+    always @(*) ents__7__popped = r_pop__q;
+    always @(*) ents__8__h_onehot = h_onehot;
+    always @(*) ents__8__same_w = same_w;
+    always @(*) ents__8__rf_j1 = rf_j1__q;
+    always @(*) ents__8__popped = r_pop__q;
+    always @(*) ents__9__h_onehot = h_onehot;
+    always @(*) ents__9__same_w = same_w;
+    always @(*) ents__9__rf_j1 = rf_j1__q;
+    always @(*) ents__9__popped = r_pop__q;
+    always @(*) pv_same = load_en & (ld_pc == l_pc__q);
+    always @(*) begin
+        pv_any = 1'b0;
+        if (ents__0__nm_p & ~(allocate & victim__0)) begin
+            pv_any = 1'b1;
+        end
+        if (ents__1__nm_p & ~(allocate & victim__1)) begin
+            pv_any = 1'b1;
+        end
+        if (ents__2__nm_p & ~(allocate & victim__2)) begin
+            pv_any = 1'b1;
+        end
+        if (ents__3__nm_p & ~(allocate & victim__3)) begin
+            pv_any = 1'b1;
+        end
+        if (ents__4__nm_p & ~(allocate & victim__4)) begin
+            pv_any = 1'b1;
+        end
+        if (ents__5__nm_p & ~(allocate & victim__5)) begin
+            pv_any = 1'b1;
+        end
+        if (ents__6__nm_p & ~(allocate & victim__6)) begin
+            pv_any = 1'b1;
+        end
+        if (ents__7__nm_p & ~(allocate & victim__7)) begin
+            pv_any = 1'b1;
+        end
+        if (ents__8__nm_p & ~(allocate & victim__8)) begin
+            pv_any = 1'b1;
+        end
+        if (ents__9__nm_p & ~(allocate & victim__9)) begin
+            pv_any = 1'b1;
+        end
+    end
+    always @(*) begin
+        o_iw_valid = 1'b0;
+        o_iw_valid = o_iw_valid | ents__0__p_iw_valid;
+        o_iw_valid = o_iw_valid | ents__1__p_iw_valid;
+        o_iw_valid = o_iw_valid | ents__2__p_iw_valid;
+        o_iw_valid = o_iw_valid | ents__3__p_iw_valid;
+        o_iw_valid = o_iw_valid | ents__4__p_iw_valid;
+        o_iw_valid = o_iw_valid | ents__5__p_iw_valid;
+        o_iw_valid = o_iw_valid | ents__6__p_iw_valid;
+        o_iw_valid = o_iw_valid | ents__7__p_iw_valid;
+        o_iw_valid = o_iw_valid | ents__8__p_iw_valid;
+        o_iw_valid = o_iw_valid | ents__9__p_iw_valid;
+    end
+    always @(*) begin
+        o_iw_warp = wb_zero;
+        o_iw_warp = o_iw_warp | ents__0__p_iw_warp;
+        o_iw_warp = o_iw_warp | ents__1__p_iw_warp;
+        o_iw_warp = o_iw_warp | ents__2__p_iw_warp;
+        o_iw_warp = o_iw_warp | ents__3__p_iw_warp;
+        o_iw_warp = o_iw_warp | ents__4__p_iw_warp;
+        o_iw_warp = o_iw_warp | ents__5__p_iw_warp;
+        o_iw_warp = o_iw_warp | ents__6__p_iw_warp;
+        o_iw_warp = o_iw_warp | ents__7__p_iw_warp;
+        o_iw_warp = o_iw_warp | ents__8__p_iw_warp;
+        o_iw_warp = o_iw_warp | ents__9__p_iw_warp;
+    end
+    always @(*) begin
+        o_iw_addr = addr_zero;
+        o_iw_addr = o_iw_addr | ents__0__p_iw_addr;
+        o_iw_addr = o_iw_addr | ents__1__p_iw_addr;
+        o_iw_addr = o_iw_addr | ents__2__p_iw_addr;
+        o_iw_addr = o_iw_addr | ents__3__p_iw_addr;
+        o_iw_addr = o_iw_addr | ents__4__p_iw_addr;
+        o_iw_addr = o_iw_addr | ents__5__p_iw_addr;
+        o_iw_addr = o_iw_addr | ents__6__p_iw_addr;
+        o_iw_addr = o_iw_addr | ents__7__p_iw_addr;
+        o_iw_addr = o_iw_addr | ents__8__p_iw_addr;
+        o_iw_addr = o_iw_addr | ents__9__p_iw_addr;
+    end
+    always @(*) begin
+        o_iw_stride = addr_zero;
+        o_iw_stride = o_iw_stride | ents__0__p_iw_stride;
+        o_iw_stride = o_iw_stride | ents__1__p_iw_stride;
+        o_iw_stride = o_iw_stride | ents__2__p_iw_stride;
+        o_iw_stride = o_iw_stride | ents__3__p_iw_stride;
+        o_iw_stride = o_iw_stride | ents__4__p_iw_stride;
+        o_iw_stride = o_iw_stride | ents__5__p_iw_stride;
+        o_iw_stride = o_iw_stride | ents__6__p_iw_stride;
+        o_iw_stride = o_iw_stride | ents__7__p_iw_stride;
+        o_iw_stride = o_iw_stride | ents__8__p_iw_stride;
+        o_iw_stride = o_iw_stride | ents__9__p_iw_stride;
+    end
+    always @(*) begin
+        o_iw_cnt = two_zero;
+        o_iw_cnt = o_iw_cnt | ents__0__p_iw_cnt;
+        o_iw_cnt = o_iw_cnt | ents__1__p_iw_cnt;
+        o_iw_cnt = o_iw_cnt | ents__2__p_iw_cnt;
+        o_iw_cnt = o_iw_cnt | ents__3__p_iw_cnt;
+        o_iw_cnt = o_iw_cnt | ents__4__p_iw_cnt;
+        o_iw_cnt = o_iw_cnt | ents__5__p_iw_cnt;
+        o_iw_cnt = o_iw_cnt | ents__6__p_iw_cnt;
+        o_iw_cnt = o_iw_cnt | ents__7__p_iw_cnt;
+        o_iw_cnt = o_iw_cnt | ents__8__p_iw_cnt;
+        o_iw_cnt = o_iw_cnt | ents__9__p_iw_cnt;
     end
     always @(*) begin
         next_addr = addr_zero;
@@ -4636,6 +5016,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             h_close__9 = ents__9__c_close;
         end
     end
+    always @(*) oeq = sum__q == r_ointra__q;
     always @(*) hop_ok = (phase__q == ph_chain) & (hop__q < loop_hops) & chain_found;
     always @(*) hop_emit = hop_ok & (hop__q < chain_depth) & e_usable;
     always @(*) begin
@@ -4900,20 +5281,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) q_is_jp = q == jp;
     always @(*) q_is_j1 = q == jp1;
     always @(*) begin
-        if (walkq__o_put0) begin
-            f_j = q_is_p;
-        end
-        else if (job_end) begin
-            f_j = q_is_j1;
-        end
-        else begin
-            f_j = q_is_jp;
-        end
-    end
-    always @(*) begin
         cp_intra = addr_zero;
         if (q_other) begin
-            cp_intra = cq_intra;
+            if (c_op) begin
+                cp_intra = next_sum;
+            end
+            else begin
+                cp_intra = cq_intra;
+            end
         end
     end
     always @(*) begin
@@ -5516,10 +5891,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__n_iw_addr = l_addr__q;
     always @(*) ents__0__n_iw_stride = u_iw_stride;
     always @(*) ents__0__n_iw_cnt = u_iw_cnt;
-    always @(*) ents__0__nx_in = walkq__o_put0;
-    always @(*) ents__0__nx_pop = job_end;
+    always @(*) ents__0__nx_in = walkq__o_put0n;
+    always @(*) ents__0__nx_in1 = walkq__o_put0p;
     always @(*) ents__0__obs_we = obs_en;
-    always @(*) ents__0__ox = sum__q;
+    always @(*) ents__0__ox = next_sum;
+    always @(*) ents__0__oeq = oeq;
     always @(*) ents__0__c_op = c_op;
     always @(*) ents__0__alloc = allocate & victim__0;
     always @(*) ents__0__c_intra = cp_intra;
@@ -5537,10 +5913,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__n_iw_addr = l_addr__q;
     always @(*) ents__1__n_iw_stride = u_iw_stride;
     always @(*) ents__1__n_iw_cnt = u_iw_cnt;
-    always @(*) ents__1__nx_in = walkq__o_put0;
-    always @(*) ents__1__nx_pop = job_end;
+    always @(*) ents__1__nx_in = walkq__o_put0n;
+    always @(*) ents__1__nx_in1 = walkq__o_put0p;
     always @(*) ents__1__obs_we = obs_en;
-    always @(*) ents__1__ox = sum__q;
+    always @(*) ents__1__ox = next_sum;
+    always @(*) ents__1__oeq = oeq;
     always @(*) ents__1__c_op = c_op;
     always @(*) ents__1__alloc = allocate & victim__1;
     always @(*) ents__1__c_intra = cp_intra;
@@ -5558,10 +5935,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__n_iw_addr = l_addr__q;
     always @(*) ents__2__n_iw_stride = u_iw_stride;
     always @(*) ents__2__n_iw_cnt = u_iw_cnt;
-    always @(*) ents__2__nx_in = walkq__o_put0;
-    always @(*) ents__2__nx_pop = job_end;
+    always @(*) ents__2__nx_in = walkq__o_put0n;
+    always @(*) ents__2__nx_in1 = walkq__o_put0p;
     always @(*) ents__2__obs_we = obs_en;
-    always @(*) ents__2__ox = sum__q;
+    always @(*) ents__2__ox = next_sum;
+    always @(*) ents__2__oeq = oeq;
     always @(*) ents__2__c_op = c_op;
     always @(*) ents__2__alloc = allocate & victim__2;
     always @(*) ents__2__c_intra = cp_intra;
@@ -5579,10 +5957,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__n_iw_addr = l_addr__q;
     always @(*) ents__3__n_iw_stride = u_iw_stride;
     always @(*) ents__3__n_iw_cnt = u_iw_cnt;
-    always @(*) ents__3__nx_in = walkq__o_put0;
-    always @(*) ents__3__nx_pop = job_end;
+    always @(*) ents__3__nx_in = walkq__o_put0n;
+    always @(*) ents__3__nx_in1 = walkq__o_put0p;
     always @(*) ents__3__obs_we = obs_en;
-    always @(*) ents__3__ox = sum__q;
+    always @(*) ents__3__ox = next_sum;
+    always @(*) ents__3__oeq = oeq;
     always @(*) ents__3__c_op = c_op;
     always @(*) ents__3__alloc = allocate & victim__3;
     always @(*) ents__3__c_intra = cp_intra;
@@ -5600,10 +5979,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__n_iw_addr = l_addr__q;
     always @(*) ents__4__n_iw_stride = u_iw_stride;
     always @(*) ents__4__n_iw_cnt = u_iw_cnt;
-    always @(*) ents__4__nx_in = walkq__o_put0;
-    always @(*) ents__4__nx_pop = job_end;
+    always @(*) ents__4__nx_in = walkq__o_put0n;
+    always @(*) ents__4__nx_in1 = walkq__o_put0p;
     always @(*) ents__4__obs_we = obs_en;
-    always @(*) ents__4__ox = sum__q;
+    always @(*) ents__4__ox = next_sum;
+    always @(*) ents__4__oeq = oeq;
     always @(*) ents__4__c_op = c_op;
     always @(*) ents__4__alloc = allocate & victim__4;
     always @(*) ents__4__c_intra = cp_intra;
@@ -5621,10 +6001,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__n_iw_addr = l_addr__q;
     always @(*) ents__5__n_iw_stride = u_iw_stride;
     always @(*) ents__5__n_iw_cnt = u_iw_cnt;
-    always @(*) ents__5__nx_in = walkq__o_put0;
-    always @(*) ents__5__nx_pop = job_end;
+    always @(*) ents__5__nx_in = walkq__o_put0n;
+    always @(*) ents__5__nx_in1 = walkq__o_put0p;
     always @(*) ents__5__obs_we = obs_en;
-    always @(*) ents__5__ox = sum__q;
+    always @(*) ents__5__ox = next_sum;
+    always @(*) ents__5__oeq = oeq;
     always @(*) ents__5__c_op = c_op;
     always @(*) ents__5__alloc = allocate & victim__5;
     always @(*) ents__5__c_intra = cp_intra;
@@ -5642,10 +6023,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__n_iw_addr = l_addr__q;
     always @(*) ents__6__n_iw_stride = u_iw_stride;
     always @(*) ents__6__n_iw_cnt = u_iw_cnt;
-    always @(*) ents__6__nx_in = walkq__o_put0;
-    always @(*) ents__6__nx_pop = job_end;
+    always @(*) ents__6__nx_in = walkq__o_put0n;
+    always @(*) ents__6__nx_in1 = walkq__o_put0p;
     always @(*) ents__6__obs_we = obs_en;
-    always @(*) ents__6__ox = sum__q;
+    always @(*) ents__6__ox = next_sum;
+    always @(*) ents__6__oeq = oeq;
     always @(*) ents__6__c_op = c_op;
     always @(*) ents__6__alloc = allocate & victim__6;
     always @(*) ents__6__c_intra = cp_intra;
@@ -5663,10 +6045,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__n_iw_addr = l_addr__q;
     always @(*) ents__7__n_iw_stride = u_iw_stride;
     always @(*) ents__7__n_iw_cnt = u_iw_cnt;
-    always @(*) ents__7__nx_in = walkq__o_put0;
-    always @(*) ents__7__nx_pop = job_end;
+    always @(*) ents__7__nx_in = walkq__o_put0n;
+    always @(*) ents__7__nx_in1 = walkq__o_put0p;
     always @(*) ents__7__obs_we = obs_en;
-    always @(*) ents__7__ox = sum__q;
+    always @(*) ents__7__ox = next_sum;
+    always @(*) ents__7__oeq = oeq;
     always @(*) ents__7__c_op = c_op;
     always @(*) ents__7__alloc = allocate & victim__7;
     always @(*) ents__7__c_intra = cp_intra;
@@ -5684,10 +6067,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__n_iw_addr = l_addr__q;
     always @(*) ents__8__n_iw_stride = u_iw_stride;
     always @(*) ents__8__n_iw_cnt = u_iw_cnt;
-    always @(*) ents__8__nx_in = walkq__o_put0;
-    always @(*) ents__8__nx_pop = job_end;
+    always @(*) ents__8__nx_in = walkq__o_put0n;
+    always @(*) ents__8__nx_in1 = walkq__o_put0p;
     always @(*) ents__8__obs_we = obs_en;
-    always @(*) ents__8__ox = sum__q;
+    always @(*) ents__8__ox = next_sum;
+    always @(*) ents__8__oeq = oeq;
     always @(*) ents__8__c_op = c_op;
     always @(*) ents__8__alloc = allocate & victim__8;
     always @(*) ents__8__c_intra = cp_intra;
@@ -5705,10 +6089,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__9__n_iw_addr = l_addr__q;
     always @(*) ents__9__n_iw_stride = u_iw_stride;
     always @(*) ents__9__n_iw_cnt = u_iw_cnt;
-    always @(*) ents__9__nx_in = walkq__o_put0;
-    always @(*) ents__9__nx_pop = job_end;
+    always @(*) ents__9__nx_in = walkq__o_put0n;
+    always @(*) ents__9__nx_in1 = walkq__o_put0p;
     always @(*) ents__9__obs_we = obs_en;
-    always @(*) ents__9__ox = sum__q;
+    always @(*) ents__9__ox = next_sum;
+    always @(*) ents__9__oeq = oeq;
     always @(*) ents__9__c_op = c_op;
     always @(*) ents__9__alloc = allocate & victim__9;
     always @(*) ents__9__c_intra = cp_intra;
@@ -5809,6 +6194,22 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) js_span__narrow = l_span__q;
     always @(*) js_end__narrow = l_end__q;
     always @(*) walkq_se__i_data = js_span__wide | (js_end__wide << joff_end);
+    always @(*) begin
+        if (walkq__o_put0n) begin
+            f_j = q_is_p;
+        end
+        else begin
+            f_j = q_is_jp;
+        end
+    end
+    always @(*) begin
+        if (walkq__o_put0p) begin
+            f_j1 = q_is_p;
+        end
+        else begin
+            f_j1 = q_is_j1;
+        end
+    end
     always @(*) pfq__clock = clock;
     always @(*) pfq__reset = reset;
     always @(*) pfq__push = push;
@@ -5871,7 +6272,7 @@ module snake_prefetcher__reg16(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg16
 
-module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,jp1,nx_in,nx_pop,rf_q,rf_p,rf_t,rf_j,sp,cur,first,b_addr,b_sum,b_ja,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,ox,c_op,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,onx,onxb,clr_now,m_cur,m_cur_w,usable,span,m_pj,pc2,c_close,n_addr,n_sum,rank,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
+module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,jp1,nx_in,nx_in1,popped,rf_q,rf_p,rf_t,rf_j,rf_j1,h_onehot,same_w,sp,cur,first,b_addr,b_sum,b_ja,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,ox,oeq,c_op,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,onx,onxb,clr_now,m_cur,m_cur_w,usable,span,m_pj,pc2,c_close,n_addr,n_sum,rank,nm_p,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
 
     // Module arguments
     input wire  clock;
@@ -5888,11 +6289,15 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     input wire  [31:0] ns;
     input wire  [31:0] jp1;
     input wire  nx_in;
-    input wire  nx_pop;
+    input wire  nx_in1;
+    input wire  popped;
     input wire  rf_q;
     input wire  rf_p;
     input wire  rf_t;
     input wire  rf_j;
+    input wire  rf_j1;
+    input wire  [63:0] h_onehot;
+    input wire  same_w;
     input wire  [11:0] sp;
     input wire  [31:0] cur;
     input wire  first;
@@ -5909,6 +6314,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     input wire  [1:0] n_iw_cnt;
     input wire  obs_we;
     input wire  [31:0] ox;
+    input wire  oeq;
     input wire  c_op;
     input wire  alloc;
     input wire  [31:0] c_intra;
@@ -5936,6 +6342,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     output reg  [31:0] n_addr;
     output reg  [31:0] n_sum;
     output reg  [3:0] rank;
+    output reg  nm_p;
     output reg  p_iw_valid;
     output reg  [5:0] p_iw_warp;
     output reg  [31:0] p_iw_addr;
@@ -6057,10 +6464,18 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     wire  r_mpj__q;
     reg  r_mpj__clock;
     reg  r_mpj__reset;
+    reg  r_mpj1__d;
+    wire  r_mpj1__q;
+    reg  r_mpj1__clock;
+    reg  r_mpj1__reset;
     reg  r_new__d;
     wire  r_new__q;
     reg  r_new__clock;
     reg  r_new__reset;
+    reg  r_hw__d;
+    wire  r_hw__q;
+    reg  r_hw__clock;
+    reg  r_hw__reset;
     reg  r_op__d;
     wire  r_op__q;
     reg  r_op__clock;
@@ -6074,6 +6489,8 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     reg  m_cur_pc;
     reg  has_jw;
     reg  has_w;
+    reg  nhw;
+    reg  mj_p;
     reg  m_p;
     reg  m_t;
     reg  [7:0] ones_clr;
@@ -6220,11 +6637,23 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
         .clock(r_mpj__clock),
         .reset(r_mpj__reset)
     );
+    snake_prefetcher__reg1 r_mpj1(
+        .d(r_mpj1__d),
+        .q(r_mpj1__q),
+        .clock(r_mpj1__clock),
+        .reset(r_mpj1__reset)
+    );
     snake_prefetcher__reg1 r_new(
         .d(r_new__d),
         .q(r_new__q),
         .clock(r_new__clock),
         .reset(r_new__reset)
+    );
+    snake_prefetcher__reg1 r_hw(
+        .d(r_hw__d),
+        .q(r_hw__q),
+        .clock(r_hw__clock),
+        .reset(r_hw__reset)
     );
     snake_prefetcher__reg1 r_op(
         .d(r_op__d),
@@ -6255,7 +6684,9 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) r_mt__clock = clock;
     always @(*) r_op__clock = clock;
     always @(*) r_mpj__clock = clock;
+    always @(*) r_mpj1__clock = clock;
     always @(*) r_new__clock = clock;
+    always @(*) r_hw__clock = clock;
     always @(*) begin
         r_valid__d = r_valid__q;
         if (alloc) begin
@@ -6319,7 +6750,9 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
             r_intra__d = c_intra;
         end
         else begin
-            r_intra__d = ef_intra;
+            if (obs_we & m_pj) begin
+                r_intra__d = ox;
+            end
         end
     end
     always @(*) begin
@@ -6423,7 +6856,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     end
     always @(*) begin
         r_mp__d = r_mp__q;
-        r_mp__d = r_valid__q & (r_pc1__q == np);
+        r_mp__d = nm_p;
     end
     always @(*) begin
         r_mt__d = r_mt__q;
@@ -6441,18 +6874,39 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) begin
         r_mpj__d = r_mpj__q;
         if (nx_in) begin
-            r_mpj__d = r_valid__q & (r_pc1__q == p);
-        end
-        else if (nx_pop) begin
-            r_mpj__d = r_valid__q & (r_pc1__q == jp1);
+            r_mpj__d = mj_p;
         end
         else begin
             r_mpj__d = r_valid__q & (r_pc1__q == jp);
         end
     end
     always @(*) begin
+        r_mpj1__d = r_mpj1__q;
+        if (nx_in1) begin
+            r_mpj1__d = mj_p;
+        end
+        else begin
+            r_mpj1__d = r_valid__q & (r_pc1__q == jp1);
+        end
+    end
+    always @(*) begin
         r_new__d = r_new__q;
         r_new__d = alloc;
+    end
+    always @(*) begin
+        r_hw__d = r_hw__q;
+        if (alloc) begin
+            r_hw__d = same_w;
+        end
+        else if (link_en & m_link) begin
+            r_hw__d = nhw | same_w;
+        end
+        else if (link_en & clr) begin
+            r_hw__d = nhw & ~same_w;
+        end
+        else begin
+            r_hw__d = nhw;
+        end
     end
     always @(*) r_valid__reset = reset;
     always @(*) r_pc1__reset = reset;
@@ -6475,7 +6929,10 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) r_mt__reset = reset;
     always @(*) r_op__reset = reset;
     always @(*) r_mpj__reset = reset;
+    always @(*) r_mpj1__reset = reset;
     always @(*) r_new__reset = reset;
+    always @(*) r_hw__reset = reset;
+    always @(*) nm_p = r_valid__q & (r_pc1__q == np);
     always @(*) begin
         if (r_new__q) begin
             m_q = rf_q;
@@ -6502,14 +6959,24 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     end
     always @(*) begin
         if (r_new__q) begin
-            m_pj = rf_j;
+            if (popped) begin
+                m_pj = rf_j1;
+            end
+            else begin
+                m_pj = rf_j;
+            end
         end
         else begin
-            m_pj = r_mpj__q;
+            if (popped) begin
+                m_pj = r_mpj1__q;
+            end
+            else begin
+                m_pj = r_mpj__q;
+            end
         end
     end
     always @(*) m_link = m_q & m_t;
-    always @(*) has_w = |(r_wv__q & w_onehot);
+    always @(*) has_w = r_hw__q;
     always @(*) clr = m_q & has_w & ~m_t;
     always @(*) begin
         if (link_en & clr) begin
@@ -6577,6 +7044,8 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) has_jw = r_wv__q[jw];
     always @(*) m_cur_w = m_cur_pc & (own | (r_t1__q == t1_prom)) & has_jw;
     always @(*) usable = (r_t1__q == t1_prom) | (own & has_jw & (r_t1__q == t1_two));
+    always @(*) mj_p = r_valid__q & (r_pc1__q == p);
+    always @(*) nhw = |(r_wv__q & h_onehot);
     always @(*) add_a__x = b_addr;
     always @(*) add_a__y = r_stride__q;
     assign add_a__ci = 1'b0;
@@ -6605,16 +7074,11 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) valid = r_valid__q;
     always @(*) pc2 = r_pc2__q;
     always @(*) c_close = r_pc2__q == jp;
-    always @(*) begin
-        ef_intra = r_intra__q;
-        if (r_op__q) begin
-            ef_intra = ox;
-        end
-    end
+    always @(*) ef_intra = r_intra__q;
     always @(*) begin
         ef_t2 = r_t2__q;
         if (r_op__q) begin
-            if ((r_t2__q == t1_zero) | (ox != r_intra__q)) begin
+            if ((r_t2__q == t1_zero) | ~oeq) begin
                 ef_t2 = t1_two;
             end
             else if (r_t2__q != t2_three) begin
@@ -6626,31 +7090,31 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) span = r_span__q;
     always @(*) begin
         p_iw_valid = 1'b0;
-        if (m_p) begin
+        if (nm_p) begin
             p_iw_valid = r_iw_valid__q;
         end
     end
     always @(*) begin
         p_iw_warp = zero_wb;
-        if (m_p) begin
+        if (nm_p) begin
             p_iw_warp = r_iw_warp__q;
         end
     end
     always @(*) begin
         p_iw_addr = zero_a;
-        if (m_p) begin
+        if (nm_p) begin
             p_iw_addr = r_iw_addr__q;
         end
     end
     always @(*) begin
         p_iw_stride = zero_a;
-        if (m_p) begin
+        if (nm_p) begin
             p_iw_stride = r_iw_stride__q;
         end
     end
     always @(*) begin
         p_iw_cnt = t1_zero;
-        if (m_p) begin
+        if (nm_p) begin
             p_iw_cnt = r_iw_cnt__q;
         end
     end
@@ -11365,7 +11829,7 @@ module snake_prefetcher__qp_warp(narrow,wide);
     always @(*) wide = {46'd0, narrow};
 endmodule // snake_prefetcher__qp_warp
 
-module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data,o_second,o_put0);
+module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data,o_second,o_put0n,o_put0p);
 
     // Module arguments
     input wire  clock;
@@ -11377,7 +11841,8 @@ module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data
     output reg  o_valid;
     output reg  [37:0] o_data;
     output reg  [31:0] o_second;
-    output reg  o_put0;
+    output reg  o_put0n;
+    output reg  o_put0p;
 
     // Constant declarations
     localparam  data_zero = 38'h0;
@@ -11490,7 +11955,11 @@ module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data
         end
     end
     always @(*) o_second = data__1__q[(off)+:(32)];
-    always @(*) o_put0 = put__0;
+    always @(*) o_put0n = push_ok & ~valid__0__q;
+    always @(*) begin
+        o_put0p = push_ok;
+        o_put0p = push_ok & ~valid__1__q;
+    end
 
 endmodule // snake_prefetcher__walkq
 

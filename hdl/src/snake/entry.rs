@@ -15,8 +15,8 @@ mod kernel;
 /// cycle ahead (issue 29), against the next staged load's keys (`nq`,
 /// `np`, `ns`: the load accepted this cycle) and registered as `r_mq`,
 /// `r_mp`, `r_mt`, likewise `pc1` with the walk queue's next head pc
-/// (`p`, `jp1` or `jp`, each compared, picked by `nx_in`, `nx_pop`) as
-/// `r_mpj`; in the cycle after an entry's allocation (`r_new`)
+/// (`p` or `jp` without a pop, `r_mpj`, `p` or `jp1` with one,
+/// `r_mpj1`; the registered pop picks in the next cycle); in the cycle after an entry's allocation (`r_new`)
 /// its matches are the forwarded results the top registered at that edge
 /// (`rf_q`, `rf_p`, `rf_t`, `rf_j`: the next keys compared with the
 /// allocating load's link, the entry's new contents) instead (issue 29
@@ -68,10 +68,14 @@ pub struct SnakeEntry<
     /// pop; `r_mpj` compares `pc1` with the head after this edge, one
     /// cycle ahead: `p` if `nx_in`, else `jp1` if `nx_pop`, else `jp`).
     pub jp1: Signal<In, Bits<P>>,
-    /// This edge's push (the staged load's job, pc `p`) becomes the head.
+    /// This edge's push (the staged load's job, pc `p`) becomes the head
+    /// if the edge does not pop.
     pub nx_in: Signal<In, Bit>,
-    /// This edge pops the head job.
-    pub nx_pop: Signal<In, Bit>,
+    /// ... if it pops.
+    pub nx_in1: Signal<In, Bit>,
+    /// The last edge popped the head job (registered by the top: `r_mpj1`
+    /// and `rf_j1` hold this cycle's matches, else `r_mpj` and `rf_j`).
+    pub popped: Signal<In, Bit>,
     /// For the entry allocated at the last edge (`r_new`), its matches,
     /// registered by the top at that edge: `m_q` (`nq = q` then).
     pub rf_q: Signal<In, Bit>,
@@ -79,8 +83,15 @@ pub struct SnakeEntry<
     pub rf_p: Signal<In, Bit>,
     /// ... its tail match (`(np, ns) = (p, s)`).
     pub rf_t: Signal<In, Bit>,
-    /// ... `m_pj` (the next head pc `= q`).
+    /// ... `m_pj` (the next head pc `= q`) if the edge did not pop.
     pub rf_j: Signal<In, Bit>,
+    /// ... if it popped.
+    pub rf_j1: Signal<In, Bit>,
+    /// The next staged load's warp (the load accepted this cycle), one-hot:
+    /// `has_w` for it is registered a cycle ahead (`r_hw`).
+    pub h_onehot: Signal<In, Bits<NW>>,
+    /// The next staged load's warp is the staged load's (`w`).
+    pub same_w: Signal<In, Bit>,
     /// The load's span (`ld_span`), written on a hit and an allocation.
     pub sp: Signal<In, Bits<12>>,
     /// The walker's current pc (its register; used after the first hop).
@@ -115,9 +126,12 @@ pub struct SnakeEntry<
     /// records the intra-warp observation as pending (`r_op`), applied at
     /// the next edge.
     pub obs_we: Signal<In, Bit>,
-    /// The pending observation's stride sum `x` (the walker's `sum`
-    /// register, the cycle after the closing hop).
+    /// The closing hop's stride sum `x` (`sum + stride` of the chosen
+    /// entry), written to `intra` at the closing hop's edge.
     pub ox: Signal<In, Bits<A>>,
+    /// The pending observation's `x` equals the `intra` it replaced
+    /// (compared by the top from registers).
+    pub oeq: Signal<In, Bit>,
     /// The pending bit of a new entry (its source had the closing hop's
     /// pc: it copies the fields before the observation and applies it at
     /// the next edge like the others).
@@ -183,17 +197,21 @@ pub struct SnakeEntry<
     pub n_sum: Signal<Out, Bits<A>>,
     /// The rank (0 = most recently used).
     pub rank: Signal<Out, Bits<RT>>,
-    /// `iw_valid` if `m_p`, else 0 (the per-PC fields are the same in
+    /// Valid with `pc1 = np` now (before this edge's allocation): the
+    /// next staged load's `m_p` unless this entry is allocated at the edge.
+    pub nm_p: Signal<Out, Bit>,
+    /// `iw_valid` if `nm_p`, else 0 (the per-PC fields are the same in
     /// every valid entry with one `pc1`, so the top ORs these views of
-    /// all entries instead of picking the lowest-numbered one).
+    /// all entries instead of picking the lowest-numbered one; it
+    /// registers the next staged load's inter-warp fields a cycle ahead).
     pub p_iw_valid: Signal<Out, Bit>,
-    /// `iw_warp` if `m_p`, else 0.
+    /// `iw_warp` if `nm_p`, else 0.
     pub p_iw_warp: Signal<Out, Bits<WB>>,
-    /// `iw_addr` if `m_p`, else 0.
+    /// `iw_addr` if `nm_p`, else 0.
     pub p_iw_addr: Signal<Out, Bits<A>>,
-    /// `iw_stride` if `m_p`, else 0.
+    /// `iw_stride` if `nm_p`, else 0.
     pub p_iw_stride: Signal<Out, Bits<A>>,
-    /// `iw_cnt` if `m_p`, else 0.
+    /// `iw_cnt` if `nm_p`, else 0.
     pub p_iw_cnt: Signal<Out, Bits<2>>,
     /// `intra` (with a pending observation applied) if `m_pj`, else 0.
     pub j_intra: Signal<Out, Bits<A>>,
@@ -249,13 +267,21 @@ pub struct SnakeEntry<
     /// Valid with `pc1` = the walk queue's head job's pc (registered a
     /// cycle ahead, against `jpn`).
     r_mpj: Reg<Bit>,
+    /// The same if this edge pops (against `jp1`; the registered pop
+    /// picks, so the walker's job end is not in front of the match).
+    r_mpj1: Reg<Bit>,
     /// This entry was allocated at the last edge: its matches are the
     /// top's forwarded ones (`rf_*`), not `r_mq`, `r_mp`, `r_mt`,
     /// `r_mpj` (which compared its old contents).
     r_new: Reg<Bit>,
+    /// Bit `w` of `wv` for the staged load, registered a cycle ahead (from
+    /// the next staged load's warp and this edge's hit, clearing or
+    /// allocation).
+    r_hw: Reg<Bit>,
     /// An intra-warp observation is pending (the walker's closing hop at
-    /// the last edge; `x` = `ox`): `intra`, `t2` are read through `ef_*`
-    /// and written at this edge.
+    /// the last edge wrote `intra <- x`; whether `x` equalled the old
+    /// `intra` is `oeq`): `t2` is read through `ef_t2` and written at this
+    /// edge.
     r_op: Reg<Bit>,
 
     t1_prom: Constant<Bits<2>>,
@@ -279,6 +305,10 @@ pub struct SnakeEntry<
     m_cur_pc: Signal<Local, Bit>,
     has_jw: Signal<Local, Bit>,
     has_w: Signal<Local, Bit>,
+    /// Bit `w` of `wv` for the next staged load's warp, before this edge.
+    nhw: Signal<Local, Bit>,
+    /// Valid with `pc1 = p` (the pushed job's pc).
+    mj_p: Signal<Local, Bit>,
     /// Valid with `pc1 = p`.
     m_p: Signal<Local, Bit>,
     /// `(pc2, stride) = (p, s)`.
@@ -304,13 +334,20 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             link_en: Default::default(),
             train: Default::default(),
             own: Default::default(),
+            h_onehot: Default::default(),
+            same_w: Default::default(),
+            nm_p: Default::default(),
+            r_hw: Default::default(),
             sp: Default::default(),
             nq: Default::default(),
             np: Default::default(),
             ns: Default::default(),
             jp1: Default::default(),
             nx_in: Default::default(),
-            nx_pop: Default::default(),
+            nx_in1: Default::default(),
+            popped: Default::default(),
+            rf_j1: Default::default(),
+            r_mpj1: Default::default(),
             rf_q: Default::default(),
             rf_p: Default::default(),
             rf_t: Default::default(),
@@ -330,6 +367,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             n_iw_cnt: Default::default(),
             obs_we: Default::default(),
             ox: Default::default(),
+            oeq: Default::default(),
             c_op: Default::default(),
             alloc: Default::default(),
             c_intra: Default::default(),
@@ -416,6 +454,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             zero_wb: konst(0),
             has_jw: Default::default(),
             has_w: Default::default(),
+            nhw: Default::default(),
+            mj_p: Default::default(),
             ones_clr: Default::default(),
             nb: Default::default(),
             wv_clr: Default::default(),
@@ -427,5 +467,5 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
 impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize> Logic
     for SnakeEntry<A, P, WB, NW, RT>
 {
-    crate::section::sections!(kernel::Front, kernel::Update);
+    crate::section::sections!(kernel::Front, kernel::Ahead, kernel::Update);
 }

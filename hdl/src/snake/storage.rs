@@ -21,7 +21,7 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
     let a = p.ADDR_W;
     let pc = p.PC_W;
     let f = StorageField::new;
-    let fields = vec![
+    let mut fields = vec![
         f("Head", "pc", pc, nw, true, "paper: 32 entries x 14 B"),
         f("Head", "address", a, nw, true, "paper: 32 entries x 14 B"),
         f("Head", "valid", 1, nw, false, ADD),
@@ -100,18 +100,18 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
         f(
             "Tail",
             "matches with the staged load, registered (pc1 = q, pc1 = p, (pc2, stride) = (p, s)); \
-             pc1 = the head walk job's pc, registered; allocated at the last edge (issue 29 \
-             step 8)",
-            5,
+             pc1 = the head walk job's pc, registered without and with a pop; allocated at the \
+             last edge; the staged load's warp bit, registered (issue 29 steps 8, 9)",
+            7,
             ne,
             false,
             ADD,
         ),
         f(
             "load stage (issue 29)",
-            "the matches of the entry allocated at the last edge (q, p, tail, head job's pc; \
-             step 8)",
-            4,
+            "the matches of the entry allocated at the last edge (q, p, tail, head job's pc \
+             without and with a pop; steps 8, 9)",
+            5,
             1,
             false,
             ADD,
@@ -134,6 +134,7 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
             ADD,
         ),
     ];
+    fields.extend(step9(p));
     StorageReport {
         unit: "snake_prefetcher".into(),
         fields,
@@ -143,4 +144,33 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
             .into(),
         paper_area: None,
     }
+}
+
+/// The registers issue 29 step 9 adds: the next staged load's pc's
+/// inter-warp fields and the walker's pending-observation `intra` and pop.
+fn step9(p: &SnakeParams) -> Vec<StorageField> {
+    const ADD: &str = "added by this design";
+    let wb = p.warp_bits() as u64;
+    let a = p.ADDR_W;
+    let f = StorageField::new;
+    vec![
+        f(
+            "load stage (issue 29)",
+            "the staged load's pc's inter-warp fields (valid, warp, address, stride, count), \
+             registered a cycle ahead (step 9)",
+            1 + wb + a + a + 2,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "walker",
+            "the job pc's intra at the last edge (a pending observation's old value); the \
+             last edge popped the walk queue (issue 29 step 9)",
+            a + 1,
+            1,
+            false,
+            ADD,
+        ),
+    ]
 }

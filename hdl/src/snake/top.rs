@@ -28,6 +28,9 @@ struct Front;
 /// Kernel section 2 ([`select`]): the lowest-numbered matches, the victim,
 /// and step 2, `p`'s inter-warp fields after this load.
 struct Select;
+/// Kernel section 2b ([`select`]): the next staged load's inter-warp
+/// fields, registered a cycle ahead (issue 29).
+struct PView;
 /// Kernel section 3 ([`walker`]): the walker's decision for the head job
 /// (a hop, an intra- or inter-warp prefetch, or the job's end).
 struct Walker;
@@ -165,6 +168,23 @@ pub struct SnakePrefetcherRtl<
     rf_p: Reg<Bit>,
     rf_t: Reg<Bit>,
     rf_j: Reg<Bit>,
+    /// `rf_j` if the edge pops (`r_pop`, the registered pop, picks).
+    rf_j1: Reg<Bit>,
+    /// The last edge popped the walk queue's head job.
+    r_pop: Reg<Bit>,
+    /// The staged load's `p`'s inter-warp fields (the OR of the entries
+    /// with `pc1 = p`), registered a cycle ahead from the state after that
+    /// edge (this edge's update of `p` forwarded, an evicted entry left
+    /// out).
+    r_pv_valid: Reg<Bit>,
+    r_pv_warp: Reg<Bits<WB>>,
+    r_pv_addr: Reg<Bits<A>>,
+    r_pv_stride: Reg<Bits<A>>,
+    r_pv_cnt: Reg<Bits<2>>,
+    /// The job pc's `intra` at the last edge (a closing hop's: the value
+    /// its observation replaced, compared with `x`, the `sum` register,
+    /// in the pending cycle).
+    r_ointra: Reg<Bits<A>>,
     /// Entry e's eviction-key comparisons with every entry j (bit j), for
     /// this cycle, registered at the last edge from that edge's updates
     /// ([`PairKeys`]): with `D = ones_j - ones_e`, `D < -1`, `D < 0`, `D <
@@ -240,6 +260,8 @@ pub struct SnakePrefetcherRtl<
     /// The staged load's `q` (an allocated entry's new `pc1`) against the
     /// walk queue's next head pc.
     f_j: Signal<Local, Bit>,
+    /// ... if the edge pops.
+    f_j1: Signal<Local, Bit>,
     /// The pc of the walk queue's second job.
     jp1: Signal<Local, Bits<P>>,
     /// `q = jp1`.
@@ -285,6 +307,20 @@ pub struct SnakePrefetcherRtl<
     s_iw_addr: Signal<Local, Bits<A>>,
     s_iw_stride: Signal<Local, Bits<A>>,
     s_iw_cnt: Signal<Local, Bits<2>>,
+    /// The next staged load's pc is this one's (this edge's inter-warp
+    /// update is its fields).
+    pv_same: Signal<Local, Bit>,
+    /// Some entry has `pc1` = the next staged load's pc after this edge
+    /// (other than one evicted at it; an allocated one copies a survivor).
+    pv_any: Signal<Local, Bit>,
+    /// The OR of the entries' views with `pc1` = the next staged load's pc.
+    o_iw_valid: Signal<Local, Bit>,
+    o_iw_warp: Signal<Local, Bits<WB>>,
+    o_iw_addr: Signal<Local, Bits<A>>,
+    o_iw_stride: Signal<Local, Bits<A>>,
+    o_iw_cnt: Signal<Local, Bits<2>>,
+    /// The accepted load's warp is the staged load's.
+    same_w: Signal<Local, Bit>,
     cand: Signal<Local, Bits<A>>,
     u_iw_stride: Signal<Local, Bits<A>>,
     u_iw_cnt: Signal<Local, Bits<2>>,
@@ -325,6 +361,8 @@ pub struct SnakePrefetcherRtl<
     obs_en: Signal<Local, Bit>,
     /// The chosen entry's `pc2 = jp`, per entry.
     h_close: Vec<Signal<Local, Bit>>,
+    /// The pending observation's `x` equals the `intra` it replaced.
+    oeq: Signal<Local, Bit>,
     /// A new entry's pending observation (its `pc1` is the closing hop's
     /// job pc and it copies an entry that records the observation).
     c_op: Signal<Local, Bit>,
@@ -468,14 +506,16 @@ impl<
             qp_warp, qp_kind, qp_span, js_span, js_end,
             // Registers.
             count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
-            l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, rf_j,
+            l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, rf_j, rf_j1, r_pop, r_pv_valid,
+            r_pv_warp, r_pv_addr, r_pv_stride, r_pv_cnt, r_ointra, oeq,
             // Local signals.
-            halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, f_j, jp1, q_is_j1, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, first,
+            halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, f_j, f_j1, jp1, q_is_j1, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, first,
             e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,
             cta_ok, pf_s, cw_any, alloc_inv, touch, kmul_in, kmul_iw, q_other,
             q_is_p, q_is_jp, cq_intra, cq_t2, cq_iw_valid, cq_iw_warp, cq_iw_addr, cq_iw_stride,
             cq_iw_cnt,
             any_hit, any_inval, allocate, s_iw_valid, s_iw_warp, s_iw_addr, s_iw_stride, s_iw_cnt,
+            pv_same, pv_any, o_iw_valid, o_iw_warp, o_iw_addr, o_iw_stride, o_iw_cnt, same_w,
             cand, u_iw_stride, u_iw_cnt, chain_found, e_pc2, pj_found, pj_intra, pj_t2,
             pj_iw_stride, pj_iw_cnt, intra_ok, inter_ok, any_ok, next_addr, next_sum,
             closes, inter_warp, push, job_end, obs_en, c_op, pf_a, pf_w, pf_k, cp_intra,
@@ -495,7 +535,7 @@ impl<
         const QW: usize,
     > Logic for SnakePrefetcherRtl<A, P, WB, WD, NW, RT, JW, QW>
 {
-    crate::section::sections!(Front, Select, Walker, WalkState, NewEntry, Updates);
+    crate::section::sections!(Front, Select, PView, Walker, WalkState, NewEntry, Updates);
 }
 
 impl<

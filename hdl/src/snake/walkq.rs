@@ -9,10 +9,12 @@
 //! synchronous reset) of `Bits<N>`, with `o_second` (the `S` bits at
 //! offset `off` of entry 1, the job's pc; not gated by its valid bit;
 //! entry 0's for depth 1, where a popped queue is empty or refilled by
-//! the push) and `o_put0` (this edge's push fills entry 0).
-//! The head after the edge is `i_data` if `o_put0`, else entry 1 if
-//! `pop`, else entry 0 (meaningful only when the queue will not be empty
-//! and is not reset at the edge). It is a block of Snake's own so that
+//! the push) and whether this edge's push fills entry 0, without a pop
+//! (`o_put0n`) and with one (`o_put0p`), from the valid bits alone (issue
+//! 29: the entries compare for both cases, and the registered pop picks a
+//! cycle later). The head after the edge is `i_data` if the push fills
+//! entry 0, else entry 1 if `pop`, else entry 0 (meaningful only when the
+//! queue will not be empty and is not reset at the edge). It is a block of Snake's own so that
 //! the shared queue's Verilog (CAPS's, DAC's) does not change.
 
 use rust_hdl::prelude::*;
@@ -43,8 +45,11 @@ pub struct PeekQueue<const N: usize, const S: usize> {
     /// Entry 1's bits `off..off + S` (not gated by its valid bit; entry
     /// 0's for depth 1).
     pub o_second: Signal<Out, Bits<S>>,
-    /// This edge's push fills entry 0.
-    pub o_put0: Signal<Out, Bit>,
+    /// This edge's push fills entry 0 if it does not pop (from the valid
+    /// bits alone, not `pop`).
+    pub o_put0n: Signal<Out, Bit>,
+    /// ... if it pops.
+    pub o_put0p: Signal<Out, Bit>,
 
     valid: Vec<Reg<Bit>>,
     data: Vec<Reg<Bits<N>>>,
@@ -79,7 +84,8 @@ impl<const N: usize, const S: usize> PeekQueue<N, S> {
             o_valid: Default::default(),
             o_data: Default::default(),
             o_second: Default::default(),
-            o_put0: Default::default(),
+            o_put0n: Default::default(),
+            o_put0p: Default::default(),
             valid: regs(depth),
             data: regs(depth),
             data_zero: Constant::new(Bits::<N>::default()),
@@ -150,6 +156,13 @@ impl<const N: usize, const S: usize> Logic for PeekQueue<N, S> {
         for i in self._s..self._s1 {
             self.o_second.next = self.data[i].q.val().get_bits::<S>(self.off.val().index());
         }
-        self.o_put0.next = self.put[0].val();
+        // Whether this edge's push fills entry 0, without and with a pop (for depth 1 a push
+        // is refused while full, so `push_ok` alone says the popped queue
+        // is refilled).
+        self.o_put0n.next = self.push_ok.val() & !self.valid[0].q.val();
+        self.o_put0p.next = self.push_ok.val();
+        for i in self._s..self._s1 {
+            self.o_put0p.next = self.push_ok.val() & !self.valid[i].q.val();
+        }
     }
 }

@@ -1,6 +1,8 @@
-//! The kernel of [`super::SnakeEntry`] in two sections: the registers'
+//! The kernel of [`super::SnakeEntry`] in three sections: the registers'
 //! hookup and the comparisons with this cycle's keys ([`Front`]); the
-//! fields, the masked per-PC views and the updates ([`Update`]).
+//! registered matches of the next cycle's head job and warp bit, and the
+//! hop's sums ([`Ahead`]); the fields, the masked per-PC views and the
+//! updates ([`Update`]).
 
 use rust_hdl::prelude::*;
 
@@ -9,6 +11,9 @@ use crate::section::Section;
 
 /// Section 1: registers, comparisons.
 pub(super) struct Front;
+/// Section 1b: the head job's and the staged load's warp's registers of
+/// the next cycle (issue 29 step 9), the hop's sums.
+pub(super) struct Ahead;
 /// Section 2: fields, masked per-PC views, updates.
 pub(super) struct Update;
 
@@ -41,7 +46,9 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_mt,
             r_op,
             r_mpj,
-            r_new
+            r_mpj1,
+            r_new,
+            r_hw
         );
         self.r_valid.reset.next = self.reset.val();
         self.r_pc1.reset.next = self.reset.val();
@@ -64,7 +71,9 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.r_mt.reset.next = self.reset.val();
         self.r_op.reset.next = self.reset.val();
         self.r_mpj.reset.next = self.reset.val();
+        self.r_mpj1.reset.next = self.reset.val();
         self.r_new.reset.next = self.reset.val();
+        self.r_hw.reset.next = self.reset.val();
 
         // Comparisons with the next staged load's keys and the next head
         // job's pc, registered; in the cycle after an allocation the
@@ -72,32 +81,32 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         // `(q, p, s)`), registered by the top.
         self.r_new.d.next = self.alloc.val();
         self.r_mq.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.nq.val());
-        self.r_mp.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.np.val());
+        self.nm_p.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.np.val());
+        self.r_mp.d.next = self.nm_p.val();
         self.r_mt.d.next =
             (self.r_pc2.q.val() == self.np.val()) & (self.r_stride.q.val() == self.ns.val());
-        // The head job after this edge: the pushed one, the second, or the
-        // same; the three comparisons side by side, picked behind them.
-        if self.nx_in.val() {
-            self.r_mpj.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.p.val());
-        } else if self.nx_pop.val() {
-            self.r_mpj.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp1.val());
-        } else {
-            self.r_mpj.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
-        }
         // The staged load's matches and the head job's.
         if self.r_new.q.val() {
             self.m_q.next = self.rf_q.val();
             self.m_p.next = self.rf_p.val();
             self.m_t.next = self.rf_t.val();
-            self.m_pj.next = self.rf_j.val();
+            if self.popped.val() {
+                self.m_pj.next = self.rf_j1.val();
+            } else {
+                self.m_pj.next = self.rf_j.val();
+            }
         } else {
             self.m_q.next = self.r_mq.q.val();
             self.m_p.next = self.r_mp.q.val();
             self.m_t.next = self.r_mt.q.val();
-            self.m_pj.next = self.r_mpj.q.val();
+            if self.popped.val() {
+                self.m_pj.next = self.r_mpj1.q.val();
+            } else {
+                self.m_pj.next = self.r_mpj.q.val();
+            }
         }
         self.m_link.next = self.m_q.val() & self.m_t.val();
-        self.has_w.next = (self.r_wv.q.val() & self.w_onehot.val()).any();
+        self.has_w.next = self.r_hw.q.val();
         self.clr.next = self.m_q.val() & self.has_w.val() & !self.m_t.val();
         if self.link_en.val() & self.clr.val() {
             self.wv_clr.next = self.r_wv.q.val() & !self.w_onehot.val();
@@ -144,6 +153,41 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             & self.has_jw.val();
         self.usable.next = (self.r_t1.q.val() == self.t1_prom.val())
             | (self.own.val() & self.has_jw.val() & (self.r_t1.q.val() == self.t1_two.val()));
+    }
+}
+
+impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize>
+    Section<Ahead> for SnakeEntry<A, P, WB, NW, RT>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // The head job after this edge: without a pop the pushed one or
+        // the same, with a pop the pushed one or the second; both
+        // registered, the pop (registered) picks in the next cycle.
+        self.mj_p.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.p.val());
+        if self.nx_in.val() {
+            self.r_mpj.d.next = self.mj_p.val();
+        } else {
+            self.r_mpj.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
+        }
+        if self.nx_in1.val() {
+            self.r_mpj1.d.next = self.mj_p.val();
+        } else {
+            self.r_mpj1.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp1.val());
+        }
+        // Bit w of wv for the next staged load (warp `h_onehot`) after this
+        // edge: an allocation writes w's bit alone, a hit sets w's bit, a
+        // clearing clears it.
+        self.nhw.next = (self.r_wv.q.val() & self.h_onehot.val()).any();
+        if self.alloc.val() {
+            self.r_hw.d.next = self.same_w.val();
+        } else if self.link_en.val() & self.m_link.val() {
+            self.r_hw.d.next = self.nhw.val() | self.same_w.val();
+        } else if self.link_en.val() & self.clr.val() {
+            self.r_hw.d.next = self.nhw.val() & !self.same_w.val();
+        } else {
+            self.r_hw.d.next = self.nhw.val();
+        }
         // This entry's hop: address and stride sum, from both bases (the
         // job's address before the first hop, the walker's registers
         // after), `first` picking behind the adders.
@@ -175,14 +219,14 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.valid.next = self.r_valid.q.val();
         self.pc2.next = self.r_pc2.q.val();
         self.c_close.next = self.r_pc2.q.val() == self.jp.val();
-        // The intra-warp fields with a pending observation `x` applied
-        // (step 4 of the spec): `intra <- x` either way; `t2 <- 1` if it
-        // was 0 or `x != intra`, else `min(t2 + 1, 3)`.
+        // The intra-warp fields with a pending observation applied (step 4
+        // of the spec): `intra <- x` was written at the closing hop's edge;
+        // `t2 <- 1` if it was 0 or `x != intra` (`!oeq`), else `min(t2 +
+        // 1, 3)`.
         self.ef_intra.next = self.r_intra.q.val();
         self.ef_t2.next = self.r_t2.q.val();
         if self.r_op.q.val() {
-            self.ef_intra.next = self.ox.val();
-            if (self.r_t2.q.val() == self.t1_zero.val()) | (self.ox.val() != self.r_intra.q.val()) {
+            if (self.r_t2.q.val() == self.t1_zero.val()) | !self.oeq.val() {
                 self.ef_t2.next = self.t1_two.val();
             } else if self.r_t2.q.val() != self.t2_three.val() {
                 self.ef_t2.next = self.r_t2.q.val() + self.t1_two.val();
@@ -196,7 +240,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.p_iw_addr.next = self.zero_a.val();
         self.p_iw_stride.next = self.zero_a.val();
         self.p_iw_cnt.next = self.t1_zero.val();
-        if self.m_p.val() {
+        if self.nm_p.val() {
             self.p_iw_valid.next = self.r_iw_valid.q.val();
             self.p_iw_warp.next = self.r_iw_warp.q.val();
             self.p_iw_addr.next = self.r_iw_addr.q.val();
@@ -252,12 +296,15 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.r_iw_cnt.d.next = self.c_iw_cnt.val();
             self.r_op.d.next = self.c_op.val();
         } else {
-            // A pending observation is written (a closing hop one edge
-            // ago); a closing hop this cycle makes one pending (never both:
-            // the cycle after a closing hop has no hop).
-            self.r_intra.d.next = self.ef_intra.val();
+            // A pending observation's `t2` is written (a closing hop one
+            // edge ago); a closing hop this cycle writes `intra <- x` and
+            // makes its `t2` pending (never both: the cycle after a closing
+            // hop has no hop).
             self.r_t2.d.next = self.ef_t2.val();
             self.r_op.d.next = self.obs_we.val() & self.m_pj.val();
+            if self.obs_we.val() & self.m_pj.val() {
+                self.r_intra.d.next = self.ox.val();
+            }
             if self.link_en.val() & self.m_link.val() {
                 self.r_wv.d.next = self.wv_hit.val();
                 self.r_ones.d.next = self.hit_cnt.val();

@@ -14,7 +14,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::{Select, SnakePrefetcherRtl};
+use super::{PView, Select, SnakePrefetcherRtl};
 use crate::section::Section;
 
 impl<
@@ -105,19 +105,13 @@ impl<
         }
         self.allocate.next = self.link_en.val() & !self.any_hit.val();
 
-        // ---- Step 2: p's inter-warp fields after this load.
-        self.s_iw_valid.next = false;
-        self.s_iw_warp.next = self.wb_zero.val();
-        self.s_iw_addr.next = self.addr_zero.val();
-        self.s_iw_stride.next = self.addr_zero.val();
-        self.s_iw_cnt.next = self.two_zero.val();
-        for e in 0..self._ne {
-            self.s_iw_valid.next = self.s_iw_valid.val() | self.ents[e].p_iw_valid.val();
-            self.s_iw_warp.next = self.s_iw_warp.val() | self.ents[e].p_iw_warp.val();
-            self.s_iw_addr.next = self.s_iw_addr.val() | self.ents[e].p_iw_addr.val();
-            self.s_iw_stride.next = self.s_iw_stride.val() | self.ents[e].p_iw_stride.val();
-            self.s_iw_cnt.next = self.s_iw_cnt.val() | self.ents[e].p_iw_cnt.val();
-        }
+        // ---- Step 2: p's inter-warp fields (registered a cycle ahead)
+        // after this load.
+        self.s_iw_valid.next = self.r_pv_valid.q.val();
+        self.s_iw_warp.next = self.r_pv_warp.q.val();
+        self.s_iw_addr.next = self.r_pv_addr.q.val();
+        self.s_iw_stride.next = self.r_pv_stride.q.val();
+        self.s_iw_cnt.next = self.r_pv_cnt.q.val();
         self.iw_div.w.next = self.l_warp.q.val();
         self.iw_div.lead.next = self.s_iw_warp.val();
         self.iw_div.a.next = self.l_addr.q.val();
@@ -139,6 +133,96 @@ impl<
                 }
             } else {
                 self.u_iw_cnt.next = self.two_zero.val();
+            }
+        }
+    }
+}
+
+impl<
+        const A: usize,
+        const P: usize,
+        const WB: usize,
+        const WD: usize,
+        const NW: usize,
+        const RT: usize,
+        const JW: usize,
+        const QW: usize,
+    > Section<PView> for SnakePrefetcherRtl<A, P, WB, WD, NW, RT, JW, QW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // The registers of issue 29 step 9 (the next staged load's
+        // inter-warp fields, the pending observation's old `intra`, the
+        // pop and the allocated entry's head-job match after one).
+        dff_setup!(
+            self,
+            clock,
+            rf_j1,
+            r_pop,
+            r_pv_valid,
+            r_pv_warp,
+            r_pv_addr,
+            r_pv_stride,
+            r_pv_cnt,
+            r_ointra
+        );
+        self.rf_j1.reset.next = self.reset.val();
+        self.r_pop.reset.next = self.reset.val();
+        self.r_pv_valid.reset.next = self.reset.val();
+        self.r_pv_warp.reset.next = self.reset.val();
+        self.r_pv_addr.reset.next = self.reset.val();
+        self.r_pv_stride.reset.next = self.reset.val();
+        self.r_pv_cnt.reset.next = self.reset.val();
+        self.r_ointra.reset.next = self.reset.val();
+        // The next staged load's warp for the entries' warp bit, and the
+        // registered pop for their head-job match.
+        self.same_w.next = self.ld_warp.val() == self.l_warp.q.val();
+        for e in 0..self._ne {
+            self.ents[e].h_onehot.next = self.h_onehot.val();
+            self.ents[e].same_w.next = self.same_w.val();
+            self.ents[e].rf_j1.next = self.rf_j1.q.val();
+            self.ents[e].popped.next = self.r_pop.q.val();
+        }
+        // ---- The next staged load's inter-warp fields, after this edge:
+        // none if no entry keeps its pc (an evicted entry does not; an
+        // entry allocated for it copies a surviving one's); this edge's
+        // update if it has this load's pc (every entry with the pc takes
+        // it); else the entries' own (unchanged at this edge).
+        self.pv_same.next = self.load_en.val() & (self.ld_pc.val() == self.l_pc.q.val());
+        self.pv_any.next = false;
+        self.o_iw_valid.next = false;
+        self.o_iw_warp.next = self.wb_zero.val();
+        self.o_iw_addr.next = self.addr_zero.val();
+        self.o_iw_stride.next = self.addr_zero.val();
+        self.o_iw_cnt.next = self.two_zero.val();
+        for e in 0..self._ne {
+            if self.ents[e].nm_p.val() & !(self.allocate.val() & self.victim[e].val()) {
+                self.pv_any.next = true;
+            }
+            self.o_iw_valid.next = self.o_iw_valid.val() | self.ents[e].p_iw_valid.val();
+            self.o_iw_warp.next = self.o_iw_warp.val() | self.ents[e].p_iw_warp.val();
+            self.o_iw_addr.next = self.o_iw_addr.val() | self.ents[e].p_iw_addr.val();
+            self.o_iw_stride.next = self.o_iw_stride.val() | self.ents[e].p_iw_stride.val();
+            self.o_iw_cnt.next = self.o_iw_cnt.val() | self.ents[e].p_iw_cnt.val();
+        }
+        self.r_pv_valid.d.next = false;
+        self.r_pv_warp.d.next = self.wb_zero.val();
+        self.r_pv_addr.d.next = self.addr_zero.val();
+        self.r_pv_stride.d.next = self.addr_zero.val();
+        self.r_pv_cnt.d.next = self.two_zero.val();
+        if self.pv_any.val() {
+            if self.pv_same.val() {
+                self.r_pv_valid.d.next = true;
+                self.r_pv_warp.d.next = self.l_warp.q.val();
+                self.r_pv_addr.d.next = self.l_addr.q.val();
+                self.r_pv_stride.d.next = self.u_iw_stride.val();
+                self.r_pv_cnt.d.next = self.u_iw_cnt.val();
+            } else {
+                self.r_pv_valid.d.next = self.o_iw_valid.val();
+                self.r_pv_warp.d.next = self.o_iw_warp.val();
+                self.r_pv_addr.d.next = self.o_iw_addr.val();
+                self.r_pv_stride.d.next = self.o_iw_stride.val();
+                self.r_pv_cnt.d.next = self.o_iw_cnt.val();
             }
         }
     }

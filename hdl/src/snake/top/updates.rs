@@ -48,18 +48,7 @@ impl<
         }
         self.q_is_p.next = self.q.val() == self.l_pc.q.val();
         self.q_is_jp.next = self.q.val() == self.jp.val();
-        // The entry allocated at this edge against the head job after it
-        // (`PeekQueue`: the pushed job, else the second after a pop, else
-        // the same), registered for its `m_pj`.
         self.q_is_j1.next = self.q.val() == self.jp1.val();
-        if self.walkq.o_put0.val() {
-            self.f_j.next = self.q_is_p.val();
-        } else if self.job_end.val() {
-            self.f_j.next = self.q_is_j1.val();
-        } else {
-            self.f_j.next = self.q_is_jp.val();
-        }
-        self.rf_j.d.next = self.f_j.val();
         self.cp_intra.next = self.addr_zero.val();
         self.cp_t2.next = self.two_zero.val();
         self.cp_iw_valid.next = false;
@@ -69,7 +58,11 @@ impl<
         self.cp_iw_cnt.next = self.two_zero.val();
         self.c_op.next = self.obs_en.val() & self.q_is_jp.val() & self.q_other.val();
         if self.q_other.val() {
-            self.cp_intra.next = self.cq_intra.val();
+            if self.c_op.val() {
+                self.cp_intra.next = self.next_sum.val();
+            } else {
+                self.cp_intra.next = self.cq_intra.val();
+            }
             self.cp_t2.next = self.cq_t2.val();
             if self.q_is_p.val() {
                 self.cp_iw_valid.next = true;
@@ -129,10 +122,11 @@ impl<
             self.ents[e].n_iw_addr.next = self.l_addr.q.val();
             self.ents[e].n_iw_stride.next = self.u_iw_stride.val();
             self.ents[e].n_iw_cnt.next = self.u_iw_cnt.val();
-            self.ents[e].nx_in.next = self.walkq.o_put0.val();
-            self.ents[e].nx_pop.next = self.job_end.val();
+            self.ents[e].nx_in.next = self.walkq.o_put0n.val();
+            self.ents[e].nx_in1.next = self.walkq.o_put0p.val();
             self.ents[e].obs_we.next = self.obs_en.val();
-            self.ents[e].ox.next = self.sum.q.val();
+            self.ents[e].ox.next = self.next_sum.val();
+            self.ents[e].oeq.next = self.oeq.val();
             self.ents[e].c_op.next = self.c_op.val();
             self.ents[e].alloc.next = self.allocate.val() & self.victim[e].val();
             self.ents[e].c_intra.next = self.cp_intra.val();
@@ -200,6 +194,24 @@ impl<
         self.js_end.narrow.next = self.l_end.q.val();
         self.walkq_se.i_data.next =
             self.js_span.wide.val() | (self.js_end.wide.val() << self.joff_end.val());
+
+        // ---- The entry allocated at this edge against the head job after it
+        // (`PeekQueue`: the pushed job, else the second after a pop, else
+        // the same), registered for its `m_pj` both without and with a pop
+        // (the registered pop picks).
+        if self.walkq.o_put0n.val() {
+            self.f_j.next = self.q_is_p.val();
+        } else {
+            self.f_j.next = self.q_is_jp.val();
+        }
+        if self.walkq.o_put0p.val() {
+            self.f_j1.next = self.q_is_p.val();
+        } else {
+            self.f_j1.next = self.q_is_j1.val();
+        }
+        self.rf_j.d.next = self.f_j.val();
+        self.rf_j1.d.next = self.f_j1.val();
+        self.r_pop.d.next = self.job_end.val();
 
         // ---- Output queue, packed {span, kind, warp, addr}.
         self.pfq.clock.next = self.clock.val();

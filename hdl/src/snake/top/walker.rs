@@ -66,6 +66,10 @@ impl<
             self.pj_iw_stride.next = self.pj_iw_stride.val() | self.ents[e].j_iw_stride.val();
             self.pj_iw_cnt.next = self.pj_iw_cnt.val() | self.ents[e].j_iw_cnt.val();
         }
+        // A pending observation's `x` (the `sum` register) against the
+        // `intra` it replaced (the job pc's, registered at the closing hop).
+        self.oeq.next = self.sum.q.val() == self.r_ointra.q.val();
+        self.r_ointra.d.next = self.pj_intra.val();
 
         // ---- 1. A hop (chain phase, hop < LOOP_HOPS, an entry found); it
         // emits when hop < CHAIN_DEPTH and the entry is usable for jw.
@@ -233,10 +237,12 @@ impl<
             }
         }
 
-        // ---- The intra-warp observation of a closing hop: `x` (= `sum +
-        // stride`) goes to the `sum` register at this edge; the entries
-        // with `pc1 = jp` mark it pending and apply it at the next edge,
-        // showing it to every reader in between (`SnakeEntry`'s `ef_*`).
+        // ---- The intra-warp observation of a closing hop: the entries with
+        // `pc1 = jp` write `intra <- x` (= `sum + stride`) at this edge and
+        // mark `t2` pending, applied at the next edge from `x = intra`
+        // (the old `intra` registered here, `r_ointra`), showing it to
+        // every reader in between
+        // (`SnakeEntry`'s `ef_t2`).
         self.obs_en.next = self.hop_step.val() & self.closes.val();
     }
 }
