@@ -52,7 +52,9 @@ const TARGET_MHZ: f64 = 1000.0;
 // the Head read through the warp one-hot, the head job's match
 // registered a cycle ahead; session 43: the warp's bit, p's inter-warp
 // fields and the head job's match without the job end registered a cycle
-// ahead, the closing hop's intra written at once: 772 MHz);
+// ahead, the closing hop's intra written at once: 772 MHz on the
+// commit measured, 754 on the landed one, whose Verilog only reorders
+// statements);
 // DAC (lane values as carry-save trees, slot and record cut by OR
 // trees, the slot's CTA index and warp id registered, the next warp's lane
 // values registered in two warp-setup stages, prefix adders; session 42: the
