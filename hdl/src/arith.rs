@@ -7,7 +7,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::util::{konst, konsts, sigs};
+use crate::util::{konst, konsts, low_mask, sigs};
 
 /// `p = d * s mod 2^A` for a signed `WD`-bit `d` (two's complement) and an
 /// `A`-bit `s`: the sum of `s << j` over the set bits `j < WD-1` of `d`,
@@ -102,13 +102,6 @@ impl<const WD: usize, const A: usize> Default for ExactDiv<WD, A> {
     fn default() -> Self {
         let wi = WD - 1;
         assert!(wi < A, "WARP_IDX_W must be below ADDR_W");
-        let mask = |bits: usize| -> u64 {
-            if bits >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << bits) - 1
-            }
-        };
         ExactDiv {
             delta: Default::default(),
             diff: Default::default(),
@@ -120,8 +113,8 @@ impl<const WD: usize, const A: usize> Default for ExactDiv<WD, A> {
             sign_a: konst(1u64 << (A - 1)),
             zero_a: konst(0),
             pow_c: konsts((0..wi).map(|m| 1u64 << m)),
-            low_c: konsts((0..wi).map(mask)),
-            high_c: konsts((0..wi).map(|m| mask(A) & !(mask(A) >> m))),
+            low_c: konsts((0..wi).map(low_mask)),
+            high_c: konsts((0..wi).map(|m| low_mask(A) & !(low_mask(A) >> m))),
             sh_c: konsts((0..wi).map(|m| m as u64)),
             neg: Default::default(),
             absd: Default::default(),

@@ -224,6 +224,16 @@ pub fn konst<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(Bits::<N>::from(v))
 }
 
+/// The low `bits` bits set (all 64 from 64 on): the mask of a `bits`-wide
+/// field, for building a block's constants.
+pub fn low_mask(bits: usize) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
 /// One `N`-bit constant per value.
 pub fn konsts<const N: usize>(vals: impl Iterator<Item = u64>) -> Vec<Constant<Bits<N>>> {
     vals.map(konst::<N>).collect()

@@ -7,7 +7,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::util::{konst, konsts, sigs};
+use crate::util::{konst, konsts, low_mask, sigs};
 
 /// `b + d * s = so + co mod 2^A` for a signed `WD`-bit `d` and `A`-bit `s`
 /// and `b` (no carry-propagate adder; the generator adds `so + co` a
@@ -191,13 +191,6 @@ impl<const WD: usize, const A: usize> Default for ExactDivOh<WD, A> {
     fn default() -> Self {
         let wi = WD - 1;
         assert!(wi < A && WD < 64, "WARP_IDX_W must be below ADDR_W");
-        let mask = |bits: usize| -> u64 {
-            if bits >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << bits) - 1
-            }
-        };
         ExactDivOh {
             delta: Default::default(),
             diff: Default::default(),
@@ -205,8 +198,8 @@ impl<const WD: usize, const A: usize> Default for ExactDivOh<WD, A> {
             div: Default::default(),
             zero_a: konst(0),
             pos_c: konsts((0..wi).map(|m| 1u64 << m)),
-            neg_c: konsts((0..wi).map(|m| (1u64 << m).wrapping_neg() & mask(WD))),
-            low_c: konsts((0..wi).map(mask)),
+            neg_c: konsts((0..wi).map(|m| (1u64 << m).wrapping_neg() & low_mask(WD))),
+            low_c: konsts((0..wi).map(low_mask)),
             oh: sigs(wi),
             dv: sigs(wi + 1),
             pw: sigs(wi + 1),
@@ -271,13 +264,6 @@ impl<const WD: usize, const A: usize> Default for ArsOh<WD, A> {
     fn default() -> Self {
         let wi = WD - 1;
         assert!(wi < A && WD < 64, "WARP_IDX_W must be below ADDR_W");
-        let mask = |bits: usize| -> u64 {
-            if bits >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << bits) - 1
-            }
-        };
         ArsOh {
             delta: Default::default(),
             diff: Default::default(),
@@ -285,8 +271,8 @@ impl<const WD: usize, const A: usize> Default for ArsOh<WD, A> {
             sign_a: konst(1u64 << (A - 1)),
             zero_a: konst(0),
             pos_c: konsts((0..wi).map(|m| 1u64 << m)),
-            neg_c: konsts((0..wi).map(|m| (1u64 << m).wrapping_neg() & mask(WD))),
-            high_c: konsts((0..wi).map(|m| mask(A) & !(mask(A) >> m))),
+            neg_c: konsts((0..wi).map(|m| (1u64 << m).wrapping_neg() & low_mask(WD))),
+            high_c: konsts((0..wi).map(|m| low_mask(A) & !(low_mask(A) >> m))),
             sh_c: konsts((0..wi).map(|m| m as u64)),
             dneg: Default::default(),
             oh: sigs(wi),

@@ -3,6 +3,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::util::{konsts, low_mask};
+
 /// `first` = the lowest set bit of `x` (one-hot, all zero when no bit is
 /// set); `any` = some bit is set. `first[i]` is `x[i] & ~(x[0] | ... |
 /// x[i-1])`, emitted as one reduction per bit so that synthesis builds
@@ -106,13 +108,6 @@ pub struct IwDiv<const WB: usize, const A: usize> {
 impl<const WB: usize, const A: usize> Default for IwDiv<WB, A> {
     fn default() -> Self {
         assert!(WB < A, "warp ids are narrower than addresses");
-        let mask = |bits: usize| -> u64 {
-            if bits >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << bits) - 1
-            }
-        };
         IwDiv {
             w: Default::default(),
             lead: Default::default(),
@@ -125,10 +120,10 @@ impl<const WB: usize, const A: usize> Default for IwDiv<WB, A> {
             sub_n: Default::default(),
             sign_a: crate::util::konst(1u64 << (A - 1)),
             zero_a: crate::util::konst(0),
-            pow_c: crate::util::konsts((0..WB).map(|m| 1u64 << m)),
-            low_c: crate::util::konsts((0..WB).map(mask)),
-            high_c: crate::util::konsts((0..WB).map(|m| mask(A) & !(mask(A) >> m))),
-            sh_c: crate::util::konsts((0..WB).map(|m| m as u64)),
+            pow_c: konsts((0..WB).map(|m| 1u64 << m)),
+            low_c: konsts((0..WB).map(low_mask)),
+            high_c: konsts((0..WB).map(|m| low_mask(A) & !(low_mask(A) >> m))),
+            sh_c: konsts((0..WB).map(|m| m as u64)),
             neg: Default::default(),
             absd: Default::default(),
             diff: Default::default(),
