@@ -226,6 +226,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [31:0] lanes__o__28;
     reg  [31:0] lanes__o__29;
     reg  [31:0] lanes__o__30;
+    reg  [5:0] lanes__nm1;
     wire  [31:0] lanes__v__0;
     wire  [31:0] lanes__v__1;
     wire  [31:0] lanes__v__2;
@@ -258,6 +259,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] lanes__v__29;
     wire  [31:0] lanes__v__30;
     wire  [31:0] lanes__v__31;
+    wire  [31:0] lanes__vl;
     reg  [31:0] basis__off_tx;
     reg  [31:0] basis__off_ty;
     reg  [3:0] basis__k;
@@ -411,6 +413,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [31:0] rec__live;
     reg  [31:0] rec__ends;
     reg  [31:0] rec__gef;
+    reg  [31:0] rec__starts;
     reg  [4:0] rec__ci__0;
     reg  [4:0] rec__ci__1;
     reg  [4:0] rec__ci__2;
@@ -1010,6 +1013,30 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [39:0] r_pb__q;
     reg  r_pb__clock;
     reg  r_pb__reset;
+    reg  [31:0] r_vl__d;
+    wire  [31:0] r_vl__q;
+    reg  r_vl__clock;
+    reg  r_vl__reset;
+    reg  [31:0] r_st__d;
+    wire  [31:0] r_st__q;
+    reg  r_st__clock;
+    reg  r_st__reset;
+    reg  r_gw__d;
+    wire  r_gw__q;
+    reg  r_gw__clock;
+    reg  r_gw__reset;
+    reg  [5:0] r_gwa__d;
+    wire  [5:0] r_gwa__q;
+    reg  r_gwa__clock;
+    reg  r_gwa__reset;
+    reg  [31:0] r_gwd__d;
+    wire  [31:0] r_gwd__q;
+    reg  r_gwd__clock;
+    reg  r_gwd__reset;
+    reg  r_pop__d;
+    wire  r_pop__q;
+    reg  r_pop__clock;
+    reg  r_pop__reset;
     reg  [31:0] r_bb__0__d;
     wire  [31:0] r_bb__0__q;
     reg  r_bb__0__clock;
@@ -1392,70 +1419,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [5:0] ra;
     reg  [31:0] gmask;
     reg  g_write;
-    reg  [31:0] oh_last;
-    reg  [31:0] tvl__0;
-    reg  [31:0] tvl__1;
-    reg  [31:0] tvl__2;
-    reg  [31:0] tvl__3;
-    reg  [31:0] tvl__4;
-    reg  [31:0] tvl__5;
-    reg  [31:0] tvl__6;
-    reg  [31:0] tvl__7;
-    reg  [31:0] tvl__8;
-    reg  [31:0] tvl__9;
-    reg  [31:0] tvl__10;
-    reg  [31:0] tvl__11;
-    reg  [31:0] tvl__12;
-    reg  [31:0] tvl__13;
-    reg  [31:0] tvl__14;
-    reg  [31:0] tvl__15;
-    reg  [31:0] tvl__16;
-    reg  [31:0] tvl__17;
-    reg  [31:0] tvl__18;
-    reg  [31:0] tvl__19;
-    reg  [31:0] tvl__20;
-    reg  [31:0] tvl__21;
-    reg  [31:0] tvl__22;
-    reg  [31:0] tvl__23;
-    reg  [31:0] tvl__24;
-    reg  [31:0] tvl__25;
-    reg  [31:0] tvl__26;
-    reg  [31:0] tvl__27;
-    reg  [31:0] tvl__28;
-    reg  [31:0] tvl__29;
-    reg  [31:0] tvl__30;
-    reg  [31:0] tvl__31;
-    reg  [31:0] tvl__32;
-    reg  [31:0] tvl__33;
-    reg  [31:0] tvl__34;
-    reg  [31:0] tvl__35;
-    reg  [31:0] tvl__36;
-    reg  [31:0] tvl__37;
-    reg  [31:0] tvl__38;
-    reg  [31:0] tvl__39;
-    reg  [31:0] tvl__40;
-    reg  [31:0] tvl__41;
-    reg  [31:0] tvl__42;
-    reg  [31:0] tvl__43;
-    reg  [31:0] tvl__44;
-    reg  [31:0] tvl__45;
-    reg  [31:0] tvl__46;
-    reg  [31:0] tvl__47;
-    reg  [31:0] tvl__48;
-    reg  [31:0] tvl__49;
-    reg  [31:0] tvl__50;
-    reg  [31:0] tvl__51;
-    reg  [31:0] tvl__52;
-    reg  [31:0] tvl__53;
-    reg  [31:0] tvl__54;
-    reg  [31:0] tvl__55;
-    reg  [31:0] tvl__56;
-    reg  [31:0] tvl__57;
-    reg  [31:0] tvl__58;
-    reg  [31:0] tvl__59;
-    reg  [31:0] tvl__60;
-    reg  [31:0] tvl__61;
-    reg  [31:0] tvl__62;
     reg  [31:0] vlast;
     reg  [39:0] pb;
     reg  [39:0] po__0;
@@ -1625,6 +1588,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .o__28(lanes__o__28),
         .o__29(lanes__o__29),
         .o__30(lanes__o__30),
+        .nm1(lanes__nm1),
         .v__0(lanes__v__0),
         .v__1(lanes__v__1),
         .v__2(lanes__v__2),
@@ -1656,7 +1620,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .v__28(lanes__v__28),
         .v__29(lanes__v__29),
         .v__30(lanes__v__30),
-        .v__31(lanes__v__31)
+        .v__31(lanes__v__31),
+        .vl(lanes__vl)
     );
     dac_expander__basis basis(
         .off_tx(basis__off_tx),
@@ -1818,6 +1783,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .live(rec__live),
         .ends(rec__ends),
         .gef(rec__gef),
+        .starts(rec__starts),
         .ci__0(rec__ci__0),
         .ci__1(rec__ci__1),
         .ci__2(rec__ci__2),
@@ -2708,6 +2674,42 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(r_pb__clock),
         .reset(r_pb__reset)
     );
+    dac_expander__reg32 r_vl(
+        .d(r_vl__d),
+        .q(r_vl__q),
+        .clock(r_vl__clock),
+        .reset(r_vl__reset)
+    );
+    dac_expander__reg32 r_st(
+        .d(r_st__d),
+        .q(r_st__q),
+        .clock(r_st__clock),
+        .reset(r_st__reset)
+    );
+    dac_expander__reg1 r_gw(
+        .d(r_gw__d),
+        .q(r_gw__q),
+        .clock(r_gw__clock),
+        .reset(r_gw__reset)
+    );
+    dac_expander__reg6 r_gwa(
+        .d(r_gwa__d),
+        .q(r_gwa__q),
+        .clock(r_gwa__clock),
+        .reset(r_gwa__reset)
+    );
+    dac_expander__reg32 r_gwd(
+        .d(r_gwd__d),
+        .q(r_gwd__q),
+        .clock(r_gwd__clock),
+        .reset(r_gwd__reset)
+    );
+    dac_expander__reg1 r_pop(
+        .d(r_pop__d),
+        .q(r_pop__q),
+        .clock(r_pop__clock),
+        .reset(r_pop__reset)
+    );
     dac_expander__reg32 r_bb__0(
         .d(r_bb__0__d),
         .q(r_bb__0__q),
@@ -3180,6 +3182,12 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) r_skip0__clock = clock;
     always @(*) r_gskip__clock = clock;
     always @(*) r_pb__clock = clock;
+    always @(*) r_vl__clock = clock;
+    always @(*) r_pop__clock = clock;
+    always @(*) r_st__clock = clock;
+    always @(*) r_gw__clock = clock;
+    always @(*) r_gwa__clock = clock;
+    always @(*) r_gwd__clock = clock;
     always @(*) begin
         active__d = active__q;
         active__d = act1;
@@ -3260,10 +3268,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) begin
         count__d = count__q;
         count__d = count__q;
-        if (enq_push & ~atq_pop) begin
+        if (enq_push & ~r_pop__q) begin
             count__d = count__q + one_cb;
         end
-        else if (~enq_push & atq_pop) begin
+        else if (~enq_push & r_pop__q) begin
             count__d = count__q - one_cb;
         end
     end
@@ -3361,7 +3369,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) begin
         g_written__d = g_written__q;
         g_written__d = g_written__q;
-        if (g_write) begin
+        if (r_gw__q) begin
             g_written__d = g_written__q | (one64 << zx_wa64__wide);
         end
     end
@@ -3600,6 +3608,36 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             r_pb__d = pb;
         end
     end
+    always @(*) begin
+        r_vl__d = r_vl__q;
+        r_vl__d = r_vl__q;
+        if (load) begin
+            r_vl__d = lanes__vl;
+        end
+    end
+    always @(*) begin
+        r_pop__d = r_pop__q;
+        r_pop__d = atq_pop;
+    end
+    always @(*) begin
+        r_st__d = r_st__q;
+        r_st__d = r_st__q;
+        if (load) begin
+            r_st__d = setup__live & (setup__ends | ~(setup__live << c1_32)) & c1_32m;
+        end
+    end
+    always @(*) begin
+        r_gw__d = r_gw__q;
+        r_gw__d = g_write;
+    end
+    always @(*) begin
+        r_gwa__d = r_gwa__q;
+        r_gwa__d = wa;
+    end
+    always @(*) begin
+        r_gwd__d = r_gwd__q;
+        r_gwd__d = pmask;
+    end
     always @(*) active__reset = reset;
     always @(*) todo__reset = reset;
     always @(*) busy__reset = reset;
@@ -3644,6 +3682,12 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) r_skip0__reset = reset;
     always @(*) r_gskip__reset = reset;
     always @(*) r_pb__reset = reset;
+    always @(*) r_vl__reset = reset;
+    always @(*) r_pop__reset = reset;
+    always @(*) r_st__reset = reset;
+    always @(*) r_gw__reset = reset;
+    always @(*) r_gwa__reset = reset;
+    always @(*) r_gwd__reset = reset;
     always @(*) gmem__clock = clock;
     always @(*) cx__0__clock = clock;
     always @(*) cx__0__reset = reset;
@@ -4193,6 +4237,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) lanes__o__29 = r_lo__29__q;
     always @(*) lanes__o__30 = r_lo__30__q;
     always @(*) nm1 = wnm1__q;
+    always @(*) lanes__nm1 = wnm1__q;
     always @(*) ra = wid[(32'h0)+:(6)];
     always @(*) gmem__r_addr = ra;
     always @(*) zx_ra64__narrow = ra;
@@ -4281,234 +4326,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) rec__live = r_live__q;
     always @(*) rec__ends = r_ends__q;
     always @(*) rec__gef = r_gef__q;
+    always @(*) rec__starts = r_st__q;
     always @(*) cmp_first__a = lv__0__q;
     always @(*) cmp_first__b = t_scalar;
     always @(*) cmp_first__op = t_cmp;
-    always @(*) oh_last = r_act__q & ~(r_act__q >> c1_32);
-    always @(*) begin
-        tvl__0 = c0_32;
-        if (oh_last[0]) begin
-            tvl__0 = lv__0__q;
-        end
-    end
-    always @(*) begin
-        tvl__1 = c0_32;
-        if (oh_last[1]) begin
-            tvl__1 = lv__1__q;
-        end
-    end
-    always @(*) begin
-        tvl__2 = c0_32;
-        if (oh_last[2]) begin
-            tvl__2 = lv__2__q;
-        end
-    end
-    always @(*) begin
-        tvl__3 = c0_32;
-        if (oh_last[3]) begin
-            tvl__3 = lv__3__q;
-        end
-    end
-    always @(*) begin
-        tvl__4 = c0_32;
-        if (oh_last[4]) begin
-            tvl__4 = lv__4__q;
-        end
-    end
-    always @(*) begin
-        tvl__5 = c0_32;
-        if (oh_last[5]) begin
-            tvl__5 = lv__5__q;
-        end
-    end
-    always @(*) begin
-        tvl__6 = c0_32;
-        if (oh_last[6]) begin
-            tvl__6 = lv__6__q;
-        end
-    end
-    always @(*) begin
-        tvl__7 = c0_32;
-        if (oh_last[7]) begin
-            tvl__7 = lv__7__q;
-        end
-    end
-    always @(*) begin
-        tvl__8 = c0_32;
-        if (oh_last[8]) begin
-            tvl__8 = lv__8__q;
-        end
-    end
-    always @(*) begin
-        tvl__9 = c0_32;
-        if (oh_last[9]) begin
-            tvl__9 = lv__9__q;
-        end
-    end
-    always @(*) begin
-        tvl__10 = c0_32;
-        if (oh_last[10]) begin
-            tvl__10 = lv__10__q;
-        end
-    end
-    always @(*) begin
-        tvl__11 = c0_32;
-        if (oh_last[11]) begin
-            tvl__11 = lv__11__q;
-        end
-    end
-    always @(*) begin
-        tvl__12 = c0_32;
-        if (oh_last[12]) begin
-            tvl__12 = lv__12__q;
-        end
-    end
-    always @(*) begin
-        tvl__13 = c0_32;
-        if (oh_last[13]) begin
-            tvl__13 = lv__13__q;
-        end
-    end
-    always @(*) begin
-        tvl__14 = c0_32;
-        if (oh_last[14]) begin
-            tvl__14 = lv__14__q;
-        end
-    end
-    always @(*) begin
-        tvl__15 = c0_32;
-        if (oh_last[15]) begin
-            tvl__15 = lv__15__q;
-        end
-    end
-    always @(*) begin
-        tvl__16 = c0_32;
-        if (oh_last[16]) begin
-            tvl__16 = lv__16__q;
-        end
-    end
-    always @(*) begin
-        tvl__17 = c0_32;
-        if (oh_last[17]) begin
-            tvl__17 = lv__17__q;
-        end
-    end
-    always @(*) begin
-        tvl__18 = c0_32;
-        if (oh_last[18]) begin
-            tvl__18 = lv__18__q;
-        end
-    end
-    always @(*) begin
-        tvl__19 = c0_32;
-        if (oh_last[19]) begin
-            tvl__19 = lv__19__q;
-        end
-    end
-    always @(*) begin
-        tvl__20 = c0_32;
-        if (oh_last[20]) begin
-            tvl__20 = lv__20__q;
-        end
-    end
-    always @(*) begin
-        tvl__21 = c0_32;
-        if (oh_last[21]) begin
-            tvl__21 = lv__21__q;
-        end
-    end
-    always @(*) begin
-        tvl__22 = c0_32;
-        if (oh_last[22]) begin
-            tvl__22 = lv__22__q;
-        end
-    end
-    always @(*) begin
-        tvl__23 = c0_32;
-        if (oh_last[23]) begin
-            tvl__23 = lv__23__q;
-        end
-    end
-    always @(*) begin
-        tvl__24 = c0_32;
-        if (oh_last[24]) begin
-            tvl__24 = lv__24__q;
-        end
-    end
-    always @(*) begin
-        tvl__25 = c0_32;
-        if (oh_last[25]) begin
-            tvl__25 = lv__25__q;
-        end
-    end
-    always @(*) begin
-        tvl__26 = c0_32;
-        if (oh_last[26]) begin
-            tvl__26 = lv__26__q;
-        end
-    end
-    always @(*) begin
-        tvl__27 = c0_32;
-        if (oh_last[27]) begin
-            tvl__27 = lv__27__q;
-        end
-    end
-    always @(*) begin
-        tvl__28 = c0_32;
-        if (oh_last[28]) begin
-            tvl__28 = lv__28__q;
-        end
-    end
-    always @(*) begin
-        tvl__29 = c0_32;
-        if (oh_last[29]) begin
-            tvl__29 = lv__29__q;
-        end
-    end
-    always @(*) begin
-        tvl__30 = c0_32;
-        if (oh_last[30]) begin
-            tvl__30 = lv__30__q;
-        end
-    end
-    always @(*) begin
-        tvl__31 = c0_32;
-        if (oh_last[31]) begin
-            tvl__31 = lv__31__q;
-        end
-    end
-    always @(*) tvl__32 = tvl__0 | tvl__1;
-    always @(*) tvl__33 = tvl__2 | tvl__3;
-    always @(*) tvl__34 = tvl__4 | tvl__5;
-    always @(*) tvl__35 = tvl__6 | tvl__7;
-    always @(*) tvl__36 = tvl__8 | tvl__9;
-    always @(*) tvl__37 = tvl__10 | tvl__11;
-    always @(*) tvl__38 = tvl__12 | tvl__13;
-    always @(*) tvl__39 = tvl__14 | tvl__15;
-    always @(*) tvl__40 = tvl__16 | tvl__17;
-    always @(*) tvl__41 = tvl__18 | tvl__19;
-    always @(*) tvl__42 = tvl__20 | tvl__21;
-    always @(*) tvl__43 = tvl__22 | tvl__23;
-    always @(*) tvl__44 = tvl__24 | tvl__25;
-    always @(*) tvl__45 = tvl__26 | tvl__27;
-    always @(*) tvl__46 = tvl__28 | tvl__29;
-    always @(*) tvl__47 = tvl__30 | tvl__31;
-    always @(*) tvl__48 = tvl__32 | tvl__33;
-    always @(*) tvl__49 = tvl__34 | tvl__35;
-    always @(*) tvl__50 = tvl__36 | tvl__37;
-    always @(*) tvl__51 = tvl__38 | tvl__39;
-    always @(*) tvl__52 = tvl__40 | tvl__41;
-    always @(*) tvl__53 = tvl__42 | tvl__43;
-    always @(*) tvl__54 = tvl__44 | tvl__45;
-    always @(*) tvl__55 = tvl__46 | tvl__47;
-    always @(*) tvl__56 = tvl__48 | tvl__49;
-    always @(*) tvl__57 = tvl__50 | tvl__51;
-    always @(*) tvl__58 = tvl__52 | tvl__53;
-    always @(*) tvl__59 = tvl__54 | tvl__55;
-    always @(*) tvl__60 = tvl__56 | tvl__57;
-    always @(*) tvl__61 = tvl__58 | tvl__59;
-    always @(*) tvl__62 = tvl__60 | tvl__61;
-    always @(*) vlast = tvl__62;
+    always @(*) vlast = r_vl__q;
     always @(*) cmp_last__a = vlast;
     always @(*) cmp_last__b = t_scalar;
     always @(*) cmp_last__op = t_cmp;
@@ -4724,7 +4546,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             pmask = fast_mask;
         end
     end
-    always @(*) start = ~busy__q & atq0__o_valid & atq1__o_valid & atq2__o_valid & atq3__o_valid;
+    always @(*) start = ~busy__q & ~r_pop__q & atq0__o_valid & atq1__o_valid & atq2__o_valid & atq3__o_valid;
     always @(*) start_drop = start & (reserved | (active__q == zero16));
     always @(*) start_go = start & ~start_drop;
     always @(*) memfree = ~mem_v__q | mem_ready;
@@ -5303,11 +5125,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) stat_pred_slow = st_slow__q;
     always @(*) stat_guard_skips = st_gskip__q;
     always @(*) wa = cwid__q;
-    always @(*) zx_wa64__narrow = wa;
     always @(*) g_write = p_push & t_guard;
-    always @(*) gmem__w_en = g_write;
-    always @(*) gmem__w_addr = wa;
-    always @(*) gmem__w_data = pmask;
+    always @(*) zx_wa64__narrow = r_gwa__q;
+    always @(*) gmem__w_en = r_gw__q;
+    always @(*) gmem__w_addr = r_gwa__q;
+    always @(*) gmem__w_data = r_gwd__q;
     always @(*) enq_ready = ~(atq0__o_full | atq1__o_full | atq2__o_full | atq3__o_full);
     always @(*) enq_push = enq_valid & enq_ready;
     always @(*) atq0__clock = clock;
@@ -5322,10 +5144,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) atq1__push = enq_push;
     always @(*) atq2__push = enq_push;
     always @(*) atq3__push = enq_push;
-    always @(*) atq0__pop = atq_pop;
-    always @(*) atq1__pop = atq_pop;
-    always @(*) atq2__pop = atq_pop;
-    always @(*) atq3__pop = atq_pop;
+    always @(*) atq0__pop = r_pop__q;
+    always @(*) atq1__pop = r_pop__q;
+    always @(*) atq2__pop = r_pop__q;
+    always @(*) atq3__pop = r_pop__q;
     always @(*) pk_base__narrow = enq_base;
     always @(*) pk_tx__narrow = enq_off_tx;
     always @(*) pk_ty__narrow = enq_off_ty;
@@ -5562,6 +5384,18 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     wire  [63:0] h_written__q;
     reg  h_written__clock;
     reg  h_written__reset;
+    reg  w_en__d;
+    wire  w_en__q;
+    reg  w_en__clock;
+    reg  w_en__reset;
+    reg  [7:0] w_addr__d;
+    wire  [7:0] w_addr__q;
+    reg  w_addr__clock;
+    reg  w_addr__reset;
+    reg  [61:0] w_data__d;
+    wire  [61:0] w_data__q;
+    reg  w_data__clock;
+    reg  w_data__reset;
     reg  [5:0] zx_push_q__narrow;
     wire  [7:0] zx_push_q__wide;
     reg  [5:0] zx_pop_q__narrow;
@@ -5576,6 +5410,8 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     wire  [7:0] zx_head__wide;
 
     // Local signals
+    reg  [7:0] r_addr;
+    reg  r_fwd;
     reg  push_known;
     reg  pop_known;
     reg  [2:0] push_tail;
@@ -5626,6 +5462,24 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
         .clock(h_written__clock),
         .reset(h_written__reset)
     );
+    dac_expander__reg1 w_en(
+        .d(w_en__d),
+        .q(w_en__q),
+        .clock(w_en__clock),
+        .reset(w_en__reset)
+    );
+    dac_expander__reg8 w_addr(
+        .d(w_addr__d),
+        .q(w_addr__q),
+        .clock(w_addr__clock),
+        .reset(w_addr__reset)
+    );
+    dac_expander__reg62 w_data(
+        .d(w_data__d),
+        .q(w_data__q),
+        .clock(w_data__clock),
+        .reset(w_data__reset)
+    );
     dac_expander__aq__zx_pop_q zx_push_q(
         .narrow(zx_push_q__narrow),
         .wide(zx_push_q__wide)
@@ -5659,6 +5513,12 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     always @(*) t_written__reset = reset;
     always @(*) h_written__clock = clock;
     always @(*) h_written__reset = reset;
+    always @(*) w_en__clock = clock;
+    always @(*) w_en__reset = reset;
+    always @(*) w_addr__clock = clock;
+    always @(*) w_addr__reset = reset;
+    always @(*) w_data__clock = clock;
+    always @(*) w_data__reset = reset;
     always @(*) zx_push_q64__narrow = push_q;
     always @(*) zx_pop_q64__narrow = pop_q;
     always @(*) tails__r_addr = push_q;
@@ -5713,11 +5573,21 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     always @(*) zx_pop_q__narrow = pop_q;
     always @(*) zx_tail__narrow = push_tail & pmask;
     always @(*) zx_head__narrow = pop_head & pmask;
-    always @(*) store__w_en = push_ok;
-    always @(*) store__w_addr = (zx_push_q__wide << pshift) | zx_tail__wide;
-    always @(*) store__w_data = push_data;
-    always @(*) store__r_addr = (zx_pop_q__wide << pshift) | zx_head__wide;
-    always @(*) pop_data = store__r_data;
+    always @(*) w_en__d = push_ok;
+    always @(*) w_addr__d = (zx_push_q__wide << pshift) | zx_tail__wide;
+    always @(*) w_data__d = push_data;
+    always @(*) store__w_en = w_en__q;
+    always @(*) store__w_addr = w_addr__q;
+    always @(*) store__w_data = w_data__q;
+    always @(*) r_addr = (zx_pop_q__wide << pshift) | zx_head__wide;
+    always @(*) store__r_addr = r_addr;
+    always @(*) r_fwd = w_en__q & (w_addr__q == r_addr);
+    always @(*) begin
+        pop_data = store__r_data;
+        if (r_fwd) begin
+            pop_data = w_data__q;
+        end
+    end
     always @(*) tails__w_en = push_ok;
     always @(*) tails__w_addr = push_q;
     always @(*) tails__w_data = push_tail + one_c;
@@ -5792,6 +5662,51 @@ module dac_expander__aq__store(clock,r_addr,r_data,w_en,w_addr,w_data);
         if (w_en) mem[w_addr] <= w_data;
     end
 endmodule // dac_expander__aq__store
+
+module dac_expander__reg8(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 8'h0;
+        else q <= d;
+    end
+endmodule // dac_expander__reg8
+
+module dac_expander__reg62(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [61:0] d;
+    output reg  [61:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 62'h0;
+        else q <= d;
+    end
+endmodule // dac_expander__reg62
+
+module dac_expander__reg1(d,q,clock,reset);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 1'h0;
+        else q <= d;
+    end
+endmodule // dac_expander__reg1
 
 module dac_expander__aq__zx_head(narrow,wide);
 
@@ -7003,21 +6918,6 @@ module dac_expander__atq0(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
 endmodule // dac_expander__atq0
 
-module dac_expander__reg1(d,q,clock,reset);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 1'h0;
-        else q <= d;
-    end
-endmodule // dac_expander__reg1
-
 module dac_expander__atq3(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
     // Module arguments
@@ -8198,21 +8098,6 @@ module dac_expander__atq3(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
 endmodule // dac_expander__atq3
 
-module dac_expander__reg8(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 8'h0;
-        else q <= d;
-    end
-endmodule // dac_expander__reg8
-
 module dac_expander__basis(off_tx,off_ty,k,bb__0,bb__1,bb__2,bb__3,bb__4);
 
     // Module arguments
@@ -9022,7 +8907,7 @@ module dac_expander__lane0(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,s,c);
 
 endmodule // dac_expander__lane0
 
-module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,o__10,o__11,o__12,o__13,o__14,o__15,o__16,o__17,o__18,o__19,o__20,o__21,o__22,o__23,o__24,o__25,o__26,o__27,o__28,o__29,o__30,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31);
+module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,o__10,o__11,o__12,o__13,o__14,o__15,o__16,o__17,o__18,o__19,o__20,o__21,o__22,o__23,o__24,o__25,o__26,o__27,o__28,o__29,o__30,nm1,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,vl);
 
     // Module arguments
     input wire  [31:0] s;
@@ -9058,6 +8943,7 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
     input wire  [31:0] o__28;
     input wire  [31:0] o__29;
     input wire  [31:0] o__30;
+    input wire  [5:0] nm1;
     output reg  [31:0] v__0;
     output reg  [31:0] v__1;
     output reg  [31:0] v__2;
@@ -9090,8 +8976,41 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
     output reg  [31:0] v__29;
     output reg  [31:0] v__30;
     output reg  [31:0] v__31;
+    output reg  [31:0] vl;
 
     // Constant declarations
+    localparam  lane_no__0 = 6'b1;
+    localparam  lane_no__1 = 6'b10;
+    localparam  lane_no__2 = 6'b11;
+    localparam  lane_no__3 = 6'b100;
+    localparam  lane_no__4 = 6'b101;
+    localparam  lane_no__5 = 6'b110;
+    localparam  lane_no__6 = 6'b111;
+    localparam  lane_no__7 = 6'b1000;
+    localparam  lane_no__8 = 6'b1001;
+    localparam  lane_no__9 = 6'b1010;
+    localparam  lane_no__10 = 6'b1011;
+    localparam  lane_no__11 = 6'b1100;
+    localparam  lane_no__12 = 6'b1101;
+    localparam  lane_no__13 = 6'b1110;
+    localparam  lane_no__14 = 6'b1111;
+    localparam  lane_no__15 = 6'b10000;
+    localparam  lane_no__16 = 6'b10001;
+    localparam  lane_no__17 = 6'b10010;
+    localparam  lane_no__18 = 6'b10011;
+    localparam  lane_no__19 = 6'b10100;
+    localparam  lane_no__20 = 6'b10101;
+    localparam  lane_no__21 = 6'b10110;
+    localparam  lane_no__22 = 6'b10111;
+    localparam  lane_no__23 = 6'b11000;
+    localparam  lane_no__24 = 6'b11001;
+    localparam  lane_no__25 = 6'b11010;
+    localparam  lane_no__26 = 6'b11011;
+    localparam  lane_no__27 = 6'b11100;
+    localparam  lane_no__28 = 6'b11101;
+    localparam  lane_no__29 = 6'b11110;
+    localparam  lane_no__30 = 6'b11111;
+    localparam  c0 = 32'h0;
     localparam  c1 = 32'h1;
 
     // Stub signals
@@ -9223,6 +9142,10 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
     reg  [31:0] add__30__y;
     wire  add__30__ci;
     wire  [31:0] add__30__s;
+    reg  [31:0] addl__x;
+    reg  [31:0] addl__y;
+    wire  addl__ci;
+    wire  [31:0] addl__s;
 
     // Local signals
     reg  [31:0] xs__0;
@@ -9287,6 +9210,71 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
     reg  [31:0] xc__28;
     reg  [31:0] xc__29;
     reg  [31:0] xc__30;
+    wire  [31:0] tol__0;
+    reg  [31:0] tol__1;
+    reg  [31:0] tol__2;
+    reg  [31:0] tol__3;
+    reg  [31:0] tol__4;
+    reg  [31:0] tol__5;
+    reg  [31:0] tol__6;
+    reg  [31:0] tol__7;
+    reg  [31:0] tol__8;
+    reg  [31:0] tol__9;
+    reg  [31:0] tol__10;
+    reg  [31:0] tol__11;
+    reg  [31:0] tol__12;
+    reg  [31:0] tol__13;
+    reg  [31:0] tol__14;
+    reg  [31:0] tol__15;
+    reg  [31:0] tol__16;
+    reg  [31:0] tol__17;
+    reg  [31:0] tol__18;
+    reg  [31:0] tol__19;
+    reg  [31:0] tol__20;
+    reg  [31:0] tol__21;
+    reg  [31:0] tol__22;
+    reg  [31:0] tol__23;
+    reg  [31:0] tol__24;
+    reg  [31:0] tol__25;
+    reg  [31:0] tol__26;
+    reg  [31:0] tol__27;
+    reg  [31:0] tol__28;
+    reg  [31:0] tol__29;
+    reg  [31:0] tol__30;
+    reg  [31:0] tol__31;
+    reg  [31:0] tol__32;
+    reg  [31:0] tol__33;
+    reg  [31:0] tol__34;
+    reg  [31:0] tol__35;
+    reg  [31:0] tol__36;
+    reg  [31:0] tol__37;
+    reg  [31:0] tol__38;
+    reg  [31:0] tol__39;
+    reg  [31:0] tol__40;
+    reg  [31:0] tol__41;
+    reg  [31:0] tol__42;
+    reg  [31:0] tol__43;
+    reg  [31:0] tol__44;
+    reg  [31:0] tol__45;
+    reg  [31:0] tol__46;
+    reg  [31:0] tol__47;
+    reg  [31:0] tol__48;
+    reg  [31:0] tol__49;
+    reg  [31:0] tol__50;
+    reg  [31:0] tol__51;
+    reg  [31:0] tol__52;
+    reg  [31:0] tol__53;
+    reg  [31:0] tol__54;
+    reg  [31:0] tol__55;
+    reg  [31:0] tol__56;
+    reg  [31:0] tol__57;
+    reg  [31:0] tol__58;
+    reg  [31:0] tol__59;
+    reg  [31:0] tol__60;
+    reg  [31:0] tol__61;
+    reg  [31:0] tol__62;
+    reg  [31:0] ls;
+    reg  [31:0] lc;
 
     // Sub module instances
     dac_expander__lanes__add add0(
@@ -9481,6 +9469,12 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
         .ci(add__30__ci),
         .s(add__30__s)
     );
+    dac_expander__lanes__add addl(
+        .x(addl__x),
+        .y(addl__y),
+        .ci(addl__ci),
+        .s(addl__s)
+    );
 
     // Update code
     always @(*) add0__x = s;
@@ -9673,6 +9667,230 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
     always @(*) add__30__y = xc__30;
     assign add__30__ci = 1'b0;
     always @(*) v__31 = add__30__s;
+    assign tol__0 = c0;
+    always @(*) begin
+        tol__1 = c0;
+        if (nm1 == lane_no__0) begin
+            tol__1 = o__0;
+        end
+    end
+    always @(*) begin
+        tol__2 = c0;
+        if (nm1 == lane_no__1) begin
+            tol__2 = o__1;
+        end
+    end
+    always @(*) begin
+        tol__3 = c0;
+        if (nm1 == lane_no__2) begin
+            tol__3 = o__2;
+        end
+    end
+    always @(*) begin
+        tol__4 = c0;
+        if (nm1 == lane_no__3) begin
+            tol__4 = o__3;
+        end
+    end
+    always @(*) begin
+        tol__5 = c0;
+        if (nm1 == lane_no__4) begin
+            tol__5 = o__4;
+        end
+    end
+    always @(*) begin
+        tol__6 = c0;
+        if (nm1 == lane_no__5) begin
+            tol__6 = o__5;
+        end
+    end
+    always @(*) begin
+        tol__7 = c0;
+        if (nm1 == lane_no__6) begin
+            tol__7 = o__6;
+        end
+    end
+    always @(*) begin
+        tol__8 = c0;
+        if (nm1 == lane_no__7) begin
+            tol__8 = o__7;
+        end
+    end
+    always @(*) begin
+        tol__9 = c0;
+        if (nm1 == lane_no__8) begin
+            tol__9 = o__8;
+        end
+    end
+    always @(*) begin
+        tol__10 = c0;
+        if (nm1 == lane_no__9) begin
+            tol__10 = o__9;
+        end
+    end
+    always @(*) begin
+        tol__11 = c0;
+        if (nm1 == lane_no__10) begin
+            tol__11 = o__10;
+        end
+    end
+    always @(*) begin
+        tol__12 = c0;
+        if (nm1 == lane_no__11) begin
+            tol__12 = o__11;
+        end
+    end
+    always @(*) begin
+        tol__13 = c0;
+        if (nm1 == lane_no__12) begin
+            tol__13 = o__12;
+        end
+    end
+    always @(*) begin
+        tol__14 = c0;
+        if (nm1 == lane_no__13) begin
+            tol__14 = o__13;
+        end
+    end
+    always @(*) begin
+        tol__15 = c0;
+        if (nm1 == lane_no__14) begin
+            tol__15 = o__14;
+        end
+    end
+    always @(*) begin
+        tol__16 = c0;
+        if (nm1 == lane_no__15) begin
+            tol__16 = o__15;
+        end
+    end
+    always @(*) begin
+        tol__17 = c0;
+        if (nm1 == lane_no__16) begin
+            tol__17 = o__16;
+        end
+    end
+    always @(*) begin
+        tol__18 = c0;
+        if (nm1 == lane_no__17) begin
+            tol__18 = o__17;
+        end
+    end
+    always @(*) begin
+        tol__19 = c0;
+        if (nm1 == lane_no__18) begin
+            tol__19 = o__18;
+        end
+    end
+    always @(*) begin
+        tol__20 = c0;
+        if (nm1 == lane_no__19) begin
+            tol__20 = o__19;
+        end
+    end
+    always @(*) begin
+        tol__21 = c0;
+        if (nm1 == lane_no__20) begin
+            tol__21 = o__20;
+        end
+    end
+    always @(*) begin
+        tol__22 = c0;
+        if (nm1 == lane_no__21) begin
+            tol__22 = o__21;
+        end
+    end
+    always @(*) begin
+        tol__23 = c0;
+        if (nm1 == lane_no__22) begin
+            tol__23 = o__22;
+        end
+    end
+    always @(*) begin
+        tol__24 = c0;
+        if (nm1 == lane_no__23) begin
+            tol__24 = o__23;
+        end
+    end
+    always @(*) begin
+        tol__25 = c0;
+        if (nm1 == lane_no__24) begin
+            tol__25 = o__24;
+        end
+    end
+    always @(*) begin
+        tol__26 = c0;
+        if (nm1 == lane_no__25) begin
+            tol__26 = o__25;
+        end
+    end
+    always @(*) begin
+        tol__27 = c0;
+        if (nm1 == lane_no__26) begin
+            tol__27 = o__26;
+        end
+    end
+    always @(*) begin
+        tol__28 = c0;
+        if (nm1 == lane_no__27) begin
+            tol__28 = o__27;
+        end
+    end
+    always @(*) begin
+        tol__29 = c0;
+        if (nm1 == lane_no__28) begin
+            tol__29 = o__28;
+        end
+    end
+    always @(*) begin
+        tol__30 = c0;
+        if (nm1 == lane_no__29) begin
+            tol__30 = o__29;
+        end
+    end
+    always @(*) begin
+        tol__31 = c0;
+        if (nm1 == lane_no__30) begin
+            tol__31 = o__30;
+        end
+    end
+    always @(*) tol__32 = tol__0 | tol__1;
+    always @(*) tol__33 = tol__2 | tol__3;
+    always @(*) tol__34 = tol__4 | tol__5;
+    always @(*) tol__35 = tol__6 | tol__7;
+    always @(*) tol__36 = tol__8 | tol__9;
+    always @(*) tol__37 = tol__10 | tol__11;
+    always @(*) tol__38 = tol__12 | tol__13;
+    always @(*) tol__39 = tol__14 | tol__15;
+    always @(*) tol__40 = tol__16 | tol__17;
+    always @(*) tol__41 = tol__18 | tol__19;
+    always @(*) tol__42 = tol__20 | tol__21;
+    always @(*) tol__43 = tol__22 | tol__23;
+    always @(*) tol__44 = tol__24 | tol__25;
+    always @(*) tol__45 = tol__26 | tol__27;
+    always @(*) tol__46 = tol__28 | tol__29;
+    always @(*) tol__47 = tol__30 | tol__31;
+    always @(*) tol__48 = tol__32 | tol__33;
+    always @(*) tol__49 = tol__34 | tol__35;
+    always @(*) tol__50 = tol__36 | tol__37;
+    always @(*) tol__51 = tol__38 | tol__39;
+    always @(*) tol__52 = tol__40 | tol__41;
+    always @(*) tol__53 = tol__42 | tol__43;
+    always @(*) tol__54 = tol__44 | tol__45;
+    always @(*) tol__55 = tol__46 | tol__47;
+    always @(*) tol__56 = tol__48 | tol__49;
+    always @(*) tol__57 = tol__50 | tol__51;
+    always @(*) tol__58 = tol__52 | tol__53;
+    always @(*) tol__59 = tol__54 | tol__55;
+    always @(*) tol__60 = tol__56 | tol__57;
+    always @(*) tol__61 = tol__58 | tol__59;
+    always @(*) tol__62 = tol__60 | tol__61;
+    always @(*) ls = s ^ c ^ tol__62;
+    always @(*) lc = ((s & c) | (s & tol__62) | (c & tol__62)) << c1;
+    always @(*) addl__x = ls;
+    always @(*) addl__y = lc;
+    assign addl__ci = 1'b0;
+    always @(*) vl = addl__s;
 
 endmodule // dac_expander__lanes
 
@@ -11707,6 +11925,18 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     wire  [63:0] h_written__q;
     reg  h_written__clock;
     reg  h_written__reset;
+    reg  w_en__d;
+    wire  w_en__q;
+    reg  w_en__clock;
+    reg  w_en__reset;
+    reg  [7:0] w_addr__d;
+    wire  [7:0] w_addr__q;
+    reg  w_addr__clock;
+    reg  w_addr__reset;
+    reg  [31:0] w_data__d;
+    wire  [31:0] w_data__q;
+    reg  w_data__clock;
+    reg  w_data__reset;
     reg  [5:0] zx_push_q__narrow;
     wire  [7:0] zx_push_q__wide;
     reg  [5:0] zx_pop_q__narrow;
@@ -11721,6 +11951,8 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     wire  [7:0] zx_head__wide;
 
     // Local signals
+    reg  [7:0] r_addr;
+    reg  r_fwd;
     reg  push_known;
     reg  pop_known;
     reg  [2:0] push_tail;
@@ -11771,6 +12003,24 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
         .clock(h_written__clock),
         .reset(h_written__reset)
     );
+    dac_expander__reg1 w_en(
+        .d(w_en__d),
+        .q(w_en__q),
+        .clock(w_en__clock),
+        .reset(w_en__reset)
+    );
+    dac_expander__reg8 w_addr(
+        .d(w_addr__d),
+        .q(w_addr__q),
+        .clock(w_addr__clock),
+        .reset(w_addr__reset)
+    );
+    dac_expander__reg32 w_data(
+        .d(w_data__d),
+        .q(w_data__q),
+        .clock(w_data__clock),
+        .reset(w_data__reset)
+    );
     dac_expander__aq__zx_pop_q zx_push_q(
         .narrow(zx_push_q__narrow),
         .wide(zx_push_q__wide)
@@ -11804,6 +12054,12 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     always @(*) t_written__reset = reset;
     always @(*) h_written__clock = clock;
     always @(*) h_written__reset = reset;
+    always @(*) w_en__clock = clock;
+    always @(*) w_en__reset = reset;
+    always @(*) w_addr__clock = clock;
+    always @(*) w_addr__reset = reset;
+    always @(*) w_data__clock = clock;
+    always @(*) w_data__reset = reset;
     always @(*) zx_push_q64__narrow = push_q;
     always @(*) zx_pop_q64__narrow = pop_q;
     always @(*) tails__r_addr = push_q;
@@ -11858,11 +12114,21 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     always @(*) zx_pop_q__narrow = pop_q;
     always @(*) zx_tail__narrow = push_tail & pmask;
     always @(*) zx_head__narrow = pop_head & pmask;
-    always @(*) store__w_en = push_ok;
-    always @(*) store__w_addr = (zx_push_q__wide << pshift) | zx_tail__wide;
-    always @(*) store__w_data = push_data;
-    always @(*) store__r_addr = (zx_pop_q__wide << pshift) | zx_head__wide;
-    always @(*) pop_data = store__r_data;
+    always @(*) w_en__d = push_ok;
+    always @(*) w_addr__d = (zx_push_q__wide << pshift) | zx_tail__wide;
+    always @(*) w_data__d = push_data;
+    always @(*) store__w_en = w_en__q;
+    always @(*) store__w_addr = w_addr__q;
+    always @(*) store__w_data = w_data__q;
+    always @(*) r_addr = (zx_pop_q__wide << pshift) | zx_head__wide;
+    always @(*) store__r_addr = r_addr;
+    always @(*) r_fwd = w_en__q & (w_addr__q == r_addr);
+    always @(*) begin
+        pop_data = store__r_data;
+        if (r_fwd) begin
+            pop_data = w_data__q;
+        end
+    end
     always @(*) tails__w_en = push_ok;
     always @(*) tails__w_addr = push_q;
     always @(*) tails__w_data = push_tail + one_c;
@@ -11917,7 +12183,7 @@ module dac_expander__reg40(d,q,clock,reset);
     end
 endmodule // dac_expander__reg40
 
-module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,p,g,live,ends,gef,ci__0,ci__1,ci__2,ci__3,ci__4,ci__5,ci__6,ci__7,ci__8,ci__9,ci__10,ci__11,ci__12,ci__13,ci__14,ci__15,ci__16,ci__17,ci__18,ci__19,ci__20,ci__21,ci__22,ci__23,ci__24,ci__25,ci__26,ci__27,ci__28,ci__29,ci__30,ci__31,nxt,addr,mask,last);
+module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,p,g,live,ends,gef,starts,ci__0,ci__1,ci__2,ci__3,ci__4,ci__5,ci__6,ci__7,ci__8,ci__9,ci__10,ci__11,ci__12,ci__13,ci__14,ci__15,ci__16,ci__17,ci__18,ci__19,ci__20,ci__21,ci__22,ci__23,ci__24,ci__25,ci__26,ci__27,ci__28,ci__29,ci__30,ci__31,nxt,addr,mask,last);
 
     // Module arguments
     input wire  [31:0] v__0;
@@ -11957,6 +12223,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     input wire  [31:0] live;
     input wire  [31:0] ends;
     input wire  [31:0] gef;
+    input wire  [31:0] starts;
     input wire  [4:0] ci__0;
     input wire  [4:0] ci__1;
     input wire  [4:0] ci__2;
@@ -12771,7 +13038,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
     always @(*) mask = m__62;
     always @(*) addr = sv__62 & regm;
     always @(*) rest = live & ~lowe;
-    always @(*) last = rest == c0;
+    always @(*) last = (starts & (ges << c1)) == c0;
     always @(*) oh_r = rest & ~(rest - c1);
     always @(*) nbits__bits__0 = (oh_r & lbit__0) != c0;
     always @(*) nbits__bits__1 = (oh_r & lbit__1) != c0;

@@ -567,8 +567,9 @@ impl CosimUnit for DacExpander {
         },
         Latency {
             what: "a tuple's last record pushed at edge t -> the next queued tuple's first \
-                   record pushed at edge t+4 (its start and two setup cycles between)",
-            cycles: 4,
+                   record pushed at edge t+5 (the finished tuple's leave cycle, the next \
+                   one's start and two setup cycles between)",
+            cycles: 5,
             claimed: false,
         },
     ];

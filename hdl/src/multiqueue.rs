@@ -14,6 +14,13 @@
 //! at or beyond the number of queues reads as empty and must not be pushed.
 //! Reset empties every queue (the memory's contents are not cleared: an
 //! entry is read only after it was written).
+//!
+//! The entry memory is written one edge after the push (issue 29, DAC's
+//! step 4: its write enable, address and data come from registers, so the
+//! push decision does not drive the memory's thousands of write enables);
+//! the tail pointer moves at the push's edge, so the room is counted at the
+//! decision, and a pop in the next cycle of the entry still on its way is
+//! answered from the write register. The ports' timing is unchanged.
 
 use rust_hdl::prelude::*;
 
@@ -59,6 +66,13 @@ pub struct MultiQueue<D: Synth, const QB: usize, const AW: usize, const CW: usiz
     heads: Mem2<Bits<CW>, QB>,
     t_written: Reg<Bits<64>>,
     h_written: Reg<Bits<64>>,
+    /// The entry pushed at the last edge, written into `store` at this one.
+    w_en: Reg<Bit>,
+    w_addr: Reg<Bits<AW>>,
+    w_data: Reg<D>,
+    /// The popped entry's address, and whether it is the one being written.
+    r_addr: Signal<Local, Bits<AW>>,
+    r_fwd: Signal<Local, Bit>,
     /// The last queue number, when some numbers have no queue (else empty).
     last_q: Vec<Constant<Bits<QB>>>,
     nq_one: Constant<Bits<64>>,
@@ -120,6 +134,11 @@ impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> MultiQueue<D, 
             heads: Mem2::new(queues),
             t_written: Default::default(),
             h_written: Default::default(),
+            w_en: Default::default(),
+            w_addr: Default::default(),
+            w_data: Default::default(),
+            r_addr: Default::default(),
+            r_fwd: Default::default(),
             last_q: konsts::<QB>((queues < 1 << QB).then_some(queues as u64 - 1).into_iter()),
             nq_one: konst(1),
             depth: konst(depth as u64),
@@ -159,6 +178,12 @@ impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> Logic
         self.t_written.reset.next = self.reset.val();
         self.h_written.clock.next = self.clock.val();
         self.h_written.reset.next = self.reset.val();
+        self.w_en.clock.next = self.clock.val();
+        self.w_en.reset.next = self.reset.val();
+        self.w_addr.clock.next = self.clock.val();
+        self.w_addr.reset.next = self.reset.val();
+        self.w_data.clock.next = self.clock.val();
+        self.w_data.reset.next = self.reset.val();
         // The selected queues' pointers (0 until written since reset). A
         // queue number past the last queue reads as empty.
         self.zx_push_q64.narrow.next = self.push_q.val();
@@ -215,13 +240,22 @@ impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> Logic
         self.zx_pop_q.narrow.next = self.pop_q.val();
         self.zx_tail.narrow.next = self.push_tail.val() & self.pmask.val();
         self.zx_head.narrow.next = self.pop_head.val() & self.pmask.val();
-        self.store.w_en.next = self.push_ok.val();
-        self.store.w_addr.next =
+        // Written one edge later, from registers.
+        self.w_en.d.next = self.push_ok.val();
+        self.w_addr.d.next =
             (self.zx_push_q.wide.val() << self.pshift.val()) | self.zx_tail.wide.val();
-        self.store.w_data.next = self.push_data.val();
-        self.store.r_addr.next =
+        self.w_data.d.next = self.push_data.val();
+        self.store.w_en.next = self.w_en.q.val();
+        self.store.w_addr.next = self.w_addr.q.val();
+        self.store.w_data.next = self.w_data.q.val();
+        self.r_addr.next =
             (self.zx_pop_q.wide.val() << self.pshift.val()) | self.zx_head.wide.val();
+        self.store.r_addr.next = self.r_addr.val();
+        self.r_fwd.next = self.w_en.q.val() & (self.w_addr.q.val() == self.r_addr.val());
         self.pop_data.next = self.store.r_data.val();
+        if self.r_fwd.val() {
+            self.pop_data.next = self.w_data.q.val();
+        }
 
         // The pointers move.
         self.tails.w_en.next = self.push_ok.val();

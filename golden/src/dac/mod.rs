@@ -23,12 +23,17 @@
 //!   ignored.
 //! * `enq_ready = atq_count < ATQ_DEPTH` (start of cycle); an accepted tuple
 //!   is appended at the edge. `atq_count` includes the tuple being expanded.
-//! * *Start cycle*: the expander is idle and the ATQ not empty. At the edge
-//!   `todo` becomes the set of slots active at the start of the cycle; a
-//!   reserved tuple (kind 3; ADDR/DATA with gran 3; PRED with cmp 6 or 7),
-//!   or one with an empty `todo`, leaves the ATQ at that edge and the
-//!   expander stays idle; otherwise the expander becomes busy on warp 0 of
-//!   the lowest slot of `todo`. The start cycle produces nothing.
+//! * *Start cycle*: the expander is idle, the ATQ not empty and its head
+//!   not leaving. At the edge `todo` becomes the set of slots active at the
+//!   start of the cycle; a reserved tuple (kind 3; ADDR/DATA with gran 3;
+//!   PRED with cmp 6 or 7), or one with an empty `todo`, is dropped: it
+//!   leaves the ATQ at the next edge and the expander stays idle; otherwise
+//!   the expander becomes busy on warp 0 of the lowest slot of `todo`. The
+//!   start cycle produces nothing.
+//! * *Leave cycle* (issue 29, step 4): a tuple leaves the ATQ one edge after
+//!   its end (its last warp done, or its drop at its start edge); in the
+//!   cycle between, the expander is idle and starts nothing, and
+//!   `atq_count` still counts the tuple.
 //! * *Setup cycles* (issue 29, the two warp-setup stages): the two cycles
 //!   after a start that made the expander busy produce nothing; at the
 //!   second one's edge the first warp becomes current.
@@ -52,8 +57,8 @@
 //!     cycle;
 //!   - a done warp moves the expander to warp `wi + 1`, or after the last
 //!     warp (`wi + 1 >= W`) to warp 0 of the next slot of `todo` above `c`,
-//!     or after the last slot the tuple leaves the ATQ and the expander is
-//!     idle.
+//!     or after the last slot the tuple ends: the expander is idle and the
+//!     tuple leaves the ATQ at the next edge (the leave cycle).
 //! * Guard masks (revision 2, the contract's "Guard masks"): the ATQ keeps
 //!   each tuple's `enq_guard`. A *guard* (PRED with `guard`) is expanded as
 //!   any PRED tuple and also writes each pushed mask to its warp's `G[w]`
@@ -76,7 +81,9 @@
 //! edge *t + 1*), is set up in cycles *t + 2* and *t + 3*; its first record
 //! is pushed at edge *t + 4*; a dequeue in cycle *t + 5* pops it and shows
 //! it in cycle *t + 6*; a DATA record's memory request is offered from cycle
-//! *t + 5*.
+//! *t + 5*. A tuple whose last record is pushed at edge *t* leaves at edge
+//! *t + 1*; the next queued tuple starts in cycle *t + 2* and pushes its
+//! first record at edge *t + 5*.
 //!
 //! # Decisions where the spec and the contract are silent or loose
 //! These are the model's readings; the RTL must make the same ones:
@@ -321,6 +328,10 @@ pub struct DacModel {
     atq: VecDeque<Tuple>,
     /// The expander's registers; `None` while idle.
     cursor: Option<Cursor>,
+    /// The head tuple is finished (its last warp done, or dropped at its
+    /// start edge) and leaves the ATQ at the next edge (issue 29, step 4:
+    /// the *leave cycle*, in which the expander starts nothing).
+    leaving: bool,
     /// Per warp: the address queue, oldest first.
     pwaq: Vec<VecDeque<Record>>,
     /// Per warp: the predicate queue, oldest first.
@@ -361,6 +372,7 @@ impl DacModel {
             cta: vec![(0, 0); params.N_CTA as usize],
             atq: VecDeque::with_capacity(params.ATQ_DEPTH as usize),
             cursor: None,
+            leaving: false,
             pwaq: (0..warps)
                 .map(|_| VecDeque::with_capacity(params.PWAQ_DEPTH as usize))
                 .collect(),
@@ -475,6 +487,10 @@ impl DacModel {
         let Some(tuple) = self.atq.front() else {
             return Action::Idle;
         };
+        if self.leaving {
+            // The leave cycle: the finished tuple is still the head.
+            return Action::Idle;
+        }
         let Some(cur) = self.cursor else {
             // Start cycle.
             let reserved = tuple.is_reserved();
@@ -591,7 +607,7 @@ impl DacModel {
             }
         } else {
             self.cursor = None;
-            self.atq.pop_front();
+            self.leaving = true;
             self.stats.tuples_expanded += 1;
         }
     }
@@ -604,7 +620,7 @@ impl DacModel {
         match action {
             Action::Idle => {}
             Action::Leave { reserved } => {
-                self.atq.pop_front();
+                self.leaving = true;
                 if reserved {
                     self.stats.tuples_reserved += 1;
                 } else {
@@ -771,6 +787,7 @@ impl DacModel {
         self.cta.fill((0, 0));
         self.atq.clear();
         self.cursor = None;
+        self.leaving = false;
         self.pwaq.iter_mut().for_each(VecDeque::clear);
         self.pwpq.iter_mut().for_each(VecDeque::clear);
         self.mem_valid = false;
@@ -820,6 +837,11 @@ impl GoldenModel<DacExpander> for DacModel {
         // Decisions from the state at the start of the cycle.
         let action = self.action(&geom, inputs.mem_ready);
         let enq = inputs.enq_valid && self.atq.len() < self.params.ATQ_DEPTH as usize;
+        // A finished tuple leaves the ATQ one edge after its end.
+        if self.leaving {
+            self.atq.pop_front();
+            self.leaving = false;
+        }
 
         // Dequeue: pops the start-of-cycle head, before any push.
         self.rsp = self.dequeue(inputs);

@@ -26,6 +26,10 @@ use crate::util::{konst, konsts, sigs, Pack, ZeroExt};
 /// the lanes below `e` (`(cand - 1) & !cand`), the run `s .. e-1`, the
 /// enabled lanes from `e` on; the chunk mask and lane `s`'s value are OR
 /// trees over the lanes, and `nxt` encodes the lowest bit of a mask.
+/// Step 4: `last` from the registered run starts (`starts`, an enabled
+/// lane after a lane that is not enabled or at a region boundary): the
+/// record is the warp's last when no run starts above `s`, one AND and
+/// one OR tree after `ges` instead of the run's end `e`.
 #[derive(LogicBlock)]
 pub struct DacRecord {
     /// The lane values.
@@ -40,6 +44,9 @@ pub struct DacRecord {
     pub ends: Signal<In, Bits<32>>,
     /// The lanes from the lowest enabled lane on (registered).
     pub gef: Signal<In, Bits<32>>,
+    /// The lanes where a run of enabled lanes starts (registered; bit 0
+    /// is not read).
+    pub starts: Signal<In, Bits<32>>,
     /// Per lane: its chunk index (registered, [`super::DacSetup`]).
     pub ci: Vec<Signal<In, Bits<5>>>,
     /// The next record's first lane (meaningful unless `last`).
@@ -95,6 +102,7 @@ impl Default for DacRecord {
             live: Default::default(),
             ends: Default::default(),
             gef: Default::default(),
+            starts: Default::default(),
             ci: (0..32).map(|_| Signal::default()).collect(),
             nxt: Default::default(),
             addr: Default::default(),
@@ -180,7 +188,8 @@ impl Logic for DacRecord {
         // The enabled lanes from e on: none left ends the warp, else the
         // lowest is the next record's first lane.
         self.rest.next = self.live.val() & !self.lowe.val();
-        self.last.next = self.rest.val() == self.c0.val();
+        // No enabled lane from e on = no run starts above s (s starts a run).
+        self.last.next = (self.starts.val() & (self.ges.val() << self.c1.val())) == self.c0.val();
         self.oh_r.next = self.rest.val() & !(self.rest.val() - self.c1.val());
         for b in 0..self._nb {
             self.nbits.bits[b].next = (self.oh_r.val() & self.lbit[b].val()) != self.c0.val();

@@ -267,6 +267,20 @@ pub struct DacExpanderRtl<
     r_skip0: Reg<Bit>,
     r_gskip: Reg<Bit>,
     r_pb: Reg<Bits<40>>,
+    /// Lane `n-1`'s value, formed in the second setup stage (issue 29,
+    /// step 4).
+    r_vl: Reg<Bits<32>>,
+    /// The current warp's run starts (issue 29, step 4: the record's
+    /// `last`).
+    r_st: Reg<Bits<32>>,
+    /// A guard's mask written to `G` one edge after its push (issue 29,
+    /// step 4): enable, warp id, mask.
+    r_gw: Reg<Bit>,
+    r_gwa: Reg<Bits<WB>>,
+    r_gwd: Reg<Bits<32>>,
+    /// The ATQ pops at this edge (issue 29, step 4: registered, the tuple
+    /// leaves one edge after its end was decided).
+    r_pop: Reg<Bit>,
     /// The ATQ head's basis offsets and the offsets of lanes 1 to 31
     /// relative to lane 0 (issue 29, step 3): loaded every cycle, so they
     /// hold the head tuple's from its first setup cycle (`r_bb`) and its
@@ -377,9 +391,6 @@ pub struct DacExpanderRtl<
     gmask: Signal<Local, Bits<32>>,
     g_write: Signal<Local, Bit>,
     // ---- Predicates.
-    oh_last: Signal<Local, Bits<32>>,
-    /// OR tree of the lane values selecting lane n-1 (leaves 0..32).
-    tvl: Vec<Signal<Local, Bits<32>>>,
     vlast: Signal<Local, Bits<32>>,
     /// `(n-1)*step + 2^31` of the next warp (set up one warp ahead): six
     /// partial products and the bias reduced by five 3:2 compressors
@@ -419,7 +430,6 @@ pub struct DacExpanderRtl<
 
     _nc: usize,
     _n16: usize,
-    _nt32: usize,
     _ntree: usize,
     _ng: usize,
     _w6: usize,
@@ -507,8 +517,6 @@ impl<
             c5_12: konst(5),
             c32_12: konst(32),
             c0_32: konst(0),
-            tvl: sigs(63),
-            _nt32: 31,
             c3_32: konst(3),
             c5_32: konst(5),
             line_mask: konst(0xFFFF_FF80),
@@ -564,12 +572,12 @@ impl<
             // Registers.
             active, todo, busy, p, grp, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
             r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend, nslot,
-            nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb,
+            nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb, r_vl, r_pop, r_st, r_gw, r_gwa, r_gwd,
             // Local signals.
             t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_kind, t_gran, t_cmp, t_guard, is_addr,
             is_data, is_pred, reserved, done_ok, launch_ok, act1, low_act, low_nxt, cur_cx,
             cur_cy, wid,
-            t0, rem, n, nm1, amask, skip0, gskip, skip, wa, ra, gmask, g_write, oh_last, vlast, pb, zero_offs,
+            t0, rem, n, nm1, amask, skip0, gskip, skip, wa, ra, gmask, g_write, vlast, pb, zero_offs,
             arith, fits, fast, fast_mask, slow_mask, pmask, lastg, start, start_drop, start_go, cyc, load, nlast,
             memfree, a_push, pf_push, ps_final, ps_adv, p_push, wdone, slot_last,
             todo_next, tuple_done, atq_pop, enq_push, d_hit, pk_last, pk_guard,

@@ -43,8 +43,9 @@ fn a_tuple_leaving_and_one_arriving_at_one_edge() {
     let mut tb = Tb::with_1d(&p, 32);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    // Full: refused in the start cycle, the two setup cycles and the
-    // warp's cycle.
+    // Full: refused in the start cycle, the two setup cycles, the warp's
+    // cycle and the leave cycle (issue 29, step 4: the tuple leaves the ATQ
+    // one edge after its end).
     assert!(!tb.out().enq_ready);
     tb.idle(1);
     assert!(!tb.out().enq_ready);
@@ -52,6 +53,9 @@ fn a_tuple_leaving_and_one_arriving_at_one_edge() {
     assert!(!tb.out().enq_ready);
     tb.idle(1);
     assert!(!tb.out().enq_ready);
+    tb.idle(1); // the warp: the tuple's end
+    assert!(!tb.out().enq_ready);
+    assert!(!tb.m.busy());
     tb.idle(1); // the tuple leaves
     assert!(tb.out().enq_ready);
     assert_eq!(tb.out().atq_count, 0);
@@ -63,7 +67,7 @@ fn a_tuple_leaving_and_one_arriving_at_one_edge() {
     let mut tb = Tb::with_1d(&p, 32);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    tb.idle(3); // start, two setup cycles
+    tb.idle(4); // start, two setup cycles, the warp (the tuple's end)
     tb.enq(&word_tuple(0x100, 4)); // the first leaves, the second arrives
     assert_eq!(tb.out().atq_count, 1);
     assert!(!tb.m.busy());
@@ -71,7 +75,7 @@ fn a_tuple_leaving_and_one_arriving_at_one_edge() {
     // Full (2 of 2) in the cycle the current tuple leaves: refused.
     tb.enq(&word_tuple(0x200, 4)); // start of 0x100
     assert_eq!(tb.out().atq_count, 2);
-    tb.idle(2); // its setup
+    tb.idle(3); // its setup, its warp (its end)
     tb.edge(enq(&word_tuple(0x300, 4))); // 0x100 leaves, 0x300 refused
     assert_eq!(
         tb.m.atq().iter().map(|t| t.base).collect::<Vec<_>>(),
@@ -89,12 +93,14 @@ fn atq_count_includes_the_tuple_being_expanded() {
     assert_eq!(tb.out().atq_count, 1);
     tb.idle(1); // warp 0
     assert_eq!(tb.out().atq_count, 1);
-    tb.idle(1); // warp 1: leaves
+    tb.idle(1); // warp 1: the tuple's end
+    assert_eq!(tb.out().atq_count, 1);
+    tb.idle(1); // the tuple leaves (issue 29, step 4)
     assert_eq!(tb.out().atq_count, 0);
 }
 
 #[test]
-fn reserved_tuples_leave_at_their_start_edge() {
+fn reserved_tuples_leave_one_edge_after_their_start_edge() {
     let reserved = [
         Tuple {
             kind: 3,
@@ -110,12 +116,15 @@ fn reserved_tuples_leave_at_their_start_edge() {
         tb.launch(0, 0, 0);
         let e = tb.enq(&t);
         assert_eq!(tb.out().atq_count, 1);
-        tb.idle(1); // start edge e+1: leaves
+        tb.idle(1); // start edge e+1: dropped
+        assert_eq!(tb.out().atq_count, 1, "{t:?}");
+        assert!(!tb.m.busy());
+        tb.idle(1); // edge e+2: leaves (issue 29, step 4)
         assert_eq!(tb.out().atq_count, 0, "{t:?}");
         assert!(tb.m.idle());
         // The next tuple starts in the next cycle.
         let e2 = tb.enq(&word_tuple(0x100, 4));
-        assert_eq!(e2, e + 2);
+        assert_eq!(e2, e + 3);
         tb.idle(1);
         assert!(tb.m.busy());
         tb.drain();
@@ -137,11 +146,15 @@ fn reserved_tuples_leave_at_their_start_edge() {
 }
 
 #[test]
-fn a_tuple_with_no_active_slot_leaves_at_its_start_edge() {
+fn a_tuple_with_no_active_slot_is_dropped_at_its_start_edge() {
     let mut tb = Tb::one_d(32);
     tb.enq(&word_tuple(0x100, 4));
-    // A launch in the start cycle is too late for this tuple.
+    // A launch in the start cycle is too late for this tuple; it leaves the
+    // ATQ one edge later (issue 29, step 4).
     tb.launch(0, 0, 0);
+    assert_eq!(tb.out().atq_count, 1);
+    assert!(!tb.m.busy());
+    tb.idle(1);
     assert_eq!(tb.out().atq_count, 0);
     assert!(tb.m.idle());
     assert_eq!(tb.m.stats().tuples_without_slots, 1);

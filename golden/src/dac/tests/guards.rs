@@ -25,13 +25,14 @@ fn cta64() -> Tb {
 
 /// Enqueue `t` and run idle until the ATQ is empty and the expander idle;
 /// returns the number of edges from the enqueue's (excluded) to the edge
-/// the tuple left at (included).
+/// of the tuple's end (included), the edge before the one it leaves the
+/// ATQ at (issue 29, step 4).
 fn run(tb: &mut Tb, t: &Tuple) -> u64 {
     let e = tb.enq(t);
     while !tb.m.idle() {
         tb.idle(1);
     }
-    tb.now() - 1 - e
+    tb.now() - 2 - e
 }
 
 #[test]
@@ -118,9 +119,9 @@ fn a_warp_with_no_enabled_lane_takes_one_cycle_and_makes_no_request() {
     assert_eq!(tb.m.queue_len(1, DEQ_ADDR), 4);
     let before = tb.m.stats();
     let t = tb.enq(&guarded(addr_tuple(kind::DATA, 0x5000, 4, gran::WORD)));
-    tb.idle(5); // start, two setup cycles, warp 0's record (and request), warp 1's skip
-    assert!(tb.m.idle(), "the tuple left at edge t+5");
-    assert_eq!(tb.now(), t + 6);
+    tb.idle(6); // start, two setup cycles, warp 0's record (and request), warp 1's skip, the leave cycle
+    assert!(tb.m.idle(), "the tuple left at edge t+6");
+    assert_eq!(tb.now(), t + 7);
     let s = tb.m.stats();
     assert_eq!(s.records_pushed - before.records_pushed, 1);
     assert_eq!(s.mem_requests - before.mem_requests, 1);

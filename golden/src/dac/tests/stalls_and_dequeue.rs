@@ -153,22 +153,23 @@ fn a_slow_last_group_repeats_while_the_queue_is_full() {
     tb.launch(0, 0, 0);
     tb.enq(&pred_tuple(0, 0, cmp::EQ, 0)); // fast, fills the queue
     let t = tb.enq(&pred_tuple(0, 1, cmp::LT, 20));
-    // First tuple: start t, setup t+1 and t+2, warp t+3 (pushes). Second:
-    // start t+4, setup t+5 and t+6, groups 0..2 at t+7..t+9 despite the
-    // full queue, group 3 stalls from t+10.
-    tb.idle(8); // edges t+1..t+8
-    tb.idle(1); // t+9
+    // First tuple: start t, setup t+1 and t+2, warp t+3 (pushes), leaves
+    // at t+4 (issue 29, step 4). Second: start t+5, setup t+6 and t+7,
+    // groups 0..2 at t+8..t+10 despite the full queue, group 3 stalls from
+    // t+11.
+    tb.idle(9); // edges t+1..t+9
+    tb.idle(1); // t+10
     let c = tb.m.cursor().expect("busy");
     assert_eq!((c.g, c.partial), (3, 0xF_FFFF));
     assert_eq!(tb.m.stats().stall_queue_cycles, 0);
-    tb.idle(3); // t+10..t+12 stalled in group 3
+    tb.idle(3); // t+11..t+13 stalled in group 3
     let c = tb.m.cursor().expect("busy");
     assert_eq!((c.g, c.partial), (3, 0xF_FFFF));
     assert_eq!(tb.m.stats().stall_queue_cycles, 3);
     assert_eq!(tb.out().stat_pred_slow, 0);
-    tb.deq(0, DEQ_PRED); // t+13: still full at the start
-    tb.idle(1); // t+14: pushed
-    assert_eq!(tb.now(), t + 15);
+    tb.deq(0, DEQ_PRED); // t+14: still full at the start
+    tb.idle(1); // t+15: pushed
+    assert_eq!(tb.now(), t + 16);
     assert!(!tb.m.busy());
     assert_eq!(tb.out().stat_pred_slow, 1);
     assert_eq!(tb.m.pred_queue(0), vec![0x000F_FFFF]);
@@ -222,8 +223,8 @@ fn dequeue_responses() {
     tb.launch(0, 0, 0);
     tb.enq(&pred_tuple(0, 1, cmp::GE, 16));
     tb.enq(&addr_tuple(kind::ADDR, 0x40, 2, gran::HALF));
-    tb.idle(10);
-    // Predicate: rsp_mask alone.
+    tb.idle(11); // both tuples expanded and left (issue 29, step 4: one edge after each end)
+                 // Predicate: rsp_mask alone.
     tb.deq(0, DEQ_PRED);
     assert_eq!(
         tb.out(),

@@ -28,13 +28,15 @@ fn latency_of_a_record() {
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 1);
     let out = tb.out();
     assert!(out.rsp_valid && !out.rsp_hit);
-    // The tuple left at edge t+4 (its only warp was done).
-    assert_eq!(out.atq_count, 0);
+    // Its only warp was done at edge t+4; the tuple leaves the ATQ at edge
+    // t+5 (issue 29, step 4: the pop is registered).
+    assert_eq!(out.atq_count, 1);
     assert!(!tb.m.busy());
     // Cycle t+5: the dequeue pops; shown in cycle t+6.
     let e = tb.deq(0, DEQ_ADDR);
     assert_eq!(e, t + 5);
     let out = tb.out();
+    assert_eq!(out.atq_count, 0);
     assert!(out.rsp_valid && out.rsp_hit);
     assert_eq!(
         (out.rsp_addr, out.rsp_mask, out.rsp_gran, out.rsp_last),
@@ -86,7 +88,8 @@ fn thirty_two_records_in_thirty_two_cycles() {
         let e = tb.deq(0, DEQ_ADDR);
         assert_eq!(e, t + 4 + i);
         assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 1, "record {i}");
-        assert_eq!(tb.out().atq_count, u64::from(i < 31));
+        // The tuple leaves one edge after its last record (step 4).
+        assert_eq!(tb.out().atq_count, 1);
     }
     tb.drain();
     let got = &tb.got_addr[0];
@@ -121,15 +124,18 @@ fn one_cycle_per_single_region_warp_and_the_next_tuple_follows() {
     tb.idle(1); // t+6: warp 2
     assert_eq!(pushed(&tb), vec![1, 1, 1, 0]);
     assert_eq!(tb.out().atq_count, 2);
-    tb.idle(1); // t+7: warp 3, the first tuple leaves
+    tb.idle(1); // t+7: warp 3, the first tuple's end
+    assert_eq!(tb.out().atq_count, 2);
+    assert!(!tb.m.busy());
+    tb.idle(1); // t+8: the first tuple leaves (step 4: the pop registered)
     assert_eq!(tb.out().atq_count, 1);
     assert!(!tb.m.busy());
-    tb.idle(1); // t+8: start of the second
+    tb.idle(1); // t+9: start of the second
     assert!(tb.m.busy());
-    tb.idle(2); // t+9, t+10: its setup
+    tb.idle(2); // t+10, t+11: its setup
     assert_eq!(pushed(&tb), vec![1, 1, 1, 1]);
-    let e = tb.edge(DacIn::default()); // t+11: its warp 0
-    assert_eq!(e, t + 11);
+    let e = tb.edge(DacIn::default()); // t+12: its warp 0
+    assert_eq!(e, t + 12);
     assert_eq!(pushed(&tb), vec![2, 1, 1, 1]);
 }
 
@@ -224,7 +230,9 @@ fn warps_out_of_range_or_empty_take_one_cycle_and_produce_nothing() {
     tb.idle(1);
     assert!(tb.m.busy());
     tb.idle(1);
-    assert!(tb.m.idle() && tb.m.queues_empty());
+    assert!(!tb.m.busy() && tb.m.queues_empty());
+    tb.idle(1); // the leave cycle (step 4)
+    assert!(tb.m.idle());
 }
 
 #[test]
@@ -240,7 +248,9 @@ fn zero_warps_per_cta_reading() {
     tb.idle(1); // slot 0
     assert!(tb.m.busy());
     tb.idle(1); // slot 3
-    assert!(tb.m.idle() && tb.m.queues_empty());
+    assert!(!tb.m.busy() && tb.m.queues_empty());
+    tb.idle(1); // the leave cycle (step 4)
+    assert!(tb.m.idle());
     // The model's reading with cfg_threads > 0: warp id c * 0 + 0 = 0
     // receives lanes 0..n-1 of each slot.
     let mut tb = Tb::new(&DacParams::default(), 5, 32, 0);
@@ -250,7 +260,7 @@ fn zero_warps_per_cta_reading() {
         off_cx: 0x1000,
         ..word_tuple(0, 4)
     });
-    tb.idle(5);
+    tb.idle(6); // start, two setup cycles, two slots, the leave cycle
     assert!(tb.m.idle());
     assert_eq!(
         tb.m.addr_queue(0),

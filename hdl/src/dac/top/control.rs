@@ -20,7 +20,10 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // ---- Control.
+        // Not while the previous tuple leaves (its pop is registered: issue
+        // 29, step 4).
         self.start.next = !self.busy.q.val()
+            & !self.r_pop.q.val()
             & self.atq0.o_valid.val()
             & self.atq1.o_valid.val()
             & self.atq2.o_valid.val()
@@ -71,7 +74,10 @@ impl<
         self.load.next =
             (self.busy.q.val() & !self.cv.q.val()) | (self.wdone.val() & !self.cend.q.val());
         self.tuple_done.next = self.wdone.val() & self.cend.q.val();
+        // The tuple's end is decided here; it leaves the ATQ at the next edge
+        // (`r_pop`).
         self.atq_pop.next = self.start_drop.val() | self.tuple_done.val();
+        self.r_pop.d.next = self.atq_pop.val();
 
         // ---- The second setup stage's registers: loaded with the next warp's
         // values at the edge the walk moves to it (`load`).
@@ -98,7 +104,15 @@ impl<
         self.r_skip0.d.next = self.r_skip0.q.val();
         self.r_gskip.d.next = self.r_gskip.q.val();
         self.r_pb.d.next = self.r_pb.q.val();
+        self.r_vl.d.next = self.r_vl.q.val();
+        self.r_st.d.next = self.r_st.q.val();
         if self.load.val() {
+            // Run starts: an enabled lane after one that is not enabled or
+            // across a region boundary (`ends`); bit 0 is never read.
+            self.r_st.d.next = self.setup.live.val()
+                & (self.setup.ends.val() | !(self.setup.live.val() << self.c1_32.val()))
+                & self.c1_32m.val();
+            self.r_vl.d.next = self.lanes.vl.val();
             self.r_act.d.next = self.setup.act.val();
             // Bit 0 of the enabled lanes and of the run ends is never read
             // by the record loop (no run ends at lane 0, and `lowe` always

@@ -131,15 +131,20 @@ impl<
         self.stat_pred_slow.next = self.st_slow.q.val();
         self.stat_guard_skips.next = self.st_gskip.q.val();
 
-        // ---- Guard masks: a guard's pushed mask is written to G[w].
+        // ---- Guard masks: a guard's pushed mask is written to G[w], one
+        // edge after the push (issue 29, step 4: from registers; G is read
+        // only in a later tuple's setup, after this tuple's registered pop).
         self.wa.next = self.cwid.q.val();
-        self.zx_wa64.narrow.next = self.wa.val();
         self.g_write.next = self.p_push.val() & self.t_guard.val();
-        self.gmem.w_en.next = self.g_write.val();
-        self.gmem.w_addr.next = self.wa.val();
-        self.gmem.w_data.next = self.pmask.val();
+        self.r_gw.d.next = self.g_write.val();
+        self.r_gwa.d.next = self.wa.val();
+        self.r_gwd.d.next = self.pmask.val();
+        self.zx_wa64.narrow.next = self.r_gwa.q.val();
+        self.gmem.w_en.next = self.r_gw.q.val();
+        self.gmem.w_addr.next = self.r_gwa.q.val();
+        self.gmem.w_data.next = self.r_gwd.q.val();
         self.g_written.d.next = self.g_written.q.val();
-        if self.g_write.val() {
+        if self.r_gw.q.val() {
             self.g_written.d.next =
                 self.g_written.q.val() | (self.one64.val() << self.zx_wa64.wide.val());
         }

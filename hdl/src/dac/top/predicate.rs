@@ -23,18 +23,9 @@ impl<
         self.cmp_first.a.next = self.lv[0].q.val();
         self.cmp_first.b.next = self.t_scalar.val();
         self.cmp_first.op.next = self.t_cmp.val();
-        // Lane n-1 (the top bit of the active mask) through an OR tree.
-        self.oh_last.next = self.r_act.q.val() & !(self.r_act.q.val() >> self.c1_32.val());
-        for l in 0..self._n {
-            self.tvl[l].next = self.c0_32.val();
-            if self.oh_last.val().get_bit(l) {
-                self.tvl[l].next = self.lv[l].q.val();
-            }
-        }
-        for i in 0..self._nt32 {
-            self.tvl[i + 32].next = self.tvl[2 * i].val() | self.tvl[2 * i + 1].val();
-        }
-        self.vlast.next = self.tvl[62].val();
+        // Lane n-1, formed in the second setup stage and registered (issue
+        // 29, step 4).
+        self.vlast.next = self.r_vl.q.val();
         self.cmp_last.a.next = self.vlast.val();
         self.cmp_last.b.next = self.t_scalar.val();
         self.cmp_last.op.next = self.t_cmp.val();

@@ -37,10 +37,10 @@ impl<
         self.atq1.push.next = self.enq_push.val();
         self.atq2.push.next = self.enq_push.val();
         self.atq3.push.next = self.enq_push.val();
-        self.atq0.pop.next = self.atq_pop.val();
-        self.atq1.pop.next = self.atq_pop.val();
-        self.atq2.pop.next = self.atq_pop.val();
-        self.atq3.pop.next = self.atq_pop.val();
+        self.atq0.pop.next = self.r_pop.q.val();
+        self.atq1.pop.next = self.r_pop.q.val();
+        self.atq2.pop.next = self.r_pop.q.val();
+        self.atq3.pop.next = self.r_pop.q.val();
         self.pk_base.narrow.next = self.enq_base.val();
         self.pk_tx.narrow.next = self.enq_off_tx.val();
         self.pk_ty.narrow.next = self.enq_off_ty.val();
@@ -65,9 +65,9 @@ impl<
             | (self.pk_cmp.wide.val() << self.c4_8.val())
             | self.pk_guard.val();
         self.count.d.next = self.count.q.val();
-        if self.enq_push.val() & !self.atq_pop.val() {
+        if self.enq_push.val() & !self.r_pop.q.val() {
             self.count.d.next = self.count.q.val() + self.one_cb.val();
-        } else if !self.enq_push.val() & self.atq_pop.val() {
+        } else if !self.enq_push.val() & self.r_pop.q.val() {
             self.count.d.next = self.count.q.val() - self.one_cb.val();
         }
         self.atq_count.next = self.count.q.val();

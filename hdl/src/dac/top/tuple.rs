@@ -23,7 +23,8 @@ impl<
             self, clock, active, todo, busy, p, grp, part, count, mem_v, mem_a, r_valid, r_hit,
             r_addr, r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend,
             nslot, nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg, r_act,
-            r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb
+            r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb, r_vl, r_pop, r_st, r_gw, r_gwa,
+            r_gwd
         );
         self.active.reset.next = self.reset.val();
         self.todo.reset.next = self.reset.val();
@@ -69,6 +70,12 @@ impl<
         self.r_skip0.reset.next = self.reset.val();
         self.r_gskip.reset.next = self.reset.val();
         self.r_pb.reset.next = self.reset.val();
+        self.r_vl.reset.next = self.reset.val();
+        self.r_pop.reset.next = self.reset.val();
+        self.r_st.reset.next = self.reset.val();
+        self.r_gw.reset.next = self.reset.val();
+        self.r_gwa.reset.next = self.reset.val();
+        self.r_gwd.reset.next = self.reset.val();
         self.gmem.clock.next = self.clock.val();
         for s in 0..self._nc {
             self.cx[s].clock.next = self.clock.val();

@@ -121,6 +121,7 @@ impl<
             self.lanes.o[i].next = self.r_lo[i].q.val();
         }
         self.nm1.next = self.wnm1.q.val();
+        self.lanes.nm1.next = self.wnm1.q.val();
 
         // ---- The pointed warp's guard mask G[w] (0 until written since
         // reset; a warp id past N_WARPS is never written, so its mask reads as
@@ -165,5 +166,6 @@ impl<
         self.rec.live.next = self.r_live.q.val();
         self.rec.ends.next = self.r_ends.q.val();
         self.rec.gef.next = self.r_gef.q.val();
+        self.rec.starts.next = self.r_st.q.val();
     }
 }
