@@ -66,6 +66,7 @@ fn caps_accuracy_is_high_on_lps() {
     );
     let p = m.prefetch.as_ref().unwrap();
     eprintln!("{}", m.table());
+    eprintln!("EXP {p:?}");
     assert!(p.issued >= 100, "CAPS issued only {} prefetches", p.issued);
     assert!(p.accuracy > 0.9, "LPS CAPS accuracy {:.3}", p.accuracy);
 }
@@ -452,4 +453,123 @@ fn pas_marker_clears_after_the_first_pass() {
         base / life
     );
     assert!(base / first_pass > 0.95, "{}", base / first_pass);
+}
+
+/// Experiment (reverted): record CAPS's input trace in the closed loop
+/// (CAPS_REC=path) and replay a trace open loop (CAPS_TRACE=path) through
+/// the golden model selected by CAPS_EXP.
+#[test]
+fn exp_replay() {
+    use golden::caps::CapsModel;
+    use golden::GoldenModel;
+    use std::collections::{HashMap, HashSet};
+    let Ok(path) = std::env::var("CAPS_TRACE") else {
+        return;
+    };
+    let k = kernel("lps.toml", &[("NX", 128), ("NY", 128), ("NZ", 128)]);
+    let c = config(&caps_pas(&[
+        L1_48K[0],
+        L1_48K[1],
+        FIRST_RULE2,
+        LIFETIME_MARKER,
+    ]));
+    let params = unit_params::<CapsPrefetcher>(&c, &k).unwrap();
+    if std::env::var("CAPS_REC").is_ok() {
+        struct Rec(Rc<RefCell<Vec<Vec<u64>>>>);
+        impl Probe for Rec {
+            fn cycle(&mut self, inputs: &[u64], _g: &[u64]) -> Result<(), ProbeError> {
+                self.0.borrow_mut().push(inputs.to_vec());
+                Ok(())
+            }
+        }
+        let rec = Rc::new(RefCell::new(Vec::<Vec<u64>>::new()));
+        let m = Harness::new(&k, &c)
+            .probe("caps_prefetcher", Box::new(Rec(rec.clone())))
+            .run()
+            .unwrap();
+        eprintln!("REC accuracy {:.3}", m.prefetch.unwrap().accuracy);
+        let s: String = rec
+            .borrow()
+            .iter()
+            .map(|v| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ") + "\n")
+            .collect();
+        std::fs::write(&path, s).unwrap();
+    }
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut m = <CapsModel as GoldenModel<CapsPrefetcher>>::new(&params);
+    let mut first_demand: HashMap<u64, usize> = HashMap::new();
+    let mut last_demand: HashMap<u64, usize> = HashMap::new();
+    let mut taken = vec![];
+    let mut last_d: Vec<(u64, u64, bool)> = vec![];
+    let mut launches = vec![];
+    let mut ld320: std::collections::BTreeMap<(u64, usize), u32> = Default::default();
+    let mut per_pc: std::collections::BTreeMap<(u64, u64, usize), u32> = Default::default();
+    for (cyc, line) in text.lines().enumerate() {
+        let v: Vec<u64> = line.split(' ').map(|x| x.parse().unwrap()).collect();
+        let i = CapsPrefetcher::in_from_values(&params, &v);
+        let o = m.outputs();
+        if o.pf_valid && i.pf_ready {
+            taken.push((cyc, o.pf_addr >> 7));
+        }
+        if i.ld_valid {
+            for a in &i.ld_addr[..(i.ld_count as usize).min(i.ld_addr.len())] {
+                first_demand.entry(a >> 7).or_insert(cyc);
+                last_demand.insert(a >> 7, cyc);
+            }
+        }
+        let ja = m.stats().jobs_a;
+        if i.cta_launch_valid {
+            launches.push((cyc, i.cta_launch_slot));
+        }
+        if i.ld_valid && i.ld_pc == 320 {
+            *ld320.entry((i.ld_cta, cyc / 50000)).or_insert(0u32) += 1;
+        }
+        m.step(&i);
+        if m.stats().jobs_a > ja {
+            if let Some(golden::caps::Job::A { pc, cta, .. }) = m.job_queue().last() {
+                *per_pc.entry((*pc, *cta, cyc / 50000)).or_insert(0u32) += 1;
+            }
+        }
+        let d: Vec<(u64, u64, bool)> = m
+            .dist_entries()
+            .iter()
+            .map(|e| (e.pc, e.lead_cta, e.cnt >= params.MISPRED_THRESHOLD))
+            .collect();
+        if d != last_d {
+            eprintln!("DIST cycle {cyc} jobs_a {} {:?}", m.stats().jobs_a, d);
+            last_d = d;
+        }
+    }
+    eprintln!("JOBSA (pc, cta, cycle/50000) {per_pc:?}");
+    eprintln!("LAUNCH {launches:?}");
+    eprintln!("LD320 (cta, cycle/50000) {ld320:?}");
+    eprintln!("DIST end jobs_a {} {:?}", m.stats().jobs_a, m.dist_entries());
+    let lines: HashSet<u64> = taken.iter().map(|t| t.1).collect();
+    let never = lines.iter().filter(|l| !first_demand.contains_key(l)).count();
+    let mut before = 0;
+    let mut after = 0;
+    for (cyc, l) in &taken {
+        match first_demand.get(l) {
+            Some(&d) if d <= *cyc => before += 1,
+            Some(_) => after += 1,
+            None => {}
+        }
+    }
+    let stale = taken.iter().filter(|t| last_demand.get(&t.1).is_some_and(|&d| d < t.0)).count();
+    let stale_gap: Vec<usize> = taken.iter().filter_map(|t| last_demand.get(&t.1).filter(|&&d| d < t.0).map(|&d| t.0 - d)).collect();
+    let big = stale_gap.iter().filter(|&&g| g > 2000).count();
+    eprintln!("STALE prefetches after the line's last demand {stale} (of which > 2000 cycles after: {big})");
+    let never_pf = taken.iter().filter(|t| !first_demand.contains_key(&t.1)).count();
+    eprintln!(
+        "REPLAY taken {} distinct lines {} never-demanded lines {} (prefetches {}) first demand before {} after {} stats {:?}",
+        taken.len(),
+        lines.len(),
+        never,
+        never_pf,
+        before,
+        after,
+        m.stats()
+    );
+    let out: String = taken.iter().map(|t| format!("{} {:x}\n", t.0, t.1)).collect();
+    std::fs::write(format!("{path}.taken{}", std::env::var("CAPS_EXP").unwrap_or("7".into())), out).unwrap();
 }

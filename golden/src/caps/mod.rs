@@ -835,7 +835,7 @@ impl CapsModel {
             Next::Prefetch { pf, pos, k } => {
                 // The prefetches in the read and address stages count as
                 // entries; the one popped at this edge does not.
-                let held = self.pfq.len() + self.prefetches_in_flight() - usize::from(pop_pf);
+                let held = self.pfq.len() + self.prefetches_in_flight() - usize::from(pop_pf && exp(1));
                 if held >= self.params.PFQ_DEPTH as usize {
                     GenAction::Stall
                 } else {
@@ -910,6 +910,15 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
         if inputs.cta_launch_valid {
             let slot = (inputs.cta_launch_slot & cta_mask) as usize;
             self.percta[slot].fill(PerCtaEntry::default());
+            if exp(8) {
+                // Experiment: a new CTA in a DIST entry's training slot does
+                // not inherit the right to create jobs A.
+                for d in &mut self.dist {
+                    if d.lead_cta == slot as u64 {
+                        d.lead_cta = u64::MAX;
+                    }
+                }
+            }
         }
         self.pending_load = inputs.ld_valid.then(|| Load {
             pc: inputs.ld_pc & mask(self.params.PC_W as u32),
@@ -927,10 +936,14 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
         if pop_pf {
             self.pfq.pop_front();
         }
-        if let Some(pf) = self.pf_stage3.take() {
+        if exp(2) {
+            if let Some(pf) = self.pf_stage3.take() {
+                self.pfq.push_back(pf);
+            }
+            self.pf_stage3 = self.pf_stage2.take();
+        } else if let Some(pf) = self.pf_stage2.take() {
             self.pfq.push_back(pf);
         }
-        self.pf_stage3 = self.pf_stage2.take();
         self.pf_stage2 = self.pf_stage.take();
         match action {
             GenAction::Nothing | GenAction::Stall => {}
@@ -956,7 +969,12 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
         // The job FIFO: the job created two edges ago enters unless it was
         // full; the newer ones move on.
         let older = std::mem::replace(&mut self.pending_job, new_job);
-        if let Some(job) = std::mem::replace(&mut self.pending_job2, older) {
+        let entering = if exp(4) {
+            std::mem::replace(&mut self.pending_job2, older)
+        } else {
+            older
+        };
+        if let Some(job) = entering {
             if jobq_full {
                 self.stats.jobs_dropped += 1;
             } else {
@@ -968,6 +986,19 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
             }
         }
     }
+}
+
+/// Experiment toggles (CAPS_EXP bit mask, default 7 = the step): bit 0 a
+/// pop makes room, bit 1 the generator's read stage, bit 2 the verify stage.
+fn exp(bit: u32) -> bool {
+    static M: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *M.get_or_init(|| {
+        std::env::var("CAPS_EXP")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(7)
+    }) & bit
+        != 0
 }
 
 #[cfg(test)]
