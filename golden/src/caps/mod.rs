@@ -17,34 +17,31 @@
 //! * a load accepted at edge *t* is held for one cycle: its table rules are
 //!   applied at edge *t + 1*, before that edge's CTA launch (so the loads
 //!   and launches take effect in the order they arrived), and the job it
-//!   creates (at most one) enters the job FIFO at edge *t + 3* unless the
+//!   creates (at most one) enters the job FIFO at edge *t + 2* unless the
 //!   FIFO was full at the start of that cycle (the job is then dropped);
-//!   its DIST counter update is part of the application at *t + 1*;
 //! * a CTA launch clears the PerCTA table of its slot; a load in the same
 //!   cycle sees that table already cleared;
 //! * an idle generator takes the oldest job if the FIFO was not empty at the
 //!   start of the cycle (so a job is taken no earlier than the edge after its
 //!   push);
-//! * a busy generator determines the next prefetch of its job, and its
-//!   address, from the table state at the start of the cycle (it does not
-//!   see the launch or the load of the same cycle); with no next prefetch
-//!   the job ends, costing that cycle; otherwise the prefetch enters the
-//!   generator's read stage unless the output queue, the read stage and
-//!   the two address stages together held `PFQ_DEPTH` prefetches at the
-//!   start of the cycle and the queue is not popped at this edge (stall);
-//! * the read stage and each of the two address stages hold a prefetch for
-//!   one cycle: a prefetch selected at edge *t* is in the first address
-//!   stage after edge *t + 1*, in the second after *t + 2* and enters the
-//!   output queue at edge *t + 3* (there is always room: the stages count
-//!   as entries of the queue);
+//! * a busy generator determines the next prefetch of its job from the table
+//!   state at the start of the cycle (it does not see the launch or the load
+//!   of the same cycle); with no next prefetch the job ends, costing that
+//!   cycle; otherwise the prefetch enters the generator's first address
+//!   stage unless the output queue and the two address stages together
+//!   held `PFQ_DEPTH` prefetches at the start of the cycle (stall);
+//! * each of the two address stages holds a prefetch for one cycle: a
+//!   prefetch produced at edge *t* is in the second stage after edge
+//!   *t + 1* and enters the output queue at edge *t + 2* (there is always
+//!   room: the stages count as entries of the queue);
 //! * the output queue's oldest entry is on `pf_*` while it is not empty and
 //!   is popped at an edge with `pf_ready = 1`.
 //!
 //! A load accepted at edge *t* whose job finds both queues empty therefore
-//! has its first prefetch on `pf_*` during the cycle after edge *t + 8*
-//! (applied at *t + 1*, job in the FIFO at *t + 3*, taken at *t + 4*,
-//! prefetch selected at *t + 5*, in the first address stage at *t + 6*, in
-//! the second at *t + 7*, in the output queue at *t + 8*).
+//! has its first prefetch on `pf_*` during the cycle after edge *t + 6*
+//! (applied at *t + 1*, job in the FIFO at *t + 2*, taken at *t + 3*,
+//! prefetch produced at *t + 4*, in the second address stage at *t + 5*,
+//! in the output queue at *t + 6*).
 //!
 //! # Decisions where the spec and the contract are silent
 //! These are also what the RTL must do:
@@ -307,23 +304,18 @@ pub struct CapsModel {
     dist: Vec<DistEntry>,
     /// The load accepted at the last edge, applied at the next.
     pending_load: Option<Load>,
-    /// The job created at the last edge (the load applied there), which
-    /// moves on at the next edge (the load's verify stage, issue 29).
+    /// The job created at the last edge, entering the job FIFO at the next.
     pending_job: Option<Job>,
-    /// The job created two edges ago, entering the job FIFO at the next.
-    pending_job2: Option<Job>,
     /// Pending jobs, oldest first.
     jobq: VecDeque<Job>,
     /// The generator: `None` when idle.
     gen: Option<Generator>,
-    /// The generator's read stage: the prefetch selected at the last edge
-    /// (its address already fixed by what the selection read).
+    /// The generator's first address stage: the prefetch produced at the
+    /// last edge.
     pf_stage: Option<Prefetch>,
-    /// The first address stage: the prefetch selected two edges ago.
-    pf_stage2: Option<Prefetch>,
-    /// The second address stage: the prefetch selected three edges ago,
+    /// The second address stage: the prefetch produced two edges ago,
     /// which enters the output queue at the next edge.
-    pf_stage3: Option<Prefetch>,
+    pf_stage2: Option<Prefetch>,
     /// Output prefetch queue, oldest first (the head is on `pf_*`).
     pfq: VecDeque<Prefetch>,
     /// Stamp given to the next table update.
@@ -362,12 +354,10 @@ impl CapsModel {
             dist: vec![DistEntry::default(); params.DIST_ENTRIES as usize],
             pending_load: None,
             pending_job: None,
-            pending_job2: None,
             jobq: VecDeque::new(),
             gen: None,
             pf_stage: None,
             pf_stage2: None,
-            pf_stage3: None,
             pfq: VecDeque::new(),
             next_stamp: 0,
             stats: CapsStats::default(),
@@ -468,7 +458,7 @@ impl CapsModel {
     /// A load or a job is on its way to the tables or the job FIFO (a load
     /// accepted at the last edge, or the job it created at the last edge).
     pub fn load_in_flight(&self) -> bool {
-        self.pending_load.is_some() || self.pending_job.is_some() || self.pending_job2.is_some()
+        self.pending_load.is_some() || self.pending_job.is_some()
     }
 
     /// Number of jobs waiting in the job FIFO (not counting the one the
@@ -491,18 +481,16 @@ impl CapsModel {
         })
     }
 
-    /// The prefetch in the generator's read stage (selected at the last
-    /// edge, in the output queue three edges later), if any.
+    /// The prefetch in the generator's first address stage (produced at
+    /// the last edge, in the output queue two edges later), if any.
     pub fn prefetch_in_flight(&self) -> Option<Prefetch> {
         self.pf_stage
     }
 
-    /// The number of prefetches in the read stage and the two address
-    /// stages (selected but not yet in the output queue), 0..=3.
+    /// The number of prefetches in the two address stages (produced but
+    /// not yet in the output queue), 0..=2.
     pub fn prefetches_in_flight(&self) -> usize {
-        usize::from(self.pf_stage.is_some())
-            + usize::from(self.pf_stage2.is_some())
-            + usize::from(self.pf_stage3.is_some())
+        usize::from(self.pf_stage.is_some()) + usize::from(self.pf_stage2.is_some())
     }
 
     /// Number of prefetches in the output queue (0..=PFQ_DEPTH).
@@ -821,7 +809,7 @@ impl CapsModel {
 
     /// What the generator does at this edge, from the state at the start of
     /// the cycle.
-    fn generator_action(&self, warps_per_cta: u64, pop_pf: bool) -> GenAction {
+    fn generator_action(&self, warps_per_cta: u64) -> GenAction {
         let Some(gen) = &self.gen else {
             return if self.jobq.is_empty() {
                 GenAction::Nothing
@@ -833,9 +821,8 @@ impl CapsModel {
             Next::End => GenAction::End,
             Next::Skip { pos, k } => GenAction::Advance { pos, k },
             Next::Prefetch { pf, pos, k } => {
-                // The prefetches in the read and address stages count as
-                // entries; the one popped at this edge does not.
-                let held = self.pfq.len() + self.prefetches_in_flight() - usize::from(pop_pf && exp(1));
+                // The prefetches in the address stages count as entries.
+                let held = self.pfq.len() + self.prefetches_in_flight();
                 if held >= self.params.PFQ_DEPTH as usize {
                     GenAction::Stall
                 } else {
@@ -853,12 +840,10 @@ impl CapsModel {
         self.dist.fill(DistEntry::default());
         self.pending_load = None;
         self.pending_job = None;
-        self.pending_job2 = None;
         self.jobq.clear();
         self.gen = None;
         self.pf_stage = None;
         self.pf_stage2 = None;
-        self.pf_stage3 = None;
         self.pfq.clear();
         self.next_stamp = 0;
     }
@@ -899,7 +884,7 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
         // Decisions from the state at the start of the cycle.
         let jobq_full = self.jobq.len() >= p.JOBQ_DEPTH as usize;
         let pop_pf = !self.pfq.is_empty() && inputs.pf_ready;
-        let action = self.generator_action(warps_per_cta, pop_pf);
+        let action = self.generator_action(warps_per_cta);
 
         // The load accepted at the last edge, then this cycle's launch; this
         // cycle's load waits for the next edge.
@@ -910,15 +895,6 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
         if inputs.cta_launch_valid {
             let slot = (inputs.cta_launch_slot & cta_mask) as usize;
             self.percta[slot].fill(PerCtaEntry::default());
-            if exp(8) {
-                // Experiment: a new CTA in a DIST entry's training slot does
-                // not inherit the right to create jobs A.
-                for d in &mut self.dist {
-                    if d.lead_cta == slot as u64 {
-                        d.lead_cta = u64::MAX;
-                    }
-                }
-            }
         }
         self.pending_load = inputs.ld_valid.then(|| Load {
             pc: inputs.ld_pc & mask(self.params.PC_W as u32),
@@ -930,18 +906,12 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
         });
 
         // The output queue: pop the head, then the second address stage's
-        // push; the first address stage's prefetch moves to the second, the
-        // read stage's to the first, and the generator's new prefetch
-        // enters the read stage.
+        // push; the first stage's prefetch moves to the second, and the
+        // generator's new prefetch enters the first.
         if pop_pf {
             self.pfq.pop_front();
         }
-        if exp(2) {
-            if let Some(pf) = self.pf_stage3.take() {
-                self.pfq.push_back(pf);
-            }
-            self.pf_stage3 = self.pf_stage2.take();
-        } else if let Some(pf) = self.pf_stage2.take() {
+        if let Some(pf) = self.pf_stage2.take() {
             self.pfq.push_back(pf);
         }
         self.pf_stage2 = self.pf_stage.take();
@@ -966,15 +936,9 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
             }
         }
 
-        // The job FIFO: the job created two edges ago enters unless it was
-        // full; the newer ones move on.
-        let older = std::mem::replace(&mut self.pending_job, new_job);
-        let entering = if exp(4) {
-            std::mem::replace(&mut self.pending_job2, older)
-        } else {
-            older
-        };
-        if let Some(job) = entering {
+        // The job FIFO: the job created at the last edge enters unless it
+        // was full; the new one waits for the next edge.
+        if let Some(job) = std::mem::replace(&mut self.pending_job, new_job) {
             if jobq_full {
                 self.stats.jobs_dropped += 1;
             } else {
@@ -986,19 +950,6 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
             }
         }
     }
-}
-
-/// Experiment toggles (CAPS_EXP bit mask, default 7 = the step): bit 0 a
-/// pop makes room, bit 1 the generator's read stage, bit 2 the verify stage.
-fn exp(bit: u32) -> bool {
-    static M: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *M.get_or_init(|| {
-        std::env::var("CAPS_EXP")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(7)
-    }) & bit
-        != 0
 }
 
 #[cfg(test)]

@@ -67,10 +67,7 @@ pub struct CapsDist<
     pub c_cnt: Signal<Out, Bits<CW>>,
     /// Its training CTA slot.
     pub c_lead_cta: Signal<Out, Bits<C>>,
-    /// Per entry: the one `inc` and `dec` update (the job stage's, one
-    /// stage after the `c_hit` read, issue 29).
-    pub u_hit: Vec<Signal<In, Bit>>,
-    /// Count a misprediction for the `u_hit` entry.
+    /// Count a misprediction for the `c_hit` entry.
     pub inc: Signal<In, Bit>,
     /// Count a correct verification for the `c_hit` entry (`CNT_DECAY`):
     /// its counter decrements, saturating at 0.
@@ -128,7 +125,6 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             a_lead_cta: Default::default(),
             a_tgt: (0..nd).map(|_| Signal::default()).collect(),
             c_hit: (0..nd).map(|_| Signal::default()).collect(),
-            u_hit: (0..nd).map(|_| Signal::default()).collect(),
             c_cnt: Default::default(),
             c_lead_cta: Default::default(),
             inc: Default::default(),
@@ -226,10 +222,10 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
         self.c_lead_cta.next = self.sel_cl.o.val();
         self.gh_stride.next = self.sel_gs.o.val();
         for e in 0..self._nd {
-            if self.inc.val() & self.u_hit[e].val() & (self.cnt[e].q.val() != self.cnt_max.val()) {
+            if self.inc.val() & self.c_hit[e].val() & (self.cnt[e].q.val() != self.cnt_max.val()) {
                 self.cnt[e].d.next = self.cnt[e].q.val() + self.cnt_one.val();
             }
-            if self.dec.val() & self.u_hit[e].val() & (self.cnt[e].q.val() != self.cnt_zero.val()) {
+            if self.dec.val() & self.c_hit[e].val() & (self.cnt[e].q.val() != self.cnt_zero.val()) {
                 self.cnt[e].d.next = self.cnt[e].q.val() - self.cnt_one.val();
             }
             if self.alloc.val() {
