@@ -106,10 +106,10 @@ pub struct SnakePrefetcherRtl<
     /// The walk queue's `{pc, warp}` lane, which also shows its next head
     /// (the entries compare their `pc1` with it a cycle ahead).
     walkq: PeekQueue<JW, P>,
-    walkq_addr: ShiftQueue<Bits<A>>,
+    walkq_addr: PeekQueue<A, 1>,
     /// The job's `{end, span}`: `ld_span` in bits 0..12, `ld_cta_end`
     /// zero-extended to 8 bits in bits 12..20.
-    walkq_se: ShiftQueue<Bits<20>>,
+    walkq_se: PeekQueue<20, 1>,
     pfq: ShiftQueue<Bits<QW>>,
     iw_div: IwDiv<WB, A>,
     /// `a + k x intra` (the intra-warp step's address) and `a + k x
@@ -167,11 +167,6 @@ pub struct SnakePrefetcherRtl<
     rf_q: Reg<Bit>,
     rf_p: Reg<Bit>,
     rf_t: Reg<Bit>,
-    rf_j: Reg<Bit>,
-    /// `rf_j` if the edge pops (`r_pop`, the registered pop, picks).
-    rf_j1: Reg<Bit>,
-    /// The last edge popped the walk queue's head job.
-    r_pop: Reg<Bit>,
     /// The staged load's `p`'s inter-warp fields (the OR of the entries
     /// with `pc1 = p`), registered a cycle ahead from the state after that
     /// edge (this edge's update of `p` forwarded, an evicted entry left
@@ -185,6 +180,10 @@ pub struct SnakePrefetcherRtl<
     /// its observation replaced, compared with `x`, the `sum` register,
     /// in the pending cycle).
     r_ointra: Reg<Bits<A>>,
+    /// A closing hop's `x` (`sum + stride`, the `sum` register after that
+    /// edge), written only at a closing hop (issue 29 step 10): the
+    /// pending observation's `intra` and the operand of `oeq`.
+    r_ox: Reg<Bits<A>>,
     /// Entry e's eviction-key comparisons with every entry j (bit j), for
     /// this cycle, registered at the last edge from that edge's updates
     /// ([`PairKeys`]): with `D = ones_j - ones_e`, `D < -1`, `D < 0`, `D <
@@ -432,8 +431,8 @@ impl<
             vt3: regs(ne),
             beats: sigs(ne),
             walkq: PeekQueue::new(p.WALKQ_DEPTH as usize, WB),
-            walkq_addr: ShiftQueue::new(p.WALKQ_DEPTH as usize),
-            walkq_se: ShiftQueue::new(p.WALKQ_DEPTH as usize),
+            walkq_addr: PeekQueue::new(p.WALKQ_DEPTH as usize, 0),
+            walkq_se: PeekQueue::new(p.WALKQ_DEPTH as usize, 0),
             pfq: ShiftQueue::new(p.PFQ_DEPTH as usize),
             throttle_cycles: konst(p.THROTTLE_CYCLES),
             count_zero: konst(0),
@@ -506,8 +505,8 @@ impl<
             qp_warp, qp_kind, qp_span, js_span, js_end,
             // Registers.
             count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
-            l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, rf_j, rf_j1, r_pop, r_pv_valid,
-            r_pv_warp, r_pv_addr, r_pv_stride, r_pv_cnt, r_ointra, oeq,
+            l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, r_pv_valid,
+            r_pv_warp, r_pv_addr, r_pv_stride, r_pv_cnt, r_ointra, r_ox, oeq,
             // Local signals.
             halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, f_j, f_j1, jp1, q_is_j1, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, first,
             e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,

@@ -42,6 +42,9 @@ pub struct PeekQueue<const N: usize, const S: usize> {
     pub o_valid: Signal<Out, Bit>,
     /// The oldest entry; zero while the queue is empty.
     pub o_data: Signal<Out, Bits<N>>,
+    /// Entry 0's register, not gated by its valid bit (issue 29 step 10:
+    /// the walker reads its job from it; every use is gated by `o_valid`).
+    pub o_head: Signal<Out, Bits<N>>,
     /// Entry 1's bits `off..off + S` (not gated by its valid bit; entry
     /// 0's for depth 1).
     pub o_second: Signal<Out, Bits<S>>,
@@ -83,6 +86,7 @@ impl<const N: usize, const S: usize> PeekQueue<N, S> {
             o_full: Default::default(),
             o_valid: Default::default(),
             o_data: Default::default(),
+            o_head: Default::default(),
             o_second: Default::default(),
             o_put0n: Default::default(),
             o_put0p: Default::default(),
@@ -153,6 +157,7 @@ impl<const N: usize, const S: usize> Logic for PeekQueue<N, S> {
         if self.valid[0].q.val() {
             self.o_data.next = self.data[0].q.val();
         }
+        self.o_head.next = self.data[0].q.val();
         for i in self._s..self._s1 {
             self.o_second.next = self.data[i].q.val().get_bits::<S>(self.off.val().index());
         }

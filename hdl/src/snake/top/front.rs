@@ -25,7 +25,7 @@ impl<
     fn update(&mut self) {
         dff_setup!(
             self, clock, count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc,
-            l_addr, l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, rf_j
+            l_addr, l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t
         );
         self.count.reset.next = self.reset.val();
         self.bw_halt.reset.next = self.reset.val();
@@ -48,7 +48,6 @@ impl<
         self.rf_q.reset.next = self.reset.val();
         self.rf_p.reset.next = self.reset.val();
         self.rf_t.reset.next = self.reset.val();
-        self.rf_j.reset.next = self.reset.val();
 
         // ---- Throttle (registered: halted and `throttled` come from it).
         self.halted.next = (self.count.q.val() != self.count_zero.val()) | self.bw_halt.q.val();
@@ -111,17 +110,19 @@ impl<
         // ---- The walk job at the head of the walk queue.
         self.busy.next =
             self.walkq.o_valid.val() & self.walkq_addr.o_valid.val() & self.walkq_se.o_valid.val();
-        self.jw.next = self.walkq.o_data.val().get_bits::<WB>(0);
+        // Its fields from the queues' entry 0 registers, not gated by the
+        // valid bit (every use is gated by `busy`; issue 29 step 10).
+        self.jw.next = self.walkq.o_head.val().get_bits::<WB>(0);
         self.jp.next = self
             .walkq
-            .o_data
+            .o_head
             .val()
             .get_bits::<P>(self.joff_p.val().index());
-        self.ja.next = self.walkq_addr.o_data.val();
-        self.jspan.next = self.walkq_se.o_data.val().get_bits::<12>(0);
+        self.ja.next = self.walkq_addr.o_head.val();
+        self.jspan.next = self.walkq_se.o_head.val().get_bits::<12>(0);
         self.jend.next = self
             .walkq_se
-            .o_data
+            .o_head
             .val()
             .get_bits::<8>(self.joff_end.val().index());
         self.first.next = self.hop.q.val() == self.five_zero.val();
@@ -156,7 +157,6 @@ impl<
             self.ents[e].rf_q.next = self.rf_q.q.val();
             self.ents[e].rf_p.next = self.rf_p.q.val();
             self.ents[e].rf_t.next = self.rf_t.q.val();
-            self.ents[e].rf_j.next = self.rf_j.q.val();
             self.ents[e].jp1.next = self.jp1.val();
             self.ents[e].cur.next = self.cur.q.val();
             self.ents[e].first.next = self.first.val();

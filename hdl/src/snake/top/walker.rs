@@ -66,9 +66,11 @@ impl<
             self.pj_iw_stride.next = self.pj_iw_stride.val() | self.ents[e].j_iw_stride.val();
             self.pj_iw_cnt.next = self.pj_iw_cnt.val() | self.ents[e].j_iw_cnt.val();
         }
-        // A pending observation's `x` (the `sum` register) against the
-        // `intra` it replaced (the job pc's, registered at the closing hop).
-        self.oeq.next = self.sum.q.val() == self.r_ointra.q.val();
+        // A pending observation's `x` (`r_ox`, the `sum` register's copy
+        // written only at a closing hop: no fan-out in front of the
+        // comparison) against the `intra` it replaced (the job pc's,
+        // registered at the closing hop).
+        self.oeq.next = self.r_ox.q.val() == self.r_ointra.q.val();
         self.r_ointra.d.next = self.pj_intra.val();
 
         // ---- 1. A hop (chain phase, hop < LOOP_HOPS, an entry found); it
@@ -238,11 +240,14 @@ impl<
         }
 
         // ---- The intra-warp observation of a closing hop: the entries with
-        // `pc1 = jp` write `intra <- x` (= `sum + stride`) at this edge and
-        // mark `t2` pending, applied at the next edge from `x = intra`
-        // (the old `intra` registered here, `r_ointra`), showing it to
-        // every reader in between
-        // (`SnakeEntry`'s `ef_t2`).
+        // `pc1 = jp` mark it pending at this edge (`x` = `sum + stride` in
+        // `r_ox`, the old `intra` in `r_ointra`) and write `intra <- x` and
+        // `t2` at the next edge, showing them to every reader in between
+        // (`SnakeEntry`'s `ef_intra`, `ef_t2`; issue 29 step 10: step 9
+        // wrote `intra` at the closing hop's edge).
         self.obs_en.next = self.hop_step.val() & self.closes.val();
+        if self.obs_en.val() {
+            self.r_ox.d.next = self.next_sum.val();
+        }
     }
 }
