@@ -987,7 +987,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  walkq__o_full;
     wire  walkq__o_valid;
     wire  [37:0] walkq__o_data;
-    wire  [37:0] walkq__o_head;
     wire  [31:0] walkq__o_second;
     wire  walkq__o_put0n;
     wire  walkq__o_put0p;
@@ -999,10 +998,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  walkq_addr__o_full;
     wire  walkq_addr__o_valid;
     wire  [31:0] walkq_addr__o_data;
-    wire  [31:0] walkq_addr__o_head;
-    wire  walkq_addr__o_second;
-    wire  walkq_addr__o_put0n;
-    wire  walkq_addr__o_put0p;
     reg  walkq_se__clock;
     reg  walkq_se__reset;
     reg  walkq_se__push;
@@ -1011,10 +1006,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  walkq_se__o_full;
     wire  walkq_se__o_valid;
     wire  [19:0] walkq_se__o_data;
-    wire  [19:0] walkq_se__o_head;
-    wire  walkq_se__o_second;
-    wire  walkq_se__o_put0n;
-    wire  walkq_se__o_put0p;
     reg  pfq__clock;
     reg  pfq__reset;
     reg  pfq__push;
@@ -1190,6 +1181,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  bw_halt__q;
     reg  bw_halt__clock;
     reg  bw_halt__reset;
+    reg  r_halted__d;
+    wire  r_halted__q;
+    reg  r_halted__clock;
+    reg  r_halted__reset;
     reg  [1:0] phase__d;
     wire  [1:0] phase__q;
     reg  phase__clock;
@@ -2620,7 +2615,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .o_full(walkq__o_full),
         .o_valid(walkq__o_valid),
         .o_data(walkq__o_data),
-        .o_head(walkq__o_head),
         .o_second(walkq__o_second),
         .o_put0n(walkq__o_put0n),
         .o_put0p(walkq__o_put0p)
@@ -2633,11 +2627,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .i_data(walkq_addr__i_data),
         .o_full(walkq_addr__o_full),
         .o_valid(walkq_addr__o_valid),
-        .o_data(walkq_addr__o_data),
-        .o_head(walkq_addr__o_head),
-        .o_second(walkq_addr__o_second),
-        .o_put0n(walkq_addr__o_put0n),
-        .o_put0p(walkq_addr__o_put0p)
+        .o_data(walkq_addr__o_data)
     );
     snake_prefetcher__walkq_se walkq_se(
         .clock(walkq_se__clock),
@@ -2647,11 +2637,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .i_data(walkq_se__i_data),
         .o_full(walkq_se__o_full),
         .o_valid(walkq_se__o_valid),
-        .o_data(walkq_se__o_data),
-        .o_head(walkq_se__o_head),
-        .o_second(walkq_se__o_second),
-        .o_put0n(walkq_se__o_put0n),
-        .o_put0p(walkq_se__o_put0p)
+        .o_data(walkq_se__o_data)
     );
     snake_prefetcher__pfq pfq(
         .clock(pfq__clock),
@@ -2869,6 +2855,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .q(bw_halt__q),
         .clock(bw_halt__clock),
         .reset(bw_halt__reset)
+    );
+    snake_prefetcher__reg1 r_halted(
+        .d(r_halted__d),
+        .q(r_halted__q),
+        .clock(r_halted__clock),
+        .reset(r_halted__reset)
     );
     snake_prefetcher__reg2 phase(
         .d(phase__d),
@@ -3270,6 +3262,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     // Update code
     always @(*) count__clock = clock;
     always @(*) bw_halt__clock = clock;
+    always @(*) r_halted__clock = clock;
     always @(*) phase__clock = clock;
     always @(*) hop__clock = clock;
     always @(*) kidx__clock = clock;
@@ -3306,6 +3299,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         else if (bw_util <= bw_low) begin
             bw_halt__d = 1'b0;
         end
+    end
+    always @(*) begin
+        r_halted__d = r_halted__q;
+        r_halted__d = (count__d != count_zero) | bw_halt__d;
     end
     always @(*) begin
         phase__d = phase__q;
@@ -3432,6 +3429,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) count__reset = reset;
     always @(*) bw_halt__reset = reset;
+    always @(*) r_halted__reset = reset;
     always @(*) phase__reset = reset;
     always @(*) hop__reset = reset;
     always @(*) kidx__reset = reset;
@@ -3451,7 +3449,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) rf_q__reset = reset;
     always @(*) rf_p__reset = reset;
     always @(*) rf_t__reset = reset;
-    always @(*) halted = (count__q != count_zero) | bw_halt__q;
+    always @(*) halted = r_halted__q;
     always @(*) throttled = halted;
     always @(*) accept = ld_valid & ld_uniform;
     always @(*) head__clock = clock;
@@ -3475,11 +3473,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) q = l_q__q;
     always @(*) s = l_s__q;
     always @(*) busy = walkq__o_valid & walkq_addr__o_valid & walkq_se__o_valid;
-    always @(*) jw = walkq__o_head[(32'h0)+:(6)];
-    always @(*) jp = walkq__o_head[(joff_p)+:(32)];
-    always @(*) ja = walkq_addr__o_head;
-    always @(*) jspan = walkq_se__o_head[(32'h0)+:(12)];
-    always @(*) jend = walkq_se__o_head[(joff_end)+:(8)];
+    always @(*) jw = walkq__o_data[(32'h0)+:(6)];
+    always @(*) jp = walkq__o_data[(joff_p)+:(32)];
+    always @(*) ja = walkq_addr__o_data;
+    always @(*) jspan = walkq_se__o_data[(32'h0)+:(12)];
+    always @(*) jend = walkq_se__o_data[(joff_end)+:(8)];
     always @(*) first = hop__q == five_zero;
     always @(*) jp1 = walkq__o_second;
     always @(*) vt0__0__clock = clock;
@@ -12148,7 +12146,7 @@ module snake_prefetcher__qp_warp(narrow,wide);
     always @(*) wide = {46'd0, narrow};
 endmodule // snake_prefetcher__qp_warp
 
-module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data,o_head,o_second,o_put0n,o_put0p);
+module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data,o_second,o_put0n,o_put0p);
 
     // Module arguments
     input wire  clock;
@@ -12159,13 +12157,11 @@ module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data
     output reg  o_full;
     output reg  o_valid;
     output reg  [37:0] o_data;
-    output reg  [37:0] o_head;
     output reg  [31:0] o_second;
     output reg  o_put0n;
     output reg  o_put0p;
 
     // Constant declarations
-    localparam  data_zero = 38'h0;
     localparam  off = 32'h6;
 
     // Stub signals
@@ -12268,13 +12264,7 @@ module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data
     always @(*) put__0 = push_ok & ~vsh__0;
     always @(*) put__1 = push_ok & ~vsh__1 & vsh__0;
     always @(*) o_valid = valid__0__q;
-    always @(*) begin
-        o_data = data_zero;
-        if (valid__0__q) begin
-            o_data = data__0__q;
-        end
-    end
-    always @(*) o_head = data__0__q;
+    always @(*) o_data = data__0__q;
     always @(*) o_second = data__1__q[(off)+:(32)];
     always @(*) o_put0n = push_ok & ~valid__0__q;
     always @(*) begin
@@ -12299,7 +12289,7 @@ module snake_prefetcher__reg38(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg38
 
-module snake_prefetcher__walkq_addr(clock,reset,push,pop,i_data,o_full,o_valid,o_data,o_head,o_second,o_put0n,o_put0p);
+module snake_prefetcher__walkq_addr(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
     // Module arguments
     input wire  clock;
@@ -12310,14 +12300,6 @@ module snake_prefetcher__walkq_addr(clock,reset,push,pop,i_data,o_full,o_valid,o
     output reg  o_full;
     output reg  o_valid;
     output reg  [31:0] o_data;
-    output reg  [31:0] o_head;
-    output reg  o_second;
-    output reg  o_put0n;
-    output reg  o_put0p;
-
-    // Constant declarations
-    localparam  data_zero = 32'h0;
-    localparam  off = 32'h0;
 
     // Stub signals
     reg  valid__0__d;
@@ -12419,23 +12401,11 @@ module snake_prefetcher__walkq_addr(clock,reset,push,pop,i_data,o_full,o_valid,o
     always @(*) put__0 = push_ok & ~vsh__0;
     always @(*) put__1 = push_ok & ~vsh__1 & vsh__0;
     always @(*) o_valid = valid__0__q;
-    always @(*) begin
-        o_data = data_zero;
-        if (valid__0__q) begin
-            o_data = data__0__q;
-        end
-    end
-    always @(*) o_head = data__0__q;
-    always @(*) o_second = data__1__q[(off)+:(1)];
-    always @(*) o_put0n = push_ok & ~valid__0__q;
-    always @(*) begin
-        o_put0p = push_ok;
-        o_put0p = push_ok & ~valid__1__q;
-    end
+    always @(*) o_data = data__0__q;
 
 endmodule // snake_prefetcher__walkq_addr
 
-module snake_prefetcher__walkq_se(clock,reset,push,pop,i_data,o_full,o_valid,o_data,o_head,o_second,o_put0n,o_put0p);
+module snake_prefetcher__walkq_se(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
     // Module arguments
     input wire  clock;
@@ -12446,14 +12416,6 @@ module snake_prefetcher__walkq_se(clock,reset,push,pop,i_data,o_full,o_valid,o_d
     output reg  o_full;
     output reg  o_valid;
     output reg  [19:0] o_data;
-    output reg  [19:0] o_head;
-    output reg  o_second;
-    output reg  o_put0n;
-    output reg  o_put0p;
-
-    // Constant declarations
-    localparam  data_zero = 20'h0;
-    localparam  off = 32'h0;
 
     // Stub signals
     reg  valid__0__d;
@@ -12555,19 +12517,7 @@ module snake_prefetcher__walkq_se(clock,reset,push,pop,i_data,o_full,o_valid,o_d
     always @(*) put__0 = push_ok & ~vsh__0;
     always @(*) put__1 = push_ok & ~vsh__1 & vsh__0;
     always @(*) o_valid = valid__0__q;
-    always @(*) begin
-        o_data = data_zero;
-        if (valid__0__q) begin
-            o_data = data__0__q;
-        end
-    end
-    always @(*) o_head = data__0__q;
-    always @(*) o_second = data__1__q[(off)+:(1)];
-    always @(*) o_put0n = push_ok & ~valid__0__q;
-    always @(*) begin
-        o_put0p = push_ok;
-        o_put0p = push_ok & ~valid__1__q;
-    end
+    always @(*) o_data = data__0__q;
 
 endmodule // snake_prefetcher__walkq_se
 

@@ -87,7 +87,14 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
             false,
             ADD,
         ),
-        f("throttle", "counter, bandwidth halt", 16 + 1, 1, false, ADD),
+        f(
+            "throttle",
+            "counter, bandwidth halt, halted (registered; issue 29 step 10)",
+            16 + 1 + 1,
+            1,
+            false,
+            ADD,
+        ),
         f(
             "load stage (issue 29)",
             "valid, warp, pc, address, span, CTA end, previous valid, previous pc, stride, \

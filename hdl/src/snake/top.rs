@@ -9,7 +9,7 @@ use rust_hdl::prelude::*;
 use super::entry::SnakeEntry;
 use super::head::SnakeHead;
 use super::prim::{FirstOne, IwDiv, PairKeys, Sum5};
-use super::walkq::PeekQueue;
+use super::walkq::{LaneQueue, PeekQueue};
 use crate::arith::PrefixAdd;
 use crate::queue::ShiftQueue;
 use crate::reg::Reg;
@@ -106,10 +106,10 @@ pub struct SnakePrefetcherRtl<
     /// The walk queue's `{pc, warp}` lane, which also shows its next head
     /// (the entries compare their `pc1` with it a cycle ahead).
     walkq: PeekQueue<JW, P>,
-    walkq_addr: PeekQueue<A, 1>,
+    walkq_addr: LaneQueue<A>,
     /// The job's `{end, span}`: `ld_span` in bits 0..12, `ld_cta_end`
     /// zero-extended to 8 bits in bits 12..20.
-    walkq_se: PeekQueue<20, 1>,
+    walkq_se: LaneQueue<20>,
     pfq: ShiftQueue<Bits<QW>>,
     iw_div: IwDiv<WB, A>,
     /// `a + k x intra` (the intra-warp step's address) and `a + k x
@@ -141,6 +141,8 @@ pub struct SnakePrefetcherRtl<
 
     count: Reg<Bits<16>>,
     bw_halt: Reg<Bit>,
+    /// `count != 0 | bw_halt` (prefetching is halted), registered.
+    r_halted: Reg<Bit>,
     /// `ph_chain`, `ph_intra` or `ph_inter`.
     phase: Reg<Bits<2>>,
     hop: Reg<Bits<5>>,
@@ -431,8 +433,8 @@ impl<
             vt3: regs(ne),
             beats: sigs(ne),
             walkq: PeekQueue::new(p.WALKQ_DEPTH as usize, WB),
-            walkq_addr: PeekQueue::new(p.WALKQ_DEPTH as usize, 0),
-            walkq_se: PeekQueue::new(p.WALKQ_DEPTH as usize, 0),
+            walkq_addr: LaneQueue::new(p.WALKQ_DEPTH as usize),
+            walkq_se: LaneQueue::new(p.WALKQ_DEPTH as usize),
             pfq: ShiftQueue::new(p.PFQ_DEPTH as usize),
             throttle_cycles: konst(p.THROTTLE_CYCLES),
             count_zero: konst(0),
@@ -504,7 +506,7 @@ impl<
             iw_div, ks_in, ks_iw, sub_s, zx_onehot, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
             qp_warp, qp_kind, qp_span, js_span, js_end,
             // Registers.
-            count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
+            count, bw_halt, r_halted, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
             l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, r_pv_valid,
             r_pv_warp, r_pv_addr, r_pv_stride, r_pv_cnt, r_ointra, r_ox, oeq,
             // Local signals.

@@ -24,11 +24,12 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc,
-            l_addr, l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t
+            self, clock, count, bw_halt, r_halted, phase, hop, kidx, cur, addr, sum, l_valid,
+            l_warp, l_pc, l_addr, l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t
         );
         self.count.reset.next = self.reset.val();
         self.bw_halt.reset.next = self.reset.val();
+        self.r_halted.reset.next = self.reset.val();
         self.phase.reset.next = self.reset.val();
         self.hop.reset.next = self.reset.val();
         self.kidx.reset.next = self.reset.val();
@@ -50,7 +51,7 @@ impl<
         self.rf_t.reset.next = self.reset.val();
 
         // ---- Throttle (registered: halted and `throttled` come from it).
-        self.halted.next = (self.count.q.val() != self.count_zero.val()) | self.bw_halt.q.val();
+        self.halted.next = self.r_halted.q.val();
         self.throttled.next = self.halted.val();
         if self.cache_full.val() {
             self.count.d.next = self.throttle_cycles.val();
@@ -62,6 +63,8 @@ impl<
         } else if self.bw_util.val() <= self.bw_low.val() {
             self.bw_halt.d.next = false;
         }
+        // `halted` after the edge, registered (issue 29 step 10).
+        self.r_halted.d.next = (self.count.d.val() != self.count_zero.val()) | self.bw_halt.d.val();
 
         // ---- The load stage. An accepted load writes its warp's Head row
         // at the edge and waits there one edge with the row's previous
@@ -112,17 +115,17 @@ impl<
             self.walkq.o_valid.val() & self.walkq_addr.o_valid.val() & self.walkq_se.o_valid.val();
         // Its fields from the queues' entry 0 registers, not gated by the
         // valid bit (every use is gated by `busy`; issue 29 step 10).
-        self.jw.next = self.walkq.o_head.val().get_bits::<WB>(0);
+        self.jw.next = self.walkq.o_data.val().get_bits::<WB>(0);
         self.jp.next = self
             .walkq
-            .o_head
+            .o_data
             .val()
             .get_bits::<P>(self.joff_p.val().index());
-        self.ja.next = self.walkq_addr.o_head.val();
-        self.jspan.next = self.walkq_se.o_head.val().get_bits::<12>(0);
+        self.ja.next = self.walkq_addr.o_data.val();
+        self.jspan.next = self.walkq_se.o_data.val().get_bits::<12>(0);
         self.jend.next = self
             .walkq_se
-            .o_head
+            .o_data
             .val()
             .get_bits::<8>(self.joff_end.val().index());
         self.first.next = self.hop.q.val() == self.five_zero.val();

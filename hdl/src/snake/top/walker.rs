@@ -66,10 +66,8 @@ impl<
             self.pj_iw_stride.next = self.pj_iw_stride.val() | self.ents[e].j_iw_stride.val();
             self.pj_iw_cnt.next = self.pj_iw_cnt.val() | self.ents[e].j_iw_cnt.val();
         }
-        // A pending observation's `x` (`r_ox`, the `sum` register's copy
-        // written only at a closing hop: no fan-out in front of the
-        // comparison) against the `intra` it replaced (the job pc's,
-        // registered at the closing hop).
+        // A pending observation's `x` (`r_ox`) against the `intra` it
+        // replaced (the job pc's, registered at the closing hop).
         self.oeq.next = self.r_ox.q.val() == self.r_ointra.q.val();
         self.r_ointra.d.next = self.pj_intra.val();
 
