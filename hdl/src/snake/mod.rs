@@ -56,6 +56,7 @@
 mod build;
 mod entry;
 mod head;
+mod outq;
 pub mod prim;
 mod storage;
 mod top;

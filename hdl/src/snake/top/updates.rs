@@ -216,7 +216,7 @@ impl<
         // ---- Output queue, packed {span, kind, warp, addr}.
         self.pfq.clock.next = self.clock.val();
         self.pfq.reset.next = self.reset.val();
-        self.pfq.push.next = self.push.val();
+        self.pfq.push.next = self.pst_valid.q.val() | (self.push.val() & self.hop_emit.val());
         self.pfq.pop.next = self.pfq.o_valid.val() & self.pf_ready.val();
         self.qp_addr.narrow.next = self.pf_a.val();
         self.qp_warp.narrow.next = self.pf_w.val();
