@@ -1012,6 +1012,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  pfq__pop;
     reg  [51:0] pfq__i_data;
     wire  pfq__o_full;
+    wire  pfq__o_afull;
     wire  pfq__o_valid;
     wire  [51:0] pfq__o_data;
     reg  [5:0] iw_div__w;
@@ -1023,18 +1024,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] iw_div__stride;
     reg  [31:0] iw_div__cmp;
     wire  iw_div__eq;
-    reg  [31:0] ks_in__a;
-    reg  [31:0] ks_in__b;
-    reg  [31:0] ks_in__c;
-    reg  [31:0] ks_in__d;
-    reg  [31:0] ks_in__e;
-    wire  [31:0] ks_in__s;
-    reg  [31:0] ks_iw__a;
-    reg  [31:0] ks_iw__b;
-    reg  [31:0] ks_iw__c;
-    reg  [31:0] ks_iw__d;
-    reg  [31:0] ks_iw__e;
-    wire  [31:0] ks_iw__s;
+    reg  [31:0] ks__a;
+    reg  [31:0] ks__b;
+    reg  [31:0] ks__c;
+    reg  [31:0] ks__d;
+    reg  [31:0] ks__e;
+    wire  [31:0] ks__s;
     reg  [31:0] sub_s__x;
     reg  [31:0] sub_s__y;
     wire  sub_s__ci;
@@ -1289,6 +1284,34 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] r_ox__q;
     reg  r_ox__clock;
     reg  r_ox__reset;
+    reg  pst_valid__d;
+    wire  pst_valid__q;
+    reg  pst_valid__clock;
+    reg  pst_valid__reset;
+    reg  [31:0] pst_a__d;
+    wire  [31:0] pst_a__q;
+    reg  pst_a__clock;
+    reg  pst_a__reset;
+    reg  [31:0] pst_st__d;
+    wire  [31:0] pst_st__q;
+    reg  pst_st__clock;
+    reg  pst_st__reset;
+    reg  [4:0] pst_k__d;
+    wire  [4:0] pst_k__q;
+    reg  pst_k__clock;
+    reg  pst_k__reset;
+    reg  [5:0] pst_w__d;
+    wire  [5:0] pst_w__q;
+    reg  pst_w__clock;
+    reg  pst_w__reset;
+    reg  [1:0] pst_kind__d;
+    wire  [1:0] pst_kind__q;
+    reg  pst_kind__clock;
+    reg  pst_kind__reset;
+    reg  [11:0] pst_span__d;
+    wire  [11:0] pst_span__q;
+    reg  pst_span__clock;
+    reg  pst_span__reset;
     reg  [31:0] vt0__0__d;
     wire  [31:0] vt0__0__q;
     reg  vt0__0__clock;
@@ -1645,6 +1668,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [4:0] kmul_iw;
     reg  cta_ok;
     reg  intra_ok;
+    reg  intra_sel;
+    reg  room;
     reg  inter_ok;
     reg  any_ok;
     reg  [31:0] next_addr;
@@ -2646,6 +2671,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .pop(pfq__pop),
         .i_data(pfq__i_data),
         .o_full(pfq__o_full),
+        .o_afull(pfq__o_afull),
         .o_valid(pfq__o_valid),
         .o_data(pfq__o_data)
     );
@@ -2660,21 +2686,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .cmp(iw_div__cmp),
         .eq(iw_div__eq)
     );
-    snake_prefetcher__ks_in ks_in(
-        .a(ks_in__a),
-        .b(ks_in__b),
-        .c(ks_in__c),
-        .d(ks_in__d),
-        .e(ks_in__e),
-        .s(ks_in__s)
-    );
-    snake_prefetcher__ks_in ks_iw(
-        .a(ks_iw__a),
-        .b(ks_iw__b),
-        .c(ks_iw__c),
-        .d(ks_iw__d),
-        .e(ks_iw__e),
-        .s(ks_iw__s)
+    snake_prefetcher__ks ks(
+        .a(ks__a),
+        .b(ks__b),
+        .c(ks__c),
+        .d(ks__d),
+        .e(ks__e),
+        .s(ks__s)
     );
     snake_prefetcher__ents__add_a sub_s(
         .x(sub_s__x),
@@ -3017,6 +3035,48 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .q(r_ox__q),
         .clock(r_ox__clock),
         .reset(r_ox__reset)
+    );
+    snake_prefetcher__reg1 pst_valid(
+        .d(pst_valid__d),
+        .q(pst_valid__q),
+        .clock(pst_valid__clock),
+        .reset(pst_valid__reset)
+    );
+    snake_prefetcher__reg32 pst_a(
+        .d(pst_a__d),
+        .q(pst_a__q),
+        .clock(pst_a__clock),
+        .reset(pst_a__reset)
+    );
+    snake_prefetcher__reg32 pst_st(
+        .d(pst_st__d),
+        .q(pst_st__q),
+        .clock(pst_st__clock),
+        .reset(pst_st__reset)
+    );
+    snake_prefetcher__reg5 pst_k(
+        .d(pst_k__d),
+        .q(pst_k__q),
+        .clock(pst_k__clock),
+        .reset(pst_k__reset)
+    );
+    snake_prefetcher__reg6 pst_w(
+        .d(pst_w__d),
+        .q(pst_w__q),
+        .clock(pst_w__clock),
+        .reset(pst_w__reset)
+    );
+    snake_prefetcher__reg2 pst_kind(
+        .d(pst_kind__d),
+        .q(pst_kind__q),
+        .clock(pst_kind__clock),
+        .reset(pst_kind__reset)
+    );
+    snake_prefetcher__reg12 pst_span(
+        .d(pst_span__d),
+        .q(pst_span__q),
+        .clock(pst_span__clock),
+        .reset(pst_span__reset)
     );
     snake_prefetcher__reg32 vt0__0(
         .d(vt0__0__d),
@@ -4988,7 +5048,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             kin = five_zero;
         end
     end
-    always @(*) intra_ok = ~hop_ok & (phase__q != ph_inter) & pj_found & (pj_t2 == two_three) & (kin < intra_degree);
+    always @(*) intra_sel = (phase__q != ph_inter) & pj_found & (pj_t2 == two_three) & (kin < intra_degree);
+    always @(*) intra_ok = ~hop_ok & intra_sel;
     always @(*) begin
         if (phase__q == ph_inter) begin
             kiw = kidx__q;
@@ -5006,111 +5067,135 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) kmul_in = kin + five_one;
     always @(*) kmul_iw = kiw + five_one;
     always @(*) begin
-        if (intra_ok) begin
+        if (intra_sel) begin
             kmul = kmul_in;
         end
         else begin
             kmul = kmul_iw;
         end
     end
-    always @(*) begin
-        ks_in__b = addr_zero;
-        if (kmul_in[32'h0]) begin
-            ks_in__b = pj_intra;
-        end
-    end
-    always @(*) begin
-        ks_in__c = addr_zero;
-        if (kmul_in[32'h1]) begin
-            ks_in__c = pj_intra << sh_one;
-        end
-    end
-    always @(*) begin
-        ks_in__d = addr_zero;
-        if (kmul_in[32'h2]) begin
-            ks_in__d = pj_intra << sh_two;
-        end
-    end
-    always @(*) begin
-        ks_in__e = addr_zero;
-        if (kmul_in[32'h3]) begin
-            ks_in__e = pj_intra << sh_three;
-        end
-    end
-    always @(*) ks_in__a = ja;
-    always @(*) begin
-        ks_iw__b = addr_zero;
-        if (kmul_iw[32'h0]) begin
-            ks_iw__b = pj_iw_stride;
-        end
-    end
-    always @(*) begin
-        ks_iw__c = addr_zero;
-        if (kmul_iw[32'h1]) begin
-            ks_iw__c = pj_iw_stride << sh_one;
-        end
-    end
-    always @(*) begin
-        ks_iw__d = addr_zero;
-        if (kmul_iw[32'h2]) begin
-            ks_iw__d = pj_iw_stride << sh_two;
-        end
-    end
-    always @(*) begin
-        ks_iw__e = addr_zero;
-        if (kmul_iw[32'h3]) begin
-            ks_iw__e = pj_iw_stride << sh_three;
-        end
-    end
-    always @(*) ks_iw__a = ja;
-    always @(*) push = busy & ~halted & (hop_emit | intra_ok | inter_ok) & ~pfq__o_full;
-    always @(*) hop_step = busy & ~halted & hop_ok & (~hop_emit | ~pfq__o_full);
+    always @(*) room = ~pfq__o_full & ~(pst_valid__q & pfq__o_afull);
+    always @(*) push = busy & ~halted & (hop_emit | intra_ok | inter_ok) & room;
+    always @(*) hop_step = busy & ~halted & hop_ok & (~hop_emit | room);
     always @(*) job_end = busy & ~halted & ~any_ok;
+    always @(*) pst_valid__clock = clock;
+    always @(*) pst_a__clock = clock;
+    always @(*) pst_st__clock = clock;
+    always @(*) pst_k__clock = clock;
+    always @(*) pst_w__clock = clock;
+    always @(*) pst_kind__clock = clock;
+    always @(*) pst_span__clock = clock;
     always @(*) begin
-        if (hop_emit) begin
+        pst_valid__d = pst_valid__q;
+        pst_valid__d = push & ~hop_emit;
+    end
+    always @(*) begin
+        pst_a__d = pst_a__q;
+        pst_a__d = ja;
+    end
+    always @(*) begin
+        pst_st__d = pst_st__q;
+        if (intra_sel) begin
+            pst_st__d = pj_intra;
+        end
+        else begin
+            pst_st__d = pj_iw_stride;
+        end
+    end
+    always @(*) begin
+        pst_k__d = pst_k__q;
+        pst_k__d = kmul;
+    end
+    always @(*) begin
+        pst_w__d = pst_w__q;
+        if (intra_sel) begin
+            pst_w__d = jw;
+        end
+        else begin
+            pst_w__d = inter_warp[(32'h0)+:(6)];
+        end
+    end
+    always @(*) begin
+        pst_kind__d = pst_kind__q;
+        if (intra_sel) begin
+            pst_kind__d = kind_intra;
+        end
+        else begin
+            pst_kind__d = kind_inter;
+        end
+    end
+    always @(*) begin
+        pst_span__d = pst_span__q;
+        pst_span__d = jspan;
+        if (~|span_en) begin
+            pst_span__d = span_zero;
+        end
+    end
+    always @(*) pst_valid__reset = reset;
+    always @(*) pst_a__reset = reset;
+    always @(*) pst_st__reset = reset;
+    always @(*) pst_k__reset = reset;
+    always @(*) pst_w__reset = reset;
+    always @(*) pst_kind__reset = reset;
+    always @(*) pst_span__reset = reset;
+    always @(*) ks__a = pst_a__q;
+    always @(*) begin
+        ks__b = addr_zero;
+        if (pst_k__q[32'h0]) begin
+            ks__b = pst_st__q;
+        end
+    end
+    always @(*) begin
+        ks__c = addr_zero;
+        if (pst_k__q[32'h1]) begin
+            ks__c = pst_st__q << sh_one;
+        end
+    end
+    always @(*) begin
+        ks__d = addr_zero;
+        if (pst_k__q[32'h2]) begin
+            ks__d = pst_st__q << sh_two;
+        end
+    end
+    always @(*) begin
+        ks__e = addr_zero;
+        if (pst_k__q[32'h3]) begin
+            ks__e = pst_st__q << sh_three;
+        end
+    end
+    always @(*) begin
+        if (pst_valid__q) begin
+            pf_a = ks__s;
+        end
+        else begin
             pf_a = next_addr;
         end
-        else if (intra_ok) begin
-            pf_a = ks_in__s;
+    end
+    always @(*) begin
+        if (pst_valid__q) begin
+            pf_w = pst_w__q;
         end
         else begin
-            pf_a = ks_iw__s;
+            pf_w = jw;
         end
     end
     always @(*) begin
-        if (hop_emit) begin
-            pf_w = jw;
-        end
-        else if (intra_ok) begin
-            pf_w = jw;
+        if (pst_valid__q) begin
+            pf_k = pst_kind__q;
         end
         else begin
-            pf_w = inter_warp[(32'h0)+:(6)];
-        end
-    end
-    always @(*) begin
-        if (hop_emit) begin
             pf_k = kind_chain;
         end
-        else if (intra_ok) begin
-            pf_k = kind_intra;
-        end
-        else begin
-            pf_k = kind_inter;
-        end
     end
     always @(*) begin
-        if (hop_emit) begin
-            pf_s = e_span;
-        end
-        else if (intra_ok) begin
-            pf_s = jspan;
+        if (pst_valid__q) begin
+            pf_s = pst_span__q;
         end
         else begin
-            pf_s = jspan;
-        end
-        if (~|span_en) begin
-            pf_s = span_zero;
+            pf_s = e_span;
+            if (~|span_en) begin
+                pf_s = span_zero;
+            end
         end
     end
     always @(*) obs_en = hop_step & closes;
@@ -6198,7 +6283,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__9__pop = job_end;
     always @(*) pfq__clock = clock;
     always @(*) pfq__reset = reset;
-    always @(*) pfq__push = push;
+    always @(*) pfq__push = pst_valid__q | (push & hop_emit);
     always @(*) pfq__pop = pfq__o_valid & pf_ready;
     always @(*) qp_addr__narrow = pf_a;
     always @(*) qp_warp__narrow = pf_w;
@@ -11641,7 +11726,7 @@ module snake_prefetcher__js_span(narrow,wide);
     always @(*) wide = {8'd0, narrow};
 endmodule // snake_prefetcher__js_span
 
-module snake_prefetcher__ks_in(a,b,c,d,e,s);
+module snake_prefetcher__ks(a,b,c,d,e,s);
 
     // Module arguments
     input wire  [31:0] a;
@@ -11688,7 +11773,7 @@ module snake_prefetcher__ks_in(a,b,c,d,e,s);
     assign add__ci = 1'b0;
     always @(*) s = add__s;
 
-endmodule // snake_prefetcher__ks_in
+endmodule // snake_prefetcher__ks
 
 module snake_prefetcher__reg7(d,q,clock,reset);
 
@@ -11705,7 +11790,7 @@ module snake_prefetcher__reg7(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg7
 
-module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
+module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_afull,o_valid,o_data);
 
     // Module arguments
     input wire  clock;
@@ -11714,6 +11799,7 @@ module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     input wire  pop;
     input wire  [51:0] i_data;
     output reg  o_full;
+    output reg  o_afull;
     output reg  o_valid;
     output reg  [51:0] o_data;
 
@@ -11884,6 +11970,10 @@ module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     always @(*) begin
         o_full = 1'b0;
         o_full = valid__3__q;
+    end
+    always @(*) begin
+        o_afull = 1'b1;
+        o_afull = valid__2__q;
     end
     always @(*) push_ok = push & ~o_full;
     always @(*) begin
