@@ -1296,8 +1296,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] pst_st__q;
     reg  pst_st__clock;
     reg  pst_st__reset;
-    reg  [4:0] pst_k__d;
-    wire  [4:0] pst_k__q;
+    reg  [3:0] pst_k__d;
+    wire  [3:0] pst_k__q;
     reg  pst_k__clock;
     reg  pst_k__reset;
     reg  [5:0] pst_w__d;
@@ -3054,7 +3054,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(pst_st__clock),
         .reset(pst_st__reset)
     );
-    snake_prefetcher__reg5 pst_k(
+    snake_prefetcher__reg4 pst_k(
         .d(pst_k__d),
         .q(pst_k__q),
         .clock(pst_k__clock),
@@ -5104,7 +5104,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     end
     always @(*) begin
         pst_k__d = pst_k__q;
-        pst_k__d = kmul;
+        pst_k__d = kmul[(32'h0)+:(4)];
     end
     always @(*) begin
         pst_w__d = pst_w__q;

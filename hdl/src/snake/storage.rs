@@ -153,14 +153,23 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
 }
 
 /// The registers issue 29 step 9 adds: the next staged load's pc's
-/// inter-warp fields and the walker's pending-observation `intra`, and
-/// step 10's pending `x`.
+/// inter-warp fields and the walker's pending-observation `intra`, step
+/// 10's pending `x` and step 11's output stage.
 fn step9(p: &SnakeParams) -> Vec<StorageField> {
     const ADD: &str = "added by this design";
     let wb = p.warp_bits() as u64;
     let a = p.ADDR_W;
     let f = StorageField::new;
     vec![
+        f(
+            "prefetch queue",
+            "output stage: valid, address, stride, k (4 bits), warp, kind, span (an intra- or \
+             inter-warp prefetch one edge before the queue; issue 29 step 11)",
+            1 + a + a + 4 + wb + 2 + 12,
+            1,
+            false,
+            ADD,
+        ),
         f(
             "load stage (issue 29)",
             "the staged load's pc's inter-warp fields (valid, warp, address, stride, count), \

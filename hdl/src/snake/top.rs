@@ -193,7 +193,7 @@ pub struct SnakePrefetcherRtl<
     pst_valid: Reg<Bit>,
     pst_a: Reg<Bits<A>>,
     pst_st: Reg<Bits<A>>,
-    pst_k: Reg<Bits<5>>,
+    pst_k: Reg<Bits<4>>,
     pst_w: Reg<Bits<WB>>,
     pst_kind: Reg<Bits<2>>,
     pst_span: Reg<Bits<12>>,

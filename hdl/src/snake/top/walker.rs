@@ -170,7 +170,7 @@ impl<
         self.pst_span.reset.next = self.reset.val();
         self.pst_valid.d.next = self.push.val() & !self.hop_emit.val();
         self.pst_a.d.next = self.ja.val();
-        self.pst_k.d.next = self.kmul.val();
+        self.pst_k.d.next = self.kmul.val().get_bits::<4>(0);
         if self.intra_sel.val() {
             self.pst_st.d.next = self.pj_intra.val();
             self.pst_w.d.next = self.jw.val();
