@@ -112,12 +112,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__0__jp1;
     reg  ents__0__nx_in;
     reg  ents__0__nx_in1;
-    reg  ents__0__popped;
+    reg  ents__0__pop;
     reg  ents__0__rf_q;
     reg  ents__0__rf_p;
     reg  ents__0__rf_t;
-    reg  ents__0__rf_j;
-    reg  ents__0__rf_j1;
+    reg  ents__0__f_j;
+    reg  ents__0__f_j1;
     reg  [63:0] ents__0__h_onehot;
     reg  ents__0__same_w;
     reg  [11:0] ents__0__sp;
@@ -196,12 +196,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__1__jp1;
     reg  ents__1__nx_in;
     reg  ents__1__nx_in1;
-    reg  ents__1__popped;
+    reg  ents__1__pop;
     reg  ents__1__rf_q;
     reg  ents__1__rf_p;
     reg  ents__1__rf_t;
-    reg  ents__1__rf_j;
-    reg  ents__1__rf_j1;
+    reg  ents__1__f_j;
+    reg  ents__1__f_j1;
     reg  [63:0] ents__1__h_onehot;
     reg  ents__1__same_w;
     reg  [11:0] ents__1__sp;
@@ -280,12 +280,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__2__jp1;
     reg  ents__2__nx_in;
     reg  ents__2__nx_in1;
-    reg  ents__2__popped;
+    reg  ents__2__pop;
     reg  ents__2__rf_q;
     reg  ents__2__rf_p;
     reg  ents__2__rf_t;
-    reg  ents__2__rf_j;
-    reg  ents__2__rf_j1;
+    reg  ents__2__f_j;
+    reg  ents__2__f_j1;
     reg  [63:0] ents__2__h_onehot;
     reg  ents__2__same_w;
     reg  [11:0] ents__2__sp;
@@ -364,12 +364,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__3__jp1;
     reg  ents__3__nx_in;
     reg  ents__3__nx_in1;
-    reg  ents__3__popped;
+    reg  ents__3__pop;
     reg  ents__3__rf_q;
     reg  ents__3__rf_p;
     reg  ents__3__rf_t;
-    reg  ents__3__rf_j;
-    reg  ents__3__rf_j1;
+    reg  ents__3__f_j;
+    reg  ents__3__f_j1;
     reg  [63:0] ents__3__h_onehot;
     reg  ents__3__same_w;
     reg  [11:0] ents__3__sp;
@@ -448,12 +448,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__4__jp1;
     reg  ents__4__nx_in;
     reg  ents__4__nx_in1;
-    reg  ents__4__popped;
+    reg  ents__4__pop;
     reg  ents__4__rf_q;
     reg  ents__4__rf_p;
     reg  ents__4__rf_t;
-    reg  ents__4__rf_j;
-    reg  ents__4__rf_j1;
+    reg  ents__4__f_j;
+    reg  ents__4__f_j1;
     reg  [63:0] ents__4__h_onehot;
     reg  ents__4__same_w;
     reg  [11:0] ents__4__sp;
@@ -532,12 +532,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__5__jp1;
     reg  ents__5__nx_in;
     reg  ents__5__nx_in1;
-    reg  ents__5__popped;
+    reg  ents__5__pop;
     reg  ents__5__rf_q;
     reg  ents__5__rf_p;
     reg  ents__5__rf_t;
-    reg  ents__5__rf_j;
-    reg  ents__5__rf_j1;
+    reg  ents__5__f_j;
+    reg  ents__5__f_j1;
     reg  [63:0] ents__5__h_onehot;
     reg  ents__5__same_w;
     reg  [11:0] ents__5__sp;
@@ -616,12 +616,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__6__jp1;
     reg  ents__6__nx_in;
     reg  ents__6__nx_in1;
-    reg  ents__6__popped;
+    reg  ents__6__pop;
     reg  ents__6__rf_q;
     reg  ents__6__rf_p;
     reg  ents__6__rf_t;
-    reg  ents__6__rf_j;
-    reg  ents__6__rf_j1;
+    reg  ents__6__f_j;
+    reg  ents__6__f_j1;
     reg  [63:0] ents__6__h_onehot;
     reg  ents__6__same_w;
     reg  [11:0] ents__6__sp;
@@ -700,12 +700,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__7__jp1;
     reg  ents__7__nx_in;
     reg  ents__7__nx_in1;
-    reg  ents__7__popped;
+    reg  ents__7__pop;
     reg  ents__7__rf_q;
     reg  ents__7__rf_p;
     reg  ents__7__rf_t;
-    reg  ents__7__rf_j;
-    reg  ents__7__rf_j1;
+    reg  ents__7__f_j;
+    reg  ents__7__f_j1;
     reg  [63:0] ents__7__h_onehot;
     reg  ents__7__same_w;
     reg  [11:0] ents__7__sp;
@@ -784,12 +784,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__8__jp1;
     reg  ents__8__nx_in;
     reg  ents__8__nx_in1;
-    reg  ents__8__popped;
+    reg  ents__8__pop;
     reg  ents__8__rf_q;
     reg  ents__8__rf_p;
     reg  ents__8__rf_t;
-    reg  ents__8__rf_j;
-    reg  ents__8__rf_j1;
+    reg  ents__8__f_j;
+    reg  ents__8__f_j1;
     reg  [63:0] ents__8__h_onehot;
     reg  ents__8__same_w;
     reg  [11:0] ents__8__sp;
@@ -868,12 +868,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [31:0] ents__9__jp1;
     reg  ents__9__nx_in;
     reg  ents__9__nx_in1;
-    reg  ents__9__popped;
+    reg  ents__9__pop;
     reg  ents__9__rf_q;
     reg  ents__9__rf_p;
     reg  ents__9__rf_t;
-    reg  ents__9__rf_j;
-    reg  ents__9__rf_j1;
+    reg  ents__9__f_j;
+    reg  ents__9__f_j1;
     reg  [63:0] ents__9__h_onehot;
     reg  ents__9__same_w;
     reg  [11:0] ents__9__sp;
@@ -1012,6 +1012,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  pfq__pop;
     reg  [51:0] pfq__i_data;
     wire  pfq__o_full;
+    wire  pfq__o_afull;
     wire  pfq__o_valid;
     wire  [51:0] pfq__o_data;
     reg  [5:0] iw_div__w;
@@ -1021,18 +1022,14 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  iw_div__pow2;
     wire  iw_div__div;
     wire  [31:0] iw_div__stride;
-    reg  [31:0] ks_in__a;
-    reg  [31:0] ks_in__b;
-    reg  [31:0] ks_in__c;
-    reg  [31:0] ks_in__d;
-    reg  [31:0] ks_in__e;
-    wire  [31:0] ks_in__s;
-    reg  [31:0] ks_iw__a;
-    reg  [31:0] ks_iw__b;
-    reg  [31:0] ks_iw__c;
-    reg  [31:0] ks_iw__d;
-    reg  [31:0] ks_iw__e;
-    wire  [31:0] ks_iw__s;
+    reg  [31:0] iw_div__cmp;
+    wire  iw_div__eq;
+    reg  [31:0] ks__a;
+    reg  [31:0] ks__b;
+    reg  [31:0] ks__c;
+    reg  [31:0] ks__d;
+    reg  [31:0] ks__e;
+    wire  [31:0] ks__s;
     reg  [31:0] sub_s__x;
     reg  [31:0] sub_s__y;
     wire  sub_s__ci;
@@ -1179,6 +1176,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  bw_halt__q;
     reg  bw_halt__clock;
     reg  bw_halt__reset;
+    reg  r_halted__d;
+    wire  r_halted__q;
+    reg  r_halted__clock;
+    reg  r_halted__reset;
     reg  [1:0] phase__d;
     wire  [1:0] phase__q;
     reg  phase__clock;
@@ -1255,18 +1256,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  rf_t__q;
     reg  rf_t__clock;
     reg  rf_t__reset;
-    reg  rf_j__d;
-    wire  rf_j__q;
-    reg  rf_j__clock;
-    reg  rf_j__reset;
-    reg  rf_j1__d;
-    wire  rf_j1__q;
-    reg  rf_j1__clock;
-    reg  rf_j1__reset;
-    reg  r_pop__d;
-    wire  r_pop__q;
-    reg  r_pop__clock;
-    reg  r_pop__reset;
     reg  r_pv_valid__d;
     wire  r_pv_valid__q;
     reg  r_pv_valid__clock;
@@ -1291,6 +1280,38 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] r_ointra__q;
     reg  r_ointra__clock;
     reg  r_ointra__reset;
+    reg  [31:0] r_ox__d;
+    wire  [31:0] r_ox__q;
+    reg  r_ox__clock;
+    reg  r_ox__reset;
+    reg  pst_valid__d;
+    wire  pst_valid__q;
+    reg  pst_valid__clock;
+    reg  pst_valid__reset;
+    reg  [31:0] pst_a__d;
+    wire  [31:0] pst_a__q;
+    reg  pst_a__clock;
+    reg  pst_a__reset;
+    reg  [31:0] pst_st__d;
+    wire  [31:0] pst_st__q;
+    reg  pst_st__clock;
+    reg  pst_st__reset;
+    reg  [3:0] pst_k__d;
+    wire  [3:0] pst_k__q;
+    reg  pst_k__clock;
+    reg  pst_k__reset;
+    reg  [5:0] pst_w__d;
+    wire  [5:0] pst_w__q;
+    reg  pst_w__clock;
+    reg  pst_w__reset;
+    reg  [1:0] pst_kind__d;
+    wire  [1:0] pst_kind__q;
+    reg  pst_kind__clock;
+    reg  pst_kind__reset;
+    reg  [11:0] pst_span__d;
+    wire  [11:0] pst_span__q;
+    reg  pst_span__clock;
+    reg  pst_span__reset;
     reg  [31:0] vt0__0__d;
     wire  [31:0] vt0__0__q;
     reg  vt0__0__clock;
@@ -1647,6 +1668,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  [4:0] kmul_iw;
     reg  cta_ok;
     reg  intra_ok;
+    reg  intra_sel;
+    reg  room;
     reg  inter_ok;
     reg  any_ok;
     reg  [31:0] next_addr;
@@ -1718,12 +1741,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .jp1(ents__0__jp1),
         .nx_in(ents__0__nx_in),
         .nx_in1(ents__0__nx_in1),
-        .popped(ents__0__popped),
+        .pop(ents__0__pop),
         .rf_q(ents__0__rf_q),
         .rf_p(ents__0__rf_p),
         .rf_t(ents__0__rf_t),
-        .rf_j(ents__0__rf_j),
-        .rf_j1(ents__0__rf_j1),
+        .f_j(ents__0__f_j),
+        .f_j1(ents__0__f_j1),
         .h_onehot(ents__0__h_onehot),
         .same_w(ents__0__same_w),
         .sp(ents__0__sp),
@@ -1804,12 +1827,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .jp1(ents__1__jp1),
         .nx_in(ents__1__nx_in),
         .nx_in1(ents__1__nx_in1),
-        .popped(ents__1__popped),
+        .pop(ents__1__pop),
         .rf_q(ents__1__rf_q),
         .rf_p(ents__1__rf_p),
         .rf_t(ents__1__rf_t),
-        .rf_j(ents__1__rf_j),
-        .rf_j1(ents__1__rf_j1),
+        .f_j(ents__1__f_j),
+        .f_j1(ents__1__f_j1),
         .h_onehot(ents__1__h_onehot),
         .same_w(ents__1__same_w),
         .sp(ents__1__sp),
@@ -1890,12 +1913,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .jp1(ents__2__jp1),
         .nx_in(ents__2__nx_in),
         .nx_in1(ents__2__nx_in1),
-        .popped(ents__2__popped),
+        .pop(ents__2__pop),
         .rf_q(ents__2__rf_q),
         .rf_p(ents__2__rf_p),
         .rf_t(ents__2__rf_t),
-        .rf_j(ents__2__rf_j),
-        .rf_j1(ents__2__rf_j1),
+        .f_j(ents__2__f_j),
+        .f_j1(ents__2__f_j1),
         .h_onehot(ents__2__h_onehot),
         .same_w(ents__2__same_w),
         .sp(ents__2__sp),
@@ -1976,12 +1999,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .jp1(ents__3__jp1),
         .nx_in(ents__3__nx_in),
         .nx_in1(ents__3__nx_in1),
-        .popped(ents__3__popped),
+        .pop(ents__3__pop),
         .rf_q(ents__3__rf_q),
         .rf_p(ents__3__rf_p),
         .rf_t(ents__3__rf_t),
-        .rf_j(ents__3__rf_j),
-        .rf_j1(ents__3__rf_j1),
+        .f_j(ents__3__f_j),
+        .f_j1(ents__3__f_j1),
         .h_onehot(ents__3__h_onehot),
         .same_w(ents__3__same_w),
         .sp(ents__3__sp),
@@ -2062,12 +2085,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .jp1(ents__4__jp1),
         .nx_in(ents__4__nx_in),
         .nx_in1(ents__4__nx_in1),
-        .popped(ents__4__popped),
+        .pop(ents__4__pop),
         .rf_q(ents__4__rf_q),
         .rf_p(ents__4__rf_p),
         .rf_t(ents__4__rf_t),
-        .rf_j(ents__4__rf_j),
-        .rf_j1(ents__4__rf_j1),
+        .f_j(ents__4__f_j),
+        .f_j1(ents__4__f_j1),
         .h_onehot(ents__4__h_onehot),
         .same_w(ents__4__same_w),
         .sp(ents__4__sp),
@@ -2148,12 +2171,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .jp1(ents__5__jp1),
         .nx_in(ents__5__nx_in),
         .nx_in1(ents__5__nx_in1),
-        .popped(ents__5__popped),
+        .pop(ents__5__pop),
         .rf_q(ents__5__rf_q),
         .rf_p(ents__5__rf_p),
         .rf_t(ents__5__rf_t),
-        .rf_j(ents__5__rf_j),
-        .rf_j1(ents__5__rf_j1),
+        .f_j(ents__5__f_j),
+        .f_j1(ents__5__f_j1),
         .h_onehot(ents__5__h_onehot),
         .same_w(ents__5__same_w),
         .sp(ents__5__sp),
@@ -2234,12 +2257,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .jp1(ents__6__jp1),
         .nx_in(ents__6__nx_in),
         .nx_in1(ents__6__nx_in1),
-        .popped(ents__6__popped),
+        .pop(ents__6__pop),
         .rf_q(ents__6__rf_q),
         .rf_p(ents__6__rf_p),
         .rf_t(ents__6__rf_t),
-        .rf_j(ents__6__rf_j),
-        .rf_j1(ents__6__rf_j1),
+        .f_j(ents__6__f_j),
+        .f_j1(ents__6__f_j1),
         .h_onehot(ents__6__h_onehot),
         .same_w(ents__6__same_w),
         .sp(ents__6__sp),
@@ -2320,12 +2343,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .jp1(ents__7__jp1),
         .nx_in(ents__7__nx_in),
         .nx_in1(ents__7__nx_in1),
-        .popped(ents__7__popped),
+        .pop(ents__7__pop),
         .rf_q(ents__7__rf_q),
         .rf_p(ents__7__rf_p),
         .rf_t(ents__7__rf_t),
-        .rf_j(ents__7__rf_j),
-        .rf_j1(ents__7__rf_j1),
+        .f_j(ents__7__f_j),
+        .f_j1(ents__7__f_j1),
         .h_onehot(ents__7__h_onehot),
         .same_w(ents__7__same_w),
         .sp(ents__7__sp),
@@ -2406,12 +2429,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .jp1(ents__8__jp1),
         .nx_in(ents__8__nx_in),
         .nx_in1(ents__8__nx_in1),
-        .popped(ents__8__popped),
+        .pop(ents__8__pop),
         .rf_q(ents__8__rf_q),
         .rf_p(ents__8__rf_p),
         .rf_t(ents__8__rf_t),
-        .rf_j(ents__8__rf_j),
-        .rf_j1(ents__8__rf_j1),
+        .f_j(ents__8__f_j),
+        .f_j1(ents__8__f_j1),
         .h_onehot(ents__8__h_onehot),
         .same_w(ents__8__same_w),
         .sp(ents__8__sp),
@@ -2492,12 +2515,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .jp1(ents__9__jp1),
         .nx_in(ents__9__nx_in),
         .nx_in1(ents__9__nx_in1),
-        .popped(ents__9__popped),
+        .pop(ents__9__pop),
         .rf_q(ents__9__rf_q),
         .rf_p(ents__9__rf_p),
         .rf_t(ents__9__rf_t),
-        .rf_j(ents__9__rf_j),
-        .rf_j1(ents__9__rf_j1),
+        .f_j(ents__9__f_j),
+        .f_j1(ents__9__f_j1),
         .h_onehot(ents__9__h_onehot),
         .same_w(ents__9__same_w),
         .sp(ents__9__sp),
@@ -2648,6 +2671,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .pop(pfq__pop),
         .i_data(pfq__i_data),
         .o_full(pfq__o_full),
+        .o_afull(pfq__o_afull),
         .o_valid(pfq__o_valid),
         .o_data(pfq__o_data)
     );
@@ -2658,23 +2682,17 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .base(iw_div__base),
         .pow2(iw_div__pow2),
         .div(iw_div__div),
-        .stride(iw_div__stride)
+        .stride(iw_div__stride),
+        .cmp(iw_div__cmp),
+        .eq(iw_div__eq)
     );
-    snake_prefetcher__ks_in ks_in(
-        .a(ks_in__a),
-        .b(ks_in__b),
-        .c(ks_in__c),
-        .d(ks_in__d),
-        .e(ks_in__e),
-        .s(ks_in__s)
-    );
-    snake_prefetcher__ks_in ks_iw(
-        .a(ks_iw__a),
-        .b(ks_iw__b),
-        .c(ks_iw__c),
-        .d(ks_iw__d),
-        .e(ks_iw__e),
-        .s(ks_iw__s)
+    snake_prefetcher__ks ks(
+        .a(ks__a),
+        .b(ks__b),
+        .c(ks__c),
+        .d(ks__d),
+        .e(ks__e),
+        .s(ks__s)
     );
     snake_prefetcher__ents__add_a sub_s(
         .x(sub_s__x),
@@ -2856,6 +2874,12 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(bw_halt__clock),
         .reset(bw_halt__reset)
     );
+    snake_prefetcher__reg1 r_halted(
+        .d(r_halted__d),
+        .q(r_halted__q),
+        .clock(r_halted__clock),
+        .reset(r_halted__reset)
+    );
     snake_prefetcher__reg2 phase(
         .d(phase__d),
         .q(phase__q),
@@ -2970,24 +2994,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(rf_t__clock),
         .reset(rf_t__reset)
     );
-    snake_prefetcher__reg1 rf_j(
-        .d(rf_j__d),
-        .q(rf_j__q),
-        .clock(rf_j__clock),
-        .reset(rf_j__reset)
-    );
-    snake_prefetcher__reg1 rf_j1(
-        .d(rf_j1__d),
-        .q(rf_j1__q),
-        .clock(rf_j1__clock),
-        .reset(rf_j1__reset)
-    );
-    snake_prefetcher__reg1 r_pop(
-        .d(r_pop__d),
-        .q(r_pop__q),
-        .clock(r_pop__clock),
-        .reset(r_pop__reset)
-    );
     snake_prefetcher__reg1 r_pv_valid(
         .d(r_pv_valid__d),
         .q(r_pv_valid__q),
@@ -3023,6 +3029,54 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .q(r_ointra__q),
         .clock(r_ointra__clock),
         .reset(r_ointra__reset)
+    );
+    snake_prefetcher__reg32 r_ox(
+        .d(r_ox__d),
+        .q(r_ox__q),
+        .clock(r_ox__clock),
+        .reset(r_ox__reset)
+    );
+    snake_prefetcher__reg1 pst_valid(
+        .d(pst_valid__d),
+        .q(pst_valid__q),
+        .clock(pst_valid__clock),
+        .reset(pst_valid__reset)
+    );
+    snake_prefetcher__reg32 pst_a(
+        .d(pst_a__d),
+        .q(pst_a__q),
+        .clock(pst_a__clock),
+        .reset(pst_a__reset)
+    );
+    snake_prefetcher__reg32 pst_st(
+        .d(pst_st__d),
+        .q(pst_st__q),
+        .clock(pst_st__clock),
+        .reset(pst_st__reset)
+    );
+    snake_prefetcher__reg4 pst_k(
+        .d(pst_k__d),
+        .q(pst_k__q),
+        .clock(pst_k__clock),
+        .reset(pst_k__reset)
+    );
+    snake_prefetcher__reg6 pst_w(
+        .d(pst_w__d),
+        .q(pst_w__q),
+        .clock(pst_w__clock),
+        .reset(pst_w__reset)
+    );
+    snake_prefetcher__reg2 pst_kind(
+        .d(pst_kind__d),
+        .q(pst_kind__q),
+        .clock(pst_kind__clock),
+        .reset(pst_kind__reset)
+    );
+    snake_prefetcher__reg12 pst_span(
+        .d(pst_span__d),
+        .q(pst_span__q),
+        .clock(pst_span__clock),
+        .reset(pst_span__reset)
     );
     snake_prefetcher__reg32 vt0__0(
         .d(vt0__0__d),
@@ -3268,6 +3322,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     // Update code
     always @(*) count__clock = clock;
     always @(*) bw_halt__clock = clock;
+    always @(*) r_halted__clock = clock;
     always @(*) phase__clock = clock;
     always @(*) hop__clock = clock;
     always @(*) kidx__clock = clock;
@@ -3287,7 +3342,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) rf_q__clock = clock;
     always @(*) rf_p__clock = clock;
     always @(*) rf_t__clock = clock;
-    always @(*) rf_j__clock = clock;
     always @(*) begin
         count__d = count__q;
         if (cache_full) begin
@@ -3305,6 +3359,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         else if (bw_util <= bw_low) begin
             bw_halt__d = 1'b0;
         end
+    end
+    always @(*) begin
+        r_halted__d = r_halted__q;
+        r_halted__d = (count__d != count_zero) | bw_halt__d;
     end
     always @(*) begin
         phase__d = phase__q;
@@ -3429,12 +3487,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         rf_t__d = rf_t__q;
         rf_t__d = f_t;
     end
-    always @(*) begin
-        rf_j__d = rf_j__q;
-        rf_j__d = f_j;
-    end
     always @(*) count__reset = reset;
     always @(*) bw_halt__reset = reset;
+    always @(*) r_halted__reset = reset;
     always @(*) phase__reset = reset;
     always @(*) hop__reset = reset;
     always @(*) kidx__reset = reset;
@@ -3454,8 +3509,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) rf_q__reset = reset;
     always @(*) rf_p__reset = reset;
     always @(*) rf_t__reset = reset;
-    always @(*) rf_j__reset = reset;
-    always @(*) halted = (count__q != count_zero) | bw_halt__q;
+    always @(*) halted = r_halted__q;
     always @(*) throttled = halted;
     always @(*) accept = ld_valid & ld_uniform;
     always @(*) head__clock = clock;
@@ -3510,7 +3564,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__rf_q = rf_q__q;
     always @(*) ents__0__rf_p = rf_p__q;
     always @(*) ents__0__rf_t = rf_t__q;
-    always @(*) ents__0__rf_j = rf_j__q;
     always @(*) ents__0__jp1 = jp1;
     always @(*) ents__0__cur = cur__q;
     always @(*) ents__0__first = first;
@@ -3543,7 +3596,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__rf_q = rf_q__q;
     always @(*) ents__1__rf_p = rf_p__q;
     always @(*) ents__1__rf_t = rf_t__q;
-    always @(*) ents__1__rf_j = rf_j__q;
     always @(*) ents__1__jp1 = jp1;
     always @(*) ents__1__cur = cur__q;
     always @(*) ents__1__first = first;
@@ -3576,7 +3628,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__rf_q = rf_q__q;
     always @(*) ents__2__rf_p = rf_p__q;
     always @(*) ents__2__rf_t = rf_t__q;
-    always @(*) ents__2__rf_j = rf_j__q;
     always @(*) ents__2__jp1 = jp1;
     always @(*) ents__2__cur = cur__q;
     always @(*) ents__2__first = first;
@@ -3609,7 +3660,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__rf_q = rf_q__q;
     always @(*) ents__3__rf_p = rf_p__q;
     always @(*) ents__3__rf_t = rf_t__q;
-    always @(*) ents__3__rf_j = rf_j__q;
     always @(*) ents__3__jp1 = jp1;
     always @(*) ents__3__cur = cur__q;
     always @(*) ents__3__first = first;
@@ -3642,7 +3692,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__rf_q = rf_q__q;
     always @(*) ents__4__rf_p = rf_p__q;
     always @(*) ents__4__rf_t = rf_t__q;
-    always @(*) ents__4__rf_j = rf_j__q;
     always @(*) ents__4__jp1 = jp1;
     always @(*) ents__4__cur = cur__q;
     always @(*) ents__4__first = first;
@@ -3675,7 +3724,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__rf_q = rf_q__q;
     always @(*) ents__5__rf_p = rf_p__q;
     always @(*) ents__5__rf_t = rf_t__q;
-    always @(*) ents__5__rf_j = rf_j__q;
     always @(*) ents__5__jp1 = jp1;
     always @(*) ents__5__cur = cur__q;
     always @(*) ents__5__first = first;
@@ -3708,7 +3756,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__rf_q = rf_q__q;
     always @(*) ents__6__rf_p = rf_p__q;
     always @(*) ents__6__rf_t = rf_t__q;
-    always @(*) ents__6__rf_j = rf_j__q;
     always @(*) ents__6__jp1 = jp1;
     always @(*) ents__6__cur = cur__q;
     always @(*) ents__6__first = first;
@@ -3741,7 +3788,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__rf_q = rf_q__q;
     always @(*) ents__7__rf_p = rf_p__q;
     always @(*) ents__7__rf_t = rf_t__q;
-    always @(*) ents__7__rf_j = rf_j__q;
     always @(*) ents__7__jp1 = jp1;
     always @(*) ents__7__cur = cur__q;
     always @(*) ents__7__first = first;
@@ -3774,7 +3820,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__rf_q = rf_q__q;
     always @(*) ents__8__rf_p = rf_p__q;
     always @(*) ents__8__rf_t = rf_t__q;
-    always @(*) ents__8__rf_j = rf_j__q;
     always @(*) ents__8__jp1 = jp1;
     always @(*) ents__8__cur = cur__q;
     always @(*) ents__8__first = first;
@@ -3807,7 +3852,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__9__rf_q = rf_q__q;
     always @(*) ents__9__rf_p = rf_p__q;
     always @(*) ents__9__rf_t = rf_t__q;
-    always @(*) ents__9__rf_j = rf_j__q;
     always @(*) ents__9__jp1 = jp1;
     always @(*) ents__9__cur = cur__q;
     always @(*) ents__9__first = first;
@@ -4267,12 +4311,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) iw_div__lead = s_iw_warp;
     always @(*) iw_div__a = l_addr__q;
     always @(*) iw_div__base = s_iw_addr;
+    always @(*) iw_div__cmp = s_iw_stride;
     always @(*) cand = iw_div__stride;
     always @(*) begin
         u_iw_stride = s_iw_stride;
         if (s_iw_valid & (l_warp__q != s_iw_warp)) begin
             if (iw_div__pow2 & iw_div__div) begin
-                if ((s_iw_cnt != two_zero) & (cand == s_iw_stride)) begin
+                if ((s_iw_cnt != two_zero) & iw_div__eq) begin
                 end
                 else begin
                     u_iw_stride = cand;
@@ -4284,7 +4329,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         u_iw_cnt = s_iw_cnt;
         if (s_iw_valid & (l_warp__q != s_iw_warp)) begin
             if (iw_div__pow2 & iw_div__div) begin
-                if ((s_iw_cnt != two_zero) & (cand == s_iw_stride)) begin
+                if ((s_iw_cnt != two_zero) & iw_div__eq) begin
                     if (s_iw_cnt != two_three) begin
                         u_iw_cnt = s_iw_cnt + two_one;
                     end
@@ -4298,22 +4343,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             end
         end
     end
-    always @(*) rf_j1__clock = clock;
-    always @(*) r_pop__clock = clock;
     always @(*) r_pv_valid__clock = clock;
     always @(*) r_pv_warp__clock = clock;
     always @(*) r_pv_addr__clock = clock;
     always @(*) r_pv_stride__clock = clock;
     always @(*) r_pv_cnt__clock = clock;
     always @(*) r_ointra__clock = clock;
-    always @(*) begin
-        rf_j1__d = rf_j1__q;
-        rf_j1__d = f_j1;
-    end
-    always @(*) begin
-        r_pop__d = r_pop__q;
-        r_pop__d = job_end;
-    end
+    always @(*) r_ox__clock = clock;
     always @(*) begin
         r_pv_valid__d = r_pv_valid__q;
         r_pv_valid__d = 1'b0;
@@ -4378,55 +4414,40 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         r_ointra__d = r_ointra__q;
         r_ointra__d = pj_intra;
     end
-    always @(*) rf_j1__reset = reset;
-    always @(*) r_pop__reset = reset;
+    always @(*) begin
+        r_ox__d = r_ox__q;
+        if (obs_en) begin
+            r_ox__d = next_sum;
+        end
+    end
     always @(*) r_pv_valid__reset = reset;
     always @(*) r_pv_warp__reset = reset;
     always @(*) r_pv_addr__reset = reset;
     always @(*) r_pv_stride__reset = reset;
     always @(*) r_pv_cnt__reset = reset;
     always @(*) r_ointra__reset = reset;
+    always @(*) r_ox__reset = reset;
     always @(*) same_w = ld_warp == l_warp__q;
     always @(*) ents__0__h_onehot = h_onehot;
     always @(*) ents__0__same_w = same_w;
-    always @(*) ents__0__rf_j1 = rf_j1__q;
-    always @(*) ents__0__popped = r_pop__q;
     always @(*) ents__1__h_onehot = h_onehot;
     always @(*) ents__1__same_w = same_w;
-    always @(*) ents__1__rf_j1 = rf_j1__q;
-    always @(*) ents__1__popped = r_pop__q;
     always @(*) ents__2__h_onehot = h_onehot;
     always @(*) ents__2__same_w = same_w;
-    always @(*) ents__2__rf_j1 = rf_j1__q;
-    always @(*) ents__2__popped = r_pop__q;
     always @(*) ents__3__h_onehot = h_onehot;
     always @(*) ents__3__same_w = same_w;
-    always @(*) ents__3__rf_j1 = rf_j1__q;
-    always @(*) ents__3__popped = r_pop__q;
     always @(*) ents__4__h_onehot = h_onehot;
     always @(*) ents__4__same_w = same_w;
-    always @(*) ents__4__rf_j1 = rf_j1__q;
-    always @(*) ents__4__popped = r_pop__q;
     always @(*) ents__5__h_onehot = h_onehot;
     always @(*) ents__5__same_w = same_w;
-    always @(*) ents__5__rf_j1 = rf_j1__q;
-    always @(*) ents__5__popped = r_pop__q;
     always @(*) ents__6__h_onehot = h_onehot;
     always @(*) ents__6__same_w = same_w;
-    always @(*) ents__6__rf_j1 = rf_j1__q;
-    always @(*) ents__6__popped = r_pop__q;
     always @(*) ents__7__h_onehot = h_onehot;
     always @(*) ents__7__same_w = same_w;
-    always @(*) ents__7__rf_j1 = rf_j1__q;
-    always @(*) ents__7__popped = r_pop__q;
     always @(*) ents__8__h_onehot = h_onehot;
     always @(*) ents__8__same_w = same_w;
-    always @(*) ents__8__rf_j1 = rf_j1__q;
-    always @(*) ents__8__popped = r_pop__q;
     always @(*) ents__9__h_onehot = h_onehot;
     always @(*) ents__9__same_w = same_w;
-    always @(*) ents__9__rf_j1 = rf_j1__q;
-    always @(*) ents__9__popped = r_pop__q;
     always @(*) pv_same = load_en & (ld_pc == l_pc__q);
     always @(*) begin
         pv_any = 1'b0;
@@ -5016,7 +5037,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             h_close__9 = ents__9__c_close;
         end
     end
-    always @(*) oeq = sum__q == r_ointra__q;
+    always @(*) oeq = r_ox__q == r_ointra__q;
     always @(*) hop_ok = (phase__q == ph_chain) & (hop__q < loop_hops) & chain_found;
     always @(*) hop_emit = hop_ok & (hop__q < chain_depth) & e_usable;
     always @(*) begin
@@ -5027,7 +5048,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             kin = five_zero;
         end
     end
-    always @(*) intra_ok = ~hop_ok & (phase__q != ph_inter) & pj_found & (pj_t2 == two_three) & (kin < intra_degree);
+    always @(*) intra_sel = (phase__q != ph_inter) & pj_found & (pj_t2 == two_three) & (kin < intra_degree);
+    always @(*) intra_ok = ~hop_ok & intra_sel;
     always @(*) begin
         if (phase__q == ph_inter) begin
             kiw = kidx__q;
@@ -5045,111 +5067,135 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) kmul_in = kin + five_one;
     always @(*) kmul_iw = kiw + five_one;
     always @(*) begin
-        if (intra_ok) begin
+        if (intra_sel) begin
             kmul = kmul_in;
         end
         else begin
             kmul = kmul_iw;
         end
     end
-    always @(*) begin
-        ks_in__b = addr_zero;
-        if (kmul_in[32'h0]) begin
-            ks_in__b = pj_intra;
-        end
-    end
-    always @(*) begin
-        ks_in__c = addr_zero;
-        if (kmul_in[32'h1]) begin
-            ks_in__c = pj_intra << sh_one;
-        end
-    end
-    always @(*) begin
-        ks_in__d = addr_zero;
-        if (kmul_in[32'h2]) begin
-            ks_in__d = pj_intra << sh_two;
-        end
-    end
-    always @(*) begin
-        ks_in__e = addr_zero;
-        if (kmul_in[32'h3]) begin
-            ks_in__e = pj_intra << sh_three;
-        end
-    end
-    always @(*) ks_in__a = ja;
-    always @(*) begin
-        ks_iw__b = addr_zero;
-        if (kmul_iw[32'h0]) begin
-            ks_iw__b = pj_iw_stride;
-        end
-    end
-    always @(*) begin
-        ks_iw__c = addr_zero;
-        if (kmul_iw[32'h1]) begin
-            ks_iw__c = pj_iw_stride << sh_one;
-        end
-    end
-    always @(*) begin
-        ks_iw__d = addr_zero;
-        if (kmul_iw[32'h2]) begin
-            ks_iw__d = pj_iw_stride << sh_two;
-        end
-    end
-    always @(*) begin
-        ks_iw__e = addr_zero;
-        if (kmul_iw[32'h3]) begin
-            ks_iw__e = pj_iw_stride << sh_three;
-        end
-    end
-    always @(*) ks_iw__a = ja;
-    always @(*) push = busy & ~halted & (hop_emit | intra_ok | inter_ok) & ~pfq__o_full;
-    always @(*) hop_step = busy & ~halted & hop_ok & (~hop_emit | ~pfq__o_full);
+    always @(*) room = ~pfq__o_full & ~(pst_valid__q & pfq__o_afull);
+    always @(*) push = busy & ~halted & (hop_emit | intra_ok | inter_ok) & room;
+    always @(*) hop_step = busy & ~halted & hop_ok & (~hop_emit | room);
     always @(*) job_end = busy & ~halted & ~any_ok;
+    always @(*) pst_valid__clock = clock;
+    always @(*) pst_a__clock = clock;
+    always @(*) pst_st__clock = clock;
+    always @(*) pst_k__clock = clock;
+    always @(*) pst_w__clock = clock;
+    always @(*) pst_kind__clock = clock;
+    always @(*) pst_span__clock = clock;
     always @(*) begin
-        if (hop_emit) begin
+        pst_valid__d = pst_valid__q;
+        pst_valid__d = push & ~hop_emit;
+    end
+    always @(*) begin
+        pst_a__d = pst_a__q;
+        pst_a__d = ja;
+    end
+    always @(*) begin
+        pst_st__d = pst_st__q;
+        if (intra_sel) begin
+            pst_st__d = pj_intra;
+        end
+        else begin
+            pst_st__d = pj_iw_stride;
+        end
+    end
+    always @(*) begin
+        pst_k__d = pst_k__q;
+        pst_k__d = kmul[(32'h0)+:(4)];
+    end
+    always @(*) begin
+        pst_w__d = pst_w__q;
+        if (intra_sel) begin
+            pst_w__d = jw;
+        end
+        else begin
+            pst_w__d = inter_warp[(32'h0)+:(6)];
+        end
+    end
+    always @(*) begin
+        pst_kind__d = pst_kind__q;
+        if (intra_sel) begin
+            pst_kind__d = kind_intra;
+        end
+        else begin
+            pst_kind__d = kind_inter;
+        end
+    end
+    always @(*) begin
+        pst_span__d = pst_span__q;
+        pst_span__d = jspan;
+        if (~|span_en) begin
+            pst_span__d = span_zero;
+        end
+    end
+    always @(*) pst_valid__reset = reset;
+    always @(*) pst_a__reset = reset;
+    always @(*) pst_st__reset = reset;
+    always @(*) pst_k__reset = reset;
+    always @(*) pst_w__reset = reset;
+    always @(*) pst_kind__reset = reset;
+    always @(*) pst_span__reset = reset;
+    always @(*) ks__a = pst_a__q;
+    always @(*) begin
+        ks__b = addr_zero;
+        if (pst_k__q[32'h0]) begin
+            ks__b = pst_st__q;
+        end
+    end
+    always @(*) begin
+        ks__c = addr_zero;
+        if (pst_k__q[32'h1]) begin
+            ks__c = pst_st__q << sh_one;
+        end
+    end
+    always @(*) begin
+        ks__d = addr_zero;
+        if (pst_k__q[32'h2]) begin
+            ks__d = pst_st__q << sh_two;
+        end
+    end
+    always @(*) begin
+        ks__e = addr_zero;
+        if (pst_k__q[32'h3]) begin
+            ks__e = pst_st__q << sh_three;
+        end
+    end
+    always @(*) begin
+        if (pst_valid__q) begin
+            pf_a = ks__s;
+        end
+        else begin
             pf_a = next_addr;
         end
-        else if (intra_ok) begin
-            pf_a = ks_in__s;
+    end
+    always @(*) begin
+        if (pst_valid__q) begin
+            pf_w = pst_w__q;
         end
         else begin
-            pf_a = ks_iw__s;
+            pf_w = jw;
         end
     end
     always @(*) begin
-        if (hop_emit) begin
-            pf_w = jw;
-        end
-        else if (intra_ok) begin
-            pf_w = jw;
+        if (pst_valid__q) begin
+            pf_k = pst_kind__q;
         end
         else begin
-            pf_w = inter_warp[(32'h0)+:(6)];
-        end
-    end
-    always @(*) begin
-        if (hop_emit) begin
             pf_k = kind_chain;
         end
-        else if (intra_ok) begin
-            pf_k = kind_intra;
-        end
-        else begin
-            pf_k = kind_inter;
-        end
     end
     always @(*) begin
-        if (hop_emit) begin
-            pf_s = e_span;
-        end
-        else if (intra_ok) begin
-            pf_s = jspan;
+        if (pst_valid__q) begin
+            pf_s = pst_span__q;
         end
         else begin
-            pf_s = jspan;
-        end
-        if (~|span_en) begin
-            pf_s = span_zero;
+            pf_s = e_span;
+            if (~|span_en) begin
+                pf_s = span_zero;
+            end
         end
     end
     always @(*) obs_en = hop_step & closes;
@@ -5283,12 +5329,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) begin
         cp_intra = addr_zero;
         if (q_other) begin
-            if (c_op) begin
-                cp_intra = next_sum;
-            end
-            else begin
-                cp_intra = cq_intra;
-            end
+            cp_intra = cq_intra;
         end
     end
     always @(*) begin
@@ -5894,7 +5935,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__nx_in = walkq__o_put0n;
     always @(*) ents__0__nx_in1 = walkq__o_put0p;
     always @(*) ents__0__obs_we = obs_en;
-    always @(*) ents__0__ox = next_sum;
+    always @(*) ents__0__ox = r_ox__q;
     always @(*) ents__0__oeq = oeq;
     always @(*) ents__0__c_op = c_op;
     always @(*) ents__0__alloc = allocate & victim__0;
@@ -5916,7 +5957,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__nx_in = walkq__o_put0n;
     always @(*) ents__1__nx_in1 = walkq__o_put0p;
     always @(*) ents__1__obs_we = obs_en;
-    always @(*) ents__1__ox = next_sum;
+    always @(*) ents__1__ox = r_ox__q;
     always @(*) ents__1__oeq = oeq;
     always @(*) ents__1__c_op = c_op;
     always @(*) ents__1__alloc = allocate & victim__1;
@@ -5938,7 +5979,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__nx_in = walkq__o_put0n;
     always @(*) ents__2__nx_in1 = walkq__o_put0p;
     always @(*) ents__2__obs_we = obs_en;
-    always @(*) ents__2__ox = next_sum;
+    always @(*) ents__2__ox = r_ox__q;
     always @(*) ents__2__oeq = oeq;
     always @(*) ents__2__c_op = c_op;
     always @(*) ents__2__alloc = allocate & victim__2;
@@ -5960,7 +6001,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__nx_in = walkq__o_put0n;
     always @(*) ents__3__nx_in1 = walkq__o_put0p;
     always @(*) ents__3__obs_we = obs_en;
-    always @(*) ents__3__ox = next_sum;
+    always @(*) ents__3__ox = r_ox__q;
     always @(*) ents__3__oeq = oeq;
     always @(*) ents__3__c_op = c_op;
     always @(*) ents__3__alloc = allocate & victim__3;
@@ -5982,7 +6023,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__nx_in = walkq__o_put0n;
     always @(*) ents__4__nx_in1 = walkq__o_put0p;
     always @(*) ents__4__obs_we = obs_en;
-    always @(*) ents__4__ox = next_sum;
+    always @(*) ents__4__ox = r_ox__q;
     always @(*) ents__4__oeq = oeq;
     always @(*) ents__4__c_op = c_op;
     always @(*) ents__4__alloc = allocate & victim__4;
@@ -6004,7 +6045,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__nx_in = walkq__o_put0n;
     always @(*) ents__5__nx_in1 = walkq__o_put0p;
     always @(*) ents__5__obs_we = obs_en;
-    always @(*) ents__5__ox = next_sum;
+    always @(*) ents__5__ox = r_ox__q;
     always @(*) ents__5__oeq = oeq;
     always @(*) ents__5__c_op = c_op;
     always @(*) ents__5__alloc = allocate & victim__5;
@@ -6026,7 +6067,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__nx_in = walkq__o_put0n;
     always @(*) ents__6__nx_in1 = walkq__o_put0p;
     always @(*) ents__6__obs_we = obs_en;
-    always @(*) ents__6__ox = next_sum;
+    always @(*) ents__6__ox = r_ox__q;
     always @(*) ents__6__oeq = oeq;
     always @(*) ents__6__c_op = c_op;
     always @(*) ents__6__alloc = allocate & victim__6;
@@ -6048,7 +6089,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__nx_in = walkq__o_put0n;
     always @(*) ents__7__nx_in1 = walkq__o_put0p;
     always @(*) ents__7__obs_we = obs_en;
-    always @(*) ents__7__ox = next_sum;
+    always @(*) ents__7__ox = r_ox__q;
     always @(*) ents__7__oeq = oeq;
     always @(*) ents__7__c_op = c_op;
     always @(*) ents__7__alloc = allocate & victim__7;
@@ -6070,7 +6111,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__nx_in = walkq__o_put0n;
     always @(*) ents__8__nx_in1 = walkq__o_put0p;
     always @(*) ents__8__obs_we = obs_en;
-    always @(*) ents__8__ox = next_sum;
+    always @(*) ents__8__ox = r_ox__q;
     always @(*) ents__8__oeq = oeq;
     always @(*) ents__8__c_op = c_op;
     always @(*) ents__8__alloc = allocate & victim__8;
@@ -6092,7 +6133,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__9__nx_in = walkq__o_put0n;
     always @(*) ents__9__nx_in1 = walkq__o_put0p;
     always @(*) ents__9__obs_we = obs_en;
-    always @(*) ents__9__ox = next_sum;
+    always @(*) ents__9__ox = r_ox__q;
     always @(*) ents__9__oeq = oeq;
     always @(*) ents__9__c_op = c_op;
     always @(*) ents__9__alloc = allocate & victim__9;
@@ -6210,9 +6251,39 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
             f_j1 = q_is_j1;
         end
     end
+    always @(*) ents__0__f_j = f_j;
+    always @(*) ents__0__f_j1 = f_j1;
+    always @(*) ents__0__pop = job_end;
+    always @(*) ents__1__f_j = f_j;
+    always @(*) ents__1__f_j1 = f_j1;
+    always @(*) ents__1__pop = job_end;
+    always @(*) ents__2__f_j = f_j;
+    always @(*) ents__2__f_j1 = f_j1;
+    always @(*) ents__2__pop = job_end;
+    always @(*) ents__3__f_j = f_j;
+    always @(*) ents__3__f_j1 = f_j1;
+    always @(*) ents__3__pop = job_end;
+    always @(*) ents__4__f_j = f_j;
+    always @(*) ents__4__f_j1 = f_j1;
+    always @(*) ents__4__pop = job_end;
+    always @(*) ents__5__f_j = f_j;
+    always @(*) ents__5__f_j1 = f_j1;
+    always @(*) ents__5__pop = job_end;
+    always @(*) ents__6__f_j = f_j;
+    always @(*) ents__6__f_j1 = f_j1;
+    always @(*) ents__6__pop = job_end;
+    always @(*) ents__7__f_j = f_j;
+    always @(*) ents__7__f_j1 = f_j1;
+    always @(*) ents__7__pop = job_end;
+    always @(*) ents__8__f_j = f_j;
+    always @(*) ents__8__f_j1 = f_j1;
+    always @(*) ents__8__pop = job_end;
+    always @(*) ents__9__f_j = f_j;
+    always @(*) ents__9__f_j1 = f_j1;
+    always @(*) ents__9__pop = job_end;
     always @(*) pfq__clock = clock;
     always @(*) pfq__reset = reset;
-    always @(*) pfq__push = push;
+    always @(*) pfq__push = pst_valid__q | (push & hop_emit);
     always @(*) pfq__pop = pfq__o_valid & pf_ready;
     always @(*) qp_addr__narrow = pf_a;
     always @(*) qp_warp__narrow = pf_w;
@@ -6272,7 +6343,7 @@ module snake_prefetcher__reg16(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg16
 
-module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,jp1,nx_in,nx_in1,popped,rf_q,rf_p,rf_t,rf_j,rf_j1,h_onehot,same_w,sp,cur,first,b_addr,b_sum,b_ja,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,ox,oeq,c_op,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,onx,onxb,clr_now,m_cur,m_cur_w,usable,span,m_pj,pc2,c_close,n_addr,n_sum,rank,nm_p,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
+module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,jp1,nx_in,nx_in1,pop,rf_q,rf_p,rf_t,f_j,f_j1,h_onehot,same_w,sp,cur,first,b_addr,b_sum,b_ja,jw,jp,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,ox,oeq,c_op,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,onx,onxb,clr_now,m_cur,m_cur_w,usable,span,m_pj,pc2,c_close,n_addr,n_sum,rank,nm_p,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
 
     // Module arguments
     input wire  clock;
@@ -6290,12 +6361,12 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     input wire  [31:0] jp1;
     input wire  nx_in;
     input wire  nx_in1;
-    input wire  popped;
+    input wire  pop;
     input wire  rf_q;
     input wire  rf_p;
     input wire  rf_t;
-    input wire  rf_j;
-    input wire  rf_j1;
+    input wire  f_j;
+    input wire  f_j1;
     input wire  [63:0] h_onehot;
     input wire  same_w;
     input wire  [11:0] sp;
@@ -6464,10 +6535,6 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     wire  r_mpj__q;
     reg  r_mpj__clock;
     reg  r_mpj__reset;
-    reg  r_mpj1__d;
-    wire  r_mpj1__q;
-    reg  r_mpj1__clock;
-    reg  r_mpj1__reset;
     reg  r_new__d;
     wire  r_new__q;
     reg  r_new__clock;
@@ -6491,6 +6558,8 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     reg  has_w;
     reg  nhw;
     reg  mj_p;
+    reg  mpj_n;
+    reg  mpj_p;
     reg  m_p;
     reg  m_t;
     reg  [7:0] ones_clr;
@@ -6637,12 +6706,6 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
         .clock(r_mpj__clock),
         .reset(r_mpj__reset)
     );
-    snake_prefetcher__reg1 r_mpj1(
-        .d(r_mpj1__d),
-        .q(r_mpj1__q),
-        .clock(r_mpj1__clock),
-        .reset(r_mpj1__reset)
-    );
     snake_prefetcher__reg1 r_new(
         .d(r_new__d),
         .q(r_new__q),
@@ -6684,7 +6747,6 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) r_mt__clock = clock;
     always @(*) r_op__clock = clock;
     always @(*) r_mpj__clock = clock;
-    always @(*) r_mpj1__clock = clock;
     always @(*) r_new__clock = clock;
     always @(*) r_hw__clock = clock;
     always @(*) begin
@@ -6750,9 +6812,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
             r_intra__d = c_intra;
         end
         else begin
-            if (obs_we & m_pj) begin
-                r_intra__d = ox;
-            end
+            r_intra__d = ef_intra;
         end
     end
     always @(*) begin
@@ -6873,20 +6933,19 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     end
     always @(*) begin
         r_mpj__d = r_mpj__q;
-        if (nx_in) begin
-            r_mpj__d = mj_p;
+        if (alloc) begin
+            if (pop) begin
+                r_mpj__d = f_j1;
+            end
+            else begin
+                r_mpj__d = f_j;
+            end
+        end
+        else if (pop) begin
+            r_mpj__d = mpj_p;
         end
         else begin
-            r_mpj__d = r_valid__q & (r_pc1__q == jp);
-        end
-    end
-    always @(*) begin
-        r_mpj1__d = r_mpj1__q;
-        if (nx_in1) begin
-            r_mpj1__d = mj_p;
-        end
-        else begin
-            r_mpj1__d = r_valid__q & (r_pc1__q == jp1);
+            r_mpj__d = mpj_n;
         end
     end
     always @(*) begin
@@ -6929,7 +6988,6 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) r_mt__reset = reset;
     always @(*) r_op__reset = reset;
     always @(*) r_mpj__reset = reset;
-    always @(*) r_mpj1__reset = reset;
     always @(*) r_new__reset = reset;
     always @(*) r_hw__reset = reset;
     always @(*) nm_p = r_valid__q & (r_pc1__q == np);
@@ -6957,24 +7015,7 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
             m_t = r_mt__q;
         end
     end
-    always @(*) begin
-        if (r_new__q) begin
-            if (popped) begin
-                m_pj = rf_j1;
-            end
-            else begin
-                m_pj = rf_j;
-            end
-        end
-        else begin
-            if (popped) begin
-                m_pj = r_mpj1__q;
-            end
-            else begin
-                m_pj = r_mpj__q;
-            end
-        end
-    end
+    always @(*) m_pj = r_mpj__q;
     always @(*) m_link = m_q & m_t;
     always @(*) has_w = r_hw__q;
     always @(*) clr = m_q & has_w & ~m_t;
@@ -7045,6 +7086,22 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) m_cur_w = m_cur_pc & (own | (r_t1__q == t1_prom)) & has_jw;
     always @(*) usable = (r_t1__q == t1_prom) | (own & has_jw & (r_t1__q == t1_two));
     always @(*) mj_p = r_valid__q & (r_pc1__q == p);
+    always @(*) begin
+        if (nx_in) begin
+            mpj_n = mj_p;
+        end
+        else begin
+            mpj_n = r_valid__q & (r_pc1__q == jp);
+        end
+    end
+    always @(*) begin
+        if (nx_in1) begin
+            mpj_p = mj_p;
+        end
+        else begin
+            mpj_p = r_valid__q & (r_pc1__q == jp1);
+        end
+    end
     always @(*) nhw = |(r_wv__q & h_onehot);
     always @(*) add_a__x = b_addr;
     always @(*) add_a__y = r_stride__q;
@@ -7074,7 +7131,12 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
     always @(*) valid = r_valid__q;
     always @(*) pc2 = r_pc2__q;
     always @(*) c_close = r_pc2__q == jp;
-    always @(*) ef_intra = r_intra__q;
+    always @(*) begin
+        ef_intra = r_intra__q;
+        if (r_op__q) begin
+            ef_intra = ox;
+        end
+    end
     always @(*) begin
         ef_t2 = r_t2__q;
         if (r_op__q) begin
@@ -7119,27 +7181,27 @@ module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np
         end
     end
     always @(*) begin
-        j_intra = zero_a;
-        if (m_pj) begin
-            j_intra = ef_intra;
-        end
-    end
-    always @(*) begin
         j_t2 = t1_zero;
         if (m_pj) begin
             j_t2 = ef_t2;
         end
     end
     always @(*) begin
-        j_iw_stride = zero_a;
-        if (m_pj) begin
-            j_iw_stride = r_iw_stride__q;
-        end
-    end
-    always @(*) begin
         j_iw_cnt = t1_zero;
         if (m_pj) begin
             j_iw_cnt = r_iw_cnt__q;
+        end
+    end
+    always @(*) begin
+        j_intra = zero_a;
+        if (m_pj) begin
+            j_intra = ef_intra;
+        end
+    end
+    always @(*) begin
+        j_iw_stride = zero_a;
+        if (m_pj) begin
+            j_iw_stride = r_iw_stride__q;
         end
     end
     always @(*) begin
@@ -11065,7 +11127,7 @@ module snake_prefetcher__reg5(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg5
 
-module snake_prefetcher__iw_div(w,lead,a,base,pow2,div,stride);
+module snake_prefetcher__iw_div(w,lead,a,base,pow2,div,stride,cmp,eq);
 
     // Module arguments
     input wire  [5:0] w;
@@ -11075,6 +11137,8 @@ module snake_prefetcher__iw_div(w,lead,a,base,pow2,div,stride);
     output reg  pow2;
     output reg  div;
     output reg  [31:0] stride;
+    input wire  [31:0] cmp;
+    output reg  eq;
 
     // Constant declarations
     localparam  sign_a = 32'h80000000;
@@ -11103,6 +11167,20 @@ module snake_prefetcher__iw_div(w,lead,a,base,pow2,div,stride);
     localparam  sh_c__3 = 32'h3;
     localparam  sh_c__4 = 32'h4;
     localparam  sh_c__5 = 32'h5;
+    localparam  top_c__0 = 32'h80000000;
+    localparam  top_c__1 = 32'hc0000000;
+    localparam  top_c__2 = 32'he0000000;
+    localparam  top_c__3 = 32'hf0000000;
+    localparam  top_c__4 = 32'hf8000000;
+    localparam  top_c__5 = 32'hfc000000;
+    localparam  min_c__0 = 32'h80000000;
+    localparam  min_c__1 = 32'h40000000;
+    localparam  min_c__2 = 32'h20000000;
+    localparam  min_c__3 = 32'h10000000;
+    localparam  min_c__4 = 32'h8000000;
+    localparam  min_c__5 = 32'h4000000;
+    localparam  ones_a = 32'hffffffff;
+    localparam  m2_a = 32'hfffffffe;
 
     // Stub signals
     reg  [31:0] sub_d__x;
@@ -11113,6 +11191,66 @@ module snake_prefetcher__iw_div(w,lead,a,base,pow2,div,stride);
     reg  [31:0] sub_n__y;
     wire  sub_n__ci;
     wire  [31:0] sub_n__s;
+    reg  [31:0] sp__0__x;
+    reg  [31:0] sp__0__y;
+    reg  [31:0] sp__0__z;
+    wire  [31:0] sp__0__k;
+    wire  sp__0__eq;
+    reg  [31:0] sp__1__x;
+    reg  [31:0] sp__1__y;
+    reg  [31:0] sp__1__z;
+    wire  [31:0] sp__1__k;
+    wire  sp__1__eq;
+    reg  [31:0] sp__2__x;
+    reg  [31:0] sp__2__y;
+    reg  [31:0] sp__2__z;
+    wire  [31:0] sp__2__k;
+    wire  sp__2__eq;
+    reg  [31:0] sp__3__x;
+    reg  [31:0] sp__3__y;
+    reg  [31:0] sp__3__z;
+    wire  [31:0] sp__3__k;
+    wire  sp__3__eq;
+    reg  [31:0] sp__4__x;
+    reg  [31:0] sp__4__y;
+    reg  [31:0] sp__4__z;
+    wire  [31:0] sp__4__k;
+    wire  sp__4__eq;
+    reg  [31:0] sp__5__x;
+    reg  [31:0] sp__5__y;
+    reg  [31:0] sp__5__z;
+    wire  [31:0] sp__5__k;
+    wire  sp__5__eq;
+    reg  [31:0] sn__0__x;
+    reg  [31:0] sn__0__y;
+    reg  [31:0] sn__0__z;
+    wire  [31:0] sn__0__k;
+    wire  sn__0__eq;
+    reg  [31:0] sn__1__x;
+    reg  [31:0] sn__1__y;
+    reg  [31:0] sn__1__z;
+    wire  [31:0] sn__1__k;
+    wire  sn__1__eq;
+    reg  [31:0] sn__2__x;
+    reg  [31:0] sn__2__y;
+    reg  [31:0] sn__2__z;
+    wire  [31:0] sn__2__k;
+    wire  sn__2__eq;
+    reg  [31:0] sn__3__x;
+    reg  [31:0] sn__3__y;
+    reg  [31:0] sn__3__z;
+    wire  [31:0] sn__3__k;
+    wire  sn__3__eq;
+    reg  [31:0] sn__4__x;
+    reg  [31:0] sn__4__y;
+    reg  [31:0] sn__4__z;
+    wire  [31:0] sn__4__k;
+    wire  sn__4__eq;
+    reg  [31:0] sn__5__x;
+    reg  [31:0] sn__5__y;
+    reg  [31:0] sn__5__z;
+    wire  [31:0] sn__5__k;
+    wire  sn__5__eq;
 
     // Local signals
     reg  neg;
@@ -11133,6 +11271,30 @@ module snake_prefetcher__iw_div(w,lead,a,base,pow2,div,stride);
     reg  [31:0] part__3;
     reg  [31:0] part__4;
     reg  [31:0] part__5;
+    reg  [31:0] xs__0;
+    reg  [31:0] xs__1;
+    reg  [31:0] xs__2;
+    reg  [31:0] xs__3;
+    reg  [31:0] xs__4;
+    reg  [31:0] xs__5;
+    reg  [31:0] nxs__0;
+    reg  [31:0] nxs__1;
+    reg  [31:0] nxs__2;
+    reg  [31:0] nxs__3;
+    reg  [31:0] nxs__4;
+    reg  [31:0] nxs__5;
+    reg  fill__0;
+    reg  fill__1;
+    reg  fill__2;
+    reg  fill__3;
+    reg  fill__4;
+    reg  fill__5;
+    reg  eqm__0;
+    reg  eqm__1;
+    reg  eqm__2;
+    reg  eqm__3;
+    reg  eqm__4;
+    reg  eqm__5;
 
     // Sub module instances
     snake_prefetcher__ents__add_a sub_d(
@@ -11146,6 +11308,90 @@ module snake_prefetcher__iw_div(w,lead,a,base,pow2,div,stride);
         .y(sub_n__y),
         .ci(sub_n__ci),
         .s(sub_n__s)
+    );
+    snake_prefetcher__iw_div__sn sp__0(
+        .x(sp__0__x),
+        .y(sp__0__y),
+        .z(sp__0__z),
+        .k(sp__0__k),
+        .eq(sp__0__eq)
+    );
+    snake_prefetcher__iw_div__sn sp__1(
+        .x(sp__1__x),
+        .y(sp__1__y),
+        .z(sp__1__z),
+        .k(sp__1__k),
+        .eq(sp__1__eq)
+    );
+    snake_prefetcher__iw_div__sn sp__2(
+        .x(sp__2__x),
+        .y(sp__2__y),
+        .z(sp__2__z),
+        .k(sp__2__k),
+        .eq(sp__2__eq)
+    );
+    snake_prefetcher__iw_div__sn sp__3(
+        .x(sp__3__x),
+        .y(sp__3__y),
+        .z(sp__3__z),
+        .k(sp__3__k),
+        .eq(sp__3__eq)
+    );
+    snake_prefetcher__iw_div__sn sp__4(
+        .x(sp__4__x),
+        .y(sp__4__y),
+        .z(sp__4__z),
+        .k(sp__4__k),
+        .eq(sp__4__eq)
+    );
+    snake_prefetcher__iw_div__sn sp__5(
+        .x(sp__5__x),
+        .y(sp__5__y),
+        .z(sp__5__z),
+        .k(sp__5__k),
+        .eq(sp__5__eq)
+    );
+    snake_prefetcher__iw_div__sn sn__0(
+        .x(sn__0__x),
+        .y(sn__0__y),
+        .z(sn__0__z),
+        .k(sn__0__k),
+        .eq(sn__0__eq)
+    );
+    snake_prefetcher__iw_div__sn sn__1(
+        .x(sn__1__x),
+        .y(sn__1__y),
+        .z(sn__1__z),
+        .k(sn__1__k),
+        .eq(sn__1__eq)
+    );
+    snake_prefetcher__iw_div__sn sn__2(
+        .x(sn__2__x),
+        .y(sn__2__y),
+        .z(sn__2__z),
+        .k(sn__2__k),
+        .eq(sn__2__eq)
+    );
+    snake_prefetcher__iw_div__sn sn__3(
+        .x(sn__3__x),
+        .y(sn__3__y),
+        .z(sn__3__z),
+        .k(sn__3__k),
+        .eq(sn__3__eq)
+    );
+    snake_prefetcher__iw_div__sn sn__4(
+        .x(sn__4__x),
+        .y(sn__4__y),
+        .z(sn__4__z),
+        .k(sn__4__k),
+        .eq(sn__4__eq)
+    );
+    snake_prefetcher__iw_div__sn sn__5(
+        .x(sn__5__x),
+        .y(sn__5__y),
+        .z(sn__5__z),
+        .k(sn__5__k),
+        .eq(sn__5__eq)
     );
 
     // Update code
@@ -11193,12 +11439,12 @@ module snake_prefetcher__iw_div(w,lead,a,base,pow2,div,stride);
     end
     always @(*) begin
         div = 1'b0;
-        div = div | (is_m__0 & ((diff & low_c__0) == zero_a));
-        div = div | (is_m__1 & ((diff & low_c__1) == zero_a));
-        div = div | (is_m__2 & ((diff & low_c__2) == zero_a));
-        div = div | (is_m__3 & ((diff & low_c__3) == zero_a));
-        div = div | (is_m__4 & ((diff & low_c__4) == zero_a));
-        div = div | (is_m__5 & ((diff & low_c__5) == zero_a));
+        div = div | (is_m__0 & ((a & low_c__0) == (base & low_c__0)));
+        div = div | (is_m__1 & ((a & low_c__1) == (base & low_c__1)));
+        div = div | (is_m__2 & ((a & low_c__2) == (base & low_c__2)));
+        div = div | (is_m__3 & ((a & low_c__3) == (base & low_c__3)));
+        div = div | (is_m__4 & ((a & low_c__4) == (base & low_c__4)));
+        div = div | (is_m__5 & ((a & low_c__5) == (base & low_c__5)));
     end
     always @(*) begin
         stride = zero_a;
@@ -11281,8 +11527,164 @@ module snake_prefetcher__iw_div(w,lead,a,base,pow2,div,stride);
             end
         end
     end
+    always @(*) begin
+        eq = 1'b0;
+        eq = eq | (is_m__0 & fill__0 & eqm__0);
+        eq = eq | (is_m__1 & fill__1 & eqm__1);
+        eq = eq | (is_m__2 & fill__2 & eqm__2);
+        eq = eq | (is_m__3 & fill__3 & eqm__3);
+        eq = eq | (is_m__4 & fill__4 & eqm__4);
+        eq = eq | (is_m__5 & fill__5 & eqm__5);
+    end
+    always @(*) xs__0 = cmp << sh_c__0;
+    always @(*) nxs__0 = ~xs__0;
+    always @(*) sp__0__x = a;
+    always @(*) sp__0__y = ~base;
+    always @(*) sp__0__z = nxs__0;
+    assign sp__0__k = m2_a;
+    always @(*) sn__0__x = a;
+    always @(*) sn__0__y = ~base;
+    always @(*) sn__0__z = xs__0;
+    assign sn__0__k = ones_a;
+    always @(*) fill__0 = (((cmp & top_c__0) == zero_a) | (((cmp & top_c__0) == top_c__0) & ~(neg & (cmp == top_c__0)))) | (neg & (cmp == min_c__0));
+    always @(*) begin
+        if (neg) begin
+            eqm__0 = sn__0__eq;
+        end
+        else begin
+            eqm__0 = sp__0__eq;
+        end
+    end
+    always @(*) xs__1 = cmp << sh_c__1;
+    always @(*) nxs__1 = ~xs__1;
+    always @(*) sp__1__x = a;
+    always @(*) sp__1__y = ~base;
+    always @(*) sp__1__z = nxs__1;
+    assign sp__1__k = m2_a;
+    always @(*) sn__1__x = a;
+    always @(*) sn__1__y = ~base;
+    always @(*) sn__1__z = xs__1;
+    assign sn__1__k = ones_a;
+    always @(*) fill__1 = (((cmp & top_c__1) == zero_a) | (((cmp & top_c__1) == top_c__1) & ~(neg & (cmp == top_c__1)))) | (neg & (cmp == min_c__1));
+    always @(*) begin
+        if (neg) begin
+            eqm__1 = sn__1__eq;
+        end
+        else begin
+            eqm__1 = sp__1__eq;
+        end
+    end
+    always @(*) xs__2 = cmp << sh_c__2;
+    always @(*) nxs__2 = ~xs__2;
+    always @(*) sp__2__x = a;
+    always @(*) sp__2__y = ~base;
+    always @(*) sp__2__z = nxs__2;
+    assign sp__2__k = m2_a;
+    always @(*) sn__2__x = a;
+    always @(*) sn__2__y = ~base;
+    always @(*) sn__2__z = xs__2;
+    assign sn__2__k = ones_a;
+    always @(*) fill__2 = (((cmp & top_c__2) == zero_a) | (((cmp & top_c__2) == top_c__2) & ~(neg & (cmp == top_c__2)))) | (neg & (cmp == min_c__2));
+    always @(*) begin
+        if (neg) begin
+            eqm__2 = sn__2__eq;
+        end
+        else begin
+            eqm__2 = sp__2__eq;
+        end
+    end
+    always @(*) xs__3 = cmp << sh_c__3;
+    always @(*) nxs__3 = ~xs__3;
+    always @(*) sp__3__x = a;
+    always @(*) sp__3__y = ~base;
+    always @(*) sp__3__z = nxs__3;
+    assign sp__3__k = m2_a;
+    always @(*) sn__3__x = a;
+    always @(*) sn__3__y = ~base;
+    always @(*) sn__3__z = xs__3;
+    assign sn__3__k = ones_a;
+    always @(*) fill__3 = (((cmp & top_c__3) == zero_a) | (((cmp & top_c__3) == top_c__3) & ~(neg & (cmp == top_c__3)))) | (neg & (cmp == min_c__3));
+    always @(*) begin
+        if (neg) begin
+            eqm__3 = sn__3__eq;
+        end
+        else begin
+            eqm__3 = sp__3__eq;
+        end
+    end
+    always @(*) xs__4 = cmp << sh_c__4;
+    always @(*) nxs__4 = ~xs__4;
+    always @(*) sp__4__x = a;
+    always @(*) sp__4__y = ~base;
+    always @(*) sp__4__z = nxs__4;
+    assign sp__4__k = m2_a;
+    always @(*) sn__4__x = a;
+    always @(*) sn__4__y = ~base;
+    always @(*) sn__4__z = xs__4;
+    assign sn__4__k = ones_a;
+    always @(*) fill__4 = (((cmp & top_c__4) == zero_a) | (((cmp & top_c__4) == top_c__4) & ~(neg & (cmp == top_c__4)))) | (neg & (cmp == min_c__4));
+    always @(*) begin
+        if (neg) begin
+            eqm__4 = sn__4__eq;
+        end
+        else begin
+            eqm__4 = sp__4__eq;
+        end
+    end
+    always @(*) xs__5 = cmp << sh_c__5;
+    always @(*) nxs__5 = ~xs__5;
+    always @(*) sp__5__x = a;
+    always @(*) sp__5__y = ~base;
+    always @(*) sp__5__z = nxs__5;
+    assign sp__5__k = m2_a;
+    always @(*) sn__5__x = a;
+    always @(*) sn__5__y = ~base;
+    always @(*) sn__5__z = xs__5;
+    assign sn__5__k = ones_a;
+    always @(*) fill__5 = (((cmp & top_c__5) == zero_a) | (((cmp & top_c__5) == top_c__5) & ~(neg & (cmp == top_c__5)))) | (neg & (cmp == min_c__5));
+    always @(*) begin
+        if (neg) begin
+            eqm__5 = sn__5__eq;
+        end
+        else begin
+            eqm__5 = sp__5__eq;
+        end
+    end
 
 endmodule // snake_prefetcher__iw_div
+
+module snake_prefetcher__iw_div__sn(x,y,z,k,eq);
+
+    // Module arguments
+    input wire  [31:0] x;
+    input wire  [31:0] y;
+    input wire  [31:0] z;
+    input wire  [31:0] k;
+    output reg  eq;
+
+    // Constant declarations
+    localparam  one = 32'h1;
+
+    // Local signals
+    reg  [31:0] cu;
+    reg  [31:0] cm;
+    reg  [31:0] cv;
+    reg  [31:0] ct;
+    reg  [31:0] co;
+    reg  [31:0] cn;
+    reg  [31:0] cq;
+
+    // Update code
+    always @(*) cu = x ^ y ^ z;
+    always @(*) cm = (x & y) | (x & z) | (y & z);
+    always @(*) cv = cm << one;
+    always @(*) ct = cu ^ cv;
+    always @(*) co = (ct & ~k) | (~ct & cu);
+    always @(*) cn = co << one;
+    always @(*) cq = ct ^ k;
+    always @(*) eq = cq == cn;
+
+endmodule // snake_prefetcher__iw_div__sn
 
 module snake_prefetcher__jp_p(narrow,wide);
 
@@ -11324,7 +11726,7 @@ module snake_prefetcher__js_span(narrow,wide);
     always @(*) wide = {8'd0, narrow};
 endmodule // snake_prefetcher__js_span
 
-module snake_prefetcher__ks_in(a,b,c,d,e,s);
+module snake_prefetcher__ks(a,b,c,d,e,s);
 
     // Module arguments
     input wire  [31:0] a;
@@ -11371,7 +11773,7 @@ module snake_prefetcher__ks_in(a,b,c,d,e,s);
     assign add__ci = 1'b0;
     always @(*) s = add__s;
 
-endmodule // snake_prefetcher__ks_in
+endmodule // snake_prefetcher__ks
 
 module snake_prefetcher__reg7(d,q,clock,reset);
 
@@ -11388,7 +11790,7 @@ module snake_prefetcher__reg7(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg7
 
-module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
+module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_afull,o_valid,o_data);
 
     // Module arguments
     input wire  clock;
@@ -11397,6 +11799,7 @@ module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     input wire  pop;
     input wire  [51:0] i_data;
     output reg  o_full;
+    output reg  o_afull;
     output reg  o_valid;
     output reg  [51:0] o_data;
 
@@ -11567,6 +11970,10 @@ module snake_prefetcher__pfq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
     always @(*) begin
         o_full = 1'b0;
         o_full = valid__3__q;
+    end
+    always @(*) begin
+        o_afull = 1'b1;
+        o_afull = valid__2__q;
     end
     always @(*) push_ok = push & ~o_full;
     always @(*) begin
@@ -11845,7 +12252,6 @@ module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data
     output reg  o_put0p;
 
     // Constant declarations
-    localparam  data_zero = 38'h0;
     localparam  off = 32'h6;
 
     // Stub signals
@@ -11948,12 +12354,7 @@ module snake_prefetcher__walkq(clock,reset,push,pop,i_data,o_full,o_valid,o_data
     always @(*) put__0 = push_ok & ~vsh__0;
     always @(*) put__1 = push_ok & ~vsh__1 & vsh__0;
     always @(*) o_valid = valid__0__q;
-    always @(*) begin
-        o_data = data_zero;
-        if (valid__0__q) begin
-            o_data = data__0__q;
-        end
-    end
+    always @(*) o_data = data__0__q;
     always @(*) o_second = data__1__q[(off)+:(32)];
     always @(*) o_put0n = push_ok & ~valid__0__q;
     always @(*) begin
@@ -11989,9 +12390,6 @@ module snake_prefetcher__walkq_addr(clock,reset,push,pop,i_data,o_full,o_valid,o
     output reg  o_full;
     output reg  o_valid;
     output reg  [31:0] o_data;
-
-    // Constant declarations
-    localparam  data_zero = 32'h0;
 
     // Stub signals
     reg  valid__0__d;
@@ -12093,12 +12491,7 @@ module snake_prefetcher__walkq_addr(clock,reset,push,pop,i_data,o_full,o_valid,o
     always @(*) put__0 = push_ok & ~vsh__0;
     always @(*) put__1 = push_ok & ~vsh__1 & vsh__0;
     always @(*) o_valid = valid__0__q;
-    always @(*) begin
-        o_data = data_zero;
-        if (valid__0__q) begin
-            o_data = data__0__q;
-        end
-    end
+    always @(*) o_data = data__0__q;
 
 endmodule // snake_prefetcher__walkq_addr
 
@@ -12113,9 +12506,6 @@ module snake_prefetcher__walkq_se(clock,reset,push,pop,i_data,o_full,o_valid,o_d
     output reg  o_full;
     output reg  o_valid;
     output reg  [19:0] o_data;
-
-    // Constant declarations
-    localparam  data_zero = 20'h0;
 
     // Stub signals
     reg  valid__0__d;
@@ -12217,12 +12607,7 @@ module snake_prefetcher__walkq_se(clock,reset,push,pop,i_data,o_full,o_valid,o_d
     always @(*) put__0 = push_ok & ~vsh__0;
     always @(*) put__1 = push_ok & ~vsh__1 & vsh__0;
     always @(*) o_valid = valid__0__q;
-    always @(*) begin
-        o_data = data_zero;
-        if (valid__0__q) begin
-            o_data = data__0__q;
-        end
-    end
+    always @(*) o_data = data__0__q;
 
 endmodule // snake_prefetcher__walkq_se
 

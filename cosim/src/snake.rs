@@ -361,9 +361,21 @@ impl CosimUnit for SnakePrefetcher {
             claimed: true,
         },
         Latency {
-            what: "later prefetches of one walk (pf_ready = 1, no silent hop between) -> one per \
-                   cycle",
+            what: "load accepted at edge t (as above, but its chain finds no entry; p's t2 = 3 or \
+                   iw_cnt >= 2) -> its first intra- or inter-warp prefetch on pf_*",
+            cycles: LOAD_TO_FIRST_PREFETCH + 1,
+            claimed: false,
+        },
+        Latency {
+            what: "later prefetches of one walk (pf_ready = 1, no silent hop between, a hop after \
+                   a hop or an intra- or inter-warp prefetch after one) -> one per cycle",
             cycles: 1,
+            claimed: false,
+        },
+        Latency {
+            what: "a hop's prefetch -> the same walk's next, an intra- or inter-warp prefetch \
+                   (pf_ready = 1)",
+            cycles: 2,
             claimed: false,
         },
         Latency {

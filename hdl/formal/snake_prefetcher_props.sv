@@ -15,7 +15,9 @@
 //  chk_pf_kind      pf_kind is one of chain (0), inter-warp (1), intra (2)
 //                   while pf_valid.
 //  chk_pfq_kinds    (auxiliary, makes chk_pf_kind inductive) every queued
-//                   entry's kind is 0..2.
+//                   entry's kind is 0..2, and so is the output stage's
+//                   (issue 29 step 11: an intra- or inter-warp prefetch
+//                   enters the queue from it one edge after it is made).
 //  chk_throttle     the cache-full throttle counter never exceeds
 //                   THROTTLE_CYCLES (it is loaded with it and counts down).
 `default_nettype none
@@ -61,6 +63,7 @@ module snake_prefetcher_props(
     (* keep, warpgen_probe = "u.pfq.data__1.q" *) wire [51:0] p_d1;
     (* keep, warpgen_probe = "u.pfq.data__2.q" *) wire [51:0] p_d2;
     (* keep, warpgen_probe = "u.pfq.data__3.q" *) wire [51:0] p_d3;
+    (* keep, warpgen_probe = "u.pst_kind.q" *) wire [1:0] p_stk;
     (* keep, warpgen_probe = "u.count.q" *) wire [15:0] p_throttle;
 
     wire [2:0] occ = {2'b0, p_v0} + {2'b0, p_v1} + {2'b0, p_v2} + {2'b0, p_v3};
@@ -88,7 +91,8 @@ module snake_prefetcher_props(
     // the head, carries a kind code 0..2 (the queue packs {span, kind, warp,
     // addr}: the kind is bits [39:38]).
     wire chk_pfq_kinds = init | ((!p_v1 | p_d1[39:38] != 2'd3)
-        & (!p_v2 | p_d2[39:38] != 2'd3) & (!p_v3 | p_d3[39:38] != 2'd3));
+        & (!p_v2 | p_d2[39:38] != 2'd3) & (!p_v3 | p_d3[39:38] != 2'd3)
+        & (p_stk != 2'd3));
     wire chk_throttle = init | (p_throttle <= 16'd50);
 
     always @(*) begin

@@ -382,7 +382,7 @@ fn caps_prefetcher_planted_pf_drop_is_caught() {
 /// properties hold to depth 4 and are proved by 1-induction.
 #[test]
 fn snake_prefetcher_properties_hold() {
-    holds("snake_prefetcher", 9);
+    holds("snake_prefetcher", 10);
 }
 
 /// A throttle counter loaded one past THROTTLE_CYCLES: caught, with the VCD.

@@ -59,15 +59,16 @@ fn scenario_on(kind: BackendKind) {
         let got = scenario_prefetches(kind, gap);
         // W3's 0x520 is the seventh load, at sequence index 2 + 6 * gap:
         // its first prefetch is offered three cycles later (the load stage,
-        // the walker's push, the offer), then one per cycle: 0x1364 through
-        // the promoted link, then warps 4..7 at the inter-warp stride 0x100.
+        // the walker's push, the offer): 0x1364 through the promoted link;
+        // then warps 4..7 at the inter-warp stride 0x100, one per cycle
+        // after one more for the output stage (issue 29 step 11).
         let t = 2 + 6 * gap;
         let want = vec![
             (t + 3, 0x1364, 3, kind::CHAIN),
-            (t + 4, 0x1400, 4, kind::INTER_WARP),
-            (t + 5, 0x1500, 5, kind::INTER_WARP),
-            (t + 6, 0x1600, 6, kind::INTER_WARP),
-            (t + 7, 0x1700, 7, kind::INTER_WARP),
+            (t + 5, 0x1400, 4, kind::INTER_WARP),
+            (t + 6, 0x1500, 5, kind::INTER_WARP),
+            (t + 7, 0x1600, 6, kind::INTER_WARP),
+            (t + 8, 0x1700, 7, kind::INTER_WARP),
         ];
         assert_eq!(got, want, "gap {gap}");
     }
@@ -76,7 +77,8 @@ fn scenario_on(kind: BackendKind) {
 /// The spec's revision-2 scenario on the RTL: the prefetch list derived by
 /// hand in the unit's document, with its cycles (loads 10 cycles apart;
 /// the first prefetch three cycles after a load whose first hop emits,
-/// four after B1's, whose first hop is silent).
+/// four after B1's, whose first hop is silent; an intra-warp prefetch one
+/// cycle later for the output stage, issue 29 step 11).
 fn revision2_scenario_on(kind: BackendKind) {
     let (p, seq) = revision2_scenario(10);
     let got = rtl_prefetches(kind, &p, &seq);
@@ -91,14 +93,14 @@ fn revision2_scenario_on(kind: BackendKind) {
         (load(5) + 4, 0x9600, 0, c, 124),
         (load(6) + 3, 0x9600, 0, c, 124),
         (load(6) + 4, 0x8800, 0, c, 124),
-        (load(6) + 5, 0x8A00, 0, i, 124),
-        (load(6) + 6, 0x8C00, 0, i, 124),
-        (load(6) + 7, 0x8E00, 0, i, 124),
+        (load(6) + 6, 0x8A00, 0, i, 124),
+        (load(6) + 7, 0x8C00, 0, i, 124),
+        (load(6) + 8, 0x8E00, 0, i, 124),
         (load(7) + 3, 0x8800, 0, c, 124),
         (load(7) + 4, 0x9800, 0, c, 124),
-        (load(7) + 5, 0x9A00, 0, i, 124),
-        (load(7) + 6, 0x9C00, 0, i, 124),
-        (load(7) + 7, 0x9E00, 0, i, 124),
+        (load(7) + 6, 0x9A00, 0, i, 124),
+        (load(7) + 7, 0x9C00, 0, i, 124),
+        (load(7) + 8, 0x9E00, 0, i, 124),
     ];
     assert_eq!(got, want);
     // The same loads with the revision-1 values prefetch nothing.

@@ -68,11 +68,14 @@ fn first(outs: &[SnakeOut], from: usize, f: impl Fn(&SnakeOut) -> bool) -> usize
 /// The spec's scenario: W3's 0x520 (the last load, walker idle, queues
 /// empty, not throttled, `pf_ready = 1`, its first hop emits) is presented
 /// in cycle `t` (accepted at the edge ending it); a row of `n` cycles
-/// means its first prefetch is on `pf_*` in cycle `t + n`, and the next
-/// ones follow `n` cycles apart.
+/// means its first prefetch is on `pf_*` in cycle `t + n`, the next (an
+/// inter-warp one, after the hop's) `n` cycles after it, and the next
+/// inter-warp ones `n` cycles apart.
 #[test]
 fn load_to_first_prefetch_and_back_to_back() {
-    let first_row = row("load accepted at edge t");
+    let first_row = row("load accepted at edge t (walker idle");
+    let first_iw_row = row("load accepted at edge t (as above, but its chain");
+    let hop_iw_row = row("a hop's prefetch -> the same walk's next");
     let next_row = row("later prefetches of one walk");
     assert!(
         first_row.claimed,
@@ -89,8 +92,48 @@ fn load_to_first_prefetch_and_back_to_back() {
         let f0 = first(outs, t, |o| o.pf_valid);
         assert_eq!(f0 - t, first_row.cycles as usize, "{who}: first prefetch");
         assert_eq!(outs[f0].pf_addr, 0x1364, "{who}");
-        let f1 = first(outs, f0 + 1, |o| o.pf_valid && o.pf_addr == 0x1400);
-        assert_eq!(f1 - f0, next_row.cycles as usize, "{who}: next prefetch");
+        let f1 = first(outs, f0 + 1, |o| o.pf_valid);
+        assert_eq!(outs[f1].pf_addr, 0x1400, "{who}");
+        assert_eq!(f1 - f0, hop_iw_row.cycles as usize, "{who}: hop -> inter");
+        let f2 = first(outs, f1 + 1, |o| o.pf_valid);
+        assert_eq!(outs[f2].pf_addr, 0x1500, "{who}");
+        assert_eq!(f2 - f1, next_row.cycles as usize, "{who}: next prefetch");
+    });
+    // Revision 1's values: PC 0x700 by warps 0..3 at `0x1000 + 0x100 w`
+    // (its inter-warp stride 0x100, `iw_cnt = 2` after warp 3's), with one
+    // link 0x700 -> 0x740 of warp 0 (an entry with `pc1 = 0x700`, not
+    // promoted: no hop). Warp 3's load, in cycle `t`, has no hop: its first
+    // prefetch is the inter-warp one for warp 4, in cycle `t + n`.
+    let idle = seq[seq.len() - 1];
+    let load = |w: u64, pc: u64, addr: u64| SnakeIn {
+        ld_valid: true,
+        ld_warp: w,
+        ld_pc: pc,
+        ld_addr: addr,
+        ld_uniform: true,
+        ..idle
+    };
+    let mut seq2 = seq[..2].to_vec();
+    for ld in [
+        load(0, 0x700, 0x1000),
+        load(0, 0x740, 0x1040),
+        load(1, 0x700, 0x1100),
+        load(2, 0x700, 0x1200),
+        load(3, 0x700, 0x1300),
+    ] {
+        seq2.push(ld);
+        seq2.extend(std::iter::repeat_n(idle, gap - 1));
+    }
+    seq2.extend(std::iter::repeat_n(idle, 12));
+    let t = 2 + 4 * gap;
+    each_backend(&p, &seq2, |who, outs| {
+        assert!(
+            outs[2..=t].iter().all(|o| !o.pf_valid),
+            "{who}: nothing before"
+        );
+        let g0 = first(outs, t, |o| o.pf_valid);
+        assert_eq!((outs[g0].pf_addr, outs[g0].pf_warp), (0x1400, 4), "{who}");
+        assert_eq!(g0 - t, first_iw_row.cycles as usize, "{who}: first inter");
     });
 }
 

@@ -38,6 +38,10 @@ pub struct SnakeModel {
     pub(super) walker: Walker,
     /// Output prefetch queue, oldest (the one on `pf_*`) first.
     pub(super) pfq: VecDeque<Prefetch>,
+    /// The output stage (contract, "Timing", issue 29 step 11): an intra-
+    /// or inter-warp prefetch made at the last edge, which enters the
+    /// output queue at the next edge. It counts as taken room.
+    pub(super) out_stage: Option<Prefetch>,
     /// Throttle counter (`THROTTLE_CYCLES` down to 0).
     pub(super) count: u64,
     /// Bandwidth halt.
@@ -70,6 +74,7 @@ impl SnakeModel {
             walkq: VecDeque::new(),
             walker: Walker::INITIAL,
             pfq: VecDeque::new(),
+            out_stage: None,
             count: 0,
             bw_halt: false,
             staged: None,
@@ -158,6 +163,12 @@ impl SnakeModel {
     /// The prefetches in the output queue, oldest (the one on `pf_*`) first.
     pub fn pfq_entries(&self) -> Vec<Prefetch> {
         self.pfq.iter().copied().collect()
+    }
+
+    /// The prefetch in the output stage (it enters the output queue at the
+    /// next edge), if any.
+    pub fn out_stage(&self) -> Option<Prefetch> {
+        self.out_stage
     }
 
     /// Number of prefetches in the output queue (0..=PFQ_DEPTH).
@@ -394,6 +405,7 @@ impl SnakeModel {
         self.walkq.clear();
         self.walker = Walker::INITIAL;
         self.pfq.clear();
+        self.out_stage = None;
         self.count = 0;
         self.bw_halt = false;
         self.staged = None;
@@ -486,10 +498,14 @@ impl GoldenModel<SnakePrefetcher> for SnakeModel {
             self.train(ld.warp, ld.pc, ld.addr, ld.span);
         }
 
-        // Output queue: pop the head, then the walker's push.
+        // Output queue: pop the head, then the output stage's prefetch
+        // (halted or not), then the walker's push.
         if pop {
             self.pfq.pop_front();
             self.stats.prefetches_taken += 1;
+        }
+        if let Some(pf) = self.out_stage.take() {
+            self.pfq.push_back(pf);
         }
         match action {
             WalkAction::Idle => {}
@@ -515,7 +531,13 @@ impl GoldenModel<SnakePrefetcher> for SnakeModel {
                     kind::INTER_WARP => self.stats.prefetches_inter += 1,
                     _ => self.stats.prefetches_intra += 1,
                 }
-                self.pfq.push_back(pf);
+                // A hop's prefetch enters the queue now, an intra- or
+                // inter-warp one the output stage.
+                if pf.kind == kind::CHAIN {
+                    self.pfq.push_back(pf);
+                } else {
+                    self.out_stage = Some(pf);
+                }
                 self.walker = next;
             }
         }

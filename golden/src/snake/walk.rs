@@ -195,7 +195,10 @@ impl SnakeModel {
         match self.walk_step(job, &self.walker) {
             WalkStep::End => WalkAction::End,
             WalkStep::Hop { next, observation } => WalkAction::Hop { next, observation },
-            WalkStep::Push { .. } if self.pfq.len() >= self.params.PFQ_DEPTH as usize => {
+            WalkStep::Push { .. }
+                if self.pfq.len() + usize::from(self.out_stage.is_some())
+                    >= self.params.PFQ_DEPTH as usize =>
+            {
                 WalkAction::Stall
             }
             WalkStep::Push {

@@ -15,10 +15,12 @@ mod kernel;
 /// cycle ahead (issue 29), against the next staged load's keys (`nq`,
 /// `np`, `ns`: the load accepted this cycle) and registered as `r_mq`,
 /// `r_mp`, `r_mt`, likewise `pc1` with the walk queue's next head pc
-/// (`p` or `jp` without a pop, `r_mpj`, `p` or `jp1` with one,
-/// `r_mpj1`; the registered pop picks in the next cycle); in the cycle after an entry's allocation (`r_new`)
+/// (`p` or `jp` without a pop, `p` or `jp1` with one, both compared from
+/// registers and picked by this edge's pop, or for the entry this edge
+/// allocates the top's `f_j` / `f_j1`, into `r_mpj`, which is `m_pj`:
+/// issue 29 step 10); in the cycle after an entry's allocation (`r_new`)
 /// its matches are the forwarded results the top registered at that edge
-/// (`rf_q`, `rf_p`, `rf_t`, `rf_j`: the next keys compared with the
+/// (`rf_q`, `rf_p`, `rf_t`: the next keys compared with the
 /// allocating load's link, the entry's new contents) instead (issue 29
 /// step 8: no allocation multiplexer in front of the match registers). From them and warp `w` as
 /// `w_onehot`: `m_q`, `m_p`, `m_link`, and for the eviction this load's
@@ -73,9 +75,8 @@ pub struct SnakeEntry<
     pub nx_in: Signal<In, Bit>,
     /// ... if it pops.
     pub nx_in1: Signal<In, Bit>,
-    /// The last edge popped the head job (registered by the top: `r_mpj1`
-    /// and `rf_j1` hold this cycle's matches, else `r_mpj` and `rf_j`).
-    pub popped: Signal<In, Bit>,
+    /// This edge pops the head job (the walker's job end).
+    pub pop: Signal<In, Bit>,
     /// For the entry allocated at the last edge (`r_new`), its matches,
     /// registered by the top at that edge: `m_q` (`nq = q` then).
     pub rf_q: Signal<In, Bit>,
@@ -83,10 +84,11 @@ pub struct SnakeEntry<
     pub rf_p: Signal<In, Bit>,
     /// ... its tail match (`(np, ns) = (p, s)`).
     pub rf_t: Signal<In, Bit>,
-    /// ... `m_pj` (the next head pc `= q`) if the edge did not pop.
-    pub rf_j: Signal<In, Bit>,
-    /// ... if it popped.
-    pub rf_j1: Signal<In, Bit>,
+    /// For the entry this edge allocates: `m_pj` after the edge (the next
+    /// head pc `= q`) if the edge does not pop.
+    pub f_j: Signal<In, Bit>,
+    /// ... if it pops.
+    pub f_j1: Signal<In, Bit>,
     /// The next staged load's warp (the load accepted this cycle), one-hot:
     /// `has_w` for it is registered a cycle ahead (`r_hw`).
     pub h_onehot: Signal<In, Bits<NW>>,
@@ -126,8 +128,9 @@ pub struct SnakeEntry<
     /// records the intra-warp observation as pending (`r_op`), applied at
     /// the next edge.
     pub obs_we: Signal<In, Bit>,
-    /// The closing hop's stride sum `x` (`sum + stride` of the chosen
-    /// entry), written to `intra` at the closing hop's edge.
+    /// The last closing hop's stride sum `x` (`sum + stride` of the chosen
+    /// entry, registered by the top: `r_ox`), written to `intra` at the
+    /// edge after the closing hop's with `t2` (issue 29 step 10).
     pub ox: Signal<In, Bits<A>>,
     /// The pending observation's `x` equals the `intra` it replaced
     /// (compared by the top from registers).
@@ -221,6 +224,7 @@ pub struct SnakeEntry<
     pub j_iw_stride: Signal<Out, Bits<A>>,
     /// `iw_cnt` if `m_pj`, else 0.
     pub j_iw_cnt: Signal<Out, Bits<2>>,
+
     /// `intra` if `m_q`, else 0.
     pub q_intra: Signal<Out, Bits<A>>,
     /// `t2` if `m_q`, else 0.
@@ -264,15 +268,14 @@ pub struct SnakeEntry<
     r_mp: Reg<Bit>,
     /// `(pc2, stride) = (p, s)`, likewise.
     r_mt: Reg<Bit>,
-    /// Valid with `pc1` = the walk queue's head job's pc (registered a
-    /// cycle ahead, against `jpn`).
+    /// `m_pj`: valid with `pc1` = the walk queue's head job's pc
+    /// (registered a cycle ahead: the head after the edge compared from
+    /// registers both without and with a pop, the pop picking in front of
+    /// the register; issue 29 step 10).
     r_mpj: Reg<Bit>,
-    /// The same if this edge pops (against `jp1`; the registered pop
-    /// picks, so the walker's job end is not in front of the match).
-    r_mpj1: Reg<Bit>,
     /// This entry was allocated at the last edge: its matches are the
-    /// top's forwarded ones (`rf_*`), not `r_mq`, `r_mp`, `r_mt`,
-    /// `r_mpj` (which compared its old contents).
+    /// top's forwarded ones (`rf_*`), not `r_mq`, `r_mp`, `r_mt` (which
+    /// compared its old contents).
     r_new: Reg<Bit>,
     /// Bit `w` of `wv` for the staged load, registered a cycle ahead (from
     /// the next staged load's warp and this edge's hit, clearing or
@@ -309,6 +312,9 @@ pub struct SnakeEntry<
     nhw: Signal<Local, Bit>,
     /// Valid with `pc1 = p` (the pushed job's pc).
     mj_p: Signal<Local, Bit>,
+    /// `pc1` = the head job after this edge without a pop, with one.
+    mpj_n: Signal<Local, Bit>,
+    mpj_p: Signal<Local, Bit>,
     /// Valid with `pc1 = p`.
     m_p: Signal<Local, Bit>,
     /// `(pc2, stride) = (p, s)`.
@@ -345,13 +351,12 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             jp1: Default::default(),
             nx_in: Default::default(),
             nx_in1: Default::default(),
-            popped: Default::default(),
-            rf_j1: Default::default(),
-            r_mpj1: Default::default(),
+            pop: Default::default(),
+            f_j1: Default::default(),
             rf_q: Default::default(),
             rf_p: Default::default(),
             rf_t: Default::default(),
-            rf_j: Default::default(),
+            f_j: Default::default(),
             cur: Default::default(),
             first: Default::default(),
             b_addr: Default::default(),
@@ -432,10 +437,12 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             p_iw_addr: Default::default(),
             p_iw_stride: Default::default(),
             p_iw_cnt: Default::default(),
-            j_intra: Default::default(),
             j_t2: Default::default(),
-            j_iw_stride: Default::default(),
             j_iw_cnt: Default::default(),
+            j_intra: Default::default(),
+            j_iw_stride: Default::default(),
+            mpj_n: Default::default(),
+            mpj_p: Default::default(),
             q_intra: Default::default(),
             q_t2: Default::default(),
             q_iw_valid: Default::default(),

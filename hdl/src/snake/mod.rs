@@ -31,10 +31,12 @@
 //!   the rules of [`crate::rank::RankOrder`]).
 //! - `a + k x stride` for the intra- and inter-warp prefetches: one
 //!   five-operand addition (a carry-save tree in synthesis).
-//! - The walk queue is three [`crate::queue::ShiftQueue`]s in lock-step (the
-//!   job's `{pc, warp}`, its address, and `{end, span}` with the CTA end
-//!   zero-extended to 8 bits: no payload wider than 64 bits); the output
-//!   queue one, packed `{span, kind, warp, addr}`.
+//! - The walk queue is three shift queues in lock-step (the job's `{pc,
+//!   warp}`, a [`walkq::PeekQueue`], its address, and `{end, span}` with
+//!   the CTA end zero-extended to 8 bits, [`walkq::LaneQueue`]s: no payload
+//!   wider than 64 bits; their heads not gated by the valid bit, issue 29
+//!   step 10); the output queue a [`crate::queue::ShiftQueue`], packed
+//!   `{span, kind, warp, addr}`.
 //! - [`SnakePrefetcherRtl`]: the throttle, the training selections (ORs of
 //!   masked views, the victim as the group member whose key is at most
 //!   every other's, all pairs compared at once, the per-PC values of a new
@@ -54,6 +56,7 @@
 mod build;
 mod entry;
 mod head;
+mod outq;
 pub mod prim;
 mod storage;
 mod top;

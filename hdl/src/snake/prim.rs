@@ -67,6 +67,14 @@ impl Logic for FirstOne {
 /// bits of `a - base` are zero; `stride` = `(a - base) / delta`, computed
 /// as `(a - base)` (delta > 0) or `(base - a)` (delta < 0), both formed in
 /// parallel, shifted right arithmetically by `m` (exact when `div`).
+/// `eq` = `pow2 & div & (stride = cmp)`, decided without the subtraction
+/// or the shift (issue 29 step 10): with `X = cmp << m`, `(a - base) / delta
+/// = cmp` exactly when `a - base = X` (delta > 0) or `-X` (delta < 0) and
+/// the shift's fill matches `cmp`'s top bits (`cmp`'s top `m + 1` bits all
+/// equal; for delta < 0 not `cmp = -2^(A-1-m)` but also `cmp = 2^(A-1-m)`:
+/// `a - base = -2^(A-1)`, whose negation overflows, has a positive quotient). `a + !base + Y = K` (`Y = !X`, `K =
+/// -2`; or `Y = X`, `K = -1`) is tested as a carry-save row and the carries
+/// it would need, without a carry chain.
 #[derive(LogicBlock)]
 pub struct IwDiv<const WB: usize, const A: usize> {
     /// This load's warp.
@@ -83,6 +91,10 @@ pub struct IwDiv<const WB: usize, const A: usize> {
     pub div: Signal<Out, Bit>,
     /// `(a - base) / (w - lead)` (meaningful when `pow2 & div`).
     pub stride: Signal<Out, Bits<A>>,
+    /// The stride `stride` is compared with.
+    pub cmp: Signal<In, Bits<A>>,
+    /// `pow2 & div & (stride = cmp)`.
+    pub eq: Signal<Out, Bit>,
 
     /// `a - base` and `base - a` (prefix adders, issue 29 step 8).
     sub_d: crate::arith::PrefixAdd<A>,
@@ -93,6 +105,12 @@ pub struct IwDiv<const WB: usize, const A: usize> {
     low_c: Vec<Constant<Bits<A>>>,
     high_c: Vec<Constant<Bits<A>>>,
     sh_c: Vec<Constant<Bits<A>>>,
+    /// `cmp`'s top `m + 1` bits, and `2^(A-1-m)`, per `m`.
+    top_c: Vec<Constant<Bits<A>>>,
+    min_c: Vec<Constant<Bits<A>>>,
+    ones_a: Constant<Bits<A>>,
+    /// `-2`.
+    m2_a: Constant<Bits<A>>,
 
     neg: Signal<Local, Bit>,
     absd: Signal<Local, Bits<WB>>,
@@ -102,6 +120,14 @@ pub struct IwDiv<const WB: usize, const A: usize> {
     nneg: Signal<Local, Bit>,
     is_m: Vec<Signal<Local, Bit>>,
     part: Vec<Signal<Local, Bits<A>>>,
+    /// Per `m`: `cmp << m`, the fill check, `a - base = cmp << m` (`sp`)
+    /// and `a - base = -(cmp << m)` (`sn`).
+    xs: Vec<Signal<Local, Bits<A>>>,
+    nxs: Vec<Signal<Local, Bits<A>>>,
+    fill: Vec<Signal<Local, Bit>>,
+    eqm: Vec<Signal<Local, Bit>>,
+    sp: Vec<SumIs<A>>,
+    sn: Vec<SumIs<A>>,
     _wb: usize,
 }
 
@@ -116,6 +142,8 @@ impl<const WB: usize, const A: usize> Default for IwDiv<WB, A> {
             pow2: Default::default(),
             div: Default::default(),
             stride: Default::default(),
+            cmp: Default::default(),
+            eq: Default::default(),
             sub_d: Default::default(),
             sub_n: Default::default(),
             sign_a: crate::util::konst(1u64 << (A - 1)),
@@ -124,6 +152,10 @@ impl<const WB: usize, const A: usize> Default for IwDiv<WB, A> {
             low_c: konsts((0..WB).map(low_mask)),
             high_c: konsts((0..WB).map(|m| low_mask(A) & !(low_mask(A) >> m))),
             sh_c: konsts((0..WB).map(|m| m as u64)),
+            top_c: konsts((0..WB).map(|m| low_mask(A) & !(low_mask(A) >> (m + 1)))),
+            min_c: konsts((0..WB).map(|m| 1u64 << (A - 1 - m))),
+            ones_a: crate::util::konst(low_mask(A)),
+            m2_a: crate::util::konst(low_mask(A) ^ 1),
             neg: Default::default(),
             absd: Default::default(),
             diff: Default::default(),
@@ -132,6 +164,12 @@ impl<const WB: usize, const A: usize> Default for IwDiv<WB, A> {
             nneg: Default::default(),
             is_m: crate::util::sigs(WB),
             part: crate::util::sigs(WB),
+            xs: crate::util::sigs(WB),
+            nxs: crate::util::sigs(WB),
+            fill: crate::util::sigs(WB),
+            eqm: crate::util::sigs(WB),
+            sp: (0..WB).map(|_| SumIs::default()).collect(),
+            sn: (0..WB).map(|_| SumIs::default()).collect(),
             _wb: WB,
         }
     }
@@ -185,9 +223,98 @@ impl<const WB: usize, const A: usize> Logic for IwDiv<WB, A> {
             self.pow2.next = self.pow2.val() | self.is_m[m].val();
             self.div.next = self.div.val()
                 | (self.is_m[m].val()
-                    & ((self.diff.val() & self.low_c[m].val()) == self.zero_a.val()));
+                    & ((self.a.val() & self.low_c[m].val())
+                        == (self.base.val() & self.low_c[m].val())));
             self.stride.next = self.stride.val() | self.part[m].val();
         }
+        // ---- `eq`: for each `m`, `a - base = X` and `a - base = -X` with
+        // `X = cmp << m`, as `a + !base + !X = -2` and `a + !base + X = -1`
+        // (no carry chain, [`SumIs`]), from registers; `|delta|` and its
+        // sign pick behind them.
+        self.eq.next = false;
+        for m in 0..self._wb {
+            self.xs[m].next = self.cmp.val() << self.sh_c[m].val();
+            self.nxs[m].next = !self.xs[m].val();
+            self.sp[m].x.next = self.a.val();
+            self.sp[m].y.next = !self.base.val();
+            self.sp[m].z.next = self.nxs[m].val();
+            self.sp[m].k.next = self.m2_a.val();
+            self.sn[m].x.next = self.a.val();
+            self.sn[m].y.next = !self.base.val();
+            self.sn[m].z.next = self.xs[m].val();
+            self.sn[m].k.next = self.ones_a.val();
+            self.fill[m].next = (((self.cmp.val() & self.top_c[m].val()) == self.zero_a.val())
+                | (((self.cmp.val() & self.top_c[m].val()) == self.top_c[m].val())
+                    & !(self.neg.val() & (self.cmp.val() == self.top_c[m].val()))))
+                | (self.neg.val() & (self.cmp.val() == self.min_c[m].val()));
+            if self.neg.val() {
+                self.eqm[m].next = self.sn[m].eq.val();
+            } else {
+                self.eqm[m].next = self.sp[m].eq.val();
+            }
+            self.eq.next =
+                self.eq.val() | (self.is_m[m].val() & self.fill[m].val() & self.eqm[m].val());
+        }
+    }
+}
+
+/// `eq` = `x + y + z = k` (modulo `2^A`) without a carry chain (issue 29
+/// step 10): the carry-save row `(cu, cm << 1)` of the three, then, bit by
+/// bit, the carry into the bit that `cu + (cm << 1) = k` needs (`cu ^ cv ^
+/// k`) against the carry out of the bit below that this carry implies
+/// (`k`'s complement where the two operand bits differ, else their value).
+#[derive(Clone, Debug, LogicBlock)]
+pub struct SumIs<const A: usize> {
+    /// The operands and the constant sum.
+    pub x: Signal<In, Bits<A>>,
+    pub y: Signal<In, Bits<A>>,
+    pub z: Signal<In, Bits<A>>,
+    pub k: Signal<In, Bits<A>>,
+    /// `x + y + z = k`.
+    pub eq: Signal<Out, Bit>,
+    cu: Signal<Local, Bits<A>>,
+    cm: Signal<Local, Bits<A>>,
+    cv: Signal<Local, Bits<A>>,
+    ct: Signal<Local, Bits<A>>,
+    co: Signal<Local, Bits<A>>,
+    cn: Signal<Local, Bits<A>>,
+    cq: Signal<Local, Bits<A>>,
+    one: Constant<Bits<32>>,
+}
+
+impl<const A: usize> Default for SumIs<A> {
+    fn default() -> Self {
+        SumIs {
+            x: Default::default(),
+            y: Default::default(),
+            z: Default::default(),
+            k: Default::default(),
+            eq: Default::default(),
+            cu: Default::default(),
+            cm: Default::default(),
+            cv: Default::default(),
+            ct: Default::default(),
+            co: Default::default(),
+            cn: Default::default(),
+            cq: Default::default(),
+            one: crate::util::konst(1),
+        }
+    }
+}
+
+impl<const A: usize> Logic for SumIs<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.cu.next = self.x.val() ^ self.y.val() ^ self.z.val();
+        self.cm.next = (self.x.val() & self.y.val())
+            | (self.x.val() & self.z.val())
+            | (self.y.val() & self.z.val());
+        self.cv.next = self.cm.val() << self.one.val();
+        self.ct.next = self.cu.val() ^ self.cv.val();
+        self.co.next = (self.ct.val() & !self.k.val()) | (!self.ct.val() & self.cu.val());
+        self.cn.next = self.co.val() << self.one.val();
+        self.cq.next = self.ct.val() ^ self.k.val();
+        self.eq.next = self.cq.val() == self.cn.val();
     }
 }
 

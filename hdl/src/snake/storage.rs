@@ -87,7 +87,14 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
             false,
             ADD,
         ),
-        f("throttle", "counter, bandwidth halt", 16 + 1, 1, false, ADD),
+        f(
+            "throttle",
+            "counter, bandwidth halt, halted (registered; issue 29 step 10)",
+            16 + 1 + 1,
+            1,
+            false,
+            ADD,
+        ),
         f(
             "load stage (issue 29)",
             "valid, warp, pc, address, span, CTA end, previous valid, previous pc, stride, \
@@ -100,18 +107,17 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
         f(
             "Tail",
             "matches with the staged load, registered (pc1 = q, pc1 = p, (pc2, stride) = (p, s)); \
-             pc1 = the head walk job's pc, registered without and with a pop; allocated at the \
-             last edge; the staged load's warp bit, registered (issue 29 steps 8, 9)",
-            7,
+             pc1 = the head walk job's pc, registered after this edge's pop (step 10); allocated \
+             at the last edge; the staged load's warp bit, registered (issue 29 steps 8, 9, 10)",
+            6,
             ne,
             false,
             ADD,
         ),
         f(
             "load stage (issue 29)",
-            "the matches of the entry allocated at the last edge (q, p, tail, head job's pc \
-             without and with a pop; steps 8, 9)",
-            5,
+            "the matches of the entry allocated at the last edge (q, p, tail; step 8)",
+            3,
             1,
             false,
             ADD,
@@ -147,13 +153,23 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
 }
 
 /// The registers issue 29 step 9 adds: the next staged load's pc's
-/// inter-warp fields and the walker's pending-observation `intra` and pop.
+/// inter-warp fields and the walker's pending-observation `intra`, step
+/// 10's pending `x` and step 11's output stage.
 fn step9(p: &SnakeParams) -> Vec<StorageField> {
     const ADD: &str = "added by this design";
     let wb = p.warp_bits() as u64;
     let a = p.ADDR_W;
     let f = StorageField::new;
     vec![
+        f(
+            "prefetch queue",
+            "output stage: valid, address, stride, k (4 bits), warp, kind, span (an intra- or \
+             inter-warp prefetch one edge before the queue; issue 29 step 11)",
+            1 + a + a + 4 + wb + 2 + 12,
+            1,
+            false,
+            ADD,
+        ),
         f(
             "load stage (issue 29)",
             "the staged load's pc's inter-warp fields (valid, warp, address, stride, count), \
@@ -165,9 +181,9 @@ fn step9(p: &SnakeParams) -> Vec<StorageField> {
         ),
         f(
             "walker",
-            "the job pc's intra at the last edge (a pending observation's old value); the \
-             last edge popped the walk queue (issue 29 step 9)",
-            a + 1,
+            "the job pc's intra at the last edge (a pending observation's old value, step 9); \
+             the closing hop's x, written only at a closing hop (step 10)",
+            a + a,
             1,
             false,
             ADD,

@@ -8,10 +8,10 @@ use rust_hdl::prelude::*;
 
 use super::entry::SnakeEntry;
 use super::head::SnakeHead;
+use super::outq::OutQueue;
 use super::prim::{FirstOne, IwDiv, PairKeys, Sum5};
-use super::walkq::PeekQueue;
+use super::walkq::{LaneQueue, PeekQueue};
 use crate::arith::PrefixAdd;
-use crate::queue::ShiftQueue;
 use crate::reg::Reg;
 use crate::util::{konst, konsts, regs, sigs, with_defaults, Pack, ZeroExt};
 
@@ -106,18 +106,19 @@ pub struct SnakePrefetcherRtl<
     /// The walk queue's `{pc, warp}` lane, which also shows its next head
     /// (the entries compare their `pc1` with it a cycle ahead).
     walkq: PeekQueue<JW, P>,
-    walkq_addr: ShiftQueue<Bits<A>>,
+    walkq_addr: LaneQueue<A>,
     /// The job's `{end, span}`: `ld_span` in bits 0..12, `ld_cta_end`
     /// zero-extended to 8 bits in bits 12..20.
-    walkq_se: ShiftQueue<Bits<20>>,
-    pfq: ShiftQueue<Bits<QW>>,
+    walkq_se: LaneQueue<20>,
+    /// The output queue (`OutQueue`: `ShiftQueue` that also shows one
+    /// short of full, for the output stage's room).
+    pfq: OutQueue<QW>,
     iw_div: IwDiv<WB, A>,
-    /// `a + k x intra` (the intra-warp step's address) and `a + k x
-    /// iw_stride` (the inter-warp step's): the address and four masked,
-    /// shifted copies of the stride, carry-save rows and a prefix adder
-    /// (issue 29 step 7).
-    ks_in: Sum5<A>,
-    ks_iw: Sum5<A>,
+    /// `a + k x stride` of the prefetch in the output stage (`intra` or
+    /// `iw_stride`, issue 29 step 11: from the stage's registers): the
+    /// address and four masked, shifted copies of the stride, carry-save
+    /// rows and a prefix adder (issue 29 step 7).
+    ks: Sum5<A>,
     /// The link stride `ld_addr - prev.addr` (a prefix adder).
     sub_s: PrefixAdd<A>,
     /// The eviction keys of the next cycle compared pairwise (issue 29
@@ -141,6 +142,8 @@ pub struct SnakePrefetcherRtl<
 
     count: Reg<Bits<16>>,
     bw_halt: Reg<Bit>,
+    /// `count != 0 | bw_halt` (prefetching is halted), registered.
+    r_halted: Reg<Bit>,
     /// `ph_chain`, `ph_intra` or `ph_inter`.
     phase: Reg<Bits<2>>,
     hop: Reg<Bits<5>>,
@@ -167,11 +170,6 @@ pub struct SnakePrefetcherRtl<
     rf_q: Reg<Bit>,
     rf_p: Reg<Bit>,
     rf_t: Reg<Bit>,
-    rf_j: Reg<Bit>,
-    /// `rf_j` if the edge pops (`r_pop`, the registered pop, picks).
-    rf_j1: Reg<Bit>,
-    /// The last edge popped the walk queue's head job.
-    r_pop: Reg<Bit>,
     /// The staged load's `p`'s inter-warp fields (the OR of the entries
     /// with `pc1 = p`), registered a cycle ahead from the state after that
     /// edge (this edge's update of `p` forwarded, an evicted entry left
@@ -185,6 +183,20 @@ pub struct SnakePrefetcherRtl<
     /// its observation replaced, compared with `x`, the `sum` register,
     /// in the pending cycle).
     r_ointra: Reg<Bits<A>>,
+    /// A closing hop's `x` (`sum + stride`, the `sum` register after that
+    /// edge), written only at a closing hop (issue 29 step 10): the
+    /// pending observation's `intra` and the operand of `oeq`.
+    r_ox: Reg<Bits<A>>,
+    /// The output stage (issue 29 step 11): an intra- or inter-warp
+    /// prefetch decided at the last edge, which enters the output queue at
+    /// this edge as `a + k x stride` formed from these registers.
+    pst_valid: Reg<Bit>,
+    pst_a: Reg<Bits<A>>,
+    pst_st: Reg<Bits<A>>,
+    pst_k: Reg<Bits<4>>,
+    pst_w: Reg<Bits<WB>>,
+    pst_kind: Reg<Bits<2>>,
+    pst_span: Reg<Bits<12>>,
     /// Entry e's eviction-key comparisons with every entry j (bit j), for
     /// this cycle, registered at the last edge from that edge's updates
     /// ([`PairKeys`]): with `D = ones_j - ones_e`, `D < -1`, `D < 0`, `D <
@@ -347,6 +359,12 @@ pub struct SnakePrefetcherRtl<
     kmul_iw: Signal<Local, Bits<5>>,
     cta_ok: Signal<Local, Bit>,
     intra_ok: Signal<Local, Bit>,
+    /// The intra-warp step's conditions but for "no hop" (with no hop,
+    /// `intra_ok`; it picks the output stage's stride, warp and kind).
+    intra_sel: Signal<Local, Bit>,
+    /// The output queue has room for a prefetch of this cycle: not full,
+    /// and not one short of full while the output stage holds one.
+    room: Signal<Local, Bit>,
     inter_ok: Signal<Local, Bit>,
     any_ok: Signal<Local, Bit>,
     next_addr: Signal<Local, Bits<A>>,
@@ -432,9 +450,9 @@ impl<
             vt3: regs(ne),
             beats: sigs(ne),
             walkq: PeekQueue::new(p.WALKQ_DEPTH as usize, WB),
-            walkq_addr: ShiftQueue::new(p.WALKQ_DEPTH as usize),
-            walkq_se: ShiftQueue::new(p.WALKQ_DEPTH as usize),
-            pfq: ShiftQueue::new(p.PFQ_DEPTH as usize),
+            walkq_addr: LaneQueue::new(p.WALKQ_DEPTH as usize),
+            walkq_se: LaneQueue::new(p.WALKQ_DEPTH as usize),
+            pfq: OutQueue::new(p.PFQ_DEPTH as usize),
             throttle_cycles: konst(p.THROTTLE_CYCLES),
             count_zero: konst(0),
             count_one: konst(1),
@@ -502,12 +520,13 @@ impl<
             clock, reset, ld_valid, ld_warp, ld_pc, ld_addr, ld_uniform, ld_cta_end, ld_span,
             cache_full, bw_util, pf_ready, pf_valid, pf_addr, pf_warp, pf_kind, pf_span, throttled,
             // Blocks.
-            iw_div, ks_in, ks_iw, sub_s, zx_onehot, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
+            iw_div, ks, sub_s, zx_onehot, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
             qp_warp, qp_kind, qp_span, js_span, js_end,
             // Registers.
-            count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
-            l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, rf_j, rf_j1, r_pop, r_pv_valid,
-            r_pv_warp, r_pv_addr, r_pv_stride, r_pv_cnt, r_ointra, oeq,
+            count, bw_halt, r_halted, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
+            l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, r_pv_valid,
+            r_pv_warp, r_pv_addr, r_pv_stride, r_pv_cnt, r_ointra, r_ox, oeq, pst_valid, pst_a,
+            pst_st, pst_k, pst_w, pst_kind, pst_span,
             // Local signals.
             halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, f_j, f_j1, jp1, q_is_j1, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, first,
             e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,
@@ -518,7 +537,7 @@ impl<
             pv_same, pv_any, o_iw_valid, o_iw_warp, o_iw_addr, o_iw_stride, o_iw_cnt, same_w,
             cand, u_iw_stride, u_iw_cnt, chain_found, e_pc2, pj_found, pj_intra, pj_t2,
             pj_iw_stride, pj_iw_cnt, intra_ok, inter_ok, any_ok, next_addr, next_sum,
-            closes, inter_warp, push, job_end, obs_en, c_op, pf_a, pf_w, pf_k, cp_intra,
+            closes, inter_warp, push, job_end, intra_sel, room, obs_en, c_op, pf_a, pf_w, pf_k, cp_intra,
             cp_t2, cp_iw_valid, cp_iw_warp, cp_iw_addr, cp_iw_stride, cp_iw_cnt,
         })
     }

@@ -287,7 +287,9 @@ fn check_invariants(p: &SnakeParams, stimulus: &[Cycle]) -> Result<SnakeStats, T
                 );
             }
         }
-        prop_assert!(m.pfq_len() <= p.PFQ_DEPTH as usize, "{}", ctx);
+        // The output stage counts as taken room.
+        let staged_pf = usize::from(m.out_stage().is_some());
+        prop_assert!(m.pfq_len() + staged_pf <= p.PFQ_DEPTH as usize, "{}", ctx);
         prop_assert!(m.walk_queue().len() <= p.WALKQ_DEPTH as usize, "{}", ctx);
         let walker = m.walker();
         if m.walk_queue().is_empty() {
@@ -302,7 +304,7 @@ fn check_invariants(p: &SnakeParams, stimulus: &[Cycle]) -> Result<SnakeStats, T
         let staged = m.staged_load();
         let halted = m.halted();
         let pushed_before = m.stats().prefetches();
-        let pfq_before = m.pfq_len();
+        let pfq_before = m.pfq_len() + staged_pf;
         if out.pf_valid && inputs.pf_ready && !inputs.reset {
             taken += 1;
         }
@@ -313,6 +315,7 @@ fn check_invariants(p: &SnakeParams, stimulus: &[Cycle]) -> Result<SnakeStats, T
             prop_assert_eq!(m.outputs(), SnakeOut::default(), "{}", ctx);
             prop_assert!(valid_entries(&m).is_empty());
             prop_assert!(m.walk_queue().is_empty() && m.pfq_len() == 0);
+            prop_assert!(m.out_stage().is_none());
             prop_assert!(m.staged_load().is_none());
             prop_assert!((0..p.N_WARPS).all(|w| !m.head(w).valid));
         } else {
@@ -339,8 +342,12 @@ fn check_invariants(p: &SnakeParams, stimulus: &[Cycle]) -> Result<SnakeStats, T
                 prop_assert_eq!(m.stats().prefetches(), pushed_before, "{}", ctx);
             }
             if m.stats().prefetches() > pushed_before {
-                // The prefetch just pushed belongs to the head job.
-                let pf = *m.pfq_entries().last().unwrap();
+                // The prefetch just pushed belongs to the head job: an
+                // intra- or inter-warp one is in the output stage, a hop's
+                // at the queue's tail (never both at one edge).
+                let pf = m
+                    .out_stage()
+                    .unwrap_or_else(|| *m.pfq_entries().last().unwrap());
                 let job = job.expect("a push needs a job");
                 if pf.kind == kind::INTER_WARP {
                     prop_assert!(
@@ -367,7 +374,7 @@ fn check_invariants(p: &SnakeParams, stimulus: &[Cycle]) -> Result<SnakeStats, T
         // Nothing is lost.
         prop_assert_eq!(
             m.stats().prefetches(),
-            taken + discarded + m.pfq_len() as u64,
+            taken + discarded + m.pfq_len() as u64 + u64::from(m.out_stage().is_some()),
             "{}",
             ctx
         );
@@ -375,6 +382,7 @@ fn check_invariants(p: &SnakeParams, stimulus: &[Cycle]) -> Result<SnakeStats, T
     }
     // After the drain every prefetch was taken (or discarded by a reset).
     prop_assert_eq!(m.pfq_len(), 0);
+    prop_assert!(m.out_stage().is_none());
     prop_assert!(m.walk_queue().is_empty());
     prop_assert_eq!(m.stats().prefetches_taken, taken);
     Ok(m.stats())

@@ -196,9 +196,9 @@ fn silent_hops_beyond_chain_depth_close_the_loop() {
         ]
     );
     // Hops 3 and 4 are silent: one cycle each, between the chain and the
-    // intra-warp prefetches.
+    // intra-warp prefetches, which wait one edge in the output stage.
     assert_eq!(tb.m.stats().silent_hops - silent, 2);
-    assert_eq!(tb.taken(), vec![t + 3, t + 4, t + 7, t + 8]);
+    assert_eq!(tb.taken(), vec![t + 3, t + 4, t + 8, t + 9]);
     // With LOOP_HOPS = CHAIN_DEPTH the 4-PC loop never closes.
     let mut tb = Tb::new(&SnakeParams { LOOP_HOPS: 2, ..p });
     run_loop(&mut tb, &pcs, 5);

@@ -117,21 +117,26 @@ fn scenario_figure15() {
     tb.idle(4);
     assert_eq!(tb.m.walk_queue().len(), 1, "job still there before t + 7");
     tb.idle(1); // edge t + 6
-    tb.idle(1); // edge t + 7: takes 0x1700; the job ends
+    tb.idle(1); // edge t + 7: the job ends; 0x1700 enters the output queue
     assert!(tb.m.walk_queue().is_empty(), "the job ends at edge t + 7");
+    tb.idle(1); // edge t + 8: takes 0x1700
     assert_eq!(tb.seq(), fig15_prefetches());
-    // Each is offered in the cycle it is taken: t + 3 .. t + 7.
+    // Each is offered in the cycle it is taken: the hop's at t + 3, the
+    // inter-warp ones (one edge in the output stage) at t + 5 .. t + 8.
     let expect: Vec<Transfer> = fig15_prefetches()
         .into_iter()
         .enumerate()
-        .map(|(k, pf)| Transfer {
-            offered: t + 3 + k as u64,
-            taken: t + 3 + k as u64,
-            pf,
+        .map(|(k, pf)| {
+            let at = if k == 0 { t + 3 } else { t + 4 + k as u64 };
+            Transfer {
+                offered: at,
+                taken: at,
+                pf,
+            }
         })
         .collect();
     assert_eq!(tb.got, expect);
-    assert_eq!(tb.taken(), vec![27, 28, 29, 30, 31]);
+    assert_eq!(tb.taken(), vec![27, 29, 30, 31, 32]);
     let s = tb.m.stats();
     assert_eq!((s.prefetches_chain, s.prefetches_inter), (1, 4));
     assert_eq!(
@@ -154,7 +159,7 @@ fn scenario_figure15_back_to_back() {
     tb.drain();
     assert_eq!(t, 6);
     assert_eq!(tb.seq(), fig15_prefetches());
-    assert_eq!(tb.taken(), vec![9, 10, 11, 12, 13]);
+    assert_eq!(tb.taken(), vec![9, 11, 12, 13, 14]);
     assert_eq!(tb.m.stats().jobs_dropped, 0);
 }
 
@@ -223,11 +228,16 @@ fn latency_three_cycles_then_one_per_edge() {
     tb.drain();
     let expect = chain_prefetches(3);
     assert_eq!(tb.seq(), expect);
-    let edges: Vec<u64> = (0..expect.len() as u64).map(|k| t + 3 + k).collect();
+    // The three hops' taken at t + 3 .. t + 5; the four inter-warp ones
+    // wait one edge in the output stage: t + 7 .. t + 10.
+    let edges: Vec<u64> = (0..expect.len() as u64)
+        .map(|k| if k < 3 { t + 3 + k } else { t + 4 + k })
+        .collect();
     assert_eq!(tb.taken(), edges);
     assert!(tb.got.iter().all(|x| x.offered == x.taken));
-    // 7 prefetches pushed at t + 2 .. t + 8, the job ends at t + 9.
-    assert_eq!(tb.next_edge, t + 10);
+    // 7 prefetches made at t + 2 .. t + 8 (the inter-warp ones enter the
+    // output queue at t + 6 .. t + 9), the job ends at t + 9.
+    assert_eq!(tb.next_edge, t + 11);
 }
 
 /// A job ends in a cycle of its own: the second of two back-to-back jobs

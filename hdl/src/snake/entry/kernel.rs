@@ -46,7 +46,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_mt,
             r_op,
             r_mpj,
-            r_mpj1,
             r_new,
             r_hw
         );
@@ -71,7 +70,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.r_mt.reset.next = self.reset.val();
         self.r_op.reset.next = self.reset.val();
         self.r_mpj.reset.next = self.reset.val();
-        self.r_mpj1.reset.next = self.reset.val();
         self.r_new.reset.next = self.reset.val();
         self.r_hw.reset.next = self.reset.val();
 
@@ -90,21 +88,12 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.m_q.next = self.rf_q.val();
             self.m_p.next = self.rf_p.val();
             self.m_t.next = self.rf_t.val();
-            if self.popped.val() {
-                self.m_pj.next = self.rf_j1.val();
-            } else {
-                self.m_pj.next = self.rf_j.val();
-            }
         } else {
             self.m_q.next = self.r_mq.q.val();
             self.m_p.next = self.r_mp.q.val();
             self.m_t.next = self.r_mt.q.val();
-            if self.popped.val() {
-                self.m_pj.next = self.r_mpj1.q.val();
-            } else {
-                self.m_pj.next = self.r_mpj.q.val();
-            }
         }
+        self.m_pj.next = self.r_mpj.q.val();
         self.m_link.next = self.m_q.val() & self.m_t.val();
         self.has_w.next = self.r_hw.q.val();
         self.clr.next = self.m_q.val() & self.has_w.val() & !self.m_t.val();
@@ -162,18 +151,30 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
     #[hdl_gen]
     fn update(&mut self) {
         // The head job after this edge: without a pop the pushed one or
-        // the same, with a pop the pushed one or the second; both
-        // registered, the pop (registered) picks in the next cycle.
+        // the same, with a pop the pushed one or the second; both compared
+        // from registers, this edge's pop picks in front of `r_mpj` (for
+        // the entry this edge allocates, the top's `f_j`, `f_j1`).
         self.mj_p.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.p.val());
         if self.nx_in.val() {
-            self.r_mpj.d.next = self.mj_p.val();
+            self.mpj_n.next = self.mj_p.val();
         } else {
-            self.r_mpj.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
+            self.mpj_n.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
         }
         if self.nx_in1.val() {
-            self.r_mpj1.d.next = self.mj_p.val();
+            self.mpj_p.next = self.mj_p.val();
         } else {
-            self.r_mpj1.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp1.val());
+            self.mpj_p.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp1.val());
+        }
+        if self.alloc.val() {
+            if self.pop.val() {
+                self.r_mpj.d.next = self.f_j1.val();
+            } else {
+                self.r_mpj.d.next = self.f_j.val();
+            }
+        } else if self.pop.val() {
+            self.r_mpj.d.next = self.mpj_p.val();
+        } else {
+            self.r_mpj.d.next = self.mpj_n.val();
         }
         // Bit w of wv for the next staged load (warp `h_onehot`) after this
         // edge: an allocation writes w's bit alone, a hit sets w's bit, a
@@ -220,12 +221,13 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.pc2.next = self.r_pc2.q.val();
         self.c_close.next = self.r_pc2.q.val() == self.jp.val();
         // The intra-warp fields with a pending observation applied (step 4
-        // of the spec): `intra <- x` was written at the closing hop's edge;
+        // of the spec): `intra <- x` (the top's register `ox`, early);
         // `t2 <- 1` if it was 0 or `x != intra` (`!oeq`), else `min(t2 +
         // 1, 3)`.
         self.ef_intra.next = self.r_intra.q.val();
         self.ef_t2.next = self.r_t2.q.val();
         if self.r_op.q.val() {
+            self.ef_intra.next = self.ox.val();
             if (self.r_t2.q.val() == self.t1_zero.val()) | !self.oeq.val() {
                 self.ef_t2.next = self.t1_two.val();
             } else if self.r_t2.q.val() != self.t2_three.val() {
@@ -247,14 +249,14 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.p_iw_stride.next = self.r_iw_stride.q.val();
             self.p_iw_cnt.next = self.r_iw_cnt.q.val();
         }
-        self.j_intra.next = self.zero_a.val();
         self.j_t2.next = self.t1_zero.val();
-        self.j_iw_stride.next = self.zero_a.val();
         self.j_iw_cnt.next = self.t1_zero.val();
+        self.j_intra.next = self.zero_a.val();
+        self.j_iw_stride.next = self.zero_a.val();
         if self.m_pj.val() {
             self.j_intra.next = self.ef_intra.val();
-            self.j_t2.next = self.ef_t2.val();
             self.j_iw_stride.next = self.r_iw_stride.q.val();
+            self.j_t2.next = self.ef_t2.val();
             self.j_iw_cnt.next = self.r_iw_cnt.q.val();
         }
         self.q_intra.next = self.zero_a.val();
@@ -296,15 +298,13 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.r_iw_cnt.d.next = self.c_iw_cnt.val();
             self.r_op.d.next = self.c_op.val();
         } else {
-            // A pending observation's `t2` is written (a closing hop one
-            // edge ago); a closing hop this cycle writes `intra <- x` and
-            // makes its `t2` pending (never both: the cycle after a closing
-            // hop has no hop).
+            // A pending observation is written (a closing hop one edge
+            // ago: `intra <- x`, `t2`); a closing hop this cycle makes one
+            // pending (never both: the cycle after a closing hop has no
+            // hop).
             self.r_t2.d.next = self.ef_t2.val();
+            self.r_intra.d.next = self.ef_intra.val();
             self.r_op.d.next = self.obs_we.val() & self.m_pj.val();
-            if self.obs_we.val() & self.m_pj.val() {
-                self.r_intra.d.next = self.ox.val();
-            }
             if self.link_en.val() & self.m_link.val() {
                 self.r_wv.d.next = self.wv_hit.val();
                 self.r_ones.d.next = self.hit_cnt.val();

@@ -24,11 +24,12 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, count, bw_halt, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc,
-            l_addr, l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, rf_j
+            self, clock, count, bw_halt, r_halted, phase, hop, kidx, cur, addr, sum, l_valid,
+            l_warp, l_pc, l_addr, l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t
         );
         self.count.reset.next = self.reset.val();
         self.bw_halt.reset.next = self.reset.val();
+        self.r_halted.reset.next = self.reset.val();
         self.phase.reset.next = self.reset.val();
         self.hop.reset.next = self.reset.val();
         self.kidx.reset.next = self.reset.val();
@@ -48,10 +49,9 @@ impl<
         self.rf_q.reset.next = self.reset.val();
         self.rf_p.reset.next = self.reset.val();
         self.rf_t.reset.next = self.reset.val();
-        self.rf_j.reset.next = self.reset.val();
 
         // ---- Throttle (registered: halted and `throttled` come from it).
-        self.halted.next = (self.count.q.val() != self.count_zero.val()) | self.bw_halt.q.val();
+        self.halted.next = self.r_halted.q.val();
         self.throttled.next = self.halted.val();
         if self.cache_full.val() {
             self.count.d.next = self.throttle_cycles.val();
@@ -63,6 +63,8 @@ impl<
         } else if self.bw_util.val() <= self.bw_low.val() {
             self.bw_halt.d.next = false;
         }
+        // `halted` after the edge, registered (issue 29 step 10).
+        self.r_halted.d.next = (self.count.d.val() != self.count_zero.val()) | self.bw_halt.d.val();
 
         // ---- The load stage. An accepted load writes its warp's Head row
         // at the edge and waits there one edge with the row's previous
@@ -111,6 +113,8 @@ impl<
         // ---- The walk job at the head of the walk queue.
         self.busy.next =
             self.walkq.o_valid.val() & self.walkq_addr.o_valid.val() & self.walkq_se.o_valid.val();
+        // Its fields from the queues' entry 0 registers, not gated by the
+        // valid bit (every use is gated by `busy`; issue 29 step 10).
         self.jw.next = self.walkq.o_data.val().get_bits::<WB>(0);
         self.jp.next = self
             .walkq
@@ -156,7 +160,6 @@ impl<
             self.ents[e].rf_q.next = self.rf_q.q.val();
             self.ents[e].rf_p.next = self.rf_p.q.val();
             self.ents[e].rf_t.next = self.rf_t.q.val();
-            self.ents[e].rf_j.next = self.rf_j.q.val();
             self.ents[e].jp1.next = self.jp1.val();
             self.ents[e].cur.next = self.cur.q.val();
             self.ents[e].first.next = self.first.val();

@@ -116,14 +116,13 @@ impl<
         self.iw_div.lead.next = self.s_iw_warp.val();
         self.iw_div.a.next = self.l_addr.q.val();
         self.iw_div.base.next = self.s_iw_addr.val();
+        self.iw_div.cmp.next = self.s_iw_stride.val();
         self.cand.next = self.iw_div.stride.val();
         self.u_iw_stride.next = self.s_iw_stride.val();
         self.u_iw_cnt.next = self.s_iw_cnt.val();
         if self.s_iw_valid.val() & (self.l_warp.q.val() != self.s_iw_warp.val()) {
             if self.iw_div.pow2.val() & self.iw_div.div.val() {
-                if (self.s_iw_cnt.val() != self.two_zero.val())
-                    & (self.cand.val() == self.s_iw_stride.val())
-                {
+                if (self.s_iw_cnt.val() != self.two_zero.val()) & self.iw_div.eq.val() {
                     if self.s_iw_cnt.val() != self.two_three.val() {
                         self.u_iw_cnt.next = self.s_iw_cnt.val() + self.two_one.val();
                     }
@@ -152,36 +151,31 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // The registers of issue 29 step 9 (the next staged load's
-        // inter-warp fields, the pending observation's old `intra`, the
-        // pop and the allocated entry's head-job match after one).
+        // inter-warp fields, the pending observation's old `intra`; step
+        // 10: its `x`).
         dff_setup!(
             self,
             clock,
-            rf_j1,
-            r_pop,
             r_pv_valid,
             r_pv_warp,
             r_pv_addr,
             r_pv_stride,
             r_pv_cnt,
-            r_ointra
+            r_ointra,
+            r_ox
         );
-        self.rf_j1.reset.next = self.reset.val();
-        self.r_pop.reset.next = self.reset.val();
         self.r_pv_valid.reset.next = self.reset.val();
         self.r_pv_warp.reset.next = self.reset.val();
         self.r_pv_addr.reset.next = self.reset.val();
         self.r_pv_stride.reset.next = self.reset.val();
         self.r_pv_cnt.reset.next = self.reset.val();
         self.r_ointra.reset.next = self.reset.val();
-        // The next staged load's warp for the entries' warp bit, and the
-        // registered pop for their head-job match.
+        self.r_ox.reset.next = self.reset.val();
+        // The next staged load's warp for the entries' warp bit.
         self.same_w.next = self.ld_warp.val() == self.l_warp.q.val();
         for e in 0..self._ne {
             self.ents[e].h_onehot.next = self.h_onehot.val();
             self.ents[e].same_w.next = self.same_w.val();
-            self.ents[e].rf_j1.next = self.rf_j1.q.val();
-            self.ents[e].popped.next = self.r_pop.q.val();
         }
         // ---- The next staged load's inter-warp fields, after this edge:
         // none if no entry keeps its pc (an evicted entry does not; an

@@ -25,7 +25,9 @@ impl<
         // by the entries' views) with this edge's inter-warp update
         // forwarded, if an entry with pc1 = q other than the victim exists;
         // else zero. A closing hop's observation of this cycle becomes
-        // pending in the new entry too when q is the job's pc.
+        // pending in the new entry too when q is the job's pc (it copies
+        // the `intra` before the observation, which writes `x` at the next
+        // edge).
         self.q_other.next = false;
         self.cq_intra.next = self.addr_zero.val();
         self.cq_t2.next = self.two_zero.val();
@@ -58,11 +60,7 @@ impl<
         self.cp_iw_cnt.next = self.two_zero.val();
         self.c_op.next = self.obs_en.val() & self.q_is_jp.val() & self.q_other.val();
         if self.q_other.val() {
-            if self.c_op.val() {
-                self.cp_intra.next = self.next_sum.val();
-            } else {
-                self.cp_intra.next = self.cq_intra.val();
-            }
+            self.cp_intra.next = self.cq_intra.val();
             self.cp_t2.next = self.cq_t2.val();
             if self.q_is_p.val() {
                 self.cp_iw_valid.next = true;
@@ -125,7 +123,7 @@ impl<
             self.ents[e].nx_in.next = self.walkq.o_put0n.val();
             self.ents[e].nx_in1.next = self.walkq.o_put0p.val();
             self.ents[e].obs_we.next = self.obs_en.val();
-            self.ents[e].ox.next = self.next_sum.val();
+            self.ents[e].ox.next = self.r_ox.q.val();
             self.ents[e].oeq.next = self.oeq.val();
             self.ents[e].c_op.next = self.c_op.val();
             self.ents[e].alloc.next = self.allocate.val() & self.victim[e].val();
@@ -197,8 +195,8 @@ impl<
 
         // ---- The entry allocated at this edge against the head job after it
         // (`PeekQueue`: the pushed job, else the second after a pop, else
-        // the same), registered for its `m_pj` both without and with a pop
-        // (the registered pop picks).
+        // the same), for its registered `m_pj` both without and with a pop
+        // (the pop picks in the entry).
         if self.walkq.o_put0n.val() {
             self.f_j.next = self.q_is_p.val();
         } else {
@@ -209,14 +207,16 @@ impl<
         } else {
             self.f_j1.next = self.q_is_j1.val();
         }
-        self.rf_j.d.next = self.f_j.val();
-        self.rf_j1.d.next = self.f_j1.val();
-        self.r_pop.d.next = self.job_end.val();
+        for e in 0..self._ne {
+            self.ents[e].f_j.next = self.f_j.val();
+            self.ents[e].f_j1.next = self.f_j1.val();
+            self.ents[e].pop.next = self.job_end.val();
+        }
 
         // ---- Output queue, packed {span, kind, warp, addr}.
         self.pfq.clock.next = self.clock.val();
         self.pfq.reset.next = self.reset.val();
-        self.pfq.push.next = self.push.val();
+        self.pfq.push.next = self.pst_valid.q.val() | (self.push.val() & self.hop_emit.val());
         self.pfq.pop.next = self.pfq.o_valid.val() & self.pf_ready.val();
         self.qp_addr.narrow.next = self.pf_a.val();
         self.qp_warp.narrow.next = self.pf_w.val();

@@ -66,9 +66,9 @@ impl<
             self.pj_iw_stride.next = self.pj_iw_stride.val() | self.ents[e].j_iw_stride.val();
             self.pj_iw_cnt.next = self.pj_iw_cnt.val() | self.ents[e].j_iw_cnt.val();
         }
-        // A pending observation's `x` (the `sum` register) against the
-        // `intra` it replaced (the job pc's, registered at the closing hop).
-        self.oeq.next = self.sum.q.val() == self.r_ointra.q.val();
+        // A pending observation's `x` (`r_ox`) against the `intra` it
+        // replaced (the job pc's, registered at the closing hop).
+        self.oeq.next = self.r_ox.q.val() == self.r_ointra.q.val();
         self.r_ointra.d.next = self.pj_intra.val();
 
         // ---- 1. A hop (chain phase, hop < LOOP_HOPS, an entry found); it
@@ -88,11 +88,11 @@ impl<
         } else {
             self.kin.next = self.five_zero.val();
         }
-        self.intra_ok.next = !self.hop_ok.val()
-            & (self.phase.q.val() != self.ph_inter.val())
+        self.intra_sel.next = (self.phase.q.val() != self.ph_inter.val())
             & self.pj_found.val()
             & (self.pj_t2.val() == self.two_three.val())
             & (self.kin.val() < self.intra_degree.val());
+        self.intra_ok.next = !self.hop_ok.val() & self.intra_sel.val();
 
         // ---- 3. Inter-warp (no hop and no intra-warp prefetch).
         if self.phase.q.val() == self.ph_inter.val() {
@@ -115,63 +115,30 @@ impl<
             & self.cta_ok.val();
         self.any_ok.next = self.hop_ok.val() | self.intra_ok.val() | self.inter_ok.val();
 
-        // ---- `a + k x intra` and `a + k x iw_stride`, both formed beside
-        // the decision (from the walker's registers and the job pc's
-        // fields) and picked behind it: for k <= 15 (a prefetch's k is at
-        // most `INTRA_DEGREE` or `IW_DEGREE`) four partial products and the
-        // address summed in one addition (a carry-save tree).
+        // ---- The next `kidx` after an intra- or inter-warp prefetch (`k`,
+        // which the output stage multiplies; issue 29 step 11).
         self.kmul_in.next = self.kin.val() + self.five_one.val();
         self.kmul_iw.next = self.kiw.val() + self.five_one.val();
-        if self.intra_ok.val() {
+        if self.intra_sel.val() {
             self.kmul.next = self.kmul_in.val();
         } else {
             self.kmul.next = self.kmul_iw.val();
         }
-        self.ks_in.b.next = self.addr_zero.val();
-        self.ks_in.c.next = self.addr_zero.val();
-        self.ks_in.d.next = self.addr_zero.val();
-        self.ks_in.e.next = self.addr_zero.val();
-        if self.kmul_in.val().get_bit(0) {
-            self.ks_in.b.next = self.pj_intra.val();
-        }
-        if self.kmul_in.val().get_bit(1) {
-            self.ks_in.c.next = self.pj_intra.val() << self.sh_one.val();
-        }
-        if self.kmul_in.val().get_bit(2) {
-            self.ks_in.d.next = self.pj_intra.val() << self.sh_two.val();
-        }
-        if self.kmul_in.val().get_bit(3) {
-            self.ks_in.e.next = self.pj_intra.val() << self.sh_three.val();
-        }
-        self.ks_in.a.next = self.ja.val();
-        self.ks_iw.b.next = self.addr_zero.val();
-        self.ks_iw.c.next = self.addr_zero.val();
-        self.ks_iw.d.next = self.addr_zero.val();
-        self.ks_iw.e.next = self.addr_zero.val();
-        if self.kmul_iw.val().get_bit(0) {
-            self.ks_iw.b.next = self.pj_iw_stride.val();
-        }
-        if self.kmul_iw.val().get_bit(1) {
-            self.ks_iw.c.next = self.pj_iw_stride.val() << self.sh_one.val();
-        }
-        if self.kmul_iw.val().get_bit(2) {
-            self.ks_iw.d.next = self.pj_iw_stride.val() << self.sh_two.val();
-        }
-        if self.kmul_iw.val().get_bit(3) {
-            self.ks_iw.e.next = self.pj_iw_stride.val() << self.sh_three.val();
-        }
-        self.ks_iw.a.next = self.ja.val();
 
         // ---- What happens at the edge: a push needs room; a hop that
         // does not emit needs none; no next step ends the job.
+        // Room: the output queue not full, and not one short of full while
+        // the output stage holds a prefetch (which enters it at this edge).
+        self.room.next =
+            !self.pfq.o_full.val() & !(self.pst_valid.q.val() & self.pfq.o_afull.val());
         self.push.next = self.busy.val()
             & !self.halted.val()
             & (self.hop_emit.val() | self.intra_ok.val() | self.inter_ok.val())
-            & !self.pfq.o_full.val();
+            & self.room.val();
         self.hop_step.next = self.busy.val()
             & !self.halted.val()
             & self.hop_ok.val()
-            & (!self.hop_emit.val() | !self.pfq.o_full.val());
+            & (!self.hop_emit.val() | self.room.val());
         self.job_end.next = self.busy.val() & !self.halted.val() & !self.any_ok.val();
     }
 }
@@ -189,25 +156,70 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- The prefetch (when `push`).
-        if self.hop_emit.val() {
+        // ---- The prefetch (when `push`): a hop's enters the output queue
+        // at this edge; an intra- or inter-warp one enters the output stage
+        // (issue 29 step 11) with its address's operands, and the queue at
+        // the next edge.
+        dff_setup!(self, clock, pst_valid, pst_a, pst_st, pst_k, pst_w, pst_kind, pst_span);
+        self.pst_valid.reset.next = self.reset.val();
+        self.pst_a.reset.next = self.reset.val();
+        self.pst_st.reset.next = self.reset.val();
+        self.pst_k.reset.next = self.reset.val();
+        self.pst_w.reset.next = self.reset.val();
+        self.pst_kind.reset.next = self.reset.val();
+        self.pst_span.reset.next = self.reset.val();
+        self.pst_valid.d.next = self.push.val() & !self.hop_emit.val();
+        self.pst_a.d.next = self.ja.val();
+        self.pst_k.d.next = self.kmul.val().get_bits::<4>(0);
+        if self.intra_sel.val() {
+            self.pst_st.d.next = self.pj_intra.val();
+            self.pst_w.d.next = self.jw.val();
+            self.pst_kind.d.next = self.kind_intra.val();
+        } else {
+            self.pst_st.d.next = self.pj_iw_stride.val();
+            self.pst_w.d.next = self.inter_warp.val().get_bits::<WB>(0);
+            self.pst_kind.d.next = self.kind_inter.val();
+        }
+        self.pst_span.d.next = self.jspan.val();
+        if !self.span_en.val().any() {
+            self.pst_span.d.next = self.span_zero.val();
+        }
+        // `a + k x stride` from the stage's registers (k <= 15: a
+        // prefetch's k is at most `INTRA_DEGREE` or `IW_DEGREE`): four
+        // partial products and the address in one addition.
+        self.ks.a.next = self.pst_a.q.val();
+        self.ks.b.next = self.addr_zero.val();
+        self.ks.c.next = self.addr_zero.val();
+        self.ks.d.next = self.addr_zero.val();
+        self.ks.e.next = self.addr_zero.val();
+        if self.pst_k.q.val().get_bit(0) {
+            self.ks.b.next = self.pst_st.q.val();
+        }
+        if self.pst_k.q.val().get_bit(1) {
+            self.ks.c.next = self.pst_st.q.val() << self.sh_one.val();
+        }
+        if self.pst_k.q.val().get_bit(2) {
+            self.ks.d.next = self.pst_st.q.val() << self.sh_two.val();
+        }
+        if self.pst_k.q.val().get_bit(3) {
+            self.ks.e.next = self.pst_st.q.val() << self.sh_three.val();
+        }
+        // The output queue's entry: the stage's, else the hop's (never
+        // both: the stage holds a prefetch only in the cycle after an
+        // intra- or inter-warp one, when the walker is past its hops).
+        if self.pst_valid.q.val() {
+            self.pf_a.next = self.ks.s.val();
+            self.pf_w.next = self.pst_w.q.val();
+            self.pf_k.next = self.pst_kind.q.val();
+            self.pf_s.next = self.pst_span.q.val();
+        } else {
             self.pf_a.next = self.next_addr.val();
             self.pf_w.next = self.jw.val();
             self.pf_k.next = self.kind_chain.val();
             self.pf_s.next = self.e_span.val();
-        } else if self.intra_ok.val() {
-            self.pf_a.next = self.ks_in.s.val();
-            self.pf_w.next = self.jw.val();
-            self.pf_k.next = self.kind_intra.val();
-            self.pf_s.next = self.jspan.val();
-        } else {
-            self.pf_a.next = self.ks_iw.s.val();
-            self.pf_w.next = self.inter_warp.val().get_bits::<WB>(0);
-            self.pf_k.next = self.kind_inter.val();
-            self.pf_s.next = self.jspan.val();
-        }
-        if !self.span_en.val().any() {
-            self.pf_s.next = self.span_zero.val();
+            if !self.span_en.val().any() {
+                self.pf_s.next = self.span_zero.val();
+            }
         }
 
         // ---- Walker state.
@@ -238,11 +250,14 @@ impl<
         }
 
         // ---- The intra-warp observation of a closing hop: the entries with
-        // `pc1 = jp` write `intra <- x` (= `sum + stride`) at this edge and
-        // mark `t2` pending, applied at the next edge from `x = intra`
-        // (the old `intra` registered here, `r_ointra`), showing it to
-        // every reader in between
-        // (`SnakeEntry`'s `ef_t2`).
+        // `pc1 = jp` mark it pending at this edge (`x` = `sum + stride` in
+        // `r_ox`, the old `intra` in `r_ointra`) and write `intra <- x` and
+        // `t2` at the next edge, showing them to every reader in between
+        // (`SnakeEntry`'s `ef_intra`, `ef_t2`; issue 29 step 10: step 9
+        // wrote `intra` at the closing hop's edge).
         self.obs_en.next = self.hop_step.val() & self.closes.val();
+        if self.obs_en.val() {
+            self.r_ox.d.next = self.next_sum.val();
+        }
     }
 }
