@@ -395,7 +395,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  dtab__c_hit__2;
     reg  dtab__c_hit__3;
     wire  [7:0] dtab__c_cnt;
-    wire  [2:0] dtab__c_lead_cta;
+    reg  [2:0] dtab__b_cta;
+    wire  dtab__b_lead;
+    reg  dtab__launch;
+    reg  [2:0] dtab__launch_slot;
     reg  dtab__inc;
     reg  dtab__dec;
     reg  [31:0] dtab__g_pc;
@@ -1086,6 +1089,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  c_dh__q;
     reg  c_dh__clock;
     reg  c_dh__reset;
+    reg  c_lead__d;
+    wire  c_lead__q;
+    reg  c_lead__clock;
+    reg  c_lead__reset;
     reg  c_dhit__0__d;
     wire  c_dhit__0__q;
     reg  c_dhit__0__clock;
@@ -1642,7 +1649,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .c_hit__2(dtab__c_hit__2),
         .c_hit__3(dtab__c_hit__3),
         .c_cnt(dtab__c_cnt),
-        .c_lead_cta(dtab__c_lead_cta),
+        .b_cta(dtab__b_cta),
+        .b_lead(dtab__b_lead),
+        .launch(dtab__launch),
+        .launch_slot(dtab__launch_slot),
         .inc(dtab__inc),
         .dec(dtab__dec),
         .g_pc(dtab__g_pc),
@@ -1885,7 +1895,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_slead__v__3),
         .o(sel_slead__o)
     );
-    caps_prefetcher__dtab__sel_cl sel_sn(
+    caps_prefetcher__sel_sn sel_sn(
         .hit__0(sel_sn__hit__0),
         .hit__1(sel_sn__hit__1),
         .hit__2(sel_sn__hit__2),
@@ -2638,6 +2648,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(c_dh__clock),
         .reset(c_dh__reset)
     );
+    caps_prefetcher__reg1 c_lead(
+        .d(c_lead__d),
+        .q(c_lead__q),
+        .clock(c_lead__clock),
+        .reset(c_lead__reset)
+    );
     caps_prefetcher__reg1 c_dhit__0(
         .d(c_dhit__0__d),
         .q(c_dhit__0__q),
@@ -3192,6 +3208,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) c_ps__clock = clock;
     always @(*) c_dh__clock = clock;
+    always @(*) c_lead__clock = clock;
     always @(*) c_pc__clock = clock;
     always @(*) c_warp__clock = clock;
     always @(*) c_stride__clock = clock;
@@ -3202,6 +3219,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) begin
         c_dh__d = c_dh__q;
         c_dh__d = dh_any;
+    end
+    always @(*) begin
+        c_lead__d = c_lead__q;
+        c_lead__d = dtab__b_lead;
     end
     always @(*) begin
         c_pc__d = c_pc__q;
@@ -3302,6 +3323,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) c_ps__reset = reset;
     always @(*) c_pcy__reset = reset;
     always @(*) c_dh__reset = reset;
+    always @(*) c_lead__reset = reset;
     always @(*) c_pc__reset = reset;
     always @(*) c_warp__reset = reset;
     always @(*) c_stride__reset = reset;
@@ -4204,6 +4226,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) dtab__a_stride = x_stride;
     always @(*) dtab__a_neg = x_neg;
     always @(*) dtab__a_lead_cta = b_cta__q;
+    always @(*) dtab__b_cta = b_cta__q;
+    always @(*) dtab__launch = cta_launch_valid;
+    always @(*) dtab__launch_slot = cta_launch_slot;
     always @(*) dtab__g_pc = j_pc__q;
     always @(*) begin
         if (dtab__b_neg) begin
@@ -4353,7 +4378,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) dtab__inc = c_r3__q & mism;
     always @(*) dtab__dec = c_r3__q & ~mism & cnt_decay;
     always @(*) job_b = (c_r1__q | (c_r2__q & loop_jobs)) & c_dh__q & (dtab__c_cnt < thr);
-    always @(*) job_a = (c_r3__q & (fw_cta__q == dtab__c_lead_cta) & cnt_lt) | fw_dalloc__q;
+    always @(*) job_a = (c_r3__q & c_lead__q & cnt_lt) | fw_dalloc__q;
     always @(*) take = ~busy__q & jobq__o_valid & jobq_stride__o_valid;
     always @(*) jobq__clock = clock;
     always @(*) jobq__reset = reset;
@@ -7304,7 +7329,7 @@ module caps_prefetcher__cols__zx_lead(narrow,wide);
     always @(*) wide = {1'd0, narrow};
 endmodule // caps_prefetcher__cols__zx_lead
 
-module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__3,b_hit__0,b_hit__1,b_hit__2,b_hit__3,b_stride,b_neg,alloc,a_pc,a_stride,a_neg,a_lead_cta,a_tgt__0,a_tgt__1,a_tgt__2,a_tgt__3,c_hit__0,c_hit__1,c_hit__2,c_hit__3,c_cnt,c_lead_cta,inc,dec,g_pc,gh_hit,gh_stride,gh_neg);
+module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__3,b_hit__0,b_hit__1,b_hit__2,b_hit__3,b_stride,b_neg,alloc,a_pc,a_stride,a_neg,a_lead_cta,a_tgt__0,a_tgt__1,a_tgt__2,a_tgt__3,c_hit__0,c_hit__1,c_hit__2,c_hit__3,c_cnt,b_cta,b_lead,launch,launch_slot,inc,dec,g_pc,gh_hit,gh_stride,gh_neg);
 
     // Module arguments
     input wire  clock;
@@ -7334,7 +7359,10 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     input wire  c_hit__2;
     input wire  c_hit__3;
     output reg  [7:0] c_cnt;
-    output reg  [2:0] c_lead_cta;
+    input wire  [2:0] b_cta;
+    output reg  b_lead;
+    input wire  launch;
+    input wire  [2:0] launch_slot;
     input wire  inc;
     input wire  dec;
     input wire  [31:0] g_pc;
@@ -7444,6 +7472,22 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     wire  [2:0] lead_cta__3__q;
     reg  lead_cta__3__clock;
     reg  lead_cta__3__reset;
+    reg  live__0__d;
+    wire  live__0__q;
+    reg  live__0__clock;
+    reg  live__0__reset;
+    reg  live__1__d;
+    wire  live__1__q;
+    reg  live__1__clock;
+    reg  live__1__reset;
+    reg  live__2__d;
+    wire  live__2__q;
+    reg  live__2__clock;
+    reg  live__2__reset;
+    reg  live__3__d;
+    wire  live__3__q;
+    reg  live__3__clock;
+    reg  live__3__reset;
     reg  [1:0] rank__0__d;
     wire  [1:0] rank__0__q;
     reg  rank__0__clock;
@@ -7501,15 +7545,6 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     reg  [7:0] sel_cc__v__2;
     reg  [7:0] sel_cc__v__3;
     wire  [7:0] sel_cc__o;
-    reg  sel_cl__hit__0;
-    reg  sel_cl__hit__1;
-    reg  sel_cl__hit__2;
-    reg  sel_cl__hit__3;
-    reg  [2:0] sel_cl__v__0;
-    reg  [2:0] sel_cl__v__1;
-    reg  [2:0] sel_cl__v__2;
-    reg  [2:0] sel_cl__v__3;
-    wire  [2:0] sel_cl__o;
     reg  sel_gs__hit__0;
     reg  sel_gs__hit__1;
     reg  sel_gs__hit__2;
@@ -7525,6 +7560,10 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     reg  ghit__1;
     reg  ghit__2;
     reg  ghit__3;
+    reg  lmatch__0;
+    reg  lmatch__1;
+    reg  lmatch__2;
+    reg  lmatch__3;
 
     // Sub module instances
     caps_prefetcher__reg1 valid__0(
@@ -7671,6 +7710,30 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         .clock(lead_cta__3__clock),
         .reset(lead_cta__3__reset)
     );
+    caps_prefetcher__reg1 live__0(
+        .d(live__0__d),
+        .q(live__0__q),
+        .clock(live__0__clock),
+        .reset(live__0__reset)
+    );
+    caps_prefetcher__reg1 live__1(
+        .d(live__1__d),
+        .q(live__1__q),
+        .clock(live__1__clock),
+        .reset(live__1__reset)
+    );
+    caps_prefetcher__reg1 live__2(
+        .d(live__2__d),
+        .q(live__2__q),
+        .clock(live__2__clock),
+        .reset(live__2__reset)
+    );
+    caps_prefetcher__reg1 live__3(
+        .d(live__3__d),
+        .q(live__3__q),
+        .clock(live__3__clock),
+        .reset(live__3__reset)
+    );
     caps_prefetcher__reg2 rank__0(
         .d(rank__0__d),
         .q(rank__0__q),
@@ -7741,17 +7804,6 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         .v__2(sel_cc__v__2),
         .v__3(sel_cc__v__3),
         .o(sel_cc__o)
-    );
-    caps_prefetcher__dtab__sel_cl sel_cl(
-        .hit__0(sel_cl__hit__0),
-        .hit__1(sel_cl__hit__1),
-        .hit__2(sel_cl__hit__2),
-        .hit__3(sel_cl__hit__3),
-        .v__0(sel_cl__v__0),
-        .v__1(sel_cl__v__1),
-        .v__2(sel_cl__v__2),
-        .v__3(sel_cl__v__3),
-        .o(sel_cl__o)
     );
     caps_prefetcher__dtab__sel_bs sel_gs(
         .hit__0(sel_gs__hit__0),
@@ -7832,6 +7884,19 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
             end
         end
     end
+    always @(*) live__0__clock = clock;
+    always @(*) live__0__reset = reset;
+    always @(*) begin
+        live__0__d = live__0__q;
+        if (launch & (lead_cta__0__q == launch_slot)) begin
+            live__0__d = 1'b0;
+        end
+        if (alloc) begin
+            if (order__tgt__0) begin
+                live__0__d = ~(launch & (a_lead_cta == launch_slot));
+            end
+        end
+    end
     always @(*) rank__0__clock = clock;
     always @(*) rank__0__reset = reset;
     always @(*) begin
@@ -7903,6 +7968,19 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         if (alloc) begin
             if (order__tgt__1) begin
                 lead_cta__1__d = a_lead_cta;
+            end
+        end
+    end
+    always @(*) live__1__clock = clock;
+    always @(*) live__1__reset = reset;
+    always @(*) begin
+        live__1__d = live__1__q;
+        if (launch & (lead_cta__1__q == launch_slot)) begin
+            live__1__d = 1'b0;
+        end
+        if (alloc) begin
+            if (order__tgt__1) begin
+                live__1__d = ~(launch & (a_lead_cta == launch_slot));
             end
         end
     end
@@ -7980,6 +8058,19 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
             end
         end
     end
+    always @(*) live__2__clock = clock;
+    always @(*) live__2__reset = reset;
+    always @(*) begin
+        live__2__d = live__2__q;
+        if (launch & (lead_cta__2__q == launch_slot)) begin
+            live__2__d = 1'b0;
+        end
+        if (alloc) begin
+            if (order__tgt__2) begin
+                live__2__d = ~(launch & (a_lead_cta == launch_slot));
+            end
+        end
+    end
     always @(*) rank__2__clock = clock;
     always @(*) rank__2__reset = reset;
     always @(*) begin
@@ -8051,6 +8142,19 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         if (alloc) begin
             if (order__tgt__3) begin
                 lead_cta__3__d = a_lead_cta;
+            end
+        end
+    end
+    always @(*) live__3__clock = clock;
+    always @(*) live__3__reset = reset;
+    always @(*) begin
+        live__3__d = live__3__q;
+        if (launch & (lead_cta__3__q == launch_slot)) begin
+            live__3__d = 1'b0;
+        end
+        if (alloc) begin
+            if (order__tgt__3) begin
+                live__3__d = ~(launch & (a_lead_cta == launch_slot));
             end
         end
     end
@@ -8134,41 +8238,51 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
             b_neg = 1'b1;
         end
     end
+    always @(*) begin
+        b_lead = 1'b0;
+        if (b_hit__0 & lmatch__0) begin
+            b_lead = 1'b1;
+        end
+        if (b_hit__1 & lmatch__1) begin
+            b_lead = 1'b1;
+        end
+        if (b_hit__2 & lmatch__2) begin
+            b_lead = 1'b1;
+        end
+        if (b_hit__3 & lmatch__3) begin
+            b_lead = 1'b1;
+        end
+    end
+    always @(*) lmatch__0 = live__0__q & (lead_cta__0__q == b_cta);
     always @(*) sel_bs__hit__0 = b_hit__0;
     always @(*) sel_bs__v__0 = stride__0__q;
     always @(*) sel_cc__hit__0 = c_hit__0;
     always @(*) sel_cc__v__0 = cnt__0__q;
-    always @(*) sel_cl__hit__0 = c_hit__0;
-    always @(*) sel_cl__v__0 = lead_cta__0__q;
     always @(*) sel_gs__hit__0 = ghit__0;
     always @(*) sel_gs__v__0 = stride__0__q;
+    always @(*) lmatch__1 = live__1__q & (lead_cta__1__q == b_cta);
     always @(*) sel_bs__hit__1 = b_hit__1;
     always @(*) sel_bs__v__1 = stride__1__q;
     always @(*) sel_cc__hit__1 = c_hit__1;
     always @(*) sel_cc__v__1 = cnt__1__q;
-    always @(*) sel_cl__hit__1 = c_hit__1;
-    always @(*) sel_cl__v__1 = lead_cta__1__q;
     always @(*) sel_gs__hit__1 = ghit__1;
     always @(*) sel_gs__v__1 = stride__1__q;
+    always @(*) lmatch__2 = live__2__q & (lead_cta__2__q == b_cta);
     always @(*) sel_bs__hit__2 = b_hit__2;
     always @(*) sel_bs__v__2 = stride__2__q;
     always @(*) sel_cc__hit__2 = c_hit__2;
     always @(*) sel_cc__v__2 = cnt__2__q;
-    always @(*) sel_cl__hit__2 = c_hit__2;
-    always @(*) sel_cl__v__2 = lead_cta__2__q;
     always @(*) sel_gs__hit__2 = ghit__2;
     always @(*) sel_gs__v__2 = stride__2__q;
+    always @(*) lmatch__3 = live__3__q & (lead_cta__3__q == b_cta);
     always @(*) sel_bs__hit__3 = b_hit__3;
     always @(*) sel_bs__v__3 = stride__3__q;
     always @(*) sel_cc__hit__3 = c_hit__3;
     always @(*) sel_cc__v__3 = cnt__3__q;
-    always @(*) sel_cl__hit__3 = c_hit__3;
-    always @(*) sel_cl__v__3 = lead_cta__3__q;
     always @(*) sel_gs__hit__3 = ghit__3;
     always @(*) sel_gs__v__3 = stride__3__q;
     always @(*) b_stride = sel_bs__o;
     always @(*) c_cnt = sel_cc__o;
-    always @(*) c_lead_cta = sel_cl__o;
     always @(*) gh_stride = sel_gs__o;
 
 endmodule // caps_prefetcher__dtab
@@ -8541,78 +8655,6 @@ module caps_prefetcher__dtab__sel_cc(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,
     end
 
 endmodule // caps_prefetcher__dtab__sel_cc
-
-module caps_prefetcher__dtab__sel_cl(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
-
-    // Module arguments
-    input wire  hit__0;
-    input wire  hit__1;
-    input wire  hit__2;
-    input wire  hit__3;
-    input wire  [2:0] v__0;
-    input wire  [2:0] v__1;
-    input wire  [2:0] v__2;
-    input wire  [2:0] v__3;
-    output reg  [2:0] o;
-
-    // Constant declarations
-    localparam  zero = 3'b0;
-
-    // Local signals
-    reg  [2:0] m__0;
-    reg  [2:0] m__1;
-    reg  [2:0] m__2;
-    reg  [2:0] m__3;
-    wire  [2:0] acc__0;
-    reg  [2:0] acc__1;
-    reg  [2:0] acc__2;
-    reg  [2:0] acc__3;
-    reg  [2:0] acc__4;
-
-    // Update code
-    assign acc__0 = zero;
-    always @(*) begin
-        if (hit__0) begin
-            m__0 = v__0;
-        end
-        else begin
-            m__0 = zero;
-        end
-    end
-    always @(*) acc__1 = acc__0 | m__0;
-    always @(*) begin
-        if (hit__1) begin
-            m__1 = v__1;
-        end
-        else begin
-            m__1 = zero;
-        end
-    end
-    always @(*) acc__2 = acc__1 | m__1;
-    always @(*) begin
-        if (hit__2) begin
-            m__2 = v__2;
-        end
-        else begin
-            m__2 = zero;
-        end
-    end
-    always @(*) acc__3 = acc__2 | m__2;
-    always @(*) begin
-        if (hit__3) begin
-            m__3 = v__3;
-        end
-        else begin
-            m__3 = zero;
-        end
-    end
-    always @(*) acc__4 = acc__3 | m__3;
-    always @(*) begin
-        o = zero;
-        o = acc__4;
-    end
-
-endmodule // caps_prefetcher__dtab__sel_cl
 
 module caps_prefetcher__jobq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
@@ -9756,6 +9798,78 @@ module caps_prefetcher__sel_npos(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__
     end
 
 endmodule // caps_prefetcher__sel_npos
+
+module caps_prefetcher__sel_sn(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  [2:0] v__0;
+    input wire  [2:0] v__1;
+    input wire  [2:0] v__2;
+    input wire  [2:0] v__3;
+    output reg  [2:0] o;
+
+    // Constant declarations
+    localparam  zero = 3'b0;
+
+    // Local signals
+    reg  [2:0] m__0;
+    reg  [2:0] m__1;
+    reg  [2:0] m__2;
+    reg  [2:0] m__3;
+    wire  [2:0] acc__0;
+    reg  [2:0] acc__1;
+    reg  [2:0] acc__2;
+    reg  [2:0] acc__3;
+    reg  [2:0] acc__4;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        o = zero;
+        o = acc__4;
+    end
+
+endmodule // caps_prefetcher__sel_sn
 
 module caps_prefetcher__zx_cslot(narrow,wide);
 

@@ -19,8 +19,10 @@
 //!   and launches take effect in the order they arrived), and the job it
 //!   creates (at most one) enters the job FIFO at edge *t + 2* unless the
 //!   FIFO was full at the start of that cycle (the job is then dropped);
-//! * a CTA launch clears the PerCTA table of its slot; a load in the same
-//!   cycle sees that table already cleared;
+//! * a CTA launch clears the PerCTA table of its slot and ends the
+//!   leading-CTA right (`lead_live`) of every DIST entry trained in that
+//!   slot, the load applied at the same edge first; a load in the same
+//!   cycle sees that table already cleared and that right already ended;
 //! * an idle generator takes the oldest job if the FIFO was not empty at the
 //!   start of the cycle (so a job is taken no earlier than the edge after its
 //!   push);
@@ -111,6 +113,10 @@ struct DistEntry {
     cnt: u64,
     /// CTA slot of the CTA that trained the entry.
     lead_cta: u64,
+    /// The CTA that trained the entry is still in slot `lead_cta`: set by
+    /// the allocation (rule 4), cleared by a CTA launch into that slot.
+    /// Only then do the slot's trailing warps create jobs A (rule 3).
+    lead_live: bool,
     /// Allocation stamp: a larger stamp was allocated more recently.
     stamp: u64,
 }
@@ -204,6 +210,9 @@ pub struct DistView {
     pub cnt: u64,
     /// CTA slot of the CTA that trained the entry.
     pub lead_cta: u64,
+    /// That CTA is still in its slot (no launch into the slot since the
+    /// entry was allocated): rule 3 may create jobs A.
+    pub lead_live: bool,
     /// Least-recently-updated (allocated) rank among the valid entries:
     /// 0 = most recently allocated.
     pub rank: usize,
@@ -445,6 +454,7 @@ impl CapsModel {
             stride: entry.stride,
             cnt: entry.cnt,
             lead_cta: entry.lead_cta,
+            lead_live: entry.lead_live,
             rank,
         })
     }
@@ -641,7 +651,9 @@ impl CapsModel {
                     self.stats.decays += 1;
                 }
                 let dist = &self.dist[d];
-                if ld.cta == dist.lead_cta && dist.cnt < threshold {
+                // Only the leading CTA's trailing warps: the CTA that
+                // trained the entry, while it is still in its slot.
+                if dist.lead_live && ld.cta == dist.lead_cta && dist.cnt < threshold {
                     Some(Job::A {
                         pc: ld.pc,
                         warp: ld.warp,
@@ -699,6 +711,7 @@ impl CapsModel {
             stride: s,
             cnt: 0,
             lead_cta: ld.cta,
+            lead_live: true,
             stamp,
         };
         self.stats.trainings += 1;
@@ -895,6 +908,14 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
         if inputs.cta_launch_valid {
             let slot = (inputs.cta_launch_slot & cta_mask) as usize;
             self.percta[slot].fill(PerCtaEntry::default());
+            // A new CTA in the slot is not the leading CTA of the DIST
+            // entries its predecessor trained (after the load applied
+            // above, so an allocation at this edge is also ended).
+            for d in &mut self.dist {
+                if d.lead_cta == slot as u64 {
+                    d.lead_live = false;
+                }
+            }
         }
         self.pending_load = inputs.ld_valid.then(|| Load {
             pc: inputs.ld_pc & mask(self.params.PC_W as u32),

@@ -59,6 +59,14 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         ),
         f("DIST", "valid", 1, de, false, ADD),
         f("DIST", "leading CTA", cta, de, false, ADD),
+        f(
+            "DIST",
+            "leading CTA still in its slot (no launch since the training)",
+            1,
+            de,
+            false,
+            ADD,
+        ),
         f("DIST", "LRU rank", rd, de, false, ADD),
         f(
             "job FIFO",
@@ -170,8 +178,8 @@ fn load_pipeline(p: &CapsParams) -> Vec<StorageField> {
         f(
             "load pipeline",
             "job stage: rules, a - base, rule 3's product (carry-save sum and carry), DIST \
-         entry, the job's fields (its stride as magnitude and sign)",
-            3 + 1 + 3 + lanes + 2 * p.ADDR_W - 1 + 1 + de + p.PC_W + w + p.ADDR_W + 1,
+         entry and its leading-CTA test, the job's fields (its stride as magnitude and sign)",
+            3 + 1 + 3 + lanes + 2 * p.ADDR_W - 1 + 1 + 1 + de + p.PC_W + w + p.ADDR_W + 1,
             1,
             false,
             ADD,

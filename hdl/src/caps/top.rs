@@ -240,6 +240,9 @@ pub struct CapsPrefetcherRtl<
     c_ps: Reg<Bits<A>>,
     c_pcy: Reg<Bits<A>>,
     c_dh: Reg<Bit>,
+    /// Rule 3's trigger's CTA test, read in the rules stage: the DIST
+    /// entry's leading CTA is this load's CTA, still in its slot.
+    c_lead: Reg<Bit>,
     c_dhit: Vec<Reg<Bit>>,
     c_pc: Reg<Bits<P>>,
     c_warp: Reg<Bits<WI>>,
@@ -544,7 +547,7 @@ impl<
             st_warp, st_lead, st_cta, st2_v, st2_s, st2_c, st2_cta, st2_warp, pfq_n, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_cteq, b_oh, b_rwl,
             b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rdiff0, b_fwl, b_fns, b_fdelta, b_feq,
             b_fpow2, b_fdiv, b_fnz, fw_on, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n,
-            c_ps, c_pcy, c_dh, c_pc, c_warp, c_stride, c_neg, st_neg, j_neg,
+            c_ps, c_pcy, c_dh, c_lead, c_pc, c_warp, c_stride, c_neg, st_neg, j_neg,
             // Local signals.
             elig, n3, l_onehot, clear_mask, l_cleared, m_hit, w_is_lead, n_same,
             delta_l, mism, eq_all, fdelta, feq, fwd, use_f, dh_any, x_delta, x_eq, x_pow2, x_div,

@@ -32,7 +32,7 @@ impl<
         dff_setup!(self, clock, c_pcy, b_cteq, b_oh, c_neg, st_neg, j_neg);
         dff_setup!(self, clock, b_fns, b_fdelta, b_feq, b_fpow2, b_fdiv, b_fnz, fw_on);
         dff_setup!(self, clock, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n);
-        dff_setup!(self, clock, c_ps, c_dh, c_pc, c_warp, c_stride);
+        dff_setup!(self, clock, c_ps, c_dh, c_lead, c_pc, c_warp, c_stride);
         dff_setup!(self, clock, st2_v, st2_s, st2_c, st2_cta, st2_warp);
         self.busy.reset.next = self.reset.val();
         self.j_kind.reset.next = self.reset.val();
@@ -91,6 +91,7 @@ impl<
         self.c_ps.reset.next = self.reset.val();
         self.c_pcy.reset.next = self.reset.val();
         self.c_dh.reset.next = self.reset.val();
+        self.c_lead.reset.next = self.reset.val();
         self.c_pc.reset.next = self.reset.val();
         self.c_warp.reset.next = self.reset.val();
         self.c_stride.reset.next = self.reset.val();

@@ -25,7 +25,10 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // (`fw_cta` and `fw_dalloc` are this load's CTA and rule-4
-        // allocation: the forwarding registers hold them for this stage.)
+        // allocation: the forwarding registers hold them for this stage;
+        // `c_lead`, rule 3's "this load's CTA is the entry's leading CTA,
+        // still in its slot", was read in the rules stage, before the
+        // launch of the edge that applied the load.)
         // ---- Rule 3's verification: a[k] != base[k] + p  <=>  diff[k] != p
         // (mod 2^A), the product p taken in the rules stage as a carry-save
         // sum and carry, compared without a carry-propagate adder (`SumNe`).
@@ -63,10 +66,8 @@ impl<
         self.job_b.next = (self.c_r1.q.val() | (self.c_r2.q.val() & self.loop_jobs.val()))
             & self.c_dh.q.val()
             & (self.dtab.c_cnt.val() < self.thr.val());
-        self.job_a.next = (self.c_r3.q.val()
-            & (self.fw_cta.q.val() == self.dtab.c_lead_cta.val())
-            & self.cnt_lt.val())
-            | self.fw_dalloc.q.val();
+        self.job_a.next =
+            (self.c_r3.q.val() & self.c_lead.q.val() & self.cnt_lt.val()) | self.fw_dalloc.q.val();
         // Job FIFO: two queues in lock-step, the header {warp, cta, pc,
         // kind, stride sign} and the stride's magnitude (no lane wider than 64 bits, which Verilator
         // keeps in plain integers); like any lanes joined in parallel, the

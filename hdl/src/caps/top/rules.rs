@@ -48,6 +48,12 @@ impl<
         self.dtab.a_stride.next = self.x_stride.val();
         self.dtab.a_neg.next = self.x_neg.val();
         self.dtab.a_lead_cta.next = self.b_cta.q.val();
+        // Rule 3's leading CTA, on DIST as the earlier loads and launches
+        // left it (this edge's launch comes after this load), and the
+        // launch's end of the slot's leading-CTA rights.
+        self.dtab.b_cta.next = self.b_cta.q.val();
+        self.dtab.launch.next = self.cta_launch_valid.val();
+        self.dtab.launch_slot.next = self.cta_launch_slot.val();
         self.dtab.g_pc.next = self.j_pc.q.val();
         // Rule 3's product with DIST's stride, magnitude m and sign:
         // d * -m = (-d) * m (|d| < 2^WI, so -d fits).
@@ -116,6 +122,7 @@ impl<
         self.c_ps.d.next = self.mul_l.so.val();
         self.c_pcy.d.next = self.mul_l.co.val();
         self.c_dh.d.next = self.dh_any.val();
+        self.c_lead.d.next = self.dtab.b_lead.val();
         self.c_pc.d.next = self.b_pc.q.val();
         self.c_warp.d.next = self.b_warp.q.val();
         // The job's stride as magnitude and sign (negated in the job stage).
