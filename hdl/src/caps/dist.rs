@@ -25,7 +25,8 @@ use crate::util::{konst, regs, sigs};
 ///   edge's allocation (an entry allocated at the launch's edge for the
 ///   launched slot starts without it: the load came from the CTA the
 ///   launch replaces).
-/// - **Job stage**: `c_cnt` of the entry `c_hit` selects;
+/// - **Verify and job stages**: `c_cnt` of the entry `c_hit` selects (read
+///   in the verify stage); `u_hit` is the entry the job stage updates;
 ///   `inc` increments its counter, saturating at `2^CW - 1`, `dec`
 ///   decrements it, saturating at 0. An allocation of the same entry at
 ///   the same edge wins (it comes from a later load).
@@ -81,7 +82,10 @@ pub struct CapsDist<
     pub launch: Signal<In, Bit>,
     /// Its slot.
     pub launch_slot: Signal<In, Bits<C>>,
-    /// Count a misprediction for the `c_hit` entry.
+    /// Per entry: the one `inc` and `dec` update (the job stage's, one
+    /// stage after the `c_hit` read, issue 29).
+    pub u_hit: Vec<Signal<In, Bit>>,
+    /// Count a misprediction for the `u_hit` entry.
     pub inc: Signal<In, Bit>,
     /// Count a correct verification for the `c_hit` entry (`CNT_DECAY`):
     /// its counter decrements, saturating at 0.
@@ -140,6 +144,7 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             a_lead_cta: Default::default(),
             a_tgt: (0..nd).map(|_| Signal::default()).collect(),
             c_hit: (0..nd).map(|_| Signal::default()).collect(),
+            u_hit: (0..nd).map(|_| Signal::default()).collect(),
             c_cnt: Default::default(),
             b_cta: Default::default(),
             b_lead: Default::default(),
@@ -249,10 +254,10 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
         self.c_cnt.next = self.sel_cc.o.val();
         self.gh_stride.next = self.sel_gs.o.val();
         for e in 0..self._nd {
-            if self.inc.val() & self.c_hit[e].val() & (self.cnt[e].q.val() != self.cnt_max.val()) {
+            if self.inc.val() & self.u_hit[e].val() & (self.cnt[e].q.val() != self.cnt_max.val()) {
                 self.cnt[e].d.next = self.cnt[e].q.val() + self.cnt_one.val();
             }
-            if self.dec.val() & self.c_hit[e].val() & (self.cnt[e].q.val() != self.cnt_zero.val()) {
+            if self.dec.val() & self.u_hit[e].val() & (self.cnt[e].q.val() != self.cnt_zero.val()) {
                 self.cnt[e].d.next = self.cnt[e].q.val() - self.cnt_one.val();
             }
             if self.launch.val() & (self.lead_cta[e].q.val() == self.launch_slot.val()) {

@@ -153,7 +153,9 @@ fn rule3_mispredictions_throttle() {
     tb.ld(PC, 0, 5, &[BASE_A + 5 * STRIDE, BASE_A]);
     tb.ld(PC, 0, 6, &[BASE_A]);
     assert_eq!(cnt(&tb), 3);
-    // A new CTA's leading warp: no job B either.
+    // A new CTA's leading warp: no job B either (once job A of warp 2
+    // has ended, so that it does not prefetch for the new CTA).
+    tb.drain();
     tb.ld(PC, 2, 0, &[BASE_C]);
     tb.drain();
     assert_eq!(
