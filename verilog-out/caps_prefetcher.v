@@ -40,6 +40,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     output reg  [5:0] pf_warp;
 
     // Constant declarations
+    localparam  cw_one = 8'h1;
+    localparam  cw_max = 8'hff;
+    localparam  cw_zero = 8'h0;
     localparam  slot_c__0 = 3'b0;
     localparam  slot_c__1 = 3'b1;
     localparam  slot_c__2 = 3'b10;
@@ -154,8 +157,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__0__gb_hit;
     wire  [5:0] cols__0__gb_lead;
     wire  [2:0] cols__0__gb_n;
-    wire  [5:0] cols__0__gs_lead;
-    wire  [31:0] cols__0__gs_base;
+    reg  [7:0] cols__0__r_oh;
+    reg  [2:0] cols__0__r_k;
+    wire  [5:0] cols__0__q_lead;
+    wire  [31:0] cols__0__q_base;
     reg  cols__1__clock;
     reg  cols__1__reset;
     reg  [7:0] cols__1__clear_mask;
@@ -213,8 +218,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__1__gb_hit;
     wire  [5:0] cols__1__gb_lead;
     wire  [2:0] cols__1__gb_n;
-    wire  [5:0] cols__1__gs_lead;
-    wire  [31:0] cols__1__gs_base;
+    reg  [7:0] cols__1__r_oh;
+    reg  [2:0] cols__1__r_k;
+    wire  [5:0] cols__1__q_lead;
+    wire  [31:0] cols__1__q_base;
     reg  cols__2__clock;
     reg  cols__2__reset;
     reg  [7:0] cols__2__clear_mask;
@@ -272,8 +279,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__2__gb_hit;
     wire  [5:0] cols__2__gb_lead;
     wire  [2:0] cols__2__gb_n;
-    wire  [5:0] cols__2__gs_lead;
-    wire  [31:0] cols__2__gs_base;
+    reg  [7:0] cols__2__r_oh;
+    reg  [2:0] cols__2__r_k;
+    wire  [5:0] cols__2__q_lead;
+    wire  [31:0] cols__2__q_base;
     reg  cols__3__clock;
     reg  cols__3__reset;
     reg  [7:0] cols__3__clear_mask;
@@ -331,8 +340,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__3__gb_hit;
     wire  [5:0] cols__3__gb_lead;
     wire  [2:0] cols__3__gb_n;
-    wire  [5:0] cols__3__gs_lead;
-    wire  [31:0] cols__3__gs_base;
+    reg  [7:0] cols__3__r_oh;
+    reg  [2:0] cols__3__r_k;
+    wire  [5:0] cols__3__q_lead;
+    wire  [31:0] cols__3__q_base;
     reg  [6:0] trainf__delta;
     reg  [31:0] trainf__diff;
     wire  trainf__pow2;
@@ -395,7 +406,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  dtab__c_hit__2;
     reg  dtab__c_hit__3;
     wire  [7:0] dtab__c_cnt;
-    wire  [2:0] dtab__c_lead_cta;
+    reg  [2:0] dtab__b_cta;
+    wire  dtab__b_lead;
+    reg  dtab__launch;
+    reg  [2:0] dtab__launch_slot;
+    reg  dtab__u_hit__0;
+    reg  dtab__u_hit__1;
+    reg  dtab__u_hit__2;
+    reg  dtab__u_hit__3;
     reg  dtab__inc;
     reg  dtab__dec;
     reg  [31:0] dtab__g_pc;
@@ -434,19 +452,19 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [31:0] chk__0__x;
     reg  [31:0] chk__0__so;
     reg  [31:0] chk__0__co;
-    wire  chk__0__ne;
+    wire  [31:0] chk__0__w;
     reg  [31:0] chk__1__x;
     reg  [31:0] chk__1__so;
     reg  [31:0] chk__1__co;
-    wire  chk__1__ne;
+    wire  [31:0] chk__1__w;
     reg  [31:0] chk__2__x;
     reg  [31:0] chk__2__so;
     reg  [31:0] chk__2__co;
-    wire  chk__2__ne;
+    wire  [31:0] chk__2__w;
     reg  [31:0] chk__3__x;
     reg  [31:0] chk__3__so;
     reg  [31:0] chk__3__co;
-    wire  chk__3__ne;
+    wire  [31:0] chk__3__w;
     reg  [31:0] fsub__0__x;
     reg  [31:0] fsub__0__y;
     wire  fsub__0__ci;
@@ -521,60 +539,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [6:0] sel_llead__v__2;
     reg  [6:0] sel_llead__v__3;
     wire  [6:0] sel_llead__o;
-    reg  sel_ld0__hit__0;
-    reg  sel_ld0__hit__1;
-    reg  sel_ld0__hit__2;
-    reg  sel_ld0__hit__3;
-    reg  [31:0] sel_ld0__v__0;
-    reg  [31:0] sel_ld0__v__1;
-    reg  [31:0] sel_ld0__v__2;
-    reg  [31:0] sel_ld0__v__3;
-    wire  [31:0] sel_ld0__o;
-    reg  sel_lb0__hit__0;
-    reg  sel_lb0__hit__1;
-    reg  sel_lb0__hit__2;
-    reg  sel_lb0__hit__3;
-    reg  [31:0] sel_lb0__v__0;
-    reg  [31:0] sel_lb0__v__1;
-    reg  [31:0] sel_lb0__v__2;
-    reg  [31:0] sel_lb0__v__3;
-    wire  [31:0] sel_lb0__o;
-    reg  sel_lb1__hit__0;
-    reg  sel_lb1__hit__1;
-    reg  sel_lb1__hit__2;
-    reg  sel_lb1__hit__3;
-    reg  [31:0] sel_lb1__v__0;
-    reg  [31:0] sel_lb1__v__1;
-    reg  [31:0] sel_lb1__v__2;
-    reg  [31:0] sel_lb1__v__3;
-    wire  [31:0] sel_lb1__o;
-    reg  sel_lb2__hit__0;
-    reg  sel_lb2__hit__1;
-    reg  sel_lb2__hit__2;
-    reg  sel_lb2__hit__3;
-    reg  [31:0] sel_lb2__v__0;
-    reg  [31:0] sel_lb2__v__1;
-    reg  [31:0] sel_lb2__v__2;
-    reg  [31:0] sel_lb2__v__3;
-    wire  [31:0] sel_lb2__o;
-    reg  sel_lb3__hit__0;
-    reg  sel_lb3__hit__1;
-    reg  sel_lb3__hit__2;
-    reg  sel_lb3__hit__3;
-    reg  [31:0] sel_lb3__v__0;
-    reg  [31:0] sel_lb3__v__1;
-    reg  [31:0] sel_lb3__v__2;
-    reg  [31:0] sel_lb3__v__3;
-    wire  [31:0] sel_lb3__o;
-    wire  sel_slead__hit__0;
-    wire  sel_slead__hit__1;
-    wire  sel_slead__hit__2;
-    wire  sel_slead__hit__3;
-    reg  [5:0] sel_slead__v__0;
-    reg  [5:0] sel_slead__v__1;
-    reg  [5:0] sel_slead__v__2;
-    reg  [5:0] sel_slead__v__3;
-    wire  [5:0] sel_slead__o;
     wire  sel_sn__hit__0;
     wire  sel_sn__hit__1;
     wire  sel_sn__hit__2;
@@ -593,15 +557,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [5:0] sel_blead__v__2;
     reg  [5:0] sel_blead__v__3;
     wire  [5:0] sel_blead__o;
-    wire  sel_sb__hit__0;
-    wire  sel_sb__hit__1;
-    wire  sel_sb__hit__2;
-    wire  sel_sb__hit__3;
-    reg  [31:0] sel_sb__v__0;
-    reg  [31:0] sel_sb__v__1;
-    reg  [31:0] sel_sb__v__2;
-    reg  [31:0] sel_sb__v__3;
-    wire  [31:0] sel_sb__o;
     reg  sel_sc__hit__0;
     reg  sel_sc__hit__1;
     reg  sel_sc__hit__2;
@@ -806,6 +761,195 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  b_hitr__3__q;
     reg  b_hitr__3__clock;
     reg  b_hitr__3__reset;
+    reg  [31:0] b_cb0__0__d;
+    wire  [31:0] b_cb0__0__q;
+    reg  b_cb0__0__clock;
+    reg  b_cb0__0__reset;
+    reg  [31:0] b_cb0__1__d;
+    wire  [31:0] b_cb0__1__q;
+    reg  b_cb0__1__clock;
+    reg  b_cb0__1__reset;
+    reg  [31:0] b_cb0__2__d;
+    wire  [31:0] b_cb0__2__q;
+    reg  b_cb0__2__clock;
+    reg  b_cb0__2__reset;
+    reg  [31:0] b_cb0__3__d;
+    wire  [31:0] b_cb0__3__q;
+    reg  b_cb0__3__clock;
+    reg  b_cb0__3__reset;
+    reg  [31:0] b_cb1__0__d;
+    wire  [31:0] b_cb1__0__q;
+    reg  b_cb1__0__clock;
+    reg  b_cb1__0__reset;
+    reg  [31:0] b_cb1__1__d;
+    wire  [31:0] b_cb1__1__q;
+    reg  b_cb1__1__clock;
+    reg  b_cb1__1__reset;
+    reg  [31:0] b_cb1__2__d;
+    wire  [31:0] b_cb1__2__q;
+    reg  b_cb1__2__clock;
+    reg  b_cb1__2__reset;
+    reg  [31:0] b_cb1__3__d;
+    wire  [31:0] b_cb1__3__q;
+    reg  b_cb1__3__clock;
+    reg  b_cb1__3__reset;
+    reg  [31:0] b_cb2__0__d;
+    wire  [31:0] b_cb2__0__q;
+    reg  b_cb2__0__clock;
+    reg  b_cb2__0__reset;
+    reg  [31:0] b_cb2__1__d;
+    wire  [31:0] b_cb2__1__q;
+    reg  b_cb2__1__clock;
+    reg  b_cb2__1__reset;
+    reg  [31:0] b_cb2__2__d;
+    wire  [31:0] b_cb2__2__q;
+    reg  b_cb2__2__clock;
+    reg  b_cb2__2__reset;
+    reg  [31:0] b_cb2__3__d;
+    wire  [31:0] b_cb2__3__q;
+    reg  b_cb2__3__clock;
+    reg  b_cb2__3__reset;
+    reg  [31:0] b_cb3__0__d;
+    wire  [31:0] b_cb3__0__q;
+    reg  b_cb3__0__clock;
+    reg  b_cb3__0__reset;
+    reg  [31:0] b_cb3__1__d;
+    wire  [31:0] b_cb3__1__q;
+    reg  b_cb3__1__clock;
+    reg  b_cb3__1__reset;
+    reg  [31:0] b_cb3__2__d;
+    wire  [31:0] b_cb3__2__q;
+    reg  b_cb3__2__clock;
+    reg  b_cb3__2__reset;
+    reg  [31:0] b_cb3__3__d;
+    wire  [31:0] b_cb3__3__q;
+    reg  b_cb3__3__clock;
+    reg  b_cb3__3__reset;
+    reg  [31:0] b_cd0__0__d;
+    wire  [31:0] b_cd0__0__q;
+    reg  b_cd0__0__clock;
+    reg  b_cd0__0__reset;
+    reg  [31:0] b_cd0__1__d;
+    wire  [31:0] b_cd0__1__q;
+    reg  b_cd0__1__clock;
+    reg  b_cd0__1__reset;
+    reg  [31:0] b_cd0__2__d;
+    wire  [31:0] b_cd0__2__q;
+    reg  b_cd0__2__clock;
+    reg  b_cd0__2__reset;
+    reg  [31:0] b_cd0__3__d;
+    wire  [31:0] b_cd0__3__q;
+    reg  b_cd0__3__clock;
+    reg  b_cd0__3__reset;
+    reg  b_ceq__0__d;
+    wire  b_ceq__0__q;
+    reg  b_ceq__0__clock;
+    reg  b_ceq__0__reset;
+    reg  b_ceq__1__d;
+    wire  b_ceq__1__q;
+    reg  b_ceq__1__clock;
+    reg  b_ceq__1__reset;
+    reg  b_ceq__2__d;
+    wire  b_ceq__2__q;
+    reg  b_ceq__2__clock;
+    reg  b_ceq__2__reset;
+    reg  b_ceq__3__d;
+    wire  b_ceq__3__q;
+    reg  b_ceq__3__clock;
+    reg  b_ceq__3__reset;
+    reg  b_cpow2__0__d;
+    wire  b_cpow2__0__q;
+    reg  b_cpow2__0__clock;
+    reg  b_cpow2__0__reset;
+    reg  b_cpow2__1__d;
+    wire  b_cpow2__1__q;
+    reg  b_cpow2__1__clock;
+    reg  b_cpow2__1__reset;
+    reg  b_cpow2__2__d;
+    wire  b_cpow2__2__q;
+    reg  b_cpow2__2__clock;
+    reg  b_cpow2__2__reset;
+    reg  b_cpow2__3__d;
+    wire  b_cpow2__3__q;
+    reg  b_cpow2__3__clock;
+    reg  b_cpow2__3__reset;
+    reg  b_cdiv__0__d;
+    wire  b_cdiv__0__q;
+    reg  b_cdiv__0__clock;
+    reg  b_cdiv__0__reset;
+    reg  b_cdiv__1__d;
+    wire  b_cdiv__1__q;
+    reg  b_cdiv__1__clock;
+    reg  b_cdiv__1__reset;
+    reg  b_cdiv__2__d;
+    wire  b_cdiv__2__q;
+    reg  b_cdiv__2__clock;
+    reg  b_cdiv__2__reset;
+    reg  b_cdiv__3__d;
+    wire  b_cdiv__3__q;
+    reg  b_cdiv__3__clock;
+    reg  b_cdiv__3__reset;
+    reg  b_cnz__0__d;
+    wire  b_cnz__0__q;
+    reg  b_cnz__0__clock;
+    reg  b_cnz__0__reset;
+    reg  b_cnz__1__d;
+    wire  b_cnz__1__q;
+    reg  b_cnz__1__clock;
+    reg  b_cnz__1__reset;
+    reg  b_cnz__2__d;
+    wire  b_cnz__2__q;
+    reg  b_cnz__2__clock;
+    reg  b_cnz__2__reset;
+    reg  b_cnz__3__d;
+    wire  b_cnz__3__q;
+    reg  b_cnz__3__clock;
+    reg  b_cnz__3__reset;
+    reg  sel_xb0__hit__0;
+    reg  sel_xb0__hit__1;
+    reg  sel_xb0__hit__2;
+    reg  sel_xb0__hit__3;
+    reg  [31:0] sel_xb0__v__0;
+    reg  [31:0] sel_xb0__v__1;
+    reg  [31:0] sel_xb0__v__2;
+    reg  [31:0] sel_xb0__v__3;
+    wire  [31:0] sel_xb0__o;
+    reg  sel_xb1__hit__0;
+    reg  sel_xb1__hit__1;
+    reg  sel_xb1__hit__2;
+    reg  sel_xb1__hit__3;
+    reg  [31:0] sel_xb1__v__0;
+    reg  [31:0] sel_xb1__v__1;
+    reg  [31:0] sel_xb1__v__2;
+    reg  [31:0] sel_xb1__v__3;
+    wire  [31:0] sel_xb1__o;
+    reg  sel_xb2__hit__0;
+    reg  sel_xb2__hit__1;
+    reg  sel_xb2__hit__2;
+    reg  sel_xb2__hit__3;
+    reg  [31:0] sel_xb2__v__0;
+    reg  [31:0] sel_xb2__v__1;
+    reg  [31:0] sel_xb2__v__2;
+    reg  [31:0] sel_xb2__v__3;
+    wire  [31:0] sel_xb2__o;
+    reg  sel_xb3__hit__0;
+    reg  sel_xb3__hit__1;
+    reg  sel_xb3__hit__2;
+    reg  sel_xb3__hit__3;
+    reg  [31:0] sel_xb3__v__0;
+    reg  [31:0] sel_xb3__v__1;
+    reg  [31:0] sel_xb3__v__2;
+    reg  [31:0] sel_xb3__v__3;
+    wire  [31:0] sel_xb3__o;
+    reg  sel_xd0__hit__0;
+    reg  sel_xd0__hit__1;
+    reg  sel_xd0__hit__2;
+    reg  sel_xd0__hit__3;
+    reg  [31:0] sel_xd0__v__0;
+    reg  [31:0] sel_xd0__v__1;
+    reg  [31:0] sel_xd0__v__2;
+    reg  [31:0] sel_xd0__v__3;
+    wire  [31:0] sel_xd0__o;
     reg  b_evr__0__d;
     wire  b_evr__0__q;
     reg  b_evr__0__clock;
@@ -866,42 +1010,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [6:0] b_rdelta__q;
     reg  b_rdelta__clock;
     reg  b_rdelta__reset;
-    reg  [31:0] b_rbase__0__d;
-    wire  [31:0] b_rbase__0__q;
-    reg  b_rbase__0__clock;
-    reg  b_rbase__0__reset;
-    reg  [31:0] b_rbase__1__d;
-    wire  [31:0] b_rbase__1__q;
-    reg  b_rbase__1__clock;
-    reg  b_rbase__1__reset;
-    reg  [31:0] b_rbase__2__d;
-    wire  [31:0] b_rbase__2__q;
-    reg  b_rbase__2__clock;
-    reg  b_rbase__2__reset;
-    reg  [31:0] b_rbase__3__d;
-    wire  [31:0] b_rbase__3__q;
-    reg  b_rbase__3__clock;
-    reg  b_rbase__3__reset;
-    reg  b_req__d;
-    wire  b_req__q;
-    reg  b_req__clock;
-    reg  b_req__reset;
-    reg  b_rpow2__d;
-    wire  b_rpow2__q;
-    reg  b_rpow2__clock;
-    reg  b_rpow2__reset;
-    reg  b_rdiv__d;
-    wire  b_rdiv__q;
-    reg  b_rdiv__clock;
-    reg  b_rdiv__reset;
-    reg  b_rnz__d;
-    wire  b_rnz__q;
-    reg  b_rnz__clock;
-    reg  b_rnz__reset;
-    reg  [31:0] b_rdiff0__d;
-    wire  [31:0] b_rdiff0__q;
-    reg  b_rdiff0__clock;
-    reg  b_rdiff0__reset;
     reg  b_fwl__d;
     wire  b_fwl__q;
     reg  b_fwl__clock;
@@ -1074,18 +1182,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [31:0] c_diff__3__q;
     reg  c_diff__3__clock;
     reg  c_diff__3__reset;
-    reg  [31:0] c_ps__d;
-    wire  [31:0] c_ps__q;
-    reg  c_ps__clock;
-    reg  c_ps__reset;
-    reg  [31:0] c_pcy__d;
-    wire  [31:0] c_pcy__q;
-    reg  c_pcy__clock;
-    reg  c_pcy__reset;
     reg  c_dh__d;
     wire  c_dh__q;
     reg  c_dh__clock;
     reg  c_dh__reset;
+    reg  c_lead__d;
+    wire  c_lead__q;
+    reg  c_lead__clock;
+    reg  c_lead__reset;
     reg  c_dhit__0__d;
     wire  c_dhit__0__q;
     reg  c_dhit__0__clock;
@@ -1118,6 +1222,156 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  c_neg__q;
     reg  c_neg__clock;
     reg  c_neg__reset;
+    reg  [6:0] c_pd__d;
+    wire  [6:0] c_pd__q;
+    reg  c_pd__clock;
+    reg  c_pd__reset;
+    reg  [31:0] c_pst__d;
+    wire  [31:0] c_pst__q;
+    reg  c_pst__clock;
+    reg  c_pst__reset;
+    reg  v_ns__d;
+    wire  v_ns__q;
+    reg  v_ns__clock;
+    reg  v_ns__reset;
+    reg  [7:0] v_cnt__d;
+    wire  [7:0] v_cnt__q;
+    reg  v_cnt__clock;
+    reg  v_cnt__reset;
+    reg  v_lead__d;
+    wire  v_lead__q;
+    reg  v_lead__clock;
+    reg  v_lead__reset;
+    reg  [2:0] v_n__d;
+    wire  [2:0] v_n__q;
+    reg  v_n__clock;
+    reg  v_n__reset;
+    reg  [31:0] v_hx__0__d;
+    wire  [31:0] v_hx__0__q;
+    reg  v_hx__0__clock;
+    reg  v_hx__0__reset;
+    reg  [31:0] v_hx__1__d;
+    wire  [31:0] v_hx__1__q;
+    reg  v_hx__1__clock;
+    reg  v_hx__1__reset;
+    reg  [31:0] v_hx__2__d;
+    wire  [31:0] v_hx__2__q;
+    reg  v_hx__2__clock;
+    reg  v_hx__2__reset;
+    reg  [31:0] v_hx__3__d;
+    wire  [31:0] v_hx__3__q;
+    reg  v_hx__3__clock;
+    reg  v_hx__3__reset;
+    reg  v_r1__d;
+    wire  v_r1__q;
+    reg  v_r1__clock;
+    reg  v_r1__reset;
+    reg  v_r2__d;
+    wire  v_r2__q;
+    reg  v_r2__clock;
+    reg  v_r2__reset;
+    reg  v_r3__d;
+    wire  v_r3__q;
+    reg  v_r3__clock;
+    reg  v_r3__reset;
+    reg  v_dh__d;
+    wire  v_dh__q;
+    reg  v_dh__clock;
+    reg  v_dh__reset;
+    reg  [31:0] v_pc__d;
+    wire  [31:0] v_pc__q;
+    reg  v_pc__clock;
+    reg  v_pc__reset;
+    reg  [5:0] v_warp__d;
+    wire  [5:0] v_warp__q;
+    reg  v_warp__clock;
+    reg  v_warp__reset;
+    reg  [31:0] v_stride__d;
+    wire  [31:0] v_stride__q;
+    reg  v_stride__clock;
+    reg  v_stride__reset;
+    reg  v_neg__d;
+    wire  v_neg__q;
+    reg  v_neg__clock;
+    reg  v_neg__reset;
+    reg  [2:0] v_cta__d;
+    wire  [2:0] v_cta__q;
+    reg  v_cta__clock;
+    reg  v_cta__reset;
+    reg  v_dalloc__d;
+    wire  v_dalloc__q;
+    reg  v_dalloc__clock;
+    reg  v_dalloc__reset;
+    reg  v_dhit__0__d;
+    wire  v_dhit__0__q;
+    reg  v_dhit__0__clock;
+    reg  v_dhit__0__reset;
+    reg  v_dhit__1__d;
+    wire  v_dhit__1__q;
+    reg  v_dhit__1__clock;
+    reg  v_dhit__1__reset;
+    reg  v_dhit__2__d;
+    wire  v_dhit__2__q;
+    reg  v_dhit__2__clock;
+    reg  v_dhit__2__reset;
+    reg  v_dhit__3__d;
+    wire  v_dhit__3__q;
+    reg  v_dhit__3__clock;
+    reg  v_dhit__3__reset;
+    reg  r_v__d;
+    wire  r_v__q;
+    reg  r_v__clock;
+    reg  r_v__reset;
+    reg  [7:0] r_oh__d;
+    wire  [7:0] r_oh__q;
+    reg  r_oh__clock;
+    reg  r_oh__reset;
+    reg  [2:0] r_k__d;
+    wire  [2:0] r_k__q;
+    reg  r_k__clock;
+    reg  r_k__reset;
+    reg  [3:0] r_pos__d;
+    wire  [3:0] r_pos__q;
+    reg  r_pos__clock;
+    reg  r_pos__reset;
+    reg  r_kind__d;
+    wire  r_kind__q;
+    reg  r_kind__clock;
+    reg  r_kind__reset;
+    reg  [31:0] r_stride__d;
+    wire  [31:0] r_stride__q;
+    reg  r_stride__clock;
+    reg  r_stride__reset;
+    reg  r_neg__d;
+    wire  r_neg__q;
+    reg  r_neg__clock;
+    reg  r_neg__reset;
+    reg  [5:0] r_warp__d;
+    wire  [5:0] r_warp__q;
+    reg  r_warp__clock;
+    reg  r_warp__reset;
+    reg  [2:0] r_cta__d;
+    wire  [2:0] r_cta__q;
+    reg  r_cta__clock;
+    reg  r_cta__reset;
+    wire  sel_rb__hit__0;
+    wire  sel_rb__hit__1;
+    wire  sel_rb__hit__2;
+    wire  sel_rb__hit__3;
+    reg  [31:0] sel_rb__v__0;
+    reg  [31:0] sel_rb__v__1;
+    reg  [31:0] sel_rb__v__2;
+    reg  [31:0] sel_rb__v__3;
+    wire  [31:0] sel_rb__o;
+    wire  sel_rl__hit__0;
+    wire  sel_rl__hit__1;
+    wire  sel_rl__hit__2;
+    wire  sel_rl__hit__3;
+    reg  [5:0] sel_rl__v__0;
+    reg  [5:0] sel_rl__v__1;
+    reg  [5:0] sel_rl__v__2;
+    reg  [5:0] sel_rl__v__3;
+    wire  [5:0] sel_rl__o;
     reg  st_v__d;
     wire  st_v__q;
     reg  st_v__clock;
@@ -1172,6 +1426,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  pfq_n__reset;
 
     // Local signals
+    reg  xr_eq;
+    reg  xr_pow2;
+    reg  xr_div;
+    reg  xr_nz;
+    reg  [7:0] j_cnt;
+    reg  v_same;
+    reg  j_kill;
+    reg  rd_at;
+    reg  [2:0] rd_k;
     reg  elig;
     reg  [2:0] n3;
     reg  [31:0] a__0;
@@ -1182,14 +1445,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [7:0] clear_mask;
     reg  l_cleared;
     reg  [6:0] delta_l;
-    reg  [31:0] rbase__0;
-    reg  [31:0] rbase__1;
-    reg  [31:0] rbase__2;
-    reg  [31:0] rbase__3;
     reg  in_n__0;
     reg  in_n__1;
     reg  in_n__2;
-    reg  eq_all;
     reg  [6:0] fdelta;
     reg  [31:0] fdiff__0;
     reg  [31:0] fdiff__1;
@@ -1312,9 +1570,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [2:0] na_k;
     reg  found_a;
     reg  s_hit;
-    reg  [5:0] s_lead;
     reg  [2:0] s_n;
-    reg  [31:0] s_base;
     reg  [2:0] s_c;
     reg  [6:0] wb;
     reg  b_end;
@@ -1383,8 +1639,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .gb_hit(cols__0__gb_hit),
         .gb_lead(cols__0__gb_lead),
         .gb_n(cols__0__gb_n),
-        .gs_lead(cols__0__gs_lead),
-        .gs_base(cols__0__gs_base)
+        .r_oh(cols__0__r_oh),
+        .r_k(cols__0__r_k),
+        .q_lead(cols__0__q_lead),
+        .q_base(cols__0__q_base)
     );
     caps_prefetcher__cols cols__1(
         .clock(cols__1__clock),
@@ -1444,8 +1702,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .gb_hit(cols__1__gb_hit),
         .gb_lead(cols__1__gb_lead),
         .gb_n(cols__1__gb_n),
-        .gs_lead(cols__1__gs_lead),
-        .gs_base(cols__1__gs_base)
+        .r_oh(cols__1__r_oh),
+        .r_k(cols__1__r_k),
+        .q_lead(cols__1__q_lead),
+        .q_base(cols__1__q_base)
     );
     caps_prefetcher__cols cols__2(
         .clock(cols__2__clock),
@@ -1505,8 +1765,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .gb_hit(cols__2__gb_hit),
         .gb_lead(cols__2__gb_lead),
         .gb_n(cols__2__gb_n),
-        .gs_lead(cols__2__gs_lead),
-        .gs_base(cols__2__gs_base)
+        .r_oh(cols__2__r_oh),
+        .r_k(cols__2__r_k),
+        .q_lead(cols__2__q_lead),
+        .q_base(cols__2__q_base)
     );
     caps_prefetcher__cols cols__3(
         .clock(cols__3__clock),
@@ -1566,8 +1828,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .gb_hit(cols__3__gb_hit),
         .gb_lead(cols__3__gb_lead),
         .gb_n(cols__3__gb_n),
-        .gs_lead(cols__3__gs_lead),
-        .gs_base(cols__3__gs_base)
+        .r_oh(cols__3__r_oh),
+        .r_k(cols__3__r_k),
+        .q_lead(cols__3__q_lead),
+        .q_base(cols__3__q_base)
     );
     caps_prefetcher__cols__rdiv trainf(
         .delta(trainf__delta),
@@ -1642,7 +1906,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .c_hit__2(dtab__c_hit__2),
         .c_hit__3(dtab__c_hit__3),
         .c_cnt(dtab__c_cnt),
-        .c_lead_cta(dtab__c_lead_cta),
+        .b_cta(dtab__b_cta),
+        .b_lead(dtab__b_lead),
+        .launch(dtab__launch),
+        .launch_slot(dtab__launch_slot),
+        .u_hit__0(dtab__u_hit__0),
+        .u_hit__1(dtab__u_hit__1),
+        .u_hit__2(dtab__u_hit__2),
+        .u_hit__3(dtab__u_hit__3),
         .inc(dtab__inc),
         .dec(dtab__dec),
         .g_pc(dtab__g_pc),
@@ -1691,25 +1962,25 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .x(chk__0__x),
         .so(chk__0__so),
         .co(chk__0__co),
-        .ne(chk__0__ne)
+        .w(chk__0__w)
     );
     caps_prefetcher__chk chk__1(
         .x(chk__1__x),
         .so(chk__1__so),
         .co(chk__1__co),
-        .ne(chk__1__ne)
+        .w(chk__1__w)
     );
     caps_prefetcher__chk chk__2(
         .x(chk__2__x),
         .so(chk__2__so),
         .co(chk__2__co),
-        .ne(chk__2__ne)
+        .w(chk__2__w)
     );
     caps_prefetcher__chk chk__3(
         .x(chk__3__x),
         .so(chk__3__so),
         .co(chk__3__co),
-        .ne(chk__3__ne)
+        .w(chk__3__w)
     );
     caps_prefetcher__add_g fsub__0(
         .x(fsub__0__x),
@@ -1819,73 +2090,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_llead__v__3),
         .o(sel_llead__o)
     );
-    caps_prefetcher__dtab__sel_bs sel_ld0(
-        .hit__0(sel_ld0__hit__0),
-        .hit__1(sel_ld0__hit__1),
-        .hit__2(sel_ld0__hit__2),
-        .hit__3(sel_ld0__hit__3),
-        .v__0(sel_ld0__v__0),
-        .v__1(sel_ld0__v__1),
-        .v__2(sel_ld0__v__2),
-        .v__3(sel_ld0__v__3),
-        .o(sel_ld0__o)
-    );
-    caps_prefetcher__dtab__sel_bs sel_lb0(
-        .hit__0(sel_lb0__hit__0),
-        .hit__1(sel_lb0__hit__1),
-        .hit__2(sel_lb0__hit__2),
-        .hit__3(sel_lb0__hit__3),
-        .v__0(sel_lb0__v__0),
-        .v__1(sel_lb0__v__1),
-        .v__2(sel_lb0__v__2),
-        .v__3(sel_lb0__v__3),
-        .o(sel_lb0__o)
-    );
-    caps_prefetcher__dtab__sel_bs sel_lb1(
-        .hit__0(sel_lb1__hit__0),
-        .hit__1(sel_lb1__hit__1),
-        .hit__2(sel_lb1__hit__2),
-        .hit__3(sel_lb1__hit__3),
-        .v__0(sel_lb1__v__0),
-        .v__1(sel_lb1__v__1),
-        .v__2(sel_lb1__v__2),
-        .v__3(sel_lb1__v__3),
-        .o(sel_lb1__o)
-    );
-    caps_prefetcher__dtab__sel_bs sel_lb2(
-        .hit__0(sel_lb2__hit__0),
-        .hit__1(sel_lb2__hit__1),
-        .hit__2(sel_lb2__hit__2),
-        .hit__3(sel_lb2__hit__3),
-        .v__0(sel_lb2__v__0),
-        .v__1(sel_lb2__v__1),
-        .v__2(sel_lb2__v__2),
-        .v__3(sel_lb2__v__3),
-        .o(sel_lb2__o)
-    );
-    caps_prefetcher__dtab__sel_bs sel_lb3(
-        .hit__0(sel_lb3__hit__0),
-        .hit__1(sel_lb3__hit__1),
-        .hit__2(sel_lb3__hit__2),
-        .hit__3(sel_lb3__hit__3),
-        .v__0(sel_lb3__v__0),
-        .v__1(sel_lb3__v__1),
-        .v__2(sel_lb3__v__2),
-        .v__3(sel_lb3__v__3),
-        .o(sel_lb3__o)
-    );
-    caps_prefetcher__sel_blead sel_slead(
-        .hit__0(sel_slead__hit__0),
-        .hit__1(sel_slead__hit__1),
-        .hit__2(sel_slead__hit__2),
-        .hit__3(sel_slead__hit__3),
-        .v__0(sel_slead__v__0),
-        .v__1(sel_slead__v__1),
-        .v__2(sel_slead__v__2),
-        .v__3(sel_slead__v__3),
-        .o(sel_slead__o)
-    );
-    caps_prefetcher__dtab__sel_cl sel_sn(
+    caps_prefetcher__sel_sn sel_sn(
         .hit__0(sel_sn__hit__0),
         .hit__1(sel_sn__hit__1),
         .hit__2(sel_sn__hit__2),
@@ -1906,17 +2111,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__2(sel_blead__v__2),
         .v__3(sel_blead__v__3),
         .o(sel_blead__o)
-    );
-    caps_prefetcher__dtab__sel_bs sel_sb(
-        .hit__0(sel_sb__hit__0),
-        .hit__1(sel_sb__hit__1),
-        .hit__2(sel_sb__hit__2),
-        .hit__3(sel_sb__hit__3),
-        .v__0(sel_sb__v__0),
-        .v__1(sel_sb__v__1),
-        .v__2(sel_sb__v__2),
-        .v__3(sel_sb__v__3),
-        .o(sel_sb__o)
     );
     caps_prefetcher__cols__gb_rcnt sel_sc(
         .hit__0(sel_sc__hit__0),
@@ -2218,6 +2412,277 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(b_hitr__3__clock),
         .reset(b_hitr__3__reset)
     );
+    caps_prefetcher__reg32 b_cb0__0(
+        .d(b_cb0__0__d),
+        .q(b_cb0__0__q),
+        .clock(b_cb0__0__clock),
+        .reset(b_cb0__0__reset)
+    );
+    caps_prefetcher__reg32 b_cb0__1(
+        .d(b_cb0__1__d),
+        .q(b_cb0__1__q),
+        .clock(b_cb0__1__clock),
+        .reset(b_cb0__1__reset)
+    );
+    caps_prefetcher__reg32 b_cb0__2(
+        .d(b_cb0__2__d),
+        .q(b_cb0__2__q),
+        .clock(b_cb0__2__clock),
+        .reset(b_cb0__2__reset)
+    );
+    caps_prefetcher__reg32 b_cb0__3(
+        .d(b_cb0__3__d),
+        .q(b_cb0__3__q),
+        .clock(b_cb0__3__clock),
+        .reset(b_cb0__3__reset)
+    );
+    caps_prefetcher__reg32 b_cb1__0(
+        .d(b_cb1__0__d),
+        .q(b_cb1__0__q),
+        .clock(b_cb1__0__clock),
+        .reset(b_cb1__0__reset)
+    );
+    caps_prefetcher__reg32 b_cb1__1(
+        .d(b_cb1__1__d),
+        .q(b_cb1__1__q),
+        .clock(b_cb1__1__clock),
+        .reset(b_cb1__1__reset)
+    );
+    caps_prefetcher__reg32 b_cb1__2(
+        .d(b_cb1__2__d),
+        .q(b_cb1__2__q),
+        .clock(b_cb1__2__clock),
+        .reset(b_cb1__2__reset)
+    );
+    caps_prefetcher__reg32 b_cb1__3(
+        .d(b_cb1__3__d),
+        .q(b_cb1__3__q),
+        .clock(b_cb1__3__clock),
+        .reset(b_cb1__3__reset)
+    );
+    caps_prefetcher__reg32 b_cb2__0(
+        .d(b_cb2__0__d),
+        .q(b_cb2__0__q),
+        .clock(b_cb2__0__clock),
+        .reset(b_cb2__0__reset)
+    );
+    caps_prefetcher__reg32 b_cb2__1(
+        .d(b_cb2__1__d),
+        .q(b_cb2__1__q),
+        .clock(b_cb2__1__clock),
+        .reset(b_cb2__1__reset)
+    );
+    caps_prefetcher__reg32 b_cb2__2(
+        .d(b_cb2__2__d),
+        .q(b_cb2__2__q),
+        .clock(b_cb2__2__clock),
+        .reset(b_cb2__2__reset)
+    );
+    caps_prefetcher__reg32 b_cb2__3(
+        .d(b_cb2__3__d),
+        .q(b_cb2__3__q),
+        .clock(b_cb2__3__clock),
+        .reset(b_cb2__3__reset)
+    );
+    caps_prefetcher__reg32 b_cb3__0(
+        .d(b_cb3__0__d),
+        .q(b_cb3__0__q),
+        .clock(b_cb3__0__clock),
+        .reset(b_cb3__0__reset)
+    );
+    caps_prefetcher__reg32 b_cb3__1(
+        .d(b_cb3__1__d),
+        .q(b_cb3__1__q),
+        .clock(b_cb3__1__clock),
+        .reset(b_cb3__1__reset)
+    );
+    caps_prefetcher__reg32 b_cb3__2(
+        .d(b_cb3__2__d),
+        .q(b_cb3__2__q),
+        .clock(b_cb3__2__clock),
+        .reset(b_cb3__2__reset)
+    );
+    caps_prefetcher__reg32 b_cb3__3(
+        .d(b_cb3__3__d),
+        .q(b_cb3__3__q),
+        .clock(b_cb3__3__clock),
+        .reset(b_cb3__3__reset)
+    );
+    caps_prefetcher__reg32 b_cd0__0(
+        .d(b_cd0__0__d),
+        .q(b_cd0__0__q),
+        .clock(b_cd0__0__clock),
+        .reset(b_cd0__0__reset)
+    );
+    caps_prefetcher__reg32 b_cd0__1(
+        .d(b_cd0__1__d),
+        .q(b_cd0__1__q),
+        .clock(b_cd0__1__clock),
+        .reset(b_cd0__1__reset)
+    );
+    caps_prefetcher__reg32 b_cd0__2(
+        .d(b_cd0__2__d),
+        .q(b_cd0__2__q),
+        .clock(b_cd0__2__clock),
+        .reset(b_cd0__2__reset)
+    );
+    caps_prefetcher__reg32 b_cd0__3(
+        .d(b_cd0__3__d),
+        .q(b_cd0__3__q),
+        .clock(b_cd0__3__clock),
+        .reset(b_cd0__3__reset)
+    );
+    caps_prefetcher__reg1 b_ceq__0(
+        .d(b_ceq__0__d),
+        .q(b_ceq__0__q),
+        .clock(b_ceq__0__clock),
+        .reset(b_ceq__0__reset)
+    );
+    caps_prefetcher__reg1 b_ceq__1(
+        .d(b_ceq__1__d),
+        .q(b_ceq__1__q),
+        .clock(b_ceq__1__clock),
+        .reset(b_ceq__1__reset)
+    );
+    caps_prefetcher__reg1 b_ceq__2(
+        .d(b_ceq__2__d),
+        .q(b_ceq__2__q),
+        .clock(b_ceq__2__clock),
+        .reset(b_ceq__2__reset)
+    );
+    caps_prefetcher__reg1 b_ceq__3(
+        .d(b_ceq__3__d),
+        .q(b_ceq__3__q),
+        .clock(b_ceq__3__clock),
+        .reset(b_ceq__3__reset)
+    );
+    caps_prefetcher__reg1 b_cpow2__0(
+        .d(b_cpow2__0__d),
+        .q(b_cpow2__0__q),
+        .clock(b_cpow2__0__clock),
+        .reset(b_cpow2__0__reset)
+    );
+    caps_prefetcher__reg1 b_cpow2__1(
+        .d(b_cpow2__1__d),
+        .q(b_cpow2__1__q),
+        .clock(b_cpow2__1__clock),
+        .reset(b_cpow2__1__reset)
+    );
+    caps_prefetcher__reg1 b_cpow2__2(
+        .d(b_cpow2__2__d),
+        .q(b_cpow2__2__q),
+        .clock(b_cpow2__2__clock),
+        .reset(b_cpow2__2__reset)
+    );
+    caps_prefetcher__reg1 b_cpow2__3(
+        .d(b_cpow2__3__d),
+        .q(b_cpow2__3__q),
+        .clock(b_cpow2__3__clock),
+        .reset(b_cpow2__3__reset)
+    );
+    caps_prefetcher__reg1 b_cdiv__0(
+        .d(b_cdiv__0__d),
+        .q(b_cdiv__0__q),
+        .clock(b_cdiv__0__clock),
+        .reset(b_cdiv__0__reset)
+    );
+    caps_prefetcher__reg1 b_cdiv__1(
+        .d(b_cdiv__1__d),
+        .q(b_cdiv__1__q),
+        .clock(b_cdiv__1__clock),
+        .reset(b_cdiv__1__reset)
+    );
+    caps_prefetcher__reg1 b_cdiv__2(
+        .d(b_cdiv__2__d),
+        .q(b_cdiv__2__q),
+        .clock(b_cdiv__2__clock),
+        .reset(b_cdiv__2__reset)
+    );
+    caps_prefetcher__reg1 b_cdiv__3(
+        .d(b_cdiv__3__d),
+        .q(b_cdiv__3__q),
+        .clock(b_cdiv__3__clock),
+        .reset(b_cdiv__3__reset)
+    );
+    caps_prefetcher__reg1 b_cnz__0(
+        .d(b_cnz__0__d),
+        .q(b_cnz__0__q),
+        .clock(b_cnz__0__clock),
+        .reset(b_cnz__0__reset)
+    );
+    caps_prefetcher__reg1 b_cnz__1(
+        .d(b_cnz__1__d),
+        .q(b_cnz__1__q),
+        .clock(b_cnz__1__clock),
+        .reset(b_cnz__1__reset)
+    );
+    caps_prefetcher__reg1 b_cnz__2(
+        .d(b_cnz__2__d),
+        .q(b_cnz__2__q),
+        .clock(b_cnz__2__clock),
+        .reset(b_cnz__2__reset)
+    );
+    caps_prefetcher__reg1 b_cnz__3(
+        .d(b_cnz__3__d),
+        .q(b_cnz__3__q),
+        .clock(b_cnz__3__clock),
+        .reset(b_cnz__3__reset)
+    );
+    caps_prefetcher__dtab__sel_bs sel_xb0(
+        .hit__0(sel_xb0__hit__0),
+        .hit__1(sel_xb0__hit__1),
+        .hit__2(sel_xb0__hit__2),
+        .hit__3(sel_xb0__hit__3),
+        .v__0(sel_xb0__v__0),
+        .v__1(sel_xb0__v__1),
+        .v__2(sel_xb0__v__2),
+        .v__3(sel_xb0__v__3),
+        .o(sel_xb0__o)
+    );
+    caps_prefetcher__dtab__sel_bs sel_xb1(
+        .hit__0(sel_xb1__hit__0),
+        .hit__1(sel_xb1__hit__1),
+        .hit__2(sel_xb1__hit__2),
+        .hit__3(sel_xb1__hit__3),
+        .v__0(sel_xb1__v__0),
+        .v__1(sel_xb1__v__1),
+        .v__2(sel_xb1__v__2),
+        .v__3(sel_xb1__v__3),
+        .o(sel_xb1__o)
+    );
+    caps_prefetcher__dtab__sel_bs sel_xb2(
+        .hit__0(sel_xb2__hit__0),
+        .hit__1(sel_xb2__hit__1),
+        .hit__2(sel_xb2__hit__2),
+        .hit__3(sel_xb2__hit__3),
+        .v__0(sel_xb2__v__0),
+        .v__1(sel_xb2__v__1),
+        .v__2(sel_xb2__v__2),
+        .v__3(sel_xb2__v__3),
+        .o(sel_xb2__o)
+    );
+    caps_prefetcher__dtab__sel_bs sel_xb3(
+        .hit__0(sel_xb3__hit__0),
+        .hit__1(sel_xb3__hit__1),
+        .hit__2(sel_xb3__hit__2),
+        .hit__3(sel_xb3__hit__3),
+        .v__0(sel_xb3__v__0),
+        .v__1(sel_xb3__v__1),
+        .v__2(sel_xb3__v__2),
+        .v__3(sel_xb3__v__3),
+        .o(sel_xb3__o)
+    );
+    caps_prefetcher__dtab__sel_bs sel_xd0(
+        .hit__0(sel_xd0__hit__0),
+        .hit__1(sel_xd0__hit__1),
+        .hit__2(sel_xd0__hit__2),
+        .hit__3(sel_xd0__hit__3),
+        .v__0(sel_xd0__v__0),
+        .v__1(sel_xd0__v__1),
+        .v__2(sel_xd0__v__2),
+        .v__3(sel_xd0__v__3),
+        .o(sel_xd0__o)
+    );
     caps_prefetcher__reg1 b_evr__0(
         .d(b_evr__0__d),
         .q(b_evr__0__q),
@@ -2307,60 +2772,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .q(b_rdelta__q),
         .clock(b_rdelta__clock),
         .reset(b_rdelta__reset)
-    );
-    caps_prefetcher__reg32 b_rbase__0(
-        .d(b_rbase__0__d),
-        .q(b_rbase__0__q),
-        .clock(b_rbase__0__clock),
-        .reset(b_rbase__0__reset)
-    );
-    caps_prefetcher__reg32 b_rbase__1(
-        .d(b_rbase__1__d),
-        .q(b_rbase__1__q),
-        .clock(b_rbase__1__clock),
-        .reset(b_rbase__1__reset)
-    );
-    caps_prefetcher__reg32 b_rbase__2(
-        .d(b_rbase__2__d),
-        .q(b_rbase__2__q),
-        .clock(b_rbase__2__clock),
-        .reset(b_rbase__2__reset)
-    );
-    caps_prefetcher__reg32 b_rbase__3(
-        .d(b_rbase__3__d),
-        .q(b_rbase__3__q),
-        .clock(b_rbase__3__clock),
-        .reset(b_rbase__3__reset)
-    );
-    caps_prefetcher__reg1 b_req(
-        .d(b_req__d),
-        .q(b_req__q),
-        .clock(b_req__clock),
-        .reset(b_req__reset)
-    );
-    caps_prefetcher__reg1 b_rpow2(
-        .d(b_rpow2__d),
-        .q(b_rpow2__q),
-        .clock(b_rpow2__clock),
-        .reset(b_rpow2__reset)
-    );
-    caps_prefetcher__reg1 b_rdiv(
-        .d(b_rdiv__d),
-        .q(b_rdiv__q),
-        .clock(b_rdiv__clock),
-        .reset(b_rdiv__reset)
-    );
-    caps_prefetcher__reg1 b_rnz(
-        .d(b_rnz__d),
-        .q(b_rnz__q),
-        .clock(b_rnz__clock),
-        .reset(b_rnz__reset)
-    );
-    caps_prefetcher__reg32 b_rdiff0(
-        .d(b_rdiff0__d),
-        .q(b_rdiff0__q),
-        .clock(b_rdiff0__clock),
-        .reset(b_rdiff0__reset)
     );
     caps_prefetcher__reg1 b_fwl(
         .d(b_fwl__d),
@@ -2620,23 +3031,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(c_diff__3__clock),
         .reset(c_diff__3__reset)
     );
-    caps_prefetcher__reg32 c_ps(
-        .d(c_ps__d),
-        .q(c_ps__q),
-        .clock(c_ps__clock),
-        .reset(c_ps__reset)
-    );
-    caps_prefetcher__reg32 c_pcy(
-        .d(c_pcy__d),
-        .q(c_pcy__q),
-        .clock(c_pcy__clock),
-        .reset(c_pcy__reset)
-    );
     caps_prefetcher__reg1 c_dh(
         .d(c_dh__d),
         .q(c_dh__q),
         .clock(c_dh__clock),
         .reset(c_dh__reset)
+    );
+    caps_prefetcher__reg1 c_lead(
+        .d(c_lead__d),
+        .q(c_lead__q),
+        .clock(c_lead__clock),
+        .reset(c_lead__reset)
     );
     caps_prefetcher__reg1 c_dhit__0(
         .d(c_dhit__0__d),
@@ -2685,6 +3090,226 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .q(c_neg__q),
         .clock(c_neg__clock),
         .reset(c_neg__reset)
+    );
+    caps_prefetcher__reg7 c_pd(
+        .d(c_pd__d),
+        .q(c_pd__q),
+        .clock(c_pd__clock),
+        .reset(c_pd__reset)
+    );
+    caps_prefetcher__reg32 c_pst(
+        .d(c_pst__d),
+        .q(c_pst__q),
+        .clock(c_pst__clock),
+        .reset(c_pst__reset)
+    );
+    caps_prefetcher__reg1 v_ns(
+        .d(v_ns__d),
+        .q(v_ns__q),
+        .clock(v_ns__clock),
+        .reset(v_ns__reset)
+    );
+    caps_prefetcher__reg8 v_cnt(
+        .d(v_cnt__d),
+        .q(v_cnt__q),
+        .clock(v_cnt__clock),
+        .reset(v_cnt__reset)
+    );
+    caps_prefetcher__reg1 v_lead(
+        .d(v_lead__d),
+        .q(v_lead__q),
+        .clock(v_lead__clock),
+        .reset(v_lead__reset)
+    );
+    caps_prefetcher__reg3 v_n(
+        .d(v_n__d),
+        .q(v_n__q),
+        .clock(v_n__clock),
+        .reset(v_n__reset)
+    );
+    caps_prefetcher__reg32 v_hx__0(
+        .d(v_hx__0__d),
+        .q(v_hx__0__q),
+        .clock(v_hx__0__clock),
+        .reset(v_hx__0__reset)
+    );
+    caps_prefetcher__reg32 v_hx__1(
+        .d(v_hx__1__d),
+        .q(v_hx__1__q),
+        .clock(v_hx__1__clock),
+        .reset(v_hx__1__reset)
+    );
+    caps_prefetcher__reg32 v_hx__2(
+        .d(v_hx__2__d),
+        .q(v_hx__2__q),
+        .clock(v_hx__2__clock),
+        .reset(v_hx__2__reset)
+    );
+    caps_prefetcher__reg32 v_hx__3(
+        .d(v_hx__3__d),
+        .q(v_hx__3__q),
+        .clock(v_hx__3__clock),
+        .reset(v_hx__3__reset)
+    );
+    caps_prefetcher__reg1 v_r1(
+        .d(v_r1__d),
+        .q(v_r1__q),
+        .clock(v_r1__clock),
+        .reset(v_r1__reset)
+    );
+    caps_prefetcher__reg1 v_r2(
+        .d(v_r2__d),
+        .q(v_r2__q),
+        .clock(v_r2__clock),
+        .reset(v_r2__reset)
+    );
+    caps_prefetcher__reg1 v_r3(
+        .d(v_r3__d),
+        .q(v_r3__q),
+        .clock(v_r3__clock),
+        .reset(v_r3__reset)
+    );
+    caps_prefetcher__reg1 v_dh(
+        .d(v_dh__d),
+        .q(v_dh__q),
+        .clock(v_dh__clock),
+        .reset(v_dh__reset)
+    );
+    caps_prefetcher__reg32 v_pc(
+        .d(v_pc__d),
+        .q(v_pc__q),
+        .clock(v_pc__clock),
+        .reset(v_pc__reset)
+    );
+    caps_prefetcher__reg6 v_warp(
+        .d(v_warp__d),
+        .q(v_warp__q),
+        .clock(v_warp__clock),
+        .reset(v_warp__reset)
+    );
+    caps_prefetcher__reg32 v_stride(
+        .d(v_stride__d),
+        .q(v_stride__q),
+        .clock(v_stride__clock),
+        .reset(v_stride__reset)
+    );
+    caps_prefetcher__reg1 v_neg(
+        .d(v_neg__d),
+        .q(v_neg__q),
+        .clock(v_neg__clock),
+        .reset(v_neg__reset)
+    );
+    caps_prefetcher__reg3 v_cta(
+        .d(v_cta__d),
+        .q(v_cta__q),
+        .clock(v_cta__clock),
+        .reset(v_cta__reset)
+    );
+    caps_prefetcher__reg1 v_dalloc(
+        .d(v_dalloc__d),
+        .q(v_dalloc__q),
+        .clock(v_dalloc__clock),
+        .reset(v_dalloc__reset)
+    );
+    caps_prefetcher__reg1 v_dhit__0(
+        .d(v_dhit__0__d),
+        .q(v_dhit__0__q),
+        .clock(v_dhit__0__clock),
+        .reset(v_dhit__0__reset)
+    );
+    caps_prefetcher__reg1 v_dhit__1(
+        .d(v_dhit__1__d),
+        .q(v_dhit__1__q),
+        .clock(v_dhit__1__clock),
+        .reset(v_dhit__1__reset)
+    );
+    caps_prefetcher__reg1 v_dhit__2(
+        .d(v_dhit__2__d),
+        .q(v_dhit__2__q),
+        .clock(v_dhit__2__clock),
+        .reset(v_dhit__2__reset)
+    );
+    caps_prefetcher__reg1 v_dhit__3(
+        .d(v_dhit__3__d),
+        .q(v_dhit__3__q),
+        .clock(v_dhit__3__clock),
+        .reset(v_dhit__3__reset)
+    );
+    caps_prefetcher__reg1 r_v(
+        .d(r_v__d),
+        .q(r_v__q),
+        .clock(r_v__clock),
+        .reset(r_v__reset)
+    );
+    caps_prefetcher__reg8 r_oh(
+        .d(r_oh__d),
+        .q(r_oh__q),
+        .clock(r_oh__clock),
+        .reset(r_oh__reset)
+    );
+    caps_prefetcher__reg3 r_k(
+        .d(r_k__d),
+        .q(r_k__q),
+        .clock(r_k__clock),
+        .reset(r_k__reset)
+    );
+    caps_prefetcher__reg4 r_pos(
+        .d(r_pos__d),
+        .q(r_pos__q),
+        .clock(r_pos__clock),
+        .reset(r_pos__reset)
+    );
+    caps_prefetcher__reg1 r_kind(
+        .d(r_kind__d),
+        .q(r_kind__q),
+        .clock(r_kind__clock),
+        .reset(r_kind__reset)
+    );
+    caps_prefetcher__reg32 r_stride(
+        .d(r_stride__d),
+        .q(r_stride__q),
+        .clock(r_stride__clock),
+        .reset(r_stride__reset)
+    );
+    caps_prefetcher__reg1 r_neg(
+        .d(r_neg__d),
+        .q(r_neg__q),
+        .clock(r_neg__clock),
+        .reset(r_neg__reset)
+    );
+    caps_prefetcher__reg6 r_warp(
+        .d(r_warp__d),
+        .q(r_warp__q),
+        .clock(r_warp__clock),
+        .reset(r_warp__reset)
+    );
+    caps_prefetcher__reg3 r_cta(
+        .d(r_cta__d),
+        .q(r_cta__q),
+        .clock(r_cta__clock),
+        .reset(r_cta__reset)
+    );
+    caps_prefetcher__dtab__sel_bs sel_rb(
+        .hit__0(sel_rb__hit__0),
+        .hit__1(sel_rb__hit__1),
+        .hit__2(sel_rb__hit__2),
+        .hit__3(sel_rb__hit__3),
+        .v__0(sel_rb__v__0),
+        .v__1(sel_rb__v__1),
+        .v__2(sel_rb__v__2),
+        .v__3(sel_rb__v__3),
+        .o(sel_rb__o)
+    );
+    caps_prefetcher__sel_blead sel_rl(
+        .hit__0(sel_rl__hit__0),
+        .hit__1(sel_rl__hit__1),
+        .hit__2(sel_rl__hit__2),
+        .hit__3(sel_rl__hit__3),
+        .v__0(sel_rl__v__0),
+        .v__1(sel_rl__v__1),
+        .v__2(sel_rl__v__2),
+        .v__3(sel_rl__v__3),
+        .o(sel_rl__o)
     );
     caps_prefetcher__reg1 st_v(
         .d(st_v__d),
@@ -2892,49 +3517,34 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) begin
         st_v__d = st_v__q;
-        st_v__d = pf_push;
+        st_v__d = r_v__q;
     end
     always @(*) begin
         st_base__d = st_base__q;
-        st_base__d = s_base;
+        st_base__d = sel_rb__o;
     end
     always @(*) begin
         st_stride__d = st_stride__q;
-        if (j_kind__q) begin
-            st_stride__d = dtab__gh_stride;
-        end
-        else begin
-            st_stride__d = j_stride__q;
-        end
+        st_stride__d = r_stride__q;
     end
     always @(*) begin
         st_warp__d = st_warp__q;
-        if (j_kind__q) begin
-            st_warp__d = wb[(32'h0)+:(6)];
-        end
-        else begin
-            st_warp__d = j_warp__q;
-        end
+        st_warp__d = r_warp__q;
     end
     always @(*) begin
         st_lead__d = st_lead__q;
-        st_lead__d = s_lead;
+        st_lead__d = sel_rl__o;
     end
     always @(*) begin
         st_cta__d = st_cta__q;
-        if (j_kind__q) begin
-            st_cta__d = j_cta__q;
-        end
-        else begin
-            st_cta__d = s_c;
-        end
+        st_cta__d = r_cta__q;
     end
     always @(*) begin
         pfq_n__d = pfq_n__q;
-        if (st_v__q & ~pfq__pop) begin
+        if (r_v__q & ~pfq__pop) begin
             pfq_n__d = pfq_n__q + n7_one;
         end
-        else if (~st_v__q & pfq__pop) begin
+        else if (~r_v__q & pfq__pop) begin
             pfq_n__d = pfq_n__q - n7_one;
         end
     end
@@ -2992,11 +3602,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) b_rns__clock = clock;
     always @(*) b_rdelta__clock = clock;
-    always @(*) b_req__clock = clock;
-    always @(*) b_rpow2__clock = clock;
-    always @(*) b_rdiv__clock = clock;
-    always @(*) b_rnz__clock = clock;
-    always @(*) b_rdiff0__clock = clock;
     always @(*) b_fwl__clock = clock;
     always @(*) begin
         b_rns__d = b_rns__q;
@@ -3019,75 +3624,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         b_rdelta__d = delta_l;
     end
     always @(*) begin
-        b_req__d = b_req__q;
-        b_req__d = eq_all;
-    end
-    always @(*) begin
-        b_rpow2__d = b_rpow2__q;
-        b_rpow2__d = 1'b0;
-        if (cols__0__l_hit) begin
-            b_rpow2__d = cols__0__l_pow2;
-        end
-        if (cols__1__l_hit) begin
-            b_rpow2__d = cols__1__l_pow2;
-        end
-        if (cols__2__l_hit) begin
-            b_rpow2__d = cols__2__l_pow2;
-        end
-        if (cols__3__l_hit) begin
-            b_rpow2__d = cols__3__l_pow2;
-        end
-    end
-    always @(*) begin
-        b_rdiv__d = b_rdiv__q;
-        b_rdiv__d = 1'b0;
-        if (cols__0__l_hit) begin
-            b_rdiv__d = cols__0__l_div;
-        end
-        if (cols__1__l_hit) begin
-            b_rdiv__d = cols__1__l_div;
-        end
-        if (cols__2__l_hit) begin
-            b_rdiv__d = cols__2__l_div;
-        end
-        if (cols__3__l_hit) begin
-            b_rdiv__d = cols__3__l_div;
-        end
-    end
-    always @(*) begin
-        b_rnz__d = b_rnz__q;
-        b_rnz__d = 1'b0;
-        if (cols__0__l_hit) begin
-            b_rnz__d = cols__0__l_nz;
-        end
-        if (cols__1__l_hit) begin
-            b_rnz__d = cols__1__l_nz;
-        end
-        if (cols__2__l_hit) begin
-            b_rnz__d = cols__2__l_nz;
-        end
-        if (cols__3__l_hit) begin
-            b_rnz__d = cols__3__l_nz;
-        end
-    end
-    always @(*) begin
-        b_rdiff0__d = b_rdiff0__q;
-        b_rdiff0__d = sel_ld0__o;
-    end
-    always @(*) begin
         b_fwl__d = b_fwl__q;
         b_fwl__d = ld_warp == b_warp__q;
     end
-    always @(*) c_pcy__clock = clock;
     always @(*) b_cteq__clock = clock;
     always @(*) b_oh__clock = clock;
     always @(*) c_neg__clock = clock;
     always @(*) st_neg__clock = clock;
     always @(*) j_neg__clock = clock;
-    always @(*) begin
-        c_pcy__d = c_pcy__q;
-        c_pcy__d = mul_l__co;
-    end
     always @(*) begin
         b_cteq__d = b_cteq__q;
         b_cteq__d = ld_cta == b_cta__q;
@@ -3107,12 +3651,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) begin
         st_neg__d = st_neg__q;
-        if (j_kind__q) begin
-            st_neg__d = dtab__gh_neg;
-        end
-        else begin
-            st_neg__d = j_neg__q;
-        end
+        st_neg__d = r_neg__q;
     end
     always @(*) begin
         j_neg__d = j_neg__q;
@@ -3190,18 +3729,18 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         c_n__d = c_n__q;
         c_n__d = b_n__q;
     end
-    always @(*) c_ps__clock = clock;
     always @(*) c_dh__clock = clock;
+    always @(*) c_lead__clock = clock;
     always @(*) c_pc__clock = clock;
     always @(*) c_warp__clock = clock;
     always @(*) c_stride__clock = clock;
     always @(*) begin
-        c_ps__d = c_ps__q;
-        c_ps__d = mul_l__so;
-    end
-    always @(*) begin
         c_dh__d = c_dh__q;
         c_dh__d = dh_any;
+    end
+    always @(*) begin
+        c_lead__d = c_lead__q;
+        c_lead__d = dtab__b_lead;
     end
     always @(*) begin
         c_pc__d = c_pc__q;
@@ -3279,11 +3818,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) b_rwl__reset = reset;
     always @(*) b_rns__reset = reset;
     always @(*) b_rdelta__reset = reset;
-    always @(*) b_req__reset = reset;
-    always @(*) b_rpow2__reset = reset;
-    always @(*) b_rdiv__reset = reset;
-    always @(*) b_rnz__reset = reset;
-    always @(*) b_rdiff0__reset = reset;
     always @(*) b_fwl__reset = reset;
     always @(*) b_fns__reset = reset;
     always @(*) b_fdelta__reset = reset;
@@ -3299,9 +3833,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) c_r3__reset = reset;
     always @(*) c_ns__reset = reset;
     always @(*) c_n__reset = reset;
-    always @(*) c_ps__reset = reset;
-    always @(*) c_pcy__reset = reset;
     always @(*) c_dh__reset = reset;
+    always @(*) c_lead__reset = reset;
     always @(*) c_pc__reset = reset;
     always @(*) c_warp__reset = reset;
     always @(*) c_stride__reset = reset;
@@ -3313,12 +3846,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) begin
         b_a__0__d = b_a__0__q;
         b_a__0__d = a__0;
-    end
-    always @(*) b_rbase__0__clock = clock;
-    always @(*) b_rbase__0__reset = reset;
-    always @(*) begin
-        b_rbase__0__d = b_rbase__0__q;
-        b_rbase__0__d = rbase__0;
     end
     always @(*) b_fdiff__0__clock = clock;
     always @(*) b_fdiff__0__reset = reset;
@@ -3338,12 +3865,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         b_a__1__d = b_a__1__q;
         b_a__1__d = a__1;
     end
-    always @(*) b_rbase__1__clock = clock;
-    always @(*) b_rbase__1__reset = reset;
-    always @(*) begin
-        b_rbase__1__d = b_rbase__1__q;
-        b_rbase__1__d = rbase__1;
-    end
     always @(*) b_fdiff__1__clock = clock;
     always @(*) b_fdiff__1__reset = reset;
     always @(*) begin
@@ -3362,12 +3883,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         b_a__2__d = b_a__2__q;
         b_a__2__d = a__2;
     end
-    always @(*) b_rbase__2__clock = clock;
-    always @(*) b_rbase__2__reset = reset;
-    always @(*) begin
-        b_rbase__2__d = b_rbase__2__q;
-        b_rbase__2__d = rbase__2;
-    end
     always @(*) b_fdiff__2__clock = clock;
     always @(*) b_fdiff__2__reset = reset;
     always @(*) begin
@@ -3385,12 +3900,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) begin
         b_a__3__d = b_a__3__q;
         b_a__3__d = a__3;
-    end
-    always @(*) b_rbase__3__clock = clock;
-    always @(*) b_rbase__3__reset = reset;
-    always @(*) begin
-        b_rbase__3__d = b_rbase__3__q;
-        b_rbase__3__d = rbase__3;
     end
     always @(*) b_fdiff__3__clock = clock;
     always @(*) b_fdiff__3__reset = reset;
@@ -3664,6 +4173,450 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         c_dhit__3__d = c_dhit__3__q;
         c_dhit__3__d = e_dhit__3;
     end
+    always @(*) c_pd__clock = clock;
+    always @(*) c_pst__clock = clock;
+    always @(*) v_ns__clock = clock;
+    always @(*) v_n__clock = clock;
+    always @(*) v_cnt__clock = clock;
+    always @(*) v_lead__clock = clock;
+    always @(*) v_r1__clock = clock;
+    always @(*) v_r2__clock = clock;
+    always @(*) v_r3__clock = clock;
+    always @(*) v_dh__clock = clock;
+    always @(*) v_pc__clock = clock;
+    always @(*) begin
+        c_pd__d = c_pd__q;
+        if (dtab__b_neg) begin
+            c_pd__d = x_ndelta;
+        end
+        else begin
+            c_pd__d = x_delta;
+        end
+    end
+    always @(*) begin
+        c_pst__d = c_pst__q;
+        c_pst__d = dtab__b_stride;
+    end
+    always @(*) begin
+        v_ns__d = v_ns__q;
+        v_ns__d = c_ns__q;
+    end
+    always @(*) begin
+        v_n__d = v_n__q;
+        v_n__d = c_n__q;
+    end
+    always @(*) begin
+        v_cnt__d = v_cnt__q;
+        if (v_same) begin
+            v_cnt__d = j_cnt;
+        end
+        else begin
+            v_cnt__d = dtab__c_cnt;
+        end
+    end
+    always @(*) begin
+        v_lead__d = v_lead__q;
+        v_lead__d = c_lead__q;
+    end
+    always @(*) begin
+        v_r1__d = v_r1__q;
+        v_r1__d = c_r1__q;
+    end
+    always @(*) begin
+        v_r2__d = v_r2__q;
+        v_r2__d = c_r2__q;
+    end
+    always @(*) begin
+        v_r3__d = v_r3__q;
+        v_r3__d = c_r3__q;
+    end
+    always @(*) begin
+        v_dh__d = v_dh__q;
+        v_dh__d = c_dh__q;
+    end
+    always @(*) begin
+        v_pc__d = v_pc__q;
+        v_pc__d = c_pc__q;
+    end
+    always @(*) v_warp__clock = clock;
+    always @(*) v_stride__clock = clock;
+    always @(*) v_neg__clock = clock;
+    always @(*) v_cta__clock = clock;
+    always @(*) v_dalloc__clock = clock;
+    always @(*) begin
+        v_warp__d = v_warp__q;
+        v_warp__d = c_warp__q;
+    end
+    always @(*) begin
+        v_stride__d = v_stride__q;
+        v_stride__d = c_stride__q;
+    end
+    always @(*) begin
+        v_neg__d = v_neg__q;
+        v_neg__d = c_neg__q;
+    end
+    always @(*) begin
+        v_cta__d = v_cta__q;
+        v_cta__d = fw_cta__q;
+    end
+    always @(*) begin
+        v_dalloc__d = v_dalloc__q;
+        v_dalloc__d = fw_dalloc__q;
+    end
+    always @(*) r_v__clock = clock;
+    always @(*) r_oh__clock = clock;
+    always @(*) r_k__clock = clock;
+    always @(*) r_pos__clock = clock;
+    always @(*) r_kind__clock = clock;
+    always @(*) r_stride__clock = clock;
+    always @(*) r_neg__clock = clock;
+    always @(*) r_warp__clock = clock;
+    always @(*) r_cta__clock = clock;
+    always @(*) begin
+        r_v__d = r_v__q;
+        r_v__d = pf_push;
+    end
+    always @(*) begin
+        r_oh__d = r_oh__q;
+        r_oh__d = g_selw;
+    end
+    always @(*) begin
+        r_k__d = r_k__q;
+        r_k__d = kk__q;
+    end
+    always @(*) begin
+        r_pos__d = r_pos__q;
+        r_pos__d = posa__q;
+    end
+    always @(*) begin
+        r_kind__d = r_kind__q;
+        r_kind__d = j_kind__q;
+    end
+    always @(*) begin
+        r_stride__d = r_stride__q;
+        if (j_kind__q) begin
+            r_stride__d = dtab__gh_stride;
+        end
+        else begin
+            r_stride__d = j_stride__q;
+        end
+    end
+    always @(*) begin
+        r_neg__d = r_neg__q;
+        if (j_kind__q) begin
+            r_neg__d = dtab__gh_neg;
+        end
+        else begin
+            r_neg__d = j_neg__q;
+        end
+    end
+    always @(*) begin
+        r_warp__d = r_warp__q;
+        if (j_kind__q) begin
+            r_warp__d = wb[(32'h0)+:(6)];
+        end
+        else begin
+            r_warp__d = j_warp__q;
+        end
+    end
+    always @(*) begin
+        r_cta__d = r_cta__q;
+        if (j_kind__q) begin
+            r_cta__d = j_cta__q;
+        end
+        else begin
+            r_cta__d = s_c;
+        end
+    end
+    always @(*) r_v__reset = reset;
+    always @(*) c_pd__reset = reset;
+    always @(*) c_pst__reset = reset;
+    always @(*) v_ns__reset = reset;
+    always @(*) v_cnt__reset = reset;
+    always @(*) v_lead__reset = reset;
+    always @(*) v_n__reset = reset;
+    always @(*) v_dh__reset = reset;
+    always @(*) v_pc__reset = reset;
+    always @(*) v_warp__reset = reset;
+    always @(*) v_stride__reset = reset;
+    always @(*) v_neg__reset = reset;
+    always @(*) v_cta__reset = reset;
+    always @(*) r_oh__reset = reset;
+    always @(*) r_k__reset = reset;
+    always @(*) r_pos__reset = reset;
+    always @(*) r_kind__reset = reset;
+    always @(*) r_stride__reset = reset;
+    always @(*) r_neg__reset = reset;
+    always @(*) r_warp__reset = reset;
+    always @(*) r_cta__reset = reset;
+    always @(*) v_r1__reset = reset;
+    always @(*) v_r2__reset = reset;
+    always @(*) v_r3__reset = reset;
+    always @(*) v_dalloc__reset = reset;
+    always @(*) v_hx__0__clock = clock;
+    always @(*) v_hx__0__reset = reset;
+    always @(*) begin
+        v_hx__0__d = v_hx__0__q;
+        v_hx__0__d = chk__0__w;
+    end
+    always @(*) v_hx__1__clock = clock;
+    always @(*) v_hx__1__reset = reset;
+    always @(*) begin
+        v_hx__1__d = v_hx__1__q;
+        v_hx__1__d = chk__1__w;
+    end
+    always @(*) v_hx__2__clock = clock;
+    always @(*) v_hx__2__reset = reset;
+    always @(*) begin
+        v_hx__2__d = v_hx__2__q;
+        v_hx__2__d = chk__2__w;
+    end
+    always @(*) v_hx__3__clock = clock;
+    always @(*) v_hx__3__reset = reset;
+    always @(*) begin
+        v_hx__3__d = v_hx__3__q;
+        v_hx__3__d = chk__3__w;
+    end
+    always @(*) b_cb0__0__clock = clock;
+    always @(*) b_cb0__0__reset = reset;
+    always @(*) begin
+        b_cb0__0__d = b_cb0__0__q;
+        b_cb0__0__d = cols__0__l_b0;
+    end
+    always @(*) b_cb1__0__clock = clock;
+    always @(*) b_cb1__0__reset = reset;
+    always @(*) begin
+        b_cb1__0__d = b_cb1__0__q;
+        b_cb1__0__d = cols__0__l_b1;
+    end
+    always @(*) b_cb2__0__clock = clock;
+    always @(*) b_cb2__0__reset = reset;
+    always @(*) begin
+        b_cb2__0__d = b_cb2__0__q;
+        b_cb2__0__d = cols__0__l_b2;
+    end
+    always @(*) b_cb3__0__clock = clock;
+    always @(*) b_cb3__0__reset = reset;
+    always @(*) begin
+        b_cb3__0__d = b_cb3__0__q;
+        b_cb3__0__d = cols__0__l_b3;
+    end
+    always @(*) b_cd0__0__clock = clock;
+    always @(*) b_cd0__0__reset = reset;
+    always @(*) begin
+        b_cd0__0__d = b_cd0__0__q;
+        b_cd0__0__d = cols__0__l_diff0;
+    end
+    always @(*) b_ceq__0__clock = clock;
+    always @(*) b_ceq__0__reset = reset;
+    always @(*) begin
+        b_ceq__0__d = b_ceq__0__q;
+        b_ceq__0__d = cols__0__l_eq;
+    end
+    always @(*) b_cpow2__0__clock = clock;
+    always @(*) b_cpow2__0__reset = reset;
+    always @(*) begin
+        b_cpow2__0__d = b_cpow2__0__q;
+        b_cpow2__0__d = cols__0__l_pow2;
+    end
+    always @(*) b_cdiv__0__clock = clock;
+    always @(*) b_cdiv__0__reset = reset;
+    always @(*) begin
+        b_cdiv__0__d = b_cdiv__0__q;
+        b_cdiv__0__d = cols__0__l_div;
+    end
+    always @(*) b_cnz__0__clock = clock;
+    always @(*) b_cnz__0__reset = reset;
+    always @(*) begin
+        b_cnz__0__d = b_cnz__0__q;
+        b_cnz__0__d = cols__0__l_nz;
+    end
+    always @(*) b_cb0__1__clock = clock;
+    always @(*) b_cb0__1__reset = reset;
+    always @(*) begin
+        b_cb0__1__d = b_cb0__1__q;
+        b_cb0__1__d = cols__1__l_b0;
+    end
+    always @(*) b_cb1__1__clock = clock;
+    always @(*) b_cb1__1__reset = reset;
+    always @(*) begin
+        b_cb1__1__d = b_cb1__1__q;
+        b_cb1__1__d = cols__1__l_b1;
+    end
+    always @(*) b_cb2__1__clock = clock;
+    always @(*) b_cb2__1__reset = reset;
+    always @(*) begin
+        b_cb2__1__d = b_cb2__1__q;
+        b_cb2__1__d = cols__1__l_b2;
+    end
+    always @(*) b_cb3__1__clock = clock;
+    always @(*) b_cb3__1__reset = reset;
+    always @(*) begin
+        b_cb3__1__d = b_cb3__1__q;
+        b_cb3__1__d = cols__1__l_b3;
+    end
+    always @(*) b_cd0__1__clock = clock;
+    always @(*) b_cd0__1__reset = reset;
+    always @(*) begin
+        b_cd0__1__d = b_cd0__1__q;
+        b_cd0__1__d = cols__1__l_diff0;
+    end
+    always @(*) b_ceq__1__clock = clock;
+    always @(*) b_ceq__1__reset = reset;
+    always @(*) begin
+        b_ceq__1__d = b_ceq__1__q;
+        b_ceq__1__d = cols__1__l_eq;
+    end
+    always @(*) b_cpow2__1__clock = clock;
+    always @(*) b_cpow2__1__reset = reset;
+    always @(*) begin
+        b_cpow2__1__d = b_cpow2__1__q;
+        b_cpow2__1__d = cols__1__l_pow2;
+    end
+    always @(*) b_cdiv__1__clock = clock;
+    always @(*) b_cdiv__1__reset = reset;
+    always @(*) begin
+        b_cdiv__1__d = b_cdiv__1__q;
+        b_cdiv__1__d = cols__1__l_div;
+    end
+    always @(*) b_cnz__1__clock = clock;
+    always @(*) b_cnz__1__reset = reset;
+    always @(*) begin
+        b_cnz__1__d = b_cnz__1__q;
+        b_cnz__1__d = cols__1__l_nz;
+    end
+    always @(*) b_cb0__2__clock = clock;
+    always @(*) b_cb0__2__reset = reset;
+    always @(*) begin
+        b_cb0__2__d = b_cb0__2__q;
+        b_cb0__2__d = cols__2__l_b0;
+    end
+    always @(*) b_cb1__2__clock = clock;
+    always @(*) b_cb1__2__reset = reset;
+    always @(*) begin
+        b_cb1__2__d = b_cb1__2__q;
+        b_cb1__2__d = cols__2__l_b1;
+    end
+    always @(*) b_cb2__2__clock = clock;
+    always @(*) b_cb2__2__reset = reset;
+    always @(*) begin
+        b_cb2__2__d = b_cb2__2__q;
+        b_cb2__2__d = cols__2__l_b2;
+    end
+    always @(*) b_cb3__2__clock = clock;
+    always @(*) b_cb3__2__reset = reset;
+    always @(*) begin
+        b_cb3__2__d = b_cb3__2__q;
+        b_cb3__2__d = cols__2__l_b3;
+    end
+    always @(*) b_cd0__2__clock = clock;
+    always @(*) b_cd0__2__reset = reset;
+    always @(*) begin
+        b_cd0__2__d = b_cd0__2__q;
+        b_cd0__2__d = cols__2__l_diff0;
+    end
+    always @(*) b_ceq__2__clock = clock;
+    always @(*) b_ceq__2__reset = reset;
+    always @(*) begin
+        b_ceq__2__d = b_ceq__2__q;
+        b_ceq__2__d = cols__2__l_eq;
+    end
+    always @(*) b_cpow2__2__clock = clock;
+    always @(*) b_cpow2__2__reset = reset;
+    always @(*) begin
+        b_cpow2__2__d = b_cpow2__2__q;
+        b_cpow2__2__d = cols__2__l_pow2;
+    end
+    always @(*) b_cdiv__2__clock = clock;
+    always @(*) b_cdiv__2__reset = reset;
+    always @(*) begin
+        b_cdiv__2__d = b_cdiv__2__q;
+        b_cdiv__2__d = cols__2__l_div;
+    end
+    always @(*) b_cnz__2__clock = clock;
+    always @(*) b_cnz__2__reset = reset;
+    always @(*) begin
+        b_cnz__2__d = b_cnz__2__q;
+        b_cnz__2__d = cols__2__l_nz;
+    end
+    always @(*) b_cb0__3__clock = clock;
+    always @(*) b_cb0__3__reset = reset;
+    always @(*) begin
+        b_cb0__3__d = b_cb0__3__q;
+        b_cb0__3__d = cols__3__l_b0;
+    end
+    always @(*) b_cb1__3__clock = clock;
+    always @(*) b_cb1__3__reset = reset;
+    always @(*) begin
+        b_cb1__3__d = b_cb1__3__q;
+        b_cb1__3__d = cols__3__l_b1;
+    end
+    always @(*) b_cb2__3__clock = clock;
+    always @(*) b_cb2__3__reset = reset;
+    always @(*) begin
+        b_cb2__3__d = b_cb2__3__q;
+        b_cb2__3__d = cols__3__l_b2;
+    end
+    always @(*) b_cb3__3__clock = clock;
+    always @(*) b_cb3__3__reset = reset;
+    always @(*) begin
+        b_cb3__3__d = b_cb3__3__q;
+        b_cb3__3__d = cols__3__l_b3;
+    end
+    always @(*) b_cd0__3__clock = clock;
+    always @(*) b_cd0__3__reset = reset;
+    always @(*) begin
+        b_cd0__3__d = b_cd0__3__q;
+        b_cd0__3__d = cols__3__l_diff0;
+    end
+    always @(*) b_ceq__3__clock = clock;
+    always @(*) b_ceq__3__reset = reset;
+    always @(*) begin
+        b_ceq__3__d = b_ceq__3__q;
+        b_ceq__3__d = cols__3__l_eq;
+    end
+    always @(*) b_cpow2__3__clock = clock;
+    always @(*) b_cpow2__3__reset = reset;
+    always @(*) begin
+        b_cpow2__3__d = b_cpow2__3__q;
+        b_cpow2__3__d = cols__3__l_pow2;
+    end
+    always @(*) b_cdiv__3__clock = clock;
+    always @(*) b_cdiv__3__reset = reset;
+    always @(*) begin
+        b_cdiv__3__d = b_cdiv__3__q;
+        b_cdiv__3__d = cols__3__l_div;
+    end
+    always @(*) b_cnz__3__clock = clock;
+    always @(*) b_cnz__3__reset = reset;
+    always @(*) begin
+        b_cnz__3__d = b_cnz__3__q;
+        b_cnz__3__d = cols__3__l_nz;
+    end
+    always @(*) v_dhit__0__clock = clock;
+    always @(*) v_dhit__0__reset = reset;
+    always @(*) begin
+        v_dhit__0__d = v_dhit__0__q;
+        v_dhit__0__d = c_dhit__0__q;
+    end
+    always @(*) v_dhit__1__clock = clock;
+    always @(*) v_dhit__1__reset = reset;
+    always @(*) begin
+        v_dhit__1__d = v_dhit__1__q;
+        v_dhit__1__d = c_dhit__1__q;
+    end
+    always @(*) v_dhit__2__clock = clock;
+    always @(*) v_dhit__2__reset = reset;
+    always @(*) begin
+        v_dhit__2__d = v_dhit__2__q;
+        v_dhit__2__d = c_dhit__2__q;
+    end
+    always @(*) v_dhit__3__clock = clock;
+    always @(*) v_dhit__3__reset = reset;
+    always @(*) begin
+        v_dhit__3__d = v_dhit__3__q;
+        v_dhit__3__d = c_dhit__3__q;
+    end
     always @(*) elig = ld_valid & ~ld_indirect & (ld_count != count_zero) & (ld_count <= count_max);
     always @(*) n3 = ld_count[(32'h0)+:(3)];
     always @(*) begin
@@ -3697,21 +4650,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) in_n__0 = lane_k__1 < n3;
     always @(*) in_n__1 = lane_k__2 < n3;
     always @(*) in_n__2 = lane_k__3 < n3;
-    always @(*) begin
-        eq_all = 1'b0;
-        if (cols__0__l_hit) begin
-            eq_all = cols__0__l_eq;
-        end
-        if (cols__1__l_hit) begin
-            eq_all = cols__1__l_eq;
-        end
-        if (cols__2__l_hit) begin
-            eq_all = cols__2__l_eq;
-        end
-        if (cols__3__l_hit) begin
-            eq_all = cols__3__l_eq;
-        end
-    end
     always @(*) cols__0__clock = clock;
     always @(*) cols__0__reset = reset;
     always @(*) cols__0__clear_mask = clear_mask;
@@ -3730,16 +4668,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__0__l_u3 = uadd__2__s;
     always @(*) sel_llead__hit__0 = cols__0__l_hit;
     always @(*) sel_llead__v__0 = cols__0__l_delta;
-    always @(*) sel_ld0__hit__0 = cols__0__l_hit;
-    always @(*) sel_ld0__v__0 = cols__0__l_diff0;
-    always @(*) sel_lb0__hit__0 = cols__0__l_hit;
-    always @(*) sel_lb1__hit__0 = cols__0__l_hit;
-    always @(*) sel_lb2__hit__0 = cols__0__l_hit;
-    always @(*) sel_lb3__hit__0 = cols__0__l_hit;
-    always @(*) sel_lb0__v__0 = cols__0__l_b0;
-    always @(*) sel_lb1__v__0 = cols__0__l_b1;
-    always @(*) sel_lb2__v__0 = cols__0__l_b2;
-    always @(*) sel_lb3__v__0 = cols__0__l_b3;
     always @(*) cols__1__clock = clock;
     always @(*) cols__1__reset = reset;
     always @(*) cols__1__clear_mask = clear_mask;
@@ -3758,16 +4686,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__1__l_u3 = uadd__2__s;
     always @(*) sel_llead__hit__1 = cols__1__l_hit;
     always @(*) sel_llead__v__1 = cols__1__l_delta;
-    always @(*) sel_ld0__hit__1 = cols__1__l_hit;
-    always @(*) sel_ld0__v__1 = cols__1__l_diff0;
-    always @(*) sel_lb0__hit__1 = cols__1__l_hit;
-    always @(*) sel_lb1__hit__1 = cols__1__l_hit;
-    always @(*) sel_lb2__hit__1 = cols__1__l_hit;
-    always @(*) sel_lb3__hit__1 = cols__1__l_hit;
-    always @(*) sel_lb0__v__1 = cols__1__l_b0;
-    always @(*) sel_lb1__v__1 = cols__1__l_b1;
-    always @(*) sel_lb2__v__1 = cols__1__l_b2;
-    always @(*) sel_lb3__v__1 = cols__1__l_b3;
     always @(*) cols__2__clock = clock;
     always @(*) cols__2__reset = reset;
     always @(*) cols__2__clear_mask = clear_mask;
@@ -3786,16 +4704,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__2__l_u3 = uadd__2__s;
     always @(*) sel_llead__hit__2 = cols__2__l_hit;
     always @(*) sel_llead__v__2 = cols__2__l_delta;
-    always @(*) sel_ld0__hit__2 = cols__2__l_hit;
-    always @(*) sel_ld0__v__2 = cols__2__l_diff0;
-    always @(*) sel_lb0__hit__2 = cols__2__l_hit;
-    always @(*) sel_lb1__hit__2 = cols__2__l_hit;
-    always @(*) sel_lb2__hit__2 = cols__2__l_hit;
-    always @(*) sel_lb3__hit__2 = cols__2__l_hit;
-    always @(*) sel_lb0__v__2 = cols__2__l_b0;
-    always @(*) sel_lb1__v__2 = cols__2__l_b1;
-    always @(*) sel_lb2__v__2 = cols__2__l_b2;
-    always @(*) sel_lb3__v__2 = cols__2__l_b3;
     always @(*) cols__3__clock = clock;
     always @(*) cols__3__reset = reset;
     always @(*) cols__3__clear_mask = clear_mask;
@@ -3814,21 +4722,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__3__l_u3 = uadd__2__s;
     always @(*) sel_llead__hit__3 = cols__3__l_hit;
     always @(*) sel_llead__v__3 = cols__3__l_delta;
-    always @(*) sel_ld0__hit__3 = cols__3__l_hit;
-    always @(*) sel_ld0__v__3 = cols__3__l_diff0;
-    always @(*) sel_lb0__hit__3 = cols__3__l_hit;
-    always @(*) sel_lb1__hit__3 = cols__3__l_hit;
-    always @(*) sel_lb2__hit__3 = cols__3__l_hit;
-    always @(*) sel_lb3__hit__3 = cols__3__l_hit;
-    always @(*) sel_lb0__v__3 = cols__3__l_b0;
-    always @(*) sel_lb1__v__3 = cols__3__l_b1;
-    always @(*) sel_lb2__v__3 = cols__3__l_b2;
-    always @(*) sel_lb3__v__3 = cols__3__l_b3;
     always @(*) delta_l = sel_llead__o;
-    always @(*) rbase__0 = sel_lb0__o;
-    always @(*) rbase__1 = sel_lb1__o;
-    always @(*) rbase__2 = sel_lb2__o;
-    always @(*) rbase__3 = sel_lb3__o;
     always @(*) dtab__l_pc = ld_pc;
     always @(*) uadd__0__x = a__1;
     always @(*) uadd__1__x = a__2;
@@ -3928,6 +4822,106 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             m_hit = 1'b1;
         end
     end
+    always @(*) begin
+        xr_eq = 1'b0;
+        if (b_hitr__0__q & b_ceq__0__q) begin
+            xr_eq = 1'b1;
+        end
+        if (b_hitr__1__q & b_ceq__1__q) begin
+            xr_eq = 1'b1;
+        end
+        if (b_hitr__2__q & b_ceq__2__q) begin
+            xr_eq = 1'b1;
+        end
+        if (b_hitr__3__q & b_ceq__3__q) begin
+            xr_eq = 1'b1;
+        end
+    end
+    always @(*) begin
+        xr_pow2 = 1'b0;
+        if (b_hitr__0__q & b_cpow2__0__q) begin
+            xr_pow2 = 1'b1;
+        end
+        if (b_hitr__1__q & b_cpow2__1__q) begin
+            xr_pow2 = 1'b1;
+        end
+        if (b_hitr__2__q & b_cpow2__2__q) begin
+            xr_pow2 = 1'b1;
+        end
+        if (b_hitr__3__q & b_cpow2__3__q) begin
+            xr_pow2 = 1'b1;
+        end
+    end
+    always @(*) begin
+        xr_div = 1'b0;
+        if (b_hitr__0__q & b_cdiv__0__q) begin
+            xr_div = 1'b1;
+        end
+        if (b_hitr__1__q & b_cdiv__1__q) begin
+            xr_div = 1'b1;
+        end
+        if (b_hitr__2__q & b_cdiv__2__q) begin
+            xr_div = 1'b1;
+        end
+        if (b_hitr__3__q & b_cdiv__3__q) begin
+            xr_div = 1'b1;
+        end
+    end
+    always @(*) begin
+        xr_nz = 1'b0;
+        if (b_hitr__0__q & b_cnz__0__q) begin
+            xr_nz = 1'b1;
+        end
+        if (b_hitr__1__q & b_cnz__1__q) begin
+            xr_nz = 1'b1;
+        end
+        if (b_hitr__2__q & b_cnz__2__q) begin
+            xr_nz = 1'b1;
+        end
+        if (b_hitr__3__q & b_cnz__3__q) begin
+            xr_nz = 1'b1;
+        end
+    end
+    always @(*) sel_xb0__hit__0 = b_hitr__0__q;
+    always @(*) sel_xb1__hit__0 = b_hitr__0__q;
+    always @(*) sel_xb2__hit__0 = b_hitr__0__q;
+    always @(*) sel_xb3__hit__0 = b_hitr__0__q;
+    always @(*) sel_xd0__hit__0 = b_hitr__0__q;
+    always @(*) sel_xb0__v__0 = b_cb0__0__q;
+    always @(*) sel_xb1__v__0 = b_cb1__0__q;
+    always @(*) sel_xb2__v__0 = b_cb2__0__q;
+    always @(*) sel_xb3__v__0 = b_cb3__0__q;
+    always @(*) sel_xd0__v__0 = b_cd0__0__q;
+    always @(*) sel_xb0__hit__1 = b_hitr__1__q;
+    always @(*) sel_xb1__hit__1 = b_hitr__1__q;
+    always @(*) sel_xb2__hit__1 = b_hitr__1__q;
+    always @(*) sel_xb3__hit__1 = b_hitr__1__q;
+    always @(*) sel_xd0__hit__1 = b_hitr__1__q;
+    always @(*) sel_xb0__v__1 = b_cb0__1__q;
+    always @(*) sel_xb1__v__1 = b_cb1__1__q;
+    always @(*) sel_xb2__v__1 = b_cb2__1__q;
+    always @(*) sel_xb3__v__1 = b_cb3__1__q;
+    always @(*) sel_xd0__v__1 = b_cd0__1__q;
+    always @(*) sel_xb0__hit__2 = b_hitr__2__q;
+    always @(*) sel_xb1__hit__2 = b_hitr__2__q;
+    always @(*) sel_xb2__hit__2 = b_hitr__2__q;
+    always @(*) sel_xb3__hit__2 = b_hitr__2__q;
+    always @(*) sel_xd0__hit__2 = b_hitr__2__q;
+    always @(*) sel_xb0__v__2 = b_cb0__2__q;
+    always @(*) sel_xb1__v__2 = b_cb1__2__q;
+    always @(*) sel_xb2__v__2 = b_cb2__2__q;
+    always @(*) sel_xb3__v__2 = b_cb3__2__q;
+    always @(*) sel_xd0__v__2 = b_cd0__2__q;
+    always @(*) sel_xb0__hit__3 = b_hitr__3__q;
+    always @(*) sel_xb1__hit__3 = b_hitr__3__q;
+    always @(*) sel_xb2__hit__3 = b_hitr__3__q;
+    always @(*) sel_xb3__hit__3 = b_hitr__3__q;
+    always @(*) sel_xd0__hit__3 = b_hitr__3__q;
+    always @(*) sel_xb0__v__3 = b_cb0__3__q;
+    always @(*) sel_xb1__v__3 = b_cb1__3__q;
+    always @(*) sel_xb2__v__3 = b_cb2__3__q;
+    always @(*) sel_xb3__v__3 = b_cb3__3__q;
+    always @(*) sel_xd0__v__3 = b_cd0__3__q;
     always @(*) begin
         e_hit__0 = b_hitr__0__q;
         if (fwd) begin
@@ -4092,7 +5086,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             x_eq = b_feq__q;
         end
         else begin
-            x_eq = b_req__q;
+            x_eq = xr_eq;
         end
     end
     always @(*) begin
@@ -4100,7 +5094,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             x_pow2 = b_fpow2__q;
         end
         else begin
-            x_pow2 = b_rpow2__q;
+            x_pow2 = xr_pow2;
         end
     end
     always @(*) begin
@@ -4108,7 +5102,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             x_div = b_fdiv__q;
         end
         else begin
-            x_div = b_rdiv__q;
+            x_div = xr_div;
         end
     end
     always @(*) begin
@@ -4116,13 +5110,13 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             x_nz = b_fnz__q;
         end
         else begin
-            x_nz = b_rnz__q;
+            x_nz = xr_nz;
         end
     end
     always @(*) qf__delta = b_fdelta__q;
     always @(*) qf__diff = b_fdiff__0__q;
     always @(*) qr__delta = b_rdelta__q;
-    always @(*) qr__diff = b_rdiff0__q;
+    always @(*) qr__diff = sel_xd0__o;
     always @(*) begin
         if (use_f) begin
             x_stride = qf__mag;
@@ -4147,8 +5141,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             x_ndelta = wd_zero - b_rdelta__q;
         end
     end
+    always @(*) rsub__0__y = ~sel_xb0__o;
+    always @(*) rsub__1__y = ~sel_xb1__o;
+    always @(*) rsub__2__y = ~sel_xb2__o;
+    always @(*) rsub__3__y = ~sel_xb3__o;
     always @(*) rsub__0__x = b_a__0__q;
-    always @(*) rsub__0__y = ~b_rbase__0__q;
     assign rsub__0__ci = 1'b1;
     always @(*) begin
         if (use_f) begin
@@ -4159,7 +5156,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) rsub__1__x = b_a__1__q;
-    always @(*) rsub__1__y = ~b_rbase__1__q;
     assign rsub__1__ci = 1'b1;
     always @(*) begin
         if (use_f) begin
@@ -4170,7 +5166,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) rsub__2__x = b_a__2__q;
-    always @(*) rsub__2__y = ~b_rbase__2__q;
     assign rsub__2__ci = 1'b1;
     always @(*) begin
         if (use_f) begin
@@ -4181,7 +5176,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) rsub__3__x = b_a__3__q;
-    always @(*) rsub__3__y = ~b_rbase__3__q;
     assign rsub__3__ci = 1'b1;
     always @(*) begin
         if (use_f) begin
@@ -4204,17 +5198,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) dtab__a_stride = x_stride;
     always @(*) dtab__a_neg = x_neg;
     always @(*) dtab__a_lead_cta = b_cta__q;
+    always @(*) dtab__b_cta = b_cta__q;
+    always @(*) dtab__launch = cta_launch_valid;
+    always @(*) dtab__launch_slot = cta_launch_slot;
     always @(*) dtab__g_pc = j_pc__q;
-    always @(*) begin
-        if (dtab__b_neg) begin
-            mul_l__d = x_ndelta;
-        end
-        else begin
-            mul_l__d = x_delta;
-        end
-    end
-    always @(*) mul_l__s = dtab__b_stride;
-    assign mul_l__b = addr_zero;
     always @(*) order__alloc = r1;
     always @(*) order__touch = r2;
     always @(*) order__inval = r4_inval;
@@ -4304,56 +5291,102 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__3__w_rank = order__new_rank__3;
     always @(*) cols__3__g_pos = posa__q;
     always @(*) cols__3__g_k = kk__q;
+    always @(*) mul_l__d = c_pd__q;
+    always @(*) mul_l__s = c_pst__q;
+    assign mul_l__b = addr_zero;
+    always @(*) chk__0__x = c_diff__0__q;
+    always @(*) chk__0__so = mul_l__so;
+    always @(*) chk__0__co = mul_l__co;
+    always @(*) chk__1__x = c_diff__1__q;
+    always @(*) chk__1__so = mul_l__so;
+    always @(*) chk__1__co = mul_l__co;
+    always @(*) chk__2__x = c_diff__2__q;
+    always @(*) chk__2__so = mul_l__so;
+    always @(*) chk__2__co = mul_l__co;
+    always @(*) chk__3__x = c_diff__3__q;
+    always @(*) chk__3__so = mul_l__so;
+    always @(*) chk__3__co = mul_l__co;
     always @(*) begin
-        mism = ~c_ns__q;
-        if (in_c__0 & chk__0__ne) begin
+        mism = ~v_ns__q;
+        if (in_c__0 & |v_hx__0__q) begin
             mism = 1'b1;
         end
-        if (in_c__1 & chk__1__ne) begin
+        if (in_c__1 & |v_hx__1__q) begin
             mism = 1'b1;
         end
-        if (in_c__2 & chk__2__ne) begin
+        if (in_c__2 & |v_hx__2__q) begin
             mism = 1'b1;
         end
-        if (in_c__3 & chk__3__ne) begin
+        if (in_c__3 & |v_hx__3__q) begin
             mism = 1'b1;
         end
     end
-    always @(*) in_c__0 = lane_k__0 < c_n__q;
-    always @(*) chk__0__x = c_diff__0__q;
-    always @(*) chk__0__so = c_ps__q;
-    always @(*) chk__0__co = c_pcy__q;
-    always @(*) in_c__1 = lane_k__1 < c_n__q;
-    always @(*) chk__1__x = c_diff__1__q;
-    always @(*) chk__1__so = c_ps__q;
-    always @(*) chk__1__co = c_pcy__q;
-    always @(*) in_c__2 = lane_k__2 < c_n__q;
-    always @(*) chk__2__x = c_diff__2__q;
-    always @(*) chk__2__so = c_ps__q;
-    always @(*) chk__2__co = c_pcy__q;
-    always @(*) in_c__3 = lane_k__3 < c_n__q;
-    always @(*) chk__3__x = c_diff__3__q;
-    always @(*) chk__3__so = c_ps__q;
-    always @(*) chk__3__co = c_pcy__q;
+    always @(*) in_c__0 = lane_k__0 < v_n__q;
+    always @(*) in_c__1 = lane_k__1 < v_n__q;
+    always @(*) in_c__2 = lane_k__2 < v_n__q;
+    always @(*) in_c__3 = lane_k__3 < v_n__q;
+    always @(*) begin
+        j_cnt = v_cnt__q;
+        if (v_r3__q & mism & (v_cnt__q != cw_max)) begin
+            j_cnt = v_cnt__q + cw_one;
+        end
+        if (v_r3__q & ~mism & cnt_decay & (v_cnt__q != cw_zero)) begin
+            j_cnt = v_cnt__q - cw_one;
+        end
+    end
+    always @(*) begin
+        v_same = 1'b0;
+        if (c_dhit__0__q & v_dhit__0__q) begin
+            v_same = 1'b1;
+        end
+        if (c_dhit__1__q & v_dhit__1__q) begin
+            v_same = 1'b1;
+        end
+        if (c_dhit__2__q & v_dhit__2__q) begin
+            v_same = 1'b1;
+        end
+        if (c_dhit__3__q & v_dhit__3__q) begin
+            v_same = 1'b1;
+        end
+    end
     always @(*) dtab__c_hit__0 = c_dhit__0__q;
     always @(*) dtab__c_hit__1 = c_dhit__1__q;
     always @(*) dtab__c_hit__2 = c_dhit__2__q;
     always @(*) dtab__c_hit__3 = c_dhit__3__q;
     always @(*) begin
-        if (mism) begin
-            cnt_lt = dtab__c_cnt < thr_m1;
+        j_kill = 1'b0;
+        if (fw_dalloc__q & fw_dtgt__0__q & v_dhit__0__q) begin
+            j_kill = 1'b1;
         end
-        else if (cnt_decay) begin
-            cnt_lt = dtab__c_cnt <= thr;
+        if (fw_dalloc__q & fw_dtgt__1__q & v_dhit__1__q) begin
+            j_kill = 1'b1;
         end
-        else begin
-            cnt_lt = dtab__c_cnt < thr;
+        if (fw_dalloc__q & fw_dtgt__2__q & v_dhit__2__q) begin
+            j_kill = 1'b1;
+        end
+        if (fw_dalloc__q & fw_dtgt__3__q & v_dhit__3__q) begin
+            j_kill = 1'b1;
         end
     end
-    always @(*) dtab__inc = c_r3__q & mism;
-    always @(*) dtab__dec = c_r3__q & ~mism & cnt_decay;
-    always @(*) job_b = (c_r1__q | (c_r2__q & loop_jobs)) & c_dh__q & (dtab__c_cnt < thr);
-    always @(*) job_a = (c_r3__q & (fw_cta__q == dtab__c_lead_cta) & cnt_lt) | fw_dalloc__q;
+    always @(*) dtab__u_hit__0 = v_dhit__0__q;
+    always @(*) dtab__u_hit__1 = v_dhit__1__q;
+    always @(*) dtab__u_hit__2 = v_dhit__2__q;
+    always @(*) dtab__u_hit__3 = v_dhit__3__q;
+    always @(*) begin
+        if (mism) begin
+            cnt_lt = v_cnt__q < thr_m1;
+        end
+        else if (cnt_decay) begin
+            cnt_lt = v_cnt__q <= thr;
+        end
+        else begin
+            cnt_lt = v_cnt__q < thr;
+        end
+    end
+    always @(*) dtab__inc = v_r3__q & mism & ~j_kill;
+    always @(*) dtab__dec = v_r3__q & ~mism & cnt_decay & ~j_kill;
+    always @(*) job_b = (v_r1__q | (v_r2__q & loop_jobs)) & v_dh__q & (v_cnt__q < thr);
+    always @(*) job_a = (v_r3__q & v_lead__q & cnt_lt) | v_dalloc__q;
     always @(*) take = ~busy__q & jobq__o_valid & jobq_stride__o_valid;
     always @(*) jobq__clock = clock;
     always @(*) jobq__reset = reset;
@@ -4365,11 +5398,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) jobq_stride__push = job_push;
     always @(*) jobq_stride__pop = take;
     always @(*) jp_kind__narrow = job_b;
-    always @(*) jp_pc__narrow = c_pc__q;
-    always @(*) jp_cta__narrow = fw_cta__q;
-    always @(*) jp_warp__narrow = c_warp__q;
-    always @(*) jobq_stride__i_data = c_stride__q;
-    always @(*) jp_neg__narrow = c_neg__q;
+    always @(*) jp_pc__narrow = v_pc__q;
+    always @(*) jp_cta__narrow = v_cta__q;
+    always @(*) jp_warp__narrow = v_warp__q;
+    always @(*) jobq_stride__i_data = v_stride__q;
+    always @(*) jp_neg__narrow = v_neg__q;
     always @(*) jobq__i_data = jp_kind__wide | (jp_pc__wide << joff_pc) | (jp_cta__wide << joff_cta) | (jp_warp__wide << joff_warp) | (jp_neg__wide << joff_neg);
     always @(*) begin
         if (take) begin
@@ -4908,51 +5941,33 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__0__g_sel = g_selw;
     always @(*) cols__0__gb_sel = gb_selw;
     always @(*) cols__0__g_kind = j_kind__q;
-    assign sel_slead__hit__0 = 1'b1;
-    always @(*) sel_slead__v__0 = cols__0__gs_lead;
     assign sel_blead__hit__0 = 1'b1;
     always @(*) sel_blead__v__0 = cols__0__gb_lead;
     assign sel_sn__hit__0 = 1'b1;
     always @(*) sel_sn__v__0 = cols__0__gb_n;
-    assign sel_sb__hit__0 = 1'b1;
-    always @(*) sel_sb__v__0 = cols__0__gs_base;
     always @(*) cols__1__g_sel = g_selw;
     always @(*) cols__1__gb_sel = gb_selw;
     always @(*) cols__1__g_kind = j_kind__q;
-    assign sel_slead__hit__1 = 1'b1;
-    always @(*) sel_slead__v__1 = cols__1__gs_lead;
     assign sel_blead__hit__1 = 1'b1;
     always @(*) sel_blead__v__1 = cols__1__gb_lead;
     assign sel_sn__hit__1 = 1'b1;
     always @(*) sel_sn__v__1 = cols__1__gb_n;
-    assign sel_sb__hit__1 = 1'b1;
-    always @(*) sel_sb__v__1 = cols__1__gs_base;
     always @(*) cols__2__g_sel = g_selw;
     always @(*) cols__2__gb_sel = gb_selw;
     always @(*) cols__2__g_kind = j_kind__q;
-    assign sel_slead__hit__2 = 1'b1;
-    always @(*) sel_slead__v__2 = cols__2__gs_lead;
     assign sel_blead__hit__2 = 1'b1;
     always @(*) sel_blead__v__2 = cols__2__gb_lead;
     assign sel_sn__hit__2 = 1'b1;
     always @(*) sel_sn__v__2 = cols__2__gb_n;
-    assign sel_sb__hit__2 = 1'b1;
-    always @(*) sel_sb__v__2 = cols__2__gs_base;
     always @(*) cols__3__g_sel = g_selw;
     always @(*) cols__3__gb_sel = gb_selw;
     always @(*) cols__3__g_kind = j_kind__q;
-    assign sel_slead__hit__3 = 1'b1;
-    always @(*) sel_slead__v__3 = cols__3__gs_lead;
     assign sel_blead__hit__3 = 1'b1;
     always @(*) sel_blead__v__3 = cols__3__gb_lead;
     assign sel_sn__hit__3 = 1'b1;
     always @(*) sel_sn__v__3 = cols__3__gb_n;
-    assign sel_sb__hit__3 = 1'b1;
-    always @(*) sel_sb__v__3 = cols__3__gs_base;
-    always @(*) s_lead = sel_slead__o;
     always @(*) b_lead = sel_blead__o;
     always @(*) s_n = sel_sn__o;
-    always @(*) s_base = sel_sb__o;
     always @(*) zx_glead__narrow = b_lead;
     always @(*) zx_cfg__narrow = cfg_warps_per_cta;
     always @(*) begin
@@ -4982,15 +5997,77 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) begin
-        if (st_v__q) begin
+        if (r_v__q) begin
             pf_room = (pfq_n__q != pfq_d1) & ~pfq__o_full;
         end
         else begin
             pf_room = (pfq_n__q != pfq_d) & ~pfq__o_full;
         end
+        if (pfq__o_valid & pf_ready) begin
+            pf_room = 1'b1;
+        end
     end
     always @(*) pf_push = have_pf & pf_room;
     always @(*) zx_jslot__narrow = jobq__o_data[(joff_cta)+:(3)];
+    always @(*) begin
+        rd_at = r_kind__q;
+        if (r_oh__q[0] & (r_pos__q == slot_cp__0)) begin
+            rd_at = 1'b1;
+        end
+        if (r_oh__q[1] & (r_pos__q == slot_cp__1)) begin
+            rd_at = 1'b1;
+        end
+        if (r_oh__q[2] & (r_pos__q == slot_cp__2)) begin
+            rd_at = 1'b1;
+        end
+        if (r_oh__q[3] & (r_pos__q == slot_cp__3)) begin
+            rd_at = 1'b1;
+        end
+        if (r_oh__q[4] & (r_pos__q == slot_cp__4)) begin
+            rd_at = 1'b1;
+        end
+        if (r_oh__q[5] & (r_pos__q == slot_cp__5)) begin
+            rd_at = 1'b1;
+        end
+        if (r_oh__q[6] & (r_pos__q == slot_cp__6)) begin
+            rd_at = 1'b1;
+        end
+        if (r_oh__q[7] & (r_pos__q == slot_cp__7)) begin
+            rd_at = 1'b1;
+        end
+    end
+    always @(*) begin
+        if (rd_at) begin
+            rd_k = r_k__q;
+        end
+        else begin
+            rd_k = k_zero;
+        end
+    end
+    always @(*) cols__0__r_oh = r_oh__q;
+    always @(*) cols__0__r_k = rd_k;
+    assign sel_rb__hit__0 = 1'b1;
+    always @(*) sel_rb__v__0 = cols__0__q_base;
+    assign sel_rl__hit__0 = 1'b1;
+    always @(*) sel_rl__v__0 = cols__0__q_lead;
+    always @(*) cols__1__r_oh = r_oh__q;
+    always @(*) cols__1__r_k = rd_k;
+    assign sel_rb__hit__1 = 1'b1;
+    always @(*) sel_rb__v__1 = cols__1__q_base;
+    assign sel_rl__hit__1 = 1'b1;
+    always @(*) sel_rl__v__1 = cols__1__q_lead;
+    always @(*) cols__2__r_oh = r_oh__q;
+    always @(*) cols__2__r_k = rd_k;
+    assign sel_rb__hit__2 = 1'b1;
+    always @(*) sel_rb__v__2 = cols__2__q_base;
+    assign sel_rl__hit__2 = 1'b1;
+    always @(*) sel_rl__v__2 = cols__2__q_lead;
+    always @(*) cols__3__r_oh = r_oh__q;
+    always @(*) cols__3__r_k = rd_k;
+    assign sel_rb__hit__3 = 1'b1;
+    always @(*) sel_rb__v__3 = cols__3__q_base;
+    assign sel_rl__hit__3 = 1'b1;
+    always @(*) sel_rl__v__3 = cols__3__q_lead;
     always @(*) zx_stw__narrow = st_warp__q;
     always @(*) zx_stl__narrow = st_lead__q;
     always @(*) mul_g__b = st_base__q;
@@ -5222,39 +6299,29 @@ module caps_prefetcher__reg6(d,q,clock,reset);
     end
 endmodule // caps_prefetcher__reg6
 
-module caps_prefetcher__chk(x,so,co,ne);
+module caps_prefetcher__chk(x,so,co,w);
 
     // Module arguments
     input wire  [31:0] x;
     input wire  [31:0] so;
     input wire  [31:0] co;
-    output reg  ne;
+    output reg  [31:0] w;
 
     // Constant declarations
     localparam  one_sh = 32'h1;
 
     // Local signals
     reg  [31:0] h;
-    reg  [31:0] g;
-    reg  [31:0] o;
-    reg  [31:0] nx;
-    reg  [31:0] po;
     reg  [31:0] cy;
-    reg  [31:0] cs;
 
     // Update code
     always @(*) h = x ^ so ^ co;
-    always @(*) g = so & co;
-    always @(*) o = so | co;
-    always @(*) nx = ~x;
-    always @(*) po = o & nx;
-    always @(*) cy = g | po;
-    always @(*) cs = cy << one_sh;
-    always @(*) ne = h != cs;
+    always @(*) cy = (so & co) | ((so | co) & ~x);
+    always @(*) w = h ^ (cy << one_sh);
 
 endmodule // caps_prefetcher__chk
 
-module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_in1,l_in2,l_in3,l_u1,l_u2,l_u3,g_pc_n,g_warp_n,g_pos,g_k,g_kind,g_sel,gb_sel,l_ev,l_hit,l_rank,l_delta,l_b0,l_b1,l_b2,l_b3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_diff0,g_cand,g_more,gb_hit,gb_lead,gb_n,gs_lead,gs_base);
+module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_in1,l_in2,l_in3,l_u1,l_u2,l_u3,g_pc_n,g_warp_n,g_pos,g_k,g_kind,g_sel,gb_sel,l_ev,l_hit,l_rank,l_delta,l_b0,l_b1,l_b2,l_b3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_diff0,g_cand,g_more,gb_hit,gb_lead,gb_n,r_oh,r_k,q_lead,q_base);
 
     // Module arguments
     input wire  clock;
@@ -5314,8 +6381,10 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     output reg  gb_hit;
     output reg  [5:0] gb_lead;
     output reg  [2:0] gb_n;
-    output reg  [5:0] gs_lead;
-    output reg  [31:0] gs_base;
+    input wire  [7:0] r_oh;
+    input wire  [2:0] r_k;
+    output reg  [5:0] q_lead;
+    output reg  [31:0] q_base;
 
     // Constant declarations
     localparam  ns_zero = 8'h0;
@@ -5570,40 +6639,94 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  pack_hit__bits__6;
     reg  pack_hit__bits__7;
     wire  [7:0] pack_hit__word;
-    reg  g_lead__hit__0;
-    reg  g_lead__hit__1;
-    reg  g_lead__hit__2;
-    reg  g_lead__hit__3;
-    reg  g_lead__hit__4;
-    reg  g_lead__hit__5;
-    reg  g_lead__hit__6;
-    reg  g_lead__hit__7;
-    reg  [5:0] g_lead__v__0;
-    reg  [5:0] g_lead__v__1;
-    reg  [5:0] g_lead__v__2;
-    reg  [5:0] g_lead__v__3;
-    reg  [5:0] g_lead__v__4;
-    reg  [5:0] g_lead__v__5;
-    reg  [5:0] g_lead__v__6;
-    reg  [5:0] g_lead__v__7;
-    wire  [5:0] g_lead__o;
-    reg  g_bk__hit__0;
-    reg  g_bk__hit__1;
-    reg  g_bk__hit__2;
-    reg  g_bk__hit__3;
-    reg  g_bk__hit__4;
-    reg  g_bk__hit__5;
-    reg  g_bk__hit__6;
-    reg  g_bk__hit__7;
-    reg  [31:0] g_bk__v__0;
-    reg  [31:0] g_bk__v__1;
-    reg  [31:0] g_bk__v__2;
-    reg  [31:0] g_bk__v__3;
-    reg  [31:0] g_bk__v__4;
-    reg  [31:0] g_bk__v__5;
-    reg  [31:0] g_bk__v__6;
-    reg  [31:0] g_bk__v__7;
-    wire  [31:0] g_bk__o;
+    reg  r_hit__d;
+    wire  r_hit__q;
+    reg  r_hit__clock;
+    reg  r_hit__reset;
+    reg  [31:0] sv_base__d;
+    wire  [31:0] sv_base__q;
+    reg  sv_base__clock;
+    reg  sv_base__reset;
+    reg  [5:0] sv_lead__d;
+    wire  [5:0] sv_lead__q;
+    reg  sv_lead__clock;
+    reg  sv_lead__reset;
+    reg  sv_wr__d;
+    wire  sv_wr__q;
+    reg  sv_wr__clock;
+    reg  sv_wr__reset;
+    reg  [7:0] sv_oh__d;
+    wire  [7:0] sv_oh__q;
+    reg  sv_oh__clock;
+    reg  sv_oh__reset;
+    reg  sv_bk__hit__0;
+    reg  sv_bk__hit__1;
+    reg  sv_bk__hit__2;
+    reg  sv_bk__hit__3;
+    reg  sv_bk__hit__4;
+    reg  sv_bk__hit__5;
+    reg  sv_bk__hit__6;
+    reg  sv_bk__hit__7;
+    reg  [31:0] sv_bk__v__0;
+    reg  [31:0] sv_bk__v__1;
+    reg  [31:0] sv_bk__v__2;
+    reg  [31:0] sv_bk__v__3;
+    reg  [31:0] sv_bk__v__4;
+    reg  [31:0] sv_bk__v__5;
+    reg  [31:0] sv_bk__v__6;
+    reg  [31:0] sv_bk__v__7;
+    wire  [31:0] sv_bk__o;
+    reg  sv_ld__hit__0;
+    reg  sv_ld__hit__1;
+    reg  sv_ld__hit__2;
+    reg  sv_ld__hit__3;
+    reg  sv_ld__hit__4;
+    reg  sv_ld__hit__5;
+    reg  sv_ld__hit__6;
+    reg  sv_ld__hit__7;
+    reg  [5:0] sv_ld__v__0;
+    reg  [5:0] sv_ld__v__1;
+    reg  [5:0] sv_ld__v__2;
+    reg  [5:0] sv_ld__v__3;
+    reg  [5:0] sv_ld__v__4;
+    reg  [5:0] sv_ld__v__5;
+    reg  [5:0] sv_ld__v__6;
+    reg  [5:0] sv_ld__v__7;
+    wire  [5:0] sv_ld__o;
+    reg  rd_bk__hit__0;
+    reg  rd_bk__hit__1;
+    reg  rd_bk__hit__2;
+    reg  rd_bk__hit__3;
+    reg  rd_bk__hit__4;
+    reg  rd_bk__hit__5;
+    reg  rd_bk__hit__6;
+    reg  rd_bk__hit__7;
+    reg  [31:0] rd_bk__v__0;
+    reg  [31:0] rd_bk__v__1;
+    reg  [31:0] rd_bk__v__2;
+    reg  [31:0] rd_bk__v__3;
+    reg  [31:0] rd_bk__v__4;
+    reg  [31:0] rd_bk__v__5;
+    reg  [31:0] rd_bk__v__6;
+    reg  [31:0] rd_bk__v__7;
+    wire  [31:0] rd_bk__o;
+    reg  rd_ld__hit__0;
+    reg  rd_ld__hit__1;
+    reg  rd_ld__hit__2;
+    reg  rd_ld__hit__3;
+    reg  rd_ld__hit__4;
+    reg  rd_ld__hit__5;
+    reg  rd_ld__hit__6;
+    reg  rd_ld__hit__7;
+    reg  [5:0] rd_ld__v__0;
+    reg  [5:0] rd_ld__v__1;
+    reg  [5:0] rd_ld__v__2;
+    reg  [5:0] rd_ld__v__3;
+    reg  [5:0] rd_ld__v__4;
+    reg  [5:0] rd_ld__v__5;
+    reg  [5:0] rd_ld__v__6;
+    reg  [5:0] rd_ld__v__7;
+    wire  [5:0] rd_ld__o;
     reg  pack_more__bits__0;
     reg  pack_more__bits__1;
     reg  pack_more__bits__2;
@@ -5706,6 +6829,16 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  g_at__5;
     reg  g_at__6;
     reg  g_at__7;
+    reg  [31:0] g_pick__0;
+    reg  [31:0] g_pick__1;
+    reg  [31:0] g_pick__2;
+    reg  [31:0] g_pick__3;
+    reg  [31:0] g_pick__4;
+    reg  [31:0] g_pick__5;
+    reg  [31:0] g_pick__6;
+    reg  [31:0] g_pick__7;
+    reg  [7:0] rd_q;
+    reg  rd_cf;
     reg  [7:0] gb_q;
     reg  [2:0] g_k1;
     reg  w_pceq;
@@ -5825,7 +6958,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .w_addr(rank__w_addr),
         .w_data(rank__w_data)
     );
-    caps_prefetcher__cols__g_bk r_pc(
+    caps_prefetcher__cols__r_b0 r_pc(
         .hit__0(r_pc__hit__0),
         .hit__1(r_pc__hit__1),
         .hit__2(r_pc__hit__2),
@@ -5844,7 +6977,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_pc__v__7),
         .o(r_pc__o)
     );
-    caps_prefetcher__cols__g_lead r_lead(
+    caps_prefetcher__cols__gb_rlead r_lead(
         .hit__0(r_lead__hit__0),
         .hit__1(r_lead__hit__1),
         .hit__2(r_lead__hit__2),
@@ -5882,7 +7015,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_cnt__v__7),
         .o(r_cnt__o)
     );
-    caps_prefetcher__cols__g_bk r_b0(
+    caps_prefetcher__cols__r_b0 r_b0(
         .hit__0(r_b0__hit__0),
         .hit__1(r_b0__hit__1),
         .hit__2(r_b0__hit__2),
@@ -5901,7 +7034,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_b0__v__7),
         .o(r_b0__o)
     );
-    caps_prefetcher__cols__g_bk r_b1(
+    caps_prefetcher__cols__r_b0 r_b1(
         .hit__0(r_b1__hit__0),
         .hit__1(r_b1__hit__1),
         .hit__2(r_b1__hit__2),
@@ -5920,7 +7053,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_b1__v__7),
         .o(r_b1__o)
     );
-    caps_prefetcher__cols__g_bk r_b2(
+    caps_prefetcher__cols__r_b0 r_b2(
         .hit__0(r_b2__hit__0),
         .hit__1(r_b2__hit__1),
         .hit__2(r_b2__hit__2),
@@ -5939,7 +7072,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_b2__v__7),
         .o(r_b2__o)
     );
-    caps_prefetcher__cols__g_bk r_b3(
+    caps_prefetcher__cols__r_b0 r_b3(
         .hit__0(r_b3__hit__0),
         .hit__1(r_b3__hit__1),
         .hit__2(r_b3__hit__2),
@@ -5964,19 +7097,19 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .ci(sub__ci),
         .s(sub__s)
     );
-    caps_prefetcher__chk eqk__0(
+    caps_prefetcher__cols__eqk eqk__0(
         .x(eqk__0__x),
         .so(eqk__0__so),
         .co(eqk__0__co),
         .ne(eqk__0__ne)
     );
-    caps_prefetcher__chk eqk__1(
+    caps_prefetcher__cols__eqk eqk__1(
         .x(eqk__1__x),
         .so(eqk__1__so),
         .co(eqk__1__co),
         .ne(eqk__1__ne)
     );
-    caps_prefetcher__chk eqk__2(
+    caps_prefetcher__cols__eqk eqk__2(
         .x(eqk__2__x),
         .so(eqk__2__so),
         .co(eqk__2__co),
@@ -5993,43 +7126,111 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .bits__7(pack_hit__bits__7),
         .word(pack_hit__word)
     );
-    caps_prefetcher__cols__g_lead g_lead(
-        .hit__0(g_lead__hit__0),
-        .hit__1(g_lead__hit__1),
-        .hit__2(g_lead__hit__2),
-        .hit__3(g_lead__hit__3),
-        .hit__4(g_lead__hit__4),
-        .hit__5(g_lead__hit__5),
-        .hit__6(g_lead__hit__6),
-        .hit__7(g_lead__hit__7),
-        .v__0(g_lead__v__0),
-        .v__1(g_lead__v__1),
-        .v__2(g_lead__v__2),
-        .v__3(g_lead__v__3),
-        .v__4(g_lead__v__4),
-        .v__5(g_lead__v__5),
-        .v__6(g_lead__v__6),
-        .v__7(g_lead__v__7),
-        .o(g_lead__o)
+    caps_prefetcher__reg1 r_hit(
+        .d(r_hit__d),
+        .q(r_hit__q),
+        .clock(r_hit__clock),
+        .reset(r_hit__reset)
     );
-    caps_prefetcher__cols__g_bk g_bk(
-        .hit__0(g_bk__hit__0),
-        .hit__1(g_bk__hit__1),
-        .hit__2(g_bk__hit__2),
-        .hit__3(g_bk__hit__3),
-        .hit__4(g_bk__hit__4),
-        .hit__5(g_bk__hit__5),
-        .hit__6(g_bk__hit__6),
-        .hit__7(g_bk__hit__7),
-        .v__0(g_bk__v__0),
-        .v__1(g_bk__v__1),
-        .v__2(g_bk__v__2),
-        .v__3(g_bk__v__3),
-        .v__4(g_bk__v__4),
-        .v__5(g_bk__v__5),
-        .v__6(g_bk__v__6),
-        .v__7(g_bk__v__7),
-        .o(g_bk__o)
+    caps_prefetcher__reg32 sv_base(
+        .d(sv_base__d),
+        .q(sv_base__q),
+        .clock(sv_base__clock),
+        .reset(sv_base__reset)
+    );
+    caps_prefetcher__reg6 sv_lead(
+        .d(sv_lead__d),
+        .q(sv_lead__q),
+        .clock(sv_lead__clock),
+        .reset(sv_lead__reset)
+    );
+    caps_prefetcher__reg1 sv_wr(
+        .d(sv_wr__d),
+        .q(sv_wr__q),
+        .clock(sv_wr__clock),
+        .reset(sv_wr__reset)
+    );
+    caps_prefetcher__reg8 sv_oh(
+        .d(sv_oh__d),
+        .q(sv_oh__q),
+        .clock(sv_oh__clock),
+        .reset(sv_oh__reset)
+    );
+    caps_prefetcher__cols__r_b0 sv_bk(
+        .hit__0(sv_bk__hit__0),
+        .hit__1(sv_bk__hit__1),
+        .hit__2(sv_bk__hit__2),
+        .hit__3(sv_bk__hit__3),
+        .hit__4(sv_bk__hit__4),
+        .hit__5(sv_bk__hit__5),
+        .hit__6(sv_bk__hit__6),
+        .hit__7(sv_bk__hit__7),
+        .v__0(sv_bk__v__0),
+        .v__1(sv_bk__v__1),
+        .v__2(sv_bk__v__2),
+        .v__3(sv_bk__v__3),
+        .v__4(sv_bk__v__4),
+        .v__5(sv_bk__v__5),
+        .v__6(sv_bk__v__6),
+        .v__7(sv_bk__v__7),
+        .o(sv_bk__o)
+    );
+    caps_prefetcher__cols__gb_rlead sv_ld(
+        .hit__0(sv_ld__hit__0),
+        .hit__1(sv_ld__hit__1),
+        .hit__2(sv_ld__hit__2),
+        .hit__3(sv_ld__hit__3),
+        .hit__4(sv_ld__hit__4),
+        .hit__5(sv_ld__hit__5),
+        .hit__6(sv_ld__hit__6),
+        .hit__7(sv_ld__hit__7),
+        .v__0(sv_ld__v__0),
+        .v__1(sv_ld__v__1),
+        .v__2(sv_ld__v__2),
+        .v__3(sv_ld__v__3),
+        .v__4(sv_ld__v__4),
+        .v__5(sv_ld__v__5),
+        .v__6(sv_ld__v__6),
+        .v__7(sv_ld__v__7),
+        .o(sv_ld__o)
+    );
+    caps_prefetcher__cols__r_b0 rd_bk(
+        .hit__0(rd_bk__hit__0),
+        .hit__1(rd_bk__hit__1),
+        .hit__2(rd_bk__hit__2),
+        .hit__3(rd_bk__hit__3),
+        .hit__4(rd_bk__hit__4),
+        .hit__5(rd_bk__hit__5),
+        .hit__6(rd_bk__hit__6),
+        .hit__7(rd_bk__hit__7),
+        .v__0(rd_bk__v__0),
+        .v__1(rd_bk__v__1),
+        .v__2(rd_bk__v__2),
+        .v__3(rd_bk__v__3),
+        .v__4(rd_bk__v__4),
+        .v__5(rd_bk__v__5),
+        .v__6(rd_bk__v__6),
+        .v__7(rd_bk__v__7),
+        .o(rd_bk__o)
+    );
+    caps_prefetcher__cols__gb_rlead rd_ld(
+        .hit__0(rd_ld__hit__0),
+        .hit__1(rd_ld__hit__1),
+        .hit__2(rd_ld__hit__2),
+        .hit__3(rd_ld__hit__3),
+        .hit__4(rd_ld__hit__4),
+        .hit__5(rd_ld__hit__5),
+        .hit__6(rd_ld__hit__6),
+        .hit__7(rd_ld__hit__7),
+        .v__0(rd_ld__v__0),
+        .v__1(rd_ld__v__1),
+        .v__2(rd_ld__v__2),
+        .v__3(rd_ld__v__3),
+        .v__4(rd_ld__v__4),
+        .v__5(rd_ld__v__5),
+        .v__6(rd_ld__v__6),
+        .v__7(rd_ld__v__7),
+        .o(rd_ld__o)
     );
     caps_prefetcher__cols__pack_cand pack_more(
         .bits__0(pack_more__bits__0),
@@ -6042,7 +7243,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .bits__7(pack_more__bits__7),
         .word(pack_more__word)
     );
-    caps_prefetcher__cols__g_lead gb_rlead(
+    caps_prefetcher__cols__gb_rlead gb_rlead(
         .hit__0(gb_rlead__hit__0),
         .hit__1(gb_rlead__hit__1),
         .hit__2(gb_rlead__hit__2),
@@ -6408,148 +7609,124 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) pack_more__bits__7 = valid__q[7] & gm_pc__q[7] & (((g_pos == slot_cp__7) & (g_k1 < cnt__taps__7)) | ((g_pos != slot_cp__7) & (k_one < cnt__taps__7)));
     always @(*) g_more = pack_more__word;
     always @(*) g_q = g_sel & pack_hit__word;
-    always @(*) g_lead__hit__0 = g_q[0];
-    always @(*) g_bk__hit__0 = g_q[0];
-    always @(*) g_lead__v__0 = lead__taps__0;
     always @(*) g_at__0 = g_kind | (g_pos == slot_cp__0);
     always @(*) begin
         if (g_at__0 & (g_k == k3)) begin
-            g_bk__v__0 = base3__taps__0;
+            g_pick__0 = base3__taps__0;
         end
         else if (g_at__0 & (g_k == k2)) begin
-            g_bk__v__0 = base2__taps__0;
+            g_pick__0 = base2__taps__0;
         end
         else if (g_at__0 & (g_k == k_one)) begin
-            g_bk__v__0 = base1__taps__0;
+            g_pick__0 = base1__taps__0;
         end
         else begin
-            g_bk__v__0 = base0__taps__0;
+            g_pick__0 = base0__taps__0;
         end
     end
-    always @(*) g_lead__hit__1 = g_q[1];
-    always @(*) g_bk__hit__1 = g_q[1];
-    always @(*) g_lead__v__1 = lead__taps__1;
     always @(*) g_at__1 = g_kind | (g_pos == slot_cp__1);
     always @(*) begin
         if (g_at__1 & (g_k == k3)) begin
-            g_bk__v__1 = base3__taps__1;
+            g_pick__1 = base3__taps__1;
         end
         else if (g_at__1 & (g_k == k2)) begin
-            g_bk__v__1 = base2__taps__1;
+            g_pick__1 = base2__taps__1;
         end
         else if (g_at__1 & (g_k == k_one)) begin
-            g_bk__v__1 = base1__taps__1;
+            g_pick__1 = base1__taps__1;
         end
         else begin
-            g_bk__v__1 = base0__taps__1;
+            g_pick__1 = base0__taps__1;
         end
     end
-    always @(*) g_lead__hit__2 = g_q[2];
-    always @(*) g_bk__hit__2 = g_q[2];
-    always @(*) g_lead__v__2 = lead__taps__2;
     always @(*) g_at__2 = g_kind | (g_pos == slot_cp__2);
     always @(*) begin
         if (g_at__2 & (g_k == k3)) begin
-            g_bk__v__2 = base3__taps__2;
+            g_pick__2 = base3__taps__2;
         end
         else if (g_at__2 & (g_k == k2)) begin
-            g_bk__v__2 = base2__taps__2;
+            g_pick__2 = base2__taps__2;
         end
         else if (g_at__2 & (g_k == k_one)) begin
-            g_bk__v__2 = base1__taps__2;
+            g_pick__2 = base1__taps__2;
         end
         else begin
-            g_bk__v__2 = base0__taps__2;
+            g_pick__2 = base0__taps__2;
         end
     end
-    always @(*) g_lead__hit__3 = g_q[3];
-    always @(*) g_bk__hit__3 = g_q[3];
-    always @(*) g_lead__v__3 = lead__taps__3;
     always @(*) g_at__3 = g_kind | (g_pos == slot_cp__3);
     always @(*) begin
         if (g_at__3 & (g_k == k3)) begin
-            g_bk__v__3 = base3__taps__3;
+            g_pick__3 = base3__taps__3;
         end
         else if (g_at__3 & (g_k == k2)) begin
-            g_bk__v__3 = base2__taps__3;
+            g_pick__3 = base2__taps__3;
         end
         else if (g_at__3 & (g_k == k_one)) begin
-            g_bk__v__3 = base1__taps__3;
+            g_pick__3 = base1__taps__3;
         end
         else begin
-            g_bk__v__3 = base0__taps__3;
+            g_pick__3 = base0__taps__3;
         end
     end
-    always @(*) g_lead__hit__4 = g_q[4];
-    always @(*) g_bk__hit__4 = g_q[4];
-    always @(*) g_lead__v__4 = lead__taps__4;
     always @(*) g_at__4 = g_kind | (g_pos == slot_cp__4);
     always @(*) begin
         if (g_at__4 & (g_k == k3)) begin
-            g_bk__v__4 = base3__taps__4;
+            g_pick__4 = base3__taps__4;
         end
         else if (g_at__4 & (g_k == k2)) begin
-            g_bk__v__4 = base2__taps__4;
+            g_pick__4 = base2__taps__4;
         end
         else if (g_at__4 & (g_k == k_one)) begin
-            g_bk__v__4 = base1__taps__4;
+            g_pick__4 = base1__taps__4;
         end
         else begin
-            g_bk__v__4 = base0__taps__4;
+            g_pick__4 = base0__taps__4;
         end
     end
-    always @(*) g_lead__hit__5 = g_q[5];
-    always @(*) g_bk__hit__5 = g_q[5];
-    always @(*) g_lead__v__5 = lead__taps__5;
     always @(*) g_at__5 = g_kind | (g_pos == slot_cp__5);
     always @(*) begin
         if (g_at__5 & (g_k == k3)) begin
-            g_bk__v__5 = base3__taps__5;
+            g_pick__5 = base3__taps__5;
         end
         else if (g_at__5 & (g_k == k2)) begin
-            g_bk__v__5 = base2__taps__5;
+            g_pick__5 = base2__taps__5;
         end
         else if (g_at__5 & (g_k == k_one)) begin
-            g_bk__v__5 = base1__taps__5;
+            g_pick__5 = base1__taps__5;
         end
         else begin
-            g_bk__v__5 = base0__taps__5;
+            g_pick__5 = base0__taps__5;
         end
     end
-    always @(*) g_lead__hit__6 = g_q[6];
-    always @(*) g_bk__hit__6 = g_q[6];
-    always @(*) g_lead__v__6 = lead__taps__6;
     always @(*) g_at__6 = g_kind | (g_pos == slot_cp__6);
     always @(*) begin
         if (g_at__6 & (g_k == k3)) begin
-            g_bk__v__6 = base3__taps__6;
+            g_pick__6 = base3__taps__6;
         end
         else if (g_at__6 & (g_k == k2)) begin
-            g_bk__v__6 = base2__taps__6;
+            g_pick__6 = base2__taps__6;
         end
         else if (g_at__6 & (g_k == k_one)) begin
-            g_bk__v__6 = base1__taps__6;
+            g_pick__6 = base1__taps__6;
         end
         else begin
-            g_bk__v__6 = base0__taps__6;
+            g_pick__6 = base0__taps__6;
         end
     end
-    always @(*) g_lead__hit__7 = g_q[7];
-    always @(*) g_bk__hit__7 = g_q[7];
-    always @(*) g_lead__v__7 = lead__taps__7;
     always @(*) g_at__7 = g_kind | (g_pos == slot_cp__7);
     always @(*) begin
         if (g_at__7 & (g_k == k3)) begin
-            g_bk__v__7 = base3__taps__7;
+            g_pick__7 = base3__taps__7;
         end
         else if (g_at__7 & (g_k == k2)) begin
-            g_bk__v__7 = base2__taps__7;
+            g_pick__7 = base2__taps__7;
         end
         else if (g_at__7 & (g_k == k_one)) begin
-            g_bk__v__7 = base1__taps__7;
+            g_pick__7 = base1__taps__7;
         end
         else begin
-            g_bk__v__7 = base0__taps__7;
+            g_pick__7 = base0__taps__7;
         end
     end
     always @(*) gb_q = gb_sel & pack_hit__word;
@@ -6588,8 +7765,6 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) gb_hit = |gb_q;
     always @(*) gb_lead = gb_rlead__o;
     always @(*) gb_n = gb_rcnt__o;
-    always @(*) gs_lead = g_lead__o;
-    always @(*) gs_base = g_bk__o;
     always @(*) pc__w_en = wr;
     always @(*) lead__w_en = wr;
     always @(*) cnt__w_en = wr;
@@ -6626,6 +7801,212 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         end
     end
     always @(*) valid__d = v_w & ~clear_mask;
+    always @(*) r_hit__clock = clock;
+    always @(*) r_hit__reset = reset;
+    always @(*) r_hit__d = |g_q;
+    always @(*) sv_base__clock = clock;
+    always @(*) sv_base__reset = reset;
+    always @(*) sv_lead__clock = clock;
+    always @(*) sv_lead__reset = reset;
+    always @(*) sv_wr__clock = clock;
+    always @(*) sv_wr__reset = reset;
+    always @(*) sv_oh__clock = clock;
+    always @(*) sv_oh__reset = reset;
+    always @(*) sv_bk__hit__0 = w_onehot[0];
+    always @(*) sv_bk__v__0 = g_pick__0;
+    always @(*) sv_ld__hit__0 = w_onehot[0];
+    always @(*) sv_ld__v__0 = lead__taps__0;
+    always @(*) sv_bk__hit__1 = w_onehot[1];
+    always @(*) sv_bk__v__1 = g_pick__1;
+    always @(*) sv_ld__hit__1 = w_onehot[1];
+    always @(*) sv_ld__v__1 = lead__taps__1;
+    always @(*) sv_bk__hit__2 = w_onehot[2];
+    always @(*) sv_bk__v__2 = g_pick__2;
+    always @(*) sv_ld__hit__2 = w_onehot[2];
+    always @(*) sv_ld__v__2 = lead__taps__2;
+    always @(*) sv_bk__hit__3 = w_onehot[3];
+    always @(*) sv_bk__v__3 = g_pick__3;
+    always @(*) sv_ld__hit__3 = w_onehot[3];
+    always @(*) sv_ld__v__3 = lead__taps__3;
+    always @(*) sv_bk__hit__4 = w_onehot[4];
+    always @(*) sv_bk__v__4 = g_pick__4;
+    always @(*) sv_ld__hit__4 = w_onehot[4];
+    always @(*) sv_ld__v__4 = lead__taps__4;
+    always @(*) sv_bk__hit__5 = w_onehot[5];
+    always @(*) sv_bk__v__5 = g_pick__5;
+    always @(*) sv_ld__hit__5 = w_onehot[5];
+    always @(*) sv_ld__v__5 = lead__taps__5;
+    always @(*) sv_bk__hit__6 = w_onehot[6];
+    always @(*) sv_bk__v__6 = g_pick__6;
+    always @(*) sv_ld__hit__6 = w_onehot[6];
+    always @(*) sv_ld__v__6 = lead__taps__6;
+    always @(*) sv_bk__hit__7 = w_onehot[7];
+    always @(*) sv_bk__v__7 = g_pick__7;
+    always @(*) sv_ld__hit__7 = w_onehot[7];
+    always @(*) sv_ld__v__7 = lead__taps__7;
+    always @(*) sv_base__d = sv_bk__o;
+    always @(*) sv_lead__d = sv_ld__o;
+    always @(*) sv_wr__d = wr;
+    always @(*) sv_oh__d = w_onehot;
+    always @(*) begin
+        rd_q = ns_zero;
+        if (r_hit__q) begin
+            rd_q = r_oh;
+        end
+    end
+    always @(*) rd_bk__hit__0 = rd_q[0];
+    always @(*) rd_ld__hit__0 = rd_q[0];
+    always @(*) rd_ld__v__0 = lead__taps__0;
+    always @(*) begin
+        if (r_k == k3) begin
+            rd_bk__v__0 = base3__taps__0;
+        end
+        else if (r_k == k2) begin
+            rd_bk__v__0 = base2__taps__0;
+        end
+        else if (r_k == k_one) begin
+            rd_bk__v__0 = base1__taps__0;
+        end
+        else begin
+            rd_bk__v__0 = base0__taps__0;
+        end
+    end
+    always @(*) rd_bk__hit__1 = rd_q[1];
+    always @(*) rd_ld__hit__1 = rd_q[1];
+    always @(*) rd_ld__v__1 = lead__taps__1;
+    always @(*) begin
+        if (r_k == k3) begin
+            rd_bk__v__1 = base3__taps__1;
+        end
+        else if (r_k == k2) begin
+            rd_bk__v__1 = base2__taps__1;
+        end
+        else if (r_k == k_one) begin
+            rd_bk__v__1 = base1__taps__1;
+        end
+        else begin
+            rd_bk__v__1 = base0__taps__1;
+        end
+    end
+    always @(*) rd_bk__hit__2 = rd_q[2];
+    always @(*) rd_ld__hit__2 = rd_q[2];
+    always @(*) rd_ld__v__2 = lead__taps__2;
+    always @(*) begin
+        if (r_k == k3) begin
+            rd_bk__v__2 = base3__taps__2;
+        end
+        else if (r_k == k2) begin
+            rd_bk__v__2 = base2__taps__2;
+        end
+        else if (r_k == k_one) begin
+            rd_bk__v__2 = base1__taps__2;
+        end
+        else begin
+            rd_bk__v__2 = base0__taps__2;
+        end
+    end
+    always @(*) rd_bk__hit__3 = rd_q[3];
+    always @(*) rd_ld__hit__3 = rd_q[3];
+    always @(*) rd_ld__v__3 = lead__taps__3;
+    always @(*) begin
+        if (r_k == k3) begin
+            rd_bk__v__3 = base3__taps__3;
+        end
+        else if (r_k == k2) begin
+            rd_bk__v__3 = base2__taps__3;
+        end
+        else if (r_k == k_one) begin
+            rd_bk__v__3 = base1__taps__3;
+        end
+        else begin
+            rd_bk__v__3 = base0__taps__3;
+        end
+    end
+    always @(*) rd_bk__hit__4 = rd_q[4];
+    always @(*) rd_ld__hit__4 = rd_q[4];
+    always @(*) rd_ld__v__4 = lead__taps__4;
+    always @(*) begin
+        if (r_k == k3) begin
+            rd_bk__v__4 = base3__taps__4;
+        end
+        else if (r_k == k2) begin
+            rd_bk__v__4 = base2__taps__4;
+        end
+        else if (r_k == k_one) begin
+            rd_bk__v__4 = base1__taps__4;
+        end
+        else begin
+            rd_bk__v__4 = base0__taps__4;
+        end
+    end
+    always @(*) rd_bk__hit__5 = rd_q[5];
+    always @(*) rd_ld__hit__5 = rd_q[5];
+    always @(*) rd_ld__v__5 = lead__taps__5;
+    always @(*) begin
+        if (r_k == k3) begin
+            rd_bk__v__5 = base3__taps__5;
+        end
+        else if (r_k == k2) begin
+            rd_bk__v__5 = base2__taps__5;
+        end
+        else if (r_k == k_one) begin
+            rd_bk__v__5 = base1__taps__5;
+        end
+        else begin
+            rd_bk__v__5 = base0__taps__5;
+        end
+    end
+    always @(*) rd_bk__hit__6 = rd_q[6];
+    always @(*) rd_ld__hit__6 = rd_q[6];
+    always @(*) rd_ld__v__6 = lead__taps__6;
+    always @(*) begin
+        if (r_k == k3) begin
+            rd_bk__v__6 = base3__taps__6;
+        end
+        else if (r_k == k2) begin
+            rd_bk__v__6 = base2__taps__6;
+        end
+        else if (r_k == k_one) begin
+            rd_bk__v__6 = base1__taps__6;
+        end
+        else begin
+            rd_bk__v__6 = base0__taps__6;
+        end
+    end
+    always @(*) rd_bk__hit__7 = rd_q[7];
+    always @(*) rd_ld__hit__7 = rd_q[7];
+    always @(*) rd_ld__v__7 = lead__taps__7;
+    always @(*) begin
+        if (r_k == k3) begin
+            rd_bk__v__7 = base3__taps__7;
+        end
+        else if (r_k == k2) begin
+            rd_bk__v__7 = base2__taps__7;
+        end
+        else if (r_k == k_one) begin
+            rd_bk__v__7 = base1__taps__7;
+        end
+        else begin
+            rd_bk__v__7 = base0__taps__7;
+        end
+    end
+    always @(*) rd_cf = sv_wr__q & |(sv_oh__q & rd_q);
+    always @(*) begin
+        if (rd_cf) begin
+            q_base = sv_base__q;
+        end
+        else begin
+            q_base = rd_bk__o;
+        end
+    end
+    always @(*) begin
+        if (rd_cf) begin
+            q_lead = sv_lead__q;
+        end
+        else begin
+            q_lead = rd_ld__o;
+        end
+    end
     always @(*) begin
         l_q1 = ns_zero;
         if (l_in1) begin
@@ -6773,253 +8154,37 @@ module caps_prefetcher__cols__cnt(clock,w_en,w_addr,w_data,taps__0,taps__1,taps_
     end
 endmodule // caps_prefetcher__cols__cnt
 
-module caps_prefetcher__cols__g_bk(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+module caps_prefetcher__cols__eqk(x,so,co,ne);
 
     // Module arguments
-    input wire  hit__0;
-    input wire  hit__1;
-    input wire  hit__2;
-    input wire  hit__3;
-    input wire  hit__4;
-    input wire  hit__5;
-    input wire  hit__6;
-    input wire  hit__7;
-    input wire  [31:0] v__0;
-    input wire  [31:0] v__1;
-    input wire  [31:0] v__2;
-    input wire  [31:0] v__3;
-    input wire  [31:0] v__4;
-    input wire  [31:0] v__5;
-    input wire  [31:0] v__6;
-    input wire  [31:0] v__7;
-    output reg  [31:0] o;
+    input wire  [31:0] x;
+    input wire  [31:0] so;
+    input wire  [31:0] co;
+    output reg  ne;
 
     // Constant declarations
-    localparam  zero = 32'h0;
+    localparam  one_sh = 32'h1;
 
     // Local signals
-    reg  [31:0] m__0;
-    reg  [31:0] m__1;
-    reg  [31:0] m__2;
-    reg  [31:0] m__3;
-    reg  [31:0] m__4;
-    reg  [31:0] m__5;
-    reg  [31:0] m__6;
-    reg  [31:0] m__7;
-    wire  [31:0] acc__0;
-    reg  [31:0] acc__1;
-    reg  [31:0] acc__2;
-    reg  [31:0] acc__3;
-    reg  [31:0] acc__4;
-    reg  [31:0] acc__5;
-    reg  [31:0] acc__6;
-    reg  [31:0] acc__7;
-    reg  [31:0] acc__8;
+    reg  [31:0] h;
+    reg  [31:0] g;
+    reg  [31:0] o;
+    reg  [31:0] nx;
+    reg  [31:0] po;
+    reg  [31:0] cy;
+    reg  [31:0] cs;
 
     // Update code
-    assign acc__0 = zero;
-    always @(*) begin
-        if (hit__0) begin
-            m__0 = v__0;
-        end
-        else begin
-            m__0 = zero;
-        end
-    end
-    always @(*) acc__1 = acc__0 | m__0;
-    always @(*) begin
-        if (hit__1) begin
-            m__1 = v__1;
-        end
-        else begin
-            m__1 = zero;
-        end
-    end
-    always @(*) acc__2 = acc__1 | m__1;
-    always @(*) begin
-        if (hit__2) begin
-            m__2 = v__2;
-        end
-        else begin
-            m__2 = zero;
-        end
-    end
-    always @(*) acc__3 = acc__2 | m__2;
-    always @(*) begin
-        if (hit__3) begin
-            m__3 = v__3;
-        end
-        else begin
-            m__3 = zero;
-        end
-    end
-    always @(*) acc__4 = acc__3 | m__3;
-    always @(*) begin
-        if (hit__4) begin
-            m__4 = v__4;
-        end
-        else begin
-            m__4 = zero;
-        end
-    end
-    always @(*) acc__5 = acc__4 | m__4;
-    always @(*) begin
-        if (hit__5) begin
-            m__5 = v__5;
-        end
-        else begin
-            m__5 = zero;
-        end
-    end
-    always @(*) acc__6 = acc__5 | m__5;
-    always @(*) begin
-        if (hit__6) begin
-            m__6 = v__6;
-        end
-        else begin
-            m__6 = zero;
-        end
-    end
-    always @(*) acc__7 = acc__6 | m__6;
-    always @(*) begin
-        if (hit__7) begin
-            m__7 = v__7;
-        end
-        else begin
-            m__7 = zero;
-        end
-    end
-    always @(*) acc__8 = acc__7 | m__7;
-    always @(*) begin
-        o = zero;
-        o = acc__8;
-    end
+    always @(*) h = x ^ so ^ co;
+    always @(*) g = so & co;
+    always @(*) o = so | co;
+    always @(*) nx = ~x;
+    always @(*) po = o & nx;
+    always @(*) cy = g | po;
+    always @(*) cs = cy << one_sh;
+    always @(*) ne = h != cs;
 
-endmodule // caps_prefetcher__cols__g_bk
-
-module caps_prefetcher__cols__g_lead(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
-
-    // Module arguments
-    input wire  hit__0;
-    input wire  hit__1;
-    input wire  hit__2;
-    input wire  hit__3;
-    input wire  hit__4;
-    input wire  hit__5;
-    input wire  hit__6;
-    input wire  hit__7;
-    input wire  [5:0] v__0;
-    input wire  [5:0] v__1;
-    input wire  [5:0] v__2;
-    input wire  [5:0] v__3;
-    input wire  [5:0] v__4;
-    input wire  [5:0] v__5;
-    input wire  [5:0] v__6;
-    input wire  [5:0] v__7;
-    output reg  [5:0] o;
-
-    // Constant declarations
-    localparam  zero = 6'b0;
-
-    // Local signals
-    reg  [5:0] m__0;
-    reg  [5:0] m__1;
-    reg  [5:0] m__2;
-    reg  [5:0] m__3;
-    reg  [5:0] m__4;
-    reg  [5:0] m__5;
-    reg  [5:0] m__6;
-    reg  [5:0] m__7;
-    wire  [5:0] acc__0;
-    reg  [5:0] acc__1;
-    reg  [5:0] acc__2;
-    reg  [5:0] acc__3;
-    reg  [5:0] acc__4;
-    reg  [5:0] acc__5;
-    reg  [5:0] acc__6;
-    reg  [5:0] acc__7;
-    reg  [5:0] acc__8;
-
-    // Update code
-    assign acc__0 = zero;
-    always @(*) begin
-        if (hit__0) begin
-            m__0 = v__0;
-        end
-        else begin
-            m__0 = zero;
-        end
-    end
-    always @(*) acc__1 = acc__0 | m__0;
-    always @(*) begin
-        if (hit__1) begin
-            m__1 = v__1;
-        end
-        else begin
-            m__1 = zero;
-        end
-    end
-    always @(*) acc__2 = acc__1 | m__1;
-    always @(*) begin
-        if (hit__2) begin
-            m__2 = v__2;
-        end
-        else begin
-            m__2 = zero;
-        end
-    end
-    always @(*) acc__3 = acc__2 | m__2;
-    always @(*) begin
-        if (hit__3) begin
-            m__3 = v__3;
-        end
-        else begin
-            m__3 = zero;
-        end
-    end
-    always @(*) acc__4 = acc__3 | m__3;
-    always @(*) begin
-        if (hit__4) begin
-            m__4 = v__4;
-        end
-        else begin
-            m__4 = zero;
-        end
-    end
-    always @(*) acc__5 = acc__4 | m__4;
-    always @(*) begin
-        if (hit__5) begin
-            m__5 = v__5;
-        end
-        else begin
-            m__5 = zero;
-        end
-    end
-    always @(*) acc__6 = acc__5 | m__5;
-    always @(*) begin
-        if (hit__6) begin
-            m__6 = v__6;
-        end
-        else begin
-            m__6 = zero;
-        end
-    end
-    always @(*) acc__7 = acc__6 | m__6;
-    always @(*) begin
-        if (hit__7) begin
-            m__7 = v__7;
-        end
-        else begin
-            m__7 = zero;
-        end
-    end
-    always @(*) acc__8 = acc__7 | m__7;
-    always @(*) begin
-        o = zero;
-        o = acc__8;
-    end
-
-endmodule // caps_prefetcher__cols__g_lead
+endmodule // caps_prefetcher__cols__eqk
 
 module caps_prefetcher__cols__gb_rcnt(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
 
@@ -7145,6 +8310,130 @@ module caps_prefetcher__cols__gb_rcnt(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,
 
 endmodule // caps_prefetcher__cols__gb_rcnt
 
+module caps_prefetcher__cols__gb_rlead(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  hit__4;
+    input wire  hit__5;
+    input wire  hit__6;
+    input wire  hit__7;
+    input wire  [5:0] v__0;
+    input wire  [5:0] v__1;
+    input wire  [5:0] v__2;
+    input wire  [5:0] v__3;
+    input wire  [5:0] v__4;
+    input wire  [5:0] v__5;
+    input wire  [5:0] v__6;
+    input wire  [5:0] v__7;
+    output reg  [5:0] o;
+
+    // Constant declarations
+    localparam  zero = 6'b0;
+
+    // Local signals
+    reg  [5:0] m__0;
+    reg  [5:0] m__1;
+    reg  [5:0] m__2;
+    reg  [5:0] m__3;
+    reg  [5:0] m__4;
+    reg  [5:0] m__5;
+    reg  [5:0] m__6;
+    reg  [5:0] m__7;
+    wire  [5:0] acc__0;
+    reg  [5:0] acc__1;
+    reg  [5:0] acc__2;
+    reg  [5:0] acc__3;
+    reg  [5:0] acc__4;
+    reg  [5:0] acc__5;
+    reg  [5:0] acc__6;
+    reg  [5:0] acc__7;
+    reg  [5:0] acc__8;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        if (hit__4) begin
+            m__4 = v__4;
+        end
+        else begin
+            m__4 = zero;
+        end
+    end
+    always @(*) acc__5 = acc__4 | m__4;
+    always @(*) begin
+        if (hit__5) begin
+            m__5 = v__5;
+        end
+        else begin
+            m__5 = zero;
+        end
+    end
+    always @(*) acc__6 = acc__5 | m__5;
+    always @(*) begin
+        if (hit__6) begin
+            m__6 = v__6;
+        end
+        else begin
+            m__6 = zero;
+        end
+    end
+    always @(*) acc__7 = acc__6 | m__6;
+    always @(*) begin
+        if (hit__7) begin
+            m__7 = v__7;
+        end
+        else begin
+            m__7 = zero;
+        end
+    end
+    always @(*) acc__8 = acc__7 | m__7;
+    always @(*) begin
+        o = zero;
+        o = acc__8;
+    end
+
+endmodule // caps_prefetcher__cols__gb_rlead
+
 module caps_prefetcher__cols__lead(clock,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
 
     // Module arguments
@@ -7192,6 +8481,130 @@ module caps_prefetcher__cols__pack_cand(bits__0,bits__1,bits__2,bits__3,bits__4,
     // Update code (custom)
     always @(*) word = {bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
 endmodule // caps_prefetcher__cols__pack_cand
+
+module caps_prefetcher__cols__r_b0(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  hit__4;
+    input wire  hit__5;
+    input wire  hit__6;
+    input wire  hit__7;
+    input wire  [31:0] v__0;
+    input wire  [31:0] v__1;
+    input wire  [31:0] v__2;
+    input wire  [31:0] v__3;
+    input wire  [31:0] v__4;
+    input wire  [31:0] v__5;
+    input wire  [31:0] v__6;
+    input wire  [31:0] v__7;
+    output reg  [31:0] o;
+
+    // Constant declarations
+    localparam  zero = 32'h0;
+
+    // Local signals
+    reg  [31:0] m__0;
+    reg  [31:0] m__1;
+    reg  [31:0] m__2;
+    reg  [31:0] m__3;
+    reg  [31:0] m__4;
+    reg  [31:0] m__5;
+    reg  [31:0] m__6;
+    reg  [31:0] m__7;
+    wire  [31:0] acc__0;
+    reg  [31:0] acc__1;
+    reg  [31:0] acc__2;
+    reg  [31:0] acc__3;
+    reg  [31:0] acc__4;
+    reg  [31:0] acc__5;
+    reg  [31:0] acc__6;
+    reg  [31:0] acc__7;
+    reg  [31:0] acc__8;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        if (hit__4) begin
+            m__4 = v__4;
+        end
+        else begin
+            m__4 = zero;
+        end
+    end
+    always @(*) acc__5 = acc__4 | m__4;
+    always @(*) begin
+        if (hit__5) begin
+            m__5 = v__5;
+        end
+        else begin
+            m__5 = zero;
+        end
+    end
+    always @(*) acc__6 = acc__5 | m__5;
+    always @(*) begin
+        if (hit__6) begin
+            m__6 = v__6;
+        end
+        else begin
+            m__6 = zero;
+        end
+    end
+    always @(*) acc__7 = acc__6 | m__6;
+    always @(*) begin
+        if (hit__7) begin
+            m__7 = v__7;
+        end
+        else begin
+            m__7 = zero;
+        end
+    end
+    always @(*) acc__8 = acc__7 | m__7;
+    always @(*) begin
+        o = zero;
+        o = acc__8;
+    end
+
+endmodule // caps_prefetcher__cols__r_b0
 
 module caps_prefetcher__cols__rank(clock,r_addr,r_data,w_en,w_addr,w_data);
 
@@ -7304,7 +8717,7 @@ module caps_prefetcher__cols__zx_lead(narrow,wide);
     always @(*) wide = {1'd0, narrow};
 endmodule // caps_prefetcher__cols__zx_lead
 
-module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__3,b_hit__0,b_hit__1,b_hit__2,b_hit__3,b_stride,b_neg,alloc,a_pc,a_stride,a_neg,a_lead_cta,a_tgt__0,a_tgt__1,a_tgt__2,a_tgt__3,c_hit__0,c_hit__1,c_hit__2,c_hit__3,c_cnt,c_lead_cta,inc,dec,g_pc,gh_hit,gh_stride,gh_neg);
+module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__3,b_hit__0,b_hit__1,b_hit__2,b_hit__3,b_stride,b_neg,alloc,a_pc,a_stride,a_neg,a_lead_cta,a_tgt__0,a_tgt__1,a_tgt__2,a_tgt__3,c_hit__0,c_hit__1,c_hit__2,c_hit__3,c_cnt,b_cta,b_lead,launch,launch_slot,u_hit__0,u_hit__1,u_hit__2,u_hit__3,inc,dec,g_pc,gh_hit,gh_stride,gh_neg);
 
     // Module arguments
     input wire  clock;
@@ -7334,7 +8747,14 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     input wire  c_hit__2;
     input wire  c_hit__3;
     output reg  [7:0] c_cnt;
-    output reg  [2:0] c_lead_cta;
+    input wire  [2:0] b_cta;
+    output reg  b_lead;
+    input wire  launch;
+    input wire  [2:0] launch_slot;
+    input wire  u_hit__0;
+    input wire  u_hit__1;
+    input wire  u_hit__2;
+    input wire  u_hit__3;
     input wire  inc;
     input wire  dec;
     input wire  [31:0] g_pc;
@@ -7444,6 +8864,22 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     wire  [2:0] lead_cta__3__q;
     reg  lead_cta__3__clock;
     reg  lead_cta__3__reset;
+    reg  live__0__d;
+    wire  live__0__q;
+    reg  live__0__clock;
+    reg  live__0__reset;
+    reg  live__1__d;
+    wire  live__1__q;
+    reg  live__1__clock;
+    reg  live__1__reset;
+    reg  live__2__d;
+    wire  live__2__q;
+    reg  live__2__clock;
+    reg  live__2__reset;
+    reg  live__3__d;
+    wire  live__3__q;
+    reg  live__3__clock;
+    reg  live__3__reset;
     reg  [1:0] rank__0__d;
     wire  [1:0] rank__0__q;
     reg  rank__0__clock;
@@ -7501,15 +8937,6 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     reg  [7:0] sel_cc__v__2;
     reg  [7:0] sel_cc__v__3;
     wire  [7:0] sel_cc__o;
-    reg  sel_cl__hit__0;
-    reg  sel_cl__hit__1;
-    reg  sel_cl__hit__2;
-    reg  sel_cl__hit__3;
-    reg  [2:0] sel_cl__v__0;
-    reg  [2:0] sel_cl__v__1;
-    reg  [2:0] sel_cl__v__2;
-    reg  [2:0] sel_cl__v__3;
-    wire  [2:0] sel_cl__o;
     reg  sel_gs__hit__0;
     reg  sel_gs__hit__1;
     reg  sel_gs__hit__2;
@@ -7525,6 +8952,10 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     reg  ghit__1;
     reg  ghit__2;
     reg  ghit__3;
+    reg  lmatch__0;
+    reg  lmatch__1;
+    reg  lmatch__2;
+    reg  lmatch__3;
 
     // Sub module instances
     caps_prefetcher__reg1 valid__0(
@@ -7671,6 +9102,30 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         .clock(lead_cta__3__clock),
         .reset(lead_cta__3__reset)
     );
+    caps_prefetcher__reg1 live__0(
+        .d(live__0__d),
+        .q(live__0__q),
+        .clock(live__0__clock),
+        .reset(live__0__reset)
+    );
+    caps_prefetcher__reg1 live__1(
+        .d(live__1__d),
+        .q(live__1__q),
+        .clock(live__1__clock),
+        .reset(live__1__reset)
+    );
+    caps_prefetcher__reg1 live__2(
+        .d(live__2__d),
+        .q(live__2__q),
+        .clock(live__2__clock),
+        .reset(live__2__reset)
+    );
+    caps_prefetcher__reg1 live__3(
+        .d(live__3__d),
+        .q(live__3__q),
+        .clock(live__3__clock),
+        .reset(live__3__reset)
+    );
     caps_prefetcher__reg2 rank__0(
         .d(rank__0__d),
         .q(rank__0__q),
@@ -7742,17 +9197,6 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         .v__3(sel_cc__v__3),
         .o(sel_cc__o)
     );
-    caps_prefetcher__dtab__sel_cl sel_cl(
-        .hit__0(sel_cl__hit__0),
-        .hit__1(sel_cl__hit__1),
-        .hit__2(sel_cl__hit__2),
-        .hit__3(sel_cl__hit__3),
-        .v__0(sel_cl__v__0),
-        .v__1(sel_cl__v__1),
-        .v__2(sel_cl__v__2),
-        .v__3(sel_cl__v__3),
-        .o(sel_cl__o)
-    );
     caps_prefetcher__dtab__sel_bs sel_gs(
         .hit__0(sel_gs__hit__0),
         .hit__1(sel_gs__hit__1),
@@ -7810,10 +9254,10 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     always @(*) cnt__0__reset = reset;
     always @(*) begin
         cnt__0__d = cnt__0__q;
-        if (inc & c_hit__0 & (cnt__0__q != cnt_max)) begin
+        if (inc & u_hit__0 & (cnt__0__q != cnt_max)) begin
             cnt__0__d = cnt__0__q + cnt_one;
         end
-        if (dec & c_hit__0 & (cnt__0__q != cnt_zero)) begin
+        if (dec & u_hit__0 & (cnt__0__q != cnt_zero)) begin
             cnt__0__d = cnt__0__q - cnt_one;
         end
         if (alloc) begin
@@ -7829,6 +9273,19 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         if (alloc) begin
             if (order__tgt__0) begin
                 lead_cta__0__d = a_lead_cta;
+            end
+        end
+    end
+    always @(*) live__0__clock = clock;
+    always @(*) live__0__reset = reset;
+    always @(*) begin
+        live__0__d = live__0__q;
+        if (launch & (lead_cta__0__q == launch_slot)) begin
+            live__0__d = 1'b0;
+        end
+        if (alloc) begin
+            if (order__tgt__0) begin
+                live__0__d = ~(launch & (a_lead_cta == launch_slot));
             end
         end
     end
@@ -7884,10 +9341,10 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     always @(*) cnt__1__reset = reset;
     always @(*) begin
         cnt__1__d = cnt__1__q;
-        if (inc & c_hit__1 & (cnt__1__q != cnt_max)) begin
+        if (inc & u_hit__1 & (cnt__1__q != cnt_max)) begin
             cnt__1__d = cnt__1__q + cnt_one;
         end
-        if (dec & c_hit__1 & (cnt__1__q != cnt_zero)) begin
+        if (dec & u_hit__1 & (cnt__1__q != cnt_zero)) begin
             cnt__1__d = cnt__1__q - cnt_one;
         end
         if (alloc) begin
@@ -7903,6 +9360,19 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         if (alloc) begin
             if (order__tgt__1) begin
                 lead_cta__1__d = a_lead_cta;
+            end
+        end
+    end
+    always @(*) live__1__clock = clock;
+    always @(*) live__1__reset = reset;
+    always @(*) begin
+        live__1__d = live__1__q;
+        if (launch & (lead_cta__1__q == launch_slot)) begin
+            live__1__d = 1'b0;
+        end
+        if (alloc) begin
+            if (order__tgt__1) begin
+                live__1__d = ~(launch & (a_lead_cta == launch_slot));
             end
         end
     end
@@ -7958,10 +9428,10 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     always @(*) cnt__2__reset = reset;
     always @(*) begin
         cnt__2__d = cnt__2__q;
-        if (inc & c_hit__2 & (cnt__2__q != cnt_max)) begin
+        if (inc & u_hit__2 & (cnt__2__q != cnt_max)) begin
             cnt__2__d = cnt__2__q + cnt_one;
         end
-        if (dec & c_hit__2 & (cnt__2__q != cnt_zero)) begin
+        if (dec & u_hit__2 & (cnt__2__q != cnt_zero)) begin
             cnt__2__d = cnt__2__q - cnt_one;
         end
         if (alloc) begin
@@ -7977,6 +9447,19 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         if (alloc) begin
             if (order__tgt__2) begin
                 lead_cta__2__d = a_lead_cta;
+            end
+        end
+    end
+    always @(*) live__2__clock = clock;
+    always @(*) live__2__reset = reset;
+    always @(*) begin
+        live__2__d = live__2__q;
+        if (launch & (lead_cta__2__q == launch_slot)) begin
+            live__2__d = 1'b0;
+        end
+        if (alloc) begin
+            if (order__tgt__2) begin
+                live__2__d = ~(launch & (a_lead_cta == launch_slot));
             end
         end
     end
@@ -8032,10 +9515,10 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
     always @(*) cnt__3__reset = reset;
     always @(*) begin
         cnt__3__d = cnt__3__q;
-        if (inc & c_hit__3 & (cnt__3__q != cnt_max)) begin
+        if (inc & u_hit__3 & (cnt__3__q != cnt_max)) begin
             cnt__3__d = cnt__3__q + cnt_one;
         end
-        if (dec & c_hit__3 & (cnt__3__q != cnt_zero)) begin
+        if (dec & u_hit__3 & (cnt__3__q != cnt_zero)) begin
             cnt__3__d = cnt__3__q - cnt_one;
         end
         if (alloc) begin
@@ -8051,6 +9534,19 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
         if (alloc) begin
             if (order__tgt__3) begin
                 lead_cta__3__d = a_lead_cta;
+            end
+        end
+    end
+    always @(*) live__3__clock = clock;
+    always @(*) live__3__reset = reset;
+    always @(*) begin
+        live__3__d = live__3__q;
+        if (launch & (lead_cta__3__q == launch_slot)) begin
+            live__3__d = 1'b0;
+        end
+        if (alloc) begin
+            if (order__tgt__3) begin
+                live__3__d = ~(launch & (a_lead_cta == launch_slot));
             end
         end
     end
@@ -8134,41 +9630,51 @@ module caps_prefetcher__dtab(clock,reset,l_pc,l_hit__0,l_hit__1,l_hit__2,l_hit__
             b_neg = 1'b1;
         end
     end
+    always @(*) begin
+        b_lead = 1'b0;
+        if (b_hit__0 & lmatch__0) begin
+            b_lead = 1'b1;
+        end
+        if (b_hit__1 & lmatch__1) begin
+            b_lead = 1'b1;
+        end
+        if (b_hit__2 & lmatch__2) begin
+            b_lead = 1'b1;
+        end
+        if (b_hit__3 & lmatch__3) begin
+            b_lead = 1'b1;
+        end
+    end
+    always @(*) lmatch__0 = live__0__q & (lead_cta__0__q == b_cta);
     always @(*) sel_bs__hit__0 = b_hit__0;
     always @(*) sel_bs__v__0 = stride__0__q;
     always @(*) sel_cc__hit__0 = c_hit__0;
     always @(*) sel_cc__v__0 = cnt__0__q;
-    always @(*) sel_cl__hit__0 = c_hit__0;
-    always @(*) sel_cl__v__0 = lead_cta__0__q;
     always @(*) sel_gs__hit__0 = ghit__0;
     always @(*) sel_gs__v__0 = stride__0__q;
+    always @(*) lmatch__1 = live__1__q & (lead_cta__1__q == b_cta);
     always @(*) sel_bs__hit__1 = b_hit__1;
     always @(*) sel_bs__v__1 = stride__1__q;
     always @(*) sel_cc__hit__1 = c_hit__1;
     always @(*) sel_cc__v__1 = cnt__1__q;
-    always @(*) sel_cl__hit__1 = c_hit__1;
-    always @(*) sel_cl__v__1 = lead_cta__1__q;
     always @(*) sel_gs__hit__1 = ghit__1;
     always @(*) sel_gs__v__1 = stride__1__q;
+    always @(*) lmatch__2 = live__2__q & (lead_cta__2__q == b_cta);
     always @(*) sel_bs__hit__2 = b_hit__2;
     always @(*) sel_bs__v__2 = stride__2__q;
     always @(*) sel_cc__hit__2 = c_hit__2;
     always @(*) sel_cc__v__2 = cnt__2__q;
-    always @(*) sel_cl__hit__2 = c_hit__2;
-    always @(*) sel_cl__v__2 = lead_cta__2__q;
     always @(*) sel_gs__hit__2 = ghit__2;
     always @(*) sel_gs__v__2 = stride__2__q;
+    always @(*) lmatch__3 = live__3__q & (lead_cta__3__q == b_cta);
     always @(*) sel_bs__hit__3 = b_hit__3;
     always @(*) sel_bs__v__3 = stride__3__q;
     always @(*) sel_cc__hit__3 = c_hit__3;
     always @(*) sel_cc__v__3 = cnt__3__q;
-    always @(*) sel_cl__hit__3 = c_hit__3;
-    always @(*) sel_cl__v__3 = lead_cta__3__q;
     always @(*) sel_gs__hit__3 = ghit__3;
     always @(*) sel_gs__v__3 = stride__3__q;
     always @(*) b_stride = sel_bs__o;
     always @(*) c_cnt = sel_cc__o;
-    always @(*) c_lead_cta = sel_cl__o;
     always @(*) gh_stride = sel_gs__o;
 
 endmodule // caps_prefetcher__dtab
@@ -8541,78 +10047,6 @@ module caps_prefetcher__dtab__sel_cc(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,
     end
 
 endmodule // caps_prefetcher__dtab__sel_cc
-
-module caps_prefetcher__dtab__sel_cl(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
-
-    // Module arguments
-    input wire  hit__0;
-    input wire  hit__1;
-    input wire  hit__2;
-    input wire  hit__3;
-    input wire  [2:0] v__0;
-    input wire  [2:0] v__1;
-    input wire  [2:0] v__2;
-    input wire  [2:0] v__3;
-    output reg  [2:0] o;
-
-    // Constant declarations
-    localparam  zero = 3'b0;
-
-    // Local signals
-    reg  [2:0] m__0;
-    reg  [2:0] m__1;
-    reg  [2:0] m__2;
-    reg  [2:0] m__3;
-    wire  [2:0] acc__0;
-    reg  [2:0] acc__1;
-    reg  [2:0] acc__2;
-    reg  [2:0] acc__3;
-    reg  [2:0] acc__4;
-
-    // Update code
-    assign acc__0 = zero;
-    always @(*) begin
-        if (hit__0) begin
-            m__0 = v__0;
-        end
-        else begin
-            m__0 = zero;
-        end
-    end
-    always @(*) acc__1 = acc__0 | m__0;
-    always @(*) begin
-        if (hit__1) begin
-            m__1 = v__1;
-        end
-        else begin
-            m__1 = zero;
-        end
-    end
-    always @(*) acc__2 = acc__1 | m__1;
-    always @(*) begin
-        if (hit__2) begin
-            m__2 = v__2;
-        end
-        else begin
-            m__2 = zero;
-        end
-    end
-    always @(*) acc__3 = acc__2 | m__2;
-    always @(*) begin
-        if (hit__3) begin
-            m__3 = v__3;
-        end
-        else begin
-            m__3 = zero;
-        end
-    end
-    always @(*) acc__4 = acc__3 | m__3;
-    always @(*) begin
-        o = zero;
-        o = acc__4;
-    end
-
-endmodule // caps_prefetcher__dtab__sel_cl
 
 module caps_prefetcher__jobq(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
@@ -9756,6 +11190,78 @@ module caps_prefetcher__sel_npos(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__
     end
 
 endmodule // caps_prefetcher__sel_npos
+
+module caps_prefetcher__sel_sn(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  [2:0] v__0;
+    input wire  [2:0] v__1;
+    input wire  [2:0] v__2;
+    input wire  [2:0] v__3;
+    output reg  [2:0] o;
+
+    // Constant declarations
+    localparam  zero = 3'b0;
+
+    // Local signals
+    reg  [2:0] m__0;
+    reg  [2:0] m__1;
+    reg  [2:0] m__2;
+    reg  [2:0] m__3;
+    wire  [2:0] acc__0;
+    reg  [2:0] acc__1;
+    reg  [2:0] acc__2;
+    reg  [2:0] acc__3;
+    reg  [2:0] acc__4;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        o = zero;
+        o = acc__4;
+    end
+
+endmodule // caps_prefetcher__sel_sn
 
 module caps_prefetcher__zx_cslot(narrow,wide);
 

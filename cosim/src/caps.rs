@@ -291,7 +291,7 @@ impl CosimUnit for CapsPrefetcher {
         Latency {
             what: "load accepted at edge t (a leading warp whose stride is known: job B; \
                    queues empty, pf_ready = 1) -> its first prefetch valid on pf_*",
-            cycles: 7,
+            cycles: 9,
             claimed: true,
         },
         Latency {

@@ -363,16 +363,17 @@ fn caps_prefetcher_properties_hold() {
 }
 
 /// A prefetch queue that pops its head without pf_ready loses the entry:
-/// caught, with the VCD (BMC depth 11: three loads train the stride and
-/// the job's first prefetch reaches the queue 6 cycles after the last,
-/// issue 29's pipeline; depth 8 before it).
+/// caught, with the VCD (BMC depth 13: three loads train the stride and
+/// the job's first prefetch reaches the queue 8 cycles after the last,
+/// issue 29's pipeline with session 44's verify and read stages; depth 8
+/// before issue 29, 11 before session 45).
 #[test]
 fn caps_prefetcher_planted_pf_drop_is_caught() {
     planted_bug_is_caught(
         "caps_prefetcher",
         "pfq__pop = pfq__o_valid & pf_ready;",
         "pfq__pop = pfq__o_valid;",
-        11,
+        13,
         "chk_pfq_count",
         FormalEngine::YosysSat,
     );

@@ -17,31 +17,36 @@
 //! * a load accepted at edge *t* is held for one cycle: its table rules are
 //!   applied at edge *t + 1*, before that edge's CTA launch (so the loads
 //!   and launches take effect in the order they arrived), and the job it
-//!   creates (at most one) enters the job FIFO at edge *t + 2* unless the
+//!   creates (at most one) enters the job FIFO at edge *t + 3* unless the
 //!   FIFO was full at the start of that cycle (the job is then dropped);
-//! * a CTA launch clears the PerCTA table of its slot; a load in the same
-//!   cycle sees that table already cleared;
+//!   its DIST counter update is part of the application at *t + 1*;
+//! * a CTA launch clears the PerCTA table of its slot and ends the
+//!   leading-CTA right (`lead_live`) of every DIST entry trained in that
+//!   slot, the load applied at the same edge first; a load in the same
+//!   cycle sees that table already cleared and that right already ended;
 //! * an idle generator takes the oldest job if the FIFO was not empty at the
 //!   start of the cycle (so a job is taken no earlier than the edge after its
 //!   push);
-//! * a busy generator determines the next prefetch of its job from the table
-//!   state at the start of the cycle (it does not see the launch or the load
-//!   of the same cycle); with no next prefetch the job ends, costing that
-//!   cycle; otherwise the prefetch enters the generator's first address
-//!   stage unless the output queue and the two address stages together
-//!   held `PFQ_DEPTH` prefetches at the start of the cycle (stall);
-//! * each of the two address stages holds a prefetch for one cycle: a
-//!   prefetch produced at edge *t* is in the second stage after edge
-//!   *t + 1* and enters the output queue at edge *t + 2* (there is always
-//!   room: the stages count as entries of the queue);
+//! * a busy generator determines the next prefetch of its job, and its
+//!   address, from the table state at the start of the cycle (it does not
+//!   see the launch or the load of the same cycle); with no next prefetch
+//!   the job ends, costing that cycle; otherwise the prefetch enters the
+//!   generator's read stage unless the output queue, the read stage and
+//!   the two address stages together held `PFQ_DEPTH` prefetches at the
+//!   start of the cycle and the queue is not popped at this edge (stall);
+//! * the read stage and each of the two address stages hold a prefetch for
+//!   one cycle: a prefetch selected at edge *t* is in the first address
+//!   stage after edge *t + 1*, in the second after *t + 2* and enters the
+//!   output queue at edge *t + 3* (there is always room: the stages count
+//!   as entries of the queue);
 //! * the output queue's oldest entry is on `pf_*` while it is not empty and
 //!   is popped at an edge with `pf_ready = 1`.
 //!
 //! A load accepted at edge *t* whose job finds both queues empty therefore
-//! has its first prefetch on `pf_*` during the cycle after edge *t + 6*
-//! (applied at *t + 1*, job in the FIFO at *t + 2*, taken at *t + 3*,
-//! prefetch produced at *t + 4*, in the second address stage at *t + 5*,
-//! in the output queue at *t + 6*).
+//! has its first prefetch on `pf_*` during the cycle after edge *t + 8*
+//! (applied at *t + 1*, job in the FIFO at *t + 3*, taken at *t + 4*,
+//! prefetch selected at *t + 5*, in the first address stage at *t + 6*, in
+//! the second at *t + 7*, in the output queue at *t + 8*).
 //!
 //! # Decisions where the spec and the contract are silent
 //! These are also what the RTL must do:
@@ -111,6 +116,10 @@ struct DistEntry {
     cnt: u64,
     /// CTA slot of the CTA that trained the entry.
     lead_cta: u64,
+    /// The CTA that trained the entry is still in slot `lead_cta`: set by
+    /// the allocation (rule 4), cleared by a CTA launch into that slot.
+    /// Only then do the slot's trailing warps create jobs A (rule 3).
+    lead_live: bool,
     /// Allocation stamp: a larger stamp was allocated more recently.
     stamp: u64,
 }
@@ -204,6 +213,9 @@ pub struct DistView {
     pub cnt: u64,
     /// CTA slot of the CTA that trained the entry.
     pub lead_cta: u64,
+    /// That CTA is still in its slot (no launch into the slot since the
+    /// entry was allocated): rule 3 may create jobs A.
+    pub lead_live: bool,
     /// Least-recently-updated (allocated) rank among the valid entries:
     /// 0 = most recently allocated.
     pub rank: usize,
@@ -304,18 +316,23 @@ pub struct CapsModel {
     dist: Vec<DistEntry>,
     /// The load accepted at the last edge, applied at the next.
     pending_load: Option<Load>,
-    /// The job created at the last edge, entering the job FIFO at the next.
+    /// The job created at the last edge (the load applied there), which
+    /// moves on at the next edge (the load's verify stage, issue 29).
     pending_job: Option<Job>,
+    /// The job created two edges ago, entering the job FIFO at the next.
+    pending_job2: Option<Job>,
     /// Pending jobs, oldest first.
     jobq: VecDeque<Job>,
     /// The generator: `None` when idle.
     gen: Option<Generator>,
-    /// The generator's first address stage: the prefetch produced at the
-    /// last edge.
+    /// The generator's read stage: the prefetch selected at the last edge
+    /// (its address already fixed by what the selection read).
     pf_stage: Option<Prefetch>,
-    /// The second address stage: the prefetch produced two edges ago,
-    /// which enters the output queue at the next edge.
+    /// The first address stage: the prefetch selected two edges ago.
     pf_stage2: Option<Prefetch>,
+    /// The second address stage: the prefetch selected three edges ago,
+    /// which enters the output queue at the next edge.
+    pf_stage3: Option<Prefetch>,
     /// Output prefetch queue, oldest first (the head is on `pf_*`).
     pfq: VecDeque<Prefetch>,
     /// Stamp given to the next table update.
@@ -354,10 +371,12 @@ impl CapsModel {
             dist: vec![DistEntry::default(); params.DIST_ENTRIES as usize],
             pending_load: None,
             pending_job: None,
+            pending_job2: None,
             jobq: VecDeque::new(),
             gen: None,
             pf_stage: None,
             pf_stage2: None,
+            pf_stage3: None,
             pfq: VecDeque::new(),
             next_stamp: 0,
             stats: CapsStats::default(),
@@ -445,6 +464,7 @@ impl CapsModel {
             stride: entry.stride,
             cnt: entry.cnt,
             lead_cta: entry.lead_cta,
+            lead_live: entry.lead_live,
             rank,
         })
     }
@@ -458,7 +478,7 @@ impl CapsModel {
     /// A load or a job is on its way to the tables or the job FIFO (a load
     /// accepted at the last edge, or the job it created at the last edge).
     pub fn load_in_flight(&self) -> bool {
-        self.pending_load.is_some() || self.pending_job.is_some()
+        self.pending_load.is_some() || self.pending_job.is_some() || self.pending_job2.is_some()
     }
 
     /// Number of jobs waiting in the job FIFO (not counting the one the
@@ -481,16 +501,18 @@ impl CapsModel {
         })
     }
 
-    /// The prefetch in the generator's first address stage (produced at
-    /// the last edge, in the output queue two edges later), if any.
+    /// The prefetch in the generator's read stage (selected at the last
+    /// edge, in the output queue three edges later), if any.
     pub fn prefetch_in_flight(&self) -> Option<Prefetch> {
         self.pf_stage
     }
 
-    /// The number of prefetches in the two address stages (produced but
-    /// not yet in the output queue), 0..=2.
+    /// The number of prefetches in the read stage and the two address
+    /// stages (selected but not yet in the output queue), 0..=3.
     pub fn prefetches_in_flight(&self) -> usize {
-        usize::from(self.pf_stage.is_some()) + usize::from(self.pf_stage2.is_some())
+        usize::from(self.pf_stage.is_some())
+            + usize::from(self.pf_stage2.is_some())
+            + usize::from(self.pf_stage3.is_some())
     }
 
     /// Number of prefetches in the output queue (0..=PFQ_DEPTH).
@@ -641,7 +663,9 @@ impl CapsModel {
                     self.stats.decays += 1;
                 }
                 let dist = &self.dist[d];
-                if ld.cta == dist.lead_cta && dist.cnt < threshold {
+                // Only the leading CTA's trailing warps: the CTA that
+                // trained the entry, while it is still in its slot.
+                if dist.lead_live && ld.cta == dist.lead_cta && dist.cnt < threshold {
                     Some(Job::A {
                         pc: ld.pc,
                         warp: ld.warp,
@@ -699,6 +723,7 @@ impl CapsModel {
             stride: s,
             cnt: 0,
             lead_cta: ld.cta,
+            lead_live: true,
             stamp,
         };
         self.stats.trainings += 1;
@@ -809,7 +834,7 @@ impl CapsModel {
 
     /// What the generator does at this edge, from the state at the start of
     /// the cycle.
-    fn generator_action(&self, warps_per_cta: u64) -> GenAction {
+    fn generator_action(&self, warps_per_cta: u64, pop_pf: bool) -> GenAction {
         let Some(gen) = &self.gen else {
             return if self.jobq.is_empty() {
                 GenAction::Nothing
@@ -821,8 +846,9 @@ impl CapsModel {
             Next::End => GenAction::End,
             Next::Skip { pos, k } => GenAction::Advance { pos, k },
             Next::Prefetch { pf, pos, k } => {
-                // The prefetches in the address stages count as entries.
-                let held = self.pfq.len() + self.prefetches_in_flight();
+                // The prefetches in the read and address stages count as
+                // entries; the one popped at this edge does not.
+                let held = self.pfq.len() + self.prefetches_in_flight() - usize::from(pop_pf);
                 if held >= self.params.PFQ_DEPTH as usize {
                     GenAction::Stall
                 } else {
@@ -840,10 +866,12 @@ impl CapsModel {
         self.dist.fill(DistEntry::default());
         self.pending_load = None;
         self.pending_job = None;
+        self.pending_job2 = None;
         self.jobq.clear();
         self.gen = None;
         self.pf_stage = None;
         self.pf_stage2 = None;
+        self.pf_stage3 = None;
         self.pfq.clear();
         self.next_stamp = 0;
     }
@@ -884,7 +912,7 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
         // Decisions from the state at the start of the cycle.
         let jobq_full = self.jobq.len() >= p.JOBQ_DEPTH as usize;
         let pop_pf = !self.pfq.is_empty() && inputs.pf_ready;
-        let action = self.generator_action(warps_per_cta);
+        let action = self.generator_action(warps_per_cta, pop_pf);
 
         // The load accepted at the last edge, then this cycle's launch; this
         // cycle's load waits for the next edge.
@@ -895,6 +923,14 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
         if inputs.cta_launch_valid {
             let slot = (inputs.cta_launch_slot & cta_mask) as usize;
             self.percta[slot].fill(PerCtaEntry::default());
+            // A new CTA in the slot is not the leading CTA of the DIST
+            // entries its predecessor trained (after the load applied
+            // above, so an allocation at this edge is also ended).
+            for d in &mut self.dist {
+                if d.lead_cta == slot as u64 {
+                    d.lead_live = false;
+                }
+            }
         }
         self.pending_load = inputs.ld_valid.then(|| Load {
             pc: inputs.ld_pc & mask(self.params.PC_W as u32),
@@ -906,14 +942,16 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
         });
 
         // The output queue: pop the head, then the second address stage's
-        // push; the first stage's prefetch moves to the second, and the
-        // generator's new prefetch enters the first.
+        // push; the first address stage's prefetch moves to the second, the
+        // read stage's to the first, and the generator's new prefetch
+        // enters the read stage.
         if pop_pf {
             self.pfq.pop_front();
         }
-        if let Some(pf) = self.pf_stage2.take() {
+        if let Some(pf) = self.pf_stage3.take() {
             self.pfq.push_back(pf);
         }
+        self.pf_stage3 = self.pf_stage2.take();
         self.pf_stage2 = self.pf_stage.take();
         match action {
             GenAction::Nothing | GenAction::Stall => {}
@@ -936,9 +974,10 @@ impl GoldenModel<CapsPrefetcher> for CapsModel {
             }
         }
 
-        // The job FIFO: the job created at the last edge enters unless it
-        // was full; the new one waits for the next edge.
-        if let Some(job) = std::mem::replace(&mut self.pending_job, new_job) {
+        // The job FIFO: the job created two edges ago enters unless it was
+        // full; the newer ones move on.
+        let older = std::mem::replace(&mut self.pending_job, new_job);
+        if let Some(job) = std::mem::replace(&mut self.pending_job2, older) {
             if jobq_full {
                 self.stats.jobs_dropped += 1;
             } else {

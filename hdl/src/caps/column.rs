@@ -15,6 +15,8 @@ use crate::util::{konst, konsts, Pack, ZeroExt};
 struct ColMain;
 /// Kernel section: the load's look-up values.
 struct ColLook;
+/// The column's generator read stage.
+struct ColRead;
 
 /// Entry `e` of every CTA slot's PerCTA table. `NS` = `2^C` slots.
 ///
@@ -180,11 +182,16 @@ pub struct CapsColumn<
     pub gb_lead: Signal<Out, Bits<WI>>,
     /// Its address count (zero unless `gb_hit`).
     pub gb_n: Signal<Out, Bits<3>>,
-    /// Slot `g_sel`'s leading warp (zero unless the entry there is valid
-    /// with the job's pc).
-    pub gs_lead: Signal<Out, Bits<WI>>,
-    /// Its base `k*`.
-    pub gs_base: Signal<Out, Bits<A>>,
+    /// The generator's read stage: the slot the selection chose at the
+    /// last edge, one-hot (or zero).
+    pub r_oh: Signal<In, Bits<NS>>,
+    /// The read stage's base index `k*`.
+    pub r_k: Signal<In, Bits<3>>,
+    /// Slot `r_oh`'s leading warp, as the selection saw it (zero unless
+    /// the entry there was valid with the job's pc at the selection).
+    pub q_lead: Signal<Out, Bits<WI>>,
+    /// Its base `k*`, as the selection saw it.
+    pub q_base: Signal<Out, Bits<A>>,
 
     valid: Reg<Bits<NS>>,
     pc: MemTaps<Bits<P>, C>,
@@ -227,10 +234,20 @@ pub struct CapsColumn<
     // The generator port (issue 29): slot `g_sel`'s fields as an AND-OR of
     // the taps selected by `g_q` = `g_sel` and the hit word.
     g_q: Signal<Local, Bits<NS>>,
-    g_lead: SelOr<WI>,
-    g_bk: SelOr<A>,
     // Per slot: the generator reads base `g_k` there (else base 0).
     g_at: Vec<Signal<Local, Bit>>,
+    g_pick: Vec<Signal<Local, Bits<A>>>,
+    r_hit: Reg<Bit>,
+    sv_base: Reg<Bits<A>>,
+    sv_lead: Reg<Bits<WI>>,
+    sv_wr: Reg<Bit>,
+    sv_oh: Reg<Bits<NS>>,
+    sv_bk: SelOr<A>,
+    sv_ld: SelOr<WI>,
+    rd_bk: SelOr<A>,
+    rd_ld: SelOr<WI>,
+    rd_q: Signal<Local, Bits<NS>>,
+    rd_cf: Signal<Local, Bit>,
     k2: Constant<Bits<3>>,
     k3: Constant<Bits<3>>,
     pack_more: Pack<NS>,
@@ -335,8 +352,10 @@ impl<
             gb_hit: Default::default(),
             gb_lead: Default::default(),
             gb_n: Default::default(),
-            gs_lead: Default::default(),
-            gs_base: Default::default(),
+            r_oh: Default::default(),
+            r_k: Default::default(),
+            q_lead: Default::default(),
+            q_base: Default::default(),
             valid: Default::default(),
             pc: MemTaps::new(ns),
             lead: MemTaps::new(ns),
@@ -362,9 +381,19 @@ impl<
             eqk: (0..3).map(|_| SumNe::default()).collect(),
             pack_hit: Pack::new(ns),
             g_q: Default::default(),
-            g_lead: SelOr::new(ns),
-            g_bk: SelOr::new(ns),
             g_at: (0..ns).map(|_| Default::default()).collect(),
+            g_pick: (0..ns).map(|_| Default::default()).collect(),
+            r_hit: Default::default(),
+            sv_base: Default::default(),
+            sv_lead: Default::default(),
+            sv_wr: Default::default(),
+            sv_oh: Default::default(),
+            sv_bk: SelOr::new(ns),
+            sv_ld: SelOr::new(ns),
+            rd_bk: SelOr::new(ns),
+            rd_ld: SelOr::new(ns),
+            rd_q: Default::default(),
+            rd_cf: Default::default(),
             k2: konst(2),
             k3: konst(3),
             pack_more: Pack::new(ns),
@@ -401,7 +430,7 @@ impl<
         const NS: usize,
     > Logic for CapsColumn<A, P, WI, WD, C, CP, RP, NS>
 {
-    crate::section::sections!(ColMain, ColLook);
+    crate::section::sections!(ColMain, ColRead, ColLook);
 }
 
 /// The column's kernel sections (the top of a unit does not import
@@ -409,7 +438,7 @@ impl<
 mod kernel {
     use rust_hdl::prelude::*;
 
-    use super::{CapsColumn, ColLook, ColMain};
+    use super::{CapsColumn, ColLook, ColMain, ColRead};
     use crate::section::Section;
 
     impl<
@@ -507,20 +536,17 @@ mod kernel {
             // Generator port: slot g_sel (one-hot), an AND-OR of the taps.
             self.g_q.next = self.g_sel.val() & self.pack_hit.word.val();
             for s in 0..self._ns {
-                self.g_lead.hit[s].next = self.g_q.val().get_bit(s);
-                self.g_bk.hit[s].next = self.g_q.val().get_bit(s);
-                self.g_lead.v[s].next = self.lead.taps[s].val();
                 // Base k* of slot s, from registers only (the cursor, the
                 // job's kind), beside the slot choice.
                 self.g_at[s].next = self.g_kind.val() | (self.g_pos.val() == self.slot_cp[s].val());
                 if self.g_at[s].val() & (self.g_k.val() == self.k3.val()) {
-                    self.g_bk.v[s].next = self.base3.taps[s].val();
+                    self.g_pick[s].next = self.base3.taps[s].val();
                 } else if self.g_at[s].val() & (self.g_k.val() == self.k2.val()) {
-                    self.g_bk.v[s].next = self.base2.taps[s].val();
+                    self.g_pick[s].next = self.base2.taps[s].val();
                 } else if self.g_at[s].val() & (self.g_k.val() == self.k_one.val()) {
-                    self.g_bk.v[s].next = self.base1.taps[s].val();
+                    self.g_pick[s].next = self.base1.taps[s].val();
                 } else {
-                    self.g_bk.v[s].next = self.base0.taps[s].val();
+                    self.g_pick[s].next = self.base0.taps[s].val();
                 }
             }
             self.gb_q.next = self.gb_sel.val() & self.pack_hit.word.val();
@@ -533,9 +559,6 @@ mod kernel {
             self.gb_hit.next = self.gb_q.val().any();
             self.gb_lead.next = self.gb_rlead.o.val();
             self.gb_n.next = self.gb_rcnt.o.val();
-            self.gs_lead.next = self.g_lead.o.val();
-            self.gs_base.next = self.g_bk.o.val();
-
             // Update of entry (w_slot, e).
             self.pc.w_en.next = self.wr.val();
             self.lead.w_en.next = self.wr.val();
@@ -571,6 +594,75 @@ mod kernel {
                 self.v_w.next = self.valid.q.val();
             }
             self.valid.d.next = self.v_w.val() & !self.clear_mask.val();
+        }
+    }
+
+    impl<
+            const A: usize,
+            const P: usize,
+            const WI: usize,
+            const WD: usize,
+            const C: usize,
+            const CP: usize,
+            const RP: usize,
+            const NS: usize,
+        > Section<ColRead> for CapsColumn<A, P, WI, WD, C, CP, RP, NS>
+    {
+        /// The generator's read stage (issue 29, session 44): slot
+        /// `r_oh`'s base `r_k` and lead, or, when the rules stage wrote
+        /// this column at that slot at the last edge, the values kept from
+        /// before that write.
+        #[hdl_gen]
+        fn update(&mut self) {
+            // The entry the rules stage overwrites at this edge, as the
+            // selection of this cycle reads it (its base k* and lead).
+            self.r_hit.clock.next = self.clock.val();
+            self.r_hit.reset.next = self.reset.val();
+            self.r_hit.d.next = self.g_q.val().any();
+            self.sv_base.clock.next = self.clock.val();
+            self.sv_base.reset.next = self.reset.val();
+            self.sv_lead.clock.next = self.clock.val();
+            self.sv_lead.reset.next = self.reset.val();
+            self.sv_wr.clock.next = self.clock.val();
+            self.sv_wr.reset.next = self.reset.val();
+            self.sv_oh.clock.next = self.clock.val();
+            self.sv_oh.reset.next = self.reset.val();
+            for s in 0..self._ns {
+                self.sv_bk.hit[s].next = self.w_onehot.val().get_bit(s);
+                self.sv_bk.v[s].next = self.g_pick[s].val();
+                self.sv_ld.hit[s].next = self.w_onehot.val().get_bit(s);
+                self.sv_ld.v[s].next = self.lead.taps[s].val();
+            }
+            self.sv_base.d.next = self.sv_bk.o.val();
+            self.sv_lead.d.next = self.sv_ld.o.val();
+            self.sv_wr.d.next = self.wr.val();
+            self.sv_oh.d.next = self.w_onehot.val();
+            self.rd_q.next = self.ns_zero.val();
+            if self.r_hit.q.val() {
+                self.rd_q.next = self.r_oh.val();
+            }
+            for s in 0..self._ns {
+                self.rd_bk.hit[s].next = self.rd_q.val().get_bit(s);
+                self.rd_ld.hit[s].next = self.rd_q.val().get_bit(s);
+                self.rd_ld.v[s].next = self.lead.taps[s].val();
+                if self.r_k.val() == self.k3.val() {
+                    self.rd_bk.v[s].next = self.base3.taps[s].val();
+                } else if self.r_k.val() == self.k2.val() {
+                    self.rd_bk.v[s].next = self.base2.taps[s].val();
+                } else if self.r_k.val() == self.k_one.val() {
+                    self.rd_bk.v[s].next = self.base1.taps[s].val();
+                } else {
+                    self.rd_bk.v[s].next = self.base0.taps[s].val();
+                }
+            }
+            self.rd_cf.next = self.sv_wr.q.val() & (self.sv_oh.q.val() & self.rd_q.val()).any();
+            if self.rd_cf.val() {
+                self.q_base.next = self.sv_base.q.val();
+                self.q_lead.next = self.sv_lead.q.val();
+            } else {
+                self.q_base.next = self.rd_bk.o.val();
+                self.q_lead.next = self.rd_ld.o.val();
+            }
         }
     }
 

@@ -17,7 +17,16 @@ use crate::util::{konst, regs, sigs};
 ///   invalid, else least recently allocated: a [`RankOrder`] with
 ///   allocation as the only update) with `cnt = 0`; `a_tgt` is the entry
 ///   it takes.
-/// - **Job stage**: `c_cnt` and `c_lead_cta` of the entry `c_hit` selects;
+/// - **Rules stage, rule 3's trigger**: `b_lead`, the entry `b_hit`
+///   selects was trained by CTA slot `b_cta` and no CTA has been launched
+///   into that slot since (`live`): the load's CTA is its leading CTA.
+/// - **CTA launch** (`launch`, `launch_slot`): ends the leading-CTA right
+///   (`live`) of every entry trained in the launched slot, after this
+///   edge's allocation (an entry allocated at the launch's edge for the
+///   launched slot starts without it: the load came from the CTA the
+///   launch replaces).
+/// - **Verify and job stages**: `c_cnt` of the entry `c_hit` selects (read
+///   in the verify stage); `u_hit` is the entry the job stage updates;
 ///   `inc` increments its counter, saturating at `2^CW - 1`, `dec`
 ///   decrements it, saturating at 0. An allocation of the same entry at
 ///   the same edge wins (it comes from a later load).
@@ -65,9 +74,18 @@ pub struct CapsDist<
     pub c_hit: Vec<Signal<In, Bit>>,
     /// Its misprediction counter.
     pub c_cnt: Signal<Out, Bits<CW>>,
-    /// Its training CTA slot.
-    pub c_lead_cta: Signal<Out, Bits<C>>,
-    /// Count a misprediction for the `c_hit` entry.
+    /// The rules stage's CTA slot.
+    pub b_cta: Signal<In, Bits<C>>,
+    /// The `b_hit` entry's leading CTA is the live CTA in slot `b_cta`.
+    pub b_lead: Signal<Out, Bit>,
+    /// A CTA is launched at this edge.
+    pub launch: Signal<In, Bit>,
+    /// Its slot.
+    pub launch_slot: Signal<In, Bits<C>>,
+    /// Per entry: the one `inc` and `dec` update (the job stage's, one
+    /// stage after the `c_hit` read, issue 29).
+    pub u_hit: Vec<Signal<In, Bit>>,
+    /// Count a misprediction for the `u_hit` entry.
     pub inc: Signal<In, Bit>,
     /// Count a correct verification for the `c_hit` entry (`CNT_DECAY`):
     /// its counter decrements, saturating at 0.
@@ -87,11 +105,11 @@ pub struct CapsDist<
     neg: Vec<Reg<Bit>>,
     cnt: Vec<Reg<Bits<CW>>>,
     lead_cta: Vec<Reg<Bits<C>>>,
+    live: Vec<Reg<Bit>>,
     rank: Vec<Reg<Bits<RD>>>,
     order: RankOrder<RD>,
     sel_bs: SelOr<A>,
     sel_cc: SelOr<CW>,
-    sel_cl: SelOr<C>,
     sel_gs: SelOr<A>,
 
     cnt_zero: Constant<Bits<CW>>,
@@ -99,6 +117,7 @@ pub struct CapsDist<
     cnt_max: Constant<Bits<CW>>,
 
     ghit: Vec<Signal<Local, Bit>>,
+    lmatch: Vec<Signal<Local, Bit>>,
 
     _nd: usize,
 }
@@ -125,8 +144,12 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             a_lead_cta: Default::default(),
             a_tgt: (0..nd).map(|_| Signal::default()).collect(),
             c_hit: (0..nd).map(|_| Signal::default()).collect(),
+            u_hit: (0..nd).map(|_| Signal::default()).collect(),
             c_cnt: Default::default(),
-            c_lead_cta: Default::default(),
+            b_cta: Default::default(),
+            b_lead: Default::default(),
+            launch: Default::default(),
+            launch_slot: Default::default(),
             inc: Default::default(),
             dec: Default::default(),
             g_pc: Default::default(),
@@ -139,16 +162,17 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             neg: regs(nd),
             cnt: regs(nd),
             lead_cta: regs(nd),
+            live: regs(nd),
             rank: regs(nd),
             order: RankOrder::new(nd),
             sel_bs: SelOr::new(nd),
             sel_cc: SelOr::new(nd),
-            sel_cl: SelOr::new(nd),
             sel_gs: SelOr::new(nd),
             cnt_zero: konst(0),
             cnt_one: konst(1),
             cnt_max: konst(ports::mask(CW as u32)),
             ghit: sigs(nd),
+            lmatch: sigs(nd),
             _nd: nd,
         }
     }
@@ -178,6 +202,9 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             self.lead_cta[e].clock.next = self.clock.val();
             self.lead_cta[e].reset.next = self.reset.val();
             self.lead_cta[e].d.next = self.lead_cta[e].q.val();
+            self.live[e].clock.next = self.clock.val();
+            self.live[e].reset.next = self.reset.val();
+            self.live[e].d.next = self.live[e].q.val();
             self.rank[e].clock.next = self.clock.val();
             self.rank[e].reset.next = self.reset.val();
             self.rank[e].d.next = self.rank[e].q.val();
@@ -198,7 +225,15 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
         self.gh_hit.next = false;
         self.gh_neg.next = false;
         self.b_neg.next = false;
+        self.b_lead.next = false;
         for e in 0..self._nd {
+            // Rule 3's trigger: from registers and `b_cta` only, then the
+            // entry's hit.
+            self.lmatch[e].next =
+                self.live[e].q.val() & (self.lead_cta[e].q.val() == self.b_cta.val());
+            if self.b_hit[e].val() & self.lmatch[e].val() {
+                self.b_lead.next = true;
+            }
             if self.ghit[e].val() {
                 self.gh_hit.next = true;
             }
@@ -212,21 +247,21 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
             self.sel_bs.v[e].next = self.stride[e].q.val();
             self.sel_cc.hit[e].next = self.c_hit[e].val();
             self.sel_cc.v[e].next = self.cnt[e].q.val();
-            self.sel_cl.hit[e].next = self.c_hit[e].val();
-            self.sel_cl.v[e].next = self.lead_cta[e].q.val();
             self.sel_gs.hit[e].next = self.ghit[e].val();
             self.sel_gs.v[e].next = self.stride[e].q.val();
         }
         self.b_stride.next = self.sel_bs.o.val();
         self.c_cnt.next = self.sel_cc.o.val();
-        self.c_lead_cta.next = self.sel_cl.o.val();
         self.gh_stride.next = self.sel_gs.o.val();
         for e in 0..self._nd {
-            if self.inc.val() & self.c_hit[e].val() & (self.cnt[e].q.val() != self.cnt_max.val()) {
+            if self.inc.val() & self.u_hit[e].val() & (self.cnt[e].q.val() != self.cnt_max.val()) {
                 self.cnt[e].d.next = self.cnt[e].q.val() + self.cnt_one.val();
             }
-            if self.dec.val() & self.c_hit[e].val() & (self.cnt[e].q.val() != self.cnt_zero.val()) {
+            if self.dec.val() & self.u_hit[e].val() & (self.cnt[e].q.val() != self.cnt_zero.val()) {
                 self.cnt[e].d.next = self.cnt[e].q.val() - self.cnt_one.val();
+            }
+            if self.launch.val() & (self.lead_cta[e].q.val() == self.launch_slot.val()) {
+                self.live[e].d.next = false;
             }
             if self.alloc.val() {
                 self.rank[e].d.next = self.order.new_rank[e].val();
@@ -237,6 +272,8 @@ impl<const A: usize, const P: usize, const C: usize, const CW: usize, const RD: 
                     self.neg[e].d.next = self.a_neg.val();
                     self.cnt[e].d.next = self.cnt_zero.val();
                     self.lead_cta[e].d.next = self.a_lead_cta.val();
+                    self.live[e].d.next =
+                        !(self.launch.val() & (self.a_lead_cta.val() == self.launch_slot.val()));
                 }
             }
         }

@@ -159,6 +159,51 @@ impl<const A: usize> Logic for SumNe<A> {
     }
 }
 
+/// [`SumNe`]'s comparison as a word (issue 29, session 44): bit `i` of
+/// `w` is set where `x` and `so + co` differ in the form `SumNe` compares
+/// (`x != so + co` iff `w != 0`), so the word can be registered and the
+/// OR of its bits taken a stage later.
+#[derive(LogicBlock)]
+pub struct SumNeWord<const A: usize> {
+    /// The value compared.
+    pub x: Signal<In, Bits<A>>,
+    /// Sum word.
+    pub so: Signal<In, Bits<A>>,
+    /// Carry word.
+    pub co: Signal<In, Bits<A>>,
+    /// Nonzero iff `x != so + co` (modulo `2^A`).
+    pub w: Signal<Out, Bits<A>>,
+    one_sh: Constant<Bits<A>>,
+    h: Signal<Local, Bits<A>>,
+    cy: Signal<Local, Bits<A>>,
+}
+
+impl<const A: usize> Default for SumNeWord<A> {
+    fn default() -> Self {
+        SumNeWord {
+            x: Default::default(),
+            so: Default::default(),
+            co: Default::default(),
+            w: Default::default(),
+            one_sh: konst(1),
+            h: Default::default(),
+            cy: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize> Logic for SumNeWord<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // As SumNe: x == so + co iff x ^ so ^ co equals the carries a
+        // matching sum would have, (so & co | (so | co) & !x) << 1.
+        self.h.next = self.x.val() ^ self.so.val() ^ self.co.val();
+        self.cy.next =
+            (self.so.val() & self.co.val()) | ((self.so.val() | self.co.val()) & !self.x.val());
+        self.w.next = self.h.val() ^ (self.cy.val() << self.one_sh.val());
+    }
+}
+
 /// Rule 4's tests, as [`crate::arith::ExactDiv`]: `pow2` = `|delta| = 2^m`
 /// for an `m < WD-1` (`delta` compared with `2^m` and `-2^m`, no
 /// negation), `div` = the low `m` bits of `diff` are zero. The quotient is

@@ -59,6 +59,14 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         ),
         f("DIST", "valid", 1, de, false, ADD),
         f("DIST", "leading CTA", cta, de, false, ADD),
+        f(
+            "DIST",
+            "leading CTA still in its slot (no launch since the training)",
+            1,
+            de,
+            false,
+            ADD,
+        ),
         f("DIST", "LRU rank", rd, de, false, ADD),
         f(
             "job FIFO",
@@ -81,6 +89,24 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
             "busy, job (its CTA also one-hot, its stride as magnitude and sign), cursors",
             3 + p.PC_W + cta + (1u64 << cta) + w + p.ADDR_W + (cta + 1) + (w + 1) + 3,
             1,
+            false,
+            ADD,
+        ),
+        f(
+            "generator",
+            "read stage (valid, the selected slot one-hot, k*, the cursor's slot, job kind, \
+             stride and its sign, warp, cta; the slot the rules stage wrote, one-hot)",
+            1 + (1u64 << cta) + 3 + (cta + 1) + 1 + p.ADDR_W + 1 + w + cta + (1u64 << cta),
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "generator",
+            "read stage, per PerCTA column: hit at the selection, the entry the rules stage \
+             overwrote (base k*, lead; its write flag is the forwarding's)",
+            1 + p.ADDR_W + w,
+            p.PERCTA_ENTRIES,
             false,
             ADD,
         ),
@@ -128,7 +154,7 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
     }
 }
 
-/// The load pipeline's registers (the rules and job stages, the
+/// The load pipeline's registers (the rules, verify and job stages, the
 /// forwarding).
 fn load_pipeline(p: &CapsParams) -> Vec<StorageField> {
     const ADD: &str = "added by this design";
@@ -142,8 +168,9 @@ fn load_pipeline(p: &CapsParams) -> Vec<StorageField> {
     vec![
         f(
             "load pipeline",
-            "rules stage: the load, its look-ups, the rules' values for the entry found and \
-         for the entry forwarded, the forwarding's CTA compare, the slot one-hot",
+            "rules stage: the load, its look-ups, the rules' values for the entry found (per \
+         column: bases, a0 - base0, four tests) and for the entry forwarded, the forwarding's \
+         CTA compare, the slot one-hot",
             2 + (1u64 << cta)
                 + p.PC_W
                 + cta
@@ -153,8 +180,9 @@ fn load_pipeline(p: &CapsParams) -> Vec<StorageField> {
                 + 2
                 + ne * (2 + rp)
                 + de
-                + 2 * (6 + (w + 1) + lanes)
-                + p.ADDR_W,
+                + (6 + (w + 1) + lanes)
+                + (2 + (w + 1))
+                + ne * (lanes + p.ADDR_W + 4),
             1,
             false,
             ADD,
@@ -169,9 +197,18 @@ fn load_pipeline(p: &CapsParams) -> Vec<StorageField> {
         ),
         f(
             "load pipeline",
-            "job stage: rules, a - base, rule 3's product (carry-save sum and carry), DIST \
-         entry, the job's fields (its stride as magnitude and sign)",
-            3 + 1 + 3 + lanes + 2 * p.ADDR_W - 1 + 1 + de + p.PC_W + w + p.ADDR_W + 1,
+            "verify stage: rules, a - base, rule 3's warp distance and stride, DIST entry and \
+         its leading-CTA test, the job's fields (its stride as magnitude and sign)",
+            3 + 1 + 3 + lanes + (w + 1) + p.ADDR_W + 1 + 1 + de + p.PC_W + w + p.ADDR_W + 1,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "load pipeline",
+            "job stage: rules, the verification's difference words, the DIST entry's counter \
+         and leading-CTA test, the job's fields",
+            3 + 1 + 3 + 4 * p.ADDR_W + p.CNT_W + 1 + 1 + de + p.PC_W + w + p.ADDR_W + 1 + cta + 1,
             1,
             false,
             ADD,

@@ -8,7 +8,7 @@ use rust_hdl::prelude::*;
 use super::column::CapsColumn;
 use super::consts::LANES;
 use super::dist::CapsDist;
-use super::fastarith::{ArsOh, CsaSum, ExactDivOh, SelOr, SumNe};
+use super::fastarith::{ArsOh, CsaSum, ExactDivOh, SelOr, SumNeWord};
 use crate::arith::PrefixAdd;
 use crate::queue::ShiftQueue;
 use crate::rank::RankOrder;
@@ -16,6 +16,7 @@ use crate::reg::Reg;
 use crate::util::{konst, konsts, regs, sigs, with_defaults, Pack, ZeroExt};
 
 mod clocks;
+mod clocks2;
 mod cursor;
 mod forward;
 mod generator;
@@ -24,9 +25,12 @@ mod load;
 mod loadf;
 mod output;
 mod rules;
+mod verify;
 
 /// Kernel section 0 ([`clocks`]): every register's clock, reset and hold.
 struct Clocks;
+/// Kernel section: session 44's registers' clock, reset and hold.
+struct Clocks2;
 /// Kernel section 1 ([`load`]): the load's first stage (on the ports): its
 /// eligibility, its PerCTA and DIST look-ups and the values the rules need,
 /// for the entry it finds and for the entry the load in the rules stage
@@ -45,6 +49,8 @@ struct Rules;
 /// Kernel section 4 ([`jobs`]): the load's third stage: rule 3's
 /// verification, the counter, the job and the job FIFO.
 struct Jobs;
+/// Kernel section: the load's verify stage.
+struct Verify;
 /// Kernel section 5 ([`generator`]): the generator's selection stage (the
 /// next prefetch of the current job, into the address stage's registers)
 /// and its state.
@@ -126,7 +132,7 @@ pub struct CapsPrefetcherRtl<
     jobq_stride: ShiftQueue<Bits<A>>,
     pfq: ShiftQueue<Bits<QW>>,
     mul_l: CsaSum<WD, A>,
-    chk: Vec<SumNe<A>>,
+    chk: Vec<SumNeWord<A>>,
     // Issue 29 (look-up stage): the forwarding's `a[k] - b_a[k]`
     // (`fsub`), and for "all differences equal" `a[k] + !a[0]` of this
     // load (`uadd`, lanes 1..3, also given to the columns) and of the load
@@ -143,15 +149,8 @@ pub struct CapsPrefetcherRtl<
     mul_g: CsaSum<WD, A>,
     add_g: PrefixAdd<A>,
     sel_llead: SelOr<WD>,
-    sel_ld0: SelOr<A>,
-    sel_lb0: SelOr<A>,
-    sel_lb1: SelOr<A>,
-    sel_lb2: SelOr<A>,
-    sel_lb3: SelOr<A>,
-    sel_slead: SelOr<WI>,
     sel_sn: SelOr<3>,
     sel_blead: SelOr<WI>,
-    sel_sb: SelOr<A>,
     sel_sc: SelOr<C>,
     sel_npos: SelOr<CP>,
     sel_nk: SelOr<3>,
@@ -200,18 +199,32 @@ pub struct CapsPrefetcherRtl<
     b_cteq: Reg<Bit>,
     b_oh: Reg<Bits<NS>>,
     b_hitr: Vec<Reg<Bit>>,
+    // The look-up's values for the entry found, per column (session 44):
+    // bases, a0 - base0, all differences equal, rule 4's tests.
+    b_cb0: Vec<Reg<Bits<A>>>,
+    b_cb1: Vec<Reg<Bits<A>>>,
+    b_cb2: Vec<Reg<Bits<A>>>,
+    b_cb3: Vec<Reg<Bits<A>>>,
+    b_cd0: Vec<Reg<Bits<A>>>,
+    b_ceq: Vec<Reg<Bit>>,
+    b_cpow2: Vec<Reg<Bit>>,
+    b_cdiv: Vec<Reg<Bit>>,
+    b_cnz: Vec<Reg<Bit>>,
+    sel_xb0: SelOr<A>,
+    sel_xb1: SelOr<A>,
+    sel_xb2: SelOr<A>,
+    sel_xb3: SelOr<A>,
+    sel_xd0: SelOr<A>,
+    xr_eq: Signal<Local, Bit>,
+    xr_pow2: Signal<Local, Bit>,
+    xr_div: Signal<Local, Bit>,
+    xr_nz: Signal<Local, Bit>,
     b_evr: Vec<Reg<Bit>>,
     b_rankr: Vec<Reg<Bits<RP>>>,
     b_dhit: Vec<Reg<Bit>>,
     b_rwl: Reg<Bit>,
     b_rns: Reg<Bit>,
     b_rdelta: Reg<Bits<WD>>,
-    b_rbase: Vec<Reg<Bits<A>>>,
-    b_req: Reg<Bit>,
-    b_rpow2: Reg<Bit>,
-    b_rdiv: Reg<Bit>,
-    b_rnz: Reg<Bit>,
-    b_rdiff0: Reg<Bits<A>>,
     b_fwl: Reg<Bit>,
     b_fns: Reg<Bit>,
     b_fdelta: Reg<Bits<WD>>,
@@ -237,14 +250,56 @@ pub struct CapsPrefetcherRtl<
     c_ns: Reg<Bit>,
     c_n: Reg<Bits<3>>,
     c_diff: Vec<Reg<Bits<A>>>,
-    c_ps: Reg<Bits<A>>,
-    c_pcy: Reg<Bits<A>>,
     c_dh: Reg<Bit>,
+    /// Rule 3's trigger's CTA test, read in the rules stage: the DIST
+    /// entry's leading CTA is this load's CTA, still in its slot.
+    c_lead: Reg<Bit>,
     c_dhit: Vec<Reg<Bit>>,
     c_pc: Reg<Bits<P>>,
     c_warp: Reg<Bits<WI>>,
     c_stride: Reg<Bits<A>>,
     c_neg: Reg<Bit>,
+    // The verify stage (c_pd, c_pst: rule 3's operands from the rules
+    // stage) and the job stage's registers (v_).
+    c_pd: Reg<Bits<WD>>,
+    c_pst: Reg<Bits<A>>,
+    v_ns: Reg<Bit>,
+    v_cnt: Reg<Bits<CW>>,
+    /// Rule 3's leading-CTA test (`c_lead`, from the rules stage).
+    v_lead: Reg<Bit>,
+    j_cnt: Signal<Local, Bits<CW>>,
+    v_same: Signal<Local, Bit>,
+    j_kill: Signal<Local, Bit>,
+    cw_one: Constant<Bits<CW>>,
+    cw_max: Constant<Bits<CW>>,
+    cw_zero: Constant<Bits<CW>>,
+    v_n: Reg<Bits<3>>,
+    v_hx: Vec<Reg<Bits<A>>>,
+    v_r1: Reg<Bit>,
+    v_r2: Reg<Bit>,
+    v_r3: Reg<Bit>,
+    v_dh: Reg<Bit>,
+    v_pc: Reg<Bits<P>>,
+    v_warp: Reg<Bits<WI>>,
+    v_stride: Reg<Bits<A>>,
+    v_neg: Reg<Bit>,
+    v_cta: Reg<Bits<C>>,
+    v_dalloc: Reg<Bit>,
+    v_dhit: Vec<Reg<Bit>>,
+    // The generator's read stage (session 44).
+    r_v: Reg<Bit>,
+    r_oh: Reg<Bits<NS>>,
+    r_k: Reg<Bits<3>>,
+    r_pos: Reg<Bits<CP>>,
+    r_kind: Reg<Bit>,
+    r_stride: Reg<Bits<A>>,
+    r_neg: Reg<Bit>,
+    r_warp: Reg<Bits<WI>>,
+    r_cta: Reg<Bits<C>>,
+    rd_at: Signal<Local, Bit>,
+    rd_k: Signal<Local, Bits<3>>,
+    sel_rb: SelOr<A>,
+    sel_rl: SelOr<WI>,
     // The address stages: a prefetch selected at the last edge (its base,
     // stride, target and the entry's leading warp; st_), its address as a
     // carry-save sum and carry one edge later (st2_), pushed into the
@@ -304,9 +359,7 @@ pub struct CapsPrefetcherRtl<
     clear_mask: Signal<Local, Bits<NS>>,
     l_cleared: Signal<Local, Bit>,
     delta_l: Signal<Local, Bits<WD>>,
-    rbase: Vec<Signal<Local, Bits<A>>>,
     in_n: Vec<Signal<Local, Bit>>,
-    eq_all: Signal<Local, Bit>,
     fdelta: Signal<Local, Bits<WD>>,
     fdiff: Vec<Signal<Local, Bits<A>>>,
     feq: Signal<Local, Bit>,
@@ -365,9 +418,7 @@ pub struct CapsPrefetcherRtl<
     na_k: Signal<Local, Bits<3>>,
     found_a: Signal<Local, Bit>,
     s_hit: Signal<Local, Bit>,
-    s_lead: Signal<Local, Bits<WI>>,
     s_n: Signal<Local, Bits<3>>,
-    s_base: Signal<Local, Bits<A>>,
     s_c: Signal<Local, Bits<C>>,
     wb: Signal<Local, Bits<WD>>,
     b_end: Signal<Local, Bit>,
@@ -440,15 +491,8 @@ impl<
             ld_addr: (0..m).map(|_| Signal::default()).collect(),
             cols: (0..ne).map(|_| CapsColumn::new(p)).collect(),
             sel_llead: SelOr::new(ne),
-            sel_ld0: SelOr::new(ne),
-            sel_lb0: SelOr::new(ne),
-            sel_lb1: SelOr::new(ne),
-            sel_lb2: SelOr::new(ne),
-            sel_lb3: SelOr::new(ne),
-            sel_slead: SelOr::new(ne),
             sel_sn: SelOr::new(ne),
             sel_blead: SelOr::new(ne),
-            sel_sb: SelOr::new(ne),
             sel_sc: SelOr::new(ncta),
             sel_npos: SelOr::new(ncta),
             sel_nk: SelOr::new(ncta),
@@ -467,6 +511,9 @@ impl<
             count_max: konst(p.MAX_ADDRS),
             thr: konst(p.MISPRED_THRESHOLD),
             thr_m1: konst(p.MISPRED_THRESHOLD - 1),
+            cw_one: konst(1),
+            cw_max: konst((1u64 << p.CNT_W) - 1),
+            cw_zero: konst(0),
             loop_jobs: Constant::new(p.LOOP_JOBS == 1),
             cnt_decay: Constant::new(p.CNT_DECAY == 1),
             addr_zero: konst(0),
@@ -488,7 +535,6 @@ impl<
             qoff_cta: konst(A as u64),
             qoff_warp: konst((A + C) as u64),
             a: sigs(LANES),
-            rbase: sigs(LANES),
             in_n: sigs(LANES - 1),
             fdiff: sigs(LANES),
             x_diff: sigs(LANES),
@@ -499,17 +545,30 @@ impl<
             e_wr: sigs(ne),
             e_inv: sigs(ne),
             e_dhit: sigs(nd),
-            chk: (0..LANES).map(|_| SumNe::default()).collect(),
+            chk: (0..LANES).map(|_| SumNeWord::default()).collect(),
             fsub: (0..LANES).map(|_| PrefixAdd::default()).collect(),
             rsub: (0..LANES).map(|_| PrefixAdd::default()).collect(),
             uadd: (1..LANES).map(|_| PrefixAdd::default()).collect(),
             buadd: (1..LANES).map(|_| PrefixAdd::default()).collect(),
             b_a: regs(LANES),
             b_hitr: regs(ne),
+            b_cb0: regs(ne),
+            b_cb1: regs(ne),
+            b_cb2: regs(ne),
+            b_cb3: regs(ne),
+            b_cd0: regs(ne),
+            b_ceq: regs(ne),
+            b_cpow2: regs(ne),
+            b_cdiv: regs(ne),
+            b_cnz: regs(ne),
+            sel_xb0: SelOr::new(ne),
+            sel_xb1: SelOr::new(ne),
+            sel_xb2: SelOr::new(ne),
+            sel_xb3: SelOr::new(ne),
+            sel_xd0: SelOr::new(ne),
             b_evr: regs(ne),
             b_rankr: regs(ne),
             b_dhit: regs(nd),
-            b_rbase: regs(LANES),
             b_fdiff: regs(LANES),
             fw_wr: regs(ne),
             fw_inv: regs(ne),
@@ -518,6 +577,10 @@ impl<
             fw_dtgt: regs(nd),
             c_diff: regs(LANES),
             c_dhit: regs(nd),
+            v_dhit: regs(nd),
+            v_hx: regs(LANES),
+            sel_rb: SelOr::new(ne),
+            sel_rl: SelOr::new(ne),
             cand_any: sigs(ncta),
             cand: sigs(ncta),
             more: sigs(ncta),
@@ -542,15 +605,16 @@ impl<
             // Registers.
             busy, j_kind, j_pc, j_cta, j_oh, j_warp, j_stride, posa, posb, kk, st_v, st_base, st_stride,
             st_warp, st_lead, st_cta, st2_v, st2_s, st2_c, st2_cta, st2_warp, pfq_n, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_cteq, b_oh, b_rwl,
-            b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rdiff0, b_fwl, b_fns, b_fdelta, b_feq,
+            b_rns, b_rdelta, b_fwl, b_fns, b_fdelta, b_feq,
             b_fpow2, b_fdiv, b_fnz, fw_on, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n,
-            c_ps, c_pcy, c_dh, c_pc, c_warp, c_stride, c_neg, st_neg, j_neg,
+            c_dh, c_lead, c_pc, c_warp, c_stride, c_neg, st_neg, j_neg,
+            c_pd, c_pst, r_v, r_oh, r_k, r_pos, r_kind, r_stride, r_neg, r_warp, r_cta, rd_at, rd_k, xr_eq, xr_pow2, xr_div, xr_nz, v_ns, v_n, v_cnt, v_lead, j_cnt, v_same, j_kill, v_r1, v_r2, v_r3, v_dh, v_pc, v_warp, v_stride, v_neg, v_cta, v_dalloc,
             // Local signals.
             elig, n3, l_onehot, clear_mask, l_cleared, m_hit, w_is_lead, n_same,
-            delta_l, mism, eq_all, fdelta, feq, fwd, use_f, dh_any, x_delta, x_eq, x_pow2, x_div,
+            delta_l, mism, fdelta, feq, fwd, use_f, dh_any, x_delta, x_eq, x_pow2, x_div,
             x_nz, x_stride, x_neg, x_ndelta, g_pc_n, g_warp_n, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
             job_a,
-            take, job_push, found_a, s_hit, s_lead, s_n, s_base, s_c,
+            take, job_push, found_a, s_hit, s_n, s_c,
             wb, cw, gsel_w, g_selw, gb_selw, b_lead, k_inc, na_pos, na_k, b_end, b_skip, have_pf, g_end, pf_push, pf_room,
         })
     }
@@ -571,7 +635,9 @@ impl<
         const NS: usize,
     > Logic for CapsPrefetcherRtl<A, P, WI, WD, C, CP, RP, RD, CW, JW, QW, NS>
 {
-    crate::section::sections!(Clocks, Load, LoadF, Forward, Rules, Jobs, Generator, Cursor, Output);
+    crate::section::sections!(
+        Clocks, Clocks2, Load, LoadF, Forward, Rules, Verify, Jobs, Generator, Cursor, Output
+    );
 }
 
 /// Rename the address ports rust-hdl names `ld_addr__<k>` (a `Vec` field)

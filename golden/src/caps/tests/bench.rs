@@ -90,13 +90,13 @@ impl Tb {
         panic!("the prefetcher does not drain");
     }
 
-    /// The model two idle edges later: its tables and counts once the
+    /// The model three idle edges later: its tables and counts once the
     /// load accepted at the last edge is applied (one edge after it is
-    /// accepted) and its job has entered the job FIFO (one more edge).
+    /// accepted) and its job has entered the job FIFO (two more edges).
     /// `self.m` itself is not advanced.
     pub(super) fn applied(&self) -> CapsModel {
         let mut m = self.m.clone();
-        for _ in 0..2 {
+        for _ in 0..3 {
             m.step(&CapsIn {
                 cfg_warps_per_cta: self.warps_per_cta,
                 ..CapsIn::default()

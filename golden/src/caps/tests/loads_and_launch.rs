@@ -23,7 +23,7 @@ fn multi_address_job_a() {
             .collect::<Vec<_>>();
         expected.extend(addrs(BASE_C, 2).into_iter().map(|a| (a, 2, 2)));
         assert_eq!(tb.seq(), expected, "n = {n}");
-        let cycles: Vec<u64> = (t + 7..t + 7 + 2 * n).collect();
+        let cycles: Vec<u64> = (t + 9..t + 9 + 2 * n).collect();
         assert_eq!(tb.cycles(), cycles, "n = {n}");
     }
 }
@@ -43,7 +43,7 @@ fn multi_address_job_b() {
         expected.extend(addrs(BASE_B, w).into_iter().map(|a| (a, 1, w)));
     }
     assert_eq!(tb.seq(), expected);
-    let cycles: Vec<u64> = (t + 7..t + 13).collect();
+    let cycles: Vec<u64> = (t + 9..t + 15).collect();
     assert_eq!(tb.cycles(), cycles);
 }
 
@@ -141,5 +141,5 @@ fn launch_and_load_same_slot_same_cycle() {
         tb.seq()[already..].to_vec(),
         vec![(new_base - 2 * STRIDE, 1, 0), (new_base - STRIDE, 1, 1)]
     );
-    assert_eq!(tb.cycles()[already], t + 7);
+    assert_eq!(tb.cycles()[already], t + 9);
 }

@@ -125,17 +125,17 @@ fn job_a_skips_scattered_slots_without_gaps() {
     let t = tb.ld(PC, 0, 1, &[base(0) + 0x80]);
     assert_eq!(tb.m.generator(), None);
     tb.ld(PC, 0, 2, &[base(0) + 0x100]);
-    tb.idle(2); // edges t+2, t+3: the job is taken at t+3
+    tb.idle(3); // edges t+2 .. t+4: the job is taken at t+4
     let g = tb.m.generator().unwrap();
     assert_eq!((g.pos, g.k), (0, 0));
-    tb.idle(1); // edge t+4: first prefetch selected
+    tb.idle(1); // edge t+5: first prefetch selected
     assert_eq!(tb.m.generator().unwrap().pos, 2);
-    tb.idle(2); // edges t+5, t+6
+    tb.idle(2); // edges t+6, t+7
     assert_eq!(tb.m.generator().unwrap().pos, 8);
-    tb.idle(1); // edge t+7: job ends
+    tb.idle(1); // edge t+8: job ends
     assert_eq!(tb.m.generator(), None);
     assert_eq!(tb.m.jobs_pending(), 1);
-    tb.idle(1); // edge t+8: next job taken
+    tb.idle(1); // edge t+9: next job taken
     assert!(tb.m.generator().is_some());
     tb.drain();
     assert_eq!(
@@ -152,7 +152,7 @@ fn job_a_skips_scattered_slots_without_gaps() {
     );
     assert_eq!(
         tb.cycles(),
-        vec![t + 7, t + 8, t + 9, t + 12, t + 13, t + 14, t + 15]
+        vec![t + 9, t + 10, t + 11, t + 14, t + 15, t + 16, t + 17]
     );
 }
 
@@ -170,10 +170,10 @@ fn job_b_skips_leading_warp_without_gap() {
             .map(|w| ((BASE_B + w * STRIDE).wrapping_sub(lead * STRIDE), 1, w))
             .collect();
         assert_eq!(tb.seq(), expected, "lead {lead}");
-        assert_eq!(tb.cycles(), vec![t + 7, t + 8, t + 9], "lead {lead}");
-        // The job (taken at edge t + 3) ended at edge t + 7 at the latest,
-        // its last prefetch was transferred at edge t + 9.
-        assert_eq!(tb.cycle, t + 10);
+        assert_eq!(tb.cycles(), vec![t + 9, t + 10, t + 11], "lead {lead}");
+        // The job (taken at edge t + 4) ended at edge t + 8 at the latest,
+        // its last prefetch was transferred at edge t + 11.
+        assert_eq!(tb.cycle, t + 12);
     }
 }
 
@@ -191,15 +191,15 @@ fn job_b_reads_current_tables() {
     tb.ld(PC, 0, 1, &two(BASE_A, 1));
     tb.drain();
     let t = tb.ld(PC, 1, 0, &two(BASE_B, 0));
-    tb.idle(2); // t+1, t+2: the load applied, its job in the FIFO
-                // t+3: job B taken; the leading warp rewrites with one address,
-                // applied at t+4, where (w1, k0) is selected from n = 2.
+    tb.idle(3); // t+1 .. t+3: the load applied, its job in the FIFO
+                // t+4: job B taken; the leading warp rewrites with one address,
+                // applied at t+5, where (w1, k0) is selected from n = 2.
     let moved = BASE_B + 0x10;
     tb.ld(PC, 1, 0, &[moved]);
     assert_eq!(tb.m.generator().map(|g| (g.pos, g.k)), Some((0, 0)));
     tb.idle(1);
     assert_eq!(tb.m.generator().map(|g| (g.pos, g.k)), Some((1, 1)));
-    // t+5: k = 1 >= n = 1: no prefetch, the cursor moves on.
+    // t+6: k = 1 >= n = 1: no prefetch, the cursor moves on.
     tb.idle(1);
     assert_eq!(tb.m.generator().map(|g| (g.pos, g.k)), Some((2, 0)));
     tb.drain();
@@ -211,7 +211,7 @@ fn job_b_reads_current_tables() {
             (moved + 3 * 0x80, 1, 3)
         ]
     );
-    assert_eq!(tb.cycles(), vec![t + 7, t + 9, t + 10]);
+    assert_eq!(tb.cycles(), vec![t + 9, t + 11, t + 12]);
 }
 
 #[test]
@@ -227,12 +227,12 @@ fn job_b_skip_and_end_do_not_wait_for_the_queue() {
     tb.drain();
     tb.pf_ready = false;
     tb.ld(PC, 1, 0, &two(BASE_B, 0));
-    tb.idle(2); // the load applied, its job in the FIFO
+    tb.idle(3); // the load applied, its job in the FIFO
     tb.ld(PC, 1, 0, &[BASE_B]); // job taken; rewrite n = 1, applied next
     tb.idle(1); // first prefetch selected; the rewrite applied
     assert!(tb.m.prefetch_in_flight().is_some());
     assert_eq!(tb.m.pfq_len(), 0);
-    tb.idle(1); // skip with a full queue (the address stages' prefetch)
+    tb.idle(1); // skip with a full queue (the stages' prefetch)
     assert_eq!((tb.m.pfq_len(), tb.m.prefetches_in_flight()), (0, 1));
     assert_eq!(tb.m.generator().map(|g| (g.pos, g.k)), Some((2, 0)));
     tb.idle(3); // stall on (w2, k0)

@@ -15,7 +15,7 @@ fn reset_clears_everything() {
     tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
     tb.ld(PC, 0, 2, &[BASE_A + 2 * STRIDE]);
     tb.ld(PC, 1, 1, &[BASE_B + STRIDE]);
-    tb.idle(4);
+    tb.idle(6);
     assert!(tb.m.outputs().pf_valid);
     // Every load is applied and its job pushed by now.
     assert!(!tb.m.load_in_flight());
@@ -64,7 +64,7 @@ fn narrow_addresses_and_pcs_wrap() {
     assert_eq!(tb.applied().percta_lookup(1, 3).unwrap().lead, 0);
     tb.drain();
     assert_eq!(tb.seq(), vec![(0x00, 1, 1), (0x20, 1, 2), (0x40, 1, 3)]);
-    assert_eq!(tb.cycles()[0], t + 7);
+    assert_eq!(tb.cycles()[0], t + 9);
     // A negative stride of 8 bits: -0x10 = 0xf0.
     tb.ld(0x5, 0, 2, &[0x08]);
     tb.ld(0x5, 0, 0, &[0x28]);

@@ -153,7 +153,9 @@ fn rule3_mispredictions_throttle() {
     tb.ld(PC, 0, 5, &[BASE_A + 5 * STRIDE, BASE_A]);
     tb.ld(PC, 0, 6, &[BASE_A]);
     assert_eq!(cnt(&tb), 3);
-    // A new CTA's leading warp: no job B either.
+    // A new CTA's leading warp: no job B either (once job A of warp 2
+    // has ended, so that it does not prefetch for the new CTA).
+    tb.drain();
     tb.ld(PC, 2, 0, &[BASE_C]);
     tb.drain();
     assert_eq!(
@@ -276,4 +278,74 @@ fn rule3_only_the_training_cta_triggers() {
         vec![(BASE_A + STRIDE, 0, 1), (BASE_A + 2 * STRIDE, 0, 2)]
     );
     assert_eq!(tb.applied().stats().mispredictions, 0);
+}
+
+/// The leading CTA is one CTA, not its slot (the paper: "the CTA
+/// containing the warp issuing the load is set as the leading CTA"): a
+/// CTA launched into the leading slot ends the DIST entry's leading-CTA
+/// right, so the new CTA's trailing warps only verify (no job A for the
+/// ended CTAs' entries), while its leading warp still gets job B.
+#[test]
+fn rule3_a_relaunched_leading_slot_creates_no_job_a() {
+    let mut tb = Tb::new(&defaults(), 4);
+    // CTA 1 registers its base; CTA 0 trains: job A for warp 1 (CTA 1).
+    tb.ld(PC, 1, 0, &[BASE_B]);
+    tb.ld(PC, 0, 0, &[BASE_A]);
+    tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
+    tb.drain();
+    assert_eq!(tb.seq(), vec![(BASE_B + STRIDE, 1, 1)]);
+    let d = tb.applied().dist_lookup(PC).unwrap();
+    assert_eq!((d.lead_cta, d.lead_live), (0, true));
+    // A new CTA in slot 0: its leading warp gets job B (warps 1..3).
+    tb.edge(launch(0));
+    let d = tb.applied().dist_lookup(PC).unwrap();
+    assert_eq!((d.lead_cta, d.lead_live), (0, false));
+    tb.ld(PC, 0, 0, &[BASE_C]);
+    tb.drain();
+    // Its trailing warp 2 verifies (right) but creates no job A: CTA 1's
+    // warp 2 is not prefetched.
+    tb.ld(PC, 0, 2, &[BASE_C + 2 * STRIDE]);
+    tb.drain();
+    let mut expected = vec![(BASE_B + STRIDE, 1, 1)];
+    expected.extend((1..4).map(|w| (BASE_C + w * STRIDE, 0, w)));
+    assert_eq!(tb.seq(), expected);
+    let stats = tb.applied().stats();
+    assert_eq!(
+        (stats.jobs_a, stats.jobs_b, stats.mispredictions),
+        (1, 1, 0)
+    );
+}
+
+/// The launch and the load in flight: a load accepted at the edge before
+/// a launch of its slot is applied first (an allocation it makes is ended
+/// by that launch); a load accepted with the launch sees the right ended.
+#[test]
+fn rule3_leading_right_and_a_launch_in_the_pipeline() {
+    // Training accepted at edge t, the slot launched at edge t + 1: the
+    // training's own job A stands (it comes from rule 4), the entry starts
+    // without the leading-CTA right.
+    let mut tb = Tb::new(&defaults(), 4);
+    tb.ld(PC, 1, 0, &[BASE_B]);
+    tb.ld(PC, 0, 0, &[BASE_A]);
+    tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
+    tb.edge(launch(0));
+    let d = tb.applied().dist_lookup(PC).unwrap();
+    assert_eq!((d.lead_cta, d.lead_live), (0, false));
+    tb.drain();
+    assert_eq!(tb.seq(), vec![(BASE_B + STRIDE, 1, 1)]);
+    // A trailing load accepted at edge t, its slot launched at edge t + 1:
+    // applied before the launch, it still creates job A.
+    let mut tb = Tb::new(&defaults(), 4);
+    tb.ld(PC, 1, 0, &[BASE_B]);
+    tb.ld(PC, 0, 0, &[BASE_A]);
+    tb.ld(PC, 0, 1, &[BASE_A + STRIDE]);
+    tb.drain();
+    tb.ld(PC, 0, 2, &[BASE_A + 2 * STRIDE]);
+    tb.edge(launch(0));
+    tb.drain();
+    assert_eq!(
+        tb.seq(),
+        vec![(BASE_B + STRIDE, 1, 1), (BASE_B + 2 * STRIDE, 1, 2)]
+    );
+    assert_eq!(tb.applied().stats().jobs_a, 2);
 }

@@ -28,12 +28,13 @@ fn scenario_fig9a() {
             (fig9(BASE_C, 2), 2, 2),
         ]
     );
-    // First prefetch during the cycle after edge t + 5 (the load applied
-    // at t + 1, its job in the FIFO at t + 2, taken at t + 3, the prefetch
-    // selected at t + 4, in the output queue at t + 5); the second job is
-    // taken the edge after the first ends (t + 7), so its prefetches come
-    // 3 cycles after the first job's last.
-    assert_eq!(tb.cycles(), vec![t + 7, t + 8, t + 11, t + 12]);
+    // First prefetch during the cycle after edge t + 8 (the load applied
+    // at t + 1, its job in the FIFO at t + 3, taken at t + 4, the prefetch
+    // selected at t + 5, in the first and second address stages at t + 6
+    // and t + 7, in the output queue at t + 8); the second job is taken
+    // the edge after the first ends, so its prefetches come 3 cycles after
+    // the first job's last.
+    assert_eq!(tb.cycles(), vec![t + 9, t + 10, t + 13, t + 14]);
     let s = tb.applied().stats();
     assert_eq!((s.jobs_a, s.jobs_b, s.jobs_dropped), (2, 0, 0));
     assert_eq!((s.prefetches, s.trainings, s.mispredictions), (4, 1, 0));
@@ -45,11 +46,11 @@ fn scenario_fig9b() {
     let mut tb = Tb::new(&defaults(), 3);
     tb.ld(PC, 0, 0, &[fig9(BASE_A, 0)]);
     tb.ld(PC, 0, 1, &[fig9(BASE_A, 1)]);
-    // Two idle cycles: job A (A1 at edge a: applied at a + 1, in the FIFO
-    // at a + 2, taken at a + 3) looks at the tables in the cycle before
-    // edge a + 4, before B0 (accepted at a + 3) is applied, and finds no
-    // other CTA.
-    tb.idle(2);
+    // Three idle cycles: job A (A1 at edge a: applied at a + 1, in the
+    // FIFO at a + 3, taken at a + 4) looks at the tables in the cycle
+    // before edge a + 5, before B0 (accepted at a + 4) is applied, and
+    // finds no other CTA.
+    tb.idle(3);
     let t = tb.ld(PC, 1, 0, &[fig9(BASE_B, 0)]);
     assert!(tb.m.generator().is_some(), "job A taken");
     tb.ld(PC, 2, 0, &[fig9(BASE_C, 0)]);
@@ -64,7 +65,7 @@ fn scenario_fig9b() {
             (fig9(BASE_C, 2), 2, 2),
         ]
     );
-    assert_eq!(tb.cycles(), vec![t + 7, t + 8, t + 11, t + 12]);
+    assert_eq!(tb.cycles(), vec![t + 9, t + 10, t + 13, t + 14]);
     let s = tb.applied().stats();
     assert_eq!((s.jobs_a, s.jobs_b, s.prefetches), (1, 2, 4));
 }
@@ -93,7 +94,7 @@ fn scenario_fig9b_back_to_back() {
     );
     assert_eq!(
         tb.cycles(),
-        vec![t + 7, t + 8, t + 11, t + 12, t + 15, t + 16]
+        vec![t + 9, t + 10, t + 13, t + 14, t + 17, t + 18]
     );
 }
 
@@ -115,16 +116,16 @@ fn back_pressure_holds_and_loses_nothing() {
         expected.push((base(c) + 0x80, c, 1));
         expected.push((base(c) + 0x1080, c, 1));
     }
-    // Edges t+1 .. t+6: the load applied, its job in the FIFO, taken, the
-    // first prefetch selected, in the second address stage, in the output
-    // queue.
-    tb.idle(6);
+    // Edges t+1 .. t+8: the load applied, its job through the verify stage
+    // into the FIFO, taken, the first prefetch selected, in the first and
+    // second address stages, in the output queue.
+    tb.idle(8);
     let head = tb.m.outputs();
     assert!(head.pf_valid);
     assert_eq!((head.pf_addr, head.pf_cta, head.pf_warp), expected[0]);
     for i in 0..20 {
         let out = tb.m.outputs();
-        assert_eq!(out, head, "cycle {}", t + 7 + i);
+        assert_eq!(out, head, "cycle {}", t + 9 + i);
         assert_eq!(tb.m.pfq_len(), (i as usize + 1).min(4));
         tb.idle(1);
     }

@@ -28,11 +28,11 @@ impl<
         dff_setup!(self, clock, busy, j_kind, j_pc, j_cta, j_oh, j_warp, j_stride, posa, posb);
         dff_setup!(self, clock, kk, st_v, st_base, st_stride, st_warp, st_lead, st_cta, pfq_n);
         dff_setup!(self, clock, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_rwl);
-        dff_setup!(self, clock, b_rns, b_rdelta, b_req, b_rpow2, b_rdiv, b_rnz, b_rdiff0, b_fwl);
-        dff_setup!(self, clock, c_pcy, b_cteq, b_oh, c_neg, st_neg, j_neg);
+        dff_setup!(self, clock, b_rns, b_rdelta, b_fwl);
+        dff_setup!(self, clock, b_cteq, b_oh, c_neg, st_neg, j_neg);
         dff_setup!(self, clock, b_fns, b_fdelta, b_feq, b_fpow2, b_fdiv, b_fnz, fw_on);
         dff_setup!(self, clock, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n);
-        dff_setup!(self, clock, c_ps, c_dh, c_pc, c_warp, c_stride);
+        dff_setup!(self, clock, c_dh, c_lead, c_pc, c_warp, c_stride);
         dff_setup!(self, clock, st2_v, st2_s, st2_c, st2_cta, st2_warp);
         self.busy.reset.next = self.reset.val();
         self.j_kind.reset.next = self.reset.val();
@@ -68,11 +68,6 @@ impl<
         self.b_rwl.reset.next = self.reset.val();
         self.b_rns.reset.next = self.reset.val();
         self.b_rdelta.reset.next = self.reset.val();
-        self.b_req.reset.next = self.reset.val();
-        self.b_rpow2.reset.next = self.reset.val();
-        self.b_rdiv.reset.next = self.reset.val();
-        self.b_rnz.reset.next = self.reset.val();
-        self.b_rdiff0.reset.next = self.reset.val();
         self.b_fwl.reset.next = self.reset.val();
         self.b_fns.reset.next = self.reset.val();
         self.b_fdelta.reset.next = self.reset.val();
@@ -88,9 +83,8 @@ impl<
         self.c_r3.reset.next = self.reset.val();
         self.c_ns.reset.next = self.reset.val();
         self.c_n.reset.next = self.reset.val();
-        self.c_ps.reset.next = self.reset.val();
-        self.c_pcy.reset.next = self.reset.val();
         self.c_dh.reset.next = self.reset.val();
+        self.c_lead.reset.next = self.reset.val();
         self.c_pc.reset.next = self.reset.val();
         self.c_warp.reset.next = self.reset.val();
         self.c_stride.reset.next = self.reset.val();
@@ -101,9 +95,6 @@ impl<
             self.b_a[i].clock.next = self.clock.val();
             self.b_a[i].reset.next = self.reset.val();
             self.b_a[i].d.next = self.b_a[i].q.val();
-            self.b_rbase[i].clock.next = self.clock.val();
-            self.b_rbase[i].reset.next = self.reset.val();
-            self.b_rbase[i].d.next = self.b_rbase[i].q.val();
             self.b_fdiff[i].clock.next = self.clock.val();
             self.b_fdiff[i].reset.next = self.reset.val();
             self.b_fdiff[i].d.next = self.b_fdiff[i].q.val();

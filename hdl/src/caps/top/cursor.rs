@@ -40,19 +40,23 @@ impl<
             self.have_pf.next = self.busy.q.val() & self.found_a.val();
             self.g_end.next = self.busy.q.val() & !self.found_a.val();
         }
-        // Room: the output queue and the two address stages hold fewer
-        // than PFQ_DEPTH prefetches at the start of the cycle (a pop at this
-        // edge makes no room); they never hold more, so "fewer" is "other
-        // than PFQ_DEPTH" (`pfq_n` counts the queue and the second stage,
-        // `st_v` the first: `pfq_n + st_v != PFQ_DEPTH`; the queue's own
+        // Room: the output queue, the read stage and the two address stages
+        // hold fewer than PFQ_DEPTH prefetches at the start of the cycle, or
+        // the queue is popped at this edge (so a full pipeline keeps one
+        // prefetch per cycle); they never hold more, so "fewer" is "other
+        // than PFQ_DEPTH" (`pfq_n` counts the queue and the address stages,
+        // `r_v` the read stage: `pfq_n + r_v != PFQ_DEPTH`; the queue's own
         // full flag, implied by it, is kept as a second guard).
-        if self.st_v.q.val() {
+        if self.r_v.q.val() {
             self.pf_room.next = (self.pfq_n.q.val() != self.pfq_d1.val()) & !self.pfq.o_full.val();
         } else {
             self.pf_room.next = (self.pfq_n.q.val() != self.pfq_d.val()) & !self.pfq.o_full.val();
         }
+        if self.pfq.o_valid.val() & self.pf_ready.val() {
+            self.pf_room.next = true;
+        }
         self.pf_push.next = self.have_pf.val() & self.pf_room.val();
-        self.st_v.d.next = self.pf_push.val();
+        self.r_v.d.next = self.pf_push.val();
         self.zx_jslot.narrow.next = self
             .jobq
             .o_data

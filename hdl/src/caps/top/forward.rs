@@ -37,6 +37,36 @@ impl<
         self.fwd.next = self.fw_on.q.val() & self.b_cteq.q.val() & !self.b_cleared.q.val();
         self.use_f.next = false;
         self.m_hit.next = false;
+        // The found entry's values, registered per column by the look-up
+        // and selected here by the registered hit columns (session 44).
+        self.xr_eq.next = false;
+        self.xr_pow2.next = false;
+        self.xr_div.next = false;
+        self.xr_nz.next = false;
+        for e in 0..self._ne {
+            self.sel_xb0.hit[e].next = self.b_hitr[e].q.val();
+            self.sel_xb1.hit[e].next = self.b_hitr[e].q.val();
+            self.sel_xb2.hit[e].next = self.b_hitr[e].q.val();
+            self.sel_xb3.hit[e].next = self.b_hitr[e].q.val();
+            self.sel_xd0.hit[e].next = self.b_hitr[e].q.val();
+            self.sel_xb0.v[e].next = self.b_cb0[e].q.val();
+            self.sel_xb1.v[e].next = self.b_cb1[e].q.val();
+            self.sel_xb2.v[e].next = self.b_cb2[e].q.val();
+            self.sel_xb3.v[e].next = self.b_cb3[e].q.val();
+            self.sel_xd0.v[e].next = self.b_cd0[e].q.val();
+            if self.b_hitr[e].q.val() & self.b_ceq[e].q.val() {
+                self.xr_eq.next = true;
+            }
+            if self.b_hitr[e].q.val() & self.b_cpow2[e].q.val() {
+                self.xr_pow2.next = true;
+            }
+            if self.b_hitr[e].q.val() & self.b_cdiv[e].q.val() {
+                self.xr_div.next = true;
+            }
+            if self.b_hitr[e].q.val() & self.b_cnz[e].q.val() {
+                self.xr_nz.next = true;
+            }
+        }
         for e in 0..self._ne {
             self.e_hit[e].next = self.b_hitr[e].q.val();
             self.e_valid[e].next = self.b_evr[e].q.val();
@@ -80,10 +110,10 @@ impl<
             self.w_is_lead.next = self.b_rwl.q.val();
             self.n_same.next = self.b_rns.q.val();
             self.x_delta.next = self.b_rdelta.q.val();
-            self.x_eq.next = self.b_req.q.val();
-            self.x_pow2.next = self.b_rpow2.q.val();
-            self.x_div.next = self.b_rdiv.q.val();
-            self.x_nz.next = self.b_rnz.q.val();
+            self.x_eq.next = self.xr_eq.val();
+            self.x_pow2.next = self.xr_pow2.val();
+            self.x_div.next = self.xr_div.val();
+            self.x_nz.next = self.xr_nz.val();
         }
         // Rule 4's quotient, unnegated (`a0 - base0` shifted right by m,
         // both candidates from registers, only the choice after the
@@ -95,7 +125,7 @@ impl<
         self.qf.delta.next = self.b_fdelta.q.val();
         self.qf.diff.next = self.b_fdiff[0].q.val();
         self.qr.delta.next = self.b_rdelta.q.val();
-        self.qr.diff.next = self.b_rdiff0.q.val();
+        self.qr.diff.next = self.sel_xd0.o.val();
         if self.use_f.val() {
             self.x_stride.next = self.qf.mag.val();
             self.x_neg.next = self.b_fdelta.q.val() >= self.wd_half.val();
@@ -105,9 +135,13 @@ impl<
             self.x_neg.next = self.b_rdelta.q.val() >= self.wd_half.val();
             self.x_ndelta.next = self.wd_zero.val() - self.b_rdelta.q.val();
         }
+        self.rsub[0].y.next = !self.sel_xb0.o.val();
+        self.rsub[1].y.next = !self.sel_xb1.o.val();
+        self.rsub[2].y.next = !self.sel_xb2.o.val();
+        self.rsub[3].y.next = !self.sel_xb3.o.val();
         for k in 0..self._lanes {
             self.rsub[k].x.next = self.b_a[k].q.val();
-            self.rsub[k].y.next = !self.b_rbase[k].q.val();
+
             self.rsub[k].ci.next = true;
             if self.use_f.val() {
                 self.x_diff[k].next = self.b_fdiff[k].q.val();

@@ -100,20 +100,13 @@ impl<
             if self.cols[e].gb_hit.val() {
                 self.s_hit.next = true;
             }
-            self.sel_slead.hit[e].next = true;
-            self.sel_slead.v[e].next = self.cols[e].gs_lead.val();
             self.sel_blead.hit[e].next = true;
             self.sel_blead.v[e].next = self.cols[e].gb_lead.val();
             self.sel_sn.hit[e].next = true;
             self.sel_sn.v[e].next = self.cols[e].gb_n.val();
-            self.sel_sb.hit[e].next = true;
-            self.sel_sb.v[e].next = self.cols[e].gs_base.val();
         }
-        self.s_lead.next = self.sel_slead.o.val();
         self.b_lead.next = self.sel_blead.o.val();
         self.s_n.next = self.sel_sn.o.val();
-        // The base k* (picked per slot by the columns).
-        self.s_base.next = self.sel_sb.o.val();
         self.zx_glead.narrow.next = self.b_lead.val();
         self.zx_cfg.narrow.next = self.cfg_warps_per_cta.val();
     }

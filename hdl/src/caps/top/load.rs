@@ -59,12 +59,8 @@ impl<
         // Each column computes the rules' values (r) for its entry beside
         // its pc compare; the hit column's are selected (AND-OR; at most
         // one column hits).
-        self.eq_all.next = false;
         self.b_rwl.d.next = false;
         self.b_rns.d.next = false;
-        self.b_rpow2.d.next = false;
-        self.b_rdiv.d.next = false;
-        self.b_rnz.d.next = false;
         for e in 0..self._ne {
             self.cols[e].clock.next = self.clock.val();
             self.cols[e].reset.next = self.reset.val();
@@ -84,33 +80,24 @@ impl<
             self.cols[e].l_u3.next = self.uadd[2].s.val();
             self.sel_llead.hit[e].next = self.cols[e].l_hit.val();
             self.sel_llead.v[e].next = self.cols[e].l_delta.val();
-            self.sel_ld0.hit[e].next = self.cols[e].l_hit.val();
-            self.sel_ld0.v[e].next = self.cols[e].l_diff0.val();
-            self.sel_lb0.hit[e].next = self.cols[e].l_hit.val();
-            self.sel_lb1.hit[e].next = self.cols[e].l_hit.val();
-            self.sel_lb2.hit[e].next = self.cols[e].l_hit.val();
-            self.sel_lb3.hit[e].next = self.cols[e].l_hit.val();
-            self.sel_lb0.v[e].next = self.cols[e].l_b0.val();
-            self.sel_lb1.v[e].next = self.cols[e].l_b1.val();
-            self.sel_lb2.v[e].next = self.cols[e].l_b2.val();
-            self.sel_lb3.v[e].next = self.cols[e].l_b3.val();
             if self.cols[e].l_hit.val() {
-                self.eq_all.next = self.cols[e].l_eq.val();
                 self.b_rwl.d.next = self.cols[e].l_wl.val();
                 self.b_rns.d.next = self.cols[e].l_ns.val();
-                self.b_rpow2.d.next = self.cols[e].l_pow2.val();
-                self.b_rdiv.d.next = self.cols[e].l_div.val();
-                self.b_rnz.d.next = self.cols[e].l_nz.val();
             }
             self.b_hitr[e].d.next = self.cols[e].l_hit.val();
+            self.b_cb0[e].d.next = self.cols[e].l_b0.val();
+            self.b_cb1[e].d.next = self.cols[e].l_b1.val();
+            self.b_cb2[e].d.next = self.cols[e].l_b2.val();
+            self.b_cb3[e].d.next = self.cols[e].l_b3.val();
+            self.b_cd0[e].d.next = self.cols[e].l_diff0.val();
+            self.b_ceq[e].d.next = self.cols[e].l_eq.val();
+            self.b_cpow2[e].d.next = self.cols[e].l_pow2.val();
+            self.b_cdiv[e].d.next = self.cols[e].l_div.val();
+            self.b_cnz[e].d.next = self.cols[e].l_nz.val();
             self.b_evr[e].d.next = self.cols[e].l_ev.val();
             self.b_rankr[e].d.next = self.cols[e].l_rank.val();
         }
         self.delta_l.next = self.sel_llead.o.val();
-        self.rbase[0].next = self.sel_lb0.o.val();
-        self.rbase[1].next = self.sel_lb1.o.val();
-        self.rbase[2].next = self.sel_lb2.o.val();
-        self.rbase[3].next = self.sel_lb3.o.val();
         self.dtab.l_pc.next = self.ld_pc.val();
         for d in 0..self._nd {
             self.b_dhit[d].d.next = self.dtab.l_hit[d].val();
@@ -128,11 +115,8 @@ impl<
         self.b_cteq.d.next = self.ld_cta.val() == self.b_cta.q.val();
         self.b_oh.d.next = self.l_onehot.val();
         self.b_rdelta.d.next = self.delta_l.val();
-        self.b_req.d.next = self.eq_all.val();
-        self.b_rdiff0.d.next = self.sel_ld0.o.val();
         for k in 0..self._lanes {
             self.b_a[k].d.next = self.a[k].val();
-            self.b_rbase[k].d.next = self.rbase[k].val();
         }
     }
 }

@@ -27,20 +27,52 @@ impl<
         // ---- The address stage takes the selected base, the stride, the
         // target and the entry's leading warp (when the selection stage
         // pushes; `st_v` says whether it holds a prefetch).
-        self.st_base.d.next = self.s_base.val();
-        self.st_lead.d.next = self.s_lead.val();
+        // ---- The generator's read stage (session 44): the slot the
+        // selection chose, k* (k at job B's CTA or the cursor's slot, else 0)
+        // and the job's fields; the columns read the entry as it was at the
+        // selection.
+        self.r_oh.d.next = self.g_selw.val();
+        self.r_k.d.next = self.kk.q.val();
+        self.r_pos.d.next = self.posa.q.val();
+        self.r_kind.d.next = self.j_kind.q.val();
+        self.rd_at.next = self.r_kind.q.val();
+        for s in 0..self._ncta {
+            if self.r_oh.q.val().get_bit(s) & (self.r_pos.q.val() == self.slot_cp[s].val()) {
+                self.rd_at.next = true;
+            }
+        }
+        if self.rd_at.val() {
+            self.rd_k.next = self.r_k.q.val();
+        } else {
+            self.rd_k.next = self.k_zero.val();
+        }
+        for e in 0..self._ne {
+            self.cols[e].r_oh.next = self.r_oh.q.val();
+            self.cols[e].r_k.next = self.rd_k.val();
+            self.sel_rb.hit[e].next = true;
+            self.sel_rb.v[e].next = self.cols[e].q_base.val();
+            self.sel_rl.hit[e].next = true;
+            self.sel_rl.v[e].next = self.cols[e].q_lead.val();
+        }
+        self.st_base.d.next = self.sel_rb.o.val();
+        self.st_lead.d.next = self.sel_rl.o.val();
+        self.st_v.d.next = self.r_v.q.val();
+        self.st_stride.d.next = self.r_stride.q.val();
+        self.st_neg.d.next = self.r_neg.q.val();
+        self.st_warp.d.next = self.r_warp.q.val();
+        self.st_cta.d.next = self.r_cta.q.val();
         // The stride as magnitude and sign: DIST's (job B), the job's
         // (job A).
         if self.j_kind.q.val() {
-            self.st_stride.d.next = self.dtab.gh_stride.val();
-            self.st_neg.d.next = self.dtab.gh_neg.val();
-            self.st_warp.d.next = self.wb.val().get_bits::<WI>(0);
-            self.st_cta.d.next = self.j_cta.q.val();
+            self.r_stride.d.next = self.dtab.gh_stride.val();
+            self.r_neg.d.next = self.dtab.gh_neg.val();
+            self.r_warp.d.next = self.wb.val().get_bits::<WI>(0);
+            self.r_cta.d.next = self.j_cta.q.val();
         } else {
-            self.st_stride.d.next = self.j_stride.q.val();
-            self.st_neg.d.next = self.j_neg.q.val();
-            self.st_warp.d.next = self.j_warp.q.val();
-            self.st_cta.d.next = self.s_c.val();
+            self.r_stride.d.next = self.j_stride.q.val();
+            self.r_neg.d.next = self.j_neg.q.val();
+            self.r_warp.d.next = self.j_warp.q.val();
+            self.r_cta.d.next = self.s_c.val();
         }
         // ---- The generator's first address stage: base + (warp - lead) *
         // stride as one carry-save sum and carry, registered with the
@@ -74,9 +106,9 @@ impl<
         // The prefetches held by the queue and the second stage: + the
         // first stage's prefetch moving on (`st_v`, a register, so the
         // selection's push is not on this path), - the pop.
-        if self.st_v.q.val() & !self.pfq.pop.val() {
+        if self.r_v.q.val() & !self.pfq.pop.val() {
             self.pfq_n.d.next = self.pfq_n.q.val() + self.n7_one.val();
-        } else if !self.st_v.q.val() & self.pfq.pop.val() {
+        } else if !self.r_v.q.val() & self.pfq.pop.val() {
             self.pfq_n.d.next = self.pfq_n.q.val() - self.n7_one.val();
         }
         self.qp_addr.narrow.next = self.add_g.s.val();

@@ -48,16 +48,21 @@ impl<
         self.dtab.a_stride.next = self.x_stride.val();
         self.dtab.a_neg.next = self.x_neg.val();
         self.dtab.a_lead_cta.next = self.b_cta.q.val();
+        // Rule 3's leading CTA, on DIST as the earlier loads and launches
+        // left it (this edge's launch comes after this load), and the
+        // launch's end of the slot's leading-CTA rights.
+        self.dtab.b_cta.next = self.b_cta.q.val();
+        self.dtab.launch.next = self.cta_launch_valid.val();
+        self.dtab.launch_slot.next = self.cta_launch_slot.val();
         self.dtab.g_pc.next = self.j_pc.q.val();
         // Rule 3's product with DIST's stride, magnitude m and sign:
         // d * -m = (-d) * m (|d| < 2^WI, so -d fits).
         if self.dtab.b_neg.val() {
-            self.mul_l.d.next = self.x_ndelta.val();
+            self.c_pd.d.next = self.x_ndelta.val();
         } else {
-            self.mul_l.d.next = self.x_delta.val();
+            self.c_pd.d.next = self.x_delta.val();
         }
-        self.mul_l.s.next = self.dtab.b_stride.val();
-        self.mul_l.b.next = self.addr_zero.val();
+        self.c_pst.d.next = self.dtab.b_stride.val();
         // PerCTA[b_cta] updates: allocation (rule 1), the leading warp's
         // rewrite (rule 2), invalidation (rule 4); the order's new ranks
         // are written back whenever the slot's table changes.
@@ -113,9 +118,8 @@ impl<
         self.c_r3.d.next = self.r3.val();
         self.c_ns.d.next = self.n_same.val();
         self.c_n.d.next = self.b_n.q.val();
-        self.c_ps.d.next = self.mul_l.so.val();
-        self.c_pcy.d.next = self.mul_l.co.val();
         self.c_dh.d.next = self.dh_any.val();
+        self.c_lead.d.next = self.dtab.b_lead.val();
         self.c_pc.d.next = self.b_pc.q.val();
         self.c_warp.d.next = self.b_warp.q.val();
         // The job's stride as magnitude and sign (negated in the job stage).
