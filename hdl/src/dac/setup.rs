@@ -4,7 +4,8 @@ use rust_hdl::prelude::*;
 
 use crate::util::{konst, konsts, sigs, Pack};
 
-/// From the 32 lane values `v` of a warp, its number of active lanes `n`
+/// From the low bits of the 32 lane values `v` of a warp, its region
+/// boundaries `brk`, its number of active lanes `n`
 /// (lanes `0 .. n-1`), the lane-enable mask `en` (all ones, or a guarded
 /// tuple's guard mask) and the access size `2^g` bytes: the masks the
 /// record loop ([`super::DacRecord`]) reads from registers (issue 29,
@@ -19,8 +20,9 @@ use crate::util::{konst, konsts, sigs, Pack};
 /// `live` in five shift-and-OR levels.
 #[derive(LogicBlock)]
 pub struct DacSetup {
-    /// The lane values.
-    pub v: Vec<Signal<In, Bits<32>>>,
+    /// The lane values' low eight bits (the chunk indices; the region
+    /// boundaries come from [`super::DacBreaks`] since issue 29's step 5).
+    pub v: Vec<Signal<In, Bits<8>>>,
     /// Active lanes (0..=32).
     pub n: Signal<In, Bits<6>>,
     /// `log2` of the access size.

@@ -143,7 +143,7 @@ impl<
         // ---- The next warp's lane masks over its enabled lanes: every active
         // lane, or for a guarded tuple those whose bit of G[w] is set.
         for l in 0..self._n {
-            self.setup.v[l].next = self.lanes.v[l].val();
+            self.setup.v[l].next = self.lanes.v[l].val().get_bits::<8>(0);
         }
         self.setup.n.next = self.wn.q.val();
         self.setup.g.next = self.t_gran.val();
