@@ -123,6 +123,25 @@ pub(super) fn storage(p: &DacParams) -> StorageReport {
             false,
             ADD,
         ),
+    ];
+    fields.extend(guard_mask_fields(p));
+    fields.extend(slot_and_expander_fields(p));
+    StorageReport {
+        unit: "dac_expander".into(),
+        fields,
+        paper_bits: (393 + 1560 + 768) * 8,
+        paper_note: "paper section 4.8: ATQ 24 entries 393 B, PWAQ 192 entries 1560 B, PWPQ \
+                     192 entries 768 B"
+            .into(),
+        paper_area: None,
+    }
+}
+
+/// The guard masks' registers and memory.
+fn guard_mask_fields(p: &DacParams) -> Vec<StorageField> {
+    let nw = p.N_WARPS;
+    let f = StorageField::new;
+    vec![
         f(
             "guard masks",
             "write register: valid, warp id, mask (issue 29, step 4)",
@@ -147,17 +166,7 @@ pub(super) fn storage(p: &DacParams) -> StorageReport {
             false,
             ADD,
         ),
-    ];
-    fields.extend(slot_and_expander_fields(p));
-    StorageReport {
-        unit: "dac_expander".into(),
-        fields,
-        paper_bits: (393 + 1560 + 768) * 8,
-        paper_note: "paper section 4.8: ATQ 24 entries 393 B, PWAQ 192 entries 1560 B, PWPQ \
-                     192 entries 768 B"
-            .into(),
-        paper_area: None,
-    }
+    ]
 }
 
 /// The CTA slots', the expander's (its warp-setup stage included), the

@@ -23,6 +23,7 @@ use crate::util::{konst, konsts, regs, sigs, with_defaults, Pack, SignExt, ZeroE
 
 mod control;
 mod expander;
+mod head;
 mod predicate;
 mod queues;
 mod tuple;
@@ -31,6 +32,9 @@ mod warp;
 /// Kernel section 1 ([`tuple`]): the registers' clock, reset and hold, the
 /// tuple at the head of the ATQ, and the CTA slots (done, then launch).
 struct Tuple;
+/// Kernel section 1b ([`head`]): the tuple at the head of the ATQ, the copy
+/// of its fields, its lane offsets and its lane differences' conditions.
+struct Head;
 /// Kernel section 2 ([`warp`]): the current slot and warp, the warp's
 /// active lanes and lane values, and the address record from lane `p`.
 struct Warp;
@@ -644,7 +648,7 @@ impl<
         const PC: usize,
     > Logic for DacExpanderRtl<WB, SB, CB, AQ, PQ, AC, PC>
 {
-    crate::section::sections!(Tuple, Warp, Predicate, Control, Expander, Queues);
+    crate::section::sections!(Tuple, Head, Warp, Predicate, Control, Expander, Queues);
 }
 
 impl<

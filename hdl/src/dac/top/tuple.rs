@@ -77,27 +77,6 @@ impl<
         self.r_gw.reset.next = self.reset.val();
         self.r_gwa.reset.next = self.reset.val();
         self.r_gwd.reset.next = self.reset.val();
-        self.h_base.reset.next = self.reset.val();
-        self.h_tx.reset.next = self.reset.val();
-        self.h_ty.reset.next = self.reset.val();
-        self.h_cx.reset.next = self.reset.val();
-        self.h_cy.reset.next = self.reset.val();
-        self.h_sc.reset.next = self.reset.val();
-        self.h_gran.reset.next = self.reset.val();
-        self.h_cmp.reset.next = self.reset.val();
-        self.h_addr.reset.next = self.reset.val();
-        self.h_data.reset.next = self.reset.val();
-        self.h_pred.reset.next = self.reset.val();
-        self.h_guard.reset.next = self.reset.val();
-        self.h_zo.reset.next = self.reset.val();
-        self.h_ar.reset.next = self.reset.val();
-        self.r_afull.reset.next = self.reset.val();
-        self.r_pfull.reset.next = self.reset.val();
-        self.r_d2.reset.next = self.reset.val();
-        self.r_z1.reset.next = self.reset.val();
-        self.r_m1.reset.next = self.reset.val();
-        self.r_z2.reset.next = self.reset.val();
-        self.r_m2.reset.next = self.reset.val();
         self.gmem.clock.next = self.clock.val();
         for s in 0..self._nc {
             self.cx[s].clock.next = self.clock.val();
@@ -107,56 +86,6 @@ impl<
             self.cy[s].reset.next = self.reset.val();
             self.cy[s].d.next = self.cy[s].q.val();
         }
-
-        // ---- The tuple at the head of the ATQ (four lanes in lock-step; the
-        // fourth holds {guard, cmp, gran, kind}). The start cycle decides a
-        // drop from the head itself (`reserved`), and the basis offsets
-        // (`r_bb`) are loaded from it; everything else reads a copy of the
-        // head's fields loaded every cycle (issue 29, step 5), which holds
-        // the expanded tuple's from its first setup cycle to its pop (the head
-        // is that tuple from its start cycle on): the ATQ's valid gate and the
-        // fields' fan-out are off the setup stages and the busy cycle.
-        self.q_tx.next = self.atq0.o_data.val().get_bits::<32>(32);
-        self.q_ty.next = self.atq1.o_data.val().get_bits::<32>(0);
-        self.q_kind.next = self.atq3.o_data.val().get_bits::<2>(0);
-        self.q_gran.next = self.atq3.o_data.val().get_bits::<2>(2);
-        self.q_cmp.next = self.atq3.o_data.val().get_bits::<3>(4);
-        self.q_addr.next =
-            (self.q_kind.val() == self.k_addr.val()) | (self.q_kind.val() == self.k_data.val());
-        self.q_pred.next = self.q_kind.val() == self.k_pred.val();
-        self.reserved.next = (self.q_kind.val() == self.k_rsvd.val())
-            | (self.q_addr.val() & (self.q_gran.val() == self.gran_rsvd.val()))
-            | (self.q_pred.val() & (self.q_cmp.val() >= self.cmp_rsvd.val()));
-        self.h_base.d.next = self.atq0.o_data.val().get_bits::<32>(0);
-        self.h_tx.d.next = self.q_tx.val();
-        self.h_ty.d.next = self.q_ty.val();
-        self.h_cx.d.next = self.atq1.o_data.val().get_bits::<32>(32);
-        self.h_cy.d.next = self.atq2.o_data.val().get_bits::<32>(0);
-        self.h_sc.d.next = self.atq2.o_data.val().get_bits::<32>(32);
-        self.h_gran.d.next = self.q_gran.val();
-        self.h_cmp.d.next = self.q_cmp.val();
-        self.h_addr.d.next = self.q_addr.val();
-        self.h_data.d.next = self.q_kind.val() == self.k_data.val();
-        self.h_pred.d.next = self.q_pred.val();
-        self.h_guard.d.next = self.atq3.o_data.val().get_bit(7);
-        // The fast path's tuple conditions: no thread offsets, or lanes in
-        // arithmetic progression (`bdx >= 32`, or `off_ty = bdx * off_tx`).
-        self.h_zo.d.next =
-            (self.q_tx.val() == self.c0_32.val()) & (self.q_ty.val() == self.c0_32.val());
-        self.h_ar.d.next = (self.zx_k6.wide.val() >= self.c5_6.val())
-            | (self.q_ty.val() == (self.q_tx.val() << self.zx_k32.wide.val()));
-        self.t_base.next = self.h_base.q.val();
-        self.t_tx.next = self.h_tx.q.val();
-        self.t_ty.next = self.h_ty.q.val();
-        self.t_cx.next = self.h_cx.q.val();
-        self.t_cy.next = self.h_cy.q.val();
-        self.t_scalar.next = self.h_sc.q.val();
-        self.t_gran.next = self.h_gran.q.val();
-        self.t_cmp.next = self.h_cmp.q.val();
-        self.t_guard.next = self.h_guard.q.val();
-        self.is_addr.next = self.h_addr.q.val();
-        self.is_data.next = self.h_data.q.val();
-        self.is_pred.next = self.h_pred.q.val();
 
         // ---- Slots: done, then launch.
         self.zx_ds.narrow.next = self.cta_done_slot.val();

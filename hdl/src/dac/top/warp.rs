@@ -93,26 +93,6 @@ impl<
         self.lane0.a.next = self.nwi.q.val() & self.amask.val();
         self.lane0.ty0.next = self.t0.val() >> self.zx_k12.wide.val();
 
-        // ---- The head tuple's lane offsets (issue 29, step 3): its basis
-        // offsets registered (`r_bb`), then each lane's offset (`r_lo`), both
-        // loaded every cycle. The head is the expanded tuple from its start
-        // cycle to its pop, so `r_lo` holds its offsets from its second setup
-        // cycle on, the first cycle the second stage's results are kept.
-        self.basis.off_tx.next = self.q_tx.val();
-        self.basis.off_ty.next = self.q_ty.val();
-        self.basis.k.next = self.cfg_bdx_log2.val();
-        for j in 0..self._nbb {
-            self.r_bb[j].clock.next = self.clock.val();
-            self.r_bb[j].reset.next = self.reset.val();
-            self.r_bb[j].d.next = self.basis.bb[j].val();
-            self.offs.bb[j].next = self.r_bb[j].q.val();
-        }
-        for i in 0..self._nlo {
-            self.r_lo[i].clock.next = self.clock.val();
-            self.r_lo[i].reset.next = self.reset.val();
-            self.r_lo[i].d.next = self.offs.o[i].val();
-        }
-
         // ---- Second setup stage, on the next warp (`ws`, `wc`, `wn`,
         // `wwid`): its lane values from lane 0's registered words.
         self.lanes.s.next = self.ws.q.val();
@@ -147,34 +127,6 @@ impl<
         }
         self.setup.n.next = self.wn.q.val();
         self.setup.g.next = self.t_gran.val();
-        // Its region boundaries (issue 29, step 5): from the lanes'
-        // carry-save words and the tuple's lane differences (`d1 = off_tx`
-        // inside a row, `d2` at a row start), whose high parts' conditions
-        // are registered from the copy of the head's fields.
-        self.delta.off_tx.next = self.q_tx.val();
-        self.delta.off_ty.next = self.q_ty.val();
-        self.delta.k.next = self.cfg_bdx_log2.val();
-        self.r_d2.d.next = self.delta.d2.val();
-        self.dfl1.d.next = self.t_tx.val();
-        self.dfl1.g.next = self.t_gran.val();
-        self.dfl2.d.next = self.r_d2.q.val();
-        self.dfl2.g.next = self.t_gran.val();
-        self.r_z1.d.next = self.dfl1.z.val();
-        self.r_m1.d.next = self.dfl1.m.val();
-        self.r_z2.d.next = self.dfl2.z.val();
-        self.r_m2.d.next = self.dfl2.m.val();
-        for l in 0..self._nlo {
-            self.brks.s[l].next = self.lanes.ps[l].val();
-            self.brks.c[l].next = self.lanes.pc[l].val();
-        }
-        self.brks.d1.next = self.t_tx.val().get_bits::<8>(0);
-        self.brks.d2.next = self.r_d2.q.val().get_bits::<8>(0);
-        self.brks.z1.next = self.r_z1.q.val();
-        self.brks.m1.next = self.r_m1.q.val();
-        self.brks.z2.next = self.r_z2.q.val();
-        self.brks.m2.next = self.r_m2.q.val();
-        self.brks.k.next = self.cfg_bdx_log2.val();
-        self.brks.g.next = self.t_gran.val();
         self.setup.brk.next = self.brks.brk.val();
         self.setup.en.next = self.ones32.val();
         if self.is_addr.val() & self.t_guard.val() {
