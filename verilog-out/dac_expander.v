@@ -161,7 +161,9 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  aq__push;
     reg  [5:0] aq__push_q;
     reg  [61:0] aq__push_data;
-    wire  aq__push_room;
+    wire  aq__push_full_next;
+    reg  [5:0] aq__peek_q;
+    wire  aq__peek_full_next;
     reg  aq__pop;
     reg  [5:0] aq__pop_q;
     wire  aq__pop_valid;
@@ -171,7 +173,9 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  pq__push;
     reg  [5:0] pq__push_q;
     reg  [31:0] pq__push_data;
-    wire  pq__push_room;
+    wire  pq__push_full_next;
+    reg  [5:0] pq__peek_q;
+    wire  pq__peek_full_next;
     reg  pq__pop;
     reg  [5:0] pq__pop_q;
     wire  pq__pop_valid;
@@ -260,6 +264,68 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] lanes__v__30;
     wire  [31:0] lanes__v__31;
     wire  [31:0] lanes__vl;
+    wire  [7:0] lanes__ps__0;
+    wire  [7:0] lanes__ps__1;
+    wire  [7:0] lanes__ps__2;
+    wire  [7:0] lanes__ps__3;
+    wire  [7:0] lanes__ps__4;
+    wire  [7:0] lanes__ps__5;
+    wire  [7:0] lanes__ps__6;
+    wire  [7:0] lanes__ps__7;
+    wire  [7:0] lanes__ps__8;
+    wire  [7:0] lanes__ps__9;
+    wire  [7:0] lanes__ps__10;
+    wire  [7:0] lanes__ps__11;
+    wire  [7:0] lanes__ps__12;
+    wire  [7:0] lanes__ps__13;
+    wire  [7:0] lanes__ps__14;
+    wire  [7:0] lanes__ps__15;
+    wire  [7:0] lanes__ps__16;
+    wire  [7:0] lanes__ps__17;
+    wire  [7:0] lanes__ps__18;
+    wire  [7:0] lanes__ps__19;
+    wire  [7:0] lanes__ps__20;
+    wire  [7:0] lanes__ps__21;
+    wire  [7:0] lanes__ps__22;
+    wire  [7:0] lanes__ps__23;
+    wire  [7:0] lanes__ps__24;
+    wire  [7:0] lanes__ps__25;
+    wire  [7:0] lanes__ps__26;
+    wire  [7:0] lanes__ps__27;
+    wire  [7:0] lanes__ps__28;
+    wire  [7:0] lanes__ps__29;
+    wire  [7:0] lanes__ps__30;
+    wire  [7:0] lanes__pc__0;
+    wire  [7:0] lanes__pc__1;
+    wire  [7:0] lanes__pc__2;
+    wire  [7:0] lanes__pc__3;
+    wire  [7:0] lanes__pc__4;
+    wire  [7:0] lanes__pc__5;
+    wire  [7:0] lanes__pc__6;
+    wire  [7:0] lanes__pc__7;
+    wire  [7:0] lanes__pc__8;
+    wire  [7:0] lanes__pc__9;
+    wire  [7:0] lanes__pc__10;
+    wire  [7:0] lanes__pc__11;
+    wire  [7:0] lanes__pc__12;
+    wire  [7:0] lanes__pc__13;
+    wire  [7:0] lanes__pc__14;
+    wire  [7:0] lanes__pc__15;
+    wire  [7:0] lanes__pc__16;
+    wire  [7:0] lanes__pc__17;
+    wire  [7:0] lanes__pc__18;
+    wire  [7:0] lanes__pc__19;
+    wire  [7:0] lanes__pc__20;
+    wire  [7:0] lanes__pc__21;
+    wire  [7:0] lanes__pc__22;
+    wire  [7:0] lanes__pc__23;
+    wire  [7:0] lanes__pc__24;
+    wire  [7:0] lanes__pc__25;
+    wire  [7:0] lanes__pc__26;
+    wire  [7:0] lanes__pc__27;
+    wire  [7:0] lanes__pc__28;
+    wire  [7:0] lanes__pc__29;
+    wire  [7:0] lanes__pc__30;
     reg  [31:0] basis__off_tx;
     reg  [31:0] basis__off_ty;
     reg  [3:0] basis__k;
@@ -304,41 +370,42 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] offs__o__28;
     wire  [31:0] offs__o__29;
     wire  [31:0] offs__o__30;
-    reg  [31:0] setup__v__0;
-    reg  [31:0] setup__v__1;
-    reg  [31:0] setup__v__2;
-    reg  [31:0] setup__v__3;
-    reg  [31:0] setup__v__4;
-    reg  [31:0] setup__v__5;
-    reg  [31:0] setup__v__6;
-    reg  [31:0] setup__v__7;
-    reg  [31:0] setup__v__8;
-    reg  [31:0] setup__v__9;
-    reg  [31:0] setup__v__10;
-    reg  [31:0] setup__v__11;
-    reg  [31:0] setup__v__12;
-    reg  [31:0] setup__v__13;
-    reg  [31:0] setup__v__14;
-    reg  [31:0] setup__v__15;
-    reg  [31:0] setup__v__16;
-    reg  [31:0] setup__v__17;
-    reg  [31:0] setup__v__18;
-    reg  [31:0] setup__v__19;
-    reg  [31:0] setup__v__20;
-    reg  [31:0] setup__v__21;
-    reg  [31:0] setup__v__22;
-    reg  [31:0] setup__v__23;
-    reg  [31:0] setup__v__24;
-    reg  [31:0] setup__v__25;
-    reg  [31:0] setup__v__26;
-    reg  [31:0] setup__v__27;
-    reg  [31:0] setup__v__28;
-    reg  [31:0] setup__v__29;
-    reg  [31:0] setup__v__30;
-    reg  [31:0] setup__v__31;
+    reg  [7:0] setup__v__0;
+    reg  [7:0] setup__v__1;
+    reg  [7:0] setup__v__2;
+    reg  [7:0] setup__v__3;
+    reg  [7:0] setup__v__4;
+    reg  [7:0] setup__v__5;
+    reg  [7:0] setup__v__6;
+    reg  [7:0] setup__v__7;
+    reg  [7:0] setup__v__8;
+    reg  [7:0] setup__v__9;
+    reg  [7:0] setup__v__10;
+    reg  [7:0] setup__v__11;
+    reg  [7:0] setup__v__12;
+    reg  [7:0] setup__v__13;
+    reg  [7:0] setup__v__14;
+    reg  [7:0] setup__v__15;
+    reg  [7:0] setup__v__16;
+    reg  [7:0] setup__v__17;
+    reg  [7:0] setup__v__18;
+    reg  [7:0] setup__v__19;
+    reg  [7:0] setup__v__20;
+    reg  [7:0] setup__v__21;
+    reg  [7:0] setup__v__22;
+    reg  [7:0] setup__v__23;
+    reg  [7:0] setup__v__24;
+    reg  [7:0] setup__v__25;
+    reg  [7:0] setup__v__26;
+    reg  [7:0] setup__v__27;
+    reg  [7:0] setup__v__28;
+    reg  [7:0] setup__v__29;
+    reg  [7:0] setup__v__30;
+    reg  [7:0] setup__v__31;
     reg  [5:0] setup__n;
     reg  [1:0] setup__g;
     reg  [31:0] setup__en;
+    reg  [31:0] setup__brk;
     wire  [31:0] setup__act;
     wire  [31:0] setup__live;
     wire  setup__none;
@@ -376,6 +443,89 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [4:0] setup__ci__29;
     wire  [4:0] setup__ci__30;
     wire  [4:0] setup__ci__31;
+    reg  [7:0] brks__s__0;
+    reg  [7:0] brks__s__1;
+    reg  [7:0] brks__s__2;
+    reg  [7:0] brks__s__3;
+    reg  [7:0] brks__s__4;
+    reg  [7:0] brks__s__5;
+    reg  [7:0] brks__s__6;
+    reg  [7:0] brks__s__7;
+    reg  [7:0] brks__s__8;
+    reg  [7:0] brks__s__9;
+    reg  [7:0] brks__s__10;
+    reg  [7:0] brks__s__11;
+    reg  [7:0] brks__s__12;
+    reg  [7:0] brks__s__13;
+    reg  [7:0] brks__s__14;
+    reg  [7:0] brks__s__15;
+    reg  [7:0] brks__s__16;
+    reg  [7:0] brks__s__17;
+    reg  [7:0] brks__s__18;
+    reg  [7:0] brks__s__19;
+    reg  [7:0] brks__s__20;
+    reg  [7:0] brks__s__21;
+    reg  [7:0] brks__s__22;
+    reg  [7:0] brks__s__23;
+    reg  [7:0] brks__s__24;
+    reg  [7:0] brks__s__25;
+    reg  [7:0] brks__s__26;
+    reg  [7:0] brks__s__27;
+    reg  [7:0] brks__s__28;
+    reg  [7:0] brks__s__29;
+    reg  [7:0] brks__s__30;
+    reg  [7:0] brks__c__0;
+    reg  [7:0] brks__c__1;
+    reg  [7:0] brks__c__2;
+    reg  [7:0] brks__c__3;
+    reg  [7:0] brks__c__4;
+    reg  [7:0] brks__c__5;
+    reg  [7:0] brks__c__6;
+    reg  [7:0] brks__c__7;
+    reg  [7:0] brks__c__8;
+    reg  [7:0] brks__c__9;
+    reg  [7:0] brks__c__10;
+    reg  [7:0] brks__c__11;
+    reg  [7:0] brks__c__12;
+    reg  [7:0] brks__c__13;
+    reg  [7:0] brks__c__14;
+    reg  [7:0] brks__c__15;
+    reg  [7:0] brks__c__16;
+    reg  [7:0] brks__c__17;
+    reg  [7:0] brks__c__18;
+    reg  [7:0] brks__c__19;
+    reg  [7:0] brks__c__20;
+    reg  [7:0] brks__c__21;
+    reg  [7:0] brks__c__22;
+    reg  [7:0] brks__c__23;
+    reg  [7:0] brks__c__24;
+    reg  [7:0] brks__c__25;
+    reg  [7:0] brks__c__26;
+    reg  [7:0] brks__c__27;
+    reg  [7:0] brks__c__28;
+    reg  [7:0] brks__c__29;
+    reg  [7:0] brks__c__30;
+    reg  [7:0] brks__d1;
+    reg  [7:0] brks__d2;
+    reg  brks__z1;
+    reg  brks__m1;
+    reg  brks__z2;
+    reg  brks__m2;
+    reg  [3:0] brks__k;
+    reg  [1:0] brks__g;
+    wire  [31:0] brks__brk;
+    reg  [31:0] delta__off_tx;
+    reg  [31:0] delta__off_ty;
+    reg  [3:0] delta__k;
+    wire  [31:0] delta__d2;
+    reg  [31:0] dfl1__d;
+    reg  [1:0] dfl1__g;
+    wire  dfl1__z;
+    wire  dfl1__m;
+    reg  [31:0] dfl2__d;
+    reg  [1:0] dfl2__g;
+    wire  dfl2__z;
+    wire  dfl2__m;
     reg  [31:0] rec__v__0;
     reg  [31:0] rec__v__1;
     reg  [31:0] rec__v__2;
@@ -1313,6 +1463,90 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] wg__q;
     reg  wg__clock;
     reg  wg__reset;
+    reg  [31:0] h_base__d;
+    wire  [31:0] h_base__q;
+    reg  h_base__clock;
+    reg  h_base__reset;
+    reg  [31:0] h_tx__d;
+    wire  [31:0] h_tx__q;
+    reg  h_tx__clock;
+    reg  h_tx__reset;
+    reg  [31:0] h_ty__d;
+    wire  [31:0] h_ty__q;
+    reg  h_ty__clock;
+    reg  h_ty__reset;
+    reg  [31:0] h_cx__d;
+    wire  [31:0] h_cx__q;
+    reg  h_cx__clock;
+    reg  h_cx__reset;
+    reg  [31:0] h_cy__d;
+    wire  [31:0] h_cy__q;
+    reg  h_cy__clock;
+    reg  h_cy__reset;
+    reg  [31:0] h_sc__d;
+    wire  [31:0] h_sc__q;
+    reg  h_sc__clock;
+    reg  h_sc__reset;
+    reg  [1:0] h_gran__d;
+    wire  [1:0] h_gran__q;
+    reg  h_gran__clock;
+    reg  h_gran__reset;
+    reg  [2:0] h_cmp__d;
+    wire  [2:0] h_cmp__q;
+    reg  h_cmp__clock;
+    reg  h_cmp__reset;
+    reg  h_addr__d;
+    wire  h_addr__q;
+    reg  h_addr__clock;
+    reg  h_addr__reset;
+    reg  h_data__d;
+    wire  h_data__q;
+    reg  h_data__clock;
+    reg  h_data__reset;
+    reg  h_pred__d;
+    wire  h_pred__q;
+    reg  h_pred__clock;
+    reg  h_pred__reset;
+    reg  h_guard__d;
+    wire  h_guard__q;
+    reg  h_guard__clock;
+    reg  h_guard__reset;
+    reg  h_zo__d;
+    wire  h_zo__q;
+    reg  h_zo__clock;
+    reg  h_zo__reset;
+    reg  h_ar__d;
+    wire  h_ar__q;
+    reg  h_ar__clock;
+    reg  h_ar__reset;
+    reg  r_afull__d;
+    wire  r_afull__q;
+    reg  r_afull__clock;
+    reg  r_afull__reset;
+    reg  r_pfull__d;
+    wire  r_pfull__q;
+    reg  r_pfull__clock;
+    reg  r_pfull__reset;
+    reg  [31:0] r_d2__d;
+    wire  [31:0] r_d2__q;
+    reg  r_d2__clock;
+    reg  r_d2__reset;
+    reg  r_z1__d;
+    wire  r_z1__q;
+    reg  r_z1__clock;
+    reg  r_z1__reset;
+    reg  r_m1__d;
+    wire  r_m1__q;
+    reg  r_m1__clock;
+    reg  r_m1__reset;
+    reg  r_z2__d;
+    wire  r_z2__q;
+    reg  r_z2__clock;
+    reg  r_z2__reset;
+    reg  r_m2__d;
+    wire  r_m2__q;
+    reg  r_m2__clock;
+    reg  r_m2__reset;
     reg  pk_enc_act__bits__0;
     reg  pk_enc_act__bits__1;
     reg  pk_enc_act__bits__2;
@@ -1323,13 +1557,19 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [2:0] pk_enc_nxt__word;
 
     // Local signals
+    reg  [31:0] q_tx;
+    reg  [31:0] q_ty;
+    reg  [1:0] q_kind;
+    reg  [1:0] q_gran;
+    reg  [2:0] q_cmp;
+    reg  q_addr;
+    reg  q_pred;
     reg  [31:0] t_base;
     reg  [31:0] t_tx;
     reg  [31:0] t_ty;
     reg  [31:0] t_cx;
     reg  [31:0] t_cy;
     reg  [31:0] t_scalar;
-    reg  [1:0] t_kind;
     reg  [1:0] t_gran;
     reg  [2:0] t_cmp;
     reg  t_guard;
@@ -1515,7 +1755,9 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .push(aq__push),
         .push_q(aq__push_q),
         .push_data(aq__push_data),
-        .push_room(aq__push_room),
+        .push_full_next(aq__push_full_next),
+        .peek_q(aq__peek_q),
+        .peek_full_next(aq__peek_full_next),
         .pop(aq__pop),
         .pop_q(aq__pop_q),
         .pop_valid(aq__pop_valid),
@@ -1527,7 +1769,9 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .push(pq__push),
         .push_q(pq__push_q),
         .push_data(pq__push_data),
-        .push_room(pq__push_room),
+        .push_full_next(pq__push_full_next),
+        .peek_q(pq__peek_q),
+        .peek_full_next(pq__peek_full_next),
         .pop(pq__pop),
         .pop_q(pq__pop_q),
         .pop_valid(pq__pop_valid),
@@ -1621,7 +1865,69 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .v__29(lanes__v__29),
         .v__30(lanes__v__30),
         .v__31(lanes__v__31),
-        .vl(lanes__vl)
+        .vl(lanes__vl),
+        .ps__0(lanes__ps__0),
+        .ps__1(lanes__ps__1),
+        .ps__2(lanes__ps__2),
+        .ps__3(lanes__ps__3),
+        .ps__4(lanes__ps__4),
+        .ps__5(lanes__ps__5),
+        .ps__6(lanes__ps__6),
+        .ps__7(lanes__ps__7),
+        .ps__8(lanes__ps__8),
+        .ps__9(lanes__ps__9),
+        .ps__10(lanes__ps__10),
+        .ps__11(lanes__ps__11),
+        .ps__12(lanes__ps__12),
+        .ps__13(lanes__ps__13),
+        .ps__14(lanes__ps__14),
+        .ps__15(lanes__ps__15),
+        .ps__16(lanes__ps__16),
+        .ps__17(lanes__ps__17),
+        .ps__18(lanes__ps__18),
+        .ps__19(lanes__ps__19),
+        .ps__20(lanes__ps__20),
+        .ps__21(lanes__ps__21),
+        .ps__22(lanes__ps__22),
+        .ps__23(lanes__ps__23),
+        .ps__24(lanes__ps__24),
+        .ps__25(lanes__ps__25),
+        .ps__26(lanes__ps__26),
+        .ps__27(lanes__ps__27),
+        .ps__28(lanes__ps__28),
+        .ps__29(lanes__ps__29),
+        .ps__30(lanes__ps__30),
+        .pc__0(lanes__pc__0),
+        .pc__1(lanes__pc__1),
+        .pc__2(lanes__pc__2),
+        .pc__3(lanes__pc__3),
+        .pc__4(lanes__pc__4),
+        .pc__5(lanes__pc__5),
+        .pc__6(lanes__pc__6),
+        .pc__7(lanes__pc__7),
+        .pc__8(lanes__pc__8),
+        .pc__9(lanes__pc__9),
+        .pc__10(lanes__pc__10),
+        .pc__11(lanes__pc__11),
+        .pc__12(lanes__pc__12),
+        .pc__13(lanes__pc__13),
+        .pc__14(lanes__pc__14),
+        .pc__15(lanes__pc__15),
+        .pc__16(lanes__pc__16),
+        .pc__17(lanes__pc__17),
+        .pc__18(lanes__pc__18),
+        .pc__19(lanes__pc__19),
+        .pc__20(lanes__pc__20),
+        .pc__21(lanes__pc__21),
+        .pc__22(lanes__pc__22),
+        .pc__23(lanes__pc__23),
+        .pc__24(lanes__pc__24),
+        .pc__25(lanes__pc__25),
+        .pc__26(lanes__pc__26),
+        .pc__27(lanes__pc__27),
+        .pc__28(lanes__pc__28),
+        .pc__29(lanes__pc__29),
+        .pc__30(lanes__pc__30)
     );
     dac_expander__basis basis(
         .off_tx(basis__off_tx),
@@ -1707,6 +2013,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .n(setup__n),
         .g(setup__g),
         .en(setup__en),
+        .brk(setup__brk),
         .act(setup__act),
         .live(setup__live),
         .none(setup__none),
@@ -1744,6 +2051,97 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .ci__29(setup__ci__29),
         .ci__30(setup__ci__30),
         .ci__31(setup__ci__31)
+    );
+    dac_expander__brks brks(
+        .s__0(brks__s__0),
+        .s__1(brks__s__1),
+        .s__2(brks__s__2),
+        .s__3(brks__s__3),
+        .s__4(brks__s__4),
+        .s__5(brks__s__5),
+        .s__6(brks__s__6),
+        .s__7(brks__s__7),
+        .s__8(brks__s__8),
+        .s__9(brks__s__9),
+        .s__10(brks__s__10),
+        .s__11(brks__s__11),
+        .s__12(brks__s__12),
+        .s__13(brks__s__13),
+        .s__14(brks__s__14),
+        .s__15(brks__s__15),
+        .s__16(brks__s__16),
+        .s__17(brks__s__17),
+        .s__18(brks__s__18),
+        .s__19(brks__s__19),
+        .s__20(brks__s__20),
+        .s__21(brks__s__21),
+        .s__22(brks__s__22),
+        .s__23(brks__s__23),
+        .s__24(brks__s__24),
+        .s__25(brks__s__25),
+        .s__26(brks__s__26),
+        .s__27(brks__s__27),
+        .s__28(brks__s__28),
+        .s__29(brks__s__29),
+        .s__30(brks__s__30),
+        .c__0(brks__c__0),
+        .c__1(brks__c__1),
+        .c__2(brks__c__2),
+        .c__3(brks__c__3),
+        .c__4(brks__c__4),
+        .c__5(brks__c__5),
+        .c__6(brks__c__6),
+        .c__7(brks__c__7),
+        .c__8(brks__c__8),
+        .c__9(brks__c__9),
+        .c__10(brks__c__10),
+        .c__11(brks__c__11),
+        .c__12(brks__c__12),
+        .c__13(brks__c__13),
+        .c__14(brks__c__14),
+        .c__15(brks__c__15),
+        .c__16(brks__c__16),
+        .c__17(brks__c__17),
+        .c__18(brks__c__18),
+        .c__19(brks__c__19),
+        .c__20(brks__c__20),
+        .c__21(brks__c__21),
+        .c__22(brks__c__22),
+        .c__23(brks__c__23),
+        .c__24(brks__c__24),
+        .c__25(brks__c__25),
+        .c__26(brks__c__26),
+        .c__27(brks__c__27),
+        .c__28(brks__c__28),
+        .c__29(brks__c__29),
+        .c__30(brks__c__30),
+        .d1(brks__d1),
+        .d2(brks__d2),
+        .z1(brks__z1),
+        .m1(brks__m1),
+        .z2(brks__z2),
+        .m2(brks__m2),
+        .k(brks__k),
+        .g(brks__g),
+        .brk(brks__brk)
+    );
+    dac_expander__delta delta(
+        .off_tx(delta__off_tx),
+        .off_ty(delta__off_ty),
+        .k(delta__k),
+        .d2(delta__d2)
+    );
+    dac_expander__dfl1 dfl1(
+        .d(dfl1__d),
+        .g(dfl1__g),
+        .z(dfl1__z),
+        .m(dfl1__m)
+    );
+    dac_expander__dfl1 dfl2(
+        .d(dfl2__d),
+        .g(dfl2__g),
+        .z(dfl2__z),
+        .m(dfl2__m)
     );
     dac_expander__rec rec(
         .v__0(rec__v__0),
@@ -2048,7 +2446,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .narrow(zx_g8__narrow),
         .wide(zx_g8__wide)
     );
-    dac_expander__rec__zx_g zx_grp(
+    dac_expander__dfl1__zx_g zx_grp(
         .narrow(zx_grp__narrow),
         .wide(zx_grp__wide)
     );
@@ -2108,11 +2506,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .narrow(pk_sc__narrow),
         .wide(pk_sc__wide)
     );
-    dac_expander__pk_gr pk_kind(
+    dac_expander__brks__zx_g pk_kind(
         .narrow(pk_kind__narrow),
         .wide(pk_kind__wide)
     );
-    dac_expander__pk_gr pk_gr(
+    dac_expander__brks__zx_g pk_gr(
         .narrow(pk_gr__narrow),
         .wide(pk_gr__wide)
     );
@@ -2120,11 +2518,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .narrow(pk_cmp__narrow),
         .wide(pk_cmp__wide)
     );
-    dac_expander__aq__zx_pop_q64 zx_wa64(
+    dac_expander__aq__zx_peek_q64 zx_wa64(
         .narrow(zx_wa64__narrow),
         .wide(zx_wa64__wide)
     );
-    dac_expander__aq__zx_pop_q64 zx_ra64(
+    dac_expander__aq__zx_peek_q64 zx_ra64(
         .narrow(zx_ra64__narrow),
         .wide(zx_ra64__wide)
     );
@@ -3124,6 +3522,132 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(wg__clock),
         .reset(wg__reset)
     );
+    dac_expander__reg32 h_base(
+        .d(h_base__d),
+        .q(h_base__q),
+        .clock(h_base__clock),
+        .reset(h_base__reset)
+    );
+    dac_expander__reg32 h_tx(
+        .d(h_tx__d),
+        .q(h_tx__q),
+        .clock(h_tx__clock),
+        .reset(h_tx__reset)
+    );
+    dac_expander__reg32 h_ty(
+        .d(h_ty__d),
+        .q(h_ty__q),
+        .clock(h_ty__clock),
+        .reset(h_ty__reset)
+    );
+    dac_expander__reg32 h_cx(
+        .d(h_cx__d),
+        .q(h_cx__q),
+        .clock(h_cx__clock),
+        .reset(h_cx__reset)
+    );
+    dac_expander__reg32 h_cy(
+        .d(h_cy__d),
+        .q(h_cy__q),
+        .clock(h_cy__clock),
+        .reset(h_cy__reset)
+    );
+    dac_expander__reg32 h_sc(
+        .d(h_sc__d),
+        .q(h_sc__q),
+        .clock(h_sc__clock),
+        .reset(h_sc__reset)
+    );
+    dac_expander__reg2 h_gran(
+        .d(h_gran__d),
+        .q(h_gran__q),
+        .clock(h_gran__clock),
+        .reset(h_gran__reset)
+    );
+    dac_expander__reg3 h_cmp(
+        .d(h_cmp__d),
+        .q(h_cmp__q),
+        .clock(h_cmp__clock),
+        .reset(h_cmp__reset)
+    );
+    dac_expander__reg1 h_addr(
+        .d(h_addr__d),
+        .q(h_addr__q),
+        .clock(h_addr__clock),
+        .reset(h_addr__reset)
+    );
+    dac_expander__reg1 h_data(
+        .d(h_data__d),
+        .q(h_data__q),
+        .clock(h_data__clock),
+        .reset(h_data__reset)
+    );
+    dac_expander__reg1 h_pred(
+        .d(h_pred__d),
+        .q(h_pred__q),
+        .clock(h_pred__clock),
+        .reset(h_pred__reset)
+    );
+    dac_expander__reg1 h_guard(
+        .d(h_guard__d),
+        .q(h_guard__q),
+        .clock(h_guard__clock),
+        .reset(h_guard__reset)
+    );
+    dac_expander__reg1 h_zo(
+        .d(h_zo__d),
+        .q(h_zo__q),
+        .clock(h_zo__clock),
+        .reset(h_zo__reset)
+    );
+    dac_expander__reg1 h_ar(
+        .d(h_ar__d),
+        .q(h_ar__q),
+        .clock(h_ar__clock),
+        .reset(h_ar__reset)
+    );
+    dac_expander__reg1 r_afull(
+        .d(r_afull__d),
+        .q(r_afull__q),
+        .clock(r_afull__clock),
+        .reset(r_afull__reset)
+    );
+    dac_expander__reg1 r_pfull(
+        .d(r_pfull__d),
+        .q(r_pfull__q),
+        .clock(r_pfull__clock),
+        .reset(r_pfull__reset)
+    );
+    dac_expander__reg32 r_d2(
+        .d(r_d2__d),
+        .q(r_d2__q),
+        .clock(r_d2__clock),
+        .reset(r_d2__reset)
+    );
+    dac_expander__reg1 r_z1(
+        .d(r_z1__d),
+        .q(r_z1__q),
+        .clock(r_z1__clock),
+        .reset(r_z1__reset)
+    );
+    dac_expander__reg1 r_m1(
+        .d(r_m1__d),
+        .q(r_m1__q),
+        .clock(r_m1__clock),
+        .reset(r_m1__reset)
+    );
+    dac_expander__reg1 r_z2(
+        .d(r_z2__d),
+        .q(r_z2__q),
+        .clock(r_z2__clock),
+        .reset(r_z2__reset)
+    );
+    dac_expander__reg1 r_m2(
+        .d(r_m2__d),
+        .q(r_m2__q),
+        .clock(r_m2__clock),
+        .reset(r_m2__reset)
+    );
     dac_expander__pk_enc_act pk_enc_act(
         .bits__0(pk_enc_act__bits__0),
         .bits__1(pk_enc_act__bits__1),
@@ -3188,6 +3712,27 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) r_gw__clock = clock;
     always @(*) r_gwa__clock = clock;
     always @(*) r_gwd__clock = clock;
+    always @(*) h_base__clock = clock;
+    always @(*) h_tx__clock = clock;
+    always @(*) h_ty__clock = clock;
+    always @(*) h_cx__clock = clock;
+    always @(*) h_cy__clock = clock;
+    always @(*) h_sc__clock = clock;
+    always @(*) h_gran__clock = clock;
+    always @(*) h_cmp__clock = clock;
+    always @(*) h_addr__clock = clock;
+    always @(*) h_data__clock = clock;
+    always @(*) h_pred__clock = clock;
+    always @(*) h_guard__clock = clock;
+    always @(*) h_zo__clock = clock;
+    always @(*) h_ar__clock = clock;
+    always @(*) r_afull__clock = clock;
+    always @(*) r_pfull__clock = clock;
+    always @(*) r_d2__clock = clock;
+    always @(*) r_z1__clock = clock;
+    always @(*) r_m1__clock = clock;
+    always @(*) r_z2__clock = clock;
+    always @(*) r_m2__clock = clock;
     always @(*) begin
         active__d = active__q;
         active__d = act1;
@@ -3638,6 +4183,96 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         r_gwd__d = r_gwd__q;
         r_gwd__d = pmask;
     end
+    always @(*) begin
+        h_base__d = h_base__q;
+        h_base__d = atq0__o_data[(32'h0)+:(32)];
+    end
+    always @(*) begin
+        h_tx__d = h_tx__q;
+        h_tx__d = q_tx;
+    end
+    always @(*) begin
+        h_ty__d = h_ty__q;
+        h_ty__d = q_ty;
+    end
+    always @(*) begin
+        h_cx__d = h_cx__q;
+        h_cx__d = atq1__o_data[(32'h20)+:(32)];
+    end
+    always @(*) begin
+        h_cy__d = h_cy__q;
+        h_cy__d = atq2__o_data[(32'h0)+:(32)];
+    end
+    always @(*) begin
+        h_sc__d = h_sc__q;
+        h_sc__d = atq2__o_data[(32'h20)+:(32)];
+    end
+    always @(*) begin
+        h_gran__d = h_gran__q;
+        h_gran__d = q_gran;
+    end
+    always @(*) begin
+        h_cmp__d = h_cmp__q;
+        h_cmp__d = q_cmp;
+    end
+    always @(*) begin
+        h_addr__d = h_addr__q;
+        h_addr__d = q_addr;
+    end
+    always @(*) begin
+        h_data__d = h_data__q;
+        h_data__d = q_kind == k_data;
+    end
+    always @(*) begin
+        h_pred__d = h_pred__q;
+        h_pred__d = q_pred;
+    end
+    always @(*) begin
+        h_guard__d = h_guard__q;
+        h_guard__d = atq3__o_data[32'h7];
+    end
+    always @(*) begin
+        h_zo__d = h_zo__q;
+        h_zo__d = (q_tx == c0_32) & (q_ty == c0_32);
+    end
+    always @(*) begin
+        h_ar__d = h_ar__q;
+        h_ar__d = (zx_k6__wide >= c5_6) | (q_ty == (q_tx << zx_k32__wide));
+    end
+    always @(*) begin
+        r_afull__d = r_afull__q;
+        r_afull__d = aq__push_full_next;
+        if (load) begin
+            r_afull__d = aq__peek_full_next;
+        end
+    end
+    always @(*) begin
+        r_pfull__d = r_pfull__q;
+        r_pfull__d = pq__push_full_next;
+        if (load) begin
+            r_pfull__d = pq__peek_full_next;
+        end
+    end
+    always @(*) begin
+        r_d2__d = r_d2__q;
+        r_d2__d = delta__d2;
+    end
+    always @(*) begin
+        r_z1__d = r_z1__q;
+        r_z1__d = dfl1__z;
+    end
+    always @(*) begin
+        r_m1__d = r_m1__q;
+        r_m1__d = dfl1__m;
+    end
+    always @(*) begin
+        r_z2__d = r_z2__q;
+        r_z2__d = dfl2__z;
+    end
+    always @(*) begin
+        r_m2__d = r_m2__q;
+        r_m2__d = dfl2__m;
+    end
     always @(*) active__reset = reset;
     always @(*) todo__reset = reset;
     always @(*) busy__reset = reset;
@@ -3817,20 +4452,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             cy__7__d = cta_launch_y;
         end
     end
-    always @(*) t_base = atq0__o_data[(32'h0)+:(32)];
-    always @(*) t_tx = atq0__o_data[(32'h20)+:(32)];
-    always @(*) t_ty = atq1__o_data[(32'h0)+:(32)];
-    always @(*) t_cx = atq1__o_data[(32'h20)+:(32)];
-    always @(*) t_cy = atq2__o_data[(32'h0)+:(32)];
-    always @(*) t_scalar = atq2__o_data[(32'h20)+:(32)];
-    always @(*) t_kind = atq3__o_data[(32'h0)+:(2)];
-    always @(*) t_gran = atq3__o_data[(32'h2)+:(2)];
-    always @(*) t_cmp = atq3__o_data[(32'h4)+:(3)];
-    always @(*) t_guard = atq3__o_data[32'h7];
-    always @(*) is_addr = (t_kind == k_addr) | (t_kind == k_data);
-    always @(*) is_data = t_kind == k_data;
-    always @(*) is_pred = t_kind == k_pred;
-    always @(*) reserved = (t_kind == k_rsvd) | (is_addr & (t_gran == gran_rsvd)) | (is_pred & (t_cmp >= cmp_rsvd));
     always @(*) zx_ds__narrow = cta_done_slot;
     always @(*) zx_ls__narrow = cta_launch_slot;
     always @(*) zx_cnt_d__narrow = cta_done_slot;
@@ -3843,6 +4464,240 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             act1 = active__q & ~(one16 << zx_ds__wide);
         end
     end
+    always @(*) h_base__reset = reset;
+    always @(*) h_tx__reset = reset;
+    always @(*) h_ty__reset = reset;
+    always @(*) h_cx__reset = reset;
+    always @(*) h_cy__reset = reset;
+    always @(*) h_sc__reset = reset;
+    always @(*) h_gran__reset = reset;
+    always @(*) h_cmp__reset = reset;
+    always @(*) h_addr__reset = reset;
+    always @(*) h_data__reset = reset;
+    always @(*) h_pred__reset = reset;
+    always @(*) h_guard__reset = reset;
+    always @(*) h_zo__reset = reset;
+    always @(*) h_ar__reset = reset;
+    always @(*) r_afull__reset = reset;
+    always @(*) r_pfull__reset = reset;
+    always @(*) r_d2__reset = reset;
+    always @(*) r_z1__reset = reset;
+    always @(*) r_m1__reset = reset;
+    always @(*) r_z2__reset = reset;
+    always @(*) r_m2__reset = reset;
+    always @(*) q_tx = atq0__o_data[(32'h20)+:(32)];
+    always @(*) q_ty = atq1__o_data[(32'h0)+:(32)];
+    always @(*) q_kind = atq3__o_data[(32'h0)+:(2)];
+    always @(*) q_gran = atq3__o_data[(32'h2)+:(2)];
+    always @(*) q_cmp = atq3__o_data[(32'h4)+:(3)];
+    always @(*) q_addr = (q_kind == k_addr) | (q_kind == k_data);
+    always @(*) q_pred = q_kind == k_pred;
+    always @(*) reserved = (q_kind == k_rsvd) | (q_addr & (q_gran == gran_rsvd)) | (q_pred & (q_cmp >= cmp_rsvd));
+    always @(*) t_base = h_base__q;
+    always @(*) t_tx = h_tx__q;
+    always @(*) t_ty = h_ty__q;
+    always @(*) t_cx = h_cx__q;
+    always @(*) t_cy = h_cy__q;
+    always @(*) t_scalar = h_sc__q;
+    always @(*) t_gran = h_gran__q;
+    always @(*) t_cmp = h_cmp__q;
+    always @(*) t_guard = h_guard__q;
+    always @(*) is_addr = h_addr__q;
+    always @(*) is_data = h_data__q;
+    always @(*) is_pred = h_pred__q;
+    always @(*) basis__off_tx = q_tx;
+    always @(*) basis__off_ty = q_ty;
+    always @(*) basis__k = cfg_bdx_log2;
+    always @(*) r_bb__0__clock = clock;
+    always @(*) r_bb__0__reset = reset;
+    always @(*) r_bb__0__d = basis__bb__0;
+    always @(*) offs__bb__0 = r_bb__0__q;
+    always @(*) r_bb__1__clock = clock;
+    always @(*) r_bb__1__reset = reset;
+    always @(*) r_bb__1__d = basis__bb__1;
+    always @(*) offs__bb__1 = r_bb__1__q;
+    always @(*) r_bb__2__clock = clock;
+    always @(*) r_bb__2__reset = reset;
+    always @(*) r_bb__2__d = basis__bb__2;
+    always @(*) offs__bb__2 = r_bb__2__q;
+    always @(*) r_bb__3__clock = clock;
+    always @(*) r_bb__3__reset = reset;
+    always @(*) r_bb__3__d = basis__bb__3;
+    always @(*) offs__bb__3 = r_bb__3__q;
+    always @(*) r_bb__4__clock = clock;
+    always @(*) r_bb__4__reset = reset;
+    always @(*) r_bb__4__d = basis__bb__4;
+    always @(*) offs__bb__4 = r_bb__4__q;
+    always @(*) r_lo__0__clock = clock;
+    always @(*) r_lo__0__reset = reset;
+    always @(*) r_lo__0__d = offs__o__0;
+    always @(*) r_lo__1__clock = clock;
+    always @(*) r_lo__1__reset = reset;
+    always @(*) r_lo__1__d = offs__o__1;
+    always @(*) r_lo__2__clock = clock;
+    always @(*) r_lo__2__reset = reset;
+    always @(*) r_lo__2__d = offs__o__2;
+    always @(*) r_lo__3__clock = clock;
+    always @(*) r_lo__3__reset = reset;
+    always @(*) r_lo__3__d = offs__o__3;
+    always @(*) r_lo__4__clock = clock;
+    always @(*) r_lo__4__reset = reset;
+    always @(*) r_lo__4__d = offs__o__4;
+    always @(*) r_lo__5__clock = clock;
+    always @(*) r_lo__5__reset = reset;
+    always @(*) r_lo__5__d = offs__o__5;
+    always @(*) r_lo__6__clock = clock;
+    always @(*) r_lo__6__reset = reset;
+    always @(*) r_lo__6__d = offs__o__6;
+    always @(*) r_lo__7__clock = clock;
+    always @(*) r_lo__7__reset = reset;
+    always @(*) r_lo__7__d = offs__o__7;
+    always @(*) r_lo__8__clock = clock;
+    always @(*) r_lo__8__reset = reset;
+    always @(*) r_lo__8__d = offs__o__8;
+    always @(*) r_lo__9__clock = clock;
+    always @(*) r_lo__9__reset = reset;
+    always @(*) r_lo__9__d = offs__o__9;
+    always @(*) r_lo__10__clock = clock;
+    always @(*) r_lo__10__reset = reset;
+    always @(*) r_lo__10__d = offs__o__10;
+    always @(*) r_lo__11__clock = clock;
+    always @(*) r_lo__11__reset = reset;
+    always @(*) r_lo__11__d = offs__o__11;
+    always @(*) r_lo__12__clock = clock;
+    always @(*) r_lo__12__reset = reset;
+    always @(*) r_lo__12__d = offs__o__12;
+    always @(*) r_lo__13__clock = clock;
+    always @(*) r_lo__13__reset = reset;
+    always @(*) r_lo__13__d = offs__o__13;
+    always @(*) r_lo__14__clock = clock;
+    always @(*) r_lo__14__reset = reset;
+    always @(*) r_lo__14__d = offs__o__14;
+    always @(*) r_lo__15__clock = clock;
+    always @(*) r_lo__15__reset = reset;
+    always @(*) r_lo__15__d = offs__o__15;
+    always @(*) r_lo__16__clock = clock;
+    always @(*) r_lo__16__reset = reset;
+    always @(*) r_lo__16__d = offs__o__16;
+    always @(*) r_lo__17__clock = clock;
+    always @(*) r_lo__17__reset = reset;
+    always @(*) r_lo__17__d = offs__o__17;
+    always @(*) r_lo__18__clock = clock;
+    always @(*) r_lo__18__reset = reset;
+    always @(*) r_lo__18__d = offs__o__18;
+    always @(*) r_lo__19__clock = clock;
+    always @(*) r_lo__19__reset = reset;
+    always @(*) r_lo__19__d = offs__o__19;
+    always @(*) r_lo__20__clock = clock;
+    always @(*) r_lo__20__reset = reset;
+    always @(*) r_lo__20__d = offs__o__20;
+    always @(*) r_lo__21__clock = clock;
+    always @(*) r_lo__21__reset = reset;
+    always @(*) r_lo__21__d = offs__o__21;
+    always @(*) r_lo__22__clock = clock;
+    always @(*) r_lo__22__reset = reset;
+    always @(*) r_lo__22__d = offs__o__22;
+    always @(*) r_lo__23__clock = clock;
+    always @(*) r_lo__23__reset = reset;
+    always @(*) r_lo__23__d = offs__o__23;
+    always @(*) r_lo__24__clock = clock;
+    always @(*) r_lo__24__reset = reset;
+    always @(*) r_lo__24__d = offs__o__24;
+    always @(*) r_lo__25__clock = clock;
+    always @(*) r_lo__25__reset = reset;
+    always @(*) r_lo__25__d = offs__o__25;
+    always @(*) r_lo__26__clock = clock;
+    always @(*) r_lo__26__reset = reset;
+    always @(*) r_lo__26__d = offs__o__26;
+    always @(*) r_lo__27__clock = clock;
+    always @(*) r_lo__27__reset = reset;
+    always @(*) r_lo__27__d = offs__o__27;
+    always @(*) r_lo__28__clock = clock;
+    always @(*) r_lo__28__reset = reset;
+    always @(*) r_lo__28__d = offs__o__28;
+    always @(*) r_lo__29__clock = clock;
+    always @(*) r_lo__29__reset = reset;
+    always @(*) r_lo__29__d = offs__o__29;
+    always @(*) r_lo__30__clock = clock;
+    always @(*) r_lo__30__reset = reset;
+    always @(*) r_lo__30__d = offs__o__30;
+    always @(*) delta__off_tx = q_tx;
+    always @(*) delta__off_ty = q_ty;
+    always @(*) delta__k = cfg_bdx_log2;
+    always @(*) dfl1__d = t_tx;
+    always @(*) dfl1__g = t_gran;
+    always @(*) dfl2__d = r_d2__q;
+    always @(*) dfl2__g = t_gran;
+    always @(*) brks__s__0 = lanes__ps__0;
+    always @(*) brks__c__0 = lanes__pc__0;
+    always @(*) brks__s__1 = lanes__ps__1;
+    always @(*) brks__c__1 = lanes__pc__1;
+    always @(*) brks__s__2 = lanes__ps__2;
+    always @(*) brks__c__2 = lanes__pc__2;
+    always @(*) brks__s__3 = lanes__ps__3;
+    always @(*) brks__c__3 = lanes__pc__3;
+    always @(*) brks__s__4 = lanes__ps__4;
+    always @(*) brks__c__4 = lanes__pc__4;
+    always @(*) brks__s__5 = lanes__ps__5;
+    always @(*) brks__c__5 = lanes__pc__5;
+    always @(*) brks__s__6 = lanes__ps__6;
+    always @(*) brks__c__6 = lanes__pc__6;
+    always @(*) brks__s__7 = lanes__ps__7;
+    always @(*) brks__c__7 = lanes__pc__7;
+    always @(*) brks__s__8 = lanes__ps__8;
+    always @(*) brks__c__8 = lanes__pc__8;
+    always @(*) brks__s__9 = lanes__ps__9;
+    always @(*) brks__c__9 = lanes__pc__9;
+    always @(*) brks__s__10 = lanes__ps__10;
+    always @(*) brks__c__10 = lanes__pc__10;
+    always @(*) brks__s__11 = lanes__ps__11;
+    always @(*) brks__c__11 = lanes__pc__11;
+    always @(*) brks__s__12 = lanes__ps__12;
+    always @(*) brks__c__12 = lanes__pc__12;
+    always @(*) brks__s__13 = lanes__ps__13;
+    always @(*) brks__c__13 = lanes__pc__13;
+    always @(*) brks__s__14 = lanes__ps__14;
+    always @(*) brks__c__14 = lanes__pc__14;
+    always @(*) brks__s__15 = lanes__ps__15;
+    always @(*) brks__c__15 = lanes__pc__15;
+    always @(*) brks__s__16 = lanes__ps__16;
+    always @(*) brks__c__16 = lanes__pc__16;
+    always @(*) brks__s__17 = lanes__ps__17;
+    always @(*) brks__c__17 = lanes__pc__17;
+    always @(*) brks__s__18 = lanes__ps__18;
+    always @(*) brks__c__18 = lanes__pc__18;
+    always @(*) brks__s__19 = lanes__ps__19;
+    always @(*) brks__c__19 = lanes__pc__19;
+    always @(*) brks__s__20 = lanes__ps__20;
+    always @(*) brks__c__20 = lanes__pc__20;
+    always @(*) brks__s__21 = lanes__ps__21;
+    always @(*) brks__c__21 = lanes__pc__21;
+    always @(*) brks__s__22 = lanes__ps__22;
+    always @(*) brks__c__22 = lanes__pc__22;
+    always @(*) brks__s__23 = lanes__ps__23;
+    always @(*) brks__c__23 = lanes__pc__23;
+    always @(*) brks__s__24 = lanes__ps__24;
+    always @(*) brks__c__24 = lanes__pc__24;
+    always @(*) brks__s__25 = lanes__ps__25;
+    always @(*) brks__c__25 = lanes__pc__25;
+    always @(*) brks__s__26 = lanes__ps__26;
+    always @(*) brks__c__26 = lanes__pc__26;
+    always @(*) brks__s__27 = lanes__ps__27;
+    always @(*) brks__c__27 = lanes__pc__27;
+    always @(*) brks__s__28 = lanes__ps__28;
+    always @(*) brks__c__28 = lanes__pc__28;
+    always @(*) brks__s__29 = lanes__ps__29;
+    always @(*) brks__c__29 = lanes__pc__29;
+    always @(*) brks__s__30 = lanes__ps__30;
+    always @(*) brks__c__30 = lanes__pc__30;
+    always @(*) brks__d1 = t_tx[(32'h0)+:(8)];
+    always @(*) brks__d2 = r_d2__q[(32'h0)+:(8)];
+    always @(*) brks__z1 = r_z1__q;
+    always @(*) brks__m1 = r_m1__q;
+    always @(*) brks__z2 = r_z2__q;
+    always @(*) brks__m2 = r_m2__q;
+    always @(*) brks__k = cfg_bdx_log2;
+    always @(*) brks__g = t_gran;
     always @(*) zx_w10__narrow = cfg_warps_per_cta;
     assign mul_sw__0__d = slot5__0;
     always @(*) mul_sw__0__s = zx_w10__wide;
@@ -4087,122 +4942,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) lane0__cy = cur_cy;
     always @(*) lane0__a = nwi__q & amask;
     always @(*) lane0__ty0 = t0 >> zx_k12__wide;
-    always @(*) basis__off_tx = t_tx;
-    always @(*) basis__off_ty = t_ty;
-    always @(*) basis__k = cfg_bdx_log2;
-    always @(*) r_bb__0__clock = clock;
-    always @(*) r_bb__0__reset = reset;
-    always @(*) r_bb__0__d = basis__bb__0;
-    always @(*) offs__bb__0 = r_bb__0__q;
-    always @(*) r_bb__1__clock = clock;
-    always @(*) r_bb__1__reset = reset;
-    always @(*) r_bb__1__d = basis__bb__1;
-    always @(*) offs__bb__1 = r_bb__1__q;
-    always @(*) r_bb__2__clock = clock;
-    always @(*) r_bb__2__reset = reset;
-    always @(*) r_bb__2__d = basis__bb__2;
-    always @(*) offs__bb__2 = r_bb__2__q;
-    always @(*) r_bb__3__clock = clock;
-    always @(*) r_bb__3__reset = reset;
-    always @(*) r_bb__3__d = basis__bb__3;
-    always @(*) offs__bb__3 = r_bb__3__q;
-    always @(*) r_bb__4__clock = clock;
-    always @(*) r_bb__4__reset = reset;
-    always @(*) r_bb__4__d = basis__bb__4;
-    always @(*) offs__bb__4 = r_bb__4__q;
-    always @(*) r_lo__0__clock = clock;
-    always @(*) r_lo__0__reset = reset;
-    always @(*) r_lo__0__d = offs__o__0;
-    always @(*) r_lo__1__clock = clock;
-    always @(*) r_lo__1__reset = reset;
-    always @(*) r_lo__1__d = offs__o__1;
-    always @(*) r_lo__2__clock = clock;
-    always @(*) r_lo__2__reset = reset;
-    always @(*) r_lo__2__d = offs__o__2;
-    always @(*) r_lo__3__clock = clock;
-    always @(*) r_lo__3__reset = reset;
-    always @(*) r_lo__3__d = offs__o__3;
-    always @(*) r_lo__4__clock = clock;
-    always @(*) r_lo__4__reset = reset;
-    always @(*) r_lo__4__d = offs__o__4;
-    always @(*) r_lo__5__clock = clock;
-    always @(*) r_lo__5__reset = reset;
-    always @(*) r_lo__5__d = offs__o__5;
-    always @(*) r_lo__6__clock = clock;
-    always @(*) r_lo__6__reset = reset;
-    always @(*) r_lo__6__d = offs__o__6;
-    always @(*) r_lo__7__clock = clock;
-    always @(*) r_lo__7__reset = reset;
-    always @(*) r_lo__7__d = offs__o__7;
-    always @(*) r_lo__8__clock = clock;
-    always @(*) r_lo__8__reset = reset;
-    always @(*) r_lo__8__d = offs__o__8;
-    always @(*) r_lo__9__clock = clock;
-    always @(*) r_lo__9__reset = reset;
-    always @(*) r_lo__9__d = offs__o__9;
-    always @(*) r_lo__10__clock = clock;
-    always @(*) r_lo__10__reset = reset;
-    always @(*) r_lo__10__d = offs__o__10;
-    always @(*) r_lo__11__clock = clock;
-    always @(*) r_lo__11__reset = reset;
-    always @(*) r_lo__11__d = offs__o__11;
-    always @(*) r_lo__12__clock = clock;
-    always @(*) r_lo__12__reset = reset;
-    always @(*) r_lo__12__d = offs__o__12;
-    always @(*) r_lo__13__clock = clock;
-    always @(*) r_lo__13__reset = reset;
-    always @(*) r_lo__13__d = offs__o__13;
-    always @(*) r_lo__14__clock = clock;
-    always @(*) r_lo__14__reset = reset;
-    always @(*) r_lo__14__d = offs__o__14;
-    always @(*) r_lo__15__clock = clock;
-    always @(*) r_lo__15__reset = reset;
-    always @(*) r_lo__15__d = offs__o__15;
-    always @(*) r_lo__16__clock = clock;
-    always @(*) r_lo__16__reset = reset;
-    always @(*) r_lo__16__d = offs__o__16;
-    always @(*) r_lo__17__clock = clock;
-    always @(*) r_lo__17__reset = reset;
-    always @(*) r_lo__17__d = offs__o__17;
-    always @(*) r_lo__18__clock = clock;
-    always @(*) r_lo__18__reset = reset;
-    always @(*) r_lo__18__d = offs__o__18;
-    always @(*) r_lo__19__clock = clock;
-    always @(*) r_lo__19__reset = reset;
-    always @(*) r_lo__19__d = offs__o__19;
-    always @(*) r_lo__20__clock = clock;
-    always @(*) r_lo__20__reset = reset;
-    always @(*) r_lo__20__d = offs__o__20;
-    always @(*) r_lo__21__clock = clock;
-    always @(*) r_lo__21__reset = reset;
-    always @(*) r_lo__21__d = offs__o__21;
-    always @(*) r_lo__22__clock = clock;
-    always @(*) r_lo__22__reset = reset;
-    always @(*) r_lo__22__d = offs__o__22;
-    always @(*) r_lo__23__clock = clock;
-    always @(*) r_lo__23__reset = reset;
-    always @(*) r_lo__23__d = offs__o__23;
-    always @(*) r_lo__24__clock = clock;
-    always @(*) r_lo__24__reset = reset;
-    always @(*) r_lo__24__d = offs__o__24;
-    always @(*) r_lo__25__clock = clock;
-    always @(*) r_lo__25__reset = reset;
-    always @(*) r_lo__25__d = offs__o__25;
-    always @(*) r_lo__26__clock = clock;
-    always @(*) r_lo__26__reset = reset;
-    always @(*) r_lo__26__d = offs__o__26;
-    always @(*) r_lo__27__clock = clock;
-    always @(*) r_lo__27__reset = reset;
-    always @(*) r_lo__27__d = offs__o__27;
-    always @(*) r_lo__28__clock = clock;
-    always @(*) r_lo__28__reset = reset;
-    always @(*) r_lo__28__d = offs__o__28;
-    always @(*) r_lo__29__clock = clock;
-    always @(*) r_lo__29__reset = reset;
-    always @(*) r_lo__29__d = offs__o__29;
-    always @(*) r_lo__30__clock = clock;
-    always @(*) r_lo__30__reset = reset;
-    always @(*) r_lo__30__d = offs__o__30;
     always @(*) lanes__s = ws__q;
     always @(*) lanes__c = wc__q;
     always @(*) lanes__o__0 = r_lo__0__q;
@@ -4247,40 +4986,41 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             gmask = gmem__r_data;
         end
     end
-    always @(*) setup__v__0 = lanes__v__0;
-    always @(*) setup__v__1 = lanes__v__1;
-    always @(*) setup__v__2 = lanes__v__2;
-    always @(*) setup__v__3 = lanes__v__3;
-    always @(*) setup__v__4 = lanes__v__4;
-    always @(*) setup__v__5 = lanes__v__5;
-    always @(*) setup__v__6 = lanes__v__6;
-    always @(*) setup__v__7 = lanes__v__7;
-    always @(*) setup__v__8 = lanes__v__8;
-    always @(*) setup__v__9 = lanes__v__9;
-    always @(*) setup__v__10 = lanes__v__10;
-    always @(*) setup__v__11 = lanes__v__11;
-    always @(*) setup__v__12 = lanes__v__12;
-    always @(*) setup__v__13 = lanes__v__13;
-    always @(*) setup__v__14 = lanes__v__14;
-    always @(*) setup__v__15 = lanes__v__15;
-    always @(*) setup__v__16 = lanes__v__16;
-    always @(*) setup__v__17 = lanes__v__17;
-    always @(*) setup__v__18 = lanes__v__18;
-    always @(*) setup__v__19 = lanes__v__19;
-    always @(*) setup__v__20 = lanes__v__20;
-    always @(*) setup__v__21 = lanes__v__21;
-    always @(*) setup__v__22 = lanes__v__22;
-    always @(*) setup__v__23 = lanes__v__23;
-    always @(*) setup__v__24 = lanes__v__24;
-    always @(*) setup__v__25 = lanes__v__25;
-    always @(*) setup__v__26 = lanes__v__26;
-    always @(*) setup__v__27 = lanes__v__27;
-    always @(*) setup__v__28 = lanes__v__28;
-    always @(*) setup__v__29 = lanes__v__29;
-    always @(*) setup__v__30 = lanes__v__30;
-    always @(*) setup__v__31 = lanes__v__31;
+    always @(*) setup__v__0 = lanes__v__0[(32'h0)+:(8)];
+    always @(*) setup__v__1 = lanes__v__1[(32'h0)+:(8)];
+    always @(*) setup__v__2 = lanes__v__2[(32'h0)+:(8)];
+    always @(*) setup__v__3 = lanes__v__3[(32'h0)+:(8)];
+    always @(*) setup__v__4 = lanes__v__4[(32'h0)+:(8)];
+    always @(*) setup__v__5 = lanes__v__5[(32'h0)+:(8)];
+    always @(*) setup__v__6 = lanes__v__6[(32'h0)+:(8)];
+    always @(*) setup__v__7 = lanes__v__7[(32'h0)+:(8)];
+    always @(*) setup__v__8 = lanes__v__8[(32'h0)+:(8)];
+    always @(*) setup__v__9 = lanes__v__9[(32'h0)+:(8)];
+    always @(*) setup__v__10 = lanes__v__10[(32'h0)+:(8)];
+    always @(*) setup__v__11 = lanes__v__11[(32'h0)+:(8)];
+    always @(*) setup__v__12 = lanes__v__12[(32'h0)+:(8)];
+    always @(*) setup__v__13 = lanes__v__13[(32'h0)+:(8)];
+    always @(*) setup__v__14 = lanes__v__14[(32'h0)+:(8)];
+    always @(*) setup__v__15 = lanes__v__15[(32'h0)+:(8)];
+    always @(*) setup__v__16 = lanes__v__16[(32'h0)+:(8)];
+    always @(*) setup__v__17 = lanes__v__17[(32'h0)+:(8)];
+    always @(*) setup__v__18 = lanes__v__18[(32'h0)+:(8)];
+    always @(*) setup__v__19 = lanes__v__19[(32'h0)+:(8)];
+    always @(*) setup__v__20 = lanes__v__20[(32'h0)+:(8)];
+    always @(*) setup__v__21 = lanes__v__21[(32'h0)+:(8)];
+    always @(*) setup__v__22 = lanes__v__22[(32'h0)+:(8)];
+    always @(*) setup__v__23 = lanes__v__23[(32'h0)+:(8)];
+    always @(*) setup__v__24 = lanes__v__24[(32'h0)+:(8)];
+    always @(*) setup__v__25 = lanes__v__25[(32'h0)+:(8)];
+    always @(*) setup__v__26 = lanes__v__26[(32'h0)+:(8)];
+    always @(*) setup__v__27 = lanes__v__27[(32'h0)+:(8)];
+    always @(*) setup__v__28 = lanes__v__28[(32'h0)+:(8)];
+    always @(*) setup__v__29 = lanes__v__29[(32'h0)+:(8)];
+    always @(*) setup__v__30 = lanes__v__30[(32'h0)+:(8)];
+    always @(*) setup__v__31 = lanes__v__31[(32'h0)+:(8)];
     always @(*) setup__n = wn__q;
     always @(*) setup__g = t_gran;
+    always @(*) setup__brk = brks__brk;
     always @(*) begin
         setup__en = ones32;
         if (is_addr & t_guard) begin
@@ -4334,8 +5074,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) cmp_last__a = vlast;
     always @(*) cmp_last__b = t_scalar;
     always @(*) cmp_last__op = t_cmp;
-    always @(*) zero_offs = (t_tx == c0_32) & (t_ty == c0_32);
-    always @(*) arith = (zx_k6__wide >= c5_6) | (t_ty == (t_tx << zx_k32__wide));
+    always @(*) zero_offs = h_zo__q;
+    always @(*) arith = h_ar__q;
     always @(*) sx_v0__narrow = lv__0__q;
     always @(*) add_fit__x = sx_v0__wide;
     always @(*) add_fit__y = r_pb__q;
@@ -4551,9 +5291,9 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) start_go = start & ~start_drop;
     always @(*) memfree = ~mem_v__q | mem_ready;
     always @(*) cyc = busy__q & cv__q;
-    always @(*) a_push = cyc & is_addr & ~skip & aq__push_room & (~is_data | memfree);
-    always @(*) pf_push = cyc & is_pred & ~skip & fast & pq__push_room;
-    always @(*) ps_final = cyc & is_pred & ~skip & ~fast & (grp__q == lastg) & pq__push_room;
+    always @(*) a_push = cyc & is_addr & ~skip & ~r_afull__q & (~is_data | memfree);
+    always @(*) pf_push = cyc & is_pred & ~skip & fast & ~r_pfull__q;
+    always @(*) ps_final = cyc & is_pred & ~skip & ~fast & (grp__q == lastg) & ~r_pfull__q;
     always @(*) ps_adv = cyc & is_pred & ~skip & ~fast & (grp__q != lastg);
     always @(*) p_push = pf_push | ps_final;
     always @(*) wdone = cyc & (skip | (a_push & rec__last) | p_push);
@@ -4569,6 +5309,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) load = (busy__q & ~cv__q) | (wdone & ~cend__q);
     always @(*) tuple_done = wdone & cend__q;
     always @(*) atq_pop = start_drop | tuple_done;
+    always @(*) aq__peek_q = wwid__q;
+    always @(*) pq__peek_q = wwid__q;
     always @(*) lv__0__clock = clock;
     always @(*) lv__0__reset = reset;
     always @(*) begin
@@ -5329,7 +6071,7 @@ module dac_expander__add_fit(x,y,ci,s);
 
 endmodule // dac_expander__add_fit
 
-module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,pop_valid,pop_data);
+module dac_expander__aq(clock,reset,push,push_q,push_data,push_full_next,peek_q,peek_full_next,pop,pop_q,pop_valid,pop_data);
 
     // Module arguments
     input wire  clock;
@@ -5337,16 +6079,18 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     input wire  push;
     input wire  [5:0] push_q;
     input wire  [61:0] push_data;
-    output reg  push_room;
+    output reg  push_full_next;
+    input wire  [5:0] peek_q;
+    output reg  peek_full_next;
     input wire  pop;
     input wire  [5:0] pop_q;
     output reg  pop_valid;
     output reg  [61:0] pop_data;
 
     // Constant declarations
+    localparam  depth_m1 = 3'b11;
     localparam  last_q__0 = 6'b101111;
     localparam  nq_one = 64'h1;
-    localparam  depth = 3'b100;
     localparam  pmask = 3'b11;
     localparam  pshift = 8'h2;
     localparam  one_c = 3'b1;
@@ -5384,6 +6128,12 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     wire  [63:0] h_written__q;
     reg  h_written__clock;
     reg  h_written__reset;
+    reg  [63:0] full__d;
+    wire  [63:0] full__q;
+    reg  full__clock;
+    reg  full__reset;
+    reg  [5:0] zx_peek_q64__narrow;
+    wire  [63:0] zx_peek_q64__wide;
     reg  w_en__d;
     wire  w_en__q;
     reg  w_en__clock;
@@ -5410,6 +6160,14 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     wire  [7:0] zx_head__wide;
 
     // Local signals
+    reg  push_room;
+    reg  push_last;
+    reg  same_q;
+    reg  [63:0] f_set;
+    reg  [63:0] f_clr;
+    reg  peek_known;
+    reg  push_f;
+    reg  peek_f;
     reg  [7:0] r_addr;
     reg  r_fwd;
     reg  push_known;
@@ -5462,6 +6220,16 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
         .clock(h_written__clock),
         .reset(h_written__reset)
     );
+    dac_expander__reg64 full(
+        .d(full__d),
+        .q(full__q),
+        .clock(full__clock),
+        .reset(full__reset)
+    );
+    dac_expander__aq__zx_peek_q64 zx_peek_q64(
+        .narrow(zx_peek_q64__narrow),
+        .wide(zx_peek_q64__wide)
+    );
     dac_expander__reg1 w_en(
         .d(w_en__d),
         .q(w_en__q),
@@ -5488,11 +6256,11 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
         .narrow(zx_pop_q__narrow),
         .wide(zx_pop_q__wide)
     );
-    dac_expander__aq__zx_pop_q64 zx_push_q64(
+    dac_expander__aq__zx_peek_q64 zx_push_q64(
         .narrow(zx_push_q64__narrow),
         .wide(zx_push_q64__wide)
     );
-    dac_expander__aq__zx_pop_q64 zx_pop_q64(
+    dac_expander__aq__zx_peek_q64 zx_pop_q64(
         .narrow(zx_pop_q64__narrow),
         .wide(zx_pop_q64__wide)
     );
@@ -5513,6 +6281,8 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     always @(*) t_written__reset = reset;
     always @(*) h_written__clock = clock;
     always @(*) h_written__reset = reset;
+    always @(*) full__clock = clock;
+    always @(*) full__reset = reset;
     always @(*) w_en__clock = clock;
     always @(*) w_en__reset = reset;
     always @(*) w_addr__clock = clock;
@@ -5532,6 +6302,10 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     always @(*) begin
         pop_known = 1'b1;
         pop_known = pop_q <= last_q__0;
+    end
+    always @(*) begin
+        peek_known = 1'b1;
+        peek_known = peek_q <= last_q__0;
     end
     always @(*) begin
         push_tail = zero_c;
@@ -5565,7 +6339,7 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
             end
         end
     end
-    always @(*) push_room = push_known & ((push_tail - push_head) < depth);
+    always @(*) push_room = push_known & ((full__q & (nq_one << zx_push_q64__wide)) == zero_64);
     always @(*) pop_valid = pop_known & (pop_tail != pop_head);
     always @(*) push_ok = push & push_room;
     always @(*) pop_ok = pop & pop_valid;
@@ -5600,6 +6374,26 @@ module dac_expander__aq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
             t_written__d = t_written__q | (nq_one << zx_push_q64__wide);
         end
     end
+    always @(*) zx_peek_q64__narrow = peek_q;
+    always @(*) push_last = (push_tail - push_head) == depth_m1;
+    always @(*) same_q = pop_ok & (pop_q == push_q);
+    always @(*) begin
+        f_set = zero_64;
+        if (push_ok & push_last & ~same_q) begin
+            f_set = nq_one << zx_push_q64__wide;
+        end
+    end
+    always @(*) begin
+        f_clr = zero_64;
+        if (pop_ok & ~(push_ok & same_q)) begin
+            f_clr = nq_one << zx_pop_q64__wide;
+        end
+    end
+    always @(*) full__d = (full__q & ~f_clr) | f_set;
+    always @(*) push_f = ~push_room;
+    always @(*) peek_f = (full__q & (nq_one << zx_peek_q64__wide)) != zero_64;
+    always @(*) push_full_next = ~push_known | ((push_f | (push_ok & push_last)) & ~(pop_ok & (pop_q == push_q)));
+    always @(*) peek_full_next = ~peek_known | ((peek_f | (push_ok & push_last & (push_q == peek_q))) & ~(pop_ok & (pop_q == peek_q)));
     always @(*) begin
         h_written__d = h_written__q;
         if (pop_ok) begin
@@ -5718,6 +6512,16 @@ module dac_expander__aq__zx_head(narrow,wide);
     always @(*) wide = {5'd0, narrow};
 endmodule // dac_expander__aq__zx_head
 
+module dac_expander__aq__zx_peek_q64(narrow,wide);
+
+    // Module arguments
+    input wire  [5:0] narrow;
+    output reg  [63:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {58'd0, narrow};
+endmodule // dac_expander__aq__zx_peek_q64
+
 module dac_expander__aq__zx_pop_q(narrow,wide);
 
     // Module arguments
@@ -5727,16 +6531,6 @@ module dac_expander__aq__zx_pop_q(narrow,wide);
     // Update code (custom)
     always @(*) wide = {2'd0, narrow};
 endmodule // dac_expander__aq__zx_pop_q
-
-module dac_expander__aq__zx_pop_q64(narrow,wide);
-
-    // Module arguments
-    input wire  [5:0] narrow;
-    output reg  [63:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {58'd0, narrow};
-endmodule // dac_expander__aq__zx_pop_q64
 
 module dac_expander__atq0(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
@@ -8182,6 +8976,1901 @@ module dac_expander__basis__zx_k(narrow,wide);
     always @(*) wide = {28'd0, narrow};
 endmodule // dac_expander__basis__zx_k
 
+module dac_expander__brks(s__0,s__1,s__2,s__3,s__4,s__5,s__6,s__7,s__8,s__9,s__10,s__11,s__12,s__13,s__14,s__15,s__16,s__17,s__18,s__19,s__20,s__21,s__22,s__23,s__24,s__25,s__26,s__27,s__28,s__29,s__30,c__0,c__1,c__2,c__3,c__4,c__5,c__6,c__7,c__8,c__9,c__10,c__11,c__12,c__13,c__14,c__15,c__16,c__17,c__18,c__19,c__20,c__21,c__22,c__23,c__24,c__25,c__26,c__27,c__28,c__29,c__30,d1,d2,z1,m1,z2,m2,k,g,brk);
+
+    // Module arguments
+    input wire  [7:0] s__0;
+    input wire  [7:0] s__1;
+    input wire  [7:0] s__2;
+    input wire  [7:0] s__3;
+    input wire  [7:0] s__4;
+    input wire  [7:0] s__5;
+    input wire  [7:0] s__6;
+    input wire  [7:0] s__7;
+    input wire  [7:0] s__8;
+    input wire  [7:0] s__9;
+    input wire  [7:0] s__10;
+    input wire  [7:0] s__11;
+    input wire  [7:0] s__12;
+    input wire  [7:0] s__13;
+    input wire  [7:0] s__14;
+    input wire  [7:0] s__15;
+    input wire  [7:0] s__16;
+    input wire  [7:0] s__17;
+    input wire  [7:0] s__18;
+    input wire  [7:0] s__19;
+    input wire  [7:0] s__20;
+    input wire  [7:0] s__21;
+    input wire  [7:0] s__22;
+    input wire  [7:0] s__23;
+    input wire  [7:0] s__24;
+    input wire  [7:0] s__25;
+    input wire  [7:0] s__26;
+    input wire  [7:0] s__27;
+    input wire  [7:0] s__28;
+    input wire  [7:0] s__29;
+    input wire  [7:0] s__30;
+    input wire  [7:0] c__0;
+    input wire  [7:0] c__1;
+    input wire  [7:0] c__2;
+    input wire  [7:0] c__3;
+    input wire  [7:0] c__4;
+    input wire  [7:0] c__5;
+    input wire  [7:0] c__6;
+    input wire  [7:0] c__7;
+    input wire  [7:0] c__8;
+    input wire  [7:0] c__9;
+    input wire  [7:0] c__10;
+    input wire  [7:0] c__11;
+    input wire  [7:0] c__12;
+    input wire  [7:0] c__13;
+    input wire  [7:0] c__14;
+    input wire  [7:0] c__15;
+    input wire  [7:0] c__16;
+    input wire  [7:0] c__17;
+    input wire  [7:0] c__18;
+    input wire  [7:0] c__19;
+    input wire  [7:0] c__20;
+    input wire  [7:0] c__21;
+    input wire  [7:0] c__22;
+    input wire  [7:0] c__23;
+    input wire  [7:0] c__24;
+    input wire  [7:0] c__25;
+    input wire  [7:0] c__26;
+    input wire  [7:0] c__27;
+    input wire  [7:0] c__28;
+    input wire  [7:0] c__29;
+    input wire  [7:0] c__30;
+    input wire  [7:0] d1;
+    input wire  [7:0] d2;
+    input wire  z1;
+    input wire  m1;
+    input wire  z2;
+    input wire  m2;
+    input wire  [3:0] k;
+    input wire  [1:0] g;
+    output reg  [31:0] brk;
+
+    // Constant declarations
+    localparam  row_k__0 = 32'hfffffffe;
+    localparam  row_k__1 = 32'h55555554;
+    localparam  row_k__2 = 32'h11111110;
+    localparam  row_k__3 = 32'h1010100;
+    localparam  row_k__4 = 32'h10000;
+    localparam  kc__0 = 4'h0;
+    localparam  kc__1 = 4'h1;
+    localparam  kc__2 = 4'h2;
+    localparam  kc__3 = 4'h3;
+    localparam  kc__4 = 4'h4;
+    localparam  lbit__0 = 32'h2;
+    localparam  lbit__1 = 32'h4;
+    localparam  lbit__2 = 32'h8;
+    localparam  lbit__3 = 32'h10;
+    localparam  lbit__4 = 32'h20;
+    localparam  lbit__5 = 32'h40;
+    localparam  lbit__6 = 32'h80;
+    localparam  lbit__7 = 32'h100;
+    localparam  lbit__8 = 32'h200;
+    localparam  lbit__9 = 32'h400;
+    localparam  lbit__10 = 32'h800;
+    localparam  lbit__11 = 32'h1000;
+    localparam  lbit__12 = 32'h2000;
+    localparam  lbit__13 = 32'h4000;
+    localparam  lbit__14 = 32'h8000;
+    localparam  lbit__15 = 32'h10000;
+    localparam  lbit__16 = 32'h20000;
+    localparam  lbit__17 = 32'h40000;
+    localparam  lbit__18 = 32'h80000;
+    localparam  lbit__19 = 32'h100000;
+    localparam  lbit__20 = 32'h200000;
+    localparam  lbit__21 = 32'h400000;
+    localparam  lbit__22 = 32'h800000;
+    localparam  lbit__23 = 32'h1000000;
+    localparam  lbit__24 = 32'h2000000;
+    localparam  lbit__25 = 32'h4000000;
+    localparam  lbit__26 = 32'h8000000;
+    localparam  lbit__27 = 32'h10000000;
+    localparam  lbit__28 = 32'h20000000;
+    localparam  lbit__29 = 32'h40000000;
+    localparam  lbit__30 = 32'h80000000;
+    localparam  c16 = 8'h10;
+    localparam  c1 = 8'h1;
+    localparam  c0_8 = 8'h0;
+    localparam  c0 = 32'h0;
+
+    // Stub signals
+    reg  [7:0] q1__0__x;
+    reg  [7:0] q1__0__y;
+    wire  [7:0] q1__0__co;
+    reg  [7:0] q1__1__x;
+    reg  [7:0] q1__1__y;
+    wire  [7:0] q1__1__co;
+    reg  [7:0] q1__2__x;
+    reg  [7:0] q1__2__y;
+    wire  [7:0] q1__2__co;
+    reg  [7:0] q1__3__x;
+    reg  [7:0] q1__3__y;
+    wire  [7:0] q1__3__co;
+    reg  [7:0] q1__4__x;
+    reg  [7:0] q1__4__y;
+    wire  [7:0] q1__4__co;
+    reg  [7:0] q1__5__x;
+    reg  [7:0] q1__5__y;
+    wire  [7:0] q1__5__co;
+    reg  [7:0] q1__6__x;
+    reg  [7:0] q1__6__y;
+    wire  [7:0] q1__6__co;
+    reg  [7:0] q1__7__x;
+    reg  [7:0] q1__7__y;
+    wire  [7:0] q1__7__co;
+    reg  [7:0] q1__8__x;
+    reg  [7:0] q1__8__y;
+    wire  [7:0] q1__8__co;
+    reg  [7:0] q1__9__x;
+    reg  [7:0] q1__9__y;
+    wire  [7:0] q1__9__co;
+    reg  [7:0] q1__10__x;
+    reg  [7:0] q1__10__y;
+    wire  [7:0] q1__10__co;
+    reg  [7:0] q1__11__x;
+    reg  [7:0] q1__11__y;
+    wire  [7:0] q1__11__co;
+    reg  [7:0] q1__12__x;
+    reg  [7:0] q1__12__y;
+    wire  [7:0] q1__12__co;
+    reg  [7:0] q1__13__x;
+    reg  [7:0] q1__13__y;
+    wire  [7:0] q1__13__co;
+    reg  [7:0] q1__14__x;
+    reg  [7:0] q1__14__y;
+    wire  [7:0] q1__14__co;
+    reg  [7:0] q1__15__x;
+    reg  [7:0] q1__15__y;
+    wire  [7:0] q1__15__co;
+    reg  [7:0] q1__16__x;
+    reg  [7:0] q1__16__y;
+    wire  [7:0] q1__16__co;
+    reg  [7:0] q1__17__x;
+    reg  [7:0] q1__17__y;
+    wire  [7:0] q1__17__co;
+    reg  [7:0] q1__18__x;
+    reg  [7:0] q1__18__y;
+    wire  [7:0] q1__18__co;
+    reg  [7:0] q1__19__x;
+    reg  [7:0] q1__19__y;
+    wire  [7:0] q1__19__co;
+    reg  [7:0] q1__20__x;
+    reg  [7:0] q1__20__y;
+    wire  [7:0] q1__20__co;
+    reg  [7:0] q1__21__x;
+    reg  [7:0] q1__21__y;
+    wire  [7:0] q1__21__co;
+    reg  [7:0] q1__22__x;
+    reg  [7:0] q1__22__y;
+    wire  [7:0] q1__22__co;
+    reg  [7:0] q1__23__x;
+    reg  [7:0] q1__23__y;
+    wire  [7:0] q1__23__co;
+    reg  [7:0] q1__24__x;
+    reg  [7:0] q1__24__y;
+    wire  [7:0] q1__24__co;
+    reg  [7:0] q1__25__x;
+    reg  [7:0] q1__25__y;
+    wire  [7:0] q1__25__co;
+    reg  [7:0] q1__26__x;
+    reg  [7:0] q1__26__y;
+    wire  [7:0] q1__26__co;
+    reg  [7:0] q1__27__x;
+    reg  [7:0] q1__27__y;
+    wire  [7:0] q1__27__co;
+    reg  [7:0] q1__28__x;
+    reg  [7:0] q1__28__y;
+    wire  [7:0] q1__28__co;
+    reg  [7:0] q1__29__x;
+    reg  [7:0] q1__29__y;
+    wire  [7:0] q1__29__co;
+    reg  [7:0] q1__30__x;
+    reg  [7:0] q1__30__y;
+    wire  [7:0] q1__30__co;
+    reg  [7:0] q2__0__x;
+    reg  [7:0] q2__0__y;
+    wire  [7:0] q2__0__co;
+    reg  [7:0] q2__1__x;
+    reg  [7:0] q2__1__y;
+    wire  [7:0] q2__1__co;
+    reg  [7:0] q2__2__x;
+    reg  [7:0] q2__2__y;
+    wire  [7:0] q2__2__co;
+    reg  [7:0] q2__3__x;
+    reg  [7:0] q2__3__y;
+    wire  [7:0] q2__3__co;
+    reg  [7:0] q2__4__x;
+    reg  [7:0] q2__4__y;
+    wire  [7:0] q2__4__co;
+    reg  [7:0] q2__5__x;
+    reg  [7:0] q2__5__y;
+    wire  [7:0] q2__5__co;
+    reg  [7:0] q2__6__x;
+    reg  [7:0] q2__6__y;
+    wire  [7:0] q2__6__co;
+    reg  [7:0] q2__7__x;
+    reg  [7:0] q2__7__y;
+    wire  [7:0] q2__7__co;
+    reg  [7:0] q2__8__x;
+    reg  [7:0] q2__8__y;
+    wire  [7:0] q2__8__co;
+    reg  [7:0] q2__9__x;
+    reg  [7:0] q2__9__y;
+    wire  [7:0] q2__9__co;
+    reg  [7:0] q2__10__x;
+    reg  [7:0] q2__10__y;
+    wire  [7:0] q2__10__co;
+    reg  [7:0] q2__11__x;
+    reg  [7:0] q2__11__y;
+    wire  [7:0] q2__11__co;
+    reg  [7:0] q2__12__x;
+    reg  [7:0] q2__12__y;
+    wire  [7:0] q2__12__co;
+    reg  [7:0] q2__13__x;
+    reg  [7:0] q2__13__y;
+    wire  [7:0] q2__13__co;
+    reg  [7:0] q2__14__x;
+    reg  [7:0] q2__14__y;
+    wire  [7:0] q2__14__co;
+    reg  [7:0] q2__15__x;
+    reg  [7:0] q2__15__y;
+    wire  [7:0] q2__15__co;
+    reg  [7:0] q2__16__x;
+    reg  [7:0] q2__16__y;
+    wire  [7:0] q2__16__co;
+    reg  [7:0] q2__17__x;
+    reg  [7:0] q2__17__y;
+    wire  [7:0] q2__17__co;
+    reg  [7:0] q2__18__x;
+    reg  [7:0] q2__18__y;
+    wire  [7:0] q2__18__co;
+    reg  [7:0] q2__19__x;
+    reg  [7:0] q2__19__y;
+    wire  [7:0] q2__19__co;
+    reg  [7:0] q2__20__x;
+    reg  [7:0] q2__20__y;
+    wire  [7:0] q2__20__co;
+    reg  [7:0] q2__21__x;
+    reg  [7:0] q2__21__y;
+    wire  [7:0] q2__21__co;
+    reg  [7:0] q2__22__x;
+    reg  [7:0] q2__22__y;
+    wire  [7:0] q2__22__co;
+    reg  [7:0] q2__23__x;
+    reg  [7:0] q2__23__y;
+    wire  [7:0] q2__23__co;
+    reg  [7:0] q2__24__x;
+    reg  [7:0] q2__24__y;
+    wire  [7:0] q2__24__co;
+    reg  [7:0] q2__25__x;
+    reg  [7:0] q2__25__y;
+    wire  [7:0] q2__25__co;
+    reg  [7:0] q2__26__x;
+    reg  [7:0] q2__26__y;
+    wire  [7:0] q2__26__co;
+    reg  [7:0] q2__27__x;
+    reg  [7:0] q2__27__y;
+    wire  [7:0] q2__27__co;
+    reg  [7:0] q2__28__x;
+    reg  [7:0] q2__28__y;
+    wire  [7:0] q2__28__co;
+    reg  [7:0] q2__29__x;
+    reg  [7:0] q2__29__y;
+    wire  [7:0] q2__29__co;
+    reg  [7:0] q2__30__x;
+    reg  [7:0] q2__30__y;
+    wire  [7:0] q2__30__co;
+    wire  pk__bits__0;
+    reg  pk__bits__1;
+    reg  pk__bits__2;
+    reg  pk__bits__3;
+    reg  pk__bits__4;
+    reg  pk__bits__5;
+    reg  pk__bits__6;
+    reg  pk__bits__7;
+    reg  pk__bits__8;
+    reg  pk__bits__9;
+    reg  pk__bits__10;
+    reg  pk__bits__11;
+    reg  pk__bits__12;
+    reg  pk__bits__13;
+    reg  pk__bits__14;
+    reg  pk__bits__15;
+    reg  pk__bits__16;
+    reg  pk__bits__17;
+    reg  pk__bits__18;
+    reg  pk__bits__19;
+    reg  pk__bits__20;
+    reg  pk__bits__21;
+    reg  pk__bits__22;
+    reg  pk__bits__23;
+    reg  pk__bits__24;
+    reg  pk__bits__25;
+    reg  pk__bits__26;
+    reg  pk__bits__27;
+    reg  pk__bits__28;
+    reg  pk__bits__29;
+    reg  pk__bits__30;
+    reg  pk__bits__31;
+    wire  [31:0] pk__word;
+    reg  [1:0] zx_g__narrow;
+    wire  [7:0] zx_g__wide;
+
+    // Local signals
+    reg  [7:0] dl__0;
+    reg  [7:0] dl__1;
+    reg  [7:0] dl__2;
+    reg  [7:0] dl__3;
+    reg  [7:0] dl__4;
+    reg  [7:0] dl__5;
+    reg  [7:0] dl__6;
+    reg  [7:0] dl__7;
+    reg  [7:0] dl__8;
+    reg  [7:0] dl__9;
+    reg  [7:0] dl__10;
+    reg  [7:0] dl__11;
+    reg  [7:0] dl__12;
+    reg  [7:0] dl__13;
+    reg  [7:0] dl__14;
+    reg  [7:0] dl__15;
+    reg  [7:0] dl__16;
+    reg  [7:0] dl__17;
+    reg  [7:0] dl__18;
+    reg  [7:0] dl__19;
+    reg  [7:0] dl__20;
+    reg  [7:0] dl__21;
+    reg  [7:0] dl__22;
+    reg  [7:0] dl__23;
+    reg  [7:0] dl__24;
+    reg  [7:0] dl__25;
+    reg  [7:0] dl__26;
+    reg  [7:0] dl__27;
+    reg  [7:0] dl__28;
+    reg  [7:0] dl__29;
+    reg  [7:0] dl__30;
+    reg  [7:0] cs__0;
+    reg  [7:0] cs__1;
+    reg  [7:0] cs__2;
+    reg  [7:0] cs__3;
+    reg  [7:0] cs__4;
+    reg  [7:0] cs__5;
+    reg  [7:0] cs__6;
+    reg  [7:0] cs__7;
+    reg  [7:0] cs__8;
+    reg  [7:0] cs__9;
+    reg  [7:0] cs__10;
+    reg  [7:0] cs__11;
+    reg  [7:0] cs__12;
+    reg  [7:0] cs__13;
+    reg  [7:0] cs__14;
+    reg  [7:0] cs__15;
+    reg  [7:0] cs__16;
+    reg  [7:0] cs__17;
+    reg  [7:0] cs__18;
+    reg  [7:0] cs__19;
+    reg  [7:0] cs__20;
+    reg  [7:0] cs__21;
+    reg  [7:0] cs__22;
+    reg  [7:0] cs__23;
+    reg  [7:0] cs__24;
+    reg  [7:0] cs__25;
+    reg  [7:0] cs__26;
+    reg  [7:0] cs__27;
+    reg  [7:0] cs__28;
+    reg  [7:0] cs__29;
+    reg  [7:0] cs__30;
+    reg  [7:0] cc__0;
+    reg  [7:0] cc__1;
+    reg  [7:0] cc__2;
+    reg  [7:0] cc__3;
+    reg  [7:0] cc__4;
+    reg  [7:0] cc__5;
+    reg  [7:0] cc__6;
+    reg  [7:0] cc__7;
+    reg  [7:0] cc__8;
+    reg  [7:0] cc__9;
+    reg  [7:0] cc__10;
+    reg  [7:0] cc__11;
+    reg  [7:0] cc__12;
+    reg  [7:0] cc__13;
+    reg  [7:0] cc__14;
+    reg  [7:0] cc__15;
+    reg  [7:0] cc__16;
+    reg  [7:0] cc__17;
+    reg  [7:0] cc__18;
+    reg  [7:0] cc__19;
+    reg  [7:0] cc__20;
+    reg  [7:0] cc__21;
+    reg  [7:0] cc__22;
+    reg  [7:0] cc__23;
+    reg  [7:0] cc__24;
+    reg  [7:0] cc__25;
+    reg  [7:0] cc__26;
+    reg  [7:0] cc__27;
+    reg  [7:0] cc__28;
+    reg  [7:0] cc__29;
+    reg  [7:0] cc__30;
+    reg  rs__0;
+    reg  rs__1;
+    reg  rs__2;
+    reg  rs__3;
+    reg  rs__4;
+    reg  rs__5;
+    reg  rs__6;
+    reg  rs__7;
+    reg  rs__8;
+    reg  rs__9;
+    reg  rs__10;
+    reg  rs__11;
+    reg  rs__12;
+    reg  rs__13;
+    reg  rs__14;
+    reg  rs__15;
+    reg  rs__16;
+    reg  rs__17;
+    reg  rs__18;
+    reg  rs__19;
+    reg  rs__20;
+    reg  rs__21;
+    reg  rs__22;
+    reg  rs__23;
+    reg  rs__24;
+    reg  rs__25;
+    reg  rs__26;
+    reg  rs__27;
+    reg  rs__28;
+    reg  rs__29;
+    reg  rs__30;
+    reg  cy__0;
+    reg  cy__1;
+    reg  cy__2;
+    reg  cy__3;
+    reg  cy__4;
+    reg  cy__5;
+    reg  cy__6;
+    reg  cy__7;
+    reg  cy__8;
+    reg  cy__9;
+    reg  cy__10;
+    reg  cy__11;
+    reg  cy__12;
+    reg  cy__13;
+    reg  cy__14;
+    reg  cy__15;
+    reg  cy__16;
+    reg  cy__17;
+    reg  cy__18;
+    reg  cy__19;
+    reg  cy__20;
+    reg  cy__21;
+    reg  cy__22;
+    reg  cy__23;
+    reg  cy__24;
+    reg  cy__25;
+    reg  cy__26;
+    reg  cy__27;
+    reg  cy__28;
+    reg  cy__29;
+    reg  cy__30;
+    reg  [31:0] rows;
+    reg  [7:0] sel;
+
+    // Sub module instances
+    dac_expander__brks__q1 q1__0(
+        .x(q1__0__x),
+        .y(q1__0__y),
+        .co(q1__0__co)
+    );
+    dac_expander__brks__q1 q1__1(
+        .x(q1__1__x),
+        .y(q1__1__y),
+        .co(q1__1__co)
+    );
+    dac_expander__brks__q1 q1__2(
+        .x(q1__2__x),
+        .y(q1__2__y),
+        .co(q1__2__co)
+    );
+    dac_expander__brks__q1 q1__3(
+        .x(q1__3__x),
+        .y(q1__3__y),
+        .co(q1__3__co)
+    );
+    dac_expander__brks__q1 q1__4(
+        .x(q1__4__x),
+        .y(q1__4__y),
+        .co(q1__4__co)
+    );
+    dac_expander__brks__q1 q1__5(
+        .x(q1__5__x),
+        .y(q1__5__y),
+        .co(q1__5__co)
+    );
+    dac_expander__brks__q1 q1__6(
+        .x(q1__6__x),
+        .y(q1__6__y),
+        .co(q1__6__co)
+    );
+    dac_expander__brks__q1 q1__7(
+        .x(q1__7__x),
+        .y(q1__7__y),
+        .co(q1__7__co)
+    );
+    dac_expander__brks__q1 q1__8(
+        .x(q1__8__x),
+        .y(q1__8__y),
+        .co(q1__8__co)
+    );
+    dac_expander__brks__q1 q1__9(
+        .x(q1__9__x),
+        .y(q1__9__y),
+        .co(q1__9__co)
+    );
+    dac_expander__brks__q1 q1__10(
+        .x(q1__10__x),
+        .y(q1__10__y),
+        .co(q1__10__co)
+    );
+    dac_expander__brks__q1 q1__11(
+        .x(q1__11__x),
+        .y(q1__11__y),
+        .co(q1__11__co)
+    );
+    dac_expander__brks__q1 q1__12(
+        .x(q1__12__x),
+        .y(q1__12__y),
+        .co(q1__12__co)
+    );
+    dac_expander__brks__q1 q1__13(
+        .x(q1__13__x),
+        .y(q1__13__y),
+        .co(q1__13__co)
+    );
+    dac_expander__brks__q1 q1__14(
+        .x(q1__14__x),
+        .y(q1__14__y),
+        .co(q1__14__co)
+    );
+    dac_expander__brks__q1 q1__15(
+        .x(q1__15__x),
+        .y(q1__15__y),
+        .co(q1__15__co)
+    );
+    dac_expander__brks__q1 q1__16(
+        .x(q1__16__x),
+        .y(q1__16__y),
+        .co(q1__16__co)
+    );
+    dac_expander__brks__q1 q1__17(
+        .x(q1__17__x),
+        .y(q1__17__y),
+        .co(q1__17__co)
+    );
+    dac_expander__brks__q1 q1__18(
+        .x(q1__18__x),
+        .y(q1__18__y),
+        .co(q1__18__co)
+    );
+    dac_expander__brks__q1 q1__19(
+        .x(q1__19__x),
+        .y(q1__19__y),
+        .co(q1__19__co)
+    );
+    dac_expander__brks__q1 q1__20(
+        .x(q1__20__x),
+        .y(q1__20__y),
+        .co(q1__20__co)
+    );
+    dac_expander__brks__q1 q1__21(
+        .x(q1__21__x),
+        .y(q1__21__y),
+        .co(q1__21__co)
+    );
+    dac_expander__brks__q1 q1__22(
+        .x(q1__22__x),
+        .y(q1__22__y),
+        .co(q1__22__co)
+    );
+    dac_expander__brks__q1 q1__23(
+        .x(q1__23__x),
+        .y(q1__23__y),
+        .co(q1__23__co)
+    );
+    dac_expander__brks__q1 q1__24(
+        .x(q1__24__x),
+        .y(q1__24__y),
+        .co(q1__24__co)
+    );
+    dac_expander__brks__q1 q1__25(
+        .x(q1__25__x),
+        .y(q1__25__y),
+        .co(q1__25__co)
+    );
+    dac_expander__brks__q1 q1__26(
+        .x(q1__26__x),
+        .y(q1__26__y),
+        .co(q1__26__co)
+    );
+    dac_expander__brks__q1 q1__27(
+        .x(q1__27__x),
+        .y(q1__27__y),
+        .co(q1__27__co)
+    );
+    dac_expander__brks__q1 q1__28(
+        .x(q1__28__x),
+        .y(q1__28__y),
+        .co(q1__28__co)
+    );
+    dac_expander__brks__q1 q1__29(
+        .x(q1__29__x),
+        .y(q1__29__y),
+        .co(q1__29__co)
+    );
+    dac_expander__brks__q1 q1__30(
+        .x(q1__30__x),
+        .y(q1__30__y),
+        .co(q1__30__co)
+    );
+    dac_expander__brks__q1 q2__0(
+        .x(q2__0__x),
+        .y(q2__0__y),
+        .co(q2__0__co)
+    );
+    dac_expander__brks__q1 q2__1(
+        .x(q2__1__x),
+        .y(q2__1__y),
+        .co(q2__1__co)
+    );
+    dac_expander__brks__q1 q2__2(
+        .x(q2__2__x),
+        .y(q2__2__y),
+        .co(q2__2__co)
+    );
+    dac_expander__brks__q1 q2__3(
+        .x(q2__3__x),
+        .y(q2__3__y),
+        .co(q2__3__co)
+    );
+    dac_expander__brks__q1 q2__4(
+        .x(q2__4__x),
+        .y(q2__4__y),
+        .co(q2__4__co)
+    );
+    dac_expander__brks__q1 q2__5(
+        .x(q2__5__x),
+        .y(q2__5__y),
+        .co(q2__5__co)
+    );
+    dac_expander__brks__q1 q2__6(
+        .x(q2__6__x),
+        .y(q2__6__y),
+        .co(q2__6__co)
+    );
+    dac_expander__brks__q1 q2__7(
+        .x(q2__7__x),
+        .y(q2__7__y),
+        .co(q2__7__co)
+    );
+    dac_expander__brks__q1 q2__8(
+        .x(q2__8__x),
+        .y(q2__8__y),
+        .co(q2__8__co)
+    );
+    dac_expander__brks__q1 q2__9(
+        .x(q2__9__x),
+        .y(q2__9__y),
+        .co(q2__9__co)
+    );
+    dac_expander__brks__q1 q2__10(
+        .x(q2__10__x),
+        .y(q2__10__y),
+        .co(q2__10__co)
+    );
+    dac_expander__brks__q1 q2__11(
+        .x(q2__11__x),
+        .y(q2__11__y),
+        .co(q2__11__co)
+    );
+    dac_expander__brks__q1 q2__12(
+        .x(q2__12__x),
+        .y(q2__12__y),
+        .co(q2__12__co)
+    );
+    dac_expander__brks__q1 q2__13(
+        .x(q2__13__x),
+        .y(q2__13__y),
+        .co(q2__13__co)
+    );
+    dac_expander__brks__q1 q2__14(
+        .x(q2__14__x),
+        .y(q2__14__y),
+        .co(q2__14__co)
+    );
+    dac_expander__brks__q1 q2__15(
+        .x(q2__15__x),
+        .y(q2__15__y),
+        .co(q2__15__co)
+    );
+    dac_expander__brks__q1 q2__16(
+        .x(q2__16__x),
+        .y(q2__16__y),
+        .co(q2__16__co)
+    );
+    dac_expander__brks__q1 q2__17(
+        .x(q2__17__x),
+        .y(q2__17__y),
+        .co(q2__17__co)
+    );
+    dac_expander__brks__q1 q2__18(
+        .x(q2__18__x),
+        .y(q2__18__y),
+        .co(q2__18__co)
+    );
+    dac_expander__brks__q1 q2__19(
+        .x(q2__19__x),
+        .y(q2__19__y),
+        .co(q2__19__co)
+    );
+    dac_expander__brks__q1 q2__20(
+        .x(q2__20__x),
+        .y(q2__20__y),
+        .co(q2__20__co)
+    );
+    dac_expander__brks__q1 q2__21(
+        .x(q2__21__x),
+        .y(q2__21__y),
+        .co(q2__21__co)
+    );
+    dac_expander__brks__q1 q2__22(
+        .x(q2__22__x),
+        .y(q2__22__y),
+        .co(q2__22__co)
+    );
+    dac_expander__brks__q1 q2__23(
+        .x(q2__23__x),
+        .y(q2__23__y),
+        .co(q2__23__co)
+    );
+    dac_expander__brks__q1 q2__24(
+        .x(q2__24__x),
+        .y(q2__24__y),
+        .co(q2__24__co)
+    );
+    dac_expander__brks__q1 q2__25(
+        .x(q2__25__x),
+        .y(q2__25__y),
+        .co(q2__25__co)
+    );
+    dac_expander__brks__q1 q2__26(
+        .x(q2__26__x),
+        .y(q2__26__y),
+        .co(q2__26__co)
+    );
+    dac_expander__brks__q1 q2__27(
+        .x(q2__27__x),
+        .y(q2__27__y),
+        .co(q2__27__co)
+    );
+    dac_expander__brks__q1 q2__28(
+        .x(q2__28__x),
+        .y(q2__28__y),
+        .co(q2__28__co)
+    );
+    dac_expander__brks__q1 q2__29(
+        .x(q2__29__x),
+        .y(q2__29__y),
+        .co(q2__29__co)
+    );
+    dac_expander__brks__q1 q2__30(
+        .x(q2__30__x),
+        .y(q2__30__y),
+        .co(q2__30__co)
+    );
+    dac_expander__brks__pk pk(
+        .bits__0(pk__bits__0),
+        .bits__1(pk__bits__1),
+        .bits__2(pk__bits__2),
+        .bits__3(pk__bits__3),
+        .bits__4(pk__bits__4),
+        .bits__5(pk__bits__5),
+        .bits__6(pk__bits__6),
+        .bits__7(pk__bits__7),
+        .bits__8(pk__bits__8),
+        .bits__9(pk__bits__9),
+        .bits__10(pk__bits__10),
+        .bits__11(pk__bits__11),
+        .bits__12(pk__bits__12),
+        .bits__13(pk__bits__13),
+        .bits__14(pk__bits__14),
+        .bits__15(pk__bits__15),
+        .bits__16(pk__bits__16),
+        .bits__17(pk__bits__17),
+        .bits__18(pk__bits__18),
+        .bits__19(pk__bits__19),
+        .bits__20(pk__bits__20),
+        .bits__21(pk__bits__21),
+        .bits__22(pk__bits__22),
+        .bits__23(pk__bits__23),
+        .bits__24(pk__bits__24),
+        .bits__25(pk__bits__25),
+        .bits__26(pk__bits__26),
+        .bits__27(pk__bits__27),
+        .bits__28(pk__bits__28),
+        .bits__29(pk__bits__29),
+        .bits__30(pk__bits__30),
+        .bits__31(pk__bits__31),
+        .word(pk__word)
+    );
+    dac_expander__brks__zx_g zx_g(
+        .narrow(zx_g__narrow),
+        .wide(zx_g__wide)
+    );
+
+    // Update code
+    always @(*) begin
+        rows = c0;
+        if (k == kc__0) begin
+            rows = row_k__0;
+        end
+        else if (k == kc__1) begin
+            rows = row_k__1;
+        end
+        else if (k == kc__2) begin
+            rows = row_k__2;
+        end
+        else if (k == kc__3) begin
+            rows = row_k__3;
+        end
+        else if (k == kc__4) begin
+            rows = row_k__4;
+        end
+    end
+    always @(*) zx_g__narrow = g;
+    always @(*) sel = c16 << zx_g__wide;
+    assign pk__bits__0 = 1'b1;
+    always @(*) rs__0 = (rows & lbit__0) != c0;
+    always @(*) begin
+        dl__0 = d1;
+        if (rs__0) begin
+            dl__0 = d2;
+        end
+    end
+    always @(*) q1__0__x = s__0;
+    always @(*) q1__0__y = c__0;
+    always @(*) cs__0 = s__0 ^ c__0 ^ dl__0;
+    always @(*) cc__0 = (s__0 & c__0) | (s__0 & dl__0) | (c__0 & dl__0);
+    always @(*) q2__0__x = cs__0;
+    always @(*) q2__0__y = cc__0 << c1;
+    always @(*) cy__0 = ((q1__0__co ^ cc__0 ^ q2__0__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__0) begin
+            if (cy__0) begin
+                pk__bits__1 = ~m2;
+            end
+            else begin
+                pk__bits__1 = ~z2;
+            end
+        end
+        else if (cy__0) begin
+            pk__bits__1 = ~m1;
+        end
+        else begin
+            pk__bits__1 = ~z1;
+        end
+    end
+    always @(*) rs__1 = (rows & lbit__1) != c0;
+    always @(*) begin
+        dl__1 = d1;
+        if (rs__1) begin
+            dl__1 = d2;
+        end
+    end
+    always @(*) q1__1__x = s__1;
+    always @(*) q1__1__y = c__1;
+    always @(*) cs__1 = s__1 ^ c__1 ^ dl__1;
+    always @(*) cc__1 = (s__1 & c__1) | (s__1 & dl__1) | (c__1 & dl__1);
+    always @(*) q2__1__x = cs__1;
+    always @(*) q2__1__y = cc__1 << c1;
+    always @(*) cy__1 = ((q1__1__co ^ cc__1 ^ q2__1__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__1) begin
+            if (cy__1) begin
+                pk__bits__2 = ~m2;
+            end
+            else begin
+                pk__bits__2 = ~z2;
+            end
+        end
+        else if (cy__1) begin
+            pk__bits__2 = ~m1;
+        end
+        else begin
+            pk__bits__2 = ~z1;
+        end
+    end
+    always @(*) rs__2 = (rows & lbit__2) != c0;
+    always @(*) begin
+        dl__2 = d1;
+        if (rs__2) begin
+            dl__2 = d2;
+        end
+    end
+    always @(*) q1__2__x = s__2;
+    always @(*) q1__2__y = c__2;
+    always @(*) cs__2 = s__2 ^ c__2 ^ dl__2;
+    always @(*) cc__2 = (s__2 & c__2) | (s__2 & dl__2) | (c__2 & dl__2);
+    always @(*) q2__2__x = cs__2;
+    always @(*) q2__2__y = cc__2 << c1;
+    always @(*) cy__2 = ((q1__2__co ^ cc__2 ^ q2__2__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__2) begin
+            if (cy__2) begin
+                pk__bits__3 = ~m2;
+            end
+            else begin
+                pk__bits__3 = ~z2;
+            end
+        end
+        else if (cy__2) begin
+            pk__bits__3 = ~m1;
+        end
+        else begin
+            pk__bits__3 = ~z1;
+        end
+    end
+    always @(*) rs__3 = (rows & lbit__3) != c0;
+    always @(*) begin
+        dl__3 = d1;
+        if (rs__3) begin
+            dl__3 = d2;
+        end
+    end
+    always @(*) q1__3__x = s__3;
+    always @(*) q1__3__y = c__3;
+    always @(*) cs__3 = s__3 ^ c__3 ^ dl__3;
+    always @(*) cc__3 = (s__3 & c__3) | (s__3 & dl__3) | (c__3 & dl__3);
+    always @(*) q2__3__x = cs__3;
+    always @(*) q2__3__y = cc__3 << c1;
+    always @(*) cy__3 = ((q1__3__co ^ cc__3 ^ q2__3__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__3) begin
+            if (cy__3) begin
+                pk__bits__4 = ~m2;
+            end
+            else begin
+                pk__bits__4 = ~z2;
+            end
+        end
+        else if (cy__3) begin
+            pk__bits__4 = ~m1;
+        end
+        else begin
+            pk__bits__4 = ~z1;
+        end
+    end
+    always @(*) rs__4 = (rows & lbit__4) != c0;
+    always @(*) begin
+        dl__4 = d1;
+        if (rs__4) begin
+            dl__4 = d2;
+        end
+    end
+    always @(*) q1__4__x = s__4;
+    always @(*) q1__4__y = c__4;
+    always @(*) cs__4 = s__4 ^ c__4 ^ dl__4;
+    always @(*) cc__4 = (s__4 & c__4) | (s__4 & dl__4) | (c__4 & dl__4);
+    always @(*) q2__4__x = cs__4;
+    always @(*) q2__4__y = cc__4 << c1;
+    always @(*) cy__4 = ((q1__4__co ^ cc__4 ^ q2__4__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__4) begin
+            if (cy__4) begin
+                pk__bits__5 = ~m2;
+            end
+            else begin
+                pk__bits__5 = ~z2;
+            end
+        end
+        else if (cy__4) begin
+            pk__bits__5 = ~m1;
+        end
+        else begin
+            pk__bits__5 = ~z1;
+        end
+    end
+    always @(*) rs__5 = (rows & lbit__5) != c0;
+    always @(*) begin
+        dl__5 = d1;
+        if (rs__5) begin
+            dl__5 = d2;
+        end
+    end
+    always @(*) q1__5__x = s__5;
+    always @(*) q1__5__y = c__5;
+    always @(*) cs__5 = s__5 ^ c__5 ^ dl__5;
+    always @(*) cc__5 = (s__5 & c__5) | (s__5 & dl__5) | (c__5 & dl__5);
+    always @(*) q2__5__x = cs__5;
+    always @(*) q2__5__y = cc__5 << c1;
+    always @(*) cy__5 = ((q1__5__co ^ cc__5 ^ q2__5__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__5) begin
+            if (cy__5) begin
+                pk__bits__6 = ~m2;
+            end
+            else begin
+                pk__bits__6 = ~z2;
+            end
+        end
+        else if (cy__5) begin
+            pk__bits__6 = ~m1;
+        end
+        else begin
+            pk__bits__6 = ~z1;
+        end
+    end
+    always @(*) rs__6 = (rows & lbit__6) != c0;
+    always @(*) begin
+        dl__6 = d1;
+        if (rs__6) begin
+            dl__6 = d2;
+        end
+    end
+    always @(*) q1__6__x = s__6;
+    always @(*) q1__6__y = c__6;
+    always @(*) cs__6 = s__6 ^ c__6 ^ dl__6;
+    always @(*) cc__6 = (s__6 & c__6) | (s__6 & dl__6) | (c__6 & dl__6);
+    always @(*) q2__6__x = cs__6;
+    always @(*) q2__6__y = cc__6 << c1;
+    always @(*) cy__6 = ((q1__6__co ^ cc__6 ^ q2__6__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__6) begin
+            if (cy__6) begin
+                pk__bits__7 = ~m2;
+            end
+            else begin
+                pk__bits__7 = ~z2;
+            end
+        end
+        else if (cy__6) begin
+            pk__bits__7 = ~m1;
+        end
+        else begin
+            pk__bits__7 = ~z1;
+        end
+    end
+    always @(*) rs__7 = (rows & lbit__7) != c0;
+    always @(*) begin
+        dl__7 = d1;
+        if (rs__7) begin
+            dl__7 = d2;
+        end
+    end
+    always @(*) q1__7__x = s__7;
+    always @(*) q1__7__y = c__7;
+    always @(*) cs__7 = s__7 ^ c__7 ^ dl__7;
+    always @(*) cc__7 = (s__7 & c__7) | (s__7 & dl__7) | (c__7 & dl__7);
+    always @(*) q2__7__x = cs__7;
+    always @(*) q2__7__y = cc__7 << c1;
+    always @(*) cy__7 = ((q1__7__co ^ cc__7 ^ q2__7__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__7) begin
+            if (cy__7) begin
+                pk__bits__8 = ~m2;
+            end
+            else begin
+                pk__bits__8 = ~z2;
+            end
+        end
+        else if (cy__7) begin
+            pk__bits__8 = ~m1;
+        end
+        else begin
+            pk__bits__8 = ~z1;
+        end
+    end
+    always @(*) rs__8 = (rows & lbit__8) != c0;
+    always @(*) begin
+        dl__8 = d1;
+        if (rs__8) begin
+            dl__8 = d2;
+        end
+    end
+    always @(*) q1__8__x = s__8;
+    always @(*) q1__8__y = c__8;
+    always @(*) cs__8 = s__8 ^ c__8 ^ dl__8;
+    always @(*) cc__8 = (s__8 & c__8) | (s__8 & dl__8) | (c__8 & dl__8);
+    always @(*) q2__8__x = cs__8;
+    always @(*) q2__8__y = cc__8 << c1;
+    always @(*) cy__8 = ((q1__8__co ^ cc__8 ^ q2__8__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__8) begin
+            if (cy__8) begin
+                pk__bits__9 = ~m2;
+            end
+            else begin
+                pk__bits__9 = ~z2;
+            end
+        end
+        else if (cy__8) begin
+            pk__bits__9 = ~m1;
+        end
+        else begin
+            pk__bits__9 = ~z1;
+        end
+    end
+    always @(*) rs__9 = (rows & lbit__9) != c0;
+    always @(*) begin
+        dl__9 = d1;
+        if (rs__9) begin
+            dl__9 = d2;
+        end
+    end
+    always @(*) q1__9__x = s__9;
+    always @(*) q1__9__y = c__9;
+    always @(*) cs__9 = s__9 ^ c__9 ^ dl__9;
+    always @(*) cc__9 = (s__9 & c__9) | (s__9 & dl__9) | (c__9 & dl__9);
+    always @(*) q2__9__x = cs__9;
+    always @(*) q2__9__y = cc__9 << c1;
+    always @(*) cy__9 = ((q1__9__co ^ cc__9 ^ q2__9__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__9) begin
+            if (cy__9) begin
+                pk__bits__10 = ~m2;
+            end
+            else begin
+                pk__bits__10 = ~z2;
+            end
+        end
+        else if (cy__9) begin
+            pk__bits__10 = ~m1;
+        end
+        else begin
+            pk__bits__10 = ~z1;
+        end
+    end
+    always @(*) rs__10 = (rows & lbit__10) != c0;
+    always @(*) begin
+        dl__10 = d1;
+        if (rs__10) begin
+            dl__10 = d2;
+        end
+    end
+    always @(*) q1__10__x = s__10;
+    always @(*) q1__10__y = c__10;
+    always @(*) cs__10 = s__10 ^ c__10 ^ dl__10;
+    always @(*) cc__10 = (s__10 & c__10) | (s__10 & dl__10) | (c__10 & dl__10);
+    always @(*) q2__10__x = cs__10;
+    always @(*) q2__10__y = cc__10 << c1;
+    always @(*) cy__10 = ((q1__10__co ^ cc__10 ^ q2__10__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__10) begin
+            if (cy__10) begin
+                pk__bits__11 = ~m2;
+            end
+            else begin
+                pk__bits__11 = ~z2;
+            end
+        end
+        else if (cy__10) begin
+            pk__bits__11 = ~m1;
+        end
+        else begin
+            pk__bits__11 = ~z1;
+        end
+    end
+    always @(*) rs__11 = (rows & lbit__11) != c0;
+    always @(*) begin
+        dl__11 = d1;
+        if (rs__11) begin
+            dl__11 = d2;
+        end
+    end
+    always @(*) q1__11__x = s__11;
+    always @(*) q1__11__y = c__11;
+    always @(*) cs__11 = s__11 ^ c__11 ^ dl__11;
+    always @(*) cc__11 = (s__11 & c__11) | (s__11 & dl__11) | (c__11 & dl__11);
+    always @(*) q2__11__x = cs__11;
+    always @(*) q2__11__y = cc__11 << c1;
+    always @(*) cy__11 = ((q1__11__co ^ cc__11 ^ q2__11__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__11) begin
+            if (cy__11) begin
+                pk__bits__12 = ~m2;
+            end
+            else begin
+                pk__bits__12 = ~z2;
+            end
+        end
+        else if (cy__11) begin
+            pk__bits__12 = ~m1;
+        end
+        else begin
+            pk__bits__12 = ~z1;
+        end
+    end
+    always @(*) rs__12 = (rows & lbit__12) != c0;
+    always @(*) begin
+        dl__12 = d1;
+        if (rs__12) begin
+            dl__12 = d2;
+        end
+    end
+    always @(*) q1__12__x = s__12;
+    always @(*) q1__12__y = c__12;
+    always @(*) cs__12 = s__12 ^ c__12 ^ dl__12;
+    always @(*) cc__12 = (s__12 & c__12) | (s__12 & dl__12) | (c__12 & dl__12);
+    always @(*) q2__12__x = cs__12;
+    always @(*) q2__12__y = cc__12 << c1;
+    always @(*) cy__12 = ((q1__12__co ^ cc__12 ^ q2__12__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__12) begin
+            if (cy__12) begin
+                pk__bits__13 = ~m2;
+            end
+            else begin
+                pk__bits__13 = ~z2;
+            end
+        end
+        else if (cy__12) begin
+            pk__bits__13 = ~m1;
+        end
+        else begin
+            pk__bits__13 = ~z1;
+        end
+    end
+    always @(*) rs__13 = (rows & lbit__13) != c0;
+    always @(*) begin
+        dl__13 = d1;
+        if (rs__13) begin
+            dl__13 = d2;
+        end
+    end
+    always @(*) q1__13__x = s__13;
+    always @(*) q1__13__y = c__13;
+    always @(*) cs__13 = s__13 ^ c__13 ^ dl__13;
+    always @(*) cc__13 = (s__13 & c__13) | (s__13 & dl__13) | (c__13 & dl__13);
+    always @(*) q2__13__x = cs__13;
+    always @(*) q2__13__y = cc__13 << c1;
+    always @(*) cy__13 = ((q1__13__co ^ cc__13 ^ q2__13__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__13) begin
+            if (cy__13) begin
+                pk__bits__14 = ~m2;
+            end
+            else begin
+                pk__bits__14 = ~z2;
+            end
+        end
+        else if (cy__13) begin
+            pk__bits__14 = ~m1;
+        end
+        else begin
+            pk__bits__14 = ~z1;
+        end
+    end
+    always @(*) rs__14 = (rows & lbit__14) != c0;
+    always @(*) begin
+        dl__14 = d1;
+        if (rs__14) begin
+            dl__14 = d2;
+        end
+    end
+    always @(*) q1__14__x = s__14;
+    always @(*) q1__14__y = c__14;
+    always @(*) cs__14 = s__14 ^ c__14 ^ dl__14;
+    always @(*) cc__14 = (s__14 & c__14) | (s__14 & dl__14) | (c__14 & dl__14);
+    always @(*) q2__14__x = cs__14;
+    always @(*) q2__14__y = cc__14 << c1;
+    always @(*) cy__14 = ((q1__14__co ^ cc__14 ^ q2__14__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__14) begin
+            if (cy__14) begin
+                pk__bits__15 = ~m2;
+            end
+            else begin
+                pk__bits__15 = ~z2;
+            end
+        end
+        else if (cy__14) begin
+            pk__bits__15 = ~m1;
+        end
+        else begin
+            pk__bits__15 = ~z1;
+        end
+    end
+    always @(*) rs__15 = (rows & lbit__15) != c0;
+    always @(*) begin
+        dl__15 = d1;
+        if (rs__15) begin
+            dl__15 = d2;
+        end
+    end
+    always @(*) q1__15__x = s__15;
+    always @(*) q1__15__y = c__15;
+    always @(*) cs__15 = s__15 ^ c__15 ^ dl__15;
+    always @(*) cc__15 = (s__15 & c__15) | (s__15 & dl__15) | (c__15 & dl__15);
+    always @(*) q2__15__x = cs__15;
+    always @(*) q2__15__y = cc__15 << c1;
+    always @(*) cy__15 = ((q1__15__co ^ cc__15 ^ q2__15__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__15) begin
+            if (cy__15) begin
+                pk__bits__16 = ~m2;
+            end
+            else begin
+                pk__bits__16 = ~z2;
+            end
+        end
+        else if (cy__15) begin
+            pk__bits__16 = ~m1;
+        end
+        else begin
+            pk__bits__16 = ~z1;
+        end
+    end
+    always @(*) rs__16 = (rows & lbit__16) != c0;
+    always @(*) begin
+        dl__16 = d1;
+        if (rs__16) begin
+            dl__16 = d2;
+        end
+    end
+    always @(*) q1__16__x = s__16;
+    always @(*) q1__16__y = c__16;
+    always @(*) cs__16 = s__16 ^ c__16 ^ dl__16;
+    always @(*) cc__16 = (s__16 & c__16) | (s__16 & dl__16) | (c__16 & dl__16);
+    always @(*) q2__16__x = cs__16;
+    always @(*) q2__16__y = cc__16 << c1;
+    always @(*) cy__16 = ((q1__16__co ^ cc__16 ^ q2__16__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__16) begin
+            if (cy__16) begin
+                pk__bits__17 = ~m2;
+            end
+            else begin
+                pk__bits__17 = ~z2;
+            end
+        end
+        else if (cy__16) begin
+            pk__bits__17 = ~m1;
+        end
+        else begin
+            pk__bits__17 = ~z1;
+        end
+    end
+    always @(*) rs__17 = (rows & lbit__17) != c0;
+    always @(*) begin
+        dl__17 = d1;
+        if (rs__17) begin
+            dl__17 = d2;
+        end
+    end
+    always @(*) q1__17__x = s__17;
+    always @(*) q1__17__y = c__17;
+    always @(*) cs__17 = s__17 ^ c__17 ^ dl__17;
+    always @(*) cc__17 = (s__17 & c__17) | (s__17 & dl__17) | (c__17 & dl__17);
+    always @(*) q2__17__x = cs__17;
+    always @(*) q2__17__y = cc__17 << c1;
+    always @(*) cy__17 = ((q1__17__co ^ cc__17 ^ q2__17__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__17) begin
+            if (cy__17) begin
+                pk__bits__18 = ~m2;
+            end
+            else begin
+                pk__bits__18 = ~z2;
+            end
+        end
+        else if (cy__17) begin
+            pk__bits__18 = ~m1;
+        end
+        else begin
+            pk__bits__18 = ~z1;
+        end
+    end
+    always @(*) rs__18 = (rows & lbit__18) != c0;
+    always @(*) begin
+        dl__18 = d1;
+        if (rs__18) begin
+            dl__18 = d2;
+        end
+    end
+    always @(*) q1__18__x = s__18;
+    always @(*) q1__18__y = c__18;
+    always @(*) cs__18 = s__18 ^ c__18 ^ dl__18;
+    always @(*) cc__18 = (s__18 & c__18) | (s__18 & dl__18) | (c__18 & dl__18);
+    always @(*) q2__18__x = cs__18;
+    always @(*) q2__18__y = cc__18 << c1;
+    always @(*) cy__18 = ((q1__18__co ^ cc__18 ^ q2__18__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__18) begin
+            if (cy__18) begin
+                pk__bits__19 = ~m2;
+            end
+            else begin
+                pk__bits__19 = ~z2;
+            end
+        end
+        else if (cy__18) begin
+            pk__bits__19 = ~m1;
+        end
+        else begin
+            pk__bits__19 = ~z1;
+        end
+    end
+    always @(*) rs__19 = (rows & lbit__19) != c0;
+    always @(*) begin
+        dl__19 = d1;
+        if (rs__19) begin
+            dl__19 = d2;
+        end
+    end
+    always @(*) q1__19__x = s__19;
+    always @(*) q1__19__y = c__19;
+    always @(*) cs__19 = s__19 ^ c__19 ^ dl__19;
+    always @(*) cc__19 = (s__19 & c__19) | (s__19 & dl__19) | (c__19 & dl__19);
+    always @(*) q2__19__x = cs__19;
+    always @(*) q2__19__y = cc__19 << c1;
+    always @(*) cy__19 = ((q1__19__co ^ cc__19 ^ q2__19__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__19) begin
+            if (cy__19) begin
+                pk__bits__20 = ~m2;
+            end
+            else begin
+                pk__bits__20 = ~z2;
+            end
+        end
+        else if (cy__19) begin
+            pk__bits__20 = ~m1;
+        end
+        else begin
+            pk__bits__20 = ~z1;
+        end
+    end
+    always @(*) rs__20 = (rows & lbit__20) != c0;
+    always @(*) begin
+        dl__20 = d1;
+        if (rs__20) begin
+            dl__20 = d2;
+        end
+    end
+    always @(*) q1__20__x = s__20;
+    always @(*) q1__20__y = c__20;
+    always @(*) cs__20 = s__20 ^ c__20 ^ dl__20;
+    always @(*) cc__20 = (s__20 & c__20) | (s__20 & dl__20) | (c__20 & dl__20);
+    always @(*) q2__20__x = cs__20;
+    always @(*) q2__20__y = cc__20 << c1;
+    always @(*) cy__20 = ((q1__20__co ^ cc__20 ^ q2__20__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__20) begin
+            if (cy__20) begin
+                pk__bits__21 = ~m2;
+            end
+            else begin
+                pk__bits__21 = ~z2;
+            end
+        end
+        else if (cy__20) begin
+            pk__bits__21 = ~m1;
+        end
+        else begin
+            pk__bits__21 = ~z1;
+        end
+    end
+    always @(*) rs__21 = (rows & lbit__21) != c0;
+    always @(*) begin
+        dl__21 = d1;
+        if (rs__21) begin
+            dl__21 = d2;
+        end
+    end
+    always @(*) q1__21__x = s__21;
+    always @(*) q1__21__y = c__21;
+    always @(*) cs__21 = s__21 ^ c__21 ^ dl__21;
+    always @(*) cc__21 = (s__21 & c__21) | (s__21 & dl__21) | (c__21 & dl__21);
+    always @(*) q2__21__x = cs__21;
+    always @(*) q2__21__y = cc__21 << c1;
+    always @(*) cy__21 = ((q1__21__co ^ cc__21 ^ q2__21__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__21) begin
+            if (cy__21) begin
+                pk__bits__22 = ~m2;
+            end
+            else begin
+                pk__bits__22 = ~z2;
+            end
+        end
+        else if (cy__21) begin
+            pk__bits__22 = ~m1;
+        end
+        else begin
+            pk__bits__22 = ~z1;
+        end
+    end
+    always @(*) rs__22 = (rows & lbit__22) != c0;
+    always @(*) begin
+        dl__22 = d1;
+        if (rs__22) begin
+            dl__22 = d2;
+        end
+    end
+    always @(*) q1__22__x = s__22;
+    always @(*) q1__22__y = c__22;
+    always @(*) cs__22 = s__22 ^ c__22 ^ dl__22;
+    always @(*) cc__22 = (s__22 & c__22) | (s__22 & dl__22) | (c__22 & dl__22);
+    always @(*) q2__22__x = cs__22;
+    always @(*) q2__22__y = cc__22 << c1;
+    always @(*) cy__22 = ((q1__22__co ^ cc__22 ^ q2__22__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__22) begin
+            if (cy__22) begin
+                pk__bits__23 = ~m2;
+            end
+            else begin
+                pk__bits__23 = ~z2;
+            end
+        end
+        else if (cy__22) begin
+            pk__bits__23 = ~m1;
+        end
+        else begin
+            pk__bits__23 = ~z1;
+        end
+    end
+    always @(*) rs__23 = (rows & lbit__23) != c0;
+    always @(*) begin
+        dl__23 = d1;
+        if (rs__23) begin
+            dl__23 = d2;
+        end
+    end
+    always @(*) q1__23__x = s__23;
+    always @(*) q1__23__y = c__23;
+    always @(*) cs__23 = s__23 ^ c__23 ^ dl__23;
+    always @(*) cc__23 = (s__23 & c__23) | (s__23 & dl__23) | (c__23 & dl__23);
+    always @(*) q2__23__x = cs__23;
+    always @(*) q2__23__y = cc__23 << c1;
+    always @(*) cy__23 = ((q1__23__co ^ cc__23 ^ q2__23__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__23) begin
+            if (cy__23) begin
+                pk__bits__24 = ~m2;
+            end
+            else begin
+                pk__bits__24 = ~z2;
+            end
+        end
+        else if (cy__23) begin
+            pk__bits__24 = ~m1;
+        end
+        else begin
+            pk__bits__24 = ~z1;
+        end
+    end
+    always @(*) rs__24 = (rows & lbit__24) != c0;
+    always @(*) begin
+        dl__24 = d1;
+        if (rs__24) begin
+            dl__24 = d2;
+        end
+    end
+    always @(*) q1__24__x = s__24;
+    always @(*) q1__24__y = c__24;
+    always @(*) cs__24 = s__24 ^ c__24 ^ dl__24;
+    always @(*) cc__24 = (s__24 & c__24) | (s__24 & dl__24) | (c__24 & dl__24);
+    always @(*) q2__24__x = cs__24;
+    always @(*) q2__24__y = cc__24 << c1;
+    always @(*) cy__24 = ((q1__24__co ^ cc__24 ^ q2__24__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__24) begin
+            if (cy__24) begin
+                pk__bits__25 = ~m2;
+            end
+            else begin
+                pk__bits__25 = ~z2;
+            end
+        end
+        else if (cy__24) begin
+            pk__bits__25 = ~m1;
+        end
+        else begin
+            pk__bits__25 = ~z1;
+        end
+    end
+    always @(*) rs__25 = (rows & lbit__25) != c0;
+    always @(*) begin
+        dl__25 = d1;
+        if (rs__25) begin
+            dl__25 = d2;
+        end
+    end
+    always @(*) q1__25__x = s__25;
+    always @(*) q1__25__y = c__25;
+    always @(*) cs__25 = s__25 ^ c__25 ^ dl__25;
+    always @(*) cc__25 = (s__25 & c__25) | (s__25 & dl__25) | (c__25 & dl__25);
+    always @(*) q2__25__x = cs__25;
+    always @(*) q2__25__y = cc__25 << c1;
+    always @(*) cy__25 = ((q1__25__co ^ cc__25 ^ q2__25__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__25) begin
+            if (cy__25) begin
+                pk__bits__26 = ~m2;
+            end
+            else begin
+                pk__bits__26 = ~z2;
+            end
+        end
+        else if (cy__25) begin
+            pk__bits__26 = ~m1;
+        end
+        else begin
+            pk__bits__26 = ~z1;
+        end
+    end
+    always @(*) rs__26 = (rows & lbit__26) != c0;
+    always @(*) begin
+        dl__26 = d1;
+        if (rs__26) begin
+            dl__26 = d2;
+        end
+    end
+    always @(*) q1__26__x = s__26;
+    always @(*) q1__26__y = c__26;
+    always @(*) cs__26 = s__26 ^ c__26 ^ dl__26;
+    always @(*) cc__26 = (s__26 & c__26) | (s__26 & dl__26) | (c__26 & dl__26);
+    always @(*) q2__26__x = cs__26;
+    always @(*) q2__26__y = cc__26 << c1;
+    always @(*) cy__26 = ((q1__26__co ^ cc__26 ^ q2__26__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__26) begin
+            if (cy__26) begin
+                pk__bits__27 = ~m2;
+            end
+            else begin
+                pk__bits__27 = ~z2;
+            end
+        end
+        else if (cy__26) begin
+            pk__bits__27 = ~m1;
+        end
+        else begin
+            pk__bits__27 = ~z1;
+        end
+    end
+    always @(*) rs__27 = (rows & lbit__27) != c0;
+    always @(*) begin
+        dl__27 = d1;
+        if (rs__27) begin
+            dl__27 = d2;
+        end
+    end
+    always @(*) q1__27__x = s__27;
+    always @(*) q1__27__y = c__27;
+    always @(*) cs__27 = s__27 ^ c__27 ^ dl__27;
+    always @(*) cc__27 = (s__27 & c__27) | (s__27 & dl__27) | (c__27 & dl__27);
+    always @(*) q2__27__x = cs__27;
+    always @(*) q2__27__y = cc__27 << c1;
+    always @(*) cy__27 = ((q1__27__co ^ cc__27 ^ q2__27__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__27) begin
+            if (cy__27) begin
+                pk__bits__28 = ~m2;
+            end
+            else begin
+                pk__bits__28 = ~z2;
+            end
+        end
+        else if (cy__27) begin
+            pk__bits__28 = ~m1;
+        end
+        else begin
+            pk__bits__28 = ~z1;
+        end
+    end
+    always @(*) rs__28 = (rows & lbit__28) != c0;
+    always @(*) begin
+        dl__28 = d1;
+        if (rs__28) begin
+            dl__28 = d2;
+        end
+    end
+    always @(*) q1__28__x = s__28;
+    always @(*) q1__28__y = c__28;
+    always @(*) cs__28 = s__28 ^ c__28 ^ dl__28;
+    always @(*) cc__28 = (s__28 & c__28) | (s__28 & dl__28) | (c__28 & dl__28);
+    always @(*) q2__28__x = cs__28;
+    always @(*) q2__28__y = cc__28 << c1;
+    always @(*) cy__28 = ((q1__28__co ^ cc__28 ^ q2__28__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__28) begin
+            if (cy__28) begin
+                pk__bits__29 = ~m2;
+            end
+            else begin
+                pk__bits__29 = ~z2;
+            end
+        end
+        else if (cy__28) begin
+            pk__bits__29 = ~m1;
+        end
+        else begin
+            pk__bits__29 = ~z1;
+        end
+    end
+    always @(*) rs__29 = (rows & lbit__29) != c0;
+    always @(*) begin
+        dl__29 = d1;
+        if (rs__29) begin
+            dl__29 = d2;
+        end
+    end
+    always @(*) q1__29__x = s__29;
+    always @(*) q1__29__y = c__29;
+    always @(*) cs__29 = s__29 ^ c__29 ^ dl__29;
+    always @(*) cc__29 = (s__29 & c__29) | (s__29 & dl__29) | (c__29 & dl__29);
+    always @(*) q2__29__x = cs__29;
+    always @(*) q2__29__y = cc__29 << c1;
+    always @(*) cy__29 = ((q1__29__co ^ cc__29 ^ q2__29__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__29) begin
+            if (cy__29) begin
+                pk__bits__30 = ~m2;
+            end
+            else begin
+                pk__bits__30 = ~z2;
+            end
+        end
+        else if (cy__29) begin
+            pk__bits__30 = ~m1;
+        end
+        else begin
+            pk__bits__30 = ~z1;
+        end
+    end
+    always @(*) rs__30 = (rows & lbit__30) != c0;
+    always @(*) begin
+        dl__30 = d1;
+        if (rs__30) begin
+            dl__30 = d2;
+        end
+    end
+    always @(*) q1__30__x = s__30;
+    always @(*) q1__30__y = c__30;
+    always @(*) cs__30 = s__30 ^ c__30 ^ dl__30;
+    always @(*) cc__30 = (s__30 & c__30) | (s__30 & dl__30) | (c__30 & dl__30);
+    always @(*) q2__30__x = cs__30;
+    always @(*) q2__30__y = cc__30 << c1;
+    always @(*) cy__30 = ((q1__30__co ^ cc__30 ^ q2__30__co) & sel) != c0_8;
+    always @(*) begin
+        if (rs__30) begin
+            if (cy__30) begin
+                pk__bits__31 = ~m2;
+            end
+            else begin
+                pk__bits__31 = ~z2;
+            end
+        end
+        else if (cy__30) begin
+            pk__bits__31 = ~m1;
+        end
+        else begin
+            pk__bits__31 = ~z1;
+        end
+    end
+    always @(*) brk = pk__word;
+
+endmodule // dac_expander__brks
+
+module dac_expander__brks__pk(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,bits__8,bits__9,bits__10,bits__11,bits__12,bits__13,bits__14,bits__15,bits__16,bits__17,bits__18,bits__19,bits__20,bits__21,bits__22,bits__23,bits__24,bits__25,bits__26,bits__27,bits__28,bits__29,bits__30,bits__31,word);
+
+    // Module arguments
+    input wire  bits__0;
+    input wire  bits__1;
+    input wire  bits__2;
+    input wire  bits__3;
+    input wire  bits__4;
+    input wire  bits__5;
+    input wire  bits__6;
+    input wire  bits__7;
+    input wire  bits__8;
+    input wire  bits__9;
+    input wire  bits__10;
+    input wire  bits__11;
+    input wire  bits__12;
+    input wire  bits__13;
+    input wire  bits__14;
+    input wire  bits__15;
+    input wire  bits__16;
+    input wire  bits__17;
+    input wire  bits__18;
+    input wire  bits__19;
+    input wire  bits__20;
+    input wire  bits__21;
+    input wire  bits__22;
+    input wire  bits__23;
+    input wire  bits__24;
+    input wire  bits__25;
+    input wire  bits__26;
+    input wire  bits__27;
+    input wire  bits__28;
+    input wire  bits__29;
+    input wire  bits__30;
+    input wire  bits__31;
+    output reg  [31:0] word;
+
+    // Update code (custom)
+    always @(*) word = {bits__31, bits__30, bits__29, bits__28, bits__27, bits__26, bits__25, bits__24, bits__23, bits__22, bits__21, bits__20, bits__19, bits__18, bits__17, bits__16, bits__15, bits__14, bits__13, bits__12, bits__11, bits__10, bits__9, bits__8, bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
+endmodule // dac_expander__brks__pk
+
+module dac_expander__brks__q1(x,y,co);
+
+    // Module arguments
+    input wire  [7:0] x;
+    input wire  [7:0] y;
+    output reg  [7:0] co;
+
+    // Constant declarations
+    localparam  sh__0 = 8'h1;
+    localparam  sh__1 = 8'h2;
+    localparam  sh__2 = 8'h4;
+
+    // Local signals
+    reg  [7:0] g__0;
+    reg  [7:0] g__1;
+    reg  [7:0] g__2;
+    reg  [7:0] g__3;
+    reg  [7:0] p__0;
+    reg  [7:0] p__1;
+    reg  [7:0] p__2;
+
+    // Update code
+    always @(*) g__0 = x & y;
+    always @(*) p__0 = x ^ y;
+    always @(*) g__1 = g__0 | (p__0 & (g__0 << sh__0));
+    always @(*) p__1 = p__0 & (p__0 << sh__0);
+    always @(*) g__2 = g__1 | (p__1 & (g__1 << sh__1));
+    always @(*) p__2 = p__1 & (p__1 << sh__1);
+    always @(*) g__3 = g__2 | (p__2 & (g__2 << sh__2));
+    always @(*) co = g__3;
+
+endmodule // dac_expander__brks__q1
+
+module dac_expander__brks__zx_g(narrow,wide);
+
+    // Module arguments
+    input wire  [1:0] narrow;
+    output reg  [7:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {6'd0, narrow};
+endmodule // dac_expander__brks__zx_g
+
 module dac_expander__cmp_first(a,b,op,r);
 
     // Module arguments
@@ -8260,6 +10949,191 @@ module dac_expander__reg6(d,q,clock,reset);
     end
 endmodule // dac_expander__reg6
 
+module dac_expander__delta(off_tx,off_ty,k,d2);
+
+    // Module arguments
+    input wire  [31:0] off_tx;
+    input wire  [31:0] off_ty;
+    input wire  [3:0] k;
+    output reg  [31:0] d2;
+
+    // Constant declarations
+    localparam  c1 = 32'h1;
+
+    // Stub signals
+    reg  [3:0] zx_k__narrow;
+    wire  [31:0] zx_k__wide;
+    reg  [31:0] add__x;
+    reg  [31:0] add__y;
+    wire  add__ci;
+    wire  [31:0] add__s;
+
+    // Local signals
+    reg  [31:0] nt;
+
+    // Sub module instances
+    dac_expander__basis__zx_k zx_k(
+        .narrow(zx_k__narrow),
+        .wide(zx_k__wide)
+    );
+    dac_expander__delta__add add(
+        .x(add__x),
+        .y(add__y),
+        .ci(add__ci),
+        .s(add__s)
+    );
+
+    // Update code
+    always @(*) zx_k__narrow = k;
+    always @(*) nt = ~(off_tx << zx_k__wide);
+    always @(*) add__x = off_ty ^ off_tx ^ nt;
+    always @(*) add__y = ((off_ty & off_tx) | (off_ty & nt) | (off_tx & nt)) << c1;
+    assign add__ci = 1'b1;
+    always @(*) d2 = add__s;
+
+endmodule // dac_expander__delta
+
+module dac_expander__delta__add(x,y,ci,s);
+
+    // Module arguments
+    input wire  [31:0] x;
+    input wire  [31:0] y;
+    input wire  ci;
+    output reg  [31:0] s;
+
+    // Constant declarations
+    localparam  one = 32'h1;
+    localparam  zero = 32'h0;
+    localparam  sh__0 = 32'h1;
+    localparam  sh__1 = 32'h2;
+    localparam  sh__2 = 32'h4;
+    localparam  sh__3 = 32'h8;
+    localparam  sh__4 = 32'h10;
+
+    // Local signals
+    reg  [31:0] p0;
+    reg  [31:0] g0;
+    reg  [31:0] cw;
+    reg  [31:0] cp;
+    reg  [31:0] g__0;
+    reg  [31:0] g__1;
+    reg  [31:0] g__2;
+    reg  [31:0] g__3;
+    reg  [31:0] g__4;
+    reg  [31:0] g__5;
+    reg  [31:0] p__0;
+    reg  [31:0] p__1;
+    reg  [31:0] p__2;
+    reg  [31:0] p__3;
+    reg  [31:0] p__4;
+    reg  [31:0] gs__0;
+    reg  [31:0] gs__1;
+    reg  [31:0] gs__2;
+    reg  [31:0] gs__3;
+    reg  [31:0] gs__4;
+    reg  [31:0] ps__0;
+    reg  [31:0] ps__1;
+    reg  [31:0] ps__2;
+    reg  [31:0] ps__3;
+    reg  [31:0] pg__0;
+    reg  [31:0] pg__1;
+    reg  [31:0] pg__2;
+    reg  [31:0] pg__3;
+    reg  [31:0] pg__4;
+    reg  [31:0] gc;
+    reg  [31:0] c;
+
+    // Update code
+    always @(*) begin
+        if (ci) begin
+            cw = one;
+        end
+        else begin
+            cw = zero;
+        end
+    end
+    always @(*) p0 = x ^ y;
+    always @(*) cp = p0 & cw;
+    always @(*) g0 = (x & y) | cp;
+    always @(*) g__0 = g0;
+    always @(*) p__0 = p0;
+    always @(*) ps__0 = p__0 << sh__0;
+    always @(*) p__1 = p__0 & ps__0;
+    always @(*) ps__1 = p__1 << sh__1;
+    always @(*) p__2 = p__1 & ps__1;
+    always @(*) ps__2 = p__2 << sh__2;
+    always @(*) p__3 = p__2 & ps__2;
+    always @(*) ps__3 = p__3 << sh__3;
+    always @(*) p__4 = p__3 & ps__3;
+    always @(*) gs__0 = g__0 << sh__0;
+    always @(*) pg__0 = p__0 & gs__0;
+    always @(*) g__1 = g__0 | pg__0;
+    always @(*) gs__1 = g__1 << sh__1;
+    always @(*) pg__1 = p__1 & gs__1;
+    always @(*) g__2 = g__1 | pg__1;
+    always @(*) gs__2 = g__2 << sh__2;
+    always @(*) pg__2 = p__2 & gs__2;
+    always @(*) g__3 = g__2 | pg__2;
+    always @(*) gs__3 = g__3 << sh__3;
+    always @(*) pg__3 = p__3 & gs__3;
+    always @(*) g__4 = g__3 | pg__3;
+    always @(*) gs__4 = g__4 << sh__4;
+    always @(*) pg__4 = p__4 & gs__4;
+    always @(*) g__5 = g__4 | pg__4;
+    always @(*) begin
+        gc = zero;
+        gc = g__5 << one;
+    end
+    always @(*) c = gc | cw;
+    always @(*) s = p0 ^ c;
+
+endmodule // dac_expander__delta__add
+
+module dac_expander__dfl1(d,g,z,m);
+
+    // Module arguments
+    input wire  [31:0] d;
+    input wire  [1:0] g;
+    output reg  z;
+    output reg  m;
+
+    // Constant declarations
+    localparam  c32 = 32'h20;
+    localparam  c1 = 32'h1;
+    localparam  c0 = 32'h0;
+    localparam  ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [1:0] zx_g__narrow;
+    wire  [31:0] zx_g__wide;
+
+    // Local signals
+    reg  [31:0] regm;
+
+    // Sub module instances
+    dac_expander__dfl1__zx_g zx_g(
+        .narrow(zx_g__narrow),
+        .wide(zx_g__wide)
+    );
+
+    // Update code
+    always @(*) zx_g__narrow = g;
+    always @(*) regm = ~((c32 << zx_g__wide) - c1);
+    always @(*) z = (d & regm) == c0;
+    always @(*) m = (d | ~regm) == ones;
+
+endmodule // dac_expander__dfl1
+
+module dac_expander__dfl1__zx_g(narrow,wide);
+
+    // Module arguments
+    input wire  [1:0] narrow;
+    output reg  [31:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {30'd0, narrow};
+endmodule // dac_expander__dfl1__zx_g
+
 module dac_expander__gmem(clock,r_addr,r_data,w_en,w_addr,w_data);
 
     // Module arguments
@@ -8309,6 +11183,36 @@ module dac_expander__reg2(d,q,clock,reset);
         else q <= d;
     end
 endmodule // dac_expander__reg2
+
+module dac_expander__reg32(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 32'h0;
+        else q <= d;
+    end
+endmodule // dac_expander__reg32
+
+module dac_expander__reg3(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 3'h0;
+        else q <= d;
+    end
+endmodule // dac_expander__reg3
 
 module dac_expander__lane0(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,s,c);
 
@@ -8907,7 +11811,7 @@ module dac_expander__lane0(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,s,c);
 
 endmodule // dac_expander__lane0
 
-module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,o__10,o__11,o__12,o__13,o__14,o__15,o__16,o__17,o__18,o__19,o__20,o__21,o__22,o__23,o__24,o__25,o__26,o__27,o__28,o__29,o__30,nm1,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,vl);
+module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,o__10,o__11,o__12,o__13,o__14,o__15,o__16,o__17,o__18,o__19,o__20,o__21,o__22,o__23,o__24,o__25,o__26,o__27,o__28,o__29,o__30,nm1,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,vl,ps__0,ps__1,ps__2,ps__3,ps__4,ps__5,ps__6,ps__7,ps__8,ps__9,ps__10,ps__11,ps__12,ps__13,ps__14,ps__15,ps__16,ps__17,ps__18,ps__19,ps__20,ps__21,ps__22,ps__23,ps__24,ps__25,ps__26,ps__27,ps__28,ps__29,ps__30,pc__0,pc__1,pc__2,pc__3,pc__4,pc__5,pc__6,pc__7,pc__8,pc__9,pc__10,pc__11,pc__12,pc__13,pc__14,pc__15,pc__16,pc__17,pc__18,pc__19,pc__20,pc__21,pc__22,pc__23,pc__24,pc__25,pc__26,pc__27,pc__28,pc__29,pc__30);
 
     // Module arguments
     input wire  [31:0] s;
@@ -8977,6 +11881,68 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
     output reg  [31:0] v__30;
     output reg  [31:0] v__31;
     output reg  [31:0] vl;
+    output reg  [7:0] ps__0;
+    output reg  [7:0] ps__1;
+    output reg  [7:0] ps__2;
+    output reg  [7:0] ps__3;
+    output reg  [7:0] ps__4;
+    output reg  [7:0] ps__5;
+    output reg  [7:0] ps__6;
+    output reg  [7:0] ps__7;
+    output reg  [7:0] ps__8;
+    output reg  [7:0] ps__9;
+    output reg  [7:0] ps__10;
+    output reg  [7:0] ps__11;
+    output reg  [7:0] ps__12;
+    output reg  [7:0] ps__13;
+    output reg  [7:0] ps__14;
+    output reg  [7:0] ps__15;
+    output reg  [7:0] ps__16;
+    output reg  [7:0] ps__17;
+    output reg  [7:0] ps__18;
+    output reg  [7:0] ps__19;
+    output reg  [7:0] ps__20;
+    output reg  [7:0] ps__21;
+    output reg  [7:0] ps__22;
+    output reg  [7:0] ps__23;
+    output reg  [7:0] ps__24;
+    output reg  [7:0] ps__25;
+    output reg  [7:0] ps__26;
+    output reg  [7:0] ps__27;
+    output reg  [7:0] ps__28;
+    output reg  [7:0] ps__29;
+    output reg  [7:0] ps__30;
+    output reg  [7:0] pc__0;
+    output reg  [7:0] pc__1;
+    output reg  [7:0] pc__2;
+    output reg  [7:0] pc__3;
+    output reg  [7:0] pc__4;
+    output reg  [7:0] pc__5;
+    output reg  [7:0] pc__6;
+    output reg  [7:0] pc__7;
+    output reg  [7:0] pc__8;
+    output reg  [7:0] pc__9;
+    output reg  [7:0] pc__10;
+    output reg  [7:0] pc__11;
+    output reg  [7:0] pc__12;
+    output reg  [7:0] pc__13;
+    output reg  [7:0] pc__14;
+    output reg  [7:0] pc__15;
+    output reg  [7:0] pc__16;
+    output reg  [7:0] pc__17;
+    output reg  [7:0] pc__18;
+    output reg  [7:0] pc__19;
+    output reg  [7:0] pc__20;
+    output reg  [7:0] pc__21;
+    output reg  [7:0] pc__22;
+    output reg  [7:0] pc__23;
+    output reg  [7:0] pc__24;
+    output reg  [7:0] pc__25;
+    output reg  [7:0] pc__26;
+    output reg  [7:0] pc__27;
+    output reg  [7:0] pc__28;
+    output reg  [7:0] pc__29;
+    output reg  [7:0] pc__30;
 
     // Constant declarations
     localparam  lane_no__0 = 6'b1;
@@ -9277,199 +12243,199 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
     reg  [31:0] lc;
 
     // Sub module instances
-    dac_expander__lanes__add add0(
+    dac_expander__delta__add add0(
         .x(add0__x),
         .y(add0__y),
         .ci(add0__ci),
         .s(add0__s)
     );
-    dac_expander__lanes__add add__0(
+    dac_expander__delta__add add__0(
         .x(add__0__x),
         .y(add__0__y),
         .ci(add__0__ci),
         .s(add__0__s)
     );
-    dac_expander__lanes__add add__1(
+    dac_expander__delta__add add__1(
         .x(add__1__x),
         .y(add__1__y),
         .ci(add__1__ci),
         .s(add__1__s)
     );
-    dac_expander__lanes__add add__2(
+    dac_expander__delta__add add__2(
         .x(add__2__x),
         .y(add__2__y),
         .ci(add__2__ci),
         .s(add__2__s)
     );
-    dac_expander__lanes__add add__3(
+    dac_expander__delta__add add__3(
         .x(add__3__x),
         .y(add__3__y),
         .ci(add__3__ci),
         .s(add__3__s)
     );
-    dac_expander__lanes__add add__4(
+    dac_expander__delta__add add__4(
         .x(add__4__x),
         .y(add__4__y),
         .ci(add__4__ci),
         .s(add__4__s)
     );
-    dac_expander__lanes__add add__5(
+    dac_expander__delta__add add__5(
         .x(add__5__x),
         .y(add__5__y),
         .ci(add__5__ci),
         .s(add__5__s)
     );
-    dac_expander__lanes__add add__6(
+    dac_expander__delta__add add__6(
         .x(add__6__x),
         .y(add__6__y),
         .ci(add__6__ci),
         .s(add__6__s)
     );
-    dac_expander__lanes__add add__7(
+    dac_expander__delta__add add__7(
         .x(add__7__x),
         .y(add__7__y),
         .ci(add__7__ci),
         .s(add__7__s)
     );
-    dac_expander__lanes__add add__8(
+    dac_expander__delta__add add__8(
         .x(add__8__x),
         .y(add__8__y),
         .ci(add__8__ci),
         .s(add__8__s)
     );
-    dac_expander__lanes__add add__9(
+    dac_expander__delta__add add__9(
         .x(add__9__x),
         .y(add__9__y),
         .ci(add__9__ci),
         .s(add__9__s)
     );
-    dac_expander__lanes__add add__10(
+    dac_expander__delta__add add__10(
         .x(add__10__x),
         .y(add__10__y),
         .ci(add__10__ci),
         .s(add__10__s)
     );
-    dac_expander__lanes__add add__11(
+    dac_expander__delta__add add__11(
         .x(add__11__x),
         .y(add__11__y),
         .ci(add__11__ci),
         .s(add__11__s)
     );
-    dac_expander__lanes__add add__12(
+    dac_expander__delta__add add__12(
         .x(add__12__x),
         .y(add__12__y),
         .ci(add__12__ci),
         .s(add__12__s)
     );
-    dac_expander__lanes__add add__13(
+    dac_expander__delta__add add__13(
         .x(add__13__x),
         .y(add__13__y),
         .ci(add__13__ci),
         .s(add__13__s)
     );
-    dac_expander__lanes__add add__14(
+    dac_expander__delta__add add__14(
         .x(add__14__x),
         .y(add__14__y),
         .ci(add__14__ci),
         .s(add__14__s)
     );
-    dac_expander__lanes__add add__15(
+    dac_expander__delta__add add__15(
         .x(add__15__x),
         .y(add__15__y),
         .ci(add__15__ci),
         .s(add__15__s)
     );
-    dac_expander__lanes__add add__16(
+    dac_expander__delta__add add__16(
         .x(add__16__x),
         .y(add__16__y),
         .ci(add__16__ci),
         .s(add__16__s)
     );
-    dac_expander__lanes__add add__17(
+    dac_expander__delta__add add__17(
         .x(add__17__x),
         .y(add__17__y),
         .ci(add__17__ci),
         .s(add__17__s)
     );
-    dac_expander__lanes__add add__18(
+    dac_expander__delta__add add__18(
         .x(add__18__x),
         .y(add__18__y),
         .ci(add__18__ci),
         .s(add__18__s)
     );
-    dac_expander__lanes__add add__19(
+    dac_expander__delta__add add__19(
         .x(add__19__x),
         .y(add__19__y),
         .ci(add__19__ci),
         .s(add__19__s)
     );
-    dac_expander__lanes__add add__20(
+    dac_expander__delta__add add__20(
         .x(add__20__x),
         .y(add__20__y),
         .ci(add__20__ci),
         .s(add__20__s)
     );
-    dac_expander__lanes__add add__21(
+    dac_expander__delta__add add__21(
         .x(add__21__x),
         .y(add__21__y),
         .ci(add__21__ci),
         .s(add__21__s)
     );
-    dac_expander__lanes__add add__22(
+    dac_expander__delta__add add__22(
         .x(add__22__x),
         .y(add__22__y),
         .ci(add__22__ci),
         .s(add__22__s)
     );
-    dac_expander__lanes__add add__23(
+    dac_expander__delta__add add__23(
         .x(add__23__x),
         .y(add__23__y),
         .ci(add__23__ci),
         .s(add__23__s)
     );
-    dac_expander__lanes__add add__24(
+    dac_expander__delta__add add__24(
         .x(add__24__x),
         .y(add__24__y),
         .ci(add__24__ci),
         .s(add__24__s)
     );
-    dac_expander__lanes__add add__25(
+    dac_expander__delta__add add__25(
         .x(add__25__x),
         .y(add__25__y),
         .ci(add__25__ci),
         .s(add__25__s)
     );
-    dac_expander__lanes__add add__26(
+    dac_expander__delta__add add__26(
         .x(add__26__x),
         .y(add__26__y),
         .ci(add__26__ci),
         .s(add__26__s)
     );
-    dac_expander__lanes__add add__27(
+    dac_expander__delta__add add__27(
         .x(add__27__x),
         .y(add__27__y),
         .ci(add__27__ci),
         .s(add__27__s)
     );
-    dac_expander__lanes__add add__28(
+    dac_expander__delta__add add__28(
         .x(add__28__x),
         .y(add__28__y),
         .ci(add__28__ci),
         .s(add__28__s)
     );
-    dac_expander__lanes__add add__29(
+    dac_expander__delta__add add__29(
         .x(add__29__x),
         .y(add__29__y),
         .ci(add__29__ci),
         .s(add__29__s)
     );
-    dac_expander__lanes__add add__30(
+    dac_expander__delta__add add__30(
         .x(add__30__x),
         .y(add__30__y),
         .ci(add__30__ci),
         .s(add__30__s)
     );
-    dac_expander__lanes__add addl(
+    dac_expander__delta__add addl(
         .x(addl__x),
         .y(addl__y),
         .ci(addl__ci),
@@ -9481,6 +12447,8 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
     always @(*) add0__y = c;
     assign add0__ci = 1'b0;
     always @(*) v__0 = add0__s;
+    always @(*) ps__0 = s[(32'h0)+:(8)];
+    always @(*) pc__0 = c[(32'h0)+:(8)];
     always @(*) xs__0 = s ^ c ^ o__0;
     always @(*) xc__0 = ((s & c) | (s & o__0) | (c & o__0)) << c1;
     always @(*) add__0__x = xs__0;
@@ -9667,6 +12635,66 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
     always @(*) add__30__y = xc__30;
     assign add__30__ci = 1'b0;
     always @(*) v__31 = add__30__s;
+    always @(*) ps__1 = xs__0[(32'h0)+:(8)];
+    always @(*) pc__1 = xc__0[(32'h0)+:(8)];
+    always @(*) ps__2 = xs__1[(32'h0)+:(8)];
+    always @(*) pc__2 = xc__1[(32'h0)+:(8)];
+    always @(*) ps__3 = xs__2[(32'h0)+:(8)];
+    always @(*) pc__3 = xc__2[(32'h0)+:(8)];
+    always @(*) ps__4 = xs__3[(32'h0)+:(8)];
+    always @(*) pc__4 = xc__3[(32'h0)+:(8)];
+    always @(*) ps__5 = xs__4[(32'h0)+:(8)];
+    always @(*) pc__5 = xc__4[(32'h0)+:(8)];
+    always @(*) ps__6 = xs__5[(32'h0)+:(8)];
+    always @(*) pc__6 = xc__5[(32'h0)+:(8)];
+    always @(*) ps__7 = xs__6[(32'h0)+:(8)];
+    always @(*) pc__7 = xc__6[(32'h0)+:(8)];
+    always @(*) ps__8 = xs__7[(32'h0)+:(8)];
+    always @(*) pc__8 = xc__7[(32'h0)+:(8)];
+    always @(*) ps__9 = xs__8[(32'h0)+:(8)];
+    always @(*) pc__9 = xc__8[(32'h0)+:(8)];
+    always @(*) ps__10 = xs__9[(32'h0)+:(8)];
+    always @(*) pc__10 = xc__9[(32'h0)+:(8)];
+    always @(*) ps__11 = xs__10[(32'h0)+:(8)];
+    always @(*) pc__11 = xc__10[(32'h0)+:(8)];
+    always @(*) ps__12 = xs__11[(32'h0)+:(8)];
+    always @(*) pc__12 = xc__11[(32'h0)+:(8)];
+    always @(*) ps__13 = xs__12[(32'h0)+:(8)];
+    always @(*) pc__13 = xc__12[(32'h0)+:(8)];
+    always @(*) ps__14 = xs__13[(32'h0)+:(8)];
+    always @(*) pc__14 = xc__13[(32'h0)+:(8)];
+    always @(*) ps__15 = xs__14[(32'h0)+:(8)];
+    always @(*) pc__15 = xc__14[(32'h0)+:(8)];
+    always @(*) ps__16 = xs__15[(32'h0)+:(8)];
+    always @(*) pc__16 = xc__15[(32'h0)+:(8)];
+    always @(*) ps__17 = xs__16[(32'h0)+:(8)];
+    always @(*) pc__17 = xc__16[(32'h0)+:(8)];
+    always @(*) ps__18 = xs__17[(32'h0)+:(8)];
+    always @(*) pc__18 = xc__17[(32'h0)+:(8)];
+    always @(*) ps__19 = xs__18[(32'h0)+:(8)];
+    always @(*) pc__19 = xc__18[(32'h0)+:(8)];
+    always @(*) ps__20 = xs__19[(32'h0)+:(8)];
+    always @(*) pc__20 = xc__19[(32'h0)+:(8)];
+    always @(*) ps__21 = xs__20[(32'h0)+:(8)];
+    always @(*) pc__21 = xc__20[(32'h0)+:(8)];
+    always @(*) ps__22 = xs__21[(32'h0)+:(8)];
+    always @(*) pc__22 = xc__21[(32'h0)+:(8)];
+    always @(*) ps__23 = xs__22[(32'h0)+:(8)];
+    always @(*) pc__23 = xc__22[(32'h0)+:(8)];
+    always @(*) ps__24 = xs__23[(32'h0)+:(8)];
+    always @(*) pc__24 = xc__23[(32'h0)+:(8)];
+    always @(*) ps__25 = xs__24[(32'h0)+:(8)];
+    always @(*) pc__25 = xc__24[(32'h0)+:(8)];
+    always @(*) ps__26 = xs__25[(32'h0)+:(8)];
+    always @(*) pc__26 = xc__25[(32'h0)+:(8)];
+    always @(*) ps__27 = xs__26[(32'h0)+:(8)];
+    always @(*) pc__27 = xc__26[(32'h0)+:(8)];
+    always @(*) ps__28 = xs__27[(32'h0)+:(8)];
+    always @(*) pc__28 = xc__27[(32'h0)+:(8)];
+    always @(*) ps__29 = xs__28[(32'h0)+:(8)];
+    always @(*) pc__29 = xc__28[(32'h0)+:(8)];
+    always @(*) ps__30 = xs__29[(32'h0)+:(8)];
+    always @(*) pc__30 = xc__29[(32'h0)+:(8)];
     assign tol__0 = c0;
     always @(*) begin
         tol__1 = c0;
@@ -9894,117 +12922,6 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
 
 endmodule // dac_expander__lanes
 
-module dac_expander__lanes__add(x,y,ci,s);
-
-    // Module arguments
-    input wire  [31:0] x;
-    input wire  [31:0] y;
-    input wire  ci;
-    output reg  [31:0] s;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  zero = 32'h0;
-    localparam  sh__0 = 32'h1;
-    localparam  sh__1 = 32'h2;
-    localparam  sh__2 = 32'h4;
-    localparam  sh__3 = 32'h8;
-    localparam  sh__4 = 32'h10;
-
-    // Local signals
-    reg  [31:0] p0;
-    reg  [31:0] g0;
-    reg  [31:0] cw;
-    reg  [31:0] cp;
-    reg  [31:0] g__0;
-    reg  [31:0] g__1;
-    reg  [31:0] g__2;
-    reg  [31:0] g__3;
-    reg  [31:0] g__4;
-    reg  [31:0] g__5;
-    reg  [31:0] p__0;
-    reg  [31:0] p__1;
-    reg  [31:0] p__2;
-    reg  [31:0] p__3;
-    reg  [31:0] p__4;
-    reg  [31:0] gs__0;
-    reg  [31:0] gs__1;
-    reg  [31:0] gs__2;
-    reg  [31:0] gs__3;
-    reg  [31:0] gs__4;
-    reg  [31:0] ps__0;
-    reg  [31:0] ps__1;
-    reg  [31:0] ps__2;
-    reg  [31:0] ps__3;
-    reg  [31:0] pg__0;
-    reg  [31:0] pg__1;
-    reg  [31:0] pg__2;
-    reg  [31:0] pg__3;
-    reg  [31:0] pg__4;
-    reg  [31:0] gc;
-    reg  [31:0] c;
-
-    // Update code
-    always @(*) begin
-        if (ci) begin
-            cw = one;
-        end
-        else begin
-            cw = zero;
-        end
-    end
-    always @(*) p0 = x ^ y;
-    always @(*) cp = p0 & cw;
-    always @(*) g0 = (x & y) | cp;
-    always @(*) g__0 = g0;
-    always @(*) p__0 = p0;
-    always @(*) ps__0 = p__0 << sh__0;
-    always @(*) p__1 = p__0 & ps__0;
-    always @(*) ps__1 = p__1 << sh__1;
-    always @(*) p__2 = p__1 & ps__1;
-    always @(*) ps__2 = p__2 << sh__2;
-    always @(*) p__3 = p__2 & ps__2;
-    always @(*) ps__3 = p__3 << sh__3;
-    always @(*) p__4 = p__3 & ps__3;
-    always @(*) gs__0 = g__0 << sh__0;
-    always @(*) pg__0 = p__0 & gs__0;
-    always @(*) g__1 = g__0 | pg__0;
-    always @(*) gs__1 = g__1 << sh__1;
-    always @(*) pg__1 = p__1 & gs__1;
-    always @(*) g__2 = g__1 | pg__1;
-    always @(*) gs__2 = g__2 << sh__2;
-    always @(*) pg__2 = p__2 & gs__2;
-    always @(*) g__3 = g__2 | pg__2;
-    always @(*) gs__3 = g__3 << sh__3;
-    always @(*) pg__3 = p__3 & gs__3;
-    always @(*) g__4 = g__3 | pg__3;
-    always @(*) gs__4 = g__4 << sh__4;
-    always @(*) pg__4 = p__4 & gs__4;
-    always @(*) g__5 = g__4 | pg__4;
-    always @(*) begin
-        gc = zero;
-        gc = g__5 << one;
-    end
-    always @(*) c = gc | cw;
-    always @(*) s = p0 ^ c;
-
-endmodule // dac_expander__lanes__add
-
-module dac_expander__reg32(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 32'h0;
-        else q <= d;
-    end
-endmodule // dac_expander__reg32
-
 module dac_expander__mul_sw(d,s,p);
 
     // Module arguments
@@ -10072,21 +12989,6 @@ module dac_expander__mul_sw(d,s,p);
     end
 
 endmodule // dac_expander__mul_sw
-
-module dac_expander__reg3(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 3'h0;
-        else q <= d;
-    end
-endmodule // dac_expander__reg3
 
 module dac_expander__reg10(d,q,clock,reset);
 
@@ -10771,187 +13673,187 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     reg  [31:0] y__340;
 
     // Sub module instances
-    dac_expander__lanes__add add__0(
+    dac_expander__delta__add add__0(
         .x(add__0__x),
         .y(add__0__y),
         .ci(add__0__ci),
         .s(add__0__s)
     );
-    dac_expander__lanes__add add__1(
+    dac_expander__delta__add add__1(
         .x(add__1__x),
         .y(add__1__y),
         .ci(add__1__ci),
         .s(add__1__s)
     );
-    dac_expander__lanes__add add__2(
+    dac_expander__delta__add add__2(
         .x(add__2__x),
         .y(add__2__y),
         .ci(add__2__ci),
         .s(add__2__s)
     );
-    dac_expander__lanes__add add__3(
+    dac_expander__delta__add add__3(
         .x(add__3__x),
         .y(add__3__y),
         .ci(add__3__ci),
         .s(add__3__s)
     );
-    dac_expander__lanes__add add__4(
+    dac_expander__delta__add add__4(
         .x(add__4__x),
         .y(add__4__y),
         .ci(add__4__ci),
         .s(add__4__s)
     );
-    dac_expander__lanes__add add__5(
+    dac_expander__delta__add add__5(
         .x(add__5__x),
         .y(add__5__y),
         .ci(add__5__ci),
         .s(add__5__s)
     );
-    dac_expander__lanes__add add__6(
+    dac_expander__delta__add add__6(
         .x(add__6__x),
         .y(add__6__y),
         .ci(add__6__ci),
         .s(add__6__s)
     );
-    dac_expander__lanes__add add__7(
+    dac_expander__delta__add add__7(
         .x(add__7__x),
         .y(add__7__y),
         .ci(add__7__ci),
         .s(add__7__s)
     );
-    dac_expander__lanes__add add__8(
+    dac_expander__delta__add add__8(
         .x(add__8__x),
         .y(add__8__y),
         .ci(add__8__ci),
         .s(add__8__s)
     );
-    dac_expander__lanes__add add__9(
+    dac_expander__delta__add add__9(
         .x(add__9__x),
         .y(add__9__y),
         .ci(add__9__ci),
         .s(add__9__s)
     );
-    dac_expander__lanes__add add__10(
+    dac_expander__delta__add add__10(
         .x(add__10__x),
         .y(add__10__y),
         .ci(add__10__ci),
         .s(add__10__s)
     );
-    dac_expander__lanes__add add__11(
+    dac_expander__delta__add add__11(
         .x(add__11__x),
         .y(add__11__y),
         .ci(add__11__ci),
         .s(add__11__s)
     );
-    dac_expander__lanes__add add__12(
+    dac_expander__delta__add add__12(
         .x(add__12__x),
         .y(add__12__y),
         .ci(add__12__ci),
         .s(add__12__s)
     );
-    dac_expander__lanes__add add__13(
+    dac_expander__delta__add add__13(
         .x(add__13__x),
         .y(add__13__y),
         .ci(add__13__ci),
         .s(add__13__s)
     );
-    dac_expander__lanes__add add__14(
+    dac_expander__delta__add add__14(
         .x(add__14__x),
         .y(add__14__y),
         .ci(add__14__ci),
         .s(add__14__s)
     );
-    dac_expander__lanes__add add__15(
+    dac_expander__delta__add add__15(
         .x(add__15__x),
         .y(add__15__y),
         .ci(add__15__ci),
         .s(add__15__s)
     );
-    dac_expander__lanes__add add__16(
+    dac_expander__delta__add add__16(
         .x(add__16__x),
         .y(add__16__y),
         .ci(add__16__ci),
         .s(add__16__s)
     );
-    dac_expander__lanes__add add__17(
+    dac_expander__delta__add add__17(
         .x(add__17__x),
         .y(add__17__y),
         .ci(add__17__ci),
         .s(add__17__s)
     );
-    dac_expander__lanes__add add__18(
+    dac_expander__delta__add add__18(
         .x(add__18__x),
         .y(add__18__y),
         .ci(add__18__ci),
         .s(add__18__s)
     );
-    dac_expander__lanes__add add__19(
+    dac_expander__delta__add add__19(
         .x(add__19__x),
         .y(add__19__y),
         .ci(add__19__ci),
         .s(add__19__s)
     );
-    dac_expander__lanes__add add__20(
+    dac_expander__delta__add add__20(
         .x(add__20__x),
         .y(add__20__y),
         .ci(add__20__ci),
         .s(add__20__s)
     );
-    dac_expander__lanes__add add__21(
+    dac_expander__delta__add add__21(
         .x(add__21__x),
         .y(add__21__y),
         .ci(add__21__ci),
         .s(add__21__s)
     );
-    dac_expander__lanes__add add__22(
+    dac_expander__delta__add add__22(
         .x(add__22__x),
         .y(add__22__y),
         .ci(add__22__ci),
         .s(add__22__s)
     );
-    dac_expander__lanes__add add__23(
+    dac_expander__delta__add add__23(
         .x(add__23__x),
         .y(add__23__y),
         .ci(add__23__ci),
         .s(add__23__s)
     );
-    dac_expander__lanes__add add__24(
+    dac_expander__delta__add add__24(
         .x(add__24__x),
         .y(add__24__y),
         .ci(add__24__ci),
         .s(add__24__s)
     );
-    dac_expander__lanes__add add__25(
+    dac_expander__delta__add add__25(
         .x(add__25__x),
         .y(add__25__y),
         .ci(add__25__ci),
         .s(add__25__s)
     );
-    dac_expander__lanes__add add__26(
+    dac_expander__delta__add add__26(
         .x(add__26__x),
         .y(add__26__y),
         .ci(add__26__ci),
         .s(add__26__s)
     );
-    dac_expander__lanes__add add__27(
+    dac_expander__delta__add add__27(
         .x(add__27__x),
         .y(add__27__y),
         .ci(add__27__ci),
         .s(add__27__s)
     );
-    dac_expander__lanes__add add__28(
+    dac_expander__delta__add add__28(
         .x(add__28__x),
         .y(add__28__y),
         .ci(add__28__ci),
         .s(add__28__s)
     );
-    dac_expander__lanes__add add__29(
+    dac_expander__delta__add add__29(
         .x(add__29__x),
         .y(add__29__y),
         .ci(add__29__ci),
         .s(add__29__s)
     );
-    dac_expander__lanes__add add__30(
+    dac_expander__delta__add add__30(
         .x(add__30__x),
         .y(add__30__y),
         .ci(add__30__ci),
@@ -11850,16 +14752,6 @@ module dac_expander__pk_enc_act(bits__0,bits__1,bits__2,word);
     always @(*) word = {bits__2, bits__1, bits__0};
 endmodule // dac_expander__pk_enc_act
 
-module dac_expander__pk_gr(narrow,wide);
-
-    // Module arguments
-    input wire  [1:0] narrow;
-    output reg  [7:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {6'd0, narrow};
-endmodule // dac_expander__pk_gr
-
 module dac_expander__pk_gran(narrow,wide);
 
     // Module arguments
@@ -11870,7 +14762,7 @@ module dac_expander__pk_gran(narrow,wide);
     always @(*) wide = {60'd0, narrow};
 endmodule // dac_expander__pk_gran
 
-module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,pop_valid,pop_data);
+module dac_expander__pq(clock,reset,push,push_q,push_data,push_full_next,peek_q,peek_full_next,pop,pop_q,pop_valid,pop_data);
 
     // Module arguments
     input wire  clock;
@@ -11878,16 +14770,18 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     input wire  push;
     input wire  [5:0] push_q;
     input wire  [31:0] push_data;
-    output reg  push_room;
+    output reg  push_full_next;
+    input wire  [5:0] peek_q;
+    output reg  peek_full_next;
     input wire  pop;
     input wire  [5:0] pop_q;
     output reg  pop_valid;
     output reg  [31:0] pop_data;
 
     // Constant declarations
+    localparam  depth_m1 = 3'b11;
     localparam  last_q__0 = 6'b101111;
     localparam  nq_one = 64'h1;
-    localparam  depth = 3'b100;
     localparam  pmask = 3'b11;
     localparam  pshift = 8'h2;
     localparam  one_c = 3'b1;
@@ -11925,6 +14819,12 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     wire  [63:0] h_written__q;
     reg  h_written__clock;
     reg  h_written__reset;
+    reg  [63:0] full__d;
+    wire  [63:0] full__q;
+    reg  full__clock;
+    reg  full__reset;
+    reg  [5:0] zx_peek_q64__narrow;
+    wire  [63:0] zx_peek_q64__wide;
     reg  w_en__d;
     wire  w_en__q;
     reg  w_en__clock;
@@ -11951,6 +14851,14 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     wire  [7:0] zx_head__wide;
 
     // Local signals
+    reg  push_room;
+    reg  push_last;
+    reg  same_q;
+    reg  [63:0] f_set;
+    reg  [63:0] f_clr;
+    reg  peek_known;
+    reg  push_f;
+    reg  peek_f;
     reg  [7:0] r_addr;
     reg  r_fwd;
     reg  push_known;
@@ -12003,6 +14911,16 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
         .clock(h_written__clock),
         .reset(h_written__reset)
     );
+    dac_expander__reg64 full(
+        .d(full__d),
+        .q(full__q),
+        .clock(full__clock),
+        .reset(full__reset)
+    );
+    dac_expander__aq__zx_peek_q64 zx_peek_q64(
+        .narrow(zx_peek_q64__narrow),
+        .wide(zx_peek_q64__wide)
+    );
     dac_expander__reg1 w_en(
         .d(w_en__d),
         .q(w_en__q),
@@ -12029,11 +14947,11 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
         .narrow(zx_pop_q__narrow),
         .wide(zx_pop_q__wide)
     );
-    dac_expander__aq__zx_pop_q64 zx_push_q64(
+    dac_expander__aq__zx_peek_q64 zx_push_q64(
         .narrow(zx_push_q64__narrow),
         .wide(zx_push_q64__wide)
     );
-    dac_expander__aq__zx_pop_q64 zx_pop_q64(
+    dac_expander__aq__zx_peek_q64 zx_pop_q64(
         .narrow(zx_pop_q64__narrow),
         .wide(zx_pop_q64__wide)
     );
@@ -12054,6 +14972,8 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     always @(*) t_written__reset = reset;
     always @(*) h_written__clock = clock;
     always @(*) h_written__reset = reset;
+    always @(*) full__clock = clock;
+    always @(*) full__reset = reset;
     always @(*) w_en__clock = clock;
     always @(*) w_en__reset = reset;
     always @(*) w_addr__clock = clock;
@@ -12073,6 +14993,10 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
     always @(*) begin
         pop_known = 1'b1;
         pop_known = pop_q <= last_q__0;
+    end
+    always @(*) begin
+        peek_known = 1'b1;
+        peek_known = peek_q <= last_q__0;
     end
     always @(*) begin
         push_tail = zero_c;
@@ -12106,7 +15030,7 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
             end
         end
     end
-    always @(*) push_room = push_known & ((push_tail - push_head) < depth);
+    always @(*) push_room = push_known & ((full__q & (nq_one << zx_push_q64__wide)) == zero_64);
     always @(*) pop_valid = pop_known & (pop_tail != pop_head);
     always @(*) push_ok = push & push_room;
     always @(*) pop_ok = pop & pop_valid;
@@ -12141,6 +15065,26 @@ module dac_expander__pq(clock,reset,push,push_q,push_data,push_room,pop,pop_q,po
             t_written__d = t_written__q | (nq_one << zx_push_q64__wide);
         end
     end
+    always @(*) zx_peek_q64__narrow = peek_q;
+    always @(*) push_last = (push_tail - push_head) == depth_m1;
+    always @(*) same_q = pop_ok & (pop_q == push_q);
+    always @(*) begin
+        f_set = zero_64;
+        if (push_ok & push_last & ~same_q) begin
+            f_set = nq_one << zx_push_q64__wide;
+        end
+    end
+    always @(*) begin
+        f_clr = zero_64;
+        if (pop_ok & ~(push_ok & same_q)) begin
+            f_clr = nq_one << zx_pop_q64__wide;
+        end
+    end
+    always @(*) full__d = (full__q & ~f_clr) | f_set;
+    always @(*) push_f = ~push_room;
+    always @(*) peek_f = (full__q & (nq_one << zx_peek_q64__wide)) != zero_64;
+    always @(*) push_full_next = ~push_known | ((push_f | (push_ok & push_last)) & ~(pop_ok & (pop_q == push_q)));
+    always @(*) peek_full_next = ~peek_known | ((peek_f | (push_ok & push_last & (push_q == peek_q))) & ~(pop_ok & (pop_q == peek_q)));
     always @(*) begin
         h_written__d = h_written__q;
         if (pop_ok) begin
@@ -12497,7 +15441,7 @@ module dac_expander__rec(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10
         .bits__4(nbits__bits__4),
         .word(nbits__word)
     );
-    dac_expander__rec__zx_g zx_g(
+    dac_expander__dfl1__zx_g zx_g(
         .narrow(zx_g__narrow),
         .wide(zx_g__wide)
     );
@@ -13064,16 +16008,6 @@ module dac_expander__rec__nbits(bits__0,bits__1,bits__2,bits__3,bits__4,word);
     always @(*) word = {bits__4, bits__3, bits__2, bits__1, bits__0};
 endmodule // dac_expander__rec__nbits
 
-module dac_expander__rec__zx_g(narrow,wide);
-
-    // Module arguments
-    input wire  [1:0] narrow;
-    output reg  [31:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {30'd0, narrow};
-endmodule // dac_expander__rec__zx_g
-
 module dac_expander__rec__zx_nxt(narrow,wide);
 
     // Module arguments
@@ -13094,44 +16028,45 @@ module dac_expander__rec__zx_p(narrow,wide);
     always @(*) wide = {26'd0, narrow};
 endmodule // dac_expander__rec__zx_p
 
-module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,n,g,en,act,live,none,ends,gef,ci__0,ci__1,ci__2,ci__3,ci__4,ci__5,ci__6,ci__7,ci__8,ci__9,ci__10,ci__11,ci__12,ci__13,ci__14,ci__15,ci__16,ci__17,ci__18,ci__19,ci__20,ci__21,ci__22,ci__23,ci__24,ci__25,ci__26,ci__27,ci__28,ci__29,ci__30,ci__31);
+module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,n,g,en,brk,act,live,none,ends,gef,ci__0,ci__1,ci__2,ci__3,ci__4,ci__5,ci__6,ci__7,ci__8,ci__9,ci__10,ci__11,ci__12,ci__13,ci__14,ci__15,ci__16,ci__17,ci__18,ci__19,ci__20,ci__21,ci__22,ci__23,ci__24,ci__25,ci__26,ci__27,ci__28,ci__29,ci__30,ci__31);
 
     // Module arguments
-    input wire  [31:0] v__0;
-    input wire  [31:0] v__1;
-    input wire  [31:0] v__2;
-    input wire  [31:0] v__3;
-    input wire  [31:0] v__4;
-    input wire  [31:0] v__5;
-    input wire  [31:0] v__6;
-    input wire  [31:0] v__7;
-    input wire  [31:0] v__8;
-    input wire  [31:0] v__9;
-    input wire  [31:0] v__10;
-    input wire  [31:0] v__11;
-    input wire  [31:0] v__12;
-    input wire  [31:0] v__13;
-    input wire  [31:0] v__14;
-    input wire  [31:0] v__15;
-    input wire  [31:0] v__16;
-    input wire  [31:0] v__17;
-    input wire  [31:0] v__18;
-    input wire  [31:0] v__19;
-    input wire  [31:0] v__20;
-    input wire  [31:0] v__21;
-    input wire  [31:0] v__22;
-    input wire  [31:0] v__23;
-    input wire  [31:0] v__24;
-    input wire  [31:0] v__25;
-    input wire  [31:0] v__26;
-    input wire  [31:0] v__27;
-    input wire  [31:0] v__28;
-    input wire  [31:0] v__29;
-    input wire  [31:0] v__30;
-    input wire  [31:0] v__31;
+    input wire  [7:0] v__0;
+    input wire  [7:0] v__1;
+    input wire  [7:0] v__2;
+    input wire  [7:0] v__3;
+    input wire  [7:0] v__4;
+    input wire  [7:0] v__5;
+    input wire  [7:0] v__6;
+    input wire  [7:0] v__7;
+    input wire  [7:0] v__8;
+    input wire  [7:0] v__9;
+    input wire  [7:0] v__10;
+    input wire  [7:0] v__11;
+    input wire  [7:0] v__12;
+    input wire  [7:0] v__13;
+    input wire  [7:0] v__14;
+    input wire  [7:0] v__15;
+    input wire  [7:0] v__16;
+    input wire  [7:0] v__17;
+    input wire  [7:0] v__18;
+    input wire  [7:0] v__19;
+    input wire  [7:0] v__20;
+    input wire  [7:0] v__21;
+    input wire  [7:0] v__22;
+    input wire  [7:0] v__23;
+    input wire  [7:0] v__24;
+    input wire  [7:0] v__25;
+    input wire  [7:0] v__26;
+    input wire  [7:0] v__27;
+    input wire  [7:0] v__28;
+    input wire  [7:0] v__29;
+    input wire  [7:0] v__30;
+    input wire  [7:0] v__31;
     input wire  [5:0] n;
     input wire  [1:0] g;
     input wire  [31:0] en;
+    input wire  [31:0] brk;
     output reg  [31:0] act;
     output reg  [31:0] live;
     output reg  none;
@@ -13212,43 +16147,8 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
     localparam  g1 = 2'b1;
     localparam  g2 = 2'b10;
     localparam  c0 = 32'h0;
-    localparam  c1 = 32'h1;
-    localparam  c32 = 32'h20;
 
     // Stub signals
-    wire  brk__bits__0;
-    reg  brk__bits__1;
-    reg  brk__bits__2;
-    reg  brk__bits__3;
-    reg  brk__bits__4;
-    reg  brk__bits__5;
-    reg  brk__bits__6;
-    reg  brk__bits__7;
-    reg  brk__bits__8;
-    reg  brk__bits__9;
-    reg  brk__bits__10;
-    reg  brk__bits__11;
-    reg  brk__bits__12;
-    reg  brk__bits__13;
-    reg  brk__bits__14;
-    reg  brk__bits__15;
-    reg  brk__bits__16;
-    reg  brk__bits__17;
-    reg  brk__bits__18;
-    reg  brk__bits__19;
-    reg  brk__bits__20;
-    reg  brk__bits__21;
-    reg  brk__bits__22;
-    reg  brk__bits__23;
-    reg  brk__bits__24;
-    reg  brk__bits__25;
-    reg  brk__bits__26;
-    reg  brk__bits__27;
-    reg  brk__bits__28;
-    reg  brk__bits__29;
-    reg  brk__bits__30;
-    reg  brk__bits__31;
-    wire  [31:0] brk__word;
     reg  actp__bits__0;
     reg  actp__bits__1;
     reg  actp__bits__2;
@@ -13282,8 +16182,6 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
     reg  actp__bits__30;
     reg  actp__bits__31;
     wire  [31:0] actp__word;
-    reg  [1:0] zx_g__narrow;
-    wire  [31:0] zx_g__wide;
 
     // Local signals
     reg  [31:0] pf__0;
@@ -13292,45 +16190,9 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
     reg  [31:0] pf__3;
     reg  [31:0] pf__4;
     reg  [31:0] pf__5;
-    reg  [31:0] regm;
 
     // Sub module instances
-    dac_expander__setup__actp brk(
-        .bits__0(brk__bits__0),
-        .bits__1(brk__bits__1),
-        .bits__2(brk__bits__2),
-        .bits__3(brk__bits__3),
-        .bits__4(brk__bits__4),
-        .bits__5(brk__bits__5),
-        .bits__6(brk__bits__6),
-        .bits__7(brk__bits__7),
-        .bits__8(brk__bits__8),
-        .bits__9(brk__bits__9),
-        .bits__10(brk__bits__10),
-        .bits__11(brk__bits__11),
-        .bits__12(brk__bits__12),
-        .bits__13(brk__bits__13),
-        .bits__14(brk__bits__14),
-        .bits__15(brk__bits__15),
-        .bits__16(brk__bits__16),
-        .bits__17(brk__bits__17),
-        .bits__18(brk__bits__18),
-        .bits__19(brk__bits__19),
-        .bits__20(brk__bits__20),
-        .bits__21(brk__bits__21),
-        .bits__22(brk__bits__22),
-        .bits__23(brk__bits__23),
-        .bits__24(brk__bits__24),
-        .bits__25(brk__bits__25),
-        .bits__26(brk__bits__26),
-        .bits__27(brk__bits__27),
-        .bits__28(brk__bits__28),
-        .bits__29(brk__bits__29),
-        .bits__30(brk__bits__30),
-        .bits__31(brk__bits__31),
-        .word(brk__word)
-    );
-    dac_expander__setup__actp actp(
+    dac_expander__brks__pk actp(
         .bits__0(actp__bits__0),
         .bits__1(actp__bits__1),
         .bits__2(actp__bits__2),
@@ -13365,46 +16227,8 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
         .bits__31(actp__bits__31),
         .word(actp__word)
     );
-    dac_expander__rec__zx_g zx_g(
-        .narrow(zx_g__narrow),
-        .wide(zx_g__wide)
-    );
 
     // Update code
-    always @(*) zx_g__narrow = g;
-    always @(*) regm = ~((c32 << zx_g__wide) - c1);
-    assign brk__bits__0 = 1'b1;
-    always @(*) brk__bits__1 = ((v__1 ^ v__0) & regm) != c0;
-    always @(*) brk__bits__2 = ((v__2 ^ v__1) & regm) != c0;
-    always @(*) brk__bits__3 = ((v__3 ^ v__2) & regm) != c0;
-    always @(*) brk__bits__4 = ((v__4 ^ v__3) & regm) != c0;
-    always @(*) brk__bits__5 = ((v__5 ^ v__4) & regm) != c0;
-    always @(*) brk__bits__6 = ((v__6 ^ v__5) & regm) != c0;
-    always @(*) brk__bits__7 = ((v__7 ^ v__6) & regm) != c0;
-    always @(*) brk__bits__8 = ((v__8 ^ v__7) & regm) != c0;
-    always @(*) brk__bits__9 = ((v__9 ^ v__8) & regm) != c0;
-    always @(*) brk__bits__10 = ((v__10 ^ v__9) & regm) != c0;
-    always @(*) brk__bits__11 = ((v__11 ^ v__10) & regm) != c0;
-    always @(*) brk__bits__12 = ((v__12 ^ v__11) & regm) != c0;
-    always @(*) brk__bits__13 = ((v__13 ^ v__12) & regm) != c0;
-    always @(*) brk__bits__14 = ((v__14 ^ v__13) & regm) != c0;
-    always @(*) brk__bits__15 = ((v__15 ^ v__14) & regm) != c0;
-    always @(*) brk__bits__16 = ((v__16 ^ v__15) & regm) != c0;
-    always @(*) brk__bits__17 = ((v__17 ^ v__16) & regm) != c0;
-    always @(*) brk__bits__18 = ((v__18 ^ v__17) & regm) != c0;
-    always @(*) brk__bits__19 = ((v__19 ^ v__18) & regm) != c0;
-    always @(*) brk__bits__20 = ((v__20 ^ v__19) & regm) != c0;
-    always @(*) brk__bits__21 = ((v__21 ^ v__20) & regm) != c0;
-    always @(*) brk__bits__22 = ((v__22 ^ v__21) & regm) != c0;
-    always @(*) brk__bits__23 = ((v__23 ^ v__22) & regm) != c0;
-    always @(*) brk__bits__24 = ((v__24 ^ v__23) & regm) != c0;
-    always @(*) brk__bits__25 = ((v__25 ^ v__24) & regm) != c0;
-    always @(*) brk__bits__26 = ((v__26 ^ v__25) & regm) != c0;
-    always @(*) brk__bits__27 = ((v__27 ^ v__26) & regm) != c0;
-    always @(*) brk__bits__28 = ((v__28 ^ v__27) & regm) != c0;
-    always @(*) brk__bits__29 = ((v__29 ^ v__28) & regm) != c0;
-    always @(*) brk__bits__30 = ((v__30 ^ v__29) & regm) != c0;
-    always @(*) brk__bits__31 = ((v__31 ^ v__30) & regm) != c0;
     always @(*) actp__bits__0 = n > lane__0;
     always @(*) actp__bits__1 = n > lane__1;
     always @(*) actp__bits__2 = n > lane__2;
@@ -13440,7 +16264,7 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
     always @(*) act = actp__word;
     always @(*) live = act & en;
     always @(*) none = live == c0;
-    always @(*) ends = brk__word | ~live;
+    always @(*) ends = brk | ~live;
     always @(*) pf__0 = live;
     always @(*) pf__1 = pf__0 | (pf__0 << psh__0);
     always @(*) pf__2 = pf__1 | (pf__1 << psh__1);
@@ -13898,47 +16722,6 @@ module dac_expander__setup(v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__
     end
 
 endmodule // dac_expander__setup
-
-module dac_expander__setup__actp(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,bits__8,bits__9,bits__10,bits__11,bits__12,bits__13,bits__14,bits__15,bits__16,bits__17,bits__18,bits__19,bits__20,bits__21,bits__22,bits__23,bits__24,bits__25,bits__26,bits__27,bits__28,bits__29,bits__30,bits__31,word);
-
-    // Module arguments
-    input wire  bits__0;
-    input wire  bits__1;
-    input wire  bits__2;
-    input wire  bits__3;
-    input wire  bits__4;
-    input wire  bits__5;
-    input wire  bits__6;
-    input wire  bits__7;
-    input wire  bits__8;
-    input wire  bits__9;
-    input wire  bits__10;
-    input wire  bits__11;
-    input wire  bits__12;
-    input wire  bits__13;
-    input wire  bits__14;
-    input wire  bits__15;
-    input wire  bits__16;
-    input wire  bits__17;
-    input wire  bits__18;
-    input wire  bits__19;
-    input wire  bits__20;
-    input wire  bits__21;
-    input wire  bits__22;
-    input wire  bits__23;
-    input wire  bits__24;
-    input wire  bits__25;
-    input wire  bits__26;
-    input wire  bits__27;
-    input wire  bits__28;
-    input wire  bits__29;
-    input wire  bits__30;
-    input wire  bits__31;
-    output reg  [31:0] word;
-
-    // Update code (custom)
-    always @(*) word = {bits__31, bits__30, bits__29, bits__28, bits__27, bits__26, bits__25, bits__24, bits__23, bits__22, bits__21, bits__20, bits__19, bits__18, bits__17, bits__16, bits__15, bits__14, bits__13, bits__12, bits__11, bits__10, bits__9, bits__8, bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
-endmodule // dac_expander__setup__actp
 
 module dac_expander__sx_tx(narrow,wide);
 

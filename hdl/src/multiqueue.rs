@@ -21,6 +21,13 @@
 //! the tail pointer moves at the push's edge, so the room is counted at the
 //! decision, and a pop in the next cycle of the entry still on its way is
 //! answered from the write register. The ports' timing is unchanged.
+//!
+//! A full bit per queue (issue 29, DAC's step 5) gives the room: one
+//! flip-flop read at `push_q` instead of both pointers and their difference.
+//! `push_full_next` and `peek_full_next` say whether queue `push_q`, and a
+//! second queue `peek_q`, will be full at the start of the next cycle
+//! (after this edge's push and pop), so that a user can keep its next
+//! push's room in a register.
 
 use rust_hdl::prelude::*;
 
@@ -50,8 +57,14 @@ pub struct MultiQueue<D: Synth, const QB: usize, const AW: usize, const CW: usiz
     pub push_q: Signal<In, Bits<QB>>,
     /// The entry pushed.
     pub push_data: Signal<In, D>,
-    /// Queue `push_q` has room (at the start of the cycle).
-    pub push_room: Signal<Out, Bit>,
+    /// Queue `push_q` will be full at the start of the next cycle (after
+    /// this edge's push and pop).
+    pub push_full_next: Signal<Out, Bit>,
+    /// A queue whose room at the next cycle is asked for (issue 29, DAC's
+    /// step 5: the warp after the pushing one).
+    pub peek_q: Signal<In, Bits<QB>>,
+    /// Queue `peek_q` will be full at the start of the next cycle.
+    pub peek_full_next: Signal<Out, Bit>,
     /// Pop the oldest entry of queue `pop_q` (ignored while it is empty).
     pub pop: Signal<In, Bit>,
     /// The queue popped.
@@ -66,6 +79,23 @@ pub struct MultiQueue<D: Synth, const QB: usize, const AW: usize, const CW: usiz
     heads: Mem2<Bits<CW>, QB>,
     t_written: Reg<Bits<64>>,
     h_written: Reg<Bits<64>>,
+    /// Bit `q`: queue `q` is full (issue 29, DAC's step 5: the room is one
+    /// flip-flop read at the queue, not both pointers and a subtraction).
+    full: Reg<Bits<64>>,
+    /// Queue `push_q` has room (at the start of the cycle).
+    push_room: Signal<Local, Bit>,
+    /// The pushed queue holds `depth - 1` entries; a push and a pop of the
+    /// same queue; the queues whose full bit is set and cleared at the edge.
+    push_last: Signal<Local, Bit>,
+    same_q: Signal<Local, Bit>,
+    f_set: Signal<Local, Bits<64>>,
+    f_clr: Signal<Local, Bits<64>>,
+    peek_known: Signal<Local, Bit>,
+    /// The pushed and the peeked queue are full now.
+    push_f: Signal<Local, Bit>,
+    peek_f: Signal<Local, Bit>,
+    zx_peek_q64: ZeroExt<QB, 64>,
+    depth_m1: Constant<Bits<CW>>,
     /// The entry pushed at the last edge, written into `store` at this one.
     w_en: Reg<Bit>,
     w_addr: Reg<Bits<AW>>,
@@ -76,7 +106,6 @@ pub struct MultiQueue<D: Synth, const QB: usize, const AW: usize, const CW: usiz
     /// The last queue number, when some numbers have no queue (else empty).
     last_q: Vec<Constant<Bits<QB>>>,
     nq_one: Constant<Bits<64>>,
-    depth: Constant<Bits<CW>>,
     pmask: Constant<Bits<CW>>,
     pshift: Constant<Bits<AW>>,
     one_c: Constant<Bits<CW>>,
@@ -124,7 +153,20 @@ impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> MultiQueue<D, 
             push: Default::default(),
             push_q: Default::default(),
             push_data: Default::default(),
+            push_full_next: Default::default(),
+            peek_q: Default::default(),
+            peek_full_next: Default::default(),
+            full: Default::default(),
             push_room: Default::default(),
+            push_last: Default::default(),
+            same_q: Default::default(),
+            f_set: Default::default(),
+            f_clr: Default::default(),
+            peek_known: Default::default(),
+            push_f: Default::default(),
+            peek_f: Default::default(),
+            zx_peek_q64: Default::default(),
+            depth_m1: konst(depth as u64 - 1),
             pop: Default::default(),
             pop_q: Default::default(),
             pop_valid: Default::default(),
@@ -141,7 +183,6 @@ impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> MultiQueue<D, 
             r_fwd: Default::default(),
             last_q: konsts::<QB>((queues < 1 << QB).then_some(queues as u64 - 1).into_iter()),
             nq_one: konst(1),
-            depth: konst(depth as u64),
             pmask: konst(depth as u64 - 1),
             pshift: konst((AW - QB) as u64),
             one_c: konst(1),
@@ -178,6 +219,8 @@ impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> Logic
         self.t_written.reset.next = self.reset.val();
         self.h_written.clock.next = self.clock.val();
         self.h_written.reset.next = self.reset.val();
+        self.full.clock.next = self.clock.val();
+        self.full.reset.next = self.reset.val();
         self.w_en.clock.next = self.clock.val();
         self.w_en.reset.next = self.reset.val();
         self.w_addr.clock.next = self.clock.val();
@@ -196,9 +239,11 @@ impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> Logic
         // comparison is emitted (it would be constant).
         self.push_known.next = true;
         self.pop_known.next = true;
+        self.peek_known.next = true;
         for i in 0..self._partial {
             self.push_known.next = self.push_q.val() <= self.last_q[i].val();
             self.pop_known.next = self.pop_q.val() <= self.last_q[i].val();
+            self.peek_known.next = self.peek_q.val() <= self.last_q[i].val();
         }
         self.push_tail.next = self.zero_c.val();
         self.push_head.next = self.zero_c.val();
@@ -229,7 +274,8 @@ impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> Logic
             }
         }
         self.push_room.next = self.push_known.val()
-            & ((self.push_tail.val() - self.push_head.val()) < self.depth.val());
+            & ((self.full.q.val() & (self.nq_one.val() << self.zx_push_q64.wide.val()))
+                == self.zero_64.val());
         self.pop_valid.next = self.pop_known.val() & (self.pop_tail.val() != self.pop_head.val());
         self.push_ok.next = self.push.val() & self.push_room.val();
         self.pop_ok.next = self.pop.val() & self.pop_valid.val();
@@ -269,6 +315,36 @@ impl<D: Synth, const QB: usize, const AW: usize, const CW: usize> Logic
             self.t_written.d.next =
                 self.t_written.q.val() | (self.nq_one.val() << self.zx_push_q64.wide.val());
         }
+        // The full bits: a push into a queue of `depth - 1` entries fills
+        // it, a pop empties a place; both at one queue leave it as it was.
+        self.zx_peek_q64.narrow.next = self.peek_q.val();
+        self.push_last.next = (self.push_tail.val() - self.push_head.val()) == self.depth_m1.val();
+        self.same_q.next = self.pop_ok.val() & (self.pop_q.val() == self.push_q.val());
+        self.f_set.next = self.zero_64.val();
+        if self.push_ok.val() & self.push_last.val() & !self.same_q.val() {
+            self.f_set.next = self.nq_one.val() << self.zx_push_q64.wide.val();
+        }
+        self.f_clr.next = self.zero_64.val();
+        if self.pop_ok.val() & !(self.push_ok.val() & self.same_q.val()) {
+            self.f_clr.next = self.nq_one.val() << self.zx_pop_q64.wide.val();
+        }
+        self.full.d.next = (self.full.q.val() & !self.f_clr.val()) | self.f_set.val();
+        // The next cycle's full bits of the pushed and of the peeked queue,
+        // from their bits now (read early) and this edge's push and pop (late,
+        // in the last gates). A pushed queue had room. Without a queue (past
+        // the last) a number never has room.
+        self.push_f.next = !self.push_room.val();
+        self.peek_f.next = (self.full.q.val() & (self.nq_one.val() << self.zx_peek_q64.wide.val()))
+            != self.zero_64.val();
+        self.push_full_next.next = !self.push_known.val()
+            | ((self.push_f.val() | (self.push_ok.val() & self.push_last.val()))
+                & !(self.pop_ok.val() & (self.pop_q.val() == self.push_q.val())));
+        self.peek_full_next.next = !self.peek_known.val()
+            | ((self.peek_f.val()
+                | (self.push_ok.val()
+                    & self.push_last.val()
+                    & (self.push_q.val() == self.peek_q.val())))
+                & !(self.pop_ok.val() & (self.pop_q.val() == self.peek_q.val())));
         self.h_written.d.next = self.h_written.q.val();
         if self.pop_ok.val() {
             self.h_written.d.next =
@@ -287,22 +363,28 @@ mod tests {
     struct Ins {
         push: Option<(u64, u64)>,
         pop: Option<u64>,
+        peek: u64,
     }
 
-    /// One cycle: apply the inputs, read the outputs, clock an edge.
-    fn cycle(q: &mut Q, reset: bool, i: &Ins) -> (bool, bool, u64) {
+    /// One cycle: apply the inputs, read the outputs (`push_room`,
+    /// `pop_valid`, `pop_data`, `push_full_next`, `peek_full_next`), clock
+    /// an edge.
+    fn cycle(q: &mut Q, reset: bool, i: &Ins) -> (bool, bool, u64, bool, bool) {
         q.reset.next = reset;
         q.push.next = i.push.is_some();
         q.push_q.next = i.push.map_or(0, |p| p.0).into();
         q.push_data.next = i.push.map_or(0, |p| p.1).into();
         q.pop.next = i.pop.is_some();
         q.pop_q.next = i.pop.unwrap_or(0).into();
+        q.peek_q.next = i.peek.into();
         q.clock.next = Clock::from(false);
         assert!(simulate(q, 100));
         let out = (
             q.push_room.val(),
             q.pop_valid.val(),
             q.pop_data.val().index() as u64,
+            q.push_full_next.val(),
+            q.peek_full_next.val(),
         );
         q.clock.next = Clock::from(true);
         assert!(simulate(q, 100));
@@ -335,6 +417,7 @@ mod tests {
             &Ins {
                 push: None,
                 pop: None,
+                peek: 0,
             },
         );
         for step in 0..3000 {
@@ -342,7 +425,9 @@ mod tests {
             let push = (rnd(3) != 0).then(|| (rnd(n), rnd(256)));
             // With three queues, number 3 has none: it reads as empty.
             let pop = (rnd(2) == 0).then(|| rnd(4));
-            let (room, valid, data) = cycle(&mut q, reset, &Ins { push, pop });
+            let peek = rnd(4);
+            let (room, valid, data, push_full, peek_full) =
+                cycle(&mut q, reset, &Ins { push, pop, peek });
             if let Some((pq, _)) = push {
                 assert_eq!(room, model[pq as usize].len() < 4, "step {step}");
             }
@@ -366,6 +451,13 @@ mod tests {
             if let Some((p, d)) = pushed {
                 model[p as usize].push_back(d);
             }
+            // The next cycle's room, counted before the edge (a number
+            // without a queue never has room).
+            let full = |p: u64| model.get(p as usize).is_none_or(|m| m.len() == 4);
+            if let Some((p, _)) = push {
+                assert_eq!(push_full, full(p), "step {step}: push_full_next");
+            }
+            assert_eq!(peek_full, full(peek), "step {step}: peek_full_next");
         }
     }
 }

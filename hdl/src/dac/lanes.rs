@@ -37,6 +37,12 @@ pub struct DacLanes {
     pub v: Vec<Signal<Out, Bits<32>>>,
     /// Lane `n-1`'s value.
     pub vl: Signal<Out, Bits<32>>,
+    /// Lanes 0 to 30: the low eight bits of the carry-save words whose sum
+    /// is the lane's value (issue 29, step 5: the region boundaries,
+    /// [`super::DacBreaks`]).
+    pub ps: Vec<Signal<Out, Bits<8>>>,
+    /// The carry words' low bits.
+    pub pc: Vec<Signal<Out, Bits<8>>>,
 
     /// Per lane from 1: the compressor's sum and carry words.
     xs: Vec<Signal<Local, Bits<32>>>,
@@ -54,6 +60,7 @@ pub struct DacLanes {
     c0: Constant<Bits<32>>,
     c1: Constant<Bits<32>>,
     _n: usize,
+    _n30: usize,
 }
 
 impl Default for DacLanes {
@@ -69,6 +76,8 @@ impl Default for DacLanes {
             add: (0..31).map(|_| PrefixAdd::default()).collect(),
             nm1: Default::default(),
             vl: Default::default(),
+            ps: (0..31).map(|_| Signal::default()).collect(),
+            pc: (0..31).map(|_| Signal::default()).collect(),
             tol: sigs(63),
             ls: Default::default(),
             lc: Default::default(),
@@ -77,6 +86,7 @@ impl Default for DacLanes {
             c0: konst(0),
             c1: konst(1),
             _n: 31,
+            _n30: 30,
         }
     }
 }
@@ -88,6 +98,8 @@ impl Logic for DacLanes {
         self.add0.y.next = self.c.val();
         self.add0.ci.next = false;
         self.v[0].next = self.add0.s.val();
+        self.ps[0].next = self.s.val().get_bits::<8>(0);
+        self.pc[0].next = self.c.val().get_bits::<8>(0);
         // Lane i + 1: (s, c, o[i]) -> (xs, xc) -> xs + xc.
         for i in 0..self._n {
             self.xs[i].next = self.s.val() ^ self.c.val() ^ self.o[i].val();
@@ -99,6 +111,10 @@ impl Logic for DacLanes {
             self.add[i].y.next = self.xc[i].val();
             self.add[i].ci.next = false;
             self.v[i + 1].next = self.add[i].s.val();
+        }
+        for i in 0..self._n30 {
+            self.ps[i + 1].next = self.xs[i].val().get_bits::<8>(0);
+            self.pc[i + 1].next = self.xc[i].val().get_bits::<8>(0);
         }
         // Lane n-1: (s, c, o(n-1)) -> (ls, lc) -> ls + lc.
         self.tol[0].next = self.c0.val();

@@ -1,7 +1,8 @@
 //! `dac_expander` — the expansion datapath of Decoupled Affine Computation
 //! (spec `dac.md`, micro-architecture `docs/units/dac_expander.md`).
 //!
-//! Files: `lane0.rs` ([`DacLane0`]), `offs.rs` ([`DacBasis`],
+//! Files: `lane0.rs` ([`DacLane0`]), `breaks.rs` ([`DacBreaks`], the
+//! region boundaries from carry-save words), `offs.rs` ([`DacBasis`],
 //! [`DacOffs`]), `lanes.rs` ([`DacLanes`]), `setup.rs`
 //! ([`DacSetup`]), `record.rs` ([`DacRecord`]), `pick.rs`
 //! ([`SlotPick`]), `cmp.rs`
@@ -49,6 +50,7 @@
 //! run-time values of the built block. Slot masks are 16 bits (`N_CTA <=
 //! 16`).
 
+mod breaks;
 mod build;
 mod cmp;
 mod lane0;

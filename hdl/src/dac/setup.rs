@@ -2,9 +2,10 @@
 
 use rust_hdl::prelude::*;
 
-use crate::util::{konst, konsts, sigs, Pack, ZeroExt};
+use crate::util::{konst, konsts, sigs, Pack};
 
-/// From the 32 lane values `v` of a warp, its number of active lanes `n`
+/// From the low bits of the 32 lane values `v` of a warp, its region
+/// boundaries `brk`, its number of active lanes `n`
 /// (lanes `0 .. n-1`), the lane-enable mask `en` (all ones, or a guarded
 /// tuple's guard mask) and the access size `2^g` bytes: the masks the
 /// record loop ([`super::DacRecord`]) reads from registers (issue 29,
@@ -19,14 +20,19 @@ use crate::util::{konst, konsts, sigs, Pack, ZeroExt};
 /// `live` in five shift-and-OR levels.
 #[derive(LogicBlock)]
 pub struct DacSetup {
-    /// The lane values.
-    pub v: Vec<Signal<In, Bits<32>>>,
+    /// The lane values' low eight bits (the chunk indices; the region
+    /// boundaries come from [`super::DacBreaks`] since issue 29's step 5).
+    pub v: Vec<Signal<In, Bits<8>>>,
     /// Active lanes (0..=32).
     pub n: Signal<In, Bits<6>>,
     /// `log2` of the access size.
     pub g: Signal<In, Bits<2>>,
     /// Lane enables (bit `l`).
     pub en: Signal<In, Bits<32>>,
+    /// The region boundaries: bit `l` when lane `l` starts a new region
+    /// (lane 0 always; issue 29, step 5: from the carry-save words,
+    /// [`super::DacBreaks`]).
+    pub brk: Signal<In, Bits<32>>,
     /// Bit `l` set for every active lane.
     pub act: Signal<Out, Bits<32>>,
     /// The enabled lanes.
@@ -41,23 +47,17 @@ pub struct DacSetup {
     /// (issue 29, step 3: registered for the record loop).
     pub ci: Vec<Signal<Out, Bits<5>>>,
 
-    brk: Pack<32>,
     actp: Pack<32>,
     /// The prefix OR of `live`: `pf[0] = live`, `pf[i + 1] = pf[i] |
     /// (pf[i] << 2^i)`.
     pf: Vec<Signal<Local, Bits<32>>>,
     lane: Vec<Constant<Bits<6>>>,
     psh: Vec<Constant<Bits<32>>>,
-    zx_g: ZeroExt<2, 32>,
-    regm: Signal<Local, Bits<32>>,
     /// The access sizes 0, 1 and 2 (`log2`).
     g0: Constant<Bits<2>>,
     g1: Constant<Bits<2>>,
     g2: Constant<Bits<2>>,
     c0: Constant<Bits<32>>,
-    c1: Constant<Bits<32>>,
-    c32: Constant<Bits<32>>,
-    _one: usize,
     _nl: usize,
     _n: usize,
 }
@@ -69,26 +69,21 @@ impl Default for DacSetup {
             n: Default::default(),
             g: Default::default(),
             en: Default::default(),
+            brk: Default::default(),
             act: Default::default(),
             live: Default::default(),
             none: Default::default(),
             ends: Default::default(),
             gef: Default::default(),
             ci: (0..32).map(|_| Signal::default()).collect(),
-            brk: Pack::new(32),
             actp: Pack::new(32),
             pf: sigs(6),
             lane: konsts::<6>(0..32),
             psh: konsts::<32>((0..5).map(|i| 1 << i)),
-            zx_g: Default::default(),
-            regm: Default::default(),
             g0: konst(0),
             g1: konst(1),
             g2: konst(2),
             c0: konst(0),
-            c1: konst(1),
-            c32: konst(32),
-            _one: 1,
             _nl: 5,
             _n: 32,
         }
@@ -98,14 +93,6 @@ impl Default for DacSetup {
 impl Logic for DacSetup {
     #[hdl_gen]
     fn update(&mut self) {
-        self.zx_g.narrow.next = self.g.val();
-        // Region boundaries: lane l starts a new region (lane 0 always).
-        self.regm.next = !((self.c32.val() << self.zx_g.wide.val()) - self.c1.val());
-        self.brk.bits[0].next = true;
-        for l in self._one..self._n {
-            self.brk.bits[l].next =
-                ((self.v[l].val() ^ self.v[l - 1].val()) & self.regm.val()) != self.c0.val();
-        }
         // Lane l is active when l < n.
         for l in 0..self._n {
             self.actp.bits[l].next = self.n.val() > self.lane[l].val();
@@ -113,7 +100,7 @@ impl Logic for DacSetup {
         self.act.next = self.actp.word.val();
         self.live.next = self.act.val() & self.en.val();
         self.none.next = self.live.val() == self.c0.val();
-        self.ends.next = self.brk.word.val() | !self.live.val();
+        self.ends.next = self.brk.val() | !self.live.val();
         // The lanes from the lowest enabled lane on: a prefix OR.
         self.pf[0].next = self.live.val();
         for i in 0..self._nl {

@@ -69,6 +69,14 @@ pub(super) fn storage(p: &DacParams) -> StorageReport {
         ),
         f(
             "PWAQ",
+            "full (a bit per warp id; issue 29, step 5)",
+            64,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "PWAQ",
             "entry write register: valid, address, record (issue 29, step 4)",
             1 + p.warp_bits() as u64 + log2_exact(p.PWAQ_DEPTH) as u64 + 62,
             1,
@@ -101,12 +109,39 @@ pub(super) fn storage(p: &DacParams) -> StorageReport {
         ),
         f(
             "PWPQ",
+            "full (a bit per warp id; issue 29, step 5)",
+            64,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "PWPQ",
             "entry write register: valid, address, mask (issue 29, step 4)",
             1 + p.warp_bits() as u64 + log2_exact(p.PWPQ_DEPTH) as u64 + 32,
             1,
             false,
             ADD,
         ),
+    ];
+    fields.extend(guard_mask_fields(p));
+    fields.extend(slot_and_expander_fields(p));
+    StorageReport {
+        unit: "dac_expander".into(),
+        fields,
+        paper_bits: (393 + 1560 + 768) * 8,
+        paper_note: "paper section 4.8: ATQ 24 entries 393 B, PWAQ 192 entries 1560 B, PWPQ \
+                     192 entries 768 B"
+            .into(),
+        paper_area: None,
+    }
+}
+
+/// The guard masks' registers and memory.
+fn guard_mask_fields(p: &DacParams) -> Vec<StorageField> {
+    let nw = p.N_WARPS;
+    let f = StorageField::new;
+    vec![
         f(
             "guard masks",
             "write register: valid, warp id, mask (issue 29, step 4)",
@@ -131,17 +166,7 @@ pub(super) fn storage(p: &DacParams) -> StorageReport {
             false,
             ADD,
         ),
-    ];
-    fields.extend(slot_and_expander_fields(p));
-    StorageReport {
-        unit: "dac_expander".into(),
-        fields,
-        paper_bits: (393 + 1560 + 768) * 8,
-        paper_note: "paper section 4.8: ATQ 24 entries 393 B, PWAQ 192 entries 1560 B, PWPQ \
-                     192 entries 768 B"
-            .into(),
-        paper_area: None,
-    }
+    ]
 }
 
 /// The CTA slots', the expander's (its warp-setup stage included), the
@@ -215,6 +240,24 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
             "warp setup",
             "current warp's lane n-1 value and run starts (issue 29, step 4)",
             32 + 32,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "warp setup",
+            "copy of the head tuple's fields: base, offsets, scalar, access size, comparison, \
+             kind flags, guard, fast-path conditions (issue 29, step 5)",
+            6 * 32 + 2 + 3 + 6,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "warp setup",
+            "current warp's queues full; the tuple's lane difference at a row start and \
+             both differences' high-part conditions (issue 29, step 5)",
+            2 + 32 + 4,
             1,
             false,
             ADD,

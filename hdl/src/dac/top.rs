@@ -6,6 +6,7 @@ use ports::dac::{kind, DacParams};
 use ports::{clog2, log2_exact};
 use rust_hdl::prelude::*;
 
+use super::breaks::{DacBreaks, DacDelta, DacDeltaFlags};
 use super::cmp::SignedCmp;
 use super::lane0::DacLane0;
 use super::lanes::DacLanes;
@@ -22,6 +23,7 @@ use crate::util::{konst, konsts, regs, sigs, with_defaults, Pack, SignExt, ZeroE
 
 mod control;
 mod expander;
+mod head;
 mod predicate;
 mod queues;
 mod tuple;
@@ -30,6 +32,9 @@ mod warp;
 /// Kernel section 1 ([`tuple`]): the registers' clock, reset and hold, the
 /// tuple at the head of the ATQ, and the CTA slots (done, then launch).
 struct Tuple;
+/// Kernel section 1b ([`head`]): the tuple at the head of the ATQ, the copy
+/// of its fields, its lane offsets and its lane differences' conditions.
+struct Head;
 /// Kernel section 2 ([`warp`]): the current slot and warp, the warp's
 /// active lanes and lane values, and the address record from lane `p`.
 struct Warp;
@@ -156,6 +161,13 @@ pub struct DacExpanderRtl<
     basis: DacBasis,
     offs: DacOffs,
     setup: DacSetup,
+    /// The region boundaries from the lanes' carry-save words, the tuple's
+    /// lane difference at a row start and the high parts' conditions of
+    /// both differences (issue 29, step 5).
+    brks: DacBreaks,
+    delta: DacDelta,
+    dfl1: DacDeltaFlags,
+    dfl2: DacDeltaFlags,
     rec: DacRecord,
     cmp_first: SignedCmp,
     cmp_last: SignedCmp,
@@ -292,6 +304,37 @@ pub struct DacExpanderRtl<
     /// The next warp's guard mask `G[w]`, read in the first setup stage
     /// (issue 29, step 3).
     wg: Reg<Bits<32>>,
+    /// A copy of the ATQ head's fields, loaded every cycle (issue 29, step
+    /// 5): base, thread and CTA offsets, scalar, access size, comparison,
+    /// kind flags, guard bit, and the fast path's tuple conditions (no
+    /// thread offsets; lanes in arithmetic progression).
+    h_base: Reg<Bits<32>>,
+    h_tx: Reg<Bits<32>>,
+    h_ty: Reg<Bits<32>>,
+    h_cx: Reg<Bits<32>>,
+    h_cy: Reg<Bits<32>>,
+    h_sc: Reg<Bits<32>>,
+    h_gran: Reg<Bits<2>>,
+    h_cmp: Reg<Bits<3>>,
+    h_addr: Reg<Bit>,
+    h_data: Reg<Bit>,
+    h_pred: Reg<Bit>,
+    h_guard: Reg<Bit>,
+    h_zo: Reg<Bit>,
+    h_ar: Reg<Bit>,
+    /// The current warp's address and predicate queues are full (issue 29,
+    /// step 5: counted a cycle ahead).
+    r_afull: Reg<Bit>,
+    r_pfull: Reg<Bit>,
+    /// The head tuple's lane difference at a row start (loaded every
+    /// cycle, as the copy of its fields), and the conditions on both
+    /// differences' bits `b..31` (from the copy: they hold the tuple's from
+    /// its second setup cycle on).
+    r_d2: Reg<Bits<32>>,
+    r_z1: Reg<Bit>,
+    r_m1: Reg<Bit>,
+    r_z2: Reg<Bit>,
+    r_m2: Reg<Bit>,
 
     // ---- Constants.
     slot5: Vec<Constant<Bits<5>>>,
@@ -343,14 +386,21 @@ pub struct DacExpanderRtl<
     zero64: Constant<Bits<64>>,
     ones32: Constant<Bits<32>>,
 
-    // ---- Tuple at the head of the ATQ.
+    // ---- Tuple at the head of the ATQ (`q_*`: read from it in the start
+    // cycle; `t_*`: the registered copy).
+    q_tx: Signal<Local, Bits<32>>,
+    q_ty: Signal<Local, Bits<32>>,
+    q_kind: Signal<Local, Bits<2>>,
+    q_gran: Signal<Local, Bits<2>>,
+    q_cmp: Signal<Local, Bits<3>>,
+    q_addr: Signal<Local, Bit>,
+    q_pred: Signal<Local, Bit>,
     t_base: Signal<Local, Bits<32>>,
     t_tx: Signal<Local, Bits<32>>,
     t_ty: Signal<Local, Bits<32>>,
     t_cx: Signal<Local, Bits<32>>,
     t_cy: Signal<Local, Bits<32>>,
     t_scalar: Signal<Local, Bits<32>>,
-    t_kind: Signal<Local, Bits<2>>,
     t_gran: Signal<Local, Bits<2>>,
     t_cmp: Signal<Local, Bits<3>>,
     t_guard: Signal<Local, Bit>,
@@ -564,7 +614,7 @@ impl<
             mem_addr, rsp_valid, rsp_hit, rsp_addr, rsp_mask, rsp_gran, rsp_last, atq_count,
             stat_pred_fast, stat_pred_slow, stat_guard_skips,
             // Blocks.
-            lane0, lanes, basis, offs, setup, rec, add_pb, add_fit, cmp_first, cmp_last, sx_v0,
+            lane0, lanes, basis, offs, setup, brks, delta, dfl1, dfl2, rec, add_pb, add_fit, cmp_first, cmp_last, sx_v0,
             sx_tx, zx_w10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
             zx_wi7, zx_wc7, zx_g8, zx_grp, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
             pk_mask, pk_gran, up_addr, pk_base, pk_tx, pk_ty, pk_cx, pk_cy, pk_sc, pk_kind, pk_gr,
@@ -573,8 +623,11 @@ impl<
             active, todo, busy, p, grp, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
             r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend, nslot,
             nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb, r_vl, r_pop, r_st, r_gw, r_gwa, r_gwd,
+            h_base, h_tx, h_ty, h_cx, h_cy, h_sc, h_gran, h_cmp, h_addr, h_data, h_pred, h_guard,
+            h_zo, h_ar, r_afull, r_pfull, r_d2, r_z1, r_m1, r_z2, r_m2,
             // Local signals.
-            t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_kind, t_gran, t_cmp, t_guard, is_addr,
+            q_tx, q_ty, q_kind, q_gran, q_cmp, q_addr, q_pred,
+            t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_gran, t_cmp, t_guard, is_addr,
             is_data, is_pred, reserved, done_ok, launch_ok, act1, low_act, low_nxt, cur_cx,
             cur_cy, wid,
             t0, rem, n, nm1, amask, skip0, gskip, skip, wa, ra, gmask, g_write, vlast, pb, zero_offs,
@@ -595,7 +648,7 @@ impl<
         const PC: usize,
     > Logic for DacExpanderRtl<WB, SB, CB, AQ, PQ, AC, PC>
 {
-    crate::section::sections!(Tuple, Warp, Predicate, Control, Expander, Queues);
+    crate::section::sections!(Tuple, Head, Warp, Predicate, Control, Expander, Queues);
 }
 
 impl<

@@ -39,19 +39,19 @@ impl<
         self.a_push.next = self.cyc.val()
             & self.is_addr.val()
             & !self.skip.val()
-            & self.aq.push_room.val()
+            & !self.r_afull.q.val()
             & (!self.is_data.val() | self.memfree.val());
         self.pf_push.next = self.cyc.val()
             & self.is_pred.val()
             & !self.skip.val()
             & self.fast.val()
-            & self.pq.push_room.val();
+            & !self.r_pfull.q.val();
         self.ps_final.next = self.cyc.val()
             & self.is_pred.val()
             & !self.skip.val()
             & !self.fast.val()
             & (self.grp.q.val() == self.lastg.val())
-            & self.pq.push_room.val();
+            & !self.r_pfull.q.val();
         self.ps_adv.next = self.cyc.val()
             & self.is_pred.val()
             & !self.skip.val()
@@ -78,6 +78,18 @@ impl<
         // (`r_pop`).
         self.atq_pop.next = self.start_drop.val() | self.tuple_done.val();
         self.r_pop.d.next = self.atq_pop.val();
+        // The current warp's queues are full (issue 29, step 5): counted a
+        // cycle ahead, after this edge's push and pop, for the warp current
+        // after the edge (the next one at `load`); the push decision reads a
+        // flip-flop instead of both pointer memories at `cwid`.
+        self.aq.peek_q.next = self.wwid.q.val();
+        self.pq.peek_q.next = self.wwid.q.val();
+        self.r_afull.d.next = self.aq.push_full_next.val();
+        self.r_pfull.d.next = self.pq.push_full_next.val();
+        if self.load.val() {
+            self.r_afull.d.next = self.aq.peek_full_next.val();
+            self.r_pfull.d.next = self.pq.peek_full_next.val();
+        }
 
         // ---- The second setup stage's registers: loaded with the next warp's
         // values at the edge the walk moves to it (`load`).

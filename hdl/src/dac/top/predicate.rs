@@ -29,10 +29,9 @@ impl<
         self.cmp_last.a.next = self.vlast.val();
         self.cmp_last.b.next = self.t_scalar.val();
         self.cmp_last.op.next = self.t_cmp.val();
-        self.zero_offs.next =
-            (self.t_tx.val() == self.c0_32.val()) & (self.t_ty.val() == self.c0_32.val());
-        self.arith.next = (self.zx_k6.wide.val() >= self.c5_6.val())
-            | (self.t_ty.val() == (self.t_tx.val() << self.zx_k32.wide.val()));
+        // The tuple's conditions, registered with its fields (Tuple).
+        self.zero_offs.next = self.h_zo.q.val();
+        self.arith.next = self.h_ar.q.val();
         // first + (n-1)*step stays a signed 32-bit value.
         self.sx_v0.narrow.next = self.lv[0].q.val();
         self.add_fit.x.next = self.sx_v0.wide.val();

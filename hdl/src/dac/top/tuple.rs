@@ -24,7 +24,8 @@ impl<
             r_addr, r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend,
             nslot, nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg, r_act,
             r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb, r_vl, r_pop, r_st, r_gw, r_gwa,
-            r_gwd
+            r_gwd, h_base, h_tx, h_ty, h_cx, h_cy, h_sc, h_gran, h_cmp, h_addr, h_data, h_pred,
+            h_guard, h_zo, h_ar, r_afull, r_pfull, r_d2, r_z1, r_m1, r_z2, r_m2
         );
         self.active.reset.next = self.reset.val();
         self.todo.reset.next = self.reset.val();
@@ -85,26 +86,6 @@ impl<
             self.cy[s].reset.next = self.reset.val();
             self.cy[s].d.next = self.cy[s].q.val();
         }
-
-        // ---- The tuple at the head of the ATQ (four lanes in lock-step; the
-        // fourth holds {guard, cmp, gran, kind}).
-        self.t_base.next = self.atq0.o_data.val().get_bits::<32>(0);
-        self.t_tx.next = self.atq0.o_data.val().get_bits::<32>(32);
-        self.t_ty.next = self.atq1.o_data.val().get_bits::<32>(0);
-        self.t_cx.next = self.atq1.o_data.val().get_bits::<32>(32);
-        self.t_cy.next = self.atq2.o_data.val().get_bits::<32>(0);
-        self.t_scalar.next = self.atq2.o_data.val().get_bits::<32>(32);
-        self.t_kind.next = self.atq3.o_data.val().get_bits::<2>(0);
-        self.t_gran.next = self.atq3.o_data.val().get_bits::<2>(2);
-        self.t_cmp.next = self.atq3.o_data.val().get_bits::<3>(4);
-        self.t_guard.next = self.atq3.o_data.val().get_bit(7);
-        self.is_addr.next =
-            (self.t_kind.val() == self.k_addr.val()) | (self.t_kind.val() == self.k_data.val());
-        self.is_data.next = self.t_kind.val() == self.k_data.val();
-        self.is_pred.next = self.t_kind.val() == self.k_pred.val();
-        self.reserved.next = (self.t_kind.val() == self.k_rsvd.val())
-            | (self.is_addr.val() & (self.t_gran.val() == self.gran_rsvd.val()))
-            | (self.is_pred.val() & (self.t_cmp.val() >= self.cmp_rsvd.val()));
 
         // ---- Slots: done, then launch.
         self.zx_ds.narrow.next = self.cta_done_slot.val();

@@ -93,26 +93,6 @@ impl<
         self.lane0.a.next = self.nwi.q.val() & self.amask.val();
         self.lane0.ty0.next = self.t0.val() >> self.zx_k12.wide.val();
 
-        // ---- The head tuple's lane offsets (issue 29, step 3): its basis
-        // offsets registered (`r_bb`), then each lane's offset (`r_lo`), both
-        // loaded every cycle. The head is the expanded tuple from its start
-        // cycle to its pop, so `r_lo` holds its offsets from its second setup
-        // cycle on, the first cycle the second stage's results are kept.
-        self.basis.off_tx.next = self.t_tx.val();
-        self.basis.off_ty.next = self.t_ty.val();
-        self.basis.k.next = self.cfg_bdx_log2.val();
-        for j in 0..self._nbb {
-            self.r_bb[j].clock.next = self.clock.val();
-            self.r_bb[j].reset.next = self.reset.val();
-            self.r_bb[j].d.next = self.basis.bb[j].val();
-            self.offs.bb[j].next = self.r_bb[j].q.val();
-        }
-        for i in 0..self._nlo {
-            self.r_lo[i].clock.next = self.clock.val();
-            self.r_lo[i].reset.next = self.reset.val();
-            self.r_lo[i].d.next = self.offs.o[i].val();
-        }
-
         // ---- Second setup stage, on the next warp (`ws`, `wc`, `wn`,
         // `wwid`): its lane values from lane 0's registered words.
         self.lanes.s.next = self.ws.q.val();
@@ -143,10 +123,11 @@ impl<
         // ---- The next warp's lane masks over its enabled lanes: every active
         // lane, or for a guarded tuple those whose bit of G[w] is set.
         for l in 0..self._n {
-            self.setup.v[l].next = self.lanes.v[l].val();
+            self.setup.v[l].next = self.lanes.v[l].val().get_bits::<8>(0);
         }
         self.setup.n.next = self.wn.q.val();
         self.setup.g.next = self.t_gran.val();
+        self.setup.brk.next = self.brks.brk.val();
         self.setup.en.next = self.ones32.val();
         if self.is_addr.val() & self.t_guard.val() {
             self.setup.en.next = self.wg.q.val();
