@@ -24,8 +24,9 @@ mod kernel;
 /// allocating load's link, the entry's new contents) instead (issue 29
 /// step 8: no allocation multiplexer in front of the match registers). From them and warp `w` as
 /// `w_onehot`: `m_q`, `m_p`, `m_link`, and for the eviction this load's
-/// clearing bit (`clr_now`) and the ones of `wv` after this edge (`onx`,
-/// `onxb`: the top compares them for the next cycle); and with the
+/// clearing bit (`clr_now`) and the ones of `wv` now (`ones`, `onb`) with
+/// this edge's change of them (`up`, `dn`: the top compares them for the
+/// next cycle); and with the
 /// walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`, `usable`, `m_pj`). Updates at the edge, in this order of precedence: `alloc`
 /// rewrites the whole entry; otherwise the load's link update (`link_en`:
 /// clear or hit; a hit and an allocation write `span`), the inter-warp fields (`iw_we` and `m_p`), the
@@ -112,6 +113,14 @@ pub struct SnakeEntry<
     pub jw: Signal<In, Bits<WB>>,
     /// The walk job's pc.
     pub jp: Signal<In, Bits<P>>,
+    /// The warp of the second walk job in the walk queue (the head after
+    /// a pop unless the push fills entry 0: `r_hjw` registers `wv[jw]` of
+    /// the head after this edge, one cycle ahead).
+    pub jw1: Signal<In, Bits<WB>>,
+    /// `jw` is the staged load's warp (`w`).
+    pub jw_w: Signal<In, Bit>,
+    /// `jw1` is the staged load's warp.
+    pub jw1_w: Signal<In, Bit>,
     /// Write the inter-warp fields (to an entry with `pc1 = p`).
     pub iw_we: Signal<In, Bit>,
     /// New `iw_valid`.
@@ -166,12 +175,19 @@ pub struct SnakeEntry<
     pub m_q: Signal<Out, Bit>,
     /// Valid with `(pc1, pc2, stride) = (q, p, s)`.
     pub m_link: Signal<Out, Bit>,
-    /// The ones in `wv` after this edge's hit or clearing (not an
-    /// allocation): the top compares every pair of them for the eviction
-    /// keys of the next cycle and registers the results (issue 29 step 6).
-    pub onx: Signal<Out, Bits<8>>,
-    /// `128 - onx`.
-    pub onxb: Signal<Out, Bits<8>>,
+    /// The ones in `wv` now (the register): with `up` and `dn` they are
+    /// the ones after this edge's hit or clearing (not an allocation),
+    /// which the top compares pairwise for the eviction keys of the next
+    /// cycle (issue 29 step 6); the sums of the pairs are formed from
+    /// these registers and the change only picks among their comparisons
+    /// (issue 29 step 12).
+    pub ones: Signal<Out, Bits<8>>,
+    /// `128 - ones`.
+    pub onb: Signal<Out, Bits<8>>,
+    /// The ones grow by one at this edge (a hit by a warp not in `wv`).
+    pub up: Signal<Out, Bit>,
+    /// The ones shrink by one at this edge (a clearing).
+    pub dn: Signal<Out, Bit>,
     /// This load clears bit w of `wv` (the ones after clearing are `ones -
     /// 1`).
     pub clr_now: Signal<Out, Bit>,
@@ -281,6 +297,12 @@ pub struct SnakeEntry<
     /// the next staged load's warp and this edge's hit, clearing or
     /// allocation).
     r_hw: Reg<Bit>,
+    /// Bit `jw` of `wv` for the walk queue's head job, registered a cycle
+    /// ahead (issue 29 step 12): the head after this edge (the pushed job,
+    /// else the second with a pop, else the same; this edge's pop picks in
+    /// front of the register, like `r_mpj`), with this edge's hit,
+    /// clearing or allocation of the staged load's warp forwarded.
+    r_hjw: Reg<Bit>,
     /// An intra-warp observation is pending (the walker's closing hop at
     /// the last edge wrote `intra <- x`; whether `x` equalled the old
     /// `intra` is `oeq`): `t2` is read through `ef_t2` and written at this
@@ -310,6 +332,17 @@ pub struct SnakeEntry<
     has_w: Signal<Local, Bit>,
     /// Bit `w` of `wv` for the next staged load's warp, before this edge.
     nhw: Signal<Local, Bit>,
+    /// Bits `jw` and `jw1` of `wv` before this edge.
+    wv_jw: Signal<Local, Bit>,
+    wv_jw1: Signal<Local, Bit>,
+    /// Bit `w` of `wv` after this edge (the pushed job's warp).
+    hw_f: Signal<Local, Bit>,
+    /// Bits `jw` and `jw1` of `wv` after this edge.
+    hj_f: Signal<Local, Bit>,
+    hj1_f: Signal<Local, Bit>,
+    /// The head job's bit after this edge without a pop, with one.
+    hjw_n: Signal<Local, Bit>,
+    hjw_p: Signal<Local, Bit>,
     /// Valid with `pc1 = p` (the pushed job's pc).
     mj_p: Signal<Local, Bit>,
     /// `pc1` = the head job after this edge without a pop, with one.
@@ -364,6 +397,17 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             b_ja: Default::default(),
             jw: Default::default(),
             jp: Default::default(),
+            jw1: Default::default(),
+            jw_w: Default::default(),
+            jw1_w: Default::default(),
+            r_hjw: Default::default(),
+            wv_jw: Default::default(),
+            wv_jw1: Default::default(),
+            hw_f: Default::default(),
+            hj_f: Default::default(),
+            hj1_f: Default::default(),
+            hjw_n: Default::default(),
+            hjw_p: Default::default(),
             iw_we: Default::default(),
             n_iw_valid: Default::default(),
             n_iw_warp: Default::default(),
@@ -392,8 +436,10 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             clr: Default::default(),
             m_cur_pc: Default::default(),
             hit_cnt: Default::default(),
-            onx: Default::default(),
-            onxb: Default::default(),
+            ones: Default::default(),
+            onb: Default::default(),
+            up: Default::default(),
+            dn: Default::default(),
             clr_now: Default::default(),
             m_cur: Default::default(),
             m_cur_w: Default::default(),

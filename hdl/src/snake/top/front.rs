@@ -132,7 +132,14 @@ impl<
         // The second job's pc: with the head's and the pushed job's, what
         // the head after this edge is made of (the entries compare `pc1`
         // with each a cycle ahead, `r_mpj`).
-        self.jp1.next = self.walkq.o_second.val();
+        self.jp1.next = self
+            .walkq
+            .o_second
+            .val()
+            .get_bits::<P>(self.joff_p.val().index());
+        self.jw1.next = self.walkq.o_second.val().get_bits::<WB>(0);
+        self.jw_w.next = self.jw.val() == self.l_warp.q.val();
+        self.jw1_w.next = self.jw1.val() == self.l_warp.q.val();
 
         // ---- Every entry compares itself with this cycle's keys.
         for e in 0..self._ne {
@@ -168,6 +175,9 @@ impl<
             self.ents[e].b_ja.next = self.ja.val();
             self.ents[e].jw.next = self.jw.val();
             self.ents[e].jp.next = self.jp.val();
+            self.ents[e].jw1.next = self.jw1.val();
+            self.ents[e].jw_w.next = self.jw_w.val();
+            self.ents[e].jw1_w.next = self.jw1_w.val();
         }
     }
 }
