@@ -4,7 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::reg::Reg;
-use crate::util::konst;
+use crate::util::{konst, with_defaults};
 
 mod kernel;
 
@@ -24,8 +24,9 @@ mod kernel;
 /// allocating load's link, the entry's new contents) instead (issue 29
 /// step 8: no allocation multiplexer in front of the match registers). From them and warp `w` as
 /// `w_onehot`: `m_q`, `m_p`, `m_link`, and for the eviction this load's
-/// clearing bit (`clr_now`) and the ones of `wv` after this edge (`onx`,
-/// `onxb`: the top compares them for the next cycle); and with the
+/// clearing bit (`clr_now`) and the ones of `wv` now (`ones`, `onb`) with
+/// this edge's change of them (`up`, `dn`: the top compares them for the
+/// next cycle); and with the
 /// walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`, `usable`, `m_pj`). Updates at the edge, in this order of precedence: `alloc`
 /// rewrites the whole entry; otherwise the load's link update (`link_en`:
 /// clear or hit; a hit and an allocation write `span`), the inter-warp fields (`iw_we` and `m_p`), the
@@ -112,6 +113,14 @@ pub struct SnakeEntry<
     pub jw: Signal<In, Bits<WB>>,
     /// The walk job's pc.
     pub jp: Signal<In, Bits<P>>,
+    /// The warp of the second walk job in the walk queue (the head after
+    /// a pop unless the push fills entry 0: `r_hjw` registers `wv[jw]` of
+    /// the head after this edge, one cycle ahead).
+    pub jw1: Signal<In, Bits<WB>>,
+    /// `jw` is the staged load's warp (`w`).
+    pub jw_w: Signal<In, Bit>,
+    /// `jw1` is the staged load's warp.
+    pub jw1_w: Signal<In, Bit>,
     /// Write the inter-warp fields (to an entry with `pc1 = p`).
     pub iw_we: Signal<In, Bit>,
     /// New `iw_valid`.
@@ -166,12 +175,19 @@ pub struct SnakeEntry<
     pub m_q: Signal<Out, Bit>,
     /// Valid with `(pc1, pc2, stride) = (q, p, s)`.
     pub m_link: Signal<Out, Bit>,
-    /// The ones in `wv` after this edge's hit or clearing (not an
-    /// allocation): the top compares every pair of them for the eviction
-    /// keys of the next cycle and registers the results (issue 29 step 6).
-    pub onx: Signal<Out, Bits<8>>,
-    /// `128 - onx`.
-    pub onxb: Signal<Out, Bits<8>>,
+    /// The ones in `wv` now (the register): with `up` and `dn` they are
+    /// the ones after this edge's hit or clearing (not an allocation),
+    /// which the top compares pairwise for the eviction keys of the next
+    /// cycle (issue 29 step 6); the sums of the pairs are formed from
+    /// these registers and the change only picks among their comparisons
+    /// (issue 29 step 12).
+    pub ones: Signal<Out, Bits<8>>,
+    /// `128 - ones`.
+    pub onb: Signal<Out, Bits<8>>,
+    /// The ones grow by one at this edge (a hit by a warp not in `wv`).
+    pub up: Signal<Out, Bit>,
+    /// The ones shrink by one at this edge (a clearing).
+    pub dn: Signal<Out, Bit>,
     /// This load clears bit w of `wv` (the ones after clearing are `ones -
     /// 1`).
     pub clr_now: Signal<Out, Bit>,
@@ -281,6 +297,12 @@ pub struct SnakeEntry<
     /// the next staged load's warp and this edge's hit, clearing or
     /// allocation).
     r_hw: Reg<Bit>,
+    /// Bit `jw` of `wv` for the walk queue's head job, registered a cycle
+    /// ahead (issue 29 step 12): the head after this edge (the pushed job,
+    /// else the second with a pop, else the same; this edge's pop picks in
+    /// front of the register, like `r_mpj`), with this edge's hit,
+    /// clearing or allocation of the staged load's warp forwarded.
+    r_hjw: Reg<Bit>,
     /// An intra-warp observation is pending (the walker's closing hop at
     /// the last edge wrote `intra <- x`; whether `x` equalled the old
     /// `intra` is `oeq`): `t2` is read through `ef_t2` and written at this
@@ -310,6 +332,17 @@ pub struct SnakeEntry<
     has_w: Signal<Local, Bit>,
     /// Bit `w` of `wv` for the next staged load's warp, before this edge.
     nhw: Signal<Local, Bit>,
+    /// Bits `jw` and `jw1` of `wv` before this edge.
+    wv_jw: Signal<Local, Bit>,
+    wv_jw1: Signal<Local, Bit>,
+    /// Bit `w` of `wv` after this edge (the pushed job's warp).
+    hw_f: Signal<Local, Bit>,
+    /// Bits `jw` and `jw1` of `wv` after this edge.
+    hj_f: Signal<Local, Bit>,
+    hj1_f: Signal<Local, Bit>,
+    /// The head job's bit after this edge without a pop, with one.
+    hjw_n: Signal<Local, Bit>,
+    hjw_p: Signal<Local, Bit>,
     /// Valid with `pc1 = p` (the pushed job's pc).
     mj_p: Signal<Local, Bit>,
     /// `pc1` = the head job after this edge without a pop, with one.
@@ -330,126 +363,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
     for SnakeEntry<A, P, WB, NW, RT>
 {
     fn default() -> Self {
-        SnakeEntry {
-            clock: Default::default(),
-            reset: Default::default(),
-            q: Default::default(),
-            p: Default::default(),
-            s: Default::default(),
-            w_onehot: Default::default(),
-            link_en: Default::default(),
-            train: Default::default(),
-            own: Default::default(),
-            h_onehot: Default::default(),
-            same_w: Default::default(),
-            nm_p: Default::default(),
-            r_hw: Default::default(),
-            sp: Default::default(),
-            nq: Default::default(),
-            np: Default::default(),
-            ns: Default::default(),
-            jp1: Default::default(),
-            nx_in: Default::default(),
-            nx_in1: Default::default(),
-            pop: Default::default(),
-            f_j1: Default::default(),
-            rf_q: Default::default(),
-            rf_p: Default::default(),
-            rf_t: Default::default(),
-            f_j: Default::default(),
-            cur: Default::default(),
-            first: Default::default(),
-            b_addr: Default::default(),
-            b_sum: Default::default(),
-            b_ja: Default::default(),
-            jw: Default::default(),
-            jp: Default::default(),
-            iw_we: Default::default(),
-            n_iw_valid: Default::default(),
-            n_iw_warp: Default::default(),
-            n_iw_addr: Default::default(),
-            n_iw_stride: Default::default(),
-            n_iw_cnt: Default::default(),
-            obs_we: Default::default(),
-            ox: Default::default(),
-            oeq: Default::default(),
-            c_op: Default::default(),
-            alloc: Default::default(),
-            c_intra: Default::default(),
-            c_t2: Default::default(),
-            c_iw_valid: Default::default(),
-            c_iw_warp: Default::default(),
-            c_iw_addr: Default::default(),
-            c_iw_stride: Default::default(),
-            c_iw_cnt: Default::default(),
-            rank_we: Default::default(),
-            n_rank: Default::default(),
-            valid: Default::default(),
-            m_q: Default::default(),
-            m_p: Default::default(),
-            m_t: Default::default(),
-            m_link: Default::default(),
-            clr: Default::default(),
-            m_cur_pc: Default::default(),
-            hit_cnt: Default::default(),
-            onx: Default::default(),
-            onxb: Default::default(),
-            clr_now: Default::default(),
-            m_cur: Default::default(),
-            m_cur_w: Default::default(),
-            usable: Default::default(),
-            span: Default::default(),
-            m_pj: Default::default(),
-            pc2: Default::default(),
-            c_close: Default::default(),
-            n_addr: Default::default(),
-            n_sum: Default::default(),
-            rank: Default::default(),
-            add_a: Default::default(),
-            add_j: Default::default(),
-            add_s: Default::default(),
-            r_valid: Default::default(),
-            r_pc1: Default::default(),
-            r_pc2: Default::default(),
-            r_stride: Default::default(),
-            r_wv: Default::default(),
-            r_t1: Default::default(),
-            r_intra: Default::default(),
-            r_t2: Default::default(),
-            r_iw_valid: Default::default(),
-            r_iw_warp: Default::default(),
-            r_iw_addr: Default::default(),
-            r_iw_stride: Default::default(),
-            r_iw_cnt: Default::default(),
-            r_rank: Default::default(),
-            r_span: Default::default(),
-            r_ones: Default::default(),
-            r_mq: Default::default(),
-            r_mp: Default::default(),
-            r_mt: Default::default(),
-            r_op: Default::default(),
-            r_mpj: Default::default(),
-            r_new: Default::default(),
-            ef_intra: Default::default(),
-            ef_t2: Default::default(),
-            p_iw_valid: Default::default(),
-            p_iw_warp: Default::default(),
-            p_iw_addr: Default::default(),
-            p_iw_stride: Default::default(),
-            p_iw_cnt: Default::default(),
-            j_t2: Default::default(),
-            j_iw_cnt: Default::default(),
-            j_intra: Default::default(),
-            j_iw_stride: Default::default(),
-            mpj_n: Default::default(),
-            mpj_p: Default::default(),
-            q_intra: Default::default(),
-            q_t2: Default::default(),
-            q_iw_valid: Default::default(),
-            q_iw_warp: Default::default(),
-            q_iw_addr: Default::default(),
-            q_iw_stride: Default::default(),
-            q_iw_cnt: Default::default(),
+        with_defaults!(SnakeEntry {
             t1_prom: konst(2),
             t1_two: konst(1),
             t1_zero: konst(0),
@@ -459,15 +373,21 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             cnt_128: konst(128),
             zero_a: konst(0),
             zero_wb: konst(0),
-            has_jw: Default::default(),
-            has_w: Default::default(),
-            nhw: Default::default(),
-            mj_p: Default::default(),
-            ones_clr: Default::default(),
-            nb: Default::default(),
-            wv_clr: Default::default(),
-            wv_hit: Default::default(),
-        }
+        } default {
+            clock, reset, q, p, s, w_onehot, link_en, train, own, h_onehot, same_w, nm_p, r_hw, sp,
+            nq, np, ns, jp1, nx_in, nx_in1, pop, f_j1, rf_q, rf_p, rf_t, f_j, cur, first, b_addr,
+            b_sum, b_ja, jw, jp, jw1, jw_w, jw1_w, r_hjw, wv_jw, wv_jw1, hw_f, hj_f, hj1_f, hjw_n,
+            hjw_p, iw_we, n_iw_valid, n_iw_warp, n_iw_addr, n_iw_stride, n_iw_cnt, obs_we, ox, oeq,
+            c_op, alloc, c_intra, c_t2, c_iw_valid, c_iw_warp, c_iw_addr, c_iw_stride, c_iw_cnt,
+            rank_we, n_rank, valid, m_q, m_p, m_t, m_link, clr, m_cur_pc, hit_cnt, ones, onb, up,
+            dn, clr_now, m_cur, m_cur_w, usable, span, m_pj, pc2, c_close, n_addr, n_sum, rank,
+            add_a, add_j, add_s, r_valid, r_pc1, r_pc2, r_stride, r_wv, r_t1, r_intra, r_t2,
+            r_iw_valid, r_iw_warp, r_iw_addr, r_iw_stride, r_iw_cnt, r_rank, r_span, r_ones, r_mq,
+            r_mp, r_mt, r_op, r_mpj, r_new, ef_intra, ef_t2, p_iw_valid, p_iw_warp, p_iw_addr,
+            p_iw_stride, p_iw_cnt, j_t2, j_iw_cnt, j_intra, j_iw_stride, mpj_n, mpj_p, q_intra,
+            q_t2, q_iw_valid, q_iw_warp, q_iw_addr, q_iw_stride, q_iw_cnt, has_jw, has_w, nhw, mj_p,
+            ones_clr, nb, wv_clr, wv_hit,
+        })
     }
 }
 

@@ -326,21 +326,29 @@ fn vec_of<D: Direction, T: Synth>(n: usize) -> Vec<Signal<D, T>> {
 /// The eviction keys' pairwise comparisons (issue 29 step 6), for `n <= 32`
 /// entries, as one 32-bit word per entry e (bit j about the pair (j, e),
 /// the bits from `n` up zero). `nt0`..`nt3`: with `D` = the ones of j less
-/// the ones of e *after this edge* (`onx`, or 1 for the entry this edge
-/// allocates, `alloc`), `D < -1`, `D < 0`, `D < 1`, `D < 2` (the diagonal
-/// j = e constant zero: no entry beats itself); the top
+/// the ones of e *after this edge* (`ones + up - dn`, or 1 for the entry
+/// this edge allocates, `alloc`), `D < -1`, `D < 0`, `D < 1`, `D < 2` (the
+/// diagonal j = e constant zero: no entry beats itself); the top
 /// registers them, so the victim of the next cycle compares nothing wide.
-/// `D` is read from `onx_j + onxb_e` with `onxb = 128 - onx` (8 bits, no
-/// wrap: the ones are at most 64). `older`: `rank_j > rank_e` (now, from
-/// the ranks). Each output word is its own combinational block, so the
-/// words that do not depend on `alloc` are not in a loop with it.
+/// `D` is `ones_j + onb_e - 128 + (up_j - dn_j) - (up_e - dn_e)` with `onb
+/// = 128 - ones` (8 bits, no wrap: the ones are at most 64). Issue 29 step
+/// 12: the sum `ones_j + onb_e` and its comparisons with the eight
+/// constants the changes can shift a threshold to are formed from the
+/// entries' registers; this edge's changes (`up`, `dn`, late: the load's
+/// hit or clearing) and `alloc` only pick among them. `older`: `rank_j >
+/// rank_e` (now, from the ranks). Each output word is its own
+/// combinational block, so the words that do not depend on `alloc` are
+/// not in a loop with it.
 #[derive(Clone, Debug, LogicBlock)]
 pub struct PairKeys<const RT: usize> {
-    /// The ones of each entry's warp vector after this edge's hit or
-    /// clearing (not its allocation).
-    pub onx: Vec<Signal<In, Bits<8>>>,
-    /// `128 - onx`.
-    pub onxb: Vec<Signal<In, Bits<8>>>,
+    /// The ones of each entry's warp vector now (its register).
+    pub ones: Vec<Signal<In, Bits<8>>>,
+    /// `128 - ones`.
+    pub onb: Vec<Signal<In, Bits<8>>>,
+    /// The ones grow by one at this edge (a hit by a new warp).
+    pub up: Vec<Signal<In, Bit>>,
+    /// The ones shrink by one at this edge (a clearing; never with `up`).
+    pub dn: Vec<Signal<In, Bit>>,
     /// The entry is allocated at this edge (its ones become 1).
     pub alloc: Vec<Signal<In, Bit>>,
     /// Each entry's rank.
@@ -362,8 +370,10 @@ impl<const RT: usize> PairKeys<RT> {
     pub fn new(n: usize) -> Self {
         assert!((1..=32).contains(&n), "PairKeys: 1..=32 entries");
         PairKeys {
-            onx: vec_of(n),
-            onxb: vec_of(n),
+            ones: vec_of(n),
+            onb: vec_of(n),
+            up: vec_of(n),
+            dn: vec_of(n),
             alloc: vec_of(n),
             rank: vec_of(n),
             nt0: vec_of(n),
@@ -374,30 +384,104 @@ impl<const RT: usize> PairKeys<RT> {
         }
     }
 
+    /// Entry i's change of its ones at this edge: +1, -1 or 0.
+    fn delta(&self, i: usize) -> i64 {
+        i64::from(self.up[i].val()) - i64::from(self.dn[i].val())
+    }
+
     /// The four thresholds of the pair (j, e) after this edge (all zero
     /// on the diagonal: an entry's key is not below its own).
     fn pair(&self, j: usize, e: usize) -> [bool; 4] {
         if j == e {
             return [false; 4];
         }
-        let onx = |i: usize| self.onx[i].val().index() as i64;
+        let onx = |i: usize| self.ones[i].val().index() as i64 + self.delta(i);
         let (aj, ae) = (self.alloc[j].val(), self.alloc[e].val());
         let d = if aj && !ae {
             1 - onx(e)
         } else if ae && !aj {
             onx(j) - 1
         } else {
-            // The hardware's 8-bit sum `onx_j + onxb_e`, less 128.
-            let x = (self.onx[j].val().index() + self.onxb[e].val().index()) & 0xff;
-            x as i64 - 128
+            // The hardware's 8-bit sum `ones_j + onb_e`, less 128, with
+            // the changes.
+            let x = (self.ones[j].val().index() + self.onb[e].val().index()) & 0xff;
+            x as i64 - 128 + self.delta(j) - self.delta(e)
         };
         [d < -1, d < 0, d < 1, d < 2]
     }
 }
 
+/// The Verilog condition "entry i's change is `d`" (+1, -1 or 0).
+fn pk_delta(i: usize, d: i64) -> String {
+    match d {
+        1 => format!("up${i}"),
+        -1 => format!("dn${i}"),
+        _ => format!("(~up${i} & ~dn${i})"),
+    }
+}
+
+/// `x >= c` for an 8-bit `x` (true for `c <= 0`).
+fn pk_ge(x: &str, c: i64) -> String {
+    if c <= 0 {
+        "1'b1".to_string()
+    } else {
+        format!("({x} >= 8'd{c})")
+    }
+}
+
+/// `x <= c` for an 8-bit `x` (false for `c < 0`).
+fn pk_le(x: &str, c: i64) -> String {
+    if c < 0 {
+        "1'b0".to_string()
+    } else {
+        format!("({x} <= 8'd{c})")
+    }
+}
+
+/// Bit j of `nt{k}$e` (`D < k - 1`), `j != e`: the register-only
+/// comparisons, picked by the changes and `alloc`.
+fn pk_bit(j: usize, e: usize, k: i64) -> String {
+    let mut sum = Vec::new();
+    let mut jal = Vec::new();
+    let mut eal = Vec::new();
+    for dj in [-1i64, 0, 1] {
+        for de in [-1i64, 0, 1] {
+            // D = ones_j + onb_e - 128 + dj - de < k - 1.
+            let c = 127 + k - dj + de;
+            sum.push(format!(
+                "({} & {} & ((ones${j} + onb${e}) < 8'd{c}))",
+                pk_delta(j, dj),
+                pk_delta(e, de)
+            ));
+        }
+        // With d the change of the one entry: j allocated, D = 1 - onx_e
+        // < k - 1, i.e. ones_e + d >= 3 - k; e allocated, D = onx_j - 1 <
+        // k - 1, i.e. ones_j + d <= k - 1.
+        let d = dj;
+        let on_e = format!("ones${e}");
+        jal.push(format!(
+            "({} & {})",
+            pk_delta(e, d),
+            pk_ge(&on_e, 3 - k - d)
+        ));
+        let on_j = format!("ones${j}");
+        eal.push(format!(
+            "({} & {})",
+            pk_delta(j, d),
+            pk_le(&on_j, k - 1 - d)
+        ));
+    }
+    format!(
+        "((alloc${j} & ~alloc${e}) ? ({}) : ((alloc${e} & ~alloc${j}) ? ({}) : ({})))",
+        jal.join(" | "),
+        eal.join(" | "),
+        sum.join(" | ")
+    )
+}
+
 impl<const RT: usize> Logic for PairKeys<RT> {
     fn update(&mut self) {
-        let n = self.onx.len();
+        let n = self.ones.len();
         for e in 0..n {
             let mut w = [0u64; 5];
             for j in 0..n {
@@ -430,7 +514,7 @@ impl<const RT: usize> Logic for PairKeys<RT> {
     }
 
     fn hdl(&self) -> Verilog {
-        let n = self.onx.len();
+        let n = self.ones.len();
         let pad = |bits: Vec<String>| -> String {
             let mut parts: Vec<String> = bits.into_iter().rev().collect();
             if n < 32 {
@@ -438,37 +522,15 @@ impl<const RT: usize> Logic for PairKeys<RT> {
             }
             format!("{{{}}}", parts.join(", "))
         };
-        // Thresholds of `onx_j + onxb_e` (= D + 128), and of the allocated
-        // entry's pairs (its ones become 1): j allocated, `D = 1 - onx_e`;
-        // e allocated, `D = onx_j - 1`.
-        let sum_c = ["8'd127", "8'd128", "8'd129", "8'd130"];
-        let j_alloc: [fn(usize) -> String; 4] = [
-            |e: usize| format!("(onx${e} >= 8'd3)"),
-            |e: usize| format!("(onx${e} >= 8'd2)"),
-            |e: usize| format!("(onx${e} >= 8'd1)"),
-            |_e: usize| "1'b1".to_string(),
-        ];
-        let e_alloc: [fn(usize) -> String; 4] = [
-            |_j: usize| "1'b0".to_string(),
-            |j: usize| format!("(onx${j} == 8'd0)"),
-            |j: usize| format!("(onx${j} <= 8'd1)"),
-            |j: usize| format!("(onx${j} <= 8'd2)"),
-        ];
         let mut v = String::new();
         for (k, name) in ["nt0", "nt1", "nt2", "nt3"].iter().enumerate() {
             for e in 0..n {
                 let bits = (0..n)
                     .map(|j| {
-                        let sum = format!("((onx${j} + onxb${e}) < {})", sum_c[k]);
                         if j == e {
                             "1'b0".to_string()
                         } else {
-                            format!(
-                                "((alloc${j} & ~alloc${e}) ? {} : ((alloc${e} & ~alloc${j}) ? {} : {}))",
-                                j_alloc[k](e),
-                                e_alloc[k](j),
-                                sum
-                            )
+                            pk_bit(j, e, k as i64)
                         }
                     })
                     .collect();

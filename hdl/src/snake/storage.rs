@@ -108,8 +108,9 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
             "Tail",
             "matches with the staged load, registered (pc1 = q, pc1 = p, (pc2, stride) = (p, s)); \
              pc1 = the head walk job's pc, registered after this edge's pop (step 10); allocated \
-             at the last edge; the staged load's warp bit, registered (issue 29 steps 8, 9, 10)",
-            6,
+             at the last edge; the staged load's warp bit, registered; the head walk job's warp \
+             bit, registered after this edge's pop (issue 29 steps 8, 9, 10, 12)",
+            7,
             ne,
             false,
             ADD,

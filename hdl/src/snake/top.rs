@@ -103,9 +103,10 @@ pub struct SnakePrefetcherRtl<
     /// The entries' promoted `pc1 = cur` matches and invalid bits, packed.
     fo_cur: FirstOne,
     fo_inv: FirstOne,
-    /// The walk queue's `{pc, warp}` lane, which also shows its next head
-    /// (the entries compare their `pc1` with it a cycle ahead).
-    walkq: PeekQueue<JW, P>,
+    /// The walk queue's `{pc, warp}` lane, which also shows its second
+    /// entry (the entries compare their `pc1` with the next head a cycle
+    /// ahead, and register its warp's bit of `wv`).
+    walkq: PeekQueue<JW, JW>,
     walkq_addr: LaneQueue<A>,
     /// The job's `{end, span}`: `ld_span` in bits 0..12, `ld_cta_end`
     /// zero-extended to 8 bits in bits 12..20.
@@ -276,6 +277,11 @@ pub struct SnakePrefetcherRtl<
     f_j1: Signal<Local, Bit>,
     /// The pc of the walk queue's second job.
     jp1: Signal<Local, Bits<P>>,
+    /// The warp of the walk queue's second job.
+    jw1: Signal<Local, Bits<WB>>,
+    /// `jw`, `jw1` = the staged load's warp (the entries' `r_hjw`).
+    jw_w: Signal<Local, Bit>,
+    jw1_w: Signal<Local, Bit>,
     /// `q = jp1`.
     q_is_j1: Signal<Local, Bit>,
     link_en: Signal<Local, Bit>,
@@ -449,7 +455,7 @@ impl<
             vt2: regs(ne),
             vt3: regs(ne),
             beats: sigs(ne),
-            walkq: PeekQueue::new(p.WALKQ_DEPTH as usize, WB),
+            walkq: PeekQueue::new(p.WALKQ_DEPTH as usize, 0),
             walkq_addr: LaneQueue::new(p.WALKQ_DEPTH as usize),
             walkq_se: LaneQueue::new(p.WALKQ_DEPTH as usize),
             pfq: OutQueue::new(p.PFQ_DEPTH as usize),
@@ -528,7 +534,7 @@ impl<
             r_pv_warp, r_pv_addr, r_pv_stride, r_pv_cnt, r_ointra, r_ox, oeq, pst_valid, pst_a,
             pst_st, pst_k, pst_w, pst_kind, pst_span,
             // Local signals.
-            halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, f_j, f_j1, jp1, q_is_j1, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, first,
+            halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, f_j, f_j1, jp1, jw1, jw_w, jw1_w, q_is_j1, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, first,
             e_usable, e_span, hop_ok, hop_emit, hop_step, kin, kiw, kmul,
             cta_ok, pf_s, cw_any, alloc_inv, touch, kmul_in, kmul_iw, q_other,
             q_is_p, q_is_jp, cq_intra, cq_t2, cq_iw_valid, cq_iw_warp, cq_iw_addr, cq_iw_stride,

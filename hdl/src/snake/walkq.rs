@@ -7,7 +7,7 @@
 //! The same queue as `ShiftQueue` (entry 0 oldest, a pop shifts, a push
 //! fills the lowest free entry, both judged at the start of the cycle,
 //! synchronous reset) of `Bits<N>`, with `o_second` (the `S` bits at
-//! offset `off` of entry 1, the job's pc; not gated by its valid bit;
+//! offset `off` of entry 1: Snake shows the whole job, warp and pc; not gated by its valid bit;
 //! entry 0's for depth 1, where a popped queue is empty or refilled by
 //! the push) and whether this edge's push fills entry 0, without a pop
 //! (`o_put0n`) and with one (`o_put0p`), from the valid bits alone (issue

@@ -47,7 +47,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_op,
             r_mpj,
             r_new,
-            r_hw
+            r_hw,
+            r_hjw
         );
         self.r_valid.reset.next = self.reset.val();
         self.r_pc1.reset.next = self.reset.val();
@@ -72,6 +73,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.r_mpj.reset.next = self.reset.val();
         self.r_new.reset.next = self.reset.val();
         self.r_hw.reset.next = self.reset.val();
+        self.r_hjw.reset.next = self.reset.val();
 
         // Comparisons with the next staged load's keys and the next head
         // job's pc, registered; in the cycle after an allocation the
@@ -110,23 +112,14 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         } else {
             self.hit_cnt.next = self.r_ones.q.val() + self.cnt_one.val();
         }
-        // The ones after this edge's hit or clearing, and `128 -` them
-        // (formed beside the warp's bit, selected by it).
+        // The ones now, `128 -` them, and their change at this edge (the
+        // top compares the pairs from the registers and picks by the
+        // change; issue 29 step 12).
         self.nb.next = self.cnt_128.val() - self.r_ones.q.val();
-        if self.link_en.val() & self.m_link.val() {
-            self.onx.next = self.hit_cnt.val();
-            if self.has_w.val() {
-                self.onxb.next = self.nb.val();
-            } else {
-                self.onxb.next = self.nb.val() - self.cnt_one.val();
-            }
-        } else if self.link_en.val() & self.clr.val() {
-            self.onx.next = self.ones_clr.val();
-            self.onxb.next = self.nb.val() + self.cnt_one.val();
-        } else {
-            self.onx.next = self.r_ones.q.val();
-            self.onxb.next = self.nb.val();
-        }
+        self.ones.next = self.r_ones.q.val();
+        self.onb.next = self.nb.val();
+        self.up.next = self.link_en.val() & self.m_link.val() & !self.has_w.val();
+        self.dn.next = self.link_en.val() & self.clr.val();
         self.clr_now.next = self.link_en.val() & self.clr.val();
         // Comparisons with the walker's keys: `pc1 = jp` and `pc1 = cur`
         // side by side, the hop choice's pc picked after them by `first`.
@@ -136,7 +129,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.m_cur_pc.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.cur.val());
         }
         self.m_cur.next = self.m_cur_pc.val() & (self.r_t1.q.val() == self.t1_prom.val());
-        self.has_jw.next = self.r_wv.q.val().get_bit(self.jw.val().index());
+        self.has_jw.next = self.r_hjw.q.val();
         self.m_cur_w.next = self.m_cur_pc.val()
             & (self.own.val() | (self.r_t1.q.val() == self.t1_prom.val()))
             & self.has_jw.val();
@@ -188,6 +181,48 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.r_hw.d.next = self.nhw.val() & !self.same_w.val();
         } else {
             self.r_hw.d.next = self.nhw.val();
+        }
+        // Bit `jw` of wv for the head job after this edge (issue 29 step
+        // 12): the pushed job's warp is the staged load's (`w`: `has_w`
+        // with this edge's training), the head's or the second's from
+        // `wv` with the training of `w` forwarded if it is the same warp;
+        // the pop picks in front of `r_hjw`.
+        self.wv_jw.next = self.r_wv.q.val().get_bit(self.jw.val().index());
+        self.wv_jw1.next = self.r_wv.q.val().get_bit(self.jw1.val().index());
+        if self.alloc.val() | (self.link_en.val() & self.m_link.val()) {
+            self.hw_f.next = true;
+        } else if self.link_en.val() & self.clr.val() {
+            self.hw_f.next = false;
+        } else {
+            self.hw_f.next = self.has_w.val();
+        }
+        if self.alloc.val() {
+            self.hj_f.next = self.jw_w.val();
+            self.hj1_f.next = self.jw1_w.val();
+        } else if self.link_en.val() & self.m_link.val() {
+            self.hj_f.next = self.wv_jw.val() | self.jw_w.val();
+            self.hj1_f.next = self.wv_jw1.val() | self.jw1_w.val();
+        } else if self.link_en.val() & self.clr.val() {
+            self.hj_f.next = self.wv_jw.val() & !self.jw_w.val();
+            self.hj1_f.next = self.wv_jw1.val() & !self.jw1_w.val();
+        } else {
+            self.hj_f.next = self.wv_jw.val();
+            self.hj1_f.next = self.wv_jw1.val();
+        }
+        if self.nx_in.val() {
+            self.hjw_n.next = self.hw_f.val();
+        } else {
+            self.hjw_n.next = self.hj_f.val();
+        }
+        if self.nx_in1.val() {
+            self.hjw_p.next = self.hw_f.val();
+        } else {
+            self.hjw_p.next = self.hj1_f.val();
+        }
+        if self.pop.val() {
+            self.r_hjw.d.next = self.hjw_p.val();
+        } else {
+            self.r_hjw.d.next = self.hjw_n.val();
         }
         // This entry's hop: address and stride sum, from both bases (the
         // job's address before the first hop, the walker's registers

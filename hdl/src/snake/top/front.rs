@@ -65,10 +65,8 @@ impl<
         }
         // `halted` after the edge, registered (issue 29 step 10).
         self.r_halted.d.next = (self.count.d.val() != self.count_zero.val()) | self.bw_halt.d.val();
-
-        // ---- The load stage. An accepted load writes its warp's Head row
-        // at the edge and waits there one edge with the row's previous
-        // contents: the link's source `q` and stride `s = a - prev.addr`.
+        // ---- The load stage: an accepted load writes its warp's Head row and
+        // waits one edge with the row's old contents (`q`, `s = a - prev.addr`).
         self.accept.next = self.ld_valid.val() & self.ld_uniform.val();
         self.head.clock.next = self.clock.val();
         self.head.reset.next = self.reset.val();
@@ -92,8 +90,7 @@ impl<
         self.s_next.next = self.sub_s.s.val();
         self.l_s.d.next = self.s_next.val();
         self.l_onehot.d.next = self.h_onehot.val();
-        // The next staged load's keys against the link this staged load
-        // allocates (an allocated entry's new `pc1`, `pc2`, `stride`).
+        // The next staged load's keys against the link this one allocates.
         self.f_q.next = self.head.prev_pc.val() == self.l_q.q.val();
         self.f_p.next = self.ld_pc.val() == self.l_q.q.val();
         self.f_t.next =
@@ -101,20 +98,16 @@ impl<
         self.rf_q.d.next = self.f_q.val();
         self.rf_p.d.next = self.f_p.val();
         self.rf_t.d.next = self.f_t.val();
-
-        // ---- The staged load: it trains, and its job enters the walk
-        // queue, at this cycle's edge.
+        // ---- The staged load: it trains, and its job enters the walk queue, at this edge.
         self.load_en.next = self.l_valid.q.val();
         self.w_onehot.next = self.l_onehot.q.val();
         self.link_en.next = self.load_en.val() & self.l_link.q.val();
         self.q.next = self.l_q.q.val();
         self.s.next = self.l_s.q.val();
-
         // ---- The walk job at the head of the walk queue.
         self.busy.next =
             self.walkq.o_valid.val() & self.walkq_addr.o_valid.val() & self.walkq_se.o_valid.val();
-        // Its fields from the queues' entry 0 registers, not gated by the
-        // valid bit (every use is gated by `busy`; issue 29 step 10).
+        // Its fields from entry 0's registers, ungated (uses are gated by `busy`).
         self.jw.next = self.walkq.o_data.val().get_bits::<WB>(0);
         self.jp.next = self
             .walkq
@@ -129,11 +122,16 @@ impl<
             .val()
             .get_bits::<8>(self.joff_end.val().index());
         self.first.next = self.hop.q.val() == self.five_zero.val();
-        // The second job's pc: with the head's and the pushed job's, what
-        // the head after this edge is made of (the entries compare `pc1`
-        // with each a cycle ahead, `r_mpj`).
-        self.jp1.next = self.walkq.o_second.val();
-
+        // The second job's pc and warp: with the head's and the pushed job's, the head
+        // after this edge (the entries register `pc1 = ` it, `r_mpj`, and its `wv` bit).
+        self.jp1.next = self
+            .walkq
+            .o_second
+            .val()
+            .get_bits::<P>(self.joff_p.val().index());
+        self.jw1.next = self.walkq.o_second.val().get_bits::<WB>(0);
+        self.jw_w.next = self.jw.val() == self.l_warp.q.val();
+        self.jw1_w.next = self.jw1.val() == self.l_warp.q.val();
         // ---- Every entry compares itself with this cycle's keys.
         for e in 0..self._ne {
             self.vt0[e].clock.next = self.clock.val();
@@ -168,6 +166,9 @@ impl<
             self.ents[e].b_ja.next = self.ja.val();
             self.ents[e].jw.next = self.jw.val();
             self.ents[e].jp.next = self.jp.val();
+            self.ents[e].jw1.next = self.jw1.val();
+            self.ents[e].jw_w.next = self.jw_w.val();
+            self.ents[e].jw1_w.next = self.jw1_w.val();
         }
     }
 }

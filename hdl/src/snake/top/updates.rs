@@ -141,8 +141,10 @@ impl<
         // ---- The eviction keys of the next cycle, compared pairwise and
         // registered (the ones after this edge; an allocated entry's are 1).
         for e in 0..self._ne {
-            self.pkeys.onx[e].next = self.ents[e].onx.val();
-            self.pkeys.onxb[e].next = self.ents[e].onxb.val();
+            self.pkeys.ones[e].next = self.ents[e].ones.val();
+            self.pkeys.onb[e].next = self.ents[e].onb.val();
+            self.pkeys.up[e].next = self.ents[e].up.val();
+            self.pkeys.dn[e].next = self.ents[e].dn.val();
             self.pkeys.alloc[e].next = self.allocate.val() & self.victim[e].val();
             self.vt0[e].d.next = self.pkeys.nt0[e].val();
             self.vt1[e].d.next = self.pkeys.nt1[e].val();
