@@ -86,6 +86,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  cp_zero = 4'h0;
     localparam  wd_zero = 7'b0;
     localparam  wd_one = 7'b1;
+    localparam  wd_two = 7'b10;
     localparam  wd_half = 7'b1000000;
     localparam  ns_zero = 8'h0;
     localparam  ns_one = 8'h1;
@@ -137,6 +138,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cols__0__g_kind;
     reg  [7:0] cols__0__g_sel;
     reg  [7:0] cols__0__gb_sel;
+    reg  [5:0] cols__0__gb_pos;
     wire  cols__0__l_ev;
     wire  cols__0__l_hit;
     wire  [1:0] cols__0__l_rank;
@@ -155,8 +157,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [7:0] cols__0__g_cand;
     wire  [7:0] cols__0__g_more;
     wire  cols__0__gb_hit;
-    wire  [5:0] cols__0__gb_lead;
-    wire  [2:0] cols__0__gb_n;
+    wire  cols__0__gb_eq;
+    wire  cols__0__gb_kin;
+    wire  cols__0__gb_kin1;
     reg  [7:0] cols__0__r_oh;
     reg  [2:0] cols__0__r_k;
     wire  [5:0] cols__0__q_lead;
@@ -198,6 +201,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cols__1__g_kind;
     reg  [7:0] cols__1__g_sel;
     reg  [7:0] cols__1__gb_sel;
+    reg  [5:0] cols__1__gb_pos;
     wire  cols__1__l_ev;
     wire  cols__1__l_hit;
     wire  [1:0] cols__1__l_rank;
@@ -216,8 +220,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [7:0] cols__1__g_cand;
     wire  [7:0] cols__1__g_more;
     wire  cols__1__gb_hit;
-    wire  [5:0] cols__1__gb_lead;
-    wire  [2:0] cols__1__gb_n;
+    wire  cols__1__gb_eq;
+    wire  cols__1__gb_kin;
+    wire  cols__1__gb_kin1;
     reg  [7:0] cols__1__r_oh;
     reg  [2:0] cols__1__r_k;
     wire  [5:0] cols__1__q_lead;
@@ -259,6 +264,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cols__2__g_kind;
     reg  [7:0] cols__2__g_sel;
     reg  [7:0] cols__2__gb_sel;
+    reg  [5:0] cols__2__gb_pos;
     wire  cols__2__l_ev;
     wire  cols__2__l_hit;
     wire  [1:0] cols__2__l_rank;
@@ -277,8 +283,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [7:0] cols__2__g_cand;
     wire  [7:0] cols__2__g_more;
     wire  cols__2__gb_hit;
-    wire  [5:0] cols__2__gb_lead;
-    wire  [2:0] cols__2__gb_n;
+    wire  cols__2__gb_eq;
+    wire  cols__2__gb_kin;
+    wire  cols__2__gb_kin1;
     reg  [7:0] cols__2__r_oh;
     reg  [2:0] cols__2__r_k;
     wire  [5:0] cols__2__q_lead;
@@ -320,6 +327,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cols__3__g_kind;
     reg  [7:0] cols__3__g_sel;
     reg  [7:0] cols__3__gb_sel;
+    reg  [5:0] cols__3__gb_pos;
     wire  cols__3__l_ev;
     wire  cols__3__l_hit;
     wire  [1:0] cols__3__l_rank;
@@ -338,8 +346,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [7:0] cols__3__g_cand;
     wire  [7:0] cols__3__g_more;
     wire  cols__3__gb_hit;
-    wire  [5:0] cols__3__gb_lead;
-    wire  [2:0] cols__3__gb_n;
+    wire  cols__3__gb_eq;
+    wire  cols__3__gb_kin;
+    wire  cols__3__gb_kin1;
     reg  [7:0] cols__3__r_oh;
     reg  [2:0] cols__3__r_k;
     wire  [5:0] cols__3__q_lead;
@@ -539,24 +548,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [6:0] sel_llead__v__2;
     reg  [6:0] sel_llead__v__3;
     wire  [6:0] sel_llead__o;
-    wire  sel_sn__hit__0;
-    wire  sel_sn__hit__1;
-    wire  sel_sn__hit__2;
-    wire  sel_sn__hit__3;
-    reg  [2:0] sel_sn__v__0;
-    reg  [2:0] sel_sn__v__1;
-    reg  [2:0] sel_sn__v__2;
-    reg  [2:0] sel_sn__v__3;
-    wire  [2:0] sel_sn__o;
-    wire  sel_blead__hit__0;
-    wire  sel_blead__hit__1;
-    wire  sel_blead__hit__2;
-    wire  sel_blead__hit__3;
-    reg  [5:0] sel_blead__v__0;
-    reg  [5:0] sel_blead__v__1;
-    reg  [5:0] sel_blead__v__2;
-    reg  [5:0] sel_blead__v__3;
-    wire  [5:0] sel_blead__o;
     reg  sel_sc__hit__0;
     reg  sel_sc__hit__1;
     reg  sel_sc__hit__2;
@@ -619,8 +610,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [7:0] pack_cw__word;
     reg  [5:0] zx_ldw__narrow;
     wire  [6:0] zx_ldw__wide;
-    reg  [5:0] zx_glead__narrow;
-    wire  [6:0] zx_glead__wide;
     reg  [5:0] zx_stw__narrow;
     wire  [6:0] zx_stw__wide;
     reg  [5:0] zx_stl__narrow;
@@ -1556,7 +1545,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [7:0] gsel_w;
     reg  [7:0] g_selw;
     reg  [7:0] gb_selw;
-    reg  [5:0] b_lead;
+    reg  b_eq;
+    reg  b_kin;
+    reg  b_kin1;
+    reg  [6:0] pb1;
+    reg  [6:0] pb2;
+    reg  [6:0] wb1;
     reg  gsel__0;
     reg  gsel__1;
     reg  gsel__2;
@@ -1570,7 +1564,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [2:0] na_k;
     reg  found_a;
     reg  s_hit;
-    reg  [2:0] s_n;
     reg  [2:0] s_c;
     reg  [6:0] wb;
     reg  b_end;
@@ -1619,6 +1612,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_kind(cols__0__g_kind),
         .g_sel(cols__0__g_sel),
         .gb_sel(cols__0__gb_sel),
+        .gb_pos(cols__0__gb_pos),
         .l_ev(cols__0__l_ev),
         .l_hit(cols__0__l_hit),
         .l_rank(cols__0__l_rank),
@@ -1637,8 +1631,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_cand(cols__0__g_cand),
         .g_more(cols__0__g_more),
         .gb_hit(cols__0__gb_hit),
-        .gb_lead(cols__0__gb_lead),
-        .gb_n(cols__0__gb_n),
+        .gb_eq(cols__0__gb_eq),
+        .gb_kin(cols__0__gb_kin),
+        .gb_kin1(cols__0__gb_kin1),
         .r_oh(cols__0__r_oh),
         .r_k(cols__0__r_k),
         .q_lead(cols__0__q_lead),
@@ -1682,6 +1677,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_kind(cols__1__g_kind),
         .g_sel(cols__1__g_sel),
         .gb_sel(cols__1__gb_sel),
+        .gb_pos(cols__1__gb_pos),
         .l_ev(cols__1__l_ev),
         .l_hit(cols__1__l_hit),
         .l_rank(cols__1__l_rank),
@@ -1700,8 +1696,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_cand(cols__1__g_cand),
         .g_more(cols__1__g_more),
         .gb_hit(cols__1__gb_hit),
-        .gb_lead(cols__1__gb_lead),
-        .gb_n(cols__1__gb_n),
+        .gb_eq(cols__1__gb_eq),
+        .gb_kin(cols__1__gb_kin),
+        .gb_kin1(cols__1__gb_kin1),
         .r_oh(cols__1__r_oh),
         .r_k(cols__1__r_k),
         .q_lead(cols__1__q_lead),
@@ -1745,6 +1742,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_kind(cols__2__g_kind),
         .g_sel(cols__2__g_sel),
         .gb_sel(cols__2__gb_sel),
+        .gb_pos(cols__2__gb_pos),
         .l_ev(cols__2__l_ev),
         .l_hit(cols__2__l_hit),
         .l_rank(cols__2__l_rank),
@@ -1763,8 +1761,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_cand(cols__2__g_cand),
         .g_more(cols__2__g_more),
         .gb_hit(cols__2__gb_hit),
-        .gb_lead(cols__2__gb_lead),
-        .gb_n(cols__2__gb_n),
+        .gb_eq(cols__2__gb_eq),
+        .gb_kin(cols__2__gb_kin),
+        .gb_kin1(cols__2__gb_kin1),
         .r_oh(cols__2__r_oh),
         .r_k(cols__2__r_k),
         .q_lead(cols__2__q_lead),
@@ -1808,6 +1807,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_kind(cols__3__g_kind),
         .g_sel(cols__3__g_sel),
         .gb_sel(cols__3__gb_sel),
+        .gb_pos(cols__3__gb_pos),
         .l_ev(cols__3__l_ev),
         .l_hit(cols__3__l_hit),
         .l_rank(cols__3__l_rank),
@@ -1826,8 +1826,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_cand(cols__3__g_cand),
         .g_more(cols__3__g_more),
         .gb_hit(cols__3__gb_hit),
-        .gb_lead(cols__3__gb_lead),
-        .gb_n(cols__3__gb_n),
+        .gb_eq(cols__3__gb_eq),
+        .gb_kin(cols__3__gb_kin),
+        .gb_kin1(cols__3__gb_kin1),
         .r_oh(cols__3__r_oh),
         .r_k(cols__3__r_k),
         .q_lead(cols__3__q_lead),
@@ -2090,29 +2091,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_llead__v__3),
         .o(sel_llead__o)
     );
-    caps_prefetcher__sel_sn sel_sn(
-        .hit__0(sel_sn__hit__0),
-        .hit__1(sel_sn__hit__1),
-        .hit__2(sel_sn__hit__2),
-        .hit__3(sel_sn__hit__3),
-        .v__0(sel_sn__v__0),
-        .v__1(sel_sn__v__1),
-        .v__2(sel_sn__v__2),
-        .v__3(sel_sn__v__3),
-        .o(sel_sn__o)
-    );
-    caps_prefetcher__sel_blead sel_blead(
-        .hit__0(sel_blead__hit__0),
-        .hit__1(sel_blead__hit__1),
-        .hit__2(sel_blead__hit__2),
-        .hit__3(sel_blead__hit__3),
-        .v__0(sel_blead__v__0),
-        .v__1(sel_blead__v__1),
-        .v__2(sel_blead__v__2),
-        .v__3(sel_blead__v__3),
-        .o(sel_blead__o)
-    );
-    caps_prefetcher__cols__gb_rcnt sel_sc(
+    caps_prefetcher__cols__r_cnt sel_sc(
         .hit__0(sel_sc__hit__0),
         .hit__1(sel_sc__hit__1),
         .hit__2(sel_sc__hit__2),
@@ -2150,7 +2129,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__7(sel_npos__v__7),
         .o(sel_npos__o)
     );
-    caps_prefetcher__cols__gb_rcnt sel_nk(
+    caps_prefetcher__cols__r_cnt sel_nk(
         .hit__0(sel_nk__hit__0),
         .hit__1(sel_nk__hit__1),
         .hit__2(sel_nk__hit__2),
@@ -2169,7 +2148,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__7(sel_nk__v__7),
         .o(sel_nk__o)
     );
-    caps_prefetcher__cols__pack_cand pack_cw(
+    caps_prefetcher__cols__pack_beq pack_cw(
         .bits__0(pack_cw__bits__0),
         .bits__1(pack_cw__bits__1),
         .bits__2(pack_cw__bits__2),
@@ -2183,10 +2162,6 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     caps_prefetcher__cols__zx_lead zx_ldw(
         .narrow(zx_ldw__narrow),
         .wide(zx_ldw__wide)
-    );
-    caps_prefetcher__cols__zx_lead zx_glead(
-        .narrow(zx_glead__narrow),
-        .wide(zx_glead__wide)
     );
     caps_prefetcher__cols__zx_lead zx_stw(
         .narrow(zx_stw__narrow),
@@ -3300,7 +3275,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_rb__v__3),
         .o(sel_rb__o)
     );
-    caps_prefetcher__sel_blead sel_rl(
+    caps_prefetcher__sel_rl sel_rl(
         .hit__0(sel_rl__hit__0),
         .hit__1(sel_rl__hit__1),
         .hit__2(sel_rl__hit__2),
@@ -3470,15 +3445,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         else if (g_end) begin
         end
         else if (busy__q & j_kind__q & b_skip) begin
-            posb__d = wb + wd_one;
+            posb__d = wb1;
         end
         else if (pf_push) begin
             if (j_kind__q) begin
-                if (k_inc < s_n) begin
+                if (b_kin1) begin
                     posb__d = wb;
                 end
                 else begin
-                    posb__d = wb + wd_one;
+                    posb__d = wb1;
                 end
             end
         end
@@ -3503,7 +3478,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
         else if (pf_push) begin
             if (j_kind__q) begin
-                if (k_inc < s_n) begin
+                if (b_kin1) begin
                     kk__d = k_inc;
                 end
                 else begin
@@ -5938,48 +5913,100 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
             s_hit = 1'b1;
         end
     end
+    always @(*) begin
+        b_eq = 1'b0;
+        if (cols__0__gb_eq & (posb__q < wd_half)) begin
+            b_eq = 1'b1;
+        end
+        if (cols__1__gb_eq & (posb__q < wd_half)) begin
+            b_eq = 1'b1;
+        end
+        if (cols__2__gb_eq & (posb__q < wd_half)) begin
+            b_eq = 1'b1;
+        end
+        if (cols__3__gb_eq & (posb__q < wd_half)) begin
+            b_eq = 1'b1;
+        end
+    end
+    always @(*) begin
+        b_kin = 1'b0;
+        if (cols__0__gb_kin) begin
+            b_kin = 1'b1;
+        end
+        if (cols__1__gb_kin) begin
+            b_kin = 1'b1;
+        end
+        if (cols__2__gb_kin) begin
+            b_kin = 1'b1;
+        end
+        if (cols__3__gb_kin) begin
+            b_kin = 1'b1;
+        end
+    end
+    always @(*) begin
+        b_kin1 = 1'b0;
+        if (cols__0__gb_kin1) begin
+            b_kin1 = 1'b1;
+        end
+        if (cols__1__gb_kin1) begin
+            b_kin1 = 1'b1;
+        end
+        if (cols__2__gb_kin1) begin
+            b_kin1 = 1'b1;
+        end
+        if (cols__3__gb_kin1) begin
+            b_kin1 = 1'b1;
+        end
+    end
+    always @(*) cols__0__gb_pos = posb__q[(32'h0)+:(6)];
     always @(*) cols__0__g_sel = g_selw;
     always @(*) cols__0__gb_sel = gb_selw;
     always @(*) cols__0__g_kind = j_kind__q;
-    assign sel_blead__hit__0 = 1'b1;
-    always @(*) sel_blead__v__0 = cols__0__gb_lead;
-    assign sel_sn__hit__0 = 1'b1;
-    always @(*) sel_sn__v__0 = cols__0__gb_n;
+    always @(*) cols__1__gb_pos = posb__q[(32'h0)+:(6)];
     always @(*) cols__1__g_sel = g_selw;
     always @(*) cols__1__gb_sel = gb_selw;
     always @(*) cols__1__g_kind = j_kind__q;
-    assign sel_blead__hit__1 = 1'b1;
-    always @(*) sel_blead__v__1 = cols__1__gb_lead;
-    assign sel_sn__hit__1 = 1'b1;
-    always @(*) sel_sn__v__1 = cols__1__gb_n;
+    always @(*) cols__2__gb_pos = posb__q[(32'h0)+:(6)];
     always @(*) cols__2__g_sel = g_selw;
     always @(*) cols__2__gb_sel = gb_selw;
     always @(*) cols__2__g_kind = j_kind__q;
-    assign sel_blead__hit__2 = 1'b1;
-    always @(*) sel_blead__v__2 = cols__2__gb_lead;
-    assign sel_sn__hit__2 = 1'b1;
-    always @(*) sel_sn__v__2 = cols__2__gb_n;
+    always @(*) cols__3__gb_pos = posb__q[(32'h0)+:(6)];
     always @(*) cols__3__g_sel = g_selw;
     always @(*) cols__3__gb_sel = gb_selw;
     always @(*) cols__3__g_kind = j_kind__q;
-    assign sel_blead__hit__3 = 1'b1;
-    always @(*) sel_blead__v__3 = cols__3__gb_lead;
-    assign sel_sn__hit__3 = 1'b1;
-    always @(*) sel_sn__v__3 = cols__3__gb_n;
-    always @(*) b_lead = sel_blead__o;
-    always @(*) s_n = sel_sn__o;
-    always @(*) zx_glead__narrow = b_lead;
     always @(*) zx_cfg__narrow = cfg_warps_per_cta;
+    always @(*) pb1 = posb__q + wd_one;
+    always @(*) pb2 = posb__q + wd_two;
     always @(*) begin
-        if (posb__q == zx_glead__wide) begin
-            wb = posb__q + wd_one;
+        b_end = ~s_hit | ~dtab__gh_hit;
+        if (b_eq) begin
+            if (pb1 >= zx_cfg__wide) begin
+                b_end = 1'b1;
+            end
+        end
+        else begin
+            if (posb__q >= zx_cfg__wide) begin
+                b_end = 1'b1;
+            end
+        end
+    end
+    always @(*) begin
+        if (b_eq) begin
+            wb = pb1;
         end
         else begin
             wb = posb__q;
         end
     end
-    always @(*) b_end = ~s_hit | ~dtab__gh_hit | (wb >= zx_cfg__wide);
-    always @(*) b_skip = kk__q >= s_n;
+    always @(*) begin
+        if (b_eq) begin
+            wb1 = pb2;
+        end
+        else begin
+            wb1 = pb1;
+        end
+    end
+    always @(*) b_skip = ~b_kin;
     always @(*) begin
         if (j_kind__q) begin
             have_pf = busy__q & ~b_end & ~b_skip;
@@ -6321,7 +6348,7 @@ module caps_prefetcher__chk(x,so,co,w);
 
 endmodule // caps_prefetcher__chk
 
-module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_in1,l_in2,l_in3,l_u1,l_u2,l_u3,g_pc_n,g_warp_n,g_pos,g_k,g_kind,g_sel,gb_sel,l_ev,l_hit,l_rank,l_delta,l_b0,l_b1,l_b2,l_b3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_diff0,g_cand,g_more,gb_hit,gb_lead,gb_n,r_oh,r_k,q_lead,q_base);
+module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_in1,l_in2,l_in3,l_u1,l_u2,l_u3,g_pc_n,g_warp_n,g_pos,g_k,g_kind,g_sel,gb_sel,gb_pos,l_ev,l_hit,l_rank,l_delta,l_b0,l_b1,l_b2,l_b3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_diff0,g_cand,g_more,gb_hit,gb_eq,gb_kin,gb_kin1,r_oh,r_k,q_lead,q_base);
 
     // Module arguments
     input wire  clock;
@@ -6361,6 +6388,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     input wire  g_kind;
     input wire  [7:0] g_sel;
     input wire  [7:0] gb_sel;
+    input wire  [5:0] gb_pos;
     output reg  l_ev;
     output reg  l_hit;
     output reg  [1:0] l_rank;
@@ -6379,8 +6407,9 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     output reg  [7:0] g_cand;
     output reg  [7:0] g_more;
     output reg  gb_hit;
-    output reg  [5:0] gb_lead;
-    output reg  [2:0] gb_n;
+    output reg  gb_eq;
+    output reg  gb_kin;
+    output reg  gb_kin1;
     input wire  [7:0] r_oh;
     input wire  [2:0] r_k;
     output reg  [5:0] q_lead;
@@ -6736,40 +6765,33 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  pack_more__bits__6;
     reg  pack_more__bits__7;
     wire  [7:0] pack_more__word;
-    reg  gb_rlead__hit__0;
-    reg  gb_rlead__hit__1;
-    reg  gb_rlead__hit__2;
-    reg  gb_rlead__hit__3;
-    reg  gb_rlead__hit__4;
-    reg  gb_rlead__hit__5;
-    reg  gb_rlead__hit__6;
-    reg  gb_rlead__hit__7;
-    reg  [5:0] gb_rlead__v__0;
-    reg  [5:0] gb_rlead__v__1;
-    reg  [5:0] gb_rlead__v__2;
-    reg  [5:0] gb_rlead__v__3;
-    reg  [5:0] gb_rlead__v__4;
-    reg  [5:0] gb_rlead__v__5;
-    reg  [5:0] gb_rlead__v__6;
-    reg  [5:0] gb_rlead__v__7;
-    wire  [5:0] gb_rlead__o;
-    reg  gb_rcnt__hit__0;
-    reg  gb_rcnt__hit__1;
-    reg  gb_rcnt__hit__2;
-    reg  gb_rcnt__hit__3;
-    reg  gb_rcnt__hit__4;
-    reg  gb_rcnt__hit__5;
-    reg  gb_rcnt__hit__6;
-    reg  gb_rcnt__hit__7;
-    reg  [2:0] gb_rcnt__v__0;
-    reg  [2:0] gb_rcnt__v__1;
-    reg  [2:0] gb_rcnt__v__2;
-    reg  [2:0] gb_rcnt__v__3;
-    reg  [2:0] gb_rcnt__v__4;
-    reg  [2:0] gb_rcnt__v__5;
-    reg  [2:0] gb_rcnt__v__6;
-    reg  [2:0] gb_rcnt__v__7;
-    wire  [2:0] gb_rcnt__o;
+    reg  pack_beq__bits__0;
+    reg  pack_beq__bits__1;
+    reg  pack_beq__bits__2;
+    reg  pack_beq__bits__3;
+    reg  pack_beq__bits__4;
+    reg  pack_beq__bits__5;
+    reg  pack_beq__bits__6;
+    reg  pack_beq__bits__7;
+    wire  [7:0] pack_beq__word;
+    reg  pack_bkin__bits__0;
+    reg  pack_bkin__bits__1;
+    reg  pack_bkin__bits__2;
+    reg  pack_bkin__bits__3;
+    reg  pack_bkin__bits__4;
+    reg  pack_bkin__bits__5;
+    reg  pack_bkin__bits__6;
+    reg  pack_bkin__bits__7;
+    wire  [7:0] pack_bkin__word;
+    reg  pack_bkin1__bits__0;
+    reg  pack_bkin1__bits__1;
+    reg  pack_bkin1__bits__2;
+    reg  pack_bkin1__bits__3;
+    reg  pack_bkin1__bits__4;
+    reg  pack_bkin1__bits__5;
+    reg  pack_bkin1__bits__6;
+    reg  pack_bkin1__bits__7;
+    wire  [7:0] pack_bkin1__word;
     reg  pack_cand__bits__0;
     reg  pack_cand__bits__1;
     reg  pack_cand__bits__2;
@@ -6977,7 +6999,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_pc__v__7),
         .o(r_pc__o)
     );
-    caps_prefetcher__cols__gb_rlead r_lead(
+    caps_prefetcher__cols__r_lead r_lead(
         .hit__0(r_lead__hit__0),
         .hit__1(r_lead__hit__1),
         .hit__2(r_lead__hit__2),
@@ -6996,7 +7018,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_lead__v__7),
         .o(r_lead__o)
     );
-    caps_prefetcher__cols__gb_rcnt r_cnt(
+    caps_prefetcher__cols__r_cnt r_cnt(
         .hit__0(r_cnt__hit__0),
         .hit__1(r_cnt__hit__1),
         .hit__2(r_cnt__hit__2),
@@ -7115,7 +7137,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .co(eqk__2__co),
         .ne(eqk__2__ne)
     );
-    caps_prefetcher__cols__pack_cand pack_hit(
+    caps_prefetcher__cols__pack_beq pack_hit(
         .bits__0(pack_hit__bits__0),
         .bits__1(pack_hit__bits__1),
         .bits__2(pack_hit__bits__2),
@@ -7175,7 +7197,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(sv_bk__v__7),
         .o(sv_bk__o)
     );
-    caps_prefetcher__cols__gb_rlead sv_ld(
+    caps_prefetcher__cols__r_lead sv_ld(
         .hit__0(sv_ld__hit__0),
         .hit__1(sv_ld__hit__1),
         .hit__2(sv_ld__hit__2),
@@ -7213,7 +7235,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(rd_bk__v__7),
         .o(rd_bk__o)
     );
-    caps_prefetcher__cols__gb_rlead rd_ld(
+    caps_prefetcher__cols__r_lead rd_ld(
         .hit__0(rd_ld__hit__0),
         .hit__1(rd_ld__hit__1),
         .hit__2(rd_ld__hit__2),
@@ -7232,7 +7254,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(rd_ld__v__7),
         .o(rd_ld__o)
     );
-    caps_prefetcher__cols__pack_cand pack_more(
+    caps_prefetcher__cols__pack_beq pack_more(
         .bits__0(pack_more__bits__0),
         .bits__1(pack_more__bits__1),
         .bits__2(pack_more__bits__2),
@@ -7243,45 +7265,40 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .bits__7(pack_more__bits__7),
         .word(pack_more__word)
     );
-    caps_prefetcher__cols__gb_rlead gb_rlead(
-        .hit__0(gb_rlead__hit__0),
-        .hit__1(gb_rlead__hit__1),
-        .hit__2(gb_rlead__hit__2),
-        .hit__3(gb_rlead__hit__3),
-        .hit__4(gb_rlead__hit__4),
-        .hit__5(gb_rlead__hit__5),
-        .hit__6(gb_rlead__hit__6),
-        .hit__7(gb_rlead__hit__7),
-        .v__0(gb_rlead__v__0),
-        .v__1(gb_rlead__v__1),
-        .v__2(gb_rlead__v__2),
-        .v__3(gb_rlead__v__3),
-        .v__4(gb_rlead__v__4),
-        .v__5(gb_rlead__v__5),
-        .v__6(gb_rlead__v__6),
-        .v__7(gb_rlead__v__7),
-        .o(gb_rlead__o)
+    caps_prefetcher__cols__pack_beq pack_beq(
+        .bits__0(pack_beq__bits__0),
+        .bits__1(pack_beq__bits__1),
+        .bits__2(pack_beq__bits__2),
+        .bits__3(pack_beq__bits__3),
+        .bits__4(pack_beq__bits__4),
+        .bits__5(pack_beq__bits__5),
+        .bits__6(pack_beq__bits__6),
+        .bits__7(pack_beq__bits__7),
+        .word(pack_beq__word)
     );
-    caps_prefetcher__cols__gb_rcnt gb_rcnt(
-        .hit__0(gb_rcnt__hit__0),
-        .hit__1(gb_rcnt__hit__1),
-        .hit__2(gb_rcnt__hit__2),
-        .hit__3(gb_rcnt__hit__3),
-        .hit__4(gb_rcnt__hit__4),
-        .hit__5(gb_rcnt__hit__5),
-        .hit__6(gb_rcnt__hit__6),
-        .hit__7(gb_rcnt__hit__7),
-        .v__0(gb_rcnt__v__0),
-        .v__1(gb_rcnt__v__1),
-        .v__2(gb_rcnt__v__2),
-        .v__3(gb_rcnt__v__3),
-        .v__4(gb_rcnt__v__4),
-        .v__5(gb_rcnt__v__5),
-        .v__6(gb_rcnt__v__6),
-        .v__7(gb_rcnt__v__7),
-        .o(gb_rcnt__o)
+    caps_prefetcher__cols__pack_beq pack_bkin(
+        .bits__0(pack_bkin__bits__0),
+        .bits__1(pack_bkin__bits__1),
+        .bits__2(pack_bkin__bits__2),
+        .bits__3(pack_bkin__bits__3),
+        .bits__4(pack_bkin__bits__4),
+        .bits__5(pack_bkin__bits__5),
+        .bits__6(pack_bkin__bits__6),
+        .bits__7(pack_bkin__bits__7),
+        .word(pack_bkin__word)
     );
-    caps_prefetcher__cols__pack_cand pack_cand(
+    caps_prefetcher__cols__pack_beq pack_bkin1(
+        .bits__0(pack_bkin1__bits__0),
+        .bits__1(pack_bkin1__bits__1),
+        .bits__2(pack_bkin1__bits__2),
+        .bits__3(pack_bkin1__bits__3),
+        .bits__4(pack_bkin1__bits__4),
+        .bits__5(pack_bkin1__bits__5),
+        .bits__6(pack_bkin1__bits__6),
+        .bits__7(pack_bkin1__bits__7),
+        .word(pack_bkin1__word)
+    );
+    caps_prefetcher__cols__pack_beq pack_cand(
         .bits__0(pack_cand__bits__0),
         .bits__1(pack_cand__bits__1),
         .bits__2(pack_cand__bits__2),
@@ -7304,7 +7321,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .clock(gm_lead__clock),
         .reset(gm_lead__reset)
     );
-    caps_prefetcher__cols__pack_cand pack_mpc(
+    caps_prefetcher__cols__pack_beq pack_mpc(
         .bits__0(pack_mpc__bits__0),
         .bits__1(pack_mpc__bits__1),
         .bits__2(pack_mpc__bits__2),
@@ -7315,7 +7332,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .bits__7(pack_mpc__bits__7),
         .word(pack_mpc__word)
     );
-    caps_prefetcher__cols__pack_cand pack_mlead(
+    caps_prefetcher__cols__pack_beq pack_mlead(
         .bits__0(pack_mlead__bits__0),
         .bits__1(pack_mlead__bits__1),
         .bits__2(pack_mlead__bits__2),
@@ -7730,41 +7747,34 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         end
     end
     always @(*) gb_q = gb_sel & pack_hit__word;
-    always @(*) gb_rlead__hit__0 = gb_q[0];
-    always @(*) gb_rcnt__hit__0 = gb_q[0];
-    always @(*) gb_rlead__v__0 = lead__taps__0;
-    always @(*) gb_rcnt__v__0 = cnt__taps__0;
-    always @(*) gb_rlead__hit__1 = gb_q[1];
-    always @(*) gb_rcnt__hit__1 = gb_q[1];
-    always @(*) gb_rlead__v__1 = lead__taps__1;
-    always @(*) gb_rcnt__v__1 = cnt__taps__1;
-    always @(*) gb_rlead__hit__2 = gb_q[2];
-    always @(*) gb_rcnt__hit__2 = gb_q[2];
-    always @(*) gb_rlead__v__2 = lead__taps__2;
-    always @(*) gb_rcnt__v__2 = cnt__taps__2;
-    always @(*) gb_rlead__hit__3 = gb_q[3];
-    always @(*) gb_rcnt__hit__3 = gb_q[3];
-    always @(*) gb_rlead__v__3 = lead__taps__3;
-    always @(*) gb_rcnt__v__3 = cnt__taps__3;
-    always @(*) gb_rlead__hit__4 = gb_q[4];
-    always @(*) gb_rcnt__hit__4 = gb_q[4];
-    always @(*) gb_rlead__v__4 = lead__taps__4;
-    always @(*) gb_rcnt__v__4 = cnt__taps__4;
-    always @(*) gb_rlead__hit__5 = gb_q[5];
-    always @(*) gb_rcnt__hit__5 = gb_q[5];
-    always @(*) gb_rlead__v__5 = lead__taps__5;
-    always @(*) gb_rcnt__v__5 = cnt__taps__5;
-    always @(*) gb_rlead__hit__6 = gb_q[6];
-    always @(*) gb_rcnt__hit__6 = gb_q[6];
-    always @(*) gb_rlead__v__6 = lead__taps__6;
-    always @(*) gb_rcnt__v__6 = cnt__taps__6;
-    always @(*) gb_rlead__hit__7 = gb_q[7];
-    always @(*) gb_rcnt__hit__7 = gb_q[7];
-    always @(*) gb_rlead__v__7 = lead__taps__7;
-    always @(*) gb_rcnt__v__7 = cnt__taps__7;
+    always @(*) pack_beq__bits__0 = gb_q[0] & (lead__taps__0 == gb_pos);
+    always @(*) pack_bkin__bits__0 = gb_q[0] & (g_k < cnt__taps__0);
+    always @(*) pack_bkin1__bits__0 = gb_q[0] & (g_k1 < cnt__taps__0);
+    always @(*) pack_beq__bits__1 = gb_q[1] & (lead__taps__1 == gb_pos);
+    always @(*) pack_bkin__bits__1 = gb_q[1] & (g_k < cnt__taps__1);
+    always @(*) pack_bkin1__bits__1 = gb_q[1] & (g_k1 < cnt__taps__1);
+    always @(*) pack_beq__bits__2 = gb_q[2] & (lead__taps__2 == gb_pos);
+    always @(*) pack_bkin__bits__2 = gb_q[2] & (g_k < cnt__taps__2);
+    always @(*) pack_bkin1__bits__2 = gb_q[2] & (g_k1 < cnt__taps__2);
+    always @(*) pack_beq__bits__3 = gb_q[3] & (lead__taps__3 == gb_pos);
+    always @(*) pack_bkin__bits__3 = gb_q[3] & (g_k < cnt__taps__3);
+    always @(*) pack_bkin1__bits__3 = gb_q[3] & (g_k1 < cnt__taps__3);
+    always @(*) pack_beq__bits__4 = gb_q[4] & (lead__taps__4 == gb_pos);
+    always @(*) pack_bkin__bits__4 = gb_q[4] & (g_k < cnt__taps__4);
+    always @(*) pack_bkin1__bits__4 = gb_q[4] & (g_k1 < cnt__taps__4);
+    always @(*) pack_beq__bits__5 = gb_q[5] & (lead__taps__5 == gb_pos);
+    always @(*) pack_bkin__bits__5 = gb_q[5] & (g_k < cnt__taps__5);
+    always @(*) pack_bkin1__bits__5 = gb_q[5] & (g_k1 < cnt__taps__5);
+    always @(*) pack_beq__bits__6 = gb_q[6] & (lead__taps__6 == gb_pos);
+    always @(*) pack_bkin__bits__6 = gb_q[6] & (g_k < cnt__taps__6);
+    always @(*) pack_bkin1__bits__6 = gb_q[6] & (g_k1 < cnt__taps__6);
+    always @(*) pack_beq__bits__7 = gb_q[7] & (lead__taps__7 == gb_pos);
+    always @(*) pack_bkin__bits__7 = gb_q[7] & (g_k < cnt__taps__7);
+    always @(*) pack_bkin1__bits__7 = gb_q[7] & (g_k1 < cnt__taps__7);
     always @(*) gb_hit = |gb_q;
-    always @(*) gb_lead = gb_rlead__o;
-    always @(*) gb_n = gb_rcnt__o;
+    always @(*) gb_eq = |pack_beq__word;
+    always @(*) gb_kin = |pack_bkin__word;
+    always @(*) gb_kin1 = |pack_bkin1__word;
     always @(*) pc__w_en = wr;
     always @(*) lead__w_en = wr;
     always @(*) cnt__w_en = wr;
@@ -8186,254 +8196,6 @@ module caps_prefetcher__cols__eqk(x,so,co,ne);
 
 endmodule // caps_prefetcher__cols__eqk
 
-module caps_prefetcher__cols__gb_rcnt(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
-
-    // Module arguments
-    input wire  hit__0;
-    input wire  hit__1;
-    input wire  hit__2;
-    input wire  hit__3;
-    input wire  hit__4;
-    input wire  hit__5;
-    input wire  hit__6;
-    input wire  hit__7;
-    input wire  [2:0] v__0;
-    input wire  [2:0] v__1;
-    input wire  [2:0] v__2;
-    input wire  [2:0] v__3;
-    input wire  [2:0] v__4;
-    input wire  [2:0] v__5;
-    input wire  [2:0] v__6;
-    input wire  [2:0] v__7;
-    output reg  [2:0] o;
-
-    // Constant declarations
-    localparam  zero = 3'b0;
-
-    // Local signals
-    reg  [2:0] m__0;
-    reg  [2:0] m__1;
-    reg  [2:0] m__2;
-    reg  [2:0] m__3;
-    reg  [2:0] m__4;
-    reg  [2:0] m__5;
-    reg  [2:0] m__6;
-    reg  [2:0] m__7;
-    wire  [2:0] acc__0;
-    reg  [2:0] acc__1;
-    reg  [2:0] acc__2;
-    reg  [2:0] acc__3;
-    reg  [2:0] acc__4;
-    reg  [2:0] acc__5;
-    reg  [2:0] acc__6;
-    reg  [2:0] acc__7;
-    reg  [2:0] acc__8;
-
-    // Update code
-    assign acc__0 = zero;
-    always @(*) begin
-        if (hit__0) begin
-            m__0 = v__0;
-        end
-        else begin
-            m__0 = zero;
-        end
-    end
-    always @(*) acc__1 = acc__0 | m__0;
-    always @(*) begin
-        if (hit__1) begin
-            m__1 = v__1;
-        end
-        else begin
-            m__1 = zero;
-        end
-    end
-    always @(*) acc__2 = acc__1 | m__1;
-    always @(*) begin
-        if (hit__2) begin
-            m__2 = v__2;
-        end
-        else begin
-            m__2 = zero;
-        end
-    end
-    always @(*) acc__3 = acc__2 | m__2;
-    always @(*) begin
-        if (hit__3) begin
-            m__3 = v__3;
-        end
-        else begin
-            m__3 = zero;
-        end
-    end
-    always @(*) acc__4 = acc__3 | m__3;
-    always @(*) begin
-        if (hit__4) begin
-            m__4 = v__4;
-        end
-        else begin
-            m__4 = zero;
-        end
-    end
-    always @(*) acc__5 = acc__4 | m__4;
-    always @(*) begin
-        if (hit__5) begin
-            m__5 = v__5;
-        end
-        else begin
-            m__5 = zero;
-        end
-    end
-    always @(*) acc__6 = acc__5 | m__5;
-    always @(*) begin
-        if (hit__6) begin
-            m__6 = v__6;
-        end
-        else begin
-            m__6 = zero;
-        end
-    end
-    always @(*) acc__7 = acc__6 | m__6;
-    always @(*) begin
-        if (hit__7) begin
-            m__7 = v__7;
-        end
-        else begin
-            m__7 = zero;
-        end
-    end
-    always @(*) acc__8 = acc__7 | m__7;
-    always @(*) begin
-        o = zero;
-        o = acc__8;
-    end
-
-endmodule // caps_prefetcher__cols__gb_rcnt
-
-module caps_prefetcher__cols__gb_rlead(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
-
-    // Module arguments
-    input wire  hit__0;
-    input wire  hit__1;
-    input wire  hit__2;
-    input wire  hit__3;
-    input wire  hit__4;
-    input wire  hit__5;
-    input wire  hit__6;
-    input wire  hit__7;
-    input wire  [5:0] v__0;
-    input wire  [5:0] v__1;
-    input wire  [5:0] v__2;
-    input wire  [5:0] v__3;
-    input wire  [5:0] v__4;
-    input wire  [5:0] v__5;
-    input wire  [5:0] v__6;
-    input wire  [5:0] v__7;
-    output reg  [5:0] o;
-
-    // Constant declarations
-    localparam  zero = 6'b0;
-
-    // Local signals
-    reg  [5:0] m__0;
-    reg  [5:0] m__1;
-    reg  [5:0] m__2;
-    reg  [5:0] m__3;
-    reg  [5:0] m__4;
-    reg  [5:0] m__5;
-    reg  [5:0] m__6;
-    reg  [5:0] m__7;
-    wire  [5:0] acc__0;
-    reg  [5:0] acc__1;
-    reg  [5:0] acc__2;
-    reg  [5:0] acc__3;
-    reg  [5:0] acc__4;
-    reg  [5:0] acc__5;
-    reg  [5:0] acc__6;
-    reg  [5:0] acc__7;
-    reg  [5:0] acc__8;
-
-    // Update code
-    assign acc__0 = zero;
-    always @(*) begin
-        if (hit__0) begin
-            m__0 = v__0;
-        end
-        else begin
-            m__0 = zero;
-        end
-    end
-    always @(*) acc__1 = acc__0 | m__0;
-    always @(*) begin
-        if (hit__1) begin
-            m__1 = v__1;
-        end
-        else begin
-            m__1 = zero;
-        end
-    end
-    always @(*) acc__2 = acc__1 | m__1;
-    always @(*) begin
-        if (hit__2) begin
-            m__2 = v__2;
-        end
-        else begin
-            m__2 = zero;
-        end
-    end
-    always @(*) acc__3 = acc__2 | m__2;
-    always @(*) begin
-        if (hit__3) begin
-            m__3 = v__3;
-        end
-        else begin
-            m__3 = zero;
-        end
-    end
-    always @(*) acc__4 = acc__3 | m__3;
-    always @(*) begin
-        if (hit__4) begin
-            m__4 = v__4;
-        end
-        else begin
-            m__4 = zero;
-        end
-    end
-    always @(*) acc__5 = acc__4 | m__4;
-    always @(*) begin
-        if (hit__5) begin
-            m__5 = v__5;
-        end
-        else begin
-            m__5 = zero;
-        end
-    end
-    always @(*) acc__6 = acc__5 | m__5;
-    always @(*) begin
-        if (hit__6) begin
-            m__6 = v__6;
-        end
-        else begin
-            m__6 = zero;
-        end
-    end
-    always @(*) acc__7 = acc__6 | m__6;
-    always @(*) begin
-        if (hit__7) begin
-            m__7 = v__7;
-        end
-        else begin
-            m__7 = zero;
-        end
-    end
-    always @(*) acc__8 = acc__7 | m__7;
-    always @(*) begin
-        o = zero;
-        o = acc__8;
-    end
-
-endmodule // caps_prefetcher__cols__gb_rlead
-
 module caps_prefetcher__cols__lead(clock,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
 
     // Module arguments
@@ -8465,7 +8227,7 @@ module caps_prefetcher__cols__lead(clock,w_en,w_addr,w_data,taps__0,taps__1,taps
     end
 endmodule // caps_prefetcher__cols__lead
 
-module caps_prefetcher__cols__pack_cand(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,word);
+module caps_prefetcher__cols__pack_beq(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,word);
 
     // Module arguments
     input wire  bits__0;
@@ -8480,7 +8242,7 @@ module caps_prefetcher__cols__pack_cand(bits__0,bits__1,bits__2,bits__3,bits__4,
 
     // Update code (custom)
     always @(*) word = {bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
-endmodule // caps_prefetcher__cols__pack_cand
+endmodule // caps_prefetcher__cols__pack_beq
 
 module caps_prefetcher__cols__r_b0(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
 
@@ -8605,6 +8367,254 @@ module caps_prefetcher__cols__r_b0(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit
     end
 
 endmodule // caps_prefetcher__cols__r_b0
+
+module caps_prefetcher__cols__r_cnt(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  hit__4;
+    input wire  hit__5;
+    input wire  hit__6;
+    input wire  hit__7;
+    input wire  [2:0] v__0;
+    input wire  [2:0] v__1;
+    input wire  [2:0] v__2;
+    input wire  [2:0] v__3;
+    input wire  [2:0] v__4;
+    input wire  [2:0] v__5;
+    input wire  [2:0] v__6;
+    input wire  [2:0] v__7;
+    output reg  [2:0] o;
+
+    // Constant declarations
+    localparam  zero = 3'b0;
+
+    // Local signals
+    reg  [2:0] m__0;
+    reg  [2:0] m__1;
+    reg  [2:0] m__2;
+    reg  [2:0] m__3;
+    reg  [2:0] m__4;
+    reg  [2:0] m__5;
+    reg  [2:0] m__6;
+    reg  [2:0] m__7;
+    wire  [2:0] acc__0;
+    reg  [2:0] acc__1;
+    reg  [2:0] acc__2;
+    reg  [2:0] acc__3;
+    reg  [2:0] acc__4;
+    reg  [2:0] acc__5;
+    reg  [2:0] acc__6;
+    reg  [2:0] acc__7;
+    reg  [2:0] acc__8;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        if (hit__4) begin
+            m__4 = v__4;
+        end
+        else begin
+            m__4 = zero;
+        end
+    end
+    always @(*) acc__5 = acc__4 | m__4;
+    always @(*) begin
+        if (hit__5) begin
+            m__5 = v__5;
+        end
+        else begin
+            m__5 = zero;
+        end
+    end
+    always @(*) acc__6 = acc__5 | m__5;
+    always @(*) begin
+        if (hit__6) begin
+            m__6 = v__6;
+        end
+        else begin
+            m__6 = zero;
+        end
+    end
+    always @(*) acc__7 = acc__6 | m__6;
+    always @(*) begin
+        if (hit__7) begin
+            m__7 = v__7;
+        end
+        else begin
+            m__7 = zero;
+        end
+    end
+    always @(*) acc__8 = acc__7 | m__7;
+    always @(*) begin
+        o = zero;
+        o = acc__8;
+    end
+
+endmodule // caps_prefetcher__cols__r_cnt
+
+module caps_prefetcher__cols__r_lead(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  hit__4;
+    input wire  hit__5;
+    input wire  hit__6;
+    input wire  hit__7;
+    input wire  [5:0] v__0;
+    input wire  [5:0] v__1;
+    input wire  [5:0] v__2;
+    input wire  [5:0] v__3;
+    input wire  [5:0] v__4;
+    input wire  [5:0] v__5;
+    input wire  [5:0] v__6;
+    input wire  [5:0] v__7;
+    output reg  [5:0] o;
+
+    // Constant declarations
+    localparam  zero = 6'b0;
+
+    // Local signals
+    reg  [5:0] m__0;
+    reg  [5:0] m__1;
+    reg  [5:0] m__2;
+    reg  [5:0] m__3;
+    reg  [5:0] m__4;
+    reg  [5:0] m__5;
+    reg  [5:0] m__6;
+    reg  [5:0] m__7;
+    wire  [5:0] acc__0;
+    reg  [5:0] acc__1;
+    reg  [5:0] acc__2;
+    reg  [5:0] acc__3;
+    reg  [5:0] acc__4;
+    reg  [5:0] acc__5;
+    reg  [5:0] acc__6;
+    reg  [5:0] acc__7;
+    reg  [5:0] acc__8;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        if (hit__4) begin
+            m__4 = v__4;
+        end
+        else begin
+            m__4 = zero;
+        end
+    end
+    always @(*) acc__5 = acc__4 | m__4;
+    always @(*) begin
+        if (hit__5) begin
+            m__5 = v__5;
+        end
+        else begin
+            m__5 = zero;
+        end
+    end
+    always @(*) acc__6 = acc__5 | m__5;
+    always @(*) begin
+        if (hit__6) begin
+            m__6 = v__6;
+        end
+        else begin
+            m__6 = zero;
+        end
+    end
+    always @(*) acc__7 = acc__6 | m__6;
+    always @(*) begin
+        if (hit__7) begin
+            m__7 = v__7;
+        end
+        else begin
+            m__7 = zero;
+        end
+    end
+    always @(*) acc__8 = acc__7 | m__7;
+    always @(*) begin
+        o = zero;
+        o = acc__8;
+    end
+
+endmodule // caps_prefetcher__cols__r_lead
 
 module caps_prefetcher__cols__rank(clock,r_addr,r_data,w_en,w_addr,w_data);
 
@@ -10373,116 +10383,110 @@ module caps_prefetcher__mul_g(d,s,b,so,co);
     localparam  one_a = 32'h1;
 
     // Local signals
-    reg  [31:0] t__0;
-    reg  [31:0] t__1;
-    reg  [31:0] t__2;
-    reg  [31:0] t__3;
-    reg  [31:0] t__4;
-    reg  [31:0] t__5;
-    reg  [31:0] t__6;
-    reg  [31:0] ss__0;
-    reg  [31:0] ss__1;
-    reg  [31:0] ss__2;
-    reg  [31:0] ss__3;
-    reg  [31:0] ss__4;
-    reg  [31:0] ss__5;
-    reg  [31:0] ss__6;
-    reg  [31:0] ss__7;
-    reg  [31:0] cc__0;
-    reg  [31:0] cc__1;
-    reg  [31:0] cc__2;
-    reg  [31:0] cc__3;
-    reg  [31:0] cc__4;
-    reg  [31:0] cc__5;
-    reg  [31:0] cc__6;
-    reg  [31:0] cc__7;
+    reg  [31:0] x__0;
+    reg  [31:0] x__1;
+    reg  [31:0] x__2;
+    reg  [31:0] x__3;
+    reg  [31:0] x__4;
+    reg  [31:0] x__5;
+    reg  [31:0] x__6;
+    reg  [31:0] x__7;
+    reg  [31:0] x__8;
+    reg  [31:0] x__9;
+    reg  [31:0] x__10;
+    reg  [31:0] x__11;
+    reg  [31:0] x__12;
+    reg  [31:0] x__13;
+    reg  [31:0] x__14;
+    reg  [31:0] x__15;
+    reg  [31:0] x__16;
+    reg  [31:0] x__17;
+    reg  [31:0] x__18;
+    reg  [31:0] x__19;
+    reg  [31:0] x__20;
+    reg  [31:0] x__21;
+    reg  [31:0] x__22;
 
     // Update code
+    always @(*) x__0 = b;
+    always @(*) begin
+        x__1 = zero_a;
+        if (d[6]) begin
+            x__1 = one_a;
+        end
+    end
     always @(*) begin
         if (d[0]) begin
-            t__0 = s << sh__0;
+            x__2 = s << sh__0;
         end
         else begin
-            t__0 = zero_a;
+            x__2 = zero_a;
         end
     end
     always @(*) begin
         if (d[1]) begin
-            t__1 = s << sh__1;
+            x__3 = s << sh__1;
         end
         else begin
-            t__1 = zero_a;
+            x__3 = zero_a;
         end
     end
     always @(*) begin
         if (d[2]) begin
-            t__2 = s << sh__2;
+            x__4 = s << sh__2;
         end
         else begin
-            t__2 = zero_a;
+            x__4 = zero_a;
         end
     end
     always @(*) begin
         if (d[3]) begin
-            t__3 = s << sh__3;
+            x__5 = s << sh__3;
         end
         else begin
-            t__3 = zero_a;
+            x__5 = zero_a;
         end
     end
     always @(*) begin
         if (d[4]) begin
-            t__4 = s << sh__4;
+            x__6 = s << sh__4;
         end
         else begin
-            t__4 = zero_a;
+            x__6 = zero_a;
         end
     end
     always @(*) begin
         if (d[5]) begin
-            t__5 = s << sh__5;
+            x__7 = s << sh__5;
         end
         else begin
-            t__5 = zero_a;
-        end
-    end
-    always @(*) begin
-        cc__0 = zero_a;
-        if (d[6]) begin
-            cc__0 = one_a;
+            x__7 = zero_a;
         end
     end
     always @(*) begin
         if (d[6]) begin
-            t__6 = ~(s << sh__6);
+            x__8 = ~(s << sh__6);
         end
         else begin
-            t__6 = zero_a;
+            x__8 = zero_a;
         end
     end
-    always @(*) ss__0 = b;
-    always @(*) ss__1 = ss__0 ^ cc__0 ^ t__0;
-    always @(*) cc__1 = ((ss__0 & cc__0) | (ss__0 & t__0) | (cc__0 & t__0)) << one_sh;
-    always @(*) ss__2 = ss__1 ^ cc__1 ^ t__1;
-    always @(*) cc__2 = ((ss__1 & cc__1) | (ss__1 & t__1) | (cc__1 & t__1)) << one_sh;
-    always @(*) ss__3 = ss__2 ^ cc__2 ^ t__2;
-    always @(*) cc__3 = ((ss__2 & cc__2) | (ss__2 & t__2) | (cc__2 & t__2)) << one_sh;
-    always @(*) ss__4 = ss__3 ^ cc__3 ^ t__3;
-    always @(*) cc__4 = ((ss__3 & cc__3) | (ss__3 & t__3) | (cc__3 & t__3)) << one_sh;
-    always @(*) ss__5 = ss__4 ^ cc__4 ^ t__4;
-    always @(*) cc__5 = ((ss__4 & cc__4) | (ss__4 & t__4) | (cc__4 & t__4)) << one_sh;
-    always @(*) ss__6 = ss__5 ^ cc__5 ^ t__5;
-    always @(*) cc__6 = ((ss__5 & cc__5) | (ss__5 & t__5) | (cc__5 & t__5)) << one_sh;
-    always @(*) ss__7 = ss__6 ^ cc__6 ^ t__6;
-    always @(*) cc__7 = ((ss__6 & cc__6) | (ss__6 & t__6) | (cc__6 & t__6)) << one_sh;
-    always @(*) begin
-        so = ss__0;
-        so = ss__7;
-    end
-    always @(*) begin
-        co = cc__0;
-        co = cc__7;
-    end
+    always @(*) x__9 = x__0 ^ x__1 ^ x__2;
+    always @(*) x__10 = ((x__0 & x__1) | (x__0 & x__2) | (x__1 & x__2)) << one_sh;
+    always @(*) x__11 = x__3 ^ x__4 ^ x__5;
+    always @(*) x__12 = ((x__3 & x__4) | (x__3 & x__5) | (x__4 & x__5)) << one_sh;
+    always @(*) x__13 = x__6 ^ x__7 ^ x__8;
+    always @(*) x__14 = ((x__6 & x__7) | (x__6 & x__8) | (x__7 & x__8)) << one_sh;
+    always @(*) x__15 = x__9 ^ x__10 ^ x__11;
+    always @(*) x__16 = ((x__9 & x__10) | (x__9 & x__11) | (x__10 & x__11)) << one_sh;
+    always @(*) x__17 = x__12 ^ x__13 ^ x__14;
+    always @(*) x__18 = ((x__12 & x__13) | (x__12 & x__14) | (x__13 & x__14)) << one_sh;
+    always @(*) x__19 = x__15 ^ x__16 ^ x__17;
+    always @(*) x__20 = ((x__15 & x__16) | (x__15 & x__17) | (x__16 & x__17)) << one_sh;
+    always @(*) x__21 = x__18 ^ x__19 ^ x__20;
+    always @(*) x__22 = ((x__18 & x__19) | (x__18 & x__20) | (x__19 & x__20)) << one_sh;
+    always @(*) so = x__21;
+    always @(*) co = x__22;
 
 endmodule // caps_prefetcher__mul_g
 
@@ -10923,78 +10927,6 @@ module caps_prefetcher__qp_warp(narrow,wide);
     always @(*) wide = {35'd0, narrow};
 endmodule // caps_prefetcher__qp_warp
 
-module caps_prefetcher__sel_blead(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
-
-    // Module arguments
-    input wire  hit__0;
-    input wire  hit__1;
-    input wire  hit__2;
-    input wire  hit__3;
-    input wire  [5:0] v__0;
-    input wire  [5:0] v__1;
-    input wire  [5:0] v__2;
-    input wire  [5:0] v__3;
-    output reg  [5:0] o;
-
-    // Constant declarations
-    localparam  zero = 6'b0;
-
-    // Local signals
-    reg  [5:0] m__0;
-    reg  [5:0] m__1;
-    reg  [5:0] m__2;
-    reg  [5:0] m__3;
-    wire  [5:0] acc__0;
-    reg  [5:0] acc__1;
-    reg  [5:0] acc__2;
-    reg  [5:0] acc__3;
-    reg  [5:0] acc__4;
-
-    // Update code
-    assign acc__0 = zero;
-    always @(*) begin
-        if (hit__0) begin
-            m__0 = v__0;
-        end
-        else begin
-            m__0 = zero;
-        end
-    end
-    always @(*) acc__1 = acc__0 | m__0;
-    always @(*) begin
-        if (hit__1) begin
-            m__1 = v__1;
-        end
-        else begin
-            m__1 = zero;
-        end
-    end
-    always @(*) acc__2 = acc__1 | m__1;
-    always @(*) begin
-        if (hit__2) begin
-            m__2 = v__2;
-        end
-        else begin
-            m__2 = zero;
-        end
-    end
-    always @(*) acc__3 = acc__2 | m__2;
-    always @(*) begin
-        if (hit__3) begin
-            m__3 = v__3;
-        end
-        else begin
-            m__3 = zero;
-        end
-    end
-    always @(*) acc__4 = acc__3 | m__3;
-    always @(*) begin
-        o = zero;
-        o = acc__4;
-    end
-
-endmodule // caps_prefetcher__sel_blead
-
 module caps_prefetcher__sel_llead(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
 
     // Module arguments
@@ -11191,32 +11123,32 @@ module caps_prefetcher__sel_npos(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__
 
 endmodule // caps_prefetcher__sel_npos
 
-module caps_prefetcher__sel_sn(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
+module caps_prefetcher__sel_rl(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o);
 
     // Module arguments
     input wire  hit__0;
     input wire  hit__1;
     input wire  hit__2;
     input wire  hit__3;
-    input wire  [2:0] v__0;
-    input wire  [2:0] v__1;
-    input wire  [2:0] v__2;
-    input wire  [2:0] v__3;
-    output reg  [2:0] o;
+    input wire  [5:0] v__0;
+    input wire  [5:0] v__1;
+    input wire  [5:0] v__2;
+    input wire  [5:0] v__3;
+    output reg  [5:0] o;
 
     // Constant declarations
-    localparam  zero = 3'b0;
+    localparam  zero = 6'b0;
 
     // Local signals
-    reg  [2:0] m__0;
-    reg  [2:0] m__1;
-    reg  [2:0] m__2;
-    reg  [2:0] m__3;
-    wire  [2:0] acc__0;
-    reg  [2:0] acc__1;
-    reg  [2:0] acc__2;
-    reg  [2:0] acc__3;
-    reg  [2:0] acc__4;
+    reg  [5:0] m__0;
+    reg  [5:0] m__1;
+    reg  [5:0] m__2;
+    reg  [5:0] m__3;
+    wire  [5:0] acc__0;
+    reg  [5:0] acc__1;
+    reg  [5:0] acc__2;
+    reg  [5:0] acc__3;
+    reg  [5:0] acc__4;
 
     // Update code
     assign acc__0 = zero;
@@ -11261,7 +11193,7 @@ module caps_prefetcher__sel_sn(hit__0,hit__1,hit__2,hit__3,v__0,v__1,v__2,v__3,o
         o = acc__4;
     end
 
-endmodule // caps_prefetcher__sel_sn
+endmodule // caps_prefetcher__sel_rl
 
 module caps_prefetcher__zx_cslot(narrow,wide);
 

@@ -45,8 +45,11 @@ struct ColRead;
 ///   and, were job A to prefetch from it now, another address would follow
 ///   (`k* + 1 < n`, with `k* = g_k` at `g_pos`, else 0).
 /// - **Job B's port** (the one-hot slot `gb_sel`, the job's CTA): `gb_hit`,
-///   `gb_lead`, `gb_n` as above, so that job B's cursor does not wait for
-///   job A's slot choice.
+///   and the cursor's tests on the entry there (`gb_eq`: its leading warp is
+///   `gb_pos`; `gb_kin`, `gb_kin1`: `g_k`, `g_k + 1` below its count),
+///   each compared per slot from registers and then selected (session
+///   46), so that job B's cursor waits neither for job A's slot choice nor
+///   for a read of the entry's values.
 /// - **Update** of entry (`w_slot`, `e`) at the edge (the load in the rules
 ///   stage, one cycle after its look-up): `wr` writes `w_pc`, `w_warp`
 ///   (the leading warp), `w_n` and the bases `w_a0..3`; `set_valid` /
@@ -138,6 +141,9 @@ pub struct CapsColumn<
     pub g_sel: Signal<In, Bits<NS>>,
     /// Job B's slot, one-hot.
     pub gb_sel: Signal<In, Bits<NS>>,
+    /// Job B's warp cursor `pos`, its low `WI` bits (the top compares the
+    /// rest with zero).
+    pub gb_pos: Signal<In, Bits<WI>>,
     /// The entry is valid after the launch clearing.
     pub l_ev: Signal<Out, Bit>,
     /// ... and holds `l_pc`.
@@ -178,10 +184,14 @@ pub struct CapsColumn<
     pub g_more: Signal<Out, Bits<NS>>,
     /// Slot `gb_sel`'s entry is valid with the job's pc.
     pub gb_hit: Signal<Out, Bit>,
-    /// Its leading warp (zero unless `gb_hit`).
-    pub gb_lead: Signal<Out, Bits<WI>>,
-    /// Its address count (zero unless `gb_hit`).
-    pub gb_n: Signal<Out, Bits<3>>,
+    /// ... and its leading warp's low bits are `gb_pos` (session 46: the
+    /// compare per slot from registers, beside the hit, instead of after
+    /// the read).
+    pub gb_eq: Signal<Out, Bit>,
+    /// ... and `g_k` is below its address count.
+    pub gb_kin: Signal<Out, Bit>,
+    /// ... and `g_k + 1` (3 bits) is below its address count.
+    pub gb_kin1: Signal<Out, Bit>,
     /// The generator's read stage: the slot the selection chose at the
     /// last edge, one-hot (or zero).
     pub r_oh: Signal<In, Bits<NS>>,
@@ -252,8 +262,9 @@ pub struct CapsColumn<
     k3: Constant<Bits<3>>,
     pack_more: Pack<NS>,
     gb_q: Signal<Local, Bits<NS>>,
-    gb_rlead: SelOr<WI>,
-    gb_rcnt: SelOr<3>,
+    pack_beq: Pack<NS>,
+    pack_bkin: Pack<NS>,
+    pack_bkin1: Pack<NS>,
     g_k1: Signal<Local, Bits<3>>,
     k_one: Constant<Bits<3>>,
     pack_cand: Pack<NS>,
@@ -331,6 +342,7 @@ impl<
             g_kind: Default::default(),
             g_sel: Default::default(),
             gb_sel: Default::default(),
+            gb_pos: Default::default(),
             l_ev: Default::default(),
             l_hit: Default::default(),
             l_rank: Default::default(),
@@ -350,8 +362,9 @@ impl<
             g_cand: Default::default(),
             g_more: Default::default(),
             gb_hit: Default::default(),
-            gb_lead: Default::default(),
-            gb_n: Default::default(),
+            gb_eq: Default::default(),
+            gb_kin: Default::default(),
+            gb_kin1: Default::default(),
             r_oh: Default::default(),
             r_k: Default::default(),
             q_lead: Default::default(),
@@ -398,8 +411,9 @@ impl<
             k3: konst(3),
             pack_more: Pack::new(ns),
             gb_q: Default::default(),
-            gb_rlead: SelOr::new(ns),
-            gb_rcnt: SelOr::new(ns),
+            pack_beq: Pack::new(ns),
+            pack_bkin: Pack::new(ns),
+            pack_bkin1: Pack::new(ns),
             g_k1: Default::default(),
             k_one: konst(1),
             pack_cand: Pack::new(ns),
@@ -550,15 +564,20 @@ mod kernel {
                 }
             }
             self.gb_q.next = self.gb_sel.val() & self.pack_hit.word.val();
+            // Job B's cursor tests per slot, from registers only, then
+            // selected by the hit (one bit each, no value read first).
             for s in 0..self._ns {
-                self.gb_rlead.hit[s].next = self.gb_q.val().get_bit(s);
-                self.gb_rcnt.hit[s].next = self.gb_q.val().get_bit(s);
-                self.gb_rlead.v[s].next = self.lead.taps[s].val();
-                self.gb_rcnt.v[s].next = self.cnt.taps[s].val();
+                self.pack_beq.bits[s].next =
+                    self.gb_q.val().get_bit(s) & (self.lead.taps[s].val() == self.gb_pos.val());
+                self.pack_bkin.bits[s].next =
+                    self.gb_q.val().get_bit(s) & (self.g_k.val() < self.cnt.taps[s].val());
+                self.pack_bkin1.bits[s].next =
+                    self.gb_q.val().get_bit(s) & (self.g_k1.val() < self.cnt.taps[s].val());
             }
             self.gb_hit.next = self.gb_q.val().any();
-            self.gb_lead.next = self.gb_rlead.o.val();
-            self.gb_n.next = self.gb_rcnt.o.val();
+            self.gb_eq.next = self.pack_beq.word.val().any();
+            self.gb_kin.next = self.pack_bkin.word.val().any();
+            self.gb_kin1.next = self.pack_bkin1.word.val().any();
             // Update of entry (w_slot, e).
             self.pc.w_en.next = self.wr.val();
             self.lead.w_en.next = self.wr.val();

@@ -14,11 +14,18 @@ use crate::util::{konst, konsts, low_mask, sigs};
 /// stage later with [`crate::arith::PrefixAdd`]): `b`, the
 /// partial products `s << j` of the set bits `j < WD-1` and, for the sign
 /// bit, `!(s << (WD-1))` with a carry-in of 1 (two's complement negation),
-/// summed by a row of carry-save adders into a sum and a carry word. A
+/// summed by carry-save adders into a sum and a carry word. A
 /// consumer that only compares the sum with a value needs no adder:
 /// `x == so + co` needs no carry propagation (the carry into bit `i + 1` of
 /// a matching sum is `so & co | (so | co) & !x` at bit `i`, and
 /// `x ^ so ^ co` must equal those carries shifted up by one).
+///
+/// Session 46: the `n = WD + 2` words (`b`, the carry-in word, the `WD`
+/// partial products) are summed by a tree, not a row: the words form a
+/// queue `x`, adder `q` (of `n - 2`) takes words `3q .. 3q + 2` and
+/// appends its sum and carry as words `n + 2q`, `n + 2q + 1`; the last two
+/// words are `so` and `co`. Taken in queue order, the adders form a
+/// Wallace tree (9 words: 4 adders deep, where the row took 7).
 #[derive(LogicBlock)]
 pub struct CsaSum<const WD: usize, const A: usize> {
     /// Signed warp distance.
@@ -36,17 +43,19 @@ pub struct CsaSum<const WD: usize, const A: usize> {
     one_sh: Constant<Bits<A>>,
     zero_a: Constant<Bits<A>>,
     one_a: Constant<Bits<A>>,
-    t: Vec<Signal<Local, Bits<A>>>,
-    ss: Vec<Signal<Local, Bits<A>>>,
-    cc: Vec<Signal<Local, Bits<A>>>,
+    x: Vec<Signal<Local, Bits<A>>>,
     _wi: usize,
     _wd: usize,
-    _wd1: usize,
+    // The number of words and of adders.
+    _n: usize,
+    _n1: usize,
+    _nq: usize,
 }
 
 impl<const WD: usize, const A: usize> Default for CsaSum<WD, A> {
     fn default() -> Self {
         assert!(WD >= 2 && WD <= A, "warp distance needs 2..=ADDR_W bits");
+        let n = WD + 2;
         CsaSum {
             d: Default::default(),
             s: Default::default(),
@@ -57,12 +66,12 @@ impl<const WD: usize, const A: usize> Default for CsaSum<WD, A> {
             one_sh: konst(1),
             zero_a: konst(0),
             one_a: konst(1),
-            t: sigs(WD),
-            ss: sigs(WD + 1),
-            cc: sigs(WD + 1),
+            x: sigs(3 * n - 4),
             _wi: WD - 1,
             _wd: WD,
-            _wd1: WD + 1,
+            _n: n,
+            _n1: n + 1,
+            _nq: n - 2,
         }
     }
 }
@@ -70,35 +79,38 @@ impl<const WD: usize, const A: usize> Default for CsaSum<WD, A> {
 impl<const WD: usize, const A: usize> Logic for CsaSum<WD, A> {
     #[hdl_gen]
     fn update(&mut self) {
+        // The words: b, the carry-in (1 with the sign bit), the partial
+        // products.
+        self.x[0].next = self.b.val();
+        self.x[1].next = self.zero_a.val();
         for j in 0..self._wi {
             if self.d.val().get_bit(j) {
-                self.t[j].next = self.s.val() << self.sh[j].val();
+                self.x[j + 2].next = self.s.val() << self.sh[j].val();
             } else {
-                self.t[j].next = self.zero_a.val();
+                self.x[j + 2].next = self.zero_a.val();
             }
         }
-        self.cc[0].next = self.zero_a.val();
         for j in self._wi..self._wd {
             if self.d.val().get_bit(j) {
-                self.t[j].next = !(self.s.val() << self.sh[j].val());
-                self.cc[0].next = self.one_a.val();
+                self.x[j + 2].next = !(self.s.val() << self.sh[j].val());
+                self.x[1].next = self.one_a.val();
             } else {
-                self.t[j].next = self.zero_a.val();
+                self.x[j + 2].next = self.zero_a.val();
             }
         }
-        self.ss[0].next = self.b.val();
-        for j in 0..self._wd {
-            self.ss[j + 1].next = self.ss[j].val() ^ self.cc[j].val() ^ self.t[j].val();
-            self.cc[j + 1].next = ((self.ss[j].val() & self.cc[j].val())
-                | (self.ss[j].val() & self.t[j].val())
-                | (self.cc[j].val() & self.t[j].val()))
-                << self.one_sh.val();
-        }
-        self.so.next = self.ss[0].val();
-        self.co.next = self.cc[0].val();
-        for j in self._wd..self._wd1 {
-            self.so.next = self.ss[j].val();
-            self.co.next = self.cc[j].val();
+        // The adders, in queue order (`n` is a one-value loop so that the
+        // index expressions name only loop variables).
+        for n in self._n..self._n1 {
+            for q in 0..self._nq {
+                self.x[n + 2 * q].next =
+                    self.x[3 * q].val() ^ self.x[3 * q + 1].val() ^ self.x[3 * q + 2].val();
+                self.x[n + 2 * q + 1].next = ((self.x[3 * q].val() & self.x[3 * q + 1].val())
+                    | (self.x[3 * q].val() & self.x[3 * q + 2].val())
+                    | (self.x[3 * q + 1].val() & self.x[3 * q + 2].val()))
+                    << self.one_sh.val();
+            }
+            self.so.next = self.x[3 * n - 6].val();
+            self.co.next = self.x[3 * n - 5].val();
         }
     }
 }

@@ -40,7 +40,8 @@
 //! - `fastarith.rs` (issue 29: depth, not behaviour): `CsaSum`, `b + (signed
 //!   WARP_IDX_W+1-bit warp distance) x stride` modulo `2^ADDR_W` as one
 //!   carry-save sum of the distance's partial products (the top bit has
-//!   negative weight) and the addend, left as a sum and a carry word (one
+//!   negative weight) and the addend (a Wallace tree of carry-save adders
+//!   since session 46), left as a sum and a carry word (one
 //!   instance for the load's verification with `b = 0`, compared by
 //!   `SumNe` without an adder; one for the generator with `b` = the base,
 //!   registered and added by a `crate::arith::PrefixAdd` in the second

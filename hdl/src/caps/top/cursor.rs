@@ -25,14 +25,26 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // Job B: the warp w' (the leading warp is skipped).
-        if self.posb.q.val() == self.zx_glead.wide.val() {
-            self.wb.next = self.posb.q.val() + self.wd_one.val();
+        // Session 46: `posb + 1`, `posb + 2` and both end tests from
+        // registers; the entry's leading-warp test (`b_eq`) only selects.
+        self.pb1.next = self.posb.q.val() + self.wd_one.val();
+        self.pb2.next = self.posb.q.val() + self.wd_two.val();
+        self.b_end.next = !self.s_hit.val() | !self.dtab.gh_hit.val();
+        if self.b_eq.val() {
+            self.wb.next = self.pb1.val();
+            self.wb1.next = self.pb2.val();
+            if self.pb1.val() >= self.zx_cfg.wide.val() {
+                self.b_end.next = true;
+            }
         } else {
             self.wb.next = self.posb.q.val();
+            self.wb1.next = self.pb1.val();
+            if self.posb.q.val() >= self.zx_cfg.wide.val() {
+                self.b_end.next = true;
+            }
         }
-        self.b_end.next =
-            !self.s_hit.val() | !self.dtab.gh_hit.val() | (self.wb.val() >= self.zx_cfg.wide.val());
-        self.b_skip.next = self.kk.q.val() >= self.s_n.val();
+        // `kk >= n` (n = 0 without a hit) is "not kk < n".
+        self.b_skip.next = !self.b_kin.val();
         if self.j_kind.q.val() {
             self.have_pf.next = self.busy.q.val() & !self.b_end.val() & !self.b_skip.val();
             self.g_end.next = self.busy.q.val() & self.b_end.val();
@@ -83,16 +95,16 @@ impl<
         } else if self.g_end.val() {
             self.busy.d.next = false;
         } else if self.busy.q.val() & self.j_kind.q.val() & self.b_skip.val() {
-            self.posb.d.next = self.wb.val() + self.wd_one.val();
+            self.posb.d.next = self.wb1.val();
             self.kk.d.next = self.k_zero.val();
         } else if self.pf_push.val() {
             if self.j_kind.q.val() {
-                if self.k_inc.val() < self.s_n.val() {
+                if self.b_kin1.val() {
                     self.kk.d.next = self.k_inc.val();
                     self.posb.d.next = self.wb.val();
                 } else {
                     self.kk.d.next = self.k_zero.val();
-                    self.posb.d.next = self.wb.val() + self.wd_one.val();
+                    self.posb.d.next = self.wb1.val();
                 }
             } else {
                 self.kk.d.next = self.na_k.val();

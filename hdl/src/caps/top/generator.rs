@@ -92,22 +92,31 @@ impl<
         self.na_k.next = self.sel_nk.o.val();
         // The selected entry: each column's outputs are zero unless it hits
         // at the selected slot, so they are OR-ed.
+        // Job B's tests on its entry, one bit per column (at most one
+        // column hits), OR-ed; `posb` is the leading warp only if its bits
+        // above WI are zero.
         self.s_hit.next = false;
+        self.b_eq.next = false;
+        self.b_kin.next = false;
+        self.b_kin1.next = false;
         for e in 0..self._ne {
+            self.cols[e].gb_pos.next = self.posb.q.val().get_bits::<WI>(0);
+            if self.cols[e].gb_eq.val() & (self.posb.q.val() < self.wd_half.val()) {
+                self.b_eq.next = true;
+            }
+            if self.cols[e].gb_kin.val() {
+                self.b_kin.next = true;
+            }
+            if self.cols[e].gb_kin1.val() {
+                self.b_kin1.next = true;
+            }
             self.cols[e].g_sel.next = self.g_selw.val();
             self.cols[e].gb_sel.next = self.gb_selw.val();
             self.cols[e].g_kind.next = self.j_kind.q.val();
             if self.cols[e].gb_hit.val() {
                 self.s_hit.next = true;
             }
-            self.sel_blead.hit[e].next = true;
-            self.sel_blead.v[e].next = self.cols[e].gb_lead.val();
-            self.sel_sn.hit[e].next = true;
-            self.sel_sn.v[e].next = self.cols[e].gb_n.val();
         }
-        self.b_lead.next = self.sel_blead.o.val();
-        self.s_n.next = self.sel_sn.o.val();
-        self.zx_glead.narrow.next = self.b_lead.val();
         self.zx_cfg.narrow.next = self.cfg_warps_per_cta.val();
     }
 }
