@@ -171,19 +171,24 @@ pub struct DacExpanderRtl<
     rec: DacRecord,
     cmp_first: SignedCmp,
     cmp_last: SignedCmp,
-    cmp_g: Vec<SignedCmp>,
-    gpack: Pack<8>,
+    /// The slow path's comparison of every lane with the scalar (issue 29,
+    /// step 6: no select of the group's lanes by `grp`).
+    cmp_l: Vec<SignedCmp>,
+    cpack: Pack<32>,
     /// `(n-1)*step + 2^31` and `first + (n-1)*step + 2^31` (prefix adders:
     /// the flow maps `+` to a ripple carry).
     add_pb: PrefixAdd<40>,
-    add_fit: PrefixAdd<40>,
+    /// The carry out of bit 31 of `first + (n-1)*step + 2^31` (issue 29,
+    /// step 6: `fits` from it and the high byte's three cases).
+    add_fit: PrefixAdd<33>,
+    zx_v33: ZeroExt<32, 33>,
+    zx_p33: ZeroExt<32, 33>,
     /// `s * W` per slot `s` (a constant times the configuration).
     mul_sw: Vec<SignedMul<5, 10>>,
     /// The next cycle's slot when a tuple starts (the lowest active slot)
     /// and when the walk moves to the next slot of `todo`.
     pk_start: SlotPick,
     pk_adv: SlotPick,
-    sx_v0: SignExt<32, 40>,
     sx_tx: SignExt<32, 40>,
     zx_w10: ZeroExt<6, 10>,
     zx_wi12: ZeroExt<6, 12>,
@@ -193,8 +198,6 @@ pub struct DacExpanderRtl<
     zx_k32: ZeroExt<4, 32>,
     zx_wi7: ZeroExt<6, 7>,
     zx_wc7: ZeroExt<6, 7>,
-    zx_g8: ZeroExt<8, 32>,
-    zx_grp: ZeroExt<2, 32>,
     zx_ls: ZeroExt<SB, 16>,
     zx_ds: ZeroExt<SB, 16>,
     zx_cnt_l: ZeroExt<SB, 5>,
@@ -223,6 +226,8 @@ pub struct DacExpanderRtl<
     busy: Reg<Bit>,
     p: Reg<Bits<6>>,
     grp: Reg<Bits<2>>,
+    /// The lanes of group `grp`, `0xFF << 8*grp` (issue 29, step 6).
+    r_gm: Reg<Bits<32>>,
     part: Reg<Bits<32>>,
     count: Reg<Bits<CB>>,
     mem_v: Reg<Bit>,
@@ -314,6 +319,10 @@ pub struct DacExpanderRtl<
     h_cx: Reg<Bits<32>>,
     h_cy: Reg<Bits<32>>,
     h_sc: Reg<Bits<32>>,
+    /// The scalar's complement, for the slow path's 32 comparisons (issue
+    /// 29, step 6: a second copy, complemented so that synthesis keeps it
+    /// apart from `h_sc`, whose load stays on the fast path's two).
+    h_nsc: Reg<Bits<32>>,
     h_gran: Reg<Bits<2>>,
     h_cmp: Reg<Bits<3>>,
     h_addr: Reg<Bit>,
@@ -363,7 +372,10 @@ pub struct DacExpanderRtl<
     c5_12: Constant<Bits<12>>,
     c32_12: Constant<Bits<12>>,
     c0_32: Constant<Bits<32>>,
-    c3_32: Constant<Bits<32>>,
+    c8_32: Constant<Bits<32>>,
+    ff_32: Constant<Bits<32>>,
+    bit32_33: Constant<Bits<33>>,
+    hi1_40: Constant<Bits<40>>,
     c5_32: Constant<Bits<32>>,
     line_mask: Constant<Bits<32>>,
     bias40: Constant<Bits<40>>,
@@ -371,6 +383,7 @@ pub struct DacExpanderRtl<
     /// Bits 32..39 of a 40-bit word.
     hi40: Constant<Bits<40>>,
     c0_40: Constant<Bits<40>>,
+    c0_33: Constant<Bits<33>>,
     sh40: Vec<Constant<Bits<40>>>,
     off27: Constant<Bits<62>>,
     off59: Constant<Bits<62>>,
@@ -450,6 +463,11 @@ pub struct DacExpanderRtl<
     zero_offs: Signal<Local, Bit>,
     arith: Signal<Local, Bit>,
     fits: Signal<Local, Bit>,
+    c32: Signal<Local, Bit>,
+    s31: Signal<Local, Bit>,
+    pb_hi0: Signal<Local, Bit>,
+    pb_hi1: Signal<Local, Bit>,
+    pb_hiff: Signal<Local, Bit>,
     fast: Signal<Local, Bit>,
     fast_mask: Signal<Local, Bits<32>>,
     slow_mask: Signal<Local, Bits<32>>,
@@ -481,7 +499,6 @@ pub struct DacExpanderRtl<
     _nc: usize,
     _n16: usize,
     _ntree: usize,
-    _ng: usize,
     _w6: usize,
     _sb: usize,
     /// Per bit `b` of a slot number: the slots whose number has bit `b`.
@@ -526,8 +543,8 @@ impl<
             aq: MultiQueue::new(nw, p.PWAQ_DEPTH as usize),
             pq: MultiQueue::new(nw, p.PWPQ_DEPTH as usize),
             gmem: Mem::new(nw),
-            cmp_g: (0..8).map(|_| SignedCmp::default()).collect(),
-            gpack: Pack::new(8),
+            cmp_l: (0..32).map(|_| SignedCmp::default()).collect(),
+            cpack: Pack::new(32),
             cx: regs(nc),
             lv: regs(32),
             r_bb: regs(5),
@@ -567,13 +584,17 @@ impl<
             c5_12: konst(5),
             c32_12: konst(32),
             c0_32: konst(0),
-            c3_32: konst(3),
+            c8_32: konst(8),
+            ff_32: konst(0xFF),
+            bit32_33: konst(1 << 32),
+            hi1_40: konst(1 << 32),
             c5_32: konst(5),
             line_mask: konst(0xFFFF_FF80),
             bias40: konst(0x8000_0000),
             c1_40: konst(1),
             hi40: konst(0xFF_0000_0000),
             c0_40: konst(0),
+            c0_33: konst(0),
             _w6: 6,
             _sb: SB,
             sbit: konsts::<16>((0..SB as u32).map(|b| {
@@ -603,7 +624,6 @@ impl<
             _nc: nc,
             _n16: 16,
             _ntree: 15,
-            _ng: 8,
             _n: 32,
         } default {
             // Ports.
@@ -614,16 +634,16 @@ impl<
             mem_addr, rsp_valid, rsp_hit, rsp_addr, rsp_mask, rsp_gran, rsp_last, atq_count,
             stat_pred_fast, stat_pred_slow, stat_guard_skips,
             // Blocks.
-            lane0, lanes, basis, offs, setup, brks, delta, dfl1, dfl2, rec, add_pb, add_fit, cmp_first, cmp_last, sx_v0,
+            lane0, lanes, basis, offs, setup, brks, delta, dfl1, dfl2, rec, add_pb, add_fit, zx_v33, zx_p33, cmp_first, cmp_last,
             sx_tx, zx_w10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
-            zx_wi7, zx_wc7, zx_g8, zx_grp, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
+            zx_wi7, zx_wc7, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
             pk_mask, pk_gran, up_addr, pk_base, pk_tx, pk_ty, pk_cx, pk_cy, pk_sc, pk_kind, pk_gr,
             pk_cmp, zx_wa64, zx_ra64,
             // Registers.
-            active, todo, busy, p, grp, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
+            active, todo, busy, p, grp, r_gm, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
             r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend, nslot,
             nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb, r_vl, r_pop, r_st, r_gw, r_gwa, r_gwd,
-            h_base, h_tx, h_ty, h_cx, h_cy, h_sc, h_gran, h_cmp, h_addr, h_data, h_pred, h_guard,
+            h_base, h_tx, h_ty, h_cx, h_cy, h_sc, h_nsc, h_gran, h_cmp, h_addr, h_data, h_pred, h_guard,
             h_zo, h_ar, r_afull, r_pfull, r_d2, r_z1, r_m1, r_z2, r_m2,
             // Local signals.
             q_tx, q_ty, q_kind, q_gran, q_cmp, q_addr, q_pred,
@@ -631,7 +651,7 @@ impl<
             is_data, is_pred, reserved, done_ok, launch_ok, act1, low_act, low_nxt, cur_cx,
             cur_cy, wid,
             t0, rem, n, nm1, amask, skip0, gskip, skip, wa, ra, gmask, g_write, vlast, pb, zero_offs,
-            arith, fits, fast, fast_mask, slow_mask, pmask, lastg, start, start_drop, start_go, cyc, load, nlast,
+            arith, fits, c32, s31, pb_hi0, pb_hi1, pb_hiff, fast, fast_mask, slow_mask, pmask, lastg, start, start_drop, start_go, cyc, load, nlast,
             memfree, a_push, pf_push, ps_final, ps_adv, p_push, wdone, slot_last,
             todo_next, tuple_done, atq_pop, enq_push, d_hit, pk_last, pk_guard,
         })
