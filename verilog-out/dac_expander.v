@@ -83,7 +83,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  cmp_ord = 3'b100;
     localparam  c0_2 = 2'b0;
     localparam  c1_2 = 2'b1;
-    localparam  c2_2 = 2'b10;
     localparam  c0_6 = 6'b0;
     localparam  c1_6 = 6'b1;
     localparam  c5_6 = 6'b101;
