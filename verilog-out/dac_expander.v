@@ -83,7 +83,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  cmp_ord = 3'b100;
     localparam  c0_2 = 2'b0;
     localparam  c1_2 = 2'b1;
-    localparam  c2_2 = 2'b10;
     localparam  c0_6 = 6'b0;
     localparam  c1_6 = 6'b1;
     localparam  c5_6 = 6'b101;
@@ -92,13 +91,17 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  c5_12 = 12'h5;
     localparam  c32_12 = 12'h20;
     localparam  c0_32 = 32'h0;
-    localparam  c3_32 = 32'h3;
+    localparam  c8_32 = 32'h8;
+    localparam  ff_32 = 32'hff;
+    localparam  bit32_33 = 33'h100000000;
+    localparam  hi1_40 = 40'h100000000;
     localparam  c5_32 = 32'h5;
     localparam  line_mask = 32'hffffff80;
     localparam  bias40 = 40'h80000000;
     localparam  c1_40 = 40'h1;
     localparam  hi40 = 40'hff00000000;
     localparam  c0_40 = 40'h0;
+    localparam  c0_33 = 33'h0;
     localparam  sh40__0 = 40'h0;
     localparam  sh40__1 = 40'h1;
     localparam  sh40__2 = 40'h2;
@@ -608,55 +611,179 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [31:0] cmp_last__b;
     reg  [2:0] cmp_last__op;
     wire  cmp_last__r;
-    reg  [31:0] cmp_g__0__a;
-    reg  [31:0] cmp_g__0__b;
-    reg  [2:0] cmp_g__0__op;
-    wire  cmp_g__0__r;
-    reg  [31:0] cmp_g__1__a;
-    reg  [31:0] cmp_g__1__b;
-    reg  [2:0] cmp_g__1__op;
-    wire  cmp_g__1__r;
-    reg  [31:0] cmp_g__2__a;
-    reg  [31:0] cmp_g__2__b;
-    reg  [2:0] cmp_g__2__op;
-    wire  cmp_g__2__r;
-    reg  [31:0] cmp_g__3__a;
-    reg  [31:0] cmp_g__3__b;
-    reg  [2:0] cmp_g__3__op;
-    wire  cmp_g__3__r;
-    reg  [31:0] cmp_g__4__a;
-    reg  [31:0] cmp_g__4__b;
-    reg  [2:0] cmp_g__4__op;
-    wire  cmp_g__4__r;
-    reg  [31:0] cmp_g__5__a;
-    reg  [31:0] cmp_g__5__b;
-    reg  [2:0] cmp_g__5__op;
-    wire  cmp_g__5__r;
-    reg  [31:0] cmp_g__6__a;
-    reg  [31:0] cmp_g__6__b;
-    reg  [2:0] cmp_g__6__op;
-    wire  cmp_g__6__r;
-    reg  [31:0] cmp_g__7__a;
-    reg  [31:0] cmp_g__7__b;
-    reg  [2:0] cmp_g__7__op;
-    wire  cmp_g__7__r;
-    reg  gpack__bits__0;
-    reg  gpack__bits__1;
-    reg  gpack__bits__2;
-    reg  gpack__bits__3;
-    reg  gpack__bits__4;
-    reg  gpack__bits__5;
-    reg  gpack__bits__6;
-    reg  gpack__bits__7;
-    wire  [7:0] gpack__word;
+    reg  [31:0] cmp_l__0__a;
+    reg  [31:0] cmp_l__0__b;
+    reg  [2:0] cmp_l__0__op;
+    wire  cmp_l__0__r;
+    reg  [31:0] cmp_l__1__a;
+    reg  [31:0] cmp_l__1__b;
+    reg  [2:0] cmp_l__1__op;
+    wire  cmp_l__1__r;
+    reg  [31:0] cmp_l__2__a;
+    reg  [31:0] cmp_l__2__b;
+    reg  [2:0] cmp_l__2__op;
+    wire  cmp_l__2__r;
+    reg  [31:0] cmp_l__3__a;
+    reg  [31:0] cmp_l__3__b;
+    reg  [2:0] cmp_l__3__op;
+    wire  cmp_l__3__r;
+    reg  [31:0] cmp_l__4__a;
+    reg  [31:0] cmp_l__4__b;
+    reg  [2:0] cmp_l__4__op;
+    wire  cmp_l__4__r;
+    reg  [31:0] cmp_l__5__a;
+    reg  [31:0] cmp_l__5__b;
+    reg  [2:0] cmp_l__5__op;
+    wire  cmp_l__5__r;
+    reg  [31:0] cmp_l__6__a;
+    reg  [31:0] cmp_l__6__b;
+    reg  [2:0] cmp_l__6__op;
+    wire  cmp_l__6__r;
+    reg  [31:0] cmp_l__7__a;
+    reg  [31:0] cmp_l__7__b;
+    reg  [2:0] cmp_l__7__op;
+    wire  cmp_l__7__r;
+    reg  [31:0] cmp_l__8__a;
+    reg  [31:0] cmp_l__8__b;
+    reg  [2:0] cmp_l__8__op;
+    wire  cmp_l__8__r;
+    reg  [31:0] cmp_l__9__a;
+    reg  [31:0] cmp_l__9__b;
+    reg  [2:0] cmp_l__9__op;
+    wire  cmp_l__9__r;
+    reg  [31:0] cmp_l__10__a;
+    reg  [31:0] cmp_l__10__b;
+    reg  [2:0] cmp_l__10__op;
+    wire  cmp_l__10__r;
+    reg  [31:0] cmp_l__11__a;
+    reg  [31:0] cmp_l__11__b;
+    reg  [2:0] cmp_l__11__op;
+    wire  cmp_l__11__r;
+    reg  [31:0] cmp_l__12__a;
+    reg  [31:0] cmp_l__12__b;
+    reg  [2:0] cmp_l__12__op;
+    wire  cmp_l__12__r;
+    reg  [31:0] cmp_l__13__a;
+    reg  [31:0] cmp_l__13__b;
+    reg  [2:0] cmp_l__13__op;
+    wire  cmp_l__13__r;
+    reg  [31:0] cmp_l__14__a;
+    reg  [31:0] cmp_l__14__b;
+    reg  [2:0] cmp_l__14__op;
+    wire  cmp_l__14__r;
+    reg  [31:0] cmp_l__15__a;
+    reg  [31:0] cmp_l__15__b;
+    reg  [2:0] cmp_l__15__op;
+    wire  cmp_l__15__r;
+    reg  [31:0] cmp_l__16__a;
+    reg  [31:0] cmp_l__16__b;
+    reg  [2:0] cmp_l__16__op;
+    wire  cmp_l__16__r;
+    reg  [31:0] cmp_l__17__a;
+    reg  [31:0] cmp_l__17__b;
+    reg  [2:0] cmp_l__17__op;
+    wire  cmp_l__17__r;
+    reg  [31:0] cmp_l__18__a;
+    reg  [31:0] cmp_l__18__b;
+    reg  [2:0] cmp_l__18__op;
+    wire  cmp_l__18__r;
+    reg  [31:0] cmp_l__19__a;
+    reg  [31:0] cmp_l__19__b;
+    reg  [2:0] cmp_l__19__op;
+    wire  cmp_l__19__r;
+    reg  [31:0] cmp_l__20__a;
+    reg  [31:0] cmp_l__20__b;
+    reg  [2:0] cmp_l__20__op;
+    wire  cmp_l__20__r;
+    reg  [31:0] cmp_l__21__a;
+    reg  [31:0] cmp_l__21__b;
+    reg  [2:0] cmp_l__21__op;
+    wire  cmp_l__21__r;
+    reg  [31:0] cmp_l__22__a;
+    reg  [31:0] cmp_l__22__b;
+    reg  [2:0] cmp_l__22__op;
+    wire  cmp_l__22__r;
+    reg  [31:0] cmp_l__23__a;
+    reg  [31:0] cmp_l__23__b;
+    reg  [2:0] cmp_l__23__op;
+    wire  cmp_l__23__r;
+    reg  [31:0] cmp_l__24__a;
+    reg  [31:0] cmp_l__24__b;
+    reg  [2:0] cmp_l__24__op;
+    wire  cmp_l__24__r;
+    reg  [31:0] cmp_l__25__a;
+    reg  [31:0] cmp_l__25__b;
+    reg  [2:0] cmp_l__25__op;
+    wire  cmp_l__25__r;
+    reg  [31:0] cmp_l__26__a;
+    reg  [31:0] cmp_l__26__b;
+    reg  [2:0] cmp_l__26__op;
+    wire  cmp_l__26__r;
+    reg  [31:0] cmp_l__27__a;
+    reg  [31:0] cmp_l__27__b;
+    reg  [2:0] cmp_l__27__op;
+    wire  cmp_l__27__r;
+    reg  [31:0] cmp_l__28__a;
+    reg  [31:0] cmp_l__28__b;
+    reg  [2:0] cmp_l__28__op;
+    wire  cmp_l__28__r;
+    reg  [31:0] cmp_l__29__a;
+    reg  [31:0] cmp_l__29__b;
+    reg  [2:0] cmp_l__29__op;
+    wire  cmp_l__29__r;
+    reg  [31:0] cmp_l__30__a;
+    reg  [31:0] cmp_l__30__b;
+    reg  [2:0] cmp_l__30__op;
+    wire  cmp_l__30__r;
+    reg  [31:0] cmp_l__31__a;
+    reg  [31:0] cmp_l__31__b;
+    reg  [2:0] cmp_l__31__op;
+    wire  cmp_l__31__r;
+    reg  cpack__bits__0;
+    reg  cpack__bits__1;
+    reg  cpack__bits__2;
+    reg  cpack__bits__3;
+    reg  cpack__bits__4;
+    reg  cpack__bits__5;
+    reg  cpack__bits__6;
+    reg  cpack__bits__7;
+    reg  cpack__bits__8;
+    reg  cpack__bits__9;
+    reg  cpack__bits__10;
+    reg  cpack__bits__11;
+    reg  cpack__bits__12;
+    reg  cpack__bits__13;
+    reg  cpack__bits__14;
+    reg  cpack__bits__15;
+    reg  cpack__bits__16;
+    reg  cpack__bits__17;
+    reg  cpack__bits__18;
+    reg  cpack__bits__19;
+    reg  cpack__bits__20;
+    reg  cpack__bits__21;
+    reg  cpack__bits__22;
+    reg  cpack__bits__23;
+    reg  cpack__bits__24;
+    reg  cpack__bits__25;
+    reg  cpack__bits__26;
+    reg  cpack__bits__27;
+    reg  cpack__bits__28;
+    reg  cpack__bits__29;
+    reg  cpack__bits__30;
+    reg  cpack__bits__31;
+    wire  [31:0] cpack__word;
     reg  [39:0] add_pb__x;
     reg  [39:0] add_pb__y;
     wire  add_pb__ci;
     wire  [39:0] add_pb__s;
-    reg  [39:0] add_fit__x;
-    reg  [39:0] add_fit__y;
+    reg  [32:0] add_fit__x;
+    reg  [32:0] add_fit__y;
     wire  add_fit__ci;
-    wire  [39:0] add_fit__s;
+    wire  [32:0] add_fit__s;
+    reg  [31:0] zx_v33__narrow;
+    wire  [32:0] zx_v33__wide;
+    reg  [31:0] zx_p33__narrow;
+    wire  [32:0] zx_p33__wide;
     wire  [4:0] mul_sw__0__d;
     reg  [9:0] mul_sw__0__s;
     wire  [9:0] mul_sw__0__p;
@@ -737,8 +864,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [15:0] pk_adv__x;
     wire  [15:0] pk_adv__y;
     wire  [9:0] pk_adv__w;
-    reg  [31:0] sx_v0__narrow;
-    wire  [39:0] sx_v0__wide;
     reg  [31:0] sx_tx__narrow;
     wire  [39:0] sx_tx__wide;
     reg  [5:0] zx_w10__narrow;
@@ -757,10 +882,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [6:0] zx_wi7__wide;
     reg  [5:0] zx_wc7__narrow;
     wire  [6:0] zx_wc7__wide;
-    reg  [7:0] zx_g8__narrow;
-    wire  [31:0] zx_g8__wide;
-    reg  [1:0] zx_grp__narrow;
-    wire  [31:0] zx_grp__wide;
     reg  [2:0] zx_ls__narrow;
     wire  [15:0] zx_ls__wide;
     reg  [2:0] zx_ds__narrow;
@@ -883,6 +1004,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [1:0] grp__q;
     reg  grp__clock;
     reg  grp__reset;
+    reg  [31:0] r_gm__d;
+    wire  [31:0] r_gm__q;
+    reg  r_gm__clock;
+    reg  r_gm__reset;
     reg  [31:0] part__d;
     wire  [31:0] part__q;
     reg  part__clock;
@@ -1487,6 +1612,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] h_sc__q;
     reg  h_sc__clock;
     reg  h_sc__reset;
+    reg  [31:0] h_nsc__d;
+    wire  [31:0] h_nsc__q;
+    reg  h_nsc__clock;
+    reg  h_nsc__reset;
     reg  [1:0] h_gran__d;
     wire  [1:0] h_gran__q;
     reg  h_gran__clock;
@@ -1681,6 +1810,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  zero_offs;
     reg  arith;
     reg  fits;
+    reg  c32;
+    reg  s31;
+    reg  pb_hi0;
+    reg  pb_hi1;
+    reg  pb_hiff;
     reg  fast;
     reg  [31:0] fast_mask;
     reg  [31:0] slow_mask;
@@ -2231,66 +2365,234 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .op(cmp_last__op),
         .r(cmp_last__r)
     );
-    dac_expander__cmp_first cmp_g__0(
-        .a(cmp_g__0__a),
-        .b(cmp_g__0__b),
-        .op(cmp_g__0__op),
-        .r(cmp_g__0__r)
+    dac_expander__cmp_first cmp_l__0(
+        .a(cmp_l__0__a),
+        .b(cmp_l__0__b),
+        .op(cmp_l__0__op),
+        .r(cmp_l__0__r)
     );
-    dac_expander__cmp_first cmp_g__1(
-        .a(cmp_g__1__a),
-        .b(cmp_g__1__b),
-        .op(cmp_g__1__op),
-        .r(cmp_g__1__r)
+    dac_expander__cmp_first cmp_l__1(
+        .a(cmp_l__1__a),
+        .b(cmp_l__1__b),
+        .op(cmp_l__1__op),
+        .r(cmp_l__1__r)
     );
-    dac_expander__cmp_first cmp_g__2(
-        .a(cmp_g__2__a),
-        .b(cmp_g__2__b),
-        .op(cmp_g__2__op),
-        .r(cmp_g__2__r)
+    dac_expander__cmp_first cmp_l__2(
+        .a(cmp_l__2__a),
+        .b(cmp_l__2__b),
+        .op(cmp_l__2__op),
+        .r(cmp_l__2__r)
     );
-    dac_expander__cmp_first cmp_g__3(
-        .a(cmp_g__3__a),
-        .b(cmp_g__3__b),
-        .op(cmp_g__3__op),
-        .r(cmp_g__3__r)
+    dac_expander__cmp_first cmp_l__3(
+        .a(cmp_l__3__a),
+        .b(cmp_l__3__b),
+        .op(cmp_l__3__op),
+        .r(cmp_l__3__r)
     );
-    dac_expander__cmp_first cmp_g__4(
-        .a(cmp_g__4__a),
-        .b(cmp_g__4__b),
-        .op(cmp_g__4__op),
-        .r(cmp_g__4__r)
+    dac_expander__cmp_first cmp_l__4(
+        .a(cmp_l__4__a),
+        .b(cmp_l__4__b),
+        .op(cmp_l__4__op),
+        .r(cmp_l__4__r)
     );
-    dac_expander__cmp_first cmp_g__5(
-        .a(cmp_g__5__a),
-        .b(cmp_g__5__b),
-        .op(cmp_g__5__op),
-        .r(cmp_g__5__r)
+    dac_expander__cmp_first cmp_l__5(
+        .a(cmp_l__5__a),
+        .b(cmp_l__5__b),
+        .op(cmp_l__5__op),
+        .r(cmp_l__5__r)
     );
-    dac_expander__cmp_first cmp_g__6(
-        .a(cmp_g__6__a),
-        .b(cmp_g__6__b),
-        .op(cmp_g__6__op),
-        .r(cmp_g__6__r)
+    dac_expander__cmp_first cmp_l__6(
+        .a(cmp_l__6__a),
+        .b(cmp_l__6__b),
+        .op(cmp_l__6__op),
+        .r(cmp_l__6__r)
     );
-    dac_expander__cmp_first cmp_g__7(
-        .a(cmp_g__7__a),
-        .b(cmp_g__7__b),
-        .op(cmp_g__7__op),
-        .r(cmp_g__7__r)
+    dac_expander__cmp_first cmp_l__7(
+        .a(cmp_l__7__a),
+        .b(cmp_l__7__b),
+        .op(cmp_l__7__op),
+        .r(cmp_l__7__r)
     );
-    dac_expander__gpack gpack(
-        .bits__0(gpack__bits__0),
-        .bits__1(gpack__bits__1),
-        .bits__2(gpack__bits__2),
-        .bits__3(gpack__bits__3),
-        .bits__4(gpack__bits__4),
-        .bits__5(gpack__bits__5),
-        .bits__6(gpack__bits__6),
-        .bits__7(gpack__bits__7),
-        .word(gpack__word)
+    dac_expander__cmp_first cmp_l__8(
+        .a(cmp_l__8__a),
+        .b(cmp_l__8__b),
+        .op(cmp_l__8__op),
+        .r(cmp_l__8__r)
     );
-    dac_expander__add_fit add_pb(
+    dac_expander__cmp_first cmp_l__9(
+        .a(cmp_l__9__a),
+        .b(cmp_l__9__b),
+        .op(cmp_l__9__op),
+        .r(cmp_l__9__r)
+    );
+    dac_expander__cmp_first cmp_l__10(
+        .a(cmp_l__10__a),
+        .b(cmp_l__10__b),
+        .op(cmp_l__10__op),
+        .r(cmp_l__10__r)
+    );
+    dac_expander__cmp_first cmp_l__11(
+        .a(cmp_l__11__a),
+        .b(cmp_l__11__b),
+        .op(cmp_l__11__op),
+        .r(cmp_l__11__r)
+    );
+    dac_expander__cmp_first cmp_l__12(
+        .a(cmp_l__12__a),
+        .b(cmp_l__12__b),
+        .op(cmp_l__12__op),
+        .r(cmp_l__12__r)
+    );
+    dac_expander__cmp_first cmp_l__13(
+        .a(cmp_l__13__a),
+        .b(cmp_l__13__b),
+        .op(cmp_l__13__op),
+        .r(cmp_l__13__r)
+    );
+    dac_expander__cmp_first cmp_l__14(
+        .a(cmp_l__14__a),
+        .b(cmp_l__14__b),
+        .op(cmp_l__14__op),
+        .r(cmp_l__14__r)
+    );
+    dac_expander__cmp_first cmp_l__15(
+        .a(cmp_l__15__a),
+        .b(cmp_l__15__b),
+        .op(cmp_l__15__op),
+        .r(cmp_l__15__r)
+    );
+    dac_expander__cmp_first cmp_l__16(
+        .a(cmp_l__16__a),
+        .b(cmp_l__16__b),
+        .op(cmp_l__16__op),
+        .r(cmp_l__16__r)
+    );
+    dac_expander__cmp_first cmp_l__17(
+        .a(cmp_l__17__a),
+        .b(cmp_l__17__b),
+        .op(cmp_l__17__op),
+        .r(cmp_l__17__r)
+    );
+    dac_expander__cmp_first cmp_l__18(
+        .a(cmp_l__18__a),
+        .b(cmp_l__18__b),
+        .op(cmp_l__18__op),
+        .r(cmp_l__18__r)
+    );
+    dac_expander__cmp_first cmp_l__19(
+        .a(cmp_l__19__a),
+        .b(cmp_l__19__b),
+        .op(cmp_l__19__op),
+        .r(cmp_l__19__r)
+    );
+    dac_expander__cmp_first cmp_l__20(
+        .a(cmp_l__20__a),
+        .b(cmp_l__20__b),
+        .op(cmp_l__20__op),
+        .r(cmp_l__20__r)
+    );
+    dac_expander__cmp_first cmp_l__21(
+        .a(cmp_l__21__a),
+        .b(cmp_l__21__b),
+        .op(cmp_l__21__op),
+        .r(cmp_l__21__r)
+    );
+    dac_expander__cmp_first cmp_l__22(
+        .a(cmp_l__22__a),
+        .b(cmp_l__22__b),
+        .op(cmp_l__22__op),
+        .r(cmp_l__22__r)
+    );
+    dac_expander__cmp_first cmp_l__23(
+        .a(cmp_l__23__a),
+        .b(cmp_l__23__b),
+        .op(cmp_l__23__op),
+        .r(cmp_l__23__r)
+    );
+    dac_expander__cmp_first cmp_l__24(
+        .a(cmp_l__24__a),
+        .b(cmp_l__24__b),
+        .op(cmp_l__24__op),
+        .r(cmp_l__24__r)
+    );
+    dac_expander__cmp_first cmp_l__25(
+        .a(cmp_l__25__a),
+        .b(cmp_l__25__b),
+        .op(cmp_l__25__op),
+        .r(cmp_l__25__r)
+    );
+    dac_expander__cmp_first cmp_l__26(
+        .a(cmp_l__26__a),
+        .b(cmp_l__26__b),
+        .op(cmp_l__26__op),
+        .r(cmp_l__26__r)
+    );
+    dac_expander__cmp_first cmp_l__27(
+        .a(cmp_l__27__a),
+        .b(cmp_l__27__b),
+        .op(cmp_l__27__op),
+        .r(cmp_l__27__r)
+    );
+    dac_expander__cmp_first cmp_l__28(
+        .a(cmp_l__28__a),
+        .b(cmp_l__28__b),
+        .op(cmp_l__28__op),
+        .r(cmp_l__28__r)
+    );
+    dac_expander__cmp_first cmp_l__29(
+        .a(cmp_l__29__a),
+        .b(cmp_l__29__b),
+        .op(cmp_l__29__op),
+        .r(cmp_l__29__r)
+    );
+    dac_expander__cmp_first cmp_l__30(
+        .a(cmp_l__30__a),
+        .b(cmp_l__30__b),
+        .op(cmp_l__30__op),
+        .r(cmp_l__30__r)
+    );
+    dac_expander__cmp_first cmp_l__31(
+        .a(cmp_l__31__a),
+        .b(cmp_l__31__b),
+        .op(cmp_l__31__op),
+        .r(cmp_l__31__r)
+    );
+    dac_expander__brks__pk cpack(
+        .bits__0(cpack__bits__0),
+        .bits__1(cpack__bits__1),
+        .bits__2(cpack__bits__2),
+        .bits__3(cpack__bits__3),
+        .bits__4(cpack__bits__4),
+        .bits__5(cpack__bits__5),
+        .bits__6(cpack__bits__6),
+        .bits__7(cpack__bits__7),
+        .bits__8(cpack__bits__8),
+        .bits__9(cpack__bits__9),
+        .bits__10(cpack__bits__10),
+        .bits__11(cpack__bits__11),
+        .bits__12(cpack__bits__12),
+        .bits__13(cpack__bits__13),
+        .bits__14(cpack__bits__14),
+        .bits__15(cpack__bits__15),
+        .bits__16(cpack__bits__16),
+        .bits__17(cpack__bits__17),
+        .bits__18(cpack__bits__18),
+        .bits__19(cpack__bits__19),
+        .bits__20(cpack__bits__20),
+        .bits__21(cpack__bits__21),
+        .bits__22(cpack__bits__22),
+        .bits__23(cpack__bits__23),
+        .bits__24(cpack__bits__24),
+        .bits__25(cpack__bits__25),
+        .bits__26(cpack__bits__26),
+        .bits__27(cpack__bits__27),
+        .bits__28(cpack__bits__28),
+        .bits__29(cpack__bits__29),
+        .bits__30(cpack__bits__30),
+        .bits__31(cpack__bits__31),
+        .word(cpack__word)
+    );
+    dac_expander__add_pb add_pb(
         .x(add_pb__x),
         .y(add_pb__y),
         .ci(add_pb__ci),
@@ -2301,6 +2603,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .y(add_fit__y),
         .ci(add_fit__ci),
         .s(add_fit__s)
+    );
+    dac_expander__zx_p33 zx_v33(
+        .narrow(zx_v33__narrow),
+        .wide(zx_v33__wide)
+    );
+    dac_expander__zx_p33 zx_p33(
+        .narrow(zx_p33__narrow),
+        .wide(zx_p33__wide)
     );
     dac_expander__mul_sw mul_sw__0(
         .d(mul_sw__0__d),
@@ -2402,10 +2712,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .y(pk_adv__y),
         .w(pk_adv__w)
     );
-    dac_expander__sx_tx sx_v0(
-        .narrow(sx_v0__narrow),
-        .wide(sx_v0__wide)
-    );
     dac_expander__sx_tx sx_tx(
         .narrow(sx_tx__narrow),
         .wide(sx_tx__wide)
@@ -2441,14 +2747,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     dac_expander__zx_wc7 zx_wc7(
         .narrow(zx_wc7__narrow),
         .wide(zx_wc7__wide)
-    );
-    dac_expander__zx_g8 zx_g8(
-        .narrow(zx_g8__narrow),
-        .wide(zx_g8__wide)
-    );
-    dac_expander__dfl1__zx_g zx_grp(
-        .narrow(zx_grp__narrow),
-        .wide(zx_grp__wide)
     );
     dac_expander__zx_ds zx_ls(
         .narrow(zx_ls__narrow),
@@ -2651,6 +2949,12 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .q(grp__q),
         .clock(grp__clock),
         .reset(grp__reset)
+    );
+    dac_expander__reg32 r_gm(
+        .d(r_gm__d),
+        .q(r_gm__q),
+        .clock(r_gm__clock),
+        .reset(r_gm__reset)
     );
     dac_expander__reg32 part(
         .d(part__d),
@@ -3558,6 +3862,12 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(h_sc__clock),
         .reset(h_sc__reset)
     );
+    dac_expander__reg32 h_nsc(
+        .d(h_nsc__d),
+        .q(h_nsc__q),
+        .clock(h_nsc__clock),
+        .reset(h_nsc__reset)
+    );
     dac_expander__reg2 h_gran(
         .d(h_gran__d),
         .q(h_gran__q),
@@ -3667,6 +3977,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) busy__clock = clock;
     always @(*) p__clock = clock;
     always @(*) grp__clock = clock;
+    always @(*) r_gm__clock = clock;
     always @(*) part__clock = clock;
     always @(*) count__clock = clock;
     always @(*) mem_v__clock = clock;
@@ -3718,6 +4029,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) h_cx__clock = clock;
     always @(*) h_cy__clock = clock;
     always @(*) h_sc__clock = clock;
+    always @(*) h_nsc__clock = clock;
     always @(*) h_gran__clock = clock;
     always @(*) h_cmp__clock = clock;
     always @(*) h_addr__clock = clock;
@@ -3792,6 +4104,22 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         end
         else if (ps_adv) begin
             grp__d = grp__q + c1_2;
+        end
+    end
+    always @(*) begin
+        r_gm__d = r_gm__q;
+        r_gm__d = r_gm__q;
+        if (start_go) begin
+        end
+        else if (load) begin
+            r_gm__d = ff_32;
+        end
+        else if (tuple_done) begin
+        end
+        else if (a_push) begin
+        end
+        else if (ps_adv) begin
+            r_gm__d = r_gm__q << c8_32;
         end
     end
     always @(*) begin
@@ -4208,6 +4536,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         h_sc__d = atq2__o_data[(32'h20)+:(32)];
     end
     always @(*) begin
+        h_nsc__d = h_nsc__q;
+        h_nsc__d = ~atq2__o_data[(32'h20)+:(32)];
+    end
+    always @(*) begin
         h_gran__d = h_gran__q;
         h_gran__d = q_gran;
     end
@@ -4278,6 +4610,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) busy__reset = reset;
     always @(*) p__reset = reset;
     always @(*) grp__reset = reset;
+    always @(*) r_gm__reset = reset;
     always @(*) part__reset = reset;
     always @(*) count__reset = reset;
     always @(*) mem_v__reset = reset;
@@ -4470,6 +4803,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) h_cx__reset = reset;
     always @(*) h_cy__reset = reset;
     always @(*) h_sc__reset = reset;
+    always @(*) h_nsc__reset = reset;
     always @(*) h_gran__reset = reset;
     always @(*) h_cmp__reset = reset;
     always @(*) h_addr__reset = reset;
@@ -5076,11 +5410,25 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) cmp_last__op = t_cmp;
     always @(*) zero_offs = h_zo__q;
     always @(*) arith = h_ar__q;
-    always @(*) sx_v0__narrow = lv__0__q;
-    always @(*) add_fit__x = sx_v0__wide;
-    always @(*) add_fit__y = r_pb__q;
+    always @(*) zx_v33__narrow = lv__0__q;
+    always @(*) zx_p33__narrow = r_pb__q[(32'h0)+:(32)];
+    always @(*) add_fit__x = zx_v33__wide;
+    always @(*) add_fit__y = zx_p33__wide;
     assign add_fit__ci = 1'b0;
-    always @(*) fits = (add_fit__s & hi40) == c0_40;
+    always @(*) c32 = (add_fit__s & bit32_33) != c0_33;
+    always @(*) s31 = lv__0__q[32'h1f];
+    always @(*) pb_hi0 = (r_pb__q & hi40) == c0_40;
+    always @(*) pb_hi1 = (r_pb__q & hi40) == hi1_40;
+    always @(*) pb_hiff = (r_pb__q & hi40) == hi40;
+    always @(*) begin
+        fits = pb_hi0;
+        if (c32 & ~s31) begin
+            fits = pb_hiff;
+        end
+        else if (~c32 & s31) begin
+            fits = pb_hi1;
+        end
+    end
     always @(*) sx_tx__narrow = t_tx;
     always @(*) begin
         po__0 = c0_40;
@@ -5140,145 +5488,135 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             fast_mask = r_act__q;
         end
     end
-    always @(*) begin
-        if (grp__q == c0_2) begin
-            cmp_g__0__a = lv__0__q;
-        end
-        else if (grp__q == c1_2) begin
-            cmp_g__0__a = lv__8__q;
-        end
-        else if (grp__q == c2_2) begin
-            cmp_g__0__a = lv__16__q;
-        end
-        else begin
-            cmp_g__0__a = lv__24__q;
-        end
-    end
-    always @(*) cmp_g__0__b = t_scalar;
-    always @(*) cmp_g__0__op = t_cmp;
-    always @(*) gpack__bits__0 = cmp_g__0__r;
-    always @(*) begin
-        if (grp__q == c0_2) begin
-            cmp_g__1__a = lv__1__q;
-        end
-        else if (grp__q == c1_2) begin
-            cmp_g__1__a = lv__9__q;
-        end
-        else if (grp__q == c2_2) begin
-            cmp_g__1__a = lv__17__q;
-        end
-        else begin
-            cmp_g__1__a = lv__25__q;
-        end
-    end
-    always @(*) cmp_g__1__b = t_scalar;
-    always @(*) cmp_g__1__op = t_cmp;
-    always @(*) gpack__bits__1 = cmp_g__1__r;
-    always @(*) begin
-        if (grp__q == c0_2) begin
-            cmp_g__2__a = lv__2__q;
-        end
-        else if (grp__q == c1_2) begin
-            cmp_g__2__a = lv__10__q;
-        end
-        else if (grp__q == c2_2) begin
-            cmp_g__2__a = lv__18__q;
-        end
-        else begin
-            cmp_g__2__a = lv__26__q;
-        end
-    end
-    always @(*) cmp_g__2__b = t_scalar;
-    always @(*) cmp_g__2__op = t_cmp;
-    always @(*) gpack__bits__2 = cmp_g__2__r;
-    always @(*) begin
-        if (grp__q == c0_2) begin
-            cmp_g__3__a = lv__3__q;
-        end
-        else if (grp__q == c1_2) begin
-            cmp_g__3__a = lv__11__q;
-        end
-        else if (grp__q == c2_2) begin
-            cmp_g__3__a = lv__19__q;
-        end
-        else begin
-            cmp_g__3__a = lv__27__q;
-        end
-    end
-    always @(*) cmp_g__3__b = t_scalar;
-    always @(*) cmp_g__3__op = t_cmp;
-    always @(*) gpack__bits__3 = cmp_g__3__r;
-    always @(*) begin
-        if (grp__q == c0_2) begin
-            cmp_g__4__a = lv__4__q;
-        end
-        else if (grp__q == c1_2) begin
-            cmp_g__4__a = lv__12__q;
-        end
-        else if (grp__q == c2_2) begin
-            cmp_g__4__a = lv__20__q;
-        end
-        else begin
-            cmp_g__4__a = lv__28__q;
-        end
-    end
-    always @(*) cmp_g__4__b = t_scalar;
-    always @(*) cmp_g__4__op = t_cmp;
-    always @(*) gpack__bits__4 = cmp_g__4__r;
-    always @(*) begin
-        if (grp__q == c0_2) begin
-            cmp_g__5__a = lv__5__q;
-        end
-        else if (grp__q == c1_2) begin
-            cmp_g__5__a = lv__13__q;
-        end
-        else if (grp__q == c2_2) begin
-            cmp_g__5__a = lv__21__q;
-        end
-        else begin
-            cmp_g__5__a = lv__29__q;
-        end
-    end
-    always @(*) cmp_g__5__b = t_scalar;
-    always @(*) cmp_g__5__op = t_cmp;
-    always @(*) gpack__bits__5 = cmp_g__5__r;
-    always @(*) begin
-        if (grp__q == c0_2) begin
-            cmp_g__6__a = lv__6__q;
-        end
-        else if (grp__q == c1_2) begin
-            cmp_g__6__a = lv__14__q;
-        end
-        else if (grp__q == c2_2) begin
-            cmp_g__6__a = lv__22__q;
-        end
-        else begin
-            cmp_g__6__a = lv__30__q;
-        end
-    end
-    always @(*) cmp_g__6__b = t_scalar;
-    always @(*) cmp_g__6__op = t_cmp;
-    always @(*) gpack__bits__6 = cmp_g__6__r;
-    always @(*) begin
-        if (grp__q == c0_2) begin
-            cmp_g__7__a = lv__7__q;
-        end
-        else if (grp__q == c1_2) begin
-            cmp_g__7__a = lv__15__q;
-        end
-        else if (grp__q == c2_2) begin
-            cmp_g__7__a = lv__23__q;
-        end
-        else begin
-            cmp_g__7__a = lv__31__q;
-        end
-    end
-    always @(*) cmp_g__7__b = t_scalar;
-    always @(*) cmp_g__7__op = t_cmp;
-    always @(*) gpack__bits__7 = cmp_g__7__r;
-    always @(*) zx_g8__narrow = gpack__word;
-    always @(*) zx_grp__narrow = grp__q;
-    always @(*) slow_mask = (part__q | (zx_g8__wide << (zx_grp__wide << c3_32))) & r_act__q;
+    always @(*) cmp_l__0__a = lv__0__q;
+    always @(*) cmp_l__0__b = ~h_nsc__q;
+    always @(*) cmp_l__0__op = t_cmp;
+    always @(*) cpack__bits__0 = cmp_l__0__r;
+    always @(*) cmp_l__1__a = lv__1__q;
+    always @(*) cmp_l__1__b = ~h_nsc__q;
+    always @(*) cmp_l__1__op = t_cmp;
+    always @(*) cpack__bits__1 = cmp_l__1__r;
+    always @(*) cmp_l__2__a = lv__2__q;
+    always @(*) cmp_l__2__b = ~h_nsc__q;
+    always @(*) cmp_l__2__op = t_cmp;
+    always @(*) cpack__bits__2 = cmp_l__2__r;
+    always @(*) cmp_l__3__a = lv__3__q;
+    always @(*) cmp_l__3__b = ~h_nsc__q;
+    always @(*) cmp_l__3__op = t_cmp;
+    always @(*) cpack__bits__3 = cmp_l__3__r;
+    always @(*) cmp_l__4__a = lv__4__q;
+    always @(*) cmp_l__4__b = ~h_nsc__q;
+    always @(*) cmp_l__4__op = t_cmp;
+    always @(*) cpack__bits__4 = cmp_l__4__r;
+    always @(*) cmp_l__5__a = lv__5__q;
+    always @(*) cmp_l__5__b = ~h_nsc__q;
+    always @(*) cmp_l__5__op = t_cmp;
+    always @(*) cpack__bits__5 = cmp_l__5__r;
+    always @(*) cmp_l__6__a = lv__6__q;
+    always @(*) cmp_l__6__b = ~h_nsc__q;
+    always @(*) cmp_l__6__op = t_cmp;
+    always @(*) cpack__bits__6 = cmp_l__6__r;
+    always @(*) cmp_l__7__a = lv__7__q;
+    always @(*) cmp_l__7__b = ~h_nsc__q;
+    always @(*) cmp_l__7__op = t_cmp;
+    always @(*) cpack__bits__7 = cmp_l__7__r;
+    always @(*) cmp_l__8__a = lv__8__q;
+    always @(*) cmp_l__8__b = ~h_nsc__q;
+    always @(*) cmp_l__8__op = t_cmp;
+    always @(*) cpack__bits__8 = cmp_l__8__r;
+    always @(*) cmp_l__9__a = lv__9__q;
+    always @(*) cmp_l__9__b = ~h_nsc__q;
+    always @(*) cmp_l__9__op = t_cmp;
+    always @(*) cpack__bits__9 = cmp_l__9__r;
+    always @(*) cmp_l__10__a = lv__10__q;
+    always @(*) cmp_l__10__b = ~h_nsc__q;
+    always @(*) cmp_l__10__op = t_cmp;
+    always @(*) cpack__bits__10 = cmp_l__10__r;
+    always @(*) cmp_l__11__a = lv__11__q;
+    always @(*) cmp_l__11__b = ~h_nsc__q;
+    always @(*) cmp_l__11__op = t_cmp;
+    always @(*) cpack__bits__11 = cmp_l__11__r;
+    always @(*) cmp_l__12__a = lv__12__q;
+    always @(*) cmp_l__12__b = ~h_nsc__q;
+    always @(*) cmp_l__12__op = t_cmp;
+    always @(*) cpack__bits__12 = cmp_l__12__r;
+    always @(*) cmp_l__13__a = lv__13__q;
+    always @(*) cmp_l__13__b = ~h_nsc__q;
+    always @(*) cmp_l__13__op = t_cmp;
+    always @(*) cpack__bits__13 = cmp_l__13__r;
+    always @(*) cmp_l__14__a = lv__14__q;
+    always @(*) cmp_l__14__b = ~h_nsc__q;
+    always @(*) cmp_l__14__op = t_cmp;
+    always @(*) cpack__bits__14 = cmp_l__14__r;
+    always @(*) cmp_l__15__a = lv__15__q;
+    always @(*) cmp_l__15__b = ~h_nsc__q;
+    always @(*) cmp_l__15__op = t_cmp;
+    always @(*) cpack__bits__15 = cmp_l__15__r;
+    always @(*) cmp_l__16__a = lv__16__q;
+    always @(*) cmp_l__16__b = ~h_nsc__q;
+    always @(*) cmp_l__16__op = t_cmp;
+    always @(*) cpack__bits__16 = cmp_l__16__r;
+    always @(*) cmp_l__17__a = lv__17__q;
+    always @(*) cmp_l__17__b = ~h_nsc__q;
+    always @(*) cmp_l__17__op = t_cmp;
+    always @(*) cpack__bits__17 = cmp_l__17__r;
+    always @(*) cmp_l__18__a = lv__18__q;
+    always @(*) cmp_l__18__b = ~h_nsc__q;
+    always @(*) cmp_l__18__op = t_cmp;
+    always @(*) cpack__bits__18 = cmp_l__18__r;
+    always @(*) cmp_l__19__a = lv__19__q;
+    always @(*) cmp_l__19__b = ~h_nsc__q;
+    always @(*) cmp_l__19__op = t_cmp;
+    always @(*) cpack__bits__19 = cmp_l__19__r;
+    always @(*) cmp_l__20__a = lv__20__q;
+    always @(*) cmp_l__20__b = ~h_nsc__q;
+    always @(*) cmp_l__20__op = t_cmp;
+    always @(*) cpack__bits__20 = cmp_l__20__r;
+    always @(*) cmp_l__21__a = lv__21__q;
+    always @(*) cmp_l__21__b = ~h_nsc__q;
+    always @(*) cmp_l__21__op = t_cmp;
+    always @(*) cpack__bits__21 = cmp_l__21__r;
+    always @(*) cmp_l__22__a = lv__22__q;
+    always @(*) cmp_l__22__b = ~h_nsc__q;
+    always @(*) cmp_l__22__op = t_cmp;
+    always @(*) cpack__bits__22 = cmp_l__22__r;
+    always @(*) cmp_l__23__a = lv__23__q;
+    always @(*) cmp_l__23__b = ~h_nsc__q;
+    always @(*) cmp_l__23__op = t_cmp;
+    always @(*) cpack__bits__23 = cmp_l__23__r;
+    always @(*) cmp_l__24__a = lv__24__q;
+    always @(*) cmp_l__24__b = ~h_nsc__q;
+    always @(*) cmp_l__24__op = t_cmp;
+    always @(*) cpack__bits__24 = cmp_l__24__r;
+    always @(*) cmp_l__25__a = lv__25__q;
+    always @(*) cmp_l__25__b = ~h_nsc__q;
+    always @(*) cmp_l__25__op = t_cmp;
+    always @(*) cpack__bits__25 = cmp_l__25__r;
+    always @(*) cmp_l__26__a = lv__26__q;
+    always @(*) cmp_l__26__b = ~h_nsc__q;
+    always @(*) cmp_l__26__op = t_cmp;
+    always @(*) cpack__bits__26 = cmp_l__26__r;
+    always @(*) cmp_l__27__a = lv__27__q;
+    always @(*) cmp_l__27__b = ~h_nsc__q;
+    always @(*) cmp_l__27__op = t_cmp;
+    always @(*) cpack__bits__27 = cmp_l__27__r;
+    always @(*) cmp_l__28__a = lv__28__q;
+    always @(*) cmp_l__28__b = ~h_nsc__q;
+    always @(*) cmp_l__28__op = t_cmp;
+    always @(*) cpack__bits__28 = cmp_l__28__r;
+    always @(*) cmp_l__29__a = lv__29__q;
+    always @(*) cmp_l__29__b = ~h_nsc__q;
+    always @(*) cmp_l__29__op = t_cmp;
+    always @(*) cpack__bits__29 = cmp_l__29__r;
+    always @(*) cmp_l__30__a = lv__30__q;
+    always @(*) cmp_l__30__b = ~h_nsc__q;
+    always @(*) cmp_l__30__op = t_cmp;
+    always @(*) cpack__bits__30 = cmp_l__30__r;
+    always @(*) cmp_l__31__a = lv__31__q;
+    always @(*) cmp_l__31__b = ~h_nsc__q;
+    always @(*) cmp_l__31__op = t_cmp;
+    always @(*) cpack__bits__31 = cmp_l__31__r;
+    always @(*) slow_mask = (part__q | (cpack__word & r_gm__q)) & r_act__q;
     always @(*) lastg = r_lastg__q;
     always @(*) begin
         pmask = slow_mask;
@@ -5967,6 +6305,113 @@ endmodule // dac_expander__reg16
 module dac_expander__add_fit(x,y,ci,s);
 
     // Module arguments
+    input wire  [32:0] x;
+    input wire  [32:0] y;
+    input wire  ci;
+    output reg  [32:0] s;
+
+    // Constant declarations
+    localparam  one = 33'h1;
+    localparam  zero = 33'h0;
+    localparam  sh__0 = 33'h1;
+    localparam  sh__1 = 33'h2;
+    localparam  sh__2 = 33'h4;
+    localparam  sh__3 = 33'h8;
+    localparam  sh__4 = 33'h10;
+    localparam  sh__5 = 33'h20;
+
+    // Local signals
+    reg  [32:0] p0;
+    reg  [32:0] g0;
+    reg  [32:0] cw;
+    reg  [32:0] cp;
+    reg  [32:0] g__0;
+    reg  [32:0] g__1;
+    reg  [32:0] g__2;
+    reg  [32:0] g__3;
+    reg  [32:0] g__4;
+    reg  [32:0] g__5;
+    reg  [32:0] g__6;
+    reg  [32:0] p__0;
+    reg  [32:0] p__1;
+    reg  [32:0] p__2;
+    reg  [32:0] p__3;
+    reg  [32:0] p__4;
+    reg  [32:0] p__5;
+    reg  [32:0] gs__0;
+    reg  [32:0] gs__1;
+    reg  [32:0] gs__2;
+    reg  [32:0] gs__3;
+    reg  [32:0] gs__4;
+    reg  [32:0] gs__5;
+    reg  [32:0] ps__0;
+    reg  [32:0] ps__1;
+    reg  [32:0] ps__2;
+    reg  [32:0] ps__3;
+    reg  [32:0] ps__4;
+    reg  [32:0] pg__0;
+    reg  [32:0] pg__1;
+    reg  [32:0] pg__2;
+    reg  [32:0] pg__3;
+    reg  [32:0] pg__4;
+    reg  [32:0] pg__5;
+    reg  [32:0] gc;
+    reg  [32:0] c;
+
+    // Update code
+    always @(*) begin
+        if (ci) begin
+            cw = one;
+        end
+        else begin
+            cw = zero;
+        end
+    end
+    always @(*) p0 = x ^ y;
+    always @(*) cp = p0 & cw;
+    always @(*) g0 = (x & y) | cp;
+    always @(*) g__0 = g0;
+    always @(*) p__0 = p0;
+    always @(*) ps__0 = p__0 << sh__0;
+    always @(*) p__1 = p__0 & ps__0;
+    always @(*) ps__1 = p__1 << sh__1;
+    always @(*) p__2 = p__1 & ps__1;
+    always @(*) ps__2 = p__2 << sh__2;
+    always @(*) p__3 = p__2 & ps__2;
+    always @(*) ps__3 = p__3 << sh__3;
+    always @(*) p__4 = p__3 & ps__3;
+    always @(*) ps__4 = p__4 << sh__4;
+    always @(*) p__5 = p__4 & ps__4;
+    always @(*) gs__0 = g__0 << sh__0;
+    always @(*) pg__0 = p__0 & gs__0;
+    always @(*) g__1 = g__0 | pg__0;
+    always @(*) gs__1 = g__1 << sh__1;
+    always @(*) pg__1 = p__1 & gs__1;
+    always @(*) g__2 = g__1 | pg__1;
+    always @(*) gs__2 = g__2 << sh__2;
+    always @(*) pg__2 = p__2 & gs__2;
+    always @(*) g__3 = g__2 | pg__2;
+    always @(*) gs__3 = g__3 << sh__3;
+    always @(*) pg__3 = p__3 & gs__3;
+    always @(*) g__4 = g__3 | pg__3;
+    always @(*) gs__4 = g__4 << sh__4;
+    always @(*) pg__4 = p__4 & gs__4;
+    always @(*) g__5 = g__4 | pg__4;
+    always @(*) gs__5 = g__5 << sh__5;
+    always @(*) pg__5 = p__5 & gs__5;
+    always @(*) g__6 = g__5 | pg__5;
+    always @(*) begin
+        gc = zero;
+        gc = g__6 << one;
+    end
+    always @(*) c = gc | cw;
+    always @(*) s = p0 ^ c;
+
+endmodule // dac_expander__add_fit
+
+module dac_expander__add_pb(x,y,ci,s);
+
+    // Module arguments
     input wire  [39:0] x;
     input wire  [39:0] y;
     input wire  ci;
@@ -6069,7 +6514,7 @@ module dac_expander__add_fit(x,y,ci,s);
     always @(*) c = gc | cw;
     always @(*) s = p0 ^ c;
 
-endmodule // dac_expander__add_fit
+endmodule // dac_expander__add_pb
 
 module dac_expander__aq(clock,reset,push,push_q,push_data,push_full_next,peek_q,peek_full_next,pop,pop_q,pop_valid,pop_data);
 
@@ -11151,23 +11596,6 @@ module dac_expander__gmem(clock,r_addr,r_data,w_en,w_addr,w_data);
         if (w_en) mem[w_addr] <= w_data;
     end
 endmodule // dac_expander__gmem
-
-module dac_expander__gpack(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,word);
-
-    // Module arguments
-    input wire  bits__0;
-    input wire  bits__1;
-    input wire  bits__2;
-    input wire  bits__3;
-    input wire  bits__4;
-    input wire  bits__5;
-    input wire  bits__6;
-    input wire  bits__7;
-    output reg  [7:0] word;
-
-    // Update code (custom)
-    always @(*) word = {bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
-endmodule // dac_expander__gpack
 
 module dac_expander__reg2(d,q,clock,reset);
 
@@ -16763,16 +17191,6 @@ module dac_expander__zx_ds(narrow,wide);
     always @(*) wide = {13'd0, narrow};
 endmodule // dac_expander__zx_ds
 
-module dac_expander__zx_g8(narrow,wide);
-
-    // Module arguments
-    input wire  [7:0] narrow;
-    output reg  [31:0] wide;
-
-    // Update code (custom)
-    always @(*) wide = {24'd0, narrow};
-endmodule // dac_expander__zx_g8
-
 module dac_expander__zx_k12(narrow,wide);
 
     // Module arguments
@@ -16792,6 +17210,16 @@ module dac_expander__zx_k6(narrow,wide);
     // Update code (custom)
     always @(*) wide = {2'd0, narrow};
 endmodule // dac_expander__zx_k6
+
+module dac_expander__zx_p33(narrow,wide);
+
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [32:0] wide;
+
+    // Update code (custom)
+    always @(*) wide = {1'd0, narrow};
+endmodule // dac_expander__zx_p33
 
 module dac_expander__zx_t12(narrow,wide);
 

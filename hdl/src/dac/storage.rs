@@ -263,6 +263,15 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
             ADD,
         ),
         f(
+            "warp setup",
+            "the slow path's group mask and a complemented copy of the scalar (issue 29, \
+             step 6)",
+            32 + 32,
+            1,
+            false,
+            ADD,
+        ),
+        f(
             "memory request",
             "valid, line address",
             1 + 25,

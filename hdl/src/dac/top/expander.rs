@@ -41,6 +41,7 @@ impl<
         self.cwid.d.next = self.cwid.q.val();
         self.p.d.next = self.p.q.val();
         self.grp.d.next = self.grp.q.val();
+        self.r_gm.d.next = self.r_gm.q.val();
         self.part.d.next = self.part.q.val();
         self.nslot.d.next = self.nslot.q.val();
         for b in 0..self._sb {
@@ -80,6 +81,7 @@ impl<
             self.wlast.d.next = self.nlast.val();
             self.p.d.next = self.c0_6.val();
             self.grp.d.next = self.c0_2.val();
+            self.r_gm.d.next = self.ff_32.val();
             self.part.d.next = self.c0_32.val();
             if self.slot_last.val() {
                 self.nslot.d.next = self.pk_enc_nxt.word.val();
@@ -99,6 +101,7 @@ impl<
             self.p.d.next = self.rec.nxt.val();
         } else if self.ps_adv.val() {
             self.grp.d.next = self.grp.q.val() + self.c1_2.val();
+            self.r_gm.d.next = self.r_gm.q.val() << self.c8_32.val();
             self.part.d.next = self.slow_mask.val();
         }
 

@@ -26,6 +26,7 @@ impl<
         self.h_cx.reset.next = self.reset.val();
         self.h_cy.reset.next = self.reset.val();
         self.h_sc.reset.next = self.reset.val();
+        self.h_nsc.reset.next = self.reset.val();
         self.h_gran.reset.next = self.reset.val();
         self.h_cmp.reset.next = self.reset.val();
         self.h_addr.reset.next = self.reset.val();
@@ -67,6 +68,7 @@ impl<
         self.h_cx.d.next = self.atq1.o_data.val().get_bits::<32>(32);
         self.h_cy.d.next = self.atq2.o_data.val().get_bits::<32>(0);
         self.h_sc.d.next = self.atq2.o_data.val().get_bits::<32>(32);
+        self.h_nsc.d.next = !self.atq2.o_data.val().get_bits::<32>(32);
         self.h_gran.d.next = self.q_gran.val();
         self.h_cmp.d.next = self.q_cmp.val();
         self.h_addr.d.next = self.q_addr.val();

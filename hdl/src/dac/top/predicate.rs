@@ -32,14 +32,27 @@ impl<
         // The tuple's conditions, registered with its fields (Tuple).
         self.zero_offs.next = self.h_zo.q.val();
         self.arith.next = self.h_ar.q.val();
-        // first + (n-1)*step stays a signed 32-bit value.
-        self.sx_v0.narrow.next = self.lv[0].q.val();
-        self.add_fit.x.next = self.sx_v0.wide.val();
-        self.add_fit.y.next = self.r_pb.q.val();
+        // first + (n-1)*step stays a signed 32-bit value: bits 32..39 of
+        // sext(first) + (n-1)*step + 2^31 clear. With c32 the carry out of
+        // the low 32 bits and s31 first's sign, the high byte is
+        // pb[39:32] + c32 - s31: 0, 1 or 0xFF of pb[39:32] by the three
+        // cases (issue 29, step 6: a carry instead of a 40-bit sum).
+        self.zx_v33.narrow.next = self.lv[0].q.val();
+        self.zx_p33.narrow.next = self.r_pb.q.val().get_bits::<32>(0);
+        self.add_fit.x.next = self.zx_v33.wide.val();
+        self.add_fit.y.next = self.zx_p33.wide.val();
         self.add_fit.ci.next = false;
-        // Below 2^32: bits 32..39 clear (no comparator: the flow maps one to a
-        // ripple subtraction).
-        self.fits.next = (self.add_fit.s.val() & self.hi40.val()) == self.c0_40.val();
+        self.c32.next = (self.add_fit.s.val() & self.bit32_33.val()) != self.c0_33.val();
+        self.s31.next = self.lv[0].q.val().get_bit(31);
+        self.pb_hi0.next = (self.r_pb.q.val() & self.hi40.val()) == self.c0_40.val();
+        self.pb_hi1.next = (self.r_pb.q.val() & self.hi40.val()) == self.hi1_40.val();
+        self.pb_hiff.next = (self.r_pb.q.val() & self.hi40.val()) == self.hi40.val();
+        self.fits.next = self.pb_hi0.val();
+        if self.c32.val() & !self.s31.val() {
+            self.fits.next = self.pb_hiff.val();
+        } else if !self.c32.val() & self.s31.val() {
+            self.fits.next = self.pb_hi1.val();
+        }
         // The next warp's (n-1)*step + 2^31, registered with its lanes
         // (Control): po[j] = step << j when bit j of n-1 is set.
         self.sx_tx.narrow.next = self.t_tx.val();
@@ -74,26 +87,16 @@ impl<
         if self.cmp_first.r.val() {
             self.fast_mask.next = self.r_act.q.val();
         }
-        // The slow path: eight lanes of group `grp`.
-        for i in 0..self._ng {
-            if self.grp.q.val() == self.c0_2.val() {
-                self.cmp_g[i].a.next = self.lv[i].q.val();
-            } else if self.grp.q.val() == self.c1_2.val() {
-                self.cmp_g[i].a.next = self.lv[i + 8].q.val();
-            } else if self.grp.q.val() == self.c2_2.val() {
-                self.cmp_g[i].a.next = self.lv[i + 16].q.val();
-            } else {
-                self.cmp_g[i].a.next = self.lv[i + 24].q.val();
-            }
-            self.cmp_g[i].b.next = self.t_scalar.val();
-            self.cmp_g[i].op.next = self.t_cmp.val();
-            self.gpack.bits[i].next = self.cmp_g[i].r.val();
+        // The slow path: every lane compared with the scalar, the group's
+        // eight kept by its mask `r_gm` (issue 29, step 6).
+        for l in 0..self._n {
+            self.cmp_l[l].a.next = self.lv[l].q.val();
+            self.cmp_l[l].b.next = !self.h_nsc.q.val();
+            self.cmp_l[l].op.next = self.t_cmp.val();
+            self.cpack.bits[l].next = self.cmp_l[l].r.val();
         }
-        self.zx_g8.narrow.next = self.gpack.word.val();
-        self.zx_grp.narrow.next = self.grp.q.val();
-        self.slow_mask.next = (self.part.q.val()
-            | (self.zx_g8.wide.val() << (self.zx_grp.wide.val() << self.c3_32.val())))
-            & self.r_act.q.val();
+        self.slow_mask.next =
+            (self.part.q.val() | (self.cpack.word.val() & self.r_gm.q.val())) & self.r_act.q.val();
         self.lastg.next = self.r_lastg.q.val();
         // The mask a push of this cycle carries.
         self.pmask.next = self.slow_mask.val();
