@@ -15,6 +15,8 @@ use crate::util::{konst, konsts, Pack, ZeroExt};
 struct ColMain;
 /// Kernel section: the load's look-up values.
 struct ColLook;
+/// Kernel section: the generator's bases per slot and job B's entry.
+struct ColGen;
 /// The column's generator read stage.
 struct ColRead;
 
@@ -200,6 +202,9 @@ pub struct CapsColumn<
     pub r_oh: Signal<In, Bits<NS>>,
     /// The read stage's base index `k*`, one-hot (bit `j`: base `j`).
     pub r_ks: Signal<In, Bits<4>>,
+    /// Bit `s`: the read stage's base at slot `s` is base `k` (`r_ks`),
+    /// else base 0 (session 47).
+    pub r_at: Signal<In, Bits<NS>>,
     /// Slot `r_oh`'s leading warp, as the selection saw it (zero unless
     /// the entry there was valid with the job's pc at the selection).
     pub q_lead: Signal<Out, Bits<WI>>,
@@ -384,6 +389,7 @@ impl<
             gb_kin1: Default::default(),
             r_oh: Default::default(),
             r_ks: Default::default(),
+            r_at: Default::default(),
             q_lead: Default::default(),
             q_base: Default::default(),
             valid: Default::default(),
@@ -468,7 +474,7 @@ impl<
         const NS: usize,
     > Logic for CapsColumn<A, P, WI, WD, C, CP, RP, NS>
 {
-    crate::section::sections!(ColMain, ColRead, ColLook);
+    crate::section::sections!(ColMain, ColGen, ColRead, ColLook);
 }
 
 /// The column's kernel sections (the top of a unit does not import
@@ -476,7 +482,7 @@ impl<
 mod kernel {
     use rust_hdl::prelude::*;
 
-    use super::{CapsColumn, ColLook, ColMain, ColRead};
+    use super::{CapsColumn, ColGen, ColLook, ColMain, ColRead};
     use crate::section::Section;
 
     impl<
@@ -510,7 +516,7 @@ mod kernel {
                 self.r_pc.hit[s].next = self.l_q.val().get_bit(s);
                 self.r_lead.hit[s].next = self.l_q.val().get_bit(s);
                 self.r_cnt.hit[s].next = self.l_q.val().get_bit(s);
-                self.r_b0.hit[s].next = self.l_q.val().get_bit(s);
+                self.r_b0.hit[s].next = self.l_onehot.val().get_bit(s);
                 self.r_pc.v[s].next = self.pc.taps[s].val();
                 self.r_lead.v[s].next = self.lead.taps[s].val();
                 self.r_cnt.v[s].next = self.cnt.taps[s].val();
@@ -573,6 +579,59 @@ mod kernel {
 
             // Generator port: slot g_sel (one-hot), an AND-OR of the taps.
             self.g_q.next = self.g_sel.val() & self.pack_hit.word.val();
+            // Update of entry (w_slot, e).
+            self.pc.w_en.next = self.wr.val();
+            self.lead.w_en.next = self.wr.val();
+            self.cnt.w_en.next = self.wr.val();
+            self.base0.w_en.next = self.wr.val();
+            self.base1.w_en.next = self.wr.val();
+            self.base2.w_en.next = self.wr.val();
+            self.base3.w_en.next = self.wr.val();
+            self.rank.w_en.next = self.rank_we.val();
+            self.pc.w_addr.next = self.w_slot.val();
+            self.lead.w_addr.next = self.w_slot.val();
+            self.cnt.w_addr.next = self.w_slot.val();
+            self.base0.w_addr.next = self.w_slot.val();
+            self.base1.w_addr.next = self.w_slot.val();
+            self.base2.w_addr.next = self.w_slot.val();
+            self.base3.w_addr.next = self.w_slot.val();
+            self.rank.w_addr.next = self.w_slot.val();
+            self.pc.w_data.next = self.w_pc.val();
+            self.lead.w_data.next = self.w_warp.val();
+            self.cnt.w_data.next = self.w_n.val();
+            self.base0.w_data.next = self.w_a0.val();
+            self.base1.w_data.next = self.w_a1.val();
+            self.base2.w_data.next = self.w_a2.val();
+            self.base3.w_data.next = self.w_a3.val();
+            self.rank.w_data.next = self.w_rank.val();
+            // Valid bits: the load's entry, then the launch clearing, through a local
+            // (`valid.d` read back would show rust-hdl's simulator the last pass's value).
+            if self.set_valid.val() {
+                self.v_w.next = self.valid.q.val() | self.w_onehot.val();
+            } else if self.clr_valid.val() {
+                self.v_w.next = self.valid.q.val() & !self.w_onehot.val();
+            } else {
+                self.v_w.next = self.valid.q.val();
+            }
+            self.valid.d.next = self.v_w.val() & !self.clear_mask.val();
+        }
+    }
+
+    impl<
+            const A: usize,
+            const P: usize,
+            const WI: usize,
+            const WD: usize,
+            const C: usize,
+            const CP: usize,
+            const RP: usize,
+            const NS: usize,
+        > Section<ColGen> for CapsColumn<A, P, WI, WD, C, CP, RP, NS>
+    {
+        /// The generator's bases `k*` per slot and job B's entry (session
+        /// 47: registered, its tests from registers).
+        #[hdl_gen]
+        fn update(&mut self) {
             // Base k* of slot s, from registers only (the cursor, the
             // job's kind), beside the slot choice: base `g_k` where `g_at`,
             // else base 0, as an AND-OR with masks.
@@ -630,41 +689,6 @@ mod kernel {
             self.gb_eq.next = self.jb_v.val() & (self.jb_lead.q.val() == self.gb_pos.val());
             self.gb_kin.next = self.jb_v.val() & (self.g_k.val() < self.jb_n.q.val());
             self.gb_kin1.next = self.jb_v.val() & (self.g_k1.val() < self.jb_n.q.val());
-            // Update of entry (w_slot, e).
-            self.pc.w_en.next = self.wr.val();
-            self.lead.w_en.next = self.wr.val();
-            self.cnt.w_en.next = self.wr.val();
-            self.base0.w_en.next = self.wr.val();
-            self.base1.w_en.next = self.wr.val();
-            self.base2.w_en.next = self.wr.val();
-            self.base3.w_en.next = self.wr.val();
-            self.rank.w_en.next = self.rank_we.val();
-            self.pc.w_addr.next = self.w_slot.val();
-            self.lead.w_addr.next = self.w_slot.val();
-            self.cnt.w_addr.next = self.w_slot.val();
-            self.base0.w_addr.next = self.w_slot.val();
-            self.base1.w_addr.next = self.w_slot.val();
-            self.base2.w_addr.next = self.w_slot.val();
-            self.base3.w_addr.next = self.w_slot.val();
-            self.rank.w_addr.next = self.w_slot.val();
-            self.pc.w_data.next = self.w_pc.val();
-            self.lead.w_data.next = self.w_warp.val();
-            self.cnt.w_data.next = self.w_n.val();
-            self.base0.w_data.next = self.w_a0.val();
-            self.base1.w_data.next = self.w_a1.val();
-            self.base2.w_data.next = self.w_a2.val();
-            self.base3.w_data.next = self.w_a3.val();
-            self.rank.w_data.next = self.w_rank.val();
-            // Valid bits: the load's entry, then the launch clearing, through a local
-            // (`valid.d` read back would show rust-hdl's simulator the last pass's value).
-            if self.set_valid.val() {
-                self.v_w.next = self.valid.q.val() | self.w_onehot.val();
-            } else if self.clr_valid.val() {
-                self.v_w.next = self.valid.q.val() & !self.w_onehot.val();
-            } else {
-                self.v_w.next = self.valid.q.val();
-            }
-            self.valid.d.next = self.v_w.val() & !self.clear_mask.val();
         }
     }
 
@@ -733,10 +757,14 @@ mod kernel {
                 self.rd_bk.hit[s].next = self.rd_q.val().get_bit(s);
                 self.rd_ld.hit[s].next = self.rd_q.val().get_bit(s);
                 self.rd_ld.v[s].next = self.lead.taps[s].val();
-                self.rd_bk.v[s].next = (self.base0.taps[s].val() & self.rkm[0].val())
-                    | (self.base1.taps[s].val() & self.rkm[1].val())
-                    | (self.base2.taps[s].val() & self.rkm[2].val())
-                    | (self.base3.taps[s].val() & self.rkm[3].val());
+                if self.r_at.val().get_bit(s) {
+                    self.rd_bk.v[s].next = (self.base0.taps[s].val() & self.rkm[0].val())
+                        | (self.base1.taps[s].val() & self.rkm[1].val())
+                        | (self.base2.taps[s].val() & self.rkm[2].val())
+                        | (self.base3.taps[s].val() & self.rkm[3].val());
+                } else {
+                    self.rd_bk.v[s].next = self.base0.taps[s].val();
+                }
             }
             self.rd_cf.next = self.sv_wr.q.val() & (self.sv_oh.q.val() & self.rd_q.val()).any();
             if self.rd_cf.val() {
@@ -767,13 +795,13 @@ mod kernel {
             self.l_q2.next = self.ns_zero.val();
             self.l_q3.next = self.ns_zero.val();
             if self.l_in1.val() {
-                self.l_q1.next = self.l_q.val();
+                self.l_q1.next = self.l_onehot.val();
             }
             if self.l_in2.val() {
-                self.l_q2.next = self.l_q.val();
+                self.l_q2.next = self.l_onehot.val();
             }
             if self.l_in3.val() {
-                self.l_q3.next = self.l_q.val();
+                self.l_q3.next = self.l_onehot.val();
             }
             for s in 0..self._ns {
                 self.r_b1.hit[s].next = self.l_q1.val().get_bit(s);

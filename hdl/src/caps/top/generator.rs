@@ -52,7 +52,7 @@ impl<
                 }
             }
             self.at_slot[s].next = self.posa.q.val() == self.slot_cp[s].val();
-            self.pack_at.bits[s].next = self.at_slot[s].val();
+            self.pack_at.bits[s].next = self.at_slot[s].val() | self.j_kind.q.val();
             self.cand[s].next = self.cand_any[s].val()
                 & !self.j_oh.q.val().get_bit(s)
                 & (self.posa.q.val() <= self.slot_cp[s].val());
