@@ -15,8 +15,6 @@ use crate::util::{konst, konsts, Pack, ZeroExt};
 struct ColMain;
 /// Kernel section: the load's look-up values.
 struct ColLook;
-/// Kernel section: the generator's bases per slot and job B's entry.
-struct ColGen;
 /// The column's generator read stage.
 struct ColRead;
 
@@ -143,9 +141,6 @@ pub struct CapsColumn<
     pub g_sel: Signal<In, Bits<NS>>,
     /// Job B's slot, one-hot.
     pub gb_sel: Signal<In, Bits<NS>>,
-    /// Job B's slot after this edge (the job taken, else `gb_sel`),
-    /// one-hot.
-    pub gb_sel_n: Signal<In, Bits<NS>>,
     /// Job B's warp cursor `pos`, its low `WI` bits (the top compares the
     /// rest with zero).
     pub gb_pos: Signal<In, Bits<WI>>,
@@ -200,11 +195,8 @@ pub struct CapsColumn<
     /// The generator's read stage: the slot the selection chose at the
     /// last edge, one-hot (or zero).
     pub r_oh: Signal<In, Bits<NS>>,
-    /// The read stage's base index `k*`, one-hot (bit `j`: base `j`).
-    pub r_ks: Signal<In, Bits<4>>,
-    /// Bit `s`: the read stage's base at slot `s` is base `k` (`r_ks`),
-    /// else base 0 (session 47).
-    pub r_at: Signal<In, Bits<NS>>,
+    /// The read stage's base index `k*`.
+    pub r_k: Signal<In, Bits<3>>,
     /// Slot `r_oh`'s leading warp, as the selection saw it (zero unless
     /// the entry there was valid with the job's pc at the selection).
     pub q_lead: Signal<Out, Bits<WI>>,
@@ -269,23 +261,10 @@ pub struct CapsColumn<
     k2: Constant<Bits<3>>,
     k3: Constant<Bits<3>>,
     pack_more: Pack<NS>,
-    // Job B's entry (slot `gb_sel`), registered (session 47): its pc is
-    // the job's pc (`jb_pc`), its leading warp and count, computed at each
-    // edge for the values after it (the job's slot and pc after the edge,
-    // the entry written), like `gm_pc`; its valid bit is applied after.
-    jb_pc: Reg<Bit>,
-    jb_lead: Reg<Bits<WI>>,
-    jb_n: Reg<Bits<3>>,
-    jb_ld: SelOr<WI>,
-    jb_nn: SelOr<3>,
-    jb_w: Signal<Local, Bit>,
-    jb_v: Signal<Local, Bit>,
-    // The base `k*` choices as bit masks (session 47: an AND-OR of the
-    // four bases per slot instead of a chain of multiplexers).
-    gkm: Vec<Signal<Local, Bits<A>>>,
-    rkm: Vec<Signal<Local, Bits<A>>>,
-    a_ones: Constant<Bits<A>>,
-    a_zero: Constant<Bits<A>>,
+    gb_q: Signal<Local, Bits<NS>>,
+    pack_beq: Pack<NS>,
+    pack_bkin: Pack<NS>,
+    pack_bkin1: Pack<NS>,
     g_k1: Signal<Local, Bits<3>>,
     k_one: Constant<Bits<3>>,
     pack_cand: Pack<NS>,
@@ -363,7 +342,6 @@ impl<
             g_kind: Default::default(),
             g_sel: Default::default(),
             gb_sel: Default::default(),
-            gb_sel_n: Default::default(),
             gb_pos: Default::default(),
             l_ev: Default::default(),
             l_hit: Default::default(),
@@ -388,8 +366,7 @@ impl<
             gb_kin: Default::default(),
             gb_kin1: Default::default(),
             r_oh: Default::default(),
-            r_ks: Default::default(),
-            r_at: Default::default(),
+            r_k: Default::default(),
             q_lead: Default::default(),
             q_base: Default::default(),
             valid: Default::default(),
@@ -433,17 +410,10 @@ impl<
             k2: konst(2),
             k3: konst(3),
             pack_more: Pack::new(ns),
-            jb_pc: Default::default(),
-            jb_lead: Default::default(),
-            jb_n: Default::default(),
-            jb_ld: SelOr::new(ns),
-            jb_nn: SelOr::new(ns),
-            jb_w: Default::default(),
-            jb_v: Default::default(),
-            gkm: (0..4).map(|_| Signal::default()).collect(),
-            rkm: (0..4).map(|_| Signal::default()).collect(),
-            a_ones: konst(u64::MAX >> (64 - A)),
-            a_zero: konst(0),
+            gb_q: Default::default(),
+            pack_beq: Pack::new(ns),
+            pack_bkin: Pack::new(ns),
+            pack_bkin1: Pack::new(ns),
             g_k1: Default::default(),
             k_one: konst(1),
             pack_cand: Pack::new(ns),
@@ -474,7 +444,7 @@ impl<
         const NS: usize,
     > Logic for CapsColumn<A, P, WI, WD, C, CP, RP, NS>
 {
-    crate::section::sections!(ColMain, ColGen, ColRead, ColLook);
+    crate::section::sections!(ColMain, ColRead, ColLook);
 }
 
 /// The column's kernel sections (the top of a unit does not import
@@ -482,7 +452,7 @@ impl<
 mod kernel {
     use rust_hdl::prelude::*;
 
-    use super::{CapsColumn, ColGen, ColLook, ColMain, ColRead};
+    use super::{CapsColumn, ColLook, ColMain, ColRead};
     use crate::section::Section;
 
     impl<
@@ -516,7 +486,7 @@ mod kernel {
                 self.r_pc.hit[s].next = self.l_q.val().get_bit(s);
                 self.r_lead.hit[s].next = self.l_q.val().get_bit(s);
                 self.r_cnt.hit[s].next = self.l_q.val().get_bit(s);
-                self.r_b0.hit[s].next = self.l_onehot.val().get_bit(s);
+                self.r_b0.hit[s].next = self.l_q.val().get_bit(s);
                 self.r_pc.v[s].next = self.pc.taps[s].val();
                 self.r_lead.v[s].next = self.lead.taps[s].val();
                 self.r_cnt.v[s].next = self.cnt.taps[s].val();
@@ -579,6 +549,35 @@ mod kernel {
 
             // Generator port: slot g_sel (one-hot), an AND-OR of the taps.
             self.g_q.next = self.g_sel.val() & self.pack_hit.word.val();
+            for s in 0..self._ns {
+                // Base k* of slot s, from registers only (the cursor, the
+                // job's kind), beside the slot choice.
+                self.g_at[s].next = self.g_kind.val() | (self.g_pos.val() == self.slot_cp[s].val());
+                if self.g_at[s].val() & (self.g_k.val() == self.k3.val()) {
+                    self.g_pick[s].next = self.base3.taps[s].val();
+                } else if self.g_at[s].val() & (self.g_k.val() == self.k2.val()) {
+                    self.g_pick[s].next = self.base2.taps[s].val();
+                } else if self.g_at[s].val() & (self.g_k.val() == self.k_one.val()) {
+                    self.g_pick[s].next = self.base1.taps[s].val();
+                } else {
+                    self.g_pick[s].next = self.base0.taps[s].val();
+                }
+            }
+            self.gb_q.next = self.gb_sel.val() & self.pack_hit.word.val();
+            // Job B's cursor tests per slot, from registers only, then
+            // selected by the hit (one bit each, no value read first).
+            for s in 0..self._ns {
+                self.pack_beq.bits[s].next =
+                    self.gb_q.val().get_bit(s) & (self.lead.taps[s].val() == self.gb_pos.val());
+                self.pack_bkin.bits[s].next =
+                    self.gb_q.val().get_bit(s) & (self.g_k.val() < self.cnt.taps[s].val());
+                self.pack_bkin1.bits[s].next =
+                    self.gb_q.val().get_bit(s) & (self.g_k1.val() < self.cnt.taps[s].val());
+            }
+            self.gb_hit.next = self.gb_q.val().any();
+            self.gb_eq.next = self.pack_beq.word.val().any();
+            self.gb_kin.next = self.pack_bkin.word.val().any();
+            self.gb_kin1.next = self.pack_bkin1.word.val().any();
             // Update of entry (w_slot, e).
             self.pc.w_en.next = self.wr.val();
             self.lead.w_en.next = self.wr.val();
@@ -626,81 +625,6 @@ mod kernel {
             const CP: usize,
             const RP: usize,
             const NS: usize,
-        > Section<ColGen> for CapsColumn<A, P, WI, WD, C, CP, RP, NS>
-    {
-        /// The generator's bases `k*` per slot and job B's entry (session
-        /// 47: registered, its tests from registers).
-        #[hdl_gen]
-        fn update(&mut self) {
-            // Base k* of slot s, from registers only (the cursor, the
-            // job's kind), beside the slot choice: base `g_k` where `g_at`,
-            // else base 0, as an AND-OR with masks.
-            self.gkm[1].next = self.a_zero.val();
-            self.gkm[2].next = self.a_zero.val();
-            self.gkm[3].next = self.a_zero.val();
-            self.gkm[0].next = self.a_zero.val();
-            if self.g_k.val() == self.k3.val() {
-                self.gkm[3].next = self.a_ones.val();
-            } else if self.g_k.val() == self.k2.val() {
-                self.gkm[2].next = self.a_ones.val();
-            } else if self.g_k.val() == self.k_one.val() {
-                self.gkm[1].next = self.a_ones.val();
-            } else {
-                self.gkm[0].next = self.a_ones.val();
-            }
-            for s in 0..self._ns {
-                self.g_at[s].next = self.g_kind.val() | (self.g_pos.val() == self.slot_cp[s].val());
-                if self.g_at[s].val() {
-                    self.g_pick[s].next = (self.base0.taps[s].val() & self.gkm[0].val())
-                        | (self.base1.taps[s].val() & self.gkm[1].val())
-                        | (self.base2.taps[s].val() & self.gkm[2].val())
-                        | (self.base3.taps[s].val() & self.gkm[3].val());
-                } else {
-                    self.g_pick[s].next = self.base0.taps[s].val();
-                }
-            }
-            // Job B's entry after this edge (slot `gb_sel_n`; the entry
-            // written at this edge gets `w_warp`, `w_n`; `pack_mpc` holds
-            // the pc compares after the edge), and its cursor tests from
-            // the registers (session 47).
-            self.jb_pc.clock.next = self.clock.val();
-            self.jb_pc.reset.next = self.reset.val();
-            self.jb_lead.clock.next = self.clock.val();
-            self.jb_lead.reset.next = self.reset.val();
-            self.jb_n.clock.next = self.clock.val();
-            self.jb_n.reset.next = self.reset.val();
-            for s in 0..self._ns {
-                self.jb_ld.hit[s].next = self.gb_sel_n.val().get_bit(s);
-                self.jb_ld.v[s].next = self.lead.taps[s].val();
-                self.jb_nn.hit[s].next = self.gb_sel_n.val().get_bit(s);
-                self.jb_nn.v[s].next = self.cnt.taps[s].val();
-            }
-            self.jb_pc.d.next = (self.pack_mpc.word.val() & self.gb_sel_n.val()).any();
-            self.jb_w.next = self.wr.val() & (self.w_onehot.val() & self.gb_sel_n.val()).any();
-            if self.jb_w.val() {
-                self.jb_lead.d.next = self.w_warp.val();
-                self.jb_n.d.next = self.w_n.val();
-            } else {
-                self.jb_lead.d.next = self.jb_ld.o.val();
-                self.jb_n.d.next = self.jb_nn.o.val();
-            }
-            self.jb_v.next = (self.valid.q.val() & self.gb_sel.val()).any() & self.jb_pc.q.val();
-            self.gb_hit.next = self.jb_v.val();
-            self.gb_eq.next = self.jb_v.val() & (self.jb_lead.q.val() == self.gb_pos.val());
-            self.gb_kin.next = self.jb_v.val() & (self.g_k.val() < self.jb_n.q.val());
-            self.gb_kin1.next = self.jb_v.val() & (self.g_k1.val() < self.jb_n.q.val());
-        }
-    }
-
-    impl<
-            const A: usize,
-            const P: usize,
-            const WI: usize,
-            const WD: usize,
-            const C: usize,
-            const CP: usize,
-            const RP: usize,
-            const NS: usize,
         > Section<ColRead> for CapsColumn<A, P, WI, WD, C, CP, RP, NS>
     {
         /// The generator's read stage (issue 29, session 44): slot
@@ -736,32 +660,16 @@ mod kernel {
             if self.r_hit.q.val() {
                 self.rd_q.next = self.r_oh.val();
             }
-            // Base `k*` (one-hot `r_ks`) as an AND-OR with masks.
-            self.rkm[0].next = self.a_zero.val();
-            self.rkm[1].next = self.a_zero.val();
-            self.rkm[2].next = self.a_zero.val();
-            self.rkm[3].next = self.a_zero.val();
-            if self.r_ks.val().get_bit(0) {
-                self.rkm[0].next = self.a_ones.val();
-            }
-            if self.r_ks.val().get_bit(1) {
-                self.rkm[1].next = self.a_ones.val();
-            }
-            if self.r_ks.val().get_bit(2) {
-                self.rkm[2].next = self.a_ones.val();
-            }
-            if self.r_ks.val().get_bit(3) {
-                self.rkm[3].next = self.a_ones.val();
-            }
             for s in 0..self._ns {
                 self.rd_bk.hit[s].next = self.rd_q.val().get_bit(s);
                 self.rd_ld.hit[s].next = self.rd_q.val().get_bit(s);
                 self.rd_ld.v[s].next = self.lead.taps[s].val();
-                if self.r_at.val().get_bit(s) {
-                    self.rd_bk.v[s].next = (self.base0.taps[s].val() & self.rkm[0].val())
-                        | (self.base1.taps[s].val() & self.rkm[1].val())
-                        | (self.base2.taps[s].val() & self.rkm[2].val())
-                        | (self.base3.taps[s].val() & self.rkm[3].val());
+                if self.r_k.val() == self.k3.val() {
+                    self.rd_bk.v[s].next = self.base3.taps[s].val();
+                } else if self.r_k.val() == self.k2.val() {
+                    self.rd_bk.v[s].next = self.base2.taps[s].val();
+                } else if self.r_k.val() == self.k_one.val() {
+                    self.rd_bk.v[s].next = self.base1.taps[s].val();
                 } else {
                     self.rd_bk.v[s].next = self.base0.taps[s].val();
                 }
@@ -795,13 +703,13 @@ mod kernel {
             self.l_q2.next = self.ns_zero.val();
             self.l_q3.next = self.ns_zero.val();
             if self.l_in1.val() {
-                self.l_q1.next = self.l_onehot.val();
+                self.l_q1.next = self.l_q.val();
             }
             if self.l_in2.val() {
-                self.l_q2.next = self.l_onehot.val();
+                self.l_q2.next = self.l_q.val();
             }
             if self.l_in3.val() {
-                self.l_q3.next = self.l_onehot.val();
+                self.l_q3.next = self.l_q.val();
             }
             for s in 0..self._ns {
                 self.r_b1.hit[s].next = self.l_q1.val().get_bit(s);

@@ -153,9 +153,6 @@ pub struct CapsPrefetcherRtl<
     sel_npos: SelOr<CP>,
     sel_nk: SelOr<3>,
     pack_cw: Pack<NS>,
-    // `posa == s` or job B, per slot, for the read stage's `r_pos`
-    // (session 47).
-    pack_at: Pack<NS>,
     zx_ldw: ZeroExt<WI, WD>,
     zx_stw: ZeroExt<WI, WD>,
     zx_stl: ZeroExt<WI, WD>,
@@ -289,14 +286,15 @@ pub struct CapsPrefetcherRtl<
     // The generator's read stage (session 44).
     r_v: Reg<Bit>,
     r_oh: Reg<Bits<NS>>,
-    // k one-hot, and per slot "k* is k there" (session 47).
-    r_k: Reg<Bits<4>>,
-    r_pos: Reg<Bits<NS>>,
+    r_k: Reg<Bits<3>>,
+    r_pos: Reg<Bits<CP>>,
+    r_kind: Reg<Bit>,
     r_stride: Reg<Bits<A>>,
     r_neg: Reg<Bit>,
     r_warp: Reg<Bits<WI>>,
     r_cta: Reg<Bits<C>>,
-    rd_k: Signal<Local, Bits<4>>,
+    rd_at: Signal<Local, Bit>,
+    rd_k: Signal<Local, Bits<3>>,
     sel_rb: SelOr<A>,
     sel_rl: SelOr<WI>,
     // The address stages: a prefetch selected at the last edge (its base,
@@ -332,13 +330,6 @@ pub struct CapsPrefetcherRtl<
     addr_zero: Constant<Bits<A>>,
     k_zero: Constant<Bits<3>>,
     k_one: Constant<Bits<3>>,
-    k_two: Constant<Bits<3>>,
-    k_three: Constant<Bits<3>>,
-    // `k*` one-hot: base 0..3.
-    k4_b0: Constant<Bits<4>>,
-    k4_b1: Constant<Bits<4>>,
-    k4_b2: Constant<Bits<4>>,
-    k4_b3: Constant<Bits<4>>,
     cp_zero: Constant<Bits<CP>>,
     wd_zero: Constant<Bits<WD>>,
     wd_one: Constant<Bits<WD>>,
@@ -418,8 +409,6 @@ pub struct CapsPrefetcherRtl<
     gsel_w: Signal<Local, Bits<NS>>,
     g_selw: Signal<Local, Bits<NS>>,
     gb_selw: Signal<Local, Bits<NS>>,
-    // Job B's slot after this edge, one-hot (session 47).
-    j_oh_n: Signal<Local, Bits<NS>>,
     // Job B's cursor (session 46): the entry's tests from the columns
     // (`posb` is its leading warp; `kk`, `kk + 1` below its count) and
     // `posb + 1`, `posb + 2`, so that `w'` and its end test only select.
@@ -511,7 +500,6 @@ impl<
             sel_npos: SelOr::new(ncta),
             sel_nk: SelOr::new(ncta),
             pack_cw: Pack::new(ncta),
-            pack_at: Pack::new(ncta),
             order: RankOrder::new(ne),
             dtab: CapsDist::new(p),
             jobq: ShiftQueue::new(p.JOBQ_DEPTH as usize),
@@ -534,12 +522,6 @@ impl<
             addr_zero: konst(0),
             k_zero: konst(0),
             k_one: konst(1),
-            k_two: konst(2),
-            k_three: konst(3),
-            k4_b0: konst(1),
-            k4_b1: konst(2),
-            k4_b2: konst(4),
-            k4_b3: konst(8),
             cp_zero: konst(0),
             wd_zero: konst(0),
             wd_one: konst(1),
@@ -630,14 +612,14 @@ impl<
             b_rns, b_rdelta, b_fwl, b_fns, b_fdelta, b_feq,
             b_fpow2, b_fdiv, b_fnz, fw_on, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n,
             c_dh, c_lead, c_pc, c_warp, c_stride, c_neg, st_neg, j_neg,
-            c_pd, c_pst, r_v, r_oh, r_k, r_pos, r_stride, r_neg, r_warp, r_cta, rd_k, xr_eq, xr_pow2, xr_div, xr_nz, v_ns, v_n, v_cnt, v_lead, j_cnt, v_same, j_kill, v_r1, v_r2, v_r3, v_dh, v_pc, v_warp, v_stride, v_neg, v_cta, v_dalloc,
+            c_pd, c_pst, r_v, r_oh, r_k, r_pos, r_kind, r_stride, r_neg, r_warp, r_cta, rd_at, rd_k, xr_eq, xr_pow2, xr_div, xr_nz, v_ns, v_n, v_cnt, v_lead, j_cnt, v_same, j_kill, v_r1, v_r2, v_r3, v_dh, v_pc, v_warp, v_stride, v_neg, v_cta, v_dalloc,
             // Local signals.
             elig, n3, l_onehot, clear_mask, l_cleared, m_hit, w_is_lead, n_same,
             delta_l, mism, fdelta, feq, fwd, use_f, dh_any, x_delta, x_eq, x_pow2, x_div,
             x_nz, x_stride, x_neg, x_ndelta, g_pc_n, g_warp_n, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
             job_a,
             take, job_push, found_a, s_hit, s_c,
-            wb, cw, gsel_w, g_selw, gb_selw, j_oh_n, b_eq, b_kin, b_kin1, pb1, pb2, wb1, k_inc, na_pos, na_k, b_end, b_skip, have_pf, g_end, pf_push, pf_room,
+            wb, cw, gsel_w, g_selw, gb_selw, b_eq, b_kin, b_kin1, pb1, pb2, wb1, k_inc, na_pos, na_k, b_end, b_skip, have_pf, g_end, pf_push, pf_room,
         })
     }
 }

@@ -69,6 +69,11 @@ impl<
         }
         self.pf_push.next = self.have_pf.val() & self.pf_room.val();
         self.r_v.d.next = self.pf_push.val();
+        self.zx_jslot.narrow.next = self
+            .jobq
+            .o_data
+            .val()
+            .get_bits::<C>(self.joff_cta.val().index());
         // Generator state (the job's pc and warp after the edge,
         // `g_pc_n` and `g_warp_n`, are in the job section).
         if self.take.val() {
@@ -80,42 +85,30 @@ impl<
                 .o_data
                 .val()
                 .get_bits::<C>(self.joff_cta.val().index());
-            self.j_oh.d.next = self.j_oh_n.val();
+            self.j_oh.d.next = self.ns_one.val() << self.zx_jslot.wide.val();
             self.j_warp.d.next = self.g_warp_n.val();
             self.j_stride.d.next = self.jobq_stride.o_data.val();
             self.j_neg.d.next = self.jobq.o_data.val().get_bit(self.joff_neg.val().index());
             self.posa.d.next = self.cp_zero.val();
+            self.posb.d.next = self.wd_zero.val();
             self.kk.d.next = self.k_zero.val();
         } else if self.g_end.val() {
             self.busy.d.next = false;
         } else if self.busy.q.val() & self.j_kind.q.val() & self.b_skip.val() {
+            self.posb.d.next = self.wb1.val();
             self.kk.d.next = self.k_zero.val();
         } else if self.pf_push.val() {
             if self.j_kind.q.val() {
                 if self.b_kin1.val() {
                     self.kk.d.next = self.k_inc.val();
+                    self.posb.d.next = self.wb.val();
                 } else {
                     self.kk.d.next = self.k_zero.val();
+                    self.posb.d.next = self.wb1.val();
                 }
             } else {
                 self.kk.d.next = self.na_k.val();
                 self.posa.d.next = self.na_pos.val();
-            }
-        }
-        // Job B's warp cursor from job B's conditions only (session 47):
-        // it moves only in a job B, so job A's choice (`found_a`, through
-        // `g_end` and `pf_push`) is not on its path.
-        if self.take.val() {
-            self.posb.d.next = self.wd_zero.val();
-        } else if self.busy.q.val() & self.j_kind.q.val() & !self.b_end.val() {
-            if self.b_skip.val() {
-                self.posb.d.next = self.wb1.val();
-            } else if self.pf_room.val() {
-                if self.b_kin1.val() {
-                    self.posb.d.next = self.wb.val();
-                } else {
-                    self.posb.d.next = self.wb1.val();
-                }
             }
         }
     }

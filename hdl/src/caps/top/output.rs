@@ -32,25 +32,23 @@ impl<
         // and the job's fields; the columns read the entry as it was at the
         // selection.
         self.r_oh.d.next = self.g_selw.val();
-        // k one-hot (bit j: base j; base 0 for any other value).
-        self.rd_k.next = self.k4_b0.val();
-        if self.kk.q.val() == self.k_three.val() {
-            self.rd_k.next = self.k4_b3.val();
-        } else if self.kk.q.val() == self.k_two.val() {
-            self.rd_k.next = self.k4_b2.val();
-        } else if self.kk.q.val() == self.k_one.val() {
-            self.rd_k.next = self.k4_b1.val();
+        self.r_k.d.next = self.kk.q.val();
+        self.r_pos.d.next = self.posa.q.val();
+        self.r_kind.d.next = self.j_kind.q.val();
+        self.rd_at.next = self.r_kind.q.val();
+        for s in 0..self._ncta {
+            if self.r_oh.q.val().get_bit(s) & (self.r_pos.q.val() == self.slot_cp[s].val()) {
+                self.rd_at.next = true;
+            }
         }
-        self.r_k.d.next = self.rd_k.val();
-        // Per slot, whether k* is k there (job B, or the cursor's slot
-        // `posa`; else base 0), computed for the selection and registered
-        // (session 47), so the read stage's base choice waits for no slot
-        // compare.
-        self.r_pos.d.next = self.pack_at.word.val();
+        if self.rd_at.val() {
+            self.rd_k.next = self.r_k.q.val();
+        } else {
+            self.rd_k.next = self.k_zero.val();
+        }
         for e in 0..self._ne {
             self.cols[e].r_oh.next = self.r_oh.q.val();
-            self.cols[e].r_ks.next = self.r_k.q.val();
-            self.cols[e].r_at.next = self.r_pos.q.val();
+            self.cols[e].r_k.next = self.rd_k.val();
             self.sel_rb.hit[e].next = true;
             self.sel_rb.v[e].next = self.cols[e].q_base.val();
             self.sel_rl.hit[e].next = true;
