@@ -83,6 +83,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     localparam  addr_zero = 32'h0;
     localparam  k_zero = 3'b0;
     localparam  k_one = 3'b1;
+    localparam  k_two = 3'b10;
+    localparam  k_three = 3'b11;
+    localparam  k4_b0 = 4'h1;
+    localparam  k4_b1 = 4'h2;
+    localparam  k4_b2 = 4'h4;
+    localparam  k4_b3 = 4'h8;
     localparam  cp_zero = 4'h0;
     localparam  wd_zero = 7'b0;
     localparam  wd_one = 7'b1;
@@ -138,6 +144,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cols__0__g_kind;
     reg  [7:0] cols__0__g_sel;
     reg  [7:0] cols__0__gb_sel;
+    reg  [7:0] cols__0__gb_sel_n;
     reg  [5:0] cols__0__gb_pos;
     wire  cols__0__l_ev;
     wire  cols__0__l_hit;
@@ -161,7 +168,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__0__gb_kin;
     wire  cols__0__gb_kin1;
     reg  [7:0] cols__0__r_oh;
-    reg  [2:0] cols__0__r_k;
+    reg  [3:0] cols__0__r_ks;
     wire  [5:0] cols__0__q_lead;
     wire  [31:0] cols__0__q_base;
     reg  cols__1__clock;
@@ -201,6 +208,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cols__1__g_kind;
     reg  [7:0] cols__1__g_sel;
     reg  [7:0] cols__1__gb_sel;
+    reg  [7:0] cols__1__gb_sel_n;
     reg  [5:0] cols__1__gb_pos;
     wire  cols__1__l_ev;
     wire  cols__1__l_hit;
@@ -224,7 +232,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__1__gb_kin;
     wire  cols__1__gb_kin1;
     reg  [7:0] cols__1__r_oh;
-    reg  [2:0] cols__1__r_k;
+    reg  [3:0] cols__1__r_ks;
     wire  [5:0] cols__1__q_lead;
     wire  [31:0] cols__1__q_base;
     reg  cols__2__clock;
@@ -264,6 +272,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cols__2__g_kind;
     reg  [7:0] cols__2__g_sel;
     reg  [7:0] cols__2__gb_sel;
+    reg  [7:0] cols__2__gb_sel_n;
     reg  [5:0] cols__2__gb_pos;
     wire  cols__2__l_ev;
     wire  cols__2__l_hit;
@@ -287,7 +296,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__2__gb_kin;
     wire  cols__2__gb_kin1;
     reg  [7:0] cols__2__r_oh;
-    reg  [2:0] cols__2__r_k;
+    reg  [3:0] cols__2__r_ks;
     wire  [5:0] cols__2__q_lead;
     wire  [31:0] cols__2__q_base;
     reg  cols__3__clock;
@@ -327,6 +336,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  cols__3__g_kind;
     reg  [7:0] cols__3__g_sel;
     reg  [7:0] cols__3__gb_sel;
+    reg  [7:0] cols__3__gb_sel_n;
     reg  [5:0] cols__3__gb_pos;
     wire  cols__3__l_ev;
     wire  cols__3__l_hit;
@@ -350,7 +360,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  cols__3__gb_kin;
     wire  cols__3__gb_kin1;
     reg  [7:0] cols__3__r_oh;
-    reg  [2:0] cols__3__r_k;
+    reg  [3:0] cols__3__r_ks;
     wire  [5:0] cols__3__q_lead;
     wire  [31:0] cols__3__q_base;
     reg  [6:0] trainf__delta;
@@ -608,6 +618,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  pack_cw__bits__6;
     reg  pack_cw__bits__7;
     wire  [7:0] pack_cw__word;
+    reg  pack_at__bits__0;
+    reg  pack_at__bits__1;
+    reg  pack_at__bits__2;
+    reg  pack_at__bits__3;
+    reg  pack_at__bits__4;
+    reg  pack_at__bits__5;
+    reg  pack_at__bits__6;
+    reg  pack_at__bits__7;
+    wire  [7:0] pack_at__word;
     reg  [5:0] zx_ldw__narrow;
     wire  [6:0] zx_ldw__wide;
     reg  [5:0] zx_stw__narrow;
@@ -1319,8 +1338,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [2:0] r_k__q;
     reg  r_k__clock;
     reg  r_k__reset;
-    reg  [3:0] r_pos__d;
-    wire  [3:0] r_pos__q;
+    reg  [7:0] r_pos__d;
+    wire  [7:0] r_pos__q;
     reg  r_pos__clock;
     reg  r_pos__reset;
     reg  r_kind__d;
@@ -1423,7 +1442,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  v_same;
     reg  j_kill;
     reg  rd_at;
-    reg  [2:0] rd_k;
+    reg  [3:0] rd_k;
     reg  elig;
     reg  [2:0] n3;
     reg  [31:0] a__0;
@@ -1545,6 +1564,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [7:0] gsel_w;
     reg  [7:0] g_selw;
     reg  [7:0] gb_selw;
+    reg  [7:0] j_oh_n;
     reg  b_eq;
     reg  b_kin;
     reg  b_kin1;
@@ -1612,6 +1632,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_kind(cols__0__g_kind),
         .g_sel(cols__0__g_sel),
         .gb_sel(cols__0__gb_sel),
+        .gb_sel_n(cols__0__gb_sel_n),
         .gb_pos(cols__0__gb_pos),
         .l_ev(cols__0__l_ev),
         .l_hit(cols__0__l_hit),
@@ -1635,7 +1656,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .gb_kin(cols__0__gb_kin),
         .gb_kin1(cols__0__gb_kin1),
         .r_oh(cols__0__r_oh),
-        .r_k(cols__0__r_k),
+        .r_ks(cols__0__r_ks),
         .q_lead(cols__0__q_lead),
         .q_base(cols__0__q_base)
     );
@@ -1677,6 +1698,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_kind(cols__1__g_kind),
         .g_sel(cols__1__g_sel),
         .gb_sel(cols__1__gb_sel),
+        .gb_sel_n(cols__1__gb_sel_n),
         .gb_pos(cols__1__gb_pos),
         .l_ev(cols__1__l_ev),
         .l_hit(cols__1__l_hit),
@@ -1700,7 +1722,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .gb_kin(cols__1__gb_kin),
         .gb_kin1(cols__1__gb_kin1),
         .r_oh(cols__1__r_oh),
-        .r_k(cols__1__r_k),
+        .r_ks(cols__1__r_ks),
         .q_lead(cols__1__q_lead),
         .q_base(cols__1__q_base)
     );
@@ -1742,6 +1764,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_kind(cols__2__g_kind),
         .g_sel(cols__2__g_sel),
         .gb_sel(cols__2__gb_sel),
+        .gb_sel_n(cols__2__gb_sel_n),
         .gb_pos(cols__2__gb_pos),
         .l_ev(cols__2__l_ev),
         .l_hit(cols__2__l_hit),
@@ -1765,7 +1788,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .gb_kin(cols__2__gb_kin),
         .gb_kin1(cols__2__gb_kin1),
         .r_oh(cols__2__r_oh),
-        .r_k(cols__2__r_k),
+        .r_ks(cols__2__r_ks),
         .q_lead(cols__2__q_lead),
         .q_base(cols__2__q_base)
     );
@@ -1807,6 +1830,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .g_kind(cols__3__g_kind),
         .g_sel(cols__3__g_sel),
         .gb_sel(cols__3__gb_sel),
+        .gb_sel_n(cols__3__gb_sel_n),
         .gb_pos(cols__3__gb_pos),
         .l_ev(cols__3__l_ev),
         .l_hit(cols__3__l_hit),
@@ -1830,7 +1854,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .gb_kin(cols__3__gb_kin),
         .gb_kin1(cols__3__gb_kin1),
         .r_oh(cols__3__r_oh),
-        .r_k(cols__3__r_k),
+        .r_ks(cols__3__r_ks),
         .q_lead(cols__3__q_lead),
         .q_base(cols__3__q_base)
     );
@@ -2091,7 +2115,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__3(sel_llead__v__3),
         .o(sel_llead__o)
     );
-    caps_prefetcher__cols__r_cnt sel_sc(
+    caps_prefetcher__cols__jb_nn sel_sc(
         .hit__0(sel_sc__hit__0),
         .hit__1(sel_sc__hit__1),
         .hit__2(sel_sc__hit__2),
@@ -2129,7 +2153,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__7(sel_npos__v__7),
         .o(sel_npos__o)
     );
-    caps_prefetcher__cols__r_cnt sel_nk(
+    caps_prefetcher__cols__jb_nn sel_nk(
         .hit__0(sel_nk__hit__0),
         .hit__1(sel_nk__hit__1),
         .hit__2(sel_nk__hit__2),
@@ -2148,7 +2172,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .v__7(sel_nk__v__7),
         .o(sel_nk__o)
     );
-    caps_prefetcher__cols__pack_beq pack_cw(
+    caps_prefetcher__cols__pack_cand pack_cw(
         .bits__0(pack_cw__bits__0),
         .bits__1(pack_cw__bits__1),
         .bits__2(pack_cw__bits__2),
@@ -2158,6 +2182,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .bits__6(pack_cw__bits__6),
         .bits__7(pack_cw__bits__7),
         .word(pack_cw__word)
+    );
+    caps_prefetcher__cols__pack_cand pack_at(
+        .bits__0(pack_at__bits__0),
+        .bits__1(pack_at__bits__1),
+        .bits__2(pack_at__bits__2),
+        .bits__3(pack_at__bits__3),
+        .bits__4(pack_at__bits__4),
+        .bits__5(pack_at__bits__5),
+        .bits__6(pack_at__bits__6),
+        .bits__7(pack_at__bits__7),
+        .word(pack_at__word)
     );
     caps_prefetcher__cols__zx_lead zx_ldw(
         .narrow(zx_ldw__narrow),
@@ -3228,7 +3263,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(r_k__clock),
         .reset(r_k__reset)
     );
-    caps_prefetcher__reg4 r_pos(
+    caps_prefetcher__reg8 r_pos(
         .d(r_pos__d),
         .q(r_pos__q),
         .clock(r_pos__clock),
@@ -3405,7 +3440,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) begin
         j_oh__d = j_oh__q;
         if (take) begin
-            j_oh__d = ns_one << zx_jslot__wide;
+            j_oh__d = j_oh_n;
         end
     end
     always @(*) begin
@@ -4261,7 +4296,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) begin
         r_pos__d = r_pos__q;
-        r_pos__d = posa__q;
+        r_pos__d = pack_at__word;
     end
     always @(*) begin
         r_kind__d = r_kind__q;
@@ -5403,6 +5438,15 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__2__g_warp_n = g_warp_n;
     always @(*) cols__3__g_pc_n = g_pc_n;
     always @(*) cols__3__g_warp_n = g_warp_n;
+    always @(*) zx_jslot__narrow = jobq__o_data[(joff_cta)+:(3)];
+    always @(*) begin
+        if (take) begin
+            j_oh_n = ns_one << zx_jslot__wide;
+        end
+        else begin
+            j_oh_n = j_oh__q;
+        end
+    end
     always @(*) begin
         cand_any__0 = 1'b0;
         if (cols__0__g_cand[0]) begin
@@ -5434,6 +5478,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__0 = posa__q == slot_cp__0;
+    always @(*) pack_at__bits__0 = at_slot__0;
     always @(*) cand__0 = cand_any__0 & ~j_oh__q[0] & (posa__q <= slot_cp__0);
     always @(*) pack_cw__bits__0 = cand__0;
     always @(*) begin
@@ -5467,6 +5512,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__1 = posa__q == slot_cp__1;
+    always @(*) pack_at__bits__1 = at_slot__1;
     always @(*) cand__1 = cand_any__1 & ~j_oh__q[1] & (posa__q <= slot_cp__1);
     always @(*) pack_cw__bits__1 = cand__1;
     always @(*) begin
@@ -5500,6 +5546,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__2 = posa__q == slot_cp__2;
+    always @(*) pack_at__bits__2 = at_slot__2;
     always @(*) cand__2 = cand_any__2 & ~j_oh__q[2] & (posa__q <= slot_cp__2);
     always @(*) pack_cw__bits__2 = cand__2;
     always @(*) begin
@@ -5533,6 +5580,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__3 = posa__q == slot_cp__3;
+    always @(*) pack_at__bits__3 = at_slot__3;
     always @(*) cand__3 = cand_any__3 & ~j_oh__q[3] & (posa__q <= slot_cp__3);
     always @(*) pack_cw__bits__3 = cand__3;
     always @(*) begin
@@ -5566,6 +5614,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__4 = posa__q == slot_cp__4;
+    always @(*) pack_at__bits__4 = at_slot__4;
     always @(*) cand__4 = cand_any__4 & ~j_oh__q[4] & (posa__q <= slot_cp__4);
     always @(*) pack_cw__bits__4 = cand__4;
     always @(*) begin
@@ -5599,6 +5648,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__5 = posa__q == slot_cp__5;
+    always @(*) pack_at__bits__5 = at_slot__5;
     always @(*) cand__5 = cand_any__5 & ~j_oh__q[5] & (posa__q <= slot_cp__5);
     always @(*) pack_cw__bits__5 = cand__5;
     always @(*) begin
@@ -5632,6 +5682,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__6 = posa__q == slot_cp__6;
+    always @(*) pack_at__bits__6 = at_slot__6;
     always @(*) cand__6 = cand_any__6 & ~j_oh__q[6] & (posa__q <= slot_cp__6);
     always @(*) pack_cw__bits__6 = cand__6;
     always @(*) begin
@@ -5665,6 +5716,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) at_slot__7 = posa__q == slot_cp__7;
+    always @(*) pack_at__bits__7 = at_slot__7;
     always @(*) cand__7 = cand_any__7 & ~j_oh__q[7] & (posa__q <= slot_cp__7);
     always @(*) pack_cw__bits__7 = cand__7;
     always @(*) cw = pack_cw__word;
@@ -5961,18 +6013,22 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__0__gb_pos = posb__q[(32'h0)+:(6)];
     always @(*) cols__0__g_sel = g_selw;
     always @(*) cols__0__gb_sel = gb_selw;
+    always @(*) cols__0__gb_sel_n = j_oh_n;
     always @(*) cols__0__g_kind = j_kind__q;
     always @(*) cols__1__gb_pos = posb__q[(32'h0)+:(6)];
     always @(*) cols__1__g_sel = g_selw;
     always @(*) cols__1__gb_sel = gb_selw;
+    always @(*) cols__1__gb_sel_n = j_oh_n;
     always @(*) cols__1__g_kind = j_kind__q;
     always @(*) cols__2__gb_pos = posb__q[(32'h0)+:(6)];
     always @(*) cols__2__g_sel = g_selw;
     always @(*) cols__2__gb_sel = gb_selw;
+    always @(*) cols__2__gb_sel_n = j_oh_n;
     always @(*) cols__2__g_kind = j_kind__q;
     always @(*) cols__3__gb_pos = posb__q[(32'h0)+:(6)];
     always @(*) cols__3__g_sel = g_selw;
     always @(*) cols__3__gb_sel = gb_selw;
+    always @(*) cols__3__gb_sel_n = j_oh_n;
     always @(*) cols__3__g_kind = j_kind__q;
     always @(*) zx_cfg__narrow = cfg_warps_per_cta;
     always @(*) pb1 = posb__q + wd_one;
@@ -6035,62 +6091,41 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) pf_push = have_pf & pf_room;
-    always @(*) zx_jslot__narrow = jobq__o_data[(joff_cta)+:(3)];
+    always @(*) rd_at = r_kind__q | |(r_oh__q & r_pos__q);
     always @(*) begin
-        rd_at = r_kind__q;
-        if (r_oh__q[0] & (r_pos__q == slot_cp__0)) begin
-            rd_at = 1'b1;
-        end
-        if (r_oh__q[1] & (r_pos__q == slot_cp__1)) begin
-            rd_at = 1'b1;
-        end
-        if (r_oh__q[2] & (r_pos__q == slot_cp__2)) begin
-            rd_at = 1'b1;
-        end
-        if (r_oh__q[3] & (r_pos__q == slot_cp__3)) begin
-            rd_at = 1'b1;
-        end
-        if (r_oh__q[4] & (r_pos__q == slot_cp__4)) begin
-            rd_at = 1'b1;
-        end
-        if (r_oh__q[5] & (r_pos__q == slot_cp__5)) begin
-            rd_at = 1'b1;
-        end
-        if (r_oh__q[6] & (r_pos__q == slot_cp__6)) begin
-            rd_at = 1'b1;
-        end
-        if (r_oh__q[7] & (r_pos__q == slot_cp__7)) begin
-            rd_at = 1'b1;
-        end
-    end
-    always @(*) begin
+        rd_k = k4_b0;
         if (rd_at) begin
-            rd_k = r_k__q;
-        end
-        else begin
-            rd_k = k_zero;
+            if (r_k__q == k_three) begin
+                rd_k = k4_b3;
+            end
+            else if (r_k__q == k_two) begin
+                rd_k = k4_b2;
+            end
+            else if (r_k__q == k_one) begin
+                rd_k = k4_b1;
+            end
         end
     end
     always @(*) cols__0__r_oh = r_oh__q;
-    always @(*) cols__0__r_k = rd_k;
+    always @(*) cols__0__r_ks = rd_k;
     assign sel_rb__hit__0 = 1'b1;
     always @(*) sel_rb__v__0 = cols__0__q_base;
     assign sel_rl__hit__0 = 1'b1;
     always @(*) sel_rl__v__0 = cols__0__q_lead;
     always @(*) cols__1__r_oh = r_oh__q;
-    always @(*) cols__1__r_k = rd_k;
+    always @(*) cols__1__r_ks = rd_k;
     assign sel_rb__hit__1 = 1'b1;
     always @(*) sel_rb__v__1 = cols__1__q_base;
     assign sel_rl__hit__1 = 1'b1;
     always @(*) sel_rl__v__1 = cols__1__q_lead;
     always @(*) cols__2__r_oh = r_oh__q;
-    always @(*) cols__2__r_k = rd_k;
+    always @(*) cols__2__r_ks = rd_k;
     assign sel_rb__hit__2 = 1'b1;
     always @(*) sel_rb__v__2 = cols__2__q_base;
     assign sel_rl__hit__2 = 1'b1;
     always @(*) sel_rl__v__2 = cols__2__q_lead;
     always @(*) cols__3__r_oh = r_oh__q;
-    always @(*) cols__3__r_k = rd_k;
+    always @(*) cols__3__r_ks = rd_k;
     assign sel_rb__hit__3 = 1'b1;
     always @(*) sel_rb__v__3 = cols__3__q_base;
     assign sel_rl__hit__3 = 1'b1;
@@ -6348,7 +6383,7 @@ module caps_prefetcher__chk(x,so,co,w);
 
 endmodule // caps_prefetcher__chk
 
-module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_in1,l_in2,l_in3,l_u1,l_u2,l_u3,g_pc_n,g_warp_n,g_pos,g_k,g_kind,g_sel,gb_sel,gb_pos,l_ev,l_hit,l_rank,l_delta,l_b0,l_b1,l_b2,l_b3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_diff0,g_cand,g_more,gb_hit,gb_eq,gb_kin,gb_kin1,r_oh,r_k,q_lead,q_base);
+module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_in1,l_in2,l_in3,l_u1,l_u2,l_u3,g_pc_n,g_warp_n,g_pos,g_k,g_kind,g_sel,gb_sel,gb_sel_n,gb_pos,l_ev,l_hit,l_rank,l_delta,l_b0,l_b1,l_b2,l_b3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_diff0,g_cand,g_more,gb_hit,gb_eq,gb_kin,gb_kin1,r_oh,r_ks,q_lead,q_base);
 
     // Module arguments
     input wire  clock;
@@ -6388,6 +6423,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     input wire  g_kind;
     input wire  [7:0] g_sel;
     input wire  [7:0] gb_sel;
+    input wire  [7:0] gb_sel_n;
     input wire  [5:0] gb_pos;
     output reg  l_ev;
     output reg  l_hit;
@@ -6411,7 +6447,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     output reg  gb_kin;
     output reg  gb_kin1;
     input wire  [7:0] r_oh;
-    input wire  [2:0] r_k;
+    input wire  [3:0] r_ks;
     output reg  [5:0] q_lead;
     output reg  [31:0] q_base;
 
@@ -6419,6 +6455,8 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     localparam  ns_zero = 8'h0;
     localparam  k2 = 3'b10;
     localparam  k3 = 3'b11;
+    localparam  a_ones = 32'hffffffff;
+    localparam  a_zero = 32'h0;
     localparam  k_one = 3'b1;
     localparam  slot_cp__0 = 4'h0;
     localparam  slot_cp__1 = 4'h1;
@@ -6765,33 +6803,52 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  pack_more__bits__6;
     reg  pack_more__bits__7;
     wire  [7:0] pack_more__word;
-    reg  pack_beq__bits__0;
-    reg  pack_beq__bits__1;
-    reg  pack_beq__bits__2;
-    reg  pack_beq__bits__3;
-    reg  pack_beq__bits__4;
-    reg  pack_beq__bits__5;
-    reg  pack_beq__bits__6;
-    reg  pack_beq__bits__7;
-    wire  [7:0] pack_beq__word;
-    reg  pack_bkin__bits__0;
-    reg  pack_bkin__bits__1;
-    reg  pack_bkin__bits__2;
-    reg  pack_bkin__bits__3;
-    reg  pack_bkin__bits__4;
-    reg  pack_bkin__bits__5;
-    reg  pack_bkin__bits__6;
-    reg  pack_bkin__bits__7;
-    wire  [7:0] pack_bkin__word;
-    reg  pack_bkin1__bits__0;
-    reg  pack_bkin1__bits__1;
-    reg  pack_bkin1__bits__2;
-    reg  pack_bkin1__bits__3;
-    reg  pack_bkin1__bits__4;
-    reg  pack_bkin1__bits__5;
-    reg  pack_bkin1__bits__6;
-    reg  pack_bkin1__bits__7;
-    wire  [7:0] pack_bkin1__word;
+    reg  jb_pc__d;
+    wire  jb_pc__q;
+    reg  jb_pc__clock;
+    reg  jb_pc__reset;
+    reg  [5:0] jb_lead__d;
+    wire  [5:0] jb_lead__q;
+    reg  jb_lead__clock;
+    reg  jb_lead__reset;
+    reg  [2:0] jb_n__d;
+    wire  [2:0] jb_n__q;
+    reg  jb_n__clock;
+    reg  jb_n__reset;
+    reg  jb_ld__hit__0;
+    reg  jb_ld__hit__1;
+    reg  jb_ld__hit__2;
+    reg  jb_ld__hit__3;
+    reg  jb_ld__hit__4;
+    reg  jb_ld__hit__5;
+    reg  jb_ld__hit__6;
+    reg  jb_ld__hit__7;
+    reg  [5:0] jb_ld__v__0;
+    reg  [5:0] jb_ld__v__1;
+    reg  [5:0] jb_ld__v__2;
+    reg  [5:0] jb_ld__v__3;
+    reg  [5:0] jb_ld__v__4;
+    reg  [5:0] jb_ld__v__5;
+    reg  [5:0] jb_ld__v__6;
+    reg  [5:0] jb_ld__v__7;
+    wire  [5:0] jb_ld__o;
+    reg  jb_nn__hit__0;
+    reg  jb_nn__hit__1;
+    reg  jb_nn__hit__2;
+    reg  jb_nn__hit__3;
+    reg  jb_nn__hit__4;
+    reg  jb_nn__hit__5;
+    reg  jb_nn__hit__6;
+    reg  jb_nn__hit__7;
+    reg  [2:0] jb_nn__v__0;
+    reg  [2:0] jb_nn__v__1;
+    reg  [2:0] jb_nn__v__2;
+    reg  [2:0] jb_nn__v__3;
+    reg  [2:0] jb_nn__v__4;
+    reg  [2:0] jb_nn__v__5;
+    reg  [2:0] jb_nn__v__6;
+    reg  [2:0] jb_nn__v__7;
+    wire  [2:0] jb_nn__o;
     reg  pack_cand__bits__0;
     reg  pack_cand__bits__1;
     reg  pack_cand__bits__2;
@@ -6861,7 +6918,16 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  [31:0] g_pick__7;
     reg  [7:0] rd_q;
     reg  rd_cf;
-    reg  [7:0] gb_q;
+    reg  jb_w;
+    reg  jb_v;
+    reg  [31:0] gkm__0;
+    reg  [31:0] gkm__1;
+    reg  [31:0] gkm__2;
+    reg  [31:0] gkm__3;
+    reg  [31:0] rkm__0;
+    reg  [31:0] rkm__1;
+    reg  [31:0] rkm__2;
+    reg  [31:0] rkm__3;
     reg  [2:0] g_k1;
     reg  w_pceq;
     reg  w_leadne;
@@ -6999,7 +7065,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_pc__v__7),
         .o(r_pc__o)
     );
-    caps_prefetcher__cols__r_lead r_lead(
+    caps_prefetcher__cols__jb_ld r_lead(
         .hit__0(r_lead__hit__0),
         .hit__1(r_lead__hit__1),
         .hit__2(r_lead__hit__2),
@@ -7018,7 +7084,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(r_lead__v__7),
         .o(r_lead__o)
     );
-    caps_prefetcher__cols__r_cnt r_cnt(
+    caps_prefetcher__cols__jb_nn r_cnt(
         .hit__0(r_cnt__hit__0),
         .hit__1(r_cnt__hit__1),
         .hit__2(r_cnt__hit__2),
@@ -7137,7 +7203,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .co(eqk__2__co),
         .ne(eqk__2__ne)
     );
-    caps_prefetcher__cols__pack_beq pack_hit(
+    caps_prefetcher__cols__pack_cand pack_hit(
         .bits__0(pack_hit__bits__0),
         .bits__1(pack_hit__bits__1),
         .bits__2(pack_hit__bits__2),
@@ -7197,7 +7263,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(sv_bk__v__7),
         .o(sv_bk__o)
     );
-    caps_prefetcher__cols__r_lead sv_ld(
+    caps_prefetcher__cols__jb_ld sv_ld(
         .hit__0(sv_ld__hit__0),
         .hit__1(sv_ld__hit__1),
         .hit__2(sv_ld__hit__2),
@@ -7235,7 +7301,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(rd_bk__v__7),
         .o(rd_bk__o)
     );
-    caps_prefetcher__cols__r_lead rd_ld(
+    caps_prefetcher__cols__jb_ld rd_ld(
         .hit__0(rd_ld__hit__0),
         .hit__1(rd_ld__hit__1),
         .hit__2(rd_ld__hit__2),
@@ -7254,7 +7320,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .v__7(rd_ld__v__7),
         .o(rd_ld__o)
     );
-    caps_prefetcher__cols__pack_beq pack_more(
+    caps_prefetcher__cols__pack_cand pack_more(
         .bits__0(pack_more__bits__0),
         .bits__1(pack_more__bits__1),
         .bits__2(pack_more__bits__2),
@@ -7265,40 +7331,63 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .bits__7(pack_more__bits__7),
         .word(pack_more__word)
     );
-    caps_prefetcher__cols__pack_beq pack_beq(
-        .bits__0(pack_beq__bits__0),
-        .bits__1(pack_beq__bits__1),
-        .bits__2(pack_beq__bits__2),
-        .bits__3(pack_beq__bits__3),
-        .bits__4(pack_beq__bits__4),
-        .bits__5(pack_beq__bits__5),
-        .bits__6(pack_beq__bits__6),
-        .bits__7(pack_beq__bits__7),
-        .word(pack_beq__word)
+    caps_prefetcher__reg1 jb_pc(
+        .d(jb_pc__d),
+        .q(jb_pc__q),
+        .clock(jb_pc__clock),
+        .reset(jb_pc__reset)
     );
-    caps_prefetcher__cols__pack_beq pack_bkin(
-        .bits__0(pack_bkin__bits__0),
-        .bits__1(pack_bkin__bits__1),
-        .bits__2(pack_bkin__bits__2),
-        .bits__3(pack_bkin__bits__3),
-        .bits__4(pack_bkin__bits__4),
-        .bits__5(pack_bkin__bits__5),
-        .bits__6(pack_bkin__bits__6),
-        .bits__7(pack_bkin__bits__7),
-        .word(pack_bkin__word)
+    caps_prefetcher__reg6 jb_lead(
+        .d(jb_lead__d),
+        .q(jb_lead__q),
+        .clock(jb_lead__clock),
+        .reset(jb_lead__reset)
     );
-    caps_prefetcher__cols__pack_beq pack_bkin1(
-        .bits__0(pack_bkin1__bits__0),
-        .bits__1(pack_bkin1__bits__1),
-        .bits__2(pack_bkin1__bits__2),
-        .bits__3(pack_bkin1__bits__3),
-        .bits__4(pack_bkin1__bits__4),
-        .bits__5(pack_bkin1__bits__5),
-        .bits__6(pack_bkin1__bits__6),
-        .bits__7(pack_bkin1__bits__7),
-        .word(pack_bkin1__word)
+    caps_prefetcher__reg3 jb_n(
+        .d(jb_n__d),
+        .q(jb_n__q),
+        .clock(jb_n__clock),
+        .reset(jb_n__reset)
     );
-    caps_prefetcher__cols__pack_beq pack_cand(
+    caps_prefetcher__cols__jb_ld jb_ld(
+        .hit__0(jb_ld__hit__0),
+        .hit__1(jb_ld__hit__1),
+        .hit__2(jb_ld__hit__2),
+        .hit__3(jb_ld__hit__3),
+        .hit__4(jb_ld__hit__4),
+        .hit__5(jb_ld__hit__5),
+        .hit__6(jb_ld__hit__6),
+        .hit__7(jb_ld__hit__7),
+        .v__0(jb_ld__v__0),
+        .v__1(jb_ld__v__1),
+        .v__2(jb_ld__v__2),
+        .v__3(jb_ld__v__3),
+        .v__4(jb_ld__v__4),
+        .v__5(jb_ld__v__5),
+        .v__6(jb_ld__v__6),
+        .v__7(jb_ld__v__7),
+        .o(jb_ld__o)
+    );
+    caps_prefetcher__cols__jb_nn jb_nn(
+        .hit__0(jb_nn__hit__0),
+        .hit__1(jb_nn__hit__1),
+        .hit__2(jb_nn__hit__2),
+        .hit__3(jb_nn__hit__3),
+        .hit__4(jb_nn__hit__4),
+        .hit__5(jb_nn__hit__5),
+        .hit__6(jb_nn__hit__6),
+        .hit__7(jb_nn__hit__7),
+        .v__0(jb_nn__v__0),
+        .v__1(jb_nn__v__1),
+        .v__2(jb_nn__v__2),
+        .v__3(jb_nn__v__3),
+        .v__4(jb_nn__v__4),
+        .v__5(jb_nn__v__5),
+        .v__6(jb_nn__v__6),
+        .v__7(jb_nn__v__7),
+        .o(jb_nn__o)
+    );
+    caps_prefetcher__cols__pack_cand pack_cand(
         .bits__0(pack_cand__bits__0),
         .bits__1(pack_cand__bits__1),
         .bits__2(pack_cand__bits__2),
@@ -7321,7 +7410,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .clock(gm_lead__clock),
         .reset(gm_lead__reset)
     );
-    caps_prefetcher__cols__pack_beq pack_mpc(
+    caps_prefetcher__cols__pack_cand pack_mpc(
         .bits__0(pack_mpc__bits__0),
         .bits__1(pack_mpc__bits__1),
         .bits__2(pack_mpc__bits__2),
@@ -7332,7 +7421,7 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .bits__7(pack_mpc__bits__7),
         .word(pack_mpc__word)
     );
-    caps_prefetcher__cols__pack_beq pack_mlead(
+    caps_prefetcher__cols__pack_cand pack_mlead(
         .bits__0(pack_mlead__bits__0),
         .bits__1(pack_mlead__bits__1),
         .bits__2(pack_mlead__bits__2),
@@ -7626,16 +7715,46 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) pack_more__bits__7 = valid__q[7] & gm_pc__q[7] & (((g_pos == slot_cp__7) & (g_k1 < cnt__taps__7)) | ((g_pos != slot_cp__7) & (k_one < cnt__taps__7)));
     always @(*) g_more = pack_more__word;
     always @(*) g_q = g_sel & pack_hit__word;
+    always @(*) begin
+        gkm__1 = a_zero;
+        if (g_k == k3) begin
+        end
+        else if (g_k == k2) begin
+        end
+        else if (g_k == k_one) begin
+            gkm__1 = a_ones;
+        end
+    end
+    always @(*) begin
+        gkm__2 = a_zero;
+        if (g_k == k3) begin
+        end
+        else if (g_k == k2) begin
+            gkm__2 = a_ones;
+        end
+    end
+    always @(*) begin
+        gkm__3 = a_zero;
+        if (g_k == k3) begin
+            gkm__3 = a_ones;
+        end
+    end
+    always @(*) begin
+        gkm__0 = a_zero;
+        if (g_k == k3) begin
+        end
+        else if (g_k == k2) begin
+        end
+        else if (g_k == k_one) begin
+        end
+        else begin
+            gkm__0 = a_ones;
+        end
+    end
     always @(*) g_at__0 = g_kind | (g_pos == slot_cp__0);
     always @(*) begin
-        if (g_at__0 & (g_k == k3)) begin
-            g_pick__0 = base3__taps__0;
-        end
-        else if (g_at__0 & (g_k == k2)) begin
-            g_pick__0 = base2__taps__0;
-        end
-        else if (g_at__0 & (g_k == k_one)) begin
-            g_pick__0 = base1__taps__0;
+        if (g_at__0) begin
+            g_pick__0 = (base0__taps__0 & gkm__0) | (base1__taps__0 & gkm__1) | (base2__taps__0 & gkm__2) | (base3__taps__0 & gkm__3);
         end
         else begin
             g_pick__0 = base0__taps__0;
@@ -7643,14 +7762,8 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     end
     always @(*) g_at__1 = g_kind | (g_pos == slot_cp__1);
     always @(*) begin
-        if (g_at__1 & (g_k == k3)) begin
-            g_pick__1 = base3__taps__1;
-        end
-        else if (g_at__1 & (g_k == k2)) begin
-            g_pick__1 = base2__taps__1;
-        end
-        else if (g_at__1 & (g_k == k_one)) begin
-            g_pick__1 = base1__taps__1;
+        if (g_at__1) begin
+            g_pick__1 = (base0__taps__1 & gkm__0) | (base1__taps__1 & gkm__1) | (base2__taps__1 & gkm__2) | (base3__taps__1 & gkm__3);
         end
         else begin
             g_pick__1 = base0__taps__1;
@@ -7658,14 +7771,8 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     end
     always @(*) g_at__2 = g_kind | (g_pos == slot_cp__2);
     always @(*) begin
-        if (g_at__2 & (g_k == k3)) begin
-            g_pick__2 = base3__taps__2;
-        end
-        else if (g_at__2 & (g_k == k2)) begin
-            g_pick__2 = base2__taps__2;
-        end
-        else if (g_at__2 & (g_k == k_one)) begin
-            g_pick__2 = base1__taps__2;
+        if (g_at__2) begin
+            g_pick__2 = (base0__taps__2 & gkm__0) | (base1__taps__2 & gkm__1) | (base2__taps__2 & gkm__2) | (base3__taps__2 & gkm__3);
         end
         else begin
             g_pick__2 = base0__taps__2;
@@ -7673,14 +7780,8 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     end
     always @(*) g_at__3 = g_kind | (g_pos == slot_cp__3);
     always @(*) begin
-        if (g_at__3 & (g_k == k3)) begin
-            g_pick__3 = base3__taps__3;
-        end
-        else if (g_at__3 & (g_k == k2)) begin
-            g_pick__3 = base2__taps__3;
-        end
-        else if (g_at__3 & (g_k == k_one)) begin
-            g_pick__3 = base1__taps__3;
+        if (g_at__3) begin
+            g_pick__3 = (base0__taps__3 & gkm__0) | (base1__taps__3 & gkm__1) | (base2__taps__3 & gkm__2) | (base3__taps__3 & gkm__3);
         end
         else begin
             g_pick__3 = base0__taps__3;
@@ -7688,14 +7789,8 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     end
     always @(*) g_at__4 = g_kind | (g_pos == slot_cp__4);
     always @(*) begin
-        if (g_at__4 & (g_k == k3)) begin
-            g_pick__4 = base3__taps__4;
-        end
-        else if (g_at__4 & (g_k == k2)) begin
-            g_pick__4 = base2__taps__4;
-        end
-        else if (g_at__4 & (g_k == k_one)) begin
-            g_pick__4 = base1__taps__4;
+        if (g_at__4) begin
+            g_pick__4 = (base0__taps__4 & gkm__0) | (base1__taps__4 & gkm__1) | (base2__taps__4 & gkm__2) | (base3__taps__4 & gkm__3);
         end
         else begin
             g_pick__4 = base0__taps__4;
@@ -7703,14 +7798,8 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     end
     always @(*) g_at__5 = g_kind | (g_pos == slot_cp__5);
     always @(*) begin
-        if (g_at__5 & (g_k == k3)) begin
-            g_pick__5 = base3__taps__5;
-        end
-        else if (g_at__5 & (g_k == k2)) begin
-            g_pick__5 = base2__taps__5;
-        end
-        else if (g_at__5 & (g_k == k_one)) begin
-            g_pick__5 = base1__taps__5;
+        if (g_at__5) begin
+            g_pick__5 = (base0__taps__5 & gkm__0) | (base1__taps__5 & gkm__1) | (base2__taps__5 & gkm__2) | (base3__taps__5 & gkm__3);
         end
         else begin
             g_pick__5 = base0__taps__5;
@@ -7718,14 +7807,8 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     end
     always @(*) g_at__6 = g_kind | (g_pos == slot_cp__6);
     always @(*) begin
-        if (g_at__6 & (g_k == k3)) begin
-            g_pick__6 = base3__taps__6;
-        end
-        else if (g_at__6 & (g_k == k2)) begin
-            g_pick__6 = base2__taps__6;
-        end
-        else if (g_at__6 & (g_k == k_one)) begin
-            g_pick__6 = base1__taps__6;
+        if (g_at__6) begin
+            g_pick__6 = (base0__taps__6 & gkm__0) | (base1__taps__6 & gkm__1) | (base2__taps__6 & gkm__2) | (base3__taps__6 & gkm__3);
         end
         else begin
             g_pick__6 = base0__taps__6;
@@ -7733,48 +7816,74 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     end
     always @(*) g_at__7 = g_kind | (g_pos == slot_cp__7);
     always @(*) begin
-        if (g_at__7 & (g_k == k3)) begin
-            g_pick__7 = base3__taps__7;
-        end
-        else if (g_at__7 & (g_k == k2)) begin
-            g_pick__7 = base2__taps__7;
-        end
-        else if (g_at__7 & (g_k == k_one)) begin
-            g_pick__7 = base1__taps__7;
+        if (g_at__7) begin
+            g_pick__7 = (base0__taps__7 & gkm__0) | (base1__taps__7 & gkm__1) | (base2__taps__7 & gkm__2) | (base3__taps__7 & gkm__3);
         end
         else begin
             g_pick__7 = base0__taps__7;
         end
     end
-    always @(*) gb_q = gb_sel & pack_hit__word;
-    always @(*) pack_beq__bits__0 = gb_q[0] & (lead__taps__0 == gb_pos);
-    always @(*) pack_bkin__bits__0 = gb_q[0] & (g_k < cnt__taps__0);
-    always @(*) pack_bkin1__bits__0 = gb_q[0] & (g_k1 < cnt__taps__0);
-    always @(*) pack_beq__bits__1 = gb_q[1] & (lead__taps__1 == gb_pos);
-    always @(*) pack_bkin__bits__1 = gb_q[1] & (g_k < cnt__taps__1);
-    always @(*) pack_bkin1__bits__1 = gb_q[1] & (g_k1 < cnt__taps__1);
-    always @(*) pack_beq__bits__2 = gb_q[2] & (lead__taps__2 == gb_pos);
-    always @(*) pack_bkin__bits__2 = gb_q[2] & (g_k < cnt__taps__2);
-    always @(*) pack_bkin1__bits__2 = gb_q[2] & (g_k1 < cnt__taps__2);
-    always @(*) pack_beq__bits__3 = gb_q[3] & (lead__taps__3 == gb_pos);
-    always @(*) pack_bkin__bits__3 = gb_q[3] & (g_k < cnt__taps__3);
-    always @(*) pack_bkin1__bits__3 = gb_q[3] & (g_k1 < cnt__taps__3);
-    always @(*) pack_beq__bits__4 = gb_q[4] & (lead__taps__4 == gb_pos);
-    always @(*) pack_bkin__bits__4 = gb_q[4] & (g_k < cnt__taps__4);
-    always @(*) pack_bkin1__bits__4 = gb_q[4] & (g_k1 < cnt__taps__4);
-    always @(*) pack_beq__bits__5 = gb_q[5] & (lead__taps__5 == gb_pos);
-    always @(*) pack_bkin__bits__5 = gb_q[5] & (g_k < cnt__taps__5);
-    always @(*) pack_bkin1__bits__5 = gb_q[5] & (g_k1 < cnt__taps__5);
-    always @(*) pack_beq__bits__6 = gb_q[6] & (lead__taps__6 == gb_pos);
-    always @(*) pack_bkin__bits__6 = gb_q[6] & (g_k < cnt__taps__6);
-    always @(*) pack_bkin1__bits__6 = gb_q[6] & (g_k1 < cnt__taps__6);
-    always @(*) pack_beq__bits__7 = gb_q[7] & (lead__taps__7 == gb_pos);
-    always @(*) pack_bkin__bits__7 = gb_q[7] & (g_k < cnt__taps__7);
-    always @(*) pack_bkin1__bits__7 = gb_q[7] & (g_k1 < cnt__taps__7);
-    always @(*) gb_hit = |gb_q;
-    always @(*) gb_eq = |pack_beq__word;
-    always @(*) gb_kin = |pack_bkin__word;
-    always @(*) gb_kin1 = |pack_bkin1__word;
+    always @(*) jb_pc__clock = clock;
+    always @(*) jb_pc__reset = reset;
+    always @(*) jb_lead__clock = clock;
+    always @(*) jb_lead__reset = reset;
+    always @(*) jb_n__clock = clock;
+    always @(*) jb_n__reset = reset;
+    always @(*) jb_ld__hit__0 = gb_sel_n[0];
+    always @(*) jb_ld__v__0 = lead__taps__0;
+    always @(*) jb_nn__hit__0 = gb_sel_n[0];
+    always @(*) jb_nn__v__0 = cnt__taps__0;
+    always @(*) jb_ld__hit__1 = gb_sel_n[1];
+    always @(*) jb_ld__v__1 = lead__taps__1;
+    always @(*) jb_nn__hit__1 = gb_sel_n[1];
+    always @(*) jb_nn__v__1 = cnt__taps__1;
+    always @(*) jb_ld__hit__2 = gb_sel_n[2];
+    always @(*) jb_ld__v__2 = lead__taps__2;
+    always @(*) jb_nn__hit__2 = gb_sel_n[2];
+    always @(*) jb_nn__v__2 = cnt__taps__2;
+    always @(*) jb_ld__hit__3 = gb_sel_n[3];
+    always @(*) jb_ld__v__3 = lead__taps__3;
+    always @(*) jb_nn__hit__3 = gb_sel_n[3];
+    always @(*) jb_nn__v__3 = cnt__taps__3;
+    always @(*) jb_ld__hit__4 = gb_sel_n[4];
+    always @(*) jb_ld__v__4 = lead__taps__4;
+    always @(*) jb_nn__hit__4 = gb_sel_n[4];
+    always @(*) jb_nn__v__4 = cnt__taps__4;
+    always @(*) jb_ld__hit__5 = gb_sel_n[5];
+    always @(*) jb_ld__v__5 = lead__taps__5;
+    always @(*) jb_nn__hit__5 = gb_sel_n[5];
+    always @(*) jb_nn__v__5 = cnt__taps__5;
+    always @(*) jb_ld__hit__6 = gb_sel_n[6];
+    always @(*) jb_ld__v__6 = lead__taps__6;
+    always @(*) jb_nn__hit__6 = gb_sel_n[6];
+    always @(*) jb_nn__v__6 = cnt__taps__6;
+    always @(*) jb_ld__hit__7 = gb_sel_n[7];
+    always @(*) jb_ld__v__7 = lead__taps__7;
+    always @(*) jb_nn__hit__7 = gb_sel_n[7];
+    always @(*) jb_nn__v__7 = cnt__taps__7;
+    always @(*) jb_pc__d = |(pack_mpc__word & gb_sel_n);
+    always @(*) jb_w = wr & |(w_onehot & gb_sel_n);
+    always @(*) begin
+        if (jb_w) begin
+            jb_lead__d = w_warp;
+        end
+        else begin
+            jb_lead__d = jb_ld__o;
+        end
+    end
+    always @(*) begin
+        if (jb_w) begin
+            jb_n__d = w_n;
+        end
+        else begin
+            jb_n__d = jb_nn__o;
+        end
+    end
+    always @(*) jb_v = |(valid__q & gb_sel) & jb_pc__q;
+    always @(*) gb_hit = jb_v;
+    always @(*) gb_eq = jb_v & (jb_lead__q == gb_pos);
+    always @(*) gb_kin = jb_v & (g_k < jb_n__q);
+    always @(*) gb_kin1 = jb_v & (g_k1 < jb_n__q);
     always @(*) pc__w_en = wr;
     always @(*) lead__w_en = wr;
     always @(*) cnt__w_en = wr;
@@ -7864,142 +7973,62 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
             rd_q = r_oh;
         end
     end
+    always @(*) begin
+        rkm__0 = a_zero;
+        if (r_ks[32'h0]) begin
+            rkm__0 = a_ones;
+        end
+    end
+    always @(*) begin
+        rkm__1 = a_zero;
+        if (r_ks[32'h1]) begin
+            rkm__1 = a_ones;
+        end
+    end
+    always @(*) begin
+        rkm__2 = a_zero;
+        if (r_ks[32'h2]) begin
+            rkm__2 = a_ones;
+        end
+    end
+    always @(*) begin
+        rkm__3 = a_zero;
+        if (r_ks[32'h3]) begin
+            rkm__3 = a_ones;
+        end
+    end
     always @(*) rd_bk__hit__0 = rd_q[0];
     always @(*) rd_ld__hit__0 = rd_q[0];
     always @(*) rd_ld__v__0 = lead__taps__0;
-    always @(*) begin
-        if (r_k == k3) begin
-            rd_bk__v__0 = base3__taps__0;
-        end
-        else if (r_k == k2) begin
-            rd_bk__v__0 = base2__taps__0;
-        end
-        else if (r_k == k_one) begin
-            rd_bk__v__0 = base1__taps__0;
-        end
-        else begin
-            rd_bk__v__0 = base0__taps__0;
-        end
-    end
+    always @(*) rd_bk__v__0 = (base0__taps__0 & rkm__0) | (base1__taps__0 & rkm__1) | (base2__taps__0 & rkm__2) | (base3__taps__0 & rkm__3);
     always @(*) rd_bk__hit__1 = rd_q[1];
     always @(*) rd_ld__hit__1 = rd_q[1];
     always @(*) rd_ld__v__1 = lead__taps__1;
-    always @(*) begin
-        if (r_k == k3) begin
-            rd_bk__v__1 = base3__taps__1;
-        end
-        else if (r_k == k2) begin
-            rd_bk__v__1 = base2__taps__1;
-        end
-        else if (r_k == k_one) begin
-            rd_bk__v__1 = base1__taps__1;
-        end
-        else begin
-            rd_bk__v__1 = base0__taps__1;
-        end
-    end
+    always @(*) rd_bk__v__1 = (base0__taps__1 & rkm__0) | (base1__taps__1 & rkm__1) | (base2__taps__1 & rkm__2) | (base3__taps__1 & rkm__3);
     always @(*) rd_bk__hit__2 = rd_q[2];
     always @(*) rd_ld__hit__2 = rd_q[2];
     always @(*) rd_ld__v__2 = lead__taps__2;
-    always @(*) begin
-        if (r_k == k3) begin
-            rd_bk__v__2 = base3__taps__2;
-        end
-        else if (r_k == k2) begin
-            rd_bk__v__2 = base2__taps__2;
-        end
-        else if (r_k == k_one) begin
-            rd_bk__v__2 = base1__taps__2;
-        end
-        else begin
-            rd_bk__v__2 = base0__taps__2;
-        end
-    end
+    always @(*) rd_bk__v__2 = (base0__taps__2 & rkm__0) | (base1__taps__2 & rkm__1) | (base2__taps__2 & rkm__2) | (base3__taps__2 & rkm__3);
     always @(*) rd_bk__hit__3 = rd_q[3];
     always @(*) rd_ld__hit__3 = rd_q[3];
     always @(*) rd_ld__v__3 = lead__taps__3;
-    always @(*) begin
-        if (r_k == k3) begin
-            rd_bk__v__3 = base3__taps__3;
-        end
-        else if (r_k == k2) begin
-            rd_bk__v__3 = base2__taps__3;
-        end
-        else if (r_k == k_one) begin
-            rd_bk__v__3 = base1__taps__3;
-        end
-        else begin
-            rd_bk__v__3 = base0__taps__3;
-        end
-    end
+    always @(*) rd_bk__v__3 = (base0__taps__3 & rkm__0) | (base1__taps__3 & rkm__1) | (base2__taps__3 & rkm__2) | (base3__taps__3 & rkm__3);
     always @(*) rd_bk__hit__4 = rd_q[4];
     always @(*) rd_ld__hit__4 = rd_q[4];
     always @(*) rd_ld__v__4 = lead__taps__4;
-    always @(*) begin
-        if (r_k == k3) begin
-            rd_bk__v__4 = base3__taps__4;
-        end
-        else if (r_k == k2) begin
-            rd_bk__v__4 = base2__taps__4;
-        end
-        else if (r_k == k_one) begin
-            rd_bk__v__4 = base1__taps__4;
-        end
-        else begin
-            rd_bk__v__4 = base0__taps__4;
-        end
-    end
+    always @(*) rd_bk__v__4 = (base0__taps__4 & rkm__0) | (base1__taps__4 & rkm__1) | (base2__taps__4 & rkm__2) | (base3__taps__4 & rkm__3);
     always @(*) rd_bk__hit__5 = rd_q[5];
     always @(*) rd_ld__hit__5 = rd_q[5];
     always @(*) rd_ld__v__5 = lead__taps__5;
-    always @(*) begin
-        if (r_k == k3) begin
-            rd_bk__v__5 = base3__taps__5;
-        end
-        else if (r_k == k2) begin
-            rd_bk__v__5 = base2__taps__5;
-        end
-        else if (r_k == k_one) begin
-            rd_bk__v__5 = base1__taps__5;
-        end
-        else begin
-            rd_bk__v__5 = base0__taps__5;
-        end
-    end
+    always @(*) rd_bk__v__5 = (base0__taps__5 & rkm__0) | (base1__taps__5 & rkm__1) | (base2__taps__5 & rkm__2) | (base3__taps__5 & rkm__3);
     always @(*) rd_bk__hit__6 = rd_q[6];
     always @(*) rd_ld__hit__6 = rd_q[6];
     always @(*) rd_ld__v__6 = lead__taps__6;
-    always @(*) begin
-        if (r_k == k3) begin
-            rd_bk__v__6 = base3__taps__6;
-        end
-        else if (r_k == k2) begin
-            rd_bk__v__6 = base2__taps__6;
-        end
-        else if (r_k == k_one) begin
-            rd_bk__v__6 = base1__taps__6;
-        end
-        else begin
-            rd_bk__v__6 = base0__taps__6;
-        end
-    end
+    always @(*) rd_bk__v__6 = (base0__taps__6 & rkm__0) | (base1__taps__6 & rkm__1) | (base2__taps__6 & rkm__2) | (base3__taps__6 & rkm__3);
     always @(*) rd_bk__hit__7 = rd_q[7];
     always @(*) rd_ld__hit__7 = rd_q[7];
     always @(*) rd_ld__v__7 = lead__taps__7;
-    always @(*) begin
-        if (r_k == k3) begin
-            rd_bk__v__7 = base3__taps__7;
-        end
-        else if (r_k == k2) begin
-            rd_bk__v__7 = base2__taps__7;
-        end
-        else if (r_k == k_one) begin
-            rd_bk__v__7 = base1__taps__7;
-        end
-        else begin
-            rd_bk__v__7 = base0__taps__7;
-        end
-    end
+    always @(*) rd_bk__v__7 = (base0__taps__7 & rkm__0) | (base1__taps__7 & rkm__1) | (base2__taps__7 & rkm__2) | (base3__taps__7 & rkm__3);
     always @(*) rd_cf = sv_wr__q & |(sv_oh__q & rd_q);
     always @(*) begin
         if (rd_cf) begin
@@ -8196,6 +8225,254 @@ module caps_prefetcher__cols__eqk(x,so,co,ne);
 
 endmodule // caps_prefetcher__cols__eqk
 
+module caps_prefetcher__cols__jb_ld(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  hit__4;
+    input wire  hit__5;
+    input wire  hit__6;
+    input wire  hit__7;
+    input wire  [5:0] v__0;
+    input wire  [5:0] v__1;
+    input wire  [5:0] v__2;
+    input wire  [5:0] v__3;
+    input wire  [5:0] v__4;
+    input wire  [5:0] v__5;
+    input wire  [5:0] v__6;
+    input wire  [5:0] v__7;
+    output reg  [5:0] o;
+
+    // Constant declarations
+    localparam  zero = 6'b0;
+
+    // Local signals
+    reg  [5:0] m__0;
+    reg  [5:0] m__1;
+    reg  [5:0] m__2;
+    reg  [5:0] m__3;
+    reg  [5:0] m__4;
+    reg  [5:0] m__5;
+    reg  [5:0] m__6;
+    reg  [5:0] m__7;
+    wire  [5:0] acc__0;
+    reg  [5:0] acc__1;
+    reg  [5:0] acc__2;
+    reg  [5:0] acc__3;
+    reg  [5:0] acc__4;
+    reg  [5:0] acc__5;
+    reg  [5:0] acc__6;
+    reg  [5:0] acc__7;
+    reg  [5:0] acc__8;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        if (hit__4) begin
+            m__4 = v__4;
+        end
+        else begin
+            m__4 = zero;
+        end
+    end
+    always @(*) acc__5 = acc__4 | m__4;
+    always @(*) begin
+        if (hit__5) begin
+            m__5 = v__5;
+        end
+        else begin
+            m__5 = zero;
+        end
+    end
+    always @(*) acc__6 = acc__5 | m__5;
+    always @(*) begin
+        if (hit__6) begin
+            m__6 = v__6;
+        end
+        else begin
+            m__6 = zero;
+        end
+    end
+    always @(*) acc__7 = acc__6 | m__6;
+    always @(*) begin
+        if (hit__7) begin
+            m__7 = v__7;
+        end
+        else begin
+            m__7 = zero;
+        end
+    end
+    always @(*) acc__8 = acc__7 | m__7;
+    always @(*) begin
+        o = zero;
+        o = acc__8;
+    end
+
+endmodule // caps_prefetcher__cols__jb_ld
+
+module caps_prefetcher__cols__jb_nn(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
+
+    // Module arguments
+    input wire  hit__0;
+    input wire  hit__1;
+    input wire  hit__2;
+    input wire  hit__3;
+    input wire  hit__4;
+    input wire  hit__5;
+    input wire  hit__6;
+    input wire  hit__7;
+    input wire  [2:0] v__0;
+    input wire  [2:0] v__1;
+    input wire  [2:0] v__2;
+    input wire  [2:0] v__3;
+    input wire  [2:0] v__4;
+    input wire  [2:0] v__5;
+    input wire  [2:0] v__6;
+    input wire  [2:0] v__7;
+    output reg  [2:0] o;
+
+    // Constant declarations
+    localparam  zero = 3'b0;
+
+    // Local signals
+    reg  [2:0] m__0;
+    reg  [2:0] m__1;
+    reg  [2:0] m__2;
+    reg  [2:0] m__3;
+    reg  [2:0] m__4;
+    reg  [2:0] m__5;
+    reg  [2:0] m__6;
+    reg  [2:0] m__7;
+    wire  [2:0] acc__0;
+    reg  [2:0] acc__1;
+    reg  [2:0] acc__2;
+    reg  [2:0] acc__3;
+    reg  [2:0] acc__4;
+    reg  [2:0] acc__5;
+    reg  [2:0] acc__6;
+    reg  [2:0] acc__7;
+    reg  [2:0] acc__8;
+
+    // Update code
+    assign acc__0 = zero;
+    always @(*) begin
+        if (hit__0) begin
+            m__0 = v__0;
+        end
+        else begin
+            m__0 = zero;
+        end
+    end
+    always @(*) acc__1 = acc__0 | m__0;
+    always @(*) begin
+        if (hit__1) begin
+            m__1 = v__1;
+        end
+        else begin
+            m__1 = zero;
+        end
+    end
+    always @(*) acc__2 = acc__1 | m__1;
+    always @(*) begin
+        if (hit__2) begin
+            m__2 = v__2;
+        end
+        else begin
+            m__2 = zero;
+        end
+    end
+    always @(*) acc__3 = acc__2 | m__2;
+    always @(*) begin
+        if (hit__3) begin
+            m__3 = v__3;
+        end
+        else begin
+            m__3 = zero;
+        end
+    end
+    always @(*) acc__4 = acc__3 | m__3;
+    always @(*) begin
+        if (hit__4) begin
+            m__4 = v__4;
+        end
+        else begin
+            m__4 = zero;
+        end
+    end
+    always @(*) acc__5 = acc__4 | m__4;
+    always @(*) begin
+        if (hit__5) begin
+            m__5 = v__5;
+        end
+        else begin
+            m__5 = zero;
+        end
+    end
+    always @(*) acc__6 = acc__5 | m__5;
+    always @(*) begin
+        if (hit__6) begin
+            m__6 = v__6;
+        end
+        else begin
+            m__6 = zero;
+        end
+    end
+    always @(*) acc__7 = acc__6 | m__6;
+    always @(*) begin
+        if (hit__7) begin
+            m__7 = v__7;
+        end
+        else begin
+            m__7 = zero;
+        end
+    end
+    always @(*) acc__8 = acc__7 | m__7;
+    always @(*) begin
+        o = zero;
+        o = acc__8;
+    end
+
+endmodule // caps_prefetcher__cols__jb_nn
+
 module caps_prefetcher__cols__lead(clock,w_en,w_addr,w_data,taps__0,taps__1,taps__2,taps__3,taps__4,taps__5,taps__6,taps__7);
 
     // Module arguments
@@ -8227,7 +8504,7 @@ module caps_prefetcher__cols__lead(clock,w_en,w_addr,w_data,taps__0,taps__1,taps
     end
 endmodule // caps_prefetcher__cols__lead
 
-module caps_prefetcher__cols__pack_beq(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,word);
+module caps_prefetcher__cols__pack_cand(bits__0,bits__1,bits__2,bits__3,bits__4,bits__5,bits__6,bits__7,word);
 
     // Module arguments
     input wire  bits__0;
@@ -8242,7 +8519,7 @@ module caps_prefetcher__cols__pack_beq(bits__0,bits__1,bits__2,bits__3,bits__4,b
 
     // Update code (custom)
     always @(*) word = {bits__7, bits__6, bits__5, bits__4, bits__3, bits__2, bits__1, bits__0};
-endmodule // caps_prefetcher__cols__pack_beq
+endmodule // caps_prefetcher__cols__pack_cand
 
 module caps_prefetcher__cols__r_b0(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
 
@@ -8367,254 +8644,6 @@ module caps_prefetcher__cols__r_b0(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit
     end
 
 endmodule // caps_prefetcher__cols__r_b0
-
-module caps_prefetcher__cols__r_cnt(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
-
-    // Module arguments
-    input wire  hit__0;
-    input wire  hit__1;
-    input wire  hit__2;
-    input wire  hit__3;
-    input wire  hit__4;
-    input wire  hit__5;
-    input wire  hit__6;
-    input wire  hit__7;
-    input wire  [2:0] v__0;
-    input wire  [2:0] v__1;
-    input wire  [2:0] v__2;
-    input wire  [2:0] v__3;
-    input wire  [2:0] v__4;
-    input wire  [2:0] v__5;
-    input wire  [2:0] v__6;
-    input wire  [2:0] v__7;
-    output reg  [2:0] o;
-
-    // Constant declarations
-    localparam  zero = 3'b0;
-
-    // Local signals
-    reg  [2:0] m__0;
-    reg  [2:0] m__1;
-    reg  [2:0] m__2;
-    reg  [2:0] m__3;
-    reg  [2:0] m__4;
-    reg  [2:0] m__5;
-    reg  [2:0] m__6;
-    reg  [2:0] m__7;
-    wire  [2:0] acc__0;
-    reg  [2:0] acc__1;
-    reg  [2:0] acc__2;
-    reg  [2:0] acc__3;
-    reg  [2:0] acc__4;
-    reg  [2:0] acc__5;
-    reg  [2:0] acc__6;
-    reg  [2:0] acc__7;
-    reg  [2:0] acc__8;
-
-    // Update code
-    assign acc__0 = zero;
-    always @(*) begin
-        if (hit__0) begin
-            m__0 = v__0;
-        end
-        else begin
-            m__0 = zero;
-        end
-    end
-    always @(*) acc__1 = acc__0 | m__0;
-    always @(*) begin
-        if (hit__1) begin
-            m__1 = v__1;
-        end
-        else begin
-            m__1 = zero;
-        end
-    end
-    always @(*) acc__2 = acc__1 | m__1;
-    always @(*) begin
-        if (hit__2) begin
-            m__2 = v__2;
-        end
-        else begin
-            m__2 = zero;
-        end
-    end
-    always @(*) acc__3 = acc__2 | m__2;
-    always @(*) begin
-        if (hit__3) begin
-            m__3 = v__3;
-        end
-        else begin
-            m__3 = zero;
-        end
-    end
-    always @(*) acc__4 = acc__3 | m__3;
-    always @(*) begin
-        if (hit__4) begin
-            m__4 = v__4;
-        end
-        else begin
-            m__4 = zero;
-        end
-    end
-    always @(*) acc__5 = acc__4 | m__4;
-    always @(*) begin
-        if (hit__5) begin
-            m__5 = v__5;
-        end
-        else begin
-            m__5 = zero;
-        end
-    end
-    always @(*) acc__6 = acc__5 | m__5;
-    always @(*) begin
-        if (hit__6) begin
-            m__6 = v__6;
-        end
-        else begin
-            m__6 = zero;
-        end
-    end
-    always @(*) acc__7 = acc__6 | m__6;
-    always @(*) begin
-        if (hit__7) begin
-            m__7 = v__7;
-        end
-        else begin
-            m__7 = zero;
-        end
-    end
-    always @(*) acc__8 = acc__7 | m__7;
-    always @(*) begin
-        o = zero;
-        o = acc__8;
-    end
-
-endmodule // caps_prefetcher__cols__r_cnt
-
-module caps_prefetcher__cols__r_lead(hit__0,hit__1,hit__2,hit__3,hit__4,hit__5,hit__6,hit__7,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,o);
-
-    // Module arguments
-    input wire  hit__0;
-    input wire  hit__1;
-    input wire  hit__2;
-    input wire  hit__3;
-    input wire  hit__4;
-    input wire  hit__5;
-    input wire  hit__6;
-    input wire  hit__7;
-    input wire  [5:0] v__0;
-    input wire  [5:0] v__1;
-    input wire  [5:0] v__2;
-    input wire  [5:0] v__3;
-    input wire  [5:0] v__4;
-    input wire  [5:0] v__5;
-    input wire  [5:0] v__6;
-    input wire  [5:0] v__7;
-    output reg  [5:0] o;
-
-    // Constant declarations
-    localparam  zero = 6'b0;
-
-    // Local signals
-    reg  [5:0] m__0;
-    reg  [5:0] m__1;
-    reg  [5:0] m__2;
-    reg  [5:0] m__3;
-    reg  [5:0] m__4;
-    reg  [5:0] m__5;
-    reg  [5:0] m__6;
-    reg  [5:0] m__7;
-    wire  [5:0] acc__0;
-    reg  [5:0] acc__1;
-    reg  [5:0] acc__2;
-    reg  [5:0] acc__3;
-    reg  [5:0] acc__4;
-    reg  [5:0] acc__5;
-    reg  [5:0] acc__6;
-    reg  [5:0] acc__7;
-    reg  [5:0] acc__8;
-
-    // Update code
-    assign acc__0 = zero;
-    always @(*) begin
-        if (hit__0) begin
-            m__0 = v__0;
-        end
-        else begin
-            m__0 = zero;
-        end
-    end
-    always @(*) acc__1 = acc__0 | m__0;
-    always @(*) begin
-        if (hit__1) begin
-            m__1 = v__1;
-        end
-        else begin
-            m__1 = zero;
-        end
-    end
-    always @(*) acc__2 = acc__1 | m__1;
-    always @(*) begin
-        if (hit__2) begin
-            m__2 = v__2;
-        end
-        else begin
-            m__2 = zero;
-        end
-    end
-    always @(*) acc__3 = acc__2 | m__2;
-    always @(*) begin
-        if (hit__3) begin
-            m__3 = v__3;
-        end
-        else begin
-            m__3 = zero;
-        end
-    end
-    always @(*) acc__4 = acc__3 | m__3;
-    always @(*) begin
-        if (hit__4) begin
-            m__4 = v__4;
-        end
-        else begin
-            m__4 = zero;
-        end
-    end
-    always @(*) acc__5 = acc__4 | m__4;
-    always @(*) begin
-        if (hit__5) begin
-            m__5 = v__5;
-        end
-        else begin
-            m__5 = zero;
-        end
-    end
-    always @(*) acc__6 = acc__5 | m__5;
-    always @(*) begin
-        if (hit__6) begin
-            m__6 = v__6;
-        end
-        else begin
-            m__6 = zero;
-        end
-    end
-    always @(*) acc__7 = acc__6 | m__6;
-    always @(*) begin
-        if (hit__7) begin
-            m__7 = v__7;
-        end
-        else begin
-            m__7 = zero;
-        end
-    end
-    always @(*) acc__8 = acc__7 | m__7;
-    always @(*) begin
-        o = zero;
-        o = acc__8;
-    end
-
-endmodule // caps_prefetcher__cols__r_lead
 
 module caps_prefetcher__cols__rank(clock,r_addr,r_data,w_en,w_addr,w_data);
 

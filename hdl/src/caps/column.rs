@@ -141,6 +141,9 @@ pub struct CapsColumn<
     pub g_sel: Signal<In, Bits<NS>>,
     /// Job B's slot, one-hot.
     pub gb_sel: Signal<In, Bits<NS>>,
+    /// Job B's slot after this edge (the job taken, else `gb_sel`),
+    /// one-hot.
+    pub gb_sel_n: Signal<In, Bits<NS>>,
     /// Job B's warp cursor `pos`, its low `WI` bits (the top compares the
     /// rest with zero).
     pub gb_pos: Signal<In, Bits<WI>>,
@@ -195,8 +198,8 @@ pub struct CapsColumn<
     /// The generator's read stage: the slot the selection chose at the
     /// last edge, one-hot (or zero).
     pub r_oh: Signal<In, Bits<NS>>,
-    /// The read stage's base index `k*`.
-    pub r_k: Signal<In, Bits<3>>,
+    /// The read stage's base index `k*`, one-hot (bit `j`: base `j`).
+    pub r_ks: Signal<In, Bits<4>>,
     /// Slot `r_oh`'s leading warp, as the selection saw it (zero unless
     /// the entry there was valid with the job's pc at the selection).
     pub q_lead: Signal<Out, Bits<WI>>,
@@ -261,10 +264,23 @@ pub struct CapsColumn<
     k2: Constant<Bits<3>>,
     k3: Constant<Bits<3>>,
     pack_more: Pack<NS>,
-    gb_q: Signal<Local, Bits<NS>>,
-    pack_beq: Pack<NS>,
-    pack_bkin: Pack<NS>,
-    pack_bkin1: Pack<NS>,
+    // Job B's entry (slot `gb_sel`), registered (session 47): its pc is
+    // the job's pc (`jb_pc`), its leading warp and count, computed at each
+    // edge for the values after it (the job's slot and pc after the edge,
+    // the entry written), like `gm_pc`; its valid bit is applied after.
+    jb_pc: Reg<Bit>,
+    jb_lead: Reg<Bits<WI>>,
+    jb_n: Reg<Bits<3>>,
+    jb_ld: SelOr<WI>,
+    jb_nn: SelOr<3>,
+    jb_w: Signal<Local, Bit>,
+    jb_v: Signal<Local, Bit>,
+    // The base `k*` choices as bit masks (session 47: an AND-OR of the
+    // four bases per slot instead of a chain of multiplexers).
+    gkm: Vec<Signal<Local, Bits<A>>>,
+    rkm: Vec<Signal<Local, Bits<A>>>,
+    a_ones: Constant<Bits<A>>,
+    a_zero: Constant<Bits<A>>,
     g_k1: Signal<Local, Bits<3>>,
     k_one: Constant<Bits<3>>,
     pack_cand: Pack<NS>,
@@ -342,6 +358,7 @@ impl<
             g_kind: Default::default(),
             g_sel: Default::default(),
             gb_sel: Default::default(),
+            gb_sel_n: Default::default(),
             gb_pos: Default::default(),
             l_ev: Default::default(),
             l_hit: Default::default(),
@@ -366,7 +383,7 @@ impl<
             gb_kin: Default::default(),
             gb_kin1: Default::default(),
             r_oh: Default::default(),
-            r_k: Default::default(),
+            r_ks: Default::default(),
             q_lead: Default::default(),
             q_base: Default::default(),
             valid: Default::default(),
@@ -410,10 +427,17 @@ impl<
             k2: konst(2),
             k3: konst(3),
             pack_more: Pack::new(ns),
-            gb_q: Default::default(),
-            pack_beq: Pack::new(ns),
-            pack_bkin: Pack::new(ns),
-            pack_bkin1: Pack::new(ns),
+            jb_pc: Default::default(),
+            jb_lead: Default::default(),
+            jb_n: Default::default(),
+            jb_ld: SelOr::new(ns),
+            jb_nn: SelOr::new(ns),
+            jb_w: Default::default(),
+            jb_v: Default::default(),
+            gkm: (0..4).map(|_| Signal::default()).collect(),
+            rkm: (0..4).map(|_| Signal::default()).collect(),
+            a_ones: konst(u64::MAX >> (64 - A)),
+            a_zero: konst(0),
             g_k1: Default::default(),
             k_one: konst(1),
             pack_cand: Pack::new(ns),
@@ -549,35 +573,63 @@ mod kernel {
 
             // Generator port: slot g_sel (one-hot), an AND-OR of the taps.
             self.g_q.next = self.g_sel.val() & self.pack_hit.word.val();
+            // Base k* of slot s, from registers only (the cursor, the
+            // job's kind), beside the slot choice: base `g_k` where `g_at`,
+            // else base 0, as an AND-OR with masks.
+            self.gkm[1].next = self.a_zero.val();
+            self.gkm[2].next = self.a_zero.val();
+            self.gkm[3].next = self.a_zero.val();
+            self.gkm[0].next = self.a_zero.val();
+            if self.g_k.val() == self.k3.val() {
+                self.gkm[3].next = self.a_ones.val();
+            } else if self.g_k.val() == self.k2.val() {
+                self.gkm[2].next = self.a_ones.val();
+            } else if self.g_k.val() == self.k_one.val() {
+                self.gkm[1].next = self.a_ones.val();
+            } else {
+                self.gkm[0].next = self.a_ones.val();
+            }
             for s in 0..self._ns {
-                // Base k* of slot s, from registers only (the cursor, the
-                // job's kind), beside the slot choice.
                 self.g_at[s].next = self.g_kind.val() | (self.g_pos.val() == self.slot_cp[s].val());
-                if self.g_at[s].val() & (self.g_k.val() == self.k3.val()) {
-                    self.g_pick[s].next = self.base3.taps[s].val();
-                } else if self.g_at[s].val() & (self.g_k.val() == self.k2.val()) {
-                    self.g_pick[s].next = self.base2.taps[s].val();
-                } else if self.g_at[s].val() & (self.g_k.val() == self.k_one.val()) {
-                    self.g_pick[s].next = self.base1.taps[s].val();
+                if self.g_at[s].val() {
+                    self.g_pick[s].next = (self.base0.taps[s].val() & self.gkm[0].val())
+                        | (self.base1.taps[s].val() & self.gkm[1].val())
+                        | (self.base2.taps[s].val() & self.gkm[2].val())
+                        | (self.base3.taps[s].val() & self.gkm[3].val());
                 } else {
                     self.g_pick[s].next = self.base0.taps[s].val();
                 }
             }
-            self.gb_q.next = self.gb_sel.val() & self.pack_hit.word.val();
-            // Job B's cursor tests per slot, from registers only, then
-            // selected by the hit (one bit each, no value read first).
+            // Job B's entry after this edge (slot `gb_sel_n`; the entry
+            // written at this edge gets `w_warp`, `w_n`; `pack_mpc` holds
+            // the pc compares after the edge), and its cursor tests from
+            // the registers (session 47).
+            self.jb_pc.clock.next = self.clock.val();
+            self.jb_pc.reset.next = self.reset.val();
+            self.jb_lead.clock.next = self.clock.val();
+            self.jb_lead.reset.next = self.reset.val();
+            self.jb_n.clock.next = self.clock.val();
+            self.jb_n.reset.next = self.reset.val();
             for s in 0..self._ns {
-                self.pack_beq.bits[s].next =
-                    self.gb_q.val().get_bit(s) & (self.lead.taps[s].val() == self.gb_pos.val());
-                self.pack_bkin.bits[s].next =
-                    self.gb_q.val().get_bit(s) & (self.g_k.val() < self.cnt.taps[s].val());
-                self.pack_bkin1.bits[s].next =
-                    self.gb_q.val().get_bit(s) & (self.g_k1.val() < self.cnt.taps[s].val());
+                self.jb_ld.hit[s].next = self.gb_sel_n.val().get_bit(s);
+                self.jb_ld.v[s].next = self.lead.taps[s].val();
+                self.jb_nn.hit[s].next = self.gb_sel_n.val().get_bit(s);
+                self.jb_nn.v[s].next = self.cnt.taps[s].val();
             }
-            self.gb_hit.next = self.gb_q.val().any();
-            self.gb_eq.next = self.pack_beq.word.val().any();
-            self.gb_kin.next = self.pack_bkin.word.val().any();
-            self.gb_kin1.next = self.pack_bkin1.word.val().any();
+            self.jb_pc.d.next = (self.pack_mpc.word.val() & self.gb_sel_n.val()).any();
+            self.jb_w.next = self.wr.val() & (self.w_onehot.val() & self.gb_sel_n.val()).any();
+            if self.jb_w.val() {
+                self.jb_lead.d.next = self.w_warp.val();
+                self.jb_n.d.next = self.w_n.val();
+            } else {
+                self.jb_lead.d.next = self.jb_ld.o.val();
+                self.jb_n.d.next = self.jb_nn.o.val();
+            }
+            self.jb_v.next = (self.valid.q.val() & self.gb_sel.val()).any() & self.jb_pc.q.val();
+            self.gb_hit.next = self.jb_v.val();
+            self.gb_eq.next = self.jb_v.val() & (self.jb_lead.q.val() == self.gb_pos.val());
+            self.gb_kin.next = self.jb_v.val() & (self.g_k.val() < self.jb_n.q.val());
+            self.gb_kin1.next = self.jb_v.val() & (self.g_k1.val() < self.jb_n.q.val());
             // Update of entry (w_slot, e).
             self.pc.w_en.next = self.wr.val();
             self.lead.w_en.next = self.wr.val();
@@ -660,19 +712,31 @@ mod kernel {
             if self.r_hit.q.val() {
                 self.rd_q.next = self.r_oh.val();
             }
+            // Base `k*` (one-hot `r_ks`) as an AND-OR with masks.
+            self.rkm[0].next = self.a_zero.val();
+            self.rkm[1].next = self.a_zero.val();
+            self.rkm[2].next = self.a_zero.val();
+            self.rkm[3].next = self.a_zero.val();
+            if self.r_ks.val().get_bit(0) {
+                self.rkm[0].next = self.a_ones.val();
+            }
+            if self.r_ks.val().get_bit(1) {
+                self.rkm[1].next = self.a_ones.val();
+            }
+            if self.r_ks.val().get_bit(2) {
+                self.rkm[2].next = self.a_ones.val();
+            }
+            if self.r_ks.val().get_bit(3) {
+                self.rkm[3].next = self.a_ones.val();
+            }
             for s in 0..self._ns {
                 self.rd_bk.hit[s].next = self.rd_q.val().get_bit(s);
                 self.rd_ld.hit[s].next = self.rd_q.val().get_bit(s);
                 self.rd_ld.v[s].next = self.lead.taps[s].val();
-                if self.r_k.val() == self.k3.val() {
-                    self.rd_bk.v[s].next = self.base3.taps[s].val();
-                } else if self.r_k.val() == self.k2.val() {
-                    self.rd_bk.v[s].next = self.base2.taps[s].val();
-                } else if self.r_k.val() == self.k_one.val() {
-                    self.rd_bk.v[s].next = self.base1.taps[s].val();
-                } else {
-                    self.rd_bk.v[s].next = self.base0.taps[s].val();
-                }
+                self.rd_bk.v[s].next = (self.base0.taps[s].val() & self.rkm[0].val())
+                    | (self.base1.taps[s].val() & self.rkm[1].val())
+                    | (self.base2.taps[s].val() & self.rkm[2].val())
+                    | (self.base3.taps[s].val() & self.rkm[3].val());
             }
             self.rd_cf.next = self.sv_wr.q.val() & (self.sv_oh.q.val() & self.rd_q.val()).any();
             if self.rd_cf.val() {

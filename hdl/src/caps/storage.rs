@@ -94,10 +94,19 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
         ),
         f(
             "generator",
-            "read stage (valid, the selected slot one-hot, k*, the cursor's slot, job kind, \
-             stride and its sign, warp, cta; the slot the rules stage wrote, one-hot)",
-            1 + (1u64 << cta) + 3 + (cta + 1) + 1 + p.ADDR_W + 1 + w + cta + (1u64 << cta),
+            "read stage (valid, the selected slot one-hot, k*, the cursor's slot one-hot, \
+             job kind, stride and its sign, warp, cta; the slot the rules stage wrote, \
+             one-hot)",
+            1 + (1u64 << cta) + 3 + (1u64 << cta) + 1 + p.ADDR_W + 1 + w + cta + (1u64 << cta),
             1,
+            false,
+            ADD,
+        ),
+        f(
+            "generator",
+            "job B's entry, per PerCTA column (its pc is the job's, lead warp, count)",
+            1 + w + 3,
+            p.PERCTA_ENTRIES,
             false,
             ADD,
         ),

@@ -153,6 +153,8 @@ pub struct CapsPrefetcherRtl<
     sel_npos: SelOr<CP>,
     sel_nk: SelOr<3>,
     pack_cw: Pack<NS>,
+    // `posa == s` per slot, for the read stage's `r_pos` (session 47).
+    pack_at: Pack<NS>,
     zx_ldw: ZeroExt<WI, WD>,
     zx_stw: ZeroExt<WI, WD>,
     zx_stl: ZeroExt<WI, WD>,
@@ -287,14 +289,14 @@ pub struct CapsPrefetcherRtl<
     r_v: Reg<Bit>,
     r_oh: Reg<Bits<NS>>,
     r_k: Reg<Bits<3>>,
-    r_pos: Reg<Bits<CP>>,
+    r_pos: Reg<Bits<NS>>,
     r_kind: Reg<Bit>,
     r_stride: Reg<Bits<A>>,
     r_neg: Reg<Bit>,
     r_warp: Reg<Bits<WI>>,
     r_cta: Reg<Bits<C>>,
     rd_at: Signal<Local, Bit>,
-    rd_k: Signal<Local, Bits<3>>,
+    rd_k: Signal<Local, Bits<4>>,
     sel_rb: SelOr<A>,
     sel_rl: SelOr<WI>,
     // The address stages: a prefetch selected at the last edge (its base,
@@ -330,6 +332,13 @@ pub struct CapsPrefetcherRtl<
     addr_zero: Constant<Bits<A>>,
     k_zero: Constant<Bits<3>>,
     k_one: Constant<Bits<3>>,
+    k_two: Constant<Bits<3>>,
+    k_three: Constant<Bits<3>>,
+    // `k*` one-hot: base 0..3.
+    k4_b0: Constant<Bits<4>>,
+    k4_b1: Constant<Bits<4>>,
+    k4_b2: Constant<Bits<4>>,
+    k4_b3: Constant<Bits<4>>,
     cp_zero: Constant<Bits<CP>>,
     wd_zero: Constant<Bits<WD>>,
     wd_one: Constant<Bits<WD>>,
@@ -409,6 +418,8 @@ pub struct CapsPrefetcherRtl<
     gsel_w: Signal<Local, Bits<NS>>,
     g_selw: Signal<Local, Bits<NS>>,
     gb_selw: Signal<Local, Bits<NS>>,
+    // Job B's slot after this edge, one-hot (session 47).
+    j_oh_n: Signal<Local, Bits<NS>>,
     // Job B's cursor (session 46): the entry's tests from the columns
     // (`posb` is its leading warp; `kk`, `kk + 1` below its count) and
     // `posb + 1`, `posb + 2`, so that `w'` and its end test only select.
@@ -500,6 +511,7 @@ impl<
             sel_npos: SelOr::new(ncta),
             sel_nk: SelOr::new(ncta),
             pack_cw: Pack::new(ncta),
+            pack_at: Pack::new(ncta),
             order: RankOrder::new(ne),
             dtab: CapsDist::new(p),
             jobq: ShiftQueue::new(p.JOBQ_DEPTH as usize),
@@ -522,6 +534,12 @@ impl<
             addr_zero: konst(0),
             k_zero: konst(0),
             k_one: konst(1),
+            k_two: konst(2),
+            k_three: konst(3),
+            k4_b0: konst(1),
+            k4_b1: konst(2),
+            k4_b2: konst(4),
+            k4_b3: konst(8),
             cp_zero: konst(0),
             wd_zero: konst(0),
             wd_one: konst(1),
@@ -619,7 +637,7 @@ impl<
             x_nz, x_stride, x_neg, x_ndelta, g_pc_n, g_warp_n, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
             job_a,
             take, job_push, found_a, s_hit, s_c,
-            wb, cw, gsel_w, g_selw, gb_selw, b_eq, b_kin, b_kin1, pb1, pb2, wb1, k_inc, na_pos, na_k, b_end, b_skip, have_pf, g_end, pf_push, pf_room,
+            wb, cw, gsel_w, g_selw, gb_selw, j_oh_n, b_eq, b_kin, b_kin1, pb1, pb2, wb1, k_inc, na_pos, na_k, b_end, b_skip, have_pf, g_end, pf_push, pf_room,
         })
     }
 }

@@ -69,11 +69,6 @@ impl<
         }
         self.pf_push.next = self.have_pf.val() & self.pf_room.val();
         self.r_v.d.next = self.pf_push.val();
-        self.zx_jslot.narrow.next = self
-            .jobq
-            .o_data
-            .val()
-            .get_bits::<C>(self.joff_cta.val().index());
         // Generator state (the job's pc and warp after the edge,
         // `g_pc_n` and `g_warp_n`, are in the job section).
         if self.take.val() {
@@ -85,7 +80,7 @@ impl<
                 .o_data
                 .val()
                 .get_bits::<C>(self.joff_cta.val().index());
-            self.j_oh.d.next = self.ns_one.val() << self.zx_jslot.wide.val();
+            self.j_oh.d.next = self.j_oh_n.val();
             self.j_warp.d.next = self.g_warp_n.val();
             self.j_stride.d.next = self.jobq_stride.o_data.val();
             self.j_neg.d.next = self.jobq.o_data.val().get_bit(self.joff_neg.val().index());

@@ -24,6 +24,19 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
+        // Job B's CTA after the edge.
+        self.zx_jslot.narrow.next = self
+            .jobq
+            .o_data
+            .val()
+            .get_bits::<C>(self.joff_cta.val().index());
+        // Job B's slot after the edge, one-hot (the columns keep job B's
+        // entry registered for it).
+        if self.take.val() {
+            self.j_oh_n.next = self.ns_one.val() << self.zx_jslot.wide.val();
+        } else {
+            self.j_oh_n.next = self.j_oh.q.val();
+        }
         // ---- Generator: the next prefetch of the current job.
         // Job A: the lowest candidate slot, its one-hot choice by a
         // parallel-prefix OR of the candidate word; job B: slot j_cta.
@@ -39,6 +52,7 @@ impl<
                 }
             }
             self.at_slot[s].next = self.posa.q.val() == self.slot_cp[s].val();
+            self.pack_at.bits[s].next = self.at_slot[s].val();
             self.cand[s].next = self.cand_any[s].val()
                 & !self.j_oh.q.val().get_bit(s)
                 & (self.posa.q.val() <= self.slot_cp[s].val());
@@ -112,6 +126,7 @@ impl<
             }
             self.cols[e].g_sel.next = self.g_selw.val();
             self.cols[e].gb_sel.next = self.gb_selw.val();
+            self.cols[e].gb_sel_n.next = self.j_oh_n.val();
             self.cols[e].g_kind.next = self.j_kind.q.val();
             if self.cols[e].gb_hit.val() {
                 self.s_hit.next = true;

@@ -33,22 +33,25 @@ impl<
         // selection.
         self.r_oh.d.next = self.g_selw.val();
         self.r_k.d.next = self.kk.q.val();
-        self.r_pos.d.next = self.posa.q.val();
+        // The cursor's slot one-hot (session 47: `posa == s` computed
+        // for the selection, registered).
+        self.r_pos.d.next = self.pack_at.word.val();
         self.r_kind.d.next = self.j_kind.q.val();
-        self.rd_at.next = self.r_kind.q.val();
-        for s in 0..self._ncta {
-            if self.r_oh.q.val().get_bit(s) & (self.r_pos.q.val() == self.slot_cp[s].val()) {
-                self.rd_at.next = true;
-            }
-        }
+        self.rd_at.next = self.r_kind.q.val() | (self.r_oh.q.val() & self.r_pos.q.val()).any();
+        // k* one-hot (bit j: base j; base 0 unless `rd_at`).
+        self.rd_k.next = self.k4_b0.val();
         if self.rd_at.val() {
-            self.rd_k.next = self.r_k.q.val();
-        } else {
-            self.rd_k.next = self.k_zero.val();
+            if self.r_k.q.val() == self.k_three.val() {
+                self.rd_k.next = self.k4_b3.val();
+            } else if self.r_k.q.val() == self.k_two.val() {
+                self.rd_k.next = self.k4_b2.val();
+            } else if self.r_k.q.val() == self.k_one.val() {
+                self.rd_k.next = self.k4_b1.val();
+            }
         }
         for e in 0..self._ne {
             self.cols[e].r_oh.next = self.r_oh.q.val();
-            self.cols[e].r_k.next = self.rd_k.val();
+            self.cols[e].r_ks.next = self.rd_k.val();
             self.sel_rb.hit[e].next = true;
             self.sel_rb.v[e].next = self.cols[e].q_base.val();
             self.sel_rl.hit[e].next = true;
