@@ -11,12 +11,15 @@ use crate::mem::Mem;
 use crate::reg::Reg;
 use crate::util::{konst, konsts, Pack, ZeroExt};
 
-/// Kernel section: the ports, the scan and the update.
+/// Kernel section: the ports and the scan.
 struct ColMain;
 /// Kernel section: the load's look-up values.
 struct ColLook;
 /// The column's generator read stage.
 struct ColRead;
+/// Kernel section: the generator port (slot `g_sel`'s values, job B's
+/// entry) and the entry's update.
+struct ColGen;
 
 /// Entry `e` of every CTA slot's PerCTA table. `NS` = `2^C` slots.
 ///
@@ -468,7 +471,7 @@ impl<
         const NS: usize,
     > Logic for CapsColumn<A, P, WI, WD, C, CP, RP, NS>
 {
-    crate::section::sections!(ColMain, ColRead, ColLook);
+    crate::section::sections!(ColMain, ColGen, ColRead, ColLook);
 }
 
 /// The column's kernel sections (the top of a unit does not import
@@ -476,7 +479,7 @@ impl<
 mod kernel {
     use rust_hdl::prelude::*;
 
-    use super::{CapsColumn, ColLook, ColMain, ColRead};
+    use super::{CapsColumn, ColGen, ColLook, ColMain, ColRead};
     use crate::section::Section;
 
     impl<
@@ -570,7 +573,22 @@ mod kernel {
                             & (self.k_one.val() < self.cnt.taps[s].val())));
             }
             self.g_more.next = self.pack_more.word.val();
+        }
+    }
 
+    impl<
+            const A: usize,
+            const P: usize,
+            const WI: usize,
+            const WD: usize,
+            const C: usize,
+            const CP: usize,
+            const RP: usize,
+            const NS: usize,
+        > Section<ColGen> for CapsColumn<A, P, WI, WD, C, CP, RP, NS>
+    {
+        #[hdl_gen]
+        fn update(&mut self) {
             // Generator port: slot g_sel (one-hot), an AND-OR of the taps.
             self.g_q.next = self.g_sel.val() & self.pack_hit.word.val();
             // Base k* of slot s, from registers only (the cursor, the

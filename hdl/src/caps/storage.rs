@@ -84,6 +84,42 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
             false,
             ADD,
         ),
+    ];
+    fields.extend(generator(p));
+    fields.extend(load_pipeline(p));
+    let paper_bytes = de * 9 + pe * (5 + 4 * p.MAX_ADDRS);
+    StorageReport {
+        unit: "caps_prefetcher".into(),
+        fields,
+        paper_bits: paper_bytes * 8,
+        paper_note: format!(
+            "paper Tables I/II: {} DIST x 9 B + {} PerCTA entries x {} B = {} B per SM \
+             (708 B for the paper configuration); the paper's leading-warp field is 1 B, \
+             ours WARP_IDX_W bits",
+            de,
+            pe,
+            5 + 4 * p.MAX_ADDRS,
+            paper_bytes
+        ),
+        paper_area: Some((
+            0.018,
+            "CAPS paper, FreePDK45 synthesis with the PerCTA tables as CACTI SRAM; \
+             here every table is flip-flops (7,219 DFF_X1 = 0.032 mm^2 alone in the \
+             paper configuration) plus read multiplexers, tag comparators and the \
+             stride arithmetic"
+                .into(),
+        )),
+    }
+}
+
+/// The generator's registers (the job, the cursors, the read stage, job
+/// B's entry per column, the two address stages).
+fn generator(p: &CapsParams) -> Vec<StorageField> {
+    const ADD: &str = "added by this design";
+    let cta = p.cta_bits() as u64;
+    let w = p.WARP_IDX_W;
+    let f = StorageField::new;
+    vec![
         f(
             "generator",
             "busy, job (its CTA also one-hot, its stride as magnitude and sign), cursors",
@@ -136,31 +172,7 @@ pub(super) fn storage(p: &CapsParams) -> StorageReport {
             false,
             ADD,
         ),
-    ];
-    fields.extend(load_pipeline(p));
-    let paper_bytes = de * 9 + pe * (5 + 4 * p.MAX_ADDRS);
-    StorageReport {
-        unit: "caps_prefetcher".into(),
-        fields,
-        paper_bits: paper_bytes * 8,
-        paper_note: format!(
-            "paper Tables I/II: {} DIST x 9 B + {} PerCTA entries x {} B = {} B per SM \
-             (708 B for the paper configuration); the paper's leading-warp field is 1 B, \
-             ours WARP_IDX_W bits",
-            de,
-            pe,
-            5 + 4 * p.MAX_ADDRS,
-            paper_bytes
-        ),
-        paper_area: Some((
-            0.018,
-            "CAPS paper, FreePDK45 synthesis with the PerCTA tables as CACTI SRAM; \
-             here every table is flip-flops (7,219 DFF_X1 = 0.032 mm^2 alone in the \
-             paper configuration) plus read multiplexers, tag comparators and the \
-             stride arithmetic"
-                .into(),
-        )),
-    }
+    ]
 }
 
 /// The load pipeline's registers (the rules, verify and job stages, the
