@@ -202,7 +202,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] lane0__c;
     reg  [31:0] lanes__s;
     reg  [31:0] lanes__c;
-    reg  [31:0] lanes__s2;
     reg  [31:0] lanes__o__0;
     reg  [31:0] lanes__o__1;
     reg  [31:0] lanes__o__2;
@@ -1105,10 +1104,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] ws__q;
     reg  ws__clock;
     reg  ws__reset;
-    reg  wsb__d;
-    wire  wsb__q;
-    reg  wsb__clock;
-    reg  wsb__reset;
     reg  [31:0] wc__d;
     wire  [31:0] wc__q;
     reg  wc__clock;
@@ -1952,7 +1947,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     dac_expander__lanes lanes(
         .s(lanes__s),
         .c(lanes__c),
-        .s2(lanes__s2),
         .o__0(lanes__o__0),
         .o__1(lanes__o__1),
         .o__2(lanes__o__2),
@@ -3116,12 +3110,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(ws__clock),
         .reset(ws__reset)
     );
-    dac_expander__reg1 wsb(
-        .d(wsb__d),
-        .q(wsb__q),
-        .clock(wsb__clock),
-        .reset(wsb__reset)
-    );
     dac_expander__reg32 wc(
         .d(wc__d),
         .q(wc__q),
@@ -4041,7 +4029,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) cc_x__clock = clock;
     always @(*) cc_y__clock = clock;
     always @(*) ws__clock = clock;
-    always @(*) wsb__clock = clock;
     always @(*) wc__clock = clock;
     always @(*) wn__clock = clock;
     always @(*) wnm1__clock = clock;
@@ -4394,15 +4381,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         end
     end
     always @(*) begin
-        wsb__d = wsb__q;
-        wsb__d = wsb__q;
-        if (start_go) begin
-        end
-        else if (load) begin
-            wsb__d = ~lane0__s[32'h0];
-        end
-    end
-    always @(*) begin
         wc__d = wc__q;
         wc__d = wc__q;
         if (start_go) begin
@@ -4684,7 +4662,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) nwi__reset = reset;
     always @(*) nwid__reset = reset;
     always @(*) ws__reset = reset;
-    always @(*) wsb__reset = reset;
     always @(*) wc__reset = reset;
     always @(*) wn__reset = reset;
     always @(*) wnm1__reset = reset;
@@ -5337,12 +5314,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) lane0__ty0 = t0 >> zx_k12__wide;
     always @(*) lanes__s = ws__q;
     always @(*) lanes__c = wc__q;
-    always @(*) begin
-        lanes__s2 = ws__q & c1_32m;
-        if (~wsb__q) begin
-            lanes__s2 = (ws__q & c1_32m) | c1_32;
-        end
-    end
     always @(*) lanes__o__0 = r_lo__0__q;
     always @(*) lanes__o__1 = r_lo__1__q;
     always @(*) lanes__o__2 = r_lo__2__q;
@@ -12346,12 +12317,11 @@ module dac_expander__lane0(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,s,c);
 
 endmodule // dac_expander__lane0
 
-module dac_expander__lanes(s,c,s2,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,o__10,o__11,o__12,o__13,o__14,o__15,o__16,o__17,o__18,o__19,o__20,o__21,o__22,o__23,o__24,o__25,o__26,o__27,o__28,o__29,o__30,nm1,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,vl,ps__0,ps__1,ps__2,ps__3,ps__4,ps__5,ps__6,ps__7,ps__8,ps__9,ps__10,ps__11,ps__12,ps__13,ps__14,ps__15,ps__16,ps__17,ps__18,ps__19,ps__20,ps__21,ps__22,ps__23,ps__24,ps__25,ps__26,ps__27,ps__28,ps__29,ps__30,pc__0,pc__1,pc__2,pc__3,pc__4,pc__5,pc__6,pc__7,pc__8,pc__9,pc__10,pc__11,pc__12,pc__13,pc__14,pc__15,pc__16,pc__17,pc__18,pc__19,pc__20,pc__21,pc__22,pc__23,pc__24,pc__25,pc__26,pc__27,pc__28,pc__29,pc__30);
+module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,o__10,o__11,o__12,o__13,o__14,o__15,o__16,o__17,o__18,o__19,o__20,o__21,o__22,o__23,o__24,o__25,o__26,o__27,o__28,o__29,o__30,nm1,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,vl,ps__0,ps__1,ps__2,ps__3,ps__4,ps__5,ps__6,ps__7,ps__8,ps__9,ps__10,ps__11,ps__12,ps__13,ps__14,ps__15,ps__16,ps__17,ps__18,ps__19,ps__20,ps__21,ps__22,ps__23,ps__24,ps__25,ps__26,ps__27,ps__28,ps__29,ps__30,pc__0,pc__1,pc__2,pc__3,pc__4,pc__5,pc__6,pc__7,pc__8,pc__9,pc__10,pc__11,pc__12,pc__13,pc__14,pc__15,pc__16,pc__17,pc__18,pc__19,pc__20,pc__21,pc__22,pc__23,pc__24,pc__25,pc__26,pc__27,pc__28,pc__29,pc__30);
 
     // Module arguments
     input wire  [31:0] s;
     input wire  [31:0] c;
-    input wire  [31:0] s2;
     input wire  [31:0] o__0;
     input wire  [31:0] o__1;
     input wire  [31:0] o__2;
@@ -12481,68 +12451,6 @@ module dac_expander__lanes(s,c,s2,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o
     output reg  [7:0] pc__30;
 
     // Constant declarations
-    localparam  lo__0 = 32'hffffffff;
-    localparam  lo__1 = 32'hffffffff;
-    localparam  lo__2 = 32'hffffffff;
-    localparam  lo__3 = 32'hffffffff;
-    localparam  lo__4 = 32'hffffffff;
-    localparam  lo__5 = 32'hffffffff;
-    localparam  lo__6 = 32'hffffffff;
-    localparam  lo__7 = 32'hffffffff;
-    localparam  lo__8 = 32'hffffffff;
-    localparam  lo__9 = 32'hffffffff;
-    localparam  lo__10 = 32'hffffffff;
-    localparam  lo__11 = 32'hffffffff;
-    localparam  lo__12 = 32'hffffffff;
-    localparam  lo__13 = 32'hffffffff;
-    localparam  lo__14 = 32'hffffffff;
-    localparam  lo__15 = 32'h0;
-    localparam  lo__16 = 32'h0;
-    localparam  lo__17 = 32'h0;
-    localparam  lo__18 = 32'h0;
-    localparam  lo__19 = 32'h0;
-    localparam  lo__20 = 32'h0;
-    localparam  lo__21 = 32'h0;
-    localparam  lo__22 = 32'h0;
-    localparam  lo__23 = 32'h0;
-    localparam  lo__24 = 32'h0;
-    localparam  lo__25 = 32'h0;
-    localparam  lo__26 = 32'h0;
-    localparam  lo__27 = 32'h0;
-    localparam  lo__28 = 32'h0;
-    localparam  lo__29 = 32'h0;
-    localparam  lo__30 = 32'h0;
-    localparam  hi__0 = 32'h0;
-    localparam  hi__1 = 32'h0;
-    localparam  hi__2 = 32'h0;
-    localparam  hi__3 = 32'h0;
-    localparam  hi__4 = 32'h0;
-    localparam  hi__5 = 32'h0;
-    localparam  hi__6 = 32'h0;
-    localparam  hi__7 = 32'h0;
-    localparam  hi__8 = 32'h0;
-    localparam  hi__9 = 32'h0;
-    localparam  hi__10 = 32'h0;
-    localparam  hi__11 = 32'h0;
-    localparam  hi__12 = 32'h0;
-    localparam  hi__13 = 32'h0;
-    localparam  hi__14 = 32'h0;
-    localparam  hi__15 = 32'hffffffff;
-    localparam  hi__16 = 32'hffffffff;
-    localparam  hi__17 = 32'hffffffff;
-    localparam  hi__18 = 32'hffffffff;
-    localparam  hi__19 = 32'hffffffff;
-    localparam  hi__20 = 32'hffffffff;
-    localparam  hi__21 = 32'hffffffff;
-    localparam  hi__22 = 32'hffffffff;
-    localparam  hi__23 = 32'hffffffff;
-    localparam  hi__24 = 32'hffffffff;
-    localparam  hi__25 = 32'hffffffff;
-    localparam  hi__26 = 32'hffffffff;
-    localparam  hi__27 = 32'hffffffff;
-    localparam  hi__28 = 32'hffffffff;
-    localparam  hi__29 = 32'hffffffff;
-    localparam  hi__30 = 32'hffffffff;
     localparam  lane_no__0 = 6'b1;
     localparam  lane_no__1 = 6'b10;
     localparam  lane_no__2 = 6'b11;
@@ -12712,37 +12620,6 @@ module dac_expander__lanes(s,c,s2,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o
     wire  [31:0] addl__s;
 
     // Local signals
-    reg  [31:0] sl__0;
-    reg  [31:0] sl__1;
-    reg  [31:0] sl__2;
-    reg  [31:0] sl__3;
-    reg  [31:0] sl__4;
-    reg  [31:0] sl__5;
-    reg  [31:0] sl__6;
-    reg  [31:0] sl__7;
-    reg  [31:0] sl__8;
-    reg  [31:0] sl__9;
-    reg  [31:0] sl__10;
-    reg  [31:0] sl__11;
-    reg  [31:0] sl__12;
-    reg  [31:0] sl__13;
-    reg  [31:0] sl__14;
-    reg  [31:0] sl__15;
-    reg  [31:0] sl__16;
-    reg  [31:0] sl__17;
-    reg  [31:0] sl__18;
-    reg  [31:0] sl__19;
-    reg  [31:0] sl__20;
-    reg  [31:0] sl__21;
-    reg  [31:0] sl__22;
-    reg  [31:0] sl__23;
-    reg  [31:0] sl__24;
-    reg  [31:0] sl__25;
-    reg  [31:0] sl__26;
-    reg  [31:0] sl__27;
-    reg  [31:0] sl__28;
-    reg  [31:0] sl__29;
-    reg  [31:0] sl__30;
     reg  [31:0] xs__0;
     reg  [31:0] xs__1;
     reg  [31:0] xs__2;
@@ -13078,219 +12955,188 @@ module dac_expander__lanes(s,c,s2,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o
     always @(*) v__0 = add0__s;
     always @(*) ps__0 = s[(32'h0)+:(8)];
     always @(*) pc__0 = c[(32'h0)+:(8)];
-    always @(*) sl__0 = (s & lo__0) | (s2 & hi__0);
-    always @(*) xs__0 = sl__0 ^ c ^ o__0;
-    always @(*) xc__0 = ((sl__0 & c) | (sl__0 & o__0) | (c & o__0)) << c1;
+    always @(*) xs__0 = s ^ c ^ o__0;
+    always @(*) xc__0 = ((s & c) | (s & o__0) | (c & o__0)) << c1;
     always @(*) add__0__x = xs__0;
     always @(*) add__0__y = xc__0;
     assign add__0__ci = 1'b0;
     always @(*) v__1 = add__0__s;
-    always @(*) sl__1 = (s & lo__1) | (s2 & hi__1);
-    always @(*) xs__1 = sl__1 ^ c ^ o__1;
-    always @(*) xc__1 = ((sl__1 & c) | (sl__1 & o__1) | (c & o__1)) << c1;
+    always @(*) xs__1 = s ^ c ^ o__1;
+    always @(*) xc__1 = ((s & c) | (s & o__1) | (c & o__1)) << c1;
     always @(*) add__1__x = xs__1;
     always @(*) add__1__y = xc__1;
     assign add__1__ci = 1'b0;
     always @(*) v__2 = add__1__s;
-    always @(*) sl__2 = (s & lo__2) | (s2 & hi__2);
-    always @(*) xs__2 = sl__2 ^ c ^ o__2;
-    always @(*) xc__2 = ((sl__2 & c) | (sl__2 & o__2) | (c & o__2)) << c1;
+    always @(*) xs__2 = s ^ c ^ o__2;
+    always @(*) xc__2 = ((s & c) | (s & o__2) | (c & o__2)) << c1;
     always @(*) add__2__x = xs__2;
     always @(*) add__2__y = xc__2;
     assign add__2__ci = 1'b0;
     always @(*) v__3 = add__2__s;
-    always @(*) sl__3 = (s & lo__3) | (s2 & hi__3);
-    always @(*) xs__3 = sl__3 ^ c ^ o__3;
-    always @(*) xc__3 = ((sl__3 & c) | (sl__3 & o__3) | (c & o__3)) << c1;
+    always @(*) xs__3 = s ^ c ^ o__3;
+    always @(*) xc__3 = ((s & c) | (s & o__3) | (c & o__3)) << c1;
     always @(*) add__3__x = xs__3;
     always @(*) add__3__y = xc__3;
     assign add__3__ci = 1'b0;
     always @(*) v__4 = add__3__s;
-    always @(*) sl__4 = (s & lo__4) | (s2 & hi__4);
-    always @(*) xs__4 = sl__4 ^ c ^ o__4;
-    always @(*) xc__4 = ((sl__4 & c) | (sl__4 & o__4) | (c & o__4)) << c1;
+    always @(*) xs__4 = s ^ c ^ o__4;
+    always @(*) xc__4 = ((s & c) | (s & o__4) | (c & o__4)) << c1;
     always @(*) add__4__x = xs__4;
     always @(*) add__4__y = xc__4;
     assign add__4__ci = 1'b0;
     always @(*) v__5 = add__4__s;
-    always @(*) sl__5 = (s & lo__5) | (s2 & hi__5);
-    always @(*) xs__5 = sl__5 ^ c ^ o__5;
-    always @(*) xc__5 = ((sl__5 & c) | (sl__5 & o__5) | (c & o__5)) << c1;
+    always @(*) xs__5 = s ^ c ^ o__5;
+    always @(*) xc__5 = ((s & c) | (s & o__5) | (c & o__5)) << c1;
     always @(*) add__5__x = xs__5;
     always @(*) add__5__y = xc__5;
     assign add__5__ci = 1'b0;
     always @(*) v__6 = add__5__s;
-    always @(*) sl__6 = (s & lo__6) | (s2 & hi__6);
-    always @(*) xs__6 = sl__6 ^ c ^ o__6;
-    always @(*) xc__6 = ((sl__6 & c) | (sl__6 & o__6) | (c & o__6)) << c1;
+    always @(*) xs__6 = s ^ c ^ o__6;
+    always @(*) xc__6 = ((s & c) | (s & o__6) | (c & o__6)) << c1;
     always @(*) add__6__x = xs__6;
     always @(*) add__6__y = xc__6;
     assign add__6__ci = 1'b0;
     always @(*) v__7 = add__6__s;
-    always @(*) sl__7 = (s & lo__7) | (s2 & hi__7);
-    always @(*) xs__7 = sl__7 ^ c ^ o__7;
-    always @(*) xc__7 = ((sl__7 & c) | (sl__7 & o__7) | (c & o__7)) << c1;
+    always @(*) xs__7 = s ^ c ^ o__7;
+    always @(*) xc__7 = ((s & c) | (s & o__7) | (c & o__7)) << c1;
     always @(*) add__7__x = xs__7;
     always @(*) add__7__y = xc__7;
     assign add__7__ci = 1'b0;
     always @(*) v__8 = add__7__s;
-    always @(*) sl__8 = (s & lo__8) | (s2 & hi__8);
-    always @(*) xs__8 = sl__8 ^ c ^ o__8;
-    always @(*) xc__8 = ((sl__8 & c) | (sl__8 & o__8) | (c & o__8)) << c1;
+    always @(*) xs__8 = s ^ c ^ o__8;
+    always @(*) xc__8 = ((s & c) | (s & o__8) | (c & o__8)) << c1;
     always @(*) add__8__x = xs__8;
     always @(*) add__8__y = xc__8;
     assign add__8__ci = 1'b0;
     always @(*) v__9 = add__8__s;
-    always @(*) sl__9 = (s & lo__9) | (s2 & hi__9);
-    always @(*) xs__9 = sl__9 ^ c ^ o__9;
-    always @(*) xc__9 = ((sl__9 & c) | (sl__9 & o__9) | (c & o__9)) << c1;
+    always @(*) xs__9 = s ^ c ^ o__9;
+    always @(*) xc__9 = ((s & c) | (s & o__9) | (c & o__9)) << c1;
     always @(*) add__9__x = xs__9;
     always @(*) add__9__y = xc__9;
     assign add__9__ci = 1'b0;
     always @(*) v__10 = add__9__s;
-    always @(*) sl__10 = (s & lo__10) | (s2 & hi__10);
-    always @(*) xs__10 = sl__10 ^ c ^ o__10;
-    always @(*) xc__10 = ((sl__10 & c) | (sl__10 & o__10) | (c & o__10)) << c1;
+    always @(*) xs__10 = s ^ c ^ o__10;
+    always @(*) xc__10 = ((s & c) | (s & o__10) | (c & o__10)) << c1;
     always @(*) add__10__x = xs__10;
     always @(*) add__10__y = xc__10;
     assign add__10__ci = 1'b0;
     always @(*) v__11 = add__10__s;
-    always @(*) sl__11 = (s & lo__11) | (s2 & hi__11);
-    always @(*) xs__11 = sl__11 ^ c ^ o__11;
-    always @(*) xc__11 = ((sl__11 & c) | (sl__11 & o__11) | (c & o__11)) << c1;
+    always @(*) xs__11 = s ^ c ^ o__11;
+    always @(*) xc__11 = ((s & c) | (s & o__11) | (c & o__11)) << c1;
     always @(*) add__11__x = xs__11;
     always @(*) add__11__y = xc__11;
     assign add__11__ci = 1'b0;
     always @(*) v__12 = add__11__s;
-    always @(*) sl__12 = (s & lo__12) | (s2 & hi__12);
-    always @(*) xs__12 = sl__12 ^ c ^ o__12;
-    always @(*) xc__12 = ((sl__12 & c) | (sl__12 & o__12) | (c & o__12)) << c1;
+    always @(*) xs__12 = s ^ c ^ o__12;
+    always @(*) xc__12 = ((s & c) | (s & o__12) | (c & o__12)) << c1;
     always @(*) add__12__x = xs__12;
     always @(*) add__12__y = xc__12;
     assign add__12__ci = 1'b0;
     always @(*) v__13 = add__12__s;
-    always @(*) sl__13 = (s & lo__13) | (s2 & hi__13);
-    always @(*) xs__13 = sl__13 ^ c ^ o__13;
-    always @(*) xc__13 = ((sl__13 & c) | (sl__13 & o__13) | (c & o__13)) << c1;
+    always @(*) xs__13 = s ^ c ^ o__13;
+    always @(*) xc__13 = ((s & c) | (s & o__13) | (c & o__13)) << c1;
     always @(*) add__13__x = xs__13;
     always @(*) add__13__y = xc__13;
     assign add__13__ci = 1'b0;
     always @(*) v__14 = add__13__s;
-    always @(*) sl__14 = (s & lo__14) | (s2 & hi__14);
-    always @(*) xs__14 = sl__14 ^ c ^ o__14;
-    always @(*) xc__14 = ((sl__14 & c) | (sl__14 & o__14) | (c & o__14)) << c1;
+    always @(*) xs__14 = s ^ c ^ o__14;
+    always @(*) xc__14 = ((s & c) | (s & o__14) | (c & o__14)) << c1;
     always @(*) add__14__x = xs__14;
     always @(*) add__14__y = xc__14;
     assign add__14__ci = 1'b0;
     always @(*) v__15 = add__14__s;
-    always @(*) sl__15 = (s & lo__15) | (s2 & hi__15);
-    always @(*) xs__15 = sl__15 ^ c ^ o__15;
-    always @(*) xc__15 = ((sl__15 & c) | (sl__15 & o__15) | (c & o__15)) << c1;
+    always @(*) xs__15 = s ^ c ^ o__15;
+    always @(*) xc__15 = ((s & c) | (s & o__15) | (c & o__15)) << c1;
     always @(*) add__15__x = xs__15;
     always @(*) add__15__y = xc__15;
     assign add__15__ci = 1'b0;
     always @(*) v__16 = add__15__s;
-    always @(*) sl__16 = (s & lo__16) | (s2 & hi__16);
-    always @(*) xs__16 = sl__16 ^ c ^ o__16;
-    always @(*) xc__16 = ((sl__16 & c) | (sl__16 & o__16) | (c & o__16)) << c1;
+    always @(*) xs__16 = s ^ c ^ o__16;
+    always @(*) xc__16 = ((s & c) | (s & o__16) | (c & o__16)) << c1;
     always @(*) add__16__x = xs__16;
     always @(*) add__16__y = xc__16;
     assign add__16__ci = 1'b0;
     always @(*) v__17 = add__16__s;
-    always @(*) sl__17 = (s & lo__17) | (s2 & hi__17);
-    always @(*) xs__17 = sl__17 ^ c ^ o__17;
-    always @(*) xc__17 = ((sl__17 & c) | (sl__17 & o__17) | (c & o__17)) << c1;
+    always @(*) xs__17 = s ^ c ^ o__17;
+    always @(*) xc__17 = ((s & c) | (s & o__17) | (c & o__17)) << c1;
     always @(*) add__17__x = xs__17;
     always @(*) add__17__y = xc__17;
     assign add__17__ci = 1'b0;
     always @(*) v__18 = add__17__s;
-    always @(*) sl__18 = (s & lo__18) | (s2 & hi__18);
-    always @(*) xs__18 = sl__18 ^ c ^ o__18;
-    always @(*) xc__18 = ((sl__18 & c) | (sl__18 & o__18) | (c & o__18)) << c1;
+    always @(*) xs__18 = s ^ c ^ o__18;
+    always @(*) xc__18 = ((s & c) | (s & o__18) | (c & o__18)) << c1;
     always @(*) add__18__x = xs__18;
     always @(*) add__18__y = xc__18;
     assign add__18__ci = 1'b0;
     always @(*) v__19 = add__18__s;
-    always @(*) sl__19 = (s & lo__19) | (s2 & hi__19);
-    always @(*) xs__19 = sl__19 ^ c ^ o__19;
-    always @(*) xc__19 = ((sl__19 & c) | (sl__19 & o__19) | (c & o__19)) << c1;
+    always @(*) xs__19 = s ^ c ^ o__19;
+    always @(*) xc__19 = ((s & c) | (s & o__19) | (c & o__19)) << c1;
     always @(*) add__19__x = xs__19;
     always @(*) add__19__y = xc__19;
     assign add__19__ci = 1'b0;
     always @(*) v__20 = add__19__s;
-    always @(*) sl__20 = (s & lo__20) | (s2 & hi__20);
-    always @(*) xs__20 = sl__20 ^ c ^ o__20;
-    always @(*) xc__20 = ((sl__20 & c) | (sl__20 & o__20) | (c & o__20)) << c1;
+    always @(*) xs__20 = s ^ c ^ o__20;
+    always @(*) xc__20 = ((s & c) | (s & o__20) | (c & o__20)) << c1;
     always @(*) add__20__x = xs__20;
     always @(*) add__20__y = xc__20;
     assign add__20__ci = 1'b0;
     always @(*) v__21 = add__20__s;
-    always @(*) sl__21 = (s & lo__21) | (s2 & hi__21);
-    always @(*) xs__21 = sl__21 ^ c ^ o__21;
-    always @(*) xc__21 = ((sl__21 & c) | (sl__21 & o__21) | (c & o__21)) << c1;
+    always @(*) xs__21 = s ^ c ^ o__21;
+    always @(*) xc__21 = ((s & c) | (s & o__21) | (c & o__21)) << c1;
     always @(*) add__21__x = xs__21;
     always @(*) add__21__y = xc__21;
     assign add__21__ci = 1'b0;
     always @(*) v__22 = add__21__s;
-    always @(*) sl__22 = (s & lo__22) | (s2 & hi__22);
-    always @(*) xs__22 = sl__22 ^ c ^ o__22;
-    always @(*) xc__22 = ((sl__22 & c) | (sl__22 & o__22) | (c & o__22)) << c1;
+    always @(*) xs__22 = s ^ c ^ o__22;
+    always @(*) xc__22 = ((s & c) | (s & o__22) | (c & o__22)) << c1;
     always @(*) add__22__x = xs__22;
     always @(*) add__22__y = xc__22;
     assign add__22__ci = 1'b0;
     always @(*) v__23 = add__22__s;
-    always @(*) sl__23 = (s & lo__23) | (s2 & hi__23);
-    always @(*) xs__23 = sl__23 ^ c ^ o__23;
-    always @(*) xc__23 = ((sl__23 & c) | (sl__23 & o__23) | (c & o__23)) << c1;
+    always @(*) xs__23 = s ^ c ^ o__23;
+    always @(*) xc__23 = ((s & c) | (s & o__23) | (c & o__23)) << c1;
     always @(*) add__23__x = xs__23;
     always @(*) add__23__y = xc__23;
     assign add__23__ci = 1'b0;
     always @(*) v__24 = add__23__s;
-    always @(*) sl__24 = (s & lo__24) | (s2 & hi__24);
-    always @(*) xs__24 = sl__24 ^ c ^ o__24;
-    always @(*) xc__24 = ((sl__24 & c) | (sl__24 & o__24) | (c & o__24)) << c1;
+    always @(*) xs__24 = s ^ c ^ o__24;
+    always @(*) xc__24 = ((s & c) | (s & o__24) | (c & o__24)) << c1;
     always @(*) add__24__x = xs__24;
     always @(*) add__24__y = xc__24;
     assign add__24__ci = 1'b0;
     always @(*) v__25 = add__24__s;
-    always @(*) sl__25 = (s & lo__25) | (s2 & hi__25);
-    always @(*) xs__25 = sl__25 ^ c ^ o__25;
-    always @(*) xc__25 = ((sl__25 & c) | (sl__25 & o__25) | (c & o__25)) << c1;
+    always @(*) xs__25 = s ^ c ^ o__25;
+    always @(*) xc__25 = ((s & c) | (s & o__25) | (c & o__25)) << c1;
     always @(*) add__25__x = xs__25;
     always @(*) add__25__y = xc__25;
     assign add__25__ci = 1'b0;
     always @(*) v__26 = add__25__s;
-    always @(*) sl__26 = (s & lo__26) | (s2 & hi__26);
-    always @(*) xs__26 = sl__26 ^ c ^ o__26;
-    always @(*) xc__26 = ((sl__26 & c) | (sl__26 & o__26) | (c & o__26)) << c1;
+    always @(*) xs__26 = s ^ c ^ o__26;
+    always @(*) xc__26 = ((s & c) | (s & o__26) | (c & o__26)) << c1;
     always @(*) add__26__x = xs__26;
     always @(*) add__26__y = xc__26;
     assign add__26__ci = 1'b0;
     always @(*) v__27 = add__26__s;
-    always @(*) sl__27 = (s & lo__27) | (s2 & hi__27);
-    always @(*) xs__27 = sl__27 ^ c ^ o__27;
-    always @(*) xc__27 = ((sl__27 & c) | (sl__27 & o__27) | (c & o__27)) << c1;
+    always @(*) xs__27 = s ^ c ^ o__27;
+    always @(*) xc__27 = ((s & c) | (s & o__27) | (c & o__27)) << c1;
     always @(*) add__27__x = xs__27;
     always @(*) add__27__y = xc__27;
     assign add__27__ci = 1'b0;
     always @(*) v__28 = add__27__s;
-    always @(*) sl__28 = (s & lo__28) | (s2 & hi__28);
-    always @(*) xs__28 = sl__28 ^ c ^ o__28;
-    always @(*) xc__28 = ((sl__28 & c) | (sl__28 & o__28) | (c & o__28)) << c1;
+    always @(*) xs__28 = s ^ c ^ o__28;
+    always @(*) xc__28 = ((s & c) | (s & o__28) | (c & o__28)) << c1;
     always @(*) add__28__x = xs__28;
     always @(*) add__28__y = xc__28;
     assign add__28__ci = 1'b0;
     always @(*) v__29 = add__28__s;
-    always @(*) sl__29 = (s & lo__29) | (s2 & hi__29);
-    always @(*) xs__29 = sl__29 ^ c ^ o__29;
-    always @(*) xc__29 = ((sl__29 & c) | (sl__29 & o__29) | (c & o__29)) << c1;
+    always @(*) xs__29 = s ^ c ^ o__29;
+    always @(*) xc__29 = ((s & c) | (s & o__29) | (c & o__29)) << c1;
     always @(*) add__29__x = xs__29;
     always @(*) add__29__y = xc__29;
     assign add__29__ci = 1'b0;
     always @(*) v__30 = add__29__s;
-    always @(*) sl__30 = (s & lo__30) | (s2 & hi__30);
-    always @(*) xs__30 = sl__30 ^ c ^ o__30;
-    always @(*) xc__30 = ((sl__30 & c) | (sl__30 & o__30) | (c & o__30)) << c1;
+    always @(*) xs__30 = s ^ c ^ o__30;
+    always @(*) xc__30 = ((s & c) | (s & o__30) | (c & o__30)) << c1;
     always @(*) add__30__x = xs__30;
     always @(*) add__30__y = xc__30;
     assign add__30__ci = 1'b0;

@@ -29,11 +29,6 @@ pub struct DacLanes {
     pub s: Signal<In, Bits<32>>,
     /// Lane 0's value: the carry word.
     pub c: Signal<In, Bits<32>>,
-    /// The sum word again, from a second register (issue 29, session 48:
-    /// bit 0 from a complemented copy, so that `opt_merge` keeps it): lanes
-    /// 16 to 31 read it, which halves the load of `s`'s bit 0 (every lane's
-    /// carry chain starts there).
-    pub s2: Signal<In, Bits<32>>,
     /// The offsets of lanes 1 to 31 relative to lane 0.
     pub o: Vec<Signal<In, Bits<32>>>,
     /// `n - 1` of the warp.
@@ -49,12 +44,7 @@ pub struct DacLanes {
     /// The carry words' low bits.
     pub pc: Vec<Signal<Out, Bits<8>>>,
 
-    /// Per lane from 1: lane 0's sum word as the lane reads it (`s` or
-    /// `s2`), the compressor's sum and carry words.
-    sl: Vec<Signal<Local, Bits<32>>>,
-    /// Per lane from 1: all ones for lanes 1 to 15 (`lo`), 16 to 31 (`hi`).
-    lo: Vec<Constant<Bits<32>>>,
-    hi: Vec<Constant<Bits<32>>>,
+    /// Per lane from 1: the compressor's sum and carry words.
     xs: Vec<Signal<Local, Bits<32>>>,
     xc: Vec<Signal<Local, Bits<32>>>,
     add0: PrefixAdd<32>,
@@ -78,10 +68,6 @@ impl Default for DacLanes {
         DacLanes {
             s: Default::default(),
             c: Default::default(),
-            s2: Default::default(),
-            sl: sigs(31),
-            lo: konsts::<32>((1..32u64).map(|l| u64::from(l < 16) * 0xFFFF_FFFF)),
-            hi: konsts::<32>((1..32u64).map(|l| u64::from(l >= 16) * 0xFFFF_FFFF)),
             o: (0..31).map(|_| Signal::default()).collect(),
             v: (0..32).map(|_| Signal::default()).collect(),
             xs: sigs(31),
@@ -116,11 +102,9 @@ impl Logic for DacLanes {
         self.pc[0].next = self.c.val().get_bits::<8>(0);
         // Lane i + 1: (s, c, o[i]) -> (xs, xc) -> xs + xc.
         for i in 0..self._n {
-            self.sl[i].next =
-                (self.s.val() & self.lo[i].val()) | (self.s2.val() & self.hi[i].val());
-            self.xs[i].next = self.sl[i].val() ^ self.c.val() ^ self.o[i].val();
-            self.xc[i].next = ((self.sl[i].val() & self.c.val())
-                | (self.sl[i].val() & self.o[i].val())
+            self.xs[i].next = self.s.val() ^ self.c.val() ^ self.o[i].val();
+            self.xc[i].next = ((self.s.val() & self.c.val())
+                | (self.s.val() & self.o[i].val())
                 | (self.c.val() & self.o[i].val()))
                 << self.c1.val();
             self.add[i].x.next = self.xs[i].val();

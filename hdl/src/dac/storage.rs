@@ -203,9 +203,9 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         ),
         f(
             "warp setup",
-            "next warp, first stage: lane-0 sum and carry (and the sum's bit 0 complemented, \
-             session 48), n, n - 1, skip, warp id, last, valid (issue 29)",
-            64 + 1 + 6 + 6 + 1 + p.warp_bits() as u64 + 1 + 1,
+            "next warp, first stage: lane-0 sum and carry, n, n - 1, skip, warp id, last, \
+             valid (issue 29)",
+            64 + 6 + 6 + 1 + p.warp_bits() as u64 + 1 + 1,
             1,
             false,
             ADD,

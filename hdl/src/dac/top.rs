@@ -265,9 +265,6 @@ pub struct DacExpanderRtl<
     /// warp id's low `WB` bits, whether it is the tuple's last, and whether
     /// it holds a warp (`wv`: 0 in the tuple's first setup cycle).
     ws: Reg<Bits<32>>,
-    /// `ws`'s bit 0 complemented (issue 29, session 48): a copy that
-    /// `opt_merge` keeps, read by lanes 16 to 31.
-    wsb: Reg<Bit>,
     wc: Reg<Bits<32>>,
     wn: Reg<Bits<6>>,
     wnm1: Reg<Bits<6>>,
@@ -644,7 +641,7 @@ impl<
             // Registers.
             active, todo, busy, p, grp, r_gm, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
             r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend, nslot,
-            nwi, nwid, cc_x, cc_y, ws, wsb, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb, r_vl, r_pop, r_st, r_gw, r_gwa, r_gwd,
+            nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb, r_vl, r_pop, r_st, r_gw, r_gwa, r_gwd,
             h_base, h_tx, h_ty, h_cx, h_cy, h_sc, h_nsc, h_gran, h_cmp, h_addr, h_data, h_pred, h_guard,
             h_zo, h_ar, r_afull, r_pfull, r_d2, r_z1, r_m1, r_z2, r_m2,
             // Local signals.

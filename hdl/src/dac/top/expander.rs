@@ -30,7 +30,6 @@ impl<
         self.wv.d.next = self.wv.q.val();
         self.wg.d.next = self.wg.q.val();
         self.ws.d.next = self.ws.q.val();
-        self.wsb.d.next = self.wsb.q.val();
         self.wc.d.next = self.wc.q.val();
         self.wn.d.next = self.wn.q.val();
         self.wnm1.d.next = self.wnm1.q.val();
@@ -73,7 +72,6 @@ impl<
             self.cend.d.next = self.wlast.q.val();
             self.wv.d.next = true;
             self.ws.d.next = self.lane0.s.val();
-            self.wsb.d.next = !self.lane0.s.val().get_bit(0);
             self.wc.d.next = self.lane0.c.val();
             self.wg.d.next = self.gmask.val();
             self.wn.d.next = self.n.val();

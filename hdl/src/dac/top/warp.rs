@@ -97,10 +97,6 @@ impl<
         // `wwid`): its lane values from lane 0's registered words.
         self.lanes.s.next = self.ws.q.val();
         self.lanes.c.next = self.wc.q.val();
-        self.lanes.s2.next = self.ws.q.val() & self.c1_32m.val();
-        if !self.wsb.q.val() {
-            self.lanes.s2.next = (self.ws.q.val() & self.c1_32m.val()) | self.c1_32.val();
-        }
         for i in 0..self._nlo {
             self.lanes.o[i].next = self.r_lo[i].q.val();
         }
