@@ -337,15 +337,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] basis__bb__2;
     wire  [31:0] basis__bb__3;
     wire  [31:0] basis__bb__4;
-    wire  [31:0] basis__bb__5;
-    wire  [31:0] basis__bb__6;
     reg  [31:0] offs__bb__0;
     reg  [31:0] offs__bb__1;
     reg  [31:0] offs__bb__2;
     reg  [31:0] offs__bb__3;
     reg  [31:0] offs__bb__4;
-    reg  [31:0] offs__bb__5;
-    reg  [31:0] offs__bb__6;
     wire  [31:0] offs__o__0;
     wire  [31:0] offs__o__1;
     wire  [31:0] offs__o__2;
@@ -1336,14 +1332,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] r_bb__4__q;
     reg  r_bb__4__clock;
     reg  r_bb__4__reset;
-    reg  [31:0] r_bb__5__d;
-    wire  [31:0] r_bb__5__q;
-    reg  r_bb__5__clock;
-    reg  r_bb__5__reset;
-    reg  [31:0] r_bb__6__d;
-    wire  [31:0] r_bb__6__q;
-    reg  r_bb__6__clock;
-    reg  r_bb__6__reset;
     reg  [31:0] r_lo__0__d;
     wire  [31:0] r_lo__0__q;
     reg  r_lo__0__clock;
@@ -2083,9 +2071,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .bb__1(basis__bb__1),
         .bb__2(basis__bb__2),
         .bb__3(basis__bb__3),
-        .bb__4(basis__bb__4),
-        .bb__5(basis__bb__5),
-        .bb__6(basis__bb__6)
+        .bb__4(basis__bb__4)
     );
     dac_expander__offs offs(
         .bb__0(offs__bb__0),
@@ -2093,8 +2079,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .bb__2(offs__bb__2),
         .bb__3(offs__bb__3),
         .bb__4(offs__bb__4),
-        .bb__5(offs__bb__5),
-        .bb__6(offs__bb__6),
         .o__0(offs__o__0),
         .o__1(offs__o__1),
         .o__2(offs__o__2),
@@ -3457,18 +3441,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .q(r_bb__4__q),
         .clock(r_bb__4__clock),
         .reset(r_bb__4__reset)
-    );
-    dac_expander__reg32 r_bb__5(
-        .d(r_bb__5__d),
-        .q(r_bb__5__q),
-        .clock(r_bb__5__clock),
-        .reset(r_bb__5__reset)
-    );
-    dac_expander__reg32 r_bb__6(
-        .d(r_bb__6__d),
-        .q(r_bb__6__q),
-        .clock(r_bb__6__clock),
-        .reset(r_bb__6__reset)
     );
     dac_expander__reg32 r_lo__0(
         .d(r_lo__0__d),
@@ -4890,14 +4862,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) r_bb__4__reset = reset;
     always @(*) r_bb__4__d = basis__bb__4;
     always @(*) offs__bb__4 = r_bb__4__q;
-    always @(*) r_bb__5__clock = clock;
-    always @(*) r_bb__5__reset = reset;
-    always @(*) r_bb__5__d = basis__bb__5;
-    always @(*) offs__bb__5 = r_bb__5__q;
-    always @(*) r_bb__6__clock = clock;
-    always @(*) r_bb__6__reset = reset;
-    always @(*) r_bb__6__d = basis__bb__6;
-    always @(*) offs__bb__6 = r_bb__6__q;
     always @(*) r_lo__0__clock = clock;
     always @(*) r_lo__0__reset = reset;
     always @(*) r_lo__0__d = offs__o__0;
@@ -9373,7 +9337,7 @@ module dac_expander__atq3(clock,reset,push,pop,i_data,o_full,o_valid,o_data);
 
 endmodule // dac_expander__atq3
 
-module dac_expander__basis(off_tx,off_ty,k,bb__0,bb__1,bb__2,bb__3,bb__4,bb__5,bb__6);
+module dac_expander__basis(off_tx,off_ty,k,bb__0,bb__1,bb__2,bb__3,bb__4);
 
     // Module arguments
     input wire  [31:0] off_tx;
@@ -9384,8 +9348,6 @@ module dac_expander__basis(off_tx,off_ty,k,bb__0,bb__1,bb__2,bb__3,bb__4,bb__5,b
     output reg  [31:0] bb__2;
     output reg  [31:0] bb__3;
     output reg  [31:0] bb__4;
-    output reg  [31:0] bb__5;
-    output reg  [31:0] bb__6;
 
     // Constant declarations
     localparam  cb__0 = 32'h0;
@@ -9395,37 +9357,10 @@ module dac_expander__basis(off_tx,off_ty,k,bb__0,bb__1,bb__2,bb__3,bb__4,bb__5,b
     localparam  cb__4 = 32'h4;
 
     // Stub signals
-    reg  [31:0] pair__0__x;
-    reg  [31:0] pair__0__y;
-    wire  pair__0__ci;
-    wire  [31:0] pair__0__s;
-    reg  [31:0] pair__1__x;
-    reg  [31:0] pair__1__y;
-    wire  pair__1__ci;
-    wire  [31:0] pair__1__s;
     reg  [3:0] zx_k__narrow;
     wire  [31:0] zx_k__wide;
 
-    // Local signals
-    reg  [31:0] b__0;
-    reg  [31:0] b__1;
-    reg  [31:0] b__2;
-    reg  [31:0] b__3;
-    reg  [31:0] b__4;
-
     // Sub module instances
-    dac_expander__basis__pair pair__0(
-        .x(pair__0__x),
-        .y(pair__0__y),
-        .ci(pair__0__ci),
-        .s(pair__0__s)
-    );
-    dac_expander__basis__pair pair__1(
-        .x(pair__1__x),
-        .y(pair__1__y),
-        .ci(pair__1__ci),
-        .s(pair__1__s)
-    );
     dac_expander__basis__zx_k zx_k(
         .narrow(zx_k__narrow),
         .wide(zx_k__wide)
@@ -9435,155 +9370,46 @@ module dac_expander__basis(off_tx,off_ty,k,bb__0,bb__1,bb__2,bb__3,bb__4,bb__5,b
     always @(*) zx_k__narrow = k;
     always @(*) begin
         if (zx_k__wide > cb__0) begin
-            b__0 = off_tx << cb__0;
+            bb__0 = off_tx << cb__0;
         end
         else begin
-            b__0 = off_ty << (cb__0 - zx_k__wide);
+            bb__0 = off_ty << (cb__0 - zx_k__wide);
         end
     end
-    always @(*) bb__0 = b__0;
     always @(*) begin
         if (zx_k__wide > cb__1) begin
-            b__1 = off_tx << cb__1;
+            bb__1 = off_tx << cb__1;
         end
         else begin
-            b__1 = off_ty << (cb__1 - zx_k__wide);
+            bb__1 = off_ty << (cb__1 - zx_k__wide);
         end
     end
-    always @(*) bb__1 = b__1;
     always @(*) begin
         if (zx_k__wide > cb__2) begin
-            b__2 = off_tx << cb__2;
+            bb__2 = off_tx << cb__2;
         end
         else begin
-            b__2 = off_ty << (cb__2 - zx_k__wide);
+            bb__2 = off_ty << (cb__2 - zx_k__wide);
         end
     end
-    always @(*) bb__2 = b__2;
     always @(*) begin
         if (zx_k__wide > cb__3) begin
-            b__3 = off_tx << cb__3;
+            bb__3 = off_tx << cb__3;
         end
         else begin
-            b__3 = off_ty << (cb__3 - zx_k__wide);
+            bb__3 = off_ty << (cb__3 - zx_k__wide);
         end
     end
-    always @(*) bb__3 = b__3;
     always @(*) begin
         if (zx_k__wide > cb__4) begin
-            b__4 = off_tx << cb__4;
+            bb__4 = off_tx << cb__4;
         end
         else begin
-            b__4 = off_ty << (cb__4 - zx_k__wide);
+            bb__4 = off_ty << (cb__4 - zx_k__wide);
         end
     end
-    always @(*) bb__4 = b__4;
-    always @(*) pair__0__x = b__0;
-    always @(*) pair__0__y = b__1;
-    assign pair__0__ci = 1'b0;
-    always @(*) bb__5 = pair__0__s;
-    always @(*) pair__1__x = b__2;
-    always @(*) pair__1__y = b__3;
-    assign pair__1__ci = 1'b0;
-    always @(*) bb__6 = pair__1__s;
 
 endmodule // dac_expander__basis
-
-module dac_expander__basis__pair(x,y,ci,s);
-
-    // Module arguments
-    input wire  [31:0] x;
-    input wire  [31:0] y;
-    input wire  ci;
-    output reg  [31:0] s;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  zero = 32'h0;
-    localparam  sh__0 = 32'h1;
-    localparam  sh__1 = 32'h2;
-    localparam  sh__2 = 32'h4;
-    localparam  sh__3 = 32'h8;
-    localparam  sh__4 = 32'h10;
-
-    // Local signals
-    reg  [31:0] p0;
-    reg  [31:0] g0;
-    reg  [31:0] cw;
-    reg  [31:0] cp;
-    reg  [31:0] g__0;
-    reg  [31:0] g__1;
-    reg  [31:0] g__2;
-    reg  [31:0] g__3;
-    reg  [31:0] g__4;
-    reg  [31:0] g__5;
-    reg  [31:0] p__0;
-    reg  [31:0] p__1;
-    reg  [31:0] p__2;
-    reg  [31:0] p__3;
-    reg  [31:0] p__4;
-    reg  [31:0] gs__0;
-    reg  [31:0] gs__1;
-    reg  [31:0] gs__2;
-    reg  [31:0] gs__3;
-    reg  [31:0] gs__4;
-    reg  [31:0] ps__0;
-    reg  [31:0] ps__1;
-    reg  [31:0] ps__2;
-    reg  [31:0] ps__3;
-    reg  [31:0] pg__0;
-    reg  [31:0] pg__1;
-    reg  [31:0] pg__2;
-    reg  [31:0] pg__3;
-    reg  [31:0] pg__4;
-    reg  [31:0] gc;
-    reg  [31:0] c;
-
-    // Update code
-    always @(*) begin
-        if (ci) begin
-            cw = one;
-        end
-        else begin
-            cw = zero;
-        end
-    end
-    always @(*) p0 = x ^ y;
-    always @(*) cp = p0 & cw;
-    always @(*) g0 = (x & y) | cp;
-    always @(*) g__0 = g0;
-    always @(*) p__0 = p0;
-    always @(*) ps__0 = p__0 << sh__0;
-    always @(*) p__1 = p__0 & ps__0;
-    always @(*) ps__1 = p__1 << sh__1;
-    always @(*) p__2 = p__1 & ps__1;
-    always @(*) ps__2 = p__2 << sh__2;
-    always @(*) p__3 = p__2 & ps__2;
-    always @(*) ps__3 = p__3 << sh__3;
-    always @(*) p__4 = p__3 & ps__3;
-    always @(*) gs__0 = g__0 << sh__0;
-    always @(*) pg__0 = p__0 & gs__0;
-    always @(*) g__1 = g__0 | pg__0;
-    always @(*) gs__1 = g__1 << sh__1;
-    always @(*) pg__1 = p__1 & gs__1;
-    always @(*) g__2 = g__1 | pg__1;
-    always @(*) gs__2 = g__2 << sh__2;
-    always @(*) pg__2 = p__2 & gs__2;
-    always @(*) g__3 = g__2 | pg__2;
-    always @(*) gs__3 = g__3 << sh__3;
-    always @(*) pg__3 = p__3 & gs__3;
-    always @(*) g__4 = g__3 | pg__3;
-    always @(*) gs__4 = g__4 << sh__4;
-    always @(*) pg__4 = p__4 & gs__4;
-    always @(*) g__5 = g__4 | pg__4;
-    always @(*) begin
-        gc = zero;
-        gc = g__5 << one;
-    end
-    always @(*) c = gc | cw;
-    always @(*) s = p0 ^ c;
-
-endmodule // dac_expander__basis__pair
 
 module dac_expander__basis__zx_k(narrow,wide);
 
@@ -11595,7 +11421,7 @@ module dac_expander__delta(off_tx,off_ty,k,d2);
         .narrow(zx_k__narrow),
         .wide(zx_k__wide)
     );
-    dac_expander__basis__pair add(
+    dac_expander__delta__add add(
         .x(add__x),
         .y(add__y),
         .ci(add__ci),
@@ -11611,6 +11437,102 @@ module dac_expander__delta(off_tx,off_ty,k,d2);
     always @(*) d2 = add__s;
 
 endmodule // dac_expander__delta
+
+module dac_expander__delta__add(x,y,ci,s);
+
+    // Module arguments
+    input wire  [31:0] x;
+    input wire  [31:0] y;
+    input wire  ci;
+    output reg  [31:0] s;
+
+    // Constant declarations
+    localparam  one = 32'h1;
+    localparam  zero = 32'h0;
+    localparam  sh__0 = 32'h1;
+    localparam  sh__1 = 32'h2;
+    localparam  sh__2 = 32'h4;
+    localparam  sh__3 = 32'h8;
+    localparam  sh__4 = 32'h10;
+
+    // Local signals
+    reg  [31:0] p0;
+    reg  [31:0] g0;
+    reg  [31:0] cw;
+    reg  [31:0] cp;
+    reg  [31:0] g__0;
+    reg  [31:0] g__1;
+    reg  [31:0] g__2;
+    reg  [31:0] g__3;
+    reg  [31:0] g__4;
+    reg  [31:0] g__5;
+    reg  [31:0] p__0;
+    reg  [31:0] p__1;
+    reg  [31:0] p__2;
+    reg  [31:0] p__3;
+    reg  [31:0] p__4;
+    reg  [31:0] gs__0;
+    reg  [31:0] gs__1;
+    reg  [31:0] gs__2;
+    reg  [31:0] gs__3;
+    reg  [31:0] gs__4;
+    reg  [31:0] ps__0;
+    reg  [31:0] ps__1;
+    reg  [31:0] ps__2;
+    reg  [31:0] ps__3;
+    reg  [31:0] pg__0;
+    reg  [31:0] pg__1;
+    reg  [31:0] pg__2;
+    reg  [31:0] pg__3;
+    reg  [31:0] pg__4;
+    reg  [31:0] gc;
+    reg  [31:0] c;
+
+    // Update code
+    always @(*) begin
+        if (ci) begin
+            cw = one;
+        end
+        else begin
+            cw = zero;
+        end
+    end
+    always @(*) p0 = x ^ y;
+    always @(*) cp = p0 & cw;
+    always @(*) g0 = (x & y) | cp;
+    always @(*) g__0 = g0;
+    always @(*) p__0 = p0;
+    always @(*) ps__0 = p__0 << sh__0;
+    always @(*) p__1 = p__0 & ps__0;
+    always @(*) ps__1 = p__1 << sh__1;
+    always @(*) p__2 = p__1 & ps__1;
+    always @(*) ps__2 = p__2 << sh__2;
+    always @(*) p__3 = p__2 & ps__2;
+    always @(*) ps__3 = p__3 << sh__3;
+    always @(*) p__4 = p__3 & ps__3;
+    always @(*) gs__0 = g__0 << sh__0;
+    always @(*) pg__0 = p__0 & gs__0;
+    always @(*) g__1 = g__0 | pg__0;
+    always @(*) gs__1 = g__1 << sh__1;
+    always @(*) pg__1 = p__1 & gs__1;
+    always @(*) g__2 = g__1 | pg__1;
+    always @(*) gs__2 = g__2 << sh__2;
+    always @(*) pg__2 = p__2 & gs__2;
+    always @(*) g__3 = g__2 | pg__2;
+    always @(*) gs__3 = g__3 << sh__3;
+    always @(*) pg__3 = p__3 & gs__3;
+    always @(*) g__4 = g__3 | pg__3;
+    always @(*) gs__4 = g__4 << sh__4;
+    always @(*) pg__4 = p__4 & gs__4;
+    always @(*) g__5 = g__4 | pg__4;
+    always @(*) begin
+        gc = zero;
+        gc = g__5 << one;
+    end
+    always @(*) c = gc | cw;
+    always @(*) s = p0 ^ c;
+
+endmodule // dac_expander__delta__add
 
 module dac_expander__dfl1(d,g,z,m);
 
@@ -12749,199 +12671,199 @@ module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9
     reg  [31:0] lc;
 
     // Sub module instances
-    dac_expander__basis__pair add0(
+    dac_expander__delta__add add0(
         .x(add0__x),
         .y(add0__y),
         .ci(add0__ci),
         .s(add0__s)
     );
-    dac_expander__basis__pair add__0(
+    dac_expander__delta__add add__0(
         .x(add__0__x),
         .y(add__0__y),
         .ci(add__0__ci),
         .s(add__0__s)
     );
-    dac_expander__basis__pair add__1(
+    dac_expander__delta__add add__1(
         .x(add__1__x),
         .y(add__1__y),
         .ci(add__1__ci),
         .s(add__1__s)
     );
-    dac_expander__basis__pair add__2(
+    dac_expander__delta__add add__2(
         .x(add__2__x),
         .y(add__2__y),
         .ci(add__2__ci),
         .s(add__2__s)
     );
-    dac_expander__basis__pair add__3(
+    dac_expander__delta__add add__3(
         .x(add__3__x),
         .y(add__3__y),
         .ci(add__3__ci),
         .s(add__3__s)
     );
-    dac_expander__basis__pair add__4(
+    dac_expander__delta__add add__4(
         .x(add__4__x),
         .y(add__4__y),
         .ci(add__4__ci),
         .s(add__4__s)
     );
-    dac_expander__basis__pair add__5(
+    dac_expander__delta__add add__5(
         .x(add__5__x),
         .y(add__5__y),
         .ci(add__5__ci),
         .s(add__5__s)
     );
-    dac_expander__basis__pair add__6(
+    dac_expander__delta__add add__6(
         .x(add__6__x),
         .y(add__6__y),
         .ci(add__6__ci),
         .s(add__6__s)
     );
-    dac_expander__basis__pair add__7(
+    dac_expander__delta__add add__7(
         .x(add__7__x),
         .y(add__7__y),
         .ci(add__7__ci),
         .s(add__7__s)
     );
-    dac_expander__basis__pair add__8(
+    dac_expander__delta__add add__8(
         .x(add__8__x),
         .y(add__8__y),
         .ci(add__8__ci),
         .s(add__8__s)
     );
-    dac_expander__basis__pair add__9(
+    dac_expander__delta__add add__9(
         .x(add__9__x),
         .y(add__9__y),
         .ci(add__9__ci),
         .s(add__9__s)
     );
-    dac_expander__basis__pair add__10(
+    dac_expander__delta__add add__10(
         .x(add__10__x),
         .y(add__10__y),
         .ci(add__10__ci),
         .s(add__10__s)
     );
-    dac_expander__basis__pair add__11(
+    dac_expander__delta__add add__11(
         .x(add__11__x),
         .y(add__11__y),
         .ci(add__11__ci),
         .s(add__11__s)
     );
-    dac_expander__basis__pair add__12(
+    dac_expander__delta__add add__12(
         .x(add__12__x),
         .y(add__12__y),
         .ci(add__12__ci),
         .s(add__12__s)
     );
-    dac_expander__basis__pair add__13(
+    dac_expander__delta__add add__13(
         .x(add__13__x),
         .y(add__13__y),
         .ci(add__13__ci),
         .s(add__13__s)
     );
-    dac_expander__basis__pair add__14(
+    dac_expander__delta__add add__14(
         .x(add__14__x),
         .y(add__14__y),
         .ci(add__14__ci),
         .s(add__14__s)
     );
-    dac_expander__basis__pair add__15(
+    dac_expander__delta__add add__15(
         .x(add__15__x),
         .y(add__15__y),
         .ci(add__15__ci),
         .s(add__15__s)
     );
-    dac_expander__basis__pair add__16(
+    dac_expander__delta__add add__16(
         .x(add__16__x),
         .y(add__16__y),
         .ci(add__16__ci),
         .s(add__16__s)
     );
-    dac_expander__basis__pair add__17(
+    dac_expander__delta__add add__17(
         .x(add__17__x),
         .y(add__17__y),
         .ci(add__17__ci),
         .s(add__17__s)
     );
-    dac_expander__basis__pair add__18(
+    dac_expander__delta__add add__18(
         .x(add__18__x),
         .y(add__18__y),
         .ci(add__18__ci),
         .s(add__18__s)
     );
-    dac_expander__basis__pair add__19(
+    dac_expander__delta__add add__19(
         .x(add__19__x),
         .y(add__19__y),
         .ci(add__19__ci),
         .s(add__19__s)
     );
-    dac_expander__basis__pair add__20(
+    dac_expander__delta__add add__20(
         .x(add__20__x),
         .y(add__20__y),
         .ci(add__20__ci),
         .s(add__20__s)
     );
-    dac_expander__basis__pair add__21(
+    dac_expander__delta__add add__21(
         .x(add__21__x),
         .y(add__21__y),
         .ci(add__21__ci),
         .s(add__21__s)
     );
-    dac_expander__basis__pair add__22(
+    dac_expander__delta__add add__22(
         .x(add__22__x),
         .y(add__22__y),
         .ci(add__22__ci),
         .s(add__22__s)
     );
-    dac_expander__basis__pair add__23(
+    dac_expander__delta__add add__23(
         .x(add__23__x),
         .y(add__23__y),
         .ci(add__23__ci),
         .s(add__23__s)
     );
-    dac_expander__basis__pair add__24(
+    dac_expander__delta__add add__24(
         .x(add__24__x),
         .y(add__24__y),
         .ci(add__24__ci),
         .s(add__24__s)
     );
-    dac_expander__basis__pair add__25(
+    dac_expander__delta__add add__25(
         .x(add__25__x),
         .y(add__25__y),
         .ci(add__25__ci),
         .s(add__25__s)
     );
-    dac_expander__basis__pair add__26(
+    dac_expander__delta__add add__26(
         .x(add__26__x),
         .y(add__26__y),
         .ci(add__26__ci),
         .s(add__26__s)
     );
-    dac_expander__basis__pair add__27(
+    dac_expander__delta__add add__27(
         .x(add__27__x),
         .y(add__27__y),
         .ci(add__27__ci),
         .s(add__27__s)
     );
-    dac_expander__basis__pair add__28(
+    dac_expander__delta__add add__28(
         .x(add__28__x),
         .y(add__28__y),
         .ci(add__28__ci),
         .s(add__28__s)
     );
-    dac_expander__basis__pair add__29(
+    dac_expander__delta__add add__29(
         .x(add__29__x),
         .y(add__29__y),
         .ci(add__29__ci),
         .s(add__29__s)
     );
-    dac_expander__basis__pair add__30(
+    dac_expander__delta__add add__30(
         .x(add__30__x),
         .y(add__30__y),
         .ci(add__30__ci),
         .s(add__30__s)
     );
-    dac_expander__basis__pair addl(
+    dac_expander__delta__add addl(
         .x(addl__x),
         .y(addl__y),
         .ci(addl__ci),
@@ -13511,7 +13433,7 @@ module dac_expander__reg10(d,q,clock,reset);
     end
 endmodule // dac_expander__reg10
 
-module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,bb__5,bb__6,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,o__10,o__11,o__12,o__13,o__14,o__15,o__16,o__17,o__18,o__19,o__20,o__21,o__22,o__23,o__24,o__25,o__26,o__27,o__28,o__29,o__30);
+module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,o__10,o__11,o__12,o__13,o__14,o__15,o__16,o__17,o__18,o__19,o__20,o__21,o__22,o__23,o__24,o__25,o__26,o__27,o__28,o__29,o__30);
 
     // Module arguments
     input wire  [31:0] bb__0;
@@ -13519,8 +13441,6 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,bb__5,bb__6,o__0,o__1,o_
     input wire  [31:0] bb__2;
     input wire  [31:0] bb__3;
     input wire  [31:0] bb__4;
-    input wire  [31:0] bb__5;
-    input wire  [31:0] bb__6;
     output reg  [31:0] o__0;
     output reg  [31:0] o__1;
     output reg  [31:0] o__2;
@@ -13554,223 +13474,161 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,bb__5,bb__6,o__0,o__1,o_
     output reg  [31:0] o__30;
 
     // Constant declarations
-    localparam  ma1__0 = 32'hffffffff;
-    localparam  ma1__1 = 32'h0;
-    localparam  ma1__2 = 32'h0;
-    localparam  ma1__3 = 32'h0;
-    localparam  ma1__4 = 32'hffffffff;
-    localparam  ma1__5 = 32'h0;
-    localparam  ma1__6 = 32'h0;
-    localparam  ma1__7 = 32'h0;
-    localparam  ma1__8 = 32'hffffffff;
-    localparam  ma1__9 = 32'h0;
-    localparam  ma1__10 = 32'h0;
-    localparam  ma1__11 = 32'h0;
-    localparam  ma1__12 = 32'hffffffff;
-    localparam  ma1__13 = 32'h0;
-    localparam  ma1__14 = 32'h0;
-    localparam  ma1__15 = 32'h0;
-    localparam  ma1__16 = 32'hffffffff;
-    localparam  ma1__17 = 32'h0;
-    localparam  ma1__18 = 32'h0;
-    localparam  ma1__19 = 32'h0;
-    localparam  ma1__20 = 32'hffffffff;
-    localparam  ma1__21 = 32'h0;
-    localparam  ma1__22 = 32'h0;
-    localparam  ma1__23 = 32'h0;
-    localparam  ma1__24 = 32'hffffffff;
-    localparam  ma1__25 = 32'h0;
-    localparam  ma1__26 = 32'h0;
-    localparam  ma1__27 = 32'h0;
-    localparam  ma1__28 = 32'hffffffff;
-    localparam  ma1__29 = 32'h0;
-    localparam  ma1__30 = 32'h0;
-    localparam  ma2__0 = 32'h0;
-    localparam  ma2__1 = 32'hffffffff;
-    localparam  ma2__2 = 32'h0;
-    localparam  ma2__3 = 32'h0;
-    localparam  ma2__4 = 32'h0;
-    localparam  ma2__5 = 32'hffffffff;
-    localparam  ma2__6 = 32'h0;
-    localparam  ma2__7 = 32'h0;
-    localparam  ma2__8 = 32'h0;
-    localparam  ma2__9 = 32'hffffffff;
-    localparam  ma2__10 = 32'h0;
-    localparam  ma2__11 = 32'h0;
-    localparam  ma2__12 = 32'h0;
-    localparam  ma2__13 = 32'hffffffff;
-    localparam  ma2__14 = 32'h0;
-    localparam  ma2__15 = 32'h0;
-    localparam  ma2__16 = 32'h0;
-    localparam  ma2__17 = 32'hffffffff;
-    localparam  ma2__18 = 32'h0;
-    localparam  ma2__19 = 32'h0;
-    localparam  ma2__20 = 32'h0;
-    localparam  ma2__21 = 32'hffffffff;
-    localparam  ma2__22 = 32'h0;
-    localparam  ma2__23 = 32'h0;
-    localparam  ma2__24 = 32'h0;
-    localparam  ma2__25 = 32'hffffffff;
-    localparam  ma2__26 = 32'h0;
-    localparam  ma2__27 = 32'h0;
-    localparam  ma2__28 = 32'h0;
-    localparam  ma2__29 = 32'hffffffff;
-    localparam  ma2__30 = 32'h0;
-    localparam  ma3__0 = 32'h0;
-    localparam  ma3__1 = 32'h0;
-    localparam  ma3__2 = 32'hffffffff;
-    localparam  ma3__3 = 32'h0;
-    localparam  ma3__4 = 32'h0;
-    localparam  ma3__5 = 32'h0;
-    localparam  ma3__6 = 32'hffffffff;
-    localparam  ma3__7 = 32'h0;
-    localparam  ma3__8 = 32'h0;
-    localparam  ma3__9 = 32'h0;
-    localparam  ma3__10 = 32'hffffffff;
-    localparam  ma3__11 = 32'h0;
-    localparam  ma3__12 = 32'h0;
-    localparam  ma3__13 = 32'h0;
-    localparam  ma3__14 = 32'hffffffff;
-    localparam  ma3__15 = 32'h0;
-    localparam  ma3__16 = 32'h0;
-    localparam  ma3__17 = 32'h0;
-    localparam  ma3__18 = 32'hffffffff;
-    localparam  ma3__19 = 32'h0;
-    localparam  ma3__20 = 32'h0;
-    localparam  ma3__21 = 32'h0;
-    localparam  ma3__22 = 32'hffffffff;
-    localparam  ma3__23 = 32'h0;
-    localparam  ma3__24 = 32'h0;
-    localparam  ma3__25 = 32'h0;
-    localparam  ma3__26 = 32'hffffffff;
-    localparam  ma3__27 = 32'h0;
-    localparam  ma3__28 = 32'h0;
-    localparam  ma3__29 = 32'h0;
-    localparam  ma3__30 = 32'hffffffff;
-    localparam  mb1__0 = 32'h0;
-    localparam  mb1__1 = 32'h0;
-    localparam  mb1__2 = 32'h0;
-    localparam  mb1__3 = 32'hffffffff;
-    localparam  mb1__4 = 32'hffffffff;
-    localparam  mb1__5 = 32'hffffffff;
-    localparam  mb1__6 = 32'hffffffff;
-    localparam  mb1__7 = 32'h0;
-    localparam  mb1__8 = 32'h0;
-    localparam  mb1__9 = 32'h0;
-    localparam  mb1__10 = 32'h0;
-    localparam  mb1__11 = 32'h0;
-    localparam  mb1__12 = 32'h0;
-    localparam  mb1__13 = 32'h0;
-    localparam  mb1__14 = 32'h0;
-    localparam  mb1__15 = 32'h0;
-    localparam  mb1__16 = 32'h0;
-    localparam  mb1__17 = 32'h0;
-    localparam  mb1__18 = 32'h0;
-    localparam  mb1__19 = 32'hffffffff;
-    localparam  mb1__20 = 32'hffffffff;
-    localparam  mb1__21 = 32'hffffffff;
-    localparam  mb1__22 = 32'hffffffff;
-    localparam  mb1__23 = 32'h0;
-    localparam  mb1__24 = 32'h0;
-    localparam  mb1__25 = 32'h0;
-    localparam  mb1__26 = 32'h0;
-    localparam  mb1__27 = 32'h0;
-    localparam  mb1__28 = 32'h0;
-    localparam  mb1__29 = 32'h0;
-    localparam  mb1__30 = 32'h0;
-    localparam  mb2__0 = 32'h0;
-    localparam  mb2__1 = 32'h0;
-    localparam  mb2__2 = 32'h0;
-    localparam  mb2__3 = 32'h0;
-    localparam  mb2__4 = 32'h0;
-    localparam  mb2__5 = 32'h0;
-    localparam  mb2__6 = 32'h0;
-    localparam  mb2__7 = 32'hffffffff;
-    localparam  mb2__8 = 32'hffffffff;
-    localparam  mb2__9 = 32'hffffffff;
-    localparam  mb2__10 = 32'hffffffff;
-    localparam  mb2__11 = 32'h0;
-    localparam  mb2__12 = 32'h0;
-    localparam  mb2__13 = 32'h0;
-    localparam  mb2__14 = 32'h0;
-    localparam  mb2__15 = 32'h0;
-    localparam  mb2__16 = 32'h0;
-    localparam  mb2__17 = 32'h0;
-    localparam  mb2__18 = 32'h0;
-    localparam  mb2__19 = 32'h0;
-    localparam  mb2__20 = 32'h0;
-    localparam  mb2__21 = 32'h0;
-    localparam  mb2__22 = 32'h0;
-    localparam  mb2__23 = 32'hffffffff;
-    localparam  mb2__24 = 32'hffffffff;
-    localparam  mb2__25 = 32'hffffffff;
-    localparam  mb2__26 = 32'hffffffff;
-    localparam  mb2__27 = 32'h0;
-    localparam  mb2__28 = 32'h0;
-    localparam  mb2__29 = 32'h0;
-    localparam  mb2__30 = 32'h0;
-    localparam  mb3__0 = 32'h0;
-    localparam  mb3__1 = 32'h0;
-    localparam  mb3__2 = 32'h0;
-    localparam  mb3__3 = 32'h0;
-    localparam  mb3__4 = 32'h0;
-    localparam  mb3__5 = 32'h0;
-    localparam  mb3__6 = 32'h0;
-    localparam  mb3__7 = 32'h0;
-    localparam  mb3__8 = 32'h0;
-    localparam  mb3__9 = 32'h0;
-    localparam  mb3__10 = 32'h0;
-    localparam  mb3__11 = 32'hffffffff;
-    localparam  mb3__12 = 32'hffffffff;
-    localparam  mb3__13 = 32'hffffffff;
-    localparam  mb3__14 = 32'hffffffff;
-    localparam  mb3__15 = 32'h0;
-    localparam  mb3__16 = 32'h0;
-    localparam  mb3__17 = 32'h0;
-    localparam  mb3__18 = 32'h0;
-    localparam  mb3__19 = 32'h0;
-    localparam  mb3__20 = 32'h0;
-    localparam  mb3__21 = 32'h0;
-    localparam  mb3__22 = 32'h0;
-    localparam  mb3__23 = 32'h0;
-    localparam  mb3__24 = 32'h0;
-    localparam  mb3__25 = 32'h0;
-    localparam  mb3__26 = 32'h0;
-    localparam  mb3__27 = 32'hffffffff;
-    localparam  mb3__28 = 32'hffffffff;
-    localparam  mb3__29 = 32'hffffffff;
-    localparam  mb3__30 = 32'hffffffff;
-    localparam  m4__0 = 32'h0;
-    localparam  m4__1 = 32'h0;
-    localparam  m4__2 = 32'h0;
-    localparam  m4__3 = 32'h0;
-    localparam  m4__4 = 32'h0;
-    localparam  m4__5 = 32'h0;
-    localparam  m4__6 = 32'h0;
-    localparam  m4__7 = 32'h0;
-    localparam  m4__8 = 32'h0;
-    localparam  m4__9 = 32'h0;
-    localparam  m4__10 = 32'h0;
-    localparam  m4__11 = 32'h0;
-    localparam  m4__12 = 32'h0;
-    localparam  m4__13 = 32'h0;
-    localparam  m4__14 = 32'h0;
-    localparam  m4__15 = 32'hffffffff;
-    localparam  m4__16 = 32'hffffffff;
-    localparam  m4__17 = 32'hffffffff;
-    localparam  m4__18 = 32'hffffffff;
-    localparam  m4__19 = 32'hffffffff;
-    localparam  m4__20 = 32'hffffffff;
-    localparam  m4__21 = 32'hffffffff;
-    localparam  m4__22 = 32'hffffffff;
-    localparam  m4__23 = 32'hffffffff;
-    localparam  m4__24 = 32'hffffffff;
-    localparam  m4__25 = 32'hffffffff;
-    localparam  m4__26 = 32'hffffffff;
-    localparam  m4__27 = 32'hffffffff;
-    localparam  m4__28 = 32'hffffffff;
-    localparam  m4__29 = 32'hffffffff;
-    localparam  m4__30 = 32'hffffffff;
+    localparam  lm0__0 = 32'hffffffff;
+    localparam  lm0__1 = 32'h0;
+    localparam  lm0__2 = 32'hffffffff;
+    localparam  lm0__3 = 32'h0;
+    localparam  lm0__4 = 32'hffffffff;
+    localparam  lm0__5 = 32'h0;
+    localparam  lm0__6 = 32'hffffffff;
+    localparam  lm0__7 = 32'h0;
+    localparam  lm0__8 = 32'hffffffff;
+    localparam  lm0__9 = 32'h0;
+    localparam  lm0__10 = 32'hffffffff;
+    localparam  lm0__11 = 32'h0;
+    localparam  lm0__12 = 32'hffffffff;
+    localparam  lm0__13 = 32'h0;
+    localparam  lm0__14 = 32'hffffffff;
+    localparam  lm0__15 = 32'h0;
+    localparam  lm0__16 = 32'hffffffff;
+    localparam  lm0__17 = 32'h0;
+    localparam  lm0__18 = 32'hffffffff;
+    localparam  lm0__19 = 32'h0;
+    localparam  lm0__20 = 32'hffffffff;
+    localparam  lm0__21 = 32'h0;
+    localparam  lm0__22 = 32'hffffffff;
+    localparam  lm0__23 = 32'h0;
+    localparam  lm0__24 = 32'hffffffff;
+    localparam  lm0__25 = 32'h0;
+    localparam  lm0__26 = 32'hffffffff;
+    localparam  lm0__27 = 32'h0;
+    localparam  lm0__28 = 32'hffffffff;
+    localparam  lm0__29 = 32'h0;
+    localparam  lm0__30 = 32'hffffffff;
+    localparam  lm1__0 = 32'h0;
+    localparam  lm1__1 = 32'hffffffff;
+    localparam  lm1__2 = 32'hffffffff;
+    localparam  lm1__3 = 32'h0;
+    localparam  lm1__4 = 32'h0;
+    localparam  lm1__5 = 32'hffffffff;
+    localparam  lm1__6 = 32'hffffffff;
+    localparam  lm1__7 = 32'h0;
+    localparam  lm1__8 = 32'h0;
+    localparam  lm1__9 = 32'hffffffff;
+    localparam  lm1__10 = 32'hffffffff;
+    localparam  lm1__11 = 32'h0;
+    localparam  lm1__12 = 32'h0;
+    localparam  lm1__13 = 32'hffffffff;
+    localparam  lm1__14 = 32'hffffffff;
+    localparam  lm1__15 = 32'h0;
+    localparam  lm1__16 = 32'h0;
+    localparam  lm1__17 = 32'hffffffff;
+    localparam  lm1__18 = 32'hffffffff;
+    localparam  lm1__19 = 32'h0;
+    localparam  lm1__20 = 32'h0;
+    localparam  lm1__21 = 32'hffffffff;
+    localparam  lm1__22 = 32'hffffffff;
+    localparam  lm1__23 = 32'h0;
+    localparam  lm1__24 = 32'h0;
+    localparam  lm1__25 = 32'hffffffff;
+    localparam  lm1__26 = 32'hffffffff;
+    localparam  lm1__27 = 32'h0;
+    localparam  lm1__28 = 32'h0;
+    localparam  lm1__29 = 32'hffffffff;
+    localparam  lm1__30 = 32'hffffffff;
+    localparam  lm2__0 = 32'h0;
+    localparam  lm2__1 = 32'h0;
+    localparam  lm2__2 = 32'h0;
+    localparam  lm2__3 = 32'hffffffff;
+    localparam  lm2__4 = 32'hffffffff;
+    localparam  lm2__5 = 32'hffffffff;
+    localparam  lm2__6 = 32'hffffffff;
+    localparam  lm2__7 = 32'h0;
+    localparam  lm2__8 = 32'h0;
+    localparam  lm2__9 = 32'h0;
+    localparam  lm2__10 = 32'h0;
+    localparam  lm2__11 = 32'hffffffff;
+    localparam  lm2__12 = 32'hffffffff;
+    localparam  lm2__13 = 32'hffffffff;
+    localparam  lm2__14 = 32'hffffffff;
+    localparam  lm2__15 = 32'h0;
+    localparam  lm2__16 = 32'h0;
+    localparam  lm2__17 = 32'h0;
+    localparam  lm2__18 = 32'h0;
+    localparam  lm2__19 = 32'hffffffff;
+    localparam  lm2__20 = 32'hffffffff;
+    localparam  lm2__21 = 32'hffffffff;
+    localparam  lm2__22 = 32'hffffffff;
+    localparam  lm2__23 = 32'h0;
+    localparam  lm2__24 = 32'h0;
+    localparam  lm2__25 = 32'h0;
+    localparam  lm2__26 = 32'h0;
+    localparam  lm2__27 = 32'hffffffff;
+    localparam  lm2__28 = 32'hffffffff;
+    localparam  lm2__29 = 32'hffffffff;
+    localparam  lm2__30 = 32'hffffffff;
+    localparam  lm3__0 = 32'h0;
+    localparam  lm3__1 = 32'h0;
+    localparam  lm3__2 = 32'h0;
+    localparam  lm3__3 = 32'h0;
+    localparam  lm3__4 = 32'h0;
+    localparam  lm3__5 = 32'h0;
+    localparam  lm3__6 = 32'h0;
+    localparam  lm3__7 = 32'hffffffff;
+    localparam  lm3__8 = 32'hffffffff;
+    localparam  lm3__9 = 32'hffffffff;
+    localparam  lm3__10 = 32'hffffffff;
+    localparam  lm3__11 = 32'hffffffff;
+    localparam  lm3__12 = 32'hffffffff;
+    localparam  lm3__13 = 32'hffffffff;
+    localparam  lm3__14 = 32'hffffffff;
+    localparam  lm3__15 = 32'h0;
+    localparam  lm3__16 = 32'h0;
+    localparam  lm3__17 = 32'h0;
+    localparam  lm3__18 = 32'h0;
+    localparam  lm3__19 = 32'h0;
+    localparam  lm3__20 = 32'h0;
+    localparam  lm3__21 = 32'h0;
+    localparam  lm3__22 = 32'h0;
+    localparam  lm3__23 = 32'hffffffff;
+    localparam  lm3__24 = 32'hffffffff;
+    localparam  lm3__25 = 32'hffffffff;
+    localparam  lm3__26 = 32'hffffffff;
+    localparam  lm3__27 = 32'hffffffff;
+    localparam  lm3__28 = 32'hffffffff;
+    localparam  lm3__29 = 32'hffffffff;
+    localparam  lm3__30 = 32'hffffffff;
+    localparam  lm4__0 = 32'h0;
+    localparam  lm4__1 = 32'h0;
+    localparam  lm4__2 = 32'h0;
+    localparam  lm4__3 = 32'h0;
+    localparam  lm4__4 = 32'h0;
+    localparam  lm4__5 = 32'h0;
+    localparam  lm4__6 = 32'h0;
+    localparam  lm4__7 = 32'h0;
+    localparam  lm4__8 = 32'h0;
+    localparam  lm4__9 = 32'h0;
+    localparam  lm4__10 = 32'h0;
+    localparam  lm4__11 = 32'h0;
+    localparam  lm4__12 = 32'h0;
+    localparam  lm4__13 = 32'h0;
+    localparam  lm4__14 = 32'h0;
+    localparam  lm4__15 = 32'hffffffff;
+    localparam  lm4__16 = 32'hffffffff;
+    localparam  lm4__17 = 32'hffffffff;
+    localparam  lm4__18 = 32'hffffffff;
+    localparam  lm4__19 = 32'hffffffff;
+    localparam  lm4__20 = 32'hffffffff;
+    localparam  lm4__21 = 32'hffffffff;
+    localparam  lm4__22 = 32'hffffffff;
+    localparam  lm4__23 = 32'hffffffff;
+    localparam  lm4__24 = 32'hffffffff;
+    localparam  lm4__25 = 32'hffffffff;
+    localparam  lm4__26 = 32'hffffffff;
+    localparam  lm4__27 = 32'hffffffff;
+    localparam  lm4__28 = 32'hffffffff;
+    localparam  lm4__29 = 32'hffffffff;
+    localparam  lm4__30 = 32'hffffffff;
     localparam  c1 = 32'h1;
 
     // Stub signals
@@ -14055,189 +13913,375 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,bb__5,bb__6,o__0,o__1,o_
     reg  [31:0] y__152;
     reg  [31:0] y__153;
     reg  [31:0] y__154;
+    reg  [31:0] y__155;
+    reg  [31:0] y__156;
+    reg  [31:0] y__157;
+    reg  [31:0] y__158;
+    reg  [31:0] y__159;
+    reg  [31:0] y__160;
+    reg  [31:0] y__161;
+    reg  [31:0] y__162;
+    reg  [31:0] y__163;
+    reg  [31:0] y__164;
+    reg  [31:0] y__165;
+    reg  [31:0] y__166;
+    reg  [31:0] y__167;
+    reg  [31:0] y__168;
+    reg  [31:0] y__169;
+    reg  [31:0] y__170;
+    reg  [31:0] y__171;
+    reg  [31:0] y__172;
+    reg  [31:0] y__173;
+    reg  [31:0] y__174;
+    reg  [31:0] y__175;
+    reg  [31:0] y__176;
+    reg  [31:0] y__177;
+    reg  [31:0] y__178;
+    reg  [31:0] y__179;
+    reg  [31:0] y__180;
+    reg  [31:0] y__181;
+    reg  [31:0] y__182;
+    reg  [31:0] y__183;
+    reg  [31:0] y__184;
+    reg  [31:0] y__185;
+    reg  [31:0] y__186;
+    reg  [31:0] y__187;
+    reg  [31:0] y__188;
+    reg  [31:0] y__189;
+    reg  [31:0] y__190;
+    reg  [31:0] y__191;
+    reg  [31:0] y__192;
+    reg  [31:0] y__193;
+    reg  [31:0] y__194;
+    reg  [31:0] y__195;
+    reg  [31:0] y__196;
+    reg  [31:0] y__197;
+    reg  [31:0] y__198;
+    reg  [31:0] y__199;
+    reg  [31:0] y__200;
+    reg  [31:0] y__201;
+    reg  [31:0] y__202;
+    reg  [31:0] y__203;
+    reg  [31:0] y__204;
+    reg  [31:0] y__205;
+    reg  [31:0] y__206;
+    reg  [31:0] y__207;
+    reg  [31:0] y__208;
+    reg  [31:0] y__209;
+    reg  [31:0] y__210;
+    reg  [31:0] y__211;
+    reg  [31:0] y__212;
+    reg  [31:0] y__213;
+    reg  [31:0] y__214;
+    reg  [31:0] y__215;
+    reg  [31:0] y__216;
+    reg  [31:0] y__217;
+    reg  [31:0] y__218;
+    reg  [31:0] y__219;
+    reg  [31:0] y__220;
+    reg  [31:0] y__221;
+    reg  [31:0] y__222;
+    reg  [31:0] y__223;
+    reg  [31:0] y__224;
+    reg  [31:0] y__225;
+    reg  [31:0] y__226;
+    reg  [31:0] y__227;
+    reg  [31:0] y__228;
+    reg  [31:0] y__229;
+    reg  [31:0] y__230;
+    reg  [31:0] y__231;
+    reg  [31:0] y__232;
+    reg  [31:0] y__233;
+    reg  [31:0] y__234;
+    reg  [31:0] y__235;
+    reg  [31:0] y__236;
+    reg  [31:0] y__237;
+    reg  [31:0] y__238;
+    reg  [31:0] y__239;
+    reg  [31:0] y__240;
+    reg  [31:0] y__241;
+    reg  [31:0] y__242;
+    reg  [31:0] y__243;
+    reg  [31:0] y__244;
+    reg  [31:0] y__245;
+    reg  [31:0] y__246;
+    reg  [31:0] y__247;
+    reg  [31:0] y__248;
+    reg  [31:0] y__249;
+    reg  [31:0] y__250;
+    reg  [31:0] y__251;
+    reg  [31:0] y__252;
+    reg  [31:0] y__253;
+    reg  [31:0] y__254;
+    reg  [31:0] y__255;
+    reg  [31:0] y__256;
+    reg  [31:0] y__257;
+    reg  [31:0] y__258;
+    reg  [31:0] y__259;
+    reg  [31:0] y__260;
+    reg  [31:0] y__261;
+    reg  [31:0] y__262;
+    reg  [31:0] y__263;
+    reg  [31:0] y__264;
+    reg  [31:0] y__265;
+    reg  [31:0] y__266;
+    reg  [31:0] y__267;
+    reg  [31:0] y__268;
+    reg  [31:0] y__269;
+    reg  [31:0] y__270;
+    reg  [31:0] y__271;
+    reg  [31:0] y__272;
+    reg  [31:0] y__273;
+    reg  [31:0] y__274;
+    reg  [31:0] y__275;
+    reg  [31:0] y__276;
+    reg  [31:0] y__277;
+    reg  [31:0] y__278;
+    reg  [31:0] y__279;
+    reg  [31:0] y__280;
+    reg  [31:0] y__281;
+    reg  [31:0] y__282;
+    reg  [31:0] y__283;
+    reg  [31:0] y__284;
+    reg  [31:0] y__285;
+    reg  [31:0] y__286;
+    reg  [31:0] y__287;
+    reg  [31:0] y__288;
+    reg  [31:0] y__289;
+    reg  [31:0] y__290;
+    reg  [31:0] y__291;
+    reg  [31:0] y__292;
+    reg  [31:0] y__293;
+    reg  [31:0] y__294;
+    reg  [31:0] y__295;
+    reg  [31:0] y__296;
+    reg  [31:0] y__297;
+    reg  [31:0] y__298;
+    reg  [31:0] y__299;
+    reg  [31:0] y__300;
+    reg  [31:0] y__301;
+    reg  [31:0] y__302;
+    reg  [31:0] y__303;
+    reg  [31:0] y__304;
+    reg  [31:0] y__305;
+    reg  [31:0] y__306;
+    reg  [31:0] y__307;
+    reg  [31:0] y__308;
+    reg  [31:0] y__309;
+    reg  [31:0] y__310;
+    reg  [31:0] y__311;
+    reg  [31:0] y__312;
+    reg  [31:0] y__313;
+    reg  [31:0] y__314;
+    reg  [31:0] y__315;
+    reg  [31:0] y__316;
+    reg  [31:0] y__317;
+    reg  [31:0] y__318;
+    reg  [31:0] y__319;
+    reg  [31:0] y__320;
+    reg  [31:0] y__321;
+    reg  [31:0] y__322;
+    reg  [31:0] y__323;
+    reg  [31:0] y__324;
+    reg  [31:0] y__325;
+    reg  [31:0] y__326;
+    reg  [31:0] y__327;
+    reg  [31:0] y__328;
+    reg  [31:0] y__329;
+    reg  [31:0] y__330;
+    reg  [31:0] y__331;
+    reg  [31:0] y__332;
+    reg  [31:0] y__333;
+    reg  [31:0] y__334;
+    reg  [31:0] y__335;
+    reg  [31:0] y__336;
+    reg  [31:0] y__337;
+    reg  [31:0] y__338;
+    reg  [31:0] y__339;
+    reg  [31:0] y__340;
 
     // Sub module instances
-    dac_expander__basis__pair add__0(
+    dac_expander__delta__add add__0(
         .x(add__0__x),
         .y(add__0__y),
         .ci(add__0__ci),
         .s(add__0__s)
     );
-    dac_expander__basis__pair add__1(
+    dac_expander__delta__add add__1(
         .x(add__1__x),
         .y(add__1__y),
         .ci(add__1__ci),
         .s(add__1__s)
     );
-    dac_expander__basis__pair add__2(
+    dac_expander__delta__add add__2(
         .x(add__2__x),
         .y(add__2__y),
         .ci(add__2__ci),
         .s(add__2__s)
     );
-    dac_expander__basis__pair add__3(
+    dac_expander__delta__add add__3(
         .x(add__3__x),
         .y(add__3__y),
         .ci(add__3__ci),
         .s(add__3__s)
     );
-    dac_expander__basis__pair add__4(
+    dac_expander__delta__add add__4(
         .x(add__4__x),
         .y(add__4__y),
         .ci(add__4__ci),
         .s(add__4__s)
     );
-    dac_expander__basis__pair add__5(
+    dac_expander__delta__add add__5(
         .x(add__5__x),
         .y(add__5__y),
         .ci(add__5__ci),
         .s(add__5__s)
     );
-    dac_expander__basis__pair add__6(
+    dac_expander__delta__add add__6(
         .x(add__6__x),
         .y(add__6__y),
         .ci(add__6__ci),
         .s(add__6__s)
     );
-    dac_expander__basis__pair add__7(
+    dac_expander__delta__add add__7(
         .x(add__7__x),
         .y(add__7__y),
         .ci(add__7__ci),
         .s(add__7__s)
     );
-    dac_expander__basis__pair add__8(
+    dac_expander__delta__add add__8(
         .x(add__8__x),
         .y(add__8__y),
         .ci(add__8__ci),
         .s(add__8__s)
     );
-    dac_expander__basis__pair add__9(
+    dac_expander__delta__add add__9(
         .x(add__9__x),
         .y(add__9__y),
         .ci(add__9__ci),
         .s(add__9__s)
     );
-    dac_expander__basis__pair add__10(
+    dac_expander__delta__add add__10(
         .x(add__10__x),
         .y(add__10__y),
         .ci(add__10__ci),
         .s(add__10__s)
     );
-    dac_expander__basis__pair add__11(
+    dac_expander__delta__add add__11(
         .x(add__11__x),
         .y(add__11__y),
         .ci(add__11__ci),
         .s(add__11__s)
     );
-    dac_expander__basis__pair add__12(
+    dac_expander__delta__add add__12(
         .x(add__12__x),
         .y(add__12__y),
         .ci(add__12__ci),
         .s(add__12__s)
     );
-    dac_expander__basis__pair add__13(
+    dac_expander__delta__add add__13(
         .x(add__13__x),
         .y(add__13__y),
         .ci(add__13__ci),
         .s(add__13__s)
     );
-    dac_expander__basis__pair add__14(
+    dac_expander__delta__add add__14(
         .x(add__14__x),
         .y(add__14__y),
         .ci(add__14__ci),
         .s(add__14__s)
     );
-    dac_expander__basis__pair add__15(
+    dac_expander__delta__add add__15(
         .x(add__15__x),
         .y(add__15__y),
         .ci(add__15__ci),
         .s(add__15__s)
     );
-    dac_expander__basis__pair add__16(
+    dac_expander__delta__add add__16(
         .x(add__16__x),
         .y(add__16__y),
         .ci(add__16__ci),
         .s(add__16__s)
     );
-    dac_expander__basis__pair add__17(
+    dac_expander__delta__add add__17(
         .x(add__17__x),
         .y(add__17__y),
         .ci(add__17__ci),
         .s(add__17__s)
     );
-    dac_expander__basis__pair add__18(
+    dac_expander__delta__add add__18(
         .x(add__18__x),
         .y(add__18__y),
         .ci(add__18__ci),
         .s(add__18__s)
     );
-    dac_expander__basis__pair add__19(
+    dac_expander__delta__add add__19(
         .x(add__19__x),
         .y(add__19__y),
         .ci(add__19__ci),
         .s(add__19__s)
     );
-    dac_expander__basis__pair add__20(
+    dac_expander__delta__add add__20(
         .x(add__20__x),
         .y(add__20__y),
         .ci(add__20__ci),
         .s(add__20__s)
     );
-    dac_expander__basis__pair add__21(
+    dac_expander__delta__add add__21(
         .x(add__21__x),
         .y(add__21__y),
         .ci(add__21__ci),
         .s(add__21__s)
     );
-    dac_expander__basis__pair add__22(
+    dac_expander__delta__add add__22(
         .x(add__22__x),
         .y(add__22__y),
         .ci(add__22__ci),
         .s(add__22__s)
     );
-    dac_expander__basis__pair add__23(
+    dac_expander__delta__add add__23(
         .x(add__23__x),
         .y(add__23__y),
         .ci(add__23__ci),
         .s(add__23__s)
     );
-    dac_expander__basis__pair add__24(
+    dac_expander__delta__add add__24(
         .x(add__24__x),
         .y(add__24__y),
         .ci(add__24__ci),
         .s(add__24__s)
     );
-    dac_expander__basis__pair add__25(
+    dac_expander__delta__add add__25(
         .x(add__25__x),
         .y(add__25__y),
         .ci(add__25__ci),
         .s(add__25__s)
     );
-    dac_expander__basis__pair add__26(
+    dac_expander__delta__add add__26(
         .x(add__26__x),
         .y(add__26__y),
         .ci(add__26__ci),
         .s(add__26__s)
     );
-    dac_expander__basis__pair add__27(
+    dac_expander__delta__add add__27(
         .x(add__27__x),
         .y(add__27__y),
         .ci(add__27__ci),
         .s(add__27__s)
     );
-    dac_expander__basis__pair add__28(
+    dac_expander__delta__add add__28(
         .x(add__28__x),
         .y(add__28__y),
         .ci(add__28__ci),
         .s(add__28__s)
     );
-    dac_expander__basis__pair add__29(
+    dac_expander__delta__add add__29(
         .x(add__29__x),
         .y(add__29__y),
         .ci(add__29__ci),
         .s(add__29__s)
     );
-    dac_expander__basis__pair add__30(
+    dac_expander__delta__add add__30(
         .x(add__30__x),
         .y(add__30__y),
         .ci(add__30__ci),
@@ -14245,283 +14289,469 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,bb__5,bb__6,o__0,o__1,o_
     );
 
     // Update code
-    always @(*) y__0 = (bb__0 & ma1__0) | (bb__1 & ma2__0) | (bb__5 & ma3__0);
-    always @(*) y__1 = (bb__2 & mb1__0) | (bb__3 & mb2__0) | (bb__6 & mb3__0);
-    always @(*) y__2 = bb__4 & m4__0;
-    always @(*) y__3 = y__0 ^ y__1 ^ y__2;
-    always @(*) y__4 = ((y__0 & y__1) | (y__0 & y__2) | (y__1 & y__2)) << c1;
-    always @(*) add__0__x = y__3;
-    always @(*) add__0__y = y__4;
+    always @(*) y__0 = bb__0 & lm0__0;
+    always @(*) y__1 = bb__1 & lm1__0;
+    always @(*) y__2 = bb__2 & lm2__0;
+    always @(*) y__3 = bb__3 & lm3__0;
+    always @(*) y__4 = bb__4 & lm4__0;
+    always @(*) y__5 = y__0 ^ y__1 ^ y__2;
+    always @(*) y__6 = ((y__0 & y__1) | (y__0 & y__2) | (y__1 & y__2)) << c1;
+    always @(*) y__7 = y__3 ^ y__4 ^ y__5;
+    always @(*) y__8 = ((y__3 & y__4) | (y__3 & y__5) | (y__4 & y__5)) << c1;
+    always @(*) y__9 = y__6 ^ y__7 ^ y__8;
+    always @(*) y__10 = ((y__6 & y__7) | (y__6 & y__8) | (y__7 & y__8)) << c1;
+    always @(*) add__0__x = y__9;
+    always @(*) add__0__y = y__10;
     assign add__0__ci = 1'b0;
     always @(*) o__0 = add__0__s;
-    always @(*) y__5 = (bb__0 & ma1__1) | (bb__1 & ma2__1) | (bb__5 & ma3__1);
-    always @(*) y__6 = (bb__2 & mb1__1) | (bb__3 & mb2__1) | (bb__6 & mb3__1);
-    always @(*) y__7 = bb__4 & m4__1;
-    always @(*) y__8 = y__5 ^ y__6 ^ y__7;
-    always @(*) y__9 = ((y__5 & y__6) | (y__5 & y__7) | (y__6 & y__7)) << c1;
-    always @(*) add__1__x = y__8;
-    always @(*) add__1__y = y__9;
+    always @(*) y__11 = bb__0 & lm0__1;
+    always @(*) y__12 = bb__1 & lm1__1;
+    always @(*) y__13 = bb__2 & lm2__1;
+    always @(*) y__14 = bb__3 & lm3__1;
+    always @(*) y__15 = bb__4 & lm4__1;
+    always @(*) y__16 = y__11 ^ y__12 ^ y__13;
+    always @(*) y__17 = ((y__11 & y__12) | (y__11 & y__13) | (y__12 & y__13)) << c1;
+    always @(*) y__18 = y__14 ^ y__15 ^ y__16;
+    always @(*) y__19 = ((y__14 & y__15) | (y__14 & y__16) | (y__15 & y__16)) << c1;
+    always @(*) y__20 = y__17 ^ y__18 ^ y__19;
+    always @(*) y__21 = ((y__17 & y__18) | (y__17 & y__19) | (y__18 & y__19)) << c1;
+    always @(*) add__1__x = y__20;
+    always @(*) add__1__y = y__21;
     assign add__1__ci = 1'b0;
     always @(*) o__1 = add__1__s;
-    always @(*) y__10 = (bb__0 & ma1__2) | (bb__1 & ma2__2) | (bb__5 & ma3__2);
-    always @(*) y__11 = (bb__2 & mb1__2) | (bb__3 & mb2__2) | (bb__6 & mb3__2);
-    always @(*) y__12 = bb__4 & m4__2;
-    always @(*) y__13 = y__10 ^ y__11 ^ y__12;
-    always @(*) y__14 = ((y__10 & y__11) | (y__10 & y__12) | (y__11 & y__12)) << c1;
-    always @(*) add__2__x = y__13;
-    always @(*) add__2__y = y__14;
+    always @(*) y__22 = bb__0 & lm0__2;
+    always @(*) y__23 = bb__1 & lm1__2;
+    always @(*) y__24 = bb__2 & lm2__2;
+    always @(*) y__25 = bb__3 & lm3__2;
+    always @(*) y__26 = bb__4 & lm4__2;
+    always @(*) y__27 = y__22 ^ y__23 ^ y__24;
+    always @(*) y__28 = ((y__22 & y__23) | (y__22 & y__24) | (y__23 & y__24)) << c1;
+    always @(*) y__29 = y__25 ^ y__26 ^ y__27;
+    always @(*) y__30 = ((y__25 & y__26) | (y__25 & y__27) | (y__26 & y__27)) << c1;
+    always @(*) y__31 = y__28 ^ y__29 ^ y__30;
+    always @(*) y__32 = ((y__28 & y__29) | (y__28 & y__30) | (y__29 & y__30)) << c1;
+    always @(*) add__2__x = y__31;
+    always @(*) add__2__y = y__32;
     assign add__2__ci = 1'b0;
     always @(*) o__2 = add__2__s;
-    always @(*) y__15 = (bb__0 & ma1__3) | (bb__1 & ma2__3) | (bb__5 & ma3__3);
-    always @(*) y__16 = (bb__2 & mb1__3) | (bb__3 & mb2__3) | (bb__6 & mb3__3);
-    always @(*) y__17 = bb__4 & m4__3;
-    always @(*) y__18 = y__15 ^ y__16 ^ y__17;
-    always @(*) y__19 = ((y__15 & y__16) | (y__15 & y__17) | (y__16 & y__17)) << c1;
-    always @(*) add__3__x = y__18;
-    always @(*) add__3__y = y__19;
+    always @(*) y__33 = bb__0 & lm0__3;
+    always @(*) y__34 = bb__1 & lm1__3;
+    always @(*) y__35 = bb__2 & lm2__3;
+    always @(*) y__36 = bb__3 & lm3__3;
+    always @(*) y__37 = bb__4 & lm4__3;
+    always @(*) y__38 = y__33 ^ y__34 ^ y__35;
+    always @(*) y__39 = ((y__33 & y__34) | (y__33 & y__35) | (y__34 & y__35)) << c1;
+    always @(*) y__40 = y__36 ^ y__37 ^ y__38;
+    always @(*) y__41 = ((y__36 & y__37) | (y__36 & y__38) | (y__37 & y__38)) << c1;
+    always @(*) y__42 = y__39 ^ y__40 ^ y__41;
+    always @(*) y__43 = ((y__39 & y__40) | (y__39 & y__41) | (y__40 & y__41)) << c1;
+    always @(*) add__3__x = y__42;
+    always @(*) add__3__y = y__43;
     assign add__3__ci = 1'b0;
     always @(*) o__3 = add__3__s;
-    always @(*) y__20 = (bb__0 & ma1__4) | (bb__1 & ma2__4) | (bb__5 & ma3__4);
-    always @(*) y__21 = (bb__2 & mb1__4) | (bb__3 & mb2__4) | (bb__6 & mb3__4);
-    always @(*) y__22 = bb__4 & m4__4;
-    always @(*) y__23 = y__20 ^ y__21 ^ y__22;
-    always @(*) y__24 = ((y__20 & y__21) | (y__20 & y__22) | (y__21 & y__22)) << c1;
-    always @(*) add__4__x = y__23;
-    always @(*) add__4__y = y__24;
-    assign add__4__ci = 1'b0;
-    always @(*) o__4 = add__4__s;
-    always @(*) y__25 = (bb__0 & ma1__5) | (bb__1 & ma2__5) | (bb__5 & ma3__5);
-    always @(*) y__26 = (bb__2 & mb1__5) | (bb__3 & mb2__5) | (bb__6 & mb3__5);
-    always @(*) y__27 = bb__4 & m4__5;
-    always @(*) y__28 = y__25 ^ y__26 ^ y__27;
-    always @(*) y__29 = ((y__25 & y__26) | (y__25 & y__27) | (y__26 & y__27)) << c1;
-    always @(*) add__5__x = y__28;
-    always @(*) add__5__y = y__29;
-    assign add__5__ci = 1'b0;
-    always @(*) o__5 = add__5__s;
-    always @(*) y__30 = (bb__0 & ma1__6) | (bb__1 & ma2__6) | (bb__5 & ma3__6);
-    always @(*) y__31 = (bb__2 & mb1__6) | (bb__3 & mb2__6) | (bb__6 & mb3__6);
-    always @(*) y__32 = bb__4 & m4__6;
-    always @(*) y__33 = y__30 ^ y__31 ^ y__32;
-    always @(*) y__34 = ((y__30 & y__31) | (y__30 & y__32) | (y__31 & y__32)) << c1;
-    always @(*) add__6__x = y__33;
-    always @(*) add__6__y = y__34;
-    assign add__6__ci = 1'b0;
-    always @(*) o__6 = add__6__s;
-    always @(*) y__35 = (bb__0 & ma1__7) | (bb__1 & ma2__7) | (bb__5 & ma3__7);
-    always @(*) y__36 = (bb__2 & mb1__7) | (bb__3 & mb2__7) | (bb__6 & mb3__7);
-    always @(*) y__37 = bb__4 & m4__7;
-    always @(*) y__38 = y__35 ^ y__36 ^ y__37;
-    always @(*) y__39 = ((y__35 & y__36) | (y__35 & y__37) | (y__36 & y__37)) << c1;
-    always @(*) add__7__x = y__38;
-    always @(*) add__7__y = y__39;
-    assign add__7__ci = 1'b0;
-    always @(*) o__7 = add__7__s;
-    always @(*) y__40 = (bb__0 & ma1__8) | (bb__1 & ma2__8) | (bb__5 & ma3__8);
-    always @(*) y__41 = (bb__2 & mb1__8) | (bb__3 & mb2__8) | (bb__6 & mb3__8);
-    always @(*) y__42 = bb__4 & m4__8;
-    always @(*) y__43 = y__40 ^ y__41 ^ y__42;
-    always @(*) y__44 = ((y__40 & y__41) | (y__40 & y__42) | (y__41 & y__42)) << c1;
-    always @(*) add__8__x = y__43;
-    always @(*) add__8__y = y__44;
-    assign add__8__ci = 1'b0;
-    always @(*) o__8 = add__8__s;
-    always @(*) y__45 = (bb__0 & ma1__9) | (bb__1 & ma2__9) | (bb__5 & ma3__9);
-    always @(*) y__46 = (bb__2 & mb1__9) | (bb__3 & mb2__9) | (bb__6 & mb3__9);
-    always @(*) y__47 = bb__4 & m4__9;
-    always @(*) y__48 = y__45 ^ y__46 ^ y__47;
-    always @(*) y__49 = ((y__45 & y__46) | (y__45 & y__47) | (y__46 & y__47)) << c1;
-    always @(*) add__9__x = y__48;
-    always @(*) add__9__y = y__49;
-    assign add__9__ci = 1'b0;
-    always @(*) o__9 = add__9__s;
-    always @(*) y__50 = (bb__0 & ma1__10) | (bb__1 & ma2__10) | (bb__5 & ma3__10);
-    always @(*) y__51 = (bb__2 & mb1__10) | (bb__3 & mb2__10) | (bb__6 & mb3__10);
-    always @(*) y__52 = bb__4 & m4__10;
+    always @(*) y__44 = bb__0 & lm0__4;
+    always @(*) y__45 = bb__1 & lm1__4;
+    always @(*) y__46 = bb__2 & lm2__4;
+    always @(*) y__47 = bb__3 & lm3__4;
+    always @(*) y__48 = bb__4 & lm4__4;
+    always @(*) y__49 = y__44 ^ y__45 ^ y__46;
+    always @(*) y__50 = ((y__44 & y__45) | (y__44 & y__46) | (y__45 & y__46)) << c1;
+    always @(*) y__51 = y__47 ^ y__48 ^ y__49;
+    always @(*) y__52 = ((y__47 & y__48) | (y__47 & y__49) | (y__48 & y__49)) << c1;
     always @(*) y__53 = y__50 ^ y__51 ^ y__52;
     always @(*) y__54 = ((y__50 & y__51) | (y__50 & y__52) | (y__51 & y__52)) << c1;
-    always @(*) add__10__x = y__53;
-    always @(*) add__10__y = y__54;
-    assign add__10__ci = 1'b0;
-    always @(*) o__10 = add__10__s;
-    always @(*) y__55 = (bb__0 & ma1__11) | (bb__1 & ma2__11) | (bb__5 & ma3__11);
-    always @(*) y__56 = (bb__2 & mb1__11) | (bb__3 & mb2__11) | (bb__6 & mb3__11);
-    always @(*) y__57 = bb__4 & m4__11;
-    always @(*) y__58 = y__55 ^ y__56 ^ y__57;
-    always @(*) y__59 = ((y__55 & y__56) | (y__55 & y__57) | (y__56 & y__57)) << c1;
-    always @(*) add__11__x = y__58;
-    always @(*) add__11__y = y__59;
-    assign add__11__ci = 1'b0;
-    always @(*) o__11 = add__11__s;
-    always @(*) y__60 = (bb__0 & ma1__12) | (bb__1 & ma2__12) | (bb__5 & ma3__12);
-    always @(*) y__61 = (bb__2 & mb1__12) | (bb__3 & mb2__12) | (bb__6 & mb3__12);
-    always @(*) y__62 = bb__4 & m4__12;
-    always @(*) y__63 = y__60 ^ y__61 ^ y__62;
-    always @(*) y__64 = ((y__60 & y__61) | (y__60 & y__62) | (y__61 & y__62)) << c1;
-    always @(*) add__12__x = y__63;
-    always @(*) add__12__y = y__64;
-    assign add__12__ci = 1'b0;
-    always @(*) o__12 = add__12__s;
-    always @(*) y__65 = (bb__0 & ma1__13) | (bb__1 & ma2__13) | (bb__5 & ma3__13);
-    always @(*) y__66 = (bb__2 & mb1__13) | (bb__3 & mb2__13) | (bb__6 & mb3__13);
-    always @(*) y__67 = bb__4 & m4__13;
-    always @(*) y__68 = y__65 ^ y__66 ^ y__67;
-    always @(*) y__69 = ((y__65 & y__66) | (y__65 & y__67) | (y__66 & y__67)) << c1;
-    always @(*) add__13__x = y__68;
-    always @(*) add__13__y = y__69;
-    assign add__13__ci = 1'b0;
-    always @(*) o__13 = add__13__s;
-    always @(*) y__70 = (bb__0 & ma1__14) | (bb__1 & ma2__14) | (bb__5 & ma3__14);
-    always @(*) y__71 = (bb__2 & mb1__14) | (bb__3 & mb2__14) | (bb__6 & mb3__14);
-    always @(*) y__72 = bb__4 & m4__14;
-    always @(*) y__73 = y__70 ^ y__71 ^ y__72;
-    always @(*) y__74 = ((y__70 & y__71) | (y__70 & y__72) | (y__71 & y__72)) << c1;
-    always @(*) add__14__x = y__73;
-    always @(*) add__14__y = y__74;
-    assign add__14__ci = 1'b0;
-    always @(*) o__14 = add__14__s;
-    always @(*) y__75 = (bb__0 & ma1__15) | (bb__1 & ma2__15) | (bb__5 & ma3__15);
-    always @(*) y__76 = (bb__2 & mb1__15) | (bb__3 & mb2__15) | (bb__6 & mb3__15);
-    always @(*) y__77 = bb__4 & m4__15;
-    always @(*) y__78 = y__75 ^ y__76 ^ y__77;
-    always @(*) y__79 = ((y__75 & y__76) | (y__75 & y__77) | (y__76 & y__77)) << c1;
-    always @(*) add__15__x = y__78;
-    always @(*) add__15__y = y__79;
-    assign add__15__ci = 1'b0;
-    always @(*) o__15 = add__15__s;
-    always @(*) y__80 = (bb__0 & ma1__16) | (bb__1 & ma2__16) | (bb__5 & ma3__16);
-    always @(*) y__81 = (bb__2 & mb1__16) | (bb__3 & mb2__16) | (bb__6 & mb3__16);
-    always @(*) y__82 = bb__4 & m4__16;
-    always @(*) y__83 = y__80 ^ y__81 ^ y__82;
-    always @(*) y__84 = ((y__80 & y__81) | (y__80 & y__82) | (y__81 & y__82)) << c1;
-    always @(*) add__16__x = y__83;
-    always @(*) add__16__y = y__84;
-    assign add__16__ci = 1'b0;
-    always @(*) o__16 = add__16__s;
-    always @(*) y__85 = (bb__0 & ma1__17) | (bb__1 & ma2__17) | (bb__5 & ma3__17);
-    always @(*) y__86 = (bb__2 & mb1__17) | (bb__3 & mb2__17) | (bb__6 & mb3__17);
-    always @(*) y__87 = bb__4 & m4__17;
-    always @(*) y__88 = y__85 ^ y__86 ^ y__87;
-    always @(*) y__89 = ((y__85 & y__86) | (y__85 & y__87) | (y__86 & y__87)) << c1;
-    always @(*) add__17__x = y__88;
-    always @(*) add__17__y = y__89;
-    assign add__17__ci = 1'b0;
-    always @(*) o__17 = add__17__s;
-    always @(*) y__90 = (bb__0 & ma1__18) | (bb__1 & ma2__18) | (bb__5 & ma3__18);
-    always @(*) y__91 = (bb__2 & mb1__18) | (bb__3 & mb2__18) | (bb__6 & mb3__18);
-    always @(*) y__92 = bb__4 & m4__18;
-    always @(*) y__93 = y__90 ^ y__91 ^ y__92;
-    always @(*) y__94 = ((y__90 & y__91) | (y__90 & y__92) | (y__91 & y__92)) << c1;
-    always @(*) add__18__x = y__93;
-    always @(*) add__18__y = y__94;
-    assign add__18__ci = 1'b0;
-    always @(*) o__18 = add__18__s;
-    always @(*) y__95 = (bb__0 & ma1__19) | (bb__1 & ma2__19) | (bb__5 & ma3__19);
-    always @(*) y__96 = (bb__2 & mb1__19) | (bb__3 & mb2__19) | (bb__6 & mb3__19);
-    always @(*) y__97 = bb__4 & m4__19;
-    always @(*) y__98 = y__95 ^ y__96 ^ y__97;
-    always @(*) y__99 = ((y__95 & y__96) | (y__95 & y__97) | (y__96 & y__97)) << c1;
-    always @(*) add__19__x = y__98;
-    always @(*) add__19__y = y__99;
-    assign add__19__ci = 1'b0;
-    always @(*) o__19 = add__19__s;
-    always @(*) y__100 = (bb__0 & ma1__20) | (bb__1 & ma2__20) | (bb__5 & ma3__20);
-    always @(*) y__101 = (bb__2 & mb1__20) | (bb__3 & mb2__20) | (bb__6 & mb3__20);
-    always @(*) y__102 = bb__4 & m4__20;
-    always @(*) y__103 = y__100 ^ y__101 ^ y__102;
-    always @(*) y__104 = ((y__100 & y__101) | (y__100 & y__102) | (y__101 & y__102)) << c1;
-    always @(*) add__20__x = y__103;
-    always @(*) add__20__y = y__104;
-    assign add__20__ci = 1'b0;
-    always @(*) o__20 = add__20__s;
-    always @(*) y__105 = (bb__0 & ma1__21) | (bb__1 & ma2__21) | (bb__5 & ma3__21);
-    always @(*) y__106 = (bb__2 & mb1__21) | (bb__3 & mb2__21) | (bb__6 & mb3__21);
-    always @(*) y__107 = bb__4 & m4__21;
+    always @(*) add__4__x = y__53;
+    always @(*) add__4__y = y__54;
+    assign add__4__ci = 1'b0;
+    always @(*) o__4 = add__4__s;
+    always @(*) y__55 = bb__0 & lm0__5;
+    always @(*) y__56 = bb__1 & lm1__5;
+    always @(*) y__57 = bb__2 & lm2__5;
+    always @(*) y__58 = bb__3 & lm3__5;
+    always @(*) y__59 = bb__4 & lm4__5;
+    always @(*) y__60 = y__55 ^ y__56 ^ y__57;
+    always @(*) y__61 = ((y__55 & y__56) | (y__55 & y__57) | (y__56 & y__57)) << c1;
+    always @(*) y__62 = y__58 ^ y__59 ^ y__60;
+    always @(*) y__63 = ((y__58 & y__59) | (y__58 & y__60) | (y__59 & y__60)) << c1;
+    always @(*) y__64 = y__61 ^ y__62 ^ y__63;
+    always @(*) y__65 = ((y__61 & y__62) | (y__61 & y__63) | (y__62 & y__63)) << c1;
+    always @(*) add__5__x = y__64;
+    always @(*) add__5__y = y__65;
+    assign add__5__ci = 1'b0;
+    always @(*) o__5 = add__5__s;
+    always @(*) y__66 = bb__0 & lm0__6;
+    always @(*) y__67 = bb__1 & lm1__6;
+    always @(*) y__68 = bb__2 & lm2__6;
+    always @(*) y__69 = bb__3 & lm3__6;
+    always @(*) y__70 = bb__4 & lm4__6;
+    always @(*) y__71 = y__66 ^ y__67 ^ y__68;
+    always @(*) y__72 = ((y__66 & y__67) | (y__66 & y__68) | (y__67 & y__68)) << c1;
+    always @(*) y__73 = y__69 ^ y__70 ^ y__71;
+    always @(*) y__74 = ((y__69 & y__70) | (y__69 & y__71) | (y__70 & y__71)) << c1;
+    always @(*) y__75 = y__72 ^ y__73 ^ y__74;
+    always @(*) y__76 = ((y__72 & y__73) | (y__72 & y__74) | (y__73 & y__74)) << c1;
+    always @(*) add__6__x = y__75;
+    always @(*) add__6__y = y__76;
+    assign add__6__ci = 1'b0;
+    always @(*) o__6 = add__6__s;
+    always @(*) y__77 = bb__0 & lm0__7;
+    always @(*) y__78 = bb__1 & lm1__7;
+    always @(*) y__79 = bb__2 & lm2__7;
+    always @(*) y__80 = bb__3 & lm3__7;
+    always @(*) y__81 = bb__4 & lm4__7;
+    always @(*) y__82 = y__77 ^ y__78 ^ y__79;
+    always @(*) y__83 = ((y__77 & y__78) | (y__77 & y__79) | (y__78 & y__79)) << c1;
+    always @(*) y__84 = y__80 ^ y__81 ^ y__82;
+    always @(*) y__85 = ((y__80 & y__81) | (y__80 & y__82) | (y__81 & y__82)) << c1;
+    always @(*) y__86 = y__83 ^ y__84 ^ y__85;
+    always @(*) y__87 = ((y__83 & y__84) | (y__83 & y__85) | (y__84 & y__85)) << c1;
+    always @(*) add__7__x = y__86;
+    always @(*) add__7__y = y__87;
+    assign add__7__ci = 1'b0;
+    always @(*) o__7 = add__7__s;
+    always @(*) y__88 = bb__0 & lm0__8;
+    always @(*) y__89 = bb__1 & lm1__8;
+    always @(*) y__90 = bb__2 & lm2__8;
+    always @(*) y__91 = bb__3 & lm3__8;
+    always @(*) y__92 = bb__4 & lm4__8;
+    always @(*) y__93 = y__88 ^ y__89 ^ y__90;
+    always @(*) y__94 = ((y__88 & y__89) | (y__88 & y__90) | (y__89 & y__90)) << c1;
+    always @(*) y__95 = y__91 ^ y__92 ^ y__93;
+    always @(*) y__96 = ((y__91 & y__92) | (y__91 & y__93) | (y__92 & y__93)) << c1;
+    always @(*) y__97 = y__94 ^ y__95 ^ y__96;
+    always @(*) y__98 = ((y__94 & y__95) | (y__94 & y__96) | (y__95 & y__96)) << c1;
+    always @(*) add__8__x = y__97;
+    always @(*) add__8__y = y__98;
+    assign add__8__ci = 1'b0;
+    always @(*) o__8 = add__8__s;
+    always @(*) y__99 = bb__0 & lm0__9;
+    always @(*) y__100 = bb__1 & lm1__9;
+    always @(*) y__101 = bb__2 & lm2__9;
+    always @(*) y__102 = bb__3 & lm3__9;
+    always @(*) y__103 = bb__4 & lm4__9;
+    always @(*) y__104 = y__99 ^ y__100 ^ y__101;
+    always @(*) y__105 = ((y__99 & y__100) | (y__99 & y__101) | (y__100 & y__101)) << c1;
+    always @(*) y__106 = y__102 ^ y__103 ^ y__104;
+    always @(*) y__107 = ((y__102 & y__103) | (y__102 & y__104) | (y__103 & y__104)) << c1;
     always @(*) y__108 = y__105 ^ y__106 ^ y__107;
     always @(*) y__109 = ((y__105 & y__106) | (y__105 & y__107) | (y__106 & y__107)) << c1;
-    always @(*) add__21__x = y__108;
-    always @(*) add__21__y = y__109;
+    always @(*) add__9__x = y__108;
+    always @(*) add__9__y = y__109;
+    assign add__9__ci = 1'b0;
+    always @(*) o__9 = add__9__s;
+    always @(*) y__110 = bb__0 & lm0__10;
+    always @(*) y__111 = bb__1 & lm1__10;
+    always @(*) y__112 = bb__2 & lm2__10;
+    always @(*) y__113 = bb__3 & lm3__10;
+    always @(*) y__114 = bb__4 & lm4__10;
+    always @(*) y__115 = y__110 ^ y__111 ^ y__112;
+    always @(*) y__116 = ((y__110 & y__111) | (y__110 & y__112) | (y__111 & y__112)) << c1;
+    always @(*) y__117 = y__113 ^ y__114 ^ y__115;
+    always @(*) y__118 = ((y__113 & y__114) | (y__113 & y__115) | (y__114 & y__115)) << c1;
+    always @(*) y__119 = y__116 ^ y__117 ^ y__118;
+    always @(*) y__120 = ((y__116 & y__117) | (y__116 & y__118) | (y__117 & y__118)) << c1;
+    always @(*) add__10__x = y__119;
+    always @(*) add__10__y = y__120;
+    assign add__10__ci = 1'b0;
+    always @(*) o__10 = add__10__s;
+    always @(*) y__121 = bb__0 & lm0__11;
+    always @(*) y__122 = bb__1 & lm1__11;
+    always @(*) y__123 = bb__2 & lm2__11;
+    always @(*) y__124 = bb__3 & lm3__11;
+    always @(*) y__125 = bb__4 & lm4__11;
+    always @(*) y__126 = y__121 ^ y__122 ^ y__123;
+    always @(*) y__127 = ((y__121 & y__122) | (y__121 & y__123) | (y__122 & y__123)) << c1;
+    always @(*) y__128 = y__124 ^ y__125 ^ y__126;
+    always @(*) y__129 = ((y__124 & y__125) | (y__124 & y__126) | (y__125 & y__126)) << c1;
+    always @(*) y__130 = y__127 ^ y__128 ^ y__129;
+    always @(*) y__131 = ((y__127 & y__128) | (y__127 & y__129) | (y__128 & y__129)) << c1;
+    always @(*) add__11__x = y__130;
+    always @(*) add__11__y = y__131;
+    assign add__11__ci = 1'b0;
+    always @(*) o__11 = add__11__s;
+    always @(*) y__132 = bb__0 & lm0__12;
+    always @(*) y__133 = bb__1 & lm1__12;
+    always @(*) y__134 = bb__2 & lm2__12;
+    always @(*) y__135 = bb__3 & lm3__12;
+    always @(*) y__136 = bb__4 & lm4__12;
+    always @(*) y__137 = y__132 ^ y__133 ^ y__134;
+    always @(*) y__138 = ((y__132 & y__133) | (y__132 & y__134) | (y__133 & y__134)) << c1;
+    always @(*) y__139 = y__135 ^ y__136 ^ y__137;
+    always @(*) y__140 = ((y__135 & y__136) | (y__135 & y__137) | (y__136 & y__137)) << c1;
+    always @(*) y__141 = y__138 ^ y__139 ^ y__140;
+    always @(*) y__142 = ((y__138 & y__139) | (y__138 & y__140) | (y__139 & y__140)) << c1;
+    always @(*) add__12__x = y__141;
+    always @(*) add__12__y = y__142;
+    assign add__12__ci = 1'b0;
+    always @(*) o__12 = add__12__s;
+    always @(*) y__143 = bb__0 & lm0__13;
+    always @(*) y__144 = bb__1 & lm1__13;
+    always @(*) y__145 = bb__2 & lm2__13;
+    always @(*) y__146 = bb__3 & lm3__13;
+    always @(*) y__147 = bb__4 & lm4__13;
+    always @(*) y__148 = y__143 ^ y__144 ^ y__145;
+    always @(*) y__149 = ((y__143 & y__144) | (y__143 & y__145) | (y__144 & y__145)) << c1;
+    always @(*) y__150 = y__146 ^ y__147 ^ y__148;
+    always @(*) y__151 = ((y__146 & y__147) | (y__146 & y__148) | (y__147 & y__148)) << c1;
+    always @(*) y__152 = y__149 ^ y__150 ^ y__151;
+    always @(*) y__153 = ((y__149 & y__150) | (y__149 & y__151) | (y__150 & y__151)) << c1;
+    always @(*) add__13__x = y__152;
+    always @(*) add__13__y = y__153;
+    assign add__13__ci = 1'b0;
+    always @(*) o__13 = add__13__s;
+    always @(*) y__154 = bb__0 & lm0__14;
+    always @(*) y__155 = bb__1 & lm1__14;
+    always @(*) y__156 = bb__2 & lm2__14;
+    always @(*) y__157 = bb__3 & lm3__14;
+    always @(*) y__158 = bb__4 & lm4__14;
+    always @(*) y__159 = y__154 ^ y__155 ^ y__156;
+    always @(*) y__160 = ((y__154 & y__155) | (y__154 & y__156) | (y__155 & y__156)) << c1;
+    always @(*) y__161 = y__157 ^ y__158 ^ y__159;
+    always @(*) y__162 = ((y__157 & y__158) | (y__157 & y__159) | (y__158 & y__159)) << c1;
+    always @(*) y__163 = y__160 ^ y__161 ^ y__162;
+    always @(*) y__164 = ((y__160 & y__161) | (y__160 & y__162) | (y__161 & y__162)) << c1;
+    always @(*) add__14__x = y__163;
+    always @(*) add__14__y = y__164;
+    assign add__14__ci = 1'b0;
+    always @(*) o__14 = add__14__s;
+    always @(*) y__165 = bb__0 & lm0__15;
+    always @(*) y__166 = bb__1 & lm1__15;
+    always @(*) y__167 = bb__2 & lm2__15;
+    always @(*) y__168 = bb__3 & lm3__15;
+    always @(*) y__169 = bb__4 & lm4__15;
+    always @(*) y__170 = y__165 ^ y__166 ^ y__167;
+    always @(*) y__171 = ((y__165 & y__166) | (y__165 & y__167) | (y__166 & y__167)) << c1;
+    always @(*) y__172 = y__168 ^ y__169 ^ y__170;
+    always @(*) y__173 = ((y__168 & y__169) | (y__168 & y__170) | (y__169 & y__170)) << c1;
+    always @(*) y__174 = y__171 ^ y__172 ^ y__173;
+    always @(*) y__175 = ((y__171 & y__172) | (y__171 & y__173) | (y__172 & y__173)) << c1;
+    always @(*) add__15__x = y__174;
+    always @(*) add__15__y = y__175;
+    assign add__15__ci = 1'b0;
+    always @(*) o__15 = add__15__s;
+    always @(*) y__176 = bb__0 & lm0__16;
+    always @(*) y__177 = bb__1 & lm1__16;
+    always @(*) y__178 = bb__2 & lm2__16;
+    always @(*) y__179 = bb__3 & lm3__16;
+    always @(*) y__180 = bb__4 & lm4__16;
+    always @(*) y__181 = y__176 ^ y__177 ^ y__178;
+    always @(*) y__182 = ((y__176 & y__177) | (y__176 & y__178) | (y__177 & y__178)) << c1;
+    always @(*) y__183 = y__179 ^ y__180 ^ y__181;
+    always @(*) y__184 = ((y__179 & y__180) | (y__179 & y__181) | (y__180 & y__181)) << c1;
+    always @(*) y__185 = y__182 ^ y__183 ^ y__184;
+    always @(*) y__186 = ((y__182 & y__183) | (y__182 & y__184) | (y__183 & y__184)) << c1;
+    always @(*) add__16__x = y__185;
+    always @(*) add__16__y = y__186;
+    assign add__16__ci = 1'b0;
+    always @(*) o__16 = add__16__s;
+    always @(*) y__187 = bb__0 & lm0__17;
+    always @(*) y__188 = bb__1 & lm1__17;
+    always @(*) y__189 = bb__2 & lm2__17;
+    always @(*) y__190 = bb__3 & lm3__17;
+    always @(*) y__191 = bb__4 & lm4__17;
+    always @(*) y__192 = y__187 ^ y__188 ^ y__189;
+    always @(*) y__193 = ((y__187 & y__188) | (y__187 & y__189) | (y__188 & y__189)) << c1;
+    always @(*) y__194 = y__190 ^ y__191 ^ y__192;
+    always @(*) y__195 = ((y__190 & y__191) | (y__190 & y__192) | (y__191 & y__192)) << c1;
+    always @(*) y__196 = y__193 ^ y__194 ^ y__195;
+    always @(*) y__197 = ((y__193 & y__194) | (y__193 & y__195) | (y__194 & y__195)) << c1;
+    always @(*) add__17__x = y__196;
+    always @(*) add__17__y = y__197;
+    assign add__17__ci = 1'b0;
+    always @(*) o__17 = add__17__s;
+    always @(*) y__198 = bb__0 & lm0__18;
+    always @(*) y__199 = bb__1 & lm1__18;
+    always @(*) y__200 = bb__2 & lm2__18;
+    always @(*) y__201 = bb__3 & lm3__18;
+    always @(*) y__202 = bb__4 & lm4__18;
+    always @(*) y__203 = y__198 ^ y__199 ^ y__200;
+    always @(*) y__204 = ((y__198 & y__199) | (y__198 & y__200) | (y__199 & y__200)) << c1;
+    always @(*) y__205 = y__201 ^ y__202 ^ y__203;
+    always @(*) y__206 = ((y__201 & y__202) | (y__201 & y__203) | (y__202 & y__203)) << c1;
+    always @(*) y__207 = y__204 ^ y__205 ^ y__206;
+    always @(*) y__208 = ((y__204 & y__205) | (y__204 & y__206) | (y__205 & y__206)) << c1;
+    always @(*) add__18__x = y__207;
+    always @(*) add__18__y = y__208;
+    assign add__18__ci = 1'b0;
+    always @(*) o__18 = add__18__s;
+    always @(*) y__209 = bb__0 & lm0__19;
+    always @(*) y__210 = bb__1 & lm1__19;
+    always @(*) y__211 = bb__2 & lm2__19;
+    always @(*) y__212 = bb__3 & lm3__19;
+    always @(*) y__213 = bb__4 & lm4__19;
+    always @(*) y__214 = y__209 ^ y__210 ^ y__211;
+    always @(*) y__215 = ((y__209 & y__210) | (y__209 & y__211) | (y__210 & y__211)) << c1;
+    always @(*) y__216 = y__212 ^ y__213 ^ y__214;
+    always @(*) y__217 = ((y__212 & y__213) | (y__212 & y__214) | (y__213 & y__214)) << c1;
+    always @(*) y__218 = y__215 ^ y__216 ^ y__217;
+    always @(*) y__219 = ((y__215 & y__216) | (y__215 & y__217) | (y__216 & y__217)) << c1;
+    always @(*) add__19__x = y__218;
+    always @(*) add__19__y = y__219;
+    assign add__19__ci = 1'b0;
+    always @(*) o__19 = add__19__s;
+    always @(*) y__220 = bb__0 & lm0__20;
+    always @(*) y__221 = bb__1 & lm1__20;
+    always @(*) y__222 = bb__2 & lm2__20;
+    always @(*) y__223 = bb__3 & lm3__20;
+    always @(*) y__224 = bb__4 & lm4__20;
+    always @(*) y__225 = y__220 ^ y__221 ^ y__222;
+    always @(*) y__226 = ((y__220 & y__221) | (y__220 & y__222) | (y__221 & y__222)) << c1;
+    always @(*) y__227 = y__223 ^ y__224 ^ y__225;
+    always @(*) y__228 = ((y__223 & y__224) | (y__223 & y__225) | (y__224 & y__225)) << c1;
+    always @(*) y__229 = y__226 ^ y__227 ^ y__228;
+    always @(*) y__230 = ((y__226 & y__227) | (y__226 & y__228) | (y__227 & y__228)) << c1;
+    always @(*) add__20__x = y__229;
+    always @(*) add__20__y = y__230;
+    assign add__20__ci = 1'b0;
+    always @(*) o__20 = add__20__s;
+    always @(*) y__231 = bb__0 & lm0__21;
+    always @(*) y__232 = bb__1 & lm1__21;
+    always @(*) y__233 = bb__2 & lm2__21;
+    always @(*) y__234 = bb__3 & lm3__21;
+    always @(*) y__235 = bb__4 & lm4__21;
+    always @(*) y__236 = y__231 ^ y__232 ^ y__233;
+    always @(*) y__237 = ((y__231 & y__232) | (y__231 & y__233) | (y__232 & y__233)) << c1;
+    always @(*) y__238 = y__234 ^ y__235 ^ y__236;
+    always @(*) y__239 = ((y__234 & y__235) | (y__234 & y__236) | (y__235 & y__236)) << c1;
+    always @(*) y__240 = y__237 ^ y__238 ^ y__239;
+    always @(*) y__241 = ((y__237 & y__238) | (y__237 & y__239) | (y__238 & y__239)) << c1;
+    always @(*) add__21__x = y__240;
+    always @(*) add__21__y = y__241;
     assign add__21__ci = 1'b0;
     always @(*) o__21 = add__21__s;
-    always @(*) y__110 = (bb__0 & ma1__22) | (bb__1 & ma2__22) | (bb__5 & ma3__22);
-    always @(*) y__111 = (bb__2 & mb1__22) | (bb__3 & mb2__22) | (bb__6 & mb3__22);
-    always @(*) y__112 = bb__4 & m4__22;
-    always @(*) y__113 = y__110 ^ y__111 ^ y__112;
-    always @(*) y__114 = ((y__110 & y__111) | (y__110 & y__112) | (y__111 & y__112)) << c1;
-    always @(*) add__22__x = y__113;
-    always @(*) add__22__y = y__114;
+    always @(*) y__242 = bb__0 & lm0__22;
+    always @(*) y__243 = bb__1 & lm1__22;
+    always @(*) y__244 = bb__2 & lm2__22;
+    always @(*) y__245 = bb__3 & lm3__22;
+    always @(*) y__246 = bb__4 & lm4__22;
+    always @(*) y__247 = y__242 ^ y__243 ^ y__244;
+    always @(*) y__248 = ((y__242 & y__243) | (y__242 & y__244) | (y__243 & y__244)) << c1;
+    always @(*) y__249 = y__245 ^ y__246 ^ y__247;
+    always @(*) y__250 = ((y__245 & y__246) | (y__245 & y__247) | (y__246 & y__247)) << c1;
+    always @(*) y__251 = y__248 ^ y__249 ^ y__250;
+    always @(*) y__252 = ((y__248 & y__249) | (y__248 & y__250) | (y__249 & y__250)) << c1;
+    always @(*) add__22__x = y__251;
+    always @(*) add__22__y = y__252;
     assign add__22__ci = 1'b0;
     always @(*) o__22 = add__22__s;
-    always @(*) y__115 = (bb__0 & ma1__23) | (bb__1 & ma2__23) | (bb__5 & ma3__23);
-    always @(*) y__116 = (bb__2 & mb1__23) | (bb__3 & mb2__23) | (bb__6 & mb3__23);
-    always @(*) y__117 = bb__4 & m4__23;
-    always @(*) y__118 = y__115 ^ y__116 ^ y__117;
-    always @(*) y__119 = ((y__115 & y__116) | (y__115 & y__117) | (y__116 & y__117)) << c1;
-    always @(*) add__23__x = y__118;
-    always @(*) add__23__y = y__119;
+    always @(*) y__253 = bb__0 & lm0__23;
+    always @(*) y__254 = bb__1 & lm1__23;
+    always @(*) y__255 = bb__2 & lm2__23;
+    always @(*) y__256 = bb__3 & lm3__23;
+    always @(*) y__257 = bb__4 & lm4__23;
+    always @(*) y__258 = y__253 ^ y__254 ^ y__255;
+    always @(*) y__259 = ((y__253 & y__254) | (y__253 & y__255) | (y__254 & y__255)) << c1;
+    always @(*) y__260 = y__256 ^ y__257 ^ y__258;
+    always @(*) y__261 = ((y__256 & y__257) | (y__256 & y__258) | (y__257 & y__258)) << c1;
+    always @(*) y__262 = y__259 ^ y__260 ^ y__261;
+    always @(*) y__263 = ((y__259 & y__260) | (y__259 & y__261) | (y__260 & y__261)) << c1;
+    always @(*) add__23__x = y__262;
+    always @(*) add__23__y = y__263;
     assign add__23__ci = 1'b0;
     always @(*) o__23 = add__23__s;
-    always @(*) y__120 = (bb__0 & ma1__24) | (bb__1 & ma2__24) | (bb__5 & ma3__24);
-    always @(*) y__121 = (bb__2 & mb1__24) | (bb__3 & mb2__24) | (bb__6 & mb3__24);
-    always @(*) y__122 = bb__4 & m4__24;
-    always @(*) y__123 = y__120 ^ y__121 ^ y__122;
-    always @(*) y__124 = ((y__120 & y__121) | (y__120 & y__122) | (y__121 & y__122)) << c1;
-    always @(*) add__24__x = y__123;
-    always @(*) add__24__y = y__124;
+    always @(*) y__264 = bb__0 & lm0__24;
+    always @(*) y__265 = bb__1 & lm1__24;
+    always @(*) y__266 = bb__2 & lm2__24;
+    always @(*) y__267 = bb__3 & lm3__24;
+    always @(*) y__268 = bb__4 & lm4__24;
+    always @(*) y__269 = y__264 ^ y__265 ^ y__266;
+    always @(*) y__270 = ((y__264 & y__265) | (y__264 & y__266) | (y__265 & y__266)) << c1;
+    always @(*) y__271 = y__267 ^ y__268 ^ y__269;
+    always @(*) y__272 = ((y__267 & y__268) | (y__267 & y__269) | (y__268 & y__269)) << c1;
+    always @(*) y__273 = y__270 ^ y__271 ^ y__272;
+    always @(*) y__274 = ((y__270 & y__271) | (y__270 & y__272) | (y__271 & y__272)) << c1;
+    always @(*) add__24__x = y__273;
+    always @(*) add__24__y = y__274;
     assign add__24__ci = 1'b0;
     always @(*) o__24 = add__24__s;
-    always @(*) y__125 = (bb__0 & ma1__25) | (bb__1 & ma2__25) | (bb__5 & ma3__25);
-    always @(*) y__126 = (bb__2 & mb1__25) | (bb__3 & mb2__25) | (bb__6 & mb3__25);
-    always @(*) y__127 = bb__4 & m4__25;
-    always @(*) y__128 = y__125 ^ y__126 ^ y__127;
-    always @(*) y__129 = ((y__125 & y__126) | (y__125 & y__127) | (y__126 & y__127)) << c1;
-    always @(*) add__25__x = y__128;
-    always @(*) add__25__y = y__129;
+    always @(*) y__275 = bb__0 & lm0__25;
+    always @(*) y__276 = bb__1 & lm1__25;
+    always @(*) y__277 = bb__2 & lm2__25;
+    always @(*) y__278 = bb__3 & lm3__25;
+    always @(*) y__279 = bb__4 & lm4__25;
+    always @(*) y__280 = y__275 ^ y__276 ^ y__277;
+    always @(*) y__281 = ((y__275 & y__276) | (y__275 & y__277) | (y__276 & y__277)) << c1;
+    always @(*) y__282 = y__278 ^ y__279 ^ y__280;
+    always @(*) y__283 = ((y__278 & y__279) | (y__278 & y__280) | (y__279 & y__280)) << c1;
+    always @(*) y__284 = y__281 ^ y__282 ^ y__283;
+    always @(*) y__285 = ((y__281 & y__282) | (y__281 & y__283) | (y__282 & y__283)) << c1;
+    always @(*) add__25__x = y__284;
+    always @(*) add__25__y = y__285;
     assign add__25__ci = 1'b0;
     always @(*) o__25 = add__25__s;
-    always @(*) y__130 = (bb__0 & ma1__26) | (bb__1 & ma2__26) | (bb__5 & ma3__26);
-    always @(*) y__131 = (bb__2 & mb1__26) | (bb__3 & mb2__26) | (bb__6 & mb3__26);
-    always @(*) y__132 = bb__4 & m4__26;
-    always @(*) y__133 = y__130 ^ y__131 ^ y__132;
-    always @(*) y__134 = ((y__130 & y__131) | (y__130 & y__132) | (y__131 & y__132)) << c1;
-    always @(*) add__26__x = y__133;
-    always @(*) add__26__y = y__134;
+    always @(*) y__286 = bb__0 & lm0__26;
+    always @(*) y__287 = bb__1 & lm1__26;
+    always @(*) y__288 = bb__2 & lm2__26;
+    always @(*) y__289 = bb__3 & lm3__26;
+    always @(*) y__290 = bb__4 & lm4__26;
+    always @(*) y__291 = y__286 ^ y__287 ^ y__288;
+    always @(*) y__292 = ((y__286 & y__287) | (y__286 & y__288) | (y__287 & y__288)) << c1;
+    always @(*) y__293 = y__289 ^ y__290 ^ y__291;
+    always @(*) y__294 = ((y__289 & y__290) | (y__289 & y__291) | (y__290 & y__291)) << c1;
+    always @(*) y__295 = y__292 ^ y__293 ^ y__294;
+    always @(*) y__296 = ((y__292 & y__293) | (y__292 & y__294) | (y__293 & y__294)) << c1;
+    always @(*) add__26__x = y__295;
+    always @(*) add__26__y = y__296;
     assign add__26__ci = 1'b0;
     always @(*) o__26 = add__26__s;
-    always @(*) y__135 = (bb__0 & ma1__27) | (bb__1 & ma2__27) | (bb__5 & ma3__27);
-    always @(*) y__136 = (bb__2 & mb1__27) | (bb__3 & mb2__27) | (bb__6 & mb3__27);
-    always @(*) y__137 = bb__4 & m4__27;
-    always @(*) y__138 = y__135 ^ y__136 ^ y__137;
-    always @(*) y__139 = ((y__135 & y__136) | (y__135 & y__137) | (y__136 & y__137)) << c1;
-    always @(*) add__27__x = y__138;
-    always @(*) add__27__y = y__139;
+    always @(*) y__297 = bb__0 & lm0__27;
+    always @(*) y__298 = bb__1 & lm1__27;
+    always @(*) y__299 = bb__2 & lm2__27;
+    always @(*) y__300 = bb__3 & lm3__27;
+    always @(*) y__301 = bb__4 & lm4__27;
+    always @(*) y__302 = y__297 ^ y__298 ^ y__299;
+    always @(*) y__303 = ((y__297 & y__298) | (y__297 & y__299) | (y__298 & y__299)) << c1;
+    always @(*) y__304 = y__300 ^ y__301 ^ y__302;
+    always @(*) y__305 = ((y__300 & y__301) | (y__300 & y__302) | (y__301 & y__302)) << c1;
+    always @(*) y__306 = y__303 ^ y__304 ^ y__305;
+    always @(*) y__307 = ((y__303 & y__304) | (y__303 & y__305) | (y__304 & y__305)) << c1;
+    always @(*) add__27__x = y__306;
+    always @(*) add__27__y = y__307;
     assign add__27__ci = 1'b0;
     always @(*) o__27 = add__27__s;
-    always @(*) y__140 = (bb__0 & ma1__28) | (bb__1 & ma2__28) | (bb__5 & ma3__28);
-    always @(*) y__141 = (bb__2 & mb1__28) | (bb__3 & mb2__28) | (bb__6 & mb3__28);
-    always @(*) y__142 = bb__4 & m4__28;
-    always @(*) y__143 = y__140 ^ y__141 ^ y__142;
-    always @(*) y__144 = ((y__140 & y__141) | (y__140 & y__142) | (y__141 & y__142)) << c1;
-    always @(*) add__28__x = y__143;
-    always @(*) add__28__y = y__144;
+    always @(*) y__308 = bb__0 & lm0__28;
+    always @(*) y__309 = bb__1 & lm1__28;
+    always @(*) y__310 = bb__2 & lm2__28;
+    always @(*) y__311 = bb__3 & lm3__28;
+    always @(*) y__312 = bb__4 & lm4__28;
+    always @(*) y__313 = y__308 ^ y__309 ^ y__310;
+    always @(*) y__314 = ((y__308 & y__309) | (y__308 & y__310) | (y__309 & y__310)) << c1;
+    always @(*) y__315 = y__311 ^ y__312 ^ y__313;
+    always @(*) y__316 = ((y__311 & y__312) | (y__311 & y__313) | (y__312 & y__313)) << c1;
+    always @(*) y__317 = y__314 ^ y__315 ^ y__316;
+    always @(*) y__318 = ((y__314 & y__315) | (y__314 & y__316) | (y__315 & y__316)) << c1;
+    always @(*) add__28__x = y__317;
+    always @(*) add__28__y = y__318;
     assign add__28__ci = 1'b0;
     always @(*) o__28 = add__28__s;
-    always @(*) y__145 = (bb__0 & ma1__29) | (bb__1 & ma2__29) | (bb__5 & ma3__29);
-    always @(*) y__146 = (bb__2 & mb1__29) | (bb__3 & mb2__29) | (bb__6 & mb3__29);
-    always @(*) y__147 = bb__4 & m4__29;
-    always @(*) y__148 = y__145 ^ y__146 ^ y__147;
-    always @(*) y__149 = ((y__145 & y__146) | (y__145 & y__147) | (y__146 & y__147)) << c1;
-    always @(*) add__29__x = y__148;
-    always @(*) add__29__y = y__149;
+    always @(*) y__319 = bb__0 & lm0__29;
+    always @(*) y__320 = bb__1 & lm1__29;
+    always @(*) y__321 = bb__2 & lm2__29;
+    always @(*) y__322 = bb__3 & lm3__29;
+    always @(*) y__323 = bb__4 & lm4__29;
+    always @(*) y__324 = y__319 ^ y__320 ^ y__321;
+    always @(*) y__325 = ((y__319 & y__320) | (y__319 & y__321) | (y__320 & y__321)) << c1;
+    always @(*) y__326 = y__322 ^ y__323 ^ y__324;
+    always @(*) y__327 = ((y__322 & y__323) | (y__322 & y__324) | (y__323 & y__324)) << c1;
+    always @(*) y__328 = y__325 ^ y__326 ^ y__327;
+    always @(*) y__329 = ((y__325 & y__326) | (y__325 & y__327) | (y__326 & y__327)) << c1;
+    always @(*) add__29__x = y__328;
+    always @(*) add__29__y = y__329;
     assign add__29__ci = 1'b0;
     always @(*) o__29 = add__29__s;
-    always @(*) y__150 = (bb__0 & ma1__30) | (bb__1 & ma2__30) | (bb__5 & ma3__30);
-    always @(*) y__151 = (bb__2 & mb1__30) | (bb__3 & mb2__30) | (bb__6 & mb3__30);
-    always @(*) y__152 = bb__4 & m4__30;
-    always @(*) y__153 = y__150 ^ y__151 ^ y__152;
-    always @(*) y__154 = ((y__150 & y__151) | (y__150 & y__152) | (y__151 & y__152)) << c1;
-    always @(*) add__30__x = y__153;
-    always @(*) add__30__y = y__154;
+    always @(*) y__330 = bb__0 & lm0__30;
+    always @(*) y__331 = bb__1 & lm1__30;
+    always @(*) y__332 = bb__2 & lm2__30;
+    always @(*) y__333 = bb__3 & lm3__30;
+    always @(*) y__334 = bb__4 & lm4__30;
+    always @(*) y__335 = y__330 ^ y__331 ^ y__332;
+    always @(*) y__336 = ((y__330 & y__331) | (y__330 & y__332) | (y__331 & y__332)) << c1;
+    always @(*) y__337 = y__333 ^ y__334 ^ y__335;
+    always @(*) y__338 = ((y__333 & y__334) | (y__333 & y__335) | (y__334 & y__335)) << c1;
+    always @(*) y__339 = y__336 ^ y__337 ^ y__338;
+    always @(*) y__340 = ((y__336 & y__337) | (y__336 & y__338) | (y__337 & y__338)) << c1;
+    always @(*) add__30__x = y__339;
+    always @(*) add__30__y = y__340;
     assign add__30__ci = 1'b0;
     always @(*) o__30 = add__30__s;
 

@@ -298,9 +298,8 @@ pub struct DacExpanderRtl<
     /// The ATQ pops at this edge (issue 29, step 4: registered, the tuple
     /// leaves one edge after its end was decided).
     r_pop: Reg<Bit>,
-    /// The ATQ head's basis offsets (with two pair sums, session 48) and the
-    /// offsets of lanes 1 to 31 relative to lane 0 (issue 29, step 3):
-    /// loaded every cycle, so they
+    /// The ATQ head's basis offsets and the offsets of lanes 1 to 31
+    /// relative to lane 0 (issue 29, step 3): loaded every cycle, so they
     /// hold the head tuple's from its first setup cycle (`r_bb`) and its
     /// second (`r_lo`, read by the second setup stage) to its pop.
     r_bb: Vec<Reg<Bits<32>>>,
@@ -547,7 +546,7 @@ impl<
             cpack: Pack::new(32),
             cx: regs(nc),
             lv: regs(32),
-            r_bb: regs(7),
+            r_bb: regs(5),
             r_lo: regs(31),
             r_ci: regs(32),
             cy: regs(nc),
@@ -603,7 +602,7 @@ impl<
             })),
             c1_32m: konst(0xFFFF_FFFE),
             _ncsa: 5,
-            _nbb: 7,
+            _nbb: 5,
             _nlo: 31,
             sh40: konsts::<40>(0..6),
             po: sigs(17),
