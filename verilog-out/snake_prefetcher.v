@@ -1384,26 +1384,10 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] r_ox__q;
     reg  r_ox__clock;
     reg  r_ox__reset;
-    reg  [31:0] a_q__d;
-    wire  [31:0] a_q__q;
-    reg  a_q__clock;
-    reg  a_q__reset;
-    reg  [31:0] a_p__d;
-    wire  [31:0] a_p__q;
-    reg  a_p__clock;
-    reg  a_p__reset;
-    reg  [31:0] a_s__d;
-    wire  [31:0] a_s__q;
-    reg  a_s__clock;
-    reg  a_s__reset;
     reg  [63:0] a_w__d;
     wire  [63:0] a_w__q;
     reg  a_w__clock;
     reg  a_w__reset;
-    reg  [11:0] a_sp__d;
-    wire  [11:0] a_sp__q;
-    reg  a_sp__clock;
-    reg  a_sp__reset;
     reg  [31:0] a_intra__d;
     wire  [31:0] a_intra__q;
     reg  a_intra__clock;
@@ -3287,35 +3271,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(r_ox__clock),
         .reset(r_ox__reset)
     );
-    snake_prefetcher__reg32 a_q(
-        .d(a_q__d),
-        .q(a_q__q),
-        .clock(a_q__clock),
-        .reset(a_q__reset)
-    );
-    snake_prefetcher__reg32 a_p(
-        .d(a_p__d),
-        .q(a_p__q),
-        .clock(a_p__clock),
-        .reset(a_p__reset)
-    );
-    snake_prefetcher__reg32 a_s(
-        .d(a_s__d),
-        .q(a_s__q),
-        .clock(a_s__clock),
-        .reset(a_s__reset)
-    );
     snake_prefetcher__reg64 a_w(
         .d(a_w__d),
         .q(a_w__q),
         .clock(a_w__clock),
         .reset(a_w__reset)
-    );
-    snake_prefetcher__reg12 a_sp(
-        .d(a_sp__d),
-        .q(a_sp__q),
-        .clock(a_sp__clock),
-        .reset(a_sp__reset)
     );
     snake_prefetcher__reg32 a_intra(
         .d(a_intra__d),
@@ -6581,11 +6541,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) pf_warp = pfq__o_data[(qoff_warp)+:(6)];
     always @(*) pf_kind = pfq__o_data[(qoff_kind)+:(2)];
     always @(*) pf_span = pfq__o_data[(qoff_span)+:(12)];
-    always @(*) a_q__clock = clock;
-    always @(*) a_p__clock = clock;
-    always @(*) a_s__clock = clock;
     always @(*) a_w__clock = clock;
-    always @(*) a_sp__clock = clock;
     always @(*) a_intra__clock = clock;
     always @(*) a_t2__clock = clock;
     always @(*) a_iw_valid__clock = clock;
@@ -6594,24 +6550,8 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) a_iw_stride__clock = clock;
     always @(*) a_iw_cnt__clock = clock;
     always @(*) begin
-        a_q__d = a_q__q;
-        a_q__d = q;
-    end
-    always @(*) begin
-        a_p__d = a_p__q;
-        a_p__d = l_pc__q;
-    end
-    always @(*) begin
-        a_s__d = a_s__q;
-        a_s__d = s;
-    end
-    always @(*) begin
         a_w__d = a_w__q;
         a_w__d = w_onehot;
-    end
-    always @(*) begin
-        a_sp__d = a_sp__q;
-        a_sp__d = l_span__q;
     end
     always @(*) begin
         a_intra__d = a_intra__q;
@@ -6641,11 +6581,7 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         a_iw_cnt__d = a_iw_cnt__q;
         a_iw_cnt__d = cp_iw_cnt;
     end
-    always @(*) a_q__reset = reset;
-    always @(*) a_p__reset = reset;
-    always @(*) a_s__reset = reset;
     always @(*) a_w__reset = reset;
-    always @(*) a_sp__reset = reset;
     always @(*) a_intra__reset = reset;
     always @(*) a_t2__reset = reset;
     always @(*) a_iw_valid__reset = reset;
@@ -6653,11 +6589,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) a_iw_addr__reset = reset;
     always @(*) a_iw_stride__reset = reset;
     always @(*) a_iw_cnt__reset = reset;
-    always @(*) ents__0__q = a_q__q;
-    always @(*) ents__0__ap = a_p__q;
-    always @(*) ents__0__s = a_s__q;
+    always @(*) ents__0__q = q;
+    always @(*) ents__0__ap = l_pc__q;
+    always @(*) ents__0__s = s;
     always @(*) ents__0__aw = a_w__q;
-    always @(*) ents__0__asp = a_sp__q;
+    always @(*) ents__0__asp = l_span__q;
     always @(*) ents__0__c_intra = a_intra__q;
     always @(*) ents__0__c_t2 = a_t2__q;
     always @(*) ents__0__c_iw_valid = a_iw_valid__q;
@@ -6665,11 +6601,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__c_iw_addr = a_iw_addr__q;
     always @(*) ents__0__c_iw_stride = a_iw_stride__q;
     always @(*) ents__0__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__1__q = a_q__q;
-    always @(*) ents__1__ap = a_p__q;
-    always @(*) ents__1__s = a_s__q;
+    always @(*) ents__1__q = q;
+    always @(*) ents__1__ap = l_pc__q;
+    always @(*) ents__1__s = s;
     always @(*) ents__1__aw = a_w__q;
-    always @(*) ents__1__asp = a_sp__q;
+    always @(*) ents__1__asp = l_span__q;
     always @(*) ents__1__c_intra = a_intra__q;
     always @(*) ents__1__c_t2 = a_t2__q;
     always @(*) ents__1__c_iw_valid = a_iw_valid__q;
@@ -6677,11 +6613,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__c_iw_addr = a_iw_addr__q;
     always @(*) ents__1__c_iw_stride = a_iw_stride__q;
     always @(*) ents__1__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__2__q = a_q__q;
-    always @(*) ents__2__ap = a_p__q;
-    always @(*) ents__2__s = a_s__q;
+    always @(*) ents__2__q = q;
+    always @(*) ents__2__ap = l_pc__q;
+    always @(*) ents__2__s = s;
     always @(*) ents__2__aw = a_w__q;
-    always @(*) ents__2__asp = a_sp__q;
+    always @(*) ents__2__asp = l_span__q;
     always @(*) ents__2__c_intra = a_intra__q;
     always @(*) ents__2__c_t2 = a_t2__q;
     always @(*) ents__2__c_iw_valid = a_iw_valid__q;
@@ -6689,11 +6625,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__c_iw_addr = a_iw_addr__q;
     always @(*) ents__2__c_iw_stride = a_iw_stride__q;
     always @(*) ents__2__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__3__q = a_q__q;
-    always @(*) ents__3__ap = a_p__q;
-    always @(*) ents__3__s = a_s__q;
+    always @(*) ents__3__q = q;
+    always @(*) ents__3__ap = l_pc__q;
+    always @(*) ents__3__s = s;
     always @(*) ents__3__aw = a_w__q;
-    always @(*) ents__3__asp = a_sp__q;
+    always @(*) ents__3__asp = l_span__q;
     always @(*) ents__3__c_intra = a_intra__q;
     always @(*) ents__3__c_t2 = a_t2__q;
     always @(*) ents__3__c_iw_valid = a_iw_valid__q;
@@ -6701,11 +6637,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__c_iw_addr = a_iw_addr__q;
     always @(*) ents__3__c_iw_stride = a_iw_stride__q;
     always @(*) ents__3__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__4__q = a_q__q;
-    always @(*) ents__4__ap = a_p__q;
-    always @(*) ents__4__s = a_s__q;
+    always @(*) ents__4__q = q;
+    always @(*) ents__4__ap = l_pc__q;
+    always @(*) ents__4__s = s;
     always @(*) ents__4__aw = a_w__q;
-    always @(*) ents__4__asp = a_sp__q;
+    always @(*) ents__4__asp = l_span__q;
     always @(*) ents__4__c_intra = a_intra__q;
     always @(*) ents__4__c_t2 = a_t2__q;
     always @(*) ents__4__c_iw_valid = a_iw_valid__q;
@@ -6713,11 +6649,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__c_iw_addr = a_iw_addr__q;
     always @(*) ents__4__c_iw_stride = a_iw_stride__q;
     always @(*) ents__4__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__5__q = a_q__q;
-    always @(*) ents__5__ap = a_p__q;
-    always @(*) ents__5__s = a_s__q;
+    always @(*) ents__5__q = q;
+    always @(*) ents__5__ap = l_pc__q;
+    always @(*) ents__5__s = s;
     always @(*) ents__5__aw = a_w__q;
-    always @(*) ents__5__asp = a_sp__q;
+    always @(*) ents__5__asp = l_span__q;
     always @(*) ents__5__c_intra = a_intra__q;
     always @(*) ents__5__c_t2 = a_t2__q;
     always @(*) ents__5__c_iw_valid = a_iw_valid__q;
@@ -6725,11 +6661,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__c_iw_addr = a_iw_addr__q;
     always @(*) ents__5__c_iw_stride = a_iw_stride__q;
     always @(*) ents__5__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__6__q = a_q__q;
-    always @(*) ents__6__ap = a_p__q;
-    always @(*) ents__6__s = a_s__q;
+    always @(*) ents__6__q = q;
+    always @(*) ents__6__ap = l_pc__q;
+    always @(*) ents__6__s = s;
     always @(*) ents__6__aw = a_w__q;
-    always @(*) ents__6__asp = a_sp__q;
+    always @(*) ents__6__asp = l_span__q;
     always @(*) ents__6__c_intra = a_intra__q;
     always @(*) ents__6__c_t2 = a_t2__q;
     always @(*) ents__6__c_iw_valid = a_iw_valid__q;
@@ -6737,11 +6673,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__c_iw_addr = a_iw_addr__q;
     always @(*) ents__6__c_iw_stride = a_iw_stride__q;
     always @(*) ents__6__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__7__q = a_q__q;
-    always @(*) ents__7__ap = a_p__q;
-    always @(*) ents__7__s = a_s__q;
+    always @(*) ents__7__q = q;
+    always @(*) ents__7__ap = l_pc__q;
+    always @(*) ents__7__s = s;
     always @(*) ents__7__aw = a_w__q;
-    always @(*) ents__7__asp = a_sp__q;
+    always @(*) ents__7__asp = l_span__q;
     always @(*) ents__7__c_intra = a_intra__q;
     always @(*) ents__7__c_t2 = a_t2__q;
     always @(*) ents__7__c_iw_valid = a_iw_valid__q;
@@ -6749,11 +6685,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__c_iw_addr = a_iw_addr__q;
     always @(*) ents__7__c_iw_stride = a_iw_stride__q;
     always @(*) ents__7__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__8__q = a_q__q;
-    always @(*) ents__8__ap = a_p__q;
-    always @(*) ents__8__s = a_s__q;
+    always @(*) ents__8__q = q;
+    always @(*) ents__8__ap = l_pc__q;
+    always @(*) ents__8__s = s;
     always @(*) ents__8__aw = a_w__q;
-    always @(*) ents__8__asp = a_sp__q;
+    always @(*) ents__8__asp = l_span__q;
     always @(*) ents__8__c_intra = a_intra__q;
     always @(*) ents__8__c_t2 = a_t2__q;
     always @(*) ents__8__c_iw_valid = a_iw_valid__q;
@@ -6761,11 +6697,11 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__c_iw_addr = a_iw_addr__q;
     always @(*) ents__8__c_iw_stride = a_iw_stride__q;
     always @(*) ents__8__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__9__q = a_q__q;
-    always @(*) ents__9__ap = a_p__q;
-    always @(*) ents__9__s = a_s__q;
+    always @(*) ents__9__q = q;
+    always @(*) ents__9__ap = l_pc__q;
+    always @(*) ents__9__s = s;
     always @(*) ents__9__aw = a_w__q;
-    always @(*) ents__9__asp = a_sp__q;
+    always @(*) ents__9__asp = l_span__q;
     always @(*) ents__9__c_intra = a_intra__q;
     always @(*) ents__9__c_t2 = a_t2__q;
     always @(*) ents__9__c_iw_valid = a_iw_valid__q;
@@ -6835,21 +6771,6 @@ module snake_prefetcher__reg6(d,q,clock,reset);
         else q <= d;
     end
 endmodule // snake_prefetcher__reg6
-
-module snake_prefetcher__reg12(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 12'h0;
-        else q <= d;
-    end
-endmodule // snake_prefetcher__reg12
 
 module snake_prefetcher__reg64(d,q,clock,reset);
 
@@ -7303,44 +7224,16 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
     );
 
     // Update code
-    always @(*) begin
-        if (r_new__q) begin
-            e_pc1 = q;
-        end
-        else begin
-            e_pc1 = r_pc1__q;
-        end
-    end
-    always @(*) begin
-        if (r_new__q) begin
-            e_pc2 = ap;
-        end
-        else begin
-            e_pc2 = r_pc2__q;
-        end
-    end
-    always @(*) begin
-        if (r_new__q) begin
-            e_stride = s;
-        end
-        else begin
-            e_stride = r_stride__q;
-        end
-    end
+    always @(*) e_pc1 = r_pc1__q;
+    always @(*) e_pc2 = r_pc2__q;
+    always @(*) e_stride = r_stride__q;
+    always @(*) e_span = r_span__q;
     always @(*) begin
         if (r_new__q) begin
             e_wv = aw;
         end
         else begin
             e_wv = r_wv__q;
-        end
-    end
-    always @(*) begin
-        if (r_new__q) begin
-            e_span = asp;
-        end
-        else begin
-            e_span = r_span__q;
         end
     end
     always @(*) begin
@@ -7449,14 +7342,23 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
     always @(*) begin
         r_pc1__d = r_pc1__q;
         r_pc1__d = e_pc1;
+        if (alloc) begin
+            r_pc1__d = q;
+        end
     end
     always @(*) begin
         r_pc2__d = r_pc2__q;
         r_pc2__d = e_pc2;
+        if (alloc) begin
+            r_pc2__d = ap;
+        end
     end
     always @(*) begin
         r_stride__d = r_stride__q;
         r_stride__d = e_stride;
+        if (alloc) begin
+            r_stride__d = s;
+        end
     end
     always @(*) begin
         r_wv__d = r_wv__q;
@@ -7539,6 +7441,9 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
         r_span__d = e_span;
         if (link_en & m_link) begin
             r_span__d = sp;
+        end
+        if (alloc) begin
+            r_span__d = asp;
         end
     end
     always @(*) begin
@@ -8059,6 +7964,21 @@ module snake_prefetcher__reg4(d,q,clock,reset);
         else q <= d;
     end
 endmodule // snake_prefetcher__reg4
+
+module snake_prefetcher__reg12(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 12'h0;
+        else q <= d;
+    end
+endmodule // snake_prefetcher__reg12
 
 module snake_prefetcher__fo_cur(x__0,x__1,x__2,x__3,x__4,x__5,x__6,x__7,x__8,x__9,first__0,first__1,first__2,first__3,first__4,first__5,first__6,first__7,first__8,first__9,any);
 

@@ -28,13 +28,13 @@ mod kernel;
 /// this edge's change of them (`up`, `dn`: the top compares them for the
 /// next cycle); and with the
 /// walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`, `usable`, `m_pj`). Updates at the edge: `alloc`
-/// writes the narrow fields (valid, the ones, `t1`, the pending
-/// observation) and marks the entry `r_new`; its wide fields (`pc1`,
-/// `pc2`, `stride`, `wv`, `span`, the per-PC fields) are written one edge
-/// later from the top's registers of that allocation, and until then every
-/// read of them takes those registers (`e_*`), the per-PC views leave the
-/// entry out (issue 29 step 14: no allocation write select in front of
-/// some 300 flip-flops). The load's link update (`link_en`: clear or hit;
+/// writes the link (`pc1`, `pc2`, `stride`, `span`) and the narrow fields
+/// (valid, the ones, `t1`, the pending observation) and marks the entry
+/// `r_new`; its `wv` and per-PC fields are written one edge later from the
+/// top's registers of that allocation, and until then every read of `wv`
+/// takes those registers (`e_wv`), the per-PC views leave the entry out
+/// (issue 29 step 14: 171 fewer flip-flops behind the allocation's write
+/// select). The load's link update (`link_en`: clear or hit;
 /// a hit writes `span`), the inter-warp fields (`iw_we` and `m_p`), the
 /// intra-warp fields (a pending observation, `r_op`; `obs_we` and `m_pj`
 /// make one pending) and the rank (`rank_we`) apply to their own fields.
@@ -50,20 +50,19 @@ pub struct SnakeEntry<
     pub clock: Signal<In, Clock>,
     /// Synchronous reset (every field clears).
     pub reset: Signal<In, Bit>,
-    /// The pending allocation's link source pc (the `q` of the load that
-    /// allocated an entry at the last edge, registered by the top: an
-    /// entry with `r_new` writes its wide fields from these at this edge,
-    /// issue 29 step 14).
+    /// Link source pc (the warp's previous load): the new entry's `pc1`.
     pub q: Signal<In, Bits<P>>,
-    /// ... its `p` (the new entry's `pc2`).
+    /// The new entry's `pc2` (the staged load's pc).
     pub ap: Signal<In, Bits<P>>,
-    /// ... its warp, one-hot (the new entry's `wv`).
+    /// The warp of the allocation at the last edge, one-hot (registered by
+    /// the top: an entry with `r_new` writes its `wv` from it at this edge,
+    /// issue 29 step 14).
     pub aw: Signal<In, Bits<NW>>,
-    /// ... its span.
+    /// The new entry's span (the staged load's).
     pub asp: Signal<In, Bits<12>>,
     /// The staged load's pc.
     pub p: Signal<In, Bits<P>>,
-    /// ... its link stride.
+    /// Link stride (this address minus the previous one).
     pub s: Signal<In, Bits<A>>,
     /// The load's warp, one-hot.
     pub w_onehot: Signal<In, Bits<NW>>,
@@ -372,9 +371,9 @@ pub struct SnakeEntry<
     nb: Signal<Local, Bits<8>>,
     wv_clr: Signal<Local, Bits<NW>>,
     wv_hit: Signal<Local, Bits<NW>>,
-    /// `pc1`, `pc2`, `stride`, `wv`, `span` now: the top's registers of
-    /// the last edge's allocation if it chose this entry (`r_new`), else
-    /// the entry's registers (issue 29 step 14).
+    /// `pc1`, `pc2`, `stride`, `span` (the registers) and `wv` now: the
+    /// top's register of the last edge's allocation if it chose this entry
+    /// (`r_new`), else the entry's (issue 29 step 14).
     e_pc1: Signal<Local, Bits<P>>,
     e_pc2: Signal<Local, Bits<P>>,
     e_stride: Signal<Local, Bits<A>>,

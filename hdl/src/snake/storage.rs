@@ -192,10 +192,9 @@ fn step9(p: &SnakeParams) -> Vec<StorageField> {
         ),
         f(
             "load stage (issue 29)",
-            "the last edge's allocation, written into its entry one edge later (pc1, pc2, \
-             stride, warp one-hot, span, intra stride, t2, inter-warp valid, warp, address, \
-             stride, count; step 14)",
-            2 * p.PC_W + a + p.N_WARPS + 12 + a + 2 + 1 + wb + a + a + 2,
+            "the last edge's allocation, written into its entry one edge later (warp one-hot, \
+             intra stride, t2, inter-warp valid, warp, address, stride, count; step 14)",
+            p.N_WARPS + a + 2 + 1 + wb + a + a + 2,
             1,
             false,
             ADD,

@@ -193,15 +193,11 @@ pub struct SnakePrefetcherRtl<
     /// pending observation's `intra` and the operand of `oeq`.
     r_ox: Reg<Bits<A>>,
     /// The allocation of the last edge (issue 29 step 14): the new entry's
-    /// `pc1`, `pc2`, `stride`, `wv` (one-hot), `span` and per-PC fields,
+    /// `wv` (one-hot) and per-PC fields,
     /// registered at that edge (at every edge, without an enable: only the
     /// entry marked `r_new` reads them) and written into the entry at this
     /// edge with this edge's updates; until then the entry reads them.
-    a_q: Reg<Bits<P>>,
-    a_p: Reg<Bits<P>>,
-    a_s: Reg<Bits<A>>,
     a_w: Reg<Bits<NW>>,
-    a_sp: Reg<Bits<12>>,
     a_intra: Reg<Bits<A>>,
     a_t2: Reg<Bits<2>>,
     a_iw_valid: Reg<Bit>,
@@ -552,7 +548,7 @@ impl<
             // Registers.
             count, bw_halt, r_halted, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
             l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, r_pv_valid,
-            r_pv_warp, r_pv_addr, r_pv_stride, r_pv_cnt, r_ointra, r_ox, a_q, a_p, a_s, a_w, a_sp,
+            r_pv_warp, r_pv_addr, r_pv_stride, r_pv_cnt, r_ointra, r_ox, a_w,
             a_intra, a_t2, a_iw_valid, a_iw_warp, a_iw_addr, a_iw_stride, a_iw_cnt, oeq, pst_valid, pst_a,
             pst_st, pst_k, pst_w, pst_kind, pst_span,
             // Local signals.

@@ -25,14 +25,16 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // The link fields now: the top's registers of the last edge's
-        // allocation if it chose this entry, else the entry's own.
+        // `wv` and the per-PC fields now: the top's registers of the last
+        // edge's allocation if it chose this entry, else the entry's own
+        // (`pc1`, `pc2`, `stride` and `span` are written at the allocating
+        // edge: the walker's hop reads them, form v2 of step 14).
+        self.e_pc1.next = self.r_pc1.q.val();
+        self.e_pc2.next = self.r_pc2.q.val();
+        self.e_stride.next = self.r_stride.q.val();
+        self.e_span.next = self.r_span.q.val();
         if self.r_new.q.val() {
-            self.e_pc1.next = self.q.val();
-            self.e_pc2.next = self.ap.val();
-            self.e_stride.next = self.s.val();
             self.e_wv.next = self.aw.val();
-            self.e_span.next = self.asp.val();
             self.b_intra.next = self.c_intra.val();
             self.b_t2.next = self.c_t2.val();
             self.b_iw_valid.next = self.c_iw_valid.val();
@@ -41,11 +43,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.b_iw_stride.next = self.c_iw_stride.val();
             self.b_iw_cnt.next = self.c_iw_cnt.val();
         } else {
-            self.e_pc1.next = self.r_pc1.q.val();
-            self.e_pc2.next = self.r_pc2.q.val();
-            self.e_stride.next = self.r_stride.q.val();
             self.e_wv.next = self.r_wv.q.val();
-            self.e_span.next = self.r_span.q.val();
             self.b_intra.next = self.r_intra.q.val();
             self.b_t2.next = self.r_t2.q.val();
             self.b_iw_valid.next = self.r_iw_valid.q.val();
@@ -368,12 +366,13 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.r_rank.d.next = self.n_rank.val();
         }
         // The wide fields (issue 29 step 14): an entry allocated at the
-        // last edge (`r_new`) writes its contents now, from the top's
-        // registers (`q`, `ap`, `s`, `aw`, `asp`, `c_*`: the `b_*` and
-        // `e_*` bases), with this edge's updates applied to them as to
-        // any entry; an allocation at this edge writes only the narrow
-        // fields (valid, ones, `t1`, the pending observation; the rank
-        // by `rank_we`), its wide fields follow at the next edge. A
+        // last edge (`r_new`) writes its `wv` and per-PC fields now, from
+        // the top's registers (`aw`, `c_*`: the `e_wv` and `b_*` bases),
+        // with this edge's updates applied to them as to any entry; an
+        // allocation at this edge writes the link (`pc1`, `pc2`,
+        // `stride`, `span`) and the narrow fields (valid, ones, `t1`, the
+        // pending observation; the rank by `rank_we`), the rest follows
+        // at the next edge. A
         // pending observation is written (a closing hop one edge ago:
         // `intra <- x`, `t2`); a closing hop this cycle makes one pending
         // (never both: the cycle after a closing hop has no hop).
@@ -413,6 +412,10 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         }
         if self.alloc.val() {
             self.r_valid.d.next = true;
+            self.r_pc1.d.next = self.q.val();
+            self.r_pc2.d.next = self.ap.val();
+            self.r_stride.d.next = self.s.val();
+            self.r_span.d.next = self.asp.val();
             self.r_ones.d.next = self.cnt_one.val();
             self.r_t1.d.next = self.t1_zero.val();
             self.r_op.d.next = self.c_op.val();
