@@ -100,9 +100,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__0__clock;
     reg  ents__0__reset;
     reg  [31:0] ents__0__q;
-    reg  [31:0] ents__0__ap;
-    reg  [63:0] ents__0__aw;
-    reg  [11:0] ents__0__asp;
     reg  [31:0] ents__0__p;
     reg  [31:0] ents__0__s;
     reg  [63:0] ents__0__w_onehot;
@@ -192,9 +189,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__1__clock;
     reg  ents__1__reset;
     reg  [31:0] ents__1__q;
-    reg  [31:0] ents__1__ap;
-    reg  [63:0] ents__1__aw;
-    reg  [11:0] ents__1__asp;
     reg  [31:0] ents__1__p;
     reg  [31:0] ents__1__s;
     reg  [63:0] ents__1__w_onehot;
@@ -284,9 +278,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__2__clock;
     reg  ents__2__reset;
     reg  [31:0] ents__2__q;
-    reg  [31:0] ents__2__ap;
-    reg  [63:0] ents__2__aw;
-    reg  [11:0] ents__2__asp;
     reg  [31:0] ents__2__p;
     reg  [31:0] ents__2__s;
     reg  [63:0] ents__2__w_onehot;
@@ -376,9 +367,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__3__clock;
     reg  ents__3__reset;
     reg  [31:0] ents__3__q;
-    reg  [31:0] ents__3__ap;
-    reg  [63:0] ents__3__aw;
-    reg  [11:0] ents__3__asp;
     reg  [31:0] ents__3__p;
     reg  [31:0] ents__3__s;
     reg  [63:0] ents__3__w_onehot;
@@ -468,9 +456,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__4__clock;
     reg  ents__4__reset;
     reg  [31:0] ents__4__q;
-    reg  [31:0] ents__4__ap;
-    reg  [63:0] ents__4__aw;
-    reg  [11:0] ents__4__asp;
     reg  [31:0] ents__4__p;
     reg  [31:0] ents__4__s;
     reg  [63:0] ents__4__w_onehot;
@@ -560,9 +545,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__5__clock;
     reg  ents__5__reset;
     reg  [31:0] ents__5__q;
-    reg  [31:0] ents__5__ap;
-    reg  [63:0] ents__5__aw;
-    reg  [11:0] ents__5__asp;
     reg  [31:0] ents__5__p;
     reg  [31:0] ents__5__s;
     reg  [63:0] ents__5__w_onehot;
@@ -652,9 +634,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__6__clock;
     reg  ents__6__reset;
     reg  [31:0] ents__6__q;
-    reg  [31:0] ents__6__ap;
-    reg  [63:0] ents__6__aw;
-    reg  [11:0] ents__6__asp;
     reg  [31:0] ents__6__p;
     reg  [31:0] ents__6__s;
     reg  [63:0] ents__6__w_onehot;
@@ -744,9 +723,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__7__clock;
     reg  ents__7__reset;
     reg  [31:0] ents__7__q;
-    reg  [31:0] ents__7__ap;
-    reg  [63:0] ents__7__aw;
-    reg  [11:0] ents__7__asp;
     reg  [31:0] ents__7__p;
     reg  [31:0] ents__7__s;
     reg  [63:0] ents__7__w_onehot;
@@ -836,9 +812,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__8__clock;
     reg  ents__8__reset;
     reg  [31:0] ents__8__q;
-    reg  [31:0] ents__8__ap;
-    reg  [63:0] ents__8__aw;
-    reg  [11:0] ents__8__asp;
     reg  [31:0] ents__8__p;
     reg  [31:0] ents__8__s;
     reg  [63:0] ents__8__w_onehot;
@@ -928,9 +901,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     reg  ents__9__clock;
     reg  ents__9__reset;
     reg  [31:0] ents__9__q;
-    reg  [31:0] ents__9__ap;
-    reg  [63:0] ents__9__aw;
-    reg  [11:0] ents__9__asp;
     reg  [31:0] ents__9__p;
     reg  [31:0] ents__9__s;
     reg  [63:0] ents__9__w_onehot;
@@ -1384,38 +1354,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     wire  [31:0] r_ox__q;
     reg  r_ox__clock;
     reg  r_ox__reset;
-    reg  [63:0] a_w__d;
-    wire  [63:0] a_w__q;
-    reg  a_w__clock;
-    reg  a_w__reset;
-    reg  [31:0] a_intra__d;
-    wire  [31:0] a_intra__q;
-    reg  a_intra__clock;
-    reg  a_intra__reset;
-    reg  [1:0] a_t2__d;
-    wire  [1:0] a_t2__q;
-    reg  a_t2__clock;
-    reg  a_t2__reset;
-    reg  a_iw_valid__d;
-    wire  a_iw_valid__q;
-    reg  a_iw_valid__clock;
-    reg  a_iw_valid__reset;
-    reg  [5:0] a_iw_warp__d;
-    wire  [5:0] a_iw_warp__q;
-    reg  a_iw_warp__clock;
-    reg  a_iw_warp__reset;
-    reg  [31:0] a_iw_addr__d;
-    wire  [31:0] a_iw_addr__q;
-    reg  a_iw_addr__clock;
-    reg  a_iw_addr__reset;
-    reg  [31:0] a_iw_stride__d;
-    wire  [31:0] a_iw_stride__q;
-    reg  a_iw_stride__clock;
-    reg  a_iw_stride__reset;
-    reg  [1:0] a_iw_cnt__d;
-    wire  [1:0] a_iw_cnt__q;
-    reg  a_iw_cnt__clock;
-    reg  a_iw_cnt__reset;
     reg  pst_valid__d;
     wire  pst_valid__q;
     reg  pst_valid__clock;
@@ -1864,9 +1802,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(ents__0__clock),
         .reset(ents__0__reset),
         .q(ents__0__q),
-        .ap(ents__0__ap),
-        .aw(ents__0__aw),
-        .asp(ents__0__asp),
         .p(ents__0__p),
         .s(ents__0__s),
         .w_onehot(ents__0__w_onehot),
@@ -1958,9 +1893,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(ents__1__clock),
         .reset(ents__1__reset),
         .q(ents__1__q),
-        .ap(ents__1__ap),
-        .aw(ents__1__aw),
-        .asp(ents__1__asp),
         .p(ents__1__p),
         .s(ents__1__s),
         .w_onehot(ents__1__w_onehot),
@@ -2052,9 +1984,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(ents__2__clock),
         .reset(ents__2__reset),
         .q(ents__2__q),
-        .ap(ents__2__ap),
-        .aw(ents__2__aw),
-        .asp(ents__2__asp),
         .p(ents__2__p),
         .s(ents__2__s),
         .w_onehot(ents__2__w_onehot),
@@ -2146,9 +2075,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(ents__3__clock),
         .reset(ents__3__reset),
         .q(ents__3__q),
-        .ap(ents__3__ap),
-        .aw(ents__3__aw),
-        .asp(ents__3__asp),
         .p(ents__3__p),
         .s(ents__3__s),
         .w_onehot(ents__3__w_onehot),
@@ -2240,9 +2166,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(ents__4__clock),
         .reset(ents__4__reset),
         .q(ents__4__q),
-        .ap(ents__4__ap),
-        .aw(ents__4__aw),
-        .asp(ents__4__asp),
         .p(ents__4__p),
         .s(ents__4__s),
         .w_onehot(ents__4__w_onehot),
@@ -2334,9 +2257,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(ents__5__clock),
         .reset(ents__5__reset),
         .q(ents__5__q),
-        .ap(ents__5__ap),
-        .aw(ents__5__aw),
-        .asp(ents__5__asp),
         .p(ents__5__p),
         .s(ents__5__s),
         .w_onehot(ents__5__w_onehot),
@@ -2428,9 +2348,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(ents__6__clock),
         .reset(ents__6__reset),
         .q(ents__6__q),
-        .ap(ents__6__ap),
-        .aw(ents__6__aw),
-        .asp(ents__6__asp),
         .p(ents__6__p),
         .s(ents__6__s),
         .w_onehot(ents__6__w_onehot),
@@ -2522,9 +2439,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(ents__7__clock),
         .reset(ents__7__reset),
         .q(ents__7__q),
-        .ap(ents__7__ap),
-        .aw(ents__7__aw),
-        .asp(ents__7__asp),
         .p(ents__7__p),
         .s(ents__7__s),
         .w_onehot(ents__7__w_onehot),
@@ -2616,9 +2530,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(ents__8__clock),
         .reset(ents__8__reset),
         .q(ents__8__q),
-        .ap(ents__8__ap),
-        .aw(ents__8__aw),
-        .asp(ents__8__asp),
         .p(ents__8__p),
         .s(ents__8__s),
         .w_onehot(ents__8__w_onehot),
@@ -2710,9 +2621,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(ents__9__clock),
         .reset(ents__9__reset),
         .q(ents__9__q),
-        .ap(ents__9__ap),
-        .aw(ents__9__aw),
-        .asp(ents__9__asp),
         .p(ents__9__p),
         .s(ents__9__s),
         .w_onehot(ents__9__w_onehot),
@@ -3271,54 +3179,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
         .clock(r_ox__clock),
         .reset(r_ox__reset)
     );
-    snake_prefetcher__reg64 a_w(
-        .d(a_w__d),
-        .q(a_w__q),
-        .clock(a_w__clock),
-        .reset(a_w__reset)
-    );
-    snake_prefetcher__reg32 a_intra(
-        .d(a_intra__d),
-        .q(a_intra__q),
-        .clock(a_intra__clock),
-        .reset(a_intra__reset)
-    );
-    snake_prefetcher__reg2 a_t2(
-        .d(a_t2__d),
-        .q(a_t2__q),
-        .clock(a_t2__clock),
-        .reset(a_t2__reset)
-    );
-    snake_prefetcher__reg1 a_iw_valid(
-        .d(a_iw_valid__d),
-        .q(a_iw_valid__q),
-        .clock(a_iw_valid__clock),
-        .reset(a_iw_valid__reset)
-    );
-    snake_prefetcher__reg6 a_iw_warp(
-        .d(a_iw_warp__d),
-        .q(a_iw_warp__q),
-        .clock(a_iw_warp__clock),
-        .reset(a_iw_warp__reset)
-    );
-    snake_prefetcher__reg32 a_iw_addr(
-        .d(a_iw_addr__d),
-        .q(a_iw_addr__q),
-        .clock(a_iw_addr__clock),
-        .reset(a_iw_addr__reset)
-    );
-    snake_prefetcher__reg32 a_iw_stride(
-        .d(a_iw_stride__d),
-        .q(a_iw_stride__q),
-        .clock(a_iw_stride__clock),
-        .reset(a_iw_stride__reset)
-    );
-    snake_prefetcher__reg2 a_iw_cnt(
-        .d(a_iw_cnt__d),
-        .q(a_iw_cnt__q),
-        .clock(a_iw_cnt__clock),
-        .reset(a_iw_cnt__reset)
-    );
     snake_prefetcher__reg1 pst_valid(
         .d(pst_valid__d),
         .q(pst_valid__q),
@@ -3836,7 +3696,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) vt3__0__reset = reset;
     always @(*) ents__0__clock = clock;
     always @(*) ents__0__reset = reset;
+    always @(*) ents__0__q = q;
     always @(*) ents__0__p = l_pc__q;
+    always @(*) ents__0__s = s;
     always @(*) ents__0__w_onehot = w_onehot;
     always @(*) ents__0__link_en = link_en;
     assign ents__0__train = train;
@@ -3869,7 +3731,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) vt3__1__reset = reset;
     always @(*) ents__1__clock = clock;
     always @(*) ents__1__reset = reset;
+    always @(*) ents__1__q = q;
     always @(*) ents__1__p = l_pc__q;
+    always @(*) ents__1__s = s;
     always @(*) ents__1__w_onehot = w_onehot;
     always @(*) ents__1__link_en = link_en;
     assign ents__1__train = train;
@@ -3902,7 +3766,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) vt3__2__reset = reset;
     always @(*) ents__2__clock = clock;
     always @(*) ents__2__reset = reset;
+    always @(*) ents__2__q = q;
     always @(*) ents__2__p = l_pc__q;
+    always @(*) ents__2__s = s;
     always @(*) ents__2__w_onehot = w_onehot;
     always @(*) ents__2__link_en = link_en;
     assign ents__2__train = train;
@@ -3935,7 +3801,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) vt3__3__reset = reset;
     always @(*) ents__3__clock = clock;
     always @(*) ents__3__reset = reset;
+    always @(*) ents__3__q = q;
     always @(*) ents__3__p = l_pc__q;
+    always @(*) ents__3__s = s;
     always @(*) ents__3__w_onehot = w_onehot;
     always @(*) ents__3__link_en = link_en;
     assign ents__3__train = train;
@@ -3968,7 +3836,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) vt3__4__reset = reset;
     always @(*) ents__4__clock = clock;
     always @(*) ents__4__reset = reset;
+    always @(*) ents__4__q = q;
     always @(*) ents__4__p = l_pc__q;
+    always @(*) ents__4__s = s;
     always @(*) ents__4__w_onehot = w_onehot;
     always @(*) ents__4__link_en = link_en;
     assign ents__4__train = train;
@@ -4001,7 +3871,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) vt3__5__reset = reset;
     always @(*) ents__5__clock = clock;
     always @(*) ents__5__reset = reset;
+    always @(*) ents__5__q = q;
     always @(*) ents__5__p = l_pc__q;
+    always @(*) ents__5__s = s;
     always @(*) ents__5__w_onehot = w_onehot;
     always @(*) ents__5__link_en = link_en;
     assign ents__5__train = train;
@@ -4034,7 +3906,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) vt3__6__reset = reset;
     always @(*) ents__6__clock = clock;
     always @(*) ents__6__reset = reset;
+    always @(*) ents__6__q = q;
     always @(*) ents__6__p = l_pc__q;
+    always @(*) ents__6__s = s;
     always @(*) ents__6__w_onehot = w_onehot;
     always @(*) ents__6__link_en = link_en;
     assign ents__6__train = train;
@@ -4067,7 +3941,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) vt3__7__reset = reset;
     always @(*) ents__7__clock = clock;
     always @(*) ents__7__reset = reset;
+    always @(*) ents__7__q = q;
     always @(*) ents__7__p = l_pc__q;
+    always @(*) ents__7__s = s;
     always @(*) ents__7__w_onehot = w_onehot;
     always @(*) ents__7__link_en = link_en;
     assign ents__7__train = train;
@@ -4100,7 +3976,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) vt3__8__reset = reset;
     always @(*) ents__8__clock = clock;
     always @(*) ents__8__reset = reset;
+    always @(*) ents__8__q = q;
     always @(*) ents__8__p = l_pc__q;
+    always @(*) ents__8__s = s;
     always @(*) ents__8__w_onehot = w_onehot;
     always @(*) ents__8__link_en = link_en;
     assign ents__8__train = train;
@@ -4133,7 +4011,9 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) vt3__9__reset = reset;
     always @(*) ents__9__clock = clock;
     always @(*) ents__9__reset = reset;
+    always @(*) ents__9__q = q;
     always @(*) ents__9__p = l_pc__q;
+    always @(*) ents__9__s = s;
     always @(*) ents__9__w_onehot = w_onehot;
     always @(*) ents__9__link_en = link_en;
     assign ents__9__train = train;
@@ -6235,6 +6115,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__0__oeq = oeq;
     always @(*) ents__0__c_op = c_op;
     always @(*) ents__0__alloc = allocate & victim__0;
+    always @(*) ents__0__c_intra = cp_intra;
+    always @(*) ents__0__c_t2 = cp_t2;
+    always @(*) ents__0__c_iw_valid = cp_iw_valid;
+    always @(*) ents__0__c_iw_warp = cp_iw_warp;
+    always @(*) ents__0__c_iw_addr = cp_iw_addr;
+    always @(*) ents__0__c_iw_stride = cp_iw_stride;
+    always @(*) ents__0__c_iw_cnt = cp_iw_cnt;
     always @(*) ents__0__rank_we = alloc_inv | touch;
     always @(*) ents__0__n_rank = new_rank__0;
     always @(*) ents__1__iw_we = load_en;
@@ -6250,6 +6137,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__1__oeq = oeq;
     always @(*) ents__1__c_op = c_op;
     always @(*) ents__1__alloc = allocate & victim__1;
+    always @(*) ents__1__c_intra = cp_intra;
+    always @(*) ents__1__c_t2 = cp_t2;
+    always @(*) ents__1__c_iw_valid = cp_iw_valid;
+    always @(*) ents__1__c_iw_warp = cp_iw_warp;
+    always @(*) ents__1__c_iw_addr = cp_iw_addr;
+    always @(*) ents__1__c_iw_stride = cp_iw_stride;
+    always @(*) ents__1__c_iw_cnt = cp_iw_cnt;
     always @(*) ents__1__rank_we = alloc_inv | touch;
     always @(*) ents__1__n_rank = new_rank__1;
     always @(*) ents__2__iw_we = load_en;
@@ -6265,6 +6159,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__2__oeq = oeq;
     always @(*) ents__2__c_op = c_op;
     always @(*) ents__2__alloc = allocate & victim__2;
+    always @(*) ents__2__c_intra = cp_intra;
+    always @(*) ents__2__c_t2 = cp_t2;
+    always @(*) ents__2__c_iw_valid = cp_iw_valid;
+    always @(*) ents__2__c_iw_warp = cp_iw_warp;
+    always @(*) ents__2__c_iw_addr = cp_iw_addr;
+    always @(*) ents__2__c_iw_stride = cp_iw_stride;
+    always @(*) ents__2__c_iw_cnt = cp_iw_cnt;
     always @(*) ents__2__rank_we = alloc_inv | touch;
     always @(*) ents__2__n_rank = new_rank__2;
     always @(*) ents__3__iw_we = load_en;
@@ -6280,6 +6181,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__3__oeq = oeq;
     always @(*) ents__3__c_op = c_op;
     always @(*) ents__3__alloc = allocate & victim__3;
+    always @(*) ents__3__c_intra = cp_intra;
+    always @(*) ents__3__c_t2 = cp_t2;
+    always @(*) ents__3__c_iw_valid = cp_iw_valid;
+    always @(*) ents__3__c_iw_warp = cp_iw_warp;
+    always @(*) ents__3__c_iw_addr = cp_iw_addr;
+    always @(*) ents__3__c_iw_stride = cp_iw_stride;
+    always @(*) ents__3__c_iw_cnt = cp_iw_cnt;
     always @(*) ents__3__rank_we = alloc_inv | touch;
     always @(*) ents__3__n_rank = new_rank__3;
     always @(*) ents__4__iw_we = load_en;
@@ -6295,6 +6203,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__4__oeq = oeq;
     always @(*) ents__4__c_op = c_op;
     always @(*) ents__4__alloc = allocate & victim__4;
+    always @(*) ents__4__c_intra = cp_intra;
+    always @(*) ents__4__c_t2 = cp_t2;
+    always @(*) ents__4__c_iw_valid = cp_iw_valid;
+    always @(*) ents__4__c_iw_warp = cp_iw_warp;
+    always @(*) ents__4__c_iw_addr = cp_iw_addr;
+    always @(*) ents__4__c_iw_stride = cp_iw_stride;
+    always @(*) ents__4__c_iw_cnt = cp_iw_cnt;
     always @(*) ents__4__rank_we = alloc_inv | touch;
     always @(*) ents__4__n_rank = new_rank__4;
     always @(*) ents__5__iw_we = load_en;
@@ -6310,6 +6225,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__5__oeq = oeq;
     always @(*) ents__5__c_op = c_op;
     always @(*) ents__5__alloc = allocate & victim__5;
+    always @(*) ents__5__c_intra = cp_intra;
+    always @(*) ents__5__c_t2 = cp_t2;
+    always @(*) ents__5__c_iw_valid = cp_iw_valid;
+    always @(*) ents__5__c_iw_warp = cp_iw_warp;
+    always @(*) ents__5__c_iw_addr = cp_iw_addr;
+    always @(*) ents__5__c_iw_stride = cp_iw_stride;
+    always @(*) ents__5__c_iw_cnt = cp_iw_cnt;
     always @(*) ents__5__rank_we = alloc_inv | touch;
     always @(*) ents__5__n_rank = new_rank__5;
     always @(*) ents__6__iw_we = load_en;
@@ -6325,6 +6247,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__6__oeq = oeq;
     always @(*) ents__6__c_op = c_op;
     always @(*) ents__6__alloc = allocate & victim__6;
+    always @(*) ents__6__c_intra = cp_intra;
+    always @(*) ents__6__c_t2 = cp_t2;
+    always @(*) ents__6__c_iw_valid = cp_iw_valid;
+    always @(*) ents__6__c_iw_warp = cp_iw_warp;
+    always @(*) ents__6__c_iw_addr = cp_iw_addr;
+    always @(*) ents__6__c_iw_stride = cp_iw_stride;
+    always @(*) ents__6__c_iw_cnt = cp_iw_cnt;
     always @(*) ents__6__rank_we = alloc_inv | touch;
     always @(*) ents__6__n_rank = new_rank__6;
     always @(*) ents__7__iw_we = load_en;
@@ -6340,6 +6269,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__7__oeq = oeq;
     always @(*) ents__7__c_op = c_op;
     always @(*) ents__7__alloc = allocate & victim__7;
+    always @(*) ents__7__c_intra = cp_intra;
+    always @(*) ents__7__c_t2 = cp_t2;
+    always @(*) ents__7__c_iw_valid = cp_iw_valid;
+    always @(*) ents__7__c_iw_warp = cp_iw_warp;
+    always @(*) ents__7__c_iw_addr = cp_iw_addr;
+    always @(*) ents__7__c_iw_stride = cp_iw_stride;
+    always @(*) ents__7__c_iw_cnt = cp_iw_cnt;
     always @(*) ents__7__rank_we = alloc_inv | touch;
     always @(*) ents__7__n_rank = new_rank__7;
     always @(*) ents__8__iw_we = load_en;
@@ -6355,6 +6291,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__8__oeq = oeq;
     always @(*) ents__8__c_op = c_op;
     always @(*) ents__8__alloc = allocate & victim__8;
+    always @(*) ents__8__c_intra = cp_intra;
+    always @(*) ents__8__c_t2 = cp_t2;
+    always @(*) ents__8__c_iw_valid = cp_iw_valid;
+    always @(*) ents__8__c_iw_warp = cp_iw_warp;
+    always @(*) ents__8__c_iw_addr = cp_iw_addr;
+    always @(*) ents__8__c_iw_stride = cp_iw_stride;
+    always @(*) ents__8__c_iw_cnt = cp_iw_cnt;
     always @(*) ents__8__rank_we = alloc_inv | touch;
     always @(*) ents__8__n_rank = new_rank__8;
     always @(*) ents__9__iw_we = load_en;
@@ -6370,6 +6313,13 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) ents__9__oeq = oeq;
     always @(*) ents__9__c_op = c_op;
     always @(*) ents__9__alloc = allocate & victim__9;
+    always @(*) ents__9__c_intra = cp_intra;
+    always @(*) ents__9__c_t2 = cp_t2;
+    always @(*) ents__9__c_iw_valid = cp_iw_valid;
+    always @(*) ents__9__c_iw_warp = cp_iw_warp;
+    always @(*) ents__9__c_iw_addr = cp_iw_addr;
+    always @(*) ents__9__c_iw_stride = cp_iw_stride;
+    always @(*) ents__9__c_iw_cnt = cp_iw_cnt;
     always @(*) ents__9__rank_we = alloc_inv | touch;
     always @(*) ents__9__n_rank = new_rank__9;
     always @(*) pkeys__ones__0 = ents__0__ones;
@@ -6541,174 +6491,6 @@ module snake_prefetcher(clock,reset,ld_valid,ld_warp,ld_pc,ld_addr,ld_uniform,ld
     always @(*) pf_warp = pfq__o_data[(qoff_warp)+:(6)];
     always @(*) pf_kind = pfq__o_data[(qoff_kind)+:(2)];
     always @(*) pf_span = pfq__o_data[(qoff_span)+:(12)];
-    always @(*) a_w__clock = clock;
-    always @(*) a_intra__clock = clock;
-    always @(*) a_t2__clock = clock;
-    always @(*) a_iw_valid__clock = clock;
-    always @(*) a_iw_warp__clock = clock;
-    always @(*) a_iw_addr__clock = clock;
-    always @(*) a_iw_stride__clock = clock;
-    always @(*) a_iw_cnt__clock = clock;
-    always @(*) begin
-        a_w__d = a_w__q;
-        a_w__d = w_onehot;
-    end
-    always @(*) begin
-        a_intra__d = a_intra__q;
-        a_intra__d = cp_intra;
-    end
-    always @(*) begin
-        a_t2__d = a_t2__q;
-        a_t2__d = cp_t2;
-    end
-    always @(*) begin
-        a_iw_valid__d = a_iw_valid__q;
-        a_iw_valid__d = cp_iw_valid;
-    end
-    always @(*) begin
-        a_iw_warp__d = a_iw_warp__q;
-        a_iw_warp__d = cp_iw_warp;
-    end
-    always @(*) begin
-        a_iw_addr__d = a_iw_addr__q;
-        a_iw_addr__d = cp_iw_addr;
-    end
-    always @(*) begin
-        a_iw_stride__d = a_iw_stride__q;
-        a_iw_stride__d = cp_iw_stride;
-    end
-    always @(*) begin
-        a_iw_cnt__d = a_iw_cnt__q;
-        a_iw_cnt__d = cp_iw_cnt;
-    end
-    always @(*) a_w__reset = reset;
-    always @(*) a_intra__reset = reset;
-    always @(*) a_t2__reset = reset;
-    always @(*) a_iw_valid__reset = reset;
-    always @(*) a_iw_warp__reset = reset;
-    always @(*) a_iw_addr__reset = reset;
-    always @(*) a_iw_stride__reset = reset;
-    always @(*) a_iw_cnt__reset = reset;
-    always @(*) ents__0__q = q;
-    always @(*) ents__0__ap = l_pc__q;
-    always @(*) ents__0__s = s;
-    always @(*) ents__0__aw = a_w__q;
-    always @(*) ents__0__asp = l_span__q;
-    always @(*) ents__0__c_intra = a_intra__q;
-    always @(*) ents__0__c_t2 = a_t2__q;
-    always @(*) ents__0__c_iw_valid = a_iw_valid__q;
-    always @(*) ents__0__c_iw_warp = a_iw_warp__q;
-    always @(*) ents__0__c_iw_addr = a_iw_addr__q;
-    always @(*) ents__0__c_iw_stride = a_iw_stride__q;
-    always @(*) ents__0__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__1__q = q;
-    always @(*) ents__1__ap = l_pc__q;
-    always @(*) ents__1__s = s;
-    always @(*) ents__1__aw = a_w__q;
-    always @(*) ents__1__asp = l_span__q;
-    always @(*) ents__1__c_intra = a_intra__q;
-    always @(*) ents__1__c_t2 = a_t2__q;
-    always @(*) ents__1__c_iw_valid = a_iw_valid__q;
-    always @(*) ents__1__c_iw_warp = a_iw_warp__q;
-    always @(*) ents__1__c_iw_addr = a_iw_addr__q;
-    always @(*) ents__1__c_iw_stride = a_iw_stride__q;
-    always @(*) ents__1__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__2__q = q;
-    always @(*) ents__2__ap = l_pc__q;
-    always @(*) ents__2__s = s;
-    always @(*) ents__2__aw = a_w__q;
-    always @(*) ents__2__asp = l_span__q;
-    always @(*) ents__2__c_intra = a_intra__q;
-    always @(*) ents__2__c_t2 = a_t2__q;
-    always @(*) ents__2__c_iw_valid = a_iw_valid__q;
-    always @(*) ents__2__c_iw_warp = a_iw_warp__q;
-    always @(*) ents__2__c_iw_addr = a_iw_addr__q;
-    always @(*) ents__2__c_iw_stride = a_iw_stride__q;
-    always @(*) ents__2__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__3__q = q;
-    always @(*) ents__3__ap = l_pc__q;
-    always @(*) ents__3__s = s;
-    always @(*) ents__3__aw = a_w__q;
-    always @(*) ents__3__asp = l_span__q;
-    always @(*) ents__3__c_intra = a_intra__q;
-    always @(*) ents__3__c_t2 = a_t2__q;
-    always @(*) ents__3__c_iw_valid = a_iw_valid__q;
-    always @(*) ents__3__c_iw_warp = a_iw_warp__q;
-    always @(*) ents__3__c_iw_addr = a_iw_addr__q;
-    always @(*) ents__3__c_iw_stride = a_iw_stride__q;
-    always @(*) ents__3__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__4__q = q;
-    always @(*) ents__4__ap = l_pc__q;
-    always @(*) ents__4__s = s;
-    always @(*) ents__4__aw = a_w__q;
-    always @(*) ents__4__asp = l_span__q;
-    always @(*) ents__4__c_intra = a_intra__q;
-    always @(*) ents__4__c_t2 = a_t2__q;
-    always @(*) ents__4__c_iw_valid = a_iw_valid__q;
-    always @(*) ents__4__c_iw_warp = a_iw_warp__q;
-    always @(*) ents__4__c_iw_addr = a_iw_addr__q;
-    always @(*) ents__4__c_iw_stride = a_iw_stride__q;
-    always @(*) ents__4__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__5__q = q;
-    always @(*) ents__5__ap = l_pc__q;
-    always @(*) ents__5__s = s;
-    always @(*) ents__5__aw = a_w__q;
-    always @(*) ents__5__asp = l_span__q;
-    always @(*) ents__5__c_intra = a_intra__q;
-    always @(*) ents__5__c_t2 = a_t2__q;
-    always @(*) ents__5__c_iw_valid = a_iw_valid__q;
-    always @(*) ents__5__c_iw_warp = a_iw_warp__q;
-    always @(*) ents__5__c_iw_addr = a_iw_addr__q;
-    always @(*) ents__5__c_iw_stride = a_iw_stride__q;
-    always @(*) ents__5__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__6__q = q;
-    always @(*) ents__6__ap = l_pc__q;
-    always @(*) ents__6__s = s;
-    always @(*) ents__6__aw = a_w__q;
-    always @(*) ents__6__asp = l_span__q;
-    always @(*) ents__6__c_intra = a_intra__q;
-    always @(*) ents__6__c_t2 = a_t2__q;
-    always @(*) ents__6__c_iw_valid = a_iw_valid__q;
-    always @(*) ents__6__c_iw_warp = a_iw_warp__q;
-    always @(*) ents__6__c_iw_addr = a_iw_addr__q;
-    always @(*) ents__6__c_iw_stride = a_iw_stride__q;
-    always @(*) ents__6__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__7__q = q;
-    always @(*) ents__7__ap = l_pc__q;
-    always @(*) ents__7__s = s;
-    always @(*) ents__7__aw = a_w__q;
-    always @(*) ents__7__asp = l_span__q;
-    always @(*) ents__7__c_intra = a_intra__q;
-    always @(*) ents__7__c_t2 = a_t2__q;
-    always @(*) ents__7__c_iw_valid = a_iw_valid__q;
-    always @(*) ents__7__c_iw_warp = a_iw_warp__q;
-    always @(*) ents__7__c_iw_addr = a_iw_addr__q;
-    always @(*) ents__7__c_iw_stride = a_iw_stride__q;
-    always @(*) ents__7__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__8__q = q;
-    always @(*) ents__8__ap = l_pc__q;
-    always @(*) ents__8__s = s;
-    always @(*) ents__8__aw = a_w__q;
-    always @(*) ents__8__asp = l_span__q;
-    always @(*) ents__8__c_intra = a_intra__q;
-    always @(*) ents__8__c_t2 = a_t2__q;
-    always @(*) ents__8__c_iw_valid = a_iw_valid__q;
-    always @(*) ents__8__c_iw_warp = a_iw_warp__q;
-    always @(*) ents__8__c_iw_addr = a_iw_addr__q;
-    always @(*) ents__8__c_iw_stride = a_iw_stride__q;
-    always @(*) ents__8__c_iw_cnt = a_iw_cnt__q;
-    always @(*) ents__9__q = q;
-    always @(*) ents__9__ap = l_pc__q;
-    always @(*) ents__9__s = s;
-    always @(*) ents__9__aw = a_w__q;
-    always @(*) ents__9__asp = l_span__q;
-    always @(*) ents__9__c_intra = a_intra__q;
-    always @(*) ents__9__c_t2 = a_t2__q;
-    always @(*) ents__9__c_iw_valid = a_iw_valid__q;
-    always @(*) ents__9__c_iw_warp = a_iw_warp__q;
-    always @(*) ents__9__c_iw_addr = a_iw_addr__q;
-    always @(*) ents__9__c_iw_stride = a_iw_stride__q;
-    always @(*) ents__9__c_iw_cnt = a_iw_cnt__q;
 
 endmodule // snake_prefetcher
 
@@ -6727,21 +6509,6 @@ module snake_prefetcher__reg32(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg32
 
-module snake_prefetcher__reg2(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 2'h0;
-        else q <= d;
-    end
-endmodule // snake_prefetcher__reg2
-
 module snake_prefetcher__reg1(d,q,clock,reset);
 
     // Module arguments
@@ -6756,36 +6523,6 @@ module snake_prefetcher__reg1(d,q,clock,reset);
         else q <= d;
     end
 endmodule // snake_prefetcher__reg1
-
-module snake_prefetcher__reg6(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [5:0] d;
-    output reg  [5:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 6'h0;
-        else q <= d;
-    end
-endmodule // snake_prefetcher__reg6
-
-module snake_prefetcher__reg64(d,q,clock,reset);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    input wire  reset;
-
-    // Update code (custom)
-    always @(posedge clock) begin
-        if (reset) q <= 64'h0;
-        else q <= d;
-    end
-endmodule // snake_prefetcher__reg64
 
 module snake_prefetcher__reg16(d,q,clock,reset);
 
@@ -6802,15 +6539,12 @@ module snake_prefetcher__reg16(d,q,clock,reset);
     end
 endmodule // snake_prefetcher__reg16
 
-module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train,own,nq,np,ns,jp1,nx_in,nx_in1,pop,rf_q,rf_p,rf_t,f_j,f_j1,h_onehot,same_w,sp,cur,first,b_addr,b_sum,b_ja,jw,jp,jw1,jw_w,jw1_w,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,ox,oeq,c_op,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,ones,onb,up,dn,clr_now,m_cur,m_cur_w,usable,span,m_pj,pc2,c_close,n_addr,n_sum,rank,nm_p,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
+module snake_prefetcher__ents(clock,reset,q,p,s,w_onehot,link_en,train,own,nq,np,ns,jp1,nx_in,nx_in1,pop,rf_q,rf_p,rf_t,f_j,f_j1,h_onehot,same_w,sp,cur,first,b_addr,b_sum,b_ja,jw,jp,jw1,jw_w,jw1_w,iw_we,n_iw_valid,n_iw_warp,n_iw_addr,n_iw_stride,n_iw_cnt,obs_we,ox,oeq,c_op,alloc,c_intra,c_t2,c_iw_valid,c_iw_warp,c_iw_addr,c_iw_stride,c_iw_cnt,rank_we,n_rank,valid,m_q,m_link,ones,onb,up,dn,clr_now,m_cur,m_cur_w,usable,span,m_pj,pc2,c_close,n_addr,n_sum,rank,nm_p,p_iw_valid,p_iw_warp,p_iw_addr,p_iw_stride,p_iw_cnt,j_intra,j_t2,j_iw_stride,j_iw_cnt,q_intra,q_t2,q_iw_valid,q_iw_warp,q_iw_addr,q_iw_stride,q_iw_cnt);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [31:0] q;
-    input wire  [31:0] ap;
-    input wire  [63:0] aw;
-    input wire  [11:0] asp;
     input wire  [31:0] p;
     input wire  [31:0] s;
     input wire  [63:0] w_onehot;
@@ -7044,20 +6778,6 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
     reg  [7:0] nb;
     reg  [63:0] wv_clr;
     reg  [63:0] wv_hit;
-    reg  [31:0] e_pc1;
-    reg  [31:0] e_pc2;
-    reg  [31:0] e_stride;
-    reg  [63:0] e_wv;
-    reg  [11:0] e_span;
-    reg  [31:0] b_intra;
-    reg  [1:0] b_t2;
-    reg  b_iw_valid;
-    reg  [5:0] b_iw_warp;
-    reg  [31:0] b_iw_addr;
-    reg  [31:0] b_iw_stride;
-    reg  [1:0] b_iw_cnt;
-    reg  [31:0] bf_intra;
-    reg  [1:0] bf_t2;
 
     // Sub module instances
     snake_prefetcher__ents__add_a add_a(
@@ -7224,91 +6944,6 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
     );
 
     // Update code
-    always @(*) e_pc1 = r_pc1__q;
-    always @(*) e_pc2 = r_pc2__q;
-    always @(*) e_stride = r_stride__q;
-    always @(*) e_span = r_span__q;
-    always @(*) begin
-        if (r_new__q) begin
-            e_wv = aw;
-        end
-        else begin
-            e_wv = r_wv__q;
-        end
-    end
-    always @(*) begin
-        if (r_new__q) begin
-            b_intra = c_intra;
-        end
-        else begin
-            b_intra = r_intra__q;
-        end
-    end
-    always @(*) begin
-        if (r_new__q) begin
-            b_t2 = c_t2;
-        end
-        else begin
-            b_t2 = r_t2__q;
-        end
-    end
-    always @(*) begin
-        if (r_new__q) begin
-            b_iw_valid = c_iw_valid;
-        end
-        else begin
-            b_iw_valid = r_iw_valid__q;
-        end
-    end
-    always @(*) begin
-        if (r_new__q) begin
-            b_iw_warp = c_iw_warp;
-        end
-        else begin
-            b_iw_warp = r_iw_warp__q;
-        end
-    end
-    always @(*) begin
-        if (r_new__q) begin
-            b_iw_addr = c_iw_addr;
-        end
-        else begin
-            b_iw_addr = r_iw_addr__q;
-        end
-    end
-    always @(*) begin
-        if (r_new__q) begin
-            b_iw_stride = c_iw_stride;
-        end
-        else begin
-            b_iw_stride = r_iw_stride__q;
-        end
-    end
-    always @(*) begin
-        if (r_new__q) begin
-            b_iw_cnt = c_iw_cnt;
-        end
-        else begin
-            b_iw_cnt = r_iw_cnt__q;
-        end
-    end
-    always @(*) begin
-        bf_intra = b_intra;
-        if (r_op__q) begin
-            bf_intra = ox;
-        end
-    end
-    always @(*) begin
-        bf_t2 = b_t2;
-        if (r_op__q) begin
-            if ((b_t2 == t1_zero) | ~oeq) begin
-                bf_t2 = t1_two;
-            end
-            else if (b_t2 != t2_three) begin
-                bf_t2 = b_t2 + t1_two;
-            end
-        end
-    end
     always @(*) r_valid__clock = clock;
     always @(*) r_pc1__clock = clock;
     always @(*) r_pc2__clock = clock;
@@ -7341,93 +6976,126 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
     end
     always @(*) begin
         r_pc1__d = r_pc1__q;
-        r_pc1__d = e_pc1;
         if (alloc) begin
             r_pc1__d = q;
         end
     end
     always @(*) begin
         r_pc2__d = r_pc2__q;
-        r_pc2__d = e_pc2;
         if (alloc) begin
-            r_pc2__d = ap;
+            r_pc2__d = p;
         end
     end
     always @(*) begin
         r_stride__d = r_stride__q;
-        r_stride__d = e_stride;
         if (alloc) begin
             r_stride__d = s;
         end
     end
     always @(*) begin
         r_wv__d = r_wv__q;
-        r_wv__d = e_wv;
-        if (link_en & m_link) begin
-            r_wv__d = wv_hit;
+        if (alloc) begin
+            r_wv__d = w_onehot;
         end
-        else if (link_en & clr) begin
-            r_wv__d = wv_clr;
+        else begin
+            if (link_en & m_link) begin
+                r_wv__d = wv_hit;
+            end
+            else if (link_en & clr) begin
+                r_wv__d = wv_clr;
+            end
         end
     end
     always @(*) begin
         r_t1__d = r_t1__q;
-        if (link_en & m_link) begin
-            if (hit_cnt >= train) begin
-                r_t1__d = t1_prom;
-            end
-            else if (own | (hit_cnt == cnt_two)) begin
-                r_t1__d = t1_two;
-            end
-        end
-        else if (link_en & clr) begin
-            r_t1__d = t1_zero;
-        end
         if (alloc) begin
             r_t1__d = t1_zero;
+        end
+        else begin
+            if (link_en & m_link) begin
+                if (hit_cnt >= train) begin
+                    r_t1__d = t1_prom;
+                end
+                else if (own | (hit_cnt == cnt_two)) begin
+                    r_t1__d = t1_two;
+                end
+            end
+            else if (link_en & clr) begin
+                r_t1__d = t1_zero;
+            end
         end
     end
     always @(*) begin
         r_intra__d = r_intra__q;
-        r_intra__d = bf_intra;
+        if (alloc) begin
+            r_intra__d = c_intra;
+        end
+        else begin
+            r_intra__d = ef_intra;
+        end
     end
     always @(*) begin
         r_t2__d = r_t2__q;
-        r_t2__d = bf_t2;
+        if (alloc) begin
+            r_t2__d = c_t2;
+        end
+        else begin
+            r_t2__d = ef_t2;
+        end
     end
     always @(*) begin
         r_iw_valid__d = r_iw_valid__q;
-        r_iw_valid__d = b_iw_valid;
-        if (iw_we & m_p) begin
-            r_iw_valid__d = n_iw_valid;
+        if (alloc) begin
+            r_iw_valid__d = c_iw_valid;
+        end
+        else begin
+            if (iw_we & m_p) begin
+                r_iw_valid__d = n_iw_valid;
+            end
         end
     end
     always @(*) begin
         r_iw_warp__d = r_iw_warp__q;
-        r_iw_warp__d = b_iw_warp;
-        if (iw_we & m_p) begin
-            r_iw_warp__d = n_iw_warp;
+        if (alloc) begin
+            r_iw_warp__d = c_iw_warp;
+        end
+        else begin
+            if (iw_we & m_p) begin
+                r_iw_warp__d = n_iw_warp;
+            end
         end
     end
     always @(*) begin
         r_iw_addr__d = r_iw_addr__q;
-        r_iw_addr__d = b_iw_addr;
-        if (iw_we & m_p) begin
-            r_iw_addr__d = n_iw_addr;
+        if (alloc) begin
+            r_iw_addr__d = c_iw_addr;
+        end
+        else begin
+            if (iw_we & m_p) begin
+                r_iw_addr__d = n_iw_addr;
+            end
         end
     end
     always @(*) begin
         r_iw_stride__d = r_iw_stride__q;
-        r_iw_stride__d = b_iw_stride;
-        if (iw_we & m_p) begin
-            r_iw_stride__d = n_iw_stride;
+        if (alloc) begin
+            r_iw_stride__d = c_iw_stride;
+        end
+        else begin
+            if (iw_we & m_p) begin
+                r_iw_stride__d = n_iw_stride;
+            end
         end
     end
     always @(*) begin
         r_iw_cnt__d = r_iw_cnt__q;
-        r_iw_cnt__d = b_iw_cnt;
-        if (iw_we & m_p) begin
-            r_iw_cnt__d = n_iw_cnt;
+        if (alloc) begin
+            r_iw_cnt__d = c_iw_cnt;
+        end
+        else begin
+            if (iw_we & m_p) begin
+                r_iw_cnt__d = n_iw_cnt;
+            end
         end
     end
     always @(*) begin
@@ -7438,29 +7106,32 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
     end
     always @(*) begin
         r_span__d = r_span__q;
-        r_span__d = e_span;
-        if (link_en & m_link) begin
+        if (alloc) begin
             r_span__d = sp;
         end
-        if (alloc) begin
-            r_span__d = asp;
+        else begin
+            if (link_en & m_link) begin
+                r_span__d = sp;
+            end
         end
     end
     always @(*) begin
         r_ones__d = r_ones__q;
-        if (link_en & m_link) begin
-            r_ones__d = hit_cnt;
-        end
-        else if (link_en & clr) begin
-            r_ones__d = ones_clr;
-        end
         if (alloc) begin
             r_ones__d = cnt_one;
+        end
+        else begin
+            if (link_en & m_link) begin
+                r_ones__d = hit_cnt;
+            end
+            else if (link_en & clr) begin
+                r_ones__d = ones_clr;
+            end
         end
     end
     always @(*) begin
         r_mq__d = r_mq__q;
-        r_mq__d = r_valid__q & (e_pc1 == nq);
+        r_mq__d = r_valid__q & (r_pc1__q == nq);
     end
     always @(*) begin
         r_mp__d = r_mp__q;
@@ -7468,13 +7139,15 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
     end
     always @(*) begin
         r_mt__d = r_mt__q;
-        r_mt__d = (e_pc2 == np) & (e_stride == ns);
+        r_mt__d = (r_pc2__q == np) & (r_stride__q == ns);
     end
     always @(*) begin
         r_op__d = r_op__q;
-        r_op__d = obs_we & m_pj;
         if (alloc) begin
             r_op__d = c_op;
+        end
+        else begin
+            r_op__d = obs_we & m_pj;
         end
     end
     always @(*) begin
@@ -7546,7 +7219,7 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
     always @(*) r_new__reset = reset;
     always @(*) r_hw__reset = reset;
     always @(*) r_hjw__reset = reset;
-    always @(*) nm_p = r_valid__q & (e_pc1 == np);
+    always @(*) nm_p = r_valid__q & (r_pc1__q == np);
     always @(*) begin
         if (r_new__q) begin
             m_q = rf_q;
@@ -7577,10 +7250,10 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
     always @(*) clr = m_q & has_w & ~m_t;
     always @(*) begin
         if (link_en & clr) begin
-            wv_clr = e_wv & ~w_onehot;
+            wv_clr = r_wv__q & ~w_onehot;
         end
         else begin
-            wv_clr = e_wv;
+            wv_clr = r_wv__q;
         end
     end
     always @(*) begin
@@ -7591,7 +7264,7 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
             ones_clr = r_ones__q;
         end
     end
-    always @(*) wv_hit = e_wv | w_onehot;
+    always @(*) wv_hit = r_wv__q | w_onehot;
     always @(*) begin
         if (has_w) begin
             hit_cnt = r_ones__q;
@@ -7611,20 +7284,20 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
             m_cur_pc = m_pj;
         end
         else begin
-            m_cur_pc = r_valid__q & (e_pc1 == cur);
+            m_cur_pc = r_valid__q & (r_pc1__q == cur);
         end
     end
     always @(*) m_cur = m_cur_pc & (r_t1__q == t1_prom);
     always @(*) has_jw = r_hjw__q;
     always @(*) m_cur_w = m_cur_pc & (own | (r_t1__q == t1_prom)) & has_jw;
     always @(*) usable = (r_t1__q == t1_prom) | (own & has_jw & (r_t1__q == t1_two));
-    always @(*) mj_p = r_valid__q & (e_pc1 == p);
+    always @(*) mj_p = r_valid__q & (r_pc1__q == p);
     always @(*) begin
         if (nx_in) begin
             mpj_n = mj_p;
         end
         else begin
-            mpj_n = r_valid__q & (e_pc1 == jp);
+            mpj_n = r_valid__q & (r_pc1__q == jp);
         end
     end
     always @(*) begin
@@ -7632,12 +7305,12 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
             mpj_p = mj_p;
         end
         else begin
-            mpj_p = r_valid__q & (e_pc1 == jp1);
+            mpj_p = r_valid__q & (r_pc1__q == jp1);
         end
     end
-    always @(*) nhw = |(e_wv & h_onehot);
-    always @(*) wv_jw = e_wv[jw];
-    always @(*) wv_jw1 = e_wv[jw1];
+    always @(*) nhw = |(r_wv__q & h_onehot);
+    always @(*) wv_jw = r_wv__q[jw];
+    always @(*) wv_jw1 = r_wv__q[jw1];
     always @(*) begin
         if (alloc | (link_en & m_link)) begin
             hw_f = 1'b1;
@@ -7694,13 +7367,13 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
         end
     end
     always @(*) add_a__x = b_addr;
-    always @(*) add_a__y = e_stride;
+    always @(*) add_a__y = r_stride__q;
     assign add_a__ci = 1'b0;
     always @(*) add_j__x = b_ja;
-    always @(*) add_j__y = e_stride;
+    always @(*) add_j__y = r_stride__q;
     assign add_j__ci = 1'b0;
     always @(*) add_s__x = b_sum;
-    always @(*) add_s__y = e_stride;
+    always @(*) add_s__y = r_stride__q;
     assign add_s__ci = 1'b0;
     always @(*) begin
         if (first) begin
@@ -7712,15 +7385,15 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
     end
     always @(*) begin
         if (first) begin
-            n_sum = e_stride;
+            n_sum = r_stride__q;
         end
         else begin
             n_sum = add_s__s;
         end
     end
     always @(*) valid = r_valid__q;
-    always @(*) pc2 = e_pc2;
-    always @(*) c_close = e_pc2 == jp;
+    always @(*) pc2 = r_pc2__q;
+    always @(*) c_close = r_pc2__q == jp;
     always @(*) begin
         ef_intra = r_intra__q;
         if (r_op__q) begin
@@ -7739,100 +7412,100 @@ module snake_prefetcher__ents(clock,reset,q,ap,aw,asp,p,s,w_onehot,link_en,train
         end
     end
     always @(*) rank = r_rank__q;
-    always @(*) span = e_span;
+    always @(*) span = r_span__q;
     always @(*) begin
         p_iw_valid = 1'b0;
-        if (nm_p & ~r_new__q) begin
+        if (nm_p) begin
             p_iw_valid = r_iw_valid__q;
         end
     end
     always @(*) begin
         p_iw_warp = zero_wb;
-        if (nm_p & ~r_new__q) begin
+        if (nm_p) begin
             p_iw_warp = r_iw_warp__q;
         end
     end
     always @(*) begin
         p_iw_addr = zero_a;
-        if (nm_p & ~r_new__q) begin
+        if (nm_p) begin
             p_iw_addr = r_iw_addr__q;
         end
     end
     always @(*) begin
         p_iw_stride = zero_a;
-        if (nm_p & ~r_new__q) begin
+        if (nm_p) begin
             p_iw_stride = r_iw_stride__q;
         end
     end
     always @(*) begin
         p_iw_cnt = t1_zero;
-        if (nm_p & ~r_new__q) begin
+        if (nm_p) begin
             p_iw_cnt = r_iw_cnt__q;
         end
     end
     always @(*) begin
         j_t2 = t1_zero;
-        if (m_pj & ~r_new__q) begin
+        if (m_pj) begin
             j_t2 = ef_t2;
         end
     end
     always @(*) begin
         j_iw_cnt = t1_zero;
-        if (m_pj & ~r_new__q) begin
+        if (m_pj) begin
             j_iw_cnt = r_iw_cnt__q;
         end
     end
     always @(*) begin
         j_intra = zero_a;
-        if (m_pj & ~r_new__q) begin
+        if (m_pj) begin
             j_intra = ef_intra;
         end
     end
     always @(*) begin
         j_iw_stride = zero_a;
-        if (m_pj & ~r_new__q) begin
+        if (m_pj) begin
             j_iw_stride = r_iw_stride__q;
         end
     end
     always @(*) begin
         q_intra = zero_a;
-        if (m_q & ~r_new__q) begin
+        if (m_q) begin
             q_intra = ef_intra;
         end
     end
     always @(*) begin
         q_t2 = t1_zero;
-        if (m_q & ~r_new__q) begin
+        if (m_q) begin
             q_t2 = ef_t2;
         end
     end
     always @(*) begin
         q_iw_valid = 1'b0;
-        if (m_q & ~r_new__q) begin
+        if (m_q) begin
             q_iw_valid = r_iw_valid__q;
         end
     end
     always @(*) begin
         q_iw_warp = zero_wb;
-        if (m_q & ~r_new__q) begin
+        if (m_q) begin
             q_iw_warp = r_iw_warp__q;
         end
     end
     always @(*) begin
         q_iw_addr = zero_a;
-        if (m_q & ~r_new__q) begin
+        if (m_q) begin
             q_iw_addr = r_iw_addr__q;
         end
     end
     always @(*) begin
         q_iw_stride = zero_a;
-        if (m_q & ~r_new__q) begin
+        if (m_q) begin
             q_iw_stride = r_iw_stride__q;
         end
     end
     always @(*) begin
         q_iw_cnt = t1_zero;
-        if (m_q & ~r_new__q) begin
+        if (m_q) begin
             q_iw_cnt = r_iw_cnt__q;
         end
     end
@@ -7935,6 +7608,36 @@ module snake_prefetcher__ents__add_a(x,y,ci,s);
 
 endmodule // snake_prefetcher__ents__add_a
 
+module snake_prefetcher__reg2(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 2'h0;
+        else q <= d;
+    end
+endmodule // snake_prefetcher__reg2
+
+module snake_prefetcher__reg6(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 6'h0;
+        else q <= d;
+    end
+endmodule // snake_prefetcher__reg6
+
 module snake_prefetcher__reg8(d,q,clock,reset);
 
     // Module arguments
@@ -7979,6 +7682,21 @@ module snake_prefetcher__reg12(d,q,clock,reset);
         else q <= d;
     end
 endmodule // snake_prefetcher__reg12
+
+module snake_prefetcher__reg64(d,q,clock,reset);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    input wire  reset;
+
+    // Update code (custom)
+    always @(posedge clock) begin
+        if (reset) q <= 64'h0;
+        else q <= d;
+    end
+endmodule // snake_prefetcher__reg64
 
 module snake_prefetcher__fo_cur(x__0,x__1,x__2,x__3,x__4,x__5,x__6,x__7,x__8,x__9,first__0,first__1,first__2,first__3,first__4,first__5,first__6,first__7,first__8,first__9,any);
 

@@ -155,8 +155,7 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
 
 /// The registers issue 29 step 9 adds: the next staged load's pc's
 /// inter-warp fields and the walker's pending-observation `intra`, step
-/// 10's pending `x`, step 11's output stage and step 14's pending
-/// allocation.
+/// 10's pending `x` and step 11's output stage.
 fn step9(p: &SnakeParams) -> Vec<StorageField> {
     const ADD: &str = "added by this design";
     let wb = p.warp_bits() as u64;
@@ -186,15 +185,6 @@ fn step9(p: &SnakeParams) -> Vec<StorageField> {
             "the job pc's intra at the last edge (a pending observation's old value, step 9); \
              the closing hop's x, written only at a closing hop (step 10)",
             a + a,
-            1,
-            false,
-            ADD,
-        ),
-        f(
-            "load stage (issue 29)",
-            "the last edge's allocation, written into its entry one edge later (warp one-hot, \
-             intra stride, t2, inter-warp valid, warp, address, stride, count; step 14)",
-            p.N_WARPS + a + 2 + 1 + wb + a + a + 2,
             1,
             false,
             ADD,
