@@ -210,15 +210,8 @@ pub struct CapsColumn<
     /// The generator's read stage: the slot the selection chose at the
     /// last edge, one-hot (or zero).
     pub r_oh: Signal<In, Bits<NS>>,
-    /// The read stage's base choice per slot: bit `s` of `r_m{j}` says
-    /// base `j` is `k*` at slot `s` (one of the four bits per slot).
-    pub r_m0: Signal<In, Bits<NS>>,
-    /// Base 1's mask.
-    pub r_m1: Signal<In, Bits<NS>>,
-    /// Base 2's mask.
-    pub r_m2: Signal<In, Bits<NS>>,
-    /// Base 3's mask.
-    pub r_m3: Signal<In, Bits<NS>>,
+    /// The read stage's base index `k*`, one-hot (bit `j`: base `j`).
+    pub r_ks: Signal<In, Bits<4>>,
     /// Slot `r_oh`'s leading warp, as the selection saw it (zero unless
     /// the entry there was valid with the job's pc at the selection).
     pub q_lead: Signal<Out, Bits<WI>>,
@@ -276,12 +269,7 @@ pub struct CapsColumn<
     sv_oh: Reg<Bits<NS>>,
     sv_bk: SelOr<A>,
     sv_ld: SelOr<WI>,
-    // The read: base j of slot `rd_q` where `r_m{j}` (session 49: one
-    // AND-OR over slots and bases).
-    rd_b0: SelOr<A>,
-    rd_b1: SelOr<A>,
-    rd_b2: SelOr<A>,
-    rd_b3: SelOr<A>,
+    rd_bk: SelOr<A>,
     rd_ld: SelOr<WI>,
     rd_q: Signal<Local, Bits<NS>>,
     rd_cf: Signal<Local, Bit>,
@@ -303,6 +291,7 @@ pub struct CapsColumn<
     // The base `k*` choices as bit masks (session 47: an AND-OR of the
     // four bases per slot instead of a chain of multiplexers).
     gkm: Vec<Signal<Local, Bits<A>>>,
+    rkm: Vec<Signal<Local, Bits<A>>>,
     a_ones: Constant<Bits<A>>,
     a_zero: Constant<Bits<A>>,
     g_k1: Signal<Local, Bits<3>>,
@@ -417,10 +406,7 @@ impl<
             gb_kin: Default::default(),
             gb_kin1: Default::default(),
             r_oh: Default::default(),
-            r_m0: Default::default(),
-            r_m1: Default::default(),
-            r_m2: Default::default(),
-            r_m3: Default::default(),
+            r_ks: Default::default(),
             q_lead: Default::default(),
             q_base: Default::default(),
             valid: Default::default(),
@@ -457,10 +443,7 @@ impl<
             sv_oh: Default::default(),
             sv_bk: SelOr::new(ns),
             sv_ld: SelOr::new(ns),
-            rd_b0: SelOr::new(ns),
-            rd_b1: SelOr::new(ns),
-            rd_b2: SelOr::new(ns),
-            rd_b3: SelOr::new(ns),
+            rd_bk: SelOr::new(ns),
             rd_ld: SelOr::new(ns),
             rd_q: Default::default(),
             rd_cf: Default::default(),
@@ -476,6 +459,7 @@ impl<
             jb_w_c: Default::default(),
             jb_v: Default::default(),
             gkm: (0..4).map(|_| Signal::default()).collect(),
+            rkm: (0..4).map(|_| Signal::default()).collect(),
             a_ones: konst(u64::MAX >> (64 - A)),
             a_zero: konst(0),
             g_k1: Default::default(),
@@ -800,29 +784,38 @@ mod kernel {
             if self.r_hit.q.val() {
                 self.rd_q.next = self.r_oh.val();
             }
-            // Base `k*` of slot `rd_q`: one select line per slot and base
-            // (`rd_q` and the registered masks `r_m{j}`), one AND-OR.
+            // Base `k*` (one-hot `r_ks`) as an AND-OR with masks.
+            self.rkm[0].next = self.a_zero.val();
+            self.rkm[1].next = self.a_zero.val();
+            self.rkm[2].next = self.a_zero.val();
+            self.rkm[3].next = self.a_zero.val();
+            if self.r_ks.val().get_bit(0) {
+                self.rkm[0].next = self.a_ones.val();
+            }
+            if self.r_ks.val().get_bit(1) {
+                self.rkm[1].next = self.a_ones.val();
+            }
+            if self.r_ks.val().get_bit(2) {
+                self.rkm[2].next = self.a_ones.val();
+            }
+            if self.r_ks.val().get_bit(3) {
+                self.rkm[3].next = self.a_ones.val();
+            }
             for s in 0..self._ns {
+                self.rd_bk.hit[s].next = self.rd_q.val().get_bit(s);
                 self.rd_ld.hit[s].next = self.rd_q.val().get_bit(s);
                 self.rd_ld.v[s].next = self.lead.taps[s].val();
-                self.rd_b0.hit[s].next = self.rd_q.val().get_bit(s) & self.r_m0.val().get_bit(s);
-                self.rd_b0.v[s].next = self.base0.taps[s].val();
-                self.rd_b1.hit[s].next = self.rd_q.val().get_bit(s) & self.r_m1.val().get_bit(s);
-                self.rd_b1.v[s].next = self.base1.taps[s].val();
-                self.rd_b2.hit[s].next = self.rd_q.val().get_bit(s) & self.r_m2.val().get_bit(s);
-                self.rd_b2.v[s].next = self.base2.taps[s].val();
-                self.rd_b3.hit[s].next = self.rd_q.val().get_bit(s) & self.r_m3.val().get_bit(s);
-                self.rd_b3.v[s].next = self.base3.taps[s].val();
+                self.rd_bk.v[s].next = (self.base0.taps[s].val() & self.rkm[0].val())
+                    | (self.base1.taps[s].val() & self.rkm[1].val())
+                    | (self.base2.taps[s].val() & self.rkm[2].val())
+                    | (self.base3.taps[s].val() & self.rkm[3].val());
             }
             self.rd_cf.next = self.sv_wr.q.val() & (self.sv_oh.q.val() & self.rd_q.val()).any();
             if self.rd_cf.val() {
                 self.q_base.next = self.sv_base.q.val();
                 self.q_lead.next = self.sv_lead.q.val();
             } else {
-                self.q_base.next = self.rd_b0.o.val()
-                    | self.rd_b1.o.val()
-                    | self.rd_b2.o.val()
-                    | self.rd_b3.o.val();
+                self.q_base.next = self.rd_bk.o.val();
                 self.q_lead.next = self.rd_ld.o.val();
             }
         }

@@ -153,7 +153,7 @@ pub struct CapsPrefetcherRtl<
     sel_npos: SelOr<CP>,
     sel_nk: SelOr<3>,
     pack_cw: Pack<NS>,
-    // `posa == s` per slot, for the read stage's base masks (session 47).
+    // `posa == s` per slot, for the read stage's `r_pos` (session 47).
     pack_at: Pack<NS>,
     zx_ldw: ZeroExt<WI, WD>,
     zx_stw: ZeroExt<WI, WD>,
@@ -288,20 +288,15 @@ pub struct CapsPrefetcherRtl<
     // The generator's read stage (session 44).
     r_v: Reg<Bit>,
     r_oh: Reg<Bits<NS>>,
-    // The read stage's base choice per slot (session 49): bit `s` of
-    // `r_m{j}` says the read takes base `j` at slot `s` (`k*` = the
-    // cursor's `k` where the job is a job B or `s` is the cursor's slot,
-    // else 0), formed at the selection's edge from registers, so the read
-    // needs no compare after `r_oh`.
-    r_m0: Reg<Bits<NS>>,
-    r_m1: Reg<Bits<NS>>,
-    r_m2: Reg<Bits<NS>>,
-    r_m3: Reg<Bits<NS>>,
+    r_k: Reg<Bits<3>>,
+    r_pos: Reg<Bits<NS>>,
+    r_kind: Reg<Bit>,
     r_stride: Reg<Bits<A>>,
     r_neg: Reg<Bit>,
     r_warp: Reg<Bits<WI>>,
     r_cta: Reg<Bits<C>>,
-    rd_at: Signal<Local, Bits<NS>>,
+    rd_at: Signal<Local, Bit>,
+    rd_k: Signal<Local, Bits<4>>,
     sel_rb: SelOr<A>,
     sel_rl: SelOr<WI>,
     // The address stages: a prefetch selected at the last edge (its base,
@@ -340,6 +335,10 @@ pub struct CapsPrefetcherRtl<
     k_two: Constant<Bits<3>>,
     k_three: Constant<Bits<3>>,
     // `k*` one-hot: base 0..3.
+    k4_b0: Constant<Bits<4>>,
+    k4_b1: Constant<Bits<4>>,
+    k4_b2: Constant<Bits<4>>,
+    k4_b3: Constant<Bits<4>>,
     cp_zero: Constant<Bits<CP>>,
     wd_zero: Constant<Bits<WD>>,
     wd_one: Constant<Bits<WD>>,
@@ -347,7 +346,6 @@ pub struct CapsPrefetcherRtl<
     wd_half: Constant<Bits<WD>>,
     ns_zero: Constant<Bits<NS>>,
     ns_one: Constant<Bits<NS>>,
-    ns_ones: Constant<Bits<NS>>,
     n7_one: Constant<Bits<7>>,
     pfq_d: Constant<Bits<7>>,
     pfq_d1: Constant<Bits<7>>,
@@ -543,6 +541,10 @@ impl<
             k_one: konst(1),
             k_two: konst(2),
             k_three: konst(3),
+            k4_b0: konst(1),
+            k4_b1: konst(2),
+            k4_b2: konst(4),
+            k4_b3: konst(8),
             cp_zero: konst(0),
             wd_zero: konst(0),
             wd_one: konst(1),
@@ -550,7 +552,6 @@ impl<
             wd_half: konst(1u64 << WI),
             ns_zero: konst(0),
             ns_one: konst(1),
-            ns_ones: konst(u64::MAX >> (64 - ncta)),
             n7_one: konst(1),
             pfq_d: konst(p.PFQ_DEPTH),
             pfq_d1: konst(p.PFQ_DEPTH - 1),
@@ -634,7 +635,7 @@ impl<
             b_rns, b_rdelta, b_fwl, b_fns, b_fdelta, b_feq,
             b_fpow2, b_fdiv, b_fnz, fw_on, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n,
             c_dh, c_lead, c_pc, c_warp, c_stride, c_neg, st_neg, j_neg,
-            c_pd, c_pst, r_v, r_oh, r_m0, r_m1, r_m2, r_m3, r_stride, r_neg, r_warp, r_cta, rd_at, xr_eq, xr_pow2, xr_div, xr_nz, v_ns, v_n, v_cnt, v_lead, j_cnt, v_same, j_kill, v_r1, v_r2, v_r3, v_dh, v_pc, v_warp, v_stride, v_neg, v_cta, v_dalloc,
+            c_pd, c_pst, r_v, r_oh, r_k, r_pos, r_kind, r_stride, r_neg, r_warp, r_cta, rd_at, rd_k, xr_eq, xr_pow2, xr_div, xr_nz, v_ns, v_n, v_cnt, v_lead, j_cnt, v_same, j_kill, v_r1, v_r2, v_r3, v_dh, v_pc, v_warp, v_stride, v_neg, v_cta, v_dalloc,
             // Local signals.
             elig, n3, l_onehot, clear_mask, l_cleared, m_hit, w_is_lead, n_same,
             delta_l, mism, fdelta, feq, fwd, use_f, dh_any, x_delta, x_eq, x_pow2, x_div,

@@ -32,34 +32,26 @@ impl<
         // and the job's fields; the columns read the entry as it was at the
         // selection.
         self.r_oh.d.next = self.g_selw.val();
-        // Base k* per slot, one mask per base (session 49): k* = kk at
-        // every slot of a job B and at the cursor's slot (`posa == s`,
-        // session 47) of a job A, else 0; registered with the selection,
-        // so the read stage selects the slot and the base in one AND-OR.
-        if self.j_kind.q.val() {
-            self.rd_at.next = self.ns_ones.val();
-        } else {
-            self.rd_at.next = self.pack_at.word.val();
-        }
-        self.r_m0.d.next = !self.rd_at.val();
-        self.r_m1.d.next = self.ns_zero.val();
-        self.r_m2.d.next = self.ns_zero.val();
-        self.r_m3.d.next = self.ns_zero.val();
-        if self.kk.q.val() == self.k_three.val() {
-            self.r_m3.d.next = self.rd_at.val();
-        } else if self.kk.q.val() == self.k_two.val() {
-            self.r_m2.d.next = self.rd_at.val();
-        } else if self.kk.q.val() == self.k_one.val() {
-            self.r_m1.d.next = self.rd_at.val();
-        } else {
-            self.r_m0.d.next = self.ns_ones.val();
+        self.r_k.d.next = self.kk.q.val();
+        // The cursor's slot one-hot (session 47: `posa == s` computed
+        // for the selection, registered).
+        self.r_pos.d.next = self.pack_at.word.val();
+        self.r_kind.d.next = self.j_kind.q.val();
+        self.rd_at.next = self.r_kind.q.val() | (self.r_oh.q.val() & self.r_pos.q.val()).any();
+        // k* one-hot (bit j: base j; base 0 unless `rd_at`).
+        self.rd_k.next = self.k4_b0.val();
+        if self.rd_at.val() {
+            if self.r_k.q.val() == self.k_three.val() {
+                self.rd_k.next = self.k4_b3.val();
+            } else if self.r_k.q.val() == self.k_two.val() {
+                self.rd_k.next = self.k4_b2.val();
+            } else if self.r_k.q.val() == self.k_one.val() {
+                self.rd_k.next = self.k4_b1.val();
+            }
         }
         for e in 0..self._ne {
             self.cols[e].r_oh.next = self.r_oh.q.val();
-            self.cols[e].r_m0.next = self.r_m0.q.val();
-            self.cols[e].r_m1.next = self.r_m1.q.val();
-            self.cols[e].r_m2.next = self.r_m2.q.val();
-            self.cols[e].r_m3.next = self.r_m3.q.val();
+            self.cols[e].r_ks.next = self.rd_k.val();
             self.sel_rb.hit[e].next = true;
             self.sel_rb.v[e].next = self.cols[e].q_base.val();
             self.sel_rl.hit[e].next = true;
