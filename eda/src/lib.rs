@@ -61,7 +61,7 @@ pub use formal::{
 pub use installed::{require_tool, tool_available, tool_version};
 pub use liberty::{find_liberty, LibertyCell, LibertyInfo, DEFAULT_LIBERTY_RELATIVE, LIBERTY_ENV};
 pub use lint::{check_waiver, lint_verilator, LintReport, LintWarning, Waiver};
-pub use run::{sim_timeout, SIM_TIMEOUT_ENV, SIM_TIMEOUT_SECS_DEFAULT};
+pub use run::{sim_timeout, KEEP_WORK_ENV, SIM_TIMEOUT_ENV, SIM_TIMEOUT_SECS_DEFAULT};
 pub use sim::{check_iverilog, run_iverilog_testbench, run_verilator_binary, VERILATOR_SIM_SEED};
 pub use source::{validate_top, TempVerilog};
 pub use sta::{

@@ -53,12 +53,30 @@ fn combine(stdout: &str, stderr: &str) -> String {
     s
 }
 
-/// A fresh temporary working directory for one tool run.
+/// The environment variable that keeps the tools' working directories
+/// (the mapped netlist, the Yosys and OpenSTA logs and scripts) for
+/// inspection, e.g. to time a netlist's endpoints with OpenSTA by hand.
+pub const KEEP_WORK_ENV: &str = "WARPGEN_KEEP_EDA_DIRS";
+
+/// A fresh temporary working directory for one tool run. With
+/// [`KEEP_WORK_ENV`] set (non-empty), the directory is not deleted and its
+/// path is printed on stderr.
 pub(crate) fn work_dir() -> Result<tempfile::TempDir, EdaError> {
-    tempfile::Builder::new()
+    work_dir_kept(std::env::var_os(KEEP_WORK_ENV).is_some_and(|v| !v.is_empty()))
+}
+
+/// [`work_dir`] with the choice made: `keep` leaves the directory behind
+/// (and says where).
+fn work_dir_kept(keep: bool) -> Result<tempfile::TempDir, EdaError> {
+    let dir = tempfile::Builder::new()
         .prefix("warpgen-eda-")
+        .disable_cleanup(keep)
         .tempdir()
-        .map_err(|e| EdaError::io("creating a temporary directory", e))
+        .map_err(|e| EdaError::io("creating a temporary directory", e))?;
+    if keep {
+        eprintln!("{KEEP_WORK_ENV}: keeping {}", dir.path().display());
+    }
+    Ok(dir)
 }
 
 /// Resolves an input file to an absolute path (tools run with a temporary
@@ -210,6 +228,26 @@ pub(crate) fn failed(tool: Tool, cmd: &Command, out: &Output) -> EdaError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A kept working directory outlives its handle; a plain one does not.
+    #[test]
+    fn work_directories_are_kept_only_when_asked() {
+        let kept = work_dir_kept(true).unwrap();
+        let kept_path = kept.path().to_path_buf();
+        std::fs::write(kept_path.join("netlist.v"), "module m; endmodule\n").unwrap();
+        drop(kept);
+        assert!(
+            kept_path.join("netlist.v").is_file(),
+            "{}",
+            kept_path.display()
+        );
+        std::fs::remove_dir_all(&kept_path).unwrap();
+
+        let plain = work_dir_kept(false).unwrap();
+        let plain_path = plain.path().to_path_buf();
+        drop(plain);
+        assert!(!plain_path.exists(), "{}", plain_path.display());
+    }
 
     #[test]
     fn quoting() {
