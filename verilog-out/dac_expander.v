@@ -98,8 +98,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     localparam  c5_32 = 32'h5;
     localparam  line_mask = 32'hffffff80;
     localparam  bias40 = 40'h80000000;
-    localparam  bias1_40 = 40'h80000001;
-    localparam  c1_5 = 5'b1;
     localparam  c1_40 = 40'h1;
     localparam  hi40 = 40'hff00000000;
     localparam  c0_40 = 40'h0;
@@ -202,7 +200,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [11:0] lane0__ty0;
     wire  [31:0] lane0__s;
     wire  [31:0] lane0__c;
-    reg  [31:0] lanes__vw;
+    reg  [31:0] lanes__s;
+    reg  [31:0] lanes__c;
     reg  [31:0] lanes__o__0;
     reg  [31:0] lanes__o__1;
     reg  [31:0] lanes__o__2;
@@ -234,6 +233,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [31:0] lanes__o__28;
     reg  [31:0] lanes__o__29;
     reg  [31:0] lanes__o__30;
+    reg  [5:0] lanes__nm1;
     wire  [31:0] lanes__v__0;
     wire  [31:0] lanes__v__1;
     wire  [31:0] lanes__v__2;
@@ -266,6 +266,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [31:0] lanes__v__29;
     wire  [31:0] lanes__v__30;
     wire  [31:0] lanes__v__31;
+    wire  [31:0] lanes__vl;
     wire  [7:0] lanes__ps__0;
     wire  [7:0] lanes__ps__1;
     wire  [7:0] lanes__ps__2;
@@ -328,34 +329,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [7:0] lanes__pc__28;
     wire  [7:0] lanes__pc__29;
     wire  [7:0] lanes__pc__30;
-    reg  [31:0] add_vw__x;
-    reg  [31:0] add_vw__y;
-    wire  add_vw__ci;
-    wire  [31:0] add_vw__s;
-    reg  [31:0] add_vl__x;
-    reg  [31:0] add_vl__y;
-    wire  add_vl__ci;
-    wire  [31:0] add_vl__s;
-    reg  [31:0] add_ot__x;
-    reg  [31:0] add_ot__y;
-    wire  add_ot__ci;
-    wire  [31:0] add_ot__s;
-    reg  [39:0] add_p31__x;
-    reg  [39:0] add_p31__y;
-    wire  add_p31__ci;
-    wire  [39:0] add_p31__s;
-    reg  [31:0] add_sf__x;
-    wire  [31:0] add_sf__y;
-    wire  add_sf__ci;
-    wire  [31:0] add_sf__s;
-    reg  [31:0] add_ss__x;
-    wire  [31:0] add_ss__y;
-    wire  add_ss__ci;
-    wire  [31:0] add_ss__s;
-    reg  [31:0] add_sg__x;
-    wire  [31:0] add_sg__y;
-    wire  add_sg__ci;
-    wire  [31:0] add_sg__s;
     reg  [31:0] basis__off_tx;
     reg  [31:0] basis__off_ty;
     reg  [3:0] basis__k;
@@ -1135,10 +1108,10 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  [5:0] wn__q;
     reg  wn__clock;
     reg  wn__reset;
-    reg  [1:0] wlg__d;
-    wire  [1:0] wlg__q;
-    reg  wlg__clock;
-    reg  wlg__reset;
+    reg  [5:0] wnm1__d;
+    wire  [5:0] wnm1__q;
+    reg  wnm1__clock;
+    reg  wnm1__reset;
     reg  wskip0__d;
     wire  wskip0__q;
     reg  wskip0__clock;
@@ -1155,70 +1128,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  wv__q;
     reg  wv__clock;
     reg  wv__reset;
-    reg  [31:0] x_vw__d;
-    wire  [31:0] x_vw__q;
-    reg  x_vw__clock;
-    reg  x_vw__reset;
-    reg  [31:0] x_vl__d;
-    wire  [31:0] x_vl__q;
-    reg  x_vl__clock;
-    reg  x_vl__reset;
-    reg  [5:0] x_n__d;
-    wire  [5:0] x_n__q;
-    reg  x_n__clock;
-    reg  x_n__reset;
-    reg  [1:0] x_lg__d;
-    wire  [1:0] x_lg__q;
-    reg  x_lg__clock;
-    reg  x_lg__reset;
-    reg  x_skip0__d;
-    wire  x_skip0__q;
-    reg  x_skip0__clock;
-    reg  x_skip0__reset;
-    reg  [5:0] x_wid__d;
-    wire  [5:0] x_wid__q;
-    reg  x_wid__clock;
-    reg  x_wid__reset;
-    reg  x_last__d;
-    wire  x_last__q;
-    reg  x_last__clock;
-    reg  x_last__reset;
-    reg  x_v__d;
-    wire  x_v__q;
-    reg  x_v__clock;
-    reg  x_v__reset;
-    reg  [31:0] x_g__d;
-    wire  [31:0] x_g__q;
-    reg  x_g__clock;
-    reg  x_g__reset;
-    reg  r_ff__d;
-    wire  r_ff__q;
-    reg  r_ff__clock;
-    reg  r_ff__reset;
-    reg  r_cf__d;
-    wire  r_cf__q;
-    reg  r_cf__clock;
-    reg  r_cf__reset;
-    reg  [31:0] r_ot__d;
-    wire  [31:0] r_ot__q;
-    reg  r_ot__clock;
-    reg  r_ot__reset;
-    reg  [39:0] r_p31__d;
-    wire  [39:0] r_p31__q;
-    reg  r_p31__clock;
-    reg  r_p31__reset;
-    reg  [39:0] r_pts__d;
-    wire  [39:0] r_pts__q;
-    reg  r_pts__clock;
-    reg  r_pts__reset;
-    reg  [39:0] r_ptc__d;
-    wire  [39:0] r_ptc__q;
-    reg  r_ptc__clock;
-    reg  r_ptc__reset;
-    reg  [39:0] r_pbt__d;
-    wire  [39:0] r_pbt__q;
-    reg  r_pbt__clock;
-    reg  r_pbt__reset;
     reg  [31:0] lv__0__d;
     wire  [31:0] lv__0__q;
     reg  lv__0__clock;
@@ -1375,6 +1284,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     wire  r_gskip__q;
     reg  r_gskip__clock;
     reg  r_gskip__reset;
+    reg  [39:0] r_pb__d;
+    wire  [39:0] r_pb__q;
+    reg  r_pb__clock;
+    reg  r_pb__reset;
+    reg  [31:0] r_vl__d;
+    wire  [31:0] r_vl__q;
+    reg  r_vl__clock;
+    reg  r_vl__reset;
     reg  [31:0] r_st__d;
     wire  [31:0] r_st__q;
     reg  r_st__clock;
@@ -1871,14 +1788,15 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [5:0] ra;
     reg  [31:0] gmask;
     reg  g_write;
+    reg  [31:0] vlast;
     reg  [39:0] pb;
     reg  [39:0] po__0;
     reg  [39:0] po__1;
     reg  [39:0] po__2;
     reg  [39:0] po__3;
     reg  [39:0] po__4;
-    wire  [39:0] po__5;
-    reg  [39:0] po__6;
+    reg  [39:0] po__5;
+    wire  [39:0] po__6;
     reg  [39:0] po__7;
     reg  [39:0] po__8;
     reg  [39:0] po__9;
@@ -1889,23 +1807,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     reg  [39:0] po__14;
     reg  [39:0] po__15;
     reg  [39:0] po__16;
-    reg  [39:0] po__17;
-    reg  [4:0] tm;
-    reg  [31:0] tt__0;
-    reg  [31:0] tt__1;
-    reg  [31:0] tt__2;
-    reg  [31:0] tt__3;
-    reg  [31:0] tt__4;
-    reg  [31:0] tt__5;
-    reg  [31:0] tt__6;
-    reg  [31:0] tt__7;
-    reg  [31:0] tt__8;
-    reg  [31:0] tt__9;
-    reg  [31:0] tt__10;
-    reg  [31:0] ol;
-    reg  [31:0] ls;
-    reg  [31:0] lc;
-    reg  ffast;
     reg  zero_offs;
     reg  arith;
     reg  fits;
@@ -2032,7 +1933,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .c(lane0__c)
     );
     dac_expander__lanes lanes(
-        .vw(lanes__vw),
+        .s(lanes__s),
+        .c(lanes__c),
         .o__0(lanes__o__0),
         .o__1(lanes__o__1),
         .o__2(lanes__o__2),
@@ -2064,6 +1966,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .o__28(lanes__o__28),
         .o__29(lanes__o__29),
         .o__30(lanes__o__30),
+        .nm1(lanes__nm1),
         .v__0(lanes__v__0),
         .v__1(lanes__v__1),
         .v__2(lanes__v__2),
@@ -2096,6 +1999,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .v__29(lanes__v__29),
         .v__30(lanes__v__30),
         .v__31(lanes__v__31),
+        .vl(lanes__vl),
         .ps__0(lanes__ps__0),
         .ps__1(lanes__ps__1),
         .ps__2(lanes__ps__2),
@@ -2158,48 +2062,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .pc__28(lanes__pc__28),
         .pc__29(lanes__pc__29),
         .pc__30(lanes__pc__30)
-    );
-    dac_expander__add_ot add_vw(
-        .x(add_vw__x),
-        .y(add_vw__y),
-        .ci(add_vw__ci),
-        .s(add_vw__s)
-    );
-    dac_expander__add_ot add_vl(
-        .x(add_vl__x),
-        .y(add_vl__y),
-        .ci(add_vl__ci),
-        .s(add_vl__s)
-    );
-    dac_expander__add_ot add_ot(
-        .x(add_ot__x),
-        .y(add_ot__y),
-        .ci(add_ot__ci),
-        .s(add_ot__s)
-    );
-    dac_expander__add_p31 add_p31(
-        .x(add_p31__x),
-        .y(add_p31__y),
-        .ci(add_p31__ci),
-        .s(add_p31__s)
-    );
-    dac_expander__add_ot add_sf(
-        .x(add_sf__x),
-        .y(add_sf__y),
-        .ci(add_sf__ci),
-        .s(add_sf__s)
-    );
-    dac_expander__add_ot add_ss(
-        .x(add_ss__x),
-        .y(add_ss__y),
-        .ci(add_ss__ci),
-        .s(add_ss__s)
-    );
-    dac_expander__add_ot add_sg(
-        .x(add_sg__x),
-        .y(add_sg__y),
-        .ci(add_sg__ci),
-        .s(add_sg__s)
     );
     dac_expander__basis basis(
         .off_tx(basis__off_tx),
@@ -2730,7 +2592,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .bits__31(cpack__bits__31),
         .word(cpack__word)
     );
-    dac_expander__add_p31 add_pb(
+    dac_expander__add_pb add_pb(
         .x(add_pb__x),
         .y(add_pb__y),
         .ci(add_pb__ci),
@@ -3244,11 +3106,11 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .clock(wn__clock),
         .reset(wn__reset)
     );
-    dac_expander__reg2 wlg(
-        .d(wlg__d),
-        .q(wlg__q),
-        .clock(wlg__clock),
-        .reset(wlg__reset)
+    dac_expander__reg6 wnm1(
+        .d(wnm1__d),
+        .q(wnm1__q),
+        .clock(wnm1__clock),
+        .reset(wnm1__reset)
     );
     dac_expander__reg1 wskip0(
         .d(wskip0__d),
@@ -3273,102 +3135,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .q(wv__q),
         .clock(wv__clock),
         .reset(wv__reset)
-    );
-    dac_expander__reg32 x_vw(
-        .d(x_vw__d),
-        .q(x_vw__q),
-        .clock(x_vw__clock),
-        .reset(x_vw__reset)
-    );
-    dac_expander__reg32 x_vl(
-        .d(x_vl__d),
-        .q(x_vl__q),
-        .clock(x_vl__clock),
-        .reset(x_vl__reset)
-    );
-    dac_expander__reg6 x_n(
-        .d(x_n__d),
-        .q(x_n__q),
-        .clock(x_n__clock),
-        .reset(x_n__reset)
-    );
-    dac_expander__reg2 x_lg(
-        .d(x_lg__d),
-        .q(x_lg__q),
-        .clock(x_lg__clock),
-        .reset(x_lg__reset)
-    );
-    dac_expander__reg1 x_skip0(
-        .d(x_skip0__d),
-        .q(x_skip0__q),
-        .clock(x_skip0__clock),
-        .reset(x_skip0__reset)
-    );
-    dac_expander__reg6 x_wid(
-        .d(x_wid__d),
-        .q(x_wid__q),
-        .clock(x_wid__clock),
-        .reset(x_wid__reset)
-    );
-    dac_expander__reg1 x_last(
-        .d(x_last__d),
-        .q(x_last__q),
-        .clock(x_last__clock),
-        .reset(x_last__reset)
-    );
-    dac_expander__reg1 x_v(
-        .d(x_v__d),
-        .q(x_v__q),
-        .clock(x_v__clock),
-        .reset(x_v__reset)
-    );
-    dac_expander__reg32 x_g(
-        .d(x_g__d),
-        .q(x_g__q),
-        .clock(x_g__clock),
-        .reset(x_g__reset)
-    );
-    dac_expander__reg1 r_ff(
-        .d(r_ff__d),
-        .q(r_ff__q),
-        .clock(r_ff__clock),
-        .reset(r_ff__reset)
-    );
-    dac_expander__reg1 r_cf(
-        .d(r_cf__d),
-        .q(r_cf__q),
-        .clock(r_cf__clock),
-        .reset(r_cf__reset)
-    );
-    dac_expander__reg32 r_ot(
-        .d(r_ot__d),
-        .q(r_ot__q),
-        .clock(r_ot__clock),
-        .reset(r_ot__reset)
-    );
-    dac_expander__reg40 r_p31(
-        .d(r_p31__d),
-        .q(r_p31__q),
-        .clock(r_p31__clock),
-        .reset(r_p31__reset)
-    );
-    dac_expander__reg40 r_pts(
-        .d(r_pts__d),
-        .q(r_pts__q),
-        .clock(r_pts__clock),
-        .reset(r_pts__reset)
-    );
-    dac_expander__reg40 r_ptc(
-        .d(r_ptc__d),
-        .q(r_ptc__q),
-        .clock(r_ptc__clock),
-        .reset(r_ptc__reset)
-    );
-    dac_expander__reg40 r_pbt(
-        .d(r_pbt__d),
-        .q(r_pbt__q),
-        .clock(r_pbt__clock),
-        .reset(r_pbt__reset)
     );
     dac_expander__reg32 lv__0(
         .d(lv__0__d),
@@ -3603,6 +3369,18 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         .q(r_gskip__q),
         .clock(r_gskip__clock),
         .reset(r_gskip__reset)
+    );
+    dac_expander__reg40 r_pb(
+        .d(r_pb__d),
+        .q(r_pb__q),
+        .clock(r_pb__clock),
+        .reset(r_pb__reset)
+    );
+    dac_expander__reg32 r_vl(
+        .d(r_vl__d),
+        .q(r_vl__q),
+        .clock(r_vl__clock),
+        .reset(r_vl__reset)
     );
     dac_expander__reg32 r_st(
         .d(r_st__d),
@@ -4225,28 +4003,12 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) ws__clock = clock;
     always @(*) wc__clock = clock;
     always @(*) wn__clock = clock;
-    always @(*) wlg__clock = clock;
+    always @(*) wnm1__clock = clock;
     always @(*) wskip0__clock = clock;
     always @(*) wwid__clock = clock;
     always @(*) wlast__clock = clock;
     always @(*) wv__clock = clock;
     always @(*) wg__clock = clock;
-    always @(*) x_vw__clock = clock;
-    always @(*) x_vl__clock = clock;
-    always @(*) x_n__clock = clock;
-    always @(*) x_lg__clock = clock;
-    always @(*) x_skip0__clock = clock;
-    always @(*) x_wid__clock = clock;
-    always @(*) x_last__clock = clock;
-    always @(*) x_v__clock = clock;
-    always @(*) x_g__clock = clock;
-    always @(*) r_ff__clock = clock;
-    always @(*) r_cf__clock = clock;
-    always @(*) r_ot__clock = clock;
-    always @(*) r_p31__clock = clock;
-    always @(*) r_pts__clock = clock;
-    always @(*) r_ptc__clock = clock;
-    always @(*) r_pbt__clock = clock;
     always @(*) r_act__clock = clock;
     always @(*) r_live__clock = clock;
     always @(*) r_ends__clock = clock;
@@ -4254,6 +4016,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) r_lastg__clock = clock;
     always @(*) r_skip0__clock = clock;
     always @(*) r_gskip__clock = clock;
+    always @(*) r_pb__clock = clock;
+    always @(*) r_vl__clock = clock;
     always @(*) r_pop__clock = clock;
     always @(*) r_st__clock = clock;
     always @(*) r_gw__clock = clock;
@@ -4458,21 +4222,21 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         st_fast__d = st_fast__q;
         st_fast__d = st_fast__q;
         if (pf_push) begin
-            st_fast__d = add_sf__s;
+            st_fast__d = st_fast__q + c1_32;
         end
     end
     always @(*) begin
         st_slow__d = st_slow__q;
         st_slow__d = st_slow__q;
         if (ps_final) begin
-            st_slow__d = add_ss__s;
+            st_slow__d = st_slow__q + c1_32;
         end
     end
     always @(*) begin
         st_gskip__d = st_gskip__q;
         st_gskip__d = st_gskip__q;
         if (cyc & r_gskip__q & ~r_skip0__q) begin
-            st_gskip__d = add_sg__s;
+            st_gskip__d = st_gskip__q + c1_32;
         end
     end
     always @(*) begin
@@ -4488,7 +4252,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         if (start_go) begin
         end
         else if (load) begin
-            cwid__d = x_wid__q;
+            cwid__d = wwid__q;
         end
     end
     always @(*) begin
@@ -4498,7 +4262,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             cv__d = 1'b0;
         end
         else if (load) begin
-            cv__d = x_v__q;
+            cv__d = wv__q;
         end
         else if (tuple_done) begin
             cv__d = 1'b0;
@@ -4510,7 +4274,7 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         if (start_go) begin
         end
         else if (load) begin
-            cend__d = x_last__q;
+            cend__d = wlast__q;
         end
     end
     always @(*) begin
@@ -4607,12 +4371,12 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         end
     end
     always @(*) begin
-        wlg__d = wlg__q;
-        wlg__d = wlg__q;
+        wnm1__d = wnm1__q;
+        wnm1__d = wnm1__q;
         if (start_go) begin
         end
         else if (load) begin
-            wlg__d = nm1[(32'h3)+:(2)];
+            wnm1__d = n - c1_6;
         end
     end
     always @(*) begin
@@ -4662,122 +4426,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         end
     end
     always @(*) begin
-        x_vw__d = x_vw__q;
-        x_vw__d = x_vw__q;
-        if (start_go) begin
-        end
-        else if (load) begin
-            x_vw__d = add_vw__s;
-        end
-    end
-    always @(*) begin
-        x_vl__d = x_vl__q;
-        x_vl__d = x_vl__q;
-        if (start_go) begin
-        end
-        else if (load) begin
-            x_vl__d = add_vl__s;
-        end
-    end
-    always @(*) begin
-        x_n__d = x_n__q;
-        x_n__d = x_n__q;
-        if (start_go) begin
-        end
-        else if (load) begin
-            x_n__d = wn__q;
-        end
-    end
-    always @(*) begin
-        x_lg__d = x_lg__q;
-        x_lg__d = x_lg__q;
-        if (start_go) begin
-        end
-        else if (load) begin
-            x_lg__d = wlg__q;
-        end
-    end
-    always @(*) begin
-        x_skip0__d = x_skip0__q;
-        x_skip0__d = x_skip0__q;
-        if (start_go) begin
-        end
-        else if (load) begin
-            x_skip0__d = wskip0__q;
-        end
-    end
-    always @(*) begin
-        x_wid__d = x_wid__q;
-        x_wid__d = x_wid__q;
-        if (start_go) begin
-        end
-        else if (load) begin
-            x_wid__d = wwid__q;
-        end
-    end
-    always @(*) begin
-        x_last__d = x_last__q;
-        x_last__d = x_last__q;
-        if (start_go) begin
-        end
-        else if (load) begin
-            x_last__d = wlast__q;
-        end
-    end
-    always @(*) begin
-        x_v__d = x_v__q;
-        x_v__d = x_v__q;
-        if (start_go) begin
-            x_v__d = 1'b0;
-        end
-        else if (load) begin
-            x_v__d = wv__q;
-        end
-    end
-    always @(*) begin
-        x_g__d = x_g__q;
-        x_g__d = x_g__q;
-        if (start_go) begin
-        end
-        else if (load) begin
-            x_g__d = wg__q;
-        end
-    end
-    always @(*) begin
-        r_ff__d = r_ff__q;
-        r_ff__d = r_ff__q;
-        if (load) begin
-            r_ff__d = ffast;
-        end
-    end
-    always @(*) begin
-        r_cf__d = r_cf__q;
-        r_cf__d = r_cf__q;
-        if (load) begin
-            r_cf__d = cmp_first__r;
-        end
-    end
-    always @(*) begin
-        r_ot__d = r_ot__q;
-        r_ot__d = add_ot__s;
-    end
-    always @(*) begin
-        r_p31__d = r_p31__q;
-        r_p31__d = add_p31__s;
-    end
-    always @(*) begin
-        r_pts__d = r_pts__q;
-        r_pts__d = po__12;
-    end
-    always @(*) begin
-        r_ptc__d = r_ptc__q;
-        r_ptc__d = po__13;
-    end
-    always @(*) begin
-        r_pbt__d = r_pbt__q;
-        r_pbt__d = add_pb__s;
-    end
-    always @(*) begin
         r_act__d = r_act__q;
         r_act__d = r_act__q;
         if (load) begin
@@ -4809,14 +4457,14 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         r_lastg__d = r_lastg__q;
         r_lastg__d = r_lastg__q;
         if (load) begin
-            r_lastg__d = x_lg__q;
+            r_lastg__d = nm1[(32'h3)+:(2)];
         end
     end
     always @(*) begin
         r_skip0__d = r_skip0__q;
         r_skip0__d = r_skip0__q;
         if (load) begin
-            r_skip0__d = x_skip0__q;
+            r_skip0__d = wskip0__q;
         end
     end
     always @(*) begin
@@ -4824,6 +4472,20 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
         r_gskip__d = r_gskip__q;
         if (load) begin
             r_gskip__d = gskip;
+        end
+    end
+    always @(*) begin
+        r_pb__d = r_pb__q;
+        r_pb__d = r_pb__q;
+        if (load) begin
+            r_pb__d = pb;
+        end
+    end
+    always @(*) begin
+        r_vl__d = r_vl__q;
+        r_vl__d = r_vl__q;
+        if (load) begin
+            r_vl__d = lanes__vl;
         end
     end
     always @(*) begin
@@ -4974,28 +4636,12 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) ws__reset = reset;
     always @(*) wc__reset = reset;
     always @(*) wn__reset = reset;
-    always @(*) wlg__reset = reset;
+    always @(*) wnm1__reset = reset;
     always @(*) wskip0__reset = reset;
     always @(*) wwid__reset = reset;
     always @(*) wlast__reset = reset;
     always @(*) wv__reset = reset;
     always @(*) wg__reset = reset;
-    always @(*) x_vw__reset = reset;
-    always @(*) x_vl__reset = reset;
-    always @(*) x_n__reset = reset;
-    always @(*) x_lg__reset = reset;
-    always @(*) x_skip0__reset = reset;
-    always @(*) x_wid__reset = reset;
-    always @(*) x_last__reset = reset;
-    always @(*) x_v__reset = reset;
-    always @(*) x_g__reset = reset;
-    always @(*) r_ff__reset = reset;
-    always @(*) r_cf__reset = reset;
-    always @(*) r_ot__reset = reset;
-    always @(*) r_p31__reset = reset;
-    always @(*) r_pts__reset = reset;
-    always @(*) r_ptc__reset = reset;
-    always @(*) r_pbt__reset = reset;
     always @(*) r_act__reset = reset;
     always @(*) r_live__reset = reset;
     always @(*) r_ends__reset = reset;
@@ -5003,6 +4649,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) r_lastg__reset = reset;
     always @(*) r_skip0__reset = reset;
     always @(*) r_gskip__reset = reset;
+    always @(*) r_pb__reset = reset;
+    always @(*) r_vl__reset = reset;
     always @(*) r_pop__reset = reset;
     always @(*) r_st__reset = reset;
     always @(*) r_gw__reset = reset;
@@ -5628,8 +5276,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) lane0__cy = cur_cy;
     always @(*) lane0__a = nwi__q & amask;
     always @(*) lane0__ty0 = t0 >> zx_k12__wide;
-    always @(*) nm1 = n - c1_6;
-    always @(*) lanes__vw = x_vw__q;
+    always @(*) lanes__s = ws__q;
+    always @(*) lanes__c = wc__q;
     always @(*) lanes__o__0 = r_lo__0__q;
     always @(*) lanes__o__1 = r_lo__1__q;
     always @(*) lanes__o__2 = r_lo__2__q;
@@ -5661,6 +5309,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) lanes__o__28 = r_lo__28__q;
     always @(*) lanes__o__29 = r_lo__29__q;
     always @(*) lanes__o__30 = r_lo__30__q;
+    always @(*) nm1 = wnm1__q;
+    always @(*) lanes__nm1 = wnm1__q;
     always @(*) ra = wid[(32'h0)+:(6)];
     always @(*) gmem__r_addr = ra;
     always @(*) zx_ra64__narrow = ra;
@@ -5702,13 +5352,13 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) setup__v__29 = lanes__v__29[(32'h0)+:(8)];
     always @(*) setup__v__30 = lanes__v__30[(32'h0)+:(8)];
     always @(*) setup__v__31 = lanes__v__31[(32'h0)+:(8)];
-    always @(*) setup__n = x_n__q;
+    always @(*) setup__n = wn__q;
     always @(*) setup__g = t_gran;
     always @(*) setup__brk = brks__brk;
     always @(*) begin
         setup__en = ones32;
         if (is_addr & t_guard) begin
-            setup__en = x_g__q;
+            setup__en = wg__q;
         end
     end
     always @(*) gskip = is_addr & t_guard & setup__none;
@@ -5751,134 +5401,25 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) rec__ends = r_ends__q;
     always @(*) rec__gef = r_gef__q;
     always @(*) rec__starts = r_st__q;
-    always @(*) add_vw__x = ws__q;
-    always @(*) add_vw__y = wc__q;
-    assign add_vw__ci = 1'b0;
-    always @(*) begin
-        ol = r_ot__q;
-        if (wn__q[32'h5]) begin
-            ol = r_lo__30__q;
-        end
-    end
-    always @(*) ls = ws__q ^ wc__q ^ ol;
-    always @(*) lc = ((ws__q & wc__q) | (ws__q & ol) | (wc__q & ol)) << c1_32;
-    always @(*) add_vl__x = ls;
-    always @(*) add_vl__y = lc;
-    assign add_vl__ci = 1'b0;
-    always @(*) sx_tx__narrow = t_tx;
-    always @(*) tm = cfg_threads[(32'h0)+:(5)] - c1_5;
-    always @(*) begin
-        po__0 = c0_40;
-        if (tm[0]) begin
-            po__0 = sx_tx__wide << sh40__0;
-        end
-    end
-    always @(*) begin
-        po__1 = c0_40;
-        if (tm[1]) begin
-            po__1 = sx_tx__wide << sh40__1;
-        end
-    end
-    always @(*) begin
-        po__2 = c0_40;
-        if (tm[2]) begin
-            po__2 = sx_tx__wide << sh40__2;
-        end
-    end
-    always @(*) begin
-        po__3 = c0_40;
-        if (tm[3]) begin
-            po__3 = sx_tx__wide << sh40__3;
-        end
-    end
-    always @(*) begin
-        po__4 = c0_40;
-        if (tm[4]) begin
-            po__4 = sx_tx__wide << sh40__4;
-        end
-    end
-    assign po__5 = bias40;
-    always @(*) po__6 = po__0 ^ po__1 ^ po__2;
-    always @(*) po__7 = ((po__0 & po__1) | (po__0 & po__2) | (po__1 & po__2)) << c1_40;
-    always @(*) po__8 = po__3 ^ po__4 ^ po__5;
-    always @(*) po__9 = ((po__3 & po__4) | (po__3 & po__5) | (po__4 & po__5)) << c1_40;
-    always @(*) po__10 = po__6 ^ po__7 ^ po__8;
-    always @(*) po__11 = ((po__6 & po__7) | (po__6 & po__8) | (po__7 & po__8)) << c1_40;
-    always @(*) po__12 = po__9 ^ po__10 ^ po__11;
-    always @(*) po__13 = ((po__9 & po__10) | (po__9 & po__11) | (po__10 & po__11)) << c1_40;
-    always @(*) add_pb__x = r_pts__q;
-    always @(*) add_pb__y = r_ptc__q;
-    assign add_pb__ci = 1'b0;
-    always @(*) po__14 = sx_tx__wide << sh40__5;
-    always @(*) po__15 = ~sx_tx__wide;
-    always @(*) po__16 = po__14 ^ po__15 ^ bias1_40;
-    always @(*) po__17 = ((po__14 & po__15) | (po__14 & bias1_40) | (po__15 & bias1_40)) << c1_40;
-    always @(*) add_p31__x = po__16;
-    always @(*) add_p31__y = po__17;
-    assign add_p31__ci = 1'b0;
-    always @(*) begin
-        tt__0 = c0_32;
-        if (tm[0]) begin
-            tt__0 = r_bb__0__q;
-        end
-    end
-    always @(*) begin
-        tt__1 = c0_32;
-        if (tm[1]) begin
-            tt__1 = r_bb__1__q;
-        end
-    end
-    always @(*) begin
-        tt__2 = c0_32;
-        if (tm[2]) begin
-            tt__2 = r_bb__2__q;
-        end
-    end
-    always @(*) begin
-        tt__3 = c0_32;
-        if (tm[3]) begin
-            tt__3 = r_bb__3__q;
-        end
-    end
-    always @(*) begin
-        tt__4 = c0_32;
-        if (tm[4]) begin
-            tt__4 = r_bb__4__q;
-        end
-    end
-    always @(*) tt__5 = tt__0 ^ tt__1 ^ tt__2;
-    always @(*) tt__6 = ((tt__0 & tt__1) | (tt__0 & tt__2) | (tt__1 & tt__2)) << c1_32;
-    always @(*) tt__7 = tt__3 ^ tt__4 ^ tt__5;
-    always @(*) tt__8 = ((tt__3 & tt__4) | (tt__3 & tt__5) | (tt__4 & tt__5)) << c1_32;
-    always @(*) tt__9 = tt__6 ^ tt__7 ^ tt__8;
-    always @(*) tt__10 = ((tt__6 & tt__7) | (tt__6 & tt__8) | (tt__7 & tt__8)) << c1_32;
-    always @(*) add_ot__x = tt__9;
-    always @(*) add_ot__y = tt__10;
-    assign add_ot__ci = 1'b0;
-    always @(*) cmp_first__a = x_vw__q;
+    always @(*) cmp_first__a = lv__0__q;
     always @(*) cmp_first__b = t_scalar;
     always @(*) cmp_first__op = t_cmp;
-    always @(*) cmp_last__a = x_vl__q;
+    always @(*) vlast = r_vl__q;
+    always @(*) cmp_last__a = vlast;
     always @(*) cmp_last__b = t_scalar;
     always @(*) cmp_last__op = t_cmp;
     always @(*) zero_offs = h_zo__q;
     always @(*) arith = h_ar__q;
-    always @(*) begin
-        pb = r_pbt__q;
-        if (x_n__q[32'h5]) begin
-            pb = r_p31__q;
-        end
-    end
-    always @(*) zx_v33__narrow = x_vw__q;
-    always @(*) zx_p33__narrow = pb[(32'h0)+:(32)];
+    always @(*) zx_v33__narrow = lv__0__q;
+    always @(*) zx_p33__narrow = r_pb__q[(32'h0)+:(32)];
     always @(*) add_fit__x = zx_v33__wide;
     always @(*) add_fit__y = zx_p33__wide;
     assign add_fit__ci = 1'b0;
     always @(*) c32 = (add_fit__s & bit32_33) != c0_33;
-    always @(*) s31 = x_vw__q[32'h1f];
-    always @(*) pb_hi0 = (pb & hi40) == c0_40;
-    always @(*) pb_hi1 = (pb & hi40) == hi1_40;
-    always @(*) pb_hiff = (pb & hi40) == hi40;
+    always @(*) s31 = lv__0__q[32'h1f];
+    always @(*) pb_hi0 = (r_pb__q & hi40) == c0_40;
+    always @(*) pb_hi1 = (r_pb__q & hi40) == hi1_40;
+    always @(*) pb_hiff = (r_pb__q & hi40) == hi40;
     always @(*) begin
         fits = pb_hi0;
         if (c32 & ~s31) begin
@@ -5888,11 +5429,62 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             fits = pb_hi1;
         end
     end
-    always @(*) ffast = zero_offs | (arith & (t_cmp < cmp_ord) & fits & (cmp_first__r == cmp_last__r));
-    always @(*) fast = (grp__q == c0_2) & r_ff__q;
+    always @(*) sx_tx__narrow = t_tx;
+    always @(*) begin
+        po__0 = c0_40;
+        if (nm1[0]) begin
+            po__0 = sx_tx__wide << sh40__0;
+        end
+    end
+    always @(*) begin
+        po__1 = c0_40;
+        if (nm1[1]) begin
+            po__1 = sx_tx__wide << sh40__1;
+        end
+    end
+    always @(*) begin
+        po__2 = c0_40;
+        if (nm1[2]) begin
+            po__2 = sx_tx__wide << sh40__2;
+        end
+    end
+    always @(*) begin
+        po__3 = c0_40;
+        if (nm1[3]) begin
+            po__3 = sx_tx__wide << sh40__3;
+        end
+    end
+    always @(*) begin
+        po__4 = c0_40;
+        if (nm1[4]) begin
+            po__4 = sx_tx__wide << sh40__4;
+        end
+    end
+    always @(*) begin
+        po__5 = c0_40;
+        if (nm1[5]) begin
+            po__5 = sx_tx__wide << sh40__5;
+        end
+    end
+    assign po__6 = bias40;
+    always @(*) po__7 = po__0 ^ po__1 ^ po__2;
+    always @(*) po__8 = ((po__0 & po__1) | (po__0 & po__2) | (po__1 & po__2)) << c1_40;
+    always @(*) po__9 = po__3 ^ po__4 ^ po__5;
+    always @(*) po__10 = ((po__3 & po__4) | (po__3 & po__5) | (po__4 & po__5)) << c1_40;
+    always @(*) po__11 = po__6 ^ po__7 ^ po__8;
+    always @(*) po__12 = ((po__6 & po__7) | (po__6 & po__8) | (po__7 & po__8)) << c1_40;
+    always @(*) po__13 = po__9 ^ po__10 ^ po__11;
+    always @(*) po__14 = ((po__9 & po__10) | (po__9 & po__11) | (po__10 & po__11)) << c1_40;
+    always @(*) po__15 = po__12 ^ po__13 ^ po__14;
+    always @(*) po__16 = ((po__12 & po__13) | (po__12 & po__14) | (po__13 & po__14)) << c1_40;
+    always @(*) add_pb__x = po__15;
+    always @(*) add_pb__y = po__16;
+    assign add_pb__ci = 1'b0;
+    always @(*) pb = add_pb__s;
+    always @(*) fast = (grp__q == c0_2) & (zero_offs | (arith & (t_cmp < cmp_ord) & fits & (cmp_first__r == cmp_last__r)));
     always @(*) begin
         fast_mask = c0_32;
-        if (r_cf__q) begin
+        if (cmp_first__r) begin
             fast_mask = r_act__q;
         end
     end
@@ -6032,15 +5624,6 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
             pmask = fast_mask;
         end
     end
-    always @(*) add_sf__x = st_fast__q;
-    assign add_sf__y = c1_32;
-    assign add_sf__ci = 1'b0;
-    always @(*) add_ss__x = st_slow__q;
-    assign add_ss__y = c1_32;
-    assign add_ss__ci = 1'b0;
-    always @(*) add_sg__x = st_gskip__q;
-    assign add_sg__y = c1_32;
-    assign add_sg__ci = 1'b0;
     always @(*) start = ~busy__q & ~r_pop__q & atq0__o_valid & atq1__o_valid & atq2__o_valid & atq3__o_valid;
     always @(*) start_drop = start & (reserved | (active__q == zero16));
     always @(*) start_go = start & ~start_drop;
@@ -6064,8 +5647,8 @@ module dac_expander(clock,reset,cfg_bdx_log2,cfg_threads,cfg_warps_per_cta,cta_l
     always @(*) load = (busy__q & ~cv__q) | (wdone & ~cend__q);
     always @(*) tuple_done = wdone & cend__q;
     always @(*) atq_pop = start_drop | tuple_done;
-    always @(*) aq__peek_q = x_wid__q;
-    always @(*) pq__peek_q = x_wid__q;
+    always @(*) aq__peek_q = wwid__q;
+    always @(*) pq__peek_q = wwid__q;
     always @(*) lv__0__clock = clock;
     always @(*) lv__0__reset = reset;
     always @(*) begin
@@ -6826,103 +6409,7 @@ module dac_expander__add_fit(x,y,ci,s);
 
 endmodule // dac_expander__add_fit
 
-module dac_expander__add_ot(x,y,ci,s);
-
-    // Module arguments
-    input wire  [31:0] x;
-    input wire  [31:0] y;
-    input wire  ci;
-    output reg  [31:0] s;
-
-    // Constant declarations
-    localparam  one = 32'h1;
-    localparam  zero = 32'h0;
-    localparam  sh__0 = 32'h1;
-    localparam  sh__1 = 32'h2;
-    localparam  sh__2 = 32'h4;
-    localparam  sh__3 = 32'h8;
-    localparam  sh__4 = 32'h10;
-
-    // Local signals
-    reg  [31:0] p0;
-    reg  [31:0] g0;
-    reg  [31:0] cw;
-    reg  [31:0] cp;
-    reg  [31:0] g__0;
-    reg  [31:0] g__1;
-    reg  [31:0] g__2;
-    reg  [31:0] g__3;
-    reg  [31:0] g__4;
-    reg  [31:0] g__5;
-    reg  [31:0] p__0;
-    reg  [31:0] p__1;
-    reg  [31:0] p__2;
-    reg  [31:0] p__3;
-    reg  [31:0] p__4;
-    reg  [31:0] gs__0;
-    reg  [31:0] gs__1;
-    reg  [31:0] gs__2;
-    reg  [31:0] gs__3;
-    reg  [31:0] gs__4;
-    reg  [31:0] ps__0;
-    reg  [31:0] ps__1;
-    reg  [31:0] ps__2;
-    reg  [31:0] ps__3;
-    reg  [31:0] pg__0;
-    reg  [31:0] pg__1;
-    reg  [31:0] pg__2;
-    reg  [31:0] pg__3;
-    reg  [31:0] pg__4;
-    reg  [31:0] gc;
-    reg  [31:0] c;
-
-    // Update code
-    always @(*) begin
-        if (ci) begin
-            cw = one;
-        end
-        else begin
-            cw = zero;
-        end
-    end
-    always @(*) p0 = x ^ y;
-    always @(*) cp = p0 & cw;
-    always @(*) g0 = (x & y) | cp;
-    always @(*) g__0 = g0;
-    always @(*) p__0 = p0;
-    always @(*) ps__0 = p__0 << sh__0;
-    always @(*) p__1 = p__0 & ps__0;
-    always @(*) ps__1 = p__1 << sh__1;
-    always @(*) p__2 = p__1 & ps__1;
-    always @(*) ps__2 = p__2 << sh__2;
-    always @(*) p__3 = p__2 & ps__2;
-    always @(*) ps__3 = p__3 << sh__3;
-    always @(*) p__4 = p__3 & ps__3;
-    always @(*) gs__0 = g__0 << sh__0;
-    always @(*) pg__0 = p__0 & gs__0;
-    always @(*) g__1 = g__0 | pg__0;
-    always @(*) gs__1 = g__1 << sh__1;
-    always @(*) pg__1 = p__1 & gs__1;
-    always @(*) g__2 = g__1 | pg__1;
-    always @(*) gs__2 = g__2 << sh__2;
-    always @(*) pg__2 = p__2 & gs__2;
-    always @(*) g__3 = g__2 | pg__2;
-    always @(*) gs__3 = g__3 << sh__3;
-    always @(*) pg__3 = p__3 & gs__3;
-    always @(*) g__4 = g__3 | pg__3;
-    always @(*) gs__4 = g__4 << sh__4;
-    always @(*) pg__4 = p__4 & gs__4;
-    always @(*) g__5 = g__4 | pg__4;
-    always @(*) begin
-        gc = zero;
-        gc = g__5 << one;
-    end
-    always @(*) c = gc | cw;
-    always @(*) s = p0 ^ c;
-
-endmodule // dac_expander__add_ot
-
-module dac_expander__add_p31(x,y,ci,s);
+module dac_expander__add_pb(x,y,ci,s);
 
     // Module arguments
     input wire  [39:0] x;
@@ -7027,7 +6514,7 @@ module dac_expander__add_p31(x,y,ci,s);
     always @(*) c = gc | cw;
     always @(*) s = p0 ^ c;
 
-endmodule // dac_expander__add_p31
+endmodule // dac_expander__add_pb
 
 module dac_expander__aq(clock,reset,push,push_q,push_data,push_full_next,peek_q,peek_full_next,pop,pop_q,pop_valid,pop_data);
 
@@ -11934,7 +11421,7 @@ module dac_expander__delta(off_tx,off_ty,k,d2);
         .narrow(zx_k__narrow),
         .wide(zx_k__wide)
     );
-    dac_expander__add_ot add(
+    dac_expander__delta__add add(
         .x(add__x),
         .y(add__y),
         .ci(add__ci),
@@ -11950,6 +11437,102 @@ module dac_expander__delta(off_tx,off_ty,k,d2);
     always @(*) d2 = add__s;
 
 endmodule // dac_expander__delta
+
+module dac_expander__delta__add(x,y,ci,s);
+
+    // Module arguments
+    input wire  [31:0] x;
+    input wire  [31:0] y;
+    input wire  ci;
+    output reg  [31:0] s;
+
+    // Constant declarations
+    localparam  one = 32'h1;
+    localparam  zero = 32'h0;
+    localparam  sh__0 = 32'h1;
+    localparam  sh__1 = 32'h2;
+    localparam  sh__2 = 32'h4;
+    localparam  sh__3 = 32'h8;
+    localparam  sh__4 = 32'h10;
+
+    // Local signals
+    reg  [31:0] p0;
+    reg  [31:0] g0;
+    reg  [31:0] cw;
+    reg  [31:0] cp;
+    reg  [31:0] g__0;
+    reg  [31:0] g__1;
+    reg  [31:0] g__2;
+    reg  [31:0] g__3;
+    reg  [31:0] g__4;
+    reg  [31:0] g__5;
+    reg  [31:0] p__0;
+    reg  [31:0] p__1;
+    reg  [31:0] p__2;
+    reg  [31:0] p__3;
+    reg  [31:0] p__4;
+    reg  [31:0] gs__0;
+    reg  [31:0] gs__1;
+    reg  [31:0] gs__2;
+    reg  [31:0] gs__3;
+    reg  [31:0] gs__4;
+    reg  [31:0] ps__0;
+    reg  [31:0] ps__1;
+    reg  [31:0] ps__2;
+    reg  [31:0] ps__3;
+    reg  [31:0] pg__0;
+    reg  [31:0] pg__1;
+    reg  [31:0] pg__2;
+    reg  [31:0] pg__3;
+    reg  [31:0] pg__4;
+    reg  [31:0] gc;
+    reg  [31:0] c;
+
+    // Update code
+    always @(*) begin
+        if (ci) begin
+            cw = one;
+        end
+        else begin
+            cw = zero;
+        end
+    end
+    always @(*) p0 = x ^ y;
+    always @(*) cp = p0 & cw;
+    always @(*) g0 = (x & y) | cp;
+    always @(*) g__0 = g0;
+    always @(*) p__0 = p0;
+    always @(*) ps__0 = p__0 << sh__0;
+    always @(*) p__1 = p__0 & ps__0;
+    always @(*) ps__1 = p__1 << sh__1;
+    always @(*) p__2 = p__1 & ps__1;
+    always @(*) ps__2 = p__2 << sh__2;
+    always @(*) p__3 = p__2 & ps__2;
+    always @(*) ps__3 = p__3 << sh__3;
+    always @(*) p__4 = p__3 & ps__3;
+    always @(*) gs__0 = g__0 << sh__0;
+    always @(*) pg__0 = p__0 & gs__0;
+    always @(*) g__1 = g__0 | pg__0;
+    always @(*) gs__1 = g__1 << sh__1;
+    always @(*) pg__1 = p__1 & gs__1;
+    always @(*) g__2 = g__1 | pg__1;
+    always @(*) gs__2 = g__2 << sh__2;
+    always @(*) pg__2 = p__2 & gs__2;
+    always @(*) g__3 = g__2 | pg__2;
+    always @(*) gs__3 = g__3 << sh__3;
+    always @(*) pg__3 = p__3 & gs__3;
+    always @(*) g__4 = g__3 | pg__3;
+    always @(*) gs__4 = g__4 << sh__4;
+    always @(*) pg__4 = p__4 & gs__4;
+    always @(*) g__5 = g__4 | pg__4;
+    always @(*) begin
+        gc = zero;
+        gc = g__5 << one;
+    end
+    always @(*) c = gc | cw;
+    always @(*) s = p0 ^ c;
+
+endmodule // dac_expander__delta__add
 
 module dac_expander__dfl1(d,g,z,m);
 
@@ -12656,10 +12239,11 @@ module dac_expander__lane0(base,off_cx,off_cy,off_tx,off_ty,cx,cy,a,ty0,s,c);
 
 endmodule // dac_expander__lane0
 
-module dac_expander__lanes(vw,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,o__10,o__11,o__12,o__13,o__14,o__15,o__16,o__17,o__18,o__19,o__20,o__21,o__22,o__23,o__24,o__25,o__26,o__27,o__28,o__29,o__30,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,ps__0,ps__1,ps__2,ps__3,ps__4,ps__5,ps__6,ps__7,ps__8,ps__9,ps__10,ps__11,ps__12,ps__13,ps__14,ps__15,ps__16,ps__17,ps__18,ps__19,ps__20,ps__21,ps__22,ps__23,ps__24,ps__25,ps__26,ps__27,ps__28,ps__29,ps__30,pc__0,pc__1,pc__2,pc__3,pc__4,pc__5,pc__6,pc__7,pc__8,pc__9,pc__10,pc__11,pc__12,pc__13,pc__14,pc__15,pc__16,pc__17,pc__18,pc__19,pc__20,pc__21,pc__22,pc__23,pc__24,pc__25,pc__26,pc__27,pc__28,pc__29,pc__30);
+module dac_expander__lanes(s,c,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,o__10,o__11,o__12,o__13,o__14,o__15,o__16,o__17,o__18,o__19,o__20,o__21,o__22,o__23,o__24,o__25,o__26,o__27,o__28,o__29,o__30,nm1,v__0,v__1,v__2,v__3,v__4,v__5,v__6,v__7,v__8,v__9,v__10,v__11,v__12,v__13,v__14,v__15,v__16,v__17,v__18,v__19,v__20,v__21,v__22,v__23,v__24,v__25,v__26,v__27,v__28,v__29,v__30,v__31,vl,ps__0,ps__1,ps__2,ps__3,ps__4,ps__5,ps__6,ps__7,ps__8,ps__9,ps__10,ps__11,ps__12,ps__13,ps__14,ps__15,ps__16,ps__17,ps__18,ps__19,ps__20,ps__21,ps__22,ps__23,ps__24,ps__25,ps__26,ps__27,ps__28,ps__29,ps__30,pc__0,pc__1,pc__2,pc__3,pc__4,pc__5,pc__6,pc__7,pc__8,pc__9,pc__10,pc__11,pc__12,pc__13,pc__14,pc__15,pc__16,pc__17,pc__18,pc__19,pc__20,pc__21,pc__22,pc__23,pc__24,pc__25,pc__26,pc__27,pc__28,pc__29,pc__30);
 
     // Module arguments
-    input wire  [31:0] vw;
+    input wire  [31:0] s;
+    input wire  [31:0] c;
     input wire  [31:0] o__0;
     input wire  [31:0] o__1;
     input wire  [31:0] o__2;
@@ -12691,6 +12275,7 @@ module dac_expander__lanes(vw,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,
     input wire  [31:0] o__28;
     input wire  [31:0] o__29;
     input wire  [31:0] o__30;
+    input wire  [5:0] nm1;
     output reg  [31:0] v__0;
     output reg  [31:0] v__1;
     output reg  [31:0] v__2;
@@ -12723,6 +12308,7 @@ module dac_expander__lanes(vw,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,
     output reg  [31:0] v__29;
     output reg  [31:0] v__30;
     output reg  [31:0] v__31;
+    output reg  [31:0] vl;
     output reg  [7:0] ps__0;
     output reg  [7:0] ps__1;
     output reg  [7:0] ps__2;
@@ -12754,7 +12340,7 @@ module dac_expander__lanes(vw,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,
     output reg  [7:0] ps__28;
     output reg  [7:0] ps__29;
     output reg  [7:0] ps__30;
-    output wire  [7:0] pc__0;
+    output reg  [7:0] pc__0;
     output reg  [7:0] pc__1;
     output reg  [7:0] pc__2;
     output reg  [7:0] pc__3;
@@ -12787,9 +12373,45 @@ module dac_expander__lanes(vw,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,
     output reg  [7:0] pc__30;
 
     // Constant declarations
-    localparam  c0 = 8'h0;
+    localparam  lane_no__0 = 6'b1;
+    localparam  lane_no__1 = 6'b10;
+    localparam  lane_no__2 = 6'b11;
+    localparam  lane_no__3 = 6'b100;
+    localparam  lane_no__4 = 6'b101;
+    localparam  lane_no__5 = 6'b110;
+    localparam  lane_no__6 = 6'b111;
+    localparam  lane_no__7 = 6'b1000;
+    localparam  lane_no__8 = 6'b1001;
+    localparam  lane_no__9 = 6'b1010;
+    localparam  lane_no__10 = 6'b1011;
+    localparam  lane_no__11 = 6'b1100;
+    localparam  lane_no__12 = 6'b1101;
+    localparam  lane_no__13 = 6'b1110;
+    localparam  lane_no__14 = 6'b1111;
+    localparam  lane_no__15 = 6'b10000;
+    localparam  lane_no__16 = 6'b10001;
+    localparam  lane_no__17 = 6'b10010;
+    localparam  lane_no__18 = 6'b10011;
+    localparam  lane_no__19 = 6'b10100;
+    localparam  lane_no__20 = 6'b10101;
+    localparam  lane_no__21 = 6'b10110;
+    localparam  lane_no__22 = 6'b10111;
+    localparam  lane_no__23 = 6'b11000;
+    localparam  lane_no__24 = 6'b11001;
+    localparam  lane_no__25 = 6'b11010;
+    localparam  lane_no__26 = 6'b11011;
+    localparam  lane_no__27 = 6'b11100;
+    localparam  lane_no__28 = 6'b11101;
+    localparam  lane_no__29 = 6'b11110;
+    localparam  lane_no__30 = 6'b11111;
+    localparam  c0 = 32'h0;
+    localparam  c1 = 32'h1;
 
     // Stub signals
+    reg  [31:0] add0__x;
+    reg  [31:0] add0__y;
+    wire  add0__ci;
+    wire  [31:0] add0__s;
     reg  [31:0] add__0__x;
     reg  [31:0] add__0__y;
     wire  add__0__ci;
@@ -12914,383 +12536,817 @@ module dac_expander__lanes(vw,o__0,o__1,o__2,o__3,o__4,o__5,o__6,o__7,o__8,o__9,
     reg  [31:0] add__30__y;
     wire  add__30__ci;
     wire  [31:0] add__30__s;
+    reg  [31:0] addl__x;
+    reg  [31:0] addl__y;
+    wire  addl__ci;
+    wire  [31:0] addl__s;
+
+    // Local signals
+    reg  [31:0] xs__0;
+    reg  [31:0] xs__1;
+    reg  [31:0] xs__2;
+    reg  [31:0] xs__3;
+    reg  [31:0] xs__4;
+    reg  [31:0] xs__5;
+    reg  [31:0] xs__6;
+    reg  [31:0] xs__7;
+    reg  [31:0] xs__8;
+    reg  [31:0] xs__9;
+    reg  [31:0] xs__10;
+    reg  [31:0] xs__11;
+    reg  [31:0] xs__12;
+    reg  [31:0] xs__13;
+    reg  [31:0] xs__14;
+    reg  [31:0] xs__15;
+    reg  [31:0] xs__16;
+    reg  [31:0] xs__17;
+    reg  [31:0] xs__18;
+    reg  [31:0] xs__19;
+    reg  [31:0] xs__20;
+    reg  [31:0] xs__21;
+    reg  [31:0] xs__22;
+    reg  [31:0] xs__23;
+    reg  [31:0] xs__24;
+    reg  [31:0] xs__25;
+    reg  [31:0] xs__26;
+    reg  [31:0] xs__27;
+    reg  [31:0] xs__28;
+    reg  [31:0] xs__29;
+    reg  [31:0] xs__30;
+    reg  [31:0] xc__0;
+    reg  [31:0] xc__1;
+    reg  [31:0] xc__2;
+    reg  [31:0] xc__3;
+    reg  [31:0] xc__4;
+    reg  [31:0] xc__5;
+    reg  [31:0] xc__6;
+    reg  [31:0] xc__7;
+    reg  [31:0] xc__8;
+    reg  [31:0] xc__9;
+    reg  [31:0] xc__10;
+    reg  [31:0] xc__11;
+    reg  [31:0] xc__12;
+    reg  [31:0] xc__13;
+    reg  [31:0] xc__14;
+    reg  [31:0] xc__15;
+    reg  [31:0] xc__16;
+    reg  [31:0] xc__17;
+    reg  [31:0] xc__18;
+    reg  [31:0] xc__19;
+    reg  [31:0] xc__20;
+    reg  [31:0] xc__21;
+    reg  [31:0] xc__22;
+    reg  [31:0] xc__23;
+    reg  [31:0] xc__24;
+    reg  [31:0] xc__25;
+    reg  [31:0] xc__26;
+    reg  [31:0] xc__27;
+    reg  [31:0] xc__28;
+    reg  [31:0] xc__29;
+    reg  [31:0] xc__30;
+    wire  [31:0] tol__0;
+    reg  [31:0] tol__1;
+    reg  [31:0] tol__2;
+    reg  [31:0] tol__3;
+    reg  [31:0] tol__4;
+    reg  [31:0] tol__5;
+    reg  [31:0] tol__6;
+    reg  [31:0] tol__7;
+    reg  [31:0] tol__8;
+    reg  [31:0] tol__9;
+    reg  [31:0] tol__10;
+    reg  [31:0] tol__11;
+    reg  [31:0] tol__12;
+    reg  [31:0] tol__13;
+    reg  [31:0] tol__14;
+    reg  [31:0] tol__15;
+    reg  [31:0] tol__16;
+    reg  [31:0] tol__17;
+    reg  [31:0] tol__18;
+    reg  [31:0] tol__19;
+    reg  [31:0] tol__20;
+    reg  [31:0] tol__21;
+    reg  [31:0] tol__22;
+    reg  [31:0] tol__23;
+    reg  [31:0] tol__24;
+    reg  [31:0] tol__25;
+    reg  [31:0] tol__26;
+    reg  [31:0] tol__27;
+    reg  [31:0] tol__28;
+    reg  [31:0] tol__29;
+    reg  [31:0] tol__30;
+    reg  [31:0] tol__31;
+    reg  [31:0] tol__32;
+    reg  [31:0] tol__33;
+    reg  [31:0] tol__34;
+    reg  [31:0] tol__35;
+    reg  [31:0] tol__36;
+    reg  [31:0] tol__37;
+    reg  [31:0] tol__38;
+    reg  [31:0] tol__39;
+    reg  [31:0] tol__40;
+    reg  [31:0] tol__41;
+    reg  [31:0] tol__42;
+    reg  [31:0] tol__43;
+    reg  [31:0] tol__44;
+    reg  [31:0] tol__45;
+    reg  [31:0] tol__46;
+    reg  [31:0] tol__47;
+    reg  [31:0] tol__48;
+    reg  [31:0] tol__49;
+    reg  [31:0] tol__50;
+    reg  [31:0] tol__51;
+    reg  [31:0] tol__52;
+    reg  [31:0] tol__53;
+    reg  [31:0] tol__54;
+    reg  [31:0] tol__55;
+    reg  [31:0] tol__56;
+    reg  [31:0] tol__57;
+    reg  [31:0] tol__58;
+    reg  [31:0] tol__59;
+    reg  [31:0] tol__60;
+    reg  [31:0] tol__61;
+    reg  [31:0] tol__62;
+    reg  [31:0] ls;
+    reg  [31:0] lc;
 
     // Sub module instances
-    dac_expander__add_ot add__0(
+    dac_expander__delta__add add0(
+        .x(add0__x),
+        .y(add0__y),
+        .ci(add0__ci),
+        .s(add0__s)
+    );
+    dac_expander__delta__add add__0(
         .x(add__0__x),
         .y(add__0__y),
         .ci(add__0__ci),
         .s(add__0__s)
     );
-    dac_expander__add_ot add__1(
+    dac_expander__delta__add add__1(
         .x(add__1__x),
         .y(add__1__y),
         .ci(add__1__ci),
         .s(add__1__s)
     );
-    dac_expander__add_ot add__2(
+    dac_expander__delta__add add__2(
         .x(add__2__x),
         .y(add__2__y),
         .ci(add__2__ci),
         .s(add__2__s)
     );
-    dac_expander__add_ot add__3(
+    dac_expander__delta__add add__3(
         .x(add__3__x),
         .y(add__3__y),
         .ci(add__3__ci),
         .s(add__3__s)
     );
-    dac_expander__add_ot add__4(
+    dac_expander__delta__add add__4(
         .x(add__4__x),
         .y(add__4__y),
         .ci(add__4__ci),
         .s(add__4__s)
     );
-    dac_expander__add_ot add__5(
+    dac_expander__delta__add add__5(
         .x(add__5__x),
         .y(add__5__y),
         .ci(add__5__ci),
         .s(add__5__s)
     );
-    dac_expander__add_ot add__6(
+    dac_expander__delta__add add__6(
         .x(add__6__x),
         .y(add__6__y),
         .ci(add__6__ci),
         .s(add__6__s)
     );
-    dac_expander__add_ot add__7(
+    dac_expander__delta__add add__7(
         .x(add__7__x),
         .y(add__7__y),
         .ci(add__7__ci),
         .s(add__7__s)
     );
-    dac_expander__add_ot add__8(
+    dac_expander__delta__add add__8(
         .x(add__8__x),
         .y(add__8__y),
         .ci(add__8__ci),
         .s(add__8__s)
     );
-    dac_expander__add_ot add__9(
+    dac_expander__delta__add add__9(
         .x(add__9__x),
         .y(add__9__y),
         .ci(add__9__ci),
         .s(add__9__s)
     );
-    dac_expander__add_ot add__10(
+    dac_expander__delta__add add__10(
         .x(add__10__x),
         .y(add__10__y),
         .ci(add__10__ci),
         .s(add__10__s)
     );
-    dac_expander__add_ot add__11(
+    dac_expander__delta__add add__11(
         .x(add__11__x),
         .y(add__11__y),
         .ci(add__11__ci),
         .s(add__11__s)
     );
-    dac_expander__add_ot add__12(
+    dac_expander__delta__add add__12(
         .x(add__12__x),
         .y(add__12__y),
         .ci(add__12__ci),
         .s(add__12__s)
     );
-    dac_expander__add_ot add__13(
+    dac_expander__delta__add add__13(
         .x(add__13__x),
         .y(add__13__y),
         .ci(add__13__ci),
         .s(add__13__s)
     );
-    dac_expander__add_ot add__14(
+    dac_expander__delta__add add__14(
         .x(add__14__x),
         .y(add__14__y),
         .ci(add__14__ci),
         .s(add__14__s)
     );
-    dac_expander__add_ot add__15(
+    dac_expander__delta__add add__15(
         .x(add__15__x),
         .y(add__15__y),
         .ci(add__15__ci),
         .s(add__15__s)
     );
-    dac_expander__add_ot add__16(
+    dac_expander__delta__add add__16(
         .x(add__16__x),
         .y(add__16__y),
         .ci(add__16__ci),
         .s(add__16__s)
     );
-    dac_expander__add_ot add__17(
+    dac_expander__delta__add add__17(
         .x(add__17__x),
         .y(add__17__y),
         .ci(add__17__ci),
         .s(add__17__s)
     );
-    dac_expander__add_ot add__18(
+    dac_expander__delta__add add__18(
         .x(add__18__x),
         .y(add__18__y),
         .ci(add__18__ci),
         .s(add__18__s)
     );
-    dac_expander__add_ot add__19(
+    dac_expander__delta__add add__19(
         .x(add__19__x),
         .y(add__19__y),
         .ci(add__19__ci),
         .s(add__19__s)
     );
-    dac_expander__add_ot add__20(
+    dac_expander__delta__add add__20(
         .x(add__20__x),
         .y(add__20__y),
         .ci(add__20__ci),
         .s(add__20__s)
     );
-    dac_expander__add_ot add__21(
+    dac_expander__delta__add add__21(
         .x(add__21__x),
         .y(add__21__y),
         .ci(add__21__ci),
         .s(add__21__s)
     );
-    dac_expander__add_ot add__22(
+    dac_expander__delta__add add__22(
         .x(add__22__x),
         .y(add__22__y),
         .ci(add__22__ci),
         .s(add__22__s)
     );
-    dac_expander__add_ot add__23(
+    dac_expander__delta__add add__23(
         .x(add__23__x),
         .y(add__23__y),
         .ci(add__23__ci),
         .s(add__23__s)
     );
-    dac_expander__add_ot add__24(
+    dac_expander__delta__add add__24(
         .x(add__24__x),
         .y(add__24__y),
         .ci(add__24__ci),
         .s(add__24__s)
     );
-    dac_expander__add_ot add__25(
+    dac_expander__delta__add add__25(
         .x(add__25__x),
         .y(add__25__y),
         .ci(add__25__ci),
         .s(add__25__s)
     );
-    dac_expander__add_ot add__26(
+    dac_expander__delta__add add__26(
         .x(add__26__x),
         .y(add__26__y),
         .ci(add__26__ci),
         .s(add__26__s)
     );
-    dac_expander__add_ot add__27(
+    dac_expander__delta__add add__27(
         .x(add__27__x),
         .y(add__27__y),
         .ci(add__27__ci),
         .s(add__27__s)
     );
-    dac_expander__add_ot add__28(
+    dac_expander__delta__add add__28(
         .x(add__28__x),
         .y(add__28__y),
         .ci(add__28__ci),
         .s(add__28__s)
     );
-    dac_expander__add_ot add__29(
+    dac_expander__delta__add add__29(
         .x(add__29__x),
         .y(add__29__y),
         .ci(add__29__ci),
         .s(add__29__s)
     );
-    dac_expander__add_ot add__30(
+    dac_expander__delta__add add__30(
         .x(add__30__x),
         .y(add__30__y),
         .ci(add__30__ci),
         .s(add__30__s)
     );
+    dac_expander__delta__add addl(
+        .x(addl__x),
+        .y(addl__y),
+        .ci(addl__ci),
+        .s(addl__s)
+    );
 
     // Update code
-    always @(*) v__0 = vw;
-    always @(*) ps__0 = vw[(32'h0)+:(8)];
-    assign pc__0 = c0;
-    always @(*) add__0__x = vw;
-    always @(*) add__0__y = o__0;
+    always @(*) add0__x = s;
+    always @(*) add0__y = c;
+    assign add0__ci = 1'b0;
+    always @(*) v__0 = add0__s;
+    always @(*) ps__0 = s[(32'h0)+:(8)];
+    always @(*) pc__0 = c[(32'h0)+:(8)];
+    always @(*) xs__0 = s ^ c ^ o__0;
+    always @(*) xc__0 = ((s & c) | (s & o__0) | (c & o__0)) << c1;
+    always @(*) add__0__x = xs__0;
+    always @(*) add__0__y = xc__0;
     assign add__0__ci = 1'b0;
     always @(*) v__1 = add__0__s;
-    always @(*) add__1__x = vw;
-    always @(*) add__1__y = o__1;
+    always @(*) xs__1 = s ^ c ^ o__1;
+    always @(*) xc__1 = ((s & c) | (s & o__1) | (c & o__1)) << c1;
+    always @(*) add__1__x = xs__1;
+    always @(*) add__1__y = xc__1;
     assign add__1__ci = 1'b0;
     always @(*) v__2 = add__1__s;
-    always @(*) add__2__x = vw;
-    always @(*) add__2__y = o__2;
+    always @(*) xs__2 = s ^ c ^ o__2;
+    always @(*) xc__2 = ((s & c) | (s & o__2) | (c & o__2)) << c1;
+    always @(*) add__2__x = xs__2;
+    always @(*) add__2__y = xc__2;
     assign add__2__ci = 1'b0;
     always @(*) v__3 = add__2__s;
-    always @(*) add__3__x = vw;
-    always @(*) add__3__y = o__3;
+    always @(*) xs__3 = s ^ c ^ o__3;
+    always @(*) xc__3 = ((s & c) | (s & o__3) | (c & o__3)) << c1;
+    always @(*) add__3__x = xs__3;
+    always @(*) add__3__y = xc__3;
     assign add__3__ci = 1'b0;
     always @(*) v__4 = add__3__s;
-    always @(*) add__4__x = vw;
-    always @(*) add__4__y = o__4;
+    always @(*) xs__4 = s ^ c ^ o__4;
+    always @(*) xc__4 = ((s & c) | (s & o__4) | (c & o__4)) << c1;
+    always @(*) add__4__x = xs__4;
+    always @(*) add__4__y = xc__4;
     assign add__4__ci = 1'b0;
     always @(*) v__5 = add__4__s;
-    always @(*) add__5__x = vw;
-    always @(*) add__5__y = o__5;
+    always @(*) xs__5 = s ^ c ^ o__5;
+    always @(*) xc__5 = ((s & c) | (s & o__5) | (c & o__5)) << c1;
+    always @(*) add__5__x = xs__5;
+    always @(*) add__5__y = xc__5;
     assign add__5__ci = 1'b0;
     always @(*) v__6 = add__5__s;
-    always @(*) add__6__x = vw;
-    always @(*) add__6__y = o__6;
+    always @(*) xs__6 = s ^ c ^ o__6;
+    always @(*) xc__6 = ((s & c) | (s & o__6) | (c & o__6)) << c1;
+    always @(*) add__6__x = xs__6;
+    always @(*) add__6__y = xc__6;
     assign add__6__ci = 1'b0;
     always @(*) v__7 = add__6__s;
-    always @(*) add__7__x = vw;
-    always @(*) add__7__y = o__7;
+    always @(*) xs__7 = s ^ c ^ o__7;
+    always @(*) xc__7 = ((s & c) | (s & o__7) | (c & o__7)) << c1;
+    always @(*) add__7__x = xs__7;
+    always @(*) add__7__y = xc__7;
     assign add__7__ci = 1'b0;
     always @(*) v__8 = add__7__s;
-    always @(*) add__8__x = vw;
-    always @(*) add__8__y = o__8;
+    always @(*) xs__8 = s ^ c ^ o__8;
+    always @(*) xc__8 = ((s & c) | (s & o__8) | (c & o__8)) << c1;
+    always @(*) add__8__x = xs__8;
+    always @(*) add__8__y = xc__8;
     assign add__8__ci = 1'b0;
     always @(*) v__9 = add__8__s;
-    always @(*) add__9__x = vw;
-    always @(*) add__9__y = o__9;
+    always @(*) xs__9 = s ^ c ^ o__9;
+    always @(*) xc__9 = ((s & c) | (s & o__9) | (c & o__9)) << c1;
+    always @(*) add__9__x = xs__9;
+    always @(*) add__9__y = xc__9;
     assign add__9__ci = 1'b0;
     always @(*) v__10 = add__9__s;
-    always @(*) add__10__x = vw;
-    always @(*) add__10__y = o__10;
+    always @(*) xs__10 = s ^ c ^ o__10;
+    always @(*) xc__10 = ((s & c) | (s & o__10) | (c & o__10)) << c1;
+    always @(*) add__10__x = xs__10;
+    always @(*) add__10__y = xc__10;
     assign add__10__ci = 1'b0;
     always @(*) v__11 = add__10__s;
-    always @(*) add__11__x = vw;
-    always @(*) add__11__y = o__11;
+    always @(*) xs__11 = s ^ c ^ o__11;
+    always @(*) xc__11 = ((s & c) | (s & o__11) | (c & o__11)) << c1;
+    always @(*) add__11__x = xs__11;
+    always @(*) add__11__y = xc__11;
     assign add__11__ci = 1'b0;
     always @(*) v__12 = add__11__s;
-    always @(*) add__12__x = vw;
-    always @(*) add__12__y = o__12;
+    always @(*) xs__12 = s ^ c ^ o__12;
+    always @(*) xc__12 = ((s & c) | (s & o__12) | (c & o__12)) << c1;
+    always @(*) add__12__x = xs__12;
+    always @(*) add__12__y = xc__12;
     assign add__12__ci = 1'b0;
     always @(*) v__13 = add__12__s;
-    always @(*) add__13__x = vw;
-    always @(*) add__13__y = o__13;
+    always @(*) xs__13 = s ^ c ^ o__13;
+    always @(*) xc__13 = ((s & c) | (s & o__13) | (c & o__13)) << c1;
+    always @(*) add__13__x = xs__13;
+    always @(*) add__13__y = xc__13;
     assign add__13__ci = 1'b0;
     always @(*) v__14 = add__13__s;
-    always @(*) add__14__x = vw;
-    always @(*) add__14__y = o__14;
+    always @(*) xs__14 = s ^ c ^ o__14;
+    always @(*) xc__14 = ((s & c) | (s & o__14) | (c & o__14)) << c1;
+    always @(*) add__14__x = xs__14;
+    always @(*) add__14__y = xc__14;
     assign add__14__ci = 1'b0;
     always @(*) v__15 = add__14__s;
-    always @(*) add__15__x = vw;
-    always @(*) add__15__y = o__15;
+    always @(*) xs__15 = s ^ c ^ o__15;
+    always @(*) xc__15 = ((s & c) | (s & o__15) | (c & o__15)) << c1;
+    always @(*) add__15__x = xs__15;
+    always @(*) add__15__y = xc__15;
     assign add__15__ci = 1'b0;
     always @(*) v__16 = add__15__s;
-    always @(*) add__16__x = vw;
-    always @(*) add__16__y = o__16;
+    always @(*) xs__16 = s ^ c ^ o__16;
+    always @(*) xc__16 = ((s & c) | (s & o__16) | (c & o__16)) << c1;
+    always @(*) add__16__x = xs__16;
+    always @(*) add__16__y = xc__16;
     assign add__16__ci = 1'b0;
     always @(*) v__17 = add__16__s;
-    always @(*) add__17__x = vw;
-    always @(*) add__17__y = o__17;
+    always @(*) xs__17 = s ^ c ^ o__17;
+    always @(*) xc__17 = ((s & c) | (s & o__17) | (c & o__17)) << c1;
+    always @(*) add__17__x = xs__17;
+    always @(*) add__17__y = xc__17;
     assign add__17__ci = 1'b0;
     always @(*) v__18 = add__17__s;
-    always @(*) add__18__x = vw;
-    always @(*) add__18__y = o__18;
+    always @(*) xs__18 = s ^ c ^ o__18;
+    always @(*) xc__18 = ((s & c) | (s & o__18) | (c & o__18)) << c1;
+    always @(*) add__18__x = xs__18;
+    always @(*) add__18__y = xc__18;
     assign add__18__ci = 1'b0;
     always @(*) v__19 = add__18__s;
-    always @(*) add__19__x = vw;
-    always @(*) add__19__y = o__19;
+    always @(*) xs__19 = s ^ c ^ o__19;
+    always @(*) xc__19 = ((s & c) | (s & o__19) | (c & o__19)) << c1;
+    always @(*) add__19__x = xs__19;
+    always @(*) add__19__y = xc__19;
     assign add__19__ci = 1'b0;
     always @(*) v__20 = add__19__s;
-    always @(*) add__20__x = vw;
-    always @(*) add__20__y = o__20;
+    always @(*) xs__20 = s ^ c ^ o__20;
+    always @(*) xc__20 = ((s & c) | (s & o__20) | (c & o__20)) << c1;
+    always @(*) add__20__x = xs__20;
+    always @(*) add__20__y = xc__20;
     assign add__20__ci = 1'b0;
     always @(*) v__21 = add__20__s;
-    always @(*) add__21__x = vw;
-    always @(*) add__21__y = o__21;
+    always @(*) xs__21 = s ^ c ^ o__21;
+    always @(*) xc__21 = ((s & c) | (s & o__21) | (c & o__21)) << c1;
+    always @(*) add__21__x = xs__21;
+    always @(*) add__21__y = xc__21;
     assign add__21__ci = 1'b0;
     always @(*) v__22 = add__21__s;
-    always @(*) add__22__x = vw;
-    always @(*) add__22__y = o__22;
+    always @(*) xs__22 = s ^ c ^ o__22;
+    always @(*) xc__22 = ((s & c) | (s & o__22) | (c & o__22)) << c1;
+    always @(*) add__22__x = xs__22;
+    always @(*) add__22__y = xc__22;
     assign add__22__ci = 1'b0;
     always @(*) v__23 = add__22__s;
-    always @(*) add__23__x = vw;
-    always @(*) add__23__y = o__23;
+    always @(*) xs__23 = s ^ c ^ o__23;
+    always @(*) xc__23 = ((s & c) | (s & o__23) | (c & o__23)) << c1;
+    always @(*) add__23__x = xs__23;
+    always @(*) add__23__y = xc__23;
     assign add__23__ci = 1'b0;
     always @(*) v__24 = add__23__s;
-    always @(*) add__24__x = vw;
-    always @(*) add__24__y = o__24;
+    always @(*) xs__24 = s ^ c ^ o__24;
+    always @(*) xc__24 = ((s & c) | (s & o__24) | (c & o__24)) << c1;
+    always @(*) add__24__x = xs__24;
+    always @(*) add__24__y = xc__24;
     assign add__24__ci = 1'b0;
     always @(*) v__25 = add__24__s;
-    always @(*) add__25__x = vw;
-    always @(*) add__25__y = o__25;
+    always @(*) xs__25 = s ^ c ^ o__25;
+    always @(*) xc__25 = ((s & c) | (s & o__25) | (c & o__25)) << c1;
+    always @(*) add__25__x = xs__25;
+    always @(*) add__25__y = xc__25;
     assign add__25__ci = 1'b0;
     always @(*) v__26 = add__25__s;
-    always @(*) add__26__x = vw;
-    always @(*) add__26__y = o__26;
+    always @(*) xs__26 = s ^ c ^ o__26;
+    always @(*) xc__26 = ((s & c) | (s & o__26) | (c & o__26)) << c1;
+    always @(*) add__26__x = xs__26;
+    always @(*) add__26__y = xc__26;
     assign add__26__ci = 1'b0;
     always @(*) v__27 = add__26__s;
-    always @(*) add__27__x = vw;
-    always @(*) add__27__y = o__27;
+    always @(*) xs__27 = s ^ c ^ o__27;
+    always @(*) xc__27 = ((s & c) | (s & o__27) | (c & o__27)) << c1;
+    always @(*) add__27__x = xs__27;
+    always @(*) add__27__y = xc__27;
     assign add__27__ci = 1'b0;
     always @(*) v__28 = add__27__s;
-    always @(*) add__28__x = vw;
-    always @(*) add__28__y = o__28;
+    always @(*) xs__28 = s ^ c ^ o__28;
+    always @(*) xc__28 = ((s & c) | (s & o__28) | (c & o__28)) << c1;
+    always @(*) add__28__x = xs__28;
+    always @(*) add__28__y = xc__28;
     assign add__28__ci = 1'b0;
     always @(*) v__29 = add__28__s;
-    always @(*) add__29__x = vw;
-    always @(*) add__29__y = o__29;
+    always @(*) xs__29 = s ^ c ^ o__29;
+    always @(*) xc__29 = ((s & c) | (s & o__29) | (c & o__29)) << c1;
+    always @(*) add__29__x = xs__29;
+    always @(*) add__29__y = xc__29;
     assign add__29__ci = 1'b0;
     always @(*) v__30 = add__29__s;
-    always @(*) add__30__x = vw;
-    always @(*) add__30__y = o__30;
+    always @(*) xs__30 = s ^ c ^ o__30;
+    always @(*) xc__30 = ((s & c) | (s & o__30) | (c & o__30)) << c1;
+    always @(*) add__30__x = xs__30;
+    always @(*) add__30__y = xc__30;
     assign add__30__ci = 1'b0;
     always @(*) v__31 = add__30__s;
-    always @(*) ps__1 = vw[(32'h0)+:(8)];
-    always @(*) pc__1 = o__0[(32'h0)+:(8)];
-    always @(*) ps__2 = vw[(32'h0)+:(8)];
-    always @(*) pc__2 = o__1[(32'h0)+:(8)];
-    always @(*) ps__3 = vw[(32'h0)+:(8)];
-    always @(*) pc__3 = o__2[(32'h0)+:(8)];
-    always @(*) ps__4 = vw[(32'h0)+:(8)];
-    always @(*) pc__4 = o__3[(32'h0)+:(8)];
-    always @(*) ps__5 = vw[(32'h0)+:(8)];
-    always @(*) pc__5 = o__4[(32'h0)+:(8)];
-    always @(*) ps__6 = vw[(32'h0)+:(8)];
-    always @(*) pc__6 = o__5[(32'h0)+:(8)];
-    always @(*) ps__7 = vw[(32'h0)+:(8)];
-    always @(*) pc__7 = o__6[(32'h0)+:(8)];
-    always @(*) ps__8 = vw[(32'h0)+:(8)];
-    always @(*) pc__8 = o__7[(32'h0)+:(8)];
-    always @(*) ps__9 = vw[(32'h0)+:(8)];
-    always @(*) pc__9 = o__8[(32'h0)+:(8)];
-    always @(*) ps__10 = vw[(32'h0)+:(8)];
-    always @(*) pc__10 = o__9[(32'h0)+:(8)];
-    always @(*) ps__11 = vw[(32'h0)+:(8)];
-    always @(*) pc__11 = o__10[(32'h0)+:(8)];
-    always @(*) ps__12 = vw[(32'h0)+:(8)];
-    always @(*) pc__12 = o__11[(32'h0)+:(8)];
-    always @(*) ps__13 = vw[(32'h0)+:(8)];
-    always @(*) pc__13 = o__12[(32'h0)+:(8)];
-    always @(*) ps__14 = vw[(32'h0)+:(8)];
-    always @(*) pc__14 = o__13[(32'h0)+:(8)];
-    always @(*) ps__15 = vw[(32'h0)+:(8)];
-    always @(*) pc__15 = o__14[(32'h0)+:(8)];
-    always @(*) ps__16 = vw[(32'h0)+:(8)];
-    always @(*) pc__16 = o__15[(32'h0)+:(8)];
-    always @(*) ps__17 = vw[(32'h0)+:(8)];
-    always @(*) pc__17 = o__16[(32'h0)+:(8)];
-    always @(*) ps__18 = vw[(32'h0)+:(8)];
-    always @(*) pc__18 = o__17[(32'h0)+:(8)];
-    always @(*) ps__19 = vw[(32'h0)+:(8)];
-    always @(*) pc__19 = o__18[(32'h0)+:(8)];
-    always @(*) ps__20 = vw[(32'h0)+:(8)];
-    always @(*) pc__20 = o__19[(32'h0)+:(8)];
-    always @(*) ps__21 = vw[(32'h0)+:(8)];
-    always @(*) pc__21 = o__20[(32'h0)+:(8)];
-    always @(*) ps__22 = vw[(32'h0)+:(8)];
-    always @(*) pc__22 = o__21[(32'h0)+:(8)];
-    always @(*) ps__23 = vw[(32'h0)+:(8)];
-    always @(*) pc__23 = o__22[(32'h0)+:(8)];
-    always @(*) ps__24 = vw[(32'h0)+:(8)];
-    always @(*) pc__24 = o__23[(32'h0)+:(8)];
-    always @(*) ps__25 = vw[(32'h0)+:(8)];
-    always @(*) pc__25 = o__24[(32'h0)+:(8)];
-    always @(*) ps__26 = vw[(32'h0)+:(8)];
-    always @(*) pc__26 = o__25[(32'h0)+:(8)];
-    always @(*) ps__27 = vw[(32'h0)+:(8)];
-    always @(*) pc__27 = o__26[(32'h0)+:(8)];
-    always @(*) ps__28 = vw[(32'h0)+:(8)];
-    always @(*) pc__28 = o__27[(32'h0)+:(8)];
-    always @(*) ps__29 = vw[(32'h0)+:(8)];
-    always @(*) pc__29 = o__28[(32'h0)+:(8)];
-    always @(*) ps__30 = vw[(32'h0)+:(8)];
-    always @(*) pc__30 = o__29[(32'h0)+:(8)];
+    always @(*) ps__1 = xs__0[(32'h0)+:(8)];
+    always @(*) pc__1 = xc__0[(32'h0)+:(8)];
+    always @(*) ps__2 = xs__1[(32'h0)+:(8)];
+    always @(*) pc__2 = xc__1[(32'h0)+:(8)];
+    always @(*) ps__3 = xs__2[(32'h0)+:(8)];
+    always @(*) pc__3 = xc__2[(32'h0)+:(8)];
+    always @(*) ps__4 = xs__3[(32'h0)+:(8)];
+    always @(*) pc__4 = xc__3[(32'h0)+:(8)];
+    always @(*) ps__5 = xs__4[(32'h0)+:(8)];
+    always @(*) pc__5 = xc__4[(32'h0)+:(8)];
+    always @(*) ps__6 = xs__5[(32'h0)+:(8)];
+    always @(*) pc__6 = xc__5[(32'h0)+:(8)];
+    always @(*) ps__7 = xs__6[(32'h0)+:(8)];
+    always @(*) pc__7 = xc__6[(32'h0)+:(8)];
+    always @(*) ps__8 = xs__7[(32'h0)+:(8)];
+    always @(*) pc__8 = xc__7[(32'h0)+:(8)];
+    always @(*) ps__9 = xs__8[(32'h0)+:(8)];
+    always @(*) pc__9 = xc__8[(32'h0)+:(8)];
+    always @(*) ps__10 = xs__9[(32'h0)+:(8)];
+    always @(*) pc__10 = xc__9[(32'h0)+:(8)];
+    always @(*) ps__11 = xs__10[(32'h0)+:(8)];
+    always @(*) pc__11 = xc__10[(32'h0)+:(8)];
+    always @(*) ps__12 = xs__11[(32'h0)+:(8)];
+    always @(*) pc__12 = xc__11[(32'h0)+:(8)];
+    always @(*) ps__13 = xs__12[(32'h0)+:(8)];
+    always @(*) pc__13 = xc__12[(32'h0)+:(8)];
+    always @(*) ps__14 = xs__13[(32'h0)+:(8)];
+    always @(*) pc__14 = xc__13[(32'h0)+:(8)];
+    always @(*) ps__15 = xs__14[(32'h0)+:(8)];
+    always @(*) pc__15 = xc__14[(32'h0)+:(8)];
+    always @(*) ps__16 = xs__15[(32'h0)+:(8)];
+    always @(*) pc__16 = xc__15[(32'h0)+:(8)];
+    always @(*) ps__17 = xs__16[(32'h0)+:(8)];
+    always @(*) pc__17 = xc__16[(32'h0)+:(8)];
+    always @(*) ps__18 = xs__17[(32'h0)+:(8)];
+    always @(*) pc__18 = xc__17[(32'h0)+:(8)];
+    always @(*) ps__19 = xs__18[(32'h0)+:(8)];
+    always @(*) pc__19 = xc__18[(32'h0)+:(8)];
+    always @(*) ps__20 = xs__19[(32'h0)+:(8)];
+    always @(*) pc__20 = xc__19[(32'h0)+:(8)];
+    always @(*) ps__21 = xs__20[(32'h0)+:(8)];
+    always @(*) pc__21 = xc__20[(32'h0)+:(8)];
+    always @(*) ps__22 = xs__21[(32'h0)+:(8)];
+    always @(*) pc__22 = xc__21[(32'h0)+:(8)];
+    always @(*) ps__23 = xs__22[(32'h0)+:(8)];
+    always @(*) pc__23 = xc__22[(32'h0)+:(8)];
+    always @(*) ps__24 = xs__23[(32'h0)+:(8)];
+    always @(*) pc__24 = xc__23[(32'h0)+:(8)];
+    always @(*) ps__25 = xs__24[(32'h0)+:(8)];
+    always @(*) pc__25 = xc__24[(32'h0)+:(8)];
+    always @(*) ps__26 = xs__25[(32'h0)+:(8)];
+    always @(*) pc__26 = xc__25[(32'h0)+:(8)];
+    always @(*) ps__27 = xs__26[(32'h0)+:(8)];
+    always @(*) pc__27 = xc__26[(32'h0)+:(8)];
+    always @(*) ps__28 = xs__27[(32'h0)+:(8)];
+    always @(*) pc__28 = xc__27[(32'h0)+:(8)];
+    always @(*) ps__29 = xs__28[(32'h0)+:(8)];
+    always @(*) pc__29 = xc__28[(32'h0)+:(8)];
+    always @(*) ps__30 = xs__29[(32'h0)+:(8)];
+    always @(*) pc__30 = xc__29[(32'h0)+:(8)];
+    assign tol__0 = c0;
+    always @(*) begin
+        tol__1 = c0;
+        if (nm1 == lane_no__0) begin
+            tol__1 = o__0;
+        end
+    end
+    always @(*) begin
+        tol__2 = c0;
+        if (nm1 == lane_no__1) begin
+            tol__2 = o__1;
+        end
+    end
+    always @(*) begin
+        tol__3 = c0;
+        if (nm1 == lane_no__2) begin
+            tol__3 = o__2;
+        end
+    end
+    always @(*) begin
+        tol__4 = c0;
+        if (nm1 == lane_no__3) begin
+            tol__4 = o__3;
+        end
+    end
+    always @(*) begin
+        tol__5 = c0;
+        if (nm1 == lane_no__4) begin
+            tol__5 = o__4;
+        end
+    end
+    always @(*) begin
+        tol__6 = c0;
+        if (nm1 == lane_no__5) begin
+            tol__6 = o__5;
+        end
+    end
+    always @(*) begin
+        tol__7 = c0;
+        if (nm1 == lane_no__6) begin
+            tol__7 = o__6;
+        end
+    end
+    always @(*) begin
+        tol__8 = c0;
+        if (nm1 == lane_no__7) begin
+            tol__8 = o__7;
+        end
+    end
+    always @(*) begin
+        tol__9 = c0;
+        if (nm1 == lane_no__8) begin
+            tol__9 = o__8;
+        end
+    end
+    always @(*) begin
+        tol__10 = c0;
+        if (nm1 == lane_no__9) begin
+            tol__10 = o__9;
+        end
+    end
+    always @(*) begin
+        tol__11 = c0;
+        if (nm1 == lane_no__10) begin
+            tol__11 = o__10;
+        end
+    end
+    always @(*) begin
+        tol__12 = c0;
+        if (nm1 == lane_no__11) begin
+            tol__12 = o__11;
+        end
+    end
+    always @(*) begin
+        tol__13 = c0;
+        if (nm1 == lane_no__12) begin
+            tol__13 = o__12;
+        end
+    end
+    always @(*) begin
+        tol__14 = c0;
+        if (nm1 == lane_no__13) begin
+            tol__14 = o__13;
+        end
+    end
+    always @(*) begin
+        tol__15 = c0;
+        if (nm1 == lane_no__14) begin
+            tol__15 = o__14;
+        end
+    end
+    always @(*) begin
+        tol__16 = c0;
+        if (nm1 == lane_no__15) begin
+            tol__16 = o__15;
+        end
+    end
+    always @(*) begin
+        tol__17 = c0;
+        if (nm1 == lane_no__16) begin
+            tol__17 = o__16;
+        end
+    end
+    always @(*) begin
+        tol__18 = c0;
+        if (nm1 == lane_no__17) begin
+            tol__18 = o__17;
+        end
+    end
+    always @(*) begin
+        tol__19 = c0;
+        if (nm1 == lane_no__18) begin
+            tol__19 = o__18;
+        end
+    end
+    always @(*) begin
+        tol__20 = c0;
+        if (nm1 == lane_no__19) begin
+            tol__20 = o__19;
+        end
+    end
+    always @(*) begin
+        tol__21 = c0;
+        if (nm1 == lane_no__20) begin
+            tol__21 = o__20;
+        end
+    end
+    always @(*) begin
+        tol__22 = c0;
+        if (nm1 == lane_no__21) begin
+            tol__22 = o__21;
+        end
+    end
+    always @(*) begin
+        tol__23 = c0;
+        if (nm1 == lane_no__22) begin
+            tol__23 = o__22;
+        end
+    end
+    always @(*) begin
+        tol__24 = c0;
+        if (nm1 == lane_no__23) begin
+            tol__24 = o__23;
+        end
+    end
+    always @(*) begin
+        tol__25 = c0;
+        if (nm1 == lane_no__24) begin
+            tol__25 = o__24;
+        end
+    end
+    always @(*) begin
+        tol__26 = c0;
+        if (nm1 == lane_no__25) begin
+            tol__26 = o__25;
+        end
+    end
+    always @(*) begin
+        tol__27 = c0;
+        if (nm1 == lane_no__26) begin
+            tol__27 = o__26;
+        end
+    end
+    always @(*) begin
+        tol__28 = c0;
+        if (nm1 == lane_no__27) begin
+            tol__28 = o__27;
+        end
+    end
+    always @(*) begin
+        tol__29 = c0;
+        if (nm1 == lane_no__28) begin
+            tol__29 = o__28;
+        end
+    end
+    always @(*) begin
+        tol__30 = c0;
+        if (nm1 == lane_no__29) begin
+            tol__30 = o__29;
+        end
+    end
+    always @(*) begin
+        tol__31 = c0;
+        if (nm1 == lane_no__30) begin
+            tol__31 = o__30;
+        end
+    end
+    always @(*) tol__32 = tol__0 | tol__1;
+    always @(*) tol__33 = tol__2 | tol__3;
+    always @(*) tol__34 = tol__4 | tol__5;
+    always @(*) tol__35 = tol__6 | tol__7;
+    always @(*) tol__36 = tol__8 | tol__9;
+    always @(*) tol__37 = tol__10 | tol__11;
+    always @(*) tol__38 = tol__12 | tol__13;
+    always @(*) tol__39 = tol__14 | tol__15;
+    always @(*) tol__40 = tol__16 | tol__17;
+    always @(*) tol__41 = tol__18 | tol__19;
+    always @(*) tol__42 = tol__20 | tol__21;
+    always @(*) tol__43 = tol__22 | tol__23;
+    always @(*) tol__44 = tol__24 | tol__25;
+    always @(*) tol__45 = tol__26 | tol__27;
+    always @(*) tol__46 = tol__28 | tol__29;
+    always @(*) tol__47 = tol__30 | tol__31;
+    always @(*) tol__48 = tol__32 | tol__33;
+    always @(*) tol__49 = tol__34 | tol__35;
+    always @(*) tol__50 = tol__36 | tol__37;
+    always @(*) tol__51 = tol__38 | tol__39;
+    always @(*) tol__52 = tol__40 | tol__41;
+    always @(*) tol__53 = tol__42 | tol__43;
+    always @(*) tol__54 = tol__44 | tol__45;
+    always @(*) tol__55 = tol__46 | tol__47;
+    always @(*) tol__56 = tol__48 | tol__49;
+    always @(*) tol__57 = tol__50 | tol__51;
+    always @(*) tol__58 = tol__52 | tol__53;
+    always @(*) tol__59 = tol__54 | tol__55;
+    always @(*) tol__60 = tol__56 | tol__57;
+    always @(*) tol__61 = tol__58 | tol__59;
+    always @(*) tol__62 = tol__60 | tol__61;
+    always @(*) ls = s ^ c ^ tol__62;
+    always @(*) lc = ((s & c) | (s & tol__62) | (c & tol__62)) << c1;
+    always @(*) addl__x = ls;
+    always @(*) addl__y = lc;
+    assign addl__ci = 1'b0;
+    always @(*) vl = addl__s;
 
 endmodule // dac_expander__lanes
 
@@ -14045,187 +14101,187 @@ module dac_expander__offs(bb__0,bb__1,bb__2,bb__3,bb__4,o__0,o__1,o__2,o__3,o__4
     reg  [31:0] y__340;
 
     // Sub module instances
-    dac_expander__add_ot add__0(
+    dac_expander__delta__add add__0(
         .x(add__0__x),
         .y(add__0__y),
         .ci(add__0__ci),
         .s(add__0__s)
     );
-    dac_expander__add_ot add__1(
+    dac_expander__delta__add add__1(
         .x(add__1__x),
         .y(add__1__y),
         .ci(add__1__ci),
         .s(add__1__s)
     );
-    dac_expander__add_ot add__2(
+    dac_expander__delta__add add__2(
         .x(add__2__x),
         .y(add__2__y),
         .ci(add__2__ci),
         .s(add__2__s)
     );
-    dac_expander__add_ot add__3(
+    dac_expander__delta__add add__3(
         .x(add__3__x),
         .y(add__3__y),
         .ci(add__3__ci),
         .s(add__3__s)
     );
-    dac_expander__add_ot add__4(
+    dac_expander__delta__add add__4(
         .x(add__4__x),
         .y(add__4__y),
         .ci(add__4__ci),
         .s(add__4__s)
     );
-    dac_expander__add_ot add__5(
+    dac_expander__delta__add add__5(
         .x(add__5__x),
         .y(add__5__y),
         .ci(add__5__ci),
         .s(add__5__s)
     );
-    dac_expander__add_ot add__6(
+    dac_expander__delta__add add__6(
         .x(add__6__x),
         .y(add__6__y),
         .ci(add__6__ci),
         .s(add__6__s)
     );
-    dac_expander__add_ot add__7(
+    dac_expander__delta__add add__7(
         .x(add__7__x),
         .y(add__7__y),
         .ci(add__7__ci),
         .s(add__7__s)
     );
-    dac_expander__add_ot add__8(
+    dac_expander__delta__add add__8(
         .x(add__8__x),
         .y(add__8__y),
         .ci(add__8__ci),
         .s(add__8__s)
     );
-    dac_expander__add_ot add__9(
+    dac_expander__delta__add add__9(
         .x(add__9__x),
         .y(add__9__y),
         .ci(add__9__ci),
         .s(add__9__s)
     );
-    dac_expander__add_ot add__10(
+    dac_expander__delta__add add__10(
         .x(add__10__x),
         .y(add__10__y),
         .ci(add__10__ci),
         .s(add__10__s)
     );
-    dac_expander__add_ot add__11(
+    dac_expander__delta__add add__11(
         .x(add__11__x),
         .y(add__11__y),
         .ci(add__11__ci),
         .s(add__11__s)
     );
-    dac_expander__add_ot add__12(
+    dac_expander__delta__add add__12(
         .x(add__12__x),
         .y(add__12__y),
         .ci(add__12__ci),
         .s(add__12__s)
     );
-    dac_expander__add_ot add__13(
+    dac_expander__delta__add add__13(
         .x(add__13__x),
         .y(add__13__y),
         .ci(add__13__ci),
         .s(add__13__s)
     );
-    dac_expander__add_ot add__14(
+    dac_expander__delta__add add__14(
         .x(add__14__x),
         .y(add__14__y),
         .ci(add__14__ci),
         .s(add__14__s)
     );
-    dac_expander__add_ot add__15(
+    dac_expander__delta__add add__15(
         .x(add__15__x),
         .y(add__15__y),
         .ci(add__15__ci),
         .s(add__15__s)
     );
-    dac_expander__add_ot add__16(
+    dac_expander__delta__add add__16(
         .x(add__16__x),
         .y(add__16__y),
         .ci(add__16__ci),
         .s(add__16__s)
     );
-    dac_expander__add_ot add__17(
+    dac_expander__delta__add add__17(
         .x(add__17__x),
         .y(add__17__y),
         .ci(add__17__ci),
         .s(add__17__s)
     );
-    dac_expander__add_ot add__18(
+    dac_expander__delta__add add__18(
         .x(add__18__x),
         .y(add__18__y),
         .ci(add__18__ci),
         .s(add__18__s)
     );
-    dac_expander__add_ot add__19(
+    dac_expander__delta__add add__19(
         .x(add__19__x),
         .y(add__19__y),
         .ci(add__19__ci),
         .s(add__19__s)
     );
-    dac_expander__add_ot add__20(
+    dac_expander__delta__add add__20(
         .x(add__20__x),
         .y(add__20__y),
         .ci(add__20__ci),
         .s(add__20__s)
     );
-    dac_expander__add_ot add__21(
+    dac_expander__delta__add add__21(
         .x(add__21__x),
         .y(add__21__y),
         .ci(add__21__ci),
         .s(add__21__s)
     );
-    dac_expander__add_ot add__22(
+    dac_expander__delta__add add__22(
         .x(add__22__x),
         .y(add__22__y),
         .ci(add__22__ci),
         .s(add__22__s)
     );
-    dac_expander__add_ot add__23(
+    dac_expander__delta__add add__23(
         .x(add__23__x),
         .y(add__23__y),
         .ci(add__23__ci),
         .s(add__23__s)
     );
-    dac_expander__add_ot add__24(
+    dac_expander__delta__add add__24(
         .x(add__24__x),
         .y(add__24__y),
         .ci(add__24__ci),
         .s(add__24__s)
     );
-    dac_expander__add_ot add__25(
+    dac_expander__delta__add add__25(
         .x(add__25__x),
         .y(add__25__y),
         .ci(add__25__ci),
         .s(add__25__s)
     );
-    dac_expander__add_ot add__26(
+    dac_expander__delta__add add__26(
         .x(add__26__x),
         .y(add__26__y),
         .ci(add__26__ci),
         .s(add__26__s)
     );
-    dac_expander__add_ot add__27(
+    dac_expander__delta__add add__27(
         .x(add__27__x),
         .y(add__27__y),
         .ci(add__27__ci),
         .s(add__27__s)
     );
-    dac_expander__add_ot add__28(
+    dac_expander__delta__add add__28(
         .x(add__28__x),
         .y(add__28__y),
         .ci(add__28__ci),
         .s(add__28__s)
     );
-    dac_expander__add_ot add__29(
+    dac_expander__delta__add add__29(
         .x(add__29__x),
         .y(add__29__y),
         .ci(add__29__ci),
         .s(add__29__s)
     );
-    dac_expander__add_ot add__30(
+    dac_expander__delta__add add__30(
         .x(add__30__x),
         .y(add__30__y),
         .ci(add__30__ci),
