@@ -27,12 +27,17 @@ mod kernel;
 /// clearing bit (`clr_now`) and the ones of `wv` now (`ones`, `onb`) with
 /// this edge's change of them (`up`, `dn`: the top compares them for the
 /// next cycle); and with the
-/// walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`, `usable`, `m_pj`). Updates at the edge, in this order of precedence: `alloc`
-/// rewrites the whole entry; otherwise the load's link update (`link_en`:
-/// clear or hit; a hit and an allocation write `span`), the inter-warp fields (`iw_we` and `m_p`), the
+/// walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`, `usable`, `m_pj`). Updates at the edge: `alloc`
+/// writes the narrow fields (valid, the ones, `t1`, the pending
+/// observation) and marks the entry `r_new`; its wide fields (`pc1`,
+/// `pc2`, `stride`, `wv`, `span`, the per-PC fields) are written one edge
+/// later from the top's registers of that allocation, and until then every
+/// read of them takes those registers (`e_*`), the per-PC views leave the
+/// entry out (issue 29 step 14: no allocation write select in front of
+/// some 300 flip-flops). The load's link update (`link_en`: clear or hit;
+/// a hit writes `span`), the inter-warp fields (`iw_we` and `m_p`), the
 /// intra-warp fields (a pending observation, `r_op`; `obs_we` and `m_pj`
-/// make one pending) and the rank (`rank_we`) apply
-/// to their own fields.
+/// make one pending) and the rank (`rank_we`) apply to their own fields.
 #[derive(LogicBlock)]
 pub struct SnakeEntry<
     const A: usize,
@@ -45,11 +50,20 @@ pub struct SnakeEntry<
     pub clock: Signal<In, Clock>,
     /// Synchronous reset (every field clears).
     pub reset: Signal<In, Bit>,
-    /// Link source pc (the warp's previous load).
+    /// The pending allocation's link source pc (the `q` of the load that
+    /// allocated an entry at the last edge, registered by the top: an
+    /// entry with `r_new` writes its wide fields from these at this edge,
+    /// issue 29 step 14).
     pub q: Signal<In, Bits<P>>,
-    /// The load's pc.
+    /// ... its `p` (the new entry's `pc2`).
+    pub ap: Signal<In, Bits<P>>,
+    /// ... its warp, one-hot (the new entry's `wv`).
+    pub aw: Signal<In, Bits<NW>>,
+    /// ... its span.
+    pub asp: Signal<In, Bits<12>>,
+    /// The staged load's pc.
     pub p: Signal<In, Bits<P>>,
-    /// Link stride (this address minus the previous one).
+    /// ... its link stride.
     pub s: Signal<In, Bits<A>>,
     /// The load's warp, one-hot.
     pub w_onehot: Signal<In, Bits<NW>>,
@@ -150,7 +164,8 @@ pub struct SnakeEntry<
     pub c_op: Signal<In, Bit>,
     /// Allocate this entry for the load's link.
     pub alloc: Signal<In, Bit>,
-    /// Per-PC fields of the new entry: `intra`.
+    /// Per-PC fields of the entry allocated at the last edge (registered
+    /// by the top, written at this edge): `intra`.
     pub c_intra: Signal<In, Bits<A>>,
     /// ... `t2`.
     pub c_t2: Signal<In, Bits<2>>,
@@ -293,6 +308,12 @@ pub struct SnakeEntry<
     /// top's forwarded ones (`rf_*`), not `r_mq`, `r_mp`, `r_mt` (which
     /// compared its old contents).
     r_new: Reg<Bit>,
+    /// Valid for the walker: valid and not allocated at the last edge
+    /// (issue 29 step 15: the walker does not see an entry in the cycle
+    /// after its allocation, so that it reads the entry's registers with
+    /// no forwarding multiplexer; a register of its own, not `r_valid &
+    /// !r_new`, keeps `r_new`'s fan-out off the walker's path).
+    r_vw: Reg<Bit>,
     /// Bit `w` of `wv` for the staged load, registered a cycle ahead (from
     /// the next staged load's warp and this edge's hit, clearing or
     /// allocation).
@@ -357,6 +378,26 @@ pub struct SnakeEntry<
     nb: Signal<Local, Bits<8>>,
     wv_clr: Signal<Local, Bits<NW>>,
     wv_hit: Signal<Local, Bits<NW>>,
+    /// `pc1`, `pc2`, `stride`, `wv`, `span` now: the top's registers of
+    /// the last edge's allocation if it chose this entry (`r_new`), else
+    /// the entry's registers (issue 29 step 14).
+    e_pc1: Signal<Local, Bits<P>>,
+    e_pc2: Signal<Local, Bits<P>>,
+    e_stride: Signal<Local, Bits<A>>,
+    e_wv: Signal<Local, Bits<NW>>,
+    e_span: Signal<Local, Bits<12>>,
+    /// The per-PC fields now, likewise (only written: the views leave an
+    /// entry with `r_new` out, whose fields are a surviving entry's copy).
+    b_intra: Signal<Local, Bits<A>>,
+    b_t2: Signal<Local, Bits<2>>,
+    b_iw_valid: Signal<Local, Bit>,
+    b_iw_warp: Signal<Local, Bits<WB>>,
+    b_iw_addr: Signal<Local, Bits<A>>,
+    b_iw_stride: Signal<Local, Bits<A>>,
+    b_iw_cnt: Signal<Local, Bits<2>>,
+    /// `b_intra`, `b_t2` with a pending observation applied.
+    bf_intra: Signal<Local, Bits<A>>,
+    bf_t2: Signal<Local, Bits<2>>,
 }
 
 impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize> Default
@@ -383,10 +424,12 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             dn, clr_now, m_cur, m_cur_w, usable, span, m_pj, pc2, c_close, n_addr, n_sum, rank,
             add_a, add_j, add_s, r_valid, r_pc1, r_pc2, r_stride, r_wv, r_t1, r_intra, r_t2,
             r_iw_valid, r_iw_warp, r_iw_addr, r_iw_stride, r_iw_cnt, r_rank, r_span, r_ones, r_mq,
-            r_mp, r_mt, r_op, r_mpj, r_new, ef_intra, ef_t2, p_iw_valid, p_iw_warp, p_iw_addr,
+            r_mp, r_mt, r_op, r_mpj, r_new, r_vw, ef_intra, ef_t2, p_iw_valid, p_iw_warp, p_iw_addr,
             p_iw_stride, p_iw_cnt, j_t2, j_iw_cnt, j_intra, j_iw_stride, mpj_n, mpj_p, q_intra,
             q_t2, q_iw_valid, q_iw_warp, q_iw_addr, q_iw_stride, q_iw_cnt, has_jw, has_w, nhw, mj_p,
-            ones_clr, nb, wv_clr, wv_hit,
+            ones_clr, nb, wv_clr, wv_hit, ap, aw, asp, e_pc1, e_pc2, e_stride, e_wv, e_span,
+            b_intra, b_t2, b_iw_valid, b_iw_warp, b_iw_addr, b_iw_stride, b_iw_cnt, bf_intra,
+            bf_t2,
         })
     }
 }
@@ -394,5 +437,5 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
 impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize> Logic
     for SnakeEntry<A, P, WB, NW, RT>
 {
-    crate::section::sections!(kernel::Front, kernel::Ahead, kernel::Update);
+    crate::section::sections!(kernel::Pend, kernel::Front, kernel::Ahead, kernel::Update);
 }

@@ -144,9 +144,7 @@ impl<
             self.vt3[e].reset.next = self.reset.val();
             self.ents[e].clock.next = self.clock.val();
             self.ents[e].reset.next = self.reset.val();
-            self.ents[e].q.next = self.q.val();
             self.ents[e].p.next = self.l_pc.q.val();
-            self.ents[e].s.next = self.s.val();
             self.ents[e].w_onehot.next = self.w_onehot.val();
             self.ents[e].link_en.next = self.link_en.val();
             self.ents[e].train.next = self.train.val();
