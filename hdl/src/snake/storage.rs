@@ -117,6 +117,15 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
             ADD,
         ),
         f(
+            "Tail",
+            "pair registers: ones_j - ones_e for each pair j < e (8 bits; the eviction keys' \
+             comparisons from them; session 50)",
+            8,
+            ne * (ne - 1) / 2,
+            false,
+            ADD,
+        ),
+        f(
             "load stage (issue 29)",
             "the matches of the entry allocated at the last edge (q, p, tail; step 8)",
             3,

@@ -133,6 +133,8 @@ impl<
         self.jw_w.next = self.jw.val() == self.l_warp.q.val();
         self.jw1_w.next = self.jw1.val() == self.l_warp.q.val();
         // ---- Every entry compares itself with this cycle's keys.
+        self.pkeys.clock.next = self.clock.val();
+        self.pkeys.reset.next = self.reset.val();
         for e in 0..self._ne {
             self.vt0[e].clock.next = self.clock.val();
             self.vt0[e].reset.next = self.reset.val();
