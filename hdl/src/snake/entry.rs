@@ -24,7 +24,7 @@ mod kernel;
 /// allocating load's link, the entry's new contents) instead (issue 29
 /// step 8: no allocation multiplexer in front of the match registers). From them and warp `w` as
 /// `w_onehot`: `m_q`, `m_p`, `m_link`, and for the eviction this load's
-/// clearing bit (`clr_now`) and the ones of `wv` now (`ones`, `onb`) with
+/// clearing bit (`clr_now`) and the ones of `wv` now (`ones`) with
 /// this edge's change of them (`up`, `dn`: the top compares them for the
 /// next cycle); and with the
 /// walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`, `usable`, `m_pj`). Updates at the edge: `alloc`
@@ -197,8 +197,6 @@ pub struct SnakeEntry<
     /// these registers and the change only picks among their comparisons
     /// (issue 29 step 12).
     pub ones: Signal<Out, Bits<8>>,
-    /// `128 - ones`.
-    pub onb: Signal<Out, Bits<8>>,
     /// The ones grow by one at this edge (a hit by a warp not in `wv`).
     pub up: Signal<Out, Bit>,
     /// The ones shrink by one at this edge (a clearing).
@@ -336,7 +334,6 @@ pub struct SnakeEntry<
     t2_three: Constant<Bits<2>>,
     cnt_two: Constant<Bits<8>>,
     cnt_one: Constant<Bits<8>>,
-    cnt_128: Constant<Bits<8>>,
     zero_a: Constant<Bits<A>>,
     zero_wb: Constant<Bits<WB>>,
 
@@ -374,8 +371,6 @@ pub struct SnakeEntry<
     /// `(pc2, stride) = (p, s)`.
     m_t: Signal<Local, Bit>,
     ones_clr: Signal<Local, Bits<8>>,
-    /// `128 - ones`.
-    nb: Signal<Local, Bits<8>>,
     wv_clr: Signal<Local, Bits<NW>>,
     wv_hit: Signal<Local, Bits<NW>>,
     /// `pc1`, `pc2`, `stride`, `wv`, `span` now: the top's registers of
@@ -411,7 +406,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             t2_three: konst(3),
             cnt_two: konst(2),
             cnt_one: konst(1),
-            cnt_128: konst(128),
             zero_a: konst(0),
             zero_wb: konst(0),
         } default {
@@ -420,14 +414,14 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             b_sum, b_ja, jw, jp, jw1, jw_w, jw1_w, r_hjw, wv_jw, wv_jw1, hw_f, hj_f, hj1_f, hjw_n,
             hjw_p, iw_we, n_iw_valid, n_iw_warp, n_iw_addr, n_iw_stride, n_iw_cnt, obs_we, ox, oeq,
             c_op, alloc, c_intra, c_t2, c_iw_valid, c_iw_warp, c_iw_addr, c_iw_stride, c_iw_cnt,
-            rank_we, n_rank, valid, m_q, m_p, m_t, m_link, clr, m_cur_pc, hit_cnt, ones, onb, up,
+            rank_we, n_rank, valid, m_q, m_p, m_t, m_link, clr, m_cur_pc, hit_cnt, ones, up,
             dn, clr_now, m_cur, m_cur_w, usable, span, m_pj, pc2, c_close, n_addr, n_sum, rank,
             add_a, add_j, add_s, r_valid, r_pc1, r_pc2, r_stride, r_wv, r_t1, r_intra, r_t2,
             r_iw_valid, r_iw_warp, r_iw_addr, r_iw_stride, r_iw_cnt, r_rank, r_span, r_ones, r_mq,
             r_mp, r_mt, r_op, r_mpj, r_new, r_vw, ef_intra, ef_t2, p_iw_valid, p_iw_warp, p_iw_addr,
             p_iw_stride, p_iw_cnt, j_t2, j_iw_cnt, j_intra, j_iw_stride, mpj_n, mpj_p, q_intra,
             q_t2, q_iw_valid, q_iw_warp, q_iw_addr, q_iw_stride, q_iw_cnt, has_jw, has_w, nhw, mj_p,
-            ones_clr, nb, wv_clr, wv_hit, ap, aw, asp, e_pc1, e_pc2, e_stride, e_wv, e_span,
+            ones_clr, wv_clr, wv_hit, ap, aw, asp, e_pc1, e_pc2, e_stride, e_wv, e_span,
             b_intra, b_t2, b_iw_valid, b_iw_warp, b_iw_addr, b_iw_stride, b_iw_cnt, bf_intra,
             bf_t2,
         })

@@ -330,12 +330,12 @@ fn vec_of<D: Direction, T: Synth>(n: usize) -> Vec<Signal<D, T>> {
 /// this edge allocates, `alloc`), `D < -1`, `D < 0`, `D < 1`, `D < 2` (the
 /// diagonal j = e constant zero: no entry beats itself); the top
 /// registers them, so the victim of the next cycle compares nothing wide.
-/// `D` is `ones_j + onb_e - 128 + (up_j - dn_j) - (up_e - dn_e)` with `onb
-/// = 128 - ones` (8 bits, no wrap: the ones are at most 64). Issue 29 step
-/// 12: the sum `ones_j + onb_e` and its comparisons with the eight
-/// constants the changes can shift a threshold to are formed from the
-/// entries' registers; this edge's changes (`up`, `dn`, late: the load's
-/// hit or clearing) and `alloc` only pick among them. `older`: `rank_j >
+/// Issue 29 step 12: the comparisons with the eight constants the
+/// changes can shift a threshold to are formed from registers; this
+/// edge's changes (`up`, `dn`, late: the load's hit or clearing) and
+/// `alloc` only pick among them (step 12 formed `ones_j + onb_e` with
+/// `onb = 128 - ones`; session 50 keeps the difference in registers,
+/// below). `older`: `rank_j >
 /// rank_e` (now, from the ranks). Each output word is its own
 /// combinational block, so the words that do not depend on `alloc` are
 /// not in a loop with it.
@@ -356,8 +356,6 @@ pub struct PairKeys<const RT: usize> {
     pub reset: Signal<In, Bit>,
     /// The ones of each entry's warp vector now (its register).
     pub ones: Vec<Signal<In, Bits<8>>>,
-    /// `128 - ones`.
-    pub onb: Vec<Signal<In, Bits<8>>>,
     /// The ones grow by one at this edge (a hit by a new warp).
     pub up: Vec<Signal<In, Bit>>,
     /// The ones shrink by one at this edge (a clearing; never with `up`).
@@ -390,7 +388,6 @@ impl<const RT: usize> PairKeys<RT> {
             reset: Default::default(),
             _pd: vec![0; n * n],
             ones: vec_of(n),
-            onb: vec_of(n),
             up: vec_of(n),
             dn: vec_of(n),
             alloc: vec_of(n),

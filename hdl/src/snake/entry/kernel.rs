@@ -167,12 +167,10 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         } else {
             self.hit_cnt.next = self.r_ones.q.val() + self.cnt_one.val();
         }
-        // The ones now, `128 -` them, and their change at this edge (the
+        // The ones now and their change at this edge (the
         // top compares the pairs from the registers and picks by the
         // change; issue 29 step 12).
-        self.nb.next = self.cnt_128.val() - self.r_ones.q.val();
         self.ones.next = self.r_ones.q.val();
-        self.onb.next = self.nb.val();
         self.up.next = self.link_en.val() & self.m_link.val() & !self.has_w.val();
         self.dn.next = self.link_en.val() & self.clr.val();
         self.clr_now.next = self.link_en.val() & self.clr.val();

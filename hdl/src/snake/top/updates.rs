@@ -135,7 +135,6 @@ impl<
         // registered (the ones after this edge; an allocated entry's are 1).
         for e in 0..self._ne {
             self.pkeys.ones[e].next = self.ents[e].ones.val();
-            self.pkeys.onb[e].next = self.ents[e].onb.val();
             self.pkeys.up[e].next = self.ents[e].up.val();
             self.pkeys.dn[e].next = self.ents[e].dn.val();
             self.pkeys.alloc[e].next = self.allocate.val() & self.victim[e].val();
