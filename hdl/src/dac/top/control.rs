@@ -58,8 +58,10 @@ impl<
             & !self.fast.val()
             & (self.grp.q.val() != self.lastg.val());
         self.p_push.next = self.pf_push.val() | self.ps_final.val();
+        // The record's `last` from a register (issue 29, session 50: `load`
+        // off the record loop; `r_rem`, `r_lst` in Queues).
         self.wdone.next = self.cyc.val()
-            & (self.skip.val() | (self.a_push.val() & self.rec.last.val()) | self.p_push.val());
+            & (self.skip.val() | (self.a_push.val() & self.r_lst.q.val()) | self.p_push.val());
         // The next warp is its slot's last (its successor is in the next
         // slot of `todo`), and the tuple's last (no slot of `todo` left).
         self.zx_wi7.narrow.next = self.nwi.q.val();
@@ -117,13 +119,12 @@ impl<
         self.r_gskip.d.next = self.r_gskip.q.val();
         self.r_pb.d.next = self.r_pb.q.val();
         self.r_vl.d.next = self.r_vl.q.val();
-        self.r_st.d.next = self.r_st.q.val();
+        // The next warp's run starts: an enabled lane after one that is not
+        // enabled or across a region boundary (`ends`); bit 0 is never read.
+        self.st_new.next = self.setup.live.val()
+            & (self.setup.ends.val() | !(self.setup.live.val() << self.c1_32.val()))
+            & self.c1_32m.val();
         if self.load.val() {
-            // Run starts: an enabled lane after one that is not enabled or
-            // across a region boundary (`ends`); bit 0 is never read.
-            self.r_st.d.next = self.setup.live.val()
-                & (self.setup.ends.val() | !(self.setup.live.val() << self.c1_32.val()))
-                & self.c1_32m.val();
             self.r_vl.d.next = self.lanes.vl.val();
             self.r_act.d.next = self.setup.act.val();
             // Bit 0 of the enabled lanes and of the run ends is never read

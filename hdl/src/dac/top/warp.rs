@@ -147,6 +147,5 @@ impl<
         self.rec.live.next = self.r_live.q.val();
         self.rec.ends.next = self.r_ends.q.val();
         self.rec.gef.next = self.r_gef.q.val();
-        self.rec.starts.next = self.r_st.q.val();
     }
 }
