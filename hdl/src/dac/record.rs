@@ -16,7 +16,7 @@ use crate::util::{konst, konsts, sigs, Pack, ZeroExt};
 /// lane `s .. e-1`, and `nxt`, the lowest enabled lane `>= e` (when there
 /// is one), is the next record's `p` (so a `p` other than 0 is always an
 /// enabled lane). The record is the warp's last when no lane `>= e` is
-/// enabled; that bit is registered by the expander (`r_lst`, below).
+/// enabled; the expander finds that from a register (`r_rem`, below).
 ///
 /// With every active lane enabled (`live` = lanes `0 .. n-1`): `s = p`,
 /// `e <= n`, `nxt = e` and the record is the last when `e == n`.
@@ -32,8 +32,8 @@ use crate::util::{konst, konsts, sigs, Pack, ZeroExt};
 /// above `s`); session 50 moved it out of the block: `nxt` is the lowest
 /// run start above `s`, so the expander keeps the run starts above the
 /// current `s` in a register (`r_rem`, less its lowest bit at each push)
-/// and `last` as a flip-flop (`r_lst`), which takes the record loop off
-/// the walk's `load`.
+/// and `last` is `r_rem = 0`, which takes the record loop off the walk's
+/// `load`.
 #[derive(LogicBlock)]
 pub struct DacRecord {
     /// The lane values.

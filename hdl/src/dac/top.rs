@@ -289,11 +289,9 @@ pub struct DacExpanderRtl<
     r_vl: Reg<Bits<32>>,
     /// The run starts above the current record's first lane (issue 29,
     /// session 50: the warp's run starts `st_new` above its lowest enabled
-    /// lane, set at `load`, less the lowest at each record push), and
-    /// `r_lst`, set when none is left: the record is the warp's last
-    /// (equal to the record loop's `last`, registered).
+    /// lane, set at `load`, less the lowest at each record push); none
+    /// left: the record is the warp's last (`rlast`).
     r_rem: Reg<Bits<32>>,
-    r_lst: Reg<Bit>,
     /// A guard's mask written to `G` one edge after its push (issue 29,
     /// step 4): enable, warp id, mask.
     r_gw: Reg<Bit>,
@@ -499,7 +497,9 @@ pub struct DacExpanderRtl<
     pk_last: Signal<Local, Bits<62>>,
     pk_guard: Signal<Local, Bits<8>>,
     /// The next warp's run starts, the first record's `r_rem`, and `r_rem`
-    /// less its lowest bit by a prefix OR (`rem_pf`).
+    /// less its lowest bit by a prefix OR (`rem_pf`); the record is the
+    /// warp's last (`r_rem = 0`).
+    rlast: Signal<Local, Bit>,
     st_new: Signal<Local, Bits<32>>,
     rem0: Signal<Local, Bits<32>>,
     rem_nx: Signal<Local, Bits<32>>,
@@ -655,7 +655,7 @@ impl<
             // Registers.
             active, todo, busy, p, grp, r_gm, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
             r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend, nslot,
-            nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb, r_vl, r_pop, r_rem, r_lst, r_gw, r_gwa, r_gwd,
+            nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb, r_vl, r_pop, r_rem, r_gw, r_gwa, r_gwd,
             h_base, h_tx, h_ty, h_cx, h_cy, h_sc, h_nsc, h_gran, h_cmp, h_addr, h_data, h_pred, h_guard,
             h_zo, h_ar, r_afull, r_pfull, r_d2, r_z1, r_m1, r_z2, r_m2,
             // Local signals.
@@ -666,7 +666,7 @@ impl<
             t0, rem, n, nm1, amask, skip0, gskip, skip, wa, ra, gmask, g_write, vlast, pb, zero_offs,
             arith, fits, c32, s31, pb_hi0, pb_hi1, pb_hiff, fast, fast_mask, slow_mask, pmask, lastg, start, start_drop, start_go, cyc, load, nlast,
             memfree, a_push, pf_push, ps_final, ps_adv, p_push, wdone, slot_last,
-            todo_next, tuple_done, atq_pop, enq_push, d_hit, pk_last, pk_guard, st_new, rem0, rem_nx,
+            todo_next, tuple_done, atq_pop, enq_push, d_hit, pk_last, pk_guard, st_new, rem0, rem_nx, rlast,
         })
     }
 }

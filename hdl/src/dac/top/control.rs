@@ -59,9 +59,9 @@ impl<
             & (self.grp.q.val() != self.lastg.val());
         self.p_push.next = self.pf_push.val() | self.ps_final.val();
         // The record's `last` from a register (issue 29, session 50: `load`
-        // off the record loop; `r_rem`, `r_lst` in Queues).
+        // off the record loop; `rlast` in Queues).
         self.wdone.next = self.cyc.val()
-            & (self.skip.val() | (self.a_push.val() & self.r_lst.q.val()) | self.p_push.val());
+            & (self.skip.val() | (self.a_push.val() & self.rlast.val()) | self.p_push.val());
         // The next warp is its slot's last (its successor is in the next
         // slot of `todo`), and the tuple's last (no slot of `todo` left).
         self.zx_wi7.narrow.next = self.nwi.q.val();

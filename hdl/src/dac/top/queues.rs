@@ -85,17 +85,19 @@ impl<
         self.pk_addr.narrow.next = self.rec.addr.val() >> self.c5_32.val();
         self.pk_mask.narrow.next = self.rec.mask.val();
         self.pk_gran.narrow.next = self.t_gran.val();
+        // The record's `last` (issue 29, session 50): no run start is left
+        // above the record's first lane `s` (`DacRecord`), kept in `r_rem`.
+        // At `load`, the next warp's starts above its lowest enabled lane
+        // (its first record's `s`); at a push that is not the warp's last,
+        // `p` moves to the lowest of them (the lowest enabled lane after the
+        // run's end), so the lowest bit leaves (`rem_nx`: the bits above a
+        // lower set bit, a prefix OR). `last` is an OR tree of a register,
+        // not the record loop's.
+        self.rlast.next = self.r_rem.q.val() == self.c0_32.val();
         self.pk_last.next = self.zero_62.val();
-        if self.r_lst.q.val() {
+        if self.rlast.val() {
             self.pk_last.next = self.bit61.val();
         }
-        // The record's `last`, registered (issue 29, session 50): the run
-        // starts above the record's first lane `s` (`DacRecord`: the record
-        // is the warp's last when there is none). At `load`, the next warp's
-        // starts above its lowest enabled lane (its first record's `s`); at a
-        // push that is not the warp's last, `p` moves to the lowest of them
-        // (the lowest enabled lane after the run's end), so the lowest bit
-        // leaves (`rem_nx`: the bits above a lower set bit, a prefix OR).
         self.rem0.next = self.st_new.val() & (self.setup.gef.val() << self.c1_32.val());
         self.rem_pf[0].next = self.r_rem.q.val();
         for i in 0..self._npf {
@@ -104,13 +106,10 @@ impl<
         }
         self.rem_nx.next = self.r_rem.q.val() & (self.rem_pf[5].val() << self.c1_32.val());
         self.r_rem.d.next = self.r_rem.q.val();
-        self.r_lst.d.next = self.r_lst.q.val();
         if self.load.val() {
             self.r_rem.d.next = self.rem0.val();
-            self.r_lst.d.next = self.rem0.val() == self.c0_32.val();
         } else if self.a_push.val() {
             self.r_rem.d.next = self.rem_nx.val();
-            self.r_lst.d.next = self.rem_nx.val() == self.c0_32.val();
         }
         self.aq.push_data.next = self.pk_addr.wide.val()
             | (self.pk_mask.wide.val() << self.off27.val())

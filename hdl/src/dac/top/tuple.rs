@@ -23,7 +23,7 @@ impl<
             self, clock, active, todo, busy, p, grp, r_gm, part, count, mem_v, mem_a, r_valid,
             r_hit, r_addr, r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv,
             cend, nslot, nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg,
-            r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb, r_vl, r_pop, r_rem, r_lst, r_gw,
+            r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb, r_vl, r_pop, r_rem, r_gw,
             r_gwa, r_gwd, h_base, h_tx, h_ty, h_cx, h_cy, h_sc, h_nsc, h_gran, h_cmp, h_addr,
             h_data, h_pred, h_guard, h_zo, h_ar, r_afull, r_pfull, r_d2, r_z1, r_m1, r_z2, r_m2
         );
@@ -75,7 +75,6 @@ impl<
         self.r_vl.reset.next = self.reset.val();
         self.r_pop.reset.next = self.reset.val();
         self.r_rem.reset.next = self.reset.val();
-        self.r_lst.reset.next = self.reset.val();
         self.r_gw.reset.next = self.reset.val();
         self.r_gwa.reset.next = self.reset.val();
         self.r_gwd.reset.next = self.reset.val();
