@@ -59,7 +59,9 @@ impl<
             & (self.grp.q.val() != self.lastg.val());
         self.p_push.next = self.pf_push.val() | self.ps_final.val();
         // The record's `last` from a register (issue 29, session 50: `load`
-        // off the record loop; `rlast` in Queues).
+        // off the record loop): no run start left above the record's first
+        // lane (`r_rem`, Queues).
+        self.rlast.next = self.r_rem.q.val() == self.c0_32.val();
         self.wdone.next = self.cyc.val()
             & (self.skip.val() | (self.a_push.val() & self.rlast.val()) | self.p_push.val());
         // The next warp is its slot's last (its successor is in the next

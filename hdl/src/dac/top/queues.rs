@@ -91,9 +91,8 @@ impl<
         // (its first record's `s`); at a push that is not the warp's last,
         // `p` moves to the lowest of them (the lowest enabled lane after the
         // run's end), so the lowest bit leaves (`rem_nx`: the bits above a
-        // lower set bit, a prefix OR). `last` is an OR tree of a register,
-        // not the record loop's.
-        self.rlast.next = self.r_rem.q.val() == self.c0_32.val();
+        // lower set bit, a prefix OR). `last` (`rlast`, Control) is an OR
+        // tree of the register, not the record loop's.
         self.pk_last.next = self.zero_62.val();
         if self.rlast.val() {
             self.pk_last.next = self.bit61.val();
