@@ -53,6 +53,9 @@ pub struct DacRecord {
     /// The next record's first lane (meaningful unless the record is the
     /// warp's last).
     pub nxt: Signal<Out, Bits<6>>,
+    /// The lanes above `nxt` (issue 29, session 50: the run starts left
+    /// after this record, `r_rem`, are the current ones within `past`).
+    pub past: Signal<Out, Bits<32>>,
     /// Region start of lane `p`.
     pub addr: Signal<Out, Bits<32>>,
     /// Chunk mask.
@@ -104,6 +107,7 @@ impl Default for DacRecord {
             gef: Default::default(),
             ci: (0..32).map(|_| Signal::default()).collect(),
             nxt: Default::default(),
+            past: Default::default(),
             addr: Default::default(),
             mask: Default::default(),
             nbits: Pack::new(5),
@@ -187,6 +191,9 @@ impl Logic for DacRecord {
         // lowest is the next record's first lane.
         self.rest.next = self.live.val() & !self.lowe.val();
         self.oh_r.next = self.rest.val() & !(self.rest.val() - self.c1.val());
+        // Lanes from e on, less nxt: the lanes above nxt (no enabled lane
+        // lies between e and nxt).
+        self.past.next = !self.lowe.val() & !self.oh_r.val();
         for b in 0..self._nb {
             self.nbits.bits[b].next = (self.oh_r.val() & self.lbit[b].val()) != self.c0.val();
         }

@@ -496,16 +496,11 @@ pub struct DacExpanderRtl<
     d_hit: Signal<Local, Bit>,
     pk_last: Signal<Local, Bits<62>>,
     pk_guard: Signal<Local, Bits<8>>,
-    /// The next warp's run starts, the first record's `r_rem`, and `r_rem`
-    /// less its lowest bit by a prefix OR (`rem_pf`); the record is the
-    /// warp's last (`r_rem = 0`).
+    /// The record is the warp's last (`r_rem = 0`), the next warp's run
+    /// starts and its first record's `r_rem`.
     rlast: Signal<Local, Bit>,
     st_new: Signal<Local, Bits<32>>,
     rem0: Signal<Local, Bits<32>>,
-    rem_nx: Signal<Local, Bits<32>>,
-    rem_pf: Vec<Signal<Local, Bits<32>>>,
-    psh32: Vec<Constant<Bits<32>>>,
-    _npf: usize,
 
     _nc: usize,
     _n16: usize,
@@ -613,9 +608,6 @@ impl<
                     .fold(0, |a, s| a | 1 << s)
             })),
             c1_32m: konst(0xFFFF_FFFE),
-            rem_pf: sigs(6),
-            psh32: konsts::<32>((0..5).map(|i| 1 << i)),
-            _npf: 5,
             _ncsa: 5,
             _nbb: 5,
             _nlo: 31,
@@ -666,7 +658,7 @@ impl<
             t0, rem, n, nm1, amask, skip0, gskip, skip, wa, ra, gmask, g_write, vlast, pb, zero_offs,
             arith, fits, c32, s31, pb_hi0, pb_hi1, pb_hiff, fast, fast_mask, slow_mask, pmask, lastg, start, start_drop, start_go, cyc, load, nlast,
             memfree, a_push, pf_push, ps_final, ps_adv, p_push, wdone, slot_last,
-            todo_next, tuple_done, atq_pop, enq_push, d_hit, pk_last, pk_guard, st_new, rem0, rem_nx, rlast,
+            todo_next, tuple_done, atq_pop, enq_push, d_hit, pk_last, pk_guard, st_new, rem0, rlast,
         })
     }
 }

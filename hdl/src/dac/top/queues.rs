@@ -89,26 +89,17 @@ impl<
         // above the record's first lane `s` (`DacRecord`), kept in `r_rem`.
         // At `load`, the next warp's starts above its lowest enabled lane
         // (its first record's `s`); at a push that is not the warp's last,
-        // `p` moves to the lowest of them (the lowest enabled lane after the
-        // run's end), so the lowest bit leaves (`rem_nx`: the bits above a
-        // lower set bit, a prefix OR). `last` (`rlast`, Control) is an OR
-        // tree of the register, not the record loop's.
-        self.pk_last.next = self.zero_62.val();
-        if self.rlast.val() {
-            self.pk_last.next = self.bit61.val();
-        }
+        // `p` moves to `nxt`, the lowest of them (the lowest enabled lane
+        // after the run's end), so those above it stay (`rec.past`). `last`
+        // (`rlast`, Control) is an OR tree of the register, not the record
+        // loop's. (A prefix OR of `r_rem` for its lowest bit, the first
+        // form, was mapped by ABC as an OR chain that `rlast` shared.)
         self.rem0.next = self.st_new.val() & (self.setup.gef.val() << self.c1_32.val());
-        self.rem_pf[0].next = self.r_rem.q.val();
-        for i in 0..self._npf {
-            self.rem_pf[i + 1].next =
-                self.rem_pf[i].val() | (self.rem_pf[i].val() << self.psh32[i].val());
-        }
-        self.rem_nx.next = self.r_rem.q.val() & (self.rem_pf[5].val() << self.c1_32.val());
         self.r_rem.d.next = self.r_rem.q.val();
         if self.load.val() {
             self.r_rem.d.next = self.rem0.val();
         } else if self.a_push.val() {
-            self.r_rem.d.next = self.rem_nx.val();
+            self.r_rem.d.next = self.r_rem.q.val() & self.rec.past.val();
         }
         self.aq.push_data.next = self.pk_addr.wide.val()
             | (self.pk_mask.wide.val() << self.off27.val())
