@@ -94,6 +94,10 @@ impl<
         // (`rlast`, Control) is an OR tree of the register, not the record
         // loop's. (A prefix OR of `r_rem` for its lowest bit, the first
         // form, was mapped by ABC as an OR chain that `rlast` shared.)
+        self.pk_last.next = self.zero_62.val();
+        if self.rlast.val() {
+            self.pk_last.next = self.bit61.val();
+        }
         self.rem0.next = self.st_new.val() & (self.setup.gef.val() << self.c1_32.val());
         self.r_rem.d.next = self.r_rem.q.val();
         if self.load.val() {
