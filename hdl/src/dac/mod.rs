@@ -123,7 +123,7 @@ mod tests {
                 ..cfg
             },
         );
-        for _ in 0..4 {
+        for _ in 0..5 {
             cycle(&mut *u, &p, &cfg);
         }
         let mut got = Vec::new();

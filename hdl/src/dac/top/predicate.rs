@@ -19,14 +19,14 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // ---- Predicate: the fast path from lanes 0 and n-1.
-        self.cmp_first.a.next = self.lv[0].q.val();
+        // ---- Predicate: the fast path from lanes 0 and n-1, decided in the
+        // third setup stage from the next warp's registered lane 0 and lane
+        // n-1 (`x_vw`, `x_vl`) and registered at `load` (`r_ff`, `r_cf`;
+        // issue 29, session 49: off the busy cycle's `load` chain).
+        self.cmp_first.a.next = self.x_vw.q.val();
         self.cmp_first.b.next = self.t_scalar.val();
         self.cmp_first.op.next = self.t_cmp.val();
-        // Lane n-1, formed in the second setup stage and registered (issue
-        // 29, step 4).
-        self.vlast.next = self.r_vl.q.val();
-        self.cmp_last.a.next = self.vlast.val();
+        self.cmp_last.a.next = self.x_vl.q.val();
         self.cmp_last.b.next = self.t_scalar.val();
         self.cmp_last.op.next = self.t_cmp.val();
         // The tuple's conditions, registered with its fields (Tuple).
@@ -36,55 +36,99 @@ impl<
         // sext(first) + (n-1)*step + 2^31 clear. With c32 the carry out of
         // the low 32 bits and s31 first's sign, the high byte is
         // pb[39:32] + c32 - s31: 0, 1 or 0xFF of pb[39:32] by the three
-        // cases (issue 29, step 6: a carry instead of a 40-bit sum).
-        self.zx_v33.narrow.next = self.lv[0].q.val();
-        self.zx_p33.narrow.next = self.r_pb.q.val().get_bits::<32>(0);
+        // cases (issue 29, step 6: a carry instead of a 40-bit sum). `pb`
+        // is one of the tuple's two products (n - 1 = 31, or (T-1) mod 32).
+        self.pb.next = self.r_pbt.q.val();
+        if self.x_n.q.val().get_bit(5) {
+            self.pb.next = self.r_p31.q.val();
+        }
+        self.zx_v33.narrow.next = self.x_vw.q.val();
+        self.zx_p33.narrow.next = self.pb.val().get_bits::<32>(0);
         self.add_fit.x.next = self.zx_v33.wide.val();
         self.add_fit.y.next = self.zx_p33.wide.val();
         self.add_fit.ci.next = false;
         self.c32.next = (self.add_fit.s.val() & self.bit32_33.val()) != self.c0_33.val();
-        self.s31.next = self.lv[0].q.val().get_bit(31);
-        self.pb_hi0.next = (self.r_pb.q.val() & self.hi40.val()) == self.c0_40.val();
-        self.pb_hi1.next = (self.r_pb.q.val() & self.hi40.val()) == self.hi1_40.val();
-        self.pb_hiff.next = (self.r_pb.q.val() & self.hi40.val()) == self.hi40.val();
+        self.s31.next = self.x_vw.q.val().get_bit(31);
+        self.pb_hi0.next = (self.pb.val() & self.hi40.val()) == self.c0_40.val();
+        self.pb_hi1.next = (self.pb.val() & self.hi40.val()) == self.hi1_40.val();
+        self.pb_hiff.next = (self.pb.val() & self.hi40.val()) == self.hi40.val();
         self.fits.next = self.pb_hi0.val();
         if self.c32.val() & !self.s31.val() {
             self.fits.next = self.pb_hiff.val();
         } else if !self.c32.val() & self.s31.val() {
             self.fits.next = self.pb_hi1.val();
         }
-        // The next warp's (n-1)*step + 2^31, registered with its lanes
-        // (Control): po[j] = step << j when bit j of n-1 is set.
+        self.ffast.next = self.zero_offs.val()
+            | (self.arith.val()
+                & (self.t_cmp.val() < self.cmp_ord.val())
+                & self.fits.val()
+                & (self.cmp_first.r.val() == self.cmp_last.r.val()));
+        // The tuple's products (loaded every cycle from the copy of the
+        // head's fields: `r_p31` holds the tuple's from its second setup
+        // cycle, `r_pbt` from its third). 31*step = (step << 5) + !step + 1;
+        // ((T-1) mod 32)*step from five partial products and the bias
+        // through four 3:2 compressors (`po[3i..3i+3]` -> `po[2i+6]`,
+        // `po[2i+7]`), registered, then one adder.
         self.sx_tx.narrow.next = self.t_tx.val();
-        for j in 0..self._w6 {
+        self.tm.next = self.cfg_threads.val().get_bits::<5>(0) - self.c1_5.val();
+        for j in 0..self._nbb {
             self.po[j].next = self.c0_40.val();
-            if self.nm1.val().get_bit(j) {
+            if self.tm.val().get_bit(j) {
                 self.po[j].next = self.sx_tx.wide.val() << self.sh40[j].val();
             }
         }
-        self.po[6].next = self.bias40.val();
-        for i in 0..self._ncsa {
-            self.po[2 * i + 7].next =
+        self.po[5].next = self.bias40.val();
+        for i in 0..self._npc {
+            self.po[2 * i + 6].next =
                 self.po[3 * i].val() ^ self.po[3 * i + 1].val() ^ self.po[3 * i + 2].val();
-            self.po[2 * i + 8].next = ((self.po[3 * i].val() & self.po[3 * i + 1].val())
+            self.po[2 * i + 7].next = ((self.po[3 * i].val() & self.po[3 * i + 1].val())
                 | (self.po[3 * i].val() & self.po[3 * i + 2].val())
                 | (self.po[3 * i + 1].val() & self.po[3 * i + 2].val()))
                 << self.c1_40.val();
         }
-        self.add_pb.x.next = self.po[15].val();
-        self.add_pb.y.next = self.po[16].val();
+        self.r_pts.d.next = self.po[12].val();
+        self.r_ptc.d.next = self.po[13].val();
+        self.add_pb.x.next = self.r_pts.q.val();
+        self.add_pb.y.next = self.r_ptc.q.val();
         self.add_pb.ci.next = false;
-        self.pb.next = self.add_pb.s.val();
+        self.r_pbt.d.next = self.add_pb.s.val();
+        self.po[14].next = self.sx_tx.wide.val() << self.sh40[5].val();
+        self.po[15].next = !self.sx_tx.wide.val();
+        self.po[16].next = self.po[14].val() ^ self.po[15].val() ^ self.bias1_40.val();
+        self.po[17].next = ((self.po[14].val() & self.po[15].val())
+            | (self.po[14].val() & self.bias1_40.val())
+            | (self.po[15].val() & self.bias1_40.val()))
+            << self.c1_40.val();
+        self.add_p31.x.next = self.po[16].val();
+        self.add_p31.y.next = self.po[17].val();
+        self.add_p31.ci.next = false;
+        self.r_p31.d.next = self.add_p31.s.val();
+        // Lane (T-1) mod 32's offset: the basis offsets of its set bits
+        // through three 3:2 compressors and an adder (as `DacOffs`), loaded
+        // every cycle: it holds the tuple's from its second setup cycle.
+        for j in 0..self._nbb {
+            self.tt[j].next = self.c0_32.val();
+            if self.tm.val().get_bit(j) {
+                self.tt[j].next = self.r_bb[j].q.val();
+            }
+        }
+        for i in 0..self._ncsa3 {
+            self.tt[2 * i + 5].next =
+                self.tt[3 * i].val() ^ self.tt[3 * i + 1].val() ^ self.tt[3 * i + 2].val();
+            self.tt[2 * i + 6].next = ((self.tt[3 * i].val() & self.tt[3 * i + 1].val())
+                | (self.tt[3 * i].val() & self.tt[3 * i + 2].val())
+                | (self.tt[3 * i + 1].val() & self.tt[3 * i + 2].val()))
+                << self.c1_32.val();
+        }
+        self.add_ot.x.next = self.tt[9].val();
+        self.add_ot.y.next = self.tt[10].val();
+        self.add_ot.ci.next = false;
+        self.r_ot.d.next = self.add_ot.s.val();
         // Decided in the warp's first predicate cycle: once a group was
         // compared, the warp stays on the slow path.
-        self.fast.next = (self.grp.q.val() == self.c0_2.val())
-            & (self.zero_offs.val()
-                | (self.arith.val()
-                    & (self.t_cmp.val() < self.cmp_ord.val())
-                    & self.fits.val()
-                    & (self.cmp_first.r.val() == self.cmp_last.r.val())));
+        self.fast.next = (self.grp.q.val() == self.c0_2.val()) & self.r_ff.q.val();
         self.fast_mask.next = self.c0_32.val();
-        if self.cmp_first.r.val() {
+        if self.r_cf.q.val() {
             self.fast_mask.next = self.r_act.q.val();
         }
         // The slow path: every lane compared with the scalar, the group's

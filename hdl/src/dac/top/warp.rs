@@ -1,9 +1,10 @@
-//! The second section of the [`super::DacExpanderRtl`] kernel: the two
-//! warp-setup stages (the first on the warp two ahead of the current one:
+//! The second section of the [`super::DacExpanderRtl`] kernel: the three
+//! warp-setup stages (the first on the warp three ahead of the current one:
 //! its active lanes and lane-0 value as carry-save words from its slot's CTA
-//! index; the second on the next warp: its lane values and lane masks from
-//! those registered words and its guard mask; each registered at the edge the
-//! walk moves on) and the address record from lane `p` of the current warp.
+//! index; the second on the warp two ahead: lane 0's and lane `n-1`'s values
+//! added; the third on the next warp: its lane values and lane masks from
+//! those registers and its guard mask; each registered at the edge the walk
+//! moves on) and the address record from lane `p` of the current warp.
 
 use rust_hdl::prelude::*;
 
@@ -23,7 +24,7 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // ---- First setup stage, on the warp pointer (`nslot`, `nwi`,
-        // `nwid`, `cc_x`, `cc_y`: two warps ahead of the current one).
+        // `nwid`, `cc_x`, `cc_y`: three warps ahead of the current one).
         // Its slot (`nslot`). Its CTA index and warp
         // id are registers (`cc_x`, `cc_y`, `nwid`) set at the edge that
         // moves the walk (Control); the OR trees here give the slot's index
@@ -93,15 +94,37 @@ impl<
         self.lane0.a.next = self.nwi.q.val() & self.amask.val();
         self.lane0.ty0.next = self.t0.val() >> self.zx_k12.wide.val();
 
-        // ---- Second setup stage, on the next warp (`ws`, `wc`, `wn`,
-        // `wwid`): its lane values from lane 0's registered words.
-        self.lanes.s.next = self.ws.q.val();
-        self.lanes.c.next = self.wc.q.val();
+        self.nm1.next = self.n.val() - self.c1_6.val();
+
+        // ---- Second setup stage, on the warp after the next one (`ws`,
+        // `wc`, `wn`: issue 29, the third setup stage, session 49): lane 0's
+        // value `ws + wc` and lane `n-1`'s, `ws + wc + o(n-1)` (one 3:2
+        // compressor and an adder), registered (`x_vw`, `x_vl`). `n - 1` is
+        // 31 for a full warp, else `(T-1) mod 32` (the CTA's last warp), so
+        // `o(n-1)` is one of two registers of the tuple (`r_lo[30]`,
+        // `r_ot`); a warp with `n = 0` is skipped.
+        self.add_vw.x.next = self.ws.q.val();
+        self.add_vw.y.next = self.wc.q.val();
+        self.add_vw.ci.next = false;
+        self.ol.next = self.r_ot.q.val();
+        if self.wn.q.val().get_bit(5) {
+            self.ol.next = self.r_lo[30].q.val();
+        }
+        self.ls.next = self.ws.q.val() ^ self.wc.q.val() ^ self.ol.val();
+        self.lc.next = ((self.ws.q.val() & self.wc.q.val())
+            | (self.ws.q.val() & self.ol.val())
+            | (self.wc.q.val() & self.ol.val()))
+            << self.c1_32.val();
+        self.add_vl.x.next = self.ls.val();
+        self.add_vl.y.next = self.lc.val();
+        self.add_vl.ci.next = false;
+
+        // ---- Third setup stage, on the next warp (`x_vw`, `x_n`, `x_g`):
+        // its lane values, one adder per lane from two registers.
+        self.lanes.vw.next = self.x_vw.q.val();
         for i in 0..self._nlo {
             self.lanes.o[i].next = self.r_lo[i].q.val();
         }
-        self.nm1.next = self.wnm1.q.val();
-        self.lanes.nm1.next = self.wnm1.q.val();
 
         // ---- The pointed warp's guard mask G[w] (0 until written since
         // reset; a warp id past N_WARPS is never written, so its mask reads as
@@ -125,12 +148,12 @@ impl<
         for l in 0..self._n {
             self.setup.v[l].next = self.lanes.v[l].val().get_bits::<8>(0);
         }
-        self.setup.n.next = self.wn.q.val();
+        self.setup.n.next = self.x_n.q.val();
         self.setup.g.next = self.t_gran.val();
         self.setup.brk.next = self.brks.brk.val();
         self.setup.en.next = self.ones32.val();
         if self.is_addr.val() & self.t_guard.val() {
-            self.setup.en.next = self.wg.q.val();
+            self.setup.en.next = self.x_g.q.val();
         }
         // A warp produces nothing when it cannot be queued, has no active
         // lane, or (guarded) no enabled lane.
