@@ -26,6 +26,7 @@ mod expander;
 mod head;
 mod predicate;
 mod queues;
+mod stage;
 mod tuple;
 mod warp;
 
@@ -38,6 +39,9 @@ struct Head;
 /// Kernel section 2 ([`warp`]): the current slot and warp, the warp's
 /// active lanes and lane values, and the address record from lane `p`.
 struct Warp;
+/// Kernel section 2b ([`stage`]): the second warp-setup stage, its
+/// registers' hold, and the tuple's products for the fast predicate path.
+struct Stage;
 /// Kernel section 3 ([`predicate`]): the predicate mask, the fast path from
 /// lanes 0 and `n-1` and the slow path a group of eight lanes at a time.
 struct Predicate;
@@ -166,6 +170,10 @@ pub struct DacExpanderRtl<
     add_ot: PrefixAdd<32>,
     /// `31*step + 2^31` (per tuple).
     add_p31: PrefixAdd<40>,
+    /// The statistics' increments.
+    add_sf: PrefixAdd<32>,
+    add_ss: PrefixAdd<32>,
+    add_sg: PrefixAdd<32>,
     /// The tuple's basis offsets and lane offsets (issue 29, step 3).
     basis: DacBasis,
     offs: DacOffs,
@@ -690,7 +698,7 @@ impl<
             mem_addr, rsp_valid, rsp_hit, rsp_addr, rsp_mask, rsp_gran, rsp_last, atq_count,
             stat_pred_fast, stat_pred_slow, stat_guard_skips,
             // Blocks.
-            lane0, lanes, add_vw, add_vl, add_ot, add_p31, basis, offs, setup, brks, delta, dfl1, dfl2, rec, add_pb, add_fit, zx_v33, zx_p33, cmp_first, cmp_last,
+            lane0, lanes, add_vw, add_vl, add_ot, add_p31, add_sf, add_ss, add_sg, basis, offs, setup, brks, delta, dfl1, dfl2, rec, add_pb, add_fit, zx_v33, zx_p33, cmp_first, cmp_last,
             sx_tx, zx_w10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
             zx_wi7, zx_wc7, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
             pk_mask, pk_gran, up_addr, pk_base, pk_tx, pk_ty, pk_cx, pk_cy, pk_sc, pk_kind, pk_gr,
@@ -724,7 +732,7 @@ impl<
         const PC: usize,
     > Logic for DacExpanderRtl<WB, SB, CB, AQ, PQ, AC, PC>
 {
-    crate::section::sections!(Tuple, Head, Warp, Predicate, Control, Expander, Queues);
+    crate::section::sections!(Tuple, Head, Warp, Stage, Predicate, Control, Expander, Queues);
 }
 
 impl<

@@ -34,15 +34,6 @@ impl<
         self.wc.d.next = self.wc.q.val();
         self.wn.d.next = self.wn.q.val();
         self.wlg.d.next = self.wlg.q.val();
-        self.x_vw.d.next = self.x_vw.q.val();
-        self.x_vl.d.next = self.x_vl.q.val();
-        self.x_n.d.next = self.x_n.q.val();
-        self.x_lg.d.next = self.x_lg.q.val();
-        self.x_skip0.d.next = self.x_skip0.q.val();
-        self.x_wid.d.next = self.x_wid.q.val();
-        self.x_last.d.next = self.x_last.q.val();
-        self.x_v.d.next = self.x_v.q.val();
-        self.x_g.d.next = self.x_g.q.val();
         self.wskip0.d.next = self.wskip0.q.val();
         self.wwid.d.next = self.wwid.q.val();
         self.wlast.d.next = self.wlast.q.val();
@@ -141,14 +132,14 @@ impl<
         self.st_fast.d.next = self.st_fast.q.val();
         self.st_slow.d.next = self.st_slow.q.val();
         if self.pf_push.val() {
-            self.st_fast.d.next = self.st_fast.q.val() + self.c1_32.val();
+            self.st_fast.d.next = self.add_sf.s.val();
         }
         if self.ps_final.val() {
-            self.st_slow.d.next = self.st_slow.q.val() + self.c1_32.val();
+            self.st_slow.d.next = self.add_ss.s.val();
         }
         self.st_gskip.d.next = self.st_gskip.q.val();
         if self.cyc.val() & self.r_gskip.q.val() & !self.r_skip0.q.val() {
-            self.st_gskip.d.next = self.st_gskip.q.val() + self.c1_32.val();
+            self.st_gskip.d.next = self.add_sg.s.val();
         }
         self.stat_pred_fast.next = self.st_fast.q.val();
         self.stat_pred_slow.next = self.st_slow.q.val();

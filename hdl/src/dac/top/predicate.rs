@@ -63,67 +63,6 @@ impl<
                 & (self.t_cmp.val() < self.cmp_ord.val())
                 & self.fits.val()
                 & (self.cmp_first.r.val() == self.cmp_last.r.val()));
-        // The tuple's products (loaded every cycle from the copy of the
-        // head's fields: `r_p31` holds the tuple's from its second setup
-        // cycle, `r_pbt` from its third). 31*step = (step << 5) + !step + 1;
-        // ((T-1) mod 32)*step from five partial products and the bias
-        // through four 3:2 compressors (`po[3i..3i+3]` -> `po[2i+6]`,
-        // `po[2i+7]`), registered, then one adder.
-        self.sx_tx.narrow.next = self.t_tx.val();
-        self.tm.next = self.cfg_threads.val().get_bits::<5>(0) - self.c1_5.val();
-        for j in 0..self._nbb {
-            self.po[j].next = self.c0_40.val();
-            if self.tm.val().get_bit(j) {
-                self.po[j].next = self.sx_tx.wide.val() << self.sh40[j].val();
-            }
-        }
-        self.po[5].next = self.bias40.val();
-        for i in 0..self._npc {
-            self.po[2 * i + 6].next =
-                self.po[3 * i].val() ^ self.po[3 * i + 1].val() ^ self.po[3 * i + 2].val();
-            self.po[2 * i + 7].next = ((self.po[3 * i].val() & self.po[3 * i + 1].val())
-                | (self.po[3 * i].val() & self.po[3 * i + 2].val())
-                | (self.po[3 * i + 1].val() & self.po[3 * i + 2].val()))
-                << self.c1_40.val();
-        }
-        self.r_pts.d.next = self.po[12].val();
-        self.r_ptc.d.next = self.po[13].val();
-        self.add_pb.x.next = self.r_pts.q.val();
-        self.add_pb.y.next = self.r_ptc.q.val();
-        self.add_pb.ci.next = false;
-        self.r_pbt.d.next = self.add_pb.s.val();
-        self.po[14].next = self.sx_tx.wide.val() << self.sh40[5].val();
-        self.po[15].next = !self.sx_tx.wide.val();
-        self.po[16].next = self.po[14].val() ^ self.po[15].val() ^ self.bias1_40.val();
-        self.po[17].next = ((self.po[14].val() & self.po[15].val())
-            | (self.po[14].val() & self.bias1_40.val())
-            | (self.po[15].val() & self.bias1_40.val()))
-            << self.c1_40.val();
-        self.add_p31.x.next = self.po[16].val();
-        self.add_p31.y.next = self.po[17].val();
-        self.add_p31.ci.next = false;
-        self.r_p31.d.next = self.add_p31.s.val();
-        // Lane (T-1) mod 32's offset: the basis offsets of its set bits
-        // through three 3:2 compressors and an adder (as `DacOffs`), loaded
-        // every cycle: it holds the tuple's from its second setup cycle.
-        for j in 0..self._nbb {
-            self.tt[j].next = self.c0_32.val();
-            if self.tm.val().get_bit(j) {
-                self.tt[j].next = self.r_bb[j].q.val();
-            }
-        }
-        for i in 0..self._ncsa3 {
-            self.tt[2 * i + 5].next =
-                self.tt[3 * i].val() ^ self.tt[3 * i + 1].val() ^ self.tt[3 * i + 2].val();
-            self.tt[2 * i + 6].next = ((self.tt[3 * i].val() & self.tt[3 * i + 1].val())
-                | (self.tt[3 * i].val() & self.tt[3 * i + 2].val())
-                | (self.tt[3 * i + 1].val() & self.tt[3 * i + 2].val()))
-                << self.c1_32.val();
-        }
-        self.add_ot.x.next = self.tt[9].val();
-        self.add_ot.y.next = self.tt[10].val();
-        self.add_ot.ci.next = false;
-        self.r_ot.d.next = self.add_ot.s.val();
         // Decided in the warp's first predicate cycle: once a group was
         // compared, the warp stays on the slow path.
         self.fast.next = (self.grp.q.val() == self.c0_2.val()) & self.r_ff.q.val();
@@ -147,5 +86,18 @@ impl<
         if self.fast.val() {
             self.pmask.next = self.fast_mask.val();
         }
+
+        // ---- The statistics' increments (Expander) are prefix adders (issue 29, session 49: the flow
+        // maps `+ 1` to a ripple chain, which the mapping joined with the
+        // push decision's enable: `grp` -> `st_fast[31]` was the worst path).
+        self.add_sf.x.next = self.st_fast.q.val();
+        self.add_sf.y.next = self.c1_32.val();
+        self.add_sf.ci.next = false;
+        self.add_ss.x.next = self.st_slow.q.val();
+        self.add_ss.y.next = self.c1_32.val();
+        self.add_ss.ci.next = false;
+        self.add_sg.x.next = self.st_gskip.q.val();
+        self.add_sg.y.next = self.c1_32.val();
+        self.add_sg.ci.next = false;
     }
 }

@@ -96,29 +96,6 @@ impl<
 
         self.nm1.next = self.n.val() - self.c1_6.val();
 
-        // ---- Second setup stage, on the warp after the next one (`ws`,
-        // `wc`, `wn`: issue 29, the third setup stage, session 49): lane 0's
-        // value `ws + wc` and lane `n-1`'s, `ws + wc + o(n-1)` (one 3:2
-        // compressor and an adder), registered (`x_vw`, `x_vl`). `n - 1` is
-        // 31 for a full warp, else `(T-1) mod 32` (the CTA's last warp), so
-        // `o(n-1)` is one of two registers of the tuple (`r_lo[30]`,
-        // `r_ot`); a warp with `n = 0` is skipped.
-        self.add_vw.x.next = self.ws.q.val();
-        self.add_vw.y.next = self.wc.q.val();
-        self.add_vw.ci.next = false;
-        self.ol.next = self.r_ot.q.val();
-        if self.wn.q.val().get_bit(5) {
-            self.ol.next = self.r_lo[30].q.val();
-        }
-        self.ls.next = self.ws.q.val() ^ self.wc.q.val() ^ self.ol.val();
-        self.lc.next = ((self.ws.q.val() & self.wc.q.val())
-            | (self.ws.q.val() & self.ol.val())
-            | (self.wc.q.val() & self.ol.val()))
-            << self.c1_32.val();
-        self.add_vl.x.next = self.ls.val();
-        self.add_vl.y.next = self.lc.val();
-        self.add_vl.ci.next = false;
-
         // ---- Third setup stage, on the next warp (`x_vw`, `x_n`, `x_g`):
         // its lane values, one adder per lane from two registers.
         self.lanes.vw.next = self.x_vw.q.val();
