@@ -86,7 +86,7 @@ impl<
             self.wc.d.next = self.lane0.c.val();
             self.wg.d.next = self.gmask.val();
             self.wn.d.next = self.n.val();
-            self.wlg.d.next = self.nm1.val().get_bits::<2>(3);
+            self.wlg.d.next = self.lg.val();
             self.wskip0.d.next = self.skip0.val();
             self.wwid.d.next = self.wid.val().get_bits::<WB>(0);
             self.wlast.d.next = self.nlast.val();

@@ -94,7 +94,15 @@ impl<
         self.lane0.a.next = self.nwi.q.val() & self.amask.val();
         self.lane0.ty0.next = self.t0.val() >> self.zx_k12.wide.val();
 
-        self.nm1.next = self.n.val() - self.c1_6.val();
+        // Its last slow-path group, (n - 1) >> 3 for n = 1..32.
+        self.lg.next = self.c0_2.val();
+        if self.n.val() > self.c24_6.val() {
+            self.lg.next = self.c3_2.val();
+        } else if self.n.val() > self.c16_6.val() {
+            self.lg.next = self.c2_2.val();
+        } else if self.n.val() > self.c8_6.val() {
+            self.lg.next = self.c1_2.val();
+        }
 
         // ---- Third setup stage, on the next warp (`x_vw`, `x_n`, `x_g`):
         // its lane values, one adder per lane from two registers.
