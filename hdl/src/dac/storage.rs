@@ -240,9 +240,10 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         ),
         f(
             "warp setup",
-            "the head tuple's basis offsets and lane offsets (issue 29, step 3)",
+            "the head tuple's basis offsets, their two pair sums and lane offsets \
+             (issue 29, step 3; session 48)",
             32,
-            5 + 31,
+            7 + 31,
             false,
             ADD,
         ),

@@ -341,8 +341,9 @@ pub struct DacExpanderRtl<
     /// The ATQ pops at this edge (issue 29, step 4: registered, the tuple
     /// leaves one edge after its end was decided).
     r_pop: Reg<Bit>,
-    /// The ATQ head's basis offsets and the offsets of lanes 1 to 31
-    /// relative to lane 0 (issue 29, step 3): loaded every cycle, so they
+    /// The ATQ head's basis offsets (with two pair sums, session 48) and the
+    /// offsets of lanes 1 to 31 relative to lane 0 (issue 29, step 3):
+    /// loaded every cycle, so they
     /// hold the head tuple's from its first setup cycle (`r_bb`) and its
     /// second (`r_lo`, read by the second setup stage) to its pop.
     r_bb: Vec<Reg<Bits<32>>>,
@@ -512,7 +513,8 @@ pub struct DacExpanderRtl<
     /// `((T-1) mod 32)*step`'s partial products, `po[5]` the bias, then
     /// two per compressor (`po[6..14]`); `po[14..18]` `31*step`'s.
     po: Vec<Signal<Local, Bits<40>>>,
-    /// `(T-1) mod 32`, its offset's terms (`tt[0..5]`) and compressor words.
+    /// `(T-1) mod 32`, its offset's terms by bit pairs (`tt[0..3]`, as
+    /// `DacOffs`) and compressor words.
     tm: Signal<Local, Bits<5>>,
     tt: Vec<Signal<Local, Bits<32>>>,
     /// Lane `n-1`'s offset and compressed words (second setup stage).
@@ -571,7 +573,7 @@ pub struct DacExpanderRtl<
     sbit: Vec<Constant<Bits<16>>>,
     c1_32m: Constant<Bits<32>>,
     _npc: usize,
-    _ncsa3: usize,
+    _n5: usize,
     _nbb: usize,
     _nlo: usize,
     _n: usize,
@@ -614,7 +616,7 @@ impl<
             cpack: Pack::new(32),
             cx: regs(nc),
             lv: regs(32),
-            r_bb: regs(5),
+            r_bb: regs(7),
             r_lo: regs(31),
             r_ci: regs(32),
             cy: regs(nc),
@@ -675,12 +677,12 @@ impl<
             })),
             c1_32m: konst(0xFFFF_FFFE),
             _npc: 4,
-            _ncsa3: 3,
-            _nbb: 5,
+            _n5: 5,
+            _nbb: 7,
             _nlo: 31,
             sh40: konsts::<40>(0..6),
             po: sigs(18),
-            tt: sigs(11),
+            tt: sigs(5),
             c1_5: konst(1),
             bias1_40: konst(0x8000_0001),
             off27: konst(27),

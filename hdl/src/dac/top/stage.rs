@@ -64,7 +64,7 @@ impl<
         // `po[2i+7]`), registered, then one adder.
         self.sx_tx.narrow.next = self.t_tx.val();
         self.tm.next = self.cfg_threads.val().get_bits::<5>(0) - self.c1_5.val();
-        for j in 0..self._nbb {
+        for j in 0..self._n5 {
             self.po[j].next = self.c0_40.val();
             if self.tm.val().get_bit(j) {
                 self.po[j].next = self.sx_tx.wide.val() << self.sh40[j].val();
@@ -96,25 +96,37 @@ impl<
         self.add_p31.y.next = self.po[17].val();
         self.add_p31.ci.next = false;
         self.r_p31.d.next = self.add_p31.s.val();
-        // Lane (T-1) mod 32's offset: the basis offsets of its set bits
-        // through three 3:2 compressors and an adder (as `DacOffs`), loaded
+        // Lane (T-1) mod 32's offset: its terms by bit pairs of (T-1) mod 32
+        // (`bb[0]`, `bb[1]` or their sum `bb[5]`; `bb[2]`, `bb[3]` or `bb[6]`;
+        // `bb[4]`), one 3:2 compressor and an adder (as `DacOffs`), loaded
         // every cycle: it holds the tuple's from its second setup cycle.
-        for j in 0..self._nbb {
-            self.tt[j].next = self.c0_32.val();
-            if self.tm.val().get_bit(j) {
-                self.tt[j].next = self.r_bb[j].q.val();
-            }
+        self.tt[0].next = self.c0_32.val();
+        if self.tm.val().get_bits::<2>(0) == self.c1_2.val() {
+            self.tt[0].next = self.r_bb[0].q.val();
+        } else if self.tm.val().get_bits::<2>(0) == self.c2_2.val() {
+            self.tt[0].next = self.r_bb[1].q.val();
+        } else if self.tm.val().get_bits::<2>(0) == self.c3_2.val() {
+            self.tt[0].next = self.r_bb[5].q.val();
         }
-        for i in 0..self._ncsa3 {
-            self.tt[2 * i + 5].next =
-                self.tt[3 * i].val() ^ self.tt[3 * i + 1].val() ^ self.tt[3 * i + 2].val();
-            self.tt[2 * i + 6].next = ((self.tt[3 * i].val() & self.tt[3 * i + 1].val())
-                | (self.tt[3 * i].val() & self.tt[3 * i + 2].val())
-                | (self.tt[3 * i + 1].val() & self.tt[3 * i + 2].val()))
-                << self.c1_32.val();
+        self.tt[1].next = self.c0_32.val();
+        if self.tm.val().get_bits::<2>(2) == self.c1_2.val() {
+            self.tt[1].next = self.r_bb[2].q.val();
+        } else if self.tm.val().get_bits::<2>(2) == self.c2_2.val() {
+            self.tt[1].next = self.r_bb[3].q.val();
+        } else if self.tm.val().get_bits::<2>(2) == self.c3_2.val() {
+            self.tt[1].next = self.r_bb[6].q.val();
         }
-        self.add_ot.x.next = self.tt[9].val();
-        self.add_ot.y.next = self.tt[10].val();
+        self.tt[2].next = self.c0_32.val();
+        if self.tm.val().get_bit(4) {
+            self.tt[2].next = self.r_bb[4].q.val();
+        }
+        self.tt[3].next = self.tt[0].val() ^ self.tt[1].val() ^ self.tt[2].val();
+        self.tt[4].next = ((self.tt[0].val() & self.tt[1].val())
+            | (self.tt[0].val() & self.tt[2].val())
+            | (self.tt[1].val() & self.tt[2].val()))
+            << self.c1_32.val();
+        self.add_ot.x.next = self.tt[3].val();
+        self.add_ot.y.next = self.tt[4].val();
         self.add_ot.ci.next = false;
         self.r_ot.d.next = self.add_ot.s.val();
     }
