@@ -348,6 +348,16 @@ fn vec_of<D: Direction, T: Synth>(n: usize) -> Vec<Signal<D, T>> {
 /// unsigned comparison with the sign bit flipped; the reverse pair `(e,
 /// j)` as `D_je > -c`), so no adder is in front of them. The same
 /// function as before (no cycle change).
+///
+/// Session 51, form (D): `alloc` only sets a register per entry (`fr`,
+/// the entry allocated at the last edge, kept complemented); the pair
+/// registers and `nt*` of this edge ignore the allocation, and in the
+/// next cycle a pair with the fresh entry (whose ones are 1) is formed
+/// from the other entry's ones: `pd` from `1 - ones_e` or `ones_j - 1`
+/// with the changes, and the thresholds the victim reads (`c0`..`c3`)
+/// from the ones compared with constants instead of the top's registers
+/// (`vq0`..`vq3`). The victim's `alloc` no longer selects 45 pairs' `pd`
+/// and `nt*` (no cycle change).
 #[derive(Clone, Debug, LogicBlock)]
 pub struct PairKeys<const RT: usize> {
     /// Clock (the pair registers).
@@ -658,6 +668,11 @@ impl<const RT: usize> Logic for PairKeys<RT> {
                     dl(e)
                 );
             }
+        }
+        // The registers' bits from `n` up and on the diagonal are not read
+        // (Verilator's lint skips signals named `*unused*`).
+        for e in 0..n {
+            v += &format!("wire unused_vq${e} = &{{1'b0, vq0${e}, vq1${e}, vq2${e}, vq3${e}}};\n");
         }
         for k in 0..4 {
             for e in 0..n {
