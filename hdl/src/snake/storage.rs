@@ -116,15 +116,7 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
             false,
             ADD,
         ),
-        f(
-            "Tail",
-            "pair registers: ones_j - ones_e for each pair j < e (8 bits; the eviction keys' \
-             comparisons from them; session 50)",
-            8,
-            ne * (ne - 1) / 2,
-            false,
-            ADD,
-        ),
+        pair_registers(ne),
         f(
             "load stage (issue 29)",
             "the matches of the entry allocated at the last edge (q, p, tail; step 8)",
@@ -161,6 +153,19 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
             .into(),
         paper_area: None,
     }
+}
+
+/// Session 50's pair registers (form (C)): 8 bits per pair of entries.
+fn pair_registers(ne: u64) -> StorageField {
+    StorageField::new(
+        "Tail",
+        "pair registers: ones_j - ones_e for each pair j < e (8 bits; the eviction keys' \
+         comparisons from them; session 50)",
+        8,
+        ne * (ne - 1) / 2,
+        false,
+        "added by this design",
+    )
 }
 
 /// The registers issue 29 step 9 adds: the next staged load's pc's
