@@ -379,6 +379,13 @@ impl CosimUnit for SnakePrefetcher {
             claimed: false,
         },
         Latency {
+            what: "load accepted at edge t that allocates a Tail entry -> the walker sees the \
+                   entry (hop choice, per-PC fields; it trains at edge t+1, the walker reads the \
+                   table without the last edge's allocation)",
+            cycles: 3,
+            claimed: false,
+        },
+        Latency {
             what: "cache_full at edge t -> throttled",
             cycles: 1,
             claimed: false,

@@ -137,6 +137,75 @@ fn load_to_first_prefetch_and_back_to_back() {
     });
 }
 
+/// The walker reads the Tail table without the last edge's allocation
+/// (issue 29 step 15). Warp 3's second load of PC 0x700 (cycle `t`, after
+/// the first test's setup: an entry with `pc1 = 0x700` of warp 0, not
+/// promoted, `iw_cnt = 2`) allocates the self-link `0x700 -> 0x700` of warp
+/// 3 (`t1 = 0`) at edge t+1. In the job's first walker cycle (the cycle
+/// after edge t+1) a row of 3 cycles means the walker does not see it yet:
+/// the chain is over at once and the first inter-warp prefetch comes after
+/// the row "chain finds no entry"'s cycles; a row of 2 would see it, hop
+/// silently through it (its own link, with `OWN_LINKS = 1`) and come one
+/// cycle later.
+#[test]
+fn walker_sees_an_allocation_one_edge_later() {
+    let seen_row = row("load accepted at edge t that allocates a Tail entry");
+    let first_iw_row = row("load accepted at edge t (as above, but its chain");
+    let first_row = row("load accepted at edge t (walker idle");
+    let gap = 8;
+    let (_, seq) = figure15(gap);
+    let p = SnakeParams::default();
+    assert_eq!(p.OWN_LINKS, 1, "the paper configuration has own links");
+    let idle = seq[seq.len() - 1];
+    let load = |w: u64, pc: u64, addr: u64| SnakeIn {
+        ld_valid: true,
+        ld_warp: w,
+        ld_pc: pc,
+        ld_addr: addr,
+        ld_uniform: true,
+        ld_cta_end: p.N_WARPS,
+        ..idle
+    };
+    let mut seq2 = seq[..2].to_vec();
+    for ld in [
+        load(0, 0x700, 0x1000),
+        load(0, 0x740, 0x1040),
+        load(1, 0x700, 0x1100),
+        load(2, 0x700, 0x1200),
+        load(3, 0x700, 0x1300),
+        load(3, 0x700, 0x1340),
+        load(0, 0x740, 0x1080),
+    ] {
+        seq2.push(ld);
+        seq2.extend(std::iter::repeat_n(idle, gap - 1));
+    }
+    seq2.extend(std::iter::repeat_n(idle, 12));
+    let t = 2 + 5 * gap;
+    let expect = first_iw_row.cycles as usize + usize::from(seen_row.cycles <= 2);
+    each_backend(&p, &seq2, |who, outs| {
+        let g0 = first(outs, t, |o| o.pf_valid);
+        assert_eq!((outs[g0].pf_addr, outs[g0].pf_warp), (0x1440, 4), "{who}");
+        assert_eq!(g0 - t, expect, "{who}: the new self-link not seen");
+    });
+    // Only the allocation is hidden: warp 3's next load at 0x1380 hits the
+    // self-link (stride 0x40; `t1 = 1`, usable by warp 3) at edge t+1, and
+    // its walk hops through it at once, its first prefetch after the
+    // first row's cycles.
+    let mut seq3 = seq2[..2 + 6 * gap].to_vec();
+    seq3.push(load(3, 0x700, 0x1380));
+    seq3.extend(std::iter::repeat_n(idle, 12));
+    let t = 2 + 6 * gap;
+    each_backend(&p, &seq3, |who, outs| {
+        let g0 = first(outs, t, |o| o.pf_valid);
+        assert_eq!((outs[g0].pf_addr, outs[g0].pf_warp), (0x13c0, 3), "{who}");
+        assert_eq!(
+            g0 - t,
+            first_row.cycles as usize,
+            "{who}: a hit is seen at once"
+        );
+    });
+}
+
 /// `cache_full` in cycle `c` and `bw_util >= BW_HIGH` in cycle `c`: a row
 /// of `n` cycles means `throttled` is 1 from cycle `c + n`.
 #[test]

@@ -51,6 +51,11 @@ pub struct SnakeModel {
     /// job enters the walk queue, at the next edge (contract, "Pipelining
     /// (issue 29)"). A walk job holds every field of a load.
     pub(super) staged: Option<WalkJob>,
+    /// The entry allocated at the last edge, which the walker does not see
+    /// during this cycle (contract, "Timing" step 6 and "Latency": the
+    /// walker reads the Tail table without the last edge's allocation,
+    /// issue 29 step 15). `None` when the last edge allocated nothing.
+    pub(super) fresh: Option<usize>,
     /// Event counts.
     pub(super) stats: SnakeStats,
 }
@@ -78,6 +83,7 @@ impl SnakeModel {
             count: 0,
             bw_halt: false,
             staged: None,
+            fresh: None,
             stats: SnakeStats::default(),
         }
     }
@@ -135,6 +141,21 @@ impl SnakeModel {
             .iter()
             .find(|e| e.valid && e.pc1 == pc)
             .map(|e| e.per_pc)
+    }
+
+    /// Entry `e` as the walker sees it this cycle: valid and not allocated
+    /// at the last edge (issue 29 step 15).
+    pub(super) fn walker_sees(&self, e: usize) -> bool {
+        self.tail[e].valid && self.fresh != Some(e)
+    }
+
+    /// The per-PC fields of `pc` as the walker sees them: those of the
+    /// lowest-numbered entry with `pc1 = pc` that the walker sees
+    /// ([`SnakeModel::walker_sees`]), or `None`.
+    pub(super) fn walker_per_pc(&self, pc: u64) -> Option<PerPc> {
+        (0..self.tail.len())
+            .find(|&e| self.walker_sees(e) && self.tail[e].pc1 == pc)
+            .map(|e| self.tail[e].per_pc)
     }
 
     /// The recency order: indices of the valid Tail entries, most recently
@@ -377,6 +398,7 @@ impl SnakeModel {
                 span,
             };
             self.touch(v);
+            self.fresh = Some(v);
         }
     }
 
@@ -409,6 +431,7 @@ impl SnakeModel {
         self.count = 0;
         self.bw_halt = false;
         self.staged = None;
+        self.fresh = None;
     }
 }
 
@@ -494,6 +517,8 @@ impl GoldenModel<SnakePrefetcher> for SnakeModel {
             let job_pc = self.walkq.front().expect("walk job").pc;
             self.record_observation(job_pc, x);
         }
+        // The walker sees an allocation from the cycle after the next edge.
+        self.fresh = None;
         if let Some(ld) = load {
             self.train(ld.warp, ld.pc, ld.addr, ld.span);
         }

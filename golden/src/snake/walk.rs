@@ -58,20 +58,18 @@ impl SnakeModel {
     /// The entry the walk of warp `w` follows from `cur`: the
     /// lowest-numbered valid entry with `pc1 = cur` and bit `w` set (the
     /// warp's own latest link; only a promoted one with `OWN_LINKS = 0`),
-    /// else the lowest-numbered valid promoted entry with `pc1 = cur`.
+    /// else the lowest-numbered valid promoted entry with `pc1 = cur`. An
+    /// entry allocated at the last edge is not seen (issue 29 step 15).
     fn hop_entry(&self, cur: u64, w: u64) -> Option<usize> {
         let own_links = self.params.OWN_LINKS == 1;
-        let from_cur = |e: &TailEntry| e.valid && e.pc1 == cur;
-        self.tail
-            .iter()
-            .position(|e| {
-                from_cur(e) && e.wv & (1u64 << w) != 0 && (own_links || e.t1 == T1_PROMOTED)
+        let from_cur = |i: usize| self.walker_sees(i) && self.tail[i].pc1 == cur;
+        let n = self.tail.len();
+        (0..n)
+            .find(|&i| {
+                let e = &self.tail[i];
+                from_cur(i) && e.wv & (1u64 << w) != 0 && (own_links || e.t1 == T1_PROMOTED)
             })
-            .or_else(|| {
-                self.tail
-                    .iter()
-                    .position(|e| from_cur(e) && e.t1 == T1_PROMOTED)
-            })
+            .or_else(|| (0..n).find(|&i| from_cur(i) && self.tail[i].t1 == T1_PROMOTED))
     }
 
     /// `span` as `pf_span` shows it (0 when `SPAN = 0`).
@@ -133,7 +131,7 @@ impl SnakeModel {
             return step;
         }
         let p = &self.params;
-        let f = self.per_pc(job.pc);
+        let f = self.walker_per_pc(job.pc);
         // 2. Intra-warp: from the walker's k in the intra phase, else from 1
         // (the chain is over in this cycle).
         if ws.phase != Phase::Inter {

@@ -24,15 +24,20 @@ mod kernel;
 /// allocating load's link, the entry's new contents) instead (issue 29
 /// step 8: no allocation multiplexer in front of the match registers). From them and warp `w` as
 /// `w_onehot`: `m_q`, `m_p`, `m_link`, and for the eviction this load's
-/// clearing bit (`clr_now`) and the ones of `wv` now (`ones`, `onb`) with
+/// clearing bit (`clr_now`) and the ones of `wv` now (`ones`) with
 /// this edge's change of them (`up`, `dn`: the top compares them for the
 /// next cycle); and with the
-/// walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`, `usable`, `m_pj`). Updates at the edge, in this order of precedence: `alloc`
-/// rewrites the whole entry; otherwise the load's link update (`link_en`:
-/// clear or hit; a hit and an allocation write `span`), the inter-warp fields (`iw_we` and `m_p`), the
+/// walker's (`cur`, `jw`, `jp`: `m_cur`, `m_cur_w`, `usable`, `m_pj`). Updates at the edge: `alloc`
+/// writes the narrow fields (valid, the ones, `t1`, the pending
+/// observation) and marks the entry `r_new`; its wide fields (`pc1`,
+/// `pc2`, `stride`, `wv`, `span`, the per-PC fields) are written one edge
+/// later from the top's registers of that allocation, and until then every
+/// read of them takes those registers (`e_*`), the per-PC views leave the
+/// entry out (issue 29 step 14: no allocation write select in front of
+/// some 300 flip-flops). The load's link update (`link_en`: clear or hit;
+/// a hit writes `span`), the inter-warp fields (`iw_we` and `m_p`), the
 /// intra-warp fields (a pending observation, `r_op`; `obs_we` and `m_pj`
-/// make one pending) and the rank (`rank_we`) apply
-/// to their own fields.
+/// make one pending) and the rank (`rank_we`) apply to their own fields.
 #[derive(LogicBlock)]
 pub struct SnakeEntry<
     const A: usize,
@@ -45,11 +50,20 @@ pub struct SnakeEntry<
     pub clock: Signal<In, Clock>,
     /// Synchronous reset (every field clears).
     pub reset: Signal<In, Bit>,
-    /// Link source pc (the warp's previous load).
+    /// The pending allocation's link source pc (the `q` of the load that
+    /// allocated an entry at the last edge, registered by the top: an
+    /// entry with `r_new` writes its wide fields from these at this edge,
+    /// issue 29 step 14).
     pub q: Signal<In, Bits<P>>,
-    /// The load's pc.
+    /// ... its `p` (the new entry's `pc2`).
+    pub ap: Signal<In, Bits<P>>,
+    /// ... its warp, one-hot (the new entry's `wv`).
+    pub aw: Signal<In, Bits<NW>>,
+    /// ... its span.
+    pub asp: Signal<In, Bits<12>>,
+    /// The staged load's pc.
     pub p: Signal<In, Bits<P>>,
-    /// Link stride (this address minus the previous one).
+    /// ... its link stride.
     pub s: Signal<In, Bits<A>>,
     /// The load's warp, one-hot.
     pub w_onehot: Signal<In, Bits<NW>>,
@@ -150,7 +164,8 @@ pub struct SnakeEntry<
     pub c_op: Signal<In, Bit>,
     /// Allocate this entry for the load's link.
     pub alloc: Signal<In, Bit>,
-    /// Per-PC fields of the new entry: `intra`.
+    /// Per-PC fields of the entry allocated at the last edge (registered
+    /// by the top, written at this edge): `intra`.
     pub c_intra: Signal<In, Bits<A>>,
     /// ... `t2`.
     pub c_t2: Signal<In, Bits<2>>,
@@ -182,8 +197,6 @@ pub struct SnakeEntry<
     /// these registers and the change only picks among their comparisons
     /// (issue 29 step 12).
     pub ones: Signal<Out, Bits<8>>,
-    /// `128 - ones`.
-    pub onb: Signal<Out, Bits<8>>,
     /// The ones grow by one at this edge (a hit by a warp not in `wv`).
     pub up: Signal<Out, Bit>,
     /// The ones shrink by one at this edge (a clearing).
@@ -293,6 +306,12 @@ pub struct SnakeEntry<
     /// top's forwarded ones (`rf_*`), not `r_mq`, `r_mp`, `r_mt` (which
     /// compared its old contents).
     r_new: Reg<Bit>,
+    /// Valid for the walker: valid and not allocated at the last edge
+    /// (issue 29 step 15: the walker does not see an entry in the cycle
+    /// after its allocation, so that it reads the entry's registers with
+    /// no forwarding multiplexer; a register of its own, not `r_valid &
+    /// !r_new`, keeps `r_new`'s fan-out off the walker's path).
+    r_vw: Reg<Bit>,
     /// Bit `w` of `wv` for the staged load, registered a cycle ahead (from
     /// the next staged load's warp and this edge's hit, clearing or
     /// allocation).
@@ -315,7 +334,6 @@ pub struct SnakeEntry<
     t2_three: Constant<Bits<2>>,
     cnt_two: Constant<Bits<8>>,
     cnt_one: Constant<Bits<8>>,
-    cnt_128: Constant<Bits<8>>,
     zero_a: Constant<Bits<A>>,
     zero_wb: Constant<Bits<WB>>,
 
@@ -353,10 +371,28 @@ pub struct SnakeEntry<
     /// `(pc2, stride) = (p, s)`.
     m_t: Signal<Local, Bit>,
     ones_clr: Signal<Local, Bits<8>>,
-    /// `128 - ones`.
-    nb: Signal<Local, Bits<8>>,
     wv_clr: Signal<Local, Bits<NW>>,
     wv_hit: Signal<Local, Bits<NW>>,
+    /// `pc1`, `pc2`, `stride`, `wv`, `span` now: the top's registers of
+    /// the last edge's allocation if it chose this entry (`r_new`), else
+    /// the entry's registers (issue 29 step 14).
+    e_pc1: Signal<Local, Bits<P>>,
+    e_pc2: Signal<Local, Bits<P>>,
+    e_stride: Signal<Local, Bits<A>>,
+    e_wv: Signal<Local, Bits<NW>>,
+    e_span: Signal<Local, Bits<12>>,
+    /// The per-PC fields now, likewise (only written: the views leave an
+    /// entry with `r_new` out, whose fields are a surviving entry's copy).
+    b_intra: Signal<Local, Bits<A>>,
+    b_t2: Signal<Local, Bits<2>>,
+    b_iw_valid: Signal<Local, Bit>,
+    b_iw_warp: Signal<Local, Bits<WB>>,
+    b_iw_addr: Signal<Local, Bits<A>>,
+    b_iw_stride: Signal<Local, Bits<A>>,
+    b_iw_cnt: Signal<Local, Bits<2>>,
+    /// `b_intra`, `b_t2` with a pending observation applied.
+    bf_intra: Signal<Local, Bits<A>>,
+    bf_t2: Signal<Local, Bits<2>>,
 }
 
 impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize> Default
@@ -370,7 +406,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             t2_three: konst(3),
             cnt_two: konst(2),
             cnt_one: konst(1),
-            cnt_128: konst(128),
             zero_a: konst(0),
             zero_wb: konst(0),
         } default {
@@ -379,14 +414,16 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             b_sum, b_ja, jw, jp, jw1, jw_w, jw1_w, r_hjw, wv_jw, wv_jw1, hw_f, hj_f, hj1_f, hjw_n,
             hjw_p, iw_we, n_iw_valid, n_iw_warp, n_iw_addr, n_iw_stride, n_iw_cnt, obs_we, ox, oeq,
             c_op, alloc, c_intra, c_t2, c_iw_valid, c_iw_warp, c_iw_addr, c_iw_stride, c_iw_cnt,
-            rank_we, n_rank, valid, m_q, m_p, m_t, m_link, clr, m_cur_pc, hit_cnt, ones, onb, up,
+            rank_we, n_rank, valid, m_q, m_p, m_t, m_link, clr, m_cur_pc, hit_cnt, ones, up,
             dn, clr_now, m_cur, m_cur_w, usable, span, m_pj, pc2, c_close, n_addr, n_sum, rank,
             add_a, add_j, add_s, r_valid, r_pc1, r_pc2, r_stride, r_wv, r_t1, r_intra, r_t2,
             r_iw_valid, r_iw_warp, r_iw_addr, r_iw_stride, r_iw_cnt, r_rank, r_span, r_ones, r_mq,
-            r_mp, r_mt, r_op, r_mpj, r_new, ef_intra, ef_t2, p_iw_valid, p_iw_warp, p_iw_addr,
+            r_mp, r_mt, r_op, r_mpj, r_new, r_vw, ef_intra, ef_t2, p_iw_valid, p_iw_warp, p_iw_addr,
             p_iw_stride, p_iw_cnt, j_t2, j_iw_cnt, j_intra, j_iw_stride, mpj_n, mpj_p, q_intra,
             q_t2, q_iw_valid, q_iw_warp, q_iw_addr, q_iw_stride, q_iw_cnt, has_jw, has_w, nhw, mj_p,
-            ones_clr, nb, wv_clr, wv_hit,
+            ones_clr, wv_clr, wv_hit, ap, aw, asp, e_pc1, e_pc2, e_stride, e_wv, e_span,
+            b_intra, b_t2, b_iw_valid, b_iw_warp, b_iw_addr, b_iw_stride, b_iw_cnt, bf_intra,
+            bf_t2,
         })
     }
 }
@@ -394,5 +431,5 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
 impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize> Logic
     for SnakeEntry<A, P, WB, NW, RT>
 {
-    crate::section::sections!(kernel::Front, kernel::Ahead, kernel::Update);
+    crate::section::sections!(kernel::Pend, kernel::Front, kernel::Ahead, kernel::Update);
 }

@@ -330,21 +330,32 @@ fn vec_of<D: Direction, T: Synth>(n: usize) -> Vec<Signal<D, T>> {
 /// this edge allocates, `alloc`), `D < -1`, `D < 0`, `D < 1`, `D < 2` (the
 /// diagonal j = e constant zero: no entry beats itself); the top
 /// registers them, so the victim of the next cycle compares nothing wide.
-/// `D` is `ones_j + onb_e - 128 + (up_j - dn_j) - (up_e - dn_e)` with `onb
-/// = 128 - ones` (8 bits, no wrap: the ones are at most 64). Issue 29 step
-/// 12: the sum `ones_j + onb_e` and its comparisons with the eight
-/// constants the changes can shift a threshold to are formed from the
-/// entries' registers; this edge's changes (`up`, `dn`, late: the load's
-/// hit or clearing) and `alloc` only pick among them. `older`: `rank_j >
+/// Issue 29 step 12: the comparisons with the eight constants the
+/// changes can shift a threshold to are formed from registers; this
+/// edge's changes (`up`, `dn`, late: the load's hit or clearing) and
+/// `alloc` only pick among them (step 12 formed `ones_j + onb_e` with
+/// `onb = 128 - ones`; session 50 keeps the difference in registers,
+/// below). `older`: `rank_j >
 /// rank_e` (now, from the ranks). Each output word is its own
 /// combinational block, so the words that do not depend on `alloc` are
 /// not in a loop with it.
+///
+/// Session 50, form (C): the pair registers `pd` (8 bits per pair `j <
+/// e`, two's complement) hold `D = ones_j - ones_e` now, written at each
+/// edge with the changes (`pd + up_j - dn_j - up_e + dn_e`, or from the
+/// allocated entry's 1: `1 - onx_e`, `onx_j - 1`); the thresholds compare
+/// the register alone with the constants the changes shift them to (an
+/// unsigned comparison with the sign bit flipped; the reverse pair `(e,
+/// j)` as `D_je > -c`), so no adder is in front of them. The same
+/// function as before (no cycle change).
 #[derive(Clone, Debug, LogicBlock)]
 pub struct PairKeys<const RT: usize> {
+    /// Clock (the pair registers).
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset (the pair registers clear, as the ones do).
+    pub reset: Signal<In, Bit>,
     /// The ones of each entry's warp vector now (its register).
     pub ones: Vec<Signal<In, Bits<8>>>,
-    /// `128 - ones`.
-    pub onb: Vec<Signal<In, Bits<8>>>,
     /// The ones grow by one at this edge (a hit by a new warp).
     pub up: Vec<Signal<In, Bit>>,
     /// The ones shrink by one at this edge (a clearing; never with `up`).
@@ -363,6 +374,9 @@ pub struct PairKeys<const RT: usize> {
     pub nt3: Vec<Signal<Out, Bits<32>>>,
     /// `rank_j > rank_e`.
     pub older: Vec<Signal<Out, Bits<32>>>,
+    /// The simulator's pair registers, `_pd[j * n + e] = ones_j - ones_e`
+    /// (both orders kept; the Verilog keeps `j < e`).
+    _pd: Vec<i64>,
 }
 
 impl<const RT: usize> PairKeys<RT> {
@@ -370,8 +384,10 @@ impl<const RT: usize> PairKeys<RT> {
     pub fn new(n: usize) -> Self {
         assert!((1..=32).contains(&n), "PairKeys: 1..=32 entries");
         PairKeys {
+            clock: Default::default(),
+            reset: Default::default(),
+            _pd: vec![0; n * n],
             ones: vec_of(n),
-            onb: vec_of(n),
             up: vec_of(n),
             dn: vec_of(n),
             alloc: vec_of(n),
@@ -395,19 +411,23 @@ impl<const RT: usize> PairKeys<RT> {
         if j == e {
             return [false; 4];
         }
+        let d = self.next_pd(j, e);
+        [d < -1, d < 0, d < 1, d < 2]
+    }
+
+    /// `D = ones_j - ones_e` after this edge: from the allocated entry's 1,
+    /// else the pair register with the changes.
+    fn next_pd(&self, j: usize, e: usize) -> i64 {
+        let n = self.ones.len();
         let onx = |i: usize| self.ones[i].val().index() as i64 + self.delta(i);
         let (aj, ae) = (self.alloc[j].val(), self.alloc[e].val());
-        let d = if aj && !ae {
+        if aj && !ae {
             1 - onx(e)
         } else if ae && !aj {
             onx(j) - 1
         } else {
-            // The hardware's 8-bit sum `ones_j + onb_e`, less 128, with
-            // the changes.
-            let x = (self.ones[j].val().index() + self.onb[e].val().index()) & 0xff;
-            x as i64 - 128 + self.delta(j) - self.delta(e)
-        };
-        [d < -1, d < 0, d < 1, d < 2]
+            self._pd[j * n + e] + self.delta(j) - self.delta(e)
+        }
     }
 }
 
@@ -446,10 +466,17 @@ fn pk_bit(j: usize, e: usize, k: i64) -> String {
     let mut eal = Vec::new();
     for dj in [-1i64, 0, 1] {
         for de in [-1i64, 0, 1] {
-            // D = ones_j + onb_e - 128 + dj - de < k - 1.
-            let c = 127 + k - dj + de;
+            // D + dj - de < k - 1 with D the pair register: D < c, as
+            // `pd_je ^ 0x80 < c + 128` (j < e) or `pd_ej ^ 0x80 > 128 - c`
+            // (D = -pd_ej).
+            let c = k - 1 - dj + de;
+            let cmp = if j < e {
+                format!("((pd${j}${e} ^ 8'h80) < 8'd{})", c + 128)
+            } else {
+                format!("((pd${e}${j} ^ 8'h80) > 8'd{})", 128 - c)
+            };
             sum.push(format!(
-                "({} & {} & ((ones${j} + onb${e}) < 8'd{c}))",
+                "({} & {} & {cmp})",
                 pk_delta(j, dj),
                 pk_delta(e, de)
             ));
@@ -482,6 +509,21 @@ fn pk_bit(j: usize, e: usize, k: i64) -> String {
 impl<const RT: usize> Logic for PairKeys<RT> {
     fn update(&mut self) {
         let n = self.ones.len();
+        if self.clock.pos_edge() {
+            let mut next = vec![0i64; n * n];
+            if !self.reset.val() {
+                for j in 0..n {
+                    for e in 0..n {
+                        if j != e {
+                            // 8-bit two's complement, as the register.
+                            let d = self.next_pd(j, e) & 0xff;
+                            next[j * n + e] = if d >= 128 { d - 256 } else { d };
+                        }
+                    }
+                }
+            }
+            self._pd = next;
+        }
         for e in 0..n {
             let mut w = [0u64; 5];
             for j in 0..n {
@@ -523,6 +565,23 @@ impl<const RT: usize> Logic for PairKeys<RT> {
             format!("{{{}}}", parts.join(", "))
         };
         let mut v = String::new();
+        // The pair registers (j < e): `D = ones_j - ones_e`.
+        let dl = |i: usize| format!("{{7'd0, up${i}}} - {{7'd0, dn${i}}}");
+        for e in 0..n {
+            for j in 0..e {
+                v += &format!("reg [7:0] pd${j}${e};\n");
+                v += &format!(
+                    "always @(posedge clock) begin\n    if (reset) pd${j}${e} <= 8'd0;\n    \
+                     else if (alloc${j} & ~alloc${e}) pd${j}${e} <= 8'd1 - ones${e} - ({});\n    \
+                     else if (alloc${e} & ~alloc${j}) pd${j}${e} <= ones${j} + ({}) - 8'd1;\n    \
+                     else pd${j}${e} <= pd${j}${e} + ({}) - ({});\nend\n",
+                    dl(e),
+                    dl(j),
+                    dl(j),
+                    dl(e)
+                );
+            }
+        }
         for (k, name) in ["nt0", "nt1", "nt2", "nt3"].iter().enumerate() {
             for e in 0..n {
                 let bits = (0..n)

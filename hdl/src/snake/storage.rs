@@ -108,13 +108,15 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
             "Tail",
             "matches with the staged load, registered (pc1 = q, pc1 = p, (pc2, stride) = (p, s)); \
              pc1 = the head walk job's pc, registered after this edge's pop (step 10); allocated \
-             at the last edge; the staged load's warp bit, registered; the head walk job's warp \
-             bit, registered after this edge's pop (issue 29 steps 8, 9, 10, 12)",
-            7,
+             at the last edge; valid for the walker (valid, not allocated at the last edge; step \
+             15); the staged load's warp bit, registered; the head walk job's warp bit, \
+             registered after this edge's pop (issue 29 steps 8, 9, 10, 12)",
+            8,
             ne,
             false,
             ADD,
         ),
+        pair_registers(ne),
         f(
             "load stage (issue 29)",
             "the matches of the entry allocated at the last edge (q, p, tail; step 8)",
@@ -153,9 +155,23 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
     }
 }
 
+/// Session 50's pair registers (form (C)): 8 bits per pair of entries.
+fn pair_registers(ne: u64) -> StorageField {
+    StorageField::new(
+        "Tail",
+        "pair registers: ones_j - ones_e for each pair j < e (8 bits; the eviction keys' \
+         comparisons from them; session 50)",
+        8,
+        ne * (ne - 1) / 2,
+        false,
+        "added by this design",
+    )
+}
+
 /// The registers issue 29 step 9 adds: the next staged load's pc's
 /// inter-warp fields and the walker's pending-observation `intra`, step
-/// 10's pending `x` and step 11's output stage.
+/// 10's pending `x`, step 11's output stage and step 14's pending
+/// allocation.
 fn step9(p: &SnakeParams) -> Vec<StorageField> {
     const ADD: &str = "added by this design";
     let wb = p.warp_bits() as u64;
@@ -185,6 +201,16 @@ fn step9(p: &SnakeParams) -> Vec<StorageField> {
             "the job pc's intra at the last edge (a pending observation's old value, step 9); \
              the closing hop's x, written only at a closing hop (step 10)",
             a + a,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "load stage (issue 29)",
+            "the last edge's allocation, written into its entry one edge later (pc1, pc2, \
+             stride, warp one-hot, span, intra stride, t2, inter-warp valid, warp, address, \
+             stride, count; step 14)",
+            2 * p.PC_W + a + p.N_WARPS + 12 + a + 2 + 1 + wb + a + a + 2,
             1,
             false,
             ADD,

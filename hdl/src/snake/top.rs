@@ -16,6 +16,7 @@ use crate::reg::Reg;
 use crate::util::{konst, konsts, regs, sigs, with_defaults, Pack, ZeroExt};
 
 mod front;
+mod pending;
 mod select;
 mod updates;
 mod walker;
@@ -42,6 +43,9 @@ struct WalkState;
 struct NewEntry;
 /// Kernel section 6 ([`updates`]): the walk queue and the output queue.
 struct Updates;
+/// Kernel section 7 ([`pending`]): the registered contents of this edge's
+/// allocation, written into the entry at the next edge (issue 29 step 14).
+struct Pending;
 
 /// The `snake_prefetcher` unit. `A` = `ADDR_W`, `P` = `PC_W`, `WB` =
 /// `clog2(N_WARPS)`, `WD` = `WB + 1`, `NW` = `N_WARPS`, `RT` =
@@ -188,6 +192,23 @@ pub struct SnakePrefetcherRtl<
     /// edge), written only at a closing hop (issue 29 step 10): the
     /// pending observation's `intra` and the operand of `oeq`.
     r_ox: Reg<Bits<A>>,
+    /// The allocation of the last edge (issue 29 step 14): the new entry's
+    /// `pc1`, `pc2`, `stride`, `wv` (one-hot), `span` and per-PC fields,
+    /// registered at that edge (at every edge, without an enable: only the
+    /// entry marked `r_new` reads them) and written into the entry at this
+    /// edge with this edge's updates; until then the entry reads them.
+    a_q: Reg<Bits<P>>,
+    a_p: Reg<Bits<P>>,
+    a_s: Reg<Bits<A>>,
+    a_w: Reg<Bits<NW>>,
+    a_sp: Reg<Bits<12>>,
+    a_intra: Reg<Bits<A>>,
+    a_t2: Reg<Bits<2>>,
+    a_iw_valid: Reg<Bit>,
+    a_iw_warp: Reg<Bits<WB>>,
+    a_iw_addr: Reg<Bits<A>>,
+    a_iw_stride: Reg<Bits<A>>,
+    a_iw_cnt: Reg<Bits<2>>,
     /// The output stage (issue 29 step 11): an intra- or inter-warp
     /// prefetch decided at the last edge, which enters the output queue at
     /// this edge as `a + k x stride` formed from these registers.
@@ -531,7 +552,8 @@ impl<
             // Registers.
             count, bw_halt, r_halted, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
             l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, r_pv_valid,
-            r_pv_warp, r_pv_addr, r_pv_stride, r_pv_cnt, r_ointra, r_ox, oeq, pst_valid, pst_a,
+            r_pv_warp, r_pv_addr, r_pv_stride, r_pv_cnt, r_ointra, r_ox, a_q, a_p, a_s, a_w, a_sp,
+            a_intra, a_t2, a_iw_valid, a_iw_warp, a_iw_addr, a_iw_stride, a_iw_cnt, oeq, pst_valid, pst_a,
             pst_st, pst_k, pst_w, pst_kind, pst_span,
             // Local signals.
             halted, accept, h_onehot, load_en, s_next, f_q, f_p, f_t, f_j, f_j1, jp1, jw1, jw_w, jw1_w, q_is_j1, link_en, q, s, w_onehot, busy, jw, jp, ja, jspan, jend, first,
@@ -560,7 +582,7 @@ impl<
         const QW: usize,
     > Logic for SnakePrefetcherRtl<A, P, WB, WD, NW, RT, JW, QW>
 {
-    crate::section::sections!(Front, Select, PView, Walker, WalkState, NewEntry, Updates);
+    crate::section::sections!(Front, Select, PView, Walker, WalkState, NewEntry, Updates, Pending);
 }
 
 impl<

@@ -16,6 +16,58 @@ pub(super) struct Front;
 pub(super) struct Ahead;
 /// Section 2: fields, masked per-PC views, updates.
 pub(super) struct Update;
+/// Section 0: the contents of an entry allocated at the last edge, whose
+/// wide fields are written at this edge (issue 29 step 14).
+pub(super) struct Pend;
+
+impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize>
+    Section<Pend> for SnakeEntry<A, P, WB, NW, RT>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // The link fields now: the top's registers of the last edge's
+        // allocation if it chose this entry, else the entry's own.
+        if self.r_new.q.val() {
+            self.e_pc1.next = self.q.val();
+            self.e_pc2.next = self.ap.val();
+            self.e_stride.next = self.s.val();
+            self.e_wv.next = self.aw.val();
+            self.e_span.next = self.asp.val();
+            self.b_intra.next = self.c_intra.val();
+            self.b_t2.next = self.c_t2.val();
+            self.b_iw_valid.next = self.c_iw_valid.val();
+            self.b_iw_warp.next = self.c_iw_warp.val();
+            self.b_iw_addr.next = self.c_iw_addr.val();
+            self.b_iw_stride.next = self.c_iw_stride.val();
+            self.b_iw_cnt.next = self.c_iw_cnt.val();
+        } else {
+            self.e_pc1.next = self.r_pc1.q.val();
+            self.e_pc2.next = self.r_pc2.q.val();
+            self.e_stride.next = self.r_stride.q.val();
+            self.e_wv.next = self.r_wv.q.val();
+            self.e_span.next = self.r_span.q.val();
+            self.b_intra.next = self.r_intra.q.val();
+            self.b_t2.next = self.r_t2.q.val();
+            self.b_iw_valid.next = self.r_iw_valid.q.val();
+            self.b_iw_warp.next = self.r_iw_warp.q.val();
+            self.b_iw_addr.next = self.r_iw_addr.q.val();
+            self.b_iw_stride.next = self.r_iw_stride.q.val();
+            self.b_iw_cnt.next = self.r_iw_cnt.q.val();
+        }
+        // The intra-warp fields to write, with a pending observation
+        // applied (as `ef_intra`, `ef_t2` for the views).
+        self.bf_intra.next = self.b_intra.val();
+        self.bf_t2.next = self.b_t2.val();
+        if self.r_op.q.val() {
+            self.bf_intra.next = self.ox.val();
+            if (self.b_t2.val() == self.t1_zero.val()) | !self.oeq.val() {
+                self.bf_t2.next = self.t1_two.val();
+            } else if self.b_t2.val() != self.t2_three.val() {
+                self.bf_t2.next = self.b_t2.val() + self.t1_two.val();
+            }
+        }
+    }
+}
 
 impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT: usize>
     Section<Front> for SnakeEntry<A, P, WB, NW, RT>
@@ -47,6 +99,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_op,
             r_mpj,
             r_new,
+            r_vw,
             r_hw,
             r_hjw
         );
@@ -72,6 +125,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.r_op.reset.next = self.reset.val();
         self.r_mpj.reset.next = self.reset.val();
         self.r_new.reset.next = self.reset.val();
+        self.r_vw.reset.next = self.reset.val();
         self.r_hw.reset.next = self.reset.val();
         self.r_hjw.reset.next = self.reset.val();
 
@@ -80,11 +134,12 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         // entry's matches are the forwarded ones (its new contents: valid,
         // `(q, p, s)`), registered by the top.
         self.r_new.d.next = self.alloc.val();
-        self.r_mq.d.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.nq.val());
-        self.nm_p.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.np.val());
+        self.r_vw.d.next = self.r_valid.q.val() & !self.alloc.val();
+        self.r_mq.d.next = self.r_valid.q.val() & (self.e_pc1.val() == self.nq.val());
+        self.nm_p.next = self.r_valid.q.val() & (self.e_pc1.val() == self.np.val());
         self.r_mp.d.next = self.nm_p.val();
         self.r_mt.d.next =
-            (self.r_pc2.q.val() == self.np.val()) & (self.r_stride.q.val() == self.ns.val());
+            (self.e_pc2.val() == self.np.val()) & (self.e_stride.val() == self.ns.val());
         // The staged load's matches and the head job's.
         if self.r_new.q.val() {
             self.m_q.next = self.rf_q.val();
@@ -100,33 +155,35 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.has_w.next = self.r_hw.q.val();
         self.clr.next = self.m_q.val() & self.has_w.val() & !self.m_t.val();
         if self.link_en.val() & self.clr.val() {
-            self.wv_clr.next = self.r_wv.q.val() & !self.w_onehot.val();
+            self.wv_clr.next = self.e_wv.val() & !self.w_onehot.val();
             self.ones_clr.next = self.r_ones.q.val() - self.cnt_one.val();
         } else {
-            self.wv_clr.next = self.r_wv.q.val();
+            self.wv_clr.next = self.e_wv.val();
             self.ones_clr.next = self.r_ones.q.val();
         }
-        self.wv_hit.next = self.r_wv.q.val() | self.w_onehot.val();
+        self.wv_hit.next = self.e_wv.val() | self.w_onehot.val();
         if self.has_w.val() {
             self.hit_cnt.next = self.r_ones.q.val();
         } else {
             self.hit_cnt.next = self.r_ones.q.val() + self.cnt_one.val();
         }
-        // The ones now, `128 -` them, and their change at this edge (the
+        // The ones now and their change at this edge (the
         // top compares the pairs from the registers and picks by the
         // change; issue 29 step 12).
-        self.nb.next = self.cnt_128.val() - self.r_ones.q.val();
         self.ones.next = self.r_ones.q.val();
-        self.onb.next = self.nb.val();
         self.up.next = self.link_en.val() & self.m_link.val() & !self.has_w.val();
         self.dn.next = self.link_en.val() & self.clr.val();
         self.clr_now.next = self.link_en.val() & self.clr.val();
         // Comparisons with the walker's keys: `pc1 = jp` and `pc1 = cur`
         // side by side, the hop choice's pc picked after them by `first`.
+        // The walker does not see an entry allocated at the last edge
+        // (`r_vw`; issue 29 step 15), so it reads the entry's own
+        // registers (`r_pc1`, `r_pc2`, `r_stride`, `r_span`), never the
+        // top's forwarded ones.
         if self.first.val() {
-            self.m_cur_pc.next = self.m_pj.val();
+            self.m_cur_pc.next = self.m_pj.val() & self.r_vw.q.val();
         } else {
-            self.m_cur_pc.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.cur.val());
+            self.m_cur_pc.next = self.r_vw.q.val() & (self.r_pc1.q.val() == self.cur.val());
         }
         self.m_cur.next = self.m_cur_pc.val() & (self.r_t1.q.val() == self.t1_prom.val());
         self.has_jw.next = self.r_hjw.q.val();
@@ -147,16 +204,16 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         // the same, with a pop the pushed one or the second; both compared
         // from registers, this edge's pop picks in front of `r_mpj` (for
         // the entry this edge allocates, the top's `f_j`, `f_j1`).
-        self.mj_p.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.p.val());
+        self.mj_p.next = self.r_valid.q.val() & (self.e_pc1.val() == self.p.val());
         if self.nx_in.val() {
             self.mpj_n.next = self.mj_p.val();
         } else {
-            self.mpj_n.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp.val());
+            self.mpj_n.next = self.r_valid.q.val() & (self.e_pc1.val() == self.jp.val());
         }
         if self.nx_in1.val() {
             self.mpj_p.next = self.mj_p.val();
         } else {
-            self.mpj_p.next = self.r_valid.q.val() & (self.r_pc1.q.val() == self.jp1.val());
+            self.mpj_p.next = self.r_valid.q.val() & (self.e_pc1.val() == self.jp1.val());
         }
         if self.alloc.val() {
             if self.pop.val() {
@@ -172,7 +229,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         // Bit w of wv for the next staged load (warp `h_onehot`) after this
         // edge: an allocation writes w's bit alone, a hit sets w's bit, a
         // clearing clears it.
-        self.nhw.next = (self.r_wv.q.val() & self.h_onehot.val()).any();
+        self.nhw.next = (self.e_wv.val() & self.h_onehot.val()).any();
         if self.alloc.val() {
             self.r_hw.d.next = self.same_w.val();
         } else if self.link_en.val() & self.m_link.val() {
@@ -187,8 +244,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         // with this edge's training), the head's or the second's from
         // `wv` with the training of `w` forwarded if it is the same warp;
         // the pop picks in front of `r_hjw`.
-        self.wv_jw.next = self.r_wv.q.val().get_bit(self.jw.val().index());
-        self.wv_jw1.next = self.r_wv.q.val().get_bit(self.jw1.val().index());
+        self.wv_jw.next = self.e_wv.val().get_bit(self.jw.val().index());
+        self.wv_jw1.next = self.e_wv.val().get_bit(self.jw1.val().index());
         if self.alloc.val() | (self.link_en.val() & self.m_link.val()) {
             self.hw_f.next = true;
         } else if self.link_en.val() & self.clr.val() {
@@ -277,7 +334,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.p_iw_addr.next = self.zero_a.val();
         self.p_iw_stride.next = self.zero_a.val();
         self.p_iw_cnt.next = self.t1_zero.val();
-        if self.nm_p.val() {
+        if self.nm_p.val() & !self.r_new.q.val() {
             self.p_iw_valid.next = self.r_iw_valid.q.val();
             self.p_iw_warp.next = self.r_iw_warp.q.val();
             self.p_iw_addr.next = self.r_iw_addr.q.val();
@@ -288,7 +345,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.j_iw_cnt.next = self.t1_zero.val();
         self.j_intra.next = self.zero_a.val();
         self.j_iw_stride.next = self.zero_a.val();
-        if self.m_pj.val() {
+        if self.m_pj.val() & !self.r_new.q.val() {
             self.j_intra.next = self.ef_intra.val();
             self.j_iw_stride.next = self.r_iw_stride.q.val();
             self.j_t2.next = self.ef_t2.val();
@@ -301,7 +358,7 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.q_iw_addr.next = self.zero_a.val();
         self.q_iw_stride.next = self.zero_a.val();
         self.q_iw_cnt.next = self.t1_zero.val();
-        if self.m_q.val() {
+        if self.m_q.val() & !self.r_new.q.val() {
             self.q_intra.next = self.ef_intra.val();
             self.q_t2.next = self.ef_t2.val();
             self.q_iw_valid.next = self.r_iw_valid.q.val();
@@ -315,52 +372,55 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         if self.rank_we.val() {
             self.r_rank.d.next = self.n_rank.val();
         }
+        // The wide fields (issue 29 step 14): an entry allocated at the
+        // last edge (`r_new`) writes its contents now, from the top's
+        // registers (`q`, `ap`, `s`, `aw`, `asp`, `c_*`: the `b_*` and
+        // `e_*` bases), with this edge's updates applied to them as to
+        // any entry; an allocation at this edge writes only the narrow
+        // fields (valid, ones, `t1`, the pending observation; the rank
+        // by `rank_we`), its wide fields follow at the next edge. A
+        // pending observation is written (a closing hop one edge ago:
+        // `intra <- x`, `t2`); a closing hop this cycle makes one pending
+        // (never both: the cycle after a closing hop has no hop).
+        self.r_pc1.d.next = self.e_pc1.val();
+        self.r_pc2.d.next = self.e_pc2.val();
+        self.r_stride.d.next = self.e_stride.val();
+        self.r_wv.d.next = self.e_wv.val();
+        self.r_span.d.next = self.e_span.val();
+        self.r_t2.d.next = self.bf_t2.val();
+        self.r_intra.d.next = self.bf_intra.val();
+        self.r_iw_valid.d.next = self.b_iw_valid.val();
+        self.r_iw_warp.d.next = self.b_iw_warp.val();
+        self.r_iw_addr.d.next = self.b_iw_addr.val();
+        self.r_iw_stride.d.next = self.b_iw_stride.val();
+        self.r_iw_cnt.d.next = self.b_iw_cnt.val();
+        self.r_op.d.next = self.obs_we.val() & self.m_pj.val();
+        if self.link_en.val() & self.m_link.val() {
+            self.r_wv.d.next = self.wv_hit.val();
+            self.r_ones.d.next = self.hit_cnt.val();
+            self.r_span.d.next = self.sp.val();
+            if self.hit_cnt.val() >= self.train.val() {
+                self.r_t1.d.next = self.t1_prom.val();
+            } else if self.own.val() | (self.hit_cnt.val() == self.cnt_two.val()) {
+                self.r_t1.d.next = self.t1_two.val();
+            }
+        } else if self.link_en.val() & self.clr.val() {
+            self.r_wv.d.next = self.wv_clr.val();
+            self.r_ones.d.next = self.ones_clr.val();
+            self.r_t1.d.next = self.t1_zero.val();
+        }
+        if self.iw_we.val() & self.m_p.val() {
+            self.r_iw_valid.d.next = self.n_iw_valid.val();
+            self.r_iw_warp.d.next = self.n_iw_warp.val();
+            self.r_iw_addr.d.next = self.n_iw_addr.val();
+            self.r_iw_stride.d.next = self.n_iw_stride.val();
+            self.r_iw_cnt.d.next = self.n_iw_cnt.val();
+        }
         if self.alloc.val() {
             self.r_valid.d.next = true;
-            self.r_pc1.d.next = self.q.val();
-            self.r_pc2.d.next = self.p.val();
-            self.r_stride.d.next = self.s.val();
-            self.r_wv.d.next = self.w_onehot.val();
             self.r_ones.d.next = self.cnt_one.val();
             self.r_t1.d.next = self.t1_zero.val();
-            self.r_span.d.next = self.sp.val();
-            self.r_intra.d.next = self.c_intra.val();
-            self.r_t2.d.next = self.c_t2.val();
-            self.r_iw_valid.d.next = self.c_iw_valid.val();
-            self.r_iw_warp.d.next = self.c_iw_warp.val();
-            self.r_iw_addr.d.next = self.c_iw_addr.val();
-            self.r_iw_stride.d.next = self.c_iw_stride.val();
-            self.r_iw_cnt.d.next = self.c_iw_cnt.val();
             self.r_op.d.next = self.c_op.val();
-        } else {
-            // A pending observation is written (a closing hop one edge
-            // ago: `intra <- x`, `t2`); a closing hop this cycle makes one
-            // pending (never both: the cycle after a closing hop has no
-            // hop).
-            self.r_t2.d.next = self.ef_t2.val();
-            self.r_intra.d.next = self.ef_intra.val();
-            self.r_op.d.next = self.obs_we.val() & self.m_pj.val();
-            if self.link_en.val() & self.m_link.val() {
-                self.r_wv.d.next = self.wv_hit.val();
-                self.r_ones.d.next = self.hit_cnt.val();
-                self.r_span.d.next = self.sp.val();
-                if self.hit_cnt.val() >= self.train.val() {
-                    self.r_t1.d.next = self.t1_prom.val();
-                } else if self.own.val() | (self.hit_cnt.val() == self.cnt_two.val()) {
-                    self.r_t1.d.next = self.t1_two.val();
-                }
-            } else if self.link_en.val() & self.clr.val() {
-                self.r_wv.d.next = self.wv_clr.val();
-                self.r_ones.d.next = self.ones_clr.val();
-                self.r_t1.d.next = self.t1_zero.val();
-            }
-            if self.iw_we.val() & self.m_p.val() {
-                self.r_iw_valid.d.next = self.n_iw_valid.val();
-                self.r_iw_warp.d.next = self.n_iw_warp.val();
-                self.r_iw_addr.d.next = self.n_iw_addr.val();
-                self.r_iw_stride.d.next = self.n_iw_stride.val();
-                self.r_iw_cnt.d.next = self.n_iw_cnt.val();
-            }
         }
     }
 }

@@ -133,6 +133,8 @@ impl<
         self.jw_w.next = self.jw.val() == self.l_warp.q.val();
         self.jw1_w.next = self.jw1.val() == self.l_warp.q.val();
         // ---- Every entry compares itself with this cycle's keys.
+        self.pkeys.clock.next = self.clock.val();
+        self.pkeys.reset.next = self.reset.val();
         for e in 0..self._ne {
             self.vt0[e].clock.next = self.clock.val();
             self.vt0[e].reset.next = self.reset.val();
@@ -144,9 +146,7 @@ impl<
             self.vt3[e].reset.next = self.reset.val();
             self.ents[e].clock.next = self.clock.val();
             self.ents[e].reset.next = self.reset.val();
-            self.ents[e].q.next = self.q.val();
             self.ents[e].p.next = self.l_pc.q.val();
-            self.ents[e].s.next = self.s.val();
             self.ents[e].w_onehot.next = self.w_onehot.val();
             self.ents[e].link_en.next = self.link_en.val();
             self.ents[e].train.next = self.train.val();

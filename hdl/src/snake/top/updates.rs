@@ -127,13 +127,6 @@ impl<
             self.ents[e].oeq.next = self.oeq.val();
             self.ents[e].c_op.next = self.c_op.val();
             self.ents[e].alloc.next = self.allocate.val() & self.victim[e].val();
-            self.ents[e].c_intra.next = self.cp_intra.val();
-            self.ents[e].c_t2.next = self.cp_t2.val();
-            self.ents[e].c_iw_valid.next = self.cp_iw_valid.val();
-            self.ents[e].c_iw_warp.next = self.cp_iw_warp.val();
-            self.ents[e].c_iw_addr.next = self.cp_iw_addr.val();
-            self.ents[e].c_iw_stride.next = self.cp_iw_stride.val();
-            self.ents[e].c_iw_cnt.next = self.cp_iw_cnt.val();
             self.ents[e].rank_we.next = self.alloc_inv.val() | self.touch.val();
             self.ents[e].n_rank.next = self.new_rank[e].val();
         }
@@ -142,7 +135,6 @@ impl<
         // registered (the ones after this edge; an allocated entry's are 1).
         for e in 0..self._ne {
             self.pkeys.ones[e].next = self.ents[e].ones.val();
-            self.pkeys.onb[e].next = self.ents[e].onb.val();
             self.pkeys.up[e].next = self.ents[e].up.val();
             self.pkeys.dn[e].next = self.ents[e].dn.val();
             self.pkeys.alloc[e].next = self.allocate.val() & self.victim[e].val();
