@@ -228,12 +228,11 @@ pub struct CapsColumn<
     base3: MemTaps<Bits<A>, C>,
     rank: Mem<Bits<RP>, C>,
     // The load port (issue 29): slot `l_slot`'s fields as a one-hot AND-OR
-    // of the taps, selected by the load's slot alone (session 48: the
-    // lead, count and bases; session 51: the pc too). The valid bits enter
-    // only through `l_q` = the load's slot AND this column's valid bits,
-    // whose OR (`l_ev`) qualifies the hit beside the pc compare; every use
-    // of the values is qualified by the column's hit, so an invalid
-    // entry's values are never used.
+    // of the taps. The pc is selected by `l_q` = the load's slot and this
+    // column's valid bits (the hit); the other fields (lead, count, bases)
+    // by the load's slot alone (session 48: the valid bits left the
+    // look-up values' paths; every use of those values is qualified by
+    // the column's hit, so an invalid entry's values are never used).
     l_q: Signal<Local, Bits<NS>>,
     // Bases 1..3 are read with the load's slot gated by "lane k is below
     // the load's count" (issue 29: a lane beyond it is never used, and the
@@ -536,7 +535,7 @@ mod kernel {
             self.rank.r_addr.next = self.l_slot.val();
             self.l_q.next = self.valid.q.val() & self.l_onehot.val();
             for s in 0..self._ns {
-                self.r_pc.hit[s].next = self.l_onehot.val().get_bit(s);
+                self.r_pc.hit[s].next = self.l_q.val().get_bit(s);
                 self.r_lead.hit[s].next = self.l_onehot.val().get_bit(s);
                 self.r_cnt.hit[s].next = self.l_onehot.val().get_bit(s);
                 self.r_b0.hit[s].next = self.l_onehot.val().get_bit(s);
