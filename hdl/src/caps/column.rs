@@ -168,8 +168,8 @@ pub struct CapsColumn<
     /// The load's warp distance to the entry's leading warp, `l_warp -
     /// lead` (`WD` bits, signed).
     pub l_delta: Signal<Out, Bits<WD>>,
-    /// Base 0 of the entry (used only when the entry hits; the top
-    /// subtracts it from `a0` a stage later, issue 29).
+    /// Base 0 of the entry (zero unless valid; the top subtracts it from
+    /// `a0` a stage later, issue 29).
     pub l_b0: Signal<Out, Bits<A>>,
     /// Base 1 (zero also when lane 1 is beyond the load's count).
     pub l_b1: Signal<Out, Bits<A>>,
@@ -228,15 +228,15 @@ pub struct CapsColumn<
     base3: MemTaps<Bits<A>, C>,
     rank: Mem<Bits<RP>, C>,
     // The load port (issue 29): slot `l_slot`'s fields as a one-hot AND-OR
-    // of the taps. The pc is selected by `l_q` = the load's slot and this
-    // column's valid bits (the hit); the other fields (lead, count, bases)
-    // by the load's slot alone (session 48: the valid bits left the
-    // look-up values' paths; every use of those values is qualified by
-    // the column's hit, so an invalid entry's values are never used).
+    // of the taps, selected by `l_q` = the load's slot and this column's
+    // valid bits (an invalid entry reads as zero; every read is qualified
+    // by the valid bit). Each column has its own select lines, so the
+    // load's slot does not drive every column's read multiplexers.
     l_q: Signal<Local, Bits<NS>>,
-    // Bases 1..3 are read with the load's slot gated by "lane k is below
-    // the load's count" (issue 29: a lane beyond it is never used, and the
-    // gated select lines split the slot's fan-out).
+    // Bases 1..3 are read with `l_q` gated by "lane k is below the load's
+    // count" (issue 29: a lane beyond it is never used, and the gated
+    // select lines split `l_q`'s fan-out among functions synthesis cannot
+    // merge).
     l_q1: Signal<Local, Bits<NS>>,
     l_q2: Signal<Local, Bits<NS>>,
     l_q3: Signal<Local, Bits<NS>>,
@@ -536,9 +536,9 @@ mod kernel {
             self.l_q.next = self.valid.q.val() & self.l_onehot.val();
             for s in 0..self._ns {
                 self.r_pc.hit[s].next = self.l_q.val().get_bit(s);
-                self.r_lead.hit[s].next = self.l_onehot.val().get_bit(s);
-                self.r_cnt.hit[s].next = self.l_onehot.val().get_bit(s);
-                self.r_b0.hit[s].next = self.l_onehot.val().get_bit(s);
+                self.r_lead.hit[s].next = self.l_q.val().get_bit(s);
+                self.r_cnt.hit[s].next = self.l_q.val().get_bit(s);
+                self.r_b0.hit[s].next = self.l_q.val().get_bit(s);
                 self.r_pc.v[s].next = self.pc.taps[s].val();
                 self.r_lead.v[s].next = self.lead.taps[s].val();
                 self.r_cnt.v[s].next = self.cnt.taps[s].val();
@@ -839,13 +839,13 @@ mod kernel {
             self.l_q2.next = self.ns_zero.val();
             self.l_q3.next = self.ns_zero.val();
             if self.l_in1.val() {
-                self.l_q1.next = self.l_onehot.val();
+                self.l_q1.next = self.l_q.val();
             }
             if self.l_in2.val() {
-                self.l_q2.next = self.l_onehot.val();
+                self.l_q2.next = self.l_q.val();
             }
             if self.l_in3.val() {
-                self.l_q3.next = self.l_onehot.val();
+                self.l_q3.next = self.l_q.val();
             }
             for s in 0..self._ns {
                 self.r_b1.hit[s].next = self.l_q1.val().get_bit(s);
