@@ -393,11 +393,6 @@ pub struct CapsPrefetcherRtl<
     x_ndelta: Signal<Local, Bits<WD>>,
     g_pc_n: Signal<Local, Bits<P>>,
     g_warp_n: Signal<Local, Bits<WI>>,
-    // The job queue head's pc, warp and slot (one-hot), for the columns'
-    // compares after a take (session 49).
-    h_pc: Signal<Local, Bits<P>>,
-    h_warp: Signal<Local, Bits<WI>>,
-    h_oh: Signal<Local, Bits<NS>>,
     w_onehot: Signal<Local, Bits<NS>>,
     rank_we: Signal<Local, Bit>,
     in_c: Vec<Signal<Local, Bit>>,
@@ -639,7 +634,7 @@ impl<
             // Local signals.
             elig, n3, l_onehot, clear_mask, l_cleared, m_hit, w_is_lead, n_same,
             delta_l, mism, fdelta, feq, fwd, use_f, dh_any, x_delta, x_eq, x_pow2, x_div,
-            x_nz, x_stride, x_neg, x_ndelta, g_pc_n, g_warp_n, h_pc, h_warp, h_oh, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
+            x_nz, x_stride, x_neg, x_ndelta, g_pc_n, g_warp_n, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
             job_a,
             take, job_push, found_a, s_hit, s_c,
             wb, cw, gsel_w, g_selw, gb_selw, j_oh_n, b_eq, b_kin, b_kin1, pb1, pb2, wb1, k_inc, na_pos, na_k, b_end, b_skip, have_pf, g_end, pf_push, pf_room,
