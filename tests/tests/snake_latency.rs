@@ -113,18 +113,17 @@ fn load_to_first_prefetch_and_back_to_back() {
         ld_uniform: true,
         ..idle
     };
-    let mut seq2 = seq[..2].to_vec();
-    for ld in [
-        load(0, 0x700, 0x1000),
-        load(0, 0x740, 0x1040),
-        load(1, 0x700, 0x1100),
-        load(2, 0x700, 0x1200),
-        load(3, 0x700, 0x1300),
-    ] {
-        seq2.push(ld);
-        seq2.extend(std::iter::repeat_n(idle, gap - 1));
-    }
-    seq2.extend(std::iter::repeat_n(idle, 12));
+    let seq2 = gapped(
+        &seq,
+        &[
+            load(0, 0x700, 0x1000),
+            load(0, 0x740, 0x1040),
+            load(1, 0x700, 0x1100),
+            load(2, 0x700, 0x1200),
+            load(3, 0x700, 0x1300),
+        ],
+        gap,
+    );
     let t = 2 + 4 * gap;
     each_backend(&p, &seq2, |who, outs| {
         assert!(
@@ -166,20 +165,19 @@ fn walker_sees_an_allocation_one_edge_later() {
         ld_cta_end: p.N_WARPS,
         ..idle
     };
-    let mut seq2 = seq[..2].to_vec();
-    for ld in [
-        load(0, 0x700, 0x1000),
-        load(0, 0x740, 0x1040),
-        load(1, 0x700, 0x1100),
-        load(2, 0x700, 0x1200),
-        load(3, 0x700, 0x1300),
-        load(3, 0x700, 0x1340),
-        load(0, 0x740, 0x1080),
-    ] {
-        seq2.push(ld);
-        seq2.extend(std::iter::repeat_n(idle, gap - 1));
-    }
-    seq2.extend(std::iter::repeat_n(idle, 12));
+    let seq2 = gapped(
+        &seq,
+        &[
+            load(0, 0x700, 0x1000),
+            load(0, 0x740, 0x1040),
+            load(1, 0x700, 0x1100),
+            load(2, 0x700, 0x1200),
+            load(3, 0x700, 0x1300),
+            load(3, 0x700, 0x1340),
+            load(0, 0x740, 0x1080),
+        ],
+        gap,
+    );
     let t = 2 + 5 * gap;
     let expect = first_iw_row.cycles as usize + usize::from(seen_row.cycles <= 2);
     each_backend(&p, &seq2, |who, outs| {
@@ -245,4 +243,18 @@ fn throttle_inputs_to_throttled() {
             assert_eq!(f - c, r.cycles as usize, "{who}: {name}");
         });
     }
+}
+
+/// `seq`'s first two cycles (its two reset cycles), then each of
+/// `loads` followed by `gap - 1` idle cycles (`seq`'s last input), then 12
+/// idle cycles to drain.
+fn gapped(seq: &[SnakeIn], loads: &[SnakeIn], gap: usize) -> Vec<SnakeIn> {
+    let idle = seq[seq.len() - 1];
+    let mut out = seq[..2].to_vec();
+    for &ld in loads {
+        out.push(ld);
+        out.extend(std::iter::repeat_n(idle, gap - 1));
+    }
+    out.extend(std::iter::repeat_n(idle, 12));
+    out
 }
