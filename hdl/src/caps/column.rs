@@ -35,8 +35,9 @@ struct ColGen;
 ///   "valid with the job's pc" (internal) and `g_cand[s]` (also its leading
 ///   warp is not the job's warp, and when `s = g_pos` the address index
 ///   `g_k` is below its `n`). The pc and leading-warp compares are
-///   registered, computed at each edge for the values after it (`g_pc_n`,
-///   `g_warp_n`: the job's pc and warp after the edge; the entry written).
+///   registered, computed at each edge for the values after it (the queue
+///   head's `h_pc`, `h_warp` when `g_take`, else the current job's kept;
+///   the entry written).
 /// - **Look-up values** (issue 29): the rules' values for this column's
 ///   entry at slot `l_slot` (warp distance, `a[k] - base[k]`, rule 4's
 ///   division), computed beside the pc compare.
@@ -130,10 +131,21 @@ pub struct CapsColumn<
     pub l_u2: Signal<In, Bits<A>>,
     /// `a3 + !a0`.
     pub l_u3: Signal<In, Bits<A>>,
-    /// The job's pc after this edge (the job taken, else the current one).
-    pub g_pc_n: Signal<In, Bits<P>>,
-    /// The generator's warp after this edge.
-    pub g_warp_n: Signal<In, Bits<WI>>,
+    /// The generator takes the job at the head of the job queue at this
+    /// edge (session 49: the registered compares are computed for both the
+    /// current job and the queue's head, and this selects between them at
+    /// the end).
+    pub g_take: Signal<In, Bit>,
+    /// The current job's pc.
+    pub g_pc: Signal<In, Bits<P>>,
+    /// The current job's warp.
+    pub g_warp: Signal<In, Bits<WI>>,
+    /// The job queue head's pc.
+    pub h_pc: Signal<In, Bits<P>>,
+    /// The job queue head's warp.
+    pub h_warp: Signal<In, Bits<WI>>,
+    /// The job queue head's slot (its CTA), one-hot.
+    pub h_sel: Signal<In, Bits<NS>>,
     /// The generator's slot cursor `pos` (job A).
     pub g_pos: Signal<In, Bits<CP>>,
     /// The generator's address index `k`.
@@ -144,9 +156,6 @@ pub struct CapsColumn<
     pub g_sel: Signal<In, Bits<NS>>,
     /// Job B's slot, one-hot.
     pub gb_sel: Signal<In, Bits<NS>>,
-    /// Job B's slot after this edge (the job taken, else `gb_sel`),
-    /// one-hot.
-    pub gb_sel_n: Signal<In, Bits<NS>>,
     /// Job B's warp cursor `pos`, its low `WI` bits (the top compares the
     /// rest with zero).
     pub gb_pos: Signal<In, Bits<WI>>,
@@ -159,8 +168,8 @@ pub struct CapsColumn<
     /// The load's warp distance to the entry's leading warp, `l_warp -
     /// lead` (`WD` bits, signed).
     pub l_delta: Signal<Out, Bits<WD>>,
-    /// Base 0 of the entry (zero unless valid; the top subtracts it from
-    /// `a0` a stage later, issue 29).
+    /// Base 0 of the entry (used only when the entry hits; the top
+    /// subtracts it from `a0` a stage later, issue 29).
     pub l_b0: Signal<Out, Bits<A>>,
     /// Base 1 (zero also when lane 1 is beyond the load's count).
     pub l_b1: Signal<Out, Bits<A>>,
@@ -219,15 +228,15 @@ pub struct CapsColumn<
     base3: MemTaps<Bits<A>, C>,
     rank: Mem<Bits<RP>, C>,
     // The load port (issue 29): slot `l_slot`'s fields as a one-hot AND-OR
-    // of the taps, selected by `l_q` = the load's slot and this column's
-    // valid bits (an invalid entry reads as zero; every read is qualified
-    // by the valid bit). Each column has its own select lines, so the
-    // load's slot does not drive every column's read multiplexers.
+    // of the taps. The pc is selected by `l_q` = the load's slot and this
+    // column's valid bits (the hit); the other fields (lead, count, bases)
+    // by the load's slot alone (session 48: the valid bits left the
+    // look-up values' paths; every use of those values is qualified by
+    // the column's hit, so an invalid entry's values are never used).
     l_q: Signal<Local, Bits<NS>>,
-    // Bases 1..3 are read with `l_q` gated by "lane k is below the load's
-    // count" (issue 29: a lane beyond it is never used, and the gated
-    // select lines split `l_q`'s fan-out among functions synthesis cannot
-    // merge).
+    // Bases 1..3 are read with the load's slot gated by "lane k is below
+    // the load's count" (issue 29: a lane beyond it is never used, and the
+    // gated select lines split the slot's fan-out).
     l_q1: Signal<Local, Bits<NS>>,
     l_q2: Signal<Local, Bits<NS>>,
     l_q3: Signal<Local, Bits<NS>>,
@@ -276,7 +285,8 @@ pub struct CapsColumn<
     jb_n: Reg<Bits<3>>,
     jb_ld: SelOr<WI>,
     jb_nn: SelOr<3>,
-    jb_w: Signal<Local, Bit>,
+    jb_w_h: Signal<Local, Bit>,
+    jb_w_c: Signal<Local, Bit>,
     jb_v: Signal<Local, Bit>,
     // The base `k*` choices as bit masks (session 47: an AND-OR of the
     // four bases per slot instead of a chain of multiplexers).
@@ -294,10 +304,17 @@ pub struct CapsColumn<
     // current registers; the valid bits are applied after them.
     gm_pc: Reg<Bits<NS>>,
     gm_lead: Reg<Bits<NS>>,
-    pack_mpc: Pack<NS>,
-    pack_mlead: Pack<NS>,
-    w_pceq: Signal<Local, Bit>,
-    w_leadne: Signal<Local, Bit>,
+    // Session 49: the compares after the edge for either job, the queue
+    // head's (`_h`, compared with the taps) and the current one's (`_c`,
+    // the registers kept or the entry written), chosen by `g_take` last.
+    pack_mpc_h: Pack<NS>,
+    pack_mpc_c: Pack<NS>,
+    pack_mlead_h: Pack<NS>,
+    pack_mlead_c: Pack<NS>,
+    w_pceq_h: Signal<Local, Bit>,
+    w_pceq_c: Signal<Local, Bit>,
+    w_leadne_h: Signal<Local, Bit>,
+    w_leadne_c: Signal<Local, Bit>,
     rdiv: ExactDivOh<WD, A>,
     zx_w: ZeroExt<WI, WD>,
     zx_lead: ZeroExt<WI, WD>,
@@ -354,14 +371,17 @@ impl<
             l_u1: Default::default(),
             l_u2: Default::default(),
             l_u3: Default::default(),
-            g_pc_n: Default::default(),
-            g_warp_n: Default::default(),
+            g_take: Default::default(),
+            g_pc: Default::default(),
+            g_warp: Default::default(),
+            h_pc: Default::default(),
+            h_warp: Default::default(),
+            h_sel: Default::default(),
             g_pos: Default::default(),
             g_k: Default::default(),
             g_kind: Default::default(),
             g_sel: Default::default(),
             gb_sel: Default::default(),
-            gb_sel_n: Default::default(),
             gb_pos: Default::default(),
             l_ev: Default::default(),
             l_hit: Default::default(),
@@ -435,7 +455,8 @@ impl<
             jb_n: Default::default(),
             jb_ld: SelOr::new(ns),
             jb_nn: SelOr::new(ns),
-            jb_w: Default::default(),
+            jb_w_h: Default::default(),
+            jb_w_c: Default::default(),
             jb_v: Default::default(),
             gkm: (0..4).map(|_| Signal::default()).collect(),
             rkm: (0..4).map(|_| Signal::default()).collect(),
@@ -446,10 +467,14 @@ impl<
             pack_cand: Pack::new(ns),
             gm_pc: Default::default(),
             gm_lead: Default::default(),
-            pack_mpc: Pack::new(ns),
-            pack_mlead: Pack::new(ns),
-            w_pceq: Default::default(),
-            w_leadne: Default::default(),
+            pack_mpc_h: Pack::new(ns),
+            pack_mpc_c: Pack::new(ns),
+            pack_mlead_h: Pack::new(ns),
+            pack_mlead_c: Pack::new(ns),
+            w_pceq_h: Default::default(),
+            w_pceq_c: Default::default(),
+            w_leadne_h: Default::default(),
+            w_leadne_c: Default::default(),
             rdiv: Default::default(),
             zx_w: Default::default(),
             zx_lead: Default::default(),
@@ -511,9 +536,9 @@ mod kernel {
             self.l_q.next = self.valid.q.val() & self.l_onehot.val();
             for s in 0..self._ns {
                 self.r_pc.hit[s].next = self.l_q.val().get_bit(s);
-                self.r_lead.hit[s].next = self.l_q.val().get_bit(s);
-                self.r_cnt.hit[s].next = self.l_q.val().get_bit(s);
-                self.r_b0.hit[s].next = self.l_q.val().get_bit(s);
+                self.r_lead.hit[s].next = self.l_onehot.val().get_bit(s);
+                self.r_cnt.hit[s].next = self.l_onehot.val().get_bit(s);
+                self.r_b0.hit[s].next = self.l_onehot.val().get_bit(s);
                 self.r_pc.v[s].next = self.pc.taps[s].val();
                 self.r_lead.v[s].next = self.lead.taps[s].val();
                 self.r_cnt.v[s].next = self.cnt.taps[s].val();
@@ -543,20 +568,34 @@ mod kernel {
                         | (self.g_k.val() < self.cnt.taps[s].val()));
             }
             // The compares after this edge: the entry written gets `w_pc` and
-            // `w_warp`; the job taken brings its pc and warp.
-            self.w_pceq.next = self.w_pc.val() == self.g_pc_n.val();
-            self.w_leadne.next = self.w_warp.val() != self.g_warp_n.val();
+            // `w_warp`; a job taken brings the queue head's pc and warp, and
+            // otherwise the job stays, so a slot not written keeps its
+            // registered compare. Both are formed, `g_take` picks (session
+            // 49: `take` no longer waits in front of the pc compares).
+            self.w_pceq_h.next = self.w_pc.val() == self.h_pc.val();
+            self.w_pceq_c.next = self.w_pc.val() == self.g_pc.val();
+            self.w_leadne_h.next = self.w_warp.val() != self.h_warp.val();
+            self.w_leadne_c.next = self.w_warp.val() != self.g_warp.val();
             for s in 0..self._ns {
                 if self.wr.val() & self.w_onehot.val().get_bit(s) {
-                    self.pack_mpc.bits[s].next = self.w_pceq.val();
-                    self.pack_mlead.bits[s].next = self.w_leadne.val();
+                    self.pack_mpc_h.bits[s].next = self.w_pceq_h.val();
+                    self.pack_mpc_c.bits[s].next = self.w_pceq_c.val();
+                    self.pack_mlead_h.bits[s].next = self.w_leadne_h.val();
+                    self.pack_mlead_c.bits[s].next = self.w_leadne_c.val();
                 } else {
-                    self.pack_mpc.bits[s].next = self.pc.taps[s].val() == self.g_pc_n.val();
-                    self.pack_mlead.bits[s].next = self.lead.taps[s].val() != self.g_warp_n.val();
+                    self.pack_mpc_h.bits[s].next = self.pc.taps[s].val() == self.h_pc.val();
+                    self.pack_mpc_c.bits[s].next = self.gm_pc.q.val().get_bit(s);
+                    self.pack_mlead_h.bits[s].next = self.lead.taps[s].val() != self.h_warp.val();
+                    self.pack_mlead_c.bits[s].next = self.gm_lead.q.val().get_bit(s);
                 }
             }
-            self.gm_pc.d.next = self.pack_mpc.word.val();
-            self.gm_lead.d.next = self.pack_mlead.word.val();
+            if self.g_take.val() {
+                self.gm_pc.d.next = self.pack_mpc_h.word.val();
+                self.gm_lead.d.next = self.pack_mlead_h.word.val();
+            } else {
+                self.gm_pc.d.next = self.pack_mpc_c.word.val();
+                self.gm_lead.d.next = self.pack_mlead_c.word.val();
+            }
 
             self.g_cand.next = self.pack_cand.word.val();
 
@@ -618,10 +657,12 @@ mod kernel {
                     self.g_pick[s].next = self.base0.taps[s].val();
                 }
             }
-            // Job B's entry after this edge (slot `gb_sel_n`; the entry
-            // written at this edge gets `w_warp`, `w_n`; `pack_mpc` holds
-            // the pc compares after the edge), and its cursor tests from
-            // the registers (session 47).
+            // Job B's entry after this edge (the queue head's slot `h_sel`
+            // if the job is taken, else the current slot `gb_sel`, whose
+            // registers are kept; the entry written at this edge gets
+            // `w_warp`, `w_n`; `pack_mpc_*` hold the pc compares after the
+            // edge; session 49: `g_take` selects last), and its cursor tests
+            // from the registers (session 47).
             self.jb_pc.clock.next = self.clock.val();
             self.jb_pc.reset.next = self.reset.val();
             self.jb_lead.clock.next = self.clock.val();
@@ -629,19 +670,32 @@ mod kernel {
             self.jb_n.clock.next = self.clock.val();
             self.jb_n.reset.next = self.reset.val();
             for s in 0..self._ns {
-                self.jb_ld.hit[s].next = self.gb_sel_n.val().get_bit(s);
+                self.jb_ld.hit[s].next = self.h_sel.val().get_bit(s);
                 self.jb_ld.v[s].next = self.lead.taps[s].val();
-                self.jb_nn.hit[s].next = self.gb_sel_n.val().get_bit(s);
+                self.jb_nn.hit[s].next = self.h_sel.val().get_bit(s);
                 self.jb_nn.v[s].next = self.cnt.taps[s].val();
             }
-            self.jb_pc.d.next = (self.pack_mpc.word.val() & self.gb_sel_n.val()).any();
-            self.jb_w.next = self.wr.val() & (self.w_onehot.val() & self.gb_sel_n.val()).any();
-            if self.jb_w.val() {
-                self.jb_lead.d.next = self.w_warp.val();
-                self.jb_n.d.next = self.w_n.val();
+            self.jb_w_h.next = self.wr.val() & (self.w_onehot.val() & self.h_sel.val()).any();
+            self.jb_w_c.next = self.wr.val() & (self.w_onehot.val() & self.gb_sel.val()).any();
+            if self.g_take.val() {
+                self.jb_pc.d.next = (self.pack_mpc_h.word.val() & self.h_sel.val()).any();
+                if self.jb_w_h.val() {
+                    self.jb_lead.d.next = self.w_warp.val();
+                    self.jb_n.d.next = self.w_n.val();
+                } else {
+                    self.jb_lead.d.next = self.jb_ld.o.val();
+                    self.jb_n.d.next = self.jb_nn.o.val();
+                }
             } else {
-                self.jb_lead.d.next = self.jb_ld.o.val();
-                self.jb_n.d.next = self.jb_nn.o.val();
+                if self.jb_w_c.val() {
+                    self.jb_pc.d.next = self.w_pceq_c.val();
+                    self.jb_lead.d.next = self.w_warp.val();
+                    self.jb_n.d.next = self.w_n.val();
+                } else {
+                    self.jb_pc.d.next = self.jb_pc.q.val();
+                    self.jb_lead.d.next = self.jb_lead.q.val();
+                    self.jb_n.d.next = self.jb_n.q.val();
+                }
             }
             self.jb_v.next = (self.valid.q.val() & self.gb_sel.val()).any() & self.jb_pc.q.val();
             self.gb_hit.next = self.jb_v.val();
@@ -698,7 +752,7 @@ mod kernel {
         > Section<ColRead> for CapsColumn<A, P, WI, WD, C, CP, RP, NS>
     {
         /// The generator's read stage (issue 29, session 44): slot
-        /// `r_oh`'s base `r_k` and lead, or, when the rules stage wrote
+        /// `r_oh`'s base `k*` (`r_ks`) and lead, or, when the rules stage wrote
         /// this column at that slot at the last edge, the values kept from
         /// before that write.
         #[hdl_gen]
@@ -785,13 +839,13 @@ mod kernel {
             self.l_q2.next = self.ns_zero.val();
             self.l_q3.next = self.ns_zero.val();
             if self.l_in1.val() {
-                self.l_q1.next = self.l_q.val();
+                self.l_q1.next = self.l_onehot.val();
             }
             if self.l_in2.val() {
-                self.l_q2.next = self.l_q.val();
+                self.l_q2.next = self.l_onehot.val();
             }
             if self.l_in3.val() {
-                self.l_q3.next = self.l_q.val();
+                self.l_q3.next = self.l_onehot.val();
             }
             for s in 0..self._ns {
                 self.r_b1.hit[s].next = self.l_q1.val().get_bit(s);

@@ -130,10 +130,9 @@ fn generator(p: &CapsParams) -> Vec<StorageField> {
         ),
         f(
             "generator",
-            "read stage (valid, the selected slot one-hot, k*, the cursor's slot one-hot, \
-             job kind, stride and its sign, warp, cta; the slot the rules stage wrote, \
-             one-hot)",
-            1 + (1u64 << cta) + 3 + (1u64 << cta) + 1 + p.ADDR_W + 1 + w + cta + (1u64 << cta),
+            "read stage (valid, the selected slot one-hot, k* one-hot, stride and its \
+             sign, warp, cta; the slot the rules stage wrote, one-hot)",
+            1 + (1u64 << cta) + 4 + p.ADDR_W + 1 + w + cta + (1u64 << cta),
             1,
             false,
             ADD,

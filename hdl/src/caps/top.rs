@@ -153,7 +153,7 @@ pub struct CapsPrefetcherRtl<
     sel_npos: SelOr<CP>,
     sel_nk: SelOr<3>,
     pack_cw: Pack<NS>,
-    // `posa == s` per slot, for the read stage's `r_pos` (session 47).
+    // `posa == s` per slot, for the read stage's `k*` (session 47).
     pack_at: Pack<NS>,
     zx_ldw: ZeroExt<WI, WD>,
     zx_stw: ZeroExt<WI, WD>,
@@ -288,9 +288,10 @@ pub struct CapsPrefetcherRtl<
     // The generator's read stage (session 44).
     r_v: Reg<Bit>,
     r_oh: Reg<Bits<NS>>,
-    r_k: Reg<Bits<3>>,
-    r_pos: Reg<Bits<NS>>,
-    r_kind: Reg<Bit>,
+    // The read stage's base index `k*`, one-hot, registered with the
+    // selection (session 51: `rd_k` formed before the edge from the
+    // candidate word, not after it from `r_oh`).
+    r_ks: Reg<Bits<4>>,
     r_stride: Reg<Bits<A>>,
     r_neg: Reg<Bit>,
     r_warp: Reg<Bits<WI>>,
@@ -393,6 +394,11 @@ pub struct CapsPrefetcherRtl<
     x_ndelta: Signal<Local, Bits<WD>>,
     g_pc_n: Signal<Local, Bits<P>>,
     g_warp_n: Signal<Local, Bits<WI>>,
+    // The job queue head's pc, warp and slot (one-hot), for the columns'
+    // compares after a take (session 49).
+    h_pc: Signal<Local, Bits<P>>,
+    h_warp: Signal<Local, Bits<WI>>,
+    h_oh: Signal<Local, Bits<NS>>,
     w_onehot: Signal<Local, Bits<NS>>,
     rank_we: Signal<Local, Bit>,
     in_c: Vec<Signal<Local, Bit>>,
@@ -630,11 +636,11 @@ impl<
             b_rns, b_rdelta, b_fwl, b_fns, b_fdelta, b_feq,
             b_fpow2, b_fdiv, b_fnz, fw_on, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n,
             c_dh, c_lead, c_pc, c_warp, c_stride, c_neg, st_neg, j_neg,
-            c_pd, c_pst, r_v, r_oh, r_k, r_pos, r_kind, r_stride, r_neg, r_warp, r_cta, rd_at, rd_k, xr_eq, xr_pow2, xr_div, xr_nz, v_ns, v_n, v_cnt, v_lead, j_cnt, v_same, j_kill, v_r1, v_r2, v_r3, v_dh, v_pc, v_warp, v_stride, v_neg, v_cta, v_dalloc,
+            c_pd, c_pst, r_v, r_oh, r_ks, r_stride, r_neg, r_warp, r_cta, rd_at, rd_k, xr_eq, xr_pow2, xr_div, xr_nz, v_ns, v_n, v_cnt, v_lead, j_cnt, v_same, j_kill, v_r1, v_r2, v_r3, v_dh, v_pc, v_warp, v_stride, v_neg, v_cta, v_dalloc,
             // Local signals.
             elig, n3, l_onehot, clear_mask, l_cleared, m_hit, w_is_lead, n_same,
             delta_l, mism, fdelta, feq, fwd, use_f, dh_any, x_delta, x_eq, x_pow2, x_div,
-            x_nz, x_stride, x_neg, x_ndelta, g_pc_n, g_warp_n, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
+            x_nz, x_stride, x_neg, x_ndelta, g_pc_n, g_warp_n, h_pc, h_warp, h_oh, w_onehot, rank_we, r1, r2, r3, r4, r4_inval, r4_alloc, cnt_lt, job_b,
             job_a,
             take, job_push, found_a, s_hit, s_c,
             wb, cw, gsel_w, g_selw, gb_selw, j_oh_n, b_eq, b_kin, b_kin1, pb1, pb2, wb1, k_inc, na_pos, na_k, b_end, b_skip, have_pf, g_end, pf_push, pf_room,

@@ -29,7 +29,7 @@ impl<
             self, clock, c_pd, c_pst, v_ns, v_n, v_cnt, v_lead, v_r1, v_r2, v_r3, v_dh, v_pc
         );
         dff_setup!(self, clock, v_warp, v_stride, v_neg, v_cta, v_dalloc);
-        dff_setup!(self, clock, r_v, r_oh, r_k, r_pos, r_kind, r_stride, r_neg, r_warp, r_cta);
+        dff_setup!(self, clock, r_v, r_oh, r_ks, r_stride, r_neg, r_warp, r_cta);
         self.r_v.reset.next = self.reset.val();
         self.c_pd.reset.next = self.reset.val();
         self.c_pst.reset.next = self.reset.val();
@@ -44,9 +44,7 @@ impl<
         self.v_neg.reset.next = self.reset.val();
         self.v_cta.reset.next = self.reset.val();
         self.r_oh.reset.next = self.reset.val();
-        self.r_k.reset.next = self.reset.val();
-        self.r_pos.reset.next = self.reset.val();
-        self.r_kind.reset.next = self.reset.val();
+        self.r_ks.reset.next = self.reset.val();
         self.r_stride.reset.next = self.reset.val();
         self.r_neg.reset.next = self.reset.val();
         self.r_warp.reset.next = self.reset.val();

@@ -32,8 +32,9 @@ impl<
             .get_bits::<C>(self.joff_cta.val().index());
         // Job B's slot after the edge, one-hot (the columns keep job B's
         // entry registered for it).
+        self.h_oh.next = self.ns_one.val() << self.zx_jslot.wide.val();
         if self.take.val() {
-            self.j_oh_n.next = self.ns_one.val() << self.zx_jslot.wide.val();
+            self.j_oh_n.next = self.h_oh.val();
         } else {
             self.j_oh_n.next = self.j_oh.q.val();
         }
@@ -126,7 +127,8 @@ impl<
             }
             self.cols[e].g_sel.next = self.g_selw.val();
             self.cols[e].gb_sel.next = self.gb_selw.val();
-            self.cols[e].gb_sel_n.next = self.j_oh_n.val();
+            self.cols[e].h_sel.next = self.h_oh.val();
+            self.cols[e].g_take.next = self.take.val();
             self.cols[e].g_kind.next = self.j_kind.q.val();
             if self.cols[e].gb_hit.val() {
                 self.s_hit.next = true;

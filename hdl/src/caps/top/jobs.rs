@@ -132,24 +132,30 @@ impl<
             | (self.jp_neg.wide.val() << self.joff_neg.val());
         // ---- The job the generator takes: its pc and warp after this edge,
         // for the generator and the columns' registered scan compares.
+        self.h_pc.next = self
+            .jobq
+            .o_data
+            .val()
+            .get_bits::<P>(self.joff_pc.val().index());
+        self.h_warp.next = self
+            .jobq
+            .o_data
+            .val()
+            .get_bits::<WI>(self.joff_warp.val().index());
         if self.take.val() {
-            self.g_pc_n.next = self
-                .jobq
-                .o_data
-                .val()
-                .get_bits::<P>(self.joff_pc.val().index());
-            self.g_warp_n.next = self
-                .jobq
-                .o_data
-                .val()
-                .get_bits::<WI>(self.joff_warp.val().index());
+            self.g_pc_n.next = self.h_pc.val();
+            self.g_warp_n.next = self.h_warp.val();
         } else {
             self.g_pc_n.next = self.j_pc.q.val();
             self.g_warp_n.next = self.j_warp.q.val();
         }
+        // The columns form their registered compares for both the queue's
+        // head and the current job, and `take` chooses last (session 49).
         for e in 0..self._ne {
-            self.cols[e].g_pc_n.next = self.g_pc_n.val();
-            self.cols[e].g_warp_n.next = self.g_warp_n.val();
+            self.cols[e].h_pc.next = self.h_pc.val();
+            self.cols[e].h_warp.next = self.h_warp.val();
+            self.cols[e].g_pc.next = self.j_pc.q.val();
+            self.cols[e].g_warp.next = self.j_warp.q.val();
         }
     }
 }

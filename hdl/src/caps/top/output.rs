@@ -32,26 +32,27 @@ impl<
         // and the job's fields; the columns read the entry as it was at the
         // selection.
         self.r_oh.d.next = self.g_selw.val();
-        self.r_k.d.next = self.kk.q.val();
-        // The cursor's slot one-hot (session 47: `posa == s` computed
-        // for the selection, registered).
-        self.r_pos.d.next = self.pack_at.word.val();
-        self.r_kind.d.next = self.j_kind.q.val();
-        self.rd_at.next = self.r_kind.q.val() | (self.r_oh.q.val() & self.r_pos.q.val()).any();
-        // k* one-hot (bit j: base j; base 0 unless `rd_at`).
+        // k* one-hot (bit j: base j; base 0 unless `rd_at`), formed before
+        // the edge and registered (session 51). `rd_at`: job B, or job A's
+        // chosen slot is the cursor's; the chosen slot is the lowest
+        // candidate and every candidate is at or above the cursor, so that
+        // is "the cursor's slot is a candidate", read from the candidate
+        // word `cw` beside the slot choice instead of from `r_oh` after it.
+        self.rd_at.next = self.j_kind.q.val() | (self.cw.val() & self.pack_at.word.val()).any();
         self.rd_k.next = self.k4_b0.val();
         if self.rd_at.val() {
-            if self.r_k.q.val() == self.k_three.val() {
+            if self.kk.q.val() == self.k_three.val() {
                 self.rd_k.next = self.k4_b3.val();
-            } else if self.r_k.q.val() == self.k_two.val() {
+            } else if self.kk.q.val() == self.k_two.val() {
                 self.rd_k.next = self.k4_b2.val();
-            } else if self.r_k.q.val() == self.k_one.val() {
+            } else if self.kk.q.val() == self.k_one.val() {
                 self.rd_k.next = self.k4_b1.val();
             }
         }
+        self.r_ks.d.next = self.rd_k.val();
         for e in 0..self._ne {
             self.cols[e].r_oh.next = self.r_oh.q.val();
-            self.cols[e].r_ks.next = self.rd_k.val();
+            self.cols[e].r_ks.next = self.r_ks.q.val();
             self.sel_rb.hit[e].next = true;
             self.sel_rb.v[e].next = self.cols[e].q_base.val();
             self.sel_rl.hit[e].next = true;
