@@ -156,8 +156,8 @@ fn generator(p: &CapsParams) -> Vec<StorageField> {
         ),
         f(
             "generator",
-            "first address stage (valid, base, stride and its sign, warp, lead, cta), output \
-             queue count",
+            "first address stage (valid, base, stride and its sign, warp and lead ordered by \
+             the sign, cta), output queue count",
             1 + 2 * p.ADDR_W + 1 + 2 * w + cta + 7,
             1,
             false,

@@ -304,13 +304,17 @@ pub struct CapsPrefetcherRtl<
     // stride, target and the entry's leading warp; st_), its address as a
     // carry-save sum and carry one edge later (st2_), pushed into the
     // output queue at the next; `pfq_n` counts the prefetches the output
-    // queue and the second stage hold (`st_v` is the first's).
+    // queue and the second stage hold (`st_v` is the first's). The
+    // multiplier's operands `st_dp - st_dm` are the target warp and the
+    // leading warp already ordered by the stride's sign (session 52: warp -
+    // lead, or lead - warp for a negative stride); the target warp is read
+    // back from them by `st_neg`.
     st_v: Reg<Bit>,
     st_base: Reg<Bits<A>>,
     st_stride: Reg<Bits<A>>,
     st_neg: Reg<Bit>,
-    st_warp: Reg<Bits<WI>>,
-    st_lead: Reg<Bits<WI>>,
+    st_dp: Reg<Bits<WI>>,
+    st_dm: Reg<Bits<WI>>,
     st_cta: Reg<Bits<C>>,
     st2_v: Reg<Bit>,
     st2_s: Reg<Bits<A>>,
@@ -632,7 +636,7 @@ impl<
             jp_kind, jp_pc, jp_cta, jp_warp, jp_neg, qp_addr, qp_cta, qp_warp,
             // Registers.
             busy, j_kind, j_pc, j_cta, j_oh, j_warp, j_stride, posa, posb, kk, st_v, st_base, st_stride,
-            st_warp, st_lead, st_cta, st2_v, st2_s, st2_c, st2_cta, st2_warp, pfq_n, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_cteq, b_oh, b_rwl,
+            st_dp, st_dm, st_cta, st2_v, st2_s, st2_c, st2_cta, st2_warp, pfq_n, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_cteq, b_oh, b_rwl,
             b_rns, b_rdelta, b_fwl, b_fns, b_fdelta, b_feq,
             b_fpow2, b_fdiv, b_fnz, fw_on, fw_cta, fw_dalloc, c_r1, c_r2, c_r3, c_ns, c_n,
             c_dh, c_lead, c_pc, c_warp, c_stride, c_neg, st_neg, j_neg,

@@ -26,7 +26,7 @@ impl<
     fn update(&mut self) {
         // Every register: clock and hold (`d = q`), then synchronous reset.
         dff_setup!(self, clock, busy, j_kind, j_pc, j_cta, j_oh, j_warp, j_stride, posa, posb);
-        dff_setup!(self, clock, kk, st_v, st_base, st_stride, st_warp, st_lead, st_cta, pfq_n);
+        dff_setup!(self, clock, kk, st_v, st_base, st_stride, st_dp, st_dm, st_cta, pfq_n);
         dff_setup!(self, clock, b_v, b_pc, b_cta, b_warp, b_n, b_cleared, b_pceq, b_rwl);
         dff_setup!(self, clock, b_rns, b_rdelta, b_fwl);
         dff_setup!(self, clock, b_cteq, b_oh, c_neg, st_neg, j_neg);
@@ -47,8 +47,8 @@ impl<
         self.st_v.reset.next = self.reset.val();
         self.st_base.reset.next = self.reset.val();
         self.st_stride.reset.next = self.reset.val();
-        self.st_warp.reset.next = self.reset.val();
-        self.st_lead.reset.next = self.reset.val();
+        self.st_dp.reset.next = self.reset.val();
+        self.st_dm.reset.next = self.reset.val();
         self.st_cta.reset.next = self.reset.val();
         self.pfq_n.reset.next = self.reset.val();
         self.st2_v.reset.next = self.reset.val();

@@ -59,11 +59,22 @@ impl<
             self.sel_rl.v[e].next = self.cols[e].q_lead.val();
         }
         self.st_base.d.next = self.sel_rb.o.val();
-        self.st_lead.d.next = self.sel_rl.o.val();
+        // The multiplier's operands ordered by the stride's sign here
+        // (session 52), so the first address stage has one subtraction and
+        // no multiplexer in front of the partial products: `st_dp - st_dm`
+        // is warp - lead, or lead - warp for a negative stride. `r_neg` and
+        // `r_warp` are registers; only the lead's read passes the
+        // multiplexer.
+        if self.r_neg.q.val() {
+            self.st_dp.d.next = self.sel_rl.o.val();
+            self.st_dm.d.next = self.r_warp.q.val();
+        } else {
+            self.st_dp.d.next = self.r_warp.q.val();
+            self.st_dm.d.next = self.sel_rl.o.val();
+        }
         self.st_v.d.next = self.r_v.q.val();
         self.st_stride.d.next = self.r_stride.q.val();
         self.st_neg.d.next = self.r_neg.q.val();
-        self.st_warp.d.next = self.r_warp.q.val();
         self.st_cta.d.next = self.r_cta.q.val();
         // The stride as magnitude and sign: DIST's (job B), the job's
         // (job A).
@@ -81,21 +92,24 @@ impl<
         // ---- The generator's first address stage: base + (warp - lead) *
         // stride as one carry-save sum and carry, registered with the
         // target.
-        self.zx_stw.narrow.next = self.st_warp.q.val();
-        self.zx_stl.narrow.next = self.st_lead.q.val();
+        self.zx_stw.narrow.next = self.st_dp.q.val();
+        self.zx_stl.narrow.next = self.st_dm.q.val();
         self.mul_g.b.next = self.st_base.q.val();
-        // A negative stride magnitude m: (warp - lead) * -m = (lead - warp) * m.
-        if self.st_neg.q.val() {
-            self.mul_g.d.next = self.zx_stl.wide.val() - self.zx_stw.wide.val();
-        } else {
-            self.mul_g.d.next = self.zx_stw.wide.val() - self.zx_stl.wide.val();
-        }
+        // A negative stride magnitude m: (warp - lead) * -m = (lead - warp) * m;
+        // the operands came ordered from the read stage.
+        self.mul_g.d.next = self.zx_stw.wide.val() - self.zx_stl.wide.val();
         self.mul_g.s.next = self.st_stride.q.val();
         self.st2_v.d.next = self.st_v.q.val();
         self.st2_s.d.next = self.mul_g.so.val();
         self.st2_c.d.next = self.mul_g.co.val();
         self.st2_cta.d.next = self.st_cta.q.val();
-        self.st2_warp.d.next = self.st_warp.q.val();
+        // The target warp: the minuend, or the subtrahend for a negative
+        // stride.
+        if self.st_neg.q.val() {
+            self.st2_warp.d.next = self.st_dm.q.val();
+        } else {
+            self.st2_warp.d.next = self.st_dp.q.val();
+        }
         // ---- The second address stage: the carry-propagate adder, pushed
         // into the output queue (the selection stage made room for it).
         self.add_g.x.next = self.st2_s.q.val();
