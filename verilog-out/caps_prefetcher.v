@@ -137,14 +137,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [31:0] cols__0__l_u1;
     reg  [31:0] cols__0__l_u2;
     reg  [31:0] cols__0__l_u3;
-    reg  [31:0] cols__0__g_pc_n;
-    reg  [5:0] cols__0__g_warp_n;
+    reg  cols__0__g_take;
+    reg  [31:0] cols__0__g_pc;
+    reg  [5:0] cols__0__g_warp;
+    reg  [31:0] cols__0__h_pc;
+    reg  [5:0] cols__0__h_warp;
+    reg  [7:0] cols__0__h_sel;
     reg  [3:0] cols__0__g_pos;
     reg  [2:0] cols__0__g_k;
     reg  cols__0__g_kind;
     reg  [7:0] cols__0__g_sel;
     reg  [7:0] cols__0__gb_sel;
-    reg  [7:0] cols__0__gb_sel_n;
     reg  [5:0] cols__0__gb_pos;
     wire  cols__0__l_ev;
     wire  cols__0__l_hit;
@@ -201,14 +204,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [31:0] cols__1__l_u1;
     reg  [31:0] cols__1__l_u2;
     reg  [31:0] cols__1__l_u3;
-    reg  [31:0] cols__1__g_pc_n;
-    reg  [5:0] cols__1__g_warp_n;
+    reg  cols__1__g_take;
+    reg  [31:0] cols__1__g_pc;
+    reg  [5:0] cols__1__g_warp;
+    reg  [31:0] cols__1__h_pc;
+    reg  [5:0] cols__1__h_warp;
+    reg  [7:0] cols__1__h_sel;
     reg  [3:0] cols__1__g_pos;
     reg  [2:0] cols__1__g_k;
     reg  cols__1__g_kind;
     reg  [7:0] cols__1__g_sel;
     reg  [7:0] cols__1__gb_sel;
-    reg  [7:0] cols__1__gb_sel_n;
     reg  [5:0] cols__1__gb_pos;
     wire  cols__1__l_ev;
     wire  cols__1__l_hit;
@@ -265,14 +271,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [31:0] cols__2__l_u1;
     reg  [31:0] cols__2__l_u2;
     reg  [31:0] cols__2__l_u3;
-    reg  [31:0] cols__2__g_pc_n;
-    reg  [5:0] cols__2__g_warp_n;
+    reg  cols__2__g_take;
+    reg  [31:0] cols__2__g_pc;
+    reg  [5:0] cols__2__g_warp;
+    reg  [31:0] cols__2__h_pc;
+    reg  [5:0] cols__2__h_warp;
+    reg  [7:0] cols__2__h_sel;
     reg  [3:0] cols__2__g_pos;
     reg  [2:0] cols__2__g_k;
     reg  cols__2__g_kind;
     reg  [7:0] cols__2__g_sel;
     reg  [7:0] cols__2__gb_sel;
-    reg  [7:0] cols__2__gb_sel_n;
     reg  [5:0] cols__2__gb_pos;
     wire  cols__2__l_ev;
     wire  cols__2__l_hit;
@@ -329,14 +338,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [31:0] cols__3__l_u1;
     reg  [31:0] cols__3__l_u2;
     reg  [31:0] cols__3__l_u3;
-    reg  [31:0] cols__3__g_pc_n;
-    reg  [5:0] cols__3__g_warp_n;
+    reg  cols__3__g_take;
+    reg  [31:0] cols__3__g_pc;
+    reg  [5:0] cols__3__g_warp;
+    reg  [31:0] cols__3__h_pc;
+    reg  [5:0] cols__3__h_warp;
+    reg  [7:0] cols__3__h_sel;
     reg  [3:0] cols__3__g_pos;
     reg  [2:0] cols__3__g_k;
     reg  cols__3__g_kind;
     reg  [7:0] cols__3__g_sel;
     reg  [7:0] cols__3__gb_sel;
-    reg  [7:0] cols__3__gb_sel_n;
     reg  [5:0] cols__3__gb_pos;
     wire  cols__3__l_ev;
     wire  cols__3__l_hit;
@@ -1334,18 +1346,10 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  [7:0] r_oh__q;
     reg  r_oh__clock;
     reg  r_oh__reset;
-    reg  [2:0] r_k__d;
-    wire  [2:0] r_k__q;
-    reg  r_k__clock;
-    reg  r_k__reset;
-    reg  [7:0] r_pos__d;
-    wire  [7:0] r_pos__q;
-    reg  r_pos__clock;
-    reg  r_pos__reset;
-    reg  r_kind__d;
-    wire  r_kind__q;
-    reg  r_kind__clock;
-    reg  r_kind__reset;
+    reg  [3:0] r_ks__d;
+    wire  [3:0] r_ks__q;
+    reg  r_ks__clock;
+    reg  r_ks__reset;
     reg  [31:0] r_stride__d;
     wire  [31:0] r_stride__q;
     reg  r_stride__clock;
@@ -1396,14 +1400,14 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     wire  st_neg__q;
     reg  st_neg__clock;
     reg  st_neg__reset;
-    reg  [5:0] st_warp__d;
-    wire  [5:0] st_warp__q;
-    reg  st_warp__clock;
-    reg  st_warp__reset;
-    reg  [5:0] st_lead__d;
-    wire  [5:0] st_lead__q;
-    reg  st_lead__clock;
-    reg  st_lead__reset;
+    reg  [5:0] st_dp__d;
+    wire  [5:0] st_dp__q;
+    reg  st_dp__clock;
+    reg  st_dp__reset;
+    reg  [5:0] st_dm__d;
+    wire  [5:0] st_dm__q;
+    reg  st_dm__clock;
+    reg  st_dm__reset;
     reg  [2:0] st_cta__d;
     wire  [2:0] st_cta__q;
     reg  st_cta__clock;
@@ -1506,6 +1510,9 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     reg  [6:0] x_ndelta;
     reg  [31:0] g_pc_n;
     reg  [5:0] g_warp_n;
+    reg  [31:0] h_pc;
+    reg  [5:0] h_warp;
+    reg  [7:0] h_oh;
     reg  [7:0] w_onehot;
     reg  rank_we;
     reg  in_c__0;
@@ -1625,14 +1632,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_u1(cols__0__l_u1),
         .l_u2(cols__0__l_u2),
         .l_u3(cols__0__l_u3),
-        .g_pc_n(cols__0__g_pc_n),
-        .g_warp_n(cols__0__g_warp_n),
+        .g_take(cols__0__g_take),
+        .g_pc(cols__0__g_pc),
+        .g_warp(cols__0__g_warp),
+        .h_pc(cols__0__h_pc),
+        .h_warp(cols__0__h_warp),
+        .h_sel(cols__0__h_sel),
         .g_pos(cols__0__g_pos),
         .g_k(cols__0__g_k),
         .g_kind(cols__0__g_kind),
         .g_sel(cols__0__g_sel),
         .gb_sel(cols__0__gb_sel),
-        .gb_sel_n(cols__0__gb_sel_n),
         .gb_pos(cols__0__gb_pos),
         .l_ev(cols__0__l_ev),
         .l_hit(cols__0__l_hit),
@@ -1691,14 +1701,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_u1(cols__1__l_u1),
         .l_u2(cols__1__l_u2),
         .l_u3(cols__1__l_u3),
-        .g_pc_n(cols__1__g_pc_n),
-        .g_warp_n(cols__1__g_warp_n),
+        .g_take(cols__1__g_take),
+        .g_pc(cols__1__g_pc),
+        .g_warp(cols__1__g_warp),
+        .h_pc(cols__1__h_pc),
+        .h_warp(cols__1__h_warp),
+        .h_sel(cols__1__h_sel),
         .g_pos(cols__1__g_pos),
         .g_k(cols__1__g_k),
         .g_kind(cols__1__g_kind),
         .g_sel(cols__1__g_sel),
         .gb_sel(cols__1__gb_sel),
-        .gb_sel_n(cols__1__gb_sel_n),
         .gb_pos(cols__1__gb_pos),
         .l_ev(cols__1__l_ev),
         .l_hit(cols__1__l_hit),
@@ -1757,14 +1770,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_u1(cols__2__l_u1),
         .l_u2(cols__2__l_u2),
         .l_u3(cols__2__l_u3),
-        .g_pc_n(cols__2__g_pc_n),
-        .g_warp_n(cols__2__g_warp_n),
+        .g_take(cols__2__g_take),
+        .g_pc(cols__2__g_pc),
+        .g_warp(cols__2__g_warp),
+        .h_pc(cols__2__h_pc),
+        .h_warp(cols__2__h_warp),
+        .h_sel(cols__2__h_sel),
         .g_pos(cols__2__g_pos),
         .g_k(cols__2__g_k),
         .g_kind(cols__2__g_kind),
         .g_sel(cols__2__g_sel),
         .gb_sel(cols__2__gb_sel),
-        .gb_sel_n(cols__2__gb_sel_n),
         .gb_pos(cols__2__gb_pos),
         .l_ev(cols__2__l_ev),
         .l_hit(cols__2__l_hit),
@@ -1823,14 +1839,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .l_u1(cols__3__l_u1),
         .l_u2(cols__3__l_u2),
         .l_u3(cols__3__l_u3),
-        .g_pc_n(cols__3__g_pc_n),
-        .g_warp_n(cols__3__g_warp_n),
+        .g_take(cols__3__g_take),
+        .g_pc(cols__3__g_pc),
+        .g_warp(cols__3__g_warp),
+        .h_pc(cols__3__h_pc),
+        .h_warp(cols__3__h_warp),
+        .h_sel(cols__3__h_sel),
         .g_pos(cols__3__g_pos),
         .g_k(cols__3__g_k),
         .g_kind(cols__3__g_kind),
         .g_sel(cols__3__g_sel),
         .gb_sel(cols__3__gb_sel),
-        .gb_sel_n(cols__3__gb_sel_n),
         .gb_pos(cols__3__gb_pos),
         .l_ev(cols__3__l_ev),
         .l_hit(cols__3__l_hit),
@@ -3257,23 +3276,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(r_oh__clock),
         .reset(r_oh__reset)
     );
-    caps_prefetcher__reg3 r_k(
-        .d(r_k__d),
-        .q(r_k__q),
-        .clock(r_k__clock),
-        .reset(r_k__reset)
-    );
-    caps_prefetcher__reg8 r_pos(
-        .d(r_pos__d),
-        .q(r_pos__q),
-        .clock(r_pos__clock),
-        .reset(r_pos__reset)
-    );
-    caps_prefetcher__reg1 r_kind(
-        .d(r_kind__d),
-        .q(r_kind__q),
-        .clock(r_kind__clock),
-        .reset(r_kind__reset)
+    caps_prefetcher__reg4 r_ks(
+        .d(r_ks__d),
+        .q(r_ks__q),
+        .clock(r_ks__clock),
+        .reset(r_ks__reset)
     );
     caps_prefetcher__reg32 r_stride(
         .d(r_stride__d),
@@ -3345,17 +3352,17 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         .clock(st_neg__clock),
         .reset(st_neg__reset)
     );
-    caps_prefetcher__reg6 st_warp(
-        .d(st_warp__d),
-        .q(st_warp__q),
-        .clock(st_warp__clock),
-        .reset(st_warp__reset)
+    caps_prefetcher__reg6 st_dp(
+        .d(st_dp__d),
+        .q(st_dp__q),
+        .clock(st_dp__clock),
+        .reset(st_dp__reset)
     );
-    caps_prefetcher__reg6 st_lead(
-        .d(st_lead__d),
-        .q(st_lead__q),
-        .clock(st_lead__clock),
-        .reset(st_lead__reset)
+    caps_prefetcher__reg6 st_dm(
+        .d(st_dm__d),
+        .q(st_dm__q),
+        .clock(st_dm__clock),
+        .reset(st_dm__reset)
     );
     caps_prefetcher__reg3 st_cta(
         .d(st_cta__d),
@@ -3497,8 +3504,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) st_v__clock = clock;
     always @(*) st_base__clock = clock;
     always @(*) st_stride__clock = clock;
-    always @(*) st_warp__clock = clock;
-    always @(*) st_lead__clock = clock;
+    always @(*) st_dp__clock = clock;
+    always @(*) st_dm__clock = clock;
     always @(*) st_cta__clock = clock;
     always @(*) pfq_n__clock = clock;
     always @(*) begin
@@ -3538,12 +3545,22 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         st_stride__d = r_stride__q;
     end
     always @(*) begin
-        st_warp__d = st_warp__q;
-        st_warp__d = r_warp__q;
+        st_dp__d = st_dp__q;
+        if (r_neg__q) begin
+            st_dp__d = sel_rl__o;
+        end
+        else begin
+            st_dp__d = r_warp__q;
+        end
     end
     always @(*) begin
-        st_lead__d = st_lead__q;
-        st_lead__d = sel_rl__o;
+        st_dm__d = st_dm__q;
+        if (r_neg__q) begin
+            st_dm__d = r_warp__q;
+        end
+        else begin
+            st_dm__d = sel_rl__o;
+        end
     end
     always @(*) begin
         st_cta__d = st_cta__q;
@@ -3792,7 +3809,12 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) begin
         st2_warp__d = st2_warp__q;
-        st2_warp__d = st_warp__q;
+        if (st_neg__q) begin
+            st2_warp__d = st_dm__q;
+        end
+        else begin
+            st2_warp__d = st_dp__q;
+        end
     end
     always @(*) busy__reset = reset;
     always @(*) j_kind__reset = reset;
@@ -3807,8 +3829,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) st_v__reset = reset;
     always @(*) st_base__reset = reset;
     always @(*) st_stride__reset = reset;
-    always @(*) st_warp__reset = reset;
-    always @(*) st_lead__reset = reset;
+    always @(*) st_dp__reset = reset;
+    always @(*) st_dm__reset = reset;
     always @(*) st_cta__reset = reset;
     always @(*) pfq_n__reset = reset;
     always @(*) st2_v__reset = reset;
@@ -4275,9 +4297,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) r_v__clock = clock;
     always @(*) r_oh__clock = clock;
-    always @(*) r_k__clock = clock;
-    always @(*) r_pos__clock = clock;
-    always @(*) r_kind__clock = clock;
+    always @(*) r_ks__clock = clock;
     always @(*) r_stride__clock = clock;
     always @(*) r_neg__clock = clock;
     always @(*) r_warp__clock = clock;
@@ -4291,16 +4311,8 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         r_oh__d = g_selw;
     end
     always @(*) begin
-        r_k__d = r_k__q;
-        r_k__d = kk__q;
-    end
-    always @(*) begin
-        r_pos__d = r_pos__q;
-        r_pos__d = pack_at__word;
-    end
-    always @(*) begin
-        r_kind__d = r_kind__q;
-        r_kind__d = j_kind__q;
+        r_ks__d = r_ks__q;
+        r_ks__d = rd_k;
     end
     always @(*) begin
         r_stride__d = r_stride__q;
@@ -4352,9 +4364,7 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) v_neg__reset = reset;
     always @(*) v_cta__reset = reset;
     always @(*) r_oh__reset = reset;
-    always @(*) r_k__reset = reset;
-    always @(*) r_pos__reset = reset;
-    always @(*) r_kind__reset = reset;
+    always @(*) r_ks__reset = reset;
     always @(*) r_stride__reset = reset;
     always @(*) r_neg__reset = reset;
     always @(*) r_warp__reset = reset;
@@ -5414,9 +5424,11 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) jobq_stride__i_data = v_stride__q;
     always @(*) jp_neg__narrow = v_neg__q;
     always @(*) jobq__i_data = jp_kind__wide | (jp_pc__wide << joff_pc) | (jp_cta__wide << joff_cta) | (jp_warp__wide << joff_warp) | (jp_neg__wide << joff_neg);
+    always @(*) h_pc = jobq__o_data[(joff_pc)+:(32)];
+    always @(*) h_warp = jobq__o_data[(joff_warp)+:(6)];
     always @(*) begin
         if (take) begin
-            g_pc_n = jobq__o_data[(joff_pc)+:(32)];
+            g_pc_n = h_pc;
         end
         else begin
             g_pc_n = j_pc__q;
@@ -5424,24 +5436,33 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     end
     always @(*) begin
         if (take) begin
-            g_warp_n = jobq__o_data[(joff_warp)+:(6)];
+            g_warp_n = h_warp;
         end
         else begin
             g_warp_n = j_warp__q;
         end
     end
-    always @(*) cols__0__g_pc_n = g_pc_n;
-    always @(*) cols__0__g_warp_n = g_warp_n;
-    always @(*) cols__1__g_pc_n = g_pc_n;
-    always @(*) cols__1__g_warp_n = g_warp_n;
-    always @(*) cols__2__g_pc_n = g_pc_n;
-    always @(*) cols__2__g_warp_n = g_warp_n;
-    always @(*) cols__3__g_pc_n = g_pc_n;
-    always @(*) cols__3__g_warp_n = g_warp_n;
+    always @(*) cols__0__h_pc = h_pc;
+    always @(*) cols__0__h_warp = h_warp;
+    always @(*) cols__0__g_pc = j_pc__q;
+    always @(*) cols__0__g_warp = j_warp__q;
+    always @(*) cols__1__h_pc = h_pc;
+    always @(*) cols__1__h_warp = h_warp;
+    always @(*) cols__1__g_pc = j_pc__q;
+    always @(*) cols__1__g_warp = j_warp__q;
+    always @(*) cols__2__h_pc = h_pc;
+    always @(*) cols__2__h_warp = h_warp;
+    always @(*) cols__2__g_pc = j_pc__q;
+    always @(*) cols__2__g_warp = j_warp__q;
+    always @(*) cols__3__h_pc = h_pc;
+    always @(*) cols__3__h_warp = h_warp;
+    always @(*) cols__3__g_pc = j_pc__q;
+    always @(*) cols__3__g_warp = j_warp__q;
     always @(*) zx_jslot__narrow = jobq__o_data[(joff_cta)+:(3)];
+    always @(*) h_oh = ns_one << zx_jslot__wide;
     always @(*) begin
         if (take) begin
-            j_oh_n = ns_one << zx_jslot__wide;
+            j_oh_n = h_oh;
         end
         else begin
             j_oh_n = j_oh__q;
@@ -6013,22 +6034,26 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
     always @(*) cols__0__gb_pos = posb__q[(32'h0)+:(6)];
     always @(*) cols__0__g_sel = g_selw;
     always @(*) cols__0__gb_sel = gb_selw;
-    always @(*) cols__0__gb_sel_n = j_oh_n;
+    always @(*) cols__0__h_sel = h_oh;
+    always @(*) cols__0__g_take = take;
     always @(*) cols__0__g_kind = j_kind__q;
     always @(*) cols__1__gb_pos = posb__q[(32'h0)+:(6)];
     always @(*) cols__1__g_sel = g_selw;
     always @(*) cols__1__gb_sel = gb_selw;
-    always @(*) cols__1__gb_sel_n = j_oh_n;
+    always @(*) cols__1__h_sel = h_oh;
+    always @(*) cols__1__g_take = take;
     always @(*) cols__1__g_kind = j_kind__q;
     always @(*) cols__2__gb_pos = posb__q[(32'h0)+:(6)];
     always @(*) cols__2__g_sel = g_selw;
     always @(*) cols__2__gb_sel = gb_selw;
-    always @(*) cols__2__gb_sel_n = j_oh_n;
+    always @(*) cols__2__h_sel = h_oh;
+    always @(*) cols__2__g_take = take;
     always @(*) cols__2__g_kind = j_kind__q;
     always @(*) cols__3__gb_pos = posb__q[(32'h0)+:(6)];
     always @(*) cols__3__g_sel = g_selw;
     always @(*) cols__3__gb_sel = gb_selw;
-    always @(*) cols__3__gb_sel_n = j_oh_n;
+    always @(*) cols__3__h_sel = h_oh;
+    always @(*) cols__3__g_take = take;
     always @(*) cols__3__g_kind = j_kind__q;
     always @(*) zx_cfg__narrow = cfg_warps_per_cta;
     always @(*) pb1 = posb__q + wd_one;
@@ -6091,56 +6116,49 @@ module caps_prefetcher(clock,reset,cfg_warps_per_cta,cta_launch_valid,cta_launch
         end
     end
     always @(*) pf_push = have_pf & pf_room;
-    always @(*) rd_at = r_kind__q | |(r_oh__q & r_pos__q);
+    always @(*) rd_at = j_kind__q | |(cw & pack_at__word);
     always @(*) begin
         rd_k = k4_b0;
         if (rd_at) begin
-            if (r_k__q == k_three) begin
+            if (kk__q == k_three) begin
                 rd_k = k4_b3;
             end
-            else if (r_k__q == k_two) begin
+            else if (kk__q == k_two) begin
                 rd_k = k4_b2;
             end
-            else if (r_k__q == k_one) begin
+            else if (kk__q == k_one) begin
                 rd_k = k4_b1;
             end
         end
     end
     always @(*) cols__0__r_oh = r_oh__q;
-    always @(*) cols__0__r_ks = rd_k;
+    always @(*) cols__0__r_ks = r_ks__q;
     assign sel_rb__hit__0 = 1'b1;
     always @(*) sel_rb__v__0 = cols__0__q_base;
     assign sel_rl__hit__0 = 1'b1;
     always @(*) sel_rl__v__0 = cols__0__q_lead;
     always @(*) cols__1__r_oh = r_oh__q;
-    always @(*) cols__1__r_ks = rd_k;
+    always @(*) cols__1__r_ks = r_ks__q;
     assign sel_rb__hit__1 = 1'b1;
     always @(*) sel_rb__v__1 = cols__1__q_base;
     assign sel_rl__hit__1 = 1'b1;
     always @(*) sel_rl__v__1 = cols__1__q_lead;
     always @(*) cols__2__r_oh = r_oh__q;
-    always @(*) cols__2__r_ks = rd_k;
+    always @(*) cols__2__r_ks = r_ks__q;
     assign sel_rb__hit__2 = 1'b1;
     always @(*) sel_rb__v__2 = cols__2__q_base;
     assign sel_rl__hit__2 = 1'b1;
     always @(*) sel_rl__v__2 = cols__2__q_lead;
     always @(*) cols__3__r_oh = r_oh__q;
-    always @(*) cols__3__r_ks = rd_k;
+    always @(*) cols__3__r_ks = r_ks__q;
     assign sel_rb__hit__3 = 1'b1;
     always @(*) sel_rb__v__3 = cols__3__q_base;
     assign sel_rl__hit__3 = 1'b1;
     always @(*) sel_rl__v__3 = cols__3__q_lead;
-    always @(*) zx_stw__narrow = st_warp__q;
-    always @(*) zx_stl__narrow = st_lead__q;
+    always @(*) zx_stw__narrow = st_dp__q;
+    always @(*) zx_stl__narrow = st_dm__q;
     always @(*) mul_g__b = st_base__q;
-    always @(*) begin
-        if (st_neg__q) begin
-            mul_g__d = zx_stl__wide - zx_stw__wide;
-        end
-        else begin
-            mul_g__d = zx_stw__wide - zx_stl__wide;
-        end
-    end
+    always @(*) mul_g__d = zx_stw__wide - zx_stl__wide;
     always @(*) mul_g__s = st_stride__q;
     always @(*) add_g__x = st2_s__q;
     always @(*) add_g__y = st2_c__q;
@@ -6383,7 +6401,7 @@ module caps_prefetcher__chk(x,so,co,w);
 
 endmodule // caps_prefetcher__chk
 
-module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_in1,l_in2,l_in3,l_u1,l_u2,l_u3,g_pc_n,g_warp_n,g_pos,g_k,g_kind,g_sel,gb_sel,gb_sel_n,gb_pos,l_ev,l_hit,l_rank,l_delta,l_b0,l_b1,l_b2,l_b3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_diff0,g_cand,g_more,gb_hit,gb_eq,gb_kin,gb_kin1,r_oh,r_ks,q_lead,q_base);
+module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_pc,w_slot,w_onehot,w_pc,w_warp,w_n,w_a0,w_a1,w_a2,w_a3,wr,set_valid,clr_valid,rank_we,w_rank,l_warp,l_n3,l_a0,l_in1,l_in2,l_in3,l_u1,l_u2,l_u3,g_take,g_pc,g_warp,h_pc,h_warp,h_sel,g_pos,g_k,g_kind,g_sel,gb_sel,gb_pos,l_ev,l_hit,l_rank,l_delta,l_b0,l_b1,l_b2,l_b3,l_wl,l_ns,l_eq,l_nz,l_pow2,l_div,l_diff0,g_cand,g_more,gb_hit,gb_eq,gb_kin,gb_kin1,r_oh,r_ks,q_lead,q_base);
 
     // Module arguments
     input wire  clock;
@@ -6416,14 +6434,17 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     input wire  [31:0] l_u1;
     input wire  [31:0] l_u2;
     input wire  [31:0] l_u3;
-    input wire  [31:0] g_pc_n;
-    input wire  [5:0] g_warp_n;
+    input wire  g_take;
+    input wire  [31:0] g_pc;
+    input wire  [5:0] g_warp;
+    input wire  [31:0] h_pc;
+    input wire  [5:0] h_warp;
+    input wire  [7:0] h_sel;
     input wire  [3:0] g_pos;
     input wire  [2:0] g_k;
     input wire  g_kind;
     input wire  [7:0] g_sel;
     input wire  [7:0] gb_sel;
-    input wire  [7:0] gb_sel_n;
     input wire  [5:0] gb_pos;
     output reg  l_ev;
     output reg  l_hit;
@@ -6866,24 +6887,42 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     wire  [7:0] gm_lead__q;
     reg  gm_lead__clock;
     reg  gm_lead__reset;
-    reg  pack_mpc__bits__0;
-    reg  pack_mpc__bits__1;
-    reg  pack_mpc__bits__2;
-    reg  pack_mpc__bits__3;
-    reg  pack_mpc__bits__4;
-    reg  pack_mpc__bits__5;
-    reg  pack_mpc__bits__6;
-    reg  pack_mpc__bits__7;
-    wire  [7:0] pack_mpc__word;
-    reg  pack_mlead__bits__0;
-    reg  pack_mlead__bits__1;
-    reg  pack_mlead__bits__2;
-    reg  pack_mlead__bits__3;
-    reg  pack_mlead__bits__4;
-    reg  pack_mlead__bits__5;
-    reg  pack_mlead__bits__6;
-    reg  pack_mlead__bits__7;
-    wire  [7:0] pack_mlead__word;
+    reg  pack_mpc_h__bits__0;
+    reg  pack_mpc_h__bits__1;
+    reg  pack_mpc_h__bits__2;
+    reg  pack_mpc_h__bits__3;
+    reg  pack_mpc_h__bits__4;
+    reg  pack_mpc_h__bits__5;
+    reg  pack_mpc_h__bits__6;
+    reg  pack_mpc_h__bits__7;
+    wire  [7:0] pack_mpc_h__word;
+    reg  pack_mpc_c__bits__0;
+    reg  pack_mpc_c__bits__1;
+    reg  pack_mpc_c__bits__2;
+    reg  pack_mpc_c__bits__3;
+    reg  pack_mpc_c__bits__4;
+    reg  pack_mpc_c__bits__5;
+    reg  pack_mpc_c__bits__6;
+    reg  pack_mpc_c__bits__7;
+    wire  [7:0] pack_mpc_c__word;
+    reg  pack_mlead_h__bits__0;
+    reg  pack_mlead_h__bits__1;
+    reg  pack_mlead_h__bits__2;
+    reg  pack_mlead_h__bits__3;
+    reg  pack_mlead_h__bits__4;
+    reg  pack_mlead_h__bits__5;
+    reg  pack_mlead_h__bits__6;
+    reg  pack_mlead_h__bits__7;
+    wire  [7:0] pack_mlead_h__word;
+    reg  pack_mlead_c__bits__0;
+    reg  pack_mlead_c__bits__1;
+    reg  pack_mlead_c__bits__2;
+    reg  pack_mlead_c__bits__3;
+    reg  pack_mlead_c__bits__4;
+    reg  pack_mlead_c__bits__5;
+    reg  pack_mlead_c__bits__6;
+    reg  pack_mlead_c__bits__7;
+    wire  [7:0] pack_mlead_c__word;
     reg  [6:0] rdiv__delta;
     reg  [31:0] rdiv__diff;
     wire  rdiv__pow2;
@@ -6918,7 +6957,8 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  [31:0] g_pick__7;
     reg  [7:0] rd_q;
     reg  rd_cf;
-    reg  jb_w;
+    reg  jb_w_h;
+    reg  jb_w_c;
     reg  jb_v;
     reg  [31:0] gkm__0;
     reg  [31:0] gkm__1;
@@ -6929,8 +6969,10 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     reg  [31:0] rkm__2;
     reg  [31:0] rkm__3;
     reg  [2:0] g_k1;
-    reg  w_pceq;
-    reg  w_leadne;
+    reg  w_pceq_h;
+    reg  w_pceq_c;
+    reg  w_leadne_h;
+    reg  w_leadne_c;
     reg  [7:0] v_w;
 
     // Sub module instances
@@ -7410,27 +7452,49 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
         .clock(gm_lead__clock),
         .reset(gm_lead__reset)
     );
-    caps_prefetcher__cols__pack_cand pack_mpc(
-        .bits__0(pack_mpc__bits__0),
-        .bits__1(pack_mpc__bits__1),
-        .bits__2(pack_mpc__bits__2),
-        .bits__3(pack_mpc__bits__3),
-        .bits__4(pack_mpc__bits__4),
-        .bits__5(pack_mpc__bits__5),
-        .bits__6(pack_mpc__bits__6),
-        .bits__7(pack_mpc__bits__7),
-        .word(pack_mpc__word)
+    caps_prefetcher__cols__pack_cand pack_mpc_h(
+        .bits__0(pack_mpc_h__bits__0),
+        .bits__1(pack_mpc_h__bits__1),
+        .bits__2(pack_mpc_h__bits__2),
+        .bits__3(pack_mpc_h__bits__3),
+        .bits__4(pack_mpc_h__bits__4),
+        .bits__5(pack_mpc_h__bits__5),
+        .bits__6(pack_mpc_h__bits__6),
+        .bits__7(pack_mpc_h__bits__7),
+        .word(pack_mpc_h__word)
     );
-    caps_prefetcher__cols__pack_cand pack_mlead(
-        .bits__0(pack_mlead__bits__0),
-        .bits__1(pack_mlead__bits__1),
-        .bits__2(pack_mlead__bits__2),
-        .bits__3(pack_mlead__bits__3),
-        .bits__4(pack_mlead__bits__4),
-        .bits__5(pack_mlead__bits__5),
-        .bits__6(pack_mlead__bits__6),
-        .bits__7(pack_mlead__bits__7),
-        .word(pack_mlead__word)
+    caps_prefetcher__cols__pack_cand pack_mpc_c(
+        .bits__0(pack_mpc_c__bits__0),
+        .bits__1(pack_mpc_c__bits__1),
+        .bits__2(pack_mpc_c__bits__2),
+        .bits__3(pack_mpc_c__bits__3),
+        .bits__4(pack_mpc_c__bits__4),
+        .bits__5(pack_mpc_c__bits__5),
+        .bits__6(pack_mpc_c__bits__6),
+        .bits__7(pack_mpc_c__bits__7),
+        .word(pack_mpc_c__word)
+    );
+    caps_prefetcher__cols__pack_cand pack_mlead_h(
+        .bits__0(pack_mlead_h__bits__0),
+        .bits__1(pack_mlead_h__bits__1),
+        .bits__2(pack_mlead_h__bits__2),
+        .bits__3(pack_mlead_h__bits__3),
+        .bits__4(pack_mlead_h__bits__4),
+        .bits__5(pack_mlead_h__bits__5),
+        .bits__6(pack_mlead_h__bits__6),
+        .bits__7(pack_mlead_h__bits__7),
+        .word(pack_mlead_h__word)
+    );
+    caps_prefetcher__cols__pack_cand pack_mlead_c(
+        .bits__0(pack_mlead_c__bits__0),
+        .bits__1(pack_mlead_c__bits__1),
+        .bits__2(pack_mlead_c__bits__2),
+        .bits__3(pack_mlead_c__bits__3),
+        .bits__4(pack_mlead_c__bits__4),
+        .bits__5(pack_mlead_c__bits__5),
+        .bits__6(pack_mlead_c__bits__6),
+        .bits__7(pack_mlead_c__bits__7),
+        .word(pack_mlead_c__word)
     );
     caps_prefetcher__cols__rdiv rdiv(
         .delta(rdiv__delta),
@@ -7461,9 +7525,9 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) rank__r_addr = l_slot;
     always @(*) l_q = valid__q & l_onehot;
     always @(*) r_pc__hit__0 = l_q[0];
-    always @(*) r_lead__hit__0 = l_q[0];
-    always @(*) r_cnt__hit__0 = l_q[0];
-    always @(*) r_b0__hit__0 = l_q[0];
+    always @(*) r_lead__hit__0 = l_onehot[0];
+    always @(*) r_cnt__hit__0 = l_onehot[0];
+    always @(*) r_b0__hit__0 = l_onehot[0];
     always @(*) r_pc__v__0 = pc__taps__0;
     always @(*) r_lead__v__0 = lead__taps__0;
     always @(*) r_cnt__v__0 = cnt__taps__0;
@@ -7472,9 +7536,9 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_b2__v__0 = base2__taps__0;
     always @(*) r_b3__v__0 = base3__taps__0;
     always @(*) r_pc__hit__1 = l_q[1];
-    always @(*) r_lead__hit__1 = l_q[1];
-    always @(*) r_cnt__hit__1 = l_q[1];
-    always @(*) r_b0__hit__1 = l_q[1];
+    always @(*) r_lead__hit__1 = l_onehot[1];
+    always @(*) r_cnt__hit__1 = l_onehot[1];
+    always @(*) r_b0__hit__1 = l_onehot[1];
     always @(*) r_pc__v__1 = pc__taps__1;
     always @(*) r_lead__v__1 = lead__taps__1;
     always @(*) r_cnt__v__1 = cnt__taps__1;
@@ -7483,9 +7547,9 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_b2__v__1 = base2__taps__1;
     always @(*) r_b3__v__1 = base3__taps__1;
     always @(*) r_pc__hit__2 = l_q[2];
-    always @(*) r_lead__hit__2 = l_q[2];
-    always @(*) r_cnt__hit__2 = l_q[2];
-    always @(*) r_b0__hit__2 = l_q[2];
+    always @(*) r_lead__hit__2 = l_onehot[2];
+    always @(*) r_cnt__hit__2 = l_onehot[2];
+    always @(*) r_b0__hit__2 = l_onehot[2];
     always @(*) r_pc__v__2 = pc__taps__2;
     always @(*) r_lead__v__2 = lead__taps__2;
     always @(*) r_cnt__v__2 = cnt__taps__2;
@@ -7494,9 +7558,9 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_b2__v__2 = base2__taps__2;
     always @(*) r_b3__v__2 = base3__taps__2;
     always @(*) r_pc__hit__3 = l_q[3];
-    always @(*) r_lead__hit__3 = l_q[3];
-    always @(*) r_cnt__hit__3 = l_q[3];
-    always @(*) r_b0__hit__3 = l_q[3];
+    always @(*) r_lead__hit__3 = l_onehot[3];
+    always @(*) r_cnt__hit__3 = l_onehot[3];
+    always @(*) r_b0__hit__3 = l_onehot[3];
     always @(*) r_pc__v__3 = pc__taps__3;
     always @(*) r_lead__v__3 = lead__taps__3;
     always @(*) r_cnt__v__3 = cnt__taps__3;
@@ -7505,9 +7569,9 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_b2__v__3 = base2__taps__3;
     always @(*) r_b3__v__3 = base3__taps__3;
     always @(*) r_pc__hit__4 = l_q[4];
-    always @(*) r_lead__hit__4 = l_q[4];
-    always @(*) r_cnt__hit__4 = l_q[4];
-    always @(*) r_b0__hit__4 = l_q[4];
+    always @(*) r_lead__hit__4 = l_onehot[4];
+    always @(*) r_cnt__hit__4 = l_onehot[4];
+    always @(*) r_b0__hit__4 = l_onehot[4];
     always @(*) r_pc__v__4 = pc__taps__4;
     always @(*) r_lead__v__4 = lead__taps__4;
     always @(*) r_cnt__v__4 = cnt__taps__4;
@@ -7516,9 +7580,9 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_b2__v__4 = base2__taps__4;
     always @(*) r_b3__v__4 = base3__taps__4;
     always @(*) r_pc__hit__5 = l_q[5];
-    always @(*) r_lead__hit__5 = l_q[5];
-    always @(*) r_cnt__hit__5 = l_q[5];
-    always @(*) r_b0__hit__5 = l_q[5];
+    always @(*) r_lead__hit__5 = l_onehot[5];
+    always @(*) r_cnt__hit__5 = l_onehot[5];
+    always @(*) r_b0__hit__5 = l_onehot[5];
     always @(*) r_pc__v__5 = pc__taps__5;
     always @(*) r_lead__v__5 = lead__taps__5;
     always @(*) r_cnt__v__5 = cnt__taps__5;
@@ -7527,9 +7591,9 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_b2__v__5 = base2__taps__5;
     always @(*) r_b3__v__5 = base3__taps__5;
     always @(*) r_pc__hit__6 = l_q[6];
-    always @(*) r_lead__hit__6 = l_q[6];
-    always @(*) r_cnt__hit__6 = l_q[6];
-    always @(*) r_b0__hit__6 = l_q[6];
+    always @(*) r_lead__hit__6 = l_onehot[6];
+    always @(*) r_cnt__hit__6 = l_onehot[6];
+    always @(*) r_b0__hit__6 = l_onehot[6];
     always @(*) r_pc__v__6 = pc__taps__6;
     always @(*) r_lead__v__6 = lead__taps__6;
     always @(*) r_cnt__v__6 = cnt__taps__6;
@@ -7538,9 +7602,9 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) r_b2__v__6 = base2__taps__6;
     always @(*) r_b3__v__6 = base3__taps__6;
     always @(*) r_pc__hit__7 = l_q[7];
-    always @(*) r_lead__hit__7 = l_q[7];
-    always @(*) r_cnt__hit__7 = l_q[7];
-    always @(*) r_b0__hit__7 = l_q[7];
+    always @(*) r_lead__hit__7 = l_onehot[7];
+    always @(*) r_cnt__hit__7 = l_onehot[7];
+    always @(*) r_b0__hit__7 = l_onehot[7];
     always @(*) r_pc__v__7 = pc__taps__7;
     always @(*) r_lead__v__7 = lead__taps__7;
     always @(*) r_cnt__v__7 = cnt__taps__7;
@@ -7571,138 +7635,282 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) pack_cand__bits__6 = valid__q[6] & gm_pc__q[6] & gm_lead__q[6] & ((g_pos != slot_cp__6) | (g_k < cnt__taps__6));
     always @(*) pack_hit__bits__7 = valid__q[7] & gm_pc__q[7];
     always @(*) pack_cand__bits__7 = valid__q[7] & gm_pc__q[7] & gm_lead__q[7] & ((g_pos != slot_cp__7) | (g_k < cnt__taps__7));
-    always @(*) w_pceq = w_pc == g_pc_n;
-    always @(*) w_leadne = w_warp != g_warp_n;
+    always @(*) w_pceq_h = w_pc == h_pc;
+    always @(*) w_pceq_c = w_pc == g_pc;
+    always @(*) w_leadne_h = w_warp != h_warp;
+    always @(*) w_leadne_c = w_warp != g_warp;
     always @(*) begin
         if (wr & w_onehot[0]) begin
-            pack_mpc__bits__0 = w_pceq;
+            pack_mpc_h__bits__0 = w_pceq_h;
         end
         else begin
-            pack_mpc__bits__0 = pc__taps__0 == g_pc_n;
+            pack_mpc_h__bits__0 = pc__taps__0 == h_pc;
         end
     end
     always @(*) begin
         if (wr & w_onehot[0]) begin
-            pack_mlead__bits__0 = w_leadne;
+            pack_mpc_c__bits__0 = w_pceq_c;
         end
         else begin
-            pack_mlead__bits__0 = lead__taps__0 != g_warp_n;
+            pack_mpc_c__bits__0 = gm_pc__q[0];
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[0]) begin
+            pack_mlead_h__bits__0 = w_leadne_h;
+        end
+        else begin
+            pack_mlead_h__bits__0 = lead__taps__0 != h_warp;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[0]) begin
+            pack_mlead_c__bits__0 = w_leadne_c;
+        end
+        else begin
+            pack_mlead_c__bits__0 = gm_lead__q[0];
         end
     end
     always @(*) begin
         if (wr & w_onehot[1]) begin
-            pack_mpc__bits__1 = w_pceq;
+            pack_mpc_h__bits__1 = w_pceq_h;
         end
         else begin
-            pack_mpc__bits__1 = pc__taps__1 == g_pc_n;
+            pack_mpc_h__bits__1 = pc__taps__1 == h_pc;
         end
     end
     always @(*) begin
         if (wr & w_onehot[1]) begin
-            pack_mlead__bits__1 = w_leadne;
+            pack_mpc_c__bits__1 = w_pceq_c;
         end
         else begin
-            pack_mlead__bits__1 = lead__taps__1 != g_warp_n;
+            pack_mpc_c__bits__1 = gm_pc__q[1];
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[1]) begin
+            pack_mlead_h__bits__1 = w_leadne_h;
+        end
+        else begin
+            pack_mlead_h__bits__1 = lead__taps__1 != h_warp;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[1]) begin
+            pack_mlead_c__bits__1 = w_leadne_c;
+        end
+        else begin
+            pack_mlead_c__bits__1 = gm_lead__q[1];
         end
     end
     always @(*) begin
         if (wr & w_onehot[2]) begin
-            pack_mpc__bits__2 = w_pceq;
+            pack_mpc_h__bits__2 = w_pceq_h;
         end
         else begin
-            pack_mpc__bits__2 = pc__taps__2 == g_pc_n;
+            pack_mpc_h__bits__2 = pc__taps__2 == h_pc;
         end
     end
     always @(*) begin
         if (wr & w_onehot[2]) begin
-            pack_mlead__bits__2 = w_leadne;
+            pack_mpc_c__bits__2 = w_pceq_c;
         end
         else begin
-            pack_mlead__bits__2 = lead__taps__2 != g_warp_n;
+            pack_mpc_c__bits__2 = gm_pc__q[2];
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[2]) begin
+            pack_mlead_h__bits__2 = w_leadne_h;
+        end
+        else begin
+            pack_mlead_h__bits__2 = lead__taps__2 != h_warp;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[2]) begin
+            pack_mlead_c__bits__2 = w_leadne_c;
+        end
+        else begin
+            pack_mlead_c__bits__2 = gm_lead__q[2];
         end
     end
     always @(*) begin
         if (wr & w_onehot[3]) begin
-            pack_mpc__bits__3 = w_pceq;
+            pack_mpc_h__bits__3 = w_pceq_h;
         end
         else begin
-            pack_mpc__bits__3 = pc__taps__3 == g_pc_n;
+            pack_mpc_h__bits__3 = pc__taps__3 == h_pc;
         end
     end
     always @(*) begin
         if (wr & w_onehot[3]) begin
-            pack_mlead__bits__3 = w_leadne;
+            pack_mpc_c__bits__3 = w_pceq_c;
         end
         else begin
-            pack_mlead__bits__3 = lead__taps__3 != g_warp_n;
+            pack_mpc_c__bits__3 = gm_pc__q[3];
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[3]) begin
+            pack_mlead_h__bits__3 = w_leadne_h;
+        end
+        else begin
+            pack_mlead_h__bits__3 = lead__taps__3 != h_warp;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[3]) begin
+            pack_mlead_c__bits__3 = w_leadne_c;
+        end
+        else begin
+            pack_mlead_c__bits__3 = gm_lead__q[3];
         end
     end
     always @(*) begin
         if (wr & w_onehot[4]) begin
-            pack_mpc__bits__4 = w_pceq;
+            pack_mpc_h__bits__4 = w_pceq_h;
         end
         else begin
-            pack_mpc__bits__4 = pc__taps__4 == g_pc_n;
+            pack_mpc_h__bits__4 = pc__taps__4 == h_pc;
         end
     end
     always @(*) begin
         if (wr & w_onehot[4]) begin
-            pack_mlead__bits__4 = w_leadne;
+            pack_mpc_c__bits__4 = w_pceq_c;
         end
         else begin
-            pack_mlead__bits__4 = lead__taps__4 != g_warp_n;
+            pack_mpc_c__bits__4 = gm_pc__q[4];
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[4]) begin
+            pack_mlead_h__bits__4 = w_leadne_h;
+        end
+        else begin
+            pack_mlead_h__bits__4 = lead__taps__4 != h_warp;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[4]) begin
+            pack_mlead_c__bits__4 = w_leadne_c;
+        end
+        else begin
+            pack_mlead_c__bits__4 = gm_lead__q[4];
         end
     end
     always @(*) begin
         if (wr & w_onehot[5]) begin
-            pack_mpc__bits__5 = w_pceq;
+            pack_mpc_h__bits__5 = w_pceq_h;
         end
         else begin
-            pack_mpc__bits__5 = pc__taps__5 == g_pc_n;
+            pack_mpc_h__bits__5 = pc__taps__5 == h_pc;
         end
     end
     always @(*) begin
         if (wr & w_onehot[5]) begin
-            pack_mlead__bits__5 = w_leadne;
+            pack_mpc_c__bits__5 = w_pceq_c;
         end
         else begin
-            pack_mlead__bits__5 = lead__taps__5 != g_warp_n;
+            pack_mpc_c__bits__5 = gm_pc__q[5];
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[5]) begin
+            pack_mlead_h__bits__5 = w_leadne_h;
+        end
+        else begin
+            pack_mlead_h__bits__5 = lead__taps__5 != h_warp;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[5]) begin
+            pack_mlead_c__bits__5 = w_leadne_c;
+        end
+        else begin
+            pack_mlead_c__bits__5 = gm_lead__q[5];
         end
     end
     always @(*) begin
         if (wr & w_onehot[6]) begin
-            pack_mpc__bits__6 = w_pceq;
+            pack_mpc_h__bits__6 = w_pceq_h;
         end
         else begin
-            pack_mpc__bits__6 = pc__taps__6 == g_pc_n;
+            pack_mpc_h__bits__6 = pc__taps__6 == h_pc;
         end
     end
     always @(*) begin
         if (wr & w_onehot[6]) begin
-            pack_mlead__bits__6 = w_leadne;
+            pack_mpc_c__bits__6 = w_pceq_c;
         end
         else begin
-            pack_mlead__bits__6 = lead__taps__6 != g_warp_n;
+            pack_mpc_c__bits__6 = gm_pc__q[6];
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[6]) begin
+            pack_mlead_h__bits__6 = w_leadne_h;
+        end
+        else begin
+            pack_mlead_h__bits__6 = lead__taps__6 != h_warp;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[6]) begin
+            pack_mlead_c__bits__6 = w_leadne_c;
+        end
+        else begin
+            pack_mlead_c__bits__6 = gm_lead__q[6];
         end
     end
     always @(*) begin
         if (wr & w_onehot[7]) begin
-            pack_mpc__bits__7 = w_pceq;
+            pack_mpc_h__bits__7 = w_pceq_h;
         end
         else begin
-            pack_mpc__bits__7 = pc__taps__7 == g_pc_n;
+            pack_mpc_h__bits__7 = pc__taps__7 == h_pc;
         end
     end
     always @(*) begin
         if (wr & w_onehot[7]) begin
-            pack_mlead__bits__7 = w_leadne;
+            pack_mpc_c__bits__7 = w_pceq_c;
         end
         else begin
-            pack_mlead__bits__7 = lead__taps__7 != g_warp_n;
+            pack_mpc_c__bits__7 = gm_pc__q[7];
         end
     end
-    always @(*) gm_pc__d = pack_mpc__word;
-    always @(*) gm_lead__d = pack_mlead__word;
+    always @(*) begin
+        if (wr & w_onehot[7]) begin
+            pack_mlead_h__bits__7 = w_leadne_h;
+        end
+        else begin
+            pack_mlead_h__bits__7 = lead__taps__7 != h_warp;
+        end
+    end
+    always @(*) begin
+        if (wr & w_onehot[7]) begin
+            pack_mlead_c__bits__7 = w_leadne_c;
+        end
+        else begin
+            pack_mlead_c__bits__7 = gm_lead__q[7];
+        end
+    end
+    always @(*) begin
+        if (g_take) begin
+            gm_pc__d = pack_mpc_h__word;
+        end
+        else begin
+            gm_pc__d = pack_mpc_c__word;
+        end
+    end
+    always @(*) begin
+        if (g_take) begin
+            gm_lead__d = pack_mlead_h__word;
+        end
+        else begin
+            gm_lead__d = pack_mlead_c__word;
+        end
+    end
     always @(*) g_cand = pack_cand__word;
     always @(*) g_k1 = g_k + k_one;
     always @(*) pack_more__bits__0 = valid__q[0] & gm_pc__q[0] & (((g_pos == slot_cp__0) & (g_k1 < cnt__taps__0)) | ((g_pos != slot_cp__0) & (k_one < cnt__taps__0)));
@@ -7829,54 +8037,87 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) jb_lead__reset = reset;
     always @(*) jb_n__clock = clock;
     always @(*) jb_n__reset = reset;
-    always @(*) jb_ld__hit__0 = gb_sel_n[0];
+    always @(*) jb_ld__hit__0 = h_sel[0];
     always @(*) jb_ld__v__0 = lead__taps__0;
-    always @(*) jb_nn__hit__0 = gb_sel_n[0];
+    always @(*) jb_nn__hit__0 = h_sel[0];
     always @(*) jb_nn__v__0 = cnt__taps__0;
-    always @(*) jb_ld__hit__1 = gb_sel_n[1];
+    always @(*) jb_ld__hit__1 = h_sel[1];
     always @(*) jb_ld__v__1 = lead__taps__1;
-    always @(*) jb_nn__hit__1 = gb_sel_n[1];
+    always @(*) jb_nn__hit__1 = h_sel[1];
     always @(*) jb_nn__v__1 = cnt__taps__1;
-    always @(*) jb_ld__hit__2 = gb_sel_n[2];
+    always @(*) jb_ld__hit__2 = h_sel[2];
     always @(*) jb_ld__v__2 = lead__taps__2;
-    always @(*) jb_nn__hit__2 = gb_sel_n[2];
+    always @(*) jb_nn__hit__2 = h_sel[2];
     always @(*) jb_nn__v__2 = cnt__taps__2;
-    always @(*) jb_ld__hit__3 = gb_sel_n[3];
+    always @(*) jb_ld__hit__3 = h_sel[3];
     always @(*) jb_ld__v__3 = lead__taps__3;
-    always @(*) jb_nn__hit__3 = gb_sel_n[3];
+    always @(*) jb_nn__hit__3 = h_sel[3];
     always @(*) jb_nn__v__3 = cnt__taps__3;
-    always @(*) jb_ld__hit__4 = gb_sel_n[4];
+    always @(*) jb_ld__hit__4 = h_sel[4];
     always @(*) jb_ld__v__4 = lead__taps__4;
-    always @(*) jb_nn__hit__4 = gb_sel_n[4];
+    always @(*) jb_nn__hit__4 = h_sel[4];
     always @(*) jb_nn__v__4 = cnt__taps__4;
-    always @(*) jb_ld__hit__5 = gb_sel_n[5];
+    always @(*) jb_ld__hit__5 = h_sel[5];
     always @(*) jb_ld__v__5 = lead__taps__5;
-    always @(*) jb_nn__hit__5 = gb_sel_n[5];
+    always @(*) jb_nn__hit__5 = h_sel[5];
     always @(*) jb_nn__v__5 = cnt__taps__5;
-    always @(*) jb_ld__hit__6 = gb_sel_n[6];
+    always @(*) jb_ld__hit__6 = h_sel[6];
     always @(*) jb_ld__v__6 = lead__taps__6;
-    always @(*) jb_nn__hit__6 = gb_sel_n[6];
+    always @(*) jb_nn__hit__6 = h_sel[6];
     always @(*) jb_nn__v__6 = cnt__taps__6;
-    always @(*) jb_ld__hit__7 = gb_sel_n[7];
+    always @(*) jb_ld__hit__7 = h_sel[7];
     always @(*) jb_ld__v__7 = lead__taps__7;
-    always @(*) jb_nn__hit__7 = gb_sel_n[7];
+    always @(*) jb_nn__hit__7 = h_sel[7];
     always @(*) jb_nn__v__7 = cnt__taps__7;
-    always @(*) jb_pc__d = |(pack_mpc__word & gb_sel_n);
-    always @(*) jb_w = wr & |(w_onehot & gb_sel_n);
+    always @(*) jb_w_h = wr & |(w_onehot & h_sel);
+    always @(*) jb_w_c = wr & |(w_onehot & gb_sel);
     always @(*) begin
-        if (jb_w) begin
-            jb_lead__d = w_warp;
+        if (g_take) begin
+            jb_pc__d = |(pack_mpc_h__word & h_sel);
         end
         else begin
-            jb_lead__d = jb_ld__o;
+            if (jb_w_c) begin
+                jb_pc__d = w_pceq_c;
+            end
+            else begin
+                jb_pc__d = jb_pc__q;
+            end
         end
     end
     always @(*) begin
-        if (jb_w) begin
-            jb_n__d = w_n;
+        if (g_take) begin
+            if (jb_w_h) begin
+                jb_lead__d = w_warp;
+            end
+            else begin
+                jb_lead__d = jb_ld__o;
+            end
         end
         else begin
-            jb_n__d = jb_nn__o;
+            if (jb_w_c) begin
+                jb_lead__d = w_warp;
+            end
+            else begin
+                jb_lead__d = jb_lead__q;
+            end
+        end
+    end
+    always @(*) begin
+        if (g_take) begin
+            if (jb_w_h) begin
+                jb_n__d = w_n;
+            end
+            else begin
+                jb_n__d = jb_nn__o;
+            end
+        end
+        else begin
+            if (jb_w_c) begin
+                jb_n__d = w_n;
+            end
+            else begin
+                jb_n__d = jb_n__q;
+            end
         end
     end
     always @(*) jb_v = |(valid__q & gb_sel) & jb_pc__q;
@@ -8049,19 +8290,19 @@ module caps_prefetcher__cols(clock,reset,clear_mask,l_slot,l_onehot,l_cleared,l_
     always @(*) begin
         l_q1 = ns_zero;
         if (l_in1) begin
-            l_q1 = l_q;
+            l_q1 = l_onehot;
         end
     end
     always @(*) begin
         l_q2 = ns_zero;
         if (l_in2) begin
-            l_q2 = l_q;
+            l_q2 = l_onehot;
         end
     end
     always @(*) begin
         l_q3 = ns_zero;
         if (l_in3) begin
-            l_q3 = l_q;
+            l_q3 = l_onehot;
         end
     end
     always @(*) r_b1__hit__0 = l_q1[0];
