@@ -187,7 +187,7 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         ),
         f(
             "warp setup",
-            "warp pointer (two ahead): slot, warp, warp id, CTA index (issue 29)",
+            "warp pointer (three ahead): slot, warp, warp id, CTA index (issue 29)",
             p.slot_bits() as u64 + 6 + 10 + 32,
             1,
             false,
@@ -203,9 +203,27 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         ),
         f(
             "warp setup",
-            "next warp, first stage: lane-0 sum and carry, n, n - 1, skip, warp id, last, \
-             valid (issue 29)",
-            64 + 6 + 6 + 1 + p.warp_bits() as u64 + 1 + 1,
+            "warp two ahead, first stage: lane-0 sum and carry, n, bits 3-4 of n - 1, skip, \
+             warp id, last, valid (issue 29)",
+            64 + 6 + 2 + 1 + p.warp_bits() as u64 + 1 + 1,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "warp setup",
+            "next warp, second stage: lane 0 and lane n-1 values, n, last slow group, skip, \
+             warp id, last, valid, guard mask (issue 29, session 49)",
+            32 + 32 + 6 + 2 + 1 + p.warp_bits() as u64 + 1 + 1 + 32,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "warp setup",
+            "the head tuple's lane (T-1) mod 32 offset, 31*step + 2^31, ((T-1) mod 32)*step \
+             + 2^31 and its carry-save words (issue 29, session 49)",
+            32 + 40 + 40 + 2 * 40,
             1,
             false,
             ADD,
@@ -214,8 +232,8 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         f(
             "warp setup",
             "lane masks (active, enabled, run ends, from the first), last slow group, \
-             skips, (n-1)*step + 2^31 (issue 29)",
-            4 * 32 + 2 + 2 + 40,
+             skips, fast decision and lane 0's comparison (issue 29)",
+            4 * 32 + 2 + 2 + 2,
             1,
             false,
             ADD,
@@ -230,7 +248,8 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         ),
         f(
             "warp setup",
-            "next warp's guard mask, current warp's chunk index per lane (issue 29, step 3)",
+            "warp two ahead's guard mask, current warp's chunk index per lane (issue 29, step \
+             3)",
             32 + 32 * 5,
             1,
             false,
@@ -238,8 +257,8 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         ),
         f(
             "warp setup",
-            "current warp's lane n-1 value and run starts (issue 29, step 4)",
-            32 + 32,
+            "current warp's run starts (issue 29, step 4)",
+            32,
             1,
             false,
             ADD,
