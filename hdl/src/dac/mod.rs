@@ -55,6 +55,7 @@
 mod breaks;
 mod build;
 mod cmp;
+mod cta;
 mod lane0;
 mod lanes;
 mod offs;
@@ -65,6 +66,7 @@ mod storage;
 mod top;
 
 pub use cmp::SignedCmp;
+pub use cta::DacCta;
 pub use lane0::DacLane0;
 pub use lanes::DacLanes;
 pub use offs::{DacBasis, DacOffs};

@@ -187,8 +187,17 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         ),
         f(
             "warp setup",
-            "warp pointer (three ahead): slot, warp, warp id, CTA index (issue 29)",
-            p.slot_bits() as u64 + 6 + 10 + 32,
+            "warp pointer (three ahead): slot, warp, warp id (issue 29)",
+            p.slot_bits() as u64 + 6 + 10,
+            1,
+            false,
+            ADD,
+        ),
+        f(
+            "warp setup",
+            "warp pointer's CTA terms: next slot's and own slot's sum and carry words, \
+             moved on (issue 29, session 52)",
+            4 * 32 + 1,
             1,
             false,
             ADD,

@@ -8,6 +8,7 @@ use rust_hdl::prelude::*;
 
 use super::breaks::{DacBreaks, DacDelta, DacDeltaFlags};
 use super::cmp::SignedCmp;
+use super::cta::DacCta;
 use super::lane0::DacLane0;
 use super::lanes::DacLanes;
 use super::offs::{DacBasis, DacOffs};
@@ -160,6 +161,10 @@ pub struct DacExpanderRtl<
     /// The guard masks `G[w]` (revision 2), one entry per warp id.
     gmem: Mem<Bits<32>, WB>,
     lane0: DacLane0,
+    /// The CTA terms of the next slot of `todo` and of the pointer's slot
+    /// (issue 29, session 52).
+    cta_a: DacCta,
+    cta_b: DacCta,
     lanes: DacLanes,
     /// The second setup stage's adders (issue 29, the third setup stage):
     /// lane 0's value `ws + wc` and lane `n-1`'s from the compressed `ws`,
@@ -269,14 +274,21 @@ pub struct DacExpanderRtl<
     /// The current warp is the tuple's last.
     cend: Reg<Bit>,
     /// The warp pointer (issue 29, the warp-setup stages), three warps ahead of
-    /// the current one: its slot, warp and warp id, and its slot's `(cx, cy)`
-    /// (the slot's registers, a launch into the slot forwarded at each edge).
-    /// `todo` holds the slots after it.
+    /// the current one: its slot, warp and warp id. `todo` holds the slots
+    /// after it.
     nslot: Reg<Bits<SB>>,
     nwi: Reg<Bits<6>>,
     nwid: Reg<Bits<10>>,
-    cc_x: Reg<Bits<16>>,
-    cc_y: Reg<Bits<16>>,
+    /// The pointed warp's CTA terms `base + cx*off_cx + cy*off_cy` (issue 29,
+    /// session 52), as carry-save words, loaded every cycle for the slot the
+    /// pointer holds after the edge: `r_cas`/`r_cac` for the next slot of
+    /// `todo` (the pointer moved on to it at the edge, `r_adv`), `r_cbs`/
+    /// `r_cbc` for the pointer's slot (the first active slot while idle).
+    r_cas: Reg<Bits<32>>,
+    r_cac: Reg<Bits<32>>,
+    r_cbs: Reg<Bits<32>>,
+    r_cbc: Reg<Bits<32>>,
+    r_adv: Reg<Bit>,
     /// The warp two after the current one, half set up (issue 29, the split
     /// warp setup): its lane-0 value as carry-save sum and carry words, its
     /// active lanes `n`, its first skip (`w >= N_WARPS` or `n = 0`), its
@@ -487,8 +499,6 @@ pub struct DacExpanderRtl<
     /// `low_act` and `low_nxt` as slot numbers.
     pk_enc_act: Pack<SB>,
     pk_enc_nxt: Pack<SB>,
-    cur_cx: Signal<Local, Bits<16>>,
-    cur_cy: Signal<Local, Bits<16>>,
     wid: Signal<Local, Bits<10>>,
     t0: Signal<Local, Bits<12>>,
     rem: Signal<Local, Bits<12>>,
@@ -709,7 +719,7 @@ impl<
             mem_addr, rsp_valid, rsp_hit, rsp_addr, rsp_mask, rsp_gran, rsp_last, atq_count,
             stat_pred_fast, stat_pred_slow, stat_guard_skips,
             // Blocks.
-            lane0, lanes, add_vw, add_vl, add_ot, add_p31, add_sf, add_ss, add_sg, basis, offs, setup, brks, delta, dfl1, dfl2, rec, add_pb, add_fit, zx_v33, zx_p33, cmp_first, cmp_last,
+            lane0, cta_a, cta_b, lanes, add_vw, add_vl, add_ot, add_p31, add_sf, add_ss, add_sg, basis, offs, setup, brks, delta, dfl1, dfl2, rec, add_pb, add_fit, zx_v33, zx_p33, cmp_first, cmp_last,
             sx_tx, zx_w10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
             zx_wi7, zx_wc7, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
             pk_mask, pk_gran, up_addr, pk_base, pk_tx, pk_ty, pk_cx, pk_cy, pk_sc, pk_kind, pk_gr,
@@ -717,14 +727,14 @@ impl<
             // Registers.
             active, todo, busy, p, grp, r_gm, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
             r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend, nslot,
-            nwi, nwid, cc_x, cc_y, ws, wc, wn, wlg, wskip0, wwid, wlast, wv, wg, x_vw, x_vl, x_n, x_lg, x_skip0, x_wid, x_last, x_v, x_g, r_ff, r_cf, r_ot, r_p31, r_pts, r_ptc, r_pbt, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pop, r_rem, r_gw, r_gwa, r_gwd,
+            nwi, nwid, r_cas, r_cac, r_cbs, r_cbc, r_adv, ws, wc, wn, wlg, wskip0, wwid, wlast, wv, wg, x_vw, x_vl, x_n, x_lg, x_skip0, x_wid, x_last, x_v, x_g, r_ff, r_cf, r_ot, r_p31, r_pts, r_ptc, r_pbt, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pop, r_rem, r_gw, r_gwa, r_gwd,
             h_base, h_tx, h_ty, h_cx, h_cy, h_sc, h_nsc, h_gran, h_cmp, h_addr, h_data, h_pred, h_guard,
             h_zo, h_ar, r_afull, r_pfull, r_d2, r_z1, r_m1, r_z2, r_m2,
             // Local signals.
             q_tx, q_ty, q_kind, q_gran, q_cmp, q_addr, q_pred,
             t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_gran, t_cmp, t_guard, is_addr,
-            is_data, is_pred, reserved, done_ok, launch_ok, act1, low_act, low_nxt, cur_cx,
-            cur_cy, wid,
+            is_data, is_pred, reserved, done_ok, launch_ok, act1, low_act, low_nxt,
+            wid,
             t0, rem, n, lg, amask, skip0, gskip, skip, wa, ra, gmask, g_write, pb, tm, ol, ls, lc, ffast, zero_offs,
             arith, fits, c32, s31, pb_hi0, pb_hi1, pb_hiff, fast, fast_mask, slow_mask, pmask, lastg, start, start_drop, start_go, cyc, load, nlast,
             memfree, a_push, pf_push, ps_final, ps_adv, p_push, wdone, slot_last,

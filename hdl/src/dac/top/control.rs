@@ -79,6 +79,8 @@ impl<
         self.load.next =
             (self.busy.q.val() & !self.cv.q.val()) | (self.wdone.val() & !self.cend.q.val());
         self.tuple_done.next = self.wdone.val() & self.cend.q.val();
+        // The pointer moves to the next slot of `todo` (session 52).
+        self.r_adv.d.next = self.load.val() & self.slot_last.val();
         // The tuple's end is decided here; it leaves the ATQ at the next edge
         // (`r_pop`).
         self.atq_pop.next = self.start_drop.val() | self.tuple_done.val();

@@ -53,10 +53,6 @@ impl<
         }
         self.nwi.d.next = self.nwi.q.val();
         self.nwid.d.next = self.nwid.q.val();
-        // The next warp's slot index: its slot's registers after this
-        // edge's launch (the trees read `cx[s].d`).
-        self.cc_x.d.next = self.tcx[30].val();
-        self.cc_y.d.next = self.tcy[30].val();
         if self.start_go.val() {
             self.busy.d.next = true;
             self.cv.d.next = false;
@@ -66,8 +62,6 @@ impl<
             self.nslot.d.next = self.pk_enc_act.word.val();
             self.nwi.d.next = self.c0_6.val();
             self.nwid.d.next = self.pk_start.w.val();
-            self.cc_x.d.next = self.pk_start.x.val();
-            self.cc_y.d.next = self.pk_start.y.val();
         } else if self.load.val() {
             self.cv.d.next = self.x_v.q.val();
             self.cwid.d.next = self.x_wid.q.val();
@@ -99,8 +93,6 @@ impl<
                 self.todo.d.next = self.todo_next.val();
                 self.nwi.d.next = self.c0_6.val();
                 self.nwid.d.next = self.pk_adv.w.val();
-                self.cc_x.d.next = self.pk_adv.x.val();
-                self.cc_y.d.next = self.pk_adv.y.val();
             } else {
                 self.nwi.d.next = self.nwi.q.val() + self.c1_6.val();
                 self.nwid.d.next = self.nwid.q.val() + self.one10.val();

@@ -45,6 +45,30 @@ impl<
         self.add_vl.y.next = self.lc.val();
         self.add_vl.ci.next = false;
 
+        // ---- The pointer's CTA terms for the cycle after this edge (issue
+        // 29, session 52), from the head's fields as loaded at this edge:
+        // the next slot of `todo` (taken at `load` on a slot's last warp) and
+        // the pointer's slot after this edge's launch (while idle the first
+        // active slot, taken at a start; `busy` excludes both).
+        self.cta_a.base.next = self.h_base.d.val();
+        self.cta_a.off_cx.next = self.h_cx.d.val();
+        self.cta_a.off_cy.next = self.h_cy.d.val();
+        self.cta_a.cx.next = self.pk_adv.x.val();
+        self.cta_a.cy.next = self.pk_adv.y.val();
+        self.cta_b.base.next = self.h_base.d.val();
+        self.cta_b.off_cx.next = self.h_cx.d.val();
+        self.cta_b.off_cy.next = self.h_cy.d.val();
+        self.cta_b.cx.next = self.pk_start.x.val();
+        self.cta_b.cy.next = self.pk_start.y.val();
+        if self.busy.q.val() {
+            self.cta_b.cx.next = self.tcx[30].val();
+            self.cta_b.cy.next = self.tcy[30].val();
+        }
+        self.r_cas.d.next = self.cta_a.s.val();
+        self.r_cac.d.next = self.cta_a.c.val();
+        self.r_cbs.d.next = self.cta_b.s.val();
+        self.r_cbc.d.next = self.cta_b.c.val();
+
         // The second stage's registers hold unless the walk moves (`load`).
         self.x_vw.d.next = self.x_vw.q.val();
         self.x_vl.d.next = self.x_vl.q.val();

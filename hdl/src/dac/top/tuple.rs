@@ -22,7 +22,7 @@ impl<
         dff_setup!(
             self, clock, active, todo, busy, p, grp, r_gm, part, count, mem_v, mem_a, r_valid,
             r_hit, r_addr, r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv,
-            cend, nslot, nwi, nwid, cc_x, cc_y, ws, wc, wn, wlg, wskip0, wwid, wlast, wv, wg, x_vw,
+            cend, nslot, nwi, nwid, r_cas, r_cac, r_cbs, r_cbc, r_adv, ws, wc, wn, wlg, wskip0, wwid, wlast, wv, wg, x_vw,
             x_vl, x_n, x_lg, x_skip0, x_wid, x_last, x_v, x_g, r_ff, r_cf, r_ot, r_p31, r_pts,
             r_ptc, r_pbt, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pop, r_rem,
             r_gw, r_gwa, r_gwd, h_base, h_tx, h_ty, h_cx, h_cy, h_sc, h_nsc, h_gran, h_cmp, h_addr,
@@ -48,8 +48,11 @@ impl<
         self.st_slow.reset.next = self.reset.val();
         self.st_gskip.reset.next = self.reset.val();
         self.g_written.reset.next = self.reset.val();
-        self.cc_x.reset.next = self.reset.val();
-        self.cc_y.reset.next = self.reset.val();
+        self.r_cas.reset.next = self.reset.val();
+        self.r_cac.reset.next = self.reset.val();
+        self.r_cbs.reset.next = self.reset.val();
+        self.r_cbc.reset.next = self.reset.val();
+        self.r_adv.reset.next = self.reset.val();
         self.cwid.reset.next = self.reset.val();
         self.cv.reset.next = self.reset.val();
         self.cend.reset.next = self.reset.val();

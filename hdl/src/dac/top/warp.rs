@@ -55,8 +55,6 @@ impl<
             self.tcx[i + 16].next = self.tcx[2 * i].val() | self.tcx[2 * i + 1].val();
             self.tcy[i + 16].next = self.tcy[2 * i].val() | self.tcy[2 * i + 1].val();
         }
-        self.cur_cx.next = self.cc_x.q.val();
-        self.cur_cy.next = self.cc_y.q.val();
         // Its id = slot * W + wi.
         self.wid.next = self.nwid.q.val();
         // Its active lanes: n = min(32, T - 32*wi), 0 past the block.
@@ -84,13 +82,16 @@ impl<
             self.amask.next =
                 (self.c1_6.val() << (self.zx_k6.wide.val() - self.c5_6.val())) - self.c1_6.val();
         }
-        self.lane0.base.next = self.t_base.val();
-        self.lane0.off_cx.next = self.t_cx.val();
-        self.lane0.off_cy.next = self.t_cy.val();
+        // The CTA terms from registers (issue 29, session 52): the next
+        // slot's if the pointer moved on to it at the edge, else its slot's.
+        self.lane0.cs.next = self.r_cbs.q.val();
+        self.lane0.cc.next = self.r_cbc.q.val();
+        if self.r_adv.q.val() {
+            self.lane0.cs.next = self.r_cas.q.val();
+            self.lane0.cc.next = self.r_cac.q.val();
+        }
         self.lane0.off_tx.next = self.t_tx.val();
         self.lane0.off_ty.next = self.t_ty.val();
-        self.lane0.cx.next = self.cur_cx.val();
-        self.lane0.cy.next = self.cur_cy.val();
         self.lane0.a.next = self.nwi.q.val() & self.amask.val();
         self.lane0.ty0.next = self.t0.val() >> self.zx_k12.wide.val();
 
