@@ -20,6 +20,10 @@ use crate::util::konst;
 pub struct DacLanes {
     /// Lane 0's value.
     pub vw: Signal<In, Bits<32>>,
+    /// Its complement, from a second register (issue 29, session 51: lanes
+    /// 16 to 31 read it, so `vw`'s fan-out is split between two flip-flops;
+    /// complemented so that synthesis keeps it apart).
+    pub vwn: Signal<In, Bits<32>>,
     /// The offsets of lanes 1 to 31 relative to lane 0.
     pub o: Vec<Signal<In, Bits<32>>>,
     /// The lane values.
@@ -32,23 +36,27 @@ pub struct DacLanes {
     pub pc: Vec<Signal<Out, Bits<8>>>,
 
     add: Vec<PrefixAdd<32>>,
+    /// Lane 0's value from `vwn`.
+    vh: Signal<Local, Bits<32>>,
     c0: Constant<Bits<8>>,
-    _n: usize,
-    _n30: usize,
+    _h: usize,
+    _h2: usize,
 }
 
 impl Default for DacLanes {
     fn default() -> Self {
         DacLanes {
             vw: Default::default(),
+            vwn: Default::default(),
             o: (0..31).map(|_| Signal::default()).collect(),
             v: (0..32).map(|_| Signal::default()).collect(),
             ps: (0..31).map(|_| Signal::default()).collect(),
             pc: (0..31).map(|_| Signal::default()).collect(),
             add: (0..31).map(|_| PrefixAdd::default()).collect(),
+            vh: Default::default(),
             c0: konst(0),
-            _n: 31,
-            _n30: 30,
+            _h: 15,
+            _h2: 16,
         }
     }
 }
@@ -59,16 +67,25 @@ impl Logic for DacLanes {
         self.v[0].next = self.vw.val();
         self.ps[0].next = self.vw.val().get_bits::<8>(0);
         self.pc[0].next = self.c0.val();
-        // Lane i + 1: vw + o[i].
-        for i in 0..self._n {
+        // Lane i + 1: vw + o[i]; lanes 16 to 31 from `vwn`'s complement.
+        self.vh.next = !self.vwn.val();
+        for i in 0..self._h {
             self.add[i].x.next = self.vw.val();
             self.add[i].y.next = self.o[i].val();
             self.add[i].ci.next = false;
             self.v[i + 1].next = self.add[i].s.val();
-        }
-        for i in 0..self._n30 {
             self.ps[i + 1].next = self.vw.val().get_bits::<8>(0);
             self.pc[i + 1].next = self.o[i].val().get_bits::<8>(0);
+        }
+        for i in 0..self._h2 {
+            self.add[i + 15].x.next = self.vh.val();
+            self.add[i + 15].y.next = self.o[i + 15].val();
+            self.add[i + 15].ci.next = false;
+            self.v[i + 16].next = self.add[i + 15].s.val();
+        }
+        for i in 0..self._h {
+            self.ps[i + 16].next = self.vh.val().get_bits::<8>(0);
+            self.pc[i + 16].next = self.o[i + 15].val().get_bits::<8>(0);
         }
     }
 }

@@ -221,9 +221,9 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         ),
         f(
             "warp setup",
-            "next warp, second stage: lane 0 and lane n-1 values, n, last slow group, skip, \
-             warp id, last, valid, guard mask (issue 29, session 49)",
-            32 + 32 + 6 + 2 + 1 + p.warp_bits() as u64 + 1 + 1 + 32,
+            "next warp, second stage: lane 0 and lane n-1 values, lane 0's complement, n, \
+             last slow group, skip, warp id, last, valid, guard mask (issue 29, sessions 49, 51)",
+            32 + 32 + 32 + 6 + 2 + 1 + p.warp_bits() as u64 + 1 + 1 + 32,
             1,
             false,
             ADD,

@@ -309,6 +309,8 @@ pub struct DacExpanderRtl<
     /// group, first skip, warp id, whether it is the tuple's last, its
     /// guard mask, and whether it holds a warp.
     x_vw: Reg<Bits<32>>,
+    /// `x_vw`'s complement (issue 29, session 51: lanes 16 to 31's copy).
+    x_nvw: Reg<Bits<32>>,
     x_vl: Reg<Bits<32>>,
     x_n: Reg<Bits<6>>,
     x_lg: Reg<Bits<2>>,
@@ -727,7 +729,7 @@ impl<
             // Registers.
             active, todo, busy, p, grp, r_gm, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
             r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend, nslot,
-            nwi, nwid, r_cas, r_cac, r_cbs, r_cbc, r_adv, ws, wc, wn, wlg, wskip0, wwid, wlast, wv, wg, x_vw, x_vl, x_n, x_lg, x_skip0, x_wid, x_last, x_v, x_g, r_ff, r_cf, r_ot, r_p31, r_pts, r_ptc, r_pbt, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pop, r_rem, r_gw, r_gwa, r_gwd,
+            nwi, nwid, r_cas, r_cac, r_cbs, r_cbc, r_adv, ws, wc, wn, wlg, wskip0, wwid, wlast, wv, wg, x_vw, x_nvw, x_vl, x_n, x_lg, x_skip0, x_wid, x_last, x_v, x_g, r_ff, r_cf, r_ot, r_p31, r_pts, r_ptc, r_pbt, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pop, r_rem, r_gw, r_gwa, r_gwd,
             h_base, h_tx, h_ty, h_cx, h_cy, h_sc, h_nsc, h_gran, h_cmp, h_addr, h_data, h_pred, h_guard,
             h_zo, h_ar, r_afull, r_pfull, r_d2, r_z1, r_m1, r_z2, r_m2,
             // Local signals.

@@ -68,6 +68,7 @@ impl<
             self.cend.d.next = self.x_last.q.val();
             self.x_v.d.next = self.wv.q.val();
             self.x_vw.d.next = self.add_vw.s.val();
+            self.x_nvw.d.next = !self.add_vw.s.val();
             self.x_vl.d.next = self.add_vl.s.val();
             self.x_n.d.next = self.wn.q.val();
             self.x_lg.d.next = self.wlg.q.val();

@@ -71,6 +71,7 @@ impl<
 
         // The second stage's registers hold unless the walk moves (`load`).
         self.x_vw.d.next = self.x_vw.q.val();
+        self.x_nvw.d.next = self.x_nvw.q.val();
         self.x_vl.d.next = self.x_vl.q.val();
         self.x_n.d.next = self.x_n.q.val();
         self.x_lg.d.next = self.x_lg.q.val();

@@ -108,6 +108,7 @@ impl<
         // ---- Third setup stage, on the next warp (`x_vw`, `x_n`, `x_g`):
         // its lane values, one adder per lane from two registers.
         self.lanes.vw.next = self.x_vw.q.val();
+        self.lanes.vwn.next = self.x_nvw.q.val();
         for i in 0..self._nlo {
             self.lanes.o[i].next = self.r_lo[i].q.val();
         }
