@@ -549,14 +549,14 @@ impl CosimUnit for DacExpander {
         },
         Latency {
             what: "tuple accepted at edge t (expander idle, a CTA active, queue empty) -> \
-                   its first record on rsp_* (a dequeue at edge t+6 hits, one at t+5 misses)",
-            cycles: 7,
+                   its first record on rsp_* (a dequeue at edge t+5 hits, one at t+4 misses)",
+            cycles: 6,
             claimed: false,
         },
         Latency {
             what: "DATA tuple accepted at edge t (expander idle, mem_valid 0) -> its first \
                    line on mem_valid/mem_addr",
-            cycles: 6,
+            cycles: 5,
             claimed: false,
         },
         Latency {
@@ -567,9 +567,9 @@ impl CosimUnit for DacExpander {
         },
         Latency {
             what: "a tuple's last record pushed at edge t -> the next queued tuple's first \
-                   record pushed at edge t+6 (the finished tuple's leave cycle, the next \
-                   one's start and three setup cycles between)",
-            cycles: 6,
+                   record pushed at edge t+5 (the finished tuple's leave cycle, the next \
+                   one's start and two setup cycles between)",
+            cycles: 5,
             claimed: false,
         },
     ];

@@ -162,7 +162,7 @@ fn next_tuple(kind: Option<BackendKind>) {
     let (_, hit) = hits(
         kind,
         &[tuple(kind::ADDR, 0x100, 4), tuple(kind::ADDR, 0x900, 4)],
-        14,
+        12,
     );
     assert_eq!(hit.len(), 2, "{kind:?}");
     assert_eq!(hit[1] - hit[0], r.cycles as usize, "{kind:?}");

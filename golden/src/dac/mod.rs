@@ -34,15 +34,15 @@
 //!   its end (its last warp done, or its drop at its start edge); in the
 //!   cycle between, the expander is idle and starts nothing, and
 //!   `atq_count` still counts the tuple.
-//! * *Setup cycles* (issue 29, the three warp-setup stages): the three
-//!   cycles after a start that made the expander busy produce nothing; at
-//!   the third one's edge the first warp becomes current.
+//! * *Setup cycles* (issue 29, the two warp-setup stages): the two cycles
+//!   after a start that made the expander busy produce nothing; at the
+//!   second one's edge the first warp becomes current.
 //! * *Busy cycle*, current slot `c`, warp `wi`, warp id `w = c * W + wi`,
 //!   `(cx, cy)` as the slot's registers held them at the start of the cycle
-//!   at whose edge the walk moved to the warp two before it (the first
-//!   setup cycle for the tuple's first warp, the second for its second, the
-//!   third for its third, else the last cycle of the warp three before),
-//!   fixed for the warp's cycles:
+//!   at whose edge the walk moved to the warp before it (the first setup
+//!   cycle for the tuple's first warp, the second setup cycle for its second
+//!   warp, else the last cycle of the warp two before), fixed for the warp's
+//!   cycles:
 //!   - `w >= N_WARPS` or no active lane: the warp is done, nothing produced;
 //!   - ADDR/DATA: one record (lanes `p .. e-1`) per cycle, pushed unless the
 //!     warp's address queue is full at the start of the cycle or (DATA) the
@@ -165,29 +165,22 @@ pub struct Cursor {
     pub g: u32,
     /// Partial predicate mask (slow path).
     pub partial: u32,
-    /// The tuple's setup cycles left (3 after the start cycle, 2 in the
-    /// second, 1 in the third, 0 once the first warp is current): no warp
-    /// is current while it is not 0.
+    /// The tuple's setup cycles left (2 after the start cycle, 1 in the
+    /// second, 0 once the first warp is current): no warp is current while
+    /// it is not 0.
     pub setup: u32,
     /// The current warp's `(cx, cy)`: its slot's registers at the start of
-    /// the cycle the walk moved to the warp two before it (the three
-    /// warp-setup stages: the first setup cycle for the tuple's first
-    /// warp).
+    /// the cycle the walk moved to the warp before it (the two warp-setup
+    /// stages: the first setup cycle for the tuple's first warp).
     pub cx: u32,
     /// See `cx`.
     pub cy: u32,
     /// The next warp's `(cx, cy)`, read the same way (in the second setup
-    /// cycle, or the cycle the walk moved to the warp before the current
-    /// one); stale when the current warp is the tuple's last.
+    /// cycle, or the cycle the walk moved to the current warp); stale when
+    /// the current warp is the tuple's last.
     pub ncx: u32,
     /// See `ncx`.
     pub ncy: u32,
-    /// The `(cx, cy)` of the warp after the next one, read the same way (in
-    /// the third setup cycle, or the cycle the walk moved to the current
-    /// warp); stale when there is no such warp.
-    pub nncx: u32,
-    /// See `nncx`.
-    pub nncy: u32,
 }
 
 /// The registered dequeue response (`rsp_*`).
@@ -283,8 +276,8 @@ enum Action {
     Leave { reserved: bool },
     /// Start cycle: busy on `todo`.
     Start { todo: u32 },
-    /// A setup cycle: the first warp (first cycle), the second (second
-    /// cycle) or the third (third cycle) reads its `(cx, cy)`.
+    /// A setup cycle: the first warp (first cycle) or the second (second
+    /// cycle) reads its `(cx, cy)`.
     Setup,
     /// The current warp is done without producing anything.
     Skip,
@@ -598,8 +591,8 @@ impl DacModel {
 
     /// The current warp is done at this edge: move to the next warp, the
     /// next slot of `todo`, or finish the tuple. The warp the walk moves to
-    /// and the one after it take the `(cx, cy)` read ahead; the warp two
-    /// after it reads its slot's `(cx, cy)` now (start-of-cycle registers).
+    /// takes the `(cx, cy)` read one warp ahead; the warp after it reads its
+    /// slot's `(cx, cy)` now (start-of-cycle registers).
     fn warp_done(&mut self, geom: &Geometry) {
         let cta = &self.cta;
         let cur = self.cursor.as_mut().expect("busy");
@@ -609,11 +602,8 @@ impl DacModel {
         if let Some((slot, wi)) = Self::successor(cur.todo, cur.slot, cur.wi, geom) {
             (cur.slot, cur.wi) = (slot, wi);
             (cur.cx, cur.cy) = (cur.ncx, cur.ncy);
-            (cur.ncx, cur.ncy) = (cur.nncx, cur.nncy);
-            let s3 = Self::successor(cur.todo, slot, wi, geom)
-                .and_then(|(s2, w2)| Self::successor(cur.todo, s2, w2, geom));
-            if let Some((s3, _)) = s3 {
-                (cur.nncx, cur.nncy) = cta[s3 as usize];
+            if let Some((s2, _)) = Self::successor(cur.todo, slot, wi, geom) {
+                (cur.ncx, cur.ncy) = cta[s2 as usize];
             }
         } else {
             self.cursor = None;
@@ -642,29 +632,18 @@ impl DacModel {
                 self.cursor = Some(Cursor {
                     todo,
                     slot: todo.trailing_zeros(),
-                    setup: 3,
+                    setup: 2,
                     ..Cursor::default()
                 });
             }
             Action::Setup => {
                 // The first setup cycle reads the first warp's `(cx, cy)`,
-                // the second the second warp's, the third the third's (if the
-                // tuple has them).
+                // the second the second warp's (if the tuple has one).
                 let cur = self.cursor.as_mut().expect("busy");
-                let w2 = Self::successor(cur.todo, cur.slot, cur.wi, geom);
-                let w3 = w2.and_then(|(s2, wi2)| Self::successor(cur.todo, s2, wi2, geom));
-                match cur.setup {
-                    3 => (cur.cx, cur.cy) = self.cta[cur.slot as usize],
-                    2 => {
-                        if let Some((s2, _)) = w2 {
-                            (cur.ncx, cur.ncy) = self.cta[s2 as usize];
-                        }
-                    }
-                    _ => {
-                        if let Some((s3, _)) = w3 {
-                            (cur.nncx, cur.nncy) = self.cta[s3 as usize];
-                        }
-                    }
+                if cur.setup == 2 {
+                    (cur.cx, cur.cy) = self.cta[cur.slot as usize];
+                } else if let Some((s2, _)) = Self::successor(cur.todo, cur.slot, cur.wi, geom) {
+                    (cur.ncx, cur.ncy) = self.cta[s2 as usize];
                 }
                 cur.setup -= 1;
             }

@@ -24,18 +24,16 @@
 //! - [`DacLane0`]: the warp's lane-0 value (`base + cx*off_cx +
 //!   cy*off_cy + tx0*off_tx + ty0*off_ty`) as one carry-save tree over
 //!   `base` and the partial products, left as sum and carry words (issue
-//!   29's first warp-setup stage, on the warp three ahead, registered;
-//!   the second stage adds lane 0's and lane `n-1`'s values from them);
+//!   29's first warp-setup stage, on the warp two ahead, registered);
 //!   [`DacBasis`] and [`DacOffs`]: the head tuple's basis offsets and
 //!   each lane's offset relative to lane 0, registered per tuple (issue 29,
-//!   step 3); [`DacLanes`]: each lane's registered offset added to lane
-//!   0's registered value by one prefix adder per lane (the third stage,
-//!   on the next warp; no multiplier or adder chain);
+//!   step 3); [`DacLanes`]: each lane's registered offset added to those
+//!   words by one compressor and one prefix adder per lane (the second
+//!   stage, on the next warp; no multiplier or adder chain);
 //!   [`DacSetup`]: the next warp's lane masks and chunk indices;
 //!   [`DacRecord`] cuts the record at lane `p` over the enabled lanes
 //!   (every active lane, or a guarded tuple's lanes set in `G[w]`); two
-//!   [`SignedCmp`]s decide the fast predicate path from lanes 0 and `n-1`
-//!   in the third setup stage (registered at the walk's move),
+//!   [`SignedCmp`]s decide the fast predicate path from lanes 0 and `n-1`,
 //!   eight more compare a group of eight lanes per cycle on the slow path.
 //! - [`DacExpanderRtl`]: slots, the start cycle, the warp walk (current
 //!   slot = the lowest of the sampled set, warp, lane, lane group), the
@@ -55,7 +53,6 @@
 mod breaks;
 mod build;
 mod cmp;
-mod cta;
 mod lane0;
 mod lanes;
 mod offs;
@@ -66,7 +63,6 @@ mod storage;
 mod top;
 
 pub use cmp::SignedCmp;
-pub use cta::DacCta;
 pub use lane0::DacLane0;
 pub use lanes::DacLanes;
 pub use offs::{DacBasis, DacOffs};
@@ -127,7 +123,7 @@ mod tests {
                 ..cfg
             },
         );
-        for _ in 0..5 {
+        for _ in 0..4 {
             cycle(&mut *u, &p, &cfg);
         }
         let mut got = Vec::new();

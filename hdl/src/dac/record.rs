@@ -13,13 +13,12 @@ use crate::util::{konst, konsts, sigs, Pack, ZeroExt};
 /// ends at `e`, the first lane above `s` that is not enabled or whose
 /// region differs from the lane before it (else 32). Its region address is
 /// lane `s`'s, its chunk mask has bit `(v mod 32*size) / size` of every
-/// lane `s .. e-1`, and `nxt`, the lowest enabled lane `>= e` (when there
-/// is one), is the next record's `p` (so a `p` other than 0 is always an
-/// enabled lane). The record is the warp's last when no lane `>= e` is
-/// enabled; the expander finds that from a register (`r_rem`, below).
+/// lane `s .. e-1`, `last` says no lane `>= e` is enabled, and `nxt`, the
+/// lowest enabled lane `>= e`, is the next record's `p` (so a `p` other
+/// than 0 is always an enabled lane).
 ///
 /// With every active lane enabled (`live` = lanes `0 .. n-1`): `s = p`,
-/// `e <= n`, `nxt = e` and the record is the last when `e == n`.
+/// `e <= n`, `nxt = e` and `last = (e == n)`.
 ///
 /// Issue 29 (timing): no priority chain, and the record loop (`p` -> the
 /// run -> `last` and the next `p`) starts from registers. Lane sets are
@@ -27,13 +26,10 @@ use crate::util::{konst, konsts, sigs, Pack, ZeroExt};
 /// the lanes below `e` (`(cand - 1) & !cand`), the run `s .. e-1`, the
 /// enabled lanes from `e` on; the chunk mask and lane `s`'s value are OR
 /// trees over the lanes, and `nxt` encodes the lowest bit of a mask.
-/// Step 4 read `last` from the registered run starts (an enabled lane
-/// after a lane that is not enabled or at a region boundary: no run starts
-/// above `s`); session 50 moved it out of the block: `nxt` is the lowest
-/// run start above `s`, so the expander keeps the run starts above the
-/// current `s` in a register (`r_rem`, less its lowest bit at each push)
-/// and `last` is `r_rem = 0`, which takes the record loop off the walk's
-/// `load`.
+/// Step 4: `last` from the registered run starts (`starts`, an enabled
+/// lane after a lane that is not enabled or at a region boundary): the
+/// record is the warp's last when no run starts above `s`, one AND and
+/// one OR tree after `ges` instead of the run's end `e`.
 #[derive(LogicBlock)]
 pub struct DacRecord {
     /// The lane values.
@@ -48,18 +44,19 @@ pub struct DacRecord {
     pub ends: Signal<In, Bits<32>>,
     /// The lanes from the lowest enabled lane on (registered).
     pub gef: Signal<In, Bits<32>>,
+    /// The lanes where a run of enabled lanes starts (registered; bit 0
+    /// is not read).
+    pub starts: Signal<In, Bits<32>>,
     /// Per lane: its chunk index (registered, [`super::DacSetup`]).
     pub ci: Vec<Signal<In, Bits<5>>>,
-    /// The next record's first lane (meaningful unless the record is the
-    /// warp's last).
+    /// The next record's first lane (meaningful unless `last`).
     pub nxt: Signal<Out, Bits<6>>,
-    /// The lanes above `nxt` (issue 29, session 50: the run starts left
-    /// after this record, `r_rem`, are the current ones within `past`).
-    pub past: Signal<Out, Bits<32>>,
     /// Region start of lane `p`.
     pub addr: Signal<Out, Bits<32>>,
     /// Chunk mask.
     pub mask: Signal<Out, Bits<32>>,
+    /// The warp's final record.
+    pub last: Signal<Out, Bit>,
 
     nbits: Pack<5>,
     zx_g: ZeroExt<2, 32>,
@@ -105,11 +102,12 @@ impl Default for DacRecord {
             live: Default::default(),
             ends: Default::default(),
             gef: Default::default(),
+            starts: Default::default(),
             ci: (0..32).map(|_| Signal::default()).collect(),
             nxt: Default::default(),
-            past: Default::default(),
             addr: Default::default(),
             mask: Default::default(),
+            last: Default::default(),
             nbits: Pack::new(5),
             zx_g: Default::default(),
             zx_p: Default::default(),
@@ -190,10 +188,9 @@ impl Logic for DacRecord {
         // The enabled lanes from e on: none left ends the warp, else the
         // lowest is the next record's first lane.
         self.rest.next = self.live.val() & !self.lowe.val();
+        // No enabled lane from e on = no run starts above s (s starts a run).
+        self.last.next = (self.starts.val() & (self.ges.val() << self.c1.val())) == self.c0.val();
         self.oh_r.next = self.rest.val() & !(self.rest.val() - self.c1.val());
-        // Lanes from e on, less nxt: the lanes above nxt (no enabled lane
-        // lies between e and nxt).
-        self.past.next = !self.lowe.val() & !self.oh_r.val();
         for b in 0..self._nb {
             self.nbits.bits[b].next = (self.oh_r.val() & self.lbit[b].val()) != self.c0.val();
         }

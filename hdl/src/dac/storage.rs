@@ -187,17 +187,8 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         ),
         f(
             "warp setup",
-            "warp pointer (three ahead): slot, warp, warp id (issue 29)",
-            p.slot_bits() as u64 + 6 + 10,
-            1,
-            false,
-            ADD,
-        ),
-        f(
-            "warp setup",
-            "warp pointer's CTA terms: next slot's and own slot's sum and carry words, \
-             moved on (issue 29, session 52)",
-            4 * 32 + 1,
+            "warp pointer (two ahead): slot, warp, warp id, CTA index (issue 29)",
+            p.slot_bits() as u64 + 6 + 10 + 32,
             1,
             false,
             ADD,
@@ -212,27 +203,9 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         ),
         f(
             "warp setup",
-            "warp two ahead, first stage: lane-0 sum and carry, n, bits 3-4 of n - 1, skip, \
-             warp id, last, valid (issue 29)",
-            64 + 6 + 2 + 1 + p.warp_bits() as u64 + 1 + 1,
-            1,
-            false,
-            ADD,
-        ),
-        f(
-            "warp setup",
-            "next warp, second stage: lane 0 and lane n-1 values, lane 0's complement, n, \
-             last slow group, skip, warp id, last, valid, guard mask (issue 29, sessions 49, 51)",
-            32 + 32 + 32 + 6 + 2 + 1 + p.warp_bits() as u64 + 1 + 1 + 32,
-            1,
-            false,
-            ADD,
-        ),
-        f(
-            "warp setup",
-            "the head tuple's lane (T-1) mod 32 offset, 31*step + 2^31, ((T-1) mod 32)*step \
-             + 2^31 and its carry-save words (issue 29, session 49)",
-            32 + 40 + 40 + 2 * 40,
+            "next warp, first stage: lane-0 sum and carry, n, n - 1, skip, warp id, last, \
+             valid (issue 29)",
+            64 + 6 + 6 + 1 + p.warp_bits() as u64 + 1 + 1,
             1,
             false,
             ADD,
@@ -241,8 +214,8 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         f(
             "warp setup",
             "lane masks (active, enabled, run ends, from the first), last slow group, \
-             skips, fast decision and lane 0's comparison (issue 29)",
-            4 * 32 + 2 + 2 + 2,
+             skips, (n-1)*step + 2^31 (issue 29)",
+            4 * 32 + 2 + 2 + 40,
             1,
             false,
             ADD,
@@ -257,8 +230,7 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         ),
         f(
             "warp setup",
-            "warp two ahead's guard mask, current warp's chunk index per lane (issue 29, step \
-             3)",
+            "next warp's guard mask, current warp's chunk index per lane (issue 29, step 3)",
             32 + 32 * 5,
             1,
             false,
@@ -266,8 +238,8 @@ fn slot_and_expander_fields(p: &DacParams) -> Vec<StorageField> {
         ),
         f(
             "warp setup",
-            "current warp's run starts (issue 29, step 4)",
-            32,
+            "current warp's lane n-1 value and run starts (issue 29, step 4)",
+            32 + 32,
             1,
             false,
             ADD,

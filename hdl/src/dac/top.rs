@@ -8,7 +8,6 @@ use rust_hdl::prelude::*;
 
 use super::breaks::{DacBreaks, DacDelta, DacDeltaFlags};
 use super::cmp::SignedCmp;
-use super::cta::DacCta;
 use super::lane0::DacLane0;
 use super::lanes::DacLanes;
 use super::offs::{DacBasis, DacOffs};
@@ -27,7 +26,6 @@ mod expander;
 mod head;
 mod predicate;
 mod queues;
-mod stage;
 mod tuple;
 mod warp;
 
@@ -40,9 +38,6 @@ struct Head;
 /// Kernel section 2 ([`warp`]): the current slot and warp, the warp's
 /// active lanes and lane values, and the address record from lane `p`.
 struct Warp;
-/// Kernel section 2b ([`stage`]): the second warp-setup stage, its
-/// registers' hold, and the tuple's products for the fast predicate path.
-struct Stage;
 /// Kernel section 3 ([`predicate`]): the predicate mask, the fast path from
 /// lanes 0 and `n-1` and the slow path a group of eight lanes at a time.
 struct Predicate;
@@ -161,24 +156,7 @@ pub struct DacExpanderRtl<
     /// The guard masks `G[w]` (revision 2), one entry per warp id.
     gmem: Mem<Bits<32>, WB>,
     lane0: DacLane0,
-    /// The CTA terms of the next slot of `todo` and of the pointer's slot
-    /// (issue 29, session 52).
-    cta_a: DacCta,
-    cta_b: DacCta,
     lanes: DacLanes,
-    /// The second setup stage's adders (issue 29, the third setup stage):
-    /// lane 0's value `ws + wc` and lane `n-1`'s from the compressed `ws`,
-    /// `wc` and its offset.
-    add_vw: PrefixAdd<32>,
-    add_vl: PrefixAdd<32>,
-    /// Lane `(T-1) mod 32`'s offset from the basis offsets (per tuple).
-    add_ot: PrefixAdd<32>,
-    /// `31*step + 2^31` (per tuple).
-    add_p31: PrefixAdd<40>,
-    /// The statistics' increments.
-    add_sf: PrefixAdd<32>,
-    add_ss: PrefixAdd<32>,
-    add_sg: PrefixAdd<32>,
     /// The tuple's basis offsets and lane offsets (issue 29, step 3).
     basis: DacBasis,
     offs: DacOffs,
@@ -197,9 +175,8 @@ pub struct DacExpanderRtl<
     /// step 6: no select of the group's lanes by `grp`).
     cmp_l: Vec<SignedCmp>,
     cpack: Pack<32>,
-    /// `((T-1) mod 32)*step + 2^31` (per tuple, from its registered
-    /// carry-save words; a prefix adder: the flow maps `+` to a ripple
-    /// carry).
+    /// `(n-1)*step + 2^31` and `first + (n-1)*step + 2^31` (prefix adders:
+    /// the flow maps `+` to a ripple carry).
     add_pb: PrefixAdd<40>,
     /// The carry out of bit 31 of `first + (n-1)*step + 2^31` (issue 29,
     /// step 6: `fits` from it and the high byte's three cases).
@@ -273,23 +250,16 @@ pub struct DacExpanderRtl<
     cv: Reg<Bit>,
     /// The current warp is the tuple's last.
     cend: Reg<Bit>,
-    /// The warp pointer (issue 29, the warp-setup stages), three warps ahead of
-    /// the current one: its slot, warp and warp id. `todo` holds the slots
-    /// after it.
+    /// The warp pointer (issue 29, the warp-setup stages), two warps ahead of
+    /// the current one: its slot, warp and warp id, and its slot's `(cx, cy)`
+    /// (the slot's registers, a launch into the slot forwarded at each edge).
+    /// `todo` holds the slots after it.
     nslot: Reg<Bits<SB>>,
     nwi: Reg<Bits<6>>,
     nwid: Reg<Bits<10>>,
-    /// The pointed warp's CTA terms `base + cx*off_cx + cy*off_cy` (issue 29,
-    /// session 52), as carry-save words, loaded every cycle for the slot the
-    /// pointer holds after the edge: `r_cas`/`r_cac` for the next slot of
-    /// `todo` (the pointer moved on to it at the edge, `r_adv`), `r_cbs`/
-    /// `r_cbc` for the pointer's slot (the first active slot while idle).
-    r_cas: Reg<Bits<32>>,
-    r_cac: Reg<Bits<32>>,
-    r_cbs: Reg<Bits<32>>,
-    r_cbc: Reg<Bits<32>>,
-    r_adv: Reg<Bit>,
-    /// The warp two after the current one, half set up (issue 29, the split
+    cc_x: Reg<Bits<16>>,
+    cc_y: Reg<Bits<16>>,
+    /// The warp after the current one, half set up (issue 29, the split
     /// warp setup): its lane-0 value as carry-save sum and carry words, its
     /// active lanes `n`, its first skip (`w >= N_WARPS` or `n = 0`), its
     /// warp id's low `WB` bits, whether it is the tuple's last, and whether
@@ -297,40 +267,11 @@ pub struct DacExpanderRtl<
     ws: Reg<Bits<32>>,
     wc: Reg<Bits<32>>,
     wn: Reg<Bits<6>>,
-    /// Bits 3 and 4 of `n - 1` (the last slow-path group).
-    wlg: Reg<Bits<2>>,
+    wnm1: Reg<Bits<6>>,
     wskip0: Reg<Bit>,
     wwid: Reg<Bits<WB>>,
     wlast: Reg<Bit>,
     wv: Reg<Bit>,
-    /// The warp after the current one (issue 29, the third setup stage,
-    /// session 49; `ws`..`wv` now hold the warp after it): its lane-0 and
-    /// lane-`n-1` values added (`x_vw`, `x_vl`), its `n`, last slow-path
-    /// group, first skip, warp id, whether it is the tuple's last, its
-    /// guard mask, and whether it holds a warp.
-    x_vw: Reg<Bits<32>>,
-    /// `x_vw`'s complement (issue 29, session 51: lanes 16 to 31's copy).
-    x_nvw: Reg<Bits<32>>,
-    x_vl: Reg<Bits<32>>,
-    x_n: Reg<Bits<6>>,
-    x_lg: Reg<Bits<2>>,
-    x_skip0: Reg<Bit>,
-    x_wid: Reg<Bits<WB>>,
-    x_last: Reg<Bit>,
-    x_v: Reg<Bit>,
-    x_g: Reg<Bits<32>>,
-    /// The current warp's fast predicate decision (but for `g = 0`) and
-    /// lane 0's comparison, registered at `load` (issue 29, session 49).
-    r_ff: Reg<Bit>,
-    r_cf: Reg<Bit>,
-    /// Per tuple, loaded every cycle (issue 29, session 49): lane `(T-1)
-    /// mod 32`'s offset (from `r_bb`), `31*step + 2^31`, and `((T-1) mod
-    /// 32)*step + 2^31` as carry-save words and summed a cycle later.
-    r_ot: Reg<Bits<32>>,
-    r_p31: Reg<Bits<40>>,
-    r_pts: Reg<Bits<40>>,
-    r_ptc: Reg<Bits<40>>,
-    r_pbt: Reg<Bits<40>>,
     /// The current warp's lane values and lane masks, registered at the
     /// edge the walk moves to it (`DacSetup`), with its last slow-path group
     /// and its skips.
@@ -342,11 +283,13 @@ pub struct DacExpanderRtl<
     r_lastg: Reg<Bits<2>>,
     r_skip0: Reg<Bit>,
     r_gskip: Reg<Bit>,
-    /// The run starts above the current record's first lane (issue 29,
-    /// session 50: the warp's run starts `st_new` above its lowest enabled
-    /// lane, set at `load`, less the lowest at each record push); none
-    /// left: the record is the warp's last (`rlast`).
-    r_rem: Reg<Bits<32>>,
+    r_pb: Reg<Bits<40>>,
+    /// Lane `n-1`'s value, formed in the second setup stage (issue 29,
+    /// step 4).
+    r_vl: Reg<Bits<32>>,
+    /// The current warp's run starts (issue 29, step 4: the record's
+    /// `last`).
+    r_st: Reg<Bits<32>>,
     /// A guard's mask written to `G` one edge after its push (issue 29,
     /// step 4): enable, warp id, mask.
     r_gw: Reg<Bit>,
@@ -420,11 +363,6 @@ pub struct DacExpanderRtl<
     cmp_ord: Constant<Bits<3>>,
     c0_2: Constant<Bits<2>>,
     c1_2: Constant<Bits<2>>,
-    c2_2: Constant<Bits<2>>,
-    c3_2: Constant<Bits<2>>,
-    c8_6: Constant<Bits<6>>,
-    c16_6: Constant<Bits<6>>,
-    c24_6: Constant<Bits<6>>,
     c0_6: Constant<Bits<6>>,
     c1_6: Constant<Bits<6>>,
     c5_6: Constant<Bits<6>>,
@@ -440,9 +378,6 @@ pub struct DacExpanderRtl<
     c5_32: Constant<Bits<32>>,
     line_mask: Constant<Bits<32>>,
     bias40: Constant<Bits<40>>,
-    /// `2^31 + 1` (`31*step = (step << 5) + !step + 1`).
-    bias1_40: Constant<Bits<40>>,
-    c1_5: Constant<Bits<5>>,
     c1_40: Constant<Bits<40>>,
     /// Bits 32..39 of a 40-bit word.
     hi40: Constant<Bits<40>>,
@@ -501,12 +436,13 @@ pub struct DacExpanderRtl<
     /// `low_act` and `low_nxt` as slot numbers.
     pk_enc_act: Pack<SB>,
     pk_enc_nxt: Pack<SB>,
+    cur_cx: Signal<Local, Bits<16>>,
+    cur_cy: Signal<Local, Bits<16>>,
     wid: Signal<Local, Bits<10>>,
     t0: Signal<Local, Bits<12>>,
     rem: Signal<Local, Bits<12>>,
     n: Signal<Local, Bits<6>>,
-    /// The warp's last slow-path group, `(n - 1) >> 3` (by comparisons).
-    lg: Signal<Local, Bits<2>>,
+    nm1: Signal<Local, Bits<6>>,
     amask: Signal<Local, Bits<6>>,
     skip0: Signal<Local, Bit>,
     gskip: Signal<Local, Bit>,
@@ -517,22 +453,12 @@ pub struct DacExpanderRtl<
     gmask: Signal<Local, Bits<32>>,
     g_write: Signal<Local, Bit>,
     // ---- Predicates.
-    /// `(n-1)*step + 2^31` of the warp in the third setup stage: `r_p31`
-    /// for a full warp, else `r_pbt`.
+    vlast: Signal<Local, Bits<32>>,
+    /// `(n-1)*step + 2^31` of the next warp (set up one warp ahead): six
+    /// partial products and the bias reduced by five 3:2 compressors
+    /// (`po[0..7]` the operands, then two per compressor) and one adder.
     pb: Signal<Local, Bits<40>>,
-    /// The per-tuple products' operands and compressor words: `po[0..5]`
-    /// `((T-1) mod 32)*step`'s partial products, `po[5]` the bias, then
-    /// two per compressor (`po[6..14]`); `po[14..18]` `31*step`'s.
     po: Vec<Signal<Local, Bits<40>>>,
-    /// `(T-1) mod 32`, its offset's terms (`tt[0..5]`) and compressor words.
-    tm: Signal<Local, Bits<5>>,
-    tt: Vec<Signal<Local, Bits<32>>>,
-    /// Lane `n-1`'s offset and compressed words (second setup stage).
-    ol: Signal<Local, Bits<32>>,
-    ls: Signal<Local, Bits<32>>,
-    lc: Signal<Local, Bits<32>>,
-    /// The fast decision of the warp in the third setup stage.
-    ffast: Signal<Local, Bit>,
     zero_offs: Signal<Local, Bit>,
     arith: Signal<Local, Bit>,
     fits: Signal<Local, Bit>,
@@ -568,11 +494,6 @@ pub struct DacExpanderRtl<
     d_hit: Signal<Local, Bit>,
     pk_last: Signal<Local, Bits<62>>,
     pk_guard: Signal<Local, Bits<8>>,
-    /// The record is the warp's last (`r_rem = 0`), the next warp's run
-    /// starts and its first record's `r_rem`.
-    rlast: Signal<Local, Bit>,
-    st_new: Signal<Local, Bits<32>>,
-    rem0: Signal<Local, Bits<32>>,
 
     _nc: usize,
     _n16: usize,
@@ -582,8 +503,7 @@ pub struct DacExpanderRtl<
     /// Per bit `b` of a slot number: the slots whose number has bit `b`.
     sbit: Vec<Constant<Bits<16>>>,
     c1_32m: Constant<Bits<32>>,
-    _npc: usize,
-    _ncsa3: usize,
+    _ncsa: usize,
     _nbb: usize,
     _nlo: usize,
     _n: usize,
@@ -654,11 +574,6 @@ impl<
             cmp_ord: konst(4),
             c0_2: konst(0),
             c1_2: konst(1),
-            c2_2: konst(2),
-            c3_2: konst(3),
-            c8_6: konst(8),
-            c16_6: konst(16),
-            c24_6: konst(24),
             c0_6: konst(0),
             c1_6: konst(1),
             c5_6: konst(5),
@@ -686,15 +601,11 @@ impl<
                     .fold(0, |a, s| a | 1 << s)
             })),
             c1_32m: konst(0xFFFF_FFFE),
-            _npc: 4,
-            _ncsa3: 3,
+            _ncsa: 5,
             _nbb: 5,
             _nlo: 31,
             sh40: konsts::<40>(0..6),
-            po: sigs(18),
-            tt: sigs(11),
-            c1_5: konst(1),
-            bias1_40: konst(0x8000_0001),
+            po: sigs(17),
             off27: konst(27),
             off59: konst(59),
             bit61: konst(1 << 61),
@@ -721,7 +632,7 @@ impl<
             mem_addr, rsp_valid, rsp_hit, rsp_addr, rsp_mask, rsp_gran, rsp_last, atq_count,
             stat_pred_fast, stat_pred_slow, stat_guard_skips,
             // Blocks.
-            lane0, cta_a, cta_b, lanes, add_vw, add_vl, add_ot, add_p31, add_sf, add_ss, add_sg, basis, offs, setup, brks, delta, dfl1, dfl2, rec, add_pb, add_fit, zx_v33, zx_p33, cmp_first, cmp_last,
+            lane0, lanes, basis, offs, setup, brks, delta, dfl1, dfl2, rec, add_pb, add_fit, zx_v33, zx_p33, cmp_first, cmp_last,
             sx_tx, zx_w10, zx_wi12, zx_t12, zx_k12, zx_k6, zx_k32,
             zx_wi7, zx_wc7, zx_ls, zx_ds, zx_cnt_l, zx_cnt_d, pk_addr,
             pk_mask, pk_gran, up_addr, pk_base, pk_tx, pk_ty, pk_cx, pk_cy, pk_sc, pk_kind, pk_gr,
@@ -729,18 +640,18 @@ impl<
             // Registers.
             active, todo, busy, p, grp, r_gm, part, count, mem_v, mem_a, r_valid, r_hit, r_addr,
             r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv, cend, nslot,
-            nwi, nwid, r_cas, r_cac, r_cbs, r_cbc, r_adv, ws, wc, wn, wlg, wskip0, wwid, wlast, wv, wg, x_vw, x_nvw, x_vl, x_n, x_lg, x_skip0, x_wid, x_last, x_v, x_g, r_ff, r_cf, r_ot, r_p31, r_pts, r_ptc, r_pbt, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pop, r_rem, r_gw, r_gwa, r_gwd,
+            nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb, r_vl, r_pop, r_st, r_gw, r_gwa, r_gwd,
             h_base, h_tx, h_ty, h_cx, h_cy, h_sc, h_nsc, h_gran, h_cmp, h_addr, h_data, h_pred, h_guard,
             h_zo, h_ar, r_afull, r_pfull, r_d2, r_z1, r_m1, r_z2, r_m2,
             // Local signals.
             q_tx, q_ty, q_kind, q_gran, q_cmp, q_addr, q_pred,
             t_base, t_tx, t_ty, t_cx, t_cy, t_scalar, t_gran, t_cmp, t_guard, is_addr,
-            is_data, is_pred, reserved, done_ok, launch_ok, act1, low_act, low_nxt,
-            wid,
-            t0, rem, n, lg, amask, skip0, gskip, skip, wa, ra, gmask, g_write, pb, tm, ol, ls, lc, ffast, zero_offs,
+            is_data, is_pred, reserved, done_ok, launch_ok, act1, low_act, low_nxt, cur_cx,
+            cur_cy, wid,
+            t0, rem, n, nm1, amask, skip0, gskip, skip, wa, ra, gmask, g_write, vlast, pb, zero_offs,
             arith, fits, c32, s31, pb_hi0, pb_hi1, pb_hiff, fast, fast_mask, slow_mask, pmask, lastg, start, start_drop, start_go, cyc, load, nlast,
             memfree, a_push, pf_push, ps_final, ps_adv, p_push, wdone, slot_last,
-            todo_next, tuple_done, atq_pop, enq_push, d_hit, pk_last, pk_guard, st_new, rem0, rlast,
+            todo_next, tuple_done, atq_pop, enq_push, d_hit, pk_last, pk_guard,
         })
     }
 }
@@ -755,7 +666,7 @@ impl<
         const PC: usize,
     > Logic for DacExpanderRtl<WB, SB, CB, AQ, PQ, AC, PC>
 {
-    crate::section::sections!(Tuple, Head, Warp, Stage, Predicate, Control, Expander, Queues);
+    crate::section::sections!(Tuple, Head, Warp, Predicate, Control, Expander, Queues);
 }
 
 impl<

@@ -43,11 +43,9 @@ fn a_tuple_leaving_and_one_arriving_at_one_edge() {
     let mut tb = Tb::with_1d(&p, 32);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    // Full: refused in the start cycle, the three setup cycles, the warp's
+    // Full: refused in the start cycle, the two setup cycles, the warp's
     // cycle and the leave cycle (issue 29, step 4: the tuple leaves the ATQ
     // one edge after its end).
-    assert!(!tb.out().enq_ready);
-    tb.idle(1);
     assert!(!tb.out().enq_ready);
     tb.idle(1);
     assert!(!tb.out().enq_ready);
@@ -69,7 +67,7 @@ fn a_tuple_leaving_and_one_arriving_at_one_edge() {
     let mut tb = Tb::with_1d(&p, 32);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    tb.idle(5); // start, three setup cycles, the warp (the tuple's end)
+    tb.idle(4); // start, two setup cycles, the warp (the tuple's end)
     tb.enq(&word_tuple(0x100, 4)); // the first leaves, the second arrives
     assert_eq!(tb.out().atq_count, 1);
     assert!(!tb.m.busy());
@@ -77,7 +75,7 @@ fn a_tuple_leaving_and_one_arriving_at_one_edge() {
     // Full (2 of 2) in the cycle the current tuple leaves: refused.
     tb.enq(&word_tuple(0x200, 4)); // start of 0x100
     assert_eq!(tb.out().atq_count, 2);
-    tb.idle(4); // its setup, its warp (its end)
+    tb.idle(3); // its setup, its warp (its end)
     tb.edge(enq(&word_tuple(0x300, 4))); // 0x100 leaves, 0x300 refused
     assert_eq!(
         tb.m.atq().iter().map(|t| t.base).collect::<Vec<_>>(),
@@ -91,7 +89,7 @@ fn atq_count_includes_the_tuple_being_expanded() {
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
     assert_eq!(tb.out().atq_count, 1);
-    tb.idle(4); // start, three setup cycles
+    tb.idle(3); // start, two setup cycles
     assert_eq!(tb.out().atq_count, 1);
     tb.idle(1); // warp 0
     assert_eq!(tb.out().atq_count, 1);
@@ -195,10 +193,8 @@ fn the_slot_set_is_sampled_at_the_start_cycle() {
 #[test]
 fn cta_indices_are_read_when_the_slot_is_expanded() {
     // Slot 1 is relaunched (done + launch at one edge) while slot 0's
-    // first warp is being expanded: slot 1's warps (warp ids 2 and 3) read
-    // their index when the walk moves to the warp two before each (the
-    // three warp-setup stages): warp 2 in the third setup cycle (the old
-    // index), warp 3 in warp 0's last cycle (the new one).
+    // first warp is being expanded: slot 1's warps (warp ids 2 and 3, read
+    // when the walk moves to the warp before each) use the new index.
     let mut tb = Tb::one_d(64);
     tb.launch(0, 0, 0);
     tb.launch(1, 1, 0);
@@ -206,23 +202,22 @@ fn cta_indices_are_read_when_the_slot_is_expanded() {
         off_cx: 0x1000,
         ..word_tuple(0, 128)
     });
-    tb.idle(4); // start, three setup cycles
+    tb.idle(3); // start, two setup cycles
     tb.edge(with(done(1), launch(1, 5, 0))); // slot 0 warp 0's first record
     assert_eq!(tb.m.slot(1), Some((5, 0)));
     tb.drain();
-    assert_eq!(tb.got_addr[2][0].addr, 0x1000);
+    assert_eq!(tb.got_addr[2][0].addr, 0x5000);
     assert_eq!(tb.got_addr[3][0].addr, 0x5000 + 32 * 128);
 }
 
 #[test]
 fn a_warps_cta_index_is_read_when_the_walk_moves_to_the_warp_before_it() {
-    // Issue 29's three warp-setup stages: one record per warp (128
-    // threads, four warps), slot 0 relaunched with index 2 at edge t +
-    // `at`. Warp 0 reads its index in the first setup cycle (t+2), warp 1
-    // in the second (t+3), warp 2 in the third (t+4), warp 3 in warp 0's
-    // cycle (t+5).
+    // Issue 29's two warp-setup stages: one record per warp (96 threads,
+    // three warps), slot 0 relaunched with index 2 at edge t + `at`. Warp
+    // 0 reads its index in the first setup cycle (t+2), warp 1 in the
+    // second (t+3), warp 2 in warp 0's cycle (t+4).
     let relaunch_at = |at: u64| {
-        let mut tb = Tb::one_d(128);
+        let mut tb = Tb::one_d(96);
         tb.launch(0, 1, 0);
         let t = tb.enq(&Tuple {
             off_cx: 0x1_0000,
@@ -233,18 +228,16 @@ fn a_warps_cta_index_is_read_when_the_walk_moves_to_the_warp_before_it() {
         }
         tb.edge(with(done(0), launch(0, 2, 0)));
         tb.drain();
-        (0..4).map(|w| tb.got_addr[w][0].addr).collect::<Vec<_>>()
+        (0..3).map(|w| tb.got_addr[w][0].addr).collect::<Vec<_>>()
     };
     // At the start edge: every warp reads index 2.
-    assert_eq!(relaunch_at(1), vec![0x2_0000, 0x2_0080, 0x2_0100, 0x2_0180]);
-    // At the first setup edge: warps 1 to 3 read 2.
-    assert_eq!(relaunch_at(2), vec![0x1_0000, 0x2_0080, 0x2_0100, 0x2_0180]);
-    // At the second setup edge: warps 2 and 3 read 2.
-    assert_eq!(relaunch_at(3), vec![0x1_0000, 0x1_0080, 0x2_0100, 0x2_0180]);
-    // At the third setup edge: warp 3 reads 2.
-    assert_eq!(relaunch_at(4), vec![0x1_0000, 0x1_0080, 0x1_0100, 0x2_0180]);
+    assert_eq!(relaunch_at(1), vec![0x2_0000, 0x2_0080, 0x2_0100]);
+    // At the first setup edge: warps 1 and 2 read 2.
+    assert_eq!(relaunch_at(2), vec![0x1_0000, 0x2_0080, 0x2_0100]);
+    // At the second setup edge: warp 2 reads 2.
+    assert_eq!(relaunch_at(3), vec![0x1_0000, 0x1_0080, 0x2_0100]);
     // At warp 0's edge: every warp read 1.
-    assert_eq!(relaunch_at(5), vec![0x1_0000, 0x1_0080, 0x1_0100, 0x1_0180]);
+    assert_eq!(relaunch_at(4), vec![0x1_0000, 0x1_0080, 0x1_0100]);
 }
 
 #[test]
@@ -320,7 +313,7 @@ fn statistics_count_events() {
     assert_eq!(s.slow_groups, 6);
     assert_eq!(s.warps_expanded, 6);
     assert_eq!(s.deq_hits, 8);
-    // Busy cycles: 3 x 3 setup cycles + 4 records + 2 fast + 8 slow group
+    // Busy cycles: 3 x 2 setup cycles + 4 records + 2 fast + 8 slow group
     // cycles + stalls.
-    assert_eq!(s.busy_cycles, 9 + 4 + 2 + 8 + s.stall_cycles());
+    assert_eq!(s.busy_cycles, 6 + 4 + 2 + 8 + s.stall_cycles());
 }

@@ -39,7 +39,7 @@ fn run(tb: &mut Tb, t: &Tuple) -> u64 {
 fn contract_scenario_guard_then_guarded_data() {
     let mut tb = cta64();
     // 1. Guard tid.x < 40: warp 0 fast, warp 1 slow (4 groups).
-    assert_eq!(run(&mut tb, &tid_guard(cmp::LT, 40)), 9);
+    assert_eq!(run(&mut tb, &tid_guard(cmp::LT, 40)), 8);
     assert_eq!(tb.m.pred_queue(0), vec![0xFFFF_FFFF]);
     assert_eq!(tb.m.pred_queue(1), vec![0x0000_00FF]);
     assert_eq!((tb.m.guard_mask(0), tb.m.guard_mask(1)), (!0, 0xFF));
@@ -49,7 +49,7 @@ fn contract_scenario_guard_then_guarded_data() {
     // 2. Guarded DATA (0x1000, 4, word): one record per warp, one request
     // per record.
     let data = guarded(addr_tuple(kind::DATA, 0x1000, 4, gran::WORD));
-    assert_eq!(run(&mut tb, &data), 6);
+    assert_eq!(run(&mut tb, &data), 5);
     assert_eq!(
         tb.m.addr_queue(0),
         vec![rec(0x1000, 0xFFFF_FFFF, gran::WORD, true)]
@@ -65,10 +65,10 @@ fn contract_scenario_guard_then_guarded_data() {
     assert_eq!(lines, vec![0x1000, 0x1080]);
 
     // 3. Guard tid.x < 32: warp 1's mask is 0 (fast path).
-    assert_eq!(run(&mut tb, &tid_guard(cmp::LT, 32)), 6);
+    assert_eq!(run(&mut tb, &tid_guard(cmp::LT, 32)), 5);
     assert_eq!((tb.m.guard_mask(0), tb.m.guard_mask(1)), (!0, 0));
     // 4. Guarded ADDR: warp 1 gets nothing, in one cycle.
-    assert_eq!(run(&mut tb, &guarded(word_tuple(0x2000, 4))), 6);
+    assert_eq!(run(&mut tb, &guarded(word_tuple(0x2000, 4))), 5);
     assert_eq!(
         tb.m.addr_queue(0),
         vec![rec(0x2000, 0xFFFF_FFFF, gran::WORD, true)]
@@ -82,7 +82,7 @@ fn contract_scenario_guard_then_guarded_data() {
     // ends warp 0's first run inside line 0x3000.
     run(&mut tb, &tid_guard(cmp::NE, 1));
     assert_eq!((tb.m.guard_mask(0), tb.m.guard_mask(1)), (0xFFFF_FFFD, !0));
-    assert_eq!(run(&mut tb, &guarded(word_tuple(0x3000, 4))), 7);
+    assert_eq!(run(&mut tb, &guarded(word_tuple(0x3000, 4))), 6);
     assert_eq!(
         tb.m.addr_queue(0),
         vec![
@@ -119,9 +119,9 @@ fn a_warp_with_no_enabled_lane_takes_one_cycle_and_makes_no_request() {
     assert_eq!(tb.m.queue_len(1, DEQ_ADDR), 4);
     let before = tb.m.stats();
     let t = tb.enq(&guarded(addr_tuple(kind::DATA, 0x5000, 4, gran::WORD)));
-    tb.idle(7); // start, three setup cycles, warp 0's record (and request), warp 1's skip, the leave cycle
-    assert!(tb.m.idle(), "the tuple left at edge t+7");
-    assert_eq!(tb.now(), t + 8);
+    tb.idle(6); // start, two setup cycles, warp 0's record (and request), warp 1's skip, the leave cycle
+    assert!(tb.m.idle(), "the tuple left at edge t+6");
+    assert_eq!(tb.now(), t + 7);
     let s = tb.m.stats();
     assert_eq!(s.records_pushed - before.records_pushed, 1);
     assert_eq!(s.mem_requests - before.mem_requests, 1);
@@ -228,7 +228,7 @@ fn reset_clears_the_guard_masks_and_the_counter() {
     assert_eq!((tb.m.guard_mask(0), tb.m.guard_mask(1)), (0, 0));
     // With G = 0 a guarded tuple skips every warp, one cycle each.
     tb.launch(0, 0, 0);
-    assert_eq!(run(&mut tb, &guarded(word_tuple(0x100, 4))), 6);
+    assert_eq!(run(&mut tb, &guarded(word_tuple(0x100, 4))), 5);
     assert!(tb.m.queues_empty());
     assert_eq!(tb.out().stat_guard_skips, 2);
 }
@@ -243,7 +243,7 @@ fn a_guard_writes_g_at_the_edge_its_mask_is_pushed() {
     tb.launch(0, 0, 0);
     run(&mut tb, &pred_tuple(0, 0, cmp::EQ, 0)); // warp 0's queue full
     tb.enq(&tid_guard(cmp::LT, 5));
-    tb.idle(6); // start, three setup cycles, then stalled
+    tb.idle(5); // start, two setup cycles, then stalled
     assert_eq!(tb.m.guard_mask(0), 0);
     assert_eq!(tb.m.stats().guard_writes, 0);
     tb.deq(0, DEQ_PRED); // the pop makes room at this edge; still stalled

@@ -338,10 +338,10 @@ fn run_case(c: &Case) -> Result<(), TestCaseError> {
         (want.fast, want.slow, want.guard_skips)
     );
     let s = tb.m.stats();
-    // Three setup cycles per tuple that made the expander busy (issue 29).
+    // Two setup cycles per tuple that made the expander busy (issue 29).
     prop_assert_eq!(
         s.busy_cycles,
-        want.base_cycles + 3 * s.tuples_started + s.stall_cycles()
+        want.base_cycles + 2 * s.tuples_started + s.stall_cycles()
     );
     prop_assert_eq!(s.tuples_expanded, c.tuples.len() as u64);
     Ok(())

@@ -17,26 +17,24 @@ fn latency_of_a_record() {
     assert!(!tb.m.busy());
     tb.idle(1); // edge t+1
     assert!(tb.m.busy());
-    // Cycles t+2, t+3 and t+4: the three setup cycles.
+    // Cycles t+2 and t+3: the two setup cycles.
     tb.idle(1); // edge t+2
     assert!(tb.m.busy());
     tb.idle(1); // edge t+3
     assert!(tb.m.busy());
-    tb.idle(1); // edge t+4
-    assert!(tb.m.busy());
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 0);
-    // Cycle t+5: a dequeue misses; the record is pushed at edge t+5.
+    // Cycle t+4: a dequeue misses; the record is pushed at edge t+4.
     tb.deq(0, DEQ_ADDR);
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 1);
     let out = tb.out();
     assert!(out.rsp_valid && !out.rsp_hit);
-    // Its only warp was done at edge t+5; the tuple leaves the ATQ at edge
-    // t+6 (issue 29, step 4: the pop is registered).
+    // Its only warp was done at edge t+4; the tuple leaves the ATQ at edge
+    // t+5 (issue 29, step 4: the pop is registered).
     assert_eq!(out.atq_count, 1);
     assert!(!tb.m.busy());
-    // Cycle t+6: the dequeue pops; shown in cycle t+7.
+    // Cycle t+5: the dequeue pops; shown in cycle t+6.
     let e = tb.deq(0, DEQ_ADDR);
-    assert_eq!(e, t + 6);
+    assert_eq!(e, t + 5);
     let out = tb.out();
     assert_eq!(out.atq_count, 0);
     assert!(out.rsp_valid && out.rsp_hit);
@@ -44,7 +42,7 @@ fn latency_of_a_record() {
         (out.rsp_addr, out.rsp_mask, out.rsp_gran, out.rsp_last),
         (0x100, 0xFFFF_FFFF, gran::WORD, true)
     );
-    // Cycle t+8: no dequeue in t+7, every rsp_* is 0.
+    // Cycle t+7: no dequeue in t+6, every rsp_* is 0.
     tb.idle(1);
     assert_eq!(tb.out(), reset_outputs());
 }
@@ -62,13 +60,11 @@ fn latency_of_a_memory_request() {
     assert!(!tb.out().mem_valid);
     tb.idle(1); // t+3: second setup cycle
     assert!(!tb.out().mem_valid);
-    tb.idle(1); // t+4: third setup cycle
-    assert!(!tb.out().mem_valid);
-    tb.idle(1); // t+5: record and request
-    let out = tb.out(); // cycle t+6
+    tb.idle(1); // t+4: record and request
+    let out = tb.out(); // cycle t+5
     assert!(out.mem_valid);
     assert_eq!(out.mem_addr, 0x1200);
-    assert_eq!(tb.now(), t + 6);
+    assert_eq!(tb.now(), t + 5);
     // Held until taken.
     tb.idle(3);
     assert!(tb.out().mem_valid && tb.out().mem_addr == 0x1200);
@@ -85,12 +81,12 @@ fn thirty_two_records_in_thirty_two_cycles() {
     let mut tb = Tb::one_d(32);
     tb.launch(0, 0, 0);
     let t = tb.enq(&word_tuple(0x1004, 128));
-    tb.idle(5); // t+1 start, t+2 to t+4 setup, t+5 first record
+    tb.idle(4); // t+1 start, t+2 and t+3 setup, t+4 first record
     assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 1);
     for i in 1..32 {
-        // Cycle t+5+i: dequeue one, push one.
+        // Cycle t+4+i: dequeue one, push one.
         let e = tb.deq(0, DEQ_ADDR);
-        assert_eq!(e, t + 5 + i);
+        assert_eq!(e, t + 4 + i);
         assert_eq!(tb.m.queue_len(0, DEQ_ADDR), 1, "record {i}");
         // The tuple leaves one edge after its last record (step 4).
         assert_eq!(tb.out().atq_count, 1);
@@ -102,8 +98,8 @@ fn thirty_two_records_in_thirty_two_cycles() {
         assert_eq!(*r, rec(0x1000 + 128 * i as u32, 0b10, gran::WORD, i == 31));
     }
     assert_eq!(tb.m.stats().stall_cycles(), 0);
-    // 32 record cycles and the three setup cycles.
-    assert_eq!(tb.m.stats().busy_cycles, 35);
+    // 32 record cycles and the two setup cycles.
+    assert_eq!(tb.m.stats().busy_cycles, 34);
 }
 
 #[test]
@@ -120,26 +116,26 @@ fn one_cycle_per_single_region_warp_and_the_next_tuple_follows() {
             .map(|w| tb.m.queue_len(w, DEQ_ADDR))
             .collect::<Vec<_>>()
     };
-    tb.idle(3); // t+2, t+3, t+4: setup
+    tb.idle(2); // t+2, t+3: setup
     assert_eq!(pushed(&tb), vec![0, 0, 0, 0]);
-    tb.idle(1); // t+5: warp 0
+    tb.idle(1); // t+4: warp 0
     assert_eq!(pushed(&tb), vec![1, 0, 0, 0]);
-    tb.idle(1); // t+6: warp 1
-    tb.idle(1); // t+7: warp 2
+    tb.idle(1); // t+5: warp 1
+    tb.idle(1); // t+6: warp 2
     assert_eq!(pushed(&tb), vec![1, 1, 1, 0]);
     assert_eq!(tb.out().atq_count, 2);
-    tb.idle(1); // t+8: warp 3, the first tuple's end
+    tb.idle(1); // t+7: warp 3, the first tuple's end
     assert_eq!(tb.out().atq_count, 2);
     assert!(!tb.m.busy());
-    tb.idle(1); // t+9: the first tuple leaves (step 4: the pop registered)
+    tb.idle(1); // t+8: the first tuple leaves (step 4: the pop registered)
     assert_eq!(tb.out().atq_count, 1);
     assert!(!tb.m.busy());
-    tb.idle(1); // t+10: start of the second
+    tb.idle(1); // t+9: start of the second
     assert!(tb.m.busy());
-    tb.idle(3); // t+11, t+12, t+13: its setup
+    tb.idle(2); // t+10, t+11: its setup
     assert_eq!(pushed(&tb), vec![1, 1, 1, 1]);
-    let e = tb.edge(DacIn::default()); // t+14: its warp 0
-    assert_eq!(e, t + 14);
+    let e = tb.edge(DacIn::default()); // t+12: its warp 0
+    assert_eq!(e, t + 12);
     assert_eq!(pushed(&tb), vec![2, 1, 1, 1]);
 }
 
@@ -150,7 +146,7 @@ fn predicate_paths_take_one_cycle_or_g_cycles() {
         let mut tb = Tb::one_d(threads);
         tb.launch(0, 0, 0);
         tb.enq(t);
-        tb.idle(4); // start, three setup cycles
+        tb.idle(3); // start, two setup cycles
         let mut n = 0;
         while tb.m.busy() {
             tb.idle(1);
@@ -176,7 +172,7 @@ fn slow_path_groups_and_the_mask_push() {
     let mut tb = Tb::one_d(32);
     tb.launch(0, 0, 0);
     tb.enq(&pred_tuple(0, 1, cmp::NE, 12));
-    tb.idle(4); // start, three setup cycles
+    tb.idle(3); // start, two setup cycles
     let mut partials = Vec::new();
     for _ in 0..3 {
         tb.idle(1);
@@ -203,7 +199,7 @@ fn warps_out_of_range_or_empty_take_one_cycle_and_produce_nothing() {
     tb.launch(0, 0, 0);
     tb.launch(2, 0, 0);
     tb.enq(&pred_tuple(0, 1, cmp::EQ, 3));
-    tb.idle(4); // start, three setup cycles
+    tb.idle(3); // start, two setup cycles
     let mut n = 0;
     while tb.m.busy() {
         tb.idle(1);
@@ -217,7 +213,7 @@ fn warps_out_of_range_or_empty_take_one_cycle_and_produce_nothing() {
     let mut tb = Tb::new(&DacParams::default(), 6, 64, 3);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    tb.idle(4); // start, three setup cycles
+    tb.idle(3); // start, two setup cycles
     let mut n = 0;
     while tb.m.busy() {
         tb.idle(1);
@@ -230,7 +226,7 @@ fn warps_out_of_range_or_empty_take_one_cycle_and_produce_nothing() {
     let mut tb = Tb::new(&DacParams::default(), 0, 0, 2);
     tb.launch(0, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    tb.idle(4); // start, three setup cycles
+    tb.idle(3); // start, two setup cycles
     tb.idle(1);
     assert!(tb.m.busy());
     tb.idle(1);
@@ -248,7 +244,7 @@ fn zero_warps_per_cta_reading() {
     tb.launch(0, 0, 0);
     tb.launch(3, 0, 0);
     tb.enq(&word_tuple(0, 4));
-    tb.idle(4); // start, three setup cycles
+    tb.idle(3); // start, two setup cycles
     tb.idle(1); // slot 0
     assert!(tb.m.busy());
     tb.idle(1); // slot 3
@@ -264,7 +260,7 @@ fn zero_warps_per_cta_reading() {
         off_cx: 0x1000,
         ..word_tuple(0, 4)
     });
-    tb.idle(7); // start, three setup cycles, two slots, the leave cycle
+    tb.idle(6); // start, two setup cycles, two slots, the leave cycle
     assert!(tb.m.idle());
     assert_eq!(
         tb.m.addr_queue(0),

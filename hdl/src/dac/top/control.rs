@@ -33,9 +33,8 @@ impl<
         self.start_go.next = self.start.val() & !self.start_drop.val();
         self.memfree.next = !self.mem_v.q.val() | self.mem_ready.val();
         // A busy cycle on the current warp (`cv`); `busy & !cv` is one of
-        // the tuple's three setup cycles (`!wv`: its first warp's first
-        // stage; `wv & !x_v`: its second stage and the second warp's first;
-        // `x_v`: its third, the second warp's second, the third's first).
+        // the tuple's two setup cycles (`!wv`: its first warp's first stage;
+        // `wv`: its second stage and the second warp's first).
         self.cyc.next = self.busy.q.val() & self.cv.q.val();
         self.a_push.next = self.cyc.val()
             & self.is_addr.val()
@@ -59,12 +58,8 @@ impl<
             & !self.fast.val()
             & (self.grp.q.val() != self.lastg.val());
         self.p_push.next = self.pf_push.val() | self.ps_final.val();
-        // The record's `last` from a register (issue 29, session 50: `load`
-        // off the record loop): no run start left above the record's first
-        // lane (`r_rem`, Queues).
-        self.rlast.next = self.r_rem.q.val() == self.c0_32.val();
         self.wdone.next = self.cyc.val()
-            & (self.skip.val() | (self.a_push.val() & self.rlast.val()) | self.p_push.val());
+            & (self.skip.val() | (self.a_push.val() & self.rec.last.val()) | self.p_push.val());
         // The next warp is its slot's last (its successor is in the next
         // slot of `todo`), and the tuple's last (no slot of `todo` left).
         self.zx_wi7.narrow.next = self.nwi.q.val();
@@ -79,8 +74,6 @@ impl<
         self.load.next =
             (self.busy.q.val() & !self.cv.q.val()) | (self.wdone.val() & !self.cend.q.val());
         self.tuple_done.next = self.wdone.val() & self.cend.q.val();
-        // The pointer moves to the next slot of `todo` (session 52).
-        self.r_adv.d.next = self.load.val() & self.slot_last.val();
         // The tuple's end is decided here; it leaves the ATQ at the next edge
         // (`r_pop`).
         self.atq_pop.next = self.start_drop.val() | self.tuple_done.val();
@@ -89,8 +82,8 @@ impl<
         // cycle ahead, after this edge's push and pop, for the warp current
         // after the edge (the next one at `load`); the push decision reads a
         // flip-flop instead of both pointer memories at `cwid`.
-        self.aq.peek_q.next = self.x_wid.q.val();
-        self.pq.peek_q.next = self.x_wid.q.val();
+        self.aq.peek_q.next = self.wwid.q.val();
+        self.pq.peek_q.next = self.wwid.q.val();
         self.r_afull.d.next = self.aq.push_full_next.val();
         self.r_pfull.d.next = self.pq.push_full_next.val();
         if self.load.val() {
@@ -98,7 +91,7 @@ impl<
             self.r_pfull.d.next = self.pq.peek_full_next.val();
         }
 
-        // ---- The third setup stage's registers: loaded with the next warp's
+        // ---- The second setup stage's registers: loaded with the next warp's
         // values at the edge the walk moves to it (`load`).
         for l in 0..self._n {
             self.lv[l].clock.next = self.clock.val();
@@ -122,16 +115,16 @@ impl<
         self.r_lastg.d.next = self.r_lastg.q.val();
         self.r_skip0.d.next = self.r_skip0.q.val();
         self.r_gskip.d.next = self.r_gskip.q.val();
-        self.r_ff.d.next = self.r_ff.q.val();
-        self.r_cf.d.next = self.r_cf.q.val();
-        // The next warp's run starts: an enabled lane after one that is not
-        // enabled or across a region boundary (`ends`); bit 0 is never read.
-        self.st_new.next = self.setup.live.val()
-            & (self.setup.ends.val() | !(self.setup.live.val() << self.c1_32.val()))
-            & self.c1_32m.val();
+        self.r_pb.d.next = self.r_pb.q.val();
+        self.r_vl.d.next = self.r_vl.q.val();
+        self.r_st.d.next = self.r_st.q.val();
         if self.load.val() {
-            self.r_ff.d.next = self.ffast.val();
-            self.r_cf.d.next = self.cmp_first.r.val();
+            // Run starts: an enabled lane after one that is not enabled or
+            // across a region boundary (`ends`); bit 0 is never read.
+            self.r_st.d.next = self.setup.live.val()
+                & (self.setup.ends.val() | !(self.setup.live.val() << self.c1_32.val()))
+                & self.c1_32m.val();
+            self.r_vl.d.next = self.lanes.vl.val();
             self.r_act.d.next = self.setup.act.val();
             // Bit 0 of the enabled lanes and of the run ends is never read
             // by the record loop (no run ends at lane 0, and `lowe` always
@@ -139,9 +132,10 @@ impl<
             self.r_live.d.next = self.setup.live.val() & self.c1_32m.val();
             self.r_ends.d.next = self.setup.ends.val() & self.c1_32m.val();
             self.r_gef.d.next = self.setup.gef.val();
-            self.r_lastg.d.next = self.x_lg.q.val();
-            self.r_skip0.d.next = self.x_skip0.q.val();
+            self.r_lastg.d.next = self.nm1.val().get_bits::<2>(3);
+            self.r_skip0.d.next = self.wskip0.q.val();
             self.r_gskip.d.next = self.gskip.val();
+            self.r_pb.d.next = self.pb.val();
         }
     }
 }

@@ -20,12 +20,11 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // ---- Expander registers: the current warp (`cwid`, `cend`, `p`,
-        // `grp`, `part`), the next one (`x_*`, its lane 0 and lane n-1
-        // added), the one after it half set up (`ws`, `wc`, `wn`, `wskip0`,
-        // `wwid`, `wlast`, `wv`) and the warp pointer three ahead (`nslot`,
-        // `nwi`, `nwid`, with `todo` the slots after it). `load` moves every
-        // stage's warp to the next stage and the pointer to its successor
-        // (issue 29, the third setup stage, session 49).
+        // `grp`, `part`), the next one half set up (`ws`, `wc`, `wn`,
+        // `wskip0`, `wwid`, `wlast`, `wv`) and the warp pointer two ahead
+        // (`nslot`, `nwi`, `nwid`, with `todo` the slots after it). `load`
+        // moves the next warp to the current one, the pointed warp to the next
+        // one and the pointer to its successor.
         self.busy.d.next = self.busy.q.val();
         self.cv.d.next = self.cv.q.val();
         self.wv.d.next = self.wv.q.val();
@@ -33,7 +32,7 @@ impl<
         self.ws.d.next = self.ws.q.val();
         self.wc.d.next = self.wc.q.val();
         self.wn.d.next = self.wn.q.val();
-        self.wlg.d.next = self.wlg.q.val();
+        self.wnm1.d.next = self.wnm1.q.val();
         self.wskip0.d.next = self.wskip0.q.val();
         self.wwid.d.next = self.wwid.q.val();
         self.wlast.d.next = self.wlast.q.val();
@@ -53,35 +52,30 @@ impl<
         }
         self.nwi.d.next = self.nwi.q.val();
         self.nwid.d.next = self.nwid.q.val();
+        // The next warp's slot index: its slot's registers after this
+        // edge's launch (the trees read `cx[s].d`).
+        self.cc_x.d.next = self.tcx[30].val();
+        self.cc_y.d.next = self.tcy[30].val();
         if self.start_go.val() {
             self.busy.d.next = true;
             self.cv.d.next = false;
-            self.x_v.d.next = false;
             self.wv.d.next = false;
             self.todo.d.next = self.active.q.val() & !self.low_act.val();
             self.nslot.d.next = self.pk_enc_act.word.val();
             self.nwi.d.next = self.c0_6.val();
             self.nwid.d.next = self.pk_start.w.val();
+            self.cc_x.d.next = self.pk_start.x.val();
+            self.cc_y.d.next = self.pk_start.y.val();
         } else if self.load.val() {
-            self.cv.d.next = self.x_v.q.val();
-            self.cwid.d.next = self.x_wid.q.val();
-            self.cend.d.next = self.x_last.q.val();
-            self.x_v.d.next = self.wv.q.val();
-            self.x_vw.d.next = self.add_vw.s.val();
-            self.x_nvw.d.next = !self.add_vw.s.val();
-            self.x_vl.d.next = self.add_vl.s.val();
-            self.x_n.d.next = self.wn.q.val();
-            self.x_lg.d.next = self.wlg.q.val();
-            self.x_skip0.d.next = self.wskip0.q.val();
-            self.x_wid.d.next = self.wwid.q.val();
-            self.x_last.d.next = self.wlast.q.val();
-            self.x_g.d.next = self.wg.q.val();
+            self.cv.d.next = self.wv.q.val();
+            self.cwid.d.next = self.wwid.q.val();
+            self.cend.d.next = self.wlast.q.val();
             self.wv.d.next = true;
             self.ws.d.next = self.lane0.s.val();
             self.wc.d.next = self.lane0.c.val();
             self.wg.d.next = self.gmask.val();
             self.wn.d.next = self.n.val();
-            self.wlg.d.next = self.lg.val();
+            self.wnm1.d.next = self.n.val() - self.c1_6.val();
             self.wskip0.d.next = self.skip0.val();
             self.wwid.d.next = self.wid.val().get_bits::<WB>(0);
             self.wlast.d.next = self.nlast.val();
@@ -94,6 +88,8 @@ impl<
                 self.todo.d.next = self.todo_next.val();
                 self.nwi.d.next = self.c0_6.val();
                 self.nwid.d.next = self.pk_adv.w.val();
+                self.cc_x.d.next = self.pk_adv.x.val();
+                self.cc_y.d.next = self.pk_adv.y.val();
             } else {
                 self.nwi.d.next = self.nwi.q.val() + self.c1_6.val();
                 self.nwid.d.next = self.nwid.q.val() + self.one10.val();
@@ -125,14 +121,14 @@ impl<
         self.st_fast.d.next = self.st_fast.q.val();
         self.st_slow.d.next = self.st_slow.q.val();
         if self.pf_push.val() {
-            self.st_fast.d.next = self.add_sf.s.val();
+            self.st_fast.d.next = self.st_fast.q.val() + self.c1_32.val();
         }
         if self.ps_final.val() {
-            self.st_slow.d.next = self.add_ss.s.val();
+            self.st_slow.d.next = self.st_slow.q.val() + self.c1_32.val();
         }
         self.st_gskip.d.next = self.st_gskip.q.val();
         if self.cyc.val() & self.r_gskip.q.val() & !self.r_skip0.q.val() {
-            self.st_gskip.d.next = self.add_sg.s.val();
+            self.st_gskip.d.next = self.st_gskip.q.val() + self.c1_32.val();
         }
         self.stat_pred_fast.next = self.st_fast.q.val();
         self.stat_pred_slow.next = self.st_slow.q.val();

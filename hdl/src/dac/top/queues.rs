@@ -85,25 +85,9 @@ impl<
         self.pk_addr.narrow.next = self.rec.addr.val() >> self.c5_32.val();
         self.pk_mask.narrow.next = self.rec.mask.val();
         self.pk_gran.narrow.next = self.t_gran.val();
-        // The record's `last` (issue 29, session 50): no run start is left
-        // above the record's first lane `s` (`DacRecord`), kept in `r_rem`.
-        // At `load`, the next warp's starts above its lowest enabled lane
-        // (its first record's `s`); at a push that is not the warp's last,
-        // `p` moves to `nxt`, the lowest of them (the lowest enabled lane
-        // after the run's end), so those above it stay (`rec.past`). `last`
-        // (`rlast`, Control) is an OR tree of the register, not the record
-        // loop's. (A prefix OR of `r_rem` for its lowest bit, the first
-        // form, was mapped by ABC as an OR chain that `rlast` shared.)
         self.pk_last.next = self.zero_62.val();
-        if self.rlast.val() {
+        if self.rec.last.val() {
             self.pk_last.next = self.bit61.val();
-        }
-        self.rem0.next = self.st_new.val() & (self.setup.gef.val() << self.c1_32.val());
-        self.r_rem.d.next = self.r_rem.q.val();
-        if self.load.val() {
-            self.r_rem.d.next = self.rem0.val();
-        } else if self.a_push.val() {
-            self.r_rem.d.next = self.r_rem.q.val() & self.rec.past.val();
         }
         self.aq.push_data.next = self.pk_addr.wide.val()
             | (self.pk_mask.wide.val() << self.off27.val())

@@ -22,10 +22,9 @@ impl<
         dff_setup!(
             self, clock, active, todo, busy, p, grp, r_gm, part, count, mem_v, mem_a, r_valid,
             r_hit, r_addr, r_mask, r_gran, r_last, st_fast, st_slow, st_gskip, g_written, cwid, cv,
-            cend, nslot, nwi, nwid, r_cas, r_cac, r_cbs, r_cbc, r_adv, ws, wc, wn, wlg, wskip0, wwid, wlast, wv, wg, x_vw,
-            x_nvw, x_vl, x_n, x_lg, x_skip0, x_wid, x_last, x_v, x_g, r_ff, r_cf, r_ot, r_p31, r_pts,
-            r_ptc, r_pbt, r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pop, r_rem,
-            r_gw, r_gwa, r_gwd, h_base, h_tx, h_ty, h_cx, h_cy, h_sc, h_nsc, h_gran, h_cmp, h_addr,
+            cend, nslot, nwi, nwid, cc_x, cc_y, ws, wc, wn, wnm1, wskip0, wwid, wlast, wv, wg,
+            r_act, r_live, r_ends, r_gef, r_lastg, r_skip0, r_gskip, r_pb, r_vl, r_pop, r_st, r_gw,
+            r_gwa, r_gwd, h_base, h_tx, h_ty, h_cx, h_cy, h_sc, h_nsc, h_gran, h_cmp, h_addr,
             h_data, h_pred, h_guard, h_zo, h_ar, r_afull, r_pfull, r_d2, r_z1, r_m1, r_z2, r_m2
         );
         self.active.reset.next = self.reset.val();
@@ -48,11 +47,8 @@ impl<
         self.st_slow.reset.next = self.reset.val();
         self.st_gskip.reset.next = self.reset.val();
         self.g_written.reset.next = self.reset.val();
-        self.r_cas.reset.next = self.reset.val();
-        self.r_cac.reset.next = self.reset.val();
-        self.r_cbs.reset.next = self.reset.val();
-        self.r_cbc.reset.next = self.reset.val();
-        self.r_adv.reset.next = self.reset.val();
+        self.cc_x.reset.next = self.reset.val();
+        self.cc_y.reset.next = self.reset.val();
         self.cwid.reset.next = self.reset.val();
         self.cv.reset.next = self.reset.val();
         self.cend.reset.next = self.reset.val();
@@ -62,29 +58,12 @@ impl<
         self.ws.reset.next = self.reset.val();
         self.wc.reset.next = self.reset.val();
         self.wn.reset.next = self.reset.val();
-        self.wlg.reset.next = self.reset.val();
+        self.wnm1.reset.next = self.reset.val();
         self.wskip0.reset.next = self.reset.val();
         self.wwid.reset.next = self.reset.val();
         self.wlast.reset.next = self.reset.val();
         self.wv.reset.next = self.reset.val();
         self.wg.reset.next = self.reset.val();
-        self.x_vw.reset.next = self.reset.val();
-        self.x_nvw.reset.next = self.reset.val();
-        self.x_vl.reset.next = self.reset.val();
-        self.x_n.reset.next = self.reset.val();
-        self.x_lg.reset.next = self.reset.val();
-        self.x_skip0.reset.next = self.reset.val();
-        self.x_wid.reset.next = self.reset.val();
-        self.x_last.reset.next = self.reset.val();
-        self.x_v.reset.next = self.reset.val();
-        self.x_g.reset.next = self.reset.val();
-        self.r_ff.reset.next = self.reset.val();
-        self.r_cf.reset.next = self.reset.val();
-        self.r_ot.reset.next = self.reset.val();
-        self.r_p31.reset.next = self.reset.val();
-        self.r_pts.reset.next = self.reset.val();
-        self.r_ptc.reset.next = self.reset.val();
-        self.r_pbt.reset.next = self.reset.val();
         self.r_act.reset.next = self.reset.val();
         self.r_live.reset.next = self.reset.val();
         self.r_ends.reset.next = self.reset.val();
@@ -92,8 +71,10 @@ impl<
         self.r_lastg.reset.next = self.reset.val();
         self.r_skip0.reset.next = self.reset.val();
         self.r_gskip.reset.next = self.reset.val();
+        self.r_pb.reset.next = self.reset.val();
+        self.r_vl.reset.next = self.reset.val();
         self.r_pop.reset.next = self.reset.val();
-        self.r_rem.reset.next = self.reset.val();
+        self.r_st.reset.next = self.reset.val();
         self.r_gw.reset.next = self.reset.val();
         self.r_gwa.reset.next = self.reset.val();
         self.r_gwd.reset.next = self.reset.val();

@@ -1,10 +1,9 @@
-//! The second section of the [`super::DacExpanderRtl`] kernel: the three
-//! warp-setup stages (the first on the warp three ahead of the current one:
+//! The second section of the [`super::DacExpanderRtl`] kernel: the two
+//! warp-setup stages (the first on the warp two ahead of the current one:
 //! its active lanes and lane-0 value as carry-save words from its slot's CTA
-//! index; the second on the warp two ahead: lane 0's and lane `n-1`'s values
-//! added; the third on the next warp: its lane values and lane masks from
-//! those registers and its guard mask; each registered at the edge the walk
-//! moves on) and the address record from lane `p` of the current warp.
+//! index; the second on the next warp: its lane values and lane masks from
+//! those registered words and its guard mask; each registered at the edge the
+//! walk moves on) and the address record from lane `p` of the current warp.
 
 use rust_hdl::prelude::*;
 
@@ -24,7 +23,7 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         // ---- First setup stage, on the warp pointer (`nslot`, `nwi`,
-        // `nwid`, `cc_x`, `cc_y`: three warps ahead of the current one).
+        // `nwid`, `cc_x`, `cc_y`: two warps ahead of the current one).
         // Its slot (`nslot`). Its CTA index and warp
         // id are registers (`cc_x`, `cc_y`, `nwid`) set at the edge that
         // moves the walk (Control); the OR trees here give the slot's index
@@ -55,6 +54,8 @@ impl<
             self.tcx[i + 16].next = self.tcx[2 * i].val() | self.tcx[2 * i + 1].val();
             self.tcy[i + 16].next = self.tcy[2 * i].val() | self.tcy[2 * i + 1].val();
         }
+        self.cur_cx.next = self.cc_x.q.val();
+        self.cur_cy.next = self.cc_y.q.val();
         // Its id = slot * W + wi.
         self.wid.next = self.nwid.q.val();
         // Its active lanes: n = min(32, T - 32*wi), 0 past the block.
@@ -82,36 +83,25 @@ impl<
             self.amask.next =
                 (self.c1_6.val() << (self.zx_k6.wide.val() - self.c5_6.val())) - self.c1_6.val();
         }
-        // The CTA terms from registers (issue 29, session 52): the next
-        // slot's if the pointer moved on to it at the edge, else its slot's.
-        self.lane0.cs.next = self.r_cbs.q.val();
-        self.lane0.cc.next = self.r_cbc.q.val();
-        if self.r_adv.q.val() {
-            self.lane0.cs.next = self.r_cas.q.val();
-            self.lane0.cc.next = self.r_cac.q.val();
-        }
+        self.lane0.base.next = self.t_base.val();
+        self.lane0.off_cx.next = self.t_cx.val();
+        self.lane0.off_cy.next = self.t_cy.val();
         self.lane0.off_tx.next = self.t_tx.val();
         self.lane0.off_ty.next = self.t_ty.val();
+        self.lane0.cx.next = self.cur_cx.val();
+        self.lane0.cy.next = self.cur_cy.val();
         self.lane0.a.next = self.nwi.q.val() & self.amask.val();
         self.lane0.ty0.next = self.t0.val() >> self.zx_k12.wide.val();
 
-        // Its last slow-path group, (n - 1) >> 3 for n = 1..32.
-        self.lg.next = self.c0_2.val();
-        if self.n.val() > self.c24_6.val() {
-            self.lg.next = self.c3_2.val();
-        } else if self.n.val() > self.c16_6.val() {
-            self.lg.next = self.c2_2.val();
-        } else if self.n.val() > self.c8_6.val() {
-            self.lg.next = self.c1_2.val();
-        }
-
-        // ---- Third setup stage, on the next warp (`x_vw`, `x_n`, `x_g`):
-        // its lane values, one adder per lane from two registers.
-        self.lanes.vw.next = self.x_vw.q.val();
-        self.lanes.vwn.next = self.x_nvw.q.val();
+        // ---- Second setup stage, on the next warp (`ws`, `wc`, `wn`,
+        // `wwid`): its lane values from lane 0's registered words.
+        self.lanes.s.next = self.ws.q.val();
+        self.lanes.c.next = self.wc.q.val();
         for i in 0..self._nlo {
             self.lanes.o[i].next = self.r_lo[i].q.val();
         }
+        self.nm1.next = self.wnm1.q.val();
+        self.lanes.nm1.next = self.wnm1.q.val();
 
         // ---- The pointed warp's guard mask G[w] (0 until written since
         // reset; a warp id past N_WARPS is never written, so its mask reads as
@@ -135,12 +125,12 @@ impl<
         for l in 0..self._n {
             self.setup.v[l].next = self.lanes.v[l].val().get_bits::<8>(0);
         }
-        self.setup.n.next = self.x_n.q.val();
+        self.setup.n.next = self.wn.q.val();
         self.setup.g.next = self.t_gran.val();
         self.setup.brk.next = self.brks.brk.val();
         self.setup.en.next = self.ones32.val();
         if self.is_addr.val() & self.t_guard.val() {
-            self.setup.en.next = self.x_g.q.val();
+            self.setup.en.next = self.wg.q.val();
         }
         // A warp produces nothing when it cannot be queued, has no active
         // lane, or (guarded) no enabled lane.
@@ -157,5 +147,6 @@ impl<
         self.rec.live.next = self.r_live.q.val();
         self.rec.ends.next = self.r_ends.q.val();
         self.rec.gef.next = self.r_gef.q.val();
+        self.rec.starts.next = self.r_st.q.val();
     }
 }
