@@ -61,20 +61,17 @@ impl Logic for FirstOne {
     }
 }
 
-/// The inter-warp candidate stride (training step 2) without a negation
-/// after the shift: for `delta = w - lead` (warp ids of `WB` bits, `w !=
-/// lead`), `pow2` = `|delta|` is a power of two `2^m`; `div` = the low `m`
-/// bits of `a - base` are zero; `stride` = `(a - base) / delta`, computed
-/// as `(a - base)` (delta > 0) or `(base - a)` (delta < 0), both formed in
-/// parallel, shifted right arithmetically by `m` (exact when `div`).
-/// `eq` = `pow2 & div & (stride = cmp)`, decided without the subtraction
-/// or the shift (issue 29 step 10): with `X = cmp << m`, `(a - base) / delta
-/// = cmp` exactly when `a - base = X` (delta > 0) or `-X` (delta < 0) and
-/// the shift's fill matches `cmp`'s top bits (`cmp`'s top `m + 1` bits all
-/// equal; for delta < 0 not `cmp = -2^(A-1-m)` but also `cmp = 2^(A-1-m)`:
-/// `a - base = -2^(A-1)`, whose negation overflows, has a positive quotient). `a + !base + Y = K` (`Y = !X`, `K =
-/// -2`; or `Y = X`, `K = -1`) is tested as a carry-save row and the carries
-/// it would need, without a carry chain.
+/// The inter-warp candidate stride's first half (training step 2): for
+/// `delta = w - lead` (warp ids of `WB` bits, `w != lead`), `pow2` =
+/// `|delta|` is a power of two `2^m`; `div` = the low `m` bits of `a -
+/// base` are zero; the numerator `num_o` = `(a - base)` (delta > 0) or
+/// `(base - a)` (delta < 0), both formed in parallel (no negation after
+/// the shift), the sign the shift extends (`nneg_o`) and `|delta|`
+/// (`absd_o`). Session 52: the top registers them and [`IwShift`] forms
+/// the stride `(a - base) / delta` one edge later (exact when `pow2 &
+/// div`), compared there with the stored stride. (Until session 51 the
+/// shift and the comparison `eq`, a carry-save test without the
+/// subtraction, were here, in the training cycle.)
 #[derive(LogicBlock)]
 pub struct IwDiv<const WB: usize, const A: usize> {
     /// This load's warp.
@@ -89,12 +86,11 @@ pub struct IwDiv<const WB: usize, const A: usize> {
     pub pow2: Signal<Out, Bit>,
     /// `a - base` is divisible by it.
     pub div: Signal<Out, Bit>,
-    /// `(a - base) / (w - lead)` (meaningful when `pow2 & div`).
-    pub stride: Signal<Out, Bits<A>>,
-    /// The stride `stride` is compared with.
-    pub cmp: Signal<In, Bits<A>>,
-    /// `pow2 & div & (stride = cmp)`.
-    pub eq: Signal<Out, Bit>,
+    /// The numerator before the shift (`a - base` or `base - a`), the
+    /// sign the shift extends, and `|w - lead|`.
+    pub num_o: Signal<Out, Bits<A>>,
+    pub nneg_o: Signal<Out, Bit>,
+    pub absd_o: Signal<Out, Bits<WB>>,
 
     /// `a - base` and `base - a` (prefix adders, issue 29 step 8).
     sub_d: crate::arith::PrefixAdd<A>,
@@ -103,14 +99,6 @@ pub struct IwDiv<const WB: usize, const A: usize> {
     zero_a: Constant<Bits<A>>,
     pow_c: Vec<Constant<Bits<WB>>>,
     low_c: Vec<Constant<Bits<A>>>,
-    high_c: Vec<Constant<Bits<A>>>,
-    sh_c: Vec<Constant<Bits<A>>>,
-    /// `cmp`'s top `m + 1` bits, and `2^(A-1-m)`, per `m`.
-    top_c: Vec<Constant<Bits<A>>>,
-    min_c: Vec<Constant<Bits<A>>>,
-    ones_a: Constant<Bits<A>>,
-    /// `-2`.
-    m2_a: Constant<Bits<A>>,
 
     neg: Signal<Local, Bit>,
     absd: Signal<Local, Bits<WB>>,
@@ -119,15 +107,6 @@ pub struct IwDiv<const WB: usize, const A: usize> {
     num: Signal<Local, Bits<A>>,
     nneg: Signal<Local, Bit>,
     is_m: Vec<Signal<Local, Bit>>,
-    part: Vec<Signal<Local, Bits<A>>>,
-    /// Per `m`: `cmp << m`, the fill check, `a - base = cmp << m` (`sp`)
-    /// and `a - base = -(cmp << m)` (`sn`).
-    xs: Vec<Signal<Local, Bits<A>>>,
-    nxs: Vec<Signal<Local, Bits<A>>>,
-    fill: Vec<Signal<Local, Bit>>,
-    eqm: Vec<Signal<Local, Bit>>,
-    sp: Vec<SumIs<A>>,
-    sn: Vec<SumIs<A>>,
     _wb: usize,
 }
 
@@ -141,21 +120,15 @@ impl<const WB: usize, const A: usize> Default for IwDiv<WB, A> {
             base: Default::default(),
             pow2: Default::default(),
             div: Default::default(),
-            stride: Default::default(),
-            cmp: Default::default(),
-            eq: Default::default(),
+            num_o: Default::default(),
+            nneg_o: Default::default(),
+            absd_o: Default::default(),
             sub_d: Default::default(),
             sub_n: Default::default(),
             sign_a: crate::util::konst(1u64 << (A - 1)),
             zero_a: crate::util::konst(0),
             pow_c: konsts((0..WB).map(|m| 1u64 << m)),
             low_c: konsts((0..WB).map(low_mask)),
-            high_c: konsts((0..WB).map(|m| low_mask(A) & !(low_mask(A) >> m))),
-            sh_c: konsts((0..WB).map(|m| m as u64)),
-            top_c: konsts((0..WB).map(|m| low_mask(A) & !(low_mask(A) >> (m + 1)))),
-            min_c: konsts((0..WB).map(|m| 1u64 << (A - 1 - m))),
-            ones_a: crate::util::konst(low_mask(A)),
-            m2_a: crate::util::konst(low_mask(A) ^ 1),
             neg: Default::default(),
             absd: Default::default(),
             diff: Default::default(),
@@ -163,13 +136,6 @@ impl<const WB: usize, const A: usize> Default for IwDiv<WB, A> {
             num: Default::default(),
             nneg: Default::default(),
             is_m: crate::util::sigs(WB),
-            part: crate::util::sigs(WB),
-            xs: crate::util::sigs(WB),
-            nxs: crate::util::sigs(WB),
-            fill: crate::util::sigs(WB),
-            eqm: crate::util::sigs(WB),
-            sp: (0..WB).map(|_| SumIs::default()).collect(),
-            sn: (0..WB).map(|_| SumIs::default()).collect(),
             _wb: WB,
         }
     }
@@ -206,8 +172,65 @@ impl<const WB: usize, const A: usize> Logic for IwDiv<WB, A> {
         } else {
             self.nneg.next = self.diff.val() >= self.sign_a.val();
         }
+        self.num_o.next = self.num.val();
+        self.nneg_o.next = self.nneg.val();
+        self.absd_o.next = self.absd.val();
         self.pow2.next = false;
         self.div.next = false;
+        for m in 0..self._wb {
+            self.is_m[m].next = self.absd.val() == self.pow_c[m].val();
+            self.pow2.next = self.pow2.val() | self.is_m[m].val();
+            self.div.next = self.div.val()
+                | (self.is_m[m].val()
+                    & ((self.a.val() & self.low_c[m].val())
+                        == (self.base.val() & self.low_c[m].val())));
+        }
+    }
+}
+
+/// [`IwDiv`]'s shift alone, from registers (session 52): `stride` = `num`
+/// shifted right by `m` for `|delta| = 2^m` (`absd`), filled with ones when
+/// `nneg`; 0 when `absd` is not a power of two.
+#[derive(LogicBlock)]
+pub struct IwShift<const WB: usize, const A: usize> {
+    /// The numerator (`IwDiv::num_o`, registered).
+    pub num: Signal<In, Bits<A>>,
+    /// The sign the shift extends.
+    pub nneg: Signal<In, Bit>,
+    /// `|w - lead|`.
+    pub absd: Signal<In, Bits<WB>>,
+    /// The shifted numerator.
+    pub stride: Signal<Out, Bits<A>>,
+    zero_a: Constant<Bits<A>>,
+    pow_c: Vec<Constant<Bits<WB>>>,
+    high_c: Vec<Constant<Bits<A>>>,
+    sh_c: Vec<Constant<Bits<A>>>,
+    is_m: Vec<Signal<Local, Bit>>,
+    part: Vec<Signal<Local, Bits<A>>>,
+    _wb: usize,
+}
+
+impl<const WB: usize, const A: usize> Default for IwShift<WB, A> {
+    fn default() -> Self {
+        IwShift {
+            num: Default::default(),
+            nneg: Default::default(),
+            absd: Default::default(),
+            stride: Default::default(),
+            zero_a: crate::util::konst(0),
+            pow_c: konsts((0..WB).map(|m| 1u64 << m)),
+            high_c: konsts((0..WB).map(|m| low_mask(A) & !(low_mask(A) >> m))),
+            sh_c: konsts((0..WB).map(|m| m as u64)),
+            is_m: crate::util::sigs(WB),
+            part: crate::util::sigs(WB),
+            _wb: WB,
+        }
+    }
+}
+
+impl<const WB: usize, const A: usize> Logic for IwShift<WB, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
         self.stride.next = self.zero_a.val();
         for m in 0..self._wb {
             self.is_m[m].next = self.absd.val() == self.pow_c[m].val();
@@ -220,40 +243,7 @@ impl<const WB: usize, const A: usize> Logic for IwDiv<WB, A> {
                     self.part[m].next = self.num.val() >> self.sh_c[m].val();
                 }
             }
-            self.pow2.next = self.pow2.val() | self.is_m[m].val();
-            self.div.next = self.div.val()
-                | (self.is_m[m].val()
-                    & ((self.a.val() & self.low_c[m].val())
-                        == (self.base.val() & self.low_c[m].val())));
             self.stride.next = self.stride.val() | self.part[m].val();
-        }
-        // ---- `eq`: for each `m`, `a - base = X` and `a - base = -X` with
-        // `X = cmp << m`, as `a + !base + !X = -2` and `a + !base + X = -1`
-        // (no carry chain, [`SumIs`]), from registers; `|delta|` and its
-        // sign pick behind them.
-        self.eq.next = false;
-        for m in 0..self._wb {
-            self.xs[m].next = self.cmp.val() << self.sh_c[m].val();
-            self.nxs[m].next = !self.xs[m].val();
-            self.sp[m].x.next = self.a.val();
-            self.sp[m].y.next = !self.base.val();
-            self.sp[m].z.next = self.nxs[m].val();
-            self.sp[m].k.next = self.m2_a.val();
-            self.sn[m].x.next = self.a.val();
-            self.sn[m].y.next = !self.base.val();
-            self.sn[m].z.next = self.xs[m].val();
-            self.sn[m].k.next = self.ones_a.val();
-            self.fill[m].next = (((self.cmp.val() & self.top_c[m].val()) == self.zero_a.val())
-                | (((self.cmp.val() & self.top_c[m].val()) == self.top_c[m].val())
-                    & !(self.neg.val() & (self.cmp.val() == self.top_c[m].val()))))
-                | (self.neg.val() & (self.cmp.val() == self.min_c[m].val()));
-            if self.neg.val() {
-                self.eqm[m].next = self.sn[m].eq.val();
-            } else {
-                self.eqm[m].next = self.sp[m].eq.val();
-            }
-            self.eq.next =
-                self.eq.val() | (self.is_m[m].val() & self.fill[m].val() & self.eqm[m].val());
         }
     }
 }

@@ -66,8 +66,8 @@ impl<
                 self.cp_iw_valid.next = true;
                 self.cp_iw_warp.next = self.l_warp.q.val();
                 self.cp_iw_addr.next = self.l_addr.q.val();
-                self.cp_iw_stride.next = self.u_iw_stride.val();
-                self.cp_iw_cnt.next = self.u_iw_cnt.val();
+                // Stride and count: this load's update, written into the
+                // new entry one edge after its contents (`c_gw`).
             } else {
                 self.cp_iw_valid.next = self.cq_iw_valid.val();
                 self.cp_iw_warp.next = self.cq_iw_warp.val();
@@ -120,6 +120,7 @@ impl<
             self.ents[e].n_iw_addr.next = self.l_addr.q.val();
             self.ents[e].n_iw_stride.next = self.u_iw_stride.val();
             self.ents[e].n_iw_cnt.next = self.u_iw_cnt.val();
+            self.ents[e].c_gw.next = self.q_other.val() & self.q_is_p.val();
             self.ents[e].nx_in.next = self.walkq.o_put0n.val();
             self.ents[e].nx_in1.next = self.walkq.o_put0p.val();
             self.ents[e].obs_we.next = self.obs_en.val();
