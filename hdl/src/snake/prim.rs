@@ -338,6 +338,16 @@ fn vec_of<D: Direction, T: Synth>(n: usize) -> Vec<Signal<D, T>> {
 /// unsigned comparison with the sign bit flipped; the reverse pair `(e,
 /// j)` as `D_je > -c`), so no adder is in front of them. The same
 /// function as before (no cycle change).
+///
+/// Session 51, form (D): `alloc` only sets a register per entry (`fr`,
+/// the entry allocated at the last edge, kept complemented); the pair
+/// registers and `nt*` of this edge ignore the allocation, and in the
+/// next cycle a pair with the fresh entry (whose ones are 1) is formed
+/// from the other entry's ones: `pd` from `1 - ones_e` or `ones_j - 1`
+/// with the changes, and the thresholds the victim reads (`c0`..`c3`)
+/// from the ones compared with constants instead of the top's registers
+/// (`vq0`..`vq3`). The victim's `alloc` no longer selects 45 pairs' `pd`
+/// and `nt*` (no cycle change).
 #[derive(Clone, Debug, LogicBlock)]
 pub struct PairKeys<const RT: usize> {
     /// Clock (the pair registers).
@@ -350,10 +360,30 @@ pub struct PairKeys<const RT: usize> {
     pub up: Vec<Signal<In, Bit>>,
     /// The ones shrink by one at this edge (a clearing; never with `up`).
     pub dn: Vec<Signal<In, Bit>>,
-    /// The entry is allocated at this edge (its ones become 1).
+    /// The entry is allocated at this edge (its ones become 1). Session
+    /// 51: only registered here (`fresh`, the entry allocated at the last
+    /// edge); the pair registers and the thresholds of its pairs are
+    /// formed in the next cycle from its ones (1) and the other entry's.
     pub alloc: Vec<Signal<In, Bit>>,
     /// Each entry's rank.
     pub rank: Vec<Signal<In, Bits<RT>>>,
+    /// The top's registers of `nt0`..`nt3` (written at the last edge).
+    pub vq0: Vec<Signal<In, Bits<32>>>,
+    /// See `vq0`.
+    pub vq1: Vec<Signal<In, Bits<32>>>,
+    /// See `vq0`.
+    pub vq2: Vec<Signal<In, Bits<32>>>,
+    /// See `vq0`.
+    pub vq3: Vec<Signal<In, Bits<32>>>,
+    /// `D < -1` now: `vq0`, except for a pair with the entry allocated at
+    /// the last edge (`fresh`), compared from the ones registers.
+    pub c0: Vec<Signal<Out, Bits<32>>>,
+    /// `D < 0` now (as `c0`).
+    pub c1: Vec<Signal<Out, Bits<32>>>,
+    /// `D < 1` now (as `c0`).
+    pub c2: Vec<Signal<Out, Bits<32>>>,
+    /// `D < 2` now (as `c0`).
+    pub c3: Vec<Signal<Out, Bits<32>>>,
     /// `D < -1`, bit j of word e.
     pub nt0: Vec<Signal<Out, Bits<32>>>,
     /// `D < 0`.
@@ -367,6 +397,8 @@ pub struct PairKeys<const RT: usize> {
     /// The simulator's pair registers, `_pd[j * n + e] = ones_j - ones_e`
     /// (both orders kept; the Verilog keeps `j < e`).
     _pd: Vec<i64>,
+    /// The simulator's `fresh` bits (allocated at the last edge).
+    _fr: Vec<bool>,
 }
 
 impl<const RT: usize> PairKeys<RT> {
@@ -377,11 +409,20 @@ impl<const RT: usize> PairKeys<RT> {
             clock: Default::default(),
             reset: Default::default(),
             _pd: vec![0; n * n],
+            _fr: vec![false; n],
             ones: vec_of(n),
             up: vec_of(n),
             dn: vec_of(n),
             alloc: vec_of(n),
             rank: vec_of(n),
+            vq0: vec_of(n),
+            vq1: vec_of(n),
+            vq2: vec_of(n),
+            vq3: vec_of(n),
+            c0: vec_of(n),
+            c1: vec_of(n),
+            c2: vec_of(n),
+            c3: vec_of(n),
             nt0: vec_of(n),
             nt1: vec_of(n),
             nt2: vec_of(n),
@@ -405,19 +446,26 @@ impl<const RT: usize> PairKeys<RT> {
         [d < -1, d < 0, d < 1, d < 2]
     }
 
-    /// `D = ones_j - ones_e` after this edge: from the allocated entry's 1,
-    /// else the pair register with the changes.
+    /// `D = ones_j - ones_e` now: for a pair with the entry allocated at
+    /// the last edge (`fresh`, whose ones are 1) from the other entry's
+    /// ones, else the pair register (session 51).
+    fn now_pd(&self, j: usize, e: usize) -> Option<i64> {
+        let on = |i: usize| self.ones[i].val().index() as i64;
+        let (fj, fe) = (self._fr[j], self._fr[e]);
+        if fj && !fe {
+            Some(1 - on(e))
+        } else if fe && !fj {
+            Some(on(j) - 1)
+        } else {
+            None
+        }
+    }
+
+    /// `D = ones_j - ones_e` after this edge: `D` now with the changes
+    /// (an allocation at this edge is seen in the next cycle, `fresh`).
     fn next_pd(&self, j: usize, e: usize) -> i64 {
         let n = self.ones.len();
-        let onx = |i: usize| self.ones[i].val().index() as i64 + self.delta(i);
-        let (aj, ae) = (self.alloc[j].val(), self.alloc[e].val());
-        if aj && !ae {
-            1 - onx(e)
-        } else if ae && !aj {
-            onx(j) - 1
-        } else {
-            self._pd[j * n + e] + self.delta(j) - self.delta(e)
-        }
+        self.now_pd(j, e).unwrap_or(self._pd[j * n + e]) + self.delta(j) - self.delta(e)
     }
 }
 
@@ -449,7 +497,8 @@ fn pk_le(x: &str, c: i64) -> String {
 }
 
 /// Bit j of `nt{k}$e` (`D < k - 1`), `j != e`: the register-only
-/// comparisons, picked by the changes and `alloc`.
+/// comparisons, picked by the changes and `fresh` (session 51: the
+/// entry allocated at the last edge, whose ones are 1).
 fn pk_bit(j: usize, e: usize, k: i64) -> String {
     let mut sum = Vec::new();
     let mut jal = Vec::new();
@@ -465,34 +514,36 @@ fn pk_bit(j: usize, e: usize, k: i64) -> String {
             } else {
                 format!("((pd${e}${j} ^ 8'h80) > 8'd{})", 128 - c)
             };
-            sum.push(format!(
-                "({} & {} & {cmp})",
-                pk_delta(j, dj),
-                pk_delta(e, de)
+            let dd = format!("{} & {}", pk_delta(j, dj), pk_delta(e, de));
+            sum.push(format!("({dd} & {cmp})"));
+            // j fresh: 1 + dj - ones_e - de < k - 1, i.e. ones_e >= 3 - k
+            // + dj - de; e fresh: ones_j + dj - 1 - de < k - 1, i.e.
+            // ones_j <= k - 1 - dj + de.
+            jal.push(format!(
+                "({dd} & {})",
+                pk_ge(&format!("ones${e}"), 3 - k + dj - de)
+            ));
+            eal.push(format!(
+                "({dd} & {})",
+                pk_le(&format!("ones${j}"), k - 1 - dj + de)
             ));
         }
-        // With d the change of the one entry: j allocated, D = 1 - onx_e
-        // < k - 1, i.e. ones_e + d >= 3 - k; e allocated, D = onx_j - 1 <
-        // k - 1, i.e. ones_j + d <= k - 1.
-        let d = dj;
-        let on_e = format!("ones${e}");
-        jal.push(format!(
-            "({} & {})",
-            pk_delta(e, d),
-            pk_ge(&on_e, 3 - k - d)
-        ));
-        let on_j = format!("ones${j}");
-        eal.push(format!(
-            "({} & {})",
-            pk_delta(j, d),
-            pk_le(&on_j, k - 1 - d)
-        ));
     }
     format!(
-        "((alloc${j} & ~alloc${e}) ? ({}) : ((alloc${e} & ~alloc${j}) ? ({}) : ({})))",
+        "((fr${j} & ~fr${e}) ? ({}) : ((fr${e} & ~fr${j}) ? ({}) : ({})))",
         jal.join(" | "),
         eal.join(" | "),
         sum.join(" | ")
+    )
+}
+
+/// Bit j of `c{k}$e` (`D < k - 1` now), `j != e`: from the ones for a
+/// pair with the fresh entry, else the top's register.
+fn pk_now(j: usize, e: usize, k: i64) -> String {
+    format!(
+        "((fr${j} & ~fr${e}) ? {} : ((fr${e} & ~fr${j}) ? {} : vq{k}${e}[{j}]))",
+        pk_ge(&format!("ones${e}"), 3 - k),
+        pk_le(&format!("ones${j}"), k - 1)
     )
 }
 
@@ -513,13 +564,30 @@ impl<const RT: usize> Logic for PairKeys<RT> {
                 }
             }
             self._pd = next;
+            let reset = self.reset.val();
+            self._fr = self.alloc.iter().map(|a| !reset && a.val()).collect();
         }
         for e in 0..n {
             let mut w = [0u64; 5];
+            let vq = [
+                self.vq0[e].val(),
+                self.vq1[e].val(),
+                self.vq2[e].val(),
+                self.vq3[e].val(),
+            ];
+            let mut c = [0u64; 4];
             for j in 0..n {
                 let t = self.pair(j, e);
                 for (k, b) in t.iter().enumerate() {
                     w[k] |= u64::from(*b) << j;
+                }
+                let now = if j == e { None } else { self.now_pd(j, e) };
+                for k in 0..4 {
+                    let b = match now {
+                        Some(d) => d < k as i64 - 1,
+                        None => vq[k].get_bit(j),
+                    };
+                    c[k] |= u64::from(b) << j;
                 }
                 let older = self.rank[j].val().index() > self.rank[e].val().index();
                 w[4] |= u64::from(older) << j;
@@ -529,6 +597,10 @@ impl<const RT: usize> Logic for PairKeys<RT> {
             self.nt2[e].next = Bits::<32>::from(w[2]);
             self.nt3[e].next = Bits::<32>::from(w[3]);
             self.older[e].next = Bits::<32>::from(w[4]);
+            self.c0[e].next = Bits::<32>::from(c[0]);
+            self.c1[e].next = Bits::<32>::from(c[1]);
+            self.c2[e].next = Bits::<32>::from(c[2]);
+            self.c3[e].next = Bits::<32>::from(c[3]);
         }
     }
 
@@ -540,6 +612,10 @@ impl<const RT: usize> Logic for PairKeys<RT> {
             .chain(self.nt2.iter_mut())
             .chain(self.nt3.iter_mut())
             .chain(self.older.iter_mut())
+            .chain(self.c0.iter_mut())
+            .chain(self.c1.iter_mut())
+            .chain(self.c2.iter_mut())
+            .chain(self.c3.iter_mut())
         {
             s.connect();
         }
@@ -557,19 +633,49 @@ impl<const RT: usize> Logic for PairKeys<RT> {
         let mut v = String::new();
         // The pair registers (j < e): `D = ones_j - ones_e`.
         let dl = |i: usize| format!("{{7'd0, up${i}}} - {{7'd0, dn${i}}}");
+        // Session 51: the entry allocated at the last edge (`fr`, kept
+        // complemented so that Yosys does not merge it with the entry's
+        // `r_new`, which has the same input).
+        for e in 0..n {
+            v += &format!(
+                "reg nf${e};\nalways @(posedge clock) begin\n    if (reset) nf${e} <= 1'b1;\n    \
+                 else nf${e} <= ~alloc${e};\nend\nwire fr${e} = ~nf${e};\n"
+            );
+        }
         for e in 0..n {
             for j in 0..e {
                 v += &format!("reg [7:0] pd${j}${e};\n");
                 v += &format!(
                     "always @(posedge clock) begin\n    if (reset) pd${j}${e} <= 8'd0;\n    \
-                     else if (alloc${j} & ~alloc${e}) pd${j}${e} <= 8'd1 - ones${e} - ({});\n    \
-                     else if (alloc${e} & ~alloc${j}) pd${j}${e} <= ones${j} + ({}) - 8'd1;\n    \
+                     else if (fr${j} & ~fr${e}) pd${j}${e} <= 8'd1 + ({}) - ones${e} - ({});\n    \
+                     else if (fr${e} & ~fr${j}) pd${j}${e} <= ones${j} + ({}) - 8'd1 - ({});\n    \
                      else pd${j}${e} <= pd${j}${e} + ({}) - ({});\nend\n",
+                    dl(j),
                     dl(e),
                     dl(j),
+                    dl(e),
                     dl(j),
                     dl(e)
                 );
+            }
+        }
+        // The registers' bits from `n` up and on the diagonal are not read
+        // (Verilator's lint skips signals named `*unused*`).
+        for e in 0..n {
+            v += &format!("wire unused_vq${e} = &{{1'b0, vq0${e}, vq1${e}, vq2${e}, vq3${e}}};\n");
+        }
+        for k in 0..4 {
+            for e in 0..n {
+                let bits = (0..n)
+                    .map(|j| {
+                        if j == e {
+                            "1'b0".to_string()
+                        } else {
+                            pk_now(j, e, k as i64)
+                        }
+                    })
+                    .collect();
+                v += &format!("always @(*) c{k}${e} = {};\n", pad(bits));
             }
         }
         for (k, name) in ["nt0", "nt1", "nt2", "nt3"].iter().enumerate() {

@@ -118,6 +118,15 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
         ),
         pair_registers(ne),
         f(
+            "Tail",
+            "allocated at the last edge, a complemented copy beside the pair registers (their \
+             pairs with that entry formed in the next cycle from the ones; session 51)",
+            1,
+            ne,
+            false,
+            ADD,
+        ),
+        f(
             "load stage (issue 29)",
             "the matches of the entry allocated at the last edge (q, p, tail; step 8)",
             3,

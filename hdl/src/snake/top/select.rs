@@ -73,7 +73,9 @@ impl<
         // Key j below key e: with `D = ones_j - ones_e` (before this load)
         // and the clearing bits `cj`, `ce`, `D < cj - ce`, or `D = cj - ce`
         // and j less recently used (`older`). The comparisons of `D` were
-        // registered at the last edge (`vt0`..`vt3`: `D < -1, 0, 1, 2`); the
+        // registered at the last edge (`vt0`..`vt3`: `D < -1, 0, 1, 2`;
+        // session 51: a pair with the entry allocated at the last edge is
+        // compared in this cycle from the ones registers, `pkeys.c*`); the
         // clearing bits only select among them, a word per entry e.
         for e in 0..self._ne {
             self.pk_clr.bits[e].next = self.ents[e].clr_now.val();
@@ -83,17 +85,17 @@ impl<
             if self.ents[e].clr_now.val() {
                 // cj = 1: D < 0; cj = 0: D < -1.
                 self.beats[e].next = (self.pk_clr.word.val()
-                    & (self.vt1[e].q.val() | (self.vt2[e].q.val() & self.pkeys.older[e].val())))
+                    & (self.pkeys.c1[e].val() | (self.pkeys.c2[e].val() & self.pkeys.older[e].val())))
                     | ((!self.pk_clr.word.val())
-                        & (self.vt0[e].q.val()
-                            | (self.vt1[e].q.val() & self.pkeys.older[e].val())));
+                        & (self.pkeys.c0[e].val()
+                            | (self.pkeys.c1[e].val() & self.pkeys.older[e].val())));
             } else {
                 // cj = 0: D < 0; cj = 1: D < 1.
                 self.beats[e].next = ((!self.pk_clr.word.val())
-                    & (self.vt1[e].q.val() | (self.vt2[e].q.val() & self.pkeys.older[e].val())))
+                    & (self.pkeys.c1[e].val() | (self.pkeys.c2[e].val() & self.pkeys.older[e].val())))
                     | (self.pk_clr.word.val()
-                        & (self.vt2[e].q.val()
-                            | (self.vt3[e].q.val() & self.pkeys.older[e].val())));
+                        & (self.pkeys.c2[e].val()
+                            | (self.pkeys.c3[e].val() & self.pkeys.older[e].val())));
             }
             self.vic_ok[e].next =
                 self.in_group[e].val() & !((self.beats[e].val() & self.pk_grp.word.val()).any());

@@ -143,6 +143,10 @@ impl<
             self.vt1[e].d.next = self.pkeys.nt1[e].val();
             self.vt2[e].d.next = self.pkeys.nt2[e].val();
             self.vt3[e].d.next = self.pkeys.nt3[e].val();
+            self.pkeys.vq0[e].next = self.vt0[e].q.val();
+            self.pkeys.vq1[e].next = self.vt1[e].q.val();
+            self.pkeys.vq2[e].next = self.vt2[e].q.val();
+            self.pkeys.vq3[e].next = self.vt3[e].q.val();
         }
     }
 }
