@@ -164,10 +164,6 @@ pub struct SnakeEntry<
     pub c_op: Signal<In, Bit>,
     /// Allocate this entry for the load's link.
     pub alloc: Signal<In, Bit>,
-    /// The entry allocated at this edge copies the staged load's pc's
-    /// inter-warp fields with its update: stride and count are written
-    /// one edge after its contents (`r_gw`, session 52).
-    pub c_gw: Signal<In, Bit>,
     /// Per-PC fields of the entry allocated at the last edge (registered
     /// by the top, written at this edge): `intra`.
     pub c_intra: Signal<In, Bits<A>>,
@@ -291,10 +287,6 @@ pub struct SnakeEntry<
     r_iw_addr: Reg<Bits<A>>,
     r_iw_stride: Reg<Bits<A>>,
     r_iw_cnt: Reg<Bits<2>>,
-    /// Write `n_iw_stride`, `n_iw_cnt` (the inter-warp update of the load
-    /// staged at the last edge, formed in this cycle) at this edge; the
-    /// views show them meanwhile (session 52).
-    r_gw: Reg<Bit>,
     r_rank: Reg<Bits<RT>>,
     r_span: Reg<Bits<12>>,
     /// The ones in `wv`, kept with it (no bit count on the training path).
@@ -398,9 +390,6 @@ pub struct SnakeEntry<
     b_iw_addr: Signal<Local, Bits<A>>,
     b_iw_stride: Signal<Local, Bits<A>>,
     b_iw_cnt: Signal<Local, Bits<2>>,
-    /// `iw_stride`, `iw_cnt` now: with `r_gw`, this cycle's update.
-    v_iw_stride: Signal<Local, Bits<A>>,
-    v_iw_cnt: Signal<Local, Bits<2>>,
     /// `b_intra`, `b_t2` with a pending observation applied.
     bf_intra: Signal<Local, Bits<A>>,
     bf_t2: Signal<Local, Bits<2>>,
@@ -424,16 +413,16 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             nq, np, ns, jp1, nx_in, nx_in1, pop, f_j1, rf_q, rf_p, rf_t, f_j, cur, first, b_addr,
             b_sum, b_ja, jw, jp, jw1, jw_w, jw1_w, r_hjw, wv_jw, wv_jw1, hw_f, hj_f, hj1_f, hjw_n,
             hjw_p, iw_we, n_iw_valid, n_iw_warp, n_iw_addr, n_iw_stride, n_iw_cnt, obs_we, ox, oeq,
-            c_op, alloc, c_gw, c_intra, c_t2, c_iw_valid, c_iw_warp, c_iw_addr, c_iw_stride, c_iw_cnt,
+            c_op, alloc, c_intra, c_t2, c_iw_valid, c_iw_warp, c_iw_addr, c_iw_stride, c_iw_cnt,
             rank_we, n_rank, valid, m_q, m_p, m_t, m_link, clr, m_cur_pc, hit_cnt, ones, up,
             dn, clr_now, m_cur, m_cur_w, usable, span, m_pj, pc2, c_close, n_addr, n_sum, rank,
             add_a, add_j, add_s, r_valid, r_pc1, r_pc2, r_stride, r_wv, r_t1, r_intra, r_t2,
-            r_iw_valid, r_iw_warp, r_iw_addr, r_iw_stride, r_iw_cnt, r_gw, r_rank, r_span, r_ones, r_mq,
+            r_iw_valid, r_iw_warp, r_iw_addr, r_iw_stride, r_iw_cnt, r_rank, r_span, r_ones, r_mq,
             r_mp, r_mt, r_op, r_mpj, r_new, r_vw, ef_intra, ef_t2, p_iw_valid, p_iw_warp, p_iw_addr,
             p_iw_stride, p_iw_cnt, j_t2, j_iw_cnt, j_intra, j_iw_stride, mpj_n, mpj_p, q_intra,
             q_t2, q_iw_valid, q_iw_warp, q_iw_addr, q_iw_stride, q_iw_cnt, has_jw, has_w, nhw, mj_p,
             ones_clr, wv_clr, wv_hit, ap, aw, asp, e_pc1, e_pc2, e_stride, e_wv, e_span,
-            b_intra, b_t2, b_iw_valid, b_iw_warp, b_iw_addr, b_iw_stride, b_iw_cnt, v_iw_stride, v_iw_cnt, bf_intra,
+            b_intra, b_t2, b_iw_valid, b_iw_warp, b_iw_addr, b_iw_stride, b_iw_cnt, bf_intra,
             bf_t2,
         })
     }

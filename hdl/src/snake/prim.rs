@@ -61,17 +61,20 @@ impl Logic for FirstOne {
     }
 }
 
-/// The inter-warp candidate stride's first half (training step 2): for
-/// `delta = w - lead` (warp ids of `WB` bits, `w != lead`), `pow2` =
-/// `|delta|` is a power of two `2^m`; `div` = the low `m` bits of `a -
-/// base` are zero; the numerator `num_o` = `(a - base)` (delta > 0) or
-/// `(base - a)` (delta < 0), both formed in parallel (no negation after
-/// the shift), the sign the shift extends (`nneg_o`) and `|delta|`
-/// (`absd_o`). Session 52: the top registers them and [`IwShift`] forms
-/// the stride `(a - base) / delta` one edge later (exact when `pow2 &
-/// div`), compared there with the stored stride. (Until session 51 the
-/// shift and the comparison `eq`, a carry-save test without the
-/// subtraction, were here, in the training cycle.)
+/// The inter-warp candidate stride (training step 2) without a negation
+/// after the shift: for `delta = w - lead` (warp ids of `WB` bits, `w !=
+/// lead`), `pow2` = `|delta|` is a power of two `2^m`; `div` = the low `m`
+/// bits of `a - base` are zero; `stride` = `(a - base) / delta`, computed
+/// as `(a - base)` (delta > 0) or `(base - a)` (delta < 0), both formed in
+/// parallel, shifted right arithmetically by `m` (exact when `div`).
+/// `eq` = `pow2 & div & (stride = cmp)`, decided without the subtraction
+/// or the shift (issue 29 step 10): with `X = cmp << m`, `(a - base) / delta
+/// = cmp` exactly when `a - base = X` (delta > 0) or `-X` (delta < 0) and
+/// the shift's fill matches `cmp`'s top bits (`cmp`'s top `m + 1` bits all
+/// equal; for delta < 0 not `cmp = -2^(A-1-m)` but also `cmp = 2^(A-1-m)`:
+/// `a - base = -2^(A-1)`, whose negation overflows, has a positive quotient). `a + !base + Y = K` (`Y = !X`, `K =
+/// -2`; or `Y = X`, `K = -1`) is tested as a carry-save row and the carries
+/// it would need, without a carry chain.
 #[derive(LogicBlock)]
 pub struct IwDiv<const WB: usize, const A: usize> {
     /// This load's warp.
@@ -86,11 +89,12 @@ pub struct IwDiv<const WB: usize, const A: usize> {
     pub pow2: Signal<Out, Bit>,
     /// `a - base` is divisible by it.
     pub div: Signal<Out, Bit>,
-    /// The numerator before the shift (`a - base` or `base - a`), the
-    /// sign the shift extends, and `|w - lead|`.
-    pub num_o: Signal<Out, Bits<A>>,
-    pub nneg_o: Signal<Out, Bit>,
-    pub absd_o: Signal<Out, Bits<WB>>,
+    /// `(a - base) / (w - lead)` (meaningful when `pow2 & div`).
+    pub stride: Signal<Out, Bits<A>>,
+    /// The stride `stride` is compared with.
+    pub cmp: Signal<In, Bits<A>>,
+    /// `pow2 & div & (stride = cmp)`.
+    pub eq: Signal<Out, Bit>,
 
     /// `a - base` and `base - a` (prefix adders, issue 29 step 8).
     sub_d: crate::arith::PrefixAdd<A>,
@@ -99,6 +103,14 @@ pub struct IwDiv<const WB: usize, const A: usize> {
     zero_a: Constant<Bits<A>>,
     pow_c: Vec<Constant<Bits<WB>>>,
     low_c: Vec<Constant<Bits<A>>>,
+    high_c: Vec<Constant<Bits<A>>>,
+    sh_c: Vec<Constant<Bits<A>>>,
+    /// `cmp`'s top `m + 1` bits, and `2^(A-1-m)`, per `m`.
+    top_c: Vec<Constant<Bits<A>>>,
+    min_c: Vec<Constant<Bits<A>>>,
+    ones_a: Constant<Bits<A>>,
+    /// `-2`.
+    m2_a: Constant<Bits<A>>,
 
     neg: Signal<Local, Bit>,
     absd: Signal<Local, Bits<WB>>,
@@ -107,6 +119,15 @@ pub struct IwDiv<const WB: usize, const A: usize> {
     num: Signal<Local, Bits<A>>,
     nneg: Signal<Local, Bit>,
     is_m: Vec<Signal<Local, Bit>>,
+    part: Vec<Signal<Local, Bits<A>>>,
+    /// Per `m`: `cmp << m`, the fill check, `a - base = cmp << m` (`sp`)
+    /// and `a - base = -(cmp << m)` (`sn`).
+    xs: Vec<Signal<Local, Bits<A>>>,
+    nxs: Vec<Signal<Local, Bits<A>>>,
+    fill: Vec<Signal<Local, Bit>>,
+    eqm: Vec<Signal<Local, Bit>>,
+    sp: Vec<SumIs<A>>,
+    sn: Vec<SumIs<A>>,
     _wb: usize,
 }
 
@@ -120,15 +141,21 @@ impl<const WB: usize, const A: usize> Default for IwDiv<WB, A> {
             base: Default::default(),
             pow2: Default::default(),
             div: Default::default(),
-            num_o: Default::default(),
-            nneg_o: Default::default(),
-            absd_o: Default::default(),
+            stride: Default::default(),
+            cmp: Default::default(),
+            eq: Default::default(),
             sub_d: Default::default(),
             sub_n: Default::default(),
             sign_a: crate::util::konst(1u64 << (A - 1)),
             zero_a: crate::util::konst(0),
             pow_c: konsts((0..WB).map(|m| 1u64 << m)),
             low_c: konsts((0..WB).map(low_mask)),
+            high_c: konsts((0..WB).map(|m| low_mask(A) & !(low_mask(A) >> m))),
+            sh_c: konsts((0..WB).map(|m| m as u64)),
+            top_c: konsts((0..WB).map(|m| low_mask(A) & !(low_mask(A) >> (m + 1)))),
+            min_c: konsts((0..WB).map(|m| 1u64 << (A - 1 - m))),
+            ones_a: crate::util::konst(low_mask(A)),
+            m2_a: crate::util::konst(low_mask(A) ^ 1),
             neg: Default::default(),
             absd: Default::default(),
             diff: Default::default(),
@@ -136,6 +163,13 @@ impl<const WB: usize, const A: usize> Default for IwDiv<WB, A> {
             num: Default::default(),
             nneg: Default::default(),
             is_m: crate::util::sigs(WB),
+            part: crate::util::sigs(WB),
+            xs: crate::util::sigs(WB),
+            nxs: crate::util::sigs(WB),
+            fill: crate::util::sigs(WB),
+            eqm: crate::util::sigs(WB),
+            sp: (0..WB).map(|_| SumIs::default()).collect(),
+            sn: (0..WB).map(|_| SumIs::default()).collect(),
             _wb: WB,
         }
     }
@@ -172,65 +206,8 @@ impl<const WB: usize, const A: usize> Logic for IwDiv<WB, A> {
         } else {
             self.nneg.next = self.diff.val() >= self.sign_a.val();
         }
-        self.num_o.next = self.num.val();
-        self.nneg_o.next = self.nneg.val();
-        self.absd_o.next = self.absd.val();
         self.pow2.next = false;
         self.div.next = false;
-        for m in 0..self._wb {
-            self.is_m[m].next = self.absd.val() == self.pow_c[m].val();
-            self.pow2.next = self.pow2.val() | self.is_m[m].val();
-            self.div.next = self.div.val()
-                | (self.is_m[m].val()
-                    & ((self.a.val() & self.low_c[m].val())
-                        == (self.base.val() & self.low_c[m].val())));
-        }
-    }
-}
-
-/// [`IwDiv`]'s shift alone, from registers (session 52): `stride` = `num`
-/// shifted right by `m` for `|delta| = 2^m` (`absd`), filled with ones when
-/// `nneg`; 0 when `absd` is not a power of two.
-#[derive(LogicBlock)]
-pub struct IwShift<const WB: usize, const A: usize> {
-    /// The numerator (`IwDiv::num_o`, registered).
-    pub num: Signal<In, Bits<A>>,
-    /// The sign the shift extends.
-    pub nneg: Signal<In, Bit>,
-    /// `|w - lead|`.
-    pub absd: Signal<In, Bits<WB>>,
-    /// The shifted numerator.
-    pub stride: Signal<Out, Bits<A>>,
-    zero_a: Constant<Bits<A>>,
-    pow_c: Vec<Constant<Bits<WB>>>,
-    high_c: Vec<Constant<Bits<A>>>,
-    sh_c: Vec<Constant<Bits<A>>>,
-    is_m: Vec<Signal<Local, Bit>>,
-    part: Vec<Signal<Local, Bits<A>>>,
-    _wb: usize,
-}
-
-impl<const WB: usize, const A: usize> Default for IwShift<WB, A> {
-    fn default() -> Self {
-        IwShift {
-            num: Default::default(),
-            nneg: Default::default(),
-            absd: Default::default(),
-            stride: Default::default(),
-            zero_a: crate::util::konst(0),
-            pow_c: konsts((0..WB).map(|m| 1u64 << m)),
-            high_c: konsts((0..WB).map(|m| low_mask(A) & !(low_mask(A) >> m))),
-            sh_c: konsts((0..WB).map(|m| m as u64)),
-            is_m: crate::util::sigs(WB),
-            part: crate::util::sigs(WB),
-            _wb: WB,
-        }
-    }
-}
-
-impl<const WB: usize, const A: usize> Logic for IwShift<WB, A> {
-    #[hdl_gen]
-    fn update(&mut self) {
         self.stride.next = self.zero_a.val();
         for m in 0..self._wb {
             self.is_m[m].next = self.absd.val() == self.pow_c[m].val();
@@ -243,7 +220,40 @@ impl<const WB: usize, const A: usize> Logic for IwShift<WB, A> {
                     self.part[m].next = self.num.val() >> self.sh_c[m].val();
                 }
             }
+            self.pow2.next = self.pow2.val() | self.is_m[m].val();
+            self.div.next = self.div.val()
+                | (self.is_m[m].val()
+                    & ((self.a.val() & self.low_c[m].val())
+                        == (self.base.val() & self.low_c[m].val())));
             self.stride.next = self.stride.val() | self.part[m].val();
+        }
+        // ---- `eq`: for each `m`, `a - base = X` and `a - base = -X` with
+        // `X = cmp << m`, as `a + !base + !X = -2` and `a + !base + X = -1`
+        // (no carry chain, [`SumIs`]), from registers; `|delta|` and its
+        // sign pick behind them.
+        self.eq.next = false;
+        for m in 0..self._wb {
+            self.xs[m].next = self.cmp.val() << self.sh_c[m].val();
+            self.nxs[m].next = !self.xs[m].val();
+            self.sp[m].x.next = self.a.val();
+            self.sp[m].y.next = !self.base.val();
+            self.sp[m].z.next = self.nxs[m].val();
+            self.sp[m].k.next = self.m2_a.val();
+            self.sn[m].x.next = self.a.val();
+            self.sn[m].y.next = !self.base.val();
+            self.sn[m].z.next = self.xs[m].val();
+            self.sn[m].k.next = self.ones_a.val();
+            self.fill[m].next = (((self.cmp.val() & self.top_c[m].val()) == self.zero_a.val())
+                | (((self.cmp.val() & self.top_c[m].val()) == self.top_c[m].val())
+                    & !(self.neg.val() & (self.cmp.val() == self.top_c[m].val()))))
+                | (self.neg.val() & (self.cmp.val() == self.min_c[m].val()));
+            if self.neg.val() {
+                self.eqm[m].next = self.sn[m].eq.val();
+            } else {
+                self.eqm[m].next = self.sp[m].eq.val();
+            }
+            self.eq.next =
+                self.eq.val() | (self.is_m[m].val() & self.fill[m].val() & self.eqm[m].val());
         }
     }
 }
@@ -338,16 +348,6 @@ fn vec_of<D: Direction, T: Synth>(n: usize) -> Vec<Signal<D, T>> {
 /// unsigned comparison with the sign bit flipped; the reverse pair `(e,
 /// j)` as `D_je > -c`), so no adder is in front of them. The same
 /// function as before (no cycle change).
-///
-/// Session 51, form (D): `alloc` only sets a register per entry (`fr`,
-/// the entry allocated at the last edge, kept complemented); the pair
-/// registers and `nt*` of this edge ignore the allocation, and in the
-/// next cycle a pair with the fresh entry (whose ones are 1) is formed
-/// from the other entry's ones: `pd` from `1 - ones_e` or `ones_j - 1`
-/// with the changes, and the thresholds the victim reads (`c0`..`c3`)
-/// from the ones compared with constants instead of the top's registers
-/// (`vq0`..`vq3`). The victim's `alloc` no longer selects 45 pairs' `pd`
-/// and `nt*` (no cycle change).
 #[derive(Clone, Debug, LogicBlock)]
 pub struct PairKeys<const RT: usize> {
     /// Clock (the pair registers).
@@ -360,30 +360,10 @@ pub struct PairKeys<const RT: usize> {
     pub up: Vec<Signal<In, Bit>>,
     /// The ones shrink by one at this edge (a clearing; never with `up`).
     pub dn: Vec<Signal<In, Bit>>,
-    /// The entry is allocated at this edge (its ones become 1). Session
-    /// 51: only registered here (`fresh`, the entry allocated at the last
-    /// edge); the pair registers and the thresholds of its pairs are
-    /// formed in the next cycle from its ones (1) and the other entry's.
+    /// The entry is allocated at this edge (its ones become 1).
     pub alloc: Vec<Signal<In, Bit>>,
     /// Each entry's rank.
     pub rank: Vec<Signal<In, Bits<RT>>>,
-    /// The top's registers of `nt0`..`nt3` (written at the last edge).
-    pub vq0: Vec<Signal<In, Bits<32>>>,
-    /// See `vq0`.
-    pub vq1: Vec<Signal<In, Bits<32>>>,
-    /// See `vq0`.
-    pub vq2: Vec<Signal<In, Bits<32>>>,
-    /// See `vq0`.
-    pub vq3: Vec<Signal<In, Bits<32>>>,
-    /// `D < -1` now: `vq0`, except for a pair with the entry allocated at
-    /// the last edge (`fresh`), compared from the ones registers.
-    pub c0: Vec<Signal<Out, Bits<32>>>,
-    /// `D < 0` now (as `c0`).
-    pub c1: Vec<Signal<Out, Bits<32>>>,
-    /// `D < 1` now (as `c0`).
-    pub c2: Vec<Signal<Out, Bits<32>>>,
-    /// `D < 2` now (as `c0`).
-    pub c3: Vec<Signal<Out, Bits<32>>>,
     /// `D < -1`, bit j of word e.
     pub nt0: Vec<Signal<Out, Bits<32>>>,
     /// `D < 0`.
@@ -397,8 +377,6 @@ pub struct PairKeys<const RT: usize> {
     /// The simulator's pair registers, `_pd[j * n + e] = ones_j - ones_e`
     /// (both orders kept; the Verilog keeps `j < e`).
     _pd: Vec<i64>,
-    /// The simulator's `fresh` bits (allocated at the last edge).
-    _fr: Vec<bool>,
 }
 
 impl<const RT: usize> PairKeys<RT> {
@@ -409,20 +387,11 @@ impl<const RT: usize> PairKeys<RT> {
             clock: Default::default(),
             reset: Default::default(),
             _pd: vec![0; n * n],
-            _fr: vec![false; n],
             ones: vec_of(n),
             up: vec_of(n),
             dn: vec_of(n),
             alloc: vec_of(n),
             rank: vec_of(n),
-            vq0: vec_of(n),
-            vq1: vec_of(n),
-            vq2: vec_of(n),
-            vq3: vec_of(n),
-            c0: vec_of(n),
-            c1: vec_of(n),
-            c2: vec_of(n),
-            c3: vec_of(n),
             nt0: vec_of(n),
             nt1: vec_of(n),
             nt2: vec_of(n),
@@ -446,26 +415,19 @@ impl<const RT: usize> PairKeys<RT> {
         [d < -1, d < 0, d < 1, d < 2]
     }
 
-    /// `D = ones_j - ones_e` now: for a pair with the entry allocated at
-    /// the last edge (`fresh`, whose ones are 1) from the other entry's
-    /// ones, else the pair register (session 51).
-    fn now_pd(&self, j: usize, e: usize) -> Option<i64> {
-        let on = |i: usize| self.ones[i].val().index() as i64;
-        let (fj, fe) = (self._fr[j], self._fr[e]);
-        if fj && !fe {
-            Some(1 - on(e))
-        } else if fe && !fj {
-            Some(on(j) - 1)
-        } else {
-            None
-        }
-    }
-
-    /// `D = ones_j - ones_e` after this edge: `D` now with the changes
-    /// (an allocation at this edge is seen in the next cycle, `fresh`).
+    /// `D = ones_j - ones_e` after this edge: from the allocated entry's 1,
+    /// else the pair register with the changes.
     fn next_pd(&self, j: usize, e: usize) -> i64 {
         let n = self.ones.len();
-        self.now_pd(j, e).unwrap_or(self._pd[j * n + e]) + self.delta(j) - self.delta(e)
+        let onx = |i: usize| self.ones[i].val().index() as i64 + self.delta(i);
+        let (aj, ae) = (self.alloc[j].val(), self.alloc[e].val());
+        if aj && !ae {
+            1 - onx(e)
+        } else if ae && !aj {
+            onx(j) - 1
+        } else {
+            self._pd[j * n + e] + self.delta(j) - self.delta(e)
+        }
     }
 }
 
@@ -497,8 +459,7 @@ fn pk_le(x: &str, c: i64) -> String {
 }
 
 /// Bit j of `nt{k}$e` (`D < k - 1`), `j != e`: the register-only
-/// comparisons, picked by the changes and `fresh` (session 51: the
-/// entry allocated at the last edge, whose ones are 1).
+/// comparisons, picked by the changes and `alloc`.
 fn pk_bit(j: usize, e: usize, k: i64) -> String {
     let mut sum = Vec::new();
     let mut jal = Vec::new();
@@ -514,36 +475,34 @@ fn pk_bit(j: usize, e: usize, k: i64) -> String {
             } else {
                 format!("((pd${e}${j} ^ 8'h80) > 8'd{})", 128 - c)
             };
-            let dd = format!("{} & {}", pk_delta(j, dj), pk_delta(e, de));
-            sum.push(format!("({dd} & {cmp})"));
-            // j fresh: 1 + dj - ones_e - de < k - 1, i.e. ones_e >= 3 - k
-            // + dj - de; e fresh: ones_j + dj - 1 - de < k - 1, i.e.
-            // ones_j <= k - 1 - dj + de.
-            jal.push(format!(
-                "({dd} & {})",
-                pk_ge(&format!("ones${e}"), 3 - k + dj - de)
-            ));
-            eal.push(format!(
-                "({dd} & {})",
-                pk_le(&format!("ones${j}"), k - 1 - dj + de)
+            sum.push(format!(
+                "({} & {} & {cmp})",
+                pk_delta(j, dj),
+                pk_delta(e, de)
             ));
         }
+        // With d the change of the one entry: j allocated, D = 1 - onx_e
+        // < k - 1, i.e. ones_e + d >= 3 - k; e allocated, D = onx_j - 1 <
+        // k - 1, i.e. ones_j + d <= k - 1.
+        let d = dj;
+        let on_e = format!("ones${e}");
+        jal.push(format!(
+            "({} & {})",
+            pk_delta(e, d),
+            pk_ge(&on_e, 3 - k - d)
+        ));
+        let on_j = format!("ones${j}");
+        eal.push(format!(
+            "({} & {})",
+            pk_delta(j, d),
+            pk_le(&on_j, k - 1 - d)
+        ));
     }
     format!(
-        "((fr${j} & ~fr${e}) ? ({}) : ((fr${e} & ~fr${j}) ? ({}) : ({})))",
+        "((alloc${j} & ~alloc${e}) ? ({}) : ((alloc${e} & ~alloc${j}) ? ({}) : ({})))",
         jal.join(" | "),
         eal.join(" | "),
         sum.join(" | ")
-    )
-}
-
-/// Bit j of `c{k}$e` (`D < k - 1` now), `j != e`: from the ones for a
-/// pair with the fresh entry, else the top's register.
-fn pk_now(j: usize, e: usize, k: i64) -> String {
-    format!(
-        "((fr${j} & ~fr${e}) ? {} : ((fr${e} & ~fr${j}) ? {} : vq{k}${e}[{j}]))",
-        pk_ge(&format!("ones${e}"), 3 - k),
-        pk_le(&format!("ones${j}"), k - 1)
     )
 }
 
@@ -564,30 +523,13 @@ impl<const RT: usize> Logic for PairKeys<RT> {
                 }
             }
             self._pd = next;
-            let reset = self.reset.val();
-            self._fr = self.alloc.iter().map(|a| !reset && a.val()).collect();
         }
         for e in 0..n {
             let mut w = [0u64; 5];
-            let vq = [
-                self.vq0[e].val(),
-                self.vq1[e].val(),
-                self.vq2[e].val(),
-                self.vq3[e].val(),
-            ];
-            let mut c = [0u64; 4];
             for j in 0..n {
                 let t = self.pair(j, e);
                 for (k, b) in t.iter().enumerate() {
                     w[k] |= u64::from(*b) << j;
-                }
-                let now = if j == e { None } else { self.now_pd(j, e) };
-                for k in 0..4 {
-                    let b = match now {
-                        Some(d) => d < k as i64 - 1,
-                        None => vq[k].get_bit(j),
-                    };
-                    c[k] |= u64::from(b) << j;
                 }
                 let older = self.rank[j].val().index() > self.rank[e].val().index();
                 w[4] |= u64::from(older) << j;
@@ -597,10 +539,6 @@ impl<const RT: usize> Logic for PairKeys<RT> {
             self.nt2[e].next = Bits::<32>::from(w[2]);
             self.nt3[e].next = Bits::<32>::from(w[3]);
             self.older[e].next = Bits::<32>::from(w[4]);
-            self.c0[e].next = Bits::<32>::from(c[0]);
-            self.c1[e].next = Bits::<32>::from(c[1]);
-            self.c2[e].next = Bits::<32>::from(c[2]);
-            self.c3[e].next = Bits::<32>::from(c[3]);
         }
     }
 
@@ -612,10 +550,6 @@ impl<const RT: usize> Logic for PairKeys<RT> {
             .chain(self.nt2.iter_mut())
             .chain(self.nt3.iter_mut())
             .chain(self.older.iter_mut())
-            .chain(self.c0.iter_mut())
-            .chain(self.c1.iter_mut())
-            .chain(self.c2.iter_mut())
-            .chain(self.c3.iter_mut())
         {
             s.connect();
         }
@@ -633,49 +567,19 @@ impl<const RT: usize> Logic for PairKeys<RT> {
         let mut v = String::new();
         // The pair registers (j < e): `D = ones_j - ones_e`.
         let dl = |i: usize| format!("{{7'd0, up${i}}} - {{7'd0, dn${i}}}");
-        // Session 51: the entry allocated at the last edge (`fr`, kept
-        // complemented so that Yosys does not merge it with the entry's
-        // `r_new`, which has the same input).
-        for e in 0..n {
-            v += &format!(
-                "reg nf${e};\nalways @(posedge clock) begin\n    if (reset) nf${e} <= 1'b1;\n    \
-                 else nf${e} <= ~alloc${e};\nend\nwire fr${e} = ~nf${e};\n"
-            );
-        }
         for e in 0..n {
             for j in 0..e {
                 v += &format!("reg [7:0] pd${j}${e};\n");
                 v += &format!(
                     "always @(posedge clock) begin\n    if (reset) pd${j}${e} <= 8'd0;\n    \
-                     else if (fr${j} & ~fr${e}) pd${j}${e} <= 8'd1 + ({}) - ones${e} - ({});\n    \
-                     else if (fr${e} & ~fr${j}) pd${j}${e} <= ones${j} + ({}) - 8'd1 - ({});\n    \
+                     else if (alloc${j} & ~alloc${e}) pd${j}${e} <= 8'd1 - ones${e} - ({});\n    \
+                     else if (alloc${e} & ~alloc${j}) pd${j}${e} <= ones${j} + ({}) - 8'd1;\n    \
                      else pd${j}${e} <= pd${j}${e} + ({}) - ({});\nend\n",
-                    dl(j),
                     dl(e),
                     dl(j),
-                    dl(e),
                     dl(j),
                     dl(e)
                 );
-            }
-        }
-        // The registers' bits from `n` up and on the diagonal are not read
-        // (Verilator's lint skips signals named `*unused*`).
-        for e in 0..n {
-            v += &format!("wire unused_vq${e} = &{{1'b0, vq0${e}, vq1${e}, vq2${e}, vq3${e}}};\n");
-        }
-        for k in 0..4 {
-            for e in 0..n {
-                let bits = (0..n)
-                    .map(|j| {
-                        if j == e {
-                            "1'b0".to_string()
-                        } else {
-                            pk_now(j, e, k as i64)
-                        }
-                    })
-                    .collect();
-                v += &format!("always @(*) c{k}${e} = {};\n", pad(bits));
             }
         }
         for (k, name) in ["nt0", "nt1", "nt2", "nt3"].iter().enumerate() {

@@ -118,15 +118,6 @@ pub(super) fn storage(p: &SnakeParams) -> StorageReport {
         ),
         pair_registers(ne),
         f(
-            "Tail",
-            "allocated at the last edge, a complemented copy beside the pair registers (their \
-             pairs with that entry formed in the next cycle from the ones; session 51)",
-            1,
-            ne,
-            false,
-            ADD,
-        ),
-        f(
             "load stage (issue 29)",
             "the matches of the entry allocated at the last edge (q, p, tail; step 8)",
             3,
@@ -179,8 +170,8 @@ fn pair_registers(ne: u64) -> StorageField {
 
 /// The registers issue 29 step 9 adds: the next staged load's pc's
 /// inter-warp fields and the walker's pending-observation `intra`, step
-/// 10's pending `x`, step 11's output stage, step 14's pending
-/// allocation and session 52's inter-warp update stage.
+/// 10's pending `x`, step 11's output stage and step 14's pending
+/// allocation.
 fn step9(p: &SnakeParams) -> Vec<StorageField> {
     const ADD: &str = "added by this design";
     let wb = p.warp_bits() as u64;
@@ -221,24 +212,6 @@ fn step9(p: &SnakeParams) -> Vec<StorageField> {
              stride, count; step 14)",
             2 * p.PC_W + a + p.N_WARPS + 12 + a + 2 + 1 + wb + a + a + 2,
             1,
-            false,
-            ADD,
-        ),
-        f(
-            "load stage (issue 29)",
-            "the inter-warp update's stage: it applies, |delta| a power of two dividing the \
-             difference, the numerator, its sign, |delta|, the stride and count it updates; the \
-             next staged load follows it with its pc (session 52)",
-            1 + 1 + a + 1 + wb + a + 2 + 1,
-            1,
-            false,
-            ADD,
-        ),
-        f(
-            "Tail",
-            "the inter-warp stride and count written one edge later (session 52)",
-            1,
-            p.TAIL_ENTRIES,
             false,
             ADD,
         ),

@@ -9,7 +9,7 @@ use rust_hdl::prelude::*;
 use super::entry::SnakeEntry;
 use super::head::SnakeHead;
 use super::outq::OutQueue;
-use super::prim::{FirstOne, IwDiv, IwShift, PairKeys, Sum5};
+use super::prim::{FirstOne, IwDiv, PairKeys, Sum5};
 use super::walkq::{LaneQueue, PeekQueue};
 use crate::arith::PrefixAdd;
 use crate::reg::Reg;
@@ -119,8 +119,6 @@ pub struct SnakePrefetcherRtl<
     /// short of full, for the output stage's room).
     pfq: OutQueue<QW>,
     iw_div: IwDiv<WB, A>,
-    /// `IwDiv`'s shift, one edge later from the stage `g_*` (session 52).
-    iw_sh: IwShift<WB, A>,
     /// `a + k x stride` of the prefetch in the output stage (`intra` or
     /// `iw_stride`, issue 29 step 11: from the stage's registers): the
     /// address and four masked, shifted copies of the stride, carry-save
@@ -186,23 +184,6 @@ pub struct SnakePrefetcherRtl<
     r_pv_addr: Reg<Bits<A>>,
     r_pv_stride: Reg<Bits<A>>,
     r_pv_cnt: Reg<Bits<2>>,
-    /// The staged load's pc is the last staged load's, whose inter-warp
-    /// stride and count are formed in this cycle (`u_iw_*`, session 52):
-    /// `r_pv_stride` and `r_pv_cnt` are not read.
-    r_pv_fw: Reg<Bit>,
-    /// The inter-warp update's stage (session 52): the last staged load's
-    /// update applies (`iw_valid` and another warp), `|delta|` is a power
-    /// of two dividing the difference, the numerator, its sign, `|delta|`,
-    /// and the stride and count it updates; its stride and count are
-    /// formed in this cycle and written at the next edge (the entries'
-    /// `r_gw`), forwarded meanwhile.
-    g_on: Reg<Bit>,
-    g_pd: Reg<Bit>,
-    g_num: Reg<Bits<A>>,
-    g_nneg: Reg<Bit>,
-    g_absd: Reg<Bits<WB>>,
-    g_cmp: Reg<Bits<A>>,
-    g_cnt: Reg<Bits<2>>,
     /// The job pc's `intra` at the last edge (a closing hop's: the value
     /// its observation replaced, compared with `x`, the `sum` register,
     /// in the pending cycle).
@@ -566,13 +547,12 @@ impl<
             clock, reset, ld_valid, ld_warp, ld_pc, ld_addr, ld_uniform, ld_cta_end, ld_span,
             cache_full, bw_util, pf_ready, pf_valid, pf_addr, pf_warp, pf_kind, pf_span, throttled,
             // Blocks.
-            iw_div, iw_sh, ks, sub_s, zx_onehot, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
+            iw_div, ks, sub_s, zx_onehot, zx_jw, zx_kidx, jp_w, jp_p, qp_addr,
             qp_warp, qp_kind, qp_span, js_span, js_end,
             // Registers.
             count, bw_halt, r_halted, phase, hop, kidx, cur, addr, sum, l_valid, l_warp, l_pc, l_addr,
             l_span, l_end, l_link, l_q, l_s, l_onehot, rf_q, rf_p, rf_t, r_pv_valid,
-            r_pv_warp, r_pv_addr, r_pv_stride, r_pv_cnt, r_pv_fw, g_on, g_pd, g_num, g_nneg,
-            g_absd, g_cmp, g_cnt, r_ointra, r_ox, a_q, a_p, a_s, a_w, a_sp,
+            r_pv_warp, r_pv_addr, r_pv_stride, r_pv_cnt, r_ointra, r_ox, a_q, a_p, a_s, a_w, a_sp,
             a_intra, a_t2, a_iw_valid, a_iw_warp, a_iw_addr, a_iw_stride, a_iw_cnt, oeq, pst_valid, pst_a,
             pst_st, pst_k, pst_w, pst_kind, pst_span,
             // Local signals.

@@ -90,7 +90,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             r_iw_addr,
             r_iw_stride,
             r_iw_cnt,
-            r_gw,
             r_rank,
             r_span,
             r_ones,
@@ -117,7 +116,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.r_iw_addr.reset.next = self.reset.val();
         self.r_iw_stride.reset.next = self.reset.val();
         self.r_iw_cnt.reset.next = self.reset.val();
-        self.r_gw.reset.next = self.reset.val();
         self.r_rank.reset.next = self.reset.val();
         self.r_span.reset.next = self.reset.val();
         self.r_ones.reset.next = self.reset.val();
@@ -330,15 +328,6 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         }
         self.rank.next = self.r_rank.q.val();
         self.span.next = self.r_span.q.val();
-        // The inter-warp stride and count now (session 52: the update of
-        // the load staged at the last edge is written at this edge).
-        if self.r_gw.q.val() {
-            self.v_iw_stride.next = self.n_iw_stride.val();
-            self.v_iw_cnt.next = self.n_iw_cnt.val();
-        } else {
-            self.v_iw_stride.next = self.r_iw_stride.q.val();
-            self.v_iw_cnt.next = self.r_iw_cnt.q.val();
-        }
         // Masked per-PC views (zero unless the entry matches the pc).
         self.p_iw_valid.next = false;
         self.p_iw_warp.next = self.zero_wb.val();
@@ -349,8 +338,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.p_iw_valid.next = self.r_iw_valid.q.val();
             self.p_iw_warp.next = self.r_iw_warp.q.val();
             self.p_iw_addr.next = self.r_iw_addr.q.val();
-            self.p_iw_stride.next = self.v_iw_stride.val();
-            self.p_iw_cnt.next = self.v_iw_cnt.val();
+            self.p_iw_stride.next = self.r_iw_stride.q.val();
+            self.p_iw_cnt.next = self.r_iw_cnt.q.val();
         }
         self.j_t2.next = self.t1_zero.val();
         self.j_iw_cnt.next = self.t1_zero.val();
@@ -358,9 +347,9 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
         self.j_iw_stride.next = self.zero_a.val();
         if self.m_pj.val() & !self.r_new.q.val() {
             self.j_intra.next = self.ef_intra.val();
-            self.j_iw_stride.next = self.v_iw_stride.val();
+            self.j_iw_stride.next = self.r_iw_stride.q.val();
             self.j_t2.next = self.ef_t2.val();
-            self.j_iw_cnt.next = self.v_iw_cnt.val();
+            self.j_iw_cnt.next = self.r_iw_cnt.q.val();
         }
         self.q_intra.next = self.zero_a.val();
         self.q_t2.next = self.t1_zero.val();
@@ -375,8 +364,8 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.q_iw_valid.next = self.r_iw_valid.q.val();
             self.q_iw_warp.next = self.r_iw_warp.q.val();
             self.q_iw_addr.next = self.r_iw_addr.q.val();
-            self.q_iw_stride.next = self.v_iw_stride.val();
-            self.q_iw_cnt.next = self.v_iw_cnt.val();
+            self.q_iw_stride.next = self.r_iw_stride.q.val();
+            self.q_iw_cnt.next = self.r_iw_cnt.q.val();
         }
 
         // Updates.
@@ -420,20 +409,13 @@ impl<const A: usize, const P: usize, const WB: usize, const NW: usize, const RT:
             self.r_ones.d.next = self.ones_clr.val();
             self.r_t1.d.next = self.t1_zero.val();
         }
-        // The staged load's inter-warp update: valid, warp and address at
-        // this edge; stride and count at the next (`r_gw`, session 52),
-        // also for an entry allocated at this edge that copies them.
         if self.iw_we.val() & self.m_p.val() {
             self.r_iw_valid.d.next = self.n_iw_valid.val();
             self.r_iw_warp.d.next = self.n_iw_warp.val();
             self.r_iw_addr.d.next = self.n_iw_addr.val();
-        }
-        if self.r_gw.q.val() {
             self.r_iw_stride.d.next = self.n_iw_stride.val();
             self.r_iw_cnt.d.next = self.n_iw_cnt.val();
         }
-        self.r_gw.d.next = (self.iw_we.val() & self.m_p.val() & !self.alloc.val())
-            | (self.alloc.val() & self.c_gw.val());
         if self.alloc.val() {
             self.r_valid.d.next = true;
             self.r_ones.d.next = self.cnt_one.val();

@@ -73,9 +73,7 @@ impl<
         // Key j below key e: with `D = ones_j - ones_e` (before this load)
         // and the clearing bits `cj`, `ce`, `D < cj - ce`, or `D = cj - ce`
         // and j less recently used (`older`). The comparisons of `D` were
-        // registered at the last edge (`vt0`..`vt3`: `D < -1, 0, 1, 2`;
-        // session 51: a pair with the entry allocated at the last edge is
-        // compared in this cycle from the ones registers, `pkeys.c*`); the
+        // registered at the last edge (`vt0`..`vt3`: `D < -1, 0, 1, 2`); the
         // clearing bits only select among them, a word per entry e.
         for e in 0..self._ne {
             self.pk_clr.bits[e].next = self.ents[e].clr_now.val();
@@ -85,17 +83,17 @@ impl<
             if self.ents[e].clr_now.val() {
                 // cj = 1: D < 0; cj = 0: D < -1.
                 self.beats[e].next = (self.pk_clr.word.val()
-                    & (self.pkeys.c1[e].val() | (self.pkeys.c2[e].val() & self.pkeys.older[e].val())))
+                    & (self.vt1[e].q.val() | (self.vt2[e].q.val() & self.pkeys.older[e].val())))
                     | ((!self.pk_clr.word.val())
-                        & (self.pkeys.c0[e].val()
-                            | (self.pkeys.c1[e].val() & self.pkeys.older[e].val())));
+                        & (self.vt0[e].q.val()
+                            | (self.vt1[e].q.val() & self.pkeys.older[e].val())));
             } else {
                 // cj = 0: D < 0; cj = 1: D < 1.
                 self.beats[e].next = ((!self.pk_clr.word.val())
-                    & (self.pkeys.c1[e].val() | (self.pkeys.c2[e].val() & self.pkeys.older[e].val())))
+                    & (self.vt1[e].q.val() | (self.vt2[e].q.val() & self.pkeys.older[e].val())))
                     | (self.pk_clr.word.val()
-                        & (self.pkeys.c2[e].val()
-                            | (self.pkeys.c3[e].val() & self.pkeys.older[e].val())));
+                        & (self.vt2[e].q.val()
+                            | (self.vt3[e].q.val() & self.pkeys.older[e].val())));
             }
             self.vic_ok[e].next =
                 self.in_group[e].val() & !((self.beats[e].val() & self.pk_grp.word.val()).any());
@@ -108,24 +106,25 @@ impl<
         self.allocate.next = self.link_en.val() & !self.any_hit.val();
 
         // ---- Step 2: p's inter-warp fields (registered a cycle ahead)
-        // after this load. Session 52: the division's operands and the
-        // fields it updates are registered (`g_*`) and the stride and count
-        // formed one edge later (`u_iw_*`), written at the edge after that
-        // and forwarded meanwhile (the entries' views, `r_pv_fw`).
-        // The last staged load's update, from the stage.
-        self.iw_sh.num.next = self.g_num.q.val();
-        self.iw_sh.nneg.next = self.g_nneg.q.val();
-        self.iw_sh.absd.next = self.g_absd.q.val();
-        self.cand.next = self.iw_sh.stride.val();
-        self.u_iw_stride.next = self.g_cmp.q.val();
-        self.u_iw_cnt.next = self.g_cnt.q.val();
-        if self.g_on.q.val() {
-            if self.g_pd.q.val() {
-                if (self.g_cnt.q.val() != self.two_zero.val())
-                    & (self.cand.val() == self.g_cmp.q.val())
-                {
-                    if self.g_cnt.q.val() != self.two_three.val() {
-                        self.u_iw_cnt.next = self.g_cnt.q.val() + self.two_one.val();
+        // after this load.
+        self.s_iw_valid.next = self.r_pv_valid.q.val();
+        self.s_iw_warp.next = self.r_pv_warp.q.val();
+        self.s_iw_addr.next = self.r_pv_addr.q.val();
+        self.s_iw_stride.next = self.r_pv_stride.q.val();
+        self.s_iw_cnt.next = self.r_pv_cnt.q.val();
+        self.iw_div.w.next = self.l_warp.q.val();
+        self.iw_div.lead.next = self.s_iw_warp.val();
+        self.iw_div.a.next = self.l_addr.q.val();
+        self.iw_div.base.next = self.s_iw_addr.val();
+        self.iw_div.cmp.next = self.s_iw_stride.val();
+        self.cand.next = self.iw_div.stride.val();
+        self.u_iw_stride.next = self.s_iw_stride.val();
+        self.u_iw_cnt.next = self.s_iw_cnt.val();
+        if self.s_iw_valid.val() & (self.l_warp.q.val() != self.s_iw_warp.val()) {
+            if self.iw_div.pow2.val() & self.iw_div.div.val() {
+                if (self.s_iw_cnt.val() != self.two_zero.val()) & self.iw_div.eq.val() {
+                    if self.s_iw_cnt.val() != self.two_three.val() {
+                        self.u_iw_cnt.next = self.s_iw_cnt.val() + self.two_one.val();
                     }
                 } else {
                     self.u_iw_stride.next = self.cand.val();
@@ -135,20 +134,6 @@ impl<
                 self.u_iw_cnt.next = self.two_zero.val();
             }
         }
-        self.s_iw_valid.next = self.r_pv_valid.q.val();
-        self.s_iw_warp.next = self.r_pv_warp.q.val();
-        self.s_iw_addr.next = self.r_pv_addr.q.val();
-        if self.r_pv_fw.q.val() {
-            self.s_iw_stride.next = self.u_iw_stride.val();
-            self.s_iw_cnt.next = self.u_iw_cnt.val();
-        } else {
-            self.s_iw_stride.next = self.r_pv_stride.q.val();
-            self.s_iw_cnt.next = self.r_pv_cnt.q.val();
-        }
-        self.iw_div.w.next = self.l_warp.q.val();
-        self.iw_div.lead.next = self.s_iw_warp.val();
-        self.iw_div.a.next = self.l_addr.q.val();
-        self.iw_div.base.next = self.s_iw_addr.val();
     }
 }
 
@@ -176,14 +161,6 @@ impl<
             r_pv_addr,
             r_pv_stride,
             r_pv_cnt,
-            r_pv_fw,
-            g_on,
-            g_pd,
-            g_num,
-            g_nneg,
-            g_absd,
-            g_cmp,
-            g_cnt,
             r_ointra,
             r_ox
         );
@@ -192,25 +169,8 @@ impl<
         self.r_pv_addr.reset.next = self.reset.val();
         self.r_pv_stride.reset.next = self.reset.val();
         self.r_pv_cnt.reset.next = self.reset.val();
-        self.r_pv_fw.reset.next = self.reset.val();
-        self.g_on.reset.next = self.reset.val();
-        self.g_pd.reset.next = self.reset.val();
-        self.g_num.reset.next = self.reset.val();
-        self.g_nneg.reset.next = self.reset.val();
-        self.g_absd.reset.next = self.reset.val();
-        self.g_cmp.reset.next = self.reset.val();
-        self.g_cnt.reset.next = self.reset.val();
         self.r_ointra.reset.next = self.reset.val();
         self.r_ox.reset.next = self.reset.val();
-        // The inter-warp update's stage (session 52; `Select` computes
-        // its operands).
-        self.g_on.d.next = self.s_iw_valid.val() & (self.l_warp.q.val() != self.s_iw_warp.val());
-        self.g_pd.d.next = self.iw_div.pow2.val() & self.iw_div.div.val();
-        self.g_num.d.next = self.iw_div.num_o.val();
-        self.g_nneg.d.next = self.iw_div.nneg_o.val();
-        self.g_absd.d.next = self.iw_div.absd_o.val();
-        self.g_cmp.d.next = self.s_iw_stride.val();
-        self.g_cnt.d.next = self.s_iw_cnt.val();
         // The next staged load's warp for the entries' warp bit.
         self.same_w.next = self.ld_warp.val() == self.l_warp.q.val();
         for e in 0..self._ne {
@@ -244,14 +204,13 @@ impl<
         self.r_pv_addr.d.next = self.addr_zero.val();
         self.r_pv_stride.d.next = self.addr_zero.val();
         self.r_pv_cnt.d.next = self.two_zero.val();
-        self.r_pv_fw.d.next = self.pv_any.val() & self.pv_same.val();
         if self.pv_any.val() {
             if self.pv_same.val() {
-                // Stride and count: this load's update, formed in the next
-                // cycle (`r_pv_fw`).
                 self.r_pv_valid.d.next = true;
                 self.r_pv_warp.d.next = self.l_warp.q.val();
                 self.r_pv_addr.d.next = self.l_addr.q.val();
+                self.r_pv_stride.d.next = self.u_iw_stride.val();
+                self.r_pv_cnt.d.next = self.u_iw_cnt.val();
             } else {
                 self.r_pv_valid.d.next = self.o_iw_valid.val();
                 self.r_pv_warp.d.next = self.o_iw_warp.val();

@@ -66,8 +66,8 @@ impl<
                 self.cp_iw_valid.next = true;
                 self.cp_iw_warp.next = self.l_warp.q.val();
                 self.cp_iw_addr.next = self.l_addr.q.val();
-                // Stride and count: this load's update, written into the
-                // new entry one edge after its contents (`c_gw`).
+                self.cp_iw_stride.next = self.u_iw_stride.val();
+                self.cp_iw_cnt.next = self.u_iw_cnt.val();
             } else {
                 self.cp_iw_valid.next = self.cq_iw_valid.val();
                 self.cp_iw_warp.next = self.cq_iw_warp.val();
@@ -120,7 +120,6 @@ impl<
             self.ents[e].n_iw_addr.next = self.l_addr.q.val();
             self.ents[e].n_iw_stride.next = self.u_iw_stride.val();
             self.ents[e].n_iw_cnt.next = self.u_iw_cnt.val();
-            self.ents[e].c_gw.next = self.q_other.val() & self.q_is_p.val();
             self.ents[e].nx_in.next = self.walkq.o_put0n.val();
             self.ents[e].nx_in1.next = self.walkq.o_put0p.val();
             self.ents[e].obs_we.next = self.obs_en.val();
@@ -143,10 +142,6 @@ impl<
             self.vt1[e].d.next = self.pkeys.nt1[e].val();
             self.vt2[e].d.next = self.pkeys.nt2[e].val();
             self.vt3[e].d.next = self.pkeys.nt3[e].val();
-            self.pkeys.vq0[e].next = self.vt0[e].q.val();
-            self.pkeys.vq1[e].next = self.vt1[e].q.val();
-            self.pkeys.vq2[e].next = self.vt2[e].q.val();
-            self.pkeys.vq3[e].next = self.vt3[e].q.val();
         }
     }
 }
