@@ -50,7 +50,9 @@ const TARGET_MHZ: f64 = 1000.0;
 // 1,000 MHz (slack -0.000 ns, does not close), the floor 95 % of 1,000;
 // session 46: rule 3's carry-save product as a tree, job B's cursor tests
 // per slot from registers: closes at 1 GHz, slack +0.038 ns, 1,040 MHz,
-// the floor TARGET_MHZ);
+// the floor TARGET_MHZ; session 52, no cycle change: the read stage's
+// base choice one-hot, the first address stage's operands ordered by the
+// stride's sign: 1,038 MHz, every configuration closes);
 // Snake (a load stage, registered match vectors, the walker's
 // two sums built side by side, the closing hop's observation written one
 // edge later, the victim's ones comparisons registered a cycle ahead,
